@@ -1,0 +1,88 @@
+"""The run record (run.json): the source of truth every report is a view of.
+
+Field names are a contract (issue #2): add fields freely, never rename or drop one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+RunStatus = Literal["running", "passed", "failed", "error", "aborted"]
+StepStatus = Literal["passed", "failed", "error", "skipped", "timeout"]
+Severity = Literal["info", "warning", "error"]
+HostStatus = Literal["pending", "running", "passed", "failed", "error", "aborted"]
+
+SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
+
+
+class Finding(BaseModel):
+    """A coded result, like a linter's: stable code, severity, evidence, remediation."""
+
+    code: str
+    severity: Severity
+    title: str
+    host: str | None = None
+    step: str | None = None
+    evidence: list[str] = Field(default_factory=list)
+    remediation: str = ""
+    references: list[str] = Field(default_factory=list)
+    facts: dict[str, Any] = Field(default_factory=dict)
+    """The numbers behind the finding, for machines (e.g. trained vs served layer ids)."""
+
+
+class PlaybookRef(BaseModel):
+    name: str
+    path: str
+    sha256: str
+
+
+class StepRecord(BaseModel):
+    id: str
+    host: str
+    title: str = ""
+    status: StepStatus
+    exit_code: int | None = None
+    duration_s: float = 0.0
+    stdout: str = ""
+    stderr: str = ""
+    truncated: bool = False
+    facts: dict[str, Any] = Field(default_factory=dict)
+    command: str | None = None
+    attempts: int = 1
+    started_at: str | None = None
+    finished_at: str | None = None
+    message: str | None = None
+    """Why the step was skipped, failed or errored, in one line."""
+    artifacts: list[str] = Field(default_factory=list)
+    expectations: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class HostRecord(BaseModel):
+    name: str
+    transport: str = "local"
+    address: str | None = None
+    status: HostStatus = "pending"
+    error: str | None = None
+    """One-line cause when the host could not be reached or dropped mid-run."""
+    vars: dict[str, Any] = Field(default_factory=dict)
+    started_at: str | None = None
+    finished_at: str | None = None
+
+
+class RunRecord(BaseModel):
+    run_id: str
+    playbook: PlaybookRef
+    started_at: str
+    finished_at: str | None = None
+    status: RunStatus = "running"
+    vars: dict[str, Any] = Field(default_factory=dict)
+    hosts: list[HostRecord] = Field(default_factory=list)
+    steps: list[StepRecord] = Field(default_factory=list)
+    facts: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Facts per host: {host: {fact name: value}}."""
+    findings: list[Finding] = Field(default_factory=list)
+    spec_debug_version: str = ""
+    command_line: list[str] = Field(default_factory=list)
+    abort_reason: str | None = None

@@ -1,0 +1,1 @@
+"""Runs playbook steps on hosts through transports."""

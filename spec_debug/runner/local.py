@@ -1,0 +1,96 @@
+"""The local transport: runs steps on this machine (``--host local``)."""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.proctree import kill_tree
+from spec_debug.runner.transport import CommandOutcome, Transport
+
+_SHELL = "/bin/bash" if Path("/bin/bash").exists() else "/bin/sh"
+_READ_SIZE = 65536
+# After the main process exits, a background grandchild may still hold the pipes open; we
+# drain for this long and then stop reading rather than hang the run on it.
+_DRAIN_AFTER_EXIT_S = 1.0
+
+
+class LocalTransport(Transport):
+    def __init__(self, host: str = "local") -> None:
+        self.host = host
+
+    def run(
+        self,
+        command: str,
+        *,
+        stdout: StreamCapture,
+        stderr: StreamCapture,
+        timeout_s: float | None = None,
+        env: dict[str, str] | None = None,
+    ) -> CommandOutcome:
+        started = time.monotonic()
+        process = subprocess.Popen(
+            [_SHELL, "-c", command],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # its own process group, so a timeout can kill the tree
+            env={**os.environ, **env} if env else None,
+        )
+        assert process.stdout is not None and process.stderr is not None
+        selector = selectors.DefaultSelector()
+        selector.register(process.stdout, selectors.EVENT_READ, stdout)
+        selector.register(process.stderr, selectors.EVENT_READ, stderr)
+        deadline = None if timeout_s is None else started + timeout_s
+        timed_out = False
+        exited_at: float | None = None
+        try:
+            while selector.get_map():
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
+                    timed_out = True
+                    kill_tree(process.pid)
+                    break
+                if exited_at is None and process.poll() is not None:
+                    exited_at = now
+                if exited_at is not None and now - exited_at > _DRAIN_AFTER_EXIT_S:
+                    break
+                wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - now))
+                for key, _ in selector.select(wait):
+                    chunk = os.read(key.fd, _READ_SIZE)
+                    if chunk:
+                        key.data.write(chunk)
+                    else:
+                        selector.unregister(key.fileobj)
+        except BaseException:
+            # Ctrl-C or any failure while the step runs: leave no process behind.
+            kill_tree(process.pid)
+            raise
+        finally:
+            selector.close()
+            process.stdout.close()
+            process.stderr.close()
+        if timed_out:
+            process.wait()
+            return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)
+        returncode = process.wait()
+        duration = time.monotonic() - started
+        if returncode < 0:
+            return CommandOutcome(exit_code=128 - returncode, duration_s=duration, signal=-returncode)
+        return CommandOutcome(exit_code=returncode, duration_s=duration)
+
+    def put(self, local_path: Path, remote_path: str) -> None:
+        target = Path(os.path.expanduser(remote_path))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(local_path, target)
+
+    def get(self, remote_path: str, local_path: Path) -> None:
+        local_path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(os.path.expanduser(remote_path), local_path)
+
+

@@ -1,0 +1,95 @@
+"""Bounded capture of a command's output.
+
+A step may print gigabytes (a model dump, a log cat). The record keeps at most
+``limit_bytes`` of each stream (head and tail, since the end holds the traceback) and the
+full stream is spilled to an artifact file, so nothing is lost and memory stays flat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Callable
+
+DEFAULT_CAPTURE_LIMIT = 256 * 1024
+
+LineCallback = Callable[[str, str], None]
+"""Called with (stream name, decoded line) as lines complete, for live display."""
+
+
+@dataclass
+class StreamCapture:
+    """Keeps the head and tail of one stream in memory and the whole of it on disk."""
+
+    name: str
+    limit_bytes: int = DEFAULT_CAPTURE_LIMIT
+    spill_path: Path | None = None
+    on_line: LineCallback | None = None
+    total_bytes: int = 0
+    _head: bytearray = field(default_factory=bytearray)
+    _tail: bytearray = field(default_factory=bytearray)
+    _spill: IO[bytes] | None = None
+    _partial_line: bytearray = field(default_factory=bytearray)
+
+    def write(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        self.total_bytes += len(chunk)
+        half = self.limit_bytes // 2
+        if len(self._head) < half:
+            take = half - len(self._head)
+            self._head += chunk[:take]
+            chunk_rest = chunk[take:]
+        else:
+            chunk_rest = chunk
+        if chunk_rest:
+            self._tail += chunk_rest
+            if len(self._tail) > 2 * half:
+                del self._tail[: len(self._tail) - half]
+        if self.spill_path is not None:
+            if self._spill is None:
+                self.spill_path.parent.mkdir(parents=True, exist_ok=True)
+                self._spill = open(self.spill_path, "wb")
+            self._spill.write(chunk)
+        if self.on_line is not None:
+            self._emit_lines(chunk)
+
+    def _emit_lines(self, chunk: bytes) -> None:
+        self._partial_line += chunk
+        # A line longer than the cap is flushed as is rather than buffered forever.
+        while True:
+            newline = self._partial_line.find(b"\n")
+            if newline < 0:
+                if len(self._partial_line) > self.limit_bytes:
+                    newline = len(self._partial_line) - 1
+                else:
+                    return
+            line = bytes(self._partial_line[: newline + 1])
+            del self._partial_line[: newline + 1]
+            assert self.on_line is not None
+            self.on_line(self.name, line.decode("utf-8", "replace").rstrip("\n"))
+
+    @property
+    def truncated(self) -> bool:
+        return self.total_bytes > self.limit_bytes
+
+    def text(self) -> str:
+        """The captured text: whole if it fits, else head, a marker, and tail."""
+        if not self.truncated:
+            return (bytes(self._head) + bytes(self._tail)).decode("utf-8", "replace")
+        half = self.limit_bytes // 2
+        tail = bytes(self._tail[-half:])
+        skipped = self.total_bytes - len(self._head) - len(tail)
+        marker = f"\n... [{skipped} bytes truncated; full output in artifacts] ...\n"
+        return bytes(self._head).decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        if self.on_line is not None and self._partial_line:
+            self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))
+            self._partial_line.clear()
+        if self._spill is not None:
+            self._spill.close()
+            self._spill = None
+            # Keep the spill file only when the record could not hold everything.
+            if not self.truncated and self.spill_path is not None:
+                self.spill_path.unlink(missing_ok=True)

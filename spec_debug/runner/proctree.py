@@ -1,0 +1,76 @@
+"""Killing a whole process tree on this machine.
+
+A step runs in its own session (process group), so killpg reaches every child that stayed in
+the group. Children that called setsid() escape the group, so we also walk /proc for
+descendants first and signal them one by one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+
+def descendants(root_pid: int) -> list[int]:
+    """Pids of every live descendant of root_pid (Linux /proc; empty elsewhere)."""
+    children: dict[int, list[int]] = {}
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # The command name may contain spaces or parens: ppid is the 2nd field after the last ')'.
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) < 2:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: list[int] = []
+    stack = [root_pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def kill_tree(root_pid: int, *, grace_s: float = 0.5) -> None:
+    """SIGTERM the tree, wait up to grace_s, then SIGKILL what is left."""
+    pids = [root_pid, *descendants(root_pid)]
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(root_pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if sig == signal.SIGTERM:
+            deadline = time.monotonic() + grace_s
+            while time.monotonic() < deadline and any(_alive(p) for p in pids):
+                time.sleep(0.02)
+            # Late-forked children of the dying tree are caught by the SIGKILL pass.
+            pids = list(dict.fromkeys(pids + descendants(root_pid)))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie counts as dead: it holds no resources and only waits to be reaped.
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text()
+        return state[state.rfind(")") + 2] != "Z"
+    except OSError:
+        return False

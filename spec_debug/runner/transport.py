@@ -1,0 +1,64 @@
+"""The transport interface: how the runner reaches a host.
+
+Modelled on httpx's BaseTransport: one small interface (run a command, put and get a file,
+close); timeouts, retries, templating and records live in the runner, so a new transport
+(local, ssh, a container exec) is one small file.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from pathlib import Path
+
+from spec_debug.runner.output import StreamCapture
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    """What happened to one remote command. Output lives in the StreamCaptures."""
+
+    exit_code: int | None
+    duration_s: float
+    timed_out: bool = False
+    signal: int | None = None
+    """Set when the process died from a signal (exit_code is then None or 128+N)."""
+
+
+class Transport(abc.ABC):
+    """A connection to one host. Instances are used by one runner thread at a time."""
+
+    host: str
+
+    @abc.abstractmethod
+    def run(
+        self,
+        command: str,
+        *,
+        stdout: StreamCapture,
+        stderr: StreamCapture,
+        timeout_s: float | None = None,
+        env: dict[str, str] | None = None,
+    ) -> CommandOutcome:
+        """Run a shell command (``sh -c`` semantics) and stream its output into the captures.
+
+        A timeout must kill the whole process tree on the host, not only the local end.
+        Raises TransportError when the host cannot be reached or the connection drops.
+        """
+
+    @abc.abstractmethod
+    def put(self, local_path: Path, remote_path: str) -> None:
+        """Copy a local file to the host (creating parent directories)."""
+
+    @abc.abstractmethod
+    def get(self, remote_path: str, local_path: Path) -> None:
+        """Copy a file from the host to a local path."""
+
+    def close(self) -> None:  # noqa: B027 - optional for transports without state
+        """Release the connection."""
+
+    def __enter__(self) -> "Transport":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
