@@ -1,0 +1,1 @@
+"""Facts -> findings: the finding catalog, launch/log parsers, the throughput model, checks."""

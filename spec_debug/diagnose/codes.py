@@ -1,0 +1,477 @@
+"""The finding catalog as data: one documented entry per code (the codes are a contract).
+
+Each entry follows ruff's rule docs (astral-sh/ruff,
+crates/ruff_linter/src/rules/pyflakes/rules/unused_import.rs): what it detects, why it hurts,
+how to fix, an example, and the public issues/PRs the failure mode was seen in
+(collected in ../shared/reference/EAGLE3.md sections 3, 4, 6, 7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spec_debug.record import Severity
+
+
+@dataclass(frozen=True)
+class FindingDoc:
+    code: str
+    severity: Severity
+    """Default severity; a check may lower it (e.g. to info when the evidence is indirect)."""
+    title: str
+    detects: str
+    why: str
+    fix: str
+    example: str
+    sources: tuple[str, ...]
+    area: str
+
+
+SGLANG_SPEC_DOC = "https://github.com/sgl-project/sglang/blob/main/docs/advanced_features/speculative_decoding.md"
+SGLANG_SERVER_ARGS = "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/server_args.py"
+SGLANG_EAGLE3_MODEL = "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/models/llama_eagle3.py"
+VLLM_EAGLE3_MODEL = "https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/llama_eagle3.py"
+SPECULATORS_CORE = "https://github.com/vllm-project/speculators/blob/main/src/speculators/models/eagle3/core.py"
+SPECULATORS_VOCAB = "https://github.com/vllm-project/speculators/blob/main/src/speculators/train/vocab_mapping.py"
+LEVIATHAN = "https://arxiv.org/abs/2211.17192"
+
+ENTRIES: tuple[FindingDoc, ...] = (
+    # --- 1xx: launch flags -------------------------------------------------------------
+    FindingDoc(
+        code="SD101",
+        severity="error",
+        area="launch flags",
+        title="Speculation capped at one drafted token per round",
+        detects=(
+            "`--speculative-num-steps 1` on SGLang (or `num_speculative_tokens: 1` in vLLM's "
+            "`--speculative-config`) while the draft was trained for more steps (its "
+            "`speculators_config.proposal_methods[0].speculative_tokens`, or the TTT steps)."
+        ),
+        why=(
+            "With one step and topk 1 SGLang forces `--speculative-num-draft-tokens` to 2: each "
+            "round can gain at most one token, so the accept length is capped at 2 whatever the "
+            "drafter's quality, while every round still pays a draft pass and a wider verify. "
+            "A good drafter then barely beats, or loses to, plain decoding."
+        ),
+        fix=(
+            "Serve with the number of steps the draft was trained for, e.g. "
+            "`--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4` "
+            "(SGLang) or `\"num_speculative_tokens\": 3` (vLLM), then re-measure."
+        ),
+        example=(
+            "python -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 "
+            "--speculative-algorithm EAGLE3 --speculative-draft-model-path ./k25-eagle3 "
+            "--speculative-num-steps 1 --speculative-eagle-topk 1   # draft trained with 3 TTT steps"
+        ),
+        sources=(SGLANG_SPEC_DOC, "https://github.com/sgl-project/sglang/issues/3762"),
+    ),
+    FindingDoc(
+        code="SD102",
+        severity="warning",
+        area="launch flags",
+        title="Draft-token budget inconsistent with steps and topk",
+        detects=(
+            "`--speculative-num-draft-tokens` that SGLang will override (topk 1 and draft tokens "
+            "!= steps + 1), that the draft tree cannot hold (draft tokens - 1 > topk + "
+            "(steps - 1) * topk^2), or a partial setting that breaks auto-choose."
+        ),
+        why=(
+            "The server silently runs a different configuration from the one written in the "
+            "launch command (SGLang rewrites draft tokens with only a log warning), so "
+            "benchmarks and tuning are done against numbers that are not in effect; a tree "
+            "budget larger than the candidate set wastes verify width or fails."
+        ),
+        fix=(
+            "For chains (topk 1) set draft tokens = steps + 1. For trees keep "
+            "draft tokens - 1 <= topk + (steps - 1) * topk^2. Either set all three of steps, "
+            "topk and draft tokens, or none (auto-choose)."
+        ),
+        example="--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 8   # runs as 4",
+        sources=(SGLANG_SERVER_ARGS, SGLANG_SPEC_DOC),
+    ),
+    FindingDoc(
+        code="SD103",
+        severity="error",
+        area="launch flags",
+        title="Speculative algorithm does not match the draft checkpoint",
+        detects=(
+            "An EAGLE-3 checkpoint (speculators `eagle3`, `LlamaForCausalLMEagle3`, "
+            "`Eagle3DraftModel`) launched with `--speculative-algorithm EAGLE` / vLLM "
+            "`method: eagle` (or the reverse)."
+        ),
+        why=(
+            "EAGLE and EAGLE-3 drafts take different inputs (one final hidden state vs the "
+            "concatenation of three aux layers through `fc`). The wrong algorithm loads the "
+            "wrong module: weights go missing silently or the shapes only fail at runtime."
+        ),
+        fix="Use `--speculative-algorithm EAGLE3` (SGLang) or `\"method\": \"eagle3\"` (vLLM) for EAGLE-3 drafts.",
+        example="--speculative-algorithm EAGLE --speculative-draft-model-path ./llama3-eagle3-draft",
+        sources=(SGLANG_SPEC_DOC, "https://docs.vllm.ai/en/latest/features/spec_decode.html"),
+    ),
+    FindingDoc(
+        code="SD104",
+        severity="warning",
+        area="launch flags",
+        title="Draft and target dtypes differ and no --dtype is set",
+        detects="The draft's `torch_dtype` differs from the target's and the launch command sets no `--dtype`.",
+        why=(
+            "Without an explicit dtype each model loads in its own. An fp16 draft next to a bf16 "
+            "target fails with `mat1 and mat2 must have the same dtype` during CUDA-graph capture, "
+            "or runs with silent casts."
+        ),
+        fix="Pass `--dtype bfloat16` (or the target's dtype) explicitly.",
+        example="draft config torch_dtype=float16, target torch_dtype=bfloat16, no --dtype on the command line",
+        sources=(
+            "https://github.com/sgl-project/sglang/pull/3431",
+            "https://github.com/sgl-project/SpecForge/issues/348",
+        ),
+    ),
+    # --- 2xx: hidden-state layout ------------------------------------------------------
+    FindingDoc(
+        code="SD201",
+        severity="error",
+        area="hidden-state layout",
+        title="Served aux layers differ from the trained ones",
+        detects=(
+            "The target layers the engine feeds the draft (from the draft config and the engine "
+            "version's capture convention, or measured by the layout probe) differ in set or "
+            "order from the layers the draft was trained on."
+        ),
+        why=(
+            "The draft's `fc` was trained on a specific concatenation of target hidden states. "
+            "Different layers give it inputs from another distribution: acceptance collapses "
+            "(public cases: AL 1.04 and 0.7x of plain decoding) without any error message."
+        ),
+        fix=(
+            "Write the trained ids into the draft config (`eagle_aux_hidden_state_layer_ids`, in "
+            "the convention the engine version reads) or upgrade the engine; confirm with the "
+            "layout probe on a serving-path dump."
+        ),
+        example="trained on outputs of layers [1, 29, 57]; the engine captures [0, 28, 56]",
+        sources=(
+            "https://github.com/vllm-project/vllm/pull/50170",
+            "https://github.com/vllm-project/vllm/pull/43671",
+            "https://github.com/sgl-project/sglang/pull/25454",
+            "https://github.com/lightseekorg/tokenspeed/pull/526",
+        ),
+    ),
+    FindingDoc(
+        code="SD202",
+        severity="error",
+        area="hidden-state layout",
+        title="Served aux layers are the trained ones shifted by one (+1 convention)",
+        detects=(
+            "Every served layer is the trained layer shifted by exactly one: the engine and the "
+            "trainer disagree on whether an id means the output of layer X or the input to "
+            "layer X (SGLang's historical `[v+1 for v in ids]`)."
+        ),
+        why=(
+            "Neighbouring layers are similar enough that drafts still look plausible, so this "
+            "costs acceptance quietly (MiniMax-M2.5: position-0 acceptance 10% instead of 45%; "
+            "Kimi-K2.5: -0.10 accept length) instead of failing loudly."
+        ),
+        fix=(
+            "Rewrite the ids in the convention of the serving engine version (SGLang >= PR #25454 "
+            "applies +1 only when the first id is 1) or upgrade/downgrade the engine; never "
+            "shift the ids by hand without checking which convention the trainer used."
+        ),
+        example="speculators config [2, 30, 58] (input-to) served by pre-#25454 SGLang as [3, 31, 59]",
+        sources=(
+            "https://github.com/sgl-project/sglang/pull/25454",
+            "https://github.com/vllm-project/vllm/pull/43671",
+            "https://github.com/sgl-project/sglang/pull/32334",
+        ),
+    ),
+    FindingDoc(
+        code="SD203",
+        severity="warning",
+        area="hidden-state layout",
+        title="Draft config names no aux layers; the engine default differs from training",
+        detects=(
+            "The draft config has no `eagle_aux_hidden_state_layer_ids` (top level or in "
+            "`eagle_config`), so the engine falls back to its default capture layers, and the "
+            "trained layers (known from the training run) are different."
+        ),
+        why=(
+            "The fallback is silent: the engine serves `[2, N//2, N-3]` and the draft sees "
+            "layers it never saw in training (nvidia Llama-3.3-70B Eagle3: AL 1.04, 0.7x of "
+            "baseline)."
+        ),
+        fix="Write the trained ids into the draft's config.json (`eagle_aux_hidden_state_layer_ids`).",
+        example="config.json without eagle_aux_hidden_state_layer_ids; trained on [1, 39, 76]; vLLM uses (2, 40, 77)",
+        sources=("https://github.com/vllm-project/vllm/pull/50170",),
+    ),
+    FindingDoc(
+        code="SD204",
+        severity="error",
+        area="hidden-state layout",
+        title="fc input width is not (number of aux layers) x (target hidden size)",
+        detects="`fc.weight.shape[1]` differs from len(aux layer ids) * target hidden size.",
+        why=(
+            "The engine concatenates one hidden state per aux layer; a width mismatch either "
+            "crashes (GPT-OSS: 8640 vs 5760) or means the checkpoint was trained for another "
+            "number of layers or another target."
+        ),
+        fix="Check the aux layer count and the target model; SGLang and vLLM versions read here assume 3 aux layers.",
+        example="fc.weight [2880, 8640] with 2 aux layers of a 2880-wide target",
+        sources=(
+            "https://github.com/sgl-project/sglang/pull/32334",
+            "https://github.com/vllm-project/vllm/pull/46788",
+        ),
+    ),
+    # --- 3xx: vocab maps ---------------------------------------------------------------
+    FindingDoc(
+        code="SD301",
+        severity="error",
+        area="vocab maps",
+        title="Draft vocabulary smaller than the target's and no d2t in the checkpoint",
+        detects="draft_vocab_size < target vocab size and the checkpoint carries no `d2t` tensor.",
+        why=(
+            "vLLM initialises `draft_id_to_target_id` to zeros, so draft id i is served as target "
+            "id i: every proposal is a wrong token and acceptance collapses, silently."
+        ),
+        fix="Save `d2t` (offsets: target_id = i + d2t[i]) from the training vocab mapping into model.safetensors.",
+        example="lm_head [32000, 7168], target vocab 129280, tensors: no d2t",
+        sources=(
+            "https://github.com/NVIDIA-NeMo/Automodel/pull/2447",
+            "https://github.com/SafeAILab/EAGLE/issues/222",
+            VLLM_EAGLE3_MODEL,
+        ),
+    ),
+    FindingDoc(
+        code="SD302",
+        severity="error",
+        area="vocab maps",
+        title="d2t is not an offset table",
+        detects=(
+            "`d2t` fails the offset invariants: `arange(DV) + d2t` must be strictly increasing, "
+            "lie in [0, V) and equal `t2d.nonzero()` (e.g. d2t holds absolute ids)."
+        ),
+        why=(
+            "Engines compute target_id = i + d2t[i]. Absolute ids map draft id i to about 2i, "
+            "out of range or onto the wrong token; a regenerated map misaligns lm_head rows."
+        ),
+        fix="Rebuild d2t as `sorted_selected_ids - arange(DV)` from the vocab mapping the lm_head was trained with.",
+        example="d2t = [5, 9, 17, ...] (absolute) instead of [5, 8, 15, ...] (offsets)",
+        sources=(
+            "https://github.com/verl-project/verl-SpeCo/pull/67",
+            "https://github.com/sgl-project/SpecForge/pull/534",
+            SPECULATORS_VOCAB,
+        ),
+    ),
+    FindingDoc(
+        code="SD303",
+        severity="error",
+        area="vocab maps",
+        title="t2d length or embedding rows do not match the target vocabulary",
+        detects="`t2d.shape[0]` or `embed_tokens.weight.shape[0]` differs from the target's vocab size.",
+        why=(
+            "The maps and embeddings were built for another tokenizer; token ids index the wrong "
+            "rows (or out of range) on the serving path."
+        ),
+        fix="Rebuild the vocab maps for the served target's tokenizer and retrain or re-export the draft.",
+        example="t2d [128256] with a target vocab of 129280",
+        sources=(SPECULATORS_VOCAB,),
+    ),
+    # --- 4xx: standalone drafter ---------------------------------------------------------
+    FindingDoc(
+        code="SD401",
+        severity="error",
+        area="standalone drafter",
+        title="Standalone accuracy far below the claimed validation accuracy",
+        detects=(
+            "The exact reference forward on the training hidden states scores far below the "
+            "accuracy claimed at training time (position 0, full accuracy)."
+        ),
+        why=(
+            "This happens outside the serving engine, so the problem is in the weights, the "
+            "export/loader or the data, not in SGLang/vLLM: tuning the server cannot fix it."
+        ),
+        fix=(
+            "Check the export (tensor names, `midlayer` vs `layers.0`, d2t), that the evaluated "
+            "data is the training data, and the training metrics; retrain if the weights are bad."
+        ),
+        example="claimed full_acc_0 = 0.747, standalone full_accuracy[0] = 0.12",
+        sources=(
+            "https://github.com/sgl-project/SpecForge/issues/128",
+            "https://github.com/vllm-project/speculators/issues/751",
+            "https://github.com/sgl-project/SpecForge/pull/534",
+        ),
+    ),
+    FindingDoc(
+        code="SD402",
+        severity="error",
+        area="standalone drafter",
+        title="Another hidden-state layout fits the drafter clearly better than the served one",
+        detects=(
+            "The layout probe (every order / choice of captured slots) ranks a layout clearly "
+            "above the one the engine serves, e.g. the training data put the embedding output "
+            "first while the engine feeds three decoder layers."
+        ),
+        why=(
+            "The drafter is measured, not assumed: if it predicts much better from another "
+            "concatenation, the serving path feeds it the wrong inputs."
+        ),
+        fix="Serve the layout the drafter was trained on (fix the aux ids or the capture code), or retrain on the served layout.",
+        example="trained on cat([embed, layer3, layer31]); served cat([layer3, layer31, layer59])",
+        sources=(
+            "https://github.com/sgl-project/sglang/pull/25454",
+            "https://github.com/vllm-project/vllm/pull/43671",
+        ),
+    ),
+    FindingDoc(
+        code="SD403",
+        severity="warning",
+        area="standalone drafter",
+        title="The engine's semantics cost measurable acceptance",
+        detects=(
+            "Running the same weights the way the engine version does (e.g. ignoring "
+            "`norm_before_residual` or `norm_before_fc`) lowers the standalone acceptance by a "
+            "measurable margin compared with the reference forward."
+        ),
+        why="This is the price of an engine divergence in accept length, measured instead of guessed.",
+        fix="Upgrade to an engine version that honours the flag, or retrain without the flag.",
+        example="reference full_accuracy[0] 0.71, sglang semantics 0.52",
+        sources=(
+            "https://github.com/vllm-project/vllm/pull/38111",
+            "https://github.com/vllm-project/vllm/pull/46488",
+            "https://github.com/sgl-project/sglang/pull/32334",
+        ),
+    ),
+    # --- 5xx: throughput ---------------------------------------------------------------
+    FindingDoc(
+        code="SD501",
+        severity="error",
+        area="throughput",
+        title="Decode throughput below the no-speculation baseline",
+        detects="Measured decode tok/s with speculation is below the baseline without it.",
+        why="Speculation is supposed to be a free speedup; below baseline it costs GPU time for nothing.",
+        fix="Read the other findings for the cause (flags, layers, vocab, draft cost); until fixed, serve without speculation.",
+        example="54.8 tok/s with EAGLE-3 vs 90 tok/s baseline",
+        sources=(
+            "https://github.com/vllm-project/vllm/pull/50170",
+            "https://github.com/sgl-project/SpecForge/issues/339",
+        ),
+    ),
+    FindingDoc(
+        code="SD502",
+        severity="error",
+        area="throughput",
+        title="Observed accept length far below what standalone acceptance predicts",
+        detects=(
+            "The accept length in the server log is far below the chain/tree expectation "
+            "computed from the drafter's standalone per-position acceptance."
+        ),
+        why=(
+            "The weights are fine on the training data, so the loss is on the serving path: "
+            "inputs (layers, layout), flags, vocab maps or the engine's forward."
+        ),
+        fix="Compare the serving path with the training path: aux layers, layout probe on a serving dump, engine semantics.",
+        example="standalone predicts AL 2.9 at 3 steps; server logs accept len 1.3",
+        sources=(
+            "https://github.com/vllm-project/vllm/issues/26191",
+            "https://github.com/vllm-project/vllm/pull/43671",
+        ),
+    ),
+    FindingDoc(
+        code="SD503",
+        severity="warning",
+        area="throughput",
+        title="Speculation cannot pay off here even at the measured acceptance",
+        detects=(
+            "The throughput model (Leviathan et al. Theorem 3.8: speedup = "
+            "(1 - a^(K+1)) / ((1 - a)(Kc + 1))) predicts no speedup at the measured acceptance "
+            "because the draft pass costs too much relative to a target step (c)."
+        ),
+        why=(
+            "Break-even needs AL > 1 + K*c: with a small or sparse (MoE) target or large batches "
+            "the draft is too expensive, and no amount of debugging will make it pay."
+        ),
+        fix="Use fewer steps, a cheaper draft, or no speculation for this target/batch size.",
+        example="Qwen3-30B-A3B: AL 1.86 at (3,1,4) gives 159.8 tok/s vs 222.5 baseline",
+        sources=(
+            LEVIATHAN,
+            "https://github.com/sgl-project/SpecForge/issues/339",
+            "https://github.com/sgl-project/sglang/issues/14824",
+        ),
+    ),
+    # --- 6xx: forward pass -------------------------------------------------------------
+    FindingDoc(
+        code="SD601",
+        severity="error",
+        area="forward pass",
+        title="Reference and engine draft forward differ in a step this checkpoint uses",
+        detects=(
+            "The eagle3 forward of the reference installed on the host (speculators, read from "
+            "its source with `ast`) and the engine's draft forward (read from its source) differ "
+            "in an operation this checkpoint enables (a norm flag, the concat order, the fc "
+            "input norm)."
+        ),
+        why=(
+            "The weights only predict well under the forward they were trained with; any "
+            "divergence in a used step changes every drafted token."
+        ),
+        fix="Serve with an engine version whose forward implements the step, or retrain without the flag.",
+        example="speculators: `if norm_before_residual: residual = hidden_norm(h)`; SGLang midlayer: residual = h always",
+        sources=(SPECULATORS_CORE, SGLANG_EAGLE3_MODEL, VLLM_EAGLE3_MODEL),
+    ),
+    # --- 7xx: draft config -------------------------------------------------------------
+    FindingDoc(
+        code="SD701",
+        severity="error",
+        area="draft config",
+        title="The checkpoint sets a norm flag the engine version ignores",
+        detects=(
+            "`norm_before_residual`, `norm_before_fc`, `fc_norm` or `norm_output` is true in "
+            "the draft config and the serving engine version does not implement it."
+        ),
+        why=(
+            "The engine silently runs a different network (no pre-fc RMSNorm, norm after the "
+            "residual...): acceptance drops with no error (vLLM before PR #38111 with "
+            "norm_before_fc; SGLang before PR #32334)."
+        ),
+        fix="Upgrade the engine to a version that reads the flag, or retrain with the flag off.",
+        example="draft config norm_before_fc: true, SGLang llama_eagle3.py without input_norm",
+        sources=(
+            "https://github.com/vllm-project/vllm/pull/38111",
+            "https://github.com/vllm-project/vllm/pull/46488",
+            "https://github.com/sgl-project/sglang/pull/32334",
+        ),
+    ),
+    FindingDoc(
+        code="SD702",
+        severity="warning",
+        area="draft config",
+        title="Draft max_position_embeddings below the serving context length",
+        detects="The draft's `max_position_embeddings` is smaller than the served context length.",
+        why=(
+            "Beyond the draft's positions acceptance falls (slower than baseline above 2k "
+            "tokens) or compiled vLLM crashes (cos_sin_cache sized from the draft config)."
+        ),
+        fix="Train/export the draft with the serving context length, or cap the served context.",
+        example="draft max_position_embeddings 2048, --context-length 32768",
+        sources=(
+            "https://github.com/sgl-project/sglang/issues/6783",
+            "https://github.com/vllm-project/vllm/issues/48894",
+            "https://github.com/SafeAILab/EAGLE/issues/311",
+        ),
+    ),
+    FindingDoc(
+        code="SD703",
+        severity="warning",
+        area="draft config",
+        title="Draft RoPE differs from the target's",
+        detects="The draft's `rope_theta` or `rope_scaling` differs from the target's.",
+        why=(
+            "The draft attends over the same positions as the target; other rotary frequencies "
+            "(or dropped YaRN scaling) degrade acceptance, most at long context."
+        ),
+        fix="Copy rope_theta and rope_scaling from the target into the draft config (and train with them).",
+        example="target rope_scaling {type: yarn, factor: 32}, draft rope_scaling null",
+        sources=(
+            "https://github.com/vllm-project/speculators/pull/574",
+            "https://github.com/wejoncy/sfllm/pull/32",
+            "https://github.com/NVIDIA-NeMo/Automodel/pull/2399",
+        ),
+    ),
+)

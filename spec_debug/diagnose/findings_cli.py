@@ -1,0 +1,41 @@
+"""`spec-debug findings [CODE] [--json]`: the catalog for people and machines (typer-free)."""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from spec_debug.diagnose.catalog import CATALOG, UnknownFindingCode, doc_as_dict, get_doc, render_entry_markdown
+
+_SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def findings_command(code: str | None, as_json: bool, console: Console | None = None) -> int:
+    """Print the catalog (or one entry). Returns the exit code: 0, or 2 for an unknown code."""
+    console = console or Console()
+    try:
+        docs = [get_doc(code)] if code else list(CATALOG.values())
+    except UnknownFindingCode as exc:
+        Console(stderr=True).print(f"[red]error:[/red] {exc}")
+        return 2
+    if as_json:
+        payload = doc_as_dict(docs[0]) if code else [doc_as_dict(d) for d in docs]
+        console.print_json(json.dumps(payload))
+        return 0
+    if code:
+        console.print(Markdown(render_entry_markdown(docs[0])))
+        return 0
+    table = Table(title="spec-debug finding codes", show_lines=False)
+    table.add_column("code", style="bold")
+    table.add_column("severity")
+    table.add_column("area")
+    table.add_column("title")
+    for d in docs:
+        style = _SEVERITY_STYLE[d.severity]
+        table.add_row(d.code, f"[{style}]{d.severity}[/{style}]", d.area, d.title)
+    console.print(table)
+    console.print("`spec-debug findings CODE` explains one code.")
+    return 0
