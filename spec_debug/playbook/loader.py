@@ -1,0 +1,200 @@
+"""Load and validate a playbook, with file, line and column in every error."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jinja2 import TemplateSyntaxError
+from pydantic import BaseModel, ValidationError
+
+from spec_debug.errors import PlaybookError
+from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
+from spec_debug.playbook.templating import undefined_names
+from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
+
+# Known field names per nested model, for "did you mean" hints on unknown keys.
+_MODEL_AT_DEPTH: dict[str, type[BaseModel]] = {
+    "": Playbook,
+    "steps": Step,
+    "capture": Capture,
+    "expect": Expectation,
+    "findings": FindingTemplate,
+    "finding": FindingTemplate,
+    "fetch": FetchSpec,
+}
+
+
+@dataclass(frozen=True)
+class LoadedPlaybook:
+    playbook: Playbook
+    path: str
+    sha256: str
+
+
+def shipped_playbooks_dir() -> Path:
+    return Path(str(resources.files("spec_debug") / "playbooks"))
+
+
+def shipped_playbook_names() -> list[str]:
+    return sorted(p.stem for p in shipped_playbooks_dir().glob("*.yaml"))
+
+
+def find_playbook(name_or_path: str) -> Path:
+    """A path, or the name of a shipped playbook (with or without .yaml), from any directory."""
+    candidate = Path(name_or_path).expanduser()
+    if candidate.is_file():
+        return candidate
+    shipped = shipped_playbooks_dir()
+    stem = candidate.name[:-5] if candidate.name.endswith((".yaml", ".yml")) else candidate.name
+    for suffix in (".yaml", ".yml"):
+        if candidate.parent == Path(".") and (shipped / f"{stem}{suffix}").is_file():
+            return shipped / f"{stem}{suffix}"
+    names = shipped_playbook_names()
+    close = difflib.get_close_matches(stem, names, n=1)
+    raise PlaybookError(
+        f"no playbook file {name_or_path!r} and no shipped playbook by that name",
+        path=name_or_path,
+        hint=f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}",
+    )
+
+
+def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
+    path = find_playbook(str(name_or_path))
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise PlaybookError(f"cannot read playbook: {exc.strerror}", path=str(path)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PlaybookError(f"playbook is not UTF-8 text (byte {exc.start})", path=str(path)) from None
+    playbook = load_playbook_text(text, str(path))
+    return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest())
+
+
+def load_playbook_text(text: str, source: str = "<playbook>") -> Playbook:
+    document = load_positioned(text, source)
+    if not isinstance(document.value, dict):
+        raise PlaybookError("a playbook is a mapping with name, steps and optional vars", path=source, line=1, column=1)
+    try:
+        playbook = Playbook.model_validate(document.value)
+    except ValidationError as exc:
+        raise _explain_validation_error(exc, document, source) from None
+    _check_templates(playbook, document, source)
+    return playbook
+
+
+def _explain_validation_error(exc: ValidationError, document: PositionedDocument, source: str) -> PlaybookError:
+    # Report the first error precisely; mention how many more there are.
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    loc = tuple(first["loc"])
+    # pydantic reports union members and validator names in loc; keep only real keys/indexes.
+    path = _real_path(loc, document.value)
+    error_type = first["type"]
+    hint = None
+    if error_type == "extra_forbidden":
+        key = path[-1] if path else "?"
+        line_col = document.position(path + ("<key>",)) or document.position(path)
+        allowed = _allowed_fields(path[:-1])
+        close = difflib.get_close_matches(str(key), allowed, n=1)
+        message = f"unknown key {key!r}"
+        hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
+    elif error_type == "missing":
+        line_col = document.position(path[:-1])
+        message = f"missing required key {path[-1]!r}"
+    else:
+        line_col = document.position(path)
+        value = _value_at(document.value, path)
+        message = first["msg"].removeprefix("Value error, ")
+        if error_type.endswith("_type"):
+            message = f"{message} (got {type(value).__name__} {value!r})"
+            if isinstance(value, bool):
+                hint = "YAML read this as a boolean; quote it if you meant text"
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    line, column = line_col if line_col else (None, None)
+    return PlaybookError(message, path=source, line=line, column=column, key_path=dotted_path(path) or None, hint=hint)
+
+
+def _real_path(loc: tuple[Any, ...], value: Any) -> tuple[Any, ...]:
+    path: list[Any] = []
+    current = value
+    for part in loc:
+        if isinstance(current, dict) and part in current:
+            path.append(part)
+            current = current[part]
+        elif isinstance(current, list) and isinstance(part, int) and part < len(current):
+            path.append(part)
+            current = current[part]
+        elif isinstance(current, dict) and isinstance(part, str) and not part.startswith(("function-", "union", "list[", "dict[", "str", "int", "float", "bool", "none", "literal")):
+            path.append(part)  # a missing or unknown key
+            current = None
+    return tuple(path)
+
+
+def _value_at(value: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
+def _allowed_fields(parent_path: tuple[Any, ...]) -> list[str]:
+    named = [p for p in parent_path if isinstance(p, str)]
+    model = _MODEL_AT_DEPTH.get(named[-1] if named else "", Playbook)
+    return sorted(f.alias or name for name, f in model.model_fields.items())
+
+
+def _check_templates(playbook: Playbook, document: PositionedDocument, source: str) -> None:
+    """Undefined variables and template syntax errors are load-time errors (exit 2)."""
+    known = set(playbook.vars)
+    for index, step in enumerate(playbook.steps):
+        base = ("steps", index)
+        sites: list[tuple[tuple[Any, ...], str, bool]] = []
+        if step.run is not None:
+            sites.append((base + ("run",), step.run, False))
+        if step.when:
+            sites.append((base + ("when",), step.when, True))
+        if step.until:
+            sites.append((base + ("until",), step.until, True))
+        for key, value in step.with_.items():
+            if isinstance(value, str):
+                sites.append((base + ("with", key), value, False))
+        if step.fetch is not None:
+            for i, src in enumerate(step.fetch.sources()):
+                sites.append((base + ("fetch", "src") + ((i,) if isinstance(step.fetch.src, list) else ()), src, False))
+        for i, expectation in enumerate(step.expect):
+            if expectation.that:
+                sites.append((base + ("expect", i, "that"), expectation.that, True))
+        for required in step.requires:
+            if required not in known:
+                line, column = document.position(base + ("requires",)) or (None, None)
+                raise PlaybookError(
+                    f"step {step.id!r} requires var {required!r}, which the playbook does not declare",
+                    path=source, line=line, column=column, key_path=dotted_path(base + ("requires",)),
+                    hint=f"add '{required}: \"\"' under vars:",
+                )
+        for path, text, is_expression in sites:
+            line, column = document.position(path) or (None, None)
+            try:
+                missing = undefined_names(text, known, expression=is_expression)
+            except TemplateSyntaxError as exc:
+                raise PlaybookError(
+                    f"template syntax error in step {step.id!r}: {exc.message}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                ) from None
+            if missing:
+                close = difflib.get_close_matches(missing[0].removeprefix("vars."), sorted(known), n=1)
+                raise PlaybookError(
+                    f"undefined variable {missing[0]!r} in step {step.id!r}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"did you mean {close[0]!r}?" if close else "declare it under vars: (or use facts.NAME for a captured fact)",
+                )

@@ -1,0 +1,175 @@
+"""The playbook model. Strict: unknown keys are errors and types are not coerced.
+
+The field names are the playbook format documented in docs/playbooks.md.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+VarValue = Union[str, int, float, bool, None, list[Any], dict[str, Any]]
+
+STEP_ID = re.compile(r"^[a-z0-9_]+$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+
+class FindingTemplate(_Strict):
+    """What to report when an expectation fails. Text fields are templates over facts."""
+
+    code: str = Field(pattern=r"^[A-Z]{2,4}\d{3}$", description="Stable finding code, e.g. SD101")
+    severity: Literal["info", "warning", "error"] | None = Field(
+        default=None, description="Defaults to the catalog's severity for the code, else warning"
+    )
+    title: str | None = Field(default=None, description="Defaults to the catalog's title")
+    remediation: str | None = None
+    evidence: list[str] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=list)
+
+
+class Capture(_Strict):
+    """Turn output into typed facts: regex named groups, or a JSON path."""
+
+    regex: str | None = None
+    json_path: str | None = Field(default=None, alias="json", description="e.g. engine.version or gpus[0].name")
+    name: str | None = Field(default=None, description="Fact name (regex: the group of that name, else group 1)")
+    type: Literal["auto", "str", "int", "float", "bool", "json"] = "auto"
+    from_: Literal["stdout", "stderr", "output"] = Field(default="stdout", alias="from")
+    all: bool = Field(default=False, description="Capture every match as a list")
+    default: VarValue = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "Capture":
+        if (self.regex is None) == (self.json_path is None):
+            raise ValueError("a capture needs exactly one of 'regex' or 'json'")
+        if self.regex is not None:
+            try:
+                compiled = re.compile(self.regex, re.MULTILINE)
+            except re.error as exc:
+                raise ValueError(f"invalid regex: {exc}") from exc
+            if not compiled.groupindex and self.name is None:
+                raise ValueError("a regex capture needs named groups (?P<name>...) or a 'name'")
+        elif self.name is None:
+            raise ValueError("a json capture needs a 'name'")
+        return self
+
+
+class Expectation(_Strict):
+    """One assertion on a step's result. Exactly one of the assertion keys is set."""
+
+    exit_code: int | list[int] | None = None
+    contains: str | None = None
+    not_contains: str | None = None
+    matches: str | None = None
+    that: str | None = Field(default=None, description="A Jinja2 expression that must be true")
+    description: str | None = None
+    finding: FindingTemplate | None = None
+
+    @model_validator(mode="after")
+    def _one_assertion(self) -> "Expectation":
+        set_keys = [k for k in ("exit_code", "contains", "not_contains", "matches", "that") if getattr(self, k) is not None]
+        if len(set_keys) != 1:
+            raise ValueError(
+                "an expectation needs exactly one of exit_code, contains, not_contains, matches, that"
+                + (f" (got {', '.join(set_keys)})" if set_keys else "")
+            )
+        return self
+
+    def describe(self) -> str:
+        if self.description:
+            return self.description
+        if self.exit_code is not None:
+            return f"exit code {self.exit_code}"
+        if self.contains is not None:
+            return f"output contains {self.contains!r}"
+        if self.not_contains is not None:
+            return f"output does not contain {self.not_contains!r}"
+        if self.matches is not None:
+            return f"output matches /{self.matches}/"
+        return f"that {self.that}"
+
+
+class FetchSpec(_Strict):
+    src: str | list[str]
+    dest: str = ""
+
+    def sources(self) -> list[str]:
+        return [self.src] if isinstance(self.src, str) else list(self.src)
+
+
+class Step(_Strict):
+    id: str
+    title: str = ""
+    why: str = Field(default="", description="What this checks and why it matters (onboarding text)")
+    run: str | None = Field(default=None, description="A shell command (template; values are shell-quoted)")
+    probe: str | None = Field(default=None, description="A built-in probe by name")
+    with_: dict[str, VarValue] = Field(default_factory=dict, alias="with")
+    fetch: FetchSpec | None = None
+    requires: list[str] = Field(default_factory=list, description="Vars that must be non-empty, else skip")
+    when: str | None = None
+    timeout: float | None = Field(default=None, gt=0)
+    retries: int = Field(default=0, ge=0)
+    retry_delay: float = Field(default=0.0, ge=0)
+    until: str | None = None
+    capture: list[Capture] = Field(default_factory=list)
+    expect: list[Expectation] = Field(default_factory=list)
+    findings: list[FindingTemplate] = Field(default_factory=list)
+    on_failure: Literal["continue", "stop"] = "continue"
+    provenance: dict[str, VarValue] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _valid_id(cls, value: str) -> str:
+        if not STEP_ID.match(value):
+            raise ValueError(f"step id {value!r} must match [a-z0-9_]+")
+        return value
+
+    @model_validator(mode="after")
+    def _one_action(self) -> "Step":
+        actions = [k for k in ("run", "probe", "fetch") if getattr(self, k) is not None]
+        if len(actions) != 1:
+            raise ValueError(
+                "a step needs exactly one action: run, probe or fetch" + (f" (got {', '.join(actions)})" if actions else "")
+            )
+        if self.with_ and self.probe is None:
+            raise ValueError("'with' only applies to probe steps")
+        return self
+
+    @property
+    def action(self) -> str:
+        return "run" if self.run is not None else "probe" if self.probe is not None else "fetch"
+
+
+class Playbook(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    description: str = ""
+    vars: dict[str, VarValue] = Field(default_factory=dict)
+    steps: list[Step] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> "Playbook":
+        seen: set[str] = set()
+        for step in self.steps:
+            if step.id in seen:
+                raise ValueError(f"duplicate step id {step.id!r}")
+            seen.add(step.id)
+        return self
+
+    def step(self, step_id: str) -> Step:
+        for step in self.steps:
+            if step.id == step_id:
+                return step
+        raise KeyError(step_id)
+
+
+def playbook_json_schema() -> dict[str, Any]:
+    """The JSON Schema editors use to autocomplete playbooks (yaml-language-server)."""
+    schema = Playbook.model_json_schema(by_alias=True)
+    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+    schema["title"] = "spec-debug playbook"
+    return schema

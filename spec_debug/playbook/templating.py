@@ -1,0 +1,157 @@
+"""Jinja2 for playbook authors: sandboxed, strict, and shell-safe.
+
+Every template a playbook author writes renders in a SandboxedEnvironment with
+StrictUndefined. In `run:` commands, every interpolated value is shell-quoted (a fact captured
+from remote output must never become shell code); `{{ x | raw }}` opts out on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+
+from jinja2 import StrictUndefined, TemplateSyntaxError, UndefinedError, nodes
+from jinja2.sandbox import SandboxedEnvironment
+
+from spec_debug.errors import TemplateError
+
+# Names a template may use besides the playbook's vars.
+CONTEXT_NAMES = frozenset({"vars", "facts", "host", "exit_code", "stdout", "stderr", "steps"})
+
+_TILDE_PREFIX = re.compile(r"^~[A-Za-z0-9_.-]*/")
+
+
+class RawShell(str):
+    """A value the author asked to splice into a command unquoted (`| raw`)."""
+
+
+def shell_quote(value: Any) -> str:
+    """shlex.quote, except a leading ~/ or ~user/ stays unquoted so the shell expands it
+    (hosts name their venv as ~/ml-env/bin/python)."""
+    if isinstance(value, RawShell):
+        return str(value)
+    if value is None:
+        return "''"
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    else:
+        text = str(value)
+    prefix = _TILDE_PREFIX.match(text)
+    if prefix and "'" not in prefix.group(0):
+        rest = text[prefix.end():]
+        return prefix.group(0) + (shlex.quote(rest) if rest else "")
+    return shlex.quote(text)
+
+
+def _quote_list(values: Iterable[Any]) -> RawShell:
+    """`{{ files | shell_join }}`: several arguments, each quoted."""
+    return RawShell(" ".join(shell_quote(v) for v in values))
+
+
+def _make_env(quote_output: bool) -> SandboxedEnvironment:
+    env = SandboxedEnvironment(
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=False,
+        finalize=shell_quote if quote_output else None,
+    )
+    env.filters["raw"] = lambda value: RawShell("" if value is None else str(value))
+    env.filters["shell_join"] = _quote_list
+    env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
+    return env
+
+
+SHELL_ENV = _make_env(quote_output=True)
+TEXT_ENV = _make_env(quote_output=False)
+
+
+@dataclass(frozen=True)
+class TemplateSite:
+    """Where a template lives, so errors can name the step and the field."""
+
+    step: str | None
+    field: str
+
+
+def _where(site: TemplateSite) -> str:
+    return f"step {site.step!r}, {site.field}" if site.step else site.field
+
+
+@lru_cache(maxsize=1024)
+def _compile(source: str, shell: bool):
+    env = SHELL_ENV if shell else TEXT_ENV
+    return env.from_string(source)
+
+
+@lru_cache(maxsize=1024)
+def _compile_expression(source: str):
+    return TEXT_ENV.compile_expression(source, undefined_to_none=False)
+
+
+def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: bool = False) -> str:
+    if "{" not in source:
+        return source  # fast path: most commands have no template at all
+    try:
+        return _compile(source, shell).render(context)
+    except UndefinedError as exc:
+        raise TemplateError(f"{_where(site)}: undefined variable: {exc.message}", hint="define it under vars: or pass --var NAME=VALUE") from None
+    except TemplateSyntaxError as exc:
+        raise TemplateError(f"{_where(site)}: template syntax error: {exc.message}") from None
+    except Exception as exc:  # a sandbox violation or a filter error, raised by author input
+        raise TemplateError(f"{_where(site)}: template failed: {type(exc).__name__}: {exc}") from None
+
+
+def render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any:
+    """Render the strings inside a `with:` value (lists and dicts recursively)."""
+    if isinstance(value, str):
+        return render(value, context, site)
+    if isinstance(value, list):
+        return [render_value(v, context, site) for v in value]
+    if isinstance(value, dict):
+        return {k: render_value(v, context, site) for k, v in value.items()}
+    return value
+
+
+def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> Any:
+    try:
+        return _compile_expression(expression)(**context)
+    except UndefinedError as exc:
+        raise TemplateError(
+            f"{_where(site)}: undefined variable in expression {expression!r}: {exc.message}",
+            hint="guard it with 'is defined', or define it under vars:",
+        ) from None
+    except TemplateSyntaxError as exc:
+        raise TemplateError(f"{_where(site)}: bad expression {expression!r}: {exc.message}") from None
+    except Exception as exc:
+        raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
+
+
+def undefined_names(source: str, known_vars: set[str], *, expression: bool = False) -> list[str]:
+    """Static check: names a template uses that no var or context name defines.
+
+    `vars.X` with an unknown X counts too. Facts are captured at run time, so `facts.*` is
+    never flagged here. Raises TemplateSyntaxError for a malformed template.
+    """
+    parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
+    locally_bound = {n.name for n in parsed.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    missing: list[str] = []
+    for name in parsed.find_all(nodes.Name):
+        if name.ctx != "load" or name.name in locally_bound:
+            continue
+        if name.name not in known_vars and name.name not in CONTEXT_NAMES and name.name not in TEXT_ENV.globals:
+            missing.append(name.name)
+    for attr in parsed.find_all(nodes.Getattr):
+        if isinstance(attr.node, nodes.Name) and attr.node.name == "vars" and attr.attr not in known_vars:
+            missing.append(f"vars.{attr.attr}")
+    for item in parsed.find_all(nodes.Getitem):
+        if (
+            isinstance(item.node, nodes.Name)
+            and item.node.name == "vars"
+            and isinstance(item.arg, nodes.Const)
+            and item.arg.value not in known_vars
+        ):
+            missing.append(f"vars.{item.arg.value}")
+    return list(dict.fromkeys(missing))
