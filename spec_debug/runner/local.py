@@ -23,6 +23,12 @@ _DRAIN_AFTER_EXIT_S = 1.0
 class LocalTransport(Transport):
     def __init__(self, host: str = "local") -> None:
         self.host = host
+        self._running_pid: int | None = None
+
+    def interrupt(self) -> None:
+        pid = self._running_pid
+        if pid is not None:
+            kill_tree(pid)
 
     def run(
         self,
@@ -43,6 +49,7 @@ class LocalTransport(Transport):
             env={**os.environ, **env} if env else None,
         )
         assert process.stdout is not None and process.stderr is not None
+        self._running_pid = process.pid
         selector = selectors.DefaultSelector()
         selector.register(process.stdout, selectors.EVENT_READ, stdout)
         selector.register(process.stderr, selectors.EVENT_READ, stderr)
@@ -72,6 +79,7 @@ class LocalTransport(Transport):
             kill_tree(process.pid)
             raise
         finally:
+            self._running_pid = None
             selector.close()
             process.stdout.close()
             process.stderr.close()

@@ -54,6 +54,13 @@ class Transport(abc.ABC):
     def get(self, remote_path: str, local_path: Path) -> None:
         """Copy a file from the host to a local path."""
 
+    def interrupt(self) -> None:  # noqa: B027 - optional
+        """Kill whatever command is running right now (its whole process tree on the host).
+
+        Called from another thread when the user presses Ctrl-C; the interrupted run() then
+        returns (or raises TransportError) promptly.
+        """
+
     def close(self) -> None:  # noqa: B027 - optional for transports without state
         """Release the connection."""
 

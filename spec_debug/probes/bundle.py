@@ -1,0 +1,94 @@
+"""Build the probe bundle (a zipapp) and make sure a host has it.
+
+The bundle holds spec_debug.probes and spec_debug.eagle3 (stdlib + torch code only). Its
+name carries a content hash, so it is uploaded once per host per version and a stale copy
+can never be run by mistake.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+import threading
+import zipfile
+from pathlib import Path
+
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.transport import Transport
+
+_PACKAGES = ("probes", "eagle3")
+_EXCLUDED = {"commands.py"}  # CLI front-ends import typer/rich, which hosts need not have
+_MAIN = "from spec_debug.probes.hostmain import main\nraise SystemExit(main())\n"
+REMOTE_DIR = ".cache/spec-debug"
+
+_lock = threading.Lock()
+_built: Path | None = None
+_uploaded: dict[tuple[int, str], str] = {}
+
+
+def _package_root() -> Path:
+    return Path(__file__).resolve().parent.parent
+
+
+def _bundle_bytes() -> bytes:
+    root = _package_root()
+    files: list[tuple[str, bytes]] = [("spec_debug/__init__.py", (root / "__init__.py").read_bytes())]
+    for package in _PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if path.name in _EXCLUDED or "__pycache__" in path.parts:
+                continue
+            files.append((f"spec_debug/{path.relative_to(root).as_posix()}", path.read_bytes()))
+    files.append(("__main__.py", _MAIN.encode()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # fixed: same content, same hash
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+def local_bundle() -> Path:
+    """Build (once per process) and cache the bundle on this machine."""
+    global _built
+    with _lock:
+        if _built is not None and _built.exists():
+            return _built
+        data = _bundle_bytes()
+        digest = hashlib.sha256(data).hexdigest()[:16]
+        cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "spec-debug"
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            cache = Path(tempfile.gettempdir()) / "spec-debug"
+            cache.mkdir(parents=True, exist_ok=True)
+        path = cache / f"bundle-{digest}.pyz"
+        if not path.exists():
+            tmp = path.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        _built = path
+        return path
+
+
+def ensure_bundle(transport: Transport) -> str:
+    """The bundle's path on the transport's host, uploading it the first time."""
+    from spec_debug.runner.local import LocalTransport
+
+    local = local_bundle()
+    if isinstance(transport, LocalTransport):
+        return str(local)
+    key = (id(transport), local.name)
+    with _lock:
+        if key in _uploaded:
+            return _uploaded[key]
+    remote = f"{REMOTE_DIR}/{local.name}"
+    out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+    outcome = transport.run(f"test -s {remote}", stdout=out, stderr=err, timeout_s=60)
+    if outcome.exit_code != 0:
+        transport.put(local, remote)
+    with _lock:
+        _uploaded[key] = remote
+    return remote

@@ -1,0 +1,37 @@
+"""Entry point inside the bundle: `python3 bundle.pyz MODULE 'JSON ARGS'` prints one JSON document."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import traceback
+
+ERROR_KEY = "__probe_error__"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2:
+        print(json.dumps({ERROR_KEY: {"type": "UsageError", "message": "usage: bundle.pyz MODULE JSON_ARGS"}}))
+        return 2
+    module_name, raw_args = argv
+    try:
+        if not module_name.startswith("spec_debug.probes."):
+            raise ValueError(f"not a probe module: {module_name}")
+        args = json.loads(raw_args)
+        result = importlib.import_module(module_name).run(args)
+        sys.stdout.write(json.dumps(result, default=str) + "\n")
+        return 0
+    except Exception as exc:  # report every failure as data; the controller decides
+        sys.stdout.write(
+            json.dumps(
+                {ERROR_KEY: {"type": type(exc).__name__, "message": str(exc), "traceback": traceback.format_exc(limit=8)}}
+            )
+            + "\n"
+        )
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

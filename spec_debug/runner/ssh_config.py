@@ -1,0 +1,209 @@
+"""Where `--host gpu01` really goes: OpenSSH client configuration, resolved like `ssh` does.
+
+Pure functions over a parsed config: `parse_destination` splits `user@host:port`, and
+`resolve_target` turns a name into a `SSHTarget` (address, port, user, keys, jump hosts,
+known_hosts files, timeouts) using paramiko's ssh_config parser, which implements the
+first-match-wins rule and token expansion (paramiko/paramiko: paramiko/config.py).
+
+What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config(5)):
+- `-F FILE` replaces the user's ~/.ssh/config entirely (the system file is not read either).
+- A user or port given on the command line (`user@host:port`) wins over the config.
+- Host keys are looked up under HostKeyAlias if set, else under the resolved HostName,
+  written `[host]:port` when the port is not 22.
+- Jump hosts are resolved through the same config, each with its own settings.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import paramiko
+
+from spec_debug.errors import UsageError
+
+DEFAULT_PORT = 22
+DEFAULT_CONNECT_TIMEOUT_S = 15.0
+DEFAULT_KEEPALIVE_S = 15.0
+DEFAULT_KNOWN_HOSTS = "~/.ssh/known_hosts"
+GLOBAL_KNOWN_HOSTS = "/etc/ssh/ssh_known_hosts"
+# OpenSSH's default identities, in the order ssh(1) tries them (ssh_config(5): IdentityFile).
+DEFAULT_IDENTITY_FILES = ("~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ed25519")
+
+
+@dataclass(frozen=True)
+class Destination:
+    """What the user typed: `[user@]host[:port]` (IPv6 as `[addr]:port`)."""
+
+    host: str
+    user: str | None = None
+    port: int | None = None
+
+
+@dataclass(frozen=True)
+class JumpHop:
+    """One `ProxyJump` entry before it is resolved through the config."""
+
+    destination: Destination
+
+
+@dataclass(frozen=True)
+class SSHTarget:
+    """Everything needed to open one SSH connection, after config resolution."""
+
+    alias: str
+    """The name the user gave (used in messages)."""
+    hostname: str
+    port: int
+    user: str
+    identity_files: tuple[str, ...] = ()
+    identities_only: bool = False
+    proxy_command: str | None = None
+    proxy_jump: tuple[JumpHop, ...] = ()
+    connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
+    keepalive_s: float = DEFAULT_KEEPALIVE_S
+    keepalive_count_max: int = 3
+    known_hosts_files: tuple[str, ...] = (DEFAULT_KNOWN_HOSTS,)
+    global_known_hosts_files: tuple[str, ...] = (GLOBAL_KNOWN_HOSTS,)
+    host_key_alias: str | None = None
+    strict_host_key_checking: str = "ask"
+    """ssh_config value: yes | ask | accept-new | no (off). `ask` behaves as `yes` here."""
+
+    @property
+    def known_hosts_name(self) -> str:
+        """The name this host's key is filed under in known_hosts."""
+        name = self.host_key_alias or self.hostname
+        return name if self.port == DEFAULT_PORT else f"[{name}]:{self.port}"
+
+
+_DESTINATION = re.compile(
+    r"^(?:(?P<user>[^@\s]+)@)?"
+    r"(?:\[(?P<ipv6>[^\]]+)\]|(?P<host>[^:\s\[\]@]+))"
+    r"(?::(?P<port>\d+))?$"
+)
+
+
+def parse_destination(text: str) -> Destination:
+    """Split `[user@]host[:port]` or `ssh://[user@]host[:port]`; raise UsageError if malformed."""
+    raw = text.strip()
+    if raw.startswith("ssh://"):
+        raw = raw[len("ssh://") :].rstrip("/")
+    match = _DESTINATION.match(raw)
+    if not match:
+        raise UsageError(
+            f"cannot parse host {text!r}",
+            hint="write it as HOST, USER@HOST, HOST:PORT or USER@[IPV6]:PORT",
+        )
+    port = match.group("port")
+    if port is not None and not 0 < int(port) < 65536:
+        raise UsageError(f"port {port} out of range in host {text!r}")
+    return Destination(
+        host=match.group("ipv6") or match.group("host"),
+        user=match.group("user"),
+        port=int(port) if port else None,
+    )
+
+
+def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
+    """The config `ssh` would read: FILE when given (`-F`), else ~/.ssh/config if it exists."""
+    if path is not None:
+        config_path = Path(os.path.expanduser(str(path)))
+        if not config_path.is_file():
+            raise UsageError(f"ssh config file not found: {config_path}")
+    else:
+        config_path = Path(os.path.expanduser("~/.ssh/config"))
+        if not config_path.is_file():
+            return paramiko.SSHConfig()
+    try:
+        return paramiko.SSHConfig.from_path(str(config_path))
+    except (paramiko.ConfigParseError, OSError, ValueError) as exc:
+        raise UsageError(f"cannot read ssh config {config_path}: {exc}") from None
+
+
+def resolve_target(
+    destination: Destination | str,
+    config: paramiko.SSHConfig,
+    *,
+    identity_file: str | None = None,
+    connect_timeout_s: float | None = None,
+) -> SSHTarget:
+    """Resolve a destination through the config, command-line values winning (like ssh(1))."""
+    if isinstance(destination, str):
+        destination = parse_destination(destination)
+    try:
+        entry = config.lookup(destination.host)
+    except Exception as exc:  # paramiko raises bare exceptions for e.g. `Match exec` w/o invoke
+        raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
+    user = destination.user or entry.get("user") or getpass.getuser()
+    port = destination.port or _int(entry.get("port"), "Port", DEFAULT_PORT)
+    identity_files = tuple(entry.get("identityfile", []))
+    if identity_file:
+        identity_files = (os.path.expanduser(identity_file), *identity_files)
+    proxy_command = entry.get("proxycommand")
+    if proxy_command and proxy_command.strip().lower() == "none":
+        proxy_command = None
+    proxy_jump = parse_proxy_jump(entry.get("proxyjump"))
+    if proxy_jump and proxy_command:
+        # ssh_config(5): "If both are specified, whichever comes first wins"; paramiko's
+        # lookup loses the order, so we prefer ProxyJump, the modern and safer option.
+        proxy_command = None
+    timeout = connect_timeout_s
+    if timeout is None:
+        timeout = _float(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)
+    keepalive = _float(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
+    if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
+        keepalive = DEFAULT_KEEPALIVE_S
+    known_hosts = _split_files(entry.get("userknownhostsfile")) or (DEFAULT_KNOWN_HOSTS,)
+    global_known = _split_files(entry.get("globalknownhostsfile")) or (GLOBAL_KNOWN_HOSTS,)
+    return SSHTarget(
+        alias=destination.host,
+        hostname=entry.get("hostname", destination.host),
+        port=port,
+        user=user,
+        identity_files=identity_files,
+        identities_only=entry.get("identitiesonly", "no").lower() == "yes",
+        proxy_command=proxy_command,
+        proxy_jump=proxy_jump,
+        connect_timeout_s=timeout,
+        keepalive_s=keepalive,
+        keepalive_count_max=int(_float(entry.get("serveralivecountmax"), "ServerAliveCountMax", 3)),
+        known_hosts_files=known_hosts,
+        global_known_hosts_files=global_known,
+        host_key_alias=entry.get("hostkeyalias"),
+        strict_host_key_checking=entry.get("stricthostkeychecking", "ask").lower(),
+    )
+
+
+def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
+    """`ProxyJump a,user@b:2200` -> hops in connection order; `none` -> no hops."""
+    if not value or value.strip().lower() == "none":
+        return ()
+    return tuple(JumpHop(parse_destination(part)) for part in value.split(",") if part.strip())
+
+
+def _split_files(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    return tuple(os.path.expanduser(part) for part in shlex.split(value))
+
+
+def _int(value: str | None, key: str, default: int) -> int:
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise UsageError(f"ssh config: {key} {value!r} is not a number") from None
+
+
+def _float(value: str | None, key: str, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise UsageError(f"ssh config: {key} {value!r} is not a number") from None
