@@ -1,0 +1,364 @@
+"""Parse SGLang and vLLM launch commands into the speculative settings the server runs with.
+
+Two layers: `parse_launch_command` reads what was *written* (flags as typed, JSON inside
+`--speculative-config`), and `effective_spec` applies the engine's own rules to get what
+actually *runs* (SGLang rewrites draft tokens for topk 1, auto-chooses when nothing is set).
+Pure functions: no I/O, unit-testable on command lines copied from docs and issues.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from spec_debug.errors import UsageError
+
+EngineName = Literal["sglang", "vllm"]
+
+
+class LaunchParseError(UsageError):
+    """A launch command that is not an SGLang/vLLM server command, or has a malformed flag."""
+
+
+# SGLang flags we read, by canonical name -> aliases (server_args.py `add_cli_args`;
+# `--model` is an alias of `--model-path`, `--tp` of `--tp-size`).
+_SGLANG_ALIASES: dict[str, tuple[str, ...]] = {
+    "model-path": ("model-path", "model"),
+    "speculative-algorithm": ("speculative-algorithm",),
+    "speculative-draft-model-path": ("speculative-draft-model-path",),
+    "speculative-num-steps": ("speculative-num-steps",),
+    "speculative-eagle-topk": ("speculative-eagle-topk",),
+    "speculative-num-draft-tokens": ("speculative-num-draft-tokens",),
+    "dtype": ("dtype",),
+    "context-length": ("context-length",),
+    "tp-size": ("tp-size", "tp"),
+    "page-size": ("page-size",),
+    "attention-backend": ("attention-backend",),
+}
+# vLLM (vllm/engine/arg_utils.py): `-tp` is `--tensor-parallel-size`, `-sc` is
+# `--speculative-config`; the positional MODEL of `vllm serve` equals `--model`.
+_VLLM_ALIASES: dict[str, tuple[str, ...]] = {
+    "model": ("model",),
+    "speculative-config": ("speculative-config", "sc"),
+    "dtype": ("dtype",),
+    "max-model-len": ("max-model-len",),
+    "tensor-parallel-size": ("tensor-parallel-size", "tp"),
+}
+# Flags that never take a value (so the next token is not swallowed as their value).
+_BOOLEAN_HINTS = re.compile(r"^(enable|disable|no|trust|skip|enforce|use|allow|log|show)-")
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    """What a launch command says, as written (see `effective_spec` for what runs)."""
+
+    engine: EngineName
+    argv: tuple[str, ...]
+    target_model: str | None
+    draft_model: str | None
+    algorithm: str | None
+    """Normalised upper case: EAGLE3, EAGLE, NEXTN, MTP, NGRAM, ... (vLLM `method` upper-cased)."""
+    num_steps: int | None
+    """SGLang `--speculative-num-steps`; vLLM `num_speculative_tokens` (a chain of K drafts)."""
+    topk: int | None
+    num_draft_tokens: int | None
+    dtype: str | None
+    context_length: int | None
+    tp: int | None = None
+    page_size: int | None = None
+    attention_backend: str | None = None
+    speculative_config: dict[str, Any] | None = None
+    flags: dict[str, Any] = field(default_factory=dict)
+    """Every `--flag` as written, canonicalised to dashes; value True for bare switches."""
+    env: dict[str, str] = field(default_factory=dict)
+    """`VAR=value` assignments that preceded the command (e.g. SGLANG_ENABLE_SPEC_V2)."""
+
+    @property
+    def speculative(self) -> bool:
+        return self.algorithm is not None or self.draft_model is not None
+
+
+def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
+    """argv from a shell line, a /proc/PID/cmdline (NUL-separated) or an argv list.
+
+    Line continuations (`\\` + newline) and multi-line JSON inside quotes are handled by
+    shlex, as a shell would.
+    """
+    if isinstance(command, (list, tuple)):
+        return [str(a) for a in command]
+    if "\0" in command:
+        return [a for a in command.split("\0") if a != ""]
+    text = command.replace("\\\r\n", " ").replace("\\\n", " ")
+    try:
+        argv = shlex.split(text, comments=False, posix=True)
+    except ValueError as exc:  # unbalanced quotes
+        raise LaunchParseError(f"cannot split the launch command: {exc}",
+                               hint="quote JSON values with single quotes: --speculative-config '{...}'") from exc
+    # A pasted line often ends in `2>&1 | tee log` or `&`: the server's argv stops there.
+    kept: list[str] = []
+    for tok in argv:
+        if tok in ("|", "||", "&&", ";", "&") or _REDIRECT.fullmatch(tok):
+            if tok in ("|", "||", "&&", ";", "&"):
+                break
+            continue
+        kept.append(tok)
+    return kept
+
+
+_REDIRECT = re.compile(r"\d*(>>?|<)(&\d+|\S+)?")
+
+
+def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
+    """Which engine the argv starts, and the index of the first engine argument."""
+    for i, tok in enumerate(argv):
+        base = tok.rsplit("/", 1)[-1]
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if tok in ("sglang.launch_server", "sglang.launch_server.py") or base == "launch_server.py":
+            return "sglang", i + 1
+        if base in ("sglang", "sglang.exe") and nxt == "serve":
+            return "sglang", i + 2
+        if tok in ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server"):
+            return "vllm", i + 1
+        if base in ("vllm", "vllm.exe") and nxt == "serve":
+            return "vllm", i + 2
+        if tok == "-m" and nxt in ("sglang.launch_server",):
+            return "sglang", i + 2
+    raise LaunchParseError(
+        "not an SGLang or vLLM server command",
+        hint="expected `python -m sglang.launch_server ...`, `sglang serve ...`, `vllm serve MODEL ...`"
+             " or `python -m vllm.entrypoints.openai.api_server ...`",
+    )
+
+
+def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """`--a b`, `--a=b`, `-tp 8`, bare switches -> {canonical name: value}; positionals."""
+    flags: dict[str, Any] = {}
+    positionals: list[str] = []
+    i = 0
+    while i < len(args):
+        tok = args[i]
+        if tok.startswith("-") and len(tok) > 1 and not _is_number(tok):
+            name, eq, value = tok.lstrip("-").partition("=")
+            name = name.replace("_", "-")
+            if eq:
+                flags[name] = value
+                i += 1
+                continue
+            nxt = args[i + 1] if i + 1 < len(args) else None
+            takes_value = nxt is not None and (not nxt.startswith("-") or _is_number(nxt))
+            if takes_value and not _BOOLEAN_HINTS.match(name):
+                # Some flags take several values (`--precompile-bs-paddings 1 4 8`): keep a list.
+                values = [nxt]
+                j = i + 2
+                while j < len(args) and not args[j].startswith("-") and name in _MULTI_VALUE:
+                    values.append(args[j])
+                    j += 1
+                flags[name] = values[0] if len(values) == 1 else values
+                i = j
+            else:
+                flags[name] = True
+                i += 1
+        else:
+            positionals.append(tok)
+            i += 1
+    return flags, positionals
+
+
+_MULTI_VALUE = {"cuda-graph-bs", "precompile-bs-paddings", "precompile-token-paddings"}
+
+
+def _is_number(tok: str) -> bool:
+    return re.fullmatch(r"-?\d+(\.\d+)?", tok) is not None
+
+
+def _lookup(flags: dict[str, Any], aliases: tuple[str, ...]) -> Any:
+    for alias in aliases:
+        if alias in flags:
+            return flags[alias]
+    # argparse accepts unambiguous prefixes (`--mem-fraction` for `--mem-fraction-static`);
+    # the docs' own examples rely on it, so do the same for the flags we read.
+    for name, value in flags.items():
+        if len(name) >= 6 and any(a.startswith(name) for a in aliases):
+            return value
+    return None
+
+
+def _int_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str) -> int | None:
+    value = _lookup(flags, aliases)
+    if value is None:
+        return None
+    try:
+        return int(str(value))
+    except ValueError as exc:
+        raise LaunchParseError(f"{engine}: --{aliases[0]} expects an integer, got {value!r}") from exc
+
+
+def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...]) -> str | None:
+    value = _lookup(flags, aliases)
+    return None if value is None or value is True else str(value)
+
+
+def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchConfig:
+    """Parse an SGLang or vLLM server launch command (shell line, argv or /proc cmdline)."""
+    argv = split_command(command)
+    env = {}
+    for tok in argv:
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", tok)
+        if not m:
+            break
+        env[m.group(1)] = m.group(2)
+    engine, start = detect_engine(argv)
+    flags, positionals = _read_flags(argv[start:])
+    if engine == "sglang":
+        return _sglang_config(tuple(argv), flags, env)
+    return _vllm_config(tuple(argv), flags, positionals, env)
+
+
+def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, str]) -> LaunchConfig:
+    a = _SGLANG_ALIASES
+    algorithm = _str_flag(flags, a["speculative-algorithm"])
+    return LaunchConfig(
+        engine="sglang",
+        argv=argv,
+        target_model=_str_flag(flags, a["model-path"]),
+        draft_model=_str_flag(flags, a["speculative-draft-model-path"]),
+        algorithm=algorithm.upper() if algorithm else None,
+        num_steps=_int_flag(flags, a["speculative-num-steps"], "sglang"),
+        topk=_int_flag(flags, a["speculative-eagle-topk"], "sglang"),
+        num_draft_tokens=_int_flag(flags, a["speculative-num-draft-tokens"], "sglang"),
+        dtype=_str_flag(flags, a["dtype"]),
+        context_length=_int_flag(flags, a["context-length"], "sglang"),
+        tp=_int_flag(flags, a["tp-size"], "sglang"),
+        page_size=_int_flag(flags, a["page-size"], "sglang"),
+        attention_backend=_str_flag(flags, a["attention-backend"]),
+        flags=flags,
+        env=env,
+    )
+
+
+def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list[str],
+                 env: dict[str, str]) -> LaunchConfig:
+    a = _VLLM_ALIASES
+    target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
+    raw_spec = _lookup(flags, a["speculative-config"])
+    spec: dict[str, Any] | None = None
+    if raw_spec is not None and raw_spec is not True:
+        try:
+            spec = json.loads(raw_spec)
+        except json.JSONDecodeError as exc:
+            raise LaunchParseError(
+                f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
+                hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'",
+            ) from exc
+        if not isinstance(spec, dict):
+            raise LaunchParseError(f"vllm: --speculative-config must be a JSON object, got {raw_spec!r}")
+    method = spec.get("method") if spec else None
+    k = spec.get("num_speculative_tokens") if spec else None
+    # vLLM EAGLE drafts a chain: K drafted tokens, K+1 positions verified (EAGLE3.md section 4).
+    return LaunchConfig(
+        engine="vllm",
+        argv=argv,
+        target_model=target,
+        draft_model=(spec or {}).get("model"),
+        algorithm=str(method).upper() if method else None,
+        num_steps=int(k) if k is not None else None,
+        topk=1 if spec else None,
+        num_draft_tokens=int(k) + 1 if k is not None else None,
+        dtype=_str_flag(flags, a["dtype"]),
+        context_length=_int_flag(flags, a["max-model-len"], "vllm"),
+        tp=_int_flag(flags, a["tensor-parallel-size"], "vllm"),
+        speculative_config=spec,
+        flags=flags,
+        env=env,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Effective settings: the engine's own rules
+# ---------------------------------------------------------------------------------------------
+# sglang python/sglang/srt/server_args.py `auto_choose_speculative_params`: (steps, topk, tokens)
+# by target architecture; newer versions use (3, 1, 4) for DeepSeek and many others.
+_SGLANG_AUTO_548 = ("LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM")
+
+
+@dataclass(frozen=True)
+class EffectiveSpec:
+    """The speculative settings the engine runs with after its own rules."""
+
+    num_steps: int | None
+    topk: int | None
+    num_draft_tokens: int | None
+    auto_chosen: bool = False
+    overrides: list[str] = field(default_factory=list)
+    """Human lines: what the engine changed and why (e.g. draft tokens 8 -> 4)."""
+    problems: list[str] = field(default_factory=list)
+    """Settings the engine rejects or that cannot work (assertion, tree capacity)."""
+    tree_capacity: int | None = None
+    """Candidates the draft tree offers: topk + (steps - 1) * topk^2."""
+
+
+def tree_capacity(num_steps: int, topk: int) -> int:
+    """Nodes SGLang's `organize_draft_results` can pick from: topk at depth 1, then topk^2 per
+    later step (each of topk leaves expands topk). EAGLE3.md section 4 (inferred)."""
+    return topk + (num_steps - 1) * topk * topk
+
+
+def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None) -> EffectiveSpec:
+    if cfg.engine == "vllm":
+        if cfg.num_steps is None:
+            problems = []
+            if cfg.speculative_config is not None:
+                # vLLM PR #20375: required unless the draft config supplies n_predict.
+                problems.append("num_speculative_tokens missing from --speculative-config "
+                                "(vLLM needs it unless the draft config supplies it)")
+            return EffectiveSpec(None, None, None, problems=problems)
+        return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps)
+
+    steps, topk, tokens = cfg.num_steps, cfg.topk, cfg.num_draft_tokens
+    overrides: list[str] = []
+    problems: list[str] = []
+    auto = False
+    if cfg.algorithm not in ("EAGLE", "EAGLE3", "NEXTN", "MTP") and cfg.algorithm is not None:
+        return EffectiveSpec(steps, topk, tokens)
+    if steps is None:
+        if topk is not None or tokens is not None:
+            # server_args.py asserts topk and draft tokens are None before auto-choosing.
+            problems.append(
+                "--speculative-num-steps is unset but topk/draft tokens are set: SGLang asserts "
+                "all three are unset before auto-choosing (bare AssertionError at startup)")
+            return EffectiveSpec(steps, topk, tokens, problems=problems)
+        if cfg.algorithm is None:
+            return EffectiveSpec(None, None, None)
+        auto = True
+        if target_architecture is None or target_architecture in _SGLANG_AUTO_548:
+            steps, topk, tokens = 5, 4, 8
+        else:
+            steps, topk, tokens = 3, 1, 4
+        overrides.append(
+            f"auto-chosen (steps, topk, draft tokens) = ({steps}, {topk}, {tokens}) for "
+            f"{target_architecture or 'an unknown target architecture'}")
+    if topk is None or tokens is None:
+        problems.append("--speculative-num-steps is set but --speculative-eagle-topk or "
+                        "--speculative-num-draft-tokens is not: set all three (or none)")
+        return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
+    if topk == 1 and tokens != steps + 1:
+        overrides.append(
+            f"--speculative-num-draft-tokens {tokens} is overwritten to {steps + 1} "
+            f"(steps + 1) because topk is 1 (SGLang server_args.py, with a log warning)")
+        tokens = steps + 1
+    capacity = tree_capacity(steps, topk)
+    if tokens - 1 > capacity:
+        problems.append(
+            f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
+            f"offer only {capacity} (topk + (steps-1)*topk^2)")
+    if topk > 1 and (cfg.page_size or 1) > 1 and (cfg.attention_backend or "") not in (
+            "flashinfer", "fa3", "triton"):
+        problems.append(
+            f"topk {topk} > 1 with --page-size {cfg.page_size} needs the flashinfer/fa3/triton "
+            f"attention backend (got {cfg.attention_backend or 'the default'})")
+    if topk > 1 and (cfg.attention_backend or "") == "trtllm_mha":
+        problems.append("the trtllm_mha attention backend only supports topk 1")
+    return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
