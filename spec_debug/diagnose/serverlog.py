@@ -1,0 +1,169 @@
+"""Read acceptance and throughput from SGLang/vLLM server logs and serving-benchmark output.
+
+Formats (quoted in tests from public issues):
+- SGLang scheduler: `Decode batch. #running-req: 1, #token: 108, ..., accept len: 2.17,
+  accept rate: 0.54, cuda graph: True, gen throughput (token/s): 178.86, ...`
+  (https://github.com/sgl-project/sglang/issues/11948).
+- vLLM: `SpecDecoding metrics: ... Mean acceptance length: 5.44, ... Accepted: 262 tokens,
+  Drafted: 295 tokens, Per-position acceptance rate: 0.983, 0.949, ...`
+  (https://github.com/vllm-project/vllm/pull/24127) and `Avg generation throughput: X tokens/s`.
+- `bench_serving` / `vllm bench serve` summaries: `Output token throughput (tok/s): N`,
+  `Accept length: N` / `Acceptance length: N`.
+Pure: text in, numbers out.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+_NUM = r"([-+]?\d+(?:\.\d+)?)"
+_SGLANG_DECODE = re.compile(r"Decode batch[.,]?\s")
+_SGLANG_FIELDS = {
+    "running_req": re.compile(r"#running-req:\s*" + _NUM),
+    "accept_len": re.compile(r"accept len:\s*" + _NUM),
+    "accept_rate": re.compile(r"accept rate:\s*" + _NUM),
+    "gen_tok_s": re.compile(r"gen throughput \(token/s\):\s*" + _NUM),
+}
+_VLLM_SPEC = re.compile(r"SpecDecoding metrics:")
+_VLLM_FIELDS = {
+    "mean_al": re.compile(r"Mean acceptance length:\s*" + _NUM),
+    "accepted": re.compile(r"Accepted:\s*(\d+) tokens"),
+    "drafted": re.compile(r"Drafted:\s*(\d+) tokens"),
+    "draft_rate_pct": re.compile(r"Draft acceptance rate:\s*" + _NUM + "%"),
+}
+_VLLM_PER_POS = re.compile(r"Per-position acceptance rate:\s*([\d.,\s]+)")
+_VLLM_GEN = re.compile(r"Avg generation throughput:\s*" + _NUM + r"\s*tokens/s")
+_VLLM_RUNNING = re.compile(r"Running:\s*(\d+) reqs")
+_BENCH_FIELDS = {
+    "output_tok_s": re.compile(r"^\s*Output token throughput \(tok/s\):\s*" + _NUM, re.M),
+    "total_tok_s": re.compile(r"^\s*Total token throughput \(tok/s\):\s*" + _NUM, re.M),
+    "request_throughput": re.compile(r"^\s*Request throughput \(req/s\):\s*" + _NUM, re.M),
+    "successful_requests": re.compile(r"^\s*Successful requests:\s*" + _NUM, re.M),
+    "max_concurrency": re.compile(r"^\s*Max(?:imum)? request concurrency:\s*" + _NUM, re.M),
+    "mean_tpot_ms": re.compile(r"^\s*Mean TPOT \(ms\):\s*" + _NUM, re.M),
+    "accept_length": re.compile(r"^\s*Accept(?:ance)? length:\s*" + _NUM, re.M),
+    "acceptance_rate_pct": re.compile(r"^\s*Acceptance rate \(%\):\s*" + _NUM, re.M),
+}
+
+
+@dataclass
+class ServerLogStats:
+    engine: str | None = None
+    decode_lines: int = 0
+    """SGLang `Decode batch` lines (or vLLM throughput lines) that carried numbers."""
+    accept_length_mean: float | None = None
+    accept_length_min: float | None = None
+    accept_length_max: float | None = None
+    accept_rate_mean: float | None = None
+    gen_tok_s_mean: float | None = None
+    gen_tok_s_median: float | None = None
+    running_req_mean: float | None = None
+    spec_metric_lines: int = 0
+    per_position_acceptance: list[float] | None = None
+    """vLLM: P(at least i+1 drafts accepted), weighted by drafts over all metric lines."""
+    accepted_tokens: int | None = None
+    drafted_tokens: int | None = None
+    bench: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def measured_tok_s(self) -> float | None:
+        """A benchmark summary wins (it is the end-to-end number); else the median decode
+        throughput of the log (the median ignores the warm-up line that logs ~0 tok/s)."""
+        return self.bench.get("output_tok_s", self.gen_tok_s_median)
+
+    @property
+    def accept_length(self) -> float | None:
+        return self.bench.get("accept_length", self.accept_length_mean)
+
+    def to_facts(self) -> dict[str, Any]:
+        facts = asdict(self)
+        facts["measured_tok_s"] = self.measured_tok_s
+        facts["accept_length"] = self.accept_length
+        return facts
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(statistics.fmean(values), 4) if values else None
+
+
+def parse_server_log(text: str) -> ServerLogStats:
+    """Averages and counts from an SGLang or vLLM log, plus any benchmark summary in it."""
+    stats = ServerLogStats()
+    sg: dict[str, list[float]] = {k: [] for k in _SGLANG_FIELDS}
+    vllm_gen: list[float] = []
+    vllm_running: list[float] = []
+    al_weighted: list[tuple[float, float]] = []  # (AL, drafts)
+    per_pos_weighted: list[tuple[list[float], float]] = []
+    accepted_total = drafted_total = 0
+    saw_counts = False
+    for line in text.splitlines():
+        if _SGLANG_DECODE.search(line):
+            stats.engine = stats.engine or "sglang"
+            found = False
+            for key, rx in _SGLANG_FIELDS.items():
+                m = rx.search(line)
+                if m:
+                    sg[key].append(float(m.group(1)))
+                    found = True
+            stats.decode_lines += int(found)
+        elif _VLLM_SPEC.search(line):
+            stats.engine = stats.engine or "vllm"
+            stats.spec_metric_lines += 1
+            vals = {k: rx.search(line) for k, rx in _VLLM_FIELDS.items()}
+            al = float(vals["mean_al"].group(1)) if vals["mean_al"] else None
+            accepted = int(vals["accepted"].group(1)) if vals["accepted"] else None
+            if accepted is not None and vals["drafted"]:
+                accepted_total += accepted
+                drafted_total += int(vals["drafted"].group(1))
+                saw_counts = True
+            # vllm/v1/spec_decode/metrics.py: AL = 1 + accepted / num_drafts, so the number
+            # of drafts (the right weight for averaging) is accepted / (AL - 1).
+            drafts = accepted / (al - 1) if (al and accepted and al > 1) else 1.0
+            if al is not None:
+                al_weighted.append((al, drafts))
+            pp = _VLLM_PER_POS.search(line)
+            if pp:
+                rates = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", pp.group(1))]
+                per_pos_weighted.append((rates, drafts))
+        else:
+            g = _VLLM_GEN.search(line)
+            if g:
+                stats.engine = stats.engine or "vllm"
+                vllm_gen.append(float(g.group(1)))
+                r = _VLLM_RUNNING.search(line)
+                if r:
+                    vllm_running.append(float(r.group(1)))
+    if sg["accept_len"]:
+        stats.accept_length_mean = _mean(sg["accept_len"])
+        stats.accept_length_min = min(sg["accept_len"])
+        stats.accept_length_max = max(sg["accept_len"])
+    stats.accept_rate_mean = _mean(sg["accept_rate"])
+    gen = sg["gen_tok_s"] or [v for v in vllm_gen if v > 0]
+    if gen:
+        stats.gen_tok_s_mean = _mean(gen)
+        stats.gen_tok_s_median = round(statistics.median(gen), 4)
+    if not sg["gen_tok_s"] and vllm_gen:
+        stats.decode_lines = len(vllm_gen)
+    stats.running_req_mean = _mean(sg["running_req"] or vllm_running)
+    if al_weighted:
+        total = sum(w for _, w in al_weighted)
+        stats.accept_length_mean = round(sum(a * w for a, w in al_weighted) / total, 4)
+        stats.accept_length_min = min(a for a, _ in al_weighted)
+        stats.accept_length_max = max(a for a, _ in al_weighted)
+    if per_pos_weighted:
+        width = max(len(r) for r, _ in per_pos_weighted)
+        rates = []
+        for i in range(width):
+            pairs = [(r[i], w) for r, w in per_pos_weighted if i < len(r)]
+            rates.append(round(sum(v * w for v, w in pairs) / sum(w for _, w in pairs), 4))
+        stats.per_position_acceptance = rates
+    if saw_counts:
+        stats.accepted_tokens, stats.drafted_tokens = accepted_total, drafted_total
+    for key, rx in _BENCH_FIELDS.items():
+        found = rx.findall(text)
+        if found:
+            stats.bench[key] = float(found[-1])  # the last summary in the file is the newest
+    return stats
