@@ -1,0 +1,267 @@
+"""The throughput model of speculative decoding: acceptance math, speedup, break-even.
+
+Sources (EAGLE3.md section 7):
+- Chain of depth K with conditional acceptance p_i (position i accepted given 1..i-1 were):
+  E[AL] = 1 + sum_{k=1..K} prod_{i<=k} p_i; with constant alpha it is (1 - a^(K+1)) / (1 - a)
+  (Leviathan et al., arXiv:2211.17192). The +1 is the bonus token the target always adds
+  (https://github.com/SafeAILab/EAGLE/issues/195; vllm/v1/spec_decode/metrics.py).
+- Tree with greedy verification: siblings are mutually exclusive, so
+  E[AL] = 1 + sum over nodes v of prod_{u in path(v)} p(u). EAGLE-2 / SGLang keep the top
+  (num_draft_tokens - 1) nodes by cumulative probability (`organize_draft_results`).
+- Speedup (Leviathan Theorem 3.8): E[AL] / (K*c + 1) with c = T_draft / T_target, assuming
+  verifying K+1 tokens costs one target step; break-even is AL > 1 + K*c (+ overhead).
+Pure functions, no torch.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+
+# ---------------------------------------------------------------------------------------------
+# Acceptance
+# ---------------------------------------------------------------------------------------------
+def joint_from_conditional(conditional: Sequence[float]) -> list[float]:
+    """P(first k+1 drafts all accepted) from the per-position conditional acceptance."""
+    joint, running = [], 1.0
+    for p in conditional:
+        running *= _prob(p)
+        joint.append(running)
+    return joint
+
+
+def conditional_from_joint(joint: Sequence[float]) -> list[float]:
+    """Inverse of `joint_from_conditional` (vLLM logs the joint, per-position rates)."""
+    cond, prev = [], 1.0
+    for j in joint:
+        cond.append(_prob(j) / prev if prev > 0 else 0.0)
+        prev = _prob(j)
+    return cond
+
+
+def chain_accept_length(conditional: Sequence[float], steps: int | None = None) -> float:
+    """E[accept length] of a chain of `steps` drafts (default: every position given).
+
+    Positions beyond the given ones reuse the last conditional rate (a flat tail), which is what
+    a draft trained for fewer TTT steps than it is served with usually does at best.
+    """
+    if not conditional:
+        return 1.0
+    k = len(conditional) if steps is None else steps
+    rates = list(conditional[:k]) + [conditional[-1]] * max(0, k - len(conditional))
+    return 1.0 + sum(joint_from_conditional(rates))
+
+
+def chain_accept_length_constant(alpha: float, steps: int) -> float:
+    """(1 - a^(K+1)) / (1 - a), the closed form for a constant acceptance rate."""
+    a = _prob(alpha)
+    if math.isclose(a, 1.0):
+        return float(steps + 1)
+    return (1.0 - a ** (steps + 1)) / (1.0 - a)
+
+
+@dataclass
+class TreeNode:
+    """A drafted token: p = P(the target picks it | its parent was accepted)."""
+
+    p: float
+    children: list["TreeNode"] = field(default_factory=list)
+
+
+def tree_accept_length(roots: Sequence[TreeNode]) -> float:
+    """1 + sum over nodes of the product of p along the path (siblings mutually exclusive)."""
+
+    def walk(nodes: Sequence[TreeNode], reach: float) -> float:
+        total = 0.0
+        for node in nodes:
+            here = reach * _prob(node.p)
+            total += here + walk(node.children, here)
+        return total
+
+    return 1.0 + walk(roots, 1.0)
+
+
+def eagle_tree_accept_length(rank_acceptance: Sequence[Sequence[float]], topk: int,
+                             num_steps: int, num_draft_tokens: int) -> float:
+    """E[AL] of the EAGLE-2 / SGLang dynamic tree.
+
+    rank_acceptance[d][r]: probability that the draft's r-th ranked token at depth d is the
+    target's token given the path so far was accepted (sum over r <= 1). Depth 0 offers topk
+    candidates, every later step expands each of the topk best leaves by topk (SGLang
+    `organize_draft_results`); the best (num_draft_tokens - 1) nodes by cumulative probability
+    are verified, always a connected tree since a child is never likelier than its parent.
+    With only rank 0 known (others 0) this equals the chain formula.
+    """
+    budget = max(0, num_draft_tokens - 1)
+
+    def rank_p(depth: int, rank: int) -> float:
+        if not rank_acceptance:
+            return 0.0
+        row = rank_acceptance[min(depth, len(rank_acceptance) - 1)]
+        return _prob(row[rank]) if rank < len(row) else 0.0
+
+    # Candidate generation: a frontier of the topk best paths per depth, expanded by topk.
+    candidates: list[float] = []
+    frontier = [rank_p(0, r) for r in range(topk)]
+    candidates.extend(frontier)
+    for depth in range(1, num_steps):
+        children = [parent * rank_p(depth, r) for parent in frontier for r in range(topk)]
+        candidates.extend(children)
+        frontier = heapq.nlargest(topk, children)
+    return 1.0 + sum(heapq.nlargest(budget, candidates))
+
+
+# ---------------------------------------------------------------------------------------------
+# Cost and speedup
+# ---------------------------------------------------------------------------------------------
+def speedup(accept_length: float, steps: int, draft_cost_ratio: float, overhead: float = 0.0) -> float:
+    """Tokens per target-step-equivalent: AL / (1 + K*c + overhead), Leviathan Thm 3.8."""
+    return accept_length / (1.0 + steps * draft_cost_ratio + overhead)
+
+
+def break_even_accept_length(steps: int, draft_cost_ratio: float, overhead: float = 0.0) -> float:
+    """The accept length at which speculation only matches plain decoding."""
+    return 1.0 + steps * draft_cost_ratio + overhead
+
+
+def predicted_tok_s(baseline_tok_s: float, accept_length: float, steps: int,
+                    draft_cost_ratio: float, overhead: float = 0.0) -> float:
+    return baseline_tok_s * speedup(accept_length, steps, draft_cost_ratio, overhead)
+
+
+def implied_draft_cost_ratio(measured_tok_s: float, baseline_tok_s: float,
+                             accept_length: float, steps: int) -> float | None:
+    """c that explains a measurement: AL * baseline / measured = 1 + K*c (overhead folded in)."""
+    if measured_tok_s <= 0 or steps <= 0:
+        return None
+    return (accept_length * baseline_tok_s / measured_tok_s - 1.0) / steps
+
+
+def decoder_layer_params(hidden: int, intermediate: int, heads: int | None = None,
+                         kv_heads: int | None = None, head_dim: int | None = None,
+                         attn_input: int | None = None) -> int:
+    """Weights of one llama-style decoder layer (q/k/v/o + gate/up/down)."""
+    d = head_dim or (hidden // heads if heads else hidden)
+    n_h = heads or hidden // d
+    n_kv = kv_heads or n_h
+    x = attn_input or hidden
+    attn = x * n_h * d + 2 * x * n_kv * d + n_h * d * hidden
+    return attn + 3 * hidden * intermediate
+
+
+def draft_params_from_config(cfg: dict[str, Any], num_aux: int = 3,
+                             target_hidden: int | None = None) -> int:
+    """Weights a draft pass reads: fc, the 2H-input first layer, further layers, lm_head.
+
+    `cfg` is the draft decoder config (speculators `transformer_layer_config` or an EAGLE
+    LlamaForCausalLMEagle3 config). Embeddings are a lookup, not a matmul: not counted.
+    """
+    h = int(cfg["hidden_size"])
+    inter = int(cfg.get("intermediate_size", 4 * h))
+    heads, kv = cfg.get("num_attention_heads"), cfg.get("num_key_value_heads")
+    hd = cfg.get("head_dim")
+    layers = int(cfg.get("num_hidden_layers", 1))
+    dv = int(cfg.get("draft_vocab_size") or cfg.get("vocab_size", 32000))
+    th = target_hidden or h
+    fc = num_aux * th * h
+    first = decoder_layer_params(h, inter, heads, kv, hd, attn_input=2 * h)
+    rest = (layers - 1) * decoder_layer_params(h, inter, heads, kv, hd)
+    return fc + first + rest + dv * h
+
+
+def target_params_from_config(cfg: dict[str, Any]) -> int:
+    """Weights one target decode step reads (dense; MoE: active experts only, when known)."""
+    h = int(cfg["hidden_size"])
+    layers = int(cfg["num_hidden_layers"])
+    heads, kv, hd = cfg.get("num_attention_heads"), cfg.get("num_key_value_heads"), cfg.get("head_dim")
+    inter = int(cfg.get("intermediate_size", 4 * h))
+    experts_per_tok = cfg.get("num_experts_per_tok")
+    moe_inter = cfg.get("moe_intermediate_size")
+    if experts_per_tok and moe_inter:
+        # MoE: each token reads only its routed experts (plus shared ones where declared).
+        shared = int(cfg.get("n_shared_experts") or cfg.get("num_shared_experts") or 0)
+        inter = int(moe_inter) * (int(experts_per_tok) + shared)
+    vocab = int(cfg.get("vocab_size", 32000))
+    return layers * decoder_layer_params(h, inter, heads, kv, hd) + vocab * h
+
+
+def estimate_draft_cost_ratio(*, draft_params: int | None = None, target_params: int | None = None,
+                              draft_config: dict[str, Any] | None = None,
+                              target_config: dict[str, Any] | None = None,
+                              num_aux: int = 3) -> float | None:
+    """c = T_draft / T_target, approximated by the weights each pass reads.
+
+    At small batch decode is memory-bound, so time ~ bytes of weights read (same dtype for
+    both). At large batch both become compute-bound and c tends to the FLOP ratio, which for
+    these shapes is the same ratio. Kernel-launch overheads are not modelled: pass `overhead`
+    to `speedup` for them.
+    """
+    if draft_params is None and draft_config is not None:
+        th = int(target_config["hidden_size"]) if target_config else None
+        draft_params = draft_params_from_config(draft_config, num_aux=num_aux, target_hidden=th)
+    if target_params is None and target_config is not None:
+        target_params = target_params_from_config(target_config)
+    if not draft_params or not target_params:
+        return None
+    return draft_params / target_params
+
+
+@dataclass
+class ThroughputModel:
+    """Everything the throughput step reports, as facts."""
+
+    steps: int
+    draft_cost_ratio: float | None
+    predicted_accept_length: float | None = None
+    observed_accept_length: float | None = None
+    break_even_accept_length: float | None = None
+    predicted_speedup: float | None = None
+    speedup_at_observed: float | None = None
+    baseline_tok_s: float | None = None
+    measured_tok_s: float | None = None
+    predicted_tok_s: float | None = None
+    predicted_tok_s_at_observed: float | None = None
+    measured_speedup: float | None = None
+    implied_draft_cost_ratio: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_facts(self) -> dict[str, Any]:
+        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+
+
+def build_model(*, steps: int, draft_cost_ratio: float | None,
+                predicted_accept_length: float | None = None,
+                observed_accept_length: float | None = None,
+                baseline_tok_s: float | None = None, measured_tok_s: float | None = None,
+                overhead: float = 0.0) -> ThroughputModel:
+    m = ThroughputModel(steps=steps, draft_cost_ratio=draft_cost_ratio,
+                        predicted_accept_length=predicted_accept_length,
+                        observed_accept_length=observed_accept_length,
+                        baseline_tok_s=baseline_tok_s, measured_tok_s=measured_tok_s)
+    c = draft_cost_ratio
+    if c is not None:
+        m.break_even_accept_length = break_even_accept_length(steps, c, overhead)
+        if predicted_accept_length is not None:
+            m.predicted_speedup = speedup(predicted_accept_length, steps, c, overhead)
+        if observed_accept_length is not None:
+            m.speedup_at_observed = speedup(observed_accept_length, steps, c, overhead)
+        if baseline_tok_s:
+            if m.predicted_speedup is not None:
+                m.predicted_tok_s = baseline_tok_s * m.predicted_speedup
+            if m.speedup_at_observed is not None:
+                m.predicted_tok_s_at_observed = baseline_tok_s * m.speedup_at_observed
+    else:
+        m.notes.append("draft cost ratio c unknown: give draft/target configs or parameter counts")
+    if baseline_tok_s and measured_tok_s:
+        m.measured_speedup = measured_tok_s / baseline_tok_s
+        if observed_accept_length is not None:
+            m.implied_draft_cost_ratio = implied_draft_cost_ratio(
+                measured_tok_s, baseline_tok_s, observed_accept_length, steps)
+    return m
+
+
+def _prob(p: float) -> float:
+    return min(1.0, max(0.0, float(p)))
