@@ -1,0 +1,210 @@
+"""Lazy access to draft and target checkpoints.
+
+Tensor names and shapes come from the safetensors headers (stdlib JSON, no torch, no tensor
+data read), so a 10 GB checkpoint's config and vocab maps can be checked cheaply. Tensors are
+read one at a time with `safe_open` when asked for.
+
+Names are normalised to speculators' (EAGLE3.md section 1): EAGLE/SpecForge's `midlayer.*` is
+`layers.0.*` (speculators src/speculators/convert/eagle/eagle3_converter.py; vLLM
+llama_eagle3.py load_weights does the same rename) and a leading `model.` is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from spec_debug.eagle3.config import (
+    CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
+)
+
+if TYPE_CHECKING:  # torch is only needed when tensors are read
+    import torch
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    name: str  # normalised name
+    stored_name: str  # name in the file
+    file: Path
+    shape: tuple[int, ...]
+    dtype: str  # safetensors dtype string, e.g. "F32", "BF16", "I64", "BOOL"
+
+
+def read_safetensors_header(path: Path) -> dict[str, Any]:
+    """The JSON header of a .safetensors file: {name: {dtype, shape, data_offsets}, ...}."""
+    try:
+        with path.open("rb") as handle:
+            (length,) = struct.unpack("<Q", handle.read(8))
+            if length > 100_000_000:
+                raise CheckpointError(f"{path}: not a safetensors file (header length {length})")
+            return json.loads(handle.read(length))
+    except (OSError, struct.error, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{path}: cannot read safetensors header ({exc})") from None
+
+
+def safetensors_files(directory: Path) -> list[Path]:
+    """The weight files of a HF-style directory (sharded via model.safetensors.index.json)."""
+    index = directory / "model.safetensors.index.json"
+    if index.exists():
+        weight_map = json.loads(index.read_text()).get("weight_map", {})
+        return sorted({directory / name for name in weight_map.values()})
+    single = directory / "model.safetensors"
+    if single.exists():
+        return [single]
+    return sorted(directory.glob("*.safetensors"))
+
+
+def normalise_draft_name(name: str) -> str:
+    if name.startswith("model."):
+        name = name[len("model."):]
+    if name.startswith("midlayer."):
+        name = "layers.0." + name[len("midlayer."):]
+    return name
+
+
+@dataclass
+class TensorStore:
+    """Names -> lazily read tensors, over one or more safetensors (or one torch .bin) files."""
+
+    infos: dict[str, TensorInfo] = field(default_factory=dict)
+    _bin_state: dict[str, Any] | None = None
+
+    @classmethod
+    def open(cls, directory: Path, normalise=lambda name: name) -> "TensorStore":
+        store = cls()
+        files = safetensors_files(directory)
+        if files:
+            for path in files:
+                for stored, meta in read_safetensors_header(path).items():
+                    if stored == "__metadata__":
+                        continue
+                    name = normalise(stored)
+                    store.infos[name] = TensorInfo(name, stored, path, tuple(meta["shape"]),
+                                                   meta["dtype"])
+            return store
+        binary = directory / "pytorch_model.bin"
+        if binary.exists():
+            # Original EAGLE checkpoints ship a torch pickle; weights_only keeps it safe, mmap
+            # keeps it from being read in full.
+            import torch
+
+            state = torch.load(binary, map_location="cpu", weights_only=True, mmap=True)
+            store._bin_state = {}
+            for stored, tensor in state.items():
+                name = normalise(stored)
+                store._bin_state[name] = tensor
+                store.infos[name] = TensorInfo(name, stored, binary, tuple(tensor.shape),
+                                               str(tensor.dtype))
+            return store
+        raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
+                              "pytorch_model.bin")
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.infos
+
+    def shape(self, name: str) -> tuple[int, ...] | None:
+        info = self.infos.get(name)
+        return info.shape if info else None
+
+    def get(self, name: str) -> "torch.Tensor":
+        info = self.infos.get(name)
+        if info is None:
+            raise CheckpointError(f"tensor {name!r} not in checkpoint")
+        if self._bin_state is not None:
+            return self._bin_state[name]
+        from safetensors import safe_open
+
+        with safe_open(str(info.file), framework="pt") as handle:
+            return handle.get_tensor(info.stored_name)
+
+
+@dataclass
+class DraftCheckpoint:
+    path: Path
+    config: DraftConfig
+    tensors: TensorStore
+
+    def has(self, name: str) -> bool:
+        return name in self.tensors
+
+    def shape(self, name: str) -> tuple[int, ...] | None:
+        return self.tensors.shape(name)
+
+    def get(self, name: str) -> "torch.Tensor":
+        return self.tensors.get(name)
+
+    def vocab_maps(self) -> tuple["torch.Tensor | None", "torch.Tensor | None"]:
+        """(d2t, t2d) as stored, None where absent. Reads only these two tensors."""
+        d2t = self.get("d2t") if self.has("d2t") else None
+        t2d = self.get("t2d") if self.has("t2d") else None
+        return d2t, t2d
+
+    @property
+    def embed_rows(self) -> int | None:
+        shape = self.shape("embed_tokens.weight")
+        return shape[0] if shape else None
+
+
+def open_draft(model_dir: str | Path) -> DraftCheckpoint:
+    path = Path(model_dir)
+    if not path.is_dir():
+        raise CheckpointError(f"{path}: draft checkpoint directory not found")
+    config = load_draft_config(path)
+    return DraftCheckpoint(path, config, TensorStore.open(path, normalise_draft_name))
+
+
+# Target (verifier) tensors the drafter uses: the embedding (drafts may ship without one; the
+# engines then use the target's, EAGLE3.md section 2) and the final norm + lm_head (to compute
+# the verifier's argmax, i.e. speculators' `verifier_lm_head(verifier_norm(last_hidden))`).
+_EMBED_NAMES = ("model.embed_tokens.weight", "embed_tokens.weight",
+                "model.language_model.embed_tokens.weight", "language_model.model.embed_tokens.weight")
+_NORM_NAMES = ("model.norm.weight", "norm.weight", "model.language_model.norm.weight",
+               "language_model.model.norm.weight")
+_LM_HEAD_NAMES = ("lm_head.weight", "language_model.lm_head.weight")
+
+
+@dataclass
+class TargetCheckpoint:
+    path: Path
+    config: TargetConfig
+    tensors: TensorStore
+
+    def _first(self, names: tuple[str, ...]) -> str | None:
+        return next((name for name in names if name in self.tensors), None)
+
+    @property
+    def embed_name(self) -> str | None:
+        return self._first(_EMBED_NAMES)
+
+    @property
+    def norm_name(self) -> str | None:
+        return self._first(_NORM_NAMES)
+
+    @property
+    def lm_head_name(self) -> str | None:
+        name = self._first(_LM_HEAD_NAMES)
+        if name is None and self.config.tie_word_embeddings:
+            return self.embed_name
+        return name
+
+    def embed(self) -> "torch.Tensor | None":
+        name = self.embed_name
+        return self.tensors.get(name) if name else None
+
+    def head(self) -> tuple["torch.Tensor", "torch.Tensor"] | None:
+        """(final norm weight [H], lm_head weight [V, H]) when both are present."""
+        norm, head = self.norm_name, self.lm_head_name
+        if norm is None or head is None:
+            return None
+        return self.tensors.get(norm), self.tensors.get(head)
+
+
+def open_target(target_dir: str | Path) -> TargetCheckpoint:
+    path = Path(target_dir)
+    if not path.is_dir():
+        raise CheckpointError(f"{path}: target checkpoint directory not found")
+    return TargetCheckpoint(path, load_target_config(path), TensorStore.open(path))

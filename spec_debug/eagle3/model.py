@@ -1,0 +1,356 @@
+"""The EAGLE-3 draft forward pass, written to be read (after pytorch-labs/gpt-fast model.py).
+
+It follows speculators 0.9.0 exactly (vllm-project/speculators
+src/speculators/models/eagle3/core.py `Eagle3DraftModel.forward` and model_definitions.py
+`Eagle3FirstLayerMixin`); tests/eagle3/test_equivalence.py checks the logits against it at every
+test-time-training (TTT) step. Parameter names are speculators' state-dict names, so a
+speculators checkpoint loads with `load_state_dict` and a trained module saves as one.
+
+Shapes: B batch, T tokens, H draft hidden, Ht target hidden, A aux layers, V target vocab,
+DV draft vocab, h/kv query/key-value heads, d head_dim, I MLP width, S TTT steps so far.
+
+TTT attention (speculators attention.py `create_combined_mask_mod`,
+`extend_dense_mask_for_draft_tokens`): step 0 attends causally over its own keys; step s > 0
+queries additionally see, for each earlier step j in 1..s, only the key of the *same row* from
+step j (one diagonal block per step). Instead of a [T, (s+1)T] mask we compute the T x T causal
+block plus s diagonal scores per row and take one softmax over both: the same numbers, without
+the wasted s*T^2 work.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from spec_debug.eagle3.config import DraftConfig, RopeConfig
+
+
+@dataclass(frozen=True)
+class NormFlags:
+    """The four flags the forward honours (EAGLE3.md section 1)."""
+
+    norm_before_residual: bool = False
+    norm_before_fc: bool = False
+    fc_norm: bool = False
+    norm_output: bool = False
+
+    @classmethod
+    def of(cls, flags: dict[str, bool]) -> "NormFlags":
+        return cls(**{k: bool(flags.get(k, False)) for k in cls.__dataclass_fields__})
+
+
+# ------------------------------------------------------------------------------------------
+# Building blocks
+# ------------------------------------------------------------------------------------------
+class RMSNorm(nn.Module):
+    """HF LlamaRMSNorm / Qwen3RMSNorm: normalise in fp32, scale in the input dtype."""
+
+    def __init__(self, dim: int, eps: float) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.eps = eps
+
+    def forward(self, x: Tensor) -> Tensor:
+        x32 = x.float()
+        x32 = x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + self.eps)
+        return self.weight * x32.to(x.dtype)
+
+
+def rope_inv_freq(rope: RopeConfig, head_dim: int, max_positions: int) -> tuple[Tensor, float]:
+    """Inverse frequencies [d/2] and the cos/sin scale, as transformers modeling_rope_utils.py
+    computes them for default, linear, llama3 and yarn RoPE."""
+    p = rope.params
+    dim = int(head_dim * float(p.get("partial_rotary_factor", 1.0)))
+    base = rope.theta
+    exponents = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
+    inv_freq = 1.0 / (base ** exponents)  # [d/2]
+    kind = rope.rope_type
+    if kind == "default":
+        return inv_freq, 1.0
+    if kind == "linear":
+        return inv_freq / float(p["factor"]), 1.0
+    if kind == "llama3":
+        factor, low, high = float(p["factor"]), float(p["low_freq_factor"]), float(
+            p["high_freq_factor"])
+        old_len = float(p["original_max_position_embeddings"])
+        wavelen = 2 * math.pi / inv_freq
+        scaled = torch.where(wavelen > old_len / low, inv_freq / factor, inv_freq)
+        smooth = (old_len / wavelen - low) / (high - low)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = ~(wavelen < old_len / high) * ~(wavelen > old_len / low)
+        return torch.where(medium, smoothed, scaled), 1.0
+    if kind == "yarn":
+        original = float(p["original_max_position_embeddings"])
+        factor = p.get("factor") or max_positions / original
+
+        def mscale(scale: float, m: float = 1.0) -> float:
+            return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+        attention_factor = p.get("attention_factor")
+        if attention_factor is None:
+            if p.get("mscale") and p.get("mscale_all_dim"):
+                attention_factor = mscale(factor, p["mscale"]) / mscale(factor, p["mscale_all_dim"])
+            else:
+                attention_factor = mscale(factor)
+        beta_fast, beta_slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
+
+        def correction_dim(rotations: float) -> float:
+            return dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
+
+        lo, hi = correction_dim(beta_fast), correction_dim(beta_slow)
+        if p.get("truncate", True):
+            lo, hi = math.floor(lo), math.ceil(hi)
+        lo, hi = max(lo, 0), min(hi, dim - 1)
+        if lo == hi:
+            hi += 0.001
+        ramp = ((torch.arange(dim // 2, dtype=torch.float32) - lo) / (hi - lo)).clamp(0, 1)
+        pos_freqs = base ** (torch.arange(0, dim, 2).float() / dim)
+        extrapolation = 1.0 - ramp
+        inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation) + (1.0 / pos_freqs) * extrapolation
+        return inv, float(attention_factor)
+    raise ValueError(f"rope_type {kind!r} is not supported (default, linear, llama3, yarn)")
+
+
+class Rotary(nn.Module):
+    def __init__(self, rope: RopeConfig, head_dim: int, max_positions: int) -> None:
+        super().__init__()
+        # A plain fp32 CPU tensor, not a buffer: built the same way on any device (also under
+        # torch.device("meta") when loading) and never cast to the model dtype.
+        with torch.device("cpu"):
+            self.inv_freq, self.scale = rope_inv_freq(rope, head_dim, max_positions)
+
+    def forward(self, positions: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]:
+        # positions [B, T] -> cos, sin [B, T, d]
+        if self.inv_freq.device != positions.device:
+            self.inv_freq = self.inv_freq.to(positions.device)
+        freqs = positions[..., None].float() * self.inv_freq  # [B, T, d/2]
+        angles = torch.cat([freqs, freqs], dim=-1)  # [B, T, d]
+        return (angles.cos() * self.scale).to(dtype), (angles.sin() * self.scale).to(dtype)
+
+
+def rotate(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
+    # x [B, h, T, d]; cos/sin [B, T, d]
+    cos, sin = cos[:, None], sin[:, None]
+    half = x.shape[-1] // 2
+    rotated_half = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+    return x * cos + rotated_half * sin
+
+
+ACTIVATIONS = {"silu": F.silu, "gelu": F.gelu, "gelu_pytorch_tanh": lambda x: F.gelu(x, approximate="tanh")}
+
+
+class MLP(nn.Module):
+    def __init__(self, cfg: DraftConfig) -> None:
+        super().__init__()
+        H, I = cfg.hidden_size, cfg.intermediate_size
+        self.gate_proj = nn.Linear(H, I, bias=cfg.mlp_bias)
+        self.up_proj = nn.Linear(H, I, bias=cfg.mlp_bias)
+        self.down_proj = nn.Linear(I, H, bias=cfg.mlp_bias)
+        self.act = ACTIVATIONS[cfg.hidden_act]
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.down_proj(self.act(self.gate_proj(x)) * self.up_proj(x))  # [B, T, H]
+
+
+class KVCache:
+    """Per layer, per TTT step: keys and values after RoPE, [B, kv, T, d] each."""
+
+    def __init__(self) -> None:
+        self.keys: list[Tensor] = []
+        self.values: list[Tensor] = []
+
+
+class Attention(nn.Module):
+    def __init__(self, cfg: DraftConfig, in_features: int) -> None:
+        super().__init__()
+        self.h, self.kv, self.d = cfg.num_heads, cfg.num_kv_heads, cfg.head_dim
+        self.q_proj = nn.Linear(in_features, self.h * self.d, bias=cfg.attention_bias)
+        self.k_proj = nn.Linear(in_features, self.kv * self.d, bias=cfg.attention_bias)
+        self.v_proj = nn.Linear(in_features, self.kv * self.d, bias=cfg.attention_bias)
+        self.o_proj = nn.Linear(self.h * self.d, cfg.hidden_size, bias=cfg.attention_bias)
+        if cfg.model_type == "qwen3":  # per-head RMSNorm on q and k before RoPE
+            self.q_norm = RMSNorm(self.d, cfg.rms_norm_eps)
+            self.k_norm = RMSNorm(self.d, cfg.rms_norm_eps)
+        else:
+            self.q_norm = self.k_norm = None
+
+    def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache,
+                causal: Tensor) -> Tensor:
+        B, T, _ = x.shape
+        q = self.q_proj(x).view(B, T, self.h, self.d)  # [B, T, h, d]
+        k = self.k_proj(x).view(B, T, self.kv, self.d)  # [B, T, kv, d]
+        v = self.v_proj(x).view(B, T, self.kv, self.d).transpose(1, 2)  # [B, kv, T, d]
+        if self.q_norm is not None:
+            q, k = self.q_norm(q), self.k_norm(k)
+        q = rotate(q.transpose(1, 2), cos, sin)  # [B, h, T, d]
+        k = rotate(k.transpose(1, 2), cos, sin)  # [B, kv, T, d]
+        cache.keys.append(k)
+        cache.values.append(v)
+
+        group = self.h // self.kv
+        scale = self.d ** -0.5
+        qg = q.view(B, self.kv, group, T, self.d)  # [B, kv, g, T, d]: GQA without copies
+        k0, v0 = cache.keys[0], cache.values[0]
+        scores = qg @ k0[:, :, None].transpose(-1, -2) * scale  # [B, kv, g, T, T]
+        scores = scores.masked_fill(~causal, float("-inf"))
+        # one same-row score per later step: [B, kv, g, T, 1] each
+        diagonal = [(qg * kj[:, :, None]).sum(-1, keepdim=True) * scale
+                    for kj in cache.keys[1:]]
+        probs = torch.cat([scores, *diagonal], dim=-1).softmax(-1, dtype=torch.float32)
+        probs = probs.to(q.dtype)  # [B, kv, g, T, T + S]
+        out = probs[..., :T] @ v0[:, :, None]  # [B, kv, g, T, d]
+        for j, vj in enumerate(cache.values[1:]):
+            out = out + probs[..., T + j:T + j + 1] * vj[:, :, None]
+        out = out.reshape(B, self.h, T, self.d).transpose(1, 2).reshape(B, T, self.h * self.d)
+        return self.o_proj(out)  # [B, T, H]
+
+
+class DecoderLayer(nn.Module):
+    """A plain pre-norm HF decoder layer on H (draft layers 1..L-1)."""
+
+    def __init__(self, cfg: DraftConfig) -> None:
+        super().__init__()
+        self.input_layernorm = RMSNorm(cfg.hidden_size, cfg.rms_norm_eps)
+        self.self_attn = Attention(cfg, cfg.hidden_size)
+        self.post_attention_layernorm = RMSNorm(cfg.hidden_size, cfg.rms_norm_eps)
+        self.mlp = MLP(cfg)
+
+    def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache, causal: Tensor,
+                flags: NormFlags) -> Tensor:
+        h = x + self.self_attn(self.input_layernorm(x), cos, sin, cache, causal)
+        return h + self.mlp(self.post_attention_layernorm(h))  # [B, T, H]
+
+
+class FirstLayer(DecoderLayer):
+    """Layer 0: attention over cat([embeds, hidden]) (2H wide), each half normed separately."""
+
+    def __init__(self, cfg: DraftConfig) -> None:
+        super().__init__(cfg)
+        self.self_attn = Attention(cfg, 2 * cfg.hidden_size)
+        self.hidden_norm = RMSNorm(cfg.hidden_size, cfg.rms_norm_eps)
+
+    def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache, causal: Tensor,
+                flags: NormFlags) -> Tensor:
+        embeds, hidden = x.chunk(2, dim=-1)  # [B, T, H] each
+        embeds = self.input_layernorm(embeds)
+        normed = self.hidden_norm(hidden)
+        # norm_before_residual: the residual stream starts from the normed hidden state
+        residual = normed if flags.norm_before_residual else hidden
+        a = self.self_attn(torch.cat([embeds, normed], dim=-1), cos, sin, cache, causal)
+        h = residual + a  # [B, T, H]
+        return h + self.mlp(self.post_attention_layernorm(h))
+
+
+# ------------------------------------------------------------------------------------------
+# The draft
+# ------------------------------------------------------------------------------------------
+def causal_block(T: int, device: torch.device, sliding_window: int | None = None,
+                 document_ids: Tensor | None = None) -> Tensor:
+    """Step-0 mask [T, T] (True = attend): causal, same document, inside the sliding window.
+
+    The diagonal is always allowed (speculators `diagonal_draft_mask_mod`), so padding rows
+    (document id -1) attend to themselves only.
+    """
+    q = torch.arange(T, device=device)[:, None]
+    kv = torch.arange(T, device=device)[None, :]
+    mask = kv <= q
+    if sliding_window is not None:
+        mask = mask & (kv > q - sliding_window)
+    if document_ids is not None:
+        doc = document_ids.reshape(-1).to(device)
+        mask = mask & (doc[:, None] == doc[None, :]) & (doc[:, None] != -1)
+    return mask | (q == kv)
+
+
+class Eagle3Draft(nn.Module):
+    def __init__(self, cfg: DraftConfig, *, fc_bias: bool = False,
+                 has_input_norm: bool | None = None, has_fc_norm: bool | None = None) -> None:
+        super().__init__()
+        self.cfg = cfg
+        H, A, Ht = cfg.hidden_size, cfg.num_aux, cfg.target_hidden_size
+        self.embed_tokens = nn.Embedding(cfg.vocab_size, H)
+        self.fc = nn.Linear(A * Ht, H, bias=fc_bias)
+        has_input_norm = cfg.norm_before_fc if has_input_norm is None else has_input_norm
+        has_fc_norm = cfg.fc_norm if has_fc_norm is None else has_fc_norm
+        self.input_norm = RMSNorm(A * Ht, cfg.rms_norm_eps) if has_input_norm else None
+        self.fc_norm = (nn.ModuleList(RMSNorm(Ht, cfg.rms_norm_eps) for _ in range(A))
+                        if has_fc_norm else None)
+        self.layers = nn.ModuleList(
+            [FirstLayer(cfg)] + [DecoderLayer(cfg) for _ in range(1, cfg.num_layers)])
+        self.norm = RMSNorm(H, cfg.rms_norm_eps)
+        self.lm_head = nn.Linear(H, cfg.draft_vocab_size, bias=False)
+        self.rotary = Rotary(cfg.rope, cfg.head_dim, cfg.max_position_embeddings)
+        # d2t: draft id -> target id OFFSET (target = i + d2t[i]); None when DV == V or absent.
+        self.d2t: Tensor | None = None
+        self.t2d: Tensor | None = None
+
+    @property
+    def reference_flags(self) -> NormFlags:
+        return NormFlags.of(self.cfg.norm_flags)
+
+    def to_target_ids(self, draft_ids: Tensor) -> Tensor:
+        """Draft vocabulary ids -> target ids through the d2t offsets."""
+        if self.d2t is None:
+            return draft_ids
+        return draft_ids + self.d2t.to(draft_ids.device)[draft_ids]
+
+    def project_aux(self, aux_hidden: Tensor, flags: NormFlags) -> Tensor:
+        # aux_hidden [B, T, A*Ht] -> [B, T, H]
+        if flags.norm_before_fc and self.input_norm is not None:
+            aux_hidden = self.input_norm(aux_hidden)  # one RMSNorm over A*Ht
+        if flags.fc_norm and self.fc_norm is not None:
+            chunks = aux_hidden.chunk(len(self.fc_norm), dim=-1)  # A x [B, T, Ht]
+            aux_hidden = torch.cat([n(c) for n, c in zip(self.fc_norm, chunks)], dim=-1)
+        return self.fc(aux_hidden)
+
+    def ttt_steps(self, aux_hidden: Tensor, input_ids: Tensor, steps: int, *,
+                  flags: NormFlags | None = None, position_ids: Tensor | None = None,
+                  document_ids: Tensor | None = None) -> Iterator[Tensor]:
+        """Yield draft-vocab logits [B, T, DV] for TTT steps 0..steps-1 (teacher forcing).
+
+        Row t at step s predicts the token s+1 positions after input_ids[t] (speculators
+        PR #818 teacher forcing: step s embeds input_ids shifted left by s, zero-padded).
+        """
+        flags = flags or self.reference_flags
+        B, T = input_ids.shape
+        device = input_ids.device
+        if position_ids is None:
+            position_ids = 1 + torch.arange(T, device=device)[None].expand(B, T)  # speculators default
+        masks = {
+            window: causal_block(T, device, window, document_ids)
+            for window in {self._window(i) for i in range(len(self.layers))}
+        }
+        caches = [KVCache() for _ in self.layers]
+        dtype = self.fc.weight.dtype
+        hidden = self.project_aux(aux_hidden.to(dtype), flags)  # [B, T, H]
+        ids = input_ids
+        for step in range(steps):
+            embeds = self.embed_tokens(ids)  # [B, T, H]
+            x = torch.cat([embeds, hidden], dim=-1)  # [B, T, 2H], embeds FIRST
+            cos, sin = self.rotary(position_ids + step, x.dtype)  # [B, T, d]
+            for i, layer in enumerate(self.layers):
+                x = layer(x, cos, sin, caches[i], masks[self._window(i)], flags)  # [B, T, H]
+            if flags.norm_output:  # "Eagle 3.1": carry the normed state to the next step
+                hidden = self.norm(x)
+                logits = self.lm_head(hidden)
+            else:
+                hidden = x
+                logits = self.lm_head(self.norm(x))
+            yield logits  # [B, T, DV]
+            shifted = input_ids[:, step + 1:]
+            ids = torch.cat([shifted, input_ids.new_zeros(B, T - shifted.shape[1])], dim=-1)
+
+    def forward(self, aux_hidden: Tensor, input_ids: Tensor, steps: int = 1,
+                **kwargs) -> list[Tensor]:
+        return list(self.ttt_steps(aux_hidden, input_ids, steps, **kwargs))
+
+    def _window(self, layer_index: int) -> int | None:
+        types = self.cfg.layer_types
+        if layer_index < len(types) and types[layer_index] == "sliding_attention":
+            return self.cfg.sliding_window
+        return None
