@@ -1,0 +1,278 @@
+"""The `spec-debug` command line: thin. Parses options, calls the library, prints with rich."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+import yaml
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from spec_debug import __version__
+from spec_debug.errors import SpecDebugError, UsageError
+
+app = typer.Typer(
+    name="spec-debug",
+    help="Diagnose slow EAGLE-3 speculative decoding (SGLang, vLLM): playbooks over SSH, coded findings, reports.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=True,
+)
+playbooks_app = typer.Typer(help="List, show and validate playbooks.", no_args_is_help=True)
+app.add_typer(playbooks_app, name="playbooks")
+
+err_console = Console(stderr=True)
+out_console = Console()
+
+
+def _complete_playbooks(incomplete: str) -> list[str]:
+    from spec_debug.playbook.loader import shipped_playbook_names
+
+    return [n for n in shipped_playbook_names() if n.startswith(incomplete)]
+
+
+def parse_var_assignments(assignments: list[str]) -> dict[str, Any]:
+    """--var K=V: the value is a string unless it is JSON-looking (numbers, true/false, lists)."""
+    result: dict[str, Any] = {}
+    for item in assignments:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--var {item!r} is not KEY=VALUE", hint="e.g. --var python=~/ml-env/bin/python")
+        result[key.strip()] = _scalar(value)
+    return result
+
+
+def _scalar(value: str) -> Any:
+    if value in ("true", "false", "null") or (value[:1] in "[{" and value[-1:] in "]}"):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return value
+    try:
+        return int(value) if value.lstrip("-").isdigit() else float(value) if _is_float(value) else value
+    except ValueError:
+        return value
+
+
+def _is_float(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return any(c.isdigit() for c in value) and value.strip().lower() not in ("nan", "inf", "-inf", "infinity")
+
+
+def load_var_file(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read --var-file {path}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise UsageError(f"{where}: --var-file is not valid YAML") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: --var-file must be a mapping of var names to values")
+    return data
+
+
+def fail(exc: SpecDebugError) -> None:
+    err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
+    if exc.hint:
+        err_console.print(f"  [dim]hint:[/] {escape(exc.hint)}", highlight=False)
+    raise typer.Exit(exc.exit_code)
+
+
+def exit_code_for(record: Any) -> int:
+    if record.status == "aborted" or any(h.status == "error" for h in record.hosts):
+        return 3
+    return 1 if any(f.severity == "error" for f in record.findings) else 0
+
+
+@app.command()
+def run(
+    playbook: str = typer.Argument(..., help="A playbook file, or a shipped playbook's name (perf_regression)", autocompletion=_complete_playbooks),
+    host: list[str] = typer.Option([], "--host", "-H", help="A host: 'local', an ssh_config alias, or user@host:port. Repeatable."),
+    hosts: list[str] = typer.Option([], "--hosts", help="A host range pattern such as gpu[01-16]. Repeatable."),
+    inventory: Optional[Path] = typer.Option(None, "--inventory", "-i", help="An Ansible inventory (INI or YAML)."),
+    limit: Optional[str] = typer.Option(None, "--limit", "-l", help="Limit inventory hosts: names, groups, globs, !exclusions."),
+    forks: int = typer.Option(16, "--forks", "-f", min=1, help="Hosts run in parallel."),
+    var: list[str] = typer.Option([], "--var", "-e", help="Set a playbook var: KEY=VALUE. Repeatable."),
+    var_file: list[Path] = typer.Option([], "--var-file", help="A YAML file of vars. Repeatable; --var wins."),
+    out: Path = typer.Option(Path("runs"), "--out", "-o", help="Parent directory of run folders."),
+    as_json: bool = typer.Option(False, "--json", help="Print the final run.json to stdout."),
+    ssh_config: Optional[Path] = typer.Option(None, "--ssh-config", "-F", help="ssh_config file (default ~/.ssh/config)."),
+    accept_new: bool = typer.Option(False, "--accept-new", help="Trust unknown host keys on first connect (like StrictHostKeyChecking=accept-new); changed keys are still refused."),
+    batch: bool = typer.Option(False, "--batch", help="Never prompt (encrypted keys fail with a clear error)."),
+    retry_failed: Optional[Path] = typer.Option(None, "--retry-failed", help="Re-run only the hosts that failed or were unreachable in RUN_DIR."),
+    step: bool = typer.Option(False, "--step", help="Step through interactively: run / skip / quit before each step."),
+    junit: Optional[Path] = typer.Option(None, "--junit", help="Also write JUnit XML (host x step = test case)."),
+    capture_limit: int = typer.Option(256 * 1024, "--capture-limit", help="Bytes of each stream kept in run.json (the rest goes to artifacts)."),
+    show_output: bool = typer.Option(False, "--show-output", "-v", help="Stream the steps' output lines live."),
+    no_redact: bool = typer.Option(False, "--no-redact", help="Keep secrets in run.json and reports (redacted by default)."),
+) -> None:
+    """Run a playbook on one or many hosts and write runs/<run-id>/ (run.json, report.md, report.html)."""
+    from spec_debug.cli_run import execute_run
+
+    try:
+        code = execute_run(
+            playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
+            cli_vars=_collect_vars(var, var_file), out=out, as_json=as_json, ssh_config=ssh_config,
+            accept_new=accept_new, batch=batch, retry_failed=retry_failed, step=step, junit=junit,
+            capture_limit=capture_limit, show_output=show_output, redact=not no_redact,
+            console=err_console, argv=sys.argv,
+        )
+    except SpecDebugError as exc:
+        fail(exc)
+    raise typer.Exit(code)
+
+
+def _collect_vars(var: list[str], var_file: list[Path]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for path in var_file:
+        merged.update(load_var_file(path))
+    merged.update(parse_var_assignments(var))
+    return merged
+
+
+@app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="A runs/<run-id> folder (or its run.json)."),
+    fmt: str = typer.Option("md", "--format", help="md | html | json"),
+    template: Optional[Path] = typer.Option(None, "--template", help="A Jinja2 template to render run.json with."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+) -> None:
+    """Render a run record again (any time later, with any template)."""
+    from spec_debug.report import render_report
+    from spec_debug.store import load_record
+
+    try:
+        if fmt not in ("md", "html", "json"):
+            raise UsageError(f"--format {fmt!r}: choose md, html or json")
+        if template is not None and not template.is_file():
+            raise UsageError(f"--template {template}: no such file")
+        record = load_record(run_dir)
+        text = render_report(record, fmt, template)  # type: ignore[arg-type]
+    except SpecDebugError as exc:
+        fail(exc)
+    if output:
+        output.write_text(text, encoding="utf-8")
+        err_console.print(f"wrote {output}")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+@playbooks_app.command("list")
+def playbooks_list(as_json: bool = typer.Option(False, "--json")) -> None:
+    """The shipped playbooks."""
+    from spec_debug.playbook.loader import find_playbook, load_playbook, shipped_playbook_names
+
+    rows = []
+    for name in shipped_playbook_names():
+        try:
+            loaded = load_playbook(name)
+            rows.append({"name": name, "steps": len(loaded.playbook.steps), "description": loaded.playbook.description, "path": str(find_playbook(name))})
+        except SpecDebugError as exc:
+            rows.append({"name": name, "steps": 0, "description": f"INVALID: {exc.message}", "path": ""})
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    table = Table("name", "steps", "description")
+    for row in rows:
+        table.add_row(row["name"], str(row["steps"]), row["description"].strip().splitlines()[0] if row["description"] else "")
+    out_console.print(table)
+
+
+@playbooks_app.command("show")
+def playbooks_show(name: str = typer.Argument(..., autocompletion=_complete_playbooks)) -> None:
+    """Print a playbook's YAML."""
+    from spec_debug.playbook.loader import find_playbook
+
+    try:
+        path = find_playbook(name)
+    except SpecDebugError as exc:
+        fail(exc)
+    sys.stdout.write(path.read_text(encoding="utf-8"))
+
+
+@playbooks_app.command("validate")
+def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook files or shipped names.")) -> None:
+    """Validate playbooks; exit 2 with file:line:column on the first problem of each."""
+    from spec_debug.playbook.loader import load_playbook
+
+    bad = 0
+    for name in files:
+        try:
+            loaded = load_playbook(name)
+            out_console.print(f"[green]ok[/] {escape(loaded.path)} ({len(loaded.playbook.steps)} steps)", highlight=False)
+        except SpecDebugError as exc:
+            bad += 1
+            err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
+            if exc.hint:
+                err_console.print(f"  [dim]hint:[/] {escape(exc.hint)}", highlight=False)
+    raise typer.Exit(2 if bad else 0)
+
+
+@app.command()
+def schema(output: Optional[Path] = typer.Option(None, "--output", "-o")) -> None:
+    """The playbook JSON Schema (for yaml-language-server: `# yaml-language-server: $schema=...`)."""
+    from spec_debug.playbook.models import playbook_json_schema
+
+    text = json.dumps(playbook_json_schema(), indent=2)
+    if output:
+        output.write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+
+
+@app.command()
+def version() -> None:
+    """Print the version."""
+    print(__version__)
+
+
+def _mount_optional_commands() -> None:
+    """Commands from the diagnostics, drafter and analyzer packages."""
+    try:
+        from spec_debug.eagle3.commands import drafter_app
+    except ImportError:
+        pass
+    else:
+        app.add_typer(drafter_app, name="drafter", help="The standalone EAGLE-3 drafter: exact forward, evaluation, layout probe.")
+    try:
+        from spec_debug.session.commands import register as register_session
+    except ImportError:
+        pass
+    else:
+        register_session(app)
+    try:
+        from spec_debug.cli_extra import register as register_extra
+    except ImportError:
+        pass
+    else:
+        register_extra(app)
+
+
+_mount_optional_commands()
+
+
+def main() -> None:
+    # SIGTERM (a CI runner cancelling us) aborts like Ctrl-C: the record is still written.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        app()
+    except SpecDebugError as exc:  # raised outside a command's own handling
+        err_console.print(f"[bold red]error:[/] {escape(exc.message)}")
+        sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""`spec-debug run`: from options to hosts, a run, its reports and its exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from spec_debug.cli_progress import ConsoleReporter
+from spec_debug.errors import UsageError
+from spec_debug.playbook.loader import load_playbook
+from spec_debug.record import RunRecord
+from spec_debug.report import write_reports
+from spec_debug.runner.engine import HostTarget, Run, RunOptions
+from spec_debug.runner.local import LocalTransport
+from spec_debug.store import RunStore, load_record
+
+
+def resolve_targets(
+    host: list[str],
+    hosts: list[str],
+    inventory: Path | None,
+    limit: str | None,
+    *,
+    ssh_config: Path | None,
+    accept_new: bool,
+    batch: bool,
+    only: set[str] | None = None,
+) -> list[HostTarget]:
+    if not host and not hosts and inventory is None:
+        raise UsageError("no host given", hint="pass --host local, --host gpu01, --hosts gpu[01-08] or --inventory FILE")
+    if all(h == "local" for h in host) and not hosts and inventory is None:
+        targets = [HostTarget(name="local", connect=LocalTransport, transport="local")]
+    else:
+        try:
+            from spec_debug.runner.hosts import ConnectOptions, open_transport, resolve_hosts
+        except ImportError:
+            raise UsageError("the SSH transport is not installed in this build; only --host local works") from None
+        options = ConnectOptions(ssh_config_path=ssh_config, accept_new=accept_new, batch=batch)
+        specs = resolve_hosts(host, hosts, inventory, limit)
+        targets = [
+            HostTarget(
+                name=spec.name,
+                connect=(lambda spec=spec: open_transport(spec, options)),
+                vars=dict(spec.vars),
+                transport=spec.transport,
+                address=getattr(spec, "address", None),
+            )
+            for spec in specs
+        ]
+    if only is not None:
+        targets = [t for t in targets if t.name in only]
+        if not targets:
+            raise UsageError("--retry-failed: no host of that run failed; nothing to re-run")
+    names = [t.name for t in targets]
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise UsageError(f"host {sorted(duplicates)[0]!r} is given twice")
+    return targets
+
+
+def execute_run(
+    *,
+    playbook: str,
+    host: list[str],
+    hosts: list[str],
+    inventory: Path | None,
+    limit: str | None,
+    forks: int,
+    cli_vars: dict[str, Any],
+    out: Path,
+    as_json: bool,
+    ssh_config: Path | None,
+    accept_new: bool,
+    batch: bool,
+    retry_failed: Path | None,
+    step: bool,
+    junit: Path | None,
+    capture_limit: int,
+    show_output: bool,
+    redact: bool,
+    console: Console,
+    argv: list[str],
+) -> int:
+    loaded = load_playbook(playbook)
+    only: set[str] | None = None
+    if retry_failed is not None:
+        previous = load_record(retry_failed)
+        only = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted")}
+        if not host and not hosts and inventory is None:
+            host = [h.name for h in previous.hosts if h.name in only]
+        cli_vars = {**{k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}, **cli_vars}
+    targets = resolve_targets(host, hosts, inventory, limit, ssh_config=ssh_config, accept_new=accept_new, batch=batch, only=only)
+    gate = None
+    if step:
+        from spec_debug.stepthrough import TerminalGate
+
+        gate = TerminalGate(console)
+        forks = 1  # one conversation at a time
+    store = RunStore.create(out, loaded.playbook.name)
+    options = RunOptions(
+        forks=forks, capture_limit=capture_limit, redact=redact,
+        reporter=ConsoleReporter(console, show_output=show_output), gate=gate, command_line=list(argv),
+    )
+    run = Run(loaded, targets, store, cli_vars, options)
+    record = run.execute()
+    finish_outputs(record, store.run_dir, junit=junit, console=console)
+    if as_json:
+        sys.stdout.write(record.model_dump_json(indent=2) + "\n")
+    from spec_debug.cli import exit_code_for
+
+    return exit_code_for(record)
+
+
+def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, console: Console) -> None:
+    written = write_reports(record, run_dir)
+    if junit is not None:
+        from spec_debug.report.junit import write_junit
+
+        write_junit(record, junit)
+    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary_path:
+        from spec_debug.report.github import append_step_summary
+
+        append_step_summary(record, Path(summary_path), run_dir)
+    errors = sum(1 for f in record.findings if f.severity == "error")
+    warnings = sum(1 for f in record.findings if f.severity == "warning")
+    style = {"passed": "green", "failed": "red", "error": "red", "aborted": "yellow"}.get(record.status, "white")
+    console.print(
+        f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s) · "
+        f"report: {written['md']} · {written['html']}",
+        highlight=False,
+    )

@@ -1,0 +1,87 @@
+"""Render a run record with Jinja2: Markdown, self-contained HTML, or JSON.
+
+Templates run in a SandboxedEnvironment (a --template may come from anyone); HTML is
+autoescaped, so remote output can never inject markup into a report.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2.exceptions import TemplateError as JinjaTemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from spec_debug.errors import UsageError
+from spec_debug.record import SEVERITY_RANK, RunRecord
+from spec_debug.report.views import report_view
+from spec_debug.store import write_atomic
+
+ReportFormat = Literal["md", "html", "json"]
+
+
+def templates_dir() -> Path:
+    return Path(str(resources.files("spec_debug") / "templates"))
+
+
+def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
+    loaders = [FileSystemLoader(str(extra_dir))] if extra_dir else []
+    loaders.append(FileSystemLoader(str(templates_dir())))
+    env = SandboxedEnvironment(
+        loader=ChoiceLoader(loaders),
+        autoescape=select_autoescape(enabled_extensions=("html", "html.j2", "htm"), default_for_string=False),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["md_escape"] = md_escape
+    env.filters["md_cell"] = md_cell
+    env.filters["fmt_num"] = fmt_num
+    return env
+
+
+def md_escape(value: Any) -> str:
+    text = str(value)
+    for char in ("\\", "`", "*", "_", "[", "]", "<", ">", "|"):
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+def md_cell(value: Any) -> str:
+    """A value that stays inside one Markdown table cell."""
+    return str(value if value is not None else "").replace("|", "\\|").replace("\n", " ")
+
+
+def fmt_num(value: Any, digits: int = 3) -> str:
+    if isinstance(value, float):
+        return f"{value:.{digits}g}" if abs(value) < 1e6 else f"{value:.3e}"
+    return str(value)
+
+
+def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | None = None) -> str:
+    if fmt == "json" and template is None:
+        return record.model_dump_json(indent=2)
+    env = make_environment(template.parent if template else None)
+    name = template.name if template else f"report.{fmt}.j2"
+    try:
+        tmpl = env.get_template(name)
+        return tmpl.render(**report_view(record), record=record)
+    except JinjaTemplateError as exc:
+        where = f"{template}" if template else name
+        raise UsageError(f"report template {where} failed: {exc}") from None
+
+
+def write_reports(record: RunRecord, run_dir: Path) -> dict[str, Path]:
+    """Render report.md and report.html next to run.json."""
+    written: dict[str, Path] = {}
+    for fmt in ("md", "html"):
+        path = run_dir / f"report.{fmt}"
+        write_atomic(path, render_report(record, fmt))  # type: ignore[arg-type]
+        written[fmt] = path
+    return written
+
+
+__all__ = ["render_report", "write_reports", "make_environment", "SEVERITY_RANK", "Counter"]

@@ -1,0 +1,101 @@
+"""What a report shows, computed once from the record (templates only lay it out)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from spec_debug.record import SEVERITY_RANK, Finding, RunRecord
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def verdict(record: RunRecord) -> tuple[str, str]:
+    """(css class, one sentence) — the first thing an on-call engineer reads."""
+    errors = [f for f in record.findings if f.severity == "error"]
+    unreachable = [h.name for h in record.hosts if h.status == "error"]
+    if record.status == "aborted":
+        return "aborted", f"Run aborted ({record.abort_reason or 'interrupted'}); the record holds the steps that finished."
+    if unreachable:
+        return "error", f"{len(unreachable)} host(s) could not be checked: {', '.join(unreachable)}."
+    if errors:
+        codes = ", ".join(dict.fromkeys(f"{f.code} {f.title}" for f in errors))
+        return "failed", f"{len(errors)} error finding(s): {codes}."
+    warnings = [f for f in record.findings if f.severity == "warning"]
+    if warnings:
+        return "warning", f"No errors; {len(warnings)} warning(s) to review."
+    return "passed", "Clean: no error or warning findings."
+
+
+def fleet_summary(record: RunRecord) -> list[dict[str, Any]]:
+    """Which hosts share each finding code (a fleet's common cause stands out)."""
+    hosts_by_code: dict[str, set[str]] = defaultdict(set)
+    first: dict[str, Finding] = {}
+    for finding in record.findings:
+        hosts_by_code[finding.code].add(finding.host or "-")
+        first.setdefault(finding.code, finding)
+    rows = [
+        {"code": code, "severity": first[code].severity, "title": first[code].title, "hosts": sorted(hosts)}
+        for code, hosts in hosts_by_code.items()
+    ]
+    return sorted(rows, key=lambda r: (-SEVERITY_RANK[r["severity"]], r["code"]))
+
+
+def timeline(record: RunRecord) -> list[dict[str, Any]]:
+    start = _parse_time(record.started_at)
+    rows = []
+    for step in record.steps:
+        at = _parse_time(step.started_at)
+        offset = (at - start).total_seconds() if at and start else None
+        rows.append({"offset_s": offset, "host": step.host, "id": step.id, "status": step.status, "duration_s": step.duration_s})
+    return sorted(rows, key=lambda r: (r["offset_s"] is None, r["offset_s"] or 0.0))
+
+
+def report_view(record: RunRecord) -> dict[str, Any]:
+    verdict_class, verdict_text = verdict(record)
+    findings = sorted(record.findings, key=lambda f: (-SEVERITY_RANK[f.severity], f.code, f.host or ""))
+    by_severity = {sev: [f for f in findings if f.severity == sev] for sev in ("error", "warning", "info")}
+    start, end = _parse_time(record.started_at), _parse_time(record.finished_at)
+    host_findings: dict[str, dict[str, int]] = {}
+    for host in record.hosts:
+        counts = {"error": 0, "warning": 0, "info": 0}
+        for finding in record.findings:
+            if finding.host == host.name:
+                counts[finding.severity] += 1
+        host_findings[host.name] = counts
+    return {
+        "verdict_class": verdict_class,
+        "verdict_text": verdict_text,
+        "findings_sorted": findings,
+        "findings_by_severity": by_severity,
+        "duration_s": (end - start).total_seconds() if start and end else None,
+        "fleet": fleet_summary(record),
+        "timeline": timeline(record),
+        "host_findings": host_findings,
+        "charts": _charts(record),
+    }
+
+
+def _charts(record: RunRecord) -> dict[str, Any]:
+    """Numbers worth a picture, found in the facts by their contract names."""
+    charts: dict[str, Any] = {}
+    for host, facts in record.facts.items():
+        measured, baseline = facts.get("measured_tok_s"), facts.get("baseline_tok_s")
+        if isinstance(measured, (int, float)) and isinstance(baseline, (int, float)) and "throughput" not in charts:
+            predicted = facts.get("predicted_tok_s")
+            bars = [("baseline (no spec)", float(baseline)), ("measured", float(measured))]
+            if isinstance(predicted, (int, float)):
+                bars.append(("predicted (fixed)", float(predicted)))
+            charts["throughput"] = {"host": host, "bars": bars}
+        acceptance = facts.get("full_accuracy") or facts.get("target_acceptance")
+        if isinstance(acceptance, list) and acceptance and "acceptance" not in charts:
+            charts["acceptance"] = {"host": host, "values": [float(v) for v in acceptance if isinstance(v, (int, float))]}
+    return charts

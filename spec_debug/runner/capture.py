@@ -1,0 +1,117 @@
+"""Captures: output text -> typed facts (regex named groups or a JSON path). Pure functions."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from spec_debug.playbook.models import Capture
+
+_INT = re.compile(r"^[-+]?\d+$")
+_FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+class CaptureError(ValueError):
+    """A capture could not convert or find its value (reported on the step)."""
+
+
+def convert(value: Any, kind: str) -> Any:
+    if value is None:
+        return None
+    if kind == "json":
+        return value if not isinstance(value, str) else json.loads(value)
+    if kind == "str":
+        return value if isinstance(value, str) else json.dumps(value)
+    if kind == "int":
+        return int(value) if not isinstance(value, bool) else int(value)
+    if kind == "float":
+        return float(value)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off", ""):
+            return False
+        raise CaptureError(f"cannot read {value!r} as a boolean")
+    # auto: numbers become numbers, everything else stays as it is
+    if isinstance(value, str):
+        stripped = value.strip()
+        if _INT.match(stripped):
+            return int(stripped)
+        if _FLOAT.match(stripped):
+            return float(stripped)
+    return value
+
+
+def parse_json_output(text: str) -> Any:
+    """The whole output as JSON, else the last line that is JSON (tools print banners first)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    for line in reversed(text.strip().splitlines()):
+        line = line.strip()
+        if line.startswith(("{", "[")):
+            try:
+                return json.loads(line)
+            except json.JSONDecodeError:
+                continue
+    raise CaptureError("output is not JSON")
+
+
+def json_lookup(document: Any, path: str) -> Any:
+    """`a.b[0].c` (a leading `$.` is allowed). Missing -> KeyError."""
+    path = path.strip()
+    if path.startswith("$"):
+        path = path[1:].lstrip(".")
+    current = document
+    for match in _PATH_PART.finditer(path):
+        key, index = match.groups()
+        if index is not None:
+            if not isinstance(current, list) or int(index) >= len(current):
+                raise KeyError(path)
+            current = current[int(index)]
+        else:
+            if not isinstance(current, dict) or key not in current:
+                raise KeyError(path)
+            current = current[key]
+    return current
+
+
+def apply_captures(captures: list[Capture], stdout: str, stderr: str) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    parsed_json: dict[str, Any] = {}
+    for capture in captures:
+        text = {"stdout": stdout, "stderr": stderr, "output": stdout + ("\n" if stdout and stderr else "") + stderr}[capture.from_]
+        if capture.regex is not None:
+            facts.update(_regex_capture(capture, text))
+            continue
+        assert capture.json_path is not None and capture.name is not None
+        if capture.from_ not in parsed_json:
+            parsed_json[capture.from_] = parse_json_output(text)
+        try:
+            value = json_lookup(parsed_json[capture.from_], capture.json_path)
+        except KeyError:
+            value = capture.default
+        facts[capture.name] = convert(value, capture.type)
+    return facts
+
+
+def _regex_capture(capture: Capture, text: str) -> dict[str, Any]:
+    assert capture.regex is not None
+    pattern = re.compile(capture.regex, re.MULTILINE)
+    names = list(pattern.groupindex)
+    matches = list(pattern.finditer(text)) if capture.all else [m for m in [pattern.search(text)] if m]
+    if capture.name is not None and capture.name not in pattern.groupindex:
+        group: str | int = 1 if pattern.groups else 0
+        values = [convert(m.group(group), capture.type) for m in matches]
+        return {capture.name: values if capture.all else (values[0] if values else capture.default)}
+    result: dict[str, Any] = {}
+    for name in names if capture.name is None else [capture.name]:
+        values = [convert(m.group(name), capture.type) for m in matches]
+        result[name] = values if capture.all else (values[0] if values else capture.default)
+    return result

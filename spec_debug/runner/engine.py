@@ -1,0 +1,589 @@
+"""The runner: executes a playbook's steps on each host and keeps the run record.
+
+Per host, steps run in order: requires -> when -> render -> (attempt, capture, expect) x
+retries -> findings. Hosts run in parallel (up to `forks`); one bad host never stops the
+others. run.json is rewritten atomically after every step, so Ctrl-C or a crash leaves a
+valid partial record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Callable
+
+from spec_debug import __version__
+from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, TransportError
+from spec_debug.playbook.loader import LoadedPlaybook
+from spec_debug.playbook.models import Expectation, FindingTemplate, Step
+from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, shell_quote
+from spec_debug.probes.hostmain import ERROR_KEY
+from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
+from spec_debug.redact import redact_text, redact_value
+from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
+from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
+from spec_debug.runner.reporter import Reporter, StepGate
+from spec_debug.runner.runner_findings import runner_finding
+from spec_debug.runner.transport import CommandOutcome, Transport
+from spec_debug.store import RunStore, utc_now
+
+EVIDENCE_TAIL_LINES = 6
+
+
+@dataclass
+class HostTarget:
+    """One host to run on: its name, its vars, and how to connect."""
+
+    name: str
+    connect: Callable[[], Transport]
+    vars: dict[str, Any] = field(default_factory=dict)
+    transport: str = "local"
+    address: str | None = None
+
+
+@dataclass
+class RunOptions:
+    forks: int = 16
+    capture_limit: int = DEFAULT_CAPTURE_LIMIT
+    redact: bool = True
+    reporter: Reporter = field(default_factory=Reporter)
+    gate: StepGate | None = None
+    command_line: list[str] = field(default_factory=list)
+
+
+class _Abort(Exception):
+    """Internal: the user quit (step-through) or interrupted the run."""
+
+
+class Run:
+    """One execution of a playbook on a set of hosts."""
+
+    def __init__(
+        self,
+        loaded: LoadedPlaybook,
+        targets: list[HostTarget],
+        store: RunStore,
+        cli_vars: dict[str, Any] | None = None,
+        options: RunOptions | None = None,
+    ) -> None:
+        self.loaded = loaded
+        self.playbook = loaded.playbook
+        self.targets = targets
+        self.store = store
+        self.options = options or RunOptions()
+        self.cli_vars = dict(cli_vars or {})
+        self.abort = threading.Event()
+        self._lock = threading.Lock()
+        self._transports: dict[str, Transport] = {}
+        unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
+        if unknown:
+            raise PlaybookError(
+                f"--var {unknown[0]} is not a var of playbook {self.playbook.name!r}",
+                path=loaded.path,
+                hint=f"its vars: {', '.join(sorted(self.playbook.vars)) or 'none'}",
+            )
+        run_vars = {**self.playbook.vars, **self.cli_vars}
+        self.record = RunRecord(
+            run_id=store.run_dir.name,
+            playbook=PlaybookRef(name=self.playbook.name, path=loaded.path, sha256=loaded.sha256),
+            started_at=utc_now(),
+            vars=self._clean(run_vars),
+            hosts=[
+                HostRecord(name=t.name, transport=t.transport, address=t.address, vars=self._clean(t.vars)) for t in targets
+            ],
+            spec_debug_version=__version__,
+            command_line=[self._clean(a) for a in self.options.command_line],
+        )
+
+    # ---------------------------------------------------------------- public
+
+    def execute(self) -> RunRecord:
+        self.store.save(self.record)
+        self.options.reporter.run_started(self.record)
+        workers = max(1, min(self.options.forks, len(self.targets)))
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="host")
+        futures: dict[Future[None], HostTarget] = {pool.submit(self._run_host, t): t for t in self.targets}
+        try:
+            pending = set(futures)
+            while pending:
+                # Short waits keep the main thread responsive to Ctrl-C.
+                _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        except KeyboardInterrupt:
+            self.interrupt("interrupted (Ctrl-C)")
+            wait(set(futures))
+        finally:
+            pool.shutdown(wait=True)
+        self._finish()
+        return self.record
+
+    def interrupt(self, reason: str) -> None:
+        """Stop every host: kill the running commands, record the run as aborted."""
+        with self._lock:
+            if self.record.abort_reason is None:
+                self.record.abort_reason = reason
+        self.abort.set()
+        for transport in list(self._transports.values()):
+            try:
+                transport.interrupt()
+            except Exception:  # a broken connection is already as interrupted as it gets
+                pass
+
+    # ---------------------------------------------------------------- hosts
+
+    def _host_record(self, name: str) -> HostRecord:
+        return next(h for h in self.record.hosts if h.name == name)
+
+    def _run_host(self, target: HostTarget) -> None:
+        host = self._host_record(target.name)
+        host.status = "running"
+        host.started_at = utc_now()
+        self.options.reporter.host_started(target.name)
+        facts: dict[str, Any] = {}
+        with self._lock:
+            self.record.facts[target.name] = facts
+        skipped_for_input: dict[str, list[str]] = {}
+        transport: Transport | None = None
+        try:
+            if self.abort.is_set():
+                raise _Abort()
+            transport = target.connect()
+            self._transports[target.name] = transport
+            host_vars = {**self.playbook.vars, **target.vars, **self.cli_vars}
+            for index, step in enumerate(self.playbook.steps):
+                if self.abort.is_set():
+                    raise _Abort()
+                result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
+                self._commit_step(result, findings)
+                if stop:
+                    for later in self.playbook.steps[index + 1 :]:
+                        self._commit_step(
+                            self._skipped(later, target.name, f"not run: step {step.id!r} failed with on_failure: stop"), []
+                        )
+                    break
+            host.status = "aborted" if self.abort.is_set() else "passed"
+        except _Abort:
+            host.status = "aborted"
+            host.error = self.record.abort_reason or "aborted"
+        except TransportError as exc:
+            host.status = "error"
+            host.error = exc.message.splitlines()[0]
+            self._commit_step(None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={})])
+        finally:
+            self._transports.pop(target.name, None)
+            if transport is not None:
+                try:
+                    transport.close()
+                except Exception:
+                    pass
+        for var, step_ids in skipped_for_input.items():
+            self._commit_step(
+                None,
+                [
+                    runner_finding(
+                        "SD004",
+                        host=target.name,
+                        step=step_ids[0],
+                        evidence=[f"skipped: {', '.join(step_ids)}"],
+                        facts={"var": var, "steps": step_ids},
+                        title=f"Not checked: provide --var {var}=... to run {len(step_ids)} more step(s)",
+                    )
+                ],
+            )
+        if host.status == "running":
+            host.status = "passed"
+        if host.status == "passed" and any(
+            f.severity == "error" for f in self.record.findings if f.host == target.name
+        ):
+            host.status = "failed"
+        host.finished_at = utc_now()
+        self.store.save(self.record)
+        self.options.reporter.host_finished(host)
+
+    def _commit_step(self, result: StepRecord | None, findings: list[Finding]) -> None:
+        with self._lock:
+            if result is not None:
+                self.record.steps.append(result)
+            if self.options.redact:
+                findings = [f.model_copy(update={"evidence": [redact_text(e) for e in f.evidence]}) for f in findings]
+            self.record.findings.extend(findings)
+        self.store.save(self.record)
+
+    # ---------------------------------------------------------------- steps
+
+    def _skipped(self, step: Step, host: str, message: str) -> StepRecord:
+        now = utc_now()
+        return StepRecord(id=step.id, host=host, title=step.title, status="skipped", message=message, started_at=now, finished_at=now)
+
+    def _context(self, host: str, host_vars: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
+        return {**host_vars, "vars": host_vars, "facts": facts, "host": host}
+
+    def _run_step(
+        self,
+        step: Step,
+        host: str,
+        transport: Transport,
+        host_vars: dict[str, Any],
+        facts: dict[str, Any],
+        skipped_for_input: dict[str, list[str]],
+    ) -> tuple[StepRecord, list[Finding], bool]:
+        missing = [name for name in step.requires if host_vars.get(name) in (None, "", [], {})]
+        if missing:
+            for name in missing:
+                skipped_for_input.setdefault(name, []).append(step.id)
+            return self._skipped(step, host, f"skipped: provide --var {missing[0]}=... to run this step"), [], False
+        context = self._context(host, host_vars, facts)
+        try:
+            if step.when and not evaluate(step.when, context, TemplateSite(step.id, "when")):
+                return self._skipped(step, host, f"skipped: when {step.when!r} is false"), [], False
+            command = self._render_command(step, context, transport)
+        except SpecDebugError as exc:
+            return self._errored(step, host, exc.message, None), [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])], step.on_failure == "stop"
+
+        if self.options.gate is not None:
+            decision = self.options.gate.before_step(host, step, command)
+            if decision == "quit":
+                self.interrupt("quit in step-through mode")
+                raise _Abort()
+            if decision == "skip":
+                return self._skipped(step, host, "skipped by the user (step-through)"), [], False
+
+        self.options.reporter.step_started(host, step, command)
+        if step.fetch is not None:
+            result, findings = self._fetch(step, host, transport, context)
+        else:
+            assert command is not None
+            result, findings = self._execute(step, host, transport, command, context, facts)
+        if self.options.gate is not None:
+            self.options.gate.after_step(host, step, result, findings)
+        self.options.reporter.step_finished(host, step, result, findings)
+        stop = step.on_failure == "stop" and result.status in ("failed", "error", "timeout")
+        return result, findings, stop
+
+    def _render_command(self, step: Step, context: dict[str, Any], transport: Transport) -> str | None:
+        if step.run is not None:
+            return render(step.run, context, TemplateSite(step.id, "run"), shell=True)
+        if step.probe is not None:
+            from spec_debug.probes.bundle import ensure_bundle
+            from spec_debug.probes.registry import get_probe
+
+            spec = get_probe(step.probe)
+            args = render_value(step.with_, context, TemplateSite(step.id, "with"))
+            python = args.pop("python", None) or context.get("python") or "python3"
+            bundle = ensure_bundle(transport)
+            return " ".join(
+                [shell_quote(python), shell_quote(bundle), shell_quote(spec.module), shell_quote(json.dumps(args, default=str))]
+            )
+        return None
+
+    def _errored(self, step: Step, host: str, message: str, command: str | None) -> StepRecord:
+        now = utc_now()
+        return StepRecord(
+            id=step.id, host=host, title=step.title, status="error", message=self._clean(message), command=self._clean(command), started_at=now, finished_at=now
+        )
+
+    def _captures(self, step: Step, host: str, attempt: int) -> tuple[StreamCapture, StreamCapture]:
+        reporter = self.options.reporter
+        on_line = None
+        if reporter.wants_output_lines:
+            def on_line(stream: str, line: str, _host: str = host, _step: str = step.id) -> None:
+                reporter.output_line(_host, _step, stream, line)
+        suffix = "" if attempt == 1 else f".attempt{attempt}"
+        stem = f"{_safe_name(host)}/{step.id}{suffix}"
+        return (
+            StreamCapture("stdout", self.options.capture_limit, self.store.artifact_path(f"{stem}.stdout.log"), on_line),
+            StreamCapture("stderr", self.options.capture_limit, self.store.artifact_path(f"{stem}.stderr.log"), on_line),
+        )
+
+    def _execute(
+        self, step: Step, host: str, transport: Transport, command: str, context: dict[str, Any], facts: dict[str, Any]
+    ) -> tuple[StepRecord, list[Finding]]:
+        started_at = utc_now()
+        attempts = 0
+        total_duration = 0.0
+        while True:
+            attempts += 1
+            stdout, stderr = self._captures(step, host, attempts)
+            try:
+                outcome = transport.run(command, stdout=stdout, stderr=stderr, timeout_s=step.timeout)
+            finally:
+                stdout.close()
+                stderr.close()
+            total_duration += outcome.duration_s
+            evaluation = self._evaluate(step, host, outcome, stdout, stderr, context, facts)
+            if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
+                break
+            if attempts > step.retries or self._until(step, evaluation, context, outcome, stdout, stderr):
+                break
+            time.sleep(step.retry_delay)
+        status, message, step_facts, findings, expectations = evaluation
+        if self.abort.is_set() and status != "passed":
+            status, message = "error", "interrupted: " + (self.record.abort_reason or "run aborted")
+        facts.update(step_facts)
+        artifacts = [
+            str(c.spill_path.relative_to(self.store.run_dir)) for c in (stdout, stderr) if c.spill_path and c.spill_path.exists()
+        ]
+        result = StepRecord(
+            id=step.id,
+            host=host,
+            title=step.title,
+            status=status,
+            exit_code=outcome.exit_code,
+            duration_s=round(total_duration, 6),
+            stdout=self._clean(stdout.text()),
+            stderr=self._clean(stderr.text()),
+            truncated=stdout.truncated or stderr.truncated,
+            facts=self._clean(step_facts),
+            command=self._clean(command),
+            attempts=attempts,
+            started_at=started_at,
+            finished_at=utc_now(),
+            message=message,
+            artifacts=artifacts,
+            expectations=expectations,
+        )
+        return result, findings
+
+    def _until(self, step: Step, evaluation: tuple, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture) -> bool:
+        status = evaluation[0]
+        if step.until is None:
+            return status == "passed"
+        attempt_context = {**context, "facts": {**context["facts"], **evaluation[2]}, "exit_code": outcome.exit_code, "stdout": stdout.text(), "stderr": stderr.text()}
+        try:
+            return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until")))
+        except TemplateError:
+            return False
+
+    def _evaluate(
+        self,
+        step: Step,
+        host: str,
+        outcome: CommandOutcome,
+        stdout: StreamCapture,
+        stderr: StreamCapture,
+        context: dict[str, Any],
+        facts: dict[str, Any],
+    ) -> tuple[str, str | None, dict[str, Any], list[Finding], list[dict[str, Any]]]:
+        """Status, message, new facts, findings and expectation results of one attempt."""
+        out_text, err_text = stdout.text(), stderr.text()
+        step_facts: dict[str, Any] = {}
+        findings: list[Finding] = []
+        if outcome.timed_out:
+            message = f"timed out after {step.timeout:g} s; process tree killed"
+            return "timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], []
+        if step.probe is not None:
+            probe_result = self._probe_facts(step, host, outcome, out_text, err_text, context, facts)
+            if isinstance(probe_result, str):
+                return "error", probe_result, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[probe_result, *_tail("", err_text)])], []
+            step_facts, findings = probe_result
+        try:
+            step_facts.update(apply_captures(step.capture, out_text, err_text))
+        except (CaptureError, ValueError, TypeError) as exc:
+            message = f"capture failed: {exc}"
+            return "error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], []
+        check_context = {
+            **context,
+            "facts": {**facts, **step_facts},
+            "exit_code": outcome.exit_code,
+            "stdout": out_text,
+            "stderr": err_text,
+        }
+        expectations: list[dict[str, Any]] = []
+        failed: list[Expectation] = []
+        try:
+            for expectation in step.expect:
+                held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id)
+                expectations.append({"expect": expectation.describe(), "passed": held, "observed": observed})
+                if not held:
+                    failed.append(expectation)
+        except TemplateError as exc:
+            return "error", exc.message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])], expectations
+        if not failed and step.expect:
+            return "passed", None, step_facts, findings, expectations
+        if not step.expect and step.probe is None and outcome.exit_code not in (0, None):
+            # No expectations written: a non-zero exit is the failure.
+            failed_message = f"exit code {outcome.exit_code}" + (f" (signal {outcome.signal})" if outcome.signal else "")
+            evidence = [failed_message, *_tail(out_text, err_text)]
+            templates = step.findings
+            if templates:
+                findings += [self._finding(t, host, step, check_context, evidence) for t in templates]
+            else:
+                findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence, title=f"Step {step.id!r} failed: {failed_message}"))
+            return "failed", failed_message, step_facts, findings, expectations
+        if not failed:
+            return "passed", None, step_facts, findings, expectations
+        message = "; ".join(
+            f"expected {r['expect']}, observed {r['observed']}" for r in expectations if not r["passed"]
+        )
+        evidence_base = [message, *_tail(out_text, err_text)]
+        inline = [e.finding for e in failed if e.finding is not None]
+        for template in inline:
+            findings.append(self._finding(template, host, step, check_context, evidence_base))
+        if len(inline) < len(failed):
+            if step.findings:
+                findings += [self._finding(t, host, step, check_context, evidence_base) for t in step.findings]
+            elif not inline:
+                findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {message}"))
+        return "failed", message, step_facts, findings, expectations
+
+    def _probe_facts(
+        self, step: Step, host: str, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], facts: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[Finding]] | str:
+        from spec_debug.probes.registry import ProbeContext, get_probe
+
+        spec = get_probe(step.probe or "")
+        try:
+            data = parse_json_output(out_text)
+        except CaptureError:
+            first = (err_text.strip().splitlines() or ["no output"])[-1]
+            return f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+        if isinstance(data, dict) and ERROR_KEY in data:
+            error = data[ERROR_KEY]
+            return f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}"
+        if outcome.exit_code not in (0, None):
+            return f"probe {spec.name} exited with code {outcome.exit_code}"
+        try:
+            probe_facts = spec.parse(data) if spec.parse else (data if isinstance(data, dict) else {"result": data})
+            findings: list[Finding] = []
+            if spec.check is not None:
+                args = render_value(step.with_, context, TemplateSite(step.id, "with"))
+                probe_context = ProbeContext(
+                    step_id=step.id, host=host, args=args, facts=probe_facts,
+                    host_facts={**facts, **probe_facts}, vars=context["vars"],
+                )
+                findings = [f.model_copy(update={"host": f.host or host, "step": f.step or step.id}) for f in spec.check(probe_context)]
+        except SpecDebugError as exc:
+            return f"probe {spec.name}: {exc.message}"
+        except Exception as exc:  # a checker bug must not take the run down; it is reported on the step
+            return f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}"
+        return probe_facts, findings
+
+    def _finding(self, template: FindingTemplate, host: str, step: Step, context: dict[str, Any], evidence: list[str]) -> Finding:
+        from spec_debug.runner.runner_findings import catalog_defaults
+
+        defaults = catalog_defaults(template.code)
+        site = TemplateSite(step.id, f"finding {template.code}")
+
+        def text(value: str | None, fallback: str) -> str:
+            if value is None:
+                return fallback
+            try:
+                return render(value, context, site)
+            except TemplateError as exc:
+                return f"{value} [template error: {exc.message}]"
+
+        rendered_evidence = [text(e, e) for e in template.evidence] + evidence
+        return Finding(
+            code=template.code,
+            severity=template.severity or defaults.severity,
+            title=text(template.title, defaults.title or f"{template.code} in step {step.id}"),
+            host=host,
+            step=step.id,
+            evidence=rendered_evidence,
+            remediation=text(template.remediation, defaults.remediation),
+            references=template.references or list(defaults.references),
+        )
+
+    def _fetch(self, step: Step, host: str, transport: Transport, context: dict[str, Any]) -> tuple[StepRecord, list[Finding]]:
+        assert step.fetch is not None
+        started = time.monotonic()
+        started_at = utc_now()
+        fetched: list[str] = []
+        problems: list[str] = []
+        for index, source in enumerate(step.fetch.sources()):
+            try:
+                remote = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
+                dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
+                local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
+                transport.get(remote, local)
+                fetched.append(str(local.relative_to(self.store.run_dir)))
+            except TransportError:
+                raise
+            except (SpecDebugError, OSError, ValueError) as exc:
+                problems.append(f"{source}: {getattr(exc, 'message', None) or exc}")
+        status = "error" if problems else "passed"
+        message = "; ".join(problems) or None
+        findings = [runner_finding("SD003", host=host, step=step.id, evidence=problems)] if problems else []
+        result = StepRecord(
+            id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
+            started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
+            facts={"fetched": fetched},
+        )
+        return result, findings
+
+    # ---------------------------------------------------------------- finish
+
+    def _finish(self) -> None:
+        record = self.record
+        record.finished_at = utc_now()
+        if self.abort.is_set():
+            record.status = "aborted"
+            for host in record.hosts:
+                if host.status in ("pending", "running"):
+                    host.status = "aborted"
+        elif any(h.status == "error" for h in record.hosts):
+            record.status = "error"
+        elif any(f.severity == "error" for f in record.findings):
+            record.status = "failed"
+        else:
+            record.status = "passed"
+        self.store.save(record)
+        self.options.reporter.run_finished(record)
+
+    def _clean(self, value: Any) -> Any:
+        return redact_value(value) if self.options.redact else value
+
+
+def _check(
+    expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str
+) -> tuple[bool, str]:
+    output = out_text + err_text
+    if expectation.exit_code is not None:
+        wanted = expectation.exit_code if isinstance(expectation.exit_code, list) else [expectation.exit_code]
+        return outcome.exit_code in wanted, f"exit code {outcome.exit_code}"
+    if expectation.contains is not None:
+        found = expectation.contains in output
+        return found, "found" if found else "not found"
+    if expectation.not_contains is not None:
+        found = expectation.not_contains in output
+        return not found, "found" if found else "not found"
+    if expectation.matches is not None:
+        match = re.search(expectation.matches, output, re.MULTILINE)
+        return match is not None, f"matched {match.group(0)!r}" if match else "no match"
+    assert expectation.that is not None
+    value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
+    return bool(value), f"{value!r}"
+
+
+def _tail(out_text: str, err_text: str) -> list[str]:
+    lines = (err_text.strip() or out_text.strip()).splitlines()
+    return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.@-]", "_", name) or "_"
+
+
+def safe_artifact_path(base: Path, dest: str, remote_name: str) -> Path:
+    """A local path under base for a fetched file; remote names can never escape it."""
+    if remote_name in ("", ".", "..") or "/" in remote_name or "\\" in remote_name or "\x00" in remote_name:
+        raise ValueError(f"refusing remote file name {remote_name!r}")
+    target = (base / dest / remote_name).resolve()
+    base_resolved = base.resolve()
+    if base_resolved != target and base_resolved not in target.parents:
+        raise ValueError(f"refusing path outside the artifacts folder: {dest}/{remote_name}")
+    return target
+
+
+def run_playbook(
+    loaded: LoadedPlaybook,
+    targets: list[HostTarget],
+    store: RunStore,
+    cli_vars: dict[str, Any] | None = None,
+    options: RunOptions | None = None,
+) -> RunRecord:
+    return Run(loaded, targets, store, cli_vars, options).execute()

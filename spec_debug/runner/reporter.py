@@ -1,0 +1,38 @@
+"""Progress callbacks from the runner to whatever displays them (rich in the CLI, nothing in tests)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spec_debug.playbook.models import Step
+    from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord
+
+
+class Reporter:
+    """No-op base: override what you display. Methods are called from host worker threads."""
+
+    wants_output_lines = False
+
+    def run_started(self, record: "RunRecord") -> None: ...
+
+    def host_started(self, host: str) -> None: ...
+
+    def step_started(self, host: str, step: "Step", command: str | None) -> None: ...
+
+    def output_line(self, host: str, step_id: str, stream: str, line: str) -> None: ...
+
+    def step_finished(self, host: str, step: "Step", result: "StepRecord", findings: list["Finding"]) -> None: ...
+
+    def host_finished(self, host: "HostRecord") -> None: ...
+
+    def run_finished(self, record: "RunRecord") -> None: ...
+
+
+class StepGate:
+    """Asked before each step in step-through mode: 'run', 'skip' or 'quit'."""
+
+    def before_step(self, host: str, step: "Step", command: str | None) -> str:
+        return "run"
+
+    def after_step(self, host: str, step: "Step", result: "StepRecord", findings: list["Finding"]) -> None: ...

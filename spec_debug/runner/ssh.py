@@ -1,0 +1,296 @@
+"""The SSH transport: run steps on a remote host over one reused paramiko connection.
+
+Each command runs under a small sh wrapper that prints the remote shell's pid first and then
+`exec`s the step's shell, so the step keeps that pid. sshd starts every session's command in a
+new session and process group (openssh-portable: session.c, do_exec_no_pty calls setsid), so
+that pid is also the process group id. A timeout or Ctrl-C then kills the whole remote tree
+over a second channel (`kill -TERM -- -PGID`, descendants found in /proc, then KILL), because
+closing a channel does not stop the remote process.
+"""
+
+from __future__ import annotations
+
+import select
+import shlex
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import paramiko
+
+from spec_debug.errors import TransportError, UsageError
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.ssh_connect import Connection, ConnectOptions, connect
+from spec_debug.runner.ssh_errors import ConnectionLostError
+from spec_debug.runner.ssh_sftp import RemoteFiles
+from spec_debug.runner.transport import CommandOutcome, Transport
+
+_READ_SIZE = 65536
+_PID_MARKER = b"\x1fspec-debug-pid="
+# Output printed by the login shell's rc files may come before the marker; past this much we
+# stop looking for it (the step then cannot be killed remotely, only abandoned).
+_PID_MARKER_SEARCH_LIMIT = 64 * 1024
+# As in the local transport: after the exit status arrives, a background grandchild may keep
+# the channel open; drain for this long, then stop reading.
+_DRAIN_AFTER_EXIT_S = 1.0
+_KILL_GRACE_S = 1.0
+_KILL_CHANNEL_TIMEOUT_S = 10.0
+
+# POSIX sh: TERM the process group and every descendant (found through /proc, since a child
+# that called setsid leaves the group), wait up to the grace period, then KILL what is left.
+_KILL_SCRIPT = r"""
+root={pid}
+tree() {{
+  all=" $root "; grew=1
+  while [ "$grew" = 1 ]; do
+    grew=0
+    for stat in /proc/[0-9]*/stat; do
+      pid=${{stat#/proc/}}; pid=${{pid%/stat}}
+      case "$all" in *" $pid "*) continue;; esac
+      read -r line < "$stat" 2>/dev/null || continue
+      set -- ${{line##*") "}}
+      if [ "$3" = "$root" ]; then all="$all$pid "; grew=1; continue; fi
+      case "$all" in *" $2 "*) all="$all$pid "; grew=1;; esac
+    done
+  done
+  echo $all
+}}
+pids=$(tree)
+kill -TERM -- -$root $pids 2>/dev/null
+i=0
+while [ $i -lt {rounds} ]; do
+  alive=
+  for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
+  [ -z "$alive" ] && exit 0
+  sleep 0.1; i=$((i+1))
+done
+kill -KILL -- -$root $pids $(tree) 2>/dev/null
+exit 0
+"""
+
+
+def wrap_command(command: str, env: dict[str, str] | None = None) -> str:
+    """The exec request sent to sshd: print our pid, set env, exec the step's shell.
+
+    bash when the host has it (the local transport uses bash too), else sh. stdin is
+    /dev/null so a step that reads stdin ends instead of hanging.
+    """
+    exports = ""
+    for name, value in (env or {}).items():
+        if not name.replace("_", "a").isalnum() or name[0].isdigit():
+            raise UsageError(f"invalid environment variable name {name!r}")
+        exports += f"export {name}={shlex.quote(value)}; "
+    return (
+        "printf '\\037spec-debug-pid=%s\\n' \"$$\"; "
+        f"{exports}s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
+        f'exec "$s" -c {shlex.quote(command)} </dev/null'
+    )
+
+
+class SSHTransport(Transport):
+    """One SSH connection to one host, reused for every step, SFTP included."""
+
+    def __init__(self, connection: Connection, *, host: str, max_sessions: int = 10) -> None:
+        self.host = host
+        self._connection = connection
+        self._sessions = threading.BoundedSemaphore(max_sessions)
+        self._files = RemoteFiles(host, connection.transport, self._session_slot)
+
+    @classmethod
+    def connect(
+        cls,
+        destination: str,
+        options: ConnectOptions | None = None,
+        *,
+        name: str | None = None,
+        port: int | None = None,
+        user: str | None = None,
+        identity_file: str | None = None,
+    ) -> "SSHTransport":
+        """Open the connection now, so an unreachable host fails here with a TransportError."""
+        options = options or ConnectOptions()
+        connection = connect(destination, options, port=port, user=user, identity_file=identity_file)
+        return cls(connection, host=name or destination, max_sessions=options.max_sessions)
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def run(
+        self,
+        command: str,
+        *,
+        stdout: StreamCapture,
+        stderr: StreamCapture,
+        timeout_s: float | None = None,
+        env: dict[str, str] | None = None,
+    ) -> CommandOutcome:
+        started = time.monotonic()
+        deadline = None if timeout_s is None else started + timeout_s
+        header = _PidHeader(stdout)
+        with self._session_slot():
+            channel = self._open_session()
+            try:
+                channel.exec_command(wrap_command(command, env))
+                finished = self._pump(channel, header, stderr, deadline)
+                if not finished:
+                    self._kill_remote(header.pid)
+                    return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)
+                return self._outcome(channel, started)
+            except (KeyboardInterrupt, SystemExit):
+                self._kill_remote(header.pid)
+                raise
+            except (paramiko.SSHException, EOFError, OSError) as exc:
+                raise self._lost(f"during command ({exc})") from None
+            finally:
+                header.finish()
+                channel.close()
+
+    def _pump(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture, deadline: float | None) -> bool:
+        """Drain both streams until EOF; False if the deadline passed first."""
+        exited_at: float | None = None
+        while True:
+            self._drain(channel, stdout, stderr)
+            if channel.eof_received or channel.closed:
+                break
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return False
+            if channel.exit_status_ready():
+                exited_at = exited_at or now
+                if now - exited_at > _DRAIN_AFTER_EXIT_S:
+                    break
+            if not self._connection.transport.is_active():
+                raise self._lost("during command")
+            wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - now))
+            # The channel's fileno is a pipe that paramiko makes readable when either stream
+            # has data or the channel reaches EOF (paramiko/channel.py, fileno).
+            select.select([channel], [], [], wait)
+        self._drain(channel, stdout, stderr)
+        while not channel.status_event.wait(0.2):
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            if channel.closed or not self._connection.transport.is_active():
+                break
+        return True
+
+    @staticmethod
+    def _drain(channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture) -> None:
+        while channel.recv_ready():
+            stdout.write(channel.recv(_READ_SIZE))
+        while channel.recv_stderr_ready():
+            stderr.write(channel.recv_stderr(_READ_SIZE))
+
+    def _outcome(self, channel: paramiko.Channel, started: float) -> CommandOutcome:
+        duration = time.monotonic() - started
+        signal_name = getattr(channel, "exit_signal_name", None)
+        if signal_name is not None:
+            number = _signal_number(signal_name)
+            return CommandOutcome(exit_code=None if number is None else 128 + number, duration_s=duration, signal=number)
+        if channel.status_event.is_set() and channel.exit_status >= 0:
+            return CommandOutcome(exit_code=channel.exit_status, duration_s=duration)
+        if not self._connection.transport.is_active():
+            raise self._lost("during command")
+        raise TransportError(f"{self.host}: the server closed the command's channel without an exit status")
+
+    def _kill_remote(self, pid: int | None) -> None:
+        """Kill the remote process tree over a fresh channel (best effort)."""
+        if pid is None or not self._connection.transport.is_active():
+            return
+        script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1))
+        try:
+            channel = self._connection.transport.open_session(timeout=_KILL_CHANNEL_TIMEOUT_S)
+            try:
+                channel.exec_command(f"sh -c {shlex.quote(script)}")
+                channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S)
+            finally:
+                channel.close()
+        except (paramiko.SSHException, EOFError, OSError):
+            pass  # the connection is going away: nothing more we can do from here
+
+    # -- files ------------------------------------------------------------------------------
+
+    def put(self, local_path: Path, remote_path: str) -> None:
+        self._files.put(local_path, remote_path)
+
+    def get(self, remote_path: str, local_path: Path) -> None:
+        self._files.get(remote_path, local_path)
+
+    def exists(self, remote_path: str) -> bool:
+        return self._files.exists(remote_path)
+
+    # -- connection -------------------------------------------------------------------------
+
+    @property
+    def connection(self) -> Connection:
+        return self._connection
+
+    def close(self) -> None:
+        self._files.close()
+        self._connection.close()
+
+    @contextmanager
+    def _session_slot(self) -> Iterator[None]:
+        """Hold one of sshd's MaxSessions channel slots while a channel is open."""
+        self._sessions.acquire()
+        try:
+            yield
+        finally:
+            self._sessions.release()
+
+    def _open_session(self) -> paramiko.Channel:
+        if not self._connection.transport.is_active():
+            raise self._lost("before the step could start")
+        try:
+            return self._connection.transport.open_session(timeout=self._connection.target.connect_timeout_s)
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            raise self._lost(f"while opening a channel ({exc})") from None
+
+    def _lost(self, when: str) -> ConnectionLostError:
+        return ConnectionLostError(
+            f"{self.host}: SSH connection lost {when}",
+            hint="the host rebooted, sshd restarted or the network dropped; a remote process may still be running",
+        )
+
+
+class _PidHeader:
+    """Passes stdout through, minus the wrapper's pid line, whose pid it keeps."""
+
+    def __init__(self, capture: StreamCapture) -> None:
+        self.capture = capture
+        self.pid: int | None = None
+        self._pending = bytearray()
+        self._searching = True
+
+    def write(self, chunk: bytes) -> None:
+        if not self._searching:
+            self.capture.write(chunk)
+            return
+        self._pending += chunk
+        start = self._pending.find(_PID_MARKER)
+        if start >= 0:
+            end = self._pending.find(b"\n", start)
+            if end < 0:
+                return
+            digits = bytes(self._pending[start + len(_PID_MARKER) : end])
+            self.pid = int(digits) if digits.isdigit() else None
+            rest = bytes(self._pending[:start] + self._pending[end + 1 :])
+            self._pending.clear()
+            self._searching = False
+            self.capture.write(rest)
+        elif len(self._pending) > _PID_MARKER_SEARCH_LIMIT:
+            self.finish()
+
+    def finish(self) -> None:
+        if self._searching:
+            self._searching = False
+            self.capture.write(bytes(self._pending))
+            self._pending.clear()
+
+
+def _signal_number(name: str) -> int | None:
+    try:
+        return int(signal.Signals[f"SIG{name}"])
+    except KeyError:
+        return None

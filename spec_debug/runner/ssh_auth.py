@@ -1,0 +1,157 @@
+"""Public-key authentication in the order ssh(1) uses: agent keys, then identity files.
+
+Follows ssh_config(5): with IdentityFile set, only those files (plus agent keys); without,
+the default ~/.ssh/id_* files; `IdentitiesOnly yes` limits agent keys to the configured
+files. An encrypted key asks for its passphrase once per run (shared by every host thread),
+or, in batch mode, fails with a message that says to load it into ssh-agent.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import paramiko
+
+from spec_debug.errors import AuthenticationError
+from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
+
+PassphrasePrompt = Callable[[str], str]
+
+# Decrypted keys by path, so a 16-host fleet prompts once, not 16 times.
+_KEY_CACHE: dict[str, paramiko.PKey] = {}
+_PROMPT_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class AuthOptions:
+    batch: bool = False
+    """Never prompt: an encrypted key that is not in the agent is an error."""
+    use_agent: bool = True
+    prompt: PassphrasePrompt = field(default=getpass.getpass)
+
+
+@dataclass
+class _Attempts:
+    tried: list[str] = field(default_factory=list)
+    encrypted_skipped: list[str] = field(default_factory=list)
+
+
+def authenticate(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions) -> None:
+    """Authenticate `target.user` on an started transport; raise AuthenticationError."""
+    attempts = _Attempts()
+    files = _identity_files(target)
+    agent = paramiko.Agent() if options.use_agent and os.environ.get("SSH_AUTH_SOCK") else None
+    try:
+        if agent is not None:
+            allowed_blobs = _public_blobs(files) if target.identities_only else None
+            for key in agent.get_keys():
+                if allowed_blobs is not None and key.asbytes() not in allowed_blobs:
+                    continue
+                if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts):
+                    return
+        for path in files:
+            key = _load_key(path, options, attempts)
+            if key is not None and _try_key(transport, target, key, _short(path), attempts):
+                return
+    finally:
+        if agent is not None:
+            agent.close()
+    where = f"{target.user}@{target.hostname}:{target.port}"
+    if attempts.encrypted_skipped and not attempts.tried:
+        skipped = ", ".join(attempts.encrypted_skipped)
+        raise AuthenticationError(
+            f"{target.alias}: private key {skipped} is encrypted and --batch forbids the passphrase prompt",
+            hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or run without --batch",
+        )
+    tried = ", ".join(attempts.tried) or "no keys found (agent empty, no identity files)"
+    raise AuthenticationError(
+        f"{target.alias}: authentication failed for {where} (tried: {tried})",
+        hint="check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers",
+    )
+
+
+def _identity_files(target: SSHTarget) -> list[str]:
+    configured = [os.path.expanduser(path) for path in target.identity_files]
+    if configured:
+        return list(dict.fromkeys(configured))
+    return [os.path.expanduser(path) for path in DEFAULT_IDENTITY_FILES if os.path.isfile(os.path.expanduser(path))]
+
+
+def _public_blobs(files: list[str]) -> set[bytes]:
+    """Public key blobs of the configured identities, read from the `.pub` files."""
+    blobs: set[bytes] = set()
+    for path in files:
+        try:
+            fields = Path(path + ".pub").read_text().split()
+            blobs.add(paramiko.PublicBlob.from_string(f"{fields[0]} {fields[1]}").key_blob)
+        except (OSError, IndexError, ValueError):
+            continue
+    return blobs
+
+
+def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
+    if path in _KEY_CACHE:
+        return _KEY_CACHE[path]
+    if not os.path.isfile(path):
+        return None
+    try:
+        key = paramiko.PKey.from_path(path)
+    except TypeError:  # cryptography: "Key is password-protected, but password was not provided"
+        return _load_encrypted_key(path, options, attempts)
+    except (ValueError, OSError, paramiko.SSHException) as exc:
+        attempts.tried.append(f"{_short(path)} (unreadable: {exc})")
+        return None
+    _KEY_CACHE[path] = key
+    return key
+
+
+def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
+    if options.batch:
+        attempts.encrypted_skipped.append(_short(path))
+        return None
+    with _PROMPT_LOCK:
+        if path in _KEY_CACHE:  # another host thread asked while we waited
+            return _KEY_CACHE[path]
+        for _ in range(3):
+            passphrase = options.prompt(f"Enter passphrase for key '{_short(path)}': ")
+            if not passphrase:
+                break
+            try:
+                key = paramiko.PKey.from_path(path, passphrase.encode())
+            except (ValueError, TypeError):
+                continue  # wrong passphrase: ask again, like ssh(1)
+            _KEY_CACHE[path] = key
+            return key
+    attempts.tried.append(f"{_short(path)} (encrypted, no valid passphrase given)")
+    return None
+
+
+def _try_key(
+    transport: paramiko.Transport, target: SSHTarget, key: paramiko.PKey, label: str, attempts: _Attempts
+) -> bool:
+    attempts.tried.append(label)
+    try:
+        remaining = transport.auth_publickey(target.user, key)
+    except paramiko.BadAuthenticationType as exc:
+        raise AuthenticationError(
+            f"{target.alias}: server does not accept public keys (allowed: {', '.join(exc.allowed_types)})",
+            hint="spec-debug authenticates with keys only; add your public key to the host's authorized_keys",
+        ) from None
+    except paramiko.AuthenticationException:
+        return False
+    if remaining:
+        raise AuthenticationError(
+            f"{target.alias}: server wants a second factor after the key ({', '.join(remaining)})",
+            hint="multi-factor logins are not supported; use a key-only account or a jump host",
+        )
+    return True
+
+
+def _short(path: str) -> str:
+    home = os.path.expanduser("~")
+    return "~" + path[len(home) :] if home != "/" and path.startswith(home + "/") else path

@@ -1,0 +1,237 @@
+"""Opening one authenticated SSH connection: socket, jump hosts, handshake, host key, auth.
+
+The socket gets TCP_NODELAY (paramiko leaves Nagle on, and each short command then pays a
+delayed-ACK stall of ~40 ms) and TCP keepalives, so a peer that vanishes without a FIN is
+noticed. ProxyJump is done the way Fabric does it (fabric/fabric: fabric/connection.py,
+`gateway`): an SSH connection to the jump host, then a `direct-tcpip` channel through it
+used as the socket of the next connection, hop after hop.
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import paramiko
+from paramiko.common import MSG_CHANNEL_REQUEST
+
+from spec_debug.errors import TransportError, UsageError
+from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, authenticate
+from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
+from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
+from spec_debug.runner.ssh_hostkeys import KnownHosts, preferred_key_types, verify_host_key
+
+DEFAULT_MAX_SESSIONS = 10
+"""sshd_config(5) MaxSessions default: channels one connection may have open at once."""
+_MAX_JUMP_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class ConnectOptions:
+    """How to reach hosts; built once from the CLI options and shared by every host."""
+
+    ssh_config_path: Path | None = None
+    """`-F FILE`; None reads ~/.ssh/config when it exists."""
+    accept_new: bool = False
+    """`--accept-new`: add unknown host keys to known_hosts (changed keys are still refused)."""
+    batch: bool = False
+    """`--batch`: never prompt (an encrypted key not in the agent is an error)."""
+    connect_timeout_s: float | None = None
+    """Overrides ConnectTimeout from the config (default 15 s)."""
+    known_hosts: Path | None = None
+    """Overrides UserKnownHostsFile (reads and writes this file only)."""
+    max_sessions: int = DEFAULT_MAX_SESSIONS
+    use_agent: bool = True
+    prompt: PassphrasePrompt | None = None
+    """Passphrase prompt; None uses getpass."""
+
+    def auth_options(self) -> AuthOptions:
+        if self.prompt is None:
+            return AuthOptions(batch=self.batch, use_agent=self.use_agent)
+        return AuthOptions(batch=self.batch, use_agent=self.use_agent, prompt=self.prompt)
+
+
+@dataclass
+class Connection:
+    """An authenticated paramiko transport and the jump connections it runs through."""
+
+    target: SSHTarget
+    transport: paramiko.Transport
+    via: list["Connection"] = field(default_factory=list)
+
+    def close(self) -> None:
+        self.transport.close()
+        for hop in reversed(self.via):
+            hop.close()
+
+
+def connect(
+    destination: str,
+    options: ConnectOptions,
+    *,
+    port: int | None = None,
+    user: str | None = None,
+    identity_file: str | None = None,
+) -> Connection:
+    """Resolve `destination` through ssh config and open an authenticated connection."""
+    config = load_ssh_config(options.ssh_config_path)
+    target = resolve_target(destination, config, identity_file=identity_file, connect_timeout_s=options.connect_timeout_s)
+    if port is not None:
+        target = replace(target, port=port)
+    if user is not None:
+        target = replace(target, user=user)
+    return _open(target, config, options, depth=0)
+
+
+def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int) -> Connection:
+    if depth > _MAX_JUMP_DEPTH:
+        raise UsageError(f"{target.alias}: ProxyJump chain deeper than {_MAX_JUMP_DEPTH} (a loop in ssh config?)")
+    if options.known_hosts is not None:
+        target = replace(target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
+    via: list[Connection] = []
+    try:
+        if target.proxy_jump:
+            # The first hop is resolved with its own settings (it may itself jump); later
+            # hops are reached through the previous one, as `ssh -J a,b` does.
+            first = resolve_target(target.proxy_jump[0].destination, config, connect_timeout_s=options.connect_timeout_s)
+            via.append(_open(first, config, options, depth=depth + 1))
+            for hop in target.proxy_jump[1:]:
+                hop_target = resolve_target(hop.destination, config, connect_timeout_s=options.connect_timeout_s)
+                hop_target = replace(hop_target, proxy_jump=(), proxy_command=None)
+                if options.known_hosts is not None:
+                    hop_target = replace(hop_target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
+                via.append(Connection(hop_target, _handshake(hop_target, _jump_channel(via[-1], hop_target), options)))
+            sock = _jump_channel(via[-1], target)
+        elif target.proxy_command:
+            sock = _proxy_command(target)
+        else:
+            sock = _tcp_connect(target)
+        return Connection(target, _handshake(target, sock, options), via)
+    except BaseException:
+        for hop in reversed(via):
+            hop.close()
+        raise
+
+
+def _tcp_connect(target: SSHTarget) -> socket.socket:
+    where = f"{target.hostname}:{target.port}"
+    try:
+        sock = socket.create_connection((target.hostname, target.port), timeout=target.connect_timeout_s)
+    except socket.gaierror as exc:
+        raise HostUnreachableError(
+            f"{target.alias}: cannot resolve host name {target.hostname!r} ({exc.strerror})",
+            hint="check the name, or its HostName in your ssh config",
+        ) from None
+    except (socket.timeout, TimeoutError):
+        raise HostUnreachableError(
+            f"{target.alias}: TCP connect to {where} timed out after {target.connect_timeout_s:g} s",
+            hint="host down or firewalled; raise ConnectTimeout if the network is slow",
+        ) from None
+    except ConnectionRefusedError:
+        raise HostUnreachableError(
+            f"{target.alias}: connection refused by {where}", hint="is sshd running and listening on that port?"
+        ) from None
+    except OSError as exc:
+        reason = exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))
+        raise HostUnreachableError(f"{target.alias}: cannot reach {where}: {reason}") from None
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    if hasattr(socket, "TCP_KEEPIDLE"):  # Linux; macOS has only SO_KEEPALIVE defaults
+        interval = max(1, int(target.keepalive_s))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, interval)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, interval)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, max(1, target.keepalive_count_max))
+    return sock
+
+
+def _proxy_command(target: SSHTarget) -> paramiko.ProxyCommand:
+    assert target.proxy_command is not None
+    try:
+        return paramiko.ProxyCommand(target.proxy_command)
+    except (OSError, paramiko.SSHException) as exc:
+        raise HostUnreachableError(f"{target.alias}: ProxyCommand {target.proxy_command!r} failed to start: {exc}") from None
+
+
+def _jump_channel(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
+    where = f"{target.hostname}:{target.port}"
+    try:
+        return gateway.transport.open_channel(
+            "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
+        )
+    except paramiko.ChannelException as exc:
+        raise HostUnreachableError(
+            f"{target.alias}: jump host {gateway.target.alias} could not open a connection to {where} ({exc.text})",
+            hint="check the target's HostName/Port as seen from the jump host, and AllowTcpForwarding there",
+        ) from None
+    except (paramiko.SSHException, EOFError, OSError) as exc:
+        raise HostUnreachableError(f"{target.alias}: jump through {gateway.target.alias} failed: {_one_line(exc)}") from None
+
+
+def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> paramiko.Transport:
+    """SSH handshake, host key check and authentication over an open socket."""
+    where = f"{target.hostname}:{target.port}"
+    transport = _SignalAwareTransport(sock)
+    transport.banner_timeout = target.connect_timeout_s
+    transport.auth_timeout = target.connect_timeout_s
+    known_hosts = KnownHosts(target.known_hosts_files, target.global_known_hosts_files)
+    security = transport.get_security_options()
+    security.key_types = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), list(security.key_types))
+    try:
+        try:
+            transport.start_client(timeout=target.connect_timeout_s)
+        except paramiko.SSHException as exc:
+            text = _one_line(exc)
+            if "banner" in text.lower() or "timed out" in text.lower():
+                raise HandshakeError(
+                    f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s (host stalled or not an SSH server)",
+                    hint="the host accepts TCP but sshd does not answer: overloaded, hung, or the wrong port",
+                ) from None
+            raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
+        except (EOFError, OSError) as exc:
+            raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
+        accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no", "off")
+        verify_host_key(
+            alias=target.alias,
+            known_hosts_name=target.known_hosts_name,
+            server_key=transport.get_remote_server_key(),
+            known_hosts=known_hosts,
+            accept_new=accept_new,
+        )
+        try:
+            authenticate(transport, target, options.auth_options())
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            if isinstance(exc, TransportError):
+                raise
+            raise HandshakeError(f"{target.alias}: connection to {where} failed during authentication: {_one_line(exc)}") from None
+        transport.set_keepalive(max(1, int(target.keepalive_s)))
+        return transport
+    except BaseException:
+        transport.close()
+        raise
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _handle_channel_request(channel: paramiko.Channel, message: paramiko.Message) -> None:
+    """Record `exit-signal` (RFC 4254 section 6.10), which paramiko drops, then defer.
+
+    paramiko's Channel._handle_request only knows `exit-status`; a command killed by a signal
+    would otherwise read as exit status -1 with the signal name lost (paramiko/channel.py).
+    """
+    start = message.packet.tell()
+    if message.get_text() == "exit-signal":
+        message.get_boolean()  # want_reply: always false for exit-signal
+        channel.exit_signal_name = message.get_text()  # type: ignore[attr-defined]
+        channel.status_event.set()
+        return
+    message.packet.seek(start)
+    paramiko.Channel._handle_request(channel, message)
+
+
+class _SignalAwareTransport(paramiko.Transport):
+    _channel_handler_table = {**paramiko.Transport._channel_handler_table, MSG_CHANNEL_REQUEST: _handle_channel_request}
