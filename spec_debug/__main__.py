@@ -1,0 +1,3 @@
+from spec_debug.cli import main
+
+main()

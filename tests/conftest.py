@@ -1,0 +1,52 @@
+"""Shared fixtures: run the real CLI in a subprocess, write playbooks to tmp files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+
+@dataclass
+class CliResult:
+    code: int
+    stdout: str
+    stderr: str
+
+    def run_dirs(self, out: Path) -> list[Path]:
+        return sorted(p for p in out.iterdir() if p.is_dir())
+
+
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120, env: dict[str, str] | None = None) -> CliResult:
+    proc = subprocess.run(
+        [sys.executable, "-m", "spec_debug", *args],
+        capture_output=True, text=True, timeout=timeout, cwd=cwd,
+        env={**os.environ, "COLUMNS": "200", **(env or {})},
+    )
+    return CliResult(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def cli():
+    return run_cli
+
+
+@pytest.fixture
+def write_playbook(tmp_path: Path):
+    def write(text: str, name: str = "playbook.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+def only_run(out: Path) -> tuple[Path, dict]:
+    dirs = sorted(p for p in out.iterdir() if p.is_dir())
+    assert len(dirs) == 1, dirs
+    return dirs[0], json.loads((dirs[0] / "run.json").read_text())
