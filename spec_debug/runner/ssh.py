@@ -4,7 +4,7 @@ Each command runs under a small sh wrapper that prints the remote shell's pid fi
 `exec`s the step's shell, so the step keeps that pid. sshd starts every session's command in a
 new session and process group (openssh-portable: session.c, do_exec_no_pty calls setsid), so
 that pid is also the process group id. A timeout or Ctrl-C then kills the whole remote tree
-over a second channel (`kill -TERM -- -PGID`, descendants found in /proc, then KILL), because
+over a second channel (`kill -TERM -PGID`, descendants found in /proc, then KILL), because
 closing a channel does not stop the remote process.
 """
 
@@ -59,15 +59,19 @@ tree() {{
   echo $all
 }}
 pids=$(tree)
-kill -TERM -- -$root $pids 2>/dev/null
+kill -TERM -$root $pids 2>/dev/null
 i=0
 while [ $i -lt {rounds} ]; do
   alive=
-  for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
+  for p in $pids; do
+    read -r line < /proc/$p/stat 2>/dev/null || continue
+    set -- ${{line##*") "}}
+    [ "$1" != Z ] && alive=1  # a zombie whose parent died waits for init, it is dead
+  done
   [ -z "$alive" ] && exit 0
   sleep 0.1; i=$((i+1))
 done
-kill -KILL -- -$root $pids $(tree) 2>/dev/null
+kill -KILL -$root $pids $(tree) 2>/dev/null
 exit 0
 """
 

@@ -1,0 +1,102 @@
+"""Fixtures for the SSH tests: real sshd servers on loopback and a private client setup.
+
+Every test gets its own HOME (so neither ~/.ssh of the machine nor an ssh-agent is used), a
+client key, and an ssh_config alias `target` for the shared server.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from spec_debug.runner.ssh_connect import ConnectOptions  # noqa: E402
+from tests.sshd_fixture import ClientKey, SshServer, sshd_available, write_ssh_config  # noqa: E402
+
+pytestmark = pytest.mark.ssh
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if not sshd_available():
+        skip = pytest.mark.skip(reason="OpenSSH sshd not installed (apt-get install openssh-server)")
+        for item in items:
+            if "tests/ssh/" in str(item.fspath):
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def client_key(tmp_path_factory: pytest.TempPathFactory) -> ClientKey:
+    return ClientKey.create(tmp_path_factory.mktemp("client"))
+
+
+@pytest.fixture(scope="session")
+def sshd(tmp_path_factory: pytest.TempPathFactory, client_key: ClientKey) -> Iterator[SshServer]:
+    """One server shared by the tests that do not break it."""
+    with SshServer(tmp_path_factory.mktemp("sshd"), [client_key]) as server:
+        yield server
+
+
+@pytest.fixture
+def sshd_factory(tmp_path: Path, client_key: ClientKey) -> Iterator[Callable[..., SshServer]]:
+    """Start extra servers (for tests that kill, reconfigure or need several hosts)."""
+    started: list[SshServer] = []
+
+    def start(name: str = "extra", **kwargs: object) -> SshServer:
+        server = SshServer(tmp_path / f"sshd-{name}-{len(started)}", [client_key], **kwargs)  # type: ignore[arg-type]
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@dataclass
+class ClientSetup:
+    home: Path
+    key: ClientKey
+    config: Path
+    known_hosts: Path
+
+    def options(self, **overrides: object) -> ConnectOptions:
+        values: dict[str, object] = {"ssh_config_path": self.config, "batch": True, "use_agent": False}
+        values.update(overrides)
+        return ConnectOptions(**values)  # type: ignore[arg-type]
+
+    def alias(self, name: str, server: SshServer, **extra: object) -> None:
+        """Add `Host name` pointing at server to the config."""
+        self.hosts[name] = {
+            "HostName": server.address,
+            "Port": server.port,
+            "IdentityFile": str(self.key.path),
+            "IdentitiesOnly": "yes",
+            "UserKnownHostsFile": str(self.known_hosts),
+            **extra,
+        }
+        write_ssh_config(self.config, self.hosts)
+
+    def trust(self, server: SshServer) -> None:
+        with open(self.known_hosts, "a") as handle:
+            handle.write(server.known_hosts_line)
+
+    def __post_init__(self) -> None:
+        self.hosts: dict[str, dict[str, object]] = {}
+
+
+@pytest.fixture
+def client(tmp_path: Path, client_key: ClientKey, sshd: SshServer, monkeypatch: pytest.MonkeyPatch) -> ClientSetup:
+    """A private HOME whose ssh config knows `target` (the shared sshd), key trusted."""
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)
+    setup = ClientSetup(home=home, key=client_key, config=home / ".ssh" / "config", known_hosts=home / ".ssh" / "known_hosts")
+    setup.known_hosts.touch()
+    setup.alias("target", sshd)
+    setup.trust(sshd)
+    return setup

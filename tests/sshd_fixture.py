@@ -1,0 +1,245 @@
+"""Real OpenSSH servers on loopback for tests: throwaway host and client keys, temp config.
+
+Usable from any test folder:
+
+    from tests.sshd_fixture import ClientKey, SshServer, write_ssh_config
+
+`SshServer(workdir, client_key).start()` runs `/usr/sbin/sshd -D -e -f <tmp sshd_config>` on
+127.0.0.1 at a free port, accepting `client_key` for the current user (root in CI, hence
+PermitRootLogin). `stop()` kills the listener and every connection process it forked.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+SSH_KEYGEN = shutil.which("ssh-keygen") or "/usr/bin/ssh-keygen"
+
+
+def sshd_available() -> bool:
+    return os.path.exists(SSHD) and os.path.exists(SSH_KEYGEN)
+
+
+def free_port(address: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((address, 0))
+        return int(sock.getsockname()[1])
+
+
+def keygen(path: Path, *, passphrase: str = "", comment: str = "spec-debug-test") -> Path:
+    """An ed25519 key pair at path (and path.pub)."""
+    subprocess.run(
+        [SSH_KEYGEN, "-q", "-t", "ed25519", "-N", passphrase, "-C", comment, "-f", str(path)],
+        check=True,
+        stdin=subprocess.DEVNULL,
+    )
+    return path
+
+
+def fingerprint(public_key_path: Path) -> str:
+    """`SHA256:...` as ssh-keygen -l prints it."""
+    out = subprocess.run([SSH_KEYGEN, "-l", "-f", str(public_key_path)], check=True, capture_output=True, text=True)
+    return out.stdout.split()[1]
+
+
+@dataclass
+class ClientKey:
+    path: Path
+
+    @classmethod
+    def create(cls, directory: Path, name: str = "id_ed25519", passphrase: str = "") -> "ClientKey":
+        directory.mkdir(parents=True, exist_ok=True)
+        return cls(keygen(directory / name, passphrase=passphrase))
+
+    @property
+    def public(self) -> str:
+        return Path(str(self.path) + ".pub").read_text().strip()
+
+
+@dataclass
+class SshServer:
+    workdir: Path
+    authorized_keys: list[ClientKey]
+    address: str = "127.0.0.1"
+    extra_config: str = ""
+    port: int = 0
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    def start(self) -> "SshServer":
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        if not self.host_key_path.exists():
+            keygen(self.host_key_path, comment="spec-debug-test-host")
+        self.authorized_keys_path.write_text("".join(key.public + "\n" for key in self.authorized_keys))
+        # sshd refuses to start without its privilege separation directory.
+        Path("/run/sshd").mkdir(mode=0o755, parents=True, exist_ok=True)
+        for _attempt in range(5):
+            self.port = free_port(self.address)
+            self.config_path.write_text(self._sshd_config())
+            log = open(self.log_path, "ab")
+            self.process = subprocess.Popen(
+                [SSHD, "-D", "-e", "-f", str(self.config_path)],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+            log.close()
+            if self._wait_ready():
+                return self
+            self._terminate()
+        raise RuntimeError(f"sshd did not start; log:\n{self.log_path.read_text()}")
+
+    def stop(self) -> None:
+        """Kill the listener and every connection it serves (like a host going down)."""
+        self._terminate()
+
+    def __enter__(self) -> "SshServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def host_key_path(self) -> Path:
+        return self.workdir / "ssh_host_ed25519_key"
+
+    @property
+    def authorized_keys_path(self) -> Path:
+        return self.workdir / "authorized_keys"
+
+    @property
+    def config_path(self) -> Path:
+        return self.workdir / "sshd_config"
+
+    @property
+    def log_path(self) -> Path:
+        return self.workdir / "sshd.log"
+
+    @property
+    def known_hosts_name(self) -> str:
+        return f"[{self.address}]:{self.port}"
+
+    @property
+    def known_hosts_line(self) -> str:
+        kind, blob = Path(str(self.host_key_path) + ".pub").read_text().split()[:2]
+        return f"{self.known_hosts_name} {kind} {blob}\n"
+
+    @property
+    def host_key_fingerprint(self) -> str:
+        return fingerprint(Path(str(self.host_key_path) + ".pub"))
+
+    def regenerate_host_key(self) -> None:
+        """A reinstalled host: new host key, same address (takes effect on restart)."""
+        self.host_key_path.unlink()
+        Path(str(self.host_key_path) + ".pub").unlink()
+        keygen(self.host_key_path, comment="spec-debug-test-host-new")
+
+    def connection_pids(self) -> list[int]:
+        from spec_debug.runner.proctree import descendants
+
+        return descendants(self.process.pid) if self.process else []
+
+    def _sshd_config(self) -> str:
+        return (
+            f"Port {self.port}\n"
+            f"ListenAddress {self.address}\n"
+            f"HostKey {self.host_key_path}\n"
+            f"PidFile {self.workdir / 'sshd.pid'}\n"
+            f"AuthorizedKeysFile {self.authorized_keys_path}\n"
+            "StrictModes no\n"
+            "UsePAM no\n"
+            "PermitRootLogin prohibit-password\n"
+            "PasswordAuthentication no\n"
+            "KbdInteractiveAuthentication no\n"
+            "AllowTcpForwarding yes\n"
+            "PrintMotd no\n"
+            "UseDNS no\n"
+            # The login user's ~/.bashrc is sourced for ssh commands by Debian's bash (SSH_SOURCE_BASHRC)
+            # unless SHLVL>=1; a slow rc file (pyenv, conda init) would dominate every timing.
+            "SetEnv SHLVL=1\n"
+            "MaxStartups 100\n"
+            "LogLevel ERROR\n"
+            "Subsystem sftp internal-sftp\n"
+            f"{self.extra_config}"
+        )
+
+    def _wait_ready(self, timeout_s: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process is None or self.process.poll() is not None:
+                return False
+            try:
+                with socket.create_connection((self.address, self.port), timeout=1.0) as sock:
+                    if sock.recv(64).startswith(b"SSH-"):
+                        return True
+            except OSError:
+                time.sleep(0.02)
+        return False
+
+    def _terminate(self) -> None:
+        from spec_debug.runner.proctree import descendants
+
+        if self.process is None:
+            return
+        pids = [self.process.pid, *descendants(self.process.pid)]
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.process.wait()
+        self.process = None
+
+
+def write_ssh_config(path: Path, hosts: dict[str, dict[str, object]]) -> Path:
+    """An ssh_config with one `Host` block per alias (values may be lists for repeats)."""
+    lines: list[str] = []
+    for alias, options in hosts.items():
+        lines.append(f"Host {alias}")
+        for key, value in options.items():
+            for item in value if isinstance(value, list) else [value]:
+                lines.append(f"  {key} {item}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+class StallingServer:
+    """Accepts TCP connections and never says a word: a hung host (no SSH banner)."""
+
+    def __init__(self, address: str = "127.0.0.1") -> None:
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind((address, 0))
+        self._listener.listen(16)
+        self.address = address
+        self.port = int(self._listener.getsockname()[1])
+        self._accepted: list[socket.socket] = []
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            self._accepted.append(conn)
+
+    def close(self) -> None:
+        self._listener.close()
+        for conn in self._accepted:
+            conn.close()
+
+    def __enter__(self) -> "StallingServer":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
