@@ -28,14 +28,12 @@ RUNNER_CODES: dict[str, FindingDefaults] = {
 def catalog_defaults(code: str) -> FindingDefaults:
     if code in RUNNER_CODES:
         return RUNNER_CODES[code]
-    try:
-        from spec_debug.diagnose.catalog import catalog_entry  # the diagnostics catalog, when installed
-    except ImportError:
+    from spec_debug.diagnose.catalog import CATALOG
+
+    doc = CATALOG.get(code)
+    if doc is None:  # a playbook's own code (e.g. SD9xx): the template must say everything
         return FindingDefaults("warning", "", "")
-    entry = catalog_entry(code)
-    if entry is None:
-        return FindingDefaults("warning", "", "")
-    return FindingDefaults(entry.severity, entry.title, entry.remediation, tuple(entry.references))
+    return FindingDefaults(doc.severity, doc.title, doc.fix, tuple(doc.sources))
 
 
 def runner_finding(

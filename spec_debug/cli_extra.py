@@ -1,0 +1,71 @@
+"""Commands beyond run/report: findings, explain, demo (mounted by cli.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def _complete_codes(incomplete: str) -> list[str]:
+    from spec_debug.diagnose.catalog import CATALOG
+
+    return [c for c in sorted(CATALOG) if c.startswith(incomplete.upper())]
+
+
+def _complete_playbooks(incomplete: str) -> list[str]:
+    from spec_debug.playbook.loader import shipped_playbook_names
+
+    return [n for n in shipped_playbook_names() if n.startswith(incomplete)]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def findings(
+        code: Optional[str] = typer.Argument(None, help="A finding code, e.g. SD201", autocompletion=_complete_codes),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable catalog."),
+    ) -> None:
+        """The finding catalog: what each code detects, why it hurts, how to fix it."""
+        from spec_debug.diagnose.findings_cli import findings_command
+
+        raise typer.Exit(findings_command(code, as_json))
+
+    @app.command()
+    def explain(
+        playbook: str = typer.Argument(..., help="A playbook file or shipped name", autocompletion=_complete_playbooks),
+        fmt: str = typer.Option("md", "--format", help="md | html | json"),
+        output: Optional[Path] = typer.Option(None, "--output", "-o"),
+    ) -> None:
+        """A walkthrough of a playbook for a newcomer: what each step checks and why."""
+        from dataclasses import asdict
+
+        from spec_debug.cli import fail
+        from spec_debug.errors import SpecDebugError, UsageError
+        from spec_debug.explain import explain_playbook, render_explanation
+        from spec_debug.playbook.loader import load_playbook
+
+        try:
+            if fmt not in ("md", "html", "json"):
+                raise UsageError(f"--format {fmt!r}: choose md, html or json")
+            loaded = load_playbook(playbook)
+            if fmt == "json":
+                data = explain_playbook(loaded)
+                data["steps"] = [asdict(s) for s in data["steps"]]
+                text = json.dumps(data, indent=2, default=str)
+            else:
+                text = render_explanation(loaded, fmt)
+        except SpecDebugError as exc:
+            fail(exc)
+        if output:
+            output.write_text(text, encoding="utf-8")
+            typer.echo(f"wrote {output}", err=True)
+        else:
+            typer.echo(text)
+
+    try:
+        from spec_debug.demo import register_demo
+    except ImportError:
+        return
+    register_demo(app)

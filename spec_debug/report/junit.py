@@ -1,0 +1,51 @@
+"""JUnit XML: each host x step is a test case; findings are failures. CI systems show it natively."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from spec_debug.record import RunRecord
+from spec_debug.store import write_atomic
+
+
+def junit_xml(record: RunRecord) -> str:
+    suites = ET.Element("testsuites", name=f"spec-debug {record.playbook.name}")
+    for host in record.hosts:
+        steps = [s for s in record.steps if s.host == host.name]
+        suite = ET.SubElement(suites, "testsuite", name=f"{record.playbook.name}@{host.name}")
+        failures = errors = skipped = 0
+        total_time = 0.0
+        for step in steps:
+            case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name=step.id, time=f"{step.duration_s:.3f}")
+            total_time += step.duration_s
+            step_findings = [f for f in record.findings if f.host == host.name and f.step == step.id and f.severity != "info"]
+            if step.status == "skipped":
+                skipped += 1
+                ET.SubElement(case, "skipped", message=step.message or "skipped")
+            elif step_findings:
+                failures += 1
+                for finding in step_findings:
+                    failure = ET.SubElement(case, "failure", message=f"{finding.code} {finding.title}", type=finding.severity)
+                    failure.text = "\n".join([*finding.evidence, "", f"fix: {finding.remediation}"])
+            elif step.status in ("error", "timeout"):
+                errors += 1
+                ET.SubElement(case, "error", message=step.message or step.status, type=step.status)
+            if step.stdout:
+                ET.SubElement(case, "system-out").text = step.stdout[-10000:]
+        if host.status == "error":
+            errors += 1
+            case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name="connect", time="0")
+            ET.SubElement(case, "error", message=host.error or "host error", type="unreachable")
+        suite.set("tests", str(len(suite.findall("testcase"))))
+        suite.set("failures", str(failures))
+        suite.set("errors", str(errors))
+        suite.set("skipped", str(skipped))
+        suite.set("time", f"{total_time:.3f}")
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def write_junit(record: RunRecord, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, junit_xml(record))
