@@ -184,7 +184,7 @@ ENTRIES: tuple[FindingDoc, ...] = (
     ),
     FindingDoc(
         code="SD203",
-        severity="warning",
+        severity="error",
         area="hidden-state layout",
         title="Draft config names no aux layers; the engine default differs from training",
         detects=(

@@ -1,0 +1,63 @@
+"""SD701-SD703: draft config fields the serving engine or the target disagree with."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from spec_debug.diagnose.checks.common import Where
+from spec_debug.eagle3 import engines
+from spec_debug.record import Finding
+
+
+def check_norm_flags(engine: str, engine_version: str | None, draft_raw: Mapping[str, Any],
+                     at: Where = Where()) -> list[Finding]:
+    """SD701: a norm flag the checkpoint relies on that this engine version does not run."""
+    ignored = engines.ignored_norm_flags(engine, engine_version, draft_raw)
+    if not ignored:
+        return []
+    meant = engines.reference_norm_flags(draft_raw)
+    served = engines.effective_norm_flags(engine, engine_version, draft_raw)
+    fmt = "speculators" if engines.is_speculators_format(draft_raw) else "eagle"
+    row = engines.convention_row(engine, f"honoured_flags_{fmt}", engine_version)
+    evidence = [f"{flag}: checkpoint means {meant[flag]}, {engine} {engine_version or 'latest'} runs {served[flag]}"
+                for flag in ignored]
+    evidence.append(f"source: {row.source}" + (" (version boundary estimated)" if row.version_estimated else ""))
+    return [at.finding("SD701", evidence, {"ignored_flags": ignored, "checkpoint": meant, "engine": served})]
+
+
+def check_context_length(draft_max_positions: int | None, context_length: int | None, *,
+                         context_source: str = "", at: Where = Where()) -> list[Finding]:
+    """SD702: the server may run the draft past the positions it was built for."""
+    if not draft_max_positions or not context_length or draft_max_positions >= context_length:
+        return []
+    evidence = [f"draft max_position_embeddings = {draft_max_positions}",
+                f"serving context length = {context_length}{f' ({context_source})' if context_source else ''}"]
+    return [at.finding("SD702", evidence, {"draft_max_position_embeddings": draft_max_positions,
+                                           "context_length": context_length})]
+
+
+def rope_signature(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """(type, theta, factor) of a decoder config, whichever of the HF spellings it uses
+    (transformers >= 5 `rope_parameters`, older `rope_theta` + `rope_scaling`)."""
+    text = cfg.get("transformer_layer_config") or cfg.get("text_config") or cfg
+    params = dict(text.get("rope_parameters") or {})
+    if "full_attention" in params or "sliding_attention" in params:
+        params = dict(params.get("full_attention") or params.get("sliding_attention") or {})
+    scaling = text.get("rope_scaling")
+    if isinstance(scaling, Mapping):
+        params = {**dict(scaling), **params}
+    rope_type = str(params.get("rope_type") or params.get("type") or "default")
+    theta = float(params.get("rope_theta") or text.get("rope_theta") or 10000.0)
+    factor = params.get("factor")
+    return {"type": rope_type, "theta": theta, "factor": float(factor) if factor is not None else None}
+
+
+def check_rope(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
+               at: Where = Where()) -> list[Finding]:
+    """SD703: draft RoPE theta or scaling differs from the target's."""
+    draft, target = rope_signature(draft_raw), rope_signature(target_raw)
+    diffs = [f"{key}: draft {draft[key]}, target {target[key]}"
+             for key in ("type", "theta", "factor") if draft[key] != target[key]]
+    if not diffs:
+        return []
+    return [at.finding("SD703", diffs, {"draft": draft, "target": target})]

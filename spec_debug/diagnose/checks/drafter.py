@@ -1,0 +1,113 @@
+"""SD401-SD403: the drafter measured outside the engine (spec_debug.eagle3 evaluation)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from spec_debug.diagnose.checks.common import Where, explained_by, pct
+from spec_debug.record import Finding
+
+# "Far below": both a relative and an absolute gap, so noise on a small eval set or a
+# slightly different validation split does not fire it.
+ACCURACY_RATIO = 0.8
+ACCURACY_GAP = 0.05
+LAYOUT_GAP = 0.05
+LAYOUT_RATIO = 1.2
+SEMANTICS_ACC_DROP = 0.02
+
+
+def normalise_accuracy(value: float | str | None) -> float | None:
+    """0.747, '0.747', 74.7 and '74.7%' all mean 74.7 %."""
+    if value is None or value == "":
+        return None
+    text = str(value).strip().rstrip("%")
+    number = float(text)
+    return number / 100.0 if number > 1.0 or str(value).strip().endswith("%") else number
+
+
+def _acc0(metrics: Mapping[str, Any]) -> float | None:
+    full = metrics.get("full_accuracy")
+    if isinstance(full, Sequence) and full:
+        return float(full[0])
+    return None
+
+
+def check_standalone_accuracy(metrics: Mapping[str, Any], claimed_accuracy: float | str | None,
+                              at: Where = Where()) -> list[Finding]:
+    """SD401: the reference forward on training data scores far below the claimed accuracy."""
+    claimed = normalise_accuracy(claimed_accuracy)
+    measured = _acc0(metrics)
+    if claimed is None or measured is None:
+        return []
+    if not (measured < ACCURACY_RATIO * claimed and claimed - measured >= ACCURACY_GAP):
+        return []
+    reference = metrics.get("reference", "target_argmax")
+    evidence = [f"claimed validation accuracy (position 0): {pct(claimed)}",
+                f"standalone full_accuracy[0] = {pct(measured)} on {metrics.get('tokens', '?')} tokens "
+                f"from {metrics.get('samples', '?')} samples (reference: {reference})"]
+    severity = None
+    if reference == "data_tokens":
+        # Against the next data token, not the verifier's argmax: lower by construction.
+        evidence.append("measured against the next data token (no target head given): pass the "
+                        "target checkpoint to compare like with like")
+        severity = "warning"
+    return [at.finding("SD401", evidence, {"claimed": claimed, "measured": measured,
+                                           "reference": reference}, severity=severity)]
+
+
+def _key(layout: Any) -> tuple:
+    return tuple(layout) if isinstance(layout, (list, tuple)) else (layout,)
+
+
+def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None = None, *,
+                 root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
+    """SD402: a layout ranks clearly above the served one (or the configured one)."""
+    ranked = result.get("ranked") or []
+    if not ranked:
+        return []
+    scores = {_key(r["layout"]): float(r["full_accuracy0"]) for r in ranked}
+    best = ranked[0]
+    served_key = _key(served_layout) if served_layout is not None else None
+    if served_key not in scores:
+        served_key = _key(result.get("configured")) if result.get("configured") is not None else None
+    if served_key is None or served_key not in scores:
+        return []
+    served_acc, best_acc = scores[served_key], float(best["full_accuracy0"])
+    if _key(best["layout"]) == served_key:
+        return []
+    if not (best_acc - served_acc >= LAYOUT_GAP and best_acc >= LAYOUT_RATIO * max(served_acc, 1e-9)):
+        return []
+    evidence = [f"best layout {list(_key(best['layout']))}: full_accuracy[0] {pct(best_acc)}",
+                f"served layout {list(served_key)}: {pct(served_acc)}"]
+    for slot in result.get("embedding_slots") or []:
+        evidence.append(f"slot {slot} of the data is exactly the embedding output "
+                        "(embed_tokens[token_ids]): training used cat([embed, ...])")
+    facts = {"best": list(_key(best["layout"])), "best_accuracy": best_acc,
+             "served": list(served_key), "served_accuracy": served_acc}
+    if root_causes:
+        evidence.append(explained_by(root_causes))
+        return [at.finding("SD402", evidence, facts, severity="info",
+                           title="Layout probe confirms: the served layout is not the one the drafter fits")]
+    return [at.finding("SD402", evidence, facts)]
+
+
+def check_engine_semantics(reference: Mapping[str, Any], engine: Mapping[str, Any], engine_name: str,
+                           *, ignored_flags: list[str] | None = None, root_causes: list[str] | None = None,
+                           at: Where = Where()) -> list[Finding]:
+    """SD403: the same weights run as the engine does lose measurable acceptance."""
+    ref, eng = _acc0(reference), _acc0(engine)
+    if ref is None or eng is None or ref - eng < SEMANTICS_ACC_DROP:
+        return []
+    evidence = [f"reference semantics: full_accuracy[0] {pct(ref)}, expected accept length "
+                f"{reference.get('expected_accept_length')}",
+                f"{engine_name} semantics: full_accuracy[0] {pct(eng)}, expected accept length "
+                f"{engine.get('expected_accept_length')}"]
+    if ignored_flags:
+        evidence.append(f"{engine_name} ignores {', '.join(ignored_flags)}")
+    facts = {"reference_accuracy": ref, "engine_accuracy": eng, "drop": ref - eng,
+             "ignored_flags": ignored_flags or []}
+    if root_causes:
+        evidence.append(explained_by(root_causes))
+        return [at.finding("SD403", evidence, facts, severity="info",
+                           title=f"Measured cost of the {engine_name} divergence")]
+    return [at.finding("SD403", evidence, facts)]

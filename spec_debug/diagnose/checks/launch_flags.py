@@ -1,0 +1,100 @@
+"""SD101-SD104: what the launch command makes the server do."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from spec_debug.diagnose.checks.common import Where
+from spec_debug.diagnose.launch import EffectiveSpec, LaunchConfig
+from spec_debug.record import Finding
+
+
+def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int | None,
+                    at: Where = Where()) -> list[Finding]:
+    """SD101: one drafted token per round. Error when the draft was trained for more."""
+    served = eff.num_steps
+    if served != 1:
+        return []
+    flag = ("--speculative-num-steps 1" if launch.engine == "sglang"
+            else '"num_speculative_tokens": 1 in --speculative-config')
+    evidence = [f"launch command: {flag}",
+                f"effective: steps=1, topk={eff.topk}, draft tokens={eff.num_draft_tokens}: at most "
+                "one drafted token can be accepted per round, so accept length <= 2"]
+    facts = {"served_steps": 1, "trained_steps": trained_steps}
+    if trained_steps is not None and trained_steps > 1:
+        evidence.append(f"the draft was trained/exported for {trained_steps} speculative tokens "
+                        "(speculators_config.proposal_methods[0].speculative_tokens)")
+        fix = (f"Serve with {trained_steps} steps: --speculative-num-steps {trained_steps} "
+               f"--speculative-eagle-topk 1 --speculative-num-draft-tokens {trained_steps + 1}"
+               if launch.engine == "sglang" else
+               f'Set "num_speculative_tokens": {trained_steps} in --speculative-config.')
+        return [at.finding("SD101", evidence, facts, remediation=fix)]
+    if trained_steps == 1:
+        return []
+    evidence.append("the draft config does not say how many steps it was trained for")
+    return [at.finding("SD101", evidence, facts, severity="warning")]
+
+
+def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Where()) -> list[Finding]:
+    """SD102: draft tokens the engine overrides, or that the tree cannot hold."""
+    if not eff.overrides and not eff.problems:
+        return []
+    lines = [o for o in eff.overrides if not o.startswith("auto-chosen")] + list(eff.problems)
+    if not lines:
+        return []
+    facts = {"written": {"steps": launch.num_steps, "topk": launch.topk,
+                         "num_draft_tokens": launch.num_draft_tokens},
+             "effective": {"steps": eff.num_steps, "topk": eff.topk,
+                           "num_draft_tokens": eff.num_draft_tokens},
+             "tree_capacity": eff.tree_capacity}
+    return [at.finding("SD102", lines, facts)]
+
+
+def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
+    """EAGLE3 / EAGLE from the checkpoint's own config, None when it does not say."""
+    if draft_raw.get("speculators_model_type") == "eagle3":
+        return "EAGLE3"
+    archs = " ".join(draft_raw.get("architectures") or [])
+    if "Eagle3" in archs or "EAGLE3" in archs.upper() or draft_raw.get("eagle_config"):
+        return "EAGLE3"
+    if "Eagle" in archs or "EAGLE" in archs.upper():
+        return "EAGLE"
+    return None
+
+
+def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
+                    at: Where = Where()) -> list[Finding]:
+    """SD103: --speculative-algorithm / vLLM method vs what the checkpoint is."""
+    if draft_raw is None or launch.algorithm not in ("EAGLE", "EAGLE3"):
+        return []
+    expected = _draft_algorithm(draft_raw)
+    if expected is None or expected == launch.algorithm:
+        return []
+    written = (f"--speculative-algorithm {launch.algorithm}" if launch.engine == "sglang"
+               else f'"method": "{launch.algorithm.lower()}"')
+    evidence = [f"launch command: {written}",
+                f"draft checkpoint is {expected} (architectures={draft_raw.get('architectures')}, "
+                f"speculators_model_type={draft_raw.get('speculators_model_type')})"]
+    return [at.finding("SD103", evidence, {"served": launch.algorithm, "checkpoint": expected})]
+
+
+def _dtype_of(cfg: Mapping[str, Any] | None) -> str | None:
+    if not cfg:
+        return None
+    nested = cfg.get("transformer_layer_config") or cfg.get("text_config") or {}
+    value = cfg.get("torch_dtype") or cfg.get("dtype") or nested.get("torch_dtype") or nested.get("dtype")
+    return str(value).replace("torch.", "") if value else None
+
+
+def check_dtype(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
+                target_raw: Mapping[str, Any] | None, at: Where = Where()) -> list[Finding]:
+    """SD104: draft and target dtypes differ and the command sets no --dtype."""
+    draft, target = _dtype_of(draft_raw), _dtype_of(target_raw)
+    if draft is None or target is None or draft == target:
+        return []
+    if launch.dtype not in (None, "auto"):
+        return []
+    evidence = [f"draft torch_dtype={draft}, target torch_dtype={target}",
+                f"launch command sets no --dtype (got {launch.dtype or 'none'})"]
+    return [at.finding("SD104", evidence, {"draft_dtype": draft, "target_dtype": target},
+                       remediation=f"Pass --dtype {target} explicitly.")]

@@ -1,0 +1,61 @@
+"""SD501-SD503: throughput and accept length, measured against the model's prediction."""
+
+from __future__ import annotations
+
+from spec_debug.diagnose.checks.common import Where, explained_by
+from spec_debug.diagnose.throughput import ThroughputModel, break_even_accept_length
+from spec_debug.record import Finding
+
+# Noise band for tok/s comparisons: a 2 % dip is not a regression.
+THROUGHPUT_TOLERANCE = 0.02
+AL_RATIO = 0.8
+AL_GAP = 0.25
+
+
+def check_throughput(measured_tok_s: float | None, baseline_tok_s: float | None, *,
+                     source: str = "", at: Where = Where()) -> list[Finding]:
+    """SD501: speculative decode slower than the no-speculation baseline."""
+    if not measured_tok_s or not baseline_tok_s:
+        return []
+    if measured_tok_s >= baseline_tok_s * (1 - THROUGHPUT_TOLERANCE):
+        return []
+    ratio = measured_tok_s / baseline_tok_s
+    evidence = [f"measured {measured_tok_s:.1f} tok/s with speculation{f' ({source})' if source else ''}",
+                f"baseline {baseline_tok_s:.1f} tok/s without: {ratio:.2f}x ({(1 - ratio) * 100:.0f}% slower)"]
+    return [at.finding("SD501", evidence, {"measured_tok_s": measured_tok_s,
+                                           "baseline_tok_s": baseline_tok_s, "ratio": ratio})]
+
+
+def check_accept_length_gap(observed: float | None, predicted: float | None, steps: int | None, *,
+                            root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
+    """SD502: the server accepts far fewer tokens than the standalone drafter predicts."""
+    if observed is None or predicted is None:
+        return []
+    if not (observed < AL_RATIO * predicted and predicted - observed >= AL_GAP):
+        return []
+    evidence = [f"server log accept length {observed:.2f}",
+                f"standalone prediction {predicted:.2f} for a chain of {steps} step(s) "
+                "(1 + sum of joint per-position acceptance)"]
+    facts = {"observed_accept_length": observed, "predicted_accept_length": predicted, "steps": steps}
+    if root_causes:
+        evidence.append(explained_by(root_causes))
+        return [at.finding("SD502", evidence, facts, severity="info",
+                           title="Serving path loses acceptance the weights have")]
+    return [at.finding("SD502", evidence, facts)]
+
+
+def check_payoff(model: ThroughputModel, best_accept_length: float | None, *,
+                 cost_source: str = "", at: Where = Where()) -> list[Finding]:
+    """SD503: even the best acceptance available cannot beat the draft's cost."""
+    c = model.implied_draft_cost_ratio if model.implied_draft_cost_ratio is not None else model.draft_cost_ratio
+    if c is None or best_accept_length is None:
+        return []
+    needed = break_even_accept_length(model.steps, c)
+    if best_accept_length > needed:
+        return []
+    evidence = [f"draft cost ratio c = {c:.3f} ({cost_source or 'estimated'}) at {model.steps} step(s): "
+                f"break-even accept length 1 + K*c = {needed:.2f}",
+                f"best accept length available {best_accept_length:.2f} <= {needed:.2f}"]
+    return [at.finding("SD503", evidence, {"draft_cost_ratio": c, "steps": model.steps,
+                                           "break_even_accept_length": needed,
+                                           "best_accept_length": best_accept_length})]
