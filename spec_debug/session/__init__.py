@@ -1,0 +1,13 @@
+"""Session analyzer: agent/engineer transcripts -> events -> extractors -> analysis.
+
+Public entry points: :func:`analyze_path` (the ``analyze`` command) and
+:func:`distill_playbook` (the ``distill`` command). See issue #6 and
+../shared/reference/TRANSCRIPTS.md for the formats.
+"""
+
+from __future__ import annotations
+
+from spec_debug.session.analysis import SessionAnalysis, analyze_path
+
+
+__all__ = ["SessionAnalysis", "analyze_path"]

@@ -1,0 +1,70 @@
+"""The agent tree: which agent spawned which, and how each one did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spec_debug.session.events import MAIN_AGENT
+
+
+@dataclass(slots=True)
+class AgentInfo:
+    id: str
+    parent: str | None = None
+    spawned_by: str | None = None
+    """Id of the tool call that started it (``meta.json`` ``toolUseId``)."""
+    agent_type: str = ""
+    description: str = ""
+    file: str | None = None
+    status: str = "unknown"
+    """completed | failed | missing | running | unknown; from the parent's tool result
+    (``toolUseResult.status``) when there is one, else derived after the fact."""
+    events: int = 0
+    tool_calls: int = 0
+    failed_calls: int = 0
+    errors: int = 0
+    first_seq: int | None = None
+    last_seq: int | None = None
+
+    def as_dict(self, session: str) -> dict:
+        return {
+            "id": self.id, "session": session, "parent": self.parent, "spawned_by": self.spawned_by,
+            "type": self.agent_type, "description": self.description, "file": self.file,
+            "events": self.events, "tool_calls": self.tool_calls, "failed_calls": self.failed_calls,
+            "errors": self.errors, "status": self.status, "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
+        }
+
+
+@dataclass
+class AgentTree:
+    agents: dict[str, AgentInfo] = field(default_factory=dict)
+
+    def get(self, agent_id: str, parent: str | None = MAIN_AGENT) -> AgentInfo:
+        info = self.agents.get(agent_id)
+        if info is None:
+            info = AgentInfo(id=agent_id, parent=None if agent_id == MAIN_AGENT else parent)
+            self.agents[agent_id] = info
+        return info
+
+    def finish(self) -> None:
+        """Fill the statuses nobody reported (tokentelemetry PR #370: an agent whose every
+        call failed is ``failed``, not a success)."""
+        for info in self.agents.values():
+            if info.status != "unknown":
+                continue
+            if info.events == 0:
+                info.status = "missing" if info.file is None and info.id != MAIN_AGENT else "unknown"
+            elif info.tool_calls and info.failed_calls == info.tool_calls:
+                info.status = "failed"
+            else:
+                info.status = "completed"
+
+    def depth(self, agent_id: str) -> int:
+        d, seen = 0, set()
+        node = self.agents.get(agent_id)
+        while node is not None and node.parent is not None and node.id not in seen:
+            seen.add(node.id)
+            d += 1
+            node = self.agents.get(node.parent)
+        return d

@@ -1,0 +1,498 @@
+"""Events in, one :class:`SessionAnalysis` out: every extractor runs in a single streaming
+pass, keeping only per-agent state and the (capped) records."""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spec_debug.session import failures, metrics, reasoning, shell, spec_facts
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.records import (
+    MAX_RECORDS, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
+    PivotRecord, PromptRecord, SegmentRecord, as_json,
+)
+from spec_debug.session.sources import SessionSource, discover, iter_events
+
+LOOP_MIN = 3
+"""The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
+arXiv:2506.18824: failing trajectories show repetitive cycles)."""
+PIVOT_WINDOW = 5
+"""A pivot is a command of a kind not among the agent's last few, right after a trigger."""
+SEGMENT_SPLIT_EVENTS = 400
+"""A phase longer than this is split at the next change of the kind of command."""
+SD401_GAP_POINTS = 20.0
+"""Standalone accuracy this many points under the claimed one fires SD401."""
+
+
+@dataclass
+class SessionAnalysis:
+    format: str = "unknown"
+    sessions: list[dict] = field(default_factory=list)
+    agents: list[dict] = field(default_factory=list)
+    stats: dict = field(default_factory=dict)
+    commands: list[CommandRecord] = field(default_factory=list)
+    errors: list[ErrorRecord] = field(default_factory=list)
+    metrics: list[MetricRecord] = field(default_factory=list)
+    pivots: list[PivotRecord] = field(default_factory=list)
+    findings: list[FindingRecord] = field(default_factory=list)
+    segments: list[SegmentRecord] = field(default_factory=list)
+    hypotheses: list[HypothesisRecord] = field(default_factory=list)
+    loops: list[LoopRecord] = field(default_factory=list)
+    prompts: list[PromptRecord] = field(default_factory=list)
+    concat_orders: list[dict] = field(default_factory=list)
+
+    @property
+    def hosts(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for c in self.commands:
+            if c.host:
+                seen.setdefault(c.host)
+        return list(seen)
+
+    def to_json(self) -> dict:
+        return {
+            "format": self.format,
+            "sessions": self.sessions,
+            "agents": self.agents,
+            "stats": self.stats,
+            "hosts": self.hosts,
+            "commands": [as_json(r) for r in self.commands],
+            "errors": [as_json(r) for r in self.errors],
+            "metrics": [as_json(r) for r in self.metrics],
+            "pivots": [as_json(r) for r in self.pivots],
+            "findings": [as_json(r) for r in self.findings],
+            "segments": [as_json(r) for r in self.segments],
+            "hypotheses": [as_json(r) for r in self.hypotheses],
+            "loops": [as_json(r) for r in self.loops],
+            "prompts": [as_json(r) for r in self.prompts],
+            "concat_orders": self.concat_orders,
+        }
+
+
+def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis:
+    """Analyze every session under ``path`` (a file, a session folder or a directory)."""
+    sources = discover(Path(path), input_format)
+    out = SessionAnalysis()
+    totals: Counter = Counter()
+    formats = {s.format for s in sources}
+    out.format = formats.pop() if len(formats) == 1 else "mixed"
+    for source in sources:
+        stats = ReadStats()
+        tree = AgentTree()
+        state = _SessionState(source, out, tree)
+        for event in iter_events(source, stats, tree):
+            state.feed(event)
+        state.finish()
+        tree.finish()
+        out.agents.extend(a.as_dict(source.id) for a in tree.agents.values()
+                          if a.id != MAIN_AGENT or a.events or len(tree.agents) == 1)
+        read = stats.as_dict()
+        out.sessions.append({
+            "id": source.id, "file": str(source.path), "format": source.format,
+            "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
+            "agents": len(tree.agents), "missing_files": list(stats.missing_files), **read,
+        })
+        totals.update(read)
+        totals["events"] += state.events
+        totals["tool_calls"] += state.tool_calls
+        totals["errors"] += state.error_count
+        totals["compactions"] += state.compactions
+        totals["records_dropped"] += state.dropped
+    out.stats = {
+        "events": totals["events"], "lines_skipped": totals["lines_skipped"],
+        "tool_calls": totals["tool_calls"], "errors": totals["errors"], "lines": totals["lines"],
+        "broken_json": totals["broken_json"], "non_object": totals["non_object"],
+        "too_long": totals["too_long"], "binary": totals["binary"], "unknown_types": totals["unknown_types"],
+        "missing_files": totals["missing_files"], "compactions": totals["compactions"],
+        "records_dropped": totals["records_dropped"], "sessions": len(sources),
+    }
+    return out
+
+
+@dataclass
+class _Call:
+    category: str
+    seq: int
+    template: str
+    record: CommandRecord | None
+    tool_name: str | None
+
+
+@dataclass
+class _Trigger:
+    seq: int
+    kind: str
+    summary: str
+    category: str
+    recent: tuple[str, ...]
+
+
+@dataclass
+class _Agent:
+    pending: OrderedDict = field(default_factory=OrderedDict)
+    recent: deque = field(default_factory=lambda: deque(maxlen=PIVOT_WINDOW))
+    trigger: _Trigger | None = None
+    last_text: str = ""
+    last_text_seq: int = -1
+    loop: LoopRecord | None = None
+    open_hypotheses: list[HypothesisRecord] = field(default_factory=list)
+
+
+@dataclass
+class _Segment:
+    start_seq: int
+    reason: str
+    label: str = ""
+    end_seq: int = 0
+    events: int = 0
+    commands: int = 0
+    errors: int = 0
+    categories: Counter = field(default_factory=Counter)
+    hosts: Counter = field(default_factory=Counter)
+
+
+class _SessionState:
+    def __init__(self, source: SessionSource, out: SessionAnalysis, tree: AgentTree) -> None:
+        self.source = source
+        self.session = source.id
+        self.out = out
+        self.tree = tree
+        self.agents: dict[str, _Agent] = {}
+        self.events = self.tool_calls = self.error_count = self.compactions = self.dropped = 0
+        self.first_ts: str | None = None
+        self.last_ts: str | None = None
+        self.findings: dict[str, FindingRecord] = {}
+        self.concat_seen: dict[int, tuple[tuple[str, ...], int]] = {}
+        self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.baseline: MetricRecord | None = None
+        self.best_throughput: float | None = None
+        self.claimed_accuracy: MetricRecord | None = None
+        self.standalone_accuracy: list[MetricRecord] = []
+        self.segment: _Segment | None = None
+        self.segments: list[SegmentRecord] = []
+        self.sub_segments: dict[str, _Segment] = {}
+
+    # -- bookkeeping --------------------------------------------------------
+    def _keep(self, items: list, record) -> None:
+        if len(items) < MAX_RECORDS:
+            items.append(record)
+        else:
+            self.dropped += 1
+
+    def _agent(self, agent_id: str) -> _Agent:
+        st = self.agents.get(agent_id)
+        if st is None:
+            st = self.agents[agent_id] = _Agent()
+        return st
+
+    # -- the pass -----------------------------------------------------------
+    def feed(self, ev: Event) -> None:
+        self.events += 1
+        if ev.timestamp:
+            if self.first_ts is None:
+                self.first_ts = ev.timestamp
+            self.last_ts = ev.timestamp
+        info = self.tree.get(ev.agent)
+        info.events += 1
+        if info.first_seq is None:
+            info.first_seq = ev.seq
+        info.last_seq = ev.seq
+        st = self._agent(ev.agent)
+        kind = ev.kind
+        if kind == "prompt":
+            if ev.agent == MAIN_AGENT and ev.text.strip():
+                self._boundary(ev.seq, "prompt", _first_sentence(ev.text))
+            self._keep(self.out.prompts, PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
+            self._prose(ev, st)
+        elif kind == "text":
+            self._prose(ev, st)
+            self._reasoning(ev, st)
+            st.last_text, st.last_text_seq = ev.text[-4000:], ev.seq
+        elif kind == "thinking":
+            self._concat(ev, ev.text)
+            if st.last_text_seq != ev.seq:
+                st.last_text, st.last_text_seq = ev.text[-4000:], ev.seq
+        elif kind == "tool_call":
+            self._tool_call(ev, st)
+        elif kind == "tool_result":
+            self._tool_result(ev, st)
+        elif kind == "compaction":
+            self.compactions += 1
+            if ev.agent == MAIN_AGENT:
+                self._boundary(ev.seq, "compaction", "")
+        elif kind == "system" and ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
+            self._boundary(ev.seq, "heading", ev.text[:100])
+        self._segment_for(ev).events += 1
+
+    def _prose(self, ev: Event, st: _Agent) -> None:
+        for m in metrics.extract_metrics(ev.text):
+            self._metric(ev, m, None, "prose")
+        self._concat(ev, ev.text)
+        for obs in spec_facts.text_observations(ev.text):
+            self._finding(obs.code, ev, obs.evidence)
+
+    def _reasoning(self, ev: Event, st: _Agent) -> None:
+        settled = reasoning.outcome(ev.text)
+        if settled and st.open_hypotheses:
+            hyp = st.open_hypotheses.pop()
+            hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
+        for sentence in reasoning.hypotheses(ev.text):
+            hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence)
+            self._keep(self.out.hypotheses, hyp)
+            st.open_hypotheses.append(hyp)
+            del st.open_hypotheses[:-20]
+
+    def _tool_call(self, ev: Event, st: _Agent) -> None:
+        self.tool_calls += 1
+        self.tree.get(ev.agent).tool_calls += 1
+        category = shell.categorize(ev.command, ev.tool_name, ev.path)
+        self._pivot_check(ev, st, category)
+        st.recent.append(category)
+        seg = self._segment_for(ev)
+        seg.categories[category] += 1
+        record = None
+        if ev.command:
+            target = shell.parse_target(ev.command)
+            host = target.host or ev.host
+            why = st.last_text if 0 <= ev.seq - st.last_text_seq <= 3 else ""
+            record = CommandRecord(
+                session=self.session, seq=ev.seq, agent=ev.agent, host=host, command=ev.command[:4000],
+                category=category, inner=(target.inner or ev.command)[:4000], user=target.user,
+                port=target.port, jump=target.jump, container=target.container, description=ev.description,
+                why=reasoning.why_text(why), timestamp=ev.timestamp, file=ev.file, line=ev.line)
+            self._keep(self.out.commands, record)
+            seg.commands += 1
+            if host:
+                seg.hosts[host] += 1
+            for obs in spec_facts.launch_observations(ev.command):
+                self._finding(obs.code, ev, obs.evidence, host)
+            self._concat(ev, ev.command)
+        call = _Call(category, ev.seq, shell.template(ev.command or f"{ev.tool_name} {ev.path or ''}"), record, ev.tool_name)
+        key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
+        st.pending[key] = call
+        if len(st.pending) > 4096:
+            st.pending.popitem(last=False)
+
+    def _tool_result(self, ev: Event, st: _Agent) -> None:
+        call = st.pending.pop(ev.call_id, None) if ev.call_id else None
+        if call is None and ev.call_id is None and st.pending:
+            call = st.pending.popitem(last=True)[1]
+        record = call.record if call else None
+        exit_code = ev.exit_code
+        if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code":
+            exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
+        found = failures.extract_errors(ev.text, exit_code, ev.is_error)
+        failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
+        host = record.host if record else None
+        if record is not None:
+            record.exit_code = exit_code
+            record.is_error = failed
+            record.result_seq = ev.seq
+        if failed:
+            self.tree.get(ev.agent).failed_calls += 1
+        for err in found:
+            self.error_count += 1
+            self.tree.get(ev.agent).errors += 1
+            self._segment_for(ev).errors += 1
+            self._keep(self.out.errors, ErrorRecord(
+                self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
+                host, call.seq if call else None, ev.timestamp))
+        if failed and call is not None:
+            err = found[0] if found else None
+            summary = f"{err.exception or err.kind}: {err.message}"[:160] if err else "a failed command"
+            st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))
+        self._loop(ev, st, call, failed, found)
+        hint = record.command if record else ""
+        for m in metrics.extract_metrics(ev.text, hint):
+            self._metric(ev, m, host, "output", st, call)
+        for obs in spec_facts.launch_observations(ev.text):
+            self._finding(obs.code, ev, obs.evidence, host)
+        for obs in spec_facts.text_observations(ev.text):
+            self._finding(obs.code, ev, obs.evidence, host)
+        self._concat(ev, ev.text)
+
+    # -- extractors with session state -------------------------------------
+    def _metric(self, ev: Event, m: metrics.Metric, host, source: str, st: _Agent | None = None,
+                call: _Call | None = None) -> None:
+        rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
+                           ev.timestamp)
+        self._keep(self.out.metrics, rec)
+        if m.name == "baseline_throughput":
+            self.baseline = rec
+        elif m.name == "throughput":
+            if self.baseline is not None and m.value < self.baseline.value:
+                self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {self.baseline.value:g} tok/s baseline "
+                              f"[msg {self.baseline.seq}]", host, extra_seqs=[self.baseline.seq])
+            if source == "output" and st is not None and call is not None:
+                prev = self.best_throughput
+                stalled = (self.baseline is not None and m.value < self.baseline.value) or (
+                    prev is not None and m.value <= prev * 1.05)
+                if stalled and st.trigger is None:
+                    base = f", baseline {self.baseline.value:g}" if self.baseline else ""
+                    st.trigger = _Trigger(ev.seq, "metric", f"throughput {m.value:g} tok/s not improving{base}",
+                                          call.category, tuple(st.recent))
+            if source == "output":
+                self.best_throughput = max(self.best_throughput or 0.0, m.value)
+        elif m.name == "validation_accuracy":
+            self.claimed_accuracy = rec
+            for standalone in self.standalone_accuracy:
+                self._check_sd401(standalone, ev)
+        elif m.name == "standalone_accuracy":
+            self.standalone_accuracy.append(rec)
+            del self.standalone_accuracy[:-50]
+            self._check_sd401(rec, ev)
+
+    def _check_sd401(self, standalone: MetricRecord, ev: Event) -> None:
+        claimed = self.claimed_accuracy
+        if claimed is not None and standalone.value < claimed.value - SD401_GAP_POINTS:
+            self._finding("SD401", ev, f"standalone accuracy {standalone.value:g}% [msg {standalone.seq}] vs claimed "
+                          f"{claimed.value:g}% [msg {claimed.seq}]", standalone.host,
+                          seq=max(standalone.seq, claimed.seq), extra_seqs=[standalone.seq, claimed.seq])
+
+    def _concat(self, ev: Event, text: str) -> None:
+        for order in spec_facts.concat_orders(text):
+            seen = self.concat_seen.get(len(order))
+            if seen is None:
+                self.concat_seen[len(order)] = (order, ev.seq)
+                self._keep(self.out.concat_orders, {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
+            elif seen[0] != order:
+                if all(o["order"] != list(order) for o in self.out.concat_orders[-50:]):
+                    self._keep(self.out.concat_orders, {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
+                self._finding("SD201", ev, f"cat([{', '.join(seen[0])}]) [msg {seen[1]}] vs "
+                              f"cat([{', '.join(order)}]) [msg {ev.seq}]", extra_seqs=[seen[1]])
+        for ids in spec_facts.layer_id_lists(text):
+            seen = self.layer_ids_seen.get(len(ids))
+            if seen is None:
+                self.layer_ids_seen[len(ids)] = (ids, ev.seq)
+            elif seen[0] != ids:
+                code = "SD202" if all(b - a in (1, -1) for a, b in zip(seen[0], ids)) and \
+                    len({b - a for a, b in zip(seen[0], ids)}) == 1 else "SD201"
+                self._finding(code, ev, f"layer ids {list(seen[0])} [msg {seen[1]}] vs {list(ids)} [msg {ev.seq}]",
+                              extra_seqs=[seen[1]])
+
+    def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
+                 seq: int | None = None, extra_seqs: list[int] | None = None) -> None:
+        seq = ev.seq if seq is None else seq
+        line = evidence if evidence.startswith("[msg") else f"[msg {seq}] {evidence}"
+        existing = self.findings.get(code)
+        if existing is None:
+            existing = FindingRecord(self.session, code, seq, ev.agent, spec_facts.SEVERITY.get(code, "warning"),
+                                     spec_facts.TITLES.get(code, code), [], [], host,
+                                     spec_facts.REMEDIATION.get(code, ""))
+            self.findings[code] = existing
+            self._keep(self.out.findings, existing)
+        if len(existing.evidence) < 5 and line not in existing.evidence:
+            existing.evidence.append(line)
+        for s in [seq, *(extra_seqs or [])]:
+            if s not in existing.evidence_seqs and len(existing.evidence_seqs) < 10:
+                existing.evidence_seqs.append(s)
+
+    def _pivot_check(self, ev: Event, st: _Agent, category: str) -> None:
+        trig = st.trigger
+        if trig is None or ev.seq <= trig.seq:
+            return
+        st.trigger = None
+        # Editing after an error is the ordinary fix-and-retry loop, not a change of approach.
+        if category in trig.recent or category == trig.category or category in ("edit", "other"):
+            return
+        what = shell.CATEGORY_TITLES
+        shown = (ev.command or f"{ev.tool_name} {ev.path or ''}").strip()
+        summary = (f"After {trig.summary} [msg {trig.seq}], moved from {what[trig.category].lower()} to "
+                   f"{what[category].lower()}: {shown[:120]}")
+        pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category)
+        self._keep(self.out.pivots, pivot)
+        if ev.agent == MAIN_AGENT:
+            self._boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq)
+
+    def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:
+        loop = st.loop
+        if call is not None and failed:
+            if loop is not None and loop.template == call.template:
+                loop.count += 1
+                loop.last_seq = call.seq
+                return
+            self._close_loop(st)
+            message = (found[0].exception or found[0].message) if found else ""
+            st.loop = LoopRecord(self.session, ev.agent, call.template, 1, call.seq, call.seq, message[:200])
+        else:
+            self._close_loop(st)
+
+    def _close_loop(self, st: _Agent) -> None:
+        if st.loop is not None and st.loop.count >= LOOP_MIN:
+            self._keep(self.out.loops, st.loop)
+        st.loop = None
+
+    # -- segments -----------------------------------------------------------
+    def _segment_for(self, ev: Event) -> _Segment:
+        if ev.agent == MAIN_AGENT:
+            seg = self.segment
+            if seg is None:
+                seg = self.segment = _Segment(ev.seq, "start")
+            elif seg.events >= SEGMENT_SPLIT_EVENTS and ev.kind == "tool_call" and seg.categories and \
+                    shell.categorize(ev.command, ev.tool_name, ev.path) != seg.categories.most_common(1)[0][0]:
+                self._boundary(ev.seq, "split", "")
+                seg = self.segment
+            seg.end_seq = max(seg.end_seq, ev.seq)
+            return seg
+        seg = self.sub_segments.get(ev.agent)
+        if seg is None:
+            info = self.tree.get(ev.agent)
+            label = f"Sub-agent {ev.agent}" + (f": {info.description}" if info.description else "")
+            seg = self.sub_segments[ev.agent] = _Segment(ev.seq, "agent", label)
+        seg.end_seq = max(seg.end_seq, ev.seq)
+        return seg
+
+    def _boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None) -> None:
+        seg = self.segment
+        if seg is not None and seg.events == 0 and seg.commands == 0:
+            seg.reason, seg.label = reason, label  # nothing happened yet: retitle instead
+            return
+        if seg is not None:
+            self._close_segment(seg, MAIN_AGENT)
+        if pivot_from is not None:
+            label = f"{label} (pivot after [msg {pivot_from}])"
+        self.segment = _Segment(seq, reason, label, end_seq=seq)
+
+    def _close_segment(self, seg: _Segment, agent: str) -> None:
+        top_cat = seg.categories.most_common(1)[0][0] if seg.categories else None
+        top_host = seg.hosts.most_common(1)[0][0] if seg.hosts else None
+        activity = shell.CATEGORY_TITLES[top_cat] if top_cat else ""
+        if activity and top_host:
+            activity += f" on {top_host}"
+        if seg.reason in ("prompt", "heading", "agent"):
+            title = seg.label + (f" — {activity}" if activity and seg.reason != "agent" else "")
+        elif seg.reason == "pivot":
+            title = seg.label + (f" on {top_host}" if top_host else "")
+        elif seg.reason == "compaction":
+            title = "After context compaction" + (f" — {activity}" if activity else "")
+        else:
+            title = activity or "Conversation"
+        if len(self.segments) < 2000:
+            self.segments.append(SegmentRecord(self.session, 0, seg.start_seq, seg.end_seq, title or "Conversation",
+                                               agent, seg.events, seg.commands, seg.errors))
+        else:
+            self.dropped += 1
+
+    def finish(self) -> None:
+        for st in self.agents.values():
+            self._close_loop(st)
+        if self.segment is not None:
+            self._close_segment(self.segment, MAIN_AGENT)
+        for agent, seg in self.sub_segments.items():
+            self._close_segment(seg, agent)
+        base = len(self.out.segments)
+        for i, seg in enumerate(self.segments):
+            seg.index = base + i
+            self.out.segments.append(seg)
+
+
+def _first_sentence(text: str, limit: int = 70) -> str:
+    text = " ".join(text.split())
+    for stop in (". ", "? ", "! ", "\n"):
+        at = text.find(stop)
+        if 0 < at < limit:
+            return text[:at + 1]
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

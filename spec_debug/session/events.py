@@ -1,0 +1,89 @@
+"""The normalised event: one per content block of every transcript format.
+
+Kinds follow issue #6: prompt, text, thinking, tool_call, tool_result, system, summary,
+compaction; anything a format adds that we do not model is kept as ``other`` (with its raw
+type name) instead of failing, as daaain/claude-code-log and txcript do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+EventKind = Literal[
+    "prompt", "text", "thinking", "tool_call", "tool_result", "system", "summary",
+    "compaction", "other",
+]
+MAIN_AGENT = "main"
+"""Agent id of the trunk conversation (the session file itself)."""
+
+
+@dataclass(slots=True)
+class Spawn:
+    """A tool call that starts a sub-agent (Claude Code ``Task``/``Agent``)."""
+
+    description: str = ""
+    agent_type: str = ""
+
+
+@dataclass(slots=True)
+class Event:
+    session: str
+    seq: int
+    """Message index in its session (stable: the n-th non-blank record of the trunk file;
+    sub-agent files continue the count after the trunk, so a seq is unique per session)."""
+    agent: str
+    role: str
+    kind: EventKind
+    block: int = 0
+    """Index of the content block inside the message (one message may hold text + a call)."""
+    tool_name: str | None = None
+    call_id: str | None = None
+    command: str | None = None
+    """Shell command of a tool call (Bash ``input.command``, Codex ``cmd``, ...)."""
+    description: str | None = None
+    text: str = ""
+    """Prompt/text/thinking text, or the output of a tool result."""
+    is_error: bool = False
+    exit_code: int | None = None
+    timestamp: str | None = None
+    file: str = ""
+    line: int = 0
+    raw_type: str | None = None
+    host: str | None = None
+    """Host known from the format itself (a shell prompt ``root@gpu-3:~#``)."""
+    spawn: Spawn | None = None
+    agent_ref: str | None = None
+    """On a tool result: the sub-agent id it reports on (``toolUseResult.agentId``)."""
+    agent_status: str | None = None
+    path: str | None = None
+    """File a non-shell tool reads or edits (Read/Edit/Write/Grep ``file_path``/``path``)."""
+
+
+@dataclass(slots=True)
+class ReadStats:
+    """What the readers skipped, so a report can say how much it did not understand."""
+
+    lines: int = 0
+    broken_json: int = 0
+    non_object: int = 0
+    too_long: int = 0
+    binary: int = 0
+    unknown_types: int = 0
+    missing_files: list[str] = field(default_factory=list)
+
+    @property
+    def lines_skipped(self) -> int:
+        return self.broken_json + self.non_object + self.too_long + self.binary
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "lines": self.lines,
+            "lines_skipped": self.lines_skipped,
+            "broken_json": self.broken_json,
+            "non_object": self.non_object,
+            "too_long": self.too_long,
+            "binary": self.binary,
+            "unknown_types": self.unknown_types,
+            "missing_files": len(self.missing_files),
+        }

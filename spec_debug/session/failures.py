@@ -1,0 +1,147 @@
+"""Errors in tool output: Python tracebacks, ``Exit code N``, timeouts and signals, CUDA OOM,
+NCCL and connection failures.
+
+Traceback shape: CPython ``Lib/traceback.py`` (``Traceback (most recent call last):``, then
+``File "...", line N, in f`` frames, then an unindented ``Type: message`` line). Exit codes
+124/137/139 are ``timeout(1)``'s timeout, SIGKILL (often the OOM killer) and SIGSEGV.
+Categories follow chiphuyen/sniffly ``sniffly/core/constants.py`` ERROR_PATTERNS, plus the
+GPU-serving ones in TRANSCRIPTS.md section 5.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
+_BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception))(?::\s?(?P<msg>.*))?$", re.M)
+_CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory")
+_NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator")
+_CONNECTION = re.compile(
+    r"Connection refused|Connection reset by peer|Connection timed out|No route to host|"
+    r"Could not resolve hostname|Name or service not known|Host key verification failed|"
+    r"Permission denied \(publickey|Address already in use|ConnectionRefusedError|"
+    r"ssh: connect to host|Failed to connect to")
+_TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded", re.I)
+_SIGNAL_TEXT = re.compile(r"^(?:.*: )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?\s*$", re.M)
+_SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}
+MAX_PER_OUTPUT = 5
+
+
+@dataclass(slots=True)
+class ErrorInfo:
+    kind: str
+    """traceback | cuda_oom | nccl | connection | timeout | signal | exception | exit_code |
+    tool_error"""
+    exception: str | None = None
+    message: str = ""
+    file: str | None = None
+    line: int | None = None
+
+
+def extract_errors(output: str, exit_code: int | None = None, is_error: bool = False) -> list[ErrorInfo]:
+    """Every error an output shows, most specific first; nothing for a clean output."""
+    errors: list[ErrorInfo] = []
+    if "Traceback (most recent call last)" in output:
+        errors.extend(parse_tracebacks(output))
+    if errors:
+        return errors[:MAX_PER_OUTPUT]
+    failed = is_error or (exit_code not in (None, 0))
+    head = _first_meaningful_line(output)
+    if "memory" in output and (m := _CUDA_OOM.search(output)):
+        return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]
+    if ("NCCL" in output or "nccl" in output) and (m := _NCCL.search(output)):
+        return [ErrorInfo("nccl", None, _line_at(output, m.start()))]
+    if exit_code == 124 or (failed and _TIMEOUT.search(output)):
+        return [ErrorInfo("timeout", None, head if exit_code != 124 else f"timed out (exit 124): {head}".strip(": "))]
+    if exit_code in _SIGNAL_EXIT:
+        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], head)]
+    if (m := _SIGNAL_TEXT.search(output)) and failed:
+        return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
+    if failed and (m := _CONNECTION.search(output)):
+        return [ErrorInfo("connection", None, _line_at(output, m.start()))]
+    if failed and (m := _BARE_EXC.search(output)):
+        return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip())]
+    if exit_code not in (None, 0):
+        return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
+    if is_error:
+        return [ErrorInfo("tool_error", None, head)]
+    return []
+
+
+def parse_tracebacks(output: str) -> list[ErrorInfo]:
+    """Each traceback's exception, message and innermost frame; for a chain
+    (``During handling ...``) only the exception that propagated."""
+    found: list[tuple[ErrorInfo, int]] = []
+    start = output.find("Traceback (most recent call last)")
+    while start >= 0 and len(found) < 50:
+        info, end = _one_traceback(output, start)
+        found.append((info, end))
+        start = output.find("Traceback (most recent call last)", end)
+    kept = []
+    for i, (info, end) in enumerate(found):
+        following = output[end:end + 200].lstrip()
+        if i + 1 < len(found) and following.startswith(_CHAINED):
+            continue
+        kept.append(_classify(info))
+    return kept
+
+
+def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
+    pos = output.find("\n", start)
+    file = line = None
+    if pos < 0:
+        return ErrorInfo("traceback", None, "traceback with no frames"), len(output)
+    pos += 1
+    while pos < len(output):
+        nl = output.find("\n", pos)
+        end = len(output) if nl < 0 else nl
+        text = output[pos:end].rstrip("\r")
+        if not text.strip():
+            pos = end + 1
+            continue
+        if text[0] in " \t":
+            frame = _FRAME.match(text)
+            if frame:
+                file, line = frame.group("file"), int(frame.group("line"))
+            pos = end + 1
+            continue
+        m = _EXC_LINE.match(text)
+        if m and not text.startswith("Traceback"):
+            return ErrorInfo("traceback", m.group("type"), (m.group("msg") or "").strip(), file, line), end
+        break  # a truncated traceback: no exception line
+    return ErrorInfo("traceback", None, "traceback without an exception line (truncated output)", file, line), pos
+
+
+def _classify(info: ErrorInfo) -> ErrorInfo:
+    text = f"{info.exception or ''}: {info.message}"
+    if _CUDA_OOM.search(text):
+        info.kind = "cuda_oom"
+    elif _NCCL.search(text):
+        info.kind = "nccl"
+    elif _CONNECTION.search(text):
+        info.kind = "connection"
+    elif (info.exception or "").endswith("TimeoutError"):
+        info.kind = "timeout"
+    return info
+
+
+def _line_at(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[start:end if end >= 0 else len(text)].strip()[:300]
+
+
+def _exception_near(text: str, pos: int) -> str | None:
+    m = _BARE_EXC.match(_line_at(text, pos))
+    return m.group("type") if m else None
+
+
+def _first_meaningful_line(output: str) -> str:
+    for raw in output[:4000].splitlines():
+        text = raw.strip()
+        if text and not re.match(r"^(?:Error: )?Exit code \d+$", text):
+            return text[:300]
+    return ""

@@ -1,0 +1,1 @@
+"""One adapter per transcript format; each turns records into :class:`Event` objects."""

@@ -1,0 +1,171 @@
+"""Claude Code session JSONL (``~/.claude/projects/<cwd>/<sessionId>.jsonl``).
+
+Envelope fields and block types: daaain/claude-code-log ``claude_code_log/models.py``;
+sub-agent links: the same project's PR #218 (``toolUseResult.agentId`` on the trunk,
+``meta.json`` ``toolUseId`` at every depth). The format is internal and drifts
+(anthropics/claude-code issue #323), so every unknown line type is kept as ``other``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
+from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, tool_path
+from spec_debug.session.reader import iter_json_records
+
+SPAWN_TOOLS = frozenset({"Task", "Agent"})
+"""``Task`` on CLI 2.0.x, ``Agent`` on 2.1.x (TRANSCRIPTS.md section 1a)."""
+_AGENT_TRAILER = re.compile(r"agentId: ([\w-]+) \(")
+_KNOWN_PASSTHROUGH = frozenset({
+    "queue-operation", "ai-title", "attachment", "progress", "agent-setting", "pr-link",
+    "file-history-snapshot", "custom-title", "agent-name", "mode", "last-prompt",
+})
+
+
+def looks_like(obj: dict) -> bool:
+    return obj.get("type") in ("user", "assistant", "summary", "system") and (
+        "message" in obj or "uuid" in obj or "sessionId" in obj or "leafUuid" in obj
+    )
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    sidechain_agent: str | None = None
+    last_spawn: str | None = None
+    inline_count = 0
+    for index, lineno, obj in iter_json_records(path, stats):
+        cursor.records = index + 1
+        seq = cursor.seq_base + index
+        agent = cursor.agent
+        if cursor.agent == MAIN_AGENT and obj.get("isSidechain") is True:
+            # Older CLIs wrote sub-agent lines inline in the session file.
+            if sidechain_agent is None:
+                inline_count += 1
+                sidechain_agent = obj.get("agentId") or (
+                    f"sidechain-{last_spawn}" if last_spawn else f"sidechain-{inline_count}"
+                )
+            agent = obj.get("agentId") or sidechain_agent
+        elif cursor.agent == MAIN_AGENT:
+            sidechain_agent = None
+        for event in _events(obj, cursor, agent, seq, lineno, stats):
+            if event.spawn is not None and event.agent == MAIN_AGENT:
+                last_spawn = event.call_id
+            yield event
+
+
+def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats: ReadStats) -> Iterator[Event]:
+    kind_of_line = obj.get("type")
+    ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+
+    def event(kind, role, block=0, **kw) -> Event:
+        return Event(session=cursor.session, seq=seq, agent=agent, role=role, kind=kind,
+                     block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
+
+    if kind_of_line in ("user", "assistant"):
+        message = obj.get("message")
+        if not isinstance(message, dict):
+            stats.unknown_types += 1
+            yield event("other", kind_of_line, raw_type=f"{kind_of_line}:no-message")
+            return
+        role = message.get("role") if isinstance(message.get("role"), str) else kind_of_line
+        content = message.get("content")
+        if isinstance(content, str):
+            kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, content)
+            yield event(kind, role, text=content)
+            return
+        if not isinstance(content, list):
+            stats.unknown_types += 1
+            yield event("other", role, raw_type=f"{kind_of_line}:no-content")
+            return
+        for i, block in enumerate(content):
+            if isinstance(block, str):
+                yield event(_text_kind(role, obj, block), role, i, text=block)
+                continue
+            if not isinstance(block, dict):
+                continue
+            btype = block.get("type")
+            if btype == "text":
+                text = str(block.get("text", ""))
+                kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
+                yield event(kind, role, i, text=text)
+            elif btype == "thinking":
+                yield event("thinking", role, i, text=str(block.get("thinking", "")))
+            elif btype == "tool_use":
+                yield _tool_use(block, event, i)
+            elif btype == "tool_result":
+                yield _tool_result(obj, block, event, i)
+            elif btype == "image":
+                continue
+            else:
+                stats.unknown_types += 1
+                yield event("other", role, i, raw_type=str(btype))
+    elif kind_of_line == "summary":
+        yield event("summary", "system", text=str(obj.get("summary", "")))
+    elif kind_of_line == "system":
+        subtype = obj.get("subtype")
+        text = obj.get("content") if isinstance(obj.get("content"), str) else ""
+        if subtype == "compact_boundary":
+            meta = obj.get("compactMetadata") or {}
+            pre = meta.get("preTokens") if isinstance(meta, dict) else None
+            yield event("compaction", "system", text=text or f"context compacted (preTokens={pre})",
+                        raw_type=subtype)
+        else:
+            yield event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)
+    else:
+        if kind_of_line not in _KNOWN_PASSTHROUGH:
+            stats.unknown_types += 1
+        yield event("other", "system", raw_type=str(kind_of_line))
+
+
+_NOT_TYPED_BY_A_PERSON = (
+    "<command-name>", "<command-message>", "<local-command-", "<system-reminder>", "[Request interrupted",
+    "Caveat: The messages below were generated by the user while running local commands",
+)
+
+
+def _text_kind(role: str, obj: dict, text: str = "") -> str:
+    """User text is a prompt unless the CLI wrote it (slash-command markup, caveats,
+    interrupts: claude-code-log renders these separately)."""
+    if role != "user":
+        return "text"
+    if obj.get("isMeta") or text.lstrip().startswith(_NOT_TYPED_BY_A_PERSON):
+        return "system"
+    return "prompt"
+
+
+def _tool_use(block: dict, event, i: int) -> Event:
+    name = block.get("name") if isinstance(block.get("name"), str) else "?"
+    args = block.get("input") if isinstance(block.get("input"), dict) else {}
+    command = args.get("command") if isinstance(args.get("command"), str) else None
+    spawn = None
+    if name in SPAWN_TOOLS:
+        spawn = Spawn(description=str(args.get("description", "")),
+                      agent_type=str(args.get("subagent_type", "")))
+    text = command or ""
+    if not text and spawn is not None:
+        text = str(args.get("prompt", ""))
+    return event("tool_call", "assistant", i, tool_name=name, call_id=block.get("id"),
+                 command=command, description=args.get("description") if isinstance(args.get("description"), str) else None,
+                 text=text, spawn=spawn, path=tool_path(args))
+
+
+def _tool_result(obj: dict, block: dict, event, i: int) -> Event:
+    output = block_text(block.get("content"))
+    is_error = block.get("is_error") is True
+    result = obj.get("toolUseResult")
+    agent_ref = status = None
+    if isinstance(result, dict):
+        agent_ref = result.get("agentId") if isinstance(result.get("agentId"), str) else None
+        status = result.get("status") if isinstance(result.get("status"), str) else None
+    if agent_ref is None and isinstance(block.get("agentId"), str):
+        agent_ref = block["agentId"]
+    if agent_ref is None and not obj.get("isSidechain") and isinstance(obj.get("agentId"), str):
+        agent_ref = obj["agentId"]  # older CLIs put it on the line (claude-code-log parser.py)
+    if agent_ref is None and "agentId: " in output:
+        m = _AGENT_TRAILER.search(output)
+        agent_ref = m.group(1) if m else None
+    return event("tool_result", "tool", i, call_id=block.get("tool_use_id"), text=output,
+                 is_error=is_error, exit_code=exit_code_of(output) if is_error else None,
+                 agent_ref=agent_ref, agent_status=status)

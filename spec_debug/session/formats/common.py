@@ -1,0 +1,79 @@
+"""Small helpers the format adapters share."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
+
+
+@dataclass(slots=True)
+class Cursor:
+    """Where an adapter is: the session, the agent, the file and the next free seq."""
+
+    session: str
+    agent: str
+    file: str
+    seq_base: int = 0
+    records: int = 0
+    """Records (non-blank lines / array elements) consumed so far in this file."""
+
+
+def block_text(content: Any) -> str:
+    """Text of a message ``content``: a string, or a list of ``{type: text, text}`` blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict):
+                text = block.get("text")
+                if isinstance(text, str):
+                    parts.append(text)
+        return "\n".join(parts)
+    return ""
+
+
+def exit_code_of(output: str) -> int | None:
+    """Claude Code's Bash failure prefix ``Exit code N`` (see TRANSCRIPTS.md section 1a)."""
+    m = _EXIT_CODE.match(output)
+    return int(m.group(1)) if m else None
+
+
+def shell_command(args: Any) -> str | None:
+    """The shell command in tool-call arguments: ``command``/``cmd`` as a string or an argv.
+
+    Codex sends ``["bash", "-lc", cmd]``; we collapse it to ``cmd`` (txcript
+    ``docs/formats/codex.md``).
+    """
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return None
+    if not isinstance(args, dict):
+        return None
+    cmd = args.get("command", args.get("cmd"))
+    if isinstance(cmd, str):
+        return cmd
+    if isinstance(cmd, list) and all(isinstance(c, str) for c in cmd):
+        if len(cmd) >= 3 and cmd[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and cmd[1] in ("-lc", "-c"):
+            return cmd[2]
+        import shlex
+
+        return shlex.join(cmd)
+    return None
+
+
+def tool_path(args: Any) -> str | None:
+    if isinstance(args, dict):
+        for key in ("file_path", "path", "notebook_path"):
+            value = args.get(key)
+            if isinstance(value, str):
+                return value
+    return None

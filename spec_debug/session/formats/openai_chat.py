@@ -1,0 +1,99 @@
+"""OpenAI chat-completions ``messages``: a JSON array, ``{"messages": [...]}``, or JSONL.
+
+``tool_calls[].function.arguments`` is a JSON string in the OpenAI API, but some
+OpenAI-compatible stacks (Ollama, some vLLM tool parsers) send an object and leave out
+``id``; both are accepted (TRANSCRIPTS.md section 1e).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, shell_command, tool_path
+from spec_debug.session.reader import iter_json_array, iter_json_records
+
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+
+
+def looks_like(obj: dict) -> bool:
+    return obj.get("role") in ROLES or isinstance(obj.get("messages"), list)
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
+    records = iter_json_array(path, stats) if array else iter_json_records(path, stats)
+    call_names: dict[str, str] = {}
+    seq = cursor.seq_base - 1
+    for _index, lineno, obj in records:
+        # A JSONL line may itself be a whole conversation ({"messages": [...]}).
+        messages = obj["messages"] if isinstance(obj.get("messages"), list) else [obj]
+        for message in messages:
+            seq += 1
+            cursor.records = seq - cursor.seq_base + 1
+            if isinstance(message, dict):
+                yield from _message(message, cursor, seq, lineno, stats, call_names)
+            else:
+                stats.non_object += 1
+
+
+def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names) -> Iterator[Event]:
+    role = message.get("role")
+    ts = message.get("timestamp") if isinstance(message.get("timestamp"), str) else None
+
+    def event(kind, role, block=0, **kw) -> Event:
+        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
+                     block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
+
+    text = block_text(message.get("content"))
+    if role in ("system", "developer"):
+        yield event("system", role, text=text)
+    elif role == "user":
+        yield event("prompt", role, text=text)
+    elif role == "assistant":
+        block = 0
+        if text:
+            yield event("text", role, text=text)
+            block += 1
+        calls = message.get("tool_calls")
+        if not isinstance(calls, list):
+            legacy = message.get("function_call")
+            calls = [{"function": legacy}] if isinstance(legacy, dict) else []
+        for n, call in enumerate(calls):
+            if not isinstance(call, dict):
+                continue
+            fn = call.get("function") if isinstance(call.get("function"), dict) else call
+            name = fn.get("name") if isinstance(fn.get("name"), str) else "?"
+            raw = fn.get("arguments")
+            args = raw
+            if isinstance(raw, str):
+                try:
+                    args = json.loads(raw)
+                except ValueError:
+                    args = None
+            command = shell_command(args) if isinstance(args, dict) else None
+            if command is None and isinstance(raw, str) and args is None and _is_shell(name):
+                command = raw  # some stacks send the bare command string
+            call_id = call.get("id") if isinstance(call.get("id"), str) else f"call-{seq}-{n}"
+            call_names[call_id] = name
+            if len(call_names) > 4096:
+                call_names.pop(next(iter(call_names)))
+            yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
+                        text=command or (raw if isinstance(raw, str) else json.dumps(raw)[:2000]),
+                        path=tool_path(args))
+    elif role in ("tool", "function"):
+        call_id = message.get("tool_call_id")
+        if not isinstance(call_id, str):
+            # No id (Ollama): pair with the most recent call.
+            call_id = next(reversed(call_names), None) if call_names else None
+        code = exit_code_of(text)
+        yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
+                    is_error=bool(code) or message.get("is_error") is True)
+    else:
+        stats.unknown_types += 1
+        yield event("other", str(role), raw_type=str(role))
+
+
+def _is_shell(name: str) -> bool:
+    return name.lower() in ("bash", "shell", "exec", "run", "run_command", "terminal", "execute_command")

@@ -1,0 +1,197 @@
+"""Plain-text and Markdown logs: ``[msg N]``-numbered transcripts, shell-prompt logs
+(``root@gpu-3:~# cmd`` or ``$ cmd``), Markdown with fenced shell blocks, and Aider chat
+history (``#### `` user lines, ``> `` tool output; Aider-AI/aider ``aider/utils.py``
+``split_chat_history_markdown``).
+
+Read line by line; a message's body is capped so one endless message stays bounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, exit_code_of
+from spec_debug.session.reader import iter_lines
+
+MAX_BODY_CHARS = 1 << 20
+
+_MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\s*[:>-]?\s*)?(.*)$", re.I)
+_USER_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?([\w.-]+)@([\w.-]+)(?::[^\s#$]*)?\s?[#$]\s+(.+)$")
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?\$\s+(.+)$")
+_TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
+_HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
+_FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
+_SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
+_OUTPUT_HINT = re.compile(r"^(?:Traceback \(most recent call last\)|(?:Error: )?Exit code \d+|\[[\d-]+ [\d:]+\] Decode batch)", re.M)
+_ROLE = {"human": "user", "ai": "assistant"}
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    state = _State(cursor)
+    for lineno, raw in iter_lines(path, stats):
+        if b"\x00" in raw:
+            stats.binary += 1
+            continue
+        try:
+            line = raw.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError:
+            stats.binary += 1
+            continue
+        yield from state.feed(line, lineno)
+    yield from state.flush()
+    cursor.records = state.seq_next - cursor.seq_base
+
+
+class _State:
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
+        self.seq_next = cursor.seq_base
+        self.seq = cursor.seq_base
+        self.block = 0
+        self.kind: str | None = None  # kind of the open body: text/prompt/tool_result/None
+        self.role = "assistant"
+        self.role_given = False
+        self.body: list[str] = []
+        self.body_chars = 0
+        self.body_line = 0
+        self.call_id: str | None = None
+        self.host: str | None = None
+        self.fence: str | None = None  # language of the open ``` fence
+        self.numbered = False
+        self.calls = 0
+
+    # -- message boundaries -------------------------------------------------
+    def _new_message(self, seq: int | None = None) -> None:
+        if seq is None:
+            seq = self.seq_next
+        self.seq = seq
+        self.seq_next = max(self.seq_next, seq + 1)
+        self.block = 0
+
+    def _event(self, kind: str, role: str, line: int, **kw) -> Event:
+        ev = Event(session=self.cursor.session, seq=self.seq, agent=self.cursor.agent, role=role,
+                   kind=kind, block=self.block, file=self.cursor.file, line=line, **kw)
+        self.block += 1
+        return ev
+
+    def flush(self) -> Iterator[Event]:
+        text = "\n".join(self.body).strip("\n")
+        kind = self.kind
+        if kind is not None and (text or kind == "tool_result"):
+            if kind == "text" and not self.role_given and _OUTPUT_HINT.search(text):
+                kind = "tool_result"  # an unlabeled [msg N] that is command output
+            role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
+            code = exit_code_of(text) if kind == "tool_result" else None
+            yield self._event(kind, role, self.body_line, text=text,
+                              call_id=self.call_id if kind == "tool_result" else None,
+                              exit_code=code, is_error=code not in (None, 0))
+        self.body = []
+        self.body_chars = 0
+        self.kind = None
+        self.call_id = None
+
+    def _open(self, kind: str, line: int, first: str = "") -> None:
+        self.kind = kind
+        self.body_line = line
+        self.body = [first] if first else []
+        self.body_chars = len(first)
+
+    def _command(self, command: str, line: int, host: str | None, *, new_message: bool) -> Iterator[Event]:
+        yield from self.flush()
+        if new_message:
+            self._new_message()
+        self.calls += 1
+        call_id = f"text-call-{self.calls}"
+        yield self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
+                          command=command.strip(), text=command.strip(), host=host)
+        self._open("tool_result", line + 1)
+        self.call_id = call_id
+
+    # -- one line -----------------------------------------------------------
+    def feed(self, line: str, lineno: int) -> Iterator[Event]:
+        fence = _FENCE.match(line)
+        if fence:
+            if self.fence is None:
+                self.fence = fence.group(1).lower() or "text"
+                if self.fence in _SHELL_LANGS:
+                    return
+            else:
+                was_shell = self.fence in _SHELL_LANGS
+                self.fence = None
+                if was_shell:
+                    return
+            self._append(line, lineno)
+            return
+        if self.fence in _SHELL_LANGS:
+            m = _DOLLAR_PROMPT.match(line) or _USER_PROMPT.match(line)
+            if m:
+                host = m.group(2) if m.re is _USER_PROMPT else None
+                yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered)
+            elif self.fence in ("bash", "sh", "zsh") and line.strip() and not line.lstrip().startswith("#") \
+                    and self.kind != "tool_result":
+                yield from self._command(line, lineno, None, new_message=not self.numbered)
+            else:
+                self._append(line, lineno)
+            return
+        m = _MSG.match(line)
+        if m:
+            yield from self.flush()
+            self.numbered = True
+            self._new_message(int(m.group(1)) + self.cursor.seq_base)
+            role = (m.group(2) or "").lower()
+            self.role_given = bool(role)
+            self.role = _ROLE.get(role, role) or "assistant"
+            kind = {"user": "prompt", "tool": "tool_result", "system": "system"}.get(self.role, "text")
+            rest = m.group(3)
+            tool = _TOOL_MARK.match(rest)
+            if tool:
+                yield from self._command(tool.group(1), lineno, None, new_message=False)
+            else:
+                self._open(kind, lineno, rest)
+            return
+        if self.fence is None:
+            m = _TOOL_MARK.match(line) or _USER_PROMPT.match(line) or _DOLLAR_PROMPT.match(line)
+            if m:
+                host = m.group(2) if m.re is _USER_PROMPT else None
+                yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered)
+                return
+            if line.startswith("#### "):  # Aider user line
+                yield from self.flush()
+                self._new_message()
+                self.role, self.role_given = "user", True
+                self._open("prompt", lineno, line[5:])
+                return
+            heading = _HEADING.match(line)
+            if heading and not self.numbered:
+                yield from self.flush()
+                self._new_message()
+                yield self._event("system", "system", lineno, raw_type="heading", text=heading.group(2).strip())
+                return
+            if line.startswith("> ") and self.kind != "tool_result" and not self.numbered:
+                yield from self.flush()
+                self._new_message()
+                self._open("tool_result", lineno, line[2:])
+                return
+            if self.kind == "tool_result" and not self.numbered and not self.role_given and self.call_id is None \
+                    and not line.startswith(">"):
+                yield from self.flush()
+        if self.kind is None:
+            if not line.strip():
+                return
+            if not self.numbered:
+                self._new_message()
+                self.role, self.role_given = "assistant", False
+            self._open("text" if self.role != "user" or not self.numbered else "prompt", lineno, line)
+            return
+        self._append(line[2:] if line.startswith("> ") and self.kind == "tool_result" and self.call_id is None else line, lineno)
+
+    def _append(self, line: str, lineno: int) -> None:
+        if self.kind is None:
+            self._open("text", lineno, line)
+            return
+        if self.body_chars < MAX_BODY_CHARS:
+            self.body.append(line)
+            self.body_chars += len(line) + 1

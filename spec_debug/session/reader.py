@@ -1,0 +1,159 @@
+"""Streaming readers: lines, JSONL records and JSON-array elements, in bounded memory.
+
+A file is never read whole: lines come one at a time (``readline`` with a limit, so a
+single 1 GB line cannot exhaust memory) and JSON arrays are decoded element by element.
+Broken, non-object and over-long lines are counted in :class:`ReadStats` and skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import ReadStats
+
+MAX_LINE_BYTES = 32 * 1024 * 1024
+"""Longest line we decode. Longer lines are skipped (counted as ``too_long``): a transcript
+line that size is a pasted binary blob, and decoding it would break the memory bound."""
+
+_CHUNK = 1 << 20
+
+
+def iter_lines(path: Path, stats: ReadStats, max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes]]:
+    """Yield ``(line_number, raw_line)`` for every line that fits in ``max_bytes``."""
+    with open(path, "rb") as f:
+        readline = f.readline
+        lineno = 0
+        while True:
+            raw = readline(max_bytes + 1)
+            if not raw:
+                return
+            lineno += 1
+            stats.lines += 1
+            if len(raw) > max_bytes:
+                # Drain the rest of the over-long line without keeping it.
+                while raw and not raw.endswith(b"\n"):
+                    raw = readline(_CHUNK)
+                stats.too_long += 1
+                continue
+            yield lineno, raw
+
+
+def iter_json_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+    """Yield ``(record_index, line_number, object)`` for each JSON-object line.
+
+    ``record_index`` counts every non-blank line, parsed or not, so that indices stay the
+    same when a broken line in the middle is later repaired or skipped.
+    """
+    index = -1
+    loads = json.loads
+    for lineno, raw in iter_lines(path, stats):
+        if raw.isspace():
+            continue
+        index += 1
+        try:
+            obj = loads(raw)
+        except ValueError:  # JSONDecodeError and UnicodeDecodeError
+            stats.broken_json += 1
+            continue
+        if type(obj) is not dict:
+            stats.non_object += 1
+            continue
+        yield index, lineno, obj
+
+
+def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iterator[tuple[int, int, dict]]:
+    """Yield the object elements of a top-level JSON array (or of ``{key: [...]}``).
+
+    Decodes one element at a time with ``raw_decode`` over a sliding buffer; a single element
+    larger than :data:`MAX_LINE_BYTES` is skipped as ``too_long``. The line number given is
+    that of the element's first character.
+    """
+    decoder = json.JSONDecoder()
+    with open(path, "rb") as fb:
+        f = _Utf8Reader(fb, stats)
+        buf = f.read()
+        pos = _skip_ws(buf, 0)
+        if buf[pos:pos + 1] == "{":
+            # Find the array under `key` (common wrapper: {"messages": [...]}).
+            marker = f'"{key}"'
+            while marker not in buf and len(buf) < MAX_LINE_BYTES:
+                more = f.read()
+                if not more:
+                    break
+                buf += more
+            at = buf.find(marker)
+            if at < 0:
+                stats.broken_json += 1
+                return
+            pos = buf.find("[", at)
+            if pos < 0:
+                stats.broken_json += 1
+                return
+        elif buf[pos:pos + 1] != "[":
+            stats.broken_json += 1
+            return
+        line = 1  # line number of buf[0]
+        pos += 1
+        index = -1
+        while True:
+            pos = _skip_ws(buf, pos)
+            if pos < len(buf) and buf[pos] == ",":
+                pos += 1
+                continue
+            if pos < len(buf) and buf[pos] in "]}":
+                return
+            if pos >= len(buf):
+                more = f.read()
+                if not more:
+                    return  # truncated array: elements so far were already yielded
+                line += buf.count("\n", 0, pos)
+                buf = buf[pos:] + more
+                pos = 0
+                continue
+            try:
+                obj, end = decoder.raw_decode(buf, pos)
+            except ValueError:
+                more = f.read()
+                if not more:
+                    stats.broken_json += 1  # truncated last element
+                    return
+                if len(buf) - pos > MAX_LINE_BYTES:
+                    stats.too_long += 1
+                    return
+                line += buf.count("\n", 0, pos)
+                buf = buf[pos:] + more
+                pos = 0
+                continue
+            index += 1
+            stats.lines += 1
+            elem_line = line + buf.count("\n", 0, pos)
+            if type(obj) is dict:
+                yield index, elem_line, obj
+            else:
+                stats.non_object += 1
+            line += buf.count("\n", 0, end)
+            buf = buf[end:]
+            pos = 0
+
+
+def _skip_ws(buf: str, pos: int) -> int:
+    n = len(buf)
+    while pos < n and buf[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+class _Utf8Reader:
+    """Reads text in chunks, decoding UTF-8 incrementally (bad bytes become U+FFFD)."""
+
+    def __init__(self, fb, stats: ReadStats) -> None:
+        import codecs
+
+        self._fb = fb
+        self._dec = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def read(self) -> str:
+        chunk = self._fb.read(_CHUNK)
+        return self._dec.decode(chunk, final=not chunk)

@@ -1,0 +1,47 @@
+"""Hypotheses and their outcomes in the agent's own words (heuristics from TRANSCRIPTS.md
+section 5; no LLM)."""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_HYPOTHESIS = re.compile(
+    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|likely (?:because|due to)|could be|might be|"
+    r"root cause|the (?:issue|problem|bottleneck|bug) (?:is|was|may be|might be))\b", re.I)
+_CONFIRMED = re.compile(r"\b(?:confirmed|that (?:fixed|was) it|this confirms|root cause (?:is|was) confirmed|verified that)\b", re.I)
+_RULED_OUT = re.compile(r"\b(?:ruled out|rules out|no (?:change|difference|improvement)|(?:did not|didn't|does not|doesn't) help|not the (?:cause|issue|problem))\b", re.I)
+
+
+def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3) -> list[str]:
+    out = []
+    for m in _SENTENCE.finditer(text):
+        sentence = m.group(0).strip()
+        if sentence and pattern.search(sentence):
+            out.append(sentence[:300])
+            if len(out) >= limit:
+                break
+    return out
+
+
+def hypotheses(text: str) -> list[str]:
+    return sentences_matching(text, _HYPOTHESIS) if _HYPOTHESIS.search(text) else []
+
+
+def outcome(text: str) -> tuple[str, str] | None:
+    """``("confirmed" | "ruled_out", sentence)`` when the text settles something."""
+    for kind, pattern in (("confirmed", _CONFIRMED), ("ruled_out", _RULED_OUT)):
+        if pattern.search(text):
+            found = sentences_matching(text, pattern, 1)
+            return kind, (found[0] if found else "")
+    return None
+
+
+def why_text(text: str, limit: int = 320) -> str:
+    """The reasoning just before a command: the last sentences of the agent's text."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    dot = cut.find(". ")
+    return cut[dot + 2:] if 0 <= dot < limit // 2 else cut

@@ -1,0 +1,140 @@
+"""What the analysis produces: plain records whose field names are the JSON contract of
+issue #6 (add fields freely, never rename or drop one)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+MAX_RECORDS = 20_000
+"""Per list and session. Past it records are counted (``stats.records_dropped``) instead of
+kept, so a transcript of any size analyzes in bounded memory."""
+
+
+@dataclass(slots=True)
+class CommandRecord:
+    session: str
+    seq: int
+    agent: str
+    host: str | None
+    command: str
+    exit_code: int | None = None
+    is_error: bool = False
+    category: str = "other"
+    inner: str = ""
+    user: str | None = None
+    port: int | None = None
+    jump: str | None = None
+    container: str | None = None
+    description: str | None = None
+    why: str = ""
+    timestamp: str | None = None
+    file: str = ""
+    line: int = 0
+    result_seq: int | None = None
+
+
+@dataclass(slots=True)
+class ErrorRecord:
+    session: str
+    seq: int
+    agent: str
+    kind: str
+    exception: str | None
+    message: str
+    file: str | None
+    line: int | None
+    host: str | None = None
+    command_seq: int | None = None
+    timestamp: str | None = None
+
+
+@dataclass(slots=True)
+class MetricRecord:
+    session: str
+    seq: int
+    agent: str
+    name: str
+    value: float
+    unit: str
+    host: str | None
+    context: str
+    source: str = "output"
+    """output (printed by a command) or prose (stated by a person or the agent)."""
+    timestamp: str | None = None
+
+
+@dataclass(slots=True)
+class PivotRecord:
+    session: str
+    seq: int
+    trigger_seq: int
+    kind: str
+    """error | metric: what prompted the change of approach."""
+    summary: str
+    agent: str
+    from_category: str
+    to_category: str
+
+
+@dataclass(slots=True)
+class FindingRecord:
+    session: str
+    code: str
+    seq: int
+    agent: str
+    severity: str
+    title: str
+    evidence: list[str] = field(default_factory=list)
+    evidence_seqs: list[int] = field(default_factory=list)
+    host: str | None = None
+    remediation: str = ""
+
+
+@dataclass(slots=True)
+class SegmentRecord:
+    session: str
+    index: int
+    start_seq: int
+    end_seq: int
+    title: str
+    agent: str
+    events: int = 0
+    commands: int = 0
+    errors: int = 0
+
+
+@dataclass(slots=True)
+class HypothesisRecord:
+    session: str
+    seq: int
+    agent: str
+    text: str
+    status: str = "open"
+    """open | confirmed | ruled_out"""
+    outcome_seq: int | None = None
+    outcome: str = ""
+
+
+@dataclass(slots=True)
+class LoopRecord:
+    session: str
+    agent: str
+    template: str
+    count: int
+    first_seq: int
+    last_seq: int
+    error: str = ""
+
+
+@dataclass(slots=True)
+class PromptRecord:
+    session: str
+    seq: int
+    agent: str
+    text: str
+    timestamp: str | None = None
+
+
+def as_json(record: Any) -> dict:
+    return asdict(record)

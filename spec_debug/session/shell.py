@@ -1,0 +1,335 @@
+"""Where a shell command runs: ssh/scp/rsync hosts, docker/kubectl containers, and what
+kind of diagnostic it is.
+
+ssh options are parsed as OpenSSH does (``ssh(1)``: the options that take an argument are
+``-B -b -c -D -E -e -F -I -i -J -L -l -m -O -o -P -p -Q -R -S -W -w``); the first non-option
+word is ``[user@]host`` or ``ssh://[user@]host[:port]`` and the rest is the remote command,
+which is parsed again (a ``docker exec`` or a second ``ssh`` inside it).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+_SSH_ARG_OPTS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+_SCP_ARG_OPTS = frozenset("cDFiJlOoPSX")
+_DOCKER_ARG_OPTS = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"})
+_KUBECTL_ARG_OPTS = frozenset({"-n", "--namespace", "-c", "--container", "--context", "-f", "--filename",
+                               "--kubeconfig", "--pod-running-timeout"})
+_WRAPPERS = frozenset({"sudo", "nohup", "env", "time", "exec", "stdbuf", "nice", "ionice", "command"})
+_CONTROL = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "(", ")", "\n"})
+_REMOTE_PATH = re.compile(r"^(?:([^@/:\s]+)@)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(?!//)")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    host: str | None = None
+    """Remote host of the command (None: it ran where the session ran)."""
+    user: str | None = None
+    port: int | None = None
+    jump: str | None = None
+    container: str | None = None
+    """``docker:<name>`` or ``pod:<name>`` when the command runs inside one."""
+    inner: str = ""
+    """The command that finally runs (the remote command of an ssh, the command of an exec)."""
+
+
+def split_words(command: str) -> list[str]:
+    """Shell words with control operators as separate words; tolerant of bad quoting."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:  # unbalanced quotes in a half-typed command
+        return command.split()
+
+
+def segments(words: list[str]) -> list[list[str]]:
+    out, cur = [], []
+    for word in words:
+        if word in _CONTROL or (word and set(word) <= set("&|;()")):
+            if cur:
+                out.append(cur)
+            cur = []
+        else:
+            cur.append(word)
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _unwrap(argv: list[str]) -> list[str]:
+    """Drop ``VAR=x`` prefixes and wrappers (sudo -u x, timeout 30, env ...)."""
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        name = word.rsplit("/", 1)[-1]
+        if "=" in word and not word.startswith("-") and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+            i += 1
+        elif name in _WRAPPERS:
+            i += 1
+            while i < len(argv) and argv[i].startswith("-"):
+                i += 2 if argv[i] in ("-u", "-g", "-n", "-C") else 1
+        elif name == "timeout":
+            i += 1
+            while i < len(argv) and argv[i].startswith("-"):
+                i += 2 if argv[i] in ("-s", "-k", "--signal", "--kill-after") else 1
+            i += 1  # the duration
+        else:
+            break
+    return argv[i:]
+
+
+def parse_target(command: str, _depth: int = 0) -> Target:
+    """The innermost host/container a command reaches."""
+    for argv in segments(split_words(command)):
+        argv = _unwrap(argv)
+        if not argv:
+            continue
+        prog = argv[0].rsplit("/", 1)[-1]
+        if prog == "ssh":
+            target = _ssh(argv[1:], _depth)
+        elif prog == "scp":
+            target = _scp(argv[1:])
+        elif prog == "rsync":
+            target = _rsync(argv[1:])
+        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and argv[1] == "exec":
+            target = _docker(argv[2:], _depth)
+        elif prog in ("docker", "podman") and len(argv) > 3 and argv[1:3] == ["compose", "exec"]:
+            target = _docker(argv[3:], _depth)
+        elif prog in ("kubectl", "oc") and "exec" in argv[1:3]:
+            target = _kubectl(argv[argv.index("exec") + 1:], _depth)
+        else:
+            continue
+        if target is not None:
+            return target
+    return Target(inner=command)
+
+
+def _split_dest(dest: str) -> tuple[str | None, str, int | None]:
+    port = None
+    if dest.startswith("ssh://"):
+        dest = dest[6:].rstrip("/")
+        if re.search(r":(\d+)$", dest) and not dest.endswith("]"):
+            dest, _, p = dest.rpartition(":")
+            port = int(p)
+    user, _, host = dest.rpartition("@")
+    return (user or None), host.strip("[]"), port
+
+
+def _ssh(args: list[str], depth: int) -> Target | None:
+    user = port = jump = None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            i += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        flag, attached = word[1:2], word[2:]
+        if flag in _SSH_ARG_OPTS:
+            value = attached or (args[i + 1] if i + 1 < len(args) else "")
+            i += 1 if attached else 2
+            if flag == "p" and value.isdigit():
+                port = int(value)
+            elif flag == "l":
+                user = value
+            elif flag == "J":
+                jump = value
+            elif flag == "o":
+                key, _, val = value.partition("=")
+                key = key.strip().lower()
+                if key == "port" and val.strip().isdigit():
+                    port = int(val)
+                elif key == "user":
+                    user = val.strip()
+                elif key == "proxyjump":
+                    jump = val.strip()
+        else:
+            # A cluster of flags without arguments (-tt, -vA) - but -vp2222 ends with one.
+            for j, ch in enumerate(word[1:], start=1):
+                if ch in _SSH_ARG_OPTS:
+                    value = word[j + 1:] or (args[i + 1] if i + 1 < len(args) else "")
+                    if ch == "p" and value.isdigit():
+                        port = int(value)
+                    if not word[j + 1:]:
+                        i += 1
+                    break
+            i += 1
+    if i >= len(args):
+        return None
+    dest_user, host, dest_port = _split_dest(args[i])
+    remote = " ".join(args[i + 1:])
+    user = dest_user or user
+    port = dest_port or port
+    if remote and depth < 4:
+        inner = parse_target(remote, depth + 1)
+        if inner.host is not None:  # ssh bastion ssh gpu: the last hop is the target
+            return Target(host=inner.host, user=inner.user, port=inner.port, jump=host,
+                          container=inner.container, inner=inner.inner)
+        return Target(host=host, user=user, port=port, jump=jump, container=inner.container, inner=inner.inner)
+    return Target(host=host, user=user, port=port, jump=jump, inner=remote)
+
+
+def _scp(args: list[str]) -> Target | None:
+    port = jump = None
+    operands = []
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word.startswith("-") and len(word) > 1:
+            flag = word[1]
+            if flag in _SCP_ARG_OPTS:
+                value = word[2:] or (args[i + 1] if i + 1 < len(args) else "")
+                if flag == "P" and value.isdigit():
+                    port = int(value)
+                elif flag == "J":
+                    jump = value
+                i += 1 if word[2:] else 2
+                continue
+            i += 1
+            continue
+        operands.append(word)
+        i += 1
+    return _remote_operand(operands, port, jump, "scp")
+
+
+def _rsync(args: list[str]) -> Target | None:
+    operands, port = [], None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word in ("-e", "--rsh"):
+            m = re.search(r"-p\s*(\d+)", args[i + 1] if i + 1 < len(args) else "")
+            port = int(m.group(1)) if m else port
+            i += 2
+            continue
+        if word.startswith("--rsh="):
+            m = re.search(r"-p\s*(\d+)", word)
+            port = int(m.group(1)) if m else port
+        elif not word.startswith("-"):
+            operands.append(word)
+        i += 1
+    for op in operands:
+        if op.startswith("rsync://"):
+            user, host, p = _split_dest(op[8:].split("/", 1)[0])
+            return Target(host=host, user=user, port=p or port, inner="rsync " + " ".join(args))
+    return _remote_operand(operands, port, None, "rsync")
+
+
+def _remote_operand(operands: list[str], port, jump, prog: str) -> Target | None:
+    for op in operands:
+        m = _REMOTE_PATH.match(op)
+        if m and not op.startswith(("/", "./", "../", "~")):
+            return Target(host=m.group(2).strip("[]"), user=m.group(1), port=port, jump=jump,
+                          inner=f"{prog} " + " ".join(operands))
+    return None
+
+
+def _docker(args: list[str], depth: int) -> Target | None:
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in _DOCKER_ARG_OPTS else 1
+    if i >= len(args):
+        return None
+    inner = " ".join(args[i + 1:])
+    return Target(container=f"docker:{args[i]}", inner=inner)
+
+
+def _kubectl(args: list[str], depth: int) -> Target | None:
+    pod = None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            i += 1
+            break
+        if word.startswith("-"):
+            i += 2 if word in _KUBECTL_ARG_OPTS else 1
+            continue
+        if pod is None:
+            pod = word
+            i += 1
+            continue
+        break
+    if pod is None:
+        return None
+    return Target(container=f"pod:{pod.split('/', 1)[-1]}", inner=" ".join(args[i:]))
+
+
+# -- what kind of diagnostic a command is ---------------------------------------------
+
+CATEGORY_TITLES = {
+    "launch_server": "Launching the server",
+    "benchmark": "Benchmarking",
+    "run_test": "Running tests",
+    "read_source": "Reading the reference source",
+    "inspect_config": "Inspecting configs and checkpoints",
+    "logs": "Reading logs",
+    "gpu_status": "Checking the GPUs",
+    "process": "Inspecting processes",
+    "edit": "Editing code",
+    "transfer": "Copying files",
+    "health": "Probing the server",
+    "python": "Running Python",
+    "other": "Running commands",
+}
+_EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "str_replace_based_edit_tool"})
+_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View"})
+_READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more", "awk", "nl", "bat", "ag", "find", "ls"})
+
+
+def categorize(command: str | None, tool_name: str | None = None, path: str | None = None) -> str:
+    """Coarse kind of a diagnostic step; a change of kind after an error is a pivot."""
+    if command is None:
+        if tool_name in _EDIT_TOOLS:
+            return "edit"
+        if tool_name in _READ_TOOLS:
+            return "read_source" if (path or "").endswith(".py") or "site-packages" in (path or "") else "inspect_config"
+        return "other"
+    target = parse_target(command)
+    inner = target.inner or command
+    if target.host and re.match(r"^\s*(?:scp|rsync)\b", inner):
+        return "transfer"
+    low = inner.lower()
+    if re.search(r"sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints|launch_server", low):
+        return "launch_server"
+    if re.search(r"bench_serving|bench_one_batch|benchmark_serving|\bbench\w*\.py", low):
+        return "benchmark"
+    if re.search(r"\bsed\s+-i|\bpatch\b|apply_patch|cat\s+>\s*\S+|tee\s+\S+\.py|\bperl\s+-pi", low):
+        return "edit"
+    if re.search(r"\bpytest\b|test_\w+\.py|\w+_test\.py", low):
+        return "run_test"
+    if re.search(r"nvidia-smi|nvtop|rocm-smi|gpustat", low):
+        return "gpu_status"
+    if re.search(r"\bcurl\b|\bwget\b|/health|/v1/", low):
+        return "health"
+    words = [w.rsplit("/", 1)[-1] for w in (segments(split_words(inner))[0] if inner.strip() else [])]
+    first = words[0] if words else ""
+    if first in _READERS:
+        if re.search(r"\.py\b|site-packages", low):
+            return "read_source"
+        if re.search(r"\.log\b|/logs?/", low):
+            return "logs"
+        return "inspect_config"
+    if first in ("jq", "python", "python3") and re.search(r"config\.json|\.safetensors|\.json\b", low):
+        return "inspect_config"
+    if first in ("ps", "pgrep", "pkill", "kill", "top", "htop") or low.startswith(("journalctl", "docker logs")):
+        return "logs" if low.startswith(("journalctl", "docker logs")) else "process"
+    if first.startswith("python"):
+        return "python"
+    return "other"
+
+
+_NUM = re.compile(r"\d+")
+_WS = re.compile(r"\s+")
+
+
+def template(command: str) -> str:
+    """The command with numbers masked, for loop detection (a poor man's Drain template;
+    He et al., ICWS 2017)."""
+    return _WS.sub(" ", _NUM.sub("N", command)).strip()[:300]

@@ -1,0 +1,244 @@
+"""Finding sessions under PATH, detecting their format, and streaming their events.
+
+PATH may be a transcript file, a Claude Code session folder (``<sessionId>/`` beside
+``<sessionId>.jsonl``), or any directory of sessions. Claude Code sub-agents are read after
+their trunk, breadth first, linked by ``toolUseResult.agentId`` (trunk only) or by the
+``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR #218).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from spec_debug.errors import UsageError
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.formats import claude_code, codex, openai_chat, text_log
+from spec_debug.session.formats.common import Cursor
+
+INPUT_FORMATS = ("auto", "claude-code", "codex", "openai", "text")
+_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log")
+_NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", ".git", "__pycache__"})
+_SNIFF_BYTES = 256 * 1024
+_SNIFF_LINES = 50
+
+
+@dataclass(slots=True)
+class SessionSource:
+    id: str
+    path: Path
+    format: str
+    """claude-code | codex | openai | text (detected or forced)."""
+    array: bool = False
+    """openai only: the file is one JSON array (or {"messages": [...]}) rather than JSONL."""
+
+
+def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
+    fmt = None if input_format in (None, "auto") else input_format
+    if fmt is not None and fmt not in INPUT_FORMATS:
+        raise UsageError(f"unknown input format {input_format!r}", hint=f"use one of {', '.join(INPUT_FORMATS)}")
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    if path.is_file():
+        files = [path]
+    else:
+        sibling = path.parent / f"{path.name}.jsonl"
+        files = [sibling] if sibling.is_file() and (path / "subagents").is_dir() else _session_files(path)
+        if not files:
+            raise UsageError(f"{path}: no transcript files found",
+                             hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
+    sources = []
+    for file in files:
+        detected, array = detect_format(file)
+        if fmt is not None:
+            array = array and fmt == "openai"
+            detected = fmt
+        sources.append(SessionSource(id=file.stem, path=file, format=detected, array=array))
+    return sources
+
+
+def _session_files(root: Path) -> list[Path]:
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        names = set(filenames)
+        # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
+        dirnames[:] = sorted(d for d in dirnames if d not in _NOT_SESSION_DIRS and f"{d}.jsonl" not in names)
+        for name in sorted(filenames):
+            lower = name.lower()
+            if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
+                continue
+            if lower.startswith(("readme", "license", "agent-")) or lower == "journal.jsonl":
+                continue
+            found.append(Path(dirpath) / name)
+    return found
+
+
+def detect_format(path: Path) -> tuple[str, bool]:
+    """Sniff the head of a file: ``(format, is_json_array)``."""
+    with open(path, "rb") as f:
+        head = f.read(_SNIFF_BYTES)
+    stripped = head.lstrip()
+    if not stripped:
+        return "text", False
+    lines = head.splitlines()
+    first = stripped.splitlines()[0]
+    if stripped[:1] in (b"[", b"{"):
+        try:
+            value = json.loads(first)
+        except ValueError:
+            value = None
+        if value is None and (stripped[:1] == b"[" or b'"messages"' in head):
+            return "openai", True
+        if isinstance(value, list) and value and all(isinstance(v, dict) and openai_chat.looks_like(v) for v in value):
+            return "openai", True
+    votes = {"claude-code": 0, "codex": 0, "openai": 0}
+    seen = 0
+    for raw in lines[:_SNIFF_LINES]:
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(obj, dict):
+            continue
+        seen += 1
+        if codex.looks_like(obj):
+            votes["codex"] += 1
+        elif claude_code.looks_like(obj):
+            votes["claude-code"] += 1
+        elif openai_chat.looks_like(obj):
+            votes["openai"] += 1
+    best = max(votes, key=lambda k: votes[k])
+    if votes[best]:
+        return best, False
+    return ("claude-code" if seen else "text"), False
+
+
+def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
+    """All events of one session: the trunk, then its sub-agents (Claude Code)."""
+    main = tree.get(MAIN_AGENT)
+    main.file = str(source.path)
+    cursor = Cursor(session=source.id, agent=MAIN_AGENT, file=str(source.path))
+    if source.format == "codex":
+        yield from codex.read(source.path, cursor, stats)
+    elif source.format == "openai":
+        yield from openai_chat.read(source.path, cursor, stats, array=source.array)
+    elif source.format == "text":
+        yield from text_log.read(source.path, cursor, stats)
+    else:
+        yield from _claude_session(source, cursor, stats, tree)
+
+
+def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
+    files, by_tool_use = _subagent_files(source.path)
+    read: set[str] = set()
+    queue: deque[str] = deque()
+    seq_base = 0
+
+    def watch(events: Iterator[Event]) -> Iterator[Event]:
+        spawns: list[str] = []
+        refs: dict[str, tuple[str, str | None]] = {}
+        for ev in events:
+            if ev.spawn is not None and ev.call_id:
+                spawns.append(ev.call_id)
+                tree.get(ev.agent)
+                pending[ev.call_id] = ev
+            elif ev.kind == "tool_result" and ev.agent_ref and ev.call_id:
+                refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
+            yield ev
+        for call_id in spawns:
+            spawn_ev = pending.pop(call_id)
+            agent_id, status = refs.get(call_id, (by_tool_use.get(call_id), None))
+            if agent_id is None:
+                continue
+            info = tree.get(agent_id, parent=spawn_ev.agent)
+            info.parent, info.spawned_by = spawn_ev.agent, call_id
+            info.description = info.description or spawn_ev.spawn.description
+            info.agent_type = info.agent_type or spawn_ev.spawn.agent_type
+            if status:
+                info.status = status
+            if agent_id in files and agent_id not in read and agent_id not in queue:
+                queue.append(agent_id)
+            elif agent_id not in files and f"agent-{agent_id}.jsonl" not in stats.missing_files:
+                # Referenced but not on disk: keep the node, say so, never fail.
+                stats.missing_files.append(f"agent-{agent_id}.jsonl")
+                info.status = "missing"
+
+    pending: dict[str, Event] = {}
+    yield from watch(claude_code.read(source.path, cursor, stats))
+    seq_base = cursor.records
+    read.add(MAIN_AGENT)
+    # Linked sub-agents breadth first, then any file nothing pointed at.
+    leftovers = iter(sorted(files))
+    while True:
+        if queue:
+            agent_id = queue.popleft()
+        else:
+            agent_id = next((a for a in leftovers if a not in read), None)
+            if agent_id is None:
+                break
+            tree.get(agent_id, parent=None)
+        read.add(agent_id)
+        path, meta = files[agent_id]
+        info = tree.get(agent_id)
+        info.file = str(path)
+        info.agent_type = info.agent_type or str(meta.get("agentType", ""))
+        info.description = info.description or str(meta.get("description", ""))
+        sub = Cursor(session=source.id, agent=agent_id, file=str(path), seq_base=seq_base)
+        yield from watch(claude_code.read(path, sub, stats))
+        seq_base += sub.records
+
+
+def _subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict]], dict[str, str]]:
+    """``{agent_id: (file, meta)}`` and ``{toolUseId: agent_id}`` for one session.
+
+    Layouts, newest first: ``<id>/subagents/**/agent-*.jsonl``, ``<id>/agent-*.jsonl``, and
+    (CLI 2.0.x) ``agent-*.jsonl`` beside the session file when its lines name this session.
+    Compaction agents (``agent-acompact-*``) are internal and skipped
+    (sonnes/chitragupt ``docs/specs/004-subagents.md``).
+    """
+    folder = session_file.parent / session_file.stem
+    candidates: list[Path] = []
+    if folder.is_dir():
+        candidates += sorted(folder.glob("subagents/**/agent-*.jsonl"))
+        candidates += sorted(folder.glob("agent-*.jsonl"))
+    for beside in sorted(session_file.parent.glob("agent-*.jsonl")):
+        if _names_session(beside, session_file.stem):
+            candidates.append(beside)
+    files: dict[str, tuple[Path, dict]] = {}
+    by_tool_use: dict[str, str] = {}
+    for path in candidates:
+        agent_id = path.name[len("agent-"):-len(".jsonl")]
+        if agent_id.startswith("acompact") or agent_id in files:
+            continue
+        meta = _read_meta(path.with_name(f"agent-{agent_id}.meta.json"))
+        files[agent_id] = (path, meta)
+        if isinstance(meta.get("toolUseId"), str):
+            by_tool_use[meta["toolUseId"]] = agent_id
+    return files, by_tool_use
+
+
+def _read_meta(path: Path) -> dict:
+    try:
+        if path.stat().st_size > 1 << 20:
+            return {}
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _names_session(path: Path, session_id: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(1 << 20)
+        obj = json.loads(first)
+    except (OSError, ValueError):
+        return False
+    return isinstance(obj, dict) and obj.get("sessionId") == session_id

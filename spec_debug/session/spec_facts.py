@@ -1,0 +1,117 @@
+"""Speculative-decoding facts in a session, mapped to the finding catalog (issue #5 codes).
+
+Each matcher is pure: text in, observations out. Comparisons across messages (two
+different concatenation orders, a standalone accuracy against a claimed one) live in
+:mod:`spec_debug.session.analysis`, which holds the session state.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SEVERITY = {"SD101": "error", "SD103": "error", "SD201": "error", "SD202": "error", "SD301": "error",
+            "SD302": "error", "SD401": "error", "SD501": "warning", "SD701": "warning"}
+TITLES = {
+    "SD101": "--speculative-num-steps 1 caps each round at one drafted token",
+    "SD103": "Speculative algorithm does not match the EAGLE-3 draft",
+    "SD201": "The hidden-state layers fed to the draft differ from the trained ones",
+    "SD202": "Served aux layers are the trained ones shifted by one",
+    "SD301": "Draft vocabulary has no d2t map",
+    "SD302": "d2t is not an offset table",
+    "SD401": "Standalone draft accuracy far below the claimed validation accuracy",
+    "SD501": "Decode throughput below the no-speculation baseline",
+    "SD701": "A norm flag of the checkpoint is ignored by the engine",
+}
+REMEDIATION = {
+    "SD101": "Launch with --speculative-num-steps matching the draft's training (e.g. 3-5) and a "
+             "consistent --speculative-num-draft-tokens.",
+    "SD103": "Use --speculative-algorithm EAGLE3 for an EAGLE-3 draft.",
+    "SD201": "Serve the exact aux layers, in the trained order (check eagle_aux_hidden_state_layer_ids "
+             "and the engine's capture convention).",
+    "SD202": "Account for the engine's +1 layer-id convention when writing the draft config.",
+    "SD301": "Ship d2t/t2d with the draft checkpoint (speculators writes them when the draft vocab is reduced).",
+    "SD302": "Store d2t as offsets (target_id - draft_id), as the engines add it to the draft id.",
+    "SD401": "Check the weights, the loader and the forward pass against the reference library "
+             "before tuning the serving path.",
+    "SD501": "Fix the findings above, then re-measure against the baseline at the same batch size.",
+    "SD701": "Use an engine version that honours the flag, or retrain without it.",
+}
+
+_NUM_STEPS_1 = re.compile(r"--speculative[-_]num[-_]steps(?:=|\s+)['\"]?1\b(?!\.)")
+_VLLM_ONE_TOKEN = re.compile(r"[\"']num_speculative_tokens[\"']\s*:\s*1\b")
+_LAUNCH = re.compile(r"launch_server|sglang serve|vllm serve|vllm\.entrypoints|--speculative")
+_ALGO_EAGLE = re.compile(r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)", re.I)
+_CONCAT = re.compile(r"\b(?:torch\.)?cat(?:enate)?\(\s*\[([^\[\]\n]{3,200})\]")
+_CONCAT_ITEM = re.compile(r"layer|embed|hidden|aux|\bh\d")
+_LAYER_IDS = re.compile(r"(?:eagle_)?aux_hidden_state_layer_ids[\"']?\s*[:=]\s*[\[(]\s*([\d,\s]+)[\])]")
+_D2T_MISSING = re.compile(r"(?:\bno|missing|without)\s+(?:a\s+)?[`'\"]?d2t\b|\bd2t\b[^\n]{0,40}\b(?:missing|not found|absent)\b|KeyError: '?d2t'?", re.I)
+_D2T_ABSOLUTE = re.compile(r"\bd2t\b[^\n]{0,80}\b(?:absolute|not (?:an )?offset)|\babsolute (?:token )?ids?\b[^\n]{0,60}\bd2t\b", re.I)
+_NORM_FLAG = re.compile(
+    r"\b(norm_before_residual|norm_before_fc|fc_norm|norm_output)\b[^\n]{0,80}?\b(?:ignor\w*|not (?:read|used|supported|honou?red)|unsupported)"
+    r"|\b(?:ignor\w*|does not (?:read|honou?r|support))\b[^\n]{0,80}?\b(norm_before_residual|norm_before_fc|fc_norm|norm_output)\b", re.I)
+
+
+@dataclass(slots=True)
+class Observation:
+    code: str
+    evidence: str
+
+
+def launch_observations(text: str) -> list[Observation]:
+    """Launch-command facts (run on commands and on outputs that echo a command line)."""
+    out = []
+    if "speculative" not in text and "num_speculative_tokens" not in text:
+        return out
+    for line in text.splitlines():
+        if not _LAUNCH.search(line):
+            continue
+        m = _NUM_STEPS_1.search(line) or _VLLM_ONE_TOKEN.search(line)
+        if m:
+            out.append(Observation("SD101", _around(line, m.start(), m.end())))
+        m = _ALGO_EAGLE.search(line)
+        if m and "eagle3" in line.lower():
+            out.append(Observation("SD103", _around(line, m.start(), m.end())))
+    return out
+
+
+def concat_orders(text: str) -> list[tuple[str, ...]]:
+    """Hidden-state concatenation orders written in a text: ``cat([embed, layer3, layer31])``."""
+    if "cat" not in text:
+        return []
+    orders = []
+    for m in _CONCAT.finditer(text):
+        items = tuple("".join(part.split()).lower() for part in m.group(1).split(",") if part.strip())
+        if len(items) >= 2 and any(_CONCAT_ITEM.search(i) for i in items):
+            orders.append(items)
+    return orders
+
+
+def layer_id_lists(text: str) -> list[tuple[int, ...]]:
+    if "layer_ids" not in text:
+        return []
+    return [tuple(int(x) for x in re.findall(r"\d+", m.group(1))) for m in _LAYER_IDS.finditer(text)]
+
+
+def text_observations(text: str) -> list[Observation]:
+    """d2t and norm-flag facts stated in prose or printed by a tool."""
+    out = []
+    if "d2t" in text:
+        m = _D2T_ABSOLUTE.search(text)
+        if m:
+            out.append(Observation("SD302", _around(text, m.start(), m.end())))
+        m = _D2T_MISSING.search(text)
+        if m:
+            out.append(Observation("SD301", _around(text, m.start(), m.end())))
+    if "norm" in text:
+        m = _NORM_FLAG.search(text)
+        if m:
+            out.append(Observation("SD701", _around(text, m.start(), m.end())))
+    return out
+
+
+def _around(text: str, start: int, end: int) -> str:
+    a = max(text.rfind("\n", 0, start) + 1, start - 80)
+    nl = text.find("\n", end)
+    b = min(nl if nl >= 0 else len(text), end + 80)
+    return " ".join(text[a:b].split())[:240]
