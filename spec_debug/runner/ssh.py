@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Literal
 
 import paramiko
 
@@ -102,6 +102,9 @@ class SSHTransport(Transport):
         self._connection = connection
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._files = RemoteFiles(host, connection.transport, self._session_slot)
+        # Set by interrupt() (Ctrl-C, from the main thread): running commands stop and are
+        # killed on the host, and no new command starts.
+        self._interrupted = threading.Event()
 
     @classmethod
     def connect(
@@ -133,14 +136,18 @@ class SSHTransport(Transport):
         started = time.monotonic()
         deadline = None if timeout_s is None else started + timeout_s
         header = _PidHeader(stdout)
+        if self._interrupted.is_set():
+            return CommandOutcome(exit_code=None, duration_s=0.0)
         with self._session_slot():
             channel = self._open_session()
             try:
                 channel.exec_command(wrap_command(command, env))
-                finished = self._pump(channel, header, stderr, deadline)
-                if not finished:
+                ending = self._pump(channel, header, stderr, deadline)
+                if ending != "exited":
                     self._kill_remote(header.pid)
-                    return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)
+                    return CommandOutcome(
+                        exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
+                    )
                 return self._outcome(channel, started)
             except (KeyboardInterrupt, SystemExit):
                 self._kill_remote(header.pid)
@@ -151,8 +158,14 @@ class SSHTransport(Transport):
                 header.finish()
                 channel.close()
 
-    def _pump(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture, deadline: float | None) -> bool:
-        """Drain both streams until EOF; False if the deadline passed first."""
+    def interrupt(self) -> None:
+        """Stop running commands (each run() kills its remote tree and returns promptly)."""
+        self._interrupted.set()
+
+    def _pump(
+        self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture, deadline: float | None
+    ) -> Literal["exited", "timeout", "interrupted"]:
+        """Drain both streams until EOF, then wait for the exit status."""
         exited_at: float | None = None
         while True:
             self._drain(channel, stdout, stderr)
@@ -160,7 +173,9 @@ class SSHTransport(Transport):
                 break
             now = time.monotonic()
             if deadline is not None and now >= deadline:
-                return False
+                return "timeout"
+            if self._interrupted.is_set():
+                return "interrupted"
             if channel.exit_status_ready():
                 exited_at = exited_at or now
                 if now - exited_at > _DRAIN_AFTER_EXIT_S:
@@ -174,10 +189,12 @@ class SSHTransport(Transport):
         self._drain(channel, stdout, stderr)
         while not channel.status_event.wait(0.2):
             if deadline is not None and time.monotonic() >= deadline:
-                return False
+                return "timeout"
+            if self._interrupted.is_set():
+                return "interrupted"
             if channel.closed or not self._connection.transport.is_active():
                 break
-        return True
+        return "exited"
 
     @staticmethod
     def _drain(channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture) -> None:

@@ -1,0 +1,167 @@
+"""From `--host`, `--hosts`, `--inventory` and `--limit` to the hosts of a run, and to transports.
+
+`expand_host_pattern` follows the range syntax people already type: pdsh/ClusterShell
+(`gpu[01-16]`, `gpu[1-3,7]`) and Ansible inventories (`gpu[01:16]`, `gpu[01:16:2]`, `[a:f]`);
+a zero-padded start pads every number to its width, as both do.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_config import parse_destination
+from spec_debug.runner.ssh_connect import ConnectOptions
+from spec_debug.runner.transport import Transport
+
+__all__ = ["ConnectOptions", "HostSpec", "expand_host_pattern", "open_transport", "resolve_hosts", "split_host_list"]
+
+_MAX_EXPANSION = 100_000
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+
+
+@dataclass(frozen=True)
+class HostSpec:
+    """One host of a run: how it is named in records, how to reach it, and its vars."""
+
+    name: str
+    address: str
+    """What ssh resolves: an ssh_config alias or a host name / IP (ansible_host)."""
+    port: int | None = None
+    """None: from ssh config (or 22)."""
+    user: str | None = None
+    identity_file: str | None = None
+    vars: dict[str, Any] = field(default_factory=dict)
+    transport: Literal["local", "ssh"] = "ssh"
+
+
+def expand_host_pattern(pattern: str) -> list[str]:
+    """`gpu[01-03]` -> gpu01 gpu02 gpu03; several bracket groups give their product."""
+    parts = _BRACKET.split(pattern)
+    # split() alternates literal text and bracket contents: lit, br, lit, br, ..., lit
+    choices: list[list[str]] = []
+    for index, part in enumerate(parts):
+        if index % 2 == 0:
+            if "[" in part or "]" in part:
+                raise UsageError(f"unbalanced brackets in host pattern {pattern!r}")
+            choices.append([part])
+        else:
+            choices.append(_expand_bracket(part, pattern))
+    total = 1
+    for options in choices:
+        total *= len(options)
+    if total > _MAX_EXPANSION:
+        raise UsageError(f"host pattern {pattern!r} expands to {total} hosts (limit {_MAX_EXPANSION})")
+    return ["".join(combo) for combo in itertools.product(*choices)]
+
+
+def _expand_bracket(body: str, pattern: str) -> list[str]:
+    values: list[str] = []
+    for item in body.split(","):
+        item = item.strip()
+        if not item:
+            raise UsageError(f"empty item in host pattern {pattern!r}")
+        separator = ":" if ":" in item else "-" if "-" in item else None
+        if separator is None:
+            values.append(item)
+            continue
+        pieces = item.split(separator)
+        if len(pieces) not in (2, 3) or not all(pieces[:2]):
+            raise UsageError(f"bad range {item!r} in host pattern {pattern!r}", hint="write gpu[01-16] or gpu[1-3,7]")
+        start, end = pieces[0], pieces[1]
+        step = int(pieces[2]) if len(pieces) == 3 and pieces[2].isdigit() and int(pieces[2]) > 0 else 1
+        if len(pieces) == 3 and step == 1 and pieces[2] != "1":
+            raise UsageError(f"bad stride in {item!r} of host pattern {pattern!r}")
+        if start.isdigit() and end.isdigit():
+            width = len(start) if start.startswith("0") or len(start) == len(end) else 0
+            low, high = int(start), int(end)
+            if low > high:
+                raise UsageError(f"range {item!r} runs backwards in host pattern {pattern!r}")
+            if (high - low) // step + 1 > _MAX_EXPANSION:
+                raise UsageError(f"host pattern {pattern!r} expands to too many hosts (limit {_MAX_EXPANSION})")
+            values += [str(n).zfill(width) for n in range(low, high + 1, step)]
+        elif len(start) == 1 and len(end) == 1 and start.isalpha() and end.isalpha() and start <= end:
+            values += [chr(c) for c in range(ord(start), ord(end) + 1, step)]
+        else:
+            raise UsageError(f"bad range {item!r} in host pattern {pattern!r}", hint="ranges are numbers (01-16) or single letters (a-f)")
+    return values
+
+
+def split_host_list(text: str) -> list[str]:
+    """Split `a,b[1-3,7],c` on the commas outside brackets."""
+    items: list[str] = []
+    depth = 0
+    current = ""
+    for char in text:
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        if char == "," and depth == 0:
+            items.append(current)
+            current = ""
+        else:
+            current += char
+    items.append(current)
+    return [item.strip() for item in items if item.strip()]
+
+
+def _adhoc_spec(name: str) -> HostSpec:
+    if name == "local":
+        return HostSpec(name="local", address="local", transport="local")
+    destination = parse_destination(name)
+    return HostSpec(name=name, address=destination.host, port=destination.port, user=destination.user)
+
+
+def resolve_hosts(
+    hosts: list[str],
+    host_patterns: list[str],
+    inventory: Path | None,
+    limit: str | None,
+) -> list[HostSpec]:
+    """The run's hosts, in the order given, each once.
+
+    `--host` and `--hosts` name the hosts; an inventory supplies their address and vars (and
+    is the whole selection when no host is named). `--limit` then narrows the selection by
+    host name, inventory group, glob or `!exclusion`.
+    """
+    from spec_debug.runner.inventory import load_inventory, select
+
+    loaded = load_inventory(inventory) if inventory is not None else None
+    known = {spec.name: spec for spec in loaded.specs()} if loaded else {}
+    names: list[str] = list(hosts)
+    for pattern in host_patterns:
+        for item in split_host_list(pattern):
+            names += expand_host_pattern(item)
+    if not names and loaded is not None:
+        names = list(known)
+    specs: dict[str, HostSpec] = {}
+    for name in names:
+        if name not in specs:
+            specs[name] = known.get(name) or _adhoc_spec(name)
+    if limit:
+        groups_of = loaded.groups_of if loaded is not None else (lambda _name: set())
+        group_hosts = loaded.group_hosts if loaded is not None else (lambda _group: None)
+        selected = set(select(limit, list(specs), groups_of, group_hosts))
+        specs = {name: spec for name, spec in specs.items() if name in selected}
+    if not specs:
+        where = f" (limit {limit!r})" if limit else ""
+        raise UsageError(f"no hosts to run on{where}", hint="check --host/--hosts/--inventory and --limit")
+    return list(specs.values())
+
+
+def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:
+    """Connect now (raising a TransportError subclass if the host cannot be reached)."""
+    if spec.transport == "local":
+        from spec_debug.runner.local import LocalTransport
+
+        return LocalTransport(host=spec.name)
+    from spec_debug.runner.ssh import SSHTransport
+
+    return SSHTransport.connect(
+        spec.address, options, name=spec.name, port=spec.port, user=spec.user, identity_file=spec.identity_file
+    )

@@ -1,0 +1,372 @@
+"""Ansible inventories (INI and YAML) and `--limit` patterns, so a team's existing host lists
+work unchanged.
+
+What we follow (ansible/ansible: lib/ansible/plugins/inventory/ini.py and yaml.py,
+lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patterns"):
+- groups with `hosts`, `vars` and `children`; `all` and `ungrouped` exist implicitly;
+- host ranges `gpu[01:16]` in host names; `host:port` in INI host lines;
+- variable precedence: `all` < parent groups < child groups (by depth, then name) < host;
+- `ansible_host`, `ansible_port`, `ansible_user`, `ansible_ssh_private_key_file` and
+  `ansible_connection: local` say how to connect; every other variable becomes a playbook var;
+- limit patterns `a:b`, `a,b`, `&group` (intersection), `!group` (exclusion), globs, `~regex`.
+INI values are kept as strings (Ansible's INI plugin guesses types; we leave that to the
+playbook's var types).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from spec_debug.errors import UsageError
+from spec_debug.runner.hosts import HostSpec, expand_host_pattern
+
+_CONNECTION_VARS = {
+    "ansible_host": "address",
+    "ansible_ssh_host": "address",
+    "ansible_port": "port",
+    "ansible_ssh_port": "port",
+    "ansible_user": "user",
+    "ansible_ssh_user": "user",
+    "ansible_ssh_private_key_file": "identity_file",
+    "ansible_private_key_file": "identity_file",
+}
+
+
+@dataclass
+class Group:
+    name: str
+    hosts: list[str] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+    vars: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Inventory:
+    path: str
+    hosts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Host name -> its own vars, in the order hosts first appear."""
+    groups: dict[str, Group] = field(default_factory=dict)
+
+    def group(self, name: str) -> Group:
+        if name not in self.groups:
+            self.groups[name] = Group(name)
+        return self.groups[name]
+
+    def add_host(self, name: str, group: str, host_vars: dict[str, Any] | None = None) -> None:
+        self.hosts.setdefault(name, {}).update(host_vars or {})
+        members = self.group(group).hosts
+        if name not in members:
+            members.append(name)
+
+    def parents(self) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for group in self.groups.values():
+            for child in group.children:
+                found.setdefault(child, set()).add(group.name)
+        return found
+
+    def groups_of(self, host: str) -> set[str]:
+        """Every group the host belongs to, directly or through children, `all` included."""
+        parents = self.parents()
+        direct = [g.name for g in self.groups.values() if host in g.hosts]
+        found: set[str] = {"all"}
+        stack = list(direct)
+        while stack:
+            name = stack.pop()
+            if name in found and name != "all":
+                continue
+            found.add(name)
+            stack += sorted(parents.get(name, set()) - found)
+        return found
+
+    def group_hosts(self, name: str) -> list[str] | None:
+        """Hosts of a group and of its children, recursively; None if no such group."""
+        if name == "all":
+            return list(self.hosts)
+        if name not in self.groups:
+            return None
+        seen: set[str] = set()
+        hosts: list[str] = []
+        stack = [name]
+        while stack:
+            current = stack.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            group = self.groups.get(current)
+            if group is None:
+                continue
+            hosts += [h for h in group.hosts if h not in hosts]
+            stack += group.children
+        return [h for h in self.hosts if h in hosts]
+
+    def host_vars(self, host: str) -> dict[str, Any]:
+        depth = self._depths()
+        merged: dict[str, Any] = {}
+        for name in sorted(self.groups_of(host), key=lambda g: (depth.get(g, 0), g)):
+            if name in self.groups:
+                merged.update(self.groups[name].vars)
+        merged.update(self.hosts.get(host, {}))
+        return merged
+
+    def specs(self) -> list[HostSpec]:
+        return [_spec(name, self.host_vars(name), self.path) for name in self.hosts]
+
+    def _depths(self) -> dict[str, int]:
+        """Distance of each group from `all` (the longest path, as Ansible orders groups)."""
+        parents = self.parents()
+        depths: dict[str, int] = {}
+
+        def depth(name: str, trail: frozenset[str]) -> int:
+            if name in depths:
+                return depths[name]
+            above = [p for p in parents.get(name, set()) if p not in trail and p != "all"]
+            value = 1 + max((depth(p, trail | {name}) for p in above), default=0)
+            depths[name] = value
+            return value
+
+        for name in self.groups:
+            if name != "all":
+                depth(name, frozenset())
+        depths["all"] = 0
+        return depths
+
+
+def load_inventory(path: Path) -> Inventory:
+    """Read an INI or YAML inventory (chosen by content, like Ansible's auto plugins)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read inventory {path}: {exc.strerror or exc}") from None
+    if Path(path).suffix in (".yml", ".yaml") or _looks_like_yaml(text):
+        return parse_yaml_inventory(text, str(path))
+    return parse_ini_inventory(text, str(path))
+
+
+def _looks_like_yaml(text: str) -> bool:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", ";")):
+            continue
+        return not stripped.startswith("[") and stripped.endswith(":") or stripped == "---"
+    return False
+
+
+_SECTION = re.compile(r"^\[([^\]:]+)(?::(vars|children))?\]$")
+
+
+def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
+    inventory = Inventory(path)
+    inventory.group("all")
+    section, kind = "ungrouped", "hosts"
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        header = _SECTION.match(line)
+        if header:
+            section, kind = header.group(1).strip(), header.group(2) or "hosts"
+            inventory.group(section)
+            continue
+        if line.startswith("["):
+            raise UsageError(f"{path}:{number}: bad section header {line!r}", hint="write [group], [group:vars] or [group:children]")
+        try:
+            fields = shlex.split(line, comments=True)
+        except ValueError as exc:
+            raise UsageError(f"{path}:{number}: {exc}") from None
+        if not fields:
+            continue
+        if kind == "vars":
+            key, sep, value = line.partition("=")
+            if not sep or not key.strip():
+                raise UsageError(f"{path}:{number}: expected key=value in [{section}:vars], got {line!r}")
+            inventory.group(section).vars[key.strip()] = _unquote(value.strip())
+        elif kind == "children":
+            child = fields[0]
+            inventory.group(child)
+            if child not in inventory.group(section).children:
+                inventory.group(section).children.append(child)
+        else:
+            host_vars: dict[str, Any] = {}
+            for item in fields[1:]:
+                key, sep, value = item.partition("=")
+                if not sep:
+                    raise UsageError(f"{path}:{number}: expected key=value after the host name, got {item!r}")
+                host_vars[key] = value
+            pattern, port = _split_ini_port(fields[0])
+            if port is not None:
+                host_vars.setdefault("ansible_port", port)
+            for name in expand_host_pattern(pattern):
+                inventory.add_host(name, section, host_vars)
+    _link_top_groups(inventory)
+    return inventory
+
+
+def _split_ini_port(text: str) -> tuple[str, str | None]:
+    """`host:2222` -> (host, "2222"); a colon inside a [01:10] range is not a port."""
+    head, sep, tail = text.rpartition(":")
+    if sep and tail.isdigit() and "]" not in tail and head.count("[") == head.count("]"):
+        return head, tail
+    return text, None
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: an inventory is a mapping of groups (e.g. all: {{hosts: ...}})")
+    inventory = Inventory(path)
+    inventory.group("all")
+    for name, body in data.items():
+        _yaml_group(inventory, str(name), body, path, trail=())
+    _link_top_groups(inventory)
+    return inventory
+
+
+def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tuple[str, ...]) -> None:
+    where = ".".join((*trail, name))
+    group = inventory.group(name)
+    if body is None:
+        return
+    if not isinstance(body, dict):
+        raise UsageError(f"{path}: group {where} must be a mapping with hosts/vars/children")
+    unknown = set(body) - {"hosts", "vars", "children"}
+    if unknown:
+        raise UsageError(f"{path}: group {where}: unknown key {sorted(unknown)[0]!r}", hint="a group has hosts, vars and children")
+    hosts = body.get("hosts") or {}
+    if isinstance(hosts, list):  # tolerated: a list of names
+        hosts = {str(h): None for h in hosts}
+    if not isinstance(hosts, dict):
+        raise UsageError(f"{path}: {where}.hosts must be a mapping of host names")
+    for pattern, host_vars in hosts.items():
+        if host_vars is not None and not isinstance(host_vars, dict):
+            raise UsageError(f"{path}: {where}.hosts.{pattern} must be a mapping of vars")
+        pattern, port = _split_ini_port(str(pattern))
+        merged = dict(host_vars or {})
+        if port is not None:
+            merged.setdefault("ansible_port", port)
+        for host in expand_host_pattern(pattern):
+            inventory.add_host(host, name, merged)
+    group_vars = body.get("vars") or {}
+    if not isinstance(group_vars, dict):
+        raise UsageError(f"{path}: {where}.vars must be a mapping")
+    group.vars.update(group_vars)
+    children = body.get("children") or {}
+    if not isinstance(children, dict):
+        raise UsageError(f"{path}: {where}.children must be a mapping of groups")
+    for child, child_body in children.items():
+        if str(child) not in group.children:
+            group.children.append(str(child))
+        _yaml_group(inventory, str(child), child_body, path, (*trail, name))
+
+
+def _link_top_groups(inventory: Inventory) -> None:
+    """Groups that are nobody's child hang under `all`; hosts in no group are `ungrouped`."""
+    parents = inventory.parents()
+    everyone = inventory.group("all")
+    for name in inventory.groups:
+        if name != "all" and name not in parents and name not in everyone.children:
+            everyone.children.append(name)
+    for host in everyone.hosts:
+        if not any(host in g.hosts for n, g in inventory.groups.items() if n != "all"):
+            inventory.add_host(host, "ungrouped")
+
+
+def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
+    connection: dict[str, Any] = {}
+    playbook_vars: dict[str, Any] = {}
+    for key, value in host_vars.items():
+        if key in _CONNECTION_VARS:
+            connection.setdefault(_CONNECTION_VARS[key], value)
+        elif not key.startswith("ansible_"):
+            playbook_vars[key] = value
+    port = connection.get("port")
+    if port is not None:
+        try:
+            port = int(port)
+        except (TypeError, ValueError):
+            raise UsageError(f"{path}: host {name}: ansible_port {port!r} is not a number") from None
+    local = str(host_vars.get("ansible_connection", "")) == "local" or (name == "local" and "address" not in connection)
+    return HostSpec(
+        name=name,
+        address=str(connection.get("address", name)),
+        port=port,
+        user=None if connection.get("user") is None else str(connection["user"]),
+        identity_file=None if connection.get("identity_file") is None else str(connection["identity_file"]),
+        vars=playbook_vars,
+        transport="local" if local else "ssh",
+    )
+
+
+# -- limit patterns -------------------------------------------------------------------------
+
+
+def select(
+    limit: str,
+    hosts: list[str],
+    groups_of: Callable[[str], set[str]],
+    group_hosts: Callable[[str], list[str] | None],
+) -> list[str]:
+    """Hosts (in their order) matching an Ansible-style pattern such as `gpus:!gpu03,&rack1`."""
+    items = [item for item in re.split(r"[:,](?![^\[]*\])", limit) if item.strip()]
+    if not items:
+        raise UsageError(f"empty --limit pattern {limit!r}")
+    union: set[str] = set()
+    intersections: list[set[str]] = []
+    exclusions: set[str] = set()
+    any_positive = False
+    for item in (i.strip() for i in items):
+        if item.startswith("!"):
+            exclusions |= _matching(item[1:], hosts, groups_of, group_hosts)
+        elif item.startswith("&"):
+            intersections.append(_matching(item[1:], hosts, groups_of, group_hosts))
+        else:
+            any_positive = True
+            union |= _matching(item, hosts, groups_of, group_hosts)
+    chosen = union if any_positive else set(hosts)
+    for other in intersections:
+        chosen &= other
+    chosen -= exclusions
+    return [h for h in hosts if h in chosen]
+
+
+def _matching(
+    pattern: str,
+    hosts: list[str],
+    groups_of: Callable[[str], set[str]],
+    group_hosts: Callable[[str], list[str] | None],
+) -> set[str]:
+    if not pattern:
+        raise UsageError("empty item in --limit pattern")
+    if pattern.startswith("~"):
+        try:
+            regex = re.compile(pattern[1:])
+        except re.error as exc:
+            raise UsageError(f"bad regex in --limit {pattern!r}: {exc}") from None
+        return {h for h in hosts if regex.search(h) or any(regex.search(g) for g in groups_of(h))}
+    members = group_hosts(pattern)
+    if members is not None:
+        return set(members) & set(hosts)
+    if pattern == "all":
+        return set(hosts)
+    if "[" in pattern and not any(c in pattern for c in "*?"):
+        names = set(expand_host_pattern(pattern))
+        return {h for h in hosts if h in names}
+    return {h for h in hosts if fnmatch.fnmatchcase(h, pattern) or any(fnmatch.fnmatchcase(g, pattern) for g in groups_of(h))}
