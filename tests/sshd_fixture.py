@@ -21,6 +21,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spec_debug.runner.ssh_connect import ConnectOptions
+
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 SSH_KEYGEN = shutil.which("ssh-keygen") or "/usr/bin/ssh-keygen"
 
@@ -210,6 +212,38 @@ def write_ssh_config(path: Path, hosts: dict[str, dict[str, object]]) -> Path:
                 lines.append(f"  {key} {item}")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+@dataclass
+class ClientSetup:
+    home: Path
+    key: ClientKey
+    config: Path
+    known_hosts: Path
+
+    def options(self, **overrides: object) -> ConnectOptions:
+        values: dict[str, object] = {"ssh_config_path": self.config, "batch": True, "use_agent": False}
+        values.update(overrides)
+        return ConnectOptions(**values)  # type: ignore[arg-type]
+
+    def alias(self, name: str, server: SshServer, **extra: object) -> None:
+        """Add `Host name` pointing at server to the config."""
+        self.hosts[name] = {
+            "HostName": server.address,
+            "Port": server.port,
+            "IdentityFile": str(self.key.path),
+            "IdentitiesOnly": "yes",
+            "UserKnownHostsFile": str(self.known_hosts),
+            **extra,
+        }
+        write_ssh_config(self.config, self.hosts)
+
+    def trust(self, server: SshServer) -> None:
+        with open(self.known_hosts, "a") as handle:
+            handle.write(server.known_hosts_line)
+
+    def __post_init__(self) -> None:
+        self.hosts: dict[str, dict[str, object]] = {}
 
 
 class StallingServer:

@@ -38,6 +38,7 @@ _PID_MARKER_SEARCH_LIMIT = 64 * 1024
 _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
 _KILL_CHANNEL_TIMEOUT_S = 10.0
+_CHANNEL_RETRY_S = 10.0
 
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
 # that called setsid leaves the group), wait up to the grace period, then KILL what is left.
@@ -221,13 +222,15 @@ class SSHTransport(Transport):
             return
         script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1))
         try:
-            channel = self._connection.transport.open_session(timeout=_KILL_CHANNEL_TIMEOUT_S)
+            # No session slot is taken: the step's own slot is still held, and waiting for another
+            # while every step times out at once would deadlock; the open itself retries.
+            channel = self._open_session()
             try:
                 channel.exec_command(f"sh -c {shlex.quote(script)}")
                 channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S)
             finally:
                 channel.close()
-        except (paramiko.SSHException, EOFError, OSError):
+        except (TransportError, paramiko.SSHException, EOFError, OSError):
             pass  # the connection is going away: nothing more we can do from here
 
     # -- files ------------------------------------------------------------------------------
@@ -263,10 +266,24 @@ class SSHTransport(Transport):
     def _open_session(self) -> paramiko.Channel:
         if not self._connection.transport.is_active():
             raise self._lost("before the step could start")
-        try:
-            return self._connection.transport.open_session(timeout=self._connection.target.connect_timeout_s)
-        except (paramiko.SSHException, EOFError, OSError) as exc:
-            raise self._lost(f"while opening a channel ({exc})") from None
+        # sshd frees a session slot only once it has processed our CLOSE, which can trail our
+        # semaphore release; a server with a lower MaxSessions than ours refuses the same way.
+        # Both are transient: retry for a while before calling the host broken.
+        deadline = time.monotonic() + _CHANNEL_RETRY_S
+        while True:
+            try:
+                return self._connection.transport.open_session(timeout=self._connection.target.connect_timeout_s)
+            except paramiko.ChannelException as exc:
+                if not self._connection.transport.is_active():
+                    raise self._lost("while opening a channel") from None
+                if time.monotonic() >= deadline:
+                    raise TransportError(
+                        f"{self.host}: the server refused a new session channel ({exc.text})",
+                        hint="lower the number of concurrent commands or raise MaxSessions in sshd_config",
+                    ) from None
+                time.sleep(0.02)
+            except (paramiko.SSHException, EOFError, OSError) as exc:
+                raise self._lost(f"while opening a channel ({exc})") from None
 
     def _lost(self, when: str) -> ConnectionLostError:
         return ConnectionLostError(

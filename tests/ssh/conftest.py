@@ -7,7 +7,6 @@ client key, and an ssh_config alias `target` for the shared server.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -15,8 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from spec_debug.runner.ssh_connect import ConnectOptions  # noqa: E402
-from tests.sshd_fixture import ClientKey, SshServer, sshd_available, write_ssh_config  # noqa: E402
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, sshd_available  # noqa: E402
 
 pytestmark = pytest.mark.ssh
 
@@ -54,38 +52,6 @@ def sshd_factory(tmp_path: Path, client_key: ClientKey) -> Iterator[Callable[...
     yield start
     for server in started:
         server.stop()
-
-
-@dataclass
-class ClientSetup:
-    home: Path
-    key: ClientKey
-    config: Path
-    known_hosts: Path
-
-    def options(self, **overrides: object) -> ConnectOptions:
-        values: dict[str, object] = {"ssh_config_path": self.config, "batch": True, "use_agent": False}
-        values.update(overrides)
-        return ConnectOptions(**values)  # type: ignore[arg-type]
-
-    def alias(self, name: str, server: SshServer, **extra: object) -> None:
-        """Add `Host name` pointing at server to the config."""
-        self.hosts[name] = {
-            "HostName": server.address,
-            "Port": server.port,
-            "IdentityFile": str(self.key.path),
-            "IdentitiesOnly": "yes",
-            "UserKnownHostsFile": str(self.known_hosts),
-            **extra,
-        }
-        write_ssh_config(self.config, self.hosts)
-
-    def trust(self, server: SshServer) -> None:
-        with open(self.known_hosts, "a") as handle:
-            handle.write(server.known_hosts_line)
-
-    def __post_init__(self) -> None:
-        self.hosts: dict[str, dict[str, object]] = {}
 
 
 @pytest.fixture
