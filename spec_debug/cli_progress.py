@@ -17,13 +17,14 @@ _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "blue"}
 
 
 class ConsoleReporter(Reporter):
-    def __init__(self, console: Console, *, show_output: bool = False) -> None:
+    def __init__(self, console: Console, *, show_output: bool = False, spinner: bool = True) -> None:
         self.console = console
         self.wants_output_lines = show_output
         self._lock = threading.Lock()
         self._status = None
         self._started = time.monotonic()
         self._multi_host = False
+        self._spinner = spinner
 
     def run_started(self, record: RunRecord) -> None:
         self._multi_host = len(record.hosts) > 1
@@ -31,7 +32,7 @@ class ConsoleReporter(Reporter):
             f"[bold]spec-debug[/] running [cyan]{escape(record.playbook.name)}[/] on "
             f"{len(record.hosts)} host(s) → {escape(record.run_id)}"
         )
-        if self.console.is_terminal:
+        if self.console.is_terminal and self._spinner:
             self._status = self.console.status("starting…")
             self._status.start()
 

@@ -103,7 +103,7 @@ def execute_run(
     store = RunStore.create(out, loaded.playbook.name)
     options = RunOptions(
         forks=forks, capture_limit=capture_limit, redact=redact,
-        reporter=ConsoleReporter(console, show_output=show_output), gate=gate, command_line=list(argv),
+        reporter=ConsoleReporter(console, show_output=show_output, spinner=not step), gate=gate, command_line=list(argv),
     )
     run = Run(loaded, targets, store, cli_vars, options)
     record = run.execute()

@@ -1,0 +1,40 @@
+"""`spec-debug explain` works for every shipped playbook and is built from the playbook itself."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spec_debug.playbook.loader import load_playbook, shipped_playbook_names
+from tests.conftest import run_cli
+
+
+@pytest.mark.parametrize("name", shipped_playbook_names())
+def test_explain_every_shipped_playbook(name):
+    loaded = load_playbook(name)
+    result = run_cli("explain", name)
+    assert result.code == 0, result.stderr
+    for step in loaded.playbook.steps:
+        assert f"(`{step.id}`)" in result.stdout
+        if step.why:
+            assert step.why.strip().split("\n")[0] in result.stdout
+    as_json = json.loads(run_cli("explain", name, "--format", "json").stdout)
+    assert [s["id"] for s in as_json["steps"]] == [s.id for s in loaded.playbook.steps]
+    html = run_cli("explain", name, "--format", "html").stdout
+    assert html.startswith("<!DOCTYPE html>")
+
+
+def test_explain_lists_codes_with_catalog_text(tmp_path):
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text(
+        "name: p\nsteps:\n  - id: flags\n    why: Num steps decides the draft depth.\n    run: echo\n"
+        "    expect:\n      - that: 'false'\n        finding:\n          code: SD101\n"
+    )
+    result = run_cli("explain", str(playbook))
+    assert result.code == 0, result.stderr
+    from spec_debug.diagnose.catalog import CATALOG
+
+    assert "SD101" in result.stdout
+    assert CATALOG["SD101"].title in result.stdout
+    assert any(url in result.stdout for url in CATALOG["SD101"].sources)
