@@ -7,7 +7,6 @@ import copy
 import pytest
 
 from spec_debug.diagnose.checks import (
-    VocabFacts,
     Where,
     check_accept_length_gap,
     check_algorithm,
@@ -24,11 +23,12 @@ from spec_debug.diagnose.checks import (
     check_rope,
     check_standalone_accuracy,
     check_throughput,
-    check_vocab_maps,
+    check_vocab_report,
 )
 from spec_debug.diagnose.checks.layers import analyse_layers
 from spec_debug.diagnose.launch import effective_spec, parse_launch_command
 from spec_debug.diagnose.throughput import build_model
+from spec_debug.eagle3 import vocab as eagle3_vocab
 
 AT = Where(host="gpu01", step="test")
 N = 61  # DeepSeek-V3 / Kimi-K2 depth (EAGLE3.md section 3 worked example)
@@ -184,30 +184,35 @@ def test_sd204_fc_width():
 
 
 # --- SD301 / SD302 / SD303 -------------------------------------------------------------------------
+# Reports come from the real vocab checks of spec_debug.eagle3 (pure functions, no torch).
+V, DV = 1000, 256
+SELECTED = list(range(0, 3 * DV, 3))  # 256 ids, every third
+OFFSETS = [t - i for i, t in enumerate(SELECTED)]
+T2D = [1 if i in set(SELECTED) else 0 for i in range(V)]
+
+
+def vocab_report(**kw):
+    args = dict(d2t=OFFSETS, t2d=T2D, target_vocab_size=V, draft_vocab_size=DV, embed_rows=V)
+    args.update(kw)
+    return eagle3_vocab.check_vocab_maps(**args).to_dict()
+
+
 def test_sd301_small_draft_vocab_without_d2t():
-    v = VocabFacts(target_vocab_size=129280, draft_vocab_size=32000, has_d2t=False, has_t2d=False)
-    assert codes(check_vocab_maps(v)) == [("SD301", "error")]
-    same = VocabFacts(target_vocab_size=32000, draft_vocab_size=32000, has_d2t=False, has_t2d=False)
-    assert check_vocab_maps(same) == []
+    assert codes(check_vocab_report(vocab_report(d2t=None, t2d=None))) == [("SD301", "error")]
+    # near miss: same vocabulary, no map needed
+    assert check_vocab_report(vocab_report(d2t=None, t2d=None, draft_vocab_size=V)) == []
 
 
 def test_sd302_absolute_ids_instead_of_offsets():
-    v = VocabFacts(129280, 32000, True, True, d2t_is_offsets=False, d2t_looks_absolute=True,
-                   d2t_problems=["arange(DV)+d2t exceeds the target vocab at 16000"], t2d_length=129280,
-                   t2d_count=32000)
-    found = check_vocab_maps(v)
-    assert codes(found) == [("SD302", "error")] and "absolute target ids" in found[0].evidence[-1]
-    ok = VocabFacts(129280, 32000, True, True, d2t_is_offsets=True, t2d_length=129280, t2d_count=32000)
-    assert check_vocab_maps(ok) == []
+    found = check_vocab_report(vocab_report(d2t=SELECTED))
+    assert codes(found) == [("SD302", "error")] and "absolute target ids" in found[0].evidence[0]
+    assert check_vocab_report(vocab_report()) == []  # real offsets
 
 
 def test_sd303_maps_for_another_tokenizer():
-    v = VocabFacts(129280, 32000, True, True, d2t_is_offsets=True, t2d_length=128256, t2d_count=32000,
-                   embed_rows=128256)
-    found = check_vocab_maps(v)
+    found = check_vocab_report(vocab_report(t2d=T2D + [0] * 24, embed_rows=V + 24))
     assert codes(found) == [("SD303", "error")] and len(found[0].evidence) == 2
-    assert check_vocab_maps(VocabFacts(129280, 32000, True, True, True, t2d_length=129280,
-                                       t2d_count=32000, embed_rows=129280)) == []
+    assert check_vocab_report(vocab_report(embed_rows=None)) == []
 
 
 # --- SD401 / SD402 / SD403 -------------------------------------------------------------------------

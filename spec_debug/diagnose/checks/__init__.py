@@ -17,12 +17,12 @@ from spec_debug.diagnose.checks.launch_flags import (
 )
 from spec_debug.diagnose.checks.layers import check_aux_layers
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
-from spec_debug.diagnose.checks.vocab_maps import VocabFacts, check_vocab_maps
+from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
 
 __all__ = [
-    "Where", "VocabFacts",
+    "Where",
     "check_num_steps", "check_draft_budget", "check_algorithm", "check_dtype",
-    "check_aux_layers", "check_vocab_maps",
+    "check_aux_layers", "check_vocab_report",
     "check_standalone_accuracy", "check_layout", "check_engine_semantics",
     "check_throughput", "check_accept_length_gap", "check_payoff",
     "check_forward_sources",

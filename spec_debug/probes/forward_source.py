@@ -1,0 +1,155 @@
+"""forward_source (host side): read the eagle3 draft forward of the reference (speculators) and
+of the serving engine from their installed sources with `ast`, without importing them.
+
+For each file: the op order of every `forward` (and norm helper), the order of the arguments
+of every `cat`, and which norm flags the file implements at all. Files (EAGLE3.md s.1-2):
+- speculators: models/eagle3/core.py (Eagle3DraftModel.forward) and
+  models/eagle3/model_definitions.py (Eagle3FirstLayerMixin.forward);
+- SGLang: srt/models/llama_eagle3.py; vLLM: model_executor/models/llama_eagle3.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+NORM_FLAGS = ("norm_before_residual", "norm_before_fc", "fc_norm", "norm_output")
+# A flag is implemented where its name appears, or the module it creates (speculators builds
+# `input_norm` only when norm_before_fc is set: core.py __init__).
+FLAG_MARKERS = {
+    "norm_before_residual": ("norm_before_residual",),
+    "norm_before_fc": ("norm_before_fc", "input_norm"),
+    "fc_norm": ("fc_norm",),
+    "norm_output": ("norm_output",),
+}
+FILES = {
+    "speculators": ("models/eagle3/core.py", "models/eagle3/model_definitions.py"),
+    "sglang": ("srt/models/llama_eagle3.py",),
+    "vllm": ("model_executor/models/llama_eagle3.py",),
+}
+_INTERESTING = ("norm", "cat", "fc", "embed", "residual", "attn", "mlp", "lm_head", "hidden", "split")
+
+
+def package_dir(name: str) -> tuple[Path | None, str | None]:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return None, None
+    try:
+        from importlib.metadata import version
+
+        ver = version(name)
+    except Exception:
+        ver = None
+    return Path(list(spec.submodule_search_locations)[0]), ver
+
+
+def _first_line(node: ast.AST) -> str:
+    text = ast.unparse(node).splitlines()[0]
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _ops(body: list[ast.stmt]) -> list[str]:
+    """Statements in source order that touch the draft's data path, one line each."""
+    out: list[str] = []
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            out.append(f"if {_first_line(stmt.test)}:")
+            out.extend("    " + line for line in _ops(stmt.body))
+            if stmt.orelse:
+                out.append("else:")
+                out.extend("    " + line for line in _ops(stmt.orelse))
+        elif isinstance(stmt, (ast.For, ast.While, ast.With)):
+            head = _first_line(stmt).rstrip(":")
+            out.append(f"{head}:")
+            out.extend("    " + line for line in _ops(stmt.body))
+        elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
+            line = _first_line(stmt)
+            if any(word in line for word in _INTERESTING):
+                out.append(line)
+    return out
+
+
+def _cat_orders(tree: ast.AST) -> list[list[str]]:
+    orders = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cat"
+                and node.args and isinstance(node.args[0], (ast.List, ast.Tuple))):
+            elts = node.args[0].elts
+            if all(isinstance(e, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) for e in elts):
+                orders.append([ast.unparse(e) for e in elts])
+    return orders
+
+
+def _flag_sites(tree: ast.AST) -> dict[str, list[str]]:
+    sites: dict[str, list[str]] = {flag: [] for flag in NORM_FLAGS}
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+        elif isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            name = node.value
+        elif isinstance(node, ast.keyword):
+            name = node.arg
+        if not name:
+            continue
+        for flag, markers in FLAG_MARKERS.items():
+            if name in markers and len(sites[flag]) < 5:
+                sites[flag].append(f"line {getattr(node, 'lineno', '?')}: {name}")
+    return sites
+
+
+def extract(path: Path) -> dict[str, Any]:
+    """Op order of each forward-like function, cat orders and flag sites of one file."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    functions: dict[str, list[str]] = {}
+    for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+        for fn in cls.body:
+            if isinstance(fn, ast.FunctionDef) and (fn.name == "forward" or "norm" in fn.name):
+                functions[f"{cls.name}.{fn.name}"] = _ops(fn.body)
+    sites = _flag_sites(tree)
+    return {"file": str(path), "functions": functions, "cat_orders": _cat_orders(tree),
+            "flag_sites": sites, "flags": {flag: bool(s) for flag, s in sites.items()}}
+
+
+def describe(package: str, files: list[Path] | None = None) -> dict[str, Any]:
+    """Merge the extraction of every file of one package (the forward spans two files in
+    speculators)."""
+    version = None
+    if files is None:
+        root, version = package_dir(package)
+        if root is None:
+            return {"package": package, "found": False, "reason": f"{package} is not installed in this Python"}
+        files = [root / rel for rel in FILES.get(package, ())]
+    present = [f for f in files if f.is_file()]
+    if not present:
+        return {"package": package, "found": False, "reason": f"no eagle3 source in {[str(f) for f in files]}"}
+    merged: dict[str, Any] = {"package": package, "version": version, "found": True,
+                              "file": ", ".join(str(f) for f in present), "functions": {},
+                              "cat_orders": [], "flag_sites": {f: [] for f in NORM_FLAGS}}
+    for f in present:
+        part = extract(f)
+        merged["functions"].update({f"{f.name}:{k}": v for k, v in part["functions"].items()})
+        merged["cat_orders"].extend(part["cat_orders"])
+        for flag, s in part["flag_sites"].items():
+            merged["flag_sites"][flag].extend(f"{f.name} {site}" for site in s)
+    merged["flags"] = {flag: bool(s) for flag, s in merged["flag_sites"].items()}
+    return merged
+
+
+def run(args: dict) -> dict:
+    engine = (args.get("engine") or "").lower()
+    ref_files = args.get("reference_files")
+    eng_files = args.get("engine_files")
+    reference = describe("speculators", [Path(p) for p in ref_files] if ref_files else None)
+    if engine in ("sglang", "vllm") or eng_files:
+        served = describe(engine or "engine", [Path(p) for p in eng_files] if eng_files else None)
+    else:
+        served = {"package": engine or None, "found": False, "reason": "engine unknown: pass --var engine=sglang|vllm"}
+    return {"args": args, "reference": reference, "engine": served}

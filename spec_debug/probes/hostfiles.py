@@ -1,0 +1,98 @@
+"""Host-side helpers shared by the probes: find a model directory, read its config and the
+names/shapes of its tensors. Stdlib only (runs inside the bundle on any host Python)."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+from typing import Any
+
+MAX_CONFIG_BYTES = 2_000_000
+
+
+def hf_cache_dirs() -> list[Path]:
+    roots = []
+    if os.environ.get("HF_HUB_CACHE"):
+        roots.append(Path(os.environ["HF_HUB_CACHE"]))
+    if os.environ.get("HF_HOME"):
+        roots.append(Path(os.environ["HF_HOME"]) / "hub")
+    roots.append(Path.home() / ".cache" / "huggingface" / "hub")
+    return roots
+
+
+def resolve_model_dir(name: str | None) -> Path | None:
+    """A local directory with a config.json: the path itself, or a Hub id's newest snapshot
+    in the Hugging Face cache (models--ORG--NAME/snapshots/REV), as the engines load it."""
+    if not name:
+        return None
+    path = Path(os.path.expanduser(str(name)))
+    if (path / "config.json").is_file():
+        return path
+    if "/" in str(name) and not str(name).startswith(("/", ".", "~")):
+        folder = "models--" + str(name).replace("/", "--")
+        for root in hf_cache_dirs():
+            snapshots = root / folder / "snapshots"
+            if snapshots.is_dir():
+                revs = sorted((p for p in snapshots.iterdir() if (p / "config.json").is_file()),
+                              key=lambda p: p.stat().st_mtime, reverse=True)
+                if revs:
+                    return revs[0]
+    return None
+
+
+def read_config(directory: Path) -> dict[str, Any] | None:
+    path = directory / "config.json"
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            return None
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def safetensors_header(path: Path) -> dict[str, Any]:
+    with path.open("rb") as handle:
+        (length,) = struct.unpack("<Q", handle.read(8))
+        if length > 100_000_000:
+            raise ValueError(f"{path}: not a safetensors file")
+        header = json.loads(handle.read(length))
+    header.pop("__metadata__", None)
+    return header
+
+
+def tensor_shapes(directory: Path, limit: int = 400) -> dict[str, list[Any]]:
+    """{tensor name: [shape, dtype]} from the safetensors headers (no tensor data is read)."""
+    files = sorted(directory.glob("*.safetensors"))
+    shapes: dict[str, list[Any]] = {}
+    for file in files:
+        try:
+            header = safetensors_header(file)
+        except (OSError, ValueError, struct.error):
+            continue
+        for name, info in header.items():
+            if len(shapes) >= limit:
+                return shapes
+            shapes[name] = [info.get("shape"), info.get("dtype")]
+    return shapes
+
+
+def looks_like_draft(config: dict[str, Any]) -> bool:
+    archs = " ".join(config.get("architectures") or [])
+    return bool(config.get("speculators_model_type") or config.get("eagle_config") or "Eagle" in archs
+                or "EAGLE" in archs or "draft_vocab_size" in config)
+
+
+def describe_model(name: str | None, *, with_tensors: bool | None = None) -> dict[str, Any]:
+    """What a probe reports about one model: where it is, its config, its tensor shapes."""
+    directory = resolve_model_dir(name)
+    if directory is None:
+        return {"name": name, "found": False}
+    config = read_config(directory)
+    info: dict[str, Any] = {"name": name, "found": config is not None, "path": str(directory),
+                            "config": config}
+    if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
+        info["tensors"] = tensor_shapes(directory)
+    return info

@@ -1,0 +1,97 @@
+"""launch_flags (host side): the serving engine's command line, and the configs it names.
+
+Given `server_cmdline` it is used as is; else the host's processes are searched (/proc/PID/
+cmdline) for an SGLang or vLLM server. Every argument that names a model directory (or a Hub
+id in the HF cache) has its config.json read, so the controller can compare the flags with
+the draft. Parsing the flags happens on the controller (spec_debug.diagnose.launch).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from spec_debug.probes.hostfiles import describe_model
+
+_SERVER_MARKERS = ("sglang.launch_server", "vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server")
+
+
+def is_server_argv(argv: list[str]) -> bool:
+    for i, tok in enumerate(argv):
+        base = tok.rsplit("/", 1)[-1]
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if tok in _SERVER_MARKERS or (base in ("sglang", "vllm") and nxt == "serve"):
+            return True
+    return False
+
+
+def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
+    """Server processes, parents first: SGLang and vLLM fork workers whose cmdline repeats the
+    parent's, so a process whose parent is also a match is a worker, not the server."""
+    found: dict[int, dict[str, Any]] = {}
+    me = os.getpid()
+    for entry in proc.iterdir() if proc.is_dir() else []:
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            raw = (entry / "cmdline").read_bytes()
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        argv = [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
+        if not argv or not is_server_argv(argv):
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        found[int(entry.name)] = {"pid": int(entry.name), "ppid": ppid, "argv": argv}
+    servers = [p for p in found.values() if p["ppid"] not in found]
+    return sorted(servers, key=lambda p: p["pid"])
+
+
+def _model_refs(argv: list[str]) -> list[str]:
+    """Arguments that may name a model: any token, `--flag=value` values, JSON "model" values."""
+    refs: list[str] = []
+    for tok in argv:
+        value = tok.split("=", 1)[1] if tok.startswith("--") and "=" in tok else tok
+        if value.startswith("{"):
+            try:
+                spec = json.loads(value)
+            except ValueError:
+                continue
+            if isinstance(spec, dict) and isinstance(spec.get("model"), str):
+                refs.append(spec["model"])
+            continue
+        if value.startswith("-") or value in refs:
+            continue
+        if "/" in value or value.startswith("~"):
+            refs.append(value)
+    return refs
+
+
+def run(args: dict) -> dict:
+    cmdline = args.get("server_cmdline") or ""
+    result: dict[str, Any] = {"args": args, "source": None, "cmdline": None, "argv": None,
+                              "processes": [], "models": {}}
+    if cmdline:
+        result["source"] = "server_cmdline var"
+        result["cmdline"] = cmdline
+        try:
+            import shlex
+            argv = shlex.split(cmdline.replace("\\\n", " "))
+        except ValueError:
+            argv = cmdline.split()
+    else:
+        processes = server_processes()
+        result["processes"] = [{"pid": p["pid"], "argv": p["argv"][:64]} for p in processes]
+        if not processes:
+            return result
+        chosen = processes[0]
+        argv = chosen["argv"]
+        result["source"] = f"/proc/{chosen['pid']}/cmdline"
+        result["argv"] = argv
+    for ref in _model_refs(argv):
+        info = describe_model(ref)
+        if info.get("found"):
+            result["models"][ref] = info
+    return result

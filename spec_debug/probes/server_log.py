@@ -1,0 +1,31 @@
+"""server_log (host side): the lines of a server log or benchmark output that carry numbers.
+
+Only lines with the known markers are returned (bounded), so a multi-GB log is not shipped;
+the controller parses them (spec_debug.diagnose.serverlog).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+
+MARKERS = ("Decode batch", "SpecDecoding metrics", "Avg generation throughput", "token throughput",
+           "Accept length", "Acceptance length", "Acceptance rate", "Successful requests",
+           "request concurrency", "Request throughput", "Mean TPOT")
+MAX_LINES = 20_000
+
+
+def run(args: dict) -> dict:
+    path = os.path.expanduser(str(args.get("server_log") or ""))
+    if not path:
+        return {"args": args, "found": False, "lines": []}
+    if not os.path.isfile(path):
+        return {"args": args, "found": False, "path": path, "lines": []}
+    kept: deque[str] = deque(maxlen=MAX_LINES)
+    total = 0
+    with open(path, "r", encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            total += 1
+            if any(marker in line for marker in MARKERS):
+                kept.append(line.rstrip("\n")[:2000])
+    return {"args": args, "found": True, "path": path, "total_lines": total, "lines": list(kept)}
