@@ -10,6 +10,7 @@ used as the socket of the next connection, hop after hop.
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,6 +27,10 @@ from spec_debug.runner.ssh_hostkeys import KnownHosts, preferred_key_types, veri
 DEFAULT_MAX_SESSIONS = 10
 """sshd_config(5) MaxSessions default: channels one connection may have open at once."""
 _MAX_JUMP_DEPTH = 8
+
+# paramiko logs a traceback at ERROR level for every failed handshake; with no logging set up,
+# Python prints it to stderr. We report each failure as one line instead.
+logging.getLogger("paramiko").addHandler(logging.NullHandler())
 
 
 @dataclass(frozen=True)
@@ -179,18 +184,22 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     security = transport.get_security_options()
     security.key_types = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), list(security.key_types))
     try:
+        stalled = HandshakeError(
+            f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s (host stalled or not an SSH server)",
+            hint="the host accepts TCP but sshd does not answer: overloaded, hung, or the wrong port",
+        )
         try:
             transport.start_client(timeout=target.connect_timeout_s)
         except paramiko.SSHException as exc:
             text = _one_line(exc)
             if "banner" in text.lower() or "timed out" in text.lower():
-                raise HandshakeError(
-                    f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s (host stalled or not an SSH server)",
-                    hint="the host accepts TCP but sshd does not answer: overloaded, hung, or the wrong port",
-                ) from None
+                raise stalled from None
             raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
         except (EOFError, OSError) as exc:
             raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
+        # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py).
+        if not transport.is_active() or not getattr(transport, "initial_kex_done", True):
+            raise stalled
         accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no", "off")
         verify_host_key(
             alias=target.alias,

@@ -1,0 +1,180 @@
+"""Reaching a host the way `ssh` does: config aliases, jump hosts, host keys, keys, and every
+way a host can fail, each as a one-line TransportError."""
+
+from __future__ import annotations
+
+import getpass
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from spec_debug.errors import AuthenticationError, HostKeyError, TransportError
+from spec_debug.runner.hosts import HostSpec, open_transport
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import ConnectionLostError, HandshakeError, HostUnreachableError
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, StallingServer, free_port, keygen
+
+StartServer = Callable[..., SshServer]
+
+
+def whoami(transport: SSHTransport) -> str:
+    out = StreamCapture("stdout")
+    transport.run("echo $USER@$SSH_CONNECTION", stdout=out, stderr=StreamCapture("stderr"))
+    return out.text().strip()
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0]
+    assert "Traceback" not in str(exc) and "paramiko" not in text.lower()
+    return text
+
+
+def test_alias_resolves_through_the_config_file(client: ClientSetup, sshd: SshServer) -> None:
+    with SSHTransport.connect("target", client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
+        target = transport.connection.target
+        assert (target.hostname, target.port, target.user) == ("127.0.0.1", sshd.port, getpass.getuser())
+        assert whoami(transport).endswith(f" 127.0.0.1 {sshd.port}")
+
+
+def test_user_at_host_port_overrides_the_config(client: ClientSetup, sshd: SshServer) -> None:
+    client.hosts["*"] = {"IdentityFile": str(client.key.path), "UserKnownHostsFile": str(client.known_hosts), "Port": 1}
+    client.alias("target", sshd)  # rewrite the file with the catch-all block
+    spec = HostSpec(name="direct", address="127.0.0.1", port=sshd.port, user=getpass.getuser())
+    with open_transport(spec, client.options()) as transport:
+        assert isinstance(transport, SSHTransport) and transport.host == "direct"
+        assert whoami(transport).startswith(getpass.getuser() + "@")
+
+
+def test_proxyjump_chains_through_two_jump_hosts(client: ClientSetup, sshd: SshServer, sshd_factory: StartServer) -> None:
+    jump1, jump2 = sshd_factory("jump1"), sshd_factory("jump2")
+    for server in (jump1, jump2):
+        client.trust(server)
+    client.alias("jump1", jump1)
+    client.alias("jump2", jump2)
+    client.alias("inner", sshd, ProxyJump="jump1,jump2")
+    with SSHTransport.connect("inner", client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
+        assert [hop.target.alias for hop in transport.connection.via] == ["jump1", "jump2"]
+        assert jump1.connection_pids() and jump2.connection_pids()  # both hops carry the session
+        assert whoami(transport).startswith(getpass.getuser() + "@")
+    # A jump host that cannot reach the target says so.
+    client.alias("nowhere", sshd, ProxyJump="jump1", Port=free_port())
+    with pytest.raises(HostUnreachableError, match="jump host jump1 could not open a connection") as info:
+        SSHTransport.connect("nowhere", client.options())
+    one_line(info.value)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
+def test_proxycommand_runs_through_openssh(client: ClientSetup, sshd: SshServer, sshd_factory: StartServer) -> None:
+    jump = sshd_factory("pcjump")
+    client.trust(jump)
+    client.alias("pcjump", jump, BatchMode="yes")
+    client.alias("viapc", sshd, ProxyCommand=f"ssh -F {client.config} -W %h:%p pcjump")
+    with SSHTransport.connect("viapc", client.options()) as transport:
+        assert isinstance(transport, SSHTransport) and whoami(transport)
+
+
+def test_unknown_host_key_is_refused_with_fingerprint(client: ClientSetup, sshd: SshServer) -> None:
+    client.known_hosts.write_text("")
+    with pytest.raises(HostKeyError) as info:
+        SSHTransport.connect("target", client.options())
+    message = str(info.value)
+    assert sshd.host_key_fingerprint in message and "--accept-new" in message
+    assert client.known_hosts.read_text() == ""  # never added silently
+
+
+def test_accept_new_adds_unknown_keys_but_refuses_changed_ones(client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    client.known_hosts.write_text("")
+    with SSHTransport.connect("target", client.options(accept_new=True)):
+        pass
+    assert client.known_hosts.read_text().startswith(sshd.known_hosts_name + " ssh-ed25519 ")
+    with SSHTransport.connect("target", client.options()):  # now known: plain connect works
+        pass
+    impostor = keygen(tmp_path / "impostor")
+    kind, blob = Path(str(impostor) + ".pub").read_text().split()[:2]
+    client.known_hosts.write_text(f"{sshd.known_hosts_name} {kind} {blob}\n")
+    with pytest.raises(HostKeyError, match="HOST KEY CHANGED") as info:
+        SSHTransport.connect("target", client.options(accept_new=True))
+    assert sshd.host_key_fingerprint in str(info.value) and "ssh-keygen -R" in str(info.value)
+
+
+def test_hashed_known_hosts_entries_are_understood(client: ClientSetup, sshd: SshServer) -> None:
+    import subprocess
+
+    subprocess.run(["ssh-keygen", "-H", "-f", str(client.known_hosts)], check=True, capture_output=True)
+    assert sshd.known_hosts_name not in client.known_hosts.read_text()
+    with SSHTransport.connect("target", client.options()):
+        pass
+
+
+def test_a_key_the_server_does_not_know_fails_authentication(client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    stranger = ClientKey.create(tmp_path / "stranger")
+    client.alias("stranger", sshd, IdentityFile=str(stranger.path))
+    with pytest.raises(AuthenticationError, match="authentication failed") as info:
+        SSHTransport.connect("stranger", client.options())
+    assert "stranger/id_ed25519" in str(info.value)
+    one_line(info.value)
+
+
+def test_encrypted_keys_prompt_or_fail_clearly_in_batch_mode(client: ClientSetup, sshd_factory: StartServer, tmp_path: Path) -> None:
+    locked = ClientKey.create(tmp_path / "locked", passphrase="s3cret")
+    server = sshd_factory("locked")
+    server.authorized_keys_path.write_text(locked.public + "\n")
+    client.trust(server)
+    client.alias("locked", server, IdentityFile=str(locked.path))
+    with pytest.raises(AuthenticationError, match="encrypted and --batch") as info:
+        SSHTransport.connect("locked", client.options(batch=True))
+    assert "ssh-add" in str(info.value)
+    asked: list[str] = []
+
+    def prompt(text: str) -> str:
+        asked.append(text)
+        return "s3cret"
+
+    with SSHTransport.connect("locked", client.options(batch=False, prompt=prompt)) as transport:
+        assert isinstance(transport, SSHTransport) and whoami(transport)
+    assert len(asked) == 1 and "locked" in asked[0]
+
+
+def test_connection_refused(client: ClientSetup, sshd: SshServer) -> None:
+    client.alias("closed", sshd, Port=free_port())
+    with pytest.raises(HostUnreachableError, match="connection refused") as info:
+        SSHTransport.connect("closed", client.options())
+    one_line(info.value)
+
+
+def test_dns_failure(client: ClientSetup) -> None:
+    with pytest.raises(HostUnreachableError, match="cannot resolve host name") as info:
+        SSHTransport.connect("no-such-host.invalid", client.options())
+    one_line(info.value)
+
+
+def test_a_stalled_host_times_out_at_the_banner(client: ClientSetup) -> None:
+    with StallingServer() as stalled:
+        started = time.monotonic()
+        spec = HostSpec(name="stalled", address=stalled.address, port=stalled.port)
+        with pytest.raises(HandshakeError, match="no SSH handshake") as info:
+            open_transport(spec, client.options(connect_timeout_s=1.0))
+        assert time.monotonic() - started < 5
+        one_line(info.value)
+
+
+def test_sshd_killed_mid_step_is_a_lost_connection(client: ClientSetup, sshd_factory: StartServer) -> None:
+    server = sshd_factory("doomed")
+    client.trust(server)
+    client.alias("doomed", server)
+    with SSHTransport.connect("doomed", client.options()) as transport:
+        threading.Timer(0.5, server.stop).start()
+        started = time.monotonic()
+        with pytest.raises(ConnectionLostError, match="connection lost") as info:
+            transport.run("echo started; sleep 20", stdout=StreamCapture("o"), stderr=StreamCapture("e"), timeout_s=30)
+        assert time.monotonic() - started < 10
+        one_line(info.value)
+        with pytest.raises(TransportError):  # and the next step fails the same way, at once
+            transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
