@@ -1,0 +1,144 @@
+"""Library entry points that return plain dicts (also run as probes on GPU hosts).
+
+    evaluate_drafter(model, data, target=None, steps=None, semantics="reference", ...)
+    probe_layout(model, data, target=None, ...)
+    check_drafter_vocab(model, target=None)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from spec_debug.eagle3 import engines
+from spec_debug.eagle3.checkpoint import open_draft, open_target
+from spec_debug.eagle3.data import DataInfo, describe_data, iter_samples
+from spec_debug.eagle3.slots import (
+    ResolvedLayout, check_layout, configured_layout, parse_layout, slots_for_layer_ids,
+)
+from spec_debug.errors import UsageError
+
+SEMANTICS = ("reference", "sglang", "vllm")
+DEFAULT_STEPS = 3
+
+
+def _num_target_layers(target, info: DataInfo) -> int | None:
+    if target is not None:
+        return target.config.num_layers
+    if info.layer_ids:
+        return max(info.layer_ids)  # the final slot is named N (input-to convention)
+    return None
+
+
+def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,
+                    semantics: str, engine_version: str | None) -> tuple[ResolvedLayout, list[str]]:
+    notes: list[str] = []
+    trained = cfg.trained_layer_ids(num_target_layers) if num_target_layers else (
+        list(cfg.aux_layer_ids) if cfg.aux_layer_ids else None)
+    resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots)
+    if resolved.note:
+        notes.append(resolved.note)
+    if layout:
+        slots = parse_layout(layout)
+        check_layout(slots, cfg.num_aux, info.num_slots)
+        named = tuple(info.layer_ids[s] for s in slots) if info.layer_ids else None
+        return ResolvedLayout(slots, named, "user"), notes
+    if semantics != "reference" and num_target_layers is not None:
+        plan = engines.serve_plan(semantics, engine_version, cfg.raw, num_target_layers)
+        mapped = slots_for_layer_ids(plan.layer_ids, info.layer_ids)
+        if plan.fan_in_mismatch:
+            notes.append(f"{semantics} {engine_version or 'latest'} captures {plan.layer_ids} "
+                         f"but builds fc for {plan.fc_fan_in or cfg.num_aux} states: it would "
+                         "fail to run this draft")
+        elif mapped is not None and len(mapped) == cfg.num_aux:
+            return ResolvedLayout(mapped, tuple(plan.layer_ids), "engine"), notes
+        elif list(plan.layer_ids) != list(resolved.layer_ids or trained or []):
+            notes.append(f"{semantics} would feed layers {plan.layer_ids}, which this dump does "
+                         "not hold; evaluated with the configured layout")
+    return resolved, notes
+
+
+def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | None = None, *,
+                     steps: int | None = None, semantics: str = "reference",
+                     engine_version: str | None = None, layout: str | None = None,
+                     device: str = "cpu", dtype: str = "float32",
+                     max_samples: int | None = None,
+                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Evaluate a draft on a hidden-state dump; the metrics contract of `drafter eval`."""
+    from spec_debug.eagle3.evaluate import evaluate
+    from spec_debug.eagle3.loading import build_draft
+    from spec_debug.eagle3.model import NormFlags
+
+    if semantics not in SEMANTICS:
+        raise UsageError(f"--semantics {semantics!r}: use one of {', '.join(SEMANTICS)}")
+    checkpoint = open_draft(model)
+    cfg = checkpoint.config
+    target_ckpt = open_target(target) if target else None
+    info = describe_data(data)
+    n_layers = _num_target_layers(target_ckpt, info)
+    resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version)
+    if semantics == "reference":
+        flag_values = cfg.norm_flags
+        ignored: list[str] = []
+    else:
+        flag_values = engines.effective_norm_flags(semantics, engine_version, cfg.raw)
+        ignored = engines.ignored_norm_flags(semantics, engine_version, cfg.raw)
+    # SGLang always swaps in the target's embedding (eagle_worker.py set_embed)
+    use_target_embed = semantics == "sglang" and target_ckpt is not None
+    loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
+                         use_target_embedding=use_target_embed)
+    steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
+    samples = iter_samples(data, slots=resolved.slots, max_samples=max_samples)
+    result = evaluate(loaded, samples, steps=steps, flags=NormFlags.of(flag_values),
+                      device=device, progress=progress)
+    result.semantics = semantics
+    result.engine_version = engine_version
+    result.layout = list(resolved.slots)
+    result.layout_layer_ids = list(resolved.layer_ids) if resolved.layer_ids else None
+    result.notes = notes + result.notes
+    out = result.to_dict()
+    out.update({
+        "model": str(model), "data": str(data), "target": str(target) if target else None,
+        "layout_source": resolved.how, "ignored_norm_flags": ignored,
+        "num_target_layers": n_layers, "data_format": info.format,
+        "draft": cfg.summary(),
+    })
+    return out
+
+
+def probe_layout(model: str | Path, data: str | Path, target: str | Path | None = None, *,
+                 device: str = "cpu", dtype: str = "float32", max_samples: int = 16
+                 ) -> dict[str, Any]:
+    """Rank candidate layouts; the contract of `drafter layout`."""
+    from spec_debug.eagle3.layout import probe
+    from spec_debug.eagle3.loading import build_draft
+
+    checkpoint = open_draft(model)
+    cfg = checkpoint.config
+    target_ckpt = open_target(target) if target else None
+    info = describe_data(data)
+    n_layers = _num_target_layers(target_ckpt, info)
+    resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
+    loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype)
+    # all slots except the final one are candidates; the final state is read separately
+    samples = list(iter_samples(data, max_samples=max_samples))
+    if not samples:
+        raise UsageError(f"{data}: no samples")
+    embed = target_ckpt.embed() if target_ckpt is not None else None
+    report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
+                   embed=embed, device=device)
+    report.notes = notes + list(loaded.notes) + (
+        [] if embed is not None else ["no --target: embedding-slot check skipped"])
+    out = report.to_dict()
+    out.update({"model": str(model), "data": str(data), "num_target_layers": n_layers,
+                "num_slots": info.num_slots, "draft": cfg.summary()})
+    return out
+
+
+def check_drafter_vocab(model: str | Path, target: str | Path | None = None) -> dict[str, Any]:
+    """Vocab-map checks on a checkpoint (reads only d2t/t2d and the headers)."""
+    from spec_debug.eagle3.vocab import check_checkpoint_vocab
+
+    checkpoint = open_draft(model)
+    vocab = open_target(target).config.vocab_size if target else None
+    return check_checkpoint_vocab(checkpoint, vocab).to_dict()

@@ -1,0 +1,232 @@
+"""Acceptance evaluation of a draft on hidden-state samples (teacher forcing).
+
+Per sample, the data is aligned as speculators' `shift_batch` does
+(src/speculators/models/eagle3/data.py): row t sees input_ids[t+1] with the aux states of
+position t and is scored against the verifier at position t+1. Step k compares the draft's
+row-t logits with the targets of row t+k and keeps a running "all previous steps correct"
+chain, exactly like speculators metrics.py `align_for_step` + models/metrics.py
+`compute_accuracy_single_step`:
+
+  full_accuracy[k]        = #(loss rows where steps 0..k were all right) / #(loss rows at k)
+  conditional_accuracy[k] = same numerator / #(rows right at steps 0..k-1)
+
+Targets are the verifier argmax restricted to the draft vocabulary (speculators
+`verifier_lm_head = lm_head[t2d]`). `target_acceptance[k]` uses the same chain against the
+unrestricted argmax after mapping draft ids through d2t, i.e. what greedy verification in an
+engine accepts. Counts are summed over samples before dividing (speculators sums `_sum` and
+`_total` the same way).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+import torch
+from torch import Tensor
+
+from spec_debug.eagle3.data import Sample
+from spec_debug.eagle3.loading import LoadedDraft, TargetHead
+from spec_debug.eagle3.model import Eagle3Draft, NormFlags
+
+_ROW_CHUNK = 1024  # rows of target logits computed at once (bounds the [rows, V] tensor)
+
+
+@dataclass
+class EvalResult:
+    steps: int
+    full_accuracy: list[float]
+    conditional_accuracy: list[float]
+    target_acceptance: list[float]
+    target_conditional_acceptance: list[float]
+    expected_accept_length: float
+    samples: int
+    tokens: int
+    reference: str  # "target_argmax" | "data_tokens"
+    semantics: str = "reference"
+    engine_version: str | None = None
+    norm_flags: dict[str, bool] = field(default_factory=dict)
+    layout: list[int] = field(default_factory=list)
+    layout_layer_ids: list[int] | None = None
+    draft_vocab_coverage: float | None = None  # share of target tokens inside the draft vocab
+    embed_source: str = "draft"
+    device: str = "cpu"
+    dtype: str = "float32"
+    elapsed_s: float = 0.0
+    tokens_per_s: float = 0.0  # sequence positions per second, each run through all steps
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Counts:
+    """Raw sums per step, like speculators' `*_sum` / `*_total` metrics."""
+
+    steps: int
+    device: torch.device
+
+    def __post_init__(self) -> None:
+        zeros = lambda: torch.zeros(self.steps, dtype=torch.float64, device=self.device)  # noqa: E731
+        self.full_correct, self.full_total, self.cond_total = zeros(), zeros(), zeros()
+        self.target_correct, self.target_cond_total = zeros(), zeros()
+        self.in_vocab = torch.zeros((), dtype=torch.float64, device=self.device)
+        self.scored = torch.zeros((), dtype=torch.float64, device=self.device)
+        self.samples = 0
+        self.tokens = 0
+
+
+def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
+               step: int) -> tuple[Tensor, Tensor, Tensor]:
+    """One TTT step of speculators' accuracy bookkeeping.
+
+    pred [T-k] (row t's prediction), target/loss_mask [T] (aligned to rows t+k),
+    prev_correct [T] updated in place on its first T-k rows.
+    Returns (correct_sum, full_total, cond_total).
+    """
+    T = target.shape[0]
+    rows = T - step
+    target_k, mask_k = target[step:], loss_mask[step:]  # rows t+k
+    chain = prev_correct[:rows]
+    cond_total = chain.sum()
+    chain &= pred[:rows] == target_k
+    return (chain & mask_k).sum(), mask_k.sum(), cond_total
+
+
+def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor | None,
+                input_ids: Tensor, loss_mask: Tensor) -> tuple[Tensor, Tensor, Tensor, str]:
+    """(draft-vocab targets [T], target-vocab targets [T], usable loss mask [T], reference)."""
+    V = model.cfg.vocab_size
+    device = input_ids.device
+    draft_of = _draft_index(model, V, device)  # [V] draft id or -1
+    if head is not None and sample_last is not None:
+        selected = _selected_target_ids(model, device)  # [DV] target ids, ascending
+        full, restricted = [], []
+        for start in range(0, sample_last.shape[0], _ROW_CHUNK):
+            logits = head.logits(sample_last[start:start + _ROW_CHUNK])  # [rows, V]
+            full.append(logits.argmax(-1))
+            restricted.append(logits[:, selected].argmax(-1))  # draft ids
+        return torch.cat(restricted), torch.cat(full), loss_mask, "target_argmax"
+    # Data tokens: the token after input_ids[t]; the last row has no target.
+    nxt = torch.cat([input_ids[1:], input_ids.new_full((1,), -1)])
+    valid = nxt >= 0
+    draft_targets = torch.where(valid, draft_of[nxt.clamp(min=0)], torch.full_like(nxt, -1))
+    return draft_targets, nxt, loss_mask & valid, "data_tokens"
+
+
+def _selected_target_ids(model: Eagle3Draft, device: torch.device) -> Tensor:
+    """The target ids of the draft vocabulary rows, as speculators' verifier_lm_head selects them
+    (t2d when present, else arange(DV) + d2t, else the first DV ids)."""
+    if model.t2d is not None:
+        return model.t2d.to(device).nonzero().reshape(-1)
+    return model.to_target_ids(torch.arange(model.cfg.draft_vocab_size, device=device))
+
+
+def _draft_index(model: Eagle3Draft, V: int, device: torch.device) -> Tensor:
+    index = torch.full((V,), -1, dtype=torch.long, device=device)
+    selected = _selected_target_ids(model, device)
+    keep = selected < V
+    index[selected[keep]] = torch.arange(selected.shape[0], device=device)[keep]
+    return index
+
+
+def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: NormFlags,
+                 layout_positions: tuple[int, ...] | None = None, device: torch.device,
+                 use_target: bool = True) -> str | None:
+    """Add one sample's counts. `layout_positions` index into `sample.slots` (default: all).
+    Returns the reference used, or None when the sample is too short."""
+    model = loaded.model
+    T0 = sample.length
+    if T0 < 2:
+        return None
+    slots = sample.slots if layout_positions is None else sample.slots[:, list(layout_positions)]
+    dtype = model.fc.weight.dtype
+    # shift_batch: input_ids[1:], hidden_states[:-1], verifier_last[1:], loss_mask[1:]
+    input_ids = sample.token_ids[1:].to(device)  # [T]
+    aux = slots[:-1].reshape(T0 - 1, -1).to(device=device, dtype=dtype)  # [T, A*Ht]
+    loss_mask = sample.loss_mask[1:].to(device)  # [T]
+    last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
+    head = loaded.target_head if use_target else None
+    draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask)
+
+    prev = loss_mask.clone()
+    prev_target = loss_mask.clone()
+    with torch.inference_mode():
+        for k, logits in enumerate(model.ttt_steps(aux[None], input_ids[None], counts.steps,
+                                                   flags=flags)):
+            pred = logits[0, : input_ids.shape[0] - k].argmax(-1)  # [T-k] draft ids
+            c, total, cond = chain_step(pred, draft_t, loss_mask, prev, k)
+            counts.full_correct[k] += c
+            counts.full_total[k] += total
+            counts.cond_total[k] += cond
+            tc, _, tcond = chain_step(model.to_target_ids(pred), target_t, loss_mask,
+                                      prev_target, k)
+            counts.target_correct[k] += tc
+            counts.target_cond_total[k] += tcond
+    counts.in_vocab += (loss_mask & (draft_t >= 0)).sum()
+    counts.scored += loss_mask.sum()
+    counts.samples += 1
+    counts.tokens += int(input_ids.shape[0])
+    return reference
+
+
+def _ratio(num: Tensor, den: Tensor) -> list[float]:
+    return [float(n / d) if d > 0 else 0.0 for n, d in zip(num.tolist(), den.tolist())]
+
+
+def expected_accept_length(conditional: list[float]) -> float:
+    """Chain drafting: E[AL] = 1 + sum_k prod_{i<=k} p_i (EAGLE3.md section 7; the 1 is the
+    bonus token, as vLLM counts it)."""
+    total, joint = 1.0, 1.0
+    for p in conditional:
+        joint *= p
+        total += joint
+    return total
+
+
+def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
+             flags: NormFlags | None = None, layout_positions: tuple[int, ...] | None = None,
+             device: str | torch.device = "cpu", use_target: bool = True,
+             progress=None) -> EvalResult:
+    """Score every sample; `progress(samples_done)` is called after each one."""
+    device = torch.device(device)
+    flags = flags or loaded.model.reference_flags
+    counts = Counts(steps, device)
+    references: set[str] = set()
+    started = time.perf_counter()
+    for sample in samples:
+        ref = score_sample(loaded, sample, counts, flags=flags, layout_positions=layout_positions,
+                           device=device, use_target=use_target)
+        if ref:
+            references.add(ref)
+        if progress is not None:
+            progress(counts.samples)
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+    elapsed = time.perf_counter() - started
+    target_cond = _ratio(counts.target_correct, counts.target_cond_total)
+    reference = "target_argmax" if references == {"target_argmax"} else (
+        "data_tokens" if references else ("target_argmax" if loaded.target_head else "data_tokens"))
+    scored = float(counts.scored)
+    return EvalResult(
+        steps=steps,
+        full_accuracy=_ratio(counts.full_correct, counts.full_total),
+        conditional_accuracy=_ratio(counts.full_correct, counts.cond_total),
+        target_acceptance=_ratio(counts.target_correct, counts.full_total),
+        target_conditional_acceptance=target_cond,
+        expected_accept_length=expected_accept_length(target_cond),
+        samples=counts.samples,
+        tokens=counts.tokens,
+        reference=reference,
+        norm_flags=asdict(flags),
+        draft_vocab_coverage=float(counts.in_vocab) / scored if scored else None,
+        embed_source=loaded.embed_source,
+        device=str(device),
+        dtype=str(loaded.model.fc.weight.dtype).replace("torch.", ""),
+        elapsed_s=elapsed,
+        tokens_per_s=counts.tokens / elapsed if elapsed > 0 else 0.0,
+        notes=list(loaded.notes) + (["samples mixed target_argmax and data_tokens references"]
+                                    if len(references) > 1 else []),
+    )

@@ -1,0 +1,173 @@
+"""Layout probe: which order of dump slots makes the draft work best, and is a slot the
+embedding output?
+
+A draft trained on aux states (a, b, c) is only accurate when fed (a, b, c) in that order, so
+ranking candidate layouts by step-0 accuracy fingerprints what the draft was trained on. That
+tells a wrong serving layout (engine captured other layers, off by one, or concatenated the
+embedding, as in the incident) from bad weights.
+
+Candidates: every ordered choice of A slots when there are few (a normal dump of A+1 slots
+gives (A+1)!/1! orders); for wide dumps, a pruned search: score every slot in each position
+with the other positions at the configured layout, keep the best few per position, then score
+their combinations (plus every order of the configured slots).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence
+
+import torch
+from torch import Tensor
+
+from spec_debug.eagle3.data import Sample
+from spec_debug.eagle3.evaluate import evaluate
+from spec_debug.eagle3.loading import LoadedDraft
+
+EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many candidates
+BEAM = 3  # slots kept per position in the pruned search
+CLEAR_MARGIN = 0.02  # accuracy difference we call "clearly better"
+
+
+@dataclass(frozen=True)
+class SlotCheck:
+    slot: int
+    layer_id: int | None
+    is_embedding: bool  # exactly embed_tokens[token_ids] on every probed sample
+    max_abs_diff: float
+
+
+@dataclass
+class LayoutReport:
+    ranked: list[dict[str, Any]]  # [{layout, layer_ids, full_accuracy0}], best first
+    best: list[int]
+    configured: list[int]
+    configured_accuracy0: float
+    verdict: str
+    exhaustive: bool
+    candidates: int
+    samples: int
+    reference: str
+    dump_layer_ids: list[int] | None = None
+    embedding_slots: list[int] = field(default_factory=list)
+    slot_checks: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
+                      score: Callable[[tuple[int, ...]], float]) -> tuple[dict, bool]:
+    """Score candidates; returns ({layout: accuracy}, exhaustive)."""
+    scores: dict[tuple[int, ...], float] = {}
+
+    def run(layout: tuple[int, ...]) -> None:
+        if layout not in scores:
+            scores[layout] = score(layout)
+
+    total = 1
+    for i in range(num_aux):
+        total *= num_slots - i
+    if total <= EXHAUSTIVE_LIMIT:
+        for layout in itertools.permutations(range(num_slots), num_aux):
+            run(layout)
+        return scores, True
+    configured = tuple(configured)
+    for layout in itertools.permutations(configured):
+        run(layout)
+    keep: list[list[int]] = []
+    for position in range(num_aux):
+        trial: dict[int, float] = {}
+        for slot in range(num_slots):
+            layout = configured[:position] + (slot,) + configured[position + 1:]
+            if len(set(layout)) == num_aux:
+                run(layout)
+                trial[slot] = scores[layout]
+        keep.append(sorted(trial, key=lambda s: -trial[s])[:BEAM])
+    for layout in itertools.product(*keep):
+        if len(set(layout)) == num_aux:
+            run(tuple(layout))
+    return scores, False
+
+
+def embedding_slot_checks(samples: Sequence[Sample], embed: Tensor,
+                          layer_ids: Sequence[int] | None) -> list[SlotCheck]:
+    """Exact check of each slot against embed_tokens[token_ids] (the `cat([embed, ...])` case)."""
+    num_slots = samples[0].slots.shape[1]
+    checks = []
+    for slot in range(num_slots):
+        exact, worst = True, 0.0
+        for sample in samples:
+            state = sample.slots[:, slot]  # [T, Ht]
+            looked_up = embed[sample.token_ids].to(state.dtype)  # [T, Ht]
+            if looked_up.shape != state.shape:
+                exact, worst = False, float("inf")
+                break
+            diff = (looked_up.float() - state.float()).abs().max().item()
+            worst = max(worst, diff)
+            exact = exact and torch.equal(looked_up, state)
+        checks.append(SlotCheck(slot, layer_ids[slot] if layer_ids else None, exact, worst))
+    return checks
+
+
+def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequence[int],
+          dump_layer_ids: Sequence[int] | None = None, embed: Tensor | None = None,
+          device: str = "cpu") -> LayoutReport:
+    """Rank layouts on `samples` (already in memory, all slots read)."""
+    num_aux = loaded.model.cfg.num_aux
+    num_slots = samples[0].slots.shape[1]
+    references: set[str] = set()
+
+    def score(layout: tuple[int, ...]) -> float:
+        result = evaluate(loaded, samples, steps=1, layout_positions=layout, device=device)
+        references.add(result.reference)
+        return result.full_accuracy[0]
+
+    scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
+    configured = tuple(configured)
+    if configured not in scores:
+        scores[configured] = score(configured)
+    ranked_layouts = sorted(scores, key=lambda layout: (-scores[layout], layout != configured))
+
+    def named(layout: Sequence[int]) -> list[int] | None:
+        return [dump_layer_ids[s] for s in layout] if dump_layer_ids else None
+
+    ranked = [{"layout": list(layout), "layer_ids": named(layout),
+               "full_accuracy0": scores[layout]} for layout in ranked_layouts]
+    best = ranked_layouts[0]
+    checks = embedding_slot_checks(samples, embed, dump_layer_ids) if embed is not None else []
+    embedding_slots = [c.slot for c in checks if c.is_embedding]
+    verdict = _verdict(best, configured, scores, embedding_slots, named)
+    return LayoutReport(
+        ranked=ranked, best=list(best), configured=list(configured),
+        configured_accuracy0=scores[configured], verdict=verdict, exhaustive=exhaustive,
+        candidates=len(scores), samples=len(samples),
+        reference="target_argmax" if references == {"target_argmax"} else "data_tokens",
+        dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
+        embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks])
+
+
+def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
+             embedding_slots: list[int], named: Callable) -> str:
+    def describe(layout: Sequence[int]) -> str:
+        names = named(layout)
+        return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
+
+    gap = scores[best] - scores[configured]
+    if best == configured or gap < CLEAR_MARGIN:
+        text = (f"configured layout {describe(configured)} scores best "
+                f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "
+                "layout")
+    else:
+        text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
+                f"configured {describe(configured)}: the draft was trained on a different "
+                "layout than the one configured (check the aux layer ids and the engine's "
+                "capture convention)")
+    if embedding_slots:
+        text += (f"; slot(s) {embedding_slots} hold the embedding output (embed_tokens[ids]) - "
+                 "no engine feeds it by default")
+        if any(s in configured for s in embedding_slots):
+            text += ", and the configured layout uses it"
+    return text

@@ -1,0 +1,204 @@
+"""Vocabulary-map checks: pure functions over plain integer sequences, typed results.
+
+Facts (EAGLE3.md section 1, speculators src/speculators/train/vocab_mapping.py; same logic in
+SafeAILab/EAGLE eagle/traineagle3/cnets.py and SpecForge specforge/data/preprocessing.py):
+d2t[i] is an OFFSET, target_id = i + d2t[i]; the selected target ids are sorted ascending, so
+arange(DV) + d2t is strictly increasing, lies in [0, V) and equals t2d.nonzero(); t2d has V
+entries, DV of them True. Failure modes: no d2t at all (vLLM then maps draft id i to target id
+i, NVIDIA-NeMo/Automodel#2447), absolute ids stored instead of offsets (verl-project/verl-SpeCo
+#67), an all-zero d2t (SafeAILab/EAGLE#222).
+
+Inputs may be lists, numpy arrays or torch tensors (anything with `.tolist()` or iterable);
+no torch import here so the controller can run the checks on a probe's output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable
+
+# Which diagnostic code each check feeds (the diagnose/ catalog owns the codes themselves).
+SUGGESTED_CODES = {
+    "d2t_missing": "SD301",
+    "d2t_not_offsets": "SD302",
+    "d2t_out_of_range": "SD302",
+    "d2t_not_increasing": "SD302",
+    "d2t_t2d_mismatch": "SD302",
+    "d2t_all_zero": "SD302",
+    "d2t_length": "SD302",
+    "t2d_length": "SD303",
+    "t2d_count": "SD303",
+    "embed_rows": "SD303",
+}
+
+
+@dataclass(frozen=True)
+class VocabIssue:
+    kind: str  # a key of SUGGESTED_CODES
+    message: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def code(self) -> str:
+        return SUGGESTED_CODES[self.kind]
+
+
+@dataclass(frozen=True)
+class VocabCheck:
+    """The outcome of one check; `ok` is False when it found an issue."""
+
+    name: str
+    ok: bool
+    issues: tuple[VocabIssue, ...] = ()
+    skipped: bool = False  # not enough information to run it
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "ok": self.ok, "skipped": self.skipped,
+                "issues": [{**asdict(i), "code": i.code} for i in self.issues]}
+
+
+def _ints(values: Iterable[Any]) -> list[int]:
+    if hasattr(values, "tolist"):
+        values = values.tolist()
+    return [int(v) for v in values]
+
+
+def _fail(name: str, *issues: VocabIssue) -> VocabCheck:
+    return VocabCheck(name, ok=False, issues=tuple(issues))
+
+
+def check_d2t_present(has_d2t: bool, draft_vocab_size: int, target_vocab_size: int) -> VocabCheck:
+    """A draft vocab smaller than the target's needs a d2t map."""
+    if draft_vocab_size < target_vocab_size and not has_d2t:
+        return _fail("d2t_present", VocabIssue(
+            "d2t_missing",
+            f"draft vocab {draft_vocab_size} < target vocab {target_vocab_size} but the "
+            "checkpoint has no d2t: engines read draft id i as target id i",
+            {"draft_vocab_size": draft_vocab_size, "target_vocab_size": target_vocab_size}))
+    return VocabCheck("d2t_present", ok=True)
+
+
+def target_ids_from_offsets(d2t: Iterable[Any]) -> list[int]:
+    return [i + offset for i, offset in enumerate(_ints(d2t))]
+
+
+def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
+                      t2d: Iterable[Any] | None = None,
+                      draft_vocab_size: int | None = None) -> VocabCheck:
+    """d2t are offsets: arange(DV)+d2t strictly increasing, in [0, V), == t2d.nonzero()."""
+    if d2t is None:
+        return VocabCheck("d2t_offsets", ok=True, skipped=True)
+    offsets = _ints(d2t)
+    issues: list[VocabIssue] = []
+    if draft_vocab_size is not None and len(offsets) != draft_vocab_size:
+        issues.append(VocabIssue("d2t_length", f"d2t has {len(offsets)} entries, draft vocab is "
+                                 f"{draft_vocab_size}", {"d2t_length": len(offsets)}))
+    mapped = [i + o for i, o in enumerate(offsets)]
+    selected = None
+    if t2d is not None:
+        selected = [i for i, flag in enumerate(_ints(t2d)) if flag]
+    out_of_range = [m for m in mapped if not 0 <= m < target_vocab_size]
+    increasing = all(b > a for a, b in zip(mapped, mapped[1:]))
+    looks_absolute = (
+        len(offsets) > 1
+        and all(0 <= v < target_vocab_size for v in offsets)
+        and all(b > a for a, b in zip(offsets, offsets[1:]))
+        and (selected == offsets if selected is not None else bool(out_of_range))
+    )
+    if looks_absolute and any(offsets):
+        issues.append(VocabIssue(
+            "d2t_not_offsets",
+            "d2t holds absolute target ids, not offsets: engines compute i + d2t[i] and map "
+            "draft id i to the wrong token (e.g. 2i)",
+            {"first_entries": offsets[:5], "mapped_first": mapped[:5]}))
+    if out_of_range:
+        issues.append(VocabIssue(
+            "d2t_out_of_range", f"{len(out_of_range)} mapped ids fall outside [0, "
+            f"{target_vocab_size})", {"count": len(out_of_range), "examples": out_of_range[:5]}))
+    if not increasing:
+        issues.append(VocabIssue("d2t_not_increasing",
+                                 "arange(DV) + d2t is not strictly increasing (the training "
+                                 "recipes sort the selected ids)"))
+    if offsets and not any(offsets) and len(offsets) < target_vocab_size and (
+            selected is None or selected != mapped):
+        issues.append(VocabIssue("d2t_all_zero", "d2t is all zeros: draft id i is read as target "
+                                 "id i (SafeAILab/EAGLE#222)"))
+    if selected is not None and not looks_absolute and mapped != selected:
+        diff = next((i for i, (a, b) in enumerate(zip(mapped, selected)) if a != b),
+                    min(len(mapped), len(selected)))
+        issues.append(VocabIssue(
+            "d2t_t2d_mismatch", f"arange(DV) + d2t differs from t2d.nonzero() first at draft id "
+            f"{diff}", {"first_difference": diff, "mapped_count": len(mapped),
+                        "t2d_count": len(selected)}))
+    return VocabCheck("d2t_offsets", ok=not issues, issues=tuple(issues))
+
+
+def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: int,
+              draft_vocab_size: int) -> VocabCheck:
+    """t2d has V entries and DV of them are True (speculators load_vocab_mappings)."""
+    if t2d_length is None:
+        return VocabCheck("t2d", ok=True, skipped=True)
+    issues = []
+    if t2d_length != target_vocab_size:
+        issues.append(VocabIssue("t2d_length", f"t2d has {t2d_length} entries, the target vocab "
+                                 f"is {target_vocab_size}", {"t2d_length": t2d_length}))
+    if t2d_count is not None and t2d_count != draft_vocab_size:
+        issues.append(VocabIssue("t2d_count", f"t2d selects {t2d_count} ids, the draft vocab is "
+                                 f"{draft_vocab_size}", {"t2d_count": t2d_count}))
+    return VocabCheck("t2d", ok=not issues, issues=tuple(issues))
+
+
+def check_embed_rows(embed_rows: int | None, target_vocab_size: int) -> VocabCheck:
+    """The draft embeds target ids, so embed_tokens has V rows."""
+    if embed_rows is None:
+        return VocabCheck("embed_rows", ok=True, skipped=True)
+    if embed_rows != target_vocab_size:
+        return _fail("embed_rows", VocabIssue(
+            "embed_rows", f"embed_tokens has {embed_rows} rows, the target vocab is "
+            f"{target_vocab_size}", {"embed_rows": embed_rows}))
+    return VocabCheck("embed_rows", ok=True)
+
+
+@dataclass(frozen=True)
+class VocabReport:
+    target_vocab_size: int
+    draft_vocab_size: int
+    checks: tuple[VocabCheck, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def issues(self) -> list[VocabIssue]:
+        return [issue for check in self.checks for issue in check.issues]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "target_vocab_size": self.target_vocab_size,
+                "draft_vocab_size": self.draft_vocab_size,
+                "checks": [c.to_dict() for c in self.checks]}
+
+
+def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
+                     target_vocab_size: int, draft_vocab_size: int,
+                     embed_rows: int | None = None) -> VocabReport:
+    t2d_list = _ints(t2d) if t2d is not None else None
+    checks = (
+        check_d2t_present(d2t is not None, draft_vocab_size, target_vocab_size),
+        check_d2t_offsets(d2t, target_vocab_size, t2d_list, draft_vocab_size),
+        check_t2d(len(t2d_list) if t2d_list is not None else None,
+                  sum(1 for v in t2d_list if v) if t2d_list is not None else None,
+                  target_vocab_size, draft_vocab_size),
+        check_embed_rows(embed_rows, target_vocab_size),
+    )
+    return VocabReport(target_vocab_size, draft_vocab_size, checks)
+
+
+def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None) -> VocabReport:
+    """Run every check on a `checkpoint.DraftCheckpoint` (reads only d2t and t2d)."""
+    cfg = checkpoint.config
+    d2t, t2d = checkpoint.vocab_maps()
+    return check_vocab_maps(d2t=d2t, t2d=t2d,
+                            target_vocab_size=target_vocab_size or cfg.vocab_size,
+                            draft_vocab_size=cfg.draft_vocab_size,
+                            embed_rows=checkpoint.embed_rows)
