@@ -1,0 +1,148 @@
+"""`spec-debug run` over SSH, end to end: real playbooks, real sshd, the real CLI process."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.ssh import SSHTransport
+from tests.sshd_fixture import ClientSetup, SshServer, free_port
+
+PLAYBOOK = """
+name: ssh_e2e
+description: facts, a finding, a fetch and a timeout over SSH
+vars:
+  marker: "0"
+  region: unset
+steps:
+  - id: who
+    title: Who and where
+    why: proves the step ran on the SSH host, with host vars
+    run: echo "user=$(id -un) port=${SSH_CONNECTION##* } region={{ region }}"
+    capture:
+      - regex: 'port=(?P<sshd_port>\\d+)'
+        type: int
+  - id: make_log
+    title: Write a log to fetch
+    why: fetch copies remote files
+    run: mkdir -p /tmp/spec-debug-e2e && echo "log of {{ host }}" > /tmp/spec-debug-e2e/{{ host | replace(':', '_') | raw }}.log
+  - id: fetch_log
+    title: Fetch it
+    why: artifacts come home over SFTP
+    fetch:
+      src: "/tmp/spec-debug-e2e/{{ host | replace(':', '_') }}.log"
+      dest: logs
+  - id: hang
+    title: A step that hangs
+    why: a timeout must kill the remote tree
+    run: sleep {{ marker }} & sleep {{ marker }}; wait
+    timeout: 1
+"""
+
+
+def load_run(out: Path) -> tuple[Path, dict[str, Any]]:
+    dirs = sorted(p for p in out.iterdir() if p.is_dir())
+    assert len(dirs) == 1, dirs
+    return dirs[0], json.loads((dirs[0] / "run.json").read_text())
+
+
+def survivors(client: ClientSetup, marker: str) -> list[str]:
+    with SSHTransport.connect("target", client.options()) as transport:
+        out = StreamCapture("stdout")
+        transport.run("ps -eo stat=,args=", stdout=out, stderr=StreamCapture("e"))
+    return [line for line in out.text().splitlines() if f"sleep {marker}" in line and not line.lstrip().startswith("Z")]
+
+
+@pytest.fixture
+def playbook(tmp_path: Path) -> Path:
+    path = tmp_path / "ssh_e2e.yaml"
+    path.write_text(PLAYBOOK)
+    return path
+
+
+def test_a_playbook_runs_on_an_ssh_alias(cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, playbook: Path, tmp_path: Path) -> None:
+    marker = f"{5000 + uuid.uuid4().int % 4000}.5"
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out), "--var", f"marker={marker}")
+    run_dir, record = load_run(out)
+    assert result.code == 0, result.stderr  # a timed-out step is a warning finding (SD002)
+    steps = {s["id"]: s for s in record["steps"]}
+    assert steps["who"]["status"] == "passed" and record["facts"]["target"]["sshd_port"] == sshd.port
+    assert steps["fetch_log"]["status"] == "passed"
+    fetched = run_dir / steps["fetch_log"]["artifacts"][0]
+    assert fetched.read_text() == "log of target\n"
+    assert steps["hang"]["status"] == "timeout"
+    assert survivors(client, marker) == []
+    assert record["hosts"][0]["status"] == "passed"
+    assert any(f["code"] == "SD002" and f["step"] == "hang" for f in record["findings"])
+
+
+def test_a_fleet_with_bad_hosts_finishes_the_good_ones(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: Callable[..., SshServer], playbook: Path, tmp_path: Path
+) -> None:
+    second = sshd_factory("second")
+    client.trust(second)
+    inventory = tmp_path / "fleet.ini"
+    inventory.write_text(
+        "[gpus]\n"
+        f"gpu01 ansible_host=127.0.0.1 ansible_port={sshd.port} region=eu\n"
+        f"gpu02 ansible_host=127.0.0.1 ansible_port={second.port} region=us\n"
+        f"gpu03 ansible_host=127.0.0.1 ansible_port={free_port()}\n"
+        "gpu04 ansible_host=no-such-host.invalid\n"
+        "[gpus:vars]\n"
+        f"ansible_ssh_private_key_file={client.key.path}\n"
+    )
+    client.hosts["*"] = {"UserKnownHostsFile": str(client.known_hosts)}
+    client.alias("target", sshd)
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(playbook), "-i", str(inventory), "--limit", "gpus:!gpu99", "-F", str(client.config), "--batch", "--out", str(out), "--forks", "4")
+    elapsed = time.monotonic() - started
+    assert result.code == 3, result.stderr
+    _, record = load_run(out)
+    hosts = {h["name"]: h for h in record["hosts"]}
+    assert [hosts[n]["status"] for n in ("gpu01", "gpu02")] == ["passed", "passed"]
+    assert hosts["gpu03"]["status"] == "error" and "connection refused" in hosts["gpu03"]["error"]
+    assert hosts["gpu04"]["status"] == "error" and "cannot resolve" in hosts["gpu04"]["error"]
+    assert record["facts"]["gpu02"]["sshd_port"] == second.port
+    who = {s["host"]: s["stdout"] for s in record["steps"] if s["id"] == "who"}
+    assert "region=eu" in who["gpu01"] and "region=us" in who["gpu02"]
+    assert elapsed < 30
+    # --retry-failed re-runs only the hosts that did not pass.
+    second_out = tmp_path / "again"
+    retry = cli("run", str(playbook), "-i", str(inventory), "-F", str(client.config), "--batch", "--out", str(second_out), "--retry-failed", str(load_run(out)[0]), "--limit", "gpu03,gpu04")
+    _, again = load_run(second_out)
+    assert sorted(h["name"] for h in again["hosts"]) == ["gpu03", "gpu04"] and retry.code == 3
+
+
+def test_unknown_host_keys_need_accept_new(cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    client.known_hosts.write_text("")
+    path = tmp_path / "tiny.yaml"
+    path.write_text("name: tiny\ndescription: one step\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n")
+    refused = cli("run", str(path), "--host", "target", "-F", str(client.config), "--batch", "--out", str(tmp_path / "a"))
+    assert refused.code == 3
+    _, record = load_run(tmp_path / "a")
+    error = record["hosts"][0]["error"]
+    assert "not in known_hosts" in error and sshd.host_key_fingerprint in error
+    accepted = cli("run", str(path), "--host", "target", "-F", str(client.config), "--batch", "--accept-new", "--out", str(tmp_path / "b"))
+    assert accepted.code == 0, accepted.stdout + accepted.stderr
+    assert sshd.known_hosts_name in client.known_hosts.read_text()
+
+
+def test_proxyjump_from_the_command_line(cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: Callable[..., SshServer], tmp_path: Path) -> None:
+    jump = sshd_factory("clijump")
+    client.trust(jump)
+    client.alias("bastion", jump)
+    client.alias("behind", sshd, ProxyJump="bastion")
+    path = tmp_path / "tiny.yaml"
+    path.write_text("name: tiny\ndescription: one step\nsteps:\n  - id: port\n    title: port\n    why: port\n    run: echo ${SSH_CONNECTION##* }\n")
+    result = cli("run", str(path), "--host", "behind", "-F", str(client.config), "--batch", "--out", str(tmp_path / "r"), "--json")
+    assert result.code == 0, result.stderr
+    record = json.loads(result.stdout[result.stdout.index("{"):])
+    assert record["steps"][0]["stdout"].strip() == str(sshd.port)
