@@ -241,6 +241,8 @@ class Run:
             if step.when and not evaluate(step.when, context, TemplateSite(step.id, "when")):
                 return self._skipped(step, host, f"skipped: when {step.when!r} is false"), [], False
             command = self._render_command(step, context, transport)
+        except TransportError:
+            raise
         except SpecDebugError as exc:
             return self._errored(step, host, exc.message, None), [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])], step.on_failure == "stop"
 
@@ -253,11 +255,16 @@ class Run:
                 return self._skipped(step, host, "skipped by the user (step-through)"), [], False
 
         self.options.reporter.step_started(host, step, command)
-        if step.fetch is not None:
-            result, findings = self._fetch(step, host, transport, context)
-        else:
-            assert command is not None
-            result, findings = self._execute(step, host, transport, command, context, facts)
+        try:
+            if step.fetch is not None:
+                result, findings = self._fetch(step, host, transport, context)
+            else:
+                assert command is not None
+                result, findings = self._execute(step, host, transport, command, context, facts)
+        except TransportError as exc:
+            # The connection broke under this step: record the step, then end the host.
+            self._commit_step(self._errored(step, host, f"connection lost: {exc.message.splitlines()[0]}", command), [])
+            raise
         if self.options.gate is not None:
             self.options.gate.after_step(host, step, result, findings)
         self.options.reporter.step_finished(host, step, result, findings)

@@ -7,6 +7,7 @@ from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.session import failures, metrics, reasoning, shell, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
@@ -23,6 +24,7 @@ PIVOT_WINDOW = 5
 """A pivot is a command of a kind not among the agent's last few, right after a trigger."""
 SEGMENT_SPLIT_EVENTS = 400
 """A phase longer than this is split at the next change of the kind of command."""
+_SUPPORTING = frozenset({"edit", "transfer", "other"})
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -137,7 +139,8 @@ class _Agent:
     trigger: _Trigger | None = None
     last_text: str = ""
     last_text_seq: int = -1
-    loop: LoopRecord | None = None
+    failing: OrderedDict = field(default_factory=OrderedDict)
+    """Command template -> its current streak of failures."""
     open_hypotheses: list[HypothesisRecord] = field(default_factory=list)
 
 
@@ -324,8 +327,9 @@ class _SessionState:
             self.baseline = rec
         elif m.name == "throughput":
             if self.baseline is not None and m.value < self.baseline.value:
-                self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {self.baseline.value:g} tok/s baseline "
-                              f"[msg {self.baseline.seq}]", host, extra_seqs=[self.baseline.seq])
+                where = "" if self.baseline.seq == ev.seq else f" [msg {self.baseline.seq}]"
+                self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {self.baseline.value:g} tok/s baseline{where}",
+                              host, extra_seqs=[self.baseline.seq])
             if source == "output" and st is not None and call is not None:
                 prev = self.best_throughput
                 stalled = (self.baseline is not None and m.value < self.baseline.value) or (
@@ -361,8 +365,10 @@ class _SessionState:
             elif seen[0] != order:
                 if all(o["order"] != list(order) for o in self.out.concat_orders[-50:]):
                     self._keep(self.out.concat_orders, {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
-                self._finding("SD201", ev, f"cat([{', '.join(seen[0])}]) [msg {seen[1]}] vs "
-                              f"cat([{', '.join(order)}]) [msg {ev.seq}]", extra_seqs=[seen[1]])
+                first, second = f"cat([{', '.join(seen[0])}])", f"cat([{', '.join(order)}])"
+                text = (f"[msg {ev.seq}] {first} vs {second}" if seen[1] == ev.seq else
+                        f"[msg {seen[1]}] {first} vs [msg {ev.seq}] {second}")
+                self._finding("SD201", ev, text, extra_seqs=[seen[1]])
         for ids in spec_facts.layer_id_lists(text):
             seen = self.layer_ids_seen.get(len(ids))
             if seen is None:
@@ -370,7 +376,7 @@ class _SessionState:
             elif seen[0] != ids:
                 code = "SD202" if all(b - a in (1, -1) for a, b in zip(seen[0], ids)) and \
                     len({b - a for a, b in zip(seen[0], ids)}) == 1 else "SD201"
-                self._finding(code, ev, f"layer ids {list(seen[0])} [msg {seen[1]}] vs {list(ids)} [msg {ev.seq}]",
+                self._finding(code, ev, f"[msg {seen[1]}] layer ids {list(seen[0])} vs [msg {ev.seq}] {list(ids)}",
                               extra_seqs=[seen[1]])
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
@@ -379,9 +385,9 @@ class _SessionState:
         line = evidence if evidence.startswith("[msg") else f"[msg {seq}] {evidence}"
         existing = self.findings.get(code)
         if existing is None:
-            existing = FindingRecord(self.session, code, seq, ev.agent, spec_facts.SEVERITY.get(code, "warning"),
-                                     spec_facts.TITLES.get(code, code), [], [], host,
-                                     spec_facts.REMEDIATION.get(code, ""))
+            doc = CATALOG[code]  # severity, title and fix come from the finding catalog
+            existing = FindingRecord(self.session, code, seq, ev.agent, doc.severity, doc.title, [], [], host,
+                                     doc.fix)
             self.findings[code] = existing
             self._keep(self.out.findings, existing)
         if len(existing.evidence) < 5 and line not in existing.evidence:
@@ -408,22 +414,28 @@ class _SessionState:
             self._boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq)
 
     def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:
-        loop = st.loop
-        if call is not None and failed:
-            if loop is not None and loop.template == call.template:
-                loop.count += 1
-                loop.last_seq = call.seq
-                return
-            self._close_loop(st)
+        """Count failures per command template. Other commands in between (an edit, a copy)
+        do not break the streak; a success of the same template ends it."""
+        if call is None or call.record is None:
+            return
+        streak = st.failing.get(call.template)
+        if not failed:
+            if streak is not None:
+                self._emit_loop(st.failing.pop(call.template))
+            return
+        if streak is None:
             message = (found[0].exception or found[0].message) if found else ""
-            st.loop = LoopRecord(self.session, ev.agent, call.template, 1, call.seq, call.seq, message[:200])
+            st.failing[call.template] = LoopRecord(self.session, ev.agent, call.template, 1, call.seq, call.seq,
+                                                   message[:200])
+            if len(st.failing) > 64:
+                self._emit_loop(st.failing.pop(next(iter(st.failing))))
         else:
-            self._close_loop(st)
+            streak.count += 1
+            streak.last_seq = call.seq
 
-    def _close_loop(self, st: _Agent) -> None:
-        if st.loop is not None and st.loop.count >= LOOP_MIN:
-            self._keep(self.out.loops, st.loop)
-        st.loop = None
+    def _emit_loop(self, streak: LoopRecord) -> None:
+        if streak.count >= LOOP_MIN:
+            self._keep(self.out.loops, streak)
 
     # -- segments -----------------------------------------------------------
     def _segment_for(self, ev: Event) -> _Segment:
@@ -451,13 +463,17 @@ class _SessionState:
             seg.reason, seg.label = reason, label  # nothing happened yet: retitle instead
             return
         if seg is not None:
+            if seg.start_seq < seq <= seg.end_seq:
+                seg.end_seq = seq - 1  # earlier blocks of this message stay with the old phase
             self._close_segment(seg, MAIN_AGENT)
         if pivot_from is not None:
             label = f"{label} (pivot after [msg {pivot_from}])"
         self.segment = _Segment(seq, reason, label, end_seq=seq)
 
     def _close_segment(self, seg: _Segment, agent: str) -> None:
-        top_cat = seg.categories.most_common(1)[0][0] if seg.categories else None
+        # Edits and copies serve the other work; they name a phase only when nothing else ran.
+        top_cat = max(seg.categories, key=lambda c: seg.categories[c] * (0.4 if c in _SUPPORTING else 1.0),
+                      default=None)
         top_host = seg.hosts.most_common(1)[0][0] if seg.hosts else None
         activity = shell.CATEGORY_TITLES[top_cat] if top_cat else ""
         if activity and top_host:
@@ -478,7 +494,8 @@ class _SessionState:
 
     def finish(self) -> None:
         for st in self.agents.values():
-            self._close_loop(st)
+            for streak in st.failing.values():
+                self._emit_loop(streak)
         if self.segment is not None:
             self._close_segment(self.segment, MAIN_AGENT)
         for agent, seg in self.sub_segments.items():

@@ -67,6 +67,8 @@ def extract_metrics(text: str, hint: str = "") -> list[Metric]:
         _accuracy(text, hint, found)
         if not structured:
             _accept_prose(text, found)
+    # Baselines and claims first, so a sentence that states both compares them.
+    found.sort(key=lambda m: m.name not in ("baseline_throughput", "validation_accuracy"))
     return found
 
 
@@ -126,7 +128,7 @@ def _accuracy(text: str, hint: str, found: list[Metric]) -> None:
             window = (text[max(0, m.start() - 60):m.end()] + " " + m.group("label")).lower()
             if "standalone" in window or "standalone" in hint.lower():
                 name = "standalone_accuracy"
-            elif re.search(r"\bval(?:idation)?\b|claimed|train", window):
+            elif re.search(r"\bval(?:idation)?(?:\b|_)|claimed|train", window):
                 name = "validation_accuracy"
             else:
                 name = "accuracy"

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
 _HYPOTHESIS = re.compile(
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|likely (?:because|due to)|could be|might be|"
     r"root cause|the (?:issue|problem|bottleneck|bug) (?:is|was|may be|might be))\b", re.I)
-_CONFIRMED = re.compile(r"\b(?:confirmed|that (?:fixed|was) it|this confirms|root cause (?:is|was) confirmed|verified that)\b", re.I)
+_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that)\b", re.I)
 _RULED_OUT = re.compile(r"\b(?:ruled out|rules out|no (?:change|difference|improvement)|(?:did not|didn't|does not|doesn't) help|not the (?:cause|issue|problem))\b", re.I)
 
 

@@ -1,4 +1,6 @@
-"""Speculative-decoding facts in a session, mapped to the finding catalog (issue #5 codes).
+"""Speculative-decoding facts in a session, mapped to the finding catalog
+(:mod:`spec_debug.diagnose.codes`, issue #5), so a session can be compared with what the
+playbooks check.
 
 Each matcher is pure: text in, observations out. Comparisons across messages (two
 different concatenation orders, a standalone accuracy against a claimed one) live in
@@ -10,37 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-SEVERITY = {"SD101": "error", "SD103": "error", "SD201": "error", "SD202": "error", "SD301": "error",
-            "SD302": "error", "SD401": "error", "SD501": "warning", "SD701": "warning"}
-TITLES = {
-    "SD101": "--speculative-num-steps 1 caps each round at one drafted token",
-    "SD103": "Speculative algorithm does not match the EAGLE-3 draft",
-    "SD201": "The hidden-state layers fed to the draft differ from the trained ones",
-    "SD202": "Served aux layers are the trained ones shifted by one",
-    "SD301": "Draft vocabulary has no d2t map",
-    "SD302": "d2t is not an offset table",
-    "SD401": "Standalone draft accuracy far below the claimed validation accuracy",
-    "SD501": "Decode throughput below the no-speculation baseline",
-    "SD701": "A norm flag of the checkpoint is ignored by the engine",
-}
-REMEDIATION = {
-    "SD101": "Launch with --speculative-num-steps matching the draft's training (e.g. 3-5) and a "
-             "consistent --speculative-num-draft-tokens.",
-    "SD103": "Use --speculative-algorithm EAGLE3 for an EAGLE-3 draft.",
-    "SD201": "Serve the exact aux layers, in the trained order (check eagle_aux_hidden_state_layer_ids "
-             "and the engine's capture convention).",
-    "SD202": "Account for the engine's +1 layer-id convention when writing the draft config.",
-    "SD301": "Ship d2t/t2d with the draft checkpoint (speculators writes them when the draft vocab is reduced).",
-    "SD302": "Store d2t as offsets (target_id - draft_id), as the engines add it to the draft id.",
-    "SD401": "Check the weights, the loader and the forward pass against the reference library "
-             "before tuning the serving path.",
-    "SD501": "Fix the findings above, then re-measure against the baseline at the same batch size.",
-    "SD701": "Use an engine version that honours the flag, or retrain without it.",
-}
-
 _NUM_STEPS_1 = re.compile(r"--speculative[-_]num[-_]steps(?:=|\s+)['\"]?1\b(?!\.)")
 _VLLM_ONE_TOKEN = re.compile(r"[\"']num_speculative_tokens[\"']\s*:\s*1\b")
-_LAUNCH = re.compile(r"launch_server|sglang serve|vllm serve|vllm\.entrypoints|--speculative")
+_LAUNCH = re.compile(r"launch_server|sglang serve|vllm serve|vllm\.entrypoints")
 _ALGO_EAGLE = re.compile(r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)", re.I)
 _CONCAT = re.compile(r"\b(?:torch\.)?cat(?:enate)?\(\s*\[([^\[\]\n]{3,200})\]")
 _CONCAT_ITEM = re.compile(r"layer|embed|hidden|aux|\bh\d")
@@ -111,7 +85,13 @@ def text_observations(text: str) -> list[Observation]:
 
 
 def _around(text: str, start: int, end: int) -> str:
-    a = max(text.rfind("\n", 0, start) + 1, start - 80)
+    """The line around a match, cut at word boundaries to about 80 characters each side."""
+    line_start = text.rfind("\n", 0, start) + 1
     nl = text.find("\n", end)
-    b = min(nl if nl >= 0 else len(text), end + 80)
-    return " ".join(text[a:b].split())[:240]
+    line_end = nl if nl >= 0 else len(text)
+    a, b = max(line_start, start - 80), min(line_end, end + 80)
+    if a > line_start:
+        a = text.find(" ", a, start) + 1 or a
+    if b < line_end:
+        b = text.rfind(" ", end, b) if text.rfind(" ", end, b) > 0 else b
+    return ("…" if a > line_start else "") + " ".join(text[a:b].split()) + ("…" if b < line_end else "")
