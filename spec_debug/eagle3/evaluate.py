@@ -56,6 +56,8 @@ class EvalResult:
     elapsed_s: float = 0.0
     tokens_per_s: float = 0.0  # sequence positions per second, each run through all steps
     notes: list[str] = field(default_factory=list)
+    # raw per-step sums, so results from several hosts or shards can be added up
+    counts: dict[str, list[float]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -229,4 +231,9 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         tokens_per_s=counts.tokens / elapsed if elapsed > 0 else 0.0,
         notes=list(loaded.notes) + (["samples mixed target_argmax and data_tokens references"]
                                     if len(references) > 1 else []),
+        counts={"full_correct": counts.full_correct.tolist(),
+                "full_total": counts.full_total.tolist(),
+                "cond_total": counts.cond_total.tolist(),
+                "target_correct": counts.target_correct.tolist(),
+                "target_cond_total": counts.target_cond_total.tolist()},
     )
