@@ -1,7 +1,7 @@
 """The SSH transport: run steps on a remote host over one reused paramiko connection.
 
 Each command runs under a small sh wrapper that prints the remote shell's pid first and then
-`exec`s the step's shell, so the step keeps that pid. sshd starts every session's command in a
+runs the step in that same process (eval in a bash login shell, else exec bash/sh). sshd starts every session's command in a
 new session and process group (openssh-portable: session.c, do_exec_no_pty calls setsid), so
 that pid is also the process group id. A timeout or Ctrl-C then kills the whole remote tree
 over a second channel (`kill -TERM -PGID`, descendants found in /proc, then KILL), because
@@ -78,9 +78,11 @@ exit 0
 
 
 def wrap_command(command: str, env: dict[str, str] | None = None) -> str:
-    """The exec request sent to sshd: print our pid, set env, exec the step's shell.
+    """The exec request sent to sshd: print our pid, set env, run the step's command in bash.
 
-    bash when the host has it (the local transport uses bash too), else sh. stdin is
+    bash like the local transport (sh where a host has no bash). When the login shell already
+    is bash, the command is `eval`ed in it rather than `exec`ed in a new bash: a second bash
+    start costs about 1 ms per step, a third of the whole round trip on loopback. stdin is
     /dev/null so a step that reads stdin ends instead of hanging.
     """
     exports = ""
@@ -90,8 +92,10 @@ def wrap_command(command: str, env: dict[str, str] | None = None) -> str:
         exports += f"export {name}={shlex.quote(value)}; "
     return (
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; "
-        f"{exports}s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
-        f'exec "$s" -c {shlex.quote(command)} </dev/null'
+        f"{exports}__spec_debug_cmd={shlex.quote(command)}; "
+        'if [ -n "${BASH_VERSION:-}" ]; then eval "$__spec_debug_cmd" </dev/null; '
+        "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
+        'exec "$s" -c "$__spec_debug_cmd" </dev/null; fi'
     )
 
 
