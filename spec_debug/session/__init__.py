@@ -8,6 +8,6 @@ Public entry points: :func:`analyze_path` (the ``analyze`` command) and
 from __future__ import annotations
 
 from spec_debug.session.analysis import SessionAnalysis, analyze_path
+from spec_debug.session.distill import distill_playbook
 
-
-__all__ = ["SessionAnalysis", "analyze_path"]
+__all__ = ["SessionAnalysis", "analyze_path", "distill_playbook"]

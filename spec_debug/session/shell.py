@@ -267,7 +267,7 @@ CATEGORY_TITLES = {
     "launch_server": "Launching the server",
     "benchmark": "Benchmarking",
     "run_test": "Running tests",
-    "read_source": "Reading the reference source",
+    "read_source": "Reading source code",
     "inspect_config": "Inspecting configs and checkpoints",
     "logs": "Reading logs",
     "gpu_status": "Checking the GPUs",

@@ -1,0 +1,109 @@
+"""CLI wiring for ``spec-debug analyze`` and ``spec-debug distill`` (issue #6).
+
+The lead's ``cli.py`` calls :func:`register`. ``--format`` is the *output* format, as the
+issue names it; the transcript format is forced with ``--input-format``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from spec_debug.errors import SpecDebugError
+from spec_debug.session.analysis import analyze_path
+from spec_debug.session.distill import dump_playbook, distill_playbook
+
+
+class OutputFormat(str, Enum):
+    md = "md"
+    html = "html"
+    json = "json"
+
+
+class InputFormat(str, Enum):
+    auto = "auto"
+    claude_code = "claude-code"
+    codex = "codex"
+    openai = "openai"
+    text = "text"
+
+
+def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None, output: Path | None = None) -> int:
+    """Analyze PATH and write the postmortem (md/html) or the JSON analysis; returns the exit code."""
+    from spec_debug.session.postmortem import render_postmortem
+
+    analysis = analyze_path(path, input_format)
+    if fmt == "json":
+        text = json.dumps(analysis.to_json(), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = render_postmortem(analysis, fmt)  # type: ignore[arg-type]
+    _emit(text, output)
+    stats = analysis.stats
+    skipped = (f"{stats['lines_skipped']} line(s) skipped (broken JSON {stats['broken_json']}, not an object "
+               f"{stats['non_object']}, too long {stats['too_long']}, binary {stats['binary']})")
+    missing = f", {stats['missing_files']} sub-agent file(s) missing" if stats["missing_files"] else ""
+    typer.echo(f"{stats['events']} events in {stats['sessions']} session(s); {skipped}{missing}"
+               + (f"; wrote {output}" if output else ""), err=True)
+    return 0
+
+
+def distill_command(path: Path, output: Path, input_format: str | None = None, name: str | None = None) -> int:
+    """Distill PATH into a playbook at OUTPUT, checked with the playbook loader first."""
+    from spec_debug.playbook import load_playbook_text
+
+    analysis = analyze_path(path, input_format)
+    doc = distill_playbook(analysis, name)
+    text = dump_playbook(doc)
+    load_playbook_text(text, str(output))  # never write a playbook `playbooks validate` would refuse
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    typer.echo(f"wrote {output}: {len(doc['steps'])} step(s), {len(doc['vars'])} var(s)", err=True)
+    return 0
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+
+
+def _run(fn, *args) -> None:
+    try:
+        code = fn(*args)
+    except SpecDebugError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``analyze`` and ``distill`` to the spec-debug app."""
+
+    @app.command("analyze")
+    def analyze(
+        path: Path = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
+        format: OutputFormat = typer.Option(OutputFormat.md, "--format", "-f", help="Output: md or html postmortem, or json."),
+        input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
+                                                 help="Transcript format (detected by default)."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+    ) -> None:
+        """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
+        _run(analyze_command, path, format.value, input_format.value, output)
+
+    @app.command("distill")
+    def distill(
+        path: Path = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
+        output: Path = typer.Option(..., "--output", "-o", help="Playbook YAML to write."),
+        input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
+                                                 help="Transcript format (detected by default)."),
+        name: Optional[str] = typer.Option(None, "--name", help="Playbook name (default: from the session id)."),
+    ) -> None:
+        """Write a playbook from the diagnostic commands that led to a finding or a change of approach."""
+        _run(distill_command, path, output, input_format.value, name)

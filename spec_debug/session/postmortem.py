@@ -1,0 +1,241 @@
+"""A blameless postmortem from a :class:`SessionAnalysis`, rendered with the
+``postmortem.md.j2`` / ``postmortem.html.j2`` templates.
+
+Sections follow the Google SRE book's example postmortem (Appendix D: summary, impact, root
+causes, detection, lessons learned, action items, timeline) and PagerDuty's template
+(PagerDuty/incident-response-docs ``docs/after/post_mortem_template.md``); the wording is
+blameless (what happened and how, never who). Every claim carries the ``[msg N]`` it comes
+from, linked to a "Supporting information" entry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from markupsafe import Markup, escape
+
+from spec_debug.report.render import make_environment, md_cell
+from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.events import MAIN_AGENT
+from spec_debug.session.shell import CATEGORY_TITLES
+
+_MSG_REF = re.compile(r"\[msg (\d+)\]")
+TIMELINE_LIMIT = 200
+_IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
+
+
+def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"]) -> str:
+    env = make_environment()
+    env.filters["msg_links_md"] = _links_md
+    env.filters["msg_links_html"] = _links_html
+    template = env.get_template(f"postmortem.{fmt}.j2")
+    return template.render(**postmortem_view(analysis))
+
+
+def _links_md(text: Any) -> str:
+    return _MSG_REF.sub(lambda m: f"[[msg {m.group(1)}]](#msg-{m.group(1)})", md_cell(text))
+
+
+def _links_html(text: Any) -> Markup:
+    escaped = str(escape(text))
+    return Markup(_MSG_REF.sub(lambda m: f'<a href="#msg-{m.group(1)}">[msg {m.group(1)}]</a>', escaped))
+
+
+def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
+    """Everything the templates show, as plain data; each claim text names its [msg N]."""
+    main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT]
+    first_prompt = main_prompts[0] if main_prompts else None
+    errors_found = [f for f in a.findings if f.severity == "error"]
+    impact = _impact(a)
+    title = _short(first_prompt.text, 90) if first_prompt else "Session analysis"
+
+    summary = []
+    if first_prompt:
+        summary.append(f"The session started from this report [msg {first_prompt.seq}]: “{_short(first_prompt.text, 300)}”")
+    n_agents = len(a.agents)
+    summary.append(f"{a.stats.get('events', 0)} events from {len(a.sessions)} session(s) and {n_agents} agent(s): "
+                   f"{a.stats.get('tool_calls', 0)} tool calls, {a.stats.get('errors', 0)} errors, "
+                   f"{len(a.pivots)} changes of approach, {len(a.findings)} coded finding(s).")
+    if errors_found:
+        summary.append("Root causes found: " + "; ".join(f"{f.code} {f.title} [msg {f.seq}]" for f in errors_found) + ".")
+    tput = impact.get("throughput")
+    if tput:
+        line = f"Throughput went from {tput['before']:g} tok/s [msg {tput['before_seq']}] to {tput['after']:g} tok/s [msg {tput['after_seq']}]"
+        if impact.get("baseline"):
+            b = impact["baseline"]
+            line += f" against a {b['value']:g} tok/s baseline [msg {b['seq']}]"
+        summary.append(line + ".")
+
+    detection = []
+    if first_prompt:
+        detection.append(f"Reported by the user [msg {first_prompt.seq}].")
+    sd501 = next((f for f in a.findings if f.code == "SD501"), None)
+    if sd501:
+        detection.append(f"Throughput below the no-speculation baseline: {sd501.evidence[0]}")
+    if a.errors:
+        e = a.errors[0]
+        detection.append(f"First error: {e.exception or e.kind}: {_short(e.message, 160)} [msg {e.seq}] ({e.agent}).")
+
+    root_causes = [{
+        "code": f.code, "severity": f.severity, "title": f.title, "seq": f.seq, "host": f.host,
+        "evidence": f.evidence, "remediation": f.remediation,
+    } for f in sorted(a.findings, key=lambda f: (f.severity != "error", f.seq))]
+    confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
+
+    went_well = [f"Changed approach after [msg {p.trigger_seq}]: {CATEGORY_TITLES[p.from_category].lower()} → "
+                 f"{CATEGORY_TITLES[p.to_category].lower()} [msg {p.seq}] ({p.agent})." for p in a.pivots]
+    went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
+    if any(c.category == "read_source" for c in a.commands):
+        first = next(c for c in a.commands if c.category == "read_source")
+        went_well.append(f"The reference source was read instead of guessed [msg {first.seq}].")
+
+    went_wrong = [f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…[msg {lp.last_seq}] "
+                  f"({lp.agent}): `{_short(lp.template, 120)}` — {_short(lp.error, 100)}" for lp in a.loops]
+    kinds: dict[str, list[int]] = {}
+    for e in a.errors:
+        kinds.setdefault(e.exception or e.kind, []).append(e.seq)
+    went_wrong += [f"{len(seqs)}× {kind} " + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
+                   for kind, seqs in kinds.items()]
+    went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
+                   for h in a.hypotheses if h.status == "ruled_out"]
+    for agent in a.agents:
+        if agent["status"] in ("failed", "missing"):
+            went_wrong.append(f"Sub-agent {agent['id']} {agent['status']}"
+                              + (f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else "") + ".")
+    if a.stats.get("compactions"):
+        went_wrong.append(f"The context was compacted {a.stats['compactions']} time(s); earlier details were summarised.")
+
+    action_items = [{"action": f.remediation or f.title, "type": "prevent" if f.severity == "error" else "mitigate",
+                     "source": f"{f.code} [msg {f.seq}]"} for f in a.findings]
+    for lp in a.loops:
+        action_items.append({"action": f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`",
+                             "type": "process", "source": f"loop [msg {lp.first_seq}]"})
+    if a.pivots or a.findings:
+        action_items.append({"action": "Turn the commands that mattered into a playbook: `spec-debug distill`",
+                             "type": "process", "source": "this postmortem"})
+
+    view = {
+        "title": title,
+        "sessions": a.sessions,
+        "stats": a.stats,
+        "hosts": a.hosts,
+        "summary": summary,
+        "impact": impact,
+        "detection": detection,
+        "root_causes": root_causes,
+        "went_well": went_well,
+        "went_wrong": went_wrong,
+        "action_items": action_items,
+        "timeline": _timeline(a),
+        "segments": a.segments,
+        "agents": a.agents,
+    }
+    # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
+    refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, went_well, went_wrong,
+                                                    action_items, view["timeline"]]))}
+    refs.update(item["seq"] for item in view["timeline"])
+    view["supporting"] = _supporting(a, refs)
+    return view
+
+
+def _impact(a: SessionAnalysis) -> dict[str, Any]:
+    """First and last reading of each headline metric (readings printed by commands first)."""
+    out: dict[str, Any] = {"rows": []}
+    for name in _IMPACT_METRICS:
+        readings = [m for m in a.metrics if m.name == name and m.source == "output"] or \
+                   [m for m in a.metrics if m.name == name]
+        if not readings:
+            continue
+        before, after = readings[0], readings[-1]
+        row = {"name": name, "unit": before.unit, "before": before.value, "before_seq": before.seq,
+               "after": after.value, "after_seq": after.seq, "host": after.host, "readings": len(readings)}
+        out["rows"].append(row)
+        out[name] = row
+    base = next((m for m in a.metrics if m.name == "baseline_throughput"), None)
+    if base:
+        out["baseline"] = {"value": base.value, "seq": base.seq}
+    return out
+
+
+def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
+    items: list[tuple[int, int, dict]] = []
+
+    def add(seq: int, order: int, kind: str, agent: str, text: str, ts: str | None = None) -> None:
+        items.append((seq, order, {"seq": seq, "kind": kind, "agent": agent, "text": text, "timestamp": ts}))
+
+    for p in a.prompts[:20]:
+        if p.agent == MAIN_AGENT:
+            add(p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
+    for s in a.segments:
+        add(s.start_seq, 1, "phase", s.agent, s.title)
+    for f in a.findings:
+        add(f.seq, 2, "finding", f.agent, f"{f.code} {f.title}")
+    for e in a.errors[:60]:
+        add(e.seq, 3, "error", e.agent, f"{e.exception or e.kind}: {_short(e.message, 140)}", e.timestamp)
+    for m in a.metrics:
+        if m.source == "output" and m.name in _IMPACT_METRICS:
+            add(m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
+                m.timestamp)
+    for p in a.pivots:
+        add(p.seq, 5, "pivot", p.agent, p.summary)
+    for h in a.hypotheses[:60]:
+        add(h.seq, 6, "hypothesis", h.agent, _short(h.text, 200))
+        if h.outcome_seq is not None:
+            add(h.outcome_seq, 7, h.status, h.agent, _short(h.outcome, 200))
+    items.sort(key=lambda t: (t[0], t[1]))
+    return [t[2] for t in items[:TIMELINE_LIMIT]]
+
+
+def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]]:
+    """One entry per referenced message: what happened there and where it is on disk."""
+    by_seq: dict[int, dict[str, Any]] = {}
+
+    def note(seq: int | None, agent: str, text: str, where: str = "") -> None:
+        if seq is None:
+            return
+        entry = by_seq.setdefault(seq, {"seq": seq, "agent": agent, "notes": [], "where": where})
+        if where and not entry["where"]:
+            entry["where"] = where
+        if text and text not in entry["notes"] and len(entry["notes"]) < 4:
+            entry["notes"].append(text)
+
+    for p in a.prompts[:20]:
+        note(p.seq, p.agent, f"prompt: {_short(p.text, 300)}")
+    wanted = set(extra_refs)
+    for f in a.findings:
+        wanted.update(f.evidence_seqs)
+        note(f.seq, f.agent, f"{f.code}: {f.title}")
+    for p in a.pivots:
+        wanted.update((p.seq, p.trigger_seq))
+    for lp in a.loops:
+        wanted.update((lp.first_seq, lp.last_seq))
+    for e in a.errors[:60]:
+        wanted.add(e.seq)
+        note(e.seq, e.agent, f"{e.kind}: {e.exception or ''} {_short(e.message, 200)}".replace("  ", " ")
+             + (f" ({e.file}:{e.line})" if e.file else ""))
+        if e.command_seq is not None:
+            wanted.add(e.command_seq)
+    for m in a.metrics:
+        note(m.seq, m.agent, f"{m.name} = {m.value:g} {m.unit} ({m.context})")
+    for h in a.hypotheses[:60]:
+        note(h.seq, h.agent, f"hypothesis: {h.text}")
+        if h.outcome_seq is not None:
+            note(h.outcome_seq, h.agent, f"{h.status}: {h.outcome}")
+    for s in a.segments:
+        wanted.add(s.start_seq)
+    for c in a.commands:
+        if c.seq in wanted or c.result_seq in wanted:
+            where = f"{c.file}:{c.line}" if c.file else ""
+            host = f" on {c.host}" if c.host else ""
+            note(c.seq, c.agent, f"command{host}: {_short(c.command, 300)}", where)
+            if c.result_seq is not None and c.result_seq != c.seq:
+                note(c.result_seq, c.agent, f"result of [msg {c.seq}]" + (f": exit {c.exit_code}" if c.exit_code is not None else ""))
+    for seq in wanted:
+        note(seq, "", "")
+    return [by_seq[k] for k in sorted(by_seq)]
+
+
+def _short(text: str | None, limit: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
