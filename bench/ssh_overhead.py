@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from spec_debug.playbook.loader import LoadedPlaybook  # noqa: E402
 from spec_debug.playbook.models import Playbook  # noqa: E402
 from spec_debug.runner.engine import HostTarget, Run, RunOptions  # noqa: E402
+from spec_debug.runner.output import StreamCapture  # noqa: E402
 from spec_debug.runner.ssh import SSHTransport  # noqa: E402
 from spec_debug.runner.ssh_connect import ConnectOptions  # noqa: E402
 from spec_debug.store import RunStore  # noqa: E402
@@ -64,6 +65,16 @@ def time_paramiko_floor(options: ConnectOptions, steps: int) -> float:
             channel.exec_command("true")
             assert channel.recv_exit_status() == 0
             channel.close()
+        return time.perf_counter() - started
+
+
+def time_transport(options: ConnectOptions, steps: int) -> float:
+    """SSHTransport.run alone (wrapper, streaming, exit status), without the runner around it."""
+    with SSHTransport.connect("target", options) as transport:
+        started = time.perf_counter()
+        for _ in range(steps):
+            outcome = transport.run("true", stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"))
+            assert outcome.exit_code == 0
         return time.perf_counter() - started
 
 
@@ -113,18 +124,22 @@ def main() -> None:
             options = ConnectOptions(ssh_config_path=config, batch=True, use_agent=False)
             loaded = playbook_of_true(args.steps)
             time_spec_debug(loaded, options, work / "runs")  # warm-up
-            ours, floor = [], []
+            ours, floor, transport = [], [], []
             for _ in range(args.rounds):
                 floor.append(time_paramiko_floor(options, args.steps))
+                transport.append(time_transport(options, args.steps))
                 ours.append(time_spec_debug(loaded, options, work / "runs"))
             ssh_times = [time_ssh_processes(config, args.steps) for _ in range(args.ssh_rounds)] if shutil.which("ssh") else []
             ansible = time_ansible(server, key.path, args.steps, work)
     per = lambda total: total / args.steps * 1000  # noqa: E731 - ms per step
     ours_ms, floor_ms = per(statistics.median(ours)), per(statistics.median(floor))
+    transport_ms = per(statistics.median(transport))
     print(f"{args.steps} steps of `true` on a loopback sshd; median of {args.rounds} interleaved rounds")
     print(f"(a) paramiko floor (1 connection, TCP_NODELAY): {floor_ms:8.3f} ms/step")
     print(f"    spec-debug runner over SSH:                {ours_ms:8.3f} ms/step   ratio to floor {ours_ms / floor_ms:.2f}x "
           f"(goal <= 1.5x: {'MET' if ours_ms <= 1.5 * floor_ms else 'NOT MET'})")
+    print(f"    of which SSHTransport.run alone:           {transport_ms:8.3f} ms/step   ratio to floor {transport_ms / floor_ms:.2f}x "
+          f"(the rest is the runner: records, run.json saves)")
     if ssh_times:
         ssh_ms = per(statistics.median(ssh_times))
         print(f"(b) fresh `ssh` process per command:           {ssh_ms:8.3f} ms/step   spec-debug is {ssh_ms / ours_ms:.1f}x faster")
