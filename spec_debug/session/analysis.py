@@ -287,7 +287,7 @@ class _SessionState:
         exit_code = ev.exit_code
         if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code":
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
-        found = failures.extract_errors(ev.text, exit_code, ev.is_error)
+        found = failures.extract_errors(ev.text, exit_code, ev.is_error, status_known=self.source.format != "text")
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
         host = record.host if record else None
         if record is not None:
@@ -405,9 +405,13 @@ class _SessionState:
         if category in trig.recent or category == trig.category or category in ("edit", "other"):
             return
         what = shell.CATEGORY_TITLES
-        shown = (ev.command or f"{ev.tool_name} {ev.path or ''}").strip()
+        if ev.command:
+            target = shell.parse_target(ev.command)
+            shown = (target.inner or ev.command) + (f" (on {target.host})" if target.host else "")
+        else:
+            shown = f"{ev.tool_name} {ev.path or ''}".strip()
         summary = (f"After {trig.summary} [msg {trig.seq}], moved from {what[trig.category].lower()} to "
-                   f"{what[category].lower()}: {shown[:120]}")
+                   f"{what[category].lower()}: {shown[:240]}")
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category)
         self._keep(self.out.pivots, pivot)
         if ev.agent == MAIN_AGENT:

@@ -41,14 +41,18 @@ class ErrorInfo:
     line: int | None = None
 
 
-def extract_errors(output: str, exit_code: int | None = None, is_error: bool = False) -> list[ErrorInfo]:
-    """Every error an output shows, most specific first; nothing for a clean output."""
+def extract_errors(output: str, exit_code: int | None = None, is_error: bool = False,
+                   status_known: bool = True) -> list[ErrorInfo]:
+    """Every error an output shows, most specific first; nothing for a clean output.
+
+    ``status_known=False`` (a plain-text log, where no exit status was recorded) lets the
+    text alone say that a command failed."""
     errors: list[ErrorInfo] = []
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
     if errors:
         return errors[:MAX_PER_OUTPUT]
-    failed = is_error or (exit_code not in (None, 0))
+    failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
     head = _first_meaningful_line(output)
     if "memory" in output and (m := _CUDA_OOM.search(output)):
         return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]

@@ -223,7 +223,7 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
         if h.outcome_seq is not None:
             note(h.outcome_seq, h.agent, f"{h.status}: {h.outcome}")
     for s in a.segments:
-        wanted.add(s.start_seq)
+        wanted.update((s.start_seq, s.end_seq))
     for c in a.commands:
         if c.seq in wanted or c.result_seq in wanted:
             where = f"{c.file}:{c.line}" if c.file else ""

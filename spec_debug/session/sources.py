@@ -92,7 +92,8 @@ def detect_format(path: Path) -> tuple[str, bool]:
             value = json.loads(first)
         except ValueError:
             value = None
-        if value is None and (stripped[:1] == b"[" or b'"messages"' in head):
+        opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
+        if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True
         if isinstance(value, list) and value and all(isinstance(v, dict) and openai_chat.looks_like(v) for v in value):
             return "openai", True

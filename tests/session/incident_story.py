@@ -332,6 +332,25 @@ def _write_agent(folder: Path, agent_id: str, writer: _Writer, tool_use_id: str,
         {"agentType": "general-purpose", "description": description, "toolUseId": tool_use_id}), encoding="utf-8")
 
 
+_CACHE: dict[str, tuple[Story, object]] = {}
+
+
+def analyzed_story() -> tuple[Story, object]:
+    """The story written once per test process, and its analysis (shared by the test modules)."""
+    if "story" not in _CACHE:
+        import atexit
+        import shutil
+        import tempfile
+
+        from spec_debug.session import analyze_path
+
+        root = Path(tempfile.mkdtemp(prefix="spec-debug-story-"))
+        atexit.register(shutil.rmtree, root, True)
+        story = write_story(root)
+        _CACHE["story"] = (story, analyze_path(story.root))
+    return _CACHE["story"]
+
+
 if __name__ == "__main__":  # python tests/session/incident_story.py OUT_DIR
     import sys
 

@@ -22,6 +22,7 @@ _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\
 _USER_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?([\w.-]+)@([\w.-]+)(?::[^\s#$]*)?\s?[#$]\s+(.+)$")
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?\$\s+(.+)$")
 _TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
+_INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
 _FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
@@ -80,7 +81,9 @@ class _State:
     def flush(self) -> Iterator[Event]:
         text = "\n".join(self.body).strip("\n")
         kind = self.kind
-        if kind is not None and (text or kind == "tool_result"):
+        # An empty output is not emitted: the call stays open, so that an unlabeled output
+        # message that follows ([msg N+1] with a traceback) is paired with it.
+        if kind is not None and text:
             if kind == "text" and not self.role_given and _OUTPUT_HINT.search(text):
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
@@ -149,6 +152,11 @@ class _State:
             tool = _TOOL_MARK.match(rest)
             if tool:
                 yield from self._command(tool.group(1), lineno, None, new_message=False)
+                return
+            inline = _INLINE_TOOL.search(rest)
+            if inline:  # "... to get the forward pass right: [bash] ssh ..." (INCIDENT.md style)
+                self._open(kind, lineno, rest[:inline.start()])
+                yield from self._command(rest[inline.end():], lineno, None, new_message=False)
             else:
                 self._open(kind, lineno, rest)
             return
