@@ -146,3 +146,33 @@ def test_proxyjump_from_the_command_line(cli: Callable[..., Any], client: Client
     assert result.code == 0, result.stderr
     record = json.loads(result.stdout[result.stdout.index("{"):])
     assert record["steps"][0]["stdout"].strip() == str(sshd.port)
+
+
+def test_ctrl_c_mid_step_kills_the_remote_tree_and_keeps_a_valid_record(client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    marker = f"{5000 + uuid.uuid4().int % 4000}.25"
+    path = tmp_path / "long.yaml"
+    path.write_text(f"name: long\ndescription: hangs\nsteps:\n  - id: wait\n    title: wait\n    why: wait\n    run: sleep {marker}\n")
+    out = tmp_path / "runs"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spec_debug", "run", str(path), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"},
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not survivors(client, marker):
+            assert time.monotonic() < deadline and process.poll() is None, "the step never started on the host"
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert code == 3
+    _, record = load_run(out)
+    assert record["status"] == "aborted"
+    assert survivors(client, marker) == []
