@@ -95,7 +95,7 @@ def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis
         out.sessions.append({
             "id": source.id, "file": str(source.path), "format": source.format,
             "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
-            "agents": len(tree.agents), "missing_files": list(stats.missing_files), **read,
+            "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
         })
         totals.update(read)
         totals["events"] += state.events

@@ -20,8 +20,10 @@ line that size is a pasted binary blob, and decoding it would break the memory b
 _CHUNK = 1 << 20
 
 
-def iter_lines(path: Path, stats: ReadStats, max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes]]:
+def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, raw_line)`` for every line that fits in ``max_bytes``."""
+    if max_bytes is None:
+        max_bytes = MAX_LINE_BYTES
     with open(path, "rb") as f:
         readline = f.readline
         lineno = 0
