@@ -27,19 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from runner_overhead import playbook_of_true  # noqa: E402  (bench/, this script's folder)
 from spec_debug.playbook.loader import LoadedPlaybook  # noqa: E402
-from spec_debug.playbook.models import Playbook  # noqa: E402
 from spec_debug.runner.engine import HostTarget, Run, RunOptions  # noqa: E402
 from spec_debug.runner.output import StreamCapture  # noqa: E402
 from spec_debug.runner.ssh import SSHTransport  # noqa: E402
 from spec_debug.runner.ssh_connect import ConnectOptions  # noqa: E402
 from spec_debug.store import RunStore  # noqa: E402
 from tests.sshd_fixture import ClientKey, SshServer, write_ssh_config  # noqa: E402
-
-
-def playbook_of_true(steps: int) -> LoadedPlaybook:
-    playbook = Playbook.model_validate({"name": "bench", "steps": [{"id": f"s{i}", "run": "true"} for i in range(steps)]})
-    return LoadedPlaybook(playbook=playbook, path="<bench>", sha256="0" * 64)
 
 
 def time_spec_debug(loaded: LoadedPlaybook, options: ConnectOptions, out: Path) -> float:

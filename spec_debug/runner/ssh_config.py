@@ -139,7 +139,7 @@ def resolve_target(
     except Exception as exc:  # paramiko raises bare exceptions for e.g. `Match exec` w/o invoke
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
     user = destination.user or entry.get("user") or getpass.getuser()
-    port = destination.port or _int(entry.get("port"), "Port", DEFAULT_PORT)
+    port = destination.port or int(_number(entry.get("port"), "Port", DEFAULT_PORT))
     identity_files = tuple(entry.get("identityfile", []))
     if identity_file:
         identity_files = (os.path.expanduser(identity_file), *identity_files)
@@ -153,8 +153,8 @@ def resolve_target(
         proxy_command = None
     timeout = connect_timeout_s
     if timeout is None:
-        timeout = _float(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)
-    keepalive = _float(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
+        timeout = _number(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)
+    keepalive = _number(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
     if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
         keepalive = DEFAULT_KEEPALIVE_S
     known_hosts = _split_files(entry.get("userknownhostsfile")) or (DEFAULT_KNOWN_HOSTS,)
@@ -170,7 +170,7 @@ def resolve_target(
         proxy_jump=proxy_jump,
         connect_timeout_s=timeout,
         keepalive_s=keepalive,
-        keepalive_count_max=int(_float(entry.get("serveralivecountmax"), "ServerAliveCountMax", 3)),
+        keepalive_count_max=int(_number(entry.get("serveralivecountmax"), "ServerAliveCountMax", 3)),
         known_hosts_files=known_hosts,
         global_known_hosts_files=global_known,
         host_key_alias=entry.get("hostkeyalias"),
@@ -191,16 +191,7 @@ def _split_files(value: str | None) -> tuple[str, ...]:
     return tuple(os.path.expanduser(part) for part in shlex.split(value))
 
 
-def _int(value: str | None, key: str, default: int) -> int:
-    if value is None:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise UsageError(f"ssh config: {key} {value!r} is not a number") from None
-
-
-def _float(value: str | None, key: str, default: float) -> float:
+def _number(value: str | None, key: str, default: float) -> float:
     if value is None:
         return default
     try:
