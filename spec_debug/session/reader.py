@@ -20,8 +20,9 @@ line that size is a pasted binary blob, and decoding it would break the memory b
 _CHUNK = 1 << 20
 
 
-def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None) -> Iterator[tuple[int, bytes]]:
-    """Yield ``(line_number, raw_line)`` for every line that fits in ``max_bytes``."""
+def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+    """Yield ``(line_number, raw_line)``; ``raw_line`` is None for a line longer than
+    ``max_bytes`` (already counted as ``too_long`` and drained, never held)."""
     if max_bytes is None:
         max_bytes = MAX_LINE_BYTES
     with open(path, "rb") as f:
@@ -38,6 +39,7 @@ def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None) -> It
                 while raw and not raw.endswith(b"\n"):
                     raw = readline(_CHUNK)
                 stats.too_long += 1
+                yield lineno, None  # keeps its place in the numbering
                 continue
             yield lineno, raw
 
@@ -51,6 +53,9 @@ def iter_json_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, 
     index = -1
     loads = json.loads
     for lineno, raw in iter_lines(path, stats):
+        if raw is None:
+            index += 1
+            continue
         if raw.isspace():
             continue
         index += 1

@@ -33,6 +33,8 @@ _ROLE = {"human": "user", "ai": "assistant"}
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     state = _State(cursor)
     for lineno, raw in iter_lines(path, stats):
+        if raw is None:
+            continue
         if b"\x00" in raw:
             stats.binary += 1
             continue
