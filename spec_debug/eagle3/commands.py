@@ -1,0 +1,184 @@
+"""`spec-debug drafter ...`: a thin typer CLI over spec_debug.eagle3.api.
+
+Mounted by the lead as `app.add_typer(drafter_app, name="drafter")`. torch is imported lazily
+inside the commands, so the controller works without it until a drafter command runs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from spec_debug.errors import SpecDebugError, UsageError
+
+drafter_app = typer.Typer(
+    help="Run an EAGLE-3 draft outside the engine: exact forward, acceptance on hidden-state "
+         "dumps, layout fingerprint, vocab-map checks.",
+    no_args_is_help=True,
+)
+
+INSTALL_HINT = "pip install 'spec-debug[eagle3]'"
+
+
+def _require_torch() -> None:
+    try:
+        import torch  # noqa: F401
+        import safetensors  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(f"the drafter needs torch and safetensors ({exc.name} is missing)",
+                         hint=INSTALL_HINT) from None
+
+
+def _fail(console: Console, exc: SpecDebugError) -> None:
+    console.print(f"[red]error:[/red] {exc}")
+    raise typer.Exit(exc.exit_code)
+
+
+def _per_position_table(result: dict) -> Table:
+    table = Table(title=f"per position ({result['reference']}, semantics {result['semantics']})")
+    for column in ("step k", "full acc", "cond acc", "target accept", "target cond"):
+        table.add_column(column, justify="right")
+    for k in range(result["steps"]):
+        table.add_row(str(k), f"{result['full_accuracy'][k]:.4f}",
+                      f"{result['conditional_accuracy'][k]:.4f}",
+                      f"{result['target_acceptance'][k]:.4f}",
+                      f"{result['target_conditional_acceptance'][k]:.4f}")
+    return table
+
+
+@drafter_app.command("eval")
+def eval_command(
+    model: Path = typer.Option(..., "--model", help="Draft checkpoint directory."),
+    data: Path = typer.Option(..., "--data", help="Hidden-state dump (hs_*.safetensors or "
+                                                  "SpecForge data_*.ckpt)."),
+    target: Optional[Path] = typer.Option(None, "--target", help="Target (verifier) checkpoint "
+                                          "directory: embeddings, final norm and lm_head."),
+    steps: Optional[int] = typer.Option(None, "--steps", min=1,
+                                        help="Draft depth K (default: the checkpoint's)."),
+    semantics: str = typer.Option("reference", "--semantics",
+                                  help="reference | sglang | vllm: run the weights as that "
+                                       "engine would."),
+    engine_version: Optional[str] = typer.Option(None, "--engine-version",
+                                                 help="Engine version for --semantics "
+                                                      "(default: latest)."),
+    layout: Optional[str] = typer.Option(None, "--layout", help="Dump slots feeding fc, e.g. "
+                                                                "0,1,2."),
+    device: str = typer.Option("cpu", "--device", help="cpu | cuda"),
+    dtype: str = typer.Option("float32", "--dtype", help="float32 | bfloat16 | float16"),
+    max_samples: Optional[int] = typer.Option(None, "--max-samples", min=1),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Acceptance of the draft on hidden-state samples, per draft position."""
+    console = Console()
+    try:
+        _require_torch()
+        from spec_debug.eagle3.api import evaluate_drafter
+
+        if as_json:
+            result = evaluate_drafter(model, data, target, steps=steps, semantics=semantics,
+                                      engine_version=engine_version, layout=layout,
+                                      device=device, dtype=dtype, max_samples=max_samples)
+        else:
+            with console.status("evaluating draft...") as status:
+                result = evaluate_drafter(
+                    model, data, target, steps=steps, semantics=semantics,
+                    engine_version=engine_version, layout=layout, device=device, dtype=dtype,
+                    max_samples=max_samples,
+                    progress=lambda n: status.update(f"evaluating draft... {n} samples"))
+    except SpecDebugError as exc:
+        _fail(console, exc)
+        return
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    console.print(_per_position_table(result))
+    console.print(
+        f"expected accept length (chain, K={result['steps']}): "
+        f"[bold]{result['expected_accept_length']:.3f}[/bold]   samples {result['samples']}   "
+        f"tokens {result['tokens']}   {result['tokens_per_s']:.0f} tok/s on {result['device']}")
+    console.print(f"layout {result['layout']} ({result['layout_source']})"
+                  + (f" = layers {result['layout_layer_ids']}" if result["layout_layer_ids"]
+                     else "") + f"; embeddings from the {result['embed_source']}")
+    if result["ignored_norm_flags"]:
+        console.print(f"[yellow]{semantics} ignores:[/yellow] "
+                      f"{', '.join(result['ignored_norm_flags'])}")
+    for note in result["notes"]:
+        console.print(f"[yellow]note:[/yellow] {note}")
+
+
+@drafter_app.command("layout")
+def layout_command(
+    model: Path = typer.Option(..., "--model", help="Draft checkpoint directory."),
+    data: Path = typer.Option(..., "--data", help="Hidden-state dump (normal or wide)."),
+    target: Optional[Path] = typer.Option(None, "--target", help="Target checkpoint (enables "
+                                                                 "the embedding-slot check)."),
+    device: str = typer.Option("cpu", "--device"),
+    dtype: str = typer.Option("float32", "--dtype"),
+    max_samples: int = typer.Option(16, "--max-samples", min=1),
+    top: int = typer.Option(10, "--top", min=1, help="Rows of the ranking to show."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Rank slot layouts by step-0 accuracy: which layers was this draft trained on?"""
+    console = Console()
+    try:
+        _require_torch()
+        from spec_debug.eagle3.api import probe_layout
+
+        if as_json:
+            report = probe_layout(model, data, target, device=device, dtype=dtype,
+                                  max_samples=max_samples)
+        else:
+            with console.status("scoring layouts..."):
+                report = probe_layout(model, data, target, device=device, dtype=dtype,
+                                      max_samples=max_samples)
+    except SpecDebugError as exc:
+        _fail(console, exc)
+        return
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"layouts ({report['candidates']} scored, "
+                        f"{'exhaustive' if report['exhaustive'] else 'pruned'})")
+    for column in ("rank", "slots", "layers", "step-0 acc", ""):
+        table.add_column(column)
+    for rank, row in enumerate(report["ranked"][:top], start=1):
+        mark = "configured" if row["layout"] == report["configured"] else ""
+        table.add_row(str(rank), str(row["layout"]), str(row["layer_ids"] or "-"),
+                      f"{row['full_accuracy0']:.4f}", mark)
+    console.print(table)
+    console.print(f"[bold]verdict:[/bold] {report['verdict']}")
+    for note in report["notes"]:
+        console.print(f"[yellow]note:[/yellow] {note}")
+
+
+@drafter_app.command("vocab")
+def vocab_command(
+    model: Path = typer.Option(..., "--model", help="Draft checkpoint directory."),
+    target: Optional[Path] = typer.Option(None, "--target"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Check d2t / t2d / embedding sizes (reads only the vocab maps and tensor headers)."""
+    console = Console()
+    try:
+        _require_torch()
+        from spec_debug.eagle3.api import check_drafter_vocab
+
+        report = check_drafter_vocab(model, target)
+    except SpecDebugError as exc:
+        _fail(console, exc)
+        return
+    if as_json:
+        print(json.dumps(report, indent=2))
+    else:
+        for check in report["checks"]:
+            status = "skipped" if check["skipped"] else ("ok" if check["ok"] else "FAIL")
+            console.print(f"{check['name']:<14} {status}")
+            for issue in check["issues"]:
+                console.print(f"  [red]{issue['code']}[/red] {issue['message']}")
+    if not report["ok"]:
+        raise typer.Exit(1)
