@@ -176,3 +176,30 @@ def test_ctrl_c_mid_step_kills_the_remote_tree_and_keeps_a_valid_record(client: 
     _, record = load_run(out)
     assert record["status"] == "aborted"
     assert survivors(client, marker) == []
+
+
+def test_a_host_whose_sshd_dies_mid_step_is_an_error_and_the_others_finish(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    import threading
+
+    doomed = sshd_factory("doomed")
+    client.trust(doomed)
+    client.alias("doomed", doomed)
+    path = tmp_path / "slow.yaml"
+    path.write_text(
+        "name: slow\ndescription: two steps\nsteps:\n"
+        "  - id: slow\n    title: slow\n    why: slow\n    run: sleep 1.5; echo done\n"
+        "  - id: after\n    title: after\n    why: after\n    run: echo after\n"
+    )
+    out = tmp_path / "runs"
+    threading.Timer(0.8, doomed.stop).start()
+    result = cli("run", str(path), "--host", "target", "--host", "doomed", "-F", str(client.config), "--batch", "--out", str(out))
+    assert result.code == 3, result.stderr
+    _, record = load_run(out)
+    hosts = {h["name"]: h for h in record["hosts"]}
+    assert hosts["target"]["status"] == "passed"
+    assert hosts["doomed"]["status"] == "error" and "connection lost" in hosts["doomed"]["error"]
+    assert "\n" not in hosts["doomed"]["error"] and "Traceback" not in result.stderr
+    assert [s["id"] for s in record["steps"] if s["host"] == "target"] == ["slow", "after"]
+    assert any(f["code"] == "SD005" and f["host"] == "doomed" for f in record["findings"])

@@ -178,3 +178,42 @@ def test_sshd_killed_mid_step_is_a_lost_connection(client: ClientSetup, sshd_fac
         one_line(info.value)
         with pytest.raises(TransportError):  # and the next step fails the same way, at once
             transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+
+
+@pytest.fixture
+def ssh_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """A real ssh-agent of our own, on a socket in tmp; killed by pid afterwards."""
+    import os
+    import signal
+    import subprocess
+
+    if shutil.which("ssh-agent") is None or shutil.which("ssh-add") is None:
+        pytest.skip("ssh-agent not installed")
+    socket_path = tmp_path / "agent.sock"
+    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 5
+        while not socket_path.exists():
+            assert time.monotonic() < deadline, "ssh-agent did not start"
+            time.sleep(0.02)
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))
+        yield socket_path
+    finally:
+        os.kill(agent.pid, signal.SIGTERM)
+        agent.wait()
+
+
+def test_keys_from_the_agent_are_used_and_identities_only_filters_them(
+    client: ClientSetup, sshd: SshServer, ssh_agent: Path, tmp_path: Path
+) -> None:
+    import subprocess
+
+    subprocess.run(["ssh-add", str(client.key.path)], check=True, capture_output=True)
+    agent_only = tmp_path / "no-such-key"  # no file: only the agent can authenticate
+    client.alias("viaagent", sshd, IdentityFile=str(agent_only), IdentitiesOnly="no")
+    with SSHTransport.connect("viaagent", client.options(use_agent=True)) as transport:
+        assert isinstance(transport, SSHTransport) and whoami(transport)
+    # IdentitiesOnly yes: the agent key is not one of the configured identities, so it is not offered.
+    client.alias("strict", sshd, IdentityFile=str(agent_only), IdentitiesOnly="yes")
+    with pytest.raises(AuthenticationError):
+        SSHTransport.connect("strict", client.options(use_agent=True))

@@ -162,3 +162,22 @@ def test_tilde_paths_are_relative_to_the_login_home(transport: SSHTransport, tmp
         assert out.text() == "hi\n"
     finally:
         run(transport, f"rm -rf ~/{name}")
+
+
+def test_lines_stream_while_the_command_runs(transport: SSHTransport) -> None:
+    seen: list[tuple[float, str, str]] = []
+    started = time.monotonic()
+
+    def on_line(stream: str, line: str) -> None:
+        seen.append((time.monotonic() - started, stream, line))
+
+    outcome = transport.run(
+        "echo first; echo warn >&2; sleep 1; echo last",
+        stdout=StreamCapture("stdout", on_line=on_line),
+        stderr=StreamCapture("stderr", on_line=on_line),
+        timeout_s=10,
+    )
+    assert outcome.exit_code == 0
+    assert [line for _, s, line in seen if s == "stdout"] == ["first", "last"]
+    assert [line for _, s, line in seen if s == "stderr"] == ["warn"]
+    assert seen[0][0] < 0.8 and seen[-1][0] >= 1.0  # the first line arrived before the sleep ended
