@@ -114,7 +114,18 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
         else:
             extra = [f"ids {a.unreachable} are never captured by {a.engine} "
                      f"{a.engine_version or 'latest'}"] if a.unreachable else []
-            findings.append(at.finding("SD201", base + extra, facts))
+            fix = None
+            if a.used_default and a.served_source.endswith("convention"):
+                keys = engines.convention(a.engine, "config_keys", a.engine_version)
+                extra.append(f"{a.engine} {a.engine_version or 'latest'} reads the ids only from "
+                             f"{', '.join(keys) or 'nowhere (always its default)'}; this config has "
+                             f"none there, so it serves its default [2, N//2, N-3]")
+                if keys:
+                    fix = (f"Add {keys[0]} = {a.trained} to the draft's config.json (the key this "
+                           f"engine version reads), restart the server, and confirm with the layout probe.")
+                else:
+                    fix = "Upgrade the engine to a version that reads the aux ids from the draft config."
+            findings.append(at.finding("SD201", base + extra, facts, remediation=fix))
     width_problem = []
     aux = num_aux if num_aux is not None else len(a.trained)
     if fc_in_features is not None and target_hidden_size:

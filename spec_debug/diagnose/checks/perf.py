@@ -44,18 +44,30 @@ def check_accept_length_gap(observed: float | None, predicted: float | None, ste
     return [at.finding("SD502", evidence, facts)]
 
 
-def check_payoff(model: ThroughputModel, best_accept_length: float | None, *,
-                 cost_source: str = "", at: Where = Where()) -> list[Finding]:
-    """SD503: even the best acceptance available cannot beat the draft's cost."""
-    c = model.implied_draft_cost_ratio if model.implied_draft_cost_ratio is not None else model.draft_cost_ratio
-    if c is None or best_accept_length is None:
+def check_payoff(model: ThroughputModel, best_accept_length: float | None, best_steps: int | None = None,
+                 *, at: Where = Where()) -> list[Finding]:
+    """SD503: even the draft's best acceptance cannot beat its cost.
+
+    The cost ratio c comes from a measurement (speedup = AL / (1 + K*c)) only when it was
+    taken at the same number of steps as the best configuration: a per-round overhead folded
+    into a one-step measurement would otherwise be multiplied by K. Else it is the weight
+    ratio of draft and target, a lower bound on the cost.
+    """
+    steps = best_steps or model.steps
+    if model.implied_draft_cost_ratio is not None and steps == model.steps:
+        c, how = model.implied_draft_cost_ratio, "measured: AL x baseline / measured tok/s = 1 + K*c"
+    elif model.draft_cost_ratio is not None:
+        c, how = model.draft_cost_ratio, "estimated from the weights each pass reads"
+    else:
         return []
-    needed = break_even_accept_length(model.steps, c)
+    if best_accept_length is None:
+        return []
+    needed = break_even_accept_length(steps, c)
     if best_accept_length > needed:
         return []
-    evidence = [f"draft cost ratio c = {c:.3f} ({cost_source or 'estimated'}) at {model.steps} step(s): "
-                f"break-even accept length 1 + K*c = {needed:.2f}",
-                f"best accept length available {best_accept_length:.2f} <= {needed:.2f}"]
-    return [at.finding("SD503", evidence, {"draft_cost_ratio": c, "steps": model.steps,
+    evidence = [f"draft cost ratio c = {c:.3f} ({how}); at {steps} step(s) break-even needs "
+                f"accept length > 1 + K*c = {needed:.2f}",
+                f"the best accept length this draft reaches is {best_accept_length:.2f}"]
+    return [at.finding("SD503", evidence, {"draft_cost_ratio": c, "steps": steps,
                                            "break_even_accept_length": needed,
                                            "best_accept_length": best_accept_length})]

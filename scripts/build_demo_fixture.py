@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Build the demo host's fixture (package data under spec_debug/data/demo). Deterministic.
+
+    python scripts/build_demo_fixture.py            # ~2 minutes on 2 CPU cores
+
+What it writes, and where every number comes from:
+- target/: a tiny llama-style target (9 layers, hidden 32) trained on a synthetic language
+  (spec_debug.eagle3.synthetic.build_world, seeded);
+- draft/: an EAGLE-3 draft trained for it on cat([embedding output, layer 2, layer 4])
+  (input-to-layer ids [0, 2, 4]), saved in speculators format: the ids are in the top-level
+  `eagle_aux_hidden_state_layer_ids`, which SGLang does not read (it reads only
+  `eagle_config.eagle_aux_hidden_state_layer_ids`, EAGLE3.md section 3), so SGLang serves its
+  default [2, N//2, N-3] = [2, 4, 6]: the served layers differ from the trained ones;
+- draft_fixed/: the same weights with `eagle_config.eagle_aux_hidden_state_layer_ids` added;
+- hidden_states/: the draft's training hidden states, a "wide" dump holding every state 0..9
+  with `layer_ids` metadata (so the served layers can be measured too);
+- launch_broken.txt / launch_fixed.txt: the recorded SGLang commands (num-steps 1 vs 3);
+- server_broken.log / server_fixed.log: SGLang `Decode batch` lines. This is the one simulated
+  part (there is no GPU server here): the accept length in each log is what the drafter really
+  achieves when run the way that SGLang configuration runs it (spec_debug.eagle3 evaluation
+  with SGLang semantics on the hidden states above), and tok/s follows the throughput model
+  baseline * AL / (1 + K*c + overhead) with c estimated from the two configs;
+- demo.json: the vars and the numbers above.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from spec_debug.diagnose.steps.throughput_step import draft_cost_from_configs  # noqa: E402
+from spec_debug.diagnose.throughput import chain_accept_length  # noqa: E402
+
+SEED = 0
+NUM_TARGET_LAYERS = 9
+TRAINED_AUX = (0, 2, 4)  # embedding output, layer 2, layer 4 (input-to-layer ids)
+BASELINE_TOK_S = 90.0  # the incident's no-speculation baseline
+# Per-round fixed cost (scheduling, sampling, kernel launches, the wider verify), in units of
+# one target decode step. Large for a small target: SpecForge#339 measured an implied cost of
+# about 0.5 target steps per draft step on Qwen3-30B-A3B at batch 1.
+ROUND_OVERHEAD = 0.65
+ENGINE_VERSION = "0.5.12"
+LOG_LINES = 40
+MAX_BYTES = 3_000_000
+
+COMMAND = ("python3 -m sglang.launch_server --model-path {{DEMO}}/target --speculative-algorithm EAGLE3 "
+           "--speculative-draft-model-path {{DEMO}}/{draft} --speculative-num-steps {steps} "
+           "--speculative-eagle-topk 1 --speculative-num-draft-tokens {tokens} --tp 1 "
+           "--mem-fraction-static 0.8 --cuda-graph-max-bs 8 --host 0.0.0.0 --port 30000")
+
+
+def server_log(accept_length: float, steps: int, tok_s: float, rng: random.Random) -> str:
+    """SGLang scheduler lines in the format of sgl-project/sglang#11948."""
+    lines = []
+    tokens = 160
+    for i in range(LOG_LINES):
+        minute, second = divmod(12 + i, 60)
+        stamp = f"[2026-11-28 03:{14 + minute:02d}:{second:02d} TP0]"
+        if i % 10 == 0:
+            lines.append(f"{stamp} Prefill batch. #new-seq: 1, #new-token: {rng.randint(40, 400)}, "
+                         f"#cached-token: 0, token usage: 0.00, #running-req: 0, #queue-req: 0, ")
+        al = max(1.0, accept_length * (1 + rng.gauss(0, 0.04)))
+        gen = 0.41 if i == 0 else tok_s * (al / accept_length) * (1 + rng.gauss(0, 0.03))
+        tokens += int(al * 40)
+        lines.append(f"{stamp} Decode batch. #running-req: 1, #token: {tokens}, token usage: 0.01, "
+                     f"accept len: {al:.2f}, accept rate: {al / (steps + 1):.2f}, cuda graph: True, "
+                     f"gen throughput (token/s): {gen:.2f}, #queue-req: 0, ")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO / "spec_debug" / "data" / "demo")
+    parser.add_argument("--world", type=Path, default=None,
+                        help="reuse a world already built by build_world with these settings (for iteration)")
+    args = parser.parse_args()
+
+    from spec_debug.eagle3.api import evaluate_drafter
+    from spec_debug.eagle3.synthetic import build_world
+
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.world is not None:
+            root = args.world
+            world = type("World", (), {"target": root / "target", "draft": root / "draft", "wide_data": root / "wide"})
+        else:
+            world = build_world(Path(tmp) / "world", seed=SEED, aux_layers=TRAINED_AUX,
+                                num_target_layers=NUM_TARGET_LAYERS, samples=8, wide=True, embed_dump=False)
+        out = args.out
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        shutil.copytree(world.target, out / "target")
+        shutil.copytree(world.wide_data, out / "hidden_states")
+        draft_cfg = json.loads((world.draft / "config.json").read_text())
+        draft_cfg["speculators_config"]["verifier"]["name_or_path"] = "target"  # no build-machine paths
+        for name, extra in (("draft", {}), ("draft_fixed", {"eagle_config": {
+                "eagle_aux_hidden_state_layer_ids": list(TRAINED_AUX)}})):
+            (out / name).mkdir()
+            shutil.copy(world.draft / "model.safetensors", out / name / "model.safetensors")
+            (out / name / "config.json").write_text(json.dumps({**draft_cfg, **extra}, indent=2) + "\n")
+
+    data, target = out / "hidden_states", out / "target"
+    reference = evaluate_drafter(out / "draft", data, target, steps=3)
+    broken_view = evaluate_drafter(out / "draft", data, target, steps=1, semantics="sglang",
+                                   engine_version=ENGINE_VERSION)
+    fixed_view = evaluate_drafter(out / "draft_fixed", data, target, steps=3, semantics="sglang",
+                                  engine_version=ENGINE_VERSION)
+    c = draft_cost_from_configs(json.loads((out / "draft" / "config.json").read_text()),
+                                json.loads((target / "config.json").read_text()))
+    rng = random.Random(SEED)
+    meta = {
+        "about": "fixture of `spec-debug demo`, built by scripts/build_demo_fixture.py",
+        "seed": SEED, "num_target_layers": NUM_TARGET_LAYERS, "trained_aux_layer_ids": list(TRAINED_AUX),
+        "hidden_states": "hidden_states", "baseline_tok_s": BASELINE_TOK_S,
+        "claimed_accuracy": round(reference["full_accuracy"][0], 3),
+        "reference_eval": {k: reference[k] for k in ("full_accuracy", "target_conditional_acceptance",
+                                                     "expected_accept_length", "layout_layer_ids")},
+        "simulation": {"draft_cost_ratio": c, "round_overhead": ROUND_OVERHEAD,
+                       "tok_s": "baseline * AL / (1 + K*c + overhead)"},
+    }
+    for variant, draft, steps, view in (("broken", "draft", 1, broken_view), ("healthy", "draft_fixed", 3, fixed_view)):
+        al = chain_accept_length(view["target_conditional_acceptance"], steps=steps)
+        tok_s = BASELINE_TOK_S * al / (1 + steps * c + ROUND_OVERHEAD)
+        suffix = "broken" if variant == "broken" else "fixed"
+        (out / f"launch_{suffix}.txt").write_text(COMMAND.format(draft=draft, steps=steps, tokens=steps + 1) + "\n")
+        (out / f"server_{suffix}.log").write_text(server_log(al, steps, tok_s, rng))
+        meta[variant] = {"cmdline": f"launch_{suffix}.txt", "server_log": f"server_{suffix}.log",
+                         "engine_version": ENGINE_VERSION, "served_layer_ids": view["layout_layer_ids"],
+                         "accept_length": round(al, 4), "tok_s": round(tok_s, 2)}
+    (out / "demo.json").write_text(json.dumps(meta, indent=2) + "\n")
+    total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    print(json.dumps({k: meta[k] for k in ("claimed_accuracy", "broken", "healthy", "simulation")}, indent=2))
+    print(f"wrote {out} ({total / 1e6:.2f} MB)")
+    if total > MAX_BYTES:
+        print(f"fixture too large: {total} bytes > {MAX_BYTES}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""`spec-debug demo`: the incident, reproduced on a simulated GPU host on this machine.
+
+The host is this machine (local transport) holding a tiny target and a tiny EAGLE-3 draft
+actually trained for it, the draft's training hidden states, the recorded server command and
+server log (package data under spec_debug/data/demo, built by scripts/build_demo_fixture.py).
+The broken variant has the incident's three bugs: `--speculative-num-steps 1`, served layers
+that differ from the trained ones, and a throughput below the no-speculation baseline. The
+healthy variant is the fixed configuration and must come out with no error finding.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import ExitStack
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from spec_debug.errors import UsageError
+from spec_debug.playbook.loader import load_playbook
+from spec_debug.record import RunRecord
+from spec_debug.report import write_reports
+from spec_debug.runner.engine import HostTarget, Run, RunOptions
+from spec_debug.runner.local import LocalTransport
+from spec_debug.runner.reporter import Reporter
+from spec_debug.store import RunStore
+
+DEMO_HOST = "demo-gpu01"
+PLAYBOOK = "perf_regression"
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    record: RunRecord
+    run_dir: Path
+    reports: dict[str, Path]
+    fixture: Path
+
+
+def fixture_dir(stack: ExitStack) -> Path:
+    """The shipped fixture as a real directory (works from a wheel or an editable install)."""
+    root = stack.enter_context(resources.as_file(resources.files("spec_debug") / "data" / "demo"))
+    root = Path(root)
+    if not (root / "demo.json").is_file():
+        raise UsageError(
+            f"the demo fixture is missing from this install ({root})",
+            hint="rebuild it with `python scripts/build_demo_fixture.py` from a source checkout",
+        )
+    return root
+
+
+def demo_vars(fixture: Path, healthy: bool) -> dict[str, Any]:
+    """The vars an on-call engineer would pass on the incident host, from the recorded files."""
+    meta = json.loads((fixture / "demo.json").read_text())
+    variant = meta["healthy" if healthy else "broken"]
+    cmdline = (fixture / variant["cmdline"]).read_text().strip().replace("{DEMO}", str(fixture))
+    return {
+        "server_cmdline": cmdline,
+        "engine_version": variant["engine_version"],
+        "hidden_states": str(fixture / meta["hidden_states"]),
+        "claimed_accuracy": str(meta["claimed_accuracy"]),
+        "baseline_tok_s": str(meta["baseline_tok_s"]),
+        "server_log": str(fixture / variant["server_log"]),
+        "python": sys.executable,
+        "device": "cpu",
+    }
+
+
+def run_demo(healthy: bool, out: Path, *, reporter: Reporter | None = None,
+             fixture: Path | None = None) -> DemoResult:
+    """Run perf_regression on the simulated host; write run.json and the reports under `out`.
+
+    `fixture` overrides the shipped fixture (a directory written by build_demo_fixture.py)."""
+    with ExitStack() as stack:
+        fixture = Path(fixture) if fixture is not None else fixture_dir(stack)
+        loaded = load_playbook(PLAYBOOK)
+        store = RunStore.create(Path(out), loaded.playbook.name)
+        options = RunOptions(reporter=reporter or Reporter(),
+                             command_line=["spec-debug", "demo"] + (["--healthy"] if healthy else []))
+        target = HostTarget(name=DEMO_HOST, connect=LocalTransport, transport="local")
+        record = Run(loaded, [target], store, demo_vars(fixture, healthy), options).execute()
+        reports = write_reports(record, store.run_dir)
+        return DemoResult(record, store.run_dir, {k: Path(v) for k, v in reports.items()}, fixture)

@@ -1,0 +1,51 @@
+"""Shared by the step modules: where a finding is made, root causes raised earlier, not-checked lines."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from spec_debug.diagnose.checks.common import Where
+from spec_debug.record import Finding
+from spec_debug.runner.runner_findings import runner_finding
+
+# Root causes: codes whose error explains lower acceptance or throughput downstream.
+SERVING_PATH_CAUSES = ("SD101", "SD201", "SD202", "SD203", "SD204", "SD301", "SD302", "SD303",
+                       "SD402", "SD601", "SD701")
+
+
+def where(ctx: Any) -> Where:
+    return Where(host=ctx.host, step=ctx.step_id)
+
+
+def raised(host_facts: Mapping[str, Any], codes: Iterable[str]) -> list[str]:
+    """Error codes that earlier steps on this host recorded, restricted to `codes`."""
+    wanted = set(codes)
+    found: list[str] = []
+    for value in host_facts.values():
+        if isinstance(value, Mapping):
+            for code in value.get("raised", []) or []:
+                if code in wanted and code not in found:
+                    found.append(code)
+    return found
+
+
+def record(facts: dict[str, Any], namespace: str, findings: list[Finding]) -> list[Finding]:
+    """Remember the error codes a check raised (see the package docstring) and pass them on."""
+    space = facts.setdefault(namespace, {})
+    space["raised"] = sorted({*space.get("raised", []), *(f.code for f in findings if f.severity == "error")})
+    return findings
+
+
+def not_checked(ctx: Any, what: str, provide: str) -> Finding:
+    """The info line for a check that could not run for lack of an input (never an error)."""
+    return runner_finding("SD004", host=ctx.host, step=ctx.step_id, evidence=[what],
+                          facts={"provide": provide}, title=f"Not checked: {provide}")
+
+
+def as_float(value: Any) -> float | None:
+    if value in (None, ""):
+        return None
+    try:
+        return float(str(value).strip().rstrip("%"))
+    except ValueError:
+        return None

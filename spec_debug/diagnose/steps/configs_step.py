@@ -1,0 +1,89 @@
+"""Draft and target config checks: aux layers (SD201-SD204), norm flags (SD701), context
+(SD702) and RoPE (SD703), from the two config.json files and the engine's conventions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
+from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.diagnose.steps.common import not_checked, record, where
+from spec_debug.eagle3.config import CheckpointError, parse_draft_config
+from spec_debug.record import Finding
+
+NS = "configs"
+
+
+def _text(cfg: dict[str, Any] | None) -> dict[str, Any]:
+    return (cfg or {}).get("text_config") or (cfg or {})
+
+
+def fc_in_features(tensors: dict[str, Any] | None) -> int | None:
+    for name in ("fc.weight", "model.fc.weight"):
+        entry = (tensors or {}).get(name)
+        if entry and entry[0] and len(entry[0]) == 2:
+            return int(entry[0][1])
+    return None
+
+
+def parse(host: dict[str, Any]) -> dict[str, Any]:
+    draft, target = host.get("draft") or {}, host.get("target") or {}
+    facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
+                             "draft_path": draft.get("path"), "target_path": target.get("path"),
+                             "draft_config": draft.get("config"), "target_config": target.get("config"),
+                             "fc_in_features": fc_in_features(draft.get("tensors"))}
+    if draft.get("config"):
+        try:
+            facts["draft"] = parse_draft_config(draft["config"]).summary()
+        except CheckpointError as exc:
+            facts["draft_error"] = exc.message
+    if target.get("config"):
+        text = _text(target["config"])
+        facts["target"] = {k: text.get(k) for k in ("num_hidden_layers", "hidden_size", "vocab_size",
+                                                    "max_position_embeddings", "torch_dtype")}
+    return {NS: facts}
+
+
+def check(ctx: Any) -> list[Finding]:
+    cfgs = ctx.facts.get(NS, {})
+    if not cfgs.get("draft_config"):
+        return [not_checked(ctx, "no draft config.json could be read",
+                            "--var draft_model=DIR (or a server command that names it)")]
+    at = where(ctx)
+    draft_raw = cfgs["draft_config"]
+    target_raw = cfgs.get("target_config")
+    engine = ctx.host_facts.get("engine", {})
+    name, version = engine.get("name"), engine.get("version")
+    launch = ctx.host_facts.get("launch", {})
+    findings: list[Finding] = []
+    if target_raw is None:
+        findings.append(not_checked(ctx, "no target config.json: aux layers, context and RoPE not compared",
+                                    "--var target_model=DIR"))
+    elif name not in ("sglang", "vllm"):
+        findings.append(not_checked(ctx, "engine unknown: served layers and norm flags not checked",
+                                    "--var engine=sglang|vllm"))
+    if target_raw is not None and name in ("sglang", "vllm"):
+        text = _text(target_raw)
+        analysis = analyse_layers(name, version, draft_raw, int(text["num_hidden_layers"]))
+        cfgs["layers"] = analysis.to_facts()
+        try:
+            num_aux = parse_draft_config(draft_raw).num_aux
+        except CheckpointError:
+            num_aux = None
+        findings += check_aux_layers(analysis, target_hidden_size=int(text["hidden_size"]),
+                                     fc_in_features=cfgs.get("fc_in_features"), num_aux=num_aux, at=at)
+    if name in ("sglang", "vllm"):
+        findings += check_norm_flags(name, version, draft_raw, at)
+    if target_raw is not None:
+        text = _text(target_raw)
+        context = launch.get("context_length")
+        source = "--context-length / --max-model-len on the server command"
+        if not context:
+            context, source = text.get("max_position_embeddings"), "the target's max_position_embeddings (engine default)"
+        try:
+            draft_positions = parse_draft_config(draft_raw).max_position_embeddings
+        except CheckpointError:
+            draft_positions = None
+        findings += check_context_length(draft_positions, context, context_source=source, at=at)
+        findings += check_rope(draft_raw, target_raw, at)
+    return record(ctx.facts, NS, findings)

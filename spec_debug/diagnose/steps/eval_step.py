@@ -1,0 +1,49 @@
+"""Standalone drafter evaluation with reference and engine semantics (SD401, SD403)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec_debug.diagnose.checks.drafter import check_engine_semantics, check_standalone_accuracy
+from spec_debug.diagnose.steps.common import not_checked, raised, record, where
+from spec_debug.record import Finding
+
+NS = "eval"
+KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "target_conditional_acceptance",
+        "expected_accept_length", "samples", "tokens", "reference", "semantics", "engine_version", "norm_flags",
+        "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "draft_vocab_coverage",
+        "embed_source", "device", "dtype", "tokens_per_s", "notes")
+ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
+
+
+def _trim(metrics: dict[str, Any] | None) -> dict[str, Any] | None:
+    return {k: metrics.get(k) for k in KEEP if k in metrics} if metrics else None
+
+
+def parse(host: dict[str, Any]) -> dict[str, Any]:
+    if host.get("skipped"):
+        return {NS: {"skipped": host["skipped"]}}
+    args = host.get("args") or {}
+    return {NS: {"reference": _trim(host.get("reference")), "engine": _trim(host.get("engine")),
+                 "claimed_accuracy": args.get("claimed_accuracy") or None}}
+
+
+def check(ctx: Any) -> list[Finding]:
+    ev = ctx.facts.get(NS, {})
+    if ev.get("skipped"):
+        return [not_checked(ctx, ev["skipped"], "--var hidden_states=DIR --var draft_model=DIR")]
+    at = where(ctx)
+    reference, engine = ev.get("reference") or {}, ev.get("engine")
+    findings: list[Finding] = []
+    claimed = ev.get("claimed_accuracy") or ctx.vars.get("claimed_accuracy")
+    if claimed in (None, ""):
+        findings.append(not_checked(ctx, "no claimed validation accuracy to compare the standalone accuracy with",
+                                    "--var claimed_accuracy=0.747 (speculators full_acc_0 at validation)"))
+    else:
+        findings += check_standalone_accuracy(reference, claimed, at)
+    if engine:
+        engine_name = ctx.host_facts.get("engine", {}).get("name") or engine.get("semantics") or "engine"
+        findings += check_engine_semantics(reference, engine, engine_name,
+                                           ignored_flags=engine.get("ignored_norm_flags"),
+                                           root_causes=raised(ctx.host_facts, ENGINE_CAUSES), at=at)
+    return record(ctx.facts, NS, findings)

@@ -1,0 +1,81 @@
+"""Launch-flag audit: parse the server command, apply the engine's rules, check SD101-SD104."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from spec_debug.diagnose.checks.launch_flags import check_algorithm, check_draft_budget, check_dtype, check_num_steps
+from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
+from spec_debug.diagnose.steps.common import not_checked, record, where
+from spec_debug.eagle3.config import CheckpointError, parse_draft_config
+from spec_debug.record import Finding
+
+NS = "launch"
+
+
+def _config(models: dict[str, Any], ref: str | None) -> tuple[str | None, dict[str, Any] | None]:
+    info = models.get(ref or "") or {}
+    return info.get("path"), info.get("config")
+
+
+def trained_steps(draft_raw: dict[str, Any] | None) -> int | None:
+    if not draft_raw:
+        return None
+    try:
+        return parse_draft_config(draft_raw).speculative_tokens
+    except (CheckpointError, KeyError, TypeError, ValueError):
+        return None
+
+
+def parse(host: dict[str, Any]) -> dict[str, Any]:
+    command = host.get("cmdline") or host.get("argv")
+    if not command:
+        return {NS: {"found": False, "processes": host.get("processes", [])}}
+    try:
+        cfg = parse_launch_command(command)
+    except LaunchParseError as exc:
+        return {NS: {"found": False, "error": str(exc), "source": host.get("source")}}
+    models = host.get("models") or {}
+    draft_path, draft_raw = _config(models, cfg.draft_model)
+    target_path, target_raw = _config(models, cfg.target_model)
+    if cfg.draft_model is None and target_raw and target_raw.get("speculators_model_type"):
+        # `vllm serve <speculator>`: the served model is the draft; its config names the
+        # verifier (speculators README; vLLM configs/speculators/base.py).
+        draft_path, draft_raw = target_path, target_raw
+        verifier = ((target_raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
+        target_path, target_raw = _config(models, verifier)
+        target_path = target_path or verifier
+    arch = ((target_raw or {}).get("architectures") or [None])[0]
+    eff = effective_spec(cfg, target_architecture=arch)
+    launch = {
+        "found": True, "source": host.get("source"), "engine": cfg.engine,
+        "target_model": cfg.target_model, "draft_model": cfg.draft_model, "algorithm": cfg.algorithm,
+        "num_steps": cfg.num_steps, "topk": cfg.topk, "num_draft_tokens": cfg.num_draft_tokens,
+        "dtype": cfg.dtype, "context_length": cfg.context_length, "tp": cfg.tp, "page_size": cfg.page_size,
+        "attention_backend": cfg.attention_backend, "speculative_config": cfg.speculative_config,
+        "env": cfg.env, "effective": asdict(eff), "draft_path": draft_path, "target_path": target_path,
+        "trained_steps": trained_steps(draft_raw), "draft_config": draft_raw, "target_config": target_raw,
+        "argv": list(cfg.argv),
+    }
+    return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
+            "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
+
+
+def check(ctx: Any) -> list[Finding]:
+    launch = ctx.facts.get(NS, {})
+    if not launch.get("found"):
+        if launch.get("error"):
+            return [not_checked(ctx, f"the server command could not be read: {launch['error']}",
+                                "--var server_cmdline='python -m sglang.launch_server ...'")]
+        seen = len(launch.get("processes", []))
+        return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
+                            "--var server_cmdline='...' (the server's full command line)")]
+    cfg = parse_launch_command(launch["argv"])
+    eff = effective_spec(cfg, target_architecture=((launch.get("target_config") or {}).get("architectures") or [None])[0])
+    at = where(ctx)
+    findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at)
+    findings += check_draft_budget(cfg, eff, at)
+    findings += check_algorithm(cfg, launch.get("draft_config"), at)
+    findings += check_dtype(cfg, launch.get("draft_config"), launch.get("target_config"), at)
+    return record(ctx.facts, NS, findings)

@@ -1,0 +1,102 @@
+"""Hidden-state layout: the engine's capture convention, then (with data) the layout probe and
+the embedding-slot check, and (with a serving dump) the layers the server really captured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec_debug.diagnose.checks.common import explained_by
+from spec_debug.diagnose.checks.drafter import check_layout
+from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.diagnose.steps.common import not_checked, raised, record, where
+from spec_debug.record import Finding
+
+NS = "layout"
+LAYER_CODES = ("SD201", "SD202", "SD203")
+TOP = 8
+
+
+def _convention_lines(rows: list[dict[str, Any]]) -> list[str]:
+    lines = []
+    for row in rows:
+        span = f"{row.get('since') or '...'} to {row.get('until') or 'now'}"
+        est = " (version estimated)" if row.get("version_estimated") else ""
+        lines.append(f"{row['aspect']}: {row['value']} [{span}{est}] source: {row['source']}")
+    return lines
+
+
+def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not report:
+        return None
+    return {k: report.get(k) for k in ("best", "configured", "configured_accuracy0", "verdict", "exhaustive",
+                                       "candidates", "samples", "reference", "dump_layer_ids",
+                                       "embedding_slots", "slot_checks", "notes")} | {
+        "ranked": (report.get("ranked") or [])[:TOP]}
+
+
+def parse(host: dict[str, Any]) -> dict[str, Any]:
+    facts = {"num_target_layers": host.get("num_target_layers"), "plan": host.get("plan"),
+             "conventions": _convention_lines(host.get("conventions") or []),
+             "training": _layout_summary(host.get("layout")),
+             "serving_dump": host.get("serving_dump"),
+             "serving": _layout_summary(host.get("serving_layout"))}
+    return {NS: facts}
+
+
+def _by_layer_ids(report: dict[str, Any]) -> dict[str, Any] | None:
+    ranked = report.get("ranked") or []
+    if not ranked or any(r.get("layer_ids") is None for r in ranked):
+        return None
+    ids = report.get("dump_layer_ids") or []
+    configured = [ids[s] for s in report.get("configured") or []] if ids else None
+    return {"ranked": [{"layout": r["layer_ids"], "full_accuracy0": r["full_accuracy0"]} for r in ranked],
+            "configured": configured, "embedding_slots": report.get("embedding_slots")}
+
+
+def _demote(findings: list[Finding], causes: list[str]) -> list[Finding]:
+    return [f.model_copy(update={"severity": "info", "evidence": [*f.evidence, explained_by(causes)],
+                                 "title": f"Measured: {f.title}"}) for f in findings]
+
+
+def check(ctx: Any) -> list[Finding]:
+    layout = ctx.facts.get(NS, {})
+    at = where(ctx)
+    engine = ctx.host_facts.get("engine", {})
+    name, version = engine.get("name"), engine.get("version")
+    draft_raw = ctx.host_facts.get("configs", {}).get("draft_config")
+    n = layout.get("num_target_layers")
+    findings: list[Finding] = []
+    earlier = raised(ctx.host_facts, LAYER_CODES)
+    causes = list(earlier)
+    training = layout.get("training")
+    serving = layout.get("serving_dump")
+    if not training and not serving:
+        findings.append(not_checked(ctx, "conventions table only: no hidden states to run the layout probe "
+                                         "and the embedding check on", "--var hidden_states=DIR (training dump)"))
+    served_ids = list((layout.get("plan") or {}).get("layer_ids") or [])
+    measured = None
+    if serving and serving.get("layer_ids"):
+        ids = list(serving["layer_ids"])
+        measured = ids[:-1] if n and ids and ids[-1] == n else ids  # the final slot is not an aux input
+        served_ids = measured
+    # The training dump names the layers the draft was trained on (when it is not a wide dump).
+    trained_from_data = None
+    if training and training.get("dump_layer_ids"):
+        ids = list(training["dump_layer_ids"])
+        aux = len(training.get("configured") or [])
+        if aux and len(ids) == aux + 1:
+            trained_from_data = ids[:-1]
+    if draft_raw and n and name in ("sglang", "vllm") and (measured is not None or trained_from_data is not None):
+        analysis = analyse_layers(name, version, draft_raw, int(n), trained_layer_ids=trained_from_data,
+                                  measured_served_ids=measured)
+        layer_findings = check_aux_layers(analysis, at=at)
+        layout["layers"] = analysis.to_facts()
+        findings += _demote(layer_findings, earlier) if earlier else layer_findings
+        causes += [f.code for f in layer_findings if f.severity == "error" and f.code not in causes]
+    if training:
+        keyed = _by_layer_ids(training)
+        if keyed is not None and served_ids:
+            findings += check_layout(keyed, served_ids, root_causes=causes, at=at)
+        else:
+            findings += check_layout(training, None, root_causes=causes, at=at)
+    return record(ctx.facts, NS, findings)

@@ -1,0 +1,101 @@
+"""Throughput model: measured vs baseline (SD501), observed vs predicted accept length (SD502),
+and whether speculation can pay off at all with this draft (SD503)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
+from spec_debug.diagnose.serverlog import parse_server_log
+from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, as_float, not_checked, raised, record, where
+from spec_debug.diagnose.throughput import build_model, chain_accept_length, estimate_draft_cost_ratio
+from spec_debug.eagle3.config import CheckpointError, parse_draft_config
+from spec_debug.record import Finding
+
+NS = "throughput"
+
+
+def parse(host: dict[str, Any]) -> dict[str, Any]:
+    args = host.get("args") or {}
+    stats = parse_server_log("\n".join(host.get("lines") or []))
+    return {NS: {"server_log": host.get("path"), "server_log_found": bool(host.get("found")),
+                 "log": stats.to_facts(), "baseline_tok_s": as_float(args.get("baseline_tok_s")),
+                 "measured_tok_s_var": as_float(args.get("measured_tok_s"))}}
+
+
+def acceptance_rates(metrics: dict[str, Any] | None) -> list[float]:
+    """Per-position conditional acceptance against the target's own argmax (what a server
+    verifies), falling back to the draft-vocabulary accuracy when the target head was absent."""
+    if not metrics:
+        return []
+    if metrics.get("reference") == "target_argmax" and metrics.get("target_conditional_acceptance"):
+        return list(metrics["target_conditional_acceptance"])
+    return list(metrics.get("conditional_accuracy") or [])
+
+
+def draft_cost(host_facts: dict[str, Any]) -> float | None:
+    configs = host_facts.get("configs", {})
+    return draft_cost_from_configs(configs.get("draft_config"), configs.get("target_config"))
+
+
+def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[str, Any] | None) -> float | None:
+    """c = T_draft / T_target estimated from the two config.json files (weights read per pass)."""
+    if not draft_raw or not target_raw:
+        return None
+    try:
+        cfg = parse_draft_config(draft_raw)
+    except CheckpointError:
+        return None
+    decoder = {"hidden_size": cfg.hidden_size, "intermediate_size": cfg.intermediate_size,
+               "num_attention_heads": cfg.num_heads, "num_key_value_heads": cfg.num_kv_heads,
+               "head_dim": cfg.head_dim, "num_hidden_layers": cfg.num_layers,
+               "draft_vocab_size": cfg.draft_vocab_size}
+    target = target_raw.get("text_config") or target_raw
+    try:
+        return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=cfg.num_aux)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def check(ctx: Any) -> list[Finding]:
+    tp = ctx.facts.get(NS, {})
+    at = where(ctx)
+    log = tp.get("log") or {}
+    findings: list[Finding] = []
+    baseline = tp.get("baseline_tok_s")
+    measured, source = tp.get("measured_tok_s_var"), "--var measured_tok_s"
+    if measured is None and log.get("measured_tok_s"):
+        measured = log["measured_tok_s"]
+        source = ("benchmark summary in the server log" if (log.get("bench") or {}).get("output_tok_s")
+                  else f"median of {log.get('decode_lines')} decode lines in the server log")
+    if baseline is None:
+        findings.append(not_checked(ctx, "no baseline throughput without speculation",
+                                    "--var baseline_tok_s=N (decode tok/s of the same server without speculation)"))
+    if measured is None:
+        findings.append(not_checked(ctx, "no measured throughput with speculation",
+                                    "--var measured_tok_s=N or --var server_log=PATH"))
+    launch = ctx.host_facts.get("launch", {})
+    evals = ctx.host_facts.get("eval", {})
+    served_steps = (launch.get("effective") or {}).get("num_steps")
+    reference = evals.get("reference")
+    rates = acceptance_rates(reference)
+    best_steps = (reference or {}).get("steps") or len(rates) or None
+    predicted = chain_accept_length(rates, steps=served_steps) if rates and served_steps else None
+    best = chain_accept_length(rates, steps=best_steps) if rates and best_steps else None
+    engine_rates = acceptance_rates(evals.get("engine"))
+    engine_predicted = chain_accept_length(engine_rates, steps=served_steps) if engine_rates and served_steps else None
+    observed = log.get("accept_length")
+    model = build_model(steps=served_steps or best_steps or 1, draft_cost_ratio=draft_cost(ctx.host_facts),
+                        predicted_accept_length=predicted, observed_accept_length=observed,
+                        baseline_tok_s=baseline, measured_tok_s=measured)
+    tp["model"] = model.to_facts()
+    tp.update({"served_steps": served_steps, "best_steps": best_steps, "measured_tok_s": measured,
+               "measured_source": source if measured is not None else None,
+               "predicted_accept_length_reference": predicted, "predicted_accept_length_engine": engine_predicted,
+               "best_accept_length": best, "observed_accept_length": observed})
+    findings += check_throughput(measured, baseline, source=source, at=at)
+    causes = [c for c in raised(ctx.host_facts, SERVING_PATH_CAUSES) if c != "SD101"]
+    findings += check_accept_length_gap(observed, predicted, served_steps, root_causes=causes, at=at)
+    candidates = [x for x in (best, observed) if x is not None]
+    findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
+    return record(ctx.facts, NS, findings)

@@ -1,0 +1,31 @@
+"""Vocab maps: d2t offsets, t2d and embedding rows against the target vocabulary (SD301-SD303)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
+from spec_debug.diagnose.steps.common import not_checked, record, where
+from spec_debug.record import Finding
+
+NS = "vocab"
+
+
+def parse(host: dict[str, Any]) -> dict[str, Any]:
+    if host.get("skipped"):
+        return {NS: {"skipped": host["skipped"]}}
+    report = host.get("report") or {}
+    return {NS: {"draft": host.get("draft"), "target": host.get("target"), "ok": report.get("ok"),
+                 "target_vocab_size": report.get("target_vocab_size"),
+                 "draft_vocab_size": report.get("draft_vocab_size"), "report": report}}
+
+
+def check(ctx: Any) -> list[Finding]:
+    vocab = ctx.facts.get(NS, {})
+    if vocab.get("skipped"):
+        return [not_checked(ctx, vocab["skipped"], "--var draft_model=DIR --var target_model=DIR")]
+    findings = check_vocab_report(vocab.get("report") or {}, where(ctx))
+    if vocab.get("target") is None:
+        findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
+                                         "taken as the target vocabulary", "--var target_model=DIR"))
+    return record(ctx.facts, NS, findings)

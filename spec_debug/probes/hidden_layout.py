@@ -1,0 +1,55 @@
+"""hidden_layout (host side): which hidden states feed the draft, three ways.
+
+1. The engine's capture convention for this draft (spec_debug.eagle3.engines, a table with
+   a source per row): what the engine version will feed, from the configs alone.
+2. With training data (`hidden_states`): the layout probe ranks every candidate layout by
+   the drafter's accuracy, and tests each slot for being exactly the embedding output.
+3. With a serving-path dump (`serving_dump`): the layer ids the server actually captured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from spec_debug.probes.hostfiles import read_config, resolve_model_dir
+
+
+def run(args: dict) -> dict:
+    from spec_debug.eagle3 import engines
+
+    out: dict = {"args": args}
+    draft = resolve_model_dir(args.get("draft_model") or None)
+    target = resolve_model_dir(args.get("target_model") or None)
+    engine = (args.get("engine") or "").lower() or None
+    version = args.get("engine_version") or None
+    draft_cfg = read_config(draft) if draft else None
+    target_cfg = read_config(target) if target else None
+    if target_cfg:
+        text = target_cfg.get("text_config") or target_cfg
+        out["num_target_layers"] = text.get("num_hidden_layers")
+    if engine in engines.ENGINES:
+        out["conventions"] = [
+            {k: (sorted(v) if isinstance(v, (set, frozenset)) else v) for k, v in asdict(row).items()}
+            for row in engines.rows_for(engine)]
+        if draft_cfg and out.get("num_target_layers"):
+            plan = engines.serve_plan(engine, version, draft_cfg, int(out["num_target_layers"]))
+            out["plan"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(plan).items()}
+    data = args.get("hidden_states") or ""
+    if data and draft is not None:
+        from spec_debug.eagle3.api import probe_layout
+
+        out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
+                                     max_samples=int(args.get("max_samples") or 16))
+    serving = args.get("serving_dump") or ""
+    if serving:
+        from spec_debug.eagle3.data import describe_data
+
+        info = describe_data(serving)
+        out["serving_dump"] = {"path": serving, "layer_ids": list(info.layer_ids) if info.layer_ids else None,
+                               "num_slots": info.num_slots, "format": info.format}
+        if draft is not None and info.layer_ids:
+            from spec_debug.eagle3.api import probe_layout
+
+            out["serving_layout"] = probe_layout(draft, serving, target, device=args.get("device") or "cpu",
+                                                 max_samples=int(args.get("max_samples") or 16))
+    return out

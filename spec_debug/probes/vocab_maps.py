@@ -1,0 +1,22 @@
+"""vocab_maps (host side): d2t / t2d / embedding rows of the draft against the target vocab.
+
+Reads only the two small map tensors and the safetensors headers (spec_debug.eagle3.api
+check_drafter_vocab), so it is cheap even for a large checkpoint.
+"""
+
+from __future__ import annotations
+
+from spec_debug.probes.hostfiles import resolve_model_dir
+
+
+def run(args: dict) -> dict:
+    draft = resolve_model_dir(args.get("draft_model") or None)
+    target = resolve_model_dir(args.get("target_model") or None)
+    if draft is None:
+        return {"args": args, "skipped": "no draft checkpoint: pass --var draft_model=DIR "
+                                         "(or a server command naming it)"}
+    from spec_debug.eagle3.api import check_drafter_vocab
+
+    report = check_drafter_vocab(draft, target)
+    return {"args": args, "draft": str(draft), "target": str(target) if target else None,
+            "report": report}
