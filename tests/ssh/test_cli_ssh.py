@@ -189,11 +189,24 @@ def test_a_host_whose_sshd_dies_mid_step_is_an_error_and_the_others_finish(
     path = tmp_path / "slow.yaml"
     path.write_text(
         "name: slow\ndescription: two steps\nsteps:\n"
-        "  - id: slow\n    title: slow\n    why: slow\n    run: sleep 1.5; echo done\n"
+        "  - id: slow\n    title: slow\n    why: slow\n    run: sleep 3; echo done\n"
         "  - id: after\n    title: after\n    why: after\n    run: echo after\n"
     )
     out = tmp_path / "runs"
-    threading.Timer(0.8, doomed.stop).start()
+
+    def stop_once_the_step_runs() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for pid in doomed.connection_pids():
+                try:
+                    if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"sleep\0"):
+                        doomed.stop()
+                        return
+                except OSError:
+                    continue
+            time.sleep(0.05)
+
+    threading.Thread(target=stop_once_the_step_runs, daemon=True).start()
     result = cli("run", str(path), "--host", "target", "--host", "doomed", "-F", str(client.config), "--batch", "--out", str(out))
     assert result.code == 3, result.stderr
     _, record = load_run(out)

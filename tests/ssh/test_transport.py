@@ -86,7 +86,7 @@ def test_a_timeout_kills_the_whole_remote_tree(transport: SSHTransport) -> None:
     outcome, out, _ = run(transport, f"echo started; setsid sleep {mark2} & sleep {mark1} & wait", timeout_s=1.0)
     assert outcome.timed_out and outcome.exit_code is None
     assert out.text() == "started\n"
-    assert time.monotonic() - started < 4
+    assert time.monotonic() - started < 8
     assert survivors(transport, mark1) == [] and survivors(transport, mark2) == []
 
 
@@ -116,9 +116,9 @@ def test_interrupt_from_another_thread_stops_the_step(client: ClientSetup) -> No
 
 def test_background_child_holding_stdout_does_not_hang_the_step(transport: SSHTransport) -> None:
     started = time.monotonic()
-    outcome, out, _ = run(transport, "sleep 4 & echo done", timeout_s=30)
+    outcome, out, _ = run(transport, "sleep 8 & echo done", timeout_s=30)
     assert outcome.exit_code == 0 and out.text() == "done\n"
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 6
 
 
 def test_concurrent_channels_respect_max_sessions(sshd_factory, client: ClientSetup) -> None:  # type: ignore[no-untyped-def]
