@@ -12,6 +12,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from spec_debug.errors import SpecDebugError, UsageError
@@ -35,7 +36,7 @@ def _require_torch() -> None:
 
 
 def _fail(console: Console, exc: SpecDebugError) -> None:
-    console.print(f"[red]error:[/red] {exc}")
+    console.print(f"[red]error:[/red] {escape(str(exc))}")
     raise typer.Exit(exc.exit_code)
 
 
@@ -108,7 +109,7 @@ def eval_command(
         console.print(f"[yellow]{semantics} ignores:[/yellow] "
                       f"{', '.join(result['ignored_norm_flags'])}")
     for note in result["notes"]:
-        console.print(f"[yellow]note:[/yellow] {note}")
+        console.print(f"[yellow]note:[/yellow] {escape(note)}")
 
 
 @drafter_app.command("layout")
@@ -151,9 +152,9 @@ def layout_command(
         table.add_row(str(rank), str(row["layout"]), str(row["layer_ids"] or "-"),
                       f"{row['full_accuracy0']:.4f}", mark)
     console.print(table)
-    console.print(f"[bold]verdict:[/bold] {report['verdict']}")
+    console.print(f"[bold]verdict:[/bold] {escape(report['verdict'])}")
     for note in report["notes"]:
-        console.print(f"[yellow]note:[/yellow] {note}")
+        console.print(f"[yellow]note:[/yellow] {escape(note)}")
 
 
 @drafter_app.command("vocab")
@@ -179,6 +180,6 @@ def vocab_command(
             status = "skipped" if check["skipped"] else ("ok" if check["ok"] else "FAIL")
             console.print(f"{check['name']:<14} {status}")
             for issue in check["issues"]:
-                console.print(f"  [red]{issue['code']}[/red] {issue['message']}")
+                console.print(f"  [red]{issue['code']}[/red] {escape(issue['message'])}")
     if not report["ok"]:
         raise typer.Exit(1)

@@ -18,3 +18,12 @@ def _one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="session")
+def world(tmp_path_factory):
+    """The tiny synthetic world (target, dumps, trained draft), built once: ~10 s."""
+    pytest.importorskip("torch")
+    from spec_debug.eagle3.synthetic import build_world
+
+    return build_world(tmp_path_factory.mktemp("world"), seed=0)

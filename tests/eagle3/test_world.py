@@ -1,5 +1,5 @@
 """User stories on a tiny world: a target trained on a synthetic language, hidden-state dumps,
-and a draft briefly trained on the target's states (built once per module, ~10 s on a CPU)."""
+and a draft briefly trained on the target's states (the `world` fixture in conftest.py)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,7 @@ torch = pytest.importorskip("torch")
 
 from spec_debug.eagle3.api import check_drafter_vocab, evaluate_drafter, probe_layout  # noqa: E402
 from spec_debug.eagle3.data import iter_samples  # noqa: E402
-from spec_debug.eagle3.synthetic import build_world  # noqa: E402
 from spec_debug.errors import SpecDebugError  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory):
-    return build_world(tmp_path_factory.mktemp("world"), seed=0)
 
 
 def acc0(result):
