@@ -203,10 +203,17 @@ class SSHTransport(Transport):
 
     @staticmethod
     def _drain(channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture) -> None:
-        while channel.recv_ready():
-            stdout.write(channel.recv(_READ_SIZE))
-        while channel.recv_stderr_ready():
-            stderr.write(channel.recv_stderr(_READ_SIZE))
+        """Read whatever is buffered, a chunk of each stream in turn, so neither starves."""
+        while True:
+            progressed = False
+            if channel.recv_ready():
+                stdout.write(channel.recv(_READ_SIZE))
+                progressed = True
+            if channel.recv_stderr_ready():
+                stderr.write(channel.recv_stderr(_READ_SIZE))
+                progressed = True
+            if not progressed:
+                return
 
     def _outcome(self, channel: paramiko.Channel, started: float) -> CommandOutcome:
         duration = time.monotonic() - started

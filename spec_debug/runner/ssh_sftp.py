@@ -61,7 +61,16 @@ class RemoteFiles:
             partial = f"{target}.part-{uuid.uuid4().hex[:8]}"
             try:
                 client.put(str(local_path), partial)
-                client.posix_rename(partial, target)
+                try:
+                    client.posix_rename(partial, target)  # OpenSSH extension: atomic replace
+                except OSError:
+                    # Servers without posix-rename@openssh.com: plain rename refuses to
+                    # overwrite, so remove the old copy first (not atomic, still correct).
+                    try:
+                        client.remove(target)
+                    except FileNotFoundError:
+                        pass
+                    client.rename(partial, target)
             except BaseException:
                 try:
                     client.remove(partial)
