@@ -254,7 +254,7 @@ class _SessionState:
         category = shell.categorize(ev.command, ev.tool_name, ev.path)
         self._pivot_check(ev, st, category)
         st.recent.append(category)
-        seg = self._segment_for(ev)
+        seg = self._segment_for(ev, category)
         seg.categories[category] += 1
         record = None
         if ev.command:
@@ -265,7 +265,8 @@ class _SessionState:
                 session=self.session, seq=ev.seq, agent=ev.agent, host=host, command=ev.command[:4000],
                 category=category, inner=(target.inner or ev.command)[:4000], user=target.user,
                 port=target.port, jump=target.jump, container=target.container, description=ev.description,
-                why=reasoning.why_text(why), timestamp=ev.timestamp, file=ev.file, line=ev.line)
+                why=reasoning.why_text(why[-1000:]) if why else "", timestamp=ev.timestamp, file=ev.file,
+                line=ev.line)
             self._keep(self.out.commands, record)
             seg.commands += 1
             if host:
@@ -442,13 +443,13 @@ class _SessionState:
             self._keep(self.out.loops, streak)
 
     # -- segments -----------------------------------------------------------
-    def _segment_for(self, ev: Event) -> _Segment:
+    def _segment_for(self, ev: Event, category: str | None = None) -> _Segment:
         if ev.agent == MAIN_AGENT:
             seg = self.segment
             if seg is None:
                 seg = self.segment = _Segment(ev.seq, "start")
-            elif seg.events >= SEGMENT_SPLIT_EVENTS and ev.kind == "tool_call" and seg.categories and \
-                    shell.categorize(ev.command, ev.tool_name, ev.path) != seg.categories.most_common(1)[0][0]:
+            elif category is not None and seg.events >= SEGMENT_SPLIT_EVENTS and seg.categories and \
+                    category != seg.categories.most_common(1)[0][0]:
                 self._boundary(ev.seq, "split", "")
                 seg = self.segment
             seg.end_seq = max(seg.end_seq, ev.seq)

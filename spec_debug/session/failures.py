@@ -53,20 +53,22 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if errors:
         return errors[:MAX_PER_OUTPUT]
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
-    head = _first_meaningful_line(output)
     if "memory" in output and (m := _CUDA_OOM.search(output)):
         return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if ("NCCL" in output or "nccl" in output) and (m := _NCCL.search(output)):
         return [ErrorInfo("nccl", None, _line_at(output, m.start()))]
-    if exit_code == 124 or (failed and _TIMEOUT.search(output)):
+    if not failed:
+        return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
+    head = _first_meaningful_line(output)
+    if exit_code == 124 or _TIMEOUT.search(output):
         return [ErrorInfo("timeout", None, head if exit_code != 124 else f"timed out (exit 124): {head}".strip(": "))]
     if exit_code in _SIGNAL_EXIT:
         return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], head)]
-    if (m := _SIGNAL_TEXT.search(output)) and failed:
+    if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
-    if failed and (m := _CONNECTION.search(output)):
+    if m := _CONNECTION.search(output):
         return [ErrorInfo("connection", None, _line_at(output, m.start()))]
-    if failed and (m := _BARE_EXC.search(output)):
+    if m := _BARE_EXC.search(output):
         return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip())]
     if exit_code not in (None, 0):
         return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_DECODE = re.compile(
-    r"Decode batch[^\n]*?accept len: (?P<len>[\d.]+)(?:, accept rate: (?P<rate>[\d.]+))?"
-    r"[^\n]*?gen throughput \(token/s\): (?P<tput>[\d.]+)")
+_GEN_TPUT = re.compile(r"gen throughput \(token/s\): (\d+(?:\.\d+)?)")
+_ACCEPT_LEN_LOG = re.compile(r"accept len: (\d+(?:\.\d+)?)")
+_ACCEPT_RATE_LOG = re.compile(r"accept rate: (\d+(?:\.\d+)?)")
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
 _BENCH_KEYS = {
     "output token throughput (tok/s)": ("throughput", "tok/s"),
@@ -33,15 +33,21 @@ _BENCH_KEYS = {
     "mean itl (ms)": ("itl_mean", "ms"),
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
 }
-_TOKS = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*(?:tok/s|tokens/s|token/s|tok/sec|tokens/sec|tokens per second)\b", re.I)
+_TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec)?|tokens per second)\b")
+_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*$")
 _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?baseline", re.I)
 _BASELINE_BEFORE = re.compile(
     r"(?:baseline|without speculation|no[- ]spec(?:ulation)?|non-speculative)"
     r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|speed))*\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
-_ACC_PCT = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?P<label>(?:[A-Za-z-]+\s+){0,2})acc(?:uracy)?\b", re.I)
-_ACC_KV = re.compile(r"\b(?P<label>(?:[A-Za-z_-]+[ _]){0,2})acc(?:uracy)?\s*[:=]\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)", re.I)
-_ACCEPT_LEN = re.compile(r"\baccept(?:ance)?[ _](?:len|length)\b\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)", re.I)
-_ACCEPT_RATE = re.compile(r"\baccept(?:ance)?[ _]rate\b\s*(?:[:=]|of|is|was)?\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)", re.I)
+# Literal-first patterns, one per spelling, each run only when its literal is present:
+# Python's re scans for a literal prefix quickly but not for a lookbehind or a class.
+_ACC_WORDS = (("acc", re.compile(r"acc(?:uracy)?(?![a-z])")), ("Acc", re.compile(r"Acc(?:uracy)?(?![a-z])")),
+              ("ACC", re.compile(r"ACC(?:URACY)?(?![A-Z])")))
+_PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z-]+\s+){0,2}$")
+_VALUE_AFTER = re.compile(r"\s*[:=]\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+_CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
+_ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _](?:len|length)\b\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)")
+_ACCEPT_RATE = re.compile(r"ccept(?:ance)?[ _]rate\b\s*(?:[:=]|of|is|was)?\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 
 
 @dataclass(slots=True)
@@ -61,11 +67,12 @@ def extract_metrics(text: str, hint: str = "") -> list[Metric]:
         structured = _decode_batches(text, found)
     if "(tok/s)" in text or "Accept length:" in text or "TTFT (ms)" in text:
         structured = _bench_serving(text, found) or structured
-    if "tok" in text or "per second" in text:
-        _throughput_prose(text, found)
-    if "acc" in text or "Acc" in text:
+    if "tok" in text:
+        # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
+        _throughput_prose(text.replace("(token/s)", "") if "(token/s)" in text else text, found)
+    if "acc" in text or "Acc" in text or "ACC" in text:
         _accuracy(text, hint, found)
-        if not structured:
+        if not structured and "ccept" in text:
             _accept_prose(text, found)
     # Baselines and claims first, so a sentence that states both compares them.
     found.sort(key=lambda m: m.name not in ("baseline_throughput", "validation_accuracy"))
@@ -73,17 +80,16 @@ def extract_metrics(text: str, hint: str = "") -> list[Metric]:
 
 
 def _decode_batches(text: str, found: list[Metric]) -> bool:
-    lens, rates, tputs = [], [], []
-    for m in _DECODE.finditer(text):
-        lens.append(float(m.group("len")))
-        tputs.append(float(m.group("tput")))
-        if m.group("rate"):
-            rates.append(float(m.group("rate")))
+    # Literal-anchored scans (fast) instead of one regex per whole line.
+    tputs = [float(x) for x in _GEN_TPUT.findall(text)]
     if not tputs:
         return False
+    lens = [float(x) for x in _ACCEPT_LEN_LOG.findall(text)]
+    rates = [float(x) for x in _ACCEPT_RATE_LOG.findall(text)]
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}"
     found.append(Metric("throughput", round(sum(tputs) / len(tputs), 2), "tok/s", ctx))
-    found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", ctx))
+    if lens:
+        found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", ctx))
     if rates:
         found.append(Metric("accept_rate", round(sum(rates) / len(rates), 3), "ratio", ctx))
     return True
@@ -101,47 +107,71 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
 
 
 def _throughput_prose(text: str, found: list[Metric]) -> None:
-    for m in _TOKS.finditer(text):
-        before = text[max(0, m.start() - 40):m.start()]
-        after = text[m.end():m.end() + 25]
-        # "(token/s): 54.8" is a Decode batch/bench_serving line, read above.
-        if before.rstrip().endswith(":") and ("throughput (" in before or "(tok/s)" in before):
+    # Find the unit (a literal scan), then read the number just before it.
+    for unit in _TOK_UNIT.finditer(text):
+        at = unit.start()
+        if at == 0 or not (text[at - 1].isdigit() or text[at - 1] == " "):
+            continue  # "(token/s): 54.8" and the like: no number before the unit
+        m = _NUMBER_BEFORE.search(text, max(0, at - 24), at)
+        if m is None:
             continue
+        start, end = m.start("value"), unit.end()
+        before = text[max(0, start - 40):start]
+        after = text[end:end + 25]
         baseline = bool(_BASELINE_AFTER.match(after) or _BASELINE_BEFORE.search(before))
         name = "baseline_throughput" if baseline else "throughput"
-        found.append(Metric(name, float(m.group("value")), "tok/s", _context(text, m.start(), m.end())))
+        found.append(Metric(name, float(m.group("value")), "tok/s", _context(text, start, end)))
 
 
 def _accuracy(text: str, hint: str, found: list[Metric]) -> None:
-    seen: set[int] = set()
-    for pattern in (_ACC_PCT, _ACC_KV):
-        for m in pattern.finditer(text):
-            if m.start() in seen:
-                continue
-            seen.add(m.start())
-            value = float(m.group("value"))
-            is_pct = pattern is _ACC_PCT or bool(m.group("pct"))
-            if not is_pct and value <= 1.0:
-                value = round(value * 100, 3)  # acc=0.747 -> 74.7 %
-            elif not is_pct and value > 100:
-                continue
-            window = (text[max(0, m.start() - 60):m.end()] + " " + m.group("label")).lower()
-            if "standalone" in window or "standalone" in hint.lower():
-                name = "standalone_accuracy"
-            elif re.search(r"\bval(?:idation)?(?:\b|_)|claimed|train", window):
-                name = "validation_accuracy"
-            else:
-                name = "accuracy"
-            found.append(Metric(name, value, "%", _context(text, m.start(), m.end())))
+    for literal, pattern in _ACC_WORDS:
+        if literal in text:
+            _accuracy_with(pattern, text, hint, found)
+
+
+def _accuracy_with(pattern: re.Pattern, text: str, hint: str, found: list[Metric]) -> None:
+    for word in pattern.finditer(text):
+        a, b = word.start(), word.end()
+        if a > 0 and text[a - 1].isalpha():
+            continue
+        before = _PCT_BEFORE.search(text, max(0, a - 40), a)   # "74.7% validation accuracy"
+        after = _VALUE_AFTER.match(text, b) if before is None else None  # "accuracy: 12.3%", "val_acc=0.747"
+        if before is not None:
+            value, is_pct, start, end = float(before.group("value")), True, before.start("value"), b
+        elif after is not None:
+            value, is_pct, start, end = float(after.group("value")), bool(after.group("pct")), a, after.end()
+        else:
+            continue
+        if not is_pct and value <= 1.0:
+            value = round(value * 100, 3)  # acc=0.747 -> 74.7 %
+        elif not is_pct and value > 100:
+            continue
+        window = text[max(0, a - 60):end].lower()
+        if "standalone" in window or "standalone" in hint.lower():
+            name = "standalone_accuracy"
+        elif _CLAIMED.search(window):
+            name = "validation_accuracy"
+        else:
+            name = "accuracy"
+        found.append(Metric(name, value, "%", _context(text, start, end)))
 
 
 def _accept_prose(text: str, found: list[Metric]) -> None:
+    # "ccept" is the literal both spellings share; the letter before must be a/A.
     for m in _ACCEPT_LEN.finditer(text):
+        if not _accept_word_at(text, m.start()):
+            continue
         found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, m.start(), m.end())))
     for m in _ACCEPT_RATE.finditer(text):
+        if not _accept_word_at(text, m.start()):
+            continue
         value = float(m.group("value"))
         unit = "%" if m.group("pct") else "ratio"
         found.append(Metric("accept_rate", value, unit, _context(text, m.start(), m.end())))
+
+
+def _accept_word_at(text: str, at: int) -> bool:
+    return at >= 1 and text[at - 1] in "aA" and (at < 2 or not text[at - 2].isalpha())
 
 
 def _context(text: str, start: int, end: int) -> str:

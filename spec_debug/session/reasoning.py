@@ -24,12 +24,25 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3) -> list[s
     return out
 
 
+# Cheap substring tests on the lowered text before any regex runs over a long message.
+_HYPOTHESIS_WORDS = ("suspect", "hypothes", "likely", "could be", "might be", "root cause", "the issue",
+                     "the problem", "the bottleneck", "the bug")
+_OUTCOME_WORDS = ("confirm", "fixed", "was it", "verified", "ruled out", "rules out", "no change", "no difference",
+                  "no improvement", "help", "not the")
+
+
 def hypotheses(text: str) -> list[str]:
+    low = text.lower()
+    if not any(w in low for w in _HYPOTHESIS_WORDS):
+        return []
     return sentences_matching(text, _HYPOTHESIS) if _HYPOTHESIS.search(text) else []
 
 
 def outcome(text: str) -> tuple[str, str] | None:
     """``("confirmed" | "ruled_out", sentence)`` when the text settles something."""
+    low = text.lower()
+    if not any(w in low for w in _OUTCOME_WORDS):
+        return None
     for kind, pattern in (("confirmed", _CONFIRMED), ("ruled_out", _RULED_OUT)):
         if pattern.search(text):
             found = sentences_matching(text, pattern, 1)

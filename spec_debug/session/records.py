@@ -3,7 +3,7 @@ issue #6 (add fields freely, never rename or drop one)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 MAX_RECORDS = 20_000
@@ -136,5 +136,13 @@ class PromptRecord:
     timestamp: str | None = None
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def as_json(record: Any) -> dict:
-    return asdict(record)
+    """Shallow ``asdict`` (records hold only scalars and lists of scalars; ``asdict``'s deep
+    copy cost more than the whole analysis on large sessions)."""
+    names = _FIELDS.get(type(record))
+    if names is None:
+        names = _FIELDS[type(record)] = tuple(f.name for f in fields(record))
+    return {name: (list(v) if isinstance(v := getattr(record, name), list) else v) for name in names}

@@ -10,7 +10,7 @@ which is parsed again (a ``docker exec`` or a second ``ssh`` inside it).
 from __future__ import annotations
 
 import re
-import shlex
+from functools import lru_cache
 from dataclasses import dataclass
 
 _SSH_ARG_OPTS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
@@ -19,6 +19,7 @@ _DOCKER_ARG_OPTS = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", 
 _KUBECTL_ARG_OPTS = frozenset({"-n", "--namespace", "-c", "--container", "--context", "-f", "--filename",
                                "--kubeconfig", "--pod-running-timeout"})
 _WRAPPERS = frozenset({"sudo", "nohup", "env", "time", "exec", "stdbuf", "nice", "ionice", "command"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _CONTROL = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "(", ")", "\n"})
 _REMOTE_PATH = re.compile(r"^(?:([^@/:\s]+)@)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(?!//)")
 
@@ -36,15 +37,40 @@ class Target:
     """The command that finally runs (the remote command of an ssh, the command of an exec)."""
 
 
+_WORD = re.compile(r"""\s*(?:(&&|\|\||;;|\|&|[;&|()<>\n])|((?:[^\s'"\\;&|()<>]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.)+))""", re.S)
+_QUOTED = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)""", re.S)
+_DQ_ESCAPE = re.compile(r'\\([\\"$`])')
+
+
+def _unquote(word: str) -> str:
+    if "'" not in word and '"' not in word and "\\" not in word:
+        return word
+    def one(m: re.Match) -> str:
+        if m.group(1) is not None:
+            return m.group(1)
+        if m.group(2) is not None:
+            return _DQ_ESCAPE.sub(r"\1", m.group(2))
+        return m.group(3)
+    return _QUOTED.sub(one, word)
+
+
 def split_words(command: str) -> list[str]:
-    """Shell words with control operators as separate words; tolerant of bad quoting."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        return list(lexer)
-    except ValueError:  # unbalanced quotes in a half-typed command
-        return command.split()
+    """Shell words with control operators as separate words (POSIX quoting, like
+    ``shlex.shlex(punctuation_chars=True)`` but one regex pass); tolerant of bad quoting."""
+    words, pos, n = [], 0, len(command)
+    while pos < n:
+        m = _WORD.match(command, pos)
+        if m is None or m.end() == pos:
+            rest = command[pos:].strip()
+            if rest:  # an unterminated quote: keep the rest as plain words
+                words.extend(w.strip("'\"") for w in rest.split())
+            break
+        pos = m.end()
+        if m.group(1):
+            words.append(m.group(1))
+        elif m.group(2):
+            words.append(_unquote(m.group(2)))
+    return words
 
 
 def segments(words: list[str]) -> list[list[str]]:
@@ -67,7 +93,7 @@ def _unwrap(argv: list[str]) -> list[str]:
     while i < len(argv):
         word = argv[i]
         name = word.rsplit("/", 1)[-1]
-        if "=" in word and not word.startswith("-") and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word):
+        if "=" in word and not word.startswith("-") and _ASSIGNMENT.match(word):
             i += 1
         elif name in _WRAPPERS:
             i += 1
@@ -83,8 +109,9 @@ def _unwrap(argv: list[str]) -> list[str]:
     return argv[i:]
 
 
+@lru_cache(maxsize=4096)
 def parse_target(command: str, _depth: int = 0) -> Target:
-    """The innermost host/container a command reaches."""
+    """The innermost host/container a command reaches (cached: sessions repeat commands)."""
     for argv in segments(split_words(command)):
         argv = _unwrap(argv)
         if not argv:
@@ -283,6 +310,18 @@ _READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View"})
 _READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more", "awk", "nl", "bat", "ag", "find", "ls"})
 
 
+_LAUNCH = re.compile(r"sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints|launch_server")
+_BENCH = re.compile(r"bench_serving|bench_one_batch|benchmark_serving|\bbench\w*\.py")
+_EDIT = re.compile(r"\bsed\s+-i|\bpatch\b|apply_patch|cat\s+>\s*\S+|tee\s+\S+\.py|\bperl\s+-pi")
+_TEST = re.compile(r"\bpytest\b|test_\w+\.py|\w+_test\.py")
+_GPU = re.compile(r"nvidia-smi|nvtop|rocm-smi|gpustat")
+_HEALTH = re.compile(r"\bcurl\b|\bwget\b|/health|/v1/")
+_SOURCE = re.compile(r"\.py\b|site-packages")
+_LOG = re.compile(r"\.log\b|/logs?/")
+_CONFIG = re.compile(r"config\.json|\.safetensors|\.json\b")
+_TRANSFER = re.compile(r"^\s*(?:scp|rsync)\b")
+
+
 def categorize(command: str | None, tool_name: str | None = None, path: str | None = None) -> str:
     """Coarse kind of a diagnostic step; a change of kind after an error is a pivot."""
     if command is None:
@@ -291,35 +330,43 @@ def categorize(command: str | None, tool_name: str | None = None, path: str | No
         if tool_name in _READ_TOOLS:
             return "read_source" if (path or "").endswith(".py") or "site-packages" in (path or "") else "inspect_config"
         return "other"
+    return _categorize_command(command)
+
+
+@lru_cache(maxsize=4096)
+def _categorize_command(command: str) -> str:
     target = parse_target(command)
     inner = target.inner or command
-    if target.host and re.match(r"^\s*(?:scp|rsync)\b", inner):
+    if target.host and _TRANSFER.match(inner):
         return "transfer"
     low = inner.lower()
-    if re.search(r"sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints|launch_server", low):
+    if _LAUNCH.search(low):
         return "launch_server"
-    if re.search(r"bench_serving|bench_one_batch|benchmark_serving|\bbench\w*\.py", low):
+    if _BENCH.search(low):
         return "benchmark"
-    if re.search(r"\bsed\s+-i|\bpatch\b|apply_patch|cat\s+>\s*\S+|tee\s+\S+\.py|\bperl\s+-pi", low):
+    if _EDIT.search(low):
         return "edit"
-    if re.search(r"\bpytest\b|test_\w+\.py|\w+_test\.py", low):
+    if _TEST.search(low):
         return "run_test"
-    if re.search(r"nvidia-smi|nvtop|rocm-smi|gpustat", low):
+    if _GPU.search(low):
         return "gpu_status"
-    if re.search(r"\bcurl\b|\bwget\b|/health|/v1/", low):
+    if _HEALTH.search(low):
         return "health"
-    words = [w.rsplit("/", 1)[-1] for w in (segments(split_words(inner))[0] if inner.strip() else [])]
+    first_segment = segments(split_words(inner))[:1] if inner.strip() else []
+    words = [w.rsplit("/", 1)[-1] for w in (first_segment[0] if first_segment else [])]
     first = words[0] if words else ""
     if first in _READERS:
-        if re.search(r"\.py\b|site-packages", low):
+        if _SOURCE.search(low):
             return "read_source"
-        if re.search(r"\.log\b|/logs?/", low):
+        if _LOG.search(low):
             return "logs"
         return "inspect_config"
-    if first in ("jq", "python", "python3") and re.search(r"config\.json|\.safetensors|\.json\b", low):
+    if first in ("jq", "python", "python3") and _CONFIG.search(low):
         return "inspect_config"
-    if first in ("ps", "pgrep", "pkill", "kill", "top", "htop") or low.startswith(("journalctl", "docker logs")):
-        return "logs" if low.startswith(("journalctl", "docker logs")) else "process"
+    if low.startswith(("journalctl", "docker logs")):
+        return "logs"
+    if first in ("ps", "pgrep", "pkill", "kill", "top", "htop"):
+        return "process"
     if first.startswith("python"):
         return "python"
     return "other"

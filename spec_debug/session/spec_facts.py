@@ -35,7 +35,8 @@ class Observation:
 def launch_observations(text: str) -> list[Observation]:
     """Launch-command facts (run on commands and on outputs that echo a command line)."""
     out = []
-    if "speculative" not in text and "num_speculative_tokens" not in text:
+    if "speculative" not in text or ("launch_server" not in text and " serve" not in text
+                                      and "vllm.entrypoints" not in text):
         return out
     for line in text.splitlines():
         if not _LAUNCH.search(line):
@@ -51,7 +52,7 @@ def launch_observations(text: str) -> list[Observation]:
 
 def concat_orders(text: str) -> list[tuple[str, ...]]:
     """Hidden-state concatenation orders written in a text: ``cat([embed, layer3, layer31])``."""
-    if "cat" not in text:
+    if "cat(" not in text and "catenate(" not in text:
         return []
     orders = []
     for m in _CONCAT.finditer(text):
@@ -77,7 +78,7 @@ def text_observations(text: str) -> list[Observation]:
         m = _D2T_MISSING.search(text)
         if m:
             out.append(Observation("SD301", _around(text, m.start(), m.end())))
-    if "norm" in text:
+    if "norm_before" in text or "fc_norm" in text or "norm_output" in text:
         m = _NORM_FLAG.search(text)
         if m:
             out.append(Observation("SD701", _around(text, m.start(), m.end())))

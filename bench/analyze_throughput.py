@@ -1,0 +1,144 @@
+"""Throughput and memory of `spec-debug analyze` on a generated Claude Code session.
+
+Compared in the same run with the floor any JSONL analyzer pays: a bare
+``for line in f: json.loads(line)`` loop over the same file. Goals (issue #6): analyze within
+2x of the bare loop, and peak RSS under 300 MB for a 500 MB transcript.
+
+    python bench/analyze_throughput.py            # 500 MB
+    python bench/analyze_throughput.py --mb 100   # quicker
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GOAL_RATIO = 2.0
+GOAL_RSS_MB = 300.0
+
+_CHILD = r"""
+import json, resource, sys, time
+from pathlib import Path
+from spec_debug.session import analyze_path
+t0 = time.perf_counter()
+analysis = analyze_path(Path(sys.argv[1]))
+text = json.dumps(analysis.to_json())
+dt = time.perf_counter() - t0
+print(json.dumps({"seconds": dt, "events": analysis.stats["events"], "errors": analysis.stats["errors"],
+                  "metrics": len(analysis.metrics), "dropped": analysis.stats["records_dropped"],
+                  "json_bytes": len(text), "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def generate(path: Path, megabytes: float, seed: int = 6) -> int:
+    """A plausible GPU debugging session: ssh commands, server logs, tracebacks, prose."""
+    rng = random.Random(seed)
+    target = int(megabytes * 1024 * 1024)
+    hosts = ["10.1.230.174", "gpu-node-3", "gpu-node-7"]
+    written = n = 0
+    clock = 0
+
+    def envelope(kind: str, message: dict) -> str:
+        nonlocal n, clock
+        n += 1
+        clock += 3
+        return json.dumps({"type": kind, "uuid": f"u{n}", "parentUuid": f"u{n - 1}", "isSidechain": False,
+                           "userType": "external", "cwd": "/root/work", "sessionId": "bench", "version": "2.1.173",
+                           "timestamp": f"2026-03-02T{(clock // 3600) % 24:02d}:{(clock // 60) % 60:02d}:{clock % 60:02d}.000Z",
+                           "message": message}) + "\n"
+
+    with open(path, "w", encoding="utf-8") as f:
+        while written < target:
+            host = rng.choice(hosts)
+            roll = rng.random()
+            if roll < 0.3:
+                command = f"ssh root@{host} 'tail -n 200 /root/sglang_server.log'"
+                output = "\n".join(
+                    f"[2026-03-02 10:{i % 60:02d}:00 TP0] Decode batch, #running-req: {rng.randint(1, 8)}, #token: "
+                    f"{rng.randint(100, 9000)}, token usage: 0.0{rng.randint(1, 9)}, accept len: {rng.uniform(1, 4):.2f}, "
+                    f"accept rate: {rng.uniform(0.2, 0.9):.2f}, cuda graph: True, gen throughput (token/s): "
+                    f"{rng.uniform(40, 160):.2f}, #queue-req: 0" for i in range(rng.randint(20, 60)))
+                failed = False
+            elif roll < 0.4:
+                command = f"ssh root@{host} '~/ml-env/bin/python /tmp/test_drafter_standalone.py'"
+                output = ("Traceback (most recent call last):\n" + "".join(
+                    f'  File "/root/ml-env/lib/python3.12/site-packages/mod{i}.py", line {rng.randint(1, 900)}, in f{i}\n'
+                    f"    call_{i}(x)\n" for i in range(rng.randint(3, 20)))
+                    + "UnboundLocalError: cannot access local variable 'attn_input' where it is not associated with a value")
+                failed = True
+            else:
+                command = f"ssh -p 22 root@{host} 'ls -la /data/eagle3/hidden_states/shard_{rng.randint(0, 999):04d}'"
+                output = "\n".join(f"-rw-r--r-- 1 root root {rng.randint(10**6, 10**8)} Mar  1 12:00 sample_{i:05d}.pt"
+                                   for i in range(rng.randint(10, 80)))
+                failed = False
+            text = (f"Checking {host} again; throughput was {rng.uniform(40, 100):.1f} tok/s. "
+                    + " ".join(rng.choice(["the", "draft", "layer", "accept", "hidden", "state", "flag", "log"])
+                               for _ in range(rng.randint(20, 120))))
+            tool_id = f"toolu_{n}"
+            lines = [
+                envelope("assistant", {"role": "assistant", "content": [{"type": "thinking", "thinking": text[:400], "signature": "x"}]}),
+                envelope("assistant", {"role": "assistant", "content": [{"type": "text", "text": text}]}),
+                envelope("assistant", {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command, "description": "check"}}]}),
+                envelope("user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
+                                                               "content": ("Exit code 1\n" if failed else "") + output,
+                                                               "is_error": failed}]}),
+            ]
+            for line in lines:
+                f.write(line)
+                written += len(line)
+    return written
+
+
+def bare_loop(path: Path) -> float:
+    t0 = time.perf_counter()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            json.loads(line)
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=500.0, help="size of the generated session (default 500)")
+    parser.add_argument("--path", type=Path, help="use this transcript instead of generating one")
+    parser.add_argument("--keep", action="store_true", help="keep the generated file")
+    args = parser.parse_args(argv)
+
+    tmp = None
+    if args.path:
+        path = args.path
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="spec-debug-bench-")
+        path = Path(tmp.name) / "bench-session.jsonl"
+        t0 = time.perf_counter()
+        generate(path, args.mb)
+        print(f"generated {path} in {time.perf_counter() - t0:.1f} s")
+    size_mb = path.stat().st_size / (1024 * 1024)
+    try:
+        bare = bare_loop(path)
+        child = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, check=True)
+        result = json.loads(child.stdout.strip().splitlines()[-1])
+    finally:
+        if tmp is not None and not args.keep:
+            tmp.cleanup()
+    rss_mb = result["peak_rss_kb"] / 1024
+    ratio = result["seconds"] / bare
+    print(f"file:      {size_mb:.1f} MB, {result['events']} events, {result['errors']} errors, "
+          f"{result['metrics']} metrics kept, {result['dropped']} records over the cap")
+    print(f"bare loop: {bare:.2f} s  {size_mb / bare:.1f} MB/s   (for line in f: json.loads(line))")
+    print(f"analyze:   {result['seconds']:.2f} s  {size_mb / result['seconds']:.1f} MB/s   (analyze_path + JSON output)")
+    print(f"ratio:     {ratio:.2f}x the bare loop (goal <= {GOAL_RATIO:g}x): {'ok' if ratio <= GOAL_RATIO else 'MISSED'}")
+    print(f"peak RSS:  {rss_mb:.0f} MB (goal < {GOAL_RSS_MB:g} MB): {'ok' if rss_mb < GOAL_RSS_MB else 'MISSED'}")
+    return 0 if ratio <= GOAL_RATIO and rss_mb < GOAL_RSS_MB else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
