@@ -216,3 +216,42 @@ def test_a_host_whose_sshd_dies_mid_step_is_an_error_and_the_others_finish(
     assert "\n" not in hosts["doomed"]["error"] and "Traceback" not in result.stderr
     assert [s["id"] for s in record["steps"] if s["host"] == "target"] == ["slow", "after"]
     assert any(f["code"] == "SD005" and f["host"] == "doomed" for f in record["findings"])
+
+
+def test_every_kind_of_bad_host_is_a_one_line_error_and_the_good_host_passes(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
+) -> None:
+    from tests.sshd_fixture import ClientKey, StallingServer, keygen
+
+    stranger = ClientKey.create(tmp_path / "stranger")
+    impostor = keygen(tmp_path / "impostor")
+    kind, blob = Path(str(impostor) + ".pub").read_text().split()[:2]
+    changed_known_hosts = tmp_path / "changed_known_hosts"
+    changed_known_hosts.write_text(f"{sshd.known_hosts_name} {kind} {blob}\n")
+    client.alias("refused", sshd, Port=free_port())
+    client.alias("badauth", sshd, IdentityFile=str(stranger.path))
+    client.alias("changed", sshd, UserKnownHostsFile=str(changed_known_hosts))
+    client.alias("dns", sshd, HostName="no-such-host.invalid")
+    path = tmp_path / "tiny.yaml"
+    path.write_text("name: tiny\ndescription: one step\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n")
+    with StallingServer() as stalled:
+        client.alias("stalled", sshd, Port=stalled.port, ConnectTimeout=2)
+        out = tmp_path / "runs"
+        names = ["target", "refused", "badauth", "changed", "dns", "stalled"]
+        result = cli("run", str(path), *[arg for n in names for arg in ("--host", n)], "-F", str(client.config), "--batch", "--out", str(out))
+    assert result.code == 3, result.stderr
+    assert "Traceback" not in result.stderr
+    _, record = load_run(out)
+    hosts = {h["name"]: h for h in record["hosts"]}
+    assert hosts["target"]["status"] == "passed"
+    expected = {
+        "refused": "connection refused",
+        "badauth": "authentication failed",
+        "changed": "HOST KEY CHANGED",
+        "dns": "cannot resolve host name",
+        "stalled": "no SSH handshake",
+    }
+    for name, cause in expected.items():
+        assert hosts[name]["status"] == "error", name
+        assert cause in hosts[name]["error"] and "\n" not in hosts[name]["error"], hosts[name]["error"]
+    assert record["status"] == "error"
