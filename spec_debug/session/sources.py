@@ -17,7 +17,7 @@ from pathlib import Path
 
 from spec_debug.errors import UsageError
 from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
 from spec_debug.session.formats import claude_code, codex, openai_chat, text_log
 from spec_debug.session.formats.common import Cursor
 
@@ -149,19 +149,19 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
             if ev.spawn is not None and ev.call_id:
                 spawns.append(ev.call_id)
                 tree.get(ev.agent)
-                pending[ev.call_id] = ev
+                pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
             elif ev.kind == "tool_result" and ev.agent_ref and ev.call_id:
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
             yield ev
         for call_id in spawns:
-            spawn_ev = pending.pop(call_id)
+            parent, spawn = pending.pop(call_id)
             agent_id, status = refs.get(call_id, (by_tool_use.get(call_id), None))
             if agent_id is None:
                 continue
-            info = tree.get(agent_id, parent=spawn_ev.agent)
-            info.parent, info.spawned_by = spawn_ev.agent, call_id
-            info.description = info.description or spawn_ev.spawn.description
-            info.agent_type = info.agent_type or spawn_ev.spawn.agent_type
+            info = tree.get(agent_id, parent=parent)
+            info.parent, info.spawned_by = parent, call_id
+            info.description = info.description or spawn.description
+            info.agent_type = info.agent_type or spawn.agent_type
             if status:
                 info.status = status
             if agent_id in files and agent_id not in read and agent_id not in queue:
@@ -171,7 +171,7 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
                 stats.missing_files.append(f"agent-{agent_id}.jsonl")
                 info.status = "missing"
 
-    pending: dict[str, Event] = {}
+    pending: dict[str, tuple[str, Spawn]] = {}
     yield from watch(claude_code.read(source.path, cursor, stats))
     seq_base = cursor.records
     read.add(MAIN_AGENT)

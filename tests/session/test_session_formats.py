@@ -193,3 +193,13 @@ def test_distill_with_nothing_that_mattered_is_a_usage_error(tmp_path):
     a = analyze_path(_write(tmp_path, "plain.txt", "just some notes\n"))
     with pytest.raises(UsageError, match="nothing to distill"):
         distill_playbook(a)
+
+
+def test_html_postmortem_escapes_transcript_text(tmp_path):
+    from spec_debug.session.postmortem import render_postmortem
+
+    chat = [{"role": "user", "content": "why <script>alert(1)</script> slow? 50 tok/s vs a 90 tok/s baseline"}]
+    a = analyze_path(_write(tmp_path, "x.json", json.dumps(chat)))
+    html = render_postmortem(a, "html")
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert '<a href="#msg-0">[msg 0]</a>' in html and 'id="msg-0"' in html
