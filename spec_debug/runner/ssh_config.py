@@ -16,6 +16,7 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 from __future__ import annotations
 
 import getpass
+import glob
 import os
 import re
 import shlex
@@ -119,9 +120,46 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
         if not config_path.is_file():
             return paramiko.SSHConfig()
     try:
-        return paramiko.SSHConfig.from_path(str(config_path))
+        return paramiko.SSHConfig.from_text(expand_includes(config_path))
     except (paramiko.ConfigParseError, OSError, ValueError) as exc:
         raise UsageError(f"cannot read ssh config {config_path}: {exc}") from None
+
+
+_INCLUDE = re.compile(r"^\s*include(?:\s*=\s*|\s+)(.+)$", re.IGNORECASE)
+_BLOCK = re.compile(r"^\s*(host|match)(\s*=\s*|\s+)", re.IGNORECASE)
+_MAX_INCLUDE_DEPTH = 16  # OpenSSH's READCONF_MAX_DEPTH
+
+
+def expand_includes(path: Path, *, depth: int = 0) -> str:
+    """The config text with `Include` lines replaced by the files they name.
+
+    paramiko's parser ignores Include (paramiko/paramiko: paramiko/config.py), yet many
+    ~/.ssh/config files are a list of `Include config.d/*`. As in OpenSSH (readconf.c,
+    ssh_config(5)): relative names are under ~/.ssh, globs expand in sorted order, a missing
+    file is skipped, and an Include inside a Host/Match block only applies within it. The
+    enclosing block header is repeated after the included text so that the lines after the
+    Include stay in their block.
+    """
+    if depth > _MAX_INCLUDE_DEPTH:
+        raise UsageError(f"ssh config: Include nested deeper than {_MAX_INCLUDE_DEPTH} at {path}")
+    lines: list[str] = []
+    block = "Host *"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        include = _INCLUDE.match(line)
+        if include is None:
+            if _BLOCK.match(line):
+                block = line.strip()
+            lines.append(line)
+            continue
+        for pattern in shlex.split(include.group(1)):
+            pattern = os.path.expanduser(pattern)
+            if not os.path.isabs(pattern):
+                pattern = os.path.join(os.path.expanduser("~/.ssh"), pattern)
+            for included in sorted(glob.glob(pattern)):
+                if os.path.isfile(included):
+                    lines.append(expand_includes(Path(included), depth=depth + 1))
+                    lines.append(block)
+    return "\n".join(lines) + "\n"
 
 
 def resolve_target(

@@ -74,3 +74,17 @@ def test_missing_or_bad_config_files_are_usage_errors(tmp_path: Path) -> None:
     bad.write_text("Host x\n  Port many\n")
     with pytest.raises(UsageError, match="Port 'many' is not a number"):
         resolve_target("x", load_ssh_config(bad))
+
+
+def test_include_files_are_read_like_openssh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".ssh" / "config.d").mkdir(parents=True)
+    (tmp_path / ".ssh" / "config.d" / "10-gpus").write_text("Host gpu*\n  User ml\n  Port 2200\n")
+    (tmp_path / ".ssh" / "config.d" / "20-db").write_text("Host db\n  HostName 10.9.9.9\n")
+    main = tmp_path / ".ssh" / "config"
+    main.write_text("Include config.d/*\nHost bastion\n  Include missing-is-fine\n  User jump\nHost *\n  User fallback\n")
+    config = load_ssh_config(None)
+    assert (resolve_target("gpu03", config).user, resolve_target("gpu03", config).port) == ("ml", 2200)
+    assert resolve_target("db", config).hostname == "10.9.9.9"
+    assert resolve_target("bastion", config).user == "jump"  # the line after the Include stays in its block
+    assert resolve_target("other", config).user == "fallback"
