@@ -91,6 +91,15 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
     return [at.finding("SD402", evidence, facts)]
 
 
+def _num(value: Any) -> str:
+    return f"{value:.2f}" if isinstance(value, (int, float)) else "n/a"
+
+
+def _layers(metrics: Mapping[str, Any]) -> str:
+    ids = metrics.get("layout_layer_ids")
+    return f", fed layers {ids}" if ids else ""
+
+
 def check_engine_semantics(reference: Mapping[str, Any], engine: Mapping[str, Any], engine_name: str,
                            *, ignored_flags: list[str] | None = None, root_causes: list[str] | None = None,
                            at: Where = Where()) -> list[Finding]:
@@ -99,9 +108,10 @@ def check_engine_semantics(reference: Mapping[str, Any], engine: Mapping[str, An
     if ref is None or eng is None or ref - eng < SEMANTICS_ACC_DROP:
         return []
     evidence = [f"reference semantics: full_accuracy[0] {pct(ref)}, expected accept length "
-                f"{reference.get('expected_accept_length')}",
+                f"{_num(reference.get('expected_accept_length'))} at {reference.get('steps', '?')} steps"
+                f"{_layers(reference)}",
                 f"{engine_name} semantics: full_accuracy[0] {pct(eng)}, expected accept length "
-                f"{engine.get('expected_accept_length')}"]
+                f"{_num(engine.get('expected_accept_length'))}{_layers(engine)}"]
     if ignored_flags:
         evidence.append(f"{engine_name} ignores {', '.join(ignored_flags)}")
     facts = {"reference_accuracy": ref, "engine_accuracy": eng, "drop": ref - eng,

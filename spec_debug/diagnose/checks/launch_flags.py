@@ -18,8 +18,8 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     flag = ("--speculative-num-steps 1" if launch.engine == "sglang"
             else '"num_speculative_tokens": 1 in --speculative-config')
     evidence = [f"launch command: {flag}",
-                f"effective: steps=1, topk={eff.topk}, draft tokens={eff.num_draft_tokens}: at most "
-                "one drafted token can be accepted per round, so accept length <= 2"]
+                f"effective: 1 step, topk {eff.topk}, {eff.num_draft_tokens} draft tokens verified: at most "
+                "one drafted token can be accepted per round, so the accept length is at most 2"]
     facts = {"served_steps": 1, "trained_steps": trained_steps}
     if trained_steps is not None and trained_steps > 1:
         evidence.append(f"the draft was trained/exported for {trained_steps} speculative tokens "

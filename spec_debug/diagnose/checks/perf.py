@@ -13,15 +13,17 @@ AL_GAP = 0.25
 
 
 def check_throughput(measured_tok_s: float | None, baseline_tok_s: float | None, *,
-                     source: str = "", at: Where = Where()) -> list[Finding]:
-    """SD501: speculative decode slower than the no-speculation baseline."""
+                     source: str = "", context: list[str] | None = None, at: Where = Where()) -> list[Finding]:
+    """SD501: speculative decode slower than the no-speculation baseline. `context`: the
+    acceptance numbers that explain it (observed vs predicted accept length, the model)."""
     if not measured_tok_s or not baseline_tok_s:
         return []
     if measured_tok_s >= baseline_tok_s * (1 - THROUGHPUT_TOLERANCE):
         return []
     ratio = measured_tok_s / baseline_tok_s
     evidence = [f"measured {measured_tok_s:.1f} tok/s with speculation{f' ({source})' if source else ''}",
-                f"baseline {baseline_tok_s:.1f} tok/s without: {ratio:.2f}x ({(1 - ratio) * 100:.0f}% slower)"]
+                f"baseline {baseline_tok_s:.1f} tok/s without: {ratio:.2f}x ({(1 - ratio) * 100:.0f}% slower)",
+                *(context or [])]
     return [at.finding("SD501", evidence, {"measured_tok_s": measured_tok_s,
                                            "baseline_tok_s": baseline_tok_s, "ratio": ratio})]
 

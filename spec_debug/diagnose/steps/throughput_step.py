@@ -57,6 +57,23 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
         return None
 
 
+def numbers(observed: float | None, predicted: float | None, served_steps: int | None, best: float | None,
+            best_steps: int | None, model: dict[str, Any]) -> list[str]:
+    """The acceptance side of a throughput finding, in one place for the report."""
+    lines = []
+    if observed is not None:
+        lines.append(f"accept length in the server log: {observed:.2f} at {served_steps} step(s)")
+    if predicted is not None:
+        lines.append(f"standalone drafter predicts {predicted:.2f} at the served {served_steps} step(s)"
+                     + (f" and {best:.2f} at its trained {best_steps} steps" if best is not None else ""))
+    if model.get("break_even_accept_length") is not None:
+        lines.append(f"throughput model: draft cost c = {model['draft_cost_ratio']:.2f} of a target step "
+                     f"(from the configs), break-even accept length {model['break_even_accept_length']:.2f}"
+                     + (f", measured cost incl. overheads c = {model['implied_draft_cost_ratio']:.2f}"
+                        if model.get("implied_draft_cost_ratio") is not None else ""))
+    return lines
+
+
 def check(ctx: Any) -> list[Finding]:
     tp = ctx.facts.get(NS, {})
     at = where(ctx)
@@ -93,7 +110,8 @@ def check(ctx: Any) -> list[Finding]:
                "measured_source": source if measured is not None else None,
                "predicted_accept_length_reference": predicted, "predicted_accept_length_engine": engine_predicted,
                "best_accept_length": best, "observed_accept_length": observed})
-    findings += check_throughput(measured, baseline, source=source, at=at)
+    findings += check_throughput(measured, baseline, source=source, at=at,
+                                 context=numbers(observed, predicted, served_steps, best, best_steps, model.to_facts()))
     causes = [c for c in raised(ctx.host_facts, SERVING_PATH_CAUSES) if c != "SD101"]
     findings += check_accept_length_gap(observed, predicted, served_steps, root_causes=causes, at=at)
     candidates = [x for x in (best, observed) if x is not None]

@@ -1,0 +1,73 @@
+"""`spec-debug demo`: the incident's three bugs on the simulated host, and the fixed setup clean.
+
+Runs the real perf_regression playbook with the local transport on the shipped fixture (a tiny
+target and an EAGLE-3 draft trained for it, real hidden states, the recorded command and log).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from spec_debug.demo import run_demo
+
+DEMO = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory):
+    return run_demo(False, tmp_path_factory.mktemp("broken"))
+
+
+@pytest.fixture(scope="module")
+def healthy(tmp_path_factory):
+    return run_demo(True, tmp_path_factory.mktemp("healthy"))
+
+
+def errors(result):
+    return Counter(f.code for f in result.record.findings if f.severity == "error")
+
+
+def test_fixture_is_small_and_self_describing():
+    total = sum(p.stat().st_size for p in DEMO.rglob("*") if p.is_file())
+    assert total < 3_000_000
+    meta = json.loads((DEMO / "demo.json").read_text())
+    assert meta["broken"]["served_layer_ids"] != meta["trained_aux_layer_ids"]
+    assert meta["healthy"]["served_layer_ids"] == meta["trained_aux_layer_ids"]
+    assert meta["broken"]["tok_s"] < meta["baseline_tok_s"] < meta["healthy"]["tok_s"]
+
+
+def test_broken_demo_reports_the_three_root_causes_once_each(broken):
+    assert broken.record.status == "failed"
+    # one error per root cause: num-steps 1, served layers != trained, slower than baseline
+    assert errors(broken) == Counter({"SD101": 1, "SD201": 1, "SD501": 1})
+    steps = {s.id: s.status for s in broken.record.steps}
+    assert all(status in ("passed", "skipped") for status in steps.values()), steps
+    by_code = {f.code: f for f in broken.record.findings}
+    assert "[2, 4, 6]" in " ".join(by_code["SD201"].evidence)  # SGLang's default, not [0, 2, 4]
+    assert "eagle_config.eagle_aux_hidden_state_layer_ids" in by_code["SD201"].remediation
+    # the measured cost of the served layers is a related info finding, not a second error
+    assert by_code["SD403"].severity == "info" and "SD201" in by_code["SD403"].evidence[-1]
+
+
+def test_broken_demo_report_reads_as_an_incident_report(broken):
+    report = broken.reports["md"].read_text()
+    verdict = report.index("Verdict")
+    assert verdict < report.index("SD101 —") < report.index("## Steps")
+    for text in ("--speculative-num-steps 3", "tok/s", "baseline 90.0", "standalone drafter predicts",
+                 "full_accuracy[0]", "embedding output"):
+        assert text in report, text
+    assert broken.reports["html"].read_text().count("SD501") >= 1
+
+
+def test_healthy_demo_is_clean(healthy):
+    assert healthy.record.status == "passed"
+    severities = Counter(f.severity for f in healthy.record.findings)
+    assert severities["error"] == 0 and severities["warning"] == 0
+    facts = healthy.record.facts["demo-gpu01"]
+    assert facts["configs"]["layers"]["served"] == facts["configs"]["layers"]["trained"] == [0, 2, 4]
+    model = facts["throughput"]["model"]
+    assert model["measured_tok_s"] > model["baseline_tok_s"]
