@@ -272,8 +272,13 @@ def test_sd503_draft_too_costly_even_at_best_acceptance():
     # SpecForge#339 numbers: AL 1.86 at 3 steps, 159.8 vs 222.5 tok/s -> c ~ 0.53, break-even 2.6
     model = build_model(steps=3, draft_cost_ratio=None, observed_accept_length=1.86,
                         baseline_tok_s=222.5, measured_tok_s=159.8)
-    assert codes(check_payoff(model, best_accept_length=1.9, cost_source="implied")) == [("SD503", "warning")]
-    assert check_payoff(model, best_accept_length=3.2) == []
+    found = check_payoff(model, best_accept_length=1.9, best_steps=3)
+    assert codes(found) == [("SD503", "warning")] and "measured" in found[0].evidence[0]
+    assert check_payoff(model, best_accept_length=3.2, best_steps=3) == []
+    # a one-step measurement is not extrapolated to three steps; the weight ratio is used
+    one_step = build_model(steps=1, draft_cost_ratio=0.05, observed_accept_length=1.1,
+                           baseline_tok_s=90.0, measured_tok_s=66.0)
+    assert check_payoff(one_step, best_accept_length=2.4, best_steps=3) == []
     cheap = build_model(steps=3, draft_cost_ratio=0.05)
     assert check_payoff(cheap, best_accept_length=1.9) == []
 
