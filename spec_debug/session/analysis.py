@@ -114,6 +114,35 @@ def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis
     return out
 
 
+_KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops")
+
+
+class _Bounded:
+    """The first and the most recent records, at most :data:`MAX_RECORDS` in all: a long
+    session keeps how it started and how it ended (the impact table needs both)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        limit = MAX_RECORDS if limit is None else limit
+        self.head: list = []
+        self.tail: deque = deque(maxlen=limit - limit // 2)
+        self.head_limit = limit // 2
+
+    def add(self, record) -> bool:
+        """Keep ``record``; True when an older record had to be dropped for it."""
+        if len(self.head) < self.head_limit:
+            self.head.append(record)
+            return False
+        dropped = len(self.tail) == self.tail.maxlen
+        self.tail.append(record)
+        return dropped
+
+    def recent(self, n: int) -> list:
+        return (self.head + list(self.tail))[-n:] if len(self.tail) < n else list(self.tail)[-n:]
+
+    def values(self) -> list:
+        return self.head + list(self.tail)
+
+
 @dataclass
 class _Call:
     category: str
@@ -177,12 +206,11 @@ class _SessionState:
         self.segment: _Segment | None = None
         self.segments: list[SegmentRecord] = []
         self.sub_segments: dict[str, _Segment] = {}
+        self.kept = {name: _Bounded() for name in _KEPT}
 
     # -- bookkeeping --------------------------------------------------------
-    def _keep(self, items: list, record) -> None:
-        if len(items) < MAX_RECORDS:
-            items.append(record)
-        else:
+    def _keep(self, items: "_Bounded", record) -> None:
+        if items.add(record):
             self.dropped += 1
 
     def _agent(self, agent_id: str) -> _Agent:
@@ -208,7 +236,7 @@ class _SessionState:
         if kind == "prompt":
             if ev.agent == MAIN_AGENT and ev.text.strip():
                 self._boundary(ev.seq, "prompt", _first_sentence(ev.text))
-            self._keep(self.out.prompts, PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
+            self._keep(self.kept['prompts'], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
             self._prose(ev, st)
         elif kind == "text":
             self._prose(ev, st)
@@ -244,7 +272,7 @@ class _SessionState:
             hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
         for sentence in reasoning.hypotheses(ev.text):
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence)
-            self._keep(self.out.hypotheses, hyp)
+            self._keep(self.kept['hypotheses'], hyp)
             st.open_hypotheses.append(hyp)
             del st.open_hypotheses[:-20]
 
@@ -267,7 +295,7 @@ class _SessionState:
                 port=target.port, jump=target.jump, container=target.container, description=ev.description,
                 why=reasoning.why_text(why[-1000:]) if why else "", timestamp=ev.timestamp, file=ev.file,
                 line=ev.line)
-            self._keep(self.out.commands, record)
+            self._keep(self.kept['commands'], record)
             seg.commands += 1
             if host:
                 seg.hosts[host] += 1
@@ -301,7 +329,7 @@ class _SessionState:
             self.error_count += 1
             self.tree.get(ev.agent).errors += 1
             self._segment_for(ev).errors += 1
-            self._keep(self.out.errors, ErrorRecord(
+            self._keep(self.kept['errors'], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, call.seq if call else None, ev.timestamp))
         if failed and call is not None:
@@ -323,7 +351,7 @@ class _SessionState:
                 call: _Call | None = None) -> None:
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
                            ev.timestamp)
-        self._keep(self.out.metrics, rec)
+        self._keep(self.kept['metrics'], rec)
         if m.name == "baseline_throughput":
             self.baseline = rec
         elif m.name == "throughput":
@@ -362,10 +390,10 @@ class _SessionState:
             seen = self.concat_seen.get(len(order))
             if seen is None:
                 self.concat_seen[len(order)] = (order, ev.seq)
-                self._keep(self.out.concat_orders, {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
+                self._keep(self.kept['concat_orders'], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
             elif seen[0] != order:
-                if all(o["order"] != list(order) for o in self.out.concat_orders[-50:]):
-                    self._keep(self.out.concat_orders, {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
+                if all(o["order"] != list(order) for o in self.kept['concat_orders'].recent(50)):
+                    self._keep(self.kept['concat_orders'], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
                 first, second = f"cat([{', '.join(seen[0])}])", f"cat([{', '.join(order)}])"
                 text = (f"[msg {ev.seq}] {first} vs {second}" if seen[1] == ev.seq else
                         f"[msg {seen[1]}] {first} vs [msg {ev.seq}] {second}")
@@ -390,7 +418,7 @@ class _SessionState:
             existing = FindingRecord(self.session, code, seq, ev.agent, doc.severity, doc.title, [], [], host,
                                      doc.fix)
             self.findings[code] = existing
-            self._keep(self.out.findings, existing)
+            self._keep(self.kept['findings'], existing)
         if len(existing.evidence) < 5 and line not in existing.evidence:
             existing.evidence.append(line)
         for s in [seq, *(extra_seqs or [])]:
@@ -414,7 +442,7 @@ class _SessionState:
         summary = (f"After {trig.summary} [msg {trig.seq}], moved from {what[trig.category].lower()} to "
                    f"{what[category].lower()}: {shown[:240]}")
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category)
-        self._keep(self.out.pivots, pivot)
+        self._keep(self.kept['pivots'], pivot)
         if ev.agent == MAIN_AGENT:
             self._boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq)
 
@@ -440,7 +468,7 @@ class _SessionState:
 
     def _emit_loop(self, streak: LoopRecord) -> None:
         if streak.count >= LOOP_MIN:
-            self._keep(self.out.loops, streak)
+            self._keep(self.kept['loops'], streak)
 
     # -- segments -----------------------------------------------------------
     def _segment_for(self, ev: Event, category: str | None = None) -> _Segment:
@@ -505,6 +533,11 @@ class _SessionState:
             self._close_segment(self.segment, MAIN_AGENT)
         for agent, seg in self.sub_segments.items():
             self._close_segment(seg, agent)
+        for name, items in self.kept.items():
+            values = items.values()
+            if name == "loops":
+                values.sort(key=lambda lp: lp.first_seq)
+            getattr(self.out, name).extend(values)
         base = len(self.out.segments)
         for i, seg in enumerate(self.segments):
             seg.index = base + i

@@ -128,3 +128,19 @@ def test_truncated_json_array(tmp_path):
 def test_usage_errors_are_one_line(cli, args, message):
     result = cli(*args)
     assert result.code == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_records_past_the_cap_keep_the_start_and_the_end(tmp_path, monkeypatch):
+    from spec_debug.session import analysis
+
+    monkeypatch.setattr(analysis, "MAX_RECORDS", 10)
+    lines = [_claude_line(i, f"run {i}: {50 + i} tok/s") for i in range(30)]
+    a = analyze_path(_write_lines(tmp_path, lines))
+    assert [m.value for m in a.metrics] == [50, 51, 52, 53, 54, 75, 76, 77, 78, 79]
+    assert a.stats["records_dropped"] == 20 + 20  # 20 metrics and 20 prompts over the cap
+
+
+def _write_lines(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
