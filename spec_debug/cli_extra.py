@@ -64,8 +64,25 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(text)
 
-    try:
-        from spec_debug.demo import register_demo
-    except ImportError:
-        return
-    register_demo(app)
+    @app.command()
+    def demo(
+        healthy: bool = typer.Option(False, "--healthy", help="Run the fixed configuration (must come out clean)."),
+        out: Path = typer.Option(Path("runs"), "--out", "-o", help="Parent directory of run folders."),
+    ) -> None:
+        """Build the simulated incident host on this machine and run perf_regression on it."""
+        from rich.console import Console
+
+        from spec_debug.cli import fail
+        from spec_debug.errors import SpecDebugError
+
+        try:
+            from spec_debug.demo import demo_command
+        except ImportError as exc:  # torch is missing: the demo runs the real drafter
+            fail(SpecDebugError(f"the demo needs the eagle3 extra ({exc.name} is not installed)", hint="pip install 'spec-debug[eagle3]'"))
+        console = Console(stderr=True)
+        try:
+            code = demo_command(healthy, out, console)
+        except SpecDebugError as exc:
+            fail(exc)
+        console.print("Walk through what each step checked: spec-debug explain perf_regression")
+        raise typer.Exit(code)
