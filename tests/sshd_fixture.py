@@ -16,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -74,6 +75,8 @@ class SshServer:
     address: str = "127.0.0.1"
     extra_config: str = ""
     port: int = 0
+    netns: str | None = None
+    """Run sshd inside this network namespace (`ip netns exec`), on port 22 there."""
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     def start(self) -> "SshServer":
@@ -84,11 +87,12 @@ class SshServer:
         # sshd refuses to start without its privilege separation directory.
         Path("/run/sshd").mkdir(mode=0o755, parents=True, exist_ok=True)
         for _attempt in range(5):
-            self.port = free_port(self.address)
+            self.port = 22 if self.netns else free_port(self.address)
             self.config_path.write_text(self._sshd_config())
             log = open(self.log_path, "ab")
+            prefix = ["ip", "netns", "exec", self.netns] if self.netns else []
             self.process = subprocess.Popen(
-                [SSHD, "-D", "-e", "-f", str(self.config_path)],
+                [*prefix, SSHD, "-D", "-e", "-f", str(self.config_path)],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
@@ -179,6 +183,13 @@ class SshServer:
         while time.monotonic() < deadline:
             if self.process is None or self.process.poll() is not None:
                 return False
+            if self.netns:
+                probe = f"import socket; s = socket.create_connection(({self.address!r}, {self.port}), 1); assert s.recv(4) == b'SSH-'"
+                check = subprocess.run(["ip", "netns", "exec", self.netns, sys.executable, "-c", probe], capture_output=True)
+                if check.returncode == 0:
+                    return True
+                time.sleep(0.05)
+                continue
             try:
                 with socket.create_connection((self.address, self.port), timeout=1.0) as sock:
                     if sock.recv(64).startswith(b"SSH-"):

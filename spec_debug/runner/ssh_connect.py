@@ -143,11 +143,18 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
         raise HostUnreachableError(f"{target.alias}: cannot reach {where}: {reason}") from None
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    interval = max(1, int(target.keepalive_s))
     if hasattr(socket, "TCP_KEEPIDLE"):  # Linux; macOS has only SO_KEEPALIVE defaults
-        interval = max(1, int(target.keepalive_s))
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, interval)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, interval)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, max(1, target.keepalive_count_max))
+    if hasattr(socket, "TCP_USER_TIMEOUT"):
+        # paramiko's keepalives are sent without asking for a reply, so unlike OpenSSH's
+        # ServerAliveCountMax they never notice a silent peer; and once they are in flight TCP
+        # keepalive stops probing. TCP_USER_TIMEOUT (RFC 5482) closes the socket when sent
+        # data stays unacknowledged this long: the same ServerAliveInterval x CountMax bound.
+        timeout_ms = interval * (max(1, target.keepalive_count_max) + 1) * 1000
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, timeout_ms)
     return sock
 
 
