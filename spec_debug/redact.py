@@ -14,8 +14,9 @@ MASK = "***REDACTED***"
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # PEM private keys (whole block).
     (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S), f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----"),
-    # NAME=value for secret-looking names (HF_TOKEN=..., OPENAI_API_KEY=..., password=...).
-    (re.compile(r"(?i)\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)[A-Z0-9_]*)(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"), rf"\1\2{MASK}"),
+    # NAME=value for secret-looking names (HF_TOKEN=..., OPENAI_API_KEY=..., password=...). The name
+    # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
+    (re.compile(r"(?i)\b([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY))\b(\s*[=:]\s*)(?!\d{1,11}\b)(\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"), rf"\1\2{MASK}"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE.
     (re.compile(r"(?i)(--(?:[a-z0-9-]*-)?(?:api-key|token|password|secret)(?:[= ]+))(\"[^\"]*\"|'[^']*'|\S+)"), rf"\1{MASK}"),
     # Authorization headers.
@@ -27,7 +28,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bAKIA[0-9A-Z]{16}\b"), MASK),
 ]
 
-_SECRET_KEY_NAME = re.compile(r"(?i)(token|secret|password|passwd|api_?key|access_?key|private_?key)")
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|api_?key|access_?key|private_?key)$")
 
 
 def redact_text(text: str) -> str:
@@ -40,7 +41,7 @@ def redact_text(text: str) -> str:
 
 def redact_value(value: Any, key: str | None = None) -> Any:
     """Redact strings inside any JSON-like value; values under secret-looking keys entirely."""
-    if key is not None and _SECRET_KEY_NAME.search(key) and isinstance(value, (str, int, float)) and value != "":
+    if key is not None and _SECRET_KEY_NAME.search(key) and isinstance(value, str) and value != "":
         return MASK
     if isinstance(value, str):
         return redact_text(value)

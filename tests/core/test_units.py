@@ -54,9 +54,23 @@ def test_redaction(text):
         assert secret not in redacted
 
 
-def test_redaction_leaves_ordinary_text_alone():
-    text = "python -m sglang.launch_server --speculative-num-steps 1 --tp 8 tokens/s 54.8"
+@pytest.mark.parametrize(
+    "text",
+    [
+        "python -m sglang.launch_server --speculative-num-steps 1 --speculative-num-draft-tokens 2 --tp 8",
+        "effective: steps=1, topk=1, draft tokens=2; max_tokens: 512; num_draft_tokens=4",
+        "gen throughput (token/s): 54.8",
+    ],
+)
+def test_redaction_leaves_ordinary_text_alone(text):
     assert redact_text(text) == text
+
+
+def test_redaction_of_values_keeps_counts():
+    from spec_debug.redact import redact_value
+
+    assert redact_value({"num_draft_tokens": 4, "hf_token": "abc", "draft_tokens": "2"}) == {
+        "num_draft_tokens": 4, "hf_token": MASK, "draft_tokens": "2"}
 
 
 def test_run_ids_are_sortable_and_unique_under_concurrency(tmp_path):
