@@ -184,6 +184,7 @@ class _Segment:
     errors: int = 0
     categories: Counter = field(default_factory=Counter)
     hosts: Counter = field(default_factory=Counter)
+    timestamp: str | None = None
 
 
 class _SessionState:
@@ -235,7 +236,7 @@ class _SessionState:
         kind = ev.kind
         if kind == "prompt":
             if ev.agent == MAIN_AGENT and ev.text.strip():
-                self._boundary(ev.seq, "prompt", _first_sentence(ev.text))
+                self._boundary(ev.seq, "prompt", _first_sentence(ev.text), ts=ev.timestamp)
             self._keep(self.kept['prompts'], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
             self._prose(ev, st)
         elif kind == "text":
@@ -253,9 +254,9 @@ class _SessionState:
         elif kind == "compaction":
             self.compactions += 1
             if ev.agent == MAIN_AGENT:
-                self._boundary(ev.seq, "compaction", "")
+                self._boundary(ev.seq, "compaction", "", ts=ev.timestamp)
         elif kind == "system" and ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
-            self._boundary(ev.seq, "heading", ev.text[:100])
+            self._boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
         self._segment_for(ev).events += 1
 
     def _prose(self, ev: Event, st: _Agent) -> None:
@@ -270,8 +271,9 @@ class _SessionState:
         if settled and st.open_hypotheses:
             hyp = st.open_hypotheses.pop()
             hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
+            hyp.outcome_timestamp = ev.timestamp
         for sentence in reasoning.hypotheses(ev.text):
-            hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence)
+            hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept['hypotheses'], hyp)
             st.open_hypotheses.append(hyp)
             del st.open_hypotheses[:-20]
@@ -441,10 +443,11 @@ class _SessionState:
             shown = f"{ev.tool_name} {ev.path or ''}".strip()
         summary = (f"After {trig.summary} [msg {trig.seq}], moved from {what[trig.category].lower()} to "
                    f"{what[category].lower()}: {shown[:240]}")
-        pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category)
+        pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category,
+                            ev.timestamp)
         self._keep(self.kept['pivots'], pivot)
         if ev.agent == MAIN_AGENT:
-            self._boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq)
+            self._boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp)
 
     def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:
         """Count failures per command template. Other commands in between (an edit, a copy)
@@ -475,10 +478,10 @@ class _SessionState:
         if ev.agent == MAIN_AGENT:
             seg = self.segment
             if seg is None:
-                seg = self.segment = _Segment(ev.seq, "start")
+                seg = self.segment = _Segment(ev.seq, "start", timestamp=ev.timestamp)
             elif category is not None and seg.events >= SEGMENT_SPLIT_EVENTS and seg.categories and \
                     category != seg.categories.most_common(1)[0][0]:
-                self._boundary(ev.seq, "split", "")
+                self._boundary(ev.seq, "split", "", ts=ev.timestamp)
                 seg = self.segment
             seg.end_seq = max(seg.end_seq, ev.seq)
             return seg
@@ -486,14 +489,16 @@ class _SessionState:
         if seg is None:
             info = self.tree.get(ev.agent)
             label = f"Sub-agent {ev.agent}" + (f": {info.description}" if info.description else "")
-            seg = self.sub_segments[ev.agent] = _Segment(ev.seq, "agent", label)
+            seg = self.sub_segments[ev.agent] = _Segment(ev.seq, "agent", label, timestamp=ev.timestamp)
         seg.end_seq = max(seg.end_seq, ev.seq)
         return seg
 
-    def _boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None) -> None:
+    def _boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None,
+                  ts: str | None = None) -> None:
         seg = self.segment
         if seg is not None and seg.events == 0 and seg.commands == 0:
             seg.reason, seg.label = reason, label  # nothing happened yet: retitle instead
+            seg.timestamp = seg.timestamp or ts
             return
         if seg is not None:
             if seg.start_seq < seq <= seg.end_seq:
@@ -501,7 +506,7 @@ class _SessionState:
             self._close_segment(seg, MAIN_AGENT)
         if pivot_from is not None:
             label = f"{label} (pivot after [msg {pivot_from}])"
-        self.segment = _Segment(seq, reason, label, end_seq=seq)
+        self.segment = _Segment(seq, reason, label, end_seq=seq, timestamp=ts)
 
     def _close_segment(self, seg: _Segment, agent: str) -> None:
         # Edits and copies serve the other work; they name a phase only when nothing else ran.
@@ -521,7 +526,7 @@ class _SessionState:
             title = activity or "Conversation"
         if len(self.segments) < 2000:
             self.segments.append(SegmentRecord(self.session, 0, seg.start_seq, seg.end_seq, title or "Conversation",
-                                               agent, seg.events, seg.commands, seg.errors))
+                                               agent, seg.events, seg.commands, seg.errors, seg.timestamp))
         else:
             self.dropped += 1
 

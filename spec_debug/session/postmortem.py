@@ -22,6 +22,8 @@ from spec_debug.session.shell import CATEGORY_TITLES
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
 TIMELINE_LIMIT = 200
+SYMPTOM_CODES = frozenset({"SD501", "SD502", "SD503"})
+"""Codes that describe the damage, not its cause: shown under detection and impact."""
 _IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
 
 
@@ -46,7 +48,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     """Everything the templates show, as plain data; each claim text names its [msg N]."""
     main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT]
     first_prompt = main_prompts[0] if main_prompts else None
-    errors_found = [f for f in a.findings if f.severity == "error"]
+    errors_found = [f for f in a.findings if f.severity == "error" and f.code not in SYMPTOM_CODES]
     impact = _impact(a)
     title = _short(first_prompt.text, 90) if first_prompt else "Session analysis"
 
@@ -80,15 +82,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     root_causes = [{
         "code": f.code, "severity": f.severity, "title": f.title, "seq": f.seq, "host": f.host,
         "evidence": f.evidence, "remediation": f.remediation,
-    } for f in sorted(a.findings, key=lambda f: (f.severity != "error", f.seq))]
+    } for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.severity != "error", f.seq))]
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
     went_well = [f"Changed approach after [msg {p.trigger_seq}]: {CATEGORY_TITLES[p.from_category].lower()} → "
                  f"{CATEGORY_TITLES[p.to_category].lower()} [msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
-    if any(c.category == "read_source" for c in a.commands):
-        first = next(c for c in a.commands if c.category == "read_source")
-        went_well.append(f"The reference source was read instead of guessed [msg {first.seq}].")
 
     went_wrong = [f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…[msg {lp.last_seq}] "
                   f"({lp.agent}): `{_short(lp.template, 120)}` — {_short(lp.error, 100)}" for lp in a.loops]
@@ -106,8 +105,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     if a.stats.get("compactions"):
         went_wrong.append(f"The context was compacted {a.stats['compactions']} time(s); earlier details were summarised.")
 
-    action_items = [{"action": f.remediation or f.title, "type": "prevent" if f.severity == "error" else "mitigate",
-                     "source": f"{f.code} [msg {f.seq}]"} for f in a.findings]
+    action_items = [{"action": f.remediation or f.title,
+                     "type": "prevent" if f.severity == "error" and f.code not in SYMPTOM_CODES else "mitigate",
+                     "source": f"{f.code} [msg {f.seq}]"}
+                    for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.seq))]
     for lp in a.loops:
         action_items.append({"action": f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`",
                              "type": "process", "source": f"loop [msg {lp.first_seq}]"})
@@ -161,16 +162,23 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
 def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     items: list[tuple[int, int, dict]] = []
 
+    known: dict[int, str] = {}
+
     def add(seq: int, order: int, kind: str, agent: str, text: str, ts: str | None = None) -> None:
         items.append((seq, order, {"seq": seq, "kind": kind, "agent": agent, "text": text, "timestamp": ts}))
+        if ts:
+            known.setdefault(seq, ts)
 
     for p in a.prompts[:20]:
         if p.agent == MAIN_AGENT:
             add(p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
     for s in a.segments:
-        add(s.start_seq, 1, "phase", s.agent, s.title)
+        add(s.start_seq, 1, "phase", s.agent, s.title, s.start_timestamp)
     for f in a.findings:
         add(f.seq, 2, "finding", f.agent, f"{f.code} {f.title}")
+    for c in a.commands:
+        if c.timestamp:
+            known.setdefault(c.seq, c.timestamp)
     for e in a.errors[:60]:
         add(e.seq, 3, "error", e.agent, f"{e.exception or e.kind}: {_short(e.message, 140)}", e.timestamp)
     for m in a.metrics:
@@ -178,12 +186,21 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
             add(m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
                 m.timestamp)
     for p in a.pivots:
-        add(p.seq, 5, "pivot", p.agent, p.summary)
+        add(p.seq, 5, "pivot", p.agent, p.summary, p.timestamp)
     for h in a.hypotheses[:60]:
-        add(h.seq, 6, "hypothesis", h.agent, _short(h.text, 200))
+        add(h.seq, 6, "hypothesis", h.agent, _short(h.text, 200), h.timestamp)
         if h.outcome_seq is not None:
-            add(h.outcome_seq, 7, h.status, h.agent, _short(h.outcome, 200))
+            add(h.outcome_seq, 7, h.status, h.agent, _short(h.outcome, 200), h.outcome_timestamp)
     items.sort(key=lambda t: (t[0], t[1]))
+    # Rows without a time take the last known time of their agent, so that sub-agents (whose
+    # messages are numbered after the trunk) fall into place when sorted by time.
+    last: dict[str, str] = {}
+    for seq, _, row in items:
+        row["timestamp"] = row["timestamp"] or known.get(seq) or last.get(row["agent"])
+        if row["timestamp"]:
+            last[row["agent"]] = row["timestamp"]
+    if all(row["timestamp"] for _, _, row in items):
+        items.sort(key=lambda t: (t[2]["timestamp"], t[0], t[1]))
     return [t[2] for t in items[:TIMELINE_LIMIT]]
 
 

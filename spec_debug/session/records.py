@@ -75,6 +75,7 @@ class PivotRecord:
     agent: str
     from_category: str
     to_category: str
+    timestamp: str | None = None
 
 
 @dataclass(slots=True)
@@ -102,6 +103,7 @@ class SegmentRecord:
     events: int = 0
     commands: int = 0
     errors: int = 0
+    start_timestamp: str | None = None
 
 
 @dataclass(slots=True)
@@ -114,6 +116,8 @@ class HypothesisRecord:
     """open | confirmed | ruled_out"""
     outcome_seq: int | None = None
     outcome: str = ""
+    timestamp: str | None = None
+    outcome_timestamp: str | None = None
 
 
 @dataclass(slots=True)
