@@ -65,6 +65,7 @@ def demo_vars(fixture: Path, healthy: bool) -> dict[str, Any]:
         "server_log": str(fixture / variant["server_log"]),
         "python": sys.executable,
         "device": "cpu",
+        "max_samples": str(meta.get("demo_max_samples", 8)),
     }
 
 
@@ -83,3 +84,27 @@ def run_demo(healthy: bool, out: Path, *, reporter: Reporter | None = None,
         record = Run(loaded, [target], store, demo_vars(fixture, healthy), options).execute()
         reports = write_reports(record, store.run_dir)
         return DemoResult(record, store.run_dir, {k: Path(v) for k, v in reports.items()}, fixture)
+
+
+def demo_command(healthy: bool, out: Path, console: Any = None) -> int:
+    """The CLI body of `spec-debug demo [--healthy] [--out DIR]` (typer-free).
+
+    Exit code as for `run`: 1 when error findings were reported (the broken demo), else 0."""
+    from rich.console import Console
+
+    from spec_debug.cli_progress import ConsoleReporter
+
+    console = console or Console()
+    variant = "the fixed configuration" if healthy else "the incident's configuration"
+    console.print(f"[bold]spec-debug demo[/]: a simulated GPU host ({DEMO_HOST}) on this machine, serving "
+                  f"a tiny EAGLE-3 draft with SGLang in {variant}; running {PLAYBOOK} on it.")
+    result = run_demo(healthy, out, reporter=ConsoleReporter(console))
+    findings = result.record.findings
+    errors = [f for f in findings if f.severity == "error"]
+    for f in errors:
+        console.print(f"  [red]{f.code}[/] {f.title}", highlight=False)
+    console.print(f"{result.record.status.upper()}: {len(errors)} error(s) · report: {result.reports['md']}"
+                  f" · {result.reports['html']}", highlight=False)
+    if not healthy:
+        console.print("Now run the fixed configuration: spec-debug demo --healthy")
+    return 1 if errors else 0

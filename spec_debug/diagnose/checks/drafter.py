@@ -9,8 +9,8 @@ from spec_debug.record import Finding
 
 # "Far below": both a relative and an absolute gap, so noise on a small eval set or a
 # slightly different validation split does not fire it.
-ACCURACY_RATIO = 0.8
-ACCURACY_GAP = 0.05
+ACCURACY_RATIO = 0.9
+ACCURACY_GAP = 0.10
 LAYOUT_GAP = 0.05
 LAYOUT_RATIO = 1.2
 SEMANTICS_ACC_DROP = 0.02
