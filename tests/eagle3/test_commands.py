@@ -64,3 +64,14 @@ def test_without_torch_the_error_says_how_to_install(world, monkeypatch):
                                          str(world.data)])
     assert result.exit_code == 2
     assert "pip install 'spec-debug[eagle3]'" in result.output
+
+
+def test_probe_entry_point_prints_one_json_document(world, capsys):
+    from spec_debug.eagle3.__main__ import main
+
+    assert main(["eval", "--model", str(world.draft), "--data", str(world.data), "--steps",
+                 "1", "--max-samples", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["samples"] == 2 and out["reference"] == "data_tokens"
+    assert main(["vocab", "--model", str(world.draft / "missing")]) == 2
+    assert "error" in json.loads(capsys.readouterr().out)

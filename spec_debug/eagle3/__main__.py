@@ -1,0 +1,72 @@
+"""Probe entry point for GPU hosts: `python -m spec_debug.eagle3 eval|layout|vocab ...`.
+
+Prints exactly one JSON document on stdout (DESIGN.md: probes print JSON, parsing happens on
+the controller). stdlib argparse only, so a zipapp bundle needs nothing beyond torch,
+safetensors and numpy on the host. Errors print {"error": ..., "hint": ...} and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from spec_debug.errors import SpecDebugError
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m spec_debug.eagle3")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ev = sub.add_parser("eval")
+    ev.add_argument("--model", required=True)
+    ev.add_argument("--data", required=True)
+    ev.add_argument("--target")
+    ev.add_argument("--steps", type=int)
+    ev.add_argument("--semantics", default="reference")
+    ev.add_argument("--engine-version")
+    ev.add_argument("--layout")
+    ev.add_argument("--device", default="cpu")
+    ev.add_argument("--dtype", default="float32")
+    ev.add_argument("--max-samples", type=int)
+    lay = sub.add_parser("layout")
+    lay.add_argument("--model", required=True)
+    lay.add_argument("--data", required=True)
+    lay.add_argument("--target")
+    lay.add_argument("--device", default="cpu")
+    lay.add_argument("--dtype", default="float32")
+    lay.add_argument("--max-samples", type=int, default=16)
+    voc = sub.add_parser("vocab")
+    voc.add_argument("--model", required=True)
+    voc.add_argument("--target")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        from spec_debug.eagle3 import api
+
+        if args.command == "eval":
+            out = api.evaluate_drafter(args.model, args.data, args.target, steps=args.steps,
+                                       semantics=args.semantics,
+                                       engine_version=args.engine_version, layout=args.layout,
+                                       device=args.device, dtype=args.dtype,
+                                       max_samples=args.max_samples)
+        elif args.command == "layout":
+            out = api.probe_layout(args.model, args.data, args.target, device=args.device,
+                                   dtype=args.dtype, max_samples=args.max_samples)
+        else:
+            out = api.check_drafter_vocab(args.model, args.target)
+    except SpecDebugError as exc:
+        print(json.dumps({"error": exc.message, "hint": exc.hint}))
+        return exc.exit_code
+    except ImportError as exc:
+        print(json.dumps({"error": f"missing module {exc.name}",
+                          "hint": "pip install 'spec-debug[eagle3]' (torch, safetensors)"}))
+        return 2
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
