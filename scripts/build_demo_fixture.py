@@ -136,6 +136,8 @@ def main() -> int:
                          "engine_version": ENGINE_VERSION, "served_layer_ids": view["layout_layer_ids"],
                          "accept_length": round(al, 4), "tok_s": round(tok_s, 2)}
     (out / "demo.json").write_text(json.dumps(meta, indent=2) + "\n")
+    (out / "README.md").write_text("# The demo host's fixture\n\nBuilt by `scripts/build_demo_fixture.py`; "
+                                   "do not edit by hand.\n\n```\n" + (__doc__ or "").strip() + "\n```\n")
     total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(json.dumps({k: meta[k] for k in ("claimed_accuracy", "broken", "healthy", "simulation")}, indent=2))
     print(f"wrote {out} ({total / 1e6:.2f} MB)")

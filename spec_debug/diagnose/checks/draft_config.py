@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.eagle3 import engines
+from spec_debug.eagle3.config import _rope_from  # the drafter's own reading of RoPE keys
 from spec_debug.record import Finding
 
 
@@ -37,19 +38,13 @@ def check_context_length(draft_max_positions: int | None, context_length: int | 
 
 
 def rope_signature(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """(type, theta, factor) of a decoder config, whichever of the HF spellings it uses
-    (transformers >= 5 `rope_parameters`, older `rope_theta` + `rope_scaling`)."""
+    """(type, theta, factor) of a draft or target config, whichever HF spelling it uses
+    (transformers >= 5 `rope_parameters`, older `rope_theta` + `rope_scaling`); read the way
+    spec_debug.eagle3 builds the draft's rotary embedding."""
     text = cfg.get("transformer_layer_config") or cfg.get("text_config") or cfg
-    params = dict(text.get("rope_parameters") or {})
-    if "full_attention" in params or "sliding_attention" in params:
-        params = dict(params.get("full_attention") or params.get("sliding_attention") or {})
-    scaling = text.get("rope_scaling")
-    if isinstance(scaling, Mapping):
-        params = {**dict(scaling), **params}
-    rope_type = str(params.get("rope_type") or params.get("type") or "default")
-    theta = float(params.get("rope_theta") or text.get("rope_theta") or 10000.0)
-    factor = params.get("factor")
-    return {"type": rope_type, "theta": theta, "factor": float(factor) if factor is not None else None}
+    rope = _rope_from(text)
+    factor = rope.params.get("factor")
+    return {"type": rope.rope_type, "theta": rope.theta, "factor": float(factor) if factor is not None else None}
 
 
 def check_rope(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
