@@ -12,9 +12,10 @@ from spec_debug.session import failures, metrics, reasoning, shell, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.records import (
-    MAX_RECORDS, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
+    Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord, as_json,
 )
+from spec_debug.session.segments import PhaseTracker, first_sentence
 from spec_debug.session.sources import SessionSource, discover, iter_events
 
 LOOP_MIN = 3
@@ -22,9 +23,6 @@ LOOP_MIN = 3
 arXiv:2506.18824: failing trajectories show repetitive cycles)."""
 PIVOT_WINDOW = 5
 """A pivot is a command of a kind not among the agent's last few, right after a trigger."""
-SEGMENT_SPLIT_EVENTS = 400
-"""A phase longer than this is split at the next change of the kind of command."""
-_SUPPORTING = frozenset({"edit", "transfer", "other"})
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -117,32 +115,6 @@ def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis
 _KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops")
 
 
-class _Bounded:
-    """The first and the most recent records, at most :data:`MAX_RECORDS` in all: a long
-    session keeps how it started and how it ended (the impact table needs both)."""
-
-    def __init__(self, limit: int | None = None) -> None:
-        limit = MAX_RECORDS if limit is None else limit
-        self.head: list = []
-        self.tail: deque = deque(maxlen=limit - limit // 2)
-        self.head_limit = limit // 2
-
-    def add(self, record) -> bool:
-        """Keep ``record``; True when an older record had to be dropped for it."""
-        if len(self.head) < self.head_limit:
-            self.head.append(record)
-            return False
-        dropped = len(self.tail) == self.tail.maxlen
-        self.tail.append(record)
-        return dropped
-
-    def recent(self, n: int) -> list:
-        return (self.head + list(self.tail))[-n:] if len(self.tail) < n else list(self.tail)[-n:]
-
-    def values(self) -> list:
-        return self.head + list(self.tail)
-
-
 @dataclass
 class _Call:
     category: str
@@ -173,20 +145,6 @@ class _Agent:
     open_hypotheses: list[HypothesisRecord] = field(default_factory=list)
 
 
-@dataclass
-class _Segment:
-    start_seq: int
-    reason: str
-    label: str = ""
-    end_seq: int = 0
-    events: int = 0
-    commands: int = 0
-    errors: int = 0
-    categories: Counter = field(default_factory=Counter)
-    hosts: Counter = field(default_factory=Counter)
-    timestamp: str | None = None
-
-
 class _SessionState:
     def __init__(self, source: SessionSource, out: SessionAnalysis, tree: AgentTree) -> None:
         self.source = source
@@ -204,13 +162,11 @@ class _SessionState:
         self.best_throughput: float | None = None
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
-        self.segment: _Segment | None = None
-        self.segments: list[SegmentRecord] = []
-        self.sub_segments: dict[str, _Segment] = {}
-        self.kept = {name: _Bounded() for name in _KEPT}
+        self.phases = PhaseTracker(self.session, lambda agent: self.tree.get(agent).description)
+        self.kept = {name: Bounded() for name in _KEPT}
 
     # -- bookkeeping --------------------------------------------------------
-    def _keep(self, items: "_Bounded", record) -> None:
+    def _keep(self, items: Bounded, record) -> None:
         if items.add(record):
             self.dropped += 1
 
@@ -223,10 +179,12 @@ class _SessionState:
     # -- the pass -----------------------------------------------------------
     def feed(self, ev: Event) -> None:
         self.events += 1
-        if ev.timestamp:
-            if self.first_ts is None:
-                self.first_ts = ev.timestamp
-            self.last_ts = ev.timestamp
+        ts = ev.timestamp
+        if ts:  # sub-agents are read after the trunk, so compare rather than take the last
+            if self.first_ts is None or ts < self.first_ts:
+                self.first_ts = ts
+            if self.last_ts is None or ts > self.last_ts:
+                self.last_ts = ts
         info = self.tree.get(ev.agent)
         info.events += 1
         if info.first_seq is None:
@@ -236,8 +194,8 @@ class _SessionState:
         kind = ev.kind
         if kind == "prompt":
             if ev.agent == MAIN_AGENT and ev.text.strip():
-                self._boundary(ev.seq, "prompt", _first_sentence(ev.text), ts=ev.timestamp)
-            self._keep(self.kept['prompts'], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
+                self.phases.boundary(ev.seq, "prompt", first_sentence(ev.text), ts=ev.timestamp)
+            self._keep(self.kept["prompts"], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
             self._prose(ev, st)
         elif kind == "text":
             self._prose(ev, st)
@@ -254,10 +212,10 @@ class _SessionState:
         elif kind == "compaction":
             self.compactions += 1
             if ev.agent == MAIN_AGENT:
-                self._boundary(ev.seq, "compaction", "", ts=ev.timestamp)
+                self.phases.boundary(ev.seq, "compaction", "", ts=ev.timestamp)
         elif kind == "system" and ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
-            self._boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
-        self._segment_for(ev).events += 1
+            self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
+        self.phases.segment_for(ev).events += 1
 
     def _prose(self, ev: Event, st: _Agent) -> None:
         for m in metrics.extract_metrics(ev.text):
@@ -274,7 +232,7 @@ class _SessionState:
             hyp.outcome_timestamp = ev.timestamp
         for sentence in reasoning.hypotheses(ev.text):
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
-            self._keep(self.kept['hypotheses'], hyp)
+            self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append(hyp)
             del st.open_hypotheses[:-20]
 
@@ -284,7 +242,7 @@ class _SessionState:
         category = shell.categorize(ev.command, ev.tool_name, ev.path)
         self._pivot_check(ev, st, category)
         st.recent.append(category)
-        seg = self._segment_for(ev, category)
+        seg = self.phases.segment_for(ev, category)
         seg.categories[category] += 1
         record = None
         if ev.command:
@@ -297,7 +255,7 @@ class _SessionState:
                 port=target.port, jump=target.jump, container=target.container, description=ev.description,
                 why=reasoning.why_text(why[-1000:]) if why else "", timestamp=ev.timestamp, file=ev.file,
                 line=ev.line)
-            self._keep(self.kept['commands'], record)
+            self._keep(self.kept["commands"], record)
             seg.commands += 1
             if host:
                 seg.hosts[host] += 1
@@ -330,8 +288,8 @@ class _SessionState:
         for err in found:
             self.error_count += 1
             self.tree.get(ev.agent).errors += 1
-            self._segment_for(ev).errors += 1
-            self._keep(self.kept['errors'], ErrorRecord(
+            self.phases.segment_for(ev).errors += 1
+            self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, call.seq if call else None, ev.timestamp))
         if failed and call is not None:
@@ -353,7 +311,7 @@ class _SessionState:
                 call: _Call | None = None) -> None:
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
                            ev.timestamp)
-        self._keep(self.kept['metrics'], rec)
+        self._keep(self.kept["metrics"], rec)
         if m.name == "baseline_throughput":
             self.baseline = rec
         elif m.name == "throughput":
@@ -392,10 +350,10 @@ class _SessionState:
             seen = self.concat_seen.get(len(order))
             if seen is None:
                 self.concat_seen[len(order)] = (order, ev.seq)
-                self._keep(self.kept['concat_orders'], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
+                self._keep(self.kept["concat_orders"], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
             elif seen[0] != order:
-                if all(o["order"] != list(order) for o in self.kept['concat_orders'].recent(50)):
-                    self._keep(self.kept['concat_orders'], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
+                if all(o["order"] != list(order) for o in self.kept["concat_orders"].recent(50)):
+                    self._keep(self.kept["concat_orders"], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
                 first, second = f"cat([{', '.join(seen[0])}])", f"cat([{', '.join(order)}])"
                 text = (f"[msg {ev.seq}] {first} vs {second}" if seen[1] == ev.seq else
                         f"[msg {seen[1]}] {first} vs [msg {ev.seq}] {second}")
@@ -420,7 +378,7 @@ class _SessionState:
             existing = FindingRecord(self.session, code, seq, ev.agent, doc.severity, doc.title, [], [], host,
                                      doc.fix)
             self.findings[code] = existing
-            self._keep(self.kept['findings'], existing)
+            self._keep(self.kept["findings"], existing)
         if len(existing.evidence) < 5 and line not in existing.evidence:
             existing.evidence.append(line)
         for s in [seq, *(extra_seqs or [])]:
@@ -445,9 +403,9 @@ class _SessionState:
                    f"{what[category].lower()}: {shown[:240]}")
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category,
                             ev.timestamp)
-        self._keep(self.kept['pivots'], pivot)
+        self._keep(self.kept["pivots"], pivot)
         if ev.agent == MAIN_AGENT:
-            self._boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp)
+            self.phases.boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp)
 
     def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:
         """Count failures per command template. Other commands in between (an edit, a copy)
@@ -471,88 +429,21 @@ class _SessionState:
 
     def _emit_loop(self, streak: LoopRecord) -> None:
         if streak.count >= LOOP_MIN:
-            self._keep(self.kept['loops'], streak)
-
-    # -- segments -----------------------------------------------------------
-    def _segment_for(self, ev: Event, category: str | None = None) -> _Segment:
-        if ev.agent == MAIN_AGENT:
-            seg = self.segment
-            if seg is None:
-                seg = self.segment = _Segment(ev.seq, "start", timestamp=ev.timestamp)
-            elif category is not None and seg.events >= SEGMENT_SPLIT_EVENTS and seg.categories and \
-                    category != seg.categories.most_common(1)[0][0]:
-                self._boundary(ev.seq, "split", "", ts=ev.timestamp)
-                seg = self.segment
-            seg.end_seq = max(seg.end_seq, ev.seq)
-            return seg
-        seg = self.sub_segments.get(ev.agent)
-        if seg is None:
-            info = self.tree.get(ev.agent)
-            label = f"Sub-agent {ev.agent}" + (f": {info.description}" if info.description else "")
-            seg = self.sub_segments[ev.agent] = _Segment(ev.seq, "agent", label, timestamp=ev.timestamp)
-        seg.end_seq = max(seg.end_seq, ev.seq)
-        return seg
-
-    def _boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None,
-                  ts: str | None = None) -> None:
-        seg = self.segment
-        if seg is not None and seg.events == 0 and seg.commands == 0:
-            seg.reason, seg.label = reason, label  # nothing happened yet: retitle instead
-            seg.timestamp = seg.timestamp or ts
-            return
-        if seg is not None:
-            if seg.start_seq < seq <= seg.end_seq:
-                seg.end_seq = seq - 1  # earlier blocks of this message stay with the old phase
-            self._close_segment(seg, MAIN_AGENT)
-        if pivot_from is not None:
-            label = f"{label} (pivot after [msg {pivot_from}])"
-        self.segment = _Segment(seq, reason, label, end_seq=seq, timestamp=ts)
-
-    def _close_segment(self, seg: _Segment, agent: str) -> None:
-        # Edits and copies serve the other work; they name a phase only when nothing else ran.
-        top_cat = max(seg.categories, key=lambda c: seg.categories[c] * (0.4 if c in _SUPPORTING else 1.0),
-                      default=None)
-        top_host = seg.hosts.most_common(1)[0][0] if seg.hosts else None
-        activity = shell.CATEGORY_TITLES[top_cat] if top_cat else ""
-        if activity and top_host:
-            activity += f" on {top_host}"
-        if seg.reason in ("prompt", "heading", "agent"):
-            title = seg.label + (f" — {activity}" if activity and seg.reason != "agent" else "")
-        elif seg.reason == "pivot":
-            title = seg.label + (f" on {top_host}" if top_host else "")
-        elif seg.reason == "compaction":
-            title = "After context compaction" + (f" — {activity}" if activity else "")
-        else:
-            title = activity or "Conversation"
-        if len(self.segments) < 2000:
-            self.segments.append(SegmentRecord(self.session, 0, seg.start_seq, seg.end_seq, title or "Conversation",
-                                               agent, seg.events, seg.commands, seg.errors, seg.timestamp))
-        else:
-            self.dropped += 1
+            self._keep(self.kept["loops"], streak)
 
     def finish(self) -> None:
         for st in self.agents.values():
             for streak in st.failing.values():
                 self._emit_loop(streak)
-        if self.segment is not None:
-            self._close_segment(self.segment, MAIN_AGENT)
-        for agent, seg in self.sub_segments.items():
-            self._close_segment(seg, agent)
         for name, items in self.kept.items():
             values = items.values()
             if name == "loops":
                 values.sort(key=lambda lp: lp.first_seq)
             getattr(self.out, name).extend(values)
         base = len(self.out.segments)
-        for i, seg in enumerate(self.segments):
+        for i, seg in enumerate(self.phases.finish()):
             seg.index = base + i
             self.out.segments.append(seg)
+        self.dropped += self.phases.dropped
 
 
-def _first_sentence(text: str, limit: int = 70) -> str:
-    text = " ".join(text.split())
-    for stop in (". ", "? ", "! ", "\n"):
-        at = text.find(stop)
-        if 0 < at < limit:
-            return text[:at + 1]
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

@@ -3,12 +3,39 @@ issue #6 (add fields freely, never rename or drop one)."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 MAX_RECORDS = 20_000
 """Per list and session. Past it records are counted (``stats.records_dropped``) instead of
 kept, so a transcript of any size analyzes in bounded memory."""
+
+
+class Bounded:
+    """The first and the most recent records, at most :data:`MAX_RECORDS` in all: a long
+    session keeps how it started and how it ended (the impact table needs both)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        limit = MAX_RECORDS if limit is None else limit
+        self.head: list = []
+        self.tail: deque = deque(maxlen=limit - limit // 2)
+        self.head_limit = limit // 2
+
+    def add(self, record) -> bool:
+        """Keep ``record``; True when an older record had to be dropped for it."""
+        if len(self.head) < self.head_limit:
+            self.head.append(record)
+            return False
+        dropped = len(self.tail) == self.tail.maxlen
+        self.tail.append(record)
+        return dropped
+
+    def recent(self, n: int) -> list:
+        return (self.head + list(self.tail))[-n:] if len(self.tail) < n else list(self.tail)[-n:]
+
+    def values(self) -> list:
+        return self.head + list(self.tail)
 
 
 @dataclass(slots=True)

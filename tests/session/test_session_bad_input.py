@@ -131,9 +131,9 @@ def test_usage_errors_are_one_line(cli, args, message):
 
 
 def test_records_past_the_cap_keep_the_start_and_the_end(tmp_path, monkeypatch):
-    from spec_debug.session import analysis
+    from spec_debug.session import records
 
-    monkeypatch.setattr(analysis, "MAX_RECORDS", 10)
+    monkeypatch.setattr(records, "MAX_RECORDS", 10)
     lines = [_claude_line(i, f"run {i}: {50 + i} tok/s") for i in range(30)]
     a = analyze_path(_write_lines(tmp_path, lines))
     assert [m.value for m in a.metrics] == [50, 51, 52, 53, 54, 75, 76, 77, 78, 79]

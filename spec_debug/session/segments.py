@@ -1,0 +1,121 @@
+"""Phases of a session, each with a title: the trunk is cut at each prompt someone typed, at
+each change of approach (pivot), at a context compaction and at Markdown headings; a phase
+that runs long is cut where the kind of command changes. Each sub-agent is one phase."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from spec_debug.session.events import MAIN_AGENT, Event
+from spec_debug.session.records import SegmentRecord
+from spec_debug.session.shell import CATEGORY_TITLES
+
+SEGMENT_SPLIT_EVENTS = 400
+"""A phase longer than this is split at the next change of the kind of command."""
+MAX_SEGMENTS = 2000
+_SUPPORTING = frozenset({"edit", "transfer", "other"})
+"""Kinds of command that serve the others; they name a phase only when nothing else ran."""
+
+
+@dataclass
+class _Segment:
+    start_seq: int
+    reason: str
+    """start | prompt | pivot | compaction | heading | split | agent"""
+    label: str = ""
+    end_seq: int = 0
+    events: int = 0
+    commands: int = 0
+    errors: int = 0
+    categories: Counter = field(default_factory=Counter)
+    hosts: Counter = field(default_factory=Counter)
+    timestamp: str | None = None
+
+
+class PhaseTracker:
+    def __init__(self, session: str, describe_agent: Callable[[str], str]) -> None:
+        self.session = session
+        self.describe_agent = describe_agent
+        self.current: _Segment | None = None
+        self.closed: list[SegmentRecord] = []
+        self.agents: dict[str, _Segment] = {}
+        self.dropped = 0
+
+    def segment_for(self, ev: Event, category: str | None = None) -> _Segment:
+        """The phase ``ev`` belongs to (a tool call passes its kind of command)."""
+        if ev.agent != MAIN_AGENT:
+            seg = self.agents.get(ev.agent)
+            if seg is None:
+                description = self.describe_agent(ev.agent)
+                label = f"Sub-agent {ev.agent}" + (f": {description}" if description else "")
+                seg = self.agents[ev.agent] = _Segment(ev.seq, "agent", label, timestamp=ev.timestamp)
+            seg.end_seq = max(seg.end_seq, ev.seq)
+            return seg
+        seg = self.current
+        if seg is None:
+            seg = self.current = _Segment(ev.seq, "start", timestamp=ev.timestamp)
+        elif category is not None and seg.events >= SEGMENT_SPLIT_EVENTS and seg.categories and \
+                category != seg.categories.most_common(1)[0][0]:
+            self.boundary(ev.seq, "split", "", ts=ev.timestamp)
+            seg = self.current
+        seg.end_seq = max(seg.end_seq, ev.seq)
+        return seg
+
+    def boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None,
+                 ts: str | None = None) -> None:
+        """A new trunk phase starts at ``seq``."""
+        seg = self.current
+        if seg is not None and seg.events == 0 and seg.commands == 0:
+            seg.reason, seg.label = reason, label  # nothing happened yet: retitle instead
+            seg.timestamp = seg.timestamp or ts
+            return
+        if seg is not None:
+            if seg.start_seq < seq <= seg.end_seq:
+                seg.end_seq = seq - 1  # earlier blocks of this message stay with the old phase
+            self._close(seg, MAIN_AGENT)
+        if pivot_from is not None:
+            label = f"{label} (pivot after [msg {pivot_from}])"
+        self.current = _Segment(seq, reason, label, end_seq=seq, timestamp=ts)
+
+    def finish(self) -> list[SegmentRecord]:
+        """All phases: the trunk's in order, then one per sub-agent."""
+        if self.current is not None:
+            self._close(self.current, MAIN_AGENT)
+            self.current = None
+        for agent, seg in self.agents.items():
+            self._close(seg, agent)
+        self.agents = {}
+        return self.closed
+
+    def _close(self, seg: _Segment, agent: str) -> None:
+        top_cat = max(seg.categories, key=lambda c: seg.categories[c] * (0.4 if c in _SUPPORTING else 1.0),
+                      default=None)
+        top_host = seg.hosts.most_common(1)[0][0] if seg.hosts else None
+        activity = CATEGORY_TITLES[top_cat] if top_cat else ""
+        if activity and top_host:
+            activity += f" on {top_host}"
+        if seg.reason in ("prompt", "heading", "agent"):
+            title = seg.label + (f" — {activity}" if activity and seg.reason != "agent" else "")
+        elif seg.reason == "pivot":
+            title = seg.label + (f" on {top_host}" if top_host else "")
+        elif seg.reason == "compaction":
+            title = "After context compaction" + (f" — {activity}" if activity else "")
+        else:
+            title = activity or "Conversation"
+        if len(self.closed) >= MAX_SEGMENTS:
+            self.dropped += 1
+            return
+        self.closed.append(SegmentRecord(self.session, 0, seg.start_seq, seg.end_seq, title or "Conversation",
+                                         agent, seg.events, seg.commands, seg.errors, seg.timestamp))
+
+
+def first_sentence(text: str, limit: int = 70) -> str:
+    """A prompt's first sentence, as a phase title."""
+    text = " ".join(text.split())
+    for stop in (". ", "? ", "! ", "\n"):
+        at = text.find(stop)
+        if 0 < at < limit:
+            return text[:at + 1]
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
