@@ -100,8 +100,9 @@ def _flag_sites(tree: ast.AST) -> dict[str, list[str]]:
         if not name:
             continue
         for flag, markers in FLAG_MARKERS.items():
-            if name in markers and len(sites[flag]) < 5:
-                sites[flag].append(f"line {getattr(node, 'lineno', '?')}: {name}")
+            site = f"line {getattr(node, 'lineno', '?')}: {name}"
+            if name in markers and len(sites[flag]) < 5 and site not in sites[flag]:
+                sites[flag].append(site)
     return sites
 
 

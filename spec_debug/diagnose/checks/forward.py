@@ -44,14 +44,17 @@ def forward_differences(reference: Mapping[str, Any], engine: Mapping[str, Any],
 
 def check_forward_sources(reference: Mapping[str, Any] | None, engine: Mapping[str, Any] | None,
                           flags: Mapping[str, bool], engine_name: str, *,
-                          root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
+                          root_causes: list[str] | None = None, side_by_side: list[str] | None = None,
+                          at: Where = Where()) -> list[Finding]:
     if not reference or not engine or not reference.get("found") or not engine.get("found"):
         return []
     diffs = forward_differences(reference, engine, flags)
     if not diffs:
         return []
-    evidence = [f"reference: {reference.get('package')} {reference.get('version')} ({reference.get('file')})",
-                f"engine: {engine_name} {engine.get('version')} ({engine.get('file')})", *diffs]
+    evidence = [f"reference: {reference.get('package')} {reference.get('version') or '(version unknown)'} "
+                f"({reference.get('file')})",
+                f"engine: {engine_name} {engine.get('version') or '(version unknown)'} ({engine.get('file')})", *diffs,
+                *(["first decoder layer, op order side by side:", *side_by_side[:40]] if side_by_side else [])]
     facts = {"differences": diffs}
     if root_causes:
         evidence.append(explained_by(root_causes))

@@ -61,5 +61,6 @@ def check(ctx: Any) -> list[Finding]:
                  or ctx.host_facts.get("launch", {}).get("draft_config") or {})
     flags = engines.reference_norm_flags(draft_raw)
     findings = check_forward_sources(reference, engine, flags, engine.get("package") or "engine",
-                                     root_causes=raised(ctx.host_facts, ("SD701",)), at=where(ctx))
+                                     root_causes=raised(ctx.host_facts, ("SD701",)),
+                                     side_by_side=fwd.get("side_by_side"), at=where(ctx))
     return record(ctx.facts, NS, findings)
