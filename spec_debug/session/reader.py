@@ -7,6 +7,7 @@ Broken, non-object and over-long lines are counted in :class:`ReadStats` and ski
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,7 +80,7 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
     """
     decoder = json.JSONDecoder()
     with open(path, "rb") as fb:
-        f = _Utf8Reader(fb, stats)
+        f = _Utf8Reader(fb)
         buf = f.read()
         pos = _skip_ws(buf, 0)
         if buf[pos:pos + 1] == "{":
@@ -122,7 +123,9 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
             try:
                 obj, end = decoder.raw_decode(buf, pos)
             except ValueError:
-                more = f.read()
+                # An element cut by the chunk edge: read as much again as is pending, so a
+                # large element is re-decoded a logarithmic number of times, not once a chunk.
+                more = f.read(max(_CHUNK, len(buf) - pos))
                 if not more:
                     stats.broken_json += 1  # truncated last element
                     return
@@ -155,12 +158,10 @@ def _skip_ws(buf: str, pos: int) -> int:
 class _Utf8Reader:
     """Reads text in chunks, decoding UTF-8 incrementally (bad bytes become U+FFFD)."""
 
-    def __init__(self, fb, stats: ReadStats) -> None:
-        import codecs
-
+    def __init__(self, fb) -> None:
         self._fb = fb
         self._dec = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
-    def read(self) -> str:
-        chunk = self._fb.read(_CHUNK)
+    def read(self, size: int = _CHUNK) -> str:
+        chunk = self._fb.read(size)
         return self._dec.decode(chunk, final=not chunk)
