@@ -46,6 +46,10 @@ _VLLM_ALIASES: dict[str, tuple[str, ...]] = {
     "dtype": ("dtype",),
     "max-model-len": ("max-model-len",),
     "tensor-parallel-size": ("tensor-parallel-size", "tp"),
+    # vLLM <= 0.7 (V0) spelled the draft and K as separate flags (docs/features/spec_decode.md
+    # at v0.7.1); --speculative-config replaced them.
+    "speculative-model": ("speculative-model",),
+    "num-speculative-tokens": ("num-speculative-tokens",),
 }
 # Flags that never take a value (so the next token is not swallowed as their value).
 _BOOLEAN_HINTS = re.compile(r"^(enable|disable|no|trust|skip|enforce|use|allow|log|show)-")
@@ -257,6 +261,12 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
             raise LaunchParseError(f"vllm: --speculative-config must be a JSON object, got {raw_spec!r}")
     method = spec.get("method") if spec else None
     k = spec.get("num_speculative_tokens") if spec else None
+    legacy_draft = _str_flag(flags, a["speculative-model"])
+    if spec is None and legacy_draft is not None:
+        spec = {"model": legacy_draft}
+        k = _int_flag(flags, a["num-speculative-tokens"], "vllm")
+        if k is not None:
+            spec["num_speculative_tokens"] = k
     # vLLM EAGLE drafts a chain: K drafted tokens, K+1 positions verified (EAGLE3.md section 4).
     return LaunchConfig(
         engine="vllm",

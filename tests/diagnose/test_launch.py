@@ -52,6 +52,12 @@ VLLM_DOCS_API_SERVER = """python -m vllm.entrypoints.openai.api_server \\
     --gpu_memory_utilization 0.8 \\
     --speculative_config '{"model": "facebook/opt-125m", "num_speculative_tokens": 5}'"""
 
+# vLLM v0.7.1 docs, features/spec_decode.md: the V0 flags before --speculative-config
+# (https://docs.vllm.ai/en/v0.7.1/features/spec_decode.html)
+VLLM_DOCS_V071 = """python -m vllm.entrypoints.openai.api_server --host 0.0.0.0 --port 8000 --model facebook/opt-6.7b \\
+    --seed 42 -tp 1 --speculative_model facebook/opt-125m --use-v2-block-manager \\
+    --num_speculative_tokens 5"""
+
 # vLLM PR #34552 test plan: `-sc` is not used there but `-tp 8 -ep` bare switch before the JSON
 # (https://github.com/vllm-project/vllm/pull/34552)
 VLLM_PR_34552 = """vllm serve zai-org/GLM-5-FP8 \\
@@ -99,6 +105,12 @@ def test_vllm_api_server_module():
     assert (cfg.engine, cfg.target_model, cfg.draft_model, cfg.num_steps) == (
         "vllm", "facebook/opt-6.7b", "facebook/opt-125m", 5)
     assert cfg.algorithm is None  # no method: vLLM infers a draft model
+
+
+def test_vllm_v0_flags():
+    cfg = parse_launch_command(VLLM_DOCS_V071)
+    assert (cfg.draft_model, cfg.num_steps, cfg.num_draft_tokens, cfg.tp) == ("facebook/opt-125m", 5, 6, 1)
+    assert cfg.flags["use-v2-block-manager"] is True
 
 
 def test_vllm_bare_switch_before_json():
