@@ -106,9 +106,29 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     return out
 
 
+def _bounded_samples(data, max_samples: int, max_bytes: int) -> list:
+    """Up to `max_samples` samples with all slots, cut so their states fit in `max_bytes` (a
+    wide dump of a large model holds tens of layers per token)."""
+    from dataclasses import replace
+
+    kept, used = [], 0
+    for sample in iter_samples(data, max_samples=max_samples):
+        per_row = sample.slots[0].numel() * sample.slots.element_size()
+        rows = min(sample.length, (max_bytes - used) // max(per_row, 1))
+        if rows < 2:
+            break
+        if rows < sample.length:
+            sample = replace(sample, token_ids=sample.token_ids[:rows],
+                             slots=sample.slots[:rows], loss_mask=sample.loss_mask[:rows],
+                             final=None if sample.final is None else sample.final[:rows])
+        kept.append(sample)
+        used += rows * per_row
+    return kept
+
+
 def probe_layout(model: str | Path, data: str | Path, target: str | Path | None = None, *,
-                 device: str = "cpu", dtype: str = "float32", max_samples: int = 16
-                 ) -> dict[str, Any]:
+                 device: str = "cpu", dtype: str = "float32", max_samples: int = 16,
+                 max_bytes: int = 2 << 30) -> dict[str, Any]:
     """Rank candidate layouts; the contract of `drafter layout`."""
     from spec_debug.eagle3.layout import probe
     from spec_debug.eagle3.loading import build_draft
@@ -121,7 +141,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype)
     # all slots except the final one are candidates; the final state is read separately
-    samples = list(iter_samples(data, max_samples=max_samples))
+    samples = _bounded_samples(data, max_samples, max_bytes)
     if not samples:
         raise UsageError(f"{data}: no samples")
     embed = target_ckpt.embed() if target_ckpt is not None else None

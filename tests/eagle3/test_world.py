@@ -166,3 +166,11 @@ def test_bad_inputs_are_one_clear_error(world, tmp_path):
         evaluate_drafter(world.draft, world.data, layout="0,1")
     with pytest.raises(SpecDebugError, match="semantics"):
         evaluate_drafter(world.draft, world.data, semantics="trtllm")
+
+
+def test_layout_probe_memory_is_bounded_on_wide_dumps(world):
+    # 9 slots x 32 floats x 4 bytes per row: a 100-row budget keeps 2 full samples + a cut one
+    row = 9 * 32 * 4
+    report = probe_layout(world.draft, world.wide_data, world.target, max_bytes=100 * row)
+    assert report["samples"] == 3
+    assert report["ranked"][0]["layer_ids"] == [2, 4, 5]
