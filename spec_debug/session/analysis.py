@@ -291,7 +291,7 @@ class _SessionState:
             self.phases.segment_for(ev).errors += 1
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
-                host, call.seq if call else None, ev.timestamp))
+                host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
         if failed and call is not None:
             err = found[0] if found else None
             summary = f"{err.exception or err.kind}: {err.message}"[:160] if err else "a failed command"
@@ -310,7 +310,7 @@ class _SessionState:
     def _metric(self, ev: Event, m: metrics.Metric, host, source: str, st: _Agent | None = None,
                 call: _Call | None = None) -> None:
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
-                           ev.timestamp)
+                           ev.timestamp, ev.file, ev.line)
         self._keep(self.kept["metrics"], rec)
         if m.name == "baseline_throughput":
             self.baseline = rec

@@ -230,11 +230,12 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
     for e in a.errors[:60]:
         wanted.add(e.seq)
         note(e.seq, e.agent, f"{e.kind}: {e.exception or ''} {_short(e.message, 200)}".replace("  ", " ")
-             + (f" ({e.file}:{e.line})" if e.file else ""))
+             + (f" ({e.file}:{e.line})" if e.file else ""),
+             f"{e.source_file}:{e.source_line}" if e.source_file else "")
         if e.command_seq is not None:
             wanted.add(e.command_seq)
     for m in a.metrics:
-        note(m.seq, m.agent, f"{m.name} = {m.value:g} {m.unit} ({m.context})")
+        note(m.seq, m.agent, f"{m.name} = {m.value:g} {m.unit} ({m.context})", f"{m.file}:{m.line}" if m.file else "")
     for h in a.hypotheses[:60]:
         note(h.seq, h.agent, f"hypothesis: {h.text}")
         if h.outcome_seq is not None:

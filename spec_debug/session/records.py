@@ -74,6 +74,9 @@ class ErrorRecord:
     host: str | None = None
     command_seq: int | None = None
     timestamp: str | None = None
+    source_file: str = ""
+    source_line: int = 0
+    """Where the output that shows the error is (``file``/``line`` name the failing frame)."""
 
 
 @dataclass(slots=True)
@@ -89,6 +92,8 @@ class MetricRecord:
     source: str = "output"
     """output (printed by a command) or prose (stated by a person or the agent)."""
     timestamp: str | None = None
+    file: str = ""
+    line: int = 0
 
 
 @dataclass(slots=True)
