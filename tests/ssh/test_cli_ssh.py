@@ -20,6 +20,7 @@ description: facts, a finding, a fetch and a timeout over SSH
 vars:
   marker: "0"
   region: unset
+  logdir: /tmp/spec-debug-e2e
 steps:
   - id: who
     title: Who and where
@@ -31,12 +32,12 @@ steps:
   - id: make_log
     title: Write a log to fetch
     why: fetch copies remote files
-    run: mkdir -p /tmp/spec-debug-e2e && echo "log of {{ host }}" > /tmp/spec-debug-e2e/{{ host | replace(':', '_') | raw }}.log
+    run: mkdir -p {{ logdir }} && echo "log of {{ host }}" > {{ logdir }}/{{ host | replace(':', '_') | raw }}.log
   - id: fetch_log
     title: Fetch it
     why: artifacts come home over SFTP
     fetch:
-      src: "/tmp/spec-debug-e2e/{{ host | replace(':', '_') }}.log"
+      src: "{{ logdir }}/{{ host | replace(':', '_') }}.log"
       dest: logs
   - id: hang
     title: A step that hangs
@@ -69,7 +70,7 @@ def playbook(tmp_path: Path) -> Path:
 def test_a_playbook_runs_on_an_ssh_alias(cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, playbook: Path, tmp_path: Path) -> None:
     marker = f"{5000 + uuid.uuid4().int % 4000}.5"
     out = tmp_path / "runs"
-    result = cli("run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out), "--var", f"marker={marker}")
+    result = cli("run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out), "--var", f"marker={marker}", "--var", f"logdir={tmp_path / 'remote'}")
     run_dir, record = load_run(out)
     assert result.code == 0, result.stderr  # a timed-out step is a warning finding (SD002)
     steps = {s["id"]: s for s in record["steps"]}
@@ -102,7 +103,7 @@ def test_a_fleet_with_bad_hosts_finishes_the_good_ones(
     client.alias("target", sshd)
     out = tmp_path / "runs"
     started = time.monotonic()
-    result = cli("run", str(playbook), "-i", str(inventory), "--limit", "gpus:!gpu99", "-F", str(client.config), "--batch", "--out", str(out), "--forks", "4")
+    result = cli("run", str(playbook), "-i", str(inventory), "--limit", "gpus:!gpu99", "-F", str(client.config), "--batch", "--out", str(out), "--forks", "4", "--var", f"logdir={tmp_path / 'remote'}")
     elapsed = time.monotonic() - started
     assert result.code == 3, result.stderr
     _, record = load_run(out)
