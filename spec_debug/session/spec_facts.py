@@ -52,7 +52,7 @@ def launch_observations(text: str) -> list[Observation]:
 
 def concat_orders(text: str) -> list[tuple[str, ...]]:
     """Hidden-state concatenation orders written in a text: ``cat([embed, layer3, layer31])``."""
-    if "cat(" not in text and "catenate(" not in text:
+    if "cat" not in text or ("cat(" not in text and "catenate(" not in text):
         return []
     orders = []
     for m in _CONCAT.finditer(text):
@@ -78,7 +78,7 @@ def text_observations(text: str) -> list[Observation]:
         m = _D2T_MISSING.search(text)
         if m:
             out.append(Observation("SD301", _around(text, m.start(), m.end())))
-    if "norm_before" in text or "fc_norm" in text or "norm_output" in text:
+    if "norm" in text and ("norm_before" in text or "fc_norm" in text or "norm_output" in text):
         m = _NORM_FLAG.search(text)
         if m:
             out.append(Observation("SD701", _around(text, m.start(), m.end())))
