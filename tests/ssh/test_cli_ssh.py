@@ -115,6 +115,8 @@ def test_a_fleet_with_bad_hosts_finishes_the_good_ones(
     who = {s["host"]: s["stdout"] for s in record["steps"] if s["id"] == "who"}
     assert "region=eu" in who["gpu01"] and "region=us" in who["gpu02"]
     assert elapsed < 30
+    report = (load_run(out)[0] / "report.md").read_text()
+    assert "| SD005 | error | gpu03, gpu04 |" in report  # the fleet summary groups the unreachable hosts
     # --retry-failed re-runs only the hosts that did not pass.
     second_out = tmp_path / "again"
     retry = cli("run", str(playbook), "-i", str(inventory), "-F", str(client.config), "--batch", "--out", str(second_out), "--retry-failed", str(load_run(out)[0]), "--limit", "gpu03,gpu04")
