@@ -174,3 +174,11 @@ def test_layout_probe_memory_is_bounded_on_wide_dumps(world):
     report = probe_layout(world.draft, world.wide_data, world.target, max_bytes=100 * row)
     assert report["samples"] == 3
     assert report["ranked"][0]["layer_ids"] == [2, 4, 5]
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_half_precision_runs_close_to_fp32(world, dtype):
+    fp32 = evaluate_drafter(world.draft, world.data, world.target, steps=2)
+    half = evaluate_drafter(world.draft, world.data, world.target, steps=2, dtype=dtype)
+    assert half["dtype"] == dtype
+    assert abs(acc0(half) - acc0(fp32)) < 0.05
