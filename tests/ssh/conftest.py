@@ -23,7 +23,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if not sshd_available():
         skip = pytest.mark.skip(reason="OpenSSH sshd not installed (apt-get install openssh-server)")
         for item in items:
-            if "tests/ssh/" in str(item.fspath):
+            if "tests/ssh/" in str(item.path):
                 item.add_marker(skip)
 
 
