@@ -104,6 +104,9 @@ def _rope_from(decoder: Mapping[str, Any]) -> RopeConfig:
     return RopeConfig(rope_type=rope_type, theta=theta, params=params)
 
 
+rope_from_decoder = _rope_from  # public name (diagnose/checks/draft_config.py reads RoPE keys)
+
+
 def _int(mapping: Mapping[str, Any], key: str, where: str) -> int:
     value = mapping.get(key)
     if value is None:
