@@ -112,6 +112,8 @@ def run(
     ssh_config: Optional[Path] = typer.Option(None, "--ssh-config", "-F", help="ssh_config file (default ~/.ssh/config)."),
     accept_new: bool = typer.Option(False, "--accept-new", help="Trust unknown host keys on first connect (like StrictHostKeyChecking=accept-new); changed keys are still refused."),
     batch: bool = typer.Option(False, "--batch", help="Never prompt (encrypted keys fail with a clear error)."),
+    connect_timeout: Optional[float] = typer.Option(None, "--connect-timeout", help="Seconds to wait for a host (default: ConnectTimeout from ssh_config, else 15)."),
+    known_hosts: Optional[Path] = typer.Option(None, "--known-hosts", help="Use this known_hosts file instead of ~/.ssh/known_hosts."),
     retry_failed: Optional[Path] = typer.Option(None, "--retry-failed", help="Re-run only the hosts that failed or were unreachable in RUN_DIR."),
     step: bool = typer.Option(False, "--step", help="Step through interactively: run / skip / quit before each step."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Also write JUnit XML (host x step = test case)."),
@@ -126,7 +128,7 @@ def run(
         code = execute_run(
             playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
             cli_vars=_collect_vars(var, var_file), out=out, as_json=as_json, ssh_config=ssh_config,
-            accept_new=accept_new, batch=batch, retry_failed=retry_failed, step=step, junit=junit,
+            accept_new=accept_new, batch=batch, connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step, junit=junit,
             capture_limit=capture_limit, show_output=show_output, redact=not no_redact,
             console=err_console, argv=sys.argv,
         )

@@ -28,6 +28,8 @@ def resolve_targets(
     ssh_config: Path | None,
     accept_new: bool,
     batch: bool,
+    connect_timeout: float | None = None,
+    known_hosts: Path | None = None,
     only: set[str] | None = None,
 ) -> list[HostTarget]:
     if not host and not hosts and inventory is None:
@@ -39,7 +41,10 @@ def resolve_targets(
             from spec_debug.runner.hosts import ConnectOptions, open_transport, resolve_hosts
         except ImportError:
             raise UsageError("the SSH transport is not installed in this build; only --host local works") from None
-        options = ConnectOptions(ssh_config_path=ssh_config, accept_new=accept_new, batch=batch)
+        options = ConnectOptions(
+            ssh_config_path=ssh_config, accept_new=accept_new, batch=batch,
+            connect_timeout_s=connect_timeout, known_hosts=known_hosts,
+        )
         specs = resolve_hosts(host, hosts, inventory, limit)
         targets = [
             HostTarget(
@@ -76,6 +81,8 @@ def execute_run(
     ssh_config: Path | None,
     accept_new: bool,
     batch: bool,
+    connect_timeout: float | None,
+    known_hosts: Path | None,
     retry_failed: Path | None,
     step: bool,
     junit: Path | None,
@@ -93,7 +100,9 @@ def execute_run(
         if not host and not hosts and inventory is None:
             host = [h.name for h in previous.hosts if h.name in only]
         cli_vars = {**{k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}, **cli_vars}
-    targets = resolve_targets(host, hosts, inventory, limit, ssh_config=ssh_config, accept_new=accept_new, batch=batch, only=only)
+    targets = resolve_targets(host, hosts, inventory, limit, ssh_config=ssh_config, accept_new=accept_new, batch=batch,
+        connect_timeout=connect_timeout, known_hosts=known_hosts, only=only,
+    )
     gate = None
     if step:
         from spec_debug.stepthrough import TerminalGate

@@ -60,7 +60,9 @@ class RunStore:
 
     def save(self, record: RunRecord) -> None:
         """Atomically replace run.json: readers see the old or the new record, never half."""
-        payload = record.model_dump_json(indent=2)
+        self.save_json(record.model_dump_json(indent=2))
+
+    def save_json(self, payload: str) -> None:
         with self._lock:
             write_atomic(self.run_dir / RUN_JSON, payload)
 

@@ -33,6 +33,10 @@ from spec_debug.runner.transport import CommandOutcome, Transport
 from spec_debug.store import RunStore, utc_now
 
 EVIDENCE_TAIL_LINES = 6
+SAVE_INTERVAL_S = 0.1
+"""run.json is rewritten after a step unless it was written less than this long ago; then the
+run loop writes it within this interval. A 100-step playbook of `true` would otherwise spend
+most of its time rewriting run.json."""
 
 
 @dataclass
@@ -80,6 +84,11 @@ class Run:
         self.abort = threading.Event()
         self._lock = threading.Lock()
         self._transports: dict[str, Transport] = {}
+        self._save_lock = threading.Lock()
+        self._dirty = False
+        self._last_save = 0.0
+        self._save_seq = 0
+        self._written_seq = 0
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
             raise PlaybookError(
@@ -102,8 +111,25 @@ class Run:
 
     # ---------------------------------------------------------------- public
 
+    def save(self, *, force: bool = False) -> None:
+        """Write run.json now, or mark it dirty if it was written very recently."""
+        with self._lock:
+            now = time.monotonic()
+            if not force and now - self._last_save < SAVE_INTERVAL_S:
+                self._dirty = True
+                return
+            payload = self.record.model_dump_json(indent=2)
+            self._dirty = False
+            self._last_save = now
+            self._save_seq += 1
+            seq = self._save_seq
+        with self._save_lock:
+            if seq > self._written_seq:  # never let an older snapshot overwrite a newer one
+                self.store.save_json(payload)
+                self._written_seq = seq
+
     def execute(self) -> RunRecord:
-        self.store.save(self.record)
+        self.save(force=True)
         self.options.reporter.run_started(self.record)
         workers = max(1, min(self.options.forks, len(self.targets)))
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="host")
@@ -112,7 +138,9 @@ class Run:
             pending = set(futures)
             while pending:
                 # Short waits keep the main thread responsive to Ctrl-C.
-                _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                _, pending = wait(pending, timeout=SAVE_INTERVAL_S, return_when=FIRST_COMPLETED)
+                if self._dirty:
+                    self.save()
         except KeyboardInterrupt:
             self.interrupt("interrupted (Ctrl-C)")
             wait(set(futures))
@@ -201,7 +229,7 @@ class Run:
         ):
             host.status = "failed"
         host.finished_at = utc_now()
-        self.store.save(self.record)
+        self.save(force=True)
         self.options.reporter.host_finished(host)
 
     def _commit_step(self, result: StepRecord | None, findings: list[Finding]) -> None:
@@ -211,7 +239,7 @@ class Run:
             if self.options.redact:
                 findings = [f.model_copy(update={"evidence": [redact_text(e) for e in f.evidence]}) for f in findings]
             self.record.findings.extend(findings)
-        self.store.save(self.record)
+        self.save()
 
     # ---------------------------------------------------------------- steps
 
@@ -538,7 +566,7 @@ class Run:
             record.status = "failed"
         else:
             record.status = "passed"
-        self.store.save(record)
+        self.save(force=True)
         self.options.reporter.run_finished(record)
 
     def _clean(self, value: Any) -> Any:
