@@ -226,6 +226,13 @@ class ThroughputModel:
     predicted_tok_s_at_observed: float | None = None
     measured_speedup: float | None = None
     implied_draft_cost_ratio: float | None = None
+    round_overhead: float | None = None
+    """Per-round cost beyond 1 + K*c (scheduling, sampling, the wider verify), in target steps,
+    from a measurement: AL * baseline / measured - 1 - K*c."""
+    best_steps: int | None = None
+    best_accept_length: float | None = None
+    predicted_tok_s_best: float | None = None
+    """tok/s at the draft's trained steps and standalone acceptance, with the measured overhead."""
     notes: list[str] = field(default_factory=list)
 
     def to_facts(self) -> dict[str, Any]:
@@ -236,30 +243,38 @@ def build_model(*, steps: int, draft_cost_ratio: float | None,
                 predicted_accept_length: float | None = None,
                 observed_accept_length: float | None = None,
                 baseline_tok_s: float | None = None, measured_tok_s: float | None = None,
-                overhead: float = 0.0) -> ThroughputModel:
+                overhead: float = 0.0, best_accept_length: float | None = None,
+                best_steps: int | None = None) -> ThroughputModel:
     m = ThroughputModel(steps=steps, draft_cost_ratio=draft_cost_ratio,
                         predicted_accept_length=predicted_accept_length,
                         observed_accept_length=observed_accept_length,
-                        baseline_tok_s=baseline_tok_s, measured_tok_s=measured_tok_s)
+                        baseline_tok_s=baseline_tok_s, measured_tok_s=measured_tok_s,
+                        best_steps=best_steps, best_accept_length=best_accept_length)
     c = draft_cost_ratio
-    if c is not None:
-        m.break_even_accept_length = break_even_accept_length(steps, c, overhead)
-        if predicted_accept_length is not None:
-            m.predicted_speedup = speedup(predicted_accept_length, steps, c, overhead)
-        if observed_accept_length is not None:
-            m.speedup_at_observed = speedup(observed_accept_length, steps, c, overhead)
-        if baseline_tok_s:
-            if m.predicted_speedup is not None:
-                m.predicted_tok_s = baseline_tok_s * m.predicted_speedup
-            if m.speedup_at_observed is not None:
-                m.predicted_tok_s_at_observed = baseline_tok_s * m.speedup_at_observed
-    else:
-        m.notes.append("draft cost ratio c unknown: give draft/target configs or parameter counts")
     if baseline_tok_s and measured_tok_s:
         m.measured_speedup = measured_tok_s / baseline_tok_s
         if observed_accept_length is not None:
             m.implied_draft_cost_ratio = implied_draft_cost_ratio(
                 measured_tok_s, baseline_tok_s, observed_accept_length, steps)
+            if c is not None:
+                per_round = observed_accept_length * baseline_tok_s / measured_tok_s
+                m.round_overhead = max(0.0, per_round - 1.0 - steps * c)
+    if c is None:
+        m.notes.append("draft cost ratio c unknown: give draft/target configs or parameter counts")
+        return m
+    o = m.round_overhead if m.round_overhead is not None else overhead
+    m.break_even_accept_length = break_even_accept_length(steps, c, o)
+    if predicted_accept_length is not None:
+        m.predicted_speedup = speedup(predicted_accept_length, steps, c, o)
+    if observed_accept_length is not None:
+        m.speedup_at_observed = speedup(observed_accept_length, steps, c, o)
+    if baseline_tok_s:
+        if m.predicted_speedup is not None:
+            m.predicted_tok_s = baseline_tok_s * m.predicted_speedup
+        if m.speedup_at_observed is not None:
+            m.predicted_tok_s_at_observed = baseline_tok_s * m.speedup_at_observed
+        if best_accept_length is not None and best_steps:
+            m.predicted_tok_s_best = predicted_tok_s(baseline_tok_s, best_accept_length, best_steps, c, o)
     return m
 
 

@@ -95,10 +95,18 @@ def test_draft_parameter_count_matches_the_real_tensor_shapes():
 
 
 def test_build_model_reports_every_number():
+    # the incident: 1 step, 54.8 tok/s vs 90 baseline at an observed accept length of 1.3
     m = build_model(steps=1, draft_cost_ratio=0.2, predicted_accept_length=1.75,
-                    observed_accept_length=1.3, baseline_tok_s=90.0, measured_tok_s=54.8)
+                    observed_accept_length=1.3, baseline_tok_s=90.0, measured_tok_s=54.8,
+                    best_accept_length=2.6, best_steps=3)
     f = m.to_facts()
-    assert f["break_even_accept_length"] == pytest.approx(1.2)
-    assert f["predicted_tok_s"] == pytest.approx(90 * 1.75 / 1.2, abs=1e-3)
+    per_round = 1.3 * 90 / 54.8  # target steps one round really costs
+    assert f["round_overhead"] == pytest.approx(per_round - 1.2, abs=1e-4)
+    assert f["break_even_accept_length"] == pytest.approx(per_round, abs=1e-4)
+    assert f["predicted_tok_s_at_observed"] == pytest.approx(54.8, abs=1e-3)  # the model explains it
+    assert f["predicted_tok_s"] == pytest.approx(90 * 1.75 / per_round, abs=1e-3)
+    assert f["predicted_tok_s_best"] == pytest.approx(90 * 2.6 / (1 + 3 * 0.2 + per_round - 1.2), abs=1e-3)
     assert f["measured_speedup"] == pytest.approx(54.8 / 90, abs=1e-4)
+    no_measure = build_model(steps=3, draft_cost_ratio=0.2, predicted_accept_length=2.6)
+    assert no_measure.break_even_accept_length == pytest.approx(1.6) and no_measure.round_overhead is None
     assert build_model(steps=3, draft_cost_ratio=None).notes

@@ -24,8 +24,12 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     if host.get("skipped"):
         return {NS: {"skipped": host["skipped"]}}
     args = host.get("args") or {}
-    return {NS: {"reference": _trim(host.get("reference")), "engine": _trim(host.get("engine")),
-                 "claimed_accuracy": args.get("claimed_accuracy") or None}}
+    reference = _trim(host.get("reference"))
+    facts = {NS: {"reference": reference, "engine": _trim(host.get("engine")),
+                  "claimed_accuracy": args.get("claimed_accuracy") or None}}
+    if reference and reference.get("full_accuracy"):
+        facts["full_accuracy"] = reference["full_accuracy"]  # contract name: the report's acceptance chart
+    return facts
 
 
 def check(ctx: Any) -> list[Finding]:
