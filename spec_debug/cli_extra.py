@@ -26,8 +26,15 @@ def register(app: typer.Typer) -> None:
     def findings(
         code: Optional[str] = typer.Argument(None, help="A finding code, e.g. SD201", autocompletion=_complete_codes),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable catalog."),
+        markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way)."),
     ) -> None:
         """The finding catalog: what each code detects, why it hurts, how to fix it."""
+        if markdown is not None:
+            from spec_debug.diagnose.catalog import render_catalog_markdown
+
+            markdown.write_text(render_catalog_markdown(), encoding="utf-8")
+            typer.echo(f"wrote {markdown}", err=True)
+            raise typer.Exit(0)
         from spec_debug.diagnose.findings_cli import findings_command
 
         raise typer.Exit(findings_command(code, as_json))
