@@ -51,6 +51,7 @@ def test_broken_demo_reports_the_three_root_causes_once_each(broken):
     assert "eagle_config.eagle_aux_hidden_state_layer_ids" in by_code["SD201"].remediation
     # the measured cost of the served layers is a related info finding, not a second error
     assert by_code["SD403"].severity == "info" and "SD201" in by_code["SD403"].evidence[-1]
+    assert "SD101, SD201" in by_code["SD501"].remediation
 
 
 def test_broken_demo_report_reads_as_an_incident_report(broken):

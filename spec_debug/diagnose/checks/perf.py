@@ -13,7 +13,8 @@ AL_GAP = 0.25
 
 
 def check_throughput(measured_tok_s: float | None, baseline_tok_s: float | None, *,
-                     source: str = "", context: list[str] | None = None, at: Where = Where()) -> list[Finding]:
+                     source: str = "", context: list[str] | None = None, root_causes: list[str] | None = None,
+                     at: Where = Where()) -> list[Finding]:
     """SD501: speculative decode slower than the no-speculation baseline. `context`: the
     acceptance numbers that explain it (observed vs predicted accept length, the model)."""
     if not measured_tok_s or not baseline_tok_s:
@@ -24,8 +25,13 @@ def check_throughput(measured_tok_s: float | None, baseline_tok_s: float | None,
     evidence = [f"measured {measured_tok_s:.1f} tok/s with speculation{f' ({source})' if source else ''}",
                 f"baseline {baseline_tok_s:.1f} tok/s without: {ratio:.2f}x ({(1 - ratio) * 100:.0f}% slower)",
                 *(context or [])]
+    fix = None
+    if root_causes:
+        fix = (f"Fix the root causes reported above ({', '.join(root_causes)}), then re-measure against the "
+               "baseline; until then serve without speculation.")
     return [at.finding("SD501", evidence, {"measured_tok_s": measured_tok_s,
-                                           "baseline_tok_s": baseline_tok_s, "ratio": ratio})]
+                                           "baseline_tok_s": baseline_tok_s, "ratio": ratio,
+                                           "root_causes": root_causes or []}, remediation=fix)]
 
 
 def check_accept_length_gap(observed: float | None, predicted: float | None, steps: int | None, *,

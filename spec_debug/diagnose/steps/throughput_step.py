@@ -122,9 +122,10 @@ def check(ctx: Any) -> list[Finding]:
                "best_accept_length": best, "observed_accept_length": observed})
     if model.predicted_tok_s_best is not None:
         ctx.facts["predicted_tok_s"] = round(model.predicted_tok_s_best, 2)  # the report's "predicted (fixed)"
-    findings += check_throughput(measured, baseline, source=source, at=at,
+    all_causes = raised(ctx.host_facts, SERVING_PATH_CAUSES)
+    findings += check_throughput(measured, baseline, source=source, at=at, root_causes=all_causes,
                                  context=numbers(observed, predicted, served_steps, best, best_steps, model.to_facts()))
-    causes = [c for c in raised(ctx.host_facts, SERVING_PATH_CAUSES) if c != "SD101"]
+    causes = [c for c in all_causes if c != "SD101"]
     findings += check_accept_length_gap(observed, predicted, served_steps, root_causes=causes, at=at)
     candidates = [x for x in (best, observed) if x is not None]
     findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
