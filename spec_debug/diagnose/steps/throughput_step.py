@@ -116,6 +116,11 @@ def check(ctx: Any) -> list[Finding]:
                         predicted_accept_length=predicted, observed_accept_length=observed,
                         baseline_tok_s=baseline, measured_tok_s=measured,
                         best_accept_length=best, best_steps=best_steps)
+    topk = (launch.get("effective") or {}).get("topk")
+    if topk and topk > 1:
+        # Siblings add acceptance a chain does not have (EAGLE3.md section 7): with topk > 1 the
+        # chain prediction is a lower bound, so a gap below it is still a real gap.
+        model.notes.append(f"topk {topk}: the served tree accepts at least the chain prediction")
     tp["model"] = model.to_facts()
     tp.update({"served_steps": served_steps, "best_steps": best_steps,
                "predicted_accept_length_reference": predicted, "predicted_accept_length_engine": engine_predicted,
