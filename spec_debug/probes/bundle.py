@@ -19,7 +19,9 @@ from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.transport import Transport
 
 _PACKAGES = ("probes", "eagle3")
-_EXCLUDED = {"commands.py"}  # CLI front-ends import typer/rich, which hosts need not have
+# Controller-side modules: CLI front-ends (typer/rich) and the probe registry (pydantic), which
+# hosts need not have and never import.
+_EXCLUDED = {"commands.py", "registry.py", "bundle.py", "builtin.py"}
 _MAIN = "from spec_debug.probes.hostmain import main\nraise SystemExit(main())\n"
 REMOTE_DIR = ".cache/spec-debug"
 
@@ -34,7 +36,10 @@ def _package_root() -> Path:
 
 def _bundle_bytes() -> bytes:
     root = _package_root()
-    files: list[tuple[str, bytes]] = [("spec_debug/__init__.py", (root / "__init__.py").read_bytes())]
+    # errors.py: host code raises the same exception types the controller explains.
+    files: list[tuple[str, bytes]] = [
+        (f"spec_debug/{name}", (root / name).read_bytes()) for name in ("__init__.py", "errors.py")
+    ]
     for package in _PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             if path.name in _EXCLUDED or "__pycache__" in path.parts:
