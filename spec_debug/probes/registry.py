@@ -21,7 +21,8 @@ class ProbeContext:
     host: str
     args: dict[str, Any]
     facts: dict[str, Any]
-    """This probe's facts (after parse)."""
+    """This probe's facts (after parse). A check may add derived facts to this dict (e.g. the
+    codes it raised, a predicted tok/s): the runner records this same dict as the step's facts."""
     host_facts: dict[str, Any]
     """Every fact captured on this host so far, this probe's included."""
     vars: dict[str, Any] = field(default_factory=dict)
