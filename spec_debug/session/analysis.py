@@ -8,14 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
-from spec_debug.session import failures, metrics, reasoning, shell, spec_facts
+from spec_debug.session import metrics, shell
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.records import (
     Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord, as_json,
 )
-from spec_debug.session.segments import PhaseTracker, first_sentence
+from spec_debug.session.extract import Extracted, extract
+from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 
 LOOP_MIN = 3
@@ -138,7 +139,8 @@ class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
     recent: deque = field(default_factory=lambda: deque(maxlen=PIVOT_WINDOW))
     trigger: _Trigger | None = None
-    last_text: str = ""
+    last_why: str = ""
+    """The reasoning shown with a command: of the agent's last text (or thinking) block."""
     last_text_seq: int = -1
     failing: OrderedDict = field(default_factory=OrderedDict)
     """Command template -> its current streak of failures."""
@@ -164,6 +166,8 @@ class _SessionState:
         self.standalone_accuracy: list[MetricRecord] = []
         self.phases = PhaseTracker(self.session, lambda agent: self.tree.get(agent).description)
         self.kept = {name: Bounded() for name in _KEPT}
+        self.status_known = source.format != "text"
+        """False for a plain-text log: no exit status was recorded."""
 
     # -- bookkeeping --------------------------------------------------------
     def _keep(self, items: Bounded, record) -> None:
@@ -178,6 +182,9 @@ class _SessionState:
 
     # -- the pass -----------------------------------------------------------
     def feed(self, ev: Event) -> None:
+        x = ev.extracted
+        if x is None:
+            x = extract(ev, self.status_known)
         self.events += 1
         ts = ev.timestamp
         if ts:  # sub-agents are read after the trunk, so compare rather than take the last
@@ -194,21 +201,21 @@ class _SessionState:
         kind = ev.kind
         if kind == "prompt":
             if ev.agent == MAIN_AGENT and ev.text.strip():
-                self.phases.boundary(ev.seq, "prompt", first_sentence(ev.text), ts=ev.timestamp)
+                self.phases.boundary(ev.seq, "prompt", x.first_sentence, ts=ev.timestamp)
             self._keep(self.kept["prompts"], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
-            self._prose(ev, st)
+            self._prose(ev, x)
         elif kind == "text":
-            self._prose(ev, st)
-            self._reasoning(ev, st)
-            st.last_text, st.last_text_seq = ev.text[-4000:], ev.seq
+            self._prose(ev, x)
+            self._reasoning(ev, st, x)
+            st.last_why, st.last_text_seq = x.why, ev.seq
         elif kind == "thinking":
-            self._concat(ev, ev.text)
+            self._concat(ev, x)
             if st.last_text_seq != ev.seq:
-                st.last_text, st.last_text_seq = ev.text[-4000:], ev.seq
+                st.last_why, st.last_text_seq = x.why, ev.seq
         elif kind == "tool_call":
-            self._tool_call(ev, st)
+            self._tool_call(ev, st, x)
         elif kind == "tool_result":
-            self._tool_result(ev, st)
+            self._tool_result(ev, st, x)
         elif kind == "compaction":
             self.compactions += 1
             if ev.agent == MAIN_AGENT:
@@ -217,58 +224,58 @@ class _SessionState:
             self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
         self.phases.segment_for(ev).events += 1
 
-    def _prose(self, ev: Event, st: _Agent) -> None:
-        for m in metrics.extract_metrics(ev.text):
-            self._metric(ev, m, None, "prose")
-        self._concat(ev, ev.text)
-        for obs in spec_facts.text_observations(ev.text):
+    def _prose(self, ev: Event, x: Extracted) -> None:
+        if x.metrics:
+            for m in metrics.name_by_hint(list(x.metrics), ""):
+                self._metric(ev, m, None, "prose")
+        self._concat(ev, x)
+        for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence)
 
-    def _reasoning(self, ev: Event, st: _Agent) -> None:
-        settled = reasoning.outcome(ev.text)
+    def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
+        settled = x.outcome
         if settled and st.open_hypotheses:
             hyp = st.open_hypotheses.pop()
             hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
             hyp.outcome_timestamp = ev.timestamp
-        for sentence in reasoning.hypotheses(ev.text):
+        for sentence in x.hypotheses:
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append(hyp)
             del st.open_hypotheses[:-20]
 
-    def _tool_call(self, ev: Event, st: _Agent) -> None:
+    def _tool_call(self, ev: Event, st: _Agent, x: Extracted) -> None:
         self.tool_calls += 1
         self.tree.get(ev.agent).tool_calls += 1
-        category = shell.categorize(ev.command, ev.tool_name, ev.path)
-        self._pivot_check(ev, st, category)
+        category = x.category
+        self._pivot_check(ev, st, category, x.target)
         st.recent.append(category)
         seg = self.phases.segment_for(ev, category)
         seg.categories[category] += 1
         record = None
         if ev.command:
-            target = shell.parse_target(ev.command)
+            target = x.target
             host = target.host or ev.host
-            why = st.last_text if 0 <= ev.seq - st.last_text_seq <= 3 else ""
             record = CommandRecord(
                 session=self.session, seq=ev.seq, agent=ev.agent, host=host, command=ev.command[:4000],
                 category=category, inner=(target.inner or ev.command)[:4000], user=target.user,
                 port=target.port, jump=target.jump, container=target.container, description=ev.description,
-                why=reasoning.why_text(why[-1000:]) if why else "", timestamp=ev.timestamp, file=ev.file,
+                why=st.last_why if 0 <= ev.seq - st.last_text_seq <= 3 else "", timestamp=ev.timestamp, file=ev.file,
                 line=ev.line)
             self._keep(self.kept["commands"], record)
             seg.commands += 1
             if host:
                 seg.hosts[host] += 1
-            for obs in spec_facts.launch_observations(ev.command):
+            for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host)
-            self._concat(ev, ev.command)
-        call = _Call(category, ev.seq, shell.template(ev.command or f"{ev.tool_name} {ev.path or ''}"), record, ev.tool_name)
+            self._concat(ev, x)
+        call = _Call(category, ev.seq, x.template, record, ev.tool_name)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
             st.pending.popitem(last=False)
 
-    def _tool_result(self, ev: Event, st: _Agent) -> None:
+    def _tool_result(self, ev: Event, st: _Agent, x: Extracted) -> None:
         call = st.pending.pop(ev.call_id, None) if ev.call_id else None
         if call is None and ev.call_id is None and st.pending:
             call = st.pending.popitem(last=True)[1]
@@ -276,7 +283,8 @@ class _SessionState:
         exit_code = ev.exit_code
         if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code":
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
-        found = failures.extract_errors(ev.text, exit_code, ev.is_error, status_known=self.source.format != "text")
+        # Scanned with the event's own exit code: with a known status, 0 and None read the same.
+        found = x.errors
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
         host = record.host if record else None
         if record is not None:
@@ -298,13 +306,14 @@ class _SessionState:
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))
         self._loop(ev, st, call, failed, found)
         hint = record.command if record else ""
-        for m in metrics.extract_metrics(ev.text, hint):
-            self._metric(ev, m, host, "output", st, call)
-        for obs in spec_facts.launch_observations(ev.text):
+        if x.metrics:
+            for m in metrics.name_by_hint(list(x.metrics), hint):
+                self._metric(ev, m, host, "output", st, call)
+        for obs in x.launch:
             self._finding(obs.code, ev, obs.evidence, host)
-        for obs in spec_facts.text_observations(ev.text):
+        for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
-        self._concat(ev, ev.text)
+        self._concat(ev, x)
 
     # -- extractors with session state -------------------------------------
     def _metric(self, ev: Event, m: metrics.Metric, host, source: str, st: _Agent | None = None,
@@ -345,8 +354,8 @@ class _SessionState:
                           f"{claimed.value:g}% [msg {claimed.seq}]", standalone.host,
                           seq=max(standalone.seq, claimed.seq), extra_seqs=[standalone.seq, claimed.seq])
 
-    def _concat(self, ev: Event, text: str) -> None:
-        for order in spec_facts.concat_orders(text):
+    def _concat(self, ev: Event, x: Extracted) -> None:
+        for order in x.concat_orders:
             seen = self.concat_seen.get(len(order))
             if seen is None:
                 self.concat_seen[len(order)] = (order, ev.seq)
@@ -358,7 +367,7 @@ class _SessionState:
                 text = (f"[msg {ev.seq}] {first} vs {second}" if seen[1] == ev.seq else
                         f"[msg {seen[1]}] {first} vs [msg {ev.seq}] {second}")
                 self._finding("SD201", ev, text, extra_seqs=[seen[1]])
-        for ids in spec_facts.layer_id_lists(text):
+        for ids in x.layer_ids:
             seen = self.layer_ids_seen.get(len(ids))
             if seen is None:
                 self.layer_ids_seen[len(ids)] = (ids, ev.seq)
@@ -385,7 +394,7 @@ class _SessionState:
             if s not in existing.evidence_seqs and len(existing.evidence_seqs) < 10:
                 existing.evidence_seqs.append(s)
 
-    def _pivot_check(self, ev: Event, st: _Agent, category: str) -> None:
+    def _pivot_check(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         trig = st.trigger
         if trig is None or ev.seq <= trig.seq:
             return
@@ -395,7 +404,6 @@ class _SessionState:
             return
         what = shell.CATEGORY_TITLES
         if ev.command:
-            target = shell.parse_target(ev.command)
             shown = (target.inner or ev.command) + (f" (on {target.host})" if target.host else "")
         else:
             shown = f"{ev.tool_name} {ev.path or ''}".strip()

@@ -8,7 +8,7 @@ type name) instead of failing, as daaain/claude-code-log and txcript do.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 EventKind = Literal[
     "prompt", "text", "thinking", "tool_call", "tool_result", "system", "summary",
@@ -58,6 +58,9 @@ class Event:
     agent_status: str | None = None
     path: str | None = None
     """File a non-shell tool reads or edits (Read/Edit/Write/Grep ``file_path``/``path``)."""
+    extracted: Any = None
+    """:class:`spec_debug.session.extract.Extracted`, when a worker process scanned the
+    event already (its long text then travels no further)."""
 
 
 @dataclass(slots=True)

@@ -41,8 +41,9 @@ _BASELINE_BEFORE = re.compile(
     r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|speed))*\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # Literal-first patterns, one per spelling, each run only when its literal is present:
 # Python's re scans for a literal prefix quickly but not for a lookbehind or a class.
-_ACC_WORDS = (("acc", re.compile(r"acc(?:uracy)?(?![a-z])")), ("Acc", re.compile(r"Acc(?:uracy)?(?![a-z])")),
-              ("ACC", re.compile(r"ACC(?:URACY)?(?![A-Z])")))
+_ACC_WORDS = (("acc", "accept", re.compile(r"acc(?:uracy)?(?![a-z])")),
+              ("Acc", "Accept", re.compile(r"Acc(?:uracy)?(?![a-z])")),
+              ("ACC", "ACCEPT", re.compile(r"ACC(?:URACY)?(?![A-Z])")))
 _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z-]+\s+){0,2}$")
 _VALUE_AFTER = re.compile(r"\s*[:=]\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
@@ -56,11 +57,20 @@ class Metric:
     value: float
     unit: str
     context: str
+    hintable: bool = False
+    """An accuracy whose name a ``standalone`` in the printing command turns into
+    ``standalone_accuracy`` (see :func:`name_by_hint`)."""
 
 
 def extract_metrics(text: str, hint: str = "") -> list[Metric]:
     """Metrics in one text; ``hint`` is the command that printed it (names a standalone
     accuracy, for example)."""
+    return name_by_hint(scan_metrics(text), hint)
+
+
+def scan_metrics(text: str) -> list[Metric]:
+    """The metrics of one text before the printing command is known (a worker process
+    scans outputs whose command another worker read); :func:`name_by_hint` finishes them."""
     found: list[Metric] = []
     structured = False
     if "Decode batch" in text:
@@ -69,29 +79,40 @@ def extract_metrics(text: str, hint: str = "") -> list[Metric]:
         structured = _bench_serving(text, found) or structured
     if "tok" in text:
         # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
-        _throughput_prose(text.replace("(token/s)", "") if "(token/s)" in text else text, found)
+        prose = text.replace("(token/s)", "") if "(token/s)" in text else text
+        if "/s" in prose or "per second" in prose:  # every spelling of the unit has one of them
+            _throughput_prose(prose, found)
     if "acc" in text or "Acc" in text or "ACC" in text:
-        _accuracy(text, hint, found)
+        _accuracy(text, found)
         if not structured and "ccept" in text:
             _accept_prose(text, found)
-    # Baselines and claims first, so a sentence that states both compares them.
+    return found
+
+
+def name_by_hint(found: list[Metric], hint: str) -> list[Metric]:
+    """Name the accuracies of a command with ``standalone`` in it, then order the metrics:
+    baselines and claims first, so a sentence that states both compares them."""
+    if hint and "standalone" in hint.lower():
+        for m in found:
+            if m.hintable:
+                m.name = "standalone_accuracy"
     found.sort(key=lambda m: m.name not in ("baseline_throughput", "validation_accuracy"))
     return found
 
 
 def _decode_batches(text: str, found: list[Metric]) -> bool:
     # Literal-anchored scans (fast) instead of one regex per whole line.
-    tputs = [float(x) for x in _GEN_TPUT.findall(text)]
+    tputs = _GEN_TPUT.findall(text)
     if not tputs:
         return False
-    lens = [float(x) for x in _ACCEPT_LEN_LOG.findall(text)]
-    rates = [float(x) for x in _ACCEPT_RATE_LOG.findall(text)]
+    lens = _ACCEPT_LEN_LOG.findall(text)
+    rates = _ACCEPT_RATE_LOG.findall(text)
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}"
-    found.append(Metric("throughput", round(sum(tputs) / len(tputs), 2), "tok/s", ctx))
+    found.append(Metric("throughput", round(sum(map(float, tputs)) / len(tputs), 2), "tok/s", ctx))
     if lens:
-        found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", ctx))
+        found.append(Metric("accept_length", round(sum(map(float, lens)) / len(lens), 3), "tokens", ctx))
     if rates:
-        found.append(Metric("accept_rate", round(sum(rates) / len(rates), 3), "ratio", ctx))
+        found.append(Metric("accept_rate", round(sum(map(float, rates)) / len(rates), 3), "ratio", ctx))
     return True
 
 
@@ -123,13 +144,15 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         found.append(Metric(name, float(m.group("value")), "tok/s", _context(text, start, end)))
 
 
-def _accuracy(text: str, hint: str, found: list[Metric]) -> None:
-    for literal, pattern in _ACC_WORDS:
-        if literal in text:
-            _accuracy_with(pattern, text, hint, found)
+def _accuracy(text: str, found: list[Metric]) -> None:
+    for literal, accept, pattern in _ACC_WORDS:
+        # Every "acc" inside "accept" fails the pattern's (?![a-z]): when they are all such,
+        # skip the scan (a long server log says "accept len" on every line).
+        if literal in text and text.count(literal) != text.count(accept):
+            _accuracy_with(pattern, text, found)
 
 
-def _accuracy_with(pattern: re.Pattern, text: str, hint: str, found: list[Metric]) -> None:
+def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
     for word in pattern.finditer(text):
         a, b = word.start(), word.end()
         if a > 0 and text[a - 1].isalpha():
@@ -147,13 +170,11 @@ def _accuracy_with(pattern: re.Pattern, text: str, hint: str, found: list[Metric
         elif not is_pct and value > 100:
             continue
         window = text[max(0, a - 60):end].lower()
-        if "standalone" in window or "standalone" in hint.lower():
-            name = "standalone_accuracy"
-        elif _CLAIMED.search(window):
-            name = "validation_accuracy"
+        if "standalone" in window:
+            found.append(Metric("standalone_accuracy", value, "%", _context(text, start, end)))
         else:
-            name = "accuracy"
-        found.append(Metric(name, value, "%", _context(text, start, end)))
+            name = "validation_accuracy" if _CLAIMED.search(window) else "accuracy"
+            found.append(Metric(name, value, "%", _context(text, start, end), hintable=True))
 
 
 def _accept_prose(text: str, found: list[Metric]) -> None:

@@ -1,0 +1,89 @@
+"""What the extractors find in one event, before any session state is involved.
+
+Every text scan of the analysis (metrics, errors, speculative-decoding facts, hypotheses,
+the kind and target of a command) is a pure function of one event, so it is done here,
+once per event: inline for a small file, in worker processes for a large one
+(:mod:`spec_debug.session.parallel`). :mod:`spec_debug.session.analysis` then only keeps
+the session state (pairing, loops, pivots, phases) and never scans a text again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spec_debug.session import failures, metrics, reasoning, shell, spec_facts
+from spec_debug.session.events import Event
+from spec_debug.session.segments import first_sentence
+
+
+@dataclass(slots=True)
+class Extracted:
+    metrics: tuple = ()
+    """:class:`metrics.Metric` in scan order; :func:`metrics.name_by_hint` finishes them."""
+    errors: tuple = ()
+    """:class:`failures.ErrorInfo` of a tool result."""
+    launch: tuple = ()
+    """Launch-command observations (of a command, or of an output that echoes one)."""
+    observations: tuple = ()
+    """d2t and norm-flag observations stated in a text."""
+    concat_orders: tuple = ()
+    layer_ids: tuple = ()
+    hypotheses: tuple = ()
+    outcome: tuple[str, str] | None = None
+    why: str = ""
+    """Of a text or thinking block: the reasoning a command right after it is shown with."""
+    first_sentence: str = ""
+    """Of a prompt: its title as a phase."""
+    category: str = ""
+    template: str = ""
+    target: shell.Target | None = None
+    """Of a tool call: kind of diagnostic, loop template and where its command runs."""
+
+
+_NOTHING = Extracted()
+
+
+def extract(ev: Event, status_known: bool) -> Extracted:
+    """Everything the extractors see in ``ev``. ``status_known`` is False for a plain-text
+    log, where no exit status was recorded (see :func:`failures.extract_errors`)."""
+    kind = ev.kind
+    if kind == "tool_result":
+        text = ev.text
+        return Extracted(
+            metrics=tuple(metrics.scan_metrics(text)),
+            errors=tuple(failures.extract_errors(text, ev.exit_code, ev.is_error, status_known=status_known)),
+            launch=tuple(spec_facts.launch_observations(text)),
+            observations=tuple(spec_facts.text_observations(text)),
+            concat_orders=tuple(spec_facts.concat_orders(text)),
+            layer_ids=tuple(spec_facts.layer_id_lists(text)))
+    if kind == "tool_call":
+        command = ev.command
+        x = Extracted(category=shell.categorize(command, ev.tool_name, ev.path),
+                      template=shell.template(command or f"{ev.tool_name} {ev.path or ''}"))
+        if command:
+            x.target = shell.parse_target(command)
+            x.launch = tuple(spec_facts.launch_observations(command))
+            x.concat_orders = tuple(spec_facts.concat_orders(command))
+            x.layer_ids = tuple(spec_facts.layer_id_lists(command))
+        return x
+    if kind in ("text", "prompt"):
+        text = ev.text
+        x = Extracted(
+            metrics=tuple(metrics.scan_metrics(text)),
+            concat_orders=tuple(spec_facts.concat_orders(text)),
+            layer_ids=tuple(spec_facts.layer_id_lists(text)),
+            observations=tuple(spec_facts.text_observations(text)))
+        if kind == "text":
+            x.outcome = reasoning.outcome(text)
+            x.hypotheses = tuple(reasoning.hypotheses(text))
+            x.why = reasoning.why_text(text[-1000:])
+        else:
+            x.first_sentence = first_sentence(text)
+        return x
+    if kind == "thinking":
+        text = ev.text
+        return Extracted(concat_orders=tuple(spec_facts.concat_orders(text)),
+                         layer_ids=tuple(spec_facts.layer_id_lists(text)),
+                         why=reasoning.why_text(text[-1000:]))
+    return _NOTHING
+
