@@ -145,7 +145,7 @@ def memory(root: Path, args) -> None:
                              capture_output=True, text=True, check=True)
         peaks[count] = json.loads(out.stdout.strip().splitlines()[-1])
     small, large = peaks[args.stream // 10], peaks[args.stream]
-    print(f"memory: streaming small samples (64 tokens, 4 slots, H=64) in a fresh process")
+    print("memory: streaming small samples (64 tokens, 4 slots, H=64) in a fresh process")
     print(f"  {small['samples']:5d} samples: peak RSS {small['peak_rss_mb']:7.1f} MiB")
     print(f"  {large['samples']:5d} samples: peak RSS {large['peak_rss_mb']:7.1f} MiB   "
           f"(growth {large['peak_rss_mb'] - small['peak_rss_mb']:+.1f} MiB for "

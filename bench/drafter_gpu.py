@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from dataclasses import dataclass, replace
 
 import torch

@@ -88,7 +88,7 @@ def time_ansible(server: SshServer, key: Path, steps: int, workdir: Path) -> flo
         f"target ansible_host={server.address} ansible_port={server.port} ansible_user={os.environ.get('USER', 'root')} "
         f"ansible_ssh_private_key_file={key} ansible_python_interpreter={sys.executable}\n"
     )
-    tasks = "".join(f"    - shell: 'true'\n" for _ in range(steps))
+    tasks = "".join("    - shell: 'true'\n" for _ in range(steps))
     playbook = workdir / "bench.yml"
     playbook.write_text(f"- hosts: target\n  gather_facts: false\n  tasks:\n{tasks}")
     env = {**os.environ, "ANSIBLE_HOST_KEY_CHECKING": "False", "ANSIBLE_PIPELINING": "True"}

@@ -20,19 +20,17 @@ from typing import Any, Callable
 from spec_debug import __version__
 from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, TransportError
 from spec_debug.playbook.loader import LoadedPlaybook
-from spec_debug.playbook.models import Expectation, FindingTemplate, Step
+from spec_debug.playbook.models import Step
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, shell_quote
-from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import redact_text, redact_value
-from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
+from spec_debug.runner.attempt import AttemptResult, evaluate_attempt
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
 from spec_debug.runner.transport import CommandOutcome, Transport
 from spec_debug.store import RunStore, utc_now
 
-EVIDENCE_TAIL_LINES = 6
 SAVE_INTERVAL_S = 0.1
 """run.json is rewritten after a step unless it was written less than this long ago; then the
 run loop writes it within this interval. A 100-step playbook of `true` would otherwise spend
@@ -349,13 +347,15 @@ class Run:
                 stdout.close()
                 stderr.close()
             total_duration += outcome.duration_s
-            evaluation = self._evaluate(step, host, outcome, stdout, stderr, context, facts)
+            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
                 break
             if attempts > step.retries or self._until(step, evaluation, context, outcome, stdout, stderr):
                 break
             time.sleep(step.retry_delay)
-        status, message, step_facts, findings, expectations = evaluation
+        status, message, step_facts, findings, expectations = (
+            evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
+        )
         if self.abort.is_set() and status != "passed":
             status, message = "error", "interrupted: " + (self.record.abort_reason or "run aborted")
         facts.update(step_facts)
@@ -383,145 +383,14 @@ class Run:
         )
         return result, findings
 
-    def _until(self, step: Step, evaluation: tuple, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture) -> bool:
-        status = evaluation[0]
+    def _until(self, step: Step, evaluation: AttemptResult, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture) -> bool:
         if step.until is None:
-            return status == "passed"
-        attempt_context = {**context, "facts": {**context["facts"], **evaluation[2]}, "exit_code": outcome.exit_code, "stdout": stdout.text(), "stderr": stderr.text()}
+            return evaluation.status == "passed"
+        attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.text(), "stderr": stderr.text()}
         try:
             return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until")))
         except TemplateError:
             return False
-
-    def _evaluate(
-        self,
-        step: Step,
-        host: str,
-        outcome: CommandOutcome,
-        stdout: StreamCapture,
-        stderr: StreamCapture,
-        context: dict[str, Any],
-        facts: dict[str, Any],
-    ) -> tuple[str, str | None, dict[str, Any], list[Finding], list[dict[str, Any]]]:
-        """Status, message, new facts, findings and expectation results of one attempt."""
-        out_text, err_text = stdout.text(), stderr.text()
-        step_facts: dict[str, Any] = {}
-        findings: list[Finding] = []
-        if outcome.timed_out:
-            message = f"timed out after {step.timeout:g} s; process tree killed"
-            return "timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], []
-        if step.probe is not None:
-            probe_result = self._probe_facts(step, host, outcome, out_text, err_text, context, facts)
-            if isinstance(probe_result, str):
-                return "error", probe_result, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[probe_result, *_tail("", err_text)])], []
-            step_facts, findings = probe_result
-        try:
-            step_facts.update(apply_captures(step.capture, out_text, err_text))
-        except (CaptureError, ValueError, TypeError) as exc:
-            message = f"capture failed: {exc}"
-            return "error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], []
-        check_context = {
-            **context,
-            "facts": {**facts, **step_facts},
-            "exit_code": outcome.exit_code,
-            "stdout": out_text,
-            "stderr": err_text,
-        }
-        expectations: list[dict[str, Any]] = []
-        failed: list[Expectation] = []
-        try:
-            for expectation in step.expect:
-                held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id)
-                expectations.append({"expect": expectation.describe(), "passed": held, "observed": observed})
-                if not held:
-                    failed.append(expectation)
-        except TemplateError as exc:
-            return "error", exc.message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])], expectations
-        if not failed and step.expect:
-            return "passed", None, step_facts, findings, expectations
-        if not step.expect and step.probe is None and outcome.exit_code not in (0, None):
-            # No expectations written: a non-zero exit is the failure.
-            failed_message = f"exit code {outcome.exit_code}" + (f" (signal {outcome.signal})" if outcome.signal else "")
-            evidence = [failed_message, *_tail(out_text, err_text)]
-            templates = step.findings
-            if templates:
-                findings += [self._finding(t, host, step, check_context, evidence) for t in templates]
-            else:
-                findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence, title=f"Step {step.id!r} failed: {failed_message}"))
-            return "failed", failed_message, step_facts, findings, expectations
-        if not failed:
-            return "passed", None, step_facts, findings, expectations
-        message = "; ".join(
-            f"expected {r['expect']}, observed {r['observed']}" for r in expectations if not r["passed"]
-        )
-        evidence_base = [message, *_tail(out_text, err_text)]
-        inline = [e.finding for e in failed if e.finding is not None]
-        for template in inline:
-            findings.append(self._finding(template, host, step, check_context, evidence_base))
-        if len(inline) < len(failed):
-            if step.findings:
-                findings += [self._finding(t, host, step, check_context, evidence_base) for t in step.findings]
-            elif not inline:
-                findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {message}"))
-        return "failed", message, step_facts, findings, expectations
-
-    def _probe_facts(
-        self, step: Step, host: str, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], facts: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[Finding]] | str:
-        from spec_debug.probes.registry import ProbeContext, get_probe
-
-        spec = get_probe(step.probe or "")
-        try:
-            data = parse_json_output(out_text)
-        except CaptureError:
-            first = (err_text.strip().splitlines() or ["no output"])[-1]
-            return f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
-        if isinstance(data, dict) and ERROR_KEY in data:
-            error = data[ERROR_KEY]
-            return f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}"
-        if outcome.exit_code not in (0, None):
-            return f"probe {spec.name} exited with code {outcome.exit_code}"
-        try:
-            probe_facts = spec.parse(data) if spec.parse else (data if isinstance(data, dict) else {"result": data})
-            findings: list[Finding] = []
-            if spec.check is not None:
-                args = render_value(step.with_, context, TemplateSite(step.id, "with"))
-                probe_context = ProbeContext(
-                    step_id=step.id, host=host, args=args, facts=probe_facts,
-                    host_facts={**facts, **probe_facts}, vars=context["vars"],
-                )
-                findings = [f.model_copy(update={"host": f.host or host, "step": f.step or step.id}) for f in spec.check(probe_context)]
-        except SpecDebugError as exc:
-            return f"probe {spec.name}: {exc.message}"
-        except Exception as exc:  # a checker bug must not take the run down; it is reported on the step
-            return f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}"
-        return probe_facts, findings
-
-    def _finding(self, template: FindingTemplate, host: str, step: Step, context: dict[str, Any], evidence: list[str]) -> Finding:
-        from spec_debug.runner.runner_findings import catalog_defaults
-
-        defaults = catalog_defaults(template.code)
-        site = TemplateSite(step.id, f"finding {template.code}")
-
-        def text(value: str | None, fallback: str) -> str:
-            if value is None:
-                return fallback
-            try:
-                return render(value, context, site)
-            except TemplateError as exc:
-                return f"{value} [template error: {exc.message}]"
-
-        rendered_evidence = [text(e, e) for e in template.evidence] + evidence
-        return Finding(
-            code=template.code,
-            severity=template.severity or defaults.severity,
-            title=text(template.title, defaults.title or f"{template.code} in step {step.id}"),
-            host=host,
-            step=step.id,
-            evidence=rendered_evidence,
-            remediation=text(template.remediation, defaults.remediation),
-            references=template.references or list(defaults.references),
-        )
 
     def _fetch(self, step: Step, host: str, transport: Transport, context: dict[str, Any]) -> tuple[StepRecord, list[Finding]]:
         assert step.fetch is not None
@@ -571,32 +440,6 @@ class Run:
 
     def _clean(self, value: Any) -> Any:
         return redact_value(value) if self.options.redact else value
-
-
-def _check(
-    expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str
-) -> tuple[bool, str]:
-    output = out_text + err_text
-    if expectation.exit_code is not None:
-        wanted = expectation.exit_code if isinstance(expectation.exit_code, list) else [expectation.exit_code]
-        return outcome.exit_code in wanted, f"exit code {outcome.exit_code}"
-    if expectation.contains is not None:
-        found = expectation.contains in output
-        return found, "found" if found else "not found"
-    if expectation.not_contains is not None:
-        found = expectation.not_contains in output
-        return not found, "found" if found else "not found"
-    if expectation.matches is not None:
-        match = re.search(expectation.matches, output, re.MULTILINE)
-        return match is not None, f"matched {match.group(0)!r}" if match else "no match"
-    assert expectation.that is not None
-    value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
-    return bool(value), f"{value!r}"
-
-
-def _tail(out_text: str, err_text: str) -> list[str]:
-    lines = (err_text.strip() or out_text.strip()).splitlines()
-    return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
 
 
 def _safe_name(name: str) -> str:

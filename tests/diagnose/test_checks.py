@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 
-import pytest
 
 from spec_debug.diagnose.checks import (
     Where,

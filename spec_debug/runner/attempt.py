@@ -1,0 +1,187 @@
+"""What one attempt of a step means: pure decisions over its output (no I/O).
+
+Given the command's outcome and output, the step's captures, expectations and finding
+templates (or its probe's parse and check), decide the step's status and findings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from spec_debug.errors import SpecDebugError, TemplateError
+from spec_debug.playbook.models import Expectation, FindingTemplate, Step
+from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value
+from spec_debug.probes.hostmain import ERROR_KEY
+from spec_debug.record import Finding
+from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
+from spec_debug.runner.transport import CommandOutcome
+
+EVIDENCE_TAIL_LINES = 6
+
+
+@dataclass
+class AttemptResult:
+    status: str
+    message: str | None
+    facts: dict[str, Any] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    expectations: list[dict[str, Any]] = field(default_factory=list)
+
+
+def evaluate_attempt(
+    step: Step,
+    host: str,
+    outcome: CommandOutcome,
+    stdout: StreamCapture,
+    stderr: StreamCapture,
+    context: dict[str, Any],
+    facts: dict[str, Any],
+) -> AttemptResult:
+    """What one attempt of a step means: its status, message, new facts, findings and expectation results."""
+    out_text, err_text = stdout.text(), stderr.text()
+    step_facts: dict[str, Any] = {}
+    findings: list[Finding] = []
+    if outcome.timed_out:
+        message = f"timed out after {step.timeout:g} s; process tree killed"
+        return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
+    if step.probe is not None:
+        probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)
+        if isinstance(probe_result, str):
+            return AttemptResult("error", probe_result, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[probe_result, *_tail("", err_text)])], [])
+        step_facts, findings = probe_result
+    try:
+        step_facts.update(apply_captures(step.capture, out_text, err_text))
+    except (CaptureError, ValueError, TypeError) as exc:
+        message = f"capture failed: {exc}"
+        return AttemptResult("error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], [])
+    check_context = {
+        **context,
+        "facts": {**facts, **step_facts},
+        "exit_code": outcome.exit_code,
+        "stdout": out_text,
+        "stderr": err_text,
+    }
+    expectations: list[dict[str, Any]] = []
+    failed: list[Expectation] = []
+    try:
+        for expectation in step.expect:
+            held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id)
+            expectations.append({"expect": expectation.describe(), "passed": held, "observed": observed})
+            if not held:
+                failed.append(expectation)
+    except TemplateError as exc:
+        return AttemptResult("error", exc.message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])], expectations)
+    if not failed and step.expect:
+        return AttemptResult("passed", None, step_facts, findings, expectations)
+    if not step.expect and step.probe is None and outcome.exit_code not in (0, None):
+        # No expectations written: a non-zero exit is the failure.
+        failed_message = f"exit code {outcome.exit_code}" + (f" (signal {outcome.signal})" if outcome.signal else "")
+        evidence = [failed_message, *_tail(out_text, err_text)]
+        templates = step.findings
+        if templates:
+            findings += [render_finding(t, host, step, check_context, evidence) for t in templates]
+        else:
+            findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence, title=f"Step {step.id!r} failed: {failed_message}"))
+        return AttemptResult("failed", failed_message, step_facts, findings, expectations)
+    if not failed:
+        return AttemptResult("passed", None, step_facts, findings, expectations)
+    message = "; ".join(
+        f"expected {r['expect']}, observed {r['observed']}" for r in expectations if not r["passed"]
+    )
+    evidence_base = [message, *_tail(out_text, err_text)]
+    inline = [e.finding for e in failed if e.finding is not None]
+    for template in inline:
+        findings.append(render_finding(template, host, step, check_context, evidence_base))
+    if len(inline) < len(failed):
+        if step.findings:
+            findings += [render_finding(t, host, step, check_context, evidence_base) for t in step.findings]
+        elif not inline:
+            findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {message}"))
+    return AttemptResult("failed", message, step_facts, findings, expectations)
+
+def probe_facts(
+    step: Step, host: str, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], facts: dict[str, Any]
+) -> tuple[dict[str, Any], list[Finding]] | str:
+    from spec_debug.probes.registry import ProbeContext, get_probe
+
+    spec = get_probe(step.probe or "")
+    try:
+        data = parse_json_output(out_text)
+    except CaptureError:
+        first = (err_text.strip().splitlines() or ["no output"])[-1]
+        return f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+    if isinstance(data, dict) and ERROR_KEY in data:
+        error = data[ERROR_KEY]
+        return f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}"
+    if outcome.exit_code not in (0, None):
+        return f"probe {spec.name} exited with code {outcome.exit_code}"
+    try:
+        probe_facts = spec.parse(data) if spec.parse else (data if isinstance(data, dict) else {"result": data})
+        findings: list[Finding] = []
+        if spec.check is not None:
+            args = render_value(step.with_, context, TemplateSite(step.id, "with"))
+            probe_context = ProbeContext(
+                step_id=step.id, host=host, args=args, facts=probe_facts,
+                host_facts={**facts, **probe_facts}, vars=context["vars"],
+            )
+            findings = [f.model_copy(update={"host": f.host or host, "step": f.step or step.id}) for f in spec.check(probe_context)]
+    except SpecDebugError as exc:
+        return f"probe {spec.name}: {exc.message}"
+    except Exception as exc:  # a checker bug must not take the run down; it is reported on the step
+        return f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}"
+    return probe_facts, findings
+
+def render_finding(template: FindingTemplate, host: str, step: Step, context: dict[str, Any], evidence: list[str]) -> Finding:
+
+    defaults = catalog_defaults(template.code)
+    site = TemplateSite(step.id, f"finding {template.code}")
+
+    def text(value: str | None, fallback: str) -> str:
+        if value is None:
+            return fallback
+        try:
+            return render(value, context, site)
+        except TemplateError as exc:
+            return f"{value} [template error: {exc.message}]"
+
+    rendered_evidence = [text(e, e) for e in template.evidence] + evidence
+    return Finding(
+        code=template.code,
+        severity=template.severity or defaults.severity,
+        title=text(template.title, defaults.title or f"{template.code} in step {step.id}"),
+        host=host,
+        step=step.id,
+        evidence=rendered_evidence,
+        remediation=text(template.remediation, defaults.remediation),
+        references=template.references or list(defaults.references),
+    )
+
+
+def _check(
+    expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str
+) -> tuple[bool, str]:
+    output = out_text + err_text
+    if expectation.exit_code is not None:
+        wanted = expectation.exit_code if isinstance(expectation.exit_code, list) else [expectation.exit_code]
+        return outcome.exit_code in wanted, f"exit code {outcome.exit_code}"
+    if expectation.contains is not None:
+        found = expectation.contains in output
+        return found, "found" if found else "not found"
+    if expectation.not_contains is not None:
+        found = expectation.not_contains in output
+        return not found, "found" if found else "not found"
+    if expectation.matches is not None:
+        match = re.search(expectation.matches, output, re.MULTILINE)
+        return match is not None, f"matched {match.group(0)!r}" if match else "no match"
+    assert expectation.that is not None
+    value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
+    return bool(value), f"{value!r}"
+
+
+def _tail(out_text: str, err_text: str) -> list[str]:
+    lines = (err_text.strip() or out_text.strip()).splitlines()
+    return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
