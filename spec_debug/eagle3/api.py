@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Sequence, Any, Callable
 
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.checkpoint import open_draft, open_target
@@ -128,8 +128,12 @@ def _bounded_samples(data, max_samples: int, max_bytes: int) -> list:
 
 def probe_layout(model: str | Path, data: str | Path, target: str | Path | None = None, *,
                  device: str = "cpu", dtype: str = "float32", max_samples: int = 16,
-                 max_bytes: int = 2 << 30) -> dict[str, Any]:
-    """Rank candidate layouts; the contract of `drafter layout`."""
+                 max_bytes: int = 2 << 30,
+                 served_layer_ids: Sequence[int] | None = None) -> dict[str, Any]:
+    """Rank candidate layouts; the contract of `drafter layout`.
+
+    `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
+    the dump holds those layers, and is reported as `served` / `served_accuracy0`."""
     from spec_debug.eagle3.layout import probe
     from spec_debug.eagle3.loading import build_draft
 
@@ -145,13 +149,20 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if not samples:
         raise UsageError(f"{data}: no samples")
     embed = target_ckpt.embed() if target_ckpt is not None else None
+    served_slots = None
+    if served_layer_ids and info.layer_ids and all(i in info.layer_ids for i in served_layer_ids):
+        served_slots = [list(info.layer_ids).index(i) for i in served_layer_ids]
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
-                   embed=embed, device=device)
+                   embed=embed, device=device, extra_layouts=[served_slots] if served_slots else [])
     report.notes = notes + list(loaded.notes) + (
         [] if embed is not None else ["no --target: embedding-slot check skipped"])
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "num_target_layers": n_layers,
                 "num_slots": info.num_slots, "draft": cfg.summary()})
+    if served_slots is not None:
+        served_score = next(r["full_accuracy0"] for r in out["ranked"] if r["layout"] == served_slots)
+        out.update({"served": served_slots, "served_layer_ids": list(served_layer_ids or []),
+                    "served_accuracy0": served_score})
     return out
 
 

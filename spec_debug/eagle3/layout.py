@@ -114,8 +114,11 @@ def embedding_slot_checks(samples: Sequence[Sample], embed: Tensor,
 
 def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequence[int],
           dump_layer_ids: Sequence[int] | None = None, embed: Tensor | None = None,
-          device: str = "cpu") -> LayoutReport:
-    """Rank layouts on `samples` (already in memory, all slots read)."""
+          device: str = "cpu", extra_layouts: Sequence[Sequence[int]] = ()) -> LayoutReport:
+    """Rank layouts on `samples` (already in memory, all slots read).
+
+    `extra_layouts` (slot tuples) are always scored, whatever the search prunes: the layout an
+    engine serves must be in the ranking for "is the served layout the one the draft fits?"."""
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
@@ -127,8 +130,9 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
 
     scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
     configured = tuple(configured)
-    if configured not in scores:
-        scores[configured] = score(configured)
+    for layout in [configured, *map(tuple, extra_layouts)]:
+        if layout not in scores and len(set(layout)) == len(layout) == num_aux:
+            scores[layout] = score(layout)
     ranked_layouts = sorted(scores, key=lambda layout: (-scores[layout], layout != configured))
 
     def named(layout: Sequence[int]) -> list[int] | None:

@@ -38,8 +38,10 @@ def run(args: dict) -> dict:
     if data and draft is not None:
         from spec_debug.eagle3.api import probe_layout
 
+        served = (out.get("plan") or {}).get("layer_ids") or None
         out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
-                                     max_samples=int(args.get("max_samples") or 16))
+                                     max_samples=int(args.get("max_samples") or 16),
+                                     served_layer_ids=served)
     serving = args.get("serving_dump") or ""
     if serving:
         from spec_debug.eagle3.data import describe_data

@@ -51,6 +51,9 @@ def test_broken_demo_reports_the_three_root_causes_once_each(broken):
     assert "eagle_config.eagle_aux_hidden_state_layer_ids" in by_code["SD201"].remediation
     # the measured cost of the served layers is a related info finding, not a second error
     assert by_code["SD403"].severity == "info" and "SD201" in by_code["SD403"].evidence[-1]
+    # the layout probe scored the served layers [2, 4, 6] on the wide dump and confirms it
+    assert by_code["SD402"].severity == "info"
+    assert by_code["SD402"].facts["served"] == [2, 4, 6] and by_code["SD402"].facts["best"] != [2, 4, 6]
     assert "SD101, SD201" in by_code["SD501"].remediation
 
 

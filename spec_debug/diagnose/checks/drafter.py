@@ -12,7 +12,7 @@ from spec_debug.record import Finding
 ACCURACY_RATIO = 0.9
 ACCURACY_GAP = 0.10
 LAYOUT_GAP = 0.05
-LAYOUT_RATIO = 1.2
+LAYOUT_RATIO = 1.05  # with LAYOUT_GAP: 0.77 vs 0.68 at step 0 is the difference between AL 2.7 and 2.4
 SEMANTICS_ACC_DROP = 0.02
 
 

@@ -28,10 +28,15 @@ def _convention_lines(rows: list[dict[str, Any]]) -> list[str]:
 def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
     if not report:
         return None
-    return {k: report.get(k) for k in ("best", "configured", "configured_accuracy0", "verdict", "exhaustive",
+    ranked = report.get("ranked") or []
+    # Keep the top of the ranking, plus the configured and served layouts wherever they rank:
+    # the checks compare against them.
+    keep = [r for i, r in enumerate(ranked)
+            if i < TOP or r["layout"] in (report.get("configured"), report.get("served"))]
+    return {k: report.get(k) for k in ("best", "configured", "configured_accuracy0", "served",
+                                       "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
-                                       "embedding_slots", "slot_checks", "notes")} | {
-        "ranked": (report.get("ranked") or [])[:TOP]}
+                                       "embedding_slots", "slot_checks", "notes")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
