@@ -134,7 +134,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
     `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
     the dump holds those layers, and is reported as `served` / `served_accuracy0`."""
-    from spec_debug.eagle3.layout import probe
+    from spec_debug.eagle3.layout import CLEAR_MARGIN, probe
     from spec_debug.eagle3.loading import build_draft
 
     checkpoint = open_draft(model)
@@ -163,6 +163,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         served_score = next(r["full_accuracy0"] for r in out["ranked"] if r["layout"] == served_slots)
         out.update({"served": served_slots, "served_layer_ids": list(served_layer_ids or []),
                     "served_accuracy0": served_score})
+        best_score = out["ranked"][0]["full_accuracy0"]
+        if served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN:
+            out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
+                               f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
     return out
 
 

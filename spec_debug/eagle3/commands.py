@@ -122,6 +122,8 @@ def layout_command(
     dtype: str = typer.Option("float32", "--dtype"),
     max_samples: int = typer.Option(16, "--max-samples", min=1),
     top: int = typer.Option(10, "--top", min=1, help="Rows of the ranking to show."),
+    served: Optional[str] = typer.Option(None, "--served", help="Target layer ids the engine feeds, "
+                                         "e.g. 3,31,59: always scored, reported as `served`."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Rank slot layouts by step-0 accuracy: which layers was this draft trained on?"""
@@ -130,13 +132,17 @@ def layout_command(
         _require_torch()
         from spec_debug.eagle3.api import probe_layout
 
+        try:
+            served_ids = [int(x) for x in served.split(",")] if served else None
+        except ValueError:
+            raise UsageError(f"--served {served!r}: give comma-separated layer ids, e.g. 3,31,59") from None
         if as_json:
             report = probe_layout(model, data, target, device=device, dtype=dtype,
-                                  max_samples=max_samples)
+                                  max_samples=max_samples, served_layer_ids=served_ids)
         else:
             with console.status("scoring layouts..."):
                 report = probe_layout(model, data, target, device=device, dtype=dtype,
-                                      max_samples=max_samples)
+                                      max_samples=max_samples, served_layer_ids=served_ids)
     except SpecDebugError as exc:
         _fail(console, exc)
         return
