@@ -182,3 +182,15 @@ def test_half_precision_runs_close_to_fp32(world, dtype):
     half = evaluate_drafter(world.draft, world.data, world.target, steps=2, dtype=dtype)
     assert half["dtype"] == dtype
     assert abs(acc0(half) - acc0(fp32)) < 0.05
+
+
+def test_layout_probe_always_scores_the_served_layers(world):
+    # The engine serves every trained layer shifted by one (the +1 convention bug): the pruned
+    # search on the wide dump may never visit it, but it must be scored and named.
+    served = [3, 5, 6]
+    wide = probe_layout(world.draft, world.wide_data, world.target, served_layer_ids=served)
+    assert wide["served_layer_ids"] == served
+    ranked = {tuple(r["layer_ids"]): r["full_accuracy0"] for r in wide["ranked"]}
+    assert ranked[tuple(served)] == wide["served_accuracy0"]
+    assert wide["served_accuracy0"] < ranked[(2, 4, 5)] - 0.02
+    assert "the engine feeds layers the draft was not trained on" in wide["verdict"]
