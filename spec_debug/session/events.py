@@ -74,6 +74,13 @@ class ReadStats:
     binary: int = 0
     unknown_types: int = 0
     missing_files: list[str] = field(default_factory=list)
+    records: int = 0
+    """Non-blank lines of a JSONL file (record indices are counted on them)."""
+
+    def add(self, other: ReadStats) -> None:
+        """Add the counts of a slice of the file read elsewhere (a worker process)."""
+        for name in ("lines", "broken_json", "non_object", "too_long", "binary", "unknown_types", "records"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     @property
     def lines_skipped(self) -> int:

@@ -40,7 +40,8 @@ class Extracted:
     """Of a tool call: kind of diagnostic, loop template and where its command runs."""
 
 
-_NOTHING = Extracted()
+NOTHING = Extracted()
+"""What an event no extractor reads (a system line, an unknown block) yields."""
 
 
 def extract(ev: Event, status_known: bool) -> Extracted:
@@ -85,5 +86,5 @@ def extract(ev: Event, status_known: bool) -> Extracted:
         return Extracted(concat_orders=tuple(spec_facts.concat_orders(text)),
                          layer_ids=tuple(spec_facts.layer_id_lists(text)),
                          why=reasoning.why_text(text[-1000:]))
-    return _NOTHING
+    return NOTHING
 

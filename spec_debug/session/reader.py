@@ -21,31 +21,69 @@ line that size is a pasted binary blob, and decoding it would break the memory b
 _CHUNK = 1 << 20
 
 
-def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
+               span: tuple[int, int] | None = None) -> Iterator[tuple[int, bytes | None]]:
     """Yield ``(line_number, raw_line)``; ``raw_line`` is None for a line longer than
-    ``max_bytes`` (already counted as ``too_long`` and drained, never held)."""
+    ``max_bytes`` (already counted as ``too_long`` and drained, never held).
+
+    ``span=(start, end)`` reads only the lines that start in those bytes (``start`` at a
+    line start); line numbers then count from the span's first line."""
     if max_bytes is None:
         max_bytes = MAX_LINE_BYTES
     with open(path, "rb") as f:
         readline = f.readline
         lineno = 0
-        while True:
+        pos, end = (0, None) if span is None else span
+        if pos:
+            f.seek(pos)
+        while end is None or pos < end:
             raw = readline(max_bytes + 1)
             if not raw:
                 return
+            pos += len(raw)
             lineno += 1
             stats.lines += 1
             if len(raw) > max_bytes:
                 # Drain the rest of the over-long line without keeping it.
                 while raw and not raw.endswith(b"\n"):
                     raw = readline(_CHUNK)
+                    pos += len(raw)
                 stats.too_long += 1
                 yield lineno, None  # keeps its place in the numbering
                 continue
             yield lineno, raw
 
 
-def iter_json_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+def line_starts(path: Path, every: int) -> list[int]:
+    """Offsets of line starts about ``every`` bytes apart, from 0 to the file size: the
+    spans a file is cut into for worker processes (a line is never cut)."""
+    size = path.stat().st_size
+    bounds = [0]
+    with open(path, "rb") as f:
+        target = every
+        while target < size:
+            f.seek(target)
+            pos = target
+            while True:  # to the next newline, in blocks (a line may be huge)
+                block = f.read(1 << 16)
+                if not block:
+                    pos = size
+                    break
+                nl = block.find(b"\n")
+                if nl >= 0:
+                    pos += nl + 1
+                    break
+                pos += len(block)
+            if pos >= size:
+                break
+            bounds.append(pos)
+            target = pos + every
+    bounds.append(size)
+    return bounds
+
+
+def iter_json_records(path: Path, stats: ReadStats,
+                      span: tuple[int, int] | None = None) -> Iterator[tuple[int, int, dict]]:
     """Yield ``(record_index, line_number, object)`` for each JSON-object line.
 
     ``record_index`` counts every non-blank line, parsed or not, so that indices stay the
@@ -53,13 +91,15 @@ def iter_json_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, 
     """
     index = -1
     loads = json.loads
-    for lineno, raw in iter_lines(path, stats):
+    for lineno, raw in iter_lines(path, stats, span=span):
         if raw is None:
             index += 1
+            stats.records += 1
             continue
         if raw.isspace():
             continue
         index += 1
+        stats.records += 1
         try:
             obj = loads(raw)
         except ValueError:  # JSONDecodeError and UnicodeDecodeError

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.errors import UsageError
+from spec_debug.session import parallel
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
 from spec_debug.session.formats import claude_code, codex, openai_chat, text_log
@@ -172,7 +173,7 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
                 info.status = "missing"
 
     pending: dict[str, tuple[str, Spawn]] = {}
-    yield from watch(claude_code.read(source.path, cursor, stats))
+    yield from watch(parallel.read_claude(source.path, cursor, stats))
     seq_base = cursor.records
     read.add(MAIN_AGENT)
     # Linked sub-agents breadth first, then any file nothing pointed at.
@@ -192,7 +193,7 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
         info.agent_type = info.agent_type or str(meta.get("agentType", ""))
         info.description = info.description or str(meta.get("description", ""))
         sub = Cursor(session=source.id, agent=agent_id, file=str(path), seq_base=seq_base)
-        yield from watch(claude_code.read(path, sub, stats))
+        yield from watch(parallel.read_claude(path, sub, stats))
         seq_base += sub.records
 
 

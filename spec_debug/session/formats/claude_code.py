@@ -32,24 +32,40 @@ def looks_like(obj: dict) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    return link_records(parse_records(iter_json_records(path, stats), cursor, stats), cursor)
+
+
+ParsedRecord = tuple[int, int, bool, object, list[Event]]
+"""``(record_index, line_number, is_sidechain, agentId, events)`` of one line."""
+
+
+def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[ParsedRecord]:
+    """Each line's events, on their own (a worker process may parse a slice of the file);
+    which agent they belong to is decided in order by :func:`link_records`."""
+    for index, lineno, obj in records:
+        events = list(_events(obj, cursor, cursor.agent, cursor.seq_base + index, lineno, stats))
+        yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
+
+
+def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Event]:
     sidechain_agent: str | None = None
     last_spawn: str | None = None
     inline_count = 0
-    for index, lineno, obj in iter_json_records(path, stats):
+    for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
-        seq = cursor.seq_base + index
-        agent = cursor.agent
-        if cursor.agent == MAIN_AGENT and obj.get("isSidechain") is True:
+        if cursor.agent == MAIN_AGENT and sidechain:
             # Older CLIs wrote sub-agent lines inline in the session file.
             if sidechain_agent is None:
                 inline_count += 1
-                sidechain_agent = obj.get("agentId") or (
+                sidechain_agent = agent_id or (
                     f"sidechain-{last_spawn}" if last_spawn else f"sidechain-{inline_count}"
                 )
-            agent = obj.get("agentId") or sidechain_agent
+            agent = agent_id or sidechain_agent
+            for event in events:
+                event.agent = agent
         elif cursor.agent == MAIN_AGENT:
             sidechain_agent = None
-        for event in _events(obj, cursor, agent, seq, lineno, stats):
+        for event in events:
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
             yield event

@@ -1,0 +1,124 @@
+"""Reading a large Claude Code session file with worker processes.
+
+The file is cut at line starts into spans of :data:`SPAN_BYTES`; each worker decodes its
+span's JSON, builds the events and runs every per-event scan
+(:func:`spec_debug.session.extract.extract`), then sends back the events without their
+long texts. The parent takes the spans back in file order, renumbers seq and line, and links
+sub-agent lines exactly as a sequential read does, so the analysis is the same either way.
+At most a few spans are in flight, so memory stays bounded whatever the file size.
+
+Only files of at least :data:`PARALLEL_MIN_BYTES` go this way: below that, starting the
+workers costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.extract import NOTHING, Extracted, extract
+from spec_debug.session.formats import claude_code
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.reader import iter_json_records, line_starts
+
+PARALLEL_MIN_BYTES = 64 * 1024 * 1024
+SPAN_BYTES = 8 * 1024 * 1024
+MAX_WORKERS = 4
+_IN_FLIGHT_PER_WORKER = 2
+
+# Event fields a worker sends, in Event's own order around ``file`` and ``line`` (which the
+# parent knows); ``session``, ``seq`` and ``agent`` are set by the parent too.
+_HEAD = ("role", "kind", "block", "tool_name", "call_id", "command", "description", "text", "is_error",
+         "exit_code", "timestamp")
+_TAIL = ("raw_type", "host", "spawn", "agent_ref", "agent_status", "path")
+_KEEP_TEXT = frozenset({"prompt", "system", "summary", "compaction", "other"})
+"""Kinds whose text the analysis still reads after the scans (prompt titles and records)."""
+
+
+def worker_count() -> int:
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return min(cpus, MAX_WORKERS)
+
+
+def use_workers(path: Path) -> bool:
+    try:
+        big = path.stat().st_size >= PARALLEL_MIN_BYTES
+    except OSError:
+        return False
+    return big and worker_count() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def read_claude(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    """The events of one Claude Code file, as :func:`claude_code.read` gives them."""
+    if not use_workers(path):
+        return claude_code.read(path, cursor, stats)
+    return claude_code.link_records(_parsed_in_workers(path, cursor, stats), cursor)
+
+
+def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[claude_code.ParsedRecord]:
+    bounds = line_starts(path, SPAN_BYTES)
+    spans = list(zip(bounds, bounds[1:]))
+    workers = worker_count()
+    # fork: the workers start in milliseconds and need nothing pickled to begin.
+    pool = multiprocessing.get_context("fork").Pool(workers)
+    try:
+        pending: deque = deque()
+        spans_left = iter(spans)
+        index_base = line_base = 0
+        session, agent, file, seq_base = cursor.session, cursor.agent, cursor.file, cursor.seq_base
+
+        def submit() -> None:
+            span = next(spans_left, None)
+            if span is not None:
+                pending.append(pool.apply_async(_parse_span, (str(path), span)))
+
+        for _ in range(workers * _IN_FLIGHT_PER_WORKER):
+            submit()
+        while pending:
+            records, span_stats = pending.popleft().get()
+            submit()
+            for index, lineno, sidechain, agent_id, rows in records:
+                index += index_base
+                lineno += line_base
+                seq = seq_base + index
+                events = [Event(session, seq, agent, *head, file, lineno, *tail,
+                                None if x is None else Extracted(*x)) for head, tail, x in rows]
+                yield index, lineno, sidechain, agent_id, events
+            index_base += span_stats.records
+            line_base += span_stats.lines
+            stats.add(span_stats)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _parse_span(path: str, span: tuple[int, int]) -> tuple[list, ReadStats]:
+    """In a worker: the records of one span, each event as plain tuples (cheap to pickle)."""
+    stats = ReadStats()
+    cursor = Cursor(session="", agent="", file="")
+    out = []
+    for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
+            iter_json_records(Path(path), stats, span), cursor, stats):
+        rows = []
+        for ev in events:
+            x = extract(ev, True)
+            if ev.kind not in _KEEP_TEXT:
+                ev.text = ""
+            rows.append((tuple(getattr(ev, name) for name in _HEAD), tuple(getattr(ev, name) for name in _TAIL),
+                         None if x is NOTHING else _fields(x)))
+        out.append((index, lineno, sidechain, agent_id, rows))
+    return out, stats
+
+
+_X_FIELDS = Extracted.__slots__
+
+
+def _fields(x: Extracted) -> tuple:
+    return tuple(getattr(x, name) for name in _X_FIELDS)
