@@ -75,8 +75,9 @@ def extract(ev: Event, status_known: bool) -> Extracted:
             layer_ids=tuple(spec_facts.layer_id_lists(text)),
             observations=tuple(spec_facts.text_observations(text)))
         if kind == "text":
-            x.outcome = reasoning.outcome(text)
-            x.hypotheses = tuple(reasoning.hypotheses(text))
+            low = text.lower()
+            x.outcome = reasoning.outcome(text, low)
+            x.hypotheses = tuple(reasoning.hypotheses(text, low))
             x.why = reasoning.why_text(text[-1000:])
         else:
             x.first_sentence = first_sentence(text)

@@ -31,23 +31,29 @@ _OUTCOME_WORDS = ("confirm", "fixed", "was it", "verified", "ruled out", "rules 
                   "no improvement", "help", "not the")
 
 
-def hypotheses(text: str) -> list[str]:
-    low = text.lower()
-    if not any(w in low for w in _HYPOTHESIS_WORDS):
+def hypotheses(text: str, low: str | None = None) -> list[str]:
+    """``low`` is ``text.lower()`` when the caller has it already."""
+    if not _has_any(text.lower() if low is None else low, _HYPOTHESIS_WORDS):
         return []
     return sentences_matching(text, _HYPOTHESIS) if _HYPOTHESIS.search(text) else []
 
 
-def outcome(text: str) -> tuple[str, str] | None:
+def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
     """``("confirmed" | "ruled_out", sentence)`` when the text settles something."""
-    low = text.lower()
-    if not any(w in low for w in _OUTCOME_WORDS):
+    if not _has_any(text.lower() if low is None else low, _OUTCOME_WORDS):
         return None
     for kind, pattern in (("confirmed", _CONFIRMED), ("ruled_out", _RULED_OUT)):
         if pattern.search(text):
             found = sentences_matching(text, pattern, 1)
             return kind, (found[0] if found else "")
     return None
+
+
+def _has_any(low: str, words: tuple[str, ...]) -> bool:
+    for word in words:  # a plain loop: any() over a generator costs more than the tests
+        if word in low:
+            return True
+    return False
 
 
 def why_text(text: str, limit: int = 320) -> str:
