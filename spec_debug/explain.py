@@ -12,7 +12,6 @@ from typing import Any
 
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step
-from spec_debug.runner.runner_findings import RUNNER_CODES
 
 
 @dataclass
@@ -50,9 +49,6 @@ def _explain_code(code: str, template_title: str | None = None, template_severit
             code=code, severity=template_severity or doc.severity, title=doc.title, detects=doc.detects,
             why=doc.why, fix=doc.fix, example=doc.example, sources=list(doc.sources),
         )
-    if code in RUNNER_CODES:
-        runner = RUNNER_CODES[code]
-        return CodeExplanation(code=code, severity=runner.severity, title=runner.title, fix=runner.remediation)
     return CodeExplanation(code=code, severity=template_severity or "warning", title=template_title or "(defined by this playbook)")
 
 

@@ -61,7 +61,7 @@ def render_entry_markdown(doc: FindingDoc) -> str:
         f"### Why it hurts\n{doc.why}\n\n"
         f"### How to fix\n{doc.fix}\n\n"
         f"### Example\n```\n{doc.example}\n```\n\n"
-        f"### Sources\n{sources}\n"
+        + (f"### Sources\n{sources}\n" if doc.sources else "")
     )
 
 

@@ -36,6 +36,62 @@ SPECULATORS_VOCAB = "https://github.com/vllm-project/speculators/blob/main/src/s
 LEVIATHAN = "https://arxiv.org/abs/2211.17192"
 
 ENTRIES: tuple[FindingDoc, ...] = (
+    # --- 0xx: the run itself (raised by the runner, not by a diagnostic) -----------------------
+    FindingDoc(
+        code="SD001",
+        severity="error",
+        area="runner",
+        title="A step's expectation failed",
+        detects="A playbook step whose `expect:` did not hold (or, with no expectations, a non-zero exit code), and that names no finding code of its own.",
+        why="The playbook author said what healthy looks like and the host disagrees; the step's evidence holds the observed value and the last lines of output.",
+        fix="Read the step's `why` (`spec-debug explain PLAYBOOK`) and its evidence; give the expectation a `finding:` with a specific code so the next report says what it means.",
+        example="expect: [{that: facts.free_kb > 20000000}]   # observed 1048576",
+        sources=(),
+    ),
+    FindingDoc(
+        code="SD002",
+        severity="warning",
+        area="runner",
+        title="A step timed out (its process tree was killed)",
+        detects="A step that ran past its `timeout:`; spec-debug killed the whole process tree on the host (locally or over SSH).",
+        why="The check the step stands for did not complete, so its absence of findings means nothing. Hangs on GPU hosts are themselves a symptom: a busy GPU, a stuck NFS mount, a server holding a lock.",
+        fix="Raise the step's timeout if the work is legitimately long (a large layout probe), or find what hangs on the host.",
+        example="- id: layout\n  probe: hidden_layout\n  timeout: 60    # 200 wide samples on CPU need longer",
+        sources=(),
+    ),
+    FindingDoc(
+        code="SD003",
+        severity="warning",
+        area="runner",
+        title="A step could not run or its output could not be read",
+        detects="A probe that failed on the host (an exception, no JSON), a capture that did not convert, a template that failed at run time, or a fetch of a missing file.",
+        why="The diagnostic behind the step did not run, so the report is silent about what it checks.",
+        fix="Fix the cause named in the evidence (a wrong path, a Python without torch for a drafter probe, a typo in a fact name) and run again; `--retry-failed` re-runs only failed hosts.",
+        example="probe drafter_eval failed on the host: ModuleNotFoundError: No module named 'torch'  ->  --var python=~/ml-env/bin/python",
+        sources=(),
+    ),
+    FindingDoc(
+        code="SD004",
+        severity="info",
+        area="runner",
+        title="Steps were skipped because an input was not provided",
+        detects="Steps whose `requires:` names a var that is empty, or a diagnostic that lacked an input it needs (a server log, hidden states, the engine's Python).",
+        why="Nothing is wrong, but these checks did not run: a clean report with SD004 is a partial diagnosis.",
+        fix="Pass the named input, e.g. `--var server_log=/var/log/sglang.log` or `--var hidden_states=/data/hs`.",
+        example="Not checked: provide --var server_log=... to run 1 more step(s)",
+        sources=(),
+    ),
+    FindingDoc(
+        code="SD005",
+        severity="error",
+        area="runner",
+        title="The host could not be reached or the connection dropped",
+        detects="A host that refused the connection, did not resolve, rejected every key, presented an unknown or changed host key, stalled in the handshake, or dropped the connection mid-run.",
+        why="Nothing on that host was checked; the other hosts of a fleet run finish regardless. The run exits with code 3.",
+        fix="Check that `ssh HOST` works with the same ssh_config (`-F`); for an unknown host key, verify its fingerprint and pass `--accept-new`; re-run only this host with `--retry-failed RUN_DIR`.",
+        example="gpu07: host key for gpu07 has CHANGED (SHA256:...): refusing to connect",
+        sources=(),
+    ),
     # --- 1xx: launch flags -------------------------------------------------------------
     FindingDoc(
         code="SD101",

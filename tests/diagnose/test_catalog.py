@@ -19,13 +19,18 @@ ISSUE_CODES = (
 REPO = Path(__file__).resolve().parents[2]
 
 
+RUNNER_CODES = "SD001 SD002 SD003 SD004 SD005".split()
+
+
 def test_every_issue_code_is_documented_in_ruff_form():
-    assert sorted(CATALOG) == sorted(ISSUE_CODES)
+    assert sorted(CATALOG) == sorted(ISSUE_CODES + RUNNER_CODES)
     for doc in CATALOG.values():
         assert doc.severity in ("info", "warning", "error")
         for part in (doc.title, doc.detects, doc.why, doc.fix, doc.example):
             assert len(part) > 10, (doc.code, part)
-        assert doc.sources and all(s.startswith("https://") for s in doc.sources), doc.code
+        # the runner's own codes describe the run, not a public failure mode: no sources
+        if doc.code not in RUNNER_CODES:
+            assert doc.sources and all(s.startswith("https://") for s in doc.sources), doc.code
 
 
 def test_make_finding_uses_catalog_defaults_and_overrides():
@@ -66,5 +71,5 @@ def test_findings_command_lists_explains_and_emits_json():
     rc, text = _run("SD301", True)
     assert rc == 0 and json.loads(text)["code"] == "SD301"
     rc, text = _run(None, True)
-    assert [d["code"] for d in json.loads(text)] == ISSUE_CODES
+    assert [d["code"] for d in json.loads(text)] == RUNNER_CODES + ISSUE_CODES
     assert _run("SD999", False)[0] == 2
