@@ -17,13 +17,18 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterator
+from operator import attrgetter
 from pathlib import Path
 
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.extract import NOTHING, Extracted, extract
+from spec_debug.session.failures import ErrorInfo
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.common import Cursor
+from spec_debug.session.metrics import Metric
 from spec_debug.session.reader import iter_json_records, line_starts
+from spec_debug.session.shell import Target
+from spec_debug.session.spec_facts import Observation
 
 PARALLEL_MIN_BYTES = 64 * 1024 * 1024
 SPAN_BYTES = 8 * 1024 * 1024
@@ -31,10 +36,17 @@ MAX_WORKERS = 4
 _IN_FLIGHT_PER_WORKER = 2
 
 # Event fields a worker sends, in Event's own order around ``file`` and ``line`` (which the
-# parent knows); ``session``, ``seq`` and ``agent`` are set by the parent too.
-_HEAD = ("role", "kind", "block", "tool_name", "call_id", "command", "description", "text", "is_error",
-         "exit_code", "timestamp")
-_TAIL = ("raw_type", "host", "spawn", "agent_ref", "agent_status", "path")
+# parent knows); ``session``, ``seq`` and ``agent`` are set by the parent too. Everything
+# travels as plain tuples: pickle writes those in C, a dataclass through Python calls.
+_HEAD = attrgetter("role", "kind", "block", "tool_name", "call_id", "command", "description", "text", "is_error",
+                   "exit_code", "timestamp")
+_TAIL = attrgetter("raw_type", "host", "spawn", "agent_ref", "agent_status", "path")
+_X_FLAT = attrgetter("concat_orders", "layer_ids", "hypotheses", "outcome", "why", "first_sentence", "category",
+                     "template")
+_METRIC = attrgetter("name", "value", "unit", "context", "hintable")
+_ERROR = attrgetter("kind", "exception", "message", "file", "line")
+_OBSERVATION = attrgetter("code", "evidence")
+_TARGET = attrgetter("host", "user", "port", "jump", "container", "inner")
 _KEEP_TEXT = frozenset({"prompt", "system", "summary", "compaction", "other"})
 """Kinds whose text the analysis still reads after the scans (prompt titles and records)."""
 
@@ -89,7 +101,10 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
                 lineno += line_base
                 seq = seq_base + index
                 events = [Event(session, seq, agent, *head, file, lineno, *tail,
-                                None if x is None else Extracted(*x)) for head, tail, x in rows]
+                                None if x is None else _unpack(x)) for head, tail, x in rows]
+                for ev in events:
+                    if ev.spawn is not None:
+                        ev.spawn = Spawn(*ev.spawn)
                 yield index, lineno, sidechain, agent_id, events
             index_base += span_stats.records
             line_base += span_stats.lines
@@ -100,7 +115,7 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
 
 
 def _parse_span(path: str, span: tuple[int, int]) -> tuple[list, ReadStats]:
-    """In a worker: the records of one span, each event as plain tuples (cheap to pickle)."""
+    """In a worker: the records of one span, each event as plain tuples."""
     stats = ReadStats()
     cursor = Cursor(session="", agent="", file="")
     out = []
@@ -110,15 +125,24 @@ def _parse_span(path: str, span: tuple[int, int]) -> tuple[list, ReadStats]:
         for ev in events:
             x = extract(ev, True)
             if ev.kind not in _KEEP_TEXT:
-                ev.text = ""
-            rows.append((tuple(getattr(ev, name) for name in _HEAD), tuple(getattr(ev, name) for name in _TAIL),
-                         None if x is NOTHING else _fields(x)))
+                ev.text = ""  # scanned already: only the findings travel
+            spawn = ev.spawn
+            if spawn is not None:
+                ev.spawn = (spawn.description, spawn.agent_type)
+            rows.append((_HEAD(ev), _TAIL(ev), None if x is NOTHING else _pack(x)))
         out.append((index, lineno, sidechain, agent_id, rows))
     return out, stats
 
 
-_X_FIELDS = Extracted.__slots__
+def _pack(x: Extracted) -> tuple:
+    return ([_METRIC(m) for m in x.metrics], [_ERROR(e) for e in x.errors], [_OBSERVATION(o) for o in x.launch],
+            [_OBSERVATION(o) for o in x.observations], _X_FLAT(x), None if x.target is None else _TARGET(x.target))
 
 
-def _fields(x: Extracted) -> tuple:
-    return tuple(getattr(x, name) for name in _X_FIELDS)
+def _unpack(packed: tuple) -> Extracted:
+    metrics, errors, launch, observations, flat, target = packed
+    concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, category, template = flat
+    return Extracted(tuple([Metric(*m) for m in metrics]), tuple([ErrorInfo(*e) for e in errors]),
+                     tuple([Observation(*o) for o in launch]), tuple([Observation(*o) for o in observations]),
+                     concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, category, template,
+                     None if target is None else Target(*target))
