@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 MAX_RECORDS = 20_000
@@ -172,13 +173,20 @@ class PromptRecord:
     timestamp: str | None = None
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[tuple[str, ...], Any, tuple[str, ...]]] = {}
 
 
 def as_json(record: Any) -> dict:
     """Shallow ``asdict`` (records hold only scalars and lists of scalars; ``asdict``'s deep
-    copy cost more than the whole analysis on large sessions)."""
-    names = _FIELDS.get(type(record))
-    if names is None:
-        names = _FIELDS[type(record)] = tuple(f.name for f in fields(record))
-    return {name: (list(v) if isinstance(v := getattr(record, name), list) else v) for name in names}
+    copy cost more than the whole analysis on large sessions). Lists are copied."""
+    spec = _FIELDS.get(type(record))
+    if spec is None:
+        fs = fields(record)
+        names = tuple(f.name for f in fs)
+        lists = tuple(f.name for f in fs if str(f.type).startswith("list"))
+        spec = _FIELDS[type(record)] = (names, attrgetter(*names), lists)
+    names, values, lists = spec
+    out = dict(zip(names, values(record)))
+    for name in lists:
+        out[name] = list(out[name])
+    return out
