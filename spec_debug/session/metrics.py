@@ -110,12 +110,27 @@ def _decode_batches(text: str, found: list[Metric]) -> bool:
     lens = _ACCEPT_LEN_LOG.findall(text)
     rates = _ACCEPT_RATE_LOG.findall(text)
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}"
-    found.append(Metric("throughput", round(sum(map(float, tputs)) / len(tputs), 2), "tok/s", ctx))
+    if len(_FLOATS) > 200_000:
+        _FLOATS.clear()
+    number = _FLOATS.__getitem__
+    found.append(Metric("throughput", round(sum(map(number, tputs)) / len(tputs), 2), "tok/s", ctx))
     if lens:
-        found.append(Metric("accept_length", round(sum(map(float, lens)) / len(lens), 3), "tokens", ctx))
+        found.append(Metric("accept_length", round(sum(map(number, lens)) / len(lens), 3), "tokens", ctx))
     if rates:
-        found.append(Metric("accept_rate", round(sum(map(float, rates)) / len(rates), 3), "ratio", ctx))
+        found.append(Metric("accept_rate", round(sum(map(number, rates)) / len(rates), 3), "ratio", ctx))
     return True
+
+
+class _FloatCache(dict):
+    """``float(s)`` by its text. A server log repeats the same few hundred values (accept len
+    2.31, accept rate 0.55) on every line, and a dict hit costs a quarter of a ``float()``."""
+
+    def __missing__(self, text: str) -> float:
+        value = self[text] = float(text)
+        return value
+
+
+_FLOATS = _FloatCache()
 
 
 def _bench_serving(text: str, found: list[Metric]) -> bool:
