@@ -1,0 +1,115 @@
+"""A large session is read by worker processes (spec_debug.session.parallel); the analysis
+must be the same, byte for byte, as the one-process read: same seq and line numbers, same
+sub-agents, same skips. The tests lower the size threshold so that small files, cut into
+many spans, go through the workers."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sys
+from pathlib import Path
+
+import pytest
+
+from spec_debug.session import analyze_path, parallel, reader
+from spec_debug.session.events import ReadStats
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from incident_story import write_story  # noqa: E402
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+DATA = Path(__file__).resolve().parent.parent / "data" / "transcripts"
+
+pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                                reason="the worker processes are forked")
+
+
+def _both(monkeypatch, path: Path, span_bytes: int) -> tuple[str, str]:
+    """The analysis JSON read in one process, then by workers over spans of ``span_bytes``."""
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", float("inf"))
+    one = json.dumps(analyze_path(path).to_json(), indent=1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "SPAN_BYTES", span_bytes)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    spans = []
+    real = parallel._parsed_in_workers
+
+    def spy(*args):
+        for record in real(*args):
+            spans.append(record[0])
+            yield record
+
+    monkeypatch.setattr(parallel, "_parsed_in_workers", spy)
+    many = json.dumps(analyze_path(path).to_json(), indent=1)
+    assert spans, "the workers did not run"
+    return one, many
+
+
+def test_incident_story_is_the_same_with_workers(monkeypatch, tmp_path):
+    story = write_story(tmp_path)
+    one, many = _both(monkeypatch, story.root, span_bytes=4096)
+    assert json.loads(one)["stats"]["events"] > 4000
+    assert many == one
+
+
+def test_public_samples_are_the_same_with_workers(monkeypatch):
+    one, many = _both(monkeypatch, DATA, span_bytes=512)
+    assert many == one
+
+
+def test_generated_bench_session_is_the_same_with_workers(monkeypatch, tmp_path):
+    sys.path.insert(0, str(BENCH))
+    from analyze_throughput import generate
+
+    path = tmp_path / "bench.jsonl"
+    generate(path, 0.5)
+    one, many = _both(monkeypatch, path, span_bytes=16 * 1024)
+    doc = json.loads(one)
+    assert doc["metrics"] and doc["errors"] and doc["commands"]
+    assert many == one
+
+
+def _line(n: int, **extra) -> str:
+    return json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": "s", "timestamp": f"2026-01-01T00:00:{n % 60:02d}Z",
+                       "message": {"role": "user", "content": [{"type": "text", "text": f"message {n}"}]}, **extra})
+
+
+def test_skips_and_inline_sidechains_across_span_edges(monkeypatch, tmp_path):
+    """Blank, broken, non-object and over-long lines keep their place in the numbering
+    wherever the spans are cut; an inline sidechain run keeps its agent across an edge."""
+    monkeypatch.setattr(reader, "MAX_LINE_BYTES", 400)  # inherited by the forked workers
+    lines = []
+    for n in range(120):
+        if n % 17 == 5:
+            lines.append("")
+        elif n % 23 == 7:
+            lines.append('{"type": "user", "message": ')
+        elif n % 29 == 11:
+            lines.append("[1, 2, 3]")
+        elif n % 31 == 13:
+            lines.append(_line(n) + " " * 500)  # longer than MAX_LINE_BYTES
+        elif 40 <= n < 60:
+            lines.append(_line(n, isSidechain=True))
+        else:
+            lines.append(_line(n))
+    path = tmp_path / "edges.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for span in (150, 700, 5000):
+        one, many = _both(monkeypatch, path, span_bytes=span)
+        stats = json.loads(one)["stats"]
+        assert stats["too_long"] and stats["broken_json"] and stats["non_object"]
+        assert many == one, span
+
+
+def test_spans_start_at_line_starts_and_cover_the_file(tmp_path):
+    path = tmp_path / "lines.jsonl"
+    body = b"".join(b"x" * (n * 37 % 300) + b"\n" for n in range(400)) + b"tail without newline"
+    path.write_bytes(body)
+    bounds = reader.line_starts(path, 1000)
+    assert bounds[0] == 0 and bounds[-1] == len(body) and bounds == sorted(set(bounds))
+    assert all(body[b - 1:b] == b"\n" for b in bounds[1:-1])
+    whole, pieces = ReadStats(), ReadStats()
+    expected = [raw for _, raw in reader.iter_lines(path, whole)]
+    got = [raw for a, b in zip(bounds, bounds[1:]) for _, raw in reader.iter_lines(path, pieces, span=(a, b))]
+    assert got == expected and pieces.lines == whole.lines == 401
