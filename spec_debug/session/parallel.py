@@ -142,7 +142,9 @@ def _pack(x: Extracted) -> tuple:
 def _unpack(packed: tuple) -> Extracted:
     metrics, errors, launch, observations, flat, target = packed
     concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, category, template = flat
-    return Extracted(tuple([Metric(*m) for m in metrics]), tuple([ErrorInfo(*e) for e in errors]),
-                     tuple([Observation(*o) for o in launch]), tuple([Observation(*o) for o in observations]),
+    return Extracted(tuple([Metric(*m) for m in metrics]) if metrics else (),
+                     tuple([ErrorInfo(*e) for e in errors]) if errors else (),
+                     tuple([Observation(*o) for o in launch]) if launch else (),
+                     tuple([Observation(*o) for o in observations]) if observations else (),
                      concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, category, template,
                      None if target is None else Target(*target))

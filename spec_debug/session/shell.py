@@ -376,6 +376,7 @@ _NUM = re.compile(r"\d+")
 _WS = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=4096)
 def template(command: str) -> str:
     """The command with numbers masked, for loop detection (a poor man's Drain template;
     He et al., ICWS 2017)."""
