@@ -3,7 +3,10 @@ pass, keeping only per-agent state and the (capped) records."""
 
 from __future__ import annotations
 
+import gc
 from collections import Counter, OrderedDict, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,7 +78,28 @@ class SessionAnalysis:
 
 def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis:
     """Analyze every session under ``path`` (a file, a session folder or a directory)."""
-    sources = discover(Path(path), input_format)
+    with _without_cyclic_gc():
+        return _analyze(Path(path), input_format)
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """The pass allocates millions of short-lived containers (decoded JSON, events) while the
+    kept records grow, so the cyclic collector runs over and over for nothing: with it, a
+    100 MB session took 12% longer, and unpickling worker results 5x longer. Nothing in the
+    pass makes a cycle per event (each session's state holds one, freed after the run), so
+    memory stays bounded; the collector is switched back on at the end."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
+    sources = discover(path, input_format)
     out = SessionAnalysis()
     totals: Counter = Counter()
     formats = {s.format for s in sources}
