@@ -76,11 +76,13 @@ def scan_metrics(text: str) -> list[Metric]:
     scans outputs whose command another worker read); :func:`name_by_hint` finishes them."""
     found: list[Metric] = []
     structured = False
-    if "Decode batch" in text:
+    # One-character tests first (a memchr): most outputs lack the capital letters.
+    if "D" in text and "Decode batch" in text:
         structured = _decode_batches(text, found)
-    if "(tok/s)" in text or "Accept length:" in text or "TTFT (ms)" in text:
+    if ("(" in text and "(tok/s)" in text) or ("A" in text and "Accept length:" in text) or \
+            ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
-    if _HAS_TOK(text):
+    if "k" in text and _HAS_TOK(text):
         # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
         prose = text.replace("(token/s)", "") if "(token/s)" in text else text
         if _HAS_PER_S(prose) or "per second" in prose:  # every spelling of the unit has one of them
@@ -171,8 +173,11 @@ def _may_say_baseline(before: str) -> bool:
 
 
 def _accuracy(text: str, found: list[Metric]) -> None:
-    for pattern in _ACC_WORDS:
-        _accuracy_with(pattern, text, found)
+    lower, title, upper = _ACC_WORDS
+    _accuracy_with(lower, text, found)
+    if "A" in text:  # "Acc" and "ACC"
+        _accuracy_with(title, text, found)
+        _accuracy_with(upper, text, found)
 
 
 def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
