@@ -17,6 +17,7 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import fields
 from operator import attrgetter
 from pathlib import Path
 
@@ -35,14 +36,9 @@ SPAN_BYTES = 8 * 1024 * 1024
 MAX_WORKERS = 4
 _IN_FLIGHT_PER_WORKER = 2
 
-# Event fields a worker sends, in Event's own order around ``file`` and ``line`` (which the
-# parent knows); ``session``, ``seq`` and ``agent`` are set by the parent too. Everything
-# travels as plain tuples: pickle writes those in C, a dataclass through Python calls.
-_HEAD = attrgetter("role", "kind", "block", "tool_name", "call_id", "command", "description", "text", "is_error",
-                   "exit_code", "timestamp")
-_TAIL = attrgetter("raw_type", "host", "spawn", "agent_ref", "agent_status", "path")
-_X_FLAT = attrgetter("concat_orders", "layer_ids", "hypotheses", "outcome", "why", "first_sentence", "category",
-                     "template")
+# Everything travels as plain tuples: pickle writes those in C, a dataclass through Python
+# calls (and the parent rebuilds an event with one call).
+_EVENT = attrgetter(*(f.name for f in fields(Event)))
 _METRIC = attrgetter("name", "value", "unit", "context", "hintable")
 _ERROR = attrgetter("kind", "exception", "message", "file", "line")
 _OBSERVATION = attrgetter("code", "evidence")
@@ -84,12 +80,13 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
         pending: deque = deque()
         spans_left = iter(spans)
         index_base = line_base = 0
-        session, agent, file, seq_base = cursor.session, cursor.agent, cursor.file, cursor.seq_base
+        seq_base = cursor.seq_base
+        names = (cursor.session, cursor.agent, cursor.file)
 
         def submit() -> None:
             span = next(spans_left, None)
             if span is not None:
-                pending.append(pool.apply_async(_parse_span, (str(path), span)))
+                pending.append(pool.apply_async(_parse_span, (str(path), span, *names)))
 
         for _ in range(workers * _IN_FLIGHT_PER_WORKER):
             submit()
@@ -100,9 +97,11 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
                 index += index_base
                 lineno += line_base
                 seq = seq_base + index
-                events = [Event(session, seq, agent, *head, file, lineno, *tail,
-                                None if x is None else _unpack(x)) for head, tail, x in rows]
+                events = [Event(*row) for row in rows]
                 for ev in events:
+                    ev.seq, ev.line = seq, lineno
+                    if ev.extracted is not None:
+                        ev.extracted = _unpack(ev.extracted)
                     if ev.spawn is not None:
                         ev.spawn = Spawn(*ev.spawn)
                 yield index, lineno, sidechain, agent_id, events
@@ -114,10 +113,11 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
         pool.join()
 
 
-def _parse_span(path: str, span: tuple[int, int]) -> tuple[list, ReadStats]:
-    """In a worker: the records of one span, each event as plain tuples."""
+def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file: str) -> tuple[list, ReadStats]:
+    """In a worker: the records of one span, each event as one tuple in :class:`Event`'s field
+    order (seq and line count from the span's start: the parent knows where it starts)."""
     stats = ReadStats()
-    cursor = Cursor(session="", agent="", file="")
+    cursor = Cursor(session=session, agent=agent, file=file)
     out = []
     for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
             iter_json_records(Path(path), stats, span), cursor, stats):
@@ -126,25 +126,26 @@ def _parse_span(path: str, span: tuple[int, int]) -> tuple[list, ReadStats]:
             x = extract(ev, True)
             if ev.kind not in _KEEP_TEXT:
                 ev.text = ""  # scanned already: only the findings travel
-            spawn = ev.spawn
-            if spawn is not None:
-                ev.spawn = (spawn.description, spawn.agent_type)
-            rows.append((_HEAD(ev), _TAIL(ev), None if x is NOTHING else _pack(x)))
+            if ev.spawn is not None:
+                ev.spawn = (ev.spawn.description, ev.spawn.agent_type)
+            ev.extracted = None if x is NOTHING else _pack(x)
+            rows.append(_EVENT(ev))
         out.append((index, lineno, sidechain, agent_id, rows))
     return out, stats
 
 
 def _pack(x: Extracted) -> tuple:
-    return ([_METRIC(m) for m in x.metrics], [_ERROR(e) for e in x.errors], [_OBSERVATION(o) for o in x.launch],
-            [_OBSERVATION(o) for o in x.observations], _X_FLAT(x), None if x.target is None else _TARGET(x.target))
+    return (tuple(map(_METRIC, x.metrics)) if x.metrics else (), tuple(map(_ERROR, x.errors)) if x.errors else (),
+            tuple(map(_OBSERVATION, x.launch)) if x.launch else (),
+            tuple(map(_OBSERVATION, x.observations)) if x.observations else (),
+            x.concat_orders, x.layer_ids, x.hypotheses, x.outcome, x.why, x.first_sentence, x.category, x.template,
+            None if x.target is None else _TARGET(x.target))
 
 
 def _unpack(packed: tuple) -> Extracted:
-    metrics, errors, launch, observations, flat, target = packed
-    concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, category, template = flat
+    metrics, errors, launch, observations, *flat, target = packed
     return Extracted(tuple([Metric(*m) for m in metrics]) if metrics else (),
                      tuple([ErrorInfo(*e) for e in errors]) if errors else (),
                      tuple([Observation(*o) for o in launch]) if launch else (),
                      tuple([Observation(*o) for o in observations]) if observations else (),
-                     concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, category, template,
-                     None if target is None else Target(*target))
+                     *flat, None if target is None else Target(*target))
