@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import fields
@@ -60,7 +62,9 @@ def use_workers(path: Path) -> bool:
         big = path.stat().st_size >= PARALLEL_MIN_BYTES
     except OSError:
         return False
-    return big and worker_count() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+    # fork with other threads running can copy a lock held mid-operation into the child.
+    return (big and worker_count() >= 2 and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1)
 
 
 def read_claude(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -75,7 +79,7 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
     spans = list(zip(bounds, bounds[1:]))
     workers = worker_count()
     # fork: the workers start in milliseconds and need nothing pickled to begin.
-    pool = multiprocessing.get_context("fork").Pool(workers)
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_sigint)
     try:
         pending: deque = deque()
         spans_left = iter(spans)
@@ -111,6 +115,12 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
     finally:
         pool.terminate()
         pool.join()
+
+
+def _ignore_sigint() -> None:
+    """Ctrl-C is the parent's to handle: it stops the workers (``pool.terminate``) without a
+    traceback from each of them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file: str) -> tuple[list, ReadStats]:
