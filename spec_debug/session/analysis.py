@@ -1,5 +1,9 @@
 """Events in, one :class:`SessionAnalysis` out: every extractor runs in a single streaming
-pass, keeping only per-agent state and the (capped) records."""
+pass, keeping only per-agent state and the (capped) records.
+
+The text scans of one event are :func:`spec_debug.session.extract.extract` (done here for
+a small file, by worker processes for a large one, see :mod:`spec_debug.session.parallel`);
+this module holds what needs the session's order: pairing, loops, pivots, phases."""
 
 from __future__ import annotations
 
