@@ -33,6 +33,14 @@ class InputFormat(str, Enum):
     text = "text"
 
 
+def _session_path(text: str) -> Path:
+    """PATH as given; an empty one is an error, not the current directory (Path("") == Path("."))."""
+    if not text.strip():
+        typer.echo("error: PATH is empty: pass a transcript file, a session folder or a directory of sessions", err=True)
+        raise typer.Exit(2)
+    return Path(text).expanduser()
+
+
 def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None, output: Path | None = None) -> int:
     """Analyze PATH and write the postmortem (md/html) or the JSON analysis; returns the exit code."""
     from spec_debug.session.postmortem import render_postmortem
@@ -88,22 +96,22 @@ def register(app: typer.Typer) -> None:
 
     @app.command("analyze")
     def analyze(
-        path: Path = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
+        path: str = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
         format: OutputFormat = typer.Option(OutputFormat.md, "--format", "-f", help="Output: md or html postmortem, or json."),
         input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
                                                  help="Transcript format (detected by default)."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
     ) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
-        _run(analyze_command, path, format.value, input_format.value, output)
+        _run(analyze_command, _session_path(path), format.value, input_format.value, output)
 
     @app.command("distill")
     def distill(
-        path: Path = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
+        path: str = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
         output: Path = typer.Option(..., "--output", "-o", help="Playbook YAML to write."),
         input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
                                                  help="Transcript format (detected by default)."),
         name: Optional[str] = typer.Option(None, "--name", help="Playbook name (default: from the session id)."),
     ) -> None:
         """Write a playbook from the diagnostic commands that led to a finding or a change of approach."""
-        _run(distill_command, path, output, input_format.value, name)
+        _run(distill_command, _session_path(path), output, input_format.value, name)

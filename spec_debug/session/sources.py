@@ -24,7 +24,7 @@ from spec_debug.session.formats.common import Cursor
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "openai", "text")
 _SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log")
-_NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", ".git", "__pycache__"})
+_NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", "__pycache__", "node_modules", "site-packages"})
 _SNIFF_BYTES = 256 * 1024
 _SNIFF_LINES = 50
 
@@ -43,6 +43,8 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     fmt = None if input_format in (None, "auto") else input_format
     if fmt is not None and fmt not in INPUT_FORMATS:
         raise UsageError(f"unknown input format {input_format!r}", hint=f"use one of {', '.join(INPUT_FORMATS)}")
+    if not str(path).strip():
+        raise UsageError("PATH is empty", hint="pass a transcript file, a session folder or a directory of sessions")
     if not path.exists():
         raise UsageError(f"{path}: no such file or directory")
     if path.is_file():
@@ -53,9 +55,13 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         if not files:
             raise UsageError(f"{path}: no transcript files found",
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
+    
     sources = []
+    scanning = not path.is_file()
     for file in files:
-        detected, array = detect_format(file)
+        detected, array, recognized = _sniff(file)
+        if scanning and fmt is None and not recognized and file.suffix.lower() in (".json", ".jsonl"):
+            continue  # a config or data file in the folder, not a transcript
         if fmt is not None:
             array = array and fmt == "openai"
             detected = fmt
@@ -68,7 +74,11 @@ def _session_files(root: Path) -> list[Path]:
     for dirpath, dirnames, filenames in os.walk(root):
         names = set(filenames)
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
-        dirnames[:] = sorted(d for d in dirnames if d not in _NOT_SESSION_DIRS and f"{d}.jsonl" not in names)
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if d not in _NOT_SESSION_DIRS and not d.startswith(".") and not d.endswith((".dist-info", ".egg-info"))
+            and f"{d}.jsonl" not in names
+        )
         for name in sorted(filenames):
             lower = name.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
@@ -81,11 +91,18 @@ def _session_files(root: Path) -> list[Path]:
 
 def detect_format(path: Path) -> tuple[str, bool]:
     """Sniff the head of a file: ``(format, is_json_array)``."""
+    detected, array, _ = _sniff(path)
+    return detected, array
+
+
+def _sniff(path: Path) -> tuple[str, bool, bool]:
+    """``(format, is_json_array, recognized)``: recognized is False when nothing in the head
+    looked like a transcript line (the format is then a fallback guess)."""
     with open(path, "rb") as f:
         head = f.read(_SNIFF_BYTES)
     stripped = head.lstrip()
     if not stripped:
-        return "text", False
+        return "text", False, False
     lines = head.splitlines()
     first = stripped.splitlines()[0]
     if stripped[:1] in (b"[", b"{"):
@@ -95,9 +112,9 @@ def detect_format(path: Path) -> tuple[str, bool]:
             value = None
         opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
-            return "openai", True
+            return "openai", True, True
         if isinstance(value, list) and value and all(isinstance(v, dict) and openai_chat.looks_like(v) for v in value):
-            return "openai", True
+            return "openai", True, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
@@ -118,8 +135,8 @@ def detect_format(path: Path) -> tuple[str, bool]:
             votes["openai"] += 1
     best = max(votes, key=lambda k: votes[k])
     if votes[best]:
-        return best, False
-    return ("claude-code" if seen else "text"), False
+        return best, False, True
+    return ("claude-code" if seen else "text"), False, False
 
 
 def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:

@@ -144,3 +144,24 @@ def _write_lines(tmp_path: Path, lines: list[str]) -> Path:
     path = tmp_path / "many.jsonl"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def test_empty_path_is_a_usage_error_not_the_current_directory(tmp_path):
+    from tests.conftest import run_cli
+
+    (tmp_path / "config.json").write_text('{"hidden_size": 7168}')
+    for command in (["analyze", ""], ["distill", "", "-o", str(tmp_path / "p.yaml")]):
+        result = run_cli(*command, cwd=tmp_path)
+        assert result.code == 2 and "PATH is empty" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_directory_scan_skips_json_files_that_are_not_transcripts(tmp_path):
+    import json as _json
+
+    from tests.conftest import run_cli
+
+    (tmp_path / "config.json").write_text(_json.dumps({"hidden_size": 7168, "num_hidden_layers": 61}))
+    (tmp_path / "notes.log").write_text("ssh root@gpu01 'nvidia-smi'\n54.8 tok/s against a 90 tok/s baseline\n")
+    result = run_cli("analyze", str(tmp_path), "--format", "json")
+    assert result.code == 0, result.stderr
+    assert [s["id"] for s in _json.loads(result.stdout)["sessions"]] == ["notes"]
