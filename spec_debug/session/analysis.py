@@ -220,12 +220,12 @@ class _SessionState:
                 self.first_ts = ts
             if self.last_ts is None or ts > self.last_ts:
                 self.last_ts = ts
-        info = self.tree.get(ev.agent)
+        info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1
         if info.first_seq is None:
             info.first_seq = ev.seq
         info.last_seq = ev.seq
-        st = self._agent(ev.agent)
+        st = self.agents.get(ev.agent) or self._agent(ev.agent)
         kind = ev.kind
         if kind == "prompt":
             if ev.agent == MAIN_AGENT and ev.text.strip():
@@ -383,6 +383,8 @@ class _SessionState:
                           seq=max(standalone.seq, claimed.seq), extra_seqs=[standalone.seq, claimed.seq])
 
     def _concat(self, ev: Event, x: Extracted) -> None:
+        if not x.concat_orders and not x.layer_ids:
+            return
         for order in x.concat_orders:
             seen = self.concat_seen.get(len(order))
             if seen is None:
