@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -62,9 +63,10 @@ def use_workers(path: Path) -> bool:
         big = path.stat().st_size >= PARALLEL_MIN_BYTES
     except OSError:
         return False
-    # fork with other threads running can copy a lock held mid-operation into the child.
-    return (big and worker_count() >= 2 and "fork" in multiprocessing.get_all_start_methods()
-            and threading.active_count() == 1)
+    # Linux only: fork is the default there; macOS made spawn its default because forked
+    # system frameworks can crash (CPython issue #77906). And no fork while other threads
+    # run: one of them may hold a lock that the child would inherit held.
+    return big and worker_count() >= 2 and sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 def read_claude(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:

@@ -91,7 +91,9 @@ def iter_json_records(path: Path, stats: ReadStats,
     """Yield ``(record_index, line_number, object)`` for each JSON-object line.
 
     ``record_index`` counts every non-blank line, parsed or not, so that indices stay the
-    same when a broken line in the middle is later repaired or skipped.
+    same when a broken line in the middle is later repaired or skipped. With ``span`` (see
+    :func:`iter_lines`) indices and line numbers count from the span's start, and
+    ``stats.records`` says how many indices the span used.
     """
     index = -1
     loads = json.loads
