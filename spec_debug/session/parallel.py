@@ -64,7 +64,7 @@ def use_workers(path: Path) -> bool:
     except OSError:
         return False
     # Linux only: fork is the default there; macOS made spawn its default because forked
-    # system frameworks can crash (CPython issue #77906). And no fork while other threads
+    # system frameworks can crash (CPython bpo-33725). And no fork while other threads
     # run: one of them may hold a lock that the child would inherit held.
     return big and worker_count() >= 2 and sys.platform.startswith("linux") and threading.active_count() == 1
 
