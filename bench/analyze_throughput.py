@@ -8,7 +8,7 @@ Compared in the same run with the floor any JSONL analyzer pays: a bare
     python bench/analyze_throughput.py --mb 100   # quicker
     python bench/analyze_throughput.py --mb 100 --mode sequential   # no worker processes
 
-A file of 64 MB or more is read by worker processes (spec_debug.session.parallel); the
+A file of 16 MB or more is read by worker processes (spec_debug.session.parallel); the
 peak RSS then adds each worker's peak to the parent's, and the CPU seconds of all of them
 are shown beside the wall time the ratio is computed from.
 """

@@ -8,7 +8,8 @@ sub-agent lines exactly as a sequential read does, so the analysis is the same e
 At most a few spans are in flight, so memory stays bounded whatever the file size.
 
 Only files of at least :data:`PARALLEL_MIN_BYTES` go this way: below that, starting the
-workers costs more than it saves.
+workers costs more than it saves (2 cores, generated session: 20 MB took 0.44 s with
+workers and 0.57 s without; 5 MB took the same either way).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from spec_debug.session.reader import iter_json_records, line_starts
 from spec_debug.session.shell import Target
 from spec_debug.session.spec_facts import Observation
 
-PARALLEL_MIN_BYTES = 64 * 1024 * 1024
+PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 SPAN_BYTES = 8 * 1024 * 1024
 MAX_WORKERS = 4
 _IN_FLIGHT_PER_WORKER = 2
