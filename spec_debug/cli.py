@@ -151,11 +151,13 @@ def report(
     fmt: str = typer.Option("md", "--format", help="md | html | json"),
     template: Optional[Path] = typer.Option(None, "--template", help="A Jinja2 template to render run.json with."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Render a run record again (any time later, with any template)."""
     from spec_debug.report import render_report
     from spec_debug.store import load_record
 
+    fmt = "json" if as_json else fmt
     try:
         if fmt not in ("md", "html", "json"):
             raise UsageError(f"--format {fmt!r}: choose md, html or json")

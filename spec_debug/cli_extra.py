@@ -44,8 +44,10 @@ def register(app: typer.Typer) -> None:
         playbook: str = typer.Argument(..., help="A playbook file or shipped name", autocompletion=_complete_playbooks),
         fmt: str = typer.Option("md", "--format", help="md | html | json"),
         output: Optional[Path] = typer.Option(None, "--output", "-o"),
+        as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
         """A walkthrough of a playbook for a newcomer: what each step checks and why."""
+        fmt = "json" if as_json else fmt
         from dataclasses import asdict
 
         from spec_debug.cli import fail
@@ -75,6 +77,7 @@ def register(app: typer.Typer) -> None:
     def demo(
         healthy: bool = typer.Option(False, "--healthy", help="Run the fixed configuration (must come out clean)."),
         out: Path = typer.Option(Path("runs"), "--out", "-o", help="Parent directory of run folders."),
+        as_json: bool = typer.Option(False, "--json", help="Print the run's run.json to stdout."),
     ) -> None:
         """Build the simulated incident host on this machine and run perf_regression on it."""
         from rich.console import Console
@@ -88,7 +91,7 @@ def register(app: typer.Typer) -> None:
             fail(SpecDebugError(f"the demo needs the eagle3 extra ({exc.name} is not installed)", hint="pip install 'spec-debug[eagle3]'"))
         console = Console(stderr=True)
         try:
-            code = demo_command(healthy, out, console)
+            code = demo_command(healthy, out, console, as_json=as_json)
         except SpecDebugError as exc:
             fail(exc)
         console.print("Walk through what each step checked: spec-debug explain perf_regression")

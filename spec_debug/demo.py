@@ -86,7 +86,7 @@ def run_demo(healthy: bool, out: Path, *, reporter: Reporter | None = None,
         return DemoResult(record, store.run_dir, {k: Path(v) for k, v in reports.items()}, fixture)
 
 
-def demo_command(healthy: bool, out: Path, console: Any = None) -> int:
+def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool = False) -> int:
     """The CLI body of `spec-debug demo [--healthy] [--out DIR]` (typer-free).
 
     Exit code as for `run`: 1 when error findings were reported (the broken demo), else 0."""
@@ -107,4 +107,6 @@ def demo_command(healthy: bool, out: Path, console: Any = None) -> int:
                   f" · {result.reports['html']}", highlight=False)
     if not healthy:
         console.print("Now run the fixed configuration: spec-debug demo --healthy")
+    if as_json:
+        sys.stdout.write(result.record.model_dump_json(indent=2) + "\n")
     return 1 if errors else 0

@@ -52,3 +52,18 @@ def test_junit_and_github_summary(tmp_path):
     assert "SD502" in text and "FAILED" in text
     run_dir, _ = only_run(tmp_path / "runs")
     assert str(run_dir / "report.md") in text
+
+
+def test_json_flag_on_every_result_command(tmp_path):
+    import json
+
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nsteps:\n  - id: a\n    run: echo hi\n")
+    out = tmp_path / "runs"
+    run = run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--json")
+    record = json.loads(run.stdout)
+    run_dir, _ = only_run(out)
+    assert json.loads(run_cli("report", str(run_dir), "--json").stdout)["run_id"] == record["run_id"]
+    assert json.loads(run_cli("explain", str(playbook), "--json").stdout)["steps"][0]["id"] == "a"
+    assert json.loads(run_cli("playbooks", "list", "--json").stdout)
+    assert json.loads(run_cli("findings", "SD101", "--json").stdout)["code"] == "SD101"
