@@ -47,6 +47,7 @@ _ACC_WORDS = (re.compile(r"acc(?:uracy)?(?![a-z])"), re.compile(r"Acc(?:uracy)?(
 _HAS_TOK = re.compile("tok").search
 _HAS_PER_S = re.compile("/s").search
 _HAS_CCEPT = re.compile("ccept").search
+_HAS_PER_SECOND = re.compile("per second").search
 _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z-]+\s+){0,2}$")
 _VALUE_AFTER = re.compile(r"\s*[:=]\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
@@ -77,16 +78,24 @@ def scan_metrics(text: str) -> list[Metric]:
     found: list[Metric] = []
     structured = False
     # One-character tests first (a memchr): most outputs lack the capital letters.
+    decode_lines = 0
     if "D" in text and "Decode batch" in text:
-        structured = _decode_batches(text, found)
+        decode_lines = _decode_batches(text, found)
+        structured = decode_lines > 0
     if ("(" in text and "(tok/s)" in text) or ("A" in text and "Accept length:" in text) or \
             ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
     if "k" in text and _HAS_TOK(text):
         # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
-        prose = text.replace("(token/s)", "") if "(token/s)" in text else text
-        if _HAS_PER_S(prose) or "per second" in prose:  # every spelling of the unit has one of them
-            _throughput_prose(prose, found)
+        # A server log whose every "/s" is in one of its decode readings' "(token/s): " has
+        # none left after that (each is followed by ":", so no "/s" or "per second" forms
+        # across the cut), and copying the whole log to learn so costs more than counting.
+        if decode_lines and text.count("/s") == decode_lines and not _HAS_PER_SECOND(text):
+            pass
+        else:
+            prose = text.replace("(token/s)", "") if "(token/s)" in text else text
+            if _HAS_PER_S(prose) or _HAS_PER_SECOND(prose):  # every spelling of the unit has one of them
+                _throughput_prose(prose, found)
     _accuracy(text, found)
     if not structured and _HAS_CCEPT(text):
         _accept_prose(text, found)
@@ -104,11 +113,13 @@ def name_by_hint(found: list[Metric], hint: str) -> list[Metric]:
     return found
 
 
-def _decode_batches(text: str, found: list[Metric]) -> bool:
+def _decode_batches(text: str, found: list[Metric]) -> int:
+    """The mean readings of the Decode batch lines; returns how many throughput readings
+    there were (0: none, and nothing is added)."""
     # Literal-anchored scans (fast) instead of one regex per whole line.
     tputs = _GEN_TPUT.findall(text)
     if not tputs:
-        return False
+        return 0
     lens = _ACCEPT_LEN_LOG.findall(text)
     rates = _ACCEPT_RATE_LOG.findall(text)
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}"
@@ -120,7 +131,7 @@ def _decode_batches(text: str, found: list[Metric]) -> bool:
         found.append(Metric("accept_length", round(sum(map(number, lens)) / len(lens), 3), "tokens", ctx))
     if rates:
         found.append(Metric("accept_rate", round(sum(map(number, rates)) / len(rates), 3), "ratio", ctx))
-    return True
+    return len(tputs)
 
 
 class _FloatCache(dict):
