@@ -43,7 +43,7 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
     """Each line's events, on their own (a worker process may parse a slice of the file);
     which agent they belong to is decided in order by :func:`link_records`."""
     for index, lineno, obj in records:
-        events = list(_events(obj, cursor, cursor.agent, cursor.seq_base + index, lineno, stats))
+        events = _events(obj, cursor, cursor.agent, cursor.seq_base + index, lineno, stats)
         yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
 
 
@@ -71,33 +71,41 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             yield event
 
 
-def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats: ReadStats) -> Iterator[Event]:
+def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats: ReadStats) -> list[Event]:
     kind_of_line = obj.get("type")
-    ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+    ts = obj.get("timestamp")
+    if not isinstance(ts, str):
+        ts = None
+    session, file = cursor.session, cursor.file
 
     def event(kind, role, block=0, **kw) -> Event:
-        return Event(session=cursor.session, seq=seq, agent=agent, role=role, kind=kind,
-                     block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
+        return Event(session=session, seq=seq, agent=agent, role=role, kind=kind,
+                     block=block, timestamp=ts, file=file, line=lineno, **kw)
 
+    # The blocks every line has (text, thinking, tool calls and results) build their events
+    # positionally, in Event's field order: a call with keywords cost twice as much, and
+    # this runs once per block of a file that may hold millions.
     if kind_of_line in ("user", "assistant"):
         message = obj.get("message")
         if not isinstance(message, dict):
             stats.unknown_types += 1
-            yield event("other", kind_of_line, raw_type=f"{kind_of_line}:no-message")
-            return
-        role = message.get("role") if isinstance(message.get("role"), str) else kind_of_line
+            return [event("other", kind_of_line, raw_type=f"{kind_of_line}:no-message")]
+        role = message.get("role")
+        if not isinstance(role, str):
+            role = kind_of_line
         content = message.get("content")
         if isinstance(content, str):
             kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, content)
-            yield event(kind, role, text=content)
-            return
+            return [Event(session, seq, agent, role, kind, 0, None, None, None, None, content, False, None, ts, file,
+                          lineno)]
         if not isinstance(content, list):
             stats.unknown_types += 1
-            yield event("other", role, raw_type=f"{kind_of_line}:no-content")
-            return
+            return [event("other", role, raw_type=f"{kind_of_line}:no-content")]
+        out = []
         for i, block in enumerate(content):
             if isinstance(block, str):
-                yield event(_text_kind(role, obj, block), role, i, text=block)
+                out.append(Event(session, seq, agent, role, _text_kind(role, obj, block), i, None, None, None, None,
+                                 block, False, None, ts, file, lineno))
                 continue
             if not isinstance(block, dict):
                 continue
@@ -105,34 +113,35 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             if btype == "text":
                 text = str(block.get("text", ""))
                 kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
-                yield event(kind, role, i, text=text)
+                out.append(Event(session, seq, agent, role, kind, i, None, None, None, None, text, False, None, ts,
+                                 file, lineno))
             elif btype == "thinking":
-                yield event("thinking", role, i, text=str(block.get("thinking", "")))
+                out.append(Event(session, seq, agent, role, "thinking", i, None, None, None, None,
+                                 str(block.get("thinking", "")), False, None, ts, file, lineno))
             elif btype == "tool_use":
-                yield _tool_use(block, event, i)
+                out.append(_tool_use(block, session, seq, agent, i, ts, file, lineno))
             elif btype == "tool_result":
-                yield _tool_result(obj, block, event, i)
+                out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
             elif btype == "image":
                 continue
             else:
                 stats.unknown_types += 1
-                yield event("other", role, i, raw_type=str(btype))
-    elif kind_of_line == "summary":
-        yield event("summary", "system", text=str(obj.get("summary", "")))
-    elif kind_of_line == "system":
+                out.append(event("other", role, i, raw_type=str(btype)))
+        return out
+    if kind_of_line == "summary":
+        return [event("summary", "system", text=str(obj.get("summary", "")))]
+    if kind_of_line == "system":
         subtype = obj.get("subtype")
         text = obj.get("content") if isinstance(obj.get("content"), str) else ""
         if subtype == "compact_boundary":
             meta = obj.get("compactMetadata") or {}
             pre = meta.get("preTokens") if isinstance(meta, dict) else None
-            yield event("compaction", "system", text=text or f"context compacted (preTokens={pre})",
-                        raw_type=subtype)
-        else:
-            yield event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)
-    else:
-        if kind_of_line not in _KNOWN_PASSTHROUGH:
-            stats.unknown_types += 1
-        yield event("other", "system", raw_type=str(kind_of_line))
+            return [event("compaction", "system", text=text or f"context compacted (preTokens={pre})",
+                          raw_type=subtype)]
+        return [event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)]
+    if kind_of_line not in _KNOWN_PASSTHROUGH:
+        stats.unknown_types += 1
+    return [event("other", "system", raw_type=str(kind_of_line))]
 
 
 _NOT_TYPED_BY_A_PERSON = (
@@ -151,10 +160,17 @@ def _text_kind(role: str, obj: dict, text: str = "") -> str:
     return "prompt"
 
 
-def _tool_use(block: dict, event, i: int) -> Event:
-    name = block.get("name") if isinstance(block.get("name"), str) else "?"
-    args = block.get("input") if isinstance(block.get("input"), dict) else {}
-    command = args.get("command") if isinstance(args.get("command"), str) else None
+def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,
+              lineno: int) -> Event:
+    name = block.get("name")
+    if not isinstance(name, str):
+        name = "?"
+    args = block.get("input")
+    if not isinstance(args, dict):
+        args = {}
+    command = args.get("command")
+    if not isinstance(command, str):
+        command = None
     spawn = None
     if name in SPAWN_TOOLS:
         spawn = Spawn(description=str(args.get("description", "")),
@@ -162,12 +178,16 @@ def _tool_use(block: dict, event, i: int) -> Event:
     text = command or ""
     if not text and spawn is not None:
         text = str(args.get("prompt", ""))
-    return event("tool_call", "assistant", i, tool_name=name, call_id=block.get("id"),
-                 command=command, description=args.get("description") if isinstance(args.get("description"), str) else None,
-                 text=text, spawn=spawn, path=tool_path(args))
+    description = args.get("description")
+    if not isinstance(description, str):
+        description = None
+    # Event's fields in order, from tool_name to path (see the note in _events).
+    return Event(session, seq, agent, "assistant", "tool_call", i, name, block.get("id"), command, description, text,
+                 False, None, ts, file, lineno, None, None, spawn, None, None, tool_path(args))
 
 
-def _tool_result(obj: dict, block: dict, event, i: int) -> Event:
+def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,
+                 lineno: int) -> Event:
     output = block_text(block.get("content"))
     is_error = block.get("is_error") is True
     result = obj.get("toolUseResult")
@@ -182,6 +202,6 @@ def _tool_result(obj: dict, block: dict, event, i: int) -> Event:
     if agent_ref is None and "agentId: " in output:
         m = _AGENT_TRAILER.search(output)
         agent_ref = m.group(1) if m else None
-    return event("tool_result", "tool", i, call_id=block.get("tool_use_id"), text=output,
-                 is_error=is_error, exit_code=exit_code_of(output) if is_error else None,
-                 agent_ref=agent_ref, agent_status=status)
+    return Event(session, seq, agent, "tool", "tool_result", i, None, block.get("tool_use_id"), None, None, output,
+                 is_error, exit_code_of(output) if is_error else None, ts, file, lineno, None, None, None, agent_ref,
+                 status)
