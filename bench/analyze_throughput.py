@@ -129,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = None
     if args.path:
         path = args.path
+    elif args.keep:  # a TemporaryDirectory would be removed at exit even without cleanup()
+        path = Path(tempfile.mkdtemp(prefix="spec-debug-bench-")) / "bench-session.jsonl"
     else:
         tmp = tempfile.TemporaryDirectory(prefix="spec-debug-bench-")
         path = Path(tmp.name) / "bench-session.jsonl"
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                                check=True)
         result = json.loads(child.stdout.strip().splitlines()[-1])
     finally:
-        if tmp is not None and not args.keep:
+        if tmp is not None:
             tmp.cleanup()
     # Peak memory of the whole analysis: the parent plus every worker at its own peak (the
     # peaks need not coincide, so this overstates it).
