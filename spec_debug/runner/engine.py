@@ -352,12 +352,14 @@ class Run:
                 break
             if attempts > step.retries or self._until(step, evaluation, context, outcome, stdout, stderr):
                 break
-            time.sleep(step.retry_delay)
+            if self.abort.wait(step.retry_delay):  # Ctrl-C during the wait ends it at once
+                break
         status, message, step_facts, findings, expectations = (
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
         )
         if self.abort.is_set() and status != "passed":
-            status, message = "error", "interrupted: " + (self.record.abort_reason or "run aborted")
+            # The command was killed by the interrupt: its failure says nothing about the host.
+            status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []
         facts.update(step_facts)
         artifacts = [
             str(c.spill_path.relative_to(self.store.run_dir)) for c in (stdout, stderr) if c.spill_path and c.spill_path.exists()
