@@ -210,6 +210,8 @@ steps:
     statuses = {s["id"]: s["status"] for s in record["steps"]}
     assert statuses["first"] == "passed"
     assert "never" not in statuses or statuses["never"] == "skipped"
+    assert statuses["slow"] == "error"
+    assert [f for f in record["findings"] if f["severity"] == "error"] == []  # the kill is not a finding
     assert (run_dir / "report.md").exists() and "ABORTED" in (run_dir / "report.md").read_text()
     time.sleep(0.3)
     assert _processes_with(marker) == []
