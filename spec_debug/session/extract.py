@@ -47,45 +47,43 @@ NOTHING = Extracted()
 def extract(ev: Event, status_known: bool) -> Extracted:
     """Everything the extractors see in ``ev``. ``status_known`` is False for a plain-text
     log, where no exit status was recorded (see :func:`failures.extract_errors`)."""
+    # Extracted is built positionally, in its field order (metrics, errors, launch,
+    # observations, concat_orders, layer_ids, hypotheses, outcome, why, first_sentence,
+    # category, template, target): a keyword call costs twice as much, once per event.
     kind = ev.kind
     if kind == "tool_result":
         text = ev.text
         return Extracted(
-            metrics=tuple(metrics.scan_metrics(text)),
-            errors=tuple(failures.extract_errors(text, ev.exit_code, ev.is_error, status_known=status_known)),
-            launch=tuple(spec_facts.launch_observations(text)),
-            observations=tuple(spec_facts.text_observations(text)),
-            concat_orders=tuple(spec_facts.concat_orders(text)),
-            layer_ids=tuple(spec_facts.layer_id_lists(text)))
+            tuple(metrics.scan_metrics(text)),
+            tuple(failures.extract_errors(text, ev.exit_code, ev.is_error, status_known=status_known)),
+            tuple(spec_facts.launch_observations(text)),
+            tuple(spec_facts.text_observations(text)),
+            tuple(spec_facts.concat_orders(text)),
+            tuple(spec_facts.layer_id_lists(text)))
     if kind == "tool_call":
         command = ev.command
-        x = Extracted(category=shell.categorize(command, ev.tool_name, ev.path),
-                      template=shell.template(command or f"{ev.tool_name} {ev.path or ''}"))
-        if command:
-            x.target = shell.parse_target(command)
-            x.launch = tuple(spec_facts.launch_observations(command))
-            x.concat_orders = tuple(spec_facts.concat_orders(command))
-            x.layer_ids = tuple(spec_facts.layer_id_lists(command))
-        return x
-    if kind in ("text", "prompt"):
+        category = shell.categorize(command, ev.tool_name, ev.path)
+        template = shell.template(command or f"{ev.tool_name} {ev.path or ''}")
+        if not command:
+            return Extracted((), (), (), (), (), (), (), None, "", "", category, template)
+        return Extracted((), (), tuple(spec_facts.launch_observations(command)), (),
+                         tuple(spec_facts.concat_orders(command)), tuple(spec_facts.layer_id_lists(command)),
+                         (), None, "", "", category, template, shell.parse_target(command))
+    if kind == "text":
         text = ev.text
-        x = Extracted(
-            metrics=tuple(metrics.scan_metrics(text)),
-            concat_orders=tuple(spec_facts.concat_orders(text)),
-            layer_ids=tuple(spec_facts.layer_id_lists(text)),
-            observations=tuple(spec_facts.text_observations(text)))
-        if kind == "text":
-            low = text.lower()
-            x.outcome = reasoning.outcome(text, low)
-            x.hypotheses = tuple(reasoning.hypotheses(text, low))
-            x.why = reasoning.why_text(text[-1000:])
-        else:
-            x.first_sentence = first_sentence(text)
-        return x
+        low = text.lower()
+        return Extracted(tuple(metrics.scan_metrics(text)), (), (), tuple(spec_facts.text_observations(text)),
+                         tuple(spec_facts.concat_orders(text)), tuple(spec_facts.layer_id_lists(text)),
+                         tuple(reasoning.hypotheses(text, low)), reasoning.outcome(text, low),
+                         reasoning.why_text(text[-1000:]))
+    if kind == "prompt":
+        text = ev.text
+        return Extracted(tuple(metrics.scan_metrics(text)), (), (), tuple(spec_facts.text_observations(text)),
+                         tuple(spec_facts.concat_orders(text)), tuple(spec_facts.layer_id_lists(text)),
+                         (), None, "", first_sentence(text))
     if kind == "thinking":
         text = ev.text
-        return Extracted(concat_orders=tuple(spec_facts.concat_orders(text)),
-                         layer_ids=tuple(spec_facts.layer_id_lists(text)),
-                         why=reasoning.why_text(text[-1000:]))
+        return Extracted((), (), (), (), tuple(spec_facts.concat_orders(text)),
+                         tuple(spec_facts.layer_id_lists(text)), (), None, reasoning.why_text(text[-1000:]))
     return NOTHING
 
