@@ -46,6 +46,7 @@ _IN_FLIGHT_PER_WORKER = 2
 # Everything travels as plain tuples: pickle writes those in C, a dataclass through Python
 # calls (and the parent rebuilds an event with one call).
 _EVENT = attrgetter(*(f.name for f in fields(Event)))
+_EXTRACTED = [f.name for f in fields(Event)].index("extracted")
 _METRIC = attrgetter("name", "value", "unit", "context", "hintable")
 _ERROR = attrgetter("kind", "exception", "message", "file", "line")
 _OBSERVATION = attrgetter("code", "evidence")
@@ -107,13 +108,16 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
                 index += index_base
                 lineno += line_base
                 seq = seq_base + index
-                events = [Event(*row) for row in rows]
-                for ev in events:
+                events = []
+                for row in rows:
+                    ev = Event(*row)
                     ev.seq, ev.line = seq, lineno
-                    if ev.extracted is not None:
-                        ev.extracted = _unpack(ev.extracted)
+                    packed = row[_EXTRACTED]
+                    if packed is not None:
+                        ev.extracted = _unpack(packed)
                     if ev.spawn is not None:
                         ev.spawn = Spawn(*ev.spawn)
+                    events.append(ev)
                 yield index, lineno, sidechain, agent_id, events
             index_base += span_stats.records
             line_base += span_stats.lines
@@ -159,9 +163,11 @@ def _pack(x: Extracted) -> tuple:
 
 
 def _unpack(packed: tuple) -> Extracted:
-    metrics, errors, launch, observations, *flat, target = packed
+    metrics, errors, launch, observations, concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, \
+        category, template, target = packed
     return Extracted(tuple([Metric(*m) for m in metrics]) if metrics else (),
                      tuple([ErrorInfo(*e) for e in errors]) if errors else (),
                      tuple([Observation(*o) for o in launch]) if launch else (),
                      tuple([Observation(*o) for o in observations]) if observations else (),
-                     *flat, None if target is None else Target(*target))
+                     concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, category, template,
+                     None if target is None else Target(*target))
