@@ -101,9 +101,11 @@ def register(app: typer.Typer) -> None:
         input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
                                                  help="Transcript format (detected by default)."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+        as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
-        _run(analyze_command, _session_path(path), format.value, input_format.value, output)
+        fmt = "json" if as_json else format.value
+        _run(analyze_command, _session_path(path), fmt, input_format.value, output)
 
     @app.command("distill")
     def distill(

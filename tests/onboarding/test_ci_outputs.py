@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from tests.conftest import only_run, run_cli
 
@@ -67,3 +68,5 @@ def test_json_flag_on_every_result_command(tmp_path):
     assert json.loads(run_cli("explain", str(playbook), "--json").stdout)["steps"][0]["id"] == "a"
     assert json.loads(run_cli("playbooks", "list", "--json").stdout)
     assert json.loads(run_cli("findings", "SD101", "--json").stdout)["code"] == "SD101"
+    samples = Path(__file__).resolve().parents[1] / "data" / "transcripts" / "codex"
+    assert json.loads(run_cli("analyze", str(samples), "--json").stdout)["format"] == "codex"
