@@ -68,10 +68,16 @@ def use_workers(path: Path) -> bool:
         big = path.stat().st_size >= PARALLEL_MIN_BYTES
     except OSError:
         return False
-    # Linux only: fork is the default there; macOS made spawn its default because forked
-    # system frameworks can crash (CPython bpo-33725). And no fork while other threads
-    # run: one of them may hold a lock that the child would inherit held.
-    return big and worker_count() >= 2 and sys.platform.startswith("linux") and threading.active_count() == 1
+    # Linux only: fork and forkserver are there; macOS made spawn its default because forked
+    # system frameworks can crash (CPython bpo-33725).
+    return big and worker_count() >= 2 and sys.platform.startswith("linux")
+
+
+def _start_method() -> str:
+    """fork when this process is single-threaded: the workers start in milliseconds and need
+    nothing pickled to begin. With other threads running (a fleet run, a test server), a forked
+    child could inherit a lock another thread holds, so the workers come from a forkserver."""
+    return "fork" if threading.active_count() == 1 else "forkserver"
 
 
 def read_claude(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -85,8 +91,7 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
     bounds = line_starts(path, SPAN_BYTES)
     spans = list(zip(bounds, bounds[1:]))
     workers = worker_count()
-    # fork: the workers start in milliseconds and need nothing pickled to begin.
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_sigint)
+    pool = multiprocessing.get_context(_start_method()).Pool(workers, initializer=_ignore_sigint)
     try:
         pending: deque = deque()
         spans_left = iter(spans)

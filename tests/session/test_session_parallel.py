@@ -79,6 +79,9 @@ def test_skips_and_inline_sidechains_across_span_edges(monkeypatch, tmp_path):
     """Blank, broken, non-object and over-long lines keep their place in the numbering
     wherever the spans are cut; an inline sidechain run keeps its agent across an edge."""
     monkeypatch.setattr(reader, "MAX_LINE_BYTES", 400)  # inherited by the forked workers
+    # ... only by forked ones: a forkserver (used when other threads run, as in a full test
+    # session with SSH servers) starts from a clean import.
+    monkeypatch.setattr(parallel, "_start_method", lambda: "fork")
     lines = []
     for n in range(120):
         if n % 17 == 5:
@@ -113,3 +116,19 @@ def test_spans_start_at_line_starts_and_cover_the_file(tmp_path):
     expected = [raw for _, raw in reader.iter_lines(path, whole)]
     got = [raw for a, b in zip(bounds, bounds[1:]) for _, raw in reader.iter_lines(path, pieces, span=(a, b))]
     assert got == expected and pieces.lines == whole.lines == 401
+
+
+def test_workers_run_from_a_forkserver_when_other_threads_are_alive(monkeypatch, tmp_path):
+    import threading
+
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait, daemon=True)
+    helper.start()
+    try:
+        assert parallel._start_method() == "forkserver"
+        story = write_story(tmp_path)
+        one, many = _both(monkeypatch, story.session_file, span_bytes=256 * 1024)
+        assert many == one
+    finally:
+        stop.set()
+        helper.join()
