@@ -54,6 +54,12 @@ def find_playbook(name_or_path: str) -> Path:
     for suffix in (".yaml", ".yml"):
         if candidate.parent == Path(".") and (shipped / f"{stem}{suffix}").is_file():
             return shipped / f"{stem}{suffix}"
+    if candidate.is_dir():
+        yamls = sorted(p.name for p in candidate.glob("*.y*ml"))
+        raise PlaybookError(
+            "is a directory, not a playbook file", path=name_or_path,
+            hint=f"playbooks in it: {', '.join(yamls[:8])}" if yamls else "pass a .yaml playbook file",
+        )
     names = shipped_playbook_names()
     close = difflib.get_close_matches(stem, names, n=1)
     raise PlaybookError(

@@ -45,3 +45,10 @@ def test_undefined_fact_at_run_time_names_variable_and_step(tmp_path):
     record = json.loads((run_dir / "run.json").read_text())
     message = record["steps"][0]["message"]
     assert "uses_fact" in message and "nothing_here" in message
+
+
+def test_a_directory_is_not_a_playbook_but_a_shipped_name_still_wins(tmp_path):
+    (tmp_path / "perf_regression").mkdir()
+    assert run_cli("playbooks", "validate", "perf_regression", cwd=tmp_path).code == 0
+    folder = run_cli("run", str(tmp_path), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert folder.code == 2 and "is a directory" in folder.stderr
