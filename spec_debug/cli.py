@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spec_debug import __version__
+from spec_debug.cli_common import complete_playbooks, err_console, fail, output_format, print_error
 from spec_debug.errors import SpecDebugError, UsageError
 
 app = typer.Typer(
@@ -27,14 +28,7 @@ app = typer.Typer(
 playbooks_app = typer.Typer(help="List, show and validate playbooks.", no_args_is_help=True)
 app.add_typer(playbooks_app, name="playbooks")
 
-err_console = Console(stderr=True)
 out_console = Console()
-
-
-def _complete_playbooks(incomplete: str) -> list[str]:
-    from spec_debug.playbook.loader import shipped_playbook_names
-
-    return [n for n in shipped_playbook_names() if n.startswith(incomplete)]
 
 
 def parse_var_assignments(assignments: list[str]) -> dict[str, Any]:
@@ -84,13 +78,6 @@ def load_var_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def fail(exc: SpecDebugError) -> None:
-    err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
-    if exc.hint:
-        err_console.print(f"  [dim]hint:[/] {escape(exc.hint)}", highlight=False)
-    raise typer.Exit(exc.exit_code)
-
-
 def exit_code_for(record: Any) -> int:
     if record.status == "aborted" or any(h.status == "error" for h in record.hosts):
         return 3
@@ -99,7 +86,7 @@ def exit_code_for(record: Any) -> int:
 
 @app.command()
 def run(
-    playbook: str = typer.Argument(..., help="A playbook file, or a shipped playbook's name (perf_regression)", autocompletion=_complete_playbooks),
+    playbook: str = typer.Argument(..., help="A playbook file, or a shipped playbook's name (perf_regression)", autocompletion=complete_playbooks),
     host: list[str] = typer.Option([], "--host", "-H", help="A host: 'local', an ssh_config alias, or user@host:port. Repeatable."),
     hosts: list[str] = typer.Option([], "--hosts", help="A host range pattern such as gpu[01-16]. Repeatable."),
     inventory: Optional[Path] = typer.Option(None, "--inventory", "-i", help="An Ansible inventory (INI or YAML)."),
@@ -157,10 +144,8 @@ def report(
     from spec_debug.report import render_report
     from spec_debug.store import load_record
 
-    fmt = "json" if as_json else fmt
     try:
-        if fmt not in ("md", "html", "json"):
-            raise UsageError(f"--format {fmt!r}: choose md, html or json")
+        fmt = output_format(fmt, as_json)
         if template is not None and not template.is_file():
             raise UsageError(f"--template {template}: no such file")
         record = load_record(run_dir)
@@ -196,7 +181,7 @@ def playbooks_list(as_json: bool = typer.Option(False, "--json")) -> None:
 
 
 @playbooks_app.command("show")
-def playbooks_show(name: str = typer.Argument(..., autocompletion=_complete_playbooks)) -> None:
+def playbooks_show(name: str = typer.Argument(..., autocompletion=complete_playbooks)) -> None:
     """Print a playbook's YAML."""
     from spec_debug.playbook.loader import find_playbook
 
@@ -219,9 +204,7 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
             out_console.print(f"[green]ok[/] {escape(loaded.path)} ({len(loaded.playbook.steps)} steps)", highlight=False)
         except SpecDebugError as exc:
             bad += 1
-            err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
-            if exc.hint:
-                err_console.print(f"  [dim]hint:[/] {escape(exc.hint)}", highlight=False)
+            print_error(exc)
     raise typer.Exit(2 if bad else 0)
 
 
@@ -274,7 +257,7 @@ def main() -> None:
     try:
         app()
     except SpecDebugError as exc:  # raised outside a command's own handling
-        err_console.print(f"[bold red]error:[/] {escape(exc.message)}")
+        print_error(exc)
         sys.exit(exc.exit_code)
 
 

@@ -8,23 +8,14 @@ from typing import Optional
 
 import typer
 
-
-def _complete_codes(incomplete: str) -> list[str]:
-    from spec_debug.diagnose.catalog import CATALOG
-
-    return [c for c in sorted(CATALOG) if c.startswith(incomplete.upper())]
-
-
-def _complete_playbooks(incomplete: str) -> list[str]:
-    from spec_debug.playbook.loader import shipped_playbook_names
-
-    return [n for n in shipped_playbook_names() if n.startswith(incomplete)]
+from spec_debug.cli_common import complete_codes, complete_playbooks, fail, output_format
+from spec_debug.errors import SpecDebugError
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def findings(
-        code: Optional[str] = typer.Argument(None, help="A finding code, e.g. SD201", autocompletion=_complete_codes),
+        code: Optional[str] = typer.Argument(None, help="A finding code, e.g. SD201", autocompletion=complete_codes),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable catalog."),
         markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way)."),
     ) -> None:
@@ -41,23 +32,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def explain(
-        playbook: str = typer.Argument(..., help="A playbook file or shipped name", autocompletion=_complete_playbooks),
+        playbook: str = typer.Argument(..., help="A playbook file or shipped name", autocompletion=complete_playbooks),
         fmt: str = typer.Option("md", "--format", help="md | html | json"),
         output: Optional[Path] = typer.Option(None, "--output", "-o"),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
         """A walkthrough of a playbook for a newcomer: what each step checks and why."""
-        fmt = "json" if as_json else fmt
         from dataclasses import asdict
 
-        from spec_debug.cli import fail
-        from spec_debug.errors import SpecDebugError, UsageError
         from spec_debug.explain import explain_playbook, render_explanation
         from spec_debug.playbook.loader import load_playbook
 
         try:
-            if fmt not in ("md", "html", "json"):
-                raise UsageError(f"--format {fmt!r}: choose md, html or json")
+            fmt = output_format(fmt, as_json)
             loaded = load_playbook(playbook)
             if fmt == "json":
                 data = explain_playbook(loaded)
@@ -81,9 +68,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Build the simulated incident host on this machine and run perf_regression on it."""
         from rich.console import Console
-
-        from spec_debug.cli import fail
-        from spec_debug.errors import SpecDebugError
 
         try:
             from spec_debug.demo import demo_command

@@ -6,7 +6,6 @@ autoescaped, so remote output can never inject markup into a report.
 
 from __future__ import annotations
 
-from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
@@ -16,7 +15,7 @@ from jinja2.exceptions import TemplateError as JinjaTemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import UsageError
-from spec_debug.record import SEVERITY_RANK, RunRecord
+from spec_debug.record import RunRecord
 from spec_debug.report.views import report_view
 from spec_debug.store import write_atomic
 
@@ -82,6 +81,3 @@ def write_reports(record: RunRecord, run_dir: Path) -> dict[str, Path]:
         write_atomic(path, render_report(record, fmt))  # type: ignore[arg-type]
         written[fmt] = path
     return written
-
-
-__all__ = ["render_report", "write_reports", "make_environment", "SEVERITY_RANK", "Counter"]
