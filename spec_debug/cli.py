@@ -78,12 +78,6 @@ def load_var_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def exit_code_for(record: Any) -> int:
-    if record.status == "aborted" or any(h.status == "error" for h in record.hosts):
-        return 3
-    return 1 if any(f.severity == "error" for f in record.findings) else 0
-
-
 @app.command()
 def run(
     playbook: str = typer.Argument(..., help="A playbook file, or a shipped playbook's name (perf_regression)", autocompletion=complete_playbooks),

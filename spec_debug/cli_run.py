@@ -119,9 +119,14 @@ def execute_run(
     finish_outputs(record, store.run_dir, junit=junit, console=console)
     if as_json:
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")
-    from spec_debug.cli import exit_code_for
-
     return exit_code_for(record)
+
+
+def exit_code_for(record: RunRecord) -> int:
+    """Like a linter: 3 a host unreachable or the run aborted, 1 error findings, else 0."""
+    if record.status == "aborted" or any(h.status == "error" for h in record.hosts):
+        return 3
+    return 1 if any(f.severity == "error" for f in record.findings) else 0
 
 
 def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, console: Console) -> None:
