@@ -31,13 +31,14 @@ _CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 from spec_debug.session import analyze_path, parallel
+from spec_debug.session.json_text import json_text
 if sys.argv[2] == "sequential":
     parallel.PARALLEL_MIN_BYTES = float("inf")
 workers = parallel.worker_count() if parallel.use_workers(Path(sys.argv[1])) else 0
 t0 = time.perf_counter()
 cpu0 = time.process_time()
 analysis = analyze_path(Path(sys.argv[1]))
-text = json.dumps(analysis.to_json())
+text = json_text(analysis.to_json())  # what analyze --format json writes
 dt = time.perf_counter() - t0
 children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the worker processes, waited for
 print(json.dumps({"seconds": dt, "events": analysis.stats["events"], "errors": analysis.stats["errors"],
@@ -129,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     tmp = None
     if args.path:
         path = args.path
-    elif args.keep:  # a TemporaryDirectory would be removed at exit even without cleanup()
-        path = Path(tempfile.mkdtemp(prefix="spec-debug-bench-")) / "bench-session.jsonl"
     else:
-        tmp = tempfile.TemporaryDirectory(prefix="spec-debug-bench-")
-        path = Path(tmp.name) / "bench-session.jsonl"
+        if args.keep:  # a TemporaryDirectory would be removed at exit even without cleanup()
+            path = Path(tempfile.mkdtemp(prefix="spec-debug-bench-")) / "bench-session.jsonl"
+        else:
+            tmp = tempfile.TemporaryDirectory(prefix="spec-debug-bench-")
+            path = Path(tmp.name) / "bench-session.jsonl"
         t0 = time.perf_counter()
         generate(path, args.mb)
         print(f"generated {path} in {time.perf_counter() - t0:.1f} s")

@@ -6,7 +6,6 @@ issue names it; the transcript format is forced with ``--input-format``.
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import Enum
 from pathlib import Path
@@ -17,6 +16,7 @@ import typer
 from spec_debug.errors import SpecDebugError
 from spec_debug.session.analysis import analyze_path
 from spec_debug.session.distill import dump_playbook, distill_playbook
+from spec_debug.session.json_text import json_text
 
 
 class OutputFormat(str, Enum):
@@ -47,7 +47,7 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
 
     analysis = analyze_path(path, input_format)
     if fmt == "json":
-        text = json.dumps(analysis.to_json(), indent=2, ensure_ascii=False) + "\n"
+        text = json_text(analysis.to_json())
     else:
         text = render_postmortem(analysis, fmt)  # type: ignore[arg-type]
     _emit(text, output)
