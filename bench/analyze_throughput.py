@@ -49,22 +49,41 @@ print(json.dumps({"seconds": dt, "events": analysis.stats["events"], "errors": a
 """
 
 
-def generate(path: Path, megabytes: float, seed: int = 6) -> int:
-    """A plausible GPU debugging session: ssh commands, server logs, tracebacks, prose."""
+def generate(path: Path, megabytes: float, seed: int = 6, lean: bool = False) -> int:
+    """A plausible GPU debugging session: ssh commands, server logs, tracebacks, prose.
+
+    Lines carry what Claude Code 2.1 writes (TRANSCRIPTS.md section 1a): assistant lines a
+    ``requestId`` and the API message's ``id``/``model``/``stop_reason``/``usage``; Bash results
+    a ``toolUseResult`` (``{stdout, stderr, interrupted, isImage}``, or the ``"Error: Exit code
+    N..."`` string of a failure), so a command's output is in a line twice, as in a real
+    session. ``lean=True`` writes the envelope and the content blocks only (the shape the
+    first measurements used): the analyzer's work is the same, the bare loop's is smaller."""
     rng = random.Random(seed)
     target = int(megabytes * 1024 * 1024)
     hosts = ["10.1.230.174", "gpu-node-3", "gpu-node-7"]
     written = n = 0
     clock = 0
 
-    def envelope(kind: str, message: dict) -> str:
+    def envelope(kind: str, message: dict, **extra) -> str:
         nonlocal n, clock
         n += 1
         clock += 3
-        return json.dumps({"type": kind, "uuid": f"u{n}", "parentUuid": f"u{n - 1}", "isSidechain": False,
-                           "userType": "external", "cwd": "/root/work", "sessionId": "bench", "version": "2.1.173",
-                           "timestamp": f"2026-03-02T{(clock // 3600) % 24:02d}:{(clock // 60) % 60:02d}:{clock % 60:02d}.000Z",
-                           "message": message}) + "\n"
+        line = {"type": kind, "uuid": f"u{n}", "parentUuid": f"u{n - 1}", "isSidechain": False,
+                "userType": "external", "cwd": "/root/work", "sessionId": "bench", "version": "2.1.173",
+                "timestamp": f"2026-03-02T{(clock // 3600) % 24:02d}:{(clock // 60) % 60:02d}:{clock % 60:02d}.000Z",
+                "message": message}
+        if not lean:
+            line["gitBranch"] = "main"
+            if kind == "assistant":
+                line["requestId"] = f"req_{n // 3:08d}"
+                message.update({"id": f"msg_{n // 3:08d}", "type": "message", "model": "claude-opus-4-5",
+                                "stop_reason": "tool_use" if message["content"][0]["type"] == "tool_use" else None,
+                                "usage": {"input_tokens": rng.randint(1, 9), "output_tokens": rng.randint(10, 900),
+                                          "cache_creation_input_tokens": rng.randint(0, 3000),
+                                          "cache_read_input_tokens": rng.randint(10_000, 150_000),
+                                          "service_tier": "standard"}})
+            line.update(extra)
+        return json.dumps(line) + "\n"
 
     with open(path, "w", encoding="utf-8") as f:
         while written < target:
@@ -101,7 +120,9 @@ def generate(path: Path, megabytes: float, seed: int = 6) -> int:
                     {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command, "description": "check"}}]}),
                 envelope("user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
                                                                "content": ("Exit code 1\n" if failed else "") + output,
-                                                               "is_error": failed}]}),
+                                                               "is_error": failed}]},
+                         toolUseResult=f"Error: Exit code 1\n{output}" if failed else
+                         {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}),
             ]
             for line in lines:
                 f.write(line)
@@ -122,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mb", type=float, default=500.0, help="size of the generated session (default 500)")
     parser.add_argument("--path", type=Path, help="use this transcript instead of generating one")
     parser.add_argument("--keep", action="store_true", help="keep the generated file")
+    parser.add_argument("--lean", action="store_true",
+                        help="generate lines without the fields the analysis does not read (requestId, usage, "
+                             "toolUseResult): the shape of the first measurements, a harder ratio")
     parser.add_argument("--mode", choices=("auto", "sequential"), default="auto",
                         help="auto: worker processes for a large file (the default of analyze); "
                              "sequential: one process whatever the size")
@@ -137,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
             tmp = tempfile.TemporaryDirectory(prefix="spec-debug-bench-")
             path = Path(tmp.name) / "bench-session.jsonl"
         t0 = time.perf_counter()
-        generate(path, args.mb)
+        generate(path, args.mb, lean=args.lean)
         print(f"generated {path} in {time.perf_counter() - t0:.1f} s")
     size_mb = path.stat().st_size / (1024 * 1024)
     try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
-from spec_debug.session import metrics, shell
+from spec_debug.session import metrics, reasoning, shell
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.records import (
@@ -167,8 +167,10 @@ class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
     recent: deque = field(default_factory=lambda: deque(maxlen=PIVOT_WINDOW))
     trigger: _Trigger | None = None
-    last_why: str = ""
-    """The reasoning shown with a command: of the agent's last text (or thinking) block."""
+    last_why: str | None = ""
+    """The reasoning shown with a command: of the agent's last text (or thinking) block;
+    None until a command asks for it (then worked out from ``last_text``)."""
+    last_text: str = ""
     last_text_seq: int = -1
     failing: OrderedDict = field(default_factory=OrderedDict)
     """Command template -> its current streak of failures."""
@@ -235,11 +237,11 @@ class _SessionState:
         elif kind == "text":
             self._prose(ev, x)
             self._reasoning(ev, st, x)
-            st.last_why, st.last_text_seq = x.why, ev.seq
+            st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
             self._concat(ev, x)
             if st.last_text_seq != ev.seq:
-                st.last_why, st.last_text_seq = x.why, ev.seq
+                st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
             self._tool_call(ev, st, x)
         elif kind == "tool_result":
@@ -288,7 +290,7 @@ class _SessionState:
                 session=self.session, seq=ev.seq, agent=ev.agent, host=host, command=ev.command[:4000],
                 category=category, inner=(target.inner or ev.command)[:4000], user=target.user,
                 port=target.port, jump=target.jump, container=target.container, description=ev.description,
-                why=st.last_why if 0 <= ev.seq - st.last_text_seq <= 3 else "", timestamp=ev.timestamp, file=ev.file,
+                why=self._why(st) if 0 <= ev.seq - st.last_text_seq <= 3 else "", timestamp=ev.timestamp, file=ev.file,
                 line=ev.line)
             self._keep(self.kept["commands"], record)
             seg.commands += 1
@@ -342,6 +344,13 @@ class _SessionState:
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
         self._concat(ev, x)
+
+    @staticmethod
+    def _why(st: _Agent) -> str:
+        if st.last_why is None:
+            st.last_why = reasoning.why_text(st.last_text[-1000:])
+            st.last_text = ""
+        return st.last_why
 
     # -- extractors with session state -------------------------------------
     def _metric(self, ev: Event, m: metrics.Metric, host, source: str, st: _Agent | None = None,

@@ -30,8 +30,10 @@ class Extracted:
     layer_ids: tuple = ()
     hypotheses: tuple = ()
     outcome: tuple[str, str] | None = None
-    why: str = ""
-    """Of a text or thinking block: the reasoning a command right after it is shown with."""
+    why: str | None = None
+    """Of a text or thinking block: the reasoning a command right after it is shown with.
+    None: not worked out here; the analysis works it out from the event's text if a command
+    follows (most blocks are followed by another block first, so most never need it)."""
     first_sentence: str = ""
     """Of a prompt: its title as a phase."""
     category: str = ""
@@ -65,25 +67,24 @@ def extract(ev: Event, status_known: bool) -> Extracted:
         category = shell.categorize(command, ev.tool_name, ev.path)
         template = shell.template(command or f"{ev.tool_name} {ev.path or ''}")
         if not command:
-            return Extracted((), (), (), (), (), (), (), None, "", "", category, template)
+            return Extracted((), (), (), (), (), (), (), None, None, "", category, template)
         return Extracted((), (), tuple(spec_facts.launch_observations(command)), (),
                          tuple(spec_facts.concat_orders(command)), tuple(spec_facts.layer_id_lists(command)),
-                         (), None, "", "", category, template, shell.parse_target(command))
+                         (), None, None, "", category, template, shell.parse_target(command))
     if kind == "text":
         text = ev.text
         low = text.lower()
         return Extracted(tuple(metrics.scan_metrics(text)), (), (), tuple(spec_facts.text_observations(text)),
                          tuple(spec_facts.concat_orders(text)), tuple(spec_facts.layer_id_lists(text)),
-                         tuple(reasoning.hypotheses(text, low)), reasoning.outcome(text, low),
-                         reasoning.why_text(text[-1000:]))
+                         tuple(reasoning.hypotheses(text, low)), reasoning.outcome(text, low))
     if kind == "prompt":
         text = ev.text
         return Extracted(tuple(metrics.scan_metrics(text)), (), (), tuple(spec_facts.text_observations(text)),
                          tuple(spec_facts.concat_orders(text)), tuple(spec_facts.layer_id_lists(text)),
-                         (), None, "", first_sentence(text))
+                         (), None, None, first_sentence(text))
     if kind == "thinking":
         text = ev.text
         return Extracted((), (), (), (), tuple(spec_facts.concat_orders(text)),
-                         tuple(spec_facts.layer_id_lists(text)), (), None, reasoning.why_text(text[-1000:]))
+                         tuple(spec_facts.layer_id_lists(text)))
     return NOTHING
 

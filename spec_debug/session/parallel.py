@@ -25,6 +25,7 @@ from dataclasses import fields
 from operator import attrgetter
 from pathlib import Path
 
+from spec_debug.session import reasoning
 from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.extract import NOTHING, Extracted, extract
 from spec_debug.session.failures import ErrorInfo
@@ -144,11 +145,15 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
     stats = ReadStats()
     cursor = Cursor(session=session, agent=agent, file=file)
     out = []
-    for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
-            iter_json_records(Path(path), stats, span), cursor, stats):
+    parsed = list(claude_code.parse_records(iter_json_records(Path(path), stats, span), cursor, stats))
+    quoted = _reasoning_quoted(parsed)
+    for index, lineno, sidechain, agent_id, events in parsed:
         rows = []
         for ev in events:
             x = extract(ev, True)
+            if x.why is None and ev.kind in _REASONING:
+                # Its text is not sent on: the reasoning must be worked out here if used.
+                x.why = reasoning.why_text(ev.text[-1000:]) if id(ev) in quoted else ""
             if ev.kind not in _KEEP_TEXT:
                 ev.text = ""  # scanned already: only the findings travel
             if ev.spawn is not None:
@@ -157,6 +162,35 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
             rows.append(_EVENT(ev))
         out.append((index, lineno, sidechain, agent_id, rows))
     return out, stats
+
+
+_REASONING = frozenset({"text", "thinking"})
+
+
+def _reasoning_quoted(parsed: list) -> set[int]:
+    """``id()`` of the text and thinking events whose reasoning a command may be shown with:
+    the ones :class:`~spec_debug.session.analysis._SessionState` holds as an agent's last
+    reasoning when one of its commands comes within 3 seq, plus the one still held when the
+    span ends (the next span's first command may quote it). Replays its rule: a text always
+    replaces the held one, a thinking block unless the held one is from its own line.
+
+    Events are linked to agents only in the parent; a span without sidechain lines has one
+    agent (the file's). With sidechain lines (old CLIs wrote sub-agents inline) every text
+    and thinking event is counted as quoted."""
+    if any(sidechain for _, _, sidechain, _, _ in parsed):
+        return {id(ev) for *_, events in parsed for ev in events if ev.kind in _REASONING}
+    quoted: set[int] = set()
+    held = None
+    for *_, events in parsed:
+        for ev in events:
+            kind = ev.kind
+            if kind == "text" or (kind == "thinking" and (held is None or held.seq != ev.seq)):
+                held = ev
+            elif kind == "tool_call" and held is not None and 0 <= ev.seq - held.seq <= 3:
+                quoted.add(id(held))
+    if held is not None:
+        quoted.add(id(held))
+    return quoted
 
 
 def _pack(x: Extracted) -> tuple:
