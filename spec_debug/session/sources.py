@@ -8,8 +8,10 @@ their trunk, breadth first, linked by ``toolUseResult.agentId`` (trunk only) or 
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import re
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -55,7 +57,6 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         if not files:
             raise UsageError(f"{path}: no transcript files found",
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
-    
     sources = []
     scanning = not path.is_file()
     for file in files:
@@ -66,6 +67,9 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
             array = array and fmt == "openai"
             detected = fmt
         sources.append(SessionSource(id=file.stem, path=file, format=detected, array=array))
+    if not sources:
+        raise UsageError(f"{path}: no transcript files found ({len(files)} JSON file(s) that are not transcripts)",
+                         hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
     return sources
 
 
@@ -100,21 +104,27 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
     looked like a transcript line (the format is then a fallback guess)."""
     with open(path, "rb") as f:
         head = f.read(_SNIFF_BYTES)
+    if head.startswith(codecs.BOM_UTF8):
+        head = head[len(codecs.BOM_UTF8):]  # Windows editors save UTF-8 with a byte-order mark
     stripped = head.lstrip()
     if not stripped:
         return "text", False, False
-    lines = head.splitlines()
-    first = stripped.splitlines()[0]
+    lines = stripped.splitlines()
+    first = lines[0]
     if stripped[:1] in (b"[", b"{"):
         try:
             value = json.loads(first)
         except ValueError:
             value = None
+        if value is None and (partial := _sniff_partial(first)):
+            return partial, False, True  # a first line longer than the sniff window
         opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True, True
         if isinstance(value, list) and value and all(isinstance(v, dict) and openai_chat.looks_like(v) for v in value):
             return "openai", True, True
+        if isinstance(value, dict) and codex.looks_like_legacy(value) and "type" not in value:
+            return "codex", False, True  # the header line of a rollout from before the envelope
     votes = {"claude-code": 0, "codex": 0, "openai": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
@@ -123,6 +133,9 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
         try:
             obj = json.loads(raw)
         except ValueError:
+            partial = _sniff_partial(raw)
+            if partial:
+                votes[partial] += 1
             continue
         if not isinstance(obj, dict):
             continue
@@ -137,6 +150,24 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
     if votes[best]:
         return best, False, True
     return ("claude-code" if seen else "text"), False, False
+
+
+_CLAUDE_PREFIX = re.compile(rb'"type":\s?"(?:user|assistant|system|summary)"')
+_CLAUDE_ENVELOPE = re.compile(rb'"(?:sessionId|parentUuid)":|"message":\s?\{"role":')
+_CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')
+
+
+def _sniff_partial(line: bytes) -> str | None:
+    """The format of a JSONL line that does not parse, from its start: a line cut by the sniff
+    window (a pasted screenshot travels base64 inside the first prompt's line, easily past
+    256 KiB) or broken. Claude Code writes the envelope keys (``sessionId``, ``type``) before
+    ``message``; Codex writes ``timestamp`` and ``type`` before ``payload``."""
+    start = line[:8192]
+    if _CODEX_PREFIX.match(start):
+        return "codex"
+    if _CLAUDE_PREFIX.search(start) and _CLAUDE_ENVELOPE.search(start):
+        return "claude-code"
+    return None
 
 
 def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:

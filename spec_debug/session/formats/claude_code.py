@@ -26,9 +26,12 @@ _KNOWN_PASSTHROUGH = frozenset({
 
 
 def looks_like(obj: dict) -> bool:
-    return obj.get("type") in ("user", "assistant", "summary", "system") and (
-        "message" in obj or "uuid" in obj or "sessionId" in obj or "leafUuid" in obj
-    )
+    line_type = obj.get("type")
+    if line_type in ("user", "assistant", "summary", "system"):
+        return "message" in obj or "uuid" in obj or "sessionId" in obj or "leafUuid" in obj
+    # A session may open with a run of bookkeeping lines (file-history-snapshot, progress,
+    # queue-operation) longer than the sniff window's first lines.
+    return line_type in _KNOWN_PASSTHROUGH and ("sessionId" in obj or "uuid" in obj or "messageId" in obj)
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:

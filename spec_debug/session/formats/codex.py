@@ -2,9 +2,16 @@
 
 Each line is ``{timestamp, type, payload}`` (openai/codex ``codex-rs/protocol``
 ``RolloutLine``). ``response_item`` lines are what the model saw; ``event_msg`` lines
-are the UI's copy. We read messages from ``response_item`` and take ``exit_code`` from
-``exec_command_end`` when the ``function_call_output`` did not carry it (txcript
-``docs/formats/codex.md``: prefer ``exec_command_end`` over the duplicate output).
+are the UI's copy. We read messages from ``response_item``; a command's result is the
+first of ``exec_command_end`` and ``function_call_output`` for its ``call_id`` (txcript
+``docs/formats/codex.md``: prefer ``exec_command_end``; the later duplicate is dropped, so
+an error in the output is counted once).
+
+Rollouts written before about September 2025 have no envelope: a header line
+``{id, timestamp, instructions, git}``, ``{"record_type": "state"}`` markers, and the
+response items themselves as lines (described alike by several independent rollout
+readers; ``codex doctor`` once reported these files as scan errors). They are read as if
+each item were a ``response_item`` payload.
 """
 
 from __future__ import annotations
@@ -20,13 +27,32 @@ from spec_debug.session.formats.common import Cursor, block_text, shell_command,
 from spec_debug.session.reader import iter_json_records
 
 ROLLOUT_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+RESPONSE_ITEM_TYPES = frozenset({
+    "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
+    "local_shell_call", "reasoning", "web_search_call",
+})
+"""Response items (openai/codex ``codex-rs/protocol/src/models.rs`` ``ResponseItem``) that
+only Codex writes as bare lines; a bare ``message`` is left out: OpenAI chat has it too."""
 _EXIT_TEXT = re.compile(r"(?:Process exited with code|Exit code:?)\s+(-?\d+)")
-_SHELL_TOOLS = frozenset({"exec_command", "shell", "local_shell", "container.exec", "bash"})
+_SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec", "bash"})
+"""``shell`` takes an argv, ``shell_command`` and ``exec_command`` a string (openai/codex
+``codex-rs/core/src/tools/spec.rs``)."""
 _UI_DUPLICATES = frozenset({"user_message", "agent_message", "agent_reasoning"})
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.M)
+"""``apply_patch`` input names its files on these lines (openai/codex ``codex-rs/apply-patch``)."""
 
 
 def looks_like(obj: dict) -> bool:
-    return obj.get("type") in ROLLOUT_TYPES and "payload" in obj
+    return (obj.get("type") in ROLLOUT_TYPES and "payload" in obj) or looks_like_legacy(obj)
+
+
+def looks_like_legacy(obj: dict) -> bool:
+    """A line of a rollout from before the ``{timestamp, type, payload}`` envelope."""
+    if obj.get("record_type") == "state":
+        return True
+    if "payload" not in obj and obj.get("type") in RESPONSE_ITEM_TYPES:
+        return True
+    return "type" not in obj and "instructions" in obj and isinstance(obj.get("id"), str) and "timestamp" in obj
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -39,6 +65,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         if not isinstance(payload, dict):
             payload = {}
         line_type = obj.get("type")
+        if "payload" not in obj:
+            line_type, payload = _legacy(obj, line_type)
+        if line_type == "state":
+            continue  # a {"record_type": "state"} marker: bookkeeping, nothing to show
         ptype = payload.get("type")
 
         def event(kind, role, block=0, **kw) -> Event:
@@ -51,7 +81,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
             if ptype == "exec_command_end":
                 call_id = payload.get("call_id")
                 if call_id in results_seen:
-                    continue
+                    continue  # the function_call_output came first
                 _remember(results_seen, call_id)
                 output = payload.get("aggregated_output") or "\n".join(
                     s for s in (payload.get("stdout"), payload.get("stderr")) if isinstance(s, str))
@@ -66,6 +96,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         elif line_type == "session_meta":
             yield event("system", "system", raw_type="session_meta",
                         text=f"cwd={payload.get('cwd')} cli_version={payload.get('cli_version')}")
+        elif line_type == "legacy_header":
+            yield event("system", "system", raw_type="session_meta", text=f"id={payload.get('id')}")
         elif line_type == "turn_context":
             yield event("system", "system", raw_type="turn_context", text=f"model={payload.get('model')}")
         elif line_type == "compacted":
@@ -73,6 +105,17 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(line_type))
+
+
+def _legacy(obj: dict, line_type) -> tuple[str | None, dict]:
+    """``(line_type, payload)`` of a line without the envelope (see the module doc)."""
+    if obj.get("record_type") == "state":
+        return "state", obj
+    if line_type == "message" or line_type in RESPONSE_ITEM_TYPES:
+        return "response_item", obj
+    if line_type is None and "id" in obj and "timestamp" in obj:
+        return "legacy_header", obj
+    return line_type, {}
 
 
 def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]:
@@ -104,10 +147,16 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
             except ValueError:
                 args = None
         text = command or (raw_args if isinstance(raw_args, str) else json.dumps(raw_args)[:2000])
+        path = tool_path(args)
+        if path is None and name == "apply_patch" and isinstance(raw_args, str):
+            patched = _PATCH_FILE.search(raw_args)
+            path = patched.group(1).strip() if patched else None
         yield event("tool_call", "assistant", tool_name=name, call_id=payload.get("call_id"),
-                    command=command, text=text, path=tool_path(args))
+                    command=command, text=text, path=path)
     elif ptype in ("function_call_output", "custom_tool_call_output"):
         call_id = payload.get("call_id")
+        if isinstance(call_id, str) and call_id in results_seen:
+            return  # exec_command_end gave this result already
         output = payload.get("output")
         code = None
         if isinstance(output, dict):

@@ -19,8 +19,15 @@ from spec_debug.session.reader import iter_lines
 MAX_BODY_CHARS = 1 << 20
 
 _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\s*[:>-]?\s*)?(.*)$", re.I)
-_USER_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?([\w.-]+)@([\w.-]+)(?::[^\s#$]*)?\s?[#$]\s+(.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?\$\s+(.+)$")
+_USER_PROMPT = re.compile(
+    r"^(?:\([\w.-]+\)\s+)?"  # a virtualenv or conda prefix: (base)
+    r"(?:\[[\w.-]+@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
+    r"|[\w.-]+@(?P<host>[\w.-]+)(?::[^\s#$]*)?)"  # Debian/Ubuntu default: root@gpu-3:~#
+    r"\s?[#$]\s+(?P<command>.+)$")
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?\$\s+(?P<command>.+)$")
+_TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+"""Colours and window-title sequences (ECMA-48 CSI, OSC): a log recorded with ``script(1)``
+keeps the prompt's colours, ``\x1b[01;32mroot@gpu-3\x1b[00m:~#``."""
 _TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
 _INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
@@ -43,9 +50,19 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         except UnicodeDecodeError:
             stats.binary += 1
             continue
+        if lineno == 1 and line.startswith("\ufeff"):
+            line = line[1:]  # a byte-order mark (Windows editors)
+        if "\x1b" in line:
+            line = _TERMINAL_CONTROL.sub("", line)
         yield from state.feed(line, lineno)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
+
+
+def _prompt_host(m: re.Match) -> str | None:
+    if m.re is not _USER_PROMPT:
+        return None
+    return m.group("host") or m.group("bracket_host")
 
 
 class _State:
@@ -133,8 +150,7 @@ class _State:
         if self.fence in _SHELL_LANGS:
             m = _DOLLAR_PROMPT.match(line) or _USER_PROMPT.match(line)
             if m:
-                host = m.group(2) if m.re is _USER_PROMPT else None
-                yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered)
+                yield from self._command(m.group("command"), lineno, _prompt_host(m), new_message=not self.numbered)
             elif self.fence in ("bash", "sh", "zsh") and line.strip() and not line.lstrip().startswith("#") \
                     and self.kind != "tool_result":
                 yield from self._command(line, lineno, None, new_message=not self.numbered)
@@ -165,8 +181,7 @@ class _State:
         if self.fence is None:
             m = _TOOL_MARK.match(line) or _USER_PROMPT.match(line) or _DOLLAR_PROMPT.match(line)
             if m:
-                host = m.group(2) if m.re is _USER_PROMPT else None
-                yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered)
+                yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered)
                 return
             if line.startswith("#### "):  # Aider user line
                 yield from self.flush()
