@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
-from spec_debug.playbook.templating import undefined_names
+from spec_debug.playbook.templating import parse_template, undefined_names
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 
 # Known field names per nested model, for "did you mean" hints on unknown keys.
@@ -27,6 +27,11 @@ _MODEL_AT_DEPTH: dict[str, type[BaseModel]] = {
     "finding": FindingTemplate,
     "fetch": FetchSpec,
 }
+
+
+# Far above any real playbook (the shipped ones are under 10 KiB); stops a mistyped path to a
+# checkpoint or a log from being read whole into memory.
+MAX_PLAYBOOK_BYTES = 16 * 2**20
 
 
 @dataclass(frozen=True)
@@ -72,15 +77,33 @@ def find_playbook(name_or_path: str) -> Path:
 def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
     path = find_playbook(str(name_or_path))
     try:
+        size = path.stat().st_size
+        if size > MAX_PLAYBOOK_BYTES:
+            raise PlaybookError(
+                f"a {size // 2**20} MiB file is not a playbook (the limit is {MAX_PLAYBOOK_BYTES // 2**20} MiB)",
+                path=str(path), line=1, column=1,
+            )
         raw = path.read_bytes()
     except OSError as exc:
         raise PlaybookError(f"cannot read playbook: {exc.strerror}", path=str(path)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PlaybookError(f"playbook is not UTF-8 text (byte {exc.start})", path=str(path)) from None
+        line, column = byte_position(raw, exc.start)
+        raise PlaybookError(
+            f"playbook is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+            path=str(path), line=line, column=column,
+            hint="save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
+        ) from None
     playbook = load_playbook_text(text, str(path))
     return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest())
+
+
+def byte_position(raw: bytes, offset: int) -> tuple[int, int]:
+    """1-based (line, column in characters) of a byte offset in almost-UTF-8 bytes."""
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    column = len(raw[line_start:offset].decode("utf-8", errors="replace")) + 1
+    return raw.count(b"\n", 0, offset) + 1, column
 
 
 def load_playbook_text(text: str, source: str = "<playbook>") -> Playbook:
@@ -197,6 +220,11 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     f"template syntax error in step {step.id!r}: {exc.message}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                 ) from None
+            except RecursionError:  # Jinja parses recursively: thousands of nested parentheses
+                raise PlaybookError(
+                    f"template in step {step.id!r} nests too deeply to parse",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                ) from None
             if missing:
                 close = difflib.get_close_matches(missing[0].removeprefix("vars."), sorted(known), n=1)
                 raise PlaybookError(
@@ -204,3 +232,36 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"did you mean {close[0]!r}?" if close else "declare it under vars: (or use facts.NAME for a captured fact)",
                 )
+        for path, text in _finding_texts(step, base):
+            # Names are only known when the finding fires (facts, stdout); syntax is known now.
+            # Without this, a typo in a title shows up mid-incident as "[template error: ...]".
+            line, column = document.position(path) or (None, None)
+            try:
+                parse_template(text)
+            except TemplateSyntaxError as exc:
+                raise PlaybookError(
+                    f"template syntax error in step {step.id!r}: {exc.message}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                ) from None
+            except RecursionError:
+                raise PlaybookError(
+                    f"template in step {step.id!r} nests too deeply to parse",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                ) from None
+
+
+def _finding_texts(step: Step, base: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], str]]:
+    templates: list[tuple[tuple[Any, ...], FindingTemplate]] = [
+        (base + ("findings", i), template) for i, template in enumerate(step.findings)
+    ]
+    templates += [
+        (base + ("expect", i, "finding"), e.finding) for i, e in enumerate(step.expect) if e.finding is not None
+    ]
+    texts: list[tuple[tuple[Any, ...], str]] = []
+    for path, template in templates:
+        for field in ("title", "remediation"):
+            value = getattr(template, field)
+            if value:
+                texts.append((path + (field,), value))
+        texts += [(path + ("evidence", i), e) for i, e in enumerate(template.evidence)]
+    return texts

@@ -15,6 +15,17 @@ VarValue = Union[str, int, float, bool, None, list[Any], dict[str, Any]]
 STEP_ID = re.compile(r"^[a-z0-9_]+$")
 
 
+def compile_regex(pattern: str) -> re.Pattern[str]:
+    """Compile an author's regex at load time. re raises more than re.error on hostile input:
+    OverflowError for `a{99999999999}`, RecursionError for thousands of nested groups."""
+    try:
+        return re.compile(pattern, re.MULTILINE)
+    except re.error as exc:
+        raise ValueError(f"invalid regex: {exc}") from None
+    except (OverflowError, RecursionError) as exc:
+        raise ValueError(f"invalid regex: {type(exc).__name__}: {exc}") from None
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
@@ -48,10 +59,7 @@ class Capture(_Strict):
         if (self.regex is None) == (self.json_path is None):
             raise ValueError("a capture needs exactly one of 'regex' or 'json'")
         if self.regex is not None:
-            try:
-                compiled = re.compile(self.regex, re.MULTILINE)
-            except re.error as exc:
-                raise ValueError(f"invalid regex: {exc}") from exc
+            compiled = compile_regex(self.regex)
             if not compiled.groupindex and self.name is None:
                 raise ValueError("a regex capture needs named groups (?P<name>...) or a 'name'")
         elif self.name is None:
@@ -78,6 +86,8 @@ class Expectation(_Strict):
                 "an expectation needs exactly one of exit_code, contains, not_contains, matches, that"
                 + (f" (got {', '.join(set_keys)})" if set_keys else "")
             )
+        if self.matches is not None:
+            compile_regex(self.matches)  # else the run crashes on it (re.search in runner/attempt.py)
         return self
 
     def describe(self) -> str:
@@ -112,9 +122,10 @@ class Step(_Strict):
     fetch: FetchSpec | None = None
     requires: list[str] = Field(default_factory=list, description="Vars that must be non-empty, else skip")
     when: str | None = None
-    timeout: float | None = Field(default=None, gt=0)
+    # Finite: an infinite or NaN timeout means "no timeout", which is what leaving it out says.
+    timeout: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     retries: int = Field(default=0, ge=0)
-    retry_delay: float = Field(default=0.0, ge=0)
+    retry_delay: float = Field(default=0.0, ge=0, allow_inf_nan=False)
     until: str | None = None
     capture: list[Capture] = Field(default_factory=list)
     expect: list[Expectation] = Field(default_factory=list)

@@ -129,6 +129,11 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
 
 
+def parse_template(source: str) -> None:
+    """Raise TemplateSyntaxError if source is not a valid template (names are not checked)."""
+    TEXT_ENV.parse(source)
+
+
 def undefined_names(source: str, known_vars: set[str], *, expression: bool = False) -> list[str]:
     """Static check: names a template uses that no var or context name defines.
 

@@ -4,6 +4,13 @@ PyYAML's safe loader forgets positions once it builds Python objects, so we comp
 graph ourselves and record (line, column) for every key path. YAML 1.1 surprises (`on`,
 `no`, `y` as booleans; `0777` as octal; `1:30` as sexagesimal) are rejected here with a hint
 to quote the value, rather than silently becoming a bool or an int.
+
+Hostile or broken input ends in a PlaybookError with a line and column, never a traceback:
+explicit tags (`!!python/object`, `!custom`) are refused instead of silently dropped, alias
+cycles and alias bombs (a few lines that expand to millions of values) are cut off, nesting
+is bounded (PyYAML composes recursively and would hit RecursionError), and strings that no
+command or JSON record can carry (NUL, lone surrogates from `"\ud800"`) are refused here
+rather than crashing a host worker at run time.
 """
 
 from __future__ import annotations
@@ -19,6 +26,17 @@ from spec_debug.errors import PlaybookError
 KeyPath = tuple[Any, ...]
 
 _YAML11_BOOL_WORDS = {"yes", "no", "on", "off", "y", "n"}
+# The tags a playbook may contain: plain YAML data. Anything else would be dropped (on a
+# mapping or sequence) or crash the constructor (on a scalar), so it is refused with a position.
+_PLAIN_TAGS = frozenset(
+    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
+)
+# Real playbooks nest about 8 levels and hold a few thousand values; these bounds are far above
+# that and far below where PyYAML's recursion or an alias bomb would hurt.
+MAX_DEPTH = 64
+MAX_VALUES = 200_000
+_UNCARRIABLE = re.compile("[\x00\ud800-\udfff]")
+
 _SURPRISING_INT = re.compile(r"^[-+]?(0[0-7_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+|\d+_[\d_]*)$")
 
 
@@ -38,82 +56,169 @@ class PositionedDocument:
 
 
 def load_positioned(text: str, source: str) -> PositionedDocument:
+    loader: yaml.SafeLoader | None = None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = yaml.SafeLoader(text)  # reads (and checks) every character already
+        node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        line, column = _error_position(exc, text)
         raise PlaybookError(
             f"YAML syntax error: {exc.problem or exc.context}",
-            path=source,
-            line=mark.line + 1 if mark else None,
-            column=mark.column + 1 if mark else None,
+            path=source, line=line, column=column,
             hint="check indentation and quoting around this position",
         ) from None
-    except yaml.YAMLError as exc:
-        raise PlaybookError(f"YAML error: {exc}", path=source) from None
+    except yaml.reader.ReaderError as exc:
+        # A control character (NUL, BEL, ...): PyYAML gives a character offset, not a mark.
+        line, column = offset_position(text, exc.position)
+        raise PlaybookError(
+            f"character {_codepoint(exc.character)} is not allowed in YAML ({exc.reason})",
+            path=source, line=line, column=column, hint="remove it, or write it as an escape inside double quotes",
+        ) from None
+    except RecursionError:
+        assert loader is not None
+        mark = loader.get_mark()
+        raise PlaybookError(
+            "the YAML nests too deeply to be a playbook",
+            path=source, line=_clamp_line(mark.line + 1, text), column=mark.column + 1,
+        ) from None
+    except yaml.YAMLError as exc:  # no position known: point at the start
+        raise PlaybookError(f"YAML error: {exc}", path=source, line=1, column=1) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
     if node is None:
         raise PlaybookError("the playbook is empty", path=source, line=1, column=1)
     document = PositionedDocument(value=None)
-    document.value = _build(node, (), document, source)
+    document.value = _Builder(document, source).build(node, ())
     return document
+
+
+def _codepoint(character: object) -> str:
+    return f"U+{character:04X}" if isinstance(character, int) else repr(character)
+
+
+def offset_position(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a character offset in text."""
+    offset = max(0, min(offset, len(text)))
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _line_count(text: str) -> int:
+    return max(1, len(text.splitlines()))
+
+
+def _clamp_line(line: int, text: str) -> int:
+    return max(1, min(line, _line_count(text)))
+
+
+def _error_position(exc: yaml.MarkedYAMLError, text: str) -> tuple[int, int]:
+    """Where to point the reader. "Unexpected end of stream" is reported past the last line;
+    the context mark (where the unclosed quote or bracket opened) is the useful place then."""
+    mark = exc.problem_mark or exc.context_mark
+    if mark is None:
+        return 1, 1
+    if mark.line + 1 > _line_count(text) and exc.context_mark is not None:
+        mark = exc.context_mark
+    line = mark.line + 1
+    if line > _line_count(text):  # still past the end: the end of the last line
+        lines = text.splitlines() or [""]
+        return len(lines), len(lines[-1]) + 1
+    return line, mark.column + 1
 
 
 def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def _build(node: yaml.Node, path: KeyPath, document: PositionedDocument, source: str) -> Any:
-    document.positions[path] = _mark(node)
-    if isinstance(node, yaml.MappingNode):
-        result: dict[Any, Any] = {}
+class _Builder:
+    """Node graph -> plain values, recording positions and refusing what a playbook cannot hold."""
+
+    def __init__(self, document: PositionedDocument, source: str) -> None:
+        self.document = document
+        self.source = source
+        self.values = 0
+        self.active: set[int] = set()  # nodes on the current path: an alias to one of them is a cycle
+
+    def fail(self, node: yaml.Node, message: str, path: KeyPath = (), hint: str | None = None) -> PlaybookError:
+        line, column = _mark(node)
+        return PlaybookError(message, path=self.source, line=line, column=column, key_path=_dotted(path) or None, hint=hint)
+
+    def build(self, node: yaml.Node, path: KeyPath) -> Any:
+        self.document.positions[path] = _mark(node)
+        if id(node) in self.active:
+            raise self.fail(node, "a YAML alias refers to a value that contains it (a cycle)", path)
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise self.fail(node, f"the playbook expands to more than {MAX_VALUES} values (YAML aliases?)", path,
+                            hint="write the repeated parts out, or use fewer nested aliases")
+        if len(self.active) >= MAX_DEPTH:
+            raise self.fail(node, f"the YAML nests more than {MAX_DEPTH} levels deep", path)
+        if node.tag not in _PLAIN_TAGS and node.tag not in _IMPLICIT_SURPRISES:
+            raise self.fail(node, f"YAML tag {_short_tag(node.tag)!r} is not allowed in a playbook", path,
+                            hint="playbooks hold plain data: remove the tag (quote the value if it is text)")
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self._mapping(node, path)
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(item, path + (index,)) for index, item in enumerate(node.value)]
+            return self._scalar(node, path)
+        finally:
+            self.active.discard(id(node))
+
+    def _mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict[str, Any]:
+        result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise PlaybookError("YAML merge keys (<<) are not supported", path=source, line=_mark(key_node)[0], column=_mark(key_node)[1])
-            key = _build(key_node, path + ("<key>",), document, source)
+                raise self.fail(key_node, "YAML merge keys (<<) are not supported", path,
+                                hint="write the keys out; anchors and aliases (&name, *name) do work for whole values")
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.fail(key_node, f"a {'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'} cannot be a mapping key", path)
+            key = self.build(key_node, path + ("<key>",))
             if not isinstance(key, str):
-                line, column = _mark(key_node)
-                raise PlaybookError(
-                    f"mapping key {key_node.value!r} is not a string",
-                    path=source, line=line, column=column,
-                    hint=f'quote it: "{key_node.value}"',
-                )
+                raise self.fail(key_node, f"mapping key {key_node.value!r} is not a string", path, hint=f'quote it: "{key_node.value}"')
             if key in result:
-                line, column = _mark(key_node)
-                raise PlaybookError(f"duplicate key {key!r}", path=source, line=line, column=column)
-            document.positions[path + (key, "<key>")] = _mark(key_node)
-            result[key] = _build(value_node, path + (key,), document, source)
+                raise self.fail(key_node, f"duplicate key {key!r}", path)
+            self.document.positions[path + (key, "<key>")] = _mark(key_node)
+            result[key] = self.build(value_node, path + (key,))
         return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (index,), document, source) for index, item in enumerate(node.value)]
-    assert isinstance(node, yaml.ScalarNode)
-    value = yaml.SafeLoader.construct_scalar(_CONSTRUCTOR, node) if node.tag == "tag:yaml.org,2002:str" else None
-    if node.tag == "tag:yaml.org,2002:str":
+
+    def _scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
+        raw = node.value
+        if node.tag == "tag:yaml.org,2002:str":
+            bad = _UNCARRIABLE.search(raw)
+            if bad:
+                what = "a NUL character" if bad.group(0) == "\x00" else f"a lone surrogate {bad.group(0)!r}"
+                raise self.fail(node, f"the text contains {what}, which no command, file name or JSON record can carry", path,
+                                hint="remove the escape (\\0, \\uD800-\\uDFFF) from the double-quoted string")
+            return raw
+        if node.tag == "tag:yaml.org,2002:bool" and raw.lower() in _YAML11_BOOL_WORDS:
+            raise self.fail(node, f"{raw!r} is a YAML 1.1 boolean, not the string it looks like", path,
+                            hint=f'write true/false for a boolean, or quote it ("{raw}") for a string')
+        if node.tag == "tag:yaml.org,2002:float" and ":" in raw:
+            raise self.fail(node, f"{raw!r} would be read as a sexagesimal number", path, hint=f'quote it: "{raw}"')
+        if node.tag in _IMPLICIT_SURPRISES:
+            raise self.fail(node, f"{raw!r} would be read as a {node.tag.rsplit(':', 1)[-1]}, not text", path, hint=f'quote it: "{raw}"')
+        try:
+            value = _CONSTRUCTOR.construct_object(node, deep=True)
+        except (ValueError, OverflowError, yaml.YAMLError) as exc:  # e.g. an int of more than 4300 digits
+            raise self.fail(node, f"{raw[:40]!r} is not a usable {node.tag.rsplit(':', 1)[-1]}: {str(exc).splitlines()[0][:120]}", path,
+                            hint=f'quote it if you mean the text') from None
+        if node.tag == "tag:yaml.org,2002:int" and _SURPRISING_INT.match(raw):
+            raise self.fail(node, f"{raw!r} would be read as the number {value}", path,
+                            hint=f'quote it ("{raw}") if you mean the text, or write the decimal number')
         return value
-    raw = node.value
-    line, column = _mark(node)
-    if node.tag == "tag:yaml.org,2002:bool" and raw.lower() in _YAML11_BOOL_WORDS:
-        raise PlaybookError(
-            f"{raw!r} is a YAML 1.1 boolean, not the string it looks like",
-            path=source, line=line, column=column, key_path=_dotted(path),
-            hint=f'write true/false for a boolean, or quote it ("{raw}") for a string',
-        )
-    if node.tag == "tag:yaml.org,2002:int" and _SURPRISING_INT.match(raw):
-        raise PlaybookError(
-            f"{raw!r} would be read as the number {_CONSTRUCTOR.construct_yaml_int(node)}",
-            path=source, line=line, column=column, key_path=_dotted(path),
-            hint=f'quote it ("{raw}") if you mean the text, or write the decimal number',
-        )
-    if node.tag == "tag:yaml.org,2002:float" and ":" in raw:
-        raise PlaybookError(
-            f"{raw!r} would be read as a sexagesimal number",
-            path=source, line=line, column=column, key_path=_dotted(path), hint=f'quote it: "{raw}"',
-        )
-    if node.tag in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary", "tag:yaml.org,2002:set"):
-        raise PlaybookError(
-            f"{raw!r} would be read as a {node.tag.rsplit(':', 1)[-1]}, not text",
-            path=source, line=line, column=column, key_path=_dotted(path), hint=f'quote it: "{raw}"',
-        )
-    return _CONSTRUCTOR.construct_object(node, deep=True)
+
+
+# Implicitly resolved types that surprise authors: refused with a "quote it" hint.
+_IMPLICIT_SURPRISES = frozenset(
+    "tag:yaml.org,2002:" + name for name in ("timestamp", "binary", "set")
+)
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")

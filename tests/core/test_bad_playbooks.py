@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import run_cli
 
 CASES = {
-    "yaml_syntax": ("name: x\nsteps:\n  - id: a\n    run: [echo\n", r":5:1: YAML syntax error"),
+    "yaml_syntax": ("name: x\nsteps:\n  - id: a\n    run: [echo\n", r":4:10: YAML syntax error"),
     "unknown_key": ("name: x\nsteps:\n  - id: a\n    rnu: echo hi\n", r":4:5: unknown key 'rnu'.*\n.*did you mean 'run'"),
     "wrong_type": ("name: x\nsteps:\n  - id: a\n    run: echo\n    timeout: soon\n", r":5:14: .*valid number"),
     "undefined_var": ("name: x\nvars:\n  model: m\nsteps:\n  - id: a\n    run: echo {{ modle }}\n", r":6:10: undefined variable 'modle' in step 'a'.*\n.*did you mean 'model'"),
