@@ -59,6 +59,7 @@ _HAS_TOK = re.compile("tok").search
 _HAS_PER_S = re.compile("/s").search
 _HAS_CCEPT = re.compile("ccept").search
 _HAS_PER_SECOND = re.compile("per second").search
+_HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
 _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z-]+\s+){0,2}$")
 _VALUE_AFTER = re.compile(r"\s*[:=]\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
@@ -198,8 +199,8 @@ def _accuracy(text: str, found: list[Metric]) -> None:
     lower, title, upper = _ACC_WORDS
     # A server log says "accept" on every line, and each is a false start of the lowercase
     # pattern (an "acc" followed by a letter); when every "acc" is one, none can match.
-    acc = text.count("acc")
-    if acc and acc != text.count("accept"):
+    # One lookahead scan says so in half the time of counting both words.
+    if _HAS_ACC_NOT_ACCEPT(text):
         _accuracy_with(lower, text, found)
     if "A" in text:  # "Acc" and "ACC"
         _accuracy_with(title, text, found)

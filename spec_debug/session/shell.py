@@ -110,10 +110,18 @@ def _unwrap(argv: list[str]) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
+def _segments_of(command: str) -> tuple[tuple[str, ...], ...]:
+    """``segments(split_words(command))``, cached: a remote command is split once to find
+    where it runs (:func:`parse_target` of the ssh line) and again to name its kind
+    (:func:`categorize`); the shell split is the costly part of both."""
+    return tuple(map(tuple, segments(split_words(command))))
+
+
+@lru_cache(maxsize=4096)
 def parse_target(command: str, _depth: int = 0) -> Target:
     """The innermost host/container a command reaches (cached: sessions repeat commands)."""
-    for argv in segments(split_words(command)):
-        argv = _unwrap(argv)
+    for argv in _segments_of(command):
+        argv = _unwrap(list(argv))
         if not argv:
             continue
         prog = argv[0].rsplit("/", 1)[-1]
@@ -352,7 +360,7 @@ def _categorize_command(command: str) -> str:
         return "gpu_status"
     if _HEALTH.search(low):
         return "health"
-    first_segment = segments(split_words(inner))[:1] if inner.strip() else []
+    first_segment = _segments_of(inner)[:1] if inner.strip() else []
     words = [w.rsplit("/", 1)[-1] for w in (first_segment[0] if first_segment else [])]
     first = words[0] if words else ""
     if first in _READERS:
