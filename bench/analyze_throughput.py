@@ -38,7 +38,7 @@ workers = parallel.worker_count() if parallel.use_workers(Path(sys.argv[1])) els
 t0 = time.perf_counter()
 cpu0 = time.process_time()
 analysis = analyze_path(Path(sys.argv[1]))
-text = json_text(analysis.to_json())  # what analyze --format json writes
+text = json_text(analysis.to_json(plain=False))  # what analyze --format json writes
 dt = time.perf_counter() - t0
 children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the worker processes, waited for
 print(json.dumps({"seconds": dt, "events": analysis.stats["events"], "errors": analysis.stats["errors"],

@@ -20,8 +20,9 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.records import (
     Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
-    PivotRecord, PromptRecord, SegmentRecord, as_json,
+    PivotRecord, PromptRecord, SegmentRecord,
 )
+from spec_debug.session.records import as_json as _as_json
 from spec_debug.session.extract import Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
@@ -60,7 +61,11 @@ class SessionAnalysis:
                 seen.setdefault(c.host)
         return list(seen)
 
-    def to_json(self) -> dict:
+    def to_json(self, plain: bool = True) -> dict:
+        """The JSON contract as a dict. ``plain=False`` leaves the records as dataclasses, for
+        a writer that serializes them itself (orjson does, in one pass: see
+        :func:`spec_debug.session.json_text.json_text`)."""
+        as_json = _as_json if plain else _same
         return {
             "format": self.format,
             "sessions": self.sessions,
@@ -78,6 +83,10 @@ class SessionAnalysis:
             "prompts": [as_json(r) for r in self.prompts],
             "concat_orders": self.concat_orders,
         }
+
+
+def _same(record):
+    return record
 
 
 def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis:
@@ -286,12 +295,14 @@ class _SessionState:
         if ev.command:
             target = x.target
             host = target.host or ev.host
+            # Positional, in CommandRecord's field order (a keyword call costs twice as much):
+            # session, seq, agent, host, command, exit_code, is_error, category, inner, user,
+            # port, jump, container, description, why, timestamp, file, line.
             record = CommandRecord(
-                session=self.session, seq=ev.seq, agent=ev.agent, host=host, command=ev.command[:4000],
-                category=category, inner=(target.inner or ev.command)[:4000], user=target.user,
-                port=target.port, jump=target.jump, container=target.container, description=ev.description,
-                why=self._why(st) if 0 <= ev.seq - st.last_text_seq <= 3 else "", timestamp=ev.timestamp, file=ev.file,
-                line=ev.line)
+                self.session, ev.seq, ev.agent, host, ev.command[:4000], None, False, category,
+                (target.inner or ev.command)[:4000], target.user, target.port, target.jump, target.container,
+                ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= 3 else "", ev.timestamp,
+                ev.file, ev.line)
             self._keep(self.kept["commands"], record)
             seg.commands += 1
             if host:

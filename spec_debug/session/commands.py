@@ -47,7 +47,7 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
 
     analysis = analyze_path(path, input_format)
     if fmt == "json":
-        text = json_text(analysis.to_json())
+        text = json_text(analysis.to_json(plain=False))
     else:
         text = render_postmortem(analysis, fmt)  # type: ignore[arg-type]
     _emit(text, output)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from spec_debug.session.records import as_json
+
 try:
     import orjson
 except ImportError:  # a dependency, but the output must not need it
@@ -18,10 +20,11 @@ except ImportError:  # a dependency, but the output must not need it
 
 
 def json_text(doc: Any) -> str:
-    """``doc`` as indented UTF-8 JSON (non-ASCII kept as is), ending with a newline."""
+    """``doc`` as indented UTF-8 JSON (non-ASCII kept as is), ending with a newline.
+    Dataclass records in ``doc`` are written as objects of their fields."""
     if orjson is not None:
         try:
             return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode() + "\n"
         except TypeError:
             pass  # a value orjson will not write (an int past 64 bits): the stdlib's rules decide
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(doc, indent=2, ensure_ascii=False, default=as_json) + "\n"

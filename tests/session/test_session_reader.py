@@ -82,3 +82,17 @@ def test_json_text_writes_what_the_stdlib_reads_back():
     assert text.endswith("\n") and "é ✓" in text  # UTF-8 kept, not \u-escaped
     back = json.loads(text)
     assert back["metrics"] == doc["metrics"] and back["big"] == 2 ** 70 and back["3"] == "int key"
+
+
+def test_records_written_as_dataclasses_match_the_plain_contract(monkeypatch):
+    from pathlib import Path
+
+    from spec_debug.session import analyze_path, json_text as json_text_module
+
+    data = Path(__file__).resolve().parent.parent / "data" / "transcripts"
+    analysis = analyze_path(data)
+    plain = json_text(analysis.to_json())
+    assert json.loads(plain)["commands"], "the samples have commands"
+    assert json_text(analysis.to_json(plain=False)) == plain
+    monkeypatch.setattr(json_text_module, "orjson", None)  # the stdlib writer, for a machine without orjson
+    assert json.loads(json_text_module.json_text(analysis.to_json(plain=False))) == json.loads(plain)
