@@ -132,3 +132,49 @@ def test_workers_run_from_a_forkserver_when_other_threads_are_alive(monkeypatch,
     finally:
         stop.set()
         helper.join()
+
+
+def _assistant(n: int, *blocks: dict) -> str:
+    return json.dumps({"type": "assistant", "uuid": f"a{n}", "sessionId": "s", "timestamp": "2026-01-01T00:00:00Z",
+                       "message": {"role": "assistant", "content": list(blocks)}})
+
+
+def test_the_reasoning_a_command_is_shown_with_survives_span_edges(monkeypatch, tmp_path):
+    """Workers send the reasoning only of the blocks a command may quote (see
+    parallel._reasoning_quoted): a thinking block replaced by a text, a text too far from
+    the command, a text held at the end of a span and quoted in the next."""
+    monkeypatch.setattr(parallel, "_start_method", lambda: "fork")
+    lines, n = [], 0
+    for round_ in range(40):
+        think = {"type": "thinking", "thinking": f"Round {round_} thinking. Plan the next probe.", "signature": "x"}
+        text = {"type": "text", "text": f"Round {round_}: the draft looks slow. Check layer ids on gpu-{round_}."}
+        call = {"type": "tool_use", "id": f"t{round_}", "name": "Bash",
+                "input": {"command": f"ssh gpu-{round_} 'cat /srv/config_{round_}.json'"}}
+        shape = round_ % 4
+        if shape == 0:  # thinking, text, call on separate lines: the text is quoted
+            lines += [_assistant(n, think), _assistant(n + 1, text), _assistant(n + 2, call)]
+            n += 3
+        elif shape == 1:  # text then thinking on one line, then the call: the text stays held
+            lines += [_assistant(n, text, think), _assistant(n + 1, call)]
+            n += 2
+        elif shape == 2:  # the text is 4 lines before the call: too far, no reasoning shown
+            lines += [_assistant(n, text)] + [_line(n + k) for k in range(1, 4)] + [_assistant(n + 4, call)]
+            n += 5
+        else:  # only a thinking block before the call
+            lines += [_assistant(n, think), _assistant(n + 1, call)]
+            n += 2
+        lines.append(json.dumps({"type": "user", "uuid": f"r{n}", "sessionId": "s", "message": {
+            "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{round_}", "content": "{}"}]}}))
+        n += 1
+    path = tmp_path / "why.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for span in (300, 900, 4000):
+        one, many = _both(monkeypatch, path, span_bytes=span)
+        assert many == one, span
+    whys = [c["why"] for c in json.loads(one)["commands"]]
+    assert len(whys) == 40
+    assert all(w.startswith(f"Round {4 * i}: ") and w.endswith("Check layer ids on gpu-%d." % (4 * i))
+               for i, w in enumerate(whys[0::4]))
+    assert all(w.startswith(f"Round {4 * i + 1}: ") for i, w in enumerate(whys[1::4]))
+    assert all(w == "" for w in whys[2::4])
+    assert all(w == f"Round {4 * i + 3} thinking. Plan the next probe." for i, w in enumerate(whys[3::4]))
