@@ -53,7 +53,7 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         files = [path]
     else:
         sibling = path.parent / f"{path.name}.jsonl"
-        files = [sibling] if sibling.is_file() and (path / "subagents").is_dir() else _session_files(path)
+        files = [sibling] if sibling.is_file() and _is_session_folder(path) else _session_files(path)
         if not files:
             raise UsageError(f"{path}: no transcript files found",
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
@@ -71,6 +71,12 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         raise UsageError(f"{path}: no transcript files found ({len(files)} JSON file(s) that are not transcripts)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
     return sources
+
+
+def _is_session_folder(path: Path) -> bool:
+    """``<sessionId>/`` beside ``<sessionId>.jsonl``: sub-agents (``subagents/``, or CLI 2.0.x
+    ``agent-*.jsonl``) and large tool outputs (``tool-results/``), never sessions."""
+    return (path / "subagents").is_dir() or (path / "tool-results").is_dir() or any(path.glob("agent-*.jsonl"))
 
 
 def _session_files(root: Path) -> list[Path]:

@@ -18,6 +18,15 @@ from spec_debug.session.reader import iter_json_records
 
 SPAWN_TOOLS = frozenset({"Task", "Agent"})
 """``Task`` on CLI 2.0.x, ``Agent`` on 2.1.x (TRANSCRIPTS.md section 1a)."""
+_COMMAND_NOT_SHELL = frozenset({"SlashCommand", "Skill"})
+"""Tools whose ``input.command`` is a slash command or a skill name, not a shell command
+(``{"name": "SlashCommand", "input": {"command": "/review"}}``, CLI 2.0.x)."""
+_API_BLOCKS = frozenset({
+    "redacted_thinking", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
+    "code_execution_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload", "document",
+    "search_result",
+})
+"""Anthropic Messages content blocks we keep as ``other`` without calling them unknown."""
 _AGENT_TRAILER = re.compile(r"agentId: ([\w-]+) \(")
 _KNOWN_PASSTHROUGH = frozenset({
     "queue-operation", "ai-title", "attachment", "progress", "agent-setting", "pr-link",
@@ -128,7 +137,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             elif btype == "image":
                 continue
             else:
-                stats.unknown_types += 1
+                if btype not in _API_BLOCKS:
+                    stats.unknown_types += 1
                 out.append(event("other", role, i, raw_type=str(btype)))
         return out
     if kind_of_line == "summary":
@@ -172,7 +182,7 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     if not isinstance(args, dict):
         args = {}
     command = args.get("command")
-    if not isinstance(command, str):
+    if not isinstance(command, str) or name in _COMMAND_NOT_SHELL:
         command = None
     spawn = None
     if name in SPAWN_TOOLS:

@@ -135,6 +135,10 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
         text = block_text(summary) if isinstance(summary, list) else ""
         if isinstance(summary, list) and not text:
             text = "\n".join(str(s.get("text", "")) for s in summary if isinstance(s, dict))
+        if not text:
+            # Open-weight models send the reasoning itself: content [{type: reasoning_text, text}]
+            # (openai/codex codex-rs/protocol/src/models.rs, ReasoningItemContent).
+            text = block_text(payload.get("content"))
         yield event("thinking", "assistant", text=text)
     elif ptype in ("function_call", "custom_tool_call", "local_shell_call"):
         name = payload.get("name") if isinstance(payload.get("name"), str) else ptype
