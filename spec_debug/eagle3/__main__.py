@@ -64,6 +64,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"error": f"missing module {exc.name}",
                           "hint": "pip install 'spec-debug[eagle3]' (torch, safetensors)"}))
         return 2
+    except Exception as exc:  # noqa: BLE001 - the probe contract: one JSON document, always
+        import traceback
+
+        print(json.dumps({"error": f"unexpected {type(exc).__name__}: {exc}",
+                          "hint": "a spec-debug bug or an unchecked input; please report it",
+                          "traceback": traceback.format_exc(limit=8)}))
+        return 1
     print(json.dumps(out))
     return 0
 

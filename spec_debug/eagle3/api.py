@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Sequence, Any, Callable
 
 from spec_debug.eagle3 import engines
-from spec_debug.eagle3.checkpoint import open_draft, open_target
-from spec_debug.eagle3.data import DataInfo, describe_data, iter_samples
+from spec_debug.eagle3.checkpoint import CheckpointError, open_draft, open_target
+from spec_debug.eagle3.config import load_target_config
+from spec_debug.eagle3.data import (
+    DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, iter_samples,
+)
 from spec_debug.eagle3.slots import (
     ResolvedLayout, check_layout, configured_layout, parse_layout, slots_for_layer_ids,
 )
@@ -28,6 +31,48 @@ def _num_target_layers(target, info: DataInfo) -> int | None:
     if info.layer_ids:
         return max(info.layer_ids)  # the final slot is named N (input-to convention)
     return None
+
+
+def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, list[str]]:
+    """Sizes that must agree before anything runs; returns the per-sample spec, whether the
+    dump's last slot is the final layer, and notes."""
+    Ht = cfg.target_hidden_size
+    if info.hidden_size != Ht:
+        raise DataError(f"{data}: the hidden states are {info.hidden_size} wide, the draft's fc "
+                        f"takes {cfg.num_aux} x {Ht} (target_hidden_size {Ht})",
+                        hint="this dump comes from another target model, or the draft config's "
+                             "target_hidden_size is wrong")
+    if target is not None and target.config.hidden_size != Ht:
+        raise CheckpointError(f"{target.path}: target hidden_size {target.config.hidden_size}, "
+                              f"the draft was trained on {Ht}-wide target states",
+                              hint="--target must be the model the draft was trained for")
+    notes: list[str] = []
+    # speculators' dump = aux slots + the final layer (train/data.py strips the last slot);
+    # a dump with exactly the aux slots has no final layer to take targets from
+    has_final = info.num_slots > cfg.num_aux
+    if not has_final:
+        notes.append(f"the dump has {info.num_slots} slots per position, as many as the draft's "
+                     "aux states: no final-layer slot, so targets are the data's next tokens")
+    spec = SampleSpec(hidden_size=Ht, num_slots=info.num_slots, vocab_size=cfg.vocab_size)
+    return spec, has_final, notes
+
+
+def _finish_skipped(out: dict[str, Any], skipped: SkippedFiles, scored: int, data) -> None:
+    if scored == 0:
+        raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
+                        else f"{data}: no samples")
+    out["skipped_samples"] = skipped.count
+    out["skipped"] = skipped.examples
+    if skipped.count:
+        out["notes"] = list(out.get("notes") or []) + [skipped.summary()]
+
+
+def _vocab_issues(checkpoint, target) -> list[dict[str, Any]]:
+    from spec_debug.eagle3.vocab import check_checkpoint_vocab
+
+    vocab = target.config.vocab_size if target is not None else None
+    return [{"code": i.code, "kind": i.kind, "message": i.message}
+            for i in check_checkpoint_vocab(checkpoint, vocab).issues]
 
 
 def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,
@@ -75,6 +120,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     cfg = checkpoint.config
     target_ckpt = open_target(target) if target else None
     info = describe_data(data)
+    spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     n_layers = _num_target_layers(target_ckpt, info)
     resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version)
     if semantics == "reference":
@@ -87,32 +133,39 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     use_target_embed = semantics == "sglang" and target_ckpt is not None
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          use_target_embedding=use_target_embed)
+    vocab_issues = _vocab_issues(checkpoint, target_ckpt)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
-    samples = iter_samples(data, slots=resolved.slots, max_samples=max_samples)
+    skipped = SkippedFiles()
+    samples = iter_samples(data, slots=resolved.slots, final=has_final, max_samples=max_samples,
+                           spec=spec, skipped=skipped)
     result = evaluate(loaded, samples, steps=steps, flags=NormFlags.of(flag_values),
                       device=device, progress=progress)
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
     result.layout_layer_ids = list(resolved.layer_ids) if resolved.layer_ids else None
-    result.notes = notes + result.notes
+    result.notes = (input_notes + notes + result.notes
+                    + [f"{i['code']}: {i['message']}" for i in vocab_issues])
     out = result.to_dict()
     out.update({
         "model": str(model), "data": str(data), "target": str(target) if target else None,
         "layout_source": resolved.how, "ignored_norm_flags": ignored,
         "num_target_layers": n_layers, "data_format": info.format,
-        "draft": cfg.summary(),
+        "draft": cfg.summary(), "vocab_issues": vocab_issues,
     })
+    _finish_skipped(out, skipped, result.samples, data)
     return out
 
 
-def _bounded_samples(data, max_samples: int, max_bytes: int) -> list:
+def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec,
+                     final: bool, skipped: SkippedFiles) -> list:
     """Up to `max_samples` samples with all slots, cut so their states fit in `max_bytes` (a
     wide dump of a large model holds tens of layers per token)."""
     from dataclasses import replace
 
     kept, used = [], 0
-    for sample in iter_samples(data, max_samples=max_samples):
+    for sample in iter_samples(data, max_samples=max_samples, final=final, spec=spec,
+                               skipped=skipped):
         per_row = sample.slots[0].numel() * sample.slots.element_size()
         rows = min(sample.length, (max_bytes - used) // max(per_row, 1))
         if rows < 2:
@@ -141,13 +194,18 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     cfg = checkpoint.config
     target_ckpt = open_target(target) if target else None
     info = describe_data(data)
+    spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     n_layers = _num_target_layers(target_ckpt, info)
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
+    notes = input_notes + notes
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype)
     # all slots except the final one are candidates; the final state is read separately
-    samples = _bounded_samples(data, max_samples, max_bytes)
+    skipped = SkippedFiles()
+    samples = _bounded_samples(data, max_samples, max_bytes, spec=spec, final=has_final,
+                               skipped=skipped)
     if not samples:
-        raise UsageError(f"{data}: no samples")
+        raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
+                        else f"{data}: no samples")
     embed = target_ckpt.embed() if target_ckpt is not None else None
     served_slots = None
     if served_layer_ids and info.layer_ids and all(i in info.layer_ids for i in served_layer_ids):
@@ -155,10 +213,13 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
                    embed=embed, device=device, extra_layouts=[served_slots] if served_slots else [])
     report.notes = notes + list(loaded.notes) + (
-        [] if embed is not None else ["no --target: embedding-slot check skipped"])
+        [] if embed is not None else ["no --target: embedding-slot check skipped" if
+                                      target_ckpt is None else "the target has no embedding "
+                                      "tensor: embedding-slot check skipped"])
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "num_target_layers": n_layers,
                 "num_slots": info.num_slots, "draft": cfg.summary()})
+    _finish_skipped(out, skipped, len(samples), data)
     if served_slots is not None:
         served_score = next(r["full_accuracy0"] for r in out["ranked"] if r["layout"] == served_slots)
         out.update({"served": served_slots, "served_layer_ids": list(served_layer_ids or []),
@@ -175,5 +236,8 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None) -> 
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
     checkpoint = open_draft(model)
-    vocab = open_target(target).config.vocab_size if target else None
+    if target and not Path(target).is_dir():
+        raise CheckpointError(f"{target}: target checkpoint directory not found")
+    # only the target's vocab size is needed: a directory with just config.json will do
+    vocab = load_target_config(target).vocab_size if target else None
     return check_checkpoint_vocab(checkpoint, vocab).to_dict()

@@ -34,24 +34,69 @@ class TensorInfo:
     dtype: str  # safetensors dtype string, e.g. "F32", "BF16", "I64", "BOOL"
 
 
+_LFS_POINTER = b"version https://git-lfs"
+
+
 def read_safetensors_header(path: Path) -> dict[str, Any]:
-    """The JSON header of a .safetensors file: {name: {dtype, shape, data_offsets}, ...}."""
+    """The JSON header of a .safetensors file: {name: {dtype, shape, data_offsets}, ...}.
+
+    Also checks that the file holds every byte the header promises: an interrupted copy or
+    download leaves a valid header over a short file, which safetensors only reports when a
+    tensor is read (format: huggingface/safetensors README, "Format")."""
     try:
+        size = path.stat().st_size
         with path.open("rb") as handle:
-            (length,) = struct.unpack("<Q", handle.read(8))
-            if length > 100_000_000:
-                raise CheckpointError(f"{path}: not a safetensors file (header length {length})")
-            return json.loads(handle.read(length))
+            head = handle.read(8)
+            if size == 0:
+                raise CheckpointError(f"{path}: empty file (0 bytes); copy it again")
+            if head.startswith(_LFS_POINTER[:8]) and handle.read(64).startswith(
+                    _LFS_POINTER[8:]):
+                raise CheckpointError(f"{path}: a git-lfs pointer, not the weights",
+                                      hint="run `git lfs pull` in the checkpoint repository")
+            if len(head) < 8:
+                raise CheckpointError(f"{path}: not a safetensors file ({size} bytes)")
+            (length,) = struct.unpack("<Q", head)
+            if length > min(100_000_000, size - 8):
+                raise CheckpointError(f"{path}: not a safetensors file, or truncated (header "
+                                      f"length {length}, file {size} bytes)")
+            header = json.loads(handle.read(length))
+    except CheckpointError:
+        raise
     except (OSError, struct.error, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CheckpointError(f"{path}: cannot read safetensors header ({exc})") from None
+    if not isinstance(header, dict):
+        raise CheckpointError(f"{path}: safetensors header is not a JSON object")
+    end = 0
+    for name, meta in header.items():
+        if name == "__metadata__":
+            continue
+        try:
+            shape, (_, stop) = tuple(int(n) for n in meta["shape"]), meta["data_offsets"]
+            meta["dtype"], end = str(meta["dtype"]), max(end, int(stop))
+        except (KeyError, TypeError, ValueError):
+            raise CheckpointError(f"{path}: safetensors header entry {name!r} is malformed") from None
+    if 8 + length + end > size:
+        raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "
+                              f"{8 + length + end}); copy or download it again")
+    return header
 
 
 def safetensors_files(directory: Path) -> list[Path]:
     """The weight files of a HF-style directory (sharded via model.safetensors.index.json)."""
     index = directory / "model.safetensors.index.json"
     if index.exists():
-        weight_map = json.loads(index.read_text()).get("weight_map", {})
-        return sorted({directory / name for name in weight_map.values()})
+        from spec_debug.eagle3.config import read_json
+
+        weight_map = read_json(index).get("weight_map")
+        if not isinstance(weight_map, dict) or not weight_map:
+            raise CheckpointError(f"{index}: no weight_map (shard names per tensor)")
+        shards = sorted({directory / str(name) for name in weight_map.values()})
+        missing = [p.name for p in shards if not p.is_file()]
+        if missing:
+            raise CheckpointError(f"{index} names shard(s) that are missing: "
+                                  f"{', '.join(missing[:4])}" + (" ..." if len(missing) > 4 else ""),
+                                  hint="copy every shard listed in the index")
+        return shards
     single = directory / "model.safetensors"
     if single.exists():
         return [single]
@@ -92,7 +137,12 @@ class TensorStore:
             # keeps it from being read in full.
             import torch
 
-            state = torch.load(binary, map_location="cpu", weights_only=True, mmap=True)
+            try:
+                state = torch.load(binary, map_location="cpu", weights_only=True, mmap=True)
+            except Exception as exc:  # pickle, zip and mmap errors have no common base
+                raise CheckpointError(f"{binary}: cannot read ({exc})") from None
+            if not isinstance(state, dict):
+                raise CheckpointError(f"{binary}: not a state dict")
             store._bin_state = {}
             for stored, tensor in state.items():
                 name = normalise(stored)
@@ -118,8 +168,11 @@ class TensorStore:
             return self._bin_state[name]
         from safetensors import safe_open
 
-        with safe_open(str(info.file), framework="pt") as handle:
-            return handle.get_tensor(info.stored_name)
+        try:
+            with safe_open(str(info.file), framework="pt") as handle:
+                return handle.get_tensor(info.stored_name)
+        except Exception as exc:  # safetensors raises its own error types
+            raise CheckpointError(f"{info.file}: cannot read {info.stored_name} ({exc})") from None
 
 
 @dataclass
@@ -204,7 +257,12 @@ class TargetCheckpoint:
 
 
 def open_target(target_dir: str | Path) -> TargetCheckpoint:
+    """The target's config (required) and tensors (optional: a directory holding only
+    config.json still gives the vocab size and layer count; the embedding and head are then
+    absent and the callers say so)."""
     path = Path(target_dir)
     if not path.is_dir():
         raise CheckpointError(f"{path}: target checkpoint directory not found")
-    return TargetCheckpoint(path, load_target_config(path), TensorStore.open(path))
+    config = load_target_config(path)
+    has_weights = bool(safetensors_files(path)) or (path / "pytorch_model.bin").exists()
+    return TargetCheckpoint(path, config, TensorStore.open(path) if has_weights else TensorStore())

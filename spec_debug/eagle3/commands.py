@@ -35,9 +35,24 @@ def _require_torch() -> None:
                          hint=INSTALL_HINT) from None
 
 
+# Errors go to stderr unwrapped: one line a user can grep or paste, whatever the width.
+_errors = Console(stderr=True, soft_wrap=True, highlight=False)
+
+
 def _fail(console: Console, exc: SpecDebugError) -> None:
-    console.print(f"[red]error:[/red] {escape(str(exc))}")
+    _errors.print(f"[red]error:[/red] {escape(exc.message)}")
+    if exc.hint:
+        _errors.print(f"  hint: {escape(exc.hint)}")
     raise typer.Exit(exc.exit_code)
+
+
+def _unexpected(exc: Exception) -> None:
+    """Last resort for a failure we did not foresee: one line, exit 1, never a traceback
+    (the input is probably odd in a way this tool does not yet check; please report it)."""
+    _errors.print(f"[red]error:[/red] unexpected {type(exc).__name__}: {escape(str(exc))}")
+    _errors.print("  hint: this looks like a spec-debug bug or an unchecked input; please "
+                  "report it with the command line")
+    raise typer.Exit(1)
 
 
 def _per_position_table(result: dict) -> Table:
@@ -94,6 +109,11 @@ def eval_command(
     except SpecDebugError as exc:
         _fail(console, exc)
         return
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - see _unexpected
+        _unexpected(exc)
+        return
     if as_json:
         print(json.dumps(result, indent=2))
         return
@@ -146,6 +166,11 @@ def layout_command(
     except SpecDebugError as exc:
         _fail(console, exc)
         return
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - see _unexpected
+        _unexpected(exc)
+        return
     if as_json:
         print(json.dumps(report, indent=2))
         return
@@ -178,6 +203,11 @@ def vocab_command(
         report = check_drafter_vocab(model, target)
     except SpecDebugError as exc:
         _fail(console, exc)
+        return
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - see _unexpected
+        _unexpected(exc)
         return
     if as_json:
         print(json.dumps(report, indent=2))

@@ -107,33 +107,82 @@ def _rope_from(decoder: Mapping[str, Any]) -> RopeConfig:
 rope_from_decoder = _rope_from  # public name (diagnose/checks/draft_config.py reads RoPE keys)
 
 
-def _int(mapping: Mapping[str, Any], key: str, where: str) -> int:
+def _mapping(value: Any, key: str, where: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise CheckpointError(f"{where}: {key!r} is {type(value).__name__} {value!r:.60}, "
+                              "expected a JSON object")
+    return value
+
+
+def _number(mapping: Mapping[str, Any], key: str, where: str, kind: type = int,
+            default: Any = None, minimum: float | None = None) -> Any:
+    """A numeric config value, or one clear error naming the key (hand-edited and converted
+    configs carry strings, nulls and zeros where HF writes numbers)."""
     value = mapping.get(key)
     if value is None:
-        raise CheckpointError(f"{where}: config.json has no {key!r}")
-    return int(value)
+        if default is None:
+            raise CheckpointError(f"{where}: no {key!r}")
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            kind is int and isinstance(value, float) and not value.is_integer()):
+        raise CheckpointError(f"{where}: {key!r} is {value!r}, expected "
+                              f"{'an integer' if kind is int else 'a number'}")
+    value = kind(value)
+    if minimum is not None and value < minimum:
+        raise CheckpointError(f"{where}: {key!r} is {value}, expected at least {minimum}")
+    return value
+
+
+def _int(mapping: Mapping[str, Any], key: str, where: str) -> int:
+    return _number(mapping, key, where, int, minimum=1)
+
+
+def _layer_ids(value: Any, key: str, where: str) -> tuple[int, ...] | None:
+    if value is None or value == []:
+        return None
+    if not isinstance(value, (list, tuple)) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in value):
+        raise CheckpointError(f"{where}: {key} is {value!r}, expected a list of layer indices "
+                              "such as [2, 16, 29]")
+    return tuple(value)
 
 
 def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> DraftConfig:
     """Read either format. `where` names the file in error messages."""
+    if not isinstance(raw, Mapping):
+        raise CheckpointError(f"{where}: expected a JSON object, found {type(raw).__name__}")
     if raw.get("speculators_model_type") is not None:
         if raw["speculators_model_type"] != "eagle3":
             raise CheckpointError(
                 f"{where}: speculators_model_type is {raw['speculators_model_type']!r}, "
                 "not 'eagle3'")
         fmt = "speculators"
-        decoder = raw.get("transformer_layer_config") or {}
-        aux = raw.get("eagle_aux_hidden_state_layer_ids")
-        proposals = (raw.get("speculators_config") or {}).get("proposal_methods") or [{}]
-        steps = proposals[0].get("speculative_tokens")
-        verifier = ((raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
+        if raw.get("transformer_layer_config") is None:
+            raise CheckpointError(f"{where}: a speculators config needs transformer_layer_config "
+                                  "(the draft decoder's HF config)")
+        decoder = _mapping(raw.get("transformer_layer_config"), "transformer_layer_config", where)
+        aux_key = "eagle_aux_hidden_state_layer_ids"
+        aux = raw.get(aux_key)
+        spec = _mapping(raw.get("speculators_config"), "speculators_config", where)
+        proposals = spec.get("proposal_methods") or [{}]
+        first = proposals[0] if isinstance(proposals, list) and isinstance(proposals[0], Mapping) else {}
+        steps = first.get("speculative_tokens")
+        verifier = _mapping(spec.get("verifier"), "speculators_config.verifier", where).get(
+            "name_or_path")
     else:
         fmt = "eagle"
         decoder = raw
-        aux = (raw.get("eagle_config") or {}).get("eagle_aux_hidden_state_layer_ids") or raw.get(
-            "eagle_aux_hidden_state_layer_ids")
+        eagle_config = _mapping(raw.get("eagle_config"), "eagle_config", where)
+        aux_key = "eagle_config.eagle_aux_hidden_state_layer_ids"
+        aux = eagle_config.get("eagle_aux_hidden_state_layer_ids")
+        if aux is None:
+            aux_key, aux = "eagle_aux_hidden_state_layer_ids", raw.get(
+                "eagle_aux_hidden_state_layer_ids")
         steps = raw.get("num_lookahead_tokens")
         verifier = None
+    aux_ids = _layer_ids(aux, aux_key, where)
     model_type = str(decoder.get("model_type") or "llama")
     if model_type not in SUPPORTED_DECODERS:
         raise CheckpointError(
@@ -141,11 +190,19 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
             f"(supported: {', '.join(SUPPORTED_DECODERS)})")
     hidden = _int(decoder, "hidden_size", where)
     heads = _int(decoder, "num_attention_heads", where)
-    head_dim = int(decoder.get("head_dim") or hidden // heads)
+    kv_heads = _number(decoder, "num_key_value_heads", where, default=heads, minimum=1)
+    if heads % kv_heads:
+        raise CheckpointError(f"{where}: num_attention_heads {heads} is not a multiple of "
+                              f"num_key_value_heads {kv_heads}")
+    head_dim = _number(decoder, "head_dim", where, default=hidden // heads, minimum=1)
     vocab = _int(decoder, "vocab_size", where)
-    num_layers = int(decoder.get("num_hidden_layers") or 1)
+    num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
     layer_types = tuple(decoder.get("layer_types") or ("full_attention",) * num_layers)
-    target_hidden = raw.get("target_hidden_size") or hidden
+    target_hidden = _number(raw, "target_hidden_size", where, default=hidden, minimum=1)
+    draft_vocab = _number(raw, "draft_vocab_size", where, default=0, minimum=0) or _number(
+        decoder, "draft_vocab_size", where, default=vocab, minimum=1)
+    steps = _number({"speculative_tokens": steps}, "speculative_tokens", where, default=0,
+                    minimum=0)
     return DraftConfig(
         format=fmt,
         model_type=model_type,
@@ -153,27 +210,27 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         target_hidden_size=int(target_hidden),
         num_layers=num_layers,
         num_heads=heads,
-        num_kv_heads=int(decoder.get("num_key_value_heads") or heads),
+        num_kv_heads=kv_heads,
         head_dim=head_dim,
         intermediate_size=_int(decoder, "intermediate_size", where),
-        rms_norm_eps=float(decoder.get("rms_norm_eps") or 1e-6),
+        rms_norm_eps=_number(decoder, "rms_norm_eps", where, float, default=1e-6),
         vocab_size=vocab,
-        draft_vocab_size=int(raw.get("draft_vocab_size") or decoder.get("draft_vocab_size")
-                             or vocab),
+        draft_vocab_size=draft_vocab,
         attention_bias=bool(decoder.get("attention_bias", False)),
         mlp_bias=bool(decoder.get("mlp_bias", False)),
         hidden_act=str(decoder.get("hidden_act") or "silu"),
         rope=_rope_from(decoder),
-        max_position_embeddings=int(decoder.get("max_position_embeddings") or 2048),
+        max_position_embeddings=_number(decoder, "max_position_embeddings", where,
+                                        default=2048, minimum=1),
         sliding_window=decoder.get("sliding_window"),
         layer_types=layer_types,
-        aux_layer_ids=tuple(int(i) for i in aux) if aux else None,
-        num_aux=len(aux) if aux else 3,  # speculators core.py: 3 when ids are absent
+        aux_layer_ids=aux_ids,
+        num_aux=len(aux_ids) if aux_ids else 3,  # speculators core.py: 3 when ids are absent
         norm_before_residual=bool(raw.get("norm_before_residual", False)),
         norm_before_fc=bool(raw.get("norm_before_fc", False)),
         fc_norm=bool(raw.get("fc_norm", False)),
         norm_output=bool(raw.get("norm_output", False)),
-        speculative_tokens=int(steps) if steps else None,
+        speculative_tokens=steps or None,
         verifier=verifier,
         raw=dict(raw),
     )
@@ -181,11 +238,16 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
 
 def read_json(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text())
+        value = json.loads(path.read_text())
     except FileNotFoundError:
         raise CheckpointError(f"{path}: not found") from None
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CheckpointError(f"{path}: not valid JSON ({exc})") from None
+    except OSError as exc:
+        raise CheckpointError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if not isinstance(value, dict):
+        raise CheckpointError(f"{path}: expected a JSON object, found {type(value).__name__}")
+    return value
 
 
 def load_draft_config(model_dir: str | Path) -> DraftConfig:
@@ -208,12 +270,13 @@ class TargetConfig:
 def load_target_config(target_dir: str | Path) -> TargetConfig:
     path = Path(target_dir) / "config.json"
     raw = read_json(path)
-    text = raw.get("text_config") or raw  # multimodal targets keep the LM under text_config
+    # multimodal targets keep the LM under text_config
+    text = _mapping(raw.get("text_config"), "text_config", str(path)) or raw
     return TargetConfig(
         num_layers=_int(text, "num_hidden_layers", str(path)),
         hidden_size=_int(text, "hidden_size", str(path)),
         vocab_size=_int(text, "vocab_size", str(path)),
-        rms_norm_eps=float(text.get("rms_norm_eps") or 1e-6),
+        rms_norm_eps=_number(text, "rms_norm_eps", str(path), float, default=1e-6),
         tie_word_embeddings=bool(raw.get("tie_word_embeddings", text.get("tie_word_embeddings",
                                                                           False))),
         raw=raw,

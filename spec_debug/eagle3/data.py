@@ -18,7 +18,7 @@ import gzip
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -93,37 +93,84 @@ def _layer_ids_from_metadata(metadata: dict | None) -> tuple[int, ...] | None:
         raise DataError(f"layer_ids metadata is not a JSON list of ints ({exc})") from None
 
 
-def describe_data(data_dir: str | Path) -> DataInfo:
-    files = list_sample_files(data_dir)
-    first = files[0]
-    if first.suffix == ".safetensors":
-        from spec_debug.eagle3.checkpoint import read_safetensors_header
+# vLLM/speculators extraction names the ids `token_ids` (hs_connectors transfer.py); dumps
+# written by hand or by other tools often say `input_ids` (SpecForge's name).
+_TOKEN_KEYS = ("token_ids", "input_ids")
 
-        header = read_safetensors_header(first)
-        if "hidden_states" not in header or "token_ids" not in header:
-            raise DataError(f"{first}: expected token_ids and hidden_states tensors")
-        shape = header["hidden_states"]["shape"]
-        return DataInfo("speculators", len(files), int(shape[1]), int(shape[2]),
+
+def _state_dims(path: Path, shape: Sequence[int]) -> tuple[int, int, bool]:
+    """(slots S, hidden Ht, has a leading batch dim of 1) of a hidden_states shape."""
+    shape = tuple(int(n) for n in shape)
+    if len(shape) == 4 and shape[0] == 1:
+        return shape[2], shape[3], True
+    if len(shape) != 3:
+        flat = " (flattened slots?)" if len(shape) == 2 else ""
+        raise DataError(f"{path}: hidden_states has shape {list(shape)}{flat}; expected "
+                        "[tokens, slots, hidden] (speculators hs format)")
+    return shape[1], shape[2], False
+
+
+def _describe_file(path: Path, count: int) -> DataInfo:
+    if path.name.endswith(".safetensors"):
+        from spec_debug.eagle3.checkpoint import CheckpointError, read_safetensors_header
+
+        try:
+            header = read_safetensors_header(path)
+        except CheckpointError as exc:
+            raise DataError(exc.message, hint=exc.hint) from None
+        token_key = next((k for k in _TOKEN_KEYS if k in header), None)
+        if "hidden_states" not in header or token_key is None:
+            found = sorted(k for k in header if k != "__metadata__")
+            raise DataError(f"{path}: expected token_ids and hidden_states tensors, found {found}")
+        slots, hidden, _ = _state_dims(path, header["hidden_states"]["shape"])
+        return DataInfo("speculators", count, slots, hidden,
                         _layer_ids_from_metadata(header.get("__metadata__")), True,
                         "loss_mask" in header)
-    sample = read_sample(first)
-    return DataInfo("specforge", len(files), sample.num_file_slots, int(sample.slots.shape[-1]),
+    sample = read_sample(path)
+    return DataInfo("specforge", count, sample.num_file_slots, int(sample.slots.shape[-1]),
                     None, sample.final is not None, True)
+
+
+def describe_data(data_dir: str | Path) -> DataInfo:
+    """From the first file that can be read (an unreadable file is skipped and counted by
+    `iter_samples` later; only when none can be read is the dump itself an error)."""
+    files = list_sample_files(data_dir)
+    errors: list[DataError] = []
+    for path in files:
+        try:
+            return _describe_file(path, len(files))
+        except DataError as exc:
+            errors.append(exc)
+            if len(errors) >= 32:  # do not open every file of a large dump to say it is bad
+                break
+    first = errors[0]
+    raise DataError(f"no readable sample in {data_dir} ({len(errors)} tried); first: "
+                    f"{first.message}", hint=first.hint)
 
 
 def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
     from safetensors import safe_open
 
+    from spec_debug.eagle3.checkpoint import CheckpointError, read_safetensors_header
+
+    try:
+        read_safetensors_header(path)  # a clear message for empty, LFS or truncated files
+    except CheckpointError as exc:
+        raise DataError(exc.message, hint=exc.hint) from None
     try:
         with safe_open(str(path), framework="pt") as handle:
             keys = set(handle.keys())
-            if not {"token_ids", "hidden_states"} <= keys:
+            token_key = next((k for k in _TOKEN_KEYS if k in keys), None)
+            if token_key is None or "hidden_states" not in keys:
                 raise DataError(f"{path}: expected token_ids and hidden_states, found "
                                 f"{sorted(keys)}")
             layer_ids = _layer_ids_from_metadata(handle.metadata())
-            token_ids = handle.get_tensor("token_ids").long()
+            token_ids = handle.get_tensor(token_key)
             states = handle.get_slice("hidden_states")
-            T, S, _ = states.get_shape()
+            S, _, batched = _state_dims(path, states.get_shape())
+            if batched:
+                states = handle.get_tensor("hidden_states")[0]
+            T = int(states.get_shape()[0]) if not batched else int(states.shape[0])
             wanted = tuple(range(S)) if slots is None else tuple(slots)
             if any(not 0 <= s < S for s in wanted):
                 raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
@@ -135,17 +182,25 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                 block = states[:, lo:hi]
                 chosen = block[:, [s - lo for s in wanted]]
             final_state = states[:, S - 1] if final else None
-            loss_mask = (handle.get_tensor("loss_mask").bool() if "loss_mask" in keys
-                         else torch.ones(T, dtype=torch.bool))
+            loss_mask = handle.get_tensor("loss_mask") if "loss_mask" in keys else None
     except SpecDebugError:
         raise
     except Exception as exc:  # safetensors raises its own error types
         raise DataError(f"{path}: cannot read ({exc})") from None
+    if token_ids.dim() == 2 and token_ids.shape[0] == 1:
+        token_ids = token_ids[0]
+    if token_ids.dim() != 1:
+        raise DataError(f"{path}: {token_key} has shape {list(token_ids.shape)}, expected [tokens]")
     if token_ids.shape[0] != T:
-        raise DataError(f"{path}: token_ids has {token_ids.shape[0]} entries, hidden_states {T}")
+        raise DataError(f"{path}: {token_key} has {token_ids.shape[0]} entries, hidden_states {T}")
+    if loss_mask is None:
+        loss_mask = torch.ones(T, dtype=torch.bool)
+    elif loss_mask.numel() != T:
+        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}")
     if layer_ids is not None and len(layer_ids) != S:
         raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
-    return Sample(path.name, token_ids, chosen, wanted, final_state, loss_mask, layer_ids, S)
+    return Sample(path.name, token_ids.long(), chosen, wanted, final_state,
+                  loss_mask.reshape(-1).bool(), layer_ids, S)
 
 
 def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
@@ -158,22 +213,39 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
             data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:
         raise DataError(f"{path}: cannot read ({exc})") from None
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: expected a dict of tensors (SpecForge offline format), found "
+                        f"{type(data).__name__}")
     missing = {"input_ids", "aux_hidden_state"} - set(data)
     if missing:
-        raise DataError(f"{path}: missing {sorted(missing)}")
+        raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
     token_ids = data["input_ids"].reshape(-1).long()
     aux = data["aux_hidden_state"]
     T = token_ids.shape[0]
-    aux = aux.reshape(T, aux.shape[-1])  # [T, A*Ht]
+    width = aux.shape[-1] if aux.dim() else 0
+    if T == 0 or aux.numel() != T * width:
+        raise DataError(f"{path}: aux_hidden_state has shape {list(aux.shape)}, expected "
+                        f"[1, {T}, aux x hidden] for {T} input_ids")
+    aux = aux.reshape(T, width)  # [T, A*Ht]
     last = data.get("hidden_state")
-    Ht = last.shape[-1] if last is not None else aux.shape[-1] // 3
-    A = aux.shape[-1] // Ht
+    Ht = last.shape[-1] if last is not None else width // 3
+    if last is not None and last.numel() != T * Ht:
+        raise DataError(f"{path}: hidden_state has shape {list(last.shape)}, expected "
+                        f"[1, {T}, hidden] for {T} input_ids")
+    if Ht == 0 or width % Ht:
+        raise DataError(f"{path}: aux_hidden_state width {width} is not a multiple of the "
+                        f"hidden size {Ht}")
+    A = width // Ht
     all_slots = aux.view(T, A, Ht)
     if last is not None:
         all_slots = torch.cat([all_slots, last.reshape(T, 1, Ht)], dim=1)  # final = last slot
     S = all_slots.shape[1]
     wanted = tuple(range(S)) if slots is None else tuple(slots)
+    if any(not 0 <= s < S for s in wanted):
+        raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
     loss_mask = data.get("loss_mask")
+    if loss_mask is not None and loss_mask.numel() != T:
+        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
     loss_mask = (loss_mask.reshape(-1).bool() if loss_mask is not None
                  else torch.ones(T, dtype=torch.bool))
     return Sample(path.name, token_ids, all_slots[:, list(wanted)], wanted,
@@ -187,13 +259,83 @@ def read_sample(path: Path, slots: Sequence[int] | None = None, final: bool = Tr
     return _read_specforge(path, slots, final)
 
 
+@dataclass(frozen=True)
+class SampleSpec:
+    """What a sample must match to be scored: the draft's target hidden size, the dump's slot
+    count (from its first readable file) and the target vocabulary."""
+
+    hidden_size: int | None = None
+    num_slots: int | None = None
+    vocab_size: int | None = None
+
+
+def check_sample(sample: Sample, spec: SampleSpec) -> None:
+    """Raise DataError when `sample` cannot be scored against `spec`.
+
+    NaN/Inf states are refused as speculators' check_hidden_states refuses them
+    (src/speculators/data_generation/offline.py) and SpecForge skips them
+    (scripts/prepare_hidden_states.py)."""
+    if sample.length < 2:
+        raise DataError(f"{sample.name}: {sample.length} token(s), too short to score")
+    hidden = int(sample.slots.shape[-1])
+    if spec.hidden_size is not None and hidden != spec.hidden_size:
+        raise DataError(f"{sample.name}: hidden size {hidden}, the draft expects "
+                        f"{spec.hidden_size} per aux state")
+    if spec.num_slots is not None and sample.num_file_slots != spec.num_slots:
+        raise DataError(f"{sample.name}: {sample.num_file_slots} slots per position, the "
+                        f"dump's first file has {spec.num_slots}")
+    if spec.vocab_size is not None:
+        low, high = int(sample.token_ids.min()), int(sample.token_ids.max())
+        if low < 0 or high >= spec.vocab_size:
+            raise DataError(f"{sample.name}: token ids span [{low}, {high}], outside the "
+                            f"target vocabulary [0, {spec.vocab_size})")
+    for what, states in (("hidden_states", sample.slots), ("final state", sample.final)):
+        if states is not None and states.is_floating_point() and not torch.isfinite(
+                states.float() if states.element_size() < 2 else states).all():
+            raise DataError(f"{sample.name}: NaN or Inf in the {what}")
+
+
+@dataclass
+class SkippedFiles:
+    """Sample files left out of an evaluation, with why (the first few kept)."""
+
+    count: int = 0
+    examples: list[dict[str, str]] = field(default_factory=list)
+    keep: int = 20
+
+    def add(self, path: Path, reason: str) -> None:
+        self.count += 1
+        if len(self.examples) < self.keep:
+            self.examples.append({"file": str(path), "reason": reason})
+
+    def summary(self) -> str:
+        first = self.examples[0]["reason"] if self.examples else ""
+        return f"{self.count} sample file(s) skipped; first: {first}"
+
+
 def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, final: bool = True,
-                 max_samples: int | None = None) -> Iterator[Sample]:
-    """Yield samples one at a time; only the requested slots (and the final one) are read."""
-    for count, path in enumerate(list_sample_files(data_dir)):
+                 max_samples: int | None = None, spec: SampleSpec | None = None,
+                 skipped: SkippedFiles | None = None) -> Iterator[Sample]:
+    """Yield samples one at a time; only the requested slots (and the final one) are read.
+
+    With `skipped`, a file that cannot be read or fails `spec` is counted there and the
+    iteration goes on (one bad file among thousands must not end an evaluation); without it,
+    the first bad file raises DataError. `max_samples` counts the samples yielded."""
+    count = 0
+    for path in list_sample_files(data_dir):
         if max_samples is not None and count >= max_samples:
             return
-        yield read_sample(path, slots, final)
+        try:
+            sample = read_sample(path, slots, final)
+            if spec is not None:
+                check_sample(sample, spec)
+        except DataError as exc:
+            if skipped is None:
+                raise
+            skipped.add(path, exc.message)
+            continue
+        count += 1
+        yield sample
 
 
 def write_hs_sample(path: str | Path, token_ids: Tensor, hidden_states: Tensor, *,

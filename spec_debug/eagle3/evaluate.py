@@ -123,13 +123,19 @@ def _selected_target_ids(model: Eagle3Draft, device: torch.device) -> Tensor:
     (t2d when present, else arange(DV) + d2t, else the first DV ids)."""
     if model.t2d is not None:
         return model.t2d.to(device).nonzero().reshape(-1)
-    return model.to_target_ids(torch.arange(model.cfg.draft_vocab_size, device=device))
+    mapped = model.to_target_ids(torch.arange(model.cfg.draft_vocab_size, device=device))
+    # offsets that leave [0, V) (absolute ids stored as offsets): the verifier has no such
+    # rows, so score against the first DV rows; those drafts' target acceptance is still what
+    # an engine would see (mapped ids never match)
+    if bool(((mapped < 0) | (mapped >= model.cfg.vocab_size)).any()):
+        return torch.arange(model.cfg.draft_vocab_size, device=device)
+    return mapped
 
 
 def _draft_index(model: Eagle3Draft, V: int, device: torch.device) -> Tensor:
     index = torch.full((V,), -1, dtype=torch.long, device=device)
     selected = _selected_target_ids(model, device)
-    keep = selected < V
+    keep = (selected >= 0) & (selected < V)
     index[selected[keep]] = torch.arange(selected.shape[0], device=device)[keep]
     return index
 

@@ -32,6 +32,31 @@ def resolve_dtype(name: str | torch.dtype) -> torch.dtype:
         raise CheckpointError(f"unknown dtype {name!r}; use one of {', '.join(DTYPES)}") from None
 
 
+def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
+    """Which config field a tensor's shape contradicts (the usual hand-edit and export faults)."""
+    if name == "fc.weight" and len(got) == 2 and got[1] != cfg.num_aux * cfg.target_hidden_size:
+        ids = list(cfg.aux_layer_ids) if cfg.aux_layer_ids else "absent (3 assumed)"
+        fan_in = (f" = {got[1] // cfg.target_hidden_size} aux states of {cfg.target_hidden_size}"
+                  if got[1] % cfg.target_hidden_size == 0 else "")
+        return (f"fc.weight takes {got[1]} inputs{fan_in}, but eagle_aux_hidden_state_layer_ids "
+                f"is {ids} ({cfg.num_aux} x {cfg.target_hidden_size} = "
+                f"{cfg.num_aux * cfg.target_hidden_size})")
+    if name == "lm_head.weight" and got[:1] != (cfg.draft_vocab_size,):
+        return (f"lm_head.weight has {got[0]} rows but the config's draft_vocab_size is "
+                f"{cfg.draft_vocab_size}")
+    if name == "embed_tokens.weight" and got[:1] != (cfg.vocab_size,):
+        return (f"embed_tokens.weight has {got[0]} rows but the config's vocab_size is "
+                f"{cfg.vocab_size}")
+    return ""
+
+
+def _non_finite(name: str, tensor: Tensor) -> str | None:
+    if not tensor.is_floating_point():
+        return None
+    bad = int((~torch.isfinite(tensor.float() if tensor.element_size() < 2 else tensor)).sum())
+    return f"{name} ({bad} of {tensor.numel()})" if bad else None
+
+
 @dataclass
 class TargetHead:
     """The verifier's final norm and lm_head: targets = lm_head(norm(last_hidden))."""
@@ -79,6 +104,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
 
     embed_source = "draft"
     missing: list[str] = []
+    non_finite: list[str] = []
     with torch.no_grad():
         for name, param in model.state_dict().items():
             if name == "embed_tokens.weight" and (use_target_embedding
@@ -88,6 +114,12 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     if checkpoint.has(name):
                         notes.append("target embedding requested but unavailable; using the "
                                      "draft's")
+                    elif target is not None:
+                        raise CheckpointError(
+                            f"{checkpoint.path}: no embed_tokens.weight in the draft, and the "
+                            f"target {target.path} has no embedding tensor either",
+                            hint="pass the full target checkpoint (the shard holding "
+                                 "model.embed_tokens.weight) as --target")
                     else:
                         raise CheckpointError(
                             f"{checkpoint.path}: no embed_tokens.weight in the draft; pass "
@@ -97,7 +129,11 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     if tuple(embed.shape) != tuple(param.shape):
                         raise CheckpointError(
                             f"target embedding {tuple(embed.shape)} does not fit the draft "
-                            f"{tuple(param.shape)}")
+                            f"{tuple(param.shape)} [vocab, hidden]: {target.path} is not the "
+                            "model this draft was trained for")
+                    bad = _non_finite(f"target {target.embed_name}", embed)
+                    if bad:
+                        non_finite.append(bad)
                     param.copy_(embed.to(dtype))
                     embed_source = "target"
                     continue
@@ -106,15 +142,38 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 continue
             tensor = checkpoint.get(name)
             if tuple(tensor.shape) != tuple(param.shape):
-                raise CheckpointError(f"{checkpoint.path}: {name} has shape "
-                                      f"{tuple(tensor.shape)}, the config implies "
-                                      f"{tuple(param.shape)}")
+                reason = _shape_reason(name, tuple(tensor.shape), cfg)
+                raise CheckpointError(f"{checkpoint.path}: " + (reason or (
+                    f"{name} has shape {tuple(tensor.shape)}, the config implies "
+                    f"{tuple(param.shape)}")), hint="the config.json does not describe these "
+                    "weights: fix the config or re-export the checkpoint")
+            bad = _non_finite(name, tensor)
+            if bad:
+                non_finite.append(bad)
             param.copy_(tensor.to(device=device, dtype=dtype))
     if missing:
         raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
                               + (" ..." if len(missing) > 8 else ""))
+    if non_finite:
+        # speculators initialises embed_tokens and lm_head to NaN until load_verifier_weights
+        # runs (EAGLE3.md section 8), so a draft saved before that step looks like this.
+        raise CheckpointError(f"{checkpoint.path}: NaN or Inf in {', '.join(non_finite[:4])}"
+                              + (" ..." if len(non_finite) > 4 else ""),
+                              hint="the weights are broken; speculators leaves embed_tokens and "
+                                   "lm_head NaN until load_verifier_weights() is called")
     model.to(dtype=dtype)
     d2t, t2d = checkpoint.vocab_maps()
+    DV, V = cfg.draft_vocab_size, cfg.vocab_size
+    # A map of the wrong length cannot be applied at all (vocab.py reports it as SD302/SD303);
+    # one of the right length is applied as stored, so wrong offsets cost what they cost an
+    # engine (target ids that never match).
+    if d2t is not None and tuple(d2t.shape) != (DV,):
+        notes.append(f"d2t has shape {list(d2t.shape)}, not [{DV}]: not applied")
+        d2t = None
+    if t2d is not None and (tuple(t2d.shape) != (V,) or int(t2d.bool().sum()) != DV):
+        notes.append(f"t2d has shape {list(t2d.shape)} with {int(t2d.bool().sum())} ids set, "
+                     f"not [{V}] with {DV}: not used to select the verifier rows")
+        t2d = None
     model.d2t = d2t.to(device=device, dtype=torch.long) if d2t is not None else None
     model.t2d = t2d.to(device=device, dtype=torch.bool) if t2d is not None else None
     if d2t is None and cfg.draft_vocab_size < cfg.vocab_size:
@@ -127,6 +186,13 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         pair = target.head()
         if pair is not None:
             norm_w, lm_w = pair
+            Ht = cfg.target_hidden_size
+            if (lm_w.dim() != 2 or lm_w.shape[0] < cfg.vocab_size or lm_w.shape[1] != Ht
+                    or tuple(norm_w.shape) != (Ht,)):
+                raise CheckpointError(
+                    f"{target.path}: target lm_head {list(lm_w.shape)} / final norm "
+                    f"{list(norm_w.shape)} do not fit the draft (vocab {cfg.vocab_size}, "
+                    f"hidden {Ht})", hint="--target must be the model the draft was trained for")
             head = TargetHead(norm_w.to(device=device, dtype=dtype),
                               lm_w.to(device=device, dtype=dtype), target.config.rms_norm_eps)
         else:

@@ -29,6 +29,9 @@ SUGGESTED_CODES = {
     "t2d_length": "SD303",
     "t2d_count": "SD303",
     "embed_rows": "SD303",
+    # closest catalog entry: a vocab size that disagrees with the tensors (engines size
+    # lm_head from draft_vocab_size: vLLM llama_eagle3.py, SGLang llama_eagle3.py)
+    "lm_head_rows": "SD303",
 }
 
 
@@ -159,6 +162,19 @@ def check_embed_rows(embed_rows: int | None, target_vocab_size: int) -> VocabChe
     return VocabCheck("embed_rows", ok=True)
 
 
+def check_lm_head_rows(lm_head_rows: int | None, config_draft_vocab_size: int) -> VocabCheck:
+    """The config's draft_vocab_size is the number of lm_head rows."""
+    if lm_head_rows is None:
+        return VocabCheck("lm_head_rows", ok=True, skipped=True)
+    if lm_head_rows != config_draft_vocab_size:
+        return _fail("lm_head_rows", VocabIssue(
+            "lm_head_rows", f"config draft_vocab_size is {config_draft_vocab_size} but lm_head "
+            f"has {lm_head_rows} rows: engines size lm_head from the config and fail to load "
+            "it or drop rows", {"lm_head_rows": lm_head_rows,
+                                "config_draft_vocab_size": config_draft_vocab_size}))
+    return VocabCheck("lm_head_rows", ok=True)
+
+
 @dataclass(frozen=True)
 class VocabReport:
     target_vocab_size: int
@@ -198,7 +214,16 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     """Run every check on a `checkpoint.DraftCheckpoint` (reads only d2t and t2d)."""
     cfg = checkpoint.config
     d2t, t2d = checkpoint.vocab_maps()
-    return check_vocab_maps(d2t=d2t, t2d=t2d,
-                            target_vocab_size=target_vocab_size or cfg.vocab_size,
-                            draft_vocab_size=cfg.draft_vocab_size,
-                            embed_rows=checkpoint.embed_rows)
+    # maps saved as [1, N] or [N, 1] by hand-written exporters: compare their entries
+    d2t = d2t.reshape(-1) if d2t is not None else None
+    t2d = t2d.reshape(-1) if t2d is not None else None
+    lm_head = checkpoint.shape("lm_head.weight")
+    lm_rows = lm_head[0] if lm_head else None
+    # the maps are checked against the lm_head they index; a config that disagrees with the
+    # tensors is reported once, as itself, not as a d2t/t2d fault
+    report = check_vocab_maps(d2t=d2t, t2d=t2d,
+                              target_vocab_size=target_vocab_size or cfg.vocab_size,
+                              draft_vocab_size=lm_rows or cfg.draft_vocab_size,
+                              embed_rows=checkpoint.embed_rows)
+    return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
+                       report.checks + (check_lm_head_rows(lm_rows, cfg.draft_vocab_size),))
