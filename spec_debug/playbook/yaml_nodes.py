@@ -55,10 +55,33 @@ class PositionedDocument:
         return None
 
 
+class _TooDeep(Exception):
+    def __init__(self, mark: yaml.Mark) -> None:
+        self.mark = mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that stops at MAX_DEPTH while composing. PyYAML composes recursively; left
+    alone, `[[[[...` runs into RecursionError, slowly (seconds) and with no position."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 def load_positioned(text: str, source: str) -> PositionedDocument:
-    loader: yaml.SafeLoader | None = None
+    loader: _BoundedLoader | None = None
     try:
-        loader = yaml.SafeLoader(text)  # reads (and checks) every character already
+        loader = _BoundedLoader(text)  # reads (and checks) every character already
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         line, column = _error_position(exc, text)
@@ -74,12 +97,10 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
             f"character {_codepoint(exc.character)} is not allowed in YAML ({exc.reason})",
             path=source, line=line, column=column, hint="remove it, or write it as an escape inside double quotes",
         ) from None
-    except RecursionError:
-        assert loader is not None
-        mark = loader.get_mark()
+    except _TooDeep as exc:
         raise PlaybookError(
-            "the YAML nests too deeply to be a playbook",
-            path=source, line=_clamp_line(mark.line + 1, text), column=mark.column + 1,
+            f"the YAML nests more than {MAX_DEPTH} levels deep",
+            path=source, line=_clamp_line(exc.mark.line + 1, text), column=exc.mark.column + 1,
         ) from None
     except yaml.YAMLError as exc:  # no position known: point at the start
         raise PlaybookError(f"YAML error: {exc}", path=source, line=1, column=1) from None
