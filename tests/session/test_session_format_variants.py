@@ -407,3 +407,42 @@ def test_a_folder_of_json_that_is_no_transcript_is_a_usage_error(tmp_path):
     _write(tmp_path / "metrics.jsonl", [{"step": 1, "loss": 2.5}, {"step": 2, "loss": 2.4}])
     with pytest.raises(UsageError, match="no transcript files found"):
         analyze_path(tmp_path)
+
+
+def test_commands_the_person_ran_with_bang_are_commands_not_prompts(tmp_path):
+    """Bash mode (``! cmd``) writes ``<bash-input>`` and ``<bash-stdout>``/``<bash-stderr>`` user
+    lines; they are neither prompts nor lost."""
+    path = _write(tmp_path / "s.jsonl", [
+        _user(0, "EAGLE-3 is slower than the baseline on gpu01"),
+        _user(1, "<bash-input>ssh gpu01 nvidia-smi -L</bash-input>"),
+        _user(2, "<bash-stdout>GPU 0: NVIDIA H200</bash-stdout><bash-stderr></bash-stderr>"),
+        _user(3, "<bash-input>ssh gpu02 'python /tmp/t.py'</bash-input>"),
+        _user(4, "<bash-stdout></bash-stdout><bash-stderr>Traceback (most recent call last):\n"
+                 "  File \"/tmp/t.py\", line 1, in <module>\nModuleNotFoundError: No module named 'sglang'\n</bash-stderr>"),
+        _user(5, [{"type": "text", "text": "<task-notification>Background command finished</task-notification>"}]),
+    ])
+    a = analyze_path(path)
+    assert [p.seq for p in a.prompts] == [0]
+    assert [(c.seq, c.host, c.is_error, c.result_seq) for c in a.commands] == [(1, "gpu01", False, 2),
+                                                                               (3, "gpu02", True, 4)]
+    assert [(e.seq, e.host, e.exception) for e in a.errors] == [(4, "gpu02", "ModuleNotFoundError")]
+
+
+def test_messages_saved_from_the_anthropic_api(tmp_path):
+    """An agent loop of one's own, saved as ``{"messages": [...]}`` with tool_use/tool_result blocks."""
+    messages = [
+        {"role": "user", "content": "accept length is 1.3 on gpu01"},
+        {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "The server log has the accept length.", "signature": "EqQB"},
+            {"type": "text", "text": "Reading the server log."},
+            {"type": "tool_use", "id": "toolu_01", "name": "bash",
+             "input": {"command": "ssh gpu01 'grep accept /tmp/sglang.log | tail -3'"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "is_error": True, "content": [
+            {"type": "text", "text": "Exit code 2\ngrep: /tmp/sglang.log: No such file or directory"}]}]},
+    ]
+    path = _write(tmp_path / "run.json", [json.dumps({"model": "claude-sonnet-4-5", "messages": messages}, indent=2)])
+    a = analyze_path(path)
+    assert a.format == "openai"
+    assert [(c.seq, c.host, c.exit_code, c.is_error, c.why) for c in a.commands] == [
+        (1, "gpu01", 2, True, "Reading the server log.")]
+    assert [p.text for p in a.prompts] == ["accept length is 1.3 on gpu01"]

@@ -2,7 +2,8 @@
 
 ``tool_calls[].function.arguments`` is a JSON string in the OpenAI API, but some
 OpenAI-compatible stacks (Ollama, some vLLM tool parsers) send an object and leave out
-``id``; both are accepted (TRANSCRIPTS.md section 1e).
+``id``; both are accepted (TRANSCRIPTS.md section 1e). The same layouts saved from the
+Anthropic Messages API (``tool_use``/``tool_result`` content blocks) are read too.
 """
 
 from __future__ import annotations
@@ -46,7 +47,11 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
                      block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
 
-    text = block_text(message.get("content"))
+    content = message.get("content")
+    if isinstance(content, list) and role in ("user", "assistant") and _has_tool_blocks(content):
+        yield from _anthropic_blocks(content, role, event, call_names)
+        return
+    text = block_text(content)
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user":
@@ -93,6 +98,40 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
+
+
+_TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking"})
+
+
+def _has_tool_blocks(content: list) -> bool:
+    return any(isinstance(b, dict) and b.get("type") in _TOOL_BLOCKS for b in content)
+
+
+def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[Event]:
+    """The same ``messages`` saved from the Anthropic Messages API (an agent loop of one's own):
+    ``tool_use{id, name, input}`` in assistant turns, ``tool_result{tool_use_id, content,
+    is_error}`` in user turns, the blocks Claude Code writes too (TRANSCRIPTS.md section 1a)."""
+    for i, block in enumerate(content):
+        if not isinstance(block, dict):
+            continue
+        btype = block.get("type")
+        if btype == "text" and isinstance(block.get("text"), str):
+            yield event("prompt" if role == "user" else "text", role, i, text=block["text"])
+        elif btype == "thinking":
+            yield event("thinking", role, i, text=str(block.get("thinking", "")))
+        elif btype == "tool_use":
+            name = block.get("name") if isinstance(block.get("name"), str) else "?"
+            args = block.get("input") if isinstance(block.get("input"), dict) else {}
+            call_id = block.get("id") if isinstance(block.get("id"), str) else f"call-{i}"
+            call_names[call_id] = name
+            command = shell_command(args)
+            yield event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
+                        text=command or json.dumps(args)[:2000], path=tool_path(args))
+        elif btype == "tool_result":
+            output = block_text(block.get("content"))
+            code = exit_code_of(output)
+            yield event("tool_result", "tool", i, call_id=block.get("tool_use_id"), text=output, exit_code=code,
+                        is_error=block.get("is_error") is True or bool(code))
 
 
 def _is_shell(name: str) -> bool:
