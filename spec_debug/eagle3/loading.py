@@ -44,6 +44,13 @@ def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
     if name == "lm_head.weight" and got[:1] != (cfg.draft_vocab_size,):
         return (f"lm_head.weight has {got[0]} rows but the config's draft_vocab_size is "
                 f"{cfg.draft_vocab_size}")
+    projection = name.rsplit(".", 2)[-2] if name.endswith(".weight") else ""
+    if projection in ("q_proj", "k_proj", "v_proj") and got:
+        heads, key = ((cfg.num_heads, "num_attention_heads") if projection == "q_proj"
+                      else (cfg.num_kv_heads, "num_key_value_heads"))
+        if got[0] != heads * cfg.head_dim:
+            return (f"{name} has {got[0]} rows, the config's {key} {heads} x head_dim "
+                    f"{cfg.head_dim} = {heads * cfg.head_dim}")
     if name == "embed_tokens.weight" and got[:1] != (cfg.vocab_size,):
         return (f"embed_tokens.weight has {got[0]} rows but the config's vocab_size is "
                 f"{cfg.vocab_size}")
@@ -167,6 +174,10 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     # A map of the wrong length cannot be applied at all (vocab.py reports it as SD302/SD303);
     # one of the right length is applied as stored, so wrong offsets cost what they cost an
     # engine (target ids that never match).
+    if d2t is not None and d2t.numel() == DV:
+        d2t = d2t.reshape(DV)  # [1, DV] from hand-written exporters (vocab.py reads it so too)
+    if t2d is not None and t2d.numel() == V:
+        t2d = t2d.reshape(V)
     if d2t is not None and tuple(d2t.shape) != (DV,):
         notes.append(f"d2t has shape {list(d2t.shape)}, not [{DV}]: not applied")
         d2t = None
