@@ -1,17 +1,25 @@
 """Engine conventions as data: how SGLang, vLLM and speculators feed an EAGLE-3 draft.
 
-One row per (engine, aspect, version range), each with the source it was read from. A new
-engine release is a data change here. Pure stdlib: the diagnostics on the controller use it
-without torch.
+One row per (engine, aspect, version range[, target architectures]), each with the source it
+was read from. A new engine release is a data change here. Pure stdlib: the diagnostics on the
+controller (and the hidden_layout probe on the host) use it without torch.
 
 Layer ids are always returned in the "input-to-layer" convention (SGLang PR #25454): id i is
 the residual stream entering 0-indexed decoder layer i, i.e. the output of layer i-1; id 0 is
 the embedding output and id N (N = number of target layers) is the final layer's output before
 the final norm. This is the index of HF `output_hidden_states` (before the final norm).
 
-Version boundaries: each row names the PR that changed the behaviour. Where the first release
-containing that PR was not read from a changelog, the row says `version_estimated=True`; pass
-`"latest"` (or None) for a current main build.
+Version boundaries were read from the released packages, not from merge dates: each boundary
+names the first PyPI release whose code has the behaviour and the last one that does not
+(sglang wheels, vllm sdists; `pip download sglang==X --no-deps`). Pre-releases and `.postN`
+count as their release (`parse_version`); the `.post` releases next to a boundary were checked
+too. A row keeps `version_estimated=True` only where no release was read; pass `"latest"` (or
+None) for a current main build.
+
+Some behaviour depends on the *target* model class, not only on the engine version (SGLang's
++1 rule lives in each model's `set_eagle3_layers_to_capture`; vLLM picks its model runner by
+architecture). Rows with `architectures` hold for those target architectures only and win over
+the generic row; the generic rows describe a dense Llama-style target.
 """
 
 from __future__ import annotations
@@ -26,12 +34,17 @@ ENGINES: tuple[str, ...] = ("speculators", "sglang", "vllm")
 NORM_FLAGS: tuple[str, ...] = ("norm_before_residual", "norm_before_fc", "fc_norm", "norm_output")
 
 # How an engine turns configured ids into capture indices (input-to-layer convention).
-IdOffset = Literal["raw", "always_plus_one", "plus_one_if_first_is_one"]
+IdOffset = Literal["raw", "always_plus_one", "plus_one_if_first_is_one",
+                   "plus_one_unless_max_is_n"]
 
 # Where the draft config keeps the ids: top-level (speculators, vLLM hf_config) or nested under
-# `eagle_config` (EAGLE/SpecForge LlamaForCausalLMEagle3 configs).
+# `eagle_config` (EAGLE/SpecForge LlamaForCausalLMEagle3 configs). vLLM's model runner V2 reads
+# a third spelling, `eagle_config.layer_ids`, and never the SpecForge nested key.
 TOP_LEVEL_KEY = "eagle_aux_hidden_state_layer_ids"
 NESTED_KEY = "eagle_config.eagle_aux_hidden_state_layer_ids"
+NESTED_LAYER_IDS_KEY = "eagle_config.layer_ids"
+# Key an engine may read to size fc explicitly (an int, not a list).
+NUM_AUX_KEY = "num_aux_hidden_states"
 
 Aspect = Literal[
     "id_offset",  # IdOffset
@@ -41,7 +54,9 @@ Aspect = Literal[
     "flag_defaults",  # dict: value assumed when a flag key is absent from the config
     "captures_embedding",  # can id 0 (embedding output) be captured
     "captures_final",  # can id N (final layer output, pre-norm) be captured
-    "fc_fan_in",  # int: fixed fan-in of fc in units of H, or None = len(layer ids)
+    "fc_fan_in",  # fc fan-in in units of H: an int (fixed), None (= len(configured ids)), or
+    #               a tuple of config keys read in order (NUM_AUX_KEY: the int; an id-list key:
+    #               its length), 3 when none is set
 ]
 
 _INF: tuple[int, ...] = (10**9,)
@@ -59,33 +74,89 @@ class ConventionRow:
     source: str
     version_estimated: bool = False
     note: str = ""
+    architectures: frozenset[str] | None = None
+    """Target architectures (HF `architectures[0]`) this row is specific to; None = generic."""
 
 
 # ---------------------------------------------------------------------------------------------
-# Version boundaries. `*_EST` ones are estimates: the PR's merge date mapped to the next release.
+# Version boundaries, each the first release with the behaviour (the previous release read
+# lacks it). Releases read: sglang 0.4.4-0.4.9, 0.4.8.post1, 0.5.1-0.5.23 (0.5.12.post1);
+# vllm 0.9.2-0.33.0 (0.15.x has no sdist; 0.17.1, 0.18.1 read).
 # ---------------------------------------------------------------------------------------------
-# SGLang PR #25454 (merged 2026-05-16): +1 only when the first configured id is 1.
-SGLANG_PLUS_ONE_FIX_EST = "0.5.12"
-# SGLang PR #24663 (merged 2026-05-11): fc fan-in from len(eagle_config ids) instead of 3.
-SGLANG_DYNAMIC_FAN_IN_EST = "0.5.12"
-# SGLang PR #32334 (merged 2026-07-24): honour norm_before_fc / load input_norm.weight.
-SGLANG_NORM_BEFORE_FC_EST = "0.5.14"
-# vLLM PR #21345 (merged 2025-07): speculators-format configs; norm_before_residual read.
-VLLM_SPECULATORS_CONFIG = "0.10.0"
-# vLLM PR #25961 (merged 2025-10): aux layer ids read from the draft config (top-level).
+# model_runner.py reads hf_config.eagle_config['eagle_aux_hidden_state_layer_ids'] (0.4.8.post1:
+# models/llama.py set_eagle3_layers_to_capture() takes no ids, always [2, N//2, N-3]).
+SGLANG_AUX_IDS_FROM_CONFIG = "0.4.9"
+# llama_eagle3.py: fc fan-in from num_aux_hidden_states / len(eagle_config ids) (PR #24663),
+# multi-layer drafts, fc_norm (or legacy use_aux_norm) and norm_output read (0.5.11: fc is
+# target_hidden_size * 3 and no norm flag is read).
+SGLANG_MULTI_LAYER_DRAFT = "0.5.12"
+# models/deepseek_v2.py and glm4_moe_lite.py: +1 only when the first id is 1 (PR #25454;
+# 0.5.12.post1 still adds 1). Every other model file still adds 1 in 0.5.23.
+SGLANG_PLUS_ONE_FIX = "0.5.13"
+# llama_eagle3.py reads norm_before_fc (eagle_config or top level) and gpt_oss.py captures the
+# embedding and final boundaries, ids used raw when max(ids) == N (PR #32334; absent in 0.5.16).
+SGLANG_NORM_BEFORE_FC = "0.5.17"
+# models/llama.py captures through layer_boundary (`capture_output`), which handles residual
+# None before layer 0; 0.5.21 still does `hidden_states + residual` there (TypeError for id 0).
+SGLANG_EMBED_CAPTURE = "0.5.22"
+
+# transformers_utils/configs/speculators/ (algos.py update_eagle3) and llama_eagle3.py
+# `norm_before_residual` (PR #21345); 0.10.0 has neither, so it cannot load speculators configs.
+VLLM_SPECULATORS_CONFIG = "0.10.1"
+# v1/worker/gpu_model_runner.py `_get_eagle3_aux_layers_from_config`, top-level key (PR #25961).
 VLLM_AUX_IDS_FROM_CONFIG = "0.11.1"
-# Nested eagle_config ids read by gpu_model_runner `_get_eagle3_aux_layers_from_config`.
-VLLM_NESTED_IDS_EST = "0.14.0"
-# vLLM PR #38111 (merged 2026-03-29): norm_before_fc propagated for speculators configs.
-VLLM_NORM_BEFORE_FC_EST = "0.19.0"
-# vLLM PR #46488 (merged 2026-06-23): norm_output and fc_norm propagated for speculators configs.
-VLLM_NORM_OUTPUT_EST = "0.23.0"
-# vLLM EagleModelMixin `_maybe_add_hidden_state`: id 0 and id N capturable (TorchSpec #87,
-# vLLM PR #46788 migrating DeepSeek/Kimi to it).
-VLLM_MIXIN_EST = "0.23.0"
+# models/llama.py uses EagleModelMixin `_maybe_add_hidden_state`: id 0 before layer 0 and id k
+# after layer k-1, so id N = final output pre-norm; llama_eagle3.py reads norm_before_fc
+# (0.17.1: `hidden_states + residual` before layer idx, id N never reached, id 0 a TypeError).
+VLLM_MIXIN = "0.18.0"
+# configs/speculators/algos.py copies norm_before_fc (PR #38111; absent in 0.18.1).
+VLLM_NORM_BEFORE_FC_SPECULATORS = "0.19.0"
+# gpu_model_runner.py (V1) also reads eagle_config['eagle_aux_hidden_state_layer_ids'];
+# llama_eagle3.py reads fc_norm, norm_output and sizes fc from num_aux_hidden_states /
+# len(eagle_config ids); config/vllm.py gains the default model runner V2 (MRv2) for listed
+# architectures (0.21.0: none of these).
+VLLM_V1_NESTED_IDS = "0.22.0"
+# config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES adds LlamaForCausalLM/MistralForCausalLM
+# (0.22.0: Qwen3ForCausalLM only).
+VLLM_MRV2_LLAMA = "0.23.0"
+# DeepseekV2ForCausalLM joins the MRv2 default list.
+VLLM_MRV2_DEEPSEEK_V2 = "0.24.0"
+# MRv2 default for every non-MoE target; algos.py copies fc_norm/norm_output (PR #46488);
+# deepseek_v2.py captures `end_layer` (id N) after the loop (PR #46788) (0.24.0: none).
+VLLM_MRV2_DENSE = "0.25.0"
+# MRv2 (v1/worker/gpu/spec_decode/eagle/eagle3_utils.py) also reads eagle_config['layer_ids'].
+VLLM_MRV2_LAYER_IDS_KEY = "0.27.0"
+# MRv2 is the default for every target (the architecture gate is gone; 0.28.0 still has it).
+VLLM_MRV2_ALL = "0.29.0"
+# models/qwen3_eagle3.py (Eagle3Qwen3ForCausalLM) sizes fc from num_aux_layers /
+# num_aux_hidden_states / the top-level or nested ids (0.23.0: qwen3 drafts use llama_eagle3).
+VLLM_QWEN3_DRAFTER = "0.24.0"
+
+# Target classes whose capture rule differs from the Llama path (the class named in the
+# target's config.json `architectures`).
+SGLANG_DEEPSEEK_FAMILY = frozenset({
+    # deepseek_v2.py EntryClass; mistral_large_3.py subclasses DeepseekV3ForCausalLM;
+    # kimi_k25.py delegates to a DeepseekV3ForCausalLM language model; glm4_moe_lite.py
+    # carries the same rule.
+    "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
+    "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "Glm4MoeLiteForCausalLM"})
+SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
+# vLLM deepseek_v2.py (and the models that wrap it) keep their own capture loop, never the
+# EagleModelMixin one.
+VLLM_DEEPSEEK_FAMILY = frozenset({
+    "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
+    "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration"})
+# MoE targets absent from vLLM's MRv2 default list run the V1 runner until 0.29.
+VLLM_V1_MOE_TARGETS = VLLM_DEEPSEEK_FAMILY - {"DeepseekV2ForCausalLM"}
 
 _ALL_FLAGS = frozenset(NORM_FLAGS)
 _SPECULATORS_DEFAULTS = {f: False for f in NORM_FLAGS}
+_FAN_IN_FROM_CONFIG = (NUM_AUX_KEY, NESTED_KEY)
+_SGLANG_FLAGS_0512 = frozenset({"fc_norm", "norm_output"})
+_SGLANG_FLAGS_0517 = frozenset({"fc_norm", "norm_output", "norm_before_fc"})
+
+_SGL = "sgl-project/sglang python/sglang/srt/"
+_VLLM = "vllm-project/vllm vllm/"
 
 CONVENTIONS: tuple[ConventionRow, ...] = (
     # ---------------- speculators: the reference (what the checkpoint means) ----------------
@@ -108,107 +179,210 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
     ConventionRow("speculators", "fc_fan_in", None, None, None,
                   "speculators models/eagle3/core.py: fc in = len(eagle_aux_hidden_state_layer_ids)*H"),
     # ---------------- SGLang ----------------
-    ConventionRow("sglang", "id_offset", "always_plus_one", None, SGLANG_PLUS_ONE_FIX_EST,
-                  "sgl-project/sglang python/sglang/srt/models/llama.py set_eagle3_layers_to_capture"
-                  " ([v+1 for v in ids]); https://github.com/sgl-project/sglang/pull/25454",
-                  version_estimated=True),
-    ConventionRow("sglang", "id_offset", "plus_one_if_first_is_one", SGLANG_PLUS_ONE_FIX_EST, None,
-                  "https://github.com/sgl-project/sglang/pull/25454 (merged 2026-05-16)",
-                  version_estimated=True),
-    ConventionRow("sglang", "config_keys", (NESTED_KEY,), None, None,
-                  "sglang python/sglang/srt/model_executor/model_runner.py reads only"
+    ConventionRow("sglang", "id_offset", "always_plus_one", None, None,
+                  _SGL + "models/llama.py set_eagle3_layers_to_capture: [val + 1 for val in"
+                  " layer_ids] (sglang 0.4.9 .. 0.5.23; likewise qwen2/qwen3/qwen3_moe/glm4_moe/"
+                  "minimax_m2/...)"),
+    ConventionRow("sglang", "id_offset", "plus_one_if_first_is_one", SGLANG_PLUS_ONE_FIX, None,
+                  _SGL + "models/deepseek_v2.py set_eagle3_layers_to_capture: +1 only if"
+                  " layer_ids[0] == 1 (sglang 0.5.13; 0.5.12.post1 adds 1);"
+                  " https://github.com/sgl-project/sglang/pull/25454",
+                  architectures=SGLANG_DEEPSEEK_FAMILY),
+    ConventionRow("sglang", "id_offset", "plus_one_unless_max_is_n", SGLANG_NORM_BEFORE_FC, None,
+                  _SGL + "models/gpt_oss.py: ids used raw when max(ids) == N, else +1 (sglang"
+                  " 0.5.17; 0.5.16 adds 1); https://github.com/sgl-project/sglang/pull/32334",
+                  architectures=SGLANG_GPT_OSS),
+    ConventionRow("sglang", "config_keys", (), None, SGLANG_AUX_IDS_FROM_CONFIG,
+                  _SGL + "models/llama.py set_eagle3_layers_to_capture() takes no ids: always"
+                  " [2, N//2, N-3] (sglang 0.4.6 .. 0.4.8.post1)"),
+    ConventionRow("sglang", "config_keys", (NESTED_KEY,), SGLANG_AUX_IDS_FROM_CONFIG, None,
+                  _SGL + "model_executor/model_runner.py (sglang 0.4.9 .. 0.5.15), then"
+                  " model_runner_components/spec_aux_hidden_state.py (0.5.16 .. 0.5.23): only"
                   " hf_config.eagle_config['eagle_aux_hidden_state_layer_ids'] (try/except ->"
                   " default [2, N//2, N-3])"),
     ConventionRow("sglang", "honoured_flags_speculators", frozenset(), None,
-                  SGLANG_NORM_BEFORE_FC_EST,
-                  "sglang python/sglang/srt/models/llama_eagle3.py (commit 03d5a777): residual ="
-                  " hidden_states then hidden_norm, no norm flags", version_estimated=True),
-    ConventionRow("sglang", "honoured_flags_speculators", frozenset({"norm_before_fc"}),
-                  SGLANG_NORM_BEFORE_FC_EST, None,
-                  "https://github.com/sgl-project/sglang/pull/32334 (merged 2026-07-24)",
-                  version_estimated=True),
-    ConventionRow("sglang", "honoured_flags_eagle", frozenset(), None, SGLANG_NORM_BEFORE_FC_EST,
-                  "sglang llama_eagle3.py (commit 03d5a777)", version_estimated=True),
-    ConventionRow("sglang", "honoured_flags_eagle", frozenset({"norm_before_fc"}),
-                  SGLANG_NORM_BEFORE_FC_EST, None,
-                  "https://github.com/sgl-project/sglang/pull/32334", version_estimated=True),
+                  SGLANG_MULTI_LAYER_DRAFT,
+                  _SGL + "models/llama_eagle3.py (sglang 0.4.6 .. 0.5.11): residual ="
+                  " hidden_states then hidden_norm, no norm flag read",
+                  note="SGLang has no speculators-format loader; the rows say what its"
+                       " LlamaForCausalLMEagle3 reads from the same top-level keys"),
+    ConventionRow("sglang", "honoured_flags_speculators", _SGLANG_FLAGS_0512,
+                  SGLANG_MULTI_LAYER_DRAFT, SGLANG_NORM_BEFORE_FC,
+                  _SGL + "models/llama_eagle3.py (sglang 0.5.12): getattr(config, 'fc_norm' |"
+                  " 'use_aux_norm') and getattr(config, 'norm_output')"),
+    ConventionRow("sglang", "honoured_flags_speculators", _SGLANG_FLAGS_0517,
+                  SGLANG_NORM_BEFORE_FC, None,
+                  _SGL + "models/llama_eagle3.py (sglang 0.5.17 .. 0.5.23) also reads"
+                  " norm_before_fc; norm_before_residual is never read;"
+                  " https://github.com/sgl-project/sglang/pull/32334"),
+    ConventionRow("sglang", "honoured_flags_eagle", frozenset(), None, SGLANG_MULTI_LAYER_DRAFT,
+                  _SGL + "models/llama_eagle3.py (sglang 0.4.6 .. 0.5.11): no norm flag read"),
+    ConventionRow("sglang", "honoured_flags_eagle", _SGLANG_FLAGS_0512,
+                  SGLANG_MULTI_LAYER_DRAFT, SGLANG_NORM_BEFORE_FC,
+                  _SGL + "models/llama_eagle3.py (sglang 0.5.12): fc_norm (or use_aux_norm),"
+                  " norm_output"),
+    ConventionRow("sglang", "honoured_flags_eagle", _SGLANG_FLAGS_0517, SGLANG_NORM_BEFORE_FC, None,
+                  _SGL + "models/llama_eagle3.py (sglang 0.5.17): norm_before_fc from eagle_config"
+                  " or top level; https://github.com/sgl-project/sglang/pull/32334"),
     ConventionRow("sglang", "flag_defaults", _SPECULATORS_DEFAULTS, None, None,
                   "sglang llama_eagle3.py: the unflagged path is the norm-after-residual one"),
-    ConventionRow("sglang", "captures_embedding", True, None, None,
-                  "sglang models/llama.py captures before layer i for every i in the loop,"
-                  " including i = 0 where residual is None (see NickL77/BaldEagle#18)",
-                  note="inferred from the capture loop"),
+    ConventionRow("sglang", "captures_embedding", False, None, SGLANG_EMBED_CAPTURE,
+                  _SGL + "models/llama.py (sglang 0.4.6 .. 0.5.21): `if i in layers_to_capture:"
+                  " aux_hidden_states.append(hidden_states + residual)` before layer i; residual"
+                  " is None before layer 0, so id 0 fails the first forward (TypeError)"),
+    ConventionRow("sglang", "captures_embedding", True, SGLANG_EMBED_CAPTURE, None,
+                  _SGL + "models/llama.py (sglang 0.5.22) captures through"
+                  " layers/layer_boundary/stage.py, which copies the embeddings when residual"
+                  " is None"),
+    ConventionRow("sglang", "captures_embedding", True, SGLANG_NORM_BEFORE_FC, None,
+                  _SGL + "models/gpt_oss.py (sglang 0.5.17): boundary 0 is the embedding output",
+                  architectures=SGLANG_GPT_OSS),
     ConventionRow("sglang", "captures_final", False, None, None,
-                  "sglang models/llama.py: the capture loop only runs before layers; the final"
-                  " boundary was added for GPT-OSS only in"
-                  " https://github.com/sgl-project/sglang/pull/32334"),
-    ConventionRow("sglang", "fc_fan_in", 3, None, SGLANG_DYNAMIC_FAN_IN_EST,
-                  "sglang llama_eagle3.py: fc = Linear(target_hidden_size * 3, H);"
-                  " https://github.com/sgl-project/sglang/pull/24663", version_estimated=True),
-    ConventionRow("sglang", "fc_fan_in", None, SGLANG_DYNAMIC_FAN_IN_EST, None,
-                  "https://github.com/sgl-project/sglang/pull/24663 (merged 2026-05-11): num_aux"
-                  " from eagle_config ids", version_estimated=True),
+                  _SGL + "models/llama.py: the capture runs only before layers (0.4.6 .. 0.5.23);"
+                  " final_norm takes no capture"),
+    ConventionRow("sglang", "captures_final", True, SGLANG_NORM_BEFORE_FC, None,
+                  _SGL + "models/gpt_oss.py (sglang 0.5.17): boundary i + 1 after block i, so"
+                  " id N; https://github.com/sgl-project/sglang/pull/32334",
+                  architectures=SGLANG_GPT_OSS),
+    ConventionRow("sglang", "fc_fan_in", 3, None, SGLANG_MULTI_LAYER_DRAFT,
+                  _SGL + "models/llama_eagle3.py (sglang 0.4.6 .. 0.5.11): fc ="
+                  " Linear(hidden_size_in * 3, H)"),
+    ConventionRow("sglang", "fc_fan_in", _FAN_IN_FROM_CONFIG, SGLANG_MULTI_LAYER_DRAFT, None,
+                  _SGL + "models/llama_eagle3.py (sglang 0.5.12): num_aux_hidden_states, else"
+                  " len(eagle_config ids), else 3; https://github.com/sgl-project/sglang/pull/24663"),
     # ---------------- vLLM ----------------
     ConventionRow("vllm", "id_offset", "raw", None, None,
-                  "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py"
-                  " `_get_eagle3_aux_layers_from_config` returns the ids unchanged"),
+                  _VLLM + "v1/worker/gpu_model_runner.py `_get_eagle3_aux_layers_from_config` and"
+                  " v1/worker/gpu/spec_decode/eagle/eagle3_utils.py return the ids unchanged"
+                  " (vllm 0.11.1 .. 0.33.0)"),
     ConventionRow("vllm", "config_keys", (), None, VLLM_AUX_IDS_FROM_CONFIG,
-                  "vllm models/llama.py get_eagle3_aux_hidden_state_layers() = (2, N//2, N-3)"
-                  " always; https://github.com/vllm-project/vllm/pull/25961"),
+                  _VLLM + "v1/worker/gpu_model_runner.py (vllm 0.9.2 .. 0.11.0): always the model's"
+                  " get_eagle3_aux_hidden_state_layers() = (2, N//2, N-3);"
+                  " https://github.com/vllm-project/vllm/pull/25961"),
     ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_AUX_IDS_FROM_CONFIG,
-                  VLLM_NESTED_IDS_EST,
-                  "https://github.com/vllm-project/vllm/pull/25961 (top-level hf_config key;"
-                  " speculators configs copied there by configs/speculators/algos.py)",
-                  version_estimated=True),
-    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_NESTED_IDS_EST, None,
-                  "vllm gpu_model_runner.py `_get_eagle3_aux_layers_from_config` also reads"
-                  " eagle_config['eagle_aux_hidden_state_layer_ids']", version_estimated=True),
+                  VLLM_V1_NESTED_IDS,
+                  _VLLM + "v1/worker/gpu_model_runner.py (vllm 0.11.1 .. 0.21.0): top-level"
+                  " hf_config key only (speculators configs copied there by"
+                  " transformers_utils/configs/speculators/algos.py)"),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
+                  VLLM_MRV2_DENSE,
+                  _VLLM + "v1/worker/gpu_model_runner.py (V1 runner, vllm 0.22.0): top level, then"
+                  " eagle_config['eagle_aux_hidden_state_layer_ids']",
+                  note="the V1 runner is the default here for targets outside"
+                       " config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES; the env"
+                       " VLLM_USE_V2_MODEL_RUNNER overrides the choice"),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_DENSE,
+                  VLLM_MRV2_LAYER_IDS_KEY,
+                  _VLLM + "config/vllm.py (vllm 0.25.0): model runner V2 is the default for non-MoE"
+                  " targets; its v1/worker/gpu/spec_decode/eagle/eagle3_utils.py"
+                  " get_eagle3_aux_layers_from_config reads the top-level key only",
+                  note="MoE targets outside the MRv2 default list still run V1 (top level +"
+                       " nested) until 0.29"),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_LAYER_IDS_KEY),
+                  VLLM_MRV2_LAYER_IDS_KEY, None,
+                  _VLLM + "v1/worker/gpu/spec_decode/eagle/eagle3_utils.py (vllm 0.27.0 .. 0.33.0):"
+                  " top level, then eagle_config['layer_ids']; never the SpecForge nested key."
+                  " config/vllm.py makes MRv2 the default for every target from 0.29.0",
+                  note="VLLM_USE_V2_MODEL_RUNNER=0 (or an MRv2-unsupported feature) selects V1,"
+                       " which reads the top-level and the SpecForge nested key"),
+    # MRv2 default for dense listed architectures before every dense target had it.
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_V1_NESTED_IDS, VLLM_MRV2_DENSE,
+                  _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
+                  " Qwen3ForCausalLM (vllm 0.22.0 .. 0.24.0); MRv2 reads the top-level key only",
+                  note="0.22/0.23 only for a non-quantized target",
+                  architectures=frozenset({"Qwen3ForCausalLM"})),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_LLAMA, VLLM_MRV2_DENSE,
+                  _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
+                  " LlamaForCausalLM/MistralForCausalLM (vllm 0.23.0, 0.24.0)",
+                  note="0.23 only for a non-quantized target",
+                  architectures=frozenset({"LlamaForCausalLM", "MistralForCausalLM"})),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
+                  VLLM_MRV2_DEEPSEEK_V2,
+                  _VLLM + "v1/worker/gpu_model_runner.py: MoE targets run V1 (vllm 0.22.0, 0.23.0)",
+                  architectures=frozenset({"DeepseekV2ForCausalLM"})),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_DEEPSEEK_V2,
+                  VLLM_MRV2_LAYER_IDS_KEY,
+                  _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
+                  " DeepseekV2ForCausalLM (vllm 0.24.0); MRv2 reads the top-level key only",
+                  architectures=frozenset({"DeepseekV2ForCausalLM"})),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
+                  VLLM_MRV2_ALL,
+                  _VLLM + "config/vllm.py (vllm 0.22.0 .. 0.28.0): MoE targets outside"
+                  " DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES run the V1 runner (top level + nested"
+                  " key); 0.29.0 drops the architecture gate",
+                  architectures=VLLM_V1_MOE_TARGETS),
     ConventionRow("vllm", "honoured_flags_speculators", frozenset(), None, VLLM_SPECULATORS_CONFIG,
-                  "vllm models/llama_eagle3.py before https://github.com/vllm-project/vllm/pull/21345"),
+                  "vllm-project/vllm: vllm 0.9.2 .. 0.10.0 have no"
+                  " vllm/transformers_utils/configs/speculators (no speculators-format loader); https://github.com/vllm-project/vllm/pull/21345"),
     ConventionRow("vllm", "honoured_flags_speculators", frozenset({"norm_before_residual"}),
-                  VLLM_SPECULATORS_CONFIG, VLLM_NORM_BEFORE_FC_EST,
-                  "vllm transformers_utils/configs/speculators/algos.py update_eagle3 copies only"
-                  " norm_before_residual; https://github.com/vllm-project/vllm/pull/21345",
-                  version_estimated=True),
+                  VLLM_SPECULATORS_CONFIG, VLLM_NORM_BEFORE_FC_SPECULATORS,
+                  _VLLM + "transformers_utils/configs/speculators/algos.py update_eagle3 (vllm"
+                  " 0.10.1 .. 0.18.1) copies only norm_before_residual"),
     ConventionRow("vllm", "honoured_flags_speculators",
                   frozenset({"norm_before_residual", "norm_before_fc"}),
-                  VLLM_NORM_BEFORE_FC_EST, VLLM_NORM_OUTPUT_EST,
-                  "https://github.com/vllm-project/vllm/pull/38111 (merged 2026-03-29)",
-                  version_estimated=True),
-    ConventionRow("vllm", "honoured_flags_speculators", _ALL_FLAGS, VLLM_NORM_OUTPUT_EST, None,
-                  "https://github.com/vllm-project/vllm/pull/46488 (merged 2026-06-23)",
-                  version_estimated=True),
-    ConventionRow("vllm", "honoured_flags_eagle", frozenset({"norm_before_residual"}), None,
-                  VLLM_NORM_OUTPUT_EST,
-                  "vllm models/llama_eagle3.py reads getattr(config, flag, False) from the draft"
-                  " hf_config; fc_norm/norm_output model support per"
-                  " https://github.com/vllm-project/vllm/pull/46488", version_estimated=True,
-                  note="norm_before_fc model-code support date unknown; counted as not honoured"),
-    ConventionRow("vllm", "honoured_flags_eagle", _ALL_FLAGS, VLLM_NORM_OUTPUT_EST, None,
-                  "vllm models/llama_eagle3.py getattr(config, flag, False)",
-                  version_estimated=True),
+                  VLLM_NORM_BEFORE_FC_SPECULATORS, VLLM_MRV2_DENSE,
+                  _VLLM + "configs/speculators/algos.py (vllm 0.19.0 .. 0.24.0) also copies"
+                  " norm_before_fc; https://github.com/vllm-project/vllm/pull/38111",
+                  note="llama_eagle3.py reads fc_norm/norm_output from 0.22.0 but algos.py drops"
+                       " them for speculators configs until 0.25.0"),
+    ConventionRow("vllm", "honoured_flags_speculators", _ALL_FLAGS, VLLM_MRV2_DENSE, None,
+                  _VLLM + "configs/speculators/algos.py (vllm 0.25.0 .. 0.33.0) copies fc_norm and"
+                  " norm_output; https://github.com/vllm-project/vllm/pull/46488"),
+    ConventionRow("vllm", "honoured_flags_eagle", frozenset(), None, VLLM_SPECULATORS_CONFIG,
+                  _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.9.2 .. 0.10.0): no norm flag read"),
+    ConventionRow("vllm", "honoured_flags_eagle", frozenset({"norm_before_residual"}),
+                  VLLM_SPECULATORS_CONFIG, VLLM_MIXIN,
+                  _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.10.1 .. 0.17.1):"
+                  " getattr(config, 'norm_before_residual', False)"),
+    ConventionRow("vllm", "honoured_flags_eagle",
+                  frozenset({"norm_before_residual", "norm_before_fc"}), VLLM_MIXIN,
+                  VLLM_V1_NESTED_IDS,
+                  _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.18.0 .. 0.21.0):"
+                  " getattr(config, 'norm_before_fc', False)"),
+    ConventionRow("vllm", "honoured_flags_eagle", _ALL_FLAGS, VLLM_V1_NESTED_IDS, None,
+                  _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.22.0 .. 0.33.0): fc_norm,"
+                  " norm_output; norm_before_fc also from eagle_config"),
     ConventionRow("vllm", "flag_defaults", {**_SPECULATORS_DEFAULTS, "norm_before_residual": True},
                   None, None,
-                  "vllm configs/speculators/algos.py update_eagle3:"
-                  " config_dict.get('norm_before_residual', True)",
+                  _VLLM + "transformers_utils/configs/speculators/algos.py update_eagle3:"
+                  " config_dict.get('norm_before_residual', True) (vllm 0.10.1 .. 0.33.0)",
                   note="applies to speculators-format configs that lack the key"),
-    ConventionRow("vllm", "captures_embedding", False, None, VLLM_MIXIN_EST,
-                  "older per-model loops append hidden_states + residual before layer idx; residual"
-                  " is None before layer 0 (https://github.com/vllm-project/vllm/pull/46788)",
-                  version_estimated=True, note="inferred"),
-    ConventionRow("vllm", "captures_embedding", True, VLLM_MIXIN_EST, None,
-                  "vllm EagleModelMixin._maybe_add_hidden_state appends id 0 before layer 0"
-                  " (https://github.com/lightseekorg/TorchSpec/issues/87)", version_estimated=True),
-    ConventionRow("vllm", "captures_final", False, None, VLLM_MIXIN_EST,
-                  "https://github.com/vllm-project/vllm/pull/46788: id N captures nothing on the"
-                  " per-model loops", version_estimated=True),
-    ConventionRow("vllm", "captures_final", True, VLLM_MIXIN_EST, None,
-                  "vllm EagleModelMixin appends id k after layer k-1, so id N = final output"
-                  " pre-norm (https://github.com/lightseekorg/TorchSpec/issues/87)",
-                  version_estimated=True),
-    ConventionRow("vllm", "fc_fan_in", 3, None, None,
-                  "vllm models/llama_eagle3.py (commit 00bd1493): fc in = target_hidden_size * 3",
-                  note="newest versions not read"),
+    ConventionRow("vllm", "captures_embedding", False, None, VLLM_MIXIN,
+                  _VLLM + "model_executor/models/llama.py (vllm 0.9.2 .. 0.17.1): `if idx in"
+                  " aux_hidden_state_layers: aux_hidden_states.append(hidden_states + residual)`"
+                  " before layer idx; residual is None before layer 0 (TypeError)"),
+    ConventionRow("vllm", "captures_embedding", True, VLLM_MIXIN, None,
+                  _VLLM + "model_executor/models/interfaces.py EagleModelMixin"
+                  "._maybe_add_hidden_state, called with id 0 before layer 0 by models/llama.py"
+                  " (vllm 0.18.0); https://github.com/lightseekorg/TorchSpec/issues/87"),
+    ConventionRow("vllm", "captures_embedding", False, None, None,
+                  _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.33.0): `idx in"
+                  " aux_hidden_state_layers` -> hidden_states + residual before layer idx; residual"
+                  " is None before layer 0",
+                  architectures=VLLM_DEEPSEEK_FAMILY),
+    ConventionRow("vllm", "captures_final", False, None, VLLM_MIXIN,
+                  _VLLM + "model_executor/models/llama.py (vllm 0.9.2 .. 0.17.1): captures only before"
+                  " layers, so id N is never reached; https://github.com/vllm-project/vllm/pull/46788"),
+    ConventionRow("vllm", "captures_final", True, VLLM_MIXIN, None,
+                  _VLLM + "models/llama.py (vllm 0.18.0): EagleModelMixin id k after layer k-1, so"
+                  " id N = final output pre-norm"),
+    ConventionRow("vllm", "captures_final", False, None, VLLM_MRV2_DENSE,
+                  _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.24.0): no capture"
+                  " after the last layer; https://github.com/vllm-project/vllm/pull/46788",
+                  architectures=VLLM_DEEPSEEK_FAMILY),
+    ConventionRow("vllm", "captures_final", True, VLLM_MRV2_DENSE, None,
+                  _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.25.0): `if self.end_layer"
+                  " in self.aux_hidden_state_layers` after the loop",
+                  architectures=VLLM_DEEPSEEK_FAMILY),
+    ConventionRow("vllm", "fc_fan_in", 3, None, VLLM_V1_NESTED_IDS,
+                  _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.9.2 .. 0.21.0): fc in ="
+                  " target_hidden_size * 3"),
+    ConventionRow("vllm", "fc_fan_in", _FAN_IN_FROM_CONFIG, VLLM_V1_NESTED_IDS, None,
+                  _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.22.0 .. 0.33.0):"
+                  " num_aux_hidden_states, else len(eagle_config ids), else 3; the top-level ids"
+                  " are not counted",
+                  note="the Eagle3Qwen3ForCausalLM drafter (qwen3_eagle3.py, 0.24.0) also counts"
+                       " the top-level ids; see serve_plan"),
 )
 
 
@@ -244,19 +418,31 @@ def _in_range(version: tuple[int, ...], row: ConventionRow) -> bool:
     return version >= low and (high is None or version < high)
 
 
-def convention_row(engine: str, aspect: str, version: str | None = None) -> ConventionRow:
-    """The row that holds `aspect` for `engine` at `version` (newest when version is None)."""
+def convention_row(engine: str, aspect: str, version: str | None = None,
+                   target_architecture: str | None = None) -> ConventionRow:
+    """The row that holds `aspect` for `engine` at `version` (newest when version is None).
+
+    A row for `target_architecture` wins over the generic row of the same version range.
+    """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     parsed = parse_version(version)
+    generic = None
     for row in CONVENTIONS:
-        if row.engine == engine and row.aspect == aspect and _in_range(parsed, row):
+        if row.engine != engine or row.aspect != aspect or not _in_range(parsed, row):
+            continue
+        if row.architectures is None:
+            generic = generic or row
+        elif target_architecture in row.architectures:
             return row
-    raise LookupError(f"no {aspect!r} row for {engine} {version or 'latest'}")
+    if generic is None:
+        raise LookupError(f"no {aspect!r} row for {engine} {version or 'latest'}")
+    return generic
 
 
-def convention(engine: str, aspect: str, version: str | None = None) -> Any:
-    return convention_row(engine, aspect, version).value
+def convention(engine: str, aspect: str, version: str | None = None,
+               target_architecture: str | None = None) -> Any:
+    return convention_row(engine, aspect, version, target_architecture).value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,17 +459,39 @@ def is_speculators_format(draft_config: Any) -> bool:
     return "speculators_model_type" in _raw(draft_config)
 
 
+def _lookup(raw: Mapping[str, Any], key: str) -> Any:
+    """`a.b` reads raw['a']['b']; a missing or non-mapping parent reads as absent."""
+    node: Any = raw
+    for part in key.split("."):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(part)
+    return node
+
+
+def _int_list(value: Any) -> list[int] | None:
+    """[2, 30, 58] (ints or digit strings) -> ints; anything else reads as absent, the way
+    vLLM's `isinstance(layer_ids, (list, tuple))` test treats it."""
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    ids: list[int] = []
+    for v in value:
+        if isinstance(v, bool):
+            return None
+        try:
+            ids.append(int(v))
+        except (TypeError, ValueError):
+            return None
+    return ids
+
+
 def configured_layer_ids(draft_config: Any, keys: tuple[str, ...]) -> list[int] | None:
     """The first non-empty id list found under `keys` (engines treat [] like absent)."""
     raw = _raw(draft_config)
     for key in keys:
-        if key == TOP_LEVEL_KEY:
-            value = raw.get(TOP_LEVEL_KEY)
-        else:
-            nested = raw.get("eagle_config")
-            value = nested.get(TOP_LEVEL_KEY) if isinstance(nested, Mapping) else None
-        if value:
-            return [int(v) for v in value]
+        ids = _int_list(_lookup(raw, key))
+        if ids is not None:
+            return ids
     return None
 
 
@@ -292,6 +500,43 @@ def default_layer_ids(num_target_layers: int) -> list[int]:
     (EAGLE3.md section 3; SafeAILab/EAGLE#308)."""
     n = num_target_layers
     return [2, n // 2, n - 3]
+
+
+def _engine_view(engine: str, raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The config the engine's model code sees. vLLM builds the hf_config of a speculators
+    checkpoint from `transformer_layer_config` plus the keys update_eagle3 copies (vllm
+    transformers_utils/configs/speculators/algos.py); other top-level keys never reach it."""
+    if engine != "vllm" or not is_speculators_format(raw):
+        return raw
+    inner = raw.get("transformer_layer_config")
+    view: dict[str, Any] = dict(inner) if isinstance(inner, Mapping) else {}
+    if raw.get(TOP_LEVEL_KEY):
+        view[TOP_LEVEL_KEY] = raw[TOP_LEVEL_KEY]
+    return view
+
+
+# vllm model_executor/models/qwen3_eagle3.py (0.24.0 .. 0.33.0): num_aux_layers, then
+# num_aux_hidden_states, then the top-level or nested ids.
+_VLLM_QWEN3_FAN_IN = ("num_aux_layers", NUM_AUX_KEY, TOP_LEVEL_KEY, NESTED_KEY)
+_INT_KEYS = frozenset({"num_aux_layers", NUM_AUX_KEY})
+
+
+def _fan_in_from_keys(keys: tuple[str, ...], view: Mapping[str, Any]) -> int:
+    for key in keys:
+        value = _lookup(view, key)
+        if key in _INT_KEYS:
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                return value
+        else:
+            ids = _int_list(value)
+            if ids is not None:
+                return len(ids)
+    return 3
+
+
+def _is_vllm_qwen3_drafter(view: Mapping[str, Any]) -> bool:
+    archs = view.get("architectures") or ()
+    return view.get("model_type") == "qwen3" or "Eagle3Qwen3ForCausalLM" in archs
 
 
 @dataclass(frozen=True)
@@ -303,24 +548,44 @@ class ServedLayers:
     configured: list[int] | None  # ids as found in the config under the keys the engine reads
     config_key: str | None  # which key they came from, None = default used
     requested: list[int]  # capture indices after the offset rule (input-to convention)
-    layer_ids: list[int]  # those the engine can actually capture, in order
+    layer_ids: list[int]  # those the engine actually captures, in slot (= layer) order
     unreachable: list[int]  # requested but never captured (id 0 / id N / out of range)
     used_default: bool
-    fc_fan_in: int | None  # fixed fan-in (units of H); None = follows len(layer ids)
+    fc_fan_in: int | None  # fan-in (units of H) the engine builds fc with; None = len(layer ids)
     fan_in_mismatch: bool  # captured count differs from the fc fan-in the engine builds
     sources: list[str]
+    target_architecture: str | None = None
+
+
+def _offset(rule: str, configured: list[int], n: int) -> list[int]:
+    if rule == "always_plus_one":
+        plus_one = True
+    elif rule == "plus_one_if_first_is_one":
+        plus_one = configured[0] == 1
+    elif rule == "plus_one_unless_max_is_n":
+        plus_one = max(configured) != n
+    else:
+        plus_one = False
+    return [i + 1 for i in configured] if plus_one else list(configured)
 
 
 def serve_plan(engine: str, version: str | None, draft_config: Any,
-               num_target_layers: int) -> ServedLayers:
-    """Which target tensors an engine version feeds this draft, and why."""
+               num_target_layers: int, target_architecture: str | None = None) -> ServedLayers:
+    """Which target tensors an engine version feeds this draft, and why.
+
+    `target_architecture` (the target config.json `architectures[0]`) selects the rows that
+    differ by target class; without it the generic (Llama-path) rows apply.
+    """
     n = num_target_layers
+    arch = target_architecture
+    raw = _raw(draft_config)
+    view = _engine_view(engine, raw)
     sources: list[str] = []
-    keys_row = convention_row(engine, "config_keys", version)
+    keys_row = convention_row(engine, "config_keys", version, arch)
     sources.append(keys_row.source)
     configured, config_key = None, None
     for key in keys_row.value:
-        configured = configured_layer_ids(draft_config, (key,))
+        configured = configured_layer_ids(view, (key,))
         if configured is not None:
             config_key = key
             break
@@ -328,15 +593,12 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         requested = default_layer_ids(n)
         used_default = True
     else:
-        offset_row = convention_row(engine, "id_offset", version)
+        offset_row = convention_row(engine, "id_offset", version, arch)
         sources.append(offset_row.source)
-        rule = offset_row.value
-        plus_one = rule == "always_plus_one" or (
-            rule == "plus_one_if_first_is_one" and configured[0] == 1)
-        requested = [i + 1 if plus_one else i for i in configured]
+        requested = _offset(offset_row.value, configured, n)
         used_default = False
-    embed_ok = convention(engine, "captures_embedding", version)
-    final_ok = convention(engine, "captures_final", version)
+    embed_ok = convention(engine, "captures_embedding", version, arch)
+    final_ok = convention(engine, "captures_final", version, arch)
 
     def reachable(i: int) -> bool:
         if i < 0 or i > n:
@@ -347,23 +609,32 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
             return bool(final_ok)
         return True
 
-    layer_ids = [i for i in requested if reachable(i)]
-    unreachable = [i for i in requested if not reachable(i)]
-    fan_row = convention_row(engine, "fc_fan_in", version)
-    fan_in = fan_row.value
+    # Every engine captures inside one forward pass (`if i in layers_to_capture` in the layer
+    # loop; vLLM >= 0.30 also sorts a set), so the slots come out in layer order and a
+    # repeated id is captured once, whatever order the config lists.
+    layer_ids = sorted({i for i in requested if reachable(i)})
+    unreachable = list(dict.fromkeys(i for i in requested if not reachable(i)))
+    fan_row = convention_row(engine, "fc_fan_in", version, arch)
+    rule = fan_row.value
+    if (engine == "vllm" and isinstance(rule, tuple) and _is_vllm_qwen3_drafter(view)
+            and parse_version(version) >= parse_version(VLLM_QWEN3_DRAFTER)):
+        rule = _VLLM_QWEN3_FAN_IN
+    fan_in = _fan_in_from_keys(rule, view) if isinstance(rule, tuple) else rule
     expected = fan_in if fan_in is not None else (len(configured) if configured else 3)
     return ServedLayers(
         engine=engine, version=version, configured=configured, config_key=config_key,
         requested=requested, layer_ids=layer_ids, unreachable=unreachable,
         used_default=used_default, fc_fan_in=fan_in,
         fan_in_mismatch=len(layer_ids) != expected, sources=sources + [fan_row.source],
+        target_architecture=arch,
     )
 
 
 def served_layer_ids(engine: str, version: str | None, draft_config: Any,
-                     num_target_layers: int) -> list[int]:
+                     num_target_layers: int, target_architecture: str | None = None) -> list[int]:
     """Input-to-layer ids of the target tensors the engine feeds the draft, in slot order."""
-    return serve_plan(engine, version, draft_config, num_target_layers).layer_ids
+    return serve_plan(engine, version, draft_config, num_target_layers,
+                      target_architecture).layer_ids
 
 
 def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
@@ -385,28 +656,56 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
 # ---------------------------------------------------------------------------------------------
 # Norm flags
 # ---------------------------------------------------------------------------------------------
+# Engines that read `eagle_config.norm_before_fc` before the top-level key
+# (`eagle_config.get("norm_before_fc", getattr(config, "norm_before_fc", False))`): sglang
+# models/llama_eagle3.py from 0.5.17, vllm model_executor/models/llama_eagle3.py from 0.22.0
+# (0.18.0 .. 0.21.0 read the top level only).
+_NESTED_NORM_BEFORE_FC_SINCE = {"speculators": None, "sglang": SGLANG_NORM_BEFORE_FC,
+                                "vllm": VLLM_V1_NESTED_IDS}
+
+
+def _flag_in_config(raw: Mapping[str, Any], flag: str, nested: bool) -> tuple[bool, bool]:
+    """(present, value) of a norm flag; `eagle_config.<flag>` first when `nested`."""
+    if nested:
+        eagle_config = raw.get("eagle_config")
+        if isinstance(eagle_config, Mapping) and flag in eagle_config:
+            return True, bool(eagle_config[flag])
+    if flag in raw:
+        return True, bool(raw[flag])
+    return False, False
+
+
 def reference_norm_flags(draft_config: Any) -> dict[str, bool]:
-    """The flags as the checkpoint's trainer meant them (absent = False, speculators default)."""
+    """The flags as the checkpoint's trainer meant them (absent = False, speculators default).
+
+    An EAGLE-format `eagle_config.norm_before_fc` counts, as both engines read it there.
+    """
     raw = _raw(draft_config)
-    return {flag: bool(raw.get(flag, False)) for flag in NORM_FLAGS}
+    nested = not is_speculators_format(raw)
+    return {flag: _flag_in_config(raw, flag, nested and flag == "norm_before_fc")[1]
+            for flag in NORM_FLAGS}
 
 
 def effective_norm_flags(engine: str, version: str | None, draft_config: Any) -> dict[str, bool]:
     """The flags an engine version actually runs this draft with."""
     raw = _raw(draft_config)
-    aspect = ("honoured_flags_speculators" if is_speculators_format(raw)
-              else "honoured_flags_eagle")
+    speculators = is_speculators_format(raw)
+    aspect = "honoured_flags_speculators" if speculators else "honoured_flags_eagle"
     honoured = convention(engine, aspect, version)
     defaults = convention(engine, "flag_defaults", version)
+    since = _NESTED_NORM_BEFORE_FC_SINCE.get(engine)
+    reads_nested = (not speculators and
+                    (since is None or parse_version(version) >= parse_version(since)))
     flags: dict[str, bool] = {}
     for flag in NORM_FLAGS:
+        present, value = _flag_in_config(raw, flag, reads_nested and flag == "norm_before_fc")
         if flag not in honoured:
             # Not read at all: the engine runs its unflagged code path.
             flags[flag] = False
-        elif flag in raw:
-            flags[flag] = bool(raw[flag])
+        elif present:
+            flags[flag] = value
         else:
-            flags[flag] = bool(defaults.get(flag, False)) if is_speculators_format(raw) else False
+            flags[flag] = bool(defaults.get(flag, False)) if speculators else False
     return flags
 
 
