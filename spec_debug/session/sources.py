@@ -291,10 +291,17 @@ def _read_meta(path: Path) -> dict:
 
 
 def _names_session(path: Path, session_id: str) -> bool:
+    """The first line of a CLI 2.0.x ``agent-*.jsonl`` names its session. Only its start is
+    read: ``sessionId`` precedes ``message`` (claude-code-log ``models.py``), and the line may
+    hold a pasted image megabytes long."""
     try:
         with open(path, "rb") as f:
-            first = f.readline(1 << 20)
-        obj = json.loads(first)
-    except (OSError, ValueError):
+            start = f.readline(_NAME_BYTES)
+    except OSError:
         return False
-    return isinstance(obj, dict) and obj.get("sessionId") == session_id
+    m = _SESSION_ID.search(start)
+    return m is not None and m.group(1).decode("utf-8", "replace") == session_id
+
+
+_NAME_BYTES = 64 * 1024
+_SESSION_ID = re.compile(rb'"sessionId":\s?"([^"]*)"')

@@ -118,6 +118,21 @@ def test_cli_2_0_task_agents_in_the_session_folder(tmp_path):
     assert {ag["id"]: ag["parent"] for ag in a.agents} == {"main": None, "e5e5e5e5": "main"}
 
 
+def test_cli_2_0_agent_file_beside_the_session_opening_with_a_screenshot(tmp_path):
+    screenshot = base64.b64encode(bytes(range(256)) * 6000).decode()  # ~2 MB on the first line
+    _write(tmp_path / f"{SESSION}.jsonl", [
+        _call(0, "toolu_task", "Task", {"description": "read the panel", "prompt": "p"}, version="2.0.46"),
+        _result(1, "toolu_task", "done", version="2.0.46", agentId="f6f6f6f6"),
+    ])
+    _write(tmp_path / "agent-f6f6f6f6.jsonl", [
+        _user(0, [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": screenshot}}],
+              "f6f6f6f6", version="2.0.46"),
+        _call(1, "b", "Bash", {"command": "ssh gpu07 uptime"}, "f6f6f6f6", version="2.0.46"),
+    ])
+    a = analyze_path(tmp_path / f"{SESSION}.jsonl")
+    assert [(c.agent, c.host) for c in a.commands] == [("f6f6f6f6", "gpu07")]
+
+
 def test_tool_use_result_shapes_and_tool_result_blocks(tmp_path):
     """toolUseResult is a string, a dict or a list (claude-code-log models.py); tool_result
     content is a string or a list of blocks, images included."""
@@ -283,6 +298,22 @@ def test_codex_apply_patch_and_reasoning(tmp_path):
         ("thinking", "I suspect the draft vocab map is wrong.")]
     assert [(e.tool_name, e.path) for e in events if e.kind == "tool_call"] == [("apply_patch", "scripts/serve.sh")]
     assert [(e.exit_code, e.is_error) for e in events if e.kind == "tool_result"] == [(0, False)]
+
+
+def test_codex_injected_context_is_not_the_prompt(tmp_path):
+    """Codex writes AGENTS.md and its environment as user message parts, sometimes in the same
+    message as the question."""
+    environment = {"type": "input_text", "text": "<environment_context>\n  <cwd>/work</cwd>\n</environment_context>"}
+    path = _write(tmp_path / "rollout.jsonl", _rollout(
+        ("response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "# AGENTS.md instructions for /work\n\n<INSTRUCTIONS>\nuse uv\n</INSTRUCTIONS>"},
+            environment]}),
+        ("response_item", {"type": "message", "role": "user", "content": [
+            environment, {"type": "input_text", "text": "why does gpu01 accept only 1.2 tokens?"}]}),
+        ("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "try again"}]}),
+    ))
+    assert [(p.seq, p.text) for p in analyze_path(path).prompts] == [
+        (2, "why does gpu01 accept only 1.2 tokens?"), (3, "try again")]
 
 
 def test_codex_rollouts_from_before_the_envelope(tmp_path):

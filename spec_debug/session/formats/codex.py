@@ -38,6 +38,10 @@ _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell
 """``shell`` takes an argv, ``shell_command`` and ``exec_command`` a string (openai/codex
 ``codex-rs/core/src/tools/spec.rs``)."""
 _UI_DUPLICATES = frozenset({"user_message", "agent_message", "agent_reasoning"})
+_INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
+             "<recommended_plugins>")
+"""How the parts Codex writes into user messages begin (not typed by the person; several
+independent rollout readers filter the same markers)."""
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.M)
 """``apply_patch`` input names its files on these lines (openai/codex ``codex-rs/apply-patch``)."""
 
@@ -107,6 +111,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
             yield event("other", "system", raw_type=str(line_type))
 
 
+def _user_message(parts: list, event) -> Iterator[Event]:
+    """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists)
+    is ``system``; the rest, often in the same message, is the prompt."""
+    injected, typed = [], []
+    for part in parts:
+        text = block_text([part])
+        if text.strip():
+            (injected if text.lstrip().startswith(_INJECTED) else typed).append(text)
+    if injected:
+        yield event("system", "user", text="\n".join(injected))
+    if typed or not injected:
+        yield event("prompt", "user", 1 if injected else 0, text="\n".join(typed))
+
+
 def _legacy(obj: dict, line_type) -> tuple[str | None, dict]:
     """``(line_type, payload)`` of a line without the envelope (see the module doc)."""
     if obj.get("record_type") == "state":
@@ -121,11 +139,12 @@ def _legacy(obj: dict, line_type) -> tuple[str | None, dict]:
 def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]:
     if ptype == "message":
         role = payload.get("role") if isinstance(payload.get("role"), str) else "assistant"
-        text = block_text(payload.get("content"))
+        content = payload.get("content")
         if role == "user":
-            # Codex injects its environment and AGENTS.md as user messages.
-            kind = "system" if text.lstrip().startswith(("<environment_context>", "<user_instructions>")) else "prompt"
-        elif role in ("developer", "system"):
+            yield from _user_message(content if isinstance(content, list) else [content], event)
+            return
+        text = block_text(content)
+        if role in ("developer", "system"):
             kind = "system"
         else:
             kind = "text"
