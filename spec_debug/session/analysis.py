@@ -23,7 +23,7 @@ from spec_debug.session.records import (
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
-from spec_debug.session.extract import Extracted, extract
+from spec_debug.session.extract import QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 
@@ -301,7 +301,7 @@ class _SessionState:
             record = CommandRecord(
                 self.session, ev.seq, ev.agent, host, ev.command[:4000], None, False, category,
                 (target.inner or ev.command)[:4000], target.user, target.port, target.jump, target.container,
-                ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= 3 else "", ev.timestamp,
+                ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
                 ev.file, ev.line)
             self._keep(self.kept["commands"], record)
             seg.commands += 1

@@ -42,6 +42,10 @@ class Extracted:
     """Of a tool call: kind of diagnostic, loop template and where its command runs."""
 
 
+QUOTE_REACH = 3
+"""A command is shown with the reasoning of its agent's last text or thinking block when that
+block is at most this many seq before it (the block, then maybe a result, then the call)."""
+
 NOTHING = Extracted()
 """What an event no extractor reads (a system line, an unknown block) yields."""
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from spec_debug.session import reasoning
 from spec_debug.session.events import Event, ReadStats, Spawn
-from spec_debug.session.extract import NOTHING, Extracted, extract
+from spec_debug.session.extract import NOTHING, QUOTE_REACH, Extracted, extract
 from spec_debug.session.failures import ErrorInfo
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.common import Cursor
@@ -145,52 +145,88 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
     stats = ReadStats()
     cursor = Cursor(session=session, agent=agent, file=file)
     out = []
-    parsed = list(claude_code.parse_records(iter_json_records(Path(path), stats, span), cursor, stats))
-    quoted = _reasoning_quoted(parsed)
-    for index, lineno, sidechain, agent_id, events in parsed:
-        rows = []
+    held = _Held()
+    for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
+            iter_json_records(Path(path), stats, span), cursor, stats):
+        if sidechain and not held.quote_all:
+            held.quote_every_block()
+        rows: list = []
         for ev in events:
             x = extract(ev, True)
-            if x.why is None and ev.kind in _REASONING:
-                # Its text is not sent on: the reasoning must be worked out here if used.
-                x.why = reasoning.why_text(ev.text[-1000:]) if id(ev) in quoted else ""
-            if ev.kind not in _KEEP_TEXT:
-                ev.text = ""  # scanned already: only the findings travel
-            if ev.spawn is not None:
-                ev.spawn = (ev.spawn.description, ev.spawn.agent_type)
-            ev.extracted = None if x is NOTHING else _pack(x)
-            rows.append(_EVENT(ev))
+            kind = ev.kind
+            if kind in _REASONING and x.why is None:
+                if held.takes(ev):
+                    held.hold(rows, ev, x)  # packed when it is known whether a command quotes it
+                    continue
+                x.why = reasoning.why_text(ev.text[-1000:]) if held.quote_all else ""
+            elif kind == "tool_call":
+                held.quoted_by(ev)
+            rows.append(_row(ev, x))
         out.append((index, lineno, sidechain, agent_id, rows))
+    held.release(quoted=True)  # the next span's first command may quote it
     return out, stats
+
+
+def _row(ev: Event, x: Extracted) -> tuple:
+    if ev.kind not in _KEEP_TEXT:
+        ev.text = ""  # scanned already: only the findings travel
+    if ev.spawn is not None:
+        ev.spawn = (ev.spawn.description, ev.spawn.agent_type)
+    ev.extracted = None if x is NOTHING else _pack(x)
+    return _EVENT(ev)
 
 
 _REASONING = frozenset({"text", "thinking"})
 
 
-def _reasoning_quoted(parsed: list) -> set[int]:
-    """``id()`` of the text and thinking events whose reasoning a command may be shown with:
-    the ones :class:`~spec_debug.session.analysis._SessionState` holds as an agent's last
-    reasoning when one of its commands comes within 3 seq, plus the one still held when the
-    span ends (the next span's first command may quote it). Replays its rule: a text always
-    replaces the held one, a thinking block unless the held one is from its own line.
+class _Held:
+    """The text or thinking block a command may still be shown with, as
+    :class:`~spec_debug.session.analysis._SessionState` holds it for an agent: a text always
+    replaces the held block, a thinking block unless the held one is from its own line; a
+    command at most :data:`QUOTE_REACH` seq after it quotes it. A block's text does not
+    travel to the parent, so its reasoning is worked out here, and only for a block a
+    command quotes (or that is still held when the span ends): most blocks are replaced
+    before any command comes.
 
-    Events are linked to agents only in the parent; a span without sidechain lines has one
-    agent (the file's). With sidechain lines (old CLIs wrote sub-agents inline) every text
-    and thinking event is counted as quoted."""
-    if any(sidechain for _, _, sidechain, _, _ in parsed):
-        return {id(ev) for *_, events in parsed for ev in events if ev.kind in _REASONING}
-    quoted: set[int] = set()
-    held = None
-    for *_, events in parsed:
-        for ev in events:
-            kind = ev.kind
-            if kind == "text" or (kind == "thinking" and (held is None or held.seq != ev.seq)):
-                held = ev
-            elif kind == "tool_call" and held is not None and 0 <= ev.seq - held.seq <= 3:
-                quoted.add(id(held))
-    if held is not None:
-        quoted.add(id(held))
-    return quoted
+    Events are linked to agents only in the parent. A span without sidechain lines has one
+    agent (the file's); from the first sidechain line on (old CLIs wrote sub-agents inline)
+    every block's reasoning is worked out, since agents cannot be told apart here."""
+
+    def __init__(self) -> None:
+        self.quote_all = False
+        self.rows: list | None = None
+        self.slot = 0
+        self.ev: Event | None = None
+        self.x: Extracted | None = None
+        self.text = ""
+        self.seq: int | None = None
+        """Seq of the block held, kept after it is packed (a thinking block of the same
+        line does not replace it)."""
+
+    def takes(self, ev: Event) -> bool:
+        return not self.quote_all and (ev.kind == "text" or self.seq != ev.seq)
+
+    def hold(self, rows: list, ev: Event, x: Extracted) -> None:
+        self.release(quoted=False)
+        self.rows, self.slot, self.ev, self.x, self.text, self.seq = rows, len(rows), ev, x, ev.text, ev.seq
+        rows.append(None)
+
+    def quoted_by(self, call: Event) -> None:
+        if self.seq is not None and 0 <= call.seq - self.seq <= QUOTE_REACH:
+            self.release(quoted=True)
+
+    def quote_every_block(self) -> None:
+        self.release(quoted=True)
+        self.quote_all = True
+
+    def release(self, quoted: bool) -> None:
+        """Pack the held block into its slot, with its reasoning if a command quotes it."""
+        if self.rows is None:
+            return
+        self.x.why = reasoning.why_text(self.text[-1000:]) if quoted else ""
+        self.rows[self.slot] = _row(self.ev, self.x)
+        self.rows = self.ev = self.x = None
+        self.text = ""
 
 
 def _pack(x: Extracted) -> tuple:

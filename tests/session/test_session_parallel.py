@@ -150,7 +150,7 @@ def test_the_reasoning_a_command_is_shown_with_survives_span_edges(monkeypatch, 
         text = {"type": "text", "text": f"Round {round_}: the draft looks slow. Check layer ids on gpu-{round_}."}
         call = {"type": "tool_use", "id": f"t{round_}", "name": "Bash",
                 "input": {"command": f"ssh gpu-{round_} 'cat /srv/config_{round_}.json'"}}
-        shape = round_ % 4
+        shape = round_ % 5
         if shape == 0:  # thinking, text, call on separate lines: the text is quoted
             lines += [_assistant(n, think), _assistant(n + 1, text), _assistant(n + 2, call)]
             n += 3
@@ -160,9 +160,12 @@ def test_the_reasoning_a_command_is_shown_with_survives_span_edges(monkeypatch, 
         elif shape == 2:  # the text is 4 lines before the call: too far, no reasoning shown
             lines += [_assistant(n, text)] + [_line(n + k) for k in range(1, 4)] + [_assistant(n + 4, call)]
             n += 5
-        else:  # only a thinking block before the call
+        elif shape == 3:  # only a thinking block before the call
             lines += [_assistant(n, think), _assistant(n + 1, call)]
             n += 2
+        else:  # the text is 3 lines before the call: the farthest a command quotes
+            lines += [_assistant(n, text)] + [_line(n + k) for k in range(1, 3)] + [_assistant(n + 3, call)]
+            n += 4
         lines.append(json.dumps({"type": "user", "uuid": f"r{n}", "sessionId": "s", "message": {
             "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{round_}", "content": "{}"}]}}))
         n += 1
@@ -173,8 +176,9 @@ def test_the_reasoning_a_command_is_shown_with_survives_span_edges(monkeypatch, 
         assert many == one, span
     whys = [c["why"] for c in json.loads(one)["commands"]]
     assert len(whys) == 40
-    assert all(w.startswith(f"Round {4 * i}: ") and w.endswith("Check layer ids on gpu-%d." % (4 * i))
-               for i, w in enumerate(whys[0::4]))
-    assert all(w.startswith(f"Round {4 * i + 1}: ") for i, w in enumerate(whys[1::4]))
-    assert all(w == "" for w in whys[2::4])
-    assert all(w == f"Round {4 * i + 3} thinking. Plan the next probe." for i, w in enumerate(whys[3::4]))
+    assert all(w.startswith(f"Round {5 * i}: ") and w.endswith("Check layer ids on gpu-%d." % (5 * i))
+               for i, w in enumerate(whys[0::5]))
+    assert all(w.startswith(f"Round {5 * i + 1}: ") for i, w in enumerate(whys[1::5]))
+    assert all(w == "" for w in whys[2::5])
+    assert all(w == f"Round {5 * i + 3} thinking. Plan the next probe." for i, w in enumerate(whys[3::5]))
+    assert all(w.startswith(f"Round {5 * i + 4}: ") for i, w in enumerate(whys[4::5]))
