@@ -16,6 +16,9 @@ HostStatus = Literal["pending", "running", "passed", "failed", "error", "aborted
 
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 
+RECORD_SCHEMA_VERSION = 1
+"""Bumped only if a field ever changes meaning. Records without the field are version 1."""
+
 
 class Finding(BaseModel):
     """A coded result, like a linter's: stable code, severity, evidence, remediation."""
@@ -86,3 +89,4 @@ class RunRecord(BaseModel):
     spec_debug_version: str = ""
     command_line: list[str] = Field(default_factory=list)
     abort_reason: str | None = None
+    schema_version: int = RECORD_SCHEMA_VERSION

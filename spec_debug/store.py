@@ -3,10 +3,18 @@
 runs/<run-id>/run.json        the record, rewritten atomically after every step
 runs/<run-id>/artifacts/...   full output streams that did not fit the record, fetched files
 runs/<run-id>/report.md|html  rendered views of run.json
+
+A record must survive the controller dying at any moment (Ctrl-C, SIGKILL, a full disk): every
+write goes to a temporary file in the same folder that is then renamed over the old one (rename
+is atomic on POSIX), so run.json is always the previous or the next complete record. A write
+that fails leaves the previous record in place and raises RecordWriteError. No fsync: it costs
+~8 ms per write on ext4 (run.json is rewritten after every step) and only matters if the
+machine itself loses power; a killed process loses nothing that rename already published.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
@@ -15,10 +23,32 @@ import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
-from spec_debug.errors import UsageError
-from spec_debug.record import RunRecord
+from pydantic import ValidationError
+
+from spec_debug.errors import SpecDebugError, UsageError
+from spec_debug.record import RECORD_SCHEMA_VERSION, RunRecord
 
 RUN_JSON = "run.json"
+
+
+class RecordWriteError(SpecDebugError):
+    """run.json or a report could not be written (disk full, read-only, permissions).
+
+    Exit 3 like an aborted run: the run could not be recorded to the end."""
+
+    exit_code = 3
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _write_hint(exc: OSError) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "free some space there, or pass --out DIR on another disk"
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "pass --out DIR for a folder you can write to"
+    return "pass --out DIR for another folder"
 
 
 def utc_now() -> str:
@@ -52,6 +82,8 @@ class RunStore:
                 run_dir.mkdir()  # exclusive: a collision just draws another id
             except FileExistsError:
                 continue
+            except OSError as exc:  # read-only, no permission, disk full
+                raise UsageError(f"cannot create a run folder in {parent}: {_why(exc)}", hint=_write_hint(exc)) from None
             return cls(run_dir)
         raise UsageError(f"could not allocate a run directory under {parent}")
 
@@ -68,22 +100,76 @@ class RunStore:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Replace path with text, all or nothing. Raises RecordWriteError (the old file stays)."""
+    tmp: str | None = None
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+    except OSError as exc:
+        _discard(tmp)
+        kept = " (the previous version is kept)" if path.exists() else ""
+        raise RecordWriteError(f"cannot write {path}: {_why(exc)}{kept}", hint=_write_hint(exc)) from None
+    except BaseException:  # Ctrl-C mid-write: no half file, no stray temp file
+        _discard(tmp)
         raise
 
 
+def _discard(tmp: str | None) -> None:
+    if tmp is not None:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def load_record(run_dir_or_file: Path) -> RunRecord:
+    """Read run.json. Anything wrong with it is one UsageError line naming the file."""
     path = run_dir_or_file / RUN_JSON if run_dir_or_file.is_dir() else run_dir_or_file
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"no run record at {path}", hint="pass a runs/<run-id> directory or its run.json") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {_why(exc)}") from None
+    if not raw.strip():
+        raise UsageError(f"{path}: run.json is empty", hint="the run was stopped before its first write; run it again") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: run.json is not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: run.json is not valid JSON: {exc.msg}") from None
-    return RunRecord.model_validate(data)
+        truncated = exc.pos >= len(raw.rstrip()) - 1
+        raise UsageError(
+            f"{path}:{exc.lineno}:{exc.colno}: run.json is not valid JSON: {exc.msg}",
+            hint="the file ends early: it was cut off (copied while written, or a full disk)" if truncated else None,
+        ) from None
+    except RecursionError:
+        raise UsageError(f"{path}: run.json nests too deeply to be a run record") from None
+    return parse_record(data, str(path))
+
+
+def parse_record(data: object, where: str) -> RunRecord:
+    if not isinstance(data, dict):
+        raise UsageError(f"{where}: not a run record (a JSON {type(data).__name__}, expected an object)")
+    version = data.get("schema_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise UsageError(f"{where}: unknown run record schema_version {version!r}")
+    try:
+        return RunRecord.model_validate(data)
+    except ValidationError as exc:
+        problems = exc.errors(include_url=False)
+        first = problems[0]
+        field = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        problem = f"missing field {field}" if first["type"] == "missing" else f"bad field {field} ({first['msg']})"
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        if version > RECORD_SCHEMA_VERSION:
+            raise UsageError(
+                f"{where}: run record schema {version} is newer than this spec-debug reads ({RECORD_SCHEMA_VERSION}): {problem}{more}",
+                hint="upgrade spec-debug to render this record",
+            ) from None
+        raise UsageError(
+            f"{where}: not a complete run record: {problem}{more}",
+            hint="was it written by spec-debug run? (a run.json from another tool, or edited by hand)",
+        ) from None

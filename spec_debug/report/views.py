@@ -24,6 +24,17 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     unreachable = [h.name for h in record.hosts if h.status == "error"]
     if record.status == "aborted":
         return "aborted", f"Run aborted ({record.abort_reason or 'interrupted'}); the record holds the steps that finished."
+    if record.status == "running":
+        # The final write never happened: the controller was killed (SIGKILL, OOM, a closed
+        # laptop), hit a second Ctrl-C, or is still running. Never call such a record clean.
+        why = f" after {record.abort_reason}" if record.abort_reason else ""
+        return "aborted", (
+            f"Run did not finish{why}: the controller stopped before its final write (or is still running); "
+            f"the record holds the {len(record.steps)} step(s) that finished."
+        )
+    unfinished = [h.name for h in record.hosts if h.status in ("pending", "running")]
+    if unfinished:
+        return "error", f"{len(unfinished)} host(s) stopped without a result: {', '.join(unfinished)}."
     if unreachable:
         return "error", f"{len(unreachable)} host(s) could not be checked: {', '.join(unreachable)}."
     if errors:
