@@ -24,7 +24,7 @@ import paramiko
 from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh_connect import Connection, ConnectOptions, connect
-from spec_debug.runner.ssh_errors import ConnectionLostError
+from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
 
@@ -106,7 +106,11 @@ class SSHTransport(Transport):
         self.host = host
         self._connection = connection
         self._sessions = threading.BoundedSemaphore(max_sessions)
-        self._files = RemoteFiles(host, connection.transport, self._session_slot)
+        self._files = RemoteFiles(host, connection.transport, self._session_slot, self._open_session)
+        # Whether sshd ever granted us a session channel: a refusal before the first one is
+        # a server that allows no sessions (MaxSessions 0, a Match block), not a busy one.
+        self._granted_a_session = False
+        self._shell_checked = False
         # Set by interrupt() (Ctrl-C, from the main thread): running commands stop and are
         # killed on the host, and no new command starts.
         self._interrupted = threading.Event()
@@ -153,7 +157,10 @@ class SSHTransport(Transport):
                     return CommandOutcome(
                         exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
                     )
-                return self._outcome(channel, started)
+                outcome = self._outcome(channel, started)
+                if not self._shell_checked:
+                    self._check_shell_ran(header, stderr, outcome)
+                return outcome
             except (KeyboardInterrupt, SystemExit):
                 self._kill_remote(header.pid)
                 raise
@@ -162,6 +169,25 @@ class SSHTransport(Transport):
             finally:
                 header.finish()
                 channel.close()
+
+    def _check_shell_ran(self, header: "_PidHeader", stderr: StreamCapture, outcome: CommandOutcome) -> None:
+        """Raise RemoteShellError when the command ended without our wrapper ever running.
+
+        The wrapper prints its pid marker before anything else, so a command that exits
+        without it was never run: the login shell is nologin or /bin/false (sshd runs
+        `$SHELL -c COMMAND`, openssh-portable: session.c, do_child), or a ForceCommand ran in
+        its place. Checked on the first command of the connection only.
+        """
+        if header.seen or header.gave_up:
+            self._shell_checked = True
+            return
+        said = (header.pending_text() + "\n" + stderr.text()).strip().splitlines()
+        shown = f"it printed {said[0].strip()[:200]!r}" if said else "no output"
+        raise RemoteShellError(
+            f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
+            hint="the account's shell is nologin or /bin/false, or sshd_config forces another command "
+            "(ForceCommand); spec-debug needs an account whose shell runs commands (sh, bash, zsh)",
+        )
 
     def interrupt(self) -> None:
         """Stop running commands (each run() kills its remote tree and returns promptly)."""
@@ -283,17 +309,38 @@ class SSHTransport(Transport):
         deadline = time.monotonic() + _CHANNEL_RETRY_S
         while True:
             try:
-                return self._connection.transport.open_session(timeout=self._connection.target.connect_timeout_s)
+                channel = self._connection.transport.open_session(timeout=self._connection.target.connect_timeout_s)
+                self._granted_a_session = True
+                return channel
             except paramiko.ChannelException as exc:
                 if not self._connection.transport.is_active():
                     raise self._lost("while opening a channel") from None
+                if not self._granted_a_session:
+                    raise TransportError(
+                        f"{self.host}: the server accepted the login but refuses every session channel ({exc.text})",
+                        hint="sshd_config allows no sessions for this account (MaxSessions 0, or a Match block "
+                        "with ForceCommand/DisableForwarding); ask for a shell account",
+                    ) from None
+                # Our kept SFTP channel may hold the server's only slot (MaxSessions 1).
+                if self._files.release_idle():
+                    continue
                 if time.monotonic() >= deadline:
                     raise TransportError(
                         f"{self.host}: the server refused a new session channel ({exc.text})",
                         hint="lower the number of concurrent commands or raise MaxSessions in sshd_config",
                     ) from None
                 time.sleep(0.02)
-            except (paramiko.SSHException, EOFError, OSError) as exc:
+            except paramiko.SSHException as exc:
+                if self._connection.transport.is_active() and "timeout" in str(exc).lower():
+                    # paramiko/transport.py, open_channel: "Timeout opening channel."
+                    raise TransportError(
+                        f"{self.host}: the server accepted the login but did not open a session "
+                        f"within {self._connection.target.connect_timeout_s:g} s",
+                        hint="sshd on the host is hung or overloaded (check its load and MaxStartups); "
+                        "raise ConnectTimeout if it is only slow",
+                    ) from None
+                raise self._lost(f"while opening a channel ({exc})") from None
+            except (EOFError, OSError) as exc:
                 raise self._lost(f"while opening a channel ({exc})") from None
 
     def _lost(self, when: str) -> ConnectionLostError:
@@ -309,6 +356,10 @@ class _PidHeader:
     def __init__(self, capture: StreamCapture) -> None:
         self.capture = capture
         self.pid: int | None = None
+        self.seen = False
+        """The marker arrived: the wrapper ran."""
+        self.gave_up = False
+        """Too much output came before any marker to keep looking."""
         self._pending = bytearray()
         self._searching = True
 
@@ -324,12 +375,18 @@ class _PidHeader:
                 return
             digits = bytes(self._pending[start + len(_PID_MARKER) : end])
             self.pid = int(digits) if digits.isdigit() else None
+            self.seen = True
             rest = bytes(self._pending[:start] + self._pending[end + 1 :])
             self._pending.clear()
             self._searching = False
             self.capture.write(rest)
         elif len(self._pending) > _PID_MARKER_SEARCH_LIMIT:
+            self.gave_up = True
             self.finish()
+
+    def pending_text(self) -> str:
+        """Output held back while looking for the marker (all of it, if none came)."""
+        return bytes(self._pending).decode("utf-8", "replace")
 
     def finish(self) -> None:
         if self._searching:

@@ -7,7 +7,7 @@ HostKeyError and AuthenticationError live in spec_debug.errors.
 
 from __future__ import annotations
 
-from spec_debug.errors import TransportError
+from spec_debug.errors import SpecDebugError, TransportError
 
 
 class HostUnreachableError(TransportError):
@@ -20,3 +20,18 @@ class HandshakeError(TransportError):
 
 class ConnectionLostError(TransportError):
     """The connection dropped while a step was running or between steps."""
+
+
+class RemoteShellError(TransportError):
+    """The login succeeded but the account's shell never ran our command.
+
+    A nologin or /bin/false shell, or an sshd ForceCommand, replaces every command with its
+    own: each step would "fail" with the same canned output. The host is unusable, so it is
+    an error of the host (SD005), not a failure of each step.
+    """
+
+
+class RemoteFileError(SpecDebugError, OSError):
+    """A file copy the host refused while the connection stays up: no SFTP subsystem, a
+    read-only or full remote disk, no permission. Only the step that needed the file fails
+    (SD003); an OSError too, so callers that catch OSError from a transport still do."""

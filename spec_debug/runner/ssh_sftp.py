@@ -1,9 +1,12 @@
 """SFTP file copies over the host's one SSH connection.
 
 A single SFTP channel is opened on first use and kept (it holds one of sshd's MaxSessions
-slots for the life of the connection). Missing files and permission problems raise the same
-OSError subclasses as the local transport (FileNotFoundError, PermissionError), so a fetch
-step fails alone; a broken connection raises ConnectionLostError and fails the host.
+slots; `release_idle` gives it back when sshd refuses a command channel). Downloads raise the
+same OSError subclasses as the local transport (FileNotFoundError, PermissionError), so a
+fetch step fails alone. Whatever else the host refuses while the connection stays up (no
+SFTP subsystem, a ForceCommand, a read-only or full disk on upload) is a RemoteFileError:
+one step fails (SD003), the host carries on. Only a broken connection raises
+ConnectionLostError and fails the host.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import os
 import shutil
 import stat
 import threading
+import time
 import uuid
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -21,7 +25,14 @@ from typing import Callable, Iterator
 import paramiko
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.ssh_errors import ConnectionLostError
+from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError
+
+# paramiko's SFTP layer raises its own SFTPError (not an OSError) for protocol trouble, e.g.
+# "Garbage packet received" when a ForceCommand or nologin shell answers the sftp subsystem
+# request with text (paramiko/paramiko: paramiko/sftp.py, _read_packet).
+_SFTP_FAILURES = (paramiko.SSHException, paramiko.SFTPError, EOFError, OSError)
+# After a channel error, how long to give paramiko's reader thread to notice a dead connection.
+_DEATH_NOTICE_S = 0.3
 
 
 def sftp_path(remote_path: str) -> str:
@@ -41,10 +52,14 @@ class RemoteFiles:
         host: str,
         transport: paramiko.Transport,
         session_slot: Callable[[], AbstractContextManager[None]],
+        open_channel: Callable[[], paramiko.Channel] | None = None,
     ) -> None:
         self._host = host
         self._transport = transport
         self._session_slot = session_slot
+        # The SSH transport's channel opener, which waits out a server that is briefly at
+        # MaxSessions (a just-closed command channel not yet freed by sshd).
+        self._open_channel = open_channel or transport.open_session
         self._slot: AbstractContextManager[None] | None = None
         self._client: paramiko.SFTPClient | None = None
         # paramiko's SFTPClient is not meant for concurrent requests from several threads.
@@ -53,7 +68,7 @@ class RemoteFiles:
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
         target = sftp_path(remote_path)
-        with self._lock, self._errors(remote_path):
+        with self._lock, self._errors(remote_path, upload=True):
             client = self._sftp()
             parent = os.path.dirname(target)
             if parent:
@@ -74,7 +89,7 @@ class RemoteFiles:
             except BaseException:
                 try:
                     client.remove(partial)
-                except (OSError, paramiko.SSHException):
+                except _SFTP_FAILURES:
                     pass
                 raise
 
@@ -99,12 +114,34 @@ class RemoteFiles:
 
     def close(self) -> None:
         with self._lock:
-            if self._client is not None:
-                self._client.close()
-                self._client = None
-            if self._slot is not None:
-                self._slot.__exit__(None, None, None)
-                self._slot = None
+            self._drop()
+
+    def release_idle(self) -> bool:
+        """Close the SFTP channel if no copy is using it, freeing its server session slot.
+
+        Called when sshd refuses a new command channel: on a server with MaxSessions 1 the
+        kept SFTP channel would otherwise block every later step. Returns whether one was closed.
+        """
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            had_client = self._client is not None
+            self._drop()
+            return had_client
+        finally:
+            self._lock.release()
+
+    def _drop(self) -> None:
+        """Forget the SFTP channel and give back its slot (the caller holds the lock)."""
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.close()
+            except _SFTP_FAILURES:
+                pass
+        if self._slot is not None:
+            self._slot.__exit__(None, None, None)
+            self._slot = None
 
     def _sftp(self) -> paramiko.SFTPClient:
         if self._client is None:
@@ -112,14 +149,40 @@ class RemoteFiles:
                 raise ConnectionLostError(f"{self._host}: SSH connection lost before a file copy")
             slot = self._session_slot()
             slot.__enter__()
+            channel: paramiko.Channel | None = None
             try:
-                self._client = paramiko.SFTPClient.from_transport(self._transport)
+                # What paramiko's SFTPClient.from_transport does, with our channel opener.
+                channel = self._open_channel()
+                channel.invoke_subsystem("sftp")
+                self._client = paramiko.SFTPClient(channel)
+            except _SFTP_FAILURES as exc:
+                slot.__exit__(None, None, None)
+                if channel is not None:
+                    channel.close()
+                if not self._alive():
+                    raise ConnectionLostError(f"{self._host}: SSH connection lost while starting SFTP") from None
+                raise RemoteFileError(
+                    f"{self._host}: the host offers no working SFTP ({_one_line(exc)})",
+                    hint="spec-debug copies files over SFTP: enable `Subsystem sftp` in sshd_config, "
+                    "and check that no ForceCommand or nologin shell answers instead",
+                ) from None
             except BaseException:
                 slot.__exit__(None, None, None)
+                if channel is not None:
+                    channel.close()
                 raise
             self._slot = slot
         assert self._client is not None
         return self._client
+
+    def _alive(self) -> bool:
+        """Whether the connection is still up, giving a dying one a moment to be noticed."""
+        deadline = time.monotonic() + _DEATH_NOTICE_S
+        while self._transport.is_active():
+            if time.monotonic() >= deadline:
+                return True
+            time.sleep(0.02)
+        return False
 
     @staticmethod
     def _makedirs(client: paramiko.SFTPClient, directory: str) -> None:
@@ -136,16 +199,34 @@ class RemoteFiles:
                 client.mkdir(current)
 
     @contextmanager
-    def _errors(self, remote_path: str) -> Iterator[None]:
+    def _errors(self, remote_path: str, *, upload: bool = False) -> Iterator[None]:
         try:
             yield
-        except (ConnectionLostError, UsageError):
+        except (ConnectionLostError, UsageError, RemoteFileError):
             raise
-        except (paramiko.SSHException, EOFError, OSError) as exc:
-            if isinstance(exc, OSError) and self._transport.is_active():
+        except _SFTP_FAILURES as exc:
+            if isinstance(exc, OSError) and not isinstance(exc, (EOFError, paramiko.SSHException)) and self._transport.is_active():
+                # A refusal by the SFTP server: the channel is fine, only this file failed.
+                reason = exc.strerror or _one_line(exc)
+                if upload:
+                    raise RemoteFileError(
+                        f"{self._host}: cannot upload to {remote_path}: {reason}",
+                        hint="the login user must be able to write there (a read-only or full home, or an SFTP server started with -R?)",
+                    ) from None
                 if exc.filename is not None or exc.errno is None:
                     raise
                 # paramiko's SFTP errors carry no file name; name the remote path for the record.
-                raise type(exc)(exc.errno, f"{self._host}:{remote_path}: {exc.strerror or exc}") from None
-            self._client = None
+                raise type(exc)(exc.errno, f"{self._host}:{remote_path}: {reason}") from None
+            # The SFTP channel itself broke: start a fresh one next time.
+            self._drop()
+            if self._alive():
+                raise RemoteFileError(
+                    f"{self._host}: the SFTP session ended while copying {remote_path} ({_one_line(exc)})",
+                    hint="the host's sftp-server stopped or refused the transfer; see the host's sshd log",
+                ) from None
             raise ConnectionLostError(f"{self._host}: SSH connection lost while copying {remote_path}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

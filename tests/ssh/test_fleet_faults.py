@@ -1,0 +1,297 @@
+"""What real fleets do to an SSH run, against real sshd servers: accounts that cannot run
+commands, hosts without python3, read-only homes, no SFTP, MaxSessions 1, connections that drop
+mid-run. Each fault ends as one line in run.json and on the CLI, the other hosts finish, and
+the exit code says what happened (3: a host could not be used)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from tests.sshd_fixture import ClientSetup, SshServer
+
+StartServer = Callable[..., SshServer]
+
+PROBE_PLAYBOOK = """
+name: first_look
+description: a probe (needs the bundle and python3), a shell step and a fetch
+vars:
+  python: python3
+steps:
+  - id: host_info
+    title: Python and GPUs
+    why: the probe bundle is uploaded and run with the host's python
+    probe: host_info
+    with:
+      python: "{{ python }}"
+  - id: shell
+    title: A plain shell step
+    why: needs no python and no upload
+    run: echo "cwd=$(pwd)"; echo hello > note.txt
+  - id: fetch_note
+    title: Fetch a file
+    why: fetch uses SFTP too
+    fetch:
+      src: note.txt
+      dest: notes
+  - id: after
+    title: Still running commands
+    why: the host keeps working after the fetch
+    run: echo after
+"""
+
+# Tools a minimal host has on PATH; python3 is added only when the test wants it.
+_TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "tail", "id", "ps", "mkdir", "ls")
+
+
+class FreshHost:
+    """A host as a new machine looks: an empty home (no probe bundle yet) and a PATH of our
+    choosing, built with a real sshd and a ForceCommand that moves into them.
+
+    The ForceCommand shim is how sshd itself would start a restricted session: it replaces
+    every exec and subsystem request (openssh-portable: session.c, do_exec), exporting the
+    original command as SSH_ORIGINAL_COMMAND.
+    """
+
+    def __init__(self, root: Path, *, python: bool = True, sftp: str = "rw") -> None:
+        self.home = root / "home"
+        self.bin = root / "bin"
+        self.home.mkdir(parents=True)
+        self.bin.mkdir()
+        for tool in _TOOLS + (("python3",) if python else ()):
+            found = shutil.which(tool, path="/usr/bin:/bin:/usr/local/bin")
+            if found:
+                (self.bin / tool).symlink_to(found)
+        sftp_server = next(p for p in ("/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-server", "/usr/libexec/sftp-server") if os.path.exists(p))
+        sftp_line = {
+            "rw": f"exec {sftp_server}",
+            "ro": f"exec {sftp_server} -R",  # sftp-server(8): -R read-only mode
+            "none": "echo 'This service allows sftp connections only.' >&2; exit 1",
+        }[sftp]
+        self.shim = root / "session.sh"
+        self.shim.write_text(
+            "#!/bin/bash\n"
+            f"cd {self.home} || exit 1\n"
+            f"export HOME={self.home} PATH={self.bin}\n"
+            'case "$SSH_ORIGINAL_COMMAND" in\n'
+            f"  internal-sftp*|*sftp-server*) {sftp_line} ;;\n"
+            "esac\n"
+            'eval "$SSH_ORIGINAL_COMMAND"\n'
+        )
+        self.shim.chmod(0o755)
+
+    @property
+    def sshd_config(self) -> str:
+        return f"ForceCommand {self.shim}\n"
+
+
+def load_run(out: Path) -> tuple[Path, dict[str, Any]]:
+    dirs = sorted(p for p in out.iterdir() if p.is_dir())
+    assert len(dirs) == 1, dirs
+    return dirs[0], json.loads((dirs[0] / "run.json").read_text())
+
+
+def by_id(record: dict[str, Any], host: str) -> dict[str, dict[str, Any]]:
+    return {s["id"]: s for s in record["steps"] if s["host"] == host}
+
+
+def codes(record: dict[str, Any], host: str) -> set[str]:
+    return {f["code"] for f in record["findings"] if f["host"] == host}
+
+
+def assert_clean_cli(result: Any) -> None:
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
+
+
+def fresh_server(client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, name: str, *, extra: str = "", **kwargs: Any) -> FreshHost:
+    host = FreshHost(tmp_path / f"fresh-{name}", **kwargs)
+    server = sshd_factory(name, extra_config=host.sshd_config + extra)
+    client.trust(server)
+    client.alias(name, server)
+    return host
+
+
+def test_accounts_that_cannot_run_commands_are_host_errors_and_the_fleet_finishes(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    # nobody's real login shell is /usr/sbin/nologin; a ForceCommand of /bin/false is the
+    # other common "no shell for you" setup (e.g. a tunnel-only account).
+    assert "nologin" in next(line for line in Path("/etc/passwd").read_text().splitlines() if line.startswith("nobody:"))
+    # sshd reads authorized_keys as the user: nobody needs a copy it may read (pytest's tmp is 0700).
+    keys_dir = Path(tempfile.mkdtemp(prefix="spec-debug-nobody-"))
+    try:
+        keys_dir.chmod(0o755)
+        (keys_dir / "authorized_keys").write_text(client.key.public + "\n")
+        (keys_dir / "authorized_keys").chmod(0o644)
+        nologin = sshd_factory("nologin", extra_config=f"Match User nobody\n  AuthorizedKeysFile {keys_dir / 'authorized_keys'}\n")
+        forced = sshd_factory("forced", extra_config="ForceCommand /bin/false\n")
+        for name, server in (("nologin", nologin), ("forced", forced)):
+            client.trust(server)
+            client.alias(name, server)
+        result, record = _run_three(cli, client, tmp_path)
+    finally:
+        shutil.rmtree(keys_dir, ignore_errors=True)
+    assert result.code == 3, result.stderr
+    assert_clean_cli(result)
+    hosts = {h["name"]: h for h in record["hosts"]}
+    assert hosts["target"]["status"] == "passed"
+    assert by_id(record, "target")["after"]["status"] == "passed"
+    expected = {"nobody@nologin": "This account is currently not available.", "forced": "no output"}
+    for name, said in expected.items():
+        assert hosts[name]["status"] == "error", hosts[name]
+        error = hosts[name]["error"]
+        assert "login shell did not run the command" in error and said in error and "\n" not in error, error
+        assert "SD005" in codes(record, name)
+        assert hosts[name]["finished_at"] is not None
+    assert "login shell did not run the command" in result.stderr
+    assert record["status"] == "error"
+
+
+def _run_three(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> tuple[Any, dict[str, Any]]:
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "target", "--host", "nobody@nologin", "--host", "forced", "-F", str(client.config), "--batch", "--out", str(out))
+    return result, load_run(out)[1]
+
+
+def test_a_host_without_python3_fails_the_probe_step_by_name_and_runs_shell_steps(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    fresh = fresh_server(client, sshd_factory, tmp_path, "nopython", python=False)
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "nopython", "-F", str(client.config), "--batch", "--out", str(out))
+    assert_clean_cli(result)
+    assert result.code == 0, result.stderr  # SD003 is a warning: not an unreachable host (3)
+    _, record = load_run(out)
+    steps = by_id(record, "nopython")
+    assert steps["host_info"]["status"] == "error" and "python3" in steps["host_info"]["message"], steps["host_info"]
+    assert any(f["code"] == "SD003" and f["step"] == "host_info" and "python3" in " ".join(f["evidence"]) for f in record["findings"])
+    assert [steps[s]["status"] for s in ("shell", "fetch_note", "after")] == ["passed"] * 3
+    assert steps["shell"]["stdout"].strip() == f"cwd={fresh.home}"
+    assert list((fresh.home / ".cache" / "spec-debug").glob("bundle-*.pyz")), "the bundle was uploaded to the fresh home"
+
+
+@pytest.mark.parametrize(
+    ("sftp", "cause"),
+    [("ro", "cannot upload to .cache/spec-debug/bundle-"), ("none", "no working SFTP")],
+    ids=["read-only-home", "sftp-disabled"],
+)
+def test_a_bundle_upload_the_host_refuses_fails_only_the_probe_step(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, sftp: str, cause: str
+) -> None:
+    fresh_server(client, sshd_factory, tmp_path, f"sftp-{sftp}", sftp=sftp)
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", f"sftp-{sftp}", "-F", str(client.config), "--batch", "--out", str(out))
+    assert_clean_cli(result)
+    assert result.code == 0, result.stdout + result.stderr  # SD003 is a warning
+    _, record = load_run(out)
+    host = record["hosts"][0]
+    assert host["status"] == "passed" and host["finished_at"] is not None, host
+    assert any(f["code"] == "SD003" and f["step"] == "host_info" for f in record["findings"])
+    steps = by_id(record, host["name"])
+    assert steps["host_info"]["status"] == "error" and cause in steps["host_info"]["message"], steps["host_info"]
+    assert "\n" not in steps["host_info"]["message"]
+    assert steps["shell"]["status"] == "passed" and steps["after"]["status"] == "passed"
+    assert steps["fetch_note"]["status"] == ("passed" if sftp == "ro" else "error")  # reading still works read-only
+
+
+def test_max_sessions_1_still_runs_probes_fetches_and_later_steps(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    # The kept SFTP channel (bundle upload, fetch) would hold the server's only session slot.
+    fresh_server(client, sshd_factory, tmp_path, "onesession", extra="MaxSessions 1\n")
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(playbook), "--host", "onesession", "-F", str(client.config), "--batch", "--out", str(out))
+    assert result.code == 0, result.stdout + result.stderr
+    _, record = load_run(out)
+    steps = by_id(record, "onesession")
+    assert [steps[s]["status"] for s in ("host_info", "shell", "fetch_note", "after")] == ["passed"] * 4
+    assert time.monotonic() - started < 10  # no waiting out channel-open retries
+
+
+def test_a_server_that_allows_no_sessions_fails_at_once_with_the_cause(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    closed = sshd_factory("nosessions", extra_config="MaxSessions 0\n")
+    client.trust(closed)
+    client.alias("nosessions", closed)
+    playbook = tmp_path / "tiny.yaml"
+    playbook.write_text("name: tiny\ndescription: t\nsteps:\n  - id: a\n    title: a\n    why: a\n    run: 'true'\n")
+    started = time.monotonic()
+    result = cli("run", str(playbook), "--host", "nosessions", "-F", str(client.config), "--batch", "--out", str(tmp_path / "runs"))
+    assert result.code == 3 and time.monotonic() - started < 8
+    _, record = load_run(tmp_path / "runs")
+    assert "refuses every session channel" in record["hosts"][0]["error"]
+
+
+def test_a_connection_dropped_mid_run_keeps_the_finished_steps_and_retry_failed_reruns_that_host(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    doomed = sshd_factory("dropping")
+    client.trust(doomed)
+    client.alias("dropping", doomed)
+    playbook = tmp_path / "three.yaml"
+    playbook.write_text(
+        "name: three\ndescription: three steps\nvars:\n  wait: '0'\nsteps:\n"
+        "  - id: first\n    title: first\n    why: finishes before the drop\n    run: echo first\n"
+        "  - id: long\n    title: long\n    why: the connection drops under it\n    run: sleep {{ wait if host == 'dropping' else 0 }}; echo long\n"
+        "  - id: last\n    title: last\n    why: never reached on the dropped host\n    run: echo last\n"
+    )
+    wait = f"{7 + (os.getpid() % 97) / 100:.2f}"  # a sleep only this test runs, to spot on the host
+
+    def drop_once_the_long_step_runs() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for pid in doomed.connection_pids():
+                try:
+                    if Path(f"/proc/{pid}/cmdline").read_bytes() == f"sleep\0{wait}\0".encode():
+                        doomed.stop()
+                        return
+                except OSError:
+                    continue
+            time.sleep(0.05)
+
+    dropper = threading.Thread(target=drop_once_the_long_step_runs, daemon=True)
+    dropper.start()
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "target", "--host", "dropping", "-F", str(client.config), "--batch", "--out", str(out), "--var", "wait=0.5", "--var", f"wait={wait}")
+    dropper.join(timeout=1)
+    assert result.code == 3, result.stderr
+    assert_clean_cli(result)
+    run_dir, record = load_run(out)
+    assert record["status"] == "error" and record["finished_at"] is not None
+    hosts = {h["name"]: h for h in record["hosts"]}
+    assert hosts["target"]["status"] == "passed"
+    dropped = hosts["dropping"]
+    assert dropped["status"] == "error" and "connection lost" in dropped["error"] and "\n" not in dropped["error"]
+    steps = by_id(record, "dropping")
+    assert steps["first"]["status"] == "passed" and steps["first"]["stdout"] == "first\n"  # finished work is kept
+    assert steps["long"]["status"] == "error" and "last" not in steps
+    assert "SD005" in codes(record, "dropping")
+
+    # The host comes back (on a new port): --retry-failed re-runs only it, with the same vars.
+    doomed.start()
+    client.trust(doomed)
+    client.alias("dropping", doomed)
+    again = tmp_path / "again"
+    retry = cli("run", str(playbook), "-F", str(client.config), "--batch", "--out", str(again), "--retry-failed", str(run_dir), "--var", "wait=0")
+    assert retry.code == 0, retry.stdout + retry.stderr
+    _, second = load_run(again)
+    assert [h["name"] for h in second["hosts"]] == ["dropping"]
+    assert [s["status"] for s in second["steps"]] == ["passed"] * 3
