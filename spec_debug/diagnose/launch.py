@@ -14,6 +14,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from spec_debug.eagle3.engines import parse_version
 from spec_debug.errors import UsageError
 
 EngineName = Literal["sglang", "vllm"]
@@ -289,9 +290,49 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
 # ---------------------------------------------------------------------------------------------
 # Effective settings: the engine's own rules
 # ---------------------------------------------------------------------------------------------
-# sglang python/sglang/srt/server_args.py `auto_choose_speculative_params`: (steps, topk, tokens)
-# by target architecture; newer versions use (3, 1, 4) for DeepSeek and many others.
+# sglang server_args.py `auto_choose_speculative_params` (arg_groups/speculative_hook.py from
+# 0.5.16): (steps, topk, draft tokens) by target architecture, read from the PyPI wheels:
+# - 0.4.6: (5, 4, 8) for every target;
+# - 0.4.7 .. 0.5.7: (3, 1, 4) for the DeepSeek/GPT-OSS/Bailing/... list below, else (5, 4, 8);
+# - 0.5.8 .. 0.5.23: (5, 4, 8) for Llama and Grok only, (3, 1, 4) for everything else.
 _SGLANG_AUTO_548 = ("LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM")
+_SGLANG_AUTO_314_BEFORE_058 = (  # the explicit list in sglang 0.5.7
+    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV2ForCausalLM",
+    "GptOssForCausalLM", "Glm4MoeForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM",
+    "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "MiMoV2FlashForCausalLM")
+_SGLANG_AUTO_BY_ARCH = "0.4.7"
+_SGLANG_AUTO_314_DEFAULT = "0.5.8"
+# topk > 1 with page_size > 1: the attention backends SGLang accepts (it raises ValueError
+# otherwise): flashinfer only up to 0.5.5, + fa3 in 0.5.6 .. 0.5.12.post1, + triton from 0.5.13
+# (arg_groups/speculative_hook.py `_PAGE_TREE_SPEC_BACKENDS`).
+_SGLANG_PAGE_TREE_BACKENDS = (("0.5.13", ("flashinfer", "fa3", "triton")),
+                              ("0.5.6", ("flashinfer", "fa3")),
+                              (None, ("flashinfer",)))
+
+
+def _version_at_least(version: str | None, boundary: str) -> bool:
+    try:
+        return parse_version(version) >= parse_version(boundary)
+    except ValueError:  # an unreadable version: judge as the newest
+        return True
+
+
+def _sglang_auto_params(target_architecture: str | None,
+                        engine_version: str | None) -> tuple[int, int, int]:
+    if not _version_at_least(engine_version, _SGLANG_AUTO_BY_ARCH):
+        return 5, 4, 8
+    if target_architecture is None or target_architecture in _SGLANG_AUTO_548:
+        return 5, 4, 8
+    if _version_at_least(engine_version, _SGLANG_AUTO_314_DEFAULT):
+        return 3, 1, 4
+    return (3, 1, 4) if target_architecture in _SGLANG_AUTO_314_BEFORE_058 else (5, 4, 8)
+
+
+def _page_tree_backends(engine_version: str | None) -> tuple[str, ...]:
+    for since, backends in _SGLANG_PAGE_TREE_BACKENDS:
+        if since is None or _version_at_least(engine_version, since):
+            return backends
+    return _SGLANG_PAGE_TREE_BACKENDS[-1][1]
 
 
 @dataclass(frozen=True)
@@ -316,7 +357,10 @@ def tree_capacity(num_steps: int, topk: int) -> int:
     return topk + (num_steps - 1) * topk * topk
 
 
-def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None) -> EffectiveSpec:
+def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
+                   engine_version: str | None = None) -> EffectiveSpec:
+    """What the server runs with. `engine_version` (None = newest) selects SGLang's
+    version-dependent rules: the auto-chosen defaults and the page-size backends."""
     if cfg.engine == "vllm":
         if cfg.num_steps is None:
             problems = []
@@ -343,32 +387,47 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None)
         if cfg.algorithm is None:
             return EffectiveSpec(None, None, None)
         auto = True
-        if target_architecture is None or target_architecture in _SGLANG_AUTO_548:
-            steps, topk, tokens = 5, 4, 8
+        steps, topk, tokens = _sglang_auto_params(target_architecture, engine_version)
+        if target_architecture is None:
+            overrides.append(
+                f"auto-chosen (steps, topk, draft tokens) = ({steps}, {topk}, {tokens}) as for "
+                "LlamaForCausalLM: the target architecture is unknown, and SGLang >= 0.5.8 picks "
+                "(3, 1, 4) for targets other than Llama and Grok")
         else:
-            steps, topk, tokens = 3, 1, 4
-        overrides.append(
-            f"auto-chosen (steps, topk, draft tokens) = ({steps}, {topk}, {tokens}) for "
-            f"{target_architecture or 'an unknown target architecture'}")
-    if topk is None or tokens is None:
-        problems.append("--speculative-num-steps is set but --speculative-eagle-topk or "
-                        "--speculative-num-draft-tokens is not: set all three (or none)")
+            overrides.append(
+                f"auto-chosen (steps, topk, draft tokens) = ({steps}, {topk}, {tokens}) for "
+                f"{target_architecture}")
+    if topk is None:
+        # server_args.py compares `speculative_eagle_topk > 1` (TypeError on None).
+        problems.append("--speculative-num-steps is set but --speculative-eagle-topk is not: "
+                        "set all three (or none)")
         return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
     if topk == 1 and tokens != steps + 1:
+        # server_args.py: topk 1 forces steps + 1, also when draft tokens are unset.
+        was = "unset" if tokens is None else str(tokens)
         overrides.append(
-            f"--speculative-num-draft-tokens {tokens} is overwritten to {steps + 1} "
+            f"--speculative-num-draft-tokens {was} is overwritten to {steps + 1} "
             f"(steps + 1) because topk is 1 (SGLang server_args.py, with a log warning)")
         tokens = steps + 1
+    if tokens is None:
+        problems.append("--speculative-eagle-topk > 1 needs --speculative-num-draft-tokens "
+                        "(the tree budget): set all three (or none)")
+        return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
     capacity = tree_capacity(steps, topk)
     if tokens - 1 > capacity:
         problems.append(
             f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
             f"offer only {capacity} (topk + (steps-1)*topk^2)")
-    if topk > 1 and (cfg.page_size or 1) > 1 and (cfg.attention_backend or "") not in (
-            "flashinfer", "fa3", "triton"):
+    backends = _page_tree_backends(engine_version)
+    # An unset --attention-backend is resolved by SGLang itself (it avoids the unsupported
+    # ones for topk > 1), so only an explicit choice can be judged here.
+    if topk > 1 and (cfg.page_size or 1) > 1 and cfg.attention_backend and (
+            cfg.attention_backend not in backends):
         problems.append(
-            f"topk {topk} > 1 with --page-size {cfg.page_size} needs the flashinfer/fa3/triton "
-            f"attention backend (got {cfg.attention_backend or 'the default'})")
-    if topk > 1 and (cfg.attention_backend or "") == "trtllm_mha":
+            f"topk {topk} > 1 with --page-size {cfg.page_size} needs the "
+            f"{'/'.join(backends)} attention backend (got {cfg.attention_backend})")
+    chosen = {cfg.attention_backend, _str_flag(cfg.flags, ("decode-attention-backend",)),
+              _str_flag(cfg.flags, ("prefill-attention-backend",))}
+    if topk > 1 and "trtllm_mha" in chosen:
         problems.append("the trtllm_mha attention backend only supports topk 1")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)

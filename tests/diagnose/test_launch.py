@@ -171,3 +171,67 @@ def test_bad_input_is_one_clear_error():
 def test_shell_tail_is_not_part_of_the_server_argv():
     argv = split_command(VLLM_PR_24127)
     assert argv[-1].startswith("{") and "tee" not in argv and "2>&1" not in argv
+
+
+# Version rules below were read from the sglang wheels on PyPI (server_args.py, from 0.5.16
+# arg_groups/speculative_hook.py); each case is the first release on either side of a change.
+SGLANG_EAGLE3 = "python -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3"
+
+
+def test_sglang_auto_choice_follows_the_release():
+    base = parse_launch_command(SGLANG_EAGLE3)
+    qwen = "Qwen3ForCausalLM"
+
+    def chosen(arch, version):
+        eff = effective_spec(base, target_architecture=arch, engine_version=version)
+        assert eff.auto_chosen and not eff.problems
+        return eff.num_steps, eff.topk, eff.num_draft_tokens
+
+    assert chosen(qwen, "0.5.7") == (5, 4, 8)  # unlisted targets kept (5, 4, 8) until 0.5.8
+    assert chosen(qwen, "0.5.8") == (3, 1, 4)
+    assert chosen(qwen, None) == (3, 1, 4)
+    assert chosen(DEEPSEEK_V3, "0.4.6") == (5, 4, 8)  # one default for all in 0.4.6
+    assert chosen(DEEPSEEK_V3, "0.4.7") == (3, 1, 4)
+    assert chosen("LlamaForCausalLM", "latest") == (5, 4, 8)
+    unknown = effective_spec(base)
+    assert (unknown.num_steps, unknown.num_draft_tokens) == (5, 8)
+    assert "(3, 1, 4) for targets other than Llama" in unknown.overrides[0]
+
+
+DEEPSEEK_V3 = "DeepseekV3ForCausalLM"
+
+
+def test_topk_one_without_draft_tokens_is_filled_in_not_rejected():
+    # SGLang sets draft tokens to steps + 1 for topk 1 whether they were given or not
+    eff = effective_spec(parse_launch_command(
+        SGLANG_EAGLE3 + " --speculative-num-steps 3 --speculative-eagle-topk 1"))
+    assert (eff.num_draft_tokens, eff.problems) == (4, [])
+    assert "unset is overwritten to 4" in eff.overrides[0]
+    # topk missing: `speculative_eagle_topk > 1` fails on None at startup
+    no_topk = effective_spec(parse_launch_command(SGLANG_EAGLE3 + " --speculative-num-steps 3"))
+    assert no_topk.problems and "--speculative-eagle-topk is not" in no_topk.problems[0]
+    tree = effective_spec(parse_launch_command(
+        SGLANG_EAGLE3 + " --speculative-num-steps 3 --speculative-eagle-topk 4"))
+    assert tree.problems and "needs --speculative-num-draft-tokens" in tree.problems[0]
+
+
+def test_page_size_backends_by_release_and_only_when_chosen():
+    tree = SGLANG_EAGLE3 + (" --speculative-num-steps 3 --speculative-eagle-topk 4"
+                            " --speculative-num-draft-tokens 8 --page-size 16")
+    # no --attention-backend: SGLang resolves one itself, nothing to judge here
+    assert effective_spec(parse_launch_command(tree)).problems == []
+    fa3 = parse_launch_command(tree + " --attention-backend fa3")
+    assert "flashinfer attention backend (got fa3)" in effective_spec(
+        fa3, engine_version="0.5.5").problems[0]
+    assert effective_spec(fa3, engine_version="0.5.6").problems == []
+    triton = parse_launch_command(tree + " --attention-backend triton")
+    assert effective_spec(triton, engine_version="0.5.12.post1").problems
+    assert effective_spec(triton, engine_version="0.5.13").problems == []
+    assert effective_spec(parse_launch_command(tree + " --attention-backend flashmla")).problems
+
+
+def test_trtllm_mha_as_decode_backend_rejects_a_tree():
+    eff = effective_spec(parse_launch_command(
+        SGLANG_EAGLE3 + " --speculative-num-steps 3 --speculative-eagle-topk 4"
+        " --speculative-num-draft-tokens 8 --decode-attention-backend trtllm_mha"))
+    assert eff.problems == ["the trtllm_mha attention backend only supports topk 1"]
