@@ -477,3 +477,28 @@ def test_messages_saved_from_the_anthropic_api(tmp_path):
     assert [(c.seq, c.host, c.exit_code, c.is_error, c.why) for c in a.commands] == [
         (1, "gpu01", 2, True, "Reading the server log.")]
     assert [p.text for p in a.prompts] == ["accept length is 1.3 on gpu01"]
+
+
+def test_fields_of_an_unexpected_type_are_skipped_not_fatal(tmp_path):
+    """A hand-edited or foreign file with lists or numbers where ids and types belong."""
+    claude = _write(tmp_path / "c.jsonl", [
+        _user(0, "check gpu01"),
+        {**_call(1, {"id": 1}, "Bash", {"command": "ssh gpu01 uptime"}), "isSidechain": True, "agentId": 7},
+        _result(2, ["t"], "up 3 days"),
+        _cc(["user"], 3, {"role": "user", "content": [{"type": {"nested": 1}}]}),
+    ])
+    a = analyze_path(claude)
+    assert [c.host for c in a.commands] == ["gpu01"] and a.stats["unknown_types"] == 1
+    codex = _write(tmp_path / "r.jsonl", _rollout(
+        ("response_item", {"type": "function_call", "name": "shell_command", "call_id": 12,
+                           "arguments": json.dumps({"command": "ssh gpu02 uptime"})}),
+        ("event_msg", {"type": "exec_command_end", "call_id": ["c"], "exit_code": 0}),
+        ("response_item", {"type": ["function_call_output"], "call_id": {"c": 1}}),
+    ) + [{"type": ["session_meta"], "payload": {}}])
+    assert [c.host for c in analyze_path(codex).commands] == ["gpu02"]
+    chat = _write(tmp_path / "chat.jsonl", [{"role": ["user"], "content": "x"},
+                                            {"role": "user", "content": [{"type": ["tool_use"]}, "check gpu03"]},
+                                            {"role": "assistant", "content": [{"type": "tool_use", "id": {"x": 1},
+                                             "name": "bash", "input": {"command": "ssh gpu03 uptime"}}]},
+                                            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": [1]}]}])
+    assert [c.host for c in analyze_path(chat).commands] == ["gpu03"]

@@ -40,7 +40,7 @@ def looks_like(obj: dict) -> bool:
         return "message" in obj or "uuid" in obj or "sessionId" in obj or "leafUuid" in obj
     # A session may open with a run of bookkeeping lines (file-history-snapshot, progress,
     # queue-operation) longer than the sniff window's first lines.
-    return line_type in _KNOWN_PASSTHROUGH and ("sessionId" in obj or "uuid" in obj or "messageId" in obj)
+    return isinstance(line_type, str) and line_type in _KNOWN_PASSTHROUGH and ("sessionId" in obj or "uuid" in obj or "messageId" in obj)
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -67,6 +67,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
         cursor.records = index + 1
         if cursor.agent == MAIN_AGENT and sidechain:
             # Older CLIs wrote sub-agent lines inline in the session file.
+            if not isinstance(agent_id, str):
+                agent_id = None
             if sidechain_agent is None:
                 inline_count += 1
                 sidechain_agent = agent_id or (
@@ -141,7 +143,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             elif btype == "image":
                 continue
             else:
-                if btype not in _API_BLOCKS:
+                if not isinstance(btype, str) or btype not in _API_BLOCKS:
                     stats.unknown_types += 1
                 out.append(event("other", role, i, raw_type=str(btype)))
         return out
@@ -156,7 +158,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             return [event("compaction", "system", text=text or f"context compacted (preTokens={pre})",
                           raw_type=subtype)]
         return [event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)]
-    if kind_of_line not in _KNOWN_PASSTHROUGH:
+    if not isinstance(kind_of_line, str) or kind_of_line not in _KNOWN_PASSTHROUGH:
         stats.unknown_types += 1
     return [event("other", "system", raw_type=str(kind_of_line))]
 
@@ -222,8 +224,11 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     description = args.get("description")
     if not isinstance(description, str):
         description = None
+    call_id = block.get("id")
+    if not isinstance(call_id, str):
+        call_id = None
     # Event's fields in order, from tool_name to path (see the note in _events).
-    return Event(session, seq, agent, "assistant", "tool_call", i, name, block.get("id"), command, description, text,
+    return Event(session, seq, agent, "assistant", "tool_call", i, name, call_id, command, description, text,
                  False, None, ts, file, lineno, None, None, spawn, None, None, tool_path(args))
 
 
@@ -240,9 +245,12 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         agent_ref = block["agentId"]
     if agent_ref is None and not obj.get("isSidechain") and isinstance(obj.get("agentId"), str):
         agent_ref = obj["agentId"]  # older CLIs put it on the line (claude-code-log parser.py)
+    call_id = block.get("tool_use_id")
+    if not isinstance(call_id, str):
+        call_id = None
     if agent_ref is None and "agentId: " in output:
         m = _AGENT_TRAILER.search(output)
         agent_ref = m.group(1) if m else None
-    return Event(session, seq, agent, "tool", "tool_result", i, None, block.get("tool_use_id"), None, None, output,
+    return Event(session, seq, agent, "tool", "tool_result", i, None, call_id, None, None, output,
                  is_error, exit_code_of(output) if is_error else None, ts, file, lineno, None, None, None, agent_ref,
                  status)

@@ -47,14 +47,16 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.M)
 
 
 def looks_like(obj: dict) -> bool:
-    return (obj.get("type") in ROLLOUT_TYPES and "payload" in obj) or looks_like_legacy(obj)
+    line_type = obj.get("type")
+    return (isinstance(line_type, str) and line_type in ROLLOUT_TYPES and "payload" in obj) or looks_like_legacy(obj)
 
 
 def looks_like_legacy(obj: dict) -> bool:
     """A line of a rollout from before the ``{timestamp, type, payload}`` envelope."""
     if obj.get("record_type") == "state":
         return True
-    if "payload" not in obj and obj.get("type") in RESPONSE_ITEM_TYPES:
+    line_type = obj.get("type")
+    if "payload" not in obj and isinstance(line_type, str) and line_type in RESPONSE_ITEM_TYPES:
         return True
     return "type" not in obj and "instructions" in obj and isinstance(obj.get("id"), str) and "timestamp" in obj
 
@@ -69,11 +71,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         if not isinstance(payload, dict):
             payload = {}
         line_type = obj.get("type")
+        if not isinstance(line_type, str):
+            line_type = None
         if "payload" not in obj:
             line_type, payload = _legacy(obj, line_type)
         if line_type == "state":
             continue  # a {"record_type": "state"} marker: bookkeeping, nothing to show
         ptype = payload.get("type")
+        if not isinstance(ptype, str):
+            ptype = None
 
         def event(kind, role, block=0, **kw) -> Event:
             return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
@@ -83,7 +89,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
             yield from _response_item(payload, ptype, event, results_seen)
         elif line_type == "event_msg":
             if ptype == "exec_command_end":
-                call_id = payload.get("call_id")
+                call_id = _call_id(payload)
                 if call_id in results_seen:
                     continue  # the function_call_output came first
                 _remember(results_seen, call_id)
@@ -174,11 +180,11 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
         if path is None and name == "apply_patch" and isinstance(raw_args, str):
             patched = _PATCH_FILE.search(raw_args)
             path = patched.group(1).strip() if patched else None
-        yield event("tool_call", "assistant", tool_name=name, call_id=payload.get("call_id"),
+        yield event("tool_call", "assistant", tool_name=name, call_id=_call_id(payload),
                     command=command, text=text, path=path)
     elif ptype in ("function_call_output", "custom_tool_call_output"):
-        call_id = payload.get("call_id")
-        if isinstance(call_id, str) and call_id in results_seen:
+        call_id = _call_id(payload)
+        if call_id in results_seen:
             return  # exec_command_end gave this result already
         output = payload.get("output")
         code = None
@@ -207,8 +213,13 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
         yield event("other", "assistant", raw_type=f"response_item:{ptype}")
 
 
-def _remember(seen: OrderedDict, call_id) -> None:
-    if isinstance(call_id, str):
+def _call_id(payload: dict) -> str | None:
+    call_id = payload.get("call_id")
+    return call_id if isinstance(call_id, str) else None
+
+
+def _remember(seen: OrderedDict, call_id: str | None) -> None:
+    if call_id is not None:
         seen[call_id] = None
         if len(seen) > 4096:
             seen.popitem(last=False)

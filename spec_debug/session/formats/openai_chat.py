@@ -20,7 +20,8 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function
 
 
 def looks_like(obj: dict) -> bool:
-    return obj.get("role") in ROLES or isinstance(obj.get("messages"), list)
+    role = obj.get("role")
+    return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list)
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
@@ -104,7 +105,7 @@ _TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking"})
 
 
 def _has_tool_blocks(content: list) -> bool:
-    return any(isinstance(b, dict) and b.get("type") in _TOOL_BLOCKS for b in content)
+    return any(isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in _TOOL_BLOCKS for b in content)
 
 
 def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[Event]:
@@ -130,7 +131,8 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
         elif btype == "tool_result":
             output = block_text(block.get("content"))
             code = exit_code_of(output)
-            yield event("tool_result", "tool", i, call_id=block.get("tool_use_id"), text=output, exit_code=code,
+            call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
+            yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or bool(code))
 
 
