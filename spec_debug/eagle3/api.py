@@ -116,6 +116,10 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 
     if semantics not in SEMANTICS:
         raise UsageError(f"--semantics {semantics!r}: use one of {', '.join(SEMANTICS)}")
+    try:
+        engines.parse_version(engine_version)
+    except ValueError as exc:
+        raise UsageError(f"--engine-version: {exc}") from None
     checkpoint = open_draft(model)
     cfg = checkpoint.config
     target_ckpt = open_target(target) if target else None

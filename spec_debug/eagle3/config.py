@@ -197,7 +197,13 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
     head_dim = _number(decoder, "head_dim", where, default=hidden // heads, minimum=1)
     vocab = _int(decoder, "vocab_size", where)
     num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
-    layer_types = tuple(decoder.get("layer_types") or ("full_attention",) * num_layers)
+    layer_types = decoder.get("layer_types") or ("full_attention",) * num_layers
+    if not isinstance(layer_types, (list, tuple)) or not all(isinstance(t, str) for t in layer_types):
+        raise CheckpointError(f"{where}: layer_types is {layer_types!r}, expected a list of "
+                              "'full_attention' / 'sliding_attention'")
+    sliding_window = decoder.get("sliding_window")
+    if sliding_window is not None:
+        sliding_window = _number(decoder, "sliding_window", where, minimum=1)
     target_hidden = _number(raw, "target_hidden_size", where, default=hidden, minimum=1)
     draft_vocab = _number(raw, "draft_vocab_size", where, default=0, minimum=0) or _number(
         decoder, "draft_vocab_size", where, default=vocab, minimum=1)
@@ -222,8 +228,8 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         rope=_rope_from(decoder),
         max_position_embeddings=_number(decoder, "max_position_embeddings", where,
                                         default=2048, minimum=1),
-        sliding_window=decoder.get("sliding_window"),
-        layer_types=layer_types,
+        sliding_window=sliding_window,
+        layer_types=tuple(layer_types),
         aux_layer_ids=aux_ids,
         num_aux=len(aux_ids) if aux_ids else 3,  # speculators core.py: 3 when ids are absent
         norm_before_residual=bool(raw.get("norm_before_residual", False)),

@@ -162,7 +162,9 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     prev = loss_mask.clone()
     prev_target = loss_mask.clone()
     with torch.inference_mode():
-        for k, logits in enumerate(model.ttt_steps(aux[None], input_ids[None], counts.steps,
+        # a step k >= T has no row left to score (short samples, --steps beyond the length)
+        for k, logits in enumerate(model.ttt_steps(aux[None], input_ids[None],
+                                                   min(counts.steps, input_ids.shape[0]),
                                                    flags=flags)):
             pred = logits[0, : input_ids.shape[0] - k].argmax(-1)  # [T-k] draft ids
             c, total, cond = chain_step(pred, draft_t, loss_mask, prev, k)

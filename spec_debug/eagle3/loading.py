@@ -18,9 +18,25 @@ from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, open_draft, open_target,
 )
 from spec_debug.eagle3.model import Eagle3Draft
+from spec_debug.errors import UsageError
 
 DTYPES = {"float32": torch.float32, "fp32": torch.float32, "bfloat16": torch.bfloat16,
           "bf16": torch.bfloat16, "float16": torch.float16, "fp16": torch.float16}
+
+
+def resolve_device(name: str | torch.device) -> torch.device:
+    """--device as torch reads it, or one clear error (a typo, or CUDA on a CPU-only torch)."""
+    try:
+        device = torch.device(name)
+    except (RuntimeError, TypeError):
+        raise UsageError(f"--device {name!r}: use cpu, cuda or cuda:N") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise UsageError(f"--device {name}: torch {torch.__version__} sees no CUDA device",
+                         hint="run on the GPU host, or use --device cpu")
+    if device.type == "cuda" and device.index is not None and (
+            device.index >= torch.cuda.device_count()):
+        raise UsageError(f"--device {name}: only {torch.cuda.device_count()} CUDA device(s)")
+    return device
 
 
 def resolve_dtype(name: str | torch.dtype) -> torch.dtype:
@@ -96,10 +112,14 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 use_target_embedding: bool = False, load_target_head: bool = True) -> LoadedDraft:
     cfg = checkpoint.config
     dtype = resolve_dtype(dtype)
-    with torch.device("meta"):
-        model = Eagle3Draft(cfg, fc_bias=checkpoint.has("fc.bias"),
-                            has_input_norm=checkpoint.has("input_norm.weight"),
-                            has_fc_norm=checkpoint.has("fc_norm.0.weight"))
+    device = resolve_device(device)
+    try:
+        with torch.device("meta"):
+            model = Eagle3Draft(cfg, fc_bias=checkpoint.has("fc.bias"),
+                                has_input_norm=checkpoint.has("input_norm.weight"),
+                                has_fc_norm=checkpoint.has("fc_norm.0.weight"))
+    except ValueError as exc:  # a config the forward cannot run (RoPE kind, activation)
+        raise CheckpointError(f"{checkpoint.path / 'config.json'}: {exc}") from None
     model = model.to_empty(device=device)
     notes: list[str] = []
     if cfg.norm_before_fc and model.input_norm is None:

@@ -65,6 +65,12 @@ def rope_inv_freq(rope: RopeConfig, head_dim: int, max_positions: int) -> tuple[
     """Inverse frequencies [d/2] and the cos/sin scale, as transformers modeling_rope_utils.py
     computes them for default, linear, llama3 and yarn RoPE."""
     p = rope.params
+    needed = {"linear": ("factor",), "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
+              "yarn": ("original_max_position_embeddings",)}.get(rope.rope_type, ())
+    absent = [key for key in needed if p.get(key) is None]
+    if absent:
+        raise ValueError(f"rope_type {rope.rope_type!r} needs {', '.join(absent)} in "
+                         "rope_parameters / rope_scaling")
     dim = int(head_dim * float(p.get("partial_rotary_factor", 1.0)))
     base = rope.theta
     exponents = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
@@ -141,7 +147,10 @@ def rotate(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
     return x * cos + rotated_half * sin
 
 
-ACTIVATIONS = {"silu": F.silu, "gelu": F.gelu, "gelu_pytorch_tanh": lambda x: F.gelu(x, approximate="tanh")}
+# transformers activations.py ACT2FN names (the ones llama/qwen3 configs use)
+ACTIVATIONS = {"silu": F.silu, "swish": F.silu, "gelu": F.gelu, "relu": F.relu,
+               "gelu_pytorch_tanh": lambda x: F.gelu(x, approximate="tanh"),
+               "gelu_new": lambda x: F.gelu(x, approximate="tanh")}
 
 
 class MLP(nn.Module):
@@ -151,6 +160,9 @@ class MLP(nn.Module):
         self.gate_proj = nn.Linear(H, I, bias=cfg.mlp_bias)
         self.up_proj = nn.Linear(H, I, bias=cfg.mlp_bias)
         self.down_proj = nn.Linear(I, H, bias=cfg.mlp_bias)
+        if cfg.hidden_act not in ACTIVATIONS:
+            raise ValueError(f"hidden_act {cfg.hidden_act!r} is not supported "
+                             f"({', '.join(ACTIVATIONS)})")
         self.act = ACTIVATIONS[cfg.hidden_act]
 
     def forward(self, x: Tensor) -> Tensor:

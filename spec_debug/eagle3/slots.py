@@ -68,6 +68,9 @@ def check_layout(slots: Sequence[int], num_aux: int, num_slots: int) -> None:
     if len(slots) != num_aux:
         raise UsageError(f"layout {list(slots)} has {len(slots)} slots; the draft's fc takes "
                          f"{num_aux}")
+    if len(set(slots)) != len(slots):
+        raise UsageError(f"layout {list(slots)} uses a slot twice; give {num_aux} different "
+                         "slots")
     bad = [s for s in slots if not 0 <= s < num_slots]
     if bad:
         raise UsageError(f"layout slots {bad} out of range: the dump has {num_slots} slots")

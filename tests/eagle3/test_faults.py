@@ -253,6 +253,16 @@ FAULTS: dict[str, Fault] = {
     "config_without_hidden_size": Fault(draft_config(
         lambda c: c["transformer_layer_config"].pop("hidden_size")),
         error="no 'hidden_size'", vocab_error="no 'hidden_size'"),
+    "rope_kind_unsupported": Fault(decoder_config(rope_parameters={
+        "rope_type": "dynamic", "factor": 2.0, "rope_theta": 10000.0}),
+        error="rope_type 'dynamic' is not supported"),
+    "rope_linear_without_factor": Fault(decoder_config(rope_parameters={
+        "rope_type": "linear", "rope_theta": 10000.0}), error="'linear' needs factor"),
+    "activation_unsupported": Fault(decoder_config(hidden_act="quick_gelu"),
+                                    error="hidden_act 'quick_gelu' is not supported"),
+    "sliding_window_a_string": Fault(decoder_config(sliding_window="2k",
+                                                    layer_types=["sliding_attention"]),
+                                     error="'sliding_window' is '2k'", vocab_error="sliding_window"),
     # weights
     "weights_bf16": Fault(draft_tensors(lambda s: s.update(
         {k: v.to(torch.bfloat16) for k, v in s.items() if v.is_floating_point()}))),
@@ -509,3 +519,29 @@ def test_probe_as_a_subprocess_has_no_traceback(base, tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "truncated" in json.loads(proc.stdout)["error"]
+
+
+@pytest.mark.parametrize("options, pattern", [
+    (["--device", "tpu"], "--device 'tpu': use cpu, cuda"),
+    (["--engine-version", "banana", "--semantics", "sglang"], "cannot read engine version 'banana'"),
+    (["--layout", "0,1,1"], r"layout \[0, 1, 1\] uses a slot twice"),
+    (["--layout", "0,1,7"], r"layout slots \[7\] out of range"),
+    (["--semantics", "trtllm"], "--semantics 'trtllm'"),
+    (["--dtype", "int8"], "unknown dtype 'int8'"),
+])
+def test_bad_options_are_one_line_errors(options, pattern, base):
+    result = runner.invoke(drafter_app, _commands(base)["eval"] + options)
+    _assert_one_line_error(result, pattern)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a torch without CUDA")
+def test_cuda_on_a_cpu_only_torch(base):
+    _assert_one_line_error(runner.invoke(drafter_app, _commands(base)["layout"] + ["--device", "cuda"]),
+                           "sees no CUDA device")
+
+
+def test_more_steps_than_tokens(base):
+    """--steps beyond a sample's length: the steps with no row left score nothing."""
+    out = json.loads(runner.invoke(drafter_app, _commands(base)["eval"] + ["--steps", "40"]).output)
+    assert len(out["full_accuracy"]) == 40 and out["samples"] == SAMPLES
+    assert out["counts"]["full_total"][39] == 0 and out["counts"]["full_total"][0] > 0
