@@ -229,7 +229,8 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
     ConventionRow("sglang", "captures_embedding", False, None, SGLANG_EMBED_CAPTURE,
                   _SGL + "models/llama.py (sglang 0.4.6 .. 0.5.21): `if i in layers_to_capture:"
                   " aux_hidden_states.append(hidden_states + residual)` before layer i; residual"
-                  " is None before layer 0, so id 0 fails the first forward (TypeError)"),
+                  " is None before layer 0, so id 0 fails the first forward (TypeError)",
+                  note="read on models/llama.py; other model files keep their own loops"),
     ConventionRow("sglang", "captures_embedding", True, SGLANG_EMBED_CAPTURE, None,
                   _SGL + "models/llama.py (sglang 0.5.22) captures through"
                   " layers/layer_boundary/stage.py, which copies the embeddings when residual"
@@ -392,9 +393,12 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
 def parse_version(version: str | None) -> tuple[int, ...]:
     """'v0.5.4.post1' -> (0, 5, 4); '0.11.1rc2' -> (0, 11, 1); None/'latest'/'main' -> newest.
 
-    Pre-releases count as their release: close enough for behaviour boundaries.
+    Pre-releases count as their release: close enough for behaviour boundaries. A source
+    checkout without version metadata reports 'dev' (vllm/version.py) or 0.0.0.dev0
+    (sglang/version.py); both engines treat 0.0 as a dev tree, so it counts as the newest.
     """
-    if version is None or version.strip().lower() in {"", "latest", "main", "head", "nightly"}:
+    if version is None or version.strip().lower() in {"", "latest", "main", "head", "nightly",
+                                                      "dev"}:
         return _INF
     text = version.strip().lower().lstrip("v")
     parts: list[int] = []
@@ -409,6 +413,8 @@ def parse_version(version: str | None) -> tuple[int, ...]:
         raise ValueError(f"cannot read engine version {version!r} (expected e.g. 0.5.4 or latest)")
     while len(parts) > 1 and parts[-1] == 0:
         parts.pop()  # 0.10.0 == 0.10
+    if parts == [0]:
+        return _INF  # 0.0.0.dev0: a dev tree (vllm/version.py `__version_tuple__[0:2] == (0, 0)`)
     return tuple(parts)
 
 

@@ -63,6 +63,8 @@ def test_version_parsing():
     assert parse_version("0.10.0") == parse_version("0.10")
     assert parse_version("0.9.2") < parse_version("0.10")
     assert parse_version("latest") > parse_version("99.0")
+    # source checkouts without version metadata are dev trees, i.e. the newest code
+    assert parse_version("0.0.0.dev0") == parse_version("dev") == parse_version("latest")
     with pytest.raises(ValueError):
         parse_version("banana")
 
