@@ -12,7 +12,7 @@ import codecs
 import json
 import os
 import re
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +51,9 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         raise UsageError(f"{path}: no such file or directory")
     if path.is_file():
         files = [path]
+    elif not path.is_dir():
+        raise UsageError(f"{path}: not a regular file or a directory",
+                         hint="save the stream to a file first (a pipe cannot be read twice)")
     else:
         sibling = path.parent / f"{path.name}.jsonl"
         files = [sibling] if sibling.is_file() and _is_session_folder(path) else _session_files(path)
@@ -60,17 +63,40 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     sources = []
     scanning = not path.is_file()
     for file in files:
-        detected, array, recognized = _sniff(file)
+        if scanning and not file.is_file():
+            continue  # a pipe or socket in the folder: opening it would wait forever
+        try:
+            packed = _compression(file)
+            detected, array, recognized = _sniff(file)
+        except OSError as e:
+            if scanning:
+                continue  # one unreadable file does not stop the others
+            raise UsageError(f"{file}: cannot be read ({e.strerror or e})") from None
+        if packed:
+            if scanning:
+                continue
+            raise UsageError(f"{file}: a {packed} archive, not a transcript",
+                             hint=f"decompress it first (e.g. zcat, zstdcat or unzip) to {file.stem}")
         if scanning and fmt is None and not recognized and file.suffix.lower() in (".json", ".jsonl"):
             continue  # a config or data file in the folder, not a transcript
         if fmt is not None:
             array = array and fmt == "openai"
             detected = fmt
         sources.append(SessionSource(id=file.stem, path=file, format=detected, array=array))
+    _unique_ids(sources, path)
     if not sources:
         raise UsageError(f"{path}: no transcript files found ({len(files)} JSON file(s) that are not transcripts)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
     return sources
+
+
+def _unique_ids(sources: list[SessionSource], root: Path) -> None:
+    """Session ids are file stems (a Claude Code session id, a Codex rollout name); two logs of
+    one name in different folders (``gpu01/notes.log``, ``gpu02/notes.log``) get their path."""
+    stems = Counter(s.id for s in sources)
+    for source in sources:
+        if stems[source.id] > 1:
+            source.id = source.path.relative_to(root).with_suffix("").as_posix()
 
 
 def _is_session_folder(path: Path) -> bool:
@@ -103,6 +129,12 @@ def detect_format(path: Path) -> tuple[str, bool]:
     """Sniff the head of a file: ``(format, is_json_array)``."""
     detected, array, _ = _sniff(path)
     return detected, array
+
+
+def _compression(path: Path) -> str | None:
+    with open(path, "rb") as f:
+        head = f.read(8)
+    return next((name for magic, name in _COMPRESSED if head.startswith(magic)), None)
 
 
 def _sniff(path: Path) -> tuple[str, bool, bool]:
@@ -158,6 +190,10 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
     return ("claude-code" if seen else "text"), False, False
 
 
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"),
+               (b"PK\x03\x04", "zip"))
+"""Magic numbers of archives people keep old sessions in (RFC 1952, RFC 8878, the xz, bzip2
+and zip file formats)."""
 _CLAUDE_PREFIX = re.compile(rb'"type":\s?"(?:user|assistant|system|summary)"')
 _CLAUDE_ENVELOPE = re.compile(rb'"(?:sessionId|parentUuid)":|"message":\s?\{"role":')
 _CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')

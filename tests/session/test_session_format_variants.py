@@ -502,3 +502,29 @@ def test_fields_of_an_unexpected_type_are_skipped_not_fatal(tmp_path):
                                              "name": "bash", "input": {"command": "ssh gpu03 uptime"}}]},
                                             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": [1]}]}])
     assert [c.host for c in analyze_path(chat).commands] == ["gpu03"]
+
+
+def test_archives_and_pipes_are_a_usage_error_and_skipped_in_a_folder(tmp_path):
+    import gzip
+    import os
+
+    archive = tmp_path / "old" / "s.jsonl.gz"
+    archive.parent.mkdir()
+    archive.write_bytes(gzip.compress(b"root@gpu01:~# uptime\n"))
+    with pytest.raises(UsageError, match="a gzip archive"):
+        analyze_path(archive)
+    archive.rename(archive.with_name("s.jsonl"))  # an archive under a transcript's name
+    _write(tmp_path / "notes.log", ["root@gpu02:~# uptime"])
+    fifo = tmp_path / "stream.jsonl"
+    os.mkfifo(fifo)
+    assert [c.host for c in analyze_path(tmp_path).commands] == ["gpu02"]
+    with pytest.raises(UsageError, match="not a regular file"):
+        analyze_path(fifo)
+
+
+def test_two_logs_of_one_name_stay_two_sessions(tmp_path):
+    _write(tmp_path / "gpu01" / "notes.log", ["root@gpu01:~# uptime"])
+    _write(tmp_path / "gpu02" / "notes.log", ["root@gpu02:~# uptime"])
+    a = analyze_path(tmp_path)
+    assert [s["id"] for s in a.sessions] == ["gpu01/notes", "gpu02/notes"]
+    assert [(c.session, c.host) for c in a.commands] == [("gpu01/notes", "gpu01"), ("gpu02/notes", "gpu02")]
