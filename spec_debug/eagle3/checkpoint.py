@@ -81,8 +81,12 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     return header
 
 
-def safetensors_files(directory: Path) -> list[Path]:
-    """The weight files of a HF-style directory (sharded via model.safetensors.index.json)."""
+def safetensors_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
+    """The weight files of a HF-style directory (sharded via model.safetensors.index.json).
+
+    A shard the index names but the directory lacks is an error, unless `missing` is given:
+    then its name is appended there and the shards present are returned (a target copied
+    to a debug host often holds only the shards with the embedding and the head)."""
     index = directory / "model.safetensors.index.json"
     if index.exists():
         from spec_debug.eagle3.config import read_json
@@ -91,12 +95,14 @@ def safetensors_files(directory: Path) -> list[Path]:
         if not isinstance(weight_map, dict) or not weight_map:
             raise CheckpointError(f"{index}: no weight_map (shard names per tensor)")
         shards = sorted({directory / str(name) for name in weight_map.values()})
-        missing = [p.name for p in shards if not p.is_file()]
-        if missing:
+        absent = [p.name for p in shards if not p.is_file()]
+        if absent and missing is None:
             raise CheckpointError(f"{index} names shard(s) that are missing: "
-                                  f"{', '.join(missing[:4])}" + (" ..." if len(missing) > 4 else ""),
+                                  f"{', '.join(absent[:4])}" + (" ..." if len(absent) > 4 else ""),
                                   hint="copy every shard listed in the index")
-        return shards
+        if missing is not None:
+            missing.extend(absent)
+        return [p for p in shards if p.is_file()]
     single = directory / "model.safetensors"
     if single.exists():
         return [single]
@@ -117,12 +123,14 @@ class TensorStore:
 
     infos: dict[str, TensorInfo] = field(default_factory=dict)
     _bin_state: dict[str, Any] | None = None
+    missing_shards: list[str] = field(default_factory=list)  # only with partial=True
 
     @classmethod
-    def open(cls, directory: Path, normalise=lambda name: name) -> "TensorStore":
+    def open(cls, directory: Path, normalise=lambda name: name, *,
+             partial: bool = False) -> "TensorStore":
         store = cls()
-        files = safetensors_files(directory)
-        if files:
+        files = safetensors_files(directory, missing=store.missing_shards if partial else None)
+        if files or store.missing_shards:
             for path in files:
                 for stored, meta in read_safetensors_header(path).items():
                     if stored == "__metadata__":
@@ -226,6 +234,14 @@ class TargetCheckpoint:
     config: TargetConfig
     tensors: TensorStore
 
+    def absent_because(self) -> str:
+        """Why a tensor may be absent, for messages: no weights, or shards not copied."""
+        if self.tensors.missing_shards:
+            return (f" (shards named in the index but not present: "
+                    f"{', '.join(self.tensors.missing_shards[:3])}"
+                    + (" ..." if len(self.tensors.missing_shards) > 3 else "") + ")")
+        return "" if self.tensors.infos else " (no weight files, only config.json)"
+
     def _first(self, names: tuple[str, ...]) -> str | None:
         return next((name for name in names if name in self.tensors), None)
 
@@ -264,5 +280,7 @@ def open_target(target_dir: str | Path) -> TargetCheckpoint:
     if not path.is_dir():
         raise CheckpointError(f"{path}: target checkpoint directory not found")
     config = load_target_config(path)
-    has_weights = bool(safetensors_files(path)) or (path / "pytorch_model.bin").exists()
-    return TargetCheckpoint(path, config, TensorStore.open(path) if has_weights else TensorStore())
+    has_weights = ((path / "model.safetensors.index.json").exists()
+                   or bool(safetensors_files(path)) or (path / "pytorch_model.bin").exists())
+    tensors = TensorStore.open(path, partial=True) if has_weights else TensorStore()
+    return TargetCheckpoint(path, config, tensors)

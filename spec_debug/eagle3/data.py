@@ -131,21 +131,32 @@ def _describe_file(path: Path, count: int) -> DataInfo:
                     None, sample.final is not None, True)
 
 
+_DESCRIBE_FILES = 8  # readable files whose shapes vote on what the dump holds
+_DESCRIBE_TRIES = 32  # files opened at most, so a bad large dump is not read in full here
+
+
 def describe_data(data_dir: str | Path) -> DataInfo:
-    """From the first file that can be read (an unreadable file is skipped and counted by
-    `iter_samples` later; only when none can be read is the dump itself an error)."""
+    """What the dump holds, by majority over its first few readable files: one odd or broken
+    file, even the first, must not decide the shapes (`iter_samples` skips and counts the
+    files that disagree). Only when no file can be read is the dump itself an error."""
     files = list_sample_files(data_dir)
     errors: list[DataError] = []
-    for path in files:
+    infos: list[DataInfo] = []
+    for path in files[:_DESCRIBE_TRIES]:
         try:
-            return _describe_file(path, len(files))
+            infos.append(_describe_file(path, len(files)))
         except DataError as exc:
             errors.append(exc)
-            if len(errors) >= 32:  # do not open every file of a large dump to say it is bad
-                break
-    first = errors[0]
-    raise DataError(f"no readable sample in {data_dir} ({len(errors)} tried); first: "
-                    f"{first.message}", hint=first.hint)
+        if len(infos) >= _DESCRIBE_FILES or (path.suffix != ".safetensors" and infos):
+            break  # SpecForge files are read in full: one is enough
+    if not infos:
+        first = errors[0]
+        raise DataError(f"no readable sample in {data_dir} ({len(errors)} tried); first: "
+                        f"{first.message}", hint=first.hint)
+    shape = lambda info: (info.num_slots, info.hidden_size)  # noqa: E731
+    votes = [shape(info) for info in infos]
+    common = max(votes, key=votes.count)  # ties: the earliest file
+    return next(info for info in infos if shape(info) == common)
 
 
 def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
@@ -283,7 +294,7 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                         f"{spec.hidden_size} per aux state")
     if spec.num_slots is not None and sample.num_file_slots != spec.num_slots:
         raise DataError(f"{sample.name}: {sample.num_file_slots} slots per position, the "
-                        f"dump's first file has {spec.num_slots}")
+                        f"dump's other files have {spec.num_slots}")
     if spec.vocab_size is not None:
         low, high = int(sample.token_ids.min()), int(sample.token_ids.max())
         if low < 0 or high >= spec.vocab_size:

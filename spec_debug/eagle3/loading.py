@@ -58,6 +58,10 @@ def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
                 f"is {ids} ({cfg.num_aux} x {cfg.target_hidden_size} = "
                 f"{cfg.num_aux * cfg.target_hidden_size})")
     if name == "lm_head.weight" and got[:1] != (cfg.draft_vocab_size,):
+        if not (cfg.raw.get("draft_vocab_size")
+                or (cfg.raw.get("transformer_layer_config") or {}).get("draft_vocab_size")):
+            return (f"lm_head.weight has {got[0]} rows but the config has no draft_vocab_size "
+                    f"(so the vocab size {cfg.draft_vocab_size} is assumed)")
         return (f"lm_head.weight has {got[0]} rows but the config's draft_vocab_size is "
                 f"{cfg.draft_vocab_size}")
     projection = name.rsplit(".", 2)[-2] if name.endswith(".weight") else ""
@@ -144,7 +148,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     elif target is not None:
                         raise CheckpointError(
                             f"{checkpoint.path}: no embed_tokens.weight in the draft, and the "
-                            f"target {target.path} has no embedding tensor either",
+                            f"target {target.path} has no embedding tensor either"
+                            + target.absent_because(),
                             hint="pass the full target checkpoint (the shard holding "
                                  "model.embed_tokens.weight) as --target")
                     else:
@@ -227,7 +232,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             head = TargetHead(norm_w.to(device=device, dtype=dtype),
                               lm_w.to(device=device, dtype=dtype), target.config.rms_norm_eps)
         else:
-            notes.append("target has no final norm / lm_head: reference falls back to data tokens")
+            notes.append("target has no final norm / lm_head" + target.absent_because()
+                         + ": reference falls back to data tokens")
     return LoadedDraft(model, checkpoint, target, head, embed_source, notes)
 
 

@@ -162,16 +162,20 @@ def check_embed_rows(embed_rows: int | None, target_vocab_size: int) -> VocabChe
     return VocabCheck("embed_rows", ok=True)
 
 
-def check_lm_head_rows(lm_head_rows: int | None, config_draft_vocab_size: int) -> VocabCheck:
-    """The config's draft_vocab_size is the number of lm_head rows."""
+def check_lm_head_rows(lm_head_rows: int | None, config_draft_vocab_size: int,
+                       configured: bool = True) -> VocabCheck:
+    """The config's draft_vocab_size is the number of lm_head rows. `configured` is False
+    when the config has no draft_vocab_size and the target vocab size was assumed."""
     if lm_head_rows is None:
         return VocabCheck("lm_head_rows", ok=True, skipped=True)
     if lm_head_rows != config_draft_vocab_size:
+        said = (f"config draft_vocab_size is {config_draft_vocab_size}" if configured else
+                f"the config has no draft_vocab_size (engines then assume the vocab size "
+                f"{config_draft_vocab_size})")
         return _fail("lm_head_rows", VocabIssue(
-            "lm_head_rows", f"config draft_vocab_size is {config_draft_vocab_size} but lm_head "
-            f"has {lm_head_rows} rows: engines size lm_head from the config and fail to load "
-            "it or drop rows", {"lm_head_rows": lm_head_rows,
-                                "config_draft_vocab_size": config_draft_vocab_size}))
+            "lm_head_rows", f"{said} but lm_head has {lm_head_rows} rows: engines size lm_head "
+            "from the config and fail to load it or drop rows",
+            {"lm_head_rows": lm_head_rows, "config_draft_vocab_size": config_draft_vocab_size}))
     return VocabCheck("lm_head_rows", ok=True)
 
 
@@ -226,4 +230,11 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
                               draft_vocab_size=lm_rows or cfg.draft_vocab_size,
                               embed_rows=checkpoint.embed_rows)
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
-                       report.checks + (check_lm_head_rows(lm_rows, cfg.draft_vocab_size),))
+                       report.checks + (check_lm_head_rows(lm_rows, cfg.draft_vocab_size,
+                                                           _configured_draft_vocab(cfg.raw)),))
+
+
+def _configured_draft_vocab(raw: Any) -> bool:
+    decoder = raw.get("transformer_layer_config") if hasattr(raw, "get") else None
+    return bool(raw.get("draft_vocab_size")) or bool(
+        hasattr(decoder, "get") and decoder.get("draft_vocab_size"))

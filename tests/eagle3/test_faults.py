@@ -186,6 +186,30 @@ def target_config_only(root):
     (root / "target" / "model.safetensors").unlink()
 
 
+def target_shards(keep_head: bool, keep_embedding: bool):
+    """The target resharded as HF does (index + shards), with some shards not copied."""
+    def apply(root):
+        path = root / "target" / "model.safetensors"
+        state = load_file(path)
+        path.unlink()
+        groups = {"embed": ["model.embed_tokens.weight"],
+                  "head": ["model.norm.weight", "lm_head.weight"]}
+        groups["layers"] = [n for n in state if not any(n in g for g in groups.values())]
+        weight_map = {}
+        for i, (group, names) in enumerate(groups.items()):
+            shard = f"model-0000{i + 1}-of-00003.safetensors"
+            weight_map.update({n: shard for n in names})
+            if group == "layers" or (group == "head" and not keep_head) or (
+                    group == "embed" and not keep_embedding):
+                continue  # named in the index, never copied
+            save_file({n: state[n] for n in names}, str(root / "target" / shard))
+        (root / "target" / "model.safetensors.index.json").write_text(
+            json.dumps({"metadata": {}, "weight_map": weight_map}))
+        if not keep_embedding:
+            drop("embed_tokens.weight")(root)
+    return apply
+
+
 def specforge_file(content):
     def apply(root):
         shutil.rmtree(root / "data")
@@ -218,6 +242,10 @@ FAULTS: dict[str, Fault] = {
                                  codes=frozenset({"SD302"}), note="SD302"),
     "t2d_shorter_than_vocab": Fault(draft_tensors(set_item("t2d", lambda s: s["t2d"][:200].clone())),
                                     codes=frozenset({"SD302", "SD303"}), note="t2d has shape"),
+    "draft_vocab_size_absent": Fault(draft_config(lambda c: c.pop("draft_vocab_size")),
+                                     error="lm_head.weight has 128 rows but the config has no "
+                                           "draft_vocab_size",
+                                     codes=frozenset({"SD303"})),
     "draft_vocab_config_vs_lm_head": Fault(draft_config(lambda c: c.update(draft_vocab_size=100)),
                                            error="draft_vocab_size is 100",
                                            codes=frozenset({"SD303"})),
@@ -295,6 +323,12 @@ FAULTS: dict[str, Fault] = {
     "target_embedding_other_width": Fault(target_of_another_width,
                                           error=r"target embedding \(256, 48\) does not fit"),
     "target_config_only": Fault(target_config_only, note="target has no final norm"),
+    "target_only_head_and_embedding_shards": Fault(target_shards(True, True)),
+    "target_embedding_shard_not_copied": Fault(target_shards(True, False),
+                                               error="has no embedding tensor either .*shards "
+                                                     "named in the index but not present"),
+    "target_head_shard_not_copied": Fault(target_shards(False, True),
+                                          note="target has no final norm / lm_head .*not present"),
     "target_hidden_size_differs": Fault(lambda r: edit_json(r / "target" / "config.json",
                                                             lambda c: c.update(hidden_size=48)),
                                         error="target hidden_size 48"),
@@ -347,6 +381,9 @@ FAULTS: dict[str, Fault] = {
         hidden_states=torch.randn(17, 4, 48))), skipped=1, note="hidden size 48"),
     "one_sample_other_slots": Fault(one_sample(2, lambda s: s.update(
         hidden_states=s["hidden_states"][:, :3].contiguous())), skipped=1, note="3 slots"),
+    "first_sample_other_slots": Fault(one_sample(0, lambda s: s.update(
+        hidden_states=s["hidden_states"][:, :3].contiguous())), skipped=1,
+        note="hs_0.safetensors: 3 slots per position, the dump's other files have 4"),
     "one_sample_empty": Fault(one_sample(0, lambda s: s.update(
         token_ids=s["token_ids"][:0].clone(), hidden_states=s["hidden_states"][:0].clone())),
         skipped=1, note="0 token"),
