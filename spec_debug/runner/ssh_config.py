@@ -7,7 +7,9 @@ first-match-wins rule and token expansion (paramiko/paramiko: paramiko/config.py
 
 What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config(5)):
 - `-F FILE` replaces the user's ~/.ssh/config entirely (the system file is not read either).
-- A user or port given on the command line (`user@host:port`) wins over the config.
+- A user or port given on the command line (`user@host:port`, or an inventory's
+  ansible_user/ansible_port) wins over the config, and is the one that `%r`/`%p` expand to and
+  `Match user` sees: ssh(1) sets it before reading the config, where the first value wins.
 - Host keys are looked up under HostKeyAlias if set, else under the resolved HostName,
   written `[host]:port` when the port is not 22.
 - Jump hosts are resolved through the same config, each with its own settings.
@@ -166,18 +168,25 @@ def resolve_target(
     destination: Destination | str,
     config: paramiko.SSHConfig,
     *,
+    user: str | None = None,
+    port: int | None = None,
     identity_file: str | None = None,
     connect_timeout_s: float | None = None,
 ) -> SSHTarget:
-    """Resolve a destination through the config, command-line values winning (like ssh(1))."""
+    """Resolve a destination through the config, command-line values winning (like ssh(1)).
+
+    `user` and `port` (from an inventory) win over the destination's own, which win over the config.
+    """
     if isinstance(destination, str):
         destination = parse_destination(destination)
+    user = user or destination.user
+    port = port or destination.port
     try:
-        entry = config.lookup(destination.host)
+        entry = _with_command_line(config, user, port).lookup(destination.host)
     except Exception as exc:  # paramiko raises bare exceptions for e.g. `Match exec` w/o invoke
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
-    user = destination.user or entry.get("user") or getpass.getuser()
-    port = destination.port or int(_number(entry.get("port"), "Port", DEFAULT_PORT))
+    user = user or entry.get("user") or getpass.getuser()
+    port = port or int(_number(entry.get("port"), "Port", DEFAULT_PORT))
     identity_files = tuple(entry.get("identityfile", []))
     if identity_file:
         identity_files = (os.path.expanduser(identity_file), *identity_files)
@@ -214,6 +223,22 @@ def resolve_target(
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=entry.get("stricthostkeychecking", "ask").lower(),
     )
+
+
+def _with_command_line(config: paramiko.SSHConfig, user: str | None, port: int | None) -> paramiko.SSHConfig:
+    """The config with the command line's User/Port in front, as ssh(1) reads them.
+
+    paramiko's lookup expands `%r`/`%p` (ProxyCommand, IdentityFile) and evaluates `Match user`
+    from the first User/Port it meets; a leading `Host *` block makes that ours, so
+    `bob@gpu:2200` through `ProxyCommand ssh -W %h:%p` goes to port 2200 as in OpenSSH.
+    paramiko keeps parsed blocks in `_config` (paramiko/paramiko: paramiko/config.py, parse).
+    """
+    seed = {key: str(value) for key, value in (("user", user), ("port", port)) if value is not None}
+    if not seed:
+        return config
+    seeded = paramiko.SSHConfig()
+    seeded._config = [{"host": ["*"], "config": seed}, *config._config]
+    return seeded
 
 
 def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
+import select
 import socket
+import subprocess
+import threading
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -82,11 +87,9 @@ def connect(
 ) -> Connection:
     """Resolve `destination` through ssh config and open an authenticated connection."""
     config = load_ssh_config(options.ssh_config_path)
-    target = resolve_target(destination, config, identity_file=identity_file, connect_timeout_s=options.connect_timeout_s)
-    if port is not None:
-        target = replace(target, port=port)
-    if user is not None:
-        target = replace(target, user=user)
+    target = resolve_target(
+        destination, config, user=user, port=port, identity_file=identity_file, connect_timeout_s=options.connect_timeout_s
+    )
     return _open(target, config, options, depth=0)
 
 
@@ -158,12 +161,68 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
     return sock
 
 
-def _proxy_command(target: SSHTarget) -> paramiko.ProxyCommand:
+def _proxy_command(target: SSHTarget) -> "_ProxyCommand":
     assert target.proxy_command is not None
     try:
-        return paramiko.ProxyCommand(target.proxy_command)
-    except (OSError, paramiko.SSHException) as exc:
+        return _ProxyCommand(target.proxy_command)
+    except (OSError, ValueError, paramiko.SSHException) as exc:
         raise HostUnreachableError(f"{target.alias}: ProxyCommand {target.proxy_command!r} failed to start: {exc}") from None
+
+
+class _ProxyCommand(paramiko.ProxyCommand):
+    """paramiko's ProxyCommand, made to notice that the command ended and to say why.
+
+    paramiko's recv loops on os.read while the command's stdout is at EOF, so a proxy that
+    exits (bastion down, key refused) spins a CPU until the banner timeout and is reported as a
+    stalled host; later in a session it is never noticed at all, and its stderr pipe, which
+    nobody reads, can fill and block it (paramiko/paramiko: paramiko/proxy.py, recv). Here EOF
+    ends recv (the packetizer turns b"" into EOFError), and stderr is drained into a short
+    tail that the error message quotes.
+    """
+
+    _STDERR_TAIL = 4096
+
+    def __init__(self, command_line: str) -> None:
+        super().__init__(command_line)
+        self._stderr_tail = b""
+        threading.Thread(target=self._drain_stderr, name="proxycommand-stderr", daemon=True).start()
+
+    def _drain_stderr(self) -> None:
+        stream = self.process.stderr
+        assert stream is not None
+        for chunk in iter(lambda: stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096), b""):
+            self._stderr_tail = (self._stderr_tail + chunk)[-self._STDERR_TAIL :]
+
+    def recv(self, size: int) -> bytes:
+        start = time.monotonic()
+        while True:
+            wait = None if self.timeout is None else max(0.0, self.timeout - (time.monotonic() - start))
+            ready, _, _ = select.select([self.process.stdout], [], [], wait)
+            if ready:
+                try:
+                    return os.read(self.process.stdout.fileno(), size)  # b"" at EOF: the command ended
+                except OSError as exc:
+                    raise paramiko.ProxyCommandFailure(" ".join(self.cmd), exc.strerror) from None
+            if self.timeout is not None and time.monotonic() - start >= self.timeout:
+                raise socket.timeout()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def ended(self) -> str | None:
+        """Why the command is gone (exit code and last stderr line), or None while it runs."""
+        try:
+            code = self.process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return None
+        lines = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()
+        return f"exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
 
 
 def _jump_channel(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
@@ -198,14 +257,17 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         try:
             transport.start_client(timeout=target.connect_timeout_s)
         except paramiko.SSHException as exc:
+            _raise_if_proxy_ended(target, sock)
             text = _one_line(exc)
             if "banner" in text.lower() or "timed out" in text.lower():
                 raise stalled from None
             raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
         except (EOFError, OSError) as exc:
+            _raise_if_proxy_ended(target, sock)
             raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
         # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py).
         if not transport.is_active() or not getattr(transport, "initial_kex_done", True):
+            _raise_if_proxy_ended(target, sock)
             raise stalled
         accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no", "off")
         verify_host_key(
@@ -226,6 +288,17 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     except BaseException:
         transport.close()
         raise
+
+
+def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
+    """A ProxyCommand that exited is the cause, whatever the handshake said about it."""
+    if isinstance(sock, _ProxyCommand):
+        why = sock.ended()
+        if why is not None:
+            raise HostUnreachableError(
+                f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}",
+                hint="run the ProxyCommand by hand to see why it cannot reach the host",
+            ) from None
 
 
 def _one_line(exc: BaseException) -> str:

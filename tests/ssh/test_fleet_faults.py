@@ -295,3 +295,112 @@ def test_a_connection_dropped_mid_run_keeps_the_finished_steps_and_retry_failed_
     _, second = load_run(again)
     assert [h["name"] for h in second["hosts"]] == ["dropping"]
     assert [s["status"] for s in second["steps"]] == ["passed"] * 3
+
+
+def _peak_rss_kb_of_cli(args: list[str]) -> tuple[int, int]:
+    """Run the real CLI in a child Python and return (exit code, its peak RSS in KiB)."""
+    import subprocess
+    import sys
+
+    runner = (
+        "import resource, runpy, sys\n"
+        "sys.argv = ['spec-debug', *sys.argv[1:]]\n"
+        "code = 0\n"
+        "try:\n"
+        "    runpy.run_module('spec_debug', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code if isinstance(exc.code, int) else 1\n"
+        "sys.stderr.write(f'\\nPEAK_RSS_KB={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", runner, *args], capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, int(proc.stderr.rsplit("PEAK_RSS_KB=", 1)[1].split()[0])
+
+
+def test_tens_of_mb_of_stdout_stay_bounded_and_a_step_that_ignores_sigterm_is_killed(client: ClientSetup, tmp_path: Path) -> None:
+    megabytes = 32
+    playbook = tmp_path / "noisy.yaml"
+    playbook.write_text(
+        "name: noisy\ndescription: a flood of output, then a process that ignores SIGTERM\nvars:\n  mb: '0'\nsteps:\n"
+        "  - id: flood\n    title: flood\n    why: a log cat of a whole training run\n"
+        "    run: head -c {{ mb }}000000 /dev/zero | tr '\\\\0' x; echo; echo END-OF-FLOOD\n"
+        "  - id: stubborn\n    title: stubborn\n    why: a server that traps TERM\n"
+        "    run: trap '' TERM; sleep 4321.{{ mb }}; echo never\n    timeout: 1\n"
+        "  - id: after\n    title: after\n    why: the host still works\n    run: echo after\n"
+    )
+    common = ["run", str(playbook), "--host", "target", "-F", str(client.config), "--batch"]
+    code, baseline_kb = _peak_rss_kb_of_cli([*common, "--out", str(tmp_path / "small"), "--var", "mb=0"])
+    assert code == 0
+    started = time.monotonic()
+    code, flood_kb = _peak_rss_kb_of_cli([*common, "--out", str(tmp_path / "big"), "--var", f"mb={megabytes}"])
+    elapsed = time.monotonic() - started
+    assert code == 0  # a timeout is a warning (SD002)
+    run_dir, record = load_run(tmp_path / "big")
+    steps = by_id(record, "target")
+    flood = steps["flood"]
+    assert flood["status"] == "passed" and flood["truncated"] and flood["stdout"].rstrip().endswith("END-OF-FLOOD")
+    assert len(flood["stdout"]) < 1024 * 1024  # the record keeps head and tail only
+    assert (run_dir / flood["artifacts"][0]).stat().st_size == megabytes * 1_000_000 + len("\nEND-OF-FLOOD\n")
+    # Memory stays flat: measured +8 MiB over the tiny run for 40 MB of output; a capture that
+    # kept everything would grow by the whole output.
+    assert flood_kb - baseline_kb < megabytes * 1024 // 2, (baseline_kb, flood_kb)
+    assert steps["stubborn"]["status"] == "timeout" and steps["after"]["status"] == "passed"
+    assert elapsed < 30
+    from spec_debug.runner.output import StreamCapture
+    from spec_debug.runner.ssh import SSHTransport
+
+    with SSHTransport.connect("target", client.options()) as transport:
+        listing = StreamCapture("stdout")
+        transport.run("ps -eo stat=,args=", stdout=listing, stderr=StreamCapture("stderr"))
+    assert not [line for line in listing.text().splitlines() if f"sleep 4321.{megabytes}" in line and not line.lstrip().startswith("Z")]
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
+def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_overrides(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
+) -> None:
+    """`Host *` defaults after specific blocks, `Match host`, IdentityFile with ~ and %h, and a
+    user and port from the command line that must win over the config *and* be what %r/%p in
+    ProxyCommand expand to (ssh(1) reads them before the config; first value wins)."""
+    import getpass
+
+    from spec_debug.runner.output import StreamCapture
+    from spec_debug.runner.ssh import SSHTransport
+    from tests.sshd_fixture import ClientKey, free_port, write_ssh_config
+
+    me = getpass.getuser()
+    jump = sshd_factory("cfgjump")
+    client.trust(jump)
+    keys = client.home / ".ssh" / "keys"
+    keys.mkdir()
+    for suffix in ("", ".pub"):  # the key as ~/.ssh/keys/%h.key, %h being the HostName
+        shutil.copy(str(client.key.path) + suffix, str(keys / "127.0.0.1.key") + suffix)
+    ClientKey.create(client.home / ".ssh", "id_ed25519")  # a default identity the server does not know
+    write_ssh_config(client.config, {
+        "gpu-*": {"HostName": "127.0.0.1", "ProxyCommand": f"ssh -F {client.config} -W %h:%p %r@cfgjump"},
+        # The jump is run by OpenSSH, which expands ~ from the passwd entry, not $HOME: absolute paths.
+        "cfgjump": {"HostName": "127.0.0.1", "Port": jump.port, "BatchMode": "yes", "IdentityFile": str(client.key.path), "UserKnownHostsFile": str(client.known_hosts)},
+        "*": {"IdentityFile": "~/.ssh/keys/%h.key", "UserKnownHostsFile": "~/.ssh/known_hosts", "Port": free_port(), "User": "nobody-here"},
+    })
+    with open(client.config, "a") as handle:  # Match blocks go last; IdentitiesOnly drops the decoy
+        handle.write("Match host 127.0.0.1\n  IdentitiesOnly yes\n")
+    with SSHTransport.connect(f"{me}@gpu-a:{sshd.port}", client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
+        target = transport.connection.target
+        assert (target.user, target.port, target.identities_only) == (me, sshd.port, True)
+        assert target.identity_files == (str(keys / "127.0.0.1.key"),)
+        assert target.proxy_command == f"ssh -F {client.config} -W 127.0.0.1:{sshd.port} {me}@cfgjump"
+        out = StreamCapture("stdout")
+        transport.run("echo $USER ${SSH_CONNECTION##* }", stdout=out, stderr=StreamCapture("stderr"))
+        assert out.text().split() == [me, str(sshd.port)]
+        assert jump.connection_pids(), "the session went through the ProxyCommand jump"
+    # Without the command-line port, %p is the config's closed default: the jump's `ssh -W` exits
+    # at once, and that is the one-line cause (not a 15 s wait for a "stalled" banner).
+    from spec_debug.runner.ssh_errors import HostUnreachableError
+
+    started = time.monotonic()
+    with pytest.raises(HostUnreachableError, match=r"ProxyCommand .* exited with code 255: .*") as info:
+        SSHTransport.connect(f"{me}@gpu-b", client.options())
+    assert time.monotonic() - started < 5
+    assert "\n" not in info.value.message
