@@ -257,7 +257,8 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
                 info.status = status
             if agent_id in files and agent_id not in read and agent_id not in queue:
                 queue.append(agent_id)
-            elif agent_id not in files and f"agent-{agent_id}.jsonl" not in stats.missing_files:
+            elif agent_id not in files and agent_id not in cursor.inline_agents \
+                    and f"agent-{agent_id}.jsonl" not in stats.missing_files:
                 # Referenced but not on disk: keep the node, say so, never fail.
                 stats.missing_files.append(f"agent-{agent_id}.jsonl")
                 info.status = "missing"

@@ -118,6 +118,30 @@ def test_cli_2_0_task_agents_in_the_session_folder(tmp_path):
     assert {ag["id"]: ag["parent"] for ag in a.agents} == {"main": None, "e5e5e5e5": "main"}
 
 
+def test_cli_2_0_sidechain_lines_after_the_task_result(tmp_path):
+    """The shape of claude-code-log ``test/test_data/sidechain_integrated.jsonl`` (CLI 2.0.46):
+    the Task result line names the agent (top-level ``agentId``), then the sub-agent's lines
+    follow inline, only some of them carrying ``agentId``. One agent, read, not missing."""
+    v = "2.0.46"
+    path = _write(tmp_path / f"{SESSION}.jsonl", [
+        _call(0, "toolu_task", "Task", {"subagent_type": "general-purpose", "description": "find the flag",
+                                        "prompt": "Find where --speculative-num-steps is set"}, version=v),
+        _result(1, "toolu_task", [{"type": "text", "text": "It is set in serve.sh"}], version=v, agentId="e1c84ba5",
+                toolUseResult={"oldString": None, "newString": None}),
+        {**_cc("assistant", 2, {"role": "assistant", "content": [{"type": "text", "text": "Searching."}]}, version=v),
+         "isSidechain": True},
+        {**_call(3, "toolu_grep", "Bash", {"command": "ssh gpu01 'grep -rn speculative /srv/serve.sh'"}, version=v),
+         "isSidechain": True},
+        _result(4, "toolu_grep", "12: --speculative-num-steps 1", "e1c84ba5", version=v),
+        _cc("assistant", 5, {"role": "assistant", "content": [{"type": "text", "text": "Found it."}]}, version=v),
+    ])
+    a = analyze_path(path)
+    agents = {ag["id"]: (ag["parent"], ag["spawned_by"], ag["status"], ag["events"]) for ag in a.agents}
+    assert agents == {"main": (None, None, "completed", 3), "e1c84ba5": ("main", "toolu_task", "completed", 3)}
+    assert a.stats["missing_files"] == 0
+    assert [(c.agent, c.host, c.exit_code) for c in a.commands] == [("e1c84ba5", "gpu01", 0)]
+
+
 def test_cli_2_0_agent_file_beside_the_session_opening_with_a_screenshot(tmp_path):
     screenshot = base64.b64encode(bytes(range(256)) * 6000).decode()  # ~2 MB on the first line
     _write(tmp_path / f"{SESSION}.jsonl", [

@@ -62,6 +62,10 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
 def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Event]:
     sidechain_agent: str | None = None
     last_spawn: str | None = None
+    last_ref: str | None = None
+    """The agentId a trunk line named since the last spawn (CLI 2.0.x puts it on the Task
+    result line; the sidechain lines after it may lack it: claude-code-log
+    ``test/test_data/sidechain_integrated.jsonl``)."""
     inline_count = 0
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
@@ -71,17 +75,21 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 agent_id = None
             if sidechain_agent is None:
                 inline_count += 1
-                sidechain_agent = agent_id or (
+                sidechain_agent = agent_id or last_ref or (
                     f"sidechain-{last_spawn}" if last_spawn else f"sidechain-{inline_count}"
                 )
             agent = agent_id or sidechain_agent
+            cursor.inline_agents.add(agent)
             for event in events:
                 event.agent = agent
         elif cursor.agent == MAIN_AGENT:
             sidechain_agent = None
+            if agent_id and isinstance(agent_id, str):
+                last_ref = agent_id
         for event in events:
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
+                last_ref = None
             yield event
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
@@ -20,6 +20,8 @@ class Cursor:
     seq_base: int = 0
     records: int = 0
     """Records (non-blank lines / array elements) consumed so far in this file."""
+    inline_agents: set[str] = field(default_factory=set)
+    """Sub-agents whose lines were inline in this file (older Claude Code CLIs)."""
 
 
 def block_text(content: Any) -> str:
