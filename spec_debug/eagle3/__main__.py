@@ -14,8 +14,16 @@ import sys
 from spec_debug.errors import SpecDebugError
 
 
+class _JsonArgumentParser(argparse.ArgumentParser):
+    """Usage errors as the one JSON document too (argparse prints text and exits 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        print(json.dumps({"error": f"{self.prog}: {message}", "hint": " ".join(self.format_usage().split())}))
+        raise SystemExit(2)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m spec_debug.eagle3")
+    parser = _JsonArgumentParser(prog="python -m spec_debug.eagle3")
     sub = parser.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("eval")
     ev.add_argument("--model", required=True)

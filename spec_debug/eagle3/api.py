@@ -116,6 +116,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 
     if semantics not in SEMANTICS:
         raise UsageError(f"--semantics {semantics!r}: use one of {', '.join(SEMANTICS)}")
+    if steps is not None and steps < 1:
+        raise UsageError(f"--steps {steps}: give a draft depth of at least 1")
     try:
         engines.parse_version(engine_version)
     except ValueError as exc:

@@ -547,6 +547,27 @@ def test_probe_entry_point_prints_one_json_document(name, base, tmp_path, capsys
             assert code == 0 and "error" not in out, out
 
 
+@pytest.mark.parametrize("argv, pattern", [
+    (["eval", "--data", "x"], "required: --model"),
+    (["eval", "--model", "m", "--data", "d", "--steps", "two"], "invalid int value: 'two'"),
+    (["layout", "--model", "m", "--data", "d", "--max-samples", "-1"], "no samples|not found"),
+])
+def test_probe_entry_point_usage_errors_are_json(argv, pattern, capsys):
+    try:
+        code = probe_main(argv)
+    except SystemExit as exit_:  # argparse exits; the probe's own errors return
+        code = exit_.code
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    assert code == 2 and re.search(pattern, json.loads(captured.out)["error"])
+
+
+def test_probe_steps_below_one(base, capsys):
+    code = probe_main(["eval", "--model", str(base / "draft"), "--data", str(base / "data"),
+                       "--steps", "-1"])
+    assert code == 2 and "--steps -1" in json.loads(capsys.readouterr().out)["error"]
+
+
 def test_probe_as_a_subprocess_has_no_traceback(base, tmp_path):
     """As a GPU host runs it: `python -m spec_debug.eagle3` on a cut download."""
     root = _damaged(base, tmp_path, FAULTS["safetensors_truncated"])
