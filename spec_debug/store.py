@@ -47,8 +47,10 @@ def _write_hint(exc: OSError) -> str:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return "free some space there, or pass --out DIR on another disk"
     if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return "pass --out DIR for a folder you can write to"
-    return "pass --out DIR for another folder"
+        return "write to a folder you can write to (for runs: --out DIR)"
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return "the folder does not exist: create it first"
+    return "write to another folder (for runs: --out DIR)"
 
 
 def utc_now() -> str:
@@ -126,13 +128,16 @@ def _discard(tmp: str | None) -> None:
 
 def load_record(run_dir_or_file: Path) -> RunRecord:
     """Read run.json. Anything wrong with it is one UsageError line naming the file."""
-    path = run_dir_or_file / RUN_JSON if run_dir_or_file.is_dir() else run_dir_or_file
+    path = run_dir_or_file
     try:
+        if path.is_dir():
+            path = path / RUN_JSON
         raw = path.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"no run record at {path}", hint="pass a runs/<run-id> directory or its run.json") from None
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {_why(exc)}") from None
+        shown = str(path) if len(str(path)) <= 200 else str(path)[:197] + "..."
+        raise UsageError(f"cannot read {shown}: {_why(exc)}") from None
     if not raw.strip():
         raise UsageError(f"{path}: run.json is empty", hint="the run was stopped before its first write; run it again") from None
     try:

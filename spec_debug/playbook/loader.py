@@ -51,6 +51,14 @@ def shipped_playbook_names() -> list[str]:
 
 def find_playbook(name_or_path: str) -> Path:
     """A path, or the name of a shipped playbook (with or without .yaml), from any directory."""
+    try:
+        return _find_playbook(name_or_path)
+    except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
+        shown = name_or_path if len(name_or_path) <= 120 else name_or_path[:117] + "..."
+        raise PlaybookError(f"cannot use {shown!r} as a playbook path: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _find_playbook(name_or_path: str) -> Path:
     candidate = Path(name_or_path).expanduser()
     if candidate.is_file():
         return candidate

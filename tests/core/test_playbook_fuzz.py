@@ -361,3 +361,10 @@ def test_bom_and_crlf_playbooks_load(tmp_path):
         path = tmp_path / playbook.name
         path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
         assert load_playbook(path).playbook == load_playbook(playbook).playbook
+
+
+def test_a_path_too_long_for_the_file_system_is_one_line(tmp_path):
+    for name in ("a" * 5000, "a/" * 3000 + "x.yaml"):
+        result = CliRunner().invoke(app, ["playbooks", "validate", name], env={"COLUMNS": "2000"})
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit), repr(result.exception)
+        assert "File name too long" in result.output and len(result.output.splitlines()) == 1

@@ -217,6 +217,7 @@ def test_read_only_runs_folder_exits_2_with_one_line(tmp_path, busy):
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(f"error: cannot create a run folder in {disk}: Read-only file system")
+    assert "--out DIR" in proc.stderr
 
 
 # ------------------------------------------------------------------ damaged run.json
@@ -294,3 +295,9 @@ def test_newer_record_with_only_added_fields_still_renders(tmp_path, good_record
 def test_record_written_before_schema_version_existed_still_renders(tmp_path, good_record):
     (tmp_path / "run.json").write_text(json.dumps(_without(json.loads(good_record), "schema_version")))
     assert load_record(tmp_path).schema_version == 1
+
+
+def test_report_on_a_path_too_long_is_one_line():
+    result = CliRunner().invoke(app, ["report", "r" * 5000], env={"COLUMNS": "2000"})
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.output.startswith("error: cannot read rrr") and "File name too long" in result.output
