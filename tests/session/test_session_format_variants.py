@@ -366,6 +366,11 @@ def test_codex_rollouts_from_before_the_envelope(tmp_path):
     assert [(c.seq, c.host, c.exit_code) for c in a.commands] == [(4, "gpu01", 255)]
     assert [p.text for p in a.prompts] == ["accept length is 1.2 on gpu01, find out why"]
     assert a.stats["unknown_types"] == 0
+    # the header may hold no more than id and timestamp (claude-code-log test/test_data/codex)
+    bare = _write(tmp_path / "rollout-44444444.jsonl", [
+        {"id": "44444444-4444-4444-8444-444444444444", "timestamp": "2026-01-04T05:06:07.000Z"},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "why is gpu02 slow?"}]}])
+    assert detect_format(bare) == ("codex", False)
 
 
 # -- OpenAI chat ------------------------------------------------------------------------------

@@ -58,7 +58,9 @@ def looks_like_legacy(obj: dict) -> bool:
     line_type = obj.get("type")
     if "payload" not in obj and isinstance(line_type, str) and line_type in RESPONSE_ITEM_TYPES:
         return True
-    return "type" not in obj and "instructions" in obj and isinstance(obj.get("id"), str) and "timestamp" in obj
+    # The header: {id, timestamp} and often instructions and git; never a type or a role.
+    return isinstance(obj.get("id"), str) and isinstance(obj.get("timestamp"), str) and not (
+        "type" in obj or "role" in obj or "messages" in obj or "payload" in obj)
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
