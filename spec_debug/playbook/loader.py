@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
-from spec_debug.playbook.templating import parse_template, undefined_names
+from spec_debug.playbook.templating import CONTEXT_NAMES, parse_template, undefined_names
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 
 # Known field names per nested model, for "did you mean" hints on unknown keys.
@@ -193,6 +193,15 @@ def _allowed_fields(parent_path: tuple[Any, ...]) -> list[str]:
 def _check_templates(playbook: Playbook, document: PositionedDocument, source: str) -> None:
     """Undefined variables and template syntax errors are load-time errors (exit 2)."""
     known = set(playbook.vars)
+    for name in sorted(known & CONTEXT_NAMES):
+        # Templates see {**vars, "host": ..., "facts": ...}: the built-in silently wins, so a
+        # var named host (a server address, say) would render as the inventory host name.
+        line, column = document.position(("vars", name, "<key>")) or (None, None)
+        raise PlaybookError(
+            f"var {name!r} is hidden by the built-in template name {name!r}",
+            path=source, line=line, column=column, key_path=f"vars.{name}",
+            hint=f"rename it (e.g. server_{name}); built-in names: {', '.join(sorted(CONTEXT_NAMES))}",
+        )
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
@@ -224,9 +233,11 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             try:
                 missing = undefined_names(text, known, expression=is_expression)
             except TemplateSyntaxError as exc:
+                braces = is_expression and text.strip().startswith("{{")
                 raise PlaybookError(
                     f"template syntax error in step {step.id!r}: {exc.message}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"{path[-1]} is an expression already: write {text.strip()[2:-2].strip()!r} without {{{{ }}}}" if braces else None,
                 ) from None
             except RecursionError:  # Jinja parses recursively: thousands of nested parentheses
                 raise PlaybookError(
@@ -234,11 +245,10 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path),
                 ) from None
             if missing:
-                close = difflib.get_close_matches(missing[0].removeprefix("vars."), sorted(known), n=1)
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
-                    hint=f"did you mean {close[0]!r}?" if close else "declare it under vars: (or use facts.NAME for a captured fact)",
+                    hint=_undefined_hint(missing[0], known),
                 )
         for path, text in _finding_texts(step, base):
             # Names are only known when the finding fires (facts, stdout); syntax is known now.
@@ -256,6 +266,16 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     f"template in step {step.id!r} nests too deeply to parse",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                 ) from None
+
+
+def _undefined_hint(missing: str, known: set[str]) -> str:
+    bare = missing.removeprefix("vars.")
+    dashed = sorted(k for k in known if k.startswith(f"{bare}-"))
+    if dashed:
+        # {{ model-path }} parses as model minus path.
+        return f"Jinja reads {dashed[0]!r} as a subtraction: rename the var to {dashed[0].replace('-', '_')!r} (or write vars[{dashed[0]!r}])"
+    close = difflib.get_close_matches(bare, sorted(known), n=1)
+    return f"did you mean {close[0]!r}?" if close else "declare it under vars: (or use facts.NAME for a captured fact)"
 
 
 def _finding_texts(step: Step, base: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], str]]:

@@ -368,3 +368,32 @@ def test_a_path_too_long_for_the_file_system_is_one_line(tmp_path):
         result = CliRunner().invoke(app, ["playbooks", "validate", name], env={"COLUMNS": "2000"})
         assert result.exit_code == 2 and isinstance(result.exception, SystemExit), repr(result.exception)
         assert "File name too long" in result.output and len(result.output.splitlines()) == 1
+
+
+# Playbooks that loaded and then did the wrong thing, or failed with a misleading message.
+MISLEADING = {
+    # `host` renders as the inventory host name, never as this var: curl would hit the wrong machine.
+    "var_named_like_a_builtin": (
+        "name: x\nvars:\n  port: 1\n  host: 10.0.0.5\nsteps:\n  - id: a\n    run: curl http://{{ host }}:{{ port }}\n",
+        "4:3: var 'host' is hidden by the built-in template name 'host'", "server_host",
+    ),
+    "ansible_braces_in_when": (
+        "name: x\nvars:\n  x: 1\nsteps:\n  - id: a\n    run: echo\n    when: '{{ x == 1 }}'\n",
+        "7:11: template syntax error", "when is an expression already: write 'x == 1' without {{ }}",
+    ),
+    "dashed_var_name": (
+        "name: x\nvars:\n  model-path: /m\nsteps:\n  - id: a\n    run: ls {{ model-path }}\n",
+        "6:10: undefined variable 'model'", "Jinja reads 'model-path' as a subtraction",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISLEADING))
+def test_misleading_playbook_gets_a_message_that_says_what_to_do(tmp_path, case):
+    text, where_and_what, hint = MISLEADING[case]
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook(path)
+    assert caught.value.message.startswith(f"{path}:{where_and_what}"), caught.value.message
+    assert hint in (caught.value.hint or ""), caught.value.hint
