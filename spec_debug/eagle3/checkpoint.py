@@ -71,9 +71,9 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
         if name == "__metadata__":
             continue
         try:
-            shape, (_, stop) = tuple(int(n) for n in meta["shape"]), meta["data_offsets"]
-            meta["dtype"], end = str(meta["dtype"]), max(end, int(stop))
-        except (KeyError, TypeError, ValueError):
+            [int(n) for n in meta["shape"]], str(meta["dtype"])
+            end = max(end, int(meta["data_offsets"][1]))
+        except (KeyError, IndexError, TypeError, ValueError):
             raise CheckpointError(f"{path}: safetensors header entry {name!r} is malformed") from None
     if 8 + length + end > size:
         raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "

@@ -177,7 +177,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         eagle_config = _mapping(raw.get("eagle_config"), "eagle_config", where)
         aux_key = "eagle_config.eagle_aux_hidden_state_layer_ids"
         aux = eagle_config.get("eagle_aux_hidden_state_layer_ids")
-        if aux is None:
+        if not aux:
             aux_key, aux = "eagle_aux_hidden_state_layer_ids", raw.get(
                 "eagle_aux_hidden_state_layer_ids")
         steps = raw.get("num_lookahead_tokens")
