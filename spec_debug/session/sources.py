@@ -60,34 +60,39 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         if not files:
             raise UsageError(f"{path}: no transcript files found",
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
-    sources = []
     scanning = not path.is_file()
-    for file in files:
-        if scanning and not file.is_file():
-            continue  # a pipe or socket in the folder: opening it would wait forever
-        try:
-            packed = _compression(file)
-            detected, array, recognized = _sniff(file)
-        except OSError as e:
-            if scanning:
-                continue  # one unreadable file does not stop the others
-            raise UsageError(f"{file}: cannot be read ({e.strerror or e})") from None
-        if packed:
-            if scanning:
-                continue
-            raise UsageError(f"{file}: a {packed} archive, not a transcript",
-                             hint=f"decompress it first (e.g. zcat, zstdcat or unzip) to {file.stem}")
-        if scanning and fmt is None and not recognized and file.suffix.lower() in (".json", ".jsonl"):
-            continue  # a config or data file in the folder, not a transcript
-        if fmt is not None:
-            array = array and fmt == "openai"
-            detected = fmt
-        sources.append(SessionSource(id=file.stem, path=file, format=detected, array=array))
+    sources = [source for file in files if (source := _source(file, fmt, scanning)) is not None]
     _unique_ids(sources, path)
     if not sources:
-        raise UsageError(f"{path}: no transcript files found ({len(files)} JSON file(s) that are not transcripts)",
+        raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
     return sources
+
+
+def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None:
+    """The session in ``file``, or None when a folder scan should pass it by (a pipe, an
+    archive, an unreadable file, JSON that is no transcript); for a file named on the command
+    line those are usage errors instead."""
+    if scanning and not file.is_file():
+        return None  # a pipe or socket in the folder: opening it would wait forever
+    try:
+        packed = _compression(file)
+        detected, array, recognized = _sniff(file)
+    except OSError as e:
+        if scanning:
+            return None  # one unreadable file does not stop the others
+        raise UsageError(f"{file}: cannot be read ({e.strerror or e})") from None
+    if packed:
+        if scanning:
+            return None
+        raise UsageError(f"{file}: a {packed} archive, not a transcript",
+                         hint=f"decompress it first (e.g. zcat, zstdcat or unzip) to {file.stem}")
+    if scanning and fmt is None and not recognized and file.suffix.lower() in (".json", ".jsonl"):
+        return None  # a config or data file in the folder, not a transcript
+    if fmt is not None:
+        array = array and fmt == "openai"
+        detected = fmt
+    return SessionSource(id=file.stem, path=file, format=detected, array=array)
 
 
 def _unique_ids(sources: list[SessionSource], root: Path) -> None:
@@ -142,8 +147,7 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
     looked like a transcript line (the format is then a fallback guess)."""
     with open(path, "rb") as f:
         head = f.read(_SNIFF_BYTES)
-    if head.startswith(codecs.BOM_UTF8):
-        head = head[len(codecs.BOM_UTF8):]  # Windows editors save UTF-8 with a byte-order mark
+    head = head.removeprefix(codecs.BOM_UTF8)  # Windows editors save UTF-8 with a byte-order mark
     stripped = head.lstrip()
     if not stripped:
         return "text", False, False

@@ -42,7 +42,7 @@ _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instru
              "<recommended_plugins>")
 """How the parts Codex writes into user messages begin (not typed by the person; several
 independent rollout readers filter the same markers)."""
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.M)
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
 """``apply_patch`` input names its files on these lines (openai/codex ``codex-rs/apply-patch``)."""
 
 
