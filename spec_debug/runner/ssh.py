@@ -17,11 +17,11 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Callable, Iterator, Literal
 
 import paramiko
 
-from spec_debug.errors import TransportError, UsageError
+from spec_debug.errors import SpecDebugError, TransportError, UsageError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh_connect import Connection, ConnectOptions, connect
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteShellError
@@ -39,6 +39,8 @@ _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
 _KILL_CHANNEL_TIMEOUT_S = 10.0
 _CHANNEL_RETRY_S = 10.0
+# The kill channel waits only briefly: a refusal then means the step itself fills the server's sessions.
+_KILL_CHANNEL_RETRY_S = 0.5
 
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
 # that called setsid leaves the group), wait up to the grace period, then KILL what is left.
@@ -102,9 +104,19 @@ def wrap_command(command: str, env: dict[str, str] | None = None) -> str:
 class SSHTransport(Transport):
     """One SSH connection to one host, reused for every step, SFTP included."""
 
-    def __init__(self, connection: Connection, *, host: str, max_sessions: int = 10) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        *,
+        host: str,
+        max_sessions: int = 10,
+        reconnect: Callable[[], Connection] | None = None,
+    ) -> None:
         self.host = host
         self._connection = connection
+        # Opens a second connection to the same host: the way to kill a step's tree when the
+        # server allows one session per connection (MaxSessions 1) and the step holds it.
+        self._reconnect = reconnect
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._files = RemoteFiles(host, connection.transport, self._session_slot, self._open_session)
         # Whether sshd ever granted us a session channel: a refusal before the first one is
@@ -128,8 +140,10 @@ class SSHTransport(Transport):
     ) -> "SSHTransport":
         """Open the connection now, so an unreachable host fails here with a TransportError."""
         options = options or ConnectOptions()
-        connection = connect(destination, options, port=port, user=user, identity_file=identity_file)
-        return cls(connection, host=name or destination, max_sessions=options.max_sessions)
+        def reconnect() -> Connection:
+            return connect(destination, options, port=port, user=user, identity_file=identity_file)
+
+        return cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -186,7 +200,8 @@ class SSHTransport(Transport):
         raise RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
             hint="the account's shell is nologin or /bin/false, or sshd_config forces another command "
-            "(ForceCommand); spec-debug needs an account whose shell runs commands (sh, bash, zsh)",
+            "(ForceCommand); spec-debug needs an account whose login shell runs POSIX commands "
+            "(sh, bash, zsh; not fish or csh)",
         )
 
     def interrupt(self) -> None:
@@ -254,21 +269,39 @@ class SSHTransport(Transport):
         raise TransportError(f"{self.host}: the server closed the command's channel without an exit status")
 
     def _kill_remote(self, pid: int | None) -> None:
-        """Kill the remote process tree over a fresh channel (best effort)."""
+        """Kill the remote process tree over a fresh channel (best effort).
+
+        No session slot is taken: the step's own slot is still held, and waiting for another
+        while every step times out at once would deadlock. When sshd refuses the channel, the
+        step's session is what fills it (sshd keeps a session until its command exits, even
+        after the channel closes: openssh-portable session.c, session_close_by_channel), so
+        waiting is pointless: the kill goes over a second connection instead.
+        """
         if pid is None or not self._connection.transport.is_active():
             return
         script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1))
         try:
-            # No session slot is taken: the step's own slot is still held, and waiting for another
-            # while every step times out at once would deadlock; the open itself retries.
-            channel = self._open_session()
-            try:
-                channel.exec_command(f"sh -c {shlex.quote(script)}")
-                channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S)
-            finally:
-                channel.close()
+            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S)
+        except _SessionRefused:
+            self._kill_over_second_connection(script)
+            return
         except (TransportError, paramiko.SSHException, EOFError, OSError):
-            pass  # the connection is going away: nothing more we can do from here
+            return  # the connection is going away: nothing more we can do from here
+        _run_kill_script(channel, script)
+
+    def _kill_over_second_connection(self, script: str) -> None:
+        if self._reconnect is None:
+            return
+        try:
+            second = self._reconnect()
+        except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
+            return
+        try:
+            _run_kill_script(second.transport.open_session(timeout=second.target.connect_timeout_s), script)
+        except (paramiko.SSHException, EOFError, OSError):
+            pass
+        finally:
+            second.close()
 
     # -- files ------------------------------------------------------------------------------
 
@@ -300,13 +333,13 @@ class SSHTransport(Transport):
         finally:
             self._sessions.release()
 
-    def _open_session(self) -> paramiko.Channel:
+    def _open_session(self, retry_s: float = _CHANNEL_RETRY_S) -> paramiko.Channel:
         if not self._connection.transport.is_active():
             raise self._lost("before the step could start")
         # sshd frees a session slot only once it has processed our CLOSE, which can trail our
         # semaphore release; a server with a lower MaxSessions than ours refuses the same way.
         # Both are transient: retry for a while before calling the host broken.
-        deadline = time.monotonic() + _CHANNEL_RETRY_S
+        deadline = time.monotonic() + retry_s
         while True:
             try:
                 channel = self._connection.transport.open_session(timeout=self._connection.target.connect_timeout_s)
@@ -325,7 +358,7 @@ class SSHTransport(Transport):
                 if self._files.release_idle():
                     continue
                 if time.monotonic() >= deadline:
-                    raise TransportError(
+                    raise _SessionRefused(
                         f"{self.host}: the server refused a new session channel ({exc.text})",
                         hint="lower the number of concurrent commands or raise MaxSessions in sshd_config",
                     ) from None
@@ -348,6 +381,18 @@ class SSHTransport(Transport):
             f"{self.host}: SSH connection lost {when}",
             hint="the host rebooted, sshd restarted or the network dropped; a remote process may still be running",
         )
+
+
+class _SessionRefused(TransportError):
+    """sshd kept refusing a session channel on a live connection (MaxSessions reached)."""
+
+
+def _run_kill_script(channel: paramiko.Channel, script: str) -> None:
+    try:
+        channel.exec_command(f"sh -c {shlex.quote(script)}")
+        channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S)
+    finally:
+        channel.close()
 
 
 class _PidHeader:

@@ -49,7 +49,7 @@ steps:
 """
 
 # Tools a minimal host has on PATH; python3 is added only when the test wants it.
-_TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "tail", "id", "ps", "mkdir", "ls")
+_TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "tail", "id", "ps", "grep", "mkdir", "ls")
 
 
 class FreshHost:
@@ -211,18 +211,25 @@ def test_a_bundle_upload_the_host_refuses_fails_only_the_probe_step(
 def test_max_sessions_1_still_runs_probes_fetches_and_later_steps(
     cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
 ) -> None:
-    # The kept SFTP channel (bundle upload, fetch) would hold the server's only session slot.
+    # The kept SFTP channel (bundle upload, fetch) would hold the server's only session slot,
+    # and a timed-out step holds it until it is killed, which needs a channel of its own.
     fresh_server(client, sshd_factory, tmp_path, "onesession", extra="MaxSessions 1\n")
     playbook = tmp_path / "first_look.yaml"
-    playbook.write_text(PROBE_PLAYBOOK)
+    playbook.write_text(
+        PROBE_PLAYBOOK
+        + "  - id: hang\n    title: hang\n    why: times out\n    run: sleep 4242.5; echo never\n    timeout: 1\n"
+        + "  - id: after_hang\n    title: after the hang\n    why: the slot is free again\n    run: ps -eo args= | grep -c '^sleep 4242[.]5' || true\n"
+    )
     out = tmp_path / "runs"
     started = time.monotonic()
     result = cli("run", str(playbook), "--host", "onesession", "-F", str(client.config), "--batch", "--out", str(out))
-    assert result.code == 0, result.stdout + result.stderr
+    assert result.code == 0, result.stdout + result.stderr  # the timeout is a warning (SD002)
     _, record = load_run(out)
     steps = by_id(record, "onesession")
     assert [steps[s]["status"] for s in ("host_info", "shell", "fetch_note", "after")] == ["passed"] * 4
-    assert time.monotonic() - started < 10  # no waiting out channel-open retries
+    assert steps["hang"]["status"] == "timeout"
+    assert steps["after_hang"]["status"] == "passed" and steps["after_hang"]["stdout"].strip() == "0"  # killed for real
+    assert time.monotonic() - started < 12  # no waiting out channel-open retries
 
 
 def test_a_server_that_allows_no_sessions_fails_at_once_with_the_cause(
