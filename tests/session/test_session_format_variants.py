@@ -401,19 +401,22 @@ def test_openai_legacy_function_call_and_content_parts(tmp_path):
 
 # -- shell logs -------------------------------------------------------------------------------
 
-def test_rhel_prompts_and_colours_from_script(tmp_path):
-    """Rocky/RHEL bash writes ``[user@host dir]#``; script(1) keeps colours and the window title."""
+def test_prompts_of_other_shells_and_colours_from_script(tmp_path):
+    """Rocky/RHEL bash writes ``[user@host dir]#``, macOS zsh ``me@laptop ~ %``, PowerShell
+    ``PS C:\\Users\\me>``; script(1) keeps colours and the window title."""
     log = ("\x1b]0;root@gpu-3: ~\x07\x1b[01;32mroot@gpu-3\x1b[00m:\x1b[01;34m~\x1b[00m# nvidia-smi -L\r\n"
            "GPU 0: NVIDIA H200\r\n"
            "[ml@gpu-4 sglang]$ python -m sglang.launch_server --model-path /m --port 30000\n"
            "Traceback (most recent call last):\n  File \"/m/x.py\", line 3, in <module>\nValueError: bad draft\n"
-           "(base) [root@gpu-5 ~]# uptime\n")
+           "(base) [root@gpu-5 ~]# uptime\n"
+           "me@MacBook-Pro ~ % ssh gpu-6 uptime\n up 3 days\n"
+           "PS C:\\Users\\me> ssh gpu-7 uptime\n up 4 days\n")
     path = tmp_path / "typescript.log"
     path.write_text(log, newline="")
     a = analyze_path(path)
     assert [(c.host, c.command) for c in a.commands] == [
         ("gpu-3", "nvidia-smi -L"), ("gpu-4", "python -m sglang.launch_server --model-path /m --port 30000"),
-        ("gpu-5", "uptime")]
+        ("gpu-5", "uptime"), ("gpu-6", "ssh gpu-6 uptime"), ("gpu-7", "ssh gpu-7 uptime")]
     assert [(e.host, e.exception) for e in a.errors] == [("gpu-4", "ValueError")]
 
 

@@ -21,10 +21,12 @@ MAX_BODY_CHARS = 1 << 20
 _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\s*[:>-]?\s*)?(.*)$", re.I)
 _USER_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)?"  # a virtualenv or conda prefix: (base)
-    r"(?:\[[\w.-]+@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
-    r"|[\w.-]+@(?P<host>[\w.-]+)(?::[^\s#$]*)?)"  # Debian/Ubuntu default: root@gpu-3:~#
-    r"\s?[#$]\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?\$\s+(?P<command>.+)$")
+    r"(?:\[[\w.-]+@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
+    r"|[\w.-]+@(?P<host>[\w.-]+)(?::[^\s#$]*)?\s?[#$]"  # Debian/Ubuntu default: root@gpu-3:~#
+    r"|[\w.-]+@(?P<zsh_host>[\w.-]+) \S+ %)"  # macOS zsh default: me@laptop ~ %
+    r"\s+(?P<command>.+)$")
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?(?:\$|PS [A-Za-z]:\\[^>]*>)\s+(?P<command>.+)$")
+"""``$ cmd``, and PowerShell's ``PS C:\\Users\\me> cmd``."""
 _TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC): a log recorded with ``script(1)``
 keeps the prompt's colours, ``\x1b[01;32mroot@gpu-3\x1b[00m:~#``."""
@@ -62,7 +64,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 def _prompt_host(m: re.Match) -> str | None:
     if m.re is not _USER_PROMPT:
         return None
-    return m.group("host") or m.group("bracket_host")
+    return m.group("host") or m.group("bracket_host") or m.group("zsh_host")
 
 
 class _State:
