@@ -6,11 +6,12 @@ autoescaped, so remote output can never inject markup into a report.
 
 from __future__ import annotations
 
+import traceback
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, select_autoescape
 from jinja2.exceptions import TemplateError as JinjaTemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -68,9 +69,31 @@ def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | 
     try:
         tmpl = env.get_template(name)
         return tmpl.render(**report_view(record), record=record)
-    except JinjaTemplateError as exc:
-        where = f"{template}" if template else name
-        raise UsageError(f"report template {where} failed: {exc}") from None
+    except Exception as exc:
+        # A --template is anyone's code: besides Jinja's own errors it can divide by zero, add
+        # a str to an int, recurse forever or not be UTF-8. All of them are one line, with the
+        # template line where Jinja knows it.
+        raise UsageError(f"report template {_where(exc, template, name)} failed: {_what(exc)}") from None
+
+
+def _where(exc: Exception, template: Path | None, name: str) -> str:
+    where = str(template) if template else name
+    line = getattr(exc, "lineno", None) if isinstance(exc, TemplateSyntaxError) else None
+    if line is None:
+        # Jinja rewrites tracebacks so that template code shows up as frames of the template file.
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith(name)]
+        line = frames[-1].lineno if frames else None
+    return f"{where}:{line}" if line else where
+
+
+def _what(exc: Exception) -> str:
+    if isinstance(exc, TemplateNotFound):
+        return f"template not found: {exc.name}"
+    if isinstance(exc, JinjaTemplateError):
+        return str(exc.message or exc).splitlines()[0]
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {exc.start})"
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
 
 
 def write_reports(record: RunRecord, run_dir: Path) -> dict[str, Path]:

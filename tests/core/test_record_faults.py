@@ -301,3 +301,27 @@ def test_report_on_a_path_too_long_is_one_line():
     result = CliRunner().invoke(app, ["report", "r" * 5000], env={"COLUMNS": "2000"})
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.output.startswith("error: cannot read rrr") and "File name too long" in result.output
+
+
+BAD_TEMPLATES = {
+    "divides_by_zero": ("# {{ record.run_id }}\n{{ 1 / 0 }}\n", ":2 failed: ZeroDivisionError: division by zero"),
+    "adds_str_and_int": ("{{ record.run_id + 1 }}", ":1 failed: TypeError: can only concatenate str"),
+    "recurses_forever": ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", ":1 failed: RecursionError"),
+    "not_utf8": (b"\xff\xfe{{ x }}", " failed: not UTF-8 text (byte 0)"),
+    "includes_a_missing_file": ('{% include "nope.j2" %}', ":1 failed: template not found: nope.j2"),
+    "syntax_error_on_line_3": ("a\nb\n{% if %}", ":3 failed: Expected an expression"),
+    "reaches_for_python_internals": ("{{ record.__class__.__mro__ }}", " failed: access to attribute '__class__'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_TEMPLATES))
+def test_report_with_a_broken_custom_template_is_one_line(tmp_path, good_record, case):
+    """--template runs anyone's Jinja: its bugs are theirs to fix, with the line to look at."""
+    source, words = BAD_TEMPLATES[case]
+    template = tmp_path / "mine.md.j2"
+    template.write_bytes(source if isinstance(source, bytes) else source.encode())
+    (tmp_path / "run.json").write_text(good_record)
+    result = CliRunner().invoke(app, ["report", str(tmp_path), "--template", str(template)], env={"COLUMNS": "2000"})
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), (repr(result.exception), result.output)
+    assert result.output.startswith(f"error: report template {template}") and words in result.output, result.output
+    assert len(result.output.splitlines()) == 1
