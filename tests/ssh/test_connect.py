@@ -170,7 +170,8 @@ def test_sshd_killed_mid_step_is_a_lost_connection(client: ClientSetup, sshd_fac
     client.trust(server)
     client.alias("doomed", server)
     with SSHTransport.connect("doomed", client.options()) as transport:
-        threading.Timer(0.5, server.stop).start()
+        stopper = threading.Timer(0.5, server.stop)
+        stopper.start()
         started = time.monotonic()
         with pytest.raises(ConnectionLostError, match="connection lost") as info:
             transport.run("echo started; sleep 20", stdout=StreamCapture("o"), stderr=StreamCapture("e"), timeout_s=30)
@@ -178,6 +179,8 @@ def test_sshd_killed_mid_step_is_a_lost_connection(client: ClientSetup, sshd_fac
         one_line(info.value)
         with pytest.raises(TransportError):  # and the next step fails the same way, at once
             transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+    # The fixture's teardown stops the server too: let the timer's stop finish first.
+    stopper.join()
 
 
 @pytest.fixture
