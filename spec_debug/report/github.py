@@ -6,6 +6,7 @@ from pathlib import Path
 
 from spec_debug.record import RunRecord
 from spec_debug.report.views import verdict
+from spec_debug.store import RecordWriteError
 
 _ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
 
@@ -16,14 +17,22 @@ def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
     if record.findings:
         lines += ["| | code | title | host | step |", "|---|---|---|---|---|"]
         for f in sorted(record.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}[f.severity]):
-            title = f.title.replace("|", "\\|")
-            lines.append(f"| {_ICON[f.severity]} | {f.code} | {title} | {f.host or ''} | {f.step or ''} |")
+            cells = [_cell(v) for v in (f.code, f.title, f.host or "", f.step or "")]
+            lines.append(f"| {_ICON[f.severity]} | " + " | ".join(cells) + " |")
         lines.append("")
     if run_dir is not None:
         lines.append(f"Report: `{run_dir / 'report.md'}`")
     return "\n".join(lines) + "\n"
 
 
+def _cell(value: str) -> str:
+    """One table cell: a newline (a rendered title can hold one) would end the table."""
+    return " ".join(value.replace("|", "\\|").split())
+
+
 def append_step_summary(record: RunRecord, path: Path, run_dir: Path | None = None) -> None:
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(step_summary(record, run_dir))
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(step_summary(record, run_dir))
+    except OSError as exc:
+        raise RecordWriteError(f"cannot append to GITHUB_STEP_SUMMARY {path}: {exc.strerror or exc}") from None

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from spec_debug.record import RunRecord
-from spec_debug.store import write_atomic
+from spec_debug.store import RecordWriteError, write_atomic
+
+# XML 1.0 has no way to write most C0 controls, lone surrogates or U+FFFE/U+FFFF, not even as
+# character references (https://www.w3.org/TR/xml/#charsets). ElementTree writes them anyway,
+# and CI parsers then reject the whole file; command output is full of them (ANSI colours,
+# progress bars' \r is fine, \x1b is not). Shown as U+XXXX instead so the evidence survives.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: object) -> str:
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", str(value))
 
 
 def junit_xml(record: RunRecord) -> str:
@@ -42,10 +53,18 @@ def junit_xml(record: RunRecord) -> str:
         suite.set("errors", str(errors))
         suite.set("skipped", str(skipped))
         suite.set("time", f"{total_time:.3f}")
+    for element in suites.iter():
+        if element.text:
+            element.text = xml_text(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, xml_text(value))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
 def write_junit(record: RunRecord, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RecordWriteError(f"cannot create {path.parent} for --junit: {exc.strerror or exc}") from None
     write_atomic(path, junit_xml(record))

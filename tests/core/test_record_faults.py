@@ -325,3 +325,28 @@ def test_report_with_a_broken_custom_template_is_one_line(tmp_path, good_record,
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit), (repr(result.exception), result.output)
     assert result.output.startswith(f"error: report template {template}") and words in result.output, result.output
     assert len(result.output.splitlines()) == 1
+
+
+def test_junit_and_step_summary_survive_colour_codes_and_nul_bytes_in_output(tmp_path):
+    """Tools print ANSI colours and stray NULs; XML 1.0 cannot carry them, and CI parsers reject
+    the whole JUnit file if they slip through. A title with a newline must not break the table."""
+    playbook = tmp_path / "noisy.yaml"
+    playbook.write_text(
+        "name: noisy\nsteps:\n  - id: colours\n"
+        "    run: printf '\\033[31mFAIL\\033[0m \\000 nul \\001 soh\\n'; exit 1\n"
+        "    expect:\n      - exit_code: 0\n"
+        "    findings:\n      - code: SD900\n        severity: error\n"
+        "        title: \"broke on {{ host }}\\nsecond line | with a pipe\"\n"
+    )
+    junit, summary = tmp_path / "junit" / "result.xml", tmp_path / "summary.md"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--junit", str(junit),
+                     env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.code == 1, result.stderr
+    import xml.etree.ElementTree as ET
+
+    suites = ET.fromstring(junit.read_bytes())  # expat refuses any character XML 1.0 forbids
+    out = suites.find(".//system-out")
+    assert out is not None and "\\u001b[31mFAIL" in out.text and "\\u0000 nul" in out.text
+    assert suites.find(".//failure").get("message").startswith("SD900 broke on local")
+    rows = [line for line in summary.read_text().splitlines() if line.startswith("| :x:")]
+    assert rows == ["| :x: | SD900 | broke on local second line \\| with a pipe | local | colours |"]
