@@ -411,3 +411,42 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
         SSHTransport.connect(f"{me}@gpu-b", client.options())
     assert time.monotonic() - started < 5
     assert "\n" not in info.value.message
+
+
+@pytest.mark.parametrize("method", ["password", "keyboard-interactive"])
+def test_a_password_only_server_under_batch_says_keys_are_refused(client: ClientSetup, sshd_factory: StartServer, method: str) -> None:
+    from spec_debug.errors import AuthenticationError
+    from spec_debug.runner.ssh import SSHTransport
+
+    allow = "PasswordAuthentication yes" if method == "password" else "KbdInteractiveAuthentication yes"
+    server = sshd_factory(f"only-{method}", extra_config=f"Match all\n  PubkeyAuthentication no\n  {allow}\n")
+    client.trust(server)
+    client.alias("pwonly", server)
+    with pytest.raises(AuthenticationError) as info:
+        SSHTransport.connect("pwonly", client.options())
+    assert info.value.message == f"pwonly: server does not accept public keys (allowed: {method})"
+
+
+def test_a_server_that_hangs_after_login_times_out_opening_the_session(client: ClientSetup, sshd_factory: StartServer) -> None:
+    import signal
+
+    from spec_debug.errors import TransportError
+    from spec_debug.runner.output import StreamCapture
+    from spec_debug.runner.ssh import SSHTransport
+
+    server = sshd_factory("hangs")
+    client.trust(server)
+    client.alias("hangs", server, ConnectTimeout=1)
+    with SSHTransport.connect("hangs", client.options()) as transport:
+        stopped = server.connection_pids()
+        for pid in stopped:  # the per-connection sshd freezes: logged in, but answers nothing
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            with pytest.raises(TransportError) as info:
+                transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+            assert time.monotonic() - started < 5
+        finally:
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+    assert info.value.message == "hangs: the server accepted the login but did not open a session within 1 s"
