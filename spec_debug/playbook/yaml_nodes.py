@@ -175,7 +175,8 @@ class _Builder:
                             hint="write the repeated parts out, or use fewer nested aliases")
         if len(self.active) >= MAX_DEPTH:
             raise self.fail(node, f"the YAML nests more than {MAX_DEPTH} levels deep", path)
-        if node.tag not in _PLAIN_TAGS and node.tag not in _IMPLICIT_SURPRISES:
+        surprise = isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_SURPRISES  # gets a "quote it" below
+        if node.tag not in _PLAIN_TAGS and not surprise:
             raise self.fail(node, f"YAML tag {_short_tag(node.tag)!r} is not allowed in a playbook", path,
                             hint="playbooks hold plain data: remove the tag (quote the value if it is text)")
         self.active.add(id(node))
@@ -225,7 +226,7 @@ class _Builder:
             value = _CONSTRUCTOR.construct_object(node, deep=True)
         except (ValueError, OverflowError, yaml.YAMLError) as exc:  # e.g. an int of more than 4300 digits
             raise self.fail(node, f"{raw[:40]!r} is not a usable {node.tag.rsplit(':', 1)[-1]}: {str(exc).splitlines()[0][:120]}", path,
-                            hint=f'quote it if you mean the text') from None
+                            hint="quote it if you mean the text") from None
         if node.tag == "tag:yaml.org,2002:int" and _SURPRISING_INT.match(raw):
             raise self.fail(node, f"{raw!r} would be read as the number {value}", path,
                             hint=f'quote it ("{raw}") if you mean the text, or write the decimal number')
