@@ -141,11 +141,13 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
     if not raw.strip():
         raise UsageError(f"{path}: run.json is empty", hint="the run was stopped before its first write; run it again") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: run.json is not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        truncated = exc.pos >= len(raw.rstrip()) - 1
+        truncated = exc.pos >= len(text.rstrip()) - 1
         raise UsageError(
             f"{path}:{exc.lineno}:{exc.colno}: run.json is not valid JSON: {exc.msg}",
             hint="the file ends early: it was cut off (copied while written, or a full disk)" if truncated else None,
@@ -157,7 +159,8 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
 
 def parse_record(data: object, where: str) -> RunRecord:
     if not isinstance(data, dict):
-        raise UsageError(f"{where}: not a run record (a JSON {type(data).__name__}, expected an object)")
+        kind = {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), "null")
+        raise UsageError(f"{where}: not a run record (a JSON {kind}, expected an object)")
     version = data.get("schema_version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise UsageError(f"{where}: unknown run record schema_version {version!r}")

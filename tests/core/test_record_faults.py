@@ -242,8 +242,8 @@ DAMAGED: dict[str, tuple[object, str]] = {
     "truncated_last_byte": (lambda text: text.rstrip()[:-1], "not valid JSON"),
     "html_error_page": (lambda text: "<html><body>502 Bad Gateway</body></html>", "not valid JSON"),
     "binary": (lambda text: b"\x89PNG\r\n\x1a\n\x00\xff", "not UTF-8"),
-    "json_list": (lambda text: "[1, 2, 3]", "not a run record (a JSON list"),
-    "json_string": (lambda text: '"run"', "not a run record (a JSON str"),
+    "json_list": (lambda text: "[1, 2, 3]", "not a run record (a JSON array, expected an object)"),
+    "json_string": (lambda text: '"run"', "not a run record (a JSON string"),
     "missing_playbook": (lambda text: json.dumps(_without(json.loads(text), "playbook")), "missing field playbook"),
     "missing_step_status": (
         lambda text: json.dumps({**json.loads(text), "steps": [_without(json.loads(text)["steps"][0], "status")]}),
