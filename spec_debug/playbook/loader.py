@@ -204,6 +204,8 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         )
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
+        if step.probe is not None:
+            _check_probe_name(step.probe, base + ("probe",), document, source)
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
@@ -266,6 +268,22 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     f"template in step {step.id!r} nests too deeply to parse",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                 ) from None
+
+
+def _check_probe_name(name: str, path: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
+    """A misspelt probe would only fail at run time, as a warning on every host, and the run
+    would still pass: name it now, where it is written."""
+    from spec_debug.probes.registry import all_probes  # the registry imports the diagnose checks
+
+    known = sorted(all_probes())
+    if name in known:
+        return
+    line, column = document.position(path) or (None, None)
+    close = difflib.get_close_matches(name, known, n=1)
+    raise PlaybookError(
+        f"unknown probe {name!r}", path=source, line=line, column=column, key_path=dotted_path(path),
+        hint=f"did you mean {close[0]!r}?" if close else f"known probes: {', '.join(known)}",
+    )
 
 
 def _undefined_hint(missing: str, known: set[str]) -> str:

@@ -381,6 +381,11 @@ MISLEADING = {
         "name: x\nvars:\n  x: 1\nsteps:\n  - id: a\n    run: echo\n    when: '{{ x == 1 }}'\n",
         "7:11: template syntax error", "when is an expression already: write 'x == 1' without {{ }}",
     ),
+    # Failed only at run time, as a warning on each host, and the run still passed.
+    "misspelt_probe": (
+        "name: x\nsteps:\n  - id: a\n    probe: host_inf\n",
+        "4:12: unknown probe 'host_inf'", "did you mean 'host_info'?",
+    ),
     "dashed_var_name": (
         "name: x\nvars:\n  model-path: /m\nsteps:\n  - id: a\n    run: ls {{ model-path }}\n",
         "6:10: undefined variable 'model'", "Jinja reads 'model-path' as a subtraction",
