@@ -11,7 +11,10 @@ What it writes, and where every number comes from:
   `eagle_aux_hidden_state_layer_ids`, which SGLang does not read (it reads only
   `eagle_config.eagle_aux_hidden_state_layer_ids`, EAGLE3.md section 3), so SGLang serves its
   default [2, N//2, N-3] = [2, 4, 6]: the served layers differ from the trained ones;
-- draft_fixed/: the same weights with `eagle_config.eagle_aux_hidden_state_layer_ids` added;
+- draft_fixed/: the same weights with the fix spec-debug itself proposes for SD201
+  (spec_debug.diagnose.checks.layers.find_layer_fix): SGLang adds 1 to the ids it reads on a
+  Llama target and captures the embedding output there only from 0.5.22, so the fixed host
+  runs SGLang 0.5.22 with `eagle_config.eagle_aux_hidden_state_layer_ids = [-1, 1, 3]`;
 - hidden_states/: the draft's training hidden states, a "wide" dump holding every state 0..9
   with `layer_ids` metadata (so the served layers can be measured too);
 - launch_broken.txt / launch_fixed.txt: the recorded SGLang commands (num-steps 1 vs 3);
@@ -81,11 +84,78 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "spec_debug" / "data" / "demo")
     parser.add_argument("--world", type=Path, default=None,
                         help="reuse a world already built by build_world with these settings (for iteration)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the trained target, draft and hidden states already in --out; rebuild "
+                             "only the fixed draft config, the launch commands, the logs and demo.json")
     args = parser.parse_args()
 
+    from spec_debug.diagnose.checks.layers import find_layer_fix
     from spec_debug.eagle3.api import evaluate_drafter
     from spec_debug.eagle3.synthetic import build_world
 
+    out = args.out
+    if not args.reuse:
+        _train(args, out, build_world)
+    draft_cfg = json.loads((out / "draft" / "config.json").read_text())
+    target_cfg = json.loads((out / "target" / "config.json").read_text())
+    fix = find_layer_fix("sglang", ENGINE_VERSION, draft_cfg, NUM_TARGET_LAYERS, list(TRAINED_AUX),
+                         target_cfg["architectures"][0])
+    assert fix is not None, "no SGLang release serves the trained layers"
+    fixed_version = fix.min_version or ENGINE_VERSION
+    fixed_cfg = json.loads(json.dumps(draft_cfg))
+    node = fixed_cfg
+    *parents, leaf = fix.key.split(".")
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[leaf] = fix.ids
+    if (out / "draft_fixed").exists():
+        shutil.rmtree(out / "draft_fixed")
+    (out / "draft_fixed").mkdir()
+    shutil.copy(out / "draft" / "model.safetensors", out / "draft_fixed" / "model.safetensors")
+    (out / "draft_fixed" / "config.json").write_text(json.dumps(fixed_cfg, indent=2) + "\n")
+
+    data, target = out / "hidden_states", out / "target"
+    reference = evaluate_drafter(out / "draft", data, target, steps=3)
+    broken_view = evaluate_drafter(out / "draft", data, target, steps=1, semantics="sglang",
+                                   engine_version=ENGINE_VERSION)
+    fixed_view = evaluate_drafter(out / "draft_fixed", data, target, steps=3, semantics="sglang",
+                                  engine_version=fixed_version)
+    c = draft_cost_from_configs(draft_cfg, target_cfg)
+    rng = random.Random(SEED)
+    meta = {
+        "about": "fixture of `spec-debug demo`, built by scripts/build_demo_fixture.py",
+        "seed": SEED, "num_target_layers": NUM_TARGET_LAYERS, "trained_aux_layer_ids": list(TRAINED_AUX),
+        "hidden_states": "hidden_states", "baseline_tok_s": BASELINE_TOK_S,
+        "claimed_accuracy": round(reference["full_accuracy"][0], 3),
+        "reference_eval": {k: reference[k] for k in ("full_accuracy", "target_conditional_acceptance",
+                                                     "expected_accept_length", "layout_layer_ids")},
+        "simulation": {"draft_cost_ratio": c, "round_overhead": ROUND_OVERHEAD,
+                       "tok_s": "baseline * AL / (1 + K*c + overhead)"},
+    }
+    for variant, draft, steps, view, version in (("broken", "draft", 1, broken_view, ENGINE_VERSION),
+                                                 ("healthy", "draft_fixed", 3, fixed_view, fixed_version)):
+        al = chain_accept_length(view["target_conditional_acceptance"], steps=steps)
+        tok_s = BASELINE_TOK_S * al / (1 + steps * c + ROUND_OVERHEAD)
+        suffix = "broken" if variant == "broken" else "fixed"
+        (out / f"launch_{suffix}.txt").write_text(COMMAND.format(draft=draft, steps=steps, tokens=steps + 1) + "\n")
+        (out / f"server_{suffix}.log").write_text(server_log(al, steps, tok_s, rng))
+        meta[variant] = {"cmdline": f"launch_{suffix}.txt", "server_log": f"server_{suffix}.log",
+                         "engine_version": version, "served_layer_ids": view["layout_layer_ids"],
+                         "accept_length": round(al, 4), "tok_s": round(tok_s, 2)}
+    (out / "demo.json").write_text(json.dumps(meta, indent=2) + "\n")
+    (out / "README.md").write_text("# The demo host's fixture\n\nBuilt by `scripts/build_demo_fixture.py`; "
+                                   "do not edit by hand.\n\n```\n" + (__doc__ or "").strip() + "\n```\n")
+    total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    print(json.dumps({k: meta[k] for k in ("claimed_accuracy", "broken", "healthy", "simulation")}, indent=2))
+    print(f"wrote {out} ({total / 1e6:.2f} MB)")
+    if total > MAX_BYTES:
+        print(f"fixture too large: {total} bytes > {MAX_BYTES}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _train(args, out: Path, build_world) -> None:
+    """Train the target and the draft (the slow part) and copy them, with the data, into `out`."""
     with tempfile.TemporaryDirectory() as tmp:
         if args.world is not None:
             root = args.world
@@ -101,50 +171,9 @@ def main() -> int:
         shutil.copytree(world.wide_data, out / "hidden_states")
         draft_cfg = json.loads((world.draft / "config.json").read_text())
         draft_cfg["speculators_config"]["verifier"]["name_or_path"] = "target"  # no build-machine paths
-        for name, extra in (("draft", {}), ("draft_fixed", {"eagle_config": {
-                "eagle_aux_hidden_state_layer_ids": list(TRAINED_AUX)}})):
-            (out / name).mkdir()
-            shutil.copy(world.draft / "model.safetensors", out / name / "model.safetensors")
-            (out / name / "config.json").write_text(json.dumps({**draft_cfg, **extra}, indent=2) + "\n")
-
-    data, target = out / "hidden_states", out / "target"
-    reference = evaluate_drafter(out / "draft", data, target, steps=3)
-    broken_view = evaluate_drafter(out / "draft", data, target, steps=1, semantics="sglang",
-                                   engine_version=ENGINE_VERSION)
-    fixed_view = evaluate_drafter(out / "draft_fixed", data, target, steps=3, semantics="sglang",
-                                  engine_version=ENGINE_VERSION)
-    c = draft_cost_from_configs(json.loads((out / "draft" / "config.json").read_text()),
-                                json.loads((target / "config.json").read_text()))
-    rng = random.Random(SEED)
-    meta = {
-        "about": "fixture of `spec-debug demo`, built by scripts/build_demo_fixture.py",
-        "seed": SEED, "num_target_layers": NUM_TARGET_LAYERS, "trained_aux_layer_ids": list(TRAINED_AUX),
-        "hidden_states": "hidden_states", "baseline_tok_s": BASELINE_TOK_S,
-        "claimed_accuracy": round(reference["full_accuracy"][0], 3),
-        "reference_eval": {k: reference[k] for k in ("full_accuracy", "target_conditional_acceptance",
-                                                     "expected_accept_length", "layout_layer_ids")},
-        "simulation": {"draft_cost_ratio": c, "round_overhead": ROUND_OVERHEAD,
-                       "tok_s": "baseline * AL / (1 + K*c + overhead)"},
-    }
-    for variant, draft, steps, view in (("broken", "draft", 1, broken_view), ("healthy", "draft_fixed", 3, fixed_view)):
-        al = chain_accept_length(view["target_conditional_acceptance"], steps=steps)
-        tok_s = BASELINE_TOK_S * al / (1 + steps * c + ROUND_OVERHEAD)
-        suffix = "broken" if variant == "broken" else "fixed"
-        (out / f"launch_{suffix}.txt").write_text(COMMAND.format(draft=draft, steps=steps, tokens=steps + 1) + "\n")
-        (out / f"server_{suffix}.log").write_text(server_log(al, steps, tok_s, rng))
-        meta[variant] = {"cmdline": f"launch_{suffix}.txt", "server_log": f"server_{suffix}.log",
-                         "engine_version": ENGINE_VERSION, "served_layer_ids": view["layout_layer_ids"],
-                         "accept_length": round(al, 4), "tok_s": round(tok_s, 2)}
-    (out / "demo.json").write_text(json.dumps(meta, indent=2) + "\n")
-    (out / "README.md").write_text("# The demo host's fixture\n\nBuilt by `scripts/build_demo_fixture.py`; "
-                                   "do not edit by hand.\n\n```\n" + (__doc__ or "").strip() + "\n```\n")
-    total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-    print(json.dumps({k: meta[k] for k in ("claimed_accuracy", "broken", "healthy", "simulation")}, indent=2))
-    print(f"wrote {out} ({total / 1e6:.2f} MB)")
-    if total > MAX_BYTES:
-        print(f"fixture too large: {total} bytes > {MAX_BYTES}", file=sys.stderr)
-        return 1
-    return 0
+        (out / "draft").mkdir()
+        shutil.copy(world.draft / "model.safetensors", out / "draft" / "model.safetensors")
+        (out / "draft" / "config.json").write_text(json.dumps(draft_cfg, indent=2) + "\n")
 
 
 if __name__ == "__main__":

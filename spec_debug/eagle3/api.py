@@ -76,7 +76,8 @@ def _vocab_issues(checkpoint, target) -> list[dict[str, Any]]:
 
 
 def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,
-                    semantics: str, engine_version: str | None) -> tuple[ResolvedLayout, list[str]]:
+                    semantics: str, engine_version: str | None,
+                    target_architecture: str | None = None) -> tuple[ResolvedLayout, list[str]]:
     notes: list[str] = []
     trained = cfg.trained_layer_ids(num_target_layers) if num_target_layers else (
         list(cfg.aux_layer_ids) if cfg.aux_layer_ids else None)
@@ -89,7 +90,7 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
         named = tuple(info.layer_ids[s] for s in slots) if info.layer_ids else None
         return ResolvedLayout(slots, named, "user"), notes
     if semantics != "reference" and num_target_layers is not None:
-        plan = engines.serve_plan(semantics, engine_version, cfg.raw, num_target_layers)
+        plan = engines.serve_plan(semantics, engine_version, cfg.raw, num_target_layers, target_architecture)
         mapped = slots_for_layer_ids(plan.layer_ids, info.layer_ids)
         if plan.fan_in_mismatch:
             notes.append(f"{semantics} {engine_version or 'latest'} captures {plan.layer_ids} "
@@ -128,7 +129,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     n_layers = _num_target_layers(target_ckpt, info)
-    resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version)
+    arch = target_ckpt.config.architecture if target_ckpt is not None else None
+    resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version, arch)
     if semantics == "reference":
         flag_values = cfg.norm_flags
         ignored: list[str] = []

@@ -24,15 +24,20 @@ def run(args: dict) -> dict:
     version = args.get("engine_version") or None
     draft_cfg = read_config(draft) if draft else None
     target_cfg = read_config(target) if target else None
+    arch = None
     if target_cfg:
         text = target_cfg.get("text_config") or target_cfg
         out["num_target_layers"] = text.get("num_hidden_layers")
+        archs = target_cfg.get("architectures")
+        # The model class the engine loads picks its capture rules (SGLang: +1 on Llama targets).
+        arch = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else None
+        out["target_architecture"] = arch
     if engine in engines.ENGINES:
         out["conventions"] = [
             {k: (sorted(v) if isinstance(v, (set, frozenset)) else v) for k, v in asdict(row).items()}
             for row in engines.rows_for(engine)]
         if draft_cfg and out.get("num_target_layers"):
-            plan = engines.serve_plan(engine, version, draft_cfg, int(out["num_target_layers"]))
+            plan = engines.serve_plan(engine, version, draft_cfg, int(out["num_target_layers"]), arch)
             out["plan"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(plan).items()}
     data = args.get("hidden_states") or ""
     if data and draft is not None:

@@ -142,10 +142,45 @@ def test_sd202_old_sglang_adds_one_to_input_to_ids():
 
 
 def test_sd202_near_misses():
-    # the fixed SGLang adds 1 only when the first id is 1
-    assert check_aux_layers(analyse_layers("sglang", "latest", eagle_config([2, 30, 58]), N)) == []
+    # the fixed SGLang (DeepSeek model files, from 0.5.13) adds 1 only when the first id is 1
+    deepseek = "DeepseekV3ForCausalLM"
+    assert check_aux_layers(analyse_layers("sglang", "latest", eagle_config([2, 30, 58]), N,
+                                           target_architecture=deepseek)) == []
     # SpecForge output-of ids [1, 29, 57] are meant for the +1: the old SGLang is right for them
     assert check_aux_layers(analyse_layers("sglang", "0.5.4", eagle_config([1, 29, 57]), N)) == []
+
+
+def test_sd202_on_a_llama_target_every_sglang_adds_one_and_the_fix_says_so():
+    # models/llama.py adds 1 to the configured ids in every release (PR #25454 changed only the
+    # DeepSeek files): input-to ids are served one layer late, and the remedy is the output-of ids.
+    a = analyse_layers("sglang", "latest", eagle_config([2, 30, 58]), N, target_architecture="LlamaForCausalLM")
+    found = check_aux_layers(a, at=AT)
+    assert (a.served, a.shift) == ([3, 31, 59], 1) and codes(found) == [("SD202", "error")]
+    assert a.fix is not None and (a.fix.key, a.fix.ids, a.fix.min_version) == (
+        "eagle_config.eagle_aux_hidden_state_layer_ids", [1, 29, 57], None)
+    assert "[1, 29, 57]" in found[0].remediation
+
+
+def test_sd201_fix_names_the_first_release_that_captures_the_embedding():
+    # trained on [embedding, 2, 4] of a 9-layer Llama target; SGLang 0.5.12 serves its default
+    # [2, 4, 6]; the embedding output is captured on the Llama path only from 0.5.22
+    draft = speculators_config(eagle_aux_hidden_state_layer_ids=[0, 2, 4])
+    a = analyse_layers("sglang", "0.5.12", draft, 9, target_architecture="LlamaForCausalLM")
+    found = check_aux_layers(a, at=AT)
+    assert a.served == [2, 4, 6] and codes(found) == [("SD201", "error")]
+    assert (a.fix.ids, a.fix.min_version) == ([-1, 1, 3], "0.5.22")
+    assert "sglang >= 0.5.22" in found[0].remediation
+    # the fix, applied, is clean on that release and still wrong on the running one
+    fixed = dict(draft, eagle_config={"eagle_aux_hidden_state_layer_ids": [-1, 1, 3]})
+    assert check_aux_layers(analyse_layers("sglang", "0.5.22", fixed, 9, target_architecture="LlamaForCausalLM")) == []
+    assert check_aux_layers(analyse_layers("sglang", "0.5.12", fixed, 9, target_architecture="LlamaForCausalLM"))
+
+
+def test_layers_out_of_order_have_no_config_fix():
+    draft = speculators_config(eagle_aux_hidden_state_layer_ids=[4, 2, 0])
+    a = analyse_layers("sglang", "latest", draft, 9, target_architecture="LlamaForCausalLM")
+    found = check_aux_layers(a, at=AT)
+    assert a.fix is None and codes(found) == [("SD201", "error")] and "retrain" in found[0].remediation
 
 
 def test_sd201_measured_layers_differ_in_set():

@@ -45,9 +45,15 @@ def test_configs_step_reports_the_served_layers_and_records_the_root_cause():
     found = configs_step.check(context(facts, SGLANG))
     assert codes(found) == [("SD201", "error")]
     assert facts["configs"]["raised"] == ["SD201"] and facts["configs"]["layers"]["served"] == [2, 4, 6]
+    # the remedy is the fixed host's config, which needs SGLang >= 0.5.22 on this Llama target
+    fix = facts["configs"]["layers"]["fix"]
+    assert (fix["ids"], fix["min_version"]) == ([-1, 1, 3], "0.5.22")
     fixed = json.loads((DEMO / "draft_fixed" / "config.json").read_text())
+    assert fixed["eagle_config"]["eagle_aux_hidden_state_layer_ids"] == fix["ids"]
     ok = configs_step.parse({"draft": {"found": True, "config": fixed}, "target": {"found": True, "config": TARGET}})
-    assert configs_step.check(context(ok, SGLANG)) == []
+    assert configs_step.check(context(ok, {"engine": {"name": "sglang", "version": "0.5.22"}})) == []
+    still = configs_step.parse({"draft": {"found": True, "config": fixed}, "target": {"found": True, "config": TARGET}})
+    assert codes(configs_step.check(context(still, SGLANG))) == [("SD201", "error")]  # 0.5.12 cannot capture id 0
 
 
 def test_layout_step_measured_serving_layers_corroborate_an_earlier_root_cause():

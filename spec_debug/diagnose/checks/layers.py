@@ -16,6 +16,23 @@ from spec_debug.record import Finding
 
 
 @dataclass(frozen=True)
+class LayerFix:
+    """A draft config change after which the engine serves the trained ids."""
+
+    key: str
+    """Dotted key under which the ids go (``eagle_config.eagle_aux_hidden_state_layer_ids``)."""
+    ids: list[int]
+    """In the engine's own convention (SGLang adds 1 to what it reads on most targets)."""
+    min_version: str | None
+    """The first release that serves them; None when the running version already does."""
+
+    def remediation(self, engine: str) -> str:
+        upgrade = f" and run {engine} >= {self.min_version}" if self.min_version else ""
+        return (f"Set {self.key} = {self.ids} in the draft's config.json{upgrade}; restart the server "
+                f"and confirm the served layers with the layout probe (hidden_state_format playbook).")
+
+
+@dataclass(frozen=True)
 class LayerAnalysis:
     engine: str
     engine_version: str | None
@@ -32,6 +49,10 @@ class LayerAnalysis:
     shift: int | None
     """The common offset served - trained when every slot differs by the same amount."""
     sources: list[str]
+    target_architecture: str | None = None
+    fix: LayerFix | None = None
+    """How to make the engine serve the trained ids (None: no release in the table can, or no
+    mismatch); see :func:`find_layer_fix`."""
 
     @property
     def mismatch(self) -> bool:
@@ -45,11 +66,14 @@ class LayerAnalysis:
 
 def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[str, Any],
                    num_target_layers: int, *, trained_layer_ids: Sequence[int] | None = None,
-                   measured_served_ids: Sequence[int] | None = None) -> LayerAnalysis:
+                   measured_served_ids: Sequence[int] | None = None,
+                   target_architecture: str | None = None) -> LayerAnalysis:
     """Trained vs served ids. `trained_layer_ids` (e.g. from the training dump's `layer_ids`
     metadata) overrides what the config implies; `measured_served_ids` (a serving-path dump)
-    overrides the engine table."""
-    plan = engines.serve_plan(engine, engine_version, draft_raw, num_target_layers)
+    overrides the engine table. `target_architecture` (the target config.json
+    `architectures[0]`) picks the engine rules for that model class (SGLang adds 1 to the
+    configured ids on a Llama target, not on DeepSeek from 0.5.13)."""
+    plan = engines.serve_plan(engine, engine_version, draft_raw, num_target_layers, target_architecture)
     if trained_layer_ids is not None:
         trained, trained_source = [int(i) for i in trained_layer_ids], "training data layer_ids"
     else:
@@ -66,12 +90,54 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         deltas = {s - t for s, t in zip(served, trained)}
         if len(deltas) == 1:
             shift = deltas.pop()
+    fix = None
+    if served != trained:
+        fix = find_layer_fix(engine, engine_version, draft_raw, num_target_layers, trained, target_architecture)
     return LayerAnalysis(
         engine=engine, engine_version=engine_version, num_target_layers=num_target_layers,
         trained=trained, trained_source=trained_source, served=served, served_source=served_source,
         configured=plan.configured, config_key=plan.config_key, used_default=plan.used_default,
         unreachable=list(plan.unreachable), fc_fan_in=plan.fc_fan_in, shift=shift,
-        sources=list(plan.sources))
+        sources=list(plan.sources), target_architecture=target_architecture, fix=fix)
+
+
+def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[str, Any],
+                   num_target_layers: int, trained: Sequence[int],
+                   target_architecture: str | None = None) -> LayerFix | None:
+    """The config ids (and, if needed, the engine release) that make `engine` serve `trained`.
+
+    Found by asking the engine table itself (:func:`engines.serve_plan`) rather than by
+    inverting its rules here: each key the engine reads, with the trained ids as they are and
+    shifted by one (the engines disagree on output-of vs input-to), first on the running
+    version, then on each later release where a rule changes. Engines capture in layer order,
+    so trained ids out of layer order have no config fix (retrain instead)."""
+    trained = [int(i) for i in trained]
+    running = engines.parse_version(engine_version)
+    later = sorted({row.since for row in engines.rows_for(engine)
+                    if row.since and engines.parse_version(row.since) > running}, key=engines.parse_version)
+    for version in [engine_version, *later]:
+        keys = engines.convention(engine, "config_keys", version, target_architecture)
+        for key in keys:
+            for shift in (0, -1, 1):
+                ids = [i + shift for i in trained]
+                candidate = _with_layer_ids(draft_raw, key, ids)
+                plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
+                if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
+                    return LayerFix(key, ids, None if version == engine_version else version)
+    return None
+
+
+def _with_layer_ids(raw: Mapping[str, Any], key: str, ids: list[int]) -> dict[str, Any]:
+    """A copy of `raw` with `ids` under the dotted `key` (parents copied, not shared)."""
+    out = dict(raw)
+    node = out
+    *parents, leaf = key.split(".")
+    for part in parents:
+        child = node.get(part)
+        node[part] = dict(child) if isinstance(child, Mapping) else {}
+        node = node[part]
+    node[leaf] = list(ids)
+    return out
 
 
 def _names(ids: Sequence[int], n: int) -> str:
@@ -85,6 +151,25 @@ def _names(ids: Sequence[int], n: int) -> str:
         else:
             parts.append(str(i))
     return "[" + ", ".join(parts) + "]"
+
+
+def target_architecture(target_raw: Mapping[str, Any] | None) -> str | None:
+    """``architectures[0]`` of a target config.json, the model class the engine loads (the
+    top level: a multimodal wrapper's text model is loaded through it)."""
+    archs = (target_raw or {}).get("architectures")
+    if isinstance(archs, list) and archs and isinstance(archs[0], str):
+        return archs[0]
+    return None
+
+
+def _keys_read(a: LayerAnalysis) -> list[str]:
+    return list(engines.convention(a.engine, "config_keys", a.engine_version, a.target_architecture))
+
+
+def _retrain(a: LayerAnalysis) -> str:
+    return (f"No {a.engine} release in the conventions table serves {a.trained} for this target "
+            f"(ids out of layer order, or layers it never captures): retrain the draft on layers the "
+            f"engine serves, such as its default {engines.default_layer_ids(a.num_target_layers)}.")
 
 
 def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None = None,
@@ -101,30 +186,23 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
         if a.used_default and a.trained_source == "training data layer_ids":
             findings.append(at.finding("SD203", base + [
                 f"{a.engine} reads no aux ids from this config (keys it reads: "
-                f"{', '.join(engines.convention(a.engine, 'config_keys', a.engine_version)) or 'none'}) "
+                f"{', '.join(_keys_read(a)) or 'none'}) "
                 f"and falls back to its default"], facts,
-                remediation=f"Write the trained ids into the draft config.json under the key "
-                            f"{a.engine} {a.engine_version or 'latest'} reads "
-                            f"({engines.TOP_LEVEL_KEY} for speculators/vLLM, eagle_config."
-                            f"{engines.TOP_LEVEL_KEY} for SGLang)."))
+                remediation=a.fix.remediation(a.engine) if a.fix else _retrain(a)))
         elif a.shift in (1, -1):
             findings.append(at.finding("SD202", base + [
                 f"every served layer is the trained one {a.shift:+d}: the engine and the trainer "
-                "disagree on output-of vs input-to layer ids"], facts))
+                "disagree on output-of vs input-to layer ids"], facts,
+                remediation=a.fix.remediation(a.engine) if a.fix else _retrain(a)))
         else:
             extra = [f"ids {a.unreachable} are never captured by {a.engine} "
                      f"{a.engine_version or 'latest'}"] if a.unreachable else []
-            fix = None
             if a.used_default and a.served_source.endswith("convention"):
-                keys = engines.convention(a.engine, "config_keys", a.engine_version)
+                keys = _keys_read(a)
                 extra.append(f"{a.engine} {a.engine_version or 'latest'} reads the ids only from "
                              f"{', '.join(keys) or 'nowhere (always its default)'}; this config has "
                              f"none there, so it serves its default [2, N//2, N-3]")
-                if keys:
-                    fix = (f"Add {keys[0]} = {a.trained} to the draft's config.json (the key this "
-                           f"engine version reads), restart the server, and confirm with the layout probe.")
-                else:
-                    fix = "Upgrade the engine to a version that reads the aux ids from the draft config."
+            fix = a.fix.remediation(a.engine) if a.fix else _retrain(a)
             findings.append(at.finding("SD201", base + extra, facts, remediation=fix))
     width_problem = []
     aux = num_aux if num_aux is not None else len(a.trained)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
-from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers, target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
 from spec_debug.record import Finding
@@ -64,7 +64,8 @@ def check(ctx: Any) -> list[Finding]:
                                     "--var engine=sglang|vllm"))
     if target_raw is not None and name in ("sglang", "vllm"):
         text = _text(target_raw)
-        analysis = analyse_layers(name, version, draft_raw, int(text["num_hidden_layers"]))
+        analysis = analyse_layers(name, version, draft_raw, int(text["num_hidden_layers"]),
+                                  target_architecture=target_architecture(target_raw))
         cfgs["layers"] = analysis.to_facts()
         try:
             num_aux = parse_draft_config(draft_raw).num_aux
