@@ -142,7 +142,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
 
 def _impact(a: SessionAnalysis) -> dict[str, Any]:
     """First and last reading of each headline metric (readings printed by commands first)."""
-    out: dict[str, Any] = {"rows": []}
+    out: dict[str, Any] = {"rows": [], "baseline": None}  # the templates test it (StrictUndefined)
     for name in _IMPACT_METRICS:
         readings = [m for m in a.metrics if m.name == name and m.source == "output"] or \
                    [m for m in a.metrics if m.name == name]

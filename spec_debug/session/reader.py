@@ -236,11 +236,12 @@ def _skip_ws(buf: str, pos: int) -> int:
 
 
 class _Utf8Reader:
-    """Reads text in chunks, decoding UTF-8 incrementally (bad bytes become U+FFFD)."""
+    """Reads text in chunks, decoding UTF-8 incrementally (bad bytes become U+FFFD, a leading
+    byte-order mark is dropped: editors on Windows write one)."""
 
     def __init__(self, fb) -> None:
         self._fb = fb
-        self._dec = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._dec = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")  # a BOM is not JSON
 
     def read(self, size: int = _CHUNK) -> str:
         chunk = self._fb.read(size)

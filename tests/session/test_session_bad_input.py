@@ -165,3 +165,18 @@ def test_a_directory_scan_skips_json_files_that_are_not_transcripts(tmp_path):
     result = run_cli("analyze", str(tmp_path), "--format", "json")
     assert result.code == 0, result.stderr
     assert [s["id"] for s in _json.loads(result.stdout)["sessions"]] == ["notes"]
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_throughput_without_a_baseline_renders_the_postmortem(cli, tmp_path, fmt):
+    # The impact section tests the baseline; a session that measured tok/s but never named a
+    # baseline (common) must still render under the templates' StrictUndefined.
+    path = tmp_path / "bench.log"
+    path.write_text("root@gpu01:~# python bench_serving.py --backend sglang\n"
+                    "Output token throughput (tok/s):         54.8\n"
+                    "root@gpu01:~# python bench_serving.py --backend sglang\n"
+                    "Output token throughput (tok/s):         61.2\n", encoding="utf-8")
+    result = cli("analyze", str(path), "--format", fmt)
+    assert result.code == 0, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "54.8" in result.stdout and "61.2" in result.stdout and "Baseline without speculation" not in result.stdout

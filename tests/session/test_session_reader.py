@@ -96,3 +96,12 @@ def test_records_written_as_dataclasses_match_the_plain_contract(monkeypatch):
     assert json_text(analysis.to_json(plain=False)) == plain
     monkeypatch.setattr(json_text_module, "orjson", None)  # the stdlib writer, for a machine without orjson
     assert json.loads(json_text_module.json_text(analysis.to_json(plain=False))) == json.loads(plain)
+
+
+def test_a_json_array_file_with_a_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "chat.json"
+    messages = [{"role": "user", "content": "why is the draft slow?"}, {"role": "assistant", "content": "checking"}]
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(messages).encode())
+    stats = ReadStats()
+    got = [obj for _, _, obj in reader.iter_json_array(path, stats)]
+    assert got == messages and stats.broken_json == 0
