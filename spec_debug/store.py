@@ -132,6 +132,8 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
     try:
         if path.is_dir():
             path = path / RUN_JSON
+        if path.exists() and not path.is_file():  # a FIFO or /dev/zero would block or never end
+            raise UsageError(f"{path} is not a regular file", hint="pass a runs/<run-id> directory or its run.json")
         raw = path.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"no run record at {path}", hint="pass a runs/<run-id> directory or its run.json") from None

@@ -122,7 +122,8 @@ def anchor_and_alias(text: str, rng: random.Random) -> bytes:
 def merge_key(text: str, rng: random.Random) -> bytes:
     lines = _lines(text)
     i = _pick(lines, rng, KEYED_LINE)
-    indent = KEYED_LINE.match(lines[i]).group(1).replace("-", " ")  # type: ignore[union-attr]
+    match = KEYED_LINE.match(lines[i])
+    indent = match.group(1).replace("-", " ") if match else ""
     lines.insert(i + 1, f"{indent}<<: {{extra: 1}}")
     return _joined(lines)
 
