@@ -350,3 +350,10 @@ def test_junit_and_step_summary_survive_colour_codes_and_nul_bytes_in_output(tmp
     assert suites.find(".//failure").get("message").startswith("SD900 broke on local")
     rows = [line for line in summary.read_text().splitlines() if line.startswith("| :x:")]
     assert rows == ["| :x: | SD900 | broke on local second line \\| with a pipe | local | colours |"]
+
+
+def test_report_refuses_a_fifo_instead_of_blocking_forever(tmp_path):
+    fifo = tmp_path / "run.json"
+    os.mkfifo(fifo)
+    result = run_cli("report", str(tmp_path), timeout=30)
+    assert result.code == 2 and result.stderr.startswith(f"error: {fifo} is not a regular file")
