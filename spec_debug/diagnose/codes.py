@@ -319,8 +319,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         code="SD303",
         severity="error",
         area="vocab maps",
-        title="t2d length or embedding rows do not match the target vocabulary",
-        detects="`t2d.shape[0]` or `embed_tokens.weight.shape[0]` differs from the target's vocab size.",
+        title="Vocab maps, embedding or head rows do not match the vocabularies",
+        detects="`t2d.shape[0]` or `embed_tokens.weight.shape[0]` differs from the target's vocab size, "
+                "or the config's `draft_vocab_size` differs from the rows of `lm_head`.",
         why=(
             "The maps and embeddings were built for another tokenizer; token ids index the wrong "
             "rows (or out of range) on the serving path."

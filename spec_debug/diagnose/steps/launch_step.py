@@ -72,7 +72,11 @@ def check(ctx: Any) -> list[Finding]:
         return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
                             "--var server_cmdline='...' (the server's full command line)")]
     cfg = parse_launch_command(launch["argv"])
-    eff = effective_spec(cfg, target_architecture=((launch.get("target_config") or {}).get("architectures") or [None])[0])
+    engine = ctx.host_facts.get("engine", {})
+    # The engine's auto-chosen defaults and backend rules changed between releases.
+    version = engine.get("version") if engine.get("name") == cfg.engine else None
+    eff = effective_spec(cfg, target_architecture=((launch.get("target_config") or {}).get("architectures") or [None])[0],
+                         engine_version=version)
     at = where(ctx)
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at)
     findings += check_draft_budget(cfg, eff, at)
