@@ -37,6 +37,8 @@ class HostSpec:
     identity_file: str | None = None
     vars: dict[str, Any] = field(default_factory=dict)
     transport: Literal["local", "ssh"] = "ssh"
+    ssh_options: dict[str, str] = field(default_factory=dict)
+    """ssh_config keywords given on the host's ssh command line (an inventory's ansible_ssh_common_args)."""
 
 
 def expand_host_pattern(pattern: str) -> list[str]:
@@ -163,5 +165,11 @@ def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:
     from spec_debug.runner.ssh import SSHTransport
 
     return SSHTransport.connect(
-        spec.address, options, name=spec.name, port=spec.port, user=spec.user, identity_file=spec.identity_file
+        spec.address,
+        options,
+        name=spec.name,
+        port=spec.port,
+        user=spec.user,
+        identity_file=spec.identity_file,
+        ssh_options=spec.ssh_options,
     )

@@ -7,7 +7,15 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
 - host ranges `gpu[01:16]` in host names; `host:port` in INI host lines;
 - variable precedence: `all` < parent groups < child groups (by depth, then name) < host;
 - `ansible_host`, `ansible_port`, `ansible_user`, `ansible_ssh_private_key_file` and
-  `ansible_connection: local` say how to connect; every other variable becomes a playbook var;
+  `ansible_connection: local` say how to connect; `ansible_python_interpreter` is the host's
+  `python` (what probes run with) unless `python` is set; every other `ansible_*` variable is
+  dropped and the rest become playbook vars, except `ansible_ssh_common_args` and
+  `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l` and `-i` options (bastion
+  ProxyCommand/ProxyJump setups) apply as on ssh's command line;
+- an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
+  the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
+  them) add vars, overriding the inventory's own for the same group or host; values Ansible
+  Vault encrypted (`!vault`, or a whole `$ANSIBLE_VAULT` file) are left out, unread;
 - limit patterns `a:b`, `a,b`, `&group` (intersection), `!group` (exclusion), globs, `~regex`.
 INI values are kept as strings (Ansible's INI plugin guesses types; we leave that to the
 playbook's var types).
@@ -26,6 +34,7 @@ import yaml
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern
+from spec_debug.runner.ssh_config import parse_ssh_args
 
 _CONNECTION_VARS = {
     "ansible_host": "address",
@@ -139,15 +148,109 @@ class Inventory:
         return depths
 
 
+# Files in an inventory folder that are not inventories (Ansible: INVENTORY_IGNORE_EXTS and
+# INVENTORY_IGNORE_PATTERNS, lib/ansible/config/base.yml); scripts would be dynamic inventories.
+_IGNORED_SUFFIXES = {".retry", ".md", ".txt", ".rst", ".orig", ".bak", ".cfg", ".swp", ".pyc", ".py", ".sh", ".j2"}
+_VARS_SUFFIXES = ("", ".yml", ".yaml", ".json")
+_VAULT_HEADER = "$ANSIBLE_VAULT"
+
+
 def load_inventory(path: Path) -> Inventory:
-    """Read an INI or YAML inventory (chosen by content, like Ansible's auto plugins)."""
+    """Read an INI or YAML inventory file, or a folder of them, plus group_vars/ and host_vars/."""
+    path = Path(path)
+    if path.is_dir():
+        sources = [
+            p for p in sorted(path.iterdir())
+            if p.is_file() and not p.name.startswith(".") and not p.name.endswith("~") and p.suffix not in _IGNORED_SUFFIXES
+        ]
+        if not sources:
+            raise UsageError(f"inventory folder {path} holds no inventory file", hint="put an INI or YAML inventory (e.g. hosts.yml) in it")
+        inventory = Inventory(str(path))
+        for source in sources:
+            _merge(inventory, _load_file(source))
+        base = path
+    else:
+        inventory = _load_file(path)
+        base = path.parent
+    _add_vars_folders(inventory, base)
+    return inventory
+
+
+def _load_file(path: Path) -> Inventory:
+    """One INI or YAML inventory (chosen by content, like Ansible's auto plugins)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read inventory {path}: {exc.strerror or exc}") from None
-    if Path(path).suffix in (".yml", ".yaml") or _looks_like_yaml(text):
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise UsageError(f"cannot read inventory {path}: {reason or exc}") from None
+    if Path(path).suffix in (".yml", ".yaml", ".json") or _looks_like_yaml(text):
         return parse_yaml_inventory(text, str(path))
     return parse_ini_inventory(text, str(path))
+
+
+def _merge(into: Inventory, other: Inventory) -> None:
+    for name, host_vars in other.hosts.items():
+        into.hosts.setdefault(name, {}).update(host_vars)
+    for name, group in other.groups.items():
+        target = into.group(name)
+        target.hosts += [h for h in group.hosts if h not in target.hosts]
+        target.children += [c for c in group.children if c not in target.children]
+        target.vars.update(group.vars)
+
+
+def _add_vars_folders(inventory: Inventory, base: Path) -> None:
+    """group_vars/NAME and host_vars/NAME beside the inventory, as Ansible's host_group_vars plugin reads them."""
+    for name, group in inventory.groups.items():
+        group.vars.update(_vars_for(base / "group_vars", name))
+    for name, host_vars in inventory.hosts.items():
+        host_vars.update(_vars_for(base / "host_vars", name))
+
+
+def _vars_for(folder: Path, name: str) -> dict[str, Any]:
+    if not folder.is_dir():
+        return {}
+    found: dict[str, Any] = {}
+    for suffix in _VARS_SUFFIXES:
+        candidate = folder / f"{name}{suffix}"
+        if candidate.is_file():
+            found.update(_read_vars_file(candidate))
+    directory = folder / name
+    if directory.is_dir():
+        for candidate in sorted(directory.rglob("*")):
+            if candidate.is_file() and candidate.suffix in _VARS_SUFFIXES and not candidate.name.startswith("."):
+                found.update(_read_vars_file(candidate))
+    return found
+
+
+def _read_vars_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read vars file {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    if text.lstrip().startswith(_VAULT_HEADER):
+        return {}  # a whole file encrypted with ansible-vault: secrets we neither need nor can read
+    try:
+        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: a vars file is a mapping of names to values")
+    return {str(key): value for key, value in data.items() if not isinstance(value, _Vaulted)}
+
+
+class _Vaulted:
+    """A value encrypted with `!vault`: kept out of the vars."""
+
+
+class _AnsibleYamlLoader(yaml.SafeLoader):
+    """SafeLoader that also accepts Ansible's tags: `!vault` (encrypted, left out) and `!unsafe`
+    (a plain string to us), which plain yaml.safe_load refuses with a ConstructorError."""
+
+
+_AnsibleYamlLoader.add_constructor("!vault", lambda loader, node: _Vaulted())
+_AnsibleYamlLoader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
 
 
 def _looks_like_yaml(text: str) -> bool:
@@ -225,7 +328,7 @@ def _unquote(value: str) -> str:
 
 def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         raise UsageError(f"{path}: not valid YAML: {exc}") from None
     if data is None:
@@ -259,7 +362,7 @@ def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tu
         if host_vars is not None and not isinstance(host_vars, dict):
             raise UsageError(f"{path}: {where}.hosts.{pattern} must be a mapping of vars")
         pattern, port = _split_ini_port(str(pattern))
-        merged = dict(host_vars or {})
+        merged = {k: v for k, v in (host_vars or {}).items() if not isinstance(v, _Vaulted)}
         if port is not None:
             merged.setdefault("ansible_port", port)
         for host in expand_host_pattern(pattern):
@@ -267,7 +370,7 @@ def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tu
     group_vars = body.get("vars") or {}
     if not isinstance(group_vars, dict):
         raise UsageError(f"{path}: {where}.vars must be a mapping")
-    group.vars.update(group_vars)
+    group.vars.update({k: v for k, v in group_vars.items() if not isinstance(v, _Vaulted)})
     children = body.get("children") or {}
     if not isinstance(children, dict):
         raise UsageError(f"{path}: {where}.children must be a mapping of groups")
@@ -297,6 +400,10 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
             connection.setdefault(_CONNECTION_VARS[key], value)
         elif not key.startswith("ansible_"):
             playbook_vars[key] = value
+    interpreter = host_vars.get("ansible_python_interpreter")
+    if isinstance(interpreter, str) and interpreter and not interpreter.startswith("auto") and "python" not in playbook_vars:
+        # Ansible's `auto*` values ask it to discover the interpreter; probes then use the default.
+        playbook_vars["python"] = interpreter
     port = connection.get("port")
     if port is not None:
         try:
@@ -304,6 +411,12 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         except (TypeError, ValueError):
             raise UsageError(f"{path}: host {name}: ansible_port {port!r} is not a number") from None
     local = str(host_vars.get("ansible_connection", "")) == "local" or (name == "local" and "address" not in connection)
+    ssh_options: dict[str, str] = {}
+    for key in ("ansible_ssh_common_args", "ansible_ssh_extra_args"):
+        value = host_vars.get(key)
+        if isinstance(value, str) and value.strip():
+            for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
+                ssh_options.setdefault(option, setting)
     return HostSpec(
         name=name,
         address=str(connection.get("address", name)),
@@ -312,6 +425,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         identity_file=None if connection.get("identity_file") is None else str(connection["identity_file"]),
         vars=playbook_vars,
         transport="local" if local else "ssh",
+        ssh_options=ssh_options,
     )
 
 

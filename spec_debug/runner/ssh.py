@@ -137,11 +137,13 @@ class SSHTransport(Transport):
         port: int | None = None,
         user: str | None = None,
         identity_file: str | None = None,
+        ssh_options: dict[str, str] | None = None,
     ) -> "SSHTransport":
         """Open the connection now, so an unreachable host fails here with a TransportError."""
         options = options or ConnectOptions()
+
         def reconnect() -> Connection:
-            return connect(destination, options, port=port, user=user, identity_file=identity_file)
+            return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options)
 
         return cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
 

@@ -172,21 +172,29 @@ def resolve_target(
     port: int | None = None,
     identity_file: str | None = None,
     connect_timeout_s: float | None = None,
+    ssh_options: dict[str, str] | None = None,
 ) -> SSHTarget:
     """Resolve a destination through the config, command-line values winning (like ssh(1)).
 
-    `user` and `port` (from an inventory) win over the destination's own, which win over the config.
+    `user` and `port` (from an inventory) win over the destination's own, which win over the
+    config; `ssh_options` are `-o Key=Value` options (lower-case keys, see parse_ssh_args),
+    which also win over the config.
     """
     if isinstance(destination, str):
         destination = parse_destination(destination)
     user = user or destination.user
     port = port or destination.port
+    seed = {key.lower(): value for key, value in (ssh_options or {}).items()}
+    if user:
+        seed["user"] = user
+    if port:
+        seed["port"] = str(port)
     try:
-        entry = _with_command_line(config, user, port).lookup(destination.host)
+        entry = _with_command_line(config, seed).lookup(destination.host)
     except Exception as exc:  # paramiko raises bare exceptions for e.g. `Match exec` w/o invoke
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
-    user = user or entry.get("user") or getpass.getuser()
-    port = port or int(_number(entry.get("port"), "Port", DEFAULT_PORT))
+    user = entry.get("user") or getpass.getuser()
+    port = int(_number(entry.get("port"), "Port", DEFAULT_PORT))
     identity_files = tuple(entry.get("identityfile", []))
     if identity_file:
         identity_files = (os.path.expanduser(identity_file), *identity_files)
@@ -225,20 +233,64 @@ def resolve_target(
     )
 
 
-def _with_command_line(config: paramiko.SSHConfig, user: str | None, port: int | None) -> paramiko.SSHConfig:
-    """The config with the command line's User/Port in front, as ssh(1) reads them.
+def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> paramiko.SSHConfig:
+    """The config with the command line's options in front, as ssh(1) reads them.
 
     paramiko's lookup expands `%r`/`%p` (ProxyCommand, IdentityFile) and evaluates `Match user`
-    from the first User/Port it meets; a leading `Host *` block makes that ours, so
+    from the first User/Port it meets; a leading `Host *` block makes those ours, so
     `bob@gpu:2200` through `ProxyCommand ssh -W %h:%p` goes to port 2200 as in OpenSSH.
     paramiko keeps parsed blocks in `_config` (paramiko/paramiko: paramiko/config.py, parse).
     """
-    seed = {key: str(value) for key, value in (("user", user), ("port", port)) if value is not None}
     if not seed:
         return config
+    block: dict[str, object] = {key: value for key, value in seed.items() if key != "identityfile"}
+    if "identityfile" in seed:
+        block["identityfile"] = [seed["identityfile"]]  # paramiko keeps IdentityFile as a list
     seeded = paramiko.SSHConfig()
-    seeded._config = [{"host": ["*"], "config": seed}, *config._config]
+    seeded._config = [{"host": ["*"], "config": block}, *config._config]
     return seeded
+
+
+# ssh(1) flags that take an argument, and the ssh_config keyword of those that matter here.
+_SSH_FLAGS_WITH_ARGUMENT = set("BbcDEeFIiJLlmOoPpQRSWw")
+_SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile"}
+
+
+def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str]:
+    """`-o ProxyCommand="ssh -W %h:%p bastion" -J jump -p 2222` -> ssh_config keywords and values.
+
+    What Ansible inventories put in `ansible_ssh_common_args` / `ansible_ssh_extra_args`. As on
+    ssh's command line the first value of a keyword wins; flags that do not change where or how
+    we connect (-A, -C, -v, -q, ...) are ignored, as are `-o` keywords we do not use.
+    """
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise UsageError(f"{source}: {exc}: {text!r}") from None
+    options: dict[str, str] = {}
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not word.startswith("-") or len(word) < 2:
+            raise UsageError(f"{source}: unexpected {word!r} in {text!r}", hint="give ssh options only, e.g. -o ProxyJump=bastion")
+        flag, attached = word[1], word[2:]
+        if flag not in _SSH_FLAGS_WITH_ARGUMENT:
+            continue  # a boolean flag (or a bundle of them, -At): no argument to skip
+        if attached:
+            value = attached
+        elif index < len(words):
+            value = words[index]
+            index += 1
+        else:
+            raise UsageError(f"{source}: -{flag} needs a value in {text!r}")
+        if flag == "o":
+            key, _, rest = value.replace("=", " ", 1).partition(" ")
+            if key and rest.strip():
+                options.setdefault(key.strip().lower(), rest.strip())
+        elif flag in _SSH_FLAG_KEYWORDS:
+            options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
+    return options
 
 
 def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:

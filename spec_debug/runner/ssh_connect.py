@@ -84,11 +84,18 @@ def connect(
     port: int | None = None,
     user: str | None = None,
     identity_file: str | None = None,
+    ssh_options: dict[str, str] | None = None,
 ) -> Connection:
     """Resolve `destination` through ssh config and open an authenticated connection."""
     config = load_ssh_config(options.ssh_config_path)
     target = resolve_target(
-        destination, config, user=user, port=port, identity_file=identity_file, connect_timeout_s=options.connect_timeout_s
+        destination,
+        config,
+        user=user,
+        port=port,
+        identity_file=identity_file,
+        connect_timeout_s=options.connect_timeout_s,
+        ssh_options=ssh_options,
     )
     return _open(target, config, options, depth=0)
 

@@ -450,3 +450,67 @@ def test_a_server_that_hangs_after_login_times_out_opening_the_session(client: C
             for pid in stopped:
                 os.kill(pid, signal.SIGCONT)
     assert info.value.message == "hangs: the server accepted the login but did not open a session within 1 s"
+
+
+def test_an_ansible_inventory_folder_with_group_vars_host_vars_and_bastion_args(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """A team's existing Ansible layout, unchanged: the connection user and key live in
+    group_vars/all.yml (next to a vault-encrypted secret), the address in group_vars/gpus/,
+    one host's vars in host_vars/, and the bastion in ansible_ssh_common_args (-J, or
+    -o ProxyCommand=...). The interpreter Ansible uses is the one probes run with."""
+    import getpass
+    import sys
+
+    import yaml
+
+    from spec_debug.runner.hosts import open_transport, resolve_hosts
+    from spec_debug.runner.ssh import SSHTransport
+
+    bastion = sshd_factory("bastion")
+    client.trust(bastion)
+    client.alias("bastion", bastion, BatchMode="yes")
+    client.hosts["*"] = {"UserKnownHostsFile": str(client.known_hosts)}
+    client.alias("target", sshd)
+    used = tmp_path / "proxycommand-used"
+    inv = tmp_path / "inventory"
+    (inv / "group_vars" / "gpus").mkdir(parents=True)
+    (inv / "host_vars").mkdir()
+    (inv / "hosts.yml").write_text(yaml.safe_dump({"all": {"children": {"gpus": {"hosts": {
+        "gpu01": None,
+        "gpu02": {"ansible_ssh_common_args": "-J bastion"},
+        "gpu03": {"ansible_ssh_common_args": f"-o ProxyCommand=\"sh -c 'echo used > {used}; exec ssh -F {client.config} -W %h:%p bastion'\""},
+    }}}}}))
+    (inv / "README.md").write_text("# not an inventory\n")
+    (inv / "group_vars" / "all.yml").write_text(
+        f"ansible_user: {getpass.getuser()}\n"
+        f"ansible_ssh_private_key_file: {client.key.path}\n"
+        "ansible_become_pass: !vault |\n"
+        "  $ANSIBLE_VAULT;1.1;AES256\n"
+        "  62313365396662343061393464336163383764373764613633653634306231386433626436623361\n"
+        "region: eu\n"
+    )
+    (inv / "group_vars" / "gpus" / "main.yml").write_text(
+        f"ansible_host: 127.0.0.1\nansible_port: {sshd.port}\nansible_python_interpreter: {sys.executable}\n"
+    )
+    (inv / "host_vars" / "gpu01.yml").write_text("region: us\n")
+    playbook = tmp_path / "fleet.yaml"
+    playbook.write_text(
+        "name: fleet\ndescription: t\nvars:\n  python: python3\n  region: unset\nsteps:\n"
+        "  - id: info\n    title: info\n    why: probe with the inventory's interpreter\n    probe: host_info\n"
+        "  - id: where\n    title: where\n    why: vars from group_vars and host_vars\n    run: echo region={{ region }}\n"
+    )
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "-i", str(inv), "-F", str(client.config), "--batch", "--out", str(out))
+    assert result.code == 0, result.stdout + result.stderr
+    _, record = load_run(out)
+    assert [(h["name"], h["status"]) for h in record["hosts"]] == [("gpu01", "passed"), ("gpu02", "passed"), ("gpu03", "passed")]
+    regions = {s["host"]: s["stdout"].strip() for s in record["steps"] if s["id"] == "where"}
+    assert regions == {"gpu01": "region=us", "gpu02": "region=eu", "gpu03": "region=eu"}
+    assert all(s["command"].startswith(sys.executable + " ") for s in record["steps"] if s["id"] == "info")
+    assert "ansible_become_pass" not in json.dumps(record)
+    assert used.read_text().strip() == "used"  # gpu03 went through its ProxyCommand
+    [spec] = resolve_hosts(["gpu02"], [], inv, None)
+    with open_transport(spec, client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
+        assert [hop.target.alias for hop in transport.connection.via] == ["bastion"]  # gpu02 through -J

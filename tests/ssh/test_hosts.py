@@ -174,3 +174,28 @@ def test_bad_inventory_lines_name_the_line(tmp_path: Path) -> None:
     path.write_text("[gpus]\ngpu01 notkeyvalue\n")
     with pytest.raises(UsageError, match=r"inv.ini:2"):
         load_inventory(path)
+
+
+def test_ssh_args_from_ansible_inventories_become_ssh_config_options() -> None:
+    from spec_debug.runner.ssh_config import parse_ssh_args
+
+    args = "-C -o ProxyCommand=\"ssh -W %h:%p -q bastion\" -oStrictHostKeyChecking=no -o 'ServerAliveInterval 30' -J j1,j2 -p2222 -At -o Port=1"
+    assert parse_ssh_args(args) == {
+        "proxycommand": "ssh -W %h:%p -q bastion",
+        "stricthostkeychecking": "no",
+        "serveraliveinterval": "30",
+        "proxyjump": "j1,j2",
+        "port": "2222",  # the first value wins, as on ssh's command line
+    }
+    with pytest.raises(UsageError, match="unexpected 'bastion'"):
+        parse_ssh_args("-A bastion")
+
+
+def test_vars_files_encrypted_with_ansible_vault_are_left_out(tmp_path: Path) -> None:
+    (tmp_path / "group_vars").mkdir()
+    (tmp_path / "hosts.ini").write_text("[gpus]\ngpu01 ansible_python_interpreter=auto_silent\ngpu02 ansible_python_interpreter=/opt/venv/bin/python\n")
+    (tmp_path / "group_vars" / "gpus.yaml").write_text("model: !unsafe '{{ not a template }}'\ntoken: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6231\n")
+    (tmp_path / "group_vars" / "all").write_text("$ANSIBLE_VAULT;1.1;AES256\n62313365\n")
+    specs = {s.name: s for s in load_inventory(tmp_path / "hosts.ini").specs()}
+    assert specs["gpu01"].vars == {"model": "{{ not a template }}"}  # `auto*` asks Ansible to discover: not a path
+    assert specs["gpu02"].vars == {"model": "{{ not a template }}", "python": "/opt/venv/bin/python"}
