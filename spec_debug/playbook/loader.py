@@ -153,10 +153,28 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
             message = f"{message} (got {type(value).__name__} {value!r})"
             if isinstance(value, bool):
                 hint = "YAML read this as a boolean; quote it if you meant text"
+    duplicate = _duplicate_step_position(document) if message.startswith("duplicate step id") else None
+    if duplicate is not None:
+        path, line_col = duplicate
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     line, column = line_col if line_col else (None, None)
     return PlaybookError(message, path=source, line=line, column=column, key_path=dotted_path(path) or None, hint=hint)
+
+
+def _duplicate_step_position(document: PositionedDocument) -> tuple[tuple[Any, ...], tuple[int, int] | None] | None:
+    """The playbook-level validator knows the id but not where: point at the second step."""
+    steps = document.value.get("steps") if isinstance(document.value, dict) else None
+    seen: set[str] = set()
+    for index, step in enumerate(steps if isinstance(steps, list) else []):
+        step_id = step.get("id") if isinstance(step, dict) else None
+        if not isinstance(step_id, str):
+            continue
+        if step_id in seen:
+            path = ("steps", index, "id")
+            return path, document.position(path)
+        seen.add(step_id)
+    return None
 
 
 def _real_path(loc: tuple[Any, ...], value: Any) -> tuple[Any, ...]:

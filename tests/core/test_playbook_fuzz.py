@@ -387,6 +387,11 @@ MISLEADING = {
         "name: x\nsteps:\n  - id: a\n    probe: host_inf\n",
         "4:12: unknown probe 'host_inf'", "did you mean 'host_info'?",
     ),
+    # Reported at 1:1: the playbook-level check knew the id but not where the copy was.
+    "duplicated_step": (
+        "name: x\nsteps:\n  - id: a\n    run: echo\n  - id: b\n    run: echo\n  - id: a\n    run: echo 2\n",
+        "7:9: duplicate step id 'a'", "",
+    ),
     "dashed_var_name": (
         "name: x\nvars:\n  model-path: /m\nsteps:\n  - id: a\n    run: ls {{ model-path }}\n",
         "6:10: undefined variable 'model'", "Jinja reads 'model-path' as a subtraction",
