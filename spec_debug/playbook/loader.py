@@ -55,7 +55,7 @@ def find_playbook(name_or_path: str) -> Path:
         return _find_playbook(name_or_path)
     except (OSError, ValueError) as exc:  # a name too long for the file system, a NUL byte
         shown = name_or_path if len(name_or_path) <= 120 else name_or_path[:117] + "..."
-        raise PlaybookError(f"cannot use {shown!r} as a playbook path: {getattr(exc, 'strerror', None) or exc}") from None
+        raise PlaybookError(f"not a usable playbook path: {getattr(exc, 'strerror', None) or exc}", path=shown) from None
 
 
 def _find_playbook(name_or_path: str) -> Path:
