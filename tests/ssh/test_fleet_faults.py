@@ -215,10 +215,11 @@ def test_max_sessions_1_still_runs_probes_fetches_and_later_steps(
     # and a timed-out step holds it until it is killed, which needs a channel of its own.
     fresh_server(client, sshd_factory, tmp_path, "onesession", extra="MaxSessions 1\n")
     playbook = tmp_path / "first_look.yaml"
+    marker = f"4242.{os.getpid()}"  # a sleep only this run starts
     playbook.write_text(
         PROBE_PLAYBOOK
-        + "  - id: hang\n    title: hang\n    why: times out\n    run: sleep 4242.5; echo never\n    timeout: 1\n"
-        + "  - id: after_hang\n    title: after the hang\n    why: the slot is free again\n    run: ps -eo args= | grep -c '^sleep 4242[.]5' || true\n"
+        + f"  - id: hang\n    title: hang\n    why: times out\n    run: sleep {marker}; echo never\n    timeout: 1\n"
+        + f"  - id: after_hang\n    title: after the hang\n    why: the slot is free again\n    run: ps -eo args= | grep -c '^sleep {marker}$' || true\n"
     )
     out = tmp_path / "runs"
     started = time.monotonic()
@@ -438,9 +439,13 @@ def test_a_server_that_hangs_after_login_times_out_opening_the_session(client: C
     client.trust(server)
     client.alias("hangs", server, ConnectTimeout=1)
     with SSHTransport.connect("hangs", client.options()) as transport:
-        stopped = server.connection_pids()
-        for pid in stopped:  # the per-connection sshd freezes: logged in, but answers nothing
-            os.kill(pid, signal.SIGSTOP)
+        stopped = []
+        for pid in server.connection_pids():  # the per-connection sshd freezes: logged in, but answers nothing
+            try:
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+            except ProcessLookupError:
+                pass  # a short-lived helper that already exited
         try:
             started = time.monotonic()
             with pytest.raises(TransportError) as info:
@@ -448,7 +453,10 @@ def test_a_server_that_hangs_after_login_times_out_opening_the_session(client: C
             assert time.monotonic() - started < 5
         finally:
             for pid in stopped:
-                os.kill(pid, signal.SIGCONT)
+                try:
+                    os.kill(pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
     assert info.value.message == "hangs: the server accepted the login but did not open a session within 1 s"
 
 
