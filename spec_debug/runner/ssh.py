@@ -167,6 +167,10 @@ class SSHTransport(Transport):
             channel = self._open_session()
             try:
                 channel.exec_command(wrap_command(command, env))
+                # EOF on the command's stdin at once: the wrapper never reads it (steps get
+                # /dev/null), but a ForceCommand that does (an sftp-server, a menu) would
+                # otherwise wait for input forever instead of ending and being reported.
+                channel.shutdown_write()
                 ending = self._pump(channel, header, stderr, deadline)
                 if ending != "exited":
                     self._kill_remote(header.pid)

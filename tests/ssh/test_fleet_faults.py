@@ -52,6 +52,10 @@ steps:
 _TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "tail", "id", "ps", "grep", "mkdir", "ls")
 
 
+def sftp_server_path() -> str:
+    return next(p for p in ("/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-server", "/usr/libexec/sftp-server") if os.path.exists(p))
+
+
 class FreshHost:
     """A host as a new machine looks: an empty home (no probe bundle yet) and a PATH of our
     choosing, built with a real sshd and a ForceCommand that moves into them.
@@ -70,7 +74,7 @@ class FreshHost:
             found = shutil.which(tool, path="/usr/bin:/bin:/usr/local/bin")
             if found:
                 (self.bin / tool).symlink_to(found)
-        sftp_server = next(p for p in ("/usr/lib/openssh/sftp-server", "/usr/libexec/openssh/sftp-server", "/usr/libexec/sftp-server") if os.path.exists(p))
+        sftp_server = sftp_server_path()
         sftp_line = {
             "rw": f"exec {sftp_server}",
             "ro": f"exec {sftp_server} -R",  # sftp-server(8): -R read-only mode
@@ -133,7 +137,9 @@ def test_accounts_that_cannot_run_commands_are_host_errors_and_the_fleet_finishe
         (keys_dir / "authorized_keys").chmod(0o644)
         nologin = sshd_factory("nologin", extra_config=f"Match User nobody\n  AuthorizedKeysFile {keys_dir / 'authorized_keys'}\n")
         forced = sshd_factory("forced", extra_config="ForceCommand /bin/false\n")
-        for name, server in (("nologin", nologin), ("forced", forced)):
+        # An sftp-only account with the external server: it reads stdin, and must not hang the run.
+        sftponly = sshd_factory("sftponly", extra_config=f"ForceCommand {sftp_server_path()}\n")
+        for name, server in (("nologin", nologin), ("forced", forced), ("sftponly", sftponly)):
             client.trust(server)
             client.alias(name, server)
         result, record = _run_three(cli, client, tmp_path)
@@ -144,7 +150,7 @@ def test_accounts_that_cannot_run_commands_are_host_errors_and_the_fleet_finishe
     hosts = {h["name"]: h for h in record["hosts"]}
     assert hosts["target"]["status"] == "passed"
     assert by_id(record, "target")["after"]["status"] == "passed"
-    expected = {"nobody@nologin": "This account is currently not available.", "forced": "no output"}
+    expected = {"nobody@nologin": "This account is currently not available.", "forced": "no output", "sftponly": "exit code 0, no output"}
     for name, said in expected.items():
         assert hosts[name]["status"] == "error", hosts[name]
         error = hosts[name]["error"]
@@ -159,7 +165,8 @@ def _run_three(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> 
     playbook = tmp_path / "first_look.yaml"
     playbook.write_text(PROBE_PLAYBOOK)
     out = tmp_path / "runs"
-    result = cli("run", str(playbook), "--host", "target", "--host", "nobody@nologin", "--host", "forced", "-F", str(client.config), "--batch", "--out", str(out))
+    hosts = ["target", "nobody@nologin", "forced", "sftponly"]
+    result = cli("run", str(playbook), *[arg for host in hosts for arg in ("--host", host)], "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
     return result, load_run(out)[1]
 
 
