@@ -83,15 +83,25 @@ def _identity_files(target: SSHTarget) -> list[str]:
 
 
 def _public_blobs(files: list[str]) -> set[bytes]:
-    """Public key blobs of the configured identities, read from the `.pub` files."""
+    """Public key blobs of the configured identities, from `FILE.pub`, or FILE itself when it
+    is a public key (ssh_config(5) allows that, to pick a key held by the agent)."""
     blobs: set[bytes] = set()
     for path in files:
-        try:
-            fields = Path(path + ".pub").read_text().split()
-            blobs.add(paramiko.PublicBlob.from_string(f"{fields[0]} {fields[1]}").key_blob)
-        except (OSError, IndexError, ValueError):
-            continue
+        for candidate in (path, path + ".pub"):
+            blob = _public_blob(candidate)
+            if blob is not None:
+                blobs.add(blob)
+                break
     return blobs
+
+
+def _public_blob(path: str) -> bytes | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            fields = handle.read(16384).split()
+        return paramiko.PublicBlob.from_string(f"{fields[0]} {fields[1]}").key_blob
+    except (OSError, IndexError, ValueError, UnicodeDecodeError):
+        return None
 
 
 def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
@@ -99,12 +109,20 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
         return _KEY_CACHE[path]
     if not os.path.isfile(path):
         return None
+    if _public_blob(path) is not None:
+        # A public key as IdentityFile: it chose an agent key above; the private key, if
+        # any, is the file without `.pub` (what people mean when they point at the .pub).
+        private = path[: -len(".pub")] if path.endswith(".pub") else None
+        if private and os.path.isfile(private):
+            return _load_key(private, options, attempts)
+        attempts.tried.append(f"{_short(path)} (a public key, and no such key in ssh-agent)")
+        return None
     try:
         key = paramiko.PKey.from_path(path)
     except TypeError:  # cryptography: "Key is password-protected, but password was not provided"
         return _load_encrypted_key(path, options, attempts)
     except (ValueError, OSError, paramiko.SSHException) as exc:
-        attempts.tried.append(f"{_short(path)} (unreadable: {exc})")
+        attempts.tried.append(f"{_short(path)} (unreadable: {_unreadable_reason(path, exc)})")
         return None
     _KEY_CACHE[path] = key
     return key
@@ -150,6 +168,21 @@ def _try_key(
             hint="multi-factor logins are not supported; use a key-only account or a jump host",
         )
     return True
+
+
+def _unreadable_reason(path: str, exc: BaseException) -> str:
+    """A short reason instead of cryptography's "Unable to load PEM file. See https://..."."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(64)
+    except OSError as error:
+        return error.strerror or str(error)
+    if head.startswith(b"PuTTY-User-Key-File"):
+        return "a PuTTY .ppk key; convert it with `puttygen KEY -O private-openssh -o KEY.openssh`"
+    if not head.strip():
+        return "empty file"
+    text = str(exc).split(". See https://", 1)[0].strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _short(path: str) -> str:

@@ -220,3 +220,30 @@ def test_keys_from_the_agent_are_used_and_identities_only_filters_them(
     client.alias("strict", sshd, IdentityFile=str(agent_only), IdentitiesOnly="yes")
     with pytest.raises(AuthenticationError):
         SSHTransport.connect("strict", client.options(use_agent=True))
+
+
+def test_identity_file_naming_the_public_key_picks_the_agent_key_or_the_private_key_beside_it(
+    client: ClientSetup, sshd: SshServer, ssh_agent: Path, tmp_path: Path
+) -> None:
+    """ssh_config(5) lets IdentityFile name a public key (to choose among agent keys, e.g. keys
+    on a hardware token); and people often point it at the .pub by mistake."""
+    import subprocess
+
+    subprocess.run(["ssh-add", str(client.key.path)], check=True, capture_output=True)
+    only_public = tmp_path / "token" / "id_token.pub"  # no private key anywhere near it
+    only_public.parent.mkdir()
+    shutil.copy(str(client.key.path) + ".pub", only_public)
+    client.alias("token", sshd, IdentityFile=str(only_public), IdentitiesOnly="yes")
+    with SSHTransport.connect("token", client.options(use_agent=True)) as transport:
+        assert isinstance(transport, SSHTransport) and whoami(transport)
+    client.alias("pubbeside", sshd, IdentityFile=str(client.key.path) + ".pub")
+    with SSHTransport.connect("pubbeside", client.options(use_agent=False)) as transport:
+        assert isinstance(transport, SSHTransport) and whoami(transport)
+    with pytest.raises(AuthenticationError, match="a public key, and no such key in ssh-agent"):
+        SSHTransport.connect("token", client.options(use_agent=False))
+    putty = tmp_path / "id.ppk"
+    putty.write_text("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: laptop\n")
+    client.alias("putty", sshd, IdentityFile=str(putty))
+    with pytest.raises(AuthenticationError) as info:
+        SSHTransport.connect("putty", client.options(use_agent=False))
+    assert "a PuTTY .ppk key; convert it with `puttygen" in one_line(info.value) and "https://" not in str(info.value)
