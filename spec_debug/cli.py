@@ -16,7 +16,8 @@ from rich.table import Table
 
 from spec_debug import __version__
 from spec_debug.cli_common import complete_playbooks, err_console, fail, output_format, print_error
-from spec_debug.errors import SpecDebugError, UsageError
+from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError
+from spec_debug.store import write_atomic
 
 app = typer.Typer(
     name="spec-debug",
@@ -147,7 +148,10 @@ def report(
     except SpecDebugError as exc:
         fail(exc)
     if output:
-        output.write_text(text, encoding="utf-8")
+        try:
+            write_atomic(output, text)
+        except SpecDebugError as exc:
+            fail(exc)
         err_console.print(f"wrote {output}")
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -245,9 +249,18 @@ def _mount_optional_commands() -> None:
 _mount_optional_commands()
 
 
+def _raise_interrupt(reason: str):
+    def handler(signum, frame) -> None:
+        raise SignalInterrupt(reason)
+    return handler
+
+
 def main() -> None:
-    # SIGTERM (a CI runner cancelling us) aborts like Ctrl-C: the record is still written.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    # SIGTERM (a CI runner cancelling us) and SIGHUP (the terminal or SSH session we ran in went
+    # away) abort like Ctrl-C: the hosts are stopped and the record is still written.
+    for signum, reason in ((signal.SIGTERM, "terminated (SIGTERM)"),
+                           (signal.SIGHUP, "hung up (SIGHUP: the terminal or SSH session went away)")):
+        signal.signal(signum, _raise_interrupt(reason))
     try:
         app()
     except SpecDebugError as exc:  # raised outside a command's own handling

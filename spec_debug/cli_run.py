@@ -96,7 +96,8 @@ def execute_run(
     only: set[str] | None = None
     if retry_failed is not None:
         previous = load_record(retry_failed)
-        only = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted")}
+        # "running"/"pending": the controller was killed mid-run (SIGKILL, power), the host never finished.
+        only = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted", "running", "pending")}
         if not host and not hosts and inventory is None:
             host = [h.name for h in previous.hosts if h.name in only]
         cli_vars = {**{k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}, **cli_vars}
@@ -123,8 +124,10 @@ def execute_run(
 
 
 def exit_code_for(record: RunRecord) -> int:
-    """Like a linter: 3 a host unreachable or the run aborted, 1 error findings, else 0."""
-    if record.status == "aborted" or any(h.status == "error" for h in record.hosts):
+    """Like a linter: 3 a host unreachable or the run aborted (or never finished), 1 error
+    findings, else 0."""
+    if record.status in ("aborted", "running") or any(h.status in ("error", "pending", "running")
+                                                      for h in record.hosts):
         return 3
     return 1 if any(f.severity == "error" for f in record.findings) else 0
 

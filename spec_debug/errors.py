@@ -75,3 +75,12 @@ class RunAborted(SpecDebugError):
     """The run was interrupted (Ctrl-C) or stopped by a step with on_failure: stop."""
 
     exit_code = 3
+
+
+class SignalInterrupt(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, turned into the Ctrl-C path (the run stops, the record is written)
+    with the reason the record should give."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

@@ -139,9 +139,14 @@ class Run:
                 _, pending = wait(pending, timeout=SAVE_INTERVAL_S, return_when=FIRST_COMPLETED)
                 if self._dirty:
                     self.save()
-        except KeyboardInterrupt:
-            self.interrupt("interrupted (Ctrl-C)")
+        except KeyboardInterrupt as exc:
+            self.interrupt(getattr(exc, "reason", "interrupted (Ctrl-C)"))
             wait(set(futures))
+        except SpecDebugError as exc:
+            # The record cannot be written (disk full, folder gone): stop the hosts rather than
+            # let them run on unrecorded, then let the CLI say why.
+            self.interrupt(exc.message.splitlines()[0])
+            raise
         finally:
             pool.shutdown(wait=True)
         self._finish()
@@ -199,6 +204,12 @@ class Run:
             host.status = "error"
             host.error = exc.message.splitlines()[0]
             self._commit_step(None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={})])
+        except SpecDebugError as exc:  # the record could not be written, a template failed at run time
+            host.status = "error"
+            host.error = exc.message.splitlines()[0]
+        except Exception as exc:  # a bug of ours must not leave the host "running" and the run PASSED
+            host.status = "error"
+            host.error = (f"internal error: {type(exc).__name__}: {exc}".splitlines() or ["internal error"])[0]
         finally:
             self._transports.pop(target.name, None)
             if transport is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from spec_debug.errors import UsageError
+from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell import CATEGORY_TITLES
@@ -106,7 +107,9 @@ class _VarNames:
         if base[0].isdigit():
             base = "v_" + base
         name, n = base, 2
-        while name in self.defaults:
+        # A path ending in /stdout or /steps must not become a var the loader refuses (it
+        # would shadow a built-in name of the templates).
+        while name in self.defaults or name in CONTEXT_NAMES:
             name, n = f"{base}_{n}", n + 1
         self.defaults[name] = value
         self._by_value[value] = name

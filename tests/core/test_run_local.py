@@ -10,6 +10,8 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import only_run, run_cli
 
 
@@ -178,7 +180,9 @@ steps:
     assert spilled.stat().st_size == 50 * 1048576 + len("END\n")
 
 
-def test_ctrl_c_leaves_an_aborted_record_and_a_report(tmp_path, write_playbook):
+@pytest.mark.parametrize("signum, reason", [(signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM"),
+                                            (signal.SIGHUP, "SIGHUP")])
+def test_ctrl_c_leaves_an_aborted_record_and_a_report(tmp_path, write_playbook, signum, reason):
     marker = f"sdint{uuid.uuid4().hex[:8]}"
     playbook = write_playbook(
         f"""
@@ -201,11 +205,11 @@ steps:
     while time.monotonic() < deadline and not _processes_with(marker):
         time.sleep(0.05)
     assert _processes_with(marker), "the slow step never started"
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 3, stderr
     run_dir, record = only_run(out)
-    assert record["status"] == "aborted"
+    assert record["status"] == "aborted" and reason in record["abort_reason"]
     assert record["finished_at"]
     statuses = {s["id"]: s["status"] for s in record["steps"]}
     assert statuses["first"] == "passed"

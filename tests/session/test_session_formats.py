@@ -203,3 +203,15 @@ def test_html_postmortem_escapes_transcript_text(tmp_path):
     html = render_postmortem(a, "html")
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert '<a href="#msg-0">[msg 0]</a>' in html and 'id="msg-0"' in html
+
+
+def test_distilled_vars_never_take_a_built_in_template_name():
+    # A path ending in /stdout or /steps must not become a var named like the templates' own
+    # names: the playbook loader refuses those, and distill must write a valid playbook.
+    from spec_debug.playbook.templating import CONTEXT_NAMES
+    from spec_debug.session.distill import _VarNames
+
+    names = _VarNames()
+    given = [names.name(word, f"/srv/run/{word}") for word in sorted(CONTEXT_NAMES)]
+    assert not set(given) & CONTEXT_NAMES
+    assert names.name("stdout", "/srv/run/stdout") == given[sorted(CONTEXT_NAMES).index("stdout")]  # stable
