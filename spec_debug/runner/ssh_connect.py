@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import random
 import select
 import socket
 import subprocess
@@ -19,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 import paramiko
 from paramiko.common import MSG_CHANNEL_REQUEST
@@ -117,13 +119,15 @@ def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions
                 hop_target = replace(hop_target, proxy_jump=(), proxy_command=None)
                 if options.known_hosts is not None:
                     hop_target = replace(hop_target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
-                via.append(Connection(hop_target, _handshake(hop_target, _jump_channel(via[-1], hop_target), options)))
-            sock = _jump_channel(via[-1], target)
+                gateway = via[-1]
+                via.append(Connection(hop_target, _handshake_retrying(hop_target, lambda t=hop_target, g=gateway: _jump_channel(g, t), options)))
+            gateway = via[-1]
+            transport = _handshake_retrying(target, lambda: _jump_channel(gateway, target), options)
         elif target.proxy_command:
-            sock = _proxy_command(target)
+            transport = _handshake_retrying(target, lambda: _proxy_command(target), options)
         else:
-            sock = _tcp_connect(target)
-        return Connection(target, _handshake(target, sock, options), via)
+            transport = _handshake_retrying(target, lambda: _tcp_connect(target), options)
+        return Connection(target, transport, via)
     except BaseException:
         for hop in reversed(via):
             hop.close()
@@ -247,6 +251,31 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
         raise HostUnreachableError(f"{target.alias}: jump through {gateway.target.alias} failed: {_one_line(exc)}") from None
 
 
+class _ClosedBeforeBanner(HandshakeError):
+    """sshd accepted TCP and closed it at once, before its banner."""
+
+
+# sshd drops new connections beyond MaxStartups (default 10:30:100: from 10 unauthenticated
+# connections on, 30% are dropped, rising to all at 100) before sending its banner
+# (openssh-portable: sshd.c, drop_connection). A fleet reaching many hosts through one bastion
+# meets it with the first few forks; ssh(1) would fail those hosts, we retry them after a
+# jittered pause, as the drop is random and short-lived.
+_EARLY_CLOSE_ATTEMPTS = 5
+_EARLY_CLOSE_BACKOFF_S = 0.1
+
+
+def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], options: ConnectOptions) -> paramiko.Transport:
+    """Open a socket and handshake, again (a bounded few times) when sshd closes it at once."""
+    for attempt in range(_EARLY_CLOSE_ATTEMPTS):
+        try:
+            return _handshake(target, open_socket(), options)
+        except _ClosedBeforeBanner:
+            if attempt == _EARLY_CLOSE_ATTEMPTS - 1:
+                raise
+            time.sleep(random.uniform(1.0, 2.0) * _EARLY_CLOSE_BACKOFF_S * 2**attempt)
+    raise AssertionError("unreachable")
+
+
 def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> paramiko.Transport:
     """SSH handshake, host key check and authentication over an open socket."""
     where = f"{target.hostname}:{target.port}"
@@ -261,12 +290,22 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
             f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s (host stalled or not an SSH server)",
             hint="the host accepts TCP but sshd does not answer: overloaded, hung, or the wrong port",
         )
+        closed_early = _ClosedBeforeBanner(
+            f"{target.alias}: {where} closed the connection before the SSH banner",
+            hint="sshd turned us away before the handshake: too many connections at once (MaxStartups; "
+            "many hosts through one bastion: lower --forks), or TCP wrappers, fail2ban or a firewall",
+        )
+        started = time.monotonic()
         try:
             transport.start_client(timeout=target.connect_timeout_s)
         except paramiko.SSHException as exc:
             _raise_if_proxy_ended(target, sock)
             text = _one_line(exc)
             if "banner" in text.lower() or "timed out" in text.lower():
+                # paramiko says "Error reading SSH protocol banner" both for a server that
+                # closed at once (EOF) and for one that never spoke; the clock tells them apart.
+                if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
+                    raise closed_early from None
                 raise stalled from None
             raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
         except (EOFError, OSError) as exc:

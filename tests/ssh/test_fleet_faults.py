@@ -529,3 +529,67 @@ def test_an_ansible_inventory_folder_with_group_vars_host_vars_and_bastion_args(
     with open_transport(spec, client.options()) as transport:
         assert isinstance(transport, SSHTransport)
         assert [hop.target.alias for hop in transport.connection.via] == ["bastion"]  # gpu02 through -J
+
+
+class _BusyBastion(SshServer):
+    """A bastion whose sshd turns away all but 2 unauthenticated connections (MaxStartups 2),
+    as a default bastion (MaxStartups 10:30:100) does to a fleet run with more forks."""
+
+    def _sshd_config(self) -> str:
+        config = super()._sshd_config()
+        assert "MaxStartups 100\n" in config
+        return config.replace("MaxStartups 100\n", "MaxStartups 2\n")
+
+
+def test_many_hosts_through_one_busy_bastion_all_connect(cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    bastion = _BusyBastion(tmp_path / "busy-bastion", [client.key]).start()
+    try:
+        client.trust(bastion)
+        client.alias("bastion", bastion)
+        names = [f"gpu{index:02d}" for index in range(1, 9)]
+        for name in names:
+            client.alias(name, sshd, ProxyJump="bastion")
+        playbook = tmp_path / "tiny.yaml"
+        playbook.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo ok\n")
+        out = tmp_path / "runs"
+        result = cli("run", str(playbook), "--hosts", "gpu[01-08]", "--forks", "8", "-F", str(client.config), "--batch", "--out", str(out))
+    finally:
+        bastion.stop()
+    _, record = load_run(out)
+    assert result.code == 0, [h["error"] for h in record["hosts"] if h["error"]]
+    assert [h["status"] for h in record["hosts"]] == ["passed"] * 8
+
+
+def test_a_host_that_always_hangs_up_before_the_banner_says_so_at_once(client: ClientSetup, sshd: SshServer) -> None:
+    import socket
+
+    from spec_debug.runner.ssh import SSHTransport
+    from spec_debug.runner.ssh_errors import HandshakeError
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    stop = threading.Event()
+
+    def hang_up() -> None:  # what TCP wrappers (hosts.deny) or a full MaxStartups do
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                listener.accept()[0].close()
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=hang_up, daemon=True)
+    thread.start()
+    try:
+        client.alias("hangsup", sshd, Port=listener.getsockname()[1], ConnectTimeout=10)
+        started = time.monotonic()
+        with pytest.raises(HandshakeError) as info:
+            SSHTransport.connect("hangsup", client.options())
+        elapsed = time.monotonic() - started
+    finally:
+        stop.set()
+        thread.join()
+        listener.close()
+    assert "closed the connection before the SSH banner" in info.value.message and "MaxStartups" in (info.value.hint or "")
+    assert elapsed < 5  # a few quick retries, not the 10 s ConnectTimeout
