@@ -9,7 +9,10 @@ Nothing is ever added silently: paramiko's AutoAddPolicy is not used.
 
 from __future__ import annotations
 
+import base64
+import hmac
 import os
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,17 @@ _KNOWN_HOSTS_WRITE_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
+class KnownHostsEntry:
+    """One usable line of a known_hosts file."""
+
+    patterns: str
+    """The host field: comma-separated names or patterns (`*`, `?`, `!negation`) or one `|1|` hash."""
+    key: paramiko.PKey
+    marker: str | None = None
+    """`@revoked`, or None for a plain host key (`@cert-authority` lines are not kept)."""
+
+
+@dataclass(frozen=True)
 class KnownHosts:
     """The known_hosts files consulted for one connection (user files first)."""
 
@@ -33,24 +47,78 @@ class KnownHosts:
     def write_file(self) -> Path:
         return Path(os.path.expanduser(self.user_files[0]))
 
+    def entries_for(self, name: str) -> list[KnownHostsEntry]:
+        entries: list[KnownHostsEntry] = []
+        for file in (*self.user_files, *self.global_files):
+            entries += [e for e in read_known_hosts(Path(os.path.expanduser(file))) if host_matches(e.patterns, name)]
+        return entries
+
     def keys_for(self, name: str) -> dict[str, list[paramiko.PKey]]:
         """Known keys for `name` by key type, from every file (hashed entries included)."""
         found: dict[str, list[paramiko.PKey]] = {}
-        for file in (*self.user_files, *self.global_files):
-            path = Path(os.path.expanduser(file))
-            if not path.is_file():
-                continue
-            host_keys = paramiko.HostKeys()
-            try:
-                host_keys.load(str(path))
-            except (OSError, paramiko.SSHException, ValueError):
-                continue  # an unreadable file is treated like OpenSSH: as holding no keys
-            entry = host_keys.lookup(name)
-            if entry is None:
-                continue
-            for key_type in entry.keys():
-                found.setdefault(key_type, []).append(entry[key_type])
+        for entry in self.entries_for(name):
+            if entry.marker is None:
+                found.setdefault(entry.key.get_name(), []).append(entry.key)
         return found
+
+    def revoked_for(self, name: str) -> list[paramiko.PKey]:
+        return [entry.key for entry in self.entries_for(name) if entry.marker == "@revoked"]
+
+
+def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
+    """The lines of a known_hosts file we can use, the rest skipped one by one, as sshd(8)'s
+    "SSH_KNOWN_HOSTS FILE FORMAT" reader does (openssh-portable: hostfile.c).
+
+    paramiko's HostKeys.load gives up on the whole file at the first line it cannot read (an
+    `@cert-authority` or `@revoked` marker, which many fleets ship in
+    /etc/ssh/ssh_known_hosts, or a key type it does not know), and matches host names only
+    literally; here a bad line costs only itself, and patterns match as in OpenSSH.
+    Host certificates (`@cert-authority`) are not verified: such hosts need their own key line.
+    """
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []  # missing or unreadable: like OpenSSH, a file that holds no keys
+    entries: list[KnownHostsEntry] = []
+    for raw in text.splitlines():
+        fields = raw.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        marker = None
+        if fields[0].startswith("@"):
+            marker, fields = fields[0].lower(), fields[1:]
+            if marker != "@revoked":
+                continue
+        if len(fields) < 3:
+            continue
+        try:
+            key = paramiko.PKey.from_type_string(fields[1], base64.b64decode(fields[2], validate=True))
+        except Exception:  # noqa: BLE001 - unknown key types and bad base64 raise assorted errors
+            continue
+        entries.append(KnownHostsEntry(fields[0], key, marker))
+    return entries
+
+
+def host_matches(patterns: str, name: str) -> bool:
+    """Whether `name` (a host name, or `[host]:port`) matches a known_hosts host field.
+
+    As OpenSSH's match_hostname (openssh-portable: match.c): case-insensitive, `*` and `?`
+    wildcards, and a matching `!pattern` excludes the name whatever else matches. `|1|`
+    entries are HMAC-SHA1 hashes of the name (HashKnownHosts).
+    """
+    if patterns.startswith("|1|"):
+        return hmac.compare_digest(paramiko.HostKeys.hash_host(name, patterns), patterns)
+    name = name.lower()
+    matched = False
+    for pattern in patterns.lower().split(","):
+        negated = pattern.startswith("!")
+        pattern = pattern[1:] if negated else pattern
+        regex = "".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+        if re.fullmatch(regex, name):
+            if negated:
+                return False
+            matched = True
+    return matched
 
 
 def describe_key(key: paramiko.PKey) -> str:
@@ -82,6 +150,11 @@ def verify_host_key(
     accept_new: bool,
 ) -> None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise."""
+    if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
+        raise HostKeyError(
+            f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
+            hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
+        )
     known = known_hosts.keys_for(known_hosts_name)
     if not known:
         if accept_new:

@@ -113,6 +113,34 @@ def test_hashed_known_hosts_entries_are_understood(client: ClientSetup, sshd: Ss
         pass
 
 
+def test_known_hosts_as_fleets_write_them_cert_authority_revoked_patterns_and_junk(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """An org's known_hosts: a host CA line, a key type nobody supports, a corrupt line, and
+    wildcard patterns. paramiko gives up on such a file at its first odd line; OpenSSH skips
+    the line. A key marked @revoked is refused."""
+    kind, blob = Path(str(sshd.host_key_path) + ".pub").read_text().split()[:2]
+    ca = keygen(tmp_path / "host_ca")
+    ca_kind, ca_blob = Path(str(ca) + ".pub").read_text().split()[:2]
+    client.known_hosts.write_text(
+        "# managed by puppet\n"
+        f"@cert-authority *.corp.example,[127.0.0.*]:* {ca_kind} {ca_blob}\n"
+        f"legacy.corp.example ssh-dss AAAAB3NzaC1kc3MAAACBAP\n"
+        f"broken.corp.example {kind} not-base64!!\n"
+        f"[127.0.0.1]:*,!bad.corp.example {kind} {blob}\n"
+    )
+    with SSHTransport.connect("target", client.options()) as transport:
+        assert isinstance(transport, SSHTransport) and whoami(transport)
+    revoked = sshd_factory("revoked")
+    revoked_kind, revoked_blob = Path(str(revoked.host_key_path) + ".pub").read_text().split()[:2]
+    with open(client.known_hosts, "a") as handle:
+        handle.write(f"@revoked * {revoked_kind} {revoked_blob}\n")
+    client.alias("revoked", revoked)
+    with pytest.raises(HostKeyError, match="marked @revoked") as info:
+        SSHTransport.connect("revoked", client.options(accept_new=True))
+    one_line(info.value)
+
+
 def test_a_key_the_server_does_not_know_fails_authentication(client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
     stranger = ClientKey.create(tmp_path / "stranger")
     client.alias("stranger", sshd, IdentityFile=str(stranger.path))
