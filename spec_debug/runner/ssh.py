@@ -402,7 +402,8 @@ def _run_kill_script(channel: paramiko.Channel, script: str) -> None:
 
 
 class _PidHeader:
-    """Passes stdout through, minus the wrapper's pid line, whose pid it keeps."""
+    """Passes stdout through, minus the wrapper's pid line (whose pid it keeps) and whatever
+    the login shell printed before it."""
 
     def __init__(self, capture: StreamCapture) -> None:
         self.capture = capture
@@ -427,7 +428,10 @@ class _PidHeader:
             digits = bytes(self._pending[start + len(_PID_MARKER) : end])
             self.pid = int(digits) if digits.isdigit() else None
             self.seen = True
-            rest = bytes(self._pending[:start] + self._pending[end + 1 :])
+            # What came before the marker was printed by the login shell's rc files (a
+            # banner, `conda init` chatter), not by the step: keep it out of the step's stdout,
+            # where it would break captures and JSON.
+            rest = bytes(self._pending[end + 1 :])
             self._pending.clear()
             self._searching = False
             self.capture.write(rest)

@@ -65,7 +65,7 @@ class FreshHost:
     original command as SSH_ORIGINAL_COMMAND.
     """
 
-    def __init__(self, root: Path, *, python: bool = True, sftp: str = "rw") -> None:
+    def __init__(self, root: Path, *, python: bool = True, sftp: str = "rw", banner: str = "") -> None:
         self.home = root / "home"
         self.bin = root / "bin"
         self.home.mkdir(parents=True)
@@ -88,6 +88,7 @@ class FreshHost:
             'case "$SSH_ORIGINAL_COMMAND" in\n'
             f"  internal-sftp*|*sftp-server*) {sftp_line} ;;\n"
             "esac\n"
+            f"{banner}"
             'eval "$SSH_ORIGINAL_COMMAND"\n'
         )
         self.shim.chmod(0o755)
@@ -593,3 +594,22 @@ def test_a_host_that_always_hangs_up_before_the_banner_says_so_at_once(client: C
         listener.close()
     assert "closed the connection before the SSH banner" in info.value.message and "MaxStartups" in (info.value.hint or "")
     assert elapsed < 5  # a few quick retries, not the 10 s ConnectTimeout
+
+
+def test_what_the_login_shell_prints_before_the_step_stays_out_of_its_output(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    # A ~/.bashrc that greets non-interactive shells too (or conda init chatter): ssh runs it
+    # before every command.
+    fresh_server(client, sshd_factory, tmp_path, "chatty", banner="echo 'Welcome to the GPU cluster!'; echo '42 jobs queued'\n")
+    playbook = tmp_path / "count.yaml"
+    playbook.write_text(
+        "name: count\ndescription: t\nsteps:\n"
+        "  - id: cores\n    title: cores\n    why: a capture anchored at the start of the output\n    run: echo 16\n"
+        "    capture:\n      - regex: '\\A(?P<cores>\\d+)\\n\\Z'\n        type: int\n"
+    )
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "chatty", "-F", str(client.config), "--batch", "--out", str(out))
+    assert result.code == 0, result.stdout + result.stderr
+    _, record = load_run(out)
+    assert record["steps"][0]["stdout"] == "16\n" and record["facts"]["chatty"]["cores"] == 16
