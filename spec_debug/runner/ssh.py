@@ -118,7 +118,9 @@ class SSHTransport(Transport):
         # server allows one session per connection (MaxSessions 1) and the step holds it.
         self._reconnect = reconnect
         self._sessions = threading.BoundedSemaphore(max_sessions)
-        self._files = RemoteFiles(host, connection.transport, self._session_slot, self._open_session)
+        self._files = RemoteFiles(
+            host, connection.transport, self._session_slot, self._open_session, start_timeout_s=connection.target.connect_timeout_s
+        )
         # Whether sshd ever granted us a session channel: a refusal before the first one is
         # a server that allows no sessions (MaxSessions 0, a Match block), not a busy one.
         self._granted_a_session = False

@@ -31,6 +31,8 @@ from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError
 # "Garbage packet received" when a ForceCommand or nologin shell answers the sftp subsystem
 # request with text (paramiko/paramiko: paramiko/sftp.py, _read_packet).
 _SFTP_FAILURES = (paramiko.SSHException, paramiko.SFTPError, EOFError, OSError)
+# An SFTP request unanswered this long fails the copy (RemoteFileError), rather than the run hanging.
+_STALL_S = 120.0
 # After a channel error, how long to give paramiko's reader thread to notice a dead connection.
 _DEATH_NOTICE_S = 0.3
 
@@ -53,6 +55,7 @@ class RemoteFiles:
         transport: paramiko.Transport,
         session_slot: Callable[[], AbstractContextManager[None]],
         open_channel: Callable[[], paramiko.Channel] | None = None,
+        start_timeout_s: float = 15.0,
     ) -> None:
         self._host = host
         self._transport = transport
@@ -60,6 +63,7 @@ class RemoteFiles:
         # The SSH transport's channel opener, which waits out a server that is briefly at
         # MaxSessions (a just-closed command channel not yet freed by sshd).
         self._open_channel = open_channel or transport.open_session
+        self._start_timeout_s = start_timeout_s
         self._slot: AbstractContextManager[None] | None = None
         self._client: paramiko.SFTPClient | None = None
         # paramiko's SFTPClient is not meant for concurrent requests from several threads.
@@ -153,16 +157,22 @@ class RemoteFiles:
             try:
                 # What paramiko's SFTPClient.from_transport does, with our channel opener.
                 channel = self._open_channel()
+                # paramiko waits for the server's SFTP version without limit; a subsystem that
+                # never answers (a ForceCommand reading stdin) would hang the run.
+                channel.settimeout(self._start_timeout_s)
                 channel.invoke_subsystem("sftp")
                 self._client = paramiko.SFTPClient(channel)
+                # Then no limit per transfer, only on silence: a home on a hung NFS mount.
+                channel.settimeout(_STALL_S)
             except _SFTP_FAILURES as exc:
                 slot.__exit__(None, None, None)
                 if channel is not None:
                     channel.close()
                 if not self._alive():
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while starting SFTP") from None
+                reason = f"no answer within {self._start_timeout_s:g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
                 raise RemoteFileError(
-                    f"{self._host}: the host offers no working SFTP ({_one_line(exc)})",
+                    f"{self._host}: the host offers no working SFTP ({reason})",
                     hint="spec-debug copies files over SFTP: enable `Subsystem sftp` in sshd_config, "
                     "and check that no ForceCommand or nologin shell answers instead",
                 ) from None

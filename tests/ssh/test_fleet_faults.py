@@ -49,7 +49,7 @@ steps:
 """
 
 # Tools a minimal host has on PATH; python3 is added only when the test wants it.
-_TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "tail", "id", "ps", "grep", "mkdir", "ls")
+_TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "dd", "head", "tail", "id", "ps", "grep", "mkdir", "ls")
 
 
 def sftp_server_path() -> str:
@@ -79,6 +79,12 @@ class FreshHost:
             "rw": f"exec {sftp_server}",
             "ro": f"exec {sftp_server} -R",  # sftp-server(8): -R read-only mode
             "none": "echo 'This service allows sftp connections only.' >&2; exit 1",
+            # 30 kB into the first upload: the sftp-server dies (its input ends) ...
+            "dies": f"dd bs=4096 count=30000 iflag=count_bytes status=none | {sftp_server}; exit",
+            # ... or the whole connection drops (its sshd process is killed).
+            "drops": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; kill -9 $PPID; }} | {sftp_server}; exit",
+            # A subsystem that never answers (a ForceCommand reading its input): no SFTP version.
+            "silent": "cat > /dev/null; exit",
         }[sftp]
         self.shim = root / "session.sh"
         self.shim.write_text(
@@ -116,11 +122,13 @@ def assert_clean_cli(result: Any) -> None:
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
 
 
-def fresh_server(client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, name: str, *, extra: str = "", **kwargs: Any) -> FreshHost:
+def fresh_server(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, name: str, *, extra: str = "", alias: dict[str, Any] | None = None, **kwargs: Any
+) -> FreshHost:
     host = FreshHost(tmp_path / f"fresh-{name}", **kwargs)
     server = sshd_factory(name, extra_config=host.sshd_config + extra)
     client.trust(server)
-    client.alias(name, server)
+    client.alias(name, server, **(alias or {}))
     return host
 
 
@@ -192,13 +200,17 @@ def test_a_host_without_python3_fails_the_probe_step_by_name_and_runs_shell_step
 
 @pytest.mark.parametrize(
     ("sftp", "cause"),
-    [("ro", "cannot upload to .cache/spec-debug/bundle-"), ("none", "no working SFTP")],
-    ids=["read-only-home", "sftp-disabled"],
+    [
+        ("ro", "cannot upload to .cache/spec-debug/bundle-"),
+        ("none", "no working SFTP"),
+        ("silent", "no working SFTP (no answer within 1 s)"),
+    ],
+    ids=["read-only-home", "sftp-disabled", "sftp-never-answers"],
 )
 def test_a_bundle_upload_the_host_refuses_fails_only_the_probe_step(
     cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, sftp: str, cause: str
 ) -> None:
-    fresh_server(client, sshd_factory, tmp_path, f"sftp-{sftp}", sftp=sftp)
+    fresh_server(client, sshd_factory, tmp_path, f"sftp-{sftp}", sftp=sftp, alias={"ConnectTimeout": 1})
     playbook = tmp_path / "first_look.yaml"
     playbook.write_text(PROBE_PLAYBOOK)
     out = tmp_path / "runs"
@@ -214,6 +226,7 @@ def test_a_bundle_upload_the_host_refuses_fails_only_the_probe_step(
     assert "\n" not in steps["host_info"]["message"]
     assert steps["shell"]["status"] == "passed" and steps["after"]["status"] == "passed"
     assert steps["fetch_note"]["status"] == ("passed" if sftp == "ro" else "error")  # reading still works read-only
+    assert "\n" not in (steps["fetch_note"]["message"] or "")
 
 
 def test_max_sessions_1_still_runs_probes_fetches_and_later_steps(
@@ -613,3 +626,29 @@ def test_what_the_login_shell_prints_before_the_step_stays_out_of_its_output(
     assert result.code == 0, result.stdout + result.stderr
     _, record = load_run(out)
     assert record["steps"][0]["stdout"] == "16\n" and record["facts"]["chatty"]["cores"] == 16
+
+
+@pytest.mark.parametrize("sftp", ["dies", "drops"])
+def test_an_upload_cut_short_fails_the_step_or_the_host_and_the_record_stays_whole(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, tmp_path: Path, sftp: str
+) -> None:
+    name = f"cut-{sftp}"
+    fresh_server(client, sshd_factory, tmp_path, name, sftp=sftp)
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "target", "--host", name, "-F", str(client.config), "--batch", "--out", str(out))
+    assert_clean_cli(result)
+    _, record = load_run(out)
+    hosts = {h["name"]: h for h in record["hosts"]}
+    assert hosts["target"]["status"] == "passed"
+    steps = by_id(record, name)
+    if sftp == "dies":  # the connection is fine: only the step that needed the upload fails
+        assert result.code == 0, result.stderr
+        assert steps["host_info"]["status"] == "error" and "SFTP session ended while copying" in steps["host_info"]["message"]
+        assert steps["after"]["status"] == "passed"
+    else:  # the host is gone: one line, SD005, exit 3
+        assert result.code == 3, result.stderr
+        assert hosts[name]["status"] == "error" and "connection lost while copying" in hosts[name]["error"], hosts[name]
+        assert "SD005" in codes(record, name) and "after" not in steps
+    assert record["finished_at"] is not None and all(h["finished_at"] for h in record["hosts"])
