@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,8 @@ class AuthOptions:
 class _Attempts:
     tried: list[str] = field(default_factory=list)
     encrypted_skipped: list[str] = field(default_factory=list)
+    no_terminal: bool = False
+    """An encrypted key was skipped because there is no terminal to ask for its passphrase."""
 
 
 def authenticate(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions) -> None:
@@ -62,6 +65,12 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         if agent is not None:
             agent.close()
     where = f"{target.user}@{target.hostname}:{target.port}"
+    if attempts.encrypted_skipped and not attempts.tried and attempts.no_terminal:
+        skipped = ", ".join(attempts.encrypted_skipped)
+        raise AuthenticationError(
+            f"{target.alias}: private key {skipped} is encrypted and there is no terminal to ask for its passphrase",
+            hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); in scripts and CI also pass --batch",
+        )
     if attempts.encrypted_skipped and not attempts.tried:
         skipped = ", ".join(attempts.encrypted_skipped)
         raise AuthenticationError(
@@ -132,6 +141,12 @@ def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) ->
     if options.batch:
         attempts.encrypted_skipped.append(_short(path))
         return None
+    if options.prompt is getpass.getpass and not _have_terminal():
+        # getpass falls back to reading stdin without a terminal: in CI or under nohup that
+        # blocks forever on an open pipe, or fails with EOFError on /dev/null.
+        attempts.encrypted_skipped.append(_short(path))
+        attempts.no_terminal = True
+        return None
     with _PROMPT_LOCK:
         if path in _KEY_CACHE:  # another host thread asked while we waited
             return _KEY_CACHE[path]
@@ -147,6 +162,15 @@ def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) ->
             return key
     attempts.tried.append(f"{_short(path)} (encrypted, no valid passphrase given)")
     return None
+
+
+def _have_terminal() -> bool:
+    """Whether getpass can ask someone: it reads /dev/tty, else stdin if that is a terminal."""
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+        return True
+    except OSError:
+        return sys.stdin is not None and sys.stdin.isatty()
 
 
 def _try_key(

@@ -652,3 +652,37 @@ def test_an_upload_cut_short_fails_the_step_or_the_host_and_the_record_stays_who
         assert hosts[name]["status"] == "error" and "connection lost while copying" in hosts[name]["error"], hosts[name]
         assert "SD005" in codes(record, name) and "after" not in steps
     assert record["finished_at"] is not None and all(h["finished_at"] for h in record["hosts"])
+
+
+def test_an_encrypted_key_with_no_terminal_to_ask_fails_at_once_instead_of_hanging(client: ClientSetup, tmp_path: Path) -> None:
+    """A CI job or cron run forgot --batch: there is no terminal, and stdin is an open pipe that
+    getpass would wait on forever."""
+    import subprocess
+    import sys
+
+    from tests.sshd_fixture import ClientKey
+
+    locked = ClientKey.create(tmp_path / "locked", passphrase="correct horse")
+    server = SshServer(tmp_path / "sshd-locked", [locked]).start()
+    try:
+        client.trust(server)
+        client.alias("locked", server, IdentityFile=str(locked.path))
+        playbook = tmp_path / "tiny.yaml"
+        playbook.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n")
+        out = tmp_path / "runs"
+        process = subprocess.Popen(
+            [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "locked", "-F", str(client.config), "--out", str(out)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,  # no controlling terminal
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        try:
+            _, stderr = process.communicate(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    finally:
+        server.stop()
+    assert process.returncode == 3, stderr
+    _, record = load_run(out)
+    assert "is encrypted and there is no terminal to ask for its passphrase" in record["hosts"][0]["error"]
