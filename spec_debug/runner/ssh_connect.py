@@ -72,11 +72,82 @@ class Connection:
     target: SSHTarget
     transport: paramiko.Transport
     via: list["Connection"] = field(default_factory=list)
+    release: Callable[[], None] | None = None
+    """For a jump connection shared by several hosts: give it back instead of closing it."""
 
     def close(self) -> None:
+        if self.release is not None:
+            self.release()
+            return
         self.transport.close()
         for hop in reversed(self.via):
             hop.close()
+
+
+class _JumpPool:
+    """Jump host connections shared by every host of the run that goes through them.
+
+    A fleet behind one bastion then costs the bastion one SSH login, not one per host; N
+    simultaneous logins would also meet its MaxStartups (10:30:100 by default) and be dropped.
+    Each host gets its own direct-tcpip channel over the shared connection, as `ssh -J` gets
+    one per `ssh` process; sshd's MaxSessions does not count those (sshd_config(5)).
+    The connection closes when the last host using it closes.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._opening: dict[object, threading.Lock] = {}
+        self._current: dict[object, Connection] = {}
+        self._users: dict[int, int] = {}
+        # The outcome of the latest attempt to open each jump, so hosts that waited on a
+        # failing one fail with it at once instead of each retrying in turn.
+        self._attempt: dict[object, tuple[int, BaseException | None]] = {}
+
+    def lease(self, key: object, open_jump: Callable[[], Connection]) -> Connection:
+        with self._lock:
+            opening = self._opening.setdefault(key, threading.Lock())
+            seen_attempt = self._attempt.get(key, (0, None))[0]
+        with opening:
+            with self._lock:
+                shared = self._current.get(key)
+                if shared is not None and shared.transport.is_active():
+                    self._users[id(shared)] += 1
+                else:
+                    shared = None
+                    number, failure = self._attempt.get(key, (0, None))
+                    if number != seen_attempt and failure is not None:
+                        raise failure
+            if shared is None:
+                try:
+                    shared = open_jump()
+                except BaseException as exc:
+                    with self._lock:
+                        self._attempt[key] = (self._attempt.get(key, (0, None))[0] + 1, exc)
+                    raise
+                with self._lock:
+                    self._attempt[key] = (self._attempt.get(key, (0, None))[0] + 1, None)
+                    self._current[key] = shared
+                    self._users[id(shared)] = 1
+        returned = threading.Event()
+
+        def give_back() -> None:
+            if returned.is_set():
+                return
+            returned.set()
+            with self._lock:
+                self._users[id(shared)] -= 1
+                last = self._users[id(shared)] == 0
+                if last:
+                    del self._users[id(shared)]
+                    if self._current.get(key) is shared:
+                        del self._current[key]
+            if last:
+                shared.close()
+
+        return Connection(shared.target, shared.transport, [], release=give_back)
+
+
+_JUMPS = _JumpPool()
 
 
 def connect(
@@ -113,7 +184,7 @@ def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions
             # The first hop is resolved with its own settings (it may itself jump); later
             # hops are reached through the previous one, as `ssh -J a,b` does.
             first = resolve_target(target.proxy_jump[0].destination, config, connect_timeout_s=options.connect_timeout_s)
-            via.append(_open(first, config, options, depth=depth + 1))
+            via.append(_JUMPS.lease((first, options), lambda: _open(first, config, options, depth=depth + 1)))
             for hop in target.proxy_jump[1:]:
                 hop_target = resolve_target(hop.destination, config, connect_timeout_s=options.connect_timeout_s)
                 hop_target = replace(hop_target, proxy_jump=(), proxy_command=None)

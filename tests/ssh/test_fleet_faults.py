@@ -556,13 +556,23 @@ class _BusyBastion(SshServer):
 
 
 def test_many_hosts_through_one_busy_bastion_all_connect(cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """gpu01-05 sit behind the bastion (one shared bastion login carries them all); gpu06-08
+    are names of the busy machine itself, so their simultaneous logins meet MaxStartups and
+    are retried."""
+    from spec_debug.runner.ssh import SSHTransport
+
     bastion = _BusyBastion(tmp_path / "busy-bastion", [client.key]).start()
     try:
         client.trust(bastion)
         client.alias("bastion", bastion)
         names = [f"gpu{index:02d}" for index in range(1, 9)]
-        for name in names:
+        for name in names[:5]:
             client.alias(name, sshd, ProxyJump="bastion")
+        for name in names[5:]:
+            client.alias(name, bastion)
+        with SSHTransport.connect("gpu01", client.options()) as first, SSHTransport.connect("gpu02", client.options()) as second:
+            assert isinstance(first, SSHTransport) and isinstance(second, SSHTransport)
+            assert first.connection.via[0].transport is second.connection.via[0].transport  # one bastion login
         playbook = tmp_path / "tiny.yaml"
         playbook.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo ok\n")
         out = tmp_path / "runs"
