@@ -282,7 +282,9 @@ def test_a_connection_dropped_mid_run_keeps_the_finished_steps_and_retry_failed_
         "  - id: long\n    title: long\n    why: the connection drops under it\n    run: sleep {{ wait if host == 'dropping' else 0 }}; echo long\n"
         "  - id: last\n    title: last\n    why: never reached on the dropped host\n    run: echo last\n"
     )
-    wait = f"{7 + (os.getpid() % 97) / 100:.2f}"  # a sleep only this test runs, to spot on the host
+    # A sleep only this test runs, to spot on the host; it ends in 1 so that however --var
+    # types it (str or float), it renders the same.
+    wait = f"7.{os.getpid() % 100:02d}1"
 
     def drop_once_the_long_step_runs() -> None:
         deadline = time.monotonic() + 30
