@@ -215,7 +215,11 @@ class RemoteFiles:
         except (ConnectionLostError, UsageError, RemoteFileError):
             raise
         except _SFTP_FAILURES as exc:
-            if isinstance(exc, OSError) and not isinstance(exc, (EOFError, paramiko.SSHException)) and self._transport.is_active():
+            # paramiko raises OSError("Socket is closed") when it writes to an SFTP channel the
+            # server already closed: that is the session ending, not a refusal of this file.
+            channel_open = self._client is not None and not self._client.get_channel().closed
+            refused = isinstance(exc, OSError) and not isinstance(exc, (EOFError, paramiko.SSHException))
+            if refused and channel_open and self._transport.is_active():
                 # A refusal by the SFTP server: the channel is fine, only this file failed.
                 reason = exc.strerror or _one_line(exc)
                 if upload:
