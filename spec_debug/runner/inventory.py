@@ -230,7 +230,7 @@ def _read_vars_file(path: Path) -> dict[str, Any]:
     if text.lstrip().startswith(_VAULT_HEADER):
         return {}  # a whole file encrypted with ansible-vault: secrets we neither need nor can read
     try:
-        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # a SafeLoader subclass
     except yaml.YAMLError as exc:
         raise UsageError(f"{path}: not valid YAML: {exc}") from None
     if data is None:
@@ -328,7 +328,7 @@ def _unquote(value: str) -> str:
 
 def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
     try:
-        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # a SafeLoader subclass
     except yaml.YAMLError as exc:
         raise UsageError(f"{path}: not valid YAML: {exc}") from None
     if data is None:

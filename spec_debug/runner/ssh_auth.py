@@ -13,7 +13,6 @@ import os
 import sys
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 import paramiko

@@ -12,6 +12,7 @@ import pytest
 
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
+from tests.ssh.faults import stop_when_running
 from tests.sshd_fixture import ClientSetup, SshServer, free_port
 
 PLAYBOOK = """
@@ -184,8 +185,6 @@ def test_ctrl_c_mid_step_kills_the_remote_tree_and_keeps_a_valid_record(client: 
 def test_a_host_whose_sshd_dies_mid_step_is_an_error_and_the_others_finish(
     cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: Callable[..., SshServer], tmp_path: Path
 ) -> None:
-    import threading
-
     doomed = sshd_factory("doomed")
     client.trust(doomed)
     client.alias("doomed", doomed)
@@ -197,20 +196,9 @@ def test_a_host_whose_sshd_dies_mid_step_is_an_error_and_the_others_finish(
     )
     out = tmp_path / "runs"
 
-    def stop_once_the_step_runs() -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            for pid in doomed.connection_pids():
-                try:
-                    if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"sleep\0"):
-                        doomed.stop()
-                        return
-                except OSError:
-                    continue
-            time.sleep(0.05)
-
-    threading.Thread(target=stop_once_the_step_runs, daemon=True).start()
+    stopper = stop_when_running(doomed, ["sleep", "3"])
     result = cli("run", str(path), "--host", "target", "--host", "doomed", "-F", str(client.config), "--batch", "--out", str(out))
+    stopper.join()
     assert result.code == 3, result.stderr
     _, record = load_run(out)
     hosts = {h["name"]: h for h in record["hosts"]}
