@@ -147,7 +147,25 @@ class SSHTransport(Transport):
         def reconnect() -> Connection:
             return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options)
 
-        return cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
+        transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
+        try:
+            transport.check_login_shell()
+        except BaseException:
+            transport.close()
+            raise
+        return transport
+
+    def check_login_shell(self) -> None:
+        """Run a no-op through the wrapper: an account whose shell cannot run commands (nologin,
+        a ForceCommand) then fails here, as an unreachable host does, before any step."""
+        stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+        limit = max(self._connection.target.connect_timeout_s, 10.0)
+        outcome = self.run("true", stdout=stdout, stderr=stderr, timeout_s=limit)
+        if outcome.timed_out:
+            raise RemoteShellError(
+                f"{self.host}: a no-op command did not finish within {limit:g} s after login",
+                hint="the login shell's rc files hang (a stuck NFS home, a prompt) or a ForceCommand waits for input",
+            )
 
     # -- commands ---------------------------------------------------------------------------
 
