@@ -265,7 +265,13 @@ class _ProxyCommand(paramiko.ProxyCommand):
     _STDERR_TAIL = 4096
 
     def __init__(self, command_line: str) -> None:
-        super().__init__(command_line)
+        # ssh(1) runs ProxyCommand with the user's shell as `exec COMMAND` (openssh-portable:
+        # sshconnect.c, ssh_proxy_connect), so `~`, `$VARS`, redirections and pipes work;
+        # paramiko splits it with shlex and runs the first word, which breaks all of those.
+        shell = os.environ.get("SHELL") or "/bin/sh"
+        self.cmd = [shell, "-c", f"exec {command_line}"]
+        self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        self.timeout = None
         self._stderr_tail = b""
         threading.Thread(target=self._drain_stderr, name="proxycommand-stderr", daemon=True).start()
 

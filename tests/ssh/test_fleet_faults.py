@@ -399,6 +399,8 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
         shutil.copy(str(client.key.path) + suffix, str(keys / "127.0.0.1.key") + suffix)
     ClientKey.create(client.home / ".ssh", "id_ed25519")  # a default identity the server does not know
     write_ssh_config(client.config, {
+        # Shell syntax, as ssh(1) runs ProxyCommand through the shell: a redirection, $VARS.
+        "shellproxy": {"HostName": "127.0.0.1", "Port": sshd.port, "ProxyCommand": "ssh -F $SPEC_DEBUG_TEST_CONFIG -W %h:%p %r@cfgjump 2>/dev/null"},
         "gpu-*": {"HostName": "127.0.0.1", "ProxyCommand": f"ssh -F {client.config} -W %h:%p %r@cfgjump"},
         # The jump is run by OpenSSH, which expands ~ from the passwd entry, not $HOME: absolute paths.
         "cfgjump": {"HostName": "127.0.0.1", "Port": jump.port, "BatchMode": "yes", "IdentityFile": str(client.key.path), "UserKnownHostsFile": str(client.known_hosts)},
@@ -416,6 +418,12 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
         transport.run("echo $USER ${SSH_CONNECTION##* }", stdout=out, stderr=StreamCapture("stderr"))
         assert out.text().split() == [me, str(sshd.port)]
         assert jump.connection_pids(), "the session went through the ProxyCommand jump"
+    os.environ["SPEC_DEBUG_TEST_CONFIG"] = str(client.config)
+    try:
+        with SSHTransport.connect(f"{me}@shellproxy", client.options()) as transport:
+            assert isinstance(transport, SSHTransport) and transport.connection.target.port == sshd.port
+    finally:
+        del os.environ["SPEC_DEBUG_TEST_CONFIG"]
     # Without the command-line port, %p is the config's closed default: the jump's `ssh -W` exits
     # at once, and that is the one-line cause (not a 15 s wait for a "stalled" banner).
     from spec_debug.runner.ssh_errors import HostUnreachableError
