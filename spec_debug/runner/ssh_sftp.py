@@ -90,11 +90,13 @@ class RemoteFiles:
                     except FileNotFoundError:
                         pass
                     client.rename(partial, target)
-            except BaseException:
-                try:
-                    client.remove(partial)
-                except _SFTP_FAILURES:
-                    pass
+            except BaseException as exc:
+                # Clean up the partial file, unless the server has stopped answering or hung up.
+                if not isinstance(exc, TimeoutError) and not client.get_channel().closed:
+                    try:
+                        client.remove(partial)
+                    except _SFTP_FAILURES:
+                        pass
                 raise
 
     def get(self, remote_path: str, local_path: Path) -> None:
@@ -215,6 +217,12 @@ class RemoteFiles:
         except (ConnectionLostError, UsageError, RemoteFileError):
             raise
         except _SFTP_FAILURES as exc:
+            if isinstance(exc, TimeoutError) and self._transport.is_active():
+                self._drop()  # a request is still unanswered: the channel cannot be reused
+                raise RemoteFileError(
+                    f"{self._host}: the SFTP server did not answer for {_STALL_S:g} s while copying {remote_path}",
+                    hint="the host's disk or home directory hangs (a stuck NFS mount?)",
+                ) from None
             # paramiko raises OSError("Socket is closed") when it writes to an SFTP channel the
             # server already closed: that is the session ending, not a refusal of this file.
             channel_open = self._client is not None and not self._client.get_channel().closed

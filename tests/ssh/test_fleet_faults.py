@@ -84,6 +84,8 @@ class FreshHost:
             "dies": f"dd bs=4096 count=30000 iflag=count_bytes status=none | {sftp_server}; exit",
             # ... or the whole connection drops (its sshd process is killed).
             "drops": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; kill -9 $PPID; }} | {sftp_server}; exit",
+            # ... or it stops answering mid-upload (its disk hangs): input stays open, nothing moves.
+            "stalls": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; sleep 30; }} | {sftp_server}; exit",
             # A subsystem that never answers (a ForceCommand reading its input): no SFTP version.
             "silent": "cat > /dev/null; exit",
         }[sftp]
@@ -696,3 +698,25 @@ def test_an_encrypted_key_with_no_terminal_to_ask_fails_at_once_instead_of_hangi
     assert process.returncode == 3, stderr
     _, record = load_run(out)
     assert "is encrypted and there is no terminal to ask for its passphrase" in record["hosts"][0]["error"]
+
+
+def test_an_upload_whose_server_stops_answering_fails_after_the_stall_limit(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spec_debug.runner import ssh_sftp
+    from spec_debug.runner.output import StreamCapture
+    from spec_debug.runner.ssh import SSHTransport
+    from spec_debug.runner.ssh_errors import RemoteFileError
+
+    monkeypatch.setattr(ssh_sftp, "_STALL_S", 1.0)  # 120 s in real runs
+    fresh_server(client, sshd_factory, tmp_path, "stalls", sftp="stalls")
+    source = tmp_path / "payload.bin"
+    source.write_bytes(os.urandom(200_000))
+    with SSHTransport.connect("stalls", client.options()) as transport:
+        started = time.monotonic()
+        with pytest.raises(RemoteFileError, match="did not answer for 1 s while copying payload.bin"):
+            transport.put(source, "payload.bin")
+        assert time.monotonic() - started < 5
+        echoed = StreamCapture("stdout")  # the connection itself is fine: commands still run
+        assert transport.run("echo still here", stdout=echoed, stderr=StreamCapture("stderr")).exit_code == 0
+        assert echoed.text() == "still here\n"
