@@ -184,11 +184,17 @@ def verify_host_key(
 
 
 def _append_known_host(path: Path, name: str, key: paramiko.PKey) -> None:
+    """File the accepted key; if known_hosts cannot be written (a read-only home), the key is
+    still accepted for this run, as ssh(1) does after "Failed to add the host to the list of
+    known hosts" (openssh-portable: sshconnect.c)."""
     line = f"{name} {key.get_name()} {key.get_base64()}\n"
     with _KNOWN_HOSTS_WRITE_LOCK:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(line)
+        try:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(line)
+        except OSError:
+            pass
 
 
 def _ssh_args(known_hosts_name: str) -> str:

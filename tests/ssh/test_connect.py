@@ -275,3 +275,9 @@ def test_identity_file_naming_the_public_key_picks_the_agent_key_or_the_private_
     with pytest.raises(AuthenticationError) as info:
         SSHTransport.connect("putty", client.options(use_agent=False))
     assert "a PuTTY .ppk key; convert it with `puttygen" in one_line(info.value) and "https://" not in str(info.value)
+
+
+def test_accept_new_with_a_known_hosts_file_that_cannot_be_written_still_connects(client: ClientSetup, sshd: SshServer) -> None:
+    client.alias("rohome", sshd, UserKnownHostsFile="/dev/null/known_hosts")  # its folder is a device
+    with SSHTransport.connect("rohome", client.options(accept_new=True)) as transport:
+        assert isinstance(transport, SSHTransport) and whoami(transport)
