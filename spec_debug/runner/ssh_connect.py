@@ -4,7 +4,9 @@ The socket gets TCP_NODELAY (paramiko leaves Nagle on, and each short command th
 delayed-ACK stall of ~40 ms) and TCP keepalives, so a peer that vanishes without a FIN is
 noticed. ProxyJump is done the way Fabric does it (fabric/fabric: fabric/connection.py,
 `gateway`): an SSH connection to the jump host, then a `direct-tcpip` channel through it
-used as the socket of the next connection, hop after hop.
+used as the socket of the next connection, hop after hop; every host of a run behind the same
+jump host shares that one connection (_JumpPool). A server that hangs up before its banner
+(MaxStartups) is retried a few times; ProxyCommand runs through the shell as in ssh(1).
 """
 
 from __future__ import annotations
