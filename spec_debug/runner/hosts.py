@@ -134,26 +134,24 @@ def resolve_hosts(
     from spec_debug.runner.inventory import load_inventory, select
 
     loaded = load_inventory(inventory) if inventory is not None else None
-    known = {spec.name: spec for spec in loaded.specs()} if loaded else {}
+    known = set(loaded.hosts) if loaded is not None else set()
     names: list[str] = list(hosts)
     for pattern in host_patterns:
         for item in split_host_list(pattern):
             names += expand_host_pattern(item)
     if not names and loaded is not None:
-        names = list(known)
-    specs: dict[str, HostSpec] = {}
-    for name in names:
-        if name not in specs:
-            specs[name] = known.get(name) or _adhoc_spec(name)
+        names = list(loaded.hosts)
+    names = list(dict.fromkeys(names))
     if limit:
         groups_of = loaded.groups_of if loaded is not None else (lambda _name: set())
         group_hosts = loaded.group_hosts if loaded is not None else (lambda _group: None)
-        selected = set(select(limit, list(specs), groups_of, group_hosts))
-        specs = {name: spec for name, spec in specs.items() if name in selected}
-    if not specs:
+        selected = set(select(limit, names, groups_of, group_hosts))
+        names = [name for name in names if name in selected]
+    if not names:
         where = f" (limit {limit!r})" if limit else ""
         raise UsageError(f"no hosts to run on{where}", hint="check --host/--hosts/--inventory and --limit")
-    return list(specs.values())
+    # Built only for the selected hosts: a bad entry elsewhere in the inventory does not matter.
+    return [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
 
 
 def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:

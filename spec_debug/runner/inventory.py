@@ -126,7 +126,10 @@ class Inventory:
         return merged
 
     def specs(self) -> list[HostSpec]:
-        return [_spec(name, self.host_vars(name), self.path) for name in self.hosts]
+        return [self.spec(name) for name in self.hosts]
+
+    def spec(self, name: str) -> HostSpec:
+        return _spec(name, self.host_vars(name), self.path)
 
     def _depths(self) -> dict[str, int]:
         """Distance of each group from `all` (the longest path, as Ansible orders groups)."""
@@ -392,7 +395,18 @@ def _link_top_groups(inventory: Inventory) -> None:
             inventory.add_host(host, "ungrouped")
 
 
+# How we connect comes from these; a Jinja template in one would be used as literal text.
+_HOW_TO_CONNECT = (*_CONNECTION_VARS, "ansible_ssh_common_args", "ansible_ssh_extra_args", "ansible_python_interpreter")
+
+
 def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
+    for key in _HOW_TO_CONNECT:
+        value = host_vars.get(key)
+        if isinstance(value, str) and "{{" in value:
+            raise UsageError(
+                f"{path}: host {name}: {key} is a Jinja template ({value!r}), which spec-debug does not evaluate",
+                hint="write the value out in the inventory, or move the setting to your ssh_config",
+            )
     connection: dict[str, Any] = {}
     playbook_vars: dict[str, Any] = {}
     for key, value in host_vars.items():

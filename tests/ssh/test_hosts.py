@@ -199,3 +199,13 @@ def test_vars_files_encrypted_with_ansible_vault_are_left_out(tmp_path: Path) ->
     specs = {s.name: s for s in load_inventory(tmp_path / "hosts.ini").specs()}
     assert specs["gpu01"].vars == {"model": "{{ not a template }}"}  # `auto*` asks Ansible to discover: not a path
     assert specs["gpu02"].vars == {"model": "{{ not a template }}", "python": "/opt/venv/bin/python"}
+
+
+def test_a_jinja_template_in_how_to_connect_is_a_usage_error_not_a_literal_host(tmp_path: Path) -> None:
+    path = tmp_path / "hosts.yml"
+    path.write_text("all:\n  vars:\n    bastion: jump.corp\n    ansible_ssh_common_args: '-J {{ bastion }}'\n  hosts:\n    gpu01:\n")
+    with pytest.raises(UsageError, match=r"gpu01: ansible_ssh_common_args is a Jinja template"):
+        load_inventory(path).specs()
+    # Only the hosts a run selects are read: --limit steers clear of the templated one.
+    path.write_text(path.read_text() + "    gpu02:\n      ansible_ssh_common_args: '-J jump.corp'\n")
+    assert [s.ssh_options for s in resolve_hosts([], [], path, "gpu02")] == [{"proxyjump": "jump.corp"}]
