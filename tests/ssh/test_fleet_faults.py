@@ -85,7 +85,7 @@ class FreshHost:
             # ... or the whole connection drops (its sshd process is killed).
             "drops": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; kill -9 $PPID; }} | {sftp_server}; exit",
             # ... or it stops answering mid-upload (its disk hangs): input stays open, nothing moves.
-            "stalls": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; sleep 30; }} | {sftp_server}; exit",
+            "stalls": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; sleep 5; }} | {sftp_server}; exit",
             # A subsystem that never answers (a ForceCommand reading its input): no SFTP version.
             "silent": "cat > /dev/null; exit",
         }[sftp]
