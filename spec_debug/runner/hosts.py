@@ -18,7 +18,7 @@ from spec_debug.runner.ssh_config import parse_destination
 from spec_debug.runner.ssh_connect import ConnectOptions
 from spec_debug.runner.transport import Transport
 
-__all__ = ["ConnectOptions", "HostSpec", "expand_host_pattern", "open_transport", "resolve_hosts", "split_host_list"]
+__all__ = ["ConnectOptions", "HostSpec", "expand_host_pattern", "open_transport", "resolve_hosts", "split_host_list", "ssh_destination"]
 
 _MAX_EXPANSION = 100_000
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
@@ -154,6 +154,14 @@ def resolve_hosts(
     return [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
 
 
+def ssh_destination(address: str) -> str:
+    """An inventory address as a destination: a bare IPv6 address (ansible_host: fe80::1) gets
+    the brackets that keep its colons from reading as a port."""
+    if ":" in address and not address.startswith("[") and "@" not in address:
+        return f"[{address}]"
+    return address
+
+
 def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:
     """Connect now (raising a TransportError subclass if the host cannot be reached)."""
     if spec.transport == "local":
@@ -163,7 +171,7 @@ def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:
     from spec_debug.runner.ssh import SSHTransport
 
     return SSHTransport.connect(
-        spec.address,
+        ssh_destination(spec.address),
         options,
         name=spec.name,
         port=spec.port,

@@ -209,3 +209,17 @@ def test_a_jinja_template_in_how_to_connect_is_a_usage_error_not_a_literal_host(
     # Only the hosts a run selects are read: --limit steers clear of the templated one.
     path.write_text(path.read_text() + "    gpu02:\n      ansible_ssh_common_args: '-J jump.corp'\n")
     assert [s.ssh_options for s in resolve_hosts([], [], path, "gpu02")] == [{"proxyjump": "jump.corp"}]
+
+
+def test_an_ipv6_ansible_host_is_an_address_not_host_and_port(tmp_path: Path) -> None:
+    import paramiko
+
+    from spec_debug.runner.hosts import ssh_destination
+    from spec_debug.runner.ssh_config import resolve_target
+
+    path = tmp_path / "hosts.ini"
+    path.write_text("[gpus]\ngpu01 ansible_host=fd00::17 ansible_port=2222\ngpu02 ansible_host=10.0.0.2\n")
+    specs = {s.name: s for s in load_inventory(path).specs()}
+    target = resolve_target(ssh_destination(specs["gpu01"].address), paramiko.SSHConfig(), port=specs["gpu01"].port)
+    assert (target.hostname, target.port, target.known_hosts_name) == ("fd00::17", 2222, "[fd00::17]:2222")
+    assert ssh_destination(specs["gpu02"].address) == "10.0.0.2"
