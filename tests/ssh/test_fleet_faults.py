@@ -720,3 +720,16 @@ def test_an_upload_whose_server_stops_answering_fails_after_the_stall_limit(
         echoed = StreamCapture("stdout")  # the connection itself is fine: commands still run
         assert transport.run("echo still here", stdout=echoed, stderr=StreamCapture("stderr")).exit_code == 0
         assert echoed.text() == "still here\n"
+
+
+def test_a_bastion_that_forbids_forwarding_says_so(client: ClientSetup, sshd: SshServer, sshd_factory: StartServer) -> None:
+    from spec_debug.runner.ssh import SSHTransport
+    from spec_debug.runner.ssh_errors import HostUnreachableError
+
+    bastion = sshd_factory("noforward", extra_config="Match all\n  AllowTcpForwarding no\n")
+    client.trust(bastion)
+    client.alias("noforward", bastion)
+    client.alias("behind", sshd, ProxyJump="noforward")
+    with pytest.raises(HostUnreachableError) as info:
+        SSHTransport.connect("behind", client.options())
+    assert "jump host noforward could not open a connection" in info.value.message and "AllowTcpForwarding" in (info.value.hint or "")
