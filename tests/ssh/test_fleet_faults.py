@@ -437,18 +437,24 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
     assert "\n" not in info.value.message
 
 
-@pytest.mark.parametrize("method", ["password", "keyboard-interactive"])
-def test_a_password_only_server_under_batch_says_keys_are_refused(client: ClientSetup, sshd_factory: StartServer, method: str) -> None:
+@pytest.mark.parametrize(
+    ("server_config", "message"),
+    [
+        ("PubkeyAuthentication no\n  PasswordAuthentication yes", "server does not accept public keys (allowed: password)"),
+        ("PubkeyAuthentication no\n  KbdInteractiveAuthentication yes", "server does not accept public keys (allowed: keyboard-interactive)"),
+    ],
+    ids=["password-only", "keyboard-interactive-only"],
+)
+def test_servers_that_want_passwords_fail_clearly_under_batch(client: ClientSetup, sshd_factory: StartServer, server_config: str, message: str) -> None:
     from spec_debug.errors import AuthenticationError
     from spec_debug.runner.ssh import SSHTransport
 
-    allow = "PasswordAuthentication yes" if method == "password" else "KbdInteractiveAuthentication yes"
-    server = sshd_factory(f"only-{method}", extra_config=f"Match all\n  PubkeyAuthentication no\n  {allow}\n")
+    server = sshd_factory("passwords", extra_config=f"Match all\n  {server_config}\n")
     client.trust(server)
     client.alias("pwonly", server)
     with pytest.raises(AuthenticationError) as info:
         SSHTransport.connect("pwonly", client.options())
-    assert info.value.message == f"pwonly: server does not accept public keys (allowed: {method})"
+    assert info.value.message == f"pwonly: {message}"
 
 
 def test_a_server_that_hangs_after_login_times_out_opening_the_session(client: ClientSetup, sshd_factory: StartServer) -> None:
