@@ -100,15 +100,21 @@ class RemoteFiles:
                 raise
 
     def get(self, remote_path: str, local_path: Path) -> None:
-        """Download; the local file is only created once the remote one is open."""
+        """Download to a temp name beside local_path, renamed once complete: a copy cut short
+        (the connection dropped) leaves no truncated artifact behind."""
         with self._lock, self._errors(remote_path):
             client = self._sftp()
             size = client.stat(sftp_path(remote_path)).st_size or 0
             with client.open(sftp_path(remote_path), "rb") as remote:
                 remote.prefetch(size)
                 local_path.parent.mkdir(parents=True, exist_ok=True)
-                with open(local_path, "wb") as local:
-                    shutil.copyfileobj(remote, local, 1 << 20)
+                partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
+                try:
+                    with open(partial, "wb") as local:
+                        shutil.copyfileobj(remote, local, 1 << 20)
+                    os.replace(partial, local_path)
+                finally:
+                    partial.unlink(missing_ok=True)
 
     def exists(self, remote_path: str) -> bool:
         with self._lock, self._errors(remote_path):

@@ -84,6 +84,8 @@ class FreshHost:
             "dies": f"dd bs=4096 count=30000 iflag=count_bytes status=none | {sftp_server}; exit",
             # ... or the whole connection drops (its sshd process is killed).
             "drops": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; kill -9 $PPID; }} | {sftp_server}; exit",
+            # ... or the connection drops 30 kB into a download.
+            "drops-download": f"{sftp_server} | {{ dd bs=4096 count=30000 iflag=count_bytes status=none; kill -9 $PPID; }}; exit",
             # ... or it stops answering mid-upload (its disk hangs): input stays open, nothing moves.
             "stalls": f"{{ dd bs=4096 count=30000 iflag=count_bytes status=none; sleep 5; }} | {sftp_server}; exit",
             # A subsystem that never answers (a ForceCommand reading its input): no SFTP version.
@@ -739,3 +741,21 @@ def test_a_bastion_that_forbids_forwarding_says_so(client: ClientSetup, sshd: Ss
     with pytest.raises(HostUnreachableError) as info:
         SSHTransport.connect("behind", client.options())
     assert "jump host noforward could not open a connection" in info.value.message and "AllowTcpForwarding" in (info.value.hint or "")
+
+
+def test_a_download_cut_short_leaves_no_partial_artifact(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    fresh_server(client, sshd_factory, tmp_path, "dropdl", sftp="drops-download")
+    playbook = tmp_path / "fetch.yaml"
+    playbook.write_text(
+        "name: fetch\ndescription: t\nsteps:\n"
+        "  - id: make\n    title: make\n    why: a log to fetch\n    run: head -c 300000 /dev/zero > big.log\n"
+        "  - id: fetch\n    title: fetch\n    why: the connection drops under it\n    fetch:\n      src: big.log\n      dest: logs\n"
+    )
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "dropdl", "-F", str(client.config), "--batch", "--out", str(out))
+    assert result.code == 3, result.stderr
+    run_dir, record = load_run(out)
+    assert "connection lost while copying big.log" in record["hosts"][0]["error"]
+    assert not [p for p in run_dir.rglob("big.log*")], "a truncated download was left in the artifacts"
