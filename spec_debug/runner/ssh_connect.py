@@ -275,7 +275,8 @@ class _ProxyCommand(paramiko.ProxyCommand):
         self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.timeout = None
         self._stderr_tail = b""
-        threading.Thread(target=self._drain_stderr, name="proxycommand-stderr", daemon=True).start()
+        self._drain = threading.Thread(target=self._drain_stderr, name="proxycommand-stderr", daemon=True)
+        self._drain.start()
 
     def _drain_stderr(self) -> None:
         stream = self.process.stderr
@@ -311,6 +312,9 @@ class _ProxyCommand(paramiko.ProxyCommand):
             code = self.process.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             return None
+        # The process is gone but its last words may still be in the pipe: let the drain read
+        # them (it ends at EOF; bounded, a grandchild may hold stderr open).
+        self._drain.join(timeout=1.0)
         lines = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()
         return f"exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
 
