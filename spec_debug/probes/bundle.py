@@ -93,7 +93,27 @@ def ensure_bundle(transport: Transport) -> str:
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     outcome = transport.run(f"test -s {remote}", stdout=out, stderr=err, timeout_s=60)
     if outcome.exit_code != 0:
-        transport.put(local, remote)
+        try:
+            transport.put(local, remote)
+        except OSError as exc:  # the home is read-only or full: a private folder under /tmp
+            remote = _put_in_private_tmp(transport, local, exc)
     with _lock:
         _uploaded[key] = remote
+    return remote
+
+
+def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> str:
+    """Upload into a fresh ``mktemp -d`` folder (mode 700). Never a fixed /tmp path: another
+    user could plant a file there that we would then run. If this fails too, the first error
+    (about the home) is the one to report."""
+    out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+    try:
+        made = transport.run("mktemp -d /tmp/spec-debug.XXXXXX", stdout=out, stderr=err, timeout_s=60)
+        folder = out.text().strip()
+        if made.exit_code != 0 or not folder.startswith("/tmp/spec-debug."):
+            raise first
+        remote = f"{folder}/{local.name}"
+        transport.put(local, remote)
+    except OSError:
+        raise first from None
     return remote

@@ -300,7 +300,8 @@ class Run:
                 result, findings = self._execute(step, host, transport, command, context, facts)
         except TransportError as exc:
             # The connection broke under this step: record the step, then end the host.
-            self._commit_step(self._errored(step, host, f"connection lost: {exc.message.splitlines()[0]}", command), [])
+            # The transport's message says what happened (lost, refused a session, hung).
+            self._commit_step(self._errored(step, host, exc.message.splitlines()[0], command), [])
             raise
         if self.options.gate is not None:
             self.options.gate.after_step(host, step, result, findings)

@@ -50,7 +50,8 @@ steps:
 """
 
 # Tools a minimal host has on PATH; python3 is added only when the test wants it.
-_TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "dd", "head", "tail", "id", "ps", "grep", "mkdir", "ls")
+_TOOLS = ("bash", "sh", "env", "cat", "echo", "pwd", "sleep", "test", "df", "dd", "head", "tail", "id", "ps", "grep", "mkdir", "ls",
+          "mktemp")
 
 
 def sftp_server_path() -> str:
@@ -234,6 +235,33 @@ def test_a_bundle_upload_the_host_refuses_fails_only_the_probe_step(
     assert steps["shell"]["status"] == "passed" and steps["after"]["status"] == "passed"
     assert steps["fetch_note"]["status"] == ("passed" if sftp == "ro" else "error")  # reading still works read-only
     assert "\n" not in (steps["fetch_note"]["message"] or "")
+
+
+def test_a_home_without_room_for_the_bundle_gets_it_in_a_private_tmp_folder(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    # ~/.cache is a file here (as on a home that is full, read-only or odd): the upload to
+    # ~/.cache/spec-debug fails, so the bundle goes to a fresh `mktemp -d` folder under /tmp.
+    fresh = fresh_server(client, sshd_factory, tmp_path, "nocache")
+    (fresh.home / ".cache").write_text("not a folder\n")
+    before = set(Path("/tmp").glob("spec-debug.*"))
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    try:
+        result = cli("run", str(playbook), "--host", "nocache", "-F", str(client.config), "--batch", "--out", str(out))
+        assert_clean_cli(result)
+        assert result.code == 0, result.stdout + result.stderr
+        _, record = load_run(out)
+        steps = by_id(record, "nocache")
+        assert steps["host_info"]["status"] == "passed", steps["host_info"]
+        assert not [f for f in record["findings"] if f["code"] == "SD003"]
+        made = set(Path("/tmp").glob("spec-debug.*")) - before
+        assert len(made) == 1 and list(next(iter(made)).glob("bundle-*.pyz"))
+        assert (next(iter(made)).stat().st_mode & 0o777) == 0o700
+    finally:
+        for folder in set(Path("/tmp").glob("spec-debug.*")) - before:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_max_sessions_1_still_runs_probes_fetches_and_later_steps(
