@@ -84,7 +84,7 @@ def run(
     playbook: str = typer.Argument(..., help="A playbook file, or a shipped playbook's name (perf_regression)", autocompletion=complete_playbooks),
     host: list[str] = typer.Option([], "--host", "-H", help="A host: 'local', an ssh_config alias, or user@host:port. Repeatable."),
     hosts: list[str] = typer.Option([], "--hosts", help="A host range pattern such as gpu[01-16]. Repeatable."),
-    inventory: Optional[Path] = typer.Option(None, "--inventory", "-i", help="An Ansible inventory (INI or YAML)."),
+    inventory: Optional[Path] = typer.Option(None, "--inventory", "-i", help="An Ansible inventory: an INI or YAML file, or a folder with group_vars/ and host_vars/."),
     limit: Optional[str] = typer.Option(None, "--limit", "-l", help="Limit inventory hosts: names, groups, globs, !exclusions."),
     forks: int = typer.Option(16, "--forks", "-f", min=1, help="Hosts run in parallel."),
     var: list[str] = typer.Option([], "--var", "-e", help="Set a playbook var: KEY=VALUE. Repeatable."),
