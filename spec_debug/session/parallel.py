@@ -39,9 +39,10 @@ from spec_debug.session.spec_facts import Observation
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 SPAN_BYTES = 8 * 1024 * 1024
 MAX_WORKERS = 3
-"""The parent, which keeps the session state, is the critical path: on a 500 MB session it
-needs 3.2 s alone, the workers 11 s between them, so a fourth worker would wait on it (and
-add its ~40 MB to the peak memory of the whole analysis)."""
+"""The parent keeps the session state: on the 500 MB bench session it needs 2.6 s of CPU, the
+workers 8.2 s between them (one process alone: 7.4 s; the difference is what crossing
+processes costs, and two workers slowing each other on shared caches). A fourth worker would
+wait on the parent and add its ~40 MB to the peak memory of the whole analysis."""
 _IN_FLIGHT_PER_WORKER = 2
 
 # Everything travels as plain tuples: pickle writes those in C, a dataclass through Python
