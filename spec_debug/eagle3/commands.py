@@ -7,6 +7,8 @@ inside the commands, so the controller works without it until a drafter command 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Optional
 
@@ -39,20 +41,30 @@ def _require_torch() -> None:
 _errors = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
-def _fail(console: Console, exc: SpecDebugError) -> None:
-    _errors.print(f"[red]error:[/red] {escape(exc.message)}")
-    if exc.hint:
-        _errors.print(f"  hint: {escape(exc.hint)}")
-    raise typer.Exit(exc.exit_code)
+@contextmanager
+def _one_line_errors() -> Iterator[None]:
+    """Every failure of a drafter command as one line on stderr, never a traceback: our own
+    errors with their exit code and hint; a failure we did not foresee with exit 1 (the input
+    is probably odd in a way this tool does not yet check; please report it)."""
+    try:
+        yield
+    except SpecDebugError as exc:
+        _errors.print(f"[red]error:[/red] {escape(exc.message)}")
+        if exc.hint:
+            _errors.print(f"  hint: {escape(exc.hint)}")
+        raise typer.Exit(exc.exit_code) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last resort described above
+        _errors.print(f"[red]error:[/red] unexpected {type(exc).__name__}: {escape(str(exc))}")
+        _errors.print("  hint: this looks like a spec-debug bug or an unchecked input; please "
+                      "report it with the command line")
+        raise typer.Exit(1) from None
 
 
-def _unexpected(exc: Exception) -> None:
-    """Last resort for a failure we did not foresee: one line, exit 1, never a traceback
-    (the input is probably odd in a way this tool does not yet check; please report it)."""
-    _errors.print(f"[red]error:[/red] unexpected {type(exc).__name__}: {escape(str(exc))}")
-    _errors.print("  hint: this looks like a spec-debug bug or an unchecked input; please "
-                  "report it with the command line")
-    raise typer.Exit(1)
+def _status(console: Console, as_json: bool, text: str):
+    """A spinner for the terminal; nothing when the output is JSON for a program."""
+    return nullcontext() if as_json else console.status(text)
 
 
 def _per_position_table(result: dict) -> Table:
@@ -91,29 +103,17 @@ def eval_command(
 ) -> None:
     """Acceptance of the draft on hidden-state samples, per draft position."""
     console = Console()
-    try:
+    with _one_line_errors():
         _require_torch()
         from spec_debug.eagle3.api import evaluate_drafter
 
-        if as_json:
-            result = evaluate_drafter(model, data, target, steps=steps, semantics=semantics,
-                                      engine_version=engine_version, layout=layout,
-                                      device=device, dtype=dtype, max_samples=max_samples)
-        else:
-            with console.status("evaluating draft...") as status:
-                result = evaluate_drafter(
-                    model, data, target, steps=steps, semantics=semantics,
-                    engine_version=engine_version, layout=layout, device=device, dtype=dtype,
-                    max_samples=max_samples,
-                    progress=lambda n: status.update(f"evaluating draft... {n} samples"))
-    except SpecDebugError as exc:
-        _fail(console, exc)
-        return
-    except typer.Exit:
-        raise
-    except Exception as exc:  # noqa: BLE001 - see _unexpected
-        _unexpected(exc)
-        return
+        with _status(console, as_json, "evaluating draft...") as status:
+            result = evaluate_drafter(
+                model, data, target, steps=steps, semantics=semantics,
+                engine_version=engine_version, layout=layout, device=device, dtype=dtype,
+                max_samples=max_samples,
+                progress=None if status is None else
+                lambda n: status.update(f"evaluating draft... {n} samples"))
     if as_json:
         print(json.dumps(result, indent=2))
         return
@@ -148,7 +148,7 @@ def layout_command(
 ) -> None:
     """Rank slot layouts by step-0 accuracy: which layers was this draft trained on?"""
     console = Console()
-    try:
+    with _one_line_errors():
         _require_torch()
         from spec_debug.eagle3.api import probe_layout
 
@@ -156,21 +156,9 @@ def layout_command(
             served_ids = [int(x) for x in served.split(",")] if served else None
         except ValueError:
             raise UsageError(f"--served {served!r}: give comma-separated layer ids, e.g. 3,31,59") from None
-        if as_json:
+        with _status(console, as_json, "scoring layouts..."):
             report = probe_layout(model, data, target, device=device, dtype=dtype,
                                   max_samples=max_samples, served_layer_ids=served_ids)
-        else:
-            with console.status("scoring layouts..."):
-                report = probe_layout(model, data, target, device=device, dtype=dtype,
-                                      max_samples=max_samples, served_layer_ids=served_ids)
-    except SpecDebugError as exc:
-        _fail(console, exc)
-        return
-    except typer.Exit:
-        raise
-    except Exception as exc:  # noqa: BLE001 - see _unexpected
-        _unexpected(exc)
-        return
     if as_json:
         print(json.dumps(report, indent=2))
         return
@@ -196,19 +184,11 @@ def vocab_command(
 ) -> None:
     """Check d2t / t2d / embedding sizes (reads only the vocab maps and tensor headers)."""
     console = Console()
-    try:
+    with _one_line_errors():
         _require_torch()
         from spec_debug.eagle3.api import check_drafter_vocab
 
         report = check_drafter_vocab(model, target)
-    except SpecDebugError as exc:
-        _fail(console, exc)
-        return
-    except typer.Exit:
-        raise
-    except Exception as exc:  # noqa: BLE001 - see _unexpected
-        _unexpected(exc)
-        return
     if as_json:
         print(json.dumps(report, indent=2))
     else:
