@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats.common import Cursor, block_text, shell_command, tool_path
+from spec_debug.session.formats.common import Cursor, block_text, call_text, decode_arguments, shell_command, tool_path
 from spec_debug.session.reader import iter_json_records
 
 ROLLOUT_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
@@ -171,14 +171,8 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
         name = payload.get("name") if isinstance(payload.get("name"), str) else ptype
         raw_args = payload.get("arguments", payload.get("input", payload.get("action")))
         command = shell_command(raw_args) if (name in _SHELL_TOOLS or ptype == "local_shell_call") else None
-        args = raw_args
-        if isinstance(raw_args, str):
-            try:
-                args = json.loads(raw_args)
-            except ValueError:
-                args = None
-        text = command or (raw_args if isinstance(raw_args, str) else json.dumps(raw_args)[:2000])
-        path = tool_path(args)
+        text = call_text(command, raw_args)
+        path = tool_path(decode_arguments(raw_args))
         if path is None and name == "apply_patch" and isinstance(raw_args, str):
             patched = _PATCH_FILE.search(raw_args)
             path = patched.group(1).strip() if patched else None

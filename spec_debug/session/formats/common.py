@@ -47,6 +47,22 @@ def exit_code_of(output: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def decode_arguments(raw: Any) -> Any:
+    """Tool-call ``arguments`` as the model sent them: a JSON string (OpenAI, Codex) is
+    decoded, an object is kept; a string that is not JSON gives None."""
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return None
+    return raw
+
+
+def call_text(command: str | None, raw: Any) -> str:
+    """What a tool-call event shows: its shell command, else its arguments as sent."""
+    return command or (raw if isinstance(raw, str) else json.dumps(raw)[:2000])
+
+
 def shell_command(args: Any) -> str | None:
     """The shell command in tool-call arguments: ``command``/``cmd`` as a string or an argv.
 

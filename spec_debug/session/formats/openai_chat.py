@@ -8,12 +8,13 @@ Anthropic Messages API (``tool_use``/``tool_result`` content blocks) are read to
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, shell_command, tool_path
+from spec_debug.session.formats.common import (
+    Cursor, block_text, call_text, decode_arguments, exit_code_of, shell_command, tool_path,
+)
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
@@ -72,12 +73,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             fn = call.get("function") if isinstance(call.get("function"), dict) else call
             name = fn.get("name") if isinstance(fn.get("name"), str) else "?"
             raw = fn.get("arguments")
-            args = raw
-            if isinstance(raw, str):
-                try:
-                    args = json.loads(raw)
-                except ValueError:
-                    args = None
+            args = decode_arguments(raw)
             command = shell_command(args) if isinstance(args, dict) else None
             if command is None and isinstance(raw, str) and args is None and _is_shell(name):
                 command = raw  # some stacks send the bare command string
@@ -86,7 +82,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             if len(call_names) > 4096:
                 call_names.pop(next(iter(call_names)))
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
-                        text=command or (raw if isinstance(raw, str) else json.dumps(raw)[:2000]),
+                        text=call_text(command, raw),
                         path=tool_path(args))
     elif role in ("tool", "function"):
         call_id = message.get("tool_call_id")
@@ -127,7 +123,7 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             call_names[call_id] = name
             command = shell_command(args)
             yield event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
-                        text=command or json.dumps(args)[:2000], path=tool_path(args))
+                        text=call_text(command, args), path=tool_path(args))
         elif btype == "tool_result":
             output = block_text(block.get("content"))
             code = exit_code_of(output)
