@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -250,20 +252,11 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 )
         for path, text, is_expression in sites:
             line, column = document.position(path) or (None, None)
-            try:
+            braces = is_expression and text.strip().startswith("{{")
+            hint = (f"{path[-1]} is an expression already: write {text.strip()[2:-2].strip()!r} without {{{{ }}}}"
+                    if braces else None)
+            with _template_parse_errors(step.id, source, path, line, column, hint):
                 missing = undefined_names(text, known, expression=is_expression)
-            except TemplateSyntaxError as exc:
-                braces = is_expression and text.strip().startswith("{{")
-                raise PlaybookError(
-                    f"template syntax error in step {step.id!r}: {exc.message}",
-                    path=source, line=line, column=column, key_path=dotted_path(path),
-                    hint=f"{path[-1]} is an expression already: write {text.strip()[2:-2].strip()!r} without {{{{ }}}}" if braces else None,
-                ) from None
-            except RecursionError:  # Jinja parses recursively: thousands of nested parentheses
-                raise PlaybookError(
-                    f"template in step {step.id!r} nests too deeply to parse",
-                    path=source, line=line, column=column, key_path=dotted_path(path),
-                ) from None
             if missing:
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
@@ -274,18 +267,22 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             # Names are only known when the finding fires (facts, stdout); syntax is known now.
             # Without this, a typo in a title shows up mid-incident as "[template error: ...]".
             line, column = document.position(path) or (None, None)
-            try:
+            with _template_parse_errors(step.id, source, path, line, column):
                 parse_template(text)
-            except TemplateSyntaxError as exc:
-                raise PlaybookError(
-                    f"template syntax error in step {step.id!r}: {exc.message}",
-                    path=source, line=line, column=column, key_path=dotted_path(path),
-                ) from None
-            except RecursionError:
-                raise PlaybookError(
-                    f"template in step {step.id!r} nests too deeply to parse",
-                    path=source, line=line, column=column, key_path=dotted_path(path),
-                ) from None
+
+
+@contextmanager
+def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], line: int | None,
+                           column: int | None, hint: str | None = None) -> Iterator[None]:
+    """A template that does not parse, as a PlaybookError at the template's position."""
+    try:
+        yield
+    except TemplateSyntaxError as exc:
+        raise PlaybookError(f"template syntax error in step {step_id!r}: {exc.message}", path=source, line=line,
+                            column=column, key_path=dotted_path(path), hint=hint) from None
+    except RecursionError:  # Jinja parses recursively: thousands of nested parentheses
+        raise PlaybookError(f"template in step {step_id!r} nests too deeply to parse", path=source, line=line,
+                            column=column, key_path=dotted_path(path)) from None
 
 
 def _check_probe_name(name: str, path: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
