@@ -89,7 +89,7 @@ def main() -> int:
                              "only the fixed draft config, the launch commands, the logs and demo.json")
     args = parser.parse_args()
 
-    from spec_debug.diagnose.checks.layers import find_layer_fix
+    from spec_debug.diagnose.checks.layers import find_layer_fix, with_layer_ids
     from spec_debug.eagle3.api import evaluate_drafter
     from spec_debug.eagle3.synthetic import build_world
 
@@ -102,12 +102,7 @@ def main() -> int:
                          target_cfg["architectures"][0])
     assert fix is not None, "no SGLang release serves the trained layers"
     fixed_version = fix.min_version or ENGINE_VERSION
-    fixed_cfg = json.loads(json.dumps(draft_cfg))
-    node = fixed_cfg
-    *parents, leaf = fix.key.split(".")
-    for part in parents:
-        node = node.setdefault(part, {})
-    node[leaf] = fix.ids
+    fixed_cfg = with_layer_ids(draft_cfg, fix.key, fix.ids)
     if (out / "draft_fixed").exists():
         shutil.rmtree(out / "draft_fixed")
     (out / "draft_fixed").mkdir()

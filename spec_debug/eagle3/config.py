@@ -274,10 +274,7 @@ class TargetConfig:
 
     @property
     def architecture(self) -> str | None:
-        """``architectures[0]``: the model class an engine loads, which picks its capture
-        rules (spec_debug.eagle3.engines: SGLang adds 1 to the ids on a Llama target)."""
-        archs = self.raw.get("architectures")
-        return archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else None
+        return engines.target_architecture(self.raw)
 
 
 def load_target_config(target_dir: str | Path) -> TargetConfig:

@@ -501,6 +501,14 @@ def configured_layer_ids(draft_config: Any, keys: tuple[str, ...]) -> list[int] 
     return None
 
 
+def target_architecture(target_config: Mapping[str, Any] | None) -> str | None:
+    """``architectures[0]`` of a target config.json: the model class the engine loads, which
+    picks its capture rules (SGLang adds 1 to the ids on a Llama target, not on DeepSeek).
+    The top level, not text_config: a multimodal wrapper loads its text model through it."""
+    archs = (target_config or {}).get("architectures")
+    return archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else None
+
+
 def default_layer_ids(num_target_layers: int) -> list[int]:
     """[2, N//2, N-3], input-to convention: EAGLE, SGLang, vLLM and speculators all default to it
     (EAGLE3.md section 3; SafeAILab/EAGLE#308)."""

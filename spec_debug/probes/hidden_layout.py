@@ -28,10 +28,7 @@ def run(args: dict) -> dict:
     if target_cfg:
         text = target_cfg.get("text_config") or target_cfg
         out["num_target_layers"] = text.get("num_hidden_layers")
-        archs = target_cfg.get("architectures")
-        # The model class the engine loads picks its capture rules (SGLang: +1 on Llama targets).
-        arch = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else None
-        out["target_architecture"] = arch
+        arch = out["target_architecture"] = engines.target_architecture(target_cfg)
     if engine in engines.ENGINES:
         out["conventions"] = [
             {k: (sorted(v) if isinstance(v, (set, frozenset)) else v) for k, v in asdict(row).items()}

@@ -120,14 +120,14 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
         for key in keys:
             for shift in (0, -1, 1):
                 ids = [i + shift for i in trained]
-                candidate = _with_layer_ids(draft_raw, key, ids)
+                candidate = with_layer_ids(draft_raw, key, ids)
                 plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
                 if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
                     return LayerFix(key, ids, None if version == engine_version else version)
     return None
 
 
-def _with_layer_ids(raw: Mapping[str, Any], key: str, ids: list[int]) -> dict[str, Any]:
+def with_layer_ids(raw: Mapping[str, Any], key: str, ids: list[int]) -> dict[str, Any]:
     """A copy of `raw` with `ids` under the dotted `key` (parents copied, not shared)."""
     out = dict(raw)
     node = out
@@ -151,15 +151,6 @@ def _names(ids: Sequence[int], n: int) -> str:
         else:
             parts.append(str(i))
     return "[" + ", ".join(parts) + "]"
-
-
-def target_architecture(target_raw: Mapping[str, Any] | None) -> str | None:
-    """``architectures[0]`` of a target config.json, the model class the engine loads (the
-    top level: a multimodal wrapper's text model is loaded through it)."""
-    archs = (target_raw or {}).get("architectures")
-    if isinstance(archs, list) and archs and isinstance(archs[0], str):
-        return archs[0]
-    return None
 
 
 def _keys_read(a: LayerAnalysis) -> list[str]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
-from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers, target_architecture
+from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
 from spec_debug.record import Finding

@@ -7,6 +7,7 @@ from typing import Any
 
 from spec_debug.diagnose.checks.launch_flags import check_algorithm, check_draft_budget, check_dtype, check_num_steps
 from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
+from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
 from spec_debug.record import Finding
@@ -46,8 +47,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         verifier = ((target_raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
         target_path, target_raw = _config(models, verifier)
         target_path = target_path or verifier
-    arch = ((target_raw or {}).get("architectures") or [None])[0]
-    eff = effective_spec(cfg, target_architecture=arch)
+    eff = effective_spec(cfg, target_architecture=target_architecture(target_raw))
     launch = {
         "found": True, "source": host.get("source"), "engine": cfg.engine,
         "target_model": cfg.target_model, "draft_model": cfg.draft_model, "algorithm": cfg.algorithm,
@@ -75,7 +75,7 @@ def check(ctx: Any) -> list[Finding]:
     engine = ctx.host_facts.get("engine", {})
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
-    eff = effective_spec(cfg, target_architecture=((launch.get("target_config") or {}).get("architectures") or [None])[0],
+    eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
                          engine_version=version)
     at = where(ctx)
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at)

@@ -7,7 +7,8 @@ from typing import Any
 
 from spec_debug.diagnose.checks.common import explained_by
 from spec_debug.diagnose.checks.drafter import check_layout
-from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers, target_architecture
+from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, raised, record, where
 from spec_debug.record import Finding
 
