@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 import paramiko
-from paramiko.common import MSG_CHANNEL_REQUEST
+from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST
 
 from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, authenticate
@@ -319,11 +319,13 @@ class _ProxyCommand(paramiko.ProxyCommand):
         return f"exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
 
 
-def _jump_channel(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
+def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
     where = f"{target.hostname}:{target.port}"
     try:
-        return gateway.transport.open_channel(
-            "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
+        return _JumpSocket(
+            gateway.transport.open_channel(
+                "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
+            )
         )
     except paramiko.ChannelException as exc:
         raise HostUnreachableError(
@@ -332,6 +334,53 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
         ) from None
     except (paramiko.SSHException, EOFError, OSError) as exc:
         raise HostUnreachableError(f"{target.alias}: jump through {gateway.target.alias} failed: {_one_line(exc)}") from None
+
+
+# How long the jump connection's thread waits, on the server's CLOSE of a forwarded channel,
+# for a send in flight on it to finish; a send holds the lock for at most the socket timeout
+# paramiko sets (0.1 s) plus the packet's write.
+_CLOSE_WAITS_FOR_SEND_S = 2.0
+
+
+class _JumpSocket:
+    """A direct-tcpip channel used as the socket of the next hop's connection, whose sends are
+    ordered against its close.
+
+    paramiko's Channel._send checks `closed` under the channel lock, then releases the lock
+    before handing the packet to the transport (paramiko/channel.py, `_send`: to avoid a
+    rekeying deadlock). A send from the inner connection's thread (its reply to a CLOSE, say)
+    can then reach the jump host after the channel's own CLOSE; OpenSSH answers a data packet
+    on a channel it has freed by dropping the whole connection ("data packet referred to
+    nonexistent channel", openssh-portable: channels.c, channel_from_packet_id), and with it
+    every other host of the run behind that jump host. One lock held across the check and the
+    send, taken by both ways a channel closes (ours: close(); the server's: the transport's
+    CLOSE handler, _handle_channel_close), keeps every packet ahead of the CLOSE.
+    """
+
+    def __init__(self, channel: paramiko.Channel) -> None:
+        self._channel = channel
+        self._lock = threading.Lock()
+        channel.send_lock = self._lock  # type: ignore[attr-defined]  # read by _handle_channel_close
+
+    def send(self, data: bytes) -> int:
+        with self._lock:
+            if self._channel.closed:
+                raise OSError(errno.EPIPE, "jump channel closed")
+            return self._channel.send(data)
+
+    def sendall(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[self.send(view.tobytes()) :]
+
+    def close(self) -> None:
+        with self._lock:
+            self._channel.close()
+
+    def __getattr__(self, name: str) -> object:
+        # recv, settimeout, getpeername, _closed...: the channel's own. recv is not ordered:
+        # a window adjust on a freed channel is only logged by OpenSSH, not fatal.
+        return getattr(self._channel, name)
 
 
 class _ClosedBeforeBanner(HandshakeError):
@@ -451,5 +500,20 @@ def _handle_channel_request(channel: paramiko.Channel, message: paramiko.Message
     paramiko.Channel._handle_request(channel, message)
 
 
+def _handle_channel_close(channel: paramiko.Channel, message: paramiko.Message) -> None:
+    """The server's CLOSE of a jump channel waits for a send in flight on it (see _JumpSocket)."""
+    lock: threading.Lock | None = getattr(channel, "send_lock", None)
+    taken = lock is not None and lock.acquire(timeout=_CLOSE_WAITS_FOR_SEND_S)
+    try:
+        paramiko.Channel._handle_close(channel, message)
+    finally:
+        if taken and lock is not None:
+            lock.release()
+
+
 class _SignalAwareTransport(paramiko.Transport):
-    _channel_handler_table = {**paramiko.Transport._channel_handler_table, MSG_CHANNEL_REQUEST: _handle_channel_request}
+    _channel_handler_table = {
+        **paramiko.Transport._channel_handler_table,
+        MSG_CHANNEL_REQUEST: _handle_channel_request,
+        MSG_CHANNEL_CLOSE: _handle_channel_close,
+    }
