@@ -107,7 +107,8 @@ def _unique_ids(sources: list[SessionSource], root: Path) -> None:
 def _is_session_folder(path: Path) -> bool:
     """``<sessionId>/`` beside ``<sessionId>.jsonl``: sub-agents (``subagents/``, or CLI 2.0.x
     ``agent-*.jsonl``) and large tool outputs (``tool-results/``), never sessions."""
-    return (path / "subagents").is_dir() or (path / "tool-results").is_dir() or any(path.glob("agent-*.jsonl"))
+    return (path / "subagents").is_dir() or (path / "tool-results").is_dir() or (path / "workflows").is_dir() \
+        or any(path.glob("agent-*.jsonl"))
 
 
 def _session_files(root: Path) -> list[Path]:
@@ -232,10 +233,35 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
 
 
 def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
-    files, by_tool_use = _subagent_files(source.path)
+    files, by_tool_use, runs = _subagent_files(source.path)
     read: set[str] = set()
     queue: deque[str] = deque()
     seq_base = 0
+
+    def enqueue(agent_id: str) -> None:
+        if agent_id in files and agent_id not in read and agent_id not in queue:
+            queue.append(agent_id)
+
+    def link_run(run_id: str, parent: str | None, call_id: str | None, spawn: Spawn | None) -> None:
+        """A Workflow run is a node of its own (``workflow:<runId>``), the parent of the agents
+        its script started; their files sit in the run's folder, which names no agent."""
+        node = tree.get(claude_code.WORKFLOW_PREFIX + run_id, parent=parent)
+        node.parent, node.spawned_by, node.agent_type = parent, call_id or node.spawned_by, "workflow"
+        if spawn is not None:
+            node.description = node.description or spawn.description
+        run = runs.get(run_id)
+        if run is None:
+            node.status = "missing"
+            if f"subagents/workflows/{run_id}/" not in stats.missing_files:
+                stats.missing_files.append(f"subagents/workflows/{run_id}/")
+            return
+        node.file = node.file or run.folder
+        node.description = node.description or run.name
+        node.status = run.status
+        for agent_id in run.agents:
+            info = tree.get(agent_id, parent=node.id)
+            info.parent, info.spawned_by = node.id, call_id
+            enqueue(agent_id)
 
     def watch(events: Iterator[Event]) -> Iterator[Event]:
         spawns: list[str] = []
@@ -253,15 +279,18 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
             agent_id, status = refs.get(call_id, (by_tool_use.get(call_id), None))
             if agent_id is None:
                 continue
+            if agent_id.startswith(claude_code.WORKFLOW_PREFIX):
+                link_run(agent_id[len(claude_code.WORKFLOW_PREFIX):], parent, call_id, spawn)
+                continue
             info = tree.get(agent_id, parent=parent)
             info.parent, info.spawned_by = parent, call_id
             info.description = info.description or spawn.description
             info.agent_type = info.agent_type or spawn.agent_type
             if status:
                 info.status = status
-            if agent_id in files and agent_id not in read and agent_id not in queue:
-                queue.append(agent_id)
-            elif agent_id not in files and agent_id not in cursor.inline_agents \
+            if agent_id in files:
+                enqueue(agent_id)
+            elif agent_id not in cursor.inline_agents \
                     and f"agent-{agent_id}.jsonl" not in stats.missing_files:
                 # Referenced but not on disk: keep the node, say so, never fail.
                 stats.missing_files.append(f"agent-{agent_id}.jsonl")
@@ -280,9 +309,16 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
             agent_id = next((a for a in leftovers if a not in read), None)
             if agent_id is None:
                 break
-            tree.get(agent_id, parent=None)
+            read.add(agent_id)  # before its run is linked: that queues the run's other agents
+            run_id = files[agent_id][2]
+            if run_id is not None:
+                # A run nothing in the trunk launched (a trunk cut short): the agent still
+                # hangs under its run, whose spawner is unknown, rather than looking like a trunk.
+                link_run(run_id, None, None, None)
+            else:
+                tree.get(agent_id, parent=None)
         read.add(agent_id)
-        path, meta = files[agent_id]
+        path, meta, _ = files[agent_id]
         info = tree.get(agent_id)
         info.file = str(path)
         info.agent_type = info.agent_type or str(meta.get("agentType", ""))
@@ -290,10 +326,31 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
         sub = Cursor(session=source.id, agent=agent_id, file=str(path), seq_base=seq_base)
         yield from watch(parallel.read_claude(path, sub, stats))
         seq_base += sub.records
+    for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
+        if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
+            link_run(run_id, None, None, None)
 
 
-def _subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict]], dict[str, str]]:
-    """``{agent_id: (file, meta)}`` and ``{toolUseId: agent_id}`` for one session.
+@dataclass(slots=True)
+class WorkflowRun:
+    """One Workflow run of a session (daaain/claude-code-log ``claude_code_log/workflow.py``):
+    ``subagents/workflows/<runId>/`` holds ``journal.jsonl`` (``started``/``result`` rows keyed
+    by ``agentId``) and the agents' files; ``workflows/<runId>.json`` is written when the run
+    ends (``status``, ``workflowName``). A run that failed before starting an agent has only
+    the latter."""
+
+    folder: str | None
+    agents: list[str]
+    status: str
+    """The snapshot's status; else from the journal: running until every started agent has
+    a result."""
+    name: str = ""
+
+
+def _subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str | None]], dict[str, str],
+                                                  dict[str, WorkflowRun]]:
+    """``{agent_id: (file, meta, workflow run id)}``, ``{toolUseId: agent_id}`` and the
+    session's Workflow runs.
 
     Layouts, newest first: ``<id>/subagents/**/agent-*.jsonl``, ``<id>/agent-*.jsonl``, and
     (CLI 2.0.x) ``agent-*.jsonl`` beside the session file when its lines name this session.
@@ -308,17 +365,63 @@ def _subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict]], d
     for beside in sorted(session_file.parent.glob("agent-*.jsonl")):
         if _names_session(beside, session_file.stem):
             candidates.append(beside)
-    files: dict[str, tuple[Path, dict]] = {}
+    files: dict[str, tuple[Path, dict, str | None]] = {}
     by_tool_use: dict[str, str] = {}
+    run_agents: dict[str, list[str]] = {}
+    workflows = folder / "subagents" / "workflows"
     for path in candidates:
         agent_id = path.name[len("agent-"):-len(".jsonl")]
         if agent_id.startswith("acompact") or agent_id in files:
             continue
         meta = _read_meta(path.with_name(f"agent-{agent_id}.meta.json"))
-        files[agent_id] = (path, meta)
+        run_id = path.parent.name if path.parent.parent == workflows else None
+        files[agent_id] = (path, meta, run_id)
+        if run_id is not None:
+            run_agents.setdefault(run_id, []).append(agent_id)
         if isinstance(meta.get("toolUseId"), str):
             by_tool_use[meta["toolUseId"]] = agent_id
-    return files, by_tool_use
+    return files, by_tool_use, _workflow_runs(folder, run_agents)
+
+
+def _workflow_runs(folder: Path, run_agents: dict[str, list[str]]) -> dict[str, WorkflowRun]:
+    runs: dict[str, WorkflowRun] = {}
+    workflows = folder / "subagents" / "workflows"
+    run_ids = set(run_agents)
+    if workflows.is_dir():
+        run_ids.update(p.name for p in workflows.iterdir() if (p / "journal.jsonl").is_file())
+    snapshots = folder / "workflows"
+    if snapshots.is_dir():
+        run_ids.update(p.stem for p in snapshots.glob("*.json"))
+    for run_id in sorted(run_ids):
+        run_dir = workflows / run_id
+        started, finished = _journal(run_dir / "journal.jsonl")
+        agents = run_agents.get(run_id, [])
+        snapshot = _read_meta(snapshots / f"{run_id}.json")
+        status = snapshot.get("status")
+        if not isinstance(status, str) or not status:
+            status = "running" if started - finished else ("completed" if started or agents else "unknown")
+        name = snapshot.get("workflowName")
+        runs[run_id] = WorkflowRun(folder=str(run_dir) if run_dir.is_dir() else None, agents=agents,
+                                   status=status, name=name if isinstance(name, str) else "")
+    return runs
+
+
+def _journal(path: Path) -> tuple[set[str], set[str]]:
+    """Agent ids a run's ``journal.jsonl`` says were started, and those with a result."""
+    started: set[str] = set()
+    finished: set[str] = set()
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                try:
+                    row = json.loads(raw)
+                except ValueError:
+                    continue  # the line being written, or a broken one
+                if isinstance(row, dict) and isinstance(row.get("agentId"), str):
+                    (finished if row.get("type") == "result" else started).add(row["agentId"])
+    except OSError:
+        pass
+    return started | finished, finished
 
 
 def _read_meta(path: Path) -> dict:

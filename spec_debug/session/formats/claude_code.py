@@ -18,6 +18,14 @@ from spec_debug.session.reader import iter_json_records
 
 SPAWN_TOOLS = frozenset({"Task", "Agent"})
 """``Task`` on CLI 2.0.x, ``Agent`` on 2.1.x (TRANSCRIPTS.md section 1a)."""
+WORKFLOW_TOOL = "Workflow"
+"""Starts a script that fans out into agents written under ``<sessionId>/subagents/workflows/
+<runId>/agent-*.jsonl``; its result names the run (``toolUseResult.runId``, and the text line
+``Transcript dir: <sessionId>/subagents/workflows/<runId>``). daaain/claude-code-log
+``claude_code_log/workflow.py`` and ``test/test_data/workflow_scriptpath/``."""
+WORKFLOW_PREFIX = "workflow:"
+"""Agent-tree id of a workflow run: ``workflow:<runId>``, the parent of the run's agents."""
+_WORKFLOW_DIR = re.compile(r"^Transcript dir: \S*?subagents/workflows/([\w.-]+)\s*$", re.MULTILINE)
 _COMMAND_NOT_SHELL = frozenset({"SlashCommand", "Skill"})
 """Tools whose ``input.command`` is a slash command or a skill name, not a shell command
 (``{"name": "SlashCommand", "input": {"command": "/review"}}``, CLI 2.0.x)."""
@@ -227,6 +235,10 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     if name in SPAWN_TOOLS:
         spawn = Spawn(description=str(args.get("description", "")),
                       agent_type=str(args.get("subagent_type", "")))
+    elif name == WORKFLOW_TOOL:
+        # Invoked by scriptPath, by a saved workflow's name, or with the script inline.
+        label = args.get("name") or args.get("scriptPath") or args.get("description") or ""
+        spawn = Spawn(description=str(label), agent_type="workflow")
     text = command or ""
     if not text and spawn is not None:
         text = str(args.get("prompt", ""))
@@ -250,6 +262,9 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     if isinstance(result, dict):
         agent_ref = result.get("agentId") if isinstance(result.get("agentId"), str) else None
         status = result.get("status") if isinstance(result.get("status"), str) else None
+        if agent_ref is None and isinstance(result.get("runId"), str):
+            # A Workflow launch: its status is "async_launched", not how the run ended.
+            agent_ref, status = WORKFLOW_PREFIX + result["runId"], None
     if agent_ref is None and isinstance(block.get("agentId"), str):
         agent_ref = block["agentId"]
     if agent_ref is None and not obj.get("isSidechain") and isinstance(obj.get("agentId"), str):
@@ -260,6 +275,9 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     if agent_ref is None and "agentId: " in output:
         m = _AGENT_TRAILER.search(output)
         agent_ref = m.group(1) if m else None
+    if agent_ref is None and "Transcript dir: " in output:
+        m = _WORKFLOW_DIR.search(output)
+        agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     return Event(session, seq, agent, "tool", "tool_result", i, None, call_id, None, None, output,
                  is_error, exit_code_of(output) if is_error else None, ts, file, lineno, None, None, None, agent_ref,
                  status)
