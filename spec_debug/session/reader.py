@@ -8,6 +8,7 @@ Broken, non-object and over-long lines are counted in :class:`ReadStats` and ski
 from __future__ import annotations
 
 import codecs
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,10 @@ MAX_LINE_BYTES = 32 * 1024 * 1024
 line that size is a pasted binary blob, and decoding it would break the memory bound."""
 
 _CHUNK = 1 << 20
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+"""Windows PowerShell 5 writes UTF-16LE with a byte-order mark for ``>`` and ``Out-File``
+(Microsoft Learn, about_Redirection and about_Character_Encoding: "Unicode" is its default),
+so a session log or a JSONL saved that way is UTF-16 from its first two bytes."""
 _READ_BUFFER = 1 << 16
 try:
     from orjson import JSONDecodeError as _FastError, loads as _fast_loads
@@ -48,6 +53,9 @@ def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
     # twice: the content block and toolUseResult), and ``readline`` then assembles it from
     # several raw reads: with 64 KB, reading the lines of a 30 MB session took 0.02 s, not 0.10 s.
     with open(path, "rb", buffering=_READ_BUFFER) as f:
+        if span is None and f.peek(2)[:2] in _UTF16_BOMS:
+            yield from _utf16_lines(f, stats, max_bytes)
+            return
         readline = f.readline
         lineno = 0
         pos, end = (0, None) if span is None else span
@@ -69,6 +77,35 @@ def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
                 yield lineno, None  # keeps its place in the numbering
                 continue
             yield lineno, raw
+
+
+def is_utf16(path: Path) -> bool:
+    """The file starts with a UTF-16 byte-order mark (see :data:`_UTF16_BOMS`)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) in _UTF16_BOMS
+    except OSError:
+        return False
+
+
+def _utf16_lines(f, stats: ReadStats, max_bytes: int) -> Iterator[tuple[int, bytes | None]]:
+    """:func:`iter_lines` over a UTF-16 file: decoded as it is read and handed on as UTF-8
+    bytes, so every reader after this sees what a UTF-8 file gives (the mark is dropped)."""
+    text = io.TextIOWrapper(f, encoding="utf-16", errors="replace", newline="\n")
+    lineno = 0
+    while True:
+        line = text.readline(max_bytes + 1)
+        if not line:
+            return
+        lineno += 1
+        stats.lines += 1
+        if len(line) > max_bytes:
+            while line and not line.endswith("\n"):
+                line = text.readline(_CHUNK)
+            stats.too_long += 1
+            yield lineno, None
+            continue
+        yield lineno, line.encode("utf-8", "surrogatepass")
 
 
 def line_starts(path: Path, every: int) -> list[int]:
@@ -236,12 +273,15 @@ def _skip_ws(buf: str, pos: int) -> int:
 
 
 class _Utf8Reader:
-    """Reads text in chunks, decoding UTF-8 incrementally (bad bytes become U+FFFD, a leading
-    byte-order mark is dropped: editors on Windows write one)."""
+    """Reads text in chunks, decoding UTF-8 (or UTF-16 after its byte-order mark)
+    incrementally (bad bytes become U+FFFD, a leading byte-order mark is dropped: editors on
+    Windows write one)."""
 
     def __init__(self, fb) -> None:
         self._fb = fb
-        self._dec = codecs.getincrementaldecoder("utf-8-sig")(errors="replace")  # a BOM is not JSON
+        # A BOM is not JSON; a UTF-16 one says the whole file is UTF-16 (PowerShell's ">").
+        encoding = "utf-16" if fb.peek(2)[:2] in _UTF16_BOMS else "utf-8-sig"
+        self._dec = codecs.getincrementaldecoder(encoding)(errors="replace")
 
     def read(self, size: int = _CHUNK) -> str:
         chunk = self._fb.read(size)

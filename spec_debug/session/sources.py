@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.errors import UsageError
-from spec_debug.session import parallel
+from spec_debug.session import parallel, reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
 from spec_debug.session.formats import claude_code, codex, openai_chat, text_log
@@ -148,6 +148,9 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
     looked like a transcript line (the format is then a fallback guess)."""
     with open(path, "rb") as f:
         head = f.read(_SNIFF_BYTES)
+    if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        # PowerShell's ">" (see reader.is_utf16); the window may end inside a character.
+        head = head.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
     head = head.removeprefix(codecs.BOM_UTF8)  # Windows editors save UTF-8 with a byte-order mark
     stripped = head.lstrip()
     if not stripped:
@@ -297,7 +300,7 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
                 info.status = "missing"
 
     pending: dict[str, tuple[str, Spawn]] = {}
-    yield from watch(parallel.read_claude(source.path, cursor, stats))
+    yield from watch(_read_claude(source.path, cursor, stats))
     seq_base = cursor.records
     read.add(MAIN_AGENT)
     # Linked sub-agents breadth first, then any file nothing pointed at.
@@ -324,11 +327,18 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
         info.agent_type = info.agent_type or str(meta.get("agentType", ""))
         info.description = info.description or str(meta.get("description", ""))
         sub = Cursor(session=source.id, agent=agent_id, file=str(path), seq_base=seq_base)
-        yield from watch(parallel.read_claude(path, sub, stats))
+        yield from watch(_read_claude(path, sub, stats))
         seq_base += sub.records
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
+
+
+def _read_claude(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    # Worker processes cut a file at byte offsets, which a UTF-16 file does not allow.
+    if reader.is_utf16(path):
+        return claude_code.read(path, cursor, stats)
+    return parallel.read_claude(path, cursor, stats)
 
 
 @dataclass(slots=True)

@@ -100,3 +100,81 @@ def test_a_workflow_run_referenced_but_not_on_disk_is_reported_missing(tmp_path)
     ]
     assert doc["sessions"][0]["missing_agent_files"] == [
         "subagents/workflows/wf_sp01/", "subagents/workflows/wf_fail01/"]
+
+
+# -- Logs saved by Windows PowerShell: UTF-16LE with a byte-order mark, CRLF ----------------------
+# Windows PowerShell 5.1 writes ">" and Out-File as "Unicode" (UTF-16LE with a BOM) by default
+# (Microsoft Learn: about_Redirection, about_Character_Encoding).
+
+POWERSHELL_LOG = r"""PS C:\Users\mei> ssh -p 2222 root@gpu01 "python3 -m sglang.bench_serving --backend sglang --num-prompts 64"
+============ Serving Benchmark Result ============
+Successful requests:                     64
+Output token throughput (tok/s):         54.8
+Accept length:                           1.02
+==================================================
+PS C:\Users\mei> ssh -p 2222 root@gpu01 "python3 /root/test_eagle3.py"
+Traceback (most recent call last):
+  File "/root/test_eagle3.py", line 41, in <module>
+    out = draft(hidden)
+  File "/root/eagle3/model.py", line 88, in forward
+    h = torch.cat([low, mid, high], dim=-1)
+RuntimeError: Sizes of tensors must match except in dimension 2. Expected size 4096 but got size 2048 for tensor number 1 in the list.
+"""
+
+
+def test_a_utf16_powershell_log_is_read_like_its_utf8_copy(cli, tmp_path):
+    log = tmp_path / "bench.log"
+    log.write_bytes(POWERSHELL_LOG.replace("\n", "\r\n").encode("utf-16"))  # BOM + UTF-16LE
+    assert log.read_bytes()[:4] == b"\xff\xfeP\x00"
+    doc, md = _both_formats(cli, log, tmp_path)
+    assert doc["stats"]["binary"] == 0 and doc["stats"]["lines_skipped"] == 0
+    assert [(c["seq"], c["host"], c["command"]) for c in doc["commands"]] == [
+        (0, "gpu01", 'ssh -p 2222 root@gpu01 "python3 -m sglang.bench_serving --backend sglang --num-prompts 64"'),
+        (1, "gpu01", 'ssh -p 2222 root@gpu01 "python3 /root/test_eagle3.py"'),
+    ]
+    assert [(e["seq"], e["exception"], e["file"], e["line"]) for e in doc["errors"]] == [
+        (1, "RuntimeError", "/root/eagle3/model.py", 88)]
+    assert [(m["seq"], m["name"], m["value"], m["unit"], m["host"]) for m in doc["metrics"]] == [
+        (0, "throughput", 54.8, "tok/s", "gpu01"), (0, "accept_length", 1.02, "tokens", "gpu01")]
+    assert "RuntimeError" in md and "54.8" in md
+
+    utf8 = tmp_path / "utf8" / "bench.log"
+    utf8.parent.mkdir()
+    utf8.write_bytes(POWERSHELL_LOG.replace("\n", "\r\n").encode("utf-8"))
+    same = analyze_path(utf8).to_json()
+    for key in ("commands", "errors", "metrics", "segments"):
+        def where_left_out(records: list[dict], path: Path) -> list[dict]:
+            return [{k: v for k, v in r.items() if v != str(path)} for r in records]
+        assert where_left_out(doc[key], log) == where_left_out(same[key], utf8), key
+
+
+def test_utf16_jsonl_and_json_arrays_are_read_in_every_format(tmp_path):
+    # `codex exec --json ... > run.jsonl` or `Get-Content a.json | Out-File b.json` on Windows.
+    codex = [
+        {"timestamp": "2026-01-02T03:04:05.000Z", "type": "session_meta",
+         "payload": {"id": "11111111-1111-4111-8111-111111111111", "cwd": "C:\\work", "cli_version": "0.46.0"}},
+        {"timestamp": "2026-01-02T03:04:09.000Z", "type": "response_item",
+         "payload": {"type": "function_call", "name": "shell", "call_id": "call_1",
+                     "arguments": json.dumps({"command": ["bash", "-lc", "ssh gpu01 nvidia-smi"]})}},
+        {"timestamp": "2026-01-02T03:04:10.000Z", "type": "response_item",
+         "payload": {"type": "function_call_output", "call_id": "call_1",
+                     "output": json.dumps({"output": "ssh: Could not resolve hostname gpu01",
+                                           "metadata": {"exit_code": 255}})}},
+    ]
+    rollout = tmp_path / "rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl"
+    rollout.write_bytes("\r\n".join(json.dumps(x) for x in codex).encode("utf-16") + "\r\n".encode("utf-16-le"))
+    chat = tmp_path / "chat.json"
+    chat.write_bytes(json.dumps([
+        {"role": "user", "content": "check the GPU"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_9", "type": "function", "function": {"name": "bash",
+                                                            "arguments": "{\"command\": \"ssh gpu02 nvidia-smi\"}"}}]},
+        {"role": "tool", "tool_call_id": "call_9", "content": "Exit code 1\nNVIDIA-SMI has failed"},
+    ], indent=1).encode("utf-16"))
+    doc = analyze_path(tmp_path).to_json()
+    assert [(s["id"], s["format"], s["events"], s["binary"], s["broken_json"]) for s in doc["sessions"]] == [
+        ("chat", "openai", 3, 0, 0),
+        ("rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111", "codex", 3, 0, 0),
+    ]
+    assert [(c["host"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        ("gpu02", "ssh gpu02 nvidia-smi", 1), ("gpu01", "ssh gpu01 nvidia-smi", 255)]
