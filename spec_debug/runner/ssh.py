@@ -23,7 +23,7 @@ import paramiko
 
 from spec_debug.errors import SpecDebugError, TransportError, UsageError
 from spec_debug.runner.output import StreamCapture
-from spec_debug.runner.ssh_connect import Connection, ConnectOptions, connect
+from spec_debug.runner.ssh_connect import Connection, ConnectOptions, close_channel, connect
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -208,7 +208,7 @@ class SSHTransport(Transport):
                 raise self._lost(f"during command ({exc})") from None
             finally:
                 header.finish()
-                channel.close()
+                close_channel(channel)
 
     def _check_shell_ran(self, header: "_PidHeader", stderr: StreamCapture, outcome: CommandOutcome) -> None:
         """Raise RemoteShellError when the command ended without our wrapper ever running.
@@ -418,7 +418,8 @@ def _run_kill_script(channel: paramiko.Channel, script: str) -> None:
         channel.exec_command(f"sh -c {shlex.quote(script)}")
         channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S)
     finally:
-        channel.close()
+        close_channel(channel)
+
 
 
 class _PidHeader:

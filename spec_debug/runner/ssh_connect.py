@@ -81,9 +81,11 @@ class Connection:
         if self.release is not None:
             self.release()
             return
-        self.transport.close()
-        for hop in reversed(self.via):
-            hop.close()
+        try:
+            self.transport.close()
+        finally:
+            for hop in reversed(self.via):
+                hop.close()
 
 
 class _JumpPool:
@@ -374,8 +376,13 @@ class _JumpSocket:
             view = view[self.send(view.tobytes()) :]
 
     def close(self) -> None:
+        # The CLOSE goes out over the jump connection; when that connection has just died
+        # (the bastion went down) the send fails and there is nothing left to close. Raised,
+        # it would escape paramiko's transport thread as a traceback on stderr (its run()
+        # closes the socket in a `finally`), or stop Connection.close before the bastion is
+        # given back.
         with self._lock:
-            self._channel.close()
+            close_channel(self._channel)
 
     def __getattr__(self, name: str) -> object:
         # recv, settimeout, getpeername, _closed...: the channel's own. recv is not ordered:
@@ -482,6 +489,21 @@ def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+def close_channel(channel: paramiko.Channel) -> None:
+    """Close a channel whose connection may be gone already.
+
+    paramiko's Channel.close sends EOF and CLOSE (paramiko/channel.py, close). On a connection
+    that has died but whose transport thread has not noticed yet (its channels still look
+    open: a host whose bastion just went down, a peer that reset) that send raises EOFError
+    or OSError, which from a `finally` would replace the error being reported with a bare
+    "internal error: EOFError". The dead connection is reported by whoever uses it next.
+    """
+    try:
+        channel.close()
+    except (paramiko.SSHException, EOFError, OSError):
+        pass
 
 
 def _handle_channel_request(channel: paramiko.Channel, message: paramiko.Message) -> None:

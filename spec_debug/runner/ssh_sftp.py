@@ -25,6 +25,7 @@ from typing import Callable, Iterator
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError
 
 # paramiko's SFTP layer raises its own SFTPError (not an OSError) for protocol trouble, e.g.
@@ -175,7 +176,7 @@ class RemoteFiles:
             except _SFTP_FAILURES as exc:
                 slot.__exit__(None, None, None)
                 if channel is not None:
-                    channel.close()
+                    close_channel(channel)
                 if not self._alive():
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while starting SFTP") from None
                 reason = f"no answer within {self._start_timeout_s:g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
@@ -187,7 +188,7 @@ class RemoteFiles:
             except BaseException:
                 slot.__exit__(None, None, None)
                 if channel is not None:
-                    channel.close()
+                    close_channel(channel)
                 raise
             self._slot = slot
         assert self._client is not None
