@@ -39,6 +39,8 @@ _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
 _KILL_CHANNEL_TIMEOUT_S = 10.0
 _CHANNEL_RETRY_S = 10.0
+# How long a host's lost connection waits for its jump connection to be seen down too.
+_JUMP_DEATH_NOTICE_S = 0.3
 # The kill channel waits only briefly: a refusal then means the step itself fills the server's sessions.
 _KILL_CHANNEL_RETRY_S = 0.5
 
@@ -332,13 +334,26 @@ class SSHTransport(Transport):
     # -- files ------------------------------------------------------------------------------
 
     def put(self, local_path: Path, remote_path: str) -> None:
-        self._files.put(local_path, remote_path)
+        with self._files_lost():
+            self._files.put(local_path, remote_path)
 
     def get(self, remote_path: str, local_path: Path) -> None:
-        self._files.get(remote_path, local_path)
+        with self._files_lost():
+            self._files.get(remote_path, local_path)
 
     def exists(self, remote_path: str) -> bool:
-        return self._files.exists(remote_path)
+        with self._files_lost():
+            return self._files.exists(remote_path)
+
+    @contextmanager
+    def _files_lost(self) -> Iterator[None]:
+        try:
+            yield
+        except ConnectionLostError as exc:
+            blamed = self._blame_jump(exc)
+            if blamed is exc:
+                raise
+            raise blamed from None
 
     # -- connection -------------------------------------------------------------------------
 
@@ -403,10 +418,41 @@ class SSHTransport(Transport):
                 raise self._lost(f"while opening a channel ({exc})") from None
 
     def _lost(self, when: str) -> ConnectionLostError:
-        return ConnectionLostError(
-            f"{self.host}: SSH connection lost {when}",
-            hint="the host rebooted, sshd restarted or the network dropped; a remote process may still be running",
+        return self._blame_jump(
+            ConnectionLostError(
+                f"{self.host}: SSH connection lost {when}",
+                hint="the host rebooted, sshd restarted or the network dropped; a remote process may still be running",
+            )
         )
+
+    def _blame_jump(self, lost: ConnectionLostError) -> ConnectionLostError:
+        """`lost`, or the same loss said to be its jump host's when that went down too."""
+        jump = self._dropped_jump()
+        if jump is None:
+            return lost
+        return ConnectionLostError(
+            f"{lost.message}: its jump host {jump} dropped the connection",
+            hint=f"{jump} rebooted, its sshd restarted or the network to it dropped; every host reached "
+            "through it is cut off the same way; a remote process may still be running",
+        )
+
+    def _dropped_jump(self) -> str | None:
+        """The first jump host whose connection is down, when this host's went down with it.
+
+        A bastion that dies takes every host behind it along; naming it saves the reader of a
+        fleet's errors from chasing five "lost" hosts that are fine. The bastion's connection
+        is marked down by its own thread a moment after its channels close, so give it that.
+        """
+        if not self._connection.via:
+            return None
+        deadline = time.monotonic() + _JUMP_DEATH_NOTICE_S
+        while True:
+            for hop in self._connection.via:
+                if not hop.transport.is_active():
+                    return hop.target.alias
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.02)
 
 
 class _SessionRefused(TransportError):

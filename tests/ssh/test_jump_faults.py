@@ -9,9 +9,12 @@ and show only now and then under load; each test widens its window on the real c
 
 from __future__ import annotations
 
+import json
 import threading
 import time
-from typing import Callable, Iterator
+import uuid
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -145,3 +148,55 @@ def test_closing_a_host_whose_bastion_just_died_releases_the_bastion(
         transport.close()
         gateway.close()
     assert thread_errors == []
+
+
+def test_a_bastion_that_dies_mid_run_fails_each_host_behind_it_with_one_line_naming_it(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """The bastion's sshd is killed while three hosts behind it run a step: each host ends as an
+    error that names the bastion (not three hosts that look rebooted), the run record is whole,
+    nothing hangs, and no traceback reaches the terminal."""
+    jump = sshd_factory("bastion")
+    client.trust(jump)
+    client.alias("bastion", jump)
+    for name in ("gpu01", "gpu02", "gpu03"):
+        client.alias(name, sshd, ProxyJump="bastion")
+    marker = f"{4 + uuid.uuid4().int % 1000 / 1000:.3f}"
+    playbook = tmp_path / "slow.yaml"
+    playbook.write_text(
+        "name: slow\ndescription: a step the bastion dies under\nsteps:\n"
+        f"  - id: slow\n    title: slow\n    why: runs while the bastion dies\n    run: sleep {marker}; echo done\n"
+        "  - id: after\n    title: after\n    why: never reached\n    run: echo after\n"
+    )
+
+    def stop_the_bastion_when_all_run() -> None:
+        wanted = f"sleep\0{marker}\0".encode()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            running = 0
+            for pid in sshd.connection_pids():
+                try:
+                    running += Path(f"/proc/{pid}/cmdline").read_bytes() == wanted
+                except OSError:
+                    continue
+            if running >= 3:
+                jump.stop()
+                return
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=stop_the_bastion_when_all_run, daemon=True)
+    watcher.start()
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(playbook), "--hosts", "gpu[01-03]", "--forks", "8", "-F", str(client.config), "--batch", "--out", str(out))
+    watcher.join()
+    assert time.monotonic() - started < 20
+    assert result.code == 3, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
+    record = json.loads((run_dir / "run.json").read_text())
+    for host in record["hosts"]:
+        assert host["status"] == "error", host
+        assert host["error"].startswith(f"{host['name']}: SSH connection lost"), host["error"]
+        assert host["error"].endswith("its jump host bastion dropped the connection"), host["error"]
+    assert sorted(s["host"] for s in record["steps"] if s["id"] == "slow") == ["gpu01", "gpu02", "gpu03"]
