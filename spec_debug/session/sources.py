@@ -14,7 +14,7 @@ import os
 import re
 from collections import Counter, deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.errors import UsageError
@@ -39,6 +39,11 @@ class SessionSource:
     """claude-code | codex | openai | text (detected or forced)."""
     array: bool = False
     """openai only: the file is one JSON array (or {"messages": [...]}) rather than JSONL."""
+    thread: codex.Thread | None = None
+    """codex only: the rollout's thread, and the parent thread of a sub-agent."""
+    children: list[SessionSource] = field(default_factory=list)
+    """codex only: sub-agent rollouts under PATH that name this one's thread as their parent;
+    they are read as agents of this session, not as sessions of their own."""
 
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
@@ -62,6 +67,7 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
     scanning = not path.is_file()
     sources = [source for file in files if (source := _source(file, fmt, scanning)) is not None]
+    sources = _nest_codex_threads(sources)
     _unique_ids(sources, path)
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
@@ -93,6 +99,41 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         array = array and fmt == "openai"
         detected = fmt
     return SessionSource(id=file.stem, path=file, format=detected, array=array)
+
+
+def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
+    """Codex writes each sub-agent thread to a rollout of its own, beside its parent's in the
+    day folder; the child names its parent in ``session_meta`` (:class:`codex.Thread`). A child
+    whose parent is among the sources goes under it; one whose parent is not stays a session."""
+    rollouts = [s for s in sources if s.format == "codex"]
+    if len(rollouts) < 2:
+        for source in rollouts:
+            source.thread = codex.thread_of(source.path)
+        return sources
+    by_thread: dict[str, SessionSource] = {}
+    for source in rollouts:
+        source.thread = codex.thread_of(source.path)
+        if source.thread is not None:
+            by_thread.setdefault(source.thread.id, source)
+    nested: set[int] = set()
+    for source in rollouts:
+        parent = by_thread.get(source.thread.parent) if source.thread and source.thread.parent else None
+        if parent is not None and parent is not source and not _descends(parent, source, by_thread):
+            parent.children.append(source)
+            nested.add(id(source))
+    return [s for s in sources if id(s) not in nested]
+
+
+def _descends(source: SessionSource, ancestor: SessionSource, by_thread: dict[str, SessionSource]) -> bool:
+    """``source`` is ``ancestor`` or below it (a parent loop in damaged metadata)."""
+    seen: set[int] = set()
+    node: SessionSource | None = source
+    while node is not None and id(node) not in seen:
+        if node is ancestor:
+            return True
+        seen.add(id(node))
+        node = by_thread.get(node.thread.parent) if node.thread and node.thread.parent else None
+    return False
 
 
 def _unique_ids(sources: list[SessionSource], root: Path) -> None:
@@ -226,13 +267,48 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
     main.file = str(source.path)
     cursor = Cursor(session=source.id, agent=MAIN_AGENT, file=str(source.path))
     if source.format == "codex":
-        yield from codex.read(source.path, cursor, stats)
+        yield from _codex_session(source, cursor, stats, tree)
     elif source.format == "openai":
         yield from openai_chat.read(source.path, cursor, stats, array=source.array)
     elif source.format == "text":
         yield from text_log.read(source.path, cursor, stats)
     else:
         yield from _claude_session(source, cursor, stats, tree)
+
+
+def _codex_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
+    """A rollout, then its sub-agent rollouts breadth first, each an agent named by its thread id
+    and linked to the ``spawn_agent`` call whose result named that thread."""
+    spawned: dict[str, str] = {}  # thread id -> id of the call that started it
+
+    def watch(events: Iterator[Event]) -> Iterator[Event]:
+        for ev in events:
+            if ev.agent_ref and ev.call_id:
+                spawned.setdefault(ev.agent_ref, ev.call_id)
+            yield ev
+
+    thread = source.thread
+    if thread is not None and thread.parent is not None:
+        # The parent's rollout is not under PATH: say whose sub-agent this is.
+        main = tree.get(MAIN_AGENT)
+        main.agent_type = thread.role or "sub-agent"
+        main.description = f"{thread.nickname or 'sub-agent'} of Codex thread {thread.parent} (not under PATH)"
+    yield from watch(codex.read(source.path, cursor, stats))
+    seq_base = cursor.records
+    queue = deque((child, MAIN_AGENT, source.path) for child in source.children)
+    while queue:
+        child, parent, parent_path = queue.popleft()
+        agent_id = child.thread.id if child.thread else child.id
+        info = tree.get(agent_id, parent=parent)
+        info.parent, info.spawned_by, info.file = parent, spawned.get(agent_id), str(child.path)
+        info.agent_type = (child.thread.role if child.thread else "") or "sub-agent"
+        info.description = child.thread.nickname if child.thread else ""
+        sub = Cursor(session=source.id, agent=agent_id, file=str(child.path), seq_base=seq_base)
+        # The parent's history copied at the child's head was read once already, in the parent.
+        yield from watch(codex.read(child.path, sub, stats, skip=codex.replayed_span(child.path, agent_id, parent_path)))
+        info.spawned_by = info.spawned_by or spawned.get(agent_id)
+        seq_base += sub.records
+        queue.extend((grandchild, agent_id, child.path) for grandchild in child.children)
 
 
 def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:

@@ -178,3 +178,112 @@ def test_utf16_jsonl_and_json_arrays_are_read_in_every_format(tmp_path):
     ]
     assert [(c["host"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
         ("gpu02", "ssh gpu02 nvidia-smi", 1), ("gpu01", "ssh gpu01 nvidia-smi", 255)]
+
+
+# -- Codex sub-agent threads: a rollout each, the child naming its parent --------------------------
+
+PARENT = "019a1111-aaaa-7aaa-8aaa-000000000001"
+CHILD = "019a1111-bbbb-7bbb-8bbb-000000000002"
+
+
+def _rl(ts: str, kind: str, payload: dict) -> dict:
+    return {"timestamp": f"2026-05-12T08:{ts}.000Z", "type": kind, "payload": payload}
+
+
+def _exec(ts: str, call_id: str, cmd: str) -> dict:
+    return _rl(ts, "response_item", {"type": "function_call", "name": "exec_command", "call_id": call_id,
+                                     "arguments": json.dumps({"cmd": cmd})})
+
+
+def _exec_out(ts: str, call_id: str, output: str, code: int) -> dict:
+    return _rl(ts, "response_item", {"type": "function_call_output", "call_id": call_id,
+                                     "output": json.dumps({"output": output, "metadata": {"exit_code": code}})})
+
+
+def _user_msg(ts: str, text: str) -> dict:
+    return _rl(ts, "response_item", {"type": "message", "role": "user",
+                                     "content": [{"type": "input_text", "text": text}]})
+
+
+PARENT_META = _rl("00:00", "session_meta", {"id": PARENT, "cwd": "/work", "originator": "codex_cli_rs",
+                                            "cli_version": "0.58.0", "source": "cli"})
+PARENT_HEAD = [
+    PARENT_META,
+    _rl("00:01", "turn_context", {"turn_id": "t1", "model": "gpt-5.1-codex", "cwd": "/work"}),
+    _user_msg("00:02", "EAGLE-3 is slower than the baseline on gpu01; find out why"),
+    _exec("00:03", "call_bench", "ssh gpu01 'python3 -m sglang.bench_serving --backend sglang'"),
+    _exec_out("00:04", "call_bench", "Output token throughput (tok/s):         54.8", 0),
+]
+PARENT_ROLLOUT = PARENT_HEAD + [
+    # The multi-agent tool: its output and the UI event name the new thread.
+    _rl("00:05", "response_item", {"type": "function_call", "name": "spawn_agent", "call_id": "call_spawn",
+                                   "arguments": json.dumps({"message": "check the GPUs on gpu01",
+                                                            "agent_type": "worker"})}),
+    _rl("00:06", "response_item", {"type": "function_call_output", "call_id": "call_spawn",
+                                   "output": json.dumps({"agent_id": CHILD, "nickname": "Hypatia"})}),
+    _rl("00:06", "event_msg", {"type": "collab_agent_spawn_end", "call_id": "call_spawn",
+                               "sender_thread_id": PARENT, "new_thread_id": CHILD, "prompt": "check the GPUs"}),
+]
+CHILD_ROLLOUT = [
+    _rl("00:05", "session_meta", {
+        "id": CHILD, "forked_from_id": PARENT, "cwd": "/work", "cli_version": "0.58.0",
+        "agent_nickname": "Hypatia", "agent_role": "worker",
+        "source": {"subagent": {"thread_spawn": {"parent_thread_id": PARENT, "depth": 1,
+                                                 "agent_nickname": "Hypatia", "agent_role": "worker"}}}}),
+    # The parent's history, copied at the head of the child's rollout.
+    *[{**line, "timestamp": "2026-05-12T08:00:05.000Z"} for line in PARENT_HEAD],
+    _rl("00:07", "turn_context", {"turn_id": "t2", "model": "gpt-5.1-codex", "cwd": "/work"}),
+    _rl("00:07", "event_msg", {"type": "task_started", "turn_id": "t2"}),
+    _user_msg("00:07", "check the GPUs on gpu01"),
+    _exec("00:08", "call_smi", "ssh gpu01 nvidia-smi"),
+    _exec_out("00:09", "call_smi", "ssh: connect to host gpu01 port 22: Connection refused", 255),
+]
+
+
+def _rollouts(tmp_path: Path, *which: str) -> Path:
+    day = tmp_path / "sessions" / "2026" / "05" / "12"
+    day.mkdir(parents=True)
+    for name, lines, thread in (("parent", PARENT_ROLLOUT, PARENT), ("child", CHILD_ROLLOUT, CHILD)):
+        if name in which:
+            path = day / f"rollout-2026-05-12T08-00-0{0 if name == 'parent' else 5}-{thread}.jsonl"
+            path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return tmp_path / "sessions"
+
+
+def test_a_codex_sub_agent_rollout_is_an_agent_of_its_parent_session(cli, tmp_path):
+    doc, md = _both_formats(cli, _rollouts(tmp_path, "parent", "child"), tmp_path)
+    assert [s["id"] for s in doc["sessions"]] == [f"rollout-2026-05-12T08-00-00-{PARENT}"]
+    assert _tree(doc) == [("main", None, None, "", 8, "completed"),
+                          (CHILD, "main", "call_spawn", "worker", 6, "failed")]
+    child = doc["agents"][1]
+    assert (child["description"], child["first_seq"], child["last_seq"]) == ("Hypatia", 8, 18)
+    # The parent's benchmark is counted once: the copy at the child's head is not read again.
+    assert [(c["seq"], c["agent"], c["host"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        (3, "main", "gpu01", "ssh gpu01 'python3 -m sglang.bench_serving --backend sglang'", 0),
+        (17, CHILD, "gpu01", "ssh gpu01 nvidia-smi", 255)]
+    assert [(m["seq"], m["name"], m["value"]) for m in doc["metrics"]] == [(4, "throughput", 54.8)]
+    assert [(e["seq"], e["agent"], e["kind"]) for e in doc["errors"]] == [(18, CHILD, "connection")]
+    assert f"| {CHILD} | main | call_spawn | 6 | 1 | 1 | failed |" in md
+
+
+def test_a_codex_sub_agent_without_its_parent_says_whose_it_is(tmp_path):
+    doc = analyze_path(_rollouts(tmp_path, "child")).to_json()
+    [main] = doc["agents"]
+    assert (main["id"], main["parent"], main["type"]) == ("main", None, "worker")
+    assert main["description"] == f"Hypatia of Codex thread {PARENT} (not under PATH)"
+
+
+def test_the_copied_parent_history_ends_where_the_child_starts_its_own_turn(tmp_path):
+    from spec_debug.session.formats.codex import replayed_span
+
+    parent = tmp_path / "parent.jsonl"
+    parent.write_text("".join(json.dumps(x) + "\n" for x in PARENT_ROLLOUT))
+    own = CHILD_ROLLOUT[len(PARENT_HEAD) + 1:]
+    # Copied with the parent's own times, one parent line left out of the copy.
+    copy = [x for x in PARENT_HEAD if x is not PARENT_HEAD[2]]
+    child = tmp_path / "child.jsonl"
+    child.write_text("".join(json.dumps(x) + "\n" for x in [CHILD_ROLLOUT[0], *copy, *own]))
+    assert replayed_span(child, CHILD, parent) == (1, 1 + len(copy))
+    # A rollout of the child's own lines only: nothing to skip.
+    child.write_text("".join(json.dumps(x) + "\n" for x in [CHILD_ROLLOUT[0], *own]))
+    assert replayed_span(child, CHILD, parent) is None

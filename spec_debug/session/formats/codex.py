@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats.common import Cursor, block_text, call_text, decode_arguments, shell_command, tool_path
 from spec_debug.session.reader import iter_json_records
 
@@ -63,10 +64,128 @@ def looks_like_legacy(obj: dict) -> bool:
         "type" in obj or "role" in obj or "messages" in obj or "payload" in obj)
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+SPAWN_TOOLS = frozenset({"spawn_agent"})
+"""The multi-agent ("collab") tool that starts a sub-agent thread; its output is
+``{"agent_id": <thread id>}`` and the UI copy is ``event_msg`` ``collab_agent_spawn_end``
+``{call_id, sender_thread_id, new_thread_id}`` (openai/codex ``codex-rs/core/src/tools/handlers/
+multi_agents*``; the same items in several independent rollout readers' fixtures)."""
+
+
+@dataclass(slots=True)
+class Thread:
+    """Who a rollout is, from its first ``session_meta``: a sub-agent names its parent in
+    ``source: {"subagent": {"thread_spawn": {parent_thread_id, depth, agent_nickname,
+    agent_role}}}`` (openai/codex ``codex-rs/protocol/src/protocol.rs`` ``SessionSource::SubAgent``,
+    ``SubAgentSource::ThreadSpawn``; ``agent_nickname``/``agent_role`` also at the top of the
+    payload)."""
+
+    id: str
+    parent: str | None = None
+    nickname: str = ""
+    role: str = ""
+
+
+def thread_of(path: Path) -> Thread | None:
+    """The :class:`Thread` of a rollout, from the session_meta among its first lines."""
+    stats = ReadStats()
+    for index, _lineno, obj in iter_json_records(path, stats):
+        if index >= 8:
+            break
+        if obj.get("type") != "session_meta" or not isinstance(obj.get("payload"), dict):
+            continue
+        payload = obj["payload"]
+        if not isinstance(payload.get("id"), str):
+            return None
+        spawn = _thread_spawn(payload.get("source"))
+        parent = spawn.get("parent_thread_id")
+
+        def text(key: str) -> str:
+            value = spawn.get(key) or payload.get(key)
+            return value if isinstance(value, str) else ""
+
+        return Thread(id=payload["id"], parent=parent if isinstance(parent, str) and parent else None,
+                      nickname=text("agent_nickname"), role=text("agent_role"))
+    return None
+
+
+def _thread_spawn(source) -> dict:
+    """``{"subagent": {"thread_spawn": {...}}}``; ``sub_agent`` as some readers spell it."""
+    if not isinstance(source, dict):
+        return {}
+    sub = source.get("subagent", source.get("sub_agent"))
+    spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+    return spawn if isinstance(spawn, dict) else {}
+
+
+def replayed_span(path: Path, own_id: str, parent_path: Path) -> tuple[int, int] | None:
+    """Record indices ``[start, end)`` of the parent's history a sub-agent rollout copies at its
+    head: right after the child's own ``session_meta`` comes the parent's (another ``id``),
+    then the parent's lines, then the child's first turn. Rollout readers that count tokens
+    skip that block (ryoppippi/ccusage ``rust/crates/ccusage/src/adapter/codex`` test
+    ``skips_replayed_parent_token_history_in_thread_spawn_subagent_files``), but its end has no
+    marker: the copy holds the parent's own ``turn_context`` and ``task_started`` lines, and its
+    timestamps may be rewritten to the time of the fork. So the block is what matches the
+    parent's rollout line for line (type and payload; a few parent lines may be missing from
+    the copy), and it ends at the first line that does not."""
+    stats = ReadStats()
+    start: int | None = None
+    parent = _fingerprints(parent_path)
+    ahead: deque[int] = deque()
+    for index, _lineno, obj in iter_json_records(path, stats):
+        line_type = obj.get("type")
+        if start is None:
+            payload = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
+            if line_type == "session_meta" and payload.get("id") not in (None, own_id):
+                start = index
+            elif line_type != "session_meta" or index >= 8:
+                return None  # the child's own lines came first: nothing was copied
+            else:
+                continue
+        if not _pop_match(_fingerprint(obj), ahead, parent):
+            return (start, index) if index > start else None
+    return None if start is None else (start, stats.records)
+
+
+_LOOKAHEAD = 64
+
+
+def _pop_match(fingerprint: int, ahead: deque[int], parent: Iterator[int]) -> bool:
+    """Consume the parent's lines up to the one equal to ``fingerprint`` within the next
+    :data:`_LOOKAHEAD`; False (nothing consumed) when there is none."""
+    for at, seen in enumerate(ahead):
+        if seen == fingerprint:
+            for _ in range(at + 1):
+                ahead.popleft()
+            return True
+    while len(ahead) < _LOOKAHEAD:
+        seen = next(parent, None)
+        if seen is None:
+            return False
+        if seen == fingerprint:
+            ahead.clear()
+            return True
+        ahead.append(seen)
+    return False
+
+
+def _fingerprints(path: Path) -> Iterator[int]:
+    for _index, _lineno, obj in iter_json_records(path, ReadStats()):
+        yield _fingerprint(obj)
+
+
+def _fingerprint(obj: dict) -> int:
+    """A line without its envelope timestamp (a copy may carry the time of the fork)."""
+    return hash((str(obj.get("type")), json.dumps(obj.get("payload"), sort_keys=True, default=str)))
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | None = None) -> Iterator[Event]:
+    """``skip``: record indices not to turn into events (:func:`replayed_span`); they keep
+    their place in the seq numbering."""
     results_seen: OrderedDict[str, None] = OrderedDict()
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
+        if skip is not None and skip[0] <= index < skip[1]:
+            continue
         seq = cursor.seq_base + index
         ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
         payload = obj.get("payload")
@@ -102,6 +221,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                             exit_code=code, is_error=bool(code))
             elif ptype in _UI_DUPLICATES or ptype == "token_count":
                 yield event("other", "system", raw_type=f"event_msg:{ptype}")
+            elif ptype == "collab_agent_spawn_end" and isinstance(payload.get("new_thread_id"), str):
+                yield event("other", "system", raw_type=f"event_msg:{ptype}", call_id=_call_id(payload),
+                            agent_ref=payload["new_thread_id"])
             else:
                 yield event("system", "system", raw_type=f"event_msg:{ptype}",
                             text=str(payload.get("message", "")) if isinstance(payload.get("message"), str) else "")
@@ -176,8 +298,15 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
         if path is None and name == "apply_patch" and isinstance(raw_args, str):
             patched = _PATCH_FILE.search(raw_args)
             path = patched.group(1).strip() if patched else None
+        spawn = None
+        if name in SPAWN_TOOLS:
+            args = decode_arguments(raw_args)
+            args = args if isinstance(args, dict) else {}
+            label = args.get("task_name") or args.get("message") or args.get("prompt") or ""
+            kind = args.get("agent_type") or args.get("role") or ""
+            spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
         yield event("tool_call", "assistant", tool_name=name, call_id=_call_id(payload),
-                    command=command, text=text, path=path)
+                    command=command, text=text, path=path, spawn=spawn)
     elif ptype in ("function_call_output", "custom_tool_call_output"):
         call_id = _call_id(payload)
         if call_id in results_seen:
@@ -189,10 +318,13 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
         if isinstance(output, list):
             output = block_text(output)
         output = output if isinstance(output, str) else ""
+        agent_ref = None
         if output.startswith("{"):
             # Newer Codex wraps shell output as {"output": ..., "metadata": {"exit_code": N}}.
             try:
                 wrapped = json.loads(output)
+                if isinstance(wrapped, dict) and isinstance(wrapped.get("agent_id"), str):
+                    agent_ref = wrapped["agent_id"]  # spawn_agent's result names the new thread
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
                     meta = wrapped.get("metadata") or {}
                     code = meta.get("exit_code") if isinstance(meta, dict) else None
@@ -204,7 +336,7 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
             code = int(m.group(1)) if m else None
         _remember(results_seen, call_id)
         yield event("tool_result", "tool", call_id=call_id, text=output,
-                    exit_code=code if isinstance(code, int) else None, is_error=bool(code))
+                    exit_code=code if isinstance(code, int) else None, is_error=bool(code), agent_ref=agent_ref)
     else:
         yield event("other", "assistant", raw_type=f"response_item:{ptype}")
 
