@@ -24,18 +24,19 @@ class LaunchParseError(UsageError):
     """A launch command that is not an SGLang/vLLM server command, or has a malformed flag."""
 
 
-# SGLang flags we read, by canonical name -> aliases (server_args.py `add_cli_args`;
-# `--model` is an alias of `--model-path`, `--tp` of `--tp-size`).
+# SGLang flags we read, by canonical name -> aliases (server_args.py `add_cli_args`:
+# `--model` is an alias of `--model-path`, `--tensor-parallel-size` of `--tp-size`,
+# `--speculative-draft-model` of `--speculative-draft-model-path`; `--tp` is an argparse prefix).
 _SGLANG_ALIASES: dict[str, tuple[str, ...]] = {
     "model-path": ("model-path", "model"),
     "speculative-algorithm": ("speculative-algorithm",),
-    "speculative-draft-model-path": ("speculative-draft-model-path",),
+    "speculative-draft-model-path": ("speculative-draft-model-path", "speculative-draft-model"),
     "speculative-num-steps": ("speculative-num-steps",),
     "speculative-eagle-topk": ("speculative-eagle-topk",),
     "speculative-num-draft-tokens": ("speculative-num-draft-tokens",),
     "dtype": ("dtype",),
     "context-length": ("context-length",),
-    "tp-size": ("tp-size", "tp"),
+    "tp-size": ("tp-size", "tensor-parallel-size", "tp"),
     "page-size": ("page-size",),
     "attention-backend": ("attention-backend",),
 }
@@ -93,27 +94,55 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     shlex, as a shell would.
     """
     if isinstance(command, (list, tuple)):
-        return [str(a) for a in command]
+        return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
-        return [a for a in command.split("\0") if a != ""]
+        return _unwrap_shell([a for a in command.split("\0") if a != ""])
     text = command.replace("\\\r\n", " ").replace("\\\n", " ")
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
         raise LaunchParseError(f"cannot split the launch command: {exc}",
-                               hint="quote JSON values with single quotes: --speculative-config '{...}'") from exc
-    # A pasted line often ends in `2>&1 | tee log` or `&`: the server's argv stops there.
+                               hint="quote JSON values with single quotes: --speculative-config '{...}'"
+                                    f"; {_PS_HINT}") from exc
+    return _server_argv(argv)
+
+
+# `ps` cuts each line at the terminal width unless told not to (procps ps(1): "-w  Wide
+# output. Use this option twice for unlimited width").
+_PS_HINT = ("a line copied from `ps` may be cut at the terminal width: take it from "
+            "`ps -ww -o args -p PID` or `tr '\\0' ' ' < /proc/PID/cmdline`")
+
+
+def _server_argv(argv: list[str]) -> list[str]:
+    """The server's own argv out of a pasted shell line: a trailing `2>&1 | tee log` or `&`
+    ends it, and redirections (`> log`, `2>&1`) are not arguments."""
     kept: list[str] = []
+    skip_target = False
     for tok in argv:
-        if tok in ("|", "||", "&&", ";", "&") or _REDIRECT.fullmatch(tok):
-            if tok in ("|", "||", "&&", ";", "&"):
-                break
+        if skip_target:
+            skip_target = False
+            continue
+        if tok in ("|", "||", "&&", ";", "&"):
+            break
+        redirect = _REDIRECT.fullmatch(tok)
+        if redirect:
+            # `> file` names its target in the next word; `>file` and `2>&1` do not
+            skip_target = not redirect.group(3)
             continue
         kept.append(tok)
-    return kept
+    return _unwrap_shell(kept)
 
 
-_REDIRECT = re.compile(r"\d*(>>?|<)(&\d+|\S+)?")
+def _unwrap_shell(argv: list[str]) -> list[str]:
+    """`bash -c 'python -m sglang.launch_server ...'`: the server command is the string."""
+    for i, tok in enumerate(argv[:-2]):
+        if tok.rsplit("/", 1)[-1] in _SHELLS and re.fullmatch(r"-[a-z]*c", argv[i + 1]):
+            return split_command(argv[i + 2])
+    return argv
+
+
+_REDIRECT = re.compile(r"(\d*|&)(>>?|<)(&\d+|\S+)?")
+_SHELLS = ("bash", "sh", "dash", "zsh")
 
 
 def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
@@ -121,7 +150,7 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     for i, tok in enumerate(argv):
         base = tok.rsplit("/", 1)[-1]
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
-        if tok in ("sglang.launch_server", "sglang.launch_server.py") or base == "launch_server.py":
+        if tok in _SGLANG_MODULES or base == "launch_server.py":
             return "sglang", i + 1
         if base in ("sglang", "sglang.exe") and nxt == "serve":
             return "sglang", i + 2
@@ -129,8 +158,11 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
             return "vllm", i + 1
         if base in ("vllm", "vllm.exe") and nxt == "serve":
             return "vllm", i + 2
-        if tok == "-m" and nxt in ("sglang.launch_server",):
-            return "sglang", i + 2
+    for i, tok in enumerate(argv):
+        # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
+        # server (vLLM docs, deployment/docker.md), so the words after the image are its flags.
+        if re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", tok):
+            return "vllm", i + 1
     raise LaunchParseError(
         "not an SGLang or vLLM server command",
         hint="expected `python -m sglang.launch_server ...`, `sglang serve ...`, `vllm serve MODEL ...`"
@@ -138,8 +170,18 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     )
 
 
+# `python -m sglang_router.launch_server` starts the router and the workers from the same
+# flags: its parser is SGLang's ServerArgs.add_cli_args plus --router-* flags
+# (sgl-project/sglang sgl-router/py_src/sglang_router/launch_server.py).
+_SGLANG_MODULES = ("sglang.launch_server", "sglang.launch_server.py", "sglang_router.launch_server")
+
+
 def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
-    """`--a b`, `--a=b`, `-tp 8`, bare switches -> {canonical name: value}; positionals."""
+    """`--a b`, `--a=b`, `-tp 8`, bare switches -> {canonical name: value}; positionals.
+
+    The dict is in order of each flag's *last* occurrence, so `_lookup` can apply argparse's
+    rule that the last of repeated flags (or of two aliases of one flag) wins.
+    """
     flags: dict[str, Any] = {}
     positionals: list[str] = []
     i = 0
@@ -147,7 +189,11 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
         tok = args[i]
         if tok.startswith("-") and len(tok) > 1 and not _is_number(tok):
             name, eq, value = tok.lstrip("-").partition("=")
-            name = name.replace("_", "-")
+            # vLLM's FlexibleArgumentParser turns `_` into `-` only up to the first `.`
+            # (`--speculative-config.num_speculative_tokens` keeps the JSON key as written).
+            head, dot, tail = name.partition(".")
+            name = head.replace("_", "-") + dot + tail
+            flags.pop(name, None)
             if eq:
                 flags[name] = value
                 i += 1
@@ -180,14 +226,15 @@ def _is_number(tok: str) -> bool:
 
 
 def _lookup(flags: dict[str, Any], aliases: tuple[str, ...]) -> Any:
-    for alias in aliases:
-        if alias in flags:
-            return flags[alias]
-    # argparse accepts unambiguous prefixes (`--mem-fraction` for `--mem-fraction-static`);
-    # the docs' own examples rely on it, so do the same for the flags we read.
-    for name, value in flags.items():
-        if len(name) >= 6 and any(a.startswith(name) for a in aliases):
-            return value
+    """The value of the last flag that argparse would store into this option.
+
+    argparse stores each occurrence in turn, so `--model-path a --model b` runs `b`
+    (a later alias wins, not the canonical name). It also accepts unambiguous prefixes
+    (`--mem-fraction` for `--mem-fraction-static`); the docs' own examples rely on it.
+    """
+    for name in reversed(flags):
+        if name in aliases or (len(name) >= 6 and any(a.startswith(name) for a in aliases)):
+            return flags[name]
     return None
 
 
@@ -208,9 +255,24 @@ def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...]) -> str | None:
 
 def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchConfig:
     """Parse an SGLang or vLLM server launch command (shell line, argv or /proc cmdline)."""
-    argv = split_command(command)
+    try:
+        return _parse_argv(split_command(command))
+    except LaunchParseError:
+        # `ps -o args` prints each argv word as is, joined by spaces: a JSON value keeps its
+        # double quotes and is split at its spaces, which a shell reading would mangle.
+        if not isinstance(command, str) or "\0" in command or "{" not in command:
+            raise
+        try:
+            return _parse_argv(_server_argv(_split_keeping_json(command)))
+        except (LaunchParseError, ValueError):  # ValueError: shlex on unbalanced quotes
+            pass
+        raise
+
+
+def _parse_argv(argv: list[str]) -> LaunchConfig:
     env = {}
-    for tok in argv:
+    # `env A=B cmd` and `A=B cmd` set the server's environment (coreutils env(1))
+    for tok in argv[1:] if argv and argv[0].rsplit("/", 1)[-1] == "env" else argv:
         m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", tok)
         if not m:
             break
@@ -218,8 +280,66 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     engine, start = detect_engine(argv)
     flags, positionals = _read_flags(argv[start:])
     if engine == "sglang":
+        _refuse_underscore_flags(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
     return _vllm_config(tuple(argv), flags, positionals, env)
+
+
+def _split_keeping_json(text: str) -> list[str]:
+    """Split a line as `ps` shows it: `{...}` objects that start a word stay whole words
+    (quotes and spaces inside kept); the rest is split as a shell would."""
+    words: list[str] = []
+    pos = 0
+    for m in re.finditer(r"(?:^|(?<=\s))\{", text):
+        if m.start() < pos:
+            continue
+        end = _json_object_end(text, m.start())
+        if end is None:
+            continue
+        words += shlex.split(text[pos:m.start()].replace("\\\n", " "))
+        words.append(text[m.start():end])
+        pos = end
+    words += shlex.split(text[pos:].replace("\\\n", " "))
+    return words
+
+
+def _json_object_end(text: str, start: int) -> int | None:
+    """Index just past the `}` closing the object at `start`, or None if it never closes."""
+    depth, in_string, escaped = 0, False, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def _refuse_underscore_flags(args: list[str]) -> None:
+    """SGLang's parser is plain argparse: `--speculative_num_steps` is not a spelling of
+    `--speculative-num-steps` there (it exits with "unrecognized arguments"), unlike vLLM's
+    FlexibleArgumentParser. Checked on the sglang 0.5.6 wheel; 0.5.23 derives every flag as
+    `"--" + name.replace("_", "-")` (srt/arg_groups/arg_utils.py) and adds no other."""
+    known = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases}
+    for tok in args:
+        name = tok[2:].partition("=")[0] if tok.startswith("--") else ""
+        if "_" in name and name.replace("_", "-") in known:
+            raise LaunchParseError(
+                f"sglang: --{name} is not an SGLang flag (SGLang only accepts "
+                f"--{name.replace('_', '-')}; with the underscore it exits with "
+                "'unrecognized arguments')",
+                hint=f"write --{name.replace('_', '-')}")
 
 
 def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, str]) -> LaunchConfig:
@@ -248,20 +368,9 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
                  env: dict[str, str]) -> LaunchConfig:
     a = _VLLM_ALIASES
     target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
-    raw_spec = _lookup(flags, a["speculative-config"])
-    spec: dict[str, Any] | None = None
-    if raw_spec is not None and raw_spec is not True:
-        try:
-            spec = json.loads(raw_spec)
-        except json.JSONDecodeError as exc:
-            raise LaunchParseError(
-                f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
-                hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'",
-            ) from exc
-        if not isinstance(spec, dict):
-            raise LaunchParseError(f"vllm: --speculative-config must be a JSON object, got {raw_spec!r}")
+    spec = _vllm_speculative_config(flags)
     method = spec.get("method") if spec else None
-    k = spec.get("num_speculative_tokens") if spec else None
+    k = _spec_int(spec, "num_speculative_tokens")
     legacy_draft = _str_flag(flags, a["speculative-model"])
     if spec is None and legacy_draft is not None:
         spec = {"model": legacy_draft}
@@ -275,9 +384,9 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         target_model=target,
         draft_model=(spec or {}).get("model"),
         algorithm=str(method).upper() if method else None,
-        num_steps=int(k) if k is not None else None,
+        num_steps=k,
         topk=1 if spec else None,
-        num_draft_tokens=int(k) + 1 if k is not None else None,
+        num_draft_tokens=k + 1 if k is not None else None,
         dtype=_str_flag(flags, a["dtype"]),
         context_length=_int_flag(flags, a["max-model-len"], "vllm"),
         tp=_int_flag(flags, a["tensor-parallel-size"], "vllm"),
@@ -285,6 +394,77 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         flags=flags,
         env=env,
     )
+
+
+def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
+    """The dict vLLM builds from `--speculative-config` (`-sc`), its dotted keys and the
+    `--spec-*` shorthands, in vLLM's own order of precedence."""
+    raw_spec = _lookup(flags, _VLLM_ALIASES["speculative-config"])
+    spec: dict[str, Any] | None = None
+    # optional_type(json.loads): "" and "None" mean no config (vllm/engine/arg_utils.py)
+    if raw_spec is not None and raw_spec is not True and str(raw_spec) not in ("", "None"):
+        try:
+            spec = json.loads(raw_spec)
+        except json.JSONDecodeError as exc:
+            raise LaunchParseError(
+                f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
+                hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'"
+                     f"; {_PS_HINT}",
+            ) from exc
+        if not isinstance(spec, dict):
+            raise LaunchParseError(f"vllm: --speculative-config must be a JSON object, got {raw_spec!r}")
+    # `--speculative-config.method eagle3`: FlexibleArgumentParser.parse_args merges every
+    # dotted key into one dict (each value json.loads'd, else kept as a string) and appends it
+    # as a last `--speculative-config`, which replaces an earlier JSON one (argparse: last
+    # wins). vllm/utils/__init__.py (0.11.0), vllm/utils/argparse_utils.py (0.33.0).
+    dotted: dict[str, Any] = {}
+    for name, value in flags.items():
+        head, dot, path = name.partition(".")
+        if dot and head in _VLLM_ALIASES["speculative-config"] and path:
+            _set_dotted(dotted, path.rstrip("+").split("."), _json_or_str(value))
+    if dotted:
+        spec = dotted
+    # `--spec-method/--spec-model/--spec-tokens` (vLLM PR #42476) fill the same keys;
+    # EngineArgs.create_speculative_config refuses a key given both ways.
+    for flag, key in (("spec-method", "method"), ("spec-model", "model"),
+                      ("spec-tokens", "num_speculative_tokens")):
+        value = flags.get(flag)
+        if value is None or value is True:
+            continue
+        spec = {} if spec is None else spec
+        if key in spec:
+            raise LaunchParseError(
+                f"vllm: --{flag} and --speculative-config['{key}'] are mutually exclusive "
+                "(vLLM refuses to start)", hint=f"give {key} once")
+        spec[key] = value
+    return spec
+
+
+def _set_dotted(target: dict[str, Any], keys: list[str], value: Any) -> None:
+    for key in keys[:-1]:
+        nested = target.get(key)
+        target = target.setdefault(key, {}) if isinstance(nested, dict) or nested is None else {}
+    target[keys[-1]] = value
+
+
+def _json_or_str(value: Any) -> Any:
+    if value is True:
+        return True
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
+    """An integer key of the speculative config; a non-integer is vLLM's startup error."""
+    value = (spec or {}).get(key)
+    if value is None:
+        return None
+    try:
+        return int(str(value))
+    except ValueError as exc:
+        raise LaunchParseError(f"vllm: speculative config {key} must be an integer, got {value!r}") from exc
 
 
 # ---------------------------------------------------------------------------------------------
