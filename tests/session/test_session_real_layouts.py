@@ -287,3 +287,42 @@ def test_the_copied_parent_history_ends_where_the_child_starts_its_own_turn(tmp_
     # A rollout of the child's own lines only: nothing to skip.
     child.write_text("".join(json.dumps(x) + "\n" for x in [CHILD_ROLLOUT[0], *own]))
     assert replayed_span(child, CHILD, parent) is None
+
+
+# -- OpenAI-compatible tool calls whose arguments are not strict JSON ---------------------------
+
+def _call(call_id: str, name: str, arguments: str) -> dict:
+    return {"role": "assistant", "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}]}
+
+
+def test_tool_call_arguments_that_are_not_strict_json_keep_their_command(cli, tmp_path):
+    chat = tmp_path / "chat.jsonl"
+    messages = [
+        {"role": "user", "content": "the draft model is slow on gpu01, check the hosts"},
+        # A raw newline inside the command string (strict JSON forbids control characters).
+        _call("c1", "bash", '{"command": "ssh gpu01 \'nvidia-smi\nuptime\'"}'),
+        {"role": "tool", "tool_call_id": "c1", "content": "Exit code 255\nssh: connect to host gpu01 port 22: "
+                                                          "Connection refused"},
+        # A stray closing brace after the object (yigit353/langchain-qwq issue #30).
+        _call("c2", "bash", '{"command": "ssh gpu02 uptime"}}'),
+        {"role": "tool", "tool_call_id": "c2", "content": " 08:00:01 up 3 days"},
+        # The object encoded twice (vllm-project/vllm PR #25729).
+        _call("c3", "run_shell", json.dumps(json.dumps({"cmd": "ssh gpu03 df -h"}))),
+        {"role": "tool", "tool_call_id": "c3", "content": "/dev/nvme0n1  1.8T"},
+        # Cut by the token limit after a complete command (vllm-project/vllm issue #41739).
+        _call("c4", "run_shell", '{"cmd": "ssh gpu04 free -g", "timeout": 3'),
+        {"role": "tool", "tool_call_id": "c4", "content": "Mem: 2015"},
+        # Cut inside the command itself: nothing trustworthy to keep.
+        _call("c5", "run_shell", '{"cmd": "ssh gpu05 nvidia-sm'),
+    ]
+    chat.write_text("".join(json.dumps(m) + "\n" for m in messages))
+    doc, md = _both_formats(cli, chat, tmp_path)
+    assert [(c["seq"], c["host"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        (1, "gpu01", "ssh gpu01 'nvidia-smi\nuptime'", 255),
+        (3, "gpu02", "ssh gpu02 uptime", None),
+        (5, "gpu03", "ssh gpu03 df -h", None),
+        (7, "gpu04", "ssh gpu04 free -g", None),
+    ]
+    assert doc["stats"]["tool_calls"] == 5 and doc["stats"]["lines_skipped"] == 0
+    assert "gpu04" in md

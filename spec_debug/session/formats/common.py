@@ -49,13 +49,44 @@ def exit_code_of(output: str) -> int | None:
 
 def decode_arguments(raw: Any) -> Any:
     """Tool-call ``arguments`` as the model sent them: a JSON string (OpenAI, Codex) is
-    decoded, an object is kept; a string that is not JSON gives None."""
-    if isinstance(raw, str):
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return None
-    return raw
+    decoded, an object is kept; a string that is not JSON gives None.
+
+    Models write arguments that are not strict JSON, and OpenAI-compatible servers pass them
+    on as they came: a raw newline inside a string (a multi-line command), a stray closing
+    brace after the object (yigit353/langchain-qwq issue #30), the object encoded twice as a
+    JSON string (vllm-project/vllm PR #25729), or an object cut short when the reply hit its
+    token limit (vllm-project/vllm issue #41739). The first three are read as meant; from a
+    cut object the shell command is kept when its string is complete."""
+    if not isinstance(raw, str):
+        return raw
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        pass
+    else:
+        if isinstance(value, str) and value.lstrip().startswith("{"):
+            return decode_arguments(value)  # encoded twice
+        return value
+    text = raw.strip()
+    try:
+        value, end = _LENIENT.raw_decode(text)
+    except ValueError:
+        value, end = None, 0
+    if value is not None and not text[end:].strip(" \t\r\n}]"):
+        return value
+    if text.startswith("{"):
+        found = _COMMAND_FIELD.search(text)
+        if found:
+            try:
+                return {found.group(1): _LENIENT.decode(found.group(2))}
+            except ValueError:
+                return None
+    return None
+
+
+_LENIENT = json.JSONDecoder(strict=False)
+"""Accepts control characters (a raw newline) inside strings."""
+_COMMAND_FIELD = re.compile(r'"(command|cmd)"\s*:\s*("(?:[^"\\]|\\.)*")', re.DOTALL)
 
 
 def call_text(command: str | None, raw: Any) -> str:
@@ -70,10 +101,7 @@ def shell_command(args: Any) -> str | None:
     ``docs/formats/codex.md``).
     """
     if isinstance(args, str):
-        try:
-            args = json.loads(args)
-        except ValueError:
-            return None
+        args = decode_arguments(args)
     if not isinstance(args, dict):
         return None
     cmd = args.get("command", args.get("cmd"))
