@@ -370,6 +370,11 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
     target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
     spec = _vllm_speculative_config(flags)
     method = spec.get("method") if spec else None
+    if method is None and spec and isinstance(spec.get("model"), str):
+        # No method: SpeculativeConfig.__post_init__ detects it from the draft's name,
+        # "eagle-" -> eagle, "eagle3" -> eagle3 (vllm/config/speculative.py, 0.11.0 and 0.33.0)
+        name = spec["model"].lower()
+        method = "eagle" if "eagle-" in name else "eagle3" if "eagle3" in name else None
     k = _spec_int(spec, "num_speculative_tokens")
     legacy_draft = _str_flag(flags, a["speculative-model"])
     if spec is None and legacy_draft is not None:
@@ -436,7 +441,7 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
             raise LaunchParseError(
                 f"vllm: --{flag} and --speculative-config['{key}'] are mutually exclusive "
                 "(vLLM refuses to start)", hint=f"give {key} once")
-        spec[key] = value
+        spec[key] = _json_or_str(value) if key == "num_speculative_tokens" else value
     return spec
 
 
@@ -555,7 +560,9 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     overrides: list[str] = []
     problems: list[str] = []
     auto = False
-    if cfg.algorithm not in ("EAGLE", "EAGLE3", "NEXTN", "MTP") and cfg.algorithm is not None:
+    # STANDALONE (a plain small draft model, sglang >= 0.5.3) runs through the same EAGLE
+    # worker and the same server_args.py rules: auto-choose, topk 1 rewrite, tree checks.
+    if cfg.algorithm not in ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE") and cfg.algorithm is not None:
         return EffectiveSpec(steps, topk, tokens)
     if steps is None:
         if topk is not None or tokens is not None:
@@ -567,14 +574,17 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         if cfg.algorithm is None:
             return EffectiveSpec(None, None, None)
         auto = True
-        steps, topk, tokens = _sglang_auto_params(target_architecture, engine_version)
-        if target_architecture is None:
+        if cfg.algorithm == "STANDALONE":
+            # auto_choose_speculative_params returns (3, 1, 4) for STANDALONE before it looks
+            # at the architecture (sglang 0.5.3 server_args.py .. 0.5.23 speculative_hook.py)
+            steps, topk, tokens = 3, 1, 4
+            overrides.append("auto-chosen (steps, topk, draft tokens) = (3, 1, 4) for STANDALONE")
+        else:
+            steps, topk, tokens = _sglang_auto_params(target_architecture, engine_version)
             overrides.append(
                 f"auto-chosen (steps, topk, draft tokens) = ({steps}, {topk}, {tokens}) as for "
                 "LlamaForCausalLM: the target architecture is unknown, and SGLang >= 0.5.8 picks "
-                "(3, 1, 4) for targets other than Llama and Grok")
-        else:
-            overrides.append(
+                "(3, 1, 4) for targets other than Llama and Grok" if target_architecture is None else
                 f"auto-chosen (steps, topk, draft tokens) = ({steps}, {topk}, {tokens}) for "
                 f"{target_architecture}")
     if topk is None:
