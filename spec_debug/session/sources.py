@@ -67,7 +67,10 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
     scanning = not path.is_file()
     sources = [source for file in files if (source := _source(file, fmt, scanning)) is not None]
-    sources = _nest_codex_threads(sources)
+    if not scanning and len(sources) == 1 and sources[0].format == "codex":
+        sources = _with_sub_agent_rollouts(sources[0])
+    else:
+        sources = _nest_codex_threads(sources)
     _unique_ids(sources, path)
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
@@ -122,6 +125,21 @@ def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
             parent.children.append(source)
             nested.add(id(source))
     return [s for s in sources if id(s) not in nested]
+
+
+def _with_sub_agent_rollouts(source: SessionSource) -> list[SessionSource]:
+    """A rollout named on the command line, with the sub-agent rollouts beside it in its day
+    folder (``sessions/YYYY/MM/DD/``) that descend from it, as Claude Code sub-agents come
+    with their session file."""
+    siblings = [source]
+    for file in sorted(source.path.parent.glob("rollout-*.jsonl")):
+        if file != source.path and file.is_file():
+            siblings.append(SessionSource(id=file.stem, path=file, format="codex"))
+    if len(siblings) == 1:
+        source.thread = codex.thread_of(source.path)
+        return [source]
+    _nest_codex_threads(siblings)
+    return [source]
 
 
 def _descends(source: SessionSource, ancestor: SessionSource, by_thread: dict[str, SessionSource]) -> bool:

@@ -326,3 +326,16 @@ def test_tool_call_arguments_that_are_not_strict_json_keep_their_command(cli, tm
     ]
     assert doc["stats"]["tool_calls"] == 5 and doc["stats"]["lines_skipped"] == 0
     assert "gpu04" in md
+
+
+def test_a_codex_rollout_named_alone_brings_its_sub_agents_from_its_day_folder(tmp_path):
+    sessions = _rollouts(tmp_path, "parent", "child")
+    day = sessions / "2026" / "05" / "12"
+    # Another session of the same day, not ours: it stays out.
+    (day / "rollout-2026-05-12T09-00-00-019a2222-cccc-7ccc-8ccc-000000000003.jsonl").write_text(
+        json.dumps(_rl("00:00", "session_meta", {"id": "019a2222-cccc-7ccc-8ccc-000000000003", "source": "cli"})) + "\n")
+    doc = analyze_path(day / f"rollout-2026-05-12T08-00-00-{PARENT}.jsonl").to_json()
+    assert [s["id"] for s in doc["sessions"]] == [f"rollout-2026-05-12T08-00-00-{PARENT}"]
+    assert _tree(doc) == [("main", None, None, "", 8, "completed"),
+                          (CHILD, "main", "call_spawn", "worker", 6, "failed")]
+    assert [c["seq"] for c in doc["commands"]] == [3, 17]
