@@ -23,7 +23,7 @@ import paramiko
 
 from spec_debug.errors import SpecDebugError, TransportError, UsageError
 from spec_debug.runner.output import StreamCapture
-from spec_debug.runner.ssh_connect import Connection, ConnectOptions, close_channel, connect
+from spec_debug.runner.ssh_connect import Connection, ConnectOptions, close_channel, connect, dropped_hop
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -39,8 +39,6 @@ _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
 _KILL_CHANNEL_TIMEOUT_S = 10.0
 _CHANNEL_RETRY_S = 10.0
-# How long a host's lost connection waits for its jump connection to be seen down too.
-_JUMP_DEATH_NOTICE_S = 0.3
 # The kill channel waits only briefly: a refusal then means the step itself fills the server's sessions.
 _KILL_CHANNEL_RETRY_S = 0.5
 
@@ -207,7 +205,7 @@ class SSHTransport(Transport):
                 self._kill_remote(header.pid)
                 raise
             except (paramiko.SSHException, EOFError, OSError) as exc:
-                raise self._lost(f"during command ({exc})") from None
+                raise self._lost("during command" + _cause(exc)) from None
             finally:
                 header.finish()
                 close_channel(channel)
@@ -413,9 +411,9 @@ class SSHTransport(Transport):
                         hint="sshd on the host is hung or overloaded (check its load and MaxStartups); "
                         "raise ConnectTimeout if it is only slow",
                     ) from None
-                raise self._lost(f"while opening a channel ({exc})") from None
+                raise self._lost("while opening a channel" + _cause(exc)) from None
             except (EOFError, OSError) as exc:
-                raise self._lost(f"while opening a channel ({exc})") from None
+                raise self._lost("while opening a channel" + _cause(exc)) from None
 
     def _lost(self, when: str) -> ConnectionLostError:
         return self._blame_jump(
@@ -426,33 +424,24 @@ class SSHTransport(Transport):
         )
 
     def _blame_jump(self, lost: ConnectionLostError) -> ConnectionLostError:
-        """`lost`, or the same loss said to be its jump host's when that went down too."""
-        jump = self._dropped_jump()
-        if jump is None:
+        """`lost`, or the same loss said to be its jump host's when that went down too: a
+        bastion that dies takes every host behind it along, and five hosts that look rebooted
+        would send the reader after machines that are fine."""
+        hop = dropped_hop(self._connection.via)
+        if hop is None:
             return lost
+        jump = hop.target.alias
         return ConnectionLostError(
             f"{lost.message}: its jump host {jump} dropped the connection",
             hint=f"{jump} rebooted, its sshd restarted or the network to it dropped; every host reached "
             "through it is cut off the same way; a remote process may still be running",
         )
 
-    def _dropped_jump(self) -> str | None:
-        """The first jump host whose connection is down, when this host's went down with it.
 
-        A bastion that dies takes every host behind it along; naming it saves the reader of a
-        fleet's errors from chasing five "lost" hosts that are fine. The bastion's connection
-        is marked down by its own thread a moment after its channels close, so give it that.
-        """
-        if not self._connection.via:
-            return None
-        deadline = time.monotonic() + _JUMP_DEATH_NOTICE_S
-        while True:
-            for hop in self._connection.via:
-                if not hop.transport.is_active():
-                    return hop.target.alias
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.02)
+def _cause(exc: BaseException) -> str:
+    """` (what paramiko said)`, or nothing: its EOFError says nothing, and "()" is noise."""
+    text = str(exc).strip()
+    return f" ({text.splitlines()[0]})" if text else ""
 
 
 class _SessionRefused(TransportError):

@@ -19,6 +19,7 @@ import paramiko
 
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
+from spec_debug.runner.ssh_errors import HandshakeError
 
 PassphrasePrompt = Callable[[str], str]
 
@@ -183,7 +184,23 @@ def _try_key(
             f"{target.alias}: server does not accept public keys (allowed: {', '.join(exc.allowed_types)})",
             hint="spec-debug authenticates with keys only; add your public key to the host's authorized_keys",
         ) from None
-    except paramiko.AuthenticationException:
+    except paramiko.AuthenticationException as exc:
+        # paramiko says "Authentication failed" also when the server never answered or the
+        # connection died while it waited (paramiko/auth_handler.py, wait_for_response): that
+        # is no verdict on the key, and every later key would fail the same way.
+        where = f"{target.hostname}:{target.port}"
+        if not transport.is_active():
+            raise HandshakeError(
+                f"{target.alias}: {where} closed the connection during authentication (after {label} was offered)",
+                hint="sshd went away mid-login (restarted, killed, its host or jump host went down), or it "
+                "stopped after too many offered keys (MaxAuthTries; set IdentitiesOnly yes)",
+            ) from None
+        if "timeout" in str(exc).lower():
+            raise HandshakeError(
+                f"{target.alias}: {where} did not answer authentication within {transport.auth_timeout or 30:g} s",
+                hint="sshd is stuck looking the account up (LDAP/sssd, NFS home, a PAM module) or overloaded; "
+                "raise ConnectTimeout if it is only slow",
+            ) from None
         return False
     if remaining:
         raise AuthenticationError(

@@ -327,7 +327,8 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
         return _JumpSocket(
             gateway.transport.open_channel(
                 "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
-            )
+            ),
+            gateway,
         )
     except paramiko.ChannelException as exc:
         raise HostUnreachableError(
@@ -359,8 +360,10 @@ class _JumpSocket:
     CLOSE handler, _handle_channel_close), keeps every packet ahead of the CLOSE.
     """
 
-    def __init__(self, channel: paramiko.Channel) -> None:
+    def __init__(self, channel: paramiko.Channel, gateway: Connection) -> None:
         self._channel = channel
+        self.gateway = gateway
+        """The jump connection the channel runs over: the one to blame when it goes down."""
         self._lock = threading.Lock()
         channel.send_lock = self._lock  # type: ignore[attr-defined]  # read by _handle_channel_close
 
@@ -470,6 +473,10 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
             raise HandshakeError(f"{target.alias}: connection to {where} failed during authentication: {_one_line(exc)}") from None
         transport.set_keepalive(max(1, int(target.keepalive_s)))
         return transport
+    except HandshakeError:
+        transport.close()
+        _raise_if_jump_dropped(target, sock)
+        raise
     except BaseException:
         transport.close()
         raise
@@ -484,6 +491,37 @@ def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
                 f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}",
                 hint="run the ProxyCommand by hand to see why it cannot reach the host",
             ) from None
+
+
+def _raise_if_jump_dropped(target: SSHTarget, sock: object) -> None:
+    """A jump connection that went down is the cause, whatever the handshake said about it
+    (a login cut short by a dying bastion reads as "closed during authentication")."""
+    if isinstance(sock, _JumpSocket) and dropped_hop([sock.gateway]) is not None:
+        raise HostUnreachableError(
+            f"{target.alias}: jump host {sock.gateway.target.alias} dropped the connection while logging in to "
+            f"{target.hostname}:{target.port} through it",
+            hint=f"{sock.gateway.target.alias} rebooted, its sshd restarted or the network to it dropped",
+        ) from None
+
+
+# A jump connection is marked down by its own thread a moment after it closes its channels,
+# which is when the connections running over them notice.
+_HOP_DEATH_NOTICE_S = 0.3
+
+
+def dropped_hop(hops: list[Connection], within_s: float = _HOP_DEATH_NOTICE_S) -> Connection | None:
+    """The first of `hops` (jump connections) that is down, waiting up to `within_s` for one to
+    be seen down; None if all stay up."""
+    if not hops:
+        return None
+    deadline = time.monotonic() + within_s
+    while True:
+        for hop in hops:
+            if not hop.transport.is_active():
+                return hop
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.02)
 
 
 def _one_line(exc: BaseException) -> str:

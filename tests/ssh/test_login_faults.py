@@ -1,0 +1,102 @@
+"""A login that does not finish is not a wrong key: a server that dies or hangs between the
+handshake and the end of authentication is said to have done so, not reported as
+"authentication failed" (which sends people to check keys that are fine)."""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Callable, Iterator
+
+import paramiko
+import pytest
+
+from spec_debug.errors import AuthenticationError
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
+from tests.sshd_fixture import ClientSetup, SshServer
+
+StartServer = Callable[..., SshServer]
+
+
+def before_the_key_is_offered(monkeypatch: pytest.MonkeyPatch, fault: Callable[[], None]) -> None:
+    """Run `fault` on the server once the handshake is done, just before the first key goes out."""
+    offer = paramiko.Transport.auth_publickey
+
+    def faulty(self: paramiko.Transport, *args: object, **kwargs: object) -> object:
+        fault()
+        return offer(self, *args, **kwargs)
+
+    monkeypatch.setattr(paramiko.Transport, "auth_publickey", faulty)
+
+
+def while_the_verdict_is_awaited(monkeypatch: pytest.MonkeyPatch, fault: Callable[[], None]) -> None:
+    """Run `fault` once the key has been sent and the client waits for the server's verdict
+    (paramiko/auth_handler.py, wait_for_response)."""
+    wait = paramiko.auth_handler.AuthHandler.wait_for_response
+
+    def faulty(self: object, event: object) -> object:
+        fault()
+        return wait(self, event)
+
+    monkeypatch.setattr(paramiko.auth_handler.AuthHandler, "wait_for_response", faulty)
+
+
+def signal_connections(server: SshServer, signum: int, sent: list[int] | None = None) -> Callable[[], None]:
+    def send() -> None:
+        for pid in server.connection_pids():
+            os.kill(pid, signum)
+            if sent is not None:
+                sent.append(pid)
+
+    return send
+
+
+@pytest.fixture
+def stopped(sshd_factory: StartServer) -> Iterator[list[int]]:
+    """Connection processes stopped by a test (SIGSTOP), resumed at the end so they can die."""
+    pids: list[int] = []
+    yield pids
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_bastion_dying_during_a_hosts_login_is_named_not_a_refused_key(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host's key is on its way through the bastion when the bastion goes down: paramiko
+    reads the EOF as "Authentication failed" (seen in a fleet run: one host of twelve reported
+    a key problem when its bastion was killed)."""
+    jump = sshd_factory("loginjump")
+    client.trust(jump)
+    client.alias("bastion", jump)
+    client.alias("behind", sshd, ProxyJump="bastion")
+    logins: list[object] = []
+
+    def bastion_dies_while_the_host_judges_the_key() -> None:
+        logins.append(None)
+        if len(logins) == 2:  # the first login is the bastion's own, the second the host's
+            jump.stop()
+
+    while_the_verdict_is_awaited(monkeypatch, bastion_dies_while_the_host_judges_the_key)
+    with pytest.raises(HostUnreachableError) as info:
+        SSHTransport.connect("behind", client.options())
+    assert info.value.message == (
+        f"behind: jump host bastion dropped the connection while logging in to {sshd.address}:{sshd.port} through it"
+    )
+
+
+def test_sshd_that_hangs_during_login_times_out_saying_so(
+    client: ClientSetup, sshd_factory: StartServer, monkeypatch: pytest.MonkeyPatch, stopped: list[int]
+) -> None:
+    """sshd stuck looking the user up (sssd/LDAP down): the key is never judged."""
+    server = sshd_factory("hangslogin")
+    client.trust(server)
+    client.alias("hangs", server, ConnectTimeout=1)
+    before_the_key_is_offered(monkeypatch, signal_connections(server, signal.SIGSTOP, stopped))
+    with pytest.raises(HandshakeError) as info:
+        SSHTransport.connect("hangs", client.options())
+    assert info.value.message.endswith("did not answer authentication within 1 s"), info.value.message
