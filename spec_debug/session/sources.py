@@ -44,6 +44,9 @@ class SessionSource:
     children: list[SessionSource] = field(default_factory=list)
     """codex only: sub-agent rollouts under PATH that name this one's thread as their parent;
     they are read as agents of this session, not as sessions of their own."""
+    forked_from: Path | None = None
+    """codex only: the rollout under PATH of the thread this session was forked from (/fork):
+    the history copied from it is read there, not twice."""
 
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
@@ -120,6 +123,10 @@ def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
             by_thread.setdefault(source.thread.id, source)
     nested: set[int] = set()
     for source in rollouts:
+        thread = source.thread
+        origin = by_thread.get(thread.forked_from) if thread and thread.forked_from and not thread.parent else None
+        if origin is not None and origin is not source:
+            source.forked_from = origin.path
         parent = by_thread.get(source.thread.parent) if source.thread and source.thread.parent else None
         if parent is not None and parent is not source and not _descends(parent, source, by_thread):
             parent.children.append(source)
@@ -311,7 +318,10 @@ def _codex_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tree
         main = tree.get(MAIN_AGENT)
         main.agent_type = thread.role or "sub-agent"
         main.description = f"{thread.nickname or 'sub-agent'} of Codex thread {thread.parent} (not under PATH)"
-    yield from watch(codex.read(source.path, cursor, stats))
+    skip = None
+    if thread is not None and source.forked_from is not None:
+        skip = codex.replayed_span(source.path, thread.id, source.forked_from)
+    yield from watch(codex.read(source.path, cursor, stats, skip=skip))
     seq_base = cursor.records
     queue = deque((child, MAIN_AGENT, source.path) for child in source.children)
     while queue:

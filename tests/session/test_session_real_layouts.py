@@ -339,3 +339,23 @@ def test_a_codex_rollout_named_alone_brings_its_sub_agents_from_its_day_folder(t
     assert _tree(doc) == [("main", None, None, "", 8, "completed"),
                           (CHILD, "main", "call_spawn", "worker", 6, "failed")]
     assert [c["seq"] for c in doc["commands"]] == [3, 17]
+
+
+def test_a_session_forked_by_the_person_does_not_count_the_copied_history_again(tmp_path):
+    # `/fork`: a session of its own (source "cli", forked_from_id), headed by a copy of the
+    # parent's history (ccusage test skips_replayed_parent_token_history_in_forked_session_files).
+    sessions = _rollouts(tmp_path, "parent")
+    fork_id = "019a1111-dddd-7ddd-8ddd-000000000004"
+    fork = sessions / "2026" / "05" / "12" / f"rollout-2026-05-12T08-10-00-{fork_id}.jsonl"
+    fork.write_text("".join(json.dumps(x) + "\n" for x in [
+        _rl("10:00", "session_meta", {"id": fork_id, "forked_from_id": PARENT, "cwd": "/work", "source": "cli"}),
+        *PARENT_ROLLOUT,
+        _rl("10:01", "turn_context", {"turn_id": "t9", "model": "gpt-5.1-codex", "cwd": "/work"}),
+        _user_msg("10:01", "try with --speculative-num-steps 3"),
+        _exec("10:02", "call_bench2", "ssh gpu01 'python3 -m sglang.bench_serving --backend sglang'"),
+        _exec_out("10:03", "call_bench2", "Output token throughput (tok/s):         91.2", 0),
+    ]))
+    doc = analyze_path(sessions).to_json()
+    assert [(s["id"][-4:], s["events"]) for s in doc["sessions"]] == [("0001", 8), ("0004", 5)]
+    assert [(c["session"][-4:], c["seq"]) for c in doc["commands"]] == [("0001", 3), ("0004", 11)]
+    assert [(m["session"][-4:], m["value"]) for m in doc["metrics"]] == [("0001", 54.8), ("0004", 91.2)]

@@ -83,6 +83,10 @@ class Thread:
     parent: str | None = None
     nickname: str = ""
     role: str = ""
+    forked_from: str | None = None
+    """``forked_from_id``: the thread a session forked by the person (``/fork``) copied its
+    history from; that copy heads its rollout as a sub-agent's does (ccusage test
+    ``skips_replayed_parent_token_history_in_forked_session_files``)."""
 
 
 def thread_of(path: Path) -> Thread | None:
@@ -103,8 +107,10 @@ def thread_of(path: Path) -> Thread | None:
             value = spawn.get(key) or payload.get(key)
             return value if isinstance(value, str) else ""
 
+        forked = payload.get("forked_from_id")
         return Thread(id=payload["id"], parent=parent if isinstance(parent, str) and parent else None,
-                      nickname=text("agent_nickname"), role=text("agent_role"))
+                      nickname=text("agent_nickname"), role=text("agent_role"),
+                      forked_from=forked if isinstance(forked, str) and forked else None)
     return None
 
 
