@@ -186,13 +186,26 @@ def verify_host_key(
 def _append_known_host(path: Path, name: str, key: paramiko.PKey) -> None:
     """File the accepted key; if known_hosts cannot be written (a read-only home), the key is
     still accepted for this run, as ssh(1) does after "Failed to add the host to the list of
-    known hosts" (openssh-portable: sshconnect.c)."""
-    line = f"{name} {key.get_name()} {key.get_base64()}\n"
+    known hosts" (openssh-portable: sshconnect.c).
+
+    A file whose last line has no newline (written with `printf '%s' "$KNOWN_HOSTS"` from a CI
+    secret, or by an editor) gets one first: glued onto that line, the new entry would break
+    both, the old host's key included. A name another host thread filed with the same key
+    while we checked (two aliases or two users of one machine) is not filed twice.
+    """
+    line = f"{name} {key.get_name()} {key.get_base64()}\n".encode()
     with _KNOWN_HOSTS_WRITE_LOCK:
         try:
+            if any(e.marker is None and e.key == key and host_matches(e.patterns, name) for e in read_known_hosts(path)):
+                return
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            with open(path, "a", encoding="utf-8") as handle:
-                handle.write(line)
+            with open(path, "a+b") as handle:
+                size = handle.seek(0, os.SEEK_END)
+                if size:
+                    handle.seek(size - 1)
+                    if handle.read(1) != b"\n":
+                        line = b"\n" + line
+                handle.write(line)  # one write, appended (O_APPEND), as ssh(1) appends
         except OSError:
             pass
 
