@@ -359,3 +359,21 @@ def test_a_session_forked_by_the_person_does_not_count_the_copied_history_again(
     assert [(s["id"][-4:], s["events"]) for s in doc["sessions"]] == [("0001", 8), ("0004", 5)]
     assert [(c["session"][-4:], c["seq"]) for c in doc["commands"]] == [("0001", 3), ("0004", 11)]
     assert [(m["session"][-4:], m["value"]) for m in doc["metrics"]] == [("0001", 54.8), ("0004", 91.2)]
+
+
+def test_a_log_in_a_windows_code_page_keeps_its_lines(tmp_path):
+    # cmd.exe writes redirected output in the console's code page; "µs" is one byte in cp1252.
+    log = tmp_path / "bench.log"
+    log.write_bytes((
+        "$ ssh gpu01 'python3 /root/bench_eagle3.py'\n"
+        "draft step 41.7 µs, verify 3.1 ms\n"
+        "Traceback (most recent call last):\n"
+        '  File "/root/bench_eagle3.py", line 12, in <module>\n'
+        "    run(\"Datenträger D:\")\n"
+        "RuntimeError: CUDA error: an illegal memory access was encountered (Gerät 0)\n"
+    ).encode("cp1252"))
+    doc = analyze_path(log).to_json()
+    assert doc["stats"]["binary"] == 0
+    assert [(e["seq"], e["exception"], e["file"], e["line"]) for e in doc["errors"]] == [
+        (0, "RuntimeError", "/root/bench_eagle3.py", 12)]
+    assert doc["errors"][0]["message"] == "CUDA error: an illegal memory access was encountered (Ger\ufffdt 0)"

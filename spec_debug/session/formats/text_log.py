@@ -50,8 +50,14 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         try:
             line = raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:
-            stats.binary += 1
-            continue
+            # A log written in a legacy code page (cmd.exe redirects in the console's OEM code
+            # page, e.g. cp850 for "Datenträger"; cp1252 "µs" or "°C") has a stray byte or two in
+            # an otherwise readable line: keep the line with U+FFFD there. Mostly undecodable
+            # lines are binary.
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if line.count("\ufffd") * 10 > len(line):
+                stats.binary += 1
+                continue
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a byte-order mark (Windows editors)
         if "\x1b" in line:
