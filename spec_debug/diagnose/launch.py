@@ -242,6 +242,10 @@ def _int_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str) -> i
     value = _lookup(flags, aliases)
     if value is None:
         return None
+    if value is True:
+        # argparse exits with "expected one argument"; in a pasted `ps` line the value is
+        # usually what the terminal width cut off
+        raise LaunchParseError(f"{engine}: --{aliases[0]} has no value", hint=_PS_HINT)
     try:
         return int(str(value))
     except ValueError as exc:
