@@ -377,3 +377,37 @@ def test_a_log_in_a_windows_code_page_keeps_its_lines(tmp_path):
     assert [(e["seq"], e["exception"], e["file"], e["line"]) for e in doc["errors"]] == [
         (0, "RuntimeError", "/root/bench_eagle3.py", 12)]
     assert doc["errors"][0]["message"] == "CUDA error: an illegal memory access was encountered (Ger\ufffdt 0)"
+
+
+# -- Claude Code background shells: the launch returns at once, polls tell how it ended -------------
+
+def _cc_line(n: int, kind: str, content, **extra) -> dict:
+    return {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/w",
+            "sessionId": "bbbb0000-0000-4000-8000-000000000001", "version": "2.0.46", "type": kind,
+            "uuid": f"u{n}", "timestamp": f"2025-11-30T08:00:{n:02d}.000Z",
+            "message": {"role": "assistant" if kind == "assistant" else "user", "content": content}, **extra}
+
+
+def test_a_background_shell_that_died_is_a_failed_call_with_its_exit_code(tmp_path):
+    launch = ("ssh gpu01 'python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct "
+              "--speculative-algorithm EAGLE3 --speculative-draft-model-path /models/eagle3'")
+    lines = [
+        _cc_line(0, "user", "start the EAGLE-3 server on gpu01 and watch it"),
+        _cc_line(1, "assistant", [{"type": "tool_use", "id": "t1", "name": "Bash",
+                                   "input": {"command": launch, "run_in_background": True}}]),
+        _cc_line(2, "user", [{"type": "tool_result", "tool_use_id": "t1", "is_error": False,
+                              "content": "Command running in background with ID: b2f8b9"}]),
+        _cc_line(3, "assistant", [{"type": "tool_use", "id": "t2", "name": "BashOutput", "input": {"bash_id": "b2f8b9"}}]),
+        _cc_line(4, "user", [{"type": "tool_result", "tool_use_id": "t2",
+                              "content": "<status>running</status>\n\n<timestamp>2025-11-30T08:00:04.908Z</timestamp>"}]),
+        _cc_line(5, "assistant", [{"type": "tool_use", "id": "t3", "name": "BashOutput", "input": {"bash_id": "b2f8b9"}}]),
+        _cc_line(6, "user", [{"type": "tool_result", "tool_use_id": "t3", "content": (
+            "<status>failed</status>\n\n<exit_code>137</exit_code>\n\n<stdout>\n[2025-11-30 08:00:05] Load weight "
+            "end. mem usage=15.02 GB\nKilled\n</stdout>\n\n<timestamp>2025-11-30T08:00:06.100Z</timestamp>")}]),
+    ]
+    path = tmp_path / "bbbb0000-0000-4000-8000-000000000001.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    doc = analyze_path(path).to_json()
+    assert [(e["seq"], e["kind"], e["exception"]) for e in doc["errors"]] == [(6, "signal", "SIGKILL")]
+    [main] = doc["agents"]
+    assert (main["tool_calls"], main["failed_calls"], main["errors"]) == (3, 1, 1)

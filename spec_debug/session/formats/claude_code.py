@@ -36,6 +36,13 @@ _API_BLOCKS = frozenset({
 })
 """Anthropic Messages content blocks we keep as ``other`` without calling them unknown."""
 _AGENT_TRAILER = re.compile(r"agentId: ([\w-]+) \(")
+_SHELL_STATUS = re.compile(r"<status>(\w+)</status>")
+_SHELL_EXIT = re.compile(r"<exit_code>(-?\d+)</exit_code>")
+"""What a poll of a background shell returns (``BashOutput``, CLI 2.0.x; ``TaskOutput``, 2.1.x):
+``<status>running|completed|failed|killed</status>`` and, once it ended, ``<exit_code>N
+</exit_code>``, then ``<stdout>``/``<stderr>``. The poll's tool_result is never ``is_error``:
+the status is the only word on how the command ended (seen in published 2.0.x transcripts,
+e.g. goodsch/brain_explore ``claude-prompts/agent-bfa52189-untitled-full.md``)."""
 _KNOWN_PASSTHROUGH = frozenset({
     "queue-operation", "ai-title", "attachment", "progress", "agent-setting", "pr-link",
     "file-history-snapshot", "custom-title", "agent-name", "mode", "last-prompt",
@@ -278,6 +285,10 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     if agent_ref is None and "Transcript dir: " in output:
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
+    exit_code = exit_code_of(output) if is_error else None
+    if not is_error and output.startswith("<") and "<status>" in output[:200]:
+        shell, code = _SHELL_STATUS.search(output[:200]), _SHELL_EXIT.search(output[:400])
+        exit_code = int(code.group(1)) if code else None
+        is_error = (shell is not None and shell.group(1) == "failed") or exit_code not in (None, 0)
     return Event(session, seq, agent, "tool", "tool_result", i, None, call_id, None, None, output,
-                 is_error, exit_code_of(output) if is_error else None, ts, file, lineno, None, None, None, agent_ref,
-                 status)
+                 is_error, exit_code, ts, file, lineno, None, None, None, agent_ref, status)
