@@ -36,6 +36,12 @@ _VLLM_FIELDS = {
 }
 _VLLM_PER_POS = re.compile(r"Per-position acceptance rate:\s*([\d.,\s]+)")
 _VLLM_GEN = re.compile(r"Avg generation throughput:\s*" + _NUM + r"\s*tokens/s")
+# Data-parallel ranks log their own numbers. SGLang tags each scheduler's lines with
+# " DP{rank}" inside the `[time DP0 TP0 EP0]` prefix (srt/managers/scheduler.py
+# `get_print_prefix`, run_scheduler_process), one line per DP rank from its attn-TP rank 0;
+# vLLM prefixes each engine's stats with `Engine 000:` (vllm/v1/metrics/loggers.py).
+_SGLANG_DP = re.compile(r"\[[^\[\]]*\bDP(\d+)\b[^\[\]]*\]")
+_VLLM_ENGINE = re.compile(r"Engine (\d+):")
 _VLLM_RUNNING = re.compile(r"Running:\s*(\d+) reqs")
 _BENCH_FIELDS = {
     "output_tok_s": re.compile(r"^\s*Output token throughput \(tok/s\):\s*" + _NUM, re.M),
@@ -61,6 +67,9 @@ class ServerLogStats:
     gen_tok_s_mean: float | None = None
     gen_tok_s_median: float | None = None
     running_req_mean: float | None = None
+    data_parallel_ranks: int = 1
+    """Ranks that logged their own throughput; the gen_tok_s_* and running_req_mean numbers
+    are summed over them (each rank reports only its own share)."""
     spec_metric_lines: int = 0
     per_position_acceptance: list[float] | None = None
     """vLLM: P(at least i+1 drafts accepted), weighted by drafts over all metric lines."""
@@ -92,9 +101,11 @@ def _mean(values: list[float]) -> float | None:
 def parse_server_log(text: str) -> ServerLogStats:
     """Averages and counts from an SGLang or vLLM log, plus any benchmark summary in it."""
     stats = ServerLogStats()
-    sg: dict[str, list[float]] = {k: [] for k in _SGLANG_FIELDS}
-    vllm_gen: list[float] = []
-    vllm_running: list[float] = []
+    sg: dict[str, list[float]] = {k: [] for k in ("accept_len", "accept_rate")}
+    # per data-parallel rank (None: an untagged line)
+    gen_by_rank: dict[str | None, list[float]] = {}
+    running_by_rank: dict[str | None, list[float]] = {}
+    sglang_gen = False
     al_weighted: list[tuple[float, float]] = []  # (AL, drafts)
     per_pos_weighted: list[tuple[list[float], float]] = []
     accepted_total = drafted_total = 0
@@ -102,12 +113,22 @@ def parse_server_log(text: str) -> ServerLogStats:
     for line in text.splitlines():
         if _SGLANG_DECODE.search(line):
             stats.engine = stats.engine or "sglang"
+            dp = _SGLANG_DP.search(line)
+            rank = dp.group(1) if dp else None
             found = False
             for key, rx in _SGLANG_FIELDS.items():
                 m = rx.search(line)
-                if m:
-                    sg[key].append(float(m.group(1)))
-                    found = True
+                if not m:
+                    continue
+                found = True
+                value = float(m.group(1))
+                if key == "gen_tok_s":
+                    sglang_gen = True
+                    gen_by_rank.setdefault(rank, []).append(value)
+                elif key == "running_req":
+                    running_by_rank.setdefault(rank, []).append(value)
+                else:
+                    sg[key].append(value)
             stats.decode_lines += int(found)
         elif _VLLM_SPEC.search(line):
             stats.engine = stats.engine or "vllm"
@@ -130,24 +151,29 @@ def parse_server_log(text: str) -> ServerLogStats:
                 per_pos_weighted.append((rates, drafts))
         else:
             g = _VLLM_GEN.search(line)
-            if g:
+            if g and not sglang_gen:
                 stats.engine = stats.engine or "vllm"
-                vllm_gen.append(float(g.group(1)))
+                engine = _VLLM_ENGINE.search(line)
+                rank = engine.group(1) if engine else None
+                stats.decode_lines += 1
+                # the idle lines log 0 tokens/s: they would drag the median down
+                if float(g.group(1)) > 0:
+                    gen_by_rank.setdefault(rank, []).append(float(g.group(1)))
                 r = _VLLM_RUNNING.search(line)
                 if r:
-                    vllm_running.append(float(r.group(1)))
+                    running_by_rank.setdefault(rank, []).append(float(r.group(1)))
     if sg["accept_len"]:
         stats.accept_length_mean = _mean(sg["accept_len"])
         stats.accept_length_min = min(sg["accept_len"])
         stats.accept_length_max = max(sg["accept_len"])
     stats.accept_rate_mean = _mean(sg["accept_rate"])
-    gen = sg["gen_tok_s"] or [v for v in vllm_gen if v > 0]
-    if gen:
-        stats.gen_tok_s_mean = _mean(gen)
-        stats.gen_tok_s_median = round(statistics.median(gen), 4)
-    if not sg["gen_tok_s"] and vllm_gen:
-        stats.decode_lines = len(vllm_gen)
-    stats.running_req_mean = _mean(sg["running_req"] or vllm_running)
+    gen_by_rank = {rank: values for rank, values in gen_by_rank.items() if values}
+    if gen_by_rank:
+        stats.data_parallel_ranks = len(gen_by_rank)
+        stats.gen_tok_s_mean = round(sum(statistics.fmean(v) for v in gen_by_rank.values()), 4)
+        stats.gen_tok_s_median = round(sum(statistics.median(v) for v in gen_by_rank.values()), 4)
+    if running_by_rank:
+        stats.running_req_mean = round(sum(statistics.fmean(v) for v in running_by_rank.values()), 4)
     if al_weighted:
         total = sum(w for _, w in al_weighted)
         stats.accept_length_mean = round(sum(a * w for a, w in al_weighted) / total, 4)

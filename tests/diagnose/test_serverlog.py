@@ -82,3 +82,41 @@ def test_unrelated_text_gives_empty_stats():
     s = parse_server_log("hello\nworld\n")
     assert s.engine is None and s.measured_tok_s is None and s.accept_length is None
     assert s.to_facts()["decode_lines"] == 0
+
+
+def _as_dp_rank(log: str, rank: int, scale: float) -> str:
+    """The 11948 lines as DP rank `rank` logs them under DP attention: SGLang puts
+    " DP{rank} TP{tp} EP{ep}" in each scheduler's prefix (srt/managers/scheduler.py
+    `get_print_prefix` / run_scheduler_process) and every DP rank logs its own share."""
+    out = []
+    for line in log.splitlines():
+        line = line.replace(" TP0]", f" DP{rank} TP{rank} EP{rank}]")
+        head, sep, tail = line.partition("gen throughput (token/s): ")
+        if sep:
+            value, rest = tail.split(",", 1)
+            line = f"{head}{sep}{float(value) * scale:.2f},{rest}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_data_parallel_ranks_are_summed_not_averaged():
+    one = parse_server_log(SGLANG_11948)
+    two = parse_server_log(_as_dp_rank(SGLANG_11948, 0, 1.0) + _as_dp_rank(SGLANG_11948, 1, 0.5))
+    assert two.data_parallel_ranks == 2 and one.data_parallel_ranks == 1
+    # each rank serves its own requests: the server's decode throughput is their sum
+    assert two.measured_tok_s == pytest.approx(one.measured_tok_s * 1.5, abs=0.02)
+    assert two.running_req_mean == 2.0
+    # acceptance is a per-round quantity: still the mean over all lines
+    assert two.accept_length_mean == pytest.approx(one.accept_length_mean, abs=1e-4)
+    # a newer SGLang line with the forward iteration and the DP tag (LOG_FORWARD_ITERS)
+    dp_iter = ("[2026-05-09 12:00:00 DP3 TP3 EP3] Decode batch [30123], #running-req: 29, #full token: 6200, "
+               "accept len: 4.75, accept rate: 0.75, cuda graph: True, gen throughput (token/s): 500.0, #queue-req: 0\n")
+    s = parse_server_log(dp_iter)
+    assert (s.decode_lines, s.accept_length_mean, s.measured_tok_s) == (1, 4.75, 500.0)
+
+
+def test_vllm_engines_of_a_data_parallel_server_are_summed():
+    # vllm/v1/metrics/loggers.py: one LoggingStatLogger per engine, "Engine %03d: ..."
+    engine1 = VLLM_15902.replace("Engine 000", "Engine 001").replace("10.0 tokens/s", "30.0 tokens/s")
+    s = parse_server_log(VLLM_15902 + engine1)
+    assert (s.data_parallel_ranks, s.measured_tok_s, s.decode_lines) == (2, 40.0, 2)
