@@ -97,6 +97,9 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
         return _unwrap_shell([a for a in command.split("\0") if a != ""])
+    exec_form = _json_argv(command)
+    if exec_form is not None:
+        return _unwrap_shell(exec_form)
     text = command.replace("\\\r\n", " ").replace("\\\n", " ")
     try:
         argv = shlex.split(text, comments=False, posix=True)
@@ -107,6 +110,21 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     return _server_argv(argv)
 
 
+def _json_argv(text: str) -> list[str] | None:
+    """The exec form of a Dockerfile CMD/ENTRYPOINT, a compose `command:` or a k8s `args:`
+    written as JSON: `["python", "-m", "sglang.launch_server", "--model-path", "m"]`."""
+    m = re.fullmatch(r"\s*(?:CMD|ENTRYPOINT|command:|args:)?\s*(\[.*\])\s*", text, re.S)
+    if not m:
+        return None
+    try:
+        argv = json.loads(m.group(1))
+    except ValueError:
+        return None
+    if isinstance(argv, list) and argv and all(isinstance(a, (str, int, float)) for a in argv):
+        return [str(a) for a in argv]
+    return None
+
+
 # `ps` cuts each line at the terminal width unless told not to (procps ps(1): "-w  Wide
 # output. Use this option twice for unlimited width").
 _PS_HINT = ("a line copied from `ps` may be cut at the terminal width: take it from "
@@ -114,23 +132,32 @@ _PS_HINT = ("a line copied from `ps` may be cut at the terminal width: take it f
 
 
 def _server_argv(argv: list[str]) -> list[str]:
-    """The server's own argv out of a pasted shell line: a trailing `2>&1 | tee log` or `&`
-    ends it, and redirections (`> log`, `2>&1`) are not arguments."""
-    kept: list[str] = []
+    """The server's own argv out of a pasted shell line. `cd /srv && python -m ... 2>&1 | tee
+    log &` is several commands: keep the one that starts the server (else the first), and
+    drop redirections (`> log`, `2>&1`), which are not arguments."""
+    commands: list[list[str]] = [[]]
     skip_target = False
     for tok in argv:
         if skip_target:
             skip_target = False
             continue
         if tok in ("|", "||", "&&", ";", "&"):
-            break
+            commands.append([])
+            continue
         redirect = _REDIRECT.fullmatch(tok)
         if redirect:
             # `> file` names its target in the next word; `>file` and `2>&1` do not
             skip_target = not redirect.group(3)
             continue
-        kept.append(tok)
-    return _unwrap_shell(kept)
+        commands[-1].append(tok)
+    commands = [_unwrap_shell(c) for c in commands if c]
+    for command in commands:
+        try:
+            detect_engine(command)
+        except LaunchParseError:
+            continue
+        return command
+    return commands[0] if commands else []
 
 
 def _unwrap_shell(argv: list[str]) -> list[str]:

@@ -261,3 +261,27 @@ def test_a_value_flag_with_its_value_cut_off():
     with pytest.raises(LaunchParseError, match="has no value"):
         parse_launch_command("python3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3 "
                              "--speculative-num-steps")
+
+
+# RubricLab/inference Dockerfile: the exec form of CMD (a JSON array, no shell).
+DOCKERFILE_CMD = ('CMD ["python", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B", "--host", '
+                  '"0.0.0.0", "--port", "8000", "--grammar-backend", "llguidance"]')
+
+
+def test_dockerfile_exec_form():
+    cfg = parse_launch_command(DOCKERFILE_CMD)
+    assert (cfg.engine, cfg.target_model, cfg.flags["grammar-backend"]) == ("sglang", "Qwen/Qwen3-8B", "llguidance")
+
+
+def test_a_container_script_of_several_commands():
+    # k8s pods run `command: ["/bin/bash"], args: ["-c", "export ... && pip install ... && cd
+    # /workspace && <server>"]` (e.g. a `kubectl run --overrides` script for the rocm/sgl-dev image);
+    # the server is the command that starts it, not the first one
+    args = ["/bin/bash", "-c",
+            "export HF_HUB_CACHE_DIR=/root/.cache/huggingface/hub && pip install sglang-router && "
+            "cd /workspace && SGLANG_ENABLE_SPEC_V2=1 " + SGLANG_ROUTER_DOCS +
+            " --speculative-algorithm EAGLE3 --speculative-num-steps 1 --speculative-eagle-topk 1"
+            " 2>&1 | tee /workspace/server.log"]
+    cfg = parse_launch_command(args)
+    assert (cfg.engine, cfg.env, cfg.num_steps) == ("sglang", {"SGLANG_ENABLE_SPEC_V2": "1"}, 1)
+    assert "tee" not in cfg.argv and cfg.argv[0] == "SGLANG_ENABLE_SPEC_V2=1"
