@@ -380,6 +380,8 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
                 pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
             elif ev.kind == "tool_result" and ev.agent_ref and ev.call_id:
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
+            elif ev.agent_ref and ev.agent_status and ev.call_id is None:
+                notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
             yield ev
         for call_id in spawns:
             parent, spawn = pending.pop(call_id)
@@ -404,6 +406,7 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
                 info.status = "missing"
 
     pending: dict[str, tuple[str, Spawn]] = {}
+    notified: dict[str, str] = {}
     yield from watch(_read_claude(source.path, cursor, stats))
     seq_base = cursor.records
     read.add(MAIN_AGENT)
@@ -433,6 +436,10 @@ def _claude_session(source: SessionSource, cursor: Cursor, stats: ReadStats, tre
         sub = Cursor(session=source.id, agent=agent_id, file=str(path), seq_base=seq_base)
         yield from watch(_read_claude(path, sub, stats))
         seq_base += sub.records
+    for agent_id, status in notified.items():
+        info = tree.agents.get(agent_id)
+        if info is not None and info.status != "missing":
+            info.status = status
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)

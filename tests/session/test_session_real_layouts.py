@@ -411,3 +411,50 @@ def test_a_background_shell_that_died_is_a_failed_call_with_its_exit_code(tmp_pa
     assert [(e["seq"], e["kind"], e["exception"]) for e in doc["errors"]] == [(6, "signal", "SIGKILL")]
     [main] = doc["agents"]
     assert (main["tool_calls"], main["failed_calls"], main["errors"]) == (3, 1, 1)
+
+
+def test_background_agents_end_as_their_task_notification_says(tmp_path):
+    # CLI 2.1.x `Agent` with run_in_background: the result says only async_launched; the end
+    # comes as a <task-notification> user line (shapes parsed alike by several transcript readers).
+    sid = "bbbb0000-0000-4000-8000-000000000002"
+
+    def line(n, kind, content, agent=None, **extra):
+        out = _cc_line(n, kind, content, **extra)
+        out["sessionId"] = sid
+        if agent:
+            out.update(isSidechain=True, agentId=agent)
+        return out
+
+    def spawn(n, tool_id, description):
+        return line(n, "assistant", [{"type": "tool_use", "id": tool_id, "name": "Agent", "input": {
+            "description": description, "prompt": description, "subagent_type": "general-purpose",
+            "run_in_background": True}}])
+
+    def launched(n, tool_id, agent):
+        return line(n, "user", [{"type": "tool_result", "tool_use_id": tool_id, "content": [
+            {"type": "text", "text": f"Async agent launched successfully.\nagentId: {agent}"}]}],
+            toolUseResult={"isAsync": True, "status": "async_launched", "agentId": agent})
+
+    trunk = [
+        line(0, "user", "profile the draft on gpu01 and check the weights in parallel"),
+        spawn(1, "toolu_a", "profile the draft"), launched(2, "toolu_a", "a1b2c3"),
+        spawn(3, "toolu_b", "check the weights"), launched(4, "toolu_b", "d4e5f6"),
+        line(5, "user", "<task-notification>\n<task-id>a1b2c3</task-id>\n<status>failed</status>\n"
+                        "<summary>Agent \"profile the draft\" failed</summary>\n</task-notification>"),
+        line(6, "user", [{"type": "text", "text": "[SYSTEM NOTIFICATION - NOT USER INPUT]\n\n<task-notification>\n"
+                                                  "<task-id>d4e5f6</task-id>\n<status>killed</status>\n"
+                                                  "</task-notification>"}]),
+    ]
+    project = tmp_path / "-w"
+    (project / sid / "subagents").mkdir(parents=True)
+    (project / f"{sid}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in trunk))
+    for agent in ("a1b2c3", "d4e5f6"):
+        (project / sid / "subagents" / f"agent-{agent}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in [
+            line(0, "user", "go", agent),
+            line(1, "assistant", [{"type": "text", "text": "looking"}], agent)]))
+    doc = analyze_path(project).to_json()
+    assert [(a["id"], a["parent"], a["spawned_by"], a["status"]) for a in doc["agents"]] == [
+        ("main", None, None, "completed"), ("a1b2c3", "main", "toolu_a", "failed"),
+        ("d4e5f6", "main", "toolu_b", "failed")]
+    # The notifications are the CLI's, not prompts the person typed.
+    assert [p["seq"] for p in doc["prompts"]] == [0, 7, 9]  # the trunk's and each agent's first line
