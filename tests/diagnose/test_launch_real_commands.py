@@ -118,6 +118,8 @@ def test_dotted_speculative_config_is_read_and_one_token_is_flagged():
     assert (cfg.algorithm, cfg.num_steps, cfg.num_draft_tokens) == ("MTP", 1, 2)
     found = check_num_steps(cfg, effective_spec(cfg), trained_steps=None)
     assert [f.code for f in found] == ["SD101"]
+    # the evidence quotes the flag the way this command spells it
+    assert found[0].evidence[0] == "launch command: --speculative-config.num_speculative_tokens 1"
 
 
 def test_k8s_args_list_with_equals_and_dotted_keys():
@@ -143,6 +145,9 @@ def test_spec_shorthand_flags_and_the_redirect_target():
     assert cfg.speculative_config == {"method": "mtp", "num_speculative_tokens": 3}
     assert (cfg.algorithm, cfg.num_steps) == ("MTP", 3)
     assert not any("server.log" in a for a in cfg.argv)
+    one = parse_launch_command(VLLM_SPEC_SHORTHANDS.replace("--spec-tokens 3", "--spec-tokens 1"))
+    [finding] = check_num_steps(one, effective_spec(one), trained_steps=3)
+    assert finding.remediation == "Serve with 3 speculative tokens: --spec-tokens 3."
     with pytest.raises(LaunchParseError, match="mutually exclusive"):
         parse_launch_command("""vllm serve m --spec-tokens 2 --speculative-config '{"method": "mtp", "num_speculative_tokens": 3}'""")
 

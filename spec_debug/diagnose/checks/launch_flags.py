@@ -15,8 +15,7 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     served = eff.num_steps
     if served != 1:
         return []
-    flag = ("--speculative-num-steps 1" if launch.engine == "sglang"
-            else '"num_speculative_tokens": 1 in --speculative-config')
+    flag = "--speculative-num-steps 1" if launch.engine == "sglang" else _vllm_tokens_flag(launch, 1)
     evidence = [f"launch command: {flag}",
                 f"effective: 1 step, topk {eff.topk}, {eff.num_draft_tokens} draft tokens verified: at most "
                 "one drafted token can be accepted per round, so the accept length is at most 2"]
@@ -27,12 +26,24 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
         fix = (f"Serve with {trained_steps} steps: --speculative-num-steps {trained_steps} "
                f"--speculative-eagle-topk 1 --speculative-num-draft-tokens {trained_steps + 1}"
                if launch.engine == "sglang" else
-               f'Set "num_speculative_tokens": {trained_steps} in --speculative-config.')
+               f"Serve with {trained_steps} speculative tokens: {_vllm_tokens_flag(launch, trained_steps)}.")
         return [at.finding("SD101", evidence, facts, remediation=fix)]
     if trained_steps == 1:
         return []
     evidence.append("the draft config does not say how many steps it was trained for")
     return [at.finding("SD101", evidence, facts, severity="warning")]
+
+
+def _vllm_tokens_flag(launch: LaunchConfig, k: int) -> str:
+    """num_speculative_tokens spelled the way this command sets it: `--spec-tokens K`,
+    `--speculative-config.num_speculative_tokens K`, or a key of the JSON."""
+    if "spec-tokens" in launch.flags:
+        return f"--spec-tokens {k}"
+    dotted = [name for name in launch.flags if name.endswith(".num_speculative_tokens")]
+    if dotted:
+        dashes = "-" if dotted[-1].startswith("sc.") else "--"  # `-sc` is the short alias
+        return f"{dashes}{dotted[-1]} {k}"
+    return f'"num_speculative_tokens": {k} in --speculative-config'
 
 
 def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Where()) -> list[Finding]:
