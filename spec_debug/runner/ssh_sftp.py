@@ -107,6 +107,7 @@ class RemoteFiles:
             client = self._sftp()
             size = client.stat(sftp_path(remote_path)).st_size or 0
             with client.open(sftp_path(remote_path), "rb") as remote:
+                _quiet_prefetch_thread(remote)
                 remote.prefetch(size)
                 local_path.parent.mkdir(parents=True, exist_ok=True)
                 partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
@@ -254,6 +255,25 @@ class RemoteFiles:
                     hint="the host's sftp-server stopped or refused the transfer; see the host's sshd log",
                 ) from None
             raise ConnectionLostError(f"{self._host}: SSH connection lost while copying {remote_path}") from None
+
+
+def _quiet_prefetch_thread(remote: paramiko.SFTPFile) -> None:
+    """Let the download's prefetch thread end quietly when the channel goes away under it.
+
+    paramiko sends a file's read requests from a thread of its own, which nothing guards
+    (paramiko/sftp_file.py, _prefetch_thread): a connection that drops while it still sends
+    (a multi-GB file) raises there, and Python prints the traceback in the middle of the run's
+    output. The copy itself sees the same failure on its next read and reports it.
+    """
+    send_requests = remote._prefetch_thread
+
+    def guarded(*args: object) -> None:
+        try:
+            send_requests(*args)
+        except _SFTP_FAILURES:
+            pass
+
+    remote._prefetch_thread = guarded  # type: ignore[method-assign]  # read by _start_prefetch
 
 
 def _one_line(exc: BaseException) -> str:

@@ -1,0 +1,71 @@
+"""SFTP copies against the threads paramiko runs beside them: a download's prefetch thread
+when the connection drops, and Ctrl-C arriving in the middle of a long copy."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Callable, Iterator
+
+import paramiko
+import pytest
+
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import ConnectionLostError
+from tests.sshd_fixture import ClientSetup, SshServer
+
+StartServer = Callable[..., SshServer]
+
+
+@pytest.fixture
+def thread_errors(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BaseException]]:
+    """Exceptions that escape a thread: Python prints each as a traceback on stderr."""
+    caught: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: caught.append(args.exc_value))
+    yield caught
+
+
+def slow_read_requests(monkeypatch: pytest.MonkeyPatch, delay_s: float) -> None:
+    """Make each SFTP read request leave `delay_s` late: paramiko's prefetch thread, which
+    sends them all (paramiko/sftp_file.py, _prefetch_thread), is then still at work when the
+    fault comes, as it is for a multi-GB file on a real link."""
+    request = paramiko.SFTPClient._async_request
+
+    def late(self: paramiko.SFTPClient, fileobj: object, t: int, *args: object) -> object:
+        if fileobj is not None:
+            time.sleep(delay_s)
+        return request(self, fileobj, t, *args)
+
+    monkeypatch.setattr(paramiko.SFTPClient, "_async_request", late)
+
+
+def make_file(transport: SSHTransport, path: str, megabytes: int) -> None:
+    outcome = transport.run(f"head -c {megabytes}M /dev/zero > {path}", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+    assert outcome.exit_code == 0
+
+
+def test_a_download_whose_connection_drops_prints_no_traceback_from_the_prefetch_thread(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_errors: list[BaseException]
+) -> None:
+    server = sshd_factory("dropsprefetch")
+    client.trust(server)
+    client.alias("drops", server)
+    remote = f"/tmp/spec-debug-prefetch-{uuid.uuid4().hex[:8]}.bin"
+    with SSHTransport.connect("drops", client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
+        make_file(transport, remote, 8)
+        slow_read_requests(monkeypatch, 0.005)
+        stopper = threading.Timer(0.4, server.stop)
+        stopper.start()
+        try:
+            with pytest.raises(ConnectionLostError):
+                transport.get(remote, tmp_path / "copy.bin")
+        finally:
+            stopper.join()
+    time.sleep(0.3)  # the prefetch thread meets the dead connection at its next request
+    assert thread_errors == []
+    assert not (tmp_path / "copy.bin").exists()
+    Path(remote).unlink(missing_ok=True)
