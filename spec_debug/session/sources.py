@@ -185,7 +185,7 @@ def _session_files(root: Path) -> list[Path]:
         dirnames[:] = sorted(
             d for d in dirnames
             if d not in _NOT_SESSION_DIRS and not d.startswith(".") and not d.endswith((".dist-info", ".egg-info"))
-            and f"{d}.jsonl" not in names
+            and f"{d}.jsonl" not in names and not _is_auto_memory(Path(dirpath) / d, names)
         )
         for name in sorted(filenames):
             lower = name.lower()
@@ -195,6 +195,14 @@ def _session_files(root: Path) -> list[Path]:
                 continue
             found.append(Path(dirpath) / name)
     return found
+
+
+def _is_auto_memory(folder: Path, beside: set[str]) -> bool:
+    """Claude Code's auto memory, ``~/.claude/projects/<project>/memory/`` (``MEMORY.md`` and
+    topic notes in Markdown, beside the project's session files): notes, not sessions
+    (code.claude.com docs, "Manage Claude's memory")."""
+    return folder.name == "memory" and (
+        (folder / "MEMORY.md").is_file() or any(name.endswith(".jsonl") for name in beside))
 
 
 def detect_format(path: Path) -> tuple[str, bool]:

@@ -458,3 +458,17 @@ def test_background_agents_end_as_their_task_notification_says(tmp_path):
         ("d4e5f6", "main", "toolu_b", "failed")]
     # The notifications are the CLI's, not prompts the person typed.
     assert [p["seq"] for p in doc["prompts"]] == [0, 7, 9]  # the trunk's and each agent's first line
+
+
+def test_claude_code_auto_memory_notes_are_not_sessions(tmp_path):
+    # ~/.claude/projects/<project>/memory/: MEMORY.md (the index) and topic notes, in Markdown.
+    project = _workflow(tmp_path)
+    memory = project / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("# Memory\n- [debugging](debugging.md): EAGLE-3 notes\n")
+    (memory / "debugging.md").write_text(
+        "# Debugging\n$ ssh gpu01 nvidia-smi\nRuntimeError: CUDA error: out of memory\n54.8 tok/s with the draft\n")
+    for path in (project, tmp_path):
+        doc = analyze_path(path).to_json()
+        assert [s["id"] for s in doc["sessions"]] == [WORKFLOW_SESSION], path
+        assert doc["commands"] == [] and doc["errors"] == [] and doc["metrics"] == []
