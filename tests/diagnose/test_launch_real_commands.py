@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from spec_debug.diagnose.checks.launch_flags import check_draft_budget, check_num_steps
+from spec_debug.diagnose.checks.launch_flags import check_algorithm, check_draft_budget, check_num_steps
 from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
 
 # The GLM-4.7 serving recipe as quoted in a vLLM bug report against vLLM 0.17.1 (the same
@@ -290,3 +290,23 @@ def test_a_container_script_of_several_commands():
     cfg = parse_launch_command(args)
     assert (cfg.engine, cfg.env, cfg.num_steps) == ("sglang", {"SGLANG_ENABLE_SPEC_V2": "1"}, 1)
     assert "tee" not in cfg.argv and cfg.argv[0] == "SGLANG_ENABLE_SPEC_V2=1"
+
+
+# config.json of jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B, the draft of the SGLang
+# docs' EAGLE-3 example (the fields check_algorithm reads)
+EAGLE3_DRAFT_CONFIG = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama",
+                       "hidden_size": 4096, "draft_vocab_size": 32000, "torch_dtype": "float16"}
+
+
+def test_nextn_runs_as_eagle_so_an_eagle3_draft_is_flagged():
+    # the docs' EAGLE-3 command with the MTP spelling people copy from DeepSeek recipes
+    cfg = parse_launch_command(
+        "python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm NEXTN "
+        "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 "
+        "--speculative-eagle-topk 8 --speculative-num-draft-tokens 32")
+    [finding] = check_algorithm(cfg, EAGLE3_DRAFT_CONFIG)
+    assert finding.code == "SD103" and "runs it as EAGLE" in finding.evidence[0]
+    # vLLM without a method: the name makes it eagle, the checkpoint is EAGLE-3
+    vllm = parse_launch_command("""vllm serve m --speculative-config '{"model": "org/EAGLE-llama3-draft", "num_speculative_tokens": 3}'""")
+    [finding] = check_algorithm(vllm, EAGLE3_DRAFT_CONFIG)
+    assert "infers eagle from the draft name" in finding.evidence[0]

@@ -76,17 +76,27 @@ def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
 def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
                     at: Where = Where()) -> list[Finding]:
     """SD103: --speculative-algorithm / vLLM method vs what the checkpoint is."""
-    if draft_raw is None or launch.algorithm not in ("EAGLE", "EAGLE3"):
+    served = launch.algorithm
+    if launch.engine == "sglang" and served == "NEXTN":
+        # server_args.py `_handle_speculative_decoding`: NEXTN is an alias, it runs as EAGLE
+        served = "EAGLE"
+    if draft_raw is None or served not in ("EAGLE", "EAGLE3"):
         return []
     expected = _draft_algorithm(draft_raw)
-    if expected is None or expected == launch.algorithm:
+    if expected is None or expected == served:
         return []
-    written = (f"--speculative-algorithm {launch.algorithm}" if launch.engine == "sglang"
-               else f'"method": "{launch.algorithm.lower()}"')
+    if launch.engine == "sglang":
+        written = f"--speculative-algorithm {launch.algorithm}"
+    elif (launch.speculative_config or {}).get("method"):
+        written = f'"method": "{launch.algorithm.lower()}"'
+    else:  # vllm/config/speculative.py names the method from the draft's name
+        written = f"no method: vLLM infers {launch.algorithm.lower()} from the draft name {launch.draft_model}"
+    if served != launch.algorithm:
+        written += f" (SGLang runs it as {served})"
     evidence = [f"launch command: {written}",
                 f"draft checkpoint is {expected} (architectures={draft_raw.get('architectures')}, "
                 f"speculators_model_type={draft_raw.get('speculators_model_type')})"]
-    return [at.finding("SD103", evidence, {"served": launch.algorithm, "checkpoint": expected})]
+    return [at.finding("SD103", evidence, {"served": served, "checkpoint": expected})]
 
 
 def _dtype_of(cfg: Mapping[str, Any] | None) -> str | None:
