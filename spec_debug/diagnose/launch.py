@@ -321,14 +321,17 @@ def _split_keeping_json(text: str) -> list[str]:
     (quotes and spaces inside kept); the rest is split as a shell would."""
     words: list[str] = []
     pos = 0
-    for m in re.finditer(r"(?:^|(?<=\s))\{", text):
+    for m in re.finditer(r"(?:^|(?<=[\s=]))\{", text):
         if m.start() < pos:
             continue
         end = _json_object_end(text, m.start())
         if end is None:
             continue
         words += shlex.split(text[pos:m.start()].replace("\\\n", " "))
-        words.append(text[m.start():end])
+        if text[m.start() - 1:m.start()] == "=" and words:
+            words[-1] += text[m.start():end]  # `--speculative-config={...}`
+        else:
+            words.append(text[m.start():end])
         pos = end
     words += shlex.split(text[pos:].replace("\\\n", " "))
     return words

@@ -158,13 +158,17 @@ def test_docker_vllm_openai_image_is_the_server():
     assert (cfg.num_steps, cfg.context_length) == (2, 131072)
 
 
-@pytest.fixture
-def running_server(tmp_path: Path):
+# the same flags with `--speculative-config={...}`, as `ps` prints the `=` spelling
+SPECULATORS_ARGV_EQUALS = [*SPECULATORS_ARGV[:4], "=".join(SPECULATORS_ARGV[4:])]
+
+
+@pytest.fixture(params=[SPECULATORS_ARGV, SPECULATORS_ARGV_EQUALS], ids=["space", "equals"])
+def running_server(tmp_path: Path, request):
     """A process whose argv is the server's (a script named `vllm` that sleeps)."""
     script = tmp_path / "vllm"
     script.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(30)\n")
     script.chmod(0o755)
-    proc = subprocess.Popen([str(script), *SPECULATORS_ARGV])
+    proc = subprocess.Popen([str(script), *request.param])
     try:
         cmdline = Path(f"/proc/{proc.pid}/cmdline")
         deadline = time.monotonic() + 10
