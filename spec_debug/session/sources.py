@@ -181,6 +181,10 @@ def _session_files(root: Path) -> list[Path]:
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         names = set(filenames)
+        home = _agent_home(names, set(dirnames))
+        if home is not None:
+            dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
+            continue
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
         dirnames[:] = sorted(
             d for d in dirnames
@@ -195,6 +199,26 @@ def _session_files(root: Path) -> list[Path]:
                 continue
             found.append(Path(dirpath) / name)
     return found
+
+
+def _agent_home(files: set[str], folders: set[str]) -> set[str] | None:
+    """The transcript folders of a CLI's home folder, when PATH is (or holds) one: everything
+    else there (settings, instructions, agent and command definitions in Markdown, logs) is no
+    session. Claude Code keeps sessions in ``~/.claude/projects/``; Codex in ``~/.codex/sessions/``
+    and ``archived_sessions/`` beside ``config.toml``, ``auth.json``, ``history.jsonl`` and
+    ``log/codex-tui.log`` (TRANSCRIPTS.md section 1; Sinity/polylogue
+    ``docs/providers/openai-codex.md``)."""
+    if "projects" in folders and (files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+        return {"projects"}
+    if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders):
+        return {"sessions", "archived_sessions"} & folders
+    return None
+
+
+_CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".credentials.json", "CLAUDE.md",
+                                "history.jsonl"})
+_CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugins", "file-history", "session-env"})
+_CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "version.json"})
 
 
 def _is_auto_memory(folder: Path, beside: set[str]) -> bool:

@@ -472,3 +472,25 @@ def test_claude_code_auto_memory_notes_are_not_sessions(tmp_path):
         doc = analyze_path(path).to_json()
         assert [s["id"] for s in doc["sessions"]] == [WORKFLOW_SESSION], path
         assert doc["commands"] == [] and doc["errors"] == [] and doc["metrics"] == []
+
+
+def test_a_cli_home_folder_is_read_only_where_its_transcripts_are(tmp_path):
+    home = tmp_path / "home"
+    claude = home / ".claude"
+    _fixture("workflow_scriptpath", claude / "projects" / "-repo")
+    (claude / "settings.json").write_text('{"model": "opus"}')
+    (claude / "CLAUDE.md").write_text("# Rules\n$ ssh gpu01 nvidia-smi\nRuntimeError: never run this\n")
+    (claude / "agents").mkdir()
+    (claude / "agents" / "reviewer.md").write_text("---\nname: reviewer\n---\nYou review diffs.\n")
+    (claude / "history.jsonl").write_text(json.dumps({"display": "why is it slow", "timestamp": 1}) + "\n")
+    codex = home / ".codex"
+    _rollouts(codex, "parent")
+    (codex / "config.toml").write_text('model = "gpt-5.1-codex"\n')
+    (codex / "AGENTS.md").write_text("# Agents\n$ make test\n")
+    (codex / "log").mkdir()
+    (codex / "log" / "codex-tui.log").write_text(
+        "2026-05-12T08:00:03Z INFO codex_core::exec: ssh gpu01 nvidia-smi\nTraceback (most recent call last):\n")
+    for path, session in ((claude, WORKFLOW_SESSION), (codex, f"rollout-2026-05-12T08-00-00-{PARENT}")):
+        doc = analyze_path(path).to_json()
+        assert [s["id"] for s in doc["sessions"]] == [session]
+        assert doc["errors"] == []
