@@ -235,3 +235,17 @@ def test_trtllm_mha_as_decode_backend_rejects_a_tree():
         SGLANG_EAGLE3 + " --speculative-num-steps 3 --speculative-eagle-topk 4"
         " --speculative-num-draft-tokens 8 --decode-attention-backend trtllm_mha"))
     assert eff.problems == ["the trtllm_mha attention backend only supports topk 1"]
+
+
+def test_flags_in_a_config_file_are_named_not_silently_missed():
+    from spec_debug.diagnose.steps import launch_step
+    from spec_debug.probes.registry import ProbeContext
+
+    # vLLM docs, configuration/serve_args.md: `vllm serve --config config.yaml`, the YAML's keys
+    # are flags (speculative-config among them); SGLang's `--config` works the same way
+    facts = launch_step.parse({"cmdline": "vllm serve SOME_MODEL --config config.yaml", "source": "server_cmdline var"})
+    ctx = ProbeContext(step_id="s", host="h", args={}, facts=facts, host_facts=facts, vars={})
+    [finding] = launch_step.check(ctx)
+    assert finding.code == "SD004" and "--config config.yaml" in finding.evidence[0]
+    plain = launch_step.parse({"cmdline": "vllm serve SOME_MODEL", "source": "server_cmdline var"})
+    assert launch_step.check(ProbeContext(step_id="s", host="h", args={}, facts=plain, host_facts=plain, vars={})) == []

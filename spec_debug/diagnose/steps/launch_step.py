@@ -72,6 +72,14 @@ def check(ctx: Any) -> list[Finding]:
         return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
                             "--var server_cmdline='...' (the server's full command line)")]
     cfg = parse_launch_command(launch["argv"])
+    config_file = cfg.flags.get("config")
+    if not cfg.speculative and isinstance(config_file, str):
+        # Both engines merge a YAML file's flags into argv (vLLM FlexibleArgumentParser
+        # `_pull_args_from_config`, SGLang `prepare_server_args` + ConfigArgumentMerger): the
+        # speculative settings may live there, and this command line alone looks plain.
+        return [not_checked(ctx, f"the server reads more flags from --config {config_file}, which "
+                                 "spec-debug does not open; the command line has no speculative settings",
+                            f"--var server_cmdline='...' with the flags of {config_file} written out")]
     engine = ctx.host_facts.get("engine", {})
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
