@@ -231,8 +231,10 @@ class SSHTransport(Transport):
         )
 
     def interrupt(self) -> None:
-        """Stop running commands (each run() kills its remote tree and returns promptly)."""
+        """Stop running commands (each run() kills its remote tree and returns promptly) and
+        the file copy in progress."""
         self._interrupted.set()
+        self._files.interrupt()
 
     def _pump(
         self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture, deadline: float | None

@@ -69,6 +69,7 @@ class RemoteFiles:
         self._client: paramiko.SFTPClient | None = None
         # paramiko's SFTPClient is not meant for concurrent requests from several threads.
         self._lock = threading.Lock()
+        self._interrupted = threading.Event()
 
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
@@ -130,6 +131,18 @@ class RemoteFiles:
         with self._lock:
             self._drop()
 
+    def interrupt(self) -> None:
+        """Stop the copy in progress, and refuse later ones (Ctrl-C, from another thread).
+
+        A copy has no deadline of its own: a multi-GB fetch would hold the interrupted run for
+        minutes. Closing its channel under it (without the lock, which the copy holds) makes
+        its next read or write fail at once.
+        """
+        self._interrupted.set()
+        client = self._client
+        if client is not None:
+            close_channel(client.get_channel())
+
     def release_idle(self) -> bool:
         """Close the SFTP channel if no copy is using it, freeing its server session slot.
 
@@ -158,6 +171,8 @@ class RemoteFiles:
             self._slot = None
 
     def _sftp(self) -> paramiko.SFTPClient:
+        if self._interrupted.is_set():
+            raise RemoteFileError(f"{self._host}: file copy not started: the run was interrupted")
         if self._client is None:
             if not self._transport.is_active():
                 raise ConnectionLostError(f"{self._host}: SSH connection lost before a file copy")
@@ -225,6 +240,9 @@ class RemoteFiles:
         except (ConnectionLostError, UsageError, RemoteFileError):
             raise
         except _SFTP_FAILURES as exc:
+            if self._interrupted.is_set():
+                self._drop()
+                raise RemoteFileError(f"{self._host}: copy of {remote_path} stopped: the run was interrupted") from None
             if isinstance(exc, TimeoutError) and self._transport.is_active():
                 self._drop()  # a request is still unanswered: the channel cannot be reused
                 raise RemoteFileError(

@@ -69,3 +69,29 @@ def test_a_download_whose_connection_drops_prints_no_traceback_from_the_prefetch
     assert thread_errors == []
     assert not (tmp_path / "copy.bin").exists()
     Path(remote).unlink(missing_ok=True)
+
+
+def test_ctrl_c_stops_a_long_download_at_once_and_leaves_no_partial_artifact(
+    client: ClientSetup, sshd: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thread_errors: list[BaseException]
+) -> None:
+    """A fetch of a big file (an nsys report, a core dump) takes minutes; Ctrl-C must not wait
+    for it to finish."""
+    remote = f"/tmp/spec-debug-long-{uuid.uuid4().hex[:8]}.bin"
+    try:
+        with SSHTransport.connect("target", client.options()) as transport:
+            assert isinstance(transport, SSHTransport)
+            make_file(transport, remote, 32)
+            slow_read_requests(monkeypatch, 0.01)  # about 10 s for the whole file
+            threading.Timer(0.5, transport.interrupt).start()
+            started = time.monotonic()
+            with pytest.raises(OSError) as info:
+                transport.get(remote, tmp_path / "copy.bin")
+            assert time.monotonic() - started < 3
+            assert "interrupted" in str(info.value)
+            assert not list(tmp_path.glob("copy.bin*"))
+            with pytest.raises(OSError, match="interrupted"):  # and no new copy starts
+                transport.exists(remote)
+    finally:
+        Path(remote).unlink(missing_ok=True)
+    time.sleep(0.3)
+    assert thread_errors == []
