@@ -494,3 +494,33 @@ def test_a_cli_home_folder_is_read_only_where_its_transcripts_are(tmp_path):
         doc = analyze_path(path).to_json()
         assert [s["id"] for s in doc["sessions"]] == [session]
         assert doc["errors"] == []
+
+
+def test_an_output_saved_aside_is_read_from_tool_results(cli, tmp_path):
+    # A long output is replaced by a <persisted-output> marker with a 2 KB preview; the whole
+    # of it is in <sessionId>/tool-results/, where the traceback that ends it is.
+    sid = "bbbb0000-0000-4000-8000-000000000003"
+    project = tmp_path / "-w"
+    (project / sid / "tool-results").mkdir(parents=True)
+    log = "".join(f"[2025-11-30 08:00:{i % 60:02d}] Capture cuda graph bs {i}\n" for i in range(4000)) + (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/sglang/python/sglang/srt/speculative/eagle_worker.py", line 212, in forward_draft\n'
+        "    hidden = torch.cat(aux_hidden_states, dim=-1)\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    (project / sid / "tool-results" / "toolu_01BVbVcVHRR7QLzTiqqcz6Gv.txt").write_text(log)
+    marker = ("<persisted-output>\nOutput too large (160.4KB). Full output saved to: "
+              f"/Users/mei/.claude/projects/-w/{sid}/tool-results/toolu_01BVbVcVHRR7QLzTiqqcz6Gv.txt\n\n"
+              f"Preview (first 2KB):\n{log[:2048]}\n</persisted-output>")
+    lines = [
+        _cc_line(0, "user", "why does the server die on gpu01?"),
+        _cc_line(1, "assistant", [{"type": "tool_use", "id": "toolu_01BVbVcVHRR7QLzTiqqcz6Gv", "name": "Bash",
+                                   "input": {"command": "ssh gpu01 'tail -n 5000 /var/log/sglang.log'"}}]),
+        _cc_line(2, "user", [{"type": "tool_result", "tool_use_id": "toolu_01BVbVcVHRR7QLzTiqqcz6Gv",
+                              "is_error": False, "content": marker}]),
+    ]
+    (project / f"{sid}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    doc, md = _both_formats(cli, project, tmp_path)
+    assert [s["id"] for s in doc["sessions"]] == [sid]
+    assert [(e["seq"], e["kind"], e["exception"], e["file"], e["line"], e["host"]) for e in doc["errors"]] == [
+        (2, "cuda_oom", "RuntimeError", "/opt/sglang/python/sglang/srt/speculative/eagle_worker.py", 212, "gpu01")]
+    assert "CUDA out of memory" in md

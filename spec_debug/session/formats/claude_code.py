@@ -280,6 +280,50 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
                  False, None, ts, file, lineno, None, None, spawn, None, None, tool_path(args))
 
 
+_PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"
+                        r": (.+?)\s*$", re.MULTILINE)
+PERSISTED_HEAD = 256 * 1024
+PERSISTED_TAIL = 1024 * 1024
+
+
+def _persisted_output(text: str, transcript: str) -> str | None:
+    """The whole output of a tool result the CLI saved aside: ``<persisted-output>Output too
+    large (96.2KB). Full output saved to: /…/<sessionId>/tool-results/toolu_….txt\n\nPreview
+    (first 2KB): …</persisted-output>`` (the marker as transcript readers parse it). A Python
+    traceback ends a long log, past the preview, so the file is read: found by its name in the
+    ``tool-results/`` folder of this copy of the session (the path is the writing machine's),
+    its head and tail when it is large."""
+    m = _PERSISTED.match(text[:4096])
+    if m is None:
+        return None
+    name = m.group(1).replace("\\", "/").rsplit("/", 1)[-1]
+    path = _session_folder(Path(transcript)) / "tool-results" / name
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, 2)
+            f.seek(0)
+            if size <= PERSISTED_HEAD + PERSISTED_TAIL:
+                data = f.read()
+            else:
+                head = f.read(PERSISTED_HEAD)
+                f.seek(size - PERSISTED_TAIL)
+                data = head + b"\n[...]\n" + f.read(PERSISTED_TAIL)
+    except OSError:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _session_folder(transcript: Path) -> Path:
+    """``<sessionId>/`` of a trunk file, or the one a sub-agent file sits in (``subagents/``,
+    at any depth; CLI 2.0.x ``agent-*.jsonl`` directly inside it)."""
+    for parent in transcript.parents:
+        if parent.name == "subagents":
+            return parent.parent
+    if transcript.name.startswith("agent-") and (transcript.parent / "tool-results").is_dir():
+        return transcript.parent
+    return transcript.with_suffix("")
+
+
 def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,
                  lineno: int) -> Event:
     output = block_text(block.get("content"))
@@ -301,6 +345,8 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     call_id = block.get("tool_use_id")
     if not isinstance(call_id, str):
         call_id = None
+    if output.startswith("<persisted-output>"):
+        output = _persisted_output(output, file) or output
     if agent_ref is None and "agentId: " in output:
         m = _AGENT_TRAILER.search(output)
         agent_ref = m.group(1) if m else None
