@@ -14,6 +14,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import yaml
+
 from spec_debug.eagle3.engines import parse_version
 from spec_debug.errors import UsageError
 
@@ -98,8 +100,10 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     if "\0" in command:
         return _unwrap_shell([a for a in command.split("\0") if a != ""])
     exec_form = _json_argv(command)
+    if exec_form is None:
+        exec_form = _manifest_argv(command)
     if exec_form is not None:
-        return _unwrap_shell(exec_form)
+        return _server_argv(exec_form)
     text = command.replace("\\\r\n", " ").replace("\\\n", " ")
     try:
         argv = shlex.split(text, comments=False, posix=True)
@@ -122,6 +126,49 @@ def _json_argv(text: str) -> list[str] | None:
         return None
     if isinstance(argv, list) and argv and all(isinstance(a, (str, int, float)) for a in argv):
         return [str(a) for a in argv]
+    return None
+
+
+def _manifest_argv(text: str) -> list[str] | None:
+    """argv of the container in a pasted Kubernetes/compose spec: `image` (whose entrypoint
+    may be the server, e.g. vllm/vllm-openai), then `command` and `args` as k8s runs them."""
+    if not re.search(r"^\s*-?\s*(command|args|image)\s*:", text, re.M):
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    container = _find_container(doc)
+    if container is None:
+        return None
+    argv = [str(container["image"])] if isinstance(container.get("image"), str) else []
+    for key in ("command", "args"):
+        value = container.get(key)
+        if isinstance(value, str):  # compose allows a string, run by a shell
+            try:
+                argv += shlex.split(value)
+            except ValueError:  # unbalanced quotes: not a manifest after all
+                return None
+        elif isinstance(value, list):
+            argv += [str(a) for a in value]
+    return argv or None
+
+
+def _find_container(doc: Any) -> dict[str, Any] | None:
+    """The first mapping with `command` or `args` (depth-first: a Deployment nests it under
+    spec.template.spec.containers)."""
+    if isinstance(doc, dict):
+        if "command" in doc or "args" in doc:
+            return doc
+        children = list(doc.values())
+    elif isinstance(doc, list):
+        children = doc
+    else:
+        return None
+    for child in children:
+        found = _find_container(child)
+        if found is not None:
+            return found
     return None
 
 

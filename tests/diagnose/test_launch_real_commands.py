@@ -314,3 +314,30 @@ def test_nextn_runs_as_eagle_so_an_eagle3_draft_is_flagged():
     vllm = parse_launch_command("""vllm serve m --speculative-config '{"model": "org/EAGLE-llama3-draft", "num_speculative_tokens": 3}'""")
     [finding] = check_algorithm(vllm, EAGLE3_DRAFT_CONFIG)
     assert "infers eagle from the draft name" in finding.evidence[0]
+
+
+# vLLM docs, deployment/k8s.md: the Deployment's container runs the server through `sh -c`.
+VLLM_DOCS_K8S = """
+        spec:
+          containers:
+          - name: mistral-7b
+            image: vllm/vllm-openai:latest
+            command: ["/bin/sh", "-c"]
+            args: [
+              "vllm serve mistralai/Mistral-7B-Instruct-v0.3 --trust-remote-code --enable-chunked-prefill --max_num_batched_tokens 1024"
+            ]
+            ports:
+            - containerPort: 8000
+"""
+
+
+def test_a_pasted_kubernetes_container_spec():
+    cfg = parse_launch_command(VLLM_DOCS_K8S)
+    assert (cfg.engine, cfg.target_model) == ("vllm", "mistralai/Mistral-7B-Instruct-v0.3")
+    assert cfg.flags["max-num-batched-tokens"] == "1024"
+    # vllm-project/vllm#32090 ran the vllm/vllm-openai image (VLLM_USAGE_SOURCE=production-docker-image)
+    # with an `args:` list only: the image's entrypoint is the server
+    manifest = "image: vllm/vllm-openai:latest\nargs:\n" + "".join(
+        f'  - "{a}"\n' for a in ["--model=zai-org/GLM-4.7-FP8", *VLLM_32090_K8S_ARGS])
+    glm = parse_launch_command(manifest)
+    assert (glm.target_model, glm.tp, glm.num_steps) == ("zai-org/GLM-4.7-FP8", 8, 1)
