@@ -524,3 +524,24 @@ def test_an_output_saved_aside_is_read_from_tool_results(cli, tmp_path):
     assert [(e["seq"], e["kind"], e["exception"], e["file"], e["line"], e["host"]) for e in doc["errors"]] == [
         (2, "cuda_oom", "RuntimeError", "/opt/sglang/python/sglang/srt/speculative/eagle_worker.py", 212, "gpu01")]
     assert "CUDA out of memory" in md
+
+
+def test_a_script_typescript_reads_as_the_terminal_showed_it(tmp_path):
+    # script(1) keeps backspaces, carriage returns and erase-to-end sequences (util-linux
+    # script(1), BUGS): a typo fixed at the prompt, a progress bar, a line readline redrew.
+    prompt = b"\x1b]0;root@gpu01: ~\x07\x1b[01;32mroot@gpu01\x1b[00m:\x1b[01;34m~\x1b[00m# "
+    log = tmp_path / "typescript"
+    log.write_bytes(
+        b'Script started on 2026-05-12 08:00:00+00:00 [TERM="xterm-256color" TTY="/dev/pts/0"]\r\n'
+        + prompt + b"nvidia-smo\x08 \x08i\r\n"
+        b"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\r\n"
+        + prompt + b"python3 -m sglang.bench_serving --backend sglang --num-prompt 64\r"
+        + prompt + b"python3 -m sglang.bench_serving --backend sglang --num-prompts 64\x1b[K\r\n"
+        b"  0%|          | 0/64 [00:00<?, ?it/s]\r100%|##########| 64/64 [00:10<00:00, 6.4it/s]\r\n"
+        b"Output token throughput (tok/s):         54.8\r\n"
+        b'Script done on 2026-05-12 08:01:00+00:00 [COMMAND_EXIT_CODE="0"]\r\n')
+    doc = analyze_path(log).to_json()
+    assert [(c["seq"], c["host"], c["command"]) for c in doc["commands"]] == [
+        (1, "gpu01", "nvidia-smi"),
+        (2, "gpu01", "python3 -m sglang.bench_serving --backend sglang --num-prompts 64")]
+    assert [(m["seq"], m["name"], m["value"], m["host"]) for m in doc["metrics"]] == [(2, "throughput", 54.8, "gpu01")]

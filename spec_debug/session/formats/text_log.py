@@ -30,6 +30,8 @@ _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?(?:\$|PS [A-Za-z]:\\[^>]*>)\s+
 _TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC): a log recorded with ``script(1)``
 keeps the prompt's colours, ``\x1b[01;32mroot@gpu-3\x1b[00m:~#``."""
+_ERASE_TO_END = re.compile(r"\x1b\[0?K")
+"""CSI K, erase to the end of the line: kept (as U+000E) for :func:`_as_displayed`."""
 _TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
 _INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
@@ -61,10 +63,35 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a byte-order mark (Windows editors)
         if "\x1b" in line:
-            line = _TERMINAL_CONTROL.sub("", line)
+            line = _TERMINAL_CONTROL.sub("", _ERASE_TO_END.sub("\x0e", line))
+        if "\r" in line or "\b" in line or "\x0e" in line:
+            line = _as_displayed(line)
         yield from state.feed(line, lineno)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
+
+
+def _as_displayed(line: str) -> str:
+    """The line as the terminal showed it. ``script(1)`` records "everything in the log file,
+    including linefeeds and backspaces" (util-linux script(1), BUGS): a typo fixed at the
+    prompt is ``nvidia-smo\\b \\bi``, a progress bar redraws itself after each ``\\r``, and
+    readline redraws a line with ``\\r``, the text and an erase to the end of the line."""
+    shown: list[str] = []
+    col = 0
+    for ch in line:
+        if ch == "\r":
+            col = 0
+        elif ch == "\b":
+            col = max(col - 1, 0)
+        elif ch == "\x0e":
+            del shown[col:]
+        elif col < len(shown):
+            shown[col] = ch
+            col += 1
+        else:
+            shown.append(ch)
+            col += 1
+    return "".join(shown).rstrip(" ")
 
 
 def _prompt_host(m: re.Match) -> str | None:
