@@ -559,26 +559,37 @@ def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
 # sglang server_args.py `auto_choose_speculative_params` (arg_groups/speculative_hook.py from
 # 0.5.16): (steps, topk, draft tokens) by target architecture, read from the PyPI wheels:
 # - 0.4.6: (5, 4, 8) for every target;
-# - 0.4.7 .. 0.5.7: (3, 1, 4) for the DeepSeek/GPT-OSS/Bailing/... list below, else (5, 4, 8);
+# - 0.4.7 .. 0.5.7: (3, 1, 4) for an explicit list that grew release by release (below),
+#   else (5, 4, 8);
 # - 0.5.8 .. 0.5.23: (5, 4, 8) for Llama and Grok only, (3, 1, 4) for everything else.
 _SGLANG_AUTO_548 = ("LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM")
-_SGLANG_AUTO_314_BEFORE_058 = (  # the explicit list in sglang 0.5.7
-    "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV2ForCausalLM",
-    "GptOssForCausalLM", "Glm4MoeForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM",
-    "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "MiMoV2FlashForCausalLM")
+_SGLANG_AUTO_314_ADDED = (  # (first release listing them, architectures)
+    ("0.4.7", ("DeepseekV3ForCausalLM", "DeepseekV2ForCausalLM")),
+    ("0.5.1", ("GptOssForCausalLM",)),
+    ("0.5.3", ("DeepseekV32ForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM")),
+    ("0.5.6.post1", ("Glm4MoeForCausalLM", "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration")),
+    ("0.5.7", ("MiMoV2FlashForCausalLM",)),
+)
 _SGLANG_AUTO_BY_ARCH = "0.4.7"
 _SGLANG_AUTO_314_DEFAULT = "0.5.8"
 # topk > 1 with page_size > 1: the attention backends SGLang accepts (it raises ValueError
-# otherwise): flashinfer only up to 0.5.5, + fa3 in 0.5.6 .. 0.5.12.post1, + triton from 0.5.13
-# (arg_groups/speculative_hook.py `_PAGE_TREE_SPEC_BACKENDS`).
+# otherwise): no such check before 0.5.2, flashinfer only in 0.5.2 .. 0.5.5, + fa3 in
+# 0.5.6 .. 0.5.12.post1, + triton from 0.5.13 (arg_groups/speculative_hook.py
+# `_PAGE_TREE_SPEC_BACKENDS`).
 _SGLANG_PAGE_TREE_BACKENDS = (("0.5.13", ("flashinfer", "fa3", "triton")),
                               ("0.5.6", ("flashinfer", "fa3")),
-                              (None, ("flashinfer",)))
+                              ("0.5.2", ("flashinfer",)))
+
+
+def _version_key(version: str | None) -> tuple[tuple[int, ...], int]:
+    """parse_version plus the `.postN` it drops: the auto-choose list changed in 0.5.6.post1."""
+    post = re.search(r"\.post(\d+)", version or "")
+    return parse_version(version), int(post.group(1)) if post else 0
 
 
 def _version_at_least(version: str | None, boundary: str) -> bool:
     try:
-        return parse_version(version) >= parse_version(boundary)
+        return _version_key(version) >= _version_key(boundary)
     except ValueError:  # an unreadable version: judge as the newest
         return True
 
@@ -591,14 +602,17 @@ def _sglang_auto_params(target_architecture: str | None,
         return 5, 4, 8
     if _version_at_least(engine_version, _SGLANG_AUTO_314_DEFAULT):
         return 3, 1, 4
-    return (3, 1, 4) if target_architecture in _SGLANG_AUTO_314_BEFORE_058 else (5, 4, 8)
+    listed = {arch for since, archs in _SGLANG_AUTO_314_ADDED
+              if _version_at_least(engine_version, since) for arch in archs}
+    return (3, 1, 4) if target_architecture in listed else (5, 4, 8)
 
 
-def _page_tree_backends(engine_version: str | None) -> tuple[str, ...]:
+def _page_tree_backends(engine_version: str | None) -> tuple[str, ...] | None:
+    """None: this release does not check the backend for topk > 1 with paged KV."""
     for since, backends in _SGLANG_PAGE_TREE_BACKENDS:
-        if since is None or _version_at_least(engine_version, since):
+        if _version_at_least(engine_version, since):
             return backends
-    return _SGLANG_PAGE_TREE_BACKENDS[-1][1]
+    return None
 
 
 @dataclass(frozen=True)
@@ -641,7 +655,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     overrides: list[str] = []
     problems: list[str] = []
     auto = False
-    # STANDALONE (a plain small draft model, sglang >= 0.5.3) runs through the same EAGLE
+    # STANDALONE (a plain small draft model, sglang >= 0.5.2) runs through the same EAGLE
     # worker and the same server_args.py rules: auto-choose, topk 1 rewrite, tree checks.
     if cfg.algorithm not in ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE") and cfg.algorithm is not None:
         return EffectiveSpec(steps, topk, tokens)
@@ -657,7 +671,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         auto = True
         if cfg.algorithm == "STANDALONE":
             # auto_choose_speculative_params returns (3, 1, 4) for STANDALONE before it looks
-            # at the architecture (sglang 0.5.3 server_args.py .. 0.5.23 speculative_hook.py)
+            # at the architecture (sglang 0.5.2 server_args.py .. 0.5.23 speculative_hook.py)
             steps, topk, tokens = 3, 1, 4
             overrides.append("auto-chosen (steps, topk, draft tokens) = (3, 1, 4) for STANDALONE")
         else:
@@ -692,7 +706,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     backends = _page_tree_backends(engine_version)
     # An unset --attention-backend is resolved by SGLang itself (it avoids the unsupported
     # ones for topk > 1), so only an explicit choice can be judged here.
-    if topk > 1 and (cfg.page_size or 1) > 1 and cfg.attention_backend and (
+    if backends and topk > 1 and (cfg.page_size or 1) > 1 and cfg.attention_backend and (
             cfg.attention_backend not in backends):
         problems.append(
             f"topk {topk} > 1 with --page-size {cfg.page_size} needs the "

@@ -249,3 +249,30 @@ def test_flags_in_a_config_file_are_named_not_silently_missed():
     assert finding.code == "SD004" and "--config config.yaml" in finding.evidence[0]
     plain = launch_step.parse({"cmdline": "vllm serve SOME_MODEL", "source": "server_cmdline var"})
     assert launch_step.check(ProbeContext(step_id="s", host="h", args={}, facts=plain, host_facts=plain, vars={})) == []
+
+
+def test_sglang_auto_choice_list_grew_release_by_release():
+    # auto_choose_speculative_params in each sglang wheel: the (3, 1, 4) list before 0.5.8
+    base = parse_launch_command(SGLANG_EAGLE3)
+
+    def chosen(arch, version):
+        eff = effective_spec(base, target_architecture=arch, engine_version=version)
+        return eff.num_steps, eff.topk, eff.num_draft_tokens
+
+    assert chosen("GptOssForCausalLM", "0.4.10.post2") == (5, 4, 8)
+    assert chosen("GptOssForCausalLM", "0.5.1") == (3, 1, 4)
+    assert chosen("BailingMoeV2ForCausalLM", "0.5.2") == (5, 4, 8)
+    assert chosen("BailingMoeV2ForCausalLM", "0.5.3") == (3, 1, 4)
+    # GLM-4.5/4.6 (Glm4MoeForCausalLM) joined in a post release
+    assert chosen("Glm4MoeForCausalLM", "0.5.6") == (5, 4, 8)
+    assert chosen("Glm4MoeForCausalLM", "0.5.6.post1") == (3, 1, 4)
+    assert chosen("MiMoV2FlashForCausalLM", "0.5.6.post2") == (5, 4, 8)
+    assert chosen("MiMoV2FlashForCausalLM", "0.5.7") == (3, 1, 4)
+
+
+def test_page_size_backend_rule_starts_in_0_5_2():
+    # before 0.5.2 server_args.py had no topk > 1 / page_size > 1 backend check at all
+    tree = parse_launch_command(SGLANG_EAGLE3 + " --speculative-num-steps 3 --speculative-eagle-topk 4"
+                                " --speculative-num-draft-tokens 8 --page-size 16 --attention-backend fa3")
+    assert effective_spec(tree, engine_version="0.5.1.post3").problems == []
+    assert effective_spec(tree, engine_version="0.5.2").problems
