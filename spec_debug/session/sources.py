@@ -73,7 +73,7 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     if not scanning and len(sources) == 1 and sources[0].format == "codex":
         sources = _with_sub_agent_rollouts(sources[0])
     else:
-        sources = _nest_codex_threads(sources)
+        sources = _without_resumed_copies(_nest_codex_threads(sources))
     _unique_ids(sources, path)
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
@@ -159,6 +159,54 @@ def _descends(source: SessionSource, ancestor: SessionSource, by_thread: dict[st
         seen.add(id(node))
         node = by_thread.get(node.thread.parent) if node.thread and node.thread.parent else None
     return False
+
+
+def _without_resumed_copies(sources: list[SessionSource]) -> list[SessionSource]:
+    """Drop a Claude Code session that a later one holds whole. ``claude --resume`` and
+    ``--continue`` write a new session file that starts with the resumed session's lines, same
+    ``uuid``s (anthropics/claude-code issues #4926 and #28463; Clawdi-AI/clawdi PR #81: "B's
+    first 1776 uuid match A exactly"), so a folder holding both would count that history twice.
+    A is dropped when its uuids come, in order, at the head of B's."""
+    claude = [s for s in sources if s.format == "claude-code"]
+    if len(claude) < 2:
+        return sources
+    by_first: dict[tuple[Path, str], list[SessionSource]] = {}
+    for source in claude:
+        first = next(_uuids(source.path, limit=_SNIFF_LINES), None)
+        if first is not None:
+            by_first.setdefault((source.path.parent, first), []).append(source)
+    dropped: set[int] = set()
+    for group in by_first.values():
+        for a in group:
+            if any(b is not a and id(b) not in dropped and _holds(b.path, a.path) for b in group):
+                dropped.add(id(a))
+    return [s for s in sources if id(s) not in dropped]
+
+
+def _holds(bigger: Path, smaller: Path) -> bool:
+    """Every uuid of ``smaller`` is in ``bigger``, in the same order, from its start (a few lines
+    of ``bigger`` may come between: a resume writes bookkeeping of its own)."""
+    if bigger.stat().st_size <= smaller.stat().st_size:
+        return False
+    theirs = _uuids(bigger)
+    for uuid in _uuids(smaller):
+        for _ in range(64):
+            if next(theirs, None) == uuid:
+                break
+        else:
+            return False
+    return True
+
+
+def _uuids(path: Path, limit: int | None = None) -> Iterator[str]:
+    """The top-level ``uuid`` of each line of a Claude Code file that has one."""
+    stats = ReadStats()
+    for index, _lineno, obj in reader.iter_json_records(path, stats):
+        if limit is not None and index >= limit:
+            return
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str):
+            yield uuid
 
 
 def _unique_ids(sources: list[SessionSource], root: Path) -> None:

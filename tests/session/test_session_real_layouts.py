@@ -545,3 +545,42 @@ def test_a_script_typescript_reads_as_the_terminal_showed_it(tmp_path):
         (1, "gpu01", "nvidia-smi"),
         (2, "gpu01", "python3 -m sglang.bench_serving --backend sglang --num-prompts 64")]
     assert [(m["seq"], m["name"], m["value"], m["host"]) for m in doc["metrics"]] == [(2, "throughput", 54.8, "gpu01")]
+
+
+def test_a_resumed_claude_session_does_not_count_the_history_it_copied(tmp_path):
+    # `claude --resume A` writes a new file B that starts with A's lines, same uuids and
+    # sessionId (anthropics/claude-code #4926, #28463; Clawdi-AI/clawdi PR #81).
+    a_id, b_id = "aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002"
+
+    def line(n, sid, kind, content):
+        out = _cc_line(n, kind, content)
+        out["sessionId"], out["uuid"] = sid, f"{sid[:4]}-{n}"
+        return out
+
+    a_lines = [
+        line(0, a_id, "user", "why is the EAGLE-3 draft slower than the baseline on gpu01?"),
+        line(1, a_id, "assistant", [{"type": "tool_use", "id": "t1", "name": "Bash",
+                                     "input": {"command": "ssh gpu01 'python3 /root/bench_eagle3.py'"}}]),
+        line(2, a_id, "user", [{"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content":
+                                "Exit code 1\nTraceback (most recent call last):\n  File \"/root/bench_eagle3.py\", "
+                                "line 9, in <module>\nRuntimeError: CUDA error: out of memory"}]),
+    ]
+    b_lines = [*a_lines,
+               {"type": "file-history-snapshot", "messageId": "aaaa-2", "snapshot": {}, "isSnapshotUpdate": False},
+               line(3, b_id, "user", "retry with a smaller batch"),
+               line(4, b_id, "assistant", [{"type": "tool_use", "id": "t2", "name": "Bash",
+                                            "input": {"command": "ssh gpu01 'python3 /root/bench_eagle3.py --bs 8'"}}]),
+               line(5, b_id, "user", [{"type": "tool_result", "tool_use_id": "t2", "is_error": False,
+                                       "content": "Output token throughput (tok/s): 88.1"}])]
+    project = tmp_path / "-w"
+    project.mkdir()
+    (project / f"{a_id}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in a_lines))
+    (project / f"{b_id}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in b_lines))
+    doc = analyze_path(project).to_json()
+    assert [s["id"] for s in doc["sessions"]] == [b_id]
+    assert [(c["seq"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        (1, "ssh gpu01 'python3 /root/bench_eagle3.py'", 1),
+        (5, "ssh gpu01 'python3 /root/bench_eagle3.py --bs 8'", 0)]
+    assert [(e["seq"], e["kind"]) for e in doc["errors"]] == [(2, "cuda_oom")]
+    # A file named on its own is read whole, copied history included.
+    assert len(analyze_path(project / f"{a_id}.jsonl").to_json()["commands"]) == 1
