@@ -418,6 +418,13 @@ class SSHTransport(Transport):
                 raise self._lost("while opening a channel" + _cause(exc)) from None
 
     def _lost(self, when: str) -> ConnectionLostError:
+        silent = getattr(self._connection.transport, "not_responding", None)
+        if silent is not None:
+            return ConnectionLostError(
+                f"{self.host}: SSH connection lost {when}: {silent}",
+                hint="the host is hung or thrashing (sshd frozen, out of memory, a dead NFS mount), or the network "
+                "to it went dark; raise ServerAliveCountMax if it is only very slow",
+            )
         return self._blame_jump(
             ConnectionLostError(
                 f"{self.host}: SSH connection lost {when}",

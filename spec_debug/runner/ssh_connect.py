@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 import paramiko
-from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST
+from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
 
 from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, authenticate
@@ -471,7 +471,7 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
             if isinstance(exc, TransportError):
                 raise
             raise HandshakeError(f"{target.alias}: connection to {where} failed during authentication: {_one_line(exc)}") from None
-        transport.set_keepalive(max(1, int(target.keepalive_s)))
+        transport.keep_server_alive(max(1, int(target.keepalive_s)), max(1, target.keepalive_count_max))
         return transport
     except HandshakeError:
         transport.close()
@@ -571,9 +571,55 @@ def _handle_channel_close(channel: paramiko.Channel, message: paramiko.Message) 
             lock.release()
 
 
+class ServerNotResponding(paramiko.SSHException):
+    """The server left our keepalive probes unanswered: the connection is given up."""
+
+
 class _SignalAwareTransport(paramiko.Transport):
     _channel_handler_table = {
         **paramiko.Transport._channel_handler_table,
         MSG_CHANNEL_REQUEST: _handle_channel_request,
         MSG_CHANNEL_CLOSE: _handle_channel_close,
     }
+
+    unanswered_probes = 0
+    not_responding: ServerNotResponding | None = None
+    """Why the connection was given up, when the server stopped answering."""
+
+    def keep_server_alive(self, interval_s: int, count_max: int) -> None:
+        """ServerAliveInterval/ServerAliveCountMax as ssh(1) applies them (openssh-portable:
+        clientloop.c, server_alive_check): after `interval_s` quiet seconds, a
+        `keepalive@openssh.com` request that wants a reply; `count_max` of them unanswered and
+        the connection is given up.
+
+        paramiko's own keepalive asks for no reply (paramiko/transport.py, set_keepalive), so
+        it never notices a server whose kernel still acknowledges our packets while sshd
+        itself is frozen (a host swapping to death, sshd stuck on a dead NFS mount), nor a
+        host that goes quiet behind a healthy bastion. A step with no timeout then waits
+        forever. Any server answers the request, with failure if it does not know it (RFC
+        4254, section 4). The probe runs in the transport thread, on a quiet read
+        (paramiko/packet.py, _check_keepalive); raising there ends the connection as a
+        dropped socket would, waking every channel.
+        """
+
+        def probe() -> None:
+            if self.unanswered_probes >= count_max:
+                self.not_responding = ServerNotResponding(f"the server stopped answering ({count_max} keepalives unanswered)")
+                raise self.not_responding
+            self.unanswered_probes += 1
+            request = paramiko.Message()
+            request.add_byte(cMSG_GLOBAL_REQUEST)
+            request.add_string("keepalive@openssh.com")
+            request.add_boolean(True)  # want_reply: the whole point
+            self._send_user_message(request)
+
+        self.packetizer.set_keepalive(interval_s, probe)
+
+    # Any reply to a global request (ours are only the probes) proves the server alive.
+    def _parse_request_success(self, m: paramiko.Message) -> None:
+        self.unanswered_probes = 0
+        super()._parse_request_success(m)  # type: ignore[misc]
+
+    def _parse_request_failure(self, m: paramiko.Message) -> None:
+        self.unanswered_probes = 0
+        super()._parse_request_failure(m)  # type: ignore[misc]
