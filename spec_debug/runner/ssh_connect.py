@@ -238,10 +238,10 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, interval)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, max(1, target.keepalive_count_max))
     if hasattr(socket, "TCP_USER_TIMEOUT"):
-        # paramiko's keepalives are sent without asking for a reply, so unlike OpenSSH's
-        # ServerAliveCountMax they never notice a silent peer; and once they are in flight TCP
-        # keepalive stops probing. TCP_USER_TIMEOUT (RFC 5482) closes the socket when sent
-        # data stays unacknowledged this long: the same ServerAliveInterval x CountMax bound.
+        # Once our keepalive probes are in flight TCP keepalive stops probing. TCP_USER_TIMEOUT
+        # (RFC 5482) closes the socket when sent data stays unacknowledged this long: the same
+        # ServerAliveInterval x CountMax bound at the TCP level, for a link that goes dark
+        # (keep_server_alive catches a peer that still acknowledges but no longer answers).
         timeout_ms = interval * (max(1, target.keepalive_count_max) + 1) * 1000
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, timeout_ms)
     return sock
