@@ -189,6 +189,8 @@ class RemoteFiles:
                 self._client = paramiko.SFTPClient(channel)
                 # Then no limit per transfer, only on silence: a home on a hung NFS mount.
                 channel.settimeout(_STALL_S)
+                if self._interrupted.is_set():  # interrupt() came while this channel opened
+                    close_channel(channel)
             except _SFTP_FAILURES as exc:
                 slot.__exit__(None, None, None)
                 if channel is not None:
