@@ -15,7 +15,11 @@ from typing import Any
 
 from spec_debug.probes.hostfiles import describe_model
 
-_SERVER_MARKERS = ("sglang.launch_server", "vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server")
+# `python -m MODULE` of each server entry point; sglang_router.launch_server starts the router
+# and its SGLang workers from one command line (sgl-project/sglang: sgl-router/py_src/
+# sglang_router/launch_server.py), with the same --speculative-* flags.
+_SERVER_MARKERS = ("sglang.launch_server", "sglang_router.launch_server", "vllm.entrypoints.openai.api_server",
+                   "vllm.entrypoints.api_server")
 
 
 def is_server_argv(argv: list[str]) -> bool:
@@ -69,6 +73,26 @@ def _model_refs(argv: list[str]) -> list[str]:
     return refs
 
 
+def _json_model_refs(text: str) -> list[str]:
+    """`"model"` values of the JSON objects written in a command line as it was given.
+
+    A line copied from `ps` has lost its quotes around `--speculative-config {"model": ...}`,
+    and shlex would strip the JSON's own quotes; the objects are read from the raw text."""
+    refs: list[str] = []
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start >= 0:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except ValueError:
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(value, dict) and isinstance(value.get("model"), str):
+            refs.append(value["model"])
+        start = text.find("{", end)
+    return refs
+
+
 def run(args: dict) -> dict:
     cmdline = args.get("server_cmdline") or ""
     result: dict[str, Any] = {"args": args, "source": None, "cmdline": None, "argv": None,
@@ -90,7 +114,10 @@ def run(args: dict) -> dict:
         argv = chosen["argv"]
         result["source"] = f"/proc/{chosen['pid']}/cmdline"
         result["argv"] = argv
-    for ref in _model_refs(argv):
+    refs = _model_refs(argv)
+    if cmdline:
+        refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
+    for ref in refs:
         info = describe_model(ref)
         if info.get("found"):
             result["models"][ref] = info

@@ -148,3 +148,20 @@ def test_model_dir_resolves_a_hub_id_from_the_hf_cache(tmp_path, monkeypatch):
     assert hostfiles.resolve_model_dir("RedHatAI/not-there") is None
     info = hostfiles.describe_model(str(DEMO / "draft"))
     assert info["tensors"]["fc.weight"][0] == [32, 96]
+
+
+def test_launch_flags_reads_the_draft_named_in_a_ps_style_speculative_config():
+    """A line copied from `ps -ww` has no quotes around the JSON; the draft it names is still read."""
+    line = (f"python3 -m vllm.entrypoints.openai.api_server --model {DEMO / 'target'} --speculative-config "
+            f'{{"method": "eagle3", "model": "{DEMO / "draft"}", "num_speculative_tokens": 1}} --port 8000')
+    host = launch_flags.run({"server_cmdline": line})
+    assert host["models"][str(DEMO / "draft")]["config"]["speculators_model_type"] == "eagle3"
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    assert (facts["launch"]["num_steps"], facts["launch"]["trained_steps"]) == (1, 3)
+    assert [f.code for f in launch_step.check(context(facts))] == ["SD101"]
+
+
+def test_a_router_launch_is_a_server_command():
+    argv = ["python", "-m", "sglang_router.launch_server", "--model-path", "m", "--dp-size", "2"]
+    assert launch_flags.is_server_argv(argv)
+    assert not launch_flags.is_server_argv(["python", "-m", "sglang_router.launch_router", "--worker-urls", "x"])
