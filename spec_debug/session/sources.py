@@ -21,11 +21,11 @@ from spec_debug.errors import UsageError
 from spec_debug.session import parallel, reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
-from spec_debug.session.formats import claude_code, codex, openai_chat, text_log
+from spec_debug.session.formats import asciicast, claude_code, codex, openai_chat, text_log
 from spec_debug.session.formats.common import Cursor
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "openai", "text")
-_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log")
+_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast")
 _NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", "__pycache__", "node_modules", "site-packages"})
 _SNIFF_BYTES = 256 * 1024
 _SNIFF_LINES = 50
@@ -44,6 +44,8 @@ class SessionSource:
     children: list[SessionSource] = field(default_factory=list)
     """codex only: sub-agent rollouts under PATH that name this one's thread as their parent;
     they are read as agents of this session, not as sessions of their own."""
+    recording: bool = False
+    """text only: an asciinema terminal recording (:mod:`formats.asciicast`)."""
     forked_from: Path | None = None
     """codex only: the rollout under PATH of the thread this session was forked from (/fork):
     the history copied from it is read there, not twice."""
@@ -101,10 +103,14 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
                          hint=f"decompress it first (e.g. zcat, zstdcat or unzip) to {file.stem}")
     if scanning and fmt is None and not recognized and file.suffix.lower() in (".json", ".jsonl"):
         return None  # a config or data file in the folder, not a transcript
+    recording = detected == "asciicast"
+    if recording:
+        detected = "text"  # a shell log, timed
     if fmt is not None:
         array = array and fmt == "openai"
+        recording = recording and fmt == "text"
         detected = fmt
-    return SessionSource(id=file.stem, path=file, format=detected, array=array)
+    return SessionSource(id=file.stem, path=file, format=detected, array=array, recording=recording)
 
 
 def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
@@ -280,7 +286,7 @@ def _is_auto_memory(folder: Path, beside: set[str]) -> bool:
 def detect_format(path: Path) -> tuple[str, bool]:
     """Sniff the head of a file: ``(format, is_json_array)``."""
     detected, array, _ = _sniff(path)
-    return detected, array
+    return ("text" if detected == "asciicast" else detected), array
 
 
 def _compression(path: Path) -> str | None:
@@ -317,6 +323,8 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
             return "openai", True, True
         if isinstance(value, dict) and codex.looks_like_legacy(value) and "type" not in value:
             return "codex", False, True  # the header line of a rollout from before the envelope
+        if isinstance(value, dict) and asciicast.looks_like(value):
+            return "asciicast", False, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
@@ -375,6 +383,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         yield from _codex_session(source, cursor, stats, tree)
     elif source.format == "openai":
         yield from openai_chat.read(source.path, cursor, stats, array=source.array)
+    elif source.format == "text" and source.recording:
+        yield from asciicast.read(source.path, cursor, stats)
     elif source.format == "text":
         yield from text_log.read(source.path, cursor, stats)
     else:

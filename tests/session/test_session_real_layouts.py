@@ -584,3 +584,55 @@ def test_a_resumed_claude_session_does_not_count_the_history_it_copied(tmp_path)
     assert [(e["seq"], e["kind"]) for e in doc["errors"]] == [(2, "cuda_oom")]
     # A file named on its own is read whole, copied history included.
     assert len(analyze_path(project / f"{a_id}.jsonl").to_json()["commands"]) == 1
+
+
+# -- asciinema terminal recordings (docs.asciinema.org/manual/asciicast/v2 and /v3) ---------------
+
+CAST_OUTPUT = [
+    (0.5, "\x1b]0;mei@laptop: ~\x07mei@laptop:~$ "),
+    (2.0, "s"), (2.1, "sh gpu01"), (2.3, "\r\n"),
+    (3.0, "root@gpu01:~# "),
+    (4.0, "python3 /root/test_eagle3.py\r\n"),
+    (9.0, "Traceback (most recent call last):\r\n  File \"/root/eagle3/model.py\", line 88, in forward\r\n"
+          "    h = torch.cat([low, mid, high], dim=-1)\r\nRuntimeError: Sizes of tensors must match except in "
+          "dimension 2. Expected size 4096 but got size 2048 for tensor number 1 in the list.\r\n"),
+    (10.0, "root@gpu01:~# "),
+    (12.0, "python3 -m sglang.bench_serving --backend sglang\r\n"),
+    (70.0, "Output token throughput (tok/s):         54.8\r\n"),
+    (71.0, "root@gpu01:~# "),
+]
+
+
+def _cast(path: Path, version: int) -> Path:
+    if version == 2:
+        header = {"version": 2, "width": 120, "height": 40, "timestamp": 1778572800,
+                  "env": {"SHELL": "/bin/bash", "TERM": "xterm-256color"}}
+        events = [[t, "o", d] for t, d in CAST_OUTPUT]
+    else:
+        header = {"version": 3, "term": {"cols": 120, "rows": 40, "type": "xterm-256color"}, "timestamp": 1778572800}
+        times = [t for t, _ in CAST_OUTPUT]
+        events = [[round(t - (times[i - 1] if i else 0), 3), "o", d] for i, (t, d) in enumerate(CAST_OUTPUT)]
+        events.insert(3, [0.0, "i", "sh gpu01\r"])
+        events.append([0.5, "x", "0"])
+    lines = [json.dumps(header)] + (["# event stream follows the header"] if version == 3 else [])
+    path.write_text("\n".join(lines + [json.dumps(e) for e in events]) + "\n")
+    return path
+
+
+def test_asciinema_recordings_read_as_shell_logs_with_their_times(cli, tmp_path):
+    docs = []
+    for version in (2, 3):
+        doc, md = _both_formats(cli, _cast(tmp_path / f"gpu01-v{version}.cast", version), tmp_path)
+        assert doc["format"] == "text" and doc["stats"]["lines_skipped"] == 0
+        assert "RuntimeError" in md
+        docs.append(doc)
+    for doc in docs:
+        assert [(c["seq"], c["host"], c["command"], c["timestamp"]) for c in doc["commands"]] == [
+            (0, "gpu01", "ssh gpu01", "2026-05-12T08:00:02.300000Z"),
+            (1, "gpu01", "python3 /root/test_eagle3.py", "2026-05-12T08:00:04Z"),
+            (2, "gpu01", "python3 -m sglang.bench_serving --backend sglang", "2026-05-12T08:00:12Z"),
+        ]
+        assert [(e["seq"], e["exception"], e["line"]) for e in doc["errors"]] == [(1, "RuntimeError", 88)]
+        assert [(m["seq"], m["value"], m["host"]) for m in doc["metrics"]] == [(2, 54.8, "gpu01")]
+    # Found in a folder scan too.
+    assert [s["id"] for s in analyze_path(tmp_path).to_json()["sessions"]] == ["gpu01-v2", "gpu01-v3"]

@@ -42,7 +42,24 @@ _ROLE = {"human": "user", "ai": "assistant"}
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    return read_lines(_decoded(path, stats), cursor)
+
+
+def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> Iterator[Event]:
+    """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them."""
     state = _State(cursor)
+    for lineno, line, timestamp in lines:
+        if "\x1b" in line:
+            line = _TERMINAL_CONTROL.sub("", _ERASE_TO_END.sub("\x0e", line))
+        if "\r" in line or "\b" in line or "\x0e" in line:
+            line = _as_displayed(line)
+        state.timestamp = timestamp
+        yield from state.feed(line, lineno)
+    yield from state.flush()
+    cursor.records = state.seq_next - cursor.seq_base
+
+
+def _decoded(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
     for lineno, raw in iter_lines(path, stats):
         if raw is None:
             continue
@@ -62,13 +79,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                 continue
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a byte-order mark (Windows editors)
-        if "\x1b" in line:
-            line = _TERMINAL_CONTROL.sub("", _ERASE_TO_END.sub("\x0e", line))
-        if "\r" in line or "\b" in line or "\x0e" in line:
-            line = _as_displayed(line)
-        yield from state.feed(line, lineno)
-    yield from state.flush()
-    cursor.records = state.seq_next - cursor.seq_base
+        yield lineno, line, None
 
 
 def _as_displayed(line: str) -> str:
@@ -117,6 +128,9 @@ class _State:
         self.fence: str | None = None  # language of the open ``` fence
         self.numbered = False
         self.calls = 0
+        self.timestamp: str | None = None
+        """Of the line being fed (a terminal recording stamps its output)."""
+        self.body_timestamp: str | None = None
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -127,6 +141,7 @@ class _State:
         self.block = 0
 
     def _event(self, kind: str, role: str, line: int, **kw) -> Event:
+        kw.setdefault("timestamp", self.timestamp)
         ev = Event(session=self.cursor.session, seq=self.seq, agent=self.cursor.agent, role=role,
                    kind=kind, block=self.block, file=self.cursor.file, line=line, **kw)
         self.block += 1
@@ -142,7 +157,7 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
-            yield self._event(kind, role, self.body_line, text=text,
+            yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
                               call_id=self.call_id if kind == "tool_result" else None,
                               exit_code=code, is_error=code not in (None, 0))
         self.body = []
@@ -153,6 +168,7 @@ class _State:
     def _open(self, kind: str, line: int, first: str = "") -> None:
         self.kind = kind
         self.body_line = line
+        self.body_timestamp = self.timestamp
         self.body = [first] if first else []
         self.body_chars = len(first)
 

@@ -1,0 +1,91 @@
+"""Terminal recordings made with asciinema (``asciinema rec session.cast``): a shell log whose
+output comes in timed chunks.
+
+asciicast v2 and v3 (docs.asciinema.org/manual/asciicast/v2 and /v3) are newline-delimited
+JSON: a header object (``{"version": 2, "width", "height", "timestamp"}``; v3 ``{"version": 3,
+"term": {"cols", "rows"}, "timestamp"}``), then one ``[time, code, data]`` array per event,
+``"o"`` being terminal output. v2 times count from the start, v3 times from the event before;
+v3 allows ``#`` comment lines. The output is cut into lines and read as a shell log
+(:mod:`text_log`), each line stamped with the time its end was written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import text_log
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.reader import iter_lines
+
+_MAX_PENDING = 1 << 20
+"""Output without a newline (a progress bar redrawn for an hour) is cut at this many characters."""
+
+
+def looks_like(obj: dict) -> bool:
+    """The header line of a v2 or v3 recording."""
+    version = obj.get("version")
+    return (version == 2 and "width" in obj and "height" in obj) or (version == 3 and isinstance(obj.get("term"), dict))
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    return text_log.read_lines(_output_lines(path, stats), cursor)
+
+
+def _output_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str | None]]:
+    start: datetime | None = None
+    relative = False
+    clock = 0.0
+    pending = ""
+    header_seen = False
+    for lineno, raw in iter_lines(path, stats):
+        if raw is None or raw.isspace() or raw.startswith(b"#"):
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            stats.broken_json += 1
+            continue
+        if not header_seen:
+            header_seen = True
+            if isinstance(value, dict):
+                relative = value.get("version") == 3
+                ts = value.get("timestamp")
+                if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+                    try:
+                        start = datetime.fromtimestamp(ts, tz=timezone.utc)
+                    except (OverflowError, OSError, ValueError):
+                        start = None
+                continue
+        if not isinstance(value, list) or len(value) != 3:
+            stats.non_object += 1
+            continue
+        at, code, data = value
+        if isinstance(at, (int, float)) and not isinstance(at, bool):
+            clock = clock + at if relative else at
+        if code != "o" or not isinstance(data, str):
+            continue  # input echoes in the output anyway; markers, resizes and the exit carry no text
+        pending += data
+        if "\n" in data:
+            stamp = _stamp(start, clock)
+            *lines, pending = pending.split("\n")
+            for line in lines:
+                yield lineno, line.rstrip("\r"), stamp
+        if len(pending) > _MAX_PENDING:
+            stamp = _stamp(start, clock)
+            yield lineno, pending, stamp
+            pending = ""
+    if pending:
+        yield lineno if header_seen else 0, pending, _stamp(start, clock)
+
+
+def _stamp(start: datetime | None, seconds: float) -> str | None:
+    if start is None:
+        return None
+    try:
+        return (start + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
+    except OverflowError:
+        return None
