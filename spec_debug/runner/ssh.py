@@ -10,7 +10,6 @@ closing a channel does not stop the remote process.
 
 from __future__ import annotations
 
-import select
 import shlex
 import signal
 import threading
@@ -23,7 +22,7 @@ import paramiko
 
 from spec_debug.errors import SpecDebugError, TransportError, UsageError
 from spec_debug.runner.output import StreamCapture
-from spec_debug.runner.ssh_connect import Connection, ConnectOptions, close_channel, connect, dropped_hop
+from spec_debug.runner.ssh_connect import Connection, ConnectOptions, close_channel, connect, dropped_hop, wait_readable
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -259,7 +258,7 @@ class SSHTransport(Transport):
             wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - now))
             # The channel's fileno is a pipe that paramiko makes readable when either stream
             # has data or the channel reaches EOF (paramiko/channel.py, fileno).
-            select.select([channel], [], [], wait)
+            wait_readable(channel, wait)
         self._drain(channel, stdout, stderr)
         while not channel.status_event.wait(0.2):
             if deadline is not None and time.monotonic() >= deadline:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import math
 import os
 import random
 import select
@@ -290,8 +291,7 @@ class _ProxyCommand(paramiko.ProxyCommand):
         start = time.monotonic()
         while True:
             wait = None if self.timeout is None else max(0.0, self.timeout - (time.monotonic() - start))
-            ready, _, _ = select.select([self.process.stdout], [], [], wait)
-            if ready:
+            if wait_readable(self.process.stdout, wait):
                 try:
                     return os.read(self.process.stdout.fileno(), size)  # b"" at EOF: the command ended
                 except OSError as exc:
@@ -319,6 +319,18 @@ class _ProxyCommand(paramiko.ProxyCommand):
         self._drain.join(timeout=1.0)
         lines = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()
         return f"exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
+
+
+def wait_readable(source: object, timeout_s: float | None) -> bool:
+    """Wait until `source` (anything with fileno()) is readable, or timeout_s passes.
+
+    poll, not select: select cannot watch a descriptor numbered FD_SETSIZE (1024) or above and
+    raises ValueError, which a big fleet with a high --forks reaches where the file limit is
+    raised (containers often allow 1048576).
+    """
+    poller = select.poll()
+    poller.register(source, select.POLLIN | select.POLLHUP | select.POLLERR)  # type: ignore[arg-type]
+    return bool(poller.poll(None if timeout_s is None else max(0, math.ceil(timeout_s * 1000))))
 
 
 def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
