@@ -274,7 +274,7 @@ def test_a_codex_sub_agent_without_its_parent_says_whose_it_is(tmp_path):
 
 
 def test_the_copied_parent_history_ends_where_the_child_starts_its_own_turn(tmp_path):
-    from spec_debug.session.formats.codex import replayed_span
+    from spec_debug.session.formats.codex_threads import replayed_span
 
     parent = tmp_path / "parent.jsonl"
     parent.write_text("".join(json.dumps(x) + "\n" for x in PARENT_ROLLOUT))

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats, Spawn
@@ -71,121 +70,8 @@ SPAWN_TOOLS = frozenset({"spawn_agent"})
 multi_agents*``; the same items in several independent rollout readers' fixtures)."""
 
 
-@dataclass(slots=True)
-class Thread:
-    """Who a rollout is, from its first ``session_meta``: a sub-agent names its parent in
-    ``source: {"subagent": {"thread_spawn": {parent_thread_id, depth, agent_nickname,
-    agent_role}}}`` (openai/codex ``codex-rs/protocol/src/protocol.rs`` ``SessionSource::SubAgent``,
-    ``SubAgentSource::ThreadSpawn``; ``agent_nickname``/``agent_role`` also at the top of the
-    payload)."""
-
-    id: str
-    parent: str | None = None
-    nickname: str = ""
-    role: str = ""
-    forked_from: str | None = None
-    """``forked_from_id``: the thread a session forked by the person (``/fork``) copied its
-    history from; that copy heads its rollout as a sub-agent's does (ccusage test
-    ``skips_replayed_parent_token_history_in_forked_session_files``)."""
-
-
-def thread_of(path: Path) -> Thread | None:
-    """The :class:`Thread` of a rollout, from the session_meta among its first lines."""
-    stats = ReadStats()
-    for index, _lineno, obj in iter_json_records(path, stats):
-        if index >= 8:
-            break
-        if obj.get("type") != "session_meta" or not isinstance(obj.get("payload"), dict):
-            continue
-        payload = obj["payload"]
-        if not isinstance(payload.get("id"), str):
-            return None
-        spawn = _thread_spawn(payload.get("source"))
-        parent = spawn.get("parent_thread_id")
-
-        def text(key: str) -> str:
-            value = spawn.get(key) or payload.get(key)
-            return value if isinstance(value, str) else ""
-
-        forked = payload.get("forked_from_id")
-        return Thread(id=payload["id"], parent=parent if isinstance(parent, str) and parent else None,
-                      nickname=text("agent_nickname"), role=text("agent_role"),
-                      forked_from=forked if isinstance(forked, str) and forked else None)
-    return None
-
-
-def _thread_spawn(source) -> dict:
-    """``{"subagent": {"thread_spawn": {...}}}``; ``sub_agent`` as some readers spell it."""
-    if not isinstance(source, dict):
-        return {}
-    sub = source.get("subagent", source.get("sub_agent"))
-    spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
-    return spawn if isinstance(spawn, dict) else {}
-
-
-def replayed_span(path: Path, own_id: str, parent_path: Path) -> tuple[int, int] | None:
-    """Record indices ``[start, end)`` of the parent's history a sub-agent rollout copies at its
-    head: right after the child's own ``session_meta`` comes the parent's (another ``id``),
-    then the parent's lines, then the child's first turn. Rollout readers that count tokens
-    skip that block (ryoppippi/ccusage ``rust/crates/ccusage/src/adapter/codex`` test
-    ``skips_replayed_parent_token_history_in_thread_spawn_subagent_files``), but its end has no
-    marker: the copy holds the parent's own ``turn_context`` and ``task_started`` lines, and its
-    timestamps may be rewritten to the time of the fork. So the block is what matches the
-    parent's rollout line for line (type and payload; a few parent lines may be missing from
-    the copy), and it ends at the first line that does not."""
-    stats = ReadStats()
-    start: int | None = None
-    parent = _fingerprints(parent_path)
-    ahead: deque[int] = deque()
-    for index, _lineno, obj in iter_json_records(path, stats):
-        line_type = obj.get("type")
-        if start is None:
-            payload = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
-            if line_type == "session_meta" and payload.get("id") not in (None, own_id):
-                start = index
-            elif line_type != "session_meta" or index >= 8:
-                return None  # the child's own lines came first: nothing was copied
-            else:
-                continue
-        if not _pop_match(_fingerprint(obj), ahead, parent):
-            return (start, index) if index > start else None
-    return None if start is None else (start, stats.records)
-
-
-_LOOKAHEAD = 64
-
-
-def _pop_match(fingerprint: int, ahead: deque[int], parent: Iterator[int]) -> bool:
-    """Consume the parent's lines up to the one equal to ``fingerprint`` within the next
-    :data:`_LOOKAHEAD`; False (nothing consumed) when there is none."""
-    for at, seen in enumerate(ahead):
-        if seen == fingerprint:
-            for _ in range(at + 1):
-                ahead.popleft()
-            return True
-    while len(ahead) < _LOOKAHEAD:
-        seen = next(parent, None)
-        if seen is None:
-            return False
-        if seen == fingerprint:
-            ahead.clear()
-            return True
-        ahead.append(seen)
-    return False
-
-
-def _fingerprints(path: Path) -> Iterator[int]:
-    for _index, _lineno, obj in iter_json_records(path, ReadStats()):
-        yield _fingerprint(obj)
-
-
-def _fingerprint(obj: dict) -> int:
-    """A line without its envelope timestamp (a copy may carry the time of the fork)."""
-    return hash((str(obj.get("type")), json.dumps(obj.get("payload"), sort_keys=True, default=str)))
-
-
 def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | None = None) -> Iterator[Event]:
-    """``skip``: record indices not to turn into events (:func:`replayed_span`); they keep
+    """``skip``: record indices not to turn into events (``codex_threads.replayed_span``); they keep
     their place in the seq numbering."""
     results_seen: OrderedDict[str, None] = OrderedDict()
     for index, lineno, obj in iter_json_records(path, stats):

@@ -1,0 +1,201 @@
+"""Where Claude Code keeps a session's parts on disk, and which files are no sessions.
+
+``<sessionId>.jsonl`` has a ``<sessionId>/`` folder beside it: sub-agents (``subagents/``,
+Workflow runs under ``subagents/workflows/<runId>/``, CLI 2.0.x ``agent-*.jsonl``), large tool
+outputs (``tool-results/``) and Workflow snapshots (``workflows/``) (TRANSCRIPTS.md section 1a).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from spec_debug.session.events import ReadStats
+from spec_debug.session.reader import iter_json_records
+
+_FIRST_LINES = 50
+
+
+def is_session_folder(path: Path) -> bool:
+    """``<sessionId>/`` beside ``<sessionId>.jsonl``: sub-agents (``subagents/``, or CLI 2.0.x
+    ``agent-*.jsonl``), large tool outputs (``tool-results/``) and Workflow snapshots, never
+    sessions."""
+    return (path / "subagents").is_dir() or (path / "tool-results").is_dir() or (path / "workflows").is_dir() \
+        or any(path.glob("agent-*.jsonl"))
+
+
+def is_auto_memory(folder: Path, beside: set[str]) -> bool:
+    """Claude Code's auto memory, ``~/.claude/projects/<project>/memory/`` (``MEMORY.md`` and
+    topic notes in Markdown, beside the project's session files): notes, not sessions
+    (code.claude.com docs, "Manage Claude's memory")."""
+    return folder.name == "memory" and (
+        (folder / "MEMORY.md").is_file() or any(name.endswith(".jsonl") for name in beside))
+
+
+def resumed_copies(sessions: list[Path]) -> set[Path]:
+    """The Claude Code sessions that a later one holds whole. ``claude --resume`` and
+    ``--continue`` write a new session file that starts with the resumed session's lines, same
+    ``uuid``s (anthropics/claude-code issues #4926 and #28463; Clawdi-AI/clawdi PR #81: "B's
+    first 1776 uuid match A exactly"), so a folder holding both would count that history twice.
+    A is held by B when its uuids come, in order, at the head of B's."""
+    if len(sessions) < 2:
+        return set()
+    by_first: dict[tuple[Path, str], list[Path]] = {}
+    for path in sessions:
+        first = next(_uuids(path, limit=_FIRST_LINES), None)
+        if first is not None:
+            by_first.setdefault((path.parent, first), []).append(path)
+    held: set[Path] = set()
+    for group in by_first.values():
+        for a in group:
+            if any(b != a and b not in held and _holds(b, a) for b in group):
+                held.add(a)
+    return held
+
+
+def _holds(bigger: Path, smaller: Path) -> bool:
+    """Every uuid of ``smaller`` is in ``bigger``, in the same order, from its start (a few lines
+    of ``bigger`` may come between: a resume writes bookkeeping of its own)."""
+    if bigger.stat().st_size <= smaller.stat().st_size:
+        return False
+    theirs = _uuids(bigger)
+    for uuid in _uuids(smaller):
+        for _ in range(64):
+            if next(theirs, None) == uuid:
+                break
+        else:
+            return False
+    return True
+
+
+def _uuids(path: Path, limit: int | None = None) -> Iterator[str]:
+    """The top-level ``uuid`` of each line of a Claude Code file that has one."""
+    for index, _lineno, obj in iter_json_records(path, ReadStats()):
+        if limit is not None and index >= limit:
+            return
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str):
+            yield uuid
+
+
+@dataclass(slots=True)
+class WorkflowRun:
+    """One Workflow run of a session (daaain/claude-code-log ``claude_code_log/workflow.py``):
+    ``subagents/workflows/<runId>/`` holds ``journal.jsonl`` (``started``/``result`` rows keyed
+    by ``agentId``) and the agents' files; ``workflows/<runId>.json`` is written when the run
+    ends (``status``, ``workflowName``). A run that failed before starting an agent has only
+    the latter."""
+
+    folder: str | None
+    agents: list[str]
+    status: str
+    """The snapshot's status; else from the journal: running until every started agent has
+    a result."""
+    name: str = ""
+
+
+def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str | None]], dict[str, str],
+                                                  dict[str, WorkflowRun]]:
+    """``{agent_id: (file, meta, workflow run id)}``, ``{toolUseId: agent_id}`` and the
+    session's Workflow runs.
+
+    Layouts, newest first: ``<id>/subagents/**/agent-*.jsonl``, ``<id>/agent-*.jsonl``, and
+    (CLI 2.0.x) ``agent-*.jsonl`` beside the session file when its lines name this session.
+    Compaction agents (``agent-acompact-*``) are internal and skipped
+    (sonnes/chitragupt ``docs/specs/004-subagents.md``).
+    """
+    folder = session_file.parent / session_file.stem
+    candidates: list[Path] = []
+    if folder.is_dir():
+        candidates += sorted(folder.glob("subagents/**/agent-*.jsonl"))
+        candidates += sorted(folder.glob("agent-*.jsonl"))
+    for beside in sorted(session_file.parent.glob("agent-*.jsonl")):
+        if _names_session(beside, session_file.stem):
+            candidates.append(beside)
+    files: dict[str, tuple[Path, dict, str | None]] = {}
+    by_tool_use: dict[str, str] = {}
+    run_agents: dict[str, list[str]] = {}
+    workflows = folder / "subagents" / "workflows"
+    for path in candidates:
+        agent_id = path.name[len("agent-"):-len(".jsonl")]
+        if agent_id.startswith("acompact") or agent_id in files:
+            continue
+        meta = read_meta(path.with_name(f"agent-{agent_id}.meta.json"))
+        run_id = path.parent.name if path.parent.parent == workflows else None
+        files[agent_id] = (path, meta, run_id)
+        if run_id is not None:
+            run_agents.setdefault(run_id, []).append(agent_id)
+        if isinstance(meta.get("toolUseId"), str):
+            by_tool_use[meta["toolUseId"]] = agent_id
+    return files, by_tool_use, _workflow_runs(folder, run_agents)
+
+
+def _workflow_runs(folder: Path, run_agents: dict[str, list[str]]) -> dict[str, WorkflowRun]:
+    runs: dict[str, WorkflowRun] = {}
+    workflows = folder / "subagents" / "workflows"
+    run_ids = set(run_agents)
+    if workflows.is_dir():
+        run_ids.update(p.name for p in workflows.iterdir() if (p / "journal.jsonl").is_file())
+    snapshots = folder / "workflows"
+    if snapshots.is_dir():
+        run_ids.update(p.stem for p in snapshots.glob("*.json"))
+    for run_id in sorted(run_ids):
+        run_dir = workflows / run_id
+        started, finished = _journal(run_dir / "journal.jsonl")
+        agents = run_agents.get(run_id, [])
+        snapshot = read_meta(snapshots / f"{run_id}.json")
+        status = snapshot.get("status")
+        if not isinstance(status, str) or not status:
+            status = "running" if started - finished else ("completed" if started or agents else "unknown")
+        name = snapshot.get("workflowName")
+        runs[run_id] = WorkflowRun(folder=str(run_dir) if run_dir.is_dir() else None, agents=agents,
+                                   status=status, name=name if isinstance(name, str) else "")
+    return runs
+
+
+def _journal(path: Path) -> tuple[set[str], set[str]]:
+    """Agent ids a run's ``journal.jsonl`` says were started, and those with a result."""
+    started: set[str] = set()
+    finished: set[str] = set()
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                try:
+                    row = json.loads(raw)
+                except ValueError:
+                    continue  # the line being written, or a broken one
+                if isinstance(row, dict) and isinstance(row.get("agentId"), str):
+                    (finished if row.get("type") == "result" else started).add(row["agentId"])
+    except OSError:
+        pass
+    return started | finished, finished
+
+
+def read_meta(path: Path) -> dict:
+    try:
+        if path.stat().st_size > 1 << 20:
+            return {}
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _names_session(path: Path, session_id: str) -> bool:
+    """The first line of a CLI 2.0.x ``agent-*.jsonl`` names its session. Only its start is
+    read: ``sessionId`` precedes ``message`` (claude-code-log ``models.py``), and the line may
+    hold a pasted image megabytes long."""
+    try:
+        with open(path, "rb") as f:
+            start = f.readline(_NAME_BYTES)
+    except OSError:
+        return False
+    m = _SESSION_ID.search(start)
+    return m is not None and m.group(1).decode("utf-8", "replace") == session_id
+
+
+_NAME_BYTES = 64 * 1024
+_SESSION_ID = re.compile(rb'"sessionId":\s?"([^"]*)"')

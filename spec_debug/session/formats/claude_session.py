@@ -1,0 +1,129 @@
+"""Reading one Claude Code session: its trunk file, then its sub-agents and Workflow runs."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session import parallel, reader
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
+from spec_debug.session.formats import claude_code, claude_layout
+from spec_debug.session.formats.common import Cursor
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
+    """The trunk, then its sub-agents breadth first, linked by ``toolUseResult.agentId`` (trunk
+    only), the ``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR
+    #218), or the Workflow run they belong to."""
+    files, by_tool_use, runs = claude_layout.subagent_files(path)
+    read: set[str] = set()
+    queue: deque[str] = deque()
+    seq_base = 0
+
+    def enqueue(agent_id: str) -> None:
+        if agent_id in files and agent_id not in read and agent_id not in queue:
+            queue.append(agent_id)
+
+    def link_run(run_id: str, parent: str | None, call_id: str | None, spawn: Spawn | None) -> None:
+        """A Workflow run is a node of its own (``workflow:<runId>``), the parent of the agents
+        its script started; their files sit in the run's folder, which names no agent."""
+        node = tree.get(claude_code.WORKFLOW_PREFIX + run_id, parent=parent)
+        node.parent, node.spawned_by, node.agent_type = parent, call_id or node.spawned_by, "workflow"
+        if spawn is not None:
+            node.description = node.description or spawn.description
+        run = runs.get(run_id)
+        if run is None:
+            node.status = "missing"
+            if f"subagents/workflows/{run_id}/" not in stats.missing_files:
+                stats.missing_files.append(f"subagents/workflows/{run_id}/")
+            return
+        node.file = node.file or run.folder
+        node.description = node.description or run.name
+        node.status = run.status
+        for agent_id in run.agents:
+            info = tree.get(agent_id, parent=node.id)
+            info.parent, info.spawned_by = node.id, call_id
+            enqueue(agent_id)
+
+    def watch(events: Iterator[Event]) -> Iterator[Event]:
+        spawns: list[str] = []
+        refs: dict[str, tuple[str, str | None]] = {}
+        for ev in events:
+            if ev.spawn is not None and ev.call_id:
+                spawns.append(ev.call_id)
+                tree.get(ev.agent)
+                pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
+            elif ev.kind == "tool_result" and ev.agent_ref and ev.call_id:
+                refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
+            elif ev.agent_ref and ev.agent_status and ev.call_id is None:
+                notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
+            yield ev
+        for call_id in spawns:
+            parent, spawn = pending.pop(call_id)
+            agent_id, status = refs.get(call_id, (by_tool_use.get(call_id), None))
+            if agent_id is None:
+                continue
+            if agent_id.startswith(claude_code.WORKFLOW_PREFIX):
+                link_run(agent_id[len(claude_code.WORKFLOW_PREFIX):], parent, call_id, spawn)
+                continue
+            info = tree.get(agent_id, parent=parent)
+            info.parent, info.spawned_by = parent, call_id
+            info.description = info.description or spawn.description
+            info.agent_type = info.agent_type or spawn.agent_type
+            if status:
+                info.status = status
+            if agent_id in files:
+                enqueue(agent_id)
+            elif agent_id not in cursor.inline_agents \
+                    and f"agent-{agent_id}.jsonl" not in stats.missing_files:
+                # Referenced but not on disk: keep the node, say so, never fail.
+                stats.missing_files.append(f"agent-{agent_id}.jsonl")
+                info.status = "missing"
+
+    pending: dict[str, tuple[str, Spawn]] = {}
+    notified: dict[str, str] = {}
+    yield from watch(_read_file(path, cursor, stats))
+    seq_base = cursor.records
+    read.add(MAIN_AGENT)
+    # Linked sub-agents breadth first, then any file nothing pointed at.
+    leftovers = iter(sorted(files))
+    while True:
+        if queue:
+            agent_id = queue.popleft()
+        else:
+            agent_id = next((a for a in leftovers if a not in read), None)
+            if agent_id is None:
+                break
+            read.add(agent_id)  # before its run is linked: that queues the run's other agents
+            run_id = files[agent_id][2]
+            if run_id is not None:
+                # A run nothing in the trunk launched (a trunk cut short): the agent still
+                # hangs under its run, whose spawner is unknown, rather than looking like a trunk.
+                link_run(run_id, None, None, None)
+            else:
+                tree.get(agent_id, parent=None)
+        read.add(agent_id)
+        path, meta, _ = files[agent_id]
+        info = tree.get(agent_id)
+        info.file = str(path)
+        info.agent_type = info.agent_type or str(meta.get("agentType", ""))
+        info.description = info.description or str(meta.get("description", ""))
+        sub = Cursor(session=cursor.session, agent=agent_id, file=str(path), seq_base=seq_base)
+        yield from watch(_read_file(path, sub, stats))
+        seq_base += sub.records
+    for agent_id, status in notified.items():
+        info = tree.agents.get(agent_id)
+        if info is not None and info.status != "missing":
+            info.status = status
+    for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
+        if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
+            link_run(run_id, None, None, None)
+
+
+def _read_file(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    # Worker processes cut a file at byte offsets, which a UTF-16 file does not allow.
+    if reader.is_utf16(path):
+        return claude_code.read(path, cursor, stats)
+    return parallel.read_claude(path, cursor, stats)

@@ -1,0 +1,178 @@
+"""Codex sub-agent threads: each has a rollout of its own that names its parent thread, and
+starts with a copy of the parent's history. Read as agents of the parent's session."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.formats import codex
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.reader import iter_json_records
+
+
+class Rollout(Protocol):
+    """What :func:`read_session` needs of a session source."""
+
+    id: str
+    path: Path
+    thread: Thread | None
+    children: list
+    forked_from: Path | None
+
+
+@dataclass(slots=True)
+class Thread:
+    """Who a rollout is, from its first ``session_meta``: a sub-agent names its parent in
+    ``source: {"subagent": {"thread_spawn": {parent_thread_id, depth, agent_nickname,
+    agent_role}}}`` (openai/codex ``codex-rs/protocol/src/protocol.rs`` ``SessionSource::SubAgent``,
+    ``SubAgentSource::ThreadSpawn``; ``agent_nickname``/``agent_role`` also at the top of the
+    payload)."""
+
+    id: str
+    parent: str | None = None
+    nickname: str = ""
+    role: str = ""
+    forked_from: str | None = None
+    """``forked_from_id``: the thread a session forked by the person (``/fork``) copied its
+    history from; that copy heads its rollout as a sub-agent's does (ccusage test
+    ``skips_replayed_parent_token_history_in_forked_session_files``)."""
+
+
+def thread_of(path: Path) -> Thread | None:
+    """The :class:`Thread` of a rollout, from the session_meta among its first lines."""
+    stats = ReadStats()
+    for index, _lineno, obj in iter_json_records(path, stats):
+        if index >= 8:
+            break
+        if obj.get("type") != "session_meta" or not isinstance(obj.get("payload"), dict):
+            continue
+        return _thread(obj["payload"])
+    return None
+
+
+def _thread(payload: dict) -> Thread | None:
+    if not isinstance(payload.get("id"), str):
+        return None
+    spawn = _thread_spawn(payload.get("source"))
+
+    def text(key: str) -> str | None:
+        value = spawn.get(key) or payload.get(key)
+        return value if isinstance(value, str) and value else None
+
+    return Thread(id=payload["id"], parent=text("parent_thread_id"), nickname=text("agent_nickname") or "",
+                  role=text("agent_role") or "", forked_from=text("forked_from_id"))
+
+
+def _thread_spawn(source) -> dict:
+    """``{"subagent": {"thread_spawn": {...}}}``; ``sub_agent`` as some readers spell it."""
+    if not isinstance(source, dict):
+        return {}
+    sub = source.get("subagent", source.get("sub_agent"))
+    spawn = sub.get("thread_spawn") if isinstance(sub, dict) else None
+    return spawn if isinstance(spawn, dict) else {}
+
+
+def replayed_span(path: Path, own_id: str, parent_path: Path) -> tuple[int, int] | None:
+    """Record indices ``[start, end)`` of the parent's history a sub-agent rollout copies at its
+    head: right after the child's own ``session_meta`` comes the parent's (another ``id``),
+    then the parent's lines, then the child's first turn. Rollout readers that count tokens
+    skip that block (ryoppippi/ccusage ``rust/crates/ccusage/src/adapter/codex`` test
+    ``skips_replayed_parent_token_history_in_thread_spawn_subagent_files``), but its end has no
+    marker: the copy holds the parent's own ``turn_context`` and ``task_started`` lines, and its
+    timestamps may be rewritten to the time of the fork. So the block is what matches the
+    parent's rollout line for line (type and payload; a few parent lines may be missing from
+    the copy), and it ends at the first line that does not."""
+    stats = ReadStats()
+    start: int | None = None
+    parent = _fingerprints(parent_path)
+    ahead: deque[int] = deque()
+    for index, _lineno, obj in iter_json_records(path, stats):
+        line_type = obj.get("type")
+        if start is None:
+            payload = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
+            if line_type == "session_meta" and payload.get("id") not in (None, own_id):
+                start = index
+            elif line_type != "session_meta" or index >= 8:
+                return None  # the child's own lines came first: nothing was copied
+            else:
+                continue
+        if not _pop_match(_fingerprint(obj), ahead, parent):
+            return (start, index) if index > start else None
+    return None if start is None else (start, stats.records)
+
+
+_LOOKAHEAD = 64
+
+
+def _pop_match(fingerprint: int, ahead: deque[int], parent: Iterator[int]) -> bool:
+    """Consume the parent's lines up to the one equal to ``fingerprint`` within the next
+    :data:`_LOOKAHEAD`; False (nothing consumed) when there is none."""
+    for at, seen in enumerate(ahead):
+        if seen == fingerprint:
+            for _ in range(at + 1):
+                ahead.popleft()
+            return True
+    while len(ahead) < _LOOKAHEAD:
+        seen = next(parent, None)
+        if seen is None:
+            return False
+        if seen == fingerprint:
+            ahead.clear()
+            return True
+        ahead.append(seen)
+    return False
+
+
+def _fingerprints(path: Path) -> Iterator[int]:
+    for _index, _lineno, obj in iter_json_records(path, ReadStats()):
+        yield _fingerprint(obj)
+
+
+def _fingerprint(obj: dict) -> int:
+    """A line without its envelope timestamp (a copy may carry the time of the fork)."""
+    return hash((str(obj.get("type")), json.dumps(obj.get("payload"), sort_keys=True, default=str)))
+
+
+def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
+    """A rollout, then its sub-agent rollouts breadth first, each an agent named by its thread id
+    and linked to the ``spawn_agent`` call whose result named that thread."""
+    spawned: dict[str, str] = {}  # thread id -> id of the call that started it
+
+    def watch(events: Iterator[Event]) -> Iterator[Event]:
+        for ev in events:
+            if ev.agent_ref and ev.call_id:
+                spawned.setdefault(ev.agent_ref, ev.call_id)
+            yield ev
+
+    thread = source.thread
+    if thread is not None and thread.parent is not None:
+        # The parent's rollout is not under PATH: say whose sub-agent this is.
+        main = tree.get(MAIN_AGENT)
+        main.agent_type = thread.role or "sub-agent"
+        main.description = f"{thread.nickname or 'sub-agent'} of Codex thread {thread.parent} (not under PATH)"
+    skip = None
+    if thread is not None and source.forked_from is not None:
+        skip = replayed_span(source.path, thread.id, source.forked_from)
+    yield from watch(codex.read(source.path, cursor, stats, skip=skip))
+    seq_base = cursor.records
+    queue = deque((child, MAIN_AGENT, source.path) for child in source.children)
+    while queue:
+        child, parent, parent_path = queue.popleft()
+        agent_id = child.thread.id if child.thread else child.id
+        info = tree.get(agent_id, parent=parent)
+        info.parent, info.spawned_by, info.file = parent, spawned.get(agent_id), str(child.path)
+        info.agent_type = (child.thread.role if child.thread else "") or "sub-agent"
+        info.description = child.thread.nickname if child.thread else ""
+        sub = Cursor(session=cursor.session, agent=agent_id, file=str(child.path), seq_base=seq_base)
+        # The parent's history copied at the child's head was read once already, in the parent.
+        yield from watch(codex.read(child.path, sub, stats, skip=replayed_span(child.path, agent_id, parent_path)))
+        info.spawned_by = info.spawned_by or spawned.get(agent_id)
+        seq_base += sub.records
+        queue.extend((grandchild, agent_id, child.path) for grandchild in child.children)
