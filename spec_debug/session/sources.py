@@ -67,7 +67,11 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
                          hint="save the stream to a file first (a pipe cannot be read twice)")
     else:
         sibling = path.parent / f"{path.name}.jsonl"
-        files = [sibling] if sibling.is_file() and claude_layout.is_session_folder(path) else _session_files(path)
+        files = []
+        if claude_layout.is_session_folder(path) or path.name == "subagents":
+            # Without the trunk beside it (a folder copied alone), its sub-agents are read alone.
+            files = [sibling] if sibling.is_file() else claude_layout.agent_files(path)
+        files = files or _session_files(path)
         if not files:
             raise UsageError(f"{path}: no transcript files found",
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")

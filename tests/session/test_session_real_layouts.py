@@ -636,3 +636,11 @@ def test_asciinema_recordings_read_as_shell_logs_with_their_times(cli, tmp_path)
         assert [(m["seq"], m["value"], m["host"]) for m in doc["metrics"]] == [(2, 54.8, "gpu01")]
     # Found in a folder scan too.
     assert [s["id"] for s in analyze_path(tmp_path).to_json()["sessions"]] == ["gpu01-v2", "gpu01-v3"]
+
+
+def test_a_session_folder_copied_without_its_session_file_reads_its_agents(tmp_path):
+    project = _workflow(tmp_path)
+    (project / f"{WORKFLOW_SESSION}.jsonl").unlink()
+    for path in (project / WORKFLOW_SESSION, project / WORKFLOW_SESSION / "subagents"):
+        doc = analyze_path(path).to_json()
+        assert [(s["id"], s["events"]) for s in doc["sessions"]] == [("agent-agsp0001", 2)], path

@@ -27,6 +27,12 @@ def is_session_folder(path: Path) -> bool:
         or any(path.glob("agent-*.jsonl"))
 
 
+def agent_files(folder: Path) -> list[Path]:
+    """The sub-agent transcripts under a session folder (or its ``subagents/``), compaction
+    agents left out (see :func:`subagent_files`)."""
+    return sorted(p for p in folder.glob("**/agent-*.jsonl") if not p.name.startswith("agent-acompact"))
+
+
 def is_auto_memory(folder: Path, beside: set[str]) -> bool:
     """Claude Code's auto memory, ``~/.claude/projects/<project>/memory/`` (``MEMORY.md`` and
     topic notes in Markdown, beside the project's session files): notes, not sessions
