@@ -136,12 +136,14 @@ class RemoteFiles:
 
         A copy has no deadline of its own: a multi-GB fetch would hold the interrupted run for
         minutes. Closing its channel under it (without the lock, which the copy holds) makes
-        its next read or write fail at once.
+        its next read or write fail at once. The close runs in a thread of its own: sending
+        the CLOSE can wait behind the copy's own write to a host that stopped reading, and
+        the caller (the run's Ctrl-C handler) has every other host to stop.
         """
         self._interrupted.set()
         client = self._client
         if client is not None:
-            close_channel(client.get_channel())
+            threading.Thread(target=close_channel, args=(client.get_channel(),), name="sftp-interrupt", daemon=True).start()
 
     def release_idle(self) -> bool:
         """Close the SFTP channel if no copy is using it, freeing its server session slot.

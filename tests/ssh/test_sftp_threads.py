@@ -95,3 +95,25 @@ def test_ctrl_c_stops_a_long_download_at_once_and_leaves_no_partial_artifact(
         Path(remote).unlink(missing_ok=True)
     time.sleep(0.3)
     assert thread_errors == []
+
+
+def test_interrupt_does_not_wait_on_a_connection_that_cannot_send(
+    client: ClientSetup, sshd: SshServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C stops every host from one thread, in turn: closing one host's copy must not wait
+    for its connection to take a packet (a host that stopped reading, its TCP window full)."""
+    with SSHTransport.connect("target", client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
+        transport.exists("/")  # an SFTP session is open, as during a copy
+        connection = transport.connection.transport
+        send_now = connection._send_user_message
+
+        def stuck(message: object) -> None:
+            time.sleep(3)
+            send_now(message)
+
+        monkeypatch.setattr(connection, "_send_user_message", stuck)
+        started = time.monotonic()
+        transport.interrupt()
+        assert time.monotonic() - started < 0.5
+        monkeypatch.undo()
