@@ -644,3 +644,34 @@ def test_a_session_folder_copied_without_its_session_file_reads_its_agents(tmp_p
     for path in (project / WORKFLOW_SESSION, project / WORKFLOW_SESSION / "subagents"):
         doc = analyze_path(path).to_json()
         assert [(s["id"], s["events"]) for s in doc["sessions"]] == [("agent-agsp0001", 2)], path
+
+
+def test_commands_run_through_an_mcp_ssh_tool_keep_their_host(tmp_path):
+    # MCP servers' SSH tools take the host as an argument: ssh_exec{host: "user@host:port",
+    # command} (tenox7/ssh-mcp), ssh_execute_command{host, username, command}
+    # (VitalyMalakanov/mcp-ssh-toolkit-py).
+    claude = tmp_path / "bbbb0000-0000-4000-8000-000000000004.jsonl"
+    claude.write_text("".join(json.dumps(x) + "\n" for x in [
+        _cc_line(0, "user", "is the GPU on gpu01 alive?"),
+        _cc_line(1, "assistant", [{"type": "tool_use", "id": "t1", "name": "mcp__ssh-mcp__ssh_exec",
+                                   "input": {"host": "root@gpu01:2222", "command": "nvidia-smi"}}]),
+        _cc_line(2, "user", [{"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content":
+                              "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."}]),
+    ]))
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text("".join(json.dumps(m) + "\n" for m in [
+        {"role": "user", "content": "benchmark on gpu02"},
+        _call("c1", "ssh_execute_command", json.dumps({"host": "gpu02.lab", "username": "ubuntu",
+                                                       "command": "python3 -m sglang.bench_serving"})),
+        {"role": "tool", "tool_call_id": "c1", "content": "Output token throughput (tok/s): 91.2"},
+    ]))
+    rollout = tmp_path / "rollout-2026-05-12T08-00-00-019a3333-eeee-7eee-8eee-000000000005.jsonl"
+    rollout.write_text("".join(json.dumps(x) + "\n" for x in [
+        _rl("00:00", "session_meta", {"id": "019a3333-eeee-7eee-8eee-000000000005", "source": "cli"}),
+        _rl("00:01", "response_item", {"type": "function_call", "name": "ssh__ssh_exec", "call_id": "c9",
+                                       "arguments": json.dumps({"host": "[fe80::1]:22", "command": "uptime"})}),
+    ]))
+    doc = analyze_path(tmp_path).to_json()
+    assert sorted((c["host"], c["command"]) for c in doc["commands"]) == [
+        ("fe80::1", "uptime"), ("gpu01", "nvidia-smi"), ("gpu02.lab", "python3 -m sglang.bench_serving")]
+    assert [(m["value"], m["host"]) for m in doc["metrics"]] == [(91.2, "gpu02.lab")]

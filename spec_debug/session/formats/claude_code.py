@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
-from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, tool_path
+from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
 from spec_debug.session.reader import iter_json_records
 
 SPAWN_TOOLS = frozenset({"Task", "Agent"})
@@ -276,8 +276,9 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     if not isinstance(call_id, str):
         call_id = None
     # Event's fields in order, from tool_name to path (see the note in _events).
+    host = remote_host(args) if command is not None else None
     return Event(session, seq, agent, "assistant", "tool_call", i, name, call_id, command, description, text,
-                 False, None, ts, file, lineno, None, None, spawn, None, None, tool_path(args))
+                 False, None, ts, file, lineno, None, host, spawn, None, None, tool_path(args))
 
 
 _PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"

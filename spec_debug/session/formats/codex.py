@@ -23,7 +23,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats, Spawn
-from spec_debug.session.formats.common import Cursor, block_text, call_text, decode_arguments, shell_command, tool_path
+from spec_debug.session.formats.common import (
+    Cursor, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
+)
 from spec_debug.session.reader import iter_json_records
 
 ROLLOUT_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
@@ -184,21 +186,24 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
     elif ptype in ("function_call", "custom_tool_call", "local_shell_call"):
         name = payload.get("name") if isinstance(payload.get("name"), str) else ptype
         raw_args = payload.get("arguments", payload.get("input", payload.get("action")))
+        args = decode_arguments(raw_args)
         command = shell_command(raw_args) if (name in _SHELL_TOOLS or ptype == "local_shell_call") else None
+        host = remote_host(args)  # an MCP server's SSH tool: {host, command}
+        if command is None and host is not None:
+            command = shell_command(args)
         text = call_text(command, raw_args)
-        path = tool_path(decode_arguments(raw_args))
+        path = tool_path(args)
         if path is None and name == "apply_patch" and isinstance(raw_args, str):
             patched = _PATCH_FILE.search(raw_args)
             path = patched.group(1).strip() if patched else None
         spawn = None
         if name in SPAWN_TOOLS:
-            args = decode_arguments(raw_args)
             args = args if isinstance(args, dict) else {}
             label = args.get("task_name") or args.get("message") or args.get("prompt") or ""
             kind = args.get("agent_type") or args.get("role") or ""
             spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
         yield event("tool_call", "assistant", tool_name=name, call_id=_call_id(payload),
-                    command=command, text=text, path=path, spawn=spawn)
+                    command=command, text=text, path=path, spawn=spawn, host=host if command else None)
     elif ptype in ("function_call_output", "custom_tool_call_output"):
         call_id = _call_id(payload)
         if call_id in results_seen:

@@ -116,6 +116,28 @@ def shell_command(args: Any) -> str | None:
     return None
 
 
+def remote_host(args: Any) -> str | None:
+    """The host a tool runs its command on, when the tool takes it as an argument: SSH tools of
+    MCP servers do, e.g. ``ssh_exec{host: "user@host:port", command}`` (tenox7/ssh-mcp
+    ``README.md``), ``ssh_execute_command{host, username, command}``
+    (VitalyMalakanov/mcp-ssh-toolkit-py), ``exec_command{host_id, command}`` (ExecMCP)."""
+    if not isinstance(args, dict) or not isinstance(args.get("command", args.get("cmd")), (str, list)):
+        return None
+    for key in _HOST_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            host = value.strip().rsplit("@", 1)[-1]
+            if host.startswith("["):  # [fe80::1]:2222
+                host = host[1:host.find("]")] if "]" in host else host[1:]
+            elif host.count(":") == 1:  # host:port
+                host = host.split(":", 1)[0]
+            return host or None
+    return None
+
+
+_HOST_KEYS = ("host", "hostname", "host_id", "server", "remote_host")
+
+
 def tool_path(args: Any) -> str | None:
     if isinstance(args, dict):
         for key in ("file_path", "path", "notebook_path"):

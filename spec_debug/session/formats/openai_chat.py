@@ -13,7 +13,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import (
-    Cursor, block_text, call_text, decode_arguments, exit_code_of, shell_command, tool_path,
+    Cursor, block_text, call_text, decode_arguments, exit_code_of, remote_host, shell_command, tool_path,
 )
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
@@ -82,8 +82,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             if len(call_names) > 4096:
                 call_names.pop(next(iter(call_names)))
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, raw),
-                        path=tool_path(args))
+                        text=call_text(command, raw), path=tool_path(args),
+                        host=remote_host(args) if command is not None else None)
     elif role in ("tool", "function"):
         call_id = message.get("tool_call_id")
         if not isinstance(call_id, str):
@@ -123,7 +123,8 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             call_names[call_id] = name
             command = shell_command(args)
             yield event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, args), path=tool_path(args))
+                        text=call_text(command, args), path=tool_path(args),
+                        host=remote_host(args) if command is not None else None)
         elif btype == "tool_result":
             output = block_text(block.get("content"))
             code = exit_code_of(output)
