@@ -105,13 +105,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
             else:
                 tree.get(agent_id, parent=None)
         read.add(agent_id)
-        path, meta, _ = files[agent_id]
+        agent_path, meta, _ = files[agent_id]
         info = tree.get(agent_id)
-        info.file = str(path)
+        info.file = str(agent_path)
         info.agent_type = info.agent_type or str(meta.get("agentType", ""))
         info.description = info.description or str(meta.get("description", ""))
-        sub = Cursor(session=cursor.session, agent=agent_id, file=str(path), seq_base=seq_base)
-        yield from watch(_read_file(path, sub, stats))
+        sub = Cursor(session=cursor.session, agent=agent_id, file=str(agent_path), seq_base=seq_base)
+        yield from watch(_read_file(agent_path, sub, stats))
         seq_base += sub.records
     for agent_id, status in notified.items():
         info = tree.agents.get(agent_id)
