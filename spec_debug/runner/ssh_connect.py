@@ -348,6 +348,8 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
             hint="check the target's HostName/Port as seen from the jump host, and AllowTcpForwarding there",
         ) from None
     except (paramiko.SSHException, EOFError, OSError) as exc:
+        if dropped_hop([gateway]) is not None:
+            raise _jump_dropped(target, gateway, "reaching") from None
         raise HostUnreachableError(f"{target.alias}: jump through {gateway.target.alias} failed: {_one_line(exc)}") from None
 
 
@@ -509,11 +511,15 @@ def _raise_if_jump_dropped(target: SSHTarget, sock: object) -> None:
     """A jump connection that went down is the cause, whatever the handshake said about it
     (a login cut short by a dying bastion reads as "closed during authentication")."""
     if isinstance(sock, _JumpSocket) and dropped_hop([sock.gateway]) is not None:
-        raise HostUnreachableError(
-            f"{target.alias}: jump host {sock.gateway.target.alias} dropped the connection while logging in to "
-            f"{target.hostname}:{target.port} through it",
-            hint=f"{sock.gateway.target.alias} rebooted, its sshd restarted or the network to it dropped",
-        ) from None
+        raise _jump_dropped(target, sock.gateway, "logging in to") from None
+
+
+def _jump_dropped(target: SSHTarget, gateway: Connection, while_: str) -> HostUnreachableError:
+    return HostUnreachableError(
+        f"{target.alias}: jump host {gateway.target.alias} dropped the connection while {while_} "
+        f"{target.hostname}:{target.port} through it",
+        hint=f"{gateway.target.alias} rebooted, its sshd restarted or the network to it dropped",
+    )
 
 
 # A jump connection is marked down by its own thread a moment after it closes its channels,

@@ -200,3 +200,31 @@ def test_a_bastion_that_dies_mid_run_fails_each_host_behind_it_with_one_line_nam
         assert host["error"].startswith(f"{host['name']}: SSH connection lost"), host["error"]
         assert host["error"].endswith("its jump host bastion dropped the connection"), host["error"]
     assert sorted(s["host"] for s in record["steps"] if s["id"] == "slow") == ["gpu01", "gpu02", "gpu03"]
+
+
+def test_a_host_reaching_through_a_bastion_that_just_died_names_the_bastion(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
+) -> None:
+    """The shared bastion connection still looks up when the next host asks it for a channel:
+    that host's error says the bastion went down, not 'jump through bastion failed'."""
+    from spec_debug.runner.ssh_errors import HostUnreachableError
+
+    jump = sshd_factory("stalejump")
+    client.trust(jump)
+    client.alias("bastion", jump)
+    client.alias("first", sshd, ProxyJump="bastion")
+    client.alias("second", sshd, ProxyJump="bastion")
+    first = SSHTransport.connect("first", client.options())
+    try:
+        gateway = first.connection.via[0].transport
+        packetizer = gateway.packetizer
+        packetizer._Packetizer__socket = _LateEOFSocket(packetizer._Packetizer__socket, 1.0)  # type: ignore[attr-defined]
+        time.sleep(0.2)
+        jump.stop()
+        with pytest.raises(HostUnreachableError) as info:
+            SSHTransport.connect("second", client.options())
+        assert info.value.message == (
+            f"second: jump host bastion dropped the connection while reaching {sshd.address}:{sshd.port} through it"
+        ), info.value.message
+    finally:
+        first.close()
