@@ -322,7 +322,8 @@ class _SessionState:
             call = st.pending.popitem(last=True)[1]
         record = call.record if call else None
         exit_code = ev.exit_code
-        if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code":
+        if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code" \
+                and ev.raw_type != "running":
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors

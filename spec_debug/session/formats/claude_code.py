@@ -355,9 +355,15 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
+    # A command started with run_in_background (or polled while it runs) has not ended: its
+    # result must not read as exit 0, which the analysis infers for a Claude Code result
+    # without is_error (raw_type "running" says so).
+    running = not is_error and output.startswith("Command running in background")
     if not is_error and output.startswith("<") and "<status>" in output[:200]:
         shell, code = _SHELL_STATUS.search(output[:200]), _SHELL_EXIT.search(output[:400])
         exit_code = int(code.group(1)) if code else None
         is_error = (shell is not None and shell.group(1) == "failed") or exit_code not in (None, 0)
+        running = shell is not None and shell.group(1) == "running"
     return Event(session, seq, agent, "tool", "tool_result", i, None, call_id, None, None, output,
-                 is_error, exit_code, ts, file, lineno, None, None, None, agent_ref, status)
+                 is_error, exit_code, ts, file, lineno, "running" if running else None, None, None, agent_ref,
+                 status)
