@@ -6,7 +6,10 @@ client key, and an ssh_config alias `target` for the shared server.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -66,3 +69,25 @@ def client(tmp_path: Path, client_key: ClientKey, sshd: SshServer, monkeypatch: 
     setup.alias("target", sshd)
     setup.trust(sshd)
     return setup
+
+
+@pytest.fixture
+def thread_errors(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BaseException]]:
+    """Exceptions that escape a thread (paramiko's transport and prefetch threads included):
+    Python prints each as a traceback on stderr, in the middle of the run's output."""
+    caught: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: caught.append(args.exc_value))
+    yield caught
+
+
+@pytest.fixture
+def frozen() -> Iterator[list[int]]:
+    """pids a test stopped with SIGSTOP (tests.ssh.faults.freeze); let go (SIGCONT) at the end
+    so that the server's stop() can kill them."""
+    pids: list[int] = []
+    yield pids
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -32,3 +34,11 @@ def stop_when_running(server: SshServer, argv: list[str], *, within_s: float = 3
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     return watcher
+
+
+def freeze(server: SshServer, pids: list[int]) -> None:
+    """Stop (SIGSTOP) every process serving `server`'s connections: sshd hung while its kernel
+    still acknowledges packets. The pids go into `pids` (the `frozen` fixture lets them go)."""
+    for pid in server.connection_pids():
+        os.kill(pid, signal.SIGSTOP)
+        pids.append(pid)

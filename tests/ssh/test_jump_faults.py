@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -24,15 +24,6 @@ from spec_debug.runner.ssh_errors import ConnectionLostError
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
-
-
-@pytest.fixture
-def thread_errors(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BaseException]]:
-    """Exceptions that escape a thread (paramiko's transport threads included): Python prints
-    them to stderr as a traceback, in the middle of the run's output."""
-    caught: list[BaseException] = []
-    monkeypatch.setattr(threading, "excepthook", lambda args: caught.append(args.exc_value))
-    yield caught
 
 
 def notice_eof_late(sock: object, delay_s: float) -> None:

@@ -4,16 +4,14 @@ handshake and the end of authentication is said to have done so, not reported as
 
 from __future__ import annotations
 
-import os
-import signal
-from typing import Callable, Iterator
+from typing import Callable
 
 import paramiko
 import pytest
 
-from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
+from tests.ssh.faults import freeze
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
@@ -42,28 +40,6 @@ def while_the_verdict_is_awaited(monkeypatch: pytest.MonkeyPatch, fault: Callabl
     monkeypatch.setattr(paramiko.auth_handler.AuthHandler, "wait_for_response", faulty)
 
 
-def signal_connections(server: SshServer, signum: int, sent: list[int] | None = None) -> Callable[[], None]:
-    def send() -> None:
-        for pid in server.connection_pids():
-            os.kill(pid, signum)
-            if sent is not None:
-                sent.append(pid)
-
-    return send
-
-
-@pytest.fixture
-def stopped(sshd_factory: StartServer) -> Iterator[list[int]]:
-    """Connection processes stopped by a test (SIGSTOP), resumed at the end so they can die."""
-    pids: list[int] = []
-    yield pids
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGCONT)
-        except ProcessLookupError:
-            pass
-
-
 def test_a_bastion_dying_during_a_hosts_login_is_named_not_a_refused_key(
     client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -90,13 +66,13 @@ def test_a_bastion_dying_during_a_hosts_login_is_named_not_a_refused_key(
 
 
 def test_sshd_that_hangs_during_login_times_out_saying_so(
-    client: ClientSetup, sshd_factory: StartServer, monkeypatch: pytest.MonkeyPatch, stopped: list[int]
+    client: ClientSetup, sshd_factory: StartServer, monkeypatch: pytest.MonkeyPatch, frozen: list[int]
 ) -> None:
     """sshd stuck looking the user up (sssd/LDAP down): the key is never judged."""
     server = sshd_factory("hangslogin")
     client.trust(server)
     client.alias("hangs", server, ConnectTimeout=1)
-    before_the_key_is_offered(monkeypatch, signal_connections(server, signal.SIGSTOP, stopped))
+    before_the_key_is_offered(monkeypatch, lambda: freeze(server, frozen))
     with pytest.raises(HandshakeError) as info:
         SSHTransport.connect("hangs", client.options())
     assert info.value.message.endswith("did not answer authentication within 1 s"), info.value.message

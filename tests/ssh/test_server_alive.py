@@ -6,38 +6,18 @@ server_alive_check). Without them a step with no timeout waits forever."""
 
 from __future__ import annotations
 
-import os
-import signal
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Callable
 
-import pytest
 
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import ConnectionLostError
+from tests.ssh.faults import freeze
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
-
-
-@pytest.fixture
-def frozen() -> Iterator[list[int]]:
-    """pids the test stopped with SIGSTOP; let go (SIGCONT) at the end so they can be killed."""
-    pids: list[int] = []
-    yield pids
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGCONT)
-        except ProcessLookupError:
-            pass
-
-
-def freeze(server: SshServer, pids: list[int]) -> None:
-    for pid in server.connection_pids():
-        os.kill(pid, signal.SIGSTOP)
-        pids.append(pid)
 
 
 def run_until_frozen(transport: SSHTransport, server: SshServer, pids: list[int]) -> BaseException | None:

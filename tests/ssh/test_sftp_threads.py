@@ -7,7 +7,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import paramiko
 import pytest
@@ -18,14 +18,6 @@ from spec_debug.runner.ssh_errors import ConnectionLostError
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
-
-
-@pytest.fixture
-def thread_errors(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[BaseException]]:
-    """Exceptions that escape a thread: Python prints each as a traceback on stderr."""
-    caught: list[BaseException] = []
-    monkeypatch.setattr(threading, "excepthook", lambda args: caught.append(args.exc_value))
-    yield caught
 
 
 def slow_read_requests(monkeypatch: pytest.MonkeyPatch, delay_s: float) -> None:
