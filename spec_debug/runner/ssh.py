@@ -464,7 +464,6 @@ def _run_kill_script(channel: paramiko.Channel, script: str) -> None:
         close_channel(channel)
 
 
-
 class _PidHeader:
     """Passes stdout through, minus the wrapper's pid line (whose pid it keeps) and whatever
     the login shell printed before it."""

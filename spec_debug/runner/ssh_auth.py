@@ -191,9 +191,10 @@ def _try_key(
         where = f"{target.hostname}:{target.port}"
         if not transport.is_active():
             raise HandshakeError(
-                f"{target.alias}: {where} closed the connection during authentication (after {label} was offered)",
+                f"{target.alias}: {where} closed the connection during authentication "
+                f"(after {len(attempts.tried)} key(s) offered, the last {label})",
                 hint="sshd went away mid-login (restarted, killed, its host or jump host went down), or it "
-                "stopped after too many offered keys (MaxAuthTries; set IdentitiesOnly yes)",
+                "stopped after too many offered keys (MaxAuthTries: offer fewer, with IdentitiesOnly yes or the right IdentityFile first)",
             ) from None
         if "timeout" in str(exc).lower():
             raise HandshakeError(
