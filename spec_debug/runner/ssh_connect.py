@@ -7,6 +7,8 @@ noticed. ProxyJump is done the way Fabric does it (fabric/fabric: fabric/connect
 used as the socket of the next connection, hop after hop; every host of a run behind the same
 jump host shares that one connection (_JumpPool). A server that hangs up before its banner
 (MaxStartups) is retried a few times; ProxyCommand runs through the shell as in ssh(1).
+Once logged in, keepalives that want a reply (ServerAliveInterval x ServerAliveCountMax, as
+ssh(1)) give up on a server that stops answering.
 """
 
 from __future__ import annotations
