@@ -159,6 +159,27 @@ def describe_data(data_dir: str | Path) -> DataInfo:
     return next(info for info in infos if shape(info) == common)
 
 
+# speculators' FP8 hidden-state connector (hs_connectors fp8_hidden_states_connector.py,
+# `--hidden-states-backend fp8`) writes `hidden_states` as float8_e4m3fn divided by one fp32
+# scale per token, `hidden_states_scales [T, 1, 1]`; its reader (hs_connectors transfer.py
+# FP8Transfer, fp8_utils.dequantize_fp8_tensor) restores `fp8.to(bf16) * scale.to(bf16)`.
+# Read raw, every state is off by its token's scale (a draft without norm_before_fc then
+# scores near zero).
+_FP8_SCALES = "hidden_states_scales"
+
+
+def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
+                    final_state: Tensor | None) -> tuple[Tensor, Tensor | None]:
+    if scales.numel() != T:
+        raise DataError(f"{path}: {_FP8_SCALES} has shape {list(scales.shape)}, expected one "
+                        f"scale per token [{T}, 1, 1] (speculators FP8 hidden-state format)")
+    per_token = scales.reshape(T, 1).to(torch.bfloat16)  # [T, 1]
+    chosen = chosen.to(torch.bfloat16) * per_token[:, :, None]  # [T, s, Ht]
+    if final_state is not None:
+        final_state = final_state.to(torch.bfloat16) * per_token  # [T, Ht]
+    return chosen, final_state
+
+
 def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
     from safetensors import safe_open
 
@@ -193,6 +214,9 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                 block = states[:, lo:hi]
                 chosen = block[:, [s - lo for s in wanted]]
             final_state = states[:, S - 1] if final else None
+            if _FP8_SCALES in keys:
+                chosen, final_state = _dequantize_fp8(path, handle.get_tensor(_FP8_SCALES),
+                                                      T, chosen, final_state)
             loss_mask = handle.get_tensor("loss_mask") if "loss_mask" in keys else None
     except SpecDebugError:
         raise
