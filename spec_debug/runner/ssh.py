@@ -38,6 +38,8 @@ _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
 _KILL_CHANNEL_TIMEOUT_S = 10.0
 _CHANNEL_RETRY_S = 10.0
+# How long a channel that ended without an exit status waits for its connection to be seen down.
+_DEATH_NOTICE_S = 0.3
 # The kill channel waits only briefly: a refusal then means the step itself fills the server's sessions.
 _KILL_CHANNEL_RETRY_S = 0.5
 
@@ -291,7 +293,7 @@ class SSHTransport(Transport):
             return CommandOutcome(exit_code=None if number is None else 128 + number, duration_s=duration, signal=number)
         if channel.status_event.is_set() and channel.exit_status >= 0:
             return CommandOutcome(exit_code=channel.exit_status, duration_s=duration)
-        if not self._connection.transport.is_active():
+        if self._connection_going_down():
             raise self._lost("during command")
         raise TransportError(f"{self.host}: the server closed the command's channel without an exit status")
 
@@ -415,6 +417,21 @@ class SSHTransport(Transport):
                 raise self._lost("while opening a channel" + _cause(exc)) from None
             except (EOFError, OSError) as exc:
                 raise self._lost("while opening a channel" + _cause(exc)) from None
+
+    def _connection_going_down(self) -> bool:
+        """Whether the connection is down, giving a dying one a moment to be seen so.
+
+        paramiko's transport thread, on a dropped connection, first closes every channel and
+        only then marks itself inactive (paramiko/transport.py, run): a step woken by its
+        channel closing can look in between and see a live connection under a channel that
+        ended without an exit status.
+        """
+        deadline = time.monotonic() + _DEATH_NOTICE_S
+        while self._connection.transport.is_active():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        return True
 
     def _lost(self, when: str) -> ConnectionLostError:
         silent = getattr(self._connection.transport, "not_responding", None)
