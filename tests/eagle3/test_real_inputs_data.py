@@ -1,0 +1,112 @@
+"""Hidden-state dumps and target configs exactly as real pipelines write them.
+
+speculators 0.9.0 saves a tiny Eagle3 draft with its config-class defaults (no norm before fc:
+what SpecForge-trained and pre-PR #692 speculators drafts look like), a real HF Llama verifier
+gives the hidden states, and each test writes them the way one pipeline does, with that
+pipeline's own code where it is installed (hs_connectors, speculators' data-gen dependency).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from safetensors.torch import save_file  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from spec_debug.eagle3.commands import drafter_app  # noqa: E402
+
+H, V, DV, NL = 32, 256, 128, 8
+AUX = [2, 4, 5]
+SAMPLES = 3
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from speculators.config import SpeculatorsConfig, VerifierConfig
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+    from speculators.proposals.greedy import GreedyTokenProposalConfig
+
+    root = tmp_path_factory.mktemp("real_inputs")
+    torch.manual_seed(0)
+    kw = dict(vocab_size=V, hidden_size=H, intermediate_size=64, num_attention_heads=4,
+              num_key_value_heads=2, head_dim=8, max_position_embeddings=128)
+    verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
+    verifier.save_pretrained(root / "target")
+    layer_config = LlamaConfig(num_hidden_layers=1, **kw)
+    layer_config._attn_implementation = "eager"
+    config = Eagle3SpeculatorConfig(
+        transformer_layer_config=layer_config, draft_vocab_size=DV,
+        eagle_aux_hidden_state_layer_ids=AUX,
+        speculators_config=SpeculatorsConfig(
+            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
+            default_proposal_method="greedy",
+            verifier=VerifierConfig.from_pretrained(str(root / "target"))))
+    draft = Eagle3DraftModel(config)
+    selected = torch.sort(torch.randperm(V)[:DV]).values
+    t2d = torch.zeros(V, dtype=torch.bool)
+    t2d[selected] = True
+    draft.load_vocab_mappings(t2d, selected - torch.arange(DV))
+    draft.load_verifier_weights()
+    draft.eval().save_pretrained(root / "draft")
+    # the states themselves, as vLLM's extract_hidden_states hands them to the connector:
+    # [T, aux + 1, H] bf16, the last slot the final layer (hs_connectors transfer.py)
+    states = {}
+    with torch.no_grad():
+        for i in range(SAMPLES):
+            ids = torch.randint(0, V, (16 + i,))
+            hidden = verifier(ids[None], output_hidden_states=True).hidden_states
+            states[i] = (ids, torch.stack([hidden[j][0] for j in AUX + [NL]], dim=1)
+                         .to(torch.bfloat16).contiguous())
+    (root / "bf16").mkdir()
+    for i, (ids, hidden) in states.items():
+        save_file({"token_ids": ids, "hidden_states": hidden},
+                  str(root / "bf16" / f"hs_{i}.safetensors"))
+    torch.save(states, root / "states.pt")
+    return root
+
+
+def _eval(root: Path, data: Path, *extra: str) -> dict:
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(data), "--target", str(root / "target"),
+                                         "--steps", "2", "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_fp8_dump_scores_like_the_bf16_dump(world, tmp_path):
+    """`--hidden-states-backend fp8` (speculators' FP8HiddenStatesConnector) stores fp8 states
+    over a per-token scale; read raw, every state was off by its scale and the draft scored
+    0 on every step. Dequantized as FP8Transfer does, it scores what the bf16 dump scores."""
+    from hs_connectors.fp8_utils import SCALES_KEY, quantize_tensor_to_fp8
+    from hs_connectors.transfer import FP8Transfer
+
+    from spec_debug.eagle3.data import read_sample
+
+    for i, (ids, hidden) in torch.load(world / "states.pt").items():
+        fp8, scales = quantize_tensor_to_fp8(hidden)  # the connector's _write_tensors
+        save_file({"token_ids": ids, "hidden_states": fp8, SCALES_KEY: scales},
+                  str(tmp_path / f"hs_{i}.safetensors"))
+    # the states spec-debug reads are those speculators' own reader trains on
+    restored = FP8Transfer(tmp_path).get_cached(1)["hidden_states"]
+    sample = read_sample(tmp_path / "hs_1.safetensors")
+    assert torch.equal(sample.slots, restored) and torch.equal(sample.final, restored[:, -1])
+
+    reference, fp8 = _eval(world, world / "bf16"), _eval(world, tmp_path)
+    assert reference["counts"]["full_correct"][0] > 0
+    for key in ("full_correct", "full_total", "target_correct"):
+        assert fp8["counts"][key] == pytest.approx(reference["counts"][key], abs=1), key
+    layout = runner.invoke(drafter_app, ["layout", "--model", str(world / "draft"), "--data",
+                                         str(tmp_path), "--target", str(world / "target"),
+                                         "--json"])
+    assert layout.exit_code == 0 and json.loads(layout.output)["samples"] == SAMPLES
