@@ -6,6 +6,7 @@ autoescaped, so remote output can never inject markup into a report.
 
 from __future__ import annotations
 
+import re
 import traceback
 from importlib import resources
 from pathlib import Path
@@ -17,6 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import UsageError
 from spec_debug.record import RunRecord
+from spec_debug.report.terminal import clip_middle, screen_text
 from spec_debug.report.views import report_view
 from spec_debug.store import write_atomic
 
@@ -40,6 +42,11 @@ def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
     env.filters["md_escape"] = md_escape
     env.filters["md_cell"] = md_cell
     env.filters["fmt_num"] = fmt_num
+    env.filters["md_code"] = md_code
+    env.filters["md_code_span"] = md_code_span
+    env.filters["screen"] = screen_text
+    env.filters["clip"] = clip_middle
+    env.filters["safe_href"] = safe_href
     return env
 
 
@@ -51,8 +58,38 @@ def md_escape(value: Any) -> str:
 
 
 def md_cell(value: Any) -> str:
-    """A value that stays inside one Markdown table cell."""
-    return str(value if value is not None else "").replace("|", "\\|").replace("\n", " ")
+    """A value that stays inside one Markdown table cell (any line break would end the row)."""
+    return " ".join(str(value if value is not None else "").replace("|", "\\|").splitlines())
+
+
+def _longest_run(text: str, char: str) -> int:
+    runs = re.findall(re.escape(char) + "+", text)
+    return max((len(r) for r in runs), default=0)
+
+
+def md_code(value: Any, lang: str = "text") -> str:
+    """A fenced code block that the text cannot close early: the fence is longer than any
+    backtick run inside (CommonMark 0.31 section 4.5), so output that prints ``` (a README, a
+    Markdown log) stays inside its block instead of turning the rest of the report into code."""
+    text = str(value if value is not None else "").rstrip("\n")
+    fence = "`" * max(3, _longest_run(text, "`") + 1)
+    return f"{fence}{lang}\n{text}\n{fence}"
+
+
+def md_code_span(value: Any) -> str:
+    """An inline code span for any text (CommonMark 0.31 section 6.1): delimited by a backtick
+    run longer than any inside, padded when the text starts or ends with a backtick."""
+    text = " ".join(str(value if value is not None else "").splitlines()).replace("|", "\\|")
+    ticks = "`" * (_longest_run(text, "`") + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def safe_href(value: Any) -> str | None:
+    """Only web and mail links become links: a reference like ``javascript:...`` in a shared
+    playbook would otherwise run in whoever opens the report."""
+    text = str(value).strip()
+    return text if re.match(r"(?i)(https?://|mailto:)", text) else None
 
 
 def fmt_num(value: Any, digits: int = 3) -> str:

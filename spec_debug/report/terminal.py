@@ -1,0 +1,56 @@
+"""Command output as a person saw it on the terminal, for reports.
+
+run.json keeps the bytes a step printed; a report shows what the terminal showed. Real output
+is full of things that are not text: ANSI colours (``pip``, ``pytest``, SGLang's logger),
+progress bars redrawn with carriage returns (``tqdm`` writes ``\\r`` before every update, so a
+weight download is thousands of bars on one "line"), and the odd NUL. Left in, an HTML report
+shows ``[31m`` litter and a Markdown report a wall of bars.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ECMA-48: CSI (ESC [ params intermediates final), OSC (ESC ] ... BEL or ESC \, used for
+# hyperlinks and window titles), and the two-byte escapes (ESC followed by @..Z, \, ], ^, _).
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\^_]|\x9b[0-?]*[ -/]*[@-~]")
+# C0 controls other than tab and newline, and DEL: shown as their Unicode control pictures
+# (U+2400 block), so a NUL is visible instead of silently cutting or corrupting the text.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return "\u2421" if code == 0x7F else chr(0x2400 + code)
+
+
+def _overprint(line: str) -> str:
+    """What a terminal shows after the carriage returns in one line: each segment writes over
+    the start of the previous ones (tqdm pads its bars, pip ends with a bare \\r)."""
+    if "\r" not in line:
+        return line
+    shown = ""
+    for segment in line.split("\r"):
+        shown = segment + shown[len(segment):]
+    return shown
+
+
+def screen_text(text: object) -> str:
+    """The text without colour codes, with progress-bar redraws collapsed to their last state."""
+    value = "" if text is None else str(text)
+    if "\x1b" in value or "\x9b" in value:
+        value = _ANSI.sub("", value)
+    if "\r" in value:
+        value = "\n".join(_overprint(line) for line in value.replace("\r\n", "\n").split("\n"))
+    return _CONTROL.sub(_picture, value)
+
+
+def clip_middle(text: object, limit: int = 20000) -> str:
+    """At most ``limit`` characters: the head and the tail (where the traceback is), with a
+    line saying how much was left out in between."""
+    value = "" if text is None else str(text)
+    if len(value) <= limit:
+        return value
+    half = limit // 2
+    left_out = len(value) - 2 * half
+    return f"{value[:half]}\n... [{left_out} characters left out of this report; run.json holds them] ...\n{value[-half:]}"
