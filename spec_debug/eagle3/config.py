@@ -96,6 +96,12 @@ def _rope_from(decoder: Mapping[str, Any]) -> RopeConfig:
     if isinstance(scaling, Mapping):
         params = {**dict(scaling), **params}
     rope_type = str(params.get("rope_type") or params.get("type") or "default")
+    if rope_type == "mrope":
+        # Qwen2/2.5-VL drafts (SpecForge configs/qwen2-5-vl-7b-eagle3.json: `{"type": "mrope",
+        # "mrope_section": [16, 24, 24]}`). On text the three position rows are equal, so the
+        # sections pick the same angles as plain RoPE; transformers reads it as "default" too
+        # (models/qwen2_vl/configuration_qwen2_vl.py). Dumps of image tokens are not text.
+        rope_type = "default"
     theta = float(params.get("rope_theta") or decoder.get("rope_theta") or 10000.0)
     if rope_type in ("llama3", "yarn", "longrope"):
         params.setdefault("original_max_position_embeddings",
@@ -184,6 +190,12 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         verifier = None
     aux_ids = _layer_ids(aux, aux_key, where)
     model_type = str(decoder.get("model_type") or "llama")
+    if fmt == "eagle" and model_type not in SUPPORTED_DECODERS and _llama_eagle3(raw):
+        # SpecForge copies the target's model_type into the draft config (configs/
+        # phi4-eagle3.json: "phi3", qwq-32B-eagle3.json: "qwen2") but always builds its one
+        # draft class, a Llama decoder (specforge/algorithms/eagle3/providers.py
+        # DRAFT_ARCHITECTURE); SGLang and vLLM pick the class by `architectures` too.
+        model_type = "llama"
     if model_type not in SUPPORTED_DECODERS:
         raise CheckpointError(
             f"{where}: draft decoder model_type {model_type!r} is not supported "
@@ -240,6 +252,17 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         verifier=verifier,
         raw=dict(raw),
     )
+
+
+# Draft classes that are a Llama decoder whatever the config's model_type says: SpecForge /
+# SGLang `LlamaForCausalLMEagle3`, vLLM's `Eagle3LlamaForCausalLM` (registry.py).
+_LLAMA_EAGLE3_ARCHITECTURES = ("LlamaForCausalLMEagle3", "Eagle3LlamaForCausalLM")
+
+
+def _llama_eagle3(raw: Mapping[str, Any]) -> bool:
+    architectures = raw.get("architectures")
+    return isinstance(architectures, list) and any(
+        name in _LLAMA_EAGLE3_ARCHITECTURES for name in architectures)
 
 
 def read_json(path: Path) -> dict[str, Any]:

@@ -110,3 +110,47 @@ def test_fp8_dump_scores_like_the_bf16_dump(world, tmp_path):
                                          str(tmp_path), "--target", str(world / "target"),
                                          "--json"])
     assert layout.exit_code == 0 and json.loads(layout.output)["samples"] == SAMPLES
+
+
+# ------------------------------------------------------------------------------------------
+# Drafts in SpecForge's layout: a flat HF config naming `LlamaForCausalLMEagle3`, weights
+# under `midlayer.*` (sgl-project/SpecForge configs/*-eagle3.json, modeling/draft/llama3_eagle.py)
+# ------------------------------------------------------------------------------------------
+def _specforge_draft(world: Path, out: Path, **config: object) -> Path:
+    """The speculators draft's weights, saved the way a SpecForge run leaves them."""
+    from safetensors.torch import load_file
+
+    out.mkdir()
+    state = load_file(world / "draft" / "model.safetensors")
+    save_file({name.replace("layers.0.", "midlayer."): tensor for name, tensor in state.items()},
+              str(out / "model.safetensors"))
+    speculators = json.loads((world / "draft" / "config.json").read_text())
+    flat = {**speculators["transformer_layer_config"], "architectures": ["LlamaForCausalLMEagle3"],
+            "draft_vocab_size": DV, "eagle_config": {"eagle_aux_hidden_state_layer_ids": AUX}}
+    flat.pop("rope_parameters")
+    flat.update(rope_theta=10000.0, **config)
+    (out / "config.json").write_text(json.dumps(flat))
+    return out
+
+
+@pytest.mark.parametrize("name, config", [
+    # configs/qwq-32B-eagle3.json and phi4-eagle3.json keep the target's model_type
+    ("qwq_model_type", {"model_type": "qwen2", "sliding_window": 32768,
+                        "use_sliding_window": False}),
+    ("phi4_model_type", {"model_type": "phi3"}),
+    # configs/qwen2-5-vl-7b-eagle3.json: mrope with sections summing to head_dim / 2
+    ("qwen25_vl_mrope", {"rope_scaling": {"type": "mrope", "mrope_section": [2, 1, 1]}}),
+])
+def test_specforge_drafts_run_as_the_llama_draft_they_are(world, tmp_path, name, config):
+    """SpecForge ships these configs for QwQ, Phi-4 and Qwen2.5-VL; the drafter refused them
+    ("model_type 'qwen2' is not supported", "rope_type 'mrope' is not supported") although
+    the draft is SpecForge's one Llama class and mrope on text is plain RoPE."""
+    draft = _specforge_draft(world, tmp_path / name, **config)
+    reference = _eval(world, world / "bf16")
+    result = runner.invoke(drafter_app, ["eval", "--model", str(draft), "--data",
+                                         str(world / "bf16"), "--target", str(world / "target"),
+                                         "--steps", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["draft"]["format"] == "eagle" and out["draft"]["model_type"] == "llama"
+    assert out["counts"] == reference["counts"]
