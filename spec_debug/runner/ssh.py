@@ -22,7 +22,16 @@ import paramiko
 
 from spec_debug.errors import SpecDebugError, TransportError, UsageError
 from spec_debug.runner.output import StreamCapture
-from spec_debug.runner.ssh_connect import Connection, ConnectOptions, close_channel, connect, dropped_hop, wait_readable
+from spec_debug.runner.ssh_connect import (
+    Connection,
+    ConnectOptions,
+    abandonable,
+    close_channel,
+    connect,
+    dropped_hop,
+    opening_connection,
+    wait_readable,
+)
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -148,12 +157,14 @@ class SSHTransport(Transport):
         def reconnect() -> Connection:
             return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options)
 
-        transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
-        try:
-            transport.check_login_shell()
-        except BaseException:
-            transport.close()
-            raise
+        with opening_connection():
+            transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
+            try:
+                with abandonable(transport.interrupt):  # a login shell that hangs, on Ctrl-C
+                    transport.check_login_shell()
+            except BaseException:
+                transport.close()
+                raise
         return transport
 
     def check_login_shell(self) -> None:

@@ -23,9 +23,10 @@ import socket
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import paramiko
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
@@ -157,6 +158,67 @@ class _JumpPool:
 _JUMPS = _JumpPool()
 
 
+class ConnectAbandoned(HostUnreachableError):
+    """The connection was still being opened when the run was interrupted (abandon_connects)."""
+
+
+# What each host thread is doing right now to open a connection (a TCP connect, a handshake),
+# as the callables that stop it; and the threads told to give up. A connection being opened is
+# not yet a transport the runner can interrupt: without this, Ctrl-C waits out the
+# ConnectTimeout of every host that is still connecting (a stalled or firewalled host: 15 s).
+_DIALING_LOCK = threading.Lock()
+_DIALING: dict[int, list[Callable[[], None]]] = {}
+_ABANDONED: set[int] = set()
+
+
+def abandon_connects() -> None:
+    """Make every connection being opened right now give up at once (ConnectAbandoned).
+
+    For the runner's interrupt (Ctrl-C, SIGTERM), from any thread; connections opened later
+    are not affected.
+    """
+    with _DIALING_LOCK:
+        _ABANDONED.update(_DIALING)
+        stops = [stop for stage in _DIALING.values() for stop in stage]
+    for stop in stops:
+        try:
+            stop()
+        except Exception:  # noqa: BLE001 - a stage already over: nothing left to stop
+            pass
+
+
+@contextmanager
+def opening_connection() -> Iterator[None]:
+    """The scope of one connection being opened by this thread: a call to abandon_connects()
+    during it ends its current stage, and stops the later ones from starting."""
+    try:
+        yield
+    finally:
+        with _DIALING_LOCK:
+            _ABANDONED.discard(threading.get_ident())
+
+
+@contextmanager
+def abandonable(stop: Callable[[], None]) -> Iterator[None]:
+    """A stage of opening a connection that abandon_connects() ends by calling `stop`."""
+    me = threading.get_ident()
+    with _DIALING_LOCK:
+        abandoned = me in _ABANDONED
+        if not abandoned:
+            _DIALING.setdefault(me, []).append(stop)
+    if abandoned:
+        raise OSError(errno.ECONNABORTED, "abandoned")
+    try:
+        yield
+    finally:
+        with _DIALING_LOCK:
+            stages = _DIALING.get(me, [])
+            if stop in stages:
+                stages.remove(stop)
+            if not stages:
+                _DIALING.pop(me, None)
+
+
 def connect(
     destination: str,
     options: ConnectOptions,
@@ -177,7 +239,8 @@ def connect(
         connect_timeout_s=options.connect_timeout_s,
         ssh_options=ssh_options,
     )
-    return _open(target, config, options, depth=0)
+    with opening_connection():
+        return _open(target, config, options, depth=0)
 
 
 def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int) -> Connection:
@@ -206,16 +269,18 @@ def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions
         else:
             transport = _handshake_retrying(target, lambda: _tcp_connect(target), options)
         return Connection(target, transport, via)
-    except BaseException:
+    except BaseException as exc:
         for hop in reversed(via):
             hop.close()
+        if isinstance(exc, Exception) and threading.get_ident() in _ABANDONED:
+            raise ConnectAbandoned(f"{target.alias}: connection abandoned: the run was interrupted") from None
         raise
 
 
 def _tcp_connect(target: SSHTarget) -> socket.socket:
     where = f"{target.hostname}:{target.port}"
     try:
-        sock = socket.create_connection((target.hostname, target.port), timeout=target.connect_timeout_s)
+        sock = _create_connection(target.hostname, target.port, target.connect_timeout_s)
     except socket.gaierror as exc:
         raise HostUnreachableError(
             f"{target.alias}: cannot resolve host name {target.hostname!r} ({exc.strerror})",
@@ -248,6 +313,25 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
         timeout_ms = interval * (max(1, target.keepalive_count_max) + 1) * 1000
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, timeout_ms)
     return sock
+
+
+def _create_connection(hostname: str, port: int, timeout_s: float) -> socket.socket:
+    """socket.create_connection (each address in turn), each connect abandonable: shutdown()
+    from another thread ends a blocking connect at once on Linux, where close() would not."""
+    last: OSError | None = None
+    for family, kind, proto, _, address in socket.getaddrinfo(hostname, port, 0, socket.SOCK_STREAM):
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.settimeout(timeout_s)
+            with abandonable(lambda: sock.shutdown(socket.SHUT_RDWR)):
+                sock.connect(address)
+            return sock
+        except OSError as exc:
+            sock.close()
+            last = exc
+            if threading.get_ident() in _ABANDONED:
+                raise
+    raise last if last is not None else OSError(errno.EADDRNOTAVAIL, "no address to connect to")
 
 
 def _proxy_command(target: SSHTarget) -> "_ProxyCommand":
@@ -436,7 +520,6 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
 
 def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> paramiko.Transport:
     """SSH handshake, host key check and authentication over an open socket."""
-    where = f"{target.hostname}:{target.port}"
     transport = _SignalAwareTransport(sock)
     transport.banner_timeout = target.connect_timeout_s
     transport.auth_timeout = target.connect_timeout_s
@@ -444,51 +527,8 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     security = transport.get_security_options()
     security.key_types = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), list(security.key_types))
     try:
-        stalled = HandshakeError(
-            f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s (host stalled or not an SSH server)",
-            hint="the host accepts TCP but sshd does not answer: overloaded, hung, or the wrong port",
-        )
-        closed_early = _ClosedBeforeBanner(
-            f"{target.alias}: {where} closed the connection before the SSH banner",
-            hint="sshd turned us away before the handshake: too many connections at once (MaxStartups; "
-            "many hosts through one bastion: lower --forks), or TCP wrappers, fail2ban or a firewall",
-        )
-        started = time.monotonic()
-        try:
-            transport.start_client(timeout=target.connect_timeout_s)
-        except paramiko.SSHException as exc:
-            _raise_if_proxy_ended(target, sock)
-            text = _one_line(exc)
-            if "banner" in text.lower() or "timed out" in text.lower():
-                # paramiko says "Error reading SSH protocol banner" both for a server that
-                # closed at once (EOF) and for one that never spoke; the clock tells them apart.
-                if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
-                    raise closed_early from None
-                raise stalled from None
-            raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
-        except (EOFError, OSError) as exc:
-            _raise_if_proxy_ended(target, sock)
-            raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
-        # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py).
-        if not transport.is_active() or not getattr(transport, "initial_kex_done", True):
-            _raise_if_proxy_ended(target, sock)
-            raise stalled
-        accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no", "off")
-        verify_host_key(
-            alias=target.alias,
-            known_hosts_name=target.known_hosts_name,
-            server_key=transport.get_remote_server_key(),
-            known_hosts=known_hosts,
-            accept_new=accept_new,
-        )
-        try:
-            authenticate(transport, target, options.auth_options())
-        except (paramiko.SSHException, EOFError, OSError) as exc:
-            if isinstance(exc, TransportError):
-                raise
-            raise HandshakeError(f"{target.alias}: connection to {where} failed during authentication: {_one_line(exc)}") from None
-        transport.keep_server_alive(max(1, int(target.keepalive_s)), max(1, target.keepalive_count_max))
-        return transport
+        with abandonable(transport.close):
+            return _handshake_on(transport, target, sock, known_hosts, options)
     except HandshakeError:
         transport.close()
         _raise_if_jump_dropped(target, sock)
@@ -496,6 +536,57 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     except BaseException:
         transport.close()
         raise
+
+
+def _handshake_on(
+    transport: paramiko.Transport, target: SSHTarget, sock: object, known_hosts: KnownHosts, options: ConnectOptions
+) -> paramiko.Transport:
+    where = f"{target.hostname}:{target.port}"
+    stalled = HandshakeError(
+        f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s (host stalled or not an SSH server)",
+        hint="the host accepts TCP but sshd does not answer: overloaded, hung, or the wrong port",
+    )
+    closed_early = _ClosedBeforeBanner(
+        f"{target.alias}: {where} closed the connection before the SSH banner",
+        hint="sshd turned us away before the handshake: too many connections at once (MaxStartups; "
+        "many hosts through one bastion: lower --forks), or TCP wrappers, fail2ban or a firewall",
+    )
+    started = time.monotonic()
+    try:
+        transport.start_client(timeout=target.connect_timeout_s)
+    except paramiko.SSHException as exc:
+        _raise_if_proxy_ended(target, sock)
+        text = _one_line(exc)
+        if "banner" in text.lower() or "timed out" in text.lower():
+            # paramiko says "Error reading SSH protocol banner" both for a server that
+            # closed at once (EOF) and for one that never spoke; the clock tells them apart.
+            if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
+                raise closed_early from None
+            raise stalled from None
+        raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
+    except (EOFError, OSError) as exc:
+        _raise_if_proxy_ended(target, sock)
+        raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
+    # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py).
+    if not transport.is_active() or not getattr(transport, "initial_kex_done", True):
+        _raise_if_proxy_ended(target, sock)
+        raise stalled
+    accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no", "off")
+    verify_host_key(
+        alias=target.alias,
+        known_hosts_name=target.known_hosts_name,
+        server_key=transport.get_remote_server_key(),
+        known_hosts=known_hosts,
+        accept_new=accept_new,
+    )
+    try:
+        authenticate(transport, target, options.auth_options())
+    except (paramiko.SSHException, EOFError, OSError) as exc:
+        if isinstance(exc, TransportError):
+            raise
+        raise HandshakeError(f"{target.alias}: connection to {where} failed during authentication: {_one_line(exc)}") from None
+    transport.keep_server_alive(max(1, int(target.keepalive_s)), max(1, target.keepalive_count_max))
+    return transport
 
 
 def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
