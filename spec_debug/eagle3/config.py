@@ -284,6 +284,17 @@ def load_draft_config(model_dir: str | Path) -> DraftConfig:
     return parse_draft_config(read_json(path), where=str(path))
 
 
+# Targets whose RMSNorm scales by (1 + weight), the weight stored zero-centred: transformers
+# Gemma3RMSNorm (models/gemma3/modeling_gemma3.py), Qwen3NextRMSNorm, Qwen3_5(Moe)RMSNorm
+# ("RMSNormZeroCentered"). SpecForge trains EAGLE-3 drafts for gemma-3, Qwen3-Next and
+# Qwen3.5 (configs/gemma3-1b-eagle3.json, qwen3-next-80b-a3b-eagle3.json,
+# qwen3.5-35b-a3b-eagle3.json). Read as `weight * x`, the verifier's final norm is ~0.
+ZERO_CENTERED_NORM_MODEL_TYPES = frozenset({
+    "gemma", "gemma2", "gemma3", "gemma3_text", "vaultgemma", "qwen3_next", "qwen3_5",
+    "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
+})
+
+
 @dataclass(frozen=True)
 class TargetConfig:
     """What the drafter needs to know about the target (verifier) model."""
@@ -294,6 +305,12 @@ class TargetConfig:
     rms_norm_eps: float
     tie_word_embeddings: bool
     raw: Mapping[str, Any]
+    model_type: str | None = None  # of the language model (text_config's when nested)
+
+    @property
+    def zero_centered_norm(self) -> bool:
+        """True when the final norm computes norm(x) * (1 + weight)."""
+        return self.model_type in ZERO_CENTERED_NORM_MODEL_TYPES
 
     @property
     def architecture(self) -> str | None:
@@ -313,4 +330,5 @@ def load_target_config(target_dir: str | Path) -> TargetConfig:
         tie_word_embeddings=bool(raw.get("tie_word_embeddings", text.get("tie_word_embeddings",
                                                                           False))),
         raw=raw,
+        model_type=str(text.get("model_type") or raw.get("model_type") or "") or None,
     )

@@ -91,13 +91,17 @@ class TargetHead:
     norm_weight: Tensor  # [Ht]
     lm_head: Tensor  # [V, Ht]
     eps: float
+    zero_centered: bool = False  # norm(x) * (1 + weight): gemma, Qwen3-Next, Qwen3.5
 
     def logits(self, last_hidden: Tensor) -> Tensor:
-        # last_hidden [..., Ht] -> [..., V], computed like HF LlamaRMSNorm + Linear
+        # last_hidden [..., Ht] -> [..., V], computed like the HF RMSNorm of the target + Linear
         x = last_hidden.to(self.lm_head.dtype)
         x32 = x.float()
         x32 = x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + self.eps)
-        normed = self.norm_weight * x32.to(x.dtype)
+        if self.zero_centered:  # Gemma3RMSNorm: (x * (1 + w)) in fp32, then the input dtype
+            normed = (x32 * (1.0 + self.norm_weight.float())).to(x.dtype)
+        else:  # LlamaRMSNorm: w * x.to(input dtype)
+            normed = self.norm_weight * x32.to(x.dtype)
         return normed @ self.lm_head.T
 
 
@@ -230,7 +234,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     f"{list(norm_w.shape)} do not fit the draft (vocab {cfg.vocab_size}, "
                     f"hidden {Ht})", hint="--target must be the model the draft was trained for")
             head = TargetHead(norm_w.to(device=device, dtype=dtype),
-                              lm_w.to(device=device, dtype=dtype), target.config.rms_norm_eps)
+                              lm_w.to(device=device, dtype=dtype), target.config.rms_norm_eps,
+                              target.config.zero_centered_norm)
         else:
             notes.append("target has no final norm / lm_head" + target.absent_because()
                          + ": reference falls back to data tokens")

@@ -61,19 +61,29 @@ def world(tmp_path_factory) -> Path:
     draft.eval().save_pretrained(root / "draft")
     # the states themselves, as vLLM's extract_hidden_states hands them to the connector:
     # [T, aux + 1, H] bf16, the last slot the final layer (hs_connectors transfer.py)
-    states = {}
-    with torch.no_grad():
-        for i in range(SAMPLES):
-            ids = torch.randint(0, V, (16 + i,))
-            hidden = verifier(ids[None], output_hidden_states=True).hidden_states
-            states[i] = (ids, torch.stack([hidden[j][0] for j in AUX + [NL]], dim=1)
-                         .to(torch.bfloat16).contiguous())
+    states = {i: vllm_style_states(verifier, torch.randint(0, V, (16 + i,)))
+              for i in range(SAMPLES)}
     (root / "bf16").mkdir()
     for i, (ids, hidden) in states.items():
         save_file({"token_ids": ids, "hidden_states": hidden},
                   str(root / "bf16" / f"hs_{i}.safetensors"))
     torch.save(states, root / "states.pt")
     return root
+
+
+def vllm_style_states(verifier, ids) -> tuple:
+    """(token_ids [T], hidden_states [T, aux + 1, H] bf16): the inputs to layers AUX and the
+    last layer's output before the final norm, as vLLM captures them (transformers 5 puts the
+    post-norm state last in `hidden_states`, so the final slot is taken at the norm's input)."""
+    final = []
+    hook = verifier.model.norm.register_forward_pre_hook(lambda _m, args: final.append(args[0]))
+    try:
+        with torch.no_grad():
+            hidden = verifier(ids[None], output_hidden_states=True).hidden_states
+    finally:
+        hook.remove()
+    slots = [hidden[j][0] for j in AUX] + [final[0][0]]
+    return ids, torch.stack(slots, dim=1).to(torch.bfloat16).contiguous()
 
 
 def _eval(root: Path, data: Path, *extra: str) -> dict:
@@ -154,3 +164,35 @@ def test_specforge_drafts_run_as_the_llama_draft_they_are(world, tmp_path, name,
     out = json.loads(result.output)
     assert out["draft"]["format"] == "eagle" and out["draft"]["model_type"] == "llama"
     assert out["counts"] == reference["counts"]
+
+
+# ------------------------------------------------------------------------------------------
+# Targets whose final RMSNorm is zero-centred (weight + 1)
+# ------------------------------------------------------------------------------------------
+def test_gemma3_target_argmax_is_the_verifiers_own(world, tmp_path):
+    """A gemma-3 target (SpecForge configs/gemma3-1b-eagle3.json; Qwen3-Next and Qwen3.5 norm
+    the same way) stores its final norm weight around 0 and scales by (1 + w). Read as
+    LlamaRMSNorm, the reference targets were lm_head(~0): a wrong argmax on every row, so
+    every accuracy the drafter printed for these targets was against the wrong tokens."""
+    from transformers import Gemma3ForCausalLM, Gemma3TextConfig
+
+    from spec_debug.eagle3.loading import load_draft
+
+    torch.manual_seed(1)
+    verifier = Gemma3ForCausalLM(Gemma3TextConfig(
+        vocab_size=V, hidden_size=H, intermediate_size=64, num_attention_heads=4,
+        num_key_value_heads=2, head_dim=8, max_position_embeddings=128,
+        num_hidden_layers=NL)).eval()
+    with torch.no_grad():  # a trained norm, not the zero init
+        verifier.model.norm.weight.normal_(0.0, 0.5)
+    verifier.save_pretrained(tmp_path / "gemma")
+    ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (24,)))
+    with torch.no_grad():
+        expected = verifier(ids[None]).logits[0].argmax(-1)
+    loaded = load_draft(world / "draft", tmp_path / "gemma")
+    got = loaded.target_head.logits(hidden[:, -1].float()).argmax(-1)
+    assert (got == expected).float().mean() > 0.95  # bf16 states, fp32 head: rare near-ties
+    assert loaded.target_head.zero_centered
+
+    llama = load_draft(world / "draft", world / "target")  # the Llama target is unchanged
+    assert not llama.target_head.zero_centered
