@@ -7,58 +7,79 @@ odd private key; incident reports get pasted into channels. Redaction is on by d
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 
 MASK = "***REDACTED***"
 
-_PATTERNS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
-    # PEM private keys (whole block).
-    (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S), f"-----BEGIN PRIVATE KEY----- {MASK} -----END PRIVATE KEY-----"),
+# Each pattern names the secret itself `secret`; what is around it (the variable name, the
+# flag, the URL) stays, so a reader still sees what was there.
+_PATTERNS: list[re.Pattern[str]] = [
+    # PEM private keys (the whole body).
+    re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
     # NAME=value for secret-looking names (HF_TOKEN=..., OPENAI_API_KEY=..., password=...). The name
     # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
-    (re.compile(r"(?i)\b([A-Z0-9_-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY))\b([\"']?\s*[=:]\s*)(?!\d{1,11}\b)(\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"), lambda m: m[1] + m[2] + _masked(m[3])),
+    re.compile(r"(?i)\b[A-Z0-9_-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
+    # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE.
+    re.compile(r"(?i)--(?:[a-z0-9-]*-)?(?:api-key|token|password|secret)[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+    # Authorization headers.
+    re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
-    (re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@'\"]*:)([^\s/@'\"]+)(@)"), rf"\1{MASK}\3"),
+    re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:(?P<secret>[^\s/@'\"]+)@"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
-    (re.compile(r"\b(sshpass\s+-p\s*)(\"[^\"]*\"|'[^']*'|\S+)"), rf"\1{MASK}"),
+    re.compile(r"\bsshpass\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # wandb login <40-hex API key>.
-    (re.compile(r"\b(wandb\s+login\s+(?:--?\S+\s+)*)([0-9a-f]{40})\b"), rf"\1{MASK}"),
-    # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE.
-    (re.compile(r"(?i)(--(?:[a-z0-9-]*-)?(?:api-key|token|password|secret)(?:[= ]+))(\"[^\"]*\"|'[^']*'|\S+)"), rf"\1{MASK}"),
-    # Authorization headers.
-    (re.compile(r"(?i)(authorization:\s*(?:bearer|basic|token)\s+)\S+"), rf"\1{MASK}"),
-    # Well-known token shapes anywhere in text.
-    (re.compile(r"\bhf_[A-Za-z0-9]{20,}\b"), MASK),
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{20,}\b"), MASK),
-    # GitHub classic and fine-grained tokens (github.blog 2021-04-05 "Behind GitHub's new
-    # authentication token formats"; fine-grained PATs start github_pat_), GitLab PATs (glpat-),
-    # Slack tokens (xoxb-, xoxp-, ...), AWS access key ids (AKIA long-term, ASIA temporary),
-    # Google API keys (AIza). Prefixes as listed in gitleaks/gitleaks config/gitleaks.toml.
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"), MASK),
-    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}\b"), MASK),
-    (re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), MASK),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), MASK),
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), MASK),
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), MASK),
+    re.compile(r"\bwandb\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
+    # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
+    # GitHub classic and fine-grained (github.blog 2021-04-05 "Behind GitHub's new authentication
+    # token formats"), GitLab PATs (glpat-), Slack (xoxb-, xoxp-, ...), AWS access key ids (AKIA
+    # long-term, ASIA temporary), Google API keys (AIza). Prefixes as in gitleaks/gitleaks
+    # config/gitleaks.toml.
+    re.compile(r"(?P<secret>\bhf_[A-Za-z0-9]{20,}\b)"),
+    re.compile(r"(?P<secret>\bsk-[A-Za-z0-9_-]{20,}\b)"),
+    re.compile(r"(?P<secret>\bgh[pousr]_[A-Za-z0-9]{20,}\b)"),
+    re.compile(r"(?P<secret>\bgithub_pat_[A-Za-z0-9_]{22,}\b)"),
+    re.compile(r"(?P<secret>\bglpat-[A-Za-z0-9_-]{20,})"),
+    re.compile(r"(?P<secret>\bxox[abposr]-[A-Za-z0-9-]{10,})"),
+    re.compile(r"(?P<secret>\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)"),
+    re.compile(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)"),
 ]
+
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|api_?key|access_?key|private_?key)$")
+
 
 def _masked(value: str) -> str:
     """MASK, inside the value's own quotes (a redacted JSON or YAML line stays parseable)."""
-    return value[0] + MASK + value[0] if value[:1] in ("'", '"') and len(value) > 1 else MASK
+    return value[0] + MASK + value[0] if value[:1] in ("'", '"') and len(value) > 1 and value[-1] == value[0] else MASK
 
 
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|api_?key|access_?key|private_?key)$")
+def _mask_secret(m: re.Match[str]) -> str:
+    start, end = m.span("secret")
+    return m.string[m.start():start] + _masked(m.group("secret")) + m.string[end:m.end()]
 
 
 def redact_text(text: str) -> str:
     if not text:
         return text
-    for pattern, replacement in _PATTERNS:
-        text = pattern.sub(replacement, text)
+    for pattern in _PATTERNS:
+        text = pattern.sub(_mask_secret, text)
     return text
+
+
+def secret_spans(text: str) -> list[tuple[int, int]]:
+    """Where redact_text would mask: (start, end) of each secret, in order, not overlapping.
+
+    For callers that put something else than MASK there (distill turns a secret into a var
+    the user must pass)."""
+    spans: list[tuple[int, int]] = []
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            start, end = m.span("secret")
+            if start < end and not any(start < e and s < end for s, e in spans):
+                spans.append((start, end))
+    return sorted(spans)
 
 
 def redact_value(value: Any, key: str | None = None) -> Any:

@@ -18,6 +18,7 @@ import yaml
 
 from spec_debug.errors import UsageError
 from spec_debug.playbook.templating import CONTEXT_NAMES
+from spec_debug.redact import redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell import CATEGORY_TITLES
@@ -44,11 +45,19 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     ids: set[str] = set()
     for cmd in chosen:
         runs_on_primary = cmd.host is not None and cmd.host == primary and not cmd.container
-        text = cmd.inner if runs_on_primary else cmd.command
+        # The command as text with var slots (see _slot); the slots become {{ var }} at the end,
+        # and everything else is kept literally even where it looks like a template.
+        text = (cmd.inner if runs_on_primary else cmd.command).replace(_SLOT, "")
+        secrets = _secrets_to_slots(text, names)
+        text = secrets.text
         if not runs_on_primary and cmd.host:
             text = _replace_word(text, cmd.host, names.var_for_host(cmd.host))
         text = _templatize_paths(text, names, home if (runs_on_primary or not cmd.host) else None)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": _why(cmd, analysis), "run": text}
+        step = {"id": _step_id(cmd, ids), "title": redact_text(_title(cmd)), "why": redact_text(_why(cmd, analysis)),
+                "run": _as_template(text)}
+        if secrets.names:
+            # Skipped with a line naming the var until the user passes it (--var NAME=...).
+            step["requires"] = secrets.names
         m = _TIMEOUT.match(cmd.inner or "")
         if m:
             step["timeout"] = int(m.group(1))
@@ -58,7 +67,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     session = chosen[0].session
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:
-        words = " ".join(first_prompt.split())
+        words = " ".join(redact_text(first_prompt).split())
         description += ": " + (words if len(words) <= 200 else words[:199].rstrip() + "…")
     if primary:
         description += f". Run against the host the session used, e.g. --host {primary}."
@@ -70,9 +79,24 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     }
 
 
+class _PlaybookDumper(yaml.SafeDumper):
+    """Multi-line commands (heredocs, python -c scripts) as literal blocks, read as written."""
+
+
+def _str_presenter(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    # PyYAML falls back to a quoted style by itself where a block cannot hold the text
+    # (trailing spaces, tabs after a newline, control characters).
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_PlaybookDumper.add_representer(str, _str_presenter)
+
+
 def dump_playbook(doc: dict) -> str:
     header = "# Distilled by `spec-debug distill`; review before running.\n"
-    return header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100, default_flow_style=False)
+    return header + yaml.dump(doc, Dumper=_PlaybookDumper, sort_keys=False, allow_unicode=True, width=100,
+                              default_flow_style=False)
 
 
 def select_commands(analysis: SessionAnalysis) -> list[CommandRecord]:
@@ -100,6 +124,15 @@ class _VarNames:
         self.defaults: dict[str, str] = {}
         self._by_value: dict[str, str] = {}
 
+    def secret_name(self, preferred: str, value: str) -> str:
+        """A var for a secret: its default is empty (the value never reaches the playbook)."""
+        key = "\x00secret:" + value
+        if key not in self._by_value:
+            base = _slug(preferred) or "secret"
+            name = self.name(base if re.search(r"token|key|secret|pass", base) else base + "_secret", key)
+            self.defaults[name] = ""
+        return self._by_value[key]
+
     def name(self, preferred: str, value: str) -> str:
         if value in self._by_value:
             return self._by_value[value]
@@ -116,7 +149,71 @@ class _VarNames:
         return name
 
     def var_for_host(self, host: str) -> str:
-        return "{{ " + self.name("host_" + host, host) + " }}"
+        return _slot(self.name("host_" + host, host))
+
+
+# A var's place in a command while it is being templatized: a character no command carries
+# (NUL cannot be in an argv), so the command's own text never looks like a slot.
+_SLOT = "\x00"
+_SLOT_RE = re.compile("\x00([^\x00]+)\x00")
+# What Jinja reads as the start of a tag (jinja2 defaults: {{ }}, {% %}, {# #}). Commands are
+# full of them: docker ps --format '{{.Names}}', kubectl -o go-template='{{range ...}}',
+# bash's ${#array[@]} (a comment start to Jinja).
+_JINJA_START = re.compile(r"\{[{%#]")
+_ENDRAW = re.compile(r"\{%-?\s*endraw\s*-?%\}")
+
+
+def _slot(var: str, *, raw: bool = False) -> str:
+    return f"{_SLOT}{var}{'|raw' if raw else ''}{_SLOT}"
+
+
+def _as_template(text: str) -> str:
+    """The playbook's `run:` template: slots become {{ var }}, literal text that Jinja would
+    read as a tag is wrapped in {% raw %} so the step runs the command the session ran."""
+    out = []
+    for i, part in enumerate(_SLOT_RE.split(text)):
+        if i % 2:
+            var, _, flt = part.partition("|")
+            out.append("{{ " + var + (" | " + flt if flt else "") + " }}")
+        elif _JINJA_START.search(part):
+            if _ENDRAW.search(part):  # cannot sit inside a raw block: quote each opener instead
+                out.append(_JINJA_START.sub(lambda m: "{{ '" + m.group(0) + "' | raw }}", part))
+            else:  # raw from the first opener to the last closer: the rest stays readable
+                start = _JINJA_START.search(part).start()
+                end = max(part.rfind(closer) for closer in ("}}", "%}", "#}")) + 2
+                end = end if end > start + 2 else len(part)
+                out.append(part[:start] + "{% raw %}" + part[start:end] + "{% endraw %}" + part[end:])
+        else:
+            out.append(part)
+    return "".join(out)
+
+
+class _Secrets:
+    def __init__(self, text: str, names: list[str]) -> None:
+        self.text, self.names = text, names
+
+
+def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
+    """Each secret in the command (a token, a password in a URL: spec_debug/redact.py) becomes
+    a var with an empty default, so the playbook never holds it and the step asks for it."""
+    spans = secret_spans(text)
+    if not spans:
+        return _Secrets(text, [])
+    out, pos, used = [], 0, []
+    for start, end in spans:
+        value = text[start:end]
+        quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
+        before = text[:start]
+        name = re.search(r"([A-Za-z][\w-]*)\W{0,4}$", before)
+        var = names.secret_name(name.group(1) if name else "secret", value)
+        used.append(var)
+        # Inside quotes a shell-quoted value would keep its quotes literally: splice it raw.
+        inside_quotes = not quoted and not _outside_quotes(text, start)
+        out.append(text[pos:start])
+        out.append(_slot(var, raw=inside_quotes))
+        pos = end
+    out.append(text[pos:])
+    return _Secrets("".join(out), list(dict.fromkeys(used)))
 
 
 def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:
@@ -134,13 +231,12 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:
             path = home + path[1:]
         site = _SITE_PACKAGES.match(path)
         if site:
-            var = names.name("site_packages", site.group(0))
-            repl = "{{ " + var + " }}" + path[site.end():]
+            repl = _slot(names.name("site_packages", site.group(0))) + path[site.end():]
         elif _PYTHON.fullmatch(path):
-            repl = "{{ " + names.name("python", path) + " }}"
+            repl = _slot(names.name("python", path))
         else:
             stem = path.rstrip("/").rsplit("/", 1)[-1]
-            repl = "{{ " + names.name(stem, path) + " }}"
+            repl = _slot(names.name(stem, path))
         out.append(text[pos:start])
         out.append(repl)
         pos = end
@@ -148,15 +244,19 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:
     return "".join(out)
 
 
-def _bare_word(text: str, start: int, end: int) -> bool:
-    """Outside quotes, and a whole shell word (so a quoted value stays one word)."""
+def _outside_quotes(text: str, start: int) -> bool:
     single = double = False
     for ch in text[:start]:
         if ch == "'" and not double:
             single = not single
         elif ch == '"' and not single:
             double = not double
-    if single or double:
+    return not (single or double)
+
+
+def _bare_word(text: str, start: int, end: int) -> bool:
+    """Outside quotes, and a whole shell word (so a quoted value stays one word)."""
+    if not _outside_quotes(text, start):
         return False
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
@@ -174,7 +274,7 @@ def _home(user: str | None) -> str | None:
 
 
 def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
-    inner = cmd.inner or cmd.command
+    inner = redact_text(cmd.inner or cmd.command)  # an id must not carry a token (HF_TOKEN=hf_... cmd)
     module = re.search(r"-m\s+([\w.]+)", inner)
     path = next((m for m in _PATH.finditer(inner) if not _PYTHON.fullmatch(m.group(0))), None)
     if module:
@@ -182,7 +282,8 @@ def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
     elif path:
         key = path.group(0).rstrip("/").rsplit("/", 1)[-1]
     else:
-        key = (inner.split() or ["step"])[0].rsplit("/", 1)[-1]
+        words = [w for w in inner.split() if not re.match(r"\w+=", w)]  # past FOO=bar assignments
+        key = (words or ["step"])[0].rsplit("/", 1)[-1]
     base = _slug(f"{cmd.category}_{key}")[:48] or "step"
     step_id, n = base, 2
     while step_id in ids:

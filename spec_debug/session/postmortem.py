@@ -11,10 +11,12 @@ from, linked to a "Supporting information" entry.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Literal
 
 from markupsafe import Markup, escape
 
+from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment, md_cell
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.events import MAIN_AGENT
@@ -32,11 +34,22 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"]) -> 
     env.filters["msg_links_md"] = _links_md
     env.filters["msg_links_html"] = _links_html
     template = env.get_template(f"postmortem.{fmt}.j2")
-    return template.render(**postmortem_view(analysis))
+    view = postmortem_view(analysis)
+    # A postmortem is pasted into channels and wikis; the session quoted tokens as they were
+    # typed (export HF_TOKEN=hf_..., curl -H "Authorization: Bearer ..."). Same rules as run.json.
+    segments = [replace(seg, title=redact_text(seg.title)) for seg in view.pop("segments")]
+    return template.render(**redact_value(view), segments=segments)
 
 
 def _links_md(text: Any) -> str:
-    return _MSG_REF.sub(lambda m: f"[[msg {m.group(1)}]](#msg-{m.group(1)})", md_cell(text))
+    """Transcript text as one line of Markdown, its [msg N] as links. A ``<`` is escaped: in
+    a command (grep '<!--' page.html, cat <<EOF) it would otherwise open raw HTML, and an
+    HTML comment hides the rest of the postmortem (CommonMark 0.31, section 4.6)."""
+    parts = _MSG_REF.split(md_cell(text))
+    out = []
+    for i, part in enumerate(parts):
+        out.append(f"[[msg {part}]](#msg-{part})" if i % 2 else part.replace("<", "\\<"))
+    return "".join(out)
 
 
 def _links_html(text: Any) -> Markup:
