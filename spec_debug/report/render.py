@@ -12,7 +12,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateNotFound, TemplateSyntaxError, select_autoescape
+from jinja2 import (
+    ChoiceLoader,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    TemplateSyntaxError,
+    select_autoescape,
+)
 from jinja2.exceptions import TemplateError as JinjaTemplateError
 from jinja2.sandbox import SandboxedEnvironment
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+
+from markdown_it import MarkdownIt
 
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from tests.conftest import only_run, run_cli
@@ -39,30 +40,13 @@ steps:
 SECRETS = ["hunter2pass", "glpat-AbCdEfGhIjKlMnOpQrSt", "S3cr3t!x", "plainvalue123", "github_pat_11ABCDEFG"]
 
 
-def _outside_code_blocks(markdown: str) -> list[str]:
-    """The lines a CommonMark renderer shows as Markdown (not inside a fenced code block):
-    a fence closes only on a line of at least as many backticks as opened it (spec 4.5)."""
-    shown, fence = [], 0
-    for line in markdown.splitlines():
-        m = re.match(r"^(`{3,})", line)
-        if fence:
-            if m and len(m.group(1)) >= fence and not line.strip("`").strip():
-                fence = 0
-            continue
-        if m:
-            fence = len(m.group(1))
-            continue
-        shown.append(line)
-    return shown
-
-
 def test_report_shows_real_outputs_as_the_terminal_did(tmp_path):
     playbook = tmp_path / "real_outputs.yaml"
     playbook.write_text(NASTY_PLAYBOOK, encoding="utf-8")
     out = tmp_path / "runs"
     result = run_cli("run", str(playbook), "--host", "local", "--out", str(out))
     assert result.code == 0, result.stderr
-    run_dir, record = only_run(out)
+    run_dir, _ = only_run(out)
     md = (run_dir / "report.md").read_text(encoding="utf-8")
     html = (run_dir / "report.html").read_text(encoding="utf-8")
     raw = (run_dir / "run.json").read_text(encoding="utf-8")
@@ -83,11 +67,14 @@ def test_report_shows_real_outputs_as_the_terminal_did(tmp_path):
     for secret in SECRETS:
         assert secret not in raw
 
-    # The README's own fence does not close the report's code block.
-    shown = _outside_code_blocks(md)
-    assert "# Not a heading of the report" not in shown
-    assert not any("<script>" in line for line in shown)
-    assert "## Appendix: raw outputs" in shown and shown[-1].startswith("spec-debug ")
+    # Rendered as CommonMark, the README's own fence does not close the report's code block:
+    # its heading and its <script> stay inside the block, and the report goes on after it.
+    tokens = MarkdownIt("commonmark").enable("table").parse(md)
+    headings = [tokens[i + 1].content for i, tok in enumerate(tokens) if tok.type == "heading_open"]
+    assert "Not a heading of the report" not in headings and "Appendix: raw outputs" in headings
+    assert not any("<script>" in tok.content for tok in tokens if tok.type == "html_block")
+    assert any(tok.type == "fence" and "<script>alert(1)</script>" in tok.content for tok in tokens)
+    assert tokens[-2].content.startswith("spec-debug ")
 
     # A reference that is not a web link is shown, never made clickable.
     assert 'href="javascript:' not in html and "<code>javascript:alert(document.domain)</code>" in html
