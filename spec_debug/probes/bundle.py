@@ -12,6 +12,7 @@ import io
 import os
 import tempfile
 import threading
+import weakref
 import zipfile
 from pathlib import Path
 
@@ -27,7 +28,10 @@ REMOTE_DIR = ".cache/spec-debug"
 
 _lock = threading.Lock()
 _built: Path | None = None
-_uploaded: dict[tuple[int, str], str] = {}
+# Per live transport (a weak key: a host's connection closed, its entry goes with it). Keyed
+# by id() it was not: with more hosts than --forks, a new host's transport could get a closed
+# one's id, skip the upload and run a bundle its host does not have.
+_uploaded: "weakref.WeakKeyDictionary[Transport, dict[str, str]]" = weakref.WeakKeyDictionary()
 
 
 def _package_root() -> Path:
@@ -85,10 +89,10 @@ def ensure_bundle(transport: Transport) -> str:
     local = local_bundle()
     if isinstance(transport, LocalTransport):
         return str(local)
-    key = (id(transport), local.name)
     with _lock:
-        if key in _uploaded:
-            return _uploaded[key]
+        known = _uploaded.get(transport, {}).get(local.name)
+    if known is not None:
+        return known
     remote = f"{REMOTE_DIR}/{local.name}"
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     outcome = transport.run(f"test -s {remote}", stdout=out, stderr=err, timeout_s=60)
@@ -98,7 +102,7 @@ def ensure_bundle(transport: Transport) -> str:
         except OSError as exc:  # the home is read-only or full: a private folder under /tmp
             remote = _put_in_private_tmp(transport, local, exc)
     with _lock:
-        _uploaded[key] = remote
+        _uploaded.setdefault(transport, {})[local.name] = remote
     return remote
 
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
-from spec_debug.probes.bundle import local_bundle
+import pytest
+
+from spec_debug.probes.bundle import ensure_bundle, local_bundle
 from spec_debug.probes.registry import all_probes
+from spec_debug.runner.local import LocalTransport
+from spec_debug.runner.transport import Transport
 
 # Host-side third-party packages a probe may need (the host's own Python provides them).
 HOST_PACKAGES = {"torch", "safetensors", "numpy"}
@@ -53,3 +59,43 @@ def test_host_info_probe_runs_from_the_bundle_alone():
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     assert json.loads(out.stdout)["python"].count(".") == 2
+
+
+class _HostWithItsOwnHome(Transport):
+    """A host reached through the local shell whose home is its own folder: two of them are two
+    machines as far as the bundle upload can tell."""
+
+    def __init__(self, home: Path) -> None:
+        self.host, self.home, self._shell = home.name, home, LocalTransport()
+
+    def run(self, command, *, stdout, stderr, timeout_s=None, env=None):
+        return self._shell.run(f"cd {shlex.quote(str(self.home))} && {command}", stdout=stdout, stderr=stderr,
+                               timeout_s=timeout_s, env=env)
+
+    def put(self, local_path: Path, remote_path: str) -> None:
+        self._shell.put(local_path, str(self.home / remote_path))
+
+    def get(self, remote_path: str, local_path: Path) -> None:
+        self._shell.get(str(self.home / remote_path), local_path)
+
+
+def test_what_was_uploaded_is_forgotten_with_the_host_connection(tmp_path):
+    """More hosts than --forks: a closed host's transport is freed, and a new host's transport
+    may be given its address. An upload remembered past the transport (it was keyed by id())
+    would then be taken for the new host's, which has no bundle."""
+    import gc
+
+    from spec_debug.probes import bundle
+
+    before = len(bundle._uploaded)  # hosts of other tests still connected
+    first = _HostWithItsOwnHome(tmp_path / "gpu01")
+    first.home.mkdir()
+    remote = ensure_bundle(first)
+    assert (first.home / remote).is_file()
+    assert ensure_bundle(first) == remote  # remembered while the connection lives
+    del first
+    gc.collect()
+    assert len(bundle._uploaded) == before
+    second = _HostWithItsOwnHome(tmp_path / "gpu02")
+    second.home.mkdir()
+    assert (second.home / ensure_bundle(second)).is_file()
