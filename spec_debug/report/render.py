@@ -58,7 +58,9 @@ def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
 
 
 def md_escape(value: Any) -> str:
-    text = str(value)
+    """Inline Markdown text: special characters escaped, and on one line (a line break would
+    end the heading or list item it sits in)."""
+    text = " ".join(str(value).splitlines())
     for char in ("\\", "`", "*", "_", "[", "]", "<", ">", "|"):
         text = text.replace(char, "\\" + char)
     return text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 
 from markdown_it import MarkdownIt
 
@@ -44,7 +45,8 @@ def test_report_shows_real_outputs_as_the_terminal_did(tmp_path):
     playbook = tmp_path / "real_outputs.yaml"
     playbook.write_text(NASTY_PLAYBOOK, encoding="utf-8")
     out = tmp_path / "runs"
-    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out))
+    junit = tmp_path / "junit.xml"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--junit", str(junit))
     assert result.code == 0, result.stderr
     run_dir, _ = only_run(out)
     md = (run_dir / "report.md").read_text(encoding="utf-8")
@@ -66,6 +68,10 @@ def test_report_shows_real_outputs_as_the_terminal_did(tmp_path):
             assert secret not in report
     for secret in SECRETS:
         assert secret not in raw
+    # CI shows JUnit text as is: no "\u001b[31m" litter either
+    cases = {c.get("name"): c for c in ET.parse(junit).iter("testcase")}
+    shown = cases["pip_progress"].find("system-out").text
+    assert "ERROR: ResolutionImpossible" in shown and "u001b" not in shown and " 50%|" not in shown
 
     # Rendered as CommonMark, the README's own fence does not close the report's code block:
     # its heading and its <script> stay inside the block, and the report goes on after it.
