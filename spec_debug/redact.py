@@ -82,9 +82,14 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+def is_secret_name(name: str) -> bool:
+    """A var or key named like a secret (hf_token, api-key, db_password): its value is masked."""
+    return bool(_SECRET_KEY_NAME.search(name))
+
+
 def redact_value(value: Any, key: str | None = None) -> Any:
     """Redact strings inside any JSON-like value; values under secret-looking keys entirely."""
-    if key is not None and _SECRET_KEY_NAME.search(key) and isinstance(value, str) and value != "":
+    if key is not None and is_secret_name(key) and isinstance(value, str) and value != "":
         return MASK
     if isinstance(value, str):
         return redact_text(value)

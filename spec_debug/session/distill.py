@@ -18,7 +18,7 @@ import yaml
 
 from spec_debug.errors import UsageError
 from spec_debug.playbook.templating import CONTEXT_NAMES
-from spec_debug.redact import redact_text, secret_spans
+from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell import CATEGORY_TITLES
@@ -119,6 +119,13 @@ def select_commands(analysis: SessionAnalysis) -> list[CommandRecord]:
     return chosen
 
 
+# A bare token names its own var (prefixes as in spec_debug/redact.py).
+_TOKEN_SHAPES = (("hf_", "hf_token"), ("sk-", "api_key"), ("ghp_", "github_token"), ("gho_", "github_token"),
+                 ("ghs_", "github_token"), ("github_pat_", "github_token"),
+                 ("glpat-", "gitlab_token"), ("xox", "slack_token"), ("AKIA", "aws_access_key"),
+                 ("ASIA", "aws_access_key"), ("AIza", "google_api_key"))
+
+
 class _VarNames:
     def __init__(self) -> None:
         self.defaults: dict[str, str] = {}
@@ -128,8 +135,10 @@ class _VarNames:
         """A var for a secret: its default is empty (the value never reaches the playbook)."""
         key = "\x00secret:" + value
         if key not in self._by_value:
-            base = _slug(preferred) or "secret"
-            name = self.name(base if re.search(r"token|key|secret|pass", base) else base + "_secret", key)
+            shape = next((n for prefix, n in _TOKEN_SHAPES if value.lstrip("'\"").startswith(prefix)), None)
+            base = shape or _slug(preferred) or "secret"
+            # Named like a secret, so that run.json masks the value the user passes with --var.
+            name = self.name(base if is_secret_name(base) else base + "_secret", key)
             self.defaults[name] = ""
         return self._by_value[key]
 

@@ -74,7 +74,10 @@ def test_distilled_playbook_runs_the_sessions_commands_unchanged(tmp_path):
         var_args += ["--var", f"{var}={value}"]
     ran = run_cli("run", str(playbook), "--host", "local", "--out", str(out), *var_args)
     assert ran.code == 0, ran.stderr
-    _, record = only_run(out)
+    run_dir, record = only_run(out)
+    # the tokens passed with --var are masked in the record (the vars are named like secrets)
+    saved = (run_dir / "run.json").read_text(encoding="utf-8")
+    assert HF_TOKEN not in saved and OPENAI_KEY not in saved
     assert [s["status"] for s in record["steps"]] == ["passed"] * len(steps)
     for step, done in zip(steps, record["steps"]):
         original = COMMANDS[(step["provenance"]["seq"] - 1) // 2]
