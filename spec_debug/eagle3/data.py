@@ -44,6 +44,7 @@ class Sample:
     loss_mask: Tensor  # [T] bool
     layer_ids: tuple[int, ...] | None  # per file slot (all slots of the file)
     num_file_slots: int
+    final_normed: bool = False  # `final` is already past the target's final norm (SpecForge)
 
     @property
     def length(self) -> int:
@@ -283,9 +284,14 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
     loss_mask = (loss_mask.reshape(-1).bool() if loss_mask is not None
                  else torch.ones(T, dtype=torch.bool))
+    # SpecForge's `hidden_state` is the state AFTER the target's final norm: its SGLang capture
+    # stores the logits processor's input (specforge/offline_capture/sglang_backend/utils.py:
+    # last_hidden_states=pruned_states, hidden_states_before_norm kept apart) and its
+    # TargetHead is the bare lm_head (specforge/modeling/target/target_head.py). Normed again,
+    # the reference argmax is not the target's.
     return Sample(path.name, token_ids, all_slots[:, list(wanted)], wanted,
                   last.reshape(T, Ht) if (final and last is not None) else None,
-                  loss_mask, None, S)
+                  loss_mask, None, S, final_normed=True)
 
 
 def read_sample(path: Path, slots: Sequence[int] | None = None, final: bool = True) -> Sample:

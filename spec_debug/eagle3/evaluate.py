@@ -98,7 +98,8 @@ def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Te
 
 
 def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor | None,
-                input_ids: Tensor, loss_mask: Tensor) -> tuple[Tensor, Tensor, Tensor, str]:
+                input_ids: Tensor, loss_mask: Tensor,
+                last_normed: bool = False) -> tuple[Tensor, Tensor, Tensor, str]:
     """(draft-vocab targets [T], target-vocab targets [T], usable loss mask [T], reference)."""
     V = model.cfg.vocab_size
     device = input_ids.device
@@ -107,7 +108,8 @@ def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor
         selected = _selected_target_ids(model, device)  # [DV] target ids, ascending
         full, restricted = [], []
         for start in range(0, sample_last.shape[0], _ROW_CHUNK):
-            logits = head.logits(sample_last[start:start + _ROW_CHUNK])  # [rows, V]
+            logits = head.logits(sample_last[start:start + _ROW_CHUNK],
+                                 normed=last_normed)  # [rows, V]
             full.append(logits.argmax(-1))
             restricted.append(logits[:, selected].argmax(-1))  # draft ids
         return torch.cat(restricted), torch.cat(full), loss_mask, "target_argmax"
@@ -157,7 +159,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
-    draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask)
+    draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
+                                                          sample.final_normed)
 
     prev = loss_mask.clone()
     prev_target = loss_mask.clone()

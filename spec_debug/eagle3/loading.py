@@ -93,9 +93,12 @@ class TargetHead:
     eps: float
     zero_centered: bool = False  # norm(x) * (1 + weight): gemma, Qwen3-Next, Qwen3.5
 
-    def logits(self, last_hidden: Tensor) -> Tensor:
-        # last_hidden [..., Ht] -> [..., V], computed like the HF RMSNorm of the target + Linear
+    def logits(self, last_hidden: Tensor, normed: bool = False) -> Tensor:
+        # last_hidden [..., Ht] -> [..., V], computed like the HF RMSNorm of the target + Linear;
+        # `normed`: the state is already past the final norm (SpecForge dumps)
         x = last_hidden.to(self.lm_head.dtype)
+        if normed:
+            return x @ self.lm_head.T
         x32 = x.float()
         x32 = x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + self.eps)
         if self.zero_centered:  # Gemma3RMSNorm: (x * (1 + w)) in fp32, then the input dtype

@@ -42,6 +42,8 @@ def world(tmp_path_factory) -> Path:
     kw = dict(vocab_size=V, hidden_size=H, intermediate_size=64, num_attention_heads=4,
               num_key_value_heads=2, head_dim=8, max_position_embeddings=128)
     verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
+    with torch.no_grad():  # a trained final norm, not all ones (with ones, norm twice == once)
+        verifier.model.norm.weight.normal_(1.0, 0.5)
     verifier.save_pretrained(root / "target")
     layer_config = LlamaConfig(num_hidden_layers=1, **kw)
     layer_config._attn_implementation = "eager"
@@ -68,6 +70,17 @@ def world(tmp_path_factory) -> Path:
         save_file({"token_ids": ids, "hidden_states": hidden},
                   str(root / "bf16" / f"hs_{i}.safetensors"))
     torch.save(states, root / "states.pt")
+    # SpecForge's offline files of the same sequences (scripts/prepare_hidden_states.py with
+    # the SGLang capture): the aux states concatenated with a batch dim, the final state after
+    # the target's norm, ids and loss mask as its preprocessing makes them (int64)
+    (root / "specforge" / "rows_0-2000").mkdir(parents=True)
+    for i, (ids, hidden) in states.items():
+        final = hidden[:, -1].float()
+        normed = verifier.model.norm(final[None]).to(torch.bfloat16)  # [1, T, H]
+        torch.save({"input_ids": ids, "loss_mask": torch.ones_like(ids),
+                    "aux_hidden_state": hidden[:, :-1].reshape(1, ids.shape[0], -1).clone(),
+                    "hidden_state": normed.detach().clone()},
+                   root / "specforge" / "rows_0-2000" / f"data_{i}.ckpt")
     return root
 
 
@@ -196,3 +209,25 @@ def test_gemma3_target_argmax_is_the_verifiers_own(world, tmp_path):
 
     llama = load_draft(world / "draft", world / "target")  # the Llama target is unchanged
     assert not llama.target_head.zero_centered
+
+
+def test_specforge_dump_targets_are_the_verifiers(world):
+    """SpecForge stores `hidden_state` after the final norm and trains against lm_head of it.
+    The drafter normed it again, so about half its reference tokens were not the target's
+    argmax. Both dumps must give the verifier's own next-token argmax."""
+    from transformers import LlamaForCausalLM
+
+    from spec_debug.eagle3.data import iter_samples
+    from spec_debug.eagle3.loading import load_draft
+
+    verifier = LlamaForCausalLM.from_pretrained(world / "target").eval()
+    head = load_draft(world / "draft", world / "target").target_head
+    for dump in ("specforge", "bf16"):
+        for sample in iter_samples(world / dump):
+            with torch.no_grad():
+                expected = verifier(sample.token_ids[None]).logits[0].argmax(-1)
+            got = head.logits(sample.final.float(), normed=sample.final_normed).argmax(-1)
+            assert (got == expected).float().mean() > 0.9, (dump, sample.name)
+    reference, specforge = _eval(world, world / "bf16"), _eval(world, world / "specforge")
+    assert specforge["reference"] == "target_argmax" and specforge["samples"] == SAMPLES
+    assert specforge["counts"]["full_total"] == reference["counts"]["full_total"]
