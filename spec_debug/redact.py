@@ -11,6 +11,11 @@ from typing import Any
 
 MASK = "***REDACTED***"
 
+# A tokenizer's special tokens are named like secrets and are evidence, not secrets:
+# tokenizer_config.json and special_tokens_map.json hold "eos_token": "<|eot_id|>" (transformers
+# src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
+_TOKENIZER_TOKENS = r"(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
+
 # Each pattern names the secret itself `secret`; what is around it (the variable name, the
 # flag, the URL) stays, so a reader still sees what was there.
 _PATTERNS: list[re.Pattern[str]] = [
@@ -20,7 +25,7 @@ _PATTERNS: list[re.Pattern[str]] = [
     # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
-    re.compile(r"(?i)\b[A-Z0-9_-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
+    re.compile(r"(?i)\b(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE.
     re.compile(r"(?i)--(?:[a-z0-9-]*-)?(?:api-key|token|password|secret)[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # Authorization headers.
@@ -84,7 +89,7 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
 
 def is_secret_name(name: str) -> bool:
     """A var or key named like a secret (hf_token, api-key, db_password): its value is masked."""
-    return bool(_SECRET_KEY_NAME.search(name))
+    return bool(_SECRET_KEY_NAME.search(name)) and not re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE)
 
 
 def redact_value(value: Any, key: str | None = None) -> Any:
