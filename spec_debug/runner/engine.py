@@ -28,6 +28,7 @@ from spec_debug.runner.attempt import AttemptResult, evaluate_attempt
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
+from spec_debug.runner.ssh_connect import abandon_connects
 from spec_debug.runner.transport import CommandOutcome, Transport
 from spec_debug.store import RunStore, utc_now
 
@@ -141,7 +142,7 @@ class Run:
                     self.save()
         except KeyboardInterrupt as exc:
             self.interrupt(getattr(exc, "reason", "interrupted (Ctrl-C)"))
-            wait(set(futures))
+            self._wait_for_hosts_to_stop(set(futures))
         except SpecDebugError as exc:
             # The record cannot be written (disk full, folder gone): stop the hosts rather than
             # let them run on unrecorded, then let the CLI say why.
@@ -152,12 +153,26 @@ class Run:
         self._finish()
         return self.record
 
+    def _wait_for_hosts_to_stop(self, pending: set[Future[None]]) -> None:
+        """After an interrupt every host stops within seconds (its command killed, its connect
+        given up). A second Ctrl-C meanwhile must not cut this short: the record would stay
+        "running", with hosts still writing to it."""
+        while pending:
+            try:
+                _, pending = wait(pending, timeout=SAVE_INTERVAL_S)
+            except KeyboardInterrupt:
+                continue
+
     def interrupt(self, reason: str) -> None:
-        """Stop every host: kill the running commands, record the run as aborted."""
+        """Stop every host: kill the running commands, give up the connections being opened,
+        record the run as aborted."""
         with self._lock:
             if self.record.abort_reason is None:
                 self.record.abort_reason = reason
         self.abort.set()
+        # A host still connecting (a stalled or firewalled one) would hold the run for its
+        # whole ConnectTimeout.
+        abandon_connects()
         for transport in list(self._transports.values()):
             try:
                 transport.interrupt()
@@ -201,9 +216,15 @@ class Run:
             host.status = "aborted"
             host.error = self.record.abort_reason or "aborted"
         except TransportError as exc:
-            host.status = "error"
-            host.error = exc.message.splitlines()[0]
-            self._commit_step(None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={})])
+            if self.abort.is_set():  # a connect given up by the interrupt, or cut by it: not the host's fault
+                host.status = "aborted"
+                host.error = self.record.abort_reason or "aborted"
+            else:
+                host.status = "error"
+                host.error = exc.message.splitlines()[0]
+                self._commit_step(
+                    None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={})]
+                )
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
             host.error = exc.message.splitlines()[0]
@@ -369,7 +390,7 @@ class Run:
         status, message, step_facts, findings, expectations = (
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
         )
-        if self.abort.is_set() and status != "passed":
+        if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []
         facts.update(step_facts)

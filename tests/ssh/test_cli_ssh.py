@@ -180,6 +180,51 @@ def test_ctrl_c_mid_step_kills_the_remote_tree_and_keeps_a_valid_record(client: 
     _, record = load_run(out)
     assert record["status"] == "aborted"
     assert survivors(client, marker) == []
+    # The killed step ended because of the interrupt: not "passed" (its exit status is unknown).
+    [step] = record["steps"]
+    assert step["status"] == "error" and step["message"].startswith("interrupted"), step
+
+
+def test_ctrl_c_while_a_host_is_still_connecting_stops_at_once(client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """A stalled host (TCP accepted, no banner) would hold an interrupted run for its whole
+    ConnectTimeout; the interrupt gives the connect up, and the host is aborted, not broken."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.sshd_fixture import StallingServer
+
+    stalled = StallingServer()
+    try:
+        client.alias("stalled", stalled, ConnectTimeout="60")
+        path = tmp_path / "tiny.yaml"
+        path.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n")
+        out = tmp_path / "runs"
+        process = subprocess.Popen(
+            [sys.executable, "-m", "spec_debug", "run", str(path), "--host", "stalled", "-F", str(client.config), "--batch",
+             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"})
+        try:
+            deadline = time.monotonic() + 20
+            while not list(out.glob("*/run.json")):
+                assert time.monotonic() < deadline and process.poll() is None, "the run never started"
+                time.sleep(0.1)
+            time.sleep(1.0)  # the connect is now waiting for a banner that never comes
+            interrupted = time.monotonic()
+            process.send_signal(signal.SIGINT)
+            code = process.wait(timeout=30)
+            took = time.monotonic() - interrupted
+        finally:
+            if process.poll() is None:
+                process.kill()
+    finally:
+        stalled.close()
+    assert code == 3
+    assert took < 10, f"the interrupted run waited {took:.1f} s for a connect"
+    _, record = load_run(out)
+    [host] = record["hosts"]
+    assert record["status"] == "aborted" and host["status"] == "aborted", host
+    assert not any(f["code"] == "SD005" for f in record["findings"])
 
 
 def test_a_host_whose_sshd_dies_mid_step_is_an_error_and_the_others_finish(
