@@ -235,7 +235,8 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:
             continue
         path = m.group(0)
         if path.startswith("~"):
-            if home is None:
+            # ~/x is the session user's home; ~alice/x is alice's, which we do not know.
+            if home is None or not path.startswith("~/"):
                 continue
             path = home + path[1:]
         site = _SITE_PACKAGES.match(path)

@@ -102,3 +102,24 @@ def test_postmortem_keeps_no_token_and_no_raw_html(tmp_path):
     assert not any("<!--" in html for html in inline_html)
     headings = [tokens[i + 1].content for i, tok in enumerate(tokens) if tok.type == "heading_open"]
     assert "Supporting information" in headings
+
+
+def test_another_users_home_is_not_the_session_users(tmp_path):
+    """~/x is the ssh user's home (/home/ubuntu); ~alice/x is alice's and must stay as typed
+    (it became /home/ubuntualice/eagle3)."""
+    log = tmp_path / "tilde.txt"
+    log.write_text("\n".join([
+        "[msg 1] user: the draft is slow on gpu01",
+        "[msg 2] assistant: Load the shared checkpoint. [bash] ssh ubuntu@gpu01 '~/ml-env/bin/python /tmp/load.py ~alice/eagle3 ~/ckpt/config.json'",
+        "[msg 3] Traceback (most recent call last):",
+        '  File "/tmp/load.py", line 3, in <module>',
+        "FileNotFoundError: [Errno 2] No such file or directory: '/home/alice/eagle3'",
+        "[msg 4] assistant: Read the reference source. [bash] ssh ubuntu@gpu01 'grep -n forward ~/ml-env/lib/python3.12/site-packages/speculators/models/eagle3/core.py'",
+        "[msg 5] 357: def forward",
+    ]) + "\n", encoding="utf-8")
+    playbook = tmp_path / "playbook.yaml"
+    assert run_cli("distill", str(log), "-o", str(playbook)).code == 0
+    doc = yaml.safe_load(playbook.read_text(encoding="utf-8"))
+    assert doc["steps"][0]["run"] == "{{ python }} {{ load_py }} ~alice/eagle3 {{ config_json }}"
+    assert doc["vars"]["config_json"] == "/home/ubuntu/ckpt/config.json"
+    assert "/home/ubuntualice/eagle3" not in playbook.read_text(encoding="utf-8")
