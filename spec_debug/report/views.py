@@ -34,16 +34,24 @@ def verdict(record: RunRecord) -> tuple[str, str]:
         )
     unfinished = [h.name for h in record.hosts if h.status in ("pending", "running")]
     if unfinished:
-        return "error", f"{len(unfinished)} host(s) stopped without a result: {', '.join(unfinished)}."
+        return "error", f"{len(unfinished)} host(s) stopped without a result: {_some(unfinished)}."
     if unreachable:
-        return "error", f"{len(unreachable)} host(s) could not be checked: {', '.join(unreachable)}."
+        return "error", f"{len(unreachable)} host(s) could not be checked: {_some(unreachable)}."
     if errors:
-        codes = ", ".join(dict.fromkeys(f"{f.code} {f.title}" for f in errors))
+        codes = _some(list(dict.fromkeys(f"{f.code} {f.title}" for f in errors)))
         return "failed", f"{len(errors)} error finding(s): {codes}."
     warnings = [f for f in record.findings if f.severity == "warning"]
     if warnings:
         return "warning", f"No errors; {len(warnings)} warning(s) to review."
     return "passed", "Clean: no error or warning findings."
+
+
+def _some(names: list[str], shown: int = 5) -> str:
+    """A few names and a count: the verdict is one line (a sticky banner in HTML, the title of
+    a step summary); a fleet of 200 unreachable hosts is listed in the fleet table instead."""
+    if len(names) <= shown + 1:
+        return ", ".join(names)
+    return ", ".join(names[:shown]) + f" and {len(names) - shown} more"
 
 
 def fleet_summary(record: RunRecord) -> list[dict[str, Any]]:

@@ -127,3 +127,23 @@ def test_a_200_host_report_names_every_host_and_loads_nothing_from_outside(tmp_p
     assert md.code == 0, md.stderr
     header_row = md.stdout.splitlines()[6]
     assert "200 hosts" in header_row and "node199" not in header_row
+
+
+def test_a_fleet_behind_a_dead_bastion_keeps_the_verdict_banner_one_line(tmp_path):
+    """Every host unreachable (the jump host died): the sticky verdict banner names a few and
+    counts the rest; listing 200 names made it cover the whole window."""
+    record = _fleet_record(200)
+    for host in record.hosts:
+        host.status, host.error = "error", "jump through bastion failed: Connection refused"
+    record.status = "error"
+    run_dir = tmp_path / record.run_id
+    run_dir.mkdir()
+    (run_dir / "run.json").write_text(record.model_dump_json(indent=2), encoding="utf-8")
+    result = run_cli("report", str(run_dir), "--format", "html")
+    assert result.code == 0, result.stderr
+    banner = result.stdout.split('<header class="verdict', 1)[1].split("</header>", 1)[0]
+    assert "200 host(s) could not be checked" in banner and "and 195 more" in banner
+    assert len(banner) < 600
+    # the fleet table still names every host with its cause
+    fleet = result.stdout.split('id="fleet"', 1)[1]
+    assert all(f"<code>{h.name}</code>" in fleet for h in record.hosts)
