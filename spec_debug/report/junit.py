@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from spec_debug.record import RunRecord
-from spec_debug.report.terminal import screen_text
 from spec_debug.store import RecordWriteError, write_atomic
 
 # XML 1.0 has no way to write most C0 controls, lone surrogates or U+FFFE/U+FFFF, not even as
@@ -39,13 +38,12 @@ def junit_xml(record: RunRecord) -> str:
                 failures += 1
                 for finding in step_findings:
                     failure = ET.SubElement(case, "failure", message=f"{finding.code} {finding.title}", type=finding.severity)
-                    failure.text = screen_text("\n".join([*finding.evidence, "", f"fix: {finding.remediation}"]))
+                    failure.text = "\n".join([*finding.evidence, "", f"fix: {finding.remediation}"])
             elif step.status in ("error", "timeout"):
                 errors += 1
                 ET.SubElement(case, "error", message=step.message or step.status, type=step.status)
             if step.stdout:
-                # CI pages show the text as is: colour codes and progress redraws as the terminal showed them.
-                ET.SubElement(case, "system-out").text = screen_text(step.stdout[-10000:])
+                ET.SubElement(case, "system-out").text = step.stdout[-10000:]
         if host.status == "error":
             errors += 1
             case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name="connect", time="0")
