@@ -317,18 +317,48 @@ class TargetConfig:
         return engines.target_architecture(self.raw)
 
 
+_TEXT_KEYS = ("num_hidden_layers", "hidden_size", "vocab_size", "rms_norm_eps",
+              "tie_word_embeddings")
+
+
+def _class_defaults(model_type: str) -> Mapping[str, Any]:
+    """transformers' defaults for a config class, when transformers is importable."""
+    try:
+        from transformers import AutoConfig
+
+        return AutoConfig.for_model(model_type).to_dict()
+    except Exception:  # not installed, or a model_type this transformers does not know
+        return {}
+
+
+def _text_config(raw: Mapping[str, Any], where: str) -> Mapping[str, Any]:
+    """The language model's config. Multimodal targets nest it under text_config, and
+    transformers < 5 saved that sub-config as a diff against its class defaults
+    (PretrainedConfig.to_diff_dict): google/gemma-3-*-it's text_config has no vocab_size,
+    rms_norm_eps or tie_word_embeddings. Those come from the class, as transformers reads
+    them."""
+    text = _mapping(raw.get("text_config"), "text_config", where)
+    if not text:
+        return raw
+    missing = [key for key in _TEXT_KEYS if key not in text]
+    if not missing or not text.get("model_type"):
+        return text
+    defaults = _class_defaults(str(text["model_type"]))
+    return {**{key: defaults[key] for key in missing if key in defaults}, **text}
+
+
 def load_target_config(target_dir: str | Path) -> TargetConfig:
     path = Path(target_dir) / "config.json"
     raw = read_json(path)
-    # multimodal targets keep the LM under text_config
-    text = _mapping(raw.get("text_config"), "text_config", str(path)) or raw
+    text = _text_config(raw, str(path))
+    # absent everywhere means PretrainedConfig's default, True; untied models write false
+    tied = raw.get("tie_word_embeddings", text.get("tie_word_embeddings"))
     return TargetConfig(
         num_layers=_int(text, "num_hidden_layers", str(path)),
         hidden_size=_int(text, "hidden_size", str(path)),
         vocab_size=_int(text, "vocab_size", str(path)),
         rms_norm_eps=_number(text, "rms_norm_eps", str(path), float, default=1e-6),
-        tie_word_embeddings=bool(raw.get("tie_word_embeddings", text.get("tie_word_embeddings",
-                                                                          False))),
+        tie_word_embeddings=True if tied is None else bool(tied),
         raw=raw,
         model_type=str(text.get("model_type") or raw.get("model_type") or "") or None,
     )

@@ -231,3 +231,28 @@ def test_specforge_dump_targets_are_the_verifiers(world):
     reference, specforge = _eval(world, world / "bf16"), _eval(world, world / "specforge")
     assert specforge["reference"] == "target_argmax" and specforge["samples"] == SAMPLES
     assert specforge["counts"]["full_total"] == reference["counts"]["full_total"]
+
+
+def test_gemma3_multimodal_config_saved_as_a_diff(tmp_path):
+    """google/gemma-3-4b-it's config.json, as transformers 4.50 saved it: text_config is a diff
+    against Gemma3TextConfig's defaults (no vocab_size, rms_norm_eps, tie_word_embeddings).
+    The drafter said "config.json: no 'vocab_size'" for a target transformers loads fine."""
+    from spec_debug.eagle3.checkpoint import open_target
+
+    (tmp_path / "config.json").write_text(json.dumps({
+        "architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999,
+        "eoi_token_index": 256000, "eos_token_id": [1, 106], "image_token_index": 262144,
+        "initializer_range": 0.02, "mm_tokens_per_image": 256, "model_type": "gemma3",
+        "text_config": {"hidden_size": 2560, "intermediate_size": 10240,
+                        "model_type": "gemma3_text", "num_hidden_layers": 34,
+                        "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                        "sliding_window": 1024},
+        "torch_dtype": "bfloat16", "transformers_version": "4.50.0.dev0",
+        "vision_config": {"hidden_size": 1152, "image_size": 896, "model_type": "siglip_vision_model"}}))
+    from transformers import AutoConfig
+
+    truth = AutoConfig.from_pretrained(tmp_path).text_config  # what transformers reads
+    config = open_target(tmp_path).config
+    assert (config.vocab_size, config.num_layers, config.hidden_size, config.rms_norm_eps) == (
+        truth.vocab_size, truth.num_hidden_layers, truth.hidden_size, truth.rms_norm_eps)
+    assert config.tie_word_embeddings and config.zero_centered_norm
