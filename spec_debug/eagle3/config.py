@@ -247,7 +247,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         norm_before_residual=bool(raw.get("norm_before_residual", False)),
         norm_before_fc=bool(raw.get("norm_before_fc", False)),
         fc_norm=bool(raw.get("fc_norm", False)),
-        norm_output=bool(raw.get("norm_output", False)),
+        norm_output=_norm_output(raw, fmt),
         speculative_tokens=steps or None,
         verifier=verifier,
         raw=dict(raw),
@@ -263,6 +263,20 @@ def _llama_eagle3(raw: Mapping[str, Any]) -> bool:
     architectures = raw.get("architectures")
     return isinstance(architectures, list) and any(
         name in _LLAMA_EAGLE3_ARCHITECTURES for name in architectures)
+
+
+def _norm_output(raw: Mapping[str, Any], fmt: str) -> bool:
+    """speculators' meaning of norm_output: carry the post-norm state to the next step.
+
+    An EAGLE-format config's `norm_output` is SpecForge's key (commit b7ce50cd, "Eagle3.1",
+    configs/qwen3-30B-A3B-eagle3.1.json sets it true), which means something else: its trainer
+    always carries the pre-norm state (specforge/algorithms/eagle3/model.py) and the flag only
+    chooses lm_head(norm(h)) over lm_head(h) (modeling/draft/llama3_eagle.py compute_logits,
+    default true). True there is the standard EAGLE-3 path, speculators' False. (Its false,
+    lm_head without the final norm, ships in no SpecForge config and is not modelled.)"""
+    if fmt == "eagle":
+        return False
+    return bool(raw.get("norm_output", False))
 
 
 def read_json(path: Path) -> dict[str, Any]:

@@ -256,3 +256,44 @@ def test_gemma3_multimodal_config_saved_as_a_diff(tmp_path):
     assert (config.vocab_size, config.num_layers, config.hidden_size, config.rms_norm_eps) == (
         truth.vocab_size, truth.num_hidden_layers, truth.hidden_size, truth.rms_norm_eps)
     assert config.tie_word_embeddings and config.zero_centered_norm
+
+
+def test_specforge_eagle31_norm_output_is_the_standard_path(world, tmp_path):
+    """SpecForge's Eagle3.1 config (configs/qwen3-30B-A3B-eagle3.1.json: fc_norm and
+    norm_output true) trains carrying the PRE-norm state; its norm_output only says the logits
+    go through the final norm. Read with speculators' meaning (carry the normed state), every
+    step after the first ran a forward the draft was never trained with."""
+    from safetensors.torch import load_file
+
+    from spec_debug.eagle3.loading import load_draft
+
+    torch.manual_seed(2)
+    fc_norm = {f"fc_norm.{i}.weight": torch.rand(H) + 0.5 for i in range(3)}
+    speculators = tmp_path / "speculators"
+    speculators.mkdir()
+    state = {**load_file(world / "draft" / "model.safetensors"), **fc_norm}
+    save_file(state, str(speculators / "model.safetensors"))
+    config = json.loads((world / "draft" / "config.json").read_text())
+    config.update(fc_norm=True, norm_output=False)
+    (speculators / "config.json").write_text(json.dumps(config))
+    # the same tensors in SpecForge's layout and config
+    specforge = tmp_path / "specforge"
+    specforge.mkdir()
+    save_file({n.replace("layers.0.", "midlayer."): t for n, t in state.items()},
+              str(specforge / "model.safetensors"))
+    flat = {**config["transformer_layer_config"], "architectures": ["LlamaForCausalLMEagle3"],
+            "draft_vocab_size": DV, "fc_norm": True, "norm_output": True, "rope_theta": 10000.0,
+            "eagle_config": {"eagle_aux_hidden_state_layer_ids": AUX}}
+    flat.pop("rope_parameters")
+    (specforge / "config.json").write_text(json.dumps(flat))
+
+    ids, hidden = torch.load(world / "states.pt")[0]
+    aux = hidden[:-1, :-1].reshape(1, -1, 3 * H).float()
+    steps = []
+    for draft in (speculators, specforge):
+        model = load_draft(draft, world / "target").model
+        with torch.no_grad():
+            steps.append([logits.clone() for logits in model.ttt_steps(
+                aux, ids[None, 1:], 3, flags=model.reference_flags)])
+    for k, (want, got) in enumerate(zip(*steps)):
+        assert torch.allclose(want, got, atol=1e-5), f"step {k}"
