@@ -130,6 +130,10 @@ def eval_command(
                       f"{', '.join(result['ignored_norm_flags'])}")
     for note in result["notes"]:
         console.print(f"[yellow]note:[/yellow] {escape(note)}")
+    if result.get("final_state_post_norm"):
+        console.print(f"[yellow]note:[/yellow] {result['final_state_post_norm']} sample(s) hold "
+                      "the final state after the target's norm (as HF output_hidden_states "
+                      "gives it; vLLM captures it before): targets are lm_head of it as is")
 
 
 @drafter_app.command("layout")

@@ -56,6 +56,9 @@ class EvalResult:
     elapsed_s: float = 0.0
     tokens_per_s: float = 0.0  # sequence positions per second, each run through all steps
     notes: list[str] = field(default_factory=list)
+    # samples whose final slot was found past the target's norm (HF output_hidden_states ends
+    # with that state; vLLM captures it before): scored on lm_head of it, not normed again
+    final_state_post_norm: int = 0
     # raw per-step sums, so results from several hosts or shards can be added up
     counts: dict[str, list[float]] = field(default_factory=dict)
 
@@ -78,6 +81,7 @@ class Counts:
         self.scored = torch.zeros((), dtype=torch.float64, device=self.device)
         self.samples = 0
         self.tokens = 0
+        self.final_normed_detected = 0  # samples whose final slot was found past the norm
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -159,8 +163,12 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
+    last_normed = sample.final_normed
+    if head is not None and last is not None and not last_normed and head.already_normed(last):
+        last_normed = True  # norming it again would change the argmax
+        counts.final_normed_detected += 1
     draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
-                                                          sample.final_normed)
+                                                          last_normed)
 
     prev = loss_mask.clone()
     prev_target = loss_mask.clone()
@@ -242,6 +250,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         tokens_per_s=counts.tokens / elapsed if elapsed > 0 else 0.0,
         notes=list(loaded.notes) + (["samples mixed target_argmax and data_tokens references"]
                                     if len(references) > 1 else []),
+        final_state_post_norm=counts.final_normed_detected,
         counts={"full_correct": counts.full_correct.tolist(),
                 "full_total": counts.full_total.tolist(),
                 "cond_total": counts.cond_total.tolist(),

@@ -93,6 +93,18 @@ class TargetHead:
     eps: float
     zero_centered: bool = False  # norm(x) * (1 + weight): gemma, Qwen3-Next, Qwen3.5
 
+    def already_normed(self, last_hidden: Tensor) -> bool:
+        """True when every row is w * x / rms(x), i.e. past this norm already: dividing by the
+        weight leaves RMS 1. HF `output_hidden_states` ends with that state (transformers 5
+        records it after model.norm), so hand-made dumps often hold it; vLLM's capture and
+        the engines' aux states are pre-norm, with RMS far from 1 after the division."""
+        scale = self.norm_weight.float() + (1.0 if self.zero_centered else 0.0)  # [Ht]
+        if last_hidden.shape[0] == 0 or bool((scale.abs() < 1e-3).any()):
+            return False
+        unscaled = last_hidden.float() / scale  # [rows, Ht]
+        rms = unscaled.pow(2).mean(-1).sqrt()  # [rows]
+        return bool(((rms - 1.0).abs() < 0.02).all())
+
     def logits(self, last_hidden: Tensor, normed: bool = False) -> Tensor:
         # last_hidden [..., Ht] -> [..., V], computed like the HF RMSNorm of the target + Linear;
         # `normed`: the state is already past the final norm (SpecForge dumps)

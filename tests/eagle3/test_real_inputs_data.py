@@ -297,3 +297,28 @@ def test_specforge_eagle31_norm_output_is_the_standard_path(world, tmp_path):
                 aux, ids[None, 1:], 3, flags=model.reference_flags)])
     for k, (want, got) in enumerate(zip(*steps)):
         assert torch.allclose(want, got, atol=1e-5), f"step {k}"
+
+
+def test_hand_made_dump_with_the_post_norm_final_state(world, tmp_path):
+    """A dump written from HF `output_hidden_states` (the INCIDENT's standalone script did
+    this): transformers 5 ends the tuple with the state after model.norm. Normed again, the
+    reference was not the target's argmax; now it is detected, used as is, and counted."""
+    from transformers import LlamaForCausalLM
+
+    from spec_debug.eagle3.data import read_sample
+    from spec_debug.eagle3.loading import load_draft
+
+    verifier = LlamaForCausalLM.from_pretrained(world / "target").eval()
+    head = load_draft(world / "draft", world / "target").target_head
+    for i, (ids, _) in torch.load(world / "states.pt").items():
+        with torch.no_grad():
+            out = verifier(ids[None], output_hidden_states=True)
+        hidden = torch.stack([out.hidden_states[j][0] for j in AUX + [NL]], dim=1)
+        save_file({"token_ids": ids, "hidden_states": hidden.to(torch.bfloat16).contiguous()},
+                  str(tmp_path / f"hs_{i}.safetensors"))
+        final = read_sample(tmp_path / f"hs_{i}.safetensors").final.float()
+        assert head.already_normed(final)
+        got = head.logits(final, normed=True).argmax(-1)
+        assert (got == out.logits[0].argmax(-1)).float().mean() > 0.9
+    assert _eval(world, tmp_path)["final_state_post_norm"] == SAMPLES
+    assert _eval(world, world / "bf16")["final_state_post_norm"] == 0  # vLLM's: pre-norm
