@@ -365,14 +365,15 @@ def load_target_config(target_dir: str | Path) -> TargetConfig:
     path = Path(target_dir) / "config.json"
     raw = read_json(path)
     text = _text_config(raw, str(path))
-    # absent everywhere means PretrainedConfig's default, True; untied models write false
-    tied = raw.get("tie_word_embeddings", text.get("tie_word_embeddings"))
+    # absent everywhere: untied (a missing lm_head shard must not turn the embedding into
+    # the head); a diff-saved text_config gets its class default above
+    tied = raw.get("tie_word_embeddings", text.get("tie_word_embeddings", False))
     return TargetConfig(
         num_layers=_int(text, "num_hidden_layers", str(path)),
         hidden_size=_int(text, "hidden_size", str(path)),
         vocab_size=_int(text, "vocab_size", str(path)),
         rms_norm_eps=_number(text, "rms_norm_eps", str(path), float, default=1e-6),
-        tie_word_embeddings=True if tied is None else bool(tied),
+        tie_word_embeddings=bool(tied),
         raw=raw,
         model_type=str(text.get("model_type") or raw.get("model_type") or "") or None,
     )
