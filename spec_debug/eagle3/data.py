@@ -80,6 +80,12 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
     files = [p for pattern in ("hs_*.safetensors", "data_*.ckpt", "data_*.ckpt.gz")
              for p in root.rglob(pattern)]
     if not files:
+        # vLLM's own extract_hidden_states connector names each file after its request,
+        # `{req_id}.safetensors` (vllm distributed/kv_transfer/kv_connector/v1/
+        # example_hidden_states_connector.py build_connector_meta); speculators' data
+        # generation renames them hs_{i} afterwards. A raw connector directory is a dump too.
+        files = [p for p in root.rglob("*.safetensors") if not p.name.startswith("model")]
+    if not files:
         raise DataError(f"{root}: no hs_*.safetensors or data_*.ckpt files",
                         hint="point --data at the hidden-state dump directory")
     return sorted(files, key=_natural_key)

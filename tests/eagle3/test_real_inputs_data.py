@@ -322,3 +322,13 @@ def test_hand_made_dump_with_the_post_norm_final_state(world, tmp_path):
         assert (got == out.logits[0].argmax(-1)).float().mean() > 0.9
     assert _eval(world, tmp_path)["final_state_post_norm"] == SAMPLES
     assert _eval(world, world / "bf16")["final_state_post_norm"] == 0  # vLLM's: pre-norm
+
+
+def test_raw_vllm_connector_directory(world, tmp_path):
+    """`vllm serve` with the extract_hidden_states method writes `{req_id}.safetensors`
+    (token_ids, hidden_states) into shared_storage_path; only speculators' data generation
+    renames them hs_{i}. The drafter said "no hs_*.safetensors or data_*.ckpt files"."""
+    for i, (ids, hidden) in torch.load(world / "states.pt").items():
+        save_file({"hidden_states": hidden, "token_ids": ids},
+                  str(tmp_path / f"chatcmpl-9f3b2c{i}e71a4d-0.safetensors"))
+    assert _eval(world, tmp_path)["counts"] == _eval(world, world / "bf16")["counts"]
