@@ -6,10 +6,12 @@ Formats (EAGLE3.md section 5):
   (vllm-project/speculators hs_connectors transfer.py; train/data.py strips the last slot).
   Optional: `loss_mask [T]`, and a `layer_ids` entry in the safetensors metadata (JSON list,
   one target layer id per slot, input-to-layer convention). A "wide" dump holds many slots
-  (e.g. every layer) and names them there.
+  (e.g. every layer) and names them there. FP8 dumps add `hidden_states_scales [T, 1, 1]`;
+  vLLM's raw connector output is the same format named `{req_id}.safetensors`.
 - SpecForge offline: `data_{i}.ckpt` (torch.save dict; read with weights_only=True):
   `input_ids [T]`, `loss_mask [T]`, `aux_hidden_state [1, T, A*Ht]`, `hidden_state [1, T, Ht]`
-  (sgl-project/SpecForge scripts/prepare_hidden_states.py). `.ckpt.gz` is read too.
+  (sgl-project/SpecForge scripts/prepare_hidden_states.py), the last one AFTER the target's
+  final norm. `.ckpt.gz` is read too.
 """
 
 from __future__ import annotations
