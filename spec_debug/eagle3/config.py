@@ -361,6 +361,9 @@ def _text_config(raw: Mapping[str, Any], where: str) -> Mapping[str, Any]:
     return {**{key: defaults[key] for key in missing if key in defaults}, **text}
 
 
+text_config = _text_config  # public name (diagnose/steps/configs_step.py reads target keys)
+
+
 def load_target_config(target_dir: str | Path) -> TargetConfig:
     path = Path(target_dir) / "config.json"
     raw = read_json(path)

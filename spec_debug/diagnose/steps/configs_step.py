@@ -9,14 +9,19 @@ from spec_debug.diagnose.checks.draft_config import check_context_length, check_
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
-from spec_debug.eagle3.config import CheckpointError, parse_draft_config
+from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
 NS = "configs"
 
 
 def _text(cfg: dict[str, Any] | None) -> dict[str, Any]:
-    return (cfg or {}).get("text_config") or (cfg or {})
+    """The target's language-model config as the drafter reads it (text_config keys that
+    transformers < 5 left out as defaults are filled in where transformers is importable)."""
+    try:
+        return dict(text_config(cfg or {}, "target config.json"))
+    except CheckpointError:  # text_config not an object: read the top level
+        return dict(cfg or {})
 
 
 def fc_in_features(tensors: dict[str, Any] | None) -> int | None:
@@ -63,8 +68,13 @@ def check(ctx: Any) -> list[Finding]:
     elif name not in ("sglang", "vllm"):
         findings.append(not_checked(ctx, "engine unknown: served layers and norm flags not checked",
                                     "--var engine=sglang|vllm"))
-    if target_raw is not None and name in ("sglang", "vllm"):
-        text = _text(target_raw)
+    text = _text(target_raw)
+    sized = all(isinstance(text.get(key), int) for key in ("num_hidden_layers", "hidden_size"))
+    if target_raw is not None and name in ("sglang", "vllm") and not sized:
+        findings.append(not_checked(ctx, "the target config.json names no num_hidden_layers / "
+                                         "hidden_size: aux layers not compared",
+                                    "--var target_model=DIR (the directory with the full config)"))
+    if target_raw is not None and name in ("sglang", "vllm") and sized:
         analysis = analyse_layers(name, version, draft_raw, int(text["num_hidden_layers"]),
                                   target_architecture=target_architecture(target_raw))
         cfgs["layers"] = analysis.to_facts()
