@@ -78,15 +78,20 @@ def base(tmp_path_factory) -> Path:
     draft.load_verifier_weights()
     draft.eval().save_pretrained(root / "draft")
     # hs_{i}.safetensors as vLLM extraction writes them: token_ids [T], hidden_states
-    # [T, aux + 1, H] in bf16, the last slot the final layer
+    # [T, aux + 1, H] in bf16, the last slot the final layer's output before the final norm
+    # (transformers 5 ends `hidden_states` with the post-norm state, so it is taken at the
+    # norm's input)
     (root / "data").mkdir()
+    final: list = []
+    hook = verifier.model.norm.register_forward_pre_hook(lambda _m, args: final.append(args[0]))
     with torch.no_grad():
         for i in range(SAMPLES):
             ids = torch.randint(0, V, (16 + i,))
             states = verifier(ids[None], output_hidden_states=True).hidden_states
-            hidden = torch.stack([states[j][0] for j in AUX + [NL]], dim=1).to(torch.bfloat16)
+            hidden = torch.stack([states[j][0] for j in AUX] + [final.pop()[0]], dim=1).to(torch.bfloat16)
             save_file({"token_ids": ids, "hidden_states": hidden.contiguous()},
                       str(root / "data" / f"hs_{i}.safetensors"))
+    hook.remove()
     assert (root / "draft" / "model.safetensors").exists()
     assert "input_norm.weight" in load_file(root / "draft" / "model.safetensors")
     return root
