@@ -16,6 +16,10 @@ MASK = "***REDACTED***"
 # src/transformers/tokenization_utils_base.py, SPECIAL_TOKENS_ATTRIBUTES).
 _TOKENIZER_TOKENS = r"(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_start|im_end|eot|eom)_tokens?"
 
+# Every run of name characters is bounded and anchored at its start: output is full of long
+# runs of them (a line of 100,000 dashes, base64url blobs), and an unbounded `[A-Z0-9_-]*`
+# tried at every position of such a run backtracks quadratically (16 kB of "a-a-a-" took 12 s).
+
 # Each pattern names the secret itself `secret`; what is around it (the variable name, the
 # flag, the URL) stays, so a reader still sees what was there.
 _PATTERNS: list[re.Pattern[str]] = [
@@ -25,14 +29,14 @@ _PATTERNS: list[re.Pattern[str]] = [
     # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
-    re.compile(r"(?i)\b(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE.
-    re.compile(r"(?i)--(?:[a-z0-9-]*-)?(?:api-key|token|password|secret)[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+    re.compile(r"(?i)(?<![\w-])--(?:[a-z0-9-]{0,64}-)?(?:api-key|token|password|secret)[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # Authorization headers.
     re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
-    re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@'\"]*:(?P<secret>[^\s/@'\"]+)@"),
+    re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
     re.compile(r"\bsshpass\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # wandb login <40-hex API key>.

@@ -8,6 +8,7 @@ keys from the AWS docs. Non-secrets: a Llama-3 tokenizer_config.json, launch fla
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -64,3 +65,17 @@ def test_evidence_that_looks_like_a_secret_is_kept(text):
 def test_tokenizer_special_tokens_in_facts_are_kept():
     assert redact_value(LLAMA3_TOKENIZER_CONFIG) == LLAMA3_TOKENIZER_CONFIG
     assert redact_value({"hf_token": "x", "eos_token": "</s>"}) == {"hf_token": MASK, "eos_token": "</s>"}
+
+
+@pytest.mark.parametrize("output", [
+    "-" * 65536,                      # a separator line printed by a script
+    ("-" * 200 + "\n") * 300,         # pandas / pip list style rulers
+    "a-" * 32768,                     # hyphenated ids run together (a vocabulary dump)
+])
+def test_redaction_of_long_runs_of_name_characters_is_linear(output):
+    """Every step's output is redacted before run.json is written; a pattern that backtracks
+    quadratically on a long run held the whole run (16 kB of 'a-a-a-' took 12 s, 64 kB of
+    dashes minutes)."""
+    started = time.perf_counter()
+    assert redact_text(output) == output
+    assert time.perf_counter() - started < 2.0
