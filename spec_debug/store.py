@@ -102,7 +102,20 @@ class RunStore:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace path with text, all or nothing. Raises RecordWriteError (the old file stays)."""
+    """Replace path with text, all or nothing. Raises RecordWriteError (the old file stays).
+
+    A target that is not a regular file is written in place: -o /dev/stdout, a FIFO, or bash's
+    process substitution (-o >(gh issue comment 7 --body-file -), a /dev/fd/N pipe). Renaming
+    over it would replace the device node or the pipe's name with a file no reader sees."""
+    if path.is_dir():
+        raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / 'report.md'}")
+    if path.exists() and not path.is_file():
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            raise RecordWriteError(f"cannot write {path}: {_why(exc)}", hint=_write_hint(exc)) from None
+        return
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -116,6 +129,16 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:  # Ctrl-C mid-write: no half file, no stray temp file
         _discard(tmp)
         raise
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file the user named with -o (a report, a postmortem, a playbook), creating its
+    folder; every failure is one line."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RecordWriteError(f"cannot create the folder {path.parent}: {_why(exc)}", hint=_write_hint(exc)) from None
+    write_atomic(path, text)
 
 
 def _discard(tmp: str | None) -> None:

@@ -22,6 +22,7 @@ from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell import CATEGORY_TITLES
+from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
 _SITE_PACKAGES = re.compile(r"(?:~|/)[\w./+-]*?/lib/python3\.\d+/site-packages")
@@ -331,7 +332,5 @@ def _slug(text: str) -> str:
 
 def write_playbook(analysis: SessionAnalysis, output: Path, name: str | None = None) -> dict:
     doc = distill_playbook(analysis, name)
-    text = dump_playbook(doc)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_output(output, dump_playbook(doc))
     return doc

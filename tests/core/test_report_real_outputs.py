@@ -4,6 +4,9 @@ NUL bytes, secrets, long logs that end in a traceback; and a 200-host fleet re-r
 from __future__ import annotations
 
 import json
+import os
+import stat
+import threading
 import re
 import xml.etree.ElementTree as ET
 
@@ -144,3 +147,27 @@ def test_a_fleet_behind_a_dead_bastion_keeps_the_verdict_banner_one_line(tmp_pat
     # the fleet table still names every host with its cause
     fleet = result.stdout.split('id="fleet"', 1)[1]
     assert all(f"<code>{h.name}</code>" in fleet for h in record.hosts)
+
+
+def test_report_written_to_a_pipe_reaches_its_reader(tmp_path):
+    """`spec-debug report RUN -o >(gh issue comment 7 --body-file -)` hands a /dev/fd pipe; the
+    atomic rename used to replace the pipe's name with a regular file, so the reader got
+    nothing (and -o /dev/stdout replaced the /dev/stdout link itself)."""
+    record = _fleet_record(3)
+    run_dir = tmp_path / record.run_id
+    run_dir.mkdir()
+    (run_dir / "run.json").write_text(record.model_dump_json(indent=2), encoding="utf-8")
+    fifo = tmp_path / "to_channel"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    result = run_cli("report", str(run_dir), "--format", "md", "-o", str(fifo), timeout=30)
+    reader.join(timeout=10)
+    assert result.code == 0, result.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert received and received[0].decode("utf-8").startswith("# Incident report: fleet")
+    # a folder given for a file: one line, and no claim that a previous version was kept
+    result = run_cli("report", str(run_dir), "--format", "md", "-o", str(tmp_path))
+    assert result.code != 0 and result.stderr.startswith(f"error: cannot write {tmp_path}: it is a folder")
+    assert "Traceback" not in result.stderr
