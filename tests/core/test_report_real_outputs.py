@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import threading
-import re
 import xml.etree.ElementTree as ET
 
 from markdown_it import MarkdownIt
