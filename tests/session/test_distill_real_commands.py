@@ -47,7 +47,8 @@ def _session(path: Path) -> Path:
         lines.append({"type": "user", "sessionId": sid, "uuid": f"r{i}", "timestamp": f"2026-03-01T10:0{i}:20Z",
                       "message": {"role": "user", "content": [{
                           "type": "tool_result", "tool_use_id": f"toolu_{i}", "is_error": True,
-                          "content": "Exit code 1\nTraceback (most recent call last):\n  File \"/tmp/x.py\", line 1, in <module>\nRuntimeError: boom"}]}})
+                          "content": "Exit code 1\nTraceback (most recent call last):\n  File \"/tmp/x.py\", line 1, in <module>\n"
+                                     "\x1b[31mRuntimeError\x1b[0m: boom"}]}})
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
     return path
 
@@ -94,6 +95,7 @@ def test_postmortem_keeps_no_token_and_no_raw_html(tmp_path):
         text = target.read_text(encoding="utf-8")
         assert HF_TOKEN not in text and OPENAI_KEY not in text
         assert "REDACTED" in text
+        assert "\x1b" not in text  # pytest and logging colour their errors
     # Rendered as CommonMark: the echo of '<!--' stays text, it does not open an HTML comment
     # that would hide every section after it.
     md = (tmp_path / "postmortem.md").read_text(encoding="utf-8")
