@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -54,7 +55,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if not runs_on_primary and cmd.host:
             text = _replace_word(text, cmd.host, names.var_for_host(cmd.host))
         text = _templatize_paths(text, names, home if (runs_on_primary or not cmd.host) else None)
-        step = {"id": _step_id(cmd, ids), "title": redact_text(_title(cmd)), "why": redact_text(_why(cmd, analysis)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis)),
                 "run": _as_template(text)}
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
@@ -198,9 +199,10 @@ def _as_template(text: str) -> str:
     return "".join(out)
 
 
+@dataclass(frozen=True)
 class _Secrets:
-    def __init__(self, text: str, names: list[str]) -> None:
-        self.text, self.names = text, names
+    text: str
+    names: list[str]
 
 
 def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
@@ -304,10 +306,12 @@ def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
 
 
 def _title(cmd: CommandRecord) -> str:
-    desc = (cmd.description or "").strip()
-    if desc and not (cmd.command.startswith(desc) or desc.startswith(cmd.command[:40])):
+    # Redacted before it is cut: a token cut short no longer looks like one.
+    desc = redact_text(cmd.description or "").strip()
+    command = redact_text(cmd.command)
+    if desc and not (command.startswith(desc) or desc.startswith(command[:40])):
         return desc[:120]
-    inner = " ".join((cmd.inner or cmd.command).split())
+    inner = " ".join(redact_text(cmd.inner or cmd.command).split())
     return f"{CATEGORY_TITLES[cmd.category]}: {inner[:80]}"
 
 
