@@ -87,7 +87,8 @@ def md_code(value: Any, lang: str = "text") -> str:
 
 def md_code_span(value: Any) -> str:
     """An inline code span for any text (CommonMark 0.31 section 6.1): delimited by a backtick
-    run longer than any inside, padded when the text starts or ends with a backtick."""
+    run longer than any inside, padded when the text starts or ends with a backtick. Made for
+    table cells: a | is escaped, which GFM tables undo inside code spans."""
     text = " ".join(str(value if value is not None else "").splitlines()).replace("|", "\\|")
     ticks = "`" * (_longest_run(text, "`") + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
