@@ -17,6 +17,7 @@ from spec_debug.errors import SpecDebugError
 from spec_debug.session.analysis import analyze_path
 from spec_debug.session.distill import dump_playbook, distill_playbook
 from spec_debug.session.json_text import json_text
+from spec_debug.store import write_output
 
 
 class OutputFormat(str, Enum):
@@ -68,8 +69,7 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
     doc = distill_playbook(analysis, name)
     text = dump_playbook(doc)
     load_playbook_text(text, str(output))  # never write a playbook `playbooks validate` would refuse
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_output(output, text)
     typer.echo(f"wrote {output}: {len(doc['steps'])} step(s), {len(doc['vars'])} var(s)", err=True)
     return 0
 
@@ -78,8 +78,7 @@ def _emit(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_output(output, text)  # a folder, /sys or a full disk: one line, not a traceback
 
 
 def _run(fn, *args) -> None:

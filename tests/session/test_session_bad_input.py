@@ -180,3 +180,16 @@ def test_a_throughput_without_a_baseline_renders_the_postmortem(cli, tmp_path, f
     assert result.code == 0, result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     assert "54.8" in result.stdout and "61.2" in result.stdout and "Baseline without speculation" not in result.stdout
+
+
+@pytest.mark.parametrize("command", [("analyze", "--format", "md"), ("distill",)])
+def test_an_output_path_that_cannot_be_written_is_one_line(cli, tmp_path, command):
+    """-o under a path that is a file (or on a read-only mount): one line, exit 3, no traceback."""
+    from tests.session.incident_story import write_story
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    session = write_story(tmp_path / "projects").session_file  # has commands worth distilling
+    result = cli(*command, str(session), "-o", str(blocker / "out.txt"))
+    assert "Traceback" not in result.stderr
+    assert result.code == 3 and result.stderr.startswith("error: cannot create the folder"), result.stderr
