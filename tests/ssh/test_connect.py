@@ -7,6 +7,8 @@ import getpass
 import shutil
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -70,14 +72,48 @@ def test_proxyjump_chains_through_two_jump_hosts(client: ClientSetup, sshd: SshS
     one_line(info.value)
 
 
+def _delay_jump_data(gateway: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Widen, on the real jump connection, paramiko's window between a channel's `closed` check
+    and its data packet leaving: the race then happens on every close, not 1 run in 20."""
+    from paramiko.common import MSG_CHANNEL_DATA
+
+    send_now = gateway._send_user_message  # type: ignore[attr-defined]
+
+    def send_data_late(message: object) -> None:
+        if message.asbytes()[0] == MSG_CHANNEL_DATA:  # type: ignore[attr-defined]
+            time.sleep(0.05)
+        send_now(message)
+
+    monkeypatch.setattr(gateway, "_send_user_message", send_data_late)
+
+
+@contextmanager
+def _sending(inner: object) -> Iterator[None]:
+    """The host's connection keeps sending (its own thread may, at any time) meanwhile."""
+    stop = threading.Event()
+
+    def chatter() -> None:
+        while not stop.is_set():
+            try:
+                inner.send_ignore()  # type: ignore[attr-defined]
+            except Exception:
+                return
+
+    sender = threading.Thread(target=chatter, daemon=True)
+    sender.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        sender.join(5)
+
+
 def test_closing_a_host_while_its_connection_sends_keeps_the_shared_jump_up(
     client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A packet of the closing host's connection must not reach the jump host after the CLOSE
     of its channel: sshd drops the whole jump connection for it, and every other host behind
     the jump with it (seen in CI: a fleet behind one bastion losing hosts at the end of a run)."""
-    from paramiko.common import MSG_CHANNEL_DATA
-
     jump = sshd_factory("racejump")
     client.trust(jump)
     client.alias("bastion", jump)
@@ -88,32 +124,10 @@ def test_closing_a_host_while_its_connection_sends_keeps_the_shared_jump_up(
     try:
         gateway = leaving.connection.via[0].transport
         assert gateway is staying.connection.via[0].transport
-        # Widen, on the real jump connection, paramiko's window between a channel's `closed`
-        # check and its data packet leaving: the race then happens on every close, not 1 in 20.
-        send_now = gateway._send_user_message
-
-        def send_data_late(message: object) -> None:
-            if message.asbytes()[0] == MSG_CHANNEL_DATA:  # type: ignore[attr-defined]
-                time.sleep(0.05)
-            send_now(message)
-
-        monkeypatch.setattr(gateway, "_send_user_message", send_data_late)
-        inner = leaving.connection.transport
-        stop = threading.Event()
-
-        def chatter() -> None:  # the leaving host's connection keeps sending, as its thread may
-            while not stop.is_set():
-                try:
-                    inner.send_ignore()
-                except Exception:
-                    return
-
-        sender = threading.Thread(target=chatter, daemon=True)
-        sender.start()
-        time.sleep(0.2)
-        leaving.close()
-        stop.set()
-        sender.join(5)
+        _delay_jump_data(gateway, monkeypatch)
+        with _sending(leaving.connection.transport):
+            time.sleep(0.2)
+            leaving.close()
         time.sleep(0.5)  # sshd's answer to a stray packet is a DISCONNECT of the jump connection
         assert gateway.is_active(), gateway.get_exception()
         assert whoami(staying).startswith(getpass.getuser() + "@")
@@ -130,8 +144,6 @@ def test_a_host_dropping_while_its_connection_sends_keeps_the_shared_jump_up(
     import os
     import signal
 
-    from paramiko.common import MSG_CHANNEL_DATA
-
     jump, doomed = sshd_factory("dropjump"), sshd_factory("doomed")
     for server in (jump, doomed):
         client.trust(server)
@@ -142,34 +154,15 @@ def test_a_host_dropping_while_its_connection_sends_keeps_the_shared_jump_up(
     staying = SSHTransport.connect("staying", client.options())
     try:
         gateway = leaving.connection.via[0].transport
-        send_now = gateway._send_user_message
-
-        def send_data_late(message: object) -> None:
-            if message.asbytes()[0] == MSG_CHANNEL_DATA:  # type: ignore[attr-defined]
-                time.sleep(0.05)
-            send_now(message)
-
-        monkeypatch.setattr(gateway, "_send_user_message", send_data_late)
+        _delay_jump_data(gateway, monkeypatch)
         inner = leaving.connection.transport
-        stop = threading.Event()
-
-        def chatter() -> None:
-            while not stop.is_set():
-                try:
-                    inner.send_ignore()
-                except Exception:
-                    return
-
-        sender = threading.Thread(target=chatter, daemon=True)
-        sender.start()
-        time.sleep(0.2)
-        for pid in doomed.connection_pids():
-            os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 5
-        while inner.is_active() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        stop.set()
-        sender.join(5)
+        with _sending(inner):
+            time.sleep(0.2)
+            for pid in doomed.connection_pids():
+                os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 5
+            while inner.is_active() and time.monotonic() < deadline:
+                time.sleep(0.02)
         assert not inner.is_active()
         time.sleep(0.5)  # time for sshd's DISCONNECT, if a stray packet reached it
         assert gateway.is_active(), gateway.get_exception()
