@@ -18,7 +18,11 @@ _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception))(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 _CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory")
-_NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator")
+# The watchdog line and c10::DistBackendError are how torch reports a hung collective
+# (pytorch/pytorch ``torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp``: "Watchdog caught
+# collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out.").
+_NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator"
+                   r"|Watchdog caught collective operation timeout|DistBackendError")
 _CONNECTION = re.compile(
     r"Connection refused|Connection reset by peer|Connection timed out|No route to host|"
     r"Could not resolve hostname|Name or service not known|Host key verification failed|"
@@ -110,10 +114,15 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
     if pos < 0:
         return ErrorInfo("traceback", None, "traceback with no frames"), len(output)
     pos += 1
+    margin = _group_margin(output, start)
     while pos < len(output):
         nl = output.find("\n", pos)
         end = len(output) if nl < 0 else nl
         text = output[pos:end].rstrip("\r")
+        if margin:
+            if not text.startswith(margin):
+                break  # the group's box (or this sub-exception's) has ended
+            text = text[len(margin):]
         if not text.strip():
             pos = end + 1
             continue
@@ -128,6 +137,27 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
             return ErrorInfo("traceback", m.group("type"), (m.group("msg") or "").strip(), file, line), end
         break  # a truncated traceback: no exception line
     return ErrorInfo("traceback", None, "traceback without an exception line (truncated output)", file, line), pos
+
+
+def _group_margin(output: str, start: int) -> str:
+    """The margin every line of this traceback carries, "" for a plain one.
+
+    CPython 3.11+ (``Lib/traceback.py``, ``TracebackException.format``) prints an exception
+    group as ``  + Exception Group Traceback (most recent call last):`` with its other lines
+    behind ``  | ``, and each sub-exception behind a deeper ``    | ``; ``docker compose
+    logs`` puts ``sglang-1  | `` before every line of a container's output. Without the
+    margin the frames and the exception line are not recognised. A prefix only the first
+    line has (``ERROR: Traceback ...``) is no margin."""
+    line_start = output.rfind("\n", 0, start) + 1
+    lead = output[line_start:start]
+    if not lead.strip():
+        return ""
+    if lead.endswith("Exception Group "):
+        lead = lead[:-len("Exception Group ")]
+    if lead.strip() == "+":
+        lead = lead.replace("+", "|")
+    nl = output.find("\n", start)
+    return lead if nl >= 0 and output.startswith(lead, nl + 1) else ""
 
 
 def _classify(info: ErrorInfo) -> ErrorInfo:

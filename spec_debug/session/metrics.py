@@ -5,6 +5,12 @@ Sources, in the order tried:
   R, ..., gen throughput (token/s): T`` (sgl-project/sglang
   ``python/sglang/srt/managers/scheduler_metrics_mixin.py``, ``log_decode_stats``); one
   output yields the mean over its lines, so a long server log stays one reading.
+- vLLM engine logs: ``Avg prompt throughput: P tokens/s, Avg generation throughput: G
+  tokens/s, ...`` (vllm-project/vllm ``vllm/v1/metrics/loggers.py``, LoggingStatLogger) and
+  ``SpecDecoding metrics: Mean acceptance length: L, Accepted throughput: A tokens/s, Drafted
+  throughput: D tokens/s, ..., Per-position acceptance rate: r1, r2, ..., Avg Draft
+  acceptance rate: R%`` (``vllm/v1/spec_decode/metrics.py``). Only G is decode throughput:
+  P is prefill, A and D count draft tokens; the mean over the lines, like SGLang's.
 - ``bench_serving`` summaries, aligned ``Key (unit): value`` lines
   (sgl-project/sglang ``python/sglang/bench_serving.py``).
 - Prose: "54.8 tok/s against a 90 tok/s baseline", "74.7% validation accuracy",
@@ -30,6 +36,15 @@ def _reading(label: str) -> re.Pattern:
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
 _ACCEPT_LEN_LOG = _reading(r"accept len: ")
 _ACCEPT_RATE_LOG = _reading(r"accept rate: ")
+_VLLM_GEN_TPUT = _reading(r"Avg generation throughput: ")
+_VLLM_PROMPT_TPUT = _reading(r"Avg prompt throughput: ")
+_VLLM_MEAN_ACCEPT_LEN = _reading(r"Mean acceptance length: ")
+_VLLM_DRAFT_RATE = _reading(r"Avg Draft acceptance rate: ")
+# The vLLM readings that are not decode throughput, cut out before the prose scan reads
+# every "N tokens/s"; the per-position rates are not the mean acceptance rate either.
+_VLLM_NOT_PROSE = re.compile(
+    r"Avg (?:prompt|generation) throughput: [\d.]+ tokens/s|(?:Accepted|Drafted) throughput: [\d.]+ tokens/s"
+    r"|Mean acceptance length: [\d.]+|Per-position acceptance rate: [\d., ]*|Avg Draft acceptance rate: [\d.]+%")
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
 _BENCH_KEYS = {
     "output token throughput (tok/s)": ("throughput", "tok/s"),
@@ -42,6 +57,7 @@ _BENCH_KEYS = {
     "mean tpot (ms)": ("tpot_mean", "ms"),
     "median tpot (ms)": ("tpot_median", "ms"),
     "mean itl (ms)": ("itl_mean", "ms"),
+    "median itl (ms)": ("itl_median", "ms"),
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
 }
 _TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec)?|tokens per second)\b")
@@ -94,6 +110,12 @@ def scan_metrics(text: str) -> list[Metric]:
     if "D" in text and "Decode batch" in text:
         decode_lines = _decode_batches(text, found)
         structured = decode_lines > 0
+    vllm_lines = False
+    if "A" in text and ("Avg generation throughput: " in text or "SpecDecoding metrics: " in text):
+        vllm_lines = _vllm_stats(text, found)
+        structured = structured or vllm_lines
+        if vllm_lines:
+            text = _VLLM_NOT_PROSE.sub("", text)
     if ("(" in text and "(tok/s)" in text) or ("A" in text and "Accept length:" in text) or \
             ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
@@ -144,6 +166,30 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
     if rates:
         found.append(Metric("accept_rate", round(sum(map(number, rates)) / len(rates), 3), "ratio", ctx))
     return len(tputs)
+
+
+def _vllm_stats(text: str, found: list[Metric]) -> bool:
+    """Mean readings of vLLM's periodic stat lines. An idle interval logs ``Avg generation
+    throughput: 0.0 tokens/s`` (nothing decoded), which is no reading of decode speed."""
+    number = _FLOATS.__getitem__
+    gens = [v for v in map(number, _VLLM_GEN_TPUT.findall(text)) if v > 0]
+    prompts = [v for v in map(number, _VLLM_PROMPT_TPUT.findall(text)) if v > 0]
+    lens = [number(v) for v in _VLLM_MEAN_ACCEPT_LEN.findall(text)]
+    rates = [number(v) for v in _VLLM_DRAFT_RATE.findall(text)]
+    if gens:
+        found.append(Metric("throughput", round(sum(gens) / len(gens), 2), "tok/s", _vllm_ctx("generation", gens)))
+    if prompts:
+        found.append(Metric("prompt_throughput", round(sum(prompts) / len(prompts), 2), "tok/s",
+                            _vllm_ctx("prompt", prompts)))
+    if lens:
+        found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", _vllm_ctx("SpecDecoding", lens)))
+    if rates:
+        found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%", _vllm_ctx("SpecDecoding", rates)))
+    return bool(gens or prompts or lens or rates)
+
+
+def _vllm_ctx(what: str, values: list[float]) -> str:
+    return f"vLLM {what} stats, mean of {len(values)} line{'s' if len(values) != 1 else ''}"
 
 
 class _FloatCache(dict):
