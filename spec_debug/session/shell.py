@@ -18,9 +18,11 @@ _SCP_ARG_OPTS = frozenset("cDFiJlOoPSX")
 _DOCKER_ARG_OPTS = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"})
 _KUBECTL_ARG_OPTS = frozenset({"-n", "--namespace", "-c", "--container", "--context", "-f", "--filename",
                                "--kubeconfig", "--pod-running-timeout"})
-_WRAPPERS = frozenset({"sudo", "nohup", "env", "time", "exec", "stdbuf", "nice", "ionice", "command"})
+_WRAPPERS = frozenset({"sshpass", "sudo", "nohup", "env", "time", "exec", "stdbuf", "nice", "ionice", "command"})
+_SSHPASS_VALUE_OPTS = ("-p", "-f", "-d", "-P")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _CONTROL = frozenset({"&&", "||", ";", "|", "&", "|&", ";;", "(", ")", "\n"})
+_OPTION_SPLIT = re.compile(r"\s*=\s*|\s+")
 _REMOTE_PATH = re.compile(r"^(?:([^@/:\s]+)@)?(\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(?!//)")
 
 
@@ -98,7 +100,9 @@ def _unwrap(argv: list[str]) -> list[str]:
         elif name in _WRAPPERS:
             i += 1
             while i < len(argv) and argv[i].startswith("-"):
-                i += 2 if argv[i] in ("-u", "-g", "-n", "-C") else 1
+                # sudo -u/-g/-C, nice -n, sshpass -p/-f/-d/-P (sshpass(1)): an argument follows
+                takes = _SSHPASS_VALUE_OPTS if name == "sshpass" else ("-u", "-g", "-n", "-C")
+                i += 2 if argv[i] in takes else 1
         elif name == "timeout":
             i += 1
             while i < len(argv) and argv[i].startswith("-"):
@@ -135,8 +139,16 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _docker(argv[2:], _depth)
         elif prog in ("docker", "podman") and len(argv) > 3 and argv[1:3] == ["compose", "exec"]:
             target = _docker(argv[3:], _depth)
-        elif prog in ("kubectl", "oc") and "exec" in argv[1:3]:
-            target = _kubectl(argv[argv.index("exec") + 1:], _depth)
+        elif prog in ("kubectl", "oc") and "exec" in argv[1:]:
+            target = _kubectl_exec(argv[1:], _depth)
+        elif prog == "autossh":
+            target = _ssh(_drop_options(argv[1:], {"-M"}), _depth)
+        elif prog == "gcloud" and "ssh" in argv[1:6]:
+            target = _gcloud_ssh(argv[argv.index("ssh") + 1:], _depth)
+        elif prog == "srun":
+            target = _srun(argv[1:], _depth)
+        elif prog == "mosh":
+            target = _mosh(argv[1:], _depth)
         else:
             continue
         if target is not None:
@@ -156,15 +168,26 @@ def _split_dest(dest: str) -> tuple[str | None, str, int | None]:
 
 
 def _ssh(args: list[str], depth: int) -> Target | None:
+    """OpenSSH reads options on both sides of the destination (``ssh gpu01 -p 2222 cmd``:
+    ``ssh.c`` runs getopt again after taking the host) until ``--`` or the command's
+    first word."""
     user = port = jump = None
+    dest = None
     i = 0
     while i < len(args):
         word = args[i]
         if word == "--":
             i += 1
+            if dest is None and i < len(args):
+                dest = args[i]
+                i += 1
             break
         if not word.startswith("-") or word == "-":
-            break
+            if dest is not None:
+                break
+            dest = word
+            i += 1
+            continue
         flag, attached = word[1:2], word[2:]
         if flag in _SSH_ARG_OPTS:
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
@@ -176,8 +199,9 @@ def _ssh(args: list[str], depth: int) -> Target | None:
             elif flag == "J":
                 jump = value
             elif flag == "o":
-                key, _, val = value.partition("=")
-                key = key.strip().lower()
+                # ssh_config(5): "Keyword Argument" or "Keyword=Argument".
+                key, val = (_OPTION_SPLIT.split(value.strip(), 1) + [""])[:2]
+                key = key.lower()
                 if key == "port" and val.strip().isdigit():
                     port = int(val)
                 elif key == "user":
@@ -195,10 +219,10 @@ def _ssh(args: list[str], depth: int) -> Target | None:
                         i += 1
                     break
             i += 1
-    if i >= len(args):
+    if dest is None:
         return None
-    dest_user, host, dest_port = _split_dest(args[i])
-    remote = " ".join(args[i + 1:])
+    dest_user, host, dest_port = _split_dest(dest)
+    remote = " ".join(args[i:])
     user = dest_user or user
     port = dest_port or port
     if remote and depth < 4:
@@ -273,6 +297,107 @@ def _docker(args: list[str], depth: int) -> Target | None:
         return None
     inner = " ".join(args[i + 1:])
     return Target(container=f"docker:{args[i]}", inner=inner)
+
+
+def _drop_options(args: list[str], with_value: set[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(args):
+        if args[i] in with_value:
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
+
+
+def _kubectl_exec(args: list[str], depth: int) -> Target | None:
+    """``kubectl [global flags] exec ...``: the global flags (``-n ns``, ``--context c``) may
+    come before the verb, so the verb is the first word that is no flag or flag value."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in _KUBECTL_ARG_OPTS else 1
+    if i >= len(args) or args[i] != "exec":
+        return None
+    return _kubectl(args[i + 1:], depth)
+
+
+# gcloud compute ssh [USER@]INSTANCE [--zone Z] [--command CMD] [-- SSH_ARGS] (gcloud
+# reference, ``gcloud compute ssh`` and ``gcloud compute tpus tpu-vm ssh``): flags that
+# take a value when written apart from it.
+_GCLOUD_ARG_OPTS = frozenset({"--zone", "--project", "--command", "--ssh-flag", "--ssh-key-file", "--worker",
+                              "--container", "--internal-ip-address", "--account", "--configuration",
+                              "--strict-host-key-checking", "--ssh-key-expire-after"})
+
+
+def _gcloud_ssh(args: list[str], depth: int) -> Target | None:
+    dest = command = None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            rest = args[i + 1:]
+            command = command or " ".join(w for w in rest if not w.startswith("-")) or None
+            break
+        if word.startswith("--"):
+            name, eq, value = word.partition("=")
+            if not eq and name in _GCLOUD_ARG_OPTS:
+                value = args[i + 1] if i + 1 < len(args) else ""
+                i += 1
+            if name == "--command":
+                command = value
+        elif dest is None:
+            dest = word
+        i += 1
+    if dest is None:
+        return None
+    user, _, host = dest.rpartition("@")
+    inner = parse_target(command, depth + 1) if command and depth < 4 else Target(inner=command or "")
+    return Target(host=host, user=user or None, container=inner.container, inner=inner.inner)
+
+
+# srun(1) options that take a value when written apart from it; ``-w``/``--nodelist`` name
+# the node the command runs on.
+_SRUN_ARG_OPTS = frozenset({"-A", "-c", "-C", "-D", "-e", "-G", "-i", "-J", "-L", "-m", "-n", "-N", "-o", "-p",
+                            "-q", "-t", "-w", "-x", "--account", "--partition", "--nodes", "--ntasks",
+                            "--cpus-per-task", "--gres", "--gpus", "--time", "--mem", "--job-name",
+                            "--nodelist", "--exclude", "--qos", "--reservation", "--container-image",
+                            "--container-mounts", "--container-name", "--export", "--chdir", "--constraint"})
+
+
+def _srun(args: list[str], depth: int) -> Target | None:
+    node = None
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        word = args[i]
+        name, eq, value = word.partition("=")
+        if not eq and word[:2] == "-w" and len(word) > 2:
+            value = word[2:]
+        elif not eq and name in _SRUN_ARG_OPTS:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if name in ("--nodelist", "-w") or word[:2] == "-w":
+            node = value
+        i += 1
+    if node is None:
+        return None
+    inner = " ".join(args[i:])
+    nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
+    return Target(host=node, container=nested.container, inner=nested.inner)
+
+
+def _mosh(args: list[str], depth: int) -> Target | None:
+    """``mosh [options] [user@]host [--] [command]`` (mosh(1)); ``-p`` is the UDP port of
+    mosh-server, not the ssh port, so it is not reported."""
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "--":
+        i += 2 if args[i] in ("-p", "--port") else 1
+    if i >= len(args) or args[i] == "--":
+        return None
+    user, _, host = args[i].rpartition("@")
+    rest = args[i + 1:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    return Target(host=host, user=user or None, inner=" ".join(rest))
 
 
 def _kubectl(args: list[str], depth: int) -> Target | None:
