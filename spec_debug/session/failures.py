@@ -31,6 +31,11 @@ _CONNECTION = re.compile(
 _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded", re.I)
 _SIGNAL_TEXT = re.compile(r"^(?:.*: )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?\s*$", re.M)
 _SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}
+# pytest's short test summary (``FAILED path::test - message``, src/_pytest/terminal.py
+# ``_get_line_with_reprcrash_message``) and the crash location of the long report
+# (``path.py:LINE: ExceptionType``, src/_pytest/_code/code.py ``ReprFileLocation``).
+_PYTEST_FAILED = re.compile(r"^FAILED (?P<node>\S+)(?: - (?P<msg>.*))?$", re.M)
+_PYTEST_LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<type>[A-Za-z_][\w.]*)\s*$", re.M)
 MAX_PER_OUTPUT = 5
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
@@ -43,8 +48,8 @@ _HAS_NCCL_LOWER = re.compile("nccl").search
 @dataclass(slots=True)
 class ErrorInfo:
     kind: str
-    """traceback | cuda_oom | nccl | connection | timeout | signal | exception | exit_code |
-    tool_error"""
+    """traceback | cuda_oom | nccl | connection | timeout | signal | exception | test_failure |
+    exit_code | tool_error"""
     exception: str | None = None
     message: str = ""
     file: str | None = None
@@ -72,6 +77,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("nccl", None, _line_at(output, m.start()))]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
+    if "FAILED " in output and (m := _PYTEST_FAILED.search(output)):
+        return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
     if exit_code == 124 or _TIMEOUT.search(output):
         return [ErrorInfo("timeout", None, head if exit_code != 124 else f"timed out (exit 124): {head}".strip(": "))]
@@ -88,6 +95,16 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if is_error:
         return [ErrorInfo("tool_error", None, head)]
     return []
+
+
+def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:
+    """The first failed test: its node id and message from the summary line, the type and
+    innermost location from the long report above it (absent under ``--tb=no``)."""
+    loc = _PYTEST_LOCATION.search(output, 0, failed.start())
+    message = failed.group("node") + (f": {failed.group('msg').strip()}" if failed.group("msg") else "")
+    if loc is None:
+        return ErrorInfo("test_failure", None, message[:300])
+    return ErrorInfo("test_failure", loc.group("type"), message[:300], loc.group("file"), int(loc.group("line")))
 
 
 def parse_tracebacks(output: str) -> list[ErrorInfo]:

@@ -11,6 +11,11 @@ Sources, in the order tried:
   throughput: D tokens/s, ..., Per-position acceptance rate: r1, r2, ..., Avg Draft
   acceptance rate: R%`` (``vllm/v1/spec_decode/metrics.py``). Only G is decode throughput:
   P is prefill, A and D count draft tokens; the mean over the lines, like SGLang's.
+- SGLang ``bench_one_batch`` (``python/sglang/bench_one_batch.py``, ``latency_test_run_once``):
+  ``Prefill. latency: L s, throughput: T token/s``, per-step ``Decode N. ...`` lines,
+  ``Decode.  median latency: L s, median throughput: T token/s`` and ``Total. latency: L s,
+  throughput: T token/s``. Only the median decode line is decode throughput; prefill and
+  total count the prompt's tokens too.
 - ``bench_serving`` summaries, aligned ``Key (unit): value`` lines
   (sgl-project/sglang ``python/sglang/bench_serving.py``).
 - Prose: "54.8 tok/s against a 90 tok/s baseline", "74.7% validation accuracy",
@@ -45,6 +50,9 @@ _VLLM_DRAFT_RATE = _reading(r"Avg Draft acceptance rate: ")
 _VLLM_NOT_PROSE = re.compile(
     r"Avg (?:prompt|generation) throughput: [\d.]+ tokens/s|(?:Accepted|Drafted) throughput: [\d.]+ tokens/s"
     r"|Mean acceptance length: [\d.]+|Per-position acceptance rate: [\d., ]*|Avg Draft acceptance rate: [\d.]+%")
+_ONE_BATCH = re.compile(
+    r"^(?P<stage>Prefill|Decode \d+|Decode|Total)\.[^\n]*?throughput:\s+(?P<value>\d+(?:\.\d+)?) token/s[ \t]*$", re.M)
+_ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "Total": "total_throughput"}
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
 _BENCH_KEYS = {
     "output token throughput (tok/s)": ("throughput", "tok/s"),
@@ -116,6 +124,10 @@ def scan_metrics(text: str) -> list[Metric]:
         structured = structured or vllm_lines
         if vllm_lines:
             text = _VLLM_NOT_PROSE.sub("", text)
+    if "." in text and ("Prefill. latency: " in text or "median throughput: " in text):
+        if _one_batch(text, found):
+            structured = True
+            text = _ONE_BATCH.sub("", text)
     if ("(" in text and "(tok/s)" in text) or ("A" in text and "Accept length:" in text) or \
             ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
@@ -166,6 +178,18 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
     if rates:
         found.append(Metric("accept_rate", round(sum(map(number, rates)) / len(rates), 3), "ratio", ctx))
     return len(tputs)
+
+
+def _one_batch(text: str, found: list[Metric]) -> bool:
+    """bench_one_batch's stage lines; the per-step ``Decode N.`` lines are dropped (the
+    median line sums them up)."""
+    hit = False
+    for m in _ONE_BATCH.finditer(text):
+        name = _ONE_BATCH_NAMES.get(m.group("stage"))
+        if name is not None:
+            found.append(Metric(name, float(m.group("value")), "tok/s", f"bench_one_batch: {_context(text, m.start(), m.end())}"))
+            hit = True
+    return hit
 
 
 def _vllm_stats(text: str, found: list[Metric]) -> bool:
