@@ -6,7 +6,11 @@ After it: the result and any finding in plain words. Quitting leaves a valid run
 
 from __future__ import annotations
 
+import os
+import select
+import signal
 import sys
+import threading
 
 from rich.console import Console
 from rich.markup import escape
@@ -23,20 +27,78 @@ class TerminalGate(StepGate):
     def __init__(self, console: Console, stdin=None) -> None:
         self.console = console
         self.stdin = stdin or sys.stdin
+        self._pending = b""
+        # The prompt waits in a host worker thread while the main thread waits for the hosts.
+        # Ctrl-C (or SIGTERM/SIGHUP, which cli.py turns into the same path) reaches the main
+        # thread only: the runner then waits for every host to stop, and a worker blocked in
+        # readline() never would (the run hung until Enter was pressed). So the prompt polls
+        # stdin and gives up when one of these signals has arrived.
+        self._stop = threading.Event()
+        self._chain_signals()
+
+    def _chain_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return  # signal.signal only works there; such a caller handles its own stops
+        for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if signum is None:
+                continue
+            previous = signal.getsignal(signum)
+            if not callable(previous):
+                continue  # ignored or default: nothing of ours runs on it anyway
+
+            def handler(num, frame, previous=previous):
+                self._stop.set()
+                previous(num, frame)
+
+            signal.signal(signum, handler)
+
+    def _fileno(self) -> int | None:
+        try:
+            return self.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # io.StringIO in tests, a closed stdin
+            return None
+
+    def _readline(self) -> str | None:
+        """One answer line; "" at end of input; None when the run is being stopped."""
+        fd = self._fileno()
+        if fd is None:
+            return self.stdin.readline()
+        # Raw reads with our own buffer: select() cannot see lines already sitting in
+        # sys.stdin's buffer (two answers piped at once would then wait forever).
+        while b"\n" not in self._pending:
+            if self._stop.is_set():
+                return None
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if not ready:
+                continue
+            chunk = os.read(fd, 4096)
+            if not chunk:  # end of input
+                line, self._pending = self._pending, b""
+                return line.decode("utf-8", "replace")
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode("utf-8", "replace") + "\n"
 
     def before_step(self, host: str, step: Step, command: str | None) -> str:
         body = []
         if step.why:
             body.append(f"[bold]Why:[/] {escape(step.why.strip())}")
         if command:
-            body.append(f"[bold]Command on {escape(host)}:[/]\n  {escape(command)}")
+            # Every line indented, not only the first (a `run: |` block is several lines).
+            shown = "\n".join("  " + line for line in command.rstrip("\n").splitlines())
+            body.append(f"[bold]Command on {escape(host)}:[/]\n{escape(shown)}")
         elif step.fetch is not None:
             body.append(f"[bold]Fetch from {escape(host)}:[/] {escape(', '.join(step.fetch.sources()))}")
         self.console.print(Panel("\n\n".join(body) or "(no description)", title=f"{step.id}: {escape(step.title or '')}", expand=False))
         while True:
             self.console.print("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
-            line = self.stdin.readline()
+            line = self._readline()
+            if line is None:  # Ctrl-C or SIGTERM while waiting: the runner is stopping
+                self.console.print()
+                return "quit"
             if line == "":  # end of input: treat as quit, the record stays valid
+                self.console.print()
+                self.console.print("end of input (stdin closed): quitting; the steps so far are kept in the record.")
                 return "quit"
             choice = _CHOICES.get(line.strip().lower())
             if choice:
