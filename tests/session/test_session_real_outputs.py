@@ -1,0 +1,205 @@
+"""Extractors on real engine, torch, pytest and shell texts that a GPU-serving debugging
+session holds. Each text is copied from the program that prints it (cited), and each test
+asserts the exact readings; the wrong readings these replaced are named in each test."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import traceback
+
+import pytest
+
+from spec_debug.session.failures import extract_errors
+from spec_debug.session.metrics import extract_metrics
+from spec_debug.session.shell import parse_target
+
+# vLLM V1 server log: LoggingStatLogger (vllm-project/vllm vllm/v1/metrics/loggers.py,
+# "Engine %03d: Avg prompt throughput: %.1f tokens/s, Avg generation throughput: %.1f
+# tokens/s, Running: %d reqs, ...") and the spec-decode logger (vllm/v1/spec_decode/metrics.py,
+# "SpecDecoding metrics: Mean acceptance length: %.2f, Accepted throughput: %.2f tokens/s,
+# Drafted throughput: %.2f tokens/s, ..., Avg Draft acceptance rate: %.1f%%"), as a served
+# EAGLE/MTP model prints them (the idle 0.0 interval included).
+VLLM_LOG = """\
+(APIServer pid=1) INFO 05-30 07:49:21 [loggers.py:271] Engine 000: Avg prompt throughput: 1505.3 tokens/s, Avg generation throughput: 20.9 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%, Prefix cache hit rate: 0.0%
+(APIServer pid=1) INFO 05-30 07:49:21 [metrics.py:101] SpecDecoding metrics: Mean acceptance length: 3.07, Accepted throughput: 1.05 tokens/s, Drafted throughput: 1.51 tokens/s, Accepted: 141 tokens, Drafted: 204 tokens, Per-position acceptance rate: 0.897, 0.676, 0.500, Avg Draft acceptance rate: 69.1%
+(APIServer pid=1) INFO 05-30 07:49:31 [loggers.py:271] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.0%, Prefix cache hit rate: 0.0%
+(APIServer pid=1) INFO:     172.18.0.3:48374 - "POST /v1/chat/completions HTTP/1.1" 200 OK
+(APIServer pid=1) INFO 05-30 07:55:11 [loggers.py:271] Engine 000: Avg prompt throughput: 1914.9 tokens/s, Avg generation throughput: 1.3 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.9%, Prefix cache hit rate: 0.0%
+(APIServer pid=1) INFO 05-30 07:55:21 [metrics.py:101] SpecDecoding metrics: Mean acceptance length: 2.77, Accepted throughput: 5.50 tokens/s, Drafted throughput: 6.20 tokens/s, Accepted: 55 tokens, Drafted: 62 tokens, Per-position acceptance rate: 0.903, 0.871, Avg Draft acceptance rate: 88.7%
+"""
+
+
+def _readings(text: str, hint: str = "") -> list[tuple[str, float, str]]:
+    return [(m.name, m.value, m.unit) for m in extract_metrics(text, hint)]
+
+
+def test_vllm_stat_lines_give_generation_throughput_and_acceptance():
+    # Before: prompt (prefill) throughput 1505.3 and the accepted/drafted draft-token rates
+    # were each read as a decode "throughput", and the first per-position rate 0.897 as the
+    # acceptance rate.
+    assert _readings(VLLM_LOG) == [
+        ("throughput", 11.1, "tok/s"),            # mean of 20.9 and 1.3; the idle 0.0 is no reading
+        ("prompt_throughput", 1710.1, "tok/s"),
+        ("accept_length", 2.92, "tokens"),
+        ("accept_rate", 78.9, "%"),
+    ]
+
+
+def test_vllm_generation_line_alone():
+    line = ("INFO 08-17 19:55:36 [loggers.py:123] Engine 000: Avg prompt throughput: 4210.0 tokens/s, "
+            "Avg generation throughput: 54.8 tokens/s, Running: 8 reqs, Waiting: 0 reqs, "
+            "GPU KV cache usage: 12.5%, Prefix cache hit rate: 0.0%")
+    assert _readings(line) == [("throughput", 54.8, "tok/s"), ("prompt_throughput", 4210.0, "tok/s")]
+
+
+# SGLang python/sglang/bench_one_batch.py, latency_test_run_once: the stage lines it prints
+# (format strings "Prefill. latency: {:6.5f} s, throughput: {:9.2f} token/s", "Decode {i}.
+# Batch size: ...", "Decode.  median latency: ..., median throughput: ...", "Total. ...").
+ONE_BATCH = """\
+Prefill. latency: 0.05123 s, throughput:  19989.45 token/s
+Decode 0. Batch size: 1, latency: 0.01234 s, throughput:     81.04 token/s
+Decode 1. Batch size: 1, latency: 0.01221 s, throughput:     81.90 token/s
+Decode.  median latency: 0.01225 s, median throughput:     81.63 token/s
+Total. latency:  1.612 s, throughput:    714.55 token/s
+"""
+
+
+def test_bench_one_batch_decode_is_the_median_line():
+    # Before: five "throughput" readings, the prefill 19989.45 and total 714.55 among them.
+    assert _readings(ONE_BATCH) == [
+        ("prefill_throughput", 19989.45, "tok/s"),
+        ("throughput", 81.63, "tok/s"),
+        ("total_throughput", 714.55, "tok/s"),
+    ]
+
+
+# vllm bench serve / SGLang bench_serving summary (vllm/benchmarks/serve.py; the median ITL
+# line is printed by both).
+BENCH_SERVE = """\
+============ Serving Benchmark Result ============
+Successful requests:                     100
+Benchmark duration (s):                  30.12
+Request throughput (req/s):              3.32
+Output token throughput (tok/s):         425.00
+Peak output token throughput (tok/s):    600.00
+Total Token throughput (tok/s):          850.00
+---------------Inter-token Latency----------------
+Mean ITL (ms):                           9.90
+Median ITL (ms):                         9.00
+P99 ITL (ms):                            30.00
+==================================================
+"""
+
+
+def test_bench_serve_median_itl():
+    got = _readings(BENCH_SERVE)
+    assert ("itl_median", 9.0, "ms") in got  # before: missing
+    assert [r for r in got if r[0] == "throughput"] == [("throughput", 425.0, "tok/s")]
+
+
+def _errors(text: str, code: int | None = 1):
+    return [(e.kind, e.exception, e.message, e.file, e.line) for e in extract_errors(text, code)]
+
+
+def _real_group_traceback() -> str:
+    """A TaskGroup failure as this CPython formats it (Lib/traceback.py draws the box)."""
+    async def probe():
+        raise ConnectionRefusedError(111, "Connect call failed ('10.0.0.5', 30000)")
+
+    async def main():
+        async with asyncio.TaskGroup() as tg:
+            tg.create_task(probe())
+    try:
+        asyncio.run(main())
+    except BaseException as exc:  # noqa: BLE001 - the group is what we want to format
+        return "".join(traceback.format_exception(exc))
+    raise AssertionError("no exception")
+
+
+def test_exception_group_traceback_gives_the_group_and_the_sub_exception():
+    # Before: one "traceback without an exception line (truncated output)".
+    text = _real_group_traceback()
+    assert "  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)" in text
+    got = _errors(text)
+    assert [g[:3] for g in got] == [
+        ("traceback", "ExceptionGroup", "unhandled errors in a TaskGroup (1 sub-exception)"),
+        ("connection", "ConnectionRefusedError", "[Errno 111] Connect call failed ('10.0.0.5', 30000)"),
+    ]
+    assert got[0][3].endswith("asyncio/taskgroups.py")
+    assert got[1][3] == __file__
+
+
+def test_docker_compose_prefixed_traceback():
+    # `docker compose logs sglang`: every line behind "sglang-1  | " (docker/compose
+    # cmd/formatter/logs.go); before, a truncated traceback with no exception.
+    text = ("sglang-1  | Traceback (most recent call last):\n"
+            'sglang-1  |   File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2500, in run_scheduler_process\n'
+            "sglang-1  |     scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, moe_ep_rank, pp_rank, dp_rank)\n"
+            "sglang-1  | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 310.00 MiB is free.\n")
+    assert _errors(text) == [(
+        "cuda_oom", "torch.OutOfMemoryError",
+        "CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 79.19 GiB of which 310.00 MiB is free.",
+        "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", 2500)]
+
+
+def test_prefix_on_the_first_line_only_is_no_margin():
+    text = 'ERROR: Traceback (most recent call last):\n  File "a.py", line 3, in f\nValueError: x\n'
+    assert _errors(text) == [("traceback", "ValueError", "x", "a.py", 3)]
+
+
+def test_nccl_watchdog_timeout_is_nccl():
+    # pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp: the watchdog's report of a
+    # hung collective. Before: "exit_code" (exit 1) or nothing (exit status unknown to the log).
+    text = ("[rank1]:[E1127 10:11:12.123456 12345 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, "
+            "Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n"
+            "terminate called after throwing an instance of 'c10::DistBackendError'\n")
+    assert [e[:2] for e in _errors(text)] == [("nccl", None)]
+    assert _errors(text, 0)[0][2].endswith("ran for 600012 milliseconds before timing out.")
+
+
+def test_pytest_failure_names_the_test(tmp_path):
+    # A real pytest run of a failing test; before: "exit_code" with the message
+    # "=== test session starts ===".
+    (tmp_path / "test_eagle.py").write_text("def test_concat_order():\n    acc = 0.12\n    assert acc > 0.7\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
+                          "test_eagle.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert _errors(run.stdout, run.returncode) == [
+        ("test_failure", "AssertionError", "test_eagle.py::test_concat_order: assert 0.12 > 0.7", "test_eagle.py", 3)]
+
+
+@pytest.mark.parametrize("command, host, user, port, jump, container, inner", [
+    # OpenSSH takes options after the destination too, and "--" ends them (before: inner
+    # "-- nvidia-smi"; port None).
+    ("ssh gpu04 -- nvidia-smi", "gpu04", None, None, None, None, "nvidia-smi"),
+    ("ssh gpu04 -p 2222 nvidia-smi", "gpu04", None, 2222, None, None, "nvidia-smi"),
+    # ssh_config(5) "Keyword Argument" form inside -o (before: no jump)
+    ("ssh -o 'ProxyJump bastion' gpu21 ls", "gpu21", None, None, "bastion", None, "ls"),
+    ("ssh -J a,b root@gpu02 nvidia-smi", "gpu02", "root", None, "a,b", None, "nvidia-smi"),
+    ("ssh root@[fe80::1] ls", "fe80::1", "root", None, None, None, "ls"),
+    # kubectl global flags before the verb (before: no container)
+    ("kubectl -n sglang exec -it sglang-0 -c server -- nvidia-smi", None, None, None, None, "pod:sglang-0", "nvidia-smi"),
+    # gcloud compute ssh (before: no host)
+    ("gcloud compute ssh ubuntu@gpu-vm --zone=us-central1-a --command 'nvidia-smi'",
+     "gpu-vm", "ubuntu", None, None, None, "nvidia-smi"),
+    ("gcloud compute ssh gpu-vm --zone us-central1-a -- docker exec sglang nvidia-smi",
+     "gpu-vm", None, None, None, "docker:sglang", "nvidia-smi"),
+    ("gcloud compute tpus tpu-vm ssh tpu-1 --zone=us-central2-b --worker=all --command='python3 -c 1'",
+     "tpu-1", None, None, None, None, "python3 -c 1"),
+    # Slurm: the node the command runs on (before: no host)
+    ("srun --nodelist=gpu07 --gres=gpu:1 nvidia-smi", "gpu07", None, None, None, None, "nvidia-smi"),
+    ("srun -w gpu07 -p gpu python -m sglang.launch_server --model-path /m", "gpu07", None, None, None, None,
+     "python -m sglang.launch_server --model-path /m"),
+    ("srun -N1 -p gpu --pty bash", None, None, None, None, None, "srun -N1 -p gpu --pty bash"),
+    # mosh, sshpass, autossh (before: no host)
+    ("mosh ubuntu@gpu08 -- tmux attach", "gpu08", "ubuntu", None, None, None, "tmux attach"),
+    ("sshpass -p hunter2 ssh root@gpu16 nvidia-smi", "gpu16", "root", None, None, None, "nvidia-smi"),
+    ("autossh -M 0 -f -N -L 30000:localhost:30000 gpu17", "gpu17", None, None, None, None, ""),
+    ("time -p ssh gpu1 ls", "gpu1", None, None, None, None, "ls"),
+])
+def test_targets_of_real_command_lines(command, host, user, port, jump, container, inner):
+    t = parse_target(command)
+    assert (t.host, t.user, t.port, t.jump, t.container, t.inner) == (host, user, port, jump, container, inner)
