@@ -7,11 +7,14 @@ explanation of each code (with the incident or public issue that taught it) are 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from spec_debug.playbook.loader import LoadedPlaybook
-from spec_debug.playbook.models import Step
+from spec_debug.playbook.models import Expectation, Step
 
 
 @dataclass
@@ -33,11 +36,17 @@ class StepExplanation:
     title: str
     why: str
     action: str
-    """What runs: the command template, the probe and its purpose, or the files fetched."""
+    """What runs, in plain words (no Markdown): the templates set the parts below in code."""
     runs_when: list[str]
     healthy: list[str]
     failing: list[str]
     codes: list[CodeExplanation]
+    command: str | None = None
+    """The `run:` template as written (may be several lines, may hold backticks)."""
+    probe: str | None = None
+    probe_summary: str = ""
+    probe_args: dict[str, str] = field(default_factory=dict)
+    fetch: list[str] = field(default_factory=list)
 
 
 def _explain_code(code: str, template_title: str | None = None, template_severity: str | None = None) -> CodeExplanation:
@@ -67,18 +76,24 @@ def _step_codes(step: Step) -> list[CodeExplanation]:
     return list(seen.values())
 
 
-def _action(step: Step) -> str:
+def _action(step: Step) -> dict[str, Any]:
+    """The step's action as parts: the templates decide how each is shown. A command went into
+    one inline code span before, which a `run: |` block (several lines) or a backtick in the
+    command broke: the Markdown lost its code span and the rest of the paragraph with it."""
     if step.run is not None:
-        return f"runs on the host: `{step.run.strip()}`"
+        return {"action": "runs this command on the host", "command": step.run.strip("\n")}
     if step.probe is not None:
         from spec_debug.probes.registry import all_probes
 
         spec = all_probes().get(step.probe)
-        summary = f" — {spec.summary}" if spec else ""
-        args = ", ".join(f"{k}={v}" for k, v in step.with_.items())
-        return f"runs the built-in probe `{step.probe}`{summary}" + (f" (with {args})" if args else "")
+        args = {str(k): str(v) for k, v in step.with_.items()}
+        return {
+            "action": f"runs the built-in probe {step.probe}", "probe": step.probe,
+            "probe_summary": spec.summary if spec else "", "probe_args": args,
+        }
     assert step.fetch is not None
-    return f"copies from the host into the run's artifacts: {', '.join(step.fetch.sources())}"
+    sources = list(step.fetch.sources())
+    return {"action": "copies from the host into the run's artifacts: " + ", ".join(sources), "fetch": sources}
 
 
 def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
@@ -87,24 +102,25 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
     for number, step in enumerate(playbook.steps, start=1):
         runs_when = []
         if step.requires:
-            runs_when.append("needs " + ", ".join(f"`--var {r}=...`" for r in step.requires) + " (skipped with a note otherwise)")
+            runs_when.append("needs " + ", ".join(code_span(f"--var {r}=...") for r in step.requires) + " (skipped with a note otherwise)")
         if step.when:
-            runs_when.append(f"only when `{step.when}`")
+            runs_when.append(f"runs only when {code_span(step.when)}")
         if step.timeout:
-            runs_when.append(f"stopped after {step.timeout:g} s")
+            runs_when.append(f"is stopped after {step.timeout:g} s")
         if step.retries:
-            runs_when.append(f"retried up to {step.retries} time(s)")
-        healthy = [e.describe() for e in step.expect] or (
+            until = f" until {code_span(step.until)} holds" if step.until else ""
+            runs_when.append(f"is tried up to {step.retries + 1} times{until}")
+        healthy = [_describe(e) for e in step.expect] or (
             ["the probe's checks raise no finding"] if step.probe else ["the command exits with code 0"]
         )
         codes = _step_codes(step)
         failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or ["the step is marked failed (SD001)"]
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]
         if captures:
-            healthy.append("captures " + ", ".join(f"`{c}`" for c in captures if c))
+            healthy.append("captures " + ", ".join(code_span(c) for c in captures if c))
         steps.append(
             StepExplanation(
-                number=number, id=step.id, title=step.title or step.id, why=step.why.strip(), action=_action(step),
+                number=number, id=step.id, title=step.title or step.id, why=step.why.strip(), **_action(step),
                 runs_when=runs_when, healthy=healthy, failing=failing, codes=codes,
             )
         )
@@ -117,6 +133,35 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
     }
 
 
+def code_span(value: Any) -> str:
+    """Inline code outside a table (CommonMark 0.31 section 6.1): fenced by a backtick run
+    longer than any inside, padded when the text starts or ends with a backtick. Unlike the
+    report's md_code_span (made for table cells) a | is not escaped: in a code span outside a
+    table the backslash would be printed, and a regex would read wrong."""
+    text = " ".join(str(value if value is not None else "").splitlines())
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()) else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _describe(expectation: Expectation) -> str:
+    """An expectation in Markdown: the pattern or expression as code, so that a regex keeps its
+    backslashes and a `*` in it starts no emphasis."""
+    e = expectation
+    if e.description:
+        return e.description
+    if e.exit_code is not None:
+        return f"exit code {e.exit_code}"
+    if e.contains is not None:
+        return f"output contains {code_span(e.contains)}"
+    if e.not_contains is not None:
+        return f"output does not contain {code_span(e.not_contains)}"
+    if e.matches is not None:
+        return f"output matches {code_span(e.matches)}"
+    return f"{code_span(e.that)} holds"
+
+
 def _group_names(regex: str | None) -> list[str]:
     import re
 
@@ -127,4 +172,28 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
     from spec_debug.report.render import make_environment
 
     env = make_environment()
+    env.filters["code_spans"] = code_spans_html
+    env.filters["code_span"] = code_span
     return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
+
+
+# A CommonMark code span (0.31 section 6.1): a backtick run, then the shortest text up to a run
+# of the same length that is not part of a longer one.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def code_spans_html(text: Any) -> Markup:
+    """The walkthrough's texts (catalog entries, the step's why) write code in backticks, which
+    HTML showed literally: each span becomes <code>, everything else is escaped."""
+    source = str(text if text is not None else "")
+    parts: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(source):
+        inner = match.group(2)
+        if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+            inner = inner[1:-1]
+        parts.append(str(escape(source[last:match.start()])))
+        parts.append(f"<code>{escape(inner)}</code>")
+        last = match.end()
+    parts.append(str(escape(source[last:])))
+    return Markup("".join(parts))

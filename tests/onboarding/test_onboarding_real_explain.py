@@ -1,0 +1,128 @@
+"""`spec-debug explain` on a team's own playbook: a `run: |` block with backticks and pipes,
+Jinja in the command and in probe args, a regex expectation, requires/when/retries/until,
+unicode, and 60 steps. The Markdown is parsed with markdown-it-py (CommonMark + tables, as
+tests/core/test_report_real_outputs.py does) and the HTML with the stdlib parser: what a
+reader sees must be the command as written."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from markdown_it import MarkdownIt
+
+from tests.conftest import run_cli
+
+COMMAND = (
+    "nvidia-smi --query-gpu=name,memory.used --format=csv\n"
+    "echo \"kernel `uname -r`\" | tee -a /tmp/notes\n"
+    "python -c 'import torch; print(torch.__version__)' {{ python_flags }}"
+)
+REGEX = r"memory\.used \[MiB\]|\d+ *MiB"
+
+PLAYBOOK = f"""
+name: user_check
+description: A team's own checks before a rollout.
+vars:
+  server_cmdline: "python -m sglang.launch_server --model-path m | tee /tmp/server.log"
+  engine: sglang
+  python_flags: "-X utf8"
+steps:
+  - id: gpu_state
+    title: GPU state
+    why: A busy GPU makes every number in this run wrong.
+    run: |
+{chr(10).join('      ' + line for line in COMMAND.splitlines())}
+    requires: [engine]
+    when: "engine == 'sglang'"
+    retries: 2
+    until: "'MiB' in stdout"
+    timeout: 30
+    expect:
+      - matches: '{REGEX}'
+      - not_contains: "`nvidia-smi` not found"
+  - id: flags
+    title: Flags of the “prod” server
+    probe: launch_flags
+    with:
+      server_cmdline: "{{{{ server_cmdline }}}} --speculative-num-steps 3"
+"""
+
+
+def _inline_codes(tokens) -> list[str]:
+    return [child.content for t in tokens if t.type == "inline" for child in (t.children or []) if child.type == "code_inline"]
+
+
+def test_user_playbook_walkthrough_markdown(tmp_path):
+    playbook = tmp_path / "user.yaml"
+    playbook.write_text(PLAYBOOK, encoding="utf-8")
+    result = run_cli("explain", str(playbook))
+    assert result.code == 0, result.stderr
+    tokens = MarkdownIt("commonmark").enable("table").parse(result.stdout)
+    # Before: the three lines went into one inline span that the backticks around `uname -r`
+    # closed early; now the command is one code block, exactly as written.
+    blocks = [t.content for t in tokens if t.type == "fence"]
+    assert blocks == [COMMAND + "\n"]
+    codes = _inline_codes(tokens)
+    assert REGEX in codes  # not `\|`: a backslash in a code span is printed
+    assert "`nvidia-smi` not found" in codes
+    assert "engine == 'sglang'" in codes and "'MiB' in stdout" in codes
+    assert "{{ server_cmdline }} --speculative-num-steps 3" in codes
+    # The vars table keeps two columns although a default holds a |.
+    rows = [t for t in tokens if t.type == "tr_open"]
+    cells = [t for t in tokens if t.type in ("td_open", "th_open")]
+    assert len(cells) == 2 * len(rows) == 2 * 4
+    assert "is tried up to 3 times" in result.stdout  # retries: 2 is three attempts
+    assert "Flags of the “prod” server" in result.stdout
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.pre_code: list[str] = []
+        self.codes: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append(tag)
+        if tag == "code":
+            self.codes.append("")
+
+    def handle_endtag(self, tag):
+        self.stack.pop()
+
+    def handle_data(self, data):
+        if self.stack[-2:] == ["pre", "code"]:
+            self.pre_code.append(data)
+        elif self.stack and self.stack[-1] == "code":
+            self.codes[-1] += data
+        else:
+            self.text.append(data)
+
+
+def test_user_playbook_walkthrough_html(tmp_path):
+    playbook = tmp_path / "user.yaml"
+    playbook.write_text(PLAYBOOK, encoding="utf-8")
+    result = run_cli("explain", str(playbook), "--format", "html")
+    assert result.code == 0, result.stderr
+    page = _Collect()
+    page.feed(result.stdout)
+    assert "".join(page.pre_code) == COMMAND
+    assert REGEX in page.codes
+    # Catalog texts write code in backticks; before, the page showed the backticks literally.
+    assert "--speculative-num-steps 1" in page.codes
+    assert not any("`--speculative" in t for t in page.text)
+
+
+def test_sixty_step_playbook(tmp_path):
+    steps = "".join(
+        f"  - id: s{i:02d}\n    title: Step {i}\n    why: Check {i}.\n    run: echo {i}\n" for i in range(60)
+    )
+    playbook = tmp_path / "long.yaml"
+    playbook.write_text("name: long\nsteps:\n" + steps)
+    result = run_cli("explain", str(playbook))
+    assert result.code == 0, result.stderr
+    tokens = MarkdownIt("commonmark").parse(result.stdout)
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+    assert headings == [f"{i + 1}. Step {i} (`s{i:02d}`)" for i in range(60)]
+    assert [t.content for t in tokens if t.type == "fence"] == [f"echo {i}\n" for i in range(60)]
