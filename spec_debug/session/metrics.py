@@ -16,6 +16,10 @@ Sources, in the order tried:
   ``Decode.  median latency: L s, median throughput: T token/s`` and ``Total. latency: L s,
   throughput: T token/s``. Only the median decode line is decode throughput; prefill and
   total count the prompt's tokens too.
+- ``vllm bench throughput`` (``benchmarks/benchmark_throughput.py`` before it):
+  ``Throughput: R requests/s, T total tokens/s, O output tokens/s``; and the progress bar
+  of offline ``LLM.generate`` (``vllm/entrypoints/llm.py``: ``est. speed input: I toks/s,
+  output: O toks/s``), whose input (prefill) speed is no decode throughput.
 - ``bench_serving`` summaries, aligned ``Key (unit): value`` lines
   (sgl-project/sglang ``python/sglang/bench_serving.py``).
 - Prose: "54.8 tok/s against a 90 tok/s baseline", "74.7% validation accuracy",
@@ -53,6 +57,10 @@ _VLLM_NOT_PROSE = re.compile(
 _ONE_BATCH = re.compile(
     r"^(?P<stage>Prefill|Decode \d+|Decode|Total)\.[^\n]*?throughput:\s+(?P<value>\d+(?:\.\d+)?) token/s[ \t]*$", re.M)
 _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "Total": "total_throughput"}
+_VLLM_THROUGHPUT_LINE = re.compile(
+    r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) total tokens/s"
+    r"(?:, (?P<out>\d+(?:\.\d+)?) output tokens/s)?")
+_TQDM_INPUT_SPEED = re.compile(r"est\. speed input: \d+(?:\.\d+)? toks/s")
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
 _BENCH_KEYS = {
     "output token throughput (tok/s)": ("throughput", "tok/s"),
@@ -128,6 +136,16 @@ def scan_metrics(text: str) -> list[Metric]:
         if _one_batch(text, found):
             structured = True
             text = _ONE_BATCH.sub("", text)
+    if "l" in text and "total tokens/s" in text and (m := _VLLM_THROUGHPUT_LINE.search(text)):
+        structured = True
+        ctx = f"vllm bench throughput: {_context(text, m.start(), m.end())}"
+        if m.group("out"):
+            found.append(Metric("throughput", float(m.group("out")), "tok/s", ctx))
+        found.append(Metric("total_throughput", float(m.group("total")), "tok/s", ctx))
+        found.append(Metric("request_throughput", float(m.group("req")), "req/s", ctx))
+        text = _VLLM_THROUGHPUT_LINE.sub("", text)
+    if "e" in text and "est. speed input: " in text:
+        text = _TQDM_INPUT_SPEED.sub("", text)
     if ("(" in text and "(tok/s)" in text) or ("A" in text and "Accept length:" in text) or \
             ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured

@@ -13,7 +13,13 @@ import re
 from dataclasses import dataclass
 
 _NUM_STEPS_1 = re.compile(r"--speculative[-_]num[-_]steps(?:=|\s+)['\"]?1\b(?!\.)")
-_VLLM_ONE_TOKEN = re.compile(r"[\"']num_speculative_tokens[\"']\s*:\s*1\b")
+# vLLM: the JSON of --speculative-config (quotes escaped as \" when the command sits in an
+# ssh command's double quotes), its dotted form (``--speculative-config.num_speculative_tokens
+# 1``, vllm/utils FlexibleArgumentParser) and the flag of vLLM <= 0.7
+# (``--num-speculative-tokens``, vllm/engine/arg_utils.py).
+_VLLM_ONE_TOKEN = re.compile(
+    r"\\?[\"']num_speculative_tokens\\?[\"']\s*:\s*1\b(?!\.)"
+    r"|--(?:speculative[-_]config\.)?num[-_]speculative[-_]tokens(?:=|\s+)['\"]?1\b(?!\.)")
 _LAUNCH = re.compile(r"launch_server|sglang serve|vllm serve|vllm\.entrypoints")
 _ALGO_EAGLE = re.compile(r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)", re.I)
 _CONCAT = re.compile(r"\b(?:torch\.)?cat(?:enate)?\(\s*\[([^\[\]\n]{3,200})\]")
@@ -45,6 +51,8 @@ def launch_observations(text: str) -> list[Observation]:
     if "v" not in text or "speculative" not in text or ("launch_server" not in text and " serve" not in text
                                       and "vllm.entrypoints" not in text):
         return out
+    if "\\\n" in text:  # a command continued over lines ("... \\" then a newline) is one line
+        text = text.replace("\\\r\n", " ").replace("\\\n", " ")
     for line in text.splitlines():
         if not _LAUNCH.search(line):
             continue

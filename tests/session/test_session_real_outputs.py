@@ -203,3 +203,48 @@ def test_pytest_failure_names_the_test(tmp_path):
 def test_targets_of_real_command_lines(command, host, user, port, jump, container, inner):
     t = parse_target(command)
     assert (t.host, t.user, t.port, t.jump, t.container, t.inner) == (host, user, port, jump, container, inner)
+
+
+def test_vllm_bench_throughput_line():
+    # `vllm bench throughput` (benchmarks/benchmark_throughput.py before it) prints
+    # f"Throughput: {..:.2f} requests/s, {..:.2f} total tokens/s, {..:.2f} output tokens/s";
+    # the run below is from a vLLM user's report. Before: no reading at all ("total" and
+    # "output" stand between the number and the unit).
+    text = ("Throughput: 70.77 requests/s, 54350.30 total tokens/s, 18116.77 output tokens/s\n"
+            "Total num prompt tokens:  262144\nTotal num output tokens:  131072\n")
+    assert _readings(text) == [("throughput", 18116.77, "tok/s"), ("total_throughput", 54350.3, "tok/s"),
+                               ("request_throughput", 70.77, "req/s")]
+
+
+def test_offline_progress_bar_input_speed_is_not_decode_throughput():
+    # vllm/entrypoints/llm.py sets the tqdm postfix "est. speed input: X toks/s, output: Y
+    # toks/s"; before, the input (prefill) speed 1505.07 was a "throughput" reading.
+    bar = ("Processed prompts: 100%|##########| 100/100 [00:36<00:00, 2.77it/s, "
+           "est. speed input: 1505.07 toks/s, output: 415.57 toks/s]")
+    assert _readings(bar) == [("throughput", 415.57, "tok/s")]
+
+
+@pytest.mark.parametrize("command", [
+    # vLLM JSON inside an ssh command's double quotes: the quotes arrive escaped
+    '''ssh gpu1 "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\\"method\\": \\"eagle3\\", '''
+    '''\\"model\\": \\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\\", \\"num_speculative_tokens\\": 1}'"''',
+    # vLLM <= 0.7 flag, and the dotted form of --speculative-config
+    "python -m vllm.entrypoints.openai.api_server --model m --speculative-model d --num-speculative-tokens 1",
+    "vllm serve m --speculative-config.method eagle3 --speculative-config.num_speculative_tokens 1",
+    # the SGLang docs' launch commands are written over lines with backslashes
+    "python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \\\n"
+    "  --speculative-algorithm EAGLE3 --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B \\\n"
+    "  --speculative-num-steps 1 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2",
+])
+def test_one_step_launches_are_sd101(command):
+    from spec_debug.session.spec_facts import launch_observations
+    assert [o.code for o in launch_observations(command)] == ["SD101"]  # before: none
+
+
+@pytest.mark.parametrize("command", [
+    "vllm serve m --speculative-config '{\"method\": \"eagle3\", \"num_speculative_tokens\": 10}'",
+    "vllm serve m --num-speculative-tokens 3",
+])
+def test_more_steps_are_not_sd101(command):
+    from spec_debug.session.spec_facts import launch_observations
+    assert launch_observations(command) == []
