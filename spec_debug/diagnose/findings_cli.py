@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from spec_debug.diagnose.catalog import CATALOG, UnknownFindingCode, doc_as_dict, get_doc, render_entry_markdown
@@ -13,13 +15,23 @@ from spec_debug.diagnose.catalog import CATALOG, UnknownFindingCode, doc_as_dict
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
+# How people paste a code: "[SD201]" from a log line, "SD-201", "sd 201", "201".
+_PASTED = re.compile(r"^[\s\[(`'\"]*(?:SD)?[\s_-]*(\d{3})[\s\])`'\".:,]*$", re.IGNORECASE)
+
+
+def normalize_code(code: str) -> str:
+    match = _PASTED.match(code)
+    return f"SD{match.group(1)}" if match else code
+
+
 def findings_command(code: str | None, as_json: bool, console: Console | None = None) -> int:
     """Print the catalog (or one entry). Returns the exit code: 0, or 2 for an unknown code."""
     console = console or Console()
     try:
-        docs = [get_doc(code)] if code else list(CATALOG.values())
+        docs = [get_doc(normalize_code(code))] if code else list(CATALOG.values())
     except UnknownFindingCode as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}")
+        # Escaped: the message quotes what was typed, and "[/x]" in it was a MarkupError traceback.
+        Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}")
         return 2
     if as_json:
         payload = doc_as_dict(docs[0]) if code else [doc_as_dict(d) for d in docs]
