@@ -23,11 +23,17 @@ _CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of 
 # collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out.").
 _NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator"
                    r"|Watchdog caught collective operation timeout|DistBackendError")
+# OpenSSH client texts (openssh-portable): packet.c sshpkt_fatal ("Connection closed by %s
+# port %d", "Connection reset by %s port %d"), sshconnect.c kex_exchange_identification,
+# sshconnect2.c ("Permission denied (%s)." for any method list), clientloop.c ("client_loop:
+# send disconnect: Broken pipe"), and the server's "Received disconnect from ...".
+# curl exit 52 "Empty reply from server": the server died mid-request.
 _CONNECTION = re.compile(
-    r"Connection refused|Connection reset by peer|Connection timed out|No route to host|"
+    r"Connection refused|Connection reset by |Connection closed by |Connection timed out|No route to host|"
     r"Could not resolve hostname|Name or service not known|Host key verification failed|"
-    r"Permission denied \(publickey|Address already in use|ConnectionRefusedError|"
-    r"ssh: connect to host|Failed to connect to")
+    r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|Address already in use|"
+    r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
+    r"Received disconnect from |client_loop: send disconnect|Empty reply from server")
 _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded", re.I)
 _SIGNAL_TEXT = re.compile(r"^(?:.*: )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?\s*$", re.M)
 _SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}

@@ -248,3 +248,24 @@ def test_one_step_launches_are_sd101(command):
 def test_more_steps_are_not_sd101(command):
     from spec_debug.session.spec_facts import launch_observations
     assert launch_observations(command) == []
+
+
+@pytest.mark.parametrize("output", [
+    # OpenSSH client texts (openssh-portable packet.c, sshconnect.c, sshconnect2.c,
+    # clientloop.c) as ssh prints them on exit 255; before: "exit_code".
+    "Connection closed by 10.0.0.5 port 22\r\n",
+    "Connection reset by 10.0.0.5 port 22\n",
+    "kex_exchange_identification: Connection closed by remote host\nConnection closed by 10.0.0.5 port 22\n",
+    "Received disconnect from 10.0.0.5 port 22:2: Too many authentication failures\nDisconnected from 10.0.0.5 port 22\n",
+    "root@gpu1: Permission denied (password).\n",
+    "client_loop: send disconnect: Broken pipe\n",
+])
+def test_openssh_failures_are_connection_errors(output):
+    got = _errors(output, 255)
+    assert [(g[0], g[2]) for g in got] == [("connection", output.splitlines()[0].strip())]
+
+
+def test_curl_empty_reply_is_a_connection_error():
+    # curl exit 52: the server closed the connection without a reply (it crashed mid-request)
+    assert _errors("curl: (52) Empty reply from server\n", 52) == [
+        ("connection", None, "curl: (52) Empty reply from server", None, None)]
