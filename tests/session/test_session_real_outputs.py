@@ -269,3 +269,24 @@ def test_curl_empty_reply_is_a_connection_error():
     # curl exit 52: the server closed the connection without a reply (it crashed mid-request)
     assert _errors("curl: (52) Empty reply from server\n", 52) == [
         ("connection", None, "curl: (52) Empty reply from server", None, None)]
+
+
+def test_vllm_prefixed_traceback():
+    # vLLM's NewLineFormatter (vllm/logging_utils/formatter.py) repeats the record's prefix
+    # after every newline ("\r\n" + prefix), and the engine-core process's output carries
+    # "(EngineCore_DP0 pid=N) "; before: a truncated traceback with no exception.
+    prefix = "(EngineCore_DP0 pid=1234) ERROR 05-30 07:49:21 [core.py:700] "
+    record = ["EngineCore failed to start.", "Traceback (most recent call last):",
+              '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 691, in run_engine_core',
+              "    engine_core = EngineCoreProc(*args, **kwargs)",
+              "                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+              '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_worker.py", line 226, '
+              "in determine_available_memory",
+              "    self.model_runner.profile_run()",
+              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.83 GiB. GPU 0 has a total capacity "
+              "of 79.19 GiB of which 3.12 GiB is free."]
+    text = prefix + ("\r\n" + prefix).join(record) + "\n"
+    assert _errors(text) == [(
+        "cuda_oom", "torch.OutOfMemoryError",
+        "CUDA out of memory. Tried to allocate 7.83 GiB. GPU 0 has a total capacity of 79.19 GiB of which 3.12 GiB is free.",
+        "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_worker.py", 226)]
