@@ -110,9 +110,13 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         if step.retries:
             until = f" until {code_span(step.until)} holds" if step.until else ""
             runs_when.append(f"is tried up to {step.retries + 1} times{until}")
-        healthy = [_describe(e) for e in step.expect] or (
-            ["the probe's checks raise no finding"] if step.probe else ["the command exits with code 0"]
-        )
+        if step.fetch is not None:  # a fetch runs no command: it errors when a file cannot be copied
+            default = ["every file is copied"]
+        elif step.probe:
+            default = ["the probe's checks raise no finding"]
+        else:
+            default = ["the command exits with code 0"]
+        healthy = [_describe(e) for e in step.expect] or default
         codes = _step_codes(step)
         failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or ["the step is marked failed (SD001)"]
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]
@@ -174,12 +178,26 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
     env = make_environment()
     env.filters["code_spans"] = code_spans_html
     env.filters["code_span"] = code_span
+    env.filters["md_text"] = md_text
     return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
 
 
 # A CommonMark code span (0.31 section 6.1): a backtick run, then the shortest text up to a run
 # of the same length that is not part of a longer one.
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+# A line that would start a heading or a thematic break inside a paragraph (CommonMark 0.31
+# sections 4.1-4.3): "# of steps ..." in a `why:` became a level-1 heading, and a "---" under a
+# line turned that line into a heading.
+_BLOCK_START = re.compile(r"^( {0,3})(#{1,6}(?=\s|$)|=+\s*$|-{2,}\s*$|(?:[-*_]\s*){3,}$)")
+
+
+def md_text(value: Any) -> str:
+    """Authors' prose (a playbook's description, a step's why) as Markdown that keeps its lines
+    and lists but cannot open a heading or a rule the author did not mean."""
+    lines = str(value if value is not None else "").splitlines()
+    return "\n".join(_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line) for line in lines)
 
 
 def code_spans_html(text: Any) -> Markup:

@@ -126,3 +126,27 @@ def test_sixty_step_playbook(tmp_path):
     headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
     assert headings == [f"{i + 1}. Step {i} (`s{i:02d}`)" for i in range(60)]
     assert [t.content for t in tokens if t.type == "fence"] == [f"echo {i}\n" for i in range(60)]
+
+
+def test_prose_lines_open_no_heading_and_fetch_reads_right(tmp_path):
+    # "# of steps" is how people write "number of steps"; a "---" under the description's
+    # first line is a common separator. Both turned prose into headings before.
+    playbook = tmp_path / "why.yaml"
+    playbook.write_text(
+        "name: whyp\ndescription: |\n  Checks the draft.\n  ---\n  Owner: infra\nsteps:\n  - id: a\n    why: |\n"
+        "      The server must use the trained depth.\n      # of steps must match the draft's TTT steps.\n"
+        "      - one list item stays a list\n"
+        "    fetch:\n      src: [/var/log/sglang.log, \"/tmp/a b`c`.json\"]\n"
+    )
+    result = run_cli("explain", str(playbook))
+    assert result.code == 0, result.stderr
+    tokens = MarkdownIt("commonmark").parse(result.stdout)
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings == ["Walkthrough: `whyp`", "1. a (`a`)"]
+    text = "".join(c.content for t in tokens if t.type == "inline" for c in t.children if c.type == "text")
+    assert "# of steps must match" in text and "---" in text
+    assert any(t.type == "bullet_list_open" for t in tokens)
+    assert _inline_codes(tokens)[-2:] == ["/var/log/sglang.log", "/tmp/a b`c`.json"]
+    # A fetch runs no command: "the command exits with code 0" described something that never runs.
+    assert "the command exits with code 0" not in result.stdout
+    assert "every file is copied" in result.stdout
