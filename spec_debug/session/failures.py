@@ -116,16 +116,18 @@ def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:
 def parse_tracebacks(output: str) -> list[ErrorInfo]:
     """Each traceback's exception, message and innermost frame; for a chain
     (``During handling ...``) only the exception that propagated."""
-    found: list[tuple[ErrorInfo, int]] = []
+    found: list[tuple[ErrorInfo, int, int]] = []
     start = output.find("Traceback (most recent call last)")
     while start >= 0 and len(found) < 50:
         info, end = _one_traceback(output, start)
-        found.append((info, end))
+        found.append((info, start, end))
         start = output.find("Traceback (most recent call last)", end)
     kept = []
-    for i, (info, end) in enumerate(found):
-        following = output[end:end + 200].lstrip()
-        if i + 1 < len(found) and following.startswith(_CHAINED):
+    for i, (info, _, end) in enumerate(found):
+        # The chain's message sits between this exception and the next traceback, behind the
+        # log prefix when a logger prefixes every line (vLLM, docker compose).
+        between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
+        if len(between) < 600 and any(c in between for c in _CHAINED):
             continue
         kept.append(_classify(info))
     return kept

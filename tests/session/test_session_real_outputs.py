@@ -290,3 +290,15 @@ def test_vllm_prefixed_traceback():
         "cuda_oom", "torch.OutOfMemoryError",
         "CUDA out of memory. Tried to allocate 7.83 GiB. GPU 0 has a total capacity of 79.19 GiB of which 3.12 GiB is free.",
         "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_worker.py", 226)]
+
+
+def test_prefixed_chained_traceback_reports_what_propagated():
+    # The same chain CPython prints (Lib/traceback.py), behind docker compose's prefix;
+    # before: no exception at all, and with the prefix handled but not the chain, both.
+    lines = ["Traceback (most recent call last):", '  File "/a.py", line 3, in <module>', "    x = d['d2t']",
+             "        ~^^^^^^^", "KeyError: 'd2t'", "",
+             "During handling of the above exception, another exception occurred:", "",
+             "Traceback (most recent call last):", '  File "/a.py", line 5, in <module>',
+             '    raise ValueError("draft checkpoint has no d2t")', "ValueError: draft checkpoint has no d2t"]
+    text = "".join(f"sglang-1  | {line}\n" for line in lines)
+    assert _errors(text) == [("traceback", "ValueError", "draft checkpoint has no d2t", "/a.py", 5)]
