@@ -86,7 +86,7 @@ def _action(step: Step) -> dict[str, Any]:
         from spec_debug.probes.registry import all_probes
 
         spec = all_probes().get(step.probe)
-        args = {str(k): str(v) for k, v in step.with_.items()}
+        args = {str(k): value_text(v) for k, v in step.with_.items()}
         return {
             "action": f"runs the built-in probe {step.probe}", "probe": step.probe,
             "probe_summary": spec.summary if spec else "", "probe_args": args,
@@ -137,6 +137,14 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
     }
 
 
+def value_text(value: Any) -> str:
+    """A var or probe arg as the playbook's author would write it: a list as [2, 18, 33] and a
+    flag as true, not Python's ['2'] / True."""
+    import json
+
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def code_span(value: Any) -> str:
     """Inline code outside a table (CommonMark 0.31 section 6.1): fenced by a backtick run
     longer than any inside, padded when the text starts or ends with a backtick. Unlike the
@@ -179,6 +187,7 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
     env.filters["code_spans"] = code_spans_html
     env.filters["code_span"] = code_span
     env.filters["md_text"] = md_text
+    env.filters["value_text"] = value_text
     return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
 
 

@@ -150,3 +150,19 @@ def test_prose_lines_open_no_heading_and_fetch_reads_right(tmp_path):
     # A fetch runs no command: "the command exits with code 0" described something that never runs.
     assert "the command exits with code 0" not in result.stdout
     assert "every file is copied" in result.stdout
+
+
+def test_list_and_bool_values_read_as_the_playbook_wrote_them(tmp_path):
+    # Aux layer ids are lists in real playbooks (hidden_state_format's layers); before, the
+    # walkthrough showed Python's repr (['2'] style, True) instead of the YAML the author wrote.
+    playbook = tmp_path / "vals.yaml"
+    playbook.write_text(
+        "name: vals\nvars:\n  layers: [2, 18, 33]\n  strict: true\nsteps:\n  - id: a\n    probe: host_info\n"
+        "    with: {layers: [2, 18, 33], strict: false}\n"
+    )
+    result = run_cli("explain", str(playbook))
+    assert result.code == 0, result.stderr
+    codes = _inline_codes(MarkdownIt("commonmark").enable("table").parse(result.stdout))
+    assert codes.count("[2, 18, 33]") == 2
+    assert "true" in codes and "false" in codes
+    assert "True" not in codes and "False" not in codes
