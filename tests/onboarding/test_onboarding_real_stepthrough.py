@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.onboarding.test_stepthrough import PtySession
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,7 +40,8 @@ def _args(playbook: Path, out: Path) -> list[str]:
     return [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--step", "--out", str(out)]
 
 
-def test_ctrl_c_at_the_prompt_stops_the_run(tmp_path, monkeypatch):
+@pytest.mark.parametrize(("signum", "reason"), [(signal.SIGINT, "Ctrl-C"), (signal.SIGTERM, "SIGTERM")])
+def test_ctrl_c_at_the_prompt_stops_the_run(tmp_path, monkeypatch, signum, reason):
     # Before: the prompt waited in a host thread in readline(); Ctrl-C reached the main
     # thread, which then waited for that host forever: the run hung until Enter was pressed.
     monkeypatch.setenv("PYTHONPATH", str(REPO))
@@ -48,7 +51,7 @@ def test_ctrl_c_at_the_prompt_stops_the_run(tmp_path, monkeypatch):
     session = PtySession(_args(playbook, out), tmp_path)
     try:
         session.expect("quit (q)?")
-        session.proc.send_signal(signal.SIGINT)
+        session.proc.send_signal(signum)
         code = session.wait(timeout=20)
     finally:
         if session.proc.poll() is None:
@@ -57,7 +60,7 @@ def test_ctrl_c_at_the_prompt_stops_the_run(tmp_path, monkeypatch):
     [run_dir] = list(out.iterdir())
     record = json.loads((run_dir / "run.json").read_text())
     assert record["status"] == "aborted"
-    assert "Ctrl-C" in record["abort_reason"]
+    assert reason in record["abort_reason"]
     assert record["steps"] == []
 
 
