@@ -141,6 +141,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _docker(argv[3:], _depth)
         elif prog in ("kubectl", "oc") and "exec" in argv[1:]:
             target = _kubectl_exec(argv[1:], _depth)
+        elif prog in _SHELLS and len(argv) > 2:
+            target = _shell_c(argv[1:], _depth)
         elif prog == "autossh":
             target = _ssh(_drop_options(argv[1:], {"-M"}), _depth)
         elif prog == "gcloud" and "ssh" in argv[1:6]:
@@ -248,6 +250,12 @@ def _scp(args: list[str]) -> Target | None:
                     port = int(value)
                 elif flag == "J":
                     jump = value
+                elif flag == "o":
+                    key, val = (_OPTION_SPLIT.split(value.strip(), 1) + [""])[:2]
+                    if key.lower() == "proxyjump":
+                        jump = val.strip()
+                    elif key.lower() == "port" and val.strip().isdigit():
+                        port = int(val)
                 i += 1 if word[2:] else 2
                 continue
             i += 1
@@ -297,6 +305,26 @@ def _docker(args: list[str], depth: int) -> Target | None:
         return None
     inner = " ".join(args[i + 1:])
     return Target(container=f"docker:{args[i]}", inner=inner)
+
+
+# A shell running a script: Codex CLI runs each command as ``bash -lc "<script>"``
+# (openai/codex, the shell tool), and remote commands are often wrapped the same way.
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+
+
+def _shell_c(args: list[str], depth: int) -> Target | None:
+    i = 0
+    has_c = False
+    while i < len(args) and args[i].startswith("-") and len(args[i]) > 1:
+        if not args[i].startswith("--") and "c" in args[i][1:]:
+            has_c = True
+        i += 2 if args[i] in ("-o", "+o", "-O", "+O") else 1
+    if not has_c or i >= len(args) or depth >= 4:
+        return None
+    inner = parse_target(args[i], depth + 1)
+    if inner.host is None and inner.container is None:
+        return None
+    return inner
 
 
 def _drop_options(args: list[str], with_value: set[str]) -> list[str]:

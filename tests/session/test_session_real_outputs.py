@@ -302,3 +302,19 @@ def test_prefixed_chained_traceback_reports_what_propagated():
              '    raise ValueError("draft checkpoint has no d2t")', "ValueError: draft checkpoint has no d2t"]
     text = "".join(f"sglang-1  | {line}\n" for line in lines)
     assert _errors(text) == [("traceback", "ValueError", "draft checkpoint has no d2t", "/a.py", 5)]
+
+
+@pytest.mark.parametrize("command, host, user, port, jump, container, inner", [
+    # Codex CLI runs every command as `bash -lc "<script>"` (openai/codex shell tool);
+    # before: no host or container
+    ("bash -lc 'ssh gpu1 nvidia-smi'", "gpu1", None, None, None, None, "nvidia-smi"),
+    ('sh -c "ssh -p 2222 root@gpu2 uptime"', "gpu2", "root", 2222, None, None, "uptime"),
+    ("ssh gpu1 'bash -lc \"docker exec sglang nvidia-smi\"'", "gpu1", None, None, None, "docker:sglang", "nvidia-smi"),
+    ("bash -lc 'cd /x && python run.py'", None, None, None, None, None, "bash -lc 'cd /x && python run.py'"),
+    # scp takes -o like ssh (before: no jump, no port)
+    ("scp -o ProxyJump=bastion -o Port=2222 a.py gpu3:/tmp/", "gpu3", None, 2222, "bastion", None,
+     "scp a.py gpu3:/tmp/"),
+])
+def test_targets_inside_shells_and_scp_options(command, host, user, port, jump, container, inner):
+    t = parse_target(command)
+    assert (t.host, t.user, t.port, t.jump, t.container, t.inner) == (host, user, port, jump, container, inner)
