@@ -206,7 +206,21 @@ def md_text(value: Any) -> str:
     """Authors' prose (a playbook's description, a step's why) as Markdown that keeps its lines
     and lists but cannot open a heading or a rule the author did not mean."""
     lines = str(value if value is not None else "").splitlines()
-    return "\n".join(_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line) for line in lines)
+    text = "\n".join(_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line) for line in lines)
+    # "--var draft_model=<dir>" is how placeholders are written, and CommonMark reads <dir> as
+    # an HTML tag (section 6.6): the placeholder vanished from the rendered page. Outside code
+    # spans (where a backslash would be printed) and autolinks, such a < is escaped.
+    parts: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        parts.append(_TAG_START.sub(r"\\<", text[last:match.start()]))
+        parts.append(match.group(0))
+        last = match.end()
+    parts.append(_TAG_START.sub(r"\\<", text[last:]))
+    return "".join(parts)
+
+
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>)")
 
 
 def code_spans_html(text: Any) -> Markup:

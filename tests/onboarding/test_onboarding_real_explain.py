@@ -166,3 +166,20 @@ def test_list_and_bool_values_read_as_the_playbook_wrote_them(tmp_path):
     assert codes.count("[2, 18, 33]") == 2
     assert "true" in codes and "false" in codes
     assert "True" not in codes and "False" not in codes
+
+
+def test_placeholders_in_prose_stay_visible(tmp_path):
+    # "<dir>" placeholders are how a why says what to pass; CommonMark read them as HTML tags
+    # and the rendered walkthrough said "--var draft_model=" with nothing after it.
+    playbook = tmp_path / "ph.yaml"
+    playbook.write_text(
+        "name: ph\ndescription: Pass `--var draft_model=<dir>`; see <https://docs.sglang.ai>.\nsteps:\n"
+        "  - id: a\n    title: Config of <model>\n    why: Needs --var target_model=<dir> first.\n    run: echo\n"
+    )
+    result = run_cli("explain", str(playbook))
+    assert result.code == 0, result.stderr
+    html = MarkdownIt("commonmark").render(result.stdout)
+    assert "--var target_model=&lt;dir&gt; first." in html
+    assert "Config of &lt;model&gt;" in html
+    assert "<code>--var draft_model=&lt;dir&gt;</code>" in html  # a code span is left as written
+    assert '<a href="https://docs.sglang.ai">' in html  # and an autolink stays a link
