@@ -10,7 +10,13 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
-from spec_debug.diagnose.catalog import CATALOG, UnknownFindingCode, doc_as_dict, get_doc, render_entry_markdown
+from spec_debug.diagnose.catalog import (
+    CATALOG,
+    UnknownFindingCode,
+    doc_as_dict,
+    get_doc,
+    render_entry_markdown,
+)
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 

@@ -69,7 +69,7 @@ def test_piped_answers_and_end_of_input(tmp_path):
     playbook.write_text(PLAYBOOK)
     out = tmp_path / "runs"
     # An unknown answer, then "r", all in one write; then stdin closes at the second prompt.
-    proc = subprocess.run(_args(playbook, out), input="maybe\nr\n", capture_output=True, text=True, timeout=60,
+    proc = subprocess.run(_args(playbook, out), input="maybe\nr\n", capture_output=True, text=True, timeout=60, check=False,
                           cwd=tmp_path, env=_env())
     assert proc.returncode == 3, proc.stderr
     screen = proc.stdout + proc.stderr  # the conversation is on stderr
