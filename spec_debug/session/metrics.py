@@ -68,6 +68,10 @@ _BENCH_KEYS = {
     "input token throughput (tok/s)": ("input_throughput", "tok/s"),
     "request throughput (req/s)": ("request_throughput", "req/s"),
     "accept length": ("accept_length", "tokens"),
+    # `vllm bench serve` against a speculative server: its "Speculative Decoding" block
+    # (vllm/benchmarks/serve.py); the per-position lines are not the mean.
+    "acceptance length": ("accept_length", "tokens"),
+    "acceptance rate (%)": ("accept_rate", "%"),
     "mean ttft (ms)": ("ttft_mean", "ms"),
     "median ttft (ms)": ("ttft_median", "ms"),
     "mean tpot (ms)": ("tpot_mean", "ms"),
@@ -146,7 +150,7 @@ def scan_metrics(text: str) -> list[Metric]:
         text = _VLLM_THROUGHPUT_LINE.sub("", text)
     if "e" in text and "est. speed input: " in text:
         text = _TQDM_INPUT_SPEED.sub("", text)
-    if ("(" in text and "(tok/s)" in text) or ("A" in text and "Accept length:" in text) or \
+    if ("(" in text and "(tok/s)" in text) or ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or \
             ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
     if "k" in text and _HAS_TOK(text):

@@ -318,3 +318,31 @@ def test_prefixed_chained_traceback_reports_what_propagated():
 def test_targets_inside_shells_and_scp_options(command, host, user, port, jump, container, inner):
     t = parse_target(command)
     assert (t.host, t.user, t.port, t.jump, t.container, t.inner) == (host, user, port, jump, container, inner)
+
+
+def test_vllm_bench_serve_speculative_block():
+    # `vllm bench serve` against an EAGLE-3 server prints a "Speculative Decoding" block
+    # (vllm/benchmarks/serve.py; values from a published run). Before: neither the
+    # acceptance rate nor the acceptance length was read.
+    text = """\
+============ Serving Benchmark Result ============
+Successful requests:                     50        
+Output token throughput (tok/s):         412.10    
+---------------Inter-token Latency----------------
+Mean ITL (ms):                           50.97     
+Median ITL (ms):                         47.40     
+P99 ITL (ms):                            157.48    
+---------------Speculative Decoding---------------
+Acceptance rate (%):                     74.14
+Acceptance length:                       3.22
+Drafts:                                  1976
+Draft tokens:                            5928
+Accepted tokens:                         4395
+Per-position acceptance (%):
+  Position 0:                            86.49
+  Position 1:                            72.47
+  Position 2:                            63.46
+==================================================
+"""
+    assert _readings(text) == [("throughput", 412.1, "tok/s"), ("itl_mean", 50.97, "ms"), ("itl_median", 47.4, "ms"),
+                               ("accept_rate", 74.14, "%"), ("accept_length", 3.22, "tokens")]
