@@ -21,7 +21,13 @@ _VLLM_ONE_TOKEN = re.compile(
     r"\\?[\"']num_speculative_tokens\\?[\"']\s*:\s*1\b(?!\.)"
     r"|--(?:speculative[-_]config\.)?num[-_]speculative[-_]tokens(?:=|\s+)['\"]?1\b(?!\.)")
 _LAUNCH = re.compile(r"launch_server|sglang serve|vllm serve|vllm\.entrypoints")
-_ALGO_EAGLE = re.compile(r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)", re.I)
+# vLLM's spelling of the same choice: "method": "eagle" in --speculative-config (JSON,
+# escaped inside ssh double quotes, or the dotted flag); vllm/config/speculative.py names
+# the methods "eagle" and "eagle3".
+_ALGO_EAGLE = re.compile(
+    r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)"
+    r"|\\?[\"']method\\?[\"']\s*:\s*\\?[\"']eagle\\?[\"']"
+    r"|--speculative[-_]config\.method(?:=|\s+)['\"]?eagle\b(?!3)", re.I)
 _CONCAT = re.compile(r"\b(?:torch\.)?cat(?:enate)?\(\s*\[([^\[\]\n]{3,200})\]")
 _CONCAT_ITEM = re.compile(r"layer|embed|hidden|aux|\bh\d")
 _LAYER_IDS = re.compile(r"(?:eagle_)?aux_hidden_state_layer_ids[\"']?\s*[:=]\s*[\[(]\s*([\d,\s]+)[\])]")

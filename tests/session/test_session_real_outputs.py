@@ -346,3 +346,21 @@ Per-position acceptance (%):
 """
     assert _readings(text) == [("throughput", 412.1, "tok/s"), ("itl_mean", 50.97, "ms"), ("itl_median", 47.4, "ms"),
                                ("accept_rate", 74.14, "%"), ("accept_length", 3.22, "tokens")]
+
+
+@pytest.mark.parametrize("command, codes", [
+    # vLLM's "method": "eagle" with an EAGLE-3 draft is SD103 as SGLang's EAGLE is (before: none)
+    ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": \"eagle\", "
+     "\"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'", ["SD103"]),
+    ("vllm serve m --speculative-config.method eagle "
+     "--speculative-config.model RedHatAI/Llama-3.1-8B-Instruct-speculator.eagle3", ["SD103"]),
+    ("ssh g \"vllm serve m --speculative-config '{\\\"method\\\":\\\"eagle\\\",\\\"model\\\":\\\"x/EAGLE3-8B\\\","
+     "\\\"num_speculative_tokens\\\":3}'\"", ["SD103"]),
+    # the right method, and an EAGLE-1 draft with eagle: nothing
+    ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": \"eagle3\", "
+     "\"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3}'", []),
+    ("vllm serve m --speculative-config '{\"method\": \"eagle\", \"model\": \"yuhuili/EAGLE-LLaMA3.1-Instruct-8B\"}'", []),
+])
+def test_vllm_method_eagle_with_an_eagle3_draft(command, codes):
+    from spec_debug.session.spec_facts import launch_observations
+    assert [o.code for o in launch_observations(command)] == codes
