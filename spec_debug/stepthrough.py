@@ -7,20 +7,31 @@ After it: the result and any finding in plain words. Quitting leaves a valid run
 from __future__ import annotations
 
 import os
+import re
 import select
 import signal
 import sys
 import threading
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
+from rich.text import Text
 
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, StepRecord
 from spec_debug.runner.reporter import StepGate
 
 _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q": "quit", "quit": "quit"}
+
+
+def _reflow(text: str) -> str:
+    """A `why: |` block is hard-wrapped for the YAML file; in a panel of another width those
+    line ends made ragged lines. Lines are joined as Markdown joins them (a blank line still
+    separates paragraphs) and the panel wraps them."""
+    paragraphs = re.split(r"\n\s*\n", text.strip())
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
 class TerminalGate(StepGate):
@@ -80,16 +91,21 @@ class TerminalGate(StepGate):
         return line.decode("utf-8", "replace") + "\n"
 
     def before_step(self, host: str, step: Step, command: str | None) -> str:
-        body = []
+        sections: list[list[RenderableType]] = []
         if step.why:
-            body.append(f"[bold]Why:[/] {escape(step.why.strip())}")
+            sections.append([Text.from_markup(f"[bold]Why:[/] {escape(_reflow(step.why))}")])
         if command:
-            # Every line indented, not only the first (a `run: |` block is several lines).
-            shown = "\n".join("  " + line for line in command.rstrip("\n").splitlines())
-            body.append(f"[bold]Command on {escape(host)}:[/]\n{escape(shown)}")
+            # Indented as a block, so that a `run: |` block's lines and the wrapped tail of a
+            # long line both sit under the header (they started at column 0, like a new command).
+            sections.append([Text.from_markup(f"[bold]Command on {escape(host)}:[/]"),
+                             Padding(Text(command.rstrip("\n")), (0, 0, 0, 2))])
         elif step.fetch is not None:
-            body.append(f"[bold]Fetch from {escape(host)}:[/] {escape(', '.join(step.fetch.sources()))}")
-        self.console.print(Panel("\n\n".join(body) or "(no description)", title=f"{step.id}: {escape(step.title or '')}", expand=False))
+            sections.append([Text.from_markup(f"[bold]Fetch from {escape(host)}:[/] {escape(', '.join(step.fetch.sources()))}")])
+        parts: list[RenderableType] = []
+        for section in sections:
+            parts.extend(([Text("")] if parts else []) + section)
+        content: RenderableType = Group(*parts) if parts else Text("(no description)")
+        self.console.print(Panel(content, title=f"{step.id}: {escape(step.title or '')}", expand=False))
         while True:
             self.console.print("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
             line = self._readline()

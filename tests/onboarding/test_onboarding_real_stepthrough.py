@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,9 @@ def test_ctrl_c_at_the_prompt_stops_the_run(tmp_path, monkeypatch, signum, reaso
     session = PtySession(_args(playbook, out), tmp_path)
     try:
         session.expect("quit (q)?")
+        # As a person would: a moment after the prompt. (At once, under load, the signal can
+        # land while the main thread is still submitting the hosts, before Run.execute's try.)
+        time.sleep(0.5)
         session.proc.send_signal(signum)
         code = session.wait(timeout=20)
     finally:
@@ -82,3 +86,30 @@ def test_piped_answers_and_end_of_input(tmp_path):
     record = json.loads((run_dir / "run.json").read_text())
     assert {s["id"]: s["status"] for s in record["steps"]} == {"first": "passed"}
     assert record["steps"][0]["stdout"] == "first-ran\nsecond-line-of-first\n"
+
+
+def test_long_command_and_wrapped_why_read_as_blocks(tmp_path):
+    # A probe's command (python3 ~/.cache/spec-debug/bundle-....pyz spec_debug.probes.x '{...}')
+    # is longer than a terminal: its wrapped tail started at column 0, like a second command.
+    # A `why: |` hard-wrapped for the YAML file gave ragged lines in the panel.
+    long_cmd = "echo " + " ".join(f"--speculative-flag-{i}=value" for i in range(8))
+    playbook = tmp_path / "long.yaml"
+    playbook.write_text(
+        "name: long\nsteps:\n  - id: a\n    why: |\n      Every later diagnostic depends on which engine (SGLang or vLLM), which\n"
+        f"      version, and which Python the server really uses.\n    run: {long_cmd}\n"
+    )
+    proc = subprocess.run(_args(playbook, tmp_path / "runs"), input="s\n", capture_output=True, text=True, timeout=60,
+                          check=False, cwd=tmp_path, env={**_env(), "COLUMNS": "70"})
+    screen = proc.stdout + proc.stderr
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if "Command on local:" in line)
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("╰"))
+    command_lines = lines[start + 1:end]
+    assert len(command_lines) >= 2  # it did wrap
+    assert all(line.startswith("│   ") for line in command_lines), command_lines
+    assert "".join(line.strip("│ ") + " " for line in command_lines).split() == long_cmd.split()
+    why = [line for line in lines[:start] if line.startswith("│")]
+    why_words = " ".join(line.strip("│ ") for line in why).split()
+    assert why_words[:4] == ["Why:", "Every", "later", "diagnostic"] and "Python" in why_words
+    # Reflowed: no line of the why ends short because of the YAML's own line break.
+    assert not any(line.rstrip("│ ").endswith("which") for line in why)
