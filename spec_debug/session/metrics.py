@@ -19,7 +19,8 @@ Sources, in the order tried:
 - ``vllm bench throughput`` (``benchmarks/benchmark_throughput.py`` before it):
   ``Throughput: R requests/s, T total tokens/s, O output tokens/s``; and the progress bar
   of offline ``LLM.generate`` (``vllm/entrypoints/llm.py``: ``est. speed input: I toks/s,
-  output: O toks/s``), whose input (prefill) speed is no decode throughput.
+  output: O toks/s``, redrawn many times): the last output speed is the run's, and the input
+  (prefill) speed is no decode throughput.
 - ``bench_serving`` summaries, aligned ``Key (unit): value`` lines
   (sgl-project/sglang ``python/sglang/bench_serving.py``).
 - Prose: "54.8 tok/s against a 90 tok/s baseline", "74.7% validation accuracy",
@@ -60,7 +61,7 @@ _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "To
 _VLLM_THROUGHPUT_LINE = re.compile(
     r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) total tokens/s"
     r"(?:, (?P<out>\d+(?:\.\d+)?) output tokens/s)?")
-_TQDM_INPUT_SPEED = re.compile(r"est\. speed input: \d+(?:\.\d+)? toks/s")
+_TQDM_SPEED = re.compile(r"est\. speed input: \d+(?:\.\d+)? toks/s, output: (\d+(?:\.\d+)?) toks/s")
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
 _BENCH_KEYS = {
     "output token throughput (tok/s)": ("throughput", "tok/s"),
@@ -149,7 +150,13 @@ def scan_metrics(text: str) -> list[Metric]:
         found.append(Metric("request_throughput", float(m.group("req")), "req/s", ctx))
         text = _VLLM_THROUGHPUT_LINE.sub("", text)
     if "e" in text and "est. speed input: " in text:
-        text = _TQDM_INPUT_SPEED.sub("", text)
+        # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
+        speeds = _TQDM_SPEED.findall(text)
+        if speeds and not structured:
+            found.append(Metric("throughput", float(speeds[-1]), "tok/s",
+                                f"vLLM progress bar, last of {len(speeds)} estimates"))
+            structured = True
+        text = _TQDM_SPEED.sub("", text)
     if ("(" in text and "(tok/s)" in text) or ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or \
             ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured

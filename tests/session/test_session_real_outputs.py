@@ -364,3 +364,11 @@ Per-position acceptance (%):
 def test_vllm_method_eagle_with_an_eagle3_draft(command, codes):
     from spec_debug.session.spec_facts import launch_observations
     assert [o.code for o in launch_observations(command)] == codes
+
+
+def test_redrawn_progress_bar_is_one_reading():
+    # tqdm redraws the bar with "\r"; before: one "throughput" per redraw (100 here) and the
+    # input speeds among them.
+    bar = "\r".join(f"Processed prompts:  {i}%|##| {i}/100 [00:{i:02d}<00:36, 2.77it/s, "
+                    f"est. speed input: {1500 + i}.07 toks/s, output: {400 + i}.57 toks/s]" for i in range(1, 101))
+    assert _readings(bar) == [("throughput", 500.57, "tok/s")]
