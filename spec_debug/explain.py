@@ -110,6 +110,8 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         if step.retries:
             until = f" until {code_span(step.until)} holds" if step.until else ""
             runs_when.append(f"is tried up to {step.retries + 1} times{until}")
+        if step.on_failure == "stop":  # runner/engine.py skips the host's later steps then
+            runs_when.append("stops this host's run when it fails (the later steps are not run)")
         if step.fetch is not None:  # a fetch runs no command: it errors when a file cannot be copied
             default = ["every file is copied"]
         elif step.probe:

@@ -183,3 +183,14 @@ def test_placeholders_in_prose_stay_visible(tmp_path):
     assert "Config of &lt;model&gt;" in html
     assert "<code>--var draft_model=&lt;dir&gt;</code>" in html  # a code span is left as written
     assert '<a href="https://docs.sglang.ai">' in html  # and an autolink stays a link
+
+
+def test_on_failure_stop_is_told(tmp_path):
+    # A newcomer stepping through must know that a failure here ends the host's run.
+    playbook = tmp_path / "stop.yaml"
+    playbook.write_text("name: stop\nsteps:\n  - id: a\n    run: 'false'\n    on_failure: stop\n  - id: b\n    run: echo\n")
+    result = run_cli("explain", str(playbook))
+    assert result.code == 0, result.stderr
+    section_a = result.stdout.split("## 2.")[0]
+    assert "stops this host's run when it fails" in section_a
+    assert "stops this host's run" not in result.stdout.split("## 2.")[1]
