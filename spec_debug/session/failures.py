@@ -40,8 +40,12 @@ _SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 13
 # pytest's short test summary (``FAILED path::test - message``, src/_pytest/terminal.py
 # ``_get_line_with_reprcrash_message``) and the crash location of the long report
 # (``path.py:LINE: ExceptionType``, src/_pytest/_code/code.py ``ReprFileLocation``).
-_PYTEST_FAILED = re.compile(r"^FAILED (?P<node>\S+)(?: - (?P<msg>.*))?$", re.M)
+# A collection error is "ERROR path.py" in the summary, its exception on an "E   Type: msg"
+# line after "path.py:LINE: in <module>" entries (the short traceback pytest prints).
+_PYTEST_FAILED = re.compile(r"^(?P<what>FAILED|ERROR) (?P<node>\S+\.py(?:::\S*)?)(?: - (?P<msg>.*))?\s*$", re.M)
 _PYTEST_LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<type>[A-Za-z_][\w.]*)\s*$", re.M)
+_PYTEST_E_LINE = re.compile(r"^E\s+(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):\s?(?P<msg>.*)$", re.M)
+_PYTEST_ENTRY = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): in \S+\s*$", re.M)
 MAX_PER_OUTPUT = 5
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
@@ -83,7 +87,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("nccl", None, _line_at(output, m.start()))]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
-    if "FAILED " in output and (m := _PYTEST_FAILED.search(output)):
+    if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
         return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
     if exit_code == 124 or _TIMEOUT.search(output):
@@ -106,11 +110,26 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
 def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:
     """The first failed test: its node id and message from the summary line, the type and
     innermost location from the long report above it (absent under ``--tb=no``)."""
+    if failed.group("what") == "ERROR":
+        return _pytest_error(output, failed)
     loc = _PYTEST_LOCATION.search(output, 0, failed.start())
     message = failed.group("node") + (f": {failed.group('msg').strip()}" if failed.group("msg") else "")
     if loc is None:
         return ErrorInfo("test_failure", None, message[:300])
     return ErrorInfo("test_failure", loc.group("type"), message[:300], loc.group("file"), int(loc.group("line")))
+
+
+def _pytest_error(output: str, failed: re.Match) -> ErrorInfo:
+    """A collection (or fixture) error: the exception of its ``E`` line, the last traceback
+    entry before it."""
+    e_line = _PYTEST_E_LINE.search(output, 0, failed.start())
+    message = failed.group("node")
+    if e_line is None:
+        return ErrorInfo("test_failure", None, (message + (f": {failed.group('msg')}" if failed.group("msg") else ""))[:300])
+    file = line = None
+    for file, line in _PYTEST_ENTRY.findall(output, 0, e_line.start())[-1:]:
+        line = int(line)
+    return ErrorInfo("test_failure", e_line.group("type"), f"{message}: {e_line.group('msg').strip()}"[:300], file, line)
 
 
 def parse_tracebacks(output: str) -> list[ErrorInfo]:

@@ -372,3 +372,15 @@ def test_redrawn_progress_bar_is_one_reading():
     bar = "\r".join(f"Processed prompts:  {i}%|##| {i}/100 [00:{i:02d}<00:36, 2.77it/s, "
                     f"est. speed input: {1500 + i}.07 toks/s, output: {400 + i}.57 toks/s]" for i in range(1, 101))
     assert _readings(bar) == [("throughput", 500.57, "tok/s")]
+
+
+def test_pytest_collection_error_names_the_import(tmp_path):
+    # A real pytest run whose test module cannot be imported (exit 2); before: "exit_code"
+    # with the message "=== test session starts ===".
+    (tmp_path / "test_imp.py").write_text("import sglang_not_installed_here\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_imp.py"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert _errors(run.stdout, run.returncode) == [
+        ("test_failure", "ModuleNotFoundError", "test_imp.py: No module named 'sglang_not_installed_here'",
+         "test_imp.py", 1)]
