@@ -132,6 +132,7 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         )
     return {
         "name": playbook.name,
+        "run_as": _run_argument(loaded),
         "description": playbook.description.strip(),
         "path": loaded.path,
         "vars": playbook.vars,
@@ -174,6 +175,23 @@ def _describe(expectation: Expectation) -> str:
     if e.matches is not None:
         return f"output matches {code_span(e.matches)}"
     return f"{code_span(e.that)} holds"
+
+
+def _run_argument(loaded: LoadedPlaybook) -> str:
+    """What to pass to `spec-debug run`: a shipped playbook by its file name, anything else by
+    its path. The walkthrough said `spec-debug run NAME` for a team's own file, which `run`
+    then refused ("not a playbook"): only shipped playbooks are found by name."""
+    import shlex
+    from pathlib import Path
+
+    from spec_debug.playbook.loader import shipped_playbooks_dir
+
+    path = Path(loaded.path)
+    try:
+        shipped = path.resolve().parent == shipped_playbooks_dir().resolve()
+    except OSError:
+        shipped = False
+    return path.stem if shipped else shlex.quote(loaded.path)
 
 
 def _group_names(regex: str | None) -> list[str]:

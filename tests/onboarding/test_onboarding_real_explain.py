@@ -194,3 +194,22 @@ def test_on_failure_stop_is_told(tmp_path):
     section_a = result.stdout.split("## 2.")[0]
     assert "stops this host's run when it fails" in section_a
     assert "stops this host's run" not in result.stdout.split("## 2.")[1]
+
+
+def test_the_run_command_it_suggests_works(tmp_path):
+    # Before: "spec-debug run team_check --host HOST" for ./my checks.yaml, which run refuses
+    # (only shipped playbooks are found by name). The suggested command must run as printed.
+    import shlex
+
+    from tests.onboarding.test_onboarding_real_stepthrough import REPO
+
+    (tmp_path / "my checks.yaml").write_text("name: team_check\nsteps:\n  - id: a\n    run: echo ok\n")
+    env = {"PYTHONPATH": str(REPO)}
+    result = run_cli("explain", "my checks.yaml", cwd=tmp_path, env=env)
+    assert result.code == 0, result.stderr
+    tokens = MarkdownIt("commonmark").parse(result.stdout)
+    suggested = next(c for c in _inline_codes(tokens) if c.startswith("spec-debug run ") and not c.endswith("--step"))
+    argv = shlex.split(suggested.replace("HOST", "local"))[1:] + ["--out", str(tmp_path / "runs")]
+    ran = run_cli(*argv, cwd=tmp_path, env=env)
+    assert ran.code == 0, ran.stderr
+    assert "spec-debug run perf_regression --host HOST" in run_cli("explain", "perf_regression").stdout
