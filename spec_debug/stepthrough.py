@@ -105,7 +105,7 @@ class TerminalGate(StepGate):
         for section in sections:
             parts.extend(([Text("")] if parts else []) + section)
         content: RenderableType = Group(*parts) if parts else Text("(no description)")
-        self.console.print(Panel(content, title=f"{step.id}: {escape(step.title or '')}", expand=False))
+        self.console.print(Panel(content, title=f"{step.id}: {escape(step.title)}" if step.title else step.id, expand=False))
         while True:
             self.console.print("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
             line = self._readline()
@@ -129,7 +129,13 @@ class TerminalGate(StepGate):
             "timeout": "[red]timed out[/] and was stopped.",
             "skipped": "[blue]skipped[/].",
         }[result.status]
-        if result.message and result.status != "passed":
+        if result.status == "failed" and result.message:
+            # The message says what failed; "an expectation did not hold" was wrong for a step
+            # with no expect: at all, which fails on its exit code alone.
+            words = f"[red]failed[/]: {escape(result.message)}"
+            if not step.expect and step.run is not None:
+                words += " (a step with no expect: passes when its command exits 0)"
+        elif result.message and result.status != "passed":
             words += f" {escape(result.message)}"
         self.console.print(f"→ {step.id} {words}")
         for finding in findings:

@@ -113,3 +113,18 @@ def test_long_command_and_wrapped_why_read_as_blocks(tmp_path):
     assert why_words[:4] == ["Why:", "Every", "later", "diagnostic"] and "Python" in why_words
     # Reflowed: no line of the why ends short because of the YAML's own line break.
     assert not any(line.rstrip("│ ").endswith("which") for line in why)
+
+
+def test_a_failed_step_says_what_failed(tmp_path):
+    # Before: "a failed: an expectation did not hold. exit code 3" for a step with no expect:
+    # there was no expectation; the exit code alone decides.
+    playbook = tmp_path / "f.yaml"
+    playbook.write_text("name: f\nsteps:\n  - id: a\n    run: 'exit 3'\n  - id: b\n    run: echo hi\n"
+                        "    expect:\n      - contains: nope\n")
+    proc = subprocess.run(_args(playbook, tmp_path / "runs"), input="r\nr\n", capture_output=True, text=True, timeout=60,
+                          check=False, cwd=tmp_path, env=_env())
+    screen = proc.stdout + proc.stderr
+    assert "→ a failed: exit code 3 (a step with no expect: passes when its command exits 0)" in screen
+    assert "→ b failed: expected output contains 'nope'" in screen
+    assert "an expectation did not hold" not in screen
+    assert "a:  " not in screen  # an untitled step's panel is titled by its id alone
