@@ -50,11 +50,16 @@ _VLLM_GEN_TPUT = _reading(r"Avg generation throughput: ")
 _VLLM_PROMPT_TPUT = _reading(r"Avg prompt throughput: ")
 _VLLM_MEAN_ACCEPT_LEN = _reading(r"Mean acceptance length: ")
 _VLLM_DRAFT_RATE = _reading(r"Avg Draft acceptance rate: ")
+# vLLM V0 (vllm/engine/metrics.py, _format_spec_decode_metrics_str): "Speculative metrics:
+# Draft acceptance rate: %.3f, System efficiency: %.3f, ..." - a ratio, next to the V0
+# "Avg generation throughput" line that makes the output a structured one.
+_VLLM_V0_DRAFT_RATE = _reading(r"Speculative metrics: Draft acceptance rate: ")
 # The vLLM readings that are not decode throughput, cut out before the prose scan reads
 # every "N tokens/s"; the per-position rates are not the mean acceptance rate either.
 _VLLM_NOT_PROSE = re.compile(
     r"Avg (?:prompt|generation) throughput: [\d.]+ tokens/s|(?:Accepted|Drafted) throughput: [\d.]+ tokens/s"
-    r"|Mean acceptance length: [\d.]+|Per-position acceptance rate: [\d., ]*|Avg Draft acceptance rate: [\d.]+%")
+    r"|Mean acceptance length: [\d.]+|Per-position acceptance rate: [\d., ]*|Avg Draft acceptance rate: [\d.]+%"
+    r"|Draft acceptance rate: [\d.]+")
 _ONE_BATCH = re.compile(
     r"^(?P<stage>Prefill|Decode \d+|Decode|Total)\.[^\n]*?throughput:\s+(?P<value>\d+(?:\.\d+)?) token/s[ \t]*$", re.M)
 _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "Total": "total_throughput"}
@@ -132,7 +137,8 @@ def scan_metrics(text: str) -> list[Metric]:
         decode_lines = _decode_batches(text, found)
         structured = decode_lines > 0
     vllm_lines = False
-    if "A" in text and ("Avg generation throughput: " in text or "SpecDecoding metrics: " in text):
+    if ("A" in text and ("Avg generation throughput: " in text or "SpecDecoding metrics: " in text)) or \
+            ("S" in text and "Speculative metrics: " in text):
         vllm_lines = _vllm_stats(text, found)
         structured = structured or vllm_lines
         if vllm_lines:
@@ -229,6 +235,7 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
     prompts = [v for v in map(number, _VLLM_PROMPT_TPUT.findall(text)) if v > 0]
     lens = [number(v) for v in _VLLM_MEAN_ACCEPT_LEN.findall(text)]
     rates = [number(v) for v in _VLLM_DRAFT_RATE.findall(text)]
+    v0_rates = [number(v) for v in _VLLM_V0_DRAFT_RATE.findall(text)] if "Speculative metrics: " in text else []
     if gens:
         found.append(Metric("throughput", round(sum(gens) / len(gens), 2), "tok/s", _vllm_ctx("generation", gens)))
     if prompts:
@@ -238,7 +245,10 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", _vllm_ctx("SpecDecoding", lens)))
     if rates:
         found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%", _vllm_ctx("SpecDecoding", rates)))
-    return bool(gens or prompts or lens or rates)
+    elif v0_rates:
+        found.append(Metric("accept_rate", round(sum(v0_rates) / len(v0_rates), 3), "ratio",
+                            _vllm_ctx("Speculative metrics", v0_rates)))
+    return bool(gens or prompts or lens or rates or v0_rates)
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:

@@ -384,3 +384,17 @@ def test_pytest_collection_error_names_the_import(tmp_path):
     assert _errors(run.stdout, run.returncode) == [
         ("test_failure", "ModuleNotFoundError", "test_imp.py: No module named 'sglang_not_installed_here'",
          "test_imp.py", 1)]
+
+
+def test_vllm_v0_speculative_metrics_next_to_the_generation_line():
+    # vLLM V0 (vllm/engine/metrics.py): the stat line and "Speculative metrics: Draft
+    # acceptance rate: %.3f, ..."; before, the stat line made the output structured and the
+    # acceptance rate was lost.
+    text = ("INFO 10-01 12:00:00 metrics.py:351] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: "
+            "120.5 tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.5%, "
+            "CPU KV cache usage: 0.0%.\n"
+            "INFO 10-01 12:00:00 metrics.py:477] Speculative metrics: Draft acceptance rate: 0.650, System efficiency: "
+            "0.540, Number of speculative tokens: 5, Number of accepted tokens: 1234, Number of draft tokens: 1900, "
+            "Number of emitted tokens: 1500.\n")
+    assert _readings(text) == [("throughput", 120.5, "tok/s"), ("accept_rate", 0.65, "ratio")]
+    assert _readings(text.splitlines()[1]) == [("accept_rate", 0.65, "ratio")]
