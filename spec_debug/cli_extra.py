@@ -23,7 +23,12 @@ def register(app: typer.Typer) -> None:
         if markdown is not None:
             from spec_debug.diagnose.catalog import render_catalog_markdown
 
-            markdown.write_text(render_catalog_markdown(), encoding="utf-8")
+            from spec_debug.store import write_output
+
+            try:
+                write_output(markdown, render_catalog_markdown())
+            except SpecDebugError as exc:
+                fail(exc)
             typer.echo(f"wrote {markdown}", err=True)
             raise typer.Exit(0)
         from spec_debug.diagnose.findings_cli import findings_command
@@ -52,10 +57,13 @@ def register(app: typer.Typer) -> None:
                 text = json.dumps(data, indent=2, default=str)
             else:
                 text = render_explanation(loaded, fmt)
+            if output:
+                from spec_debug.store import write_output
+
+                write_output(output, text)  # a folder, a read-only mount: one line, not a traceback
         except SpecDebugError as exc:
             fail(exc)
         if output:
-            output.write_text(text, encoding="utf-8")
             typer.echo(f"wrote {output}", err=True)
         else:
             typer.echo(text)

@@ -132,8 +132,10 @@ class Run:
         self.options.reporter.run_started(self.record)
         workers = max(1, min(self.options.forks, len(self.targets)))
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="host")
-        futures: dict[Future[None], HostTarget] = {pool.submit(self._run_host, t): t for t in self.targets}
+        futures: dict[Future[None], HostTarget] = {}
         try:
+            # Submitted inside the try: a Ctrl-C while they are handed out must still stop them.
+            futures.update({pool.submit(self._run_host, t): t for t in self.targets})
             pending = set(futures)
             while pending:
                 # Short waits keep the main thread responsive to Ctrl-C.

@@ -38,3 +38,14 @@ def test_explain_lists_codes_with_catalog_text(tmp_path):
     assert "SD101" in result.stdout
     assert CATALOG["SD101"].title in result.stdout
     assert any(url in result.stdout for url in CATALOG["SD101"].sources)
+
+
+def test_explain_and_findings_outputs_that_cannot_be_written_are_one_line(cli, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    for args in (("explain", "perf_regression", "-o", str(tmp_path)),
+                 ("explain", "perf_regression", "-o", str(blocker / "x.md")),
+                 ("findings", "--markdown", str(blocker / "f.md"))):
+        result = cli(*args)
+        assert result.code == 3 and result.stderr.startswith("error: cannot "), (args, result.stderr)
+        assert "Traceback" not in result.stderr
