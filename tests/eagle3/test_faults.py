@@ -37,9 +37,8 @@ from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.__main__ import main as probe_main  # noqa: E402
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
+from tests.eagle3.speculators_world import DV, H, V, save_verifier_and_draft, vllm_style_states  # noqa: E402
 
-H, V, DV, NL = 32, 256, 128, 8
-AUX = [2, 4, 5]
 SAMPLES = 4
 runner = CliRunner()
 
@@ -49,49 +48,14 @@ runner = CliRunner()
 # ------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def base(tmp_path_factory) -> Path:
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    from speculators.config import SpeculatorsConfig, VerifierConfig
-    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
-    from speculators.proposals.greedy import GreedyTokenProposalConfig
-
     root = tmp_path_factory.mktemp("faults")
-    torch.manual_seed(0)
-    kw = dict(vocab_size=V, hidden_size=H, intermediate_size=64, num_attention_heads=4,
-              num_key_value_heads=2, head_dim=8, max_position_embeddings=128)
-    verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
-    verifier.save_pretrained(root / "target")
-    layer_config = LlamaConfig(num_hidden_layers=1, **kw)
-    layer_config._attn_implementation = "eager"
-    config = Eagle3SpeculatorConfig(
-        transformer_layer_config=layer_config, draft_vocab_size=DV,
-        norm_before_residual=True, norm_before_fc=True, eagle_aux_hidden_state_layer_ids=AUX,
-        speculators_config=SpeculatorsConfig(
-            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
-            default_proposal_method="greedy",
-            verifier=VerifierConfig.from_pretrained(str(root / "target"))))
-    draft = Eagle3DraftModel(config)
-    selected = torch.sort(torch.randperm(V)[:DV]).values
-    t2d = torch.zeros(V, dtype=torch.bool)
-    t2d[selected] = True
-    draft.load_vocab_mappings(t2d, selected - torch.arange(DV))
-    draft.load_verifier_weights()
-    draft.eval().save_pretrained(root / "draft")
+    verifier = save_verifier_and_draft(root, draft_flags={"norm_before_residual": True, "norm_before_fc": True})
     # hs_{i}.safetensors as vLLM extraction writes them: token_ids [T], hidden_states
     # [T, aux + 1, H] in bf16, the last slot the final layer's output before the final norm
-    # (transformers 5 ends `hidden_states` with the post-norm state, so it is taken at the
-    # norm's input)
     (root / "data").mkdir()
-    final: list = []
-    hook = verifier.model.norm.register_forward_pre_hook(lambda _m, args: final.append(args[0]))
-    with torch.no_grad():
-        for i in range(SAMPLES):
-            ids = torch.randint(0, V, (16 + i,))
-            states = verifier(ids[None], output_hidden_states=True).hidden_states
-            hidden = torch.stack([states[j][0] for j in AUX] + [final.pop()[0]], dim=1).to(torch.bfloat16)
-            save_file({"token_ids": ids, "hidden_states": hidden.contiguous()},
-                      str(root / "data" / f"hs_{i}.safetensors"))
-    hook.remove()
+    for i in range(SAMPLES):
+        ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (16 + i,)))
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(root / "data" / f"hs_{i}.safetensors"))
     assert (root / "draft" / "model.safetensors").exists()
     assert "input_norm.weight" in load_file(root / "draft" / "model.safetensors")
     return root

@@ -22,45 +22,21 @@ from safetensors.torch import save_file  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
+from tests.eagle3.speculators_world import AUX, DV, H, NL, V, save_verifier_and_draft, vllm_style_states  # noqa: E402
 
-H, V, DV, NL = 32, 256, 128, 8
-AUX = [2, 4, 5]
 SAMPLES = 3
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    from speculators.config import SpeculatorsConfig, VerifierConfig
-    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
-    from speculators.proposals.greedy import GreedyTokenProposalConfig
-
-    root = tmp_path_factory.mktemp("real_inputs")
-    torch.manual_seed(0)
-    kw = dict(vocab_size=V, hidden_size=H, intermediate_size=64, num_attention_heads=4,
-              num_key_value_heads=2, head_dim=8, max_position_embeddings=128)
-    verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
+def _trained_final_norm(verifier) -> None:
     with torch.no_grad():  # a trained final norm, not all ones (with ones, norm twice == once)
         verifier.model.norm.weight.normal_(1.0, 0.5)
-    verifier.save_pretrained(root / "target")
-    layer_config = LlamaConfig(num_hidden_layers=1, **kw)
-    layer_config._attn_implementation = "eager"
-    config = Eagle3SpeculatorConfig(
-        transformer_layer_config=layer_config, draft_vocab_size=DV,
-        eagle_aux_hidden_state_layer_ids=AUX,
-        speculators_config=SpeculatorsConfig(
-            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
-            default_proposal_method="greedy",
-            verifier=VerifierConfig.from_pretrained(str(root / "target"))))
-    draft = Eagle3DraftModel(config)
-    selected = torch.sort(torch.randperm(V)[:DV]).values
-    t2d = torch.zeros(V, dtype=torch.bool)
-    t2d[selected] = True
-    draft.load_vocab_mappings(t2d, selected - torch.arange(DV))
-    draft.load_verifier_weights()
-    draft.eval().save_pretrained(root / "draft")
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("real_inputs")
+    verifier = save_verifier_and_draft(root, before_save=_trained_final_norm)
     # the states themselves, as vLLM's extract_hidden_states hands them to the connector:
     # [T, aux + 1, H] bf16, the last slot the final layer (hs_connectors transfer.py)
     states = {i: vllm_style_states(verifier, torch.randint(0, V, (16 + i,)))
@@ -82,21 +58,6 @@ def world(tmp_path_factory) -> Path:
                     "hidden_state": normed.detach().clone()},
                    root / "specforge" / "rows_0-2000" / f"data_{i}.ckpt")
     return root
-
-
-def vllm_style_states(verifier, ids) -> tuple:
-    """(token_ids [T], hidden_states [T, aux + 1, H] bf16): the inputs to layers AUX and the
-    last layer's output before the final norm, as vLLM captures them (transformers 5 puts the
-    post-norm state last in `hidden_states`, so the final slot is taken at the norm's input)."""
-    final = []
-    hook = verifier.model.norm.register_forward_pre_hook(lambda _m, args: final.append(args[0]))
-    try:
-        with torch.no_grad():
-            hidden = verifier(ids[None], output_hidden_states=True).hidden_states
-    finally:
-        hook.remove()
-    slots = [hidden[j][0] for j in AUX] + [final[0][0]]
-    return ids, torch.stack(slots, dim=1).to(torch.bfloat16).contiguous()
 
 
 def _eval(root: Path, data: Path, *extra: str) -> dict:

@@ -1,0 +1,65 @@
+"""A tiny world as speculators 0.9.0 saves it: a real HF Llama verifier and an Eagle3 draft
+over it, and hidden states captured from the verifier as vLLM captures them. Shared by the
+drafter tests that damage it (test_faults) and that rewrite it per pipeline (test_real_inputs_*)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+
+H, V, DV, NL = 32, 256, 128, 8
+AUX = [2, 4, 5]
+
+
+def save_verifier_and_draft(root: Path, *, draft_flags: dict[str, Any] | None = None,
+                            before_save: Callable[[Any], None] | None = None) -> Any:
+    """Save target/ (the verifier) and draft/ (speculators' Eagle3DraftModel) under root, from
+    seed 0; returns the verifier. ``draft_flags`` go to Eagle3SpeculatorConfig (norm flags);
+    ``before_save`` may change the verifier's weights before it is saved."""
+    from speculators.config import SpeculatorsConfig, VerifierConfig
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+    from speculators.proposals.greedy import GreedyTokenProposalConfig
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    kw = {"vocab_size": V, "hidden_size": H, "intermediate_size": 64, "num_attention_heads": 4,
+          "num_key_value_heads": 2, "head_dim": 8, "max_position_embeddings": 128}
+    verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
+    if before_save is not None:
+        before_save(verifier)
+    verifier.save_pretrained(root / "target")
+    layer_config = LlamaConfig(num_hidden_layers=1, **kw)
+    layer_config._attn_implementation = "eager"
+    config = Eagle3SpeculatorConfig(
+        transformer_layer_config=layer_config, draft_vocab_size=DV, eagle_aux_hidden_state_layer_ids=AUX,
+        **(draft_flags or {}),
+        speculators_config=SpeculatorsConfig(
+            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
+            default_proposal_method="greedy",
+            verifier=VerifierConfig.from_pretrained(str(root / "target"))))
+    draft = Eagle3DraftModel(config)
+    selected = torch.sort(torch.randperm(V)[:DV]).values
+    t2d = torch.zeros(V, dtype=torch.bool)
+    t2d[selected] = True
+    draft.load_vocab_mappings(t2d, selected - torch.arange(DV))
+    draft.load_verifier_weights()
+    draft.eval().save_pretrained(root / "draft")
+    return verifier
+
+
+def vllm_style_states(verifier: Any, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(token_ids [T], hidden_states [T, aux + 1, H] bf16): the inputs to layers AUX and the
+    last layer's output before the final norm, as vLLM captures them (transformers 5 puts the
+    post-norm state last in `hidden_states`, so the final slot is taken at the norm's input)."""
+    final = []
+    hook = verifier.model.norm.register_forward_pre_hook(lambda _m, args: final.append(args[0]))
+    try:
+        with torch.no_grad():
+            hidden = verifier(ids[None], output_hidden_states=True).hidden_states
+    finally:
+        hook.remove()
+    slots = [hidden[j][0] for j in AUX] + [final[0][0]]
+    return ids, torch.stack(slots, dim=1).to(torch.bfloat16).contiguous()
