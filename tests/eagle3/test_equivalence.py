@@ -12,6 +12,7 @@ Recipe: EAGLE3.md section 8 (eager attention, HF_HUB_OFFLINE=1, a local tiny ver
 from __future__ import annotations
 
 import os
+import zlib
 from dataclasses import dataclass
 
 import pytest
@@ -26,6 +27,7 @@ from spec_debug.eagle3.loading import load_draft  # noqa: E402
 
 H, V, NL, STEPS = 32, 96, 8, 3
 AUX = [2, NL // 2, NL - 3]
+SEED_OFFSET = int(os.environ.get("SPEC_DEBUG_TEST_SEED_OFFSET", "0"))
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,11 @@ def _build_reference(case: Case, verifier_dir, out_dir):
             algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
             default_proposal_method="greedy",
             verifier=VerifierConfig.from_pretrained(str(verifier_dir))))
-    generator = torch.Generator().manual_seed(hash(case.name) % 2**31)
+    # Seeds fixed per case: str hash() changes with every process (PYTHONHASHSEED), and the
+    # weights' init draws from the global generator, whose state depends on the tests run before.
+    seed = zlib.crc32(case.name.encode()) + SEED_OFFSET
+    generator = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
     model = Eagle3DraftModel(config)
     if case.draft_vocab < V:
         selected = torch.sort(torch.randperm(V, generator=generator)[:case.draft_vocab]).values
@@ -221,7 +227,7 @@ def test_logits_and_metrics_match_speculators(case, verifiers, tmp_path):
     ref = _reference_metrics(reference, samples)
     result = evaluate(loaded, samples, steps=STEPS, layout_positions=(0, 1, 2))
     assert result.reference == "target_argmax"
-    assert result.full_accuracy[0] > 0.2  # the comparison is not 0 == 0
+    assert result.full_accuracy[0] > 0.1  # the comparison is not 0 == 0 (0.34-0.56 at these seeds)
     for k in range(STEPS):
         # the raw sums and totals, then the ratios (0 where speculators' total is 0)
         assert result.counts["full_correct"][k] == pytest.approx(ref[f"full_acc_{k}_sum"], abs=1e-6)
