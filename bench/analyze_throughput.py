@@ -31,14 +31,14 @@ _CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 from spec_debug.session import analyze_path, parallel
-from spec_debug.session.json_text import json_text
+from spec_debug.session.commands import analysis_json
 if sys.argv[2] == "sequential":
     parallel.PARALLEL_MIN_BYTES = float("inf")
 workers = parallel.worker_count() if parallel.use_workers(Path(sys.argv[1])) else 0
 t0 = time.perf_counter()
 cpu0 = time.process_time()
 analysis = analyze_path(Path(sys.argv[1]))
-text = json_text(analysis.to_json(plain=False))  # what analyze --format json writes
+text = analysis_json(analysis)  # what analyze --format json writes (secrets masked)
 dt = time.perf_counter() - t0
 children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the worker processes, waited for
 print(json.dumps({"seconds": dt, "events": analysis.stats["events"], "errors": analysis.stats["errors"],

@@ -14,7 +14,8 @@ from typing import Optional
 import typer
 
 from spec_debug.errors import SpecDebugError
-from spec_debug.session.analysis import analyze_path
+from spec_debug.redact import redact_value
+from spec_debug.session.analysis import SessionAnalysis, analyze_path
 from spec_debug.session.distill import dump_playbook, distill_playbook
 from spec_debug.session.json_text import json_text
 from spec_debug.store import write_output
@@ -42,15 +43,20 @@ def _session_path(text: str) -> Path:
     return Path(text).expanduser()
 
 
-def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None, output: Path | None = None) -> int:
-    """Analyze PATH and write the postmortem (md/html) or the JSON analysis; returns the exit code."""
+def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None, output: Path | None = None,
+                    redact: bool = True) -> int:
+    """Analyze PATH and write the postmortem (md/html) or the JSON analysis; returns the exit code.
+
+    Secrets the session quoted (``export HF_TOKEN=hf_...``, a Bearer header, a password in a
+    URL) are masked in every format, as in run.json: a JSON analysis is attached to tickets
+    and fed to other tools as often as a postmortem is pasted. ``redact=False`` keeps them."""
     from spec_debug.session.postmortem import render_postmortem
 
     analysis = analyze_path(path, input_format)
     if fmt == "json":
-        text = json_text(analysis.to_json(plain=False))
+        text = analysis_json(analysis, redact)
     else:
-        text = render_postmortem(analysis, fmt)  # type: ignore[arg-type]
+        text = render_postmortem(analysis, fmt, redact=redact)  # type: ignore[arg-type]
     _emit(text, output)
     stats = analysis.stats
     skipped = (f"{stats['lines_skipped']} line(s) skipped (broken JSON {stats['broken_json']}, not an object "
@@ -59,6 +65,12 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
     typer.echo(f"{stats['events']} events in {stats['sessions']} session(s); {skipped}{missing}"
                + (f"; wrote {output}" if output else ""), err=True)
     return 0
+
+
+def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:
+    """What ``analyze --format json`` writes. Redacting walks plain dicts; unredacted, orjson
+    writes the records (dataclasses) itself, in one pass."""
+    return json_text(redact_value(analysis.to_json()) if redact else analysis.to_json(plain=False))
 
 
 def distill_command(path: Path, output: Path, input_format: str | None = None, name: str | None = None) -> int:
@@ -101,10 +113,12 @@ def register(app: typer.Typer) -> None:
                                                  help="Transcript format (detected by default)."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+        no_redact: bool = typer.Option(False, "--no-redact",
+                                       help="Keep the secrets the session quoted (masked by default, in every format)."),
     ) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
         fmt = "json" if as_json else format.value
-        _run(analyze_command, _session_path(path), fmt, input_format.value, output)
+        _run(analyze_command, _session_path(path), fmt, input_format.value, output, not no_redact)
 
     @app.command("distill")
     def distill(

@@ -29,7 +29,7 @@ SYMPTOM_CODES = frozenset({"SD501", "SD502", "SD503"})
 _IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
 
 
-def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"]) -> str:
+def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], redact: bool = True) -> str:
     env = make_environment()
     env.filters["msg_links_md"] = _links_md
     env.filters["msg_links_html"] = _links_html
@@ -37,7 +37,10 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"]) -> 
     view = postmortem_view(analysis)
     # A postmortem is pasted into channels and wikis; the session quoted tokens as they were
     # typed (export HF_TOKEN=hf_..., curl -H "Authorization: Bearer ..."). Same rules as run.json.
-    segments = [replace(seg, title=redact_text(seg.title)) for seg in view.pop("segments")]
+    segments = view.pop("segments")
+    if not redact:
+        return template.render(**view, segments=segments)
+    segments = [replace(seg, title=redact_text(seg.title)) for seg in segments]
     return template.render(**redact_value(view), segments=segments)
 
 

@@ -106,6 +106,26 @@ def test_postmortem_keeps_no_token_and_no_raw_html(tmp_path):
     assert "Supporting information" in headings
 
 
+def test_json_analysis_masks_tokens_unless_told_not_to(tmp_path):
+    """The JSON analysis is attached to tickets like the postmortem: masked by default, the
+    contract's fields and counts unchanged; --no-redact keeps the session as typed."""
+    session = _session(tmp_path / "session.jsonl")
+    masked, kept = tmp_path / "masked.json", tmp_path / "kept.json"
+    assert run_cli("analyze", str(session), "--format", "json", "-o", str(masked)).code == 0
+    assert run_cli("analyze", str(session), "--json", "--no-redact", "-o", str(kept)).code == 0
+    masked_text, kept_text = masked.read_text(encoding="utf-8"), kept.read_text(encoding="utf-8")
+    assert HF_TOKEN not in masked_text and OPENAI_KEY not in masked_text
+    assert HF_TOKEN in kept_text and OPENAI_KEY in kept_text
+    a, b = json.loads(masked_text), json.loads(kept_text)
+    assert a["stats"] == b["stats"] and len(a["commands"]) == len(b["commands"]) == len(COMMANDS)
+    token_command = next(c["command"] for c in a["commands"] if "HF_TOKEN=" in c["command"])
+    assert "REDACTED" in token_command and token_command.endswith("print(len(os.environ[\"HF_TOKEN\"]))'")
+    # the postmortem follows the same switch
+    md = tmp_path / "kept.md"
+    assert run_cli("analyze", str(session), "--no-redact", "-o", str(md)).code == 0
+    assert HF_TOKEN in md.read_text(encoding="utf-8")
+
+
 def test_another_users_home_is_not_the_session_users(tmp_path):
     """~/x is the ssh user's home (/home/ubuntu); ~alice/x is alice's and must stay as typed
     (it became /home/ubuntualice/eagle3)."""
