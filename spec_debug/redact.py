@@ -7,6 +7,7 @@ odd private key; incident reports get pasted into channels. Redaction is on by d
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 MASK = "***REDACTED***"
@@ -56,6 +57,26 @@ _PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)"),
 ]
 
+_NEEDLES = ("token", "secret", "passw", "key", "authorization", "://", "sshpass", "wandb", "hf_", "sk-", "ghp_",
+            "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia", "aiza")
+"""A literal (case folded) each pattern above needs: a text with none of them has nothing to mask."""
+
+
+def _may_hold_secret(text: str, needles: tuple[str, ...] = _NEEDLES) -> bool:
+    """False when ``text`` lacks every one of ``needles``. An analysis JSON holds hundreds of
+    thousands of short strings (hosts, units, names), almost none with a secret; this costs
+    what one of the fifteen substitutions does (``in`` on the lowered text: a case-insensitive
+    alternation is ten times slower). Non-ASCII text skips the gate: ``re.I`` folds letters
+    ``lower()`` keeps (U+017F is an "s")."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    for needle in needles:
+        if needle in low:
+            return True
+    return False
+
+
 _SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|api_?key|access_?key|private_?key)$")
 
 
@@ -70,7 +91,7 @@ def _mask_secret(m: re.Match[str]) -> str:
 
 
 def redact_text(text: str) -> str:
-    if not text:
+    if not text or not _may_hold_secret(text):
         return text
     for pattern in _PATTERNS:
         text = pattern.sub(_mask_secret, text)
@@ -83,6 +104,8 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     For callers that put something else than MASK there (distill turns a secret into a var
     the user must pass)."""
     spans: list[tuple[int, int]] = []
+    if not _may_hold_secret(text):
+        return spans
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
             start, end = m.span("secret")
@@ -91,6 +114,7 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+@lru_cache(maxsize=4096)  # the keys of a JSON document repeat on every record
 def is_secret_name(name: str) -> bool:
     """A var or key named like a secret (hf_token, api-key, db_password): its value is masked."""
     return bool(_SECRET_KEY_NAME.search(name)) and not re.fullmatch(_TOKENIZER_TOKENS, name, re.IGNORECASE)
@@ -98,12 +122,74 @@ def is_secret_name(name: str) -> bool:
 
 def redact_value(value: Any, key: str | None = None) -> Any:
     """Redact strings inside any JSON-like value; values under secret-looking keys entirely."""
-    if key is not None and is_secret_name(key) and isinstance(value, str) and value != "":
-        return MASK
     if isinstance(value, str):
+        if key is not None and value != "" and is_secret_name(key):
+            return MASK
         return redact_text(value)
     if isinstance(value, list):
-        return [redact_value(v) for v in value]
+        return _redact_list(value)
     if isinstance(value, dict):
-        return {k: redact_value(v, k if isinstance(k, str) else None) for k, v in value.items()}
+        return _redact_dict(value)
     return value
+
+
+# The walks below do per item what redact_value does, without a call for each number, None or
+# short string: an analysis JSON has hundreds of thousands of them, and the calls were two
+# thirds of redacting it.
+def _redact_dict(d: dict, needles: tuple[str, ...] = _NEEDLES) -> dict:
+    if not _any_secret_key(tuple(d)):
+        # A flat record (strings and numbers) whose strings, joined, hold no literal of a secret
+        # is copied as it is: one gate for the record instead of one per field.
+        parts = []
+        for v in d.values():
+            t = type(v)
+            if t is str:
+                parts.append(v)
+            elif not (t is int or t is float or t is bool or v is None):
+                break
+        else:
+            if not _may_hold_secret("\n".join(parts), needles):
+                return d.copy()
+    out = {}
+    for k, v in d.items():
+        t = type(v)
+        if t is str:
+            if v and isinstance(k, str) and is_secret_name(k):
+                out[k] = MASK
+            elif v and _may_hold_secret(v):
+                out[k] = redact_text(v)
+            else:
+                out[k] = v
+        elif t is int or t is float or t is bool or v is None:
+            out[k] = v
+        else:
+            out[k] = redact_value(v, k if isinstance(k, str) else None)
+    return out
+
+
+@lru_cache(maxsize=1024)  # the records of one kind share their keys
+def _any_secret_key(keys: tuple) -> bool:
+    return any(isinstance(k, str) and is_secret_name(k) for k in keys)
+
+
+def _redact_list(items: list) -> list:
+    needles = _NEEDLES
+    if len(items) >= 64 and all(type(v) is dict for v in items):
+        # Records of one kind: which literals occur at all, in one pass over all their strings;
+        # each record is then gated on those alone (usually none, or one such as "token/s").
+        joined = "\n".join([v for d in items for v in d.values() if type(v) is str])
+        if joined.isascii():
+            low = joined.lower()
+            needles = tuple(n for n in _NEEDLES if n in low)
+    out = []
+    for v in items:
+        t = type(v)
+        if t is dict:
+            out.append(_redact_dict(v, needles))
+        elif t is str:
+            out.append(redact_text(v) if v and _may_hold_secret(v) else v)
+        elif t is int or t is float or t is bool or v is None:
+            out.append(v)
+        else:
+            out.append(redact_value(v))
+    return out

@@ -79,3 +79,36 @@ def test_redaction_of_long_runs_of_name_characters_is_linear(output):
     started = time.perf_counter()
     assert redact_text(output) == output
     assert time.perf_counter() - started < 2.0
+
+
+def _redact_ungated(text: str) -> str:
+    from spec_debug import redact
+
+    for pattern in redact._PATTERNS:
+        text = pattern.sub(redact._mask_secret, text)
+    return text
+
+
+def test_the_cheap_gate_never_changes_what_is_masked():
+    """redact_text and redact_value skip the substitutions for a text without a secret's
+    literal; on secrets in every case and shape, mixed into ordinary evidence, the result must
+    be exactly that of running every substitution."""
+    import random
+
+    rng = random.Random(5)
+    secrets = ["HF_TOKEN=hf_abcdefghijklmnopqrstuvwx", "Api_Key: 'zz9'", "--Hf-Token X1y2", "PassWord=\"a b\"",
+               "AUTHORIZATION: Basic dXNlcjpw", "Https://u:p4ss@h/x", "sshpass -p pw", "wandb login " + "a1" * 20,
+               "SK-proj-abcdefghijklmnopqrstuvwx", "sk-proj-abcdefghijklmnopqrstuvwx", "ghp_" + "A1" * 12,
+               "GITHUB_PAT_" + "a" * 30, "glpat-" + "B" * 22, "xoxp-1234567890ab", "AKIAIOSFODNN7EXAMPLE",
+               "AIza" + "x" * 35, "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
+               "access-key=abc", "SECRET=ſecret", "ſecret=v", "db_passwd: x"]
+    plain = ["gen throughput (token/s): 54.8", "ssh root@gpu01", "--speculative-num-steps 1", "max_tokens=512",
+             "eos_token: <|eot_id|>", "key", "ghost", "tokens/s", "::", "@", "/", "'", '"', "\n", " ", "="]
+    for _ in range(3000):
+        parts = rng.choices(plain, k=rng.randint(0, 6)) + rng.choices(secrets, k=rng.randint(0, 1))
+        rng.shuffle(parts)
+        text = rng.choice(["", " ", "\n"]).join(parts)
+        assert redact_text(text) == _redact_ungated(text), text
+        record = {"command": text, "host": "gpu01", "seq": 3, "value": 1.5, "hf_token": "x" if "p" in text else ""}
+        assert redact_value([record] * 70) == [{k: (_redact_ungated(v) if k != "hf_token" or not v else MASK)
+                                                if isinstance(v, str) else v for k, v in record.items()}] * 70
