@@ -10,8 +10,8 @@ which is parsed again (a ``docker exec`` or a second ``ssh`` inside it).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from dataclasses import dataclass
 
 _SSH_ARG_OPTS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 _SCP_ARG_OPTS = frozenset("cDFiJlOoPSX")
@@ -173,7 +173,7 @@ def _ssh(args: list[str], depth: int) -> Target | None:
     """OpenSSH reads options on both sides of the destination (``ssh gpu01 -p 2222 cmd``:
     ``ssh.c`` runs getopt again after taking the host) until ``--`` or the command's
     first word."""
-    user = port = jump = None
+    user = port = jump = hostname = None
     dest = None
     i = 0
     while i < len(args):
@@ -210,6 +210,8 @@ def _ssh(args: list[str], depth: int) -> Target | None:
                     user = val.strip()
                 elif key == "proxyjump":
                     jump = val.strip()
+                elif key == "hostname" and val.strip():
+                    hostname = val.strip()  # ssh -o HostName=10.1.2.3 gpu01 connects to 10.1.2.3
         else:
             # A cluster of flags without arguments (-tt, -vA) - but -vp2222 ends with one.
             for j, ch in enumerate(word[1:], start=1):
@@ -224,6 +226,8 @@ def _ssh(args: list[str], depth: int) -> Target | None:
     if dest is None:
         return None
     dest_user, host, dest_port = _split_dest(dest)
+    if hostname is not None:
+        host = hostname.strip("[]")
     remote = " ".join(args[i:])
     user = dest_user or user
     port = dest_port or port
@@ -237,7 +241,7 @@ def _ssh(args: list[str], depth: int) -> Target | None:
 
 
 def _scp(args: list[str]) -> Target | None:
-    port = jump = None
+    port = jump = hostname = None
     operands = []
     i = 0
     while i < len(args):
@@ -256,36 +260,63 @@ def _scp(args: list[str]) -> Target | None:
                         jump = val.strip()
                     elif key.lower() == "port" and val.strip().isdigit():
                         port = int(val)
+                    elif key.lower() == "hostname" and val.strip():
+                        hostname = val.strip()
                 i += 1 if word[2:] else 2
                 continue
             i += 1
             continue
         operands.append(word)
         i += 1
-    return _remote_operand(operands, port, jump, "scp")
+    target = _remote_operand(operands, port, jump, "scp")
+    if target is not None and hostname is not None:
+        target = replace(target, host=hostname.strip("[]"))
+    return target
 
 
 def _rsync(args: list[str]) -> Target | None:
-    operands, port = [], None
+    operands: list[str] = []
+    rsh = None
     i = 0
     while i < len(args):
         word = args[i]
         if word in ("-e", "--rsh"):
-            m = re.search(r"-p\s*(\d+)", args[i + 1] if i + 1 < len(args) else "")
-            port = int(m.group(1)) if m else port
+            rsh = args[i + 1] if i + 1 < len(args) else ""
             i += 2
             continue
         if word.startswith("--rsh="):
-            m = re.search(r"-p\s*(\d+)", word)
-            port = int(m.group(1)) if m else port
+            rsh = word[len("--rsh="):]
+        elif word.startswith("-e") and len(word) > 2 and not word.startswith("--"):
+            rsh = word[2:]  # -e'ssh -p 2222'
         elif not word.startswith("-"):
             operands.append(word)
         i += 1
+    # The remote shell's own options: rsync -e "ssh -p 2222 -J bastion -l ubuntu" host:path
+    # goes where that ssh would go (rsync(1), --rsh).
+    via = _rsh_options(rsh) if rsh else None
+    port = via.port if via else None
+    jump = via.jump if via else None
     for op in operands:
         if op.startswith("rsync://"):
             user, host, p = _split_dest(op[8:].split("/", 1)[0])
             return Target(host=host, user=user, port=p or port, inner="rsync " + " ".join(args))
-    return _remote_operand(operands, port, None, "rsync")
+    target = _remote_operand(operands, port, jump, "rsync")
+    if target is not None and via is not None:
+        target = replace(target, user=target.user or via.user,
+                         host=via.host if via.host != _RSH_PLACEHOLDER else target.host)
+    return target
+
+
+_RSH_PLACEHOLDER = "\x00rsync-destination"
+
+
+def _rsh_options(rsh: str) -> Target | None:
+    """What ``ssh OPTIONS`` in rsync's -e says about the connection (port, jump, user, an
+    ``-o HostName``), read by the ssh parser against a stand-in destination."""
+    words = split_words(rsh)
+    if not words or not words[0].rsplit("/", 1)[-1].startswith("ssh"):
+        return None
+    return _ssh(words[1:] + [_RSH_PLACEHOLDER], 0)
 
 
 def _remote_operand(operands: list[str], port, jump, prog: str) -> Target | None:

@@ -27,6 +27,15 @@ from spec_debug.session.spec_facts import concat_orders, launch_observations, la
      "scp root@10.1.230.174:/root/sglang_server.log /tmp/"),
     ('rsync -av -e "ssh -p 2222" ./ckpt/ ubuntu@gpu-7:/ckpt/', "gpu-7", "ubuntu", 2222, None, None,
      "rsync ./ckpt/ ubuntu@gpu-7:/ckpt/"),
+    # the remote shell's options: a jump host, a login name, a port glued to -p
+    ('rsync -av -e "ssh -J bastion -p 2222 -l ubuntu" ./ckpt/ gpu01:/data/ckpt/', "gpu01", "ubuntu", 2222, "bastion",
+     None, "rsync ./ckpt/ gpu01:/data/ckpt/"),
+    ('rsync -avz --rsh="ssh -p2200 -o ProxyJump=jump1" a/ root@gpu03:/b', "gpu03", "root", 2200, "jump1", None,
+     "rsync a/ root@gpu03:/b"),
+    # -o HostName: ssh connects to that address whatever the alias is
+    ("ssh -o HostName=10.1.2.3 gpu01 nvidia-smi", "10.1.2.3", None, None, None, None, "nvidia-smi"),
+    ('ssh -o "HostName 10.9.9.9" -p 2222 ubuntu@gpu01 ls', "10.9.9.9", "ubuntu", 2222, None, None, "ls"),
+    ("scp -o HostName=10.0.0.7 -P 2 f gpu01:/tmp/", "10.0.0.7", None, 2, None, None, "scp f gpu01:/tmp/"),
     ("ssh gpu01 docker exec -it -e X=1 sglang nvidia-smi", "gpu01", None, None, None, "docker:sglang", "nvidia-smi"),
     ("kubectl exec -n ml -it pod/sglang-0 -c main -- python -c 1", None, None, None, None, "pod:sglang-0",
      "python -c 1"),
