@@ -11,6 +11,8 @@ Sources, in the order tried:
   throughput: D tokens/s, ..., Per-position acceptance rate: r1, r2, ..., Avg Draft
   acceptance rate: R%`` (``vllm/v1/spec_decode/metrics.py``). Only G is decode throughput:
   P is prefill, A and D count draft tokens; the mean over the lines, like SGLang's.
+- SGLang ``Prefill batch, ..., input throughput (token/s): P`` lines (``log_prefill_stats``):
+  the mean P, named ``prefill_throughput`` (prompt tokens, never decode speed).
 - SGLang ``bench_one_batch`` (``python/sglang/bench_one_batch.py``, ``latency_test_run_once``):
   ``Prefill. latency: L s, throughput: T token/s``, per-step ``Decode N. ...`` lines,
   ``Decode.  median latency: L s, median throughput: T token/s`` and ``Total. latency: L s,
@@ -44,6 +46,7 @@ def _reading(label: str) -> re.Pattern:
 
 
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
+_INPUT_TPUT = _reading(r"input throughput \(token/s\): ")
 _ACCEPT_LEN_LOG = _reading(r"accept len: ")
 _ACCEPT_RATE_LOG = _reading(r"accept rate: ")
 _VLLM_GEN_TPUT = _reading(r"Avg generation throughput: ")
@@ -136,6 +139,8 @@ def scan_metrics(text: str) -> list[Metric]:
     if "D" in text and "Decode batch" in text:
         decode_lines = _decode_batches(text, found)
         structured = decode_lines > 0
+    if "P" in text and "Prefill batch, " in text and _prefill_batches(text, found):
+        structured = True
     vllm_lines = False
     if ("A" in text and ("Avg generation throughput: " in text or "SpecDecoding metrics: " in text)) or \
             ("S" in text and "Speculative metrics: " in text):
@@ -213,6 +218,18 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
     if rates:
         found.append(Metric("accept_rate", round(sum(map(number, rates)) / len(rates), 3), "ratio", ctx))
     return len(tputs)
+
+
+def _prefill_batches(text: str, found: list[Metric]) -> bool:
+    """The mean input (prefill) throughput of SGLang's ``Prefill batch, ..., input throughput
+    (token/s): X`` lines (``log_prefill_stats``): prompt tokens, no decode speed. A warm-up or
+    health probe of one token logs ~0.0 and is no reading."""
+    values = [v for v in map(_FLOATS.__getitem__, _INPUT_TPUT.findall(text)) if v > 0.5]
+    if not values:
+        return False
+    found.append(Metric("prefill_throughput", round(sum(values) / len(values), 2), "tok/s",
+                        f"SGLang Prefill batch, mean of {len(values)} line{'s' if len(values) != 1 else ''}"))
+    return True
 
 
 def _one_batch(text: str, found: list[Metric]) -> bool:

@@ -54,6 +54,28 @@ def test_vllm_generation_line_alone():
     assert _readings(line) == [("throughput", 54.8, "tok/s"), ("prompt_throughput", 4210.0, "tok/s")]
 
 
+# SGLang scheduler (python/sglang/srt/managers/scheduler_metrics_mixin.py, log_prefill_stats:
+# "... cuda graph: {bool}, input throughput (token/s): {:.2f}") between decode lines; a health
+# probe of one token logs 0.03.
+SGLANG_PREFILL_LOG = """\
+[2026-08-14 08:17:30 TP0] Decode batch, #running-req: 4, #full token: 1051, full token usage: 0.20, accept len: 2.10, accept rate: 0.55, cuda graph: True, gen throughput (token/s): 53.12, #queue-req: 0
+[2026-08-14 08:17:30 TP0] Prefill batch, #new-seq: 3, #new-token: 256, #cached-token: 576, full token usage: 0.20, #running-req: 1, #queue-req: 2, #pending-token: 64, cuda graph: False, input throughput (token/s): 1075.31
+[2026-09-24 09:44:53 TP0] Prefill batch, #new-seq: 1, #new-token: 1, #cached-token: 0, full token usage: 0.00, #running-req: 0, #queue-req: 0, cuda graph: False, input throughput (token/s): 0.03
+[2026-08-14 08:17:31 TP0] Prefill batch, #new-seq: 1, #new-token: 8192, #cached-token: 0, input throughput (token/s): 5210.40
+[2026-08-14 08:17:32 TP0] Decode batch, #running-req: 4, #full token: 1100, full token usage: 0.21, accept len: 2.30, accept rate: 0.60, cuda graph: True, gen throughput (token/s): 56.88, #queue-req: 0
+"""
+
+
+def test_sglang_prefill_lines_are_prefill_throughput_not_decode():
+    # Before: the prefill lines gave nothing, and an output of prefill lines alone no reading.
+    assert _readings(SGLANG_PREFILL_LOG) == [
+        ("throughput", 55.0, "tok/s"), ("accept_length", 2.2, "tokens"), ("accept_rate", 0.575, "ratio"),
+        ("prefill_throughput", 3142.85, "tok/s"),  # mean of 1075.31 and 5210.40; the 0.03 probe is no reading
+    ]
+    prefill_only = "\n".join(line for line in SGLANG_PREFILL_LOG.splitlines() if "Prefill" in line)
+    assert _readings(prefill_only) == [("prefill_throughput", 3142.85, "tok/s")]
+
+
 # SGLang python/sglang/bench_one_batch.py, latency_test_run_once: the stage lines it prints
 # (format strings "Prefill. latency: {:6.5f} s, throughput: {:9.2f} token/s", "Decode {i}.
 # Batch size: ...", "Decode.  median latency: ..., median throughput: ...", "Total. ...").
