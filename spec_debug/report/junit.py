@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from spec_debug.record import RunRecord
+from spec_debug.report.terminal import screen_text
 from spec_debug.store import RecordWriteError, write_atomic
 
 # XML 1.0 has no way to write most C0 controls, lone surrogates or U+FFFE/U+FFFF, not even as
@@ -42,8 +43,13 @@ def junit_xml(record: RunRecord) -> str:
             elif step.status in ("error", "timeout"):
                 errors += 1
                 ET.SubElement(case, "error", message=step.message or step.status, type=step.status)
+            # What the terminal showed (colours dropped, progress bars collapsed, NULs as
+            # control pictures), as the HTML and Markdown reports show it: CI renders these
+            # as plain text, where "\u001b[31m" is litter. The tail, where the error is.
             if step.stdout:
-                ET.SubElement(case, "system-out").text = step.stdout[-10000:]
+                ET.SubElement(case, "system-out").text = screen_text(step.stdout)[-10000:]
+            if step.stderr:
+                ET.SubElement(case, "system-err").text = screen_text(step.stderr)[-10000:]
         if host.status == "error":
             errors += 1
             case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name="connect", time="0")

@@ -333,7 +333,7 @@ def test_junit_and_step_summary_survive_colour_codes_and_nul_bytes_in_output(tmp
     playbook = tmp_path / "noisy.yaml"
     playbook.write_text(
         "name: noisy\nsteps:\n  - id: colours\n"
-        "    run: printf '\\033[31mFAIL\\033[0m \\000 nul \\001 soh\\n'; exit 1\n"
+        "    run: printf '\\033[31mFAIL\\033[0m \\000 nul \\001 soh\\n'; printf '\\033[1mTraceback\\033[0m\\n' >&2; exit 1\n"
         "    expect:\n      - exit_code: 0\n"
         "    findings:\n      - code: SD900\n        severity: error\n"
         "        title: \"broke on {{ host }}\\nsecond line | with a pipe\"\n"
@@ -346,7 +346,9 @@ def test_junit_and_step_summary_survive_colour_codes_and_nul_bytes_in_output(tmp
 
     suites = ET.fromstring(junit.read_bytes())  # expat refuses any character XML 1.0 forbids
     out = suites.find(".//system-out")
-    assert out is not None and "\\u001b[31mFAIL" in out.text and "\\u0000 nul" in out.text
+    # shown as the terminal showed it: no colour codes, the NUL and SOH as control pictures
+    assert out is not None and out.text == "FAIL \u2400 nul \u2401 soh\n"
+    assert suites.find(".//system-err").text == "Traceback\n"
     assert suites.find(".//failure").get("message").startswith("SD900 broke on local")
     rows = [line for line in summary.read_text().splitlines() if line.startswith("| :x:")]
     assert rows == ["| :x: | SD900 | broke on local second line \\| with a pipe | local | colours |"]
