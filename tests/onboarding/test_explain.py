@@ -40,6 +40,43 @@ def test_explain_lists_codes_with_catalog_text(tmp_path):
     assert any(url in result.stdout for url in CATALOG["SD101"].sources)
 
 
+def test_explain_html_lists_the_vars_like_the_markdown(tmp_path):
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text(
+        "name: p\nvars:\n  model: /data/<llama>&co\n  token: ''\n  steps_n: 3\nsteps:\n"
+        "  - id: a\n    run: echo {{ model }} {{ steps_n }}\n")
+    from html.parser import HTMLParser
+
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.heading, self.in_h2, self.in_table = [], [], False, False
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+            self.in_h2 = tag == "h2"
+            self.in_table = self.in_table or tag == "table"
+
+        def handle_data(self, data):
+            if self.in_h2:
+                self.heading.append(data)
+            elif self.in_table and self.rows and data.strip():
+                self.rows[-1].append(data.strip())
+
+        def handle_endtag(self, tag):
+            self.in_h2 = False if tag == "h2" else self.in_h2
+            self.in_table = False if tag == "table" else self.in_table
+
+    html = run_cli("explain", str(playbook), "--format", "html").stdout
+    parser = Cells()
+    parser.feed(html)
+    assert "Inputs (vars)" in parser.heading
+    assert parser.rows == [["var", "default"], ["model", "/data/<llama>&co"],
+                           ["token", "(empty: steps that need it are skipped)"], ["steps_n", "3"]]
+    assert "<llama>" not in html  # escaped, not a tag
+
+
 def test_explain_and_findings_outputs_that_cannot_be_written_are_one_line(cli, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
