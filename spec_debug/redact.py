@@ -57,24 +57,35 @@ _PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)"),
 ]
 
-_NEEDLES = ("token", "secret", "passw", "key", "authorization", "://", "sshpass", "wandb", "hf_", "sk-", "ghp_",
-            "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox", "akia", "asia", "aiza")
-"""A literal (case folded) each pattern above needs: a text with none of them has nothing to mask."""
+# "token" and "key" are everyday words of the evidence ("gen throughput (token/s)", "#token: 512",
+# "sort key"); a pattern reads one only as a name before "=" or ":" (not before a bare count),
+# as a flag (--hf-token VALUE, --api-key=VALUE) or in "PRIVATE KEY". Each check starts with its
+# literal, so the scan is a fast one.
+_TOKEN_ASSIGN = re.compile(r"token[\"']?\s*[=:]\s*(?!\d{1,11}\b)").search
+_TOKEN_FLAG = re.compile(r"-token[= ]").search
+_KEY_ASSIGN = re.compile(r"key[\"']?\s*[=:]\s*(?!\d{1,11}\b)").search
+_KEY_FLAG = re.compile(r"-key[= ]").search
 
 
-def _may_hold_secret(text: str, needles: tuple[str, ...] = _NEEDLES) -> bool:
-    """False when ``text`` lacks every one of ``needles``. An analysis JSON holds hundreds of
-    thousands of short strings (hosts, units, names), almost none with a secret; this costs
-    what one of the fifteen substitutions does (``in`` on the lowered text: a case-insensitive
-    alternation is ten times slower). Non-ASCII text skips the gate: ``re.I`` folds letters
-    ``lower()`` keeps (U+017F is an "s")."""
+def may_hold_secret(text: str) -> bool:
+    """False when ``text`` lacks every literal the patterns need (case folded; "token" and "key"
+    only where a pattern would read them). An analysis JSON holds hundreds of thousands of
+    short strings (hosts, units, names), almost none with a secret; this costs what one of the
+    fifteen substitutions does (``in`` on the lowered text: a case-insensitive alternation is
+    ten times slower). Non-ASCII text skips the gate: ``re.I`` folds letters ``lower()`` keeps
+    (U+017F is an "s")."""
     if not text.isascii():
         return True
     low = text.lower()
-    for needle in needles:
-        if needle in low:
-            return True
-    return False
+    if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None):
+        return True
+    if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None):
+        return True
+    return ("secret" in low or "passw" in low or "authorization" in low or "://" in low or "sshpass" in low
+            or "wandb" in low or "hf_" in low or "sk-" in low
+            or "gh" in low and ("ghp_" in low or "gho_" in low or "ghu_" in low or "ghs_" in low or "ghr_" in low
+                                or "github_pat_" in low)
+            or "glpat-" in low or "xox" in low or "akia" in low or "asia" in low or "aiza" in low)
 
 
 _SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|api_?key|access_?key|private_?key)$")
@@ -91,7 +102,7 @@ def _mask_secret(m: re.Match[str]) -> str:
 
 
 def redact_text(text: str) -> str:
-    if not text or not _may_hold_secret(text):
+    if not text or not may_hold_secret(text):
         return text
     for pattern in _PATTERNS:
         text = pattern.sub(_mask_secret, text)
@@ -104,7 +115,7 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     For callers that put something else than MASK there (distill turns a secret into a var
     the user must pass)."""
     spans: list[tuple[int, int]] = []
-    if not _may_hold_secret(text):
+    if not may_hold_secret(text):
         return spans
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
@@ -136,7 +147,7 @@ def redact_value(value: Any, key: str | None = None) -> Any:
 # The walks below do per item what redact_value does, without a call for each number, None or
 # short string: an analysis JSON has hundreds of thousands of them, and the calls were two
 # thirds of redacting it.
-def _redact_dict(d: dict, needles: tuple[str, ...] = _NEEDLES) -> dict:
+def _redact_dict(d: dict) -> dict:
     if not _any_secret_key(tuple(d)):
         # A flat record (strings and numbers) whose strings, joined, hold no literal of a secret
         # is copied as it is: one gate for the record instead of one per field.
@@ -148,7 +159,7 @@ def _redact_dict(d: dict, needles: tuple[str, ...] = _NEEDLES) -> dict:
             elif not (t is int or t is float or t is bool or v is None):
                 break
         else:
-            if not _may_hold_secret("\n".join(parts), needles):
+            if not may_hold_secret("\n".join(parts)):
                 return d.copy()
     out = {}
     for k, v in d.items():
@@ -156,7 +167,7 @@ def _redact_dict(d: dict, needles: tuple[str, ...] = _NEEDLES) -> dict:
         if t is str:
             if v and isinstance(k, str) and is_secret_name(k):
                 out[k] = MASK
-            elif v and _may_hold_secret(v):
+            elif v and may_hold_secret(v):
                 out[k] = redact_text(v)
             else:
                 out[k] = v
@@ -173,21 +184,13 @@ def _any_secret_key(keys: tuple) -> bool:
 
 
 def _redact_list(items: list) -> list:
-    needles = _NEEDLES
-    if len(items) >= 64 and all(type(v) is dict for v in items):
-        # Records of one kind: which literals occur at all, in one pass over all their strings;
-        # each record is then gated on those alone (usually none, or one such as "token/s").
-        joined = "\n".join([v for d in items for v in d.values() if type(v) is str])
-        if joined.isascii():
-            low = joined.lower()
-            needles = tuple(n for n in _NEEDLES if n in low)
     out = []
     for v in items:
         t = type(v)
         if t is dict:
-            out.append(_redact_dict(v, needles))
+            out.append(_redact_dict(v))
         elif t is str:
-            out.append(redact_text(v) if v and _may_hold_secret(v) else v)
+            out.append(redact_text(v) if v and may_hold_secret(v) else v)
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
         else:

@@ -7,6 +7,7 @@ issue names it; the transcript format is forced with ``--input-format``.
 from __future__ import annotations
 
 import sys
+from dataclasses import is_dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -18,6 +19,7 @@ from spec_debug.redact import redact_value
 from spec_debug.session.analysis import SessionAnalysis, analyze_path
 from spec_debug.session.distill import dump_playbook, distill_playbook
 from spec_debug.session.json_text import json_text
+from spec_debug.session.records import redacted
 from spec_debug.store import write_output
 
 
@@ -68,9 +70,13 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
 
 
 def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:
-    """What ``analyze --format json`` writes. Redacting walks plain dicts; unredacted, orjson
-    writes the records (dataclasses) itself, in one pass."""
-    return json_text(redact_value(analysis.to_json()) if redact else analysis.to_json(plain=False))
+    """What ``analyze --format json`` writes. orjson writes the records (dataclasses) itself, in
+    one pass; redacting replaces only the records that may hold a secret by masked dicts."""
+    doc = analysis.to_json(plain=False)
+    if redact:
+        doc = {key: [redacted(r) if is_dataclass(r) else redact_value(r) for r in value]
+               if isinstance(value, list) else redact_value(value) for key, value in doc.items()}
+    return json_text(doc)
 
 
 def distill_command(path: Path, output: Path, input_format: str | None = None, name: str | None = None) -> int:

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
+from spec_debug.redact import is_secret_name, may_hold_secret, redact_value
+
 MAX_RECORDS = 20_000
 """Per list and session. Past it records are counted (``stats.records_dropped``) instead of
 kept, so a transcript of any size analyzes in bounded memory."""
@@ -174,6 +176,29 @@ class PromptRecord:
 
 
 _FIELDS: dict[type, tuple[tuple[str, ...], Any, tuple[str, ...]]] = {}
+
+
+_REDACT: dict[type, tuple[Any, tuple[str, ...], bool]] = {}
+
+
+def redacted(record: Any) -> Any:
+    """The record itself when none of its strings may hold a secret (almost every record; orjson
+    then writes it as it is), else its :func:`as_json` dict with the secrets masked."""
+    spec = _REDACT.get(type(record))
+    if spec is None:
+        fs = fields(record)
+        names = tuple(f.name for f in fs)
+        lists = tuple(f.name for f in fs if str(f.type).startswith("list"))
+        get = attrgetter(*names) if len(names) > 1 else (lambda r, _n=names[0]: (getattr(r, _n),))
+        spec = _REDACT[type(record)] = (get, lists, any(is_secret_name(n) for n in names))
+    get, lists, secret_named = spec
+    if not secret_named:
+        parts = [v for v in get(record) if type(v) is str]
+        for name in lists:
+            parts.extend(v for v in getattr(record, name) if type(v) is str)
+        if not may_hold_secret("\n".join(parts)):
+            return record
+    return redact_value(as_json(record))
 
 
 def as_json(record: Any) -> dict:
