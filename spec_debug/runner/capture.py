@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from spec_debug.playbook.models import Capture
+from spec_debug.runner.output import TRUNCATION_MARKER
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
@@ -60,6 +61,14 @@ def parse_json_output(text: str) -> Any:
                 return json.loads(line)
             except json.JSONDecodeError:
                 continue
+    cut = TRUNCATION_MARKER.search(text)
+    if cut:
+        # The record keeps only head and tail of a long stream, so a large JSON document
+        # arrives here with its middle missing: say that, not just "not JSON".
+        raise CaptureError(
+            f"output is not JSON: it is longer than the capture limit, so only its head and tail were kept "
+            f"({cut.group(1)} bytes cut); run again with --capture-limit above the output's size"
+        )
     raise CaptureError("output is not JSON")
 
 

@@ -6,6 +6,7 @@ import os
 import selectors
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +19,10 @@ _READ_SIZE = 65536
 # After the main process exits, a background grandchild may still hold the pipes open; we
 # drain for this long and then stop reading rather than hang the run on it.
 _DRAIN_AFTER_EXIT_S = 1.0
+# Linux refuses one execve argument longer than 32 pages (MAX_ARG_STRLEN, 128 KiB:
+# torvalds/linux include/uapi/linux/binfmts.h), so `bash -c <script>` fails with E2BIG for a
+# long pasted script. Past this size the script goes to a private temp file that bash reads.
+_INLINE_SCRIPT_LIMIT = 64 * 1024
 
 
 class LocalTransport(Transport):
@@ -40,8 +45,25 @@ class LocalTransport(Transport):
         env: dict[str, str] | None = None,
     ) -> CommandOutcome:
         started = time.monotonic()
+        script = _script_file(command)
+        try:
+            return self._run(script or command, bool(script), stdout, stderr, timeout_s, env, started)
+        finally:
+            if script is not None:
+                Path(script).unlink(missing_ok=True)
+
+    def _run(
+        self,
+        command: str,
+        from_file: bool,
+        stdout: StreamCapture,
+        stderr: StreamCapture,
+        timeout_s: float | None,
+        env: dict[str, str] | None,
+        started: float,
+    ) -> CommandOutcome:
         process = subprocess.Popen(
-            [_SHELL, "-c", command],
+            [_SHELL, command] if from_file else [_SHELL, "-c", command],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -102,3 +124,18 @@ class LocalTransport(Transport):
         shutil.copyfile(os.path.expanduser(remote_path), local_path)
 
 
+
+
+def _script_file(command: str) -> str | None:
+    """A temp file holding command when it is too long for `bash -c`, else None."""
+    encoded = command.encode("utf-8", "surrogateescape")
+    if len(encoded) <= _INLINE_SCRIPT_LIMIT:
+        return None
+    fd, path = tempfile.mkstemp(prefix="spec-debug-step-", suffix=".sh")  # mode 0600: only we read it
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(encoded)
+    except BaseException:
+        Path(path).unlink(missing_ok=True)
+        raise
+    return path

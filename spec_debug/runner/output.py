@@ -3,15 +3,24 @@
 A step may print gigabytes (a model dump, a log cat). The record keeps at most
 ``limit_bytes`` of each stream (head and tail, since the end holds the traceback) and the
 full stream is spilled to an artifact file, so nothing is lost and memory stays flat.
+
+The disk may fill while a step prints gigabytes: then the spill stops, its partial file is
+removed (it would pass for the full output, and it holds the space run.json needs next), and
+the record's truncation marker says the full output could not be saved, and why. The step
+itself goes on; a full disk is not the command's failure.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
 DEFAULT_CAPTURE_LIMIT = 256 * 1024
+
+TRUNCATION_MARKER = re.compile(r"\n\.\.\. \[(\d+) bytes truncated; [^\]\n]*\] \.\.\.\n")
+"""What text() puts between head and tail; readers of captured text look for it."""
 
 LineCallback = Callable[[str, str], None]
 """Called with (stream name, decoded line) as lines complete, for live display."""
@@ -30,6 +39,8 @@ class StreamCapture:
     _tail: bytearray = field(default_factory=bytearray)
     _spill: IO[bytes] | None = None
     _partial_line: bytearray = field(default_factory=bytearray)
+    spill_error: str | None = None
+    """Why the full stream could not be saved (e.g. "No space left on device"), else None."""
 
     def write(self, chunk: bytes) -> None:
         if not chunk:
@@ -46,11 +57,14 @@ class StreamCapture:
             self._tail += chunk_rest
             if len(self._tail) > 2 * half:
                 del self._tail[: len(self._tail) - half]
-        if self.spill_path is not None:
-            if self._spill is None:
-                self.spill_path.parent.mkdir(parents=True, exist_ok=True)
-                self._spill = open(self.spill_path, "wb")
-            self._spill.write(chunk)
+        if self.spill_path is not None and self.spill_error is None:
+            try:
+                if self._spill is None:
+                    self.spill_path.parent.mkdir(parents=True, exist_ok=True)
+                    self._spill = open(self.spill_path, "wb")
+                self._spill.write(chunk)
+            except OSError as exc:
+                self._give_up_spill(exc)
         if self.on_line is not None:
             self._emit_lines(chunk)
 
@@ -80,7 +94,8 @@ class StreamCapture:
         half = self.limit_bytes // 2
         tail = bytes(self._tail[-half:])
         skipped = self.total_bytes - len(self._head) - len(tail)
-        marker = f"\n... [{skipped} bytes truncated; full output in artifacts] ...\n"
+        where = "full output in artifacts" if self.spill_error is None else f"the full output could not be saved: {self.spill_error}"
+        marker = f"\n... [{skipped} bytes truncated; {where}] ...\n"
         return bytes(self._head).decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
     def close(self) -> None:
@@ -88,8 +103,26 @@ class StreamCapture:
             self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))
             self._partial_line.clear()
         if self._spill is not None:
-            self._spill.close()
+            try:
+                self._spill.close()  # flushes: on a full disk this is where the write fails
+            except OSError as exc:
+                self._spill = None
+                self._give_up_spill(exc)
             self._spill = None
             # Keep the spill file only when the record could not hold everything.
             if not self.truncated and self.spill_path is not None:
                 self.spill_path.unlink(missing_ok=True)
+
+    def _give_up_spill(self, exc: OSError) -> None:
+        self.spill_error = exc.strerror or str(exc)
+        if self._spill is not None:
+            try:
+                self._spill.close()
+            except OSError:
+                pass  # the same full disk: the file is removed below anyway
+            self._spill = None
+        if self.spill_path is not None:
+            try:
+                self.spill_path.unlink(missing_ok=True)
+            except OSError:
+                pass

@@ -1,0 +1,96 @@
+"""Runs on --host local that met a full disk, a long inline script, or JSON cut by the capture
+limit: each used to end the host with "internal error" or a misleading message."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from spec_debug.runner.capture import CaptureError, apply_captures
+from spec_debug.playbook.models import Capture
+from spec_debug.runner.output import StreamCapture
+from tests.conftest import only_run, run_cli
+
+
+def _limit_file_size(limit: int):
+    def apply() -> None:
+        # Past RLIMIT_FSIZE a write fails with EFBIG, as on a full disk; Python ignores SIGXFSZ.
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def test_a_step_whose_full_output_cannot_be_saved_still_records_the_step_and_runs_the_next(tmp_path):
+    # The full stream spills to artifacts/; on a full disk that spill used to raise out of the
+    # transport and end the host as "internal error: OSError: [Errno 27] File too large", with
+    # no record of the step and every later step lost.
+    playbook = tmp_path / "flood.yaml"
+    playbook.write_text(
+        "name: flood\nsteps:\n"
+        "  - id: flood\n    run: head -c 3000000 /dev/zero | tr '\\0' x; echo; echo END\n"
+        "  - id: after\n    run: echo after\n"
+    )
+    out = tmp_path / "runs"
+    proc = subprocess.run(
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)],
+        capture_output=True, text=True, timeout=60, preexec_fn=_limit_file_size(1_000_000),
+        env={**os.environ, "COLUMNS": "300"},
+    )
+    assert "internal error" not in proc.stderr + proc.stdout, proc.stderr[-2000:]
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    run_dir, record = only_run(out)
+    flood, after = record["steps"]
+    assert flood["status"] == "passed" and flood["truncated"] is True
+    assert flood["stdout"].rstrip().endswith("END")  # head and tail are still kept in the record
+    assert "could not be saved" in flood["stdout"] and "File too large" in flood["stdout"]
+    assert flood["artifacts"] == []  # no half-written file passed off as the full output
+    assert not list((run_dir / "artifacts").rglob("*.log"))
+    assert after["status"] == "passed" and after["stdout"] == "after\n"
+
+
+def test_an_inline_script_longer_than_the_kernel_argument_limit_runs(tmp_path):
+    # Linux caps one execve argument at 128 KiB (MAX_ARG_STRLEN): `bash -c <script>` with a
+    # pasted 160 KB script failed with "internal error: OSError: Argument list too long".
+    lines = [f"      # step {i:05d}: {'pad ' * 18}" for i in range(2000)]
+    playbook = tmp_path / "long.yaml"
+    playbook.write_text(
+        "name: long\nvars:\n  greeting: hello world\nsteps:\n  - id: long\n    run: |\n"
+        + "\n".join(lines) + "\n      echo {{ greeting }} \"$#\"\n      exit 3\n"
+        "    expect:\n      - exit_code: 3\n"
+        "  - id: after\n    run: echo after\n"
+    )
+    assert playbook.stat().st_size > 140_000
+    out = tmp_path / "runs"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out), timeout=60)
+    assert "internal error" not in result.stderr + result.stdout, result.stderr
+    assert result.code == 0, result.stderr
+    _, record = only_run(out)
+    long, after = record["steps"]
+    assert long["status"] == "passed" and long["stdout"] == "hello world 0\n" and long["exit_code"] == 3
+    assert after["status"] == "passed"
+    leftovers = [p for p in Path(tempfile.gettempdir()).glob("spec-debug-step-*.sh") if "step 00000" in p.read_text(errors="replace")]
+    assert leftovers == [], "the long script's temp file stayed behind"
+
+
+def test_json_cut_by_the_capture_limit_says_so():
+    # `curl /get_server_info` or a probe printing more than --capture-limit: the record keeps
+    # head and tail, and the JSON capture said only "output is not JSON".
+    document = json.dumps({"layers": [{"id": i, "norm": 1.0 + i} for i in range(4000)], "ok": True})
+    stdout = StreamCapture("stdout", limit_bytes=16 * 1024)
+    stdout.write(document.encode())
+    stdout.close()
+    capture = Capture.model_validate({"json": "ok", "name": "ok"})
+    try:
+        apply_captures([capture], stdout.text(), "")
+    except CaptureError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("a cut JSON document parsed")
+    assert "capture limit" in message and "--capture-limit" in message, message
+    # Whole JSON still parses as before.
+    assert apply_captures([capture], document, "") == {"ok": True}
