@@ -557,6 +557,9 @@ def _handshake_on(
     except paramiko.SSHException as exc:
         _raise_if_proxy_ended(target, sock)
         text = _one_line(exc)
+        said = _not_a_banner(transport)
+        if said is not None:
+            raise said(target, where) from None
         if "banner" in text.lower() or "timed out" in text.lower():
             # paramiko says "Error reading SSH protocol banner" both for a server that
             # closed at once (EOF) and for one that never spoke; the clock tells them apart.
@@ -587,6 +590,42 @@ def _handshake_on(
         raise HandshakeError(f"{target.alias}: connection to {where} failed during authentication: {_one_line(exc)}") from None
     transport.keep_server_alive(max(1, int(target.keepalive_s)), max(1, target.keepalive_count_max))
     return transport
+
+
+# What a server may print instead of its banner when it turns a connection away: OpenSSH's
+# sshd writes "Exceeded MaxStartups" (openssh-portable: sshd.c, drop_connection), and since
+# 9.8 "Not allowed at this time" to an address it penalises (PerSourcePenalties).
+_MAX_STARTUPS_SAID = "maxstartups"
+_PENALTY_SAID = "not allowed at this time"
+
+
+def _not_a_banner(transport: "_SignalAwareTransport") -> Callable[[SSHTarget, str], HandshakeError] | None:
+    """The error for a server that printed text instead of an SSH banner, or None if it said nothing.
+
+    paramiko skips the lines before the banner (RFC 4253, section 4.2 allows them) and then
+    reports only "Error reading SSH protocol banner"; what was said tells a busy sshd from a
+    web or mail server on the port, which would otherwise read as MaxStartups and be retried.
+    """
+    lines = [line for line in transport.pre_banner if line.strip()]
+    if not lines:
+        return None
+    said = lines[0].strip()[:120]
+    if any(_MAX_STARTUPS_SAID in line.lower() for line in lines):
+        return lambda target, where: _ClosedBeforeBanner(
+            f"{target.alias}: {where} turned us away before the SSH banner (sshd said {said!r})",
+            hint="too many unauthenticated connections at once (sshd MaxStartups): lower --forks, "
+            "or reach many hosts through one shared ProxyJump",
+        )
+    if any(_PENALTY_SAID in line.lower() for line in lines):
+        return lambda target, where: HandshakeError(
+            f"{target.alias}: {where} refuses connections from this address for now (sshd said {said!r})",
+            hint="sshd's PerSourcePenalties (OpenSSH 9.8+) blocks an address after failed or aborted logins; "
+            "wait for the penalty to expire, or ask the host's owner to exempt it (PerSourcePenaltyExemptList)",
+        )
+    return lambda target, where: HandshakeError(
+        f"{target.alias}: {where} is not an SSH server: it answered {said!r} instead of an SSH banner",
+        hint="check Port and HostName in your ssh config or inventory; another service listens on that port",
+    )
 
 
 def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
@@ -694,6 +733,8 @@ class _SignalAwareTransport(paramiko.Transport):
     }
 
     unanswered_probes = 0
+    pre_banner: tuple[str, ...] = ()
+    """The first lines the server sent before its SSH banner (usually none)."""
     not_responding: ServerNotResponding | None = None
     """Why the connection was given up, when the server stopped answering."""
 
@@ -725,6 +766,13 @@ class _SignalAwareTransport(paramiko.Transport):
             self._send_user_message(request)
 
         self.packetizer.set_keepalive(interval_s, probe)
+
+    def _log(self, level: int, msg: object, *args: object) -> None:
+        # paramiko's _check_banner logs each line before the banner as "Banner: LINE" and keeps
+        # nothing else of it (paramiko/transport.py); a few are kept for _not_a_banner.
+        if isinstance(msg, str) and msg.startswith("Banner: ") and len(self.pre_banner) < 4:
+            self.pre_banner = (*self.pre_banner, msg[len("Banner: ") :])
+        super()._log(level, msg, *args)
 
     # Any reply to a global request (ours are only the probes) proves the server alive.
     def _parse_request_success(self, m: paramiko.Message) -> None:
