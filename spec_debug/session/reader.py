@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -180,12 +181,50 @@ def iter_json_records(path: Path, stats: ReadStats,
             else:
                 obj = loads(raw)
         except (ValueError, StopIteration):  # JSONDecodeError, UnicodeDecodeError; the scanner's "no value"
-            stats.broken_json += 1
+            if b"\x00" not in raw:
+                stats.broken_json += 1
+                continue
+            for n, obj in enumerate(_unpadded(raw, stats)):
+                if n:  # a record appended right after the padding, on the same line
+                    index += 1
+                    stats.records += 1
+                if obj is not None:
+                    yield index, lineno, obj
             continue
         if type(obj) is not dict:
             stats.non_object += 1
             continue
         yield index, lineno, obj
+
+
+_NUL_RUN = re.compile(rb"\x00+")
+
+
+def _unpadded(raw: bytes, stats: ReadStats) -> Iterator[dict | None]:
+    """The records of a line that holds runs of NUL bytes: what a crash during an append
+    leaves (the file was extended but the block never written). Seen in Claude Code sessions
+    as a valid record followed by ~9 KB of NULs on its line, a final line of ~143 KB of NULs
+    (anthropics/claude-code issue #76059), and a mid-file run of NULs with valid appends after
+    it (issue #49876). JSON never holds a raw NUL, so each piece between the runs is decoded on
+    its own: one object per piece (None where it is no record; counted). A line of padding
+    alone is counted as binary."""
+    pieces = [piece for piece in _NUL_RUN.split(raw) if piece.strip()]
+    if not pieces:
+        stats.binary += 1
+        yield None
+        return
+    for piece in pieces:
+        try:
+            obj = json.loads(piece)
+        except ValueError:
+            stats.broken_json += 1
+            yield None
+            continue
+        if type(obj) is not dict:
+            stats.non_object += 1
+            yield None
+            continue
+        yield obj
 
 
 def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iterator[tuple[int, int, dict]]:
@@ -201,21 +240,21 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
         buf = f.read()
         pos = _skip_ws(buf, 0)
         if buf[pos:pos + 1] == "{":
-            # Find the array under `key` (common wrapper: {"messages": [...]}).
-            marker = f'"{key}"'
-            while marker not in buf and len(buf) < MAX_LINE_BYTES:
+            # Find the array under `key` (common wrapper: {"messages": [...]}). The key must
+            # open an array: a request body saved as sent ({model, tools, messages}) may name a
+            # "messages" property in a tool's JSON schema first, and list it under "required".
+            marker = re.compile(r'"%s"\s*:\s*\[' % re.escape(key))
+            found = marker.search(buf)
+            while found is None and len(buf) < MAX_LINE_BYTES:
                 more = f.read()
                 if not more:
                     break
                 buf += more
-            at = buf.find(marker)
-            if at < 0:
+                found = marker.search(buf, max(0, len(buf) - len(more) - 64))
+            if found is None:
                 stats.broken_json += 1
                 return
-            pos = buf.find("[", at)
-            if pos < 0:
-                stats.broken_json += 1
-                return
+            pos = found.end() - 1
         elif buf[pos:pos + 1] != "[":
             stats.broken_json += 1
             return

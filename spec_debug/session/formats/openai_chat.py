@@ -54,6 +54,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         yield from _anthropic_blocks(content, role, event, call_names)
         return
     text = block_text(content)
+    if role == "assistant":
+        text = "\n".join(part for part in (text, _refusal(message, content)) if part)
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user":
@@ -70,9 +72,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         for n, call in enumerate(calls):
             if not isinstance(call, dict):
                 continue
-            fn = call.get("function") if isinstance(call.get("function"), dict) else call
+            # A custom tool (type "custom") sends free-form text as ``custom.input``, no JSON
+            # arguments (openai/openai-python src/openai/types/chat/
+            # chat_completion_message_custom_tool_call.py).
+            fn = next((call[k] for k in ("function", "custom") if isinstance(call.get(k), dict)), call)
             name = fn.get("name") if isinstance(fn.get("name"), str) else "?"
-            raw = fn.get("arguments")
+            raw = fn.get("arguments", fn.get("input"))
             args = decode_arguments(raw)
             command = shell_command(args) if isinstance(args, dict) else None
             if command is None and isinstance(raw, str) and args is None and _is_shell(name):
@@ -95,6 +100,17 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
+
+
+def _refusal(message: dict, content) -> str:
+    """What the model said when it refused: ``message.refusal`` (openai/openai-python
+    ``types/chat/chat_completion_message.py``), or ``{"type": "refusal", "refusal": ...}``
+    content parts (``chat_completion_content_part_refusal_param.py``). Nothing else of the
+    message says it; without this the turn vanished."""
+    parts = [message.get("refusal")]
+    if isinstance(content, list):
+        parts += [b.get("refusal") for b in content if isinstance(b, dict) and b.get("type") == "refusal"]
+    return "\n".join(p for p in parts if isinstance(p, str) and p)
 
 
 _TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking"})

@@ -1,0 +1,136 @@
+"""Transcript shapes met in the field that the readers got wrong: a Claude Code session left
+with NUL padding by a crash, OpenAI chat with custom tool calls and refusals, a saved request
+whose tool schema names a "messages" property before the conversation, and Codex commands
+that outlive their first output (unified exec).
+
+Each line follows the shape its cited source shows; names and outputs are ours.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import ReadStats
+from spec_debug.session.sources import discover, iter_events
+
+SESSION = "5f0c1d2e-3333-4444-8555-666677778888"
+
+
+def _events(path: Path) -> tuple[list, ReadStats]:
+    (source,) = discover(path)
+    stats = ReadStats()
+    return list(iter_events(source, stats, AgentTree())), stats
+
+
+def _cc(kind: str, n: int, message: dict) -> dict:
+    return {"parentUuid": None if n == 0 else f"u{n - 1}", "isSidechain": False, "userType": "external",
+            "cwd": "/work", "sessionId": SESSION, "version": "2.1.111", "type": kind, "uuid": f"u{n}",
+            "timestamp": f"2026-04-17T09:00:{n:02d}.000Z", "message": message}
+
+
+def _session_lines() -> list[bytes]:
+    return [json.dumps(line).encode() for line in (
+        _cc("user", 0, {"role": "user", "content": "why does gpu01 accept only 1.3 tokens per step?"}),
+        _cc("assistant", 1, {"id": "msg_1", "type": "message", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "Bash",
+             "input": {"command": "ssh gpu01 'grep -m1 accept /var/log/sglang.log'", "description": "accept len"}}]}),
+        _cc("user", 2, {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": True,
+             "content": "Exit code 2\ngrep: /var/log/sglang.log: No such file or directory"}]}),
+        _cc("assistant", 3, {"id": "msg_2", "type": "message", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_2", "name": "Bash", "input": {"command": "ssh gpu01 nvidia-smi -L"}}]}),
+        _cc("user", 4, {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_2", "is_error": False, "content": "GPU 0: NVIDIA H200"}]}),
+    )]
+
+
+def test_nul_padding_left_by_a_crash_loses_no_record(tmp_path):
+    """A crash during an append leaves zero-filled blocks: "a valid 159-byte JSON record
+    followed by ~9KB of \\x00 padding", and a final line of "~143KB of pure \\x00"
+    (anthropics/claude-code issue #76059); a mid-file run of NULs with valid appends after it
+    (issue #49876). The record before the padding, and one written right after it on the same
+    line, are kept; the padding alone is counted as binary, not as broken JSON."""
+    one, two, three, four, five = _session_lines()
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_bytes(one + b"\n" + two + b"\x00" * 9000 + b"\n" + b"\x00" * 600 + three + b"\n"
+                     + b"\x00" * 700 + b"\n" + four + b"\n" + five + b"\n" + b"\x00" * 143_000)
+    events, stats = _events(path)
+    assert [(e.seq, e.kind, e.call_id, e.exit_code) for e in events] == [
+        (0, "prompt", None, None), (1, "tool_call", "toolu_1", None), (2, "tool_result", "toolu_1", 2),
+        (4, "tool_call", "toolu_2", None), (5, "tool_result", "toolu_2", None)]
+    assert (stats.broken_json, stats.binary) == (0, 2)
+    a = analyze_path(path)
+    assert [(c.command, c.host, c.exit_code, c.is_error) for c in a.commands] == [
+        ("ssh gpu01 'grep -m1 accept /var/log/sglang.log'", "gpu01", 2, True),
+        ("ssh gpu01 nvidia-smi -L", "gpu01", 0, False)]
+
+
+def test_nul_padding_in_a_file_read_by_worker_processes(tmp_path, monkeypatch):
+    """The same salvage holds when a large file is cut into spans for worker processes."""
+    from spec_debug.session import parallel
+
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 700)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    lines = _session_lines()
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_bytes(b"\n".join(lines[:2]) + b"\x00" * 2000 + b"\n" + b"\n".join(lines[2:]) + b"\n" + b"\x00" * 900)
+    events, stats = _events(path)
+    assert [(e.seq, e.kind, e.exit_code) for e in events] == [
+        (0, "prompt", None), (1, "tool_call", None), (2, "tool_result", 2), (3, "tool_call", None),
+        (4, "tool_result", None)]
+    assert (stats.broken_json, stats.binary) == (0, 1)
+
+
+# -- OpenAI chat ------------------------------------------------------------------------------
+
+_CHAT = [
+    {"role": "system", "content": "You are an SRE agent with a shell on the bastion."},
+    {"role": "user", "content": "gpu01 serves 40 tok/s with EAGLE-3, baseline is 90"},
+    # A custom tool call (type "custom", free-form input): openai/openai-python
+    # src/openai/types/chat/chat_completion_message_custom_tool_call.py.
+    {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
+        {"id": "call_x1", "type": "custom", "custom": {"name": "shell", "input": "ssh gpu01 nvidia-smi -L"}}]},
+    {"role": "tool", "tool_call_id": "call_x1",
+     "content": "Exit code 255\nssh: connect to host gpu01 port 22: Connection refused"},
+    # A refusal: message.refusal (chat_completion_message.py) or a content part
+    # {"type": "refusal", "refusal": ...} (chat_completion_content_part_refusal_param.py).
+    {"role": "assistant", "content": None, "refusal": "I can't run commands on hosts I was not given."},
+    {"role": "assistant", "content": [{"type": "refusal", "refusal": "I won't disable the firewall."}]},
+    {"role": "assistant", "content": [{"type": "text", "text": "Through the bastion, then."}]},
+]
+
+
+def test_openai_custom_tool_calls_and_refusals(tmp_path):
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(_CHAT, indent=2))
+    events, _ = _events(path)
+    assert [(e.seq, e.kind, e.tool_name, e.call_id, e.command, e.text) for e in events if e.role == "assistant"] == [
+        (2, "tool_call", "shell", "call_x1", "ssh gpu01 nvidia-smi -L", "ssh gpu01 nvidia-smi -L"),
+        (4, "text", None, None, None, "I can't run commands on hosts I was not given."),
+        (5, "text", None, None, None, "I won't disable the firewall."),
+        (6, "text", None, None, None, "Through the bastion, then.")]
+    a = analyze_path(path)
+    assert [(c.seq, c.host, c.exit_code, c.is_error) for c in a.commands] == [(2, "gpu01", 255, True)]
+
+
+def test_a_saved_request_whose_tools_come_before_the_messages(tmp_path):
+    """A request body saved as sent ({model, tools, messages}): a tool's JSON schema may name a
+    "messages" property (and list it under "required") before the conversation itself."""
+    tools = [{"type": "function", "function": {
+        "name": "post_to_channel", "description": "Post messages to the on-call channel",
+        "parameters": {"type": "object", "properties": {"messages": {"type": "array", "items": {"type": "string"}}},
+                       "required": ["messages"]}}}]
+    chat = [_CHAT[1], {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function",
+         "function": {"name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi -L"})}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "GPU 0: NVIDIA H200"}]
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps({"model": "gpt-4o", "tools": tools, "tool_choice": "auto", "messages": chat}, indent=2))
+    events, stats = _events(path)
+    assert [(e.seq, e.kind, e.command) for e in events] == [
+        (0, "prompt", None), (1, "tool_call", "ssh gpu01 nvidia-smi -L"), (2, "tool_result", None)]
+    assert stats.non_object == 0
