@@ -64,6 +64,9 @@ def _find_playbook(name_or_path: str) -> Path:
     candidate = Path(name_or_path).expanduser()
     if candidate.is_file():
         return candidate
+    if candidate.exists() and not candidate.is_dir():
+        # A pipe: `curl -s URL | spec-debug run /dev/stdin`, `validate <(kubectl exec ... cat p.yaml)`.
+        return candidate
     shipped = shipped_playbooks_dir()
     stem = candidate.name[:-5] if candidate.name.endswith((".yaml", ".yml")) else candidate.name
     for suffix in (".yaml", ".yml"):
@@ -89,11 +92,12 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
     try:
         size = path.stat().st_size
         if size > MAX_PLAYBOOK_BYTES:
-            raise PlaybookError(
-                f"a {size // 2**20} MiB file is not a playbook (the limit is {MAX_PLAYBOOK_BYTES // 2**20} MiB)",
-                path=str(path), line=1, column=1,
-            )
-        raw = path.read_bytes()
+            raise _too_big(path, size)
+        # Read with a bound: a pipe's size is 0 until read, and /dev/zero never ends.
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_PLAYBOOK_BYTES + 1)
+        if len(raw) > MAX_PLAYBOOK_BYTES:
+            raise _too_big(path, len(raw))
     except OSError as exc:
         raise PlaybookError(f"cannot read playbook: {exc.strerror}", path=str(path)) from None
     try:
@@ -107,6 +111,12 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
         ) from None
     playbook = load_playbook_text(text, str(path))
     return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest())
+
+
+def _too_big(path: Path, size: int) -> PlaybookError:
+    shown = f"{size // 2**20} MiB file" if path.is_file() else f"stream of over {MAX_PLAYBOOK_BYTES // 2**20} MiB"
+    return PlaybookError(f"a {shown} is not a playbook (the limit is {MAX_PLAYBOOK_BYTES // 2**20} MiB)",
+                         path=str(path), line=1, column=1)
 
 
 def byte_position(raw: bytes, offset: int) -> tuple[int, int]:
