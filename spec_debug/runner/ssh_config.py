@@ -75,6 +75,8 @@ class SSHTarget:
     host_key_alias: str | None = None
     strict_host_key_checking: str = "ask"
     """ssh_config value: yes | ask | accept-new | no (off). `ask` behaves as `yes` here."""
+    hash_known_hosts: bool = False
+    """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
 
     @property
     def known_hosts_name(self) -> str:
@@ -230,6 +232,7 @@ def resolve_target(
         global_known_hosts_files=global_known,
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=entry.get("stricthostkeychecking", "ask").lower(),
+        hash_known_hosts=entry.get("hashknownhosts", "no").lower() == "yes",
     )
 
 

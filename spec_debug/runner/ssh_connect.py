@@ -581,6 +581,7 @@ def _handshake_on(
         server_key=transport.get_remote_server_key(),
         known_hosts=known_hosts,
         accept_new=accept_new,
+        hash_new=target.hash_known_hosts,
     )
     try:
         authenticate(transport, target, options.auth_options())

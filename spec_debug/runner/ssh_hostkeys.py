@@ -33,7 +33,7 @@ class KnownHostsEntry:
     """The host field: comma-separated names or patterns (`*`, `?`, `!negation`) or one `|1|` hash."""
     key: paramiko.PKey
     marker: str | None = None
-    """`@revoked`, or None for a plain host key (`@cert-authority` lines are not kept)."""
+    """`@revoked`, `@cert-authority`, or None for a plain host key."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,11 @@ class KnownHosts:
     def revoked_for(self, name: str) -> list[paramiko.PKey]:
         return [entry.key for entry in self.entries_for(name) if entry.marker == "@revoked"]
 
+    def authorities_for(self, name: str) -> list[paramiko.PKey]:
+        """Host CAs (`@cert-authority`) trusted for `name`: ssh(1) accepts any host certificate
+        they signed; we can only say that they are there (see verify_host_key)."""
+        return [entry.key for entry in self.entries_for(name) if entry.marker == "@cert-authority"]
+
 
 def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
     """The lines of a known_hosts file we can use, the rest skipped one by one, as sshd(8)'s
@@ -73,7 +78,8 @@ def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
     `@cert-authority` or `@revoked` marker, which many fleets ship in
     /etc/ssh/ssh_known_hosts, or a key type it does not know), and matches host names only
     literally; here a bad line costs only itself, and patterns match as in OpenSSH.
-    Host certificates (`@cert-authority`) are not verified: such hosts need their own key line.
+    `@cert-authority` lines are kept only to explain a refusal: host certificates are not
+    verified, so such hosts need their own key line.
     """
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -87,7 +93,7 @@ def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
         marker = None
         if fields[0].startswith("@"):
             marker, fields = fields[0].lower(), fields[1:]
-            if marker != "@revoked":
+            if marker not in ("@revoked", "@cert-authority"):
                 continue
         if len(fields) < 3:
             continue
@@ -148,8 +154,13 @@ def verify_host_key(
     server_key: paramiko.PKey,
     known_hosts: KnownHosts,
     accept_new: bool,
+    hash_new: bool = False,
 ) -> None:
-    """Return if the key is known (or newly accepted); raise HostKeyError otherwise."""
+    """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
+
+    `hash_new` (ssh_config HashKnownHosts yes) files an accepted key under the hash of the
+    name, as ssh(1) then does, so known_hosts does not list the fleet's host names in clear.
+    """
     if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
         raise HostKeyError(
             f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
@@ -158,8 +169,21 @@ def verify_host_key(
     known = known_hosts.keys_for(known_hosts_name)
     if not known:
         if accept_new:
-            _append_known_host(known_hosts.write_file, known_hosts_name, server_key)
+            _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
             return
+        if known_hosts.authorities_for(known_hosts_name):
+            # paramiko offers no certificate host key algorithms (paramiko/transport.py,
+            # _preferred_keys), so a host that ssh(1) trusts through its CA shows us only its
+            # plain key: "not in known_hosts" alone would send the user looking for a fault.
+            raise HostKeyError(
+                f"{alias}: known_hosts trusts {known_hosts_name} through an @cert-authority line, but spec-debug "
+                f"cannot check SSH host certificates (paramiko has no support for them); the host's own key "
+                f"({describe_key(server_key)}) is not in known_hosts",
+                hint=(
+                    "check that fingerprint with the host's owner, then rerun with --accept-new to add the host's own key "
+                    f"to {known_hosts.write_file} (or add it yourself: `ssh-keyscan {_ssh_args(known_hosts_name)}`)"
+                ),
+            )
         raise HostKeyError(
             f"{alias}: host key for {known_hosts_name} is not in known_hosts "
             f"(server offered {describe_key(server_key)})",
@@ -183,7 +207,7 @@ def verify_host_key(
     )
 
 
-def _append_known_host(path: Path, name: str, key: paramiko.PKey) -> None:
+def _append_known_host(path: Path, name: str, key: paramiko.PKey, *, hashed: bool = False) -> None:
     """File the accepted key; if known_hosts cannot be written (a read-only home), the key is
     still accepted for this run, as ssh(1) does after "Failed to add the host to the list of
     known hosts" (openssh-portable: sshconnect.c).
@@ -193,7 +217,10 @@ def _append_known_host(path: Path, name: str, key: paramiko.PKey) -> None:
     both, the old host's key included. A name another host thread filed with the same key
     while we checked (two aliases or two users of one machine) is not filed twice.
     """
-    line = f"{name} {key.get_name()} {key.get_base64()}\n".encode()
+    # A hashed name is `|1|base64(salt)|base64(HMAC-SHA1(salt, name))`, a fresh random salt
+    # per entry (openssh-portable: hostfile.c, host_hash); paramiko's hash_host makes the same.
+    field = paramiko.HostKeys.hash_host(name) if hashed else name
+    line = f"{field} {key.get_name()} {key.get_base64()}\n".encode()
     with _KNOWN_HOSTS_WRITE_LOCK:
         try:
             if any(e.marker is None and e.key == key and host_matches(e.patterns, name) for e in read_known_hosts(path)):
