@@ -134,3 +134,87 @@ def test_a_saved_request_whose_tools_come_before_the_messages(tmp_path):
     assert [(e.seq, e.kind, e.command) for e in events] == [
         (0, "prompt", None), (1, "tool_call", "ssh gpu01 nvidia-smi -L"), (2, "tool_result", None)]
     assert stats.non_object == 0
+
+
+# -- Codex unified exec -----------------------------------------------------------------------
+
+def _rollout(*items: tuple[str, dict]) -> list[str]:
+    lines = [{"timestamp": "2026-02-06T00:38:00.000Z", "type": "session_meta",
+              "payload": {"id": "019c3a10-0000-7000-8000-0000000000aa", "cwd": "/work", "originator": "codex_cli_rs",
+                          "cli_version": "0.98.0", "source": "cli", "model_provider": "openai"}}]
+    for n, (kind, payload) in enumerate(items, 1):
+        lines.append({"timestamp": f"2026-02-06T00:38:{n:02d}.000Z", "type": kind, "payload": payload})
+    return [json.dumps(line) for line in lines]
+
+
+def _exec(call_id: str, cmd: str) -> tuple[str, dict]:
+    return ("response_item", {"type": "function_call", "name": "exec_command", "call_id": call_id,
+                              "arguments": json.dumps({"cmd": cmd, "yield_time_ms": 1000})})
+
+
+def _poll(call_id: str, session_id: int) -> tuple[str, dict]:
+    return ("response_item", {"type": "function_call", "name": "write_stdin", "call_id": call_id,
+                              "arguments": json.dumps({"session_id": session_id, "chars": "",
+                                                       "yield_time_ms": 30000})})
+
+
+def _output(call_id: str, text: str) -> tuple[str, dict]:
+    return ("response_item", {"type": "function_call_output", "call_id": call_id, "output": text})
+
+
+_OOM = ("Traceback (most recent call last):\n  File \"/opt/sglang/srt/model_executor/model_runner.py\", line 412, "
+        "in init_memory_pool\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+
+
+def test_codex_command_that_outlives_its_first_output_gets_its_exit_code(tmp_path):
+    """Codex's ``exec_command`` returns after ``yield_time_ms`` with "Process running with
+    session ID N" while the command runs on; the model polls it with ``write_stdin`` until a
+    poll says "Process exited with code N" (openai/codex codex-rs/core/src/unified_exec/; the
+    same outputs in published rollouts). That exit code and output are the command's, not the
+    poll's: the server launch failed, and its traceback came from it."""
+    path = tmp_path / "rollout-2026-02-06T00-38-00-019c3a10.jsonl"
+    path.write_text("\n".join(_rollout(
+        ("response_item", {"type": "message", "role": "user",
+                           "content": [{"type": "input_text", "text": "start the EAGLE-3 server on this box"}]}),
+        _exec("call_launch", "python -m sglang.launch_server --model-path /m --speculative-algorithm EAGLE3"),
+        _output("call_launch", "Chunk ID: 6e6db0\nWall time: 1.0024 seconds\nProcess running with session ID 52328\n"
+                               "Original token count: 9\nOutput:\nLoading safetensors checkpoint shards: 0% 0/4\n"),
+        _poll("call_p1", 52328),
+        _output("call_p1", "Chunk ID: 7a1b2c\nWall time: 30.0011 seconds\nProcess running with session ID 52328\n"
+                           "Original token count: 11\nOutput:\nLoading safetensors checkpoint shards: 100% 4/4\n"),
+        _poll("call_p2", 52328),
+        _output("call_p2", "Chunk ID: 8d9e0f\nWall time: 4.2 seconds\nProcess exited with code 1\n"
+                           "Original token count: 60\nOutput:\n" + _OOM),
+        _exec("call_ls", "ls /m"),
+        _output("call_ls", "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 3\n"
+                           "Output:\nconfig.json\n"),
+    )) + "\n")
+    events, _ = _events(path)
+    assert [(e.seq, e.kind, e.call_id, e.exit_code, e.is_error, e.raw_type) for e in events if e.kind == "tool_result"] == [
+        (3, "tool_result", "call_launch#running", None, False, "running"),
+        (5, "tool_result", "call_p1", None, False, None),
+        (7, "tool_result", "call_launch", 1, True, None),
+        (9, "tool_result", "call_ls", 0, False, None)]
+    a = analyze_path(path)
+    assert [(c.seq, c.command.split()[0:3], c.exit_code, c.is_error) for c in a.commands] == [
+        (2, ["python", "-m", "sglang.launch_server"], 1, True), (8, ["ls", "/m"], 0, False)]
+    assert [(e.seq, e.exception, e.command_seq) for e in a.errors] == [(7, "torch.OutOfMemoryError", 2)]
+
+
+def test_codex_exec_command_end_written_when_the_process_exits(tmp_path):
+    """With extended history (app-server ``persistExtendedHistory``) Codex also writes the
+    ``exec_command_end`` its exit watcher sends when such a process ends, under the first
+    call's id (openai/codex codex-rs/core/src/unified_exec/async_watcher.rs,
+    ``spawn_exit_watcher``): that is the command's result, not a duplicate of its first output."""
+    path = tmp_path / "rollout-2026-02-06T00-38-00-019c3a11.jsonl"
+    path.write_text("\n".join(_rollout(
+        _exec("call_bench", "python -m sglang.bench_serving --backend sglang --num-prompts 200"),
+        _output("call_bench", "Chunk ID: a\nWall time: 1.0 seconds\nProcess running with session ID 7\n"
+                              "Original token count: 0\nOutput:\n"),
+        ("event_msg", {"type": "exec_command_end", "call_id": "call_bench", "process_id": "7",
+                       "command": ["/bin/bash", "-lc", "python -m sglang.bench_serving --backend sglang"],
+                       "aggregated_output": "ConnectionRefusedError: [Errno 111] Connection refused\n",
+                       "exit_code": 1, "stdout": "", "stderr": "", "formatted_output": "", "status": "failed"}),
+    )) + "\n")
+    a = analyze_path(path)
+    assert [(c.seq, c.exit_code, c.is_error) for c in a.commands] == [(1, 1, True)]

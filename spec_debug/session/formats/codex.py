@@ -20,6 +20,7 @@ import json
 import re
 from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats, Spawn
@@ -76,6 +77,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
     """``skip``: record indices not to turn into events (``codex_threads.replayed_span``); they keep
     their place in the seq numbering."""
     results_seen: OrderedDict[str, None] = OrderedDict()
+    processes = _Processes()
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         if skip is not None and skip[0] <= index < skip[1]:
@@ -101,7 +103,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                          block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
 
         if line_type == "response_item":
-            yield from _response_item(payload, ptype, event, results_seen)
+            yield from _response_item(payload, ptype, event, results_seen, processes)
         elif line_type == "event_msg":
             if ptype == "exec_command_end":
                 call_id = _call_id(payload)
@@ -160,7 +162,57 @@ def _legacy(obj: dict, line_type) -> tuple[str | None, dict]:
     return line_type, {}
 
 
-def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]:
+@dataclass(slots=True)
+class _Processes:
+    """Commands that outlive their first output. Codex's ``exec_command`` returns after
+    ``yield_time_ms`` with "Process running with session ID N" while the command runs on; the
+    model polls it with ``write_stdin{session_id: N}`` until a poll says "Process exited with
+    code N" (openai/codex ``codex-rs/core/src/unified_exec/``; the same outputs in published
+    rollouts). That exit is the command's: its result goes under the command's call id, and the
+    first output under ``<call id>#running`` (a partial result that must not close the call)."""
+
+    shell_calls: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    polls: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """write_stdin call id -> the session id it polls."""
+    running: dict[str, str] = field(default_factory=dict)
+    """session id -> call id of the command that started it."""
+
+    def call(self, name: str, call_id: str | None, command: str | None, args) -> None:
+        if call_id is None:
+            return
+        if command is not None:
+            _bounded(self.shell_calls, call_id, None)
+        elif name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
+            _bounded(self.polls, call_id, str(args["session_id"]))
+
+    def result(self, call_id: str | None, output: str, code, results_seen) -> tuple[str | None, bool]:
+        """``(call id to report the result under, still running)``."""
+        if call_id is None:
+            return call_id, False
+        if call_id in self.shell_calls and code is None:
+            running = _RUNNING.search(output[:400])
+            if running:
+                self.running[running.group(1)] = call_id
+                return f"{call_id}#running", True
+        session = self.polls.pop(call_id, None)
+        if session is not None and isinstance(code, int):
+            owner = self.running.pop(session, None)
+            if owner is not None and owner not in results_seen:
+                return owner, False
+        return call_id, False
+
+
+def _bounded(seen: OrderedDict, key: str, value) -> None:
+    seen[key] = value
+    if len(seen) > 4096:
+        seen.popitem(last=False)
+
+
+_POLL_TOOL = "write_stdin"
+_RUNNING = re.compile(r"^Process running with session ID (\d+)", re.MULTILINE)
+
+
+def _response_item(payload: dict, ptype, event, results_seen, processes: _Processes) -> Iterator[Event]:
     if ptype == "message":
         role = payload.get("role") if isinstance(payload.get("role"), str) else "assistant"
         content = payload.get("content")
@@ -202,6 +254,7 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
             label = args.get("task_name") or args.get("message") or args.get("prompt") or ""
             kind = args.get("agent_type") or args.get("role") or ""
             spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
+        processes.call(name, _call_id(payload), command, args)
         yield event("tool_call", "assistant", tool_name=name, call_id=_call_id(payload),
                     command=command, text=text, path=path, spawn=spawn, host=host if command else None)
     elif ptype in ("function_call_output", "custom_tool_call_output"):
@@ -231,9 +284,12 @@ def _response_item(payload: dict, ptype, event, results_seen) -> Iterator[Event]
         if code is None:
             m = _EXIT_TEXT.search(output[:400])
             code = int(m.group(1)) if m else None
-        _remember(results_seen, call_id)
+        call_id, running = processes.result(call_id, output, code, results_seen)
+        if not running:
+            _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
-                    exit_code=code if isinstance(code, int) else None, is_error=bool(code), agent_ref=agent_ref)
+                    exit_code=code if isinstance(code, int) else None, is_error=bool(code), agent_ref=agent_ref,
+                    raw_type="running" if running else None)
     else:
         yield event("other", "assistant", raw_type=f"response_item:{ptype}")
 
