@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -265,7 +266,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             braces = is_expression and text.strip().startswith("{{")
             hint = (f"{path[-1]} is an expression already: write {text.strip()[2:-2].strip()!r} without {{{{ }}}}"
                     if braces else None)
-            with _template_parse_errors(step.id, source, path, line, column, hint):
+            with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             if missing:
                 raise PlaybookError(
@@ -277,22 +278,66 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             # Names are only known when the finding fires (facts, stdout); syntax is known now.
             # Without this, a typo in a title shows up mid-incident as "[template error: ...]".
             line, column = document.position(path) or (None, None)
-            with _template_parse_errors(step.id, source, path, line, column):
+            with _template_parse_errors(step.id, source, path, line, column, None, text, document):
                 parse_template(text)
 
 
 @contextmanager
 def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], line: int | None,
-                           column: int | None, hint: str | None = None) -> Iterator[None]:
-    """A template that does not parse, as a PlaybookError at the template's position."""
+                           column: int | None, hint: str | None = None, text: str = "",
+                           document: PositionedDocument | None = None) -> Iterator[None]:
+    """A template that does not parse, as a PlaybookError at the place in the file where it
+    goes wrong (inside a multi-line script when it can be found there)."""
     try:
         yield
     except TemplateSyntaxError as exc:
+        shell_hint = _shell_syntax_hint(text, exc.message or "")
+        if document is not None and line is not None and (shell_hint is not None or "\n" in text.strip()):
+            line, column = _template_error_position(text, exc.lineno, shell_hint, document, line, column)
+        hint = "; ".join(h for h in (hint, shell_hint and shell_hint[1]) if h) or None
         raise PlaybookError(f"template syntax error in step {step_id!r}: {exc.message}", path=source, line=line,
                             column=column, key_path=dotted_path(path), hint=hint) from None
     except RecursionError:  # Jinja parses recursively: thousands of nested parentheses
         raise PlaybookError(f"template in step {step_id!r} nests too deeply to parse", path=source, line=line,
                             column=column, key_path=dotted_path(path)) from None
+
+
+# Shell text that Jinja reads as its own syntax. Go templates are what docker, podman and
+# kubectl take for --format / -o go-template (`{{.State.Status}}`, `{{range .items}}`); bash
+# writes the length of a variable as ${#name}, and `{#` opens a Jinja comment.
+_GO_TEMPLATE = re.compile(r"\{\{-?\s*(\.|(range|with|if|end|printf|json|index|len)\b)")
+_RAW_FIX = "wrap that text in {% raw %}...{% endraw %} so it reaches the command as written"
+
+
+def _shell_syntax_hint(text: str, message: str) -> tuple[re.Pattern[str], str] | None:
+    """(what to look for on the line, hint) when shell text was read as Jinja syntax."""
+    if "comment" in message and "{#" in text:
+        return re.compile(r"\{#"), f"Jinja reads '{{#' as the start of a comment (bash's ${{#name}} is one): {_RAW_FIX}"
+    if _GO_TEMPLATE.search(text):
+        return _GO_TEMPLATE, f"'{{{{.Field}}}}' is a Go template for the command (docker/kubectl --format), not for spec-debug: {_RAW_FIX}"
+    return None
+
+
+def _template_error_position(text: str, template_line: int | None, shell_hint: tuple[re.Pattern[str], str] | None,
+                             document: PositionedDocument, line: int, column: int | None) -> tuple[int, int | None]:
+    """The file position of the failing template line: Jinja knows the line within the
+    template; find that line's text in the file at or after where the value starts. Falls
+    back to the value's own position when it cannot be found (quoted escapes, folding)."""
+    template_lines = text.splitlines() or [""]
+    index = min(max((template_line or 1) - 1, 0), len(template_lines) - 1)
+    if shell_hint is not None:  # Jinja reports the end of an unclosed comment: find its start
+        index = next((i for i, t in enumerate(template_lines) if shell_hint[0].search(t)), index)
+    wanted = template_lines[index].strip()
+    if not wanted:
+        return line, column
+    marker = shell_hint[0] if shell_hint is not None else re.compile(r"\{[{%#]")
+    for number in range(line, min(len(document.lines), line + len(template_lines) + 1) + 1):
+        found_at = document.lines[number - 1].find(wanted)
+        if found_at < 0:
+            continue
+        trigger = marker.search(wanted)
+        return number, found_at + (trigger.start() if trigger else 0) + 1
+    return line, column
 
 
 def _check_probe_name(name: str, path: tuple[Any, ...], document: PositionedDocument, source: str) -> None:

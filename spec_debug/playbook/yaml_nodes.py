@@ -45,6 +45,8 @@ class PositionedDocument:
     value: Any
     positions: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
     """1-based (line, column) of each value by key path; keys themselves under path + ('<key>',)."""
+    lines: list[str] = field(default_factory=list)
+    """The source text by line, to point inside a multi-line value (a script under `run: |`)."""
 
     def position(self, path: KeyPath) -> tuple[int, int] | None:
         # Walk up until a known position: a missing key is reported at its parent mapping.
@@ -109,7 +111,7 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
             loader.dispose()
     if node is None:
         raise PlaybookError("the playbook is empty", path=source, line=1, column=1)
-    document = PositionedDocument(value=None)
+    document = PositionedDocument(value=None, lines=text.splitlines())
     document.value = _Builder(document, source).build(node, ())
     return document
 
