@@ -13,6 +13,9 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 - Host keys are looked up under HostKeyAlias if set, else under the resolved HostName,
   written `[host]:port` when the port is not 22.
 - Jump hosts are resolved through the same config, each with its own settings.
+- `%` tokens in IdentityFile and ProxyCommand are ssh(1)'s, `%n`, `%p` and `%%` included;
+  `Match exec` commands run (as in ssh(1)) with stdin and stdout on /dev/null;
+  CanonicalizeHostname applies to the HostName, never replaces it.
 """
 
 from __future__ import annotations
@@ -22,12 +25,16 @@ import glob
 import os
 import re
 import shlex
+import socket
+import subprocess
 from dataclasses import dataclass
+from types import SimpleNamespace
 from pathlib import Path
 
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_errors import HostUnreachableError
 
 DEFAULT_PORT = 22
 DEFAULT_CONNECT_TIMEOUT_S = 15.0
@@ -129,6 +136,31 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
         raise UsageError(f"cannot read ssh config {config_path}: {exc}") from None
 
 
+class _MatchExec:
+    """`Match exec "COMMAND"` run as ssh(1) runs it: through the user's shell, with stdin and
+    stdout on /dev/null and stderr shown (openssh-portable: readconf.c, execute_in_shell).
+
+    OpenSSH runs these commands, and configs rely on them (`Match host gpu* exec "on-vpn"`), so
+    we run them too. paramiko runs them with invoke.run (paramiko/config.py, _does_match),
+    which forwards our own stdin to the command: it swallowed whatever spec-debug's stdin held
+    (`run --step` answers, a piped host list) and switched a terminal to cbreak mode from a
+    host thread. paramiko.config's module-level `invoke` is its only use of invoke, so this
+    object stands in for it (run(command, hide=..., warn=...) -> result with `.ok`).
+    """
+
+    @staticmethod
+    def run(command: str, **_ignored: object) -> SimpleNamespace:
+        shell = os.environ.get("SHELL") or "/bin/sh"
+        try:
+            done = subprocess.run([shell, "-c", command], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False)
+        except OSError:
+            return SimpleNamespace(ok=False)  # no shell: the criterion fails, as a failing command
+        return SimpleNamespace(ok=done.returncode == 0)
+
+
+paramiko.config.invoke = _MatchExec  # type: ignore[attr-defined]
+
+
 _INCLUDE = re.compile(r"^\s*include(?:\s*=\s*|\s+)(.+)$", re.IGNORECASE)
 _BLOCK = re.compile(r"^\s*(host|match)(\s*=\s*|\s+)", re.IGNORECASE)
 _MAX_INCLUDE_DEPTH = 16  # OpenSSH's READCONF_MAX_DEPTH
@@ -193,6 +225,13 @@ def resolve_target(
         seed["port"] = str(port)
     try:
         entry = _with_command_line(config, seed).lookup(destination.host)
+    except paramiko.CouldNotCanonicalize:
+        # ssh(1): 'Could not resolve host "gpu01"' (openssh-portable: ssh.c, resolve_canonicalize):
+        # a name that is in none of the domains is an unreachable host, not a usage error.
+        raise HostUnreachableError(
+            f"{destination.host}: cannot resolve host name {destination.host!r} in any CanonicalDomains of your ssh config",
+            hint="check the name; CanonicalizeFallbackLocal no forbids trying it as given",
+        ) from None
     except Exception as exc:  # paramiko raises bare exceptions for e.g. `Match exec` w/o invoke
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
     user = entry.get("user") or getpass.getuser()
@@ -244,14 +283,94 @@ def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> para
     `bob@gpu:2200` through `ProxyCommand ssh -W %h:%p` goes to port 2200 as in OpenSSH.
     paramiko keeps parsed blocks in `_config` (paramiko/paramiko: paramiko/config.py, parse).
     """
-    if not seed:
-        return config
     block: dict[str, object] = {key: value for key, value in seed.items() if key != "identityfile"}
     if "identityfile" in seed:
         block["identityfile"] = [seed["identityfile"]]  # paramiko keeps IdentityFile as a list
-    seeded = paramiko.SSHConfig()
-    seeded._config = [{"host": ["*"], "config": block}, *config._config]
+    seeded = _OpenSSHTokens()
+    front = [{"host": ["*"], "config": block}] if block else []
+    # Last, as OpenSSH's built-in defaults: no CanonicalDomains means nothing to try (paramiko
+    # raises KeyError on `CanonicalizeHostname yes` without it: paramiko/config.py, lookup).
+    defaults = [{"host": ["*"], "config": {"canonicaldomains": ""}}]
+    seeded._config = [*front, *config._config, *defaults]
     return seeded
+
+
+# The `%` tokens ssh_config(5) documents per keyword (OpenSSH 9), beyond what paramiko expands
+# (paramiko/config.py, TOKENS_BY_CONFIG_KEY: no %n, %p, %i, %k, %L or %% in IdentityFile, no %n
+# or %% in ProxyCommand). `IdentityFile ~/.ssh/keys/%n` (a key per alias) otherwise names a
+# file that does not exist and the host "fails authentication" with no key tried at all.
+_OWN_TOKENS = {"identityfile": set("%nipkLj"), "proxycommand": set("%n")}
+_TOKEN = re.compile(r"%(.)")
+
+
+class _OpenSSHTokens(paramiko.SSHConfig):
+    """paramiko's config with ssh(1)'s token expansion for IdentityFile and ProxyCommand: one
+    left-to-right pass (so `%%h` stays `%h`, which paramiko's replace-each-token turns into
+    `%HOST`), the tokens paramiko lacks added, the rest as paramiko computes them."""
+
+    def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
+        own = _OWN_TOKENS.get(key)
+        if own is None:
+            return super()._tokenize(config, target_hostname, key, value)
+        if key == "identityfile":
+            value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
+        # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
+        # the shell that runs it expands a leading one (_ProxyCommand in ssh_connect).
+        inherited = set(c[1] for c in self._allowed_tokens(key) if c.startswith("%"))
+
+        def expand(match: re.Match[str]) -> str:
+            token = match.group(1)
+            if token == "%":
+                return "%"
+            if token in own:
+                return _own_token(token, config, target_hostname)
+            if token in inherited:
+                return str(super(_OpenSSHTokens, self)._tokenize(config, target_hostname, key, match.group(0)))
+            return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
+
+        return _TOKEN.sub(expand, value)
+
+    def canonicalize(self, hostname: str, options: dict[str, object], domains: list[str]) -> str:
+        """CanonicalizeHostname as ssh(1) applies it (openssh-portable: ssh.c, main and
+        resolve_canonicalize): to the HostName when one is set, never to an address or a name
+        with more dots than CanonicalizeMaxDots, and under `yes` not through a proxy.
+
+        paramiko canonicalizes the alias and then overwrites HostName with the result
+        (paramiko/config.py, lookup): `Host *  CanonicalizeHostname yes` beside
+        `Host gpu01  HostName 10.0.0.1` sent us to the DNS name `gpu01` (or a CanonicalDomains
+        match of it), not to 10.0.0.1.
+        """
+        name = str(options.get("hostname") or hostname).replace("%h", hostname)
+        proxied = any(str(options.get(key) or "none").lower() != "none" for key in ("proxycommand", "proxyjump"))
+        if proxied and options.get("canonicalizehostname") != "always":
+            return name
+        if name != hostname and (_is_address(name) or name.count(".") > int(str(options.get("canonicalizemaxdots", 1)))):
+            return name
+        return str(super().canonicalize(name, options, domains))
+
+
+def _is_address(name: str) -> bool:
+    try:
+        socket.inet_pton(socket.AF_INET6 if ":" in name else socket.AF_INET, name)
+    except OSError:
+        return False
+    return True
+
+
+def _own_token(token: str, config: dict[str, object], alias: str) -> str:
+    if token == "n":
+        return alias  # the name as given on the command line
+    if token == "p":
+        return str(config.get("port", DEFAULT_PORT))
+    if token == "i":
+        return str(os.getuid())
+    if token == "k":
+        return str(config.get("hostkeyalias") or alias)
+    if token == "L":
+        return socket.gethostname().split(".")[0]
+    if token == "j":
+        return str(config.get("proxyjump") or "")
+    raise AssertionError(token)
 
 
 # ssh(1) flags that take an argument, and the ssh_config keyword of those that matter here.
