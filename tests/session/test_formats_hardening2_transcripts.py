@@ -218,3 +218,51 @@ def test_codex_exec_command_end_written_when_the_process_exits(tmp_path):
     )) + "\n")
     a = analyze_path(path)
     assert [(c.seq, c.exit_code, c.is_error) for c in a.commands] == [(1, 1, True)]
+
+
+# -- Claude Code queued prompts -------------------------------------------------------------
+
+def test_a_prompt_typed_while_claude_works_is_a_prompt(tmp_path):
+    """What the person types while the agent is busy is written as an attachment line,
+    ``{"type": "attachment", "attachment": {"type": "queued_command", "prompt": ...,
+    "commandMode": "prompt", "origin": {"kind": "human"}}}``, never as a user line; a
+    background task that ends meanwhile comes the same way with ``commandMode:
+    "task-notification"`` (shapes parsed by several independent Claude Code transcript readers,
+    e.g. one's test ``a_task_notification_handed_over_from_the_queue_is_not_yours``)."""
+    note = ("<task-notification>\n<task-id>a4f2e9c</task-id>\n<status>failed</status>\n"
+            "<summary>Agent \"bench gpu02\" failed</summary>\n</task-notification>")
+    lines = [
+        _cc("user", 0, {"role": "user", "content": "benchmark EAGLE-3 on gpu01 and gpu02"}),
+        _cc("assistant", 1, {"id": "msg_1", "type": "message", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_bg", "name": "Agent",
+             "input": {"description": "bench gpu02", "prompt": "run the bench on gpu02", "run_in_background": True}}]}),
+        _cc("user", 2, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_bg", "content":
+            "Async agent launched successfully.\nagentId: a4f2e9c (use SendMessage with to: 'a4f2e9c')"}]}),
+        {"type": "queue-operation", "operation": "enqueue", "timestamp": "2026-04-17T09:00:03.000Z",
+         "sessionId": SESSION, "content": "use --speculative-num-steps 3, not 5"},
+        {"type": "attachment", "uuid": "u4", "parentUuid": "u2", "isSidechain": False, "sessionId": SESSION,
+         "timestamp": "2026-04-17T09:00:04.000Z",
+         "attachment": {"type": "queued_command", "prompt": "use --speculative-num-steps 3, not 5",
+                        "commandMode": "prompt", "origin": {"kind": "human"}}},
+        {"type": "attachment", "uuid": "u5", "parentUuid": "u4", "isSidechain": False, "sessionId": SESSION,
+         "timestamp": "2026-04-17T09:00:05.000Z",
+         "attachment": {"type": "queued_command", "prompt": note, "commandMode": "task-notification",
+                        "origin": {"kind": "task-notification", "producer": "session-task"}}},
+    ]
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    agent = dict(_cc("user", 0, {"role": "user", "content": "run the bench on gpu02"}), isSidechain=True,
+                 agentId="a4f2e9c")
+    (tmp_path / SESSION / "subagents").mkdir(parents=True)
+    (tmp_path / SESSION / "subagents" / "agent-a4f2e9c.jsonl").write_text(json.dumps(agent) + "\n")
+    events, stats = _events(path)
+    events = [e for e in events if e.agent == "main"]
+    assert [(e.seq, e.kind, e.role, e.text) for e in events if e.seq >= 3] == [
+        (3, "other", "system", ""), (4, "prompt", "user", "use --speculative-num-steps 3, not 5"),
+        (5, "system", "user", note)]
+    assert events[-1].agent_ref == "a4f2e9c" and events[-1].agent_status == "failed"
+    assert stats.unknown_types == 0
+    a = analyze_path(path)
+    assert [(p.seq, p.text) for p in a.prompts if p.agent == "main"] == [
+        (0, "benchmark EAGLE-3 on gpu01 and gpu02"), (4, "use --speculative-num-steps 3, not 5")]
+    assert {ag["id"]: ag["status"] for ag in a.agents}["a4f2e9c"] == "failed"

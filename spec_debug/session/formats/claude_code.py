@@ -188,9 +188,33 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             return [event("compaction", "system", text=text or f"context compacted (preTokens={pre})",
                           raw_type=subtype)]
         return [event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)]
+    if kind_of_line == "attachment":
+        queued = _queued_command(obj, event)
+        if queued is not None:
+            return [queued]
     if not isinstance(kind_of_line, str) or kind_of_line not in _KNOWN_PASSTHROUGH:
         stats.unknown_types += 1
     return [event("other", "system", raw_type=str(kind_of_line))]
+
+
+def _queued_command(obj: dict, event) -> Event | None:
+    """What the person typed while the agent worked: ``{"type": "attachment", "attachment":
+    {"type": "queued_command", "prompt": ..., "commandMode": "prompt", "origin": {"kind":
+    "human"}}}``, written instead of a user line; a background task that ended meanwhile comes
+    the same way with ``commandMode: "task-notification"`` (the shapes several independent
+    transcript readers parse). A prompt unless its mode or its text says the CLI wrote it."""
+    attachment = obj.get("attachment")
+    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
+        return None
+    text = block_text(attachment.get("prompt"))
+    if not text.strip():
+        return None
+    mode = attachment.get("commandMode")
+    kind = _text_kind("user", obj, text) if mode in (None, "prompt") else "system"
+    ev = event(kind, "user", text=text, raw_type="attachment:queued_command")
+    if kind == "system" and "<task-notification>" in text[:300]:
+        _task_notification(ev)
+    return ev
 
 
 _NOT_TYPED_BY_A_PERSON = (
