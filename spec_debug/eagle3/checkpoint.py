@@ -12,6 +12,7 @@ llama_eagle3.py load_weights does the same rename) and a leading `model.` is dro
 from __future__ import annotations
 
 import json
+import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,20 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     return header
 
 
+def torch_save_cut(path: Path) -> bool:
+    """True for a torch.save zip archive that lost its end (an interrupted copy): it starts
+    like a zip but has no central directory. torch then reports only "[Errno 22] Invalid
+    argument" or "failed finding central directory"."""
+    import zipfile
+
+    try:
+        with path.open("rb") as handle:
+            starts_as_zip = handle.read(4) == b"PK\x03\x04"
+        return starts_as_zip and not zipfile.is_zipfile(path)
+    except OSError:
+        return False
+
+
 def safetensors_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
     """The weight files of a HF-style directory (sharded via model.safetensors.index.json).
 
@@ -148,6 +163,10 @@ class TensorStore:
             try:
                 state = torch.load(binary, map_location="cpu", weights_only=True, mmap=True)
             except Exception as exc:  # pickle, zip and mmap errors have no common base
+                if torch_save_cut(binary):
+                    raise CheckpointError(f"{binary}: cannot read: truncated (a zip archive "
+                                          f"without its end, {binary.stat().st_size} bytes)",
+                                          hint="copy or download it again") from None
                 raise CheckpointError(f"{binary}: cannot read ({exc})") from None
             if not isinstance(state, dict):
                 raise CheckpointError(f"{binary}: not a state dict")
@@ -163,6 +182,22 @@ class TensorStore:
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos
+
+    def keep_under(self, prefix: str, normalise, also: tuple[str, ...] = ()) -> None:
+        """Keep the tensors named `prefix` + name, renamed to normalise(name) (plus the names
+        in `also` where the prefix holds none); the rest belongs to another module."""
+        infos: dict[str, TensorInfo] = {}
+        for name, info in self.infos.items():
+            if name.startswith(prefix):
+                new = normalise(name[len(prefix):])
+                infos[new] = TensorInfo(new, info.stored_name, info.file, info.shape, info.dtype)
+        for name in also:
+            if name in self.infos and name not in infos:
+                infos[name] = self.infos[name]
+        if self._bin_state is not None:
+            by_stored = {info.stored_name: self._bin_state[old] for old, info in self.infos.items()}
+            self._bin_state = {new: by_stored[info.stored_name] for new, info in infos.items()}
+        self.infos = infos
 
     def shape(self, name: str) -> tuple[int, ...] | None:
         info = self.infos.get(name)
@@ -188,6 +223,7 @@ class DraftCheckpoint:
     path: Path
     config: DraftConfig
     tensors: TensorStore
+    stored_prefix: str | None = None  # e.g. "draft_model.": read without it (see open_draft)
 
     def has(self, name: str) -> bool:
         return name in self.tensors
@@ -210,12 +246,47 @@ class DraftCheckpoint:
         return shape[0] if shape else None
 
 
+# Where an Eagle3 draft's tensors sit inside a larger state dict: `fc` is the one module every
+# EAGLE-3 draft has and no target model has (EAGLE3.md section 1).
+_FC = "fc.weight"
+
+
+def _draft_prefix(names: list[str]) -> str | None:
+    """The prefix the draft's tensors carry when saved from a wrapper: SpecForge's
+    OnlineEagle3Model holds it as `draft_model` (specforge/core/eagle3.py), DDP adds `module.`,
+    torch.compile `_orig_mod.`. None when fc.weight is at the top or absent."""
+    if _FC in names:
+        return None
+    prefixes = [n[:-len(_FC)] for n in names if n.endswith("." + _FC)]
+    if not prefixes:
+        return None
+    return min(prefixes, key=lambda p: ("draft" not in p, len(p)))
+
+
+def _layer_indices(names) -> set[int]:
+    return {int(m.group(1)) for n in names if (m := re.search(r"(?:^|\.)layers\.(\d+)\.", n))}
+
+
 def open_draft(model_dir: str | Path) -> DraftCheckpoint:
     path = Path(model_dir)
     if not path.is_dir():
         raise CheckpointError(f"{path}: draft checkpoint directory not found")
     config = load_draft_config(path)
-    return DraftCheckpoint(path, config, TensorStore.open(path, normalise_draft_name))
+    tensors = TensorStore.open(path, normalise_draft_name)
+    prefix = _draft_prefix(list(tensors.infos))
+    if prefix is not None:
+        tensors.keep_under(prefix, normalise_draft_name, also=("d2t", "t2d"))
+    elif _FC not in tensors and len(_layer_indices(tensors.infos)) > 1:
+        # a full decoder (most often the target, passed as --model by mistake): without this
+        # it loads as an "EAGLE-format" draft and fails on a q_proj shape, or passes `vocab`
+        layers = len(_layer_indices(tensors.infos))
+        arch = config.raw.get("architectures")
+        raise CheckpointError(
+            f"{path}: not an EAGLE-3 draft: no fc.weight, and {layers} decoder layers"
+            + (f" ({', '.join(map(str, arch))})" if isinstance(arch, list) and arch else ""),
+            hint="this looks like a full model, e.g. the target: pass the draft checkpoint as "
+                 "--model and the target as --target")
+    return DraftCheckpoint(path, config, tensors, prefix)
 
 
 # Target (verifier) tensors the drafter uses: the embedding (drafts may ship without one; the

@@ -14,6 +14,7 @@ Pure stdlib: the controller can read a config without torch.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -293,7 +294,42 @@ def read_json(path: Path) -> dict[str, Any]:
     return value
 
 
+def _checkpoints_below(path: Path, depth: int = 2, limit: int = 6) -> list[Path]:
+    """Directories under `path` (at most `depth` down) that hold a config.json: the epochs of
+    a training run (speculators train/checkpointer.py writes `<save_path>/<epoch>/` and a
+    `checkpoint_best` link; SpecForge `epoch_{e}_step_{s}/`; HF Trainer `checkpoint-{step}/`)
+    or a Hub cache entry (`models--org--name/snapshots/<hash>/`)."""
+    found: list[Path] = []
+    level = [path]
+    for _ in range(depth):
+        try:
+            level = sorted((d for parent in level for d in parent.iterdir() if d.is_dir()),
+                           key=lambda d: [int(t) if t.isdigit() else t
+                                          for t in re.split(r"(\d+)", d.name)])
+        except OSError:
+            break
+        found += [d for d in level if (d / "config.json").is_file()]
+        if found or len(level) > 200:
+            break
+    return found[:limit] if len(found) <= limit else found[:limit - 1] + found[-1:]
+
+
+def require_config(path: Path, role: str) -> None:
+    """A directory without config.json that holds checkpoints below: say which to pass."""
+    if (path / "config.json").exists():
+        return
+    below = _checkpoints_below(path)
+    if not below:
+        return  # read_json names the missing file
+    best = next((d for d in below if d.name == "checkpoint_best"), below[-1])
+    names = ", ".join(str(d.relative_to(path)) for d in below)
+    raise CheckpointError(f"{path / 'config.json'}: not found; the directory holds "
+                          f"checkpoints below it: {names}",
+                          hint=f"pass one checkpoint directory as {role}, e.g. {best}")
+
+
 def load_draft_config(model_dir: str | Path) -> DraftConfig:
+    require_config(Path(model_dir), "--model")
     path = Path(model_dir) / "config.json"
     return parse_draft_config(read_json(path), where=str(path))
 
@@ -365,6 +401,7 @@ text_config = _text_config  # public name (diagnose/steps/configs_step.py reads 
 
 
 def load_target_config(target_dir: str | Path) -> TargetConfig:
+    require_config(Path(target_dir), "--target")
     path = Path(target_dir) / "config.json"
     raw = read_json(path)
     text = _text_config(raw, str(path))

@@ -12,6 +12,12 @@ Formats (EAGLE3.md section 5):
   `input_ids [T]`, `loss_mask [T]`, `aux_hidden_state [1, T, A*Ht]`, `hidden_state [1, T, Ht]`
   (sgl-project/SpecForge scripts/prepare_hidden_states.py), the last one AFTER the target's
   final norm. `.ckpt.gz` is read too.
+- speculators' earlier offline format ("v1"): `data_{i}.pt` (torch.save dict) with
+  `input_ids [T]`, `loss_mask [T]` (a tensor, a list, or None) and `hidden_states`, a LIST of
+  [T, Ht] tensors, one per captured layer, the last one the final layer (pre-norm)
+  (vllm-project/speculators scripts/data_generation_offline.py, which saves
+  VllmHiddenStatesGenerator.generate results; src/speculators/train/data.py
+  standardize_data_v1 reads `cat(hidden_states[:-1])` and `hidden_states[-1]`).
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ class Sample:
     layer_ids: tuple[int, ...] | None  # per file slot (all slots of the file)
     num_file_slots: int
     final_normed: bool = False  # `final` is already past the target's final norm (SpecForge)
+    format_v1: bool = False  # read from speculators' earlier data_*.pt (list of layer states)
 
     @property
     def length(self) -> int:
@@ -79,7 +86,7 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
         return [root]
     if not root.is_dir():
         raise DataError(f"{root}: data directory not found")
-    files = [p for pattern in ("hs_*.safetensors", "data_*.ckpt", "data_*.ckpt.gz")
+    files = [p for pattern in ("hs_*.safetensors", "data_*.ckpt", "data_*.ckpt.gz", "data_*.pt")
              for p in root.rglob(pattern)]
     if not files:
         # vLLM's own extract_hidden_states connector names each file after its request,
@@ -88,7 +95,7 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
         # generation renames them hs_{i} afterwards. A raw connector directory is a dump too.
         files = [p for p in root.rglob("*.safetensors") if not p.name.startswith("model")]
     if not files:
-        raise DataError(f"{root}: no hs_*.safetensors or data_*.ckpt files",
+        raise DataError(f"{root}: no hs_*.safetensors, data_*.ckpt or data_*.pt files",
                         hint="point --data at the hidden-state dump directory")
     return sorted(files, key=_natural_key)
 
@@ -136,7 +143,7 @@ def _describe_file(path: Path, count: int) -> DataInfo:
                         _layer_ids_from_metadata(header.get("__metadata__")), True,
                         "loss_mask" in header)
     sample = read_sample(path)
-    return DataInfo("specforge", count, sample.num_file_slots, int(sample.slots.shape[-1]),
+    return DataInfo("speculators_v1" if sample.format_v1 else "specforge", count, sample.num_file_slots, int(sample.slots.shape[-1]),
                     None, sample.final is not None, True)
 
 
@@ -247,7 +254,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                   loss_mask.reshape(-1).bool(), layer_ids, S)
 
 
-def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
+def _load_torch_sample(path: Path) -> dict:
     try:
         if path.suffix == ".gz":
             with gzip.open(path, "rb") as handle:
@@ -255,23 +262,83 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
                                   weights_only=True)
         else:
             data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:
-        raise DataError(f"{path}: cannot read ({exc})") from None
+    except Exception as exc:  # zip, pickle and gzip errors have no common base
+        from spec_debug.eagle3.checkpoint import torch_save_cut
+
+        if torch_save_cut(path) or isinstance(exc, EOFError):  # EOFError: a cut .gz
+            raise DataError(f"{path}: cannot read: truncated ({path.stat().st_size} bytes); "
+                            "copy it again") from None
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DataError(f"{path}: cannot read ({text})") from None
     if not isinstance(data, dict):
-        raise DataError(f"{path}: expected a dict of tensors (SpecForge offline format), found "
-                        f"{type(data).__name__}")
+        what = type(data).__name__
+        if isinstance(data, (list, tuple)):
+            what += f" of {len(data)}"
+        raise DataError(f"{path}: expected a dict of tensors (SpecForge: input_ids, "
+                        f"aux_hidden_state; speculators data_*.pt: input_ids, hidden_states), "
+                        f"found a {what}", hint="save each sample with torch.save({...}) "
+                        "under these keys")
+    return data
+
+
+def _tensor(path: Path, data: dict, key: str) -> Tensor | None:
+    """data[key] as a tensor (HF datasets rows hold python lists), None when absent."""
+    value = data.get(key)
+    if value is None or isinstance(value, Tensor):
+        return value
+    try:
+        return torch.as_tensor(value)
+    except (TypeError, ValueError, RuntimeError):
+        raise DataError(f"{path}: {key} is a {type(value).__name__}, not a tensor or a list "
+                        "of numbers") from None
+
+
+def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
+                         final: bool) -> Sample:
+    layers = data["hidden_states"]
+    if isinstance(layers, Tensor):  # stacked by hand: [S, T, Ht]
+        layers = list(layers.unbind(0)) if layers.dim() == 3 else [layers]
+    if not isinstance(layers, (list, tuple)) or not layers or not all(
+            isinstance(t, Tensor) for t in layers):
+        raise DataError(f"{path}: hidden_states is {type(layers).__name__}, expected a list of "
+                        "[tokens, hidden] tensors, one per captured layer (speculators "
+                        "data_*.pt format)")
+    token_ids = _tensor(path, data, "input_ids").reshape(-1).long()
+    T = token_ids.shape[0]
+    shapes = {tuple(t.shape) for t in layers}
+    if len(shapes) != 1 or len(next(iter(shapes))) != 2 or next(iter(shapes))[0] != T:
+        raise DataError(f"{path}: hidden_states holds shapes {sorted(shapes)[:3]}; expected "
+                        f"{len(layers)} x [{T}, hidden] for {T} input_ids")
+    S = len(layers)
+    wanted = tuple(range(S)) if slots is None else tuple(slots)
+    if any(not 0 <= s < S for s in wanted):
+        raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
+    loss_mask = _tensor(path, data, "loss_mask")
+    if loss_mask is not None and loss_mask.numel() != T:
+        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
+    loss_mask = (loss_mask.reshape(-1).bool() if loss_mask is not None
+                 else torch.ones(T, dtype=torch.bool))
+    chosen = torch.stack([layers[s] for s in wanted], dim=1)  # [T, s, Ht]
+    return Sample(path.name, token_ids, chosen, wanted, layers[-1] if final else None,
+                  loss_mask, None, S, format_v1=True)
+
+
+def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
+    data = _load_torch_sample(path)
+    if "hidden_states" in data and "aux_hidden_state" not in data and "input_ids" in data:
+        return _read_speculators_v1(path, data, slots, final)
     missing = {"input_ids", "aux_hidden_state"} - set(data)
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
-    token_ids = data["input_ids"].reshape(-1).long()
-    aux = data["aux_hidden_state"]
+    token_ids = _tensor(path, data, "input_ids").reshape(-1).long()
+    aux = _tensor(path, data, "aux_hidden_state")
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0
     if T == 0 or aux.numel() != T * width:
         raise DataError(f"{path}: aux_hidden_state has shape {list(aux.shape)}, expected "
                         f"[1, {T}, aux x hidden] for {T} input_ids")
     aux = aux.reshape(T, width)  # [T, A*Ht]
-    last = data.get("hidden_state")
+    last = _tensor(path, data, "hidden_state")
     Ht = last.shape[-1] if last is not None else width // 3
     if last is not None and last.numel() != T * Ht:
         raise DataError(f"{path}: hidden_state has shape {list(last.shape)}, expected "
@@ -287,7 +354,7 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
     wanted = tuple(range(S)) if slots is None else tuple(slots)
     if any(not 0 <= s < S for s in wanted):
         raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
-    loss_mask = data.get("loss_mask")
+    loss_mask = _tensor(path, data, "loss_mask")
     if loss_mask is not None and loss_mask.numel() != T:
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
     loss_mask = (loss_mask.reshape(-1).bool() if loss_mask is not None

@@ -145,6 +145,12 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         raise CheckpointError(f"{checkpoint.path / 'config.json'}: {exc}") from None
     model = model.to_empty(device=device)
     notes: list[str] = []
+    if checkpoint.stored_prefix:
+        # vLLM llama_eagle3.py load_weights and SGLang llama_eagle3.py look tensors up by their
+        # bare names; SGLang skips the names it does not know, so it would serve random weights
+        notes.append(f"the draft's tensors are stored under {checkpoint.stored_prefix!r} (a "
+                     "training wrapper's state dict) and were read without it; vLLM and SGLang "
+                     "look up the bare names: re-save the draft without the prefix")
     if cfg.norm_before_fc and model.input_norm is None:
         raise CheckpointError(f"{checkpoint.path}: norm_before_fc is set but the checkpoint has "
                               "no input_norm.weight")

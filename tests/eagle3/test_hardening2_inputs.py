@@ -1,0 +1,200 @@
+"""Real inputs the drafter commands met wrongly before: speculators' earlier `data_*.pt` dumps,
+a draft saved from a training wrapper (tensors under `draft_model.`), the target passed as
+--model, a training run's root or a Hub cache entry passed instead of one checkpoint, a cut
+pytorch_model.bin.
+
+Each input is written by the tool that writes it in the field (speculators 0.9.0 saves the
+draft, transformers the verifier, torch.save the v1 samples as speculators' old
+scripts/data_generation_offline.py did), and each command must score it as the engines and
+trainers read it, or end in one clear line that says what to pass instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from safetensors.torch import load_file, save_file  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from spec_debug.eagle3.commands import drafter_app  # noqa: E402
+from tests.eagle3.speculators_world import V, save_verifier_and_draft, vllm_style_states  # noqa: E402
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def spec_world(tmp_path_factory) -> Path:
+    """target/ and draft/ as transformers and speculators save them, and data/ as vLLM's
+    extraction writes it (hs_{i}.safetensors)."""
+    root = tmp_path_factory.mktemp("hardening2")
+    verifier = save_verifier_and_draft(root, draft_flags={"norm_before_residual": True,
+                                                          "norm_before_fc": True})
+    (root / "data").mkdir()
+    generator = torch.Generator().manual_seed(3)
+    for i in range(3):
+        ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (12 + i,), generator=generator))
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(root / "data" / f"hs_{i}.safetensors"))
+    return root
+
+
+def _eval(model: Path, data: Path, target: Path) -> dict:
+    result = runner.invoke(drafter_app, ["eval", "--model", str(model), "--data", str(data),
+                                         "--target", str(target), "--steps", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _one_line_error(result, pattern: str) -> str:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines and lines[0].startswith("error: ") and re.search(pattern, lines[0]), result.output
+    assert all(line.startswith("  hint: ") for line in lines[1:]), result.output
+    return result.output
+
+
+def _write_v1_dump(hs_dir: Path, out: Path) -> None:
+    """speculators' v1 samples: torch.save of VllmHiddenStatesGenerator.generate's dict, a
+    list of [T, H] states (aux layers, then the final layer) and the HF dataset row's
+    loss_mask, a python list (speculators scripts/data_generation_offline.py)."""
+    out.mkdir()
+    for i, path in enumerate(sorted(hs_dir.glob("hs_*.safetensors"))):
+        sample = load_file(path)
+        T = sample["token_ids"].shape[0]
+        mask = sample["loss_mask"].tolist() if "loss_mask" in sample else [1] * T
+        torch.save({"input_ids": sample["token_ids"].long(),
+                    "hidden_states": [s.clone() for s in sample["hidden_states"].unbind(1)],
+                    "loss_mask": [int(v) for v in mask]}, out / f"data_{i}.pt")
+
+
+# ------------------------------------------------------------------------------------------
+# Hidden-state dumps
+# ------------------------------------------------------------------------------------------
+def test_speculators_v1_pt_dump_scores_like_the_same_states_in_hs_files(world, tmp_path):
+    """Before: "no hs_*.safetensors or data_*.ckpt files" for a dump the speculators trainer
+    of its time read (train/data.py standardize_data_v1)."""
+    _write_v1_dump(world.data, tmp_path / "v1")
+    reference = _eval(world.draft, world.data, world.target)
+    v1 = _eval(world.draft, tmp_path / "v1", world.target)
+    assert reference["full_accuracy"][0] > 0.2  # a trained draft: equal numbers mean something
+    assert v1["counts"] == reference["counts"]
+    assert (v1["samples"], v1["skipped_samples"]) == (reference["samples"], 0)
+    assert v1["data_format"] == "speculators_v1" and v1["reference"] == "target_argmax"
+
+    layout = runner.invoke(drafter_app, ["layout", "--model", str(world.draft), "--data",
+                                         str(tmp_path / "v1"), "--target", str(world.target),
+                                         "--json"])
+    assert layout.exit_code == 0, layout.output
+    assert json.loads(layout.output)["ranked"]
+
+
+def test_v1_dump_with_a_cut_file_and_a_dump_of_lists(world, tmp_path):
+    _write_v1_dump(world.data, tmp_path / "v1")
+    cut = tmp_path / "v1" / "data_1.pt"
+    cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
+    out = _eval(world.draft, tmp_path / "v1", world.target)
+    assert out["skipped_samples"] == 1
+    assert "data_1.pt" in out["skipped"][0]["file"]
+    assert re.search(r"truncated", out["skipped"][0]["reason"]), out["skipped"]
+
+    # torch.save of a list (the states without their keys): no sample can be read
+    lists = tmp_path / "lists"
+    lists.mkdir()
+    for i in range(2):
+        torch.save([torch.arange(8), torch.zeros(8, 32)], lists / f"data_{i}.pt")
+    result = runner.invoke(drafter_app, ["eval", "--model", str(world.draft), "--data",
+                                         str(lists), "--target", str(world.target), "--json"])
+    _one_line_error(result, r"expected a dict of tensors .*found a list of 2")
+
+
+# ------------------------------------------------------------------------------------------
+# Draft checkpoints
+# ------------------------------------------------------------------------------------------
+def _copy(spec_world: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "case"
+    shutil.copytree(spec_world, root, symlinks=True)
+    return root
+
+
+def test_draft_saved_from_a_training_wrapper(spec_world, tmp_path):
+    """A wrapper's state dict (SpecForge's OnlineEagle3Model holds the draft as
+    `draft_model`, next to the target head). Before: `vocab` said SD301 "no d2t" and `eval`
+    said "norm_before_fc is set but the checkpoint has no input_norm.weight"."""
+    root = _copy(spec_world, tmp_path)
+    weights = root / "draft" / "model.safetensors"
+    state = load_file(weights)
+    wrapped = {f"draft_model.{name}": tensor for name, tensor in state.items()}
+    wrapped["target_lm_head.weight"] = torch.zeros(V, 32)
+    save_file(wrapped, str(weights), metadata={"format": "pt"})
+
+    vocab = runner.invoke(drafter_app, ["vocab", "--model", str(root / "draft"), "--target",
+                                        str(root / "target"), "--json"])
+    assert vocab.exit_code == 0 and json.loads(vocab.output)["ok"], vocab.output
+
+    plain = _eval(spec_world / "draft", spec_world / "data", spec_world / "target")
+    out = _eval(root / "draft", root / "data", root / "target")
+    assert out["counts"] == plain["counts"]
+    assert out["vocab_issues"] == []
+    assert any("'draft_model.'" in note and "re-save" in note for note in out["notes"]), out["notes"]
+
+
+def test_target_passed_as_model(spec_world):
+    """Before: `vocab` passed (exit 0, ok) and `eval` blamed a q_proj shape on the config."""
+    for command in (["vocab"], ["eval", "--data", str(spec_world / "data")]):
+        result = runner.invoke(drafter_app, [*command, "--model", str(spec_world / "target"),
+                                             "--target", str(spec_world / "target"), "--json"])
+        output = _one_line_error(result, r"not an EAGLE-3 draft: no fc\.weight, and 8 decoder "
+                                         r"layers \(LlamaForCausalLM\)")
+        assert "--model" in output and "--target" in output
+
+
+def test_a_training_run_or_hub_cache_directory_names_the_checkpoint_to_pass(spec_world, tmp_path):
+    """speculators' trainer writes <save_path>/<epoch>/ and a checkpoint_best link
+    (train/checkpointer.py); the Hub cache keeps models--org--name/snapshots/<hash>/. Before:
+    "<dir>/config.json: not found" and nothing more."""
+    run = tmp_path / "run"
+    for epoch in ("0", "1", "2"):
+        shutil.copytree(spec_world / "draft", run / epoch)
+    (run / "checkpoint_best").symlink_to(run / "1")
+    result = runner.invoke(drafter_app, ["vocab", "--model", str(run), "--json"])
+    output = _one_line_error(result, r"config\.json: not found; the directory holds checkpoints "
+                                     r"below it: 0, 1, 2, checkpoint_best")
+    assert f"--model, e.g. {run / 'checkpoint_best'}" in output
+
+    cache = tmp_path / "hub" / "models--meta-llama--Tiny"
+    snapshot = cache / "snapshots" / "0123abcd"
+    shutil.copytree(spec_world / "target", snapshot)
+    (cache / "refs").mkdir()
+    (cache / "refs" / "main").write_text("0123abcd")
+    result = runner.invoke(drafter_app, ["vocab", "--model", str(spec_world / "draft"),
+                                         "--target", str(cache), "--json"])
+    output = _one_line_error(result, r"holds checkpoints below it: snapshots/0123abcd")
+    assert f"--target, e.g. {snapshot}" in output
+
+    result = runner.invoke(drafter_app, ["vocab", "--model", str(tmp_path / "hub"), "--json"])
+    _one_line_error(result, r"config\.json: not found$")  # nothing below: the plain message
+
+
+def test_cut_pytorch_model_bin_says_so(spec_world, tmp_path):
+    """Original EAGLE drafts ship pytorch_model.bin; a cut copy failed with "[Errno 22]
+    Invalid argument" (mmap) and nothing else."""
+    root = _copy(spec_world, tmp_path)
+    weights = root / "draft" / "model.safetensors"
+    binary = root / "draft" / "pytorch_model.bin"
+    torch.save(load_file(weights), binary)
+    weights.unlink()
+    binary.write_bytes(binary.read_bytes()[: binary.stat().st_size // 2])
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(root / "data"), "--json"])
+    output = _one_line_error(result, r"pytorch_model\.bin: cannot read")
+    assert "truncated" in output
