@@ -77,12 +77,19 @@ def test_nul_padding_in_a_file_read_by_worker_processes(tmp_path, monkeypatch):
     monkeypatch.setattr(parallel, "worker_count", lambda: 2)
     lines = _session_lines()
     path = tmp_path / f"{SESSION}.jsonl"
-    path.write_bytes(b"\n".join(lines[:2]) + b"\x00" * 2000 + b"\n" + b"\n".join(lines[2:]) + b"\n" + b"\x00" * 900)
+    # the padding may also swallow the newline between two records: both are kept, in order
+    path.write_bytes(b"\n".join(lines[:2]) + b"\x00" * 2000 + b"\n" + lines[2] + b"\x00" * 300 + lines[3] + b"\n"
+                     + lines[4] + b"\n" + b"\x00" * 900)
     events, stats = _events(path)
     assert [(e.seq, e.kind, e.exit_code) for e in events] == [
         (0, "prompt", None), (1, "tool_call", None), (2, "tool_result", 2), (3, "tool_call", None),
         (4, "tool_result", None)]
     assert (stats.broken_json, stats.binary) == (0, 1)
+    sequential = tmp_path / "sequential" / f"{SESSION}.jsonl"
+    sequential.parent.mkdir()
+    sequential.write_bytes(path.read_bytes())
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 1 << 40)
+    assert [(e.seq, e.kind, e.line) for e in _events(sequential)[0]] == [(e.seq, e.kind, e.line) for e in events]
 
 
 # -- OpenAI chat ------------------------------------------------------------------------------
