@@ -192,6 +192,7 @@ def test_codex_command_that_outlives_its_first_output_gets_its_exit_code(tmp_pat
         _poll("call_p2", 52328),
         _output("call_p2", "Chunk ID: 8d9e0f\nWall time: 4.2 seconds\nProcess exited with code 1\n"
                            "Original token count: 60\nOutput:\n" + _OOM),
+        ("event_msg", {"type": "turn_aborted", "turn_id": "t2", "reason": "interrupted"}),
         _exec("call_ls", "ls /m"),
         _output("call_ls", "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 3\n"
                            "Output:\nconfig.json\n"),
@@ -201,10 +202,11 @@ def test_codex_command_that_outlives_its_first_output_gets_its_exit_code(tmp_pat
         (3, "tool_result", "call_launch#running", None, False, "running"),
         (5, "tool_result", "call_p1", None, False, None),
         (7, "tool_result", "call_launch", 1, True, None),
-        (9, "tool_result", "call_ls", 0, False, None)]
+        (10, "tool_result", "call_ls", 0, False, None)]
+    assert [(e.seq, e.text) for e in events if e.raw_type == "event_msg:turn_aborted"] == [(8, "turn aborted: interrupted")]
     a = analyze_path(path)
     assert [(c.seq, c.command.split()[0:3], c.exit_code, c.is_error) for c in a.commands] == [
-        (2, ["python", "-m", "sglang.launch_server"], 1, True), (8, ["ls", "/m"], 0, False)]
+        (2, ["python", "-m", "sglang.launch_server"], 1, True), (9, ["ls", "/m"], 0, False)]
     assert [(e.seq, e.exception, e.command_seq) for e in a.errors] == [(7, "torch.OutOfMemoryError", 2)]
 
 

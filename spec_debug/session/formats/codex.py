@@ -117,6 +117,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                             exit_code=code, is_error=bool(code))
             elif ptype in _UI_DUPLICATES or ptype == "token_count":
                 yield event("other", "system", raw_type=f"event_msg:{ptype}")
+            elif ptype == "turn_aborted":
+                # {"type": "turn_aborted", "reason": "interrupted" | "replaced" | ...}: the person
+                # stopped the turn (openai/codex codex-rs/protocol/src/protocol.rs TurnAbortedEvent).
+                reason = payload.get("reason") if isinstance(payload.get("reason"), str) else "unknown"
+                yield event("system", "system", raw_type=f"event_msg:{ptype}", text=f"turn aborted: {reason}")
             elif ptype == "collab_agent_spawn_end" and isinstance(payload.get("new_thread_id"), str):
                 yield event("other", "system", raw_type=f"event_msg:{ptype}", call_id=_call_id(payload),
                             agent_ref=payload["new_thread_id"])
