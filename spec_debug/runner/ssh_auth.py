@@ -189,6 +189,15 @@ def _try_key(
         # connection died while it waited (paramiko/auth_handler.py, wait_for_response): that
         # is no verdict on the key, and every later key would fail the same way.
         where = f"{target.hostname}:{target.port}"
+        reason = _disconnect_reason(transport)
+        if reason is not None and "too many authentication failures" in reason.lower():
+            offered_by_agent = sum(1 for tried in attempts.tried if tried.startswith("agent key"))
+            raise AuthenticationError(
+                f"{target.alias}: {where} ended the login after {len(attempts.tried)} key(s) offered, "
+                f"{offered_by_agent} of them from ssh-agent (sshd said {reason!r}: its MaxAuthTries)",
+                hint="every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
+                "so only that key is offered",
+            ) from None
         if not transport.is_active():
             raise HandshakeError(
                 f"{target.alias}: {where} closed the connection during authentication "
@@ -209,6 +218,13 @@ def _try_key(
             hint="multi-factor logins are not supported; use a key-only account or a jump host",
         )
     return True
+
+
+def _disconnect_reason(transport: paramiko.Transport) -> str | None:
+    """Why the server hung up, when it said so: the SSH_MSG_DISCONNECT description that
+    ssh_connect's transport records (the transport thread reads it before it marks the
+    connection down, so it is there by the time a login sees the connection closed)."""
+    return getattr(transport, "disconnect_reason", None)
 
 
 def _unreadable_reason(path: str, exc: BaseException) -> str:

@@ -736,6 +736,9 @@ class _SignalAwareTransport(paramiko.Transport):
     unanswered_probes = 0
     pre_banner: tuple[str, ...] = ()
     """The first lines the server sent before its SSH banner (usually none)."""
+    disconnect_reason: str | None = None
+    """The description of the server's SSH_MSG_DISCONNECT, if it sent one ("Too many
+    authentication failures" from sshd past MaxAuthTries)."""
     not_responding: ServerNotResponding | None = None
     """Why the connection was given up, when the server stopped answering."""
 
@@ -773,6 +776,9 @@ class _SignalAwareTransport(paramiko.Transport):
         # nothing else of it (paramiko/transport.py); a few are kept for _not_a_banner.
         if isinstance(msg, str) and msg.startswith("Banner: ") and len(self.pre_banner) < 4:
             self.pre_banner = (*self.pre_banner, msg[len("Banner: ") :])
+        # Likewise _parse_disconnect logs the server's reason and drops it.
+        elif isinstance(msg, str) and msg.startswith("Disconnect (code "):
+            self.disconnect_reason = msg.partition("): ")[2].strip() or None
         super()._log(level, msg, *args)
 
     # Any reply to a global request (ours are only the probes) proves the server alive.
