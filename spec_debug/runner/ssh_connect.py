@@ -566,6 +566,9 @@ def _handshake_on(
             if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
                 raise closed_early from None
             raise stalled from None
+        unshared = _no_common_algorithm(transport, text)
+        if unshared is not None:
+            raise HandshakeError(f"{target.alias}: {where} {unshared}", hint=_OLD_SSHD_HINT) from None
         raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
     except (EOFError, OSError) as exc:
         _raise_if_proxy_ended(target, sock)
@@ -627,6 +630,35 @@ def _not_a_banner(transport: "_SignalAwareTransport") -> Callable[[SSHTarget, st
         f"{target.alias}: {where} is not an SSH server: it answered {said!r} instead of an SSH banner",
         hint="check Port and HostName in your ssh config or inventory; another service listens on that port",
     )
+
+
+# paramiko's "Incompatible ssh peer (no acceptable X)" (paramiko/transport.py, _parse_kex_init):
+# X, the line of the server's offer paramiko logs, and where our own list is.
+_NEGOTIATED = {
+    "kex algorithm": ("key exchange algorithm", "kex algos", "kex"),
+    "host key": ("host key type", "server key", "key_types"),
+    "cipher": ("cipher", "server encrypt", "ciphers"),
+    "mac": ("MAC", "server mac", "digests"),
+}
+_OLD_SSHD_HINT = (
+    "the host's sshd offers only SHA-1 era algorithms (ssh-rsa host keys, diffie-hellman-group1-sha1), refused "
+    "by paramiko as by OpenSSH 8.8+: update openssh-server there, or give it an ed25519 host key (ssh-keygen -A)"
+)
+
+
+def _no_common_algorithm(transport: "_SignalAwareTransport", text: str) -> str | None:
+    """`offers no host key type we accept (it offers: ssh-rsa; we accept: ...)`, as ssh(1)'s
+    "no matching host key type found. Their offer: ..." (openssh-portable: kex.c), or None."""
+    lowered = text.lower()
+    for reason, (what, offer_line, ours_attribute) in _NEGOTIATED.items():
+        if f"(no acceptable {reason})" in lowered:
+            # Without the markers that ride in the kex list (RFC 8308 ext-info, strict kex).
+            offer = ", ".join(
+                name for name in transport.server_offer.get(offer_line, "?").split(", ") if not name.startswith(("ext-info-", "kex-strict-"))
+            )
+            ours = ", ".join(getattr(transport.get_security_options(), ours_attribute))
+            return f"offers no {what} we accept (it offers: {offer}; we accept: {ours})"
+    return None
 
 
 def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
@@ -722,6 +754,9 @@ def _handle_channel_close(channel: paramiko.Channel, message: paramiko.Message) 
             lock.release()
 
 
+_OFFER_LINES = frozenset(offer_line for _, offer_line, _ in _NEGOTIATED.values())
+
+
 class ServerNotResponding(paramiko.SSHException):
     """The server left our keepalive probes unanswered: the connection is given up."""
 
@@ -736,6 +771,8 @@ class _SignalAwareTransport(paramiko.Transport):
     unanswered_probes = 0
     pre_banner: tuple[str, ...] = ()
     """The first lines the server sent before its SSH banner (usually none)."""
+    server_offer: dict[str, str] = {}
+    """The server's algorithm lists from its KEXINIT ("server key": "ssh-rsa", ...), as logged."""
     disconnect_reason: str | None = None
     """The description of the server's SSH_MSG_DISCONNECT, if it sent one ("Too many
     authentication failures" from sshd past MaxAuthTries)."""
@@ -776,6 +813,10 @@ class _SignalAwareTransport(paramiko.Transport):
         # nothing else of it (paramiko/transport.py); a few are kept for _not_a_banner.
         if isinstance(msg, str) and msg.startswith("Banner: ") and len(self.pre_banner) < 4:
             self.pre_banner = (*self.pre_banner, msg[len("Banner: ") :])
+        # _parse_kex_init logs the server's offer, "server key: ssh-rsa" (first key exchange only).
+        elif isinstance(msg, str) and not self.initial_kex_done and msg.partition(": ")[0] in _OFFER_LINES:
+            name, _, offer = msg.partition(": ")
+            self.server_offer = {**self.server_offer, name: offer}
         # Likewise _parse_disconnect logs the server's reason and drops it.
         elif isinstance(msg, str) and msg.startswith("Disconnect (code "):
             self.disconnect_reason = msg.partition("): ")[2].strip() or None

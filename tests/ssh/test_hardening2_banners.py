@@ -10,7 +10,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -127,5 +126,3 @@ def test_sshd_over_max_startups_is_quoted_and_retried(client: ClientSetup, tmp_p
             sock.close()
         server.stop()
 
-
-StartServer = Callable[..., SshServer]
