@@ -86,13 +86,14 @@ class DraftConfig:
         }
 
 
-def _rope_from(decoder: Mapping[str, Any]) -> RopeConfig:
+def _rope_from(decoder: Mapping[str, Any], where: str = "config.json") -> RopeConfig:
     # transformers >= 5 writes `rope_parameters`; older configs have rope_theta + rope_scaling.
-    params = dict(decoder.get("rope_parameters") or {})
+    params = dict(_mapping(decoder.get("rope_parameters"), "rope_parameters", where))
     if "sliding_attention" in params or "full_attention" in params:
         # Per-layer-type rope: speculators takes the sliding_attention variant
         # (src/speculators/models/utils.py flatten_rope_parameters).
-        params = dict(params.get("sliding_attention") or params.get("full_attention") or {})
+        key = "sliding_attention" if params.get("sliding_attention") else "full_attention"
+        params = dict(_mapping(params.get(key), f"rope_parameters.{key}", where))
     scaling = decoder.get("rope_scaling")
     if isinstance(scaling, Mapping):
         params = {**dict(scaling), **params}
@@ -238,7 +239,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         attention_bias=bool(decoder.get("attention_bias", False)),
         mlp_bias=bool(decoder.get("mlp_bias", False)),
         hidden_act=str(decoder.get("hidden_act") or "silu"),
-        rope=_rope_from(decoder),
+        rope=_rope_from(decoder, where),
         max_position_embeddings=_number(decoder, "max_position_embeddings", where,
                                         default=2048, minimum=1),
         sliding_window=sliding_window,

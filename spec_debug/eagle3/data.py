@@ -95,7 +95,8 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
         # generation renames them hs_{i} afterwards. A raw connector directory is a dump too.
         files = [p for p in root.rglob("*.safetensors") if not p.name.startswith("model")]
     if not files:
-        raise DataError(f"{root}: no hs_*.safetensors, data_*.ckpt or data_*.pt files",
+        raise DataError(f"{root}: no hs_*.safetensors or data_*.ckpt files (nor speculators' "
+                        "older data_*.pt)",
                         hint="point --data at the hidden-state dump directory")
     return sorted(files, key=_natural_key)
 

@@ -198,3 +198,19 @@ def test_cut_pytorch_model_bin_says_so(spec_world, tmp_path):
                                          str(root / "data"), "--json"])
     output = _one_line_error(result, r"pytorch_model\.bin: cannot read")
     assert "truncated" in output
+
+
+def test_rope_parameters_that_are_not_an_object(spec_world, tmp_path):
+    """A hand-merged config with `rope_parameters` as a list (or a per-layer-type entry that
+    is not an object). Before: "unexpected TypeError: cannot convert dictionary update
+    sequence element #0 to a sequence", reported as a spec-debug bug."""
+    root = _copy(spec_world, tmp_path)
+    config_path = root / "draft" / "config.json"
+    for value, pattern in (([10000.0, "default"], r"'rope_parameters' is list"),
+                           ({"sliding_attention": 10000.0},
+                            r"'rope_parameters\.sliding_attention' is float")):
+        config = json.loads((spec_world / "draft" / "config.json").read_text())
+        config["transformer_layer_config"]["rope_parameters"] = value
+        config_path.write_text(json.dumps(config))
+        result = runner.invoke(drafter_app, ["vocab", "--model", str(root / "draft"), "--json"])
+        _one_line_error(result, pattern)
