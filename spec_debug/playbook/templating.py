@@ -17,6 +17,7 @@ from jinja2 import StrictUndefined, TemplateSyntaxError, UndefinedError, nodes
 from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import TemplateError
+from spec_debug.playbook.shell_context import DOUBLE_FILTER, SINGLE_FILTER, mark_quoted_templates
 
 # Names a template may use besides the playbook's vars.
 CONTEXT_NAMES = frozenset({"vars", "facts", "host", "exit_code", "stdout", "stderr", "steps"})
@@ -28,6 +29,14 @@ class RawShell(str):
     """A value the author asked to splice into a command unquoted (`| raw`)."""
 
 
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def shell_quote(value: Any) -> str:
     """shlex.quote, except a leading ~/ or ~user/ stays unquoted so the shell expands it
     (hosts name their venv as ~/ml-env/bin/python)."""
@@ -35,15 +44,30 @@ def shell_quote(value: Any) -> str:
         return str(value)
     if value is None:
         return "''"
-    if isinstance(value, bool):
-        text = "true" if value else "false"
-    else:
-        text = str(value)
+    text = _as_text(value)
     prefix = _TILDE_PREFIX.match(text)
     if prefix and "'" not in prefix.group(0):
         rest = text[prefix.end():]
         return prefix.group(0) + (shlex.quote(rest) if rest else "")
     return shlex.quote(text)
+
+
+_DOUBLE_QUOTED_SPECIAL = re.compile(r'([\\"$`])')
+
+
+def _in_double_quotes(value: Any) -> RawShell:
+    """A value written inside the author's "...": only \\ " $ ` are special there (POSIX 2.2.3)."""
+    if isinstance(value, RawShell):
+        return value
+    return RawShell(_DOUBLE_QUOTED_SPECIAL.sub(r"\\\1", _as_text(value)))
+
+
+def _in_single_quotes(value: Any) -> RawShell:
+    """A value written inside the author's '...': nothing is special but ' itself, which must
+    end the quote, be escaped, and reopen it (POSIX 2.2.2)."""
+    if isinstance(value, RawShell):
+        return value
+    return RawShell(_as_text(value).replace("'", "'\\''"))
 
 
 def _quote_list(values: Iterable[Any]) -> RawShell:
@@ -61,6 +85,8 @@ def _make_env(quote_output: bool) -> SandboxedEnvironment:
     env.filters["raw"] = lambda value: RawShell("" if value is None else str(value))
     env.filters["shell_join"] = _quote_list
     env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
+    env.filters[DOUBLE_FILTER] = _in_double_quotes
+    env.filters[SINGLE_FILTER] = _in_single_quotes
     return env
 
 
@@ -82,8 +108,15 @@ def _where(site: TemplateSite) -> str:
 
 @lru_cache(maxsize=1024)
 def _compile(source: str, shell: bool):
-    env = SHELL_ENV if shell else TEXT_ENV
-    return env.from_string(source)
+    if shell:
+        marked = mark_quoted_templates(source)
+        if marked != source:
+            try:
+                return SHELL_ENV.from_string(marked)
+            except TemplateSyntaxError:
+                pass  # never worse than before: the author's text as written
+        return SHELL_ENV.from_string(source)
+    return TEXT_ENV.from_string(source)
 
 
 @lru_cache(maxsize=1024)

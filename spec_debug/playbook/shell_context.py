@@ -1,0 +1,125 @@
+"""Which shell quotes a `{{ ... }}` in a `run:` command sits inside.
+
+Values are shell-quoted for the author (templating.shell_quote). Authors coming from Ansible
+still write `cat "{{ model_path }}/config.json"` or `python -c '... open("{{ path }}") ...'`;
+inside their quotes our quoting becomes part of the text (a path with a space gains literal
+`'...'`; inside single quotes it closes the author's quote early). So a template inside the
+author's double or single quotes is rewritten to escape for that context instead.
+
+This follows the quoting rules of the POSIX shell command language (Shell & Utilities, 2.2
+Quoting). When the script holds what a small tracker cannot follow for certain (a heredoc,
+backquotes, `$(...)` inside double quotes, `$'...'`), the template source is left as it is and
+every value is quoted as a plain word, as before: a wrong guess of "inside quotes" would let a
+value's spaces and semicolons through, so the tracker only answers when it is sure.
+"""
+
+from __future__ import annotations
+
+import re
+
+DOUBLE_FILTER = "in_double_quotes"
+SINGLE_FILTER = "in_single_quotes"
+
+_UNFOLLOWABLE = re.compile(r"<<|`|\$'")
+_RAW_BLOCK = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+_WORD_START = " \t\n;&|()"
+
+
+def mark_quoted_templates(source: str) -> str:
+    """source with each `{{ expr }}` that sits in shell quotes turned into
+    `{{ (expr) | in_double_quotes }}` or `{{ (expr) | in_single_quotes }}`."""
+    if "{{" not in source or ('"' not in source and "'" not in source):
+        return source
+    if _UNFOLLOWABLE.search(source) or any("\\" in m.group(1) for m in _RAW_BLOCK.finditer(source)):
+        return source
+    out: list[str] = []
+    state = ""  # "", "'" or '"'
+    dq_has_substitution = False
+    comment = False
+    i, n = 0, len(source)
+    while i < n:
+        raw = _RAW_BLOCK.match(source, i)
+        if raw:  # its body is shell text: it moves the quote state, but holds no template
+            for char_index, char in enumerate(raw.group(1)):
+                previous = raw.group(1)[char_index - 1] if char_index else (source[i - 1] if i else "\n")
+                state, comment, dq_has_substitution = _step(state, comment, dq_has_substitution, char, previous, raw.group(1), char_index)
+            out.append(raw.group(0))
+            i = raw.end()
+            continue
+        if source.startswith("{#", i) or source.startswith("{%", i):
+            end = source.find("#}" if source[i + 1] == "#" else "%}", i + 2)
+            if end < 0:
+                return source  # Jinja reports it; nothing to rewrite
+            out.append(source[i : end + 2])
+            i = end + 2
+            continue
+        if source.startswith("{{", i):
+            end = _expression_end(source, i + 2)
+            if end < 0:
+                return source
+            inner = source[i + 2 : end]
+            if comment or not state or (state == '"' and dq_has_substitution):
+                if state == '"' and dq_has_substitution:
+                    return source  # `"$( ... {{ x }} ... )"`: its quotes are nested, not tracked
+                out.append(source[i : end + 2])
+            else:
+                out.append(_wrap(inner, DOUBLE_FILTER if state == '"' else SINGLE_FILTER))
+            i = end + 2
+            continue
+        char = source[i]
+        if char == "\\" and not comment and state != "'" and i + 1 < n:
+            out.append(source[i : i + 2])  # an escaped character never opens or closes a quote
+            i += 2
+            continue
+        state, comment, dq_has_substitution = _step(state, comment, dq_has_substitution, char,
+                                                    source[i - 1] if i else "\n", source, i)
+        out.append(char)
+        i += 1
+    if state:
+        return source  # unbalanced quotes: bash will say so; do not guess
+    return "".join(out)
+
+
+def _step(state: str, comment: bool, dq_has_substitution: bool, char: str, previous: str,
+          text: str, index: int) -> tuple[str, bool, bool]:
+    if comment:
+        return state, char != "\n", dq_has_substitution
+    if state == "'":
+        return ("" if char == "'" else "'"), False, False
+    if state == '"':
+        if char == '"':
+            return "", False, False
+        if char == "$" and text.startswith("$(", index):
+            return '"', False, True
+        return '"', False, dq_has_substitution
+    if char in "'\"":
+        return char, False, False
+    if char == "#" and previous in _WORD_START:
+        return "", True, False
+    return "", False, False
+
+
+def _expression_end(source: str, start: int) -> int:
+    """Index of the `}}` closing the expression that starts at start (string literals skipped)."""
+    i, quote = start, ""
+    while i < len(source) - 1:
+        char = source[i]
+        if quote:
+            if char == "\\":
+                i += 2
+                continue
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif source.startswith("}}", i):
+            return i
+        i += 1
+    return -1
+
+
+def _wrap(inner: str, filter_name: str) -> str:
+    lead = "-" if inner.startswith("-") else ""
+    trail = "-" if inner.endswith("-") and not inner.endswith("--") else ""
+    body = inner[len(lead) : len(inner) - len(trail)]
+    return f"{{{{{lead} ({body}) | {filter_name} {trail}}}}}"
