@@ -28,8 +28,8 @@ import shlex
 import socket
 import subprocess
 from dataclasses import dataclass
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import paramiko
 
@@ -316,7 +316,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
         # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
         # the shell that runs it expands a leading one (_ProxyCommand in ssh_connect).
-        inherited = set(c[1] for c in self._allowed_tokens(key) if c.startswith("%"))
+        inherited = {c[1] for c in self._allowed_tokens(key) if c.startswith("%")}
 
         def expand(match: re.Match[str]) -> str:
             token = match.group(1)

@@ -603,7 +603,7 @@ _MAX_STARTUPS_SAID = "maxstartups"
 _PENALTY_SAID = "not allowed at this time"
 
 
-def _not_a_banner(transport: "_SignalAwareTransport") -> Callable[[SSHTarget, str], HandshakeError] | None:
+def _not_a_banner(transport: _SignalAwareTransport) -> Callable[[SSHTarget, str], HandshakeError] | None:
     """The error for a server that printed text instead of an SSH banner, or None if it said nothing.
 
     paramiko skips the lines before the banner (RFC 4253, section 4.2 allows them) and then
@@ -646,7 +646,7 @@ _OLD_SSHD_HINT = (
 )
 
 
-def _no_common_algorithm(transport: "_SignalAwareTransport", text: str) -> str | None:
+def _no_common_algorithm(transport: _SignalAwareTransport, text: str) -> str | None:
     """`offers no host key type we accept (it offers: ssh-rsa; we accept: ...)`, as ssh(1)'s
     "no matching host key type found. Their offer: ..." (openssh-portable: kex.c), or None."""
     lowered = text.lower()
@@ -771,7 +771,7 @@ class _SignalAwareTransport(paramiko.Transport):
     unanswered_probes = 0
     pre_banner: tuple[str, ...] = ()
     """The first lines the server sent before its SSH banner (usually none)."""
-    server_offer: dict[str, str] = {}
+    server_offer: dict[str, str] = {}  # noqa: RUF012 - replaced, never mutated: a per-instance value
     """The server's algorithm lists from its KEXINIT ("server key": "ssh-rsa", ...), as logged."""
     disconnect_reason: str | None = None
     """The description of the server's SSH_MSG_DISCONNECT, if it sent one ("Too many
