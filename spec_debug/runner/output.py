@@ -98,6 +98,30 @@ class StreamCapture:
         marker = f"\n... [{skipped} bytes truncated; {where}] ...\n"
         return bytes(self._head).decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
+    def search_whole(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """The first match of pattern anywhere in the stream, the part cut from the record
+        included: an expectation such as `not_contains: CUDA out of memory` on a long log must
+        not pass because the line fell between the kept head and tail. The spilled file is read
+        line by line (memory stays flat); a pattern spanning lines matches in the kept text only.
+        Call after close()."""
+        kept = pattern.search(self.text())
+        if kept is not None or not self.truncated or self.spill_path is None or self.spill_error is not None:
+            return kept
+        try:
+            with open(self.spill_path, "rb") as spilled:
+                for raw_line in spilled:
+                    found = pattern.search(raw_line.decode("utf-8", "replace"))
+                    if found is not None:
+                        return found
+        except OSError:
+            return None  # the artifact was removed meanwhile: the kept text is all there is
+        return None
+
+    @property
+    def whole_stream_searchable(self) -> bool:
+        """False when part of the stream is neither in the record nor on disk."""
+        return not self.truncated or (self.spill_path is not None and self.spill_error is None)
+
     def close(self) -> None:
         if self.on_line is not None and self._partial_line:
             self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))

@@ -94,3 +94,25 @@ def test_json_cut_by_the_capture_limit_says_so():
     assert "capture limit" in message and "--capture-limit" in message, message
     # Whole JSON still parses as before.
     assert apply_captures([capture], document, "") == {"ok": True}
+
+
+def test_a_line_cut_from_the_record_is_still_found_in_the_whole_stream(tmp_path):
+    # A server log with the OOM between the kept head and tail: the record's text does not
+    # hold it, the spilled artifact does. (attempt.py's contains/not_contains/matches should
+    # ask search_whole, not the kept text: see the hardening report.)
+    import re
+
+    log = subprocess.run(
+        ["bash", "-c", "seq 1 100000; echo 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB'; seq 1 100000"],
+        capture_output=True, check=True,
+    ).stdout
+    stdout = StreamCapture("stdout", limit_bytes=64 * 1024, spill_path=tmp_path / "a" / "log.stdout.log")
+    for start in range(0, len(log), 65536):
+        stdout.write(log[start : start + 65536])
+    stdout.close()
+    assert stdout.truncated and "CUDA out of memory" not in stdout.text()
+    found = stdout.search_whole(re.compile(r"Tried to allocate (\S+ GiB)"))
+    assert found is not None and found.group(1) == "2.00 GiB"
+    assert stdout.search_whole(re.compile("99999\n")) is not None  # the kept tail is searched too
+    assert stdout.search_whole(re.compile("no such line")) is None
+    assert stdout.whole_stream_searchable
