@@ -275,3 +275,4 @@ def test_a_prompt_typed_while_claude_works_is_a_prompt(tmp_path):
     assert [(p.seq, p.text) for p in a.prompts if p.agent == "main"] == [
         (0, "benchmark EAGLE-3 on gpu01 and gpu02"), (4, "use --speculative-num-steps 3, not 5")]
     assert {ag["id"]: ag["status"] for ag in a.agents}["a4f2e9c"] == "failed"
+
