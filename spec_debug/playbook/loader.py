@@ -163,9 +163,11 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         value = _value_at(document.value, path)
         message = first["msg"].removeprefix("Value error, ")
         if error_type.endswith("_type"):
-            message = f"{message} (got {type(value).__name__} {value!r})"
+            message = f"{message} (got {type(value).__name__} {_short_repr(value)})"
             if isinstance(value, bool):
                 hint = "YAML read this as a boolean; quote it if you meant text"
+            else:
+                hint = _shape_hint(error_type, path, value)
     duplicate = _duplicate_step_position(document) if message.startswith("duplicate step id") else None
     if duplicate is not None:
         path, line_col = duplicate
@@ -173,6 +175,40 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     line, column = line_col if line_col else (None, None)
     return PlaybookError(message, path=source, line=line, column=column, key_path=dotted_path(path) or None, hint=hint)
+
+
+def _short_repr(value: Any, limit: int = 80) -> str:
+    """The value as the author wrote it, cut: `steps:` written as a mapping of 5,000 steps would
+    otherwise be echoed whole into a one-line error."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)\s*$")
+_SECONDS_PER_UNIT = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
+
+
+def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | None:
+    """How to write what the author meant, for habits from other tools: a mapping where a list
+    goes (Ansible's and GitHub Actions' lists start with '- '), "30s" for a number of seconds
+    (docker-compose and Kubernetes durations), a list of commands under run:."""
+    field = path[-1] if path else None
+    if error_type == "list_type" and isinstance(value, dict):
+        first = next(iter(value), "key")
+        example = f"- {first}: ..." if field != "steps" else "- id: ..."
+        if field in ("expect", "capture") and len(value) == 1:
+            example = f"- {first}: {_short_repr(value[first], 30)}"
+        return f"{field} is a list: start each item with '- ' (e.g. {example})"
+    if error_type in ("float_type", "int_type") and isinstance(value, str):
+        duration = _DURATION.match(value)
+        if duration and field in ("timeout", "retry_delay"):
+            unit = duration.group(2)[0] if duration.group(2) != "ms" else "ms"
+            seconds = float(duration.group(1)) * _SECONDS_PER_UNIT[unit]
+            return f"{field} is a number of seconds: write {field}: {seconds:g}"
+        return "write the number without quotes"
+    if error_type == "string_type" and isinstance(value, list) and field == "run":
+        return "run takes one command; for several, write a block: run: | (one command per line below it)"
+    return None
 
 
 def _duplicate_step_position(document: PositionedDocument) -> tuple[tuple[Any, ...], tuple[int, int] | None] | None:

@@ -106,3 +106,29 @@ def test_a_template_error_deep_in_a_long_script_points_at_its_line(tmp_path):
     with pytest.raises(PlaybookError) as caught:
         load_playbook(path)
     assert caught.value.message.startswith(f"{path}:37:12: template syntax error"), caught.value.message
+
+
+# Shapes that people write out of habit (Ansible, docker-compose, GitHub Actions): one line
+# that says how to write it, and never the whole value echoed back.
+HABITS = {
+    "steps_as_mapping": (
+        "name: x\nsteps:\n" + "".join(f"  step{i}:\n    run: echo {i} {'x' * 60}\n" for i in range(300)),
+        "3:3", "start each item with '- '",
+    ),
+    "expect_as_mapping": ("name: x\nsteps:\n  - id: a\n    run: echo ok\n    expect:\n      exit_code: 0\n", "6:7", "- exit_code: 0"),
+    "timeout_with_unit": ("name: x\nsteps:\n  - id: a\n    run: sleep 1\n    timeout: 30s\n", "5:14", "timeout: 30"),
+    "timeout_in_minutes": ("name: x\nsteps:\n  - id: a\n    run: sleep 1\n    timeout: 5m\n", "5:14", "timeout: 300"),
+    "run_as_list": ("name: x\nsteps:\n  - id: a\n    run:\n      - nvidia-smi\n      - df -h\n", "5:7", "run: |"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HABITS))
+def test_habits_from_other_tools_get_a_short_message_that_says_how(tmp_path, case):
+    text, where, fix = HABITS[case]
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook(path)
+    assert caught.value.message.startswith(f"{path}:{where}:"), caught.value.message
+    assert len(caught.value.message) < len(str(path)) + 200, caught.value.message
+    assert fix in (caught.value.hint or ""), caught.value.hint
