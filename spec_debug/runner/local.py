@@ -120,8 +120,15 @@ class LocalTransport(Transport):
         shutil.copyfile(local_path, target)
 
     def get(self, remote_path: str, local_path: Path) -> None:
+        """Copy to a temp name beside local_path, renamed once complete (as the SSH transport
+        does): a copy cut short by a full disk or Ctrl-C leaves no truncated artifact."""
         local_path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(os.path.expanduser(remote_path), local_path)
+        partial = local_path.with_name(f"{local_path.name}.part-{os.getpid()}-{time.monotonic_ns()}")
+        try:
+            shutil.copyfile(os.path.expanduser(remote_path), partial)
+            os.replace(partial, local_path)
+        finally:
+            partial.unlink(missing_ok=True)
 
 
 

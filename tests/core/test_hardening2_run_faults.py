@@ -116,3 +116,25 @@ def test_a_line_cut_from_the_record_is_still_found_in_the_whole_stream(tmp_path)
     assert stdout.search_whole(re.compile("99999\n")) is not None  # the kept tail is searched too
     assert stdout.search_whole(re.compile("no such line")) is None
     assert stdout.whole_stream_searchable
+
+
+def test_a_local_fetch_cut_short_by_a_full_disk_leaves_no_half_file(tmp_path):
+    # SSH fetches copy to a temp name and rename; the local copy wrote the artifact in place,
+    # so a full disk left a truncated file in artifacts/ that looked like the real one.
+    big = tmp_path / "server.log"
+    big.write_bytes(b"INFO decode batch\n" * 200_000)  # 3.6 MB
+    playbook = tmp_path / "fetch.yaml"
+    playbook.write_text(f"name: fetch\nsteps:\n  - id: grab\n    fetch:\n      src: {big}\n  - id: after\n    run: echo after\n")
+    out = tmp_path / "runs"
+    proc = subprocess.run(
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)],
+        capture_output=True, text=True, timeout=60, preexec_fn=_limit_file_size(1_000_000),
+        env={**os.environ, "COLUMNS": "300"},
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    run_dir, record = only_run(out)
+    grab, after = record["steps"]
+    assert grab["status"] == "error" and "File too large" in grab["message"], grab
+    assert grab["artifacts"] == []
+    assert [p.name for p in (run_dir / "artifacts").rglob("*") if p.is_file()] == []
+    assert after["status"] == "passed"
