@@ -96,32 +96,80 @@ def torch_save_cut(path: Path) -> bool:
         return False
 
 
-def safetensors_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
-    """The weight files of a HF-style directory (sharded via model.safetensors.index.json).
+def _indexed_shards(index: Path, missing: list[str] | None) -> list[Path]:
+    """The shards a HF index (`*.index.json`, weight_map: tensor -> file) names.
 
     A shard the index names but the directory lacks is an error, unless `missing` is given:
     then its name is appended there and the shards present are returned (a target copied
     to a debug host often holds only the shards with the embedding and the head)."""
+    from spec_debug.eagle3.config import read_json
+
+    weight_map = read_json(index).get("weight_map")
+    if not isinstance(weight_map, dict) or not weight_map:
+        raise CheckpointError(f"{index}: no weight_map (shard names per tensor)")
+    shards = sorted({index.parent / str(name) for name in weight_map.values()})
+    absent = [p.name for p in shards if not p.is_file()]
+    if absent and missing is None:
+        raise CheckpointError(f"{index} names shard(s) that are missing: "
+                              f"{', '.join(absent[:4])}" + (" ..." if len(absent) > 4 else ""),
+                              hint="copy every shard listed in the index")
+    if missing is not None:
+        missing.extend(absent)
+    return [p for p in shards if p.is_file()]
+
+
+def safetensors_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
+    """The weight files of a HF-style directory (sharded via model.safetensors.index.json)."""
     index = directory / "model.safetensors.index.json"
     if index.exists():
-        from spec_debug.eagle3.config import read_json
-
-        weight_map = read_json(index).get("weight_map")
-        if not isinstance(weight_map, dict) or not weight_map:
-            raise CheckpointError(f"{index}: no weight_map (shard names per tensor)")
-        shards = sorted({directory / str(name) for name in weight_map.values()})
-        absent = [p.name for p in shards if not p.is_file()]
-        if absent and missing is None:
-            raise CheckpointError(f"{index} names shard(s) that are missing: "
-                                  f"{', '.join(absent[:4])}" + (" ..." if len(absent) > 4 else ""),
-                                  hint="copy every shard listed in the index")
-        if missing is not None:
-            missing.extend(absent)
-        return [p for p in shards if p.is_file()]
+        return _indexed_shards(index, missing)
     single = directory / "model.safetensors"
     if single.exists():
         return [single]
     return sorted(directory.glob("*.safetensors"))
+
+
+# transformers < 4.35 saved torch pickles: pytorch_model.bin, or shards named by
+# pytorch_model.bin.index.json (transformers utils WEIGHTS_NAME / WEIGHTS_INDEX_NAME); EAGLE's
+# original targets (lmsys/vicuna-*-v1.3) and drafts ship so.
+_BIN_INDEX = "pytorch_model.bin.index.json"
+
+
+def bin_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
+    index = directory / _BIN_INDEX
+    if index.exists():
+        return _indexed_shards(index, missing)
+    single = directory / "pytorch_model.bin"
+    return [single] if single.exists() else []
+
+
+def has_weight_files(directory: Path) -> bool:
+    return ((directory / "model.safetensors.index.json").exists()
+            or bool(safetensors_files(directory)) or (directory / _BIN_INDEX).exists()
+            or (directory / "pytorch_model.bin").exists())
+
+
+def _load_bin(binary: Path) -> dict[str, Any]:
+    # weights_only keeps a pickle safe; mmap keeps it from being read in full (only zip-format
+    # files, torch >= 1.6, can be mapped: older ones are read whole)
+    import torch
+
+    try:
+        try:
+            state = torch.load(binary, map_location="cpu", weights_only=True, mmap=True)
+        except RuntimeError as exc:
+            if "mmap" not in str(exc) or torch_save_cut(binary):
+                raise
+            state = torch.load(binary, map_location="cpu", weights_only=True)
+    except Exception as exc:  # pickle, zip and mmap errors have no common base
+        if torch_save_cut(binary):
+            raise CheckpointError(f"{binary}: cannot read: truncated (a zip archive "
+                                  f"without its end, {binary.stat().st_size} bytes)",
+                                  hint="copy or download it again") from None
+        raise CheckpointError(f"{binary}: cannot read ({exc})") from None
+    if not isinstance(state, dict):
+        raise CheckpointError(f"{binary}: not a state dict")
+    return state
 
 
 def normalise_draft_name(name: str) -> str:
@@ -154,28 +202,17 @@ class TensorStore:
                     store.infos[name] = TensorInfo(name, stored, path, tuple(meta["shape"]),
                                                    meta["dtype"])
             return store
-        binary = directory / "pytorch_model.bin"
-        if binary.exists():
-            # Original EAGLE checkpoints ship a torch pickle; weights_only keeps it safe, mmap
-            # keeps it from being read in full.
-            import torch
-
-            try:
-                state = torch.load(binary, map_location="cpu", weights_only=True, mmap=True)
-            except Exception as exc:  # pickle, zip and mmap errors have no common base
-                if torch_save_cut(binary):
-                    raise CheckpointError(f"{binary}: cannot read: truncated (a zip archive "
-                                          f"without its end, {binary.stat().st_size} bytes)",
-                                          hint="copy or download it again") from None
-                raise CheckpointError(f"{binary}: cannot read ({exc})") from None
-            if not isinstance(state, dict):
-                raise CheckpointError(f"{binary}: not a state dict")
+        binaries = bin_files(directory, missing=store.missing_shards if partial else None)
+        if binaries or store.missing_shards:
             store._bin_state = {}
-            for stored, tensor in state.items():
-                name = normalise(stored)
-                store._bin_state[name] = tensor
-                store.infos[name] = TensorInfo(name, stored, binary, tuple(tensor.shape),
-                                               str(tensor.dtype))
+            for binary in binaries:
+                for stored, tensor in _load_bin(binary).items():
+                    if not hasattr(tensor, "shape"):
+                        continue  # extra entries some exporters pickle alongside (step counts)
+                    name = normalise(stored)
+                    store._bin_state[name] = tensor
+                    store.infos[name] = TensorInfo(name, stored, binary, tuple(tensor.shape),
+                                                   str(tensor.dtype))
             return store
         raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
                               "pytorch_model.bin")
@@ -351,7 +388,5 @@ def open_target(target_dir: str | Path) -> TargetCheckpoint:
     if not path.is_dir():
         raise CheckpointError(f"{path}: target checkpoint directory not found")
     config = load_target_config(path)
-    has_weights = ((path / "model.safetensors.index.json").exists()
-                   or bool(safetensors_files(path)) or (path / "pytorch_model.bin").exists())
-    tensors = TensorStore.open(path, partial=True) if has_weights else TensorStore()
+    tensors = TensorStore.open(path, partial=True) if has_weight_files(path) else TensorStore()
     return TargetCheckpoint(path, config, tensors)

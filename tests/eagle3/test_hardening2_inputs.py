@@ -214,3 +214,47 @@ def test_rope_parameters_that_are_not_an_object(spec_world, tmp_path):
         config_path.write_text(json.dumps(config))
         result = runner.invoke(drafter_app, ["vocab", "--model", str(root / "draft"), "--json"])
         _one_line_error(result, pattern)
+
+
+def _reshard_as_pickles(target: Path) -> None:
+    """The target as transformers < 4.35 saved it (and lmsys/vicuna-*-v1.3, EAGLE's original
+    targets, ship): pytorch_model-0000i-of-0000n.bin torch pickles named by
+    pytorch_model.bin.index.json, no safetensors."""
+    weights = target / "model.safetensors"
+    state = load_file(weights)
+    weights.unlink()
+    names = sorted(state)
+    halves = {"pytorch_model-00001-of-00002.bin": names[: len(names) // 2],
+              "pytorch_model-00002-of-00002.bin": names[len(names) // 2:]}
+    weight_map = {}
+    for shard, part in halves.items():
+        torch.save({name: state[name] for name in part}, target / shard)
+        weight_map.update(dict.fromkeys(part, shard))
+    (target / "pytorch_model.bin.index.json").write_text(json.dumps(
+        {"metadata": {"total_size": sum(t.numel() * t.element_size() for t in state.values())},
+         "weight_map": weight_map}))
+
+
+def test_target_in_sharded_pytorch_bins(spec_world, tmp_path):
+    """Before: the target counted as "no weight files, only config.json": a draft without
+    its own embedding (SpecForge saves none) could not be run, and the reference fell back
+    to the data's tokens."""
+    root = _copy(spec_world, tmp_path)
+    _reshard_as_pickles(root / "target")
+    weights = root / "draft" / "model.safetensors"
+    state = load_file(weights)
+    del state["embed_tokens.weight"]
+    save_file(state, str(weights), metadata={"format": "pt"})
+
+    plain = _eval(spec_world / "draft", spec_world / "data", spec_world / "target")
+    out = _eval(root / "draft", root / "data", root / "target")
+    assert out["embed_source"] == "target" and out["reference"] == "target_argmax"
+    assert out["counts"] == plain["counts"] and out["notes"] == []
+
+    # one shard not copied: named, not "no weight files"
+    (root / "target" / "pytorch_model-00001-of-00002.bin").unlink()
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(root / "data"), "--target", str(root / "target"),
+                                         "--json"])
+    _one_line_error(result, r"no embedding tensor either \(shards named in the index but not "
+                            r"present: pytorch_model-00001-of-00002\.bin\)")
