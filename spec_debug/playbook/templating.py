@@ -159,7 +159,35 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
     except TemplateSyntaxError as exc:
         raise TemplateError(f"{_where(site)}: bad expression {expression!r}: {exc.message}") from None
     except Exception as exc:
+        none_names = _none_names(expression, context) if isinstance(exc, TypeError) else []
+        if none_names:
+            # A regex capture that matched nothing leaves its fact None; "'>' not supported
+            # between instances of 'NoneType' and 'int'" does not say which, nor why.
+            name = none_names[0]
+            raise TemplateError(
+                f"{_where(site)}: expression {expression!r} failed: {name} is None (its capture matched nothing, "
+                f"or it was set to null); guard it: {name} is not none and ...",
+                hint="or give the capture a default: value",
+            ) from None
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
+
+
+def _none_names(expression: str, context: dict[str, Any]) -> list[str]:
+    """`facts.X`, `vars.X` or bare names in expression whose value is None."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+    except TemplateSyntaxError:
+        return []
+    found: list[str] = []
+    for attr in parsed.find_all(nodes.Getattr):
+        if isinstance(attr.node, nodes.Name) and attr.node.name in ("facts", "vars"):
+            scope = context.get(attr.node.name)
+            if isinstance(scope, dict) and attr.attr in scope and scope[attr.attr] is None:
+                found.append(f"{attr.node.name}.{attr.attr}")
+    for name in parsed.find_all(nodes.Name):
+        if name.ctx == "load" and name.name not in CONTEXT_NAMES and name.name in context and context[name.name] is None:
+            found.append(name.name)
+    return list(dict.fromkeys(found))
 
 
 def parse_template(source: str) -> None:

@@ -138,3 +138,21 @@ def test_a_local_fetch_cut_short_by_a_full_disk_leaves_no_half_file(tmp_path):
     assert grab["artifacts"] == []
     assert [p.name for p in (run_dir / "artifacts").rglob("*") if p.is_file()] == []
     assert after["status"] == "passed"
+
+
+def test_a_capture_that_matched_nothing_is_named_when_an_expression_trips_on_it(tmp_path):
+    # The log line was not there, so the capture gave None; `when: facts.num_steps > 1` used to
+    # fail with "TypeError: '>' not supported between instances of 'NoneType' and 'int'".
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text(
+        "name: when\nsteps:\n  - id: read\n    run: echo no flags here\n    capture:\n"
+        "      - regex: '--speculative-num-steps (?P<num_steps>\\d+)'\n        type: int\n"
+        "  - id: check\n    when: facts.num_steps > 1\n    run: echo big\n"
+    )
+    out = tmp_path / "runs"
+    run_cli("run", str(playbook), "--host", "local", "--out", str(out))
+    _, record = only_run(out)
+    check = record["steps"][1]
+    assert "facts.num_steps is None" in check["message"], check["message"]
+    assert "matched nothing" in check["message"] and "is not none" in check["message"], check["message"]
+    assert "NoneType" not in check["message"]
