@@ -266,7 +266,8 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
         opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True, True
-        if isinstance(value, list) and value and all(isinstance(v, dict) and openai_chat.looks_like(v) for v in value):
+        if isinstance(value, list) and value and all(
+                isinstance(v, dict) and (openai_chat.looks_like(v) or openai_chat.looks_like_item(v)) for v in value):
             return "openai", True, True
         if isinstance(value, dict) and codex.looks_like_legacy(value) and "type" not in value:
             return "codex", False, True  # the header line of a rollout from before the envelope

@@ -124,6 +124,36 @@ def test_openai_custom_tool_calls_and_refusals(tmp_path):
     assert [(c.seq, c.host, c.exit_code, c.is_error) for c in a.commands] == [(2, "gpu01", 255, True)]
 
 
+def test_openai_agents_sdk_items_saved_as_a_list(tmp_path):
+    """The OpenAI Agents SDK hands a run back as Responses API items
+    (``RunResult.to_input_list()``, openai/openai-agents-python ``src/agents/result.py``): role
+    messages beside ``reasoning``, ``function_call`` and ``function_call_output`` items that have
+    no role (openai/openai-python ``types/responses/response_input_item_param.py``). Saved with
+    ``json.dump``, on one line or indented."""
+    items = [
+        {"role": "user", "content": "gpu01 serves 40 tok/s with EAGLE-3; find out why"},
+        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "I suspect the draft flags."}]},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "run_shell", "status": "completed",
+         "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi -L"})},
+        {"type": "function_call_output", "call_id": "call_1",
+         "output": "Exit code 255\nssh: connect to host gpu01 port 22: Connection refused"},
+        {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
+         "content": [{"type": "output_text", "text": "gpu01 refuses SSH.", "annotations": []}]},
+    ]
+    for indent in (None, 2):
+        path = tmp_path / f"run-{indent}.json"
+        path.write_text(json.dumps(items, indent=indent))
+        events, stats = _events(path)
+        assert [(e.seq, e.kind, e.call_id, e.command, e.exit_code) for e in events] == [
+            (0, "prompt", None, None, None), (1, "thinking", None, None, None),
+            (2, "tool_call", "call_1", "ssh gpu01 nvidia-smi -L", None), (3, "tool_result", "call_1", None, 255),
+            (4, "text", None, None, None)], indent
+        assert stats.unknown_types == 0
+        a = analyze_path(path)
+        assert a.format == "openai"
+        assert [(c.seq, c.host, c.exit_code, c.is_error) for c in a.commands] == [(2, "gpu01", 255, True)]
+
+
 def test_a_saved_request_whose_tools_come_before_the_messages(tmp_path):
     """A request body saved as sent ({model, tools, messages}): a tool's JSON schema may name a
     "messages" property (and list it under "required") before the conversation itself."""
@@ -275,4 +305,3 @@ def test_a_prompt_typed_while_claude_works_is_a_prompt(tmp_path):
     assert [(p.seq, p.text) for p in a.prompts if p.agent == "main"] == [
         (0, "benchmark EAGLE-3 on gpu01 and gpu02"), (4, "use --speculative-num-steps 3, not 5")]
     assert {ag["id"]: ag["status"] for ag in a.agents}["a4f2e9c"] == "failed"
-

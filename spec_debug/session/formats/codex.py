@@ -217,7 +217,25 @@ _POLL_TOOL = "write_stdin"
 _RUNNING = re.compile(r"^Process running with session ID (\d+)", re.MULTILINE)
 
 
-def _response_item(payload: dict, ptype, event, results_seen, processes: _Processes) -> Iterator[Event]:
+class ResponseItems:
+    """Responses API items read one after the other outside a rollout: the same ``function_call``
+    / ``function_call_output`` / ``message`` / ``reasoning`` objects, saved as a list (the
+    OpenAI Agents SDK's ``RunResult.to_input_list()``, openai/openai-agents-python
+    ``src/agents/result.py``; openai/openai-python ``types/responses/response_input_item_param.py``)."""
+
+    def __init__(self) -> None:
+        self._results_seen: OrderedDict[str, None] = OrderedDict()
+        self._processes = _Processes()
+
+    def events(self, item: dict, event) -> Iterator[Event]:
+        ptype = item.get("type") if isinstance(item.get("type"), str) else None
+        # Tools there are the program's own: any whose arguments hold a command runs one (as in
+        # OpenAI chat), not only Codex's shell tools.
+        return _response_item(item, ptype, event, self._results_seen, self._processes, any_shell=True)
+
+
+def _response_item(payload: dict, ptype, event, results_seen, processes: _Processes,
+                   any_shell: bool = False) -> Iterator[Event]:
     if ptype == "message":
         role = payload.get("role") if isinstance(payload.get("role"), str) else "assistant"
         content = payload.get("content")
@@ -244,7 +262,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         name = payload.get("name") if isinstance(payload.get("name"), str) else ptype
         raw_args = payload.get("arguments", payload.get("input", payload.get("action")))
         args = decode_arguments(raw_args)
-        command = shell_command(raw_args) if (name in _SHELL_TOOLS or ptype == "local_shell_call") else None
+        command = shell_command(raw_args) if (any_shell or name in _SHELL_TOOLS or ptype == "local_shell_call") \
+            else None
         host = remote_host(args)  # an MCP server's SSH tool: {host, command}
         if command is None and host is not None:
             command = shell_command(args)

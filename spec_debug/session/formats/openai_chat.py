@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import codex
 from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, exit_code_of, remote_host, shell_command, tool_path,
 )
@@ -25,9 +26,16 @@ def looks_like(obj: dict) -> bool:
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list)
 
 
+def looks_like_item(obj: dict) -> bool:
+    """A Responses API item without a role (a tool call, its output, a reasoning item) as the
+    OpenAI Agents SDK saves it beside role messages (:class:`codex.ResponseItems`)."""
+    return "role" not in obj and "payload" not in obj and obj.get("type") in codex.RESPONSE_ITEM_TYPES
+
+
 def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
     records = iter_json_array(path, stats) if array else iter_json_records(path, stats)
     call_names: dict[str, str] = {}
+    items = codex.ResponseItems()
     seq = cursor.seq_base - 1
     for _index, lineno, obj in records:
         # A JSONL line may itself be a whole conversation ({"messages": [...]}).
@@ -36,18 +44,23 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
-                yield from _message(message, cursor, seq, lineno, stats, call_names)
+                yield from _message(message, cursor, seq, lineno, stats, call_names, items)
             else:
                 stats.non_object += 1
 
 
-def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names) -> Iterator[Event]:
+def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names,
+             items: codex.ResponseItems) -> Iterator[Event]:
     role = message.get("role")
     ts = message.get("timestamp") if isinstance(message.get("timestamp"), str) else None
 
     def event(kind, role, block=0, **kw) -> Event:
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
                      block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
+
+    if looks_like_item(message):
+        yield from items.events(message, event)
+        return
 
     content = message.get("content")
     if isinstance(content, list) and role in ("user", "assistant") and _has_tool_blocks(content):
