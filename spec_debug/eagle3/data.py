@@ -95,10 +95,39 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
         # generation renames them hs_{i} afterwards. A raw connector directory is a dump too.
         files = [p for p in root.rglob("*.safetensors") if not p.name.startswith("model")]
     if not files:
+        found, hint = _what_else_is_here(root)
         raise DataError(f"{root}: no hs_*.safetensors or data_*.ckpt files (nor speculators' "
-                        "older data_*.pt)",
-                        hint="point --data at the hidden-state dump directory")
+                        f"older data_*.pt){found}",
+                        hint=hint or "point --data at the hidden-state dump directory")
     return sorted(files, key=_natural_key)
+
+
+def _what_else_is_here(root: Path) -> tuple[str, str | None]:
+    """What a directory without samples holds instead, and what to do: the usual wrong
+    directories passed as --data."""
+    if (root / "config.json").is_file() and (any(root.glob("*.safetensors"))
+                                             or any(root.glob("pytorch_model*.bin"))):
+        return ("; it holds a model checkpoint (config.json and weights)",
+                "pass the checkpoint as --model or --target, and the hidden-state dump as --data")
+    if any(root.rglob("*.arrow")) or (root / "dataset_info.json").is_file():
+        # speculators prepare_data / SpecForge write the tokenized dataset (HF datasets) first;
+        # the hidden states are a second step
+        return ("; it holds a tokenized dataset (HF datasets .arrow), not hidden states",
+                "generate the hidden states first (speculators generate_offline_data, SpecForge "
+                "scripts/prepare_hidden_states.py) and pass that output as --data")
+    compressed = sorted(p.name for p in root.rglob("*.zst"))
+    if compressed:
+        # vLLM's online hidden-states connector writes `{req_id}.safetensors.zst` when
+        # compression is on (vllm kv_connector online/hidden_states_writer.py)
+        return (f"; it holds {len(compressed)} zstd-compressed file(s), e.g. {compressed[0]}",
+                "decompress them first, e.g. `zstd -d --rm DIR/*.zst`")
+    torch_files = sorted(p.name for pattern in ("*.pt", "*.ckpt") for p in root.rglob(pattern))
+    if torch_files:
+        return (f"; its torch files ({', '.join(torch_files[:3])}"
+                + (" ..." if len(torch_files) > 3 else "") + ") are not named data_*",
+                "name the samples data_<i>.pt (speculators) or data_<i>.ckpt (SpecForge), or "
+                "pass one file as --data")
+    return "", None
 
 
 def _layer_ids_from_metadata(metadata: dict | None) -> tuple[int, ...] | None:

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -258,3 +259,33 @@ def test_target_in_sharded_pytorch_bins(spec_world, tmp_path):
                                          "--json"])
     _one_line_error(result, r"no embedding tensor either \(shards named in the index but not "
                             r"present: pytorch_model-00001-of-00002\.bin\)")
+
+
+def test_a_directory_without_samples_says_what_it_holds(spec_world, tmp_path):
+    """The usual wrong --data: the draft itself, the tokenized dataset (the step before the
+    hidden states), a dump still zstd-compressed. Before: only "no hs_*.safetensors or
+    data_*.ckpt files"."""
+    from datasets import Dataset
+
+    def data_error(data: Path) -> str:
+        result = runner.invoke(drafter_app, ["eval", "--model", str(spec_world / "draft"),
+                                             "--data", str(data), "--json"])
+        return _one_line_error(result, r"no hs_.*safetensors or data_.*ckpt files")
+
+    assert re.search(r"holds a model checkpoint.*\n  hint: pass the checkpoint as --model",
+                     data_error(spec_world / "draft"))
+
+    # speculators prepare_data's output: an HF datasets directory (input_ids, loss_mask)
+    Dataset.from_dict({"input_ids": [[1, 2, 3]], "loss_mask": [[0, 1, 1]]}).save_to_disk(
+        str(tmp_path / "tokenized"))
+    assert re.search(r"tokenized dataset .*\n  hint: generate the hidden states first",
+                     data_error(tmp_path / "tokenized"))
+
+    if shutil.which("zstd") is None:
+        return
+    compressed = tmp_path / "zst"
+    compressed.mkdir()
+    shutil.copy(spec_world / "data" / "hs_0.safetensors", compressed / "req-1.safetensors")
+    subprocess.run(["zstd", "-q", "--rm", str(compressed / "req-1.safetensors")], check=True)
+    assert re.search(r"1 zstd-compressed file\(s\), e\.g\. req-1\.safetensors\.zst.*\n  hint: "
+                     r"decompress them", data_error(compressed))
