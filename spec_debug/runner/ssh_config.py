@@ -87,8 +87,13 @@ class SSHTarget:
 
     @property
     def known_hosts_name(self) -> str:
-        """The name this host's key is filed under in known_hosts."""
-        name = self.host_key_alias or self.hostname
+        """The name this host's key is filed under in known_hosts.
+
+        A host name in lower case, as ssh(1) lowercases it before anything else (openssh-portable:
+        ssh.c, main: `lowercase(host)`, addresses excepted): a hashed entry (HashKnownHosts) is
+        the HMAC of that lower-case name, so `--host GPU01` must hash `gpu01` to find it.
+        """
+        name = self.host_key_alias or (self.hostname if _is_address(self.hostname) else self.hostname.lower())
         return name if self.port == DEFAULT_PORT else f"[{name}]:{self.port}"
 
 

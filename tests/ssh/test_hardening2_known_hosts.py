@@ -82,3 +82,16 @@ def test_accept_new_under_hash_known_hosts_files_a_hashed_entry(client: ClientSe
     with SSHTransport.connect("target", client.options(accept_new=True)):  # known: not filed twice
         pass
     assert client.known_hosts.read_text() == text
+
+
+def test_a_host_name_in_capitals_finds_its_hashed_entry(client: ClientSetup, sshd: SshServer) -> None:
+    """Inventories write GPU-NODE-01; ssh(1) lowercases the name before it hashes it, so the
+    entry it filed is the hash of `[localhost]:PORT`. Before, we hashed the capitals: "not in
+    known_hosts" for a host ssh(1) knows."""
+    kind, blob = Path(str(sshd.host_key_path) + ".pub").read_text().split()[:2]
+    client.known_hosts.write_text(f"[localhost]:{sshd.port} {kind} {blob}\n")
+    subprocess.run([SSH_KEYGEN, "-H", "-f", str(client.known_hosts)], check=True, capture_output=True)
+    assert "localhost" not in client.known_hosts.read_text()
+    client.alias("GPU-NODE-01", sshd, HostName="LocalHost")
+    with SSHTransport.connect("GPU-NODE-01", client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
