@@ -18,6 +18,7 @@ import errno
 import json
 import os
 import secrets
+import stat
 import tempfile
 import threading
 from datetime import datetime, timezone
@@ -101,6 +102,32 @@ class RunStore:
             write_atomic(self.run_dir / RUN_JSON, payload)
 
 
+def _process_umask() -> int:
+    """The umask, read once at import (os.umask can only be read by setting it, which is not
+    safe once host workers write files from threads)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+_UMASK = _process_umask()
+
+
+def _mode_for(path: Path) -> int:
+    """What a plain open() would give a new file, or the mode the file being replaced has:
+    mkstemp's 0600 would hide a report written for the team (a shared runs/ folder, a docroot)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Replace path with text, all or nothing. Raises RecordWriteError (the old file stays).
 
@@ -120,6 +147,7 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), _mode_for(path))
             handle.write(text)
         os.replace(tmp, path)
     except OSError as exc:
