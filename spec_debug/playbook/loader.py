@@ -62,6 +62,8 @@ def find_playbook(name_or_path: str) -> Path:
 
 
 def _find_playbook(name_or_path: str) -> Path:
+    if name_or_path == "-" and not Path("-").exists():
+        return Path("/dev/stdin")  # the usual spelling of "read it from the pipe"
     candidate = Path(name_or_path).expanduser()
     if candidate.is_file():
         return candidate

@@ -35,6 +35,8 @@ def test_a_playbook_piped_on_stdin_validates_and_runs(tmp_path):
     _, record = only_run(out)
     assert record["steps"][0]["stdout"] == "hello from a pipe\n"
     assert record["playbook"]["name"] == "piped" and len(record["playbook"]["sha256"]) == 64
+    dash = _cli("playbooks", "validate", "-", stdin=PLAYBOOK)
+    assert dash.returncode == 0, dash.stderr
 
 
 def test_process_substitution_and_a_broken_piped_playbook_name_the_place(tmp_path):
