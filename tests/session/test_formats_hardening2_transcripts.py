@@ -305,3 +305,21 @@ def test_a_prompt_typed_while_claude_works_is_a_prompt(tmp_path):
     assert [(p.seq, p.text) for p in a.prompts if p.agent == "main"] == [
         (0, "benchmark EAGLE-3 on gpu01 and gpu02"), (4, "use --speculative-num-steps 3, not 5")]
     assert {ag["id"]: ag["status"] for ag in a.agents}["a4f2e9c"] == "failed"
+
+
+def test_a_shell_log_with_nul_padding_keeps_the_command_after_it(tmp_path):
+    """The same crash padding in a terminal log: the prompt and command written right after
+    the NULs are the next command, and its traceback is its own (it was counted against the
+    command before, whose line was dropped as binary). A binary file cat'ed to the terminal
+    stays binary."""
+    elf = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00>\x00\x01\x00\x00\x00\x10\x11\x02\x03"
+    path = tmp_path / "gpu01.log"
+    path.write_bytes(
+        b"root@gpu01:~# nvidia-smi -L\r\nGPU 0: NVIDIA H200 (UUID: GPU-5d1e)\r\n"
+        + b"\x00" * 4096 + b"root@gpu01:~# python -m sglang.launch_server --model-path /m --port 30000\r\n"
+        b"Traceback (most recent call last):\r\n  File \"/m/x.py\", line 3, in <module>\r\nValueError: bad draft\r\n"
+        b"root@gpu01:~# head -c 32 /usr/bin/true\r\n" + elf + b"\r\n" + b"\x00" * 2048)
+    a = analyze_path(path)
+    assert [(c.seq, c.command.split()[0]) for c in a.commands] == [(0, "nvidia-smi"), (1, "python"), (2, "head")]
+    assert [(e.exception, e.command_seq) for e in a.errors] == [("ValueError", 1)]
+    assert a.sessions[0]["lines_skipped"] == 2  # the ELF bytes and the padding at the end

@@ -64,8 +64,15 @@ def _decoded(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
         if raw is None:
             continue
         if b"\x00" in raw:
-            stats.binary += 1
-            continue
+            # A crash while a log was appended leaves a run of NUL bytes where a block was never
+            # written, and the log goes on after it on the same line (anthropics/claude-code
+            # issue #49876 shows the pattern in a JSONL file; ext4 delayed allocation does it to
+            # any file). What is left without the NULs is the line; binary if nothing is, or if
+            # it is mostly other control bytes (a binary file sent to the terminal).
+            raw = raw.replace(b"\x00", b"")
+            if not raw.strip() or sum(raw.count(c) for c in _BINARY_CONTROLS) * 10 > len(raw):
+                stats.binary += 1
+                continue
         try:
             line = raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:
@@ -80,6 +87,11 @@ def _decoded(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a byte-order mark (Windows editors)
         yield lineno, line, None
+
+
+_BINARY_CONTROLS = [bytes([c]) for c in range(32) if c not in (8, 9, 10, 13, 14, 27)]
+"""C0 control bytes a terminal log does not hold as text (backspace, tab, newline, carriage
+return, shift-out and escape it does)."""
 
 
 def _as_displayed(line: str) -> str:
