@@ -2,7 +2,7 @@
 
 Follows ssh_config(5): with IdentityFile set, only those files (plus agent keys); without,
 the default ~/.ssh/id_* files; `IdentitiesOnly yes` limits agent keys to the configured
-files. An encrypted key asks for its passphrase once per run (shared by every host thread),
+files; the agent is IdentityAgent's socket when the config names one. An encrypted key asks for its passphrase once per run (shared by every host thread),
 or, in batch mode, fails with a message that says to load it into ssh-agent.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import socket
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -42,13 +43,15 @@ class _Attempts:
     encrypted_skipped: list[str] = field(default_factory=list)
     no_terminal: bool = False
     """An encrypted key was skipped because there is no terminal to ask for its passphrase."""
+    agent_unreachable: str | None = None
+    """IdentityAgent's socket and why it could not be reached."""
 
 
 def authenticate(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions) -> None:
     """Authenticate `target.user` on an started transport; raise AuthenticationError."""
     attempts = _Attempts()
     files = _identity_files(target)
-    agent = paramiko.Agent() if options.use_agent and os.environ.get("SSH_AUTH_SOCK") else None
+    agent = _open_agent(target, options, attempts)
     try:
         if agent is not None:
             allowed_blobs = _public_blobs(files) if target.identities_only else None
@@ -78,10 +81,42 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
             hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or run without --batch",
         )
     tried = ", ".join(attempts.tried) or "no keys found (agent empty, no identity files)"
+    if attempts.agent_unreachable:
+        tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
     raise AuthenticationError(
         f"{target.alias}: authentication failed for {where} (tried: {tried})",
         hint="check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers",
     )
+
+
+class _AgentAt(paramiko.Agent):
+    """The ssh-agent listening at a given socket; paramiko.Agent only reads $SSH_AUTH_SOCK."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        paramiko.agent.AgentSSH.__init__(self)
+        self._connect(sock)
+
+
+def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> paramiko.Agent | None:
+    """The agent ssh(1) would ask: IdentityAgent's socket when the config names one (1Password,
+    Secretive, gpg-agent and forwarded agents are reached this way, often with no
+    $SSH_AUTH_SOCK at all), none for `IdentityAgent none`, else $SSH_AUTH_SOCK's."""
+    where = target.identity_agent
+    if not options.use_agent or (where is not None and where.lower() == "none"):
+        return None
+    if where is None or where == "SSH_AUTH_SOCK":
+        return paramiko.Agent() if os.environ.get("SSH_AUTH_SOCK") else None
+    path = os.path.expanduser(where)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        return _AgentAt(sock)
+    except (OSError, paramiko.SSHException) as exc:
+        # ssh(1) also goes on with the key files when the agent is not there (1Password locked).
+        sock.close()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        attempts.agent_unreachable = f"IdentityAgent {_short(path)}: {reason}"
+        return None
 
 
 def _identity_files(target: SSHTarget) -> list[str]:

@@ -72,6 +72,8 @@ class SSHTarget:
     user: str
     identity_files: tuple[str, ...] = ()
     identities_only: bool = False
+    identity_agent: str | None = None
+    """IdentityAgent: the agent socket to use, `none`, or None/`SSH_AUTH_SOCK` for $SSH_AUTH_SOCK."""
     proxy_command: str | None = None
     proxy_jump: tuple[JumpHop, ...] = ()
     connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
@@ -266,6 +268,7 @@ def resolve_target(
         port=port,
         user=user,
         identity_files=identity_files,
+        identity_agent=_environment_expanded(entry.get("identityagent")),
         identities_only=entry.get("identitiesonly", "no").lower() == "yes",
         proxy_command=proxy_command,
         proxy_jump=proxy_jump,
@@ -304,7 +307,7 @@ def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> para
 # (paramiko/config.py, TOKENS_BY_CONFIG_KEY: no %n, %p, %i, %k, %L or %% in IdentityFile, no %n
 # or %% in ProxyCommand). `IdentityFile ~/.ssh/keys/%n` (a key per alias) otherwise names a
 # file that does not exist and the host "fails authentication" with no key tried at all.
-_OWN_TOKENS = {"identityfile": set("%nipkLj"), "proxycommand": set("%n")}
+_OWN_TOKENS = {"identityfile": set("%nipkLj"), "identityagent": set("%nipkLj"), "proxycommand": set("%n")}
 _TOKEN = re.compile(r"%(.)")
 
 
@@ -317,11 +320,11 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         own = _OWN_TOKENS.get(key)
         if own is None:
             return super()._tokenize(config, target_hostname, key, value)
-        if key == "identityfile":
+        if key in ("identityfile", "identityagent"):
             value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
         # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
         # the shell that runs it expands a leading one (_ProxyCommand in ssh_connect).
-        inherited = {c[1] for c in self._allowed_tokens(key) if c.startswith("%")}
+        inherited = {c[1] for c in self._allowed_tokens("identityfile" if key == "identityagent" else key) if c.startswith("%")}
 
         def expand(match: re.Match[str]) -> str:
             token = match.group(1)
@@ -330,7 +333,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             if token in own:
                 return _own_token(token, config, target_hostname)
             if token in inherited:
-                return str(super(_OpenSSHTokens, self)._tokenize(config, target_hostname, key, match.group(0)))
+                source_key = "identityfile" if key == "identityagent" else key
+                return str(super(_OpenSSHTokens, self)._tokenize(config, target_hostname, source_key, match.group(0)))
             return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
 
         return _TOKEN.sub(expand, value)
@@ -360,6 +364,14 @@ def _is_address(name: str) -> bool:
     except OSError:
         return False
     return True
+
+
+def _environment_expanded(value: str | None) -> str | None:
+    """`${VAR}` replaced by the environment's value, as ssh(1) does in IdentityAgent
+    (openssh-portable: misc.c, dollar_expand); an unset variable leaves the text as written."""
+    if value is None:
+        return None
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda match: os.environ.get(match.group(1), match.group(0)), value)
 
 
 def _own_token(token: str, config: dict[str, object], alias: str) -> str:

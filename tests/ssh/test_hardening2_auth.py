@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -55,3 +55,51 @@ def test_identities_only_keeps_the_agent_keys_out(client: ClientSetup, sshd: Ssh
     """What the hint says to do works: only the host's IdentityFile is offered."""
     with SSHTransport.connect("target", client.options(use_agent=True)) as transport:
         assert isinstance(transport, SSHTransport)
+
+
+@pytest.fixture
+def agent_at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path, list[str]], Path]]:
+    """Start real ssh-agents at given sockets, holding given keys."""
+    agents: list[subprocess.Popen[bytes]] = []
+
+    def start(socket_path: Path, keys: list[str]) -> Path:
+        agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        agents.append(agent)
+        deadline = time.monotonic() + 5
+        while not socket_path.exists():
+            assert time.monotonic() < deadline, "ssh-agent did not start"
+            time.sleep(0.02)
+        subprocess.run(["ssh-add", "-q", *keys], env={**os.environ, "SSH_AUTH_SOCK": str(socket_path)}, check=True, capture_output=True)
+        return socket_path
+
+    yield start
+    for agent in agents:
+        agent.kill()
+        agent.wait()
+
+
+def test_identity_agent_from_the_config_is_the_agent_asked(
+    client: ClientSetup, sshd: SshServer, agent_at: Callable[[Path, list[str]], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`IdentityAgent ~/.1password/agent.sock` (1Password, Secretive, gpg-agent): the key is only
+    in that agent and $SSH_AUTH_SOCK is unset. Before, no agent was asked: "no keys found"."""
+    monkeypatch.delenv("SSH_AUTH_SOCK", raising=False)
+    (client.home / ".1password").mkdir()
+    agent_at(client.home / ".1password" / "agent.sock", [str(client.key.path)])
+    config = client.config.read_text().replace(f"IdentityFile {client.key.path}", "IdentityAgent ~/.1password/agent.sock")
+    client.config.write_text(config.replace("IdentitiesOnly yes", "IdentitiesOnly no"))
+    with SSHTransport.connect("target", client.options(use_agent=True)) as transport:
+        assert isinstance(transport, SSHTransport)
+    # `IdentityAgent none` asks no agent, even with $SSH_AUTH_SOCK set: ssh(1) does the same.
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(client.home / ".1password" / "agent.sock"))
+    client.config.write_text(client.config.read_text().replace("IdentityAgent ~/.1password/agent.sock", "IdentityAgent none"))
+    with pytest.raises(AuthenticationError, match="no keys found"):
+        SSHTransport.connect("target", client.options(use_agent=True))
+
+
+def test_an_identity_agent_that_is_not_running_is_named_when_login_fails(client: ClientSetup, sshd: SshServer) -> None:
+    config = client.config.read_text().replace(f"IdentityFile {client.key.path}", "IdentityAgent ~/.1password/agent.sock")
+    client.config.write_text(config.replace("IdentitiesOnly yes", "IdentitiesOnly no"))
+    with pytest.raises(AuthenticationError) as info:
+        SSHTransport.connect("target", client.options(use_agent=True))
+    assert "ssh-agent not reached: IdentityAgent ~/.1password/agent.sock: No such file or directory" in info.value.message
