@@ -2,8 +2,9 @@
 
 Follows ssh_config(5): with IdentityFile set, only those files (plus agent keys); without,
 the default ~/.ssh/id_* files; `IdentitiesOnly yes` limits agent keys to the configured
-files; the agent is IdentityAgent's socket when the config names one. An encrypted key asks for its passphrase once per run (shared by every host thread),
-or, in batch mode, fails with a message that says to load it into ssh-agent.
+files; the agent is IdentityAgent's socket when the config names one. An encrypted key
+asks for its passphrase once per run (shared by every host thread), or, in batch mode,
+fails with a message that says to load it into ssh-agent.
 """
 
 from __future__ import annotations
