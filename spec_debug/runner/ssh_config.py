@@ -239,7 +239,7 @@ def resolve_target(
             f"{destination.host}: cannot resolve host name {destination.host!r} in any CanonicalDomains of your ssh config",
             hint="check the name; CanonicalizeFallbackLocal no forbids trying it as given",
         ) from None
-    except Exception as exc:  # paramiko raises bare exceptions for e.g. `Match exec` w/o invoke
+    except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
     user = entry.get("user") or getpass.getuser()
     port = int(_number(entry.get("port"), "Port", DEFAULT_PORT))
@@ -307,7 +307,7 @@ def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> para
 # (paramiko/config.py, TOKENS_BY_CONFIG_KEY: no %n, %p, %i, %k, %L or %% in IdentityFile, no %n
 # or %% in ProxyCommand). `IdentityFile ~/.ssh/keys/%n` (a key per alias) otherwise names a
 # file that does not exist and the host "fails authentication" with no key tried at all.
-_OWN_TOKENS = {"identityfile": set("%nipkLj"), "identityagent": set("%nipkLj"), "proxycommand": set("%n")}
+_OWN_TOKENS = {"identityfile": set("nipkLj"), "identityagent": set("nipkLj"), "proxycommand": set("n")}
 _TOKEN = re.compile(r"%(.)")
 
 
