@@ -304,10 +304,49 @@ def _layer_indices(names) -> set[int]:
     return {int(m.group(1)) for n in names if (m := re.search(r"(?:^|\.)layers\.(\d+)\.", n))}
 
 
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def _hub_cache() -> Path:
+    # huggingface_hub constants.py: HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub
+    import os
+
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    home = os.environ.get("HF_HOME") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "huggingface")
+    return Path(home).expanduser() / "hub"
+
+
+def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
+    """A local checkpoint directory, or a Hub id (`org/name`, as vLLM/SGLang and the
+    speculators config's verifier name_or_path write it) found in the local Hub cache:
+    `models--org--name/snapshots/<refs/main>` (huggingface_hub file_download.py layout).
+    Nothing is downloaded: the hosts this runs on are often offline."""
+    path = Path(value)
+    if path.is_dir():
+        return path
+    text = str(value)
+    if not _HUB_ID.match(text) or path.exists():
+        raise CheckpointError(f"{path}: {what} directory not found")
+    entry = _hub_cache() / ("models--" + text.replace("/", "--"))
+    snapshots = entry / "snapshots"
+    ref = entry / "refs" / "main"
+    revision = ref.read_text().strip() if ref.is_file() else ""
+    if revision and (snapshots / revision).is_dir():
+        return snapshots / revision
+    candidates = sorted((d for d in snapshots.iterdir() if d.is_dir()),
+                        key=lambda d: d.stat().st_mtime) if snapshots.is_dir() else []
+    if candidates:
+        return candidates[-1]
+    raise CheckpointError(f"{text}: no local directory of that name, and the Hugging Face cache "
+                          f"{_hub_cache()} holds no snapshot of this Hub id",
+                          hint=f"download it first (`huggingface-cli download {text}`) or pass "
+                               f"the local checkpoint directory as {role}")
+
+
 def open_draft(model_dir: str | Path) -> DraftCheckpoint:
-    path = Path(model_dir)
-    if not path.is_dir():
-        raise CheckpointError(f"{path}: draft checkpoint directory not found")
+    path = resolve_checkpoint_dir(model_dir, "--model", "draft checkpoint")
     config = load_draft_config(path)
     tensors = TensorStore.open(path, normalise_draft_name)
     prefix = _draft_prefix(list(tensors.infos))
@@ -384,9 +423,7 @@ def open_target(target_dir: str | Path) -> TargetCheckpoint:
     """The target's config (required) and tensors (optional: a directory holding only
     config.json still gives the vocab size and layer count; the embedding and head are then
     absent and the callers say so)."""
-    path = Path(target_dir)
-    if not path.is_dir():
-        raise CheckpointError(f"{path}: target checkpoint directory not found")
+    path = resolve_checkpoint_dir(target_dir, "--target", "target checkpoint")
     config = load_target_config(path)
     tensors = TensorStore.open(path, partial=True) if has_weight_files(path) else TensorStore()
     return TargetCheckpoint(path, config, tensors)

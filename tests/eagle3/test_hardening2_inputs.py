@@ -48,7 +48,7 @@ def spec_world(tmp_path_factory) -> Path:
     return root
 
 
-def _eval(model: Path, data: Path, target: Path) -> dict:
+def _eval(model: Path, data: Path, target: Path | str) -> dict:
     result = runner.invoke(drafter_app, ["eval", "--model", str(model), "--data", str(data),
                                          "--target", str(target), "--steps", "2", "--json"])
     assert result.exit_code == 0, result.output
@@ -289,3 +289,30 @@ def test_a_directory_without_samples_says_what_it_holds(spec_world, tmp_path):
     subprocess.run(["zstd", "-q", "--rm", str(compressed / "req-1.safetensors")], check=True)
     assert re.search(r"1 zstd-compressed file\(s\), e\.g\. req-1\.safetensors\.zst.*\n  hint: "
                      r"decompress them", data_error(compressed))
+
+
+def test_target_given_as_a_hub_id_is_read_from_the_local_cache(spec_world, tmp_path, monkeypatch):
+    """`--target meta-llama/...` as the engines take it and as the draft's
+    speculators_config.verifier.name_or_path writes it. Before: "target checkpoint directory
+    not found", though the cache held the model."""
+    cache = tmp_path / "hub"
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    entry = cache / "models--acme--Tiny-Verifier"
+    shutil.copytree(spec_world / "target", entry / "snapshots" / "0123abcd")
+    shutil.copytree(spec_world / "target", entry / "snapshots" / "stale0000")
+    (entry / "snapshots" / "stale0000" / "model.safetensors").unlink()
+    (entry / "refs").mkdir()
+    (entry / "refs" / "main").write_text("0123abcd\n")
+    monkeypatch.chdir(tmp_path)  # no local directory named acme/Tiny-Verifier
+
+    plain = _eval(spec_world / "draft", spec_world / "data", spec_world / "target")
+    out = _eval(spec_world / "draft", spec_world / "data", "acme/Tiny-Verifier")
+    assert out["counts"] == plain["counts"] and out["reference"] == "target_argmax"
+
+    result = runner.invoke(drafter_app, ["eval", "--model", str(spec_world / "draft"), "--data",
+                                         str(spec_world / "data"), "--target", "acme/Other",
+                                         "--json"])
+    output = _one_line_error(result, rf"acme/Other: no local directory of that name, and the "
+                                     rf"Hugging Face cache {re.escape(str(cache))} holds no "
+                                     r"snapshot")
+    assert "huggingface-cli download acme/Other" in output
