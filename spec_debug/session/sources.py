@@ -21,7 +21,7 @@ from spec_debug.errors import UsageError
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, claude_code, claude_layout, claude_session, codex, codex_threads, openai_chat, text_log,
+    asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 
@@ -47,6 +47,8 @@ class SessionSource:
     they are read as agents of this session, not as sessions of their own."""
     recording: bool = False
     """text only: an asciinema terminal recording (:mod:`formats.asciicast`)."""
+    exec_events: bool = False
+    """codex only: ``codex exec --json`` output, not a rollout (:mod:`formats.codex_exec`)."""
     forked_from: Path | None = None
     """codex only: the rollout under PATH of the thread this session was forked from (/fork):
     the history copied from it is read there, not twice."""
@@ -77,7 +79,7 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
     scanning = not path.is_file()
     sources = [source for file in files if (source := _source(file, fmt, scanning)) is not None]
-    if not scanning and len(sources) == 1 and sources[0].format == "codex":
+    if not scanning and len(sources) == 1 and sources[0].format == "codex" and not sources[0].exec_events:
         sources = _with_sub_agent_rollouts(sources[0])
     else:
         sources = _without_resumed_copies(_nest_codex_threads(sources))
@@ -111,18 +113,23 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     recording = detected == "asciicast"
     if recording:
         detected = "text"  # a shell log, timed
+    exec_events = detected == "codex-exec"
+    if exec_events:
+        detected = "codex"
     if fmt is not None:
         array = array and fmt == "openai"
         recording = recording and fmt == "text"
+        exec_events = exec_events and fmt == "codex"
         detected = fmt
-    return SessionSource(id=file.stem, path=file, format=detected, array=array, recording=recording)
+    return SessionSource(id=file.stem, path=file, format=detected, array=array, recording=recording,
+                         exec_events=exec_events)
 
 
 def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
     """Codex writes each sub-agent thread to a rollout of its own, beside its parent's in the
     day folder; the child names its parent in ``session_meta`` (:class:`codex_threads.Thread`). A child
     whose parent is among the sources goes under it; one whose parent is not stays a session."""
-    rollouts = [s for s in sources if s.format == "codex"]
+    rollouts = [s for s in sources if s.format == "codex" and not s.exec_events]
     if len(rollouts) < 2:
         for source in rollouts:
             source.thread = codex_threads.thread_of(source.path)
@@ -233,7 +240,7 @@ _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "ver
 def detect_format(path: Path) -> tuple[str, bool]:
     """Sniff the head of a file: ``(format, is_json_array)``."""
     detected, array, _ = _sniff(path)
-    return ("text" if detected == "asciicast" else detected), array
+    return {"asciicast": "text", "codex-exec": "codex"}.get(detected, detected), array
 
 
 def _compression(path: Path) -> str | None:
@@ -273,7 +280,7 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
             return "codex", False, True  # the header line of a rollout from before the envelope
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
-    votes = {"claude-code": 0, "codex": 0, "openai": 0}
+    votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -290,6 +297,8 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
         seen += 1
         if codex.looks_like(obj):
             votes["codex"] += 1
+        elif codex_exec.looks_like(obj):
+            votes["codex-exec"] += 1
         elif claude_code.looks_like(obj):
             votes["claude-code"] += 1
         elif openai_chat.looks_like(obj):
@@ -327,7 +336,9 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
     main = tree.get(MAIN_AGENT)
     main.file = str(source.path)
     cursor = Cursor(session=source.id, agent=MAIN_AGENT, file=str(source.path))
-    if source.format == "codex":
+    if source.format == "codex" and source.exec_events:
+        yield from codex_exec.read(source.path, cursor, stats)
+    elif source.format == "codex":
         yield from codex_threads.read_session(source, cursor, stats, tree)
     elif source.format == "openai":
         yield from openai_chat.read(source.path, cursor, stats, array=source.array)

@@ -323,3 +323,53 @@ def test_a_shell_log_with_nul_padding_keeps_the_command_after_it(tmp_path):
     assert [(c.seq, c.command.split()[0]) for c in a.commands] == [(0, "nvidia-smi"), (1, "python"), (2, "head")]
     assert [(e.exception, e.command_seq) for e in a.errors] == [("ValueError", 1)]
     assert a.sessions[0]["lines_skipped"] == 2  # the ELF bytes and the padding at the end
+
+
+def test_codex_exec_json_output_of_a_ci_run(tmp_path):
+    """``codex exec --json > run.jsonl``, the way CI runs Codex: thread/turn/item events, not a
+    rollout (openai/codex codex-rs/exec/src/exec_events.rs; the commands print as
+    ``/bin/bash -lc "..."``). It was taken for a Claude Code file and gave nothing but unknown
+    lines."""
+    stream = [
+        {"type": "thread.started", "thread_id": "0199a213-81c0-7800-8aa1-bbab2a035a53"},
+        {"type": "turn.started"},
+        {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "**Checking the server log**"}},
+        {"type": "item.started", "item": {"id": "item_1", "type": "command_execution",
+                                          "command": "/bin/bash -lc \"ssh gpu01 'tail -n 3 /var/log/sglang.log'\"",
+                                          "aggregated_output": "", "exit_code": None, "status": "in_progress"}},
+        {"type": "item.completed", "item": {"id": "item_1", "type": "command_execution",
+                                            "command": "/bin/bash -lc \"ssh gpu01 'tail -n 3 /var/log/sglang.log'\"",
+                                            "aggregated_output": "ssh: connect to host gpu01 port 22: Connection refused\n",
+                                            "exit_code": 255, "status": "failed"}},
+        {"type": "item.completed", "item": {"id": "item_2", "type": "mcp_tool_call", "server": "ssh", "tool": "exec",
+                                            "arguments": {"host": "ubuntu@gpu02:2222", "command": "nvidia-smi -L"},
+                                            "result": {"content": [{"type": "text", "text": "GPU 0: NVIDIA H200"}],
+                                                       "structured_content": None},
+                                            "error": None, "status": "completed"}},
+        {"type": "item.completed", "item": {"id": "item_3", "type": "file_change", "status": "completed",
+                                            "changes": [{"path": "/work/serve.sh", "kind": "update"}]}},
+        {"type": "item.started", "item": {"id": "item_4", "type": "todo_list",
+                                          "items": [{"text": "move the server to gpu02", "completed": False}]}},
+        {"type": "item.completed", "item": {"id": "item_5", "type": "agent_message", "text": "Moved to gpu02."}},
+        {"type": "turn.completed", "usage": {"input_tokens": 24763, "cached_input_tokens": 24448, "output_tokens": 122}},
+        {"type": "turn.failed", "error": {"message": "stream disconnected before completion"}},
+    ]
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in stream) + "\n")
+    events, stats = _events(path)
+    assert [(e.seq, e.block, e.kind, e.call_id, e.command, e.exit_code, e.is_error) for e in events
+            if e.kind in ("tool_call", "tool_result", "text", "thinking")] == [
+        (2, 0, "thinking", None, None, None, False),
+        (3, 0, "tool_call", "item_1", "ssh gpu01 'tail -n 3 /var/log/sglang.log'", None, False),
+        (4, 1, "tool_result", "item_1", None, 255, True),
+        (5, 0, "tool_call", "item_2", "nvidia-smi -L", None, False),
+        (5, 1, "tool_result", "item_2", None, None, False),
+        (6, 0, "tool_call", "item_3", None, None, False),
+        (6, 1, "tool_result", "item_3", None, None, False),
+        (8, 0, "text", None, None, None, False)]
+    assert [e.text for e in events if e.raw_type == "turn.failed"] == ["stream disconnected before completion"]
+    assert stats.unknown_types == 0
+    a = analyze_path(path)
+    assert a.format == "codex"
+    assert [(c.seq, c.host, c.port, c.exit_code, c.is_error) for c in a.commands] == [
+        (3, "gpu01", None, 255, True), (5, "gpu02", None, None, False)]

@@ -1,0 +1,144 @@
+"""``codex exec --json`` output: the event stream a scripted or CI run of Codex prints.
+
+One JSON object a line, tagged ``type``: ``thread.started{thread_id}``, ``turn.started``,
+``item.started|item.updated|item.completed{item}``, ``turn.completed{usage}``,
+``turn.failed{error}`` and ``error{message}``. An item is ``{id, type, ...}``: ``agent_message
+{text}``, ``reasoning{text}``, ``command_execution{command, aggregated_output, exit_code,
+status}``, ``file_change{changes[{path, kind}], status}``, ``mcp_tool_call{server, tool,
+arguments, result, error, status}``, ``web_search``, ``todo_list``, ``error{message}``
+(openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
+and a command is one item, started and then completed under the same id.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections import OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command
+from spec_debug.session.reader import iter_json_records
+
+STREAM_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
+                          "item.updated", "item.completed"})
+_ITEM_LINES = frozenset({"item.started", "item.updated", "item.completed"})
+_QUIET_ITEMS = frozenset({"web_search", "todo_list", "collab_tool_call"})
+"""Items kept as ``other``: no command, no output the analysis reads."""
+
+
+def looks_like(obj: dict) -> bool:
+    line_type = obj.get("type")
+    return isinstance(line_type, str) and line_type in STREAM_TYPES and "payload" not in obj
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    called: OrderedDict[str, None] = OrderedDict()  # items whose call was already given
+    for index, lineno, obj in iter_json_records(path, stats):
+        cursor.records = index + 1
+        seq = cursor.seq_base + index
+        line_type = obj.get("type")
+
+        def event(kind, role, block=0, **kw) -> Event:
+            return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
+                         block=block, file=cursor.file, line=lineno, **kw)
+
+        item = obj.get("item")
+        if line_type in _ITEM_LINES and isinstance(item, dict):
+            yield from _item(item, line_type == "item.completed", event, called, stats)
+        elif line_type == "thread.started":
+            yield event("system", "system", raw_type=line_type, text=f"thread_id={obj.get('thread_id')}")
+        elif line_type in ("turn.failed", "error"):
+            error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
+            message = error.get("message")
+            yield event("system", "system", raw_type=line_type, text=message if isinstance(message, str) else "")
+        elif line_type in STREAM_TYPES:
+            yield event("other", "system", raw_type=str(line_type))
+        else:
+            stats.unknown_types += 1
+            yield event("other", "system", raw_type=str(line_type))
+
+
+def _item(item: dict, done: bool, event, called: OrderedDict, stats: ReadStats) -> Iterator[Event]:
+    item_type = item.get("type")
+    item_id = item.get("id") if isinstance(item.get("id"), str) else None
+    text = item.get("text") if isinstance(item.get("text"), str) else ""
+    if item_type in ("agent_message", "plan"):
+        if done:
+            yield event("text", "assistant", text=text)
+    elif item_type == "reasoning":
+        if done:
+            yield event("thinking", "assistant", text=text)
+    elif item_type in ("command_execution", "mcp_tool_call"):
+        if item_id is None or item_id not in called:
+            yield _call(item, item_type, item_id, event)
+            if item_id is not None:
+                called[item_id] = None
+                if len(called) > 4096:
+                    called.popitem(last=False)
+        if done:
+            yield _result(item, item_type, item_id, event)
+    elif item_type == "file_change":
+        if done:
+            changes = [c for c in item.get("changes") or [] if isinstance(c, dict)] \
+                if isinstance(item.get("changes"), list) else []
+            paths = [str(c.get("path")) for c in changes if isinstance(c.get("path"), str)]
+            listing = "\n".join(f"{c.get('kind')} {c.get('path')}" for c in changes)
+            yield event("tool_call", "assistant", tool_name="apply_patch", call_id=item_id, text=listing,
+                        path=paths[0] if paths else None)
+            yield event("tool_result", "tool", 1, call_id=item_id, text=str(item.get("status", "")),
+                        is_error=item.get("status") == "failed")
+    elif item_type == "error":
+        if done:
+            message = item.get("message")
+            yield event("system", "system", raw_type="item:error", text=message if isinstance(message, str) else "")
+    elif done:
+        if item_type not in _QUIET_ITEMS:
+            stats.unknown_types += 1
+        yield event("other", "assistant", raw_type=f"item:{item_type}")
+
+
+def _call(item: dict, item_type: str, item_id: str | None, event) -> Event:
+    if item_type == "command_execution":
+        command = _unwrapped(item.get("command"))
+        return event("tool_call", "assistant", tool_name="shell", call_id=item_id, command=command,
+                     text=command or "")
+    args = item.get("arguments")
+    host = remote_host(args)  # an MCP server's SSH tool: {host, command}
+    command = shell_command(args) if host is not None else None
+    name = f"{item.get('server')}.{item.get('tool')}"
+    return event("tool_call", "assistant", tool_name=name, call_id=item_id, command=command, host=host,
+                 text=command or str(args)[:2000])
+
+
+def _result(item: dict, item_type: str, item_id: str | None, event) -> Event:
+    status = item.get("status")
+    if item_type == "command_execution":
+        output = item.get("aggregated_output")
+        code = item.get("exit_code") if isinstance(item.get("exit_code"), int) else None
+        failed = status in ("failed", "declined") or code not in (None, 0)
+        return event("tool_result", "tool", 1, call_id=item_id, text=output if isinstance(output, str) else "",
+                     exit_code=code, is_error=failed)
+    result = item.get("result") if isinstance(item.get("result"), dict) else {}
+    error = item.get("error") if isinstance(item.get("error"), dict) else {}
+    output = block_text(result.get("content")) or str(error.get("message") or "")
+    return event("tool_result", "tool", 1, call_id=item_id, text=output,
+                 is_error=status == "failed" or bool(error))
+
+
+_SHELLS = frozenset({"bash", "sh", "zsh"})
+
+
+def _unwrapped(command) -> str | None:
+    """The command the model wrote: Codex runs it as ``/bin/bash -lc "<cmd>"`` and prints
+    that whole line (``"command":"bash -lc ls"``)."""
+    if not isinstance(command, str):
+        return None
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    if len(argv) == 3 and argv[0].rsplit("/", 1)[-1] in _SHELLS and argv[1] in ("-lc", "-c"):
+        return argv[2]
+    return command
