@@ -17,7 +17,7 @@ from jinja2 import StrictUndefined, TemplateSyntaxError, UndefinedError, nodes
 from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import TemplateError
-from spec_debug.playbook.shell_context import DOUBLE_FILTER, SINGLE_FILTER, mark_quoted_templates
+from spec_debug.playbook.shell_context import DOUBLE_FILTER, HEREDOC_FILTER, SINGLE_FILTER, mark_quoted_templates
 
 # Names a template may use besides the playbook's vars.
 CONTEXT_NAMES = frozenset({"vars", "facts", "host", "exit_code", "stdout", "stderr", "steps"})
@@ -70,6 +70,20 @@ def _in_single_quotes(value: Any) -> RawShell:
     return RawShell(_as_text(value).replace("'", "'\\''"))
 
 
+_HEREDOC_SPECIAL = re.compile(r"([\\$`])")
+
+
+def _in_heredoc(value: Any, delimiter: str, expands: bool) -> RawShell:
+    """A value written inside a heredoc body: as is after <<'EOF', with \\ $ ` escaped after <<EOF
+    (POSIX 2.7.4). A value holding the end line would end the heredoc and run what follows."""
+    if isinstance(value, RawShell):
+        return value
+    text = _as_text(value)
+    if any(line.lstrip("\t") == delimiter for line in text.split("\n")):
+        raise ValueError(f"the value holds the line {delimiter!r}, which would end the heredoc early")
+    return RawShell(_HEREDOC_SPECIAL.sub(r"\\\1", text) if expands else text)
+
+
 def _quote_list(values: Iterable[Any]) -> RawShell:
     """`{{ files | shell_join }}`: several arguments, each quoted."""
     return RawShell(" ".join(shell_quote(v) for v in values))
@@ -87,6 +101,7 @@ def _make_env(quote_output: bool) -> SandboxedEnvironment:
     env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
     env.filters[DOUBLE_FILTER] = _in_double_quotes
     env.filters[SINGLE_FILTER] = _in_single_quotes
+    env.filters[HEREDOC_FILTER] = _in_heredoc
     return env
 
 

@@ -61,11 +61,34 @@ def test_quoted_templates_never_run_a_value_as_shell_code(tmp_path):
 
 
 def test_scripts_the_quote_tracker_cannot_follow_keep_plain_quoting(tmp_path):
-    # Inside a heredoc quotes are text; the tracker gives up and every value is quoted as a word.
+    # Backquotes nest quoting the tracker does not follow: every value is quoted as a word,
+    # which is exact where the author left the quotes off.
     victim = tmp_path / "pwned"
-    step = _run(tmp_path, "cat <<EOF\nit's {{ evil }}\nEOF\necho {{ evil }}", evil=f"; touch {victim}")
+    step = _run(tmp_path, "echo \"it's\" `echo {{ evil }}`\necho {{ evil }}", evil=f"; touch {victim}")
     assert not victim.exists()
-    assert step["stdout"] == f"it's '; touch {victim}'\n; touch {victim}\n", step
+    assert step["stdout"] == f"it's ; touch {victim}\n; touch {victim}\n", step
+
+
+def test_templates_in_heredocs_reach_the_text_exactly(tmp_path):
+    # How agent sessions (and distilled playbooks) write inline Python: a quoted heredoc.
+    model = tmp_path / "it's a \"model\" $HOME"
+    model.mkdir()
+    (model / "config.json").write_text('{"num_hidden_layers": 1}')
+    script = (
+        f"{sys.executable} - <<'PY'\nimport json\npath = r'''{{{{ model_path }}}}'''\n"
+        "print(json.load(open(path + '/config.json'))['num_hidden_layers'])\nPY\n"
+        "cat <<EOF\nmodel: {{ model_path }} (it's quoted)\nEOF"
+    )
+    step = _run(tmp_path, script, model_path=str(model))
+    assert step["status"] == "passed", step
+    assert step["stdout"] == f"1\nmodel: {model} (it's quoted)\n"
+
+
+def test_a_value_holding_the_heredocs_end_line_is_refused_not_run(tmp_path):
+    victim = tmp_path / "pwned"
+    step = _run(tmp_path, "cat <<'EOF'\n{{ note }}\nEOF", note=f"harmless\nEOF\ntouch {victim}")
+    assert not victim.exists()
+    assert step["status"] == "error" and "would end the heredoc early" in step["message"], step
 
 
 # Script shapes seen in real playbooks, each with one template inside. A value from remote
@@ -83,6 +106,10 @@ SHAPES = [
     'printf "%s\\n" "\\"{{ v }}\\""',
     'printf "%s\\n" {% raw %}"{{ not a template }}"{% endraw %} "{{ v }}"',
     'printf "%s\\n" "{{- v -}}"',
+    "cat <<EOF\n{{ v }}\nEOF",
+    "cat <<'EOF'\n{{ v }} it's\nEOF\nprintf '%s\\n' '{{ v }}'",
+    "cat <<-\"EOF\"\n\t{{ v }}\n\tEOF",
+    "cat <<< \"{{ v }}\"",
 ]
 
 
