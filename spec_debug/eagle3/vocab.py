@@ -136,12 +136,28 @@ def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
     return VocabCheck("d2t_offsets", ok=not issues, issues=tuple(issues))
 
 
+def t2d_as_ids(t2d: list[int], target_vocab_size: int) -> bool:
+    """True when t2d holds the selected target ids (ascending, in [0, V)) rather than the
+    [V] 0/1 mask speculators' load_vocab_mappings expects: hand-written exporters store
+    `selected` itself. Engines never read t2d (vLLM and SGLang llama_eagle3.py skip it), so
+    only the map's form is wrong, not d2t."""
+    return (len(t2d) != target_vocab_size and len(t2d) > 1 and max(t2d) > 1
+            and all(0 <= v < target_vocab_size for v in t2d)
+            and all(b > a for a, b in zip(t2d, t2d[1:])))
+
+
 def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: int,
-              draft_vocab_size: int) -> VocabCheck:
+              draft_vocab_size: int, holds_ids: bool = False) -> VocabCheck:
     """t2d has V entries and DV of them are True (speculators load_vocab_mappings)."""
     if t2d_length is None:
         return VocabCheck("t2d", ok=True, skipped=True)
     issues = []
+    if holds_ids:
+        return _fail("t2d", VocabIssue(
+            "t2d_length", f"t2d holds {t2d_length} target ids, not a [{target_vocab_size}] "
+            "mask with one entry per target id: speculators' load_vocab_mappings refuses it "
+            "(vLLM and SGLang do not read t2d)", {"t2d_length": t2d_length,
+                                                  "t2d_holds_ids": True}))
     if t2d_length != target_vocab_size:
         issues.append(VocabIssue("t2d_length", f"t2d has {t2d_length} entries, the target vocab "
                                  f"is {target_vocab_size}", {"t2d_length": t2d_length}))
@@ -203,12 +219,19 @@ def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
                      target_vocab_size: int, draft_vocab_size: int,
                      embed_rows: int | None = None) -> VocabReport:
     t2d_list = _ints(t2d) if t2d is not None else None
+    holds_ids = t2d_list is not None and t2d_as_ids(t2d_list, target_vocab_size)
+    # d2t is compared with the ids t2d selects, whichever form t2d has
+    t2d_mask = t2d_list
+    if holds_ids:
+        t2d_mask = [0] * target_vocab_size
+        for target_id in t2d_list:
+            t2d_mask[target_id] = 1
     checks = (
         check_d2t_present(d2t is not None, draft_vocab_size, target_vocab_size),
-        check_d2t_offsets(d2t, target_vocab_size, t2d_list, draft_vocab_size),
+        check_d2t_offsets(d2t, target_vocab_size, t2d_mask, draft_vocab_size),
         check_t2d(len(t2d_list) if t2d_list is not None else None,
                   sum(1 for v in t2d_list if v) if t2d_list is not None else None,
-                  target_vocab_size, draft_vocab_size),
+                  target_vocab_size, draft_vocab_size, holds_ids),
         check_embed_rows(embed_rows, target_vocab_size),
     )
     return VocabReport(target_vocab_size, draft_vocab_size, checks)

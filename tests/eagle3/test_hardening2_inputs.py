@@ -316,3 +316,21 @@ def test_target_given_as_a_hub_id_is_read_from_the_local_cache(spec_world, tmp_p
                                      rf"Hugging Face cache {re.escape(str(cache))} holds no "
                                      r"snapshot")
     assert "huggingface-cli download acme/Other" in output
+
+
+def test_t2d_stored_as_the_selected_ids_does_not_blame_d2t(spec_world, tmp_path):
+    """t2d written as the DV selected target ids (what a hand-written exporter keeps) instead
+    of speculators' [V] mask. d2t is right and engines never read t2d. Before: SD302 "arange(DV)
+    + d2t differs from t2d.nonzero() first at draft id 0" on a correct d2t."""
+    root = _copy(spec_world, tmp_path)
+    weights = root / "draft" / "model.safetensors"
+    state = load_file(weights)
+    state["t2d"] = state["t2d"].nonzero().reshape(-1).contiguous()
+    save_file(state, str(weights), metadata={"format": "pt"})
+
+    vocab = runner.invoke(drafter_app, ["vocab", "--model", str(root / "draft"), "--target",
+                                        str(root / "target"), "--json"])
+    report = json.loads(vocab.output)
+    issues = [issue for check in report["checks"] for issue in check["issues"]]
+    assert [(i["code"], i["kind"]) for i in issues] == [("SD303", "t2d_length")], issues
+    assert "holds 128 target ids" in issues[0]["message"] and vocab.exit_code == 1
