@@ -373,3 +373,68 @@ def test_codex_exec_json_output_of_a_ci_run(tmp_path):
     assert a.format == "codex"
     assert [(c.seq, c.host, c.port, c.exit_code, c.is_error) for c in a.commands] == [
         (3, "gpu01", None, 255, True), (5, "gpu02", None, None, False)]
+
+
+# -- Claude Code headless stream-json -------------------------------------------------------
+
+def _sj(kind: str, content, parent: str | None, **extra) -> dict:
+    role = "assistant" if kind == "assistant" else "user"
+    return {"type": kind, "message": {"role": role, "content": content}, "parent_tool_use_id": parent,
+            "session_id": SESSION, **extra}
+
+
+def test_claude_stream_json_sub_agent_lines_belong_to_the_sub_agent(tmp_path):
+    """``claude -p --output-format stream-json`` (a CI run, the Agent SDK) writes a sub-agent's
+    messages inline in the parent's stream, marked only by ``parent_tool_use_id`` = the id of
+    the Agent/Task call that started it; newer CLIs announce it with ``system/task_started
+    {task_id, tool_use_id}``, ``task_id`` being the ``agentId`` its result names (the shapes
+    several independent stream readers parse, e.g. "A sub-agent's inner tool call arrives as an
+    ordinary assistant line and was shown as the character's own activity"). The run ends with
+    a ``result`` line. Before, the sub-agent's failing command counted as the trunk's."""
+    stream = [
+        {"type": "system", "subtype": "init", "cwd": "/work", "session_id": SESSION, "model": "claude-sonnet-4-5",
+         "tools": ["Bash", "Agent"], "uuid": "i0"},
+        _sj("assistant", [{"type": "tool_use", "id": "toolu_audit", "name": "Agent",
+                           "input": {"description": "audit gpu02", "prompt": "check the draft on gpu02",
+                                     "subagent_type": "general-purpose"}}], None),
+        {"type": "system", "subtype": "task_started", "task_id": "a42ed3cc731261c2c", "tool_use_id": "toolu_audit",
+         "description": "audit gpu02", "subagent_type": "general-purpose", "session_id": SESSION},
+        _sj("user", [{"type": "text", "text": "check the draft on gpu02"}], "toolu_audit"),
+        _sj("assistant", [{"type": "tool_use", "id": "toolu_sub_bash", "name": "Bash",
+                           "input": {"command": "ssh gpu02 'ls /models/eagle3'"}}], "toolu_audit"),
+        _sj("user", [{"type": "tool_result", "tool_use_id": "toolu_sub_bash", "is_error": True,
+                      "content": "Exit code 2\nls: cannot access '/models/eagle3': No such file or directory"}],
+            "toolu_audit"),
+        # an older CLI: no task_started, the inline agent is known by its call
+        _sj("assistant", [{"type": "tool_use", "id": "toolu_old", "name": "Task",
+                           "input": {"description": "bench", "prompt": "bench gpu03"}}], None),
+        _sj("assistant", [{"type": "tool_use", "id": "toolu_sub2", "name": "Bash",
+                           "input": {"command": "ssh gpu03 nvidia-smi -L"}}], "toolu_old"),
+        _sj("user", [{"type": "tool_result", "tool_use_id": "toolu_sub2", "content": "GPU 0: NVIDIA H200"}], "toolu_old"),
+        _sj("user", [{"type": "tool_result", "tool_use_id": "toolu_audit", "content": [
+            {"type": "text", "text": "The draft is missing on gpu02."},
+            {"type": "text", "text": "agentId: a42ed3cc731261c2c (use SendMessage with to: 'a42ed3cc731261c2c')"}]}],
+            None),
+        _sj("user", [{"type": "tool_result", "tool_use_id": "toolu_old", "content": [
+            {"type": "text", "text": "gpu03 is fine.\nagentId: b77 (use SendMessage with to: 'b77')"}]}], None),
+        _sj("assistant", [{"type": "text", "text": "gpu02 lacks the draft checkpoint."}], None),
+        {"type": "result", "subtype": "success", "is_error": False, "duration_ms": 41230, "num_turns": 6,
+         "result": "gpu02 lacks the draft checkpoint.", "session_id": SESSION, "total_cost_usd": 0.21},
+    ]
+    path = tmp_path / "ci-run.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in stream) + "\n")
+    events, stats = _events(path)
+    assert [(e.seq, e.agent, e.kind) for e in events if e.kind in ("tool_call", "tool_result")] == [
+        (1, "main", "tool_call"), (4, "a42ed3cc731261c2c", "tool_call"), (5, "a42ed3cc731261c2c", "tool_result"),
+        (6, "main", "tool_call"), (7, "sidechain-toolu_old", "tool_call"), (8, "sidechain-toolu_old", "tool_result"),
+        (9, "main", "tool_result"), (10, "main", "tool_result")]
+    assert [(e.raw_type, e.text) for e in events if e.seq == 12] == [("result:success", "gpu02 lacks the draft checkpoint.")]
+    assert stats.unknown_types == 0
+    a = analyze_path(path)
+    agents = {ag["id"]: (ag["parent"], ag["spawned_by"], ag["status"]) for ag in a.agents}
+    assert agents == {"main": (None, None, "completed"),
+                      "a42ed3cc731261c2c": ("main", "toolu_audit", "failed"),
+                      "sidechain-toolu_old": ("main", "toolu_old", "completed")}
+    assert a.sessions[0]["missing_files"] == 0
+    assert [(c.agent, c.host, c.exit_code) for c in a.commands] == [
+        ("a42ed3cc731261c2c", "gpu02", 2), ("sidechain-toolu_old", "gpu03", 0)]

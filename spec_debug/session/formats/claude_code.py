@@ -45,7 +45,7 @@ the status is the only word on how the command ended (seen in published 2.0.x tr
 e.g. goodsch/brain_explore ``claude-prompts/agent-bfa52189-untitled-full.md``)."""
 _KNOWN_PASSTHROUGH = frozenset({
     "queue-operation", "ai-title", "attachment", "progress", "agent-setting", "pr-link",
-    "file-history-snapshot", "custom-title", "agent-name", "mode", "last-prompt",
+    "file-history-snapshot", "custom-title", "agent-name", "mode", "last-prompt", "stream_event",
 })
 
 
@@ -72,7 +72,21 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
     which agent they belong to is decided in order by :func:`link_records`."""
     for index, lineno, obj in records:
         events = _events(obj, cursor, cursor.agent, cursor.seq_base + index, lineno, stats)
+        parent_call = obj.get("parent_tool_use_id")
+        if isinstance(parent_call, str) and parent_call and not isinstance(obj.get("agentId"), str):
+            # stream-json: a sub-agent's line, known by the call that started it (link_records)
+            yield index, lineno, True, PARENT_CALL + parent_call, events
+            continue
         yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
+
+
+PARENT_CALL = "\x00call:"
+"""Marks the agentId slot of a :data:`ParsedRecord` that names the spawning call instead.
+``claude -p --output-format stream-json`` (CI runs, the Agent SDK) writes a sub-agent's lines
+inline in the parent's stream with only ``parent_tool_use_id``, the id of the Agent/Task call
+that started it; newer CLIs announce it first with ``{"type": "system", "subtype":
+"task_started", "task_id", "tool_use_id"}``, whose ``task_id`` is the ``agentId`` the call's
+result names (the shapes several independent stream readers parse)."""
 
 
 def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Event]:
@@ -83,8 +97,18 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     # test/test_data/sidechain_integrated.jsonl).
     last_ref: str | None = None
     inline_count = 0
+    by_call: dict[str, str] = {}  # stream-json: spawning call id -> the agent its lines belong to
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
+        if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
+            call = agent_id[len(PARENT_CALL):]
+            agent = by_call.setdefault(call, f"sidechain-{call}")
+            cursor.inline_agents.add(agent)
+            for event in events:
+                event.agent = agent
+                _link_inline(event, by_call)
+            yield from events
+            continue
         if cursor.agent == MAIN_AGENT and sidechain:
             # Older CLIs wrote sub-agent lines inline in the session file.
             if not isinstance(agent_id, str):
@@ -103,10 +127,20 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if agent_id and isinstance(agent_id, str):
                 last_ref = agent_id
         for event in events:
+            _link_inline(event, by_call)
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
                 last_ref = None
             yield event
+
+
+def _link_inline(event: Event, by_call: dict[str, str]) -> None:
+    """stream-json: a ``task_started`` names the agent a call starts; the call's result then
+    reports on that inline agent, whatever id its text names (see :data:`PARENT_CALL`)."""
+    if event.raw_type == "task_started" and event.call_id and event.agent_ref:
+        by_call.setdefault(event.call_id, event.agent_ref)
+    elif event.kind == "tool_result" and event.call_id in by_call:
+        event.agent_ref = by_call[event.call_id]
 
 
 def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats: ReadStats) -> list[Event]:
@@ -187,7 +221,14 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             pre = meta.get("preTokens") if isinstance(meta, dict) else None
             return [event("compaction", "system", text=text or f"context compacted (preTokens={pre})",
                           raw_type=subtype)]
+        if subtype == "task_started" and isinstance(obj.get("tool_use_id"), str) and isinstance(obj.get("task_id"), str):
+            return [event("system", "system", text=str(obj.get("description") or ""), raw_type=subtype,
+                          call_id=obj["tool_use_id"], agent_ref=obj["task_id"])]
         return [event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)]
+    if kind_of_line == "result" and isinstance(obj.get("subtype"), str):
+        # stream-json's last line: how the run ended and its final answer
+        result = obj.get("result") if isinstance(obj.get("result"), str) else ""
+        return [event("system", "system", text=result, raw_type=f"result:{obj['subtype']}")]
     if kind_of_line == "attachment":
         queued = _queued_command(obj, event)
         if queued is not None:
