@@ -87,6 +87,13 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         line, column = _error_position(exc, text)
+        if "another document" in (exc.problem or ""):
+            # `---` between two playbooks pasted into one file (Kubernetes manifests do this).
+            raise PlaybookError(
+                "the file holds more than one YAML document: a playbook is one",
+                path=source, line=line, column=column,
+                hint="put each playbook in a file of its own (or remove this '---')",
+            ) from None
         raise PlaybookError(
             f"YAML syntax error: {exc.problem or exc.context}",
             path=source, line=line, column=column,

@@ -134,3 +134,13 @@ def test_habits_from_other_tools_get_a_short_message_that_says_how(tmp_path, cas
     assert caught.value.message.startswith(f"{path}:{where}:"), caught.value.message
     assert len(caught.value.message) < len(str(path)) + 200, caught.value.message
     assert fix in (caught.value.hint or ""), caught.value.hint
+
+
+def test_two_playbooks_in_one_file_say_so(tmp_path):
+    # "YAML syntax error: but found another document" did not say what was wrong.
+    path = tmp_path / "p.yaml"
+    path.write_text("---\nname: a\nsteps:\n  - id: a\n    run: echo\n---\nname: b\nsteps:\n  - id: b\n    run: echo\n")
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook(path)
+    assert caught.value.message.startswith(f"{path}:6:1: the file holds more than one YAML document"), caught.value.message
+    assert "file of its own" in (caught.value.hint or "")
