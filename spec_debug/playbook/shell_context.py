@@ -31,6 +31,7 @@ HEREDOC_FILTER = "in_heredoc"
 _UNFOLLOWABLE = re.compile(r"`|\$'|\(\(")
 # `<<`, `<<-`, then the delimiter word: 'EOF', "EOF", \EOF (quoted: the body is literal) or EOF.
 _HEREDOC_START = re.compile(r"<<(-?)[ \t]*(?:'([A-Za-z0-9_.-]+)'|\"([A-Za-z0-9_.-]+)\"|(\\?)([A-Za-z0-9_.-]+))")
+_STATEMENT = re.compile(r"\{%")
 _RAW_BLOCK = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
 _WORD_START = " \t\n;&|()"
 
@@ -42,6 +43,8 @@ def mark_quoted_templates(source: str) -> str:
         return source
     if _UNFOLLOWABLE.search(source) or any("\\" in m.group(1) or "<<" in m.group(1) for m in _RAW_BLOCK.finditer(source)):
         return source
+    if _STATEMENT.search(_RAW_BLOCK.sub("", source)):
+        return source  # {% if %}/{% for %}: a branch may open a quote the other does not
     out: list[str] = []
     state = ""  # "", "'" or '"'
     dq_has_substitution = False

@@ -110,6 +110,7 @@ SHAPES = [
     "cat <<'EOF'\n{{ v }} it's\nEOF\nprintf '%s\\n' '{{ v }}'",
     "cat <<-\"EOF\"\n\t{{ v }}\n\tEOF",
     "cat <<< \"{{ v }}\"",
+    'printf "%s\\n" {% if v %}{{ v }}{% endif %}',
 ]
 
 
