@@ -140,9 +140,10 @@ def test_openai_agents_sdk_items_saved_as_a_list(tmp_path):
         {"id": "msg_1", "type": "message", "role": "assistant", "status": "completed",
          "content": [{"type": "output_text", "text": "gpu01 refuses SSH.", "annotations": []}]},
     ]
-    for indent in (None, 2):
+    for indent in (None, 2, "jsonl"):
         path = tmp_path / f"run-{indent}.json"
-        path.write_text(json.dumps(items, indent=indent))
+        path.write_text("\n".join(json.dumps(item) for item in items) + "\n" if indent == "jsonl"
+                        else json.dumps(items, indent=indent))
         events, stats = _events(path)
         assert [(e.seq, e.kind, e.call_id, e.command, e.exit_code) for e in events] == [
             (0, "prompt", None, None, None), (1, "thinking", None, None, None),
@@ -150,8 +151,8 @@ def test_openai_agents_sdk_items_saved_as_a_list(tmp_path):
             (4, "text", None, None, None)], indent
         assert stats.unknown_types == 0
         a = analyze_path(path)
-        assert a.format == "openai"
         assert [(c.seq, c.host, c.exit_code, c.is_error) for c in a.commands] == [(2, "gpu01", 255, True)]
+        assert [p.text for p in a.prompts] == ["gpu01 serves 40 tok/s with EAGLE-3; find out why"]
 
 
 def test_a_saved_request_whose_tools_come_before_the_messages(tmp_path):

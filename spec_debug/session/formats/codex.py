@@ -103,7 +103,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                          block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
 
         if line_type == "response_item":
-            yield from _response_item(payload, ptype, event, results_seen, processes)
+            # Bare items (no envelope: an old rollout, or Responses API items saved by a program
+            # of one's own) take any tool whose arguments hold a command as a shell.
+            yield from _response_item(payload, ptype, event, results_seen, processes, any_shell="payload" not in obj)
         elif line_type == "event_msg":
             if ptype == "exec_command_end":
                 call_id = _call_id(payload)
@@ -162,6 +164,10 @@ def _legacy(obj: dict, line_type) -> tuple[str | None, dict]:
         return "state", obj
     if line_type == "message" or line_type in RESPONSE_ITEM_TYPES:
         return "response_item", obj
+    if line_type is None and isinstance(obj.get("role"), str) and "content" in obj:
+        # a Responses API input message written without its type, as the OpenAI Agents SDK
+        # keeps items ({"role": "user", "content": "..."}; see ResponseItems)
+        return "response_item", {**obj, "type": "message"}
     if line_type is None and "id" in obj and "timestamp" in obj:
         return "legacy_header", obj
     return line_type, {}
