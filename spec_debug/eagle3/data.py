@@ -439,9 +439,21 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
         if states is None or not states.is_floating_point():
             continue
         # slot by slot: the mask of a wide dump's whole sample would double its memory
-        for part in (states.unbind(1) if states.dim() == 3 else (states,)):
-            if not torch.isfinite(part.float() if part.element_size() < 2 else part).all():
-                raise DataError(f"{sample.name}: NaN or Inf in the {what}")
+        parts = states.unbind(1) if states.dim() == 3 else (states,)
+        for j, part in enumerate(parts):
+            finite = torch.isfinite(part.float() if part.element_size() < 2 else part)
+            if finite.all():
+                continue
+            bad_rows = (~finite.reshape(part.shape[0], -1).all(-1)).nonzero().reshape(-1)
+            where = (f"slot {sample.slot_index[j]}, " if states.dim() == 3 else "") + (
+                f"{bad_rows.numel()} of {part.shape[0]} positions, first at "
+                f"{int(bad_rows[0])}")
+            if part.dtype == torch.float16:
+                # a dump saved in fp16: activations above 65504 (the "massive activations"
+                # some targets keep at the first token) become Inf
+                where += "; float16 holds at most 65504, so large activations overflow: dump " \
+                         "in bfloat16"
+            raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})")
 
 
 @dataclass

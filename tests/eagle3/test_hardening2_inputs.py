@@ -334,3 +334,20 @@ def test_t2d_stored_as_the_selected_ids_does_not_blame_d2t(spec_world, tmp_path)
     issues = [issue for check in report["checks"] for issue in check["issues"]]
     assert [(i["code"], i["kind"]) for i in issues] == [("SD303", "t2d_length")], issues
     assert "holds 128 target ids" in issues[0]["message"] and vocab.exit_code == 1
+
+
+def test_a_float16_dump_whose_first_token_overflowed(spec_world, tmp_path):
+    """Targets keep "massive activations" (thousands to ~1e5) at the first token; a dump cast
+    to float16 turns them into Inf, in every sample. Before: "NaN or Inf in the
+    hidden_states" and nothing on where or why."""
+    root = _copy(spec_world, tmp_path)
+    for path in sorted((root / "data").glob("hs_*.safetensors")):
+        sample = load_file(path)
+        states = sample["hidden_states"].float()
+        states[0, 1, 3] = 1.0e5  # first token, slot 1
+        sample["hidden_states"] = states.to(torch.float16)
+        save_file(sample, str(path))
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(root / "data"), "--json"])
+    _one_line_error(result, r"no usable samples .*NaN or Inf in the hidden_states \(slot 1, 1 "
+                            r"of 12 positions, first at 0; float16 holds at most 65504.*bfloat16")
