@@ -11,7 +11,9 @@ from spec_debug.runner.output import TRUNCATION_MARKER
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+# A key, [index], or ["key"] / ['key'] for keys that hold dots (model.safetensors.index.json
+# names tensors like "lm_head.weight").
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
 
 
 class CaptureError(ValueError):
@@ -79,7 +81,9 @@ def json_lookup(document: Any, path: str) -> Any:
         path = path[1:].lstrip(".")
     current = document
     for match in _PATH_PART.finditer(path):
-        key, index = match.groups()
+        key, index, double_quoted, single_quoted = match.groups()
+        if double_quoted is not None or single_quoted is not None:
+            key = double_quoted if double_quoted is not None else single_quoted
         if index is not None:
             if not isinstance(current, list) or int(index) >= len(current):
                 raise KeyError(path)

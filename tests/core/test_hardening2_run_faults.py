@@ -156,3 +156,19 @@ def test_a_capture_that_matched_nothing_is_named_when_an_expression_trips_on_it(
     assert "facts.num_steps is None" in check["message"], check["message"]
     assert "matched nothing" in check["message"] and "is not none" in check["message"], check["message"]
     assert "NoneType" not in check["message"]
+
+
+def test_json_capture_reaches_keys_that_hold_dots(tmp_path):
+    # model.safetensors.index.json names tensors with dots; `weight_map["lm_head.weight"]` was
+    # split at the dots and silently gave the default (None): "the draft has no lm_head".
+    index = {"metadata": {"total_size": 123}, "weight_map": {"lm_head.weight": "model-00002.safetensors",
+                                                           "model.layers.0.mlp.up_proj.weight": "model-00001.safetensors"}}
+    captures = [
+        Capture.model_validate({"json": 'weight_map["lm_head.weight"]', "name": "lm_head_file"}),
+        Capture.model_validate({"json": "$.weight_map['model.layers.0.mlp.up_proj.weight']", "name": "up_file"}),
+        Capture.model_validate({"json": "metadata.total_size", "name": "size"}),
+        Capture.model_validate({"json": 'weight_map["no.such.tensor"]', "name": "missing", "default": "absent"}),
+    ]
+    facts = apply_captures(captures, json.dumps(index), "")
+    assert facts == {"lm_head_file": "model-00002.safetensors", "up_file": "model-00001.safetensors",
+                     "size": 123, "missing": "absent"}
