@@ -243,7 +243,7 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
             # Find the array under `key` (common wrapper: {"messages": [...]}). The key must
             # open an array: a request body saved as sent ({model, tools, messages}) may name a
             # "messages" property in a tool's JSON schema first, and list it under "required".
-            marker = re.compile(r'"%s"\s*:\s*\[' % re.escape(key))
+            marker = re.compile(rf'"{re.escape(key)}"\s*:\s*\[')
             found = marker.search(buf)
             while found is None and len(buf) < MAX_LINE_BYTES:
                 more = f.read()
