@@ -207,7 +207,9 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
             unit = duration.group(2)[0] if duration.group(2) != "ms" else "ms"
             seconds = float(duration.group(1)) * _SECONDS_PER_UNIT[unit]
             return f"{field} is a number of seconds: write {field}: {seconds:g}"
-        return "write the number without quotes"
+        if re.fullmatch(r"\s*[-+]?\d+(\.\d*)?\s*", value):
+            return "write the number without quotes"
+        return None
     if error_type == "string_type" and isinstance(value, list) and field == "run":
         return "run takes one command; for several, write a block: run: | (one command per line below it)"
     return None
