@@ -84,6 +84,21 @@ def _non_finite(name: str, tensor: Tensor) -> str | None:
     return f"{name} ({bad} of {tensor.numel()})" if bad else None
 
 
+def _verifier_hint(cfg) -> str | None:
+    """Where the draft's own config says its verifier is (speculators_config.verifier
+    .name_or_path), resolved as --target would resolve it."""
+    if not cfg.verifier:
+        return None
+    from spec_debug.eagle3.checkpoint import resolve_checkpoint_dir
+
+    try:
+        found = resolve_checkpoint_dir(cfg.verifier, "--target", "verifier")
+    except CheckpointError:
+        return (f"the draft's config names its verifier {cfg.verifier!r}, which is not here: "
+                "pass a local copy of it as --target")
+    return f"the draft's config names its verifier: --target {found}"
+
+
 @dataclass
 class TargetHead:
     """The verifier's final norm and lm_head: targets = lm_head(norm(last_hidden))."""
@@ -181,7 +196,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                         raise CheckpointError(
                             f"{checkpoint.path}: no embed_tokens.weight in the draft; pass "
                             "--target DIR so the target's embedding can be used (the engines "
-                            "do the same)")
+                            "do the same)", hint=_verifier_hint(cfg))
                 else:
                     if tuple(embed.shape) != tuple(param.shape):
                         raise CheckpointError(

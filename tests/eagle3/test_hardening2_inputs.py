@@ -351,3 +351,26 @@ def test_a_float16_dump_whose_first_token_overflowed(spec_world, tmp_path):
                                          str(root / "data"), "--json"])
     _one_line_error(result, r"no usable samples .*NaN or Inf in the hidden_states \(slot 1, 1 "
                             r"of 12 positions, first at 0; float16 holds at most 65504.*bfloat16")
+
+
+def test_a_draft_without_embedding_and_no_target_names_its_verifier(spec_world, tmp_path):
+    """speculators writes the verifier's path into speculators_config.verifier.name_or_path;
+    when --target is missing and the draft has no embedding, say where it is (or that it is
+    not on this host)."""
+    root = _copy(spec_world, tmp_path)
+    weights = root / "draft" / "model.safetensors"
+    state = load_file(weights)
+    del state["embed_tokens.weight"]
+    save_file(state, str(weights), metadata={"format": "pt"})
+    config = json.loads((root / "draft" / "config.json").read_text())
+    assert config["speculators_config"]["verifier"]["name_or_path"] == str(spec_world / "target")
+
+    def run_eval() -> str:
+        result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                             str(root / "data"), "--json"])
+        return _one_line_error(result, r"no embed_tokens\.weight in the draft; pass --target")
+
+    assert f"hint: the draft's config names its verifier: --target {spec_world / 'target'}" in run_eval()
+    config["speculators_config"]["verifier"]["name_or_path"] = "/models/gone/Llama-3.1-8B"
+    (root / "draft" / "config.json").write_text(json.dumps(config))
+    assert "'/models/gone/Llama-3.1-8B', which is not here" in run_eval()
