@@ -38,7 +38,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         seq = cursor.seq_base + index
-        line_type = obj.get("type")
+        line_type = obj.get("type") if isinstance(obj.get("type"), str) else None
 
         def event(kind, role, block=0, **kw) -> Event:
             return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
@@ -61,7 +61,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 
 
 def _item(item: dict, done: bool, event, called: OrderedDict, stats: ReadStats) -> Iterator[Event]:
-    item_type = item.get("type")
+    item_type = item.get("type") if isinstance(item.get("type"), str) else None
     item_id = item.get("id") if isinstance(item.get("id"), str) else None
     text = item.get("text") if isinstance(item.get("text"), str) else ""
     if item_type in ("agent_message", "plan"):

@@ -29,7 +29,9 @@ def looks_like(obj: dict) -> bool:
 def looks_like_item(obj: dict) -> bool:
     """A Responses API item without a role (a tool call, its output, a reasoning item) as the
     OpenAI Agents SDK saves it beside role messages (:class:`codex.ResponseItems`)."""
-    return "role" not in obj and "payload" not in obj and obj.get("type") in codex.RESPONSE_ITEM_TYPES
+    item_type = obj.get("type")
+    return "role" not in obj and "payload" not in obj and isinstance(item_type, str) \
+        and item_type in codex.RESPONSE_ITEM_TYPES
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
