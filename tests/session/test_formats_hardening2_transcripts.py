@@ -439,3 +439,24 @@ def test_claude_stream_json_sub_agent_lines_belong_to_the_sub_agent(tmp_path):
     assert a.sessions[0]["missing_files"] == 0
     assert [(c.agent, c.host, c.exit_code) for c in a.commands] == [
         ("a42ed3cc731261c2c", "gpu02", 2), ("sidechain-toolu_old", "gpu03", 0)]
+
+
+def test_types_that_are_not_strings_are_skipped_not_fatal(tmp_path):
+    """A damaged line whose ``type`` is a list or an object is counted, never a TypeError."""
+    exec_path = tmp_path / "run.jsonl"
+    exec_path.write_text("\n".join(json.dumps(line) for line in (
+        {"type": "thread.started", "thread_id": "t"},
+        {"type": ["item.completed"], "item": {}},
+        {"type": "item.completed", "item": {"id": "i", "type": {"command_execution": True}}},
+        {"type": "item.completed", "item": {"id": "j", "type": "command_execution", "command": "ls", "exit_code": 0,
+                                            "status": "completed", "aggregated_output": "a"}},
+    )) + "\n")
+    events, stats = _events(exec_path)
+    assert [(e.kind, e.command) for e in events if e.kind == "tool_call"] == [("tool_call", "ls")]
+    assert stats.unknown_types == 2
+    items_path = tmp_path / "items.json"
+    items_path.write_text(json.dumps([{"role": "user", "content": "hi"}, {"type": {"x": 1}, "call_id": "c"},
+                                      {"type": "function_call", "call_id": "c", "name": "bash",
+                                       "arguments": json.dumps({"command": "uptime"})}], indent=2))
+    events, stats = _events(items_path)
+    assert [(e.kind, e.command) for e in events] == [("prompt", None), ("other", None), ("tool_call", "uptime")]
