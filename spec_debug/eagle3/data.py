@@ -323,6 +323,20 @@ def _tensor(path: Path, data: dict, key: str) -> Tensor | None:
                         "of numbers") from None
 
 
+def _slots_and_mask(path: Path, data: dict, S: int, T: int, slots: Sequence[int] | None
+                    ) -> tuple[tuple[int, ...], Tensor]:
+    """The slots asked for (checked against the file's S) and the [T] loss mask (all ones
+    when the file has none) of a torch-saved sample."""
+    wanted = tuple(range(S)) if slots is None else tuple(slots)
+    if any(not 0 <= s < S for s in wanted):
+        raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
+    loss_mask = _tensor(path, data, "loss_mask")
+    if loss_mask is not None and loss_mask.numel() != T:
+        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
+    return wanted, (loss_mask.reshape(-1).bool() if loss_mask is not None
+                    else torch.ones(T, dtype=torch.bool))
+
+
 def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                          final: bool) -> Sample:
     layers = data["hidden_states"]
@@ -340,14 +354,7 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
         raise DataError(f"{path}: hidden_states holds shapes {sorted(shapes)[:3]}; expected "
                         f"{len(layers)} x [{T}, hidden] for {T} input_ids")
     S = len(layers)
-    wanted = tuple(range(S)) if slots is None else tuple(slots)
-    if any(not 0 <= s < S for s in wanted):
-        raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
-    loss_mask = _tensor(path, data, "loss_mask")
-    if loss_mask is not None and loss_mask.numel() != T:
-        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
-    loss_mask = (loss_mask.reshape(-1).bool() if loss_mask is not None
-                 else torch.ones(T, dtype=torch.bool))
+    wanted, loss_mask = _slots_and_mask(path, data, S, T, slots)
     chosen = torch.stack([layers[s] for s in wanted], dim=1)  # [T, s, Ht]
     return Sample(path.name, token_ids, chosen, wanted, layers[-1] if final else None,
                   loss_mask, None, S, format_v1=True)
@@ -381,14 +388,7 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
     if last is not None:
         all_slots = torch.cat([all_slots, last.reshape(T, 1, Ht)], dim=1)  # final = last slot
     S = all_slots.shape[1]
-    wanted = tuple(range(S)) if slots is None else tuple(slots)
-    if any(not 0 <= s < S for s in wanted):
-        raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
-    loss_mask = _tensor(path, data, "loss_mask")
-    if loss_mask is not None and loss_mask.numel() != T:
-        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
-    loss_mask = (loss_mask.reshape(-1).bool() if loss_mask is not None
-                 else torch.ones(T, dtype=torch.bool))
+    wanted, loss_mask = _slots_and_mask(path, data, S, T, slots)
     # SpecForge's `hidden_state` is the state AFTER the target's final norm: its SGLang capture
     # stores the logits processor's input (specforge/offline_capture/sglang_backend/utils.py:
     # last_hidden_states=pruned_states, hidden_states_before_norm kept apart) and its
