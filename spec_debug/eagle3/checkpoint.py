@@ -6,7 +6,8 @@ read one at a time with `safe_open` when asked for.
 
 Names are normalised to speculators' (EAGLE3.md section 1): EAGLE/SpecForge's `midlayer.*` is
 `layers.0.*` (speculators src/speculators/convert/eagle/eagle3_converter.py; vLLM
-llama_eagle3.py load_weights does the same rename) and a leading `model.` is dropped.
+llama_eagle3.py load_weights does the same rename) and a leading `model.` is dropped; a draft
+saved inside a training wrapper (`draft_model.fc.weight`, ...) is read from under its prefix.
 """
 
 from __future__ import annotations
@@ -182,7 +183,7 @@ def normalise_draft_name(name: str) -> str:
 
 @dataclass
 class TensorStore:
-    """Names -> lazily read tensors, over one or more safetensors (or one torch .bin) files."""
+    """Names -> lazily read tensors, over one or more safetensors (or torch .bin) files."""
 
     infos: dict[str, TensorInfo] = field(default_factory=dict)
     _bin_state: dict[str, Any] | None = None
