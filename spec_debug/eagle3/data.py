@@ -340,8 +340,11 @@ def _slots_and_mask(path: Path, data: dict, S: int, T: int, slots: Sequence[int]
 def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                          final: bool) -> Sample:
     layers = data["hidden_states"]
-    if isinstance(layers, Tensor):  # stacked by hand: [S, T, Ht]
-        layers = list(layers.unbind(0)) if layers.dim() == 3 else [layers]
+    if isinstance(layers, Tensor):  # stacked by hand: [S, T, Ht], or the hs layout [T, S, Ht]
+        T = int(_tensor(path, data, "input_ids").numel())
+        token_major = layers.dim() == 3 and layers.shape[0] == T and layers.shape[1] != T
+        layers = (list(layers.unbind(1 if token_major else 0)) if layers.dim() == 3
+                  else [layers])
     if not isinstance(layers, (list, tuple)) or not layers or not all(
             isinstance(t, Tensor) for t in layers):
         raise DataError(f"{path}: hidden_states is {type(layers).__name__}, expected a list of "

@@ -374,3 +374,19 @@ def test_a_draft_without_embedding_and_no_target_names_its_verifier(spec_world, 
     config["speculators_config"]["verifier"]["name_or_path"] = "/models/gone/Llama-3.1-8B"
     (root / "draft" / "config.json").write_text(json.dumps(config))
     assert "'/models/gone/Llama-3.1-8B', which is not here" in run_eval()
+
+
+def test_v1_samples_with_the_states_stacked_either_way(world, tmp_path):
+    """Hand-made data_*.pt files stack the layer states into one tensor, slot-major [S, T, H]
+    or in the hs layout [T, S, H]; both are the same sample."""
+    reference = _eval(world.draft, world.data, world.target)
+    for name, dim in (("slot_major", 0), ("token_major", 1)):
+        out = tmp_path / name
+        out.mkdir()
+        for i, path in enumerate(sorted(world.data.glob("hs_*.safetensors"))):
+            sample = load_file(path)
+            states = sample["hidden_states"]  # [T, S, H]
+            torch.save({"input_ids": sample["token_ids"],
+                        "hidden_states": states.transpose(0, 1).contiguous() if dim == 0 else states,
+                        "loss_mask": sample.get("loss_mask")}, out / f"data_{i}.pt")
+        assert _eval(world.draft, out, world.target)["counts"] == reference["counts"], name
