@@ -81,11 +81,11 @@ def mark_quoted_templates(source: str) -> str:
             i = raw.end()
             continue
         if source.startswith("{#", i) or source.startswith("{%", i):
-            end = source.find("#}" if source[i + 1] == "#" else "%}", i + 2)
+            end = _block_end(source, i)
             if end < 0:
                 return source  # Jinja reports it; nothing to rewrite
-            out.append(source[i : end + 2])
-            i = end + 2
+            out.append(source[i:end])
+            i = end
             continue
         if source.startswith("{{", i):
             end = _expression_end(source, i + 2)
@@ -143,10 +143,10 @@ def _mark_heredoc_body(body: str, heredoc: tuple[str, bool, bool]) -> str:
             i = raw.end()
             continue
         if body.startswith("{#", i) or body.startswith("{%", i):
-            end = body.find("#}" if body[i + 1] == "#" else "%}", i + 2)
-            end = len(body) - 2 if end < 0 else end
-            out.append(body[i : end + 2])
-            i = end + 2
+            end = _block_end(body, i)
+            end = len(body) if end < 0 else end
+            out.append(body[i:end])
+            i = end
             continue
         if body.startswith("{{", i):
             end = _expression_end(body, i + 2)
@@ -178,6 +178,12 @@ def _step(state: str, comment: bool, dq_has_substitution: bool, char: str, previ
     if char == "#" and previous in _WORD_START:
         return "", True, False
     return "", False, False
+
+
+def _block_end(text: str, start: int) -> int:
+    """Index just past the `#}` or `%}` closing the Jinja comment or statement at start, or -1."""
+    end = text.find("#}" if text[start + 1] == "#" else "%}", start + 2)
+    return -1 if end < 0 else end + 2
 
 
 def _expression_end(source: str, start: int) -> int:
