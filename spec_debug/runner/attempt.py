@@ -69,7 +69,7 @@ def evaluate_attempt(
     failed: list[Expectation] = []
     try:
         for expectation in step.expect:
-            held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id)
+            held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id, (stdout, stderr))
             expectations.append({"expect": expectation.describe(), "passed": held, "observed": observed})
             if not held:
                 failed.append(expectation)
@@ -162,24 +162,49 @@ def render_finding(template: FindingTemplate, host: str, step: Step, context: di
 
 
 def _check(
-    expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str
+    expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str,
+    streams: tuple[StreamCapture, ...] = (),
 ) -> tuple[bool, str]:
     output = out_text + err_text
     if expectation.exit_code is not None:
         wanted = expectation.exit_code if isinstance(expectation.exit_code, list) else [expectation.exit_code]
         return outcome.exit_code in wanted, f"exit code {outcome.exit_code}"
-    if expectation.contains is not None:
-        found = expectation.contains in output
-        return found, "found" if found else "not found"
-    if expectation.not_contains is not None:
-        found = expectation.not_contains in output
-        return not found, "found" if found else "not found"
+    if expectation.contains is not None or expectation.not_contains is not None:
+        needle = expectation.contains if expectation.contains is not None else expectation.not_contains
+        found = needle in output
+        where = ""
+        if not found and needle:
+            # A long log keeps only its head and tail in the record: "not_contains: CUDA out
+            # of memory" must not pass because the line fell in the part cut out of it.
+            found = _in_cut_part(re.compile(re.escape(needle)), streams) is not None
+            where = " (in the part of the output cut from the record)" if found else _unsearched(streams)
+        observed = ("found" if found else "not found") + where
+        return (found, observed) if expectation.contains is not None else (not found, observed)
     if expectation.matches is not None:
         match = re.search(expectation.matches, output, re.MULTILINE)
-        return match is not None, f"matched {match.group(0)!r}" if match else "no match"
+        if match is not None:
+            return True, f"matched {match.group(0)!r}"
+        match = _in_cut_part(re.compile(expectation.matches, re.MULTILINE), streams)
+        if match is not None:
+            return True, f"matched {match.group(0)!r} (in the part of the output cut from the record)"
+        return False, "no match" + _unsearched(streams)
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
     return bool(value), f"{value!r}"
+
+
+def _in_cut_part(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -> re.Match[str] | None:
+    for stream in streams:
+        if stream.truncated:
+            found = stream.search_whole(pattern)
+            if found is not None:
+                return found
+    return None
+
+
+def _unsearched(streams: tuple[StreamCapture, ...]) -> str:
+    lost = [s.name for s in streams if not s.whole_stream_searchable]
+    return f" (in the kept output only: part of {' and '.join(lost)} was not saved)" if lost else ""
 
 
 def _tail(out_text: str, err_text: str) -> list[str]:
