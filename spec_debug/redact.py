@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from collections.abc import Mapping
 from typing import Any
 
 MASK = "***REDACTED***"
@@ -196,3 +197,29 @@ def _redact_list(items: list) -> list:
         else:
             out.append(redact_value(v))
     return out
+
+
+def secret_values(named: Mapping[str, Any]) -> tuple[str, ...]:
+    """The values of vars named like secrets (``--var api_key=...``), longest first: a command
+    that puts one where no pattern looks (``curl -H "X-Auth: {{ api_key }}"``) or an output that
+    echoes it must not keep it. Values under 4 characters are left (masking every "1" would
+    destroy the evidence, and such a value guards nothing)."""
+    found = {str(v).strip() for k, v in named.items()
+             if isinstance(k, str) and is_secret_name(k) and isinstance(v, (str, int)) and len(str(v).strip()) >= 4}
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def mask_values(value: Any, secrets: tuple[str, ...]) -> Any:
+    """``value`` with each of ``secrets`` masked wherever it appears in a string."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, list):
+        return [mask_values(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {k: mask_values(v, secrets) for k, v in value.items()}
+    return value

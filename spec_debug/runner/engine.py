@@ -23,7 +23,7 @@ from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, shell_quote
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
-from spec_debug.redact import redact_text, redact_value
+from spec_debug.redact import mask_values, redact_text, redact_value, secret_values
 from spec_debug.runner.attempt import AttemptResult, evaluate_attempt
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
@@ -96,6 +96,10 @@ class Run:
                 hint=f"its vars: {', '.join(sorted(self.playbook.vars)) or 'none'}",
             )
         run_vars = {**self.playbook.vars, **self.cli_vars}
+        secrets: set[str] = set(secret_values(run_vars))
+        for target in targets:
+            secrets.update(secret_values({**self.playbook.vars, **target.vars, **self.cli_vars}))
+        self._secrets = tuple(sorted(secrets, key=len, reverse=True))
         self.record = RunRecord(
             run_id=store.run_dir.name,
             playbook=PlaybookRef(name=self.playbook.name, path=loaded.path, sha256=loaded.sha256),
@@ -269,7 +273,8 @@ class Run:
             if result is not None:
                 self.record.steps.append(result)
             if self.options.redact:
-                findings = [f.model_copy(update={"evidence": [redact_text(e) for e in f.evidence]}) for f in findings]
+                findings = [f.model_copy(update={"evidence": [mask_values(redact_text(e), self._secrets) for e in f.evidence]})
+                            for f in findings]
             self.record.findings.extend(findings)
         self.save()
 
@@ -476,7 +481,9 @@ class Run:
         self.options.reporter.run_finished(record)
 
     def _clean(self, value: Any) -> Any:
-        return redact_value(value) if self.options.redact else value
+        if not self.options.redact:
+            return value
+        return mask_values(redact_value(value), self._secrets)
 
 
 def _safe_name(name: str) -> str:
