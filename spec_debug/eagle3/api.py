@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Sequence, Any, Callable
 
 from spec_debug.eagle3 import engines
-from spec_debug.eagle3.checkpoint import CheckpointError, open_draft, open_target
+from spec_debug.eagle3.checkpoint import CheckpointError, open_draft, open_target, resolve_checkpoint_dir
 from spec_debug.eagle3.config import load_target_config
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, iter_samples,
@@ -244,8 +244,8 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None) -> 
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
     checkpoint = open_draft(model)
-    if target and not Path(target).is_dir():
-        raise CheckpointError(f"{target}: target checkpoint directory not found")
+    # a directory, or a Hub id resolved from the local cache, as eval and layout take it
+    target = resolve_checkpoint_dir(target, "--target", "target checkpoint") if target else None
     # only the target's vocab size is needed: a directory with just config.json will do
     vocab = load_target_config(target).vocab_size if target else None
     return check_checkpoint_vocab(checkpoint, vocab).to_dict()
