@@ -9,7 +9,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
 
 from spec_debug.probes.bundle import ensure_bundle, local_bundle
 from spec_debug.probes.registry import all_probes
