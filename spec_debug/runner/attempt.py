@@ -16,7 +16,7 @@ from spec_debug.playbook.templating import TemplateSite, evaluate, render, rende
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
-from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture
 from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
 
@@ -111,7 +111,10 @@ def probe_facts(
     spec = get_probe(step.probe or "")
     try:
         data = parse_json_output(out_text)
-    except CaptureError:
+    except CaptureError as exc:
+        if TRUNCATION_MARKER.search(out_text):
+            # The probe's JSON was cut by --capture-limit: say that, not "no output".
+            return f"probe {spec.name}: {exc}"
         first = (err_text.strip().splitlines() or ["no output"])[-1]
         return f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
     if isinstance(data, dict) and ERROR_KEY in data:

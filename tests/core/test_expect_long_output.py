@@ -44,3 +44,13 @@ def test_contains_and_matches_find_a_line_cut_from_the_record(tmp_path):
     step = record["steps"][0]
     assert step["status"] == "passed", (result.stderr, step)
     assert result.code == 0
+
+
+def test_a_probe_whose_json_was_cut_says_so_not_no_output(tmp_path):
+    out = tmp_path / "runs"
+    run_cli("run", "host_smoke", "--host", "local", "--out", str(out), "--capture-limit", "300")
+    _, record = only_run(out)
+    step = next(s for s in record["steps"] if s["id"] == "host_info")
+    assert step["status"] == "error"
+    assert step["message"].startswith("probe host_info: output is not JSON: it is longer than the capture limit")
+    assert "--capture-limit" in step["message"]
