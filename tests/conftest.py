@@ -11,6 +11,11 @@ from pathlib import Path
 
 import pytest
 
+# The machine's /etc/ssh/ssh_config (Debian's sets HashKnownHosts yes, GSSAPIAuthentication yes)
+# would change what the SSH tests write and offer; ssh(1) semantics of reading it are tested
+# on purpose (tests/ssh/test_system_ssh_config.py), everything else runs without it.
+os.environ.setdefault("SPEC_DEBUG_SYSTEM_SSH_CONFIG", os.devnull + ".absent/ssh_config")
+
 
 @dataclass
 class CliResult:

@@ -127,20 +127,43 @@ def parse_destination(text: str) -> Destination:
     )
 
 
+def system_ssh_config() -> Path:
+    """The system-wide file ssh(1) reads after the user's (ssh_config(5), FILES). Overridable
+    for tests and unusual installs (``SPEC_DEBUG_SYSTEM_SSH_CONFIG``)."""
+    return Path(os.environ.get("SPEC_DEBUG_SYSTEM_SSH_CONFIG", "/etc/ssh/ssh_config"))
+
+
 def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
-    """The config `ssh` would read: FILE when given (`-F`), else ~/.ssh/config if it exists."""
+    """The config `ssh` would read: FILE when given (`-F`, and then nothing else, as ssh(1)
+    does), else ~/.ssh/config followed by the system-wide /etc/ssh/ssh_config. Clusters put
+    their ProxyJump rules in /etc/ssh/ssh_config.d/*.conf; without it `ssh gpu01` works where
+    we could not connect. The first value obtained wins, so the user's file comes first."""
     if path is not None:
         config_path = Path(os.path.expanduser(str(path)))
         if not config_path.is_file():
             raise UsageError(f"ssh config file not found: {config_path}")
-    else:
-        config_path = Path(os.path.expanduser("~/.ssh/config"))
-        if not config_path.is_file():
-            return paramiko.SSHConfig()
+        return _parse([(config_path, None)])
+    user_file, system_file = Path(os.path.expanduser("~/.ssh/config")), system_ssh_config()
+    # A system file's relative Include is under its own folder, /etc/ssh (readconf.c: the
+    # user's file resolves under ~/.ssh, the system one under SSHDIR).
+    return _parse([(p, base) for p, base in ((user_file, None), (system_file, str(system_file.parent)))
+                   if p.is_file()])
+
+
+def _parse(files: list[tuple[Path, str | None]]) -> paramiko.SSHConfig:
+    texts = []
+    for config_path, relative_to in files:
+        try:
+            text = expand_includes(config_path, relative_to=relative_to)
+        except (OSError, ValueError) as exc:  # unreadable, or not UTF-8
+            raise UsageError(f"cannot read ssh config {config_path}: {exc}") from None
+        texts.append(("Host *\n" if texts else "") + text)  # ends the previous file's last block
+    if not texts:
+        return paramiko.SSHConfig()
     try:
-        return paramiko.SSHConfig.from_text(expand_includes(config_path))
-    except (paramiko.ConfigParseError, OSError, ValueError) as exc:
-        raise UsageError(f"cannot read ssh config {config_path}: {exc}") from None
+        return paramiko.SSHConfig.from_text("".join(texts))
+    except (paramiko.ConfigParseError, ValueError) as exc:
+        raise UsageError(f"cannot read ssh config {', '.join(str(p) for p, _ in files)}: {exc}") from None
 
 
 class _MatchExec:
@@ -173,7 +196,7 @@ _BLOCK = re.compile(r"^\s*(host|match)(\s*=\s*|\s+)", re.IGNORECASE)
 _MAX_INCLUDE_DEPTH = 16  # OpenSSH's READCONF_MAX_DEPTH
 
 
-def expand_includes(path: Path, *, depth: int = 0) -> str:
+def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = None) -> str:
     """The config text with `Include` lines replaced by the files they name.
 
     paramiko's parser ignores Include (paramiko/paramiko: paramiko/config.py), yet many
@@ -185,6 +208,7 @@ def expand_includes(path: Path, *, depth: int = 0) -> str:
     """
     if depth > _MAX_INCLUDE_DEPTH:
         raise UsageError(f"ssh config: Include nested deeper than {_MAX_INCLUDE_DEPTH} at {path}")
+    base = relative_to or os.path.expanduser("~/.ssh")
     lines: list[str] = []
     block = "Host *"
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -197,10 +221,10 @@ def expand_includes(path: Path, *, depth: int = 0) -> str:
         for pattern in shlex.split(include.group(1)):
             pattern = os.path.expanduser(pattern)
             if not os.path.isabs(pattern):
-                pattern = os.path.join(os.path.expanduser("~/.ssh"), pattern)
+                pattern = os.path.join(base, pattern)
             for included in sorted(glob.glob(pattern)):
                 if os.path.isfile(included):
-                    lines.append(expand_includes(Path(included), depth=depth + 1))
+                    lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to))
                     lines.append(block)
     return "\n".join(lines) + "\n"
 
