@@ -89,7 +89,13 @@ exit 0
 """
 
 
-def wrap_command(command: str, env: dict[str, str] | None = None) -> str:
+INLINE_COMMAND_LIMIT = 64 * 1024
+"""Longest command sent inside the exec request. sshd runs it as one argument of the login
+shell (`$SHELL -c ...`), and Linux refuses an argument over 128 KiB (MAX_ARG_STRLEN): a
+longer script ("Argument list too long" on the host) is sent on the channel's stdin instead."""
+
+
+def wrap_command(command: str | None, env: dict[str, str] | None = None) -> str:
     """The exec request sent to sshd: print our pid, set env, run the step's command in bash.
 
     bash like the local transport (sh where a host has no bash). When the login shell already
@@ -102,12 +108,20 @@ def wrap_command(command: str, env: dict[str, str] | None = None) -> str:
         if not name.replace("_", "a").isalnum() or name[0].isdigit():
             raise UsageError(f"invalid environment variable name {name!r}")
         exports += f"export {name}={shlex.quote(value)}; "
+    # command None: the script comes on stdin, read whole before it runs (the "x" keeps its
+    # trailing newlines, which $(...) would strip); the script itself still gets /dev/null.
+    assign = ('__spec_debug_cmd=$(cat; printf x); __spec_debug_cmd=${__spec_debug_cmd%x}; ' if command is None
+              else f"__spec_debug_cmd={shlex.quote(command)}; ")
+    # Without bash as the login shell the script runs in a new shell: as -c's argument, or
+    # from a temp file when it came on stdin (it is too long to be an argument).
+    run_new = ('f=$(mktemp) || exit 125; printf %s "$__spec_debug_cmd" >"$f"; "$s" "$f" </dev/null; '
+               'r=$?; rm -f "$f"; exit $r; ' if command is None else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
     return (
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; "
-        f"{exports}__spec_debug_cmd={shlex.quote(command)}; "
+        f"{exports}{assign}"
         'if [ -n "${BASH_VERSION:-}" ]; then eval "$__spec_debug_cmd" </dev/null; '
         "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
-        'exec "$s" -c "$__spec_debug_cmd" </dev/null; fi'
+        f"{run_new}fi"
     )
 
 
@@ -198,10 +212,18 @@ class SSHTransport(Transport):
         with self._session_slot():
             channel = self._open_session()
             try:
-                channel.exec_command(wrap_command(command, env))
-                # EOF on the command's stdin at once: the wrapper never reads it (steps get
-                # /dev/null), but a ForceCommand that does (an sftp-server, a menu) would
-                # otherwise wait for input forever instead of ending and being reported.
+                script = command.encode("utf-8", "surrogateescape")
+                if len(script) > INLINE_COMMAND_LIMIT:
+                    channel.exec_command(wrap_command(None, env))
+                    try:
+                        channel.sendall(script)
+                    except OSError:
+                        pass  # the host ended before reading it (no shell, a ForceCommand): its status says why
+                else:
+                    channel.exec_command(wrap_command(command, env))
+                # EOF on the command's stdin at once (after a long script): the wrapper reads
+                # nothing else (steps get /dev/null), but a ForceCommand that does (an
+                # sftp-server, a menu) would otherwise wait for input forever instead of ending.
                 channel.shutdown_write()
                 ending = self._pump(channel, header, stderr, deadline)
                 if ending != "exited":
