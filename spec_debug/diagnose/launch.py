@@ -130,46 +130,63 @@ def _json_argv(text: str) -> list[str] | None:
 
 
 def _manifest_argv(text: str) -> list[str] | None:
-    """argv of the container in a pasted Kubernetes/compose spec: `image` (whose entrypoint
-    may be the server, e.g. vllm/vllm-openai), then `command` and `args` as k8s runs them."""
-    if not re.search(r"^\s*-?\s*(command|args|image)\s*:", text, re.M):
+    """argv of the server container in a pasted Kubernetes/compose spec: `image` (whose
+    entrypoint may be the server, e.g. vllm/vllm-openai), then the entrypoint and arguments
+    as the runtime joins them. A file may hold several documents (`---`: the vLLM k8s docs put
+    a Service before the Deployment) and several containers (an initContainer that downloads
+    the model, a router service): the first one that starts a server wins."""
+    if not re.search(r"^\s*-?\s*(command|args|entrypoint|image)\s*:", text, re.M):
         return None
     try:
-        doc = yaml.safe_load(text)
+        docs = list(yaml.safe_load_all(text))
     except yaml.YAMLError:
         return None
-    container = _find_container(doc)
-    if container is None:
-        return None
+    argvs = []
+    for container in _find_containers(docs):
+        argv = _container_argv(container)
+        if argv is None:
+            return None
+        if argv:
+            argvs.append(argv)
+    for argv in argvs:
+        try:
+            detect_engine(_server_argv(argv))
+        except LaunchParseError:
+            continue
+        return argv
+    return argvs[0] if argvs else None
+
+
+def _container_argv(container: dict[str, Any]) -> list[str] | None:
+    """k8s runs `command` (replacing the image ENTRYPOINT) + `args` (its CMD); compose runs
+    `entrypoint` + `command` (sgl-project/sglang docker/compose.yaml puts the server module in
+    `entrypoint` and its flags in `command`). None: a string that is not shell words."""
     argv = [str(container["image"])] if isinstance(container.get("image"), str) else []
-    for key in ("command", "args"):
+    for key in ("entrypoint", "command", "args"):
         value = container.get(key)
-        if isinstance(value, str):  # compose allows a string, run by a shell
+        if isinstance(value, str):  # compose allows a string, split as shell words
             try:
                 argv += shlex.split(value)
             except ValueError:  # unbalanced quotes: not a manifest after all
                 return None
         elif isinstance(value, list):
             argv += [str(a) for a in value]
-    return argv or None
+    return argv
 
 
-def _find_container(doc: Any) -> dict[str, Any] | None:
-    """The first mapping with `command` or `args` (depth-first: a Deployment nests it under
-    spec.template.spec.containers)."""
+def _find_containers(doc: Any) -> list[dict[str, Any]]:
+    """Every mapping with `command`, `args` or `entrypoint`, depth-first in file order (a
+    Deployment nests it under spec.template.spec.containers). A healthcheck's `test:` list is
+    not one of them."""
     if isinstance(doc, dict):
-        if "command" in doc or "args" in doc:
-            return doc
+        if any(key in doc for key in ("command", "args", "entrypoint")):
+            return [doc]
         children = list(doc.values())
     elif isinstance(doc, list):
         children = doc
     else:
-        return None
-    for child in children:
-        found = _find_container(child)
-        if found is not None:
-            return found
-    return None
+        return []
+    return [found for child in children for found in _find_containers(child)]
 
 
 # `ps` cuts each line at the terminal width unless told not to (procps ps(1): "-w  Wide
