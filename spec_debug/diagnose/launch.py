@@ -720,6 +720,18 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         problems.append(
             f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
             f"offer only {capacity} (topk + (steps-1)*topk^2)")
+    if topk > 1 and 1 <= tokens - 1 < steps:
+        # The verify tree keeps the (draft tokens - 1) best-scored nodes; a node's score is
+        # its path's cumulative probability, never above its parent's, so the kept set is
+        # closed under ancestors and reaches depth draft tokens - 1 at most (sglang
+        # eagle_utils.py `organize_draft_results`, topk over the flattened score list).
+        # SGLang starts with it; its own sweep (scripts/playground/bench_speculative.py)
+        # launches such settings.
+        wasted = steps - (tokens - 1)
+        problems.append(
+            f"{tokens} draft tokens verify {tokens - 1} tree nodes, so the accept length is at "
+            f"most {tokens}: {wasted} of the {steps} draft steps are drafted every round and "
+            f"can never be accepted (use --speculative-num-steps {tokens - 1}, or more draft tokens)")
     backends = _page_tree_backends(engine_version)
     # An unset --attention-backend is resolved by SGLang itself (it avoids the unsupported
     # ones for topk > 1), so only an explicit choice can be judged here.
