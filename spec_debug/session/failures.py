@@ -18,6 +18,12 @@ _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception))(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 _CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory")
+# Any other CUDA runtime error, as torch words it (c10/cuda/CUDAException.cpp: "CUDA error: %s")
+# or Triton does ("Triton Error [CUDA]: %s"). When torch's NCCL watchdog finds one it dies with
+# "c10::DistBackendError ... Process group watchdog thread terminated with exception: CUDA error:
+# an illegal memory access was encountered" (vllm-project/vllm#9308, #17098,
+# sgl-project/sglang#8296): the CUDA error is the cause, the NCCL wording only the messenger.
+_CUDA_ERROR = re.compile(r"(?:CUDA error|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
 # The watchdog line and c10::DistBackendError are how torch reports a hung collective
 # (pytorch/pytorch ``torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp``: "Watchdog caught
 # collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out.").
@@ -35,7 +41,11 @@ _CONNECTION = re.compile(
     r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
     r"Received disconnect from |client_loop: send disconnect|Empty reply from server")
 _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded", re.I)
-_SIGNAL_TEXT = re.compile(r"^(?:.*: )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?\s*$", re.M)
+# bash reports a job killed by a signal as "bash: line 1:  4242 Killed   python3 x.py" (jobs.c,
+# the pid right-aligned in 5 columns, then the signal's text, then the command); the
+# non-job form is the text alone.
+_SIGNAL_TEXT = re.compile(r"^(?:.*: )?(?:\s*\d+ )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?"
+                          r"(?:\s*$| {2,}\S.*$)", re.M)
 _SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}
 # pytest's short test summary (``FAILED path::test - message``, src/_pytest/terminal.py
 # ``_get_line_with_reprcrash_message``) and the crash location of the long report
@@ -46,6 +56,9 @@ _PYTEST_FAILED = re.compile(r"^(?P<what>FAILED|ERROR) (?P<node>\S+\.py(?:::\S*)?
 _PYTEST_LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<type>[A-Za-z_][\w.]*)\s*$", re.M)
 _PYTEST_E_LINE = re.compile(r"^E\s+(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):\s?(?P<msg>.*)$", re.M)
 _PYTEST_ENTRY = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): in \S+\s*$", re.M)
+# ECMA-48 CSI sequences: Python 3.13's coloured tracebacks (Lib/_colorize.py, on under
+# FORCE_COLOR), Ray's "\x1b[36m(RayWorkerWrapper pid=N)\x1b[0m" prefixes, coloured log levels.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 MAX_PER_OUTPUT = 5
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
@@ -58,7 +71,7 @@ _HAS_NCCL_LOWER = re.compile("nccl").search
 @dataclass(slots=True)
 class ErrorInfo:
     kind: str
-    """traceback | cuda_oom | nccl | connection | timeout | signal | exception | test_failure |
+    """traceback | cuda_oom | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
     exit_code | tool_error"""
     exception: str | None = None
     message: str = ""
@@ -73,6 +86,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     ``status_known=False`` (a plain-text log, where no exit status was recorded) lets the
     text alone say that a command failed."""
     errors: list[ErrorInfo] = []
+    if "\x1b" in output:  # a one-character memchr; colours are rare, so strip only when present
+        output = _ANSI.sub("", output)
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
     if errors:
@@ -81,6 +96,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
     if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _CUDA_OOM.search(output)):
         return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]
+    if "CUDA" in output and (m := _CUDA_ERROR.search(output)):
+        return [ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])]
     # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
     if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
             (m := _NCCL.search(output)):
@@ -90,7 +107,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
         return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
-    if exit_code == 124 or _TIMEOUT.search(output):
+    if exit_code == 124 or (t := _TIMEOUT.search(output)):
+        # ssh's "connect to host h port 22: Connection timed out" is a connection failure
+        if exit_code != 124 and (m := _CONNECTION.search(_line_at(output, t.start()))):
+            return [ErrorInfo("connection", None, _line_at(output, t.start()))]
         return [ErrorInfo("timeout", None, head if exit_code != 124 else f"timed out (exit 124): {head}".strip(": "))]
     if exit_code in _SIGNAL_EXIT:
         return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], head)]
@@ -152,7 +172,22 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     return kept
 
 
+_HEADER = "Traceback (most recent call last):"
+# The rest of a traceback written inside a JSON string, up to its closing quote: Ray's job API puts the job's last log lines, traceback included, in the
+# "message" of ``GET /api/jobs/<id>`` (ray python/ray/dashboard/modules/job/job_manager.py),
+# ``kubectl get pod -o json`` the container's log tail in ``terminationMessage`` under
+# FallbackToLogsOnError; both print every newline as the two characters ``\n``.
+_ESCAPED_STRING = re.compile(r'(?:[^"\\\n]|\\.)*')
+_ESCAPE = re.compile(r"\\(.)")
+_UNESCAPED = {"n": "\n", "t": "\t", "r": ""}
+
+
 def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
+    if output.startswith("\\n", start + len(_HEADER)):
+        rest = _ESCAPED_STRING.match(output, start + len(_HEADER))
+        text = _ESCAPE.sub(lambda e: _UNESCAPED.get(e.group(1), e.group(1)), rest.group(0))
+        # the string may hold a chain ("During handling ..."): the exception that propagated
+        return parse_tracebacks(_HEADER + text)[-1], rest.end()
     pos = output.find("\n", start)
     file = line = None
     if pos < 0:
@@ -208,6 +243,8 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
     text = f"{info.exception or ''}: {info.message}"
     if _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
+    elif _CUDA_ERROR.search(text):
+        info.kind = "cuda_error"
     elif _NCCL.search(text):
         info.kind = "nccl"
     elif _CONNECTION.search(text):
