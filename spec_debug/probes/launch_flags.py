@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,20 @@ def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
         found[int(entry.name)] = {"pid": int(entry.name), "ppid": ppid, "argv": argv}
     servers = [p for p in found.values() if p["ppid"] not in found]
     return sorted(servers, key=lambda p: p["pid"])
+
+
+# Flags that turn speculation on (SGLang --speculative-*, vLLM --speculative-config / -sc and
+# its dotted keys, --spec-method/--spec-model/--spec-tokens, the V0 --speculative-model).
+_SPECULATIVE_FLAG = re.compile(r"^(--speculative[-_]|-sc(\.|=|$)|--spec-(method|model|tokens)\b)")
+
+
+def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
+    """The server to audit: the first one with speculative flags, else the first. A baseline
+    without speculation often runs beside the speculative server (SD501 compares the two)."""
+    for process in processes:
+        if any(_SPECULATIVE_FLAG.match(tok) for tok in process["argv"]):
+            return process
+    return processes[0]
 
 
 def _model_refs(argv: list[str]) -> list[str]:
@@ -110,7 +125,7 @@ def run(args: dict) -> dict:
         result["processes"] = [{"pid": p["pid"], "argv": p["argv"][:64]} for p in processes]
         if not processes:
             return result
-        chosen = processes[0]
+        chosen = choose_server(processes)
         argv = chosen["argv"]
         result["source"] = f"/proc/{chosen['pid']}/cmdline"
         result["argv"] = argv
