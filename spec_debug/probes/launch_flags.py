@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -88,12 +89,29 @@ def _model_refs(argv: list[str]) -> list[str]:
     return refs
 
 
+def _inner_words(argv: list[str]) -> list[str]:
+    """Words of the arguments that are themselves command lines: a pasted manifest's
+    `sh -c "vllm serve MODEL ..."` string, or a compose `command: >` block."""
+    words: list[str] = []
+    for tok in argv:
+        if any(ch.isspace() for ch in tok) and not tok.lstrip().startswith("{"):
+            try:
+                words += shlex.split(tok)
+            except ValueError:
+                words += tok.split()
+    return words
+
+
 def _json_model_refs(text: str) -> list[str]:
     """`"model"` values of the JSON objects written in a command line as it was given.
 
     A line copied from `ps` has lost its quotes around `--speculative-config {"model": ...}`,
     and shlex would strip the JSON's own quotes; the objects are read from the raw text."""
     refs: list[str] = []
+    if '\\"' in text:
+        # JSON inside a double-quoted string (a k8s `args: ["vllm serve ... '{\\"model\\": ...}'"]`,
+        # the vLLM k8s docs' `/bin/sh -c` form) has its quotes escaped
+        text = text + "\n" + text.replace('\\"', '"')
     decoder = json.JSONDecoder()
     start = text.find("{")
     while start >= 0:
@@ -116,10 +134,10 @@ def run(args: dict) -> dict:
         result["source"] = "server_cmdline var"
         result["cmdline"] = cmdline
         try:
-            import shlex
             argv = shlex.split(cmdline.replace("\\\n", " "))
         except ValueError:
             argv = cmdline.split()
+        argv += _inner_words(argv)
     else:
         processes = server_processes()
         result["processes"] = [{"pid": p["pid"], "argv": p["argv"][:64]} for p in processes]

@@ -52,3 +52,32 @@ def test_vllm_speculative_spellings_count_as_speculative():
         spec = {"pid": 2, "argv": ["vllm", "serve", "m", *flags]}
         assert launch_flags.choose_server([plain, spec])["pid"] == 2, flags
     assert launch_flags.choose_server([plain])["pid"] == 1
+
+
+# vLLM docs (deployment/k8s.md) run the server as `command: ["/bin/sh", "-c"]` with the whole
+# `vllm serve ...` line as one double-quoted YAML string; a --speculative-config JSON inside it
+# has its quotes escaped as \".
+K8S_SH_C = """apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+      - name: vllm
+        image: vllm/vllm-openai:latest
+        command: ["/bin/sh", "-c"]
+        args: [
+          "vllm serve TARGET --speculative-config '{\\"method\\": \\"eagle3\\", \\"model\\": \\"DRAFT\\", \\"num_speculative_tokens\\": 1}'"
+        ]
+"""
+
+
+def test_draft_named_in_an_escaped_json_of_a_k8s_manifest_has_its_config_read():
+    from spec_debug.diagnose.steps import launch_step
+
+    manifest = K8S_SH_C.replace("TARGET", str(DEMO / "target")).replace("DRAFT", str(DEMO / "draft"))
+    assert '\\"model\\"' in manifest  # the YAML text carries \\" escapes
+    host = launch_flags.run({"server_cmdline": manifest})
+    assert str(DEMO / "draft") in host["models"]
+    facts = launch_step.parse(host)
+    assert facts["launch"]["num_steps"] == 1 and facts["launch"]["trained_steps"] == 3
