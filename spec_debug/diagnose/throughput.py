@@ -137,7 +137,10 @@ def implied_draft_cost_ratio(measured_tok_s: float, baseline_tok_s: float,
     """c that explains a measurement: AL * baseline / measured = 1 + K*c (overhead folded in)."""
     if measured_tok_s <= 0 or steps <= 0:
         return None
-    return (accept_length * baseline_tok_s / measured_tok_s - 1.0) / steps
+    c = (accept_length * baseline_tok_s / measured_tok_s - 1.0) / steps
+    # measured above AL x baseline: faster than a round of one target step can be, so the two
+    # numbers were taken under different conditions (batch, concurrency) and explain no cost
+    return c if c >= 0 else None
 
 
 def decoder_layer_params(hidden: int, intermediate: int, heads: int | None = None,
@@ -256,7 +259,12 @@ def build_model(*, steps: int, draft_cost_ratio: float | None,
         if observed_accept_length is not None:
             m.implied_draft_cost_ratio = implied_draft_cost_ratio(
                 measured_tok_s, baseline_tok_s, observed_accept_length, steps)
-            if c is not None:
+            if m.implied_draft_cost_ratio is None and steps > 0 and measured_tok_s > 0:
+                m.notes.append(
+                    f"measured {measured_tok_s:g} tok/s is above accept length x baseline = "
+                    f"{observed_accept_length * baseline_tok_s:g}: the measurement and the baseline are "
+                    "not comparable (same batch size and concurrency?); no cost is inferred from them")
+            elif c is not None:
                 per_round = observed_accept_length * baseline_tok_s / measured_tok_s
                 m.round_overhead = max(0.0, per_round - 1.0 - steps * c)
     if c is None:
