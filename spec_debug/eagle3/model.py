@@ -71,11 +71,15 @@ def rope_inv_freq(rope: RopeConfig, head_dim: int, max_positions: int) -> tuple[
     if absent:
         raise ValueError(f"rope_type {rope.rope_type!r} needs {', '.join(absent)} in "
                          "rope_parameters / rope_scaling")
-    dim = int(head_dim * float(p.get("partial_rotary_factor", 1.0)))
+    # transformers' default RoPE (LlamaRotaryEmbedding / Qwen3RotaryEmbedding
+    # .compute_default_rope_parameters) ignores partial_rotary_factor and rotates the whole head;
+    # the scaled kinds (modeling_rope_utils.py _compute_linear/llama3/yarn_parameters) honour it
+    kind = rope.rope_type
+    partial = 1.0 if kind == "default" else float(p.get("partial_rotary_factor") or 1.0)
+    dim = int(head_dim * partial)
     base = rope.theta
     exponents = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
     inv_freq = 1.0 / (base ** exponents)  # [d/2]
-    kind = rope.rope_type
     if kind == "default":
         return inv_freq, 1.0
     if kind == "linear":
@@ -140,8 +144,15 @@ class Rotary(nn.Module):
 
 
 def rotate(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
-    # x [B, h, T, d]; cos/sin [B, T, d]
+    # x [B, h, T, d]; cos/sin [B, T, r] with r = d * partial_rotary_factor
     cos, sin = cos[:, None], sin[:, None]
+    r = cos.shape[-1]
+    if r < x.shape[-1]:
+        # partial_rotary_factor < 1 (kept by speculators train/cli.py for MRoPE verifiers when
+        # --mrope-full-head-hack is off): rotate the first r channels neox-style and pass the
+        # rest through, as speculators models/eagle3/rotary_partial.py patches HF's
+        # apply_rotary_pos_emb to do (and as vLLM's partial rotary does)
+        return torch.cat([rotate(x[..., :r], cos[:, 0], sin[:, 0]), x[..., r:]], dim=-1)
     half = x.shape[-1] // 2
     rotated_half = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
     return x * cos + rotated_half * sin
