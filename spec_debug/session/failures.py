@@ -96,7 +96,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
     if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _CUDA_OOM.search(output)):
         return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]
-    if "CUDA" in output and (m := _CUDA_ERROR.search(output)):
+    # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
+    if "CUDA" in output and ("CUDA error" in output or "Error [CUDA]" in output) and \
+            (m := _CUDA_ERROR.search(output)):
         return [ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])]
     # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
     if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \

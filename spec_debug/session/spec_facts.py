@@ -9,27 +9,46 @@ different concatenation orders, a standalone accuracy against a claimed one) liv
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
-_NUM_STEPS_1 = re.compile(r"--speculative[-_]num[-_]steps(?:=|\s+)['\"]?1\b(?!\.)")
-# vLLM: the JSON of --speculative-config (quotes escaped as \" when the command sits in an
-# ssh command's double quotes), its dotted form (``--speculative-config.num_speculative_tokens
-# 1``, vllm/utils FlexibleArgumentParser) and the flag of vLLM <= 0.7
-# (``--num-speculative-tokens``, vllm/engine/arg_utils.py).
-_VLLM_ONE_TOKEN = re.compile(
-    r"\\?[\"']num_speculative_tokens\\?[\"']\s*:\s*1\b(?!\.)"
-    r"|--(?:speculative[-_]config\.)?num[-_]speculative[-_]tokens(?:=|\s+)['\"]?1\b(?!\.)")
+# The number of draft steps a launch asks for, in each spelling; argparse keeps the last
+# value of a repeated flag, so the last match on a command line is the one served.
+# SGLang: --speculative-num-steps (python/sglang/srt/server_args.py), also as an argv list item
+# (``"--speculative-num-steps", "1"`` in a subprocess call) and as a keyword of the offline
+# ``sgl.Engine(speculative_num_steps=1)`` or of the ``server_args=ServerArgs(...)`` line the
+# server logs at start. vLLM: the JSON of --speculative-config (quotes escaped as \" when the
+# command sits in an ssh command's double quotes), a Python dict passed as
+# ``LLM(speculative_config={...})`` (vllm examples/offline_inference/spec_decode.py), its
+# dotted form (``--speculative-config.num_speculative_tokens 1``, vllm/utils
+# FlexibleArgumentParser) and the flag of vLLM <= 0.7 (``--num-speculative-tokens``,
+# vllm/engine/arg_utils.py).
+_DRAFT_STEPS = re.compile(
+    r"--(?:speculative[-_]num[-_]steps|(?:speculative[-_]config\.)?num[-_]speculative[-_]tokens)"
+    r"(?:=|\s+|['\"]\s*,\s*)['\"]?(\d+)(?![\d.])"
+    r"|\\?[\"'](?:num_speculative_tokens|speculative_num_steps)\\?[\"']\s*:\s*(\d+)(?![\d.])"
+    r"|(?<![\w-])(?:speculative_num_steps|num_speculative_tokens)\s*=\s*(\d+)(?![\d.])")
 _LAUNCH = re.compile(r"launch_server|sglang serve|vllm serve|vllm\.entrypoints")
+# A launch through the Python API: its keywords span lines (and vLLM's dict is often built
+# above the call), so the whole text is the unit.
+_API_LAUNCH = re.compile(r"\b(?:Engine|LLM|ServerArgs)\(")
+_API_REACH = 1200
 # vLLM's spelling of the same choice: "method": "eagle" in --speculative-config (JSON,
 # escaped inside ssh double quotes, or the dotted flag); vllm/config/speculative.py names
 # the methods "eagle" and "eagle3".
 _ALGO_EAGLE = re.compile(
     r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)"
     r"|\\?[\"']method\\?[\"']\s*:\s*\\?[\"']eagle\\?[\"']"
-    r"|--speculative[-_]config\.method(?:=|\s+)['\"]?eagle\b(?!3)", re.I)
-_CONCAT = re.compile(r"\b(?:torch\.)?cat(?:enate)?\(\s*\[([^\[\]\n]{3,200})\]")
-_CONCAT_ITEM = re.compile(r"layer|embed|hidden|aux|\bh\d")
+    r"|--speculative[-_]config\.method(?:=|\s+)['\"]?eagle\b(?!3)"
+    r"|(?<![\w-])speculative_algorithm\s*=\s*['\"]EAGLE['\"]", re.I)
+# The items of a list or tuple passed to cat: names (``embed, layer3``) or subscripts of
+# the hidden-state tuple a HF forward returns (``hs[3], hs[17]``, ``out.hidden_states[-1]``,
+# ``h[:, 0]``), one level of brackets deep.
+_CONCAT = re.compile(r"\b(?:torch\.)?(?:con)?cat(?:enate)?\(\s*(?:\[((?:[^\[\]\n]|\[[^\[\]\n]*\]){3,200})\]"
+                     r"|\(((?:[^\[\]()\n]|\[[^\[\]\n]*\]){3,200})\))")
+_TOP_COMMA = re.compile(r",(?![^\[]*\])")  # a comma outside brackets
+_CONCAT_ITEM = re.compile(r"layer|embed|hidden|aux|\bh\d|\bhs?\[")
 _LAYER_IDS = re.compile(r"(?:eagle_)?aux_hidden_state_layer_ids[\"']?\s*[:=]\s*[\[(]\s*([\d,\s]+)[\])]")
 _D2T_MISSING = re.compile(r"(?:\bno|missing|without)\s+(?:a\s+)?[`'\"]?d2t\b|\bd2t\b[^\n]{0,40}\b(?:missing|not found|absent)\b|KeyError: '?d2t'?", re.I)
 _D2T_ABSOLUTE = re.compile(r"\bd2t\b[^\n]{0,80}\b(?:absolute|not (?:an )?offset)|\babsolute (?:token )?ids?\b[^\n]{0,60}\bd2t\b", re.I)
@@ -53,31 +72,41 @@ class Observation:
 
 def launch_observations(text: str) -> list[Observation]:
     """Launch-command facts (run on commands and on outputs that echo a command line)."""
-    out = []
-    if "v" not in text or "speculative" not in text or ("launch_server" not in text and " serve" not in text
-                                      and "vllm.entrypoints" not in text):
+    out: list[Observation] = []
+    if "v" not in text or "speculative" not in text:
         return out
-    if "\\\n" in text:  # a command continued over lines ("... \\" then a newline) is one line
+    cli = "launch_server" in text or " serve" in text or "vllm.entrypoints" in text
+    api = "(" in text and ("Engine(" in text or "LLM(" in text or "ServerArgs(" in text) and _API_LAUNCH.search(text)
+    if not cli and not api:
+        return out
+    if cli and "\\\n" in text:  # a command continued over lines ("... \\" then a newline) is one line
         text = text.replace("\\\r\n", " ").replace("\\\n", " ")
-    for line in text.splitlines():
-        if not _LAUNCH.search(line):
-            continue
-        m = _NUM_STEPS_1.search(line) or _VLLM_ONE_TOKEN.search(line)
-        if m:
-            out.append(Observation("SD101", _around(line, m.start(), m.end())))
-        m = _ALGO_EAGLE.search(line)
-        if m and "eagle3" in line.lower():
-            out.append(Observation("SD103", _around(line, m.start(), m.end())))
+    units = [line for line in text.splitlines() if _LAUNCH.search(line)] if cli else []
+    if api and not any(_API_LAUNCH.search(u) for u in units):
+        # the call and what is near it: a dict built a few lines above, keywords below (a
+        # grep through an engine's sources holds other calls' values farther away)
+        for call in itertools.islice(_API_LAUNCH.finditer(text), 3):
+            units.append(text[max(0, call.start() - _API_REACH):call.end() + _API_REACH])
+    for unit in units:
+        steps = None
+        for steps in _DRAFT_STEPS.finditer(unit):
+            pass
+        if steps is not None and (steps.group(1) or steps.group(2) or steps.group(3)) == "1":
+            out.append(Observation("SD101", _around(unit, steps.start(), steps.end())))
+        m = _ALGO_EAGLE.search(unit)
+        if m and "eagle3" in unit.lower():
+            out.append(Observation("SD103", _around(unit, m.start(), m.end())))
     return out
 
 
 def concat_orders(text: str) -> list[tuple[str, ...]]:
     """Hidden-state concatenation orders written in a text: ``cat([embed, layer3, layer31])``."""
-    if "[" not in text or not _HAS_CAT_CALL(text):  # _CONCAT needs "cat(["
+    if "(" not in text or not _HAS_CAT_CALL(text):  # _CONCAT needs "cat("
         return []
     orders = []
     for m in _CONCAT.finditer(text):
-        items = tuple("".join(part.split()).lower() for part in m.group(1).split(",") if part.strip())
+        inside = m.group(1) if m.group(1) is not None else m.group(2)
+        items = tuple("".join(part.split()).lower() for part in _TOP_COMMA.split(inside) if part.strip())
         if len(items) >= 2 and any(_CONCAT_ITEM.search(i) for i in items):
             orders.append(items)
     return orders
