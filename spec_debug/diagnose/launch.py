@@ -162,6 +162,7 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
     `entrypoint` + `command` (sgl-project/sglang docker/compose.yaml puts the server module in
     `entrypoint` and its flags in `command`). None: a string that is not shell words."""
     argv = [str(container["image"])] if isinstance(container.get("image"), str) else []
+    env = _k8s_env(container.get("env"))
     for key in ("entrypoint", "command", "args"):
         value = container.get(key)
         if isinstance(value, str):  # compose allows a string, split as shell words
@@ -170,8 +171,24 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
             except ValueError:  # unbalanced quotes: not a manifest after all
                 return None
         elif isinstance(value, list):
-            argv += [str(a) for a in value]
+            argv += [_expand_k8s(str(a), env) for a in value]
     return argv
+
+
+def _k8s_env(entries: Any) -> dict[str, str]:
+    """A k8s container's `env: [{name, value}]` (entries from secrets or fields have no value here)."""
+    if not isinstance(entries, list):
+        return {}
+    return {str(e["name"]): str(e["value"]) for e in entries
+            if isinstance(e, dict) and "name" in e and isinstance(e.get("value"), (str, int, float))}
+
+
+def _expand_k8s(arg: str, env: dict[str, str]) -> str:
+    """Kubernetes expands `$(VAR)` in command and args from the container's env; `$$` escapes
+    it and an unknown reference stays as written (k8s docs, "Define a command and arguments for
+    a container": "Use environment variables to define arguments")."""
+    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)",
+                  lambda m: "$" if m.group(0) == "$$" else env.get(m.group(1), m.group(0)), arg)
 
 
 def _find_containers(doc: Any) -> list[dict[str, Any]]:

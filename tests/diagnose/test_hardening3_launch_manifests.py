@@ -135,3 +135,42 @@ def test_server_service_is_chosen_over_a_router_service():
     assert cfg.engine == "sglang"
     assert (cfg.num_steps, cfg.topk, cfg.num_draft_tokens) == (3, 1, 8)
     assert effective_spec(cfg).num_draft_tokens == 4
+
+
+# Kubernetes expands `$(VAR)` in `command`/`args` from the container's `env` (k8s docs,
+# "Define a command and arguments": "use environment variables in arguments"); Helm charts
+# pass the model and the speculative settings that way.
+K8S_ENV_EXPANSION = """apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+      - name: sglang
+        image: lmsysorg/sglang:v0.5.6
+        env:
+        - name: MODEL_ID
+          value: meta-llama/Llama-3.1-8B-Instruct
+        - name: DRAFT_ID
+          value: jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B
+        - name: SPEC_STEPS
+          value: "1"
+        - name: HF_TOKEN
+          valueFrom:
+            secretKeyRef: {name: hf, key: token}
+        command: ["python3", "-m", "sglang.launch_server"]
+        args: ["--model-path", "$(MODEL_ID)", "--speculative-algorithm", "EAGLE3",
+               "--speculative-draft-model-path", "$(DRAFT_ID)", "--speculative-num-steps", "$(SPEC_STEPS)",
+               "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2",
+               "--api-key", "$(HF_TOKEN)", "--served-model-name", "$$(literal)"]
+"""
+
+
+def test_k8s_env_references_in_args_are_expanded():
+    cfg = parse_launch_command(K8S_ENV_EXPANSION)
+    assert cfg.target_model == "meta-llama/Llama-3.1-8B-Instruct"
+    assert cfg.draft_model == "jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B"
+    assert cfg.num_steps == 1
+    assert cfg.flags["api-key"] == "$(HF_TOKEN)"  # a secret's value is not in the manifest: kept as written
+    assert cfg.flags["served-model-name"] == "$(literal)"  # `$$` escapes the reference
+    assert [f.code for f in check_num_steps(cfg, effective_spec(cfg), trained_steps=3)] == ["SD101"]
