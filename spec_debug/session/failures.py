@@ -162,7 +162,10 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     while start >= 0 and len(found) < 50:
         info, end = _one_traceback(output, start)
         found.append((info, start, end))
-        start = output.find("Traceback (most recent call last)", end)
+        # from the line after this header: an interleaved rank's traceback may begin before
+        # this one ends (a traceback in a JSON string is one line: it resumes past its end)
+        nl = output.find("\n", start)
+        start = output.find("Traceback (most recent call last)", end if nl < 0 else min(end, nl + 1))
     kept = []
     for i, (info, _, end) in enumerate(found):
         # The chain's message sits between this exception and the next traceback, behind the
@@ -175,6 +178,7 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
 
 
 _HEADER = "Traceback (most recent call last):"
+_FOREIGN_LINES = 64  # other processes' lines stepped over in a row before a prefixed traceback counts as cut
 # The rest of a traceback written inside a JSON string, up to its closing quote: Ray's job API puts the job's last log lines, traceback included, in the
 # "message" of ``GET /api/jobs/<id>`` (ray python/ray/dashboard/modules/job/job_manager.py),
 # ``kubectl get pod -o json`` the container's log tail in ``terminationMessage`` under
@@ -196,14 +200,24 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         return ErrorInfo("traceback", None, "traceback with no frames"), len(output)
     pos += 1
     margin = _group_margin(output, start)
+    # A log prefix (vLLM's "(VllmWorker rank=0 pid=403) ERROR ... [core.py:586] ", a compose
+    # service's "sglang-1  | ") may have other processes' lines between this one's: with
+    # TP > 1 every rank logs at once (vllm-project/vllm#17756 shows 8 ranks interleaved).
+    # Those are stepped over; a group's box ("  | ") ends at its first line without it.
+    foreign_left = _FOREIGN_LINES if margin.strip(" |+") else 0
     while pos < len(output):
         nl = output.find("\n", pos)
         end = len(output) if nl < 0 else nl
         text = output[pos:end].rstrip("\r")
         if margin:
             if not text.startswith(margin):
+                if foreign_left > 0:
+                    foreign_left -= 1
+                    pos = end + 1
+                    continue
                 break  # the group's box (or this sub-exception's) has ended
             text = text[len(margin):]
+            foreign_left = _FOREIGN_LINES if foreign_left else 0
         if not text.strip():
             pos = end + 1
             continue
@@ -238,7 +252,21 @@ def _group_margin(output: str, start: int) -> str:
     if lead.strip() == "+":
         lead = lead.replace("+", "|")
     nl = output.find("\n", start)
-    return lead if nl >= 0 and output.startswith(lead, nl + 1) else ""
+    if nl < 0:
+        return ""
+    if output.startswith(lead, nl + 1):
+        return lead
+    # another process's line first (interleaved ranks): the traceback's own lines follow soon
+    if output[nl + 1:nl + 2] not in (" ", "\t", "") and lead.strip(" |+"):
+        window_end = nl
+        for _ in range(8):
+            window_end = output.find("\n", window_end + 1)
+            if window_end < 0:
+                window_end = len(output)
+                break
+        if output.find("\n" + lead, nl, window_end) >= 0:
+            return lead
+    return ""
 
 
 def _classify(info: ErrorInfo) -> ErrorInfo:

@@ -116,3 +116,33 @@ def test_bash_job_status_line_of_a_killed_process_is_a_signal():
 
 def test_a_prose_line_with_killed_is_no_signal():
     assert [e.kind for e in extract_errors("Killed it: the bench is done\n", exit_code=1)] == ["exit_code"]
+
+
+def _rank_traceback(rank: int, pid: int, line: int) -> list[str]:
+    # vLLM V1 multiproc workers: every line behind "(VllmWorker rank=N pid=P) ERROR <time> [file:line] "
+    # (vllm-project/vllm#17756 shows the prefix; with TP > 1 the ranks' lines interleave)
+    p = f"(VllmWorker rank={rank} pid={pid}) ERROR 07-23 19:35:01 [multiproc_executor.py:522] "
+    return [p + "WorkerProc hit an exception.", p + "Traceback (most recent call last):",
+            p + '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/multiproc_executor.py", line 517, '
+                "in worker_busy_loop",
+            p + "    output = func(*args, **kwargs)",
+            p + f'  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/spec_decode/eagle.py", line {line}, in propose',
+            p + "    hidden_states = self.model(",
+            p + f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.96 GiB. GPU {rank} has a total "
+                "capacity of 79.19 GiB"]
+
+
+def test_two_tensor_parallel_ranks_whose_tracebacks_interleave():
+    # before: two "traceback without an exception line (truncated output)" records
+    lines = [x for pair in zip(_rank_traceback(0, 403, 210), _rank_traceback(1, 404, 211)) for x in pair]
+    errors = extract_errors("\n".join(lines) + "\n", exit_code=None, status_known=False)
+    assert [(e.kind, e.exception, e.file.rsplit("/", 1)[-1], e.line, e.message.split(". ")[-1][:5]) for e in errors] == [
+        ("cuda_oom", "torch.OutOfMemoryError", "eagle.py", 210, "GPU 0"),
+        ("cuda_oom", "torch.OutOfMemoryError", "eagle.py", 211, "GPU 1")]
+
+
+def test_a_prefix_only_the_first_line_has_is_still_no_margin():
+    text = ('ERROR: Traceback (most recent call last):\n  File "/app/x.py", line 4, in <module>\n    f()\n'
+            "ValueError: bad draft\nERROR: something else\n")
+    [error] = extract_errors(text, exit_code=1)
+    assert (error.exception, error.message, error.line) == ("ValueError", "bad draft", 4)
