@@ -17,7 +17,10 @@ _FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)')
 _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception))(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
-_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory")
+# NCCL's own CUDA checks warn "Cuda failure 'out of memory'" (newer: "Cuda failure 2 'out of
+# memory'"; NVIDIA/nccl src/include/checks.h CUDACHECK): its buffers did not fit in what the
+# engine left free, the same fault as torch's OOM.
+_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|Cuda failure (?:\d+ )?'out of memory'")
 # Any other CUDA runtime error, as torch words it (c10/cuda/CUDAException.cpp: "CUDA error: %s")
 # or Triton does ("Triton Error [CUDA]: %s"). When torch's NCCL watchdog finds one it dies with
 # "c10::DistBackendError ... Process group watchdog thread terminated with exception: CUDA error:
@@ -103,7 +106,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
     if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
             (m := _NCCL.search(output)):
-        return [ErrorInfo("nccl", None, _line_at(output, m.start()))]
+        return [ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):

@@ -146,3 +146,21 @@ def test_a_prefix_only_the_first_line_has_is_still_no_margin():
             "ValueError: bad draft\nERROR: something else\n")
     [error] = extract_errors(text, exit_code=1)
     assert (error.exception, error.message, error.line) == ("ValueError", "bad draft", 4)
+
+
+def test_nccl_running_out_of_gpu_memory_is_an_oom():
+    # NCCL_DEBUG=WARN output when its buffers do not fit (NVIDIA/nccl src/include/checks.h CUDACHECK);
+    # before: kind "nccl"
+    text = ("gpu01:2419:2419 [0] include/alloc.h:48 NCCL WARN Cuda failure 'out of memory'\n"
+            "gpu01:2419:2419 [0] NCCL INFO init.cc:1234 -> 1\n")
+    [error] = extract_errors(text, exit_code=1)
+    assert error.kind == "cuda_oom" and "Cuda failure 'out of memory'" in error.message
+
+
+def test_an_nccl_error_names_the_exception_that_carried_it():
+    # torch ProcessGroupNCCL's C10D_NCCL_CHECK message, raised as DistBackendError; before: exception None
+    text = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, "
+            "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
+            "ncclUnhandledCudaError: Call to CUDA function failed.\n")
+    [error] = extract_errors(text, exit_code=1)
+    assert (error.kind, error.exception) == ("nccl", "torch.distributed.DistBackendError")
