@@ -13,11 +13,24 @@ _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified
 _RULED_OUT = re.compile(r"\b(?:ruled out|rules out|no (?:change|difference|improvement)|(?:did not|didn't|does not|doesn't) help|not the (?:cause|issue|problem))\b", re.I)
 
 
-def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3) -> list[str]:
+# "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
+# words of an outcome under a negation settle nothing.
+_NEGATED = re.compile(r"(?:\b(?:not|never|yet to be|unable to|cannot)|n't)\s+(?:(?:been|be|yet|fully|really)\s+)*$", re.I)
+
+
+def _affirmed(pattern: re.Pattern, text: str) -> bool:
+    """``pattern`` matches somewhere in ``text`` without a negation just before it."""
+    for m in pattern.finditer(text):
+        if not _NEGATED.search(text, max(0, m.start() - 40), m.start()):
+            return True
+    return False
+
+
+def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed: bool = False) -> list[str]:
     out = []
     for m in _SENTENCE.finditer(text):
         sentence = m.group(0).strip()
-        if sentence and pattern.search(sentence):
+        if sentence and (_affirmed(pattern, sentence) if affirmed else pattern.search(sentence)):
             out.append(sentence[:300])
             if len(out) >= limit:
                 break
@@ -43,8 +56,8 @@ def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
     if not _has_any(text.lower() if low is None else low, _OUTCOME_WORDS):
         return None
     for kind, pattern in (("confirmed", _CONFIRMED), ("ruled_out", _RULED_OUT)):
-        if pattern.search(text):
-            found = sentences_matching(text, pattern, 1)
+        if pattern.search(text) and _affirmed(pattern, text):
+            found = sentences_matching(text, pattern, 1, affirmed=True)
             return kind, (found[0] if found else "")
     return None
 
