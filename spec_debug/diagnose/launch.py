@@ -99,6 +99,9 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
         return _unwrap_shell([a for a in command.split("\0") if a != ""])
+    embedded = _python_string_command(command)
+    if embedded is not None:
+        return split_command(embedded)
     exec_form = _json_argv(command)
     if exec_form is None:
         exec_form = _manifest_argv(command)
@@ -112,6 +115,18 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
     return _server_argv(argv)
+
+
+def _python_string_command(text: str) -> str | None:
+    """The server command inside a Python triple-quoted string: the SGLang docs' notebook cells
+    start every server as `launch_server_cmd(\"\"\"python3 -m sglang.launch_server ...\"\"\")`
+    (sgl-project/sglang docs/advanced_features/speculative_decoding.ipynb)."""
+    for m in re.finditer(r'("""|\'\'\')(.*?)\1', text, re.S):
+        inner = m.group(2)
+        if re.search(r"sglang\.launch_server|sglang_router\.launch_server|\b(sglang|vllm)\s+serve\b"
+                     r"|vllm\.entrypoints\.", inner):
+            return inner
+    return None
 
 
 def _json_argv(text: str) -> list[str] | None:
@@ -308,7 +323,7 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
                 continue
             nxt = args[i + 1] if i + 1 < len(args) else None
             takes_value = nxt is not None and (not nxt.startswith("-") or _is_number(nxt))
-            if takes_value and not _BOOLEAN_HINTS.match(name):
+            if takes_value and (name in _VALUED_DESPITE_HINT or not _BOOLEAN_HINTS.match(name)):
                 # Some flags take several values (`--precompile-bs-paddings 1 4 8`): keep a list.
                 values = [nxt]
                 j = i + 2
@@ -326,6 +341,11 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
     return flags, positionals
 
 
+# Value-taking flags whose names look like switches (SGLang `--log-level warning`, in the docs'
+# own speculative-decoding commands; vLLM `--allowed-origins`).
+_VALUED_DESPITE_HINT = {"log-level", "log-level-http", "log-requests-level", "log-requests-format",
+                        "log-requests-target", "allowed-origins", "allowed-methods", "allowed-headers",
+                        "allowed-local-media-path"}
 _MULTI_VALUE = {"cuda-graph-bs", "precompile-bs-paddings", "precompile-token-paddings"}
 
 

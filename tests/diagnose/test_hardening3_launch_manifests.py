@@ -174,3 +174,29 @@ def test_k8s_env_references_in_args_are_expanded():
     assert cfg.flags["api-key"] == "$(HF_TOKEN)"  # a secret's value is not in the manifest: kept as written
     assert cfg.flags["served-model-name"] == "$(literal)"  # `$$` escapes the reference
     assert [f.code for f in check_num_steps(cfg, effective_spec(cfg), trained_steps=3)] == ["SD101"]
+
+
+# The SGLang docs are notebooks (docs/advanced_features/speculative_decoding.ipynb, rendered on
+# sgl-project.github.io): each server starts from a Python cell, and people paste the cell.
+SGLANG_DOCS_NOTEBOOK_CELL = '''server_process, port = launch_server_cmd(
+    """
+python3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf  --speculative-algorithm EAGLE \\
+    --speculative-draft-model-path lmsys/sglang-EAGLE-llama2-chat-7B --speculative-num-steps 3 \\
+    --speculative-eagle-topk 4 --speculative-num-draft-tokens 16 --cuda-graph-max-bs 8 --log-level warning
+"""
+)
+
+wait_for_server(f"http://localhost:{port}", process=server_process)'''
+
+
+def test_sglang_docs_notebook_cell_is_read():
+    cfg = parse_launch_command(SGLANG_DOCS_NOTEBOOK_CELL)
+    assert (cfg.engine, cfg.target_model, cfg.algorithm) == ("sglang", "meta-llama/Llama-2-7b-chat-hf", "EAGLE")
+    assert cfg.draft_model == "lmsys/sglang-EAGLE-llama2-chat-7B"
+    assert (cfg.num_steps, cfg.topk, cfg.num_draft_tokens) == (3, 4, 16)
+    assert cfg.flags["log-level"] == "warning"
+    one_step = SGLANG_DOCS_NOTEBOOK_CELL.replace("--speculative-num-steps 3", "--speculative-num-steps 1").replace(
+        "--speculative-eagle-topk 4 --speculative-num-draft-tokens 16",
+        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 2")
+    cfg = parse_launch_command(one_step)
+    assert [f.code for f in check_num_steps(cfg, effective_spec(cfg), trained_steps=3)] == ["SD101"]
