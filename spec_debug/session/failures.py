@@ -203,6 +203,7 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         return ErrorInfo("traceback", None, "traceback with no frames"), len(output)
     pos += 1
     margin = _group_margin(output, start)
+    stamped = None if margin else _stamped_prefix(output, start)
     # A log prefix (vLLM's "(VllmWorker rank=0 pid=403) ERROR ... [core.py:586] ", a compose
     # service's "sglang-1  | ") may have other processes' lines between this one's: with
     # TP > 1 every rank logs at once (vllm-project/vllm#17756 shows 8 ranks interleaved).
@@ -212,7 +213,12 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         nl = output.find("\n", pos)
         end = len(output) if nl < 0 else nl
         text = output[pos:end].rstrip("\r")
-        if margin:
+        if stamped is not None:
+            stamp = _LINE_STAMP.match(text, len(stamped)) if text.startswith(stamped) else None
+            if stamp is None:
+                break
+            text = text[stamp.end():]
+        elif margin:
             if not text.startswith(margin):
                 if foreign_left > 0:
                     foreign_left -= 1
@@ -235,6 +241,27 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
             return ErrorInfo("traceback", m.group("type"), (m.group("msg") or "").strip(), file, line), end
         break  # a truncated traceback: no exception line
     return ErrorInfo("traceback", None, "traceback without an exception line (truncated output)", file, line), pos
+
+
+# ``docker logs -t`` / ``kubectl logs --timestamps`` put an RFC 3339 time with nanoseconds
+# before every line (``2026-09-22T06:50:07.810074780Z ``), different on each line, so it is
+# no fixed margin; ``docker compose logs -t`` puts it behind the service's "name  | ".
+_LINE_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? ")
+
+
+def _stamped_prefix(output: str, start: int) -> str | None:
+    """The fixed part before the per-line timestamp when this traceback's header and the
+    line after it both carry one; None otherwise."""
+    line_start = output.rfind("\n", 0, start) + 1
+    if start - line_start < 20 or not output[start - 2].isdigit() and output[start - 2] != "Z":
+        return None  # a timestamp ends in a digit or "Z" before its space
+    for m in _LINE_STAMP.finditer(output, line_start, start):
+        if m.end() == start:
+            prefix = output[line_start:m.start()]
+            nl = output.find("\n", start)
+            if nl >= 0 and output.startswith(prefix, nl + 1) and _LINE_STAMP.match(output, nl + 1 + len(prefix)):
+                return prefix
+    return None
 
 
 def _group_margin(output: str, start: int) -> str:

@@ -164,3 +164,24 @@ def test_an_nccl_error_names_the_exception_that_carried_it():
             "ncclUnhandledCudaError: Call to CUDA function failed.\n")
     [error] = extract_errors(text, exit_code=1)
     assert (error.kind, error.exception) == ("nccl", "torch.distributed.DistBackendError")
+
+
+# `docker logs -t` of an SGLang container whose tokenizer manager could not bind its ZMQ port
+# (the lines as a public deployment report quotes them: RFC 3339 nanosecond stamps on every line).
+STAMPED = (
+    "2026-09-22T06:50:07.809512345Z Traceback (most recent call last):\n"
+    '2026-09-22T06:50:07.809612345Z   File "/sgl-workspace/sglang/python/sglang/srt/managers/tokenizer_manager.py", '
+    "line 124, in init_ipc_channels\n"
+    "2026-09-22T06:50:07.809712345Z     self.recv_from_detokenizer = get_zmq_socket(\n"
+    "2026-09-22T06:50:07.810074780Z zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:29236')\n"
+    "2026-09-22T06:50:07.810311167Z [2026-09-22 06:50:07] Received sigquit from a child process. It usually means "
+    "the child failed.\n")
+
+
+def test_a_traceback_with_a_timestamp_on_every_line():
+    # before: "traceback without an exception line (truncated output)", no file
+    for text in (STAMPED, "".join("sglang-1  | " + line + "\n" for line in STAMPED.splitlines())):
+        [error] = extract_errors(text, exit_code=0)
+        assert (error.kind, error.exception, error.message, error.file.rsplit("/", 1)[-1], error.line) == (
+            "connection", "zmq.error.ZMQError", "Address already in use (addr='tcp://127.0.0.1:29236')",
+            "tokenizer_manager.py", 124)
