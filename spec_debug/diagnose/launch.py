@@ -273,7 +273,7 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     for i, tok in enumerate(argv):
         base = tok.rsplit("/", 1)[-1]
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
-        if tok in _SGLANG_MODULES or base == "launch_server.py":
+        if tok in _SGLANG_MODULES or base in ("launch_server.py", _SPECFORGE_BENCH):
             return "sglang", i + 1
         if base in ("sglang", "sglang.exe") and nxt == "serve":
             return "sglang", i + 2
@@ -346,7 +346,8 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
 _VALUED_DESPITE_HINT = {"log-level", "log-level-http", "log-requests-level", "log-requests-format",
                         "log-requests-target", "allowed-origins", "allowed-methods", "allowed-headers",
                         "allowed-local-media-path"}
-_MULTI_VALUE = {"cuda-graph-bs", "precompile-bs-paddings", "precompile-token-paddings"}
+_MULTI_VALUE = {"cuda-graph-bs", "precompile-bs-paddings", "precompile-token-paddings",
+                "config-list", "benchmark-list"}  # the last two: SpecForge bench_eagle3.py
 
 
 def _is_number(tok: str) -> bool:
@@ -411,10 +412,63 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         env[m.group(1)] = m.group(2)
     engine, start = detect_engine(argv)
     flags, positionals = _read_flags(argv[start:])
+    if start and argv[start - 1].rsplit("/", 1)[-1] == _SPECFORGE_BENCH:
+        return _parse_argv(_specforge_server_argv(flags))
     if engine == "sglang":
         _refuse_underscore_flags(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
     return _vllm_config(tuple(argv), flags, positionals, env)
+
+
+_SPECFORGE_BENCH = "bench_eagle3.py"
+
+
+def _specforge_server_argv(flags: dict[str, Any]) -> list[str]:
+    """The server SpecForge's bench_eagle3.py starts: SGLang's flags it forwards, plus one
+    `--config-list` entry (batch, steps, topk, draft tokens) turned into the speculative flags
+    with EAGLE3 (sgl-project/SpecForge benchmarks/bench_eagle3.py `launch_sglang_server`)."""
+    if flags.get("skip-launch-server") is True:
+        raise LaunchParseError(
+            "SpecForge bench_eagle3.py --skip-launch-server benchmarks a server started elsewhere; "
+            "its command line has no serving settings",
+            hint="audit that server's own command (python3 -m sglang.launch_server ...)")
+    entries = flags.get("config-list", ["1,0,0,0", "1,3,1,4"])  # its argparse default
+    entries = [entries] if isinstance(entries, str) else list(entries)
+    triples: list[tuple[int, int, int]] = []
+    for entry in entries:
+        try:
+            _batch, steps, topk, tokens = (int(x) for x in str(entry).split(","))
+        except ValueError as exc:
+            raise LaunchParseError(f"SpecForge --config-list entry {entry!r} is not BATCH,STEPS,TOPK,DRAFT_TOKENS") from exc
+        if steps > 0 and (steps, topk, tokens) not in triples:
+            triples.append((steps, topk, tokens))
+    if len(triples) > 1:
+        raise LaunchParseError(
+            "SpecForge bench_eagle3.py starts one server per --config-list entry: "
+            f"{', '.join(map(str, triples))} (steps, topk, draft tokens)",
+            hint="audit one: give --config-list a single speculative entry")
+    model = _str_flag(flags, _SGLANG_ALIASES["model-path"])
+    argv = ["python3", "-m", "sglang.launch_server"] + (["--model-path", model] if model else [])
+    if triples:
+        steps, topk, tokens = triples[0]
+        argv += ["--speculative-algorithm", "EAGLE3", "--speculative-num-steps", str(steps),
+                 "--speculative-eagle-topk", str(topk), "--speculative-num-draft-tokens", str(tokens)]
+        draft = _str_flag(flags, _SGLANG_ALIASES["speculative-draft-model-path"])
+        if draft:
+            argv += ["--speculative-draft-model-path", draft]
+    # the flags it forwards to the server (the rest of SGLang's flags stay with the script)
+    for canonical in ("tp-size", "attention-backend", "dtype"):
+        value = _str_flag(flags, _SGLANG_ALIASES[canonical])
+        if value is not None:
+            argv += [f"--{canonical}", value]
+    for name in ("mem-fraction-static", "quantization", "ep-size"):
+        value = _str_flag(flags, (name,))
+        if value is not None:
+            argv += [f"--{name}", value]
+    for switch in ("trust-remote-code", "disable-radix-cache"):
+        if flags.get(switch) is True:
+            argv.append(f"--{switch}")
+    return argv
 
 
 def _split_keeping_json(text: str) -> list[str]:
