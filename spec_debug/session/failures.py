@@ -107,6 +107,12 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
             (m := _NCCL.search(output)):
         return [ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))]
+    # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
+    # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
+    # gone even when the log's tail was read with exit status 0 and the child's traceback
+    # scrolled out of it.
+    if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
+        return [ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):

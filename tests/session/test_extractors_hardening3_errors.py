@@ -185,3 +185,13 @@ def test_a_traceback_with_a_timestamp_on_every_line():
         assert (error.kind, error.exception, error.message, error.file.rsplit("/", 1)[-1], error.line) == (
             "connection", "zmq.error.ZMQError", "Address already in use (addr='tcp://127.0.0.1:29236')",
             "tokenizer_manager.py", 124)
+
+
+def test_sglang_sigquit_line_in_a_log_tail_read_with_exit_status_0():
+    # `tail -n 3 server.log` after the scheduler's traceback scrolled out; before: no error at all
+    text = ("[2026-03-13 14:24:20] INFO:     127.0.0.1:51234 - \"GET /health HTTP/1.1\" 200 OK\n"
+            "[2026-03-13 14:24:23] Received sigquit from a child process. It usually means the child failed.\n"
+            "Killed\n")
+    [error] = extract_errors(text, exit_code=0)
+    assert (error.kind, error.exception) == ("signal", "SIGQUIT")
+    assert error.message.endswith("It usually means the child failed.")
