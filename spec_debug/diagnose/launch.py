@@ -433,6 +433,9 @@ def _specforge_server_argv(flags: dict[str, Any]) -> list[str]:
             "its command line has no serving settings",
             hint="audit that server's own command (python3 -m sglang.launch_server ...)")
     entries = flags.get("config-list", ["1,0,0,0", "1,3,1,4"])  # its argparse default
+    if entries is True:
+        raise LaunchParseError("SpecForge bench_eagle3.py: --config-list has no value (argparse "
+                               "exits: expected at least one argument)", hint="--config-list 1,3,1,4")
     entries = [entries] if isinstance(entries, str) else list(entries)
     triples: list[tuple[int, int, int]] = []
     for entry in entries:
@@ -790,6 +793,14 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                 "(3, 1, 4) for targets other than Llama and Grok" if target_architecture is None else
                 f"auto-chosen (steps, topk, draft tokens) = ({steps}, {topk}, {tokens}) for "
                 f"{target_architecture}")
+    if steps < 1 or (topk is not None and topk < 1):
+        # 0 is bench_speculative.py's "no speculation" value; a server given it with the
+        # algorithm still set has no draft tree to verify, and the tree formulas go negative
+        what = (f"--speculative-num-steps {steps} drafts nothing: SGLang needs at least 1 step "
+                "(leave out the --speculative-* flags to serve without speculation)" if steps < 1 else
+                f"--speculative-eagle-topk {topk} drafts nothing: SGLang needs at least 1 candidate per step")
+        problems.append(what)
+        return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
     if topk is None:
         # server_args.py compares `speculative_eagle_topk > 1` (TypeError on None).
         problems.append("--speculative-num-steps is set but --speculative-eagle-topk is not: "

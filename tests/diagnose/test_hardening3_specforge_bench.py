@@ -58,3 +58,9 @@ def test_skip_launch_server_points_at_the_real_server():
         parse_launch_command("python SpecForge/benchmarks/bench_eagle3.py --model-path m --port 30000 "
                              "--config-list 1,0,0,0 --benchmark-list mtbench:80 --skip-launch-server")
     assert "--skip-launch-server" in str(err.value)
+
+
+def test_config_list_without_a_value_is_a_clear_error():
+    with pytest.raises(LaunchParseError) as err:
+        parse_launch_command("python bench_eagle3.py --model-path m --config-list")
+    assert "--config-list" in str(err.value)

@@ -46,3 +46,19 @@ def test_docs_tree_settings_stay_quiet():
     cfg = parse_launch_command(BASE + "--speculative-num-steps 3 --speculative-eagle-topk 2 "
                                       "--speculative-num-draft-tokens 4")
     assert check_draft_budget(cfg, effective_spec(cfg)) == []
+
+
+def test_zero_steps_or_topk_is_one_clear_problem_not_negative_capacity():
+    # bench_speculative.py's sweep uses 0 for "no speculation"; written into a server command
+    # with the algorithm still set it drafts nothing
+    cfg = parse_launch_command(BASE + "--speculative-num-steps 0 --speculative-eagle-topk 4 "
+                                      "--speculative-num-draft-tokens 4")
+    eff = effective_spec(cfg)
+    assert eff.problems == ["--speculative-num-steps 0 drafts nothing: SGLang needs at least 1 step "
+                            "(leave out the --speculative-* flags to serve without speculation)"]
+    assert eff.tree_capacity is None
+    assert [f.code for f in check_draft_budget(cfg, eff)] == ["SD102"]
+    cfg = parse_launch_command(BASE + "--speculative-num-steps 3 --speculative-eagle-topk 0 "
+                                      "--speculative-num-draft-tokens 4")
+    assert effective_spec(cfg).problems == ["--speculative-eagle-topk 0 drafts nothing: SGLang needs at "
+                                            "least 1 candidate per step"]
