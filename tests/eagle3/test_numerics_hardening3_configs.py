@@ -55,6 +55,10 @@ CASES = [
     Case("tied-embeddings-fc_norm", decoder={"tie_word_embeddings": True},
          flags={"fc_norm": True}),
     Case("draft-vocab-1", draft_vocab=1),
+    # speculators 0.9.0 train/config/schema.py defaults for eagle3 (norm_before_residual,
+    # norm_before_fc, norm_output, every layer sliding), with a window shorter than the samples
+    Case("training-defaults-sliding", layers=2, sliding_window=4,
+         flags={"norm_before_residual": True, "norm_before_fc": True, "norm_output": True}),
     # partial_rotary_factor: transformers' default RoPE ignores it (whole head rotated), the
     # scaled kinds honour it and speculators' rotary_partial.py rotates the first channels only
     Case("partial-rotary-default", decoder={"rope_parameters": {
