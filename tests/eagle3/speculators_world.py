@@ -1,6 +1,7 @@
 """A tiny world as speculators 0.9.0 saves it: a real HF Llama verifier and an Eagle3 draft
 over it, and hidden states captured from the verifier as vLLM captures them. Shared by the
-drafter tests that damage it (test_faults) and that rewrite it per pipeline (test_real_inputs_*)."""
+drafter tests that damage it (test_faults) and that rewrite it per pipeline (test_real_inputs_*);
+and the reference-side helpers of the equivalence tests (speculators' logits per TTT step)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,38 @@ def vllm_style_states(verifier: Any, ids: torch.Tensor) -> tuple[torch.Tensor, t
         hook.remove()
     slots = [hidden[j][0] for j in AUX] + [final[0][0]]
     return ids, torch.stack(slots, dim=1).to(torch.bfloat16).contiguous()
+
+
+def draft_inputs(sample) -> tuple[Any, Any]:
+    """What a draft takes for a hs-format Sample: the aux states of rows 0..T-2 and the tokens
+    of rows 1..T-1 (row t's states predict token t+1)."""
+    T = sample.length - 1
+    return sample.slots[:-1, :-1].reshape(1, T, -1), sample.token_ids[1:][None]
+
+
+def reference_logits(model, aux, ids, steps: int) -> list:
+    """speculators' logits at every TTT step, taken from its lm_head as the forward runs."""
+    captured = []
+    hook = model.lm_head.register_forward_hook(lambda _m, _i, out: captured.append(out.detach()))
+    try:
+        with torch.no_grad():
+            model(hidden_states=aux, input_ids=ids, document_ids=torch.zeros_like(ids), ttt_steps=steps)
+    finally:
+        hook.remove()
+    return captured
+
+
+def make_targets_informative(model, samples) -> None:
+    """Set the verifier's last state at 2 rows in 3 to the draft's own step-0 (pre-norm) state,
+    so accuracies are far from 0 and comparing them with speculators' means something."""
+    for sample in samples:
+        aux, ids = draft_inputs(sample)
+        states = []
+        hook = model.norm.register_forward_hook(lambda _m, inp, _o: states.append(inp[0].detach()))
+        with torch.no_grad():
+            model(hidden_states=aux, input_ids=ids, document_ids=torch.zeros_like(ids), ttt_steps=1)
+        hook.remove()
+        own = states[0][0]  # [T, H] draft pre-norm state (row t scores verifier row t+1)
+        rows = torch.arange(own.shape[0]) % 3 != 2
+        sample.final[1:][rows] = own[rows]
+        sample.slots[1:, -1][rows] = own[rows]

@@ -24,6 +24,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from spec_debug.eagle3.data import Sample  # noqa: E402
 from spec_debug.eagle3.evaluate import evaluate  # noqa: E402
 from spec_debug.eagle3.loading import load_draft  # noqa: E402
+from tests.eagle3.speculators_world import make_targets_informative, reference_logits  # noqa: E402
 
 H, V, NL, STEPS = 32, 96, 8, 3
 AUX = [2, NL // 2, NL - 3]
@@ -152,36 +153,6 @@ def _samples(case: Case, count: int = 3, length: int = 14) -> list[Sample]:
     return samples
 
 
-def _reference_logits(model, aux, ids):
-    captured = []
-    hook = model.lm_head.register_forward_hook(lambda _m, _i, out: captured.append(out.detach()))
-    try:
-        with torch.no_grad():
-            model(hidden_states=aux, input_ids=ids, document_ids=torch.zeros_like(ids),
-                  ttt_steps=STEPS)
-    finally:
-        hook.remove()
-    return captured
-
-
-def _make_targets_informative(model, samples):
-    """Make the verifier's last state at half the rows equal the draft's own step-0 state, so
-    accuracies are far from 0 and the comparison means something."""
-    for sample in samples:
-        aux = sample.slots[:-1, :-1].reshape(1, sample.length - 1, -1)
-        ids = sample.token_ids[1:][None]
-        states = []
-        hook = model.norm.register_forward_hook(lambda _m, inp, _o: states.append(inp[0].detach()))
-        with torch.no_grad():
-            model(hidden_states=aux, input_ids=ids, document_ids=torch.zeros_like(ids),
-                  ttt_steps=1)
-        hook.remove()
-        own = states[0][0]  # [T, H] draft pre-norm state (row t scores verifier row t+1)
-        rows = torch.arange(own.shape[0]) % 3 != 2
-        sample.final[1:][rows] = own[rows]
-        sample.slots[1:, -1][rows] = own[rows]
-
-
 def _reference_metrics(model, samples):
     from speculators.losses.utils import resolve_loss_config
 
@@ -214,7 +185,7 @@ def test_logits_and_metrics_match_speculators(case, verifiers, tmp_path):
     for sample in samples:
         aux = sample.slots[:-1, :-1].reshape(1, sample.length - 1, -1)
         ids = sample.token_ids[1:][None]
-        expected = _reference_logits(reference, aux, ids)
+        expected = reference_logits(reference, aux, ids, STEPS)
         with torch.no_grad():
             got = loaded.model(aux, ids, STEPS)
         assert len(got) == len(expected) == STEPS
@@ -223,7 +194,7 @@ def test_logits_and_metrics_match_speculators(case, verifiers, tmp_path):
             assert diff < 1e-4, f"{case.name} step {step}: max |diff| {diff}"
 
     # metrics: speculators' full_acc_k / cond_acc_k, summed over the same samples
-    _make_targets_informative(reference, samples)
+    make_targets_informative(reference, samples)
     ref = _reference_metrics(reference, samples)
     result = evaluate(loaded, samples, steps=STEPS, layout_positions=(0, 1, 2))
     assert result.reference == "target_argmax"

@@ -24,6 +24,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from spec_debug.eagle3.data import Sample  # noqa: E402
 from spec_debug.eagle3.evaluate import evaluate  # noqa: E402
 from spec_debug.eagle3.loading import load_draft  # noqa: E402
+from tests.eagle3.speculators_world import draft_inputs, make_targets_informative, reference_logits  # noqa: E402
 
 H, V, NL, STEPS = 32, 96, 8, 3
 AUX = [2, NL // 2, NL - 3]
@@ -154,44 +155,10 @@ def _samples(lengths, mask: str = "random") -> list[Sample]:
     return samples
 
 
-def _inputs(sample: Sample):
-    T = sample.length - 1
-    return sample.slots[:-1, :-1].reshape(1, T, -1), sample.token_ids[1:][None]
-
-
-def _reference_logits(model, aux, ids, steps=STEPS):
-    captured = []
-    hook = model.lm_head.register_forward_hook(lambda _m, _i, out: captured.append(out.detach()))
-    try:
-        with torch.no_grad():
-            model(hidden_states=aux, input_ids=ids, document_ids=torch.zeros_like(ids),
-                  ttt_steps=steps)
-    finally:
-        hook.remove()
-    return captured
-
-
-def _make_targets_informative(model, samples):
-    """The verifier's last state at 2 rows in 3 := the draft's own step-0 state, so the
-    accuracies are not all 0."""
-    for sample in samples:
-        aux, ids = _inputs(sample)
-        states = []
-        hook = model.norm.register_forward_hook(lambda _m, inp, _o: states.append(inp[0].detach()))
-        with torch.no_grad():
-            model(hidden_states=aux, input_ids=ids, document_ids=torch.zeros_like(ids),
-                  ttt_steps=1)
-        hook.remove()
-        own = states[0][0]
-        rows = torch.arange(own.shape[0]) % 3 != 2
-        sample.final[1:][rows] = own[rows]
-        sample.slots[1:, -1][rows] = own[rows]
-
-
 def _reference_metrics(model, sample: Sample, steps: int) -> dict[str, float]:
     from speculators.losses.utils import resolve_loss_config
 
-    aux, ids = _inputs(sample)
+    aux, ids = draft_inputs(sample)
     with torch.no_grad():
         _, _, metrics = model(
             hidden_states=aux, input_ids=ids, document_ids=torch.zeros_like(ids),
@@ -216,14 +183,14 @@ def test_logits_and_metrics_match_speculators(case, verifier_dir, tmp_path, requ
     loaded = load_draft(tmp_path / "draft", verifier_dir)
     samples = _samples((12, 13))
     for sample in samples:
-        aux, ids = _inputs(sample)
-        expected = _reference_logits(reference, aux, ids)
+        aux, ids = draft_inputs(sample)
+        expected = reference_logits(reference, aux, ids, STEPS)
         with torch.no_grad():
             got = loaded.model(aux, ids, STEPS)
         for step, (a, b) in enumerate(zip(got, expected)):
             diff = (a - b).abs().max().item()
             assert diff < 1e-4, f"{case.name} step {step}: max |diff| {diff}"
-    _make_targets_informative(reference, samples)
+    make_targets_informative(reference, samples)
     sums: dict[str, float] = {}
     for sample in samples:
         for key, value in _reference_metrics(reference, sample, STEPS).items():
@@ -261,7 +228,7 @@ def test_short_and_mixed_length_samples(plain):
     with a long one, all loss rows on."""
     reference, loaded = plain
     samples = _samples((1, 2, 3, 4, 40), mask="ones")
-    _make_targets_informative(reference, samples[1:])
+    make_targets_informative(reference, samples[1:])
     steps = 5
     sums: dict[str, float] = {}
     for sample in samples[1:]:
@@ -287,9 +254,9 @@ def test_bf16_logits_within_a_few_ulps(verifier_dir, tmp_path):
     loaded = load_draft(tmp_path / "draft", verifier_dir, dtype="bfloat16")
     reference = reference.to(torch.bfloat16)
     for sample in _samples((30, 50)):
-        aux, ids = _inputs(sample)
+        aux, ids = draft_inputs(sample)
         aux = aux.to(torch.bfloat16)
-        expected = _reference_logits(reference, aux, ids)
+        expected = reference_logits(reference, aux, ids, STEPS)
         with torch.no_grad():
             got = loaded.model(aux, ids, STEPS)
         for a, b in zip(got, expected):
