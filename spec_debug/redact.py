@@ -166,12 +166,7 @@ def _redact_dict(d: dict) -> dict:
     for k, v in d.items():
         t = type(v)
         if t is str:
-            if v and isinstance(k, str) and is_secret_name(k):
-                out[k] = MASK
-            elif v and may_hold_secret(v):
-                out[k] = redact_text(v)
-            else:
-                out[k] = v
+            out[k] = MASK if v and isinstance(k, str) and is_secret_name(k) else redact_text(v)
         elif t is int or t is float or t is bool or v is None:
             out[k] = v
         else:
@@ -191,7 +186,7 @@ def _redact_list(items: list) -> list:
         if t is dict:
             out.append(_redact_dict(v))
         elif t is str:
-            out.append(redact_text(v) if v and may_hold_secret(v) else v)
+            out.append(redact_text(v))
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
         else:

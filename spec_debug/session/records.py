@@ -175,25 +175,28 @@ class PromptRecord:
     timestamp: str | None = None
 
 
-_FIELDS: dict[type, tuple[tuple[str, ...], Any, tuple[str, ...]]] = {}
+_FIELDS: dict[type, tuple[tuple[str, ...], Any, tuple[str, ...], bool]] = {}
 
 
-_REDACT: dict[type, tuple[Any, tuple[str, ...], bool]] = {}
+def _spec(record: Any) -> tuple[tuple[str, ...], Any, tuple[str, ...], bool]:
+    """Per record type, once: field names, a getter of all their values, the list fields, and
+    whether a field is named like a secret."""
+    spec = _FIELDS.get(type(record))
+    if spec is None:
+        fs = fields(record)
+        names = tuple(f.name for f in fs)
+        lists = tuple(f.name for f in fs if str(f.type).startswith("list"))
+        getter = attrgetter(*names) if len(names) > 1 else (lambda r, _n=names[0]: (getattr(r, _n),))
+        spec = _FIELDS[type(record)] = (names, getter, lists, any(is_secret_name(n) for n in names))
+    return spec
 
 
 def redacted(record: Any) -> Any:
     """The record itself when none of its strings may hold a secret (almost every record; orjson
     then writes it as it is), else its :func:`as_json` dict with the secrets masked."""
-    spec = _REDACT.get(type(record))
-    if spec is None:
-        fs = fields(record)
-        names = tuple(f.name for f in fs)
-        lists = tuple(f.name for f in fs if str(f.type).startswith("list"))
-        get = attrgetter(*names) if len(names) > 1 else (lambda r, _n=names[0]: (getattr(r, _n),))
-        spec = _REDACT[type(record)] = (get, lists, any(is_secret_name(n) for n in names))
-    get, lists, secret_named = spec
+    _, values, lists, secret_named = _spec(record)
     if not secret_named:
-        parts = [v for v in get(record) if type(v) is str]
+        parts = [v for v in values(record) if type(v) is str]
         for name in lists:
             parts.extend(v for v in getattr(record, name) if type(v) is str)
         if not may_hold_secret("\n".join(parts)):
@@ -204,13 +207,7 @@ def redacted(record: Any) -> Any:
 def as_json(record: Any) -> dict:
     """Shallow ``asdict`` (records hold only scalars and lists of scalars; ``asdict``'s deep
     copy cost more than the whole analysis on large sessions). Lists are copied."""
-    spec = _FIELDS.get(type(record))
-    if spec is None:
-        fs = fields(record)
-        names = tuple(f.name for f in fs)
-        lists = tuple(f.name for f in fs if str(f.type).startswith("list"))
-        spec = _FIELDS[type(record)] = (names, attrgetter(*names), lists)
-    names, values, lists = spec
+    names, values, lists, _ = _spec(record)
     out = dict(zip(names, values(record)))
     for name in lists:
         out[name] = list(out[name])
