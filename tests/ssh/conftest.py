@@ -91,3 +91,33 @@ def frozen() -> Iterator[list[int]]:
             os.kill(pid, signal.SIGCONT)
         except ProcessLookupError:
             pass
+
+
+@pytest.fixture
+def agent_at() -> Iterator[Callable[[Path, list[str]], Path]]:
+    """Start real ssh-agents at given sockets, holding given keys; killed at the end."""
+    import shutil
+    import subprocess
+    import time
+
+    if shutil.which("ssh-agent") is None or shutil.which("ssh-add") is None:
+        pytest.skip("ssh-agent not installed")
+    agents: list[subprocess.Popen[bytes]] = []
+
+    def start(socket_path: Path, keys: list[str]) -> Path:
+        agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        agents.append(agent)
+        deadline = time.monotonic() + 5
+        while not socket_path.exists():
+            assert time.monotonic() < deadline, "ssh-agent did not start"
+            time.sleep(0.02)
+        if keys:  # ssh-add with no file names adds ~/.ssh's default keys
+            subprocess.run(["ssh-add", "-q", *keys], env={**os.environ, "SSH_AUTH_SOCK": str(socket_path)},
+                           check=True, capture_output=True)
+        return socket_path
+
+    yield start
+    for agent in agents:
+        agent.kill()
+        agent.wait()

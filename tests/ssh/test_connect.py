@@ -314,26 +314,11 @@ def test_sshd_killed_mid_step_is_a_lost_connection(client: ClientSetup, sshd_fac
 
 
 @pytest.fixture
-def ssh_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """A real ssh-agent of our own, on a socket in tmp; killed by pid afterwards."""
-    import os
-    import signal
-    import subprocess
-
-    if shutil.which("ssh-agent") is None or shutil.which("ssh-add") is None:
-        pytest.skip("ssh-agent not installed")
-    socket_path = tmp_path / "agent.sock"
-    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 5
-        while not socket_path.exists():
-            assert time.monotonic() < deadline, "ssh-agent did not start"
-            time.sleep(0.02)
-        monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))
-        yield socket_path
-    finally:
-        os.kill(agent.pid, signal.SIGTERM)
-        agent.wait()
+def ssh_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent_at) -> Path:  # type: ignore[no-untyped-def]
+    """A real ssh-agent of our own, empty, on a socket in tmp, as $SSH_AUTH_SOCK."""
+    socket_path = agent_at(tmp_path / "agent.sock", [])
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))
+    return socket_path
 
 
 def test_keys_from_the_agent_are_used_and_identities_only_filters_them(

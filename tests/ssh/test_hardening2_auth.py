@@ -3,11 +3,8 @@ against MaxAuthTries (default 6) and hangs up with "Too many authentication fail
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,23 +17,12 @@ pytestmark = pytest.mark.skipif(shutil.which("ssh-agent") is None or shutil.whic
 
 
 @pytest.fixture
-def crowded_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def crowded_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent_at: Callable[[Path, list[str]], Path]) -> Path:
     """A real ssh-agent with 7 keys that no server of ours knows."""
-    socket_path = tmp_path / "agent.sock"
-    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 5
-        while not socket_path.exists():
-            assert time.monotonic() < deadline, "ssh-agent did not start"
-            time.sleep(0.02)
-        env = {**os.environ, "SSH_AUTH_SOCK": str(socket_path)}
-        keys = [str(keygen(tmp_path / f"work-key-{index}")) for index in range(7)]
-        subprocess.run(["ssh-add", "-q", *keys], env=env, check=True, capture_output=True)
-        monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))
-        yield socket_path
-    finally:
-        agent.kill()
-        agent.wait()
+    keys = [str(keygen(tmp_path / f"work-key-{index}")) for index in range(7)]
+    socket_path = agent_at(tmp_path / "agent.sock", keys)
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))
+    return socket_path
 
 
 def test_too_many_agent_keys_is_named_as_the_cause(client: ClientSetup, sshd: SshServer, crowded_agent: Path) -> None:
@@ -55,27 +41,6 @@ def test_identities_only_keeps_the_agent_keys_out(client: ClientSetup, sshd: Ssh
     """What the hint says to do works: only the host's IdentityFile is offered."""
     with SSHTransport.connect("target", client.options(use_agent=True)) as transport:
         assert isinstance(transport, SSHTransport)
-
-
-@pytest.fixture
-def agent_at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path, list[str]], Path]]:
-    """Start real ssh-agents at given sockets, holding given keys."""
-    agents: list[subprocess.Popen[bytes]] = []
-
-    def start(socket_path: Path, keys: list[str]) -> Path:
-        agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        agents.append(agent)
-        deadline = time.monotonic() + 5
-        while not socket_path.exists():
-            assert time.monotonic() < deadline, "ssh-agent did not start"
-            time.sleep(0.02)
-        subprocess.run(["ssh-add", "-q", *keys], env={**os.environ, "SSH_AUTH_SOCK": str(socket_path)}, check=True, capture_output=True)
-        return socket_path
-
-    yield start
-    for agent in agents:
-        agent.kill()
-        agent.wait()
 
 
 def test_identity_agent_from_the_config_is_the_agent_asked(
