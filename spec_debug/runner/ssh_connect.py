@@ -422,21 +422,68 @@ def wait_readable(source: object, timeout_s: float | None) -> bool:
 def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
     where = f"{target.hostname}:{target.port}"
     try:
-        return _JumpSocket(
-            gateway.transport.open_channel(
-                "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
-            ),
-            gateway,
-        )
+        return _JumpSocket(_open_direct_tcpip(gateway, target), gateway)
     except paramiko.ChannelException as exc:
         raise HostUnreachableError(
             f"{target.alias}: jump host {gateway.target.alias} could not open a connection to {where} ({exc.text})",
             hint="check the target's HostName/Port as seen from the jump host, and AllowTcpForwarding there",
         ) from None
     except (paramiko.SSHException, EOFError, OSError) as exc:
+        if threading.get_ident() in _ABANDONED:
+            raise
         if dropped_hop([gateway]) is not None:
             raise _jump_dropped(target, gateway, "reaching") from None
+        if "timeout opening channel" in str(exc).lower():
+            # paramiko/transport.py, open_channel: the jump host's sshd answers a direct-tcpip
+            # open only once its own TCP connect to the target ends (openssh-portable:
+            # channels.c, channel_connect_to_port is non-blocking), which for a firewalled
+            # target is the kernel's SYN retries, minutes.
+            raise HostUnreachableError(
+                f"{target.alias}: jump host {gateway.target.alias} did not reach {where} within {target.connect_timeout_s:g} s",
+                hint="the target is down or firewalled as seen from the jump host; raise ConnectTimeout if the network is slow",
+            ) from None
         raise HostUnreachableError(f"{target.alias}: jump through {gateway.target.alias} failed: {_one_line(exc)}") from None
+
+
+def _open_direct_tcpip(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
+    """gateway.transport.open_channel("direct-tcpip", ...), abandonable.
+
+    paramiko's open_channel waits for the jump host's answer in a loop nothing outside can
+    cut short but closing the whole transport (paramiko/transport.py, open_channel), and the
+    jump connection is shared by the other hosts behind it. The open runs in a helper thread
+    instead, which this one stops waiting for when the run is interrupted; a channel the jump
+    host grants after that is closed by the helper, so the jump host does not keep a
+    forwarded connection nobody reads.
+    """
+    done = threading.Event()
+    outcome: list[object] = []  # [channel] or [exception]
+    given_up = threading.Event()
+
+    def open_it() -> None:
+        try:
+            channel: object = gateway.transport.open_channel(
+                "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
+            )
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            channel = exc
+        outcome.append(channel)
+        done.set()
+        if given_up.is_set() and isinstance(channel, paramiko.Channel):
+            close_channel(channel)
+
+    with abandonable(done.set):
+        threading.Thread(target=open_it, name=f"jump-open-{target.alias}", daemon=True).start()
+        done.wait()
+    if not outcome:  # woken by abandon_connects(): the helper closes what it gets later
+        given_up.set()
+        if outcome and isinstance(outcome[0], paramiko.Channel):  # it got one meanwhile
+            close_channel(outcome[0])
+        raise OSError(errno.ECONNABORTED, "abandoned")
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    assert isinstance(result, paramiko.Channel)
+    return result
 
 
 # How long the jump connection's thread waits, on the server's CLOSE of a forwarded channel,

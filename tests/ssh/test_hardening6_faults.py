@@ -1,0 +1,117 @@
+"""Real sshd faults, round 6: what a real server does that our other fixtures do not.
+
+Each test sets up a real OpenSSH server (tests/sshd_fixture.py) with one fault and checks
+what the user sees: a prompt end, one clear line, the right answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import HostUnreachableError
+from tests.sshd_fixture import ClientSetup, SshServer
+
+StartServer = Callable[..., SshServer]
+
+TINY = "name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n"
+
+
+def load_run(out: Path) -> dict[str, Any]:
+    [run_dir] = [p for p in out.iterdir() if p.is_dir()]
+    return json.loads((run_dir / "run.json").read_text())
+
+
+@pytest.fixture
+def blackhole() -> Iterator[int]:
+    """A loopback port whose SYNs go unanswered: a listener that never accepts, backlog full."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = int(listener.getsockname()[1])
+    fillers = []
+    for _ in range(3):
+        filler = socket.socket()
+        filler.setblocking(False)
+        filler.connect_ex(("127.0.0.1", port))
+        fillers.append(filler)
+    time.sleep(0.1)
+    yield port
+    for sock in (*fillers, listener):
+        sock.close()
+
+
+def spec_debug_run(client: ClientSetup, playbook: Path, out: Path, *hosts: str) -> subprocess.Popen[bytes]:
+    host_args = [arg for host in hosts for arg in ("--host", host)]
+    return subprocess.Popen(
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), *host_args, "-F", str(client.config), "--batch", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def test_ctrl_c_while_the_bastion_is_still_reaching_the_target_ends_the_run_at_once(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, blackhole: int, tmp_path: Path
+) -> None:
+    """The bastion is logged in; its sshd is still connecting to a firewalled target (the
+    direct-tcpip open is not answered until that TCP connect ends). Ctrl-C must not wait for it."""
+    bastion = sshd_factory("h6bastion")
+    client.trust(bastion)
+    client.alias("bastion", bastion)
+    client.alias("behind", sshd, Port=blackhole, ProxyJump="bastion", ConnectTimeout=30)
+    playbook = tmp_path / "tiny.yaml"
+    playbook.write_text(TINY)
+    out = tmp_path / "runs"
+    fillers = _dialing(blackhole)  # the blackhole's own backlog fillers
+    process = spec_debug_run(client, playbook, out, "behind")
+    try:
+        deadline = time.monotonic() + 20
+        # Wait until the bastion's sshd is dialing the target (one more SYN_SENT to the port).
+        while _dialing(blackhole) <= fillers:
+            assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+            time.sleep(0.1)
+        interrupted = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=40)
+        took = time.monotonic() - interrupted
+    finally:
+        if process.poll() is None:
+            process.kill()
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    assert "Traceback" not in stderr, stderr
+    assert code == 3, stderr
+    assert took < 5, f"Ctrl-C waited {took:.1f} s for the bastion's connect"
+    record = load_run(out)
+    [host] = record["hosts"]
+    assert record["status"] == "aborted" and host["status"] == "aborted", host
+    assert not any(f["code"] == "SD005" for f in record["findings"])
+
+
+def _dialing(port: int) -> int:
+    """How many sockets on this machine are in SYN_SENT to 127.0.0.1:port (/proc/net/tcp)."""
+    wanted = f"0100007F:{port:04X}"
+    rows = [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]
+    return sum(1 for fields in rows if fields[2] == wanted and fields[3] == "02")  # 02: TCP_SYN_SENT
+
+
+def test_a_target_the_bastion_cannot_reach_in_time_is_named_with_the_bastion(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, blackhole: int
+) -> None:
+    bastion = sshd_factory("h6bastion2")
+    client.trust(bastion)
+    client.alias("bastion", bastion)
+    client.alias("behind", sshd, Port=blackhole, ProxyJump="bastion", ConnectTimeout=1)
+    with pytest.raises(HostUnreachableError) as caught:
+        SSHTransport.connect("behind", client.options())
+    assert caught.value.message == f"behind: jump host bastion did not reach 127.0.0.1:{blackhole} within 1 s"
