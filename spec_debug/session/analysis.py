@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
-from spec_debug.session import metrics, reasoning, shell
+from spec_debug.session import metrics, reasoning, shell, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.records import (
@@ -197,7 +197,7 @@ class _SessionState:
         self.first_ts: str | None = None
         self.last_ts: str | None = None
         self.findings: dict[str, FindingRecord] = {}
-        self.concat_seen: dict[int, tuple[tuple[str, ...], int]] = {}
+        self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
         self.baseline: MetricRecord | None = None
         self.best_throughput: float | None = None
@@ -407,13 +407,20 @@ class _SessionState:
         if not x.concat_orders and not x.layer_ids:
             return
         for order in x.concat_orders:
-            seen = self.concat_seen.get(len(order))
-            if seen is None:
-                self.concat_seen[len(order)] = (order, ev.seq)
+            if all(o["order"] != list(order) for o in self.kept["concat_orders"].recent(50)):
                 self._keep(self.kept["concat_orders"], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
-            elif seen[0] != order:
-                if all(o["order"] != list(order) for o in self.kept["concat_orders"].recent(50)):
-                    self._keep(self.kept["concat_orders"], {"seq": ev.seq, "agent": ev.agent, "order": list(order)})
+            # Only a concatenation of target layers' hidden states is a draft input whose
+            # order can disagree with training (SD201): two unrelated cat([a, b]) calls, or
+            # the same layers spelled hs[3] and layer3, are no mismatch.
+            layers = spec_facts.layer_sequence(order)
+            if layers is None:
+                continue
+            # positions in the captured list (aux_hidden_states[0]) compare only with positions
+            key = (len(order), "aux" if any(kind == "aux" for kind, _ in layers) else "layer")
+            seen = self.concat_seen.get(key)
+            if seen is None:
+                self.concat_seen[key] = (order, ev.seq, layers)
+            elif seen[2] != layers:
                 first, second = f"cat([{', '.join(seen[0])}])", f"cat([{', '.join(order)}])"
                 text = (f"[msg {ev.seq}] {first} vs {second}" if seen[1] == ev.seq else
                         f"[msg {seen[1]}] {first} vs [msg {ev.seq}] {second}")

@@ -134,6 +134,47 @@ def concat_orders(text: str) -> list[tuple[str, ...]]:
     return orders
 
 
+# What an item of a concatenation names, for SD201: a layer's hidden state (``layer3``,
+# ``layer_31_out``, ``hidden_states[3]``, ``hs[-1]``, ``layers[3]``), a position in the
+# captured list (``aux_hidden_states[0]``: SGLang's eagle3 models collect the captured layers
+# in a list named aux_hidden_states, sgl-project/sglang python/sglang/srt/models/llama.py)
+# or the embedding output (``embed_output``, ``inputs_embeds``).
+_SUBSCRIPTED = re.compile(r"(?P<name>[\w.]+)\[(?P<index>-?\d+)\]")
+_LAYER_NAMED = re.compile(r"layers?_?(\d+)(?![\d.])")
+_HIDDEN_NAMES = ("hidden", "hs", "h", "states", "layers", "layer", "out", "outputs")
+
+
+def layer_sequence(order: tuple[str, ...]) -> tuple[tuple[str, int], ...] | None:
+    """The layers a concatenation joins, in order, when it joins hidden states of target
+    layers (the draft input EAGLE-3 is trained on: ``cat([embed, layer3, layer31])``);
+    None for any other concatenation (``cat([hidden_states, residual])``, ``cat([q, k])``,
+    the midlayer's ``cat([input_embeds, hidden_states])``), whose order says nothing about
+    the draft input. Items are compared by layer, not by spelling: ``hs[3]`` and
+    ``layer3`` are the same hidden state."""
+    out: list[tuple[str, int]] = []
+    for item in order:
+        sub = _SUBSCRIPTED.fullmatch(item)
+        if sub is not None:
+            name = sub.group("name").rsplit(".", 1)[-1]
+            if name.startswith("aux"):
+                out.append(("aux", int(sub.group("index"))))
+                continue
+            if name in _HIDDEN_NAMES or "hidden" in name or "layer" in name:
+                out.append(("layer", int(sub.group("index"))))
+                continue
+            return None
+        named = _LAYER_NAMED.search(item) if "layer" in item else None
+        if named is not None:
+            out.append(("layer", int(named.group(1))))
+        elif "embed" in item:
+            out.append(("embed", 0))
+        else:
+            return None
+    if all(kind == "embed" for kind, _ in out) or len({kind for kind, _ in out if kind != "embed"}) > 1:
+        return None  # no layer at all, or positions mixed with layer ids (no order to compare)
+    return tuple(out)
+
+
 def layer_id_lists(text: str) -> list[tuple[int, ...]]:
     if "_" not in text or "aux_hidden_state_layer_ids" not in text:  # the literal _LAYER_IDS needs
         return []

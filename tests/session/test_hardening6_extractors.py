@@ -1,0 +1,78 @@
+"""What `spec-debug analyze` finds in texts that real EAGLE-3 debugging sessions hold and that
+used to give a wrong answer: each test names the wrong answer it replaced. Engine, library
+and tool texts are copied from the program that prints them (cited per case)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+from tests.session.incident_story import _Writer
+
+GPU = "10.1.230.174"
+START = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+
+
+def _analyze(tmp_path: Path, writer: _Writer):
+    path = tmp_path / "7e1a0000-0000-4000-8000-00000000aa06.jsonl"
+    path.write_text("\n".join(writer.lines) + "\n", encoding="utf-8")
+    return analyze_path(path)
+
+
+def _session() -> _Writer:
+    return _Writer("7e1a0000-0000-4000-8000-00000000aa06", None, START)
+
+
+# -- SD201: only concatenations of target layers' hidden states --------------------------
+
+# sgl-project/sglang python/sglang/srt/models/llama_eagle3.py (LlamaDecoderLayer.forward of
+# the draft's midlayer) and speculators src/speculators/models/eagle3/core.py: the same
+# [token embedding, fc output] concat under two names. Neither is the draft *input*.
+SGLANG_MIDLAYER = ("112:        embeds = self.input_layernorm(embeds)\n"
+                   "113:        hidden_states = self.hidden_norm(hidden_states)\n"
+                   "114:        hidden_states = torch.cat([embeds, hidden_states], dim=-1)")
+SPECULATORS_MIDLAYER = "357:        hidden_states = torch.cat([input_embeds, hidden_states], dim=-1)"
+# sgl-project/sglang python/sglang/srt/models/qwen3_next.py: TP all-gather of the residual stream.
+SGLANG_ALL_GATHER = "        combined_states = torch.cat([hidden_states, residual], dim=-1)"
+
+
+def test_unrelated_two_item_concatenations_are_no_sd201(tmp_path):
+    # before: SD201 "cat([embeds, hidden_states]) vs cat([input_embeds, hidden_states])" and
+    # "... vs cat([hidden_states, residual])": any two different orders of one length
+    m = _session()
+    m.prompt("EAGLE-3 on Qwen3 is slower than without speculation on gpu01; find out why.")
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' /sgl/python/sglang/srt/models/llama_eagle3.py\"", SGLANG_MIDLAYER)
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' ~/ml-env/lib/python3.12/site-packages/speculators/models/eagle3/core.py\"",
+           SPECULATORS_MIDLAYER)
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' /sgl/python/sglang/srt/models/qwen3_next.py\"", SGLANG_ALL_GATHER)
+    a = _analyze(tmp_path, m)
+    assert [f.code for f in a.findings] == []
+    # every order is still listed for the reader
+    assert [o["order"] for o in a.concat_orders] == [
+        ["embeds", "hidden_states"], ["input_embeds", "hidden_states"], ["hidden_states", "residual"]]
+
+
+def test_the_incident_concat_mismatch_still_fires(tmp_path):
+    m = _session()
+    m.prompt("EAGLE-3 on Kimi-K2.5 gives 54.8 tok/s against a 90 tok/s baseline.")
+    trained = m.say("The speculators data generation built the draft input as cat([embed_output, layer3, layer31]).")
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' /sgl/python/sglang/srt/models/qwen3_next.py\"", SGLANG_ALL_GATHER)
+    _, served = m.bash(f"ssh root@{GPU} \"grep -n 'capture' /sgl/python/sglang/srt/models/deepseek_v2.py\"",
+                       "1873:        # eagle3: hidden = torch.cat([layer3, layer31, layer59], dim=-1)")
+    a = _analyze(tmp_path, m)
+    [sd201] = [f for f in a.findings if f.code == "SD201"]
+    assert sd201.evidence == [f"[msg {trained}] cat([embed_output, layer3, layer31]) vs "
+                              f"[msg {served}] cat([layer3, layer31, layer59])"]
+
+
+def test_one_set_of_layers_spelled_two_ways_is_no_mismatch(tmp_path):
+    # before: SD201 "cat([hs[3], hs[31], hs[59]]) vs cat([layer3, layer31, layer59])"
+    m = _session()
+    m.prompt("Check that the served hidden states are the ones the draft was trained on.")
+    m.say("The dump script does torch.cat([hs[3], hs[31], hs[59]], dim=-1) for the served side.")
+    m.bash(f"ssh root@{GPU} \"grep -n 'capture' /sgl/python/sglang/srt/models/deepseek_v2.py\"",
+           "1873:        # eagle3: hidden = torch.cat([layer3, layer31, layer59], dim=-1)")
+    # positions in SGLang's captured list are no layer ids to compare with
+    m.say("So the draft sees torch.cat([aux_hidden_states[0], aux_hidden_states[1], aux_hidden_states[2]], dim=-1).")
+    assert [f.code for f in _analyze(tmp_path, m).findings] == []
