@@ -654,14 +654,40 @@ def _json_or_str(value: Any) -> Any:
 
 
 def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
-    """An integer key of the speculative config; a non-integer is vLLM's startup error."""
+    """A positive integer key of the speculative config, read as vLLM reads it.
+
+    SpeculativeConfig is a pydantic dataclass (`@config`, vllm/config/utils.py: extra="forbid",
+    not strict) with `num_speculative_tokens: int = Field(default=None, gt=0)`
+    (vllm/config/speculative.py): pydantic's lax mode takes 3, "3", 3.0 and "3.0" (JSON and
+    YAML writers often emit floats), and refuses 1.5 ("got a number with a fractional part")
+    and 0 ("should be greater than 0") at startup."""
     value = (spec or {}).get(key)
     if value is None:
         return None
-    try:
-        return int(str(value))
-    except ValueError as exc:
-        raise LaunchParseError(f"vllm: speculative config {key} must be an integer, got {value!r}") from exc
+    number: float | None
+    if isinstance(value, bool):
+        number = float(value)  # pydantic lax mode: true -> 1
+    elif isinstance(value, (int, float)):
+        number = float(value)
+    else:
+        try:
+            number = float(str(value).strip())
+        except ValueError:
+            number = None
+    if number is None or number != number or number in (float("inf"), float("-inf")):
+        raise LaunchParseError(f"vllm: speculative config {key} must be an integer, got {value!r} "
+                               "(vLLM refuses to start)", hint=f'"{key}": 3')
+    if not number.is_integer():
+        raise LaunchParseError(
+            f"vllm: speculative config {key} must be a whole number, got {value!r} (vLLM's config "
+            "validation refuses a number with a fractional part at startup)",
+            hint=f'"{key}": {max(1, int(number))}')
+    if number < 1:
+        raise LaunchParseError(
+            f"vllm: speculative config {key} must be greater than 0, got {value!r} (vLLM refuses "
+            "to start; leave out --speculative-config to serve without speculation)",
+            hint=f'"{key}": 3')
+    return int(number)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,16 +1,30 @@
-"""engine_info (host side): which serving engine and reference library this Python has.
+"""engine_info (host side): which serving engine and reference library this Python has, and
+the running server's own interpreter has.
 
 Reads package metadata and locations only; nothing is imported (importing sglang or vllm
-initialises CUDA and takes seconds to minutes).
+initialises CUDA and takes seconds to minutes). The probe's Python is often not the server's
+(a venv such as ~/ml-env, a conda env, a second install): when a server process is running,
+its interpreter is asked for the same metadata, so the version is the one that serves.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import re
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
+from spec_debug.probes.launch_flags import choose_server, server_processes
+
 PACKAGES = ("sglang", "vllm", "speculators", "torch", "transformers", "safetensors")
+_ASK_TIMEOUT_S = 30
+# The variables that change what an interpreter imports (a server run from a source checkout
+# has PYTHONPATH=.../sglang/python); taken from the server's environment when it is readable.
+_IMPORT_ENV = ("PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE", "PYTHONSAFEPATH")
 
 
 def package_info(name: str) -> dict[str, Any] | None:
@@ -30,10 +44,126 @@ def package_info(name: str) -> dict[str, Any] | None:
     return {"version": ver, "path": locations[0] if locations else spec.origin}
 
 
+def local_packages() -> dict[str, Any]:
+    return {name: package_info(name) for name in PACKAGES}
+
+
 def run(args: dict) -> dict:
-    return {
+    result: dict[str, Any] = {
         "args": args,
         "python": sys.version.split()[0],
         "python_executable": sys.executable,
-        "packages": {name: package_info(name) for name in PACKAGES},
+        "packages": local_packages(),
     }
+    processes = server_processes()
+    if processes:
+        result["server"] = server_packages(choose_server(processes))
+    return result
+
+
+def server_packages(process: dict[str, Any], proc: Path = Path("/proc")) -> dict[str, Any]:
+    """The packages the server process's interpreter sees, or a note saying why not."""
+    pid = process["pid"]
+    python, how, environ = server_interpreter(process, proc)
+    found: dict[str, Any] = {"pid": pid, "python": python, "python_source": how, "packages": None,
+                             "note": None}
+    if python is None:
+        found["note"] = how
+        return found
+    if _same_file(python, sys.executable) and _import_env(environ) == _import_env(dict(os.environ)):
+        found["packages"] = local_packages()
+        found["note"] = "the probe runs in the server's own interpreter"
+        return found
+    if not os.access(python, os.X_OK):
+        found["note"] = (f"the server's interpreter {python} is not visible from the probe (the server "
+                         "may run in a container: run spec-debug inside it, or pass --var engine_version)")
+        return found
+    found["packages"], found["note"] = _ask(python, environ)
+    return found
+
+
+def server_interpreter(process: dict[str, Any], proc: Path = Path("/proc")
+                       ) -> tuple[str | None, str, dict[str, str] | None]:
+    """(interpreter path, how it was found, the process environment or None if unreadable).
+
+    argv[0] first: a venv's bin/python is a symlink to the base interpreter, and only the path
+    as invoked finds the venv's site-packages (Python looks for pyvenv.cfg next to it), while
+    /proc/PID/exe is the resolved base binary. A console script (`vllm serve`) is run by the
+    kernel as `INTERPRETER SCRIPT ...` from its shebang, so argv[0] is the interpreter there too.
+    """
+    pid, argv = process["pid"], process.get("argv") or []
+    environ = _read_environ(proc / str(pid) / "environ")
+    argv0 = argv[0] if argv else ""
+    if re.fullmatch(r"python[\d.]*[mtd]?", os.path.basename(argv0)):
+        if os.path.isabs(argv0):
+            return argv0, "argv[0]", environ
+        if "/" in argv0:  # relative to the server's working directory
+            cwd = _readlink(proc / str(pid) / "cwd")
+            if cwd:
+                return os.path.normpath(os.path.join(cwd, argv0)), "argv[0] from the server's cwd", environ
+        elif environ is not None:
+            for folder in environ.get("PATH", "").split(os.pathsep):
+                candidate = os.path.join(folder, argv0)
+                if folder and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                    return candidate, f"argv[0] {argv0!r} on the server's PATH", environ
+    exe = _readlink(proc / str(pid) / "exe")
+    if exe:
+        return exe, "/proc/PID/exe (the resolved binary: a venv's packages may be missed)", environ
+    return None, (f"cannot tell which interpreter runs the server (pid {pid}): its argv[0] is "
+                  f"{argv0!r} and /proc/{pid}/exe is not readable by this user (run the probe as "
+                  "the server's user, or pass --var engine_version)"), environ
+
+
+def _ask(python: str, environ: dict[str, str] | None) -> tuple[dict[str, Any] | None, str | None]:
+    """Run this module's `local_packages` in the server's interpreter (stdlib only, no engine
+    import). The bundle (or source tree) is appended to its sys.path, so the server's own
+    packages come first."""
+    root = str(Path(__file__).resolve().parents[2])  # the bundle .pyz, or the source tree
+    code = ("import json, sys; sys.path.append(sys.argv[1]); "
+            "from spec_debug.probes.engine_info import local_packages; print(json.dumps(local_packages()))")
+    env = dict(os.environ)
+    if environ is not None:
+        for key in _IMPORT_ENV:
+            env.pop(key, None)
+            if key in environ:
+                env[key] = environ[key]
+    try:
+        done = subprocess.run([python, "-c", code, root], capture_output=True, text=True,
+                              timeout=_ASK_TIMEOUT_S, env=env)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"the server's interpreter {python} could not be run: {exc}"
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, f"the server's interpreter {python} failed to list its packages: {tail}"
+    try:
+        packages = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None, f"the server's interpreter {python} printed no package list"
+    note = None if environ is not None else (
+        f"/proc/PID/environ is not readable: {python} was asked without the server's PYTHONPATH")
+    return packages, note
+
+
+def _read_environ(path: Path) -> dict[str, str] | None:
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    pairs = (item.decode("utf-8", "replace").partition("=") for item in raw.split(b"\0") if item)
+    return {key: value for key, _, value in pairs}
+
+
+def _readlink(path: Path) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Same path as invoked (a venv's python and its base binary are not the same interpreter)."""
+    return os.path.abspath(a) == os.path.abspath(b)
+
+
+def _import_env(environ: dict[str, str] | None) -> tuple[str | None, ...]:
+    return tuple((environ or {}).get(key) for key in _IMPORT_ENV)

@@ -10,8 +10,11 @@ from spec_debug.record import Finding
 
 
 def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int | None,
-                    at: Where = Where()) -> list[Finding]:
-    """SD101: one drafted token per round. Error when the draft was trained for more."""
+                    at: Where = Where(), *, trained_source: str | None = None) -> list[Finding]:
+    """SD101: one drafted token per round. Error when the draft was trained for more.
+
+    `trained_source` names where `trained_steps` comes from when the draft is not an EAGLE
+    checkpoint (an MTP target's own modules)."""
     served = eff.num_steps
     if served != 1:
         return []
@@ -22,7 +25,7 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     facts = {"served_steps": 1, "trained_steps": trained_steps}
     if trained_steps is not None and trained_steps > 1:
         evidence.append(f"the draft was trained/exported for {trained_steps} speculative tokens "
-                        "(speculators_config.proposal_methods[0].speculative_tokens)")
+                        f"({trained_source or 'speculators_config.proposal_methods[0].speculative_tokens'})")
         fix = (f"Serve with {trained_steps} steps: --speculative-num-steps {trained_steps} "
                f"--speculative-eagle-topk 1 --speculative-num-draft-tokens {trained_steps + 1}"
                if launch.engine == "sglang" else
@@ -30,7 +33,9 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
         return [at.finding("SD101", evidence, facts, remediation=fix)]
     if trained_steps == 1:
         return []
-    evidence.append("the draft config does not say how many steps it was trained for")
+    evidence.append(f"{trained_source}: unknown (not in the target config, or its config.json was not "
+                    "found on the host)" if trained_source
+                    else "the draft config does not say how many steps it was trained for")
     return [at.finding("SD101", evidence, facts, severity="warning")]
 
 

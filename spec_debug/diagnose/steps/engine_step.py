@@ -1,4 +1,5 @@
-"""Engine and version: from the vars, the launch command, or the host's installed packages."""
+"""Engine and version: from the vars, the launch command, the running server's interpreter, or
+the host's installed packages."""
 
 from __future__ import annotations
 
@@ -10,9 +11,23 @@ from spec_debug.record import Finding
 NS = "engine"
 
 
+def _installed(packages: Any) -> dict[str, Any]:
+    return {k: v for k, v in (packages or {}).items() if v}
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     args = host.get("args") or {}
-    packages = {k: v for k, v in (host.get("packages") or {}).items() if v}
+    server = host.get("server") or {}
+    # The server's own interpreter, when the probe could ask it, is what serves; the probe's
+    # Python is only a fallback (it may be another venv with another engine release).
+    if server.get("packages") is not None:
+        packages = _installed(server["packages"])
+        where = f"the server's interpreter {server.get('python')} (pid {server.get('pid')})"
+    else:
+        packages = _installed(host.get("packages"))
+        where = f"{host.get('python_executable')}"
+        if server:
+            where += f", the probe's Python (not the server's: {server.get('note')})"
     name = (args.get("engine") or "").lower() or None
     source = "--var engine" if name else None
     if name is None and args.get("launch_engine"):
@@ -20,14 +35,16 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     if name is None:
         installed = [e for e in ("sglang", "vllm") if e in packages]
         if len(installed) == 1:
-            name, source = installed[0], "the only engine installed in the host's Python"
+            name, source = installed[0], f"the only engine installed in {where}"
     version = args.get("engine_version") or None
     version_source = "--var engine_version" if version else None
     if version is None and name and name in packages:
-        version, version_source = packages[name].get("version"), f"{host.get('python_executable')} (package metadata)"
+        version, version_source = packages[name].get("version"), f"{where} (package metadata)"
     engine = {"name": name, "source": source, "version": version, "version_source": version_source,
               "installed": {k: v.get("version") for k, v in packages.items()},
-              "python": host.get("python"), "python_executable": host.get("python_executable")}
+              "python": host.get("python"), "python_executable": host.get("python_executable"),
+              "server_python": server.get("python"), "server_pid": server.get("pid"),
+              "server_note": server.get("note"), "server_read": server.get("packages") is not None}
     return {NS: engine, "resolved_engine": name or "", "resolved_engine_version": version or ""}
 
 
@@ -38,7 +55,13 @@ def check(ctx: Any) -> list[Finding]:
             ctx, "no engine named, none in the server command, and no single engine installed in this Python",
             "--var engine=sglang|vllm --var engine_version=X.Y.Z")])
     if not engine.get("version"):
+        if engine.get("server_read"):
+            what = f"{engine['name']} is not installed in the server's interpreter {engine['server_python']}"
+        else:
+            what = f"{engine['name']} is not installed in this Python"
+            if engine.get("server_note"):
+                what += f" (the server's interpreter was not read: {engine['server_note']})"
+        what += "; its conventions are taken for the newest version"
         return record(ctx.facts, NS, [not_checked(
-            ctx, f"{engine['name']} is not installed in this Python; its conventions are taken for the newest version",
-            "--var engine_version=X.Y.Z (or --var python=the server's interpreter)")])
+            ctx, what, "--var engine_version=X.Y.Z (or --var python=the server's interpreter)")])
     return record(ctx.facts, NS, [])

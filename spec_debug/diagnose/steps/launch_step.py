@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from spec_debug.diagnose.checks.launch_flags import check_algorithm, check_draft_budget, check_dtype, check_num_steps
-from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
+from spec_debug.diagnose.launch import LaunchConfig, LaunchParseError, effective_spec, parse_launch_command
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
@@ -24,9 +24,48 @@ def trained_steps(draft_raw: dict[str, Any] | None) -> int | None:
     if not draft_raw:
         return None
     try:
-        return parse_draft_config(draft_raw).speculative_tokens
+        steps = parse_draft_config(draft_raw).speculative_tokens
     except (CheckpointError, KeyError, TypeError, ValueError):
+        steps = None
+    # A NextN checkpoint split out of its target (e.g. DeepSeek-R1-NextN given as
+    # --speculative-draft-model-path) is a target-family config: its MTP depth is the count.
+    return steps if steps is not None else mtp_layers(draft_raw)
+
+
+# The keys a target config counts its MTP (next-n) modules by, the ones vLLM reads as the
+# draft's n_predict: `num_nextn_predict_layers` (DeepSeek-V3, GLM-4.5, MiMo, Qwen3-Next, Ernie)
+# and `mtp_num_hidden_layers` (Qwen3.5), at the top level or in text_config
+# (vllm-project/vllm vllm/config/speculative.py `hf_config_override`).
+_MTP_KEYS = ("num_nextn_predict_layers", "mtp_num_hidden_layers")
+
+
+def mtp_layers(config: dict[str, Any] | None) -> int | None:
+    """How many MTP modules the checkpoint ships (each trained to predict one token further)."""
+    if not isinstance(config, dict):
         return None
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
+    for where in (config, text):
+        for key in _MTP_KEYS:
+            value = where.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                return value
+    return None
+
+
+def serves_own_mtp(cfg: LaunchConfig) -> bool:
+    """The draft is the target's own MTP module, loaded from the target checkpoint.
+
+    SGLang: `--speculative-algorithm NEXTN` is EAGLE, and for MTP targets (DeepSeek-V3/V3.2,
+    GLM-4.5, Bailing, ...) a missing --speculative-draft-model-path is set to --model-path
+    (sgl-project/sglang python/sglang/srt/server_args.py `_handle_speculative_decoding`; the
+    DeepSeek docs launch it with no draft path). vLLM: method `mtp` (and the deprecated
+    `deepseek_mtp`-style names) with no draft model loads it from the target
+    (vllm/config/speculative.py `__post_init__`)."""
+    own_checkpoint = cfg.draft_model is None or cfg.draft_model == cfg.target_model
+    if cfg.engine == "sglang":
+        return own_checkpoint and cfg.algorithm in ("NEXTN", "EAGLE")
+    method = (cfg.algorithm or "").lower()
+    return own_checkpoint and (method == "mtp" or method.endswith("_mtp"))
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
@@ -48,6 +87,13 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         target_path, target_raw = _config(models, verifier)
         target_path = target_path or verifier
     eff = effective_spec(cfg, target_architecture=target_architecture(target_raw))
+    steps, steps_source = trained_steps(draft_raw), None
+    if serves_own_mtp(cfg):
+        # MTP: the target's own next-n module drafts; it was trained for as many tokens
+        # as it has modules (DeepSeek-V3: 1, so the DeepSeek docs' `--speculative-num-steps 1`
+        # serves it as trained).
+        steps = mtp_layers(target_raw)
+        steps_source = "the target's MTP modules (num_nextn_predict_layers / mtp_num_hidden_layers)"
     launch = {
         "found": True, "source": host.get("source"), "engine": cfg.engine,
         "target_model": cfg.target_model, "draft_model": cfg.draft_model, "algorithm": cfg.algorithm,
@@ -55,7 +101,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "dtype": cfg.dtype, "context_length": cfg.context_length, "tp": cfg.tp, "page_size": cfg.page_size,
         "attention_backend": cfg.attention_backend, "speculative_config": cfg.speculative_config,
         "env": cfg.env, "effective": asdict(eff), "draft_path": draft_path, "target_path": target_path,
-        "trained_steps": trained_steps(draft_raw), "draft_config": draft_raw, "target_config": target_raw,
+        "trained_steps": steps, "trained_steps_source": steps_source, "draft_config": draft_raw, "target_config": target_raw,
         "argv": list(cfg.argv),
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
@@ -86,7 +132,8 @@ def check(ctx: Any) -> list[Finding]:
     eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
                          engine_version=version)
     at = where(ctx)
-    findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at)
+    findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
+                               trained_source=launch.get("trained_steps_source"))
     findings += check_draft_budget(cfg, eff, at)
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
     findings += check_dtype(cfg, launch.get("draft_config"), launch.get("target_config"), at)
