@@ -106,9 +106,14 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json") -> RopeCo
         rope_type = "default"
     theta = float(params.get("rope_theta") or decoder.get("rope_theta") or 10000.0)
     if rope_type in ("llama3", "yarn", "longrope"):
+        # transformers modeling_rope_utils.py `standardize_rope_params`: a top-level
+        # original_max_position_embeddings (Phi-3 writes it beside rope_scaling) replaces the
+        # one inside the rope dict; otherwise max_position_embeddings fills it in
+        top_level = decoder.get("original_max_position_embeddings")
+        if top_level is not None:
+            params["original_max_position_embeddings"] = top_level
         params.setdefault("original_max_position_embeddings",
-                          decoder.get("original_max_position_embeddings")
-                          or decoder.get("max_position_embeddings"))
+                          decoder.get("max_position_embeddings"))
     return RopeConfig(rope_type=rope_type, theta=theta, params=params)
 
 

@@ -61,22 +61,39 @@ class RMSNorm(nn.Module):
         return self.weight * x32.to(x.dtype)
 
 
-def rope_inv_freq(rope: RopeConfig, head_dim: int, max_positions: int) -> tuple[Tensor, float]:
-    """Inverse frequencies [d/2] and the cos/sin scale, as transformers modeling_rope_utils.py
-    computes them for default, linear, llama3 and yarn RoPE."""
-    p = rope.params
-    needed = {"linear": ("factor",), "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
-              "yarn": ("original_max_position_embeddings",)}.get(rope.rope_type, ())
-    absent = [key for key in needed if p.get(key) is None]
-    if absent:
-        raise ValueError(f"rope_type {rope.rope_type!r} needs {', '.join(absent)} in "
-                         "rope_parameters / rope_scaling")
+def _rope_dim(rope: RopeConfig, head_dim: int) -> int:
     # transformers' default RoPE (LlamaRotaryEmbedding / Qwen3RotaryEmbedding
     # .compute_default_rope_parameters) ignores partial_rotary_factor and rotates the whole head;
-    # the scaled kinds (modeling_rope_utils.py _compute_linear/llama3/yarn_parameters) honour it
+    # the scaled kinds (modeling_rope_utils.py _compute_*_parameters) honour it
+    partial = 1.0 if rope.rope_type == "default" else float(
+        rope.params.get("partial_rotary_factor") or 1.0)
+    return int(head_dim * partial)
+
+
+# Keys each kind cannot run without (transformers modeling_rope_utils.py
+# `_validate_<kind>_rope_parameters` required_keys; yarn's factor falls back to the ratio below).
+_REQUIRED = {"linear": ("factor",), "dynamic": ("factor",),
+             "llama3": ("factor", "low_freq_factor", "high_freq_factor"),
+             "yarn": ("original_max_position_embeddings",),
+             "longrope": ("short_factor", "long_factor", "original_max_position_embeddings")}
+SUPPORTED_ROPE = ("default", *_REQUIRED)
+
+
+def rope_inv_freq(rope: RopeConfig, head_dim: int, max_positions: int,
+                  seq_len: int | None = None) -> tuple[Tensor, float]:
+    """Inverse frequencies [d/2] and the cos/sin scale, as transformers modeling_rope_utils.py
+    computes them (ROPE_INIT_FUNCTIONS). `seq_len` (max position + 1 of the call) matters only
+    to the kinds that transformers' `dynamic_rope_update` recomputes per call: dynamic and
+    longrope; None is what the module is built with."""
+    p = rope.params
     kind = rope.rope_type
-    partial = 1.0 if kind == "default" else float(p.get("partial_rotary_factor") or 1.0)
-    dim = int(head_dim * partial)
+    if kind not in SUPPORTED_ROPE:
+        raise ValueError(f"rope_type {kind!r} is not supported ({', '.join(SUPPORTED_ROPE)})")
+    absent = [key for key in _REQUIRED.get(kind, ()) if p.get(key) is None]
+    if absent:
+        raise ValueError(f"rope_type {kind!r} needs {', '.join(absent)} in "
+                         "rope_parameters / rope_scaling")
+    dim = _rope_dim(rope, head_dim)
     base = rope.theta
     exponents = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
     inv_freq = 1.0 / (base ** exponents)  # [d/2]
@@ -84,6 +101,10 @@ def rope_inv_freq(rope: RopeConfig, head_dim: int, max_positions: int) -> tuple[
         return inv_freq, 1.0
     if kind == "linear":
         return inv_freq / float(p["factor"]), 1.0
+    if kind == "dynamic":
+        return _dynamic_ntk_inv_freq(float(p["factor"]), base, dim, max_positions, seq_len), 1.0
+    if kind == "longrope":
+        return _longrope_inv_freq(p, base, dim, max_positions, seq_len)
     if kind == "llama3":
         factor, low, high = float(p["factor"]), float(p["low_freq_factor"]), float(
             p["high_freq_factor"])
@@ -94,51 +115,106 @@ def rope_inv_freq(rope: RopeConfig, head_dim: int, max_positions: int) -> tuple[
         smoothed = (1 - smooth) * scaled / factor + smooth * scaled
         medium = ~(wavelen < old_len / high) * ~(wavelen > old_len / low)
         return torch.where(medium, smoothed, scaled), 1.0
-    if kind == "yarn":
-        original = float(p["original_max_position_embeddings"])
-        factor = p.get("factor") or max_positions / original
+    # yarn
+    original = float(p["original_max_position_embeddings"])
+    factor = p.get("factor") or max_positions / original
 
-        def mscale(scale: float, m: float = 1.0) -> float:
-            return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+    def mscale(scale: float, m: float = 1.0) -> float:
+        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
 
-        attention_factor = p.get("attention_factor")
-        if attention_factor is None:
-            if p.get("mscale") and p.get("mscale_all_dim"):
-                attention_factor = mscale(factor, p["mscale"]) / mscale(factor, p["mscale_all_dim"])
-            else:
-                attention_factor = mscale(factor)
-        beta_fast, beta_slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
+    attention_factor = p.get("attention_factor")
+    if attention_factor is None:
+        if p.get("mscale") and p.get("mscale_all_dim"):
+            attention_factor = mscale(factor, p["mscale"]) / mscale(factor, p["mscale_all_dim"])
+        else:
+            attention_factor = mscale(factor)
+    beta_fast, beta_slow = p.get("beta_fast") or 32, p.get("beta_slow") or 1
 
-        def correction_dim(rotations: float) -> float:
-            return dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
+    def correction_dim(rotations: float) -> float:
+        return dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
 
-        lo, hi = correction_dim(beta_fast), correction_dim(beta_slow)
-        if p.get("truncate", True):
-            lo, hi = math.floor(lo), math.ceil(hi)
-        lo, hi = max(lo, 0), min(hi, dim - 1)
-        if lo == hi:
-            hi += 0.001
-        ramp = ((torch.arange(dim // 2, dtype=torch.float32) - lo) / (hi - lo)).clamp(0, 1)
-        pos_freqs = base ** (torch.arange(0, dim, 2).float() / dim)
-        extrapolation = 1.0 - ramp
-        inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation) + (1.0 / pos_freqs) * extrapolation
-        return inv, float(attention_factor)
-    raise ValueError(f"rope_type {kind!r} is not supported (default, linear, llama3, yarn)")
+    lo, hi = correction_dim(beta_fast), correction_dim(beta_slow)
+    if p.get("truncate", True):
+        lo, hi = math.floor(lo), math.ceil(hi)
+    lo, hi = max(lo, 0), min(hi, dim - 1)
+    if lo == hi:
+        hi += 0.001
+    ramp = ((torch.arange(dim // 2, dtype=torch.float32) - lo) / (hi - lo)).clamp(0, 1)
+    pos_freqs = base ** (torch.arange(0, dim, 2).float() / dim)
+    extrapolation = 1.0 - ramp
+    inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation) + (1.0 / pos_freqs) * extrapolation
+    return inv, float(attention_factor)
+
+
+def _dynamic_ntk_inv_freq(factor: float, base: float, dim: int, max_positions: int,
+                          seq_len: int | None) -> Tensor:
+    """Dynamic NTK (modeling_rope_utils.py `_compute_dynamic_ntk_parameters`): up to
+    max_position_embeddings plain RoPE; past it the base grows with the call's length. The
+    per-call path gets seq_len as a tensor, so the base is computed in fp32 there, as here."""
+    exponents = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
+    if seq_len is None or seq_len <= max_positions:
+        return 1.0 / (base ** exponents)  # the built module: base * 1 ** (d / (d - 2))
+    length = torch.tensor(seq_len, dtype=torch.int64)
+    scaled = base * ((factor * length / max_positions) - (factor - 1)) ** (dim / (dim - 2))
+    return 1.0 / (scaled ** exponents)
+
+
+def _longrope_inv_freq(p: Mapping, base: float, dim: int, max_positions: int,
+                       seq_len: int | None) -> tuple[Tensor, float]:
+    """LongRoPE (modeling_rope_utils.py `_compute_longrope_parameters`, Phi-3/Phi-4): per-channel
+    short_factor up to original_max_position_embeddings, long_factor past it (chosen per call
+    by `dynamic_rope_update` from max(position_ids) + 1); the cos/sin scale is fixed when the
+    module is built, from factor or max_position_embeddings / original."""
+    original = int(p["original_max_position_embeddings"])
+    factors = {}
+    for key in ("short_factor", "long_factor"):
+        value = p[key]
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            raise ValueError(f"rope_type 'longrope': {key} is {value!r:.60}, expected a list of "
+                             "numbers")
+        if len(value) != dim // 2:
+            raise ValueError(f"rope_type 'longrope': {key} has {len(value)} entries, the rotary "
+                             f"dim {dim} needs {dim // 2}")
+        factors[key] = value
+    factor = p.get("factor") or max_positions / original
+    attention_factor = p.get("attention_factor")
+    if attention_factor is None:
+        attention_factor = 1.0 if factor <= 1.0 else math.sqrt(
+            1 + math.log(factor) / math.log(original))
+    key = "long_factor" if seq_len and seq_len > original else "short_factor"
+    ext = torch.tensor(factors[key], dtype=torch.float32)
+    exponents = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
+    return 1.0 / (ext * base ** exponents), float(attention_factor)
 
 
 class Rotary(nn.Module):
     def __init__(self, rope: RopeConfig, head_dim: int, max_positions: int) -> None:
         super().__init__()
+        self.rope, self.head_dim, self.max_positions = rope, head_dim, max_positions
         # A plain fp32 CPU tensor, not a buffer: built the same way on any device (also under
         # torch.device("meta") when loading) and never cast to the model dtype.
         with torch.device("cpu"):
             self.inv_freq, self.scale = rope_inv_freq(rope, head_dim, max_positions)
 
-    def forward(self, positions: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]:
-        # positions [B, T] -> cos, sin [B, T, d]
+    def _inv_freq_for(self, positions: Tensor) -> Tensor:
+        """transformers `dynamic_rope_update` recomputes dynamic and longrope frequencies from
+        the call's max(position_ids) + 1. Its module caches the grown dynamic frequencies
+        across calls (a shorter call past max_position_embeddings reuses a longer one's), so a
+        reused HF module depends on what ran before; this is what a freshly built one gives,
+        step by step within a forward as transformers' growth rule does."""
+        if self.rope.rope_type in ("dynamic", "longrope"):
+            seq_len = int(positions.max()) + 1 if positions.numel() else 0
+            with torch.device("cpu"):
+                inv_freq, _ = rope_inv_freq(self.rope, self.head_dim, self.max_positions, seq_len)
+            return inv_freq.to(positions.device)
         if self.inv_freq.device != positions.device:
             self.inv_freq = self.inv_freq.to(positions.device)
-        freqs = positions[..., None].float() * self.inv_freq  # [B, T, d/2]
+        return self.inv_freq
+
+    def forward(self, positions: Tensor, dtype: torch.dtype) -> tuple[Tensor, Tensor]:
+        # positions [B, T] -> cos, sin [B, T, d]
+        freqs = positions[..., None].float() * self._inv_freq_for(positions)  # [B, T, d/2]
         angles = torch.cat([freqs, freqs], dim=-1)  # [B, T, d]
         return (angles.cos() * self.scale).to(dtype), (angles.sin() * self.scale).to(dtype)
 

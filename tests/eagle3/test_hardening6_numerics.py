@@ -1,0 +1,206 @@
+"""spec-debug's draft forward against speculators 0.9.0 on configs real drafts ship with:
+dynamic-NTK and LongRoPE (Phi-3/Phi-4 style) RoPE at short and long lengths, the old
+`rope_scaling` name beside transformers 5's `rope_parameters`, Qwen3 class defaults, and the
+summary of what the forward does with a Qwen3 draft's window keys.
+
+speculators builds and saves each draft; the reference is then rebuilt from the saved (and,
+where a case says so, hand-edited) config.json, as speculators reads it, with the saved
+weights; spec-debug loads the same directory. fp32 logits must agree within 1e-5 at every
+test-time-training step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from typing import Any, Callable
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from spec_debug.eagle3.loading import load_draft  # noqa: E402
+from tests.eagle3.speculators_world import reference_logits  # noqa: E402
+
+H, V, NL, STEPS = 32, 96, 8, 3
+AUX = [2, NL // 2, NL - 3]
+TOLERANCE = 1e-5
+KW = dict(vocab_size=V, hidden_size=H, intermediate_size=64, num_attention_heads=4,
+          num_key_value_heads=2, head_dim=8, max_position_embeddings=16, rms_norm_eps=1e-6)
+
+
+def _config_class(arch: str):
+    from transformers import LlamaConfig, Qwen3Config
+
+    return {"llama": LlamaConfig, "qwen3": Qwen3Config}[arch]
+
+
+@pytest.fixture(scope="module")
+def verifiers(tmp_path_factory):
+    from transformers import LlamaForCausalLM, Qwen3ForCausalLM
+
+    out = {}
+    for arch, model_class in (("llama", LlamaForCausalLM), ("qwen3", Qwen3ForCausalLM)):
+        root = tmp_path_factory.mktemp(f"verifier-{arch}")
+        torch.manual_seed(0)
+        model_class(_config_class(arch)(num_hidden_layers=NL, **KW)).save_pretrained(root)
+        out[arch] = root
+    return out
+
+
+def _save_draft(out_dir, verifier_dir, decoder: dict[str, Any], *, arch: str = "llama",
+                layers: int = 1, draft_vocab: int = 48, name: str = "draft",
+                dtype: torch.dtype | None = None):
+    """speculators' Eagle3DraftModel on a decoder config of `decoder` keys, random weights with
+    every norm != 1 and every bias != 0, saved to out_dir."""
+    from speculators.config import SpeculatorsConfig, VerifierConfig
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+    from speculators.proposals.greedy import GreedyTokenProposalConfig
+
+    layer_config = _config_class(arch)(num_hidden_layers=layers, **{**KW, **decoder})
+    layer_config._attn_implementation = "eager"
+    config = Eagle3SpeculatorConfig(
+        transformer_layer_config=layer_config, draft_vocab_size=draft_vocab,
+        eagle_aux_hidden_state_layer_ids=AUX,
+        speculators_config=SpeculatorsConfig(
+            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
+            default_proposal_method="greedy",
+            verifier=VerifierConfig.from_pretrained(str(verifier_dir))))
+    seed = zlib.crc32(name.encode())
+    generator = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    model = Eagle3DraftModel(config)
+    if draft_vocab < V:
+        selected = torch.sort(torch.randperm(V, generator=generator)[:draft_vocab]).values
+        t2d = torch.zeros(V, dtype=torch.bool)
+        t2d[selected] = True
+        model.load_vocab_mappings(t2d, selected - torch.arange(draft_vocab))
+    model.load_verifier_weights()
+    with torch.no_grad():
+        for param_name, param in model.named_parameters():
+            if "verifier" in param_name:
+                continue
+            if "norm" in param_name:
+                param.normal_(1.0, 0.3, generator=generator)
+            elif param_name.endswith(".bias"):
+                param.normal_(0.0, 0.5, generator=generator)
+    if dtype is not None:
+        model = model.to(dtype)
+    model.eval().save_pretrained(out_dir)
+    return model.state_dict()
+
+
+def _edit_decoder(out_dir, edit: Callable[[dict], None]) -> None:
+    path = out_dir / "config.json"
+    raw = json.loads(path.read_text())
+    edit(raw["transformer_layer_config"])
+    path.write_text(json.dumps(raw))
+
+
+def _reference_from_disk(out_dir, state):
+    """speculators' model as it reads the saved config.json, with the saved weights."""
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+
+    config = Eagle3SpeculatorConfig.from_pretrained(out_dir)
+    config.transformer_layer_config._attn_implementation = "eager"
+    model = Eagle3DraftModel(config)
+    model.load_state_dict({k: v.float() for k, v in state.items()}, strict=False)
+    return model.float().eval()
+
+
+def _inputs(T: int, seed: int = 5):
+    generator = torch.Generator().manual_seed(seed)
+    return (torch.randn(1, T, len(AUX) * H, generator=generator),
+            torch.randint(0, V, (1, T), generator=generator))
+
+
+def _max_diffs(reference, loaded, T: int, steps: int = STEPS) -> list[float]:
+    aux, ids = _inputs(T)
+    expected = reference_logits(reference, aux, ids, steps)
+    with torch.no_grad():
+        got = loaded.model(aux, ids, steps)
+    assert len(got) == len(expected) == steps
+    return [(a - b).abs().max().item() for a, b in zip(got, expected)]
+
+
+def _world(tmp_path, verifiers, decoder, edit=None, **kwargs):
+    out = tmp_path / "draft"
+    state = _save_draft(out, verifiers[kwargs.get("arch", "llama")], decoder, **kwargs)
+    if edit is not None:
+        _edit_decoder(out, edit)
+    return _reference_from_disk(out, state), load_draft(out, verifiers[kwargs.get("arch", "llama")])
+
+
+# ------------------------------------------------------------------------------------------
+# RoPE kinds the targets ship: dynamic NTK, LongRoPE, and both key names
+# ------------------------------------------------------------------------------------------
+# head_dim 8 -> 4 rotary frequencies; LongRoPE factors as Phi-3 writes them, one per frequency
+LONGROPE = {"rope_type": "longrope", "rope_theta": 10000.0,
+            "short_factor": [1.0, 1.1, 1.3, 1.6], "long_factor": [1.0, 2.5, 7.0, 19.0],
+            "original_max_position_embeddings": 8}
+
+
+@pytest.mark.parametrize("T", [5, 40], ids=["short", "past-max-positions"])
+def test_dynamic_ntk_rope_matches_speculators(tmp_path, verifiers, T):
+    """Dynamic NTK: plain RoPE while max(position)+1 <= max_position_embeddings (16), a base
+    grown per TTT step past it (positions start at 1 and move one per step: T=5 stays inside
+    for all 3 steps, T=40 is past it from step 0)."""
+    decoder = {"rope_parameters": {"rope_type": "dynamic", "factor": 2.0, "rope_theta": 10000.0}}
+    reference, loaded = _world(tmp_path, verifiers, decoder)
+    assert max(_max_diffs(reference, loaded, T)) < TOLERANCE
+
+
+@pytest.mark.parametrize("T", [4, 6, 30], ids=["short", "crosses-original-at-step-1", "long"])
+def test_longrope_matches_speculators(tmp_path, verifiers, T):
+    """LongRoPE: short_factor while max(position)+1 <= original_max_position_embeddings (8),
+    long_factor past it; the cos/sin scale from max_position_embeddings / original (16/8).
+    T=6: positions 1..6 then 2..7 then 3..8, so step 2 is the first on long factors."""
+    reference, loaded = _world(tmp_path, verifiers, {"rope_parameters": dict(LONGROPE)})
+    assert max(_max_diffs(reference, loaded, T)) < TOLERANCE
+
+
+@pytest.mark.parametrize("inside", [None, 8], ids=["only-top-level", "both-top-level-wins"])
+def test_longrope_phi3_top_level_original_max_positions(tmp_path, verifiers, inside):
+    """Phi-3 writes original_max_position_embeddings beside max_position_embeddings, outside
+    rope_scaling (microsoft/Phi-3-mini-128k-instruct config.json); transformers'
+    standardize_rope_params lets that top-level value win over one inside the rope dict."""
+    def to_phi3_layout(decoder: dict) -> None:
+        rope = decoder.pop("rope_parameters")
+        rope.pop("original_max_position_embeddings")
+        decoder["original_max_position_embeddings"] = 12
+        decoder["rope_theta"] = rope.pop("rope_theta")
+        decoder["rope_scaling"] = {"type": "longrope", **{k: v for k, v in rope.items()
+                                                          if k != "rope_type"}}
+        if inside is not None:
+            decoder["rope_scaling"]["original_max_position_embeddings"] = inside
+
+    reference, loaded = _world(tmp_path, verifiers, {"rope_parameters": dict(LONGROPE)},
+                               edit=to_phi3_layout)
+    assert loaded.model.cfg.rope.params["original_max_position_embeddings"] == 12
+    for T in (5, 9, 30):
+        assert max(_max_diffs(reference, loaded, T)) < TOLERANCE
+
+
+@pytest.mark.parametrize("rope", [
+    {"rope_type": "linear", "factor": 3.0, "rope_theta": 50000.0},
+    {"rope_type": "default", "rope_theta": 500000.0},
+    {"rope_type": "dynamic", "factor": 4.0, "rope_theta": 10000.0},
+], ids=lambda r: r["rope_type"])
+@pytest.mark.parametrize("key", ["rope_parameters", "rope_scaling"])
+def test_rope_under_either_key_name(tmp_path, verifiers, rope, key):
+    """transformers 5 writes `rope_parameters` (rope_theta inside); configs saved before it
+    have `rope_theta` top level and `rope_scaling` with `type` (or no scaling at all)."""
+    def rewrite(decoder: dict) -> None:
+        params = dict(decoder.pop("rope_parameters"))
+        if key == "rope_scaling":
+            decoder["rope_theta"] = params.pop("rope_theta")
+            kind = params.pop("rope_type")
+            decoder["rope_scaling"] = None if kind == "default" else {"type": kind, **params}
+        else:
+            decoder["rope_parameters"] = params
+
+    reference, loaded = _world(tmp_path, verifiers, {"rope_parameters": dict(rope)}, edit=rewrite)
+    assert max(_max_diffs(reference, loaded, 30)) < TOLERANCE
