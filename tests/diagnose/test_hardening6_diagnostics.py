@@ -1,0 +1,245 @@
+"""Hardening 6: the built-in diagnostics on real launch lines, configs and server processes.
+
+Each test is a user story that spec-debug got wrong before (a traceback, a false or missed
+finding, or a misleading message); the source of every input is cited where it is built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from spec_debug.diagnose.checks.launch_flags import check_num_steps
+from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
+from spec_debug.diagnose.steps import engine_step, launch_step
+from spec_debug.probes import engine_info
+from spec_debug.probes.registry import ProbeContext
+
+
+def context(facts: dict, host_facts: dict | None = None) -> ProbeContext:
+    return ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts,
+                        host_facts={**(host_facts or {}), **facts})
+
+
+def codes(findings) -> list[tuple[str, str]]:
+    return [(f.code, f.severity) for f in findings]
+
+
+# ---------------------------------------------------------------------------------------------
+# vLLM num_speculative_tokens written as a float
+# ---------------------------------------------------------------------------------------------
+# The vLLM docs' EAGLE command (docs/features/spec_decode.md, "Speculating using EAGLE based
+# draft models"), with its JSON produced by a tool from a YAML file: yaml.safe_load reads
+# `num_speculative_tokens: 1.0` as a float and json.dumps writes it back as 1.0.
+VLLM_DOCS_EAGLE = ("vllm serve meta-llama/Meta-Llama-3-8B-Instruct --seed 42 -tp 1 "
+                   "--speculative-config {spec}")
+DEPLOY_YAML = """\
+speculative_config:
+  model: yuhuili/EAGLE-LLaMA3-Instruct-8B
+  draft_tensor_parallel_size: 1
+  num_speculative_tokens: {k}
+  method: eagle
+"""
+
+
+def vllm_command(k: str) -> str:
+    spec = __import__("yaml").safe_load(DEPLOY_YAML.format(k=k))["speculative_config"]
+    return VLLM_DOCS_EAGLE.format(spec=shlex.quote(json.dumps(spec)))
+
+
+def test_vllm_integral_float_token_count_is_read_like_vllms_pydantic_config():
+    # SpeculativeConfig.num_speculative_tokens is `int = Field(gt=0)` in a non-strict pydantic
+    # dataclass (vllm/config/speculative.py, vllm/config/utils.py `config`): 1.0 is 1.
+    cfg = parse_launch_command(vllm_command("1.0"))
+    assert (cfg.num_steps, cfg.num_draft_tokens) == (1, 2)
+    # so the one-token cap is found (before: the command was refused, SD101 missed)
+    assert codes(check_num_steps(cfg, effective_spec(cfg), trained_steps=3)) == [("SD101", "error")]
+    dotted = parse_launch_command("vllm serve m --speculative-config.method eagle3 "
+                                  "--speculative-config.model d --speculative-config.num_speculative_tokens 3.0")
+    assert (dotted.num_steps, effective_spec(dotted).num_draft_tokens) == (3, 4)
+
+
+@pytest.mark.parametrize("k, words", [("1.5", "whole number"), ("0", "greater than 0"), ("-2", "greater than 0")])
+def test_vllm_token_counts_vllm_refuses_get_one_clear_message(k, words):
+    with pytest.raises(LaunchParseError) as caught:
+        parse_launch_command(vllm_command(k))
+    message = str(caught.value)
+    assert words in message and "num_speculative_tokens" in message and "Traceback" not in message
+
+
+def test_vllm_refused_token_count_is_a_not_checked_line_in_the_audit():
+    facts = launch_step.parse({"source": "var", "cmdline": vllm_command("1.5"), "models": {}})
+    [line] = launch_step.check(context(facts))
+    assert line.code == "SD004" and "whole number" in line.evidence[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# MTP targets: the draft is the target's own next-n module
+# ---------------------------------------------------------------------------------------------
+# deepseek-ai/DeepSeek-R1 config.json (same layout as DeepSeek-V3-0324's): one MTP module.
+DEEPSEEK_V3_CONFIG = {
+    "architectures": ["DeepseekV3ForCausalLM"], "attention_bias": False, "attention_dropout": 0.0,
+    "bos_token_id": 0, "eos_token_id": 1, "ep_size": 1, "first_k_dense_replace": 3,
+    "hidden_act": "silu", "hidden_size": 7168, "initializer_range": 0.02, "intermediate_size": 18432,
+    "kv_lora_rank": 512, "max_position_embeddings": 163840, "model_type": "deepseek_v3",
+    "moe_intermediate_size": 2048, "moe_layer_freq": 1, "n_group": 8, "n_routed_experts": 256,
+    "n_shared_experts": 1, "norm_topk_prob": True, "num_attention_heads": 128,
+    "num_experts_per_tok": 8, "num_hidden_layers": 61, "num_key_value_heads": 128,
+    "num_nextn_predict_layers": 1, "q_lora_rank": 1536, "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64,
+    "quantization_config": {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8",
+                            "weight_block_size": [128, 128]},
+    "rms_norm_eps": 1e-06,
+    "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0, "mscale_all_dim": 1.0,
+                     "original_max_position_embeddings": 4096, "type": "yarn"},
+    "rope_theta": 10000, "routed_scaling_factor": 2.5, "scoring_func": "sigmoid",
+    "tie_word_embeddings": False, "topk_group": 4, "topk_method": "noaux_tc", "torch_dtype": "bfloat16",
+    "transformers_version": "4.46.3", "use_cache": True, "v_head_dim": 128, "vocab_size": 129280,
+}
+# sgl-project/sglang scripts/export_deepseek_nextn.py writes the target config with
+# num_hidden_layers 1 and architectures DeepseekV3ForCausalLMNextN (lmsys/DeepSeek-V3-0324-NextN).
+NEXTN_CONFIG = {**DEEPSEEK_V3_CONFIG, "num_hidden_layers": 1, "architectures": ["DeepseekV3ForCausalLMNextN"]}
+TARGET = "deepseek-ai/DeepSeek-V3-0324"
+# sgl-project/sglang docs/basic_usage/deepseek.md, "Multi-token Prediction": SGLang sets the
+# draft path to the target itself (server_args.py `_handle_speculative_decoding`).
+SGLANG_DEEPSEEK_MTP = (f"python3 -m sglang.launch_server --model-path {TARGET} --speculative-algorithm EAGLE "
+                       "--speculative-num-steps 1 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2 "
+                       "--trust-remote-code --tp 8")
+# the same page before the draft path became automatic
+SGLANG_DEEPSEEK_NEXTN_DRAFT = (f"python3 -m sglang.launch_server --model-path {TARGET} --speculative-algorithm EAGLE "
+                               "--speculative-draft-model-path lmsys/DeepSeek-V3-0324-NextN "
+                               "--speculative-num-steps 1 --speculative-eagle-topk 1 "
+                               "--speculative-num-draft-tokens 2 --trust-remote-code --tp 8")
+# The vLLM-Ascend DeepSeek-V3 MTP command (its docs, "MTP ... Pass via --speculative-config"),
+# with the target renamed to the -0324 checkpoint: method deepseek_mtp, no draft model, so vLLM
+# loads the draft from the target (vllm/config/speculative.py `__post_init__`).
+VLLM_DEEPSEEK_MTP = f"""python -m vllm.entrypoints.openai.api_server \\
+  --model {TARGET} \\
+  --trust-remote-code \\
+  --quantization ascend \\
+  --tensor-parallel-size 8 \\
+  --speculative-config '{{"method": "deepseek_mtp", "num_speculative_tokens": 1}}' \\
+  2>&1 | tee serve_deepseek_v3_mtp.log"""
+
+MODELS = {TARGET: {"path": "/models/DeepSeek-V3-0324", "config": DEEPSEEK_V3_CONFIG},
+          "lmsys/DeepSeek-V3-0324-NextN": {"path": "/models/DeepSeek-V3-0324-NextN", "config": NEXTN_CONFIG}}
+
+
+@pytest.mark.parametrize("command", [SGLANG_DEEPSEEK_MTP, SGLANG_DEEPSEEK_NEXTN_DRAFT, VLLM_DEEPSEEK_MTP,
+                                     SGLANG_DEEPSEEK_MTP.replace("EAGLE ", "NEXTN ")])
+def test_one_step_on_a_one_module_mtp_target_is_served_as_trained(command):
+    # DeepSeek-V3 ships one MTP module: one speculative step is what it was trained for, and
+    # the docs' own command. Before: an SD101 warning "the draft config does not say".
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": MODELS})
+    assert facts["launch"]["trained_steps"] == 1
+    assert launch_step.check(context(facts)) == []
+    # the MTP target is not passed on as an EAGLE draft to the layer/vocab steps
+    assert facts["resolved_draft_model"] in ("", "/models/DeepSeek-V3-0324-NextN")
+
+
+def test_mtp_target_whose_config_is_missing_says_what_is_unknown():
+    facts = launch_step.parse({"source": "var", "cmdline": SGLANG_DEEPSEEK_MTP, "models": {}})
+    [finding] = launch_step.check(context(facts))
+    assert (finding.code, finding.severity) == ("SD101", "warning")
+    assert "MTP modules" in finding.evidence[-1] and "num_nextn_predict_layers" in finding.evidence[-1]
+
+
+def test_mtp_depth_is_read_from_a_qwen35_text_config():
+    # Qwen/Qwen3.5 config.json: the MTP count is text_config.mtp_num_hidden_layers (vLLM reads
+    # it as n_predict, vllm/config/speculative.py hf_config_override)
+    qwen35 = {"architectures": ["Qwen3_5MoeForConditionalGeneration"], "model_type": "qwen3_5_moe",
+              "text_config": {"model_type": "qwen3_5_moe_text", "num_hidden_layers": 48,
+                              "mtp_num_hidden_layers": 1, "mtp_use_dedicated_embeddings": False}}
+    assert launch_step.mtp_layers(qwen35) == 1
+    command = ("vllm serve Qwen/Qwen3.5-35B-A3B --speculative-config "
+               """'{"method": "mtp", "num_speculative_tokens": 1}'""")
+    facts = launch_step.parse({"source": "var", "cmdline": command,
+                               "models": {"Qwen/Qwen3.5-35B-A3B": {"path": "/m", "config": qwen35}}})
+    assert facts["launch"]["trained_steps"] == 1 and launch_step.check(context(facts)) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# engine_info: the version the server runs, not the probe's Python's
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def server_venv(tmp_path_factory) -> Path:
+    """A real venv (no pip) that holds sglang 0.5.4's metadata, as a serving venv would; the
+    probe's own Python has no sglang."""
+    root = tmp_path_factory.mktemp("serving") / "ml-env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
+    python = root / "bin" / "python"
+    purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                  capture_output=True, text=True, check=True).stdout.strip())
+    (purelib / "sglang").mkdir(parents=True)
+    (purelib / "sglang" / "__init__.py").write_text("")
+    (purelib / "sglang-0.5.4.dist-info").mkdir()
+    (purelib / "sglang-0.5.4.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: sglang\nVersion: 0.5.4\n")
+    return root
+
+
+def _start_server(argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
+    # a process whose command line is an SGLang server's (it only sleeps)
+    proc = subprocess.Popen(argv + ["-c", "import time; time.sleep(30)", "-m", "sglang.launch_server",
+                                    "--model-path", "meta-llama/Llama-3.1-8B-Instruct",
+                                    "--speculative-algorithm", "EAGLE3"], env=env)
+    time.sleep(0.2)
+    return proc
+
+
+def _process(proc: subprocess.Popen) -> dict:
+    raw = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+    return {"pid": proc.pid, "argv": [a.decode() for a in raw.split(b"\0") if a]}
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_engine_version_comes_from_the_servers_venv_interpreter(server_venv):
+    assert engine_info.package_info("sglang") is None  # the probe's Python has none
+    proc = _start_server([str(server_venv / "bin" / "python")])
+    try:
+        server = engine_info.server_packages(_process(proc))
+    finally:
+        proc.kill()
+        proc.wait()
+    # argv[0], not /proc/PID/exe: the venv's python is a symlink to the base interpreter
+    assert server["python"] == str(server_venv / "bin" / "python")
+    assert server["packages"]["sglang"]["version"] == "0.5.4"
+    host = {**engine_info.run({}), "server": server, "args": {"launch_engine": "sglang"}}
+    facts = engine_step.parse(host)
+    assert (facts["engine"]["name"], facts["engine"]["version"]) == ("sglang", "0.5.4")
+    assert str(server_venv) in facts["engine"]["version_source"]
+    assert engine_step.check(context(facts)) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_a_bare_python_argv0_is_found_on_the_servers_path(server_venv):
+    # `source ~/ml-env/bin/activate && python -m sglang.launch_server ...`: argv[0] is "python"
+    env = {**os.environ, "PATH": f"{server_venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+    proc = _start_server(["python"], env=env)
+    try:
+        server = engine_info.server_packages(_process(proc))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert server["python"] == str(server_venv / "bin" / "python")
+    assert server["packages"]["sglang"]["version"] == "0.5.4"
+
+
+def test_an_unreadable_server_interpreter_is_a_clear_note(tmp_path):
+    # another user's server: its cmdline is world-readable, its exe and environ are not
+    (tmp_path / "4242").mkdir()
+    server = engine_info.server_packages({"pid": 4242, "argv": ["sglang-serve-wrapper", "--port", "30000"]},
+                                         proc=tmp_path)
+    assert server["packages"] is None and "cannot tell which interpreter" in server["note"]
+    facts = engine_step.parse({"python_executable": "/usr/bin/python3", "packages": {}, "server": server,
+                               "args": {"launch_engine": "sglang"}})
+    [line] = engine_step.check(context(facts))
+    assert line.code == "SD004" and "the server's interpreter was not read" in line.evidence[0]
+    assert "pid 4242" in line.evidence[0]
