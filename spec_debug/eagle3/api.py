@@ -7,11 +7,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence, Any, Callable
 
 from spec_debug.eagle3 import engines
-from spec_debug.eagle3.checkpoint import CheckpointError, open_draft, open_target, resolve_checkpoint_dir
+from spec_debug.eagle3.checkpoint import (
+    CheckpointError, TargetCheckpoint, open_draft, open_target, resolve_checkpoint_dir,
+)
 from spec_debug.eagle3.config import load_target_config
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, iter_samples,
@@ -23,6 +26,67 @@ from spec_debug.errors import UsageError
 
 SEMANTICS = ("reference", "sglang", "vllm")
 DEFAULT_STEPS = 3
+
+
+# Where `target` came from, in the result's `target_source`.
+TARGET_GIVEN = "--target"
+TARGET_FROM_CONFIG = "speculators_config.verifier"
+
+
+@dataclass(frozen=True)
+class ResolvedTarget:
+    checkpoint: TargetCheckpoint | None
+    source: str | None  # TARGET_GIVEN | TARGET_FROM_CONFIG | None (no target)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> str | None:
+        return str(self.checkpoint.path) if self.checkpoint is not None else None
+
+
+def _config_verifier(cfg, use: bool) -> tuple[Path | None, list[str]]:
+    """The verifier directory the draft's own config names, when it is here.
+
+    speculators writes `speculators_config.verifier.name_or_path` (a Hub id or the local path
+    training used, EAGLE3.md section 1) and `vllm serve <draft>` takes the verifier from it
+    (speculators README), so it is the target this draft is meant for. Nothing is downloaded:
+    a local directory, or a snapshot in the local Hugging Face cache."""
+    if not use or not cfg.verifier:
+        return None, []
+    try:
+        return resolve_checkpoint_dir(cfg.verifier, "--target", "verifier"), []
+    except CheckpointError:
+        return None, [f"the draft's config names its verifier {cfg.verifier!r} "
+                      "(speculators_config.verifier.name_or_path), which is neither a local "
+                      "directory nor in the Hugging Face cache: scored against the data's next "
+                      "tokens; pass --target DIR to score against the verifier's argmax"]
+
+
+def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
+                   ) -> ResolvedTarget:
+    """`--target` when given; else the verifier named by the draft's config when it is here
+    and fits the draft (a path reused for another model must not silently score it); else
+    none, with a note saying why."""
+    if target:
+        return ResolvedTarget(open_target(target), TARGET_GIVEN)
+    path, notes = _config_verifier(cfg, find_verifier)
+    if path is None:
+        return ResolvedTarget(None, None, tuple(notes))
+    try:
+        found = open_target(path)
+    except CheckpointError as exc:
+        return ResolvedTarget(None, None, (
+            f"the verifier the draft's config names ({cfg.verifier}) could not be read "
+            f"({exc.message}): scored without it; pass --target DIR",))
+    if found.config.hidden_size != cfg.target_hidden_size:
+        return ResolvedTarget(None, None, (
+            f"the verifier the draft's config names ({cfg.verifier}, found at {path}) has "
+            f"hidden_size {found.config.hidden_size}, the draft takes "
+            f"{cfg.target_hidden_size}-wide states: not used; pass --target DIR",))
+    named = "" if str(path) == str(cfg.verifier) else f" {cfg.verifier!r}"
+    return ResolvedTarget(found, TARGET_FROM_CONFIG, (
+        f"target: {path}, the verifier{named} the draft's config names "
+        "(speculators_config.verifier); pass --target to use another",))
 
 
 def _num_target_layers(target, info: DataInfo) -> int | None:
@@ -109,8 +173,12 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                      engine_version: str | None = None, layout: str | None = None,
                      device: str = "cpu", dtype: str = "float32",
                      max_samples: int | None = None,
-                     progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Evaluate a draft on a hidden-state dump; the metrics contract of `drafter eval`."""
+                     progress: Callable[[int], None] | None = None,
+                     find_verifier: bool = True) -> dict[str, Any]:
+    """Evaluate a draft on a hidden-state dump; the metrics contract of `drafter eval`.
+
+    Without `target`, the verifier the draft's config names is used when it is here
+    (`find_verifier=False`: never; the reference is then the data's next tokens)."""
     from spec_debug.eagle3.evaluate import evaluate
     from spec_debug.eagle3.loading import build_draft
     from spec_debug.eagle3.model import NormFlags
@@ -125,9 +193,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         raise UsageError(f"--engine-version: {exc}") from None
     checkpoint = open_draft(model)
     cfg = checkpoint.config
-    target_ckpt = open_target(target) if target else None
+    resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
+    target_ckpt = resolved_target.checkpoint
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
+    input_notes = list(resolved_target.notes) + input_notes
     n_layers = _num_target_layers(target_ckpt, info)
     arch = target_ckpt.config.architecture if target_ckpt is not None else None
     resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version, arch)
@@ -156,8 +226,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                     + [f"{i['code']}: {i['message']}" for i in vocab_issues])
     out = result.to_dict()
     out.update({
-        "model": str(model), "data": str(data), "target": str(target) if target else None,
-        "layout_source": resolved.how, "ignored_norm_flags": ignored,
+        "model": str(model), "data": str(data), "target": resolved_target.path,
+        "target_source": resolved_target.source, "layout_source": resolved.how, "ignored_norm_flags": ignored,
         "num_target_layers": n_layers, "data_format": info.format,
         "draft": cfg.summary(), "vocab_issues": vocab_issues,
     })
@@ -190,7 +260,8 @@ def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec
 def probe_layout(model: str | Path, data: str | Path, target: str | Path | None = None, *,
                  device: str = "cpu", dtype: str = "float32", max_samples: int = 16,
                  max_bytes: int = 2 << 30,
-                 served_layer_ids: Sequence[int] | None = None) -> dict[str, Any]:
+                 served_layer_ids: Sequence[int] | None = None,
+                 find_verifier: bool = True) -> dict[str, Any]:
     """Rank candidate layouts; the contract of `drafter layout`.
 
     `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
@@ -200,12 +271,13 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
     checkpoint = open_draft(model)
     cfg = checkpoint.config
-    target_ckpt = open_target(target) if target else None
+    resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
+    target_ckpt = resolved_target.checkpoint
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     n_layers = _num_target_layers(target_ckpt, info)
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
-    notes = input_notes + notes
+    notes = list(resolved_target.notes) + input_notes + notes
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype)
     # all slots except the final one are candidates; the final state is read separately
     skipped = SkippedFiles()
@@ -225,7 +297,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                                       target_ckpt is None else "the target has no embedding "
                                       "tensor: embedding-slot check skipped"])
     out = report.to_dict()
-    out.update({"model": str(model), "data": str(data), "num_target_layers": n_layers,
+    out.update({"model": str(model), "data": str(data), "target": resolved_target.path,
+                "target_source": resolved_target.source, "num_target_layers": n_layers,
                 "num_slots": info.num_slots, "draft": cfg.summary()})
     _finish_skipped(out, skipped, len(samples), data)
     if served_slots is not None:
@@ -239,13 +312,32 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     return out
 
 
-def check_drafter_vocab(model: str | Path, target: str | Path | None = None) -> dict[str, Any]:
-    """Vocab-map checks on a checkpoint (reads only d2t/t2d and the headers)."""
+def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
+                        find_verifier: bool = True) -> dict[str, Any]:
+    """Vocab-map checks on a checkpoint (reads only d2t/t2d and the headers). Without
+    `target`, the verifier the draft's config names gives the vocab size when it is here."""
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
     checkpoint = open_draft(model)
-    # a directory, or a Hub id resolved from the local cache, as eval and layout take it
-    target = resolve_checkpoint_dir(target, "--target", "target checkpoint") if target else None
+    source = TARGET_GIVEN if target else None
+    notes: list[str] = []
+    if target:
+        # a directory, or a Hub id resolved from the local cache, as eval and layout take it
+        target = resolve_checkpoint_dir(target, "--target", "target checkpoint")
+    else:
+        target, notes = _config_verifier(checkpoint.config, find_verifier)
+        source = TARGET_FROM_CONFIG if target is not None else None
     # only the target's vocab size is needed: a directory with just config.json will do
-    vocab = load_target_config(target).vocab_size if target else None
-    return check_checkpoint_vocab(checkpoint, vocab).to_dict()
+    try:
+        vocab = load_target_config(target).vocab_size if target else None
+    except CheckpointError as exc:
+        if source == TARGET_GIVEN:
+            raise
+        notes.append(f"the verifier the draft's config names ({checkpoint.config.verifier}) "
+                     f"could not be read ({exc.message}): checked against the draft's own "
+                     "vocab_size")
+        target, source, vocab = None, None, None
+    out = check_checkpoint_vocab(checkpoint, vocab).to_dict()
+    out.update({"target": str(target) if target else None, "target_source": source,
+                "notes": notes})
+    return out

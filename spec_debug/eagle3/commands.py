@@ -85,7 +85,12 @@ def eval_command(
     data: Path = typer.Option(..., "--data", help="Hidden-state dump (hs_*.safetensors or "
                                                   "SpecForge data_*.ckpt)."),
     target: Optional[Path] = typer.Option(None, "--target", help="Target (verifier) checkpoint "
-                                          "directory: embeddings, final norm and lm_head."),
+                                          "directory: embeddings, final norm and lm_head "
+                                          "(default: the verifier the draft's config names, "
+                                          "when it is here)."),
+    no_verifier: bool = typer.Option(False, "--no-verifier",
+                                     help="Without --target, do not look for the verifier the "
+                                          "draft's config names (speculators_config.verifier)."),
     steps: Optional[int] = typer.Option(None, "--steps", min=1,
                                         help="Draft depth K (default: the checkpoint's)."),
     semantics: str = typer.Option("reference", "--semantics",
@@ -111,7 +116,7 @@ def eval_command(
             result = evaluate_drafter(
                 model, data, target, steps=steps, semantics=semantics,
                 engine_version=engine_version, layout=layout, device=device, dtype=dtype,
-                max_samples=max_samples,
+                max_samples=max_samples, find_verifier=not no_verifier,
                 progress=None if status is None else
                 lambda n: status.update(f"evaluating draft... {n} samples"))
     if as_json:
@@ -141,7 +146,12 @@ def layout_command(
     model: Path = typer.Option(..., "--model", help="Draft checkpoint directory."),
     data: Path = typer.Option(..., "--data", help="Hidden-state dump (normal or wide)."),
     target: Optional[Path] = typer.Option(None, "--target", help="Target checkpoint (enables "
-                                                                 "the embedding-slot check)."),
+                                                                 "the embedding-slot check; "
+                                                                 "default: the verifier the "
+                                                                 "draft's config names)."),
+    no_verifier: bool = typer.Option(False, "--no-verifier",
+                                     help="Without --target, do not look for the verifier the "
+                                          "draft's config names (speculators_config.verifier)."),
     device: str = typer.Option("cpu", "--device"),
     dtype: str = typer.Option("float32", "--dtype"),
     max_samples: int = typer.Option(16, "--max-samples", min=1),
@@ -162,7 +172,8 @@ def layout_command(
             raise UsageError(f"--served {served!r}: give comma-separated layer ids, e.g. 3,31,59") from None
         with _status(console, as_json, "scoring layouts..."):
             report = probe_layout(model, data, target, device=device, dtype=dtype,
-                                  max_samples=max_samples, served_layer_ids=served_ids)
+                                  max_samples=max_samples, served_layer_ids=served_ids,
+                                  find_verifier=not no_verifier)
     if as_json:
         print(json.dumps(report, indent=2))
         return
@@ -183,7 +194,12 @@ def layout_command(
 @drafter_app.command("vocab")
 def vocab_command(
     model: Path = typer.Option(..., "--model", help="Draft checkpoint directory."),
-    target: Optional[Path] = typer.Option(None, "--target"),
+    target: Optional[Path] = typer.Option(None, "--target", help="Target checkpoint or its "
+                                          "config.json directory (default: the verifier the "
+                                          "draft's config names, when it is here)."),
+    no_verifier: bool = typer.Option(False, "--no-verifier",
+                                     help="Without --target, do not look for the verifier the "
+                                          "draft's config names (speculators_config.verifier)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Check d2t / t2d / embedding sizes (reads only the vocab maps and tensor headers)."""
@@ -192,10 +208,15 @@ def vocab_command(
         _require_torch()
         from spec_debug.eagle3.api import check_drafter_vocab
 
-        report = check_drafter_vocab(model, target)
+        report = check_drafter_vocab(model, target, find_verifier=not no_verifier)
     if as_json:
         print(json.dumps(report, indent=2))
     else:
+        if report["target_source"] == "speculators_config.verifier":
+            console.print(f"target vocab from {escape(report['target'])} (the verifier the "
+                          "draft's config names)")
+        for note in report["notes"]:
+            console.print(f"[yellow]note:[/yellow] {escape(note)}")
         for check in report["checks"]:
             status = "skipped" if check["skipped"] else ("ok" if check["ok"] else "FAIL")
             console.print(f"{check['name']:<14} {status}")
