@@ -175,6 +175,12 @@ class RemoteFiles:
     def _sftp(self) -> paramiko.SFTPClient:
         if self._interrupted.is_set():
             raise RemoteFileError(f"{self._host}: file copy not started: the run was interrupted")
+        if self._client is not None and self._client.get_channel().closed:
+            # The server closed our idle SFTP channel between copies: sshd's ChannelTimeout
+            # (OpenSSH 9.2+, `ChannelTimeout session:subsystem:sftp=5m`, sshd_config(5)) ends a
+            # session channel that carried no data for that long, while the connection stays.
+            # The next copy would fail on it ("Socket is closed"): start a fresh one instead.
+            self._drop()
         if self._client is None:
             if not self._transport.is_active():
                 raise ConnectionLostError(f"{self._host}: SSH connection lost before a file copy")

@@ -115,3 +115,24 @@ def test_a_target_the_bastion_cannot_reach_in_time_is_named_with_the_bastion(
     with pytest.raises(HostUnreachableError) as caught:
         SSHTransport.connect("behind", client.options())
     assert caught.value.message == f"behind: jump host bastion did not reach 127.0.0.1:{blackhole} within 1 s"
+
+
+def test_a_fetch_after_sshd_closed_the_idle_sftp_channel_opens_a_new_one(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """sshd's ChannelTimeout (OpenSSH 9.2+) closes an SFTP channel that stayed idle, e.g.
+    while a long benchmark step ran between two fetches; the connection itself stays up."""
+    server = sshd_factory("h6chantimeout", extra_config="ChannelTimeout session:subsystem:sftp=1\n")
+    client.trust(server)
+    client.alias("idle", server)
+    source = tmp_path / "log.txt"
+    source.write_text("first\n")
+    with SSHTransport.connect("idle", client.options()) as transport:
+        transport.put(source, str(tmp_path / "remote.txt"))
+        deadline = time.monotonic() + 15
+        while not transport._files._client.get_channel().closed:  # sshd ended it for idling
+            assert time.monotonic() < deadline, "sshd never closed the idle SFTP channel"
+            time.sleep(0.2)
+        transport.get(str(tmp_path / "remote.txt"), tmp_path / "back.txt")
+        assert transport.exists(str(tmp_path / "remote.txt"))
+    assert (tmp_path / "back.txt").read_text() == "first\n"
