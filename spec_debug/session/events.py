@@ -76,11 +76,15 @@ class ReadStats:
     missing_files: list[str] = field(default_factory=list)
     records: int = 0
     """Non-blank lines of a JSONL file (record indices are counted on them)."""
+    damaged: list[str] = field(default_factory=list)
+    """One line per file whose compressed stream is cut short or corrupt: the records before
+    the damage are read, the rest is lost (see :func:`spec_debug.session.reader.iter_lines`)."""
 
     def add(self, other: ReadStats) -> None:
         """Add the counts of a slice of the file read elsewhere (a worker process)."""
         for name in ("lines", "broken_json", "non_object", "too_long", "binary", "unknown_types", "records"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.damaged.extend(other.damaged)
 
     @property
     def lines_skipped(self) -> int:
@@ -96,4 +100,5 @@ class ReadStats:
             "binary": self.binary,
             "unknown_types": self.unknown_types,
             "missing_files": len(self.missing_files),
+            "damaged_files": len(self.damaged),
         }

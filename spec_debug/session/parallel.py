@@ -72,7 +72,13 @@ def use_workers(path: Path) -> bool:
         return False
     # Linux only: fork and forkserver are there; macOS made spawn its default because forked
     # system frameworks can crash (CPython bpo-33725).
-    return big and worker_count() >= 2 and sys.platform.startswith("linux")
+    if not (big and worker_count() >= 2 and sys.platform.startswith("linux")):
+        return False
+    # Workers cut the file at byte offsets of its lines: a compressed file's offsets are not
+    # its text's, a UTF-16 file's lines are not found by b"\n", and a pretty-printed record
+    # spans many lines. Those are read in one pass.
+    from spec_debug.session import reader  # (here: this function is the reader owner's part of the module)
+    return not (reader.packed_kind(path) or reader.is_utf16(path) or reader.is_pretty(path))
 
 
 def _start_method() -> str:

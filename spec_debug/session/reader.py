@@ -7,12 +7,18 @@ Broken, non-object and over-long lines are counted in :class:`ReadStats` and ski
 
 from __future__ import annotations
 
+import bz2
 import codecs
+import gzip
 import io
 import json
+import lzma
 import re
-from collections.abc import Iterator
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from spec_debug.session.events import ReadStats
 
@@ -54,9 +60,15 @@ def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
     # twice: the content block and toolUseResult), and ``readline`` then assembles it from
     # several raw reads: with 64 KB, reading the lines of a 30 MB session took 0.02 s, not 0.10 s.
     with open(path, "rb", buffering=_READ_BUFFER) as f:
-        if span is None and f.peek(2)[:2] in _UTF16_BOMS:
-            yield from _utf16_lines(f, stats, max_bytes)
-            return
+        if span is None:
+            head = f.peek(6)[:6]
+            if head[:2] in _UTF16_BOMS:
+                yield from _utf16_lines(f, stats, max_bytes)
+                return
+            packed = _packed_kind(head)
+            if packed is not None:
+                yield from _packed_lines(f, packed, path, stats, max_bytes)
+                return
         readline = f.readline
         lineno = 0
         pos, end = (0, None) if span is None else span
@@ -93,20 +105,134 @@ def _utf16_lines(f, stats: ReadStats, max_bytes: int) -> Iterator[tuple[int, byt
     """:func:`iter_lines` over a UTF-16 file: decoded as it is read and handed on as UTF-8
     bytes, so every reader after this sees what a UTF-8 file gives (the mark is dropped)."""
     text = io.TextIOWrapper(f, encoding="utf-16", errors="replace", newline="\n")
+    return _counted_lines(text.readline, "\n", stats, max_bytes, _to_utf8)
+
+
+def _to_utf8(line: str) -> bytes:
+    return line.encode("utf-8", "surrogatepass")
+
+
+def _counted_lines(readline: Callable, newline, stats: ReadStats, max_bytes: int,
+                   encode: Callable | None = None) -> Iterator[tuple[int, bytes | None]]:
+    """The line loop of :func:`iter_lines` over any ``readline`` (a decoded or decompressed
+    stream; the plain-file loop stays inline in :func:`iter_lines`, it is the hot path)."""
     lineno = 0
     while True:
-        line = text.readline(max_bytes + 1)
+        line = readline(max_bytes + 1)
         if not line:
             return
         lineno += 1
         stats.lines += 1
         if len(line) > max_bytes:
-            while line and not line.endswith("\n"):
-                line = text.readline(_CHUNK)
+            while line and not line.endswith(newline):
+                line = readline(_CHUNK)
             stats.too_long += 1
             yield lineno, None
             continue
-        yield lineno, line.encode("utf-8", "surrogatepass")
+        yield lineno, line if encode is None else encode(line)
+
+
+# --- compressed transcripts ----------------------------------------------------------------
+
+_PACKED_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+"""Magic numbers of the compressions the stdlib reads as a stream (RFC 1952; the bzip2 and xz
+file formats): people keep old sessions as ``session.jsonl.gz`` (``gzip``, logrotate's
+``compress``), ``.bz2`` or ``.xz``. Detected by content, so a compressed file under a plain
+name (``session.jsonl``) is read too."""
+PACKED_SUFFIXES = (".gz", ".bz2", ".xz")
+_OPENERS: dict[str, Callable[[BinaryIO], BinaryIO]] = {
+    "gzip": lambda f: gzip.GzipFile(fileobj=f, mode="rb"),  # reads every member of a concatenated file
+    "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
+_DAMAGE = (EOFError, OSError, zlib.error, lzma.LZMAError)
+"""What the stdlib decompressors raise on a cut or corrupt stream: EOFError ("Compressed file
+ended before the end-of-stream marker was reached"), gzip.BadGzipFile and bz2's "Invalid data
+stream" (OSError), zlib.error, lzma.LZMAError."""
+
+
+def unpacked_name(name: str) -> str:
+    """``session.jsonl`` for ``session.jsonl.gz`` (and .bz2, .xz): the name the transcript
+    had before it was compressed, which says its session id and kind."""
+    lower = name.lower()
+    for suffix in PACKED_SUFFIXES:
+        if lower.endswith(suffix) and len(name) > len(suffix):
+            return name[:-len(suffix)]
+    return name
+
+
+def transcript_stem(path: Path) -> str:
+    """The session id a file name gives: its stem, compression suffix and all
+    (``<sessionId>.jsonl.gz`` -> ``<sessionId>``)."""
+    return Path(unpacked_name(path.name)).stem
+
+
+def _packed_kind(head: bytes) -> str | None:
+    return next((name for magic, name in _PACKED_MAGIC if head.startswith(magic)), None)
+
+
+def packed_kind(path: Path) -> str | None:
+    """``gzip`` / ``bzip2`` / ``xz`` when the file is compressed so (by its first bytes)."""
+    try:
+        with open(path, "rb") as f:
+            return _packed_kind(f.read(6))
+    except OSError:
+        return None
+
+
+@contextmanager
+def open_transcript(path: Path) -> Iterator[BinaryIO]:
+    """The file's bytes, decompressed as they are read when it is gzip, bzip2 or xz
+    (never whole into memory). Damage shows as one of :data:`_DAMAGE` when reached."""
+    with open(path, "rb", buffering=_READ_BUFFER) as f:
+        kind = _packed_kind(f.peek(6)[:6])
+        if kind is None:
+            yield f
+            return
+        with _OPENERS[kind](f) as stream:
+            yield stream
+
+
+def read_head(path: Path, size: int, unreadable: list[str] | None = None) -> bytes:
+    """Up to ``size`` first bytes of the transcript, decompressed; a damaged compressed
+    stream gives what came before the damage. When not a byte of it decompresses, what is
+    wrong is added to ``unreadable``."""
+    with open(path, "rb") as raw:
+        kind = _packed_kind(raw.read(6))
+        raw.seek(0)
+        if kind is None:
+            return raw.read(size)
+        stream = _OPENERS[kind](raw)
+        parts: list[bytes] = []
+        got = 0
+        try:
+            while got < size:
+                # read1: one step of the decompressor, so the bytes before damage are returned
+                # (read(n) would drop them with the exception).
+                block = stream.read1(size - got)
+                if not block:
+                    break
+                parts.append(block)
+                got += len(block)
+        except _DAMAGE as exc:
+            if unreadable is not None and not parts:
+                unreadable.append(f"{kind} data is cut short or corrupt ({exc})")
+        return b"".join(parts)
+
+
+def _packed_lines(f, kind: str, path: Path, stats: ReadStats, max_bytes: int) -> Iterator[tuple[int, bytes | None]]:
+    """:func:`iter_lines` over a compressed file, decompressed as it is read. A cut or
+    corrupt stream (a copy stopped half way, a disk error) ends the lines there: those before
+    the damage are read and the damage is counted in ``stats.damaged`` with what was lost."""
+    stream = _OPENERS[kind](f)
+    start = stats.lines
+    try:
+        if stream.peek(2)[:2] in _UTF16_BOMS:
+            text = io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline="\n")
+            yield from _counted_lines(text.readline, "\n", stats, max_bytes, _to_utf8)
+        else:
+            yield from _counted_lines(stream.readline, b"\n", stats, max_bytes)
+    except _DAMAGE as exc:
+        stats.damaged.append(f"{path.name}: the {kind} stream is cut short or corrupt after line "
+                             f"{stats.lines - start} ({exc}); the lines before it were read")
 
 
 def line_starts(path: Path, every: int) -> list[int]:
@@ -146,6 +272,9 @@ def iter_json_records(path: Path, stats: ReadStats,
     :func:`iter_lines`) indices and line numbers count from the span's start, and
     ``stats.records`` says how many indices the span used.
     """
+    if span is None and is_pretty(path):
+        yield from _pretty_records(iter_lines(path, stats), stats)
+        return
     index = -1
     loads = json.loads
     # The C scanner that ``JSONDecoder.decode`` calls through two Python frames (raw_decode,
@@ -194,7 +323,147 @@ def iter_json_records(path: Path, stats: ReadStats,
         if type(obj) is not dict:
             stats.non_object += 1
             continue
+        if _SURROGATE.search(raw):  # only lines orjson refused (or without orjson) come here
+            obj = _without_lone_surrogates(obj)
         yield index, lineno, obj
+
+
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+"""A surrogate escape (``"\\ud83d"``) or a surrogate encoded as UTF-8 bytes (CESU-8): the
+stdlib decodes either to a lone surrogate when it has no partner. Such a line comes from a
+tool that cut a string between the two halves of an emoji (JavaScript strings are UTF-16:
+``JSON.stringify`` writes a lone half as an escape since ES2019, "well-formed
+JSON.stringify"). A lone surrogate cannot be written as UTF-8, so the postmortem, the JSON
+analysis and the playbook would all fail to be written; it becomes U+FFFD here."""
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def _without_lone_surrogates(value):
+    """``value`` with every lone surrogate in its strings (keys too) replaced by U+FFFD
+    (decoded pairs are one character already, so any surrogate left is alone)."""
+    if type(value) is str:
+        return _LONE.sub("\ufffd", value)
+    if type(value) is dict:
+        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_without_lone_surrogates(v) for v in value]
+    return value
+
+
+def _decode_record(raw: bytes) -> object:
+    """One JSON value from ``raw`` as :func:`iter_json_records` decodes a line (orjson, else
+    the stdlib; lone surrogates replaced). Raises ValueError when it is no JSON."""
+    if _fast_loads is not None:
+        try:
+            return _fast_loads(raw)
+        except _FastError:
+            pass
+    value = json.loads(raw.decode("utf-8", "surrogatepass"))
+    return _without_lone_surrogates(value) if _SURROGATE.search(raw) else value
+
+
+def is_pretty(path: Path) -> bool:
+    """The file is a stream of indented JSON objects, not JSONL: what ``jq . session.jsonl >
+    out.jsonl`` writes (``jq`` pretty-prints by default, "--compact-output" is opt-in: jq
+    manual), as do ``JSON.stringify(obj, null, 2)`` loops. Its first non-blank line is an
+    object's opening brace alone, which no JSONL record is."""
+    try:
+        for _lineno, raw in iter_lines(path, ReadStats(), max_bytes=4096):
+            if raw is None:
+                return False
+            if raw.strip():
+                return raw.removeprefix(codecs.BOM_UTF8).strip() == b"{"
+    except (OSError, *_DAMAGE):
+        return False
+    return False
+
+
+def pretty_objects(head: bytes, limit: int) -> list[dict]:
+    """The first ``limit`` whole objects of a pretty-printed head of a file (for sniffing its
+    format; an object the head cuts short is left out)."""
+    lines = enumerate(head.splitlines(keepends=True), 1)
+    found = []
+    for _index, _lineno, obj in _pretty_records(lines, ReadStats()):
+        found.append(obj)
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _pretty_records(lines: Iterator[tuple[int, bytes | None]], stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+    """:func:`iter_json_records` over pretty-printed JSON objects (:func:`is_pretty`).
+
+    jq and ``JSON.stringify`` open and close a top-level object at column 0 and indent
+    everything inside it; a JSON string holds no raw newline, so a line starting ``}`` ends
+    the object. Lines are gathered from the ``{`` line to that one and decoded together: one
+    record, numbered with the line it starts on. An object past :data:`MAX_LINE_BYTES` is
+    skipped (``too_long``) without being kept; one cut short (a truncated file, or a new
+    ``{`` before its ``}``) is counted broken. A compact line among them is read as JSONL."""
+    index = -1
+    parts: list[bytes] = []
+    size = 0
+    start = 0  # line number of the open object's ``{``; 0 when none is open
+    overlong = False
+
+    def finish(raw: bytes | None) -> Iterator[tuple[int, int, dict]]:
+        nonlocal index
+        index += 1
+        stats.records += 1
+        if raw is None:
+            return
+        try:
+            obj = _decode_record(raw)
+        except ValueError:
+            stats.broken_json += 1
+            return
+        if type(obj) is not dict:
+            stats.non_object += 1
+            return
+        yield index, start, obj
+
+    for lineno, raw in lines:
+        if raw is None:  # a line past MAX_LINE_BYTES (counted too_long by iter_lines)
+            if start:
+                overlong = True
+            else:
+                index += 1
+                stats.records += 1
+            continue
+        if start == 0:
+            raw = raw.removeprefix(codecs.BOM_UTF8) if lineno == 1 else raw
+            stripped = raw.strip()
+            if not stripped:
+                continue
+            if stripped == b"{":
+                start, parts, size, overlong = lineno, [raw], len(raw), False
+                continue
+            start = lineno
+            yield from finish(raw)  # a compact record, or a stray line (broken)
+            start = 0
+            continue
+        if raw[:1] == b"{" and raw.strip() == b"{":  # the open object never closed
+            stats.broken_json += 1
+            index += 1
+            stats.records += 1
+            start, parts, size, overlong = lineno, [raw], len(raw), False
+            continue
+        if not overlong:
+            size += len(raw)
+            if size > MAX_LINE_BYTES:
+                overlong = True
+                parts = []
+                stats.too_long += 1
+            else:
+                parts.append(raw)
+        if raw[:1] == b"}":
+            yield from finish(None if overlong else b"".join(parts))
+            start, parts = 0, []
+    if start:  # the file ends inside an object
+        if not overlong:
+            stats.broken_json += 1
+        index += 1
+        stats.records += 1
 
 
 _NUL_RUN = re.compile(rb"\x00+")
@@ -235,8 +504,8 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
     that of the element's first character.
     """
     decoder = json.JSONDecoder()
-    with open(path, "rb") as fb:
-        f = _Utf8Reader(fb)
+    with open_transcript(path) as fb:
+        f = _Utf8Reader(fb, path, stats)
         buf = f.read()
         pos = _skip_ws(buf, 0)
         if buf[pos:pos + 1] == "{":
@@ -296,6 +565,8 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
             stats.lines += 1
             elem_line = line + buf.count("\n", 0, pos)
             if type(obj) is dict:
+                if _SURROGATE_ESCAPE.search(buf, pos, end):
+                    obj = _without_lone_surrogates(obj)
                 yield index, elem_line, obj
             else:
                 stats.non_object += 1
@@ -316,12 +587,19 @@ class _Utf8Reader:
     incrementally (bad bytes become U+FFFD, a leading byte-order mark is dropped: editors on
     Windows write one)."""
 
-    def __init__(self, fb) -> None:
+    def __init__(self, fb, path: Path, stats: ReadStats) -> None:
         self._fb = fb
+        self._path = path
+        self._stats = stats
         # A BOM is not JSON; a UTF-16 one says the whole file is UTF-16 (PowerShell's ">").
         encoding = "utf-16" if fb.peek(2)[:2] in _UTF16_BOMS else "utf-8-sig"
         self._dec = codecs.getincrementaldecoder(encoding)(errors="replace")
 
     def read(self, size: int = _CHUNK) -> str:
-        chunk = self._fb.read(size)
+        try:
+            chunk = self._fb.read(size)
+        except _DAMAGE as exc:  # a compressed file cut short: what came before it is read
+            self._stats.damaged.append(f"{self._path.name}: the compressed stream is cut short or corrupt "
+                                       f"({exc}); the elements before it were read")
+            chunk = b""
         return self._dec.decode(chunk, final=not chunk)

@@ -24,6 +24,7 @@ from spec_debug.session.formats import (
     asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, text_log,
 )
 from spec_debug.session.formats.common import Cursor
+from spec_debug.session.reader import pretty_objects, read_head, transcript_stem, unpacked_name
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "openai", "text")
 _SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast")
@@ -68,11 +69,11 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         raise UsageError(f"{path}: not a regular file or a directory",
                          hint="save the stream to a file first (a pipe cannot be read twice)")
     else:
-        sibling = path.parent / f"{path.name}.jsonl"
+        sibling = next((s for s in claude_layout.trunk_candidates(path) if s.is_file()), None)
         files = []
         if claude_layout.is_session_folder(path) or path.name == "subagents":
             # Without the trunk beside it (a folder copied alone), its sub-agents are read alone.
-            files = [sibling] if sibling.is_file() else claude_layout.agent_files(path)
+            files = [sibling] if sibling is not None else claude_layout.agent_files(path)
         files = files or _session_files(path)
         if not files:
             raise UsageError(f"{path}: no transcript files found",
@@ -96,9 +97,10 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     line those are usage errors instead."""
     if scanning and not file.is_file():
         return None  # a pipe or socket in the folder: opening it would wait forever
+    unreadable: list[str] = []
     try:
         packed = _compression(file)
-        detected, array, recognized = _sniff(file)
+        detected, array, recognized = _sniff(file, unreadable)
     except OSError as e:
         if scanning:
             return None  # one unreadable file does not stop the others
@@ -106,9 +108,16 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     if packed:
         if scanning:
             return None
+        tool = {"zstd": "zstd -d", "zip": "unzip", "tar": "tar -xf"}[packed]
         raise UsageError(f"{file}: a {packed} archive, not a transcript",
-                         hint=f"decompress it first (e.g. zcat, zstdcat or unzip) to {file.stem}")
-    if scanning and fmt is None and not recognized and file.suffix.lower() in (".json", ".jsonl"):
+                         hint=f"unpack it first ({tool} {file.name}); gzip, bzip2 and xz transcripts are read as they are")
+    if unreadable:
+        # Compressed, but not even its start decompresses: nothing in it can be read.
+        if scanning:
+            return None
+        raise UsageError(f"{file}: cannot be read: its {unreadable[0]}",
+                         hint="check the copy (gzip -t / xz -t / bzip2 -t name it) or use the original file")
+    if scanning and fmt is None and not recognized and unpacked_name(file.name).lower().endswith((".json", ".jsonl")):
         return None  # a config or data file in the folder, not a transcript
     recording = detected == "asciicast"
     if recording:
@@ -121,7 +130,7 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         recording = recording and fmt == "text"
         exec_events = exec_events and fmt == "codex"
         detected = fmt
-    return SessionSource(id=file.stem, path=file, format=detected, array=array, recording=recording,
+    return SessionSource(id=transcript_stem(file), path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events)
 
 
@@ -157,9 +166,9 @@ def _with_sub_agent_rollouts(source: SessionSource) -> list[SessionSource]:
     folder (``sessions/YYYY/MM/DD/``) that descend from it, as Claude Code sub-agents come
     with their session file."""
     siblings = [source]
-    for file in sorted(source.path.parent.glob("rollout-*.jsonl")):
-        if file != source.path and file.is_file():
-            siblings.append(SessionSource(id=file.stem, path=file, format="codex"))
+    for file in sorted(source.path.parent.glob("rollout-*.jsonl*")):
+        if file != source.path and file.is_file() and unpacked_name(file.name).endswith(".jsonl"):
+            siblings.append(SessionSource(id=transcript_stem(file), path=file, format="codex"))
     if len(siblings) == 1:
         source.thread = codex_threads.thread_of(source.path)
         return [source]
@@ -190,7 +199,8 @@ def _unique_ids(sources: list[SessionSource], root: Path) -> None:
     stems = Counter(s.id for s in sources)
     for source in sources:
         if stems[source.id] > 1:
-            source.id = source.path.relative_to(root).with_suffix("").as_posix()
+            relative = source.path.relative_to(root)
+            source.id = (relative.parent / transcript_stem(relative)).as_posix()
 
 
 def _session_files(root: Path) -> list[Path]:
@@ -202,13 +212,14 @@ def _session_files(root: Path) -> list[Path]:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
+        trunks = {unpacked_name(name) for name in names}
         dirnames[:] = sorted(
             d for d in dirnames
             if d not in _NOT_SESSION_DIRS and not d.startswith(".") and not d.endswith((".dist-info", ".egg-info"))
-            and f"{d}.jsonl" not in names and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
+            and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
         )
         for name in sorted(filenames):
-            lower = name.lower()
+            lower = unpacked_name(name).lower()  # session.jsonl.gz is read as session.jsonl
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
                 continue
             if lower.startswith(("readme", "license", "agent-")) or lower == "journal.jsonl":
@@ -244,16 +255,22 @@ def detect_format(path: Path) -> tuple[str, bool]:
 
 
 def _compression(path: Path) -> str | None:
+    """The kind of archive ``path`` is, when it cannot be read as a transcript: zstd and zip
+    (no streaming reader in the stdlib of Python 3.11), or a tar archive, compressed or not
+    (``tar czf sessions.tgz ~/.claude/projects``: many files in one). gzip, bzip2 and xz
+    files are read through (:func:`reader.iter_lines`)."""
     with open(path, "rb") as f:
         head = f.read(8)
-    return next((name for magic, name in _COMPRESSED if head.startswith(magic)), None)
+    kind = next((name for magic, name in _COMPRESSED if head.startswith(magic)), None)
+    if kind is None and read_head(path, _TAR_MAGIC_AT + 8)[_TAR_MAGIC_AT:_TAR_MAGIC_AT + 5] == b"ustar":
+        kind = "tar"
+    return kind
 
 
-def _sniff(path: Path) -> tuple[str, bool, bool]:
+def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
     """``(format, is_json_array, recognized)``: recognized is False when nothing in the head
     looked like a transcript line (the format is then a fallback guess)."""
-    with open(path, "rb") as f:
-        head = f.read(_SNIFF_BYTES)
+    head = read_head(path, _SNIFF_BYTES, unreadable)  # decompressed (gzip, bzip2, xz)
     if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         # PowerShell's ">" (see reader.is_utf16); the window may end inside a character.
         head = head.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
@@ -263,6 +280,14 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
         return "text", False, False
     lines = stripped.splitlines()
     first = lines[0]
+    if first.strip() == b"{" and (objects := pretty_objects(stripped, _SNIFF_LINES)):
+        # Indented JSON (reader.is_pretty): one object, or a stream of them (``jq .`` over a
+        # JSONL file). One object holding "messages" is a chat request or export, read as an
+        # array; a stream is judged as the JSONL it was, one compact line per object.
+        if len(objects) > 1 or not isinstance(objects[0].get("messages"), list):
+            stripped = b"\n".join(json.dumps(o).encode() for o in objects)
+            lines = stripped.splitlines()
+            first = lines[0]
     if stripped[:1] in (b"[", b"{"):
         try:
             value = json.loads(first)
@@ -309,10 +334,12 @@ def _sniff(path: Path) -> tuple[str, bool, bool]:
     return ("claude-code" if seen else "text"), False, False
 
 
-_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"),
-               (b"PK\x03\x04", "zip"))
-"""Magic numbers of archives people keep old sessions in (RFC 1952, RFC 8878, the xz, bzip2
-and zip file formats)."""
+_COMPRESSED = ((b"\x28\xb5\x2f\xfd", "zstd"), (b"PK\x03\x04", "zip"))
+"""Magic numbers of archives people keep old sessions in that are not read through (RFC 8878,
+the zip file format)."""
+_TAR_MAGIC_AT = 257
+"""A POSIX tar header has ``ustar`` at byte 257 (POSIX.1-2001 pax/ustar format; GNU tar writes
+``ustar  ``)."""
 _CLAUDE_PREFIX = re.compile(rb'"type":\s?"(?:user|assistant|system|summary)"')
 _CLAUDE_ENVELOPE = re.compile(rb'"(?:sessionId|parentUuid)":|"message":\s?\{"role":')
 _CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
 from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
-from spec_debug.session.reader import iter_json_records
+from spec_debug.session.reader import iter_json_records, transcript_stem
 
 SPAWN_TOOLS = frozenset({"Task", "Agent"})
 """``Task`` on CLI 2.0.x, ``Agent`` on 2.1.x (TRANSCRIPTS.md section 1a)."""
@@ -387,7 +387,7 @@ def _session_folder(transcript: Path) -> Path:
             return parent.parent
     if transcript.name.startswith("agent-") and (transcript.parent / "tool-results").is_dir():
         return transcript.parent
-    return transcript.with_suffix("")
+    return transcript.parent / transcript_stem(transcript)  # <sessionId>.jsonl or .jsonl.gz
 
 
 def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.session.events import ReadStats
-from spec_debug.session.reader import iter_json_records
+from spec_debug.session.reader import PACKED_SUFFIXES, iter_json_records, read_head, transcript_stem
 
 _FIRST_LINES = 50
 
@@ -24,13 +24,33 @@ def is_session_folder(path: Path) -> bool:
     ``agent-*.jsonl``), large tool outputs (``tool-results/``) and Workflow snapshots, never
     sessions."""
     return (path / "subagents").is_dir() or (path / "tool-results").is_dir() or (path / "workflows").is_dir() \
-        or any(path.glob("agent-*.jsonl"))
+        or bool(_agent_glob(path, "agent-*.jsonl"))
+
+
+def trunk_candidates(folder: Path) -> list[Path]:
+    """Where the trunk of the session folder ``<sessionId>/`` is: ``<sessionId>.jsonl`` beside
+    it, or that file compressed (``gzip -r`` over a project folder)."""
+    return [folder.parent / f"{folder.name}.jsonl{suffix}" for suffix in ("", *PACKED_SUFFIXES)]
 
 
 def agent_files(folder: Path) -> list[Path]:
     """The sub-agent transcripts under a session folder (or its ``subagents/``), compaction
     agents left out (see :func:`subagent_files`)."""
-    return sorted(p for p in folder.glob("**/agent-*.jsonl") if not p.name.startswith("agent-acompact"))
+    return sorted(p for p in _agent_glob(folder, "**/agent-*.jsonl") if not p.name.startswith("agent-acompact"))
+
+
+def _agent_glob(folder: Path, pattern: str) -> list[Path]:
+    """``folder.glob(pattern)`` for a ``*.jsonl`` pattern, compressed copies (``.jsonl.gz``,
+    ``.bz2``, ``.xz``) included."""
+    found = list(folder.glob(pattern))
+    for suffix in PACKED_SUFFIXES:
+        found += folder.glob(pattern + suffix)
+    return found
+
+
+def agent_id_of(path: Path) -> str:
+    """``x1`` for ``agent-x1.jsonl`` (or ``agent-x1.jsonl.gz``)."""
+    return transcript_stem(path)[len("agent-"):]
 
 
 def is_auto_memory(folder: Path, beside: set[str]) -> bool:
@@ -113,20 +133,21 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
     Compaction agents (``agent-acompact-*``) are internal and skipped
     (sonnes/chitragupt ``docs/specs/004-subagents.md``).
     """
-    folder = session_file.parent / session_file.stem
+    session_id = transcript_stem(session_file)
+    folder = session_file.parent / session_id
     candidates: list[Path] = []
     if folder.is_dir():
-        candidates += sorted(folder.glob("subagents/**/agent-*.jsonl"))
-        candidates += sorted(folder.glob("agent-*.jsonl"))
-    for beside in sorted(session_file.parent.glob("agent-*.jsonl")):
-        if _names_session(beside, session_file.stem):
+        candidates += sorted(_agent_glob(folder, "subagents/**/agent-*.jsonl"))
+        candidates += sorted(_agent_glob(folder, "agent-*.jsonl"))
+    for beside in sorted(_agent_glob(session_file.parent, "agent-*.jsonl")):
+        if _names_session(beside, session_id):
             candidates.append(beside)
     files: dict[str, tuple[Path, dict, str | None]] = {}
     by_tool_use: dict[str, str] = {}
     run_agents: dict[str, list[str]] = {}
     workflows = folder / "subagents" / "workflows"
     for path in candidates:
-        agent_id = path.name[len("agent-"):-len(".jsonl")]
+        agent_id = agent_id_of(path)
         if agent_id.startswith("acompact") or agent_id in files:
             continue
         meta = read_meta(path.with_name(f"agent-{agent_id}.meta.json"))
@@ -195,8 +216,7 @@ def _names_session(path: Path, session_id: str) -> bool:
     read: ``sessionId`` precedes ``message`` (claude-code-log ``models.py``), and the line may
     hold a pasted image megabytes long."""
     try:
-        with open(path, "rb") as f:
-            start = f.readline(_NAME_BYTES)
+        start = read_head(path, _NAME_BYTES).split(b"\n", 1)[0]
     except OSError:
         return False
     m = _SESSION_ID.search(start)
