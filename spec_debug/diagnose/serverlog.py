@@ -54,6 +54,12 @@ _BENCH_FIELDS = {
     "acceptance_rate_pct": re.compile(r"^\s*Acceptance rate \(%\):\s*" + _NUM, re.M),
 }
 
+# sgl-project/sglang benchmark/mtbench/bench_sglang_eagle.py (the benchmark the SGLang EAGLE
+# docs and PR #4247 quote) prints one summary line, its numbers not at the line start:
+# `#questions: 80, Throughput: 378.57 token/s, Acceptance length: 5.39`.
+_MTBENCH = re.compile(r"#questions:\s*\d+,\s*Throughput:\s*" + _NUM + r"\s*token/s"
+                      r"(?:,\s*Acceptance length:\s*" + _NUM + ")?")
+
 
 @dataclass
 class ServerLogStats:
@@ -192,4 +198,10 @@ def parse_server_log(text: str) -> ServerLogStats:
         found = rx.findall(text)
         if found:
             stats.bench[key] = float(found[-1])  # the last summary in the file is the newest
+    mtbench = _MTBENCH.findall(text)
+    if mtbench and "output_tok_s" not in stats.bench:
+        throughput, accept_length = mtbench[-1]
+        stats.bench["output_tok_s"] = float(throughput)
+        if accept_length and "accept_length" not in stats.bench:
+            stats.bench["accept_length"] = float(accept_length)
     return stats

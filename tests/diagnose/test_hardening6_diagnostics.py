@@ -243,3 +243,50 @@ def test_an_unreadable_server_interpreter_is_a_clear_note(tmp_path):
     [line] = engine_step.check(context(facts))
     assert line.code == "SD004" and "the server's interpreter was not read" in line.evidence[0]
     assert "pid 4242" in line.evidence[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Throughput numbers as people give them
+# ---------------------------------------------------------------------------------------------
+from spec_debug.diagnose.serverlog import parse_server_log  # noqa: E402
+from spec_debug.diagnose.steps import throughput_step  # noqa: E402
+
+# sgl-project/sglang PR #4247 (EAGLE-3 support), chromecast56's benchmark output: the summary
+# line of benchmark/mtbench/bench_sglang_eagle.py, numbers mid-line.
+MTBENCH_OUTPUT = """\
+100%|██████████| 80/80 [00:59<00:00,  1.35it/s]
+#questions: 80, Throughput: 378.57 token/s, Acceptance length: 5.39
+"""
+
+
+def test_sglang_mtbench_summary_gives_throughput_and_accept_length():
+    stats = parse_server_log(MTBENCH_OUTPUT)
+    assert (stats.measured_tok_s, stats.accept_length) == (378.57, 5.39)
+    # it reaches the throughput step through the server_log probe's markers
+    from spec_debug.probes.server_log import MARKERS
+    kept = [line for line in MTBENCH_OUTPUT.splitlines() if any(m in line for m in MARKERS)]
+    facts = throughput_step.parse({"found": True, "path": "mtbench.log", "lines": kept,
+                                   "args": {"baseline_tok_s": "158.34"}})
+    assert facts["throughput"]["measured_tok_s"] == 378.57
+    assert facts["throughput"]["log"]["accept_length"] == 5.39
+
+
+def throughput_findings(args: dict) -> list:
+    facts = throughput_step.parse({"found": False, "path": None, "lines": [], "args": args})
+    return throughput_step.check(context(facts))
+
+
+def test_tok_s_with_a_unit_is_read_and_the_regression_found():
+    # INCIDENT.md: ~54.8 tok/s with the EAGLE-3 draft against a 90 tok/s baseline, as typed
+    found = throughput_findings({"baseline_tok_s": "90 tok/s", "measured_tok_s": "54.8 tok/s"})
+    assert codes(found) == [("SD501", "error")]
+    assert "0.61x" in found[0].evidence[1]
+
+
+@pytest.mark.parametrize("value, words", [("0", "not a positive throughput"), ("0.00", "not a positive throughput"),
+                                          ("178,86", "not a number"), ("fast", "not a number")])
+def test_an_unusable_baseline_says_so_instead_of_going_silent(value, words):
+    # a baseline of 0 (a benchmark whose requests all failed) used to disable SD501 without a word
+    found = throughput_findings({"baseline_tok_s": value, "measured_tok_s": "54.8"})
+    assert codes(found) == [("SD004", "info")]
+    assert words in found[0].evidence[0] and repr(value) in found[0].evidence[0]

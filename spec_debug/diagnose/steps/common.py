@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any, Iterable, Mapping
 
 from spec_debug.diagnose.checks.common import Where
@@ -42,10 +44,19 @@ def not_checked(ctx: Any, what: str, provide: str) -> Finding:
                           facts={"provide": provide}, title=f"Not checked: {provide}")
 
 
-def as_float(value: Any) -> float | None:
-    if value in (None, ""):
-        return None
+def tok_s_var(value: Any, name: str) -> tuple[float | None, str | None]:
+    """A tokens-per-second var as people write it (`178.86`, `178.86 tok/s`, `1,234.5`):
+    (value, None), (None, None) when not given, or (None, why it cannot be used)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None, None
+    text = re.sub(r"\s*tok(en)?s?\s*/\s*s(ec)?\s*$", "", str(value).strip(), flags=re.I)
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d*)?", text):
+        text = text.replace(",", "")  # thousands separators; "178,86" (a decimal comma) is refused
     try:
-        return float(str(value).strip().rstrip("%"))
+        number = float(text)
     except ValueError:
-        return None
+        return None, f"--var {name}={value!r} is not a number of tokens per second"
+    if not math.isfinite(number) or number <= 0:
+        # 0 is what a benchmark whose requests all failed prints; it is no baseline to compare
+        return None, f"--var {name}={value!r} is not a positive throughput (a benchmark whose requests failed?)"
+    return number, None

@@ -7,7 +7,7 @@ from typing import Any
 
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
 from spec_debug.diagnose.serverlog import parse_server_log
-from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, as_float, not_checked, raised, record, where
+from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, not_checked, raised, record, tok_s_var, where
 from spec_debug.diagnose.throughput import build_model, chain_accept_length, estimate_draft_cost_ratio
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
 from spec_debug.record import Finding
@@ -18,7 +18,8 @@ NS = "throughput"
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     args = host.get("args") or {}
     stats = parse_server_log("\n".join(host.get("lines") or []))
-    baseline, measured = as_float(args.get("baseline_tok_s")), as_float(args.get("measured_tok_s"))
+    baseline, baseline_problem = tok_s_var(args.get("baseline_tok_s"), "baseline_tok_s")
+    measured, measured_problem = tok_s_var(args.get("measured_tok_s"), "measured_tok_s")
     source = "--var measured_tok_s" if measured is not None else None
     if measured is None and stats.measured_tok_s:
         measured = stats.measured_tok_s
@@ -26,7 +27,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                   else f"median of {stats.decode_lines} decode lines in the server log")
     facts: dict[str, Any] = {NS: {"server_log": host.get("path"), "server_log_found": bool(host.get("found")),
                                   "log": stats.to_facts(), "baseline_tok_s": baseline,
-                                  "measured_tok_s": measured, "measured_source": source}}
+                                  "measured_tok_s": measured, "measured_source": source,
+                                  "var_problems": {k: v for k, v in (("baseline_tok_s", baseline_problem),
+                                                                     ("measured_tok_s", measured_problem)) if v}}}
     # Contract names the report's throughput chart reads (spec_debug/report/views.py).
     if measured is not None and baseline is not None:
         facts.update({"measured_tok_s": measured, "baseline_tok_s": baseline})
@@ -95,11 +98,12 @@ def check(ctx: Any) -> list[Finding]:
     log = tp.get("log") or {}
     findings: list[Finding] = []
     baseline, measured, source = tp.get("baseline_tok_s"), tp.get("measured_tok_s"), tp.get("measured_source")
+    problems = tp.get("var_problems") or {}
     if baseline is None:
-        findings.append(not_checked(ctx, "no baseline throughput without speculation",
+        findings.append(not_checked(ctx, problems.get("baseline_tok_s") or "no baseline throughput without speculation",
                                     "--var baseline_tok_s=N (decode tok/s of the same server without speculation)"))
     if measured is None:
-        findings.append(not_checked(ctx, "no measured throughput with speculation",
+        findings.append(not_checked(ctx, problems.get("measured_tok_s") or "no measured throughput with speculation",
                                     "--var measured_tok_s=N or --var server_log=PATH"))
     launch = ctx.host_facts.get("launch", {})
     evals = ctx.host_facts.get("eval", {})
