@@ -41,6 +41,10 @@ DEFAULT_CONNECT_TIMEOUT_S = 15.0
 DEFAULT_KEEPALIVE_S = 15.0
 DEFAULT_KNOWN_HOSTS = "~/.ssh/known_hosts"
 GLOBAL_KNOWN_HOSTS = "/etc/ssh/ssh_known_hosts"
+# ssh_config(5), UserKnownHostsFile and GlobalKnownHostsFile: ssh(1) also reads these second
+# files by default (new keys go to the first).
+DEFAULT_KNOWN_HOSTS_FILES = (DEFAULT_KNOWN_HOSTS, "~/.ssh/known_hosts2")
+GLOBAL_KNOWN_HOSTS_FILES = (GLOBAL_KNOWN_HOSTS, "/etc/ssh/ssh_known_hosts2")
 # OpenSSH's default identities, in the order ssh(1) tries them (ssh_config(5): IdentityFile).
 DEFAULT_IDENTITY_FILES = ("~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ed25519")
 
@@ -267,7 +271,7 @@ def resolve_target(
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
     user = entry.get("user") or getpass.getuser()
     port = int(_number(entry.get("port"), "Port", DEFAULT_PORT))
-    identity_files = tuple(entry.get("identityfile", []))
+    identity_files = tuple(_environment_expanded_strict(path, "IdentityFile") for path in entry.get("identityfile", []))
     if identity_file:
         identity_files = (os.path.expanduser(identity_file), *identity_files)
     proxy_command = entry.get("proxycommand")
@@ -284,8 +288,8 @@ def resolve_target(
     keepalive = _number(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
     if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
         keepalive = DEFAULT_KEEPALIVE_S
-    known_hosts = _split_files(entry.get("userknownhostsfile")) or (DEFAULT_KNOWN_HOSTS,)
-    global_known = _split_files(entry.get("globalknownhostsfile")) or (GLOBAL_KNOWN_HOSTS,)
+    known_hosts = _user_known_hosts_files(entry.get("userknownhostsfile"))
+    global_known = _split_files(entry.get("globalknownhostsfile")) or GLOBAL_KNOWN_HOSTS_FILES
     return SSHTarget(
         alias=destination.host,
         hostname=entry.get("hostname", destination.host),
@@ -331,7 +335,15 @@ def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> para
 # (paramiko/config.py, TOKENS_BY_CONFIG_KEY: no %n, %p, %i, %k, %L or %% in IdentityFile, no %n
 # or %% in ProxyCommand). `IdentityFile ~/.ssh/keys/%n` (a key per alias) otherwise names a
 # file that does not exist and the host "fails authentication" with no key tried at all.
-_OWN_TOKENS = {"identityfile": set("nipkLj"), "identityagent": set("nipkLj"), "proxycommand": set("n")}
+# UserKnownHostsFile takes the same tokens as IdentityFile (ssh_config(5), TOKENS), which paramiko
+# leaves unexpanded: `UserKnownHostsFile ~/.ssh/known_hosts.d/%k` found no file, and
+# --accept-new wrote a file literally named `%k`.
+_OWN_TOKENS = {
+    "identityfile": set("nipkLj"),
+    "identityagent": set("nipkLj"),
+    "userknownhostsfile": set("nipkLj"),
+    "proxycommand": set("n"),
+}
 _TOKEN = re.compile(r"%(.)")
 
 
@@ -348,7 +360,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
         # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
         # the shell that runs it expands a leading one (_ProxyCommand in ssh_connect).
-        inherited = {c[1] for c in self._allowed_tokens("identityfile" if key == "identityagent" else key) if c.startswith("%")}
+        source_key = key if key in self.TOKENS_BY_CONFIG_KEY else "identityfile"
+        inherited = {c[1] for c in self._allowed_tokens(source_key) if c.startswith("%")}
 
         def expand(match: re.Match[str]) -> str:
             token = match.group(1)
@@ -357,7 +370,6 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             if token in own:
                 return _own_token(token, config, target_hostname)
             if token in inherited:
-                source_key = "identityfile" if key == "identityagent" else key
                 return str(super(_OpenSSHTokens, self)._tokenize(config, target_hostname, source_key, match.group(0)))
             return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
 
@@ -396,6 +408,37 @@ def _environment_expanded(value: str | None) -> str | None:
     if value is None:
         return None
     return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda match: os.environ.get(match.group(1), match.group(0)), value)
+
+
+def _environment_expanded_strict(value: str, keyword: str) -> str:
+    """`${VAR}` replaced by the environment's value in IdentityFile and UserKnownHostsFile, as
+    ssh(1) does (ssh_config(5), ENVIRONMENT VARIABLES); paramiko leaves the text as written, so
+    `IdentityFile ${HOME}/.ssh/id_gpu` named no file and the host "failed authentication" with
+    no key tried. An unset variable is an error, as in ssh(1) ("invalid environment variable
+    expansion": openssh-portable: ssh.c, default_client_percent_dollar_expand)."""
+
+    def expand(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in os.environ:
+            raise UsageError(
+                f"ssh config: {keyword} {value}: environment variable {name} is not set",
+                hint=f"set {name}, or write the path without it",
+            )
+        return os.environ[name]
+
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", expand, value)
+
+
+def _user_known_hosts_files(value: str | None) -> tuple[str, ...]:
+    """UserKnownHostsFile's files, `${VAR}` expanded (tokens are, by the config lookup)."""
+    if value is None:
+        return DEFAULT_KNOWN_HOSTS_FILES
+    if value.strip().lower() == "none":
+        # ssh_config(5): "none causes ssh(1) to ignore any user-specific known hosts files".
+        # /dev/null reads as empty and swallows what --accept-new adds, where a file named
+        # `none` would be created in the current folder.
+        return (os.devnull,)
+    return _split_files(_environment_expanded_strict(value, "UserKnownHostsFile")) or DEFAULT_KNOWN_HOSTS_FILES
 
 
 def _own_token(token: str, config: dict[str, object], alias: str) -> str:

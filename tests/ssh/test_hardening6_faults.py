@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -18,6 +19,8 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
+from spec_debug.errors import UsageError
+from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HostUnreachableError
 from tests.sshd_fixture import ClientSetup, SshServer
@@ -136,3 +139,44 @@ def test_a_fetch_after_sshd_closed_the_idle_sftp_channel_opens_a_new_one(
         transport.get(str(tmp_path / "remote.txt"), tmp_path / "back.txt")
         assert transport.exists(str(tmp_path / "remote.txt"))
     assert (tmp_path / "back.txt").read_text() == "first\n"
+
+
+def test_ssh_config_paths_with_environment_variables_and_tokens_work_as_in_ssh(
+    client: ClientSetup, sshd: SshServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ssh_config(5): IdentityFile and UserKnownHostsFile take `${VAR}` and `%` tokens."""
+    keys = client.home / "keys"
+    keys.mkdir()
+    shutil.copy(client.key.path, keys / "id_gpu")
+    os.chmod(keys / "id_gpu", 0o600)
+    per_host = client.home / ".ssh" / "known_hosts.d"
+    per_host.mkdir()
+    (per_host / "gpu").write_text(sshd.known_hosts_line)
+    monkeypatch.setenv("GPU_KEYS", str(keys))
+    client.alias("gpu", sshd, IdentityFile="${GPU_KEYS}/id_gpu", UserKnownHostsFile="${HOME}/.ssh/known_hosts.d/%n")
+    client.known_hosts.write_text("")  # only the per-host file knows the key
+    with SSHTransport.connect("gpu", client.options()) as transport:
+        out = StreamCapture("stdout")
+        transport.run("echo in", stdout=out, stderr=StreamCapture("stderr"))
+    assert out.text() == "in\n"
+    client.alias("unset", sshd, IdentityFile="${SPEC_DEBUG_H6_UNSET}/id_gpu")
+    with pytest.raises(UsageError) as caught:
+        SSHTransport.connect("unset", client.options())
+    assert "environment variable SPEC_DEBUG_H6_UNSET is not set" in caught.value.message
+
+
+def test_user_known_hosts_file_none_reads_no_file_and_writes_none(
+    client: ClientSetup, sshd: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`UserKnownHostsFile none` with `StrictHostKeyChecking accept-new`: the key is taken for
+    this run and filed nowhere (a file named `none` in the current folder before)."""
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    client.alias("throwaway", sshd, UserKnownHostsFile="none", StrictHostKeyChecking="accept-new")
+    client.known_hosts.write_text("")
+    for _ in range(2):
+        with SSHTransport.connect("throwaway", client.options()):
+            pass
+    assert list(workdir.iterdir()) == []
+    assert client.known_hosts.read_text() == ""
