@@ -218,3 +218,127 @@ def mask_values(value: Any, secrets: tuple[str, ...]) -> Any:
     if isinstance(value, dict):
         return {k: mask_values(v, secrets) for k, v in value.items()}
     return value
+
+
+# ---------------------------------------------------------------- streams
+
+_PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
+_PEM_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY-----")
+_PEM_END_HOLD = 256
+"""Characters kept back while inside a key: an END marker split across two reads is still seen."""
+
+
+def _match_spans(text: str, secrets: tuple[str, ...], suspect: bool) -> list[tuple[int, int]]:
+    """(start, end) of every whole match of every pattern (the name or flag before a secret
+    included) and of every secret value in ``text``; ``suspect``: may_hold_secret(text)."""
+    spans = [m.span() for pattern in _PATTERNS for m in pattern.finditer(text)] if suspect else []
+    for secret in secrets:
+        at = text.find(secret)
+        while at >= 0:
+            spans.append((at, at + len(secret)))
+            at = text.find(secret, at + 1)
+    return spans
+
+
+class StreamRedactor:
+    """Masks a byte stream as it passes, as ``mask_values(redact_text(whole), secrets)`` would
+    mask it whole: a step's spilled output can be gigabytes, so it is never held whole.
+
+    Text is released in blocks cut after a line end. A cut never falls inside a match (the name
+    or flag before a secret and the secret itself travel together) and the last ``OVERLAP``
+    characters wait for the next read, so a secret split across two reads is masked like one
+    that was not. Bytes that are not UTF-8 pass through unchanged (surrogateescape), so the
+    artifact is the output as printed, less its secrets."""
+
+    BLOCK = 64 * 1024
+    OVERLAP = 4096
+    MAX_HOLD = 4 * 1024 * 1024
+    """A match longer than this (a quoted "secret" megabytes long) is cut anyway: memory stays bounded."""
+    PEM_HOLD = 64 * 1024
+    """A BEGIN PRIVATE KEY with no END this far on is masked to the end of the stream, as
+    redact_text masks it (a key is ~3 KB)."""
+
+    def __init__(self, secrets: tuple[str, ...] = ()) -> None:
+        self._secrets = secrets
+        self._pending = bytearray()
+        self._next_at = self.BLOCK
+        self._in_key = False
+
+    def feed(self, data: bytes) -> bytes:
+        """What of the stream so far can be written out now, masked."""
+        self._pending += data
+        if len(self._pending) < self._next_at:
+            return b""
+        return self._drain(final=False)
+
+    def close(self) -> bytes:
+        """The rest of the stream, masked."""
+        return self._drain(final=True)
+
+    def _mask(self, text: str, suspect: bool = True) -> bytes:
+        # The gate costs as much as the rest on a log with no secret: it runs once per block.
+        return mask_values(redact_text(text) if suspect else text, self._secrets).encode("utf-8", "surrogateescape")
+
+    def _hold(self, text: str) -> None:
+        self._pending = bytearray(text.encode("utf-8", "surrogateescape"))
+        self._next_at = len(self._pending) + self.BLOCK
+
+    def _drain(self, *, final: bool) -> bytes:
+        text = self._pending.decode("utf-8", "surrogateescape")
+        out = bytearray()
+        while True:
+            if self._in_key:
+                end = _PEM_END.search(text)
+                if end is None:  # still inside the key: it is already masked, drop it
+                    self._hold("" if final else text[-_PEM_END_HOLD:])
+                    return bytes(out)
+                text, self._in_key = text[end.start():], False
+            suspect = may_hold_secret(text)
+            if final:
+                self._hold("")
+                return bytes(out + self._mask(text, suspect))
+            limit = len(text) - self.OVERLAP
+            open_key = _unterminated_key(text)
+            if open_key is not None:
+                if open_key.start() == 0 and len(text) > self.PEM_HOLD:
+                    out += text[: open_key.end()].encode("utf-8", "surrogateescape") + MASK.encode()
+                    text, self._in_key = text[open_key.end():], True
+                    continue
+                limit = min(limit, open_key.start())
+            cut = _safe_cut(text, limit, _match_spans(text, self._secrets, suspect))
+            if cut <= 0:
+                if len(text) <= self.MAX_HOLD:
+                    self._pending = bytearray(text.encode("utf-8", "surrogateescape"))
+                    self._next_at = 2 * len(self._pending)  # doubling: a long hold is scanned O(n) times in all
+                    return bytes(out)
+                cut = len(text) - self.OVERLAP
+            out += self._mask(text[:cut], suspect)
+            self._hold(text[cut:])
+            return bytes(out)
+
+
+def _unterminated_key(text: str) -> re.Match[str] | None:
+    """The first BEGIN PRIVATE KEY marker with no END after it (pairs match lazily, as in _PATTERNS)."""
+    at = 0
+    while True:
+        begin = _PEM_BEGIN.search(text, at)
+        if begin is None:
+            return None
+        end = _PEM_END.search(text, begin.end())
+        if end is None:
+            return begin
+        at = end.end()
+
+
+def _safe_cut(text: str, limit: int, spans: list[tuple[int, int]]) -> int:
+    """A cut at or before ``limit``, after a line end where there is one, inside none of ``spans``."""
+    if limit <= 0:
+        return 0
+    cut = text.rfind("\n", 0, limit) + 1 or limit
+    moved = True
+    while moved:
+        moved = False
+        for start, end in spans:
+            if start < cut < end:
+                cut, moved = start, True
+    return cut

@@ -179,18 +179,20 @@ def _check(
         if not found and needle:
             # A long log keeps only its head and tail in the record: "not_contains: CUDA out
             # of memory" must not pass because the line fell in the part cut out of it.
-            found = _in_cut_part(re.compile(re.escape(needle)), streams) is not None
-            where = " (in the part of the output cut from the record)" if found else _unsearched(streams)
+            pattern = re.compile(re.escape(needle))
+            found = _in_cut_part(pattern, streams) is not None
+            where = " (in the part of the output cut from the record)" if found else _unsearched(pattern, streams)
         observed = ("found" if found else "not found") + where
         return (found, observed) if expectation.contains is not None else (not found, observed)
     if expectation.matches is not None:
         match = re.search(expectation.matches, output, re.MULTILINE)
         if match is not None:
             return True, f"matched {match.group(0)!r}"
-        match = _in_cut_part(re.compile(expectation.matches, re.MULTILINE), streams)
+        pattern = re.compile(expectation.matches, re.MULTILINE)
+        match = _in_cut_part(pattern, streams)
         if match is not None:
             return True, f"matched {match.group(0)!r} (in the part of the output cut from the record)"
-        return False, "no match" + _unsearched(streams)
+        return False, "no match" + _unsearched(pattern, streams)
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
     return bool(value), f"{value!r}"
@@ -205,8 +207,21 @@ def _in_cut_part(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -
     return None
 
 
-def _unsearched(streams: tuple[StreamCapture, ...]) -> str:
-    lost = [s.name for s in streams if not s.whole_stream_searchable]
+def watched_patterns(step: Step) -> tuple[re.Pattern[str], ...]:
+    """The patterns _check searches in the whole stream, for StreamCapture.watch: they are
+    found in the raw stream as it passes, since the spilled copy is masked."""
+    patterns = []
+    for expectation in step.expect:
+        needle = expectation.contains if expectation.contains is not None else expectation.not_contains
+        if needle:
+            patterns.append(re.compile(re.escape(needle)))
+        elif expectation.matches is not None:
+            patterns.append(re.compile(expectation.matches, re.MULTILINE))
+    return tuple(patterns)
+
+
+def _unsearched(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -> str:
+    lost = [s.name for s in streams if not s.searched_whole(pattern)]
     return f" (in the kept output only: part of {' and '.join(lost)} was not saved)" if lost else ""
 
 

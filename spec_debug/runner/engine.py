@@ -23,8 +23,8 @@ from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, shell_quote
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
-from spec_debug.redact import mask_values, redact_text, redact_value, secret_values
-from spec_debug.runner.attempt import AttemptResult, evaluate_attempt
+from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
+from spec_debug.runner.attempt import AttemptResult, evaluate_attempt, watched_patterns
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
@@ -195,9 +195,9 @@ class Run:
         host.status = "running"
         host.started_at = utc_now()
         self.options.reporter.host_started(target.name)
-        facts: dict[str, Any] = {}
+        facts: dict[str, Any] = {}  # raw: later steps template them ({{ facts.hf_token }})
         with self._lock:
-            self.record.facts[target.name] = facts
+            self.record.facts[target.name] = {}  # masked, as every step's own facts are
         skipped_for_input: dict[str, list[str]] = {}
         transport: Transport | None = None
         try:
@@ -264,6 +264,7 @@ class Run:
             f.severity == "error" for f in self.record.findings if f.host == target.name
         ):
             host.status = "failed"
+        host.error = self._clean(host.error)  # a transport's message may quote the command
         host.finished_at = utc_now()
         self.save(force=True)
         self.options.reporter.host_finished(host)
@@ -272,10 +273,7 @@ class Run:
         with self._lock:
             if result is not None:
                 self.record.steps.append(result)
-            if self.options.redact:
-                findings = [f.model_copy(update={"evidence": [mask_values(redact_text(e), self._secrets) for e in f.evidence]})
-                            for f in findings]
-            self.record.findings.extend(findings)
+            self.record.findings.extend(self._clean_findings(findings))
         self.save()
 
     # ---------------------------------------------------------------- steps
@@ -331,6 +329,7 @@ class Run:
             # The transport's message says what happened (lost, refused a session, hung).
             self._commit_step(self._errored(step, host, exc.message.splitlines()[0], command), [])
             raise
+        findings = self._clean_findings(findings)  # before the console shows them
         if self.options.gate is not None:
             self.options.gate.after_step(host, step, result, findings)
         self.options.reporter.step_finished(host, step, result, findings)
@@ -367,9 +366,14 @@ class Run:
                 reporter.output_line(_host, _step, stream, line)
         suffix = "" if attempt == 1 else f".attempt{attempt}"
         stem = f"{_safe_name(host)}/{step.id}{suffix}"
-        return (
-            StreamCapture("stdout", self.options.capture_limit, self.store.artifact_path(f"{stem}.stdout.log"), on_line),
-            StreamCapture("stderr", self.options.capture_limit, self.store.artifact_path(f"{stem}.stderr.log"), on_line),
+        watch = watched_patterns(step)
+        return tuple(  # type: ignore[return-value]
+            StreamCapture(
+                name, self.options.capture_limit, self.store.artifact_path(f"{stem}.{name}.log"), on_line,
+                # The spilled file is masked like run.json: it is shared with the record.
+                redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch,
+            )
+            for name in ("stdout", "stderr")
         )
 
     def _execute(
@@ -401,6 +405,9 @@ class Run:
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []
         facts.update(step_facts)
+        recorded_facts = self._clean(step_facts)
+        with self._lock:
+            self.record.facts[host].update(recorded_facts)
         artifacts = [
             str(c.spill_path.relative_to(self.store.run_dir)) for c in (stdout, stderr) if c.spill_path and c.spill_path.exists()
         ]
@@ -414,14 +421,14 @@ class Run:
             stdout=self._clean(stdout.text()),
             stderr=self._clean(stderr.text()),
             truncated=stdout.truncated or stderr.truncated,
-            facts=self._clean(step_facts),
+            facts=recorded_facts,
             command=self._clean(command),
             attempts=attempts,
             started_at=started_at,
             finished_at=utc_now(),
-            message=message,
+            message=self._clean(message),
             artifacts=artifacts,
-            expectations=expectations,
+            expectations=self._clean(expectations),
         )
         return result, findings
 
@@ -479,6 +486,13 @@ class Run:
             record.status = "passed"
         self.save(force=True)
         self.options.reporter.run_finished(record)
+
+    def _clean_findings(self, findings: list[Finding]) -> list[Finding]:
+        """Every text of a finding masked, not only its evidence: a failed expectation's title
+        quotes the needle and the output it saw (`expected output contains 'HF_TOKEN=hf_...'`)."""
+        if not self.options.redact:
+            return findings
+        return [Finding.model_validate(self._clean(f.model_dump())) for f in findings]
 
     def _clean(self, value: Any) -> Any:
         if not self.options.redact:

@@ -4,6 +4,12 @@ A step may print gigabytes (a model dump, a log cat). The record keeps at most
 ``limit_bytes`` of each stream (head and tail, since the end holds the traceback) and the
 full stream is spilled to an artifact file, so nothing is lost and memory stays flat.
 
+The spilled file is masked as it is written (``redactor``), as run.json is: without it a
+secret cut from the record would land on disk in the clear beside a record that masks it.
+Expectations that must see the whole stream (`not_contains: CUDA out of memory`) cannot read
+that file back (a needle may hold what the mask replaced), so their patterns are ``watch``ed
+on the raw stream as it passes.
+
 The disk may fill while a step prints gigabytes: then the spill stops, its partial file is
 removed (it would pass for the full output, and it holds the space run.json needs next), and
 the record's truncation marker says the full output could not be saved, and why. The step
@@ -16,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
+
+from spec_debug.redact import StreamRedactor
 
 DEFAULT_CAPTURE_LIMIT = 256 * 1024
 
@@ -41,6 +49,12 @@ class StreamCapture:
     _partial_line: bytearray = field(default_factory=bytearray)
     spill_error: str | None = None
     """Why the full stream could not be saved (e.g. "No space left on device"), else None."""
+    redactor: StreamRedactor | None = None
+    """Masks what goes to the spill file; None writes it as printed (--no-redact)."""
+    watch: tuple[re.Pattern[str], ...] = ()
+    """Patterns searched line by line in the whole raw stream as it passes."""
+    _watch_found: dict[tuple[str, int], re.Match[str]] = field(default_factory=dict)
+    _watch_buffer: bytearray = field(default_factory=bytearray)
 
     def write(self, chunk: bytes) -> None:
         if not chunk:
@@ -62,11 +76,35 @@ class StreamCapture:
                 if self._spill is None:
                     self.spill_path.parent.mkdir(parents=True, exist_ok=True)
                     self._spill = open(self.spill_path, "wb")
-                self._spill.write(chunk)
+                self._spill.write(chunk if self.redactor is None else self.redactor.feed(chunk))
             except OSError as exc:
                 self._give_up_spill(exc)
         if self.on_line is not None:
             self._emit_lines(chunk)
+        if len(self._watch_found) < len(self.watch):
+            self._watch_lines(chunk, final=False)
+
+    def _watch_lines(self, chunk: bytes, *, final: bool) -> None:
+        """Search the complete lines seen so far for the watched patterns not found yet."""
+        self._watch_buffer += chunk
+        end = len(self._watch_buffer) if final else self._watch_buffer.rfind(b"\n") + 1
+        keep = 0
+        if end == 0:
+            if len(self._watch_buffer) <= max(self.limit_bytes, _WATCH_OVERLAP):
+                return
+            # A line longer than the cap is searched as it is; its end is searched again with
+            # what follows, so a needle across the cut is still found.
+            end, keep = len(self._watch_buffer), _WATCH_OVERLAP
+        block = bytes(self._watch_buffer[:end]).decode("utf-8", "replace")
+        del self._watch_buffer[: end - keep]
+        for pattern in self.watch:
+            key = (pattern.pattern, pattern.flags)
+            if key not in self._watch_found:
+                found = _search_lines(pattern, block)
+                if found is not None:
+                    self._watch_found[key] = found
+        if len(self._watch_found) == len(self.watch):
+            self._watch_buffer.clear()
 
     def _emit_lines(self, chunk: bytes) -> None:
         self._partial_line += chunk
@@ -92,20 +130,27 @@ class StreamCapture:
         if not self.truncated:
             return (bytes(self._head) + bytes(self._tail)).decode("utf-8", "replace")
         half = self.limit_bytes // 2
-        tail = bytes(self._tail[-half:])
-        skipped = self.total_bytes - len(self._head) - len(tail)
+        head = _end_at_boundary(bytes(self._head))
+        tail = _start_at_boundary(bytes(self._tail[-half:]))
+        skipped = self.total_bytes - len(head) - len(tail)
         where = "full output in artifacts" if self.spill_error is None else f"the full output could not be saved: {self.spill_error}"
         marker = f"\n... [{skipped} bytes truncated; {where}] ...\n"
-        return bytes(self._head).decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
+        return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
     def search_whole(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         """The first match of pattern anywhere in the stream, the part cut from the record
         included: an expectation such as `not_contains: CUDA out of memory` on a long log must
-        not pass because the line fell between the kept head and tail. The spilled file is read
-        line by line (memory stays flat); a pattern spanning lines matches in the kept text only.
-        Call after close()."""
+        not pass because the line fell between the kept head and tail. A watched pattern was
+        searched in the raw stream as it passed; any other is searched in the spilled file (masked
+        when redacted) line by line (memory stays flat). A pattern spanning lines matches in the
+        kept text only. Call after close()."""
         kept = pattern.search(self.text())
-        if kept is not None or not self.truncated or self.spill_path is None or self.spill_error is not None:
+        if kept is not None or not self.truncated:
+            return kept
+        key = (pattern.pattern, pattern.flags)
+        if any((p.pattern, p.flags) == key for p in self.watch):
+            return self._watch_found.get(key)
+        if self.spill_path is None or self.spill_error is not None:
             return kept
         try:
             with open(self.spill_path, "rb") as spilled:
@@ -122,12 +167,22 @@ class StreamCapture:
         """False when part of the stream is neither in the record nor on disk."""
         return not self.truncated or (self.spill_path is not None and self.spill_error is None)
 
+    def searched_whole(self, pattern: re.Pattern[str]) -> bool:
+        """Whether search_whole(pattern) saw the whole stream (a watched pattern did, even when
+        the spill failed)."""
+        watched = any((p.pattern, p.flags) == (pattern.pattern, pattern.flags) for p in self.watch)
+        return watched or self.whole_stream_searchable
+
     def close(self) -> None:
         if self.on_line is not None and self._partial_line:
             self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))
             self._partial_line.clear()
+        if len(self._watch_found) < len(self.watch) and self._watch_buffer:
+            self._watch_lines(b"", final=True)
         if self._spill is not None:
             try:
+                if self.redactor is not None:
+                    self._spill.write(self.redactor.close())
                 self._spill.close()  # flushes: on a full disk this is where the write fails
             except OSError as exc:
                 self._spill = None
@@ -150,3 +205,44 @@ class StreamCapture:
                 self.spill_path.unlink(missing_ok=True)
             except OSError:
                 pass
+
+
+_WATCH_OVERLAP = 64 * 1024
+
+
+def _search_lines(pattern: re.Pattern[str], block: str) -> re.Match[str] | None:
+    """The first match within one line of block (the whole block is searched at once; only a
+    match that spans lines sends it back line by line)."""
+    found = pattern.search(block)
+    if found is None or "\n" not in found.group(0).rstrip("\n"):
+        return found
+    for line in block.splitlines(keepends=True):
+        found = pattern.search(line)
+        if found is not None:
+            return found
+    return None
+
+
+# The cut between head and tail lands anywhere: in `password=hunter2` the tail would start with
+# `hunter2`, a secret no pattern recognises once its name is cut off, and a multi-byte character
+# would be split. Head and tail end and start at a line end (else a space) near the cut; what
+# they drop is counted in the marker and kept in the artifact.
+_WHITESPACE = re.compile(rb"[ \t\n]")
+
+
+def _end_at_boundary(head: bytes) -> bytes:
+    edge = len(head) - len(head) // 4
+    at = head.rfind(b"\n", edge)
+    if at < 0:
+        spaces = [m.start() for m in _WHITESPACE.finditer(head, edge)]
+        at = spaces[-1] if spaces else -1
+    return head[: at + 1] if at >= 0 else head
+
+
+def _start_at_boundary(tail: bytes) -> bytes:
+    edge = len(tail) // 4
+    at = tail.find(b"\n", 0, edge)
+    if at < 0:
+        space = _WHITESPACE.search(tail, 0, edge)
+        at = space.start() if space else -1
+    return tail[at + 1 :] if at >= 0 else tail

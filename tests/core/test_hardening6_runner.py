@@ -1,0 +1,169 @@
+"""The runner, its record and its reports under real-world output: secrets in long logs, binary
+and terminal output, a record re-read later.
+
+A serving log runs to gigabytes; the record keeps its head and tail and the whole of it goes to
+runs/<run>/artifacts/. Everything under runs/ is shared with the team (pasted, uploaded as a CI
+artifact), so a secret the record masks must not sit in the clear beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from spec_debug.redact import MASK, StreamRedactor, mask_values, redact_text
+from tests.conftest import only_run, run_cli
+
+HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345"
+API_KEY = "k3y-Zq8wPl0mNoPe"
+
+
+def _run(tmp_path, playbook_text: str, *args: str):
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text(playbook_text, encoding="utf-8")
+    out = tmp_path / "runs"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out), *args)
+    run_dir, record = only_run(out)
+    return result, run_dir, record
+
+
+def _everything_written(run_dir) -> str:
+    return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in sorted(run_dir.rglob("*")) if p.is_file())
+
+
+# ---------------------------------------------------------------- spilled output is masked
+
+LONG_LOG_WITH_SECRETS = """\
+for i in $(seq 1 2000); do echo "[TP0] Decode batch $i, HF_TOKEN={{ hf }} curl -H 'X-Auth: {{ api_key }}'"; done
+echo "launch: python -m sglang.launch_server --api-key {{ api_key }} --model-path /m"
+for i in $(seq 1 2000); do echo "[TP0] Decode batch $i, gen throughput (token/s): 55.1" >&2; done
+"""
+
+
+def test_spilled_output_is_masked_and_expectations_still_see_the_cut_part(tmp_path):
+    playbook = (
+        "name: p\nvars:\n  api_key: ''\n  hf: ''\nsteps:\n  - id: serve\n    run: |\n"
+        + "".join(f"      {line}\n" for line in LONG_LOG_WITH_SECRETS.splitlines())
+        + "    expect:\n"
+        # only in the middle of stdout, cut from the record: found on the raw stream
+        + f"      - contains: 'Decode batch 1000, HF_TOKEN={HF}'\n"
+        + f"      - not_contains: '--api-key {API_KEY} --model-path /nope'\n"
+        + "      - matches: '^launch: .*--api-key \\S+ --model-path /m$'\n"
+    )
+    result, run_dir, record = _run(tmp_path, playbook, "--capture-limit", "4096",
+                                   "--var", f"api_key={API_KEY}", "--var", f"hf={HF}")
+    step = record["steps"][0]
+    assert step["status"] == "passed", (step["expectations"], result.stderr)
+    assert result.code == 0
+    assert sorted(step["artifacts"]) == ["artifacts/local/serve.stderr.log", "artifacts/local/serve.stdout.log"]
+    spilled = (run_dir / "artifacts/local/serve.stdout.log").read_text(encoding="utf-8").splitlines()
+    assert len(spilled) == 2001  # the whole stream is kept, only its secrets masked
+    assert spilled[999] == f"[TP0] Decode batch 1000, HF_TOKEN={MASK} curl -H 'X-Auth: {MASK}'"
+    assert spilled[-1] == f"launch: python -m sglang.launch_server --api-key {MASK} --model-path /m"
+    written = _everything_written(run_dir)
+    assert HF not in written and API_KEY not in written
+    assert HF not in result.stderr and API_KEY not in result.stderr
+
+
+def test_no_redact_keeps_the_spilled_output_as_printed(tmp_path):
+    playbook = ("name: p\nvars:\n  hf: ''\nsteps:\n  - id: serve\n"
+                "    run: 'for i in $(seq 1 500); do echo \"HF_TOKEN={{ hf }}\"; done'\n")
+    _, run_dir, record = _run(tmp_path, playbook, "--capture-limit", "1024", "--var", f"hf={HF}", "--no-redact")
+    spilled = (run_dir / record["steps"][0]["artifacts"][0]).read_text()
+    assert spilled == f"HF_TOKEN={HF}\n" * 500
+
+
+def _whole(data: bytes, secrets: tuple[str, ...]) -> bytes:
+    return mask_values(redact_text(data.decode("utf-8", "surrogateescape")), secrets).encode("utf-8", "surrogateescape")
+
+
+def _streamed(data: bytes, secrets: tuple[str, ...], sizes: list[int], seed: int) -> bytes:
+    pick = random.Random(seed)
+    redactor, out, at = StreamRedactor(secrets), bytearray(), 0
+    while at < len(data):
+        size = pick.choice(sizes)
+        out += redactor.feed(data[at:at + size])
+        at += size
+    return bytes(out + redactor.close())
+
+
+PEM = (b"-----BEGIN OPENSSH PRIVATE KEY-----\n" + b"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n" * 40
+       + b"-----END OPENSSH PRIVATE KEY-----\n")
+SECRET_LINE = (f"rank 3 env HF_TOKEN={HF} OPENAI_API_KEY=sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX "
+               f"--hf-token {API_KEY} \"password\": \"pa ss word\" caf\u00e9 ").encode() + b"\xff\xfe raw\n"
+
+
+@pytest.mark.parametrize("sizes", [[1, 2, 3], [4093, 7, 65536], [65536], [200_000, 1]])
+def test_streamed_masking_equals_masking_the_whole_output(sizes):
+    """Secrets land on every read boundary (the sizes and the filler are chosen so they do):
+    the file on disk must be what masking the whole output at once gives, byte for byte,
+    invalid UTF-8 and a private key included."""
+    filler = b"[TP0] Prefill batch. #new-seq: 1, #new-token: 7, #cached-token: 0\n"
+    data = (filler * 997 + SECRET_LINE * 300 + PEM + b"x" * 70_001 + SECRET_LINE + API_KEY.encode()) * 3
+    if sizes == [1, 2, 3]:
+        data = data[:150_000]  # a byte at a time is slow in Python; 150 kB crosses two blocks
+    secrets = (API_KEY,)
+    streamed = _streamed(data, secrets, sizes, seed=len(sizes))
+    assert streamed == _whole(data, secrets)
+    assert HF.encode() not in streamed and API_KEY.encode() not in streamed and b"b3BlbnNzaC1" not in streamed
+
+
+def test_a_key_that_never_ends_is_masked_to_the_end_of_the_stream():
+    data = b"ok\n" + b"-----BEGIN RSA PRIVATE KEY-----\n" + b"MIIEpAIBAAKCAQEA\n" * 20_000
+    streamed = _streamed(data, (), [65536], seed=0)
+    assert streamed == _whole(data, ()) == b"ok\n-----BEGIN RSA PRIVATE KEY-----" + MASK.encode()
+
+
+# ---------------------------------------------------------------- the record masks every text
+
+
+def test_a_failed_expectation_does_not_quote_the_secret_in_its_message_title_or_console(tmp_path):
+    playbook = ("name: p\nvars:\n  api_key: ''\nsteps:\n  - id: auth\n"
+                "    run: echo \"auth with {{ api_key }} failed\"\n"
+                "    expect:\n      - contains: 'auth with {{ api_key }} ok'\n"
+                f"      - contains: 'HF_TOKEN={HF}'\n")
+    playbook = playbook.replace("{{ api_key }} ok", f"{API_KEY} ok")
+    result, run_dir, record = _run(tmp_path, playbook, "--var", f"api_key={API_KEY}")
+    assert result.code == 1
+    step = record["steps"][0]
+    assert step["status"] == "failed" and "observed not found" in step["message"]
+    written = _everything_written(run_dir)
+    assert API_KEY not in written and HF not in written
+    assert API_KEY not in result.stderr and HF not in result.stderr
+    assert MASK in record["findings"][0]["title"]
+
+
+def test_facts_captured_from_output_are_masked_in_the_record_but_usable_by_later_steps(tmp_path):
+    playbook = (
+        "name: p\nsteps:\n"
+        "  - id: env\n"
+        f"    run: echo 'HF_TOKEN={HF}'\n"
+        "    capture:\n"
+        "      - regex: 'HF_TOKEN=(?P<hf_token>\\S+)'\n"
+        "      - name: env_line\n        regex: '(HF_TOKEN=\\S+)'\n"
+        "  - id: use\n"
+        f"    run: test '{{{{ facts.hf_token }}}}' = '{HF}'\n"
+    )
+    result, run_dir, record = _run(tmp_path, playbook)
+    assert [s["status"] for s in record["steps"]] == ["passed", "passed"], record["steps"]
+    assert record["facts"]["local"] == {"hf_token": MASK, "env_line": f"HF_TOKEN={MASK}"}
+    assert HF not in _everything_written(run_dir)
+
+
+def test_the_tail_kept_in_the_record_does_not_start_inside_a_secret(tmp_path):
+    """The kept tail starts wherever the last --capture-limit/2 bytes start: right after
+    `password=`, it began with the bare password, which no pattern knows without its name."""
+    half = 1024
+    password = "Zq8-correct-horse-battery"
+    rest = "\n" + "step done\n" * 80
+    rest += "#" * (half - len(password) - len(rest) - 1) + "\n"
+    # The command holds the password backwards: only the output has it.
+    script = f"import sys; sys.stdout.write('x' * 5000 + '\\ndb password=' + {password[::-1]!r}[::-1] + {rest!r})"
+    playbook = f"name: p\nsteps:\n  - id: db\n    run: python3 -c {json.dumps(script)}\n"
+    _, run_dir, record = _run(tmp_path, playbook, "--capture-limit", str(2 * half))
+    stdout = record["steps"][0]["stdout"]
+    assert record["steps"][0]["truncated"] and "bytes truncated" in stdout
+    assert "correct-horse" not in _everything_written(run_dir)
+    assert stdout.split("] ...\n", 1)[1].startswith("step done\n")
