@@ -90,11 +90,19 @@ _BENCH_KEYS = {
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
 }
 _TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec)?|tokens per second)\b")
-_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*$")
-_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?baseline", re.I)
+# People write thousands with a comma ("1,234.5 tok/s" for a batch's total throughput); a
+# number that follows "digit," is the tail of one, never a reading of its own. A range
+# ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
+_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*$")
+_RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
+# Speculation switched off, in the words people use for the baseline run: "no-spec",
+# "without speculation", "w/o spec decoding", "without EAGLE-3", "without the draft".
+_NO_SPEC = (r"\b(?:without|w/o|no|non)[- ]?(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?)"
+            r"|\bspec\w*(?:\s+decod\w*)?\s+(?:off|disabled)")
+_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:(?:no-spec(?:ulation)?\s+)?baseline|" + _NO_SPEC + ")", re.I)
 _BASELINE_BEFORE = re.compile(
-    r"(?:baseline|without speculation|no[- ]spec(?:ulation)?|non-speculative)"
-    r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|speed))*\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
+    r"(?:baseline|" + _NO_SPEC + ")"
+    r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed))*\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # Literal-first patterns, run directly: each is its own gate (a literal prefix scan).
 _ACC_WORDS = (re.compile(r"acc(?:uracy)?(?![a-z])"), re.compile(r"Acc(?:uracy)?(?![a-z])"),
               re.compile(r"ACC(?:URACY)?(?![A-Z])"))
@@ -305,20 +313,23 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         if m is None:
             continue
         start, end = m.start("value"), unit.end()
+        value = float(m.group("value").replace(",", ""))
+        if text[start - 1:start] in ("-", "\u2013") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
+            start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         before = text[max(0, start - 40):start]
         after = text[end:end + 25]
         baseline = bool(_BASELINE_AFTER.match(after) or (_may_say_baseline(before) and _BASELINE_BEFORE.search(before)))
         name = "baseline_throughput" if baseline else "throughput"
-        found.append(Metric(name, float(m.group("value")), "tok/s", _context(text, start, end)))
+        found.append(Metric(name, value, "tok/s", _context(text, start, end)))
 
 
 def _may_say_baseline(before: str) -> bool:
-    """Every spelling _BASELINE_BEFORE knows has "baseline" or "spec" in it; the regex (an
+    """Every spelling _BASELINE_BEFORE knows has "baseline", "spec", "eagle" or "draft" in it; the regex (an
     alternation searched at every offset) is the costly part of reading a throughput."""
     if not before.isascii():
         return True  # re.I folds some non-ASCII letters (U+017F is an "s") that lower() keeps
     low = before.lower()
-    return "baseline" in low or "spec" in low
+    return "baseline" in low or "spec" in low or "eagle" in low or "draft" in low
 
 
 def _accuracy(text: str, found: list[Metric]) -> None:

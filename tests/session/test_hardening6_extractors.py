@@ -76,3 +76,42 @@ def test_one_set_of_layers_spelled_two_ways_is_no_mismatch(tmp_path):
     # positions in SGLang's captured list are no layer ids to compare with
     m.say("So the draft sees torch.cat([aux_hidden_states[0], aux_hidden_states[1], aux_hidden_states[2]], dim=-1).")
     assert [f.code for f in _analyze(tmp_path, m).findings] == []
+
+
+# -- throughput as people write it ---------------------------------------------------------
+
+def _readings(text: str) -> list[tuple[str, float]]:
+    from spec_debug.session.metrics import extract_metrics
+    return [(m.name, m.value) for m in extract_metrics(text)]
+
+
+def test_thousands_separators_and_ranges():
+    # before: 234.5 (the digits after the comma) and 55.0 (the top of the range)
+    assert _readings("Total throughput with 64 concurrent requests is now 1,234.5 tok/s.") == [("throughput", 1234.5)]
+    assert _readings("Batch 256 reaches 12,480 tokens/s on 8xH200.") == [("throughput", 12480.0)]
+    assert _readings("With the new draft we get 50-55 tok/s per request.") == [("throughput", 52.5)]
+    assert _readings("EAGLE-3 sits at 61\u201363 tok/s.") == [("throughput", 62.0)]
+    # a list of readings is no thousands number, and "from A to B" is two readings
+    assert _readings("readings 54.8, 61.2 tok/s") == [("throughput", 61.2)]
+    assert _readings("went from 54.8 tok/s to 96.8 tok/s") == [("throughput", 54.8), ("throughput", 96.8)]
+
+
+def test_the_run_without_speculation_is_the_baseline_in_every_usual_wording():
+    # before: each of these baselines was an ordinary throughput, so SD501 never fired
+    assert _readings("90 tok/s without speculation, 54.8 tok/s with EAGLE-3") == [
+        ("baseline_throughput", 90.0), ("throughput", 54.8)]
+    assert _readings("Without spec decoding: 90.1 tok/s. With EAGLE-3: 54.8 tok/s.") == [
+        ("baseline_throughput", 90.1), ("throughput", 54.8)]
+    assert _readings("w/o EAGLE: 88 tok/s") == [("baseline_throughput", 88.0)]
+    assert _readings("Qwen3-8B at 90 tok/s (no spec) vs 61 tok/s with the draft") == [
+        ("baseline_throughput", 90.0), ("throughput", 61.0)]
+    # with the draft is no baseline
+    assert _readings("with the draft model at 54.8 tok/s") == [("throughput", 54.8)]
+
+
+def test_a_slower_speculative_run_against_a_baseline_written_without_the_word_baseline_is_sd501(tmp_path):
+    m = _session()
+    m.prompt("Without spec decoding: 90 tok/s on gpu01. With EAGLE-3: 54.8 tok/s. Why is the draft slower?")
+    a = _analyze(tmp_path, m)
+    [sd501] = [f for f in a.findings if f.code == "SD501"]
+    assert sd501.evidence == ["[msg 0] 54.8 tok/s measured vs 90 tok/s baseline"]
