@@ -324,7 +324,7 @@ def iter_json_records(path: Path, stats: ReadStats,
             stats.non_object += 1
             continue
         if _SURROGATE.search(raw):  # only lines orjson refused (or without orjson) come here
-            obj = _without_lone_surrogates(obj)
+            obj = without_lone_surrogates(obj)
         yield index, lineno, obj
 
 
@@ -339,16 +339,24 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE = re.compile("[\ud800-\udfff]")
 
 
-def _without_lone_surrogates(value):
+def without_lone_surrogates(value):
     """``value`` with every lone surrogate in its strings (keys too) replaced by U+FFFD
     (decoded pairs are one character already, so any surrogate left is alone)."""
     if type(value) is str:
         return _LONE.sub("\ufffd", value)
     if type(value) is dict:
-        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
+        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
     if type(value) is list:
-        return [_without_lone_surrogates(v) for v in value]
+        return [without_lone_surrogates(v) for v in value]
     return value
+
+
+def inner_json(text: str) -> object:
+    """``json.loads`` of JSON that travels as a string inside a record (Codex and OpenAI tool
+    ``arguments``, Codex's wrapped shell output), lone surrogates replaced as for records:
+    an escape there is two levels deep, so the record's own decoding never saw it."""
+    value = json.loads(text)
+    return without_lone_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
 def _decode_record(raw: bytes) -> object:
@@ -360,7 +368,7 @@ def _decode_record(raw: bytes) -> object:
         except _FastError:
             pass
     value = json.loads(raw.decode("utf-8", "surrogatepass"))
-    return _without_lone_surrogates(value) if _SURROGATE.search(raw) else value
+    return without_lone_surrogates(value) if _SURROGATE.search(raw) else value
 
 
 def is_pretty(path: Path) -> bool:
@@ -566,7 +574,7 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
             elem_line = line + buf.count("\n", 0, pos)
             if type(obj) is dict:
                 if _SURROGATE_ESCAPE.search(buf, pos, end):
-                    obj = _without_lone_surrogates(obj)
+                    obj = without_lone_surrogates(obj)
                 yield index, elem_line, obj
             else:
                 stats.non_object += 1

@@ -16,7 +16,6 @@ each item were a ``response_item`` payload.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -27,7 +26,7 @@ from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
 )
-from spec_debug.session.reader import iter_json_records
+from spec_debug.session.reader import inner_json, iter_json_records
 
 ROLLOUT_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
 RESPONSE_ITEM_TYPES = frozenset({
@@ -302,7 +301,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if output.startswith("{"):
             # Newer Codex wraps shell output as {"output": ..., "metadata": {"exit_code": N}}.
             try:
-                wrapped = json.loads(output)
+                wrapped = inner_json(output)
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("agent_id"), str):
                     agent_ref = wrapped["agent_id"]  # spawn_agent's result names the new thread
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from spec_debug.session.reader import inner_json, without_lone_surrogates
+
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
 
 
@@ -60,7 +62,7 @@ def decode_arguments(raw: Any) -> Any:
     if not isinstance(raw, str):
         return raw
     try:
-        value = json.loads(raw)
+        value = inner_json(raw)
     except ValueError:
         pass
     else:
@@ -73,12 +75,12 @@ def decode_arguments(raw: Any) -> Any:
     except ValueError:
         value, end = None, 0
     if value is not None and not text[end:].strip(" \t\r\n}]"):
-        return value
+        return without_lone_surrogates(value)
     if text.startswith("{"):
         found = _COMMAND_FIELD.search(text)
         if found:
             try:
-                return {found.group(1): _LENIENT.decode(found.group(2))}
+                return without_lone_surrogates({found.group(1): _LENIENT.decode(found.group(2))})
             except ValueError:
                 return None
     return None
