@@ -144,6 +144,22 @@ def test_one_step_on_a_one_module_mtp_target_is_served_as_trained(command):
     assert facts["resolved_draft_model"] in ("", "/models/DeepSeek-V3-0324-NextN")
 
 
+def test_draft_checks_on_an_mtp_server_say_they_do_not_apply_instead_of_asking_for_a_draft():
+    from spec_debug.diagnose.steps import configs_step, vocab_step
+
+    launch = launch_step.parse({"source": "var", "cmdline": VLLM_DEEPSEEK_MTP, "models": MODELS})
+    # the playbook passes the resolved draft on: none, the MTP module is inside the target
+    configs = configs_step.parse({"draft": {"name": "", "found": False},
+                                  "target": {"found": True, "path": "/models/DeepSeek-V3-0324",
+                                             "config": DEEPSEEK_V3_CONFIG}})
+    vocab = vocab_step.parse({"skipped": "no draft checkpoint: pass --var draft_model=DIR "
+                                         "(or a server command naming it)"})
+    for step, facts in ((configs_step, configs), (vocab_step, vocab)):
+        [line] = step.check(context(facts, launch))
+        assert line.code == "SD004" and "MTP module" in line.evidence[0]
+        assert "draft_model=DIR" not in line.title  # before: asked for a draft that does not exist
+
+
 def test_mtp_target_whose_config_is_missing_says_what_is_unknown():
     facts = launch_step.parse({"source": "var", "cmdline": SGLANG_DEEPSEEK_MTP, "models": {}})
     [finding] = launch_step.check(context(facts))

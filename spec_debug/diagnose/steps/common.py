@@ -44,6 +44,20 @@ def not_checked(ctx: Any, what: str, provide: str) -> Finding:
                           facts={"provide": provide}, title=f"Not checked: {provide}")
 
 
+def target_mtp_line(ctx: Any) -> Finding | None:
+    """For a check that needs the EAGLE-3 draft checkpoint: when the launch audit found that the
+    server drafts with its target's own MTP module(s), say so instead of asking for a draft
+    directory that does not exist."""
+    launch = ctx.host_facts.get("launch") or {}
+    if not launch.get("draft_is_target_mtp"):
+        return None
+    return not_checked(ctx, f"the server drafts with the MTP module(s) inside its target "
+                            f"{launch.get('target_model')} ({launch.get('engine')} "
+                            f"{(launch.get('algorithm') or '').lower()}): there is no separate EAGLE-3 draft "
+                            "checkpoint, so this draft check does not apply",
+                       "nothing for MTP serving (an EAGLE-3 draft's checks)")
+
+
 def tok_s_var(value: Any, name: str) -> tuple[float | None, str | None]:
     """A tokens-per-second var as people write it (`178.86`, `178.86 tok/s`, `1,234.5`):
     (value, None), (None, None) when not given, or (None, why it cannot be used)."""

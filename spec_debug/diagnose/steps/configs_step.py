@@ -8,7 +8,7 @@ from typing import Any
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import not_checked, record, where
+from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -53,6 +53,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
 def check(ctx: Any) -> list[Finding]:
     cfgs = ctx.facts.get(NS, {})
     if not cfgs.get("draft_config"):
+        mtp = target_mtp_line(ctx)
+        if mtp is not None:
+            return [mtp]
         return [not_checked(ctx, "no draft config.json could be read",
                             "--var draft_model=DIR (or a server command that names it)")]
     at = where(ctx)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
-from spec_debug.diagnose.steps.common import not_checked, record, where
+from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
 from spec_debug.record import Finding
 
 NS = "vocab"
@@ -23,7 +23,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
 def check(ctx: Any) -> list[Finding]:
     vocab = ctx.facts.get(NS, {})
     if vocab.get("skipped"):
-        return [not_checked(ctx, vocab["skipped"], "--var draft_model=DIR --var target_model=DIR")]
+        mtp = target_mtp_line(ctx)
+        return [mtp if mtp is not None else
+                not_checked(ctx, vocab["skipped"], "--var draft_model=DIR --var target_model=DIR")]
     findings = check_vocab_report(vocab.get("report") or {}, where(ctx))
     if vocab.get("target") is None:
         findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
