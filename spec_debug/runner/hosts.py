@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -41,8 +42,31 @@ class HostSpec:
     """ssh_config keywords given on the host's ssh command line (an inventory's ansible_ssh_common_args)."""
 
 
+def ipv6_host(text: str) -> tuple[str, int | None] | None:
+    """`[2001:db8::1]:2222` -> ("2001:db8::1", 2222), `fe80::1` -> ("fe80::1", None); None when
+    `text` is not an IPv6 address, bracketed or bare.
+
+    Ansible reads these forms in inventories (ansible/ansible: lib/ansible/parsing/utils/addresses.py,
+    parse_address); its brackets are the ones ssh(1) takes, not a host range.
+    """
+    match = re.fullmatch(r"\[([^\[\]]+)\](?::(\d+))?|([0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?:%[\w.-]+)?)", text)
+    if match is None:
+        return None
+    address = match.group(1) or match.group(3)
+    try:
+        socket.inet_pton(socket.AF_INET6, address.partition("%")[0])  # fe80::1%eth0: a scoped address
+    except OSError:
+        return None
+    return address, int(match.group(2)) if match.group(2) else None
+
+
 def expand_host_pattern(pattern: str) -> list[str]:
-    """`gpu[01-03]` -> gpu01 gpu02 gpu03; several bracket groups give their product."""
+    """`gpu[01-03]` -> gpu01 gpu02 gpu03; several bracket groups give their product.
+
+    An IPv6 destination (`[::1]:2222`, `bob@[fe80::1]`) is one host: its brackets are not a range.
+    """
+    if ipv6_host(pattern.rpartition("@")[2]) is not None:
+        return [pattern]
     parts = _BRACKET.split(pattern)
     # split() alternates literal text and bracket contents: lit, br, lit, br, ..., lit
     choices: list[list[str]] = []

@@ -33,7 +33,7 @@ from typing import Any, Callable
 import yaml
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.hosts import HostSpec, expand_host_pattern
+from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_config import parse_ssh_args
 
 _CONNECTION_VARS = {
@@ -265,7 +265,8 @@ def _looks_like_yaml(text: str) -> bool:
     return False
 
 
-_SECTION = re.compile(r"^\[([^\]:]+)(?::(vars|children))?\]$")
+# Ansible allows a comment after a section header (ansible/ansible: lib/ansible/plugins/inventory/ini.py, _compile_patterns).
+_SECTION = re.compile(r"^\[([^\]:]+)(?::(vars|children))?\]\s*(?:[#;].*)?$")
 
 
 def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
@@ -281,7 +282,7 @@ def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
             section, kind = header.group(1).strip(), header.group(2) or "hosts"
             inventory.group(section)
             continue
-        if line.startswith("["):
+        if line.startswith("[") and ipv6_host(line.split()[0]) is None:
             raise UsageError(f"{path}:{number}: bad section header {line!r}", hint="write [group], [group:vars] or [group:children]")
         try:
             fields = shlex.split(line, comments=True)
@@ -316,7 +317,11 @@ def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
 
 
 def _split_ini_port(text: str) -> tuple[str, str | None]:
-    """`host:2222` -> (host, "2222"); a colon inside a [01:10] range is not a port."""
+    """`host:2222` -> (host, "2222"); a colon inside a [01:10] range is not a port, nor one of
+    an IPv6 address (`fe80::1`, `[fe80::1]:2222` -> ("fe80::1", "2222"), as Ansible reads them)."""
+    ipv6 = ipv6_host(text)
+    if ipv6 is not None:
+        return ipv6[0], None if ipv6[1] is None else str(ipv6[1])
     head, sep, tail = text.rpartition(":")
     if sep and tail.isdigit() and "]" not in tail and head.count("[") == head.count("]"):
         return head, tail

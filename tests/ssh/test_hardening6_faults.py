@@ -23,7 +23,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HostUnreachableError
-from tests.sshd_fixture import ClientSetup, SshServer
+from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
 
 StartServer = Callable[..., SshServer]
 
@@ -54,10 +54,11 @@ def blackhole() -> Iterator[int]:
         sock.close()
 
 
-def spec_debug_run(client: ClientSetup, playbook: Path, out: Path, *hosts: str) -> subprocess.Popen[bytes]:
+def spec_debug_run(client: ClientSetup, playbook: Path, out: Path, *hosts: str, args: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
     host_args = [arg for host in hosts for arg in ("--host", host)]
     return subprocess.Popen(
-        [sys.executable, "-m", "spec_debug", "run", str(playbook), *host_args, "-F", str(client.config), "--batch", "--out", str(out)],
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), *host_args, *args, "-F", str(client.config), "--batch",
+         "--out", str(out)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "COLUMNS": "200"},
@@ -180,3 +181,52 @@ def test_user_known_hosts_file_none_reads_no_file_and_writes_none(
             pass
     assert list(workdir.iterdir()) == []
     assert client.known_hosts.read_text() == ""
+
+
+def ipv6_sshd(name: str, sshd_factory: StartServer, monkeypatch: pytest.MonkeyPatch) -> SshServer:
+    """A real sshd listening on [::1] (the shared fixture picks its free port over IPv4)."""
+    import tests.sshd_fixture as fixture
+
+    def free_port(address: str = "127.0.0.1") -> int:
+        with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as sock:
+            sock.bind((address, 0))
+            return int(sock.getsockname()[1])
+
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    monkeypatch.setattr(fixture, "free_port", free_port)
+    return sshd_factory(name, address="::1")
+
+
+def test_an_inventory_of_ipv6_hosts_runs_on_them(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ansible's IPv6 host forms: `[addr]:port` and a bare `addr` in INI, `"[addr]:port"` in
+    YAML; before, `[::1]:2222` was a "bad section header" (INI) or a "bad range" (YAML,
+    --hosts), and a bare `::1` became host `:` port 1."""
+    server = ipv6_sshd("h6v6", sshd_factory, monkeypatch)
+    client.trust(server)
+    client.hosts["*"] = {"IdentityFile": str(client.key.path), "UserKnownHostsFile": str(client.known_hosts)}
+    write_ssh_config(client.config, client.hosts)
+    playbook = tmp_path / "where.yaml"
+    playbook.write_text(
+        "name: where\ndescription: t\nsteps:\n  - id: where\n    title: where\n    why: w\n"
+        "    run: echo \"${SSH_CONNECTION##* }\"\n"
+    )
+    ini = tmp_path / "hosts.ini"
+    ini.write_text(f"[gpus]\n[::1]:{server.port} rack=a\n::1 ansible_port={server.port} rack=b\n")
+    yml = tmp_path / "hosts.yml"
+    yml.write_text(f'all:\n  hosts:\n    "[::1]:{server.port}":\n')
+    for inventory in (ini, yml):
+        out = tmp_path / f"runs-{inventory.suffix[1:]}"
+        process = spec_debug_run(client, playbook, out, args=("--inventory", str(inventory)))
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode == 0, stderr.decode()
+        record = load_run(out)
+        assert [h["name"] for h in record["hosts"]] == ["::1"] and record["hosts"][0]["status"] == "passed"
+        [step] = record["steps"]
+        assert step["stdout"].strip() == str(server.port), step
+    out = tmp_path / "runs-hosts"
+    process = spec_debug_run(client, playbook, out, args=("--hosts", f"[::1]:{server.port}"))
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr.decode()
