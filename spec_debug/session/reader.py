@@ -375,16 +375,16 @@ def is_pretty(path: Path) -> bool:
     """The file is a stream of indented JSON objects, not JSONL: what ``jq . session.jsonl >
     out.jsonl`` writes (``jq`` pretty-prints by default, "--compact-output" is opt-in: jq
     manual), as do ``JSON.stringify(obj, null, 2)`` loops. Its first non-blank line is an
-    object's opening brace alone, which no JSONL record is."""
+    object's opening brace alone, which no JSONL record is. Only the head is read (a JSONL
+    file's first line may be a pasted image megabytes long)."""
     try:
-        for _lineno, raw in iter_lines(path, ReadStats(), max_bytes=4096):
-            if raw is None:
-                return False
-            if raw.strip():
-                return raw.removeprefix(codecs.BOM_UTF8).strip() == b"{"
-    except (OSError, *_DAMAGE):
+        head = read_head(path, 4096)
+    except OSError:
         return False
-    return False
+    if head[:2] in _UTF16_BOMS:
+        head = head.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
+    first, newline, _ = head.removeprefix(codecs.BOM_UTF8).lstrip().partition(b"\n")
+    return bool(newline) and first.strip() == b"{"
 
 
 def pretty_objects(head: bytes, limit: int) -> list[dict]:
