@@ -57,8 +57,9 @@ class DraftConfig:
     hidden_act: str
     rope: RopeConfig
     max_position_embeddings: int
-    sliding_window: int | None
-    layer_types: tuple[str, ...]  # per draft layer: "full_attention" | "sliding_attention"
+    # as the forward applies them (transformers' config rules; raw keys stay in `raw`):
+    sliding_window: int | None  # None when no layer slides
+    layer_types: tuple[str, ...]  # one per draft layer: "full_attention" | "sliding_attention"
     aux_layer_ids: tuple[int, ...] | None  # as written in the config (format's own convention)
     num_aux: int  # fc fan-in in units of target_hidden_size
     norm_before_residual: bool
@@ -83,6 +84,10 @@ class DraftConfig:
             "num_layers": self.num_layers, "vocab_size": self.vocab_size,
             "draft_vocab_size": self.draft_vocab_size, "aux_layer_ids": self.aux_layer_ids,
             "num_aux": self.num_aux, **self.norm_flags,
+            # what the forward applies (Qwen3 drafts: after Qwen3Config's rules), not raw keys
+            "sliding_window": self.sliding_window, "layer_types": list(self.layer_types),
+            "rope_type": self.rope.rope_type,
+            "max_position_embeddings": self.max_position_embeddings,
         }
 
 
@@ -216,13 +221,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
     head_dim = _number(decoder, "head_dim", where, default=hidden // heads, minimum=1)
     vocab = _int(decoder, "vocab_size", where)
     num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
-    layer_types = decoder.get("layer_types") or ("full_attention",) * num_layers
-    if not isinstance(layer_types, (list, tuple)) or not all(isinstance(t, str) for t in layer_types):
-        raise CheckpointError(f"{where}: layer_types is {layer_types!r}, expected a list of "
-                              "'full_attention' / 'sliding_attention'")
-    sliding_window = decoder.get("sliding_window")
-    if sliding_window is not None:
-        sliding_window = _number(decoder, "sliding_window", where, minimum=1)
+    sliding_window, layer_types = _attention_windows(decoder, model_type, num_layers, where)
     target_hidden = _number(raw, "target_hidden_size", where, default=hidden, minimum=1)
     draft_vocab = _number(raw, "draft_vocab_size", where, default=0, minimum=0) or _number(
         decoder, "draft_vocab_size", where, default=vocab, minimum=1)
@@ -259,6 +258,38 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         verifier=verifier,
         raw=dict(raw),
     )
+
+
+def _attention_windows(decoder: Mapping[str, Any], model_type: str, num_layers: int,
+                       where: str) -> tuple[int | None, tuple[str, ...]]:
+    """(window, layer_types) as the forward applies them: the config object transformers builds
+    from these keys, which speculators reads (core.py `self.sliding_window`, `layer_types`).
+    A layer slides only if its type says so and a window exists."""
+    layer_types = decoder.get("layer_types")
+    if layer_types is not None and (not isinstance(layer_types, (list, tuple)) or not all(
+            isinstance(t, str) for t in layer_types)):
+        raise CheckpointError(f"{where}: layer_types is {layer_types!r}, expected a list of "
+                              "'full_attention' / 'sliding_attention'")
+    window = decoder.get("sliding_window")
+    if window is not None:
+        window = _number(decoder, "sliding_window", where, minimum=1)
+    if model_type == "qwen3":
+        # transformers models/qwen3/configuration_qwen3.py `Qwen3Config.__post_init__`: the
+        # window exists only with use_sliding_window (default False; sliding_window default
+        # 4096), and absent layer_types slide from layer max_window_layers (default 28) on
+        if not decoder.get("use_sliding_window", False):
+            window = None
+        elif "sliding_window" not in decoder:
+            window = 4096
+        if layer_types is None:
+            first = decoder.get("max_window_layers", 28)
+            first = first if isinstance(first, int) and not isinstance(first, bool) else 28
+            layer_types = ["sliding_attention" if window is not None and i >= first
+                           else "full_attention" for i in range(num_layers)]
+    given = list(layer_types or ())
+    types = tuple("sliding_attention" if i < len(given) and given[i] == "sliding_attention"
+                  and window is not None else "full_attention" for i in range(num_layers))
+    return (window if "sliding_attention" in types else None), types
 
 
 # Draft classes that are a Llama decoder whatever the config's model_type says: SpecForge /

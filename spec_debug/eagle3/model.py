@@ -454,22 +454,8 @@ class Eagle3Draft(nn.Module):
 
 def layer_windows(cfg: DraftConfig) -> list[int | None]:
     """The attention window of each draft layer (None = full), as speculators builds its masks
-    from the transformers config object (core.py `sliding_window`, `sliding_window_indices`)."""
-    window, types = cfg.sliding_window, list(cfg.layer_types)
-    if cfg.model_type == "qwen3":
-        # transformers models/qwen3/configuration_qwen3.py `Qwen3Config.__post_init__`: the
-        # window exists only with use_sliding_window (default False; sliding_window default
-        # 4096), and absent layer_types slide from layer max_window_layers (default 28) on
-        raw = cfg.raw.get("transformer_layer_config") if cfg.format == "speculators" else cfg.raw
-        decoder = raw if isinstance(raw, Mapping) else {}
-        if not decoder.get("use_sliding_window", False):
-            window = None
-        elif "sliding_window" not in decoder:
-            window = 4096
-        if decoder.get("layer_types") is None:
-            first = decoder.get("max_window_layers", 28)
-            first = first if isinstance(first, int) else 28
-            types = ["sliding_attention" if window is not None and i >= first
-                     else "full_attention" for i in range(cfg.num_layers)]
-    return [window if i < len(types) and types[i] == "sliding_attention" else None
+    from the transformers config object (core.py `sliding_window`, `sliding_window_indices`);
+    config.py has already applied the config class's rules (Qwen3's use_sliding_window)."""
+    types = cfg.layer_types
+    return [cfg.sliding_window if i < len(types) and types[i] == "sliding_attention" else None
             for i in range(cfg.num_layers)]

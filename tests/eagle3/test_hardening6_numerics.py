@@ -204,3 +204,33 @@ def test_rope_under_either_key_name(tmp_path, verifiers, rope, key):
 
     reference, loaded = _world(tmp_path, verifiers, {"rope_parameters": dict(rope)}, edit=rewrite)
     assert max(_max_diffs(reference, loaded, 30)) < TOLERANCE
+
+
+# ------------------------------------------------------------------------------------------
+# What the summary says about attention windows is what the forward runs
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("arch,layers,keys", [
+    # the window keys kept, the switch off: Qwen3Config drops the window
+    ("qwen3", 1, {"use_sliding_window": False, "sliding_window": 3,
+                  "layer_types": ["sliding_attention"]}),
+    # no layer_types: Qwen3Config slides from layer max_window_layers (1) on
+    ("qwen3", 2, {"use_sliding_window": True, "sliding_window": 3, "max_window_layers": 1}),
+    # Llama keeps the keys as written (speculators reads them off the config object)
+    ("llama", 2, {"sliding_window": 3, "layer_types": ["sliding_attention", "full_attention"]}),
+], ids=["qwen3-switch-off", "qwen3-max_window_layers", "llama-as-written"])
+def test_summary_states_the_windows_the_forward_applies(tmp_path, verifiers, arch, layers, keys):
+    from spec_debug.eagle3.config import load_draft_config
+
+    def write_keys(decoder: dict) -> None:
+        decoder.pop("layer_types", None)
+        decoder.update(keys)
+
+    reference, loaded = _world(tmp_path, verifiers, {}, edit=write_keys, arch=arch,
+                               layers=layers)
+    summary = load_draft_config(tmp_path / "draft").summary()
+    sliding = [i for i, kind in enumerate(summary["layer_types"]) if kind == "sliding_attention"]
+    assert sliding == reference.sliding_window_indices or (
+        reference.sliding_window is None and sliding == [])
+    assert summary["sliding_window"] == (reference.sliding_window if sliding else None)
+    assert len(summary["layer_types"]) == layers
+    assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
