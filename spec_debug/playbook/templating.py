@@ -145,6 +145,9 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
     try:
         return _compile(source, shell).render(context)
     except UndefinedError as exc:
+        unset = [n for n in _unset_facts(source, context, template=True) if f"'{n[6:]}'" in (exc.message or "")]
+        if unset:
+            raise _unset_fact_error(site, unset[0]) from None
         raise TemplateError(f"{_where(site)}: undefined variable: {exc.message}", hint="define it under vars: or pass --var NAME=VALUE") from None
     except TemplateSyntaxError as exc:
         raise TemplateError(f"{_where(site)}: template syntax error: {exc.message}") from None
@@ -167,6 +170,9 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
     try:
         return _compile_expression(expression)(**context)
     except UndefinedError as exc:
+        unset = [n for n in _unset_facts(expression, context, template=False) if f"'{n[6:]}'" in (exc.message or "")]
+        if unset:
+            raise _unset_fact_error(site, unset[0]) from None
         raise TemplateError(
             f"{_where(site)}: undefined variable in expression {expression!r}: {exc.message}",
             hint="guard it with 'is defined', or define it under vars:",
@@ -185,6 +191,31 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
                 hint="or give the capture a default: value",
             ) from None
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
+
+
+def _unset_facts(source: str, context: dict[str, Any], *, template: bool) -> list[str]:
+    """`facts.X` in source that no step has set on this host. Jinja says "'dict object' has no
+    attribute 'X'" and the hint said to pass --var, which cannot set a fact: the usual cause is
+    that the step capturing it failed, errored or was skipped."""
+    try:
+        parsed = TEXT_ENV.parse(source if template else "{{ " + source + " }}")
+    except TemplateSyntaxError:
+        return []
+    facts = context.get("facts")
+    if not isinstance(facts, dict):
+        return []
+    return list(dict.fromkeys(
+        f"facts.{attr.attr}" for attr in parsed.find_all(nodes.Getattr)
+        if isinstance(attr.node, nodes.Name) and attr.node.name == "facts" and attr.attr not in facts
+    ))
+
+
+def _unset_fact_error(site: TemplateSite, name: str) -> TemplateError:
+    return TemplateError(
+        f"{_where(site)}: {name} is not set: no earlier step captured it on this host "
+        f"(the step that captures it failed, errored or was skipped)",
+        hint=f"guard it: {name} is defined and ..., or give the capture a default: value",
+    )
 
 
 def _none_names(expression: str, context: dict[str, Any]) -> list[str]:

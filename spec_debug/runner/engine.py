@@ -307,7 +307,12 @@ class Run:
         except TransportError:
             raise
         except SpecDebugError as exc:
-            return self._errored(step, host, exc.message, None), [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])], step.on_failure == "stop"
+            errored = self._errored(step, host, exc.message, None)
+            findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])])
+            # Shown like any finished step: else the console lists the steps that ran and a
+            # warning count with no step to pin it on.
+            self.options.reporter.step_finished(host, step, errored, findings)
+            return errored, findings, step.on_failure == "stop"
 
         if self.options.gate is not None:
             decision = self.options.gate.before_step(host, step, command)

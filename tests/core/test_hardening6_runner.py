@@ -167,3 +167,37 @@ def test_the_tail_kept_in_the_record_does_not_start_inside_a_secret(tmp_path):
     assert record["steps"][0]["truncated"] and "bytes truncated" in stdout
     assert "correct-horse" not in _everything_written(run_dir)
     assert stdout.split("] ...\n", 1)[1].startswith("step done\n")
+
+
+# ---------------------------------------------------------------- a step that needs a fact never set
+
+DEPENDS_ON_A_FAILED_STEP = """\
+name: p
+steps:
+  - id: version
+    run: "echo 'sglang: not installed'; exit 1"
+    capture:
+      - regex: 'sglang (?P<sglang_version>\\d+\\.\\d+)'
+  - id: flags
+    when: facts.sglang_version_major >= 5
+    run: echo checking flags
+  - id: launch
+    run: echo {{ facts.sglang_major }}
+"""
+
+
+def test_a_step_whose_fact_was_never_set_says_so_on_the_console_and_in_the_record(tmp_path):
+    """The capturing step failed, so the fact a later `when:` or `run:` reads was never set.
+    The message named Jinja's "'dict object' has no attribute" and told the user to pass
+    --var (which cannot set a fact), and the console listed only the step that ran, under a
+    summary counting warnings no listed step had."""
+    result, _, record = _run(tmp_path, DEPENDS_ON_A_FAILED_STEP)
+    assert result.code == 1
+    flags, launch = record["steps"][1], record["steps"][2]
+    assert flags["status"] == launch["status"] == "error"
+    assert "facts.sglang_version_major is not set: no earlier step captured it" in flags["message"]
+    assert "facts.sglang_major is not set" in launch["message"]
+    assert "dict object" not in flags["message"] + launch["message"]
+    console = " ".join(result.stderr.split())  # rich wraps long lines
+    assert "error flags" in console and "error launch" in console
+    assert "facts.sglang_major is not set" in console
