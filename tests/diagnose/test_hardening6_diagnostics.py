@@ -306,3 +306,27 @@ def test_an_unusable_baseline_says_so_instead_of_going_silent(value, words):
     found = throughput_findings({"baseline_tok_s": value, "measured_tok_s": "54.8"})
     assert codes(found) == [("SD004", "info")]
     assert words in found[0].evidence[0] and repr(value) in found[0].evidence[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# SD104 is an SGLang problem only
+# ---------------------------------------------------------------------------------------------
+def test_fp16_draft_next_to_bf16_target_is_flagged_on_sglang_not_on_vllm():
+    from spec_debug.diagnose.checks.launch_flags import check_dtype
+
+    # SpecForge issue #348: a float16 SpecForge draft for meta-llama/Llama-3.1-8B-Instruct
+    # (torch_dtype bfloat16); SGLang loads each in its own dtype and fails in graph capture.
+    draft = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "torch_dtype": "float16",
+             "hidden_size": 4096, "draft_vocab_size": 32000, "vocab_size": 128256}
+    target = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "torch_dtype": "bfloat16"}
+    sglang = parse_launch_command(
+        "python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
+        "--speculative-draft-model-path ./outputs/llama3-8b-eagle3 --speculative-num-steps 3 "
+        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")
+    assert codes(check_dtype(sglang, draft, target)) == [("SD104", "warning")]
+    # vLLM builds the draft's ModelConfig with dtype=target_model_config.dtype
+    # (vllm/config/speculative.py): no mismatch can happen, before it was a false SD104
+    vllm = parse_launch_command(
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+        """'{"method": "eagle3", "model": "./outputs/llama3-8b-eagle3", "num_speculative_tokens": 3}'""")
+    assert check_dtype(vllm, draft, target) == []

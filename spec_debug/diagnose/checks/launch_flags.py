@@ -114,7 +114,13 @@ def _dtype_of(cfg: Mapping[str, Any] | None) -> str | None:
 
 def check_dtype(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
                 target_raw: Mapping[str, Any] | None, at: Where = Where()) -> list[Finding]:
-    """SD104: draft and target dtypes differ and the command sets no --dtype."""
+    """SD104: draft and target dtypes differ and the command sets no --dtype.
+
+    SGLang only: vLLM builds the draft's ModelConfig with `dtype=target_model_config.dtype`
+    whatever the draft's config says (vllm/config/speculative.py `__post_init__`; V0's
+    `maybe_create_spec_config` in vllm/config.py did the same), so the two never differ there."""
+    if launch.engine != "sglang":
+        return []
     draft, target = _dtype_of(draft_raw), _dtype_of(target_raw)
     if draft is None or target is None or draft == target:
         return []
