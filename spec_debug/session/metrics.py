@@ -25,6 +25,10 @@ Sources, in the order tried:
   (prefill) speed is no decode throughput.
 - ``bench_serving`` summaries, aligned ``Key (unit): value`` lines
   (sgl-project/sglang ``python/sglang/bench_serving.py``).
+- Markdown tables (GitHub Flavored Markdown, "Tables" extension: a header row, a delimiter
+  row of ``---`` cells, then data rows), the way a session sums up its runs: a column (or
+  a row) named by its unit or metric, a row (or column) label that says which run is the
+  baseline.
 - Prose: "54.8 tok/s against a 90 tok/s baseline", "74.7% validation accuracy",
   "accuracy: 12.3%", "accept length 2.1".
 """
@@ -179,6 +183,9 @@ def scan_metrics(text: str) -> list[Metric]:
     if ("(" in text and "(tok/s)" in text) or ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or \
             ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
+    if "|" in text and "---" in text and (spans := _tables(text, found)):
+        for start, end in reversed(spans):  # the prose scans below must not read a cell again
+            text = text[:start] + text[end:]
     if "k" in text and _HAS_TOK(text):
         # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
         # A server log whose every "/s" is in one of its decode readings' "(token/s): " has
@@ -321,6 +328,84 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         baseline = bool(_BASELINE_AFTER.match(after) or (_may_say_baseline(before) and _BASELINE_BEFORE.search(before)))
         name = "baseline_throughput" if baseline else "throughput"
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+
+
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$", re.M)
+_CELL_NUMBER = re.compile(r"(?<![\w.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
+_BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|" + _NO_SPEC, re.I)
+# A column of another quantity, though its header says "throughput" or "tok/s": prefill or
+# total tokens, requests, latencies, a speedup factor.
+_NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "itl", "latency", "speedup", "(ms)",
+               "draft")
+
+
+def _header_kind(cell: str) -> str | None:
+    """The metric a table header (or row label) names, if any."""
+    low = cell.lower()
+    if "accept" in low:
+        if "len" in low:
+            return "accept_length"
+        if "rate" in low:
+            return "accept_rate"
+        return None
+    if ("tok/s" in low or "tokens/s" in low or "token/s" in low or "throughput" in low or "tok/sec" in low) and \
+            not any(word in low for word in _NOT_DECODE):
+        return "throughput"
+    return None
+
+
+def _cells(line: str) -> list[str]:
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|"):
+        line = line[:-1]
+    return [cell.strip() for cell in line.split("|")]
+
+
+def _tables(text: str, found: list[Metric]) -> list[tuple[int, int]]:
+    """Readings of the Markdown tables in ``text``; returns the spans of the tables read."""
+    spans = []
+    for rule in _TABLE_RULE.finditer(text):
+        head_end = rule.start() - 1
+        if head_end <= 0:
+            continue
+        head_start = text.rfind("\n", 0, head_end) + 1
+        header = _cells(text[head_start:head_end])
+        if len(header) < 2:
+            continue
+        columns = [_header_kind(h) for h in header]
+        pos, read = rule.end() + 1, False
+        while pos < len(text):
+            nl = text.find("\n", pos)
+            end = len(text) if nl < 0 else nl
+            line = text[pos:end]
+            if "|" not in line or not line.strip():
+                break
+            row = _cells(line)
+            row_kind = _header_kind(row[0]) if row else None
+            for c in range(1, min(len(row), len(header))):
+                kind, label, other = columns[c], row[0], header[c]
+                if kind is None:
+                    kind, label, other = row_kind, header[c], row[0]
+                number = _CELL_NUMBER.search(row[c]) if kind else None
+                if number is None:
+                    continue
+                read = True
+                value = float(number.group(1).replace(",", ""))
+                context = " ".join(f"table: {other} | {label}: {row[c]}".split())[:200]
+                if kind == "throughput":
+                    baseline = _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
+                    found.append(Metric("baseline_throughput" if baseline else "throughput", value, "tok/s", context))
+                elif kind == "accept_length":
+                    found.append(Metric(kind, value, "tokens", context))
+                else:
+                    unit = "%" if "%" in row[c] or "%" in header[c] or "%" in row[0] or value > 1 else "ratio"
+                    found.append(Metric(kind, value, unit, context))
+            pos = end + 1
+        if read:
+            spans.append((head_start, min(pos, len(text))))
+    return spans
 
 
 def _may_say_baseline(before: str) -> bool:

@@ -115,3 +115,45 @@ def test_a_slower_speculative_run_against_a_baseline_written_without_the_word_ba
     a = _analyze(tmp_path, m)
     [sd501] = [f for f in a.findings if f.code == "SD501"]
     assert sd501.evidence == ["[msg 0] 54.8 tok/s measured vs 90 tok/s baseline"]
+
+
+# The summary table an agent writes at the end of a tuning round (GitHub Markdown tables).
+SUMMARY_TABLE = """Here is where we are:
+
+| Config | Output tok/s | Accept len | Accept rate |
+|---|---:|---:|---:|
+| Baseline (no spec) | 90.1 | - | - |
+| EAGLE-3, num-steps 1 | 54.8 | 1.82 | 0.41 |
+| EAGLE-3, fixed hidden states | **96.8** | 3.41 | 0.71 |
+
+So the format fix is what mattered; 1.07x over baseline."""
+
+BEFORE_AFTER_TABLE = """| Metric | Before | After |
+|--------|--------|-------|
+| Throughput (tok/s) | 54.8 | 96.8 |
+| Accept length | 1.9 | 3.4 |
+| TPOT (ms) | 18.2 | 10.3 |"""
+
+
+def test_markdown_tables_of_runs_give_their_readings():
+    # before: nothing at all from either table
+    assert _readings(SUMMARY_TABLE) == [
+        ("baseline_throughput", 90.1), ("throughput", 54.8), ("accept_length", 1.82), ("accept_rate", 0.41),
+        ("throughput", 96.8), ("accept_length", 3.41), ("accept_rate", 0.71)]
+    assert _readings(BEFORE_AFTER_TABLE) == [
+        ("throughput", 54.8), ("throughput", 96.8), ("accept_length", 1.9), ("accept_length", 3.4)]
+    # a cell with its own unit is read once, not again by the prose scan
+    assert _readings("| run | tok/s |\n| --- | --- |\n| spec off | 1,210.4 tok/s |\n| EAGLE-3 | 980.2 tok/s |\n") == [
+        ("baseline_throughput", 1210.4), ("throughput", 980.2)]
+    # columns of other quantities are no throughput
+    assert _readings("| Model | Speedup | TTFT throughput-bound (ms) |\n|---|---|---|\n| Llama-8B | 1.6x | 35 |") == []
+
+
+def test_a_summary_table_makes_the_postmortem_impact_and_sd501(tmp_path):
+    m = _session()
+    m.prompt("EAGLE-3 made serving slower on gpu01.")
+    seq = m.say(SUMMARY_TABLE)
+    a = _analyze(tmp_path, m)
+    [sd501] = [f for f in a.findings if f.code == "SD501"]
+    assert sd501.evidence == [f"[msg {seq}] 54.8 tok/s measured vs 90.1 tok/s baseline"]
+    assert [(r.name, r.value) for r in a.metrics if r.name == "throughput"] == [("throughput", 54.8), ("throughput", 96.8)]
