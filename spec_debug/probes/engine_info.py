@@ -70,6 +70,14 @@ def server_packages(process: dict[str, Any], proc: Path = Path("/proc")) -> dict
     if python is None:
         found["note"] = how
         return found
+    theirs, ours = _readlink(proc / str(pid) / "ns" / "mnt"), _readlink(proc / "self" / "ns" / "mnt")
+    if theirs and ours and theirs != ours:
+        # A containerised server: its paths name files in its own filesystem, and the same path
+        # here (often /usr/bin/python3 too) is another interpreter with other packages.
+        found["note"] = (f"the server (pid {pid}) runs in another mount namespace (a container): its "
+                         f"{python} is not this host's; run spec-debug inside the container, or pass "
+                         "--var engine_version")
+        return found
     if _same_file(python, sys.executable) and _import_env(environ) == _import_env(dict(os.environ)):
         found["packages"] = local_packages()
         found["note"] = "the probe runs in the server's own interpreter"

@@ -330,3 +330,15 @@ def test_fp16_draft_next_to_bf16_target_is_flagged_on_sglang_not_on_vllm():
         "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
         """'{"method": "eagle3", "model": "./outputs/llama3-8b-eagle3", "num_speculative_tokens": 3}'""")
     assert check_dtype(vllm, draft, target) == []
+
+
+def test_a_containerised_server_is_not_asked_through_this_hosts_interpreter(tmp_path):
+    # `docker run ... lmsysorg/sglang python3 -m sglang.launch_server ...` seen from the host:
+    # /usr/bin/python3 exists here too, but it is not the container's (no sglang, or another one)
+    (tmp_path / "4242" / "ns").mkdir(parents=True)
+    (tmp_path / "self" / "ns").mkdir(parents=True)
+    os.symlink("mnt:[4026532511]", tmp_path / "4242" / "ns" / "mnt")
+    os.symlink("mnt:[4026531840]", tmp_path / "self" / "ns" / "mnt")
+    server = engine_info.server_packages({"pid": 4242, "argv": ["/usr/bin/python3", "-m", "sglang.launch_server",
+                                                                "--model-path", "Qwen/Qwen3-8B"]}, proc=tmp_path)
+    assert server["packages"] is None and "container" in server["note"]
