@@ -585,12 +585,38 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         topk=1 if spec else None,
         num_draft_tokens=k + 1 if k is not None else None,
         dtype=_str_flag(flags, a["dtype"]),
-        context_length=_int_flag(flags, a["max-model-len"], "vllm"),
+        context_length=_vllm_model_len(flags),
         tp=_int_flag(flags, a["tensor-parallel-size"], "vllm"),
         speculative_config=spec,
         flags=flags,
         env=env,
     )
+
+
+# `--max-model-len` is `human_readable_int` in vLLM (vllm/engine/arg_utils.py; the parser in
+# vllm/utils/argparse_utils.py): lower-case suffixes are decimal (25.6k = 25600), upper-case
+# binary (128K = 131072, no decimals); newer releases also take `auto` / -1 (fit to memory).
+_HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT]?)")
+_DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+_BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def _vllm_model_len(flags: dict[str, Any]) -> int | None:
+    value = _lookup(flags, _VLLM_ALIASES["max-model-len"])
+    if value is None:
+        return None
+    if value is True:
+        raise LaunchParseError("vllm: --max-model-len has no value", hint=_PS_HINT)
+    text = str(value).strip()
+    if text.lower() == "auto" or text == "-1":
+        return None  # the engine fits it to the KV-cache memory: unknown here
+    m = _HUMAN_INT.fullmatch(text)
+    if m is None or ("." in m.group(1) and m.group(2) not in _DECIMAL):
+        raise LaunchParseError(f"vllm: --max-model-len expects an integer such as 32768, 32k or 32K, got {value!r}")
+    number, suffix = m.groups()
+    if suffix in _DECIMAL:
+        return int(float(number) * _DECIMAL[suffix])
+    return int(number) * _BINARY.get(suffix, 1)
 
 
 def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:

@@ -342,3 +342,32 @@ def test_a_containerised_server_is_not_asked_through_this_hosts_interpreter(tmp_
     server = engine_info.server_packages({"pid": 4242, "argv": ["/usr/bin/python3", "-m", "sglang.launch_server",
                                                                 "--model-path", "Qwen/Qwen3-8B"]}, proc=tmp_path)
     assert server["packages"] is None and "container" in server["note"]
+
+
+# ---------------------------------------------------------------------------------------------
+# vLLM's human-readable --max-model-len
+# ---------------------------------------------------------------------------------------------
+# The docker_args of a public nvidia/DeepSeek-R1-FP4 deployment template, joined as `vllm serve`
+# runs them: --max-model-len 128k next to an MTP speculative config.
+DEEPSEEK_R1_FP4_ARGS = [
+    "--model nvidia/DeepSeek-R1-FP4", "--port 8000", "--trust-remote-code", "--tensor-parallel-size 4",
+    "--enable-expert-parallel", "--max-model-len 128k", "--max-num-batched-tokens 32k",
+    "--calculate-kv-scales", "--enable-prefix-caching", "--api-server-count 4",
+    "--speculative-config '{\"method\":\"deepseek_mtp\",\"num_speculative_tokens\":3}'",
+    "--reasoning-parser deepseek_r1", "--enable-eplb",
+]
+
+
+def test_human_readable_max_model_len_is_read_as_vllm_reads_it():
+    # before: "vllm: --max-model-len expects an integer, got '128k'" and no audit at all
+    cfg = parse_launch_command("vllm serve " + " ".join(DEEPSEEK_R1_FP4_ARGS))
+    assert (cfg.context_length, cfg.algorithm, cfg.num_steps, cfg.tp) == (128_000, "DEEPSEEK_MTP", 3, 4)
+    # vllm-project/vllm issue launch line: upper-case suffixes are binary (human_readable_int)
+    issue = parse_launch_command(
+        "VLLM_MOE_DEEP_GEMM=0 vllm serve /mnt/models --served-model-name deepseek-ai/DeepSeek-V3 -tp 16 -dcp 16 "
+        "--enable-expert-parallel --all2all-backend deepep_low_latency --distributed-executor-backend ray "
+        "--async-scheduling --max-model-len 128K --max-num-batched-tokens 16K --max-num-seqs 32")
+    assert issue.context_length == 131_072 and issue.env == {"VLLM_MOE_DEEP_GEMM": "0"}
+    assert parse_launch_command("vllm serve m --max-model-len auto").context_length is None
+    with pytest.raises(LaunchParseError, match="32k or 32K"):
+        parse_launch_command("vllm serve m --max-model-len 1.5K")  # vLLM refuses decimals with binary suffixes
