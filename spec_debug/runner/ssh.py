@@ -257,11 +257,17 @@ class SSHTransport(Transport):
             return
         said = (header.pending_text() + "\n" + stderr.text()).strip().splitlines()
         shown = f"it printed {said[0].strip()[:200]!r}" if said else "no output"
+        for fragment, why, hint in _KNOWN_REFUSALS:
+            if any(fragment in line for line in said):
+                raise RemoteShellError(
+                    f"{self.host}: the login shell did not run the command: {why} (exit code {outcome.exit_code}, {shown})",
+                    hint=hint,
+                )
         raise RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
-            hint="the account's shell is nologin or /bin/false, or sshd_config forces another command "
-            "(ForceCommand); spec-debug needs an account whose login shell runs POSIX commands "
-            "(sh, bash, zsh; not fish or csh)",
+            hint="the account's shell is nologin or /bin/false, or a forced command runs instead (sshd_config "
+            "ForceCommand, or a command=\"...\" option on the key in the host's ~/.ssh/authorized_keys); "
+            "spec-debug needs an account whose login shell runs POSIX commands (sh, bash, zsh; not fish or csh)",
         )
 
     def interrupt(self) -> None:
@@ -500,6 +506,34 @@ def _cause(exc: BaseException) -> str:
     """` (what paramiko said)`, or nothing: its EOFError says nothing, and "()" is noise."""
     text = str(exc).strip()
     return f" ({text.splitlines()[0]})" if text else ""
+
+
+# What a host prints instead of running any command, when the cause is not the login shell:
+# each would otherwise send the user looking for a nologin shell or a ForceCommand.
+_KNOWN_REFUSALS = (
+    # sshd with UsePAM: the PAM account stack says the password must change (pam_unix, an
+    # expired password or `passwd -e`); sshd then runs no command without a terminal: it prints
+    # "WARNING: Your password has expired." and "Password change required but no TTY available."
+    # (openssh-portable: session.c, do_pwchange).
+    (
+        "Password change required",
+        "the account's password has expired, and sshd runs no command until it is changed",
+        "log in once with `ssh` on a terminal and set a new password (or ask an admin: `chage -d`); "
+        "key logins are refused commands too until then",
+    ),
+    # nologin(8) (util-linux: login-utils/nologin.c) prints this, or /etc/nologin.txt.
+    (
+        "This account is currently not available",
+        "the account's shell is nologin",
+        "use an account with a shell (sh, bash, zsh), or ask for this one's shell to be changed (chsh)",
+    ),
+    # sshd's internal-sftp as a ForceCommand (openssh-portable: session.c, do_child).
+    (
+        "This service allows sftp connections only",
+        "the account is SFTP-only (sshd_config ForceCommand internal-sftp)",
+        "use an account with a shell; SFTP-only accounts (often chrooted) cannot run diagnostics",
+    ),
+)
 
 
 class _SessionRefused(TransportError):

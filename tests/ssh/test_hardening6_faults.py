@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -22,8 +23,8 @@ import pytest
 from spec_debug.errors import UsageError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from spec_debug.runner.ssh_errors import HostUnreachableError
-from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
+from spec_debug.runner.ssh_errors import HostUnreachableError, RemoteShellError
+from tests.sshd_fixture import SSHD, ClientSetup, SshServer, write_ssh_config
 
 StartServer = Callable[..., SshServer]
 
@@ -230,3 +231,106 @@ def test_an_inventory_of_ipv6_hosts_runs_on_them(
     process = spec_debug_run(client, playbook, out, args=("--hosts", f"[::1]:{server.port}"))
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 0, stderr.decode()
+
+
+def sshd_with_accounts(
+    name: str, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, shell: str | None = None,
+    password_expired: bool = False, extra_config: str = "",
+) -> SshServer:
+    """A real sshd that sees this user's account changed (its shell, or its password expired
+    as by `passwd -e`): it runs in a private mount namespace where copies of /etc/passwd and
+    /etc/shadow are bind-mounted over the real ones, which stay untouched."""
+    if shutil.which("unshare") is None or subprocess.run(
+        ["unshare", "--mount", "true"], capture_output=True, check=False
+    ).returncode != 0:
+        pytest.skip("cannot make a mount namespace here")
+    import tests.sshd_fixture as fixture
+
+    user = pwd.getpwuid(os.getuid()).pw_name
+    binds = ""
+    if shell is not None:
+        passwd = tmp_path / f"{name}-passwd"
+        passwd.write_text("".join(
+            ":".join([*line.split(":")[:6], shell]) + "\n" if line.split(":")[0] == user else line + "\n"
+            for line in Path("/etc/passwd").read_text().splitlines()
+        ))
+        binds += f"mount --bind {passwd} /etc/passwd && "
+    if password_expired:
+        shadow = tmp_path / f"{name}-shadow"
+        # Field 3, the day of the last password change: 0 means "must change at next login".
+        shadow.write_text("".join(
+            ":".join([*line.split(":")[:2], "0", *line.split(":")[3:]]) + "\n" if line.split(":")[0] == user else line + "\n"
+            for line in Path("/etc/shadow").read_text().splitlines()
+        ))
+        shadow.chmod(0o640)
+        binds += f"mount --bind {shadow} /etc/shadow && "
+    wrapper = tmp_path / f"{name}-sshd"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"exec unshare --mount --propagation private /bin/sh -c '{binds}exec {SSHD} \"$@\"' sshd \"$@\"\n"
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(fixture, "SSHD", str(wrapper))
+    return sshd_factory(name, extra_config=extra_config)
+
+
+class PamServer(SshServer):
+    """sshd with UsePAM yes (as Debian and RHEL ship it): PAM's account checks apply."""
+
+    def _sshd_config(self) -> str:
+        return super()._sshd_config().replace("UsePAM no\n", "UsePAM yes\n")
+
+
+def test_an_expired_password_is_named_as_the_cause_not_the_login_shell(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With PAM, an expired password stops every command, key logins included (sshd prints
+    "WARNING: Your password has expired."): before, the hint sent the user after a nologin
+    shell or a ForceCommand."""
+    if not Path("/etc/pam.d/sshd").exists():
+        pytest.skip("no PAM configuration for sshd here")
+    def pam_factory(name: str, **kwargs: Any) -> SshServer:
+        server = PamServer(tmp_path / f"sshd-{name}", [client.key], **kwargs)
+        started.append(server)
+        return server.start()
+
+    started: list[SshServer] = []
+    try:
+        server = sshd_with_accounts("h6expired", pam_factory, tmp_path, monkeypatch, password_expired=True)
+        client.trust(server)
+        client.alias("expired", server)
+        with pytest.raises(RemoteShellError) as caught:
+            SSHTransport.connect("expired", client.options())
+    finally:
+        for server in started:
+            server.stop()
+    assert caught.value.message.startswith("expired: the login shell did not run the command: the account's password has expired")
+    assert "chage" in (caught.value.hint or "")
+
+
+def test_an_account_whose_login_shell_is_sh_runs_steps_and_kills_them_on_timeout(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dash = shutil.which("dash") or "/bin/sh"
+    server = sshd_with_accounts("h6dash", sshd_factory, tmp_path, monkeypatch, shell=dash)
+    client.trust(server)
+    client.alias("dashhost", server)
+    marker = f"{time.monotonic_ns() % 100000 + 1000}"
+    with SSHTransport.connect("dashhost", client.options()) as transport:
+        out = StreamCapture("stdout")
+        transport.run('echo "$SHELL"', stdout=out, stderr=StreamCapture("stderr"))
+        assert out.text().strip() == dash
+        hung = transport.run(f"sleep {marker} & sleep {marker}; wait", stdout=StreamCapture("o"), stderr=StreamCapture("e"), timeout_s=1)
+        assert hung.timed_out
+        left = StreamCapture("stdout")
+        transport.run(f"ps -eo args= | grep -c '^sleep {marker}$' || true", stdout=left, stderr=StreamCapture("stderr"))
+        assert left.text().strip() == "0"
+    # The nologin shell: named as such.
+    nologin = shutil.which("nologin") or "/usr/sbin/nologin"
+    if os.path.exists(nologin):
+        server = sshd_with_accounts("h6nologin", sshd_factory, tmp_path, monkeypatch, shell=nologin)
+        client.trust(server)
+        client.alias("nologin", server)
+        with pytest.raises(RemoteShellError) as caught:
+            SSHTransport.connect("nologin", client.options())
+        assert caught.value.message.startswith("nologin: the login shell did not run the command: the account's shell is nologin")
