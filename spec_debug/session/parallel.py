@@ -76,9 +76,10 @@ def use_workers(path: Path) -> bool:
         return False
     # Workers cut the file at byte offsets of its lines: a compressed file's offsets are not
     # its text's, a UTF-16 file's lines are not found by b"\n", and a pretty-printed record
-    # spans many lines. Those are read in one pass.
-    from spec_debug.session import reader  # (here: this function is the reader owner's part of the module)
-    return not (reader.packed_kind(path) or reader.is_utf16(path) or reader.is_pretty(path))
+    # or a JSON array element spans many lines. Those are read in one pass.
+    from spec_debug.session import reader
+
+    return not (reader.packed_kind(path) or reader.is_utf16(path)) and reader.layout(path) == "jsonl"
 
 
 def _start_method() -> str:

@@ -272,9 +272,16 @@ def iter_json_records(path: Path, stats: ReadStats,
     :func:`iter_lines`) indices and line numbers count from the span's start, and
     ``stats.records`` says how many indices the span used.
     """
-    if span is None and is_pretty(path):
-        yield from _pretty_records(iter_lines(path, stats), stats)
-        return
+    if span is None:
+        shape = layout(path)
+        if shape == "pretty":
+            yield from _pretty_records(iter_lines(path, stats), stats)
+            return
+        if shape == "array":
+            for index, lineno, obj in iter_json_array(path, stats):
+                stats.records += 1
+                yield index, lineno, obj
+            return
     index = -1
     loads = json.loads
     # The C scanner that ``JSONDecoder.decode`` calls through two Python frames (raw_decode,
@@ -371,20 +378,30 @@ def _decode_record(raw: bytes) -> object:
     return without_lone_surrogates(value) if _SURROGATE.search(raw) else value
 
 
-def is_pretty(path: Path) -> bool:
-    """The file is a stream of indented JSON objects, not JSONL: what ``jq . session.jsonl >
-    out.jsonl`` writes (``jq`` pretty-prints by default, "--compact-output" is opt-in: jq
-    manual), as do ``JSON.stringify(obj, null, 2)`` loops. Its first non-blank line is an
-    object's opening brace alone, which no JSONL record is. Only the head is read (a JSONL
-    file's first line may be a pasted image megabytes long)."""
+def layout(path: Path) -> str:
+    """How the file's JSON records are laid out, from its head: ``jsonl`` (one per line),
+    ``pretty`` (indented objects one after another) or ``array`` (one JSON array of them).
+
+    ``jq . session.jsonl > out.jsonl`` writes indented objects (``jq`` pretty-prints unless
+    asked for --compact-output: jq manual), as do ``JSON.stringify(obj, null, 2)`` loops; the
+    first non-blank line is then an object's opening brace alone, which no JSONL record is.
+    ``jq -s . session.jsonl`` ("slurp", the usual way to make a JSONL file one JSON document)
+    writes one array of the records: ``[`` then ``{``, which no Claude Code or Codex JSONL
+    line starts with. Only the head is read (a JSONL file's first line may be a pasted
+    image megabytes long)."""
     try:
         head = read_head(path, 4096)
     except OSError:
-        return False
+        return "jsonl"
     if head[:2] in _UTF16_BOMS:
         head = head.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
-    first, newline, _ = head.removeprefix(codecs.BOM_UTF8).lstrip().partition(b"\n")
-    return bool(newline) and first.strip() == b"{"
+    head = head.removeprefix(codecs.BOM_UTF8).lstrip()
+    first, newline, _ = head.partition(b"\n")
+    if newline and first.strip() == b"{":
+        return "pretty"
+    if head[:1] == b"[" and head[1:].lstrip()[:1] == b"{":
+        return "array"
+    return "jsonl"
 
 
 def pretty_objects(head: bytes, limit: int) -> list[dict]:
@@ -399,8 +416,31 @@ def pretty_objects(head: bytes, limit: int) -> list[dict]:
     return found
 
 
+def array_objects(head: bytes, limit: int) -> list[dict]:
+    """The first ``limit`` whole objects of the head of a JSON array file (for sniffing its
+    format; an element the head cuts short is left out)."""
+    text = head.decode("utf-8", "replace")
+    pos = _skip_ws(text, 0)
+    if text[pos:pos + 1] != "[":
+        return []
+    found: list[dict] = []
+    pos += 1
+    while len(found) < limit:
+        pos = _skip_ws(text, pos)
+        if text[pos:pos + 1] == ",":
+            pos += 1
+            continue
+        try:
+            obj, pos = _DECODER.raw_decode(text, pos)
+        except ValueError:
+            break
+        if type(obj) is dict:
+            found.append(obj)
+    return found
+
+
 def _pretty_records(lines: Iterator[tuple[int, bytes | None]], stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
-    """:func:`iter_json_records` over pretty-printed JSON objects (:func:`is_pretty`).
+    """:func:`iter_json_records` over pretty-printed JSON objects (:func:`layout`).
 
     jq and ``JSON.stringify`` open and close a top-level object at column 0 and indent
     everything inside it; a JSON string holds no raw newline, so a line starting ``}`` ends

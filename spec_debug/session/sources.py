@@ -24,7 +24,7 @@ from spec_debug.session.formats import (
     asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, text_log,
 )
 from spec_debug.session.formats.common import Cursor
-from spec_debug.session.reader import pretty_objects, read_head, transcript_stem, unpacked_name
+from spec_debug.session.reader import array_objects, pretty_objects, read_head, transcript_stem, unpacked_name
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "openai", "text")
 _SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast")
@@ -281,13 +281,21 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     lines = stripped.splitlines()
     first = lines[0]
     if first.strip() == b"{" and (objects := pretty_objects(stripped, _SNIFF_LINES)):
-        # Indented JSON (reader.is_pretty): one object, or a stream of them (``jq .`` over a
+        # Indented JSON (reader.layout): one object, or a stream of them (``jq .`` over a
         # JSONL file). One object holding "messages" is a chat request or export, read as an
         # array; a stream is judged as the JSONL it was, one compact line per object.
         if len(objects) > 1 or not isinstance(objects[0].get("messages"), list):
             stripped = b"\n".join(json.dumps(o).encode() for o in objects)
             lines = stripped.splitlines()
             first = lines[0]
+    elif stripped[:1] == b"[" and (objects := array_objects(stripped, _SNIFF_LINES)) and not all(
+            openai_chat.looks_like(o) or openai_chat.looks_like_item(o) for o in objects):
+        # A JSON array: OpenAI chat messages (and Responses API items), or a Claude Code /
+        # Codex session slurped into one document (``jq -s . session.jsonl``), whose elements
+        # are read as its records.
+        kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
+        if kind in ("claude-code", "codex", "codex-exec"):
+            return kind, False, True
     if stripped[:1] in (b"[", b"{"):
         try:
             value = json.loads(first)
@@ -320,18 +328,26 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if not isinstance(obj, dict):
             continue
         seen += 1
-        if codex.looks_like(obj):
-            votes["codex"] += 1
-        elif codex_exec.looks_like(obj):
-            votes["codex-exec"] += 1
-        elif claude_code.looks_like(obj):
-            votes["claude-code"] += 1
-        elif openai_chat.looks_like(obj):
-            votes["openai"] += 1
+        kind = _record_kind(obj)
+        if kind is not None:
+            votes[kind] += 1
     best = max(votes, key=lambda k: votes[k])
     if votes[best]:
         return best, False, True
     return ("claude-code" if seen else "text"), False, False
+
+
+def _record_kind(obj: dict) -> str | None:
+    """The format one JSON record looks like it is from."""
+    if codex.looks_like(obj):
+        return "codex"
+    if codex_exec.looks_like(obj):
+        return "codex-exec"
+    if claude_code.looks_like(obj):
+        return "claude-code"
+    if openai_chat.looks_like(obj):
+        return "openai"
+    return None
 
 
 _COMPRESSED = ((b"\x28\xb5\x2f\xfd", "zstd"), (b"PK\x03\x04", "zip"))

@@ -300,3 +300,67 @@ def test_surrogates_decoded_in_pairs_stay_one_character(tmp_path):
     [(_, _, obj)] = reader.iter_json_records(path, ReadStats())
     assert obj["summary"] == "done \U0001F680 \ufffd"
 
+
+
+# --- a session slurped into one JSON array (jq -s .) --------------------------------------
+
+
+@pytest.mark.parametrize("compact", [False, True], ids=["jq-s", "jq-cs"])
+@pytest.mark.parametrize("sample", [CLAUDE, CODEX], ids=["claude-code", "codex"])
+def test_a_session_slurped_into_one_array_reads_as_its_records(tmp_path, sample, compact):
+    # `jq -s . session.jsonl > session.json` makes the JSONL one JSON document. Before: a
+    # Claude Code one read as OpenAI chat messages (no command found), `-c` as a text log.
+    records = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines() if line.strip()]
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(records, separators=(",", ":")) if compact else json.dumps(records, indent=2))
+    got, want = _seen(analyze_path(path)), _seen(analyze_path(sample))
+    assert got["formats"] == want["formats"] and got["events"] == want["events"]
+    assert [c[:3] for c in got["commands"]] == [c[:3] for c in want["commands"]] and got["commands"]
+    stats = ReadStats()
+    assert [obj for _, _, obj in reader.iter_json_records(path, stats)] == records
+    assert stats.records == len(records)
+
+
+def test_an_openai_messages_array_is_still_read_as_chat(tmp_path):
+    messages = [{"role": "user", "content": "check gpu01"},
+                {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                    "name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi"})}}]},
+                {"type": "function_call_output", "call_id": "c1", "output": "ok"}]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(messages, indent=2))
+    analysis = analyze_path(path)
+    assert analysis.sessions[0]["format"] == "openai" and [c.host for c in analysis.commands] == ["gpu01"]
+
+
+# --- session folders with things that are no transcripts ----------------------------------
+
+
+def test_dangling_links_folders_and_fifos_among_sub_agents_are_passed_by(tmp_path):
+    # A session folder copied without what its symlinks pointed at, or with a FIFO left by a
+    # tool. Before: FileNotFoundError / IsADirectoryError traceback, and a FIFO hung forever.
+    import os
+    import threading
+
+    project = tmp_path / "project"
+    shutil.copytree(SHOWCASE, project)
+    subagents = project / SESSION_ID / "subagents"
+    (subagents / "agent-gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    (subagents / "agent-dir.jsonl").mkdir()
+    os.mkfifo(subagents / "agent-fifo.jsonl")
+    (subagents / "loop").symlink_to("..")  # a symlink loop must not be walked either
+    result: dict = {}
+
+    def run() -> None:
+        try:
+            result["analysis"] = analyze_path(project)
+        except BaseException as exc:  # reported below
+            result["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "analysis hung on a FIFO among the sub-agent files"
+    assert "error" not in result, result.get("error")
+    agents = {a["id"]: (a["events"], a["status"]) for a in result["analysis"].agents}
+    assert agents["showcol1"] == (2, "completed")
+    assert not {"gone", "dir", "fifo"} & set(agents)

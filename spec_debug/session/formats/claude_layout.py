@@ -41,11 +41,13 @@ def agent_files(folder: Path) -> list[Path]:
 
 def _agent_glob(folder: Path, pattern: str) -> list[Path]:
     """``folder.glob(pattern)`` for a ``*.jsonl`` pattern, compressed copies (``.jsonl.gz``,
-    ``.bz2``, ``.xz``) included."""
+    ``.bz2``, ``.xz``) included; regular files only. A dangling symlink (a session folder
+    copied without what its links pointed at), a folder or a FIFO under an agent's name is no
+    transcript: opening it would fail, or wait forever."""
     found = list(folder.glob(pattern))
     for suffix in PACKED_SUFFIXES:
         found += folder.glob(pattern + suffix)
-    return found
+    return [path for path in found if path.is_file()]
 
 
 def agent_id_of(path: Path) -> str:

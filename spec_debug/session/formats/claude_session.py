@@ -111,7 +111,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
         info.agent_type = info.agent_type or str(meta.get("agentType", ""))
         info.description = info.description or str(meta.get("description", ""))
         sub = Cursor(session=cursor.session, agent=agent_id, file=str(agent_path), seq_base=seq_base)
-        yield from watch(_read_file(agent_path, sub, stats))
+        try:
+            yield from watch(_read_file(agent_path, sub, stats))
+        except OSError as exc:
+            # One sub-agent file that cannot be read (permissions, a file removed since the
+            # folder was listed) leaves the others and the trunk standing.
+            stats.missing_files.append(f"{agent_path.name} ({exc.strerror or exc})")
+            info.status = "missing"
         seq_base += sub.records
     for agent_id, status in notified.items():
         info = tree.agents.get(agent_id)
