@@ -89,13 +89,21 @@ def segments(words: list[str]) -> list[list[str]]:
     return out
 
 
+# Reserved words that can open a command list (bash(1), SHELL GRAMMAR): the command after
+# them is the one that runs, as in the wait loop ``while ! ssh gpu01 curl -sf
+# localhost:30000/health; do sleep 5; done``.
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{"})
+
+
 def _unwrap(argv: list[str]) -> list[str]:
-    """Drop ``VAR=x`` prefixes and wrappers (sudo -u x, timeout 30, env ...)."""
+    """Drop ``VAR=x`` prefixes, reserved words and wrappers (sudo -u x, timeout 30, env ...)."""
     i = 0
     while i < len(argv):
         word = argv[i]
         name = word.rsplit("/", 1)[-1]
         if "=" in word and not word.startswith("-") and _ASSIGNMENT.match(word):
+            i += 1
+        elif word in _RESERVED:
             i += 1
         elif name in _WRAPPERS:
             i += 1
@@ -124,7 +132,10 @@ def _segments_of(command: str) -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=4096)
 def parse_target(command: str, _depth: int = 0) -> Target:
     """The innermost host/container a command reaches (cached: sessions repeat commands)."""
+    variables: dict[str, str | None] = {}
     for argv in _segments_of(command):
+        if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly"):
+            _note_variables(argv, variables)
         argv = _unwrap(list(argv))
         if not argv:
             continue
@@ -151,11 +162,53 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _srun(argv[1:], _depth)
         elif prog == "mosh":
             target = _mosh(argv[1:], _depth)
+        elif prog in ("su", "runuser") and len(argv) > 1:
+            target = _su(argv[1:], _depth)
+        elif prog == "watch" and len(argv) > 1:
+            target = _watch(argv[1:], _depth)
         else:
             continue
         if target is not None:
+            if target.host is not None and "$" in target.host:
+                target = replace(target, host=_expand(target.host, variables))
             return target
     return Target(inner=command)
+
+
+_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> None:
+    """``H=gpu01`` and ``export H=gpu01`` set a variable for the commands after them; ``for h
+    in gpu01 gpu02`` sets it to several hosts in turn (None: no one host)."""
+    if argv[0] == "for":
+        if len(argv) >= 3 and argv[2] == "in":
+            variables[argv[1]] = argv[3] if len(argv) == 4 else None
+        return
+    for word in argv[1:] if argv[0] in ("export", "declare", "local", "readonly") else argv:
+        if _ASSIGNMENT.match(word):
+            name, _, value = word.partition("=")
+            variables[name] = value
+        elif not word.startswith("-"):
+            return
+
+
+def _expand(host: str, variables: dict[str, str | None]) -> str | None:
+    """A destination written with a variable (``ssh root@$GPU``) is the value the same command
+    line gave it; one it did not give, or gave several values (a loop over hosts), names no
+    host rather than the text ``$GPU``."""
+    unknown = False
+
+    def value(m: re.Match) -> str:
+        nonlocal unknown
+        found = variables.get(m.group(1) or m.group(2))
+        if not found or "$" in found:
+            unknown = True
+            return ""
+        return found.rpartition("@")[2]
+
+    expanded = _VARIABLE.sub(value, host)
+    return None if unknown or not expanded or "$" in expanded else expanded
 
 
 def _split_dest(dest: str) -> tuple[str | None, str, int | None]:
@@ -457,6 +510,53 @@ def _mosh(args: list[str], depth: int) -> Target | None:
     if rest[:1] == ["--"]:
         rest = rest[1:]
     return Target(host=host, user=user or None, inner=" ".join(rest))
+
+
+# su(1) and runuser(1) (util-linux): options that take a value when written apart from it.
+_SU_ARG_OPTS = frozenset({"-c", "--command", "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-u", "-w",
+                          "--whitelist-environment", "--session-command"})
+
+
+def _su(args: list[str], depth: int) -> Target | None:
+    """``su - deploy -c 'ssh gpu01 ...'`` and ``runuser -u deploy -- ssh gpu01 ...``: the
+    command of ``-c``, or the words after ``--``, run as another user; where they run is
+    where that command goes."""
+    command = None
+    i = 0
+    while i < len(args) and depth < 4:
+        word = args[i]
+        if word == "--":
+            command = " ".join(_requote(w) for w in args[i + 1:])
+            break
+        name, eq, value = word.partition("=")
+        if name in ("-c", "--command", "--session-command"):
+            command = value if eq else (args[i + 1] if i + 1 < len(args) else "")
+        elif word.startswith("-c") and len(word) > 2 and not word.startswith("--"):
+            command = word[2:]
+        i += 2 if (not eq and word in _SU_ARG_OPTS) else 1
+    if not command:
+        return None
+    inner = parse_target(command, depth + 1)
+    return inner if inner.host is not None or inner.container is not None else None
+
+
+def _watch(args: list[str], depth: int) -> Target | None:
+    """``watch -n 5 ssh gpu01 nvidia-smi`` (procps watch(1)): the words after the options are
+    joined and run by ``sh -c``, so they are one command line."""
+    i = 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "--":
+        i += 2 if args[i] in ("-n", "--interval", "-q", "--equexit") else 1
+    if i < len(args) and args[i] == "--":
+        i += 1
+    if i >= len(args) or depth >= 4:
+        return None
+    inner = parse_target(" ".join(args[i:]), depth + 1)
+    return inner if inner.host is not None or inner.container is not None else None
+
+
+def _requote(word: str) -> str:
+    """A word again as the shell would read it back (quoted when it has a space)."""
+    return word if word and not any(c in word for c in " \t'\"\\;&|()<>$`") else "'" + word.replace("'", "'\\''") + "'"
 
 
 def _kubectl(args: list[str], depth: int) -> Target | None:

@@ -157,3 +157,38 @@ def test_a_summary_table_makes_the_postmortem_impact_and_sd501(tmp_path):
     [sd501] = [f for f in a.findings if f.code == "SD501"]
     assert sd501.evidence == [f"[msg {seq}] 54.8 tok/s measured vs 90.1 tok/s baseline"]
     assert [(r.name, r.value) for r in a.metrics if r.name == "throughput"] == [("throughput", 54.8), ("throughput", 96.8)]
+
+
+# -- where a command runs --------------------------------------------------------------------
+
+def _where(command: str) -> tuple:
+    from spec_debug.session.shell import categorize, parse_target
+    t = parse_target(command)
+    return t.host, t.user, t.container, t.inner, categorize(command)
+
+
+def test_the_wait_loop_and_other_compound_commands_keep_their_host():
+    # before: host None for each (the first word was a reserved word, not ssh)
+    assert _where("while ! ssh gpu01 curl -sf http://localhost:30000/health; do sleep 5; done") == (
+        "gpu01", None, None, "curl -sf http://localhost:30000/health", "health")
+    assert _where("until ssh root@10.1.230.174 'curl -s localhost:30000/health'; do sleep 10; done")[:2] == (
+        "10.1.230.174", "root")
+    assert _where("if ssh gpu01 test -f /models/eagle3/config.json; then echo ok; fi")[0] == "gpu01"
+
+
+def test_su_runuser_and_watch_run_their_command_where_it_goes():
+    # before: host None for each
+    assert _where("su - deploy -c 'ssh gpu01 nvidia-smi'") == ("gpu01", None, None, "nvidia-smi", "gpu_status")
+    assert _where("runuser -u deploy -- ssh -p 2222 gpu02 'tail -n 200 /var/log/sglang.log'")[0] == "gpu02"
+    assert _where("watch -n 1 ssh gpu03 nvidia-smi") == ("gpu03", None, None, "nvidia-smi", "gpu_status")
+    assert _where("sudo su ubuntu -c \"docker exec sglang nvidia-smi\"")[2] == "docker:sglang"
+    # su without a remote command stays where the session ran
+    assert _where("su - deploy -c 'nvidia-smi'")[0] is None
+
+
+def test_a_destination_in_a_variable_is_its_value_or_no_host_at_all():
+    # before: the host was the text "$GPU" / "$h"
+    assert _where("GPU=10.1.230.174; ssh root@$GPU 'nvidia-smi'")[:2] == ("10.1.230.174", "root")
+    assert _where("export H=gpu01 && ssh ${H} nvidia-smi")[0] == "gpu01"
+    assert _where("for h in gpu01 gpu02; do ssh $h nvidia-smi; done")[0] is None  # several hosts, no one host
+    assert _where("ssh $TARGET_HOST nvidia-smi")[0] is None  # set in another command
