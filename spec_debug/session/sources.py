@@ -201,6 +201,11 @@ def _unique_ids(sources: list[SessionSource], root: Path) -> None:
         if stems[source.id] > 1:
             relative = source.path.relative_to(root)
             source.id = (relative.parent / transcript_stem(relative)).as_posix()
+    # Still two of one id: one folder holds ``notes.log`` and ``notes.txt``; the names say it.
+    ids = Counter(s.id for s in sources)
+    for source in sources:
+        if ids[source.id] > 1:
+            source.id = source.path.relative_to(root).as_posix()
 
 
 def _session_files(root: Path) -> list[Path]:
@@ -219,7 +224,10 @@ def _session_files(root: Path) -> list[Path]:
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
         )
         for name in sorted(filenames):
-            lower = unpacked_name(name).lower()  # session.jsonl.gz is read as session.jsonl
+            plain = unpacked_name(name)  # session.jsonl.gz is read as session.jsonl
+            if plain != name and plain in names:
+                continue  # `gzip -k` kept both: the session once, from the plain file
+            lower = plain.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
                 continue
             if lower.startswith(("readme", "license", "agent-")) or lower == "journal.jsonl":
@@ -280,6 +288,12 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     lines = stripped.splitlines()
     first = lines[0]
+    if first.strip() == b"{" and not pretty_objects(stripped, 1):
+        # Indented, and its first object is longer than the sniff window (a pasted screenshot
+        # in the first prompt): its keys, one a line, are judged as a cut JSONL line.
+        partial = _sniff_partial(b"{" + b"".join(line.strip() for line in lines[1:400]))
+        if partial:
+            return partial, False, True
     if first.strip() == b"{" and (objects := pretty_objects(stripped, _SNIFF_LINES)):
         # Indented JSON (reader.layout): one object, or a stream of them (``jq .`` over a
         # JSONL file). One object holding "messages" is a chat request or export, read as an

@@ -364,3 +364,43 @@ def test_dangling_links_folders_and_fifos_among_sub_agents_are_passed_by(tmp_pat
     agents = {a["id"]: (a["events"], a["status"]) for a in result["analysis"].agents}
     assert agents["showcol1"] == (2, "completed")
     assert not {"gone", "dir", "fifo"} & set(agents)
+
+
+def test_gzip_keep_leaves_one_session_not_two(tmp_path):
+    # `gzip -k s.jsonl` (or logrotate's copy) leaves s.jsonl and s.jsonl.gz side by side.
+    # Before reading .gz: fine by accident; with it, the session would count twice.
+    shutil.copy(CLAUDE, tmp_path / "s.jsonl")
+    (tmp_path / "s.jsonl.gz").write_bytes(gzip.compress(CLAUDE.read_bytes()))
+    (tmp_path / "notes.log").write_text("root@gpu01:~# nvidia-smi\n")
+    (tmp_path / "notes.txt").write_text("root@gpu02:~# nvidia-smi\n")
+    analysis = analyze_path(tmp_path)
+    assert sorted(s["id"] for s in analysis.sessions) == ["notes.log", "notes.txt", "s"]
+    assert analysis.stats["events"] == analyze_path(CLAUDE).stats["events"] + 2
+
+
+def test_a_pretty_session_whose_first_record_is_a_screenshot(tmp_path):
+    # The first prompt holds a pasted image (base64, 400 KB): no whole object fits in the
+    # sniff window, yet its keys say Claude Code. Before: read as a text log.
+    first = {"type": "user", "timestamp": "2026-01-01T00:00:00Z", "parentUuid": None, "sessionId": "s",
+             "uuid": "u0", "message": {"role": "user", "content": [
+                 {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "A" * 400_000}},
+                 {"type": "text", "text": "why is accept len 1.1 on gpu01?"}]}}
+    call = {"type": "assistant", "timestamp": "2026-01-01T00:00:01Z", "sessionId": "s", "uuid": "a1",
+            "parentUuid": "u0", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ssh gpu01 nvidia-smi"}}]}}
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(first, indent=2) + "\n" + json.dumps(call, indent=2) + "\n")
+    analysis = analyze_path(path)
+    assert analysis.sessions[0]["format"] == "claude-code"
+    assert [(c.command, c.line) for c in analysis.commands] == [("ssh gpu01 nvidia-smi", _object_starts(path)[1])]
+
+
+def test_a_compressed_chat_export_array_is_read(tmp_path):
+    messages = [{"role": "user", "content": "check gpu01"},
+                {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                    "name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi"})}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "ok"}]
+    path = tmp_path / "chat.json.xz"
+    path.write_bytes(lzma.compress(json.dumps({"messages": messages}, indent=2).encode()))
+    analysis = analyze_path(path)
+    assert analysis.sessions[0]["format"] == "openai" and [c.host for c in analysis.commands] == ["gpu01"]
