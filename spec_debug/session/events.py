@@ -77,8 +77,9 @@ class ReadStats:
     records: int = 0
     """Non-blank lines of a JSONL file (record indices are counted on them)."""
     damaged: list[str] = field(default_factory=list)
-    """One line per file whose compressed stream is cut short or corrupt: the records before
-    the damage are read, the rest is lost (see :func:`spec_debug.session.reader.iter_lines`)."""
+    """One line per file that could not be read to its end (a compressed stream cut short or
+    corrupt, a file removed or failing while read): what came before is kept, the rest is lost
+    (see :func:`spec_debug.session.reader.iter_lines`, :func:`spec_debug.session.sources.iter_events`)."""
 
     def add(self, other: ReadStats) -> None:
         """Add the counts of a slice of the file read elsewhere (a worker process)."""

@@ -393,15 +393,23 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
     main = tree.get(MAIN_AGENT)
     main.file = str(source.path)
     cursor = Cursor(session=source.id, agent=MAIN_AGENT, file=str(source.path))
-    if source.format == "codex" and source.exec_events:
-        yield from codex_exec.read(source.path, cursor, stats)
-    elif source.format == "codex":
-        yield from codex_threads.read_session(source, cursor, stats, tree)
-    elif source.format == "openai":
-        yield from openai_chat.read(source.path, cursor, stats, array=source.array)
-    elif source.format == "text" and source.recording:
-        yield from asciicast.read(source.path, cursor, stats)
-    elif source.format == "text":
-        yield from text_log.read(source.path, cursor, stats)
-    else:
-        yield from claude_session.read(source.path, cursor, stats, tree)
+    try:
+        if source.format == "codex" and source.exec_events:
+            yield from codex_exec.read(source.path, cursor, stats)
+        elif source.format == "codex":
+            yield from codex_threads.read_session(source, cursor, stats, tree)
+        elif source.format == "openai":
+            yield from openai_chat.read(source.path, cursor, stats, array=source.array)
+        elif source.format == "text" and source.recording:
+            yield from asciicast.read(source.path, cursor, stats)
+        elif source.format == "text":
+            yield from text_log.read(source.path, cursor, stats)
+        else:
+            yield from claude_session.read(source.path, cursor, stats, tree)
+    except OSError as exc:
+        # The file went away or failed after it was found: Claude Code deletes sessions older
+        # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the
+        # very folder being read, and a network mount can fail mid-read. The other sessions,
+        # and the events read so far, stand.
+        name = Path(exc.filename).name if exc.filename else source.path.name
+        stats.damaged.append(f"{name}: cannot be read ({exc.strerror or exc}); the events before it were kept")

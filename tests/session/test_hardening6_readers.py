@@ -404,3 +404,21 @@ def test_a_compressed_chat_export_array_is_read(tmp_path):
     path.write_bytes(lzma.compress(json.dumps({"messages": messages}, indent=2).encode()))
     analysis = analyze_path(path)
     assert analysis.sessions[0]["format"] == "openai" and [c.host for c in analysis.commands] == ["gpu01"]
+
+
+def test_a_session_removed_while_the_folder_is_read_leaves_the_others(tmp_path):
+    # Claude Code deletes sessions past cleanupPeriodDays from the folder being analyzed.
+    # Before: FileNotFoundError traceback for the whole analysis.
+    from spec_debug.session.agents import AgentTree
+    from spec_debug.session.sources import discover, iter_events
+
+    shutil.copy(CLAUDE, tmp_path / "old.jsonl")
+    shutil.copy(CODEX, tmp_path / "rollout.jsonl")
+    sources = discover(tmp_path)
+    (tmp_path / "old.jsonl").unlink()
+    read = {}
+    for source in sources:
+        stats = ReadStats()
+        read[source.id] = (sum(1 for _ in iter_events(source, stats, AgentTree())), stats.damaged)
+    assert read["old"] == (0, ["old.jsonl: cannot be read (No such file or directory); the events before it were kept"])
+    assert read["rollout"][0] == analyze_path(CODEX).stats["events"] and read["rollout"][1] == []
