@@ -213,11 +213,24 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                          use_target_embedding=use_target_embed)
     vocab_issues = _vocab_issues(checkpoint, target_ckpt)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
-    skipped = SkippedFiles()
-    samples = iter_samples(data, slots=resolved.slots, final=has_final, max_samples=max_samples,
-                           spec=spec, skipped=skipped)
-    result = evaluate(loaded, samples, steps=steps, flags=NormFlags.of(flag_values),
-                      device=device, progress=progress)
+    def run(use_loss_mask: bool):
+        skipped = SkippedFiles()
+        samples = iter_samples(data, slots=resolved.slots, final=has_final,
+                               max_samples=max_samples, spec=spec, skipped=skipped)
+        return skipped, evaluate(loaded, samples, steps=steps, flags=NormFlags.of(flag_values),
+                                 device=device, progress=progress, use_loss_mask=use_loss_mask)
+
+    skipped, result = run(use_loss_mask=True)
+    if result.samples and not any(result.counts["full_total"]):
+        # Every mask is empty: every accuracy would read 0/0 = 0, a draft that looks broken.
+        # speculators' data preparation drops such rows ("no supervised tokens",
+        # src/speculators/data_generation/preprocessing.py _append_row), so the masks, not
+        # the draft, are at fault: score every position and say so.
+        skipped, result = run(use_loss_mask=False)
+        input_notes.append(
+            f"the loss_mask selects no position to score in any of the {result.samples} "
+            "samples (all zero, or only the first token): every position was scored instead; "
+            "a chat template whose assistant turns were not found writes such masks")
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
@@ -266,6 +279,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
     `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
     the dump holds those layers, and is reported as `served` / `served_accuracy0`."""
+    from dataclasses import replace
+
+    import torch
+
     from spec_debug.eagle3.layout import CLEAR_MARGIN, probe
     from spec_debug.eagle3.loading import build_draft
 
@@ -286,6 +303,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if not samples:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
                         else f"{data}: no samples")
+    if not any(bool(s.loss_mask[1:].any()) for s in samples):
+        # as in evaluate_drafter: empty masks would score every layout 0 and rank nothing
+        samples = [replace(s, loss_mask=torch.ones_like(s.loss_mask)) for s in samples]
+        notes.append(f"the loss_mask selects no position to score in any of the "
+                     f"{len(samples)} samples: every position was scored instead")
     embed = target_ckpt.embed() if target_ckpt is not None else None
     served_slots = None
     if served_layer_ids and info.layer_ids and all(i in info.layer_ids for i in served_layer_ids):

@@ -148,9 +148,10 @@ def _draft_index(model: Eagle3Draft, V: int, device: torch.device) -> Tensor:
 
 def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: NormFlags,
                  layout_positions: tuple[int, ...] | None = None, device: torch.device,
-                 use_target: bool = True) -> str | None:
-    """Add one sample's counts. `layout_positions` index into `sample.slots` (default: all).
-    Returns the reference used, or None when the sample is too short."""
+                 use_target: bool = True, use_loss_mask: bool = True) -> str | None:
+    """Add one sample's counts. `layout_positions` index into `sample.slots` (default: all);
+    `use_loss_mask=False` scores every position. Returns the reference used, or None when the
+    sample is too short."""
     model = loaded.model
     T0 = sample.length
     if T0 < 2:
@@ -161,6 +162,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     input_ids = sample.token_ids[1:].to(device)  # [T]
     aux = slots[:-1].reshape(T0 - 1, -1).to(device=device, dtype=dtype)  # [T, A*Ht]
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
+    if not use_loss_mask:
+        loss_mask = torch.ones_like(loss_mask)
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
     last_normed = sample.final_normed
@@ -210,7 +213,7 @@ def expected_accept_length(conditional: list[float]) -> float:
 def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
              flags: NormFlags | None = None, layout_positions: tuple[int, ...] | None = None,
              device: str | torch.device = "cpu", use_target: bool = True,
-             progress=None) -> EvalResult:
+             use_loss_mask: bool = True, progress=None) -> EvalResult:
     """Score every sample; `progress(samples_done)` is called after each one."""
     device = torch.device(device)
     flags = flags or loaded.model.reference_flags
@@ -219,7 +222,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
     started = time.perf_counter()
     for sample in samples:
         ref = score_sample(loaded, sample, counts, flags=flags, layout_positions=layout_positions,
-                           device=device, use_target=use_target)
+                           device=device, use_target=use_target, use_loss_mask=use_loss_mask)
         if ref:
             references.add(ref)
         if progress is not None:

@@ -24,7 +24,9 @@ from safetensors.torch import load_file, save_file  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import V, save_verifier_and_draft, vllm_style_states  # noqa: E402
+from tests.eagle3.speculators_world import (  # noqa: E402
+    V, make_targets_informative, save_verifier_and_draft, vllm_style_states,
+)
 
 runner = CliRunner()
 
@@ -33,13 +35,32 @@ runner = CliRunner()
 def spec_world(tmp_path_factory) -> Path:
     """target/ and draft/ as transformers and speculators save them (the draft's config names
     target/ as its verifier, as speculators writes it), data/ as vLLM's extraction writes it."""
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+
+    from spec_debug.eagle3.data import read_sample
+
     root = tmp_path_factory.mktemp("hardening6")
     verifier = save_verifier_and_draft(root, draft_flags={"norm_before_residual": True})
     (root / "data").mkdir()
     generator = torch.Generator().manual_seed(5)
-    for i in range(3):
+    paths = [root / "data" / f"hs_{i}.safetensors" for i in range(3)]
+    for i, path in enumerate(paths):
         ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (14 + i,), generator=generator))
-        save_file({"token_ids": ids, "hidden_states": hidden}, str(root / "data" / f"hs_{i}.safetensors"))
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(path))
+    # targets the draft often hits, so a wrong forward shows as a lower accuracy
+    config = Eagle3SpeculatorConfig.from_pretrained(str(root / "draft"))
+    config.transformer_layer_config._attn_implementation = "eager"
+    reference = Eagle3DraftModel.from_pretrained(str(root / "draft"), config=config).eval()
+    samples = []
+    for path in paths:
+        sample = read_sample(path)
+        sample.slots = sample.slots.float()
+        sample.final = sample.slots[:, -1]  # one tensor, so both views change together
+        samples.append(sample)
+    make_targets_informative(reference, samples)
+    for path, sample in zip(paths, samples):
+        save_file({"token_ids": sample.token_ids,
+                   "hidden_states": sample.slots.to(torch.bfloat16).contiguous()}, str(path))
     return root
 
 
@@ -136,3 +157,38 @@ def test_verifier_path_reused_for_another_model_is_not_scored(spec_world, tmp_pa
     assert out["reference"] == "data_tokens" and out["target"] is None
     assert any("hidden_size 48, the draft takes 32-wide states: not used" in n
                for n in out["notes"]), out["notes"]
+
+
+def _rewrite_samples(data: Path, change) -> None:
+    for path in sorted(data.glob("hs_*.safetensors")):
+        sample = load_file(path)
+        change(sample)
+        save_file(sample, str(path))
+
+
+# -- 3. hidden-state dumps --------------------------------------------------------------------
+
+def test_loss_masks_that_select_nothing_are_not_a_zero_accuracy(spec_world, tmp_path):
+    """A chat template whose assistant turns were not found writes all-zero loss masks (the
+    failure NVIDIA-NeMo/Megatron-Bridge#4169 warns about; speculators' own preparation drops
+    such rows as "no supervised tokens"). Scoring 0 of 0 positions read as accuracy 0.0, a
+    draft that looks broken; now every position is scored, with a note that says why."""
+    root = _copy(spec_world, tmp_path)
+    _rewrite_samples(root / "data", lambda s: s.update(
+        loss_mask=torch.zeros(s["token_ids"].shape[0], dtype=torch.long)))
+    unmasked = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert out["counts"] == unmasked["counts"] and out["full_accuracy"][0] > 0
+    assert any("loss_mask selects no position to score in any of the 3 samples" in n
+               for n in out["notes"]), out["notes"]
+    layout = _invoke("layout", "--model", str(root / "draft"), "--data", str(root / "data"),
+                     "--target", str(root / "target"))
+    plain = _invoke("layout", "--model", str(spec_world / "draft"), "--data",
+                    str(spec_world / "data"), "--target", str(spec_world / "target"))
+    assert layout["ranked"] == plain["ranked"]
+    # one sample with a real mask among empty ones: the masks are honoured as they are
+    _rewrite_samples(root / "data", lambda s: s.update(
+        loss_mask=torch.arange(s["token_ids"].shape[0]) % 2) if s["token_ids"].shape[0] == 14 else None)
+    mixed = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert not any("loss_mask" in n for n in mixed["notes"])
+    assert mixed["counts"]["full_total"][0] == 7
