@@ -92,6 +92,10 @@ def execute_run(
     console: Console,
     argv: list[str],
 ) -> int:
+    if capture_limit < 0:
+        # A negative limit kept a few bytes of the tail's end and cut everything else.
+        raise UsageError(f"--capture-limit {capture_limit}: must be a number of bytes, 0 or more",
+                         hint="0 keeps no output in run.json (all of it goes to artifacts/)")
     loaded = load_playbook(playbook)
     only: set[str] | None = None
     if retry_failed is not None:

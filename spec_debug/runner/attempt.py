@@ -54,7 +54,7 @@ def evaluate_attempt(
             return AttemptResult("error", probe_result, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[probe_result, *_tail("", err_text)])], [])
         step_facts, findings = probe_result
     try:
-        step_facts.update(apply_captures(step.capture, out_text, err_text))
+        step_facts.update(apply_captures(step.capture, out_text, err_text, _whole_stream_search(stdout, stderr)))
     except (CaptureError, ValueError, TypeError) as exc:
         message = f"capture failed: {exc}"
         return AttemptResult("error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], [])
@@ -207,17 +207,28 @@ def _in_cut_part(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -
     return None
 
 
+def _whole_stream_search(stdout: StreamCapture, stderr: StreamCapture):
+    def search(source: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        for stream in {"stdout": (stdout,), "stderr": (stderr,)}.get(source, (stdout, stderr)):
+            found = stream.first_watched(pattern) if stream.truncated else pattern.search(stream.text())
+            if found is not None:
+                return found
+        return None
+    return search
+
+
 def watched_patterns(step: Step) -> tuple[re.Pattern[str], ...]:
-    """The patterns _check searches in the whole stream, for StreamCapture.watch: they are
-    found in the raw stream as it passes, since the spilled copy is masked."""
-    patterns = []
+    """The patterns searched in the whole stream (StreamCapture.watch): _check's, and single
+    regex captures'. They are found in the raw stream as it passes, since the spilled copy is
+    masked."""
+    patterns = [re.compile(c.regex, re.MULTILINE) for c in step.capture if c.regex is not None and not c.all]
     for expectation in step.expect:
         needle = expectation.contains if expectation.contains is not None else expectation.not_contains
         if needle:
             patterns.append(re.compile(re.escape(needle)))
         elif expectation.matches is not None:
             patterns.append(re.compile(expectation.matches, re.MULTILINE))
-    return tuple(patterns)
+    return tuple({(p.pattern, p.flags): p for p in patterns}.values())  # each searched once
 
 
 def _unsearched(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable
 
 from spec_debug.playbook.models import Capture
 from spec_debug.runner.output import TRUNCATION_MARKER
@@ -14,6 +14,11 @@ _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 # A key, [index], or ["key"] / ['key'] for keys that hold dots (model.safetensors.index.json
 # names tensors like "lm_head.weight").
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
+
+
+StreamSearch = Callable[[str, "re.Pattern[str]"], "re.Match[str] | None"]
+"""(stdout | stderr | output, pattern) -> the first match in the whole stream, the part cut
+from the record included."""
 
 
 class CaptureError(ValueError):
@@ -95,13 +100,16 @@ def json_lookup(document: Any, path: str) -> Any:
     return current
 
 
-def apply_captures(captures: list[Capture], stdout: str, stderr: str) -> dict[str, Any]:
+def apply_captures(captures: list[Capture], stdout: str, stderr: str, search_whole: StreamSearch | None = None) -> dict[str, Any]:
+    """``search_whole`` finds a single regex capture's first match in a stream cut by the
+    capture limit: else a value printed in the cut middle of a long log reads as "matched
+    nothing" (the fact None, the capture's default) though the output holds it."""
     facts: dict[str, Any] = {}
     parsed_json: dict[str, Any] = {}
     for capture in captures:
         text = {"stdout": stdout, "stderr": stderr, "output": stdout + ("\n" if stdout and stderr else "") + stderr}[capture.from_]
         if capture.regex is not None:
-            facts.update(_regex_capture(capture, text))
+            facts.update(_regex_capture(capture, text, search_whole))
             continue
         assert capture.json_path is not None and capture.name is not None
         if capture.from_ not in parsed_json:
@@ -114,11 +122,17 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str) -> dict[st
     return facts
 
 
-def _regex_capture(capture: Capture, text: str) -> dict[str, Any]:
+def _regex_capture(capture: Capture, text: str, search_whole: StreamSearch | None = None) -> dict[str, Any]:
     assert capture.regex is not None
     pattern = re.compile(capture.regex, re.MULTILINE)
     names = list(pattern.groupindex)
     matches = list(pattern.finditer(text)) if capture.all else [m for m in [pattern.search(text)] if m]
+    cut = TRUNCATION_MARKER.search(text) if search_whole is not None and not capture.all else None
+    if cut is not None and (not matches or matches[0].start() > cut.start()):
+        # Nothing in the kept head: the first match may be in the cut middle, before the tail's.
+        assert search_whole is not None
+        first = search_whole(capture.from_, pattern)
+        matches = [first] if first is not None else matches
     if capture.name is not None and capture.name not in pattern.groupindex:
         group: str | int = 1 if pattern.groups else 0
         values = [convert(m.group(group), capture.type) for m in matches]

@@ -167,6 +167,11 @@ class StreamCapture:
         """False when part of the stream is neither in the record nor on disk."""
         return not self.truncated or (self.spill_path is not None and self.spill_error is None)
 
+    def first_watched(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """The first line of the whole raw stream that a watched pattern matches (None when it
+        matched none, or was not watched). Call after close()."""
+        return self._watch_found.get((pattern.pattern, pattern.flags))
+
     def searched_whole(self, pattern: re.Pattern[str]) -> bool:
         """Whether search_whole(pattern) saw the whole stream (a watched pattern did, even when
         the spill failed)."""

@@ -201,3 +201,40 @@ def test_a_step_whose_fact_was_never_set_says_so_on_the_console_and_in_the_recor
     console = " ".join(result.stderr.split())  # rich wraps long lines
     assert "error flags" in console and "error launch" in console
     assert "facts.sglang_major is not set" in console
+
+
+# ---------------------------------------------------------------- captures on a long log
+
+BENCH_LOG = """\
+for i in $(seq 1 3000); do echo "[TP0] Decode batch, #running-req: 8, gen throughput (token/s): 412.5"; done
+echo "[bench] speculative accept length: 3.42 (EAGLE-3, 4 draft tokens)"
+for i in $(seq 1 3000); do echo "[TP0] Decode batch, #running-req: 8, gen throughput (token/s): 412.5"; done
+echo "[bench] warmup accept length: 1.00"
+"""
+
+
+def test_a_single_capture_takes_the_first_match_even_where_the_record_cut_the_log(tmp_path):
+    """The first `accept length` line is in the middle of a long log, cut from the record: the
+    capture read the tail's warmup line (1.00) and the expectation failed on a healthy drafter."""
+    playbook = (
+        "name: p\nsteps:\n  - id: bench\n    run: |\n"
+        + "".join(f"      {line}\n" for line in BENCH_LOG.splitlines())
+        + "    capture:\n      - regex: 'accept length: (?P<accept_length>[\\d.]+)'\n"
+        + "      - regex: 'draft tokens: (?P<draft_tokens>\\d+)'\n        default: 0\n"
+        + "    expect:\n      - that: facts.accept_length > 2\n"
+    )
+    result, _, record = _run(tmp_path, playbook, "--capture-limit", "4096")
+    step = record["steps"][0]
+    assert "3.42" not in step["stdout"]  # only the whole stream has it
+    assert step["facts"] == {"accept_length": 3.42, "draft_tokens": 0}
+    assert step["status"] == "passed" and result.code == 0, step
+
+
+def test_a_negative_capture_limit_is_a_usage_error_not_a_silently_empty_record(tmp_path):
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nsteps:\n  - id: a\n    run: echo accept length 3.4\n")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--capture-limit", "-100")
+    assert result.code == 2
+    assert "--capture-limit -100: must be a number of bytes, 0 or more" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "runs").exists()
