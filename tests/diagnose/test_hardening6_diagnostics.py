@@ -371,3 +371,43 @@ def test_human_readable_max_model_len_is_read_as_vllm_reads_it():
     assert parse_launch_command("vllm serve m --max-model-len auto").context_length is None
     with pytest.raises(LaunchParseError, match="32k or 32K"):
         parse_launch_command("vllm serve m --max-model-len 1.5K")  # vLLM refuses decimals with binary suffixes
+
+
+# ---------------------------------------------------------------------------------------------
+# SGLang's request cap on speculative servers
+# ---------------------------------------------------------------------------------------------
+# sglang.bench_serving's summary as printed in sgl-project/sglang PR #17098 (Qwen3-8B, EAGLE3),
+# run here with --max-concurrency 64 against the same server (the other numbers as printed).
+BENCH_AT_64 = """\
+============ Serving Benchmark Result ============
+Backend:                                 sglang
+Traffic request rate:                    inf
+Max request concurrency:                 64
+Successful requests:                     50
+Benchmark duration (s):                  128.43
+Total input tokens:                      26955
+Total generated tokens:                  23606
+Request throughput (req/s):              0.39
+Input token throughput (tok/s):          209.88
+Output token throughput (tok/s):         183.80
+Peak output token throughput (tok/s):    299.00
+Total token throughput (tok/s):          393.68
+Concurrency:                             7.01
+Accept length:                           2.14
+"""
+PR17098_SERVER = ("python -m sglang.launch_server --model-path /home/Qwen3-8B --speculative-algorithm EAGLE3 "
+                  "--speculative-draft-model-path /home/Qwen3-8B-eagle3 --speculative-num-steps 4 "
+                  "--speculative-eagle-topk 1 --speculative-num-draft-tokens 5")
+
+
+def test_a_capped_speculative_sglang_server_at_high_concurrency_says_why_it_queues():
+    launch = launch_step.parse({"source": "var", "cmdline": PR17098_SERVER, "models": {}})
+    facts = throughput_step.parse({"found": True, "path": "bench.log", "lines": BENCH_AT_64.splitlines(),
+                                   "args": {"baseline_tok_s": "250"}})
+    [sd501] = [f for f in throughput_step.check(context(facts, launch)) if f.code == "SD501"]
+    assert any("48 running requests" in line and "64 requests at once" in line for line in sd501.evidence)
+    # given explicitly, the cap is the user's choice: no such line
+    launch = launch_step.parse({"source": "var", "cmdline": PR17098_SERVER + " --max-running-requests 128",
+                                "models": {}})
+    [sd501] = [f for f in throughput_step.check(context(facts, launch)) if f.code == "SD501"]
+    assert not any("48 running requests" in line for line in sd501.evidence)

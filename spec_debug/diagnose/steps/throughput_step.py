@@ -92,6 +92,33 @@ def numbers(observed: float | None, predicted: float | None, served_steps: int |
     return lines
 
 
+# sgl-project/sglang server_args.py `_handle_speculative_decoding` (arg_groups/
+# speculative_hook.py in newer releases): with EAGLE/EAGLE3/STANDALONE and no
+# --max-running-requests, "Max running requests is reset to 48 for speculative decoding"
+# (32 in early 0.4.x, sgl-project/sglang issue #4286: only concurrency above 48 is called out).
+SGLANG_SPEC_MAX_RUNNING = 48
+
+
+def request_cap_line(launch: dict[str, Any], log: dict[str, Any]) -> str | None:
+    """Why a speculative SGLang server can lose to its baseline at high concurrency: it runs at
+    most 48 requests at once unless told otherwise, while the baseline runs them all."""
+    argv = launch.get("argv") or []
+    if launch.get("engine") != "sglang" or not (launch.get("effective") or {}).get("num_steps"):
+        return None
+    if any(tok == "--max-running-requests" or tok.startswith("--max-running-requests=") for tok in argv):
+        return None
+    concurrency = (log.get("bench") or {}).get("max_concurrency")
+    running = log.get("running_req_mean")
+    seen = (f"the benchmark ran {concurrency:g} requests at once" if concurrency and concurrency > SGLANG_SPEC_MAX_RUNNING
+            else f"the server log shows {running:g} running requests on average"
+            if running and running >= SGLANG_SPEC_MAX_RUNNING - 0.5 else None)
+    if seen is None:
+        return None
+    return (f"SGLang caps a speculative server at {SGLANG_SPEC_MAX_RUNNING} running requests when "
+            f"--max-running-requests is not given, and {seen}: the rest queue, which a baseline without "
+            "speculation does not do (set --max-running-requests, or compare at the same concurrency)")
+
+
 def check(ctx: Any) -> list[Finding]:
     tp = ctx.facts.get(NS, {})
     at = where(ctx)
@@ -132,8 +159,11 @@ def check(ctx: Any) -> list[Finding]:
     if model.predicted_tok_s_best is not None:
         ctx.facts["predicted_tok_s"] = round(model.predicted_tok_s_best, 2)  # the report's "predicted (fixed)"
     all_causes = raised(ctx.host_facts, SERVING_PATH_CAUSES)
-    findings += check_throughput(measured, baseline, source=source, at=at, root_causes=all_causes,
-                                 context=numbers(observed, predicted, served_steps, best, best_steps, model.to_facts()))
+    context = numbers(observed, predicted, served_steps, best, best_steps, model.to_facts())
+    cap = request_cap_line(launch, log)
+    if cap is not None:
+        context.append(cap)
+    findings += check_throughput(measured, baseline, source=source, at=at, root_causes=all_causes, context=context)
     causes = [c for c in all_causes if c != "SD101"]
     findings += check_accept_length_gap(observed, predicted, served_steps, root_causes=causes, at=at)
     candidates = [x for x in (best, observed) if x is not None]
