@@ -24,6 +24,20 @@ from spec_debug.errors import SpecDebugError
 
 SUPPORTED_DECODERS = ("llama", "qwen3")
 
+# What the decoder's transformers config class fills in for a key the config.json lacks
+# (a hand-written or converted config; save_pretrained writes them all). transformers
+# models/llama/configuration_llama.py: head_dim = hidden_size // num_attention_heads,
+# max_position_embeddings 2048; models/qwen3/configuration_qwen3.py: head_dim 128 whatever
+# the hidden size, max_position_embeddings 32768.
+_CLASS_DEFAULTS: dict[str, dict[str, int]] = {
+    "llama": {"max_position_embeddings": 2048},
+    "qwen3": {"head_dim": 128, "max_position_embeddings": 32768},
+}
+
+
+def _class_default(decoder: Mapping[str, Any], key: str) -> int | None:
+    return _CLASS_DEFAULTS.get(str(decoder.get("model_type") or "llama"), {}).get(key)
+
 
 class CheckpointError(SpecDebugError):
     """A draft or target checkpoint that cannot be read or does not make sense."""
@@ -118,7 +132,8 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json") -> RopeCo
         if top_level is not None:
             params["original_max_position_embeddings"] = top_level
         params.setdefault("original_max_position_embeddings",
-                          decoder.get("max_position_embeddings"))
+                          decoder.get("max_position_embeddings") or _class_default(
+                              decoder, "max_position_embeddings"))
     return RopeConfig(rope_type=rope_type, theta=theta, params=params)
 
 
@@ -218,7 +233,9 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
     if heads % kv_heads:
         raise CheckpointError(f"{where}: num_attention_heads {heads} is not a multiple of "
                               f"num_key_value_heads {kv_heads}")
-    head_dim = _number(decoder, "head_dim", where, default=hidden // heads, minimum=1)
+    defaults = _CLASS_DEFAULTS.get(model_type, {})
+    head_dim = _number(decoder, "head_dim", where, minimum=1,
+                       default=defaults.get("head_dim", hidden // heads))
     vocab = _int(decoder, "vocab_size", where)
     num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
     sliding_window, layer_types = _attention_windows(decoder, model_type, num_layers, where)
@@ -241,11 +258,12 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         vocab_size=vocab,
         draft_vocab_size=draft_vocab,
         attention_bias=bool(decoder.get("attention_bias", False)),
-        mlp_bias=bool(decoder.get("mlp_bias", False)),
+        # Qwen3MLP has no biases whatever the config says (transformers modeling_qwen3.py)
+        mlp_bias=model_type != "qwen3" and bool(decoder.get("mlp_bias", False)),
         hidden_act=str(decoder.get("hidden_act") or "silu"),
         rope=_rope_from(decoder, where),
-        max_position_embeddings=_number(decoder, "max_position_embeddings", where,
-                                        default=2048, minimum=1),
+        max_position_embeddings=_number(decoder, "max_position_embeddings", where, minimum=1,
+                                        default=defaults.get("max_position_embeddings", 2048)),
         sliding_window=sliding_window,
         layer_types=tuple(layer_types),
         aux_layer_ids=aux_ids,

@@ -234,3 +234,27 @@ def test_summary_states_the_windows_the_forward_applies(tmp_path, verifiers, arc
     assert summary["sliding_window"] == (reference.sliding_window if sliding else None)
     assert len(summary["layer_types"]) == layers
     assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
+
+
+# ------------------------------------------------------------------------------------------
+# Keys a hand-written Qwen3 draft config lacks or carries in vain: Qwen3Config's own rules
+# ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("decoder,drop", [
+    # Qwen3Config.head_dim defaults to 128, not hidden_size // num_attention_heads (here 16)
+    ({"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 128}, "head_dim"),
+    # max_position_embeddings defaults to 32768; LongRoPE's cos/sin scale comes from it
+    ({"rope_parameters": dict(LONGROPE)}, "max_position_embeddings"),
+], ids=["head_dim", "max_position_embeddings"])
+def test_qwen3_config_without_a_key_reads_the_class_default(tmp_path, verifiers, decoder, drop):
+    reference, loaded = _world(tmp_path, verifiers, decoder, arch="qwen3",
+                               edit=lambda d: d.pop(drop))
+    assert getattr(loaded.model.cfg, drop) == getattr(reference.config.transformer_layer_config,
+                                                     drop)
+    assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
+
+
+def test_qwen3_config_with_mlp_bias_runs_without_biases(tmp_path, verifiers):
+    """Qwen3MLP builds no biases whatever mlp_bias says (a key left over from a Llama config):
+    speculators saves none, so reading the key made the load fail on 'missing tensors'."""
+    reference, loaded = _world(tmp_path, verifiers, {"mlp_bias": True}, arch="qwen3")
+    assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
