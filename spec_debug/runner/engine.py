@@ -368,7 +368,8 @@ class Run:
         on_line = None
         if reporter.wants_output_lines:
             def on_line(stream: str, line: str, _host: str = host, _step: str = step.id) -> None:
-                reporter.output_line(_host, _step, stream, line)
+                # --show-output goes to a terminal or a CI log, which is kept and shared too.
+                reporter.output_line(_host, _step, stream, self._clean(line))
         suffix = "" if attempt == 1 else f".attempt{attempt}"
         stem = f"{_safe_name(host)}/{step.id}{suffix}"
         watch = watched_patterns(step)

@@ -238,3 +238,13 @@ def test_a_negative_capture_limit_is_a_usage_error_not_a_silently_empty_record(t
     assert "--capture-limit -100: must be a number of bytes, 0 or more" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "runs").exists()
+
+
+def test_show_output_masks_secrets_in_the_live_lines(tmp_path):
+    """-v streams every line to the console, which CI keeps as the job log."""
+    playbook = ("name: p\nvars:\n  api_key: ''\nsteps:\n  - id: env\n"
+                f"    run: echo 'HF_TOKEN={HF}'; echo 'using {{{{ api_key }}}}' >&2\n")
+    result, _, _ = _run(tmp_path, playbook, "-v", "--var", f"api_key={API_KEY}")
+    assert result.code == 0
+    assert f"env| HF_TOKEN={MASK}" in result.stderr and f"env| using {MASK}" in result.stderr
+    assert HF not in result.stderr and API_KEY not in result.stderr
