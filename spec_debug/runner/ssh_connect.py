@@ -243,7 +243,10 @@ def connect(
         return _open(target, config, options, depth=0)
 
 
-def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int) -> Connection:
+def _open(
+    target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int, reaching: tuple[SSHTarget, ...] = ()
+) -> Connection:
+    """`reaching`: the hosts whose connection waits on this one (the target, then its jump hosts)."""
     if depth > _MAX_JUMP_DEPTH:
         raise UsageError(f"{target.alias}: ProxyJump chain deeper than {_MAX_JUMP_DEPTH} (a loop in ssh config?)")
     if options.known_hosts is not None:
@@ -254,7 +257,10 @@ def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions
             # The first hop is resolved with its own settings (it may itself jump); later
             # hops are reached through the previous one, as `ssh -J a,b` does.
             first = resolve_target(target.proxy_jump[0].destination, config, connect_timeout_s=options.connect_timeout_s)
-            via.append(_JUMPS.lease((first, options), lambda: _open(first, config, options, depth=depth + 1)))
+            _refuse_jump_loop(first, (*reaching, target))
+            via.append(_JUMPS.lease(
+                (first, options), lambda: _open(first, config, options, depth=depth + 1, reaching=(*reaching, target))
+            ))
             for hop in target.proxy_jump[1:]:
                 hop_target = resolve_target(hop.destination, config, connect_timeout_s=options.connect_timeout_s)
                 hop_target = replace(hop_target, proxy_jump=(), proxy_command=None)
@@ -275,6 +281,26 @@ def _open(target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions
         if isinstance(exc, Exception) and threading.get_ident() in _ABANDONED:
             raise ConnectAbandoned(f"{target.alias}: connection abandoned: the run was interrupted") from None
         raise
+
+
+def _refuse_jump_loop(jump: SSHTarget, reaching: tuple[SSHTarget, ...]) -> None:
+    """Raise UsageError when `jump` is one of the hosts that are waiting to be reached through it.
+
+    `Host *.corp` + `ProxyJump bastion.corp` gives the bastion itself a ProxyJump to itself. ssh(1)
+    then starts `ssh -W` through `ssh -W` without end (OpenSSH 9.2, checked); the shared jump
+    connection would wait on itself here (_JumpPool.lease), a silent hang.
+    """
+    def route(t: SSHTarget) -> tuple[object, ...]:  # the same host reached the same way: a loop
+        return (t.hostname.lower(), t.port, t.user, t.proxy_jump, t.proxy_command)
+
+    for waiting in reaching:
+        if route(waiting) == route(jump):
+            chain = " -> ".join(t.alias for t in (*reaching, jump))
+            raise UsageError(
+                f"{reaching[0].alias}: ProxyJump loop in ssh config: {chain} ({jump.alias} is set to be reached through itself)",
+                hint=f"exclude the jump host from the pattern that sets ProxyJump (`Host *.corp !{jump.alias}`), "
+                f"or put `ProxyJump none` in a `Host {jump.alias}` block above it",
+            )
 
 
 def _tcp_connect(target: SSHTarget) -> socket.socket:

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -334,3 +335,37 @@ def test_an_account_whose_login_shell_is_sh_runs_steps_and_kills_them_on_timeout
         with pytest.raises(RemoteShellError) as caught:
             SSHTransport.connect("nologin", client.options())
         assert caught.value.message.startswith("nologin: the login shell did not run the command: the account's shell is nologin")
+
+
+def test_a_proxyjump_pattern_that_also_matches_the_bastion_is_a_loop_said_at_once(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
+) -> None:
+    """`Host *` + `ProxyJump bastion` gives the bastion a ProxyJump to itself (ssh(1) forks
+    `ssh -W` without end). Before, the shared jump connection waited on itself: a silent hang."""
+    bastion = sshd_factory("h6loop")
+    client.trust(bastion)
+    client.config.write_text(
+        f"Host bastion\n  HostName 127.0.0.1\n  Port {bastion.port}\n"
+        f"Host gpu01\n  HostName 127.0.0.1\n  Port {sshd.port}\n"
+        f"Host *\n  ProxyJump bastion\n  IdentityFile {client.key.path}\n  UserKnownHostsFile {client.known_hosts}\n"
+    )
+    outcome: list[BaseException | None] = []
+
+    def connect() -> None:
+        try:
+            SSHTransport.connect("gpu01", client.options()).close()
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - the outcome is what the test checks
+            outcome.append(exc)
+
+    worker = threading.Thread(target=connect, daemon=True)
+    worker.start()
+    worker.join(15)
+    assert outcome, "connecting through a ProxyJump loop hung"
+    [error] = outcome
+    assert isinstance(error, UsageError), repr(error)
+    assert error.message == "gpu01: ProxyJump loop in ssh config: gpu01 -> bastion -> bastion (bastion is set to be reached through itself)"
+    # Excluding the bastion from the pattern, as the hint says, works.
+    client.config.write_text(client.config.read_text().replace("Host *\n  ProxyJump bastion\n", "Host * !bastion\n  ProxyJump bastion\nHost *\n"))
+    with SSHTransport.connect("gpu01", client.options()) as transport:
+        assert transport.connection.via[0].target.alias == "bastion"
