@@ -119,7 +119,11 @@ def execute_run(
         forks=forks, capture_limit=capture_limit, redact=redact,
         reporter=ConsoleReporter(console, show_output=show_output, spinner=not step), gate=gate, command_line=list(argv),
     )
-    run = Run(loaded, targets, store, cli_vars, options)
+    try:
+        run = Run(loaded, targets, store, cli_vars, options)
+    except BaseException:
+        store.discard_if_empty()
+        raise
     record = run.execute()
     finish_outputs(record, store.run_dir, junit=junit, console=console)
     if as_json:

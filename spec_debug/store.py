@@ -90,6 +90,15 @@ class RunStore:
             return cls(run_dir)
         raise UsageError(f"could not allocate a run directory under {parent}")
 
+    def discard_if_empty(self) -> None:
+        """Remove the run folder if nothing was written to it: a run refused before its first
+        record (an unknown --var) must not leave a folder that `ls runs | tail -1` then picks
+        as the latest run, with no run.json in it."""
+        try:
+            self.run_dir.rmdir()
+        except OSError:
+            pass  # something was written: keep it
+
     def artifact_path(self, *parts: str) -> Path:
         return self.artifacts_dir.joinpath(*parts)
 

@@ -248,3 +248,14 @@ def test_show_output_masks_secrets_in_the_live_lines(tmp_path):
     assert result.code == 0
     assert f"env| HF_TOKEN={MASK}" in result.stderr and f"env| using {MASK}" in result.stderr
     assert HF not in result.stderr and API_KEY not in result.stderr
+
+
+def test_a_run_refused_for_an_unknown_var_leaves_no_empty_run_folder(tmp_path):
+    """`ls runs | tail -1` is how people find the latest run; an empty folder there made
+    `spec-debug report` say "no run record" about a run that never started."""
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nvars:\n  model: ''\nsteps:\n  - id: a\n    run: echo {{ model }}\n")
+    out = tmp_path / "runs"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--var", "modle=llama")
+    assert result.code == 2 and "--var modle is not a var of playbook 'p'" in result.stderr
+    assert list(out.iterdir()) == []
