@@ -13,7 +13,10 @@ from __future__ import annotations
 import ast
 import importlib.util
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from spec_debug.probes.engine_info import server_packages
+from spec_debug.probes.launch_flags import choose_server, server_processes
 
 NORM_FLAGS = ("norm_before_residual", "norm_before_fc", "fc_norm", "norm_output")
 # A flag is implemented where its name appears, or the module it creates (speculators builds
@@ -119,19 +122,37 @@ def extract(path: Path) -> dict[str, Any]:
             "flag_sites": sites, "flags": {flag: bool(s) for flag, s in sites.items()}}
 
 
-def describe(package: str, files: list[Path] | None = None) -> dict[str, Any]:
+def package_in_server(package: str, server: dict[str, Any]) -> tuple[Path | None, str | None, str]:
+    """Where the running server's interpreter has `package` (engine_info.server_packages), so
+    its source is read when the probe's own Python has none (the server in another venv)."""
+    info = (server.get("packages") or {}).get(package) or {}
+    if info.get("path"):
+        return Path(info["path"]), info.get("version"), f"the server's interpreter {server.get('python')}"
+    if server.get("packages") is not None:
+        return None, None, f"nor in the server's interpreter {server.get('python')}"
+    return None, None, f"and the server's interpreter was not read: {server['note']}" if server.get("note") else ""
+
+
+def describe(package: str, files: list[Path] | None = None,
+             server: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
     """Merge the extraction of every file of one package (the forward spans two files in
-    speculators)."""
-    version = None
+    speculators). `server`: the running server's packages, asked only when this Python lacks
+    the package."""
+    version, where = None, "this Python"
     if files is None:
         root, version = package_dir(package)
+        if root is None and server is not None:
+            root, version, where = package_in_server(package, server())
+            if root is None:
+                return {"package": package, "found": False,
+                        "reason": f"{package} is not installed in this Python {where}".rstrip()}
         if root is None:
             return {"package": package, "found": False, "reason": f"{package} is not installed in this Python"}
         files = [root / rel for rel in FILES.get(package, ())]
     present = [f for f in files if f.is_file()]
     if not present:
         return {"package": package, "found": False, "reason": f"no eagle3 source in {[str(f) for f in files]}"}
-    merged: dict[str, Any] = {"package": package, "version": version, "found": True,
+    merged: dict[str, Any] = {"package": package, "version": version, "found": True, "read_from": where,
                               "file": ", ".join(str(f) for f in present), "functions": {},
                               "cat_orders": [], "flag_sites": {f: [] for f in NORM_FLAGS}}
     for f in present:
@@ -148,9 +169,17 @@ def run(args: dict) -> dict:
     engine = (args.get("engine") or "").lower()
     ref_files = args.get("reference_files")
     eng_files = args.get("engine_files")
-    reference = describe("speculators", [Path(p) for p in ref_files] if ref_files else None)
+    asked: list[dict[str, Any]] = []
+
+    def server() -> dict[str, Any]:
+        if not asked:
+            processes = server_processes()
+            asked.append(server_packages(choose_server(processes)) if processes else {})
+        return asked[0]
+
+    reference = describe("speculators", [Path(p) for p in ref_files] if ref_files else None, server)
     if engine in ("sglang", "vllm") or eng_files:
-        served = describe(engine or "engine", [Path(p) for p in eng_files] if eng_files else None)
+        served = describe(engine or "engine", [Path(p) for p in eng_files] if eng_files else None, server)
     else:
         served = {"package": engine or None, "found": False, "reason": "engine unknown: pass --var engine=sglang|vllm"}
     return {"args": args, "reference": reference, "engine": served}

@@ -184,6 +184,23 @@ def test_mtp_depth_is_read_from_a_qwen35_text_config():
 # ---------------------------------------------------------------------------------------------
 # engine_info: the version the server runs, not the probe's Python's
 # ---------------------------------------------------------------------------------------------
+# An engine-side first draft layer, written for these tests with the semantics EAGLE3.md
+# section 2 reports for SGLang's llama_eagle3.py: residual before hidden_norm, no norm flags.
+ENGINE_LAYER = """
+import torch
+from torch import nn
+
+
+class LlamaDecoderLayer(nn.Module):
+    def forward(self, positions, embeds, hidden_states, forward_batch, residual):
+        residual = hidden_states
+        embeds = self.input_layernorm(embeds)
+        hidden_states = self.hidden_norm(hidden_states)
+        hidden_states = torch.cat([embeds, hidden_states], dim=-1)
+        return hidden_states, residual
+"""
+
+
 @pytest.fixture(scope="module")
 def server_venv(tmp_path_factory) -> Path:
     """A real venv (no pip) that holds sglang 0.5.4's metadata, as a serving venv would; the
@@ -193,8 +210,9 @@ def server_venv(tmp_path_factory) -> Path:
     python = root / "bin" / "python"
     purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                   capture_output=True, text=True, check=True).stdout.strip())
-    (purelib / "sglang").mkdir(parents=True)
+    (purelib / "sglang" / "srt" / "models").mkdir(parents=True)
     (purelib / "sglang" / "__init__.py").write_text("")
+    (purelib / "sglang" / "srt" / "models" / "llama_eagle3.py").write_text(ENGINE_LAYER)
     (purelib / "sglang-0.5.4.dist-info").mkdir()
     (purelib / "sglang-0.5.4.dist-info" / "METADATA").write_text(
         "Metadata-Version: 2.1\nName: sglang\nVersion: 0.5.4\n")
@@ -411,3 +429,26 @@ def test_a_capped_speculative_sglang_server_at_high_concurrency_says_why_it_queu
                                 "models": {}})
     [sd501] = [f for f in throughput_step.check(context(facts, launch)) if f.code == "SD501"]
     assert not any("48 running requests" in line for line in sd501.evidence)
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
+def test_forward_source_reads_the_engine_source_of_the_servers_venv(server_venv):
+    from spec_debug.probes import forward_source
+
+    # the probe's Python has no sglang; before: "sglang is not installed in this Python"
+    assert forward_source.package_dir("sglang") == (None, None)
+    proc = _start_server([str(server_venv / "bin" / "python")])
+    try:
+        server = engine_info.server_packages(_process(proc))
+    finally:
+        proc.kill()
+        proc.wait()
+    served = forward_source.describe("sglang", server=lambda: server)
+    assert served["found"] and served["version"] == "0.5.4"
+    assert served["read_from"] == f"the server's interpreter {server_venv / 'bin' / 'python'}"
+    assert served["cat_orders"] == [["embeds", "hidden_states"]]
+    assert served["flags"] == dict.fromkeys(forward_source.NORM_FLAGS, False)
+    # and when the server's interpreter has none either, the reason says both
+    missing = forward_source.describe("vllm", server=lambda: server)
+    assert missing["reason"] == f"vllm is not installed in this Python nor in the server's interpreter " \
+                                f"{server_venv / 'bin' / 'python'}"
