@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import load_playbook
 from spec_debug.record import RunRecord
+from spec_debug.redact import MASK
 from spec_debug.report import write_reports
 from spec_debug.runner.engine import HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
@@ -104,7 +106,15 @@ def execute_run(
         only = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted", "running", "pending")}
         if not host and not hosts and inventory is None:
             host = [h.name for h in previous.hosts if h.name in only]
-        cli_vars = {**{k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}, **cli_vars}
+        reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
+        masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
+        if masked:
+            # The record keeps secrets masked: reusing the value would run with the mask as the key.
+            raise UsageError(
+                f"--retry-failed: the value of {masked[0]} was masked in {retry_failed}; pass it again",
+                hint=" ".join(f"--var {k}=..." for k in masked),
+            )
+        cli_vars = {**reused, **cli_vars}
     targets = resolve_targets(host, hosts, inventory, limit, ssh_config=ssh_config, accept_new=accept_new, batch=batch,
         connect_timeout=connect_timeout, known_hosts=known_hosts, only=only,
     )

@@ -259,3 +259,24 @@ def test_a_run_refused_for_an_unknown_var_leaves_no_empty_run_folder(tmp_path):
     result = run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--var", "modle=llama")
     assert result.code == 2 and "--var modle is not a var of playbook 'p'" in result.stderr
     assert list(out.iterdir()) == []
+
+
+def test_retry_failed_asks_for_a_masked_secret_again_instead_of_using_the_mask(tmp_path):
+    """--retry-failed reuses the first run's --var values from run.json, where a secret is
+    masked: the retry ran with "***REDACTED***" as the API key."""
+    seen = tmp_path / "seen.txt"
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nvars:\n  api_key: ''\n  model: m\nsteps:\n  - id: call\n"
+                        f"    run: echo \"[{{{{ api_key }}}}] {{{{ model }}}}\" > {seen}; test -e {tmp_path}/ok\n")
+    out = tmp_path / "runs"
+    first = run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--var", f"api_key={API_KEY}", "--var", "model=llama")
+    assert first.code == 1
+    (run_dir,) = out.iterdir()
+    retry = run_cli("run", str(playbook), "--out", str(out), "--retry-failed", str(run_dir))
+    assert retry.code == 2, retry.stderr
+    assert "the value of api_key was masked" in retry.stderr and "--var api_key=..." in retry.stderr
+    assert seen.read_text() == f"[{API_KEY}] llama\n"  # the retry did not run with the mask
+    (tmp_path / "ok").touch()
+    again = run_cli("run", str(playbook), "--out", str(out), "--retry-failed", str(run_dir), "--var", f"api_key={API_KEY}")
+    assert again.code == 0, again.stderr
+    assert seen.read_text() == f"[{API_KEY}] llama\n"  # model reused from the record, the key given again
