@@ -26,7 +26,27 @@ _CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of 
 # "c10::DistBackendError ... Process group watchdog thread terminated with exception: CUDA error:
 # an illegal memory access was encountered" (vllm-project/vllm#9308, #17098,
 # sgl-project/sglang#8296): the CUDA error is the cause, the NCCL wording only the messenger.
-_CUDA_ERROR = re.compile(r"(?:CUDA error|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
+# FlashInfer's kernels check their launches with FLASHINFER_CUDA_CALL, which prints "CUDA
+# Error: <cudaGetErrorString> (<code>) <file>: line N at function ..." (flashinfer-ai/flashinfer
+# include/flashinfer/utils.cuh; an EAGLE verify step crashing so: sgl-project/sglang#5491).
+_CUDA_ERROR = re.compile(r"(?:CUDA [Ee]rror|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
+# cudaGetErrorString's texts of the sticky kernel faults (CUDA Runtime API, cudaError_t:
+# cudaErrorIllegalAddress, cudaErrorAssert, cudaErrorLaunchFailure, cudaErrorMisalignedAddress,
+# cudaErrorIllegalInstruction), as a library's own exception carries them ("RuntimeError: Error
+# in function 'BatchPrefillWithPagedKVCacheSM80Run' at ...: an illegal memory access was
+# encountered", sglang#5491) without torch's "CUDA error: " in front.
+_CUDA_FAULT = re.compile(r"an illegal memory access was encountered|device-side assert triggered"
+                         r"|unspecified launch failure|misaligned address|an illegal instruction was encountered")
+# A C++ exception nobody caught: libstdc++'s verbose terminate handler prints "terminate called
+# after throwing an instance of 'T'" then "  what():  <e.what()>" (gcc libstdc++-v3/libsupc++/
+# vterminate.cc) and the process aborts, whatever exit status the log was read with.
+_TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^'\n]+)'"
+                        r"(?:\s*\n[^\n]*?what\(\):\s+(?P<msg>[^\n]*))?")
+# A Rust panic (sgl-model-gateway, tokenizers): "thread 'main' panicked at src/main.rs:2:5:"
+# then the message on the next line (Rust >= 1.73, library/std/src/panicking.rs), or
+# "thread 'main' panicked at 'message', src/main.rs:2:5" before.
+_PANIC = re.compile(r"thread '[^'\n]*' panicked at (?:'(?P<old>[^\n]*)', (?P<ofile>[^\s:]+):(?P<oline>\d+)"
+                    r"|(?P<file>[^\s:]+):(?P<line>\d+):\d+:\n(?P<msg>[^\n]*))")
 # The watchdog line and c10::DistBackendError are how torch reports a hung collective
 # (pytorch/pytorch ``torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp``: "Watchdog caught
 # collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out.").
@@ -69,6 +89,8 @@ MAX_PER_OUTPUT = 5
 _HAS_MEMORY = re.compile("memory").search
 _HAS_NCCL = re.compile("NCCL").search
 _HAS_NCCL_LOWER = re.compile("nccl").search
+_HAS_TERMINATE = re.compile("terminate called").search
+_HAS_PANIC = re.compile("' panicked at ").search
 
 
 @dataclass(slots=True)
@@ -100,7 +122,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _CUDA_OOM.search(output)):
         return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
-    if "CUDA" in output and ("CUDA error" in output or "Error [CUDA]" in output) and \
+    if "CUDA" in output and ("CUDA error" in output or "CUDA Error" in output or "Error [CUDA]" in output) and \
             (m := _CUDA_ERROR.search(output)):
         return [ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])]
     # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
@@ -113,6 +135,12 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     # scrolled out of it.
     if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return [ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))]
+    if _HAS_TERMINATE(output) and (m := _TERMINATE.search(output)):
+        return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])]
+    if "'" in output and _HAS_PANIC(output) and (m := _PANIC.search(output)):
+        if m.group("file"):
+            return [ErrorInfo("exception", "panic", m.group("msg").strip()[:300], m.group("file"), int(m.group("line")))]
+        return [ErrorInfo("exception", "panic", m.group("old").strip()[:300], m.group("ofile"), int(m.group("oline")))]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
@@ -309,7 +337,7 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
     text = f"{info.exception or ''}: {info.message}"
     if _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
-    elif _CUDA_ERROR.search(text):
+    elif _CUDA_ERROR.search(text) or _CUDA_FAULT.search(text):
         info.kind = "cuda_error"
     elif _NCCL.search(text):
         info.kind = "nccl"

@@ -192,3 +192,62 @@ def test_a_destination_in_a_variable_is_its_value_or_no_host_at_all():
     assert _where("export H=gpu01 && ssh ${H} nvidia-smi")[0] == "gpu01"
     assert _where("for h in gpu01 gpu02; do ssh $h nvidia-smi; done")[0] is None  # several hosts, no one host
     assert _where("ssh $TARGET_HOST nvidia-smi")[0] is None  # set in another command
+
+
+# -- errors in a server log read with exit status 0, and library-worded CUDA faults ------------
+
+def _errors(text: str, exit_code: int | None = 0) -> list[tuple]:
+    from spec_debug.session.failures import extract_errors
+    return [(e.kind, e.exception, e.message, e.file, e.line) for e in extract_errors(text, exit_code)]
+
+
+# sgl-project/sglang#5491 (an EAGLE verify step crashing): FlashInfer's FLASHINFER_CUDA_CALL
+# line, then the scheduler's traceback ending in FlashInfer's own RuntimeError.
+FLASHINFER_IMA = (
+    "CUDA Error: an illegal memory access was encountered (700) /opt/conda/lib/python3.10/site-packages/flashinfer/"
+    "data/include/flashinfer/attention/prefill.cuh: line 2349 at function cudaLaunchKernel((void*)kernel, nblks, "
+    "nthrs, args, smem_size, stream)\n")
+SCHEDULER_TRACEBACK = (
+    "[2025-04-22 15:12:46 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+    '  File "/opt/conda/lib/python3.10/site-packages/sglang/srt/managers/scheduler.py", line 2011, in run_scheduler_process\n'
+    "    scheduler.event_loop_normal()\n"
+    '  File "/opt/conda/lib/python3.10/site-packages/sglang/srt/speculative/eagle_worker.py", line 258, in '
+    "forward_batch_speculative_generation\n"
+    "    logits_output, v = self.verify(batch, spec_info)\n"
+    "RuntimeError: Error in function 'BatchPrefillWithPagedKVCacheSM80Run' at /opt/conda/lib/python3.10/site-packages/"
+    "flashinfer/data/include/flashinfer/attention/prefill.cuh:2349: an illegal memory access was encountered\n")
+
+
+def test_flashinfer_cuda_faults_are_cuda_errors():
+    # before: nothing for the CUDA Error line of a log tail (exit 0), and kind "traceback"
+    # for the exception that carries the same fault in FlashInfer's words
+    assert _errors(FLASHINFER_IMA) == [("cuda_error", None, FLASHINFER_IMA.strip()[:300], None, None)]
+    [(kind, exception, message, file, line)] = _errors(FLASHINFER_IMA + SCHEDULER_TRACEBACK)
+    assert (kind, exception, file, line) == (
+        "cuda_error", "RuntimeError", "/opt/conda/lib/python3.10/site-packages/sglang/srt/speculative/eagle_worker.py", 258)
+    assert message.endswith("an illegal memory access was encountered")
+
+
+def test_an_uncaught_cpp_exception_is_an_error_with_its_type_and_what():
+    # tensorflow/tensor2tensor#192: libstdc++'s terminate handler, then the abort
+    text = ("INFO:tensorflow:Evaluation [3/10]\n"
+            "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\nAborted\n")
+    # before: nothing when the log was read with exit 0, "Aborted" (no type, no what) with 134
+    assert _errors(text) == [("exception", "std::bad_alloc", "std::bad_alloc", None, None)]
+    assert _errors(text, 134) == [("exception", "std::bad_alloc", "std::bad_alloc", None, None)]
+
+
+def test_rust_panics_in_both_formats():
+    # linera-io/linera-protocol#5412 (Rust >= 1.73: location line, message below) and
+    # Itsusinn/tuic#45 (older: the message quoted before the location)
+    new = ("thread 'tokio-runtime-worker' panicked at /Users/mathieu/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/"
+           "tokio-1.47.1/src/runtime/time/entry.rs:602:9:\nA Tokio 1.x context was found, but it is being shutdown.\n"
+           "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n")
+    old = ("thread 'tokio-runtime-worker' panicked at 'index out of bounds: the len is 0 but the index is 0', "
+           "/project/tuic/src/model/packet.rs:257:32\n")
+    # before: nothing with exit 0; with exit 101 only "exit_code" and the location line
+    assert _errors(new) == _errors(new, 101) == [(
+        "exception", "panic", "A Tokio 1.x context was found, but it is being shutdown.",
+        "/Users/mathieu/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.47.1/src/runtime/time/entry.rs", 602)]
+    assert _errors(old) == [("exception", "panic", "index out of bounds: the len is 0 but the index is 0",
+                             "/project/tuic/src/model/packet.rs", 257)]
