@@ -6,7 +6,9 @@ Formats (quoted in tests from public issues):
   (https://github.com/sgl-project/sglang/issues/11948).
 - vLLM: `SpecDecoding metrics: ... Mean acceptance length: 5.44, ... Accepted: 262 tokens,
   Drafted: 295 tokens, Per-position acceptance rate: 0.983, 0.949, ...`
-  (https://github.com/vllm-project/vllm/pull/24127) and `Avg generation throughput: X tokens/s`.
+  (https://github.com/vllm-project/vllm/pull/24127) and `Avg generation throughput: X tokens/s`;
+  the V0 engine's `Speculative metrics: ... Number of emitted tokens: N.` (lifetime totals,
+  https://github.com/vllm-project/vllm/issues/9539).
 - `bench_serving` / `vllm bench serve` summaries: `Output token throughput (tok/s): N`,
   `Accept length: N` / `Acceptance length: N`.
 Pure: text in, numbers out.
@@ -34,6 +36,15 @@ _VLLM_FIELDS = {
     "drafted": re.compile(r"Drafted:\s*(\d+) tokens"),
     "draft_rate_pct": re.compile(r"Draft acceptance rate:\s*" + _NUM + "%"),
 }
+# vLLM V0 (vllm/engine/metrics.py, <= 0.9 with VLLM_USE_V1=0) logs lifetime totals:
+# `Speculative metrics: Draft acceptance rate: 0.642, System efficiency: 0.598, Number of
+# speculative tokens: 3, Number of accepted tokens: 8547, Number of draft tokens: 13311, Number
+# of emitted tokens: 10616.` (https://github.com/vllm-project/vllm/issues/9539). Each round
+# scores K draft tokens and emits the accepted ones plus the bonus token, so the accept length
+# is emitted / (draft / K) (= system efficiency x (K + 1)).
+_VLLM_V0_SPEC = re.compile(r"Speculative metrics:.*?Number of speculative tokens:\s*(\d+),\s*"
+                           r"Number of accepted tokens:\s*(\d+),\s*Number of draft tokens:\s*(\d+),\s*"
+                           r"Number of emitted tokens:\s*(\d+)")
 _VLLM_PER_POS = re.compile(r"Per-position acceptance rate:\s*([\d.,\s]+)")
 _VLLM_GEN = re.compile(r"Avg generation throughput:\s*" + _NUM + r"\s*tokens/s")
 # Data-parallel ranks log their own numbers. SGLang tags each scheduler's lines with
@@ -116,6 +127,7 @@ def parse_server_log(text: str) -> ServerLogStats:
     per_pos_weighted: list[tuple[list[float], float]] = []
     accepted_total = drafted_total = 0
     saw_counts = False
+    v0_totals: tuple[int, int, int, int] | None = None  # the last line: counts are lifetime totals
     for line in text.splitlines():
         if _SGLANG_DECODE.search(line):
             stats.engine = stats.engine or "sglang"
@@ -155,6 +167,10 @@ def parse_server_log(text: str) -> ServerLogStats:
             if pp:
                 rates = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", pp.group(1))]
                 per_pos_weighted.append((rates, drafts))
+        elif (v0 := _VLLM_V0_SPEC.search(line)) is not None:
+            stats.engine = stats.engine or "vllm"
+            stats.spec_metric_lines += 1
+            v0_totals = tuple(int(x) for x in v0.groups())  # type: ignore[assignment]
         else:
             g = _VLLM_GEN.search(line)
             if g and not sglang_gen:
@@ -194,6 +210,11 @@ def parse_server_log(text: str) -> ServerLogStats:
         stats.per_position_acceptance = rates
     if saw_counts:
         stats.accepted_tokens, stats.drafted_tokens = accepted_total, drafted_total
+    if v0_totals is not None and not al_weighted:
+        k, accepted, drafted, emitted = v0_totals
+        if k > 0 and drafted > 0:
+            stats.accept_length_mean = round(emitted / (drafted / k), 4)
+            stats.accepted_tokens, stats.drafted_tokens = accepted, drafted
     for key, rx in _BENCH_FIELDS.items():
         found = rx.findall(text)
         if found:

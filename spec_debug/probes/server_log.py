@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections import deque
 
-MARKERS = ("Decode batch", "SpecDecoding metrics", "Avg generation throughput", "token throughput",
+MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg generation throughput", "token throughput",
            "Accept length", "Acceptance length", "Acceptance rate", "Successful requests",
            "request concurrency", "Request throughput", "Mean TPOT")
 MAX_LINES = 20_000

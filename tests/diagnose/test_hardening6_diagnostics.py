@@ -452,3 +452,30 @@ def test_forward_source_reads_the_engine_source_of_the_servers_venv(server_venv)
     missing = forward_source.describe("vllm", server=lambda: server)
     assert missing["reason"] == f"vllm is not installed in this Python nor in the server's interpreter " \
                                 f"{server_venv / 'bin' / 'python'}"
+
+
+# ---------------------------------------------------------------------------------------------
+# vLLM V0 speculative metrics
+# ---------------------------------------------------------------------------------------------
+# vllm-project/vllm issue #9539 (vLLM 0.6.3, "how to understand logs"), verbatim
+VLLM_V0_LOG = """\
+INFO 10-16 19:05:47 metrics.py:367] Speculative metrics: Draft acceptance rate: 0.642, System efficiency: 0.598, Number of speculative tokens: 3, Number of accepted tokens: 8547, Number of draft tokens: 13311, Number of emitted tokens: 10616.
+INFO 10-16 19:06:01 metrics.py:361] Prefix cache hit rate: GPU: 94.35%, CPU: 0.00%
+"""
+# vllm-project/vllm issue #8620 (Medusa on vLLM 0.6.1): nothing accepted, one token per round
+VLLM_V0_NOTHING_ACCEPTED = ("Speculative metrics: Draft acceptance rate: 0.000, System efficiency: 0.250, "
+                            "Number of speculative tokens: 3, Number of accepted tokens: 0, "
+                            "Number of draft tokens: 483, Number of emitted tokens: 161.")
+
+
+def test_vllm_v0_speculative_metrics_give_the_accept_length(tmp_path):
+    from spec_debug.probes import server_log
+
+    log = tmp_path / "vllm.log"
+    log.write_text(VLLM_V0_LOG)
+    shipped = server_log.run({"server_log": str(log)})["lines"]  # before: the line was not even shipped
+    stats = parse_server_log("\n".join(shipped))
+    # 13311 drafts / K=3 = 4437 rounds emitting 10616 tokens; = system efficiency 0.598 x (K+1)
+    assert stats.engine == "vllm" and stats.accept_length == pytest.approx(10616 / (13311 / 3), abs=1e-4)
+    assert (stats.accepted_tokens, stats.drafted_tokens) == (8547, 13311)
+    assert parse_server_log(VLLM_V0_NOTHING_ACCEPTED).accept_length == 1.0
