@@ -150,8 +150,26 @@ def run(args: dict) -> dict:
     refs = _model_refs(argv)
     if cmdline:
         refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
+    cwd = None if cmdline else _server_cwd(chosen["pid"])
+    if cwd:
+        # a bare directory name (`--model-path Qwen3-8B`, run from /models) is a model too
+        refs += [tok for tok in argv if tok not in refs and not tok.startswith("-") and "/" not in tok
+                 and tok not in (".", "..") and os.path.isfile(os.path.join(cwd, tok, "config.json"))]
     for ref in refs:
-        info = describe_model(ref)
+        local = os.path.join(cwd, ref) if cwd and not os.path.isabs(os.path.expanduser(ref)) else None
+        if local and os.path.isfile(os.path.join(local, "config.json")):
+            # the engines load a relative path (and a Hub id that names a local directory) from
+            # their own working directory, which is not the probe's
+            info = {**describe_model(local), "name": ref}
+        else:
+            info = describe_model(ref)
         if info.get("found"):
             result["models"][ref] = info
     return result
+
+
+def _server_cwd(pid: int, proc: Path = Path("/proc")) -> str | None:
+    try:
+        return os.readlink(proc / str(pid) / "cwd")
+    except OSError:  # another user's process: not readable
+        return None

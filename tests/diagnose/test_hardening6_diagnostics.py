@@ -479,3 +479,43 @@ def test_vllm_v0_speculative_metrics_give_the_accept_length(tmp_path):
     assert stats.engine == "vllm" and stats.accept_length == pytest.approx(10616 / (13311 / 3), abs=1e-4)
     assert (stats.accepted_tokens, stats.drafted_tokens) == (8547, 13311)
     assert parse_server_log(VLLM_V0_NOTHING_ACCEPTED).accept_length == 1.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Relative model paths are the server's, not the probe's
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs /proc")
+def test_relative_model_paths_are_read_from_the_servers_working_directory(tmp_path, monkeypatch):
+    from spec_debug.probes import launch_flags
+
+    # `cd /data/models && python -m sglang.launch_server --model-path Llama-3.1-8B-Instruct
+    #  --speculative-draft-model-path ./llama3-eagle3 ...` (SpecForge's output directory
+    # layout); the probe itself runs from elsewhere
+    demo = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
+    models = tmp_path / "models"
+    (models / "Llama-3.1-8B-Instruct").mkdir(parents=True)
+    (models / "llama3-eagle3").mkdir()
+    (models / "Llama-3.1-8B-Instruct" / "config.json").write_text((demo / "target" / "config.json").read_text())
+    (models / "llama3-eagle3" / "config.json").write_text((demo / "draft" / "config.json").read_text())
+    argv = [sys.executable, "-c", "import time; time.sleep(30)", "-m", "sglang.launch_server",
+            "--model-path", "Llama-3.1-8B-Instruct", "--speculative-algorithm", "EAGLE3",
+            "--speculative-draft-model-path", "./llama3-eagle3", "--speculative-num-steps", "1",
+            "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2"]
+    proc = subprocess.Popen(argv, cwd=models)
+    time.sleep(0.2)
+    elsewhere = tmp_path / "probe-cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    try:
+        monkeypatch.setattr(launch_flags, "server_processes", lambda: [{"pid": proc.pid, "ppid": 1,
+                                                                         "argv": _process(proc)["argv"]}])
+        host = launch_flags.run({"server_cmdline": ""})
+    finally:
+        proc.kill()
+        proc.wait()
+    assert set(host["models"]) == {"Llama-3.1-8B-Instruct", "./llama3-eagle3"}
+    assert host["models"]["./llama3-eagle3"]["path"] == str(models / "llama3-eagle3")
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    # the draft's trained steps are known, so one served step is an error, not a guess
+    assert facts["launch"]["trained_steps"] == 3
+    assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
