@@ -345,7 +345,7 @@ def _create_connection(hostname: str, port: int, timeout_s: float) -> socket.soc
     """socket.create_connection (each address in turn), each connect abandonable: shutdown()
     from another thread ends a blocking connect at once on Linux, where close() would not."""
     last: OSError | None = None
-    for family, kind, proto, _, address in socket.getaddrinfo(hostname, port, 0, socket.SOCK_STREAM):
+    for family, kind, proto, _, address in _getaddrinfo(hostname, port):
         sock = socket.socket(family, kind, proto)
         try:
             sock.settimeout(timeout_s)
@@ -358,6 +358,36 @@ def _create_connection(hostname: str, port: int, timeout_s: float) -> socket.soc
             if threading.get_ident() in _ABANDONED:
                 raise
     raise last if last is not None else OSError(errno.EADDRNOTAVAIL, "no address to connect to")
+
+
+def _getaddrinfo(hostname: str, port: int) -> list[tuple]:  # type: ignore[type-arg]
+    """socket.getaddrinfo, abandonable.
+
+    A name lookup against a DNS server that does not answer blocks in the C library for the
+    resolver's timeout x attempts (resolv.conf(5): 5 s x 2 by default, per name server), and
+    nothing can interrupt it; ssh(1)'s ConnectTimeout does not cover it either. The lookup runs
+    in a helper thread that this one stops waiting for on abandon_connects() (Ctrl-C); the
+    helper ends on its own when the resolver gives up.
+    """
+    done = threading.Event()
+    outcome: list[object] = []
+
+    def look_up() -> None:
+        try:
+            outcome.append(socket.getaddrinfo(hostname, port, 0, socket.SOCK_STREAM))
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            outcome.append(exc)
+        done.set()
+
+    with abandonable(done.set):
+        threading.Thread(target=look_up, name=f"resolve-{hostname}", daemon=True).start()
+        done.wait()
+    if not outcome:  # woken by abandon_connects()
+        raise OSError(errno.ECONNABORTED, "abandoned")
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result  # type: ignore[return-value]
 
 
 def _proxy_command(target: SSHTarget) -> "_ProxyCommand":

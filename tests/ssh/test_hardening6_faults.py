@@ -369,3 +369,64 @@ def test_a_proxyjump_pattern_that_also_matches_the_bastion_is_a_loop_said_at_onc
     client.config.write_text(client.config.read_text().replace("Host *\n  ProxyJump bastion\n", "Host * !bastion\n  ProxyJump bastion\nHost *\n"))
     with SSHTransport.connect("gpu01", client.options()) as transport:
         assert transport.connection.via[0].target.alias == "bastion"
+
+
+@pytest.fixture
+def silent_dns(tmp_path: Path) -> Iterator[Path]:
+    """A resolv.conf naming a DNS server on loopback that never answers (a UDP socket that
+    reads nothing), for processes started in a mount namespace where it replaces /etc/resolv.conf."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root (port 53, a mount namespace)")
+    sink = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for attempt in range(20):
+        address = f"127.53.{(os.getpid() + attempt) % 250 + 1}.{attempt + 1}"
+        try:
+            sink.bind((address, 53))
+            break
+        except OSError:
+            continue
+    else:
+        pytest.skip("no free loopback address for a DNS sink")
+    resolv = tmp_path / "resolv.conf"
+    resolv.write_text(f"nameserver {address}\noptions timeout:5 attempts:2\n")
+    yield resolv
+    sink.close()
+
+
+def test_ctrl_c_while_a_host_name_is_still_being_looked_up_ends_the_run_at_once(
+    client: ClientSetup, tmp_path: Path, silent_dns: Path
+) -> None:
+    """A DNS server that does not answer holds getaddrinfo for 10 s or more (resolver timeout x
+    attempts), in C, where nothing interrupts it: Ctrl-C waited it out."""
+    client.hosts["gpu-behind-dns"] = {"HostName": "gpu01.spec-debug-h6.test", "IdentityFile": str(client.key.path)}
+    write_ssh_config(client.config, client.hosts)
+    playbook = tmp_path / "tiny.yaml"
+    playbook.write_text(TINY)
+    out = tmp_path / "runs"
+    inner = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu-behind-dns", "-F", str(client.config),
+             "--batch", "--out", str(out)]
+    process = subprocess.Popen(
+        ["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", f'mount --bind {silent_dns} /etc/resolv.conf && exec "$@"',
+         "sh", *inner],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"},
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not list(out.glob("*/run.json")):
+            assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+            time.sleep(0.1)
+        time.sleep(1.0)  # the lookup is now waiting on the silent server
+        interrupted = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=40)
+        took = time.monotonic() - interrupted
+    finally:
+        if process.poll() is None:
+            process.kill()
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    assert "Traceback" not in stderr, stderr
+    assert code == 3, stderr
+    assert took < 4, f"Ctrl-C waited {took:.1f} s for a DNS lookup"
+    record = load_run(out)
+    [host] = record["hosts"]
+    assert record["status"] == "aborted" and host["status"] == "aborted", host
