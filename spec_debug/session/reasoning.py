@@ -6,11 +6,20 @@ from __future__ import annotations
 import re
 
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
+# "could be" and "might be" guess at a cause, except before a word that rates an action
+# ("it might be worth checking", "this could be useful"): agents write those all the time.
 _HYPOTHESIS = re.compile(
-    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|likely (?:because|due to)|could be|might be|"
-    r"root cause|the (?:issue|problem|bottleneck|bug) (?:is|was|may be|might be))\b", re.I)
-_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that)\b", re.I)
-_RULED_OUT = re.compile(r"\b(?:ruled out|rules out|no (?:change|difference|improvement)|(?:did not|didn't|does not|doesn't) help|not the (?:cause|issue|problem))\b", re.I)
+    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|likely (?:because|due to)|"
+    r"(?:could|might) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
+    r"a good idea|a bit|slightly|fine|ok(?:ay)?)\b)|"
+    r"root cause|the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be))\b"
+    r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:", re.I)
+_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until))\b",
+                        re.I)
+_RULED_OUT = re.compile(
+    r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)|"
+    r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
+    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck))\b", re.I)
 
 
 # "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
@@ -39,9 +48,10 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 
 # Cheap substring tests on the lowered text before any regex runs over a long message.
 _HYPOTHESIS_WORDS = ("suspect", "hypothes", "likely", "could be", "might be", "root cause", "the issue",
-                     "the problem", "the bottleneck", "the bug")
+                     "the problem", "the bottleneck", "the bug", "the culprit")
 _OUTCOME_WORDS = ("confirm", "fixed", "was it", "verified", "ruled out", "rules out", "no change", "no difference",
-                  "no improvement", "help", "not the")
+                  "no improvement", "no effect", "help", "not the", "n't the", "change anything", "a difference",
+                  "works", "worked")
 
 
 def hypotheses(text: str, low: str | None = None) -> list[str]:
@@ -58,7 +68,12 @@ def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
     for kind, pattern in (("confirmed", _CONFIRMED), ("ruled_out", _RULED_OUT)):
         if pattern.search(text) and _affirmed(pattern, text):
             found = sentences_matching(text, pattern, 1, affirmed=True)
-            return kind, (found[0] if found else "")
+            sentence = found[0] if found else ""
+            # "I confirmed that the vocab mapping is not the issue": what was confirmed is
+            # that the suspect is innocent.
+            if kind == "confirmed" and _affirmed(_RULED_OUT, sentence):
+                return "ruled_out", sentence
+            return kind, sentence
     return None
 
 

@@ -251,3 +251,36 @@ def test_rust_panics_in_both_formats():
         "/Users/mathieu/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/tokio-1.47.1/src/runtime/time/entry.rs", 602)]
     assert _errors(old) == [("exception", "panic", "index out of bounds: the len is 0 but the index is 0",
                              "/project/tuic/src/model/packet.rs", 257)]
+
+
+# -- hypotheses and their outcomes ----------------------------------------------------------------
+
+def test_a_suspect_shown_innocent_is_ruled_out_in_the_postmortem(tmp_path):
+    from spec_debug.session.postmortem import render_postmortem
+    m = _session()
+    m.prompt("EAGLE-3 accept length is 1.0 on gpu01.")
+    m.say("It might be worth checking the server log first.")  # before: a "hypothesis"
+    hyp = m.say("I suspect the d2t mapping is wrong: the draft vocab is 32000 and the target 163840.")
+    m.bash(f"ssh root@{GPU} \"python3 /root/check_d2t.py /models/kimi-k2.5-eagle3\"",
+           "d2t: 32000 entries, offsets, max target id 163839")
+    # before: ("confirmed", ...): the word "confirmed" won over what was confirmed
+    settled = m.say("I confirmed that the d2t mapping is not the issue: it is an offset table.")
+    a = _analyze(tmp_path, m)
+    assert [(h.seq, h.status, h.outcome_seq) for h in a.hypotheses] == [(hyp, "ruled_out", settled)]
+    md = render_postmortem(a, "md")
+    assert "Hypothesis ruled out" in md and "Hypothesis confirmed" not in md
+
+
+def test_outcomes_in_everyday_wording():
+    from spec_debug.session.reasoning import hypotheses, outcome
+    # before: None for each
+    assert outcome("Hmm, same throughput. So the flag wasn't the cause.") == (
+        "ruled_out", "So the flag wasn't the cause.")
+    assert outcome("Setting --speculative-eagle-topk 8 didn't change anything.")[0] == "ruled_out"
+    assert outcome("Good news: the fix works. Throughput is 96.8 tok/s.") == ("confirmed", "Good news: the fix works.")
+    assert outcome("That worked before the upgrade, but not now.") is None
+    assert hypotheses("Now I can see the issue: the aux layer ids are shifted by one.") == [
+        "Now I can see the issue: the aux layer ids are shifted by one."]
+    # before: each of these was a hypothesis
+    assert hypotheses("This could be useful later. The benchmark might be a bit noisy.") == []
+    assert hypotheses("It might be the tokenizer.") == ["It might be the tokenizer."]
