@@ -107,15 +107,19 @@ class DraftConfig:
 
 def _rope_from(decoder: Mapping[str, Any], where: str = "config.json") -> RopeConfig:
     # transformers >= 5 writes `rope_parameters`; older configs have rope_theta + rope_scaling.
-    params = dict(_mapping(decoder.get("rope_parameters"), "rope_parameters", where))
+    # With both, transformers takes `rope_scaling or rope_parameters` whole, not merged
+    # (modeling_rope_utils.py `convert_rope_params_to_dict`): the old-name dict wins and its
+    # rope_theta comes from the top-level key or 10000, never from rope_parameters.
+    scaling = decoder.get("rope_scaling")
+    if isinstance(scaling, Mapping) and scaling:
+        params = dict(scaling)
+    else:
+        params = dict(_mapping(decoder.get("rope_parameters"), "rope_parameters", where))
     if "sliding_attention" in params or "full_attention" in params:
         # Per-layer-type rope: speculators takes the sliding_attention variant
         # (src/speculators/models/utils.py flatten_rope_parameters).
         key = "sliding_attention" if params.get("sliding_attention") else "full_attention"
         params = dict(_mapping(params.get(key), f"rope_parameters.{key}", where))
-    scaling = decoder.get("rope_scaling")
-    if isinstance(scaling, Mapping):
-        params = {**dict(scaling), **params}
     rope_type = str(params.get("rope_type") or params.get("type") or "default")
     if rope_type == "mrope":
         # Qwen2/2.5-VL drafts (SpecForge configs/qwen2-5-vl-7b-eagle3.json: `{"type": "mrope",

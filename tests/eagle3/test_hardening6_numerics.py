@@ -258,3 +258,17 @@ def test_qwen3_config_with_mlp_bias_runs_without_biases(tmp_path, verifiers):
     speculators saves none, so reading the key made the load fail on 'missing tensors'."""
     reference, loaded = _world(tmp_path, verifiers, {"mlp_bias": True}, arch="qwen3")
     assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
+
+
+def test_rope_scaling_beside_rope_parameters_replaces_it_whole(tmp_path, verifiers):
+    """A transformers 5 config (rope_parameters, theta inside) to which someone added an old
+    `rope_scaling`: transformers takes rope_scaling alone, and the theta inside
+    rope_parameters is dropped (10000 unless a top-level rope_theta is given)."""
+    def add_old_scaling(decoder: dict) -> None:
+        decoder["rope_scaling"] = {"type": "linear", "factor": 4.0}
+
+    reference, loaded = _world(tmp_path, verifiers,
+                               {"rope_parameters": {"rope_type": "default", "rope_theta": 500.0}},
+                               edit=add_old_scaling)
+    assert reference.rotary_emb.rope_type == loaded.model.cfg.rope.rope_type == "linear"
+    assert max(_max_diffs(reference, loaded, 30)) < TOLERANCE
