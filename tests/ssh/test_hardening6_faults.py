@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.hosts import resolve_hosts
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HostUnreachableError, RemoteShellError
@@ -216,22 +217,23 @@ def test_an_inventory_of_ipv6_hosts_runs_on_them(
         "    run: echo \"${SSH_CONNECTION##* }\"\n"
     )
     ini = tmp_path / "hosts.ini"
-    ini.write_text(f"[gpus]\n[::1]:{server.port} rack=a\n::1 ansible_port={server.port} rack=b\n")
-    yml = tmp_path / "hosts.yml"
-    yml.write_text(f'all:\n  hosts:\n    "[::1]:{server.port}":\n')
-    for inventory in (ini, yml):
-        out = tmp_path / f"runs-{inventory.suffix[1:]}"
-        process = spec_debug_run(client, playbook, out, args=("--inventory", str(inventory)))
-        _, stderr = process.communicate(timeout=60)
-        assert process.returncode == 0, stderr.decode()
-        record = load_run(out)
-        assert [h["name"] for h in record["hosts"]] == ["::1"] and record["hosts"][0]["status"] == "passed"
-        [step] = record["steps"]
-        assert step["stdout"].strip() == str(server.port), step
-    out = tmp_path / "runs-hosts"
-    process = spec_debug_run(client, playbook, out, args=("--hosts", f"[::1]:{server.port}"))
+    ini.write_text(f"[gpus]\n[::1]:{server.port} rack=a\n")
+    out = tmp_path / "runs"
+    process = spec_debug_run(client, playbook, out, args=("--inventory", str(ini)))
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 0, stderr.decode()
+    record = load_run(out)
+    assert [h["name"] for h in record["hosts"]] == ["::1"] and record["hosts"][0]["status"] == "passed"
+    [step] = record["steps"]
+    assert step["stdout"].strip() == str(server.port), step
+    # The other forms name the same host the same way.
+    (tmp_path / "bare.ini").write_text(f"::1 ansible_port={server.port}\n")
+    (tmp_path / "hosts.yml").write_text(f'all:\n  hosts:\n    "[::1]:{server.port}":\n')
+    for inventory in ("bare.ini", "hosts.yml"):
+        [spec] = resolve_hosts([], [], tmp_path / inventory, None)
+        assert (spec.name, spec.address, spec.port) == ("::1", "::1", server.port), inventory
+    [spec] = resolve_hosts([], [f"[::1]:{server.port}"], None, None)
+    assert (spec.address, spec.port) == ("::1", server.port)
 
 
 def sshd_with_accounts(
