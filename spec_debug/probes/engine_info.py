@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from spec_debug.probes.hostfiles import read_environ
 from spec_debug.probes.launch_flags import choose_server, server_processes
 
 PACKAGES = ("sglang", "vllm", "speculators", "torch", "transformers", "safetensors")
@@ -100,7 +101,7 @@ def server_interpreter(process: dict[str, Any], proc: Path = Path("/proc")
     kernel as `INTERPRETER SCRIPT ...` from its shebang, so argv[0] is the interpreter there too.
     """
     pid, argv = process["pid"], process.get("argv") or []
-    environ = _read_environ(proc / str(pid) / "environ")
+    environ = read_environ(pid, proc)
     argv0 = argv[0] if argv else ""
     if re.fullmatch(r"python[\d.]*[mtd]?", os.path.basename(argv0)):
         if os.path.isabs(argv0):
@@ -150,15 +151,6 @@ def _ask(python: str, environ: dict[str, str] | None) -> tuple[dict[str, Any] | 
     note = None if environ is not None else (
         f"/proc/PID/environ is not readable: {python} was asked without the server's PYTHONPATH")
     return packages, note
-
-
-def _read_environ(path: Path) -> dict[str, str] | None:
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    pairs = (item.decode("utf-8", "replace").partition("=") for item in raw.split(b"\0") if item)
-    return {key: value for key, _, value in pairs}
 
 
 def _readlink(path: Path) -> str | None:

@@ -12,19 +12,36 @@ from typing import Any
 MAX_CONFIG_BYTES = 2_000_000
 
 
-def hf_cache_dirs() -> list[Path]:
+def hf_cache_dirs(environ: dict[str, str] | None = None) -> list[Path]:
+    """The Hub caches of a process with this environment (default: ours). huggingface_hub reads
+    HF_HUB_CACHE, the older HUGGINGFACE_HUB_CACHE, then HF_HOME/hub, then ~/.cache/huggingface/hub
+    (huggingface_hub/constants.py)."""
+    env = os.environ if environ is None else environ
     roots = []
-    if os.environ.get("HF_HUB_CACHE"):
-        roots.append(Path(os.environ["HF_HUB_CACHE"]))
-    if os.environ.get("HF_HOME"):
-        roots.append(Path(os.environ["HF_HOME"]) / "hub")
-    roots.append(Path.home() / ".cache" / "huggingface" / "hub")
+    for key in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        if env.get(key):
+            roots.append(Path(env[key]))
+    if env.get("HF_HOME"):
+        roots.append(Path(env["HF_HOME"]) / "hub")
+    home = Path(env["HOME"]) if environ is not None and env.get("HOME") else Path.home()
+    roots.append(home / ".cache" / "huggingface" / "hub")
     return roots
 
 
-def resolve_model_dir(name: str | None) -> Path | None:
+def read_environ(pid: int, proc: Path = Path("/proc")) -> dict[str, str] | None:
+    """A process's environment (None when it is another user's: /proc/PID/environ is private)."""
+    try:
+        raw = (proc / str(pid) / "environ").read_bytes()
+    except OSError:
+        return None
+    pairs = (item.decode("utf-8", "replace").partition("=") for item in raw.split(b"\0") if item)
+    return {key: value for key, _, value in pairs}
+
+
+def resolve_model_dir(name: str | None, extra_caches: list[Path] | None = None) -> Path | None:
     """A local directory with a config.json: the path itself, or a Hub id's newest snapshot
-    in the Hugging Face cache (models--ORG--NAME/snapshots/REV), as the engines load it."""
+    in the Hugging Face cache (models--ORG--NAME/snapshots/REV), as the engines load it.
+    `extra_caches`: more Hub caches to look in first (the server's own, from its environment)."""
     if not name:
         return None
     path = Path(os.path.expanduser(str(name)))
@@ -32,7 +49,7 @@ def resolve_model_dir(name: str | None) -> Path | None:
         return path
     if "/" in str(name) and not str(name).startswith(("/", ".", "~")):
         folder = "models--" + str(name).replace("/", "--")
-        for root in hf_cache_dirs():
+        for root in [*(extra_caches or []), *hf_cache_dirs()]:
             snapshots = root / folder / "snapshots"
             if snapshots.is_dir():
                 revs = sorted((p for p in snapshots.iterdir() if (p / "config.json").is_file()),
@@ -85,9 +102,10 @@ def looks_like_draft(config: dict[str, Any]) -> bool:
                 or "EAGLE" in archs or "draft_vocab_size" in config)
 
 
-def describe_model(name: str | None, *, with_tensors: bool | None = None) -> dict[str, Any]:
+def describe_model(name: str | None, *, with_tensors: bool | None = None,
+                   extra_caches: list[Path] | None = None) -> dict[str, Any]:
     """What a probe reports about one model: where it is, its config, its tensor shapes."""
-    directory = resolve_model_dir(name)
+    directory = resolve_model_dir(name, extra_caches)
     if directory is None:
         return {"name": name, "found": False}
     config = read_config(directory)

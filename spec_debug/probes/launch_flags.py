@@ -15,7 +15,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from spec_debug.probes.hostfiles import describe_model
+from spec_debug.probes.hostfiles import describe_model, hf_cache_dirs, read_environ
 
 # `python -m MODULE` of each server entry point; sglang_router.launch_server starts the router
 # and its SGLang workers from one command line (sgl-project/sglang: sgl-router/py_src/
@@ -151,6 +151,9 @@ def run(args: dict) -> dict:
     if cmdline:
         refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
     cwd = None if cmdline else _server_cwd(chosen["pid"])
+    environ = None if cmdline else read_environ(chosen["pid"])
+    # the server's Hub cache (HF_HOME=/data/hf in its unit file or tmux session, not in ours)
+    caches = [root for root in hf_cache_dirs(environ) if root not in hf_cache_dirs()] if environ else []
     if cwd:
         # a bare directory name (`--model-path Qwen3-8B`, run from /models) is a model too
         refs += [tok for tok in argv if tok not in refs and not tok.startswith("-") and "/" not in tok
@@ -162,7 +165,7 @@ def run(args: dict) -> dict:
             # their own working directory, which is not the probe's
             info = {**describe_model(local), "name": ref}
         else:
-            info = describe_model(ref)
+            info = describe_model(ref, extra_caches=caches)
         if info.get("found"):
             result["models"][ref] = info
     return result

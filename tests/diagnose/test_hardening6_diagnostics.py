@@ -519,3 +519,40 @@ def test_relative_model_paths_are_read_from_the_servers_working_directory(tmp_pa
     # the draft's trained steps are known, so one served step is an error, not a guess
     assert facts["launch"]["trained_steps"] == 3
     assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_hub_ids_are_found_in_the_servers_own_hf_cache(tmp_path, monkeypatch):
+    from spec_debug.probes import launch_flags
+
+    # the server runs with HF_HOME=/data/hf (a unit file, a tmux session); the probe's ssh
+    # session has no HF_HOME and its ~/.cache/huggingface holds neither model
+    demo = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
+    hf_home = tmp_path / "hf"
+    for repo, source in (("meta-llama/Llama-3.1-8B-Instruct", "target"),
+                         ("yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "draft")):
+        snap = hf_home / "hub" / ("models--" + repo.replace("/", "--")) / "snapshots" / "0e9e39f"
+        snap.mkdir(parents=True)
+        (snap / "config.json").write_text((demo / source / "config.json").read_text())
+    env = {k: v for k, v in os.environ.items() if k not in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(30)", "-m", "sglang.launch_server",
+         "--model", "meta-llama/Llama-3.1-8B-Instruct", "--speculative-algorithm", "EAGLE3",
+         "--speculative-draft-model-path", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "--speculative-num-steps", "1",
+         "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2"],
+        env={**env, "HF_HOME": str(hf_home)})
+    time.sleep(0.2)
+    for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "probe-home"))
+    try:
+        monkeypatch.setattr(launch_flags, "server_processes", lambda: [{"pid": proc.pid, "ppid": 1,
+                                                                         "argv": _process(proc)["argv"]}])
+        host = launch_flags.run({"server_cmdline": ""})
+    finally:
+        proc.kill()
+        proc.wait()
+    assert set(host["models"]) == {"meta-llama/Llama-3.1-8B-Instruct", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    assert facts["resolved_draft_model"].startswith(str(hf_home))
+    assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
