@@ -331,7 +331,9 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
 
 
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t]*$", re.M)
-_CELL_NUMBER = re.compile(r"(?<![\w.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
+# A cell's reading is the number it starts with, after emphasis or "about" ("**96.8**", "~72",
+# "54.8 (-39%)"); a cell that starts otherwise ("1.44x (+44%)", "n/a") holds none.
+_CELL_NUMBER = re.compile(r"[*_~≈\s]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
 _BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|" + _NO_SPEC, re.I)
 # A column of another quantity, though its header says "throughput" or "tok/s": prefill or
 # total tokens, requests, latencies, a speedup factor.
@@ -342,14 +344,16 @@ _NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "it
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
-    if "accept" in low:
+    # SGLang bench_one_batch_server's report table heads its column "acc length"
+    # (python/sglang/bench_one_batch_server.py, get_report_summary)
+    if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
         if "len" in low:
             return "accept_length"
         if "rate" in low:
             return "accept_rate"
         return None
-    if ("tok/s" in low or "tokens/s" in low or "token/s" in low or "throughput" in low or "tok/sec" in low) and \
-            not any(word in low for word in _NOT_DECODE):
+    if ("tok/s" in low or "tokens/s" in low or "token/s" in low or "throughput" in low or "tok/sec" in low
+            or low == "t/s" or low.endswith((" t/s", "(t/s)"))) and not any(word in low for word in _NOT_DECODE):
         return "throughput"
     return None
 
@@ -388,7 +392,7 @@ def _tables(text: str, found: list[Metric]) -> list[tuple[int, int]]:
                 kind, label, other = columns[c], row[0], header[c]
                 if kind is None:
                     kind, label, other = row_kind, header[c], row[0]
-                number = _CELL_NUMBER.search(row[c]) if kind else None
+                number = _CELL_NUMBER.match(row[c]) if kind else None
                 if number is None:
                     continue
                 read = True

@@ -284,3 +284,24 @@ def test_outcomes_in_everyday_wording():
     # before: each of these was a hypothesis
     assert hypotheses("This could be useful later. The benchmark might be a bit noisy.") == []
     assert hypotheses("It might be the tokenizer.") == ["It might be the tokenizer."]
+
+
+# sgl-project/sglang python/sglang/bench_one_batch_server.py (get_report_summary): the report
+# table it prints with --show-report, rows formatted "| {bs} | {input_len} | {latency:.2f} | ...".
+ONE_BATCH_SERVER_REPORT = """
+Input lens: [1024]. Output lens: [512].
+| batch size | input len | latency (s) | input throughput (tok/s)  | output throughput (tok/s) | acc length | ITL (ms) | input cost ($/1M) | output cost ($/1M) |
+| ---------- | --------- | ----------- | ------------------------- | ------------------------- | ---------- | -------- | ----------------- | ------------------ |
+| 1 | 1024 | 4.12 | 10342.18 | 128.44 | 3.21 | 7.79 | 0.08 | 4.33 |
+| 16 | 1024 | 9.87 | 41210.55 | 912.30 | n/a | 17.54 | 0.02 | 0.61 |
+"""
+
+
+def test_bench_one_batch_server_report_and_t_per_s_tables():
+    # before: nothing (and then "acc length" and "t/s" columns were not known)
+    assert _readings(ONE_BATCH_SERVER_REPORT) == [
+        ("throughput", 128.44), ("accept_length", 3.21), ("throughput", 912.3)]
+    # a speedup row is no throughput, though its cell has a percentage in it
+    table = ("| Mode | t/s | Acc length |\n|------|-----|------------|\n| Baseline (no spec) | ~72 | - |\n"
+             "| EAGLE3 | ~103 | 3.2 |\n| Speedup | 1.44x (+44%) | - |")
+    assert _readings(table) == [("baseline_throughput", 72.0), ("throughput", 103.0), ("accept_length", 3.2)]
