@@ -93,7 +93,7 @@ _BENCH_KEYS = {
     "median itl (ms)": ("itl_median", "ms"),
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
 }
-_TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec)?|tokens per second)\b")
+_TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second)\b")
 # People write thousands with a comma ("1,234.5 tok/s" for a batch's total throughput); a
 # number that follows "digit," is the tail of one, never a reading of its own. A range
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).

@@ -305,3 +305,9 @@ def test_bench_one_batch_server_report_and_t_per_s_tables():
     table = ("| Mode | t/s | Acc length |\n|------|-----|------------|\n| Baseline (no spec) | ~72 | - |\n"
              "| EAGLE3 | ~103 | 3.2 |\n| Speedup | 1.44x (+44%) | - |")
     assert _readings(table) == [("baseline_throughput", 72.0), ("throughput", 103.0), ("accept_length", 3.2)]
+
+
+def test_tokens_per_second_spelled_out():
+    # before: nothing
+    assert _readings("We measured 96.8 tokens/second, 90 tokens/second without speculation.") == [
+        ("baseline_throughput", 90.0), ("throughput", 96.8)]
