@@ -280,3 +280,18 @@ def test_retry_failed_asks_for_a_masked_secret_again_instead_of_using_the_mask(t
     again = run_cli("run", str(playbook), "--out", str(out), "--retry-failed", str(run_dir), "--var", f"api_key={API_KEY}")
     assert again.code == 0, again.stderr
     assert seen.read_text() == f"[{API_KEY}] llama\n"  # model reused from the record, the key given again
+
+
+def test_a_long_pasted_script_is_clipped_in_the_reports_and_kept_whole_in_the_record(tmp_path):
+    """A distilled playbook can carry a script of megabytes; the reports (pasted into the
+    incident channel) showed all of it, twice the size of the record's outputs."""
+    script = "".join(f"      echo 'check {i}: nvidia-smi --query-gpu=memory.used --format=csv' >/dev/null\n" for i in range(3000))
+    playbook = "name: p\nsteps:\n  - id: checks\n    run: |\n" + script + "      echo done\n"
+    result, run_dir, record = _run(tmp_path, playbook)
+    assert result.code == 0
+    assert len(record["steps"][0]["command"]) > 200_000
+    for name in ("report.md", "report.html"):
+        report = (run_dir / name).read_text(encoding="utf-8")
+        assert len(report) < 60_000, name
+        assert "characters left out of this report; run.json holds them" in report
+        assert "check 0:" in report and "check 2999:" in report  # head and tail shown
