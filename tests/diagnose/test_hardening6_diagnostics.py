@@ -12,13 +12,16 @@ import shlex
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from spec_debug.diagnose.checks.launch_flags import check_num_steps
 from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
-from spec_debug.diagnose.steps import engine_step, launch_step
+from spec_debug.diagnose.serverlog import parse_server_log
+from spec_debug.diagnose.steps import engine_step, launch_step, throughput_step
 from spec_debug.probes import engine_info
 from spec_debug.probes.registry import ProbeContext
 
@@ -184,21 +187,12 @@ def test_mtp_depth_is_read_from_a_qwen35_text_config():
 # ---------------------------------------------------------------------------------------------
 # engine_info: the version the server runs, not the probe's Python's
 # ---------------------------------------------------------------------------------------------
-# An engine-side first draft layer, written for these tests with the semantics EAGLE3.md
-# section 2 reports for SGLang's llama_eagle3.py: residual before hidden_norm, no norm flags.
-ENGINE_LAYER = """
-import torch
-from torch import nn
-
-
-class LlamaDecoderLayer(nn.Module):
-    def forward(self, positions, embeds, hidden_states, forward_batch, residual):
-        residual = hidden_states
-        embeds = self.input_layernorm(embeds)
-        hidden_states = self.hidden_norm(hidden_states)
-        hidden_states = torch.cat([embeds, hidden_states], dim=-1)
-        return hidden_states, residual
-"""
+# The engine's first draft layer as EAGLE3.md section 2 reports SGLang's llama_eagle3.py
+# (written for these tests): the embedding first in the cat, no norm flags.
+ENGINE_LAYER = (
+    "import torch\n\n\nclass LlamaDecoderLayer(torch.nn.Module):\n"
+    "    def forward(self, positions, embeds, hidden_states, forward_batch, residual):\n"
+    "        return torch.cat([self.input_layernorm(embeds), self.hidden_norm(hidden_states)], dim=-1)\n")
 
 
 @pytest.fixture(scope="module")
@@ -219,29 +213,32 @@ def server_venv(tmp_path_factory) -> Path:
     return root
 
 
-def _start_server(argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
-    # a process whose command line is an SGLang server's (it only sleeps)
-    proc = subprocess.Popen(argv + ["-c", "import time; time.sleep(30)", "-m", "sglang.launch_server",
-                                    "--model-path", "meta-llama/Llama-3.1-8B-Instruct",
-                                    "--speculative-algorithm", "EAGLE3"], env=env)
-    time.sleep(0.2)
-    return proc
+@contextmanager
+def server_process(argv: list[str], **popen) -> Iterator[dict]:
+    """A real process whose command line is the given server's (it only sleeps), as
+    launch_flags.server_processes reports it."""
+    proc = subprocess.Popen(argv, **popen)
+    try:
+        time.sleep(0.2)
+        raw = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+        yield {"pid": proc.pid, "ppid": os.getpid(), "argv": [a.decode() for a in raw.split(b"\0") if a]}
+    finally:
+        proc.kill()
+        proc.wait()
 
 
-def _process(proc: subprocess.Popen) -> dict:
-    raw = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
-    return {"pid": proc.pid, "argv": [a.decode() for a in raw.split(b"\0") if a]}
+def sglang_server(python: str, *flags: str) -> list[str]:
+    return [python, "-c", "import time; time.sleep(30)", "-m", "sglang.launch_server", *flags]
+
+
+EAGLE3_FLAGS = ("--model-path", "meta-llama/Llama-3.1-8B-Instruct", "--speculative-algorithm", "EAGLE3")
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc")
 def test_engine_version_comes_from_the_servers_venv_interpreter(server_venv):
     assert engine_info.package_info("sglang") is None  # the probe's Python has none
-    proc = _start_server([str(server_venv / "bin" / "python")])
-    try:
-        server = engine_info.server_packages(_process(proc))
-    finally:
-        proc.kill()
-        proc.wait()
+    with server_process(sglang_server(str(server_venv / "bin" / "python"), *EAGLE3_FLAGS)) as process:
+        server = engine_info.server_packages(process)
     # argv[0], not /proc/PID/exe: the venv's python is a symlink to the base interpreter
     assert server["python"] == str(server_venv / "bin" / "python")
     assert server["packages"]["sglang"]["version"] == "0.5.4"
@@ -256,12 +253,8 @@ def test_engine_version_comes_from_the_servers_venv_interpreter(server_venv):
 def test_a_bare_python_argv0_is_found_on_the_servers_path(server_venv):
     # `source ~/ml-env/bin/activate && python -m sglang.launch_server ...`: argv[0] is "python"
     env = {**os.environ, "PATH": f"{server_venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
-    proc = _start_server(["python"], env=env)
-    try:
-        server = engine_info.server_packages(_process(proc))
-    finally:
-        proc.kill()
-        proc.wait()
+    with server_process(sglang_server("python", *EAGLE3_FLAGS), env=env) as process:
+        server = engine_info.server_packages(process)
     assert server["python"] == str(server_venv / "bin" / "python")
     assert server["packages"]["sglang"]["version"] == "0.5.4"
 
@@ -282,8 +275,6 @@ def test_an_unreadable_server_interpreter_is_a_clear_note(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # Throughput numbers as people give them
 # ---------------------------------------------------------------------------------------------
-from spec_debug.diagnose.serverlog import parse_server_log  # noqa: E402
-from spec_debug.diagnose.steps import throughput_step  # noqa: E402
 
 # sgl-project/sglang PR #4247 (EAGLE-3 support), chromecast56's benchmark output: the summary
 # line of benchmark/mtbench/bench_sglang_eagle.py, numbers mid-line.
@@ -437,16 +428,12 @@ def test_forward_source_reads_the_engine_source_of_the_servers_venv(server_venv)
 
     # the probe's Python has no sglang; before: "sglang is not installed in this Python"
     assert forward_source.package_dir("sglang") == (None, None)
-    proc = _start_server([str(server_venv / "bin" / "python")])
-    try:
-        server = engine_info.server_packages(_process(proc))
-    finally:
-        proc.kill()
-        proc.wait()
+    with server_process(sglang_server(str(server_venv / "bin" / "python"), *EAGLE3_FLAGS)) as process:
+        server = engine_info.server_packages(process)
     served = forward_source.describe("sglang", server=lambda: server)
     assert served["found"] and served["version"] == "0.5.4"
     assert served["read_from"] == f"the server's interpreter {server_venv / 'bin' / 'python'}"
-    assert served["cat_orders"] == [["embeds", "hidden_states"]]
+    assert served["cat_orders"] == [["self.input_layernorm(embeds)", "self.hidden_norm(hidden_states)"]]
     assert served["flags"] == dict.fromkeys(forward_source.NORM_FLAGS, False)
     # and when the server's interpreter has none either, the reason says both
     missing = forward_source.describe("vllm", server=lambda: server)
@@ -497,22 +484,15 @@ def test_relative_model_paths_are_read_from_the_servers_working_directory(tmp_pa
     (models / "llama3-eagle3").mkdir()
     (models / "Llama-3.1-8B-Instruct" / "config.json").write_text((demo / "target" / "config.json").read_text())
     (models / "llama3-eagle3" / "config.json").write_text((demo / "draft" / "config.json").read_text())
-    argv = [sys.executable, "-c", "import time; time.sleep(30)", "-m", "sglang.launch_server",
-            "--model-path", "Llama-3.1-8B-Instruct", "--speculative-algorithm", "EAGLE3",
-            "--speculative-draft-model-path", "./llama3-eagle3", "--speculative-num-steps", "1",
-            "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2"]
-    proc = subprocess.Popen(argv, cwd=models)
-    time.sleep(0.2)
+    argv = sglang_server(sys.executable, "--model-path", "Llama-3.1-8B-Instruct", "--speculative-algorithm", "EAGLE3",
+                         "--speculative-draft-model-path", "./llama3-eagle3", "--speculative-num-steps", "1",
+                         "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2")
     elsewhere = tmp_path / "probe-cwd"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    try:
-        monkeypatch.setattr(launch_flags, "server_processes", lambda: [{"pid": proc.pid, "ppid": 1,
-                                                                         "argv": _process(proc)["argv"]}])
+    with server_process(argv, cwd=models) as process:
+        monkeypatch.setattr(launch_flags, "server_processes", lambda: [process])
         host = launch_flags.run({"server_cmdline": ""})
-    finally:
-        proc.kill()
-        proc.wait()
     assert set(host["models"]) == {"Llama-3.1-8B-Instruct", "./llama3-eagle3"}
     assert host["models"]["./llama3-eagle3"]["path"] == str(models / "llama3-eagle3")
     facts = launch_step.parse(json.loads(json.dumps(host)))
@@ -535,23 +515,16 @@ def test_hub_ids_are_found_in_the_servers_own_hf_cache(tmp_path, monkeypatch):
         snap.mkdir(parents=True)
         (snap / "config.json").write_text((demo / source / "config.json").read_text())
     env = {k: v for k, v in os.environ.items() if k not in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE")}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(30)", "-m", "sglang.launch_server",
-         "--model", "meta-llama/Llama-3.1-8B-Instruct", "--speculative-algorithm", "EAGLE3",
-         "--speculative-draft-model-path", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "--speculative-num-steps", "1",
-         "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2"],
-        env={**env, "HF_HOME": str(hf_home)})
-    time.sleep(0.2)
     for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "probe-home"))
-    try:
-        monkeypatch.setattr(launch_flags, "server_processes", lambda: [{"pid": proc.pid, "ppid": 1,
-                                                                         "argv": _process(proc)["argv"]}])
+    argv = sglang_server(sys.executable, "--model", "meta-llama/Llama-3.1-8B-Instruct", "--speculative-algorithm",
+                         "EAGLE3", "--speculative-draft-model-path", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+                         "--speculative-num-steps", "1", "--speculative-eagle-topk", "1",
+                         "--speculative-num-draft-tokens", "2")
+    with server_process(argv, env={**env, "HF_HOME": str(hf_home)}) as process:
+        monkeypatch.setattr(launch_flags, "server_processes", lambda: [process])
         host = launch_flags.run({"server_cmdline": ""})
-    finally:
-        proc.kill()
-        proc.wait()
     assert set(host["models"]) == {"meta-llama/Llama-3.1-8B-Instruct", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}
     facts = launch_step.parse(json.loads(json.dumps(host)))
     assert facts["resolved_draft_model"].startswith(str(hf_home))
