@@ -181,6 +181,51 @@ def normalise_draft_name(name: str) -> str:
     return name
 
 
+# FP8 checkpoints keep one scale beside each quantized Linear weight, real = fp8 * scale:
+# `<module>.weight_scale` (compressed-tensors / llm-compressor and NVIDIA ModelOpt: one per
+# tensor or per output row; vLLM quantized EAGLE-3 drafts, vllm-project/vllm#28435), or
+# `<module>.weight_scale_inv` with one scale per 128x128 block (DeepSeek-V3 and Mistral FP8
+# releases, `quantization_config.weight_block_size`; DeepSeek-V3 inference/kernel.py
+# weight_dequant multiplies by it despite the name). Read raw, every weight is off by its
+# scale and the draft's accuracy collapses without any error.
+_SCALE_SUFFIXES = ("weight_scale", "weight_scale_inv")
+# Activation and KV-cache scales of static FP8 (ModelOpt, compressed-tensors): needed by a
+# kernel, not by a float forward.
+_RUNTIME_SCALES = ("input_scale", "k_scale", "v_scale", "kv_scale", "output_scale")
+
+
+def fp8_dtypes() -> tuple:
+    import torch
+
+    return tuple(getattr(torch, name) for name in ("float8_e4m3fn", "float8_e5m2",
+                                                   "float8_e4m3fnuz", "float8_e5m2fnuz")
+                 if hasattr(torch, name))
+
+
+def dequantize_fp8(weight: "torch.Tensor", scale: "torch.Tensor", where: str,
+                   block: tuple[int, int] | None = None) -> "torch.Tensor":
+    """weight (fp8) times its scale, in float32: per tensor ([] or [1]), per output row
+    ([out] or [out, 1]) or per block ([ceil(out/b0), ceil(in/b1)])."""
+    w = weight.float()
+    s = scale.float()
+    if s.numel() == 1:
+        return w * s.reshape(())
+    if w.dim() == 2 and s.numel() == w.shape[0] and (s.dim() == 1 or s.shape[-1] == 1):
+        return w * s.reshape(-1, 1)
+    if w.dim() == 2 and s.dim() == 2:
+        out, inp = w.shape
+        if block is None:  # no weight_block_size: tiles that divide the weight, else 128x128
+            exact = out % s.shape[0] == 0 and inp % s.shape[1] == 0
+            block = (out // s.shape[0], inp // s.shape[1]) if exact else (128, 128)
+        b0, b1 = block
+        if s.shape == (-(-out // b0), -(-inp // b1)):
+            full = s.repeat_interleave(b0, 0)[:out].repeat_interleave(b1, 1)[:, :inp]
+            return w * full
+    raise CheckpointError(f"{where}: FP8 weight {list(weight.shape)} with a scale of shape "
+                          f"{list(scale.shape)}: neither per tensor, per row nor per block",
+                          hint="dequantize the checkpoint to bfloat16 first")
+
+
 @dataclass
 class TensorStore:
     """Names -> lazily read tensors, over one or more safetensors (or torch .bin) files."""
@@ -240,6 +285,28 @@ class TensorStore:
     def shape(self, name: str) -> tuple[int, ...] | None:
         info = self.infos.get(name)
         return info.shape if info else None
+
+    def scale_name(self, name: str) -> str | None:
+        """The FP8 scale stored beside weight `name`, if any."""
+        if not name.endswith("weight"):
+            return None
+        stem = name[: -len("weight")]
+        return next((stem + suffix for suffix in _SCALE_SUFFIXES if stem + suffix in self), None)
+
+    def runtime_scales(self) -> set[str]:
+        """Names of the activation / KV-cache scales a float forward does not use."""
+        return {name for name in self.infos if name.rsplit(".", 1)[-1] in _RUNTIME_SCALES}
+
+    def weight(self, name: str, block: tuple[int, int] | None = None) -> "torch.Tensor":
+        """Tensor `name` as real values: an FP8 weight multiplied by its stored scale (float32);
+        any other tensor as stored."""
+        tensor = self.get(name)
+        if tensor.dtype not in fp8_dtypes():
+            return tensor
+        scale = self.scale_name(name)
+        if scale is None:
+            return tensor  # cast to fp8 without a scale: the values are what they are
+        return dequantize_fp8(tensor, self.get(scale), f"{self.infos[name].file}: {name}", block)
 
     def get(self, name: str) -> "torch.Tensor":
         info = self.infos.get(name)
@@ -346,6 +413,16 @@ def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
                                f"the local checkpoint directory as {role}")
 
 
+def fp8_block_size(raw: Any) -> tuple[int, int] | None:
+    """`quantization_config.weight_block_size` ([128, 128] in DeepSeek-V3's config.json)."""
+    quant = raw.get("quantization_config") if hasattr(raw, "get") else None
+    block = quant.get("weight_block_size") if isinstance(quant, dict) else None
+    if isinstance(block, list) and len(block) == 2 and all(isinstance(b, int) and b > 0
+                                                           for b in block):
+        return block[0], block[1]
+    return None
+
+
 def open_draft(model_dir: str | Path) -> DraftCheckpoint:
     path = resolve_checkpoint_dir(model_dir, "--model", "draft checkpoint")
     config = load_draft_config(path)
@@ -410,14 +487,14 @@ class TargetCheckpoint:
 
     def embed(self) -> "torch.Tensor | None":
         name = self.embed_name
-        return self.tensors.get(name) if name else None
+        return self.tensors.weight(name, fp8_block_size(self.config.raw)) if name else None
 
     def head(self) -> tuple["torch.Tensor", "torch.Tensor"] | None:
         """(final norm weight [H], lm_head weight [V, H]) when both are present."""
         norm, head = self.norm_name, self.lm_head_name
         if norm is None or head is None:
             return None
-        return self.tensors.get(norm), self.tensors.get(head)
+        return self.tensors.get(norm), self.tensors.weight(head, fp8_block_size(self.config.raw))
 
 
 def open_target(target_dir: str | Path) -> TargetCheckpoint:

@@ -8,6 +8,7 @@ missing embed_tokens and shares the target's).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import torch
 from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
-    CheckpointError, DraftCheckpoint, TargetCheckpoint, open_draft, open_target,
+    CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, open_draft, open_target,
 )
 from spec_debug.eagle3.model import Eagle3Draft
 from spec_debug.errors import UsageError
@@ -97,6 +98,43 @@ def _verifier_hint(cfg) -> str | None:
         return (f"the draft's config names its verifier {cfg.verifier!r}, which is not here: "
                 "pass a local copy of it as --target")
     return f"the draft's config names its verifier: --target {found}"
+
+
+# Tensors a checkpoint may hold that the draft forward rightly does not read: the vocab maps
+# (read apart), speculators' verifier copies (`_keys_to_ignore_on_save` in its Eagle3 model,
+# kept by older exports) and HF's old rotary buffers.
+_NOT_WEIGHTS = ("d2t", "t2d", "verifier_lm_head.weight", "verifier_norm.weight")
+
+
+def _unused_tensors(checkpoint: DraftCheckpoint, used: set[str]) -> list[str]:
+    """Notes on weights the config leaves out: most often decoder layers beyond
+    `num_hidden_layers` (a config edited or written for another draft); they are not run
+    here, nor by an engine that builds the draft from the config, so the draft measured is
+    not the one trained."""
+    store = checkpoint.tensors
+    used = used | set(_NOT_WEIGHTS) | store.runtime_scales()
+    used |= {scale for name in used if (scale := store.scale_name(name))}
+    unused = sorted(name for name in store.infos
+                    if name not in used and not name.endswith("rotary_emb.inv_freq"))
+    if not unused:
+        return []
+    num_layers = checkpoint.config.num_layers
+    extra_layers = sorted({int(m.group(1)) for name in unused
+                           if (m := re.match(r"layers\.(\d+)\.", name))
+                           and int(m.group(1)) >= num_layers})
+    notes = []
+    if extra_layers:
+        notes.append(f"the weights hold draft layer(s) {extra_layers} beyond the config's "
+                     f"num_hidden_layers {num_layers}: they are not run (an engine builds "
+                     "the draft from the config too); fix transformer_layer_config."
+                     "num_hidden_layers if the draft was trained with them")
+        unused = [n for n in unused if not (re.match(r"layers\.(\d+)\.", n)
+                                            and int(n.split(".")[1]) >= num_layers)]
+    if unused:
+        notes.append(f"{len(unused)} tensor(s) in the checkpoint are not used by the draft "
+                     f"this config describes: {', '.join(unused[:6])}"
+                     + (" ..." if len(unused) > 6 else ""))
+    return notes
 
 
 @dataclass
@@ -212,7 +250,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             if not checkpoint.has(name):
                 missing.append(name)
                 continue
-            tensor = checkpoint.get(name)
+            tensor = checkpoint.tensors.weight(name, fp8_block_size(cfg.raw))
             if tuple(tensor.shape) != tuple(param.shape):
                 reason = _shape_reason(name, tuple(tensor.shape), cfg)
                 raise CheckpointError(f"{checkpoint.path}: " + (reason or (
@@ -226,6 +264,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     if missing:
         raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
                               + (" ..." if len(missing) > 8 else ""))
+    notes += _unused_tensors(checkpoint, set(model.state_dict()))
     if non_finite:
         # speculators initialises embed_tokens and lm_head to NaN until load_verifier_weights
         # runs (EAGLE3.md section 8), so a draft saved before that step looks like this.

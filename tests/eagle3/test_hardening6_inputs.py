@@ -192,3 +192,95 @@ def test_loss_masks_that_select_nothing_are_not_a_zero_accuracy(spec_world, tmp_
     mixed = _eval(root / "draft", root / "data", "--target", str(root / "target"))
     assert not any("loss_mask" in n for n in mixed["notes"])
     assert mixed["counts"]["full_total"][0] == 7
+
+
+# -- 2. checkpoint faults ---------------------------------------------------------------------
+
+def _rewrite_draft(draft: Path, change) -> None:
+    path = draft / "model.safetensors"
+    state = load_file(path)
+    change(state)
+    save_file(state, str(path), metadata={"format": "pt"})
+
+
+def _quantize_fp8(state: dict, *, block: int | None = None) -> None:
+    """FP8 as llm-compressor / ModelOpt store it (`weight` float8_e4m3fn, `weight_scale` per
+    output row, static `input_scale`), or as DeepSeek-V3 / Mistral FP8 releases do
+    (`weight_scale_inv`, one per block x block tile) for every Linear of the draft."""
+    fp8_max = torch.finfo(torch.float8_e4m3fn).max
+    for name in [n for n in state if n.endswith("_proj.weight") or n == "fc.weight"]:
+        weight = state[name].float()
+        stem = name[: -len("weight")]
+        if block is None:
+            scale = weight.abs().amax(1, keepdim=True) / fp8_max  # [out, 1]
+            state[name] = (weight / scale).to(torch.float8_e4m3fn)
+            state[stem + "weight_scale"] = scale
+            state[stem + "input_scale"] = torch.ones(1)
+        else:
+            out, inp = weight.shape
+            tiles = weight.reshape(out // block, block, inp // block, block)
+            scale = tiles.abs().amax((1, 3)) / fp8_max  # [out/b, in/b]
+            full = scale.repeat_interleave(block, 0).repeat_interleave(block, 1)
+            state[name] = (weight / full).to(torch.float8_e4m3fn)
+            state[stem + "weight_scale_inv"] = scale
+
+
+@pytest.mark.parametrize("block", [None, 8])
+def test_fp8_draft_weights_are_read_with_their_scales(spec_world, tmp_path, block):
+    """vLLM serves FP8-quantized EAGLE-3 drafts (vllm-project/vllm#28435: ModelOpt static
+    fp8, `weight_scale` and `input_scale`; TensorRT-LLM#9971: Mistral Large 3's block-scaled
+    FP8 draft). Read without the scales every weight is off by its scale and the draft looked
+    useless; read with them it scores as the bfloat16 draft does (to FP8 rounding)."""
+    root = _copy(spec_world, tmp_path)
+    _rewrite_draft(root / "draft", lambda s: _quantize_fp8(s, block=block))
+    if block:
+        _edit_config(root / "draft", lambda c: c.update(quantization_config={
+            "quant_method": "fp8", "weight_block_size": [block, block]}))
+    assert load_file(root / "draft" / "model.safetensors")["fc.weight"].dtype == torch.float8_e4m3fn
+    reference = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert reference["full_accuracy"][0] > 0.5
+    assert abs(out["full_accuracy"][0] - reference["full_accuracy"][0]) <= 0.1, (out, reference)
+    assert out["notes"] == []  # the scales are used, not "unused tensors"
+
+
+def test_fp8_target_lm_head_is_read_with_its_scale(spec_world, tmp_path):
+    """A target saved in FP8 with its lm_head quantized too: the verifier's argmax must come
+    from the real values."""
+    root = _copy(spec_world, tmp_path)
+    path = root / "target" / "model.safetensors"
+    state = load_file(path)
+    head = state["lm_head.weight"].float()
+    scale = head.abs().amax(1, keepdim=True) / torch.finfo(torch.float8_e4m3fn).max
+    state["lm_head.weight"] = (head / scale).to(torch.float8_e4m3fn)
+    state["lm_head.weight_scale"] = scale
+    save_file(state, str(path), metadata={"format": "pt"})
+    reference = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert abs(out["full_accuracy"][0] - reference["full_accuracy"][0]) <= 0.1, (out, reference)
+
+
+def test_fp8_scale_of_an_unknown_shape_is_one_line(spec_world, tmp_path):
+    root = _copy(spec_world, tmp_path)
+    _rewrite_draft(root / "draft", lambda s: (_quantize_fp8(s), s.update(
+        {"fc.weight_scale": torch.ones(3, 5)})))
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(root / "data"), "--json"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert re.search(r"error: .*fc.weight: FP8 weight \[32, 96\] with a scale of shape \[3, 5\]",
+                     " ".join(result.output.split())), result.output
+
+
+def test_weights_with_more_layers_than_the_config_says(spec_world, tmp_path):
+    """A two-layer draft whose config says one layer (speculators writes num_hidden_layers
+    into transformer_layer_config; a config copied from another draft says 1): the second
+    layer was silently never run."""
+    root = _copy(spec_world, tmp_path)
+
+    def add_layer(state):
+        for name in [n for n in state if n.startswith("layers.0.")]:
+            state["layers.1." + name[len("layers.0."):]] = state[name].clone()
+    _rewrite_draft(root / "draft", add_layer)
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert any("draft layer(s) [1] beyond the config's num_hidden_layers 1: they are not run"
+               in n for n in out["notes"]), out["notes"]
