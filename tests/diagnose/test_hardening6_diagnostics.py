@@ -529,3 +529,21 @@ def test_hub_ids_are_found_in_the_servers_own_hf_cache(tmp_path, monkeypatch):
     facts = launch_step.parse(json.loads(json.dumps(host)))
     assert facts["resolved_draft_model"].startswith(str(hf_home))
     assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
+
+
+def test_an_accept_length_below_one_is_not_taken_for_a_measurement():
+    # SGLang's decode line format (issue #11948) with accept len 0.00: no round can emit fewer
+    # than the target's own token, so it is no evidence of lost acceptance (before: SD502 error
+    # "server log accept length 0.00" and a "measurement not comparable" note)
+    lines = [f"[2025-10-22 10:27:5{i} TP0] Decode batch. #running-req: 1, #token: {108 + 70 * i}, token usage: 0.00, "
+             f"accept len: 0.00, accept rate: 0.00, cuda graph: True, gen throughput (token/s): {v}, #queue-req: 0, "
+             for i, v in enumerate((61.0, 62.0, 60.5))]
+    facts = throughput_step.parse({"found": True, "path": "server.log", "lines": lines,
+                                   "args": {"baseline_tok_s": "90"}})
+    host = {"launch": {"effective": {"num_steps": 3}},
+            "eval": {"reference": {"steps": 3, "reference": "target_argmax",
+                                   "target_conditional_acceptance": [0.75, 0.7, 0.6]}}}
+    found = throughput_step.check(context(facts, host))
+    assert [f.code for f in found] == ["SD004", "SD501"]
+    assert "below 1" in found[0].evidence[0]
+    assert not any("accept length in the server log" in line for line in found[1].evidence)

@@ -143,6 +143,13 @@ def check(ctx: Any) -> list[Finding]:
     engine_rates = acceptance_rates(evals.get("engine"))
     engine_predicted = chain_accept_length(engine_rates, steps=served_steps) if engine_rates and served_steps else None
     observed = log.get("accept_length")
+    if observed is not None and observed < 1:
+        # every verify round emits at least the target's own token, so an accept length below 1
+        # is no accept length: a log of rounds that drafted nothing, or another number
+        findings.append(not_checked(ctx, f"the log's accept length {observed:g} is below 1, which no speculative "
+                                         "round produces (the target always adds its own token): not used",
+                                    "--var server_log=PATH of the speculative server's own log"))
+        observed = None
     model = build_model(steps=served_steps or best_steps or 1, draft_cost_ratio=draft_cost(ctx.host_facts),
                         predicted_accept_length=predicted, observed_accept_length=observed,
                         baseline_tok_s=baseline, measured_tok_s=measured,
