@@ -117,8 +117,10 @@ _HAS_PER_S = re.compile("/s").search
 _HAS_CCEPT = re.compile("ccept").search
 _HAS_PER_SECOND = re.compile("per second").search
 _HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
-_PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z-]+\s+){0,2}$")
-_VALUE_AFTER = re.compile(r"\s*[:=]\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+# "74.7% validation accuracy", "12.3% top-1 acc"; "accuracy: 12.3%", "val_acc=0.747", and
+# without a separator only with its percent sign ("top-1 acc 74.7%").
+_PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
+_VALUE_AFTER = re.compile(r"\s*(?P<sep>[:=])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
 _ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _](?:len|length)\b\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)")
 _ACCEPT_RATE = re.compile(r"ccept(?:ance)?[ _]rate\b\s*(?:[:=]|of|is|was)?\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
@@ -442,7 +444,7 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
         after = _VALUE_AFTER.match(text, b) if before is None else None  # "accuracy: 12.3%", "val_acc=0.747"
         if before is not None:
             value, is_pct, start, end = float(before.group("value")), True, before.start("value"), b
-        elif after is not None:
+        elif after is not None and (after.group("sep") or after.group("pct")):
             value, is_pct, start, end = float(after.group("value")), bool(after.group("pct")), a, after.end()
         else:
             continue
@@ -451,7 +453,12 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
         elif not is_pct and value > 100:
             continue
         window = text[max(0, a - 60):end].lower()
-        if "standalone" in window:
+        # The words right at the reading name it first: in "standalone: 12.3% top-1 acc (vs
+        # 74.7% val acc)" the second reading is the validation one, "standalone" or not.
+        near = text[max(0, min(start, a) - 12):end].lower()
+        if _CLAIMED.search(near):
+            found.append(Metric("validation_accuracy", value, "%", _context(text, start, end), hintable=True))
+        elif "standalone" in window:
             found.append(Metric("standalone_accuracy", value, "%", _context(text, start, end)))
         else:
             name = "validation_accuracy" if _CLAIMED.search(window) else "accuracy"

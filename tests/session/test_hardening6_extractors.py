@@ -311,3 +311,17 @@ def test_tokens_per_second_spelled_out():
     # before: nothing
     assert _readings("We measured 96.8 tokens/second, 90 tokens/second without speculation.") == [
         ("baseline_throughput", 90.0), ("throughput", 96.8)]
+
+
+def test_a_standalone_and_a_claimed_accuracy_in_one_sentence_are_told_apart(tmp_path):
+    # before: one reading, "standalone_accuracy 74.7" (the claimed number, under the wrong
+    # name), and no SD401
+    text = "Standalone test: 12.3% top-1 acc (vs 74.7% val acc in training)"
+    assert _readings(text) == [("validation_accuracy", 74.7), ("standalone_accuracy", 12.3)]
+    assert _readings("Top-1 acc 74.7%") == [("accuracy", 74.7)]
+    assert _readings("acc 3 steps, accept len 2") == [("accept_length", 2.0)]
+    m = _session()
+    m.prompt("The EAGLE-3 draft for Kimi-K2.5 is slow on gpu01.")
+    seq = m.say(text)
+    [sd401] = [f for f in _analyze(tmp_path, m).findings if f.code == "SD401"]
+    assert sd401.evidence == [f"[msg {seq}] standalone accuracy 12.3% [msg {seq}] vs claimed 74.7% [msg {seq}]"]
