@@ -169,6 +169,8 @@ class _Builder:
         self.source = source
         self.values = 0
         self.active: set[int] = set()  # nodes on the current path: an alias to one of them is a cycle
+        self.built: set[int] = set()
+        self.repeated = 0  # values built again through an alias
 
     def fail(self, node: yaml.Node, message: str, path: KeyPath = (), hint: str | None = None) -> PlaybookError:
         line, column = _mark(node)
@@ -179,9 +181,16 @@ class _Builder:
         if id(node) in self.active:
             raise self.fail(node, "a YAML alias refers to a value that contains it (a cycle)", path)
         self.values += 1
+        if id(node) in self.built:
+            self.repeated += 1
+        self.built.add(id(node))
         if self.values > MAX_VALUES:
-            raise self.fail(node, f"the playbook expands to more than {MAX_VALUES} values (YAML aliases?)", path,
-                            hint="write the repeated parts out, or use fewer nested aliases")
+            if self.repeated:
+                raise self.fail(node, f"the playbook expands to more than {MAX_VALUES} values ({self.repeated} of them through YAML aliases)",
+                                path, hint="write the repeated parts out, or use fewer nested aliases")
+            # No alias: the file itself is that big (a generated playbook, a data dump pasted in).
+            raise self.fail(node, f"the playbook holds more than {MAX_VALUES} values", path,
+                            hint="split it into several playbooks, or move data into a file the steps read")
         if len(self.active) >= MAX_DEPTH:
             raise self.fail(node, f"the YAML nests more than {MAX_DEPTH} levels deep", path)
         surprise = isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_SURPRISES  # gets a "quote it" below

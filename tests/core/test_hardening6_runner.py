@@ -295,3 +295,22 @@ def test_a_long_pasted_script_is_clipped_in_the_reports_and_kept_whole_in_the_re
         assert len(report) < 60_000, name
         assert "characters left out of this report; run.json holds them" in report
         assert "check 0:" in report and "check 2999:" in report  # head and tail shown
+
+
+def test_a_big_playbook_without_aliases_is_not_blamed_on_aliases(tmp_path, monkeypatch):
+    """A generated playbook over the value limit was told "(YAML aliases?)" and to "use fewer
+    nested aliases" though it had none. The limit is lowered here (the real one needs a
+    multi-megabyte file); the check and the messages are the real ones."""
+    from spec_debug.errors import PlaybookError
+    from spec_debug.playbook import yaml_nodes
+
+    monkeypatch.setattr(yaml_nodes, "MAX_VALUES", 100)
+    generated = "name: gen\nsteps:\n" + "".join(f"  - id: s{i}\n    run: echo {i}\n" for i in range(40))
+    with pytest.raises(PlaybookError) as plain:
+        yaml_nodes.load_positioned(generated, "gen.yaml")
+    assert "holds more than 100 values" in plain.value.message and "alias" not in plain.value.message
+    assert "split it" in (plain.value.hint or "")
+    bomb = "name: b\nvars:\n  a: &a [x, x, x, x, x, x, x, x]\n  b: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n  c: [*b, *b, *b]\n"
+    with pytest.raises(PlaybookError) as aliased:
+        yaml_nodes.load_positioned(bomb, "b.yaml")
+    assert "through YAML aliases" in aliased.value.message
