@@ -547,3 +547,18 @@ def test_an_accept_length_below_one_is_not_taken_for_a_measurement():
     assert [f.code for f in found] == ["SD004", "SD501"]
     assert "below 1" in found[0].evidence[0]
     assert not any("accept length in the server log" in line for line in found[1].evidence)
+
+
+def test_a_vllm_source_build_is_judged_as_the_newest_not_the_oldest_release():
+    # vllm-project/vllm issue reports: "vLLM: 0.1.dev19253+g5f76ae224.d20260727" in the
+    # vllm/vllm-openai-rocm:kimi-k3 image; as a version, 0.1 is older than every rule (vLLM
+    # honoured norm_before_fc only from PR #38111), so the audit judged a new build as ancient
+    host = {"python_executable": "/usr/bin/python3", "args": {"launch_engine": "vllm"},
+            "packages": {"vllm": {"version": "0.1.dev19253+g5f76ae224.d20260727",
+                                  "path": "/usr/local/lib/python3.12/dist-packages/vllm"}}}
+    facts = engine_step.parse(host)
+    assert facts["engine"]["version"] is None and facts["resolved_engine_version"] == ""
+    [line] = engine_step.check(context(facts))
+    assert line.code == "SD004" and "0.1.dev19253" in line.evidence[0] and "newest" in line.evidence[0]
+    released = engine_step.parse({**host, "packages": {"vllm": {"version": "0.11.0", "path": "/x"}}})
+    assert released["engine"]["version"] == "0.11.0" and engine_step.check(context(released)) == []

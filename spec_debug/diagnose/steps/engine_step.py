@@ -3,12 +3,14 @@ the host's installed packages."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from spec_debug.diagnose.steps.common import not_checked, record
 from spec_debug.record import Finding
 
 NS = "engine"
+_UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+")
 
 
 def _installed(packages: Any) -> dict[str, Any]:
@@ -40,11 +42,18 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     version_source = "--var engine_version" if version else None
     if version is None and name and name in packages:
         version, version_source = packages[name].get("version"), f"{where} (package metadata)"
+    untagged = None
+    if version and _UNTAGGED_BUILD.match(str(version)):
+        # setuptools-scm's fallback for a checkout without release tags: vLLM built from source
+        # (and images built that way) report "0.1.dev19253+g5f76ae224", which as a version is
+        # older than every rule in the conventions table
+        untagged, version = f"{version} ({version_source})", None
     engine = {"name": name, "source": source, "version": version, "version_source": version_source,
               "installed": {k: v.get("version") for k, v in packages.items()},
               "python": host.get("python"), "python_executable": host.get("python_executable"),
               "server_python": server.get("python"), "server_pid": server.get("pid"),
-              "server_note": server.get("note"), "server_read": server.get("packages") is not None}
+              "server_note": server.get("note"), "server_read": server.get("packages") is not None,
+              "untagged_build": untagged}
     return {NS: engine, "resolved_engine": name or "", "resolved_engine_version": version or ""}
 
 
@@ -54,6 +63,11 @@ def check(ctx: Any) -> list[Finding]:
         return record(ctx.facts, NS, [not_checked(
             ctx, "no engine named, none in the server command, and no single engine installed in this Python",
             "--var engine=sglang|vllm --var engine_version=X.Y.Z")])
+    if engine.get("untagged_build"):
+        return record(ctx.facts, NS, [not_checked(
+            ctx, f"{engine['name']} {engine['untagged_build']} is a source build without release tags "
+                 "(setuptools-scm's 0.1.devN): its conventions are taken for the newest release",
+            "--var engine_version=X.Y.Z (the release the build is based on)")])
     if not engine.get("version"):
         if engine.get("server_read"):
             what = f"{engine['name']} is not installed in the server's interpreter {engine['server_python']}"
