@@ -29,10 +29,11 @@ from spec_debug.runner.ssh_connect import (
     close_channel,
     connect,
     dropped_hop,
+    open_channel_unless,
     opening_connection,
     wait_readable,
 )
-from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteShellError
+from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
 
@@ -143,7 +144,7 @@ class SSHTransport(Transport):
         self._reconnect = reconnect
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._files = RemoteFiles(
-            host, connection.transport, self._session_slot, self._open_session, start_timeout_s=connection.target.connect_timeout_s
+            host, connection.transport, self._session_slot, self._open_file_session, start_timeout_s=connection.target.connect_timeout_s
         )
         # Whether sshd ever granted us a session channel: a refusal before the first one is
         # a server that allows no sessions (MaxSessions 0, a Match block), not a busy one.
@@ -210,7 +211,10 @@ class SSHTransport(Transport):
         if self._interrupted.is_set():
             return CommandOutcome(exit_code=None, duration_s=0.0)
         with self._session_slot():
-            channel = self._open_session()
+            try:
+                channel = self._open_session()
+            except _Interrupted:
+                return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started)
             try:
                 script = command.encode("utf-8", "surrogateescape")
                 if len(script) > INLINE_COMMAND_LIMIT:
@@ -349,7 +353,7 @@ class SSHTransport(Transport):
             return
         script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1))
         try:
-            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S)
+            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False)
         except _SessionRefused:
             self._kill_over_second_connection(script)
             return
@@ -414,16 +418,32 @@ class SSHTransport(Transport):
         finally:
             self._sessions.release()
 
-    def _open_session(self, retry_s: float = _CHANNEL_RETRY_S) -> paramiko.Channel:
+    def _open_file_session(self) -> paramiko.Channel:
+        try:
+            return self._open_session()
+        except _Interrupted:
+            raise RemoteFileError(f"{self.host}: file copy not started: the run was interrupted") from None
+
+    def _open_session(self, retry_s: float = _CHANNEL_RETRY_S, *, interruptible: bool = True) -> paramiko.Channel:
+        """A new session channel; raises _Interrupted on interrupt() (unless `interruptible` is
+        False: the channel that kills a step's tree must open after the interrupt)."""
         if not self._connection.transport.is_active():
             raise self._lost("before the step could start")
         # sshd frees a session slot only once it has processed our CLOSE, which can trail our
         # semaphore release; a server with a lower MaxSessions than ours refuses the same way.
         # Both are transient: retry for a while before calling the host broken.
         deadline = time.monotonic() + retry_s
+        give_up = self._interrupted.is_set if interruptible else (lambda: False)
+        timeout = self._connection.target.connect_timeout_s
         while True:
+            if give_up():
+                raise _Interrupted(f"{self.host}: interrupted before the command's channel opened")
             try:
-                channel = self._connection.transport.open_session(timeout=self._connection.target.connect_timeout_s)
+                # A hung sshd (a host thrashing) answers no channel open for the whole timeout;
+                # Ctrl-C must not wait for it.
+                channel = open_channel_unless(lambda: self._connection.transport.open_session(timeout=timeout), give_up)
+                if channel is None:
+                    raise _Interrupted(f"{self.host}: interrupted before the command's channel opened")
                 self._granted_a_session = True
                 return channel
             except paramiko.ChannelException as exc:
@@ -538,6 +558,10 @@ _KNOWN_REFUSALS = (
 
 class _SessionRefused(TransportError):
     """sshd kept refusing a session channel on a live connection (MaxSessions reached)."""
+
+
+class _Interrupted(TransportError):
+    """interrupt() came while a channel was still being opened."""
 
 
 def _run_kill_script(channel: paramiko.Channel, script: str) -> None:

@@ -504,12 +504,33 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
 def _open_direct_tcpip(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
     """gateway.transport.open_channel("direct-tcpip", ...), abandonable.
 
-    paramiko's open_channel waits for the jump host's answer in a loop nothing outside can
-    cut short but closing the whole transport (paramiko/transport.py, open_channel), and the
-    jump connection is shared by the other hosts behind it. The open runs in a helper thread
-    instead, which this one stops waiting for when the run is interrupted; a channel the jump
-    host grants after that is closed by the helper, so the jump host does not keep a
-    forwarded connection nobody reads.
+    The jump host answers only once its own TCP connect to the target ends, and closing the
+    jump connection to stop the wait would cut off every other host behind it.
+    """
+    me = threading.get_ident()
+    with abandonable(lambda: None):  # abandon_connects() then marks this thread, seen below
+        channel = open_channel_unless(
+            lambda: gateway.transport.open_channel(
+                "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
+            ),
+            lambda: me in _ABANDONED,
+        )
+    if channel is None:
+        raise OSError(errno.ECONNABORTED, "abandoned")
+    return channel
+
+
+_GIVE_UP_POLL_S = 0.05
+
+
+def open_channel_unless(open_channel: Callable[[], paramiko.Channel], give_up: Callable[[], bool]) -> paramiko.Channel | None:
+    """`open_channel()`'s channel (or its exception), or None as soon as `give_up()` is true.
+
+    paramiko's open_channel waits for the server's answer in a loop that nothing outside can
+    cut short but closing the whole connection (paramiko/transport.py, open_channel): a hung
+    sshd, or a jump host still dialing the target, holds it for the whole channel timeout.
+    The open runs in a helper thread that the caller stops waiting for (Ctrl-C); a channel
+    granted after that is closed by the helper, so the server is not left holding it.
     """
     done = threading.Event()
     outcome: list[object] = []  # [channel] or [exception]
@@ -517,9 +538,7 @@ def _open_direct_tcpip(gateway: Connection, target: SSHTarget) -> paramiko.Chann
 
     def open_it() -> None:
         try:
-            channel: object = gateway.transport.open_channel(
-                "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
-            )
+            channel: object = open_channel()
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
             channel = exc
         outcome.append(channel)
@@ -527,14 +546,13 @@ def _open_direct_tcpip(gateway: Connection, target: SSHTarget) -> paramiko.Chann
         if given_up.is_set() and isinstance(channel, paramiko.Channel):
             close_channel(channel)
 
-    with abandonable(done.set):
-        threading.Thread(target=open_it, name=f"jump-open-{target.alias}", daemon=True).start()
-        done.wait()
-    if not outcome:  # woken by abandon_connects(): the helper closes what it gets later
-        given_up.set()
-        if outcome and isinstance(outcome[0], paramiko.Channel):  # it got one meanwhile
-            close_channel(outcome[0])
-        raise OSError(errno.ECONNABORTED, "abandoned")
+    threading.Thread(target=open_it, name="channel-open", daemon=True).start()
+    while not done.wait(_GIVE_UP_POLL_S):
+        if give_up():
+            given_up.set()
+            if outcome and isinstance(outcome[0], paramiko.Channel):  # it came meanwhile
+                close_channel(outcome[0])
+            return None
     result = outcome[0]
     if isinstance(result, BaseException):
         raise result

@@ -199,6 +199,9 @@ class RemoteFiles:
                 channel.settimeout(_STALL_S)
                 if self._interrupted.is_set():  # interrupt() came while this channel opened
                     close_channel(channel)
+            except RemoteFileError:  # the channel's opener says why (the run was interrupted)
+                slot.__exit__(None, None, None)
+                raise
             except _SFTP_FAILURES as exc:
                 slot.__exit__(None, None, None)
                 if channel is not None:

@@ -25,7 +25,9 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.hosts import resolve_hosts
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from spec_debug.runner.ssh_errors import HostUnreachableError, RemoteShellError
+from spec_debug.runner.ssh_errors import HostUnreachableError, RemoteFileError, RemoteShellError
+from spec_debug.runner.transport import CommandOutcome
+from tests.ssh.faults import freeze
 from tests.sshd_fixture import SSHD, ClientSetup, SshServer, write_ssh_config
 
 StartServer = Callable[..., SshServer]
@@ -432,3 +434,43 @@ def test_ctrl_c_while_a_host_name_is_still_being_looked_up_ends_the_run_at_once(
     record = load_run(out)
     [host] = record["hosts"]
     assert record["status"] == "aborted" and host["status"] == "aborted", host
+
+
+def test_ctrl_c_while_a_hung_sshd_has_not_opened_the_steps_channel_stops_at_once(
+    client: ClientSetup, sshd_factory: StartServer, frozen: list[int], tmp_path: Path
+) -> None:
+    """sshd froze between two steps (a host thrashing): the next step's channel open is never
+    answered, and paramiko waits out the channel timeout (ConnectTimeout, here 30 s)."""
+    server = sshd_factory("h6frozen")
+    client.trust(server)
+    client.alias("frozen", server, ConnectTimeout=30)
+    with SSHTransport.connect("frozen", client.options()) as transport:
+        transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+        freeze(server, frozen)
+        ended: dict[str, object] = {}
+
+        def step() -> None:
+            try:
+                ended["step"] = transport.run("echo never", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+            except BaseException as exc:  # noqa: BLE001 - the outcome is what the test checks
+                ended["step"] = exc
+
+        def fetch() -> None:
+            try:
+                ended["fetch"] = transport.get("/etc/hostname", tmp_path / "hostname")
+            except BaseException as exc:  # noqa: BLE001 - the outcome is what the test checks
+                ended["fetch"] = exc
+
+        workers = [threading.Thread(target=step, daemon=True), threading.Thread(target=fetch, daemon=True)]
+        for worker in workers:
+            worker.start()
+        time.sleep(0.5)
+        interrupted = time.monotonic()
+        transport.interrupt()
+        for worker in workers:
+            worker.join(40)
+        took = time.monotonic() - interrupted
+        assert took < 2, f"the interrupted step and copy waited {took:.1f} s for their channels"
+        assert isinstance(ended["step"], CommandOutcome) and ended["step"].exit_code is None, ended
+        assert isinstance(ended["fetch"], RemoteFileError), ended
+        assert "the run was interrupted" in ended["fetch"].message
