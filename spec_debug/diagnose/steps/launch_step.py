@@ -102,7 +102,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "attention_backend": cfg.attention_backend, "speculative_config": cfg.speculative_config,
         "env": cfg.env, "effective": asdict(eff), "draft_path": draft_path, "target_path": target_path,
         "trained_steps": steps, "trained_steps_source": steps_source,
-        "draft_is_target_mtp": serves_own_mtp(cfg), "draft_config": draft_raw, "target_config": target_raw,
+        "draft_is_target_mtp": serves_own_mtp(cfg) and (target_raw is None or mtp_layers(target_raw) is not None),
+        "draft_config": draft_raw, "target_config": target_raw,
         "argv": list(cfg.argv),
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
