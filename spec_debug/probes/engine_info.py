@@ -88,6 +88,8 @@ def server_packages(process: dict[str, Any], proc: Path = Path("/proc")) -> dict
                          "may run in a container: run spec-debug inside it, or pass --var engine_version)")
         return found
     found["packages"], found["note"] = _ask(python, environ)
+    if how.startswith("/proc/PID/exe") and found["packages"] is not None:
+        found["note"] = "; ".join(filter(None, [found["note"], f"asked {how}"]))
     return found
 
 

@@ -71,6 +71,8 @@ def check(ctx: Any) -> list[Finding]:
     if not engine.get("version"):
         if engine.get("server_read"):
             what = f"{engine['name']} is not installed in the server's interpreter {engine['server_python']}"
+            if engine.get("server_note"):
+                what += f" ({engine['server_note']})"
         else:
             what = f"{engine['name']} is not installed in this Python"
             if engine.get("server_note"):
