@@ -387,8 +387,9 @@ def _docker(args: list[str], depth: int) -> Target | None:
         i += 2 if args[i] in _DOCKER_ARG_OPTS else 1
     if i >= len(args):
         return None
-    inner = " ".join(args[i + 1:])
-    return Target(container=f"docker:{args[i]}", inner=inner)
+    # exec passes its words as argv, no shell in between: quoted again, they read as one
+    # command line ("bash -c 'nvidia-smi && tail log'", not two commands).
+    return Target(container=f"docker:{args[i]}", inner=_exec_command(args[i + 1:]))
 
 
 # A shell running a script: Codex CLI runs each command as ``bash -lc "<script>"``
@@ -554,6 +555,15 @@ def _watch(args: list[str], depth: int) -> Target | None:
     return inner if inner.host is not None or inner.container is not None else None
 
 
+def _exec_command(argv: list[str]) -> str:
+    """The command a ``docker exec``/``kubectl exec`` runs: the script of ``bash -c SCRIPT``
+    (how a pipeline is run in a container), else its words as one command line."""
+    if len(argv) >= 3 and argv[0].rsplit("/", 1)[-1] in _SHELLS and argv[1].startswith("-") \
+            and not argv[1].startswith("--") and "c" in argv[1]:
+        return argv[2]
+    return " ".join(map(_requote, argv))
+
+
 def _requote(word: str) -> str:
     """A word again as the shell would read it back (quoted when it has a space)."""
     return word if word and not any(c in word for c in " \t'\"\\;&|()<>$`") else "'" + word.replace("'", "'\\''") + "'"
@@ -577,7 +587,7 @@ def _kubectl(args: list[str], depth: int) -> Target | None:
         break
     if pod is None:
         return None
-    return Target(container=f"pod:{pod.split('/', 1)[-1]}", inner=" ".join(args[i:]))
+    return Target(container=f"pod:{pod.split('/', 1)[-1]}", inner=_exec_command(args[i:]))
 
 
 # -- what kind of diagnostic a command is ---------------------------------------------

@@ -325,3 +325,15 @@ def test_a_standalone_and_a_claimed_accuracy_in_one_sentence_are_told_apart(tmp_
     seq = m.say(text)
     [sd401] = [f for f in _analyze(tmp_path, m).findings if f.code == "SD401"]
     assert sd401.evidence == [f"[msg {seq}] standalone accuracy 12.3% [msg {seq}] vs claimed 74.7% [msg {seq}]"]
+
+
+def test_a_script_run_in_a_container_is_the_command_shown_and_categorised():
+    # before: inner "sh -c cat /models/eagle3/config.json" (category "other") and
+    # "bash -c nvidia-smi && tail -n 50 /tmp/log" (the quoting lost: two commands)
+    assert _where("kubectl exec sglang-0 -c server -- sh -c 'cat /models/eagle3/config.json'") == (
+        None, None, "pod:sglang-0", "cat /models/eagle3/config.json", "inspect_config")
+    assert _where("kubectl exec -it sglang-0 -- bash -c 'nvidia-smi && tail -n 50 /tmp/log'")[3] == (
+        "nvidia-smi && tail -n 50 /tmp/log")
+    # words passed as argv are quoted again where they hold spaces
+    assert _where('docker exec sglang python3 -c "import sglang; print(sglang.__version__)"')[3] == (
+        "python3 -c 'import sglang; print(sglang.__version__)'")
