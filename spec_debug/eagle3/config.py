@@ -105,7 +105,10 @@ class DraftConfig:
         }
 
 
-def _rope_from(decoder: Mapping[str, Any], where: str = "config.json") -> RopeConfig:
+def _rope_from(decoder: Mapping[str, Any], where: str = "config.json",
+               max_positions: int | None = None) -> RopeConfig:
+    """`max_positions`: the max_position_embeddings the config class settles on (its default
+    when the key is absent)."""
     # transformers >= 5 writes `rope_parameters`; older configs have rope_theta + rope_scaling.
     # With both, transformers takes `rope_scaling or rope_parameters` whole, not merged
     # (modeling_rope_utils.py `convert_rope_params_to_dict`): the old-name dict wins and its
@@ -136,8 +139,8 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json") -> RopeCo
         if top_level is not None:
             params["original_max_position_embeddings"] = top_level
         params.setdefault("original_max_position_embeddings",
-                          decoder.get("max_position_embeddings") or _class_default(
-                              decoder, "max_position_embeddings"))
+                          decoder.get("max_position_embeddings") or max_positions
+                          or _class_default(decoder, "max_position_embeddings"))
     return RopeConfig(rope_type=rope_type, theta=theta, params=params)
 
 
@@ -221,11 +224,14 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         verifier = None
     aux_ids = _layer_ids(aux, aux_key, where)
     model_type = str(decoder.get("model_type") or "llama")
-    if fmt == "eagle" and model_type not in SUPPORTED_DECODERS and _llama_eagle3(raw):
+    if fmt == "eagle" and model_type != "llama" and _llama_eagle3(raw):
         # SpecForge copies the target's model_type into the draft config (configs/
         # phi4-eagle3.json: "phi3", qwq-32B-eagle3.json: "qwen2") but always builds its one
         # draft class, a Llama decoder (specforge/algorithms/eagle3/providers.py
-        # DRAFT_ARCHITECTURE); SGLang and vLLM pick the class by `architectures` too.
+        # DRAFT_ARCHITECTURE); SGLang and vLLM pick the class by `architectures` too, and
+        # speculators converts such a config into a LlamaConfig whatever its model_type
+        # (convert/eagle/eagle3_converter.py `_create_transformer_config_from_eagle`), so a
+        # "qwen3" here has no q_norm/k_norm either.
         model_type = "llama"
     if model_type not in SUPPORTED_DECODERS:
         raise CheckpointError(
@@ -243,6 +249,8 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
     vocab = _int(decoder, "vocab_size", where)
     num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
     sliding_window, layer_types = _attention_windows(decoder, model_type, num_layers, where)
+    max_positions = _number(decoder, "max_position_embeddings", where, minimum=1,
+                            default=defaults.get("max_position_embeddings", 2048))
     target_hidden = _number(raw, "target_hidden_size", where, default=hidden, minimum=1)
     draft_vocab = _number(raw, "draft_vocab_size", where, default=0, minimum=0) or _number(
         decoder, "draft_vocab_size", where, default=vocab, minimum=1)
@@ -265,9 +273,8 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         # Qwen3MLP has no biases whatever the config says (transformers modeling_qwen3.py)
         mlp_bias=model_type != "qwen3" and bool(decoder.get("mlp_bias", False)),
         hidden_act=str(decoder.get("hidden_act") or "silu"),
-        rope=_rope_from(decoder, where),
-        max_position_embeddings=_number(decoder, "max_position_embeddings", where, minimum=1,
-                                        default=defaults.get("max_position_embeddings", 2048)),
+        rope=_rope_from(decoder, where, max_positions),
+        max_position_embeddings=max_positions,
         sliding_window=sliding_window,
         layer_types=tuple(layer_types),
         aux_layer_ids=aux_ids,

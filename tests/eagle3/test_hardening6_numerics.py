@@ -272,3 +272,48 @@ def test_rope_scaling_beside_rope_parameters_replaces_it_whole(tmp_path, verifie
                                edit=add_old_scaling)
     assert reference.rotary_emb.rope_type == loaded.model.cfg.rope.rope_type == "linear"
     assert max(_max_diffs(reference, loaded, 30)) < TOLERANCE
+
+
+@pytest.mark.parametrize("rope,message", [
+    # transformers only warns on the length, then fails broadcasting in the rotary's init
+    ({**LONGROPE, "short_factor": [1.0, 1.1, 1.3]},
+     r"short_factor has 3 entries, the rotary dim 8 needs 4"),
+    ({**LONGROPE, "long_factor": None}, r"'longrope' needs long_factor"),
+    ({**LONGROPE, "long_factor": "1,2,3,4"}, r"long_factor is '1,2,3,4', expected a list"),
+    ({"rope_type": "dynamic", "rope_theta": 10000.0}, r"'dynamic' needs factor"),
+    ({"rope_type": "proportional", "rope_theta": 10000.0}, r"'proportional' is not supported"),
+], ids=["longrope-short-length", "longrope-no-long", "longrope-string", "dynamic-no-factor",
+        "unknown-kind"])
+def test_rope_the_forward_cannot_run_is_one_clear_error(tmp_path, verifiers, rope, message):
+    from spec_debug.eagle3.config import CheckpointError
+
+    out = tmp_path / "draft"
+    _save_draft(out, verifiers["llama"], {})
+    _edit_decoder(out, lambda decoder: decoder.update(rope_parameters=rope))
+    with pytest.raises(CheckpointError, match=message) as raised:
+        load_draft(out, verifiers["llama"])
+    assert "config.json" in str(raised.value)
+
+
+def test_specforge_layout_with_a_qwen3_model_type_is_a_llama_draft(tmp_path, verifiers):
+    """A SpecForge config for a Qwen3 target may keep "model_type": "qwen3" beside
+    `LlamaForCausalLMEagle3`; SpecForge trains, the engines serve and speculators' converter
+    rebuilds a Llama decoder from it (no q_norm/k_norm). Was: 'missing tensors' q_norm."""
+    from safetensors.torch import load_file, save_file
+
+    out = tmp_path / "draft"
+    state = _save_draft(out, verifiers["llama"], {})
+    reference = _reference_from_disk(out, state)
+    eagle = tmp_path / "eagle"
+    eagle.mkdir()
+    tensors = load_file(out / "model.safetensors")
+    save_file({name.replace("layers.0.", "midlayer."): t for name, t in tensors.items()},
+              str(eagle / "model.safetensors"))
+    decoder = json.loads((out / "config.json").read_text())["transformer_layer_config"]
+    flat = {**decoder, "model_type": "qwen3", "architectures": ["LlamaForCausalLMEagle3"],
+            "draft_vocab_size": 48, "use_sliding_window": False, "max_window_layers": 36,
+            "eagle_config": {"eagle_aux_hidden_state_layer_ids": AUX}}
+    (eagle / "config.json").write_text(json.dumps(flat))
+    loaded = load_draft(eagle, verifiers["llama"])
+    assert loaded.model.cfg.model_type == "llama"
+    assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
