@@ -103,8 +103,10 @@ class SSHTarget:
         return name if self.port == DEFAULT_PORT else f"[{name}]:{self.port}"
 
 
+# The user is everything before the last `@`, as ssh(1) splits it (openssh-portable: ssh.c,
+# main, strrchr): domain accounts log in as `alice@corp.example.com@gpu01`.
 _DESTINATION = re.compile(
-    r"^(?:(?P<user>[^@\s]+)@)?"
+    r"^(?:(?P<user>\S+)@)?"
     r"(?:\[(?P<ipv6>[^\]]+)\]|(?P<host>[^:\s\[\]@]+))"
     r"(?::(?P<port>\d+))?$"
 )

@@ -240,11 +240,12 @@ def test_an_inventory_of_ipv6_hosts_runs_on_them(
 
 def sshd_with_accounts(
     name: str, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, shell: str | None = None,
-    password_expired: bool = False, extra_config: str = "",
+    password_expired: bool = False, extra_config: str = "", more_accounts: tuple[str, ...] = (),
 ) -> SshServer:
     """A real sshd that sees this user's account changed (its shell, or its password expired
-    as by `passwd -e`): it runs in a private mount namespace where copies of /etc/passwd and
-    /etc/shadow are bind-mounted over the real ones, which stay untouched."""
+    as by `passwd -e`), or more accounts (/etc/passwd lines): it runs in a private mount
+    namespace where copies of /etc/passwd and /etc/shadow are bind-mounted over the real ones,
+    which stay untouched."""
     if shutil.which("unshare") is None or subprocess.run(
         ["unshare", "--mount", "true"], capture_output=True, check=False
     ).returncode != 0:
@@ -253,11 +254,11 @@ def sshd_with_accounts(
 
     user = pwd.getpwuid(os.getuid()).pw_name
     binds = ""
-    if shell is not None:
+    if shell is not None or more_accounts:
         passwd = tmp_path / f"{name}-passwd"
         passwd.write_text("".join(
-            ":".join([*line.split(":")[:6], shell]) + "\n" if line.split(":")[0] == user else line + "\n"
-            for line in Path("/etc/passwd").read_text().splitlines()
+            ":".join([*line.split(":")[:6], shell]) + "\n" if shell is not None and line.split(":")[0] == user else line + "\n"
+            for line in [*Path("/etc/passwd").read_text().splitlines(), *more_accounts]
         ))
         binds += f"mount --bind {passwd} /etc/passwd && "
     if password_expired:
@@ -474,3 +475,19 @@ def test_ctrl_c_while_a_hung_sshd_has_not_opened_the_steps_channel_stops_at_once
         assert isinstance(ended["step"], CommandOutcome) and ended["step"].exit_code is None, ended
         assert isinstance(ended["fetch"], RemoteFileError), ended
         assert "the run was interrupted" in ended["fetch"].message
+
+
+def test_a_domain_account_with_an_at_sign_logs_in_as_ssh_would_split_it(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`alice@corp.example@gpu01`: ssh(1) splits user and host at the last `@` (SSSD/AD logins);
+    we refused it as an unparsable host."""
+    me = pwd.getpwuid(os.getuid())
+    account = f"alice@corp.example:x:{me.pw_uid}:{me.pw_gid}:domain account:{me.pw_dir}:/bin/sh"
+    server = sshd_with_accounts("h6domain", sshd_factory, tmp_path, monkeypatch, more_accounts=(account,))
+    client.trust(server)
+    client.alias("gpu01", server)
+    with SSHTransport.connect("alice@corp.example@gpu01", client.options()) as transport:
+        out = StreamCapture("stdout")
+        transport.run('echo "$USER"', stdout=out, stderr=StreamCapture("stderr"))
+    assert out.text() == "alice@corp.example\n"
