@@ -148,6 +148,17 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots)
     if resolved.note:
         notes.append(resolved.note)
+    aux_slots = info.num_slots - 1  # the last slot is the final layer (see _check_inputs)
+    if not layout and info.layer_ids is None and aux_slots > cfg.num_aux:
+        # speculators' dumps do not name their slots (hs_connectors writes no layer ids) and
+        # its loader feeds every slot but the last to fc (src/speculators/train/data.py):
+        # this dump was made for a draft with another aux count, and which slots this draft
+        # takes is a guess
+        notes.append(f"the dump has {aux_slots} aux slots per position before the final one "
+                     f"and does not name their layers; the draft's fc takes {cfg.num_aux}: "
+                     f"the first {cfg.num_aux} were used (speculators' loader would feed all "
+                     f"{aux_slots} and fail); run `spec-debug drafter layout` to find the "
+                     "slots the draft was trained on, then pass them as --layout")
     if layout:
         slots = parse_layout(layout)
         check_layout(slots, cfg.num_aux, info.num_slots)

@@ -284,3 +284,23 @@ def test_weights_with_more_layers_than_the_config_says(spec_world, tmp_path):
     out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
     assert any("draft layer(s) [1] beyond the config's num_hidden_layers 1: they are not run"
                in n for n in out["notes"]), out["notes"]
+
+
+def test_dump_with_more_aux_slots_than_the_draft_takes_says_the_layout_is_a_guess(spec_world, tmp_path):
+    """A dump generated for a 4-aux draft (speculators' datagen names no slots) fed to this
+    3-aux draft: the slots used are a guess and the answer said nothing. The layout probe
+    finds the right ones, and `--layout` scores them as the unmodified dump does."""
+    root = _copy(spec_world, tmp_path)
+    _rewrite_samples(root / "data", lambda s: s.update(hidden_states=torch.cat(
+        [s["hidden_states"][:, 3:4], s["hidden_states"]], dim=1).contiguous()))  # 5 slots
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert out["layout"] == [0, 1, 2] and out["layout_source"] == "first_slots"
+    assert any(re.search(r"4 aux slots per position .* the draft's fc takes 3: the first 3 "
+                         r"were used .*drafter layout", n) for n in out["notes"]), out["notes"]
+    layout = _invoke("layout", "--model", str(root / "draft"), "--data", str(root / "data"),
+                     "--target", str(root / "target"))
+    assert layout["best"] == [1, 2, 3]
+    chosen = _eval(root / "draft", root / "data", "--target", str(root / "target"), "--layout", "1,2,3")
+    plain = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
+    assert chosen["counts"] == plain["counts"]
+    assert not any("aux slots" in n for n in chosen["notes"] + plain["notes"])
