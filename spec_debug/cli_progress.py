@@ -1,4 +1,10 @@
-"""Live progress for `spec-debug run`, on stderr (stdout stays clean for --json)."""
+"""Live progress for `spec-debug run`, on stderr (stdout stays clean for --json).
+
+Progress is a view: when stderr goes away mid-run (the SSH session or terminal closed, so
+writes fail with EIO; `2>&1 | head` exited, so EPIPE) the display stops and the run goes on,
+recording to the end. A failed write used to end a host as an internal error, or leave the
+record "running" with nothing run and exit 1 as if there were findings.
+"""
 
 from __future__ import annotations
 
@@ -25,48 +31,76 @@ class ConsoleReporter(Reporter):
         self._started = time.monotonic()
         self._multi_host = False
         self._spinner = spinner
+        self._gone = False
+
+    def _print(self, *args: object, **kwargs: object) -> None:
+        if self._gone:
+            return
+        try:
+            self.console.print(*args, **kwargs)  # type: ignore[arg-type]
+        except (OSError, ValueError):  # ValueError: the stream was closed
+            self._lost_output()
+
+    def _lost_output(self) -> None:
+        self._gone = True
+        status, self._status = self._status, None
+        if status is not None:
+            try:
+                status.stop()
+            except (OSError, ValueError):
+                pass
 
     def run_started(self, record: RunRecord) -> None:
         self._multi_host = len(record.hosts) > 1
-        self.console.print(
+        self._print(
             f"[bold]spec-debug[/] running [cyan]{escape(record.playbook.name)}[/] on "
             f"{len(record.hosts)} host(s) → {escape(record.run_id)}"
         )
-        if self.console.is_terminal and self._spinner:
+        if self.console.is_terminal and self._spinner and not self._gone:
             self._status = self.console.status("starting…")
-            self._status.start()
+            try:
+                self._status.start()
+            except (OSError, ValueError):
+                self._lost_output()
 
     def _prefix(self, host: str) -> str:
         return f"[magenta]{escape(host)}[/] " if self._multi_host or host != "local" else ""
 
     def step_started(self, host: str, step: Step, command: str | None) -> None:
-        if self._status is not None:
-            self._status.update(f"{escape(host)}: {escape(step.id)} — {escape(step.title or '')}")
+        status = self._status
+        if status is not None:
+            try:
+                status.update(f"{escape(host)}: {escape(step.id)} — {escape(step.title or '')}")
+            except (OSError, ValueError):
+                self._lost_output()
 
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None:
         style = "dim" if stream == "stdout" else "dim red"
-        self.console.print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {escape(line)}[/]", highlight=False)
+        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {escape(line)}[/]", highlight=False)
 
     def step_finished(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         with self._lock:
             style = _STATUS_STYLE.get(result.status, "white")
             note = f" [dim]{escape(result.message)}[/]" if result.message and result.status != "passed" else ""
-            self.console.print(
+            self._print(
                 f"{self._prefix(host)}[{style}]{result.status:>7}[/] {escape(step.id)} "
                 f"[dim]({result.duration_s:.2f} s)[/]{note}",
                 highlight=False,
             )
             for finding in findings:
-                self.console.print(
+                self._print(
                     f"{self._prefix(host)}        [{_SEVERITY_STYLE[finding.severity]}]{finding.code}[/] {escape(finding.title)}",
                     highlight=False,
                 )
 
     def host_finished(self, host: HostRecord) -> None:
         if host.status == "error":
-            self.console.print(f"[bold red]host {escape(host.name)} error:[/] {escape(host.error or '')}")
+            self._print(f"[bold red]host {escape(host.name)} error:[/] {escape(host.error or '')}")
 
     def run_finished(self, record: RunRecord) -> None:
-        if self._status is not None:
-            self._status.stop()
-            self._status = None
+        status, self._status = self._status, None
+        if status is not None:
+            try:
+                status.stop()
+            except (OSError, ValueError):
+                self._gone = True

@@ -124,6 +124,7 @@ def execute_run(
 
         gate = TerminalGate(console)
         forks = 1  # one conversation at a time
+    _quiet_on_broken_pipe(console)
     store = RunStore.create(out, loaded.playbook.name)
     options = RunOptions(
         forks=forks, capture_limit=capture_limit, redact=redact,
@@ -137,8 +138,34 @@ def execute_run(
     record = run.execute()
     finish_outputs(record, store.run_dir, junit=junit, console=console)
     if as_json:
-        sys.stdout.write(record.model_dump_json(indent=2) + "\n")
+        _write_stdout(record.model_dump_json(indent=2) + "\n")
     return exit_code_for(record)
+
+
+def _write_stdout(text: str) -> None:
+    """--json to a reader that left (`| head`): the run and its record are done; the exit code
+    must still say how it went, not "broken pipe"."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        # Python would report the unflushed rest again at exit (and exit 120): point stdout at
+        # /dev/null (https://docs.python.org/3/library/signal.html#note-on-sigpipe).
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
+def _quiet_on_broken_pipe(console: Console) -> None:
+    """rich answers a broken pipe by pointing *stdout* at /dev/null and exiting 1
+    (rich/console.py, Console.on_broken_pipe, there to be overridden): the progress on stderr
+    going away (`2>&1 | head`) ended the run unrecorded, "running" with nothing run, and would
+    swallow --json. The console goes quiet instead; the run, its record and exit code go on."""
+    def on_broken_pipe() -> None:
+        console.quiet = True
+    console.on_broken_pipe = on_broken_pipe  # type: ignore[method-assign]
 
 
 def exit_code_for(record: RunRecord) -> int:
@@ -164,8 +191,11 @@ def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, cons
     errors = sum(1 for f in record.findings if f.severity == "error")
     warnings = sum(1 for f in record.findings if f.severity == "warning")
     style = {"passed": "green", "failed": "red", "error": "red", "aborted": "yellow"}.get(record.status, "white")
-    console.print(
-        f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s) · "
-        f"report: {written['md']} · {written['html']}",
-        highlight=False,
-    )
+    try:
+        console.print(
+            f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s) · "
+            f"report: {written['md']} · {written['html']}",
+            highlight=False,
+        )
+    except (OSError, ValueError):
+        pass  # stderr is gone (a closed terminal, `| head`): the record and reports are written

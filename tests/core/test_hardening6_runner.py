@@ -314,3 +314,43 @@ def test_a_big_playbook_without_aliases_is_not_blamed_on_aliases(tmp_path, monke
     with pytest.raises(PlaybookError) as aliased:
         yaml_nodes.load_positioned(bomb, "b.yaml")
     assert "through YAML aliases" in aliased.value.message
+
+
+# ---------------------------------------------------------------- the console goes away mid-run
+
+
+def _run_with_a_reader_gone(tmp_path, gone: str):
+    """Run with stdout or stderr a pipe whose reader has left (`| head` exited, the terminal
+    closed): every write there fails with EPIPE."""
+    import os
+    import subprocess
+    import sys
+
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nsteps:\n  - id: a\n    run: echo a\n  - id: b\n    run: echo b\n")
+    out = tmp_path / "runs"
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, gone: write_end}
+        proc = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out), "--json"],
+                              text=True, timeout=60, **streams)
+    finally:
+        os.close(write_end)
+    run_dir, record = only_run(out)
+    return proc, run_dir, record
+
+
+@pytest.mark.parametrize("gone", ["stderr", "stdout"])
+def test_a_run_whose_console_reader_left_still_runs_records_and_exits_by_its_findings(tmp_path, gone):
+    """rich met the broken stderr by exiting 1 (and pointing stdout at /dev/null): the record
+    stayed "running" with nothing run, --json was lost, and exit 1 read as "error findings"."""
+    proc, run_dir, record = _run_with_a_reader_gone(tmp_path, gone)
+    assert proc.returncode == 0, proc.stderr
+    assert record["status"] == "passed"
+    assert [(s["id"], s["status"]) for s in record["steps"]] == [("a", "passed"), ("b", "passed")]
+    assert (run_dir / "report.md").is_file()
+    if gone == "stderr":
+        assert json.loads(proc.stdout)["run_id"] == record["run_id"]
+    else:
+        assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
