@@ -288,28 +288,13 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     lines = stripped.splitlines()
     first = lines[0]
-    if first.strip() == b"{" and not pretty_objects(stripped, 1):
-        # Indented, and its first object is longer than the sniff window (a pasted screenshot
-        # in the first prompt): its keys, one a line, are judged as a cut JSONL line.
-        partial = _sniff_partial(b"{" + b"".join(line.strip() for line in lines[1:400]))
-        if partial:
-            return partial, False, True
-    if first.strip() == b"{" and (objects := pretty_objects(stripped, _SNIFF_LINES)):
-        # Indented JSON (reader.layout): one object, or a stream of them (``jq .`` over a
-        # JSONL file). One object holding "messages" is a chat request or export, read as an
-        # array; a stream is judged as the JSONL it was, one compact line per object.
-        if len(objects) > 1 or not isinstance(objects[0].get("messages"), list):
-            stripped = b"\n".join(json.dumps(o).encode() for o in objects)
-            lines = stripped.splitlines()
-            first = lines[0]
-    elif stripped[:1] == b"[" and (objects := array_objects(stripped, _SNIFF_LINES)) and not all(
-            openai_chat.looks_like(o) or openai_chat.looks_like_item(o) for o in objects):
-        # A JSON array: OpenAI chat messages (and Responses API items), or a Claude Code /
-        # Codex session slurped into one document (``jq -s . session.jsonl``), whose elements
-        # are read as its records.
-        kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
-        if kind in ("claude-code", "codex", "codex-exec"):
-            return kind, False, True
+    verdict, records = _sniff_spread(stripped, lines)
+    if verdict is not None:
+        return verdict
+    if records is not None:  # judged as the JSONL they were, one compact line per record
+        lines = records
+        stripped = b"\n".join(records)
+        first = lines[0]
     if stripped[:1] in (b"[", b"{"):
         try:
             value = json.loads(first)
@@ -349,6 +334,34 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     if votes[best]:
         return best, False, True
     return ("claude-code" if seen else "text"), False, False
+
+
+def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool, bool] | None, list[bytes] | None]:
+    """Records spread over many lines (:func:`reader.layout`): indented objects one after
+    another (``jq .`` over a JSONL file) or one array of them (``jq -s .``). Gives a verdict,
+    or the head's records as compact lines to be judged as JSONL, or neither (one chat
+    request or export, ``{"messages": [...]}`` or an array of messages: read as an array)."""
+    if lines[0].strip() == b"{":
+        objects = pretty_objects(stripped, _SNIFF_LINES)
+        if not objects:
+            # The first object is longer than the sniff window (a pasted screenshot in the
+            # first prompt): its keys, one a line, are judged as a cut JSONL line.
+            partial = _sniff_partial(b"{" + b"".join(line.strip() for line in lines[1:400]))
+            return ((partial, False, True) if partial else None), None
+        if len(objects) == 1 and isinstance(objects[0].get("messages"), list):
+            return None, None
+        return None, [json.dumps(o).encode() for o in objects]
+    if stripped[:1] != b"[":
+        return None, None
+    objects = array_objects(stripped, _SNIFF_LINES)
+    if not objects:
+        body = stripped[1:].lstrip()
+        partial = _sniff_partial(body) or _sniff_partial(b"".join(line.strip() for line in body.splitlines()[:400]))
+        return ((partial, False, True) if partial else None), None
+    if all(openai_chat.looks_like(o) or openai_chat.looks_like_item(o) for o in objects):
+        return None, None
+    kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
+    return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec") else None), None
 
 
 def _record_kind(obj: dict) -> str | None:

@@ -378,9 +378,11 @@ def test_gzip_keep_leaves_one_session_not_two(tmp_path):
     assert analysis.stats["events"] == analyze_path(CLAUDE).stats["events"] + 2
 
 
-def test_a_pretty_session_whose_first_record_is_a_screenshot(tmp_path):
+@pytest.mark.parametrize("shape", ["jq", "jq-s", "jq-cs"])
+def test_a_spread_session_whose_first_record_is_a_screenshot(tmp_path, shape):
     # The first prompt holds a pasted image (base64, 400 KB): no whole object fits in the
-    # sniff window, yet its keys say Claude Code. Before: read as a text log.
+    # sniff window, yet its keys say Claude Code. Before: read as a text log (jq .) or as
+    # OpenAI chat messages (jq -s .), no command found.
     first = {"type": "user", "timestamp": "2026-01-01T00:00:00Z", "parentUuid": None, "sessionId": "s",
              "uuid": "u0", "message": {"role": "user", "content": [
                  {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "A" * 400_000}},
@@ -389,10 +391,15 @@ def test_a_pretty_session_whose_first_record_is_a_screenshot(tmp_path):
             "parentUuid": "u0", "message": {"role": "assistant", "content": [
                 {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ssh gpu01 nvidia-smi"}}]}}
     path = tmp_path / "s.jsonl"
-    path.write_text(json.dumps(first, indent=2) + "\n" + json.dumps(call, indent=2) + "\n")
+    if shape == "jq":
+        path.write_text(json.dumps(first, indent=2) + "\n" + json.dumps(call, indent=2) + "\n")
+    else:
+        path.write_text(json.dumps([first, call], indent=None if shape == "jq-cs" else 2))
     analysis = analyze_path(path)
     assert analysis.sessions[0]["format"] == "claude-code"
-    assert [(c.command, c.line) for c in analysis.commands] == [("ssh gpu01 nvidia-smi", _object_starts(path)[1])]
+    assert [c.command for c in analysis.commands] == ["ssh gpu01 nvidia-smi"]
+    if shape == "jq":
+        assert analysis.commands[0].line == _object_starts(path)[1]
 
 
 def test_a_compressed_chat_export_array_is_read(tmp_path):
