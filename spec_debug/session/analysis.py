@@ -327,6 +327,11 @@ class _SessionState:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
+        if found and call is not None and call.category == "read_source" and not ev.is_error \
+                and exit_code in (None, 0):
+            # The output is source code (cat model_runner.py, the Read tool): its "except
+            # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
+            found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
         host = record.host if record else None
         if record is not None:

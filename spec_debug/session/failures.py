@@ -119,15 +119,15 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return errors[:MAX_PER_OUTPUT]
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
     # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
-    if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _CUDA_OOM.search(output)):
+    if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
     if "CUDA" in output and ("CUDA error" in output or "CUDA Error" in output or "Error [CUDA]" in output) and \
-            (m := _CUDA_ERROR.search(output)):
+            (m := _reported(_CUDA_ERROR, output, failed)):
         return [ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])]
     # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
     if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
-            (m := _NCCL.search(output)):
+            (m := _reported(_NCCL, output, failed)):
         return [ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))]
     # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
     # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
@@ -135,9 +135,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     # scrolled out of it.
     if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return [ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))]
-    if _HAS_TERMINATE(output) and (m := _TERMINATE.search(output)):
+    if _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
         return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])]
-    if "'" in output and _HAS_PANIC(output) and (m := _PANIC.search(output)):
+    if "'" in output and _HAS_PANIC(output) and (m := _reported(_PANIC, output, failed)):
         if m.group("file"):
             return [ErrorInfo("exception", "panic", m.group("msg").strip()[:300], m.group("file"), int(m.group("line")))]
         return [ErrorInfo("exception", "panic", m.group("old").strip()[:300], m.group("ofile"), int(m.group("oline")))]
@@ -164,6 +164,27 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if is_error:
         return [ErrorInfo("tool_error", None, head)]
     return []
+
+
+# A grep hit in a source file or a doc: "path.py:1203:        except torch.cuda.OutOfMemoryError:"
+# (grep -n/-rn, rg -n; "path-N-" for a context line). Its words are code or prose about an
+# error, not one that happened.
+_SOURCE_HIT = re.compile(r"[^\s:]+\.(?:py|pyi|pyx|cu|cuh|cc|cpp|cxx|c|h|hpp|rs|go|md|rst)([:-])\d+\1")
+
+
+def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None:
+    """The first match of ``pattern`` that reports an error. After a clean exit, a match on a
+    line grep found in a source file or a doc (an agent searching the engine's code for the
+    message) is skipped; after a failure every match counts."""
+    m = pattern.search(output)
+    for _ in range(20):
+        if m is None or failed or not _SOURCE_HIT.match(output, output.rfind("\n", 0, m.start()) + 1):
+            return m
+        nl = output.find("\n", m.end())
+        if nl < 0:
+            return None
+        m = pattern.search(output, nl + 1)
+    return None
 
 
 def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:

@@ -337,3 +337,28 @@ def test_a_script_run_in_a_container_is_the_command_shown_and_categorised():
     # words passed as argv are quoted again where they hold spaces
     assert _where('docker exec sglang python3 -c "import sglang; print(sglang.__version__)"')[3] == (
         "python3 -c 'import sglang; print(sglang.__version__)'")
+
+
+# -- reading the engine's source is no error ---------------------------------------------------
+
+def test_source_code_that_names_an_error_is_no_error_but_the_log_that_reports_one_is(tmp_path):
+    m = _session()
+    m.prompt("The SGLang server on gpu01 dies at start with EAGLE-3.")
+    source = ("  1201\t        try:\n  1202\t            self.init_memory_pool(total_gpu_memory)\n"
+              "  1203\t        except torch.cuda.OutOfMemoryError as e:\n"
+              '  1204\t            raise RuntimeError("CUDA out of memory while allocating the KV cache") from e\n')
+    m.tool("Read", {"file_path": "/sgl/python/sglang/srt/model_executor/model_runner.py"}, source)
+    m.bash(f"ssh root@{GPU} 'cat /sgl/python/sglang/srt/model_executor/model_runner.py | sed -n 1201,1204p'",
+           source.replace("\t", "  "))
+    m.bash(f"ssh root@{GPU} \"grep -rn -A1 'OutOfMemoryError\\|NCCL error' /sgl/python/sglang/srt/\"",
+           "/sgl/python/sglang/srt/model_executor/model_runner.py:1203:        except torch.cuda.OutOfMemoryError as e:\n"
+           '/sgl/python/sglang/srt/model_executor/model_runner.py-1204-            raise RuntimeError("CUDA out of '
+           'memory while allocating the KV cache") from e\n'
+           '/sgl/python/sglang/srt/distributed/utils.py:88:        logger.error(f"NCCL error: {e}")\n')
+    _, log = m.bash(f"ssh root@{GPU} \"grep -n 'CUDA error' /root/sglang_server.log\"",
+                    "1523:[2026-03-02 08:10:00 TP0] RuntimeError: CUDA error: an illegal memory access was encountered")
+    a = _analyze(tmp_path, m)
+    # before: cuda_oom three times (the Read, the sed and the grep hits), and no pivot-worthy run of errors
+    assert [(e.seq, e.kind, e.message) for e in a.errors] == [
+        (log, "cuda_error", "CUDA error: an illegal memory access was encountered")]
+    assert a.stats["errors"] == 1
