@@ -123,6 +123,10 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json",
         # (src/speculators/models/utils.py flatten_rope_parameters).
         key = "sliding_attention" if params.get("sliding_attention") else "full_attention"
         params = dict(_mapping(params.get(key), f"rope_parameters.{key}", where))
+    if decoder.get("partial_rotary_factor") is not None:
+        # a top-level partial_rotary_factor (Phi-3/Phi-4-mini configs write it there) fills
+        # the rope dict's, as convert_rope_params_to_dict does
+        params.setdefault("partial_rotary_factor", decoder["partial_rotary_factor"])
     rope_type = str(params.get("rope_type") or params.get("type") or "default")
     if rope_type == "mrope":
         # Qwen2/2.5-VL drafts (SpecForge configs/qwen2-5-vl-7b-eagle3.json: `{"type": "mrope",

@@ -317,3 +317,31 @@ def test_specforge_layout_with_a_qwen3_model_type_is_a_llama_draft(tmp_path, ver
     loaded = load_draft(eagle, verifiers["llama"])
     assert loaded.model.cfg.model_type == "llama"
     assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
+
+
+@pytest.fixture
+def partial_neox():
+    """speculators' own partial-rotary patch (models/eagle3/rotary_partial.py), which its
+    train/cli.py installs; without it HF's apply_rotary_pos_emb cannot run a partial rotary."""
+    from speculators.models.eagle3 import rotary_partial
+
+    rotary_partial.install_partial_neox_rotary()
+    yield
+    rotary_partial.uninstall_partial_neox_rotary()
+
+
+def test_top_level_partial_rotary_factor_with_longrope(tmp_path, verifiers, partial_neox):
+    """Phi-4-mini writes partial_rotary_factor (0.75) top level beside a longrope
+    rope_scaling; transformers moves it into the rope dict, so half the head rotates here,
+    on 2 factors per list."""
+    rope = {**LONGROPE, "short_factor": [1.0, 1.2], "long_factor": [1.0, 3.0],
+            "partial_rotary_factor": 0.5}
+
+    def move_partial_out(decoder: dict) -> None:
+        decoder["partial_rotary_factor"] = decoder["rope_parameters"].pop("partial_rotary_factor")
+
+    reference, loaded = _world(tmp_path, verifiers, {"rope_parameters": rope},
+                               edit=move_partial_out)
+    assert loaded.model.cfg.rope.params["partial_rotary_factor"] == 0.5
+    for T in (5, 30):
+        assert max(_max_diffs(reference, loaded, T)) < TOLERANCE
