@@ -167,8 +167,12 @@ def _with_sub_agent_rollouts(source: SessionSource) -> list[SessionSource]:
     with their session file."""
     siblings = [source]
     for file in sorted(source.path.parent.glob("rollout-*.jsonl*")):
-        if file != source.path and file.is_file() and unpacked_name(file.name).endswith(".jsonl"):
-            siblings.append(SessionSource(id=transcript_stem(file), path=file, format="codex"))
+        plain = unpacked_name(file.name)
+        if file == source.path or not file.is_file() or not plain.endswith(".jsonl"):
+            continue
+        if plain != file.name and file.with_name(plain).is_file():
+            continue  # a compressed copy beside its rollout (gzip -k)
+        siblings.append(SessionSource(id=transcript_stem(file), path=file, format="codex"))
     if len(siblings) == 1:
         source.thread = codex_threads.thread_of(source.path)
         return [source]
