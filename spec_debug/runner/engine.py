@@ -498,7 +498,10 @@ class Run:
         quotes the needle and the output it saw (`expected output contains 'HF_TOKEN=hf_...'`)."""
         if not self.options.redact:
             return findings
-        return [Finding.model_validate(self._clean(f.model_dump())) for f in findings]
+        # Not code, severity, host or step: a short secret value ("info", "SD00") would mask
+        # part of them and the finding would no longer be one.
+        texts = ("title", "evidence", "remediation", "references", "facts")
+        return [f.model_copy(update={k: self._clean(getattr(f, k)) for k in texts}) for f in findings]
 
     def _clean(self, value: Any) -> Any:
         if not self.options.redact:
