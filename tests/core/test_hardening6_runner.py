@@ -354,3 +354,12 @@ def test_a_run_whose_console_reader_left_still_runs_records_and_exits_by_its_fin
         assert json.loads(proc.stdout)["run_id"] == record["run_id"]
     else:
         assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_a_short_secret_value_masks_texts_but_never_a_findings_code_or_severity(tmp_path):
+    playbook = ("name: p\nvars:\n  api_key: ''\n  model: ''\nsteps:\n  - id: bench\n    requires: [model]\n"
+                "    run: echo {{ model }}\n")
+    result, _, record = _run(tmp_path, playbook, "--var", "api_key=info")
+    assert result.code == 0, result.stderr
+    (finding,) = record["findings"]
+    assert (finding["code"], finding["severity"]) == ("SD004", "info")
