@@ -109,6 +109,14 @@ def _indexed_shards(index: Path, missing: list[str] | None) -> list[Path]:
     if not isinstance(weight_map, dict) or not weight_map:
         raise CheckpointError(f"{index}: no weight_map (shard names per tensor)")
     shards = sorted({index.parent / str(name) for name in weight_map.values()})
+    unlisted = _unlisted_shards(index, shards)
+    if unlisted:
+        raise CheckpointError(
+            f"{index} does not name shard(s) {', '.join(unlisted[:4])}"
+            + (" ..." if len(unlisted) > 4 else "") + " that sit beside it: a stale index, "
+            "and their tensors would not be read (nor by vLLM or SGLang, which load the "
+            "files the index names)",
+            hint="regenerate the index from the shards, or copy the index that came with them")
     absent = [p.name for p in shards if not p.is_file()]
     if absent and missing is None:
         raise CheckpointError(f"{index} names shard(s) that are missing: "
@@ -117,6 +125,25 @@ def _indexed_shards(index: Path, missing: list[str] | None) -> list[Path]:
     if missing is not None:
         missing.extend(absent)
     return [p for p in shards if p.is_file()]
+
+
+_SHARD = re.compile(r"(.+)-(\d+)-of-(\d+)(\.safetensors|\.bin)")
+
+
+def _unlisted_shards(index: Path, shards: list[Path]) -> list[str]:
+    """Files beside the index from the same `<name>-<i>-of-<n>` series as the shards it
+    names, that it does not name (an index written before a re-shard, or for another copy).
+    vLLM and SGLang load only the files the index names (model_loader/weight_utils.py
+    filter_duplicate_safetensors_files), so those tensors are lost to them too. Other weight
+    files (Mistral's consolidated.safetensors beside HF shards) are left alone."""
+    series = {(m.group(1), m.group(3), m.group(4)) for p in shards
+              if (m := _SHARD.fullmatch(p.name))}
+    if not series:
+        return []
+    named = {p.name for p in shards}
+    return sorted(p.name for p in index.parent.iterdir()
+                  if p.name not in named and (m := _SHARD.fullmatch(p.name))
+                  and (m.group(1), m.group(3), m.group(4)) in series)
 
 
 def safetensors_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:

@@ -304,3 +304,32 @@ def test_dump_with_more_aux_slots_than_the_draft_takes_says_the_layout_is_a_gues
     plain = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
     assert chosen["counts"] == plain["counts"]
     assert not any("aux slots" in n for n in chosen["notes"] + plain["notes"])
+
+
+def test_shard_the_index_does_not_name(spec_world, tmp_path):
+    """A draft re-sharded into two files (as save_pretrained(max_shard_size=...) writes them)
+    with the index of one shard kept: every tensor of the second shard was reported missing
+    one by one (eval), or not looked at (`vocab` said ok). Now the stale index is named."""
+    root = _copy(spec_world, tmp_path)
+    draft = root / "draft"
+    state = load_file(draft / "model.safetensors")
+    (draft / "model.safetensors").unlink()
+    names = sorted(state)
+    first, second = names[: len(names) // 2], names[len(names) // 2:]
+    for i, part in enumerate((first, second), start=1):
+        save_file({n: state[n] for n in part}, str(draft / f"model-0000{i}-of-00002.safetensors"),
+                  metadata={"format": "pt"})
+    (draft / "model.safetensors.index.json").write_text(json.dumps({
+        "metadata": {}, "weight_map": {n: "model-00001-of-00002.safetensors" for n in first}}))
+    for command in (["eval", "--data", str(root / "data")], ["vocab"]):
+        result = runner.invoke(drafter_app, [command[0], "--model", str(draft), *command[1:]])
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        assert re.search(r"index.json does not name shard\(s\) model-00002-of-00002.safetensors "
+                         r"that sit beside it: a stale index", " ".join(result.output.split()))
+    # the complete index reads both shards as one checkpoint
+    (draft / "model.safetensors.index.json").write_text(json.dumps({
+        "metadata": {}, "weight_map": {n: f"model-0000{1 + (n in second)}-of-00002.safetensors"
+                                       for n in names}}))
+    out = _eval(draft, root / "data", "--target", str(root / "target"))
+    plain = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
+    assert out["counts"] == plain["counts"]
