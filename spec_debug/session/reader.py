@@ -316,17 +316,19 @@ def iter_json_records(path: Path, stats: ReadStats,
                     raise ValueError("extra data")  # json.loads: JSONDecodeError("Extra data")
             else:
                 obj = loads(raw)
-        except (ValueError, StopIteration):  # JSONDecodeError, UnicodeDecodeError; the scanner's "no value"
-            if b"\x00" not in raw:
+        except (ValueError, StopIteration) as exc:  # JSONDecodeError, UnicodeDecodeError; the scanner's "no value"
+            if b"\x00" in raw:
+                for n, obj in enumerate(_unpadded(raw, stats)):
+                    if n:  # a record appended right after the padding, on the same line
+                        index += 1
+                        stats.records += 1
+                    if obj is not None:
+                        yield index, lineno, obj
+                continue
+            obj = _with_stray_bytes(raw) if type(exc) is UnicodeDecodeError else None
+            if obj is None:
                 stats.broken_json += 1
                 continue
-            for n, obj in enumerate(_unpadded(raw, stats)):
-                if n:  # a record appended right after the padding, on the same line
-                    index += 1
-                    stats.records += 1
-                if obj is not None:
-                    yield index, lineno, obj
-            continue
         if type(obj) is not dict:
             stats.non_object += 1
             continue
@@ -374,8 +376,28 @@ def _decode_record(raw: bytes) -> object:
             return _fast_loads(raw)
         except _FastError:
             pass
-    value = json.loads(raw.decode("utf-8", "surrogatepass"))
+    try:
+        value = json.loads(raw.decode("utf-8", "surrogatepass"))
+    except UnicodeDecodeError:
+        value = _with_stray_bytes(raw)
+        if value is None:
+            raise
     return without_lone_surrogates(value) if _SURROGATE.search(raw) else value
+
+
+def _with_stray_bytes(raw: bytes) -> object | None:
+    """The JSON value of a line that is not UTF-8 in a byte or two, those bytes as U+FFFD;
+    None when it is no JSON, or mostly undecodable (binary). A JSONL file written by Python
+    on Windows with ``ensure_ascii=False`` is in the locale's code page (cp1252 "°C", "µs",
+    "é": ``open()`` used it by default before PEP 686), so its non-ASCII lines are not UTF-8;
+    dropping the whole line would lose the command or traceback in it."""
+    text = raw.decode("utf-8", "replace")
+    if text.count("\ufffd") * 10 > len(text):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def layout(path: Path) -> str:

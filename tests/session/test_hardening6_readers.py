@@ -429,3 +429,35 @@ def test_a_session_removed_while_the_folder_is_read_leaves_the_others(tmp_path):
         read[source.id] = (sum(1 for _ in iter_events(source, stats, AgentTree())), stats.damaged)
     assert read["old"] == (0, ["old.jsonl: cannot be read (No such file or directory); the events before it were kept"])
     assert read["rollout"][0] == analyze_path(CODEX).stats["events"] and read["rollout"][1] == []
+
+
+# --- a JSONL file in a Windows code page -----------------------------------------------------
+
+
+def test_a_jsonl_written_in_cp1252_keeps_its_non_ascii_lines(tmp_path):
+    # A Python agent harness on Windows: open("run.jsonl", "w") is cp1252 there (PEP 686), and
+    # json.dumps(..., ensure_ascii=False) writes "°C" and "µs" as single bytes. Before: those
+    # lines were broken JSON and the command and the error in them were lost.
+    messages = [
+        {"role": "user", "content": "GPU at 91°C, decode step 850 µs: check gpu01"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi --query-gpu=temperature.gpu"})}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Température: 91°C\nRuntimeError: CUDA error: an illegal memory access"},
+    ]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages), encoding="cp1252")
+    analysis = analyze_path(path)
+    assert analysis.sessions[0]["format"] == "openai" and analysis.stats["broken_json"] == 0
+    assert [c.host for c in analysis.commands] == ["gpu01"]
+    assert [e.message for e in analysis.errors] == ["CUDA error: an illegal memory access"]
+    stats = ReadStats()
+    first = next(reader.iter_json_records(path, stats))[2]
+    assert first["content"] == "GPU at 91\ufffdC, decode step 850 \ufffds: check gpu01"
+
+
+def test_a_binary_line_in_a_jsonl_is_still_skipped(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"a": "' + bytes(range(0x80, 0xff)) + b'"}\n{"type": "summary", "summary": "ok"}\n')
+    stats = ReadStats()
+    assert [obj for _, _, obj in reader.iter_json_records(path, stats)] == [{"type": "summary", "summary": "ok"}]
+    assert stats.broken_json == 1
