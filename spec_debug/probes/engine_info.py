@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from spec_debug.probes.hostfiles import read_environ
+from spec_debug.probes.hostfiles import other_mount_namespace, read_environ, readlink
 from spec_debug.probes.launch_flags import choose_server, server_processes
 
 PACKAGES = ("sglang", "vllm", "speculators", "torch", "transformers", "safetensors")
@@ -71,8 +71,7 @@ def server_packages(process: dict[str, Any], proc: Path = Path("/proc")) -> dict
     if python is None:
         found["note"] = how
         return found
-    theirs, ours = _readlink(proc / str(pid) / "ns" / "mnt"), _readlink(proc / "self" / "ns" / "mnt")
-    if theirs and ours and theirs != ours:
+    if other_mount_namespace(pid, proc):
         # A containerised server: its paths name files in its own filesystem, and the same path
         # here (often /usr/bin/python3 too) is another interpreter with other packages.
         found["note"] = (f"the server (pid {pid}) runs in another mount namespace (a container): its "
@@ -109,7 +108,7 @@ def server_interpreter(process: dict[str, Any], proc: Path = Path("/proc")
         if os.path.isabs(argv0):
             return argv0, "argv[0]", environ
         if "/" in argv0:  # relative to the server's working directory
-            cwd = _readlink(proc / str(pid) / "cwd")
+            cwd = readlink(proc / str(pid) / "cwd")
             if cwd:
                 return os.path.normpath(os.path.join(cwd, argv0)), "argv[0] from the server's cwd", environ
         elif environ is not None:
@@ -117,7 +116,7 @@ def server_interpreter(process: dict[str, Any], proc: Path = Path("/proc")
                 candidate = os.path.join(folder, argv0)
                 if folder and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
                     return candidate, f"argv[0] {argv0!r} on the server's PATH", environ
-    exe = _readlink(proc / str(pid) / "exe")
+    exe = readlink(proc / str(pid) / "exe")
     if exe:
         return exe, "/proc/PID/exe (the resolved binary: a venv's packages may be missed)", environ
     return None, (f"cannot tell which interpreter runs the server (pid {pid}): its argv[0] is "
@@ -153,13 +152,6 @@ def _ask(python: str, environ: dict[str, str] | None) -> tuple[dict[str, Any] | 
     note = None if environ is not None else (
         f"/proc/PID/environ is not readable: {python} was asked without the server's PYTHONPATH")
     return packages, note
-
-
-def _readlink(path: Path) -> str | None:
-    try:
-        return os.readlink(path)
-    except OSError:
-        return None
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -38,6 +38,21 @@ def read_environ(pid: int, proc: Path = Path("/proc")) -> dict[str, str] | None:
     return {key: value for key, _, value in pairs}
 
 
+def readlink(path: Path) -> str | None:
+    """A /proc link (cwd, exe, ns/mnt); None when it is another user's process's."""
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def other_mount_namespace(pid: int, proc: Path = Path("/proc")) -> bool:
+    """The process runs in another mount namespace (a container): the paths it names are in
+    its own filesystem, not ours."""
+    theirs, ours = readlink(proc / str(pid) / "ns" / "mnt"), readlink(proc / "self" / "ns" / "mnt")
+    return bool(theirs and ours and theirs != ours)
+
+
 def resolve_model_dir(name: str | None, extra_caches: list[Path] | None = None) -> Path | None:
     """A local directory with a config.json: the path itself, or a Hub id's newest snapshot
     in the Hugging Face cache (models--ORG--NAME/snapshots/REV), as the engines load it.

@@ -12,10 +12,11 @@ import json
 import os
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spec_debug.probes.hostfiles import describe_model, hf_cache_dirs, read_environ
+from spec_debug.probes.hostfiles import describe_model, hf_cache_dirs, other_mount_namespace, read_environ, readlink
 
 # `python -m MODULE` of each server entry point; sglang_router.launch_server starts the router
 # and its SGLang workers from one command line (sgl-project/sglang: sgl-router/py_src/
@@ -150,29 +151,67 @@ def run(args: dict) -> dict:
     refs = _model_refs(argv)
     if cmdline:
         refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
-    cwd = None if cmdline else _server_cwd(chosen["pid"])
-    environ = None if cmdline else read_environ(chosen["pid"])
-    # the server's Hub cache (HF_HOME=/data/hf in its unit file or tmux session, not in ours)
-    caches = [root for root in hf_cache_dirs(environ) if root not in hf_cache_dirs()] if environ else []
-    if cwd:
-        # a bare directory name (`--model-path Qwen3-8B`, run from /models) is a model too
-        refs += [tok for tok in argv if tok not in refs and not tok.startswith("-") and "/" not in tok
-                 and tok not in (".", "..") and os.path.isfile(os.path.join(cwd, tok, "config.json"))]
+    view = None if cmdline else server_view(chosen["pid"])
+    result["models"] = find_models(refs, argv, view)
+    return result
+
+
+@dataclass(frozen=True)
+class ServerView:
+    """How the server process names files: its working directory and environment, and the
+    root its paths hang from as seen here ("" in our own mount namespace, /proc/PID/root when
+    it runs in a container's)."""
+
+    cwd: str | None
+    environ: dict[str, str] | None
+    root: str = ""
+
+    def here(self, path: str) -> str:
+        return self.root + path if self.root else path
+
+    def local_path(self, ref: str) -> str | None:
+        """Where the server opens `ref` as a local directory, as a path the probe can open."""
+        home = (self.environ or {}).get("HOME")
+        if (ref == "~" or ref.startswith("~/")) and home:
+            ref = home + ref[1:]
+        elif ref.startswith("~") and not self.root:
+            ref = os.path.expanduser(ref)
+        if not os.path.isabs(ref):
+            if not self.cwd:
+                return None
+            ref = os.path.join(self.cwd, ref)  # the engines resolve it from their own cwd
+        return self.here(ref)
+
+
+def server_view(pid: int, proc: Path = Path("/proc")) -> ServerView:
+    base = proc / str(pid)
+    # a containerised server (docker run lmsysorg/sglang ..., vllm/vllm-openai): its paths are in
+    # its own filesystem, which root can read through /proc/PID/root (proc(5))
+    root = str(base / "root") if other_mount_namespace(pid, proc) and os.path.isdir(base / "root") else ""
+    return ServerView(readlink(base / "cwd"), read_environ(pid, proc), root)
+
+
+def find_models(refs: list[str], argv: list[str], view: ServerView | None) -> dict[str, Any]:
+    """describe_model of each ref that names a model, looked up where the server looks: its
+    working directory, its Hub cache (HF_HOME=/data/hf in its unit file, not in our session),
+    its container's filesystem."""
+    refs = list(refs)
+    caches: list[Path] = []
+    if view is not None:
+        caches = [Path(view.here(str(root))) for root in hf_cache_dirs(view.environ)] if view.environ else []
+        caches = [root for root in caches if root not in hf_cache_dirs()]
+        if view.cwd:
+            # a bare directory name (`--model-path Qwen3-8B`, run from /models) is a model too
+            cwd = view.here(view.cwd)
+            refs += [tok for tok in argv if tok not in refs and not tok.startswith("-") and "/" not in tok
+                     and tok not in (".", "..") and os.path.isfile(os.path.join(cwd, tok, "config.json"))]
+    models: dict[str, Any] = {}
     for ref in refs:
-        local = os.path.join(cwd, ref) if cwd and not os.path.isabs(os.path.expanduser(ref)) else None
+        local = view.local_path(ref) if view is not None else None
         if local and os.path.isfile(os.path.join(local, "config.json")):
-            # the engines load a relative path (and a Hub id that names a local directory) from
-            # their own working directory, which is not the probe's
             info = {**describe_model(local), "name": ref}
         else:
             info = describe_model(ref, extra_caches=caches)
         if info.get("found"):
-            result["models"][ref] = info
-    return result
-
-
-def _server_cwd(pid: int, proc: Path = Path("/proc")) -> str | None:
-    try:
-        return os.readlink(proc / str(pid) / "cwd")
-    except OSError:  # another user's process: not readable
-        return None
+            models[ref] = info
+    return models

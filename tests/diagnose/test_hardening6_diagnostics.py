@@ -562,3 +562,34 @@ def test_a_vllm_source_build_is_judged_as_the_newest_not_the_oldest_release():
     assert line.code == "SD004" and "0.1.dev19253" in line.evidence[0] and "newest" in line.evidence[0]
     released = engine_step.parse({**host, "packages": {"vllm": {"version": "0.11.0", "path": "/x"}}})
     assert released["engine"]["version"] == "0.11.0" and engine_step.check(context(released)) == []
+
+
+def test_a_containerised_servers_models_are_read_through_its_root(tmp_path):
+    from spec_debug.probes import launch_flags
+
+    # The SGLang docs' docker command (docs/get_started/install.md) with the EAGLE-3 flags: the
+    # server names /root/.cache/huggingface and /models inside its container; from the host
+    # they are under /proc/PID/root (here a fake /proc: a real container needs root and docker)
+    demo = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
+    proc_dir, container = tmp_path / "proc", tmp_path / "proc" / "4242" / "root"
+    (proc_dir / "4242" / "ns").mkdir(parents=True)
+    (proc_dir / "self" / "ns").mkdir(parents=True)
+    os.symlink("mnt:[4026532511]", proc_dir / "4242" / "ns" / "mnt")
+    os.symlink("mnt:[4026531840]", proc_dir / "self" / "ns" / "mnt")
+    os.symlink("/sgl-workspace", proc_dir / "4242" / "cwd")
+    (proc_dir / "4242" / "environ").write_bytes(b"HOME=/root\0PATH=/usr/local/bin:/usr/bin\0")
+    snap = container / "root/.cache/huggingface/hub/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0e9e39f"
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text((demo / "target" / "config.json").read_text())
+    (container / "models" / "llama3-eagle3").mkdir(parents=True)
+    (container / "models" / "llama3-eagle3" / "config.json").write_text((demo / "draft" / "config.json").read_text())
+    argv = ["python3", "-m", "sglang.launch_server", "--model-path", "meta-llama/Llama-3.1-8B-Instruct",
+            "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/models/llama3-eagle3",
+            "--speculative-num-steps", "1", "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2",
+            "--host", "0.0.0.0", "--port", "30000"]
+    view = launch_flags.server_view(4242, proc=proc_dir)
+    models = launch_flags.find_models(launch_flags._model_refs(argv), argv, view)
+    assert models["/models/llama3-eagle3"]["path"] == str(container / "models" / "llama3-eagle3")
+    assert models["meta-llama/Llama-3.1-8B-Instruct"]["path"] == str(snap)
+    facts = launch_step.parse({"source": "/proc/4242/cmdline", "argv": argv, "models": models})
+    assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
