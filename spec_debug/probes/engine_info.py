@@ -68,15 +68,20 @@ def server_packages(process: dict[str, Any], proc: Path = Path("/proc")) -> dict
     python, how, environ = server_interpreter(process, proc)
     found: dict[str, Any] = {"pid": pid, "python": python, "python_source": how, "packages": None,
                              "note": None}
-    if python is None:
-        found["note"] = how
-        return found
     if other_mount_namespace(pid, proc):
         # A containerised server: its paths name files in its own filesystem, and the same path
-        # here (often /usr/bin/python3 too) is another interpreter with other packages.
-        found["note"] = (f"the server (pid {pid}) runs in another mount namespace (a container): its "
-                         f"{python} is not this host's; run spec-debug inside the container, or pass "
-                         "--var engine_version")
+        # here (often /usr/bin/python3 too) is another interpreter with other packages. Its
+        # site-packages are read through /proc/PID/root instead, nothing is run.
+        found["packages"] = packages_in_container(pid, proc)
+        if found["packages"] is None:
+            found["note"] = (f"the server (pid {pid}) runs in another mount namespace (a container) whose "
+                             "files this user cannot read: run spec-debug inside the container, or pass "
+                             "--var engine_version")
+        else:
+            found["note"] = f"read from the container's site-packages through /proc/{pid}/root"
+        return found
+    if python is None:
+        found["note"] = how
         return found
     if _same_file(python, sys.executable) and _import_env(environ) == _import_env(dict(os.environ)):
         found["packages"] = local_packages()
@@ -89,6 +94,36 @@ def server_packages(process: dict[str, Any], proc: Path = Path("/proc")) -> dict
     found["packages"], found["note"] = _ask(python, environ)
     if how.startswith("/proc/PID/exe") and found["packages"] is not None:
         found["note"] = "; ".join(filter(None, [found["note"], f"asked {how}"]))
+    return found
+
+
+def packages_in_container(pid: int, proc: Path = Path("/proc")) -> dict[str, Any] | None:
+    """PACKAGES' versions from the dist-info METADATA in the site-packages directories the
+    server process has files mapped from (/proc/PID/maps: torch's and the engine's native
+    libraries), read through /proc/PID/root. None when the maps are not readable."""
+    base = proc / str(pid)
+    try:
+        maps = (base / "maps").read_text(errors="replace")
+    except OSError:
+        return None
+    sites = []
+    for line in maps.splitlines():
+        path = line.split(None, 5)[5] if len(line.split(None, 5)) == 6 else ""
+        m = re.match(r"(/.*?/(?:site|dist)-packages)/", path)
+        if m and m.group(1) not in sites:
+            sites.append(m.group(1))
+    found: dict[str, Any] = dict.fromkeys(PACKAGES)
+    for site in sites:
+        here = Path(str(base / "root") + site)
+        for name in PACKAGES:
+            if found[name] is not None:
+                continue
+            for meta in sorted(here.glob(f"{name}-*.dist-info/METADATA")):
+                version = re.search(r"^Version:\s*(\S+)", meta.read_text(errors="replace"), re.M)
+                if version:
+                    # the path as the probe can open it (forward_source reads the engine there)
+                    found[name] = {"version": version.group(1), "path": str(here / name)}
+                    break
     return found
 
 

@@ -593,3 +593,30 @@ def test_a_containerised_servers_models_are_read_through_its_root(tmp_path):
     assert models["meta-llama/Llama-3.1-8B-Instruct"]["path"] == str(snap)
     facts = launch_step.parse({"source": "/proc/4242/cmdline", "argv": argv, "models": models})
     assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
+
+
+def test_a_containerised_servers_engine_version_is_read_from_its_site_packages(tmp_path):
+    # `docker run ... lmsysorg/sglang:v0.5.4.post1 python3 -m sglang.launch_server ...` seen from
+    # the host (a fake /proc): its torch libraries are mapped from the container's dist-packages,
+    # where sglang's dist-info says the version; the host's /usr/bin/python3 is not asked
+    proc_dir = tmp_path / "proc"
+    (proc_dir / "4242" / "ns").mkdir(parents=True)
+    (proc_dir / "self" / "ns").mkdir(parents=True)
+    os.symlink("mnt:[4026532511]", proc_dir / "4242" / "ns" / "mnt")
+    os.symlink("mnt:[4026531840]", proc_dir / "self" / "ns" / "mnt")
+    site = "/usr/local/lib/python3.12/dist-packages"
+    (proc_dir / "4242" / "maps").write_text(
+        f"7f2c1a000000-7f2c1c000000 r-xp 00000000 00:3a 1234567 {site}/torch/lib/libtorch_cuda.so\n"
+        "7f2c1e000000-7f2c1e021000 r-xp 00000000 00:3a 7654321 /usr/lib/x86_64-linux-gnu/libc.so.6\n")
+    dist = proc_dir / "4242" / "root" / site.lstrip("/")
+    for name, version in (("sglang", "0.5.4.post1"), ("torch", "2.8.0+cu128")):
+        (dist / f"{name}-{version}.dist-info").mkdir(parents=True)
+        (dist / f"{name}-{version}.dist-info" / "METADATA").write_text(
+            f"Metadata-Version: 2.4\nName: {name}\nVersion: {version}\n")
+    server = engine_info.server_packages({"pid": 4242, "argv": ["python3", "-m", "sglang.launch_server"]},
+                                         proc=proc_dir)
+    assert server["packages"]["sglang"]["version"] == "0.5.4.post1" and server["packages"]["vllm"] is None
+    assert server["packages"]["sglang"]["path"] == str(dist / "sglang")
+    facts = engine_step.parse({"python_executable": "/usr/bin/python3", "packages": {}, "server": server,
+                               "args": {"launch_engine": "sglang"}})
+    assert facts["engine"]["version"] == "0.5.4.post1" and engine_step.check(context(facts)) == []
