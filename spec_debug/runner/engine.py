@@ -458,8 +458,10 @@ class Run:
                 remote = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
                 dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
                 local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
+                local = unclaimed_path(local, PurePosixPath(remote))
                 transport.get(remote, local)
-                fetched.append(str(local.relative_to(self.store.run_dir)))
+                # local is resolved; run_dir is as given (--out defaults to the relative "runs").
+                fetched.append(str(local.relative_to(self.store.run_dir.resolve())))
             except TransportError:
                 raise
             except (SpecDebugError, OSError, ValueError) as exc:
@@ -522,6 +524,25 @@ def safe_artifact_path(base: Path, dest: str, remote_name: str) -> Path:
     if base_resolved != target and base_resolved not in target.parents:
         raise ValueError(f"refusing path outside the artifacts folder: {dest}/{remote_name}")
     return target
+
+
+def unclaimed_path(local: Path, remote: PurePosixPath) -> Path:
+    """local, or a free name beside it when an earlier fetch of this run took it: the target's
+    and the draft's config.json share a name, and the second copy replaced the first under
+    the record of the step that fetched it. The remote folder's name goes first
+    (draft-config.json), then a counter."""
+    if not local.exists():
+        return local
+    if remote.parent.name:
+        candidate = local.with_name(f"{remote.parent.name}-{local.name}")
+        if not candidate.exists():
+            return candidate
+    counter = 2
+    while True:
+        candidate = local.with_name(f"{local.stem}-{counter}{local.suffix}")
+        if not candidate.exists():
+            return candidate
+        counter += 1
 
 
 def run_playbook(

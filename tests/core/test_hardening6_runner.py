@@ -363,3 +363,30 @@ def test_a_short_secret_value_masks_texts_but_never_a_findings_code_or_severity(
     assert result.code == 0, result.stderr
     (finding,) = record["findings"]
     assert (finding["code"], finding["severity"]) == ("SD004", "info")
+
+
+# ---------------------------------------------------------------- fetch
+
+
+def test_fetch_into_the_default_relative_runs_folder_keeps_both_configs_of_one_name(tmp_path):
+    """`--out` defaults to the relative `runs`: every fetch step errored there ("is not in the
+    subpath of 'runs/...'") though the file was copied. And the target's and the draft's
+    config.json share a name: the second replaced the first."""
+    (tmp_path / "target").mkdir()
+    (tmp_path / "draft").mkdir()
+    (tmp_path / "target" / "config.json").write_text('{"num_hidden_layers": 32}')
+    (tmp_path / "draft" / "config.json").write_text('{"num_hidden_layers": 1}')
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text(
+        "name: p\nsteps:\n"
+        f"  - id: configs\n    fetch:\n      src: [{tmp_path}/target/config.json, {tmp_path}/draft/config.json]\n"
+        f"  - id: draft_again\n    fetch:\n      src: {tmp_path}/draft/config.json\n")
+    result = run_cli("run", str(playbook), "--host", "local", cwd=tmp_path)  # --out left at its default
+    assert result.code == 0, result.stderr
+    run_dir, record = only_run(tmp_path / "runs")
+    configs, again = record["steps"]
+    assert configs["status"] == again["status"] == "passed", configs["message"]
+    assert configs["artifacts"] == ["artifacts/local/config.json", "artifacts/local/draft-config.json"]
+    assert again["artifacts"] == ["artifacts/local/config-2.json"]
+    shown = {name: json.loads((run_dir / name).read_text())["num_hidden_layers"] for name in configs["artifacts"] + again["artifacts"]}
+    assert shown == {"artifacts/local/config.json": 32, "artifacts/local/draft-config.json": 1, "artifacts/local/config-2.json": 1}
