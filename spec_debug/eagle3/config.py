@@ -28,10 +28,10 @@ SUPPORTED_DECODERS = ("llama", "qwen3")
 # (a hand-written or converted config; save_pretrained writes them all). transformers
 # models/llama/configuration_llama.py: head_dim = hidden_size // num_attention_heads,
 # max_position_embeddings 2048; models/qwen3/configuration_qwen3.py: head_dim 128 whatever
-# the hidden size, max_position_embeddings 32768.
+# the hidden size, num_key_value_heads 32, max_position_embeddings 32768.
 _CLASS_DEFAULTS: dict[str, dict[str, int]] = {
     "llama": {"max_position_embeddings": 2048},
-    "qwen3": {"head_dim": 128, "max_position_embeddings": 32768},
+    "qwen3": {"head_dim": 128, "num_key_value_heads": 32, "max_position_embeddings": 32768},
 }
 
 
@@ -243,11 +243,13 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
             f"(supported: {', '.join(SUPPORTED_DECODERS)})")
     hidden = _int(decoder, "hidden_size", where)
     heads = _int(decoder, "num_attention_heads", where)
-    kv_heads = _number(decoder, "num_key_value_heads", where, default=heads, minimum=1)
+    defaults = _CLASS_DEFAULTS.get(model_type, {})
+    # absent: the class default (Qwen3Config 32); null: num_attention_heads (__post_init__)
+    kv_heads = _number(decoder, "num_key_value_heads", where, minimum=1, default=heads if (
+        "num_key_value_heads" in decoder) else defaults.get("num_key_value_heads", heads))
     if heads % kv_heads:
         raise CheckpointError(f"{where}: num_attention_heads {heads} is not a multiple of "
                               f"num_key_value_heads {kv_heads}")
-    defaults = _CLASS_DEFAULTS.get(model_type, {})
     head_dim = _number(decoder, "head_dim", where, minimum=1,
                        default=defaults.get("head_dim", hidden // heads))
     vocab = _int(decoder, "vocab_size", where)

@@ -242,14 +242,18 @@ def test_summary_states_the_windows_the_forward_applies(tmp_path, verifiers, arc
 @pytest.mark.parametrize("decoder,drop", [
     # Qwen3Config.head_dim defaults to 128, not hidden_size // num_attention_heads (here 16)
     ({"num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 128}, "head_dim"),
+    # num_key_value_heads defaults to 32, not num_attention_heads (here 64)
+    ({"num_attention_heads": 64, "num_key_value_heads": 32, "head_dim": 4},
+     "num_key_value_heads"),
     # max_position_embeddings defaults to 32768; LongRoPE's cos/sin scale comes from it
     ({"rope_parameters": dict(LONGROPE)}, "max_position_embeddings"),
-], ids=["head_dim", "max_position_embeddings"])
+], ids=["head_dim", "num_key_value_heads", "max_position_embeddings"])
 def test_qwen3_config_without_a_key_reads_the_class_default(tmp_path, verifiers, decoder, drop):
     reference, loaded = _world(tmp_path, verifiers, decoder, arch="qwen3",
                                edit=lambda d: d.pop(drop))
-    assert getattr(loaded.model.cfg, drop) == getattr(reference.config.transformer_layer_config,
-                                                     drop)
+    ours = {"num_key_value_heads": "num_kv_heads"}.get(drop, drop)
+    assert getattr(loaded.model.cfg, ours) == getattr(reference.config.transformer_layer_config,
+                                                      drop)
     assert max(_max_diffs(reference, loaded, 12)) < TOLERANCE
 
 
