@@ -112,7 +112,7 @@ def _to_utf8(line: str) -> bytes:
     return line.encode("utf-8", "surrogatepass")
 
 
-def _counted_lines(readline: Callable, newline, stats: ReadStats, max_bytes: int,
+def _counted_lines(readline: Callable, newline: bytes | str, stats: ReadStats, max_bytes: int,
                    encode: Callable | None = None) -> Iterator[tuple[int, bytes | None]]:
     """The line loop of :func:`iter_lines` over any ``readline`` (a decoded or decompressed
     stream; the plain-file loop stays inline in :func:`iter_lines`, it is the hot path)."""
