@@ -448,8 +448,12 @@ def _gcloud_ssh(args: list[str], depth: int) -> Target | None:
     while i < len(args):
         word = args[i]
         if word == "--":
-            rest = args[i + 1:]
-            command = command or " ".join(w for w in rest if not w.startswith("-")) or None
+            # the words after "--" go to ssh: its options (-L 30000:localhost:30000 takes a
+            # value), then the remote command
+            rest, j = args[i + 1:], 0
+            while j < len(rest) and rest[j].startswith("-") and len(rest[j]) > 1:
+                j += 2 if len(rest[j]) == 2 and rest[j][1] in _SSH_ARG_OPTS else 1
+            command = command or " ".join(rest[j:]) or None
             break
         if word.startswith("--"):
             name, eq, value = word.partition("=")
@@ -654,9 +658,17 @@ def _categorize_command(command: str) -> str:
         return "gpu_status"
     if _HEALTH.search(low):
         return "health"
-    first_segment = _segments_of(inner)[:1] if inner.strip() else []
-    words = [w.rsplit("/", 1)[-1] for w in (first_segment[0] if first_segment else [])]
+    words = _main_words(inner)
     first = words[0] if words else ""
+    if first in _SHELLS and len(words) > 2 and words[1].startswith("-") and "c" in words[1] and \
+            not words[1].startswith("--"):
+        script = _main_script(inner)
+        if " " in script.strip() and script != inner:
+            return _categorize_command(script)  # sudo -u svc bash -c 'tail -n 50 x.log'
+        # ssh joins its words with spaces, so "ssh h bash -c 'tail -n 50 x.log'" runs a script
+        # of one word ("tail"); the words after it still say what was meant
+        words = words[2:]
+        first = words[0] if words else ""
     if first in _READERS:
         if _SOURCE.search(low):
             return "read_source"
@@ -665,13 +677,37 @@ def _categorize_command(command: str) -> str:
         return "inspect_config"
     if first in ("jq", "python", "python3") and _CONFIG.search(low):
         return "inspect_config"
-    if low.startswith(("journalctl", "docker logs")):
+    if first == "journalctl" or (first in ("docker", "podman", "kubectl", "oc") and "logs" in words[1:4]):
         return "logs"
     if first in ("ps", "pgrep", "pkill", "kill", "top", "htop"):
         return "process"
     if first.startswith("python"):
         return "python"
     return "other"
+
+
+# Steps that only set the scene for the command after them: "cd /sgl && grep -rn ...",
+# "source ~/venv/bin/activate && python -m sglang.bench_serving ...".
+_SETUP = frozenset({"cd", "pushd", "source", ".", "export", "set", "ulimit", "umask", "conda", "module"})
+
+
+def _main_argv(command: str) -> list[str]:
+    """The first command of a line that is not setup, without its wrappers (sudo, env, ...)."""
+    for argv in _segments_of(command):
+        argv = _unwrap(list(argv))
+        if argv and argv[0].rsplit("/", 1)[-1] not in _SETUP:
+            return argv
+    return []
+
+
+def _main_words(command: str) -> list[str]:
+    return [w.rsplit("/", 1)[-1] for w in _main_argv(command)]
+
+
+def _main_script(command: str) -> str:
+    """The script of ``bash -c SCRIPT`` when that is the main command."""
+    argv = _main_argv(command)
+    return argv[2] if len(argv) > 2 else ""
 
 
 _NUM = re.compile(r"\d+")

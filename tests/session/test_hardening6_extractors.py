@@ -362,3 +362,22 @@ def test_source_code_that_names_an_error_is_no_error_but_the_log_that_reports_on
     assert [(e.seq, e.kind, e.message) for e in a.errors] == [
         (log, "cuda_error", "CUDA error: an illegal memory access was encountered")]
     assert a.stats["errors"] == 1
+
+
+def test_the_kind_of_a_command_behind_setup_steps_sudo_and_bash_c():
+    # before: "other" for each (the first word was cd, sudo or bash)
+    assert _where('ssh gpu01 "cd /sgl && grep -rn speculative_num_steps python/sglang/srt/server_args.py"')[4] == (
+        "read_source")
+    assert _where('ssh gpu01 "sudo docker logs --tail 100 sglang 2>&1 | grep -i error"')[4] == "logs"
+    assert _where("kubectl -n infer logs sglang-0 --tail 200")[4] == "logs"
+    assert _where("sudo bash -c 'journalctl -u sglang -n 100'")[4] == "logs"
+    assert _where("bash -lc 'cat /models/eagle3/config.json'")[4] == "inspect_config"
+    # ssh joins its words: the remote bash runs "tail" alone, but the words say what was meant
+    assert _where('ssh -t gpu01 sudo -u svc bash -c "tail -n 50 /var/log/sglang.log"')[4] == "logs"
+
+
+def test_gcloud_ssh_flags_after_the_double_dash_are_no_command():
+    # before: inner "30000:localhost:30000" (the -L value taken for the command)
+    assert _where("gcloud compute ssh gpu-vm --zone us-central1-a -- -L 30000:localhost:30000")[:4] == (
+        "gpu-vm", None, None, "")
+    assert _where("gcloud compute ssh gpu-vm --zone us-central1-a -- -t nvidia-smi")[3:] == ("nvidia-smi", "gpu_status")
