@@ -508,9 +508,27 @@ class TargetCheckpoint:
     @property
     def lm_head_name(self) -> str | None:
         name = self._first(_LM_HEAD_NAMES)
-        if name is None and self.config.tie_word_embeddings:
+        if name is None and (self.config.tie_word_embeddings or self._tied_by_class_default()):
             return self.embed_name
         return name
+
+    def _tied_by_class_default(self) -> bool:
+        """A config without any tie_word_embeddings key, whose class ties by default: every
+        shard here and no lm_head among them. transformers 4 saved configs as a diff against
+        the class defaults (PretrainedConfig.to_diff_dict), so google/gemma-2-9b and gemma-7b
+        omit the key and ship no lm_head.weight; transformers reads them tied."""
+        raw = self.config.raw
+        text = raw.get("text_config") if isinstance(raw.get("text_config"), dict) else {}
+        if ("tie_word_embeddings" in raw or "tie_word_embeddings" in text
+                or self.tensors.missing_shards or not self.config.model_type):
+            return False
+        try:
+            from transformers import AutoConfig
+
+            return bool(getattr(AutoConfig.for_model(self.config.model_type),
+                                "tie_word_embeddings", False))
+        except Exception:  # transformers absent, or a model_type it does not know
+            return False
 
     def embed(self) -> "torch.Tensor | None":
         name = self.embed_name

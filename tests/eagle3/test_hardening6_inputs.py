@@ -333,3 +333,29 @@ def test_shard_the_index_does_not_name(spec_world, tmp_path):
     out = _eval(draft, root / "data", "--target", str(root / "target"))
     plain = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
     assert out["counts"] == plain["counts"]
+
+
+def test_gemma_target_config_saved_as_a_diff_ties_its_head(spec_world, tmp_path):
+    """google/gemma-2-9b's config.json (transformers 4, saved as a diff against the class
+    defaults) has no tie_word_embeddings key and the checkpoint no lm_head.weight: Gemma ties
+    them by default. The verifier's argmax was dropped ("target has no final norm /
+    lm_head") and the draft scored against the data's tokens instead.
+
+    The world's Llama target is rewritten as that Gemma checkpoint: head = embedding, the
+    final norm zero-centred (Gemma computes norm(x) * (1 + w)), model_type gemma2."""
+    root = _copy(spec_world, tmp_path)
+    path = root / "target" / "model.safetensors"
+    state = load_file(path)
+    state["model.embed_tokens.weight"] = state.pop("lm_head.weight")
+    state["model.norm.weight"] = state["model.norm.weight"] - 1.0
+    save_file(state, str(path), metadata={"format": "pt"})
+
+    def as_gemma(config):
+        config.pop("tie_word_embeddings", None)
+        config.update(model_type="gemma2", architectures=["Gemma2ForCausalLM"])
+    _edit_config(root / "target", as_gemma)
+    # the draft keeps its own embedding: only the verifier's head changed form
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    plain = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
+    assert out["reference"] == "target_argmax", out["notes"]
+    assert out["counts"] == plain["counts"]
