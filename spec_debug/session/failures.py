@@ -375,9 +375,23 @@ def _line_at(text: str, pos: int) -> str:
     return text[start:end if end >= 0 else len(text)].strip()[:300]
 
 
+# The exception type just before a message, behind a log prefix ("[2026-03-02 08:10:00 TP0]
+# RuntimeError: CUDA error: ...", "(VllmWorker rank=0 pid=403) ERROR ... RuntimeError: ...").
+_TYPE_AT = re.compile(r"(?<![\w.])((?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):")
+
+
 def _exception_near(text: str, pos: int) -> str | None:
     m = _BARE_EXC.match(_line_at(text, pos))
-    return m.group("type") if m else None
+    if m:
+        return m.group("type")
+    line_start = text.rfind("\n", 0, pos) + 1
+    nl = text.find("\n", pos)
+    found = None
+    for m in _TYPE_AT.finditer(text, max(line_start, pos - 200), min(nl if nl >= 0 else len(text), pos + 80)):
+        if m.start() > pos:
+            break
+        found = m.group(1)  # the last type named at or before the message
+    return found
 
 
 def _first_meaningful_line(output: str) -> str:

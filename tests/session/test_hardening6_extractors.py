@@ -381,3 +381,13 @@ def test_gcloud_ssh_flags_after_the_double_dash_are_no_command():
     assert _where("gcloud compute ssh gpu-vm --zone us-central1-a -- -L 30000:localhost:30000")[:4] == (
         "gpu-vm", None, None, "")
     assert _where("gcloud compute ssh gpu-vm --zone us-central1-a -- -t nvidia-smi")[3:] == ("nvidia-smi", "gpu_status")
+
+
+def test_the_exception_type_behind_a_log_prefix_is_kept():
+    # a log tail read with exit 0: SGLang's "[time TP0] " prefix, vLLM's worker prefix
+    # (vllm-project/vllm#17756); before: exception None for both
+    assert _errors("[2026-03-02 08:10:00 TP0] RuntimeError: CUDA error: an illegal memory access was encountered")[0][:2] == (
+        "cuda_error", "RuntimeError")
+    assert _errors("(VllmWorker rank=0 pid=403) ERROR 05-30 07:49:21 [multiproc_executor.py:527] "
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB.")[0][:2] == (
+        "cuda_oom", "torch.OutOfMemoryError")
