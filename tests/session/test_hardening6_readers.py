@@ -461,3 +461,15 @@ def test_a_binary_line_in_a_jsonl_is_still_skipped(tmp_path):
     stats = ReadStats()
     assert [obj for _, _, obj in reader.iter_json_records(path, stats)] == [{"type": "summary", "summary": "ok"}]
     assert stats.broken_json == 1
+
+
+def test_a_session_linked_into_an_incident_folder_keeps_its_sub_agents(tmp_path):
+    # `ln -s ~/.claude/projects/<p>/<id>.jsonl incident-42/session.jsonl`: the sub-agents stay
+    # in <id>/subagents/ beside the real file. Before: the sub-agent was "missing", 0 events.
+    incident = tmp_path / "incident-42"
+    incident.mkdir()
+    (incident / "session.jsonl").symlink_to(SHOWCASE / f"{SESSION_ID}.jsonl")
+    linked, direct = analyze_path(incident / "session.jsonl"), analyze_path(SHOWCASE / f"{SESSION_ID}.jsonl")
+    assert _seen(linked)["agents"] == _seen(direct)["agents"]
+    assert ("showcol1", 2) in _seen(linked)["agents"]
+    assert analyze_path(incident).stats["events"] == direct.stats["events"]

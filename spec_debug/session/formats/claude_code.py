@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
+from spec_debug.session.formats import claude_layout
 from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
 from spec_debug.session.reader import iter_json_records, transcript_stem
 
@@ -387,7 +388,8 @@ def _session_folder(transcript: Path) -> Path:
             return parent.parent
     if transcript.name.startswith("agent-") and (transcript.parent / "tool-results").is_dir():
         return transcript.parent
-    return transcript.parent / transcript_stem(transcript)  # <sessionId>.jsonl or .jsonl.gz
+    written = claude_layout.written_at(transcript)
+    return written.parent / transcript_stem(written)  # <sessionId>.jsonl or .jsonl.gz
 
 
 def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,

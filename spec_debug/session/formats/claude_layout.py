@@ -50,6 +50,16 @@ def _agent_glob(folder: Path, pattern: str) -> list[Path]:
     return [path for path in found if path.is_file()]
 
 
+def written_at(session_file: Path) -> Path:
+    """The trunk file where Claude Code wrote it: ``session_file``, or the file it links to
+    when no ``<sessionId>/`` folder is beside the link (a session linked into an incident
+    folder, ``ln -s ~/.claude/projects/<p>/<id>.jsonl``, keeps its sub-agents and saved tool
+    outputs where they were written)."""
+    if session_file.is_symlink() and not (session_file.parent / transcript_stem(session_file)).is_dir():
+        return session_file.resolve()
+    return session_file
+
+
 def agent_id_of(path: Path) -> str:
     """``x1`` for ``agent-x1.jsonl`` (or ``agent-x1.jsonl.gz``)."""
     return transcript_stem(path)[len("agent-"):]
@@ -135,6 +145,7 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
     Compaction agents (``agent-acompact-*``) are internal and skipped
     (sonnes/chitragupt ``docs/specs/004-subagents.md``).
     """
+    session_file = written_at(session_file)
     session_id = transcript_stem(session_file)
     folder = session_file.parent / session_id
     candidates: list[Path] = []
