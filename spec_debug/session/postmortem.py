@@ -79,7 +79,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         summary.append("Root causes found: " + "; ".join(f"{f.code} {f.title} [msg {f.seq}]" for f in errors_found) + ".")
     tput = impact.get("throughput")
     if tput:
-        line = f"Throughput went from {tput['before']:g} tok/s [msg {tput['before_seq']}] to {tput['after']:g} tok/s [msg {tput['after_seq']}]"
+        if tput["readings"] == 1:  # one reading is no change: "went from 54.8 to 54.8" says it was measured twice
+            line = f"Throughput was measured once: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
+        else:
+            line = (f"Throughput went from {tput['before']:g} tok/s [msg {tput['before_seq']}] to {tput['after']:g} "
+                    f"tok/s [msg {tput['after_seq']}]")
         if impact.get("baseline"):
             b = impact["baseline"]
             line += f" against a {b['value']:g} tok/s baseline [msg {b['seq']}]"

@@ -391,3 +391,15 @@ def test_the_exception_type_behind_a_log_prefix_is_kept():
     assert _errors("(VllmWorker rank=0 pid=403) ERROR 05-30 07:49:21 [multiproc_executor.py:527] "
                    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB.")[0][:2] == (
         "cuda_oom", "torch.OutOfMemoryError")
+
+
+def test_a_single_throughput_reading_is_no_change_in_the_postmortem(tmp_path):
+    from spec_debug.session.postmortem import render_postmortem
+    m = _session()
+    m.prompt("EAGLE-3 made serving slower on gpu01.")
+    _, seq = m.bash(f"ssh root@{GPU} 'python -m sglang.bench_serving --backend sglang --num-prompts 64'",
+                    "Output token throughput (tok/s):         54.80\nAccept length:                           1.82")
+    md = render_postmortem(_analyze(tmp_path, m), "md")
+    # before: "Throughput went from 54.8 tok/s [msg N] to 54.8 tok/s [msg N]"
+    assert f"Throughput was measured once: 54.8 tok/s [[msg {seq}]](#msg-{seq})" in md
+    assert "Throughput went from" not in md
