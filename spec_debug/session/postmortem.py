@@ -26,6 +26,9 @@ _MSG_REF = re.compile(r"\[msg (\d+)\]")
 TIMELINE_LIMIT = 200
 SYMPTOM_CODES = frozenset({"SD501", "SD502", "SD503"})
 """Codes that describe the damage, not its cause: shown under detection and impact."""
+_WAITING = frozenset({"health", "gpu_status", "process", "logs"})
+"""Kinds of command that poll for a state (a server coming up, a GPU freeing): a loop of
+them is waiting, not retrying a crash."""
 _IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
 
 
@@ -129,9 +132,14 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                      "type": "prevent" if f.severity == "error" and f.code not in SYMPTOM_CODES else "mitigate",
                      "source": f"{f.code} [msg {f.seq}]"}
                     for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.seq))]
+    waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
     for lp in a.loops:
-        action_items.append({"action": f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`",
-                             "type": "process", "source": f"loop [msg {lp.first_seq}]"})
+        if (lp.session, lp.first_seq) in waits:  # polling a server that was not up yet
+            action = f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`"
+        else:  # the same crash again and again: retrying changes nothing
+            action = (f"Read the error before re-running `{_short(lp.template, 80)}`: it failed {lp.count} times "
+                      f"with {_short(lp.error, 60) or 'the same error'}")
+        action_items.append({"action": action, "type": "process", "source": f"loop [msg {lp.first_seq}]"})
     if a.pivots or a.findings:
         action_items.append({"action": "Turn the commands that mattered into a playbook: `spec-debug distill`",
                              "type": "process", "source": "this postmortem"})

@@ -403,3 +403,23 @@ def test_a_single_throughput_reading_is_no_change_in_the_postmortem(tmp_path):
     # before: "Throughput went from 54.8 tok/s [msg N] to 54.8 tok/s [msg N]"
     assert f"Throughput was measured once: 54.8 tok/s [[msg {seq}]](#msg-{seq})" in md
     assert "Throughput went from" not in md
+
+
+def test_a_crash_loop_is_not_told_to_wait_on_a_condition(tmp_path):
+    from spec_debug.session.postmortem import postmortem_view
+    m = _session()
+    m.prompt("The standalone drafter test crashes on gpu01.")
+    run = f"ssh root@{GPU} '~/ml-env/bin/python /tmp/test_drafter_standalone.py'"
+    crash = ("Traceback (most recent call last):\n  File \"/tmp/test_drafter_standalone.py\", line 79, in load_and_test\n"
+             "    q = F.linear(attn_input, w[\"midlayer.self_attn.q_proj.weight\"])\n        ^^^^^^^^^^^^^\n"
+             "UnboundLocalError: cannot access local variable 'attn_input' where it is not associated with a value\n")
+    first = [m.bash(run, crash, exit_code=1)[0] for _ in range(3)][0]
+    health = f"ssh root@{GPU} 'curl -sf http://localhost:30000/health'"
+    refused = "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused"
+    polled = [m.bash(health, refused, exit_code=7)[0] for _ in range(3)][0]
+    items = {item["source"]: item["action"] for item in postmortem_view(_analyze(tmp_path, m))["action_items"]}
+    # before: "Wait on a condition instead of retrying" for both
+    assert items[f"loop [msg {first}]"] == (
+        "Read the error before re-running `ssh root@N.N.N.N '~/ml-env/bin/python /tmp/test_drafter_standalone.py'`: "
+        "it failed 3 times with UnboundLocalError")
+    assert items[f"loop [msg {polled}]"].startswith("Wait on a condition instead of retrying `ssh root@N.N.N.N 'curl")
