@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import getpass
 import os
+import select
 import socket
 import sys
+import termios
 import threading
 from dataclasses import dataclass, field
 from typing import Callable
@@ -46,11 +48,14 @@ class _Attempts:
     """An encrypted key was skipped because there is no terminal to ask for its passphrase."""
     agent_unreachable: str | None = None
     """IdentityAgent's socket and why it could not be reached."""
+    give_up: Callable[[], bool] = lambda: False
+    """True once the login is over without us (the connection closed: the run was interrupted)."""
 
 
 def authenticate(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions) -> None:
     """Authenticate `target.user` on an started transport; raise AuthenticationError."""
-    attempts = _Attempts()
+    # abandon_connects() (Ctrl-C) closes the transport of a login in progress.
+    attempts = _Attempts(give_up=lambda: not transport.is_active())
     files = _identity_files(target)
     agent = _open_agent(target, options, attempts)
     try:
@@ -187,7 +192,11 @@ def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) ->
         if path in _KEY_CACHE:  # another host thread asked while we waited
             return _KEY_CACHE[path]
         for _ in range(3):
-            passphrase = options.prompt(f"Enter passphrase for key '{_short(path)}': ")
+            question = f"Enter passphrase for key '{_short(path)}': "
+            if options.prompt is getpass.getpass:
+                passphrase = read_passphrase(question, attempts.give_up)
+            else:
+                passphrase = None if attempts.give_up() else options.prompt(question)
             if not passphrase:
                 break
             try:
@@ -198,6 +207,54 @@ def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) ->
             return key
     attempts.tried.append(f"{_short(path)} (encrypted, no valid passphrase given)")
     return None
+
+
+_PROMPT_POLL_S = 0.1
+
+
+def read_passphrase(question: str, give_up: Callable[[], bool]) -> str | None:
+    """getpass.getpass on the terminal, given up (None) as soon as `give_up()` is true.
+
+    getpass blocks in a read of /dev/tty that nothing can interrupt from another thread, with
+    echo turned off until it returns (cpython: Lib/getpass.py, unix_getpass). Asked from a host
+    thread, Ctrl-C then left the run waiting for Enter, and a run killed there left the
+    terminal without echo. Here the read waits in poll() and gives up when the login is
+    abandoned; echo comes back in every case.
+    """
+    if give_up():
+        return None
+    try:
+        tty = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return getpass.getpass(question)  # no terminal of our own: getpass's fallbacks
+    try:
+        saved = termios.tcgetattr(tty)
+        quiet = list(saved)
+        quiet[3] &= ~termios.ECHO  # lflags
+        termios.tcsetattr(tty, termios.TCSAFLUSH, quiet)
+        try:
+            os.write(tty, question.encode())
+            typed = bytearray()
+            poller = select.poll()
+            poller.register(tty, select.POLLIN)
+            # Canonical mode: a read returns a whole line once Enter is pressed.
+            while b"\n" not in typed:
+                if give_up():
+                    return None
+                if not poller.poll(int(_PROMPT_POLL_S * 1000)):
+                    continue
+                chunk = os.read(tty, 1024)
+                if not chunk:  # the terminal hung up
+                    return None
+                typed += chunk
+        finally:
+            termios.tcsetattr(tty, termios.TCSAFLUSH, saved)
+            os.write(tty, b"\n")
+    except termios.error:
+        os.close(tty)
+        return getpass.getpass(question)  # /dev/tty is not a terminal we can set up
+    os.close(tty)
+    return typed.split(b"\n", 1)[0].decode("utf-8", "replace")
 
 
 def _have_terminal() -> bool:

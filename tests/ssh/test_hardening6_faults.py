@@ -28,7 +28,7 @@ from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HostUnreachableError, RemoteFileError, RemoteShellError
 from spec_debug.runner.transport import CommandOutcome
 from tests.ssh.faults import freeze
-from tests.sshd_fixture import SSHD, ClientSetup, SshServer, write_ssh_config
+from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer, write_ssh_config
 
 StartServer = Callable[..., SshServer]
 
@@ -491,3 +491,85 @@ def test_a_domain_account_with_an_at_sign_logs_in_as_ssh_would_split_it(
         out = StreamCapture("stdout")
         transport.run('echo "$USER"', stdout=out, stderr=StreamCapture("stderr"))
     assert out.text() == "alice@corp.example\n"
+
+
+class Terminal:
+    """`spec-debug run` with a pseudo-terminal as its controlling terminal, as a person runs it:
+    getpass asks on /dev/tty, and Ctrl-C typed there is the terminal's SIGINT."""
+
+    def __init__(self, argv: list[str]) -> None:
+        import fcntl
+        import pty
+        import termios
+
+        self.master, slave = pty.openpty()
+        self.process = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),  # noqa: PLW1509 - makes the pty the controlling terminal
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        os.close(slave)
+        self.seen = b""
+
+    def wait_for(self, text: bytes, within_s: float = 20) -> None:
+        import select
+
+        deadline = time.monotonic() + within_s
+        while text not in self.seen:
+            assert time.monotonic() < deadline and self.process.poll() is None, self.seen.decode(errors="replace")
+            if select.select([self.master], [], [], 0.2)[0]:
+                self.seen += os.read(self.master, 65536)
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def echo_is_on(self) -> bool:
+        import termios
+
+        return bool(termios.tcgetattr(self.master)[3] & termios.ECHO)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
+
+
+def test_ctrl_c_at_the_passphrase_prompt_ends_the_run_and_gives_the_terminal_back(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """getpass blocks a host thread in a read of /dev/tty that nothing interrupts: Ctrl-C at the
+    prompt left the run waiting for Enter (and a run killed there, the terminal without echo)."""
+    locked = ClientKey.create(tmp_path / "locked", passphrase="open sesame")
+    server = sshd_factory("h6passphrase")
+    server.authorized_keys_path.write_text(locked.public + "\n")
+    client.trust(server)
+    client.alias("locked", server, IdentityFile=str(locked.path))
+    playbook = tmp_path / "tiny.yaml"
+    playbook.write_text(TINY)
+    argv = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "locked", "-F", str(client.config)]
+    # Typed at the prompt, the passphrase opens the key.
+    terminal = Terminal([*argv, "--out", str(tmp_path / "typed")])
+    try:
+        terminal.wait_for(b"Enter passphrase for key")
+        terminal.type(b"open sesame\n")
+        assert terminal.process.wait(timeout=30) == 0, terminal.seen.decode(errors="replace")
+        assert load_run(tmp_path / "typed")["status"] == "passed"
+    finally:
+        terminal.close()
+    # Ctrl-C at the prompt ends the run at once, recorded as aborted, echo back on.
+    terminal = Terminal([*argv, "--out", str(tmp_path / "interrupted")])
+    try:
+        terminal.wait_for(b"Enter passphrase for key")
+        time.sleep(0.3)
+        interrupted = time.monotonic()
+        terminal.type(b"\x03")
+        code = terminal.process.wait(timeout=30)
+        took = time.monotonic() - interrupted
+        assert code == 3, terminal.seen.decode(errors="replace")
+        assert took < 5, f"Ctrl-C at the passphrase prompt waited {took:.1f} s"
+        assert terminal.echo_is_on()
+        record = load_run(tmp_path / "interrupted")
+        assert record["status"] == "aborted" and record["hosts"][0]["status"] == "aborted", record["hosts"]
+    finally:
+        terminal.close()
