@@ -54,7 +54,7 @@ def evaluate_attempt(
             return AttemptResult("error", probe_result, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[probe_result, *_tail("", err_text)])], [])
         step_facts, findings = probe_result
     try:
-        step_facts.update(apply_captures(step.capture, out_text, err_text, _whole_stream_search(stdout, stderr)))
+        step_facts.update(apply_captures(step.capture, out_text, err_text, _WholeStreams(stdout, stderr)))
     except (CaptureError, ValueError, TypeError) as exc:
         message = f"capture failed: {exc}"
         return AttemptResult("error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], [])
@@ -207,14 +207,38 @@ def _in_cut_part(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -
     return None
 
 
-def _whole_stream_search(stdout: StreamCapture, stderr: StreamCapture):
-    def search(source: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
-        for stream in {"stdout": (stdout,), "stderr": (stderr,)}.get(source, (stdout, stderr)):
+@dataclass
+class _WholeStreams:
+    """capture.WholeOutput over a step's two streams: a stream cut by the capture limit answers
+    from what it watched or collected as it passed, a whole one from its text."""
+
+    stdout: StreamCapture
+    stderr: StreamCapture
+
+    def _streams(self, source: str) -> tuple[StreamCapture, ...]:
+        return {"stdout": (self.stdout,), "stderr": (self.stderr,)}.get(source, (self.stdout, self.stderr))
+
+    def first(self, source: str, pattern: re.Pattern[str]) -> Any:
+        for stream in self._streams(source):
             found = stream.first_watched(pattern) if stream.truncated else pattern.search(stream.text())
             if found is not None:
                 return found
         return None
-    return search
+
+    def every(self, source: str, pattern: re.Pattern[str]) -> list[Any] | None:
+        matches: list[Any] = []
+        for stream in self._streams(source):
+            found = stream.collected(pattern) if stream.truncated else list(pattern.finditer(stream.text()))
+            if found is None:
+                return None
+            matches += found
+        return matches
+
+
+def collected_patterns(step: Step) -> tuple[re.Pattern[str], ...]:
+    """The `all: true` regex captures' patterns (StreamCapture.collect)."""
+    patterns = [re.compile(c.regex, re.MULTILINE) for c in step.capture if c.regex is not None and c.all]
+    return tuple({(p.pattern, p.flags): p for p in patterns}.values())
 
 
 def watched_patterns(step: Step) -> tuple[re.Pattern[str], ...]:

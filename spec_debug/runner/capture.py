@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from typing import Any, Protocol
 
 from spec_debug.playbook.models import Capture
 from spec_debug.runner.output import TRUNCATION_MARKER
@@ -16,9 +16,15 @@ _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
 
 
-StreamSearch = Callable[[str, "re.Pattern[str]"], "re.Match[str] | None"]
-"""(stdout | stderr | output, pattern) -> the first match in the whole stream, the part cut
-from the record included."""
+class WholeOutput(Protocol):
+    """A step's streams searched whole, the parts cut from the record included; ``source`` is
+    stdout, stderr or output (both, in that order)."""
+
+    def first(self, source: str, pattern: re.Pattern[str]) -> Any:
+        """The first match (with .group()), or None."""
+
+    def every(self, source: str, pattern: re.Pattern[str]) -> list[Any] | None:
+        """Every match in order; None when there were too many to keep."""
 
 
 class CaptureError(ValueError):
@@ -100,16 +106,17 @@ def json_lookup(document: Any, path: str) -> Any:
     return current
 
 
-def apply_captures(captures: list[Capture], stdout: str, stderr: str, search_whole: StreamSearch | None = None) -> dict[str, Any]:
-    """``search_whole`` finds a single regex capture's first match in a stream cut by the
-    capture limit: else a value printed in the cut middle of a long log reads as "matched
-    nothing" (the fact None, the capture's default) though the output holds it."""
+def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: WholeOutput | None = None) -> dict[str, Any]:
+    """``whole`` reads a regex capture's matches from a stream cut by the capture limit: else a
+    value printed in the cut middle of a long log reads as "matched nothing" (the fact None,
+    the capture's default) though the output holds it, and an `all: true` list silently holds
+    the head's and tail's matches only."""
     facts: dict[str, Any] = {}
     parsed_json: dict[str, Any] = {}
     for capture in captures:
         text = {"stdout": stdout, "stderr": stderr, "output": stdout + ("\n" if stdout and stderr else "") + stderr}[capture.from_]
         if capture.regex is not None:
-            facts.update(_regex_capture(capture, text, search_whole))
+            facts.update(_regex_capture(capture, text, whole))
             continue
         assert capture.json_path is not None and capture.name is not None
         if capture.from_ not in parsed_json:
@@ -122,16 +129,22 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, search_who
     return facts
 
 
-def _regex_capture(capture: Capture, text: str, search_whole: StreamSearch | None = None) -> dict[str, Any]:
+def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None) -> dict[str, Any]:
     assert capture.regex is not None
     pattern = re.compile(capture.regex, re.MULTILINE)
     names = list(pattern.groupindex)
-    matches = list(pattern.finditer(text)) if capture.all else [m for m in [pattern.search(text)] if m]
-    cut = TRUNCATION_MARKER.search(text) if search_whole is not None and not capture.all else None
-    if cut is not None and (not matches or matches[0].start() > cut.start()):
+    matches: list[Any] = list(pattern.finditer(text)) if capture.all else [m for m in [pattern.search(text)] if m]
+    cut = TRUNCATION_MARKER.search(text) if whole is not None else None
+    if cut is not None and capture.all:
+        every = whole.every(capture.from_, pattern)  # type: ignore[union-attr]
+        if every is None:
+            raise CaptureError(
+                f"capture {capture.name or ', '.join(names)}: the regex matches more lines of the output than a "
+                f"run record keeps; narrow it (e.g. anchor it to the summary line)")
+        matches = every
+    elif cut is not None and (not matches or matches[0].start() > cut.start()):
         # Nothing in the kept head: the first match may be in the cut middle, before the tail's.
-        assert search_whole is not None
-        first = search_whole(capture.from_, pattern)
+        first = whole.first(capture.from_, pattern)  # type: ignore[union-attr]
         matches = [first] if first is not None else matches
     if capture.name is not None and capture.name not in pattern.groupindex:
         group: str | int = 1 if pattern.groups else 0

@@ -24,7 +24,7 @@ from spec_debug.playbook.models import Step
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, shell_quote
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
-from spec_debug.runner.attempt import AttemptResult, evaluate_attempt, watched_patterns
+from spec_debug.runner.attempt import AttemptResult, collected_patterns, evaluate_attempt, watched_patterns
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
@@ -372,12 +372,12 @@ class Run:
                 reporter.output_line(_host, _step, stream, self._clean(line))
         suffix = "" if attempt == 1 else f".attempt{attempt}"
         stem = f"{_safe_name(host)}/{step.id}{suffix}"
-        watch = watched_patterns(step)
+        watch, collect = watched_patterns(step), collected_patterns(step)
         return tuple(  # type: ignore[return-value]
             StreamCapture(
                 name, self.options.capture_limit, self.store.artifact_path(f"{stem}.{name}.log"), on_line,
                 # The spilled file is masked like run.json: it is shared with the record.
-                redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch,
+                redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch, collect=collect,
             )
             for name in ("stdout", "stderr")
         )

@@ -52,8 +52,11 @@ class StreamCapture:
     redactor: StreamRedactor | None = None
     """Masks what goes to the spill file; None writes it as printed (--no-redact)."""
     watch: tuple[re.Pattern[str], ...] = ()
-    """Patterns searched line by line in the whole raw stream as it passes."""
+    """Patterns whose first match is searched line by line in the whole raw stream as it passes."""
+    collect: tuple[re.Pattern[str], ...] = ()
+    """Patterns whose every match (up to MAX_COLLECTED) is kept from the whole raw stream."""
     _watch_found: dict[tuple[str, int], re.Match[str]] = field(default_factory=dict)
+    _collected: dict[tuple[str, int], list[SavedMatch] | None] = field(default_factory=dict)
     _watch_buffer: bytearray = field(default_factory=bytearray)
 
     def write(self, chunk: bytes) -> None:
@@ -81,11 +84,16 @@ class StreamCapture:
                 self._give_up_spill(exc)
         if self.on_line is not None:
             self._emit_lines(chunk)
-        if len(self._watch_found) < len(self.watch):
+        if self._watching:
             self._watch_lines(chunk, final=False)
 
+    @property
+    def _watching(self) -> bool:
+        return len(self._watch_found) < len(self.watch) or bool(self.collect)
+
     def _watch_lines(self, chunk: bytes, *, final: bool) -> None:
-        """Search the complete lines seen so far for the watched patterns not found yet."""
+        """Search the complete lines seen so far for the watched patterns not found yet, and
+        collect every match of the collected ones."""
         self._watch_buffer += chunk
         end = len(self._watch_buffer) if final else self._watch_buffer.rfind(b"\n") + 1
         keep = 0
@@ -93,9 +101,10 @@ class StreamCapture:
             if len(self._watch_buffer) <= max(self.limit_bytes, _WATCH_OVERLAP):
                 return
             # A line longer than the cap is searched as it is; its end is searched again with
-            # what follows, so a needle across the cut is still found.
+            # what follows, so a needle across the cut is still found (and collected once).
             end, keep = len(self._watch_buffer), _WATCH_OVERLAP
-        block = bytes(self._watch_buffer[:end]).decode("utf-8", "replace")
+        consumed = bytes(self._watch_buffer[: end - keep]).decode("utf-8", "replace")
+        block = consumed + bytes(self._watch_buffer[end - keep : end]).decode("utf-8", "replace")
         del self._watch_buffer[: end - keep]
         for pattern in self.watch:
             key = (pattern.pattern, pattern.flags)
@@ -103,7 +112,18 @@ class StreamCapture:
                 found = _search_lines(pattern, block)
                 if found is not None:
                     self._watch_found[key] = found
-        if len(self._watch_found) == len(self.watch):
+        for pattern in self.collect:
+            saved = self._collected.setdefault((pattern.pattern, pattern.flags), [])
+            if saved is None:
+                continue
+            for start, found in _finditer_lines(pattern, block):
+                if start >= len(consumed):
+                    break
+                saved.append(SavedMatch(found))
+                if len(saved) > MAX_COLLECTED:
+                    self._collected[(pattern.pattern, pattern.flags)] = None
+                    break
+        if not self._watching:
             self._watch_buffer.clear()
 
     def _emit_lines(self, chunk: bytes) -> None:
@@ -172,6 +192,11 @@ class StreamCapture:
         matched none, or was not watched). Call after close()."""
         return self._watch_found.get((pattern.pattern, pattern.flags))
 
+    def collected(self, pattern: re.Pattern[str]) -> list[SavedMatch] | None:
+        """Every match of a collected pattern in the whole raw stream, line by line, in order;
+        None when there were more than MAX_COLLECTED. Call after close()."""
+        return self._collected.get((pattern.pattern, pattern.flags), [])
+
     def searched_whole(self, pattern: re.Pattern[str]) -> bool:
         """Whether search_whole(pattern) saw the whole stream (a watched pattern did, even when
         the spill failed)."""
@@ -182,7 +207,7 @@ class StreamCapture:
         if self.on_line is not None and self._partial_line:
             self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))
             self._partial_line.clear()
-        if len(self._watch_found) < len(self.watch) and self._watch_buffer:
+        if self._watching and self._watch_buffer:
             self._watch_lines(b"", final=True)
         if self._spill is not None:
             try:
@@ -213,6 +238,39 @@ class StreamCapture:
 
 
 _WATCH_OVERLAP = 64 * 1024
+MAX_COLLECTED = 100_000
+"""Matches of one `all: true` capture kept from a stream cut by the capture limit: enough for
+a decode log's per-batch throughput, small enough for run.json."""
+
+
+class SavedMatch:
+    """A match's text and groups, without the block of output it was found in (a re.Match keeps
+    its whole string alive, and a collected capture keeps thousands of them)."""
+
+    __slots__ = ("_whole", "_groups", "_named")
+
+    def __init__(self, match: re.Match[str]) -> None:
+        self._whole = match.group(0)
+        self._groups = match.groups()
+        self._named = match.groupdict()
+
+    def group(self, key: int | str = 0) -> str | None:
+        if isinstance(key, str):
+            return self._named[key]
+        return self._whole if key == 0 else self._groups[key - 1]
+
+
+def _finditer_lines(pattern: re.Pattern[str], block: str) -> list[tuple[int, re.Match[str]]]:
+    """(offset in block, match) of every match within one line of block, in order."""
+    found = list(pattern.finditer(block))
+    if all("\n" not in m.group(0).rstrip("\n") for m in found):
+        return [(m.start(), m) for m in found]
+    by_line: list[tuple[int, re.Match[str]]] = []
+    offset = 0
+    for line in block.splitlines(keepends=True):
+        by_line += [(offset + m.start(), m) for m in pattern.finditer(line)]
+        offset += len(line)
+    return by_line
 
 
 def _search_lines(pattern: re.Pattern[str], block: str) -> re.Match[str] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -390,3 +391,38 @@ def test_fetch_into_the_default_relative_runs_folder_keeps_both_configs_of_one_n
     assert again["artifacts"] == ["artifacts/local/config-2.json"]
     shown = {name: json.loads((run_dir / name).read_text())["num_hidden_layers"] for name in configs["artifacts"] + again["artifacts"]}
     assert shown == {"artifacts/local/config.json": 32, "artifacts/local/draft-config.json": 1, "artifacts/local/config-2.json": 1}
+
+
+def test_an_all_capture_on_a_long_log_holds_every_match_not_only_the_kept_head_and_tail(tmp_path):
+    """`all: true` over a decode log cut by the capture limit held the head's and tail's
+    batches only, silently: a mean over it is the warm-up's and the end's, not the run's."""
+    playbook = (
+        "name: p\nsteps:\n  - id: bench\n    run: |\n"
+        "      for i in $(seq 1 3000); do echo \"[TP0] Decode batch $i, gen throughput (token/s): $((i % 7 + 50)).5\"; done\n"
+        "    capture:\n      - regex: 'gen throughput \\(token/s\\): (?P<tok_s>[\\d.]+)'\n        all: true\n        type: float\n"
+        "    expect:\n      - that: facts.tok_s | length == 3000\n"
+    )
+    result, _, record = _run(tmp_path, playbook, "--capture-limit", "4096")
+    step = record["steps"][0]
+    assert step["truncated"] and step["status"] == "passed", step["expectations"]
+    assert step["facts"]["tok_s"] == [float(i % 7 + 50) + 0.5 for i in range(1, 3001)]
+    assert result.code == 0
+
+
+def test_an_all_capture_with_more_matches_than_a_record_keeps_says_so(monkeypatch):
+    from spec_debug.playbook.models import Capture
+    from spec_debug.runner import output
+    from spec_debug.runner.attempt import _WholeStreams
+    from spec_debug.runner.capture import CaptureError, apply_captures
+    from spec_debug.runner.output import StreamCapture
+
+    monkeypatch.setattr(output, "MAX_COLLECTED", 50)
+    capture = Capture.model_validate({"regex": r"batch (?P<batch>\d+)", "all": True})
+    pattern = re.compile(capture.regex, re.MULTILINE)
+    stdout, stderr = StreamCapture("stdout", 512, collect=(pattern,)), StreamCapture("stderr", 512)
+    for i in range(200):
+        stdout.write(f"batch {i}\n".encode())
+    stdout.close()
+    stderr.close()
+    with pytest.raises(CaptureError, match="matches more lines of the output than a run record keeps"):
+        apply_captures([capture], stdout.text(), stderr.text(), _WholeStreams(stdout, stderr))
