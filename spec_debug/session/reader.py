@@ -368,7 +368,7 @@ def inner_json(text: str) -> object:
     return without_lone_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
-def _decode_record(raw: bytes) -> object:
+def decode_json(raw: bytes) -> object:
     """One JSON value from ``raw`` as :func:`iter_json_records` decodes a line (orjson, else
     the stdlib; lone surrogates replaced). Raises ValueError when it is no JSON."""
     if _fast_loads is not None:
@@ -377,7 +377,7 @@ def _decode_record(raw: bytes) -> object:
         except _FastError:
             pass
     try:
-        value = json.loads(raw.decode("utf-8", "surrogatepass"))
+        value = json.loads(raw.removeprefix(codecs.BOM_UTF8).decode("utf-8", "surrogatepass"))
     except UnicodeDecodeError:
         value = _with_stray_bytes(raw)
         if value is None:
@@ -483,7 +483,7 @@ def _pretty_records(lines: Iterator[tuple[int, bytes | None]], stats: ReadStats)
         if raw is None:
             return
         try:
-            obj = _decode_record(raw)
+            obj = decode_json(raw)
         except ValueError:
             stats.broken_json += 1
             return

@@ -473,3 +473,20 @@ def test_a_session_linked_into_an_incident_folder_keeps_its_sub_agents(tmp_path)
     assert _seen(linked)["agents"] == _seen(direct)["agents"]
     assert ("showcol1", 2) in _seen(linked)["agents"]
     assert analyze_path(incident).stats["events"] == direct.stats["events"]
+
+
+@pytest.mark.parametrize("bom", [b"", codecs.BOM_UTF8], ids=["plain", "utf8-bom"])
+def test_a_terminal_recording_with_half_an_emoji_renders(tmp_path, bom):
+    # Browser-side recorders serialise xterm.js output chunks with JSON.stringify, which writes
+    # an emoji cut between two chunks as "\ud83d" + "\ude80" in two events. Before: the
+    # postmortem failed with UnicodeEncodeError.
+    events = [[0.1, "o", "root@gpu01:~# nvidia-smi # \ud83d"], [0.2, "o", "\ude80 temps\r\n"],
+              [0.4, "o", "RuntimeError: CUDA error: out of memory \ud83d\r\n"]]
+    path = tmp_path / "s.cast"
+    path.write_bytes(bom + (json.dumps({"version": 2, "width": 80, "height": 24, "timestamp": 1764482400}) + "\n"
+                            + "".join(json.dumps(e) + "\n" for e in events)).encode())
+    for fmt in ("md", "json"):
+        assert analyze_command(path, fmt, None, tmp_path / f"postmortem.{fmt}") == 0
+    analysis = analyze_path(path)
+    assert [c.host for c in analysis.commands] == ["gpu01"] and analysis.stats["broken_json"] == 0
+    assert len(analysis.errors) == 1 and "CUDA error: out of memory" in analysis.errors[0].message

@@ -11,7 +11,6 @@ v3 allows ``#`` comment lines. The output is cut into lines and read as a shell 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -19,7 +18,7 @@ from pathlib import Path
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import text_log
 from spec_debug.session.formats.common import Cursor
-from spec_debug.session.reader import iter_lines
+from spec_debug.session.reader import decode_json, iter_lines
 
 _MAX_PENDING = 1 << 20
 """Output without a newline (a progress bar redrawn for an hour) is cut at this many characters."""
@@ -45,7 +44,7 @@ def _output_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str 
         if raw is None or raw.isspace() or raw.startswith(b"#"):
             continue
         try:
-            value = json.loads(raw)
+            value = decode_json(raw)  # a browser recorder's JSON.stringify may cut an emoji in half
         except ValueError:
             stats.broken_json += 1
             continue
