@@ -16,6 +16,7 @@ import socket
 import sys
 import termios
 import threading
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -38,6 +39,9 @@ class AuthOptions:
     """Never prompt: an encrypted key that is not in the agent is an error."""
     use_agent: bool = True
     prompt: PassphrasePrompt = field(default=getpass.getpass)
+    prompt_guard: Callable[[], AbstractContextManager[object]] = nullcontext
+    """Entered while a passphrase prompt is on the terminal: a live progress display pauses
+    in it, or its next redraw erases the prompt and the run seems stuck at "starting…"."""
 
 
 @dataclass
@@ -191,21 +195,30 @@ def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) ->
     with _PROMPT_LOCK:
         if path in _KEY_CACHE:  # another host thread asked while we waited
             return _KEY_CACHE[path]
-        for _ in range(3):
-            question = f"Enter passphrase for key '{_short(path)}': "
-            if options.prompt is getpass.getpass:
-                passphrase = read_passphrase(question, attempts.give_up)
-            else:
-                passphrase = None if attempts.give_up() else options.prompt(question)
-            if not passphrase:
-                break
-            try:
-                key = paramiko.PKey.from_path(path, passphrase.encode())
-            except (ValueError, TypeError):
-                continue  # wrong passphrase: ask again, like ssh(1)
-            _KEY_CACHE[path] = key
+        with options.prompt_guard():
+            key = _ask_passphrase(path, options, attempts)
+        if key is not None:
             return key
     attempts.tried.append(f"{_short(path)} (encrypted, no valid passphrase given)")
+    return None
+
+
+def _ask_passphrase(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
+    """Up to three tries, like ssh(1); None when none opened the key (or no answer came)."""
+    for _ in range(3):
+        question = f"Enter passphrase for key '{_short(path)}': "
+        if options.prompt is getpass.getpass:
+            passphrase = read_passphrase(question, attempts.give_up)
+        else:
+            passphrase = None if attempts.give_up() else options.prompt(question)
+        if not passphrase:
+            return None
+        try:
+            key = paramiko.PKey.from_path(path, passphrase.encode())
+        except (ValueError, TypeError):
+            continue  # wrong passphrase: ask again, like ssh(1)
+        _KEY_CACHE[path] = key
+        return key
     return None
 
 

@@ -23,7 +23,7 @@ import socket
 import subprocess
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
@@ -64,11 +64,16 @@ class ConnectOptions:
     use_agent: bool = True
     prompt: PassphrasePrompt | None = None
     """Passphrase prompt; None uses getpass."""
+    prompt_guard: Callable[[], AbstractContextManager[object]] | None = None
+    """Entered while a passphrase prompt is on the terminal (the CLI pauses its spinner in it)."""
 
     def auth_options(self) -> AuthOptions:
-        if self.prompt is None:
-            return AuthOptions(batch=self.batch, use_agent=self.use_agent)
-        return AuthOptions(batch=self.batch, use_agent=self.use_agent, prompt=self.prompt)
+        chosen: dict[str, object] = {}
+        if self.prompt is not None:
+            chosen["prompt"] = self.prompt
+        if self.prompt_guard is not None:
+            chosen["prompt_guard"] = self.prompt_guard
+        return AuthOptions(batch=self.batch, use_agent=self.use_agent, **chosen)  # type: ignore[arg-type]
 
 
 @dataclass

@@ -573,3 +573,33 @@ def test_ctrl_c_at_the_passphrase_prompt_ends_the_run_and_gives_the_terminal_bac
         assert record["status"] == "aborted" and record["hosts"][0]["status"] == "aborted", record["hosts"]
     finally:
         terminal.close()
+
+
+def test_the_passphrase_prompt_runs_inside_the_prompt_guard(client: ClientSetup, sshd_factory: StartServer, tmp_path: Path) -> None:
+    """The CLI's spinner redraws its line ~12 times a second, over the prompt; a prompt_guard
+    (where the CLI pauses it) is entered around the question, and only then."""
+    from contextlib import contextmanager
+
+    locked = ClientKey.create(tmp_path / "guarded", passphrase="open sesame")
+    server = sshd_factory("h6guard")
+    server.authorized_keys_path.write_text(locked.public + "\n")
+    client.trust(server)
+    client.alias("guarded", server, IdentityFile=str(locked.path))
+    events: list[str] = []
+
+    @contextmanager
+    def guard() -> Iterator[None]:
+        events.append("paused")
+        yield
+        events.append("resumed")
+
+    def prompt(question: str) -> str:
+        events.append(question.split("'")[0].strip())
+        return "open sesame"
+
+    options = client.options(batch=False, prompt=prompt, prompt_guard=guard)
+    with SSHTransport.connect("guarded", options):
+        pass
+    with SSHTransport.connect("guarded", options):  # the opened key is kept: no second question
+        pass
+    assert events == ["paused", "Enter passphrase for key", "resumed"]
