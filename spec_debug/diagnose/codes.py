@@ -169,7 +169,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
         severity="warning",
         area="launch flags",
         title="Draft and target dtypes differ and no --dtype is set",
-        detects="The draft's `torch_dtype` differs from the target's and the launch command sets no `--dtype`.",
+        detects="The draft's `torch_dtype` differs from the target's and the SGLang launch command sets no `--dtype` "
+                "(vLLM always loads the draft in the target's dtype, so it is not flagged there).",
         why=(
             "Without an explicit dtype each model loads in its own. An fp16 draft next to a bf16 "
             "target fails with `mat1 and mat2 must have the same dtype` during CUDA-graph capture, "
