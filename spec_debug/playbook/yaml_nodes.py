@@ -94,10 +94,13 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
                 path=source, line=line, column=column,
                 hint="put each playbook in a file of its own (or remove this '---')",
             ) from None
+        tab = "'\\t'" in (exc.problem or "")  # PyYAML writes the tab as the escape \t
         raise PlaybookError(
             f"YAML syntax error: {exc.problem or exc.context}",
             path=source, line=line, column=column,
-            hint="check indentation and quoting around this position",
+            # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
+            hint="YAML indents with spaces only: replace the tab here with spaces" if tab
+            else "check indentation and quoting around this position",
         ) from None
     except yaml.reader.ReaderError as exc:
         # A control character (NUL, BEL, ...): PyYAML gives a character offset, not a mark.

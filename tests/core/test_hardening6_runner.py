@@ -426,3 +426,11 @@ def test_an_all_capture_with_more_matches_than_a_record_keeps_says_so(monkeypatc
     stderr.close()
     with pytest.raises(CaptureError, match="matches more lines of the output than a run record keeps"):
         apply_captures([capture], stdout.text(), stderr.text(), _WholeStreams(stdout, stderr))
+
+
+def test_a_tab_indented_playbook_is_told_to_indent_with_spaces(tmp_path):
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nsteps:\n  - id: a\n    run: |\n      echo ok\n\t  echo tabbed\n")
+    result = run_cli("playbooks", "validate", str(playbook))
+    assert result.code == 2
+    assert "p.yaml:6:1" in result.stderr and "YAML indents with spaces only" in result.stderr
