@@ -116,6 +116,12 @@ _HAS_TOK = re.compile("tok").search
 _HAS_PER_S = re.compile("/s").search
 _HAS_CCEPT = re.compile("ccept").search
 _HAS_PER_SECOND = re.compile("per second").search
+# SGLang's GET /get_server_info (http_server.py): the server args plus "internal_states", one
+# per data-parallel rank, each with "last_gen_throughput" (the last Decode batch reading) and,
+# while speculating, "avg_spec_accept_length" (scheduler.py, get_internal_state).
+_HAS_INTERNAL_STATES = re.compile('"internal_states"').search
+_SERVER_GEN_TPUT = re.compile(r'"last_gen_throughput"\s*:\s*(\d+(?:\.\d+)?)')
+_SERVER_ACCEPT_LEN = re.compile(r'"avg_spec_accept_length"\s*:\s*(\d+(?:\.\d+)?)')
 _HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
 # "74.7% validation accuracy", "12.3% top-1 acc"; "accuracy: 12.3%", "val_acc=0.747", and
 # without a separator only with its percent sign ("top-1 acc 74.7%").
@@ -174,6 +180,8 @@ def scan_metrics(text: str) -> list[Metric]:
         found.append(Metric("total_throughput", float(m.group("total")), "tok/s", ctx))
         found.append(Metric("request_throughput", float(m.group("req")), "req/s", ctx))
         text = _VLLM_THROUGHPUT_LINE.sub("", text)
+    if '"' in text and _HAS_INTERNAL_STATES(text) and _server_info(text, found):
+        structured = True
     if "e" in text and "est. speed input: " in text:
         # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
         speeds = _TQDM_SPEED.findall(text)
@@ -283,6 +291,20 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
         found.append(Metric("accept_rate", round(sum(v0_rates) / len(v0_rates), 3), "ratio",
                             _vllm_ctx("Speculative metrics", v0_rates)))
     return bool(gens or prompts or lens or rates or v0_rates)
+
+
+def _server_info(text: str, found: list[Metric]) -> bool:
+    """The mean over the ranks of SGLang's get_server_info internal states. A server that has
+    decoded nothing yet reports 0.0, which is no reading."""
+    number = _FLOATS.__getitem__
+    tputs = [v for v in map(number, _SERVER_GEN_TPUT.findall(text)) if v > 0]
+    lens = [number(v) for v in _SERVER_ACCEPT_LEN.findall(text)]
+    ctx = "SGLang get_server_info internal_states"
+    if tputs:
+        found.append(Metric("throughput", round(sum(tputs) / len(tputs), 2), "tok/s", ctx))
+    if lens:
+        found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", ctx))
+    return bool(tputs or lens)
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:

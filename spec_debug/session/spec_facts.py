@@ -41,7 +41,8 @@ _ALGO_EAGLE = re.compile(
     r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)"
     r"|\\?[\"']method\\?[\"']\s*:\s*\\?[\"']eagle\\?[\"']"
     r"|--speculative[-_]config\.method(?:=|\s+)['\"]?eagle\b(?!3)"
-    r"|(?<![\w-])speculative_algorithm\s*=\s*['\"]EAGLE['\"]", re.I)
+    r"|(?<![\w-])speculative_algorithm\s*=\s*['\"]EAGLE['\"]"
+    r"|\"speculative_algorithm\"\s*:\s*\"EAGLE\"", re.I)
 # The items of a list or tuple passed to cat: names (``embed, layer3``) or subscripts of
 # the hidden-state tuple a HF forward returns (``hs[3], hs[17]``, ``out.hidden_states[-1]``,
 # ``h[:, 0]``), one level of brackets deep.
@@ -77,11 +78,17 @@ def launch_observations(text: str) -> list[Observation]:
         return out
     cli = "launch_server" in text or " serve" in text or "vllm.entrypoints" in text
     api = _api_calls(text) if "(" in text else []
-    if not cli and not api:
+    # The args a running SGLang server reports (GET /get_server_info: its ServerArgs as JSON,
+    # sglang python/sglang/srt/entrypoints/http_server.py): what it serves with, whatever
+    # command started it.
+    served = '"speculative_num_steps"' in text and '"speculative_algorithm"' in text
+    if not cli and not api and not served:
         return out
     if cli and "\\\n" in text:  # a command continued over lines ("... \\" then a newline) is one line
         text = text.replace("\\\r\n", " ").replace("\\\n", " ")
     units = [line for line in text.splitlines() if _LAUNCH.search(line)] if cli else []
+    if served and not units:
+        units.append(text)
     if api and not any(_API_LAUNCH.search(u) for u in units):
         # the call and what is near it: a dict built a few lines above, keywords below (a
         # grep through an engine's sources holds other calls' values farther away)

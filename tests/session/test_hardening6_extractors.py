@@ -423,3 +423,39 @@ def test_a_crash_loop_is_not_told_to_wait_on_a_condition(tmp_path):
         "Read the error before re-running `ssh root@N.N.N.N '~/ml-env/bin/python /tmp/test_drafter_standalone.py'`: "
         "it failed 3 times with UnboundLocalError")
     assert items[f"loop [msg {polled}]"].startswith("Wait on a condition instead of retrying `ssh root@N.N.N.N 'curl")
+
+
+# `curl -s localhost:30000/get_server_info | jq .`: SGLang's ServerArgs as JSON plus
+# "internal_states" (sglang python/sglang/srt/managers/scheduler.py, get_internal_state:
+# "last_gen_throughput", and "avg_spec_accept_length" while speculating), shortened.
+SERVER_INFO = """{
+  "model_path": "/models/Kimi-K2.5",
+  "tp_size": 8,
+  "speculative_algorithm": "EAGLE3",
+  "speculative_draft_model_path": "/models/kimi-k2.5-eagle3",
+  "speculative_num_steps": 1,
+  "speculative_eagle_topk": 1,
+  "speculative_num_draft_tokens": 2,
+  "internal_states": [
+    {
+      "attention_backend": "fa3",
+      "last_gen_throughput": 54.81,
+      "avg_spec_accept_length": 1.0234,
+      "memory_usage": {"weight": 121.5, "kvcache": 12.3, "token_capacity": 180224}
+    }
+  ],
+  "version": "0.5.4"
+}"""
+
+
+def test_the_running_servers_own_info_gives_its_readings_and_sd101(tmp_path):
+    # before: no reading at all, and no SD101 (no launch command in the output)
+    assert _readings(SERVER_INFO) == [("throughput", 54.81), ("accept_length", 1.023)]
+    m = _session()
+    m.prompt("EAGLE-3 on gpu01 is slow; the server was started by someone else.")
+    _, seq = m.bash(f"ssh root@{GPU} 'curl -s localhost:30000/get_server_info | jq .'", SERVER_INFO)
+    a = _analyze(tmp_path, m)
+    assert [(f.code, f.seq, f.host) for f in a.findings] == [("SD101", seq, GPU)]
+    # three draft steps: nothing to report
+    from spec_debug.session.spec_facts import launch_observations
+    assert launch_observations(SERVER_INFO.replace('"speculative_num_steps": 1', '"speculative_num_steps": 3')) == []
