@@ -122,6 +122,13 @@ _HAS_PER_SECOND = re.compile("per second").search
 _HAS_INTERNAL_STATES = re.compile('"internal_states"').search
 _SERVER_GEN_TPUT = re.compile(r'"last_gen_throughput"\s*:\s*(\d+(?:\.\d+)?)')
 _SERVER_ACCEPT_LEN = re.compile(r'"avg_spec_accept_length"\s*:\s*(\d+(?:\.\d+)?)')
+# vLLM's Prometheus counters at GET /metrics (vllm/v1/spec_decode/metrics.py, SpecDecodingProm:
+# vllm:spec_decode_num_drafts, _num_draft_tokens, _num_accepted_tokens, exported with "_total"),
+# one line per engine label set. The mean acceptance length is 1 + accepted / drafts, the
+# acceptance rate accepted / draft tokens (the same sums SpecDecodingLogging logs).
+_HAS_SPEC_COUNTERS = re.compile("vllm:spec_decode_num_").search
+_SPEC_COUNTER = re.compile(r"^vllm:spec_decode_num_(drafts|draft_tokens|accepted_tokens)_total(?:\{[^}\n]*\})?"
+                           r"\s+(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*$", re.M)
 _HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
 # "74.7% validation accuracy", "12.3% top-1 acc"; "accuracy: 12.3%", "val_acc=0.747", and
 # without a separator only with its percent sign ("top-1 acc 74.7%").
@@ -181,6 +188,8 @@ def scan_metrics(text: str) -> list[Metric]:
         found.append(Metric("request_throughput", float(m.group("req")), "req/s", ctx))
         text = _VLLM_THROUGHPUT_LINE.sub("", text)
     if '"' in text and _HAS_INTERNAL_STATES(text) and _server_info(text, found):
+        structured = True
+    if ":" in text and _HAS_SPEC_COUNTERS(text) and _spec_counters(text, found):
         structured = True
     if "e" in text and "est. speed input: " in text:
         # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
@@ -305,6 +314,19 @@ def _server_info(text: str, found: list[Metric]) -> bool:
     if lens:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", ctx))
     return bool(tputs or lens)
+
+
+def _spec_counters(text: str, found: list[Metric]) -> bool:
+    sums = {"drafts": 0.0, "draft_tokens": 0.0, "accepted_tokens": 0.0}
+    for name, value in _SPEC_COUNTER.findall(text):
+        sums[name] += float(value)
+    if not sums["drafts"]:
+        return False  # nothing drafted yet: no reading
+    ctx = "vLLM /metrics spec_decode counters (since the server started)"
+    found.append(Metric("accept_length", round(1 + sums["accepted_tokens"] / sums["drafts"], 3), "tokens", ctx))
+    if sums["draft_tokens"]:
+        found.append(Metric("accept_rate", round(100 * sums["accepted_tokens"] / sums["draft_tokens"], 2), "%", ctx))
+    return True
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:

@@ -459,3 +459,24 @@ def test_the_running_servers_own_info_gives_its_readings_and_sd101(tmp_path):
     # three draft steps: nothing to report
     from spec_debug.session.spec_facts import launch_observations
     assert launch_observations(SERVER_INFO.replace('"speculative_num_steps": 1', '"speculative_num_steps": 3')) == []
+
+
+# `curl -s localhost:8000/metrics | grep spec_decode` on a vLLM V1 server (Prometheus text
+# format; counter names from vllm/v1/spec_decode/metrics.py, SpecDecodingProm).
+VLLM_SPEC_COUNTERS = """# HELP vllm:spec_decode_num_drafts_total Number of spec decoding drafts.
+# TYPE vllm:spec_decode_num_drafts_total counter
+vllm:spec_decode_num_drafts_total{engine="0",model_name="Qwen/Qwen3-8B"} 3432.0
+# HELP vllm:spec_decode_num_draft_tokens_total Number of draft tokens.
+# TYPE vllm:spec_decode_num_draft_tokens_total counter
+vllm:spec_decode_num_draft_tokens_total{engine="0",model_name="Qwen/Qwen3-8B"} 10296.0
+# HELP vllm:spec_decode_num_accepted_tokens_total Number of accepted tokens.
+# TYPE vllm:spec_decode_num_accepted_tokens_total counter
+vllm:spec_decode_num_accepted_tokens_total{engine="0",model_name="Qwen/Qwen3-8B"} 7027.0
+vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="Qwen/Qwen3-8B",position="0"} 3059.0
+"""
+
+
+def test_vllm_spec_decode_counters_give_acceptance():
+    # before: nothing
+    assert _readings(VLLM_SPEC_COUNTERS) == [("accept_length", 3.047), ("accept_rate", 68.25)]
+    assert _readings(VLLM_SPEC_COUNTERS.replace("3432.0", "0.0")) == []  # nothing drafted yet
