@@ -151,7 +151,10 @@ class StreamCapture:
             return (bytes(self._head) + bytes(self._tail)).decode("utf-8", "replace")
         half = self.limit_bytes // 2
         head = _end_at_boundary(bytes(self._head))
-        tail = _start_at_boundary(bytes(self._tail[-half:]))
+        tail = bytes(self._tail[-half:])
+        before = self._tail[-half - 1 : -half] if len(self._tail) > half else self._head[-1:]
+        if before not in (b"\n", b""):  # else the tail starts a line already
+            tail = _start_at_boundary(tail)
         skipped = self.total_bytes - len(head) - len(tail)
         where = "full output in artifacts" if self.spill_error is None else f"the full output could not be saved: {self.spill_error}"
         marker = f"\n... [{skipped} bytes truncated; {where}] ...\n"
