@@ -117,6 +117,11 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
             return None
         raise UsageError(f"{file}: cannot be read: its {unreadable[0]}",
                          hint="check the copy (gzip -t / xz -t / bzip2 -t name it) or use the original file")
+    if not recognized and unpacked_name(file.name).endswith(".jsonl") \
+            and claude_layout.is_session_folder(file.parent / transcript_stem(file)):
+        # A Claude Code trunk left empty or all NUL bytes by a crash (anthropics/claude-code
+        # issue #76059) still has its sub-agents and tool outputs in the folder beside it.
+        detected, recognized = "claude-code", True
     if scanning and fmt is None and not recognized and unpacked_name(file.name).lower().endswith((".json", ".jsonl")):
         return None  # a config or data file in the folder, not a transcript
     recording = detected == "asciicast"

@@ -490,3 +490,17 @@ def test_a_terminal_recording_with_half_an_emoji_renders(tmp_path, bom):
     analysis = analyze_path(path)
     assert [c.host for c in analysis.commands] == ["gpu01"] and analysis.stats["broken_json"] == 0
     assert len(analysis.errors) == 1 and "CUDA error: out of memory" in analysis.errors[0].message
+
+
+@pytest.mark.parametrize("trunk", [b"", b"\x00" * 100_000], ids=["empty", "all-nul"])
+def test_a_trunk_emptied_by_a_crash_still_shows_its_sub_agents(tmp_path, trunk):
+    # A crash while Claude Code wrote the session left it empty, or as NUL bytes only
+    # (anthropics/claude-code issue #76059); the sub-agents beside it are whole. Before: the
+    # folder had "no transcript files found", and the trunk named alone read as an empty text log.
+    project = tmp_path / "project"
+    shutil.copytree(SHOWCASE, project)
+    (project / f"{SESSION_ID}.jsonl").write_bytes(trunk)
+    for path in (project, project / f"{SESSION_ID}.jsonl", project / SESSION_ID):
+        analysis = analyze_path(path)
+        assert analysis.sessions[0]["format"] == "claude-code", path
+        assert ("showcol1", 2) in _seen(analysis)["agents"], path
