@@ -143,9 +143,7 @@ class SSHTransport(Transport):
         # server allows one session per connection (MaxSessions 1) and the step holds it.
         self._reconnect = reconnect
         self._sessions = threading.BoundedSemaphore(max_sessions)
-        self._files = RemoteFiles(
-            host, connection.transport, self._session_slot, self._open_file_session, start_timeout_s=connection.target.connect_timeout_s
-        )
+        self._files = self._remote_files(connection)
         # Whether sshd ever granted us a session channel: a refusal before the first one is
         # a server that allows no sessions (MaxSessions 0, a Match block), not a busy one.
         self._granted_a_session = False
@@ -182,6 +180,37 @@ class SSHTransport(Transport):
                 raise
         return transport
 
+    def _remote_files(self, connection: Connection) -> RemoteFiles:
+        return RemoteFiles(
+            self.host, connection.transport, self._session_slot, self._open_file_session,
+            start_timeout_s=connection.target.connect_timeout_s,
+        )
+
+    def _reopen_if_closed_while_idle(self) -> None:
+        """Open the connection again when the server closed it while no command ran.
+
+        sshd's UnusedConnectionTimeout (OpenSSH 9.2+, sshd_config(5)) closes a connection that
+        has had no open channel for that long: between two steps of `run --step` while the
+        user reads, or before a fetch after a long pause. The host is fine; reporting it
+        "lost" (rebooted?) would fail it. A server that stopped answering, or a jump host
+        that went down, is not retried: _lost names those. If the host cannot be reached
+        again, the step fails as lost, with the reason.
+        """
+        connection = self._connection
+        if connection.transport.is_active() or self._reconnect is None or self._interrupted.is_set():
+            return
+        if getattr(connection.transport, "not_responding", None) is not None or dropped_hop(connection.via, within_s=0) is not None:
+            return
+        try:
+            fresh = self._reconnect()
+        except SpecDebugError as exc:
+            lost = self._lost("before the step could start")
+            raise ConnectionLostError(f"{lost.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=lost.hint) from None
+        self._files.close()
+        self._connection = fresh
+        self._files = self._remote_files(fresh)
+        connection.close()
+
     def check_login_shell(self) -> None:
         """Run a no-op through the wrapper: an account whose shell cannot run commands (nologin,
         a ForceCommand) then fails here, as an unreachable host does, before any step."""
@@ -210,6 +239,7 @@ class SSHTransport(Transport):
         header = _PidHeader(stdout)
         if self._interrupted.is_set():
             return CommandOutcome(exit_code=None, duration_s=0.0)
+        self._reopen_if_closed_while_idle()
         with self._session_slot():
             try:
                 channel = self._open_session()
@@ -391,6 +421,7 @@ class SSHTransport(Transport):
 
     @contextmanager
     def _files_lost(self) -> Iterator[None]:
+        self._reopen_if_closed_while_idle()
         try:
             yield
         except ConnectionLostError as exc:

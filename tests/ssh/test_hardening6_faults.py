@@ -25,7 +25,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.hosts import resolve_hosts
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from spec_debug.runner.ssh_errors import HostUnreachableError, RemoteFileError, RemoteShellError
+from spec_debug.runner.ssh_errors import ConnectionLostError, HostUnreachableError, RemoteFileError, RemoteShellError
 from spec_debug.runner.transport import CommandOutcome
 from tests.ssh.faults import freeze
 from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer, write_ssh_config
@@ -603,3 +603,34 @@ def test_the_passphrase_prompt_runs_inside_the_prompt_guard(client: ClientSetup,
     with SSHTransport.connect("guarded", options):  # the opened key is kept: no second question
         pass
     assert events == ["paused", "Enter passphrase for key", "resumed"]
+
+
+def _wait_until_closed_by_server(transport: SSHTransport, within_s: float = 15) -> None:
+    deadline = time.monotonic() + within_s
+    while transport.connection.transport.is_active():
+        assert time.monotonic() < deadline, "sshd never closed the idle connection"
+        time.sleep(0.1)
+
+
+def test_a_connection_sshd_closed_for_being_idle_is_opened_again_for_the_next_step(
+    client: ClientSetup, sshd_factory: StartServer
+) -> None:
+    """sshd's UnusedConnectionTimeout (OpenSSH 9.2+) closes a connection with no channel open,
+    e.g. while `run --step` waits for the user: the host was then failed as "connection lost"."""
+    server = sshd_factory("h6unused", extra_config="UnusedConnectionTimeout 1\n")
+    client.trust(server)
+    client.alias("idle", server)
+    with SSHTransport.connect("idle", client.options()) as transport:
+        _wait_until_closed_by_server(transport)
+        out = StreamCapture("stdout")
+        assert transport.run("echo again", stdout=out, stderr=StreamCapture("stderr")).exit_code == 0
+        assert out.text() == "again\n"
+        # A host that is really gone still fails, saying why it could not be reached again.
+        _wait_until_closed_by_server(transport)
+        server.stop()
+        with pytest.raises(ConnectionLostError) as caught:
+            transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+        assert caught.value.message == (
+            f"idle: SSH connection lost before the step could start; reconnecting failed: "
+            f"idle: connection refused by 127.0.0.1:{server.port}"
+        )
