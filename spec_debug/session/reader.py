@@ -233,6 +233,9 @@ def _packed_lines(f, kind: str, path: Path, stats: ReadStats, max_bytes: int) ->
     except _DAMAGE as exc:
         stats.damaged.append(f"{path.name}: the {kind} stream is cut short or corrupt after line "
                              f"{stats.lines - start} ({exc}); the lines before it were read")
+        # The line the damage cut is lost (the decompressor drops what it had of it): counted
+        # as a broken line, so the one-line summary of every report says something was lost.
+        stats.broken_json += 1
 
 
 def line_starts(path: Path, every: int) -> list[int]:

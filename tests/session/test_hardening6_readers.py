@@ -108,6 +108,7 @@ def test_a_cut_compressed_file_keeps_what_came_before_and_says_so(tmp_path, suff
     analysis = analyze_path(cut)
     session = analysis.sessions[0]
     assert session["format"] == "claude-code" and session["damaged_files"] == 1
+    assert analysis.stats["broken_json"] == 1  # the record the cut went through, in the summary line
     assert 0 < len(analysis.commands) < 400
     # The commands kept are the first ones, in order.
     assert [c.command for c in analysis.commands] == [f"ssh gpu01 'nvidia-smi -i {i}'"
