@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 RunStatus = Literal["running", "passed", "failed", "error", "aborted"]
 StepStatus = Literal["passed", "failed", "error", "skipped", "timeout"]
@@ -20,7 +20,14 @@ RECORD_SCHEMA_VERSION = 1
 """Bumped only if a field ever changes meaning. Records without the field are version 1."""
 
 
-class Finding(BaseModel):
+class _RecordModel(BaseModel):
+    # A captured loss of inf or an accept length of nan is evidence (the drafter diverged);
+    # JSON has no such numbers and pydantic writes them as null by default, which reads as
+    # "the capture matched nothing". Written as the strings "NaN", "Infinity", "-Infinity".
+    model_config = ConfigDict(ser_json_inf_nan="strings")
+
+
+class Finding(_RecordModel):
     """A coded result, like a linter's: stable code, severity, evidence, remediation."""
 
     code: str
@@ -35,13 +42,13 @@ class Finding(BaseModel):
     """The numbers behind the finding, for machines (e.g. trained vs served layer ids)."""
 
 
-class PlaybookRef(BaseModel):
+class PlaybookRef(_RecordModel):
     name: str
     path: str
     sha256: str
 
 
-class StepRecord(BaseModel):
+class StepRecord(_RecordModel):
     id: str
     host: str
     title: str = ""
@@ -62,7 +69,7 @@ class StepRecord(BaseModel):
     expectations: list[dict[str, Any]] = Field(default_factory=list)
 
 
-class HostRecord(BaseModel):
+class HostRecord(_RecordModel):
     name: str
     transport: str = "local"
     address: str | None = None
@@ -74,7 +81,7 @@ class HostRecord(BaseModel):
     finished_at: str | None = None
 
 
-class RunRecord(BaseModel):
+class RunRecord(_RecordModel):
     run_id: str
     playbook: PlaybookRef
     started_at: str

@@ -434,3 +434,16 @@ def test_a_tab_indented_playbook_is_told_to_indent_with_spaces(tmp_path):
     result = run_cli("playbooks", "validate", str(playbook))
     assert result.code == 2
     assert "p.yaml:6:1" in result.stderr and "YAML indents with spaces only" in result.stderr
+
+
+def test_a_nan_or_infinite_captured_number_stays_visible_in_the_record(tmp_path):
+    """A diverged drafter prints `loss: inf` / `accept length: nan`; run.json wrote null, which
+    reads as "the capture matched nothing", and the re-rendered report showed None."""
+    playbook = ("name: p\nsteps:\n  - id: eval\n    run: \"echo 'loss= inf accept_length= nan'\"\n"
+                "    capture:\n      - regex: 'loss= (?P<loss>\\S+)'\n        type: float\n"
+                "      - regex: 'accept_length= (?P<accept_length>\\S+)'\n        type: float\n")
+    _, run_dir, record = _run(tmp_path, playbook)
+    assert record["steps"][0]["facts"] == {"loss": "Infinity", "accept_length": "NaN"}
+    assert record["facts"]["local"] == {"loss": "Infinity", "accept_length": "NaN"}
+    report = run_cli("report", str(run_dir), "--format", "md")
+    assert report.code == 0 and "| loss | `Infinity` |" in report.stdout and "None" not in report.stdout
