@@ -17,7 +17,8 @@ from spec_debug.eagle3.checkpoint import (
 )
 from spec_debug.eagle3.config import load_target_config
 from spec_debug.eagle3.data import (
-    DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, iter_samples,
+    DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
+    iter_samples,
 )
 from spec_debug.eagle3.slots import (
     ResolvedLayout, check_layout, configured_layout, parse_layout, slots_for_layer_ids,
@@ -121,6 +122,14 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
     return spec, has_final, notes
 
 
+def _dataset_masks(info: DataInfo, data):
+    """speculators' loss masks, kept in its prepared dataset beside an hs dump whose files
+    carry none (data.find_dataset_masks)."""
+    if info.format != "speculators" or info.has_loss_mask:
+        return None, None
+    return find_dataset_masks(data)
+
+
 def _finish_skipped(out: dict[str, Any], skipped: SkippedFiles, scored: int, data) -> None:
     if scored == 0:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
@@ -208,7 +217,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     target_ckpt = resolved_target.checkpoint
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
-    input_notes = list(resolved_target.notes) + input_notes
+    masks, mask_note = _dataset_masks(info, data)
+    input_notes = list(resolved_target.notes) + input_notes + ([mask_note] if mask_note else [])
     n_layers = _num_target_layers(target_ckpt, info)
     arch = target_ckpt.config.architecture if target_ckpt is not None else None
     resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version, arch)
@@ -227,7 +237,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     def run(use_loss_mask: bool):
         skipped = SkippedFiles()
         samples = iter_samples(data, slots=resolved.slots, final=has_final,
-                               max_samples=max_samples, spec=spec, skipped=skipped)
+                               max_samples=max_samples, spec=spec, skipped=skipped, masks=masks)
         return skipped, evaluate(loaded, samples, steps=steps, flags=NormFlags.of(flag_values),
                                  device=device, progress=progress, use_loss_mask=use_loss_mask)
 
@@ -260,14 +270,14 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 
 
 def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec,
-                     final: bool, skipped: SkippedFiles) -> list:
+                     final: bool, skipped: SkippedFiles, masks=None) -> list:
     """Up to `max_samples` samples with all slots, cut so their states fit in `max_bytes` (a
     wide dump of a large model holds tens of layers per token)."""
     from dataclasses import replace
 
     kept, used = [], 0
     for sample in iter_samples(data, max_samples=max_samples, final=final, spec=spec,
-                               skipped=skipped):
+                               skipped=skipped, masks=masks):
         per_row = sample.slots[0].numel() * sample.slots.element_size()
         rows = min(sample.length, (max_bytes - used) // max(per_row, 1))
         if rows < 2:
@@ -303,14 +313,16 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     target_ckpt = resolved_target.checkpoint
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
+    masks, mask_note = _dataset_masks(info, data)
     n_layers = _num_target_layers(target_ckpt, info)
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
-    notes = list(resolved_target.notes) + input_notes + notes
+    notes = (list(resolved_target.notes) + input_notes + ([mask_note] if mask_note else [])
+             + notes)
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype)
     # all slots except the final one are candidates; the final state is read separately
     skipped = SkippedFiles()
     samples = _bounded_samples(data, max_samples, max_bytes, spec=spec, final=has_final,
-                               skipped=skipped)
+                               skipped=skipped, masks=masks)
     if not samples:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
                         else f"{data}: no samples")

@@ -54,6 +54,7 @@ class Sample:
     num_file_slots: int
     final_normed: bool = False  # `final` is already past the target's final norm (SpecForge)
     format_v1: bool = False  # read from speculators' earlier data_*.pt (list of layer states)
+    loss_mask_given: bool = True  # False: the file has none and `loss_mask` is all ones
 
     @property
     def length(self) -> int:
@@ -274,6 +275,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
         raise DataError(f"{path}: {token_key} has shape {list(token_ids.shape)}, expected [tokens]")
     if token_ids.shape[0] != T:
         raise DataError(f"{path}: {token_key} has {token_ids.shape[0]} entries, hidden_states {T}")
+    given = loss_mask is not None
     if loss_mask is None:
         loss_mask = torch.ones(T, dtype=torch.bool)
     elif loss_mask.numel() != T:
@@ -281,7 +283,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     if layer_ids is not None and len(layer_ids) != S:
         raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
     return Sample(path.name, token_ids.long(), chosen, wanted, final_state,
-                  loss_mask.reshape(-1).bool(), layer_ids, S)
+                  loss_mask.reshape(-1).bool(), layer_ids, S, loss_mask_given=given)
 
 
 def _load_torch_sample(path: Path) -> dict:
@@ -459,6 +461,71 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
             raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})")
 
 
+# speculators 0.9.0 keeps the loss mask out of the hidden-state files: `prepare_data` saves an
+# HF dataset (save_to_disk: state.json, dataset_info.json, data-*.arrow) with input_ids and
+# loss_mask per row, and `generate_offline_data` writes row i's states to
+# `<dataset>/hidden_states/hs_{i}.safetensors` (cli/generate_offline_data.py). Training reads
+# the mask from row i and skips a file whose token_ids differ from that row
+# (src/speculators/train/data.py ArrowDataset._get_raw_data). Scored without it, every prompt
+# token counts and the accuracies are not the ones training reported.
+_HS_INDEX = re.compile(r"hs_(\d+)\.safetensors")
+
+
+@dataclass
+class DatasetMasks:
+    """The loss masks of speculators' prepared dataset, looked up per hs_{i} file."""
+
+    path: Path
+    rows: object  # datasets.Dataset, rows as python lists
+
+    def apply(self, sample: Sample) -> Sample:
+        match = _HS_INDEX.fullmatch(sample.name)
+        if sample.loss_mask_given or match is None:
+            return sample
+        index = int(match.group(1))
+        if index >= len(self.rows):  # type: ignore[arg-type]
+            raise DataError(f"{sample.name}: no row {index} in the dataset {self.path} "
+                            f"({len(self.rows)} rows) to take its loss_mask from")  # type: ignore[arg-type]
+        row = self.rows[index]  # type: ignore[index]
+        if list(row["input_ids"]) != sample.token_ids.tolist():
+            raise DataError(f"{sample.name}: its token_ids differ from row {index} of the "
+                            f"dataset {self.path} (speculators' loader skips such a file)")
+        sample.loss_mask = torch.as_tensor(row["loss_mask"]).reshape(-1).bool()
+        sample.loss_mask_given = True
+        return sample
+
+
+def find_dataset_masks(data_dir: str | Path) -> tuple[DatasetMasks | None, str | None]:
+    """speculators' prepared dataset holding the dump's loss masks, when the dump sits in
+    (or is) its `hidden_states/` directory; with a note on what was found."""
+    root = Path(data_dir)
+    if root.is_file():
+        root = root.parent
+    for candidate in (root, root.parent):
+        if (candidate / "state.json").is_file() and (candidate / "dataset_info.json").is_file():
+            break
+    else:
+        return None, None
+    try:
+        from datasets import load_from_disk
+
+        rows = load_from_disk(str(candidate)).with_format(None)
+    except ImportError:
+        return None, (f"the loss masks are in speculators' dataset {candidate}, which needs "
+                      "the `datasets` package to read: every position was scored (training "
+                      "scores the assistant tokens only)")
+    except Exception as exc:  # datasets and pyarrow raise many kinds
+        return None, (f"{candidate}: cannot read the dataset beside the hidden states "
+                      f"({type(exc).__name__}: {exc}): every position was scored")
+    columns = set(getattr(rows, "column_names", None) or [])
+    if not {"input_ids", "loss_mask"} <= columns:
+        return None, (f"the dataset {candidate} beside the hidden states has no input_ids and "
+                      f"loss_mask columns (found {sorted(columns)}): every position was scored")
+    return DatasetMasks(candidate, rows), (
+        f"loss masks from speculators' dataset {candidate} (row i for hs_i), as training "
+        "reads them")
+
+
 @dataclass
 class SkippedFiles:
     """Sample files left out of an evaluation, with why (the first few kept)."""
@@ -479,7 +546,8 @@ class SkippedFiles:
 
 def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, final: bool = True,
                  max_samples: int | None = None, spec: SampleSpec | None = None,
-                 skipped: SkippedFiles | None = None) -> Iterator[Sample]:
+                 skipped: SkippedFiles | None = None,
+                 masks: DatasetMasks | None = None) -> Iterator[Sample]:
     """Yield samples one at a time; only the requested slots (and the final one) are read.
 
     With `skipped`, a file that cannot be read or fails `spec` is counted there and the
@@ -491,6 +559,8 @@ def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, fi
             return
         try:
             sample = read_sample(path, slots, final)
+            if masks is not None:
+                sample = masks.apply(sample)
             if spec is not None:
                 check_sample(sample, spec)
         except DataError as exc:

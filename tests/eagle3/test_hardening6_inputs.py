@@ -359,3 +359,60 @@ def test_gemma_target_config_saved_as_a_diff_ties_its_head(spec_world, tmp_path)
     plain = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
     assert out["reference"] == "target_argmax", out["notes"]
     assert out["counts"] == plain["counts"]
+
+
+def _speculators_training_data(spec_world: Path, out: Path) -> list[list[int]]:
+    """speculators 0.9.0's data layout: `prepare_data` saves an HF dataset with input_ids,
+    loss_mask and seq_len per row (data_generation/preprocessing.py _append_row), and
+    `generate_offline_data` writes row i's states to <dataset>/hidden_states/hs_{i}
+    (cli/generate_offline_data.py), token_ids and hidden_states only. The masks mark the
+    second half of each row (the assistant turn)."""
+    from datasets import Dataset
+
+    (out / "hidden_states").mkdir(parents=True)
+    rows: dict[str, list] = {"input_ids": [], "loss_mask": [], "seq_len": []}
+    for i, path in enumerate(sorted((spec_world / "data").glob("hs_*.safetensors"))):
+        shutil.copy(path, out / "hidden_states" / f"hs_{i}.safetensors")
+        ids = load_file(path)["token_ids"].tolist()
+        rows["input_ids"].append(ids)
+        rows["loss_mask"].append([int(t >= len(ids) // 2) for t in range(len(ids))])
+        rows["seq_len"].append(len(ids))
+    Dataset.from_dict(rows).save_to_disk(str(out))
+    return rows["loss_mask"]
+
+
+def test_speculators_dataset_loss_masks_are_read_beside_the_hidden_states(spec_world, tmp_path):
+    """The masks were ignored (the hs files carry none), so every prompt token was scored and
+    the accuracies were not the ones speculators' validation reports on the same data."""
+    data = tmp_path / "training_data"
+    masks = _speculators_training_data(spec_world, data)
+    # the same samples with the masks written into the files: what the numbers must be
+    inline = tmp_path / "inline"
+    inline.mkdir()
+    for i, mask in enumerate(masks):
+        sample = load_file(data / "hidden_states" / f"hs_{i}.safetensors")
+        save_file({**sample, "loss_mask": torch.tensor(mask)}, str(inline / f"hs_{i}.safetensors"))
+    target = ("--target", str(spec_world / "target"))
+    expected = _eval(spec_world / "draft", inline, *target)
+    for given in (data, data / "hidden_states"):
+        out = _eval(spec_world / "draft", given, *target)
+        assert out["counts"] == expected["counts"], given
+        assert any(f"loss masks from speculators' dataset {data}" in n for n in out["notes"])
+    assert expected["counts"]["full_total"][0] < sum(len(m) for m in masks) - len(masks)
+    layout = _invoke("layout", "--model", str(spec_world / "draft"), "--data", str(data), *target)
+    assert layout["ranked"] == _invoke("layout", "--model", str(spec_world / "draft"), "--data",
+                                       str(inline), *target)["ranked"]
+
+
+def test_hidden_states_of_another_dataset_row_are_skipped_as_speculators_skips_them(spec_world, tmp_path):
+    data = tmp_path / "training_data"
+    _speculators_training_data(spec_world, data)
+    # hs_0 and hs_1 swapped (a re-generation with another order): their tokens differ from rows
+    first, second = (data / "hidden_states" / f"hs_{i}.safetensors" for i in (0, 1))
+    first.rename(tmp_path / "swap")
+    second.rename(first)
+    (tmp_path / "swap").rename(second)
+    out = _eval(spec_world / "draft", data, "--target", str(spec_world / "target"))
+    assert out["samples"] == 1 and out["skipped_samples"] == 2
+    assert re.search(r"hs_0.safetensors: its token_ids differ from row 0 of the dataset",
+                     out["skipped"][0]["reason"])
