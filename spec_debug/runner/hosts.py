@@ -40,6 +40,8 @@ class HostSpec:
     transport: Literal["local", "ssh"] = "ssh"
     ssh_options: dict[str, str] = field(default_factory=dict)
     """ssh_config keywords given on the host's ssh command line (an inventory's ansible_ssh_common_args)."""
+    unsupported: str | None = None
+    """Why the host cannot be reached at all (an inventory's ansible_connection: docker): it fails alone."""
 
 
 def ipv6_host(text: str) -> tuple[str, int | None] | None:
@@ -188,6 +190,11 @@ def ssh_destination(address: str) -> str:
 
 def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:
     """Connect now (raising a TransportError subclass if the host cannot be reached)."""
+    if spec.unsupported is not None:
+        from spec_debug.runner.ssh_errors import HostUnreachableError
+
+        raise HostUnreachableError(f"{spec.name}: {spec.unsupported}",
+                                   hint="run spec-debug where it can ssh to the host, or leave it out with --limit")
     if spec.transport == "local":
         from spec_debug.runner.local import LocalTransport
 

@@ -400,6 +400,10 @@ def _link_top_groups(inventory: Inventory) -> None:
             inventory.add_host(host, "ungrouped")
 
 
+# ansible_connection values that mean SSH (ansible/ansible: lib/ansible/plugins/connection/;
+# "smart" picks ssh; "" is the default, ssh). Fully qualified names end with the plugin name.
+_SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
+
 # How we connect comes from these; a Jinja template in one would be used as literal text.
 _HOW_TO_CONNECT = (*_CONNECTION_VARS, "ansible_ssh_common_args", "ansible_ssh_extra_args", "ansible_python_interpreter")
 
@@ -429,7 +433,13 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
             port = int(port)
         except (TypeError, ValueError):
             raise UsageError(f"{path}: host {name}: ansible_port {port!r} is not a number") from None
-    local = str(host_vars.get("ansible_connection", "")) == "local" or (name == "local" and "address" not in connection)
+    how = str(host_vars.get("ansible_connection", "") or "").strip()
+    # Ansible reaches the others through other channels (docker exec, kubectl, WinRM); over
+    # SSH the name failed as an unknown host, a misleading cause. The host fails alone.
+    unsupported = None if how.rpartition(".")[2] in _SSH_CONNECTIONS | {"local"} else (
+        f"ansible_connection {how!r} (in {path}) is not supported: spec-debug reaches hosts over ssh, or local"
+    )
+    local = how.rpartition(".")[2] == "local" or (name == "local" and "address" not in connection)
     ssh_options: dict[str, str] = {}
     for key in ("ansible_ssh_common_args", "ansible_ssh_extra_args"):
         value = host_vars.get(key)
@@ -445,6 +455,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         vars=playbook_vars,
         transport="local" if local else "ssh",
         ssh_options=ssh_options,
+        unsupported=unsupported,
     )
 
 

@@ -634,3 +634,24 @@ def test_a_connection_sshd_closed_for_being_idle_is_opened_again_for_the_next_st
             f"idle: SSH connection lost before the step could start; reconnecting failed: "
             f"idle: connection refused by 127.0.0.1:{server.port}"
         )
+
+
+def test_an_inventory_host_ansible_reaches_through_docker_fails_alone_saying_so(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ansible_connection=community.docker.docker` (a container in the inventory): we went over
+    SSH to its name and reported "cannot resolve host name", sending the user after DNS."""
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text("[gpus]\ntarget\ntrainer ansible_connection=community.docker.docker\n")
+    playbook = tmp_path / "tiny.yaml"
+    playbook.write_text(TINY)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--inventory", str(inventory), "-F", str(client.config), "--batch", "--out", str(out))
+    assert result.code == 3, result.stderr
+    hosts = {h["name"]: h for h in load_run(out)["hosts"]}
+    assert hosts["target"]["status"] == "passed"
+    assert hosts["trainer"]["status"] == "error"
+    assert hosts["trainer"]["error"] == (
+        f"trainer: ansible_connection 'community.docker.docker' (in {inventory}) is not supported: "
+        "spec-debug reaches hosts over ssh, or local"
+    )
