@@ -89,7 +89,10 @@ def may_hold_secret(text: str) -> bool:
             or "glpat-" in low or "xox" in low or "akia" in low or "asia" in low or "aiza" in low)
 
 
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|api_?key|access_?key|private_?key)$")
+# `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as
+# `password` (Ansible's own ansible_ssh_pass, ansible_become_pass). Only as a whole word after a
+# separator: `bypass`, `compass` are not secrets (nor PWD, the working directory in env dumps).
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key)$")
 
 
 def _masked(value: str) -> str:

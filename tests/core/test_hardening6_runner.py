@@ -447,3 +447,14 @@ def test_a_nan_or_infinite_captured_number_stays_visible_in_the_record(tmp_path)
     assert record["facts"]["local"] == {"loss": "Infinity", "accept_length": "NaN"}
     report = run_cli("report", str(run_dir), "--format", "md")
     assert report.code == 0 and "| loss | `Infinity` |" in report.stdout and "None" not in report.stdout
+
+
+def test_a_var_named_like_a_short_password_is_masked_everywhere(tmp_path):
+    """`db_pass`, `ssh_pass` (Ansible spells it ansible_ssh_pass): only names ending in
+    "password" were treated as secrets, so the value sat in run.json's vars and outputs."""
+    playbook = ("name: p\nvars:\n  db_pass: ''\n  bypass: ''\nsteps:\n  - id: db\n"
+                "    run: echo \"connecting with {{ db_pass }} ({{ bypass }})\"\n")
+    _, run_dir, record = _run(tmp_path, playbook, "--var", "db_pass=Zq8wPl0mNo", "--var", "bypass=cache")
+    assert record["vars"] == {"db_pass": MASK, "bypass": "cache"}
+    assert record["steps"][0]["stdout"] == f"connecting with {MASK} (cache)\n"
+    assert "Zq8wPl0mNo" not in _everything_written(run_dir)
