@@ -78,8 +78,9 @@ def use_workers(path: Path) -> bool:
     # its text's, a UTF-16 file's lines are not found by b"\n", and a pretty-printed record
     # or a JSON array element spans many lines. Those are read in one pass.
     from spec_debug.session import reader
+    from spec_debug.session.formats import compressed
 
-    return not (reader.packed_kind(path) or reader.is_utf16(path)) and reader.layout(path) == "jsonl"
+    return not (compressed.kind_of_file(path) or reader.is_utf16(path)) and reader.layout(path) == "jsonl"
 
 
 def _start_method() -> str:

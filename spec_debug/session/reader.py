@@ -7,20 +7,15 @@ Broken, non-object and over-long lines are counted in :class:`ReadStats` and ski
 
 from __future__ import annotations
 
-import bz2
 import codecs
-import gzip
 import io
 import json
-import lzma
 import re
-import zlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
 
 from spec_debug.session.events import ReadStats
+from spec_debug.session.formats.compressed import DAMAGE, decompressed, kind_of, open_transcript, read_head
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 """Longest line we decode. Longer lines are skipped (counted as ``too_long``): a transcript
@@ -65,7 +60,7 @@ def iter_lines(path: Path, stats: ReadStats, max_bytes: int | None = None,
             if head[:2] in _UTF16_BOMS:
                 yield from _utf16_lines(f, stats, max_bytes)
                 return
-            packed = _packed_kind(head)
+            packed = kind_of(head)
             if packed is not None:
                 yield from _packed_lines(f, packed, path, stats, max_bytes)
                 return
@@ -132,110 +127,29 @@ def _counted_lines(readline: Callable, newline: bytes | str, stats: ReadStats, m
         yield lineno, line if encode is None else encode(line)
 
 
-# --- compressed transcripts ----------------------------------------------------------------
-
-_PACKED_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
-"""Magic numbers of the compressions the stdlib reads as a stream (RFC 1952; the bzip2 and xz
-file formats): people keep old sessions as ``session.jsonl.gz`` (``gzip``, logrotate's
-``compress``), ``.bz2`` or ``.xz``. Detected by content, so a compressed file under a plain
-name (``session.jsonl``) is read too."""
-PACKED_SUFFIXES = (".gz", ".bz2", ".xz")
-_OPENERS: dict[str, Callable[[BinaryIO], BinaryIO]] = {
-    "gzip": lambda f: gzip.GzipFile(fileobj=f, mode="rb"),  # reads every member of a concatenated file
-    "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}
-_DAMAGE = (EOFError, OSError, zlib.error, lzma.LZMAError)
-"""What the stdlib decompressors raise on a cut or corrupt stream: EOFError ("Compressed file
-ended before the end-of-stream marker was reached"), gzip.BadGzipFile and bz2's "Invalid data
-stream" (OSError), zlib.error, lzma.LZMAError."""
-
-
-def unpacked_name(name: str) -> str:
-    """``session.jsonl`` for ``session.jsonl.gz`` (and .bz2, .xz): the name the transcript
-    had before it was compressed, which says its session id and kind."""
-    lower = name.lower()
-    for suffix in PACKED_SUFFIXES:
-        if lower.endswith(suffix) and len(name) > len(suffix):
-            return name[:-len(suffix)]
-    return name
-
-
-def transcript_stem(path: Path) -> str:
-    """The session id a file name gives: its stem, compression suffix and all
-    (``<sessionId>.jsonl.gz`` -> ``<sessionId>``)."""
-    return Path(unpacked_name(path.name)).stem
-
-
-def _packed_kind(head: bytes) -> str | None:
-    return next((name for magic, name in _PACKED_MAGIC if head.startswith(magic)), None)
-
-
-def packed_kind(path: Path) -> str | None:
-    """``gzip`` / ``bzip2`` / ``xz`` when the file is compressed so (by its first bytes)."""
-    try:
-        with open(path, "rb") as f:
-            return _packed_kind(f.read(6))
-    except OSError:
-        return None
-
-
-@contextmanager
-def open_transcript(path: Path) -> Iterator[BinaryIO]:
-    """The file's bytes, decompressed as they are read when it is gzip, bzip2 or xz
-    (never whole into memory). Damage shows as one of :data:`_DAMAGE` when reached."""
-    with open(path, "rb", buffering=_READ_BUFFER) as f:
-        kind = _packed_kind(f.peek(6)[:6])
-        if kind is None:
-            yield f
-            return
-        with _OPENERS[kind](f) as stream:
-            yield stream
-
-
-def read_head(path: Path, size: int, unreadable: list[str] | None = None) -> bytes:
-    """Up to ``size`` first bytes of the transcript, decompressed; a damaged compressed
-    stream gives what came before the damage. When not a byte of it decompresses, what is
-    wrong is added to ``unreadable``."""
-    with open(path, "rb") as raw:
-        kind = _packed_kind(raw.read(6))
-        raw.seek(0)
-        if kind is None:
-            return raw.read(size)
-        stream = _OPENERS[kind](raw)
-        parts: list[bytes] = []
-        got = 0
-        try:
-            while got < size:
-                # read1: one step of the decompressor, so the bytes before damage are returned
-                # (read(n) would drop them with the exception).
-                block = stream.read1(size - got)
-                if not block:
-                    break
-                parts.append(block)
-                got += len(block)
-        except _DAMAGE as exc:
-            if unreadable is not None and not parts:
-                unreadable.append(f"{kind} data is cut short or corrupt ({exc})")
-        return b"".join(parts)
-
-
 def _packed_lines(f, kind: str, path: Path, stats: ReadStats, max_bytes: int) -> Iterator[tuple[int, bytes | None]]:
-    """:func:`iter_lines` over a compressed file, decompressed as it is read. A cut or
-    corrupt stream (a copy stopped half way, a disk error) ends the lines there: those before
-    the damage are read and the damage is counted in ``stats.damaged`` with what was lost."""
-    stream = _OPENERS[kind](f)
+    """:func:`iter_lines` over a compressed file (:mod:`formats.compressed`), decompressed as
+    it is read. A cut or corrupt stream (a copy stopped half way, a disk error) ends the lines
+    there: those before the damage are read and the damage is counted in ``stats.damaged``."""
     start = stats.lines
+    last = b"\n"
     try:
-        if stream.peek(2)[:2] in _UTF16_BOMS:
-            text = io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline="\n")
-            yield from _counted_lines(text.readline, "\n", stats, max_bytes, _to_utf8)
-        else:
-            yield from _counted_lines(stream.readline, b"\n", stats, max_bytes)
-    except _DAMAGE as exc:
+        with decompressed(f, kind, path) as stream:
+            if stream.peek(2)[:2] in _UTF16_BOMS:
+                text = io.TextIOWrapper(stream, encoding="utf-16", errors="replace", newline="\n")
+                lines = _counted_lines(text.readline, "\n", stats, max_bytes, _to_utf8)
+            else:
+                lines = _counted_lines(stream.readline, b"\n", stats, max_bytes)
+            for lineno, raw in lines:
+                last = raw or b"\n"
+                yield lineno, raw
+    except DAMAGE as exc:
         stats.damaged.append(f"{path.name}: the {kind} stream is cut short or corrupt after line "
                              f"{stats.lines - start} ({exc}); the lines before it were read")
-        # The line the damage cut is lost (the decompressor drops what it had of it): counted
-        # as a broken line, so the one-line summary of every report says something was lost.
-        stats.broken_json += 1
+        if last.endswith(b"\n"):
+            # The line the damage cut never came out (the stdlib decompressors drop what they
+            # had of it): counted as broken, so every report's summary line shows a loss.
+            stats.broken_json += 1
 
 
 def line_starts(path: Path, every: int) -> list[int]:
@@ -671,7 +585,7 @@ class _Utf8Reader:
     def read(self, size: int = _CHUNK) -> str:
         try:
             chunk = self._fb.read(size)
-        except _DAMAGE as exc:  # a compressed file cut short: what came before it is read
+        except DAMAGE as exc:  # a compressed file cut short: what came before it is read
             self._stats.damaged.append(f"{self._path.name}: the compressed stream is cut short or corrupt "
                                        f"({exc}); the elements before it were read")
             chunk = b""

@@ -24,7 +24,8 @@ from spec_debug.session.formats import (
     asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, text_log,
 )
 from spec_debug.session.formats.common import Cursor
-from spec_debug.session.reader import array_objects, pretty_objects, read_head, transcript_stem, unpacked_name
+from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
+from spec_debug.session.reader import array_objects, pretty_objects
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "openai", "text")
 _SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast")
@@ -85,6 +86,10 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     else:
         sources = _without_resumed_copies(_nest_codex_threads(sources))
     _unique_ids(sources, path)
+    if not sources and not readable("zstd") and (packed := [f for f in files if kind_of_file(f) == "zstd"]):
+        raise UsageError(f"{path}: {len(packed)} transcript(s) are zstd-compressed (Codex compresses rollouts idle "
+                         "for 7 days), and the zstd command to read them is not installed",
+                         hint="install zstd (apt install zstd, brew install zstd, dnf install zstd)")
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
@@ -108,9 +113,14 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     if packed:
         if scanning:
             return None
-        tool = {"zstd": "zstd -d", "zip": "unzip", "tar": "tar -xf"}[packed]
+        if packed == "zstd":
+            raise UsageError(f"{file}: zstd-compressed (Codex compresses rollouts idle for 7 days), and the zstd "
+                             "command to read it is not installed", hint="install zstd (apt install zstd, brew install "
+                             f"zstd, dnf install zstd), or unpack it first: zstd -d {file.name}")
+        tool = {"zip": "unzip", "tar": "tar -xf"}[packed]
         raise UsageError(f"{file}: a {packed} archive, not a transcript",
-                         hint=f"unpack it first ({tool} {file.name}); gzip, bzip2 and xz transcripts are read as they are")
+                         hint=f"unpack it first ({tool} {file.name}); gzip, bzip2, xz and zstd transcripts are read "
+                              "as they are")
     if unreadable:
         # Compressed, but not even its start decompresses: nothing in it can be read.
         if scanning:
@@ -272,16 +282,19 @@ def detect_format(path: Path) -> tuple[str, bool]:
 
 
 def _compression(path: Path) -> str | None:
-    """The kind of archive ``path`` is, when it cannot be read as a transcript: zstd and zip
-    (no streaming reader in the stdlib of Python 3.11), or a tar archive, compressed or not
-    (``tar czf sessions.tgz ~/.claude/projects``: many files in one). gzip, bzip2 and xz
-    files are read through (:func:`reader.iter_lines`)."""
+    """The kind of archive ``path`` is, when it cannot be read as a transcript: zip, zstd
+    without the ``zstd`` command, or a tar archive, compressed or not (``tar czf
+    sessions.tgz ~/.claude/projects``: many files in one). Other compressed files are read
+    through (:mod:`formats.compressed`)."""
     with open(path, "rb") as f:
         head = f.read(8)
-    kind = next((name for magic, name in _COMPRESSED if head.startswith(magic)), None)
-    if kind is None and read_head(path, _TAR_MAGIC_AT + 8)[_TAR_MAGIC_AT:_TAR_MAGIC_AT + 5] == b"ustar":
-        kind = "tar"
-    return kind
+    if head.startswith(_ZIP_MAGIC):
+        return "zip"
+    if head.startswith(_ZSTD_MAGIC) and not readable("zstd"):
+        return "zstd"
+    if read_head(path, _TAR_MAGIC_AT + 8)[_TAR_MAGIC_AT:_TAR_MAGIC_AT + 5] == b"ustar":
+        return "tar"
+    return None
 
 
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
@@ -386,9 +399,8 @@ def _record_kind(obj: dict) -> str | None:
     return None
 
 
-_COMPRESSED = ((b"\x28\xb5\x2f\xfd", "zstd"), (b"PK\x03\x04", "zip"))
-"""Magic numbers of archives people keep old sessions in that are not read through (RFC 8878,
-the zip file format)."""
+_ZIP_MAGIC = b"PK\x03\x04"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"  # RFC 8878
 _TAR_MAGIC_AT = 257
 """A POSIX tar header has ``ustar`` at byte 257 (POSIX.1-2001 pax/ustar format; GNU tar writes
 ``ustar  ``)."""

@@ -505,3 +505,62 @@ def test_a_trunk_emptied_by_a_crash_still_shows_its_sub_agents(tmp_path, trunk):
         analysis = analyze_path(path)
         assert analysis.sessions[0]["format"] == "claude-code", path
         assert ("showcol1", 2) in _seen(analysis)["agents"], path
+
+
+# --- Codex's own zstd rollouts ------------------------------------------------------------
+
+
+def _zstd_day_folder(tmp_path: Path) -> Path:
+    """~/.codex/sessions/YYYY/MM/DD/ after Codex's compression worker ran: the rollout is
+    rollout-*.jsonl.zst and the plain file is gone (openai/codex codex-rs/rollout/src/compression.rs)."""
+    day = tmp_path / "sessions" / "2026" / "01" / "02"
+    day.mkdir(parents=True)
+    shutil.copy(CODEX, day / CODEX.name)
+    subprocess.run(["zstd", "-q", "--rm", str(day / CODEX.name)], check=True)  # the real zstd tool
+    return day
+
+
+def test_a_codex_rollout_compressed_by_codex_is_read(tmp_path):
+    # Before: the folder scan skipped *.jsonl.zst ("no transcript files found"), and the file
+    # named alone was "a zstd archive, not a transcript".
+    day = _zstd_day_folder(tmp_path)
+    rollout = day / f"{CODEX.name}.zst"
+    assert rollout.is_file() and not (day / CODEX.name).exists()
+    want = _seen(analyze_path(CODEX))
+    for path in (tmp_path, rollout):
+        analysis = analyze_path(path)
+        assert _seen(analysis) == want and analysis.sessions[0]["id"] == CODEX.stem, path
+
+
+def test_a_cut_zstd_rollout_keeps_what_came_before(tmp_path):
+    rows = []
+    for i in range(600):
+        rows.append({"timestamp": "2026-01-02T03:04:09.000Z", "type": "response_item", "payload": {
+            "type": "function_call", "name": "exec_command", "call_id": f"c{i}",
+            "arguments": json.dumps({"cmd": f"ssh gpu01 'nvidia-smi -i {i}'"})}})
+        rows.append({"timestamp": "2026-01-02T03:04:10.000Z", "type": "response_item", "payload": {
+            "type": "function_call_output", "call_id": f"c{i}", "output": f"{i * 7919 % 100003:x} " * 40}})
+    plain = tmp_path / "rollout-2026-01-02T03-04-05-x.jsonl"
+    plain.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    subprocess.run(["zstd", "-q", "--rm", str(plain)], check=True)
+    packed = plain.with_name(plain.name + ".zst")
+    whole = packed.read_bytes()
+    packed.write_bytes(whole[: len(whole) // 2])
+    analysis = analyze_path(packed)
+    assert analysis.sessions[0]["format"] == "codex" and analysis.sessions[0]["damaged_files"] == 1
+    assert 0 < len(analysis.commands) < 600
+    assert [c.command for c in analysis.commands] == [f"ssh gpu01 'nvidia-smi -i {i}'"
+                                                      for i in range(len(analysis.commands))]
+    assert analysis.stats["broken_json"] == 1  # the line the cut went through
+
+
+def test_without_the_zstd_command_a_zstd_rollout_is_one_clear_error(tmp_path, monkeypatch):
+    day = _zstd_day_folder(tmp_path)
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))  # a machine without the zstd package
+    for path in (day / f"{CODEX.name}.zst", tmp_path):
+        with pytest.raises(UsageError, match="zstd-compressed .*the zstd command to read (it|them) is not installed") \
+                as caught:
+            analyze_path(path)
+        assert "apt install zstd" in caught.value.hint

@@ -15,7 +15,8 @@ from pathlib import Path
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
 from spec_debug.session.formats import claude_layout
 from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
-from spec_debug.session.reader import iter_json_records, transcript_stem
+from spec_debug.session.formats.compressed import transcript_stem
+from spec_debug.session.reader import iter_json_records
 
 SPAWN_TOOLS = frozenset({"Task", "Agent"})
 """``Task`` on CLI 2.0.x, ``Agent`` on 2.1.x (TRANSCRIPTS.md section 1a)."""

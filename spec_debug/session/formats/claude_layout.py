@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.session.events import ReadStats
-from spec_debug.session.reader import PACKED_SUFFIXES, iter_json_records, read_head, transcript_stem
+from spec_debug.session.formats.compressed import SUFFIXES, read_head, transcript_stem
+from spec_debug.session.reader import iter_json_records
 
 _FIRST_LINES = 50
 
@@ -30,7 +31,7 @@ def is_session_folder(path: Path) -> bool:
 def trunk_candidates(folder: Path) -> list[Path]:
     """Where the trunk of the session folder ``<sessionId>/`` is: ``<sessionId>.jsonl`` beside
     it, or that file compressed (``gzip -r`` over a project folder)."""
-    return [folder.parent / f"{folder.name}.jsonl{suffix}" for suffix in ("", *PACKED_SUFFIXES)]
+    return [folder.parent / f"{folder.name}.jsonl{suffix}" for suffix in ("", *SUFFIXES)]
 
 
 def agent_files(folder: Path) -> list[Path]:
@@ -45,7 +46,7 @@ def _agent_glob(folder: Path, pattern: str) -> list[Path]:
     copied without what its links pointed at), a folder or a FIFO under an agent's name is no
     transcript: opening it would fail, or wait forever."""
     found = list(folder.glob(pattern))
-    for suffix in PACKED_SUFFIXES:
+    for suffix in SUFFIXES:
         found += folder.glob(pattern + suffix)
     return [path for path in found if path.is_file()]
 
