@@ -286,8 +286,8 @@ def resolve_target(
         proxy_command = None
     timeout = connect_timeout_s
     if timeout is None:
-        timeout = _number(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)
-    keepalive = _number(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
+        timeout = _seconds(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)
+    keepalive = _seconds(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
     if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
         keepalive = DEFAULT_KEEPALIVE_S
     known_hosts = _user_known_hosts_files(entry.get("userknownhostsfile"))
@@ -512,6 +512,25 @@ def _split_files(value: str | None) -> tuple[str, ...]:
     if not value:
         return ()
     return tuple(os.path.expanduser(part) for part in shlex.split(value))
+
+
+_TIME_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def _seconds(value: str | None, key: str, default: float) -> float:
+    """A time value as ssh(1) reads ConnectTimeout and ServerAliveInterval: seconds, or
+    `1m30s`-style sums of s/m/h/d/w units (sshd_config(5), TIME FORMATS; openssh-portable:
+    misc.c, convtime); `none` (ConnectTimeout) leaves our default. A plain `90` still works;
+    `1m` was refused as "not a number" and the whole run stopped."""
+    if value is None or value.strip().lower() == "none":
+        return default
+    text = value.strip()
+    if re.fullmatch(r"\d+\.\d+", text):  # fractions of a second: not ssh(1)'s, accepted as before
+        return float(text)
+    parts = re.findall(r"(\d+)([sSmMhHdDwW]?)", text)
+    if not parts or "".join(number + unit for number, unit in parts) != text:
+        raise UsageError(f"ssh config: {key} {value!r} is not a time (write seconds, or e.g. 1m30s)")
+    return float(sum(int(number) * _TIME_UNITS[unit.lower()] for number, unit in parts))
 
 
 def _number(value: str | None, key: str, default: float) -> float:

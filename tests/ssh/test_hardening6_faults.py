@@ -655,3 +655,16 @@ def test_an_inventory_host_ansible_reaches_through_docker_fails_alone_saying_so(
         f"trainer: ansible_connection 'community.docker.docker' (in {inventory}) is not supported: "
         "spec-debug reaches hosts over ssh, or local"
     )
+
+
+def test_time_values_in_ssh_config_are_read_as_ssh_reads_them(client: ClientSetup, sshd: SshServer) -> None:
+    """`ServerAliveInterval 1m` and `ConnectTimeout 1m30s` are valid for ssh(1) (TIME FORMATS);
+    they stopped the whole run as "not a number"."""
+    client.alias("timed", sshd, ServerAliveInterval="1m", ConnectTimeout="1m30s")
+    with SSHTransport.connect("timed", client.options()) as transport:
+        target = transport.connection.target
+        assert (target.keepalive_s, target.connect_timeout_s) == (60.0, 90.0)
+    client.alias("untimed", sshd, ConnectTimeout="soon")
+    with pytest.raises(UsageError) as caught:
+        SSHTransport.connect("untimed", client.options())
+    assert caught.value.message.startswith("ssh config: ConnectTimeout 'soon' is not a time")
