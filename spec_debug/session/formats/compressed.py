@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import shutil
 import subprocess
@@ -85,7 +86,7 @@ def decompressed(f: BinaryIO, kind: str, path: Path) -> Iterator[BinaryIO]:
             yield stream
         return
     with _ZstdPipe(path) as stream:
-        yield stream  # type: ignore[misc]
+        yield stream  # type: ignore[misc]  # a BufferedIOBase
 
 
 @contextmanager
@@ -127,27 +128,27 @@ def read_head(path: Path, size: int, unreadable: list[str] | None = None) -> byt
         return b"".join(parts)
 
 
-class _ZstdPipe:
+class _ZstdPipe(io.BufferedIOBase):
     """``zstd -dc FILE`` as a stream: its output read as it comes, its exit status checked
     at the end (a cut or corrupt frame makes it fail after what it could decode), and the
     process stopped when the reader stops early."""
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         # -q: no progress line on stderr; "--": a file name that starts with "-" stays a name.
         self._proc = subprocess.Popen(["zstd", "-dcq", "--", str(path)], stdin=subprocess.DEVNULL,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=READ_BUFFER)
         self._out = self._proc.stdout
         self._done = False
 
-    def __enter__(self) -> _ZstdPipe:
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        if self._proc.poll() is None:
-            self._proc.kill()
-        self._proc.wait()
-        self._out.close()
-        self._proc.stderr.close()
+    def close(self) -> None:
+        if not self.closed:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            self._out.close()
+            self._proc.stderr.close()
+        super().close()
 
     def _checked(self, data: bytes) -> bytes:
         if not data and not self._done:
@@ -157,21 +158,17 @@ class _ZstdPipe:
                 raise ZstdError(message.splitlines()[-1] if message else f"zstd exited with {self._proc.returncode}")
         return data
 
+    def readable(self) -> bool:
+        return True
+
     def read1(self, size: int = -1) -> bytes:
         return self._checked(self._out.read1(size))
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int | None = -1) -> bytes:
         return self._checked(self._out.read(size))
 
-    def readline(self, size: int = -1) -> bytes:
+    def readline(self, size: int | None = -1) -> bytes:
         return self._checked(self._out.readline(size))
 
     def peek(self, size: int = 0) -> bytes:
         return self._out.peek(size)
-
-    def readable(self) -> bool:
-        return True
-
-    @property
-    def closed(self) -> bool:
-        return self._out.closed
