@@ -135,7 +135,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     # scrolled out of it.
     if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return [ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))]
-    if _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
+    # Both name what died in single quotes: one memchr spares most outputs both scans.
+    if "'" in output and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
         return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])]
     if "'" in output and _HAS_PANIC(output) and (m := _reported(_PANIC, output, failed)):
         if m.group("file"):
