@@ -315,14 +315,15 @@ class Run:
             return errored, findings, step.on_failure == "stop"
 
         if self.options.gate is not None:
-            decision = self.options.gate.before_step(host, step, command)
+            # Shown on a terminal (screen-shared, recorded): masked like the record.
+            decision = self.options.gate.before_step(host, step, self._clean(command))
             if decision == "quit":
                 self.interrupt("quit in step-through mode")
                 raise _Abort()
             if decision == "skip":
                 return self._skipped(step, host, "skipped by the user (step-through)"), [], False
 
-        self.options.reporter.step_started(host, step, command)
+        self.options.reporter.step_started(host, step, self._clean(command))
         try:
             if step.fetch is not None:
                 result, findings = self._fetch(step, host, transport, context)

@@ -458,3 +458,16 @@ def test_a_var_named_like_a_short_password_is_masked_everywhere(tmp_path):
     assert record["vars"] == {"db_pass": MASK, "bypass": "cache"}
     assert record["steps"][0]["stdout"] == f"connecting with {MASK} (cache)\n"
     assert "Zq8wPl0mNo" not in _everything_written(run_dir)
+
+
+def test_step_through_shows_the_command_with_its_secrets_masked(tmp_path):
+    """--step prints each command before asking; the session is often screen-shared."""
+    import subprocess
+    import sys
+
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nvars:\n  api_key: ''\nsteps:\n  - id: call\n    run: echo {{ api_key }} >/dev/null\n")
+    proc = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"),
+                           "--step", "--var", f"api_key={API_KEY}"], input="r\n", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert f"echo {MASK}" in proc.stderr and API_KEY not in proc.stderr + proc.stdout
