@@ -32,6 +32,14 @@ SESSION_ID = "55550000-0000-4000-8000-000000000001"
 COMPRESS = {"gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}
 
 
+_CHAT_CALL = [
+    {"role": "user", "content": "check gpu01"},
+    {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+        "name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi"})}}]},
+]
+"""An OpenAI chat turn that runs one command (TRANSCRIPTS.md section 1e)."""
+
+
 def _seen(analysis) -> dict:
     """What a reader of the postmortem sees of a session, without the file names."""
     return {
@@ -241,11 +249,7 @@ def test_pretty_printed_as_windows_and_archives_keep_it(tmp_path, variant):
 
 def test_one_pretty_printed_chat_request_is_still_one_document(tmp_path):
     # A request body saved with `jq .`: one object whose "messages" array is the conversation.
-    body = {"model": "m", "messages": [
-        {"role": "user", "content": "why is gpu01 slow?"},
-        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
-            "name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi"})}}]},
-        {"role": "tool", "tool_call_id": "c1", "content": "ok"}]}
+    body = {"model": "m", "messages": [*_CHAT_CALL, {"role": "tool", "tool_call_id": "c1", "content": "ok"}]}
     path = tmp_path / "request.json"
     path.write_text(json.dumps(body, indent=2) + "\n")
     analysis = analyze_path(path)
@@ -323,10 +327,7 @@ def test_a_session_slurped_into_one_array_reads_as_its_records(tmp_path, sample,
 
 
 def test_an_openai_messages_array_is_still_read_as_chat(tmp_path):
-    messages = [{"role": "user", "content": "check gpu01"},
-                {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
-                    "name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi"})}}]},
-                {"type": "function_call_output", "call_id": "c1", "output": "ok"}]
+    messages = [*_CHAT_CALL, {"type": "function_call_output", "call_id": "c1", "output": "ok"}]  # Responses API item
     path = tmp_path / "chat.json"
     path.write_text(json.dumps(messages, indent=2))
     analysis = analyze_path(path)
@@ -404,10 +405,7 @@ def test_a_spread_session_whose_first_record_is_a_screenshot(tmp_path, shape):
 
 
 def test_a_compressed_chat_export_array_is_read(tmp_path):
-    messages = [{"role": "user", "content": "check gpu01"},
-                {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
-                    "name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi"})}}]},
-                {"role": "tool", "tool_call_id": "c1", "content": "ok"}]
+    messages = [*_CHAT_CALL, {"role": "tool", "tool_call_id": "c1", "content": "ok"}]
     path = tmp_path / "chat.json.xz"
     path.write_bytes(lzma.compress(json.dumps({"messages": messages}, indent=2).encode()))
     analysis = analyze_path(path)
