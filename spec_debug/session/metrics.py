@@ -135,7 +135,11 @@ _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z][
 _VALUE_AFTER = re.compile(r"\s*(?P<sep>[:=])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
 _ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _](?:len|length)\b\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)")
-_ACCEPT_RATE = re.compile(r"ccept(?:ance)?[ _]rate\b\s*(?:[:=]|of|is|was)?\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+# "accept rate: 0.55", "acceptance rate of ~62%", and with the percentage first: "a 62%
+# acceptance rate".
+_ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
+_RATE_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+_PCT_JUST_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:draft\s+)?$")
 
 
 @dataclass(slots=True)
@@ -532,12 +536,15 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if not _accept_word_at(text, m.start()):
             continue
         found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, m.start(), m.end())))
-    for m in _ACCEPT_RATE.finditer(text):
-        if not _accept_word_at(text, m.start()):
+    for word in _ACCEPT_RATE_WORD.finditer(text):
+        at = word.start()
+        if not _accept_word_at(text, at):
             continue
-        value = float(m.group("value"))
-        unit = "%" if m.group("pct") else "ratio"
-        found.append(Metric("accept_rate", value, unit, _context(text, m.start(), m.end())))
+        if (m := _RATE_AFTER.match(text, word.end())) is not None:
+            unit = "%" if m.group("pct") else "ratio"
+            found.append(Metric("accept_rate", float(m.group("value")), unit, _context(text, at, m.end())))
+        elif (m := _PCT_JUST_BEFORE.search(text, max(0, at - 20), at - 1)) is not None:
+            found.append(Metric("accept_rate", float(m.group("value")), "%", _context(text, m.start(), word.end())))
 
 
 def _accept_word_at(text: str, at: int) -> bool:

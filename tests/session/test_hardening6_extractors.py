@@ -480,3 +480,10 @@ def test_vllm_spec_decode_counters_give_acceptance():
     # before: nothing
     assert _readings(VLLM_SPEC_COUNTERS) == [("accept_length", 3.047), ("accept_rate", 68.25)]
     assert _readings(VLLM_SPEC_COUNTERS.replace("3432.0", "0.0")) == []  # nothing drafted yet
+
+
+def test_acceptance_rates_written_with_the_percentage_first_or_about():
+    # before: nothing for either
+    assert _readings("With 3 steps we see a 62% acceptance rate, up from 41%.") == [("accept_rate", 62.0)]
+    assert _readings("acceptance rate ~62%") == [("accept_rate", 62.0)]
+    assert _readings("The acceptance rate is low.") == []
