@@ -100,6 +100,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         detection.append(f"Throughput below the no-speculation baseline: {sd501.evidence[0]}")
     if a.errors:
         e = a.errors[0]
+        if (e.exception or "").endswith("ExceptionGroup") and len(a.errors) > 1 and a.errors[1].seq == e.seq:
+            e = a.errors[1]  # the group only carries it: "unhandled errors in a TaskGroup (1 sub-exception)"
         detection.append(f"First error: {e.exception or e.kind}: {_short(e.message, 160)} [msg {e.seq}] ({e.agent}).")
 
     root_causes = [{

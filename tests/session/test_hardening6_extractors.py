@@ -487,3 +487,28 @@ def test_acceptance_rates_written_with_the_percentage_first_or_about():
     assert _readings("With 3 steps we see a 62% acceptance rate, up from 41%.") == [("accept_rate", 62.0)]
     assert _readings("acceptance rate ~62%") == [("accept_rate", 62.0)]
     assert _readings("The acceptance rate is low.") == []
+
+
+def test_the_first_error_of_an_exception_group_is_its_sub_exception(tmp_path):
+    from spec_debug.session.postmortem import postmortem_view
+    # CPython 3.11 Lib/traceback.py prints a TaskGroup failure so (a health probe of the server)
+    group = (
+        "  + Exception Group Traceback (most recent call last):\n"
+        '  |   File "/root/probe.py", line 14, in <module>\n'
+        "  |     asyncio.run(main())\n"
+        '  |   File "/usr/lib/python3.11/asyncio/taskgroups.py", line 147, in __aexit__\n'
+        "  |     raise me from None\n"
+        "  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)\n"
+        "  +-+---------------- 1 ----------------\n"
+        "    | Traceback (most recent call last):\n"
+        '    |   File "/root/probe.py", line 8, in probe\n'
+        "    |     raise ConnectionRefusedError(111, \"Connect call failed ('10.1.230.174', 30000)\")\n"
+        "    | ConnectionRefusedError: [Errno 111] Connect call failed ('10.1.230.174', 30000)\n"
+        "    +------------------------------------\n")
+    m = _session()
+    m.prompt("Is the SGLang server on gpu01 up?")
+    _, seq = m.bash("python3 /root/probe.py", group, exit_code=1)
+    detection = postmortem_view(_analyze(tmp_path, m))["detection"]
+    # before: "First error: ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)"
+    assert detection[-1] == (f"First error: ConnectionRefusedError: [Errno 111] Connect call failed ('10.1.230.174', "
+                             f"30000) [msg {seq}] (main).")
