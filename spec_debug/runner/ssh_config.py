@@ -20,8 +20,13 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
+import fnmatch
 import getpass
 import glob
+import ipaddress
 import os
 import re
 import shlex
@@ -269,6 +274,8 @@ def resolve_target(
             f"{destination.host}: cannot resolve host name {destination.host!r} in any CanonicalDomains of your ssh config",
             hint="check the name; CanonicalizeFallbackLocal no forbids trying it as given",
         ) from None
+    except UsageError:
+        raise
     except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
     user = entry.get("user") or getpass.getuser()
@@ -377,6 +384,42 @@ class _OpenSSHTokens(paramiko.SSHConfig):
 
         return _TOKEN.sub(expand, value)
 
+    def _does_match(
+        self, match_list: list[dict[str, object]], target_hostname: str, canonical: bool, final: bool, options: dict[str, object]
+    ) -> object:
+        """`Match` criteria paramiko does not know, evaluated as ssh(1) does, before its own.
+
+        paramiko counts a criterion it does not know as met (paramiko/config.py, _does_match),
+        so `Match localnetwork 10.0.0.0/8` + `ProxyJump none` (OpenSSH 9.4: "on the office
+        network, no bastion") applied everywhere, and a misspelt `Match hots gpu*` matched
+        every host; ssh(1) refuses an unknown criterion ("Unsupported Match attribute",
+        openssh-portable: readconf.c, match_cfg_line).
+        """
+        known: list[dict[str, object]] = []
+        for candidate in match_list:
+            kind, param = str(candidate["type"]).lower(), str(candidate.get("param") or "")
+            if kind in _PARAMIKO_MATCH_CRITERIA:
+                known.append(candidate)
+                continue
+            if kind == "localnetwork":
+                passed = _on_local_network(param)
+            elif kind == "tagged":  # the Tag keyword (or -P): none set is the empty tag
+                passed = _pattern_list_matches(str(options.get("tag") or ""), param)
+            elif kind == "sessiontype":  # ours are commands (exec) and SFTP, never a shell
+                passed = _pattern_list_matches("exec", param)
+            elif kind in ("command", "version"):  # no one remote command; we are not OpenSSH
+                passed = False
+            else:
+                raise UsageError(
+                    f"ssh config: Match {candidate['type']} is not a criterion ssh(1) knows",
+                    hint="ssh_config(5), Match: all, canonical, final, exec, localnetwork, host, originalhost, tagged, user, localuser",
+                )
+            if self._should_fail(passed, candidate):
+                return False
+        if not known:
+            return True
+        return super()._does_match(known, target_hostname, canonical, final, options)
+
     def canonicalize(self, hostname: str, options: dict[str, object], domains: list[str]) -> str:
         """CanonicalizeHostname as ssh(1) applies it (openssh-portable: ssh.c, main and
         resolve_canonicalize): to the HostName when one is set, never to an address or a name
@@ -394,6 +437,83 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         if name != hostname and (_is_address(name) or name.count(".") > int(str(options.get("canonicalizemaxdots", 1)))):
             return name
         return str(super().canonicalize(name, options, domains))
+
+
+_PARAMIKO_MATCH_CRITERIA = frozenset({"all", "canonical", "final", "exec", "host", "originalhost", "user", "localuser"})
+
+
+def _pattern_list_matches(value: str, patterns: str) -> bool:
+    """ssh(1)'s match_pattern_list: comma-separated globs, a matching `!glob` vetoes."""
+    matched = False
+    for pattern in patterns.split(","):
+        negated = pattern.startswith("!")
+        if fnmatch.fnmatchcase(value, pattern[1:] if negated else pattern):
+            if negated:
+                return False
+            matched = True
+    return matched
+
+
+def _on_local_network(networks: str) -> bool:
+    """`Match localnetwork`: whether an address of an interface that is up lies in one of the
+    comma-separated CIDR networks (openssh-portable: readconf.c, check_match_ifaddrs)."""
+    try:
+        wanted = [ipaddress.ip_network(cidr.strip(), strict=False) for cidr in networks.split(",") if cidr.strip()]
+    except ValueError as exc:
+        raise UsageError(f"ssh config: Match localnetwork {networks}: {exc}") from None
+    return any(address in network for address in _interface_addresses() for network in wanted if address.version == network.version)
+
+
+class _Sockaddr(ctypes.Structure):
+    _fields_ = [("family", ctypes.c_ushort), ("data", ctypes.c_ubyte * 14)]
+
+
+class _SockaddrIn6(ctypes.Structure):
+    _fields_ = [("family", ctypes.c_ushort), ("port", ctypes.c_ushort), ("flowinfo", ctypes.c_uint32),
+                ("address", ctypes.c_ubyte * 16), ("scope", ctypes.c_uint32)]
+
+
+class _Ifaddrs(ctypes.Structure):
+    pass
+
+
+_Ifaddrs._fields_ = [  # struct ifaddrs, getifaddrs(3) (Linux layout)
+    ("next", ctypes.POINTER(_Ifaddrs)), ("name", ctypes.c_char_p), ("flags", ctypes.c_uint),
+    ("address", ctypes.POINTER(_Sockaddr)), ("netmask", ctypes.POINTER(_Sockaddr)),
+    ("broadcast", ctypes.POINTER(_Sockaddr)), ("data", ctypes.c_void_p),
+]
+_IFF_UP = 0x1
+
+
+@functools.lru_cache(maxsize=1)
+def _interface_addresses() -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, ...]:
+    """The addresses of this machine's interfaces that are up, as getifaddrs(3) lists them
+    (the stdlib has no binding); none where it cannot be called (then no localnetwork matches)."""
+    if not os.path.exists("/proc/self"):  # the Linux struct layout above; elsewhere: none
+        return ()
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    except OSError:
+        return ()
+    head = ctypes.POINTER(_Ifaddrs)()
+    if libc.getifaddrs(ctypes.byref(head)) != 0:
+        return ()
+    found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
+    try:
+        entry = head
+        while entry:
+            item = entry.contents
+            if item.address and item.flags & _IFF_UP:
+                family = item.address.contents.family
+                if family == socket.AF_INET:
+                    found.append(ipaddress.IPv4Address(bytes(item.address.contents.data[2:6])))
+                elif family == socket.AF_INET6:
+                    six = ctypes.cast(item.address, ctypes.POINTER(_SockaddrIn6)).contents
+                    found.append(ipaddress.IPv6Address(bytes(six.address)))
+            entry = item.next
+    finally:
+        libc.freeifaddrs(head)
+    return tuple(found)
 
 
 def _is_address(name: str) -> bool:

@@ -668,3 +668,22 @@ def test_time_values_in_ssh_config_are_read_as_ssh_reads_them(client: ClientSetu
     with pytest.raises(UsageError) as caught:
         SSHTransport.connect("untimed", client.options())
     assert caught.value.message.startswith("ssh config: ConnectTimeout 'soon' is not a time")
+
+
+def test_match_criteria_paramiko_does_not_know_are_evaluated_not_taken_as_met(client: ClientSetup, sshd: SshServer) -> None:
+    """paramiko counted `Match localnetwork` / `Match tagged` (OpenSSH 9.4) as always met: the
+    "off the office network, go through the bastion" block applied everywhere."""
+    elsewhere = "240.0.0.0/8"  # reserved (RFC 1112 class E): on no interface
+    client.config.write_text(
+        f"Match originalhost gpu01 localnetwork {elsewhere}\n  ProxyJump bastion.unreachable.invalid\n"
+        f"Match originalhost gpu01 tagged prod\n  ProxyJump bastion.unreachable.invalid\n"
+        f"Match originalhost gpu01 localnetwork 127.0.0.0/8\n  Port {sshd.port}\n"
+        f"Host gpu01\n  HostName 127.0.0.1\n  Port 1\n  IdentityFile {client.key.path}\n  UserKnownHostsFile {client.known_hosts}\n"
+    )
+    with SSHTransport.connect("gpu01", client.options()) as transport:
+        assert transport.connection.via == [] and transport.connection.target.port == sshd.port
+    # A criterion ssh(1) does not know makes the config unusable, as for ssh(1).
+    client.config.write_text("Host typo\n  HostName 127.0.0.1\nMatch hots gpu*\n  User nobody\n")
+    with pytest.raises(UsageError) as caught:
+        SSHTransport.connect("typo", client.options())
+    assert caught.value.message == "ssh config: Match hots is not a criterion ssh(1) knows"
