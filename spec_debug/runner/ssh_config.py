@@ -417,7 +417,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             if self._should_fail(passed, candidate):
                 return False
         if not known:
-            return True
+            return bool(match_list)  # an empty list is a Host block's: no Match to meet
         return super()._does_match(known, target_hostname, canonical, final, options)
 
     def canonicalize(self, hostname: str, options: dict[str, object], domains: list[str]) -> str:
