@@ -85,6 +85,14 @@ class SessionAnalysis:
         }
 
 
+def _no_match_status(ev: Event, exit_code: int | None) -> bool:
+    """The result says exit status 1 and nothing else (Claude Code: "Exit code 1" alone)."""
+    if exit_code == 1:
+        return True
+    text = ev.text.strip()
+    return text in ("Exit code 1", "Error: Exit code 1") or (text.startswith("Exit code 1\n") and not text[12:].strip())
+
+
 def _same(record):
     return record
 
@@ -333,6 +341,11 @@ class _SessionState:
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
+        if failed and record is not None and exit_code in (1, None) and shell.selects_lines(record.inner) \
+                and all(e.kind in ("exit_code", "tool_error") for e in found) and _no_match_status(ev, exit_code):
+            # grep(1): "the exit status is 1 if no lines were selected": a search that found
+            # nothing is an answer, not a failure (ps aux | grep sglang with no server up)
+            failed, found, exit_code = False, (), 1
         host = record.host if record else None
         if record is not None:
             record.exit_code = exit_code

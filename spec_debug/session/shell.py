@@ -710,6 +710,22 @@ def _main_script(command: str) -> str:
     return argv[2] if len(argv) > 2 else ""
 
 
+# Programs whose exit status 1 means "nothing found" or "not equal", not a failure: grep(1)
+# ("1 if no lines were selected, 2 if an error occurred"), rg, pgrep(1), diff(1), cmp, test.
+_SELECTORS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "pgrep", "diff", "cmp", "test", "[", "[["})
+
+
+@lru_cache(maxsize=4096)
+def selects_lines(command: str) -> bool:
+    """The exit status of ``command`` is a selector's (the last command of its pipeline or
+    list is grep, rg, pgrep, diff or test), so 1 means "nothing matched"."""
+    argvs = _segments_of(command) if command.strip() else ()
+    if not argvs:
+        return False
+    argv = _unwrap(list(argvs[-1]))
+    return bool(argv) and argv[0].rsplit("/", 1)[-1] in _SELECTORS
+
+
 _NUM = re.compile(r"\d+")
 _WS = re.compile(r"\s+")
 

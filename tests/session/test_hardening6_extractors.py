@@ -512,3 +512,18 @@ def test_the_first_error_of_an_exception_group_is_its_sub_exception(tmp_path):
     # before: "First error: ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)"
     assert detection[-1] == (f"First error: ConnectionRefusedError: [Errno 111] Connect call failed ('10.1.230.174', "
                              f"30000) [msg {seq}] (main).")
+
+
+def test_a_search_that_finds_nothing_is_no_error(tmp_path):
+    m = _session()
+    m.prompt("Is the SGLang server on gpu01 running?")
+    # Claude Code reports each as is_error with "Exit code 1" (grep(1): 1 = no line selected)
+    _, ps = m.bash(f"ssh root@{GPU} 'ps aux | grep -v grep | grep sglang.launch_server'", "", exit_code=1)
+    m.bash(f"ssh root@{GPU} 'grep -n \"CUDA error\" /root/sglang_server.log'", "", exit_code=1)
+    m.bash(f"ssh root@{GPU} 'test -f /models/kimi-k2.5-eagle3/d2t.npy'", "", exit_code=1)
+    _, missing = m.bash(f"ssh root@{GPU} 'grep -n x /root/missing.log'",
+                        "grep: /root/missing.log: No such file or directory", exit_code=2)
+    a = _analyze(tmp_path, m)
+    # before: four errors ("exit code 1" three times), a failing-call count of 4
+    assert [(e.seq, e.kind) for e in a.errors] == [(missing, "exit_code")]
+    assert [(c.exit_code, c.is_error) for c in a.commands] == [(1, False), (1, False), (1, False), (2, True)]
