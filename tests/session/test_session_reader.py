@@ -42,10 +42,11 @@ def test_fast_and_stdlib_paths_agree_line_by_line(tmp_path, monkeypatch):
     assert json.dumps(fast) == json.dumps(slow)
     assert fast_stats == slow_stats
     # What each line became: the three the stdlib accepts are kept, with their values.
-    assert [index for index, _, _ in fast] == [0, 1, 6, 7]
-    assert fast[0][2]["text"] == "lone \ud800 surrogate"
-    assert fast[2][2]["ok"] == [1, 2.5, "é", None, True]
-    assert (fast_stats.broken_json, fast_stats.non_object, fast_stats.records) == (2, 2, 8)
+    assert [index for index, _, _ in fast] == [0, 1, 2, 6, 7]
+    assert fast[0][2]["text"] == "lone \ufffd surrogate"
+    assert fast[2][2]["text"] == "\ufffd\ufffd not UTF-8"
+    assert fast[3][2]["ok"] == [1, 2.5, "é", None, True]
+    assert (fast_stats.broken_json, fast_stats.non_object, fast_stats.records) == (1, 2, 8)
 
 
 def test_an_integer_past_64_bits_is_kept_as_a_number(tmp_path):
