@@ -9,7 +9,8 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
 # "could be" and "might be" guess at a cause, except before a word that rates an action
 # ("it might be worth checking", "this could be useful"): agents write those all the time.
 _HYPOTHESIS = re.compile(
-    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|likely (?:because|due to)|"
+    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
+    r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|(?:this|that|which) suggests|"
     r"(?:could|might) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
     r"a good idea|a bit|slightly|fine|ok(?:ay)?)\b)|"
     r"root cause|the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be))\b"
@@ -47,8 +48,8 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 
 
 # Cheap substring tests on the lowered text before any regex runs over a long message.
-_HYPOTHESIS_WORDS = ("suspect", "hypothes", "likely", "could be", "might be", "root cause", "the issue",
-                     "the problem", "the bottleneck", "the bug", "the culprit")
+_HYPOTHESIS_WORDS = ("suspect", "hypothes", "likely", "probably", "my guess", "my theory", "suggests", "could be",
+                     "might be", "root cause", "the issue", "the problem", "the bottleneck", "the bug", "the culprit")
 _OUTCOME_WORDS = ("confirm", "fixed", "was it", "verified", "ruled out", "rules out", "no change", "no difference",
                   "no improvement", "no effect", "help", "not the", "n't the", "change anything", "a difference",
                   "works", "worked")

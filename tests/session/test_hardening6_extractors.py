@@ -527,3 +527,14 @@ def test_a_search_that_finds_nothing_is_no_error(tmp_path):
     # before: four errors ("exit code 1" three times), a failing-call count of 4
     assert [(e.seq, e.kind) for e in a.errors] == [(missing, "exit_code")]
     assert [(c.exit_code, c.is_error) for c in a.commands] == [(1, False), (1, False), (1, False), (2, True)]
+
+
+def test_hypotheses_in_other_usual_wordings():
+    from spec_debug.session.reasoning import hypotheses
+    # before: none of these was a hypothesis
+    for text in ("My guess is that the draft was trained on different layers.",
+                 "This suggests the served hidden states are shifted by one layer.",
+                 "The slowdown is probably caused by the draft running every step.",
+                 "The most likely explanation is a d2t offset bug."):
+        assert hypotheses(text) == [text]
+    assert hypotheses("I will probably restart the server.") == []
