@@ -51,13 +51,22 @@ _CONCAT = re.compile(r"\b(?:torch\.)?(?:con)?cat(?:enate)?\(\s*(?:\[((?:[^\[\]\n
 _TOP_COMMA = re.compile(r",(?![^\[]*\])")  # a comma outside brackets
 _CONCAT_ITEM = re.compile(r"layer|embed|hidden|aux|\bh\d|\bhs?\[")
 _LAYER_IDS = re.compile(r"(?:eagle_)?aux_hidden_state_layer_ids[\"']?\s*[:=]\s*[\[(]\s*([\d,\s]+)[\])]")
-_D2T_MISSING = re.compile(r"(?:\bno|missing|without)\s+(?:a\s+)?[`'\"]?d2t\b|\bd2t\b[^\n]{0,40}\b(?:missing|not found|absent)\b|KeyError: '?d2t'?", re.I)
-_D2T_ABSOLUTE = re.compile(r"\bd2t\b[^\n]{0,80}\b(?:absolute|not (?:an )?offset)|\babsolute (?:token )?ids?\b[^\n]{0,60}\bd2t\b", re.I)
+# What is said about d2t is negated as often as not ("d2t is not missing", "there is no d2t
+# problem", "an offset table, not absolute ids"): a "not"/"n't" between d2t and the word, or
+# a noun after "no d2t", says the opposite.
+_NOT_BETWEEN = r"(?:(?!\bnot\b|n't\b|\bno\b)[^\n])"
+_D2T_MISSING = re.compile(
+    r"(?:\bno|missing|without)\s+(?:a\s+)?[`'\"]?d2t\b(?![`'\"]?\s+(?:problem|issue|bug|mismatch|difference|change|error)s?\b)"
+    r"|\bd2t\b" + _NOT_BETWEEN + r"{0,40}\b(?:missing|not found|absent)\b|KeyError: '?d2t'?", re.I)
+_D2T_ABSOLUTE = re.compile(r"\bd2t\b" + _NOT_BETWEEN + r"{0,80}\b(?:absolute|not (?:an )?offset)"
+                           r"|(?<!not )\babsolute (?:token )?ids?\b[^\n]{0,60}\bd2t\b", re.I)
 _NORM_FLAG = re.compile(
     r"\b(norm_before_residual|norm_before_fc|fc_norm|norm_output)\b[^\n]{0,80}?\b(?:ignor\w*|not (?:read|used|supported|honou?red)|unsupported)"
     r"|\b(?:ignor\w*|does not (?:read|honou?r|support))\b[^\n]{0,80}?\b(norm_before_residual|norm_before_fc|fc_norm|norm_output)\b", re.I)
 
 
+# "does not ignore norm_before_residual", "is no longer ignored": the flag is read.
+_NOT_IGNORED = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:be(?:en)?\s+)?ignor", re.I)
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
 # one character every match must hold (a one-character ``in`` is a memchr).
@@ -202,7 +211,8 @@ def text_observations(text: str) -> list[Observation]:
     if "_" in text and "norm" in text and ("norm_before" in text or "fc_norm" in text or "norm_output" in text):
         m = _NORM_FLAG.search(text)
         if m:
-            out.append(Observation("SD701", _around(text, m.start(), m.end())))
+            if not _NOT_IGNORED.search(text, max(0, m.start() - 20), m.end()):
+                out.append(Observation("SD701", _around(text, m.start(), m.end())))
     return out
 
 

@@ -538,3 +538,21 @@ def test_hypotheses_in_other_usual_wordings():
                  "The most likely explanation is a d2t offset bug."):
         assert hypotheses(text) == [text]
     assert hypotheses("I will probably restart the server.") == []
+
+
+def test_what_an_agent_rules_out_about_d2t_and_norm_flags_is_no_finding():
+    from spec_debug.session.spec_facts import text_observations
+
+    def codes(text):
+        return [o.code for o in text_observations(text)]
+    # before: SD301, SD301, SD302, SD701, SD701 (each an error-severity finding in the postmortem)
+    assert codes("d2t is not missing; it is in model.safetensors.") == []
+    assert codes("There is no d2t problem here: the vocab is shared.") == []
+    assert codes("d2t is an offset table, not absolute ids.") == []
+    assert codes("SGLang 0.5 does not ignore norm_before_residual anymore.") == []
+    assert codes("norm_before_residual is no longer ignored since 0.5.2.") == []
+    # what they do say still counts
+    assert codes("The checkpoint has no d2t, so draft ids are used as target ids.") == ["SD301"]
+    assert codes("the d2t tensor was not found in model.safetensors") == ["SD301"]
+    assert codes("d2t holds absolute target ids instead of offsets") == ["SD302"]
+    assert codes("norm_before_residual is not read by SGLang 0.4.6") == ["SD701"]
