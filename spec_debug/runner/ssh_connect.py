@@ -26,7 +26,7 @@ import time
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
 import paramiko
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
@@ -40,6 +40,7 @@ from spec_debug.runner.ssh_hostkeys import KnownHosts, preferred_key_types, veri
 DEFAULT_MAX_SESSIONS = 10
 """sshd_config(5) MaxSessions default: channels one connection may have open at once."""
 _MAX_JUMP_DEPTH = 8
+_T = TypeVar("_T")
 
 # paramiko logs a traceback at ERROR level for every failed handshake; with no logging set up,
 # Python prints it to stderr. We report each failure as one line instead.
@@ -370,29 +371,21 @@ def _getaddrinfo(hostname: str, port: int) -> list[tuple]:  # type: ignore[type-
 
     A name lookup against a DNS server that does not answer blocks in the C library for the
     resolver's timeout x attempts (resolv.conf(5): 5 s x 2 by default, per name server), and
-    nothing can interrupt it; ssh(1)'s ConnectTimeout does not cover it either. The lookup runs
-    in a helper thread that this one stops waiting for on abandon_connects() (Ctrl-C); the
-    helper ends on its own when the resolver gives up.
+    nothing can interrupt it; ssh(1)'s ConnectTimeout does not cover it either. This thread
+    stops waiting for it on abandon_connects() (Ctrl-C); the lookup ends on its own later.
     """
-    done = threading.Event()
-    outcome: list[object] = []
+    return _abandonable_call(lambda: socket.getaddrinfo(hostname, port, 0, socket.SOCK_STREAM))
 
-    def look_up() -> None:
-        try:
-            outcome.append(socket.getaddrinfo(hostname, port, 0, socket.SOCK_STREAM))
-        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
-            outcome.append(exc)
-        done.set()
 
-    with abandonable(done.set):
-        threading.Thread(target=look_up, name=f"resolve-{hostname}", daemon=True).start()
-        done.wait()
-    if not outcome:  # woken by abandon_connects()
+def _abandonable_call(call: Callable[[], _T], discard: Callable[[_T], None] | None = None) -> _T:
+    """call_unless(call) as a stage of opening a connection: abandon_connects() ends the wait
+    (OSError ECONNABORTED, as an abandoned TCP connect)."""
+    me = threading.get_ident()
+    with abandonable(lambda: None):  # abandon_connects() then marks this thread, seen below
+        result = call_unless(call, lambda: me in _ABANDONED, discard=discard)
+    if result is None:
         raise OSError(errno.ECONNABORTED, "abandoned")
-    result = outcome[0]
-    if isinstance(result, BaseException):
-        raise result
-    return result  # type: ignore[return-value]
+    return result
 
 
 def _proxy_command(target: SSHTarget) -> "_ProxyCommand":
@@ -507,62 +500,61 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
 
 
 def _open_direct_tcpip(gateway: Connection, target: SSHTarget) -> paramiko.Channel:
-    """gateway.transport.open_channel("direct-tcpip", ...), abandonable.
-
-    The jump host answers only once its own TCP connect to the target ends, and closing the
-    jump connection to stop the wait would cut off every other host behind it.
-    """
-    me = threading.get_ident()
-    with abandonable(lambda: None):  # abandon_connects() then marks this thread, seen below
-        channel = open_channel_unless(
-            lambda: gateway.transport.open_channel(
-                "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
-            ),
-            lambda: me in _ABANDONED,
-        )
-    if channel is None:
-        raise OSError(errno.ECONNABORTED, "abandoned")
-    return channel
+    """gateway.transport.open_channel("direct-tcpip", ...), abandonable: the jump host answers
+    only once its own TCP connect to the target ends, and closing the jump connection to stop
+    the wait would cut off every other host behind it."""
+    return _abandonable_call(
+        lambda: gateway.transport.open_channel(
+            "direct-tcpip", (target.hostname, target.port), ("127.0.0.1", 0), timeout=target.connect_timeout_s
+        ),
+        discard=close_channel,
+    )
 
 
 _GIVE_UP_POLL_S = 0.05
 
 
-def open_channel_unless(open_channel: Callable[[], paramiko.Channel], give_up: Callable[[], bool]) -> paramiko.Channel | None:
-    """`open_channel()`'s channel (or its exception), or None as soon as `give_up()` is true.
+def call_unless(call: Callable[[], _T], give_up: Callable[[], bool], *, discard: Callable[[_T], None] | None = None) -> _T | None:
+    """`call()`'s result (or its exception), or None as soon as `give_up()` is true.
 
-    paramiko's open_channel waits for the server's answer in a loop that nothing outside can
-    cut short but closing the whole connection (paramiko/transport.py, open_channel): a hung
-    sshd, or a jump host still dialing the target, holds it for the whole channel timeout.
-    The open runs in a helper thread that the caller stops waiting for (Ctrl-C); a channel
-    granted after that is closed by the helper, so the server is not left holding it.
+    For the blocking calls of opening a connection that nothing outside can cut short: a
+    name lookup, paramiko's wait for a channel (paramiko/transport.py, open_channel: only
+    closing the whole connection ends it). `call` runs in a helper thread that the caller
+    stops waiting for (Ctrl-C); a result that comes after that goes to `discard`.
     """
     done = threading.Event()
-    outcome: list[object] = []  # [channel] or [exception]
+    outcome: list[object] = []  # [result] or [exception]
     given_up = threading.Event()
 
-    def open_it() -> None:
+    def run() -> None:
         try:
-            channel: object = open_channel()
+            result: object = call()
         except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
-            channel = exc
-        outcome.append(channel)
+            outcome.append(exc)
+            done.set()
+            return
+        outcome.append(result)
         done.set()
-        if given_up.is_set() and isinstance(channel, paramiko.Channel):
-            close_channel(channel)
+        if given_up.is_set() and discard is not None:
+            discard(result)  # type: ignore[arg-type]
 
-    threading.Thread(target=open_it, name="channel-open", daemon=True).start()
+    threading.Thread(target=run, name="call-unless", daemon=True).start()
     while not done.wait(_GIVE_UP_POLL_S):
         if give_up():
             given_up.set()
-            if outcome and isinstance(outcome[0], paramiko.Channel):  # it came meanwhile
-                close_channel(outcome[0])
+            if outcome and discard is not None and not isinstance(outcome[0], BaseException):
+                discard(outcome[0])  # type: ignore[arg-type]  # it came meanwhile
             return None
-    result = outcome[0]
-    if isinstance(result, BaseException):
-        raise result
-    assert isinstance(result, paramiko.Channel)
-    return result
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0]  # type: ignore[return-value]
+
+
+def open_channel_unless(open_channel: Callable[[], paramiko.Channel], give_up: Callable[[], bool]) -> paramiko.Channel | None:
+    """A channel, or None when `give_up()` came first: a hung sshd, or a jump host still
+    dialing the target, holds paramiko's open for the whole channel timeout. A channel
+    granted after that is closed, so the server is not left holding it."""
+    return call_unless(open_channel, give_up, discard=close_channel)
 
 
 # How long the jump connection's thread waits, on the server's CLOSE of a forwarded channel,

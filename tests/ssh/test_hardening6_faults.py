@@ -16,8 +16,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -25,9 +26,15 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.hosts import resolve_hosts
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from spec_debug.runner.ssh_errors import ConnectionLostError, HostUnreachableError, RemoteFileError, RemoteShellError
+from spec_debug.runner.ssh_errors import (
+    ConnectionLostError,
+    HostUnreachableError,
+    RemoteFileError,
+    RemoteShellError,
+)
 from spec_debug.runner.transport import CommandOutcome
 from tests.ssh.faults import freeze
+from tests.ssh.test_abandon_connects import blackhole  # noqa: F401 - a fixture: a port whose SYNs go unanswered
 from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer, write_ssh_config
 
 StartServer = Callable[..., SshServer]
@@ -40,25 +47,6 @@ def load_run(out: Path) -> dict[str, Any]:
     return json.loads((run_dir / "run.json").read_text())
 
 
-@pytest.fixture
-def blackhole() -> Iterator[int]:
-    """A loopback port whose SYNs go unanswered: a listener that never accepts, backlog full."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(0)
-    port = int(listener.getsockname()[1])
-    fillers = []
-    for _ in range(3):
-        filler = socket.socket()
-        filler.setblocking(False)
-        filler.connect_ex(("127.0.0.1", port))
-        fillers.append(filler)
-    time.sleep(0.1)
-    yield port
-    for sock in (*fillers, listener):
-        sock.close()
-
-
 def spec_debug_run(client: ClientSetup, playbook: Path, out: Path, *hosts: str, args: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
     host_args = [arg for host in hosts for arg in ("--host", host)]
     return subprocess.Popen(
@@ -68,6 +56,31 @@ def spec_debug_run(client: ClientSetup, playbook: Path, out: Path, *hosts: str, 
         stderr=subprocess.PIPE,
         env={**os.environ, "COLUMNS": "200"},
     )
+
+
+def ctrl_c_when(process: subprocess.Popen[bytes], ready: Callable[[], bool], out: Path) -> tuple[int, float, dict[str, Any]]:
+    """Send SIGINT to a `spec-debug run` once `ready()`; its exit code, how long it took to
+    end after the signal, and its record (checked to say the run and its host were aborted)."""
+    try:
+        deadline = time.monotonic() + 20
+        while not ready():
+            assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+            time.sleep(0.1)
+        interrupted = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        code = process.wait(timeout=40)
+        took = time.monotonic() - interrupted
+    finally:
+        if process.poll() is None:
+            process.kill()
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    assert "Traceback" not in stderr, stderr
+    assert code == 3, stderr
+    record = load_run(out)
+    [host] = record["hosts"]
+    assert record["status"] == "aborted" and host["status"] == "aborted", host
+    assert not any(f["code"] == "SD005" for f in record["findings"])
+    return code, took, record
 
 
 def test_ctrl_c_while_the_bastion_is_still_reaching_the_target_ends_the_run_at_once(
@@ -84,27 +97,9 @@ def test_ctrl_c_while_the_bastion_is_still_reaching_the_target_ends_the_run_at_o
     out = tmp_path / "runs"
     fillers = _dialing(blackhole)  # the blackhole's own backlog fillers
     process = spec_debug_run(client, playbook, out, "behind")
-    try:
-        deadline = time.monotonic() + 20
-        # Wait until the bastion's sshd is dialing the target (one more SYN_SENT to the port).
-        while _dialing(blackhole) <= fillers:
-            assert time.monotonic() < deadline and process.poll() is None, process.communicate()
-            time.sleep(0.1)
-        interrupted = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        code = process.wait(timeout=40)
-        took = time.monotonic() - interrupted
-    finally:
-        if process.poll() is None:
-            process.kill()
-    stderr = process.stderr.read().decode() if process.stderr else ""
-    assert "Traceback" not in stderr, stderr
-    assert code == 3, stderr
+    # Once the bastion's sshd is dialing the target (one more SYN_SENT to the port).
+    _, took, _ = ctrl_c_when(process, lambda: _dialing(blackhole) > fillers, out)
     assert took < 5, f"Ctrl-C waited {took:.1f} s for the bastion's connect"
-    record = load_run(out)
-    [host] = record["hosts"]
-    assert record["status"] == "aborted" and host["status"] == "aborted", host
-    assert not any(f["code"] == "SD005" for f in record["findings"])
 
 
 def _dialing(port: int) -> int:
@@ -415,26 +410,15 @@ def test_ctrl_c_while_a_host_name_is_still_being_looked_up_ends_the_run_at_once(
          "sh", *inner],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"},
     )
-    try:
-        deadline = time.monotonic() + 20
-        while not list(out.glob("*/run.json")):
-            assert time.monotonic() < deadline and process.poll() is None, process.communicate()
-            time.sleep(0.1)
-        time.sleep(1.0)  # the lookup is now waiting on the silent server
-        interrupted = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        code = process.wait(timeout=40)
-        took = time.monotonic() - interrupted
-    finally:
-        if process.poll() is None:
-            process.kill()
-    stderr = process.stderr.read().decode() if process.stderr else ""
-    assert "Traceback" not in stderr, stderr
-    assert code == 3, stderr
+    started: list[float] = []
+
+    def lookup_under_way() -> bool:  # a second after the run began, its lookup waits on the silent server
+        if list(out.glob("*/run.json")) and not started:
+            started.append(time.monotonic())
+        return bool(started) and time.monotonic() - started[0] > 1.0
+
+    _, took, _ = ctrl_c_when(process, lookup_under_way, out)
     assert took < 4, f"Ctrl-C waited {took:.1f} s for a DNS lookup"
-    record = load_run(out)
-    [host] = record["hosts"]
-    assert record["status"] == "aborted" and host["status"] == "aborted", host
 
 
 def test_ctrl_c_while_a_hung_sshd_has_not_opened_the_steps_channel_stops_at_once(
