@@ -478,6 +478,13 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
     try:
         return _JumpSocket(_open_direct_tcpip(gateway, target), gateway)
     except paramiko.ChannelException as exc:
+        if exc.code == _OPEN_ADMINISTRATIVELY_PROHIBITED:
+            raise HostUnreachableError(
+                f"{target.alias}: jump host {gateway.target.alias} refuses to forward connections to {where} ({exc.text})",
+                hint=f"{gateway.target.alias}'s sshd_config forbids it (AllowTcpForwarding no, DisableForwarding yes, "
+                "a PermitOpen list), or your key's authorized_keys line does (restrict, permitopen=); "
+                "`ssh -J` is refused the same way: ask for forwarding to be allowed, or use another jump host",
+            ) from None
         raise HostUnreachableError(
             f"{target.alias}: jump host {gateway.target.alias} could not open a connection to {where} ({exc.text})",
             hint="check the target's HostName/Port as seen from the jump host, and AllowTcpForwarding there",
@@ -555,6 +562,11 @@ def open_channel_unless(open_channel: Callable[[], paramiko.Channel], give_up: C
     dialing the target, holds paramiko's open for the whole channel timeout. A channel
     granted after that is closed, so the server is not left holding it."""
     return call_unless(open_channel, give_up, discard=close_channel)
+
+
+# RFC 4254 section 5.1: SSH_OPEN_ADMINISTRATIVELY_PROHIBITED, what sshd answers a direct-tcpip
+# open its configuration forbids (openssh-portable: channels.c, channel_connect_to_port).
+_OPEN_ADMINISTRATIVELY_PROHIBITED = 1
 
 
 # How long the jump connection's thread waits, on the server's CLOSE of a forwarded channel,

@@ -671,3 +671,21 @@ def test_match_criteria_paramiko_does_not_know_are_evaluated_not_taken_as_met(cl
     with pytest.raises(UsageError) as caught:
         SSHTransport.connect("typo", client.options())
     assert caught.value.message == "ssh config: Match hots is not a criterion ssh(1) knows"
+
+
+@pytest.mark.parametrize("bastion_config", ["DisableForwarding yes\n", "PermitOpen 192.0.2.1:22\n"], ids=["no-forwarding", "permitopen"])
+def test_a_bastion_that_forbids_forwarding_says_so_at_once(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, bastion_config: str
+) -> None:
+    bastion = sshd_factory("h6noforward", extra_config=bastion_config)
+    client.trust(bastion)
+    client.alias("bastion", bastion)
+    client.alias("behind", sshd, ProxyJump="bastion")
+    started = time.monotonic()
+    with pytest.raises(HostUnreachableError) as caught:
+        SSHTransport.connect("behind", client.options())
+    assert time.monotonic() - started < 5
+    assert caught.value.message == (
+        f"behind: jump host bastion refuses to forward connections to 127.0.0.1:{sshd.port} (Administratively prohibited)"
+    )
+    assert "AllowTcpForwarding no" in (caught.value.hint or "")
