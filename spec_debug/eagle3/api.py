@@ -117,7 +117,11 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
     has_final = info.num_slots > cfg.num_aux
     if not has_final:
         notes.append(f"the dump has {info.num_slots} slots per position, as many as the draft's "
-                     "aux states: no final-layer slot, so targets are the data's next tokens")
+                     "aux states: no final-layer slot, so targets are the data's next tokens"
+                     + ("" if info.layer_ids else
+                        f" (a speculators dump always ends with the final layer: if this is "
+                        f"one, it holds {info.num_slots - 1} aux states and was made for "
+                        "another draft)"))
     spec = SampleSpec(hidden_size=Ht, num_slots=info.num_slots, vocab_size=cfg.vocab_size)
     return spec, has_final, notes
 
@@ -261,7 +265,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     out = result.to_dict()
     out.update({
         "model": str(model), "data": str(data), "target": resolved_target.path,
-        "target_source": resolved_target.source, "layout_source": resolved.how, "ignored_norm_flags": ignored,
+        "target_source": resolved_target.source, "layout_source": resolved.how,
+        # where the scored positions come from: the files, speculators' dataset beside them,
+        # or nowhere (every position scored)
+        "loss_mask_source": ("file" if info.has_loss_mask else
+                             "dataset" if masks is not None else "none"), "ignored_norm_flags": ignored,
         "num_target_layers": n_layers, "data_format": info.format,
         "draft": cfg.summary(), "vocab_issues": vocab_issues,
     })

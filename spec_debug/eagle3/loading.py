@@ -214,6 +214,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     embed_source = "draft"
     missing: list[str] = []
     non_finite: list[str] = []
+    zero: list[str] = []  # weight matrices of zeros: no trained draft has one
     with torch.no_grad():
         for name, param in model.state_dict().items():
             if name == "embed_tokens.weight" and (use_target_embedding
@@ -260,11 +261,19 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             bad = _non_finite(name, tensor)
             if bad:
                 non_finite.append(bad)
+            elif tensor.dim() >= 2 and not bool(tensor.any()):
+                zero.append(name)
             param.copy_(tensor.to(device=device, dtype=dtype))
     if missing:
         raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
                               + (" ..." if len(missing) > 8 else ""))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
+    if zero:
+        # a copy whose end was never written reads as zeros when the file was preallocated
+        # (parallel downloaders write into a full-size file); an export can drop a module too
+        notes.append(f"weight matrices that are all zeros: {', '.join(zero[:4])}"
+                     + (" ..." if len(zero) > 4 else "") + ": an incomplete copy of the "
+                     "checkpoint, or an export that left them out; copy it again")
     if non_finite:
         # speculators initialises embed_tokens and lm_head to NaN until load_verifier_weights
         # runs (EAGLE3.md section 8), so a draft saved before that step looks like this.

@@ -416,3 +416,31 @@ def test_hidden_states_of_another_dataset_row_are_skipped_as_speculators_skips_t
     assert out["samples"] == 1 and out["skipped_samples"] == 2
     assert re.search(r"hs_0.safetensors: its token_ids differ from row 0 of the dataset",
                      out["skipped"][0]["reason"])
+
+
+def test_a_copy_whose_end_reads_as_zeros_is_named(spec_world, tmp_path):
+    """A preallocated file whose last third was never written (a parallel download or copy
+    cut short) keeps a valid header and full size: the zeros read as weights, the accuracy
+    collapsed and the only hints were vocab-map issues about a t2d of zeros."""
+    root = _copy(spec_world, tmp_path)
+    path = root / "draft" / "model.safetensors"
+    content = bytearray(path.read_bytes())
+    tail = len(content) // 3
+    content[len(content) - tail:] = bytes(tail)
+    path.write_bytes(bytes(content))
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert any(re.search(r"weight matrices that are all zeros: .*lm_head.weight.*incomplete copy", n)
+               for n in out["notes"]), out["notes"]
+    assert not any("all zeros" in n for n in _eval(spec_world / "draft", spec_world / "data")["notes"])
+
+
+def test_dump_short_of_one_aux_state_says_it_was_made_for_another_draft(spec_world, tmp_path):
+    """A speculators dump of 2 aux layers + the final one (3 slots) given to this 3-aux draft:
+    read as 3 aux states without a final layer, with nothing to say it may be the other."""
+    root = _copy(spec_world, tmp_path)
+    _rewrite_samples(root / "data", lambda s: s.update(
+        hidden_states=s["hidden_states"][:, 1:].contiguous()))
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert out["reference"] == "data_tokens" and out["loss_mask_source"] == "none"
+    assert any("if this is one, it holds 2 aux states and was made for another draft" in n
+               for n in out["notes"]), out["notes"]
