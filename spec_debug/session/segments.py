@@ -67,8 +67,11 @@ class PhaseTracker:
                  ts: str | None = None) -> None:
         """A new trunk phase starts at ``seq``."""
         seg = self.current
-        if seg is not None and seg.events == 0 and seg.commands == 0:
-            seg.reason, seg.label = reason, label  # nothing happened yet: retitle instead
+        # Nothing happened yet, or only earlier blocks of this same message did (a Claude Code
+        # prompt whose first block is a <system-reminder>): retitle instead of leaving a
+        # one-block "Conversation" phase before it.
+        if seg is not None and seg.commands == 0 and (seg.events == 0 or seg.start_seq == seq):
+            seg.reason, seg.label = reason, label
             seg.timestamp = seg.timestamp or ts
             return
         if seg is not None:

@@ -556,3 +556,18 @@ def test_what_an_agent_rules_out_about_d2t_and_norm_flags_is_no_finding():
     assert codes("the d2t tensor was not found in model.safetensors") == ["SD301"]
     assert codes("d2t holds absolute target ids instead of offsets") == ["SD302"]
     assert codes("norm_before_residual is not read by SGLang 0.4.6") == ["SD701"]
+
+
+def test_a_prompt_after_a_system_reminder_block_opens_the_first_phase(tmp_path):
+    m = _session()
+    env = m._env("user")  # Claude Code CLI 2.x puts reminders in the prompt's own message, first
+    env["message"] = {"role": "user", "content": [
+        {"type": "text", "text": "<system-reminder>\nAs you answer the user's questions, you can use the following "
+                                 "context:\n# claudeMd\n</system-reminder>"},
+        {"type": "text", "text": "EAGLE-3 made serving slower on gpu01. Please find out why."}]}
+    m._add(env)
+    m.bash(f"ssh root@{GPU} nvidia-smi", "NVIDIA H200")
+    a = _analyze(tmp_path, m)
+    # before: a one-block "Conversation" phase [msg 0]…[msg 0] first, overlapping the real one
+    assert [(s.start_seq, s.end_seq, s.title) for s in a.segments] == [
+        (0, 2, f"EAGLE-3 made serving slower on gpu01. — Checking the GPUs on {GPU}")]
