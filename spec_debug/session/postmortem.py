@@ -179,8 +179,14 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         if not readings:
             continue
         before, after = readings[0], readings[-1]
-        row = {"name": name, "unit": before.unit, "before": before.value, "before_seq": before.seq,
-               "after": after.value, "after_seq": after.seq, "host": after.host, "readings": len(readings)}
+        unit, before_value, after_value = before.unit, before.value, after.value
+        if before.unit != after.unit and {before.unit, after.unit} == {"ratio", "%"}:
+            # SGLang logs the accept rate as a ratio, vLLM and people as a percentage: one row, one unit
+            unit = "%"
+            before_value = round(before.value * 100, 2) if before.unit == "ratio" else before.value
+            after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
+        row = {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
+               "after": after_value, "after_seq": after.seq, "host": after.host, "readings": len(readings)}
         out["rows"].append(row)
         out[name] = row
     base = next((m for m in a.metrics if m.name == "baseline_throughput"), None)

@@ -571,3 +571,18 @@ def test_a_prompt_after_a_system_reminder_block_opens_the_first_phase(tmp_path):
     # before: a one-block "Conversation" phase [msg 0]…[msg 0] first, overlapping the real one
     assert [(s.start_seq, s.end_seq, s.title) for s in a.segments] == [
         (0, 2, f"EAGLE-3 made serving slower on gpu01. — Checking the GPUs on {GPU}")]
+
+
+def test_an_accept_rate_read_as_a_ratio_then_a_percentage_is_one_unit_in_the_impact_table(tmp_path):
+    from spec_debug.session.postmortem import postmortem_view
+    m = _session()
+    m.prompt("EAGLE-3 accepts too little on gpu01.")
+    _, first = m.bash(f"ssh root@{GPU} 'tail -n 1 /root/sglang_server.log'",
+                      "[2026-03-02 08:10:00 TP0] Decode batch, #running-req: 1, #token: 900, token usage: 0.01, "
+                      "accept len: 1.02, accept rate: 0.51, cuda graph: True, gen throughput (token/s): 54.80, "
+                      "#queue-req: 0")
+    _, last = m.bash(f"ssh root@{GPU} 'vllm bench serve --model /models/Kimi-K2.5 --num-prompts 64'",
+                     "Acceptance rate (%):                     68.25\nAcceptance length:                       3.73")
+    row = postmortem_view(_analyze(tmp_path, m))["impact"]["accept_rate"]
+    # before: "0.51 ratio" then "68.25 ratio"
+    assert (row["before"], row["after"], row["unit"]) == (51.0, 68.25, "%")
