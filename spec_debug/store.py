@@ -203,7 +203,9 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
     if not raw.strip():
         raise UsageError(f"{path}: run.json is empty", hint="the run was stopped before its first write; run it again") from None
     try:
-        text = raw.decode("utf-8")
+        # utf-8-sig: a record saved again by a Windows editor starts with a BOM, which
+        # json.loads refuses ("Unexpected UTF-8 BOM").
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: run.json is not UTF-8 text (byte {exc.start})") from None
     try:

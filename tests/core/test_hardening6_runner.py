@@ -471,3 +471,12 @@ def test_step_through_shows_the_command_with_its_secrets_masked(tmp_path):
                            "--step", "--var", f"api_key={API_KEY}"], input="r\n", capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert f"echo {MASK}" in proc.stderr and API_KEY not in proc.stderr + proc.stdout
+
+
+def test_a_run_record_saved_again_with_a_bom_still_renders(tmp_path):
+    _, run_dir, record = _run(tmp_path, "name: p\nsteps:\n  - id: a\n    run: echo hi\n")
+    path = run_dir / "run.json"
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())  # Notepad's "UTF-8" adds one
+    result = run_cli("report", str(run_dir), "--format", "md")
+    assert result.code == 0, result.stderr
+    assert record["run_id"] in result.stdout
