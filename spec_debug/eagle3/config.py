@@ -113,8 +113,8 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json",
     # With both, transformers takes `rope_scaling or rope_parameters` whole, not merged
     # (modeling_rope_utils.py `convert_rope_params_to_dict`): the old-name dict wins and its
     # rope_theta comes from the top-level key or 10000, never from rope_parameters.
-    scaling = decoder.get("rope_scaling")
-    if isinstance(scaling, Mapping) and scaling:
+    scaling = _mapping(decoder.get("rope_scaling"), "rope_scaling", where)
+    if scaling:
         params = dict(scaling)
     else:
         params = dict(_mapping(decoder.get("rope_parameters"), "rope_parameters", where))

@@ -286,14 +286,17 @@ def test_rope_scaling_beside_rope_parameters_replaces_it_whole(tmp_path, verifie
     ({**LONGROPE, "long_factor": "1,2,3,4"}, r"long_factor is '1,2,3,4', expected a list"),
     ({"rope_type": "dynamic", "rope_theta": 10000.0}, r"'dynamic' needs factor"),
     ({"rope_type": "proportional", "rope_theta": 10000.0}, r"'proportional' is not supported"),
+    # the old key holding a bare kind: transformers would take the string as the rope dict
+    ({"rope_scaling": "linear"}, r"'rope_scaling' is str 'linear', expected a JSON object"),
 ], ids=["longrope-short-length", "longrope-no-long", "longrope-string", "dynamic-no-factor",
-        "unknown-kind"])
+        "unknown-kind", "rope_scaling-a-string"])
 def test_rope_the_forward_cannot_run_is_one_clear_error(tmp_path, verifiers, rope, message):
     from spec_debug.eagle3.config import CheckpointError
 
     out = tmp_path / "draft"
     _save_draft(out, verifiers["llama"], {})
-    _edit_decoder(out, lambda decoder: decoder.update(rope_parameters=rope))
+    edit = rope if "rope_scaling" in rope else {"rope_parameters": rope}
+    _edit_decoder(out, lambda decoder: decoder.update(edit))
     with pytest.raises(CheckpointError, match=message) as raised:
         load_draft(out, verifiers["llama"])
     assert "config.json" in str(raised.value)
