@@ -382,7 +382,9 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
 
 
-_TABLE_RULE = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)+\|?[ \t\r]*")
+# GFM's delimiter row, and tabulate's "psql"/"grid" rule under a header ("|------+-----|",
+# columns joined by "+").
+_TABLE_RULE = re.compile(r"[ \t]*[|+]?[ \t]*:?-{3,}:?[ \t]*(?:[|+][ \t]*:?-{3,}:?[ \t]*)+[|+]?[ \t\r]*")
 # A cell's reading is the number it starts with, after emphasis or "about" ("**96.8**", "~72",
 # "54.8 (-39%)"); a cell that starts otherwise ("1.44x (+44%)", "n/a") holds none.
 _CELL_NUMBER = re.compile(r"[*_~≈\s]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")

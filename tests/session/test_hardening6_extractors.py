@@ -586,3 +586,15 @@ def test_an_accept_rate_read_as_a_ratio_then_a_percentage_is_one_unit_in_the_imp
     row = postmortem_view(_analyze(tmp_path, m))["impact"]["accept_rate"]
     # before: "0.51 ratio" then "68.25 ratio"
     assert (row["before"], row["after"], row["unit"]) == (51.0, 68.25, "%")
+
+
+def test_a_tabulate_psql_table_printed_by_a_benchmark_script():
+    # python-tabulate's tablefmt="psql" (its README): "+" joints, a "|---+---|" rule under the header
+    table = ("Results:\n+--------------------+---------+--------------+\n"
+             "| config             |   tok/s |   accept len |\n"
+             "|--------------------+---------+--------------|\n"
+             "| baseline (no spec) |    90.1 |              |\n"
+             "| eagle3 steps=3     |    96.8 |         3.41 |\n"
+             "+--------------------+---------+--------------+")
+    # before: nothing
+    assert _readings(table) == [("baseline_throughput", 90.1), ("throughput", 96.8), ("accept_length", 3.41)]
