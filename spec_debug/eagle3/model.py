@@ -14,7 +14,8 @@ TTT attention (speculators attention.py `create_combined_mask_mod`,
 queries additionally see, for each earlier step j in 1..s, only the key of the *same row* from
 step j (one diagonal block per step). Instead of a [T, (s+1)T] mask we compute the T x T causal
 block plus s diagonal scores per row and take one softmax over both: the same numbers, without
-the wasted s*T^2 work.
+the wasted s*T^2 work. The causal block is computed a few query rows at a time (`query_blocks`),
+each over the keys those rows may see, so a long sample never holds an [h, T, T] matrix.
 """
 
 from __future__ import annotations
