@@ -168,7 +168,9 @@ def _check(
     expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str,
     streams: tuple[StreamCapture, ...] = (),
 ) -> tuple[bool, str]:
-    output = out_text + err_text
+    # stdout's last line and stderr's first are two lines: `printf 'done'` then an error on
+    # stderr must not read as "doneRuntimeError" (no ^ match, a needle found across both).
+    output = out_text + ("\n" if out_text and err_text and not out_text.endswith("\n") else "") + err_text
     if expectation.exit_code is not None:
         wanted = expectation.exit_code if isinstance(expectation.exit_code, list) else [expectation.exit_code]
         return outcome.exit_code in wanted, f"exit code {outcome.exit_code}"

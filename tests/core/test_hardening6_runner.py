@@ -480,3 +480,14 @@ def test_a_run_record_saved_again_with_a_bom_still_renders(tmp_path):
     result = run_cli("report", str(run_dir), "--format", "md")
     assert result.code == 0, result.stderr
     assert record["run_id"] in result.stdout
+
+
+def test_expectations_read_stdout_and_stderr_as_separate_lines(tmp_path):
+    """A progress line without a newline on stdout ran into stderr's first line: `^RuntimeError`
+    did not match and a needle spanning both streams was "found"."""
+    playbook = ("name: p\nsteps:\n  - id: launch\n"
+                "    run: \"printf 'loading weights... done'; echo 'RuntimeError: CUDA error: an illegal memory access' >&2\"\n"
+                "    expect:\n      - not_contains: doneRuntime\n      - matches: '^RuntimeError: CUDA error'\n")
+    result, _, record = _run(tmp_path, playbook)
+    assert record["steps"][0]["status"] == "passed", record["steps"][0]["expectations"]
+    assert result.code == 0
