@@ -235,7 +235,13 @@ def name_by_hint(found: list[Metric], hint: str) -> list[Metric]:
         for m in found:
             if m.hintable:
                 m.name = "standalone_accuracy"
-    found.sort(key=lambda m: m.name not in ("baseline_throughput", "validation_accuracy"))
+    # With several baselines (a table of models, each with its own), each is already read just
+    # before the readings it is the baseline of; moving them all first would compare every
+    # reading with the last model's baseline.
+    first = ("baseline_throughput", "validation_accuracy")
+    if sum(m.name == "baseline_throughput" for m in found) > 1:
+        first = ("validation_accuracy",)
+    found.sort(key=lambda m: m.name not in first)
     return found
 
 
@@ -457,6 +463,7 @@ def _tables(text: str, found: list[Metric]) -> list[tuple[int, int]]:
                 break
             row = _cells(line)
             row_kind = _header_kind(row[0]) if row else None
+            row_start = len(found)
             for c in range(1, min(len(row), len(header))):
                 kind, label, other = columns[c], row[0], header[c]
                 if kind is None:
@@ -475,6 +482,8 @@ def _tables(text: str, found: list[Metric]) -> list[tuple[int, int]]:
                 else:
                     unit = "%" if "%" in row[c] or "%" in header[c] or "%" in row[0] or value > 1 else "ratio"
                     found.append(Metric(kind, value, unit, context))
+            # a row's baseline first, so the row's other readings are compared with it
+            found[row_start:] = sorted(found[row_start:], key=lambda m: m.name != "baseline_throughput")
             pos = end + 1
         if read:
             spans.append((head_start, min(pos, len(text))))

@@ -598,3 +598,14 @@ def test_a_tabulate_psql_table_printed_by_a_benchmark_script():
              "+--------------------+---------+--------------+")
     # before: nothing
     assert _readings(table) == [("baseline_throughput", 90.1), ("throughput", 96.8), ("accept_length", 3.41)]
+
+
+def test_a_table_of_models_compares_each_with_its_own_baseline(tmp_path):
+    table = ("| Model | EAGLE-3 tok/s | Baseline tok/s |\n|---|---|---|\n"
+             "| Llama-3.1-70B | 45.2 | 30.1 |\n| Llama-3.1-8B | 140.3 | 90.4 |\n")
+    assert _readings(table) == [("baseline_throughput", 30.1), ("throughput", 45.2),
+                                ("baseline_throughput", 90.4), ("throughput", 140.3)]
+    m = _session()
+    m.prompt("Here is where EAGLE-3 stands:\n" + table)
+    # before: every baseline was moved first, so 45.2 was compared with 8B's 90.4: a false SD501
+    assert [f.code for f in _analyze(tmp_path, m).findings] == []
