@@ -607,5 +607,5 @@ def test_a_table_of_models_compares_each_with_its_own_baseline(tmp_path):
                                 ("baseline_throughput", 90.4), ("throughput", 140.3)]
     m = _session()
     m.prompt("Here is where EAGLE-3 stands:\n" + table)
-    # before: every baseline was moved first, so 45.2 was compared with 8B's 90.4: a false SD501
+    # moving every baseline of the text first (as for a sentence) compared 45.2 with 8B's 90.4: a false SD501
     assert [f.code for f in _analyze(tmp_path, m).findings] == []
