@@ -442,7 +442,11 @@ class _SessionState:
                 first, second = f"cat([{', '.join(seen[0])}])", f"cat([{', '.join(order)}])"
                 text = (f"[msg {ev.seq}] {first} vs {second}" if seen[1] == ev.seq else
                         f"[msg {seen[1]}] {first} vs [msg {ev.seq}] {second}")
-                self._finding("SD201", ev, text, extra_seqs=[seen[1]])
+                # the same layers, every index one apart: the +1 convention (hidden_states[3] of a
+                # HF forward is layer 2's output), as for two lists of layer ids below
+                shifts = {b[1] - a[1] for a, b in zip(seen[2], layers)} if \
+                    all(a[0] == b[0] for a, b in zip(seen[2], layers)) else set()
+                self._finding("SD202" if shifts in ({1}, {-1}) else "SD201", ev, text, extra_seqs=[seen[1]])
         for ids in x.layer_ids:
             seen = self.layer_ids_seen.get(len(ids))
             if seen is None:

@@ -609,3 +609,13 @@ def test_a_table_of_models_compares_each_with_its_own_baseline(tmp_path):
     m.prompt("Here is where EAGLE-3 stands:\n" + table)
     # moving every baseline of the text first (as for a sentence) compared 45.2 with 8B's 90.4: a false SD501
     assert [f.code for f in _analyze(tmp_path, m).findings] == []
+
+
+def test_the_same_layers_one_index_apart_are_the_plus_one_convention(tmp_path):
+    m = _session()
+    m.prompt("Check which hidden states the draft gets on gpu01.")
+    m.say("Training took torch.cat([hidden_states[3], hidden_states[31], hidden_states[59]], dim=-1) "
+          "from the HF forward.")
+    m.say("SGLang captures cat([layer2, layer30, layer58]).")
+    # before: SD201 (and any two different orders were one)
+    assert [f.code for f in _analyze(tmp_path, m).findings] == ["SD202"]
