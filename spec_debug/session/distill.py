@@ -71,8 +71,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     if first_prompt:
         words = " ".join(redact_text(first_prompt).split())
         description += ": " + (words if len(words) <= 200 else words[:199].rstrip() + "…")
-    if primary:
-        description += f". Run against the host the session used, e.g. --host {primary}."
+    if primary:  # one full stop between the prompt's last sentence and this one
+        description = description.rstrip(".") + f". Run against the host the session used, e.g. --host {primary}."
     return {
         "name": name or _slug(f"distilled_{session}")[:60],
         "description": description,

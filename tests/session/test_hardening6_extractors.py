@@ -619,3 +619,13 @@ def test_the_same_layers_one_index_apart_are_the_plus_one_convention(tmp_path):
     m.say("SGLang captures cat([layer2, layer30, layer58]).")
     # before: SD201 (and any two different orders were one)
     assert [f.code for f in _analyze(tmp_path, m).findings] == ["SD202"]
+
+
+def test_a_distilled_description_has_one_full_stop_after_the_prompt(tmp_path):
+    from spec_debug.session.distill import distill_playbook
+    m = _session()
+    m.prompt("EAGLE-3 on gpu01 is slow.")
+    m.bash(f"ssh root@{GPU} 'curl -s localhost:30000/get_server_info | jq .'", SERVER_INFO)
+    # before: "...: EAGLE-3 on gpu01 is slow.. Run against the host ..."
+    assert distill_playbook(_analyze(tmp_path, m))["description"].endswith(
+        f": EAGLE-3 on gpu01 is slow. Run against the host the session used, e.g. --host {GPU}.")
