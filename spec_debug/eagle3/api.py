@@ -204,7 +204,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     Without `target`, the verifier the draft's config names is used when it is here
     (`find_verifier=False`: never; the reference is then the data's next tokens)."""
     from spec_debug.eagle3.evaluate import evaluate
-    from spec_debug.eagle3.loading import build_draft
+    from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
     from spec_debug.eagle3.model import NormFlags
 
     if semantics not in SEMANTICS:
@@ -217,6 +217,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         raise UsageError(f"--engine-version: {exc}") from None
     checkpoint = open_draft(model)
     cfg = checkpoint.config
+    check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
     resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
     info = describe_data(data)
@@ -313,10 +314,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     import torch
 
     from spec_debug.eagle3.layout import CLEAR_MARGIN, probe
-    from spec_debug.eagle3.loading import build_draft
+    from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
 
     checkpoint = open_draft(model)
     cfg = checkpoint.config
+    check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
     resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
     info = describe_data(data)

@@ -183,20 +183,57 @@ class LoadedDraft:
     notes: list[str] = field(default_factory=list)
 
 
+def _meta_draft(checkpoint: DraftCheckpoint) -> Eagle3Draft:
+    try:
+        with torch.device("meta"):
+            return Eagle3Draft(checkpoint.config, fc_bias=checkpoint.has("fc.bias"),
+                               has_input_norm=checkpoint.has("input_norm.weight"),
+                               has_fc_norm=checkpoint.has("fc_norm.0.weight"))
+    except ValueError as exc:  # a config the forward cannot run (RoPE kind, activation)
+        raise CheckpointError(f"{checkpoint.path / 'config.json'}: {exc}") from None
+
+
+_CONFIG_OF_ANOTHER_DRAFT = ("config.json describes another draft than these weights (a config "
+                            "copied from another size, or weights from another run): put the "
+                            "config saved with the weights beside them")
+
+
+def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
+    """The draft the config describes (on the meta device), once the tensor headers agree
+    with it. Reads no tensor data, so it runs before the hidden states are looked at: a
+    config of another draft must be named as such, not as a dump "of another target"."""
+    cfg = checkpoint.config
+    model = _meta_draft(checkpoint)
+    norm = checkpoint.shape("norm.weight")
+    if norm is not None and norm != (cfg.hidden_size,):
+        raise CheckpointError(f"{checkpoint.path}: the weights are {norm[0]} wide (norm.weight "
+                              f"{list(norm)}), the config's hidden_size is {cfg.hidden_size}",
+                              hint=_CONFIG_OF_ANOTHER_DRAFT)
+    stored_layers = sorted({int(m.group(1)) for name in checkpoint.tensors.infos
+                            if (m := re.match(r"layers\.(\d+)\.", name))})
+    if stored_layers and len(stored_layers) < cfg.num_layers:
+        raise CheckpointError(f"{checkpoint.path}: the config's num_hidden_layers is "
+                              f"{cfg.num_layers}, the weights hold decoder layer(s) "
+                              f"{stored_layers}", hint=_CONFIG_OF_ANOTHER_DRAFT)
+    for name, param in model.state_dict().items():
+        got = checkpoint.shape(name)
+        if name == "embed_tokens.weight" or got is None or got == tuple(param.shape):
+            continue  # the embedding may come from the target (build_draft checks it)
+        reason = _shape_reason(name, got, cfg)
+        raise CheckpointError(f"{checkpoint.path}: " + (reason or (
+            f"{name} has shape {got}, the config implies {tuple(param.shape)}")),
+            hint="the config.json does not describe these weights: fix the config or "
+                 "re-export the checkpoint")
+    return model
+
+
 def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None = None,
                 device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
                 use_target_embedding: bool = False, load_target_head: bool = True) -> LoadedDraft:
     cfg = checkpoint.config
     dtype = resolve_dtype(dtype)
     device = resolve_device(device)
-    try:
-        with torch.device("meta"):
-            model = Eagle3Draft(cfg, fc_bias=checkpoint.has("fc.bias"),
-                                has_input_norm=checkpoint.has("input_norm.weight"),
-                                has_fc_norm=checkpoint.has("fc_norm.0.weight"))
-    except ValueError as exc:  # a config the forward cannot run (RoPE kind, activation)
-        raise CheckpointError(f"{checkpoint.path / 'config.json'}: {exc}") from None
-    model = model.to_empty(device=device)
+    model = check_weights_fit_config(checkpoint).to_empty(device=device)
     notes: list[str] = []
     if checkpoint.stored_prefix:
         # vLLM llama_eagle3.py load_weights and SGLang llama_eagle3.py look tensors up by their

@@ -444,3 +444,24 @@ def test_dump_short_of_one_aux_state_says_it_was_made_for_another_draft(spec_wor
     assert out["reference"] == "data_tokens" and out["loss_mask_source"] == "none"
     assert any("if this is one, it holds 2 aux states and was made for another draft" in n
                for n in out["notes"]), out["notes"]
+
+
+@pytest.mark.parametrize("change, message", [
+    # a config of a wider draft beside these weights: the dump was blamed ("comes from another
+    # target model") because the data was checked against the config before the weights were
+    ({"hidden_size": 64}, r"the weights are 32 wide \(norm.weight \[32\]\), the config's "
+                          r"hidden_size is 64"),
+    # a two-layer draft's config beside one-layer weights: eight "missing tensors" were listed
+    ({"num_hidden_layers": 2}, r"the config's num_hidden_layers is 2, the weights hold decoder "
+                               r"layer\(s\) \[0\]"),
+])
+def test_config_of_another_draft_is_named_before_the_data_is_blamed(spec_world, tmp_path, change, message):
+    root = _copy(spec_world, tmp_path)
+    _edit_config(root / "draft", lambda c: c["transformer_layer_config"].update(change))
+    for command in ("eval", "layout"):
+        result = runner.invoke(drafter_app, [command, "--model", str(root / "draft"), "--data",
+                                             str(root / "data"), "--target", str(root / "target")])
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        text = " ".join(result.output.split())
+        assert re.search(f"error: .*{message}", text), text
+        assert "hint: config.json describes another draft than these weights" in text
