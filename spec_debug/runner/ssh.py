@@ -143,6 +143,7 @@ class SSHTransport(Transport):
         # server allows one session per connection (MaxSessions 1) and the step holds it.
         self._reconnect = reconnect
         self._sessions = threading.BoundedSemaphore(max_sessions)
+        self._home: str | None = None
         self._files = self._remote_files(connection)
         # Whether sshd ever granted us a session channel: a refusal before the first one is
         # a server that allows no sessions (MaxSessions 0, a Match block), not a busy one.
@@ -181,10 +182,12 @@ class SSHTransport(Transport):
         return transport
 
     def _remote_files(self, connection: Connection) -> RemoteFiles:
-        return RemoteFiles(
+        files = RemoteFiles(
             self.host, connection.transport, self._session_slot, self._open_file_session,
             start_timeout_s=connection.target.connect_timeout_s,
         )
+        files.home = self._home
+        return files
 
     def _reopen_if_closed_while_idle(self) -> None:
         """Open the connection again when the server closed it while no command ran.
@@ -212,16 +215,20 @@ class SSHTransport(Transport):
         connection.close()
 
     def check_login_shell(self) -> None:
-        """Run a no-op through the wrapper: an account whose shell cannot run commands (nologin,
-        a ForceCommand) then fails here, as an unreachable host does, before any step."""
+        """Run `pwd` through the wrapper: an account whose shell cannot run commands (nologin,
+        a ForceCommand) then fails here, as an unreachable host does, before any step. Where
+        the commands start (the login directory) is what `~` means for file copies too."""
         stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
         limit = max(self._connection.target.connect_timeout_s, 10.0)
-        outcome = self.run("true", stdout=stdout, stderr=stderr, timeout_s=limit)
+        outcome = self.run("pwd", stdout=stdout, stderr=stderr, timeout_s=limit)
         if outcome.timed_out:
             raise RemoteShellError(
                 f"{self.host}: a no-op command did not finish within {limit:g} s after login",
                 hint="the login shell's rc files hang (a stuck NFS home, a prompt) or a ForceCommand waits for input",
             )
+        home = stdout.text().strip()
+        if outcome.exit_code == 0 and home.startswith("/") and "\n" not in home:
+            self._home = self._files.home = home
 
     # -- commands ---------------------------------------------------------------------------
 

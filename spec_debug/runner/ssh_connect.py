@@ -480,7 +480,8 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
     except paramiko.ChannelException as exc:
         if exc.code == _OPEN_ADMINISTRATIVELY_PROHIBITED:
             raise HostUnreachableError(
-                f"{target.alias}: jump host {gateway.target.alias} refuses to forward connections to {where} ({exc.text})",
+                f"{target.alias}: jump host {gateway.target.alias} could not open a connection to {where}: "
+                f"it refuses to forward connections there ({exc.text})",
                 hint=f"{gateway.target.alias}'s sshd_config forbids it (AllowTcpForwarding no, DisableForwarding yes, "
                 "a PermitOpen list), or your key's authorized_keys line does (restrict, permitopen=); "
                 "`ssh -J` is refused the same way: ask for forwarding to be allowed, or use another jump host",

@@ -38,15 +38,25 @@ _STALL_S = 120.0
 _DEATH_NOTICE_S = 0.3
 
 
-def sftp_path(remote_path: str) -> str:
-    """SFTP paths are relative to the login directory, so `~/x` is `x` and `~` is `.`."""
+def sftp_path(remote_path: str, home: str | None = None) -> str:
+    """`~/x` is `x` and `~` is `.`: relative to where the SFTP server starts, the login directory.
+
+    With `home` (the login directory as the host's shell sees it), `~` paths and relative
+    ones are made absolute under it: an SFTP server may start elsewhere (`Subsystem sftp
+    internal-sftp -d /data`: sftp-server(8), -d), where an upload to `~/x` would land in
+    /data/x and the step that runs it would not find it.
+    """
     if remote_path in ("~", "~/"):
-        return "."
-    if remote_path.startswith("~/"):
-        return remote_path[2:] or "."
-    if remote_path.startswith("~"):
+        relative = "."
+    elif remote_path.startswith("~/"):
+        relative = remote_path[2:] or "."
+    elif remote_path.startswith("~"):
         raise UsageError(f"remote path {remote_path!r}: only ~/ (the login user's home) is supported")
-    return remote_path
+    else:
+        relative = remote_path
+    if home is None or relative.startswith("/"):
+        return relative
+    return home if relative == "." else f"{home.rstrip('/')}/{relative}"
 
 
 class RemoteFiles:
@@ -70,10 +80,12 @@ class RemoteFiles:
         # paramiko's SFTPClient is not meant for concurrent requests from several threads.
         self._lock = threading.Lock()
         self._interrupted = threading.Event()
+        self.home: str | None = None
+        """The login directory as the shell sees it, once known (see sftp_path)."""
 
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
-        target = sftp_path(remote_path)
+        target = sftp_path(remote_path, self.home)
         with self._lock, self._errors(remote_path, upload=True):
             client = self._sftp()
             parent = os.path.dirname(target)
@@ -106,8 +118,8 @@ class RemoteFiles:
         (the connection dropped) leaves no truncated artifact behind."""
         with self._lock, self._errors(remote_path):
             client = self._sftp()
-            size = client.stat(sftp_path(remote_path)).st_size or 0
-            with client.open(sftp_path(remote_path), "rb") as remote:
+            size = client.stat(sftp_path(remote_path, self.home)).st_size or 0
+            with client.open(sftp_path(remote_path, self.home), "rb") as remote:
                 _quiet_prefetch_thread(remote)
                 remote.prefetch(size)
                 local_path.parent.mkdir(parents=True, exist_ok=True)
@@ -122,7 +134,7 @@ class RemoteFiles:
     def exists(self, remote_path: str) -> bool:
         with self._lock, self._errors(remote_path):
             try:
-                self._sftp().stat(sftp_path(remote_path))
+                self._sftp().stat(sftp_path(remote_path, self.home))
             except FileNotFoundError:
                 return False
             return True

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -282,29 +283,47 @@ class PamServer(SshServer):
         return super()._sshd_config().replace("UsePAM no\n", "UsePAM yes\n")
 
 
+@dataclass
+class SftpStartsElsewhere(SshServer):
+    """sshd whose SFTP server starts in another folder than the login home (sftp-server(8) -d)."""
+
+    sftp_start: str = "/"
+
+    def _sshd_config(self) -> str:
+        return super()._sshd_config().replace("Subsystem sftp internal-sftp\n", f"Subsystem sftp internal-sftp -d {self.sftp_start}\n")
+
+
+@pytest.fixture
+def variant_factory(tmp_path: Path, client_key: ClientKey) -> Iterator[Callable[[type[SshServer]], StartServer]]:
+    """sshd_factory for an SshServer subclass (a changed sshd_config line): servers stopped at the end."""
+    started: list[SshServer] = []
+
+    def factory_for(kind: type[SshServer]) -> StartServer:
+        def start(name: str, **kwargs: Any) -> SshServer:
+            server = kind(tmp_path / f"sshd-{name}", [client_key], **kwargs)
+            started.append(server)
+            return server.start()
+
+        return start
+
+    yield factory_for
+    for server in started:
+        server.stop()
+
+
 def test_an_expired_password_is_named_as_the_cause_not_the_login_shell(
-    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    client: ClientSetup, variant_factory: Callable[[type[SshServer]], StartServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With PAM, an expired password stops every command, key logins included (sshd prints
     "WARNING: Your password has expired."): before, the hint sent the user after a nologin
     shell or a ForceCommand."""
     if not Path("/etc/pam.d/sshd").exists():
         pytest.skip("no PAM configuration for sshd here")
-    def pam_factory(name: str, **kwargs: Any) -> SshServer:
-        server = PamServer(tmp_path / f"sshd-{name}", [client.key], **kwargs)
-        started.append(server)
-        return server.start()
-
-    started: list[SshServer] = []
-    try:
-        server = sshd_with_accounts("h6expired", pam_factory, tmp_path, monkeypatch, password_expired=True)
-        client.trust(server)
-        client.alias("expired", server)
-        with pytest.raises(RemoteShellError) as caught:
-            SSHTransport.connect("expired", client.options())
-    finally:
-        for server in started:
-            server.stop()
+    server = sshd_with_accounts("h6expired", variant_factory(PamServer), tmp_path, monkeypatch, password_expired=True)
+    client.trust(server)
+    client.alias("expired", server)
+    with pytest.raises(RemoteShellError) as caught:
+        SSHTransport.connect("expired", client.options())
     assert caught.value.message.startswith("expired: the login shell did not run the command: the account's password has expired")
     assert "chage" in (caught.value.hint or "")
 
@@ -686,6 +705,37 @@ def test_a_bastion_that_forbids_forwarding_says_so_at_once(
         SSHTransport.connect("behind", client.options())
     assert time.monotonic() - started < 5
     assert caught.value.message == (
-        f"behind: jump host bastion refuses to forward connections to 127.0.0.1:{sshd.port} (Administratively prohibited)"
+        f"behind: jump host bastion could not open a connection to 127.0.0.1:{sshd.port}: "
+        "it refuses to forward connections there (Administratively prohibited)"
     )
     assert "AllowTcpForwarding no" in (caught.value.hint or "")
+
+
+def test_tilde_paths_are_the_login_home_even_where_sftp_starts_elsewhere(
+    client: ClientSetup, variant_factory: Callable[[type[SshServer]], StartServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Subsystem sftp internal-sftp -d /srv/drop`: SFTP paths were relative to /srv/drop, so
+    `~/x` was uploaded there while the steps (and the probe bundle's runner) looked in the home."""
+    home, elsewhere = tmp_path / "home-of-h6", tmp_path / "sftp-start"
+    home.mkdir()
+    elsewhere.mkdir()
+    me = pwd.getpwuid(os.getuid())
+    account = f"h6home:x:{me.pw_uid}:{me.pw_gid}:h6:{home}:/bin/sh"
+
+    def start(name: str, **kwargs: Any) -> SshServer:
+        return variant_factory(SftpStartsElsewhere)(name, sftp_start=str(elsewhere), **kwargs)
+
+    server = sshd_with_accounts("h6sftpstart", start, tmp_path, monkeypatch, more_accounts=(account,))
+    client.trust(server)
+    client.alias("gpu", server, User="h6home")
+    source = tmp_path / "note.txt"
+    source.write_text("uploaded\n")
+    with SSHTransport.connect("gpu", client.options()) as transport:
+        transport.put(source, "~/notes/note.txt")
+        out = StreamCapture("stdout")
+        transport.run("cat ~/notes/note.txt", stdout=out, stderr=StreamCapture("stderr"))
+        assert out.text() == "uploaded\n"
+        transport.run("echo made-here > made.txt", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+        transport.get("made.txt", tmp_path / "made.txt")  # relative: the login home, as for the steps
+    assert (tmp_path / "made.txt").read_text() == "made-here\n"
+    assert list(elsewhere.iterdir()) == []
