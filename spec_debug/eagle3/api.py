@@ -384,14 +384,21 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         source = TARGET_FROM_CONFIG if target is not None else None
     # only the target's vocab size is needed: a directory with just config.json will do
     try:
-        vocab = load_target_config(target).vocab_size if target else None
+        target_cfg = load_target_config(target) if target else None
     except CheckpointError as exc:
         if source == TARGET_GIVEN:
             raise
         notes.append(f"the verifier the draft's config names ({checkpoint.config.verifier}) "
                      f"could not be read ({exc.message}): checked against the draft's own "
                      "vocab_size")
-        target, source, vocab = None, None, None
+        target, source, target_cfg = None, None, None
+    width = checkpoint.config.target_hidden_size
+    if source == TARGET_FROM_CONFIG and target_cfg is not None and target_cfg.hidden_size != width:
+        notes.append(f"the verifier the draft's config names ({checkpoint.config.verifier}, "
+                     f"found at {target}) has hidden_size {target_cfg.hidden_size}, the draft "
+                     f"takes {width}-wide states: not used; pass --target DIR")
+        target, source, target_cfg = None, None, None
+    vocab = target_cfg.vocab_size if target_cfg is not None else None
     out = check_checkpoint_vocab(checkpoint, vocab).to_dict()
     out.update({"target": str(target) if target else None, "target_source": source,
                 "notes": notes})

@@ -157,6 +157,10 @@ def test_verifier_path_reused_for_another_model_is_not_scored(spec_world, tmp_pa
     assert out["reference"] == "data_tokens" and out["target"] is None
     assert any("hidden_size 48, the draft takes 32-wide states: not used" in n
                for n in out["notes"]), out["notes"]
+    _edit_config(root / "target", lambda c: c.update(vocab_size=300))  # its vocab is not ours
+    vocab = _invoke("vocab", "--model", str(root / "draft"))
+    assert vocab["ok"] and vocab["target"] is None
+    assert any("hidden_size 48" in n for n in vocab["notes"])
 
 
 def _rewrite_samples(data: Path, change) -> None:
