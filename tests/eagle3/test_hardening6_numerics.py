@@ -52,8 +52,7 @@ def verifiers(tmp_path_factory):
 
 
 def _save_draft(out_dir, verifier_dir, decoder: dict[str, Any], *, arch: str = "llama",
-                layers: int = 1, draft_vocab: int = 48, name: str = "draft",
-                dtype: torch.dtype | None = None):
+                layers: int = 1, draft_vocab: int = 48, name: str = "draft"):
     """speculators' Eagle3DraftModel on a decoder config of `decoder` keys, random weights with
     every norm != 1 and every bias != 0, saved to out_dir."""
     from speculators.config import SpeculatorsConfig, VerifierConfig
@@ -87,8 +86,6 @@ def _save_draft(out_dir, verifier_dir, decoder: dict[str, Any], *, arch: str = "
                 param.normal_(1.0, 0.3, generator=generator)
             elif param_name.endswith(".bias"):
                 param.normal_(0.0, 0.5, generator=generator)
-    if dtype is not None:
-        model = model.to(dtype)
     model.eval().save_pretrained(out_dir)
     return model.state_dict()
 
@@ -107,8 +104,8 @@ def _reference_from_disk(out_dir, state):
     config = Eagle3SpeculatorConfig.from_pretrained(out_dir)
     config.transformer_layer_config._attn_implementation = "eager"
     model = Eagle3DraftModel(config)
-    model.load_state_dict({k: v.float() for k, v in state.items()}, strict=False)
-    return model.float().eval()
+    model.load_state_dict(state, strict=False)  # verifier_* are not saved, nor needed here
+    return model.eval()
 
 
 def _inputs(T: int, seed: int = 5):
@@ -127,6 +124,7 @@ def _max_diffs(reference, loaded, T: int, steps: int = STEPS) -> list[float]:
 
 
 def _world(tmp_path, verifiers, decoder, edit=None, **kwargs):
+    """(speculators' model, spec-debug's loaded draft) of one saved, optionally edited, draft."""
     out = tmp_path / "draft"
     state = _save_draft(out, verifiers[kwargs.get("arch", "llama")], decoder, **kwargs)
     if edit is not None:
