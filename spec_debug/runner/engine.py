@@ -304,6 +304,10 @@ class Run:
             if step.when and not evaluate(step.when, context, TemplateSite(step.id, "when")):
                 return self._skipped(step, host, f"skipped: when {step.when!r} is false"), [], False
             command = self._render_command(step, context, transport)
+            if step.run is not None and not (command or "").strip():
+                # `run: "{{ launch_cmd | raw }}"` with the var left empty ran nothing and passed:
+                # a check that checked nothing must not read as a clean result.
+                return self._skipped(step, host, "skipped: its command is empty (`run:` rendered to nothing: is a var it uses empty?)"), [], False
         except TransportError:
             raise
         except SpecDebugError as exc:

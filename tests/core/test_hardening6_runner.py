@@ -491,3 +491,13 @@ def test_expectations_read_stdout_and_stderr_as_separate_lines(tmp_path):
     result, _, record = _run(tmp_path, playbook)
     assert record["steps"][0]["status"] == "passed", record["steps"][0]["expectations"]
     assert result.code == 0
+
+
+def test_a_step_whose_command_renders_empty_is_skipped_not_passed(tmp_path):
+    """`run: "{{ launch_cmd | raw }}"` with the var left empty ran nothing, and its
+    `not_contains: error` passed: a clean result for a check that never ran."""
+    playbook = ('name: p\nvars:\n  launch_cmd: ""\nsteps:\n  - id: launch\n    run: "{{ launch_cmd | raw }}"\n'
+                "    expect:\n      - not_contains: error\n")
+    _, _, record = _run(tmp_path, playbook)
+    step = record["steps"][0]
+    assert step["status"] == "skipped" and "command is empty" in step["message"]
