@@ -251,8 +251,8 @@ FAULTS: dict[str, Fault] = {
         lambda c: c["transformer_layer_config"].pop("hidden_size")),
         error="no 'hidden_size'", vocab_error="no 'hidden_size'"),
     "rope_kind_unsupported": Fault(decoder_config(rope_parameters={
-        "rope_type": "dynamic", "factor": 2.0, "rope_theta": 10000.0}),
-        error="rope_type 'dynamic' is not supported"),
+        "rope_type": "proportional", "rope_theta": 10000.0}),
+        error="rope_type 'proportional' is not supported"),
     "rope_linear_without_factor": Fault(decoder_config(rope_parameters={
         "rope_type": "linear", "rope_theta": 10000.0}), error="'linear' needs factor"),
     "activation_unsupported": Fault(decoder_config(hidden_act="quick_gelu"),
