@@ -70,8 +70,16 @@ def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
         heads, key = ((cfg.num_heads, "num_attention_heads") if projection == "q_proj"
                       else (cfg.num_kv_heads, "num_key_value_heads"))
         if got[0] != heads * cfg.head_dim:
+            # HF decoders default an absent num_key_value_heads to num_attention_heads and an
+            # absent head_dim to hidden_size / num_attention_heads (transformers
+            # LlamaConfig.__init__): a hand-written config that drops them says something else
+            decoder = cfg.raw.get("transformer_layer_config") or cfg.raw
+            absent = [k for k in (key, "head_dim") if hasattr(decoder, "get")
+                      and decoder.get(k) is None]
             return (f"{name} has {got[0]} rows, the config's {key} {heads} x head_dim "
-                    f"{cfg.head_dim} = {heads * cfg.head_dim}")
+                    f"{cfg.head_dim} = {heads * cfg.head_dim}"
+                    + (f" ({' and '.join(absent)} absent from config.json: the HF default "
+                       "was assumed)" if absent else ""))
     if name == "embed_tokens.weight" and got[:1] != (cfg.vocab_size,):
         return (f"embed_tokens.weight has {got[0]} rows but the config's vocab_size is "
                 f"{cfg.vocab_size}")

@@ -469,3 +469,16 @@ def test_config_of_another_draft_is_named_before_the_data_is_blamed(spec_world, 
         text = " ".join(result.output.split())
         assert re.search(f"error: .*{message}", text), text
         assert "hint: config.json describes another draft than these weights" in text
+
+
+def test_decoder_config_without_kv_heads_says_the_default_was_assumed(spec_world, tmp_path):
+    """A hand-trimmed transformer_layer_config without num_key_value_heads: HF assumes
+    num_attention_heads (4) where the weights have 2; the error blamed a value the file does
+    not contain."""
+    root = _copy(spec_world, tmp_path)
+    _edit_config(root / "draft", lambda c: c["transformer_layer_config"].pop("num_key_value_heads"))
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(root / "data")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert ("num_key_value_heads 4 x head_dim 8 = 32 (num_key_value_heads absent from "
+            "config.json: the HF default was assumed)") in " ".join(result.output.split())
