@@ -136,7 +136,18 @@ def execute_run(
         store.discard_if_empty()
         raise
     record = run.execute()
-    finish_outputs(record, store.run_dir, junit=junit, console=console)
+    try:
+        finish_outputs(record, store.run_dir, junit=junit, console=console)
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
+        # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
+        # "error findings"), and say how to get the reports.
+        try:
+            console.print(f"interrupted while writing the reports; {store.run_dir / 'run.json'} is complete: "
+                          f"spec-debug report {store.run_dir} renders them", highlight=False)
+        except (OSError, ValueError):
+            pass
+        return 3
     if as_json:
         _write_stdout(record.model_dump_json(indent=2) + "\n")
     return exit_code_for(record)

@@ -501,3 +501,34 @@ def test_a_step_whose_command_renders_empty_is_skipped_not_passed(tmp_path):
     _, _, record = _run(tmp_path, playbook)
     step = record["steps"][0]
     assert step["status"] == "skipped" and "command is empty" in step["message"]
+
+
+def test_a_signal_while_the_reports_are_written_exits_as_aborted_with_the_record_complete(tmp_path):
+    """--junit into a pipe nobody reads blocks after the run; the CI then cancels (SIGTERM).
+    Click answered "Aborted!" and exit 1, which reads as "error findings"."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nsteps:\n  - id: a\n    run: echo ok\n")
+    junit = tmp_path / "junit.xml"
+    os.mkfifo(junit)
+    out = tmp_path / "runs"
+    proc = subprocess.Popen([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out),
+                             "--junit", str(junit)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not list(out.glob("*/report.html")):
+            time.sleep(0.05)
+        time.sleep(0.3)  # now blocked opening the FIFO
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 3, stderr
+    assert "interrupted while writing the reports" in stderr and "Traceback" not in stderr
+    _, record = only_run(out)
+    assert record["status"] == "passed"
