@@ -106,3 +106,17 @@ def test_throughput_step_explains_an_accept_length_gap_by_the_root_cause():
     assert codes(found) == [("SD501", "error"), ("SD502", "info")]
     evidence = " ".join(found[0].evidence)
     assert "1.10 at 1 step" in evidence and "1.75 at the served 1 step" in evidence
+
+
+def test_configs_step_with_a_malformed_rope_setting_says_so_instead_of_raising():
+    # A hand-edited config with the rope type as a bare string (`"rope_scaling": "yarn"`):
+    # the other config checks still run, and RoPE gets one "not checked" line.
+    broken = json.loads(json.dumps(DRAFT))
+    broken.setdefault("transformer_layer_config", {})["rope_scaling"] = "yarn"
+    facts = configs_step.parse({"draft": {"found": True, "path": "d", "config": broken,
+                                          "tensors": {"fc.weight": [[32, 96], "F32"]}},
+                                "target": {"found": True, "path": "t", "config": TARGET}})
+    found = configs_step.check(context(facts, SGLANG))
+    assert ("SD201", "error") in codes(found)
+    rope = [f for f in found if f.code == "SD004" and "RoPE" in f.evidence[0]]
+    assert len(rope) == 1 and "rope_scaling" in rope[0].evidence[0]
