@@ -1,5 +1,6 @@
-"""The runner, its record and its reports under real-world output: secrets in long logs, binary
-and terminal output, a record re-read later.
+"""The runner, its record and its reports under real-world input: secrets in long logs and in
+everything around a step (messages, facts, the console), captures on logs the record cuts, a
+console that goes away, fetched files of one name, playbooks and records as people edit them.
 
 A serving log runs to gigabytes; the record keeps its head and tail and the whole of it goes to
 runs/<run>/artifacts/. Everything under runs/ is shared with the team (pasted, uploaded as a CI
@@ -9,8 +10,13 @@ artifact), so a secret the record masks must not sit in the clear beside it.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -323,10 +329,6 @@ def test_a_big_playbook_without_aliases_is_not_blamed_on_aliases(tmp_path, monke
 def _run_with_a_reader_gone(tmp_path, gone: str):
     """Run with stdout or stderr a pipe whose reader has left (`| head` exited, the terminal
     closed): every write there fails with EPIPE."""
-    import os
-    import subprocess
-    import sys
-
     playbook = tmp_path / "p.yaml"
     playbook.write_text("name: p\nsteps:\n  - id: a\n    run: echo a\n  - id: b\n    run: echo b\n")
     out = tmp_path / "runs"
@@ -462,9 +464,6 @@ def test_a_var_named_like_a_short_password_is_masked_everywhere(tmp_path):
 
 def test_step_through_shows_the_command_with_its_secrets_masked(tmp_path):
     """--step prints each command before asking; the session is often screen-shared."""
-    import subprocess
-    import sys
-
     playbook = tmp_path / "p.yaml"
     playbook.write_text("name: p\nvars:\n  api_key: ''\nsteps:\n  - id: call\n    run: echo {{ api_key }} >/dev/null\n")
     proc = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"),
@@ -506,12 +505,6 @@ def test_a_step_whose_command_renders_empty_is_skipped_not_passed(tmp_path):
 def test_a_signal_while_the_reports_are_written_exits_as_aborted_with_the_record_complete(tmp_path):
     """--junit into a pipe nobody reads blocks after the run; the CI then cancels (SIGTERM).
     Click answered "Aborted!" and exit 1, which reads as "error findings"."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     playbook = tmp_path / "p.yaml"
     playbook.write_text("name: p\nsteps:\n  - id: a\n    run: echo ok\n")
     junit = tmp_path / "junit.xml"
