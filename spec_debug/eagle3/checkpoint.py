@@ -268,7 +268,17 @@ class TensorStore:
         files = safetensors_files(directory, missing=store.missing_shards if partial else None)
         if files or store.missing_shards:
             for path in files:
-                for stored, meta in read_safetensors_header(path).items():
+                try:
+                    header = read_safetensors_header(path)
+                except CheckpointError as exc:
+                    if not (partial and len(files) > 1):
+                        raise
+                    # a target copied to a debug host: one shard cut short (an interrupted
+                    # scp) matters only if it holds the embedding or the head, and then the
+                    # callers say it is absent and why
+                    store.missing_shards.append(f"{path.name} ({exc.message.split(': ', 1)[-1]})")
+                    continue
+                for stored, meta in header.items():
                     if stored == "__metadata__":
                         continue
                     name = normalise(stored)
@@ -489,7 +499,7 @@ class TargetCheckpoint:
     def absent_because(self) -> str:
         """Why a tensor may be absent, for messages: no weights, or shards not copied."""
         if self.tensors.missing_shards:
-            return (f" (shards named in the index but not present: "
+            return (f" (shards named in the index but not present or not readable: "
                     f"{', '.join(self.tensors.missing_shards[:3])}"
                     + (" ..." if len(self.tensors.missing_shards) > 3 else "") + ")")
         return "" if self.tensors.infos else " (no weight files, only config.json)"

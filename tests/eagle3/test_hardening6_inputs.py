@@ -482,3 +482,43 @@ def test_decoder_config_without_kv_heads_says_the_default_was_assumed(spec_world
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert ("num_key_value_heads 4 x head_dim 8 = 32 (num_key_value_heads absent from "
             "config.json: the HF default was assumed)") in " ".join(result.output.split())
+
+
+def _shard_target(target: Path, parts: int = 3) -> list[Path]:
+    """The target re-saved in `parts` shards with its index, the embedding in the first and
+    the final norm and lm_head in the last (as transformers orders them)."""
+    state = load_file(target / "model.safetensors")
+    (target / "model.safetensors").unlink()
+    head = ["model.norm.weight", "lm_head.weight"]
+    layers = [n for n in state if n not in head and n != "model.embed_tokens.weight"]
+    groups = [layers[i::parts - 1] for i in range(parts - 1)] + [head]
+    groups[0].insert(0, "model.embed_tokens.weight")
+    paths, weight_map = [], {}
+    for i, group in enumerate(groups, start=1):
+        path = target / f"model-{i:05d}-of-{parts:05d}.safetensors"
+        save_file({n: state[n] for n in group}, str(path), metadata={"format": "pt"})
+        weight_map.update({n: path.name for n in group})
+        paths.append(path)
+    (target / "model.safetensors.index.json").write_text(json.dumps({"metadata": {}, "weight_map": weight_map}))
+    return paths
+
+
+def test_target_shard_cut_short_that_the_draft_does_not_need(spec_world, tmp_path):
+    """A large target copied to the debug host with one layer shard cut short by an
+    interrupted copy: only the embedding and the head are read, but the whole evaluation
+    ended on that shard's header."""
+    root = _copy(spec_world, tmp_path)
+    shards = _shard_target(root / "target")
+    middle = shards[1]
+    middle.write_bytes(middle.read_bytes()[: middle.stat().st_size // 2])
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    plain = _eval(spec_world / "draft", spec_world / "data", "--target", str(spec_world / "target"))
+    assert out["reference"] == "target_argmax" and out["counts"] == plain["counts"]
+    # the head's shard cut short: said so, and scored on the data's tokens
+    last = shards[-1]
+    last.write_bytes(last.read_bytes()[: last.stat().st_size // 2])
+    out = _eval(root / "draft", root / "data", "--target", str(root / "target"))
+    assert out["reference"] == "data_tokens"
+    assert any(re.search(r"target has no final norm / lm_head .*not readable: "
+                         r".*model-00003-of-00003.safetensors \(truncated", n)
+               for n in out["notes"]), out["notes"]
