@@ -405,6 +405,8 @@ class _SessionState:
                                           call.category, tuple(st.recent))
             if source == "output":
                 self.best_throughput = max(self.best_throughput or 0.0, m.value)
+        elif m.name == "speedup" and m.value < 1.0:
+            self._finding("SD501", ev, f"{m.value:g}x speedup: slower than without speculation ({m.context})", host)
         elif m.name == "validation_accuracy":
             self.claimed_accuracy = rec
             for standalone in self.standalone_accuracy:

@@ -116,6 +116,13 @@ _HAS_TOK = re.compile("tok").search
 _HAS_PER_S = re.compile("/s").search
 _HAS_CCEPT = re.compile("ccept").search
 _HAS_PER_SECOND = re.compile("per second").search
+# "a 0.61x speedup", "speedup of 1.44x", "1.3x slower", "2x faster": speculation against the
+# run without it, as a factor (below 1: slower than without speculation).
+# Each word is found with str.find and the factor read in a window around it: an alternation
+# searched over a whole output cost 9 ns a character.
+_SPEED_WORDS = ("peedup", "peed-up", "slower", "faster")
+_FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\s+(?:the\s+)?(?:a\s+)?$")
+_FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
 # SGLang's GET /get_server_info (http_server.py): the server args plus "internal_states", one
 # per data-parallel rank, each with "last_gen_throughput" (the last Decode batch reading) and,
 # while speculating, "avg_spec_accept_length" (scheduler.py, get_internal_state).
@@ -153,15 +160,17 @@ class Metric:
     ``standalone_accuracy`` (see :func:`name_by_hint`)."""
 
 
-def extract_metrics(text: str, hint: str = "") -> list[Metric]:
+def extract_metrics(text: str, hint: str = "", prose: bool = True) -> list[Metric]:
     """Metrics in one text; ``hint`` is the command that printed it (names a standalone
     accuracy, for example)."""
-    return name_by_hint(scan_metrics(text), hint)
+    return name_by_hint(scan_metrics(text, prose), hint)
 
 
-def scan_metrics(text: str) -> list[Metric]:
+def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
     """The metrics of one text before the printing command is known (a worker process
-    scans outputs whose command another worker read); :func:`name_by_hint` finishes them."""
+    scans outputs whose command another worker read); :func:`name_by_hint` finishes them.
+    ``prose``: the text is what a person or the agent wrote, where speedups are stated ("a
+    0.61x speedup"); tools print none, and their long outputs are spared the scan."""
     found: list[Metric] = []
     structured = False
     # One-character tests first (a memchr): most outputs lack the capital letters.
@@ -222,6 +231,8 @@ def scan_metrics(text: str) -> list[Metric]:
             prose = text.replace("(token/s)", "") if "(token/s)" in text else text
             if _HAS_PER_S(prose) or _HAS_PER_SECOND(prose):  # every spelling of the unit has one of them
                 _throughput_prose(prose, found)
+    if prose and "x" in text and ("peed" in text or "slower" in text or "faster" in text):
+        _speedups(text, found)
     _accuracy(text, found)
     if not structured and _HAS_CCEPT(text):
         _accept_prose(text, found)
@@ -394,6 +405,7 @@ _TABLE_RULE = re.compile(r"[ \t]*[|+]?[ \t]*:?-{3,}:?[ \t]*(?:[|+][ \t]*:?-{3,}:
 # A cell's reading is the number it starts with, after emphasis or "about" ("**96.8**", "~72",
 # "54.8 (-39%)"); a cell that starts otherwise ("1.44x (+44%)", "n/a") holds none.
 _CELL_NUMBER = re.compile(r"[*_~≈\s]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
+_CELL_FACTOR = re.compile(r"[*_~≈\s]*(\d+(?:\.\d+)?)\s?[x×]")
 _BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|" + _NO_SPEC, re.I)
 # A column of another quantity, though its header says "throughput" or "tok/s": prefill or
 # total tokens, requests, latencies, a speedup factor.
@@ -404,6 +416,8 @@ _NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "it
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
+    if "speedup" in low or "speed-up" in low:
+        return "speedup"
     # SGLang bench_one_batch_server's report table heads its column "acc length"
     # (python/sglang/bench_one_batch_server.py, get_report_summary)
     if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
@@ -466,9 +480,9 @@ def _tables(text: str, found: list[Metric]) -> list[tuple[int, int]]:
             row_start = len(found)
             for c in range(1, min(len(row), len(header))):
                 kind, label, other = columns[c], row[0], header[c]
-                if kind is None:
+                if kind is None or row_kind == "speedup":  # a "Speedup" row under tok/s columns holds factors
                     kind, label, other = row_kind, header[c], row[0]
-                number = _CELL_NUMBER.match(row[c]) if kind else None
+                number = (_CELL_FACTOR if kind == "speedup" else _CELL_NUMBER).match(row[c]) if kind else None
                 if number is None:
                     continue
                 read = True
@@ -479,6 +493,8 @@ def _tables(text: str, found: list[Metric]) -> list[tuple[int, int]]:
                     found.append(Metric("baseline_throughput" if baseline else "throughput", value, "tok/s", context))
                 elif kind == "accept_length":
                     found.append(Metric(kind, value, "tokens", context))
+                elif kind == "speedup":
+                    found.append(Metric(kind, value, "x", context))
                 else:
                     unit = "%" if "%" in row[c] or "%" in header[c] or "%" in row[0] or value > 1 else "ratio"
                     found.append(Metric(kind, value, unit, context))
@@ -488,6 +504,35 @@ def _tables(text: str, found: list[Metric]) -> list[tuple[int, int]]:
         if read:
             spans.append((head_start, min(pos, len(text))))
     return spans
+
+
+def _speedups(text: str, found: list[Metric]) -> None:
+    """A factor just before the word ("a 0.61x speedup", "1.3x slower") or just after
+    "speedup" ("speedup of 1.44x"). A factor before anything else ("8x H200", "2x the
+    memory") is none."""
+    hits = []
+    for word in _SPEED_WORDS:
+        at = text.find(word)
+        while at >= 0 and len(hits) < 50:
+            hits.append((at, word))
+            at = text.find(word, at + 1)
+    for at, word in sorted(hits):
+        speedup = word.startswith("peed")
+        start = at - 1 if speedup else at  # the S or s of speedup
+        if speedup and (start < 0 or text[start] not in "Ss"):
+            continue
+        end = at + len(word)
+        before = _FACTOR_BEFORE.search(text, max(0, start - 24), start)
+        after = _FACTOR_AFTER.match(text, end) if before is None and speedup else None
+        if before is not None:
+            value, a, b = float(before.group("value")), before.start(), end
+            if word == "slower" and value > 0:
+                value = round(1 / value, 3)  # "1.3x slower": 0.769 of the speed without speculation
+        elif after is not None:
+            value, a, b = float(after.group("value")), start, after.end()
+        else:
+            continue
+        found.append(Metric("speedup", value, "x", _context(text, a, b)))
 
 
 def _may_say_baseline(before: str) -> bool:

@@ -145,8 +145,9 @@ def test_markdown_tables_of_runs_give_their_readings():
     # a cell with its own unit is read once, not again by the prose scan
     assert _readings("| run | tok/s |\n| --- | --- |\n| spec off | 1,210.4 tok/s |\n| EAGLE-3 | 980.2 tok/s |\n") == [
         ("baseline_throughput", 1210.4), ("throughput", 980.2)]
-    # columns of other quantities are no throughput
-    assert _readings("| Model | Speedup | TTFT throughput-bound (ms) |\n|---|---|---|\n| Llama-8B | 1.6x | 35 |") == []
+    # columns of other quantities are no throughput (a speedup is a factor)
+    assert _readings("| Model | Speedup | TTFT throughput-bound (ms) |\n|---|---|---|\n| Llama-8B | 1.6x | 35 |") == [
+        ("speedup", 1.6)]
 
 
 def test_a_summary_table_makes_the_postmortem_impact_and_sd501(tmp_path):
@@ -304,7 +305,8 @@ def test_bench_one_batch_server_report_and_t_per_s_tables():
     # a speedup row is no throughput, though its cell has a percentage in it
     table = ("| Mode | t/s | Acc length |\n|------|-----|------------|\n| Baseline (no spec) | ~72 | - |\n"
              "| EAGLE3 | ~103 | 3.2 |\n| Speedup | 1.44x (+44%) | - |")
-    assert _readings(table) == [("baseline_throughput", 72.0), ("throughput", 103.0), ("accept_length", 3.2)]
+    assert _readings(table) == [("baseline_throughput", 72.0), ("throughput", 103.0), ("accept_length", 3.2),
+                                ("speedup", 1.44)]
 
 
 def test_tokens_per_second_spelled_out():
@@ -629,3 +631,22 @@ def test_a_distilled_description_has_one_full_stop_after_the_prompt(tmp_path):
     # before: "...: EAGLE-3 on gpu01 is slow.. Run against the host ..."
     assert distill_playbook(_analyze(tmp_path, m))["description"].endswith(
         f": EAGLE-3 on gpu01 is slow. Run against the host the session used, e.g. --host {GPU}.")
+
+
+def test_a_speedup_below_one_is_sd501(tmp_path):
+    # before: no reading, and no SD501, for any of these
+    assert _readings("EAGLE-3 gives a 0.61x speedup here.") == [("speedup", 0.61)]
+    assert _readings("The draft makes decoding 1.3x slower.") == [("speedup", 0.769)]
+    assert _readings("With the fixed layers: speedup of 1.44x.") == [("speedup", 1.44)]
+    assert _readings("On 8x H200 it uses 2x the memory.") == []  # factors of something else
+    m = _session()
+    m.prompt("EAGLE-3 on Qwen3.5-4B made decoding 1.3x slower on gpu01.")
+    [sd501] = [f for f in _analyze(tmp_path, m).findings if f.code == "SD501"]
+    assert sd501.evidence[0].startswith("[msg 0] 0.769x speedup: slower than without speculation")
+
+
+def test_speedups_are_read_in_prose_not_in_tool_output():
+    from spec_debug.session.metrics import scan_metrics
+    text = "EAGLE-3 gives a 0.61x speedup here."
+    assert [(m.name, m.value) for m in scan_metrics(text, True)] == [("speedup", 0.61)]
+    assert scan_metrics(text) == []  # a tool's output: the scan is spared
