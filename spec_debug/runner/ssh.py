@@ -1,7 +1,8 @@
 """The SSH transport: run steps on a remote host over one reused paramiko connection.
 
 Each command runs under a small sh wrapper that prints the remote shell's pid first and then
-runs the step in that same process (eval in a bash login shell, else exec bash/sh). sshd starts every session's command in a
+runs the step in that same process (eval in a bash login shell, else exec bash/sh). A login
+shell that is not POSIX (fish, csh) gets `exec /bin/sh -s` and the wrapper on stdin instead. sshd starts every session's command in a
 new session and process group (openssh-portable: session.c, do_exec_no_pty calls setsid), so
 that pid is also the process group id. A timeout or Ctrl-C then kills the whole remote tree
 over a second channel (`kill -TERM -PGID`, descendants found in /proc, then KILL), because
@@ -96,7 +97,12 @@ shell (`$SHELL -c ...`), and Linux refuses an argument over 128 KiB (MAX_ARG_STR
 longer script ("Argument list too long" on the host) is sent on the channel's stdin instead."""
 
 
-def wrap_command(command: str | None, env: dict[str, str] | None = None) -> str:
+VIA_SH = "exec /bin/sh -s"
+"""The exec request for an account whose login shell is not POSIX (fish, csh, nushell): each of
+them runs this line as written, and the wrapper then comes on stdin, where /bin/sh reads it."""
+
+
+def wrap_command(command: str | None, env: dict[str, str] | None = None, *, from_file: bool | None = None) -> str:
     """The exec request sent to sshd: print our pid, set env, run the step's command in bash.
 
     bash like the local transport (sh where a host has no bash). When the login shell already
@@ -114,9 +120,11 @@ def wrap_command(command: str | None, env: dict[str, str] | None = None) -> str:
     assign = ('__spec_debug_cmd=$(cat; printf x); __spec_debug_cmd=${__spec_debug_cmd%x}; ' if command is None
               else f"__spec_debug_cmd={shlex.quote(command)}; ")
     # Without bash as the login shell the script runs in a new shell: as -c's argument, or
-    # from a temp file when it came on stdin (it is too long to be an argument).
+    # from a temp file when it is too long to be an argument (`from_file`; always when it came
+    # on stdin).
+    from_file = command is None if from_file is None else from_file
     run_new = ('f=$(mktemp) || exit 125; printf %s "$__spec_debug_cmd" >"$f"; "$s" "$f" </dev/null; '
-               'r=$?; rm -f "$f"; exit $r; ' if command is None else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
+               'r=$?; rm -f "$f"; exit $r; ' if from_file else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
     return (
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; "
         f"{exports}{assign}"
@@ -149,6 +157,8 @@ class SSHTransport(Transport):
         # a server that allows no sessions (MaxSessions 0, a Match block), not a busy one.
         self._granted_a_session = False
         self._shell_checked = False
+        # The login shell is not POSIX (fish, csh): commands go through VIA_SH.
+        self._via_sh = False
         # Set by interrupt() (Ctrl-C, from the main thread): running commands stop and are
         # killed on the host, and no new command starts.
         self._interrupted = threading.Event()
@@ -218,9 +228,23 @@ class SSHTransport(Transport):
         """Run `pwd` through the wrapper: an account whose shell cannot run commands (nologin,
         a ForceCommand) then fails here, as an unreachable host does, before any step. Where
         the commands start (the login directory) is what `~` means for file copies too."""
-        stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
         limit = max(self._connection.target.connect_timeout_s, 10.0)
-        outcome = self.run("pwd", stdout=stdout, stderr=stderr, timeout_s=limit)
+        stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+        try:
+            outcome = self.run("pwd", stdout=stdout, stderr=stderr, timeout_s=limit)
+        except RemoteShellError as refused:
+            # A login shell that is not POSIX (fish, csh, nushell: what ssh(1) users pick for
+            # themselves) rejects the wrapper, yet runs `exec /bin/sh -s`: try that once. A
+            # nologin shell or a forced command refuses it too, and the first answer stands.
+            self._via_sh, self._shell_checked = True, False
+            stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+            try:
+                outcome = self.run("pwd", stdout=stdout, stderr=stderr, timeout_s=limit)
+            except RemoteShellError:
+                self._via_sh = False
+                raise refused from None
+            if not self._shell_checked:  # it ended without running (interrupted, timed out)
+                self._via_sh = False
         if outcome.timed_out:
             raise RemoteShellError(
                 f"{self.host}: a no-op command did not finish within {limit:g} s after login",
@@ -254,12 +278,13 @@ class SSHTransport(Transport):
                 return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started)
             try:
                 script = command.encode("utf-8", "surrogateescape")
-                if len(script) > INLINE_COMMAND_LIMIT:
+                if self._via_sh:
+                    channel.exec_command(VIA_SH)
+                    wrapper = wrap_command(command, env, from_file=len(script) > INLINE_COMMAND_LIMIT)
+                    _send_quietly(channel, wrapper.encode("utf-8", "surrogateescape") + b"\n")
+                elif len(script) > INLINE_COMMAND_LIMIT:
                     channel.exec_command(wrap_command(None, env))
-                    try:
-                        channel.sendall(script)
-                    except OSError:
-                        pass  # the host ended before reading it (no shell, a ForceCommand): its status says why
+                    _send_quietly(channel, script)
                 else:
                     channel.exec_command(wrap_command(command, env))
                 # EOF on the command's stdin at once (after a long script): the wrapper reads
@@ -308,7 +333,7 @@ class SSHTransport(Transport):
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
             hint="the account's shell is nologin or /bin/false, or a forced command runs instead (sshd_config "
             "ForceCommand, or a command=\"...\" option on the key in the host's ~/.ssh/authorized_keys); "
-            "spec-debug needs an account whose login shell runs POSIX commands (sh, bash, zsh; not fish or csh)",
+            "spec-debug needs an account whose login shell runs commands (sh, bash, zsh, or one that can `exec /bin/sh`)",
         )
 
     def interrupt(self) -> None:
@@ -396,7 +421,7 @@ class SSHTransport(Transport):
             return
         except (TransportError, paramiko.SSHException, EOFError, OSError):
             return  # the connection is going away: nothing more we can do from here
-        _run_kill_script(channel, script)
+        _run_kill_script(channel, script, via_sh=self._via_sh)
 
     def _kill_over_second_connection(self, script: str) -> None:
         if self._reconnect is None:
@@ -406,7 +431,7 @@ class SSHTransport(Transport):
         except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return
         try:
-            _run_kill_script(second.transport.open_session(timeout=second.target.connect_timeout_s), script)
+            _run_kill_script(second.transport.open_session(timeout=second.target.connect_timeout_s), script, via_sh=self._via_sh)
         except (paramiko.SSHException, EOFError, OSError):
             pass
         finally:
@@ -602,12 +627,24 @@ class _Interrupted(TransportError):
     """interrupt() came while a channel was still being opened."""
 
 
-def _run_kill_script(channel: paramiko.Channel, script: str) -> None:
+def _run_kill_script(channel: paramiko.Channel, script: str, *, via_sh: bool = False) -> None:
     try:
-        channel.exec_command(f"sh -c {shlex.quote(script)}")
+        if via_sh:
+            channel.exec_command(VIA_SH)
+            _send_quietly(channel, script.encode() + b"\n")
+            channel.shutdown_write()
+        else:
+            channel.exec_command(f"sh -c {shlex.quote(script)}")
         channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S)
     finally:
         close_channel(channel)
+
+
+def _send_quietly(channel: paramiko.Channel, data: bytes) -> None:
+    try:
+        channel.sendall(data)
+    except OSError:
+        pass  # the host ended before reading it (no shell, a ForceCommand): its status says why
 
 
 class _PidHeader:

@@ -575,3 +575,41 @@ def test_tilde_paths_are_the_login_home_even_where_sftp_starts_elsewhere(
         transport.get("made.txt", tmp_path / "made.txt")  # relative: the login home, as for the steps
     assert (tmp_path / "made.txt").read_text() == "made-here\n"
     assert list(elsewhere.iterdir()) == []
+
+
+# A login shell with a language of its own, as fish, csh or nushell: it runs `exec PROGRAM ARGS`
+# like any shell, and rejects POSIX syntax (fish says of `$$`: "$$ is not the pid").
+NOT_POSIX_SHELL = """#!/usr/bin/env python3
+import os, sys
+if len(sys.argv) == 3 and sys.argv[1] == "-c" and sys.argv[2].startswith("exec "):
+    words = sys.argv[2].split()[1:]
+    os.execv(words[0], words)
+sys.stderr.write("fish: $$ is not the pid. In fish, please use $fish_pid.\\n")
+sys.exit(127)
+"""
+
+
+def test_an_account_whose_login_shell_is_not_posix_runs_steps_through_sh(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fish or csh as the login shell (an engineer's own choice on a GPU box): the wrapper was
+    rejected and the host failed as "the login shell did not run the command"."""
+    shell = tmp_path / "notposix"
+    shell.write_text(NOT_POSIX_SHELL)
+    shell.chmod(0o755)
+    server = sshd_with_accounts("h6fish", sshd_factory, tmp_path, monkeypatch, shell=str(shell))
+    client.trust(server)
+    client.alias("fishy", server)
+    marker = f"{time.monotonic_ns() % 100000 + 2000}"
+    with SSHTransport.connect("fishy", client.options()) as transport:
+        out = StreamCapture("stdout")
+        transport.run('echo "$SHELL" $((6 * 7))', stdout=out, stderr=StreamCapture("stderr"))
+        assert out.text() == f"{shell} 42\n"
+        long = StreamCapture("stdout", limit_bytes=1 << 20)
+        transport.run("cat <<'EOF'\n" + "x" * 150_000 + "\nEOF\n", stdout=long, stderr=StreamCapture("stderr"))
+        assert long.text() == "x" * 150_000 + "\n"  # longer than one exec request may carry
+        hung = transport.run(f"sleep {marker} & sleep {marker}; wait", stdout=StreamCapture("o"), stderr=StreamCapture("e"), timeout_s=1)
+        assert hung.timed_out
+        left = StreamCapture("stdout")
+        transport.run(f"ps -eo args= | grep -c '^sleep {marker}$' || true", stdout=left, stderr=StreamCapture("stderr"))
+        assert left.text().strip() == "0"  # the timed-out step's tree was killed
