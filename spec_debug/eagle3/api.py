@@ -3,6 +3,9 @@
     evaluate_drafter(model, data, target=None, steps=None, semantics="reference", ...)
     probe_layout(model, data, target=None, ...)
     check_drafter_vocab(model, target=None)
+
+Without `target`, each uses the verifier the draft's config names when it is on this host
+(`find_verifier=False`: never); `target_source` in the result says which was used.
 """
 
 from __future__ import annotations
@@ -239,6 +242,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                          use_target_embedding=use_target_embed)
     vocab_issues = _vocab_issues(checkpoint, target_ckpt)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
+
     def run(use_loss_mask: bool):
         skipped = SkippedFiles()
         samples = iter_samples(data, slots=resolved.slots, final=has_final,
@@ -270,7 +274,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         # where the scored positions come from: the files, speculators' dataset beside them,
         # or nowhere (every position scored)
         "loss_mask_source": ("file" if info.has_loss_mask else
-                             "dataset" if masks is not None else "none"), "ignored_norm_flags": ignored,
+                             "dataset" if masks is not None else "none"),
+        "ignored_norm_flags": ignored,
         "num_target_layers": n_layers, "data_format": info.format,
         "draft": cfg.summary(), "vocab_issues": vocab_issues,
     })

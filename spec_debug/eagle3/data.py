@@ -28,7 +28,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import torch
 from torch import Tensor
@@ -476,17 +476,17 @@ class DatasetMasks:
     """The loss masks of speculators' prepared dataset, looked up per hs_{i} file."""
 
     path: Path
-    rows: object  # datasets.Dataset, rows as python lists
+    rows: Any  # datasets.Dataset, rows as python lists
 
     def apply(self, sample: Sample) -> Sample:
         match = _HS_INDEX.fullmatch(sample.name)
         if sample.loss_mask_given or match is None:
             return sample
         index = int(match.group(1))
-        if index >= len(self.rows):  # type: ignore[arg-type]
+        if index >= len(self.rows):
             raise DataError(f"{sample.name}: no row {index} in the dataset {self.path} "
-                            f"({len(self.rows)} rows) to take its loss_mask from")  # type: ignore[arg-type]
-        row = self.rows[index]  # type: ignore[index]
+                            f"({len(self.rows)} rows) to take its loss_mask from")
+        row = self.rows[index]
         if list(row["input_ids"]) != sample.token_ids.tolist():
             raise DataError(f"{sample.name}: its token_ids differ from row {index} of the "
                             f"dataset {self.path} (speculators' loader skips such a file)")
