@@ -336,7 +336,7 @@ class _SessionState:
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
         if found and call is not None and call.category == "read_source" and not ev.is_error \
-                and exit_code in (None, 0):
+                and exit_code in (None, 0) and (record is None or shell.reads_source_only(record.inner)):
             # The output is source code (cat model_runner.py, the Read tool): its "except
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()

@@ -710,6 +710,21 @@ def _main_script(command: str) -> str:
     return argv[2] if len(argv) > 2 else ""
 
 
+@lru_cache(maxsize=4096)
+def reads_source_only(command: str) -> bool:
+    """Every command of the line prints files (cat, sed -n, grep, ...) and they are source
+    files, no log: its output is code, whatever error names it holds."""
+    low = command.lower()
+    if not _SOURCE.search(low) or _LOG.search(low):
+        return False
+    argvs = _segments_of(command) if command.strip() else ()
+    for argv in argvs:
+        argv = _unwrap(list(argv))
+        if argv and argv[0].rsplit("/", 1)[-1] not in _READERS and argv[0].rsplit("/", 1)[-1] not in _SETUP:
+            return False
+    return bool(argvs)
+
+
 # Programs whose exit status 1 means "nothing found" or "not equal", not a failure: grep(1)
 # ("1 if no lines were selected, 2 if an error occurred"), rg, pgrep(1), diff(1), cmp, test.
 _SELECTORS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "pgrep", "diff", "cmp", "test", "[", "[["})

@@ -650,3 +650,13 @@ def test_speedups_are_read_in_prose_not_in_tool_output():
     text = "EAGLE-3 gives a 0.61x speedup here."
     assert [(m.name, m.value) for m in scan_metrics(text, True)] == [("speedup", 0.61)]
     assert scan_metrics(text) == []  # a tool's output: the scan is spared
+
+
+def test_a_log_read_beside_a_source_listing_keeps_its_errors(tmp_path):
+    m = _session()
+    m.prompt("The SGLang server on gpu01 died.")
+    _, seq = m.bash(f"ssh root@{GPU} 'tail -n 1 /root/sglang_server.log; ls /sgl/python/sglang/srt/models/*.py | head -1'",
+                    "[2026-03-02 08:10:00 TP0] RuntimeError: CUDA error: an illegal memory access was encountered\n"
+                    "/sgl/python/sglang/srt/models/llama_eagle3.py")
+    # the line names a .py file, but it is no source listing: the log's error stays
+    assert [(e.seq, e.kind) for e in _analyze(tmp_path, m).errors] == [(seq, "cuda_error")]
