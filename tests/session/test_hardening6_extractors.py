@@ -33,8 +33,9 @@ SGLANG_MIDLAYER = ("112:        embeds = self.input_layernorm(embeds)\n"
                    "113:        hidden_states = self.hidden_norm(hidden_states)\n"
                    "114:        hidden_states = torch.cat([embeds, hidden_states], dim=-1)")
 SPECULATORS_MIDLAYER = "357:        hidden_states = torch.cat([input_embeds, hidden_states], dim=-1)"
-# sgl-project/sglang python/sglang/srt/models/qwen3_next.py: TP all-gather of the residual stream.
-SGLANG_ALL_GATHER = "        combined_states = torch.cat([hidden_states, residual], dim=-1)"
+# vllm-project/vllm vllm/model_executor/models/deepseek_v2.py (DeepseekV2Model.forward): the
+# all-gather of the residual stream under sequence parallelism; no hidden-state order either.
+VLLM_ALL_GATHER = "        combined_states = torch.cat([hidden_states, residual], dim=-1)"
 
 
 def test_unrelated_two_item_concatenations_are_no_sd201(tmp_path):
@@ -45,7 +46,8 @@ def test_unrelated_two_item_concatenations_are_no_sd201(tmp_path):
     m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' /sgl/python/sglang/srt/models/llama_eagle3.py\"", SGLANG_MIDLAYER)
     m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' ~/ml-env/lib/python3.12/site-packages/speculators/models/eagle3/core.py\"",
            SPECULATORS_MIDLAYER)
-    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' /sgl/python/sglang/srt/models/qwen3_next.py\"", SGLANG_ALL_GATHER)
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' ~/ml-env/lib/python3.12/site-packages/vllm/model_executor/models/deepseek_v2.py\"",
+           VLLM_ALL_GATHER)
     a = _analyze(tmp_path, m)
     assert [f.code for f in a.findings] == []
     # every order is still listed for the reader
@@ -57,7 +59,8 @@ def test_the_incident_concat_mismatch_still_fires(tmp_path):
     m = _session()
     m.prompt("EAGLE-3 on Kimi-K2.5 gives 54.8 tok/s against a 90 tok/s baseline.")
     trained = m.say("The speculators data generation built the draft input as cat([embed_output, layer3, layer31]).")
-    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' /sgl/python/sglang/srt/models/qwen3_next.py\"", SGLANG_ALL_GATHER)
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' ~/ml-env/lib/python3.12/site-packages/vllm/model_executor/models/deepseek_v2.py\"",
+           VLLM_ALL_GATHER)
     _, served = m.bash(f"ssh root@{GPU} \"grep -n 'capture' /sgl/python/sglang/srt/models/deepseek_v2.py\"",
                        "1873:        # eagle3: hidden = torch.cat([layer3, layer31, layer59], dim=-1)")
     a = _analyze(tmp_path, m)
