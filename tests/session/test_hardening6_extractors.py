@@ -11,6 +11,7 @@ from spec_debug.session import analyze_path
 from tests.session.incident_story import _Writer
 
 GPU = "10.1.230.174"
+SITE = "~/ml-env/lib/python3.12/site-packages"
 START = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
 
 
@@ -44,10 +45,8 @@ def test_unrelated_two_item_concatenations_are_no_sd201(tmp_path):
     m = _session()
     m.prompt("EAGLE-3 on Qwen3 is slower than without speculation on gpu01; find out why.")
     m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' /sgl/python/sglang/srt/models/llama_eagle3.py\"", SGLANG_MIDLAYER)
-    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' ~/ml-env/lib/python3.12/site-packages/speculators/models/eagle3/core.py\"",
-           SPECULATORS_MIDLAYER)
-    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' ~/ml-env/lib/python3.12/site-packages/vllm/model_executor/models/deepseek_v2.py\"",
-           VLLM_ALL_GATHER)
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' {SITE}/speculators/models/eagle3/core.py\"", SPECULATORS_MIDLAYER)
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' {SITE}/vllm/model_executor/models/deepseek_v2.py\"", VLLM_ALL_GATHER)
     a = _analyze(tmp_path, m)
     assert [f.code for f in a.findings] == []
     # every order is still listed for the reader
@@ -59,8 +58,7 @@ def test_the_incident_concat_mismatch_still_fires(tmp_path):
     m = _session()
     m.prompt("EAGLE-3 on Kimi-K2.5 gives 54.8 tok/s against a 90 tok/s baseline.")
     trained = m.say("The speculators data generation built the draft input as cat([embed_output, layer3, layer31]).")
-    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' ~/ml-env/lib/python3.12/site-packages/vllm/model_executor/models/deepseek_v2.py\"",
-           VLLM_ALL_GATHER)
+    m.bash(f"ssh root@{GPU} \"grep -n 'torch.cat' {SITE}/vllm/model_executor/models/deepseek_v2.py\"", VLLM_ALL_GATHER)
     _, served = m.bash(f"ssh root@{GPU} \"grep -n 'capture' /sgl/python/sglang/srt/models/deepseek_v2.py\"",
                        "1873:        # eagle3: hidden = torch.cat([layer3, layer31, layer59], dim=-1)")
     a = _analyze(tmp_path, m)
@@ -160,7 +158,8 @@ def test_a_summary_table_makes_the_postmortem_impact_and_sd501(tmp_path):
     a = _analyze(tmp_path, m)
     [sd501] = [f for f in a.findings if f.code == "SD501"]
     assert sd501.evidence == [f"[msg {seq}] 54.8 tok/s measured vs 90.1 tok/s baseline"]
-    assert [(r.name, r.value) for r in a.metrics if r.name == "throughput"] == [("throughput", 54.8), ("throughput", 96.8)]
+    assert [(r.name, r.value) for r in a.metrics if r.name == "throughput"] == [
+        ("throughput", 54.8), ("throughput", 96.8)]
 
 
 # -- where a command runs --------------------------------------------------------------------
