@@ -490,7 +490,17 @@ class DatasetMasks:
         if list(row["input_ids"]) != sample.token_ids.tolist():
             raise DataError(f"{sample.name}: its token_ids differ from row {index} of the "
                             f"dataset {self.path} (speculators' loader skips such a file)")
-        sample.loss_mask = torch.as_tensor(row["loss_mask"]).reshape(-1).bool()
+        if row.get("loss_mask") is None:
+            return sample  # a row without a mask: every position, as the file alone says
+        try:
+            mask = torch.as_tensor(row["loss_mask"]).reshape(-1).bool()
+        except (TypeError, ValueError, RuntimeError):
+            raise DataError(f"{sample.name}: the loss_mask of row {index} of {self.path} is "
+                            "not a list of numbers") from None
+        if mask.numel() != sample.length:
+            raise DataError(f"{sample.name}: row {index} of {self.path} has a loss_mask of "
+                            f"{mask.numel()} entries for {sample.length} tokens")
+        sample.loss_mask = mask
         sample.loss_mask_given = True
         return sample
 
