@@ -85,14 +85,6 @@ class SessionAnalysis:
         }
 
 
-def _no_match_status(ev: Event, exit_code: int | None) -> bool:
-    """The result says exit status 1 and nothing else (Claude Code: "Exit code 1" alone)."""
-    if exit_code == 1:
-        return True
-    text = ev.text.strip()
-    return text in ("Exit code 1", "Error: Exit code 1") or (text.startswith("Exit code 1\n") and not text[12:].strip())
-
-
 def _same(record):
     return record
 
@@ -147,6 +139,7 @@ def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
         totals["errors"] += state.error_count
         totals["compactions"] += state.compactions
         totals["records_dropped"] += state.dropped
+        totals["interrupts"] += state.interrupts
     out.stats = {
         "events": totals["events"], "lines_skipped": totals["lines_skipped"],
         "tool_calls": totals["tool_calls"], "errors": totals["errors"], "lines": totals["lines"],
@@ -154,6 +147,7 @@ def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
         "too_long": totals["too_long"], "binary": totals["binary"], "unknown_types": totals["unknown_types"],
         "missing_files": totals["missing_files"], "compactions": totals["compactions"],
         "records_dropped": totals["records_dropped"], "sessions": len(sources),
+        "interrupts": totals["interrupts"],
     }
     return out
 
@@ -201,7 +195,7 @@ class _SessionState:
         self.out = out
         self.tree = tree
         self.agents: dict[str, _Agent] = {}
-        self.events = self.tool_calls = self.error_count = self.compactions = self.dropped = 0
+        self.events = self.tool_calls = self.error_count = self.compactions = self.dropped = self.interrupts = 0
         self.first_ts: str | None = None
         self.last_ts: str | None = None
         self.findings: dict[str, FindingRecord] = {}
@@ -341,11 +335,15 @@ class _SessionState:
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
-        if failed and record is not None and exit_code in (1, None) and shell.selects_lines(record.inner) \
-                and all(e.kind in ("exit_code", "tool_error") for e in found) and _no_match_status(ev, exit_code):
+        if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
+                and all(e.kind in ("exit_code", "tool_error") for e in found):
             # grep(1): "the exit status is 1 if no lines were selected": a search that found
             # nothing is an answer, not a failure (ps aux | grep sglang with no server up)
-            failed, found, exit_code = False, (), 1
+            failed, found = False, ()
+        elif found and found[0].kind == "interrupted":
+            # the person stopped it (a tail -f, a long benchmark): steering, not a failure
+            failed, found = False, ()
+            self.interrupts += 1
         host = record.host if record else None
         if record is not None:
             record.exit_code = exit_code

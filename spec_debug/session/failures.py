@@ -83,6 +83,9 @@ _PYTEST_ENTRY = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): in \S+\s*$", 
 # FORCE_COLOR), Ray's "\x1b[36m(RayWorkerWrapper pid=N)\x1b[0m" prefixes, coloured log levels.
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 MAX_PER_OUTPUT = 5
+# What Claude Code returns for a command the person stopped (chiphuyen/sniffly
+# sniffly/core/constants.py, "User Interruption"): no failure of the command.
+_INTERRUPTED = "[Request interrupted by user"
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
 # one letter every match must hold (a one-character ``in`` is a memchr: ~0.1 us for 10 KB).
@@ -97,7 +100,7 @@ _HAS_PANIC = re.compile("' panicked at ").search
 class ErrorInfo:
     kind: str
     """traceback | cuda_oom | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
-    exit_code | tool_error"""
+    exit_code | tool_error | interrupted (the analysis counts it in stats, as no error)"""
     exception: str | None = None
     message: str = ""
     file: str | None = None
@@ -118,6 +121,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if errors:
         return errors[:MAX_PER_OUTPUT]
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
+    if is_error and output.startswith(_INTERRUPTED):
+        return [ErrorInfo("interrupted", None, output[:200].strip())]
     # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
     if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]

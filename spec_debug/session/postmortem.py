@@ -127,6 +127,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if agent["status"] in ("failed", "missing"):
             went_wrong.append(f"Sub-agent {agent['id']} {agent['status']}"
                               + (f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else "") + ".")
+    if a.stats.get("interrupts"):
+        went_wrong.append(f"A command was stopped by hand {a.stats['interrupts']} time(s) while it ran.")
     if a.stats.get("compactions"):
         went_wrong.append(f"The context was compacted {a.stats['compactions']} time(s); earlier details were summarised.")
 

@@ -662,3 +662,20 @@ def test_a_log_read_beside_a_source_listing_keeps_its_errors(tmp_path):
                     "/sgl/python/sglang/srt/models/llama_eagle3.py")
     # the line names a .py file, but it is no source listing: the log's error stays
     assert [(e.seq, e.kind) for e in _analyze(tmp_path, m).errors] == [(seq, "cuda_error")]
+
+
+def test_a_command_the_person_stopped_is_no_failure(tmp_path):
+    from spec_debug.session.postmortem import postmortem_view
+    m = _session()
+    m.prompt("Tail the server log on gpu01.")
+    m.assistant({"type": "tool_use", "id": "toolu_tail", "name": "Bash",
+                 "input": {"command": f"ssh root@{GPU} 'tail -f /root/sglang_server.log'"}})
+    env = m._env("user")  # what Claude Code records when the person presses Esc (sniffly: "User Interruption")
+    env["message"] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_tail",
+                                                   "content": "[Request interrupted by user for tool use]",
+                                                   "is_error": True}]}
+    m._add(env)
+    a = _analyze(tmp_path, m)
+    # before: a tool_error "error", the call failed and the trunk agent "failed"
+    assert (a.errors, a.stats["interrupts"], a.agents[0]["status"]) == ([], 1, "completed")
+    assert "A command was stopped by hand 1 time(s) while it ran." in postmortem_view(a)["went_wrong"]
