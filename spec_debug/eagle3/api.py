@@ -21,7 +21,7 @@ from spec_debug.eagle3.checkpoint import (
 from spec_debug.eagle3.config import load_target_config
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
-    iter_samples,
+    iter_samples, repeated_sample_names,
 )
 from spec_debug.eagle3.slots import (
     ResolvedLayout, check_layout, configured_layout, parse_layout, slots_for_layer_ids,
@@ -129,6 +129,13 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
     return spec, has_final, notes
 
 
+def _data_notes(info: DataInfo, data) -> tuple[Any, list[str]]:
+    """The dataset masks (see _dataset_masks) and notes on what the dump directory holds."""
+    masks, mask_note = _dataset_masks(info, data)
+    repeated = repeated_sample_names(data)
+    return masks, [note for note in (mask_note, repeated) if note]
+
+
 def _dataset_masks(info: DataInfo, data):
     """speculators' loss masks, kept in its prepared dataset beside an hs dump whose files
     carry none (data.find_dataset_masks)."""
@@ -225,8 +232,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     target_ckpt = resolved_target.checkpoint
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
-    masks, mask_note = _dataset_masks(info, data)
-    input_notes = list(resolved_target.notes) + input_notes + ([mask_note] if mask_note else [])
+    masks, data_notes = _data_notes(info, data)
+    input_notes = list(resolved_target.notes) + input_notes + data_notes
     n_layers = _num_target_layers(target_ckpt, info)
     arch = target_ckpt.config.architecture if target_ckpt is not None else None
     resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version, arch)
@@ -328,11 +335,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     target_ckpt = resolved_target.checkpoint
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
-    masks, mask_note = _dataset_masks(info, data)
+    masks, data_notes = _data_notes(info, data)
     n_layers = _num_target_layers(target_ckpt, info)
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
-    notes = (list(resolved_target.notes) + input_notes + ([mask_note] if mask_note else [])
-             + notes)
+    notes = list(resolved_target.notes) + input_notes + data_notes + notes
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype)
     # all slots except the final one are candidates; the final state is read separately
     skipped = SkippedFiles()

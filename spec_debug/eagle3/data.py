@@ -103,6 +103,25 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
     return sorted(files, key=_natural_key)
 
 
+def repeated_sample_names(data_dir: str | Path) -> str | None:
+    """A note when sample files of one name sit in several subdirectories: every writer
+    numbers its files uniquely within a dump (speculators hs_{row}, SpecForge data_{row} under
+    rows_* folders, vLLM {req_id}), so these are two dumps under one --data (a kept backup,
+    an earlier generation) and each position would be scored twice."""
+    by_name: dict[str, list[Path]] = {}
+    for path in list_sample_files(data_dir):
+        by_name.setdefault(path.name, []).append(path)
+    repeated = [paths for paths in by_name.values() if len(paths) > 1]
+    if not repeated:
+        return None
+    first = repeated[0]
+    folders = sorted({str(p.parent) for paths in repeated for p in paths})
+    return (f"{len(repeated)} sample file name(s) appear in several folders (e.g. {first[0]} "
+            f"and {first[1]}): {len(folders)} dumps under one --data ({', '.join(folders[:3])}"
+            + (" ..." if len(folders) > 3 else "") + "), each scored; pass the one folder "
+            "to evaluate")
+
+
 def _what_else_is_here(root: Path) -> tuple[str, str | None]:
     """What a directory without samples holds instead, and what to do: the usual wrong
     directories passed as --data."""

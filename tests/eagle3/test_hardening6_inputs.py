@@ -522,3 +522,18 @@ def test_target_shard_cut_short_that_the_draft_does_not_need(spec_world, tmp_pat
     assert any(re.search(r"target has no final norm / lm_head .*not readable: "
                          r".*model-00003-of-00003.safetensors \(truncated", n)
                for n in out["notes"]), out["notes"]
+
+
+def test_two_dumps_under_one_data_directory_are_named(spec_world, tmp_path):
+    """speculators' dataset with an earlier generation kept beside the new one
+    (hidden_states/ and hidden_states.old/, both hs_0..): every position was scored twice,
+    silently."""
+    data = tmp_path / "training_data"
+    _speculators_training_data(spec_world, data)
+    shutil.copytree(data / "hidden_states", data / "hidden_states.old")
+    out = _eval(spec_world / "draft", data, "--target", str(spec_world / "target"))
+    assert out["samples"] == 6
+    assert any(re.search(r"3 sample file name\(s\) appear in several folders .*2 dumps under one "
+                         r"--data", n) for n in out["notes"]), out["notes"]
+    alone = _eval(spec_world / "draft", data / "hidden_states", "--target", str(spec_world / "target"))
+    assert alone["samples"] == 3 and not any("several folders" in n for n in alone["notes"])
