@@ -399,7 +399,7 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
 
 
-# GFM's delimiter row, and tabulate's "psql"/"grid" rule under a header ("|------+-----|",
+# GFM's delimiter row, and python-tabulate's "psql" rule under a header ("|------+-----|",
 # columns joined by "+").
 _TABLE_RULE = re.compile(r"[ \t]*[|+]?[ \t]*:?-{3,}:?[ \t]*(?:[|+][ \t]*:?-{3,}:?[ \t]*)+[|+]?[ \t\r]*")
 # A cell's reading is the number it starts with, after emphasis or "about" ("**96.8**", "~72",
@@ -408,9 +408,8 @@ _CELL_NUMBER = re.compile(r"[*_~≈\s]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+
 _CELL_FACTOR = re.compile(r"[*_~≈\s]*(\d+(?:\.\d+)?)\s?[x×]")
 _BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|" + _NO_SPEC, re.I)
 # A column of another quantity, though its header says "throughput" or "tok/s": prefill or
-# total tokens, requests, latencies, a speedup factor.
-_NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "itl", "latency", "speedup", "(ms)",
-               "draft")
+# total tokens, requests, latencies, draft tokens.
+_NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "itl", "latency", "(ms)", "draft")
 
 
 def _header_kind(cell: str) -> str | None:
