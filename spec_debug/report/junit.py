@@ -54,6 +54,13 @@ def junit_xml(record: RunRecord) -> str:
             errors += 1
             case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name="connect", time="0")
             ET.SubElement(case, "error", message=host.error or "host error", type="unreachable")
+        elif host.status in ("aborted", "pending", "running") and not any(
+                s.status in ("error", "timeout") for s in steps):
+            # Stopped between steps or while connecting (SIGTERM, a quit): the steps it did run
+            # passed, and without this case CI would show a cancelled host as green.
+            errors += 1
+            case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name="run", time="0")
+            ET.SubElement(case, "error", message=host.error or record.abort_reason or "the run did not finish", type="aborted")
         suite.set("tests", str(len(suite.findall("testcase"))))
         suite.set("failures", str(failures))
         suite.set("errors", str(errors))

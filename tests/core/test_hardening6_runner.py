@@ -525,3 +525,24 @@ def test_a_signal_while_the_reports_are_written_exits_as_aborted_with_the_record
     assert "interrupted while writing the reports" in stderr and "Traceback" not in stderr
     _, record = only_run(out)
     assert record["status"] == "passed"
+
+
+def test_junit_shows_a_host_stopped_between_steps_as_an_error_not_green(tmp_path):
+    """SIGTERM while a host was still connecting, or between two steps: every case JUnit held
+    had passed (or there was none), so CI showed the cancelled run green."""
+    import xml.etree.ElementTree as ET
+
+    from spec_debug.record import HostRecord, PlaybookRef, RunRecord, StepRecord
+    from spec_debug.report.junit import junit_xml
+
+    record = RunRecord(
+        run_id="r", playbook=PlaybookRef(name="p", path="p.yaml", sha256="0" * 64), started_at="2026-01-01T00:00:00Z",
+        status="aborted", abort_reason="terminated (SIGTERM)",
+        hosts=[HostRecord(name="gpu01", status="aborted", error="terminated (SIGTERM)"), HostRecord(name="gpu02", status="aborted")],
+        steps=[StepRecord(id="versions", host="gpu01", status="passed")],
+    )
+    suites = ET.fromstring(junit_xml(record).split("\n", 1)[1])
+    for suite in suites.findall("testsuite"):
+        assert suite.get("errors") == "1", ET.tostring(suite)
+        (error,) = suite.iter("error")
+        assert error.get("type") == "aborted" and error.get("message") == "terminated (SIGTERM)"
