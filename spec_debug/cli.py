@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import sys
 from pathlib import Path
@@ -49,18 +50,17 @@ def _scalar(value: str) -> Any:
             return json.loads(value)
         except json.JSONDecodeError:
             return value
-    try:
-        return int(value) if value.lstrip("-").isdigit() else float(value) if _is_float(value) else value
-    except ValueError:
-        return value
+    # Only a number YAML and JSON would write the same way: `rev=0123`, `gpus=08` and `n=1_000`
+    # stay text (int() reads them as 123, 8 and 1000, losing what the user typed).
+    if _INT.fullmatch(value):
+        return int(value)
+    if _FLOAT.fullmatch(value):
+        return float(value)
+    return value
 
 
-def _is_float(value: str) -> bool:
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return any(c.isdigit() for c in value) and value.strip().lower() not in ("nan", "inf", "-inf", "infinity")
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 
 
 def load_var_file(path: Path) -> dict[str, Any]:

@@ -132,6 +132,7 @@ def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
             "id": source.id, "file": str(source.path), "format": source.format,
             "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
             "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
+            "damaged": list(stats.damaged),
         })
         totals.update(read)
         totals["events"] += state.events
@@ -147,7 +148,7 @@ def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
         "too_long": totals["too_long"], "binary": totals["binary"], "unknown_types": totals["unknown_types"],
         "missing_files": totals["missing_files"], "compactions": totals["compactions"],
         "records_dropped": totals["records_dropped"], "sessions": len(sources),
-        "interrupts": totals["interrupts"],
+        "interrupts": totals["interrupts"], "damaged_files": totals["damaged_files"],
     }
     return out
 

@@ -64,6 +64,8 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
     skipped = (f"{stats['lines_skipped']} line(s) skipped (broken JSON {stats['broken_json']}, not an object "
                f"{stats['non_object']}, too long {stats['too_long']}, binary {stats['binary']})")
     missing = f", {stats['missing_files']} sub-agent file(s) missing" if stats["missing_files"] else ""
+    if stats["damaged_files"]:
+        missing += f", {stats['damaged_files']} file(s) cut short or corrupt"
     typer.echo(f"{stats['events']} events in {stats['sessions']} session(s); {skipped}{missing}"
                + (f"; wrote {output}" if output else ""), err=True)
     return 0
