@@ -530,7 +530,10 @@ def find_dataset_masks(data_dir: str | Path) -> tuple[DatasetMasks | None, str |
     root = Path(data_dir)
     if root.is_file():
         root = root.parent
-    for candidate in (root, root.parent):
+    # the dataset itself, or the parent of its default `hidden_states/` output folder (an
+    # unrelated dataset above some other folder must not lend its masks)
+    candidates = [root] + ([root.parent] if root.name == "hidden_states" else [])
+    for candidate in candidates:
         if (candidate / "state.json").is_file() and (candidate / "dataset_info.json").is_file():
             break
     else:
