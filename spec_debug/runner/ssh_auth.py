@@ -52,6 +52,8 @@ class _Attempts:
     """An encrypted key was skipped because there is no terminal to ask for its passphrase."""
     agent_unreachable: str | None = None
     """IdentityAgent's socket and why it could not be reached."""
+    missing: list[str] = field(default_factory=list)
+    """Configured identity files that do not exist (a typo, a key left on another machine)."""
     give_up: Callable[[], bool] = lambda: False
     """True once the login is over without us (the connection closed: the run was interrupted)."""
 
@@ -91,6 +93,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
             hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or run without --batch",
         )
     tried = ", ".join(attempts.tried) or "no keys found (agent empty, no identity files)"
+    if attempts.missing:
+        tried = (", ".join(attempts.tried) + "; " if attempts.tried else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
     raise AuthenticationError(
@@ -162,6 +166,8 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
     if path in _KEY_CACHE:
         return _KEY_CACHE[path]
     if not os.path.isfile(path):
+        # ssh(1) says so only with -v ("no such identity"); the failure below names it.
+        attempts.missing.append(_short(path))
         return None
     if _public_blob(path) is not None:
         # A public key as IdentityFile: it chose an agent key above; the private key, if

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from spec_debug.errors import UsageError
+from spec_debug.errors import AuthenticationError, UsageError
 from spec_debug.runner.hosts import resolve_hosts
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
@@ -613,3 +613,15 @@ def test_an_account_whose_login_shell_is_not_posix_runs_steps_through_sh(
         left = StreamCapture("stdout")
         transport.run(f"ps -eo args= | grep -c '^sleep {marker}$' || true", stdout=left, stderr=StreamCapture("stderr"))
         assert left.text().strip() == "0"  # the timed-out step's tree was killed
+
+
+def test_an_identity_file_that_does_not_exist_is_named_when_the_login_fails(
+    client: ClientSetup, sshd: SshServer, tmp_path: Path
+) -> None:
+    """A typo in IdentityFile (or an inventory's ansible_ssh_private_key_file): the login failed
+    with "no keys found (agent empty, no identity files)", not naming the file that is missing."""
+    typo = tmp_path / "keys" / "id_gpu_typo"
+    client.alias("gpu01", sshd, IdentityFile=str(typo))
+    with pytest.raises(AuthenticationError) as caught:
+        SSHTransport.connect("gpu01", client.options())
+    assert caught.value.message.endswith(f"(tried: no such IdentityFile: {typo})"), caught.value.message
