@@ -247,32 +247,40 @@ def read_passphrase(question: str, give_up: Callable[[], bool]) -> str | None:
     except OSError:
         return getpass.getpass(question)  # no terminal of our own: getpass's fallbacks
     try:
-        saved = termios.tcgetattr(tty)
+        try:
+            saved = termios.tcgetattr(tty)
+        except termios.error:
+            return getpass.getpass(question)  # /dev/tty is not a terminal we can set up
         quiet = list(saved)
         quiet[3] &= ~termios.ECHO  # lflags
         termios.tcsetattr(tty, termios.TCSAFLUSH, quiet)
         try:
-            os.write(tty, question.encode())
-            typed = bytearray()
-            poller = select.poll()
-            poller.register(tty, select.POLLIN)
-            # Canonical mode: a read returns a whole line once Enter is pressed.
-            while b"\n" not in typed:
-                if give_up():
-                    return None
-                if not poller.poll(int(_PROMPT_POLL_S * 1000)):
-                    continue
-                chunk = os.read(tty, 1024)
-                if not chunk:  # the terminal hung up
-                    return None
-                typed += chunk
+            return _read_line(tty, question, give_up)
         finally:
             termios.tcsetattr(tty, termios.TCSAFLUSH, saved)
             os.write(tty, b"\n")
-    except termios.error:
+    except (OSError, termios.error):
+        return None  # the terminal went away (hung up): no answer
+    finally:
         os.close(tty)
-        return getpass.getpass(question)  # /dev/tty is not a terminal we can set up
-    os.close(tty)
+
+
+def _read_line(tty: int, question: str, give_up: Callable[[], bool]) -> str | None:
+    """The line typed on `tty` after `question`; None when `give_up()` came first or the terminal hung up."""
+    os.write(tty, question.encode())
+    typed = bytearray()
+    poller = select.poll()
+    poller.register(tty, select.POLLIN)
+    # Canonical mode: a read returns a whole line once Enter is pressed.
+    while b"\n" not in typed:
+        if give_up():
+            return None
+        if not poller.poll(int(_PROMPT_POLL_S * 1000)):
+            continue
+        chunk = os.read(tty, 1024)
+        if not chunk:
+            return None
+        typed += chunk
     return typed.split(b"\n", 1)[0].decode("utf-8", "replace")
 
 
