@@ -16,9 +16,9 @@ from typing import Sequence, Any, Callable
 
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.checkpoint import (
-    CheckpointError, TargetCheckpoint, open_draft, open_target, resolve_checkpoint_dir,
+    CheckpointError, TargetCheckpoint, load_verifier_config, open_draft, open_target,
+    resolve_checkpoint_dir,
 )
-from spec_debug.eagle3.config import load_target_config
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
     iter_samples, repeated_sample_names,
@@ -395,7 +395,7 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         source = TARGET_FROM_CONFIG if target is not None else None
     # only the target's vocab size is needed: a directory with just config.json will do
     try:
-        target_cfg = load_target_config(target) if target else None
+        target_cfg = load_verifier_config(target) if target else None
     except CheckpointError as exc:
         if source == TARGET_GIVEN:
             raise

@@ -554,11 +554,36 @@ class TargetCheckpoint:
         return self.tensors.get(norm), self.tensors.weight(head, fp8_block_size(self.config.raw))
 
 
+# Draft classes as configs name them: speculators Eagle3DraftModel, EAGLE/SpecForge
+# LlamaForCausalLMEagle3, vLLM Eagle3LlamaForCausalLM / EagleLlamaForCausalLM (not NVIDIA's
+# Eagle2 VLM family, Eagle2ChatModel, a possible target)
+_DRAFT_ARCH = re.compile(r"eagle3|^eagle\w*forcausallm$|forcausallmeagle", re.IGNORECASE)
+
+
+def load_verifier_config(path: Path) -> TargetConfig:
+    """The target's config, refusing a draft's: a draft passed as --target otherwise failed
+    on "no 'num_hidden_layers'" (speculators nests it under transformer_layer_config)."""
+    from spec_debug.eagle3.config import read_json
+
+    config_file = path / "config.json"
+    raw = read_json(config_file) if config_file.is_file() else {}
+    arch = raw.get("architectures")
+    names = [str(a) for a in arch] if isinstance(arch, list) else []
+    if raw.get("speculators_model_type") or any(_DRAFT_ARCH.search(a) for a in names):
+        kind = raw.get("speculators_model_type") or ", ".join(names)
+        verifier = (raw.get("speculators_config") or {}).get("verifier") or {}
+        named = verifier.get("name_or_path") if isinstance(verifier, dict) else None
+        raise CheckpointError(f"{path}: a draft checkpoint ({kind}), not the target model",
+                              hint="pass the verifier the draft was trained for as --target"
+                                   + (f"; its config names {named}" if named else ""))
+    return load_target_config(path)
+
+
 def open_target(target_dir: str | Path) -> TargetCheckpoint:
     """The target's config (required) and tensors (optional: a directory holding only
     config.json still gives the vocab size and layer count; the embedding and head are then
     absent and the callers say so)."""
     path = resolve_checkpoint_dir(target_dir, "--target", "target checkpoint")
-    config = load_target_config(path)
+    config = load_verifier_config(path)
     tensors = TensorStore.open(path, partial=True) if has_weight_files(path) else TensorStore()
     return TargetCheckpoint(path, config, tensors)

@@ -537,3 +537,16 @@ def test_two_dumps_under_one_data_directory_are_named(spec_world, tmp_path):
                          r"--data", n) for n in out["notes"]), out["notes"]
     alone = _eval(spec_world / "draft", data / "hidden_states", "--target", str(spec_world / "target"))
     assert alone["samples"] == 3 and not any("several folders" in n for n in alone["notes"])
+
+
+def test_the_draft_passed_as_target_is_named(spec_world):
+    """`--target` given the draft directory (both are "a checkpoint"): the error was "config.json:
+    no 'num_hidden_layers'", about a key the draft's config nests elsewhere."""
+    draft = str(spec_world / "draft")
+    for command in (["eval", "--data", str(spec_world / "data")], ["vocab"]):
+        result = runner.invoke(drafter_app, [command[0], "--model", draft, *command[1:],
+                                             "--target", draft])
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        text = " ".join(result.output.split())
+        assert f"error: {draft}: a draft checkpoint (eagle3), not the target model" in text
+        assert f"its config names {spec_world / 'target'}" in text
