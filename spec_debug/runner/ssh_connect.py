@@ -236,16 +236,23 @@ def connect(
 ) -> Connection:
     """Resolve `destination` through ssh config and open an authenticated connection."""
     config = load_ssh_config(options.ssh_config_path)
-    target = resolve_target(
-        destination,
-        config,
-        user=user,
-        port=port,
-        identity_file=identity_file,
-        connect_timeout_s=options.connect_timeout_s,
-        ssh_options=ssh_options,
-    )
     with opening_connection():
+        # Resolving may look names up (CanonicalizeHostname: a DNS server that does not
+        # answer holds it for 10 s a domain) or run commands (Match exec): abandonable too.
+        try:
+            target = _abandonable_call(lambda: resolve_target(
+                destination,
+                config,
+                user=user,
+                port=port,
+                identity_file=identity_file,
+                connect_timeout_s=options.connect_timeout_s,
+                ssh_options=ssh_options,
+            ))
+        except OSError:
+            if threading.get_ident() in _ABANDONED:
+                raise ConnectAbandoned(f"{destination}: connection abandoned: the run was interrupted") from None
+            raise
         return _open(target, config, options, depth=0)
 
 

@@ -197,3 +197,24 @@ def wait_until_closed_by_server(transport: SSHTransport, within_s: float = 15) -
     while transport.connection.transport.is_active():
         assert time.monotonic() < deadline, "sshd never closed the idle connection"
         time.sleep(0.1)
+
+
+def run_with_resolv_conf(resolv_conf: Path, argv: list[str]) -> subprocess.Popen[bytes]:
+    """Start argv in a private mount namespace where `resolv_conf` is /etc/resolv.conf."""
+    return subprocess.Popen(
+        ["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+         f'mount --bind {resolv_conf} /etc/resolv.conf && exec "$@"', "sh", *argv],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def run_began_a_while_ago(out: Path, after_s: float = 1.0) -> Callable[[], bool]:
+    """A readiness check for ctrl_c_when: true `after_s` after the run's record appeared."""
+    began: list[float] = []
+
+    def ready() -> bool:
+        if not began and list(out.glob("*/run.json")):
+            began.append(time.monotonic())
+        return bool(began) and time.monotonic() - began[0] > after_s
+
+    return ready

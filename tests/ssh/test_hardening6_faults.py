@@ -10,7 +10,6 @@ import os
 import pwd
 import shutil
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -42,6 +41,8 @@ from tests.ssh.h6_helpers import (
     dialing,
     ipv6_sshd,
     load_run,
+    run_began_a_while_ago,
+    run_with_resolv_conf,
     spec_debug_run,
     sshd_with_accounts,
     wait_until_closed_by_server,
@@ -309,19 +310,9 @@ def test_ctrl_c_while_a_host_name_is_still_being_looked_up_ends_the_run_at_once(
     out = tmp_path / "runs"
     inner = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu-behind-dns", "-F", str(client.config),
              "--batch", "--out", str(out)]
-    process = subprocess.Popen(
-        ["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", f'mount --bind {silent_dns} /etc/resolv.conf && exec "$@"',
-         "sh", *inner],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"},
-    )
-    started: list[float] = []
-
-    def lookup_under_way() -> bool:  # a second after the run began, its lookup waits on the silent server
-        if list(out.glob("*/run.json")) and not started:
-            started.append(time.monotonic())
-        return bool(started) and time.monotonic() - started[0] > 1.0
-
-    _, took, _ = ctrl_c_when(process, lookup_under_way, out)
+    process = run_with_resolv_conf(silent_dns, inner)
+    # A second after the run began, its lookup waits on the silent server.
+    _, took, _ = ctrl_c_when(process, run_began_a_while_ago(out), out)
     assert took < 4, f"Ctrl-C waited {took:.1f} s for a DNS lookup"
 
 
@@ -625,3 +616,20 @@ def test_an_identity_file_that_does_not_exist_is_named_when_the_login_fails(
     with pytest.raises(AuthenticationError) as caught:
         SSHTransport.connect("gpu01", client.options())
     assert caught.value.message.endswith(f"(tried: no such IdentityFile: {typo})"), caught.value.message
+
+
+def test_ctrl_c_while_ssh_config_canonicalizes_a_name_against_a_silent_dns_ends_at_once(
+    client: ClientSetup, tmp_path: Path, silent_dns: Path
+) -> None:
+    """`CanonicalizeHostname yes` looks the name up in each CanonicalDomains before any connect."""
+    client.hosts["*"] = {"CanonicalizeHostname": "yes", "CanonicalDomains": "spec-debug-h6.test", "IdentityFile": str(client.key.path)}
+    write_ssh_config(client.config, client.hosts)
+    playbook = tmp_path / "tiny.yaml"
+    playbook.write_text(TINY)
+    out = tmp_path / "runs"
+    inner = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu01", "-F", str(client.config),
+             "--batch", "--out", str(out)]
+    process = run_with_resolv_conf(silent_dns, inner)
+    # A second after the run began, its lookup waits on the silent server.
+    _, took, _ = ctrl_c_when(process, run_began_a_while_ago(out), out)
+    assert took < 4, f"Ctrl-C waited {took:.1f} s for the canonicalizing lookup"
