@@ -29,6 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--model", required=True)
     ev.add_argument("--data", required=True)
     ev.add_argument("--target")
+    ev.add_argument("--no-verifier", action="store_true")  # as the CLI: never the config's verifier
     ev.add_argument("--steps", type=int)
     ev.add_argument("--semantics", default="reference")
     ev.add_argument("--engine-version")
@@ -40,12 +41,14 @@ def _parser() -> argparse.ArgumentParser:
     lay.add_argument("--model", required=True)
     lay.add_argument("--data", required=True)
     lay.add_argument("--target")
+    lay.add_argument("--no-verifier", action="store_true")  # as the CLI: never the config's verifier
     lay.add_argument("--device", default="cpu")
     lay.add_argument("--dtype", default="float32")
     lay.add_argument("--max-samples", type=int, default=16)
     voc = sub.add_parser("vocab")
     voc.add_argument("--model", required=True)
     voc.add_argument("--target")
+    voc.add_argument("--no-verifier", action="store_true")  # as the CLI: never the config's verifier
     return parser
 
 
@@ -59,12 +62,13 @@ def main(argv: list[str] | None = None) -> int:
                                        semantics=args.semantics,
                                        engine_version=args.engine_version, layout=args.layout,
                                        device=args.device, dtype=args.dtype,
-                                       max_samples=args.max_samples)
+                                       max_samples=args.max_samples, find_verifier=not args.no_verifier)
         elif args.command == "layout":
             out = api.probe_layout(args.model, args.data, args.target, device=args.device,
-                                   dtype=args.dtype, max_samples=args.max_samples)
+                                   dtype=args.dtype, max_samples=args.max_samples,
+                                   find_verifier=not args.no_verifier)
         else:
-            out = api.check_drafter_vocab(args.model, args.target)
+            out = api.check_drafter_vocab(args.model, args.target, find_verifier=not args.no_verifier)
     except SpecDebugError as exc:
         print(json.dumps({"error": exc.message, "hint": exc.hint}))
         return exc.exit_code

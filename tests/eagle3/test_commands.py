@@ -26,7 +26,7 @@ def test_eval_json(world):
 def test_eval_table(world):
     result = runner.invoke(drafter_app, ["eval", "--model", str(world.draft), "--data",
                                          str(world.data), "--steps", "3", "--semantics", "sglang",
-                                         "--engine-version", "0.5.4"])
+                                         "--engine-version", "0.5.4", "--no-verifier"])
     assert result.exit_code == 0, result.output
     assert "per position" in result.output and "expected accept length" in result.output
     assert "data_tokens" in result.output
@@ -72,6 +72,11 @@ def test_probe_entry_point_prints_one_json_document(world, capsys):
     assert main(["eval", "--model", str(world.draft), "--data", str(world.data), "--steps",
                  "1", "--max-samples", "2"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["samples"] == 2 and out["reference"] == "data_tokens"
+    # the draft's config names its verifier, which is on this host: its argmax is the reference
+    assert out["samples"] == 2 and out["reference"] == "target_argmax"
+    assert out["target_source"] == "speculators_config.verifier"
+    assert main(["eval", "--model", str(world.draft), "--data", str(world.data), "--steps",
+                 "1", "--max-samples", "2", "--no-verifier"]) == 0
+    assert json.loads(capsys.readouterr().out)["reference"] == "data_tokens"
     assert main(["vocab", "--model", str(world.draft / "missing")]) == 2
     assert "error" in json.loads(capsys.readouterr().out)

@@ -71,7 +71,7 @@ def test_embedding_slot_check_finds_the_embedding(world):
 
 
 def test_without_target_the_reference_is_the_data(world):
-    result = evaluate_drafter(world.draft, world.data, steps=2)
+    result = evaluate_drafter(world.draft, world.data, steps=2, find_verifier=False)
     assert result["reference"] == "data_tokens"
     # the language is noisy: next tokens are harder to hit than the target's argmax
     assert 0.2 < acc0(result) < acc0(evaluate_drafter(world.draft, world.data, world.target,
