@@ -16,12 +16,10 @@ import re
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\^_]|\x9b[0-?]*[ -/]*[@-~]")
 # C0 controls other than tab and newline, and DEL: shown as their Unicode control pictures
 # (U+2400 block), so a NUL is visible instead of silently cutting or corrupting the text.
+# str.translate maps them in C: a re.sub with a function made a Python call and a string per
+# character, 70 MB for the 1 MB of NULs a report keeps of a `head -c ... /dev/zero` flood.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def _picture(match: re.Match[str]) -> str:
-    code = ord(match.group(0))
-    return "\u2421" if code == 0x7F else chr(0x2400 + code)
+_PICTURES = {code: 0x2400 + code for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20))} | {0x7F: 0x2421}
 
 
 def _overprint(line: str) -> str:
@@ -42,7 +40,7 @@ def screen_text(text: object) -> str:
         value = _ANSI.sub("", value)
     if "\r" in value:
         value = "\n".join(_overprint(line) for line in value.replace("\r\n", "\n").split("\n"))
-    return _CONTROL.sub(_picture, value)
+    return value.translate(_PICTURES) if _CONTROL.search(value) else value
 
 
 def clip_middle(text: object, limit: int = 20000) -> str:

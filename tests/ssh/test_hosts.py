@@ -40,13 +40,14 @@ def test_host_lists_split_outside_brackets() -> None:
         ("alice@10.0.0.5:2222", Destination("10.0.0.5", user="alice", port=2222)),
         ("[::1]:2200", Destination("::1", port=2200)),
         ("ssh://bob@h:22", Destination("h", user="bob", port=22)),
+        ("alice@corp.example@gpu01", Destination("gpu01", user="alice@corp.example")),  # ssh(1) splits at the last @
     ],
 )
 def test_destinations_parse(text: str, expected: Destination) -> None:
     assert parse_destination(text) == expected
 
 
-@pytest.mark.parametrize("bad", ["a@b@c", "host:99999", "host:port", ""])
+@pytest.mark.parametrize("bad", ["host:99999", "host:port", ""])
 def test_bad_destinations_are_usage_errors(bad: str) -> None:
     with pytest.raises(UsageError):
         parse_destination(bad)
