@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from rich.console import Console
 from rich.markup import escape
@@ -62,6 +64,27 @@ class ConsoleReporter(Reporter):
                 self._status.start()
             except (OSError, ValueError):
                 self._lost_output()
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """The spinner stopped while something else owns the terminal (a key's passphrase
+        prompt: rich redraws its line over the prompt, so the run looked stuck)."""
+        with self._lock:
+            status = self._status
+            if status is not None:
+                try:
+                    status.stop()
+                except (OSError, ValueError):
+                    self._lost_output()
+                    status = None
+        try:
+            yield
+        finally:
+            if status is not None and self._status is status and not self._gone:
+                try:
+                    status.start()
+                except (OSError, ValueError):
+                    self._lost_output()
 
     def _prefix(self, host: str) -> str:
         return f"[magenta]{escape(host)}[/] " if self._multi_host or host != "local" else ""

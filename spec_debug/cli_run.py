@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ def resolve_targets(
     connect_timeout: float | None = None,
     known_hosts: Path | None = None,
     only: set[str] | None = None,
+    prompt_guard: Callable[[], AbstractContextManager[object]] | None = None,
 ) -> list[HostTarget]:
     if not host and not hosts and inventory is None:
         raise UsageError("no host given", hint="pass --host local, --host gpu01, --hosts gpu[01-08] or --inventory FILE")
@@ -45,7 +48,7 @@ def resolve_targets(
             raise UsageError("the SSH transport is not installed in this build; only --host local works") from None
         options = ConnectOptions(
             ssh_config_path=ssh_config, accept_new=accept_new, batch=batch,
-            connect_timeout_s=connect_timeout, known_hosts=known_hosts,
+            connect_timeout_s=connect_timeout, known_hosts=known_hosts, prompt_guard=prompt_guard,
         )
         specs = resolve_hosts(host, hosts, inventory, limit)
         targets = [
@@ -115,8 +118,9 @@ def execute_run(
                 hint=" ".join(f"--var {k}=..." for k in masked),
             )
         cli_vars = {**reused, **cli_vars}
+    reporter = ConsoleReporter(console, show_output=show_output, spinner=not step)
     targets = resolve_targets(host, hosts, inventory, limit, ssh_config=ssh_config, accept_new=accept_new, batch=batch,
-        connect_timeout=connect_timeout, known_hosts=known_hosts, only=only,
+        connect_timeout=connect_timeout, known_hosts=known_hosts, only=only, prompt_guard=reporter.paused,
     )
     gate = None
     if step:
@@ -128,7 +132,7 @@ def execute_run(
     store = RunStore.create(out, loaded.playbook.name)
     options = RunOptions(
         forks=forks, capture_limit=capture_limit, redact=redact,
-        reporter=ConsoleReporter(console, show_output=show_output, spinner=not step), gate=gate, command_line=list(argv),
+        reporter=reporter, gate=gate, command_line=list(argv),
     )
     try:
         run = Run(loaded, targets, store, cli_vars, options)
