@@ -51,6 +51,48 @@ def save_verifier_and_draft(root: Path, *, draft_flags: dict[str, Any] | None = 
     return verifier
 
 
+def save_perturbed_draft(out_dir: Path, verifier_dir: Path, layer_config: Any, *, aux: list[int],
+                         draft_vocab: int, vocab: int, seed_name: str, flags: dict[str, Any] | None = None) -> Any:
+    """speculators' Eagle3DraftModel on ``layer_config`` (a transformers decoder config), saved
+    to out_dir, with every norm != 1 and every bias != 0 so a norm or bias the forward skips
+    shows in the logits. Seeded from ``seed_name`` (crc32: the same in every process, unlike
+    hash()); a draft vocab smaller than ``vocab`` gets a random sorted t2d/d2t."""
+    import zlib
+
+    from speculators.config import SpeculatorsConfig, VerifierConfig
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+    from speculators.proposals.greedy import GreedyTokenProposalConfig
+
+    layer_config._attn_implementation = "eager"
+    config = Eagle3SpeculatorConfig(
+        transformer_layer_config=layer_config, draft_vocab_size=draft_vocab, eagle_aux_hidden_state_layer_ids=aux,
+        **(flags or {}),
+        speculators_config=SpeculatorsConfig(
+            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
+            default_proposal_method="greedy",
+            verifier=VerifierConfig.from_pretrained(str(verifier_dir))))
+    seed = zlib.crc32(seed_name.encode())
+    generator = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    model = Eagle3DraftModel(config)
+    if draft_vocab < vocab:
+        selected = torch.sort(torch.randperm(vocab, generator=generator)[:draft_vocab]).values
+        t2d = torch.zeros(vocab, dtype=torch.bool)
+        t2d[selected] = True
+        model.load_vocab_mappings(t2d, selected - torch.arange(draft_vocab))
+    model.load_verifier_weights()
+    with torch.no_grad():
+        for name, param in model.named_parameters():
+            if "verifier" in name:
+                continue
+            if "norm" in name:
+                param.normal_(1.0, 0.3, generator=generator)
+            elif name.endswith(".bias"):
+                param.normal_(0.0, 0.5, generator=generator)
+    model.eval().save_pretrained(out_dir)
+    return model
+
+
 def vllm_style_states(verifier: Any, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(token_ids [T], hidden_states [T, aux + 1, H] bf16): the inputs to layers AUX and the
     last layer's output before the final norm, as vLLM captures them (transformers 5 puts the

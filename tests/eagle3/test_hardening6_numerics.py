@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import zlib
 from typing import Any, Callable
 
 import pytest
@@ -23,7 +22,7 @@ pytest.importorskip("speculators")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from spec_debug.eagle3.loading import load_draft  # noqa: E402
-from tests.eagle3.speculators_world import reference_logits  # noqa: E402
+from tests.eagle3.speculators_world import reference_logits, save_perturbed_draft  # noqa: E402
 
 H, V, NL, STEPS = 32, 96, 8, 3
 AUX = [2, NL // 2, NL - 3]
@@ -55,39 +54,9 @@ def _save_draft(out_dir, verifier_dir, decoder: dict[str, Any], *, arch: str = "
                 layers: int = 1, draft_vocab: int = 48, name: str = "draft"):
     """speculators' Eagle3DraftModel on a decoder config of `decoder` keys, random weights with
     every norm != 1 and every bias != 0, saved to out_dir."""
-    from speculators.config import SpeculatorsConfig, VerifierConfig
-    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
-    from speculators.proposals.greedy import GreedyTokenProposalConfig
-
     layer_config = _config_class(arch)(num_hidden_layers=layers, **{**KW, **decoder})
-    layer_config._attn_implementation = "eager"
-    config = Eagle3SpeculatorConfig(
-        transformer_layer_config=layer_config, draft_vocab_size=draft_vocab,
-        eagle_aux_hidden_state_layer_ids=AUX,
-        speculators_config=SpeculatorsConfig(
-            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
-            default_proposal_method="greedy",
-            verifier=VerifierConfig.from_pretrained(str(verifier_dir))))
-    seed = zlib.crc32(name.encode())
-    generator = torch.Generator().manual_seed(seed)
-    torch.manual_seed(seed)
-    model = Eagle3DraftModel(config)
-    if draft_vocab < V:
-        selected = torch.sort(torch.randperm(V, generator=generator)[:draft_vocab]).values
-        t2d = torch.zeros(V, dtype=torch.bool)
-        t2d[selected] = True
-        model.load_vocab_mappings(t2d, selected - torch.arange(draft_vocab))
-    model.load_verifier_weights()
-    with torch.no_grad():
-        for param_name, param in model.named_parameters():
-            if "verifier" in param_name:
-                continue
-            if "norm" in param_name:
-                param.normal_(1.0, 0.3, generator=generator)
-            elif param_name.endswith(".bias"):
-                param.normal_(0.0, 0.5, generator=generator)
-    model.eval().save_pretrained(out_dir)
-    return model.state_dict()
+    return save_perturbed_draft(out_dir, verifier_dir, layer_config, aux=AUX, draft_vocab=draft_vocab, vocab=V,
+                                seed_name=name).state_dict()
 
 
 def _edit_decoder(out_dir, edit: Callable[[dict], None]) -> None:

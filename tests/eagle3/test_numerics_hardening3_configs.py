@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import zlib
 from dataclasses import dataclass, field
 
 import pytest
@@ -24,7 +23,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from spec_debug.eagle3.data import Sample  # noqa: E402
 from spec_debug.eagle3.evaluate import evaluate  # noqa: E402
 from spec_debug.eagle3.loading import load_draft  # noqa: E402
-from tests.eagle3.speculators_world import draft_inputs, make_targets_informative, reference_logits  # noqa: E402
+from tests.eagle3.speculators_world import (  # noqa: E402
+    draft_inputs, make_targets_informative, reference_logits, save_perturbed_draft,
+)
 
 H, V, NL, STEPS = 32, 96, 8, 3
 AUX = [2, NL // 2, NL - 3]
@@ -101,44 +102,13 @@ def partial_neox():
 def _build_reference(case: Case, verifier_dir, out_dir):
     from transformers import LlamaConfig
 
-    from speculators.config import SpeculatorsConfig, VerifierConfig
-    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
-    from speculators.proposals.greedy import GreedyTokenProposalConfig
-
     kw = _decoder_kwargs(case)
     if case.sliding_window:
         kw["sliding_window"] = case.sliding_window
         kw.setdefault("layer_types", ["sliding_attention"] * case.layers)
     layer_config = LlamaConfig(num_hidden_layers=case.layers, **kw)
-    layer_config._attn_implementation = "eager"
-    config = Eagle3SpeculatorConfig(
-        transformer_layer_config=layer_config, draft_vocab_size=case.draft_vocab,
-        eagle_aux_hidden_state_layer_ids=AUX, **case.flags,
-        speculators_config=SpeculatorsConfig(
-            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
-            default_proposal_method="greedy",
-            verifier=VerifierConfig.from_pretrained(str(verifier_dir))))
-    seed = zlib.crc32(case.name.encode())
-    generator = torch.Generator().manual_seed(seed)
-    torch.manual_seed(seed)
-    model = Eagle3DraftModel(config)
-    if case.draft_vocab < V:
-        selected = torch.sort(torch.randperm(V, generator=generator)[:case.draft_vocab]).values
-        t2d = torch.zeros(V, dtype=torch.bool)
-        t2d[selected] = True
-        model.load_vocab_mappings(t2d, selected - torch.arange(case.draft_vocab))
-    model.load_verifier_weights()
-    with torch.no_grad():  # norms != 1 and biases != 0, so a skipped one shows
-        for name, param in model.named_parameters():
-            if "verifier" in name:
-                continue
-            if "norm" in name:
-                param.normal_(1.0, 0.3, generator=generator)
-            elif name.endswith(".bias"):
-                param.normal_(0.0, 0.5, generator=generator)
-    model.eval()
-    model.save_pretrained(out_dir)
-    return model
+    return save_perturbed_draft(out_dir, verifier_dir, layer_config, aux=AUX, draft_vocab=case.draft_vocab, vocab=V,
+                                seed_name=case.name, flags=case.flags)
 
 
 def _samples(lengths, mask: str = "random") -> list[Sample]:
