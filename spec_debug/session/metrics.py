@@ -183,8 +183,10 @@ def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
             ("S" in text and "Speculative metrics: " in text):
         vllm_lines = _vllm_stats(text, found)
         structured = structured or vllm_lines
-        if vllm_lines:
-            text = _VLLM_NOT_PROSE.sub("", text)
+        # Cut even when no line gave a reading: an idle engine logs "Avg prompt throughput:
+        # 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s" (vllm-project/vllm#2734),
+        # which the prose scan would read as two decode throughputs of 0.
+        text = _VLLM_NOT_PROSE.sub("", text)
     if "." in text and ("Prefill. latency: " in text or "median throughput: " in text):
         if _one_batch(text, found):
             structured = True
@@ -256,6 +258,26 @@ def name_by_hint(found: list[Metric], hint: str) -> list[Metric]:
     return found
 
 
+_IDLE_FRACTION = 20
+"""A Decode batch line whose throughput per running request is under 1/20 of the log's
+highest measured an interval that was mostly idle."""
+# The running requests of each Decode batch line: the first field after the line's name in
+# every SGLang version read (python/sglang/srt/managers/scheduler_metrics_mixin.py).
+_DECODE_RUNNING = re.compile(r"Decode batch[.,] #running-req: (\d+)")
+
+
+def _busy_intervals(text: str, values: list[float]) -> list[float] | None:
+    """``values`` without the lines of a mostly idle interval; None when the lines' request
+    counts cannot be paired with their readings."""
+    running = _DECODE_RUNNING.findall(text)
+    if len(running) != len(values):
+        return None
+    per_request = [v / max(int(n), 1) for v, n in zip(values, running)]
+    floor = max(per_request) / _IDLE_FRACTION
+    kept = [v for v, r in zip(values, per_request) if r >= floor]
+    return kept or None
+
+
 def _decode_batches(text: str, found: list[Metric]) -> int:
     """The mean readings of the Decode batch lines; returns how many throughput readings
     there were (0: none, and nothing is added)."""
@@ -269,7 +291,22 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
     if len(_FLOATS) > 200_000:
         _FLOATS.clear()
     number = _FLOATS.__getitem__
-    found.append(Metric("throughput", round(sum(map(number, tputs)) / len(tputs), 2), "tok/s", ctx))
+    values = list(map(number, tputs))
+    # SGLang divides the tokens of a log interval by the time since the previous Decode batch
+    # line (scheduler_metrics_mixin.py, log_decode_stats: num_generated_tokens / gap_latency),
+    # so the first line after an idle spell counts the idle time too: "gen throughput
+    # (token/s): 0.39" before 165-189 for the same single request (sgl-project/sglang#11948).
+    # Such a line is no reading of decode speed. min and max first (a log without a suspect
+    # is not scanned again); then per running request, since a batch shrinking from 64
+    # requests to 1 lowers the total as much without any idle time.
+    tput_ctx = ctx
+    if len(values) > 1 and min(values) < max(values) / _IDLE_FRACTION:
+        kept = _busy_intervals(text, values)
+        if kept is not None and len(kept) < len(values):
+            tput_ctx = f"SGLang Decode batch, mean of {len(kept)} of {len(values)} lines" \
+                       f" ({len(values) - len(kept)} after an idle spell left out)"
+            values = kept
+    found.append(Metric("throughput", round(sum(values) / len(values), 2), "tok/s", tput_ctx))
     if lens:
         found.append(Metric("accept_length", round(sum(map(number, lens)) / len(lens), 3), "tokens", ctx))
     if rates:
