@@ -417,6 +417,10 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if engine == "sglang":
         _refuse_underscore_flags(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
+    if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
+        # `vllm serve MODEL`: the positional is the model even when a --config file also says
+        # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
+        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env)
     return _vllm_config(tuple(argv), flags, positionals, env)
 
 

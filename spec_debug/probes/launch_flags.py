@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spec_debug.probes.hostfiles import describe_model, hf_cache_dirs, other_mount_namespace, read_environ, readlink
+from spec_debug.probes.hostfiles import MAX_CONFIG_BYTES, describe_model, hf_cache_dirs, other_mount_namespace, read_environ, readlink
 
 # `python -m MODULE` of each server entry point; sglang_router.launch_server starts the router
 # and its SGLang workers from one command line (sgl-project/sglang: sgl-router/py_src/
@@ -152,8 +152,46 @@ def run(args: dict) -> dict:
     if cmdline:
         refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
     view = None if cmdline else server_view(chosen["pid"])
+    config = read_config_file(argv, view)
+    if config is not None:
+        result["config_file"] = config
+        refs += [ref for ref in _yaml_model_refs(config.get("text") or "") if ref not in refs]
     result["models"] = find_models(refs, argv, view)
     return result
+
+
+def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, Any] | None:
+    """The text of the YAML file a standalone `--config FILE` names, opened where the server
+    opens it (its cwd, its container's root). Both engines merge it into their argv
+    (spec_debug.diagnose.config_file says how); the controller parses it."""
+    if "--config" not in argv or argv.index("--config") == len(argv) - 1:
+        return None
+    written = argv[argv.index("--config") + 1]
+    local = view.local_path(written) if view is not None else os.path.expanduser(written)
+    info: dict[str, Any] = {"path": written, "text": None, "error": None}
+    if local is None or (view is None and not os.path.isabs(local)):
+        info["error"] = "a relative path, and the server's working directory is unknown"
+        return info
+    try:
+        if os.path.getsize(local) > MAX_CONFIG_BYTES:
+            info["error"] = f"larger than {MAX_CONFIG_BYTES} bytes"
+            return info
+        with open(local, encoding="utf-8", errors="replace") as handle:
+            info["text"] = handle.read()
+    except OSError as exc:
+        info["error"] = f"{exc.strerror or exc} ({local})"
+    return info
+
+
+# `key: value` lines of a YAML flag file (the nested `speculative-config:` block's `model:` too);
+# the probe has no YAML parser (stdlib only), so values that look like paths are taken as is.
+_YAML_VALUE = re.compile(r"^\s*[\w.-]+\s*:\s*([\"']?)([^\"'#\s]+)\1\s*(#.*)?$", re.M)
+
+
+def _yaml_model_refs(text: str) -> list[str]:
+    refs = [m.group(2) for m in _YAML_VALUE.finditer(text)]
+    refs = [ref for ref in refs if "/" in ref or ref.startswith("~")]
+    return list(dict.fromkeys(refs + _json_model_refs(text)))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,9 @@ from dataclasses import asdict
 from typing import Any
 
 from spec_debug.diagnose.checks.launch_flags import check_algorithm, check_draft_budget, check_dtype, check_num_steps
-from spec_debug.diagnose.launch import LaunchConfig, LaunchParseError, effective_spec, parse_launch_command
+from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
+from spec_debug.diagnose.launch import (LaunchConfig, LaunchParseError, effective_spec, parse_launch_command,
+                                       split_command)
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
@@ -72,10 +74,16 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     command = host.get("cmdline") or host.get("argv")
     if not command:
         return {NS: {"found": False, "processes": host.get("processes", [])}}
+    config_file = host.get("config_file") or {}
     try:
+        if config_file.get("text") is not None:
+            # the engine's argv: the file's flags first, the command line's after (they win)
+            command = merge_config(split_command(command), config_file["text"])
         cfg = parse_launch_command(command)
+        config_file_path(list(cfg.argv))  # two --config, or none after it: the engine refuses
     except LaunchParseError as exc:
-        return {NS: {"found": False, "error": str(exc), "source": host.get("source")}}
+        where_ = f" (with the flags of --config {config_file['path']})" if config_file.get("text") is not None else ""
+        return {NS: {"found": False, "error": f"{exc}{where_}", "source": host.get("source")}}
     models = host.get("models") or {}
     draft_path, draft_raw = _config(models, cfg.draft_model)
     target_path, target_raw = _config(models, cfg.target_model)
@@ -105,6 +113,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "draft_is_target_mtp": serves_own_mtp(cfg) and (target_raw is None or mtp_layers(target_raw) is not None),
         "draft_config": draft_raw, "target_config": target_raw,
         "argv": list(cfg.argv),
+        "config_file": config_file.get("path"), "config_file_error": config_file.get("error"),
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
@@ -120,14 +129,21 @@ def check(ctx: Any) -> list[Finding]:
         return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
                             "--var server_cmdline='...' (the server's full command line)")]
     cfg = parse_launch_command(launch["argv"])
-    config_file = cfg.flags.get("config")
-    if not cfg.speculative and isinstance(config_file, str):
-        # Both engines merge a YAML file's flags into argv (vLLM FlexibleArgumentParser
-        # `_pull_args_from_config`, SGLang `prepare_server_args` + ConfigArgumentMerger): the
-        # speculative settings may live there, and this command line alone looks plain.
-        return [not_checked(ctx, f"the server reads more flags from --config {config_file}, which "
-                                 "spec-debug does not open; the command line has no speculative settings",
-                            f"--var server_cmdline='...' with the flags of {config_file} written out")]
+    notes: list[Finding] = []
+    unread = config_file_path(list(cfg.argv))
+    if unread is not None and not cfg.speculative:
+        # Both engines merge a YAML file's flags into argv (spec_debug.diagnose.config_file):
+        # the speculative settings may live there, and this command line alone looks plain.
+        why = launch.get("config_file_error") or "the probe did not ship its text"
+        return [not_checked(ctx, f"the server reads more flags from --config {unread}, which could not be "
+                                 f"read on the host ({why}); the command line has no speculative settings",
+                            f"--var server_cmdline='...' with the flags of {unread} written out")]
+    ignored = ignored_config(list(cfg.argv))
+    if ignored is not None:
+        notes.append(not_checked(ctx, f"--config={ignored} is never opened: SGLang and vLLM only read a "
+                                      "config file given as `--config FILE` (two words), so none of its "
+                                      "flags apply; audited the command line alone",
+                                 f"--config {ignored} (a space, not `=`) if its flags are meant to apply"))
     engine = ctx.host_facts.get("engine", {})
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
@@ -139,4 +155,4 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_draft_budget(cfg, eff, at)
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
     findings += check_dtype(cfg, launch.get("draft_config"), launch.get("target_config"), at)
-    return record(ctx.facts, NS, findings)
+    return notes + record(ctx.facts, NS, findings)

@@ -1,0 +1,116 @@
+"""`--config FILE.yaml`: the flags a serving engine reads from a YAML file, merged as it merges them.
+
+Both engines turn the file into argv words and put them *before* the command line's own flags,
+so argparse's last-wins rule lets the command line override the file:
+
+- vLLM, FlexibleArgumentParser `_pull_args_from_config` / `load_config_file`
+  (vllm-project/vllm vllm/utils/argparse_utils.py): the words go after the subcommand and,
+  for `vllm serve`, after the positional model; `key: true` -> `--key`, `false` -> `--no-key`
+  when that flag exists (else nothing), a list -> `--key a b`, a mapping -> `--key '<json>'`
+  (so `speculative-config:` may be a nested YAML mapping), anything else -> `--key str(value)`.
+- SGLang, ConfigArgumentMerger (sgl-project/sglang python/sglang/srt/server_args_config_parser.py,
+  called by server_args.py `prepare_server_args`): the words go first; a bool is `--key` for a
+  store_true flag (nothing for false) and `--key true|false` otherwise, a list `--key a b`,
+  anything else `--key str(value)` (a mapping is str()'d: a Python repr, not JSON).
+
+Both only look for `--config` as a word of its own (`"--config" in args`, `arg == "--config"`):
+`--config=file.yaml` reaches argparse as the (unused) `--config` option and the file is never read.
+Pure functions: the probe ships the file's text, the controller parses it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+from spec_debug.diagnose.launch import _BOOLEAN_HINTS, LaunchParseError, detect_engine
+
+# The vLLM switches whose `no-` form exists (argparse.BooleanOptionalAction on bool config
+# fields, vllm/engine/arg_utils.py); the rest of a `false` is dropped, as vLLM drops it.
+_VLLM_NO_SWITCHES = ("enable-prefix-caching", "enable-chunked-prefill", "enforce-eager",
+                     "trust-remote-code", "async-scheduling", "disable-log-stats")
+
+
+def config_file_path(argv: list[str]) -> str | None:
+    """The file the engine reads: the word after a standalone `--config`."""
+    _engine, start = detect_engine(argv)
+    args = argv[start:]
+    if args.count("--config") > 1:
+        # vLLM asserts "More than one config file specified!"; SGLang raises ValueError
+        raise LaunchParseError("more than one --config file: the engine refuses to start",
+                               hint="merge them into one YAML file")
+    if "--config" not in args:
+        return None
+    index = args.index("--config")
+    if index == len(args) - 1:
+        raise LaunchParseError("--config has no file after it: the engine refuses to start",
+                               hint="--config /path/to/serve.yaml")
+    return args[index + 1]
+
+
+def ignored_config(argv: list[str]) -> str | None:
+    """`--config=FILE`: argparse stores it, but neither engine opens it (see the module doc)."""
+    _engine, start = detect_engine(argv)
+    for tok in argv[start:]:
+        if tok.startswith("--config="):
+            return tok.partition("=")[2]
+    return None
+
+
+def config_words(engine: str, text: str, path: str) -> list[str]:
+    """The argv words the engine makes of the file's YAML text."""
+    if path.rsplit(".", 1)[-1].lower() not in ("yaml", "yml"):
+        raise LaunchParseError(f"--config {path}: the engine only reads .yaml/.yml files and refuses to start")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise LaunchParseError(f"--config {path} is not valid YAML ({exc.__class__.__name__}): "
+                               "the engine refuses to start") from exc
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise LaunchParseError(f"--config {path} must hold a mapping of flag: value at its top level, "
+                               f"got a {type(data).__name__}")
+    words: list[str] = []
+    for key, value in data.items():
+        flag = f"--{key}"
+        if isinstance(value, bool):
+            if value:
+                words.append(flag)
+            elif engine == "vllm" and str(key).replace("_", "-") in _VLLM_NO_SWITCHES:
+                words.append(f"--no-{key}")
+            elif engine == "sglang" and not _sglang_switch(str(key)):
+                words += [flag, "false"]
+        elif isinstance(value, list):
+            if value:
+                words += [flag, *(str(item) for item in value)]
+        elif isinstance(value, dict) and engine == "vllm":
+            words += [flag, json.dumps(value)]
+        else:
+            words += [flag, str(value)]
+    return words
+
+
+def _sglang_switch(key: str) -> bool:
+    """store_true flags of SGLang's ServerArgs (bool fields default False are declared with
+    action="store_true"): by their names, as the launch parser already judges switches."""
+    return _BOOLEAN_HINTS.match(key) is not None
+
+
+def merge_config(argv: list[str], text: str) -> list[str]:
+    """argv with the file's words inserted where the engine inserts them and `--config FILE` removed."""
+    path = config_file_path(argv)
+    if path is None:
+        return list(argv)
+    engine, start = detect_engine(argv)
+    words = config_words(engine, text, path)
+    args = argv[start:]
+    index = args.index("--config")
+    rest = args[:index] + args[index + 2:]
+    head = argv[:start]
+    if engine == "vllm" and start >= 1 and argv[start - 1] == "serve" and rest and not rest[0].startswith("-"):
+        # `vllm serve MODEL --config f.yaml`: the positional model stays first
+        return head + rest[:1] + words + rest[1:]
+    return head + words + rest

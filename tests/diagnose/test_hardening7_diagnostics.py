@@ -1,0 +1,138 @@
+"""Hardening 7: the launch audit reads what the engine really runs (`--config FILE.yaml`, SD101
+for drafts that are not trained for a depth).
+
+Each test is a user story spec-debug got wrong before; the source of every input is cited.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spec_debug.diagnose.config_file import merge_config
+from spec_debug.diagnose.launch import LaunchParseError, parse_launch_command
+from spec_debug.diagnose.steps import launch_step
+from spec_debug.probes import launch_flags
+from spec_debug.probes.registry import ProbeContext
+
+DEMO = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
+
+
+def context(facts: dict) -> ProbeContext:
+    return ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=dict(facts))
+
+
+def codes(findings) -> list[tuple[str, str]]:
+    return [(f.code, f.severity) for f in findings]
+
+
+# vllm-project/vllm vllm/utils/argparse_utils.py, `load_config_file` docstring: the nested
+# speculative-config form of a vLLM YAML flag file.
+VLLM_YAML = """\
+compilation-config:
+  pass_config:
+    fuse_allreduce_rms: true
+speculative-config:
+  model: "nvidia/gpt-oss-120b-Eagle3-v2"
+  num_speculative_tokens: {k}
+  method: eagle3
+"""
+# sgl-project/sglang docs/advanced_features/server_arguments.md ("config file" example) with
+# the speculative flags of docs/advanced_features/speculative_decoding.ipynb's EAGLE-3 cell.
+SGLANG_YAML = """\
+model-path: meta-llama/Llama-3.1-8B-Instruct
+host: 0.0.0.0
+port: 30000
+tensor-parallel-size: 2
+enable-metrics: true
+log-requests: true
+speculative-algorithm: EAGLE3
+speculative-draft-model-path: jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B
+speculative-num-steps: {steps}
+speculative-eagle-topk: 1
+speculative-num-draft-tokens: {tokens}
+"""
+
+
+def host_with_config(tmp_path: Path, cmdline: str, name: str, text: str) -> dict:
+    (tmp_path / name).write_text(text)
+    return launch_flags.run({"server_cmdline": cmdline.replace("CFG", str(tmp_path / name))})
+
+
+def test_vllm_speculative_config_in_a_yaml_file_is_audited(tmp_path):
+    host = host_with_config(tmp_path, "vllm serve openai/gpt-oss-120b --config CFG", "serve.yaml",
+                            VLLM_YAML.format(k=1))
+    assert host["config_file"]["text"] is not None
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    launch = facts["launch"]
+    assert (launch["target_model"], launch["draft_model"], launch["num_steps"]) == (
+        "openai/gpt-oss-120b", "nvidia/gpt-oss-120b-Eagle3-v2", 1)
+    assert launch["config_file"].endswith("serve.yaml")
+    # one speculative token is the SD101 cap, found although the command line names no draft
+    assert [c for c, _ in codes(launch_step.check(context(facts)))] == ["SD101"]
+
+
+def test_the_command_line_overrides_the_config_file_as_the_engine_does(tmp_path):
+    host = host_with_config(
+        tmp_path, "vllm serve openai/gpt-oss-120b --config CFG "
+                  """--speculative-config '{"method": "eagle3", "model": "nvidia/gpt-oss-120b-Eagle3-v2", """
+                  """"num_speculative_tokens": 3}'""", "serve.yml", VLLM_YAML.format(k=1))
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    assert facts["launch"]["num_steps"] == 3
+    assert launch_step.check(context(facts)) == []
+
+
+def test_vllm_positional_model_wins_over_the_files_model():
+    # vllm docs/configuration/serve_args.md: `model:` in the file; the positional wins
+    argv = merge_config(["vllm", "serve", "Qwen/Qwen3-8B", "--config", "c.yaml"],
+                        "model: meta-llama/Llama-3.1-8B-Instruct\nport: 6379\n")
+    assert argv[:3] == ["vllm", "serve", "Qwen/Qwen3-8B"]
+    assert parse_launch_command(argv).target_model == "Qwen/Qwen3-8B"
+    alone = merge_config(["vllm", "serve", "--config", "c.yaml"], "model: meta-llama/Llama-3.1-8B-Instruct\n")
+    assert parse_launch_command(alone).target_model == "meta-llama/Llama-3.1-8B-Instruct"
+
+
+def test_sglang_config_file_flags_are_read_and_cli_wins(tmp_path):
+    cmd = "python3 -m sglang.launch_server --config CFG --speculative-num-steps 5 --speculative-num-draft-tokens 6"
+    host = host_with_config(tmp_path, cmd, "sglang.yaml", SGLANG_YAML.format(steps=1, tokens=2))
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    launch = facts["launch"]
+    assert (launch["target_model"], launch["tp"], launch["num_steps"], launch["num_draft_tokens"]) == (
+        "meta-llama/Llama-3.1-8B-Instruct", 2, 5, 6)
+    host = host_with_config(tmp_path, "python3 -m sglang.launch_server --config CFG", "sglang.yaml",
+                            SGLANG_YAML.format(steps=1, tokens=2))
+    assert [c for c, _ in codes(launch_step.check(context(launch_step.parse(host))))] == ["SD101"]
+
+
+def test_a_config_file_the_probe_cannot_open_says_why(tmp_path):
+    host = launch_flags.run({"server_cmdline": f"vllm serve Qwen/Qwen3-8B --config {tmp_path}/missing.yaml"})
+    facts = launch_step.parse(host)
+    [line] = launch_step.check(context(facts))
+    assert line.code == "SD004" and "No such file" in line.evidence[0]
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("serve.json", "{}", ".yaml/.yml"),
+    ("serve.yaml", "- --port\n- '8000'\n", "mapping"),
+    ("serve.yaml", "speculative-config: {method: eagle3\n", "not valid YAML"),
+])
+def test_a_config_file_the_engine_refuses_is_one_clear_line(tmp_path, name, text, words):
+    host = host_with_config(tmp_path, "vllm serve Qwen/Qwen3-8B --config CFG", name, text)
+    [line] = launch_step.check(context(launch_step.parse(host)))
+    assert line.code == "SD004" and words in line.evidence[0]
+
+
+def test_config_with_equals_is_never_opened_by_the_engine(tmp_path):
+    # `"--config" in args` (vLLM) / `arg == "--config"` (SGLang): `--config=f.yaml` is not read
+    host = host_with_config(tmp_path, "vllm serve openai/gpt-oss-120b --config=CFG", "serve.yaml",
+                            VLLM_YAML.format(k=1))
+    assert "config_file" not in host
+    findings = launch_step.check(context(launch_step.parse(host)))
+    assert codes(findings) == [("SD004", "info")] and "never opened" in findings[0].evidence[0]
+
+
+def test_two_config_files_are_refused_like_the_engine():
+    with pytest.raises(LaunchParseError, match="more than one"):
+        merge_config(["vllm", "serve", "m", "--config", "a.yaml", "--config", "b.yaml"], "{}")
