@@ -316,7 +316,10 @@ def _title(cmd: CommandRecord) -> str:
 
 
 def _why(cmd: CommandRecord, analysis: SessionAnalysis) -> str:
-    parts = [cmd.why] if cmd.why else []
+    # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
+    # followed by our own sentences, its colon would announce them instead.
+    why = (cmd.why or "").rstrip()
+    parts = [why[:-1].rstrip() + "." if why.endswith(":") else why] if why else []
     for f in analysis.findings:
         if f.session == cmd.session and (cmd.seq in f.evidence_seqs or cmd.result_seq in f.evidence_seqs):
             parts.append(f"In the session its output was evidence for {f.code} ({f.title}).")

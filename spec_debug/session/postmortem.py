@@ -98,11 +98,17 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     sd501 = next((f for f in a.findings if f.code == "SD501"), None)
     if sd501:
         detection.append(f"Throughput below the no-speculation baseline: {sd501.evidence[0]}")
-    if a.errors:
-        e = a.errors[0]
-        if (e.exception or "").endswith("ExceptionGroup") and len(a.errors) > 1 and a.errors[1].seq == e.seq:
-            e = a.errors[1]  # the group only carries it: "unhandled errors in a TaskGroup (1 sub-exception)"
-        detection.append(f"First error: {e.exception or e.kind}: {_short(e.message, 160)} [msg {e.seq}] ({e.agent}).")
+    polls = _poll_errors(a)
+    # "Connection refused" from a health check polled while the server loads is waiting, not the
+    # incident's first error: name the first error that did not come from such a poll.
+    errors = [e for e in a.errors if (e.session, e.seq) not in polls] or a.errors
+    if errors:
+        e = errors[0]
+        if (e.exception or "").endswith("ExceptionGroup") and len(errors) > 1 and errors[1].seq == e.seq:
+            e = errors[1]  # the group only carries it: "unhandled errors in a TaskGroup (1 sub-exception)"
+        waiting = " (while polling a service that was not up yet)" if (e.session, e.seq) in polls else ""
+        detection.append(f"First error: {e.exception or e.kind}: {_short(e.message, 160)} [msg {e.seq}] "
+                         f"({e.agent}){waiting}.")
 
     root_causes = [{
         "code": f.code, "severity": f.severity, "title": f.title, "seq": f.seq, "host": f.host,
@@ -114,11 +120,19 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                  f"{CATEGORY_TITLES[p.to_category].lower()} [msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
 
-    went_wrong = [f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…[msg {lp.last_seq}] "
-                  f"({lp.agent}): `{_short(lp.template, 120)}` — {_short(lp.error, 100)}" for lp in a.loops]
+    waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
+    went_wrong = []
+    for lp in a.loops:
+        if (lp.session, lp.first_seq) in waits:
+            went_wrong.append(f"A poll failed {lp.count} times while waiting [msg {lp.first_seq}]…[msg {lp.last_seq}] "
+                              f"({lp.agent}): `{_short(lp.template, 120)}` — {_short(lp.error, 100)}")
+        else:
+            went_wrong.append(f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…"
+                              f"[msg {lp.last_seq}] ({lp.agent}): `{_short(lp.template, 120)}` — {_short(lp.error, 100)}")
     kinds: dict[str, list[int]] = {}
     for e in a.errors:
-        kinds.setdefault(e.exception or e.kind, []).append(e.seq)
+        if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
+            kinds.setdefault(e.exception or e.kind, []).append(e.seq)
     went_wrong += [f"{len(seqs)}× {kind} " + " ".join(f"[msg {s}]" for s in seqs[:5]) + ("…" if len(seqs) > 5 else "")
                    for kind, seqs in kinds.items()]
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
@@ -136,7 +150,6 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                      "type": "prevent" if f.severity == "error" and f.code not in SYMPTOM_CODES else "mitigate",
                      "source": f"{f.code} [msg {f.seq}]"}
                     for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.seq))]
-    waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
     for lp in a.loops:
         if (lp.session, lp.first_seq) in waits:  # polling a server that was not up yet
             action = f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`"
@@ -170,6 +183,30 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     refs.update(item["seq"] for item in view["timeline"])
     view["supporting"] = _supporting(a, refs)
     return view
+
+
+def _poll_errors(a: SessionAnalysis) -> set[tuple[str, int]]:
+    """(session, seq) of the errors printed by a loop of polls (a health check, nvidia-smi)
+    that failed while a server came up: commands of the loop's kind, by its agent, in its span."""
+    by_seq = {(c.session, c.seq): c for c in a.commands}
+    spans = []
+    for lp in a.loops:
+        first = by_seq.get((lp.session, lp.first_seq))
+        if first is not None and first.category in _WAITING:
+            spans.append((lp, first.category))
+    if not spans:
+        return set()
+    out = set()
+    for e in a.errors:
+        cmd = by_seq.get((e.session, e.command_seq)) if e.command_seq is not None else None
+        if cmd is None:
+            continue
+        for lp, category in spans:
+            if (lp.session == e.session and lp.agent == e.agent and cmd.category == category
+                    and lp.first_seq <= cmd.seq <= lp.last_seq):
+                out.add((e.session, e.seq))
+                break
+    return out
 
 
 def _impact(a: SessionAnalysis) -> dict[str, Any]:

@@ -1,0 +1,111 @@
+"""The postmortem and the distilled playbook read as the team lead reads them after the
+incident (../shared/reference/INCIDENT.md): each test retells a moment of an EAGLE-3 debugging
+session and checks one claim the output makes about it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+from spec_debug.session.distill import distill_playbook
+from spec_debug.session.postmortem import postmortem_view
+from tests.session.incident_story import _Writer
+
+GPU = "10.1.230.174"
+START = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+TEST_RUN = f"ssh root@{GPU} '~/ml-env/bin/python /tmp/test_drafter_standalone.py'"
+HEALTH = f"ssh root@{GPU} 'curl -sf http://localhost:30000/health'"
+# curl's message for exit 7 (curl lib/strerror.c, CURLE_COULDNT_CONNECT), as a health poll prints it
+REFUSED = "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused"
+
+
+def _crash(kind: str, message: str) -> str:
+    # The traceback of [msg 4400] (INCIDENT.md), with the exception line CPython 3.11 prints
+    return ("Traceback (most recent call last):\n"
+            "  File \"/tmp/test_drafter_standalone.py\", line 291, in <module>\n    load_and_test()\n"
+            "  File \"/tmp/test_drafter_standalone.py\", line 79, in load_and_test\n"
+            "    q = F.linear(attn_input, w[\"midlayer.self_attn.q_proj.weight\"])\n        ^^^^^^^^^^^^^\n"
+            f"{kind}: {message}\n")
+
+
+NAME_ERROR = _crash("NameError", "name 'attn_input' is not defined")
+UNBOUND = _crash("UnboundLocalError",
+                 "cannot access local variable 'attn_input' where it is not associated with a value")
+
+
+def _session() -> _Writer:
+    return _Writer("7e1a0000-0000-4000-8000-00000000bb07", None, START)
+
+
+def _analyze(tmp_path: Path, writer: _Writer):
+    path = tmp_path / "7e1a0000-0000-4000-8000-00000000bb07.jsonl"
+    path.write_text("\n".join(writer.lines) + "\n", encoding="utf-8")
+    return analyze_path(path)
+
+
+def _restart_and_crash(m: _Writer) -> tuple[int, int]:
+    """The server is restarted with new flags, polled until it answers, then the standalone
+    test crashes: the order of INCIDENT.md's segment 31. Returns (first poll, crash result)."""
+    m.prompt("EAGLE-3 on 10.1.230.174 is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    first_poll = m.bash(HEALTH, REFUSED, exit_code=7)[0]
+    for _ in range(3):
+        m.bash(HEALTH, REFUSED, exit_code=7)
+    m.bash(HEALTH, "OK")
+    _, crash = m.bash(TEST_RUN, UNBOUND, exit_code=1)
+    return first_poll, crash
+
+
+def test_a_retry_loop_that_fails_differently_names_each_error(tmp_path):
+    m = _session()
+    m.prompt("The standalone drafter test crashes on 10.1.230.174.")
+    first = m.bash(TEST_RUN, NAME_ERROR, exit_code=1)[0]
+    m.bash(TEST_RUN, UNBOUND, exit_code=1)
+    m.bash(TEST_RUN, UNBOUND, exit_code=1)
+    analysis = _analyze(tmp_path, m)
+    [loop] = analysis.loops
+    # before: "NameError" only, though two of the three runs ended in UnboundLocalError
+    assert loop.error == "NameError, UnboundLocalError"
+    items = {item["source"]: item["action"] for item in postmortem_view(analysis)["action_items"]}
+    assert items[f"loop [msg {first}]"].endswith("it failed 3 times with NameError, UnboundLocalError")
+
+
+def test_a_health_poll_while_the_server_loads_is_not_the_first_error(tmp_path):
+    m = _session()
+    first_poll, crash = _restart_and_crash(m)
+    view = postmortem_view(_analyze(tmp_path, m))
+    # before: "First error: connection: curl: (7) Failed to connect ... Connection refused"
+    assert view["detection"][-1] == (
+        "First error: UnboundLocalError: cannot access local variable 'attn_input' where it is not associated "
+        f"with a value [msg {crash}] (main).")
+    wrong = view["went_wrong"]
+    assert wrong[0].startswith(f"A poll failed 4 times while waiting [msg {first_poll}]")
+    # before: also "4× connection [msg ..]", the same four polls told twice as errors
+    assert not any(line.startswith("4× connection") for line in wrong)
+    assert "1× UnboundLocalError" in " ".join(wrong)
+
+
+def test_only_polls_failed_so_the_first_error_says_it_was_a_poll(tmp_path):
+    m = _session()
+    m.prompt("Is the SGLang server on 10.1.230.174 up yet?")
+    seqs = [m.bash(HEALTH, REFUSED, exit_code=7)[1] for _ in range(3)]
+    detection = postmortem_view(_analyze(tmp_path, m))["detection"]
+    assert detection[-1] == (f"First error: connection: {REFUSED} [msg {seqs[0]}] (main) "
+                             "(while polling a service that was not up yet).")
+
+
+def test_a_distilled_why_does_not_end_in_the_colon_that_led_into_the_command(tmp_path):
+    m = _session()
+    m.prompt("The standalone drafter test crashes on 10.1.230.174.")
+    m.bash(TEST_RUN, UNBOUND, exit_code=1)
+    # [msg 4401] as INCIDENT.md quotes it: the text leads into the command with a colon
+    m.bash(f"ssh root@{GPU} 'grep -n \"def forward\\|cat\\|norm\" "
+           "~/ml-env/lib/python3.12/site-packages/speculators/models/eagle3/core.py | head -60'",
+           "357:        hidden_states = torch.cat([input_embeds, hidden_states], dim=-1)",
+           text="The issue is that my code computes attn_input (the normed version) before the concat. "
+                "Let me check the actual speculators code to get the exact forward pass right:")
+    steps = distill_playbook(_analyze(tmp_path, m))["steps"]
+    why = next(s["why"] for s in steps if "core.py" in s["run"])
+    # before: "...forward pass right: It was the first step of a change of approach after [msg 1]."
+    assert "right: It was" not in why
+    assert "get the exact forward pass right. It was the first step of a change of approach" in why
