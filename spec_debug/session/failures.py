@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)')
+# A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
+# real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
+# as SGLang's "Scheduler hit an exception" reached sgl-project/sglang#15050).
+_FRAME = re.compile(r'^\s+File (?:"(?P<file>[^"]+)"|\\"(?P<escaped>[^"]+?)\\"), line (?P<line>\d+)')
 _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception))(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
@@ -37,6 +40,7 @@ _CUDA_ERROR = re.compile(r"(?:CUDA [Ee]rror|Triton Error \[CUDA\]): (?!out of me
 # encountered", sglang#5491) without torch's "CUDA error: " in front.
 _CUDA_FAULT = re.compile(r"an illegal memory access was encountered|device-side assert triggered"
                          r"|unspecified launch failure|misaligned address|an illegal instruction was encountered")
+_KERNEL_ASSERT = re.compile(r"\.cuh?:\d+: [^\n]*block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion `[^`\n]*` failed")
 # A C++ exception nobody caught: libstdc++'s verbose terminate handler prints "terminate called
 # after throwing an instance of 'T'" then "  what():  <e.what()>" (gcc libstdc++-v3/libsupc++/
 # vterminate.cc) and the process aborts, whatever exit status the log was read with.
@@ -116,37 +120,24 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     errors: list[ErrorInfo] = []
     if "\x1b" in output:  # a one-character memchr; colours are rare, so strip only when present
         output = _ANSI.sub("", output)
+    failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
     if errors:
-        return errors[:MAX_PER_OUTPUT]
-    failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
+        # Every traceback cut before its exception line (a log tail, interleaved ranks, an
+        # excerpt): the cause may still be stated elsewhere in the output, as vLLM's worker
+        # logs the OutOfMemoryError above the traceback that follows it (noonghunna/club-3090#138),
+        # or a CUDA kernel's failed assertion before SGLang's traceback (sgl-project/sglang#7139).
+        for error in errors:
+            if error.exception is not None:
+                return errors[:MAX_PER_OUTPUT]
+        cause = _stated_cause(output, failed)
+        return ([cause] + errors)[:MAX_PER_OUTPUT] if cause is not None else errors[:MAX_PER_OUTPUT]
     if is_error and output.startswith(_INTERRUPTED):
         return [ErrorInfo("interrupted", None, output[:200].strip())]
-    # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
-    if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
-        return [ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))]
-    # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
-    if "CUDA" in output and ("CUDA error" in output or "CUDA Error" in output or "Error [CUDA]" in output) and \
-            (m := _reported(_CUDA_ERROR, output, failed)):
-        return [ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])]
-    # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
-    if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
-            (m := _reported(_NCCL, output, failed)):
-        return [ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))]
-    # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
-    # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
-    # gone even when the log's tail was read with exit status 0 and the child's traceback
-    # scrolled out of it.
-    if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
-        return [ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))]
-    # Both name what died in single quotes: one memchr spares most outputs both scans.
-    if "'" in output and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
-        return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])]
-    if "'" in output and _HAS_PANIC(output) and (m := _reported(_PANIC, output, failed)):
-        if m.group("file"):
-            return [ErrorInfo("exception", "panic", m.group("msg").strip()[:300], m.group("file"), int(m.group("line")))]
-        return [ErrorInfo("exception", "panic", m.group("old").strip()[:300], m.group("ofile"), int(m.group("oline")))]
+    cause = _stated_cause(output, failed)
+    if cause is not None:
+        return [cause]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
@@ -170,6 +161,43 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if is_error:
         return [ErrorInfo("tool_error", None, head)]
     return []
+
+
+def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
+    """The GPU, NCCL or process failure an output states in so many words, wherever it is."""
+    # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
+    if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
+        return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
+    # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
+    if "CUDA" in output and ("CUDA error" in output or "CUDA Error" in output or "Error [CUDA]" in output) and \
+            (m := _reported(_CUDA_ERROR, output, failed)):
+        return ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])
+    # A CUDA kernel's device-side assertion (torch's CUDA_KERNEL_ASSERT, printed by the device:
+    # "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block:
+    # [32,0,0], thread: [63,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",
+    # sgl-project/sglang#7139): an out-of-range index, often a draft token id past the
+    # target's vocabulary. A backtick (a memchr) gates it. The line starts like a grep hit
+    # ("Indexing.cu:1500: "), but its "block: [..], thread: [..]" is never source text.
+    if "`" in output and "Assertion `" in output and (m := _KERNEL_ASSERT.search(output)):
+        return ErrorInfo("cuda_error", None, _line_at(output, m.start()))
+    # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
+    if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
+            (m := _reported(_NCCL, output, failed)):
+        return ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))
+    # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
+    # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
+    # gone even when the log's tail was read with exit status 0 and the child's traceback
+    # scrolled out of it.
+    if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
+        return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
+    # Both name what died in single quotes: one memchr spares most outputs both scans.
+    if "'" in output and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
+        return ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])
+    if "'" in output and _HAS_PANIC(output) and (m := _reported(_PANIC, output, failed)):
+        if m.group("file"):
+            return ErrorInfo("exception", "panic", m.group("msg").strip()[:300], m.group("file"), int(m.group("line")))
+        return ErrorInfo("exception", "panic", m.group("old").strip()[:300], m.group("ofile"), int(m.group("oline")))
+    return None
 
 
 # A grep hit in a source file or a doc: "path.py:1203:        except torch.cuda.OutOfMemoryError:"
@@ -294,7 +322,7 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         if text[0] in " \t":
             frame = _FRAME.match(text)
             if frame:
-                file, line = frame.group("file"), int(frame.group("line"))
+                file, line = frame.group("file") or frame.group("escaped"), int(frame.group("line"))
             pos = end + 1
             continue
         m = _EXC_LINE.match(text)
