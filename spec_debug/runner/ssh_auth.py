@@ -42,6 +42,9 @@ class AuthOptions:
     prompt_guard: Callable[[], AbstractContextManager[object]] = nullcontext
     """Entered while a passphrase prompt is on the terminal: a live progress display pauses
     in it, or its next redraw erases the prompt and the run seems stuck at "starting…"."""
+    interactive: bool = True
+    """Whether a keyboard-interactive login (a bastion's one-time code) may be answered; off
+    after a changed host key was let through, as ssh(1) turns it off then."""
 
 
 @dataclass
@@ -70,15 +73,18 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
             for key in agent.get_keys():
                 if allowed_blobs is not None and key.asbytes() not in allowed_blobs:
                     continue
-                if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts):
+                if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
                     return
         for path in files:
             key = _load_key(path, options, attempts)
-            if key is not None and _try_key(transport, target, key, _short(path), attempts):
+            if key is not None and _try_key(transport, target, key, _short(path), attempts, options):
                 return
     finally:
         if agent is not None:
             agent.close()
+    if "keyboard-interactive" in _allowed_methods(transport, target):
+        _keyboard_interactive(transport, target, options, attempts, after="no key was accepted")
+        return
     where = f"{target.user}@{target.hostname}:{target.port}"
     if attempts.encrypted_skipped and not attempts.tried and attempts.no_terminal:
         skipped = ", ".join(attempts.encrypted_skipped)
@@ -294,7 +300,7 @@ def _have_terminal() -> bool:
 
 
 def _try_key(
-    transport: paramiko.Transport, target: SSHTarget, key: paramiko.PKey, label: str, attempts: _Attempts
+    transport: paramiko.Transport, target: SSHTarget, key: paramiko.PKey, label: str, attempts: _Attempts, options: AuthOptions
 ) -> bool:
     attempts.tried.append(label)
     try:
@@ -332,12 +338,90 @@ def _try_key(
                 "raise ConnectTimeout if it is only slow",
             ) from None
         return False
+    if remaining == ["keyboard-interactive"] or (remaining and remaining[0] == "keyboard-interactive"):
+        # `AuthenticationMethods publickey,keyboard-interactive`: a bastion's one-time code.
+        _keyboard_interactive(transport, target, options, attempts, after=f"the key ({label}) was accepted")
+        return True
     if remaining:
         raise AuthenticationError(
             f"{target.alias}: server wants a second factor after the key ({', '.join(remaining)})",
-            hint="multi-factor logins are not supported; use a key-only account or a jump host",
+            hint="only keyboard-interactive second factors (one-time codes) are supported; use a key-only account",
         )
     return True
+
+
+def _allowed_methods(transport: paramiko.Transport, target: SSHTarget) -> list[str]:
+    """The login methods the server still allows, asked as ssh(1) asks first ("none": RFC 4252,
+    section 5.2); paramiko keeps no list after a failed key. Empty when the connection is gone."""
+    if not transport.is_active():
+        return []
+    try:
+        transport.auth_none(target.user)
+    except paramiko.BadAuthenticationType as exc:
+        return list(exc.allowed_types)
+    except (paramiko.SSHException, EOFError, OSError):
+        return []
+    return []
+
+
+def _keyboard_interactive(
+    transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts, *, after: str
+) -> None:
+    """Answer the server's keyboard-interactive questions (RFC 4256) on the terminal, as ssh(1)
+    does for a bastion's one-time code or a PAM password; refuse clearly where no one can answer.
+
+    Before, these hosts failed as "authentication failed (tried: ...)" or "multi-factor logins
+    are not supported", which sent people checking keys that were fine.
+    """
+    where = f"{target.user}@{target.hostname}:{target.port}"
+    if not options.interactive:
+        raise AuthenticationError(
+            f"{target.alias}: {where} asks for a keyboard-interactive login after {after}, and it is disabled "
+            "because the host key changed (StrictHostKeyChecking no, as ssh(1) does)",
+            hint="check the host key with the host's owner and fix known_hosts",
+        )
+    if options.batch:
+        raise AuthenticationError(
+            f"{target.alias}: {where} asks for a keyboard-interactive login (a one-time code or password) after "
+            f"{after}, and --batch forbids prompting",
+            hint="run without --batch to answer it, or use an account that logs in with a key alone",
+        )
+    if options.prompt is getpass.getpass and not _have_terminal():
+        raise AuthenticationError(
+            f"{target.alias}: {where} asks for a keyboard-interactive login (a one-time code or password) after "
+            f"{after}, and there is no terminal to answer it",
+            hint="run from a terminal, or use an account that logs in with a key alone",
+        )
+
+    def answer(title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
+        said = " ".join(part.strip() for part in (title, instructions) if part.strip())
+        answers = []
+        for text, _echo in prompts:
+            question = f"({target.alias}) {said + ' ' if said else ''}{text.strip()} "
+            if options.prompt is getpass.getpass:
+                reply = read_passphrase(question, attempts.give_up)
+            else:
+                reply = None if attempts.give_up() else options.prompt(question)
+            if reply is None:
+                raise AuthenticationError(f"{target.alias}: keyboard-interactive login to {where} abandoned: no answer given")
+            answers.append(reply)
+        return answers
+
+    # One prompt at a time on the terminal, however many hosts ask at once.
+    with _PROMPT_LOCK, options.prompt_guard():
+        attempts.tried.append("keyboard-interactive")
+        try:
+            remaining = transport.auth_interactive(target.user, answer)
+        except paramiko.AuthenticationException:
+            raise AuthenticationError(
+                f"{target.alias}: keyboard-interactive login to {where} failed (the answer was refused)",
+                hint="check the code or password and try again",
+            ) from None
+    if remaining:
+        raise AuthenticationError(
+            f"{target.alias}: server wants yet another factor after keyboard-interactive ({', '.join(remaining)})",
+            hint="only key and keyboard-interactive logins are supported",
+        )
 
 
 def _disconnect_reason(transport: paramiko.Transport) -> str | None:

@@ -95,6 +95,8 @@ class SSHTarget:
     """ssh_config value: yes | ask | accept-new | no (off). `ask` behaves as `yes` here."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
+    host_key_algorithms: str | None = None
+    """HostKeyAlgorithms as written (`+`/`-`/`^` prefixes included); None for the default."""
 
     @property
     def known_hosts_name(self) -> str:
@@ -317,6 +319,7 @@ def resolve_target(
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=entry.get("stricthostkeychecking", "ask").lower(),
         hash_known_hosts=entry.get("hashknownhosts", "no").lower() == "yes",
+        host_key_algorithms=entry.get("hostkeyalgorithms"),
     )
 
 

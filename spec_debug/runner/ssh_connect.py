@@ -21,6 +21,7 @@ import random
 import select
 import socket
 import subprocess
+import sys
 import threading
 import time
 from contextlib import AbstractContextManager, contextmanager
@@ -35,7 +36,7 @@ from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, authenticate
 from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
-from spec_debug.runner.ssh_hostkeys import KnownHosts, preferred_key_types, verify_host_key
+from spec_debug.runner.ssh_hostkeys import KnownHosts, configured_key_types, preferred_key_types, verify_host_key
 
 DEFAULT_MAX_SESSIONS = 10
 """sshd_config(5) MaxSessions default: channels one connection may have open at once."""
@@ -663,7 +664,17 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     transport.auth_timeout = target.connect_timeout_s
     known_hosts = KnownHosts(target.known_hosts_files, target.global_known_hosts_files)
     security = transport.get_security_options()
-    security.key_types = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), list(security.key_types))
+    offered = list(security.key_types)
+    if target.host_key_algorithms is not None:
+        # HostKeyAlgorithms: paramiko's default set let a host in with a key type the user had
+        # ruled out (`-ssh-ed25519`), or picked another than the one put first (`^ecdsa-...`).
+        try:
+            security.key_types = configured_key_types(target.host_key_algorithms, offered)
+        except ValueError as exc:
+            transport.close()
+            raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
+    else:
+        security.key_types = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), offered)
     try:
         with abandonable(transport.close):
             return _handshake_on(transport, target, sock, known_hosts, options)
@@ -716,16 +727,24 @@ def _handshake_on(
         _raise_if_proxy_ended(target, sock)
         raise stalled
     accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no", "off")
-    verify_host_key(
+    warning = verify_host_key(
         alias=target.alias,
         known_hosts_name=target.known_hosts_name,
         server_key=transport.get_remote_server_key(),
         known_hosts=known_hosts,
         accept_new=accept_new,
         hash_new=target.hash_known_hosts,
+        allow_changed=target.strict_host_key_checking in ("no", "off"),
     )
+    auth_options = options.auth_options()
+    if warning is not None:
+        # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,
+        # check_host_key: "Password authentication is disabled to avoid man-in-the-middle attacks").
+        transport.host_key_warning = warning
+        print(warning, file=sys.stderr, flush=True)
+        auth_options = replace(auth_options, interactive=False)
     try:
-        authenticate(transport, target, options.auth_options())
+        authenticate(transport, target, auth_options)
     except (paramiko.SSHException, EOFError, OSError) as exc:
         if isinstance(exc, TransportError):
             raise
@@ -915,6 +934,8 @@ class _SignalAwareTransport(paramiko.Transport):
     """The description of the server's SSH_MSG_DISCONNECT, if it sent one ("Too many
     authentication failures" from sshd past MaxAuthTries)."""
     not_responding: ServerNotResponding | None = None
+    host_key_warning: str | None = None
+    """Why the host key was accepted although known_hosts disagrees (StrictHostKeyChecking no)."""
     """Why the connection was given up, when the server stopped answering."""
 
     def keep_server_alive(self, interval_s: int, count_max: int) -> None:

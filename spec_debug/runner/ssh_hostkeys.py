@@ -10,6 +10,7 @@ Nothing is ever added silently: paramiko's AutoAddPolicy is not used.
 from __future__ import annotations
 
 import base64
+import fnmatch
 import hmac
 import os
 import re
@@ -147,6 +148,35 @@ def preferred_key_types(known: dict[str, list[paramiko.PKey]], offered: list[str
     return list(dict.fromkeys(wanted + offered))
 
 
+def configured_key_types(spec: str, offered: list[str]) -> list[str]:
+    """The host key algorithms to offer for ssh_config's HostKeyAlgorithms `spec`.
+
+    As ssh(1) reads it (ssh_config(5), HostKeyAlgorithms; openssh-portable: kex.c,
+    kex_assemble_names): a comma-separated list of names or `*`/`?` patterns; `+list` appends
+    to the default set, `-list` removes from it, `^list` puts in front of it, else the list
+    replaces it, in its own order (ssh(1) then does not reorder by known_hosts). Names
+    paramiko cannot verify (certificate types, ssh-dss) are left out; `offered` is the
+    default set, in order. Raises ValueError when nothing is left.
+    """
+    text = spec.strip()
+    prefix = text[:1] if text[:1] in "+-^" else ""
+    patterns = [part.strip() for part in text[len(prefix):].split(",") if part.strip()]
+
+    def matching(names: list[str]) -> list[str]:
+        return [name for name in names if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)]
+
+    if prefix == "-":
+        chosen = [name for name in offered if name not in matching(offered)]
+    else:
+        # A listed pattern takes its places in the list's order, so `^a,b` offers a then b.
+        listed = list(dict.fromkeys(name for pattern in patterns for name in offered if fnmatch.fnmatchcase(name, pattern)))
+        chosen = {"+": offered + listed, "^": listed + offered, "": listed}[prefix]
+    chosen = list(dict.fromkeys(chosen))
+    if not chosen:
+        raise ValueError(f"HostKeyAlgorithms {spec!r} leaves no host key algorithm spec-debug can verify ({', '.join(offered)})")
+    return chosen
+
+
 def verify_host_key(
     *,
     alias: str,
@@ -155,11 +185,17 @@ def verify_host_key(
     known_hosts: KnownHosts,
     accept_new: bool,
     hash_new: bool = False,
-) -> None:
+    allow_changed: bool = False,
+) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
     `hash_new` (ssh_config HashKnownHosts yes) files an accepted key under the hash of the
     name, as ssh(1) then does, so known_hosts does not list the fleet's host names in clear.
+    `allow_changed` (StrictHostKeyChecking no/off) connects despite a changed key, as ssh(1)
+    does, and returns the warning to show; ssh(1) then disables password and
+    keyboard-interactive logins, so only a key can log in (openssh-portable: sshconnect.c,
+    check_host_key, HOST_CHANGED: only SSH_STRICT_HOSTKEY_OFF goes on). The changed key is
+    not filed: known_hosts keeps the old one, as ssh(1) leaves it.
     """
     if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
         raise HostKeyError(
@@ -170,7 +206,7 @@ def verify_host_key(
     if not known:
         if accept_new:
             _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
-            return
+            return None
         if known_hosts.authorities_for(known_hosts_name):
             # paramiko offers no certificate host key algorithms (paramiko/transport.py,
             # _preferred_keys), so a host that ssh(1) trusts through its CA shows us only its
@@ -194,8 +230,14 @@ def verify_host_key(
         )
     same_type = known.get(server_key.get_name(), [])
     if any(key == server_key for key in same_type):
-        return
+        return None
     old = same_type or [key for keys in known.values() for key in keys]
+    if allow_changed:
+        return (
+            f"{alias}: WARNING: HOST KEY CHANGED for {known_hosts_name}: server offered {describe_key(server_key)}, "
+            f"known_hosts has {describe_key(old[0])}; connecting anyway because of StrictHostKeyChecking no "
+            "(only key logins allowed, as ssh(1) does)"
+        )
     raise HostKeyError(
         f"{alias}: HOST KEY CHANGED for {known_hosts_name}: server offered "
         f"{describe_key(server_key)}, known_hosts has {describe_key(old[0])}; "

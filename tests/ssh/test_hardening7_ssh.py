@@ -1,0 +1,184 @@
+"""Where a real sshd or a real ssh config made spec-debug differ from ssh(1), round 7.
+
+Each test sets up a real OpenSSH server (tests/sshd_fixture.py) and, where it is cheap, runs
+ssh(1) itself on the same config to show what the user expects.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from spec_debug.errors import AuthenticationError, HostKeyError, UsageError
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import HandshakeError
+from spec_debug.runner.ssh_hostkeys import configured_key_types
+from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer
+
+StartServer = Callable[..., SshServer]
+OFFERED = ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "rsa-sha2-512", "rsa-sha2-256"]
+
+
+def reinstall(server: SshServer, client: ClientSetup) -> None:
+    """The host gets a new key; known_hosts keeps its old one (the restart moves the port)."""
+    old_key = server.known_hosts_line.split(" ", 1)[1]
+    server.stop()
+    server.regenerate_host_key()
+    server.start()
+    with open(client.known_hosts, "a") as handle:
+        handle.write(f"{server.known_hosts_name} {old_key}")
+
+
+def ssh_agrees(client: ClientSetup, alias: str, *options: str) -> int:
+    """ssh(1)'s exit status for `ssh -F CONFIG ALIAS true` (BatchMode), or skip without ssh."""
+    if shutil.which("ssh") is None:
+        pytest.skip("no ssh(1) to compare with")
+    flags = [arg for option in options for arg in ("-o", option)]
+    done = subprocess.run(["ssh", "-F", str(client.config), "-o", "BatchMode=yes", *flags, alias, "true"],
+                          capture_output=True, timeout=30, check=False)
+    return done.returncode
+
+
+def test_strict_host_key_checking_no_connects_despite_a_changed_key_with_a_warning_as_ssh_does(
+    client: ClientSetup, sshd_factory: StartServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """ssh_config(5): with `StrictHostKeyChecking no` ssh(1) connects to a host whose key
+    changed (key logins only, after a warning); we refused it as for `yes`."""
+    server = sshd_factory("h7changed")
+    reinstall(server, client)
+    client.alias("reinstalled", server, StrictHostKeyChecking="no")
+    before = client.known_hosts.read_text()
+    assert ssh_agrees(client, "reinstalled") == 0
+    capfd.readouterr()
+    with SSHTransport.connect("reinstalled", client.options()) as transport:
+        assert transport.connection.transport.host_key_warning is not None
+    warned = capfd.readouterr().err
+    assert "HOST KEY CHANGED" in warned and server.host_key_fingerprint in warned and "StrictHostKeyChecking no" in warned
+    assert client.known_hosts.read_text() == before  # the old key stays, as ssh(1) leaves it
+    # accept-new (and the default) still refuse a changed key, as in ssh(1).
+    client.alias("reinstalled", server, StrictHostKeyChecking="accept-new")
+    with pytest.raises(HostKeyError, match="HOST KEY CHANGED"):
+        SSHTransport.connect("reinstalled", client.options())
+
+
+def test_host_key_algorithms_of_the_config_choose_the_key_the_server_proves(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """`HostKeyAlgorithms ^ecdsa-sha2-nistp256` must make the server prove its ECDSA key, and
+    `-ssh-ed25519` rules ed25519 out; the config line was ignored."""
+    ecdsa = tmp_path / "ecdsa_host_key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ecdsa", "-b", "256", "-N", "", "-f", str(ecdsa)], check=True)
+    server = sshd_factory("h7twokeys", extra_config=f"HostKey {ecdsa}\n")
+    client.trust(server)
+    kind, blob = Path(f"{ecdsa}.pub").read_text().split()[:2]
+    with open(client.known_hosts, "a") as handle:
+        handle.write(f"{server.known_hosts_name} {kind} {blob}\n")
+    client.alias("prefers-ecdsa", server, HostKeyAlgorithms="^ecdsa-sha2-nistp256")
+    with SSHTransport.connect("prefers-ecdsa", client.options()) as transport:
+        assert transport.connection.transport.get_remote_server_key().get_name() == "ecdsa-sha2-nistp256"
+    client.alias("no-ed25519", server, HostKeyAlgorithms="-ssh-ed25519")
+    with SSHTransport.connect("no-ed25519", client.options()) as transport:
+        assert transport.connection.transport.get_remote_server_key().get_name() == "ecdsa-sha2-nistp256"
+
+
+def test_host_key_algorithms_that_rule_out_the_servers_only_key_fail_as_in_ssh(client: ClientSetup, sshd: SshServer) -> None:
+    client.alias("ed25519-only", sshd, HostKeyAlgorithms="ecdsa-sha2-*")
+    assert ssh_agrees(client, "ed25519-only") != 0
+    with pytest.raises(HandshakeError, match="ed25519"):
+        SSHTransport.connect("ed25519-only", client.options())
+    client.alias("nothing-left", sshd, HostKeyAlgorithms="ssh-dss")
+    with pytest.raises(UsageError, match="HostKeyAlgorithms 'ssh-dss' leaves no host key algorithm"):
+        SSHTransport.connect("nothing-left", client.options())
+
+
+def test_host_key_algorithms_prefixes_read_as_ssh_config_says() -> None:
+    assert configured_key_types("-ssh-ed25519*", OFFERED) == OFFERED[1:]
+    assert configured_key_types("^rsa-*,ecdsa-sha2-nistp256", OFFERED)[:3] == ["rsa-sha2-512", "rsa-sha2-256", "ecdsa-sha2-nistp256"]
+    assert configured_key_types("+ssh-ed25519", OFFERED) == OFFERED
+    assert configured_key_types("rsa-sha2-256,ssh-ed25519", OFFERED) == ["rsa-sha2-256", "ssh-ed25519"]
+
+
+class KbdInteractiveServer(SshServer):
+    """A bastion that wants a key and then a one-time code or password (keyboard-interactive
+    through PAM), the account's password known only inside the server's mount namespace."""
+
+    def _sshd_config(self) -> str:
+        return (super()._sshd_config()
+                .replace("UsePAM no\n", "UsePAM yes\n")
+                .replace("KbdInteractiveAuthentication no\n", "KbdInteractiveAuthentication yes\n")
+                .replace("PermitRootLogin prohibit-password\n", "PermitRootLogin yes\n")
+                + "AuthenticationMethods publickey,keyboard-interactive\n")
+
+
+@pytest.fixture
+def bastion(client: ClientSetup, client_key: ClientKey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SshServer]:
+    if not Path("/etc/pam.d/sshd").exists() or os.getuid() != 0 or shutil.which("openssl") is None:
+        pytest.skip("needs root, PAM for sshd and openssl")
+    if subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False).returncode != 0:
+        pytest.skip("cannot make a mount namespace here")
+    import tests.sshd_fixture as fixture
+
+    user = pwd.getpwuid(os.getuid()).pw_name
+    hashed = subprocess.run(["openssl", "passwd", "-6", "code-123456"], capture_output=True, text=True, check=True).stdout.strip()
+    shadow = tmp_path / "shadow"
+    shadow.write_text("".join(
+        ":".join([user, hashed, "19000", *line.split(":")[3:]]) + "\n" if line.split(":")[0] == user else line + "\n"
+        for line in Path("/etc/shadow").read_text().splitlines()
+    ))
+    shadow.chmod(0o640)
+    wrapper = tmp_path / "sshd-with-password"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"exec unshare --mount --propagation private /bin/sh -c 'mount --bind {shadow} /etc/shadow && exec {SSHD} \"$@\"' sshd \"$@\"\n"
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(fixture, "SSHD", str(wrapper))
+    server = KbdInteractiveServer(tmp_path / "sshd-bastion", [client_key])
+    server.start()
+    client.trust(server)
+    client.alias("bastion", server)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_bastion_asking_a_one_time_code_under_batch_says_so(client: ClientSetup, bastion: SshServer) -> None:
+    """Before: "server wants a second factor ... not supported", with no word of --batch."""
+    with pytest.raises(AuthenticationError) as caught:
+        SSHTransport.connect("bastion", client.options(batch=True))
+    message = caught.value.message
+    assert "keyboard-interactive" in message and "--batch forbids prompting" in message, message
+    assert "without --batch" in (caught.value.hint or "")
+
+
+def test_a_bastion_asking_a_one_time_code_is_answered_at_the_prompt(client: ClientSetup, bastion: SshServer) -> None:
+    asked: list[str] = []
+
+    def prompt(question: str) -> str:
+        asked.append(question)
+        return "code-123456"
+
+    with SSHTransport.connect("bastion", client.options(batch=False, prompt=prompt)) as transport:
+        assert transport.connection.transport.is_authenticated()
+    assert len(asked) == 1 and asked[0].startswith("(bastion)") and "assword" in asked[0]
+    with pytest.raises(AuthenticationError, match="keyboard-interactive login .* failed"):
+        SSHTransport.connect("bastion", client.options(batch=False, prompt=lambda question: "wrong"))
+
+
+def test_a_changed_host_key_let_through_by_strict_no_disables_the_interactive_login(
+    client: ClientSetup, bastion: SshServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """ssh(1) turns keyboard-interactive off after accepting a changed key (a
+    man-in-the-middle would collect the code)."""
+    reinstall(bastion, client)
+    client.alias("bastion", bastion, StrictHostKeyChecking="no")
+    with pytest.raises(AuthenticationError, match="disabled because the host key changed"):
+        SSHTransport.connect("bastion", client.options(batch=False, prompt=lambda question: "code-123456"))
+
