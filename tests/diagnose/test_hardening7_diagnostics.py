@@ -136,3 +136,38 @@ def test_config_with_equals_is_never_opened_by_the_engine(tmp_path):
 def test_two_config_files_are_refused_like_the_engine():
     with pytest.raises(LaunchParseError, match="more than one"):
         merge_config(["vllm", "serve", "m", "--config", "a.yaml", "--config", "b.yaml"], "{}")
+
+
+# ---------------------------------------------------------------------------------------------
+# SD101 for drafts that are not trained for a depth
+# ---------------------------------------------------------------------------------------------
+# sgl-project/sglang docs/advanced_features/speculative_decoding.ipynb, "Standalone Speculative
+# Decoding" (here with one step); vLLM docs/features/spec_decode.md, "Speculating by matching
+# n-grams in the prompt" (here with one token).
+SGLANG_STANDALONE = ("python3 -m sglang.launch_server --model Qwen/Qwen2.5-7B-Instruct --speculative-algorithm "
+                     "STANDALONE --speculative-draft-model-path Qwen/Qwen2.5-1.5B-Instruct --speculative-num-steps 1 "
+                     "--speculative-eagle-topk 1 --speculative-num-draft-tokens 2 --cuda-graph-max-bs 8")
+VLLM_NGRAM = ("vllm serve Qwen/Qwen3-8B --speculative-config "
+              """'{"method": "ngram", "num_speculative_tokens": 1, "prompt_lookup_max": 4}'""")
+
+
+@pytest.mark.parametrize("command, what", [(SGLANG_STANDALONE, "STANDALONE"), (VLLM_NGRAM, "n-gram")])
+def test_one_step_of_an_untrained_drafter_is_not_compared_with_a_trained_depth(command, what):
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
+    [finding] = launch_step.check(context(facts))
+    assert (finding.code, finding.severity) == ("SD101", "warning")
+    assert what in finding.evidence[-1] and "not trained for a number of steps" in finding.evidence[-1]
+    assert not any("draft config does not say" in line for line in finding.evidence)
+    assert "3" in finding.remediation
+
+
+def test_a_standalone_draft_with_mtp_layers_is_not_read_as_trained_for_them():
+    # Qwen/Qwen3-Next-80B-A3B-Instruct config.json carries num_nextn_predict_layers (its MTP
+    # module); served as a STANDALONE draft it is a plain LM, not a depth-1..N MTP drafter
+    draft = {"architectures": ["Qwen3NextForCausalLM"], "model_type": "qwen3_next", "num_nextn_predict_layers": 4,
+             "hidden_size": 2048, "num_hidden_layers": 48, "torch_dtype": "bfloat16", "vocab_size": 151936}
+    command = SGLANG_STANDALONE.replace("Qwen/Qwen2.5-1.5B-Instruct", "Qwen/Qwen3-Next-80B-A3B-Instruct")
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {
+        "Qwen/Qwen3-Next-80B-A3B-Instruct": {"found": True, "path": "/m/q3n", "config": draft}}})
+    assert facts["launch"]["trained_steps"] is None
+    assert codes(launch_step.check(context(facts))) == [("SD101", "warning")]

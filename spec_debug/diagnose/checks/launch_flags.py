@@ -23,6 +23,19 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
                 f"effective: 1 step, topk {eff.topk}, {eff.num_draft_tokens} draft tokens verified: at most "
                 "one drafted token can be accepted per round, so the accept length is at most 2"]
     facts = {"served_steps": 1, "trained_steps": trained_steps}
+    untrained = untrained_drafter(launch)
+    if untrained is not None:
+        # no depth to compare with: n-gram lookup has no weights, a STANDALONE/draft_model
+        # draft is a plain LM that predicts the next token from any prefix
+        evidence.append(f"{untrained} is not trained for a number of steps, so there is no trained depth "
+                        "to serve; more steps cost one draft pass each and pay off while its guesses "
+                        "keep being accepted")
+        facts["trained_steps"] = None
+        return [at.finding("SD101", evidence, facts, severity="warning",
+                           remediation="Try more steps and keep the setting that measures fastest "
+                                       "(e.g. 3 steps: " + ("--speculative-num-steps 3 --speculative-eagle-topk 1 "
+                                                            "--speculative-num-draft-tokens 4)" if launch.engine == "sglang"
+                                                            else _vllm_tokens_flag(launch, 3) + ")"))]
     if trained_steps is not None and trained_steps > 1:
         evidence.append(f"the draft was trained/exported for {trained_steps} speculative tokens "
                         f"({trained_source or 'speculators_config.proposal_methods[0].speculative_tokens'})")
@@ -37,6 +50,19 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
                     "found on the host)" if trained_source
                     else "the draft config does not say how many steps it was trained for")
     return [at.finding("SD101", evidence, facts, severity="warning")]
+
+
+# Drafters with no trained depth: SGLang NGRAM (n-gram lookup in a cache) and STANDALONE (a
+# small LM of the target's family, sglang >= 0.5.2 server_args.py); vLLM `ngram` (prompt
+# lookup), `suffix` (suffix-tree lookup) and `draft_model` (vllm/config/speculative.py
+# SpeculativeMethod).
+_UNTRAINED = {"NGRAM": "an n-gram lookup draft (no weights)", "STANDALONE": "a STANDALONE draft model (a plain LM)",
+              "SUFFIX": "a suffix-tree lookup draft (no weights)", "DRAFT_MODEL": "a draft_model draft (a plain LM)"}
+
+
+def untrained_drafter(launch: LaunchConfig) -> str | None:
+    """What the drafter is, when it is not trained to draft a given number of steps."""
+    return _UNTRAINED.get(launch.algorithm or "")
 
 
 def _vllm_tokens_flag(launch: LaunchConfig, k: int) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from spec_debug.diagnose.checks.launch_flags import check_algorithm, check_draft_budget, check_dtype, check_num_steps
+from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draft_budget, check_dtype, check_num_steps,
+                                                     untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (LaunchConfig, LaunchParseError, effective_spec, parse_launch_command,
                                        split_command)
@@ -95,7 +96,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         target_path, target_raw = _config(models, verifier)
         target_path = target_path or verifier
     eff = effective_spec(cfg, target_architecture=target_architecture(target_raw))
-    steps, steps_source = trained_steps(draft_raw), None
+    # a plain draft LM (STANDALONE) is not an EAGLE checkpoint: its config says no depth
+    steps, steps_source = (None if untrained_drafter(cfg) else trained_steps(draft_raw)), None
     if serves_own_mtp(cfg):
         # MTP: the target's own next-n module drafts; it was trained for as many tokens
         # as it has modules (DeepSeek-V3: 1, so the DeepSeek docs' `--speculative-num-steps 1`
