@@ -515,12 +515,6 @@ class _SessionState:
         else:
             streak.count += 1
             streak.last_seq = call.seq
-            # A retry that fails differently (NameError, then UnboundLocalError once the name is
-            # bound on one path) is still the same loop; the record names every error it saw, so
-            # that "failed 3 times with NameError" is not claimed of a run that said otherwise.
-            message = ((found[0].exception or found[0].message) if found else "")[:200]
-            if message and message not in streak.error.split(", ") and len(streak.error) < 200:
-                streak.error = f"{streak.error}, {message}"[:200] if streak.error else message
 
     def _emit_loop(self, streak: LoopRecord) -> None:
         if streak.count >= LOOP_MIN:

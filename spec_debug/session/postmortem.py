@@ -20,6 +20,7 @@ from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment, md_cell
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.events import MAIN_AGENT
+from spec_debug.session.records import ErrorRecord, LoopRecord
 from spec_debug.session.shell import CATEGORY_TITLES
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
@@ -98,7 +99,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     sd501 = next((f for f in a.findings if f.code == "SD501"), None)
     if sd501:
         detection.append(f"Throughput below the no-speculation baseline: {sd501.evidence[0]}")
-    polls = _poll_errors(a)
+    loop_errors = _loop_errors(a)
+    polls = _poll_errors(a, loop_errors)
+    loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.
     errors = [e for e in a.errors if (e.session, e.seq) not in polls] or a.errors
@@ -125,10 +128,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     for lp in a.loops:
         if (lp.session, lp.first_seq) in waits:
             went_wrong.append(f"A poll failed {lp.count} times while waiting [msg {lp.first_seq}]…[msg {lp.last_seq}] "
-                              f"({lp.agent}): `{_short(lp.template, 120)}` — {_short(lp.error, 100)}")
+                              f"({lp.agent}): `{_short(lp.template, 120)}` — {_short(loop_error[id(lp)], 100)}")
         else:
             went_wrong.append(f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…"
-                              f"[msg {lp.last_seq}] ({lp.agent}): `{_short(lp.template, 120)}` — {_short(lp.error, 100)}")
+                              f"[msg {lp.last_seq}] ({lp.agent}): `{_short(lp.template, 120)}` — "
+                              f"{_short(loop_error[id(lp)], 100)}")
     kinds: dict[str, list[int]] = {}
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
@@ -155,7 +159,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             action = f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`"
         else:  # the same crash again and again: retrying changes nothing
             action = (f"Read the error before re-running `{_short(lp.template, 80)}`: it failed {lp.count} times "
-                      f"with {_short(lp.error, 60) or 'the same error'}")
+                      f"with {_short(loop_error[id(lp)], 60) or 'the same error'}")
         action_items.append({"action": action, "type": "process", "source": f"loop [msg {lp.first_seq}]"})
     if a.pivots or a.findings:
         action_items.append({"action": "Turn the commands that mattered into a playbook: `spec-debug distill`",
@@ -185,18 +189,18 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     return view
 
 
-def _poll_errors(a: SessionAnalysis) -> set[tuple[str, int]]:
-    """(session, seq) of the errors printed by a loop of polls (a health check, nvidia-smi)
-    that failed while a server came up: commands of the loop's kind, by its agent, in its span."""
+def _loop_errors(a: SessionAnalysis) -> dict[tuple[str, int], list[ErrorRecord]]:
+    """The errors of each loop's runs, by (session, first_seq): those of commands of the loop's
+    kind, by its agent, within its span (the loop record keeps only its first error)."""
     by_seq = {(c.session, c.seq): c for c in a.commands}
     spans = []
     for lp in a.loops:
         first = by_seq.get((lp.session, lp.first_seq))
-        if first is not None and first.category in _WAITING:
+        if first is not None:
             spans.append((lp, first.category))
+    out: dict[tuple[str, int], list[ErrorRecord]] = {(lp.session, lp.first_seq): [] for lp, _ in spans}
     if not spans:
-        return set()
-    out = set()
+        return out
     for e in a.errors:
         cmd = by_seq.get((e.session, e.command_seq)) if e.command_seq is not None else None
         if cmd is None:
@@ -204,9 +208,24 @@ def _poll_errors(a: SessionAnalysis) -> set[tuple[str, int]]:
         for lp, category in spans:
             if (lp.session == e.session and lp.agent == e.agent and cmd.category == category
                     and lp.first_seq <= cmd.seq <= lp.last_seq):
-                out.add((e.session, e.seq))
+                out[(lp.session, lp.first_seq)].append(e)
                 break
     return out
+
+
+def _poll_errors(a: SessionAnalysis, loop_errors: dict[tuple[str, int], list[ErrorRecord]]) -> set[tuple[str, int]]:
+    """(session, seq) of the errors printed by a loop of polls (a health check, nvidia-smi)
+    that failed while a server came up."""
+    waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
+    return {(e.session, e.seq) for key, errors in loop_errors.items() if key in waits for e in errors}
+
+
+def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
+    """Each distinct error the loop's runs ended with, in order: a retry that fails differently
+    (NameError, then UnboundLocalError once the name is bound on one path) is the same loop, and
+    "failed 3 times with NameError" would be wrong of it."""
+    names = list(dict.fromkeys((e.exception or e.message) for e in errors if e.exception or e.message))
+    return ", ".join(names) if len(names) > 1 else lp.error
 
 
 def _impact(a: SessionAnalysis) -> dict[str, Any]:

@@ -64,10 +64,12 @@ def test_a_retry_loop_that_fails_differently_names_each_error(tmp_path):
     m.bash(TEST_RUN, UNBOUND, exit_code=1)
     analysis = _analyze(tmp_path, m)
     [loop] = analysis.loops
-    # before: "NameError" only, though two of the three runs ended in UnboundLocalError
-    assert loop.error == "NameError, UnboundLocalError"
-    items = {item["source"]: item["action"] for item in postmortem_view(analysis)["action_items"]}
+    assert loop.error == "NameError"  # the JSON record keeps the first error, as before
+    view = postmortem_view(analysis)
+    items = {item["source"]: item["action"] for item in view["action_items"]}
+    # before: "it failed 3 times with NameError", though two of the three runs said UnboundLocalError
     assert items[f"loop [msg {first}]"].endswith("it failed 3 times with NameError, UnboundLocalError")
+    assert view["went_wrong"][0].endswith("/tmp/test_drafter_standalone.py'` — NameError, UnboundLocalError")
 
 
 def test_a_health_poll_while_the_server_loads_is_not_the_first_error(tmp_path):
