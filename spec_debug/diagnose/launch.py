@@ -538,8 +538,32 @@ def _refuse_underscore_flags(args: list[str]) -> None:
                 hint=f"write --{name.replace('_', '-')}")
 
 
+# SGLang option strings that share a prefix with the ones we read (server_args.py
+# `add_cli_args`): an abbreviation is only valid when one option string starts with it.
+_SGLANG_OTHER_OPTIONS = ("speculative-draft-model-revision", "speculative-accept-threshold-single",
+                         "speculative-accept-threshold-acc", "speculative-token-map")
+
+
+def _refuse_ambiguous_abbreviations(flags: dict[str, Any]) -> None:
+    """SGLang's parser is argparse with allow_abbrev left on (python/sglang/launch_server.py
+    builds `argparse.ArgumentParser()`): `--speculative-num-st 3` is --speculative-num-steps, but a
+    prefix of two option strings (`--speculative-num 3`) is an error ("ambiguous option: ...
+    could match ..."; CPython Lib/argparse.py `_parse_optional`), and the server never starts."""
+    options = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases} | set(_SGLANG_OTHER_OPTIONS)
+    for name in flags:
+        if name in options:
+            continue
+        matches = sorted(option for option in options if option.startswith(name))
+        if len(matches) > 1:
+            raise LaunchParseError(
+                f"sglang: --{name} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
+                "(argparse exits with 'ambiguous option', the server does not start)",
+                hint=f"write the full flag, e.g. --{matches[0]}")
+
+
 def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, str]) -> LaunchConfig:
     a = _SGLANG_ALIASES
+    _refuse_ambiguous_abbreviations(flags)
     algorithm = _str_flag(flags, a["speculative-algorithm"])
     return LaunchConfig(
         engine="sglang",

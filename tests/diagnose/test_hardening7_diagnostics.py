@@ -171,3 +171,28 @@ def test_a_standalone_draft_with_mtp_layers_is_not_read_as_trained_for_them():
         "Qwen/Qwen3-Next-80B-A3B-Instruct": {"found": True, "path": "/m/q3n", "config": draft}}})
     assert facts["launch"]["trained_steps"] is None
     assert codes(launch_step.check(context(facts))) == [("SD101", "warning")]
+
+
+# ---------------------------------------------------------------------------------------------
+# argparse abbreviations: SGLang accepts a unique prefix and refuses an ambiguous one
+# ---------------------------------------------------------------------------------------------
+# sgl-project/sglang docs/advanced_features/speculative_decoding.ipynb, EAGLE-3 cell, with the
+# steps flag abbreviated as people type it
+SGLANG_EAGLE3 = ("python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm "
+                 "EAGLE3 --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B {steps} "
+                 "--speculative-eagle-topk 8 --speculative-num-draft-tokens 32 --mem-fraction 0.6 "
+                 "--cuda-graph-max-bs 2 --dtype float16")
+
+
+def test_a_unique_abbreviation_is_read_as_the_full_flag():
+    cfg = parse_launch_command(SGLANG_EAGLE3.format(steps="--speculative-num-st 5"))
+    assert (cfg.num_steps, cfg.topk, cfg.num_draft_tokens) == (5, 8, 32)
+
+
+def test_an_ambiguous_abbreviation_is_refused_as_sglang_refuses_it():
+    command = SGLANG_EAGLE3.format(steps="--speculative-num 5").replace(" --speculative-num-draft-tokens 32", "")
+    with pytest.raises(LaunchParseError, match="ambiguous.*--speculative-num-draft-tokens, --speculative-num-steps"):
+        parse_launch_command(command)
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
+    [line] = launch_step.check(context(facts))
+    assert line.code == "SD004" and "ambiguous" in line.evidence[0]
