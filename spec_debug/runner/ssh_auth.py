@@ -82,9 +82,14 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     finally:
         if agent is not None:
             agent.close()
+    interactive_refused = None
     if "keyboard-interactive" in _allowed_methods(transport, target):
-        _keyboard_interactive(transport, target, options, attempts, after="no key was accepted")
-        return
+        if transport.is_authenticated():
+            return  # the server let "none" in (RFC 4252, 5.2)
+        interactive_refused = _interactive_refusal(options)
+        if interactive_refused is None:
+            _keyboard_interactive(transport, target, options, attempts)
+            return
     where = f"{target.user}@{target.hostname}:{target.port}"
     if attempts.encrypted_skipped and not attempts.tried and attempts.no_terminal:
         skipped = ", ".join(attempts.encrypted_skipped)
@@ -103,6 +108,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         tried = (", ".join(attempts.tried) + "; " if attempts.tried else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
+    if interactive_refused is not None:
+        tried += f"; the host also takes a keyboard-interactive login (a password or one-time code), but {interactive_refused}"
     raise AuthenticationError(
         f"{target.alias}: authentication failed for {where} (tried: {tried})",
         hint="check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers",
@@ -338,9 +345,17 @@ def _try_key(
                 "raise ConnectTimeout if it is only slow",
             ) from None
         return False
-    if remaining == ["keyboard-interactive"] or (remaining and remaining[0] == "keyboard-interactive"):
+    if remaining and remaining[0] == "keyboard-interactive":
         # `AuthenticationMethods publickey,keyboard-interactive`: a bastion's one-time code.
-        _keyboard_interactive(transport, target, options, attempts, after=f"the key ({label}) was accepted")
+        refused = _interactive_refusal(options)
+        if refused is not None:
+            where = f"{target.user}@{target.hostname}:{target.port}"
+            raise AuthenticationError(
+                f"{target.alias}: {where} accepted the key ({label}) and then asks for a keyboard-interactive login "
+                f"(a one-time code or password), but {refused}",
+                hint=_INTERACTIVE_HINTS[refused],
+            )
+        _keyboard_interactive(transport, target, options, attempts)
         return True
     if remaining:
         raise AuthenticationError(
@@ -364,36 +379,41 @@ def _allowed_methods(transport: paramiko.Transport, target: SSHTarget) -> list[s
     return []
 
 
-def _keyboard_interactive(
-    transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts, *, after: str
-) -> None:
+_BATCH_REFUSAL = "--batch forbids prompting"
+_NO_TERMINAL = "there is no terminal to answer it"
+_CHANGED_KEY = "it is disabled because the host key changed (StrictHostKeyChecking no, as ssh(1) does)"
+_INTERACTIVE_HINTS = {
+    _BATCH_REFUSAL: "run without --batch to answer it, or use an account that logs in with a key alone",
+    _NO_TERMINAL: "run from a terminal, or use an account that logs in with a key alone",
+    _CHANGED_KEY: "check the new host key with the host's owner and fix known_hosts",
+}
+
+
+def _interactive_refusal(options: AuthOptions) -> str | None:
+    """Why a keyboard-interactive question cannot be answered here, or None when it can."""
+    if not options.interactive:
+        return _CHANGED_KEY
+    if options.batch:
+        return _BATCH_REFUSAL
+    if options.prompt is getpass.getpass and not _have_terminal():
+        return _NO_TERMINAL
+    return None
+
+
+def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> None:
     """Answer the server's keyboard-interactive questions (RFC 4256) on the terminal, as ssh(1)
-    does for a bastion's one-time code or a PAM password; refuse clearly where no one can answer.
+    does for a bastion's one-time code or a PAM password (see _interactive_refusal for when not).
 
     Before, these hosts failed as "authentication failed (tried: ...)" or "multi-factor logins
     are not supported", which sent people checking keys that were fine.
     """
     where = f"{target.user}@{target.hostname}:{target.port}"
-    if not options.interactive:
-        raise AuthenticationError(
-            f"{target.alias}: {where} asks for a keyboard-interactive login after {after}, and it is disabled "
-            "because the host key changed (StrictHostKeyChecking no, as ssh(1) does)",
-            hint="check the host key with the host's owner and fix known_hosts",
-        )
-    if options.batch:
-        raise AuthenticationError(
-            f"{target.alias}: {where} asks for a keyboard-interactive login (a one-time code or password) after "
-            f"{after}, and --batch forbids prompting",
-            hint="run without --batch to answer it, or use an account that logs in with a key alone",
-        )
-    if options.prompt is getpass.getpass and not _have_terminal():
-        raise AuthenticationError(
-            f"{target.alias}: {where} asks for a keyboard-interactive login (a one-time code or password) after "
-            f"{after}, and there is no terminal to answer it",
-            hint="run from a terminal, or use an account that logs in with a key alone",
-        )
+    unanswered: list[str] = []
 
     def answer(title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
+        # Called on paramiko's transport thread (paramiko/auth_handler.py,
+        # _parse_userauth_info_request): an exception here would kill the connection with a
+        # traceback, so a missing answer is sent empty and reported after.
         said = " ".join(part.strip() for part in (title, instructions) if part.strip())
         answers = []
         for text, _echo in prompts:
@@ -403,20 +423,32 @@ def _keyboard_interactive(
             else:
                 reply = None if attempts.give_up() else options.prompt(question)
             if reply is None:
-                raise AuthenticationError(f"{target.alias}: keyboard-interactive login to {where} abandoned: no answer given")
-            answers.append(reply)
+                unanswered.append(text)
+            answers.append(reply or "")
         return answers
 
-    # One prompt at a time on the terminal, however many hosts ask at once.
+    # One prompt at a time on the terminal, however many hosts ask at once. paramiko's wait
+    # for the verdict is bounded by auth_timeout (our ConnectTimeout), which would end the
+    # login while a person reads a code off a phone: unbounded here, as in ssh(1), where
+    # sshd's LoginGraceTime (120 s by default) is the limit; Ctrl-C closes the transport.
+    saved_timeout = transport.auth_timeout
+    transport.auth_timeout = None
     with _PROMPT_LOCK, options.prompt_guard():
         attempts.tried.append("keyboard-interactive")
         try:
             remaining = transport.auth_interactive(target.user, answer)
         except paramiko.AuthenticationException:
+            if unanswered or not transport.is_active():
+                raise AuthenticationError(
+                    f"{target.alias}: keyboard-interactive login to {where} abandoned: no answer given, or the host "
+                    "closed the connection (sshd's LoginGraceTime)",
+                ) from None
             raise AuthenticationError(
                 f"{target.alias}: keyboard-interactive login to {where} failed (the answer was refused)",
                 hint="check the code or password and try again",
             ) from None
+        finally:
+            transport.auth_timeout = saved_timeout
     if remaining:
         raise AuthenticationError(
             f"{target.alias}: server wants yet another factor after keyboard-interactive ({', '.join(remaining)})",

@@ -10,6 +10,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -170,6 +171,19 @@ def test_a_bastion_asking_a_one_time_code_is_answered_at_the_prompt(client: Clie
     assert len(asked) == 1 and asked[0].startswith("(bastion)") and "assword" in asked[0]
     with pytest.raises(AuthenticationError, match="keyboard-interactive login .* failed"):
         SSHTransport.connect("bastion", client.options(batch=False, prompt=lambda question: "wrong"))
+
+
+def test_reading_the_code_may_take_longer_than_connect_timeout(client: ClientSetup, bastion: SshServer) -> None:
+    """A person reads the code off a phone: ssh(1) waits (sshd's LoginGraceTime bounds it);
+    paramiko's auth wait ended at ConnectTimeout."""
+
+    def slow_person(question: str) -> str:
+        time.sleep(1.6)
+        return "code-123456"
+
+    client.alias("bastion", bastion, ConnectTimeout=1)
+    with SSHTransport.connect("bastion", client.options(batch=False, prompt=slow_person)) as transport:
+        assert transport.connection.transport.is_authenticated()
 
 
 def test_a_changed_host_key_let_through_by_strict_no_disables_the_interactive_login(
