@@ -396,11 +396,17 @@ class _SessionState:
                               host, extra_seqs=[self.baseline.seq])
             if source == "output" and st is not None and call is not None:
                 prev = self.best_throughput
-                stalled = (self.baseline is not None and m.value < self.baseline.value) or (
-                    prev is not None and m.value <= prev * 1.05)
-                if stalled and st.trigger is None:
-                    base = f", baseline {self.baseline.value:g}" if self.baseline else ""
-                    st.trigger = _Trigger(ev.seq, "metric", f"throughput {m.value:g} tok/s not improving{base}",
+                # The first reading only measures the reported slowness: what comes next is the
+                # investigation, not a change of approach. A later one that did not improve on the
+                # best so far, or is still under the baseline, says the last attempt did not work.
+                flat = prev is not None and m.value <= prev * 1.05
+                below = self.baseline is not None and m.value < self.baseline.value
+                if prev is not None and (flat or below) and st.trigger is None:
+                    if flat:
+                        why = f"not improving on {prev:g}" + (f", baseline {self.baseline.value:g}" if below else "")
+                    else:
+                        why = f"still below the {self.baseline.value:g} tok/s baseline"
+                    st.trigger = _Trigger(ev.seq, "metric", f"throughput {m.value:g} tok/s {why}",
                                           call.category, tuple(st.recent))
             if source == "output":
                 self.best_throughput = max(self.best_throughput or 0.0, m.value)

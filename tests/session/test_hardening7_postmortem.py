@@ -111,3 +111,47 @@ def test_a_distilled_why_does_not_end_in_the_colon_that_led_into_the_command(tmp
     # before: "...forward pass right: It was the first step of a change of approach after [msg 1]."
     assert "right: It was" not in why
     assert "get the exact forward pass right. It was the first step of a change of approach" in why
+
+
+# vLLM v1 logs these two lines every few seconds (vllm/v1/spec_decode/metrics.py SpecDecodingLogging.log,
+# vllm/v1/metrics/loggers.py LoggingStatLogger.log)
+def _vllm_log(accept_len: float, rate: float, tput: float) -> str:
+    return (f"INFO 05-30 07:49:21 [metrics.py:86] SpecDecoding metrics: Mean acceptance length: {accept_len:.2f}, "
+            "Accepted throughput: 12.30 tokens/s, Drafted throughput: 86.10 tokens/s, Accepted: 123 tokens, "
+            "Drafted: 861 tokens, Per-position acceptance rate: 0.351, 0.063, 0.016, "
+            f"Avg Draft acceptance rate: {rate}%\n"
+            f"INFO 05-30 07:49:21 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation "
+            f"throughput: {tput} tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.4%, "
+            "Prefix cache hit rate: 0.0%")
+
+
+VLLM = "ssh -J admin@bastion.corp.example ubuntu@gpu02"
+
+
+def test_the_first_slow_reading_starts_the_investigation_and_is_no_pivot(tmp_path):
+    m = _session()
+    m.prompt("Since we moved Llama-3.1-8B to vLLM with our EAGLE-3 draft, generation on gpu02 is slower: "
+             "48 tok/s against 70 tok/s without speculation. Please find out why.")
+    m.bash(f"{VLLM} 'tail -n 2 /var/log/vllm/server.log'", _vllm_log(1.43, 14.3, 48.6))
+    m.bash(f"{VLLM} 'ps -eo args | grep [v]llm'",
+           'vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config {"method": "eagle3", '
+           '"model": "/models/llama3-eagle3", "num_speculative_tokens": 1} --port 8000')
+    analysis = _analyze(tmp_path, m)
+    # before: "After throughput 48.6 tok/s not improving, baseline 70 [msg 1], moved from reading logs to
+    # inspecting processes" - there was nothing yet to improve on
+    assert analysis.pivots == []
+    assert [s.title for s in analysis.segments] == [
+        "Since we moved Llama-3.1-8B to vLLM with our EAGLE-3 draft, generatio… — Reading logs on gpu02"]
+
+
+def test_a_reading_that_improved_but_is_under_the_baseline_is_not_called_flat(tmp_path):
+    m = _session()
+    m.prompt("EAGLE-3 on gpu02 is at 48 tok/s against a 70 tok/s baseline. Please find out why.")
+    m.bash(f"{VLLM} 'tail -n 2 /var/log/vllm/server.log'", _vllm_log(1.43, 14.3, 48.6))
+    _, second = m.bash(f"{VLLM} 'tail -n 2 /var/log/vllm/server.log'", _vllm_log(2.1, 40.0, 61.0))
+    pivot_at = m.bash(f"{VLLM} 'cat /models/llama3-eagle3/config.json'", '{"draft_vocab_size": 32000}')[0]
+    [pivot] = _analyze(tmp_path, m).pivots
+    assert (pivot.seq, pivot.trigger_seq) == (pivot_at, second)
+    # before: "After throughput 61 tok/s not improving, baseline 70": it rose by a quarter
+    assert pivot.summary.startswith(f"After throughput 61 tok/s still below the 70 tok/s baseline [msg {second}], "
+                                    "moved from reading logs to inspecting configs and checkpoints")
