@@ -820,6 +820,9 @@ class EffectiveSpec:
     """Settings the engine rejects or that cannot work (assertion, tree capacity)."""
     tree_capacity: int | None = None
     """Candidates the draft tree offers: topk + (steps - 1) * topk^2."""
+    adaptive: bool = False
+    """SGLang `--speculative-adaptive` is on: num_steps is only where it starts; the server
+    moves it among the candidate steps as the accept length goes."""
 
 
 def tree_capacity(num_steps: int, topk: int) -> int:
@@ -850,6 +853,11 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     # worker and the same server_args.py rules: auto-choose, topk 1 rewrite, tree checks.
     if cfg.algorithm not in ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE") and cfg.algorithm is not None:
         return EffectiveSpec(steps, topk, tokens)
+    if cfg.flags.get("speculative-adaptive") is True:
+        adaptive = _sglang_adaptive(cfg)
+        if adaptive.problems or adaptive.adaptive:
+            return adaptive
+        overrides += adaptive.overrides
     if steps is None:
         if topk is not None or tokens is not None:
             # server_args.py asserts topk and draft tokens are None before auto-choosing.
@@ -927,3 +935,57 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     if topk > 1 and "trtllm_mha" in chosen:
         problems.append("the trtllm_mha attention backend only supports topk 1")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
+
+
+# sgl-project/sglang python/sglang/srt/speculative/adaptive_spec_params.py: the default adaptive
+# config's candidate steps by batch size ({1: [1, 3, 5, 7], 8: [0, 1, 3], 32: [0, 1], 64: [0]});
+# the server starts at the middle of their union unless --speculative-num-steps names one.
+_SGLANG_ADAPTIVE_DEFAULT_STEPS = (0, 1, 3, 5, 7)
+
+
+def _sglang_adaptive(cfg: LaunchConfig) -> EffectiveSpec:
+    """`--speculative-adaptive` as SGLang resolves it (arg_groups/speculative_hook.py
+    `_maybe_disable_adaptive`, `_init_adaptive_speculative_params`; adaptive_spec_params.py
+    `adaptive_unsupported_reason`). Returns adaptive=False (with the reason in `overrides`)
+    when SGLang turns it off and falls back to the static rules."""
+    algorithm = "EAGLE" if cfg.algorithm == "NEXTN" else cfg.algorithm
+    reason = None
+    if algorithm not in ("EAGLE", "EAGLE3"):
+        reason = f"speculative_algorithm={algorithm} (only EAGLE/EAGLE3 are supported)"
+    elif cfg.topk is not None and cfg.topk != 1:
+        reason = f"speculative_eagle_topk={cfg.topk} (only topk=1 is supported)"
+    elif cfg.flags.get("enable-dp-attention") is True:
+        reason = "attention DP is not supported"
+    elif cfg.flags.get("enable-multi-layer-eagle") is True:
+        reason = "enable_multi_layer_eagle=True is not supported"
+    elif cfg.flags.get("enable-two-batch-overlap") is True:
+        reason = "enable_two_batch_overlap=True is not supported"
+    if reason is not None:
+        return EffectiveSpec(cfg.num_steps, cfg.topk, cfg.num_draft_tokens, overrides=[
+            f"--speculative-adaptive is switched off: {reason}; SGLang logs a warning and falls back "
+            "to static speculative params"])
+    custom = cfg.flags.get("speculative-adaptive-config")
+    custom = custom if isinstance(custom, str) else None
+    steps, topk = cfg.num_steps, 1 if cfg.topk is None else cfg.topk
+    if custom is not None:
+        # the candidate steps are in that JSON file, which is not read here
+        if steps is None:
+            return EffectiveSpec(None, topk, None, adaptive=True, overrides=[
+                f"adaptive: the server starts at the middle of the candidate steps of "
+                f"{custom} and moves among them at runtime"])
+        return EffectiveSpec(steps, topk, steps + 1, adaptive=True, tree_capacity=steps, overrides=[
+            f"adaptive: starts at {steps} steps ({steps + 1} draft tokens) and moves "
+            f"among the candidate steps of {custom} at runtime"])
+    candidates = _SGLANG_ADAPTIVE_DEFAULT_STEPS
+    if steps is None:
+        steps = candidates[len(candidates) // 2]
+    elif steps not in candidates:
+        return EffectiveSpec(steps, topk, cfg.num_draft_tokens, adaptive=True, problems=[
+            f"--speculative-num-steps {steps} is not in the adaptive candidate steps "
+            f"{list(candidates)}: SGLang refuses to start (ValueError)"])
+    overrides = [f"adaptive: starts at {steps} steps ({steps + 1} draft tokens, topk 1) and "
+                 f"moves among the candidate steps {list(candidates)} by batch size and accept length"]
+    if cfg.num_draft_tokens is not None and cfg.num_draft_tokens != steps + 1:
+        overrides.append(f"--speculative-num-draft-tokens {cfg.num_draft_tokens} is overwritten to "
+                         f"{steps + 1} (steps + 1) by adaptive mode")
+    return EffectiveSpec(steps, topk, steps + 1, adaptive=True, overrides=overrides, tree_capacity=steps)

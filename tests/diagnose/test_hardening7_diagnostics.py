@@ -196,3 +196,46 @@ def test_an_ambiguous_abbreviation_is_refused_as_sglang_refuses_it():
     facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
     [line] = launch_step.check(context(facts))
     assert line.code == "SD004" and "ambiguous" in line.evidence[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# SGLang --speculative-adaptive: the steps move at runtime; topk > 1 turns it off
+# ---------------------------------------------------------------------------------------------
+# sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py (`handle_speculative_decoding`,
+# `_init_adaptive_speculative_params`) and speculative/adaptive_spec_params.py (the default
+# candidate steps, `adaptive_unsupported_reason`); the launch is the docs' EAGLE-3 cell.
+SGLANG_ADAPTIVE = ("python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm "
+                   "EAGLE3 --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B "
+                   "--speculative-adaptive {extra}")
+
+
+def test_adaptive_without_steps_starts_at_the_middle_candidate_not_the_auto_choice():
+    from spec_debug.diagnose.launch import effective_spec
+
+    eff = effective_spec(parse_launch_command(SGLANG_ADAPTIVE.format(extra="")),
+                         target_architecture="LlamaForCausalLM")
+    # auto-choose would say (5, 4, 8) for Llama; adaptive skips it and starts at (3, 1, 4)
+    assert (eff.num_steps, eff.topk, eff.num_draft_tokens, eff.adaptive, eff.auto_chosen) == (3, 1, 4, True, False)
+
+
+def test_adaptive_one_step_is_a_starting_point_not_an_sd101_cap():
+    command = SGLANG_ADAPTIVE.format(extra="--speculative-num-steps 1 --speculative-eagle-topk 1 "
+                                           "--speculative-num-draft-tokens 2")
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
+    assert launch_step.check(context(facts)) == []
+
+
+def test_adaptive_with_a_tree_falls_back_to_static_params_and_says_so():
+    command = SGLANG_ADAPTIVE.format(extra="--speculative-num-steps 5 --speculative-eagle-topk 8 "
+                                           "--speculative-num-draft-tokens 32")
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
+    [finding] = launch_step.check(context(facts))
+    assert finding.code == "SD102" and "only topk=1" in finding.evidence[0]
+    assert facts["launch"]["effective"]["adaptive"] is False
+
+
+def test_adaptive_steps_outside_the_candidates_is_refused_like_sglang():
+    command = SGLANG_ADAPTIVE.format(extra="--speculative-num-steps 2 --speculative-eagle-topk 1")
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
+    [finding] = launch_step.check(context(facts))
+    assert finding.code == "SD102" and "not in the adaptive candidate steps [0, 1, 3, 5, 7]" in finding.evidence[0]

@@ -16,7 +16,8 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     `trained_source` names where `trained_steps` comes from when the draft is not an EAGLE
     checkpoint (an MTP target's own modules)."""
     served = eff.num_steps
-    if served != 1:
+    if served != 1 or eff.adaptive:
+        # adaptive SGLang only starts there: it moves the steps up while drafts are accepted
         return []
     flag = "--speculative-num-steps 1" if launch.engine == "sglang" else _vllm_tokens_flag(launch, 1)
     evidence = [f"launch command: {flag}",
@@ -81,7 +82,8 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
     """SD102: draft tokens the engine overrides, or that the tree cannot hold."""
     if not eff.overrides and not eff.problems:
         return []
-    lines = [o for o in eff.overrides if not o.startswith("auto-chosen")] + list(eff.problems)
+    # auto-chosen and adaptive lines say what runs, not a setting the engine overrode
+    lines = [o for o in eff.overrides if not o.startswith(("auto-chosen", "adaptive:"))] + list(eff.problems)
     if not lines:
         return []
     facts = {"written": {"steps": launch.num_steps, "topk": launch.topk,
