@@ -617,7 +617,12 @@ _READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more"
 
 
 _LAUNCH = re.compile(r"sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints|launch_server")
-_BENCH = re.compile(r"bench_serving|bench_one_batch|benchmark_serving|\bbench\w*\.py")
+# `vllm bench serve|throughput|latency` (vLLM's CLI since the benchmarks moved into the package,
+# vllm/benchmarks/), every `python -m sglang.bench_*` (bench_serving, bench_one_batch_server,
+# bench_offline_throughput), and vLLM's examples that print the acceptance length of a
+# speculative run (examples/offline_inference/spec_decode.py, eagle.py before it).
+_BENCH = re.compile(r"bench_serving|bench_one_batch|benchmark_serving|\bbench\w*\.py|\bvllm\s+bench\s+\w"
+                    r"|sglang\.bench_\w|offline_inference/(?:spec_decode|eagle)\.py")
 _EDIT = re.compile(r"\bsed\s+-i|\bpatch\b|apply_patch|cat\s+>\s*\S+|tee\s+\S+\.py|\bperl\s+-pi")
 _TEST = re.compile(r"\bpytest\b|test_\w+\.py|\w+_test\.py")
 _GPU = re.compile(r"nvidia-smi|nvtop|rocm-smi|gpustat")

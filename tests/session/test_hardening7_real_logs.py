@@ -130,3 +130,26 @@ def test_frames_with_json_escaped_quotes_keep_their_location():
     [error] = extract_errors(_log("sglang_15050_escaped_frames.log"), 1)
     assert (error.kind, error.file, error.line) == (
         "traceback", "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", 2063)
+
+
+# -- commands -------------------------------------------------------------------------------
+
+# vllm-project/vllm#33497 (the benchmark of a DeepSeek MTP server) and #16937 (EAGLE-3
+# acceptance measured with vLLM's offline example); sgl-project/sglang#7927.
+VLLM_BENCH_SERVE = ("vllm bench serve --dataset-name random --random-input-len 1000 --random-prefix-len 0 "
+                    "--random-output-len 1000 --random-range-ratio 0 --base-url http://127.0.0.1:8000 "
+                    "--model deepseek-ai/DeepSeek-V3.2 --num-prompts 128 --max-concurrency 8 --ignore-eos")
+VLLM_EAGLE_EXAMPLE = ('VLLM_USE_V1=1 python examples/offline_inference/eagle.py --dataset="./data/mt_bench/question.jsonl" '
+                      "--num_spec_tokens 7 --max_num_seqs 1 --num_prompts 80")
+SGLANG_BENCH_SERVING = ("python3 -m sglang.bench_serving --backend sglang --dataset-name random --num-prompts 1280 "
+                        "--random-input 2500 --random-output 300 --port 30009")
+
+
+def test_vllm_bench_cli_and_acceptance_examples_are_benchmarks(tmp_path):
+    # before: `vllm bench serve` was "other" and the EAGLE example "python", so a session's
+    # benchmarking phase split around them
+    m = _session("EAGLE-3 acceptance on vLLM looks low; measure it.")
+    for command in (VLLM_BENCH_SERVE, VLLM_EAGLE_EXAMPLE, SGLANG_BENCH_SERVING):
+        m.bash(f"ssh root@{GPU} '{command}'", "")
+    a = _analyze(tmp_path, m)
+    assert [c.category for c in a.commands] == ["benchmark"] * 3
