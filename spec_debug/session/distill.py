@@ -45,6 +45,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     names = _VarNames()
     steps = []
     ids: set[str] = set()
+    said: set[str] = set()
     for cmd in chosen:
         runs_on_primary = cmd.host is not None and cmd.host == primary and not cmd.container
         # The command as text with var slots (see _slot); the slots become {{ var }} at the end,
@@ -55,7 +56,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if not runs_on_primary and cmd.host:
             text = _replace_word(text, cmd.host, names.var_for_host(cmd.host))
         text = _templatize_paths(text, names, home if (runs_on_primary or not cmd.host) else None)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said)),
                 "run": _as_template(text)}
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
@@ -73,6 +74,13 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         description += ": " + (words if len(words) <= 200 else words[:199].rstrip() + "…")
     if primary:  # one full stop between the prompt's last sentence and this one
         description = description.rstrip(".") + f". Run against the host the session used, e.g. --host {primary}."
+        jumps = Counter(c.jump for c in chosen if c.host == primary and c.jump)
+        if jumps:
+            # `ssh -J admin@bastion gpu02` in the session: --host gpu02 alone does not reach it
+            # from where the session ran; the runner follows ProxyJump from ~/.ssh/config.
+            jump = jumps.most_common(1)[0][0]
+            description += (f" The session reached it through the jump host {jump}: give {primary} "
+                            f"`ProxyJump {jump}` in ~/.ssh/config.")
     return {
         "name": name or _slug(f"distilled_{session}")[:60],
         "description": description,
@@ -315,11 +323,15 @@ def _title(cmd: CommandRecord) -> str:
     return f"{CATEGORY_TITLES[cmd.category]}: {inner[:80]}"
 
 
-def _why(cmd: CommandRecord, analysis: SessionAnalysis) -> str:
+def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
     # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
     # followed by our own sentences, its colon would announce them instead.
     why = (cmd.why or "").rstrip()
-    parts = [why[:-1].rstrip() + "." if why.endswith(":") else why] if why else []
+    why = why[:-1].rstrip() + "." if why.endswith(":") else why
+    # The agent's last words stand for every command until it says more ("I'll look at the log
+    # first", then `tail`, then `ps`): they explain the first step they led to, not the others.
+    parts = [why] if why and why not in said else []
+    said.add(why)
     for f in analysis.findings:
         if f.session == cmd.session and (cmd.seq in f.evidence_seqs or cmd.result_seq in f.evidence_seqs):
             parts.append(f"In the session its output was evidence for {f.code} ({f.title}).")

@@ -155,3 +155,34 @@ def test_a_reading_that_improved_but_is_under_the_baseline_is_not_called_flat(tm
     # before: "After throughput 61 tok/s not improving, baseline 70": it rose by a quarter
     assert pivot.summary.startswith(f"After throughput 61 tok/s still below the 70 tok/s baseline [msg {second}], "
                                     "moved from reading logs to inspecting configs and checkpoints")
+
+
+def _vllm_story(m: _Writer) -> None:
+    m.prompt("Since we moved Llama-3.1-8B to vLLM with our EAGLE-3 draft, generation on gpu02 is slower: "
+             "48 tok/s against 70 tok/s without speculation. Please find out why.")
+    m.say("I'll look at the vLLM server log on gpu02 first.")
+    m.bash(f"{VLLM} 'tail -n 2 /var/log/vllm/server.log'", _vllm_log(1.43, 14.3, 48.6))
+    m.bash(f"{VLLM} 'ps -eo args | grep [v]llm'",
+           'vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config {"method": "eagle3", '
+           '"model": "/models/llama3-eagle3", "num_speculative_tokens": 1} --port 8000')
+
+
+def test_a_distilled_step_does_not_repeat_the_reasoning_of_the_step_before(tmp_path):
+    m = _session()
+    _vllm_story(m)
+    steps = distill_playbook(_analyze(tmp_path, m))["steps"]
+    assert [s["run"] for s in steps] == ["tail -n 2 {{ server_log }}", "ps -eo args | grep [v]llm"]
+    assert steps[0]["why"].startswith("I'll look at the vLLM server log on gpu02 first.")
+    # before: the ps step also said "I'll look at the vLLM server log on gpu02 first."
+    assert steps[1]["why"] == ("In the session its output was evidence for SD101 "
+                               "(Speculation capped at one drafted token per round).")
+
+
+def test_a_distilled_playbook_names_the_jump_host_the_session_went_through(tmp_path):
+    m = _session()
+    _vllm_story(m)
+    description = distill_playbook(_analyze(tmp_path, m))["description"]
+    # before: only "--host gpu02", which does not reach a host behind the bastion
+    assert description.endswith("Run against the host the session used, e.g. --host gpu02. The session reached it "
+                                "through the jump host admin@bastion.corp.example: give gpu02 "
+                                "`ProxyJump admin@bastion.corp.example` in ~/.ssh/config.")
