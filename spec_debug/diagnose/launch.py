@@ -825,6 +825,12 @@ class EffectiveSpec:
     moves it among the candidate steps as the accept length goes."""
 
 
+def _env_true(value: str | None) -> bool:
+    """A boolean environment switch as SGLang's EnvBool reads it (python/sglang/srt/environ.py:
+    "1", "true", "yes", "y", case-insensitive)."""
+    return value is not None and value.strip().lower() in ("1", "true", "yes", "y")
+
+
 def tree_capacity(num_steps: int, topk: int) -> int:
     """Nodes SGLang's `organize_draft_results` can pick from: topk at depth 1, then topk^2 per
     later step (each of topk leaves expands topk). EAGLE3.md section 4 (inferred)."""
@@ -934,6 +940,16 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
               _str_flag(cfg.flags, ("prefill-attention-backend",))}
     if topk > 1 and "trtllm_mha" in chosen:
         problems.append("the trtllm_mha attention backend only supports topk 1")
+    if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
+        # server_args.py: spec v2 (the overlap worker) only drafts a chain. Releases that
+        # read the variable either refused topk > 1 ("Spec v2 currently only supports topk = 1")
+        # or, later, set disable_overlap_schedule and ran spec v1 with one warning line
+        # ("Spec v1 is used ... because spec v2 currently only supports topk = 1");
+        # arg_groups/speculative_hook.py in the newest ones removed the variable.
+        overrides.append(
+            f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} asks for spec v2, which only "
+            f"supports topk 1: with topk {topk} SGLang runs spec v1 with the overlap scheduler off "
+            "(or, in older releases, refuses to start); use --speculative-eagle-topk 1 to get spec v2")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
 
 

@@ -25,6 +25,9 @@ _SERVER_MARKERS = ("sglang.launch_server", "sglang_router.launch_server", "vllm.
                    "vllm.entrypoints.api_server")
 
 
+_ENGINE_ENV_PREFIXES = ("SGLANG_", "SGL_", "VLLM_")
+
+
 def is_server_argv(argv: list[str]) -> bool:
     for i, tok in enumerate(argv):
         base = tok.rsplit("/", 1)[-1]
@@ -152,6 +155,11 @@ def run(args: dict) -> dict:
     if cmdline:
         refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
     view = None if cmdline else server_view(chosen["pid"])
+    if view is not None and view.environ:
+        # the engines read speculative switches from their environment (SGLANG_ENABLE_SPEC_V2,
+        # VLLM_USE_V1, ...): only those prefixes travel, never the rest (tokens, keys)
+        result["server_env"] = {key: value for key, value in view.environ.items()
+                                if key.startswith(_ENGINE_ENV_PREFIXES)}
     config = read_config_file(argv, view)
     if config is not None:
         result["config_file"] = config

@@ -7,7 +7,13 @@ Each test is a user story spec-debug got wrong before; the source of every input
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -239,3 +245,53 @@ def test_adaptive_steps_outside_the_candidates_is_refused_like_sglang():
     facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
     [finding] = launch_step.check(context(facts))
     assert finding.code == "SD102" and "not in the adaptive candidate steps [0, 1, 3, 5, 7]" in finding.evidence[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Engine environment: SGLANG_ENABLE_SPEC_V2 with a tree
+# ---------------------------------------------------------------------------------------------
+# The SGLang docs' EAGLE-3 tree settings (steps 5, topk 8, 32 draft tokens) with SpecV2 asked
+# for, as the AMD/NPU launch scripts in sgl-project/sglang export it.
+SGLANG_TREE = SGLANG_EAGLE3.format(steps="--speculative-num-steps 5")
+
+
+def test_spec_v2_with_a_tree_says_it_runs_spec_v1():
+    facts = launch_step.parse({"source": "var", "cmdline": "SGLANG_ENABLE_SPEC_V2=1 " + SGLANG_TREE, "models": {}})
+    [finding] = launch_step.check(context(facts))
+    assert finding.code == "SD102" and "spec v1" in finding.evidence[0] and "topk 8" in finding.evidence[0]
+    # topk 1 is what spec v2 runs: nothing to say
+    chain = SGLANG_TREE.replace("--speculative-eagle-topk 8", "--speculative-eagle-topk 1").replace(
+        "--speculative-num-draft-tokens 32", "--speculative-num-draft-tokens 6")
+    facts = launch_step.parse({"source": "var", "cmdline": "SGLANG_ENABLE_SPEC_V2=true " + chain, "models": {}})
+    assert launch_step.check(context(facts)) == []
+
+
+@contextmanager
+def server_process(argv: list[str], **popen) -> Iterator[dict]:
+    """A real process with the server's command line (it only sleeps)."""
+    proc = subprocess.Popen(argv, **popen)
+    try:
+        time.sleep(0.2)
+        raw = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
+        yield {"pid": proc.pid, "ppid": os.getpid(), "argv": [a.decode() for a in raw.split(b"\0") if a]}
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_a_running_servers_environment_and_relative_config_file_are_read(tmp_path, monkeypatch):
+    # `cd /srv/llama && SGLANG_ENABLE_SPEC_V2=1 python -m sglang.launch_server --config serve.yaml`
+    # (a systemd unit's Environment= line): the flags and the variable are only in the process
+    (tmp_path / "serve.yaml").write_text(SGLANG_YAML.format(steps=5, tokens=32).replace(
+        "speculative-eagle-topk: 1", "speculative-eagle-topk: 8"))
+    argv = [sys.executable, "-c", "import time; time.sleep(30)", "-m", "sglang.launch_server", "--config", "serve.yaml"]
+    env = {**os.environ, "SGLANG_ENABLE_SPEC_V2": "1", "HF_TOKEN": "hf_secret"}
+    with server_process(argv, cwd=tmp_path, env=env) as process:
+        monkeypatch.setattr(launch_flags, "server_processes", lambda: [process])
+        host = launch_flags.run({"server_cmdline": ""})
+    assert host["server_env"]["SGLANG_ENABLE_SPEC_V2"] == "1" and "HF_TOKEN" not in host["server_env"]
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    assert (facts["launch"]["num_steps"], facts["launch"]["topk"]) == (5, 8)
+    [finding] = launch_step.check(context(facts))
+    assert finding.code == "SD102" and "spec v1" in finding.evidence[0]

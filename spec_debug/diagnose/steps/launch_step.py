@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draft_budget, check_dtype, check_num_steps,
@@ -71,6 +71,14 @@ def serves_own_mtp(cfg: LaunchConfig) -> bool:
     return own_checkpoint and (method == "mtp" or method.endswith("_mtp"))
 
 
+def with_server_env(cfg: LaunchConfig, server_env: dict[str, str] | None) -> LaunchConfig:
+    """The running server's environment (/proc/PID/environ, engine variables only) under the
+    `VAR=value` words of the command line: for a process read from /proc they are the same."""
+    if not server_env:
+        return cfg
+    return replace(cfg, env={**server_env, **cfg.env})
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     command = host.get("cmdline") or host.get("argv")
     if not command:
@@ -80,7 +88,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         if config_file.get("text") is not None:
             # the engine's argv: the file's flags first, the command line's after (they win)
             command = merge_config(split_command(command), config_file["text"])
-        cfg = parse_launch_command(command)
+        cfg = with_server_env(parse_launch_command(command), host.get("server_env"))
         config_file_path(list(cfg.argv))  # two --config, or none after it: the engine refuses
     except LaunchParseError as exc:
         where_ = f" (with the flags of --config {config_file['path']})" if config_file.get("text") is not None else ""
@@ -116,6 +124,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "draft_config": draft_raw, "target_config": target_raw,
         "argv": list(cfg.argv),
         "config_file": config_file.get("path"), "config_file_error": config_file.get("error"),
+        "server_env": host.get("server_env") or {},
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
@@ -130,7 +139,7 @@ def check(ctx: Any) -> list[Finding]:
         seen = len(launch.get("processes", []))
         return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
                             "--var server_cmdline='...' (the server's full command line)")]
-    cfg = parse_launch_command(launch["argv"])
+    cfg = with_server_env(parse_launch_command(launch["argv"]), launch.get("server_env"))
     notes: list[Finding] = []
     unread = config_file_path(list(cfg.argv))
     if unread is not None and not cfg.speculative:
