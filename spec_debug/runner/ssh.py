@@ -15,7 +15,7 @@ import shlex
 import signal
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Callable, Iterator, Literal
 
@@ -27,6 +27,7 @@ from spec_debug.runner.ssh_connect import (
     Connection,
     ConnectOptions,
     abandonable,
+    abandoned_after,
     close_channel,
     connect,
     dropped_hop,
@@ -53,6 +54,8 @@ _CHANNEL_RETRY_S = 10.0
 _DEATH_NOTICE_S = 0.3
 # The kill channel waits only briefly: a refusal then means the step itself fills the server's sessions.
 _KILL_CHANNEL_RETRY_S = 0.5
+# How long an interrupted step's kill may spend opening a second connection (MaxSessions 1).
+_KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
 
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
 # that called setsid leaves the group), wait up to the grace period, then KILL what is left.
@@ -426,8 +429,14 @@ class SSHTransport(Transport):
     def _kill_over_second_connection(self, script: str) -> None:
         if self._reconnect is None:
             return
+        # After Ctrl-C the kill is a courtesy: a host whose sshd does not answer a new
+        # connection (frozen listener, MaxStartups) held the interrupted run for the second
+        # connection's whole ConnectTimeout (15 s by default), after abandon_connects() had
+        # already run. A step's own timeout still waits for it: there is no one waiting.
+        bounded = abandoned_after(_KILL_CONNECT_AFTER_INTERRUPT_S) if self._interrupted.is_set() else nullcontext()
         try:
-            second = self._reconnect()
+            with bounded:
+                second = self._reconnect()
         except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return
         try:

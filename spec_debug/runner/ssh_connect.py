@@ -206,6 +206,34 @@ def opening_connection() -> Iterator[None]:
 
 
 @contextmanager
+def abandoned_after(seconds: float) -> Iterator[None]:
+    """Connections this thread opens within the block give up (ConnectAbandoned) once
+    `seconds` have passed, as abandon_connects() would make them, whatever their ConnectTimeout."""
+    me = threading.get_ident()
+
+    def give_up() -> None:
+        with _DIALING_LOCK:
+            _ABANDONED.add(me)
+            stops = list(_DIALING.get(me, []))
+        for stop in stops:
+            try:
+                stop()
+            except Exception:  # noqa: BLE001 - a stage already over: nothing left to stop
+                pass
+
+    timer = threading.Timer(seconds, give_up)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()
+        with _DIALING_LOCK:  # fired after the connection was done: later ones are not abandoned
+            _ABANDONED.discard(me)
+
+
+@contextmanager
 def abandonable(stop: Callable[[], None]) -> Iterator[None]:
     """A stage of opening a connection that abandon_connects() ends by calling `stop`."""
     me = threading.get_ident()

@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
+import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,9 +19,12 @@ from pathlib import Path
 import pytest
 
 from spec_debug.errors import AuthenticationError, HostKeyError, UsageError
+from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_connect import abandon_connects
 from spec_debug.runner.ssh_errors import HandshakeError
 from spec_debug.runner.ssh_hostkeys import configured_key_types
+from spec_debug.runner.transport import CommandOutcome
 from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
@@ -196,3 +201,43 @@ def test_a_changed_host_key_let_through_by_strict_no_disables_the_interactive_lo
     with pytest.raises(AuthenticationError, match="disabled because the host key changed"):
         SSHTransport.connect("bastion", client.options(batch=False, prompt=lambda question: "code-123456"))
 
+
+
+def test_ctrl_c_on_a_one_session_host_whose_sshd_stopped_answering_ends_at_once(
+    client: ClientSetup, sshd_factory: StartServer, frozen: list[int]
+) -> None:
+    """MaxSessions 1: the step holds the only session, so its kill goes over a second
+    connection. With sshd's listener not answering (host thrashing, MaxStartups), Ctrl-C
+    waited that connection's whole ConnectTimeout (here 20 s)."""
+    server = sshd_factory("h7onesession", extra_config="MaxSessions 1\n")
+    client.trust(server)
+    client.alias("one-session", server, ConnectTimeout=20)
+    with SSHTransport.connect("one-session", client.options()) as transport:
+        ended: dict[str, object] = {}
+
+        def step() -> None:
+            ended["step"] = transport.run("sleep 30", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+
+        worker = threading.Thread(target=step, daemon=True)
+        worker.start()
+        deadline = time.monotonic() + 10
+        while not any("sleep" in _command_line(pid) for pid in server.connection_pids()):
+            assert time.monotonic() < deadline, "the step did not start"
+            time.sleep(0.05)
+        assert server.process is not None
+        os.kill(server.process.pid, signal.SIGSTOP)  # the listener only: the step's session lives on
+        frozen.append(server.process.pid)
+        interrupted = time.monotonic()
+        abandon_connects()  # what the runner does on Ctrl-C, before interrupting each host
+        transport.interrupt()
+        worker.join(40)
+        took = time.monotonic() - interrupted
+    assert took < 5, f"Ctrl-C waited {took:.1f} s for the second connection"
+    assert isinstance(ended["step"], CommandOutcome) and ended["step"].exit_code is None, ended
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:  # ended meanwhile
+        return ""
