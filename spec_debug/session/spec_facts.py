@@ -37,8 +37,11 @@ _API_REACH = 1200
 # vLLM's spelling of the same choice: "method": "eagle" in --speculative-config (JSON,
 # escaped inside ssh double quotes, or the dotted flag); vllm/config/speculative.py names
 # the methods "eagle" and "eagle3".
+# SGLang parses its flags with argparse, which takes any unambiguous prefix: launches written
+# "--speculative-algo EAGLE --speculative-draft ..." are common (sgl-project/sglang#2777, the
+# lmsys/DeepSeek-R1-NextN model card).
 _ALGO_EAGLE = re.compile(
-    r"--speculative[-_]algorithm(?:=|\s+)['\"]?EAGLE\b(?!3)"
+    r"--speculative[-_]algo(?:r|ri|rit|rith|rithm)?(?:=|\s+)['\"]?EAGLE\b(?!3)"
     r"|\\?[\"']method\\?[\"']\s*:\s*\\?[\"']eagle\\?[\"']"
     r"|--speculative[-_]config\.method(?:=|\s+)['\"]?eagle\b(?!3)"
     r"|(?<![\w-])speculative_algorithm\s*=\s*['\"]EAGLE['\"]"

@@ -153,3 +153,32 @@ def test_vllm_bench_cli_and_acceptance_examples_are_benchmarks(tmp_path):
         m.bash(f"ssh root@{GPU} '{command}'", "")
     a = _analyze(tmp_path, m)
     assert [c.category for c in a.commands] == ["benchmark"] * 3
+
+
+def test_sigquit_beside_a_cut_traceback_says_the_server_died():
+    # before: only the cut traceback; SGLang's "Received sigquit from a child process" (the
+    # launcher killing the server) was not read
+    errors = extract_errors(_log("sglang_5448_sigquit_cut_traceback.log"), 0)
+    assert [(e.kind, e.exception) for e in errors] == [("signal", "SIGQUIT"), ("traceback", None)]
+    assert errors[1].line == 599
+
+
+# -- launch flags ---------------------------------------------------------------------------
+
+# argparse takes a prefix of a flag: "--speculative-algo EAGLE --speculative-draft ..." is how
+# sgl-project/sglang#2777 and the lmsys/DeepSeek-R1-NextN card launch; the draft here is the
+# EAGLE-3 one of sgl-project/sglang#4247.
+ABBREVIATED_LAUNCH = ("python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algo EAGLE "
+                      "--speculative-draft jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 "
+                      "--speculative-eagle-topk 8 --speculative-num-draft-tokens 64")
+
+
+def test_abbreviated_algorithm_flag_still_finds_eagle_for_an_eagle3_draft(tmp_path):
+    # before: no SD103 (the pattern wanted the whole "--speculative-algorithm")
+    m = _session("EAGLE-3 draft on Llama-3.1-8B accepts almost nothing in SGLang.")
+    m.bash(f"ssh root@{GPU} 'nohup {ABBREVIATED_LAUNCH} > /tmp/server.log 2>&1 &'", "")
+    assert "SD103" in [f.code for f in _analyze(tmp_path, m).findings]
+    fixed = ABBREVIATED_LAUNCH.replace("--speculative-algo EAGLE ", "--speculative-algo EAGLE3 ")
+    m = _session("EAGLE-3 draft on Llama-3.1-8B accepts almost nothing in SGLang.")
+    m.bash(f"ssh root@{GPU} 'nohup {fixed} > /tmp/server.log 2>&1 &'", "")
+    assert "SD103" not in [f.code for f in _analyze(tmp_path, m).findings]
