@@ -73,6 +73,7 @@ def register(app: typer.Typer) -> None:
         healthy: bool = typer.Option(False, "--healthy", help="Run the fixed configuration (must come out clean)."),
         out: Path = typer.Option(Path("runs"), "--out", "-o", help="Parent directory of run folders."),
         as_json: bool = typer.Option(False, "--json", help="Print the run's run.json to stdout."),
+        step: bool = typer.Option(False, "--step", help="Step through the demo: see why each step runs and its command, then run / skip / quit."),
     ) -> None:
         """Build the simulated incident host on this machine and run perf_regression on it."""
         from rich.console import Console
@@ -83,7 +84,7 @@ def register(app: typer.Typer) -> None:
             fail(SpecDebugError(f"the demo needs the eagle3 extra ({exc.name} is not installed)", hint="pip install 'spec-debug[eagle3]'"))
         console = Console(stderr=True)
         try:
-            code = demo_command(healthy, out, console, as_json=as_json)
+            code = demo_command(healthy, out, console, as_json=as_json, step=step)
         except SpecDebugError as exc:
             fail(exc)
         console.print("Walk through what each step checked: spec-debug explain perf_regression")

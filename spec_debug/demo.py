@@ -18,13 +18,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import load_playbook
 from spec_debug.record import RunRecord
 from spec_debug.report import write_reports
 from spec_debug.runner.engine import HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
-from spec_debug.runner.reporter import Reporter
+from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.store import RunStore
 
 DEMO_HOST = "demo-gpu01"
@@ -70,7 +72,7 @@ def demo_vars(fixture: Path, healthy: bool) -> dict[str, Any]:
 
 
 def run_demo(healthy: bool, out: Path, *, reporter: Reporter | None = None,
-             fixture: Path | None = None) -> DemoResult:
+             fixture: Path | None = None, gate: StepGate | None = None) -> DemoResult:
     """Run perf_regression on the simulated host; write run.json and the reports under `out`.
 
     `fixture` overrides the shipped fixture (a directory written by build_demo_fixture.py)."""
@@ -78,35 +80,53 @@ def run_demo(healthy: bool, out: Path, *, reporter: Reporter | None = None,
         fixture = Path(fixture) if fixture is not None else fixture_dir(stack)
         loaded = load_playbook(PLAYBOOK)
         store = RunStore.create(Path(out), loaded.playbook.name)
-        options = RunOptions(reporter=reporter or Reporter(),
-                             command_line=["spec-debug", "demo"] + (["--healthy"] if healthy else []))
+        options = RunOptions(reporter=reporter or Reporter(), gate=gate,
+                             command_line=["spec-debug", "demo"] + (["--healthy"] if healthy else [])
+                             + (["--step"] if gate is not None else []))
         target = HostTarget(name=DEMO_HOST, connect=LocalTransport, transport="local")
         record = Run(loaded, [target], store, demo_vars(fixture, healthy), options).execute()
         reports = write_reports(record, store.run_dir)
         return DemoResult(record, store.run_dir, {k: Path(v) for k, v in reports.items()}, fixture)
 
 
-def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool = False) -> int:
-    """The CLI body of `spec-debug demo [--healthy] [--out DIR]` (typer-free).
+def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool = False,
+                 step: bool = False) -> int:
+    """The CLI body of `spec-debug demo [--healthy] [--step] [--out DIR]` (typer-free).
 
-    Exit code as for `run`: 1 when error findings were reported (the broken demo), else 0."""
+    Exit code as for `run`: 1 when error findings were reported (the broken demo), 3 when the
+    user quit a `--step` walk, else 0."""
     from rich.console import Console
 
     from spec_debug.cli_progress import ConsoleReporter
 
     console = console or Console()
     variant = "the fixed configuration" if healthy else "the incident's configuration"
-    console.print(f"[bold]spec-debug demo[/]: a simulated GPU host ({DEMO_HOST}) on this machine, serving "
-                  f"a tiny EAGLE-3 draft with SGLang in {variant}; running {PLAYBOOK} on it.")
-    result = run_demo(healthy, out, reporter=ConsoleReporter(console))
+    # "serving ... with SGLang" read as if an SGLang server ran here: the host holds the
+    # recorded command line and server log of one, and no SGLang is installed.
+    console.print(f"[bold]spec-debug demo[/]: a simulated GPU host ({DEMO_HOST}) on this machine: a tiny "
+                  f"target and EAGLE-3 draft, with the SGLang command line and server log recorded in "
+                  f"{variant} (no server runs); running {PLAYBOOK} on it.")
+    gate = None
+    if step:
+        from spec_debug.stepthrough import TerminalGate
+
+        gate = TerminalGate(console)
+    result = run_demo(healthy, out, reporter=ConsoleReporter(console), gate=gate)
     findings = result.record.findings
     errors = [f for f in findings if f.severity == "error"]
     for f in errors:
         console.print(f"  [red]{f.code}[/] {f.title}", highlight=False)
     console.print(f"{result.record.status.upper()}: {len(errors)} error(s) · report: {result.reports['md']}"
                   f" · {result.reports['html']}", highlight=False)
-    if not healthy:
+    for f in findings:
+        if f.code == "SD004":
+            # The note asks for --var values, which the demo does not take: say why the step
+            # could not look on this host instead (e.g. "sglang is not installed in this Python").
+            reason = f.evidence[0] if f.evidence else f.title
+            console.print(f"  [dim]not checked on the simulated host ({f.step}): {escape(reason)}[/]", highlight=False)
+    aborted = result.record.status == "aborted"
+    if not healthy and not aborted:
         console.print("Now run the fixed configuration: spec-debug demo --healthy")
     if as_json:
         sys.stdout.write(result.record.model_dump_json(indent=2) + "\n")
-    return 1 if errors else 0
+    return 3 if aborted else 1 if errors else 0

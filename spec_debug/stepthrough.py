@@ -34,6 +34,13 @@ def _reflow(text: str) -> str:
     return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
+def _probe_summary(name: str) -> str:
+    from spec_debug.probes.registry import all_probes
+
+    spec = all_probes().get(name)
+    return spec.summary if spec else ""
+
+
 class TerminalGate(StepGate):
     def __init__(self, console: Console, stdin=None) -> None:
         self.console = console
@@ -90,10 +97,21 @@ class TerminalGate(StepGate):
         line, _, self._pending = self._pending.partition(b"\n")
         return line.decode("utf-8", "replace") + "\n"
 
+    def _interactive(self) -> bool:
+        try:
+            return bool(self.stdin.isatty())
+        except (AttributeError, OSError, ValueError):
+            return False
+
     def before_step(self, host: str, step: Step, command: str | None) -> str:
         sections: list[list[RenderableType]] = []
         if step.why:
             sections.append([Text.from_markup(f"[bold]Why:[/] {escape(_reflow(step.why))}")])
+        if step.probe:
+            # The command of a probe step is an opaque `python3 bundle-<hash>.pyz ...` line: say
+            # in words what the probe does before showing it.
+            sections.append([Text.from_markup(f"[bold]Probe:[/] {escape(step.probe)}"
+                                              + (f" - {escape(_probe_summary(step.probe))}" if _probe_summary(step.probe) else ""))])
         if command:
             # Indented as a block, so that a `run: |` block's lines and the wrapped tail of a
             # long line both sit under the header (they started at column 0, like a new command).
@@ -116,7 +134,16 @@ class TerminalGate(StepGate):
                 self.console.print()
                 self.console.print("end of input (stdin closed): quitting; the steps so far are kept in the record.")
                 return "quit"
+            if not self._interactive():
+                # A scripted answer (piped stdin) is not echoed by a terminal: without this the
+                # next line was printed after the question mark and the transcript read
+                # "quit (q)? → first passed".
+                self.console.print(line.strip(), highlight=False)
             choice = _CHOICES.get(line.strip().lower())
+            if choice == "skip":
+                # The runner records the skip but shows nothing for it: the user saw the next
+                # step's panel (or the summary) with no word about the step they skipped.
+                self.console.print(f"→ {escape(step.id)} [blue]skipped[/] (your choice); it is recorded as skipped.")
             if choice:
                 return choice
             self.console.print(f"please answer r, s or q (got {line.strip()!r})")
