@@ -113,4 +113,8 @@ def merge_config(argv: list[str], text: str) -> list[str]:
     if engine == "vllm" and start >= 1 and argv[start - 1] == "serve" and rest and not rest[0].startswith("-"):
         # `vllm serve MODEL --config f.yaml`: the positional model stays first
         return head + rest[:1] + words + rest[1:]
+    if engine == "sglang" and start >= 1 and argv[start - 1] == "serve" and rest and not rest[0].startswith("-"):
+        # `sglang serve MODEL` becomes `--model-path MODEL` before the file is merged
+        # (python/sglang/cli/serve.py), so the positional model beats the file's model-path
+        return head + words + ["--model-path"] + rest
     return head + words + rest

@@ -411,6 +411,11 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
             break
         env[m.group(1)] = m.group(2)
     engine, start = detect_engine(argv)
+    if engine == "sglang" and start and argv[start - 1] == "serve" and start < len(argv) and (
+            not argv[start].startswith("-")):
+        # `sglang serve MODEL` is `--model-path MODEL` put first, so a later --model-path wins
+        # (sgl-project/sglang python/sglang/cli/serve.py `_normalize_positional_model_path`)
+        argv = argv[:start] + ["--model-path"] + argv[start:]
     flags, positionals = _read_flags(argv[start:])
     if start and argv[start - 1].rsplit("/", 1)[-1] == _SPECFORGE_BENCH:
         return _parse_argv(_specforge_server_argv(flags))

@@ -295,3 +295,24 @@ def test_a_running_servers_environment_and_relative_config_file_are_read(tmp_pat
     assert (facts["launch"]["num_steps"], facts["launch"]["topk"]) == (5, 8)
     [finding] = launch_step.check(context(facts))
     assert finding.code == "SD102" and "spec v1" in finding.evidence[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# `sglang serve MODEL`: the positional is the model
+# ---------------------------------------------------------------------------------------------
+# A Qwen3-8B EAGLE-3 launch (the Hub draft Tengyunw/qwen3_8b_eagle3) written with `sglang serve`,
+# whose usage line is `sglang serve <model-name-or-path> [additional-arguments]` (python/sglang/cli/serve.py)
+SGLANG_SERVE = ("sglang serve Qwen/Qwen3-8B --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                "Tengyunw/qwen3_8b_eagle3 --speculative-num-steps 6 --speculative-eagle-topk 10 "
+                "--speculative-num-draft-tokens 32 --mem-fraction-static 0.9 --cuda-graph-max-bs 2 --dtype bfloat16")
+
+
+def test_sglang_serve_positional_model_is_the_target():
+    assert parse_launch_command(SGLANG_SERVE).target_model == "Qwen/Qwen3-8B"
+
+
+def test_sglang_serve_positional_model_beats_the_config_files_model_path():
+    argv = merge_config(["sglang", "serve", "Qwen/Qwen3-8B", "--config", "serve.yaml"],
+                        SGLANG_YAML.format(steps=3, tokens=4))
+    cfg = parse_launch_command(argv)
+    assert (cfg.target_model, cfg.num_steps, cfg.tp) == ("Qwen/Qwen3-8B", 3, 2)
