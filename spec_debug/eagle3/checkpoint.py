@@ -221,6 +221,31 @@ _SCALE_SUFFIXES = ("weight_scale", "weight_scale_inv")
 _RUNTIME_SCALES = ("input_scale", "k_scale", "v_scale", "kv_scale", "output_scale")
 
 
+# Integer-packed weight formats a float forward cannot read: each replaces `<module>.weight` by
+# packed integers and side tensors, so the draft looked like it "misses" its weights.
+# AutoGPTQ / AutoAWQ: `qweight` (int32, 8 int4 per word), `qzeros`, `scales`, `g_idx`
+# (vLLM model_executor/layers/quantization/gptq.py, awq.py create_weights); compressed-tensors
+# pack-quantized int4 (llm-compressor W4A16): `weight_packed`, `weight_scale`, `weight_shape`
+# (vLLM quantization/compressed_tensors/schemes/compressed_tensors_wNa16.py); bitsandbytes
+# 4-bit: `weight.absmax`, `weight.quant_map`, `weight.quant_state.bitsandbytes__nf4|fp4`
+# (transformers integrations/bitsandbytes.py saves the quant state beside the weight).
+_PACKED_FORMATS = (
+    (re.compile(r"\.qweight$"), "GPTQ/AWQ int4"),
+    (re.compile(r"\.weight_packed$"), "compressed-tensors pack-quantized int4"),
+    (re.compile(r"\.weight\.(absmax|quant_map|quant_state\.bitsandbytes__\w+)$"),
+     "bitsandbytes 4-bit"),
+)
+
+
+def packed_weight_format(names) -> tuple[str, list[str]] | None:
+    """(format, example tensor names) when the weights are integer-packed, else None."""
+    for pattern, label in _PACKED_FORMATS:
+        hits = sorted(n for n in names if pattern.search(n))
+        if hits:
+            return label, hits
+    return None
+
+
 def fp8_dtypes() -> tuple:
     import torch
 
@@ -251,6 +276,30 @@ def dequantize_fp8(weight: "torch.Tensor", scale: "torch.Tensor", where: str,
     raise CheckpointError(f"{where}: FP8 weight {list(weight.shape)} with a scale of shape "
                           f"{list(scale.shape)}: neither per tensor, per row nor per block",
                           hint="dequantize the checkpoint to bfloat16 first")
+
+
+# e4m3fn's largest value; weights quantized with a scale fill the range up to it (each tensor,
+# row or block is divided by amax/448), trained float weights of a draft stay far below it.
+_FP8_FULL_RANGE = 32.0
+
+
+def _unscaled(tensor: "torch.Tensor", where: str) -> "torch.Tensor":
+    """An FP8 or int8 weight stored without any scale beside it. A plain cast of a float
+    weight keeps its small values and is used as stored; values that fill the quantized range
+    (or NaN) mean the scales were dropped (an export that kept only `*.weight`), and every
+    weight would be off by its scale."""
+    import torch
+
+    values = tensor.float()
+    if tensor.dtype == torch.int8 or not bool(torch.isfinite(values).all()) or (
+            values.numel() and float(values.abs().max()) > _FP8_FULL_RANGE):
+        kind = "int8" if tensor.dtype == torch.int8 else str(tensor.dtype).replace("torch.", "")
+        raise CheckpointError(f"{where}: {kind} weight saved without its scale (no "
+                              "weight_scale or weight_scale_inv beside it): the values are "
+                              "the quantized ones, off by the dropped scale",
+                              hint="copy the checkpoint with its *_scale tensors, or use the "
+                                   "unquantized draft")
+    return tensor
 
 
 @dataclass
@@ -337,13 +386,24 @@ class TensorStore:
     def weight(self, name: str, block: tuple[int, int] | None = None) -> "torch.Tensor":
         """Tensor `name` as real values: an FP8 weight multiplied by its stored scale (float32);
         any other tensor as stored."""
+        import torch
+
         tensor = self.get(name)
-        if tensor.dtype not in fp8_dtypes():
+        fp8 = tensor.dtype in fp8_dtypes()
+        # int8 weights: compressed-tensors W8A8 / W8A16 ("int-quantized"), real = int8 * scale
+        # (symmetric; vLLM compressed_tensors_w8a8_int8.py). A zero point means asymmetric.
+        int8 = tensor.dtype == torch.int8 and name.endswith("weight")
+        if not (fp8 or int8):
             return tensor
+        where = f"{self.infos[name].file}: {name}"
         scale = self.scale_name(name)
         if scale is None:
-            return tensor  # cast to fp8 without a scale: the values are what they are
-        return dequantize_fp8(tensor, self.get(scale), f"{self.infos[name].file}: {name}", block)
+            return _unscaled(tensor, where)
+        if int8 and name[: -len("weight")] + "weight_zero_point" in self:
+            raise CheckpointError(f"{where}: int8 weight with a zero point (asymmetric "
+                                  "quantization): not supported",
+                                  hint="run the unquantized draft, or dequantize it to bfloat16")
+        return dequantize_fp8(tensor, self.get(scale), where, block)
 
     def get(self, name: str) -> "torch.Tensor":
         info = self.infos.get(name)

@@ -249,7 +249,7 @@ def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
 def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
     from safetensors import safe_open
 
-    from spec_debug.eagle3.checkpoint import CheckpointError, read_safetensors_header
+    from spec_debug.eagle3.checkpoint import CheckpointError, fp8_dtypes, read_safetensors_header
 
     try:
         read_safetensors_header(path)  # a clear message for empty, LFS or truncated files
@@ -283,6 +283,15 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             if _FP8_SCALES in keys:
                 chosen, final_state = _dequantize_fp8(path, handle.get_tensor(_FP8_SCALES),
                                                       T, chosen, final_state)
+            elif chosen.dtype in fp8_dtypes():
+                # the connector's states are h / scale, each token filling the e4m3 range:
+                # read without the scales every state is off by its token's own factor
+                raise DataError(f"{path}: hidden_states are {str(chosen.dtype)[6:]} without "
+                                f"{_FP8_SCALES} (one scale per token, written beside them by "
+                                "speculators' FP8 hidden-state connector): the scales were "
+                                "dropped, and the states cannot be read back",
+                                hint="copy the files as the connector wrote them, or dump "
+                                     "the hidden states again in bfloat16")
             loss_mask = handle.get_tensor("loss_mask") if "loss_mask" in keys else None
     except SpecDebugError:
         raise

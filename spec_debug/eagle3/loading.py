@@ -17,6 +17,7 @@ from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, open_draft, open_target,
+    packed_weight_format,
 )
 from spec_debug.eagle3.model import Eagle3Draft
 from spec_debug.errors import UsageError
@@ -145,6 +146,45 @@ def _unused_tensors(checkpoint: DraftCheckpoint, used: set[str]) -> list[str]:
     return notes
 
 
+def _tie_word_embeddings(cfg) -> bool:
+    """tie_word_embeddings where each format writes it: speculators' transformer_layer_config
+    (the decoder config vLLM builds the draft from: transformers_utils/configs/speculators/
+    base.py; the top-level key there is PretrainedConfig's default, always written), else the
+    top level (EAGLE / SpecForge flat llama configs)."""
+    layer = cfg.raw.get("transformer_layer_config")
+    if isinstance(layer, dict) and "tie_word_embeddings" in layer:
+        return bool(layer["tie_word_embeddings"])
+    return bool(cfg.raw.get("tie_word_embeddings", False))
+
+
+def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bool:
+    """True when the draft's head is its embedding: the config ties them and no
+    lm_head.weight is stored. SGLang builds such a draft with `lm_head = model.embed_tokens`
+    (python/sglang/srt/models/llama_eagle3.py LlamaForCausalLMEagle3.__init__; the comment
+    there: Llama 3.2 1B ties, 3.1 8B does not), as transformers' tie_weights does, and saving
+    a tied module writes the shared tensor once (safetensors drops the alias), so the file has
+    no lm_head.weight. With lm_head.weight stored SGLang still ties, and the trained head is
+    dropped by its load_weights (no parameter of that name): said in a note."""
+    cfg = checkpoint.config
+    if not _tie_word_embeddings(cfg):
+        return False
+    if checkpoint.has("lm_head.weight"):
+        notes.append("the config sets tie_word_embeddings but the checkpoint has its own "
+                     "lm_head.weight (used here): SGLang (llama_eagle3.py) ties the head to "
+                     "embed_tokens and drops this lm_head.weight; set tie_word_embeddings "
+                     "to false in the draft's config.json")
+        return False
+    if cfg.draft_vocab_size != cfg.vocab_size:
+        raise CheckpointError(
+            f"{checkpoint.path}: no lm_head.weight and the config ties it to the embedding "
+            f"(tie_word_embeddings), but draft_vocab_size {cfg.draft_vocab_size} differs from "
+            f"vocab_size {cfg.vocab_size}: a tied head has one row per target token",
+            hint="the export dropped lm_head.weight: re-export it, or fix draft_vocab_size")
+    notes.append("no lm_head.weight: the head is the embedding (tie_word_embeddings), as "
+                 "SGLang builds this draft")
+    return True
+
+
 @dataclass
 class TargetHead:
     """The verifier's final norm and lm_head: targets = lm_head(norm(last_hidden))."""
@@ -211,6 +251,15 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
     with it. Reads no tensor data, so it runs before the hidden states are looked at: a
     config of another draft must be named as such, not as a dump "of another target"."""
     cfg = checkpoint.config
+    packed = packed_weight_format(checkpoint.tensors.infos)
+    if packed is not None:
+        label, names = packed
+        raise CheckpointError(
+            f"{checkpoint.path}: weights quantized as {label} ({', '.join(names[:3])}"
+            + (" ..." if len(names) > 3 else "") + "): this format is not supported; the "
+            "drafter reads float weights, and FP8 or int8 ones with their scales",
+            hint="evaluate the unquantized draft training saved (the engines serve the same "
+                 "architecture), or dequantize this one to bfloat16")
     model = _meta_draft(checkpoint)
     norm = checkpoint.shape("norm.weight")
     if norm is not None and norm != (cfg.hidden_size,):
@@ -256,6 +305,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         raise CheckpointError(f"{checkpoint.path}: fc_norm is set but the checkpoint has no "
                               "fc_norm.0.weight")
 
+    tied_head = _head_tied_to_embedding(checkpoint, notes)
     embed_source = "draft"
     missing: list[str] = []
     non_finite: list[str] = []
@@ -293,6 +343,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     param.copy_(embed.to(dtype))
                     embed_source = "target"
                     continue
+            if name == "lm_head.weight" and tied_head:
+                continue  # copied from the embedding once that is loaded (below)
             if not checkpoint.has(name):
                 missing.append(name)
                 continue
@@ -309,6 +361,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             elif tensor.dim() >= 2 and not bool(tensor.any()):
                 zero.append(name)
             param.copy_(tensor.to(device=device, dtype=dtype))
+    if tied_head and not missing:
+        with torch.no_grad():
+            model.lm_head.weight.copy_(model.embed_tokens.weight)  # [V, H] = [DV, H] here
     if missing:
         raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
                               + (" ..." if len(missing) > 8 else ""))

@@ -1,0 +1,259 @@
+"""Drafter checkpoints and dumps as real trainers and exporters leave them: tied heads,
+quantized weights of every kind, FP8 weights and dumps whose scales were dropped.
+
+The world is saved by speculators 0.9.0 itself (tests/eagle3/speculators_world.py), its hidden
+states captured from the verifier as vLLM captures them, and each test runs the
+`spec-debug drafter` command a user would type.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from safetensors.torch import load_file, save_file  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from spec_debug.eagle3.commands import drafter_app  # noqa: E402
+from tests.eagle3.speculators_world import (  # noqa: E402
+    V, make_targets_informative, save_verifier_and_draft, vllm_style_states,
+)
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    """target/ and draft/ as transformers and speculators save them, data/ as vLLM's
+    extraction writes it, with targets the draft often hits (so a wrong weight shows)."""
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+
+    from spec_debug.eagle3.data import read_sample
+
+    root = tmp_path_factory.mktemp("hardening7")
+    verifier = save_verifier_and_draft(root)
+    (root / "data").mkdir()
+    generator = torch.Generator().manual_seed(7)
+    paths = [root / "data" / f"hs_{i}.safetensors" for i in range(3)]
+    for i, path in enumerate(paths):
+        ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (14 + i,), generator=generator))
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(path))
+    config = Eagle3SpeculatorConfig.from_pretrained(str(root / "draft"))
+    config.transformer_layer_config._attn_implementation = "eager"
+    reference = Eagle3DraftModel.from_pretrained(str(root / "draft"), config=config).eval()
+    samples = []
+    for path in paths:
+        sample = read_sample(path)
+        sample.slots = sample.slots.float()
+        sample.final = sample.slots[:, -1]
+        samples.append(sample)
+    make_targets_informative(reference, samples)
+    for path, sample in zip(paths, samples):
+        save_file({"token_ids": sample.token_ids,
+                   "hidden_states": sample.slots.to(torch.bfloat16).contiguous()}, str(path))
+    return root
+
+
+def _copy(world: Path, tmp_path: Path) -> Path:
+    root = tmp_path / "world"
+    shutil.copytree(world, root)
+    return root
+
+
+def _run(*args: str):
+    result = runner.invoke(drafter_app, [*args, "--json"])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def _eval(root: Path, data: Path | None = None) -> dict:
+    result = _run("eval", "--model", str(root / "draft"), "--data", str(data or root / "data"),
+                  "--target", str(root / "target"), "--steps", "2")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _eval_error(root: Path, data: Path | None = None) -> str:
+    result = _run("eval", "--model", str(root / "draft"), "--data", str(data or root / "data"),
+                  "--target", str(root / "target"), "--steps", "2")
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())
+
+
+def _rewrite_draft(root: Path, change) -> None:
+    path = root / "draft" / "model.safetensors"
+    state = load_file(path)
+    change(state)
+    save_file(state, str(path), metadata={"format": "pt"})
+
+
+def _edit_config(root: Path, change) -> None:
+    path = root / "draft" / "config.json"
+    config = json.loads(path.read_text())
+    change(config)
+    path.write_text(json.dumps(config, indent=2))
+
+
+def _linears(state: dict) -> list[str]:
+    return [n for n in state if n.endswith("_proj.weight") or n == "fc.weight"]
+
+
+# -- 1. a head tied to the embedding ---------------------------------------------------------
+
+def _full_vocab_draft(root: Path, *, tie: bool, keep_head: bool) -> None:
+    """The world's draft made full-vocabulary (DV = V, no vocab maps) with its head equal to
+    its embedding: stored as lm_head.weight, or left to tie_word_embeddings."""
+    def change(state):
+        state.pop("d2t"), state.pop("t2d")
+        if keep_head:
+            state["lm_head.weight"] = state["embed_tokens.weight"].clone()
+        else:
+            state.pop("lm_head.weight")
+    _rewrite_draft(root, change)
+    _edit_config(root, lambda c: (c.update(draft_vocab_size=V),
+                                  c["transformer_layer_config"].update(tie_word_embeddings=tie)))
+
+
+def test_tied_draft_without_lm_head_scores_as_the_same_draft_with_it(world, tmp_path):
+    """A draft for a tied target (Llama 3.2 1B) saved with tie_word_embeddings: the tensor is
+    written once, as embed_tokens.weight. SGLang builds it with lm_head = embed_tokens
+    (llama_eagle3.py); this was refused as "missing tensors: lm_head.weight"."""
+    stored = _copy(world, tmp_path / "stored")
+    _full_vocab_draft(stored, tie=False, keep_head=True)
+    tied = _copy(world, tmp_path / "tied")
+    _full_vocab_draft(tied, tie=True, keep_head=False)
+    reference, out = _eval(stored), _eval(tied)
+    assert out["counts"] == reference["counts"]
+    assert any("tie_word_embeddings" in note for note in out["notes"]), out["notes"]
+
+
+def test_tied_config_with_a_smaller_draft_vocab_and_no_head_is_one_line(world, tmp_path):
+    root = _copy(world, tmp_path)
+    _rewrite_draft(root, lambda s: s.pop("lm_head.weight"))
+    _edit_config(root, lambda c: c["transformer_layer_config"].update(tie_word_embeddings=True))
+    assert re.search(r"no lm_head.weight and the config ties it to the embedding .*"
+                     r"draft_vocab_size 128 differs from vocab_size 256", _eval_error(root))
+
+
+def test_tied_config_beside_a_trained_head_warns_that_sglang_drops_it(world, tmp_path):
+    """SpecForge drafts for tied targets copy the target's tie_word_embeddings: true but save
+    their own lm_head [DV, H]; SGLang ties anyway and its load_weights drops lm_head.weight."""
+    root = _copy(world, tmp_path)
+    _edit_config(root, lambda c: c["transformer_layer_config"].update(tie_word_embeddings=True))
+    out, reference = _eval(root), _eval(world)
+    assert out["counts"] == reference["counts"]  # the stored head is the one measured
+    assert any("SGLang" in note and "drops this lm_head.weight" in note
+               for note in out["notes"]), out["notes"]
+
+
+# -- 2. quantized weights ----------------------------------------------------------------------
+
+def _gptq(state: dict) -> None:
+    """AutoGPTQ / AutoAWQ layout: qweight int32 [in/8, out], qzeros, scales, g_idx."""
+    for name in _linears(state):
+        out, inp = state.pop(name).shape
+        stem = name[: -len("weight")]
+        state[stem + "qweight"] = torch.zeros(inp // 8, out, dtype=torch.int32)
+        state[stem + "qzeros"] = torch.zeros(1, out // 8, dtype=torch.int32)
+        state[stem + "scales"] = torch.ones(1, out, dtype=torch.float16)
+        state[stem + "g_idx"] = torch.zeros(inp, dtype=torch.int32)
+
+
+def _int4_packed(state: dict) -> None:
+    """compressed-tensors pack-quantized (llm-compressor W4A16)."""
+    for name in _linears(state):
+        out, inp = state.pop(name).shape
+        stem = name[: -len("weight")]
+        state[stem + "weight_packed"] = torch.zeros(out, inp // 8, dtype=torch.int32)
+        state[stem + "weight_scale"] = torch.ones(out, inp // 16, dtype=torch.bfloat16)
+        state[stem + "weight_shape"] = torch.tensor([out, inp])
+
+
+def _bnb4(state: dict) -> None:
+    """bitsandbytes 4-bit as transformers saves it: packed uint8 weight + quant state."""
+    for name in _linears(state):
+        out, inp = state[name].shape
+        state[name] = torch.zeros(out * inp // 2, 1, dtype=torch.uint8)
+        state[name + ".absmax"] = torch.ones(out * inp // 64)
+        state[name + ".quant_map"] = torch.linspace(-1, 1, 16)
+        state[name + ".quant_state.bitsandbytes__nf4"] = torch.zeros(8, dtype=torch.uint8)
+
+
+@pytest.mark.parametrize("quantize, label", [
+    (_gptq, "GPTQ/AWQ int4"), (_int4_packed, "compressed-tensors pack-quantized int4"),
+    (_bnb4, "bitsandbytes 4-bit")])
+def test_integer_packed_drafts_say_the_format_is_not_supported(world, tmp_path, quantize, label):
+    """Before: "missing tensors: fc.weight, ..." (GPTQ, int4) or a shape error (bnb)."""
+    root = _copy(world, tmp_path)
+    _rewrite_draft(root, quantize)
+    message = _eval_error(root)
+    assert f"weights quantized as {label} (" in message and "not supported" in message, message
+    assert "missing tensors" not in message
+
+
+def test_int8_draft_weights_are_read_with_their_scales(world, tmp_path):
+    """compressed-tensors W8A8 int8 (symmetric, one scale per output row): the int8 values were
+    copied as floats, off by 1/scale, and the draft scored near zero without a word."""
+    root = _copy(world, tmp_path)
+
+    def quantize(state):
+        for name in _linears(state):
+            weight = state[name].float()
+            scale = weight.abs().amax(1, keepdim=True) / 127  # [out, 1]
+            state[name] = (weight / scale).round().clamp(-127, 127).to(torch.int8)
+            state[name[: -len("weight")] + "weight_scale"] = scale
+    _rewrite_draft(root, quantize)
+    reference, out = _eval(world), _eval(root)
+    assert reference["full_accuracy"][0] > 0.5
+    assert abs(out["full_accuracy"][0] - reference["full_accuracy"][0]) <= 0.1, (out, reference)
+    assert out["notes"] == []
+
+
+def test_fp8_weights_whose_scales_were_dropped_say_so(world, tmp_path):
+    """An export that kept only `*.weight` of an FP8 draft: the values fill the e4m3 range and
+    were used as they are (a useless draft, no message)."""
+    root = _copy(world, tmp_path)
+
+    def quantize(state):
+        for name in _linears(state):
+            weight = state[name].float()
+            scale = weight.abs().amax(1, keepdim=True) / torch.finfo(torch.float8_e4m3fn).max
+            state[name] = (weight / scale).to(torch.float8_e4m3fn)  # the scale is not kept
+    _rewrite_draft(root, quantize)
+    assert re.search(r"fc.weight: float8_e4m3fn weight saved without its scale \(no "
+                     r"weight_scale or weight_scale_inv", _eval_error(root))
+
+
+def test_fp8_weights_cast_without_quantizing_still_load(world, tmp_path):
+    """A plain `.to(float8)` keeps the weights' own small values: read as stored."""
+    root = _copy(world, tmp_path)
+    _rewrite_draft(root, lambda s: s.update(
+        {name: s[name].to(torch.float8_e4m3fn) for name in _linears(s)}))
+    reference, out = _eval(world), _eval(root)
+    assert abs(out["full_accuracy"][0] - reference["full_accuracy"][0]) <= 0.2, (out, reference)
+
+
+# -- 3. hidden-state dumps ---------------------------------------------------------------------
+
+def test_fp8_dump_without_its_scales_is_named(world, tmp_path):
+    """speculators' FP8 connector writes hidden_states / scale per token and the scales beside
+    them; a copy that lost `hidden_states_scales` was scored as if the quantized values were the
+    states."""
+    from hs_connectors.fp8_utils import quantize_tensor_to_fp8
+
+    root = _copy(world, tmp_path)
+    for path in (root / "data").iterdir():
+        sample = load_file(path)
+        fp8, _scales = quantize_tensor_to_fp8(sample["hidden_states"])
+        save_file({"token_ids": sample["token_ids"], "hidden_states": fp8}, str(path))
+    message = _eval_error(root)
+    assert re.search(r"hidden_states are float8_e4m3fn without hidden_states_scales", message), message
