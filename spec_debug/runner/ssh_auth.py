@@ -9,6 +9,7 @@ fails with a message that says to load it into ssh-agent.
 
 from __future__ import annotations
 
+import base64
 import getpass
 import os
 import select
@@ -154,25 +155,61 @@ def _identity_files(target: SSHTarget) -> list[str]:
 
 
 def _public_blobs(files: list[str]) -> set[bytes]:
-    """Public key blobs of the configured identities, from `FILE.pub`, or FILE itself when it
-    is a public key (ssh_config(5) allows that, to pick a key held by the agent)."""
+    """Public key blobs of the configured identities, from FILE itself when it is a public key
+    (ssh_config(5) allows that, to pick a key held by the agent), `FILE.pub`, or the public
+    part of an OpenSSH-format private key FILE, in ssh(1)'s order."""
     blobs: set[bytes] = set()
     for path in files:
-        for candidate in (path, path + ".pub"):
-            blob = _public_blob(candidate)
-            if blob is not None:
-                blobs.add(blob)
-                break
+        blob = _public_blob(path) or _public_blob(path + ".pub") or _public_blob(path, from_private=True)
+        if blob is not None:
+            blobs.add(blob)
     return blobs
 
 
-def _public_blob(path: str) -> bytes | None:
+def _public_blob(path: str, *, from_private: bool = False) -> bytes | None:
+    """The public key blob of a public key file (or, `from_private`, of an OpenSSH-format
+    private key file); None for anything else."""
     try:
         with open(path, encoding="utf-8") as handle:
-            fields = handle.read(16384).split()
-        return paramiko.PublicBlob.from_string(f"{fields[0]} {fields[1]}").key_blob
-    except (OSError, IndexError, ValueError, UnicodeDecodeError):
+            text = handle.read(65536)
+    except (OSError, UnicodeDecodeError):
         return None
+    if text.lstrip().startswith(_OPENSSH_PRIVATE_BEGIN):
+        return _private_file_public_blob(text) if from_private else None
+    try:
+        fields = text.split()
+        return paramiko.PublicBlob.from_string(f"{fields[0]} {fields[1]}").key_blob
+    except (IndexError, ValueError):
+        return None
+
+
+_OPENSSH_PRIVATE_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"
+_OPENSSH_PRIVATE_MAGIC = b"openssh-key-v1\x00"
+
+
+def _private_file_public_blob(text: str) -> bytes | None:
+    """The public key an OpenSSH-format private key file carries in clear, even when the key
+    is encrypted (openssh-portable: PROTOCOL.key; sshkey.c, sshkey_parse_private2).
+
+    ssh(1) reads it when an IdentityFile has no `.pub` beside it (sshconnect2.c,
+    pubkey_prepare, via sshkey_load_public), so `IdentitiesOnly yes` still lets the agent
+    sign with that key. Without it, every agent key was skipped, and an encrypted key file
+    then failed under --batch ("forbids the passphrase prompt") although ssh-agent held it.
+    """
+    body = text.strip()[len(_OPENSSH_PRIVATE_BEGIN):].split("-----END", 1)[0]
+    try:
+        raw = base64.b64decode("".join(body.split()), validate=True)
+        if not raw.startswith(_OPENSSH_PRIVATE_MAGIC):
+            return None
+        message = paramiko.Message(raw[len(_OPENSSH_PRIVATE_MAGIC):])
+        for _ in range(3):  # cipher name, KDF name, KDF options
+            message.get_binary()
+        if message.get_int() < 1:
+            return None
+        blob = message.get_binary()
+    except (ValueError, IndexError, TypeError, paramiko.SSHException):
+        return None
+    return blob or None
 
 
 def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:

@@ -25,7 +25,7 @@ from spec_debug.runner.ssh_connect import abandon_connects
 from spec_debug.runner.ssh_errors import HandshakeError
 from spec_debug.runner.ssh_hostkeys import configured_key_types
 from spec_debug.runner.transport import CommandOutcome
-from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer
+from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer, keygen
 
 StartServer = Callable[..., SshServer]
 OFFERED = ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "rsa-sha2-512", "rsa-sha2-256"]
@@ -241,3 +241,22 @@ def _command_line(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
     except OSError:  # ended meanwhile
         return ""
+
+
+def test_identities_only_picks_the_agent_key_of_an_encrypted_identity_file_without_pub(
+    client: ClientSetup, sshd: SshServer, agent_at: Callable[[Path, list[str]], Path], tmp_path: Path
+) -> None:
+    """ssh-agent holds 10 other keys and the host's key, whose file is encrypted and has no
+    `.pub` beside it. ssh(1) reads the public key from the private file and offers only that
+    agent key; we skipped every agent key and then failed on the passphrase under --batch."""
+    keys = tmp_path / "agent-keys"
+    keys.mkdir()
+    decoys = [str(keygen(keys / f"decoy{index}")) for index in range(10)]
+    subprocess.run(["cp", str(client.key.path), str(keys / "id_gpu")], check=True)
+    socket_path = agent_at(tmp_path / "agent.sock", [*decoys, str(keys / "id_gpu")])
+    # Encrypted after it went into the agent, and no .pub: as a key copied without its .pub.
+    subprocess.run(["ssh-keygen", "-q", "-p", "-N", "secret", "-f", str(keys / "id_gpu")], check=True, capture_output=True)
+    client.alias("agent-held", sshd, IdentityFile=str(keys / "id_gpu"), IdentityAgent=str(socket_path))
+    assert ssh_agrees(client, "agent-held") == 0
+    with SSHTransport.connect("agent-held", client.options(use_agent=True)) as transport:
+        assert transport.connection.transport.is_authenticated()
