@@ -20,7 +20,7 @@ from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment, md_cell
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.events import MAIN_AGENT
-from spec_debug.session.records import ErrorRecord, LoopRecord
+from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord
 from spec_debug.session.shell import CATEGORY_TITLES
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
@@ -174,6 +174,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "impact": impact,
         "detection": detection,
         "root_causes": root_causes,
+        "resolution": _resolution(a),
         "went_well": went_well,
         "went_wrong": went_wrong,
         "action_items": action_items,
@@ -182,8 +183,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "agents": a.agents,
     }
     # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
-    refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, went_well, went_wrong,
-                                                    action_items, view["timeline"]]))}
+    refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], went_well,
+                                                    went_wrong, action_items, view["timeline"]]))}
     refs.update(item["seq"] for item in view["timeline"])
     view["supporting"] = _supporting(a, refs)
     return view
@@ -226,6 +227,60 @@ def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
     "failed 3 times with NameError" would be wrong of it."""
     names = list(dict.fromkeys((e.exception or e.message) for e in errors if e.exception or e.message))
     return ", ".join(names) if len(names) > 1 else lp.error
+
+
+_CHANGES = frozenset({"edit", "launch_server"})
+"""Kinds of command that change what is served: a patch, a config edit, a relaunch."""
+RISE = 1.05
+"""A throughput reading this much above the best before it is a rise, as for pivots (analysis.py)."""
+
+
+def _resolution(a: SessionAnalysis) -> list[str]:
+    """What resolved it, as the SRE book's "Resolution": each rise of the measured throughput
+    and the changes made since the reading before it (TRANSCRIPTS.md section 4: "the last config
+    or code change followed by a metric improvement")."""
+    readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output"),
+                      key=lambda m: (m.session, m.seq))
+    out: list[str] = []
+    best = None
+    for prev, m in zip([None, *readings], readings):
+        rose = best is not None and m.value > best.value * RISE
+        if best is None or m.value > best.value:
+            best_before, best = best, m
+        else:
+            best_before = best
+        if not rose or prev is None:
+            continue
+        start = prev.seq if prev.session == m.session and prev.agent == m.agent else -1
+        changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
+                   and c.category in _CHANGES and start < c.seq < m.seq]
+        if not changes:
+            continue
+        # a relaunch that only reads --help changes nothing; the last few changes are the ones
+        # the rise followed (the session may have relaunched many times before)
+        shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
+        host = f" on {m.host}" if m.host else ""
+        out.append(f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after "
+                   f"{shown}.")
+    return out[-5:]
+
+
+# The flags that set how much is drafted: SGLang's --speculative-* options
+# (python/sglang/srt/server_args.py) and vLLM's --speculative-config JSON keys
+# (vllm/config/speculative.py), with their value when one follows.
+_SPEC_FLAG = re.compile(r"--speculative[-_](?!config\b)[\w-]+(?:[ =](?!-)[^\s'\"]+)?"
+                        r"|\\?\"num_speculative_tokens\\?\"\s*:\s*\d+")
+
+
+def _change(c: CommandRecord) -> str:
+    """A change as the reader needs it: a relaunch by the speculative flags it was given (the
+    head of a 300-character launch line is the model path, the same every time)."""
+    text = c.inner or c.command
+    if c.category == "launch_server":
+        flags = [f.replace("\\", "") for f in _SPEC_FLAG.findall(text)]
+        if flags:
+            return "relaunching the server with `" + " ".join(dict.fromkeys(flags)) + "`"
+    return f"`{_short(text, 120)}`"
 
 
 def _impact(a: SessionAnalysis) -> dict[str, Any]:

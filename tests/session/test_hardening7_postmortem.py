@@ -186,3 +186,61 @@ def test_a_distilled_playbook_names_the_jump_host_the_session_went_through(tmp_p
     assert description.endswith("Run against the host the session used, e.g. --host gpu02. The session reached it "
                                 "through the jump host admin@bastion.corp.example: give gpu02 "
                                 "`ProxyJump admin@bastion.corp.example` in ~/.ssh/config.")
+
+
+# SGLang's bench_serving summary (python/sglang/bench_serving.py), as INCIDENT.md's session read it
+def _bench(tput: float, accept: float) -> str:
+    return ("============ Serving Benchmark Result ============\n"
+            "Backend:                                 sglang\n"
+            "Successful requests:                     64\n"
+            f"Output token throughput (tok/s):         {tput}\n"
+            f"Accept length:                           {accept}\n")
+
+
+def test_the_postmortem_says_which_changes_the_rise_in_throughput_followed(tmp_path):
+    from spec_debug.session.postmortem import render_postmortem
+    launch = ("nohup python -m sglang.launch_server --model-path /models/Kimi-K2.5 --speculative-algorithm EAGLE3 "
+              "--speculative-draft-model-path /models/kimi-k2.5-eagle3 --speculative-num-steps {} "
+              "--speculative-eagle-topk 1 --speculative-num-draft-tokens {} --tp 8 --port 30000 > /root/sglang.log 2>&1 &")
+    bench = f"ssh root@{GPU} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64'"
+    m = _session()
+    m.prompt("EAGLE-3 for Kimi-K2.5 on 10.1.230.174 is at 54.8 tok/s against a 90 tok/s baseline.")
+    m.bash(bench, _bench(54.8, 1.02))
+    edit = m.bash(f"ssh root@{GPU} \"sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' "
+                  "/root/launch_eagle3.sh\"", "")[0]
+    relaunch = m.bash(f"ssh root@{GPU} '{launch.format(3, 4)}'", "")[0]
+    _, risen = m.bash(bench, _bench(96.8, 3.41))
+    view = postmortem_view(_analyze(tmp_path, m))
+    # before: no section said what resolved it; the reader had to find msg 13 and 15 in the timeline
+    assert view["resolution"] == [
+        f"Throughput rose from 54.8 to 96.8 tok/s on {GPU} [msg {risen}] after "
+        "`sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch_eagle3.sh` "
+        f"[msg {edit}], relaunching the server with `--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+        "/models/kimi-k2.5-eagle3 --speculative-num-steps 3 --speculative-eagle-topk 1 "
+        f"--speculative-num-draft-tokens 4` [msg {relaunch}]."]
+    md = render_postmortem(_analyze(tmp_path, m), "md")
+    assert f"## Resolution\n\n- Throughput rose from 54.8 to 96.8 tok/s on {GPU} [[msg {risen}]](#msg-{risen})" in md
+    assert f'<a id="msg-{edit}"></a>' in md  # the change links to its supporting entry
+    html = render_postmortem(_analyze(tmp_path, m), "html")
+    assert f'<h2>Resolution</h2>\n<ul><li>Throughput rose from 54.8 to 96.8 tok/s on {GPU} ' in html
+
+
+def test_a_vllm_relaunch_is_told_by_its_num_speculative_tokens(tmp_path):
+    m = _session()
+    _vllm_story(m)
+    relaunch = m.bash(f"{VLLM} 'pkill -f \"vllm serve\"; nohup vllm serve meta-llama/Llama-3.1-8B-Instruct "
+                      "--speculative-config \"{\\\"method\\\": \\\"eagle3\\\", \\\"model\\\": \\\"/models/llama3-eagle3\\\", "
+                      "\\\"num_speculative_tokens\\\": 3}\" --port 8000 > /var/log/vllm/server.log 2>&1 &'", "")[0]
+    _, risen = m.bash(f"{VLLM} 'tail -n 2 /var/log/vllm/server.log'", _vllm_log(2.91, 63.5, 88.2))
+    assert postmortem_view(_analyze(tmp_path, m))["resolution"] == [
+        f"Throughput rose from 48.6 to 88.2 tok/s on gpu02 [msg {risen}] after relaunching the server with "
+        f"`\"num_speculative_tokens\": 3` [msg {relaunch}]."]
+
+
+def test_a_reading_without_a_change_before_it_resolves_nothing(tmp_path):
+    m = _session()
+    m.prompt("EAGLE-3 for Kimi-K2.5 on 10.1.230.174 is slow.")
+    bench = f"ssh root@{GPU} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64'"
+    m.bash(bench, _bench(54.8, 1.02))
+    m.bash(bench, _bench(70.1, 1.9))  # a warmer cache, nothing changed
+    assert postmortem_view(_analyze(tmp_path, m))["resolution"] == []
