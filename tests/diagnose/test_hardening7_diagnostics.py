@@ -19,15 +19,16 @@ import pytest
 
 from spec_debug.diagnose.config_file import merge_config
 from spec_debug.diagnose.launch import LaunchParseError, parse_launch_command
-from spec_debug.diagnose.steps import launch_step
+from spec_debug.diagnose.steps import launch_step, throughput_step
 from spec_debug.probes import launch_flags
 from spec_debug.probes.registry import ProbeContext
 
 DEMO = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
 
 
-def context(facts: dict) -> ProbeContext:
-    return ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=dict(facts))
+def context(facts: dict, host_facts: dict | None = None) -> ProbeContext:
+    return ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts,
+                        host_facts={**(host_facts or {}), **facts})
 
 
 def codes(findings) -> list[tuple[str, str]]:
@@ -316,3 +317,30 @@ def test_sglang_serve_positional_model_beats_the_config_files_model_path():
                         SGLANG_YAML.format(steps=3, tokens=4))
     cfg = parse_launch_command(argv)
     assert (cfg.target_model, cfg.num_steps, cfg.tp) == ("Qwen/Qwen3-8B", 3, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Throughput model with a tree whose verify budget is shorter than its steps
+# ---------------------------------------------------------------------------------------------
+# sgl-project/sglang scripts/playground/bench_speculative.py sweeps (steps, topk, draft tokens)
+# such as (5, 8, 4): 5 steps drafted, 3 tree nodes verified, so no round accepts more than 3.
+SGLANG_SWEEP = ("python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
+                "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B "
+                "--speculative-num-steps 5 --speculative-eagle-topk 8 --speculative-num-draft-tokens 4")
+
+
+def test_a_tree_with_a_short_verify_budget_is_not_predicted_deeper_than_it_verifies():
+    launch = launch_step.parse({"source": "var", "cmdline": SGLANG_SWEEP, "models": {}})
+    # SGLang's decode line (issue #11948 format): 3.40 of the at most 4 tokens a round can emit
+    lines = [f"[2025-10-22 10:27:5{i} TP0] Decode batch. #running-req: 1, #token: {108 + 70 * i}, token usage: 0.00, "
+             f"accept len: 3.40, accept rate: 0.85, cuda graph: True, gen throughput (token/s): {v}, #queue-req: 0, "
+             for i, v in enumerate((161.0, 162.0, 160.5))]
+    facts = throughput_step.parse({"found": True, "path": "server.log", "lines": lines,
+                                   "args": {"baseline_tok_s": "90"}})
+    host = {**launch, "eval": {"reference": {"steps": 5, "reference": "target_argmax",
+                                             "target_conditional_acceptance": [0.9] * 5}}}
+    found = throughput_step.check(context(facts, host))
+    # before: the 5-deep chain's 4.69 made 3.40 look like lost acceptance (SD502 error)
+    assert "SD502" not in [f.code for f in found]
+    assert round(facts["throughput"]["predicted_accept_length_reference"], 3) == 3.439
+    assert any("only 4 draft tokens are verified" in note for note in facts["throughput"]["model"]["notes"])

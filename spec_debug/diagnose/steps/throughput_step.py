@@ -46,6 +46,23 @@ def acceptance_rates(metrics: dict[str, Any] | None) -> list[float]:
     return list(metrics.get("conditional_accuracy") or [])
 
 
+def verified_depth(effective: dict[str, Any]) -> int | None:
+    """How deep an accepted path can go: the drafted steps, unless the verify budget is smaller.
+
+    SGLang verifies the (draft tokens - 1) best tree nodes, a set closed under ancestors, so
+    no path longer than draft tokens - 1 is ever verified (launch.effective_spec says so as an
+    SD102 problem); the chain prediction must stop there too, or a healthy tree server is
+    reported as losing acceptance (SD502). The best (draft tokens - 1) nodes hold at least as
+    much acceptance as the chain of that many nodes, so the chain of that depth stays a lower
+    bound for the tree."""
+    steps, tokens = effective.get("num_steps"), effective.get("num_draft_tokens")
+    if not steps:
+        return steps
+    if isinstance(tokens, int) and tokens >= 2:
+        return min(steps, tokens - 1)
+    return steps
+
+
 def draft_cost(host_facts: dict[str, Any]) -> float | None:
     configs = host_facts.get("configs", {})
     return draft_cost_from_configs(configs.get("draft_config"), configs.get("target_config"))
@@ -135,13 +152,14 @@ def check(ctx: Any) -> list[Finding]:
     launch = ctx.host_facts.get("launch", {})
     evals = ctx.host_facts.get("eval", {})
     served_steps = (launch.get("effective") or {}).get("num_steps")
+    depth = verified_depth(launch.get("effective") or {})
     reference = evals.get("reference")
     rates = acceptance_rates(reference)
     best_steps = (reference or {}).get("steps") or len(rates) or None
-    predicted = chain_accept_length(rates, steps=served_steps) if rates and served_steps else None
+    predicted = chain_accept_length(rates, steps=depth) if rates and depth else None
     best = chain_accept_length(rates, steps=best_steps) if rates and best_steps else None
     engine_rates = acceptance_rates(evals.get("engine"))
-    engine_predicted = chain_accept_length(engine_rates, steps=served_steps) if engine_rates and served_steps else None
+    engine_predicted = chain_accept_length(engine_rates, steps=depth) if engine_rates and depth else None
     observed = log.get("accept_length")
     if observed is not None and observed < 1:
         # every verify round emits at least the target's own token, so an accept length below 1
@@ -158,7 +176,12 @@ def check(ctx: Any) -> list[Finding]:
     if topk and topk > 1:
         # Siblings add acceptance a chain does not have (EAGLE3.md section 7): with topk > 1 the
         # chain prediction is a lower bound, so a gap below it is still a real gap.
-        model.notes.append(f"topk {topk}: the served tree accepts at least the chain prediction")
+        model.notes.append(f"topk {topk}: the served tree accepts at least the chain prediction"
+                           + (f" over the {depth} verified depth(s)" if depth != served_steps else ""))
+    if depth is not None and served_steps is not None and depth < served_steps:
+        model.notes.append(f"{served_steps} steps are drafted but only {depth + 1} draft tokens are verified: "
+                           f"no round accepts more than {depth} drafted token(s), so the prediction is "
+                           f"for a chain of {depth}")
     tp["model"] = model.to_facts()
     tp.update({"served_steps": served_steps, "best_steps": best_steps,
                "predicted_accept_length_reference": predicted, "predicted_accept_length_engine": engine_predicted,
@@ -172,7 +195,7 @@ def check(ctx: Any) -> list[Finding]:
         context.append(cap)
     findings += check_throughput(measured, baseline, source=source, at=at, root_causes=all_causes, context=context)
     causes = [c for c in all_causes if c != "SD101"]
-    findings += check_accept_length_gap(observed, predicted, served_steps, root_causes=causes, at=at)
+    findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes, at=at)
     candidates = [x for x in (best, observed) if x is not None]
     findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
     return record(ctx.facts, NS, findings)
