@@ -79,7 +79,7 @@ def config_words(engine: str, text: str, path: str) -> list[str]:
         if isinstance(value, bool):
             if value:
                 words.append(flag)
-            elif engine == "vllm" and str(key).replace("_", "-") in _VLLM_NO_SWITCHES:
+            elif engine == "vllm" and key in _VLLM_NO_SWITCHES:  # `--no-KEY` as written must exist
                 words.append(f"--no-{key}")
             elif engine == "sglang" and not _sglang_switch(str(key)):
                 words += [flag, "false"]
