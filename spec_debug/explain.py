@@ -61,12 +61,33 @@ def _explain_code(code: str, template_title: str | None = None, template_severit
     return CodeExplanation(code=code, severity=template_severity or "warning", title=template_title or "(defined by this playbook)")
 
 
-def _step_codes(step: Step) -> list[CodeExplanation]:
+_TITLE_FIELD = re.compile(r"\{\{\s*(?:vars\.)?([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
+
+
+def readable_title(title: str | None, defaults: dict[str, Any]) -> str | None:
+    """A finding title as the walkthrough shows it before any run: "Less than {{ min_free_gb }}
+    GB free on {{ host }}" read as Jinja to a newcomer; a var becomes its default, anything else
+    (the host, a fact) its name in capitals: "Less than 20 GB free on HOST"."""
+    if not title:
+        return title
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        default = defaults.get(name)
+        if default not in (None, ""):
+            return value_text(default)
+        return name.rsplit(".", 1)[-1].upper()
+
+    return _TITLE_FIELD.sub(fill, title)
+
+
+def _step_codes(step: Step, defaults: dict[str, Any] | None = None) -> list[CodeExplanation]:
     seen: dict[str, CodeExplanation] = {}
     templates = [e.finding for e in step.expect if e.finding] + list(step.findings)
     for template in templates:
         if template and template.code not in seen:
-            seen[template.code] = _explain_code(template.code, template.title, template.severity)
+            title = readable_title(template.title, defaults or {})
+            seen[template.code] = _explain_code(template.code, title, template.severity)
     if step.probe:
         from spec_debug.probes.registry import all_probes
 
@@ -119,7 +140,7 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         else:
             default = ["the command exits with code 0"]
         healthy = [_describe(e) for e in step.expect] or default
-        codes = _step_codes(step)
+        codes = _step_codes(step, playbook.vars)
         failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or ["the step is marked failed (SD001)"]
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]
         if captures:

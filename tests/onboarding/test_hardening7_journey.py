@@ -119,3 +119,22 @@ def test_the_demo_can_be_stepped_through_and_explains_what_it_cannot_check(tmp_p
     assert record["status"] == "aborted"
     assert record["command_line"] == ["spec-debug", "demo", "--step"]
     assert "drafter_eval" not in [s["id"] for s in record["steps"] if s["status"] != "skipped"]
+
+
+def test_walkthrough_shows_a_playbook_finding_title_in_words(tmp_path):
+    # `spec-debug explain host_smoke` printed "SD901 (warning): Less than {{ min_free_gb }} GB
+    # free on {{ host }}": Jinja to a newcomer who has not run anything yet.
+    result = CliRunner().invoke(app, ["explain", "host_smoke"])
+    assert result.exit_code == 0, result.output
+    failing = [l for l in result.output.splitlines() if "SD901" in l]
+    assert failing and all("{{" not in l for l in failing), failing
+    assert "Less than 20 GB free on HOST" in failing[0]
+    # With --var, the default is what the walkthrough cannot know: a user playbook's own var.
+    playbook = tmp_path / "mine.yaml"
+    playbook.write_text("name: mine\nvars: {limit: ''}\nsteps:\n  - id: a\n    run: echo 1\n"
+                        "    expect:\n      - that: facts.x is defined\n        finding:\n"
+                        "          code: SD950\n          title: 'x above {{ vars.limit }} on {{ host }} ({{ facts.x }})'\n")
+    result = CliRunner().invoke(app, ["explain", str(playbook), "--json"])
+    assert result.exit_code == 0, result.output
+    titles = [c["title"] for s in json.loads(result.output)["steps"] for c in s["codes"]]
+    assert titles == ["x above LIMIT on HOST (X)"]
