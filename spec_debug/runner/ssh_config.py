@@ -286,13 +286,23 @@ def resolve_target(
     if identity_file:
         identity_files = (os.path.expanduser(identity_file), *identity_files)
     proxy_command = entry.get("proxycommand")
+    proxy_jump_value = entry.get("proxyjump")
+    if "proxycommand" in entry and "proxyjump" in entry:  # paramiko files `ProxyCommand none` as None
+        # The first of the two met wins (openssh-portable: readconf.c, oProxyJump is
+        # "considered only if ProxyCommand wasn't specified", and a ProxyCommand after a
+        # ProxyJump is skipped), except that a first `ProxyJump none` still lets a later
+        # ProxyCommand apply (as `ssh -G` shows with OpenSSH 9). paramiko's lookup fills its
+        # dict in config order, so the first key in it is the first one met. Preferring
+        # ProxyJump always sent `Host bastion: ProxyCommand none` beside `Host *: ProxyJump
+        # bastion` through itself, and was refused as a loop.
+        keys = list(entry)
+        if keys.index("proxycommand") < keys.index("proxyjump"):
+            proxy_jump_value = None
+        elif str(proxy_jump_value).strip().lower() != "none":
+            proxy_command = None
     if proxy_command and proxy_command.strip().lower() == "none":
         proxy_command = None
-    proxy_jump = parse_proxy_jump(entry.get("proxyjump"))
-    if proxy_jump and proxy_command:
-        # ssh_config(5): "If both are specified, whichever comes first wins"; paramiko's
-        # lookup loses the order, so we prefer ProxyJump, the modern and safer option.
-        proxy_command = None
+    proxy_jump = parse_proxy_jump(proxy_jump_value)
     timeout = connect_timeout_s
     if timeout is None:
         timeout = _seconds(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)

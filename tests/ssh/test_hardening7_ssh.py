@@ -21,11 +21,12 @@ import pytest
 from spec_debug.errors import AuthenticationError, HostKeyError, UsageError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_config import load_ssh_config, resolve_target
 from spec_debug.runner.ssh_connect import abandon_connects
 from spec_debug.runner.ssh_errors import HandshakeError
 from spec_debug.runner.ssh_hostkeys import configured_key_types
 from spec_debug.runner.transport import CommandOutcome
-from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer, keygen
+from tests.sshd_fixture import SSHD, ClientKey, ClientSetup, SshServer, keygen, write_ssh_config
 
 StartServer = Callable[..., SshServer]
 OFFERED = ["ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "rsa-sha2-512", "rsa-sha2-256"]
@@ -260,3 +261,37 @@ def test_identities_only_picks_the_agent_key_of_an_encrypted_identity_file_witho
     assert ssh_agrees(client, "agent-held") == 0
     with SSHTransport.connect("agent-held", client.options(use_agent=True)) as transport:
         assert transport.connection.transport.is_authenticated()
+
+
+def test_proxycommand_none_wins_over_a_later_proxyjump_as_in_ssh(client: ClientSetup, sshd: SshServer) -> None:
+    """ssh_config(5): of ProxyCommand and ProxyJump the first one met wins. The common
+    `Host bastion: ProxyCommand none` + `Host *: ProxyJump bastion` was refused as a jump loop."""
+    client.alias("h7bastion", sshd, ProxyCommand="none")
+    client.alias("h7via", sshd)
+    client.hosts["*"] = {"ProxyJump": "h7bastion", "ProxyCommand": "false"}
+    write_ssh_config(client.config, client.hosts)
+    for alias in ("h7bastion", "h7via"):
+        assert ssh_agrees(client, alias) == 0, alias
+        with SSHTransport.connect(alias, client.options()) as transport:
+            hops = [hop.target.alias for hop in transport.connection.via]
+            assert hops == (["h7bastion"] if alias == "h7via" else []), (alias, hops)
+
+
+def test_proxycommand_and_proxyjump_resolve_as_ssh_G_says(tmp_path: Path) -> None:
+    """The first of the two wins, except that a first `ProxyJump none` lets a later
+    ProxyCommand apply (checked against `ssh -G` where ssh(1) is installed)."""
+    config = tmp_path / "config"
+    config.write_text(
+        "Host a\n  ProxyCommand none\nHost b\n  ProxyJump none\nHost c\n  ProxyCommand nc %h %p\n"
+        "Host d\n  ProxyJump x\nHost *\n  ProxyJump j\n  ProxyCommand echo hi\n"
+    )
+    expected = {"a": ([], None), "b": ([], "echo hi"), "c": ([], "nc c 22"), "d": (["x"], None), "e": (["j"], None)}
+    loaded = load_ssh_config(config)
+    for alias, (hops, command) in expected.items():
+        target = resolve_target(alias, loaded)
+        assert ([hop.destination.host for hop in target.proxy_jump], target.proxy_command) == (hops, command), alias
+        if shutil.which("ssh"):
+            shown = subprocess.run(["ssh", "-G", "-F", str(config), alias], capture_output=True, text=True, check=True).stdout
+            said = dict(line.split(" ", 1) for line in shown.splitlines() if line.startswith(("proxycommand ", "proxyjump ")))
+            assert said.get("proxyjump") == (hops[0] if hops else None), alias
+            assert (said.get("proxycommand") is None) == (command is None), alias
