@@ -520,7 +520,39 @@ def fp8_block_size(raw: Any) -> tuple[int, int] | None:
     return None
 
 
+# SpecForge's trainer keeps the draft inside its training state: `{run_id}-step{N}/
+# training_state.pt` (a pickle with `draft_state_dict`, the optimizer and RNG state) and
+# `{run_id}-latest` links under the run's output_dir, with no config.json
+# (sgl-project/SpecForge specforge/training/checkpoint.py CheckpointManager); a draft
+# directory comes only from its exporters (specforge/export/to_sglang.py, to_hf.py).
+_TRAINING_STATE = "training_state.pt"
+_EXPORT_HINT = ("export it first: python -m specforge.export.to_sglang --checkpoint {ckpt} "
+                "--draft-config <the draft config the run trained> --output-dir <DIR>, then "
+                "pass --model <DIR>")
+
+
+def _specforge_training_checkpoint(value: str | Path) -> Path | None:
+    """The training_state.pt that `value` (the file, a step directory or the run's
+    output_dir) stands for, when it is a SpecForge training checkpoint and not a draft."""
+    path = Path(value)
+    if path.is_file():
+        return path if path.name == _TRAINING_STATE else None
+    if not path.is_dir() or (path / "config.json").is_file():
+        return None
+    if (path / _TRAINING_STATE).is_file():
+        return path / _TRAINING_STATE
+    steps = sorted((int(m.group(1)), d) for d in path.iterdir()
+                   if (m := re.search(r"-step(\d+)$", d.name)) and (d / _TRAINING_STATE).is_file())
+    return steps[-1][1] / _TRAINING_STATE if steps else None
+
+
 def open_draft(model_dir: str | Path) -> DraftCheckpoint:
+    state = _specforge_training_checkpoint(model_dir)
+    if state is not None:
+        raise CheckpointError(
+            f"{state}: a SpecForge training checkpoint (the draft's weights inside the "
+            "trainer state, with no config.json), not a draft directory",
+            hint=_EXPORT_HINT.format(ckpt=state.parent))
     path = resolve_checkpoint_dir(model_dir, "--model", "draft checkpoint")
     config = load_draft_config(path)
     tensors = TensorStore.open(path, normalise_draft_name)

@@ -257,3 +257,26 @@ def test_fp8_dump_without_its_scales_is_named(world, tmp_path):
         save_file({"token_ids": sample["token_ids"], "hidden_states": fp8}, str(path))
     message = _eval_error(root)
     assert re.search(r"hidden_states are float8_e4m3fn without hidden_states_scales", message), message
+
+
+# -- 4. a trainer's checkpoint passed as the draft --------------------------------------------
+
+@pytest.mark.parametrize("given", ["step", "output_dir", "state_file"])
+def test_specforge_training_checkpoint_says_to_export_it(world, tmp_path, given):
+    """SpecForge's CheckpointManager writes `{run_id}-step{N}/training_state.pt` (the draft's
+    state dict inside the trainer state) and a `{run_id}-latest` link, no config.json
+    (specforge/training/checkpoint.py). Passed as --model this read "config.json: not found"."""
+    output_dir = tmp_path / "outputs"
+    step = output_dir / "run1-step1000"
+    step.mkdir(parents=True)
+    torch.save({"draft_state_dict": load_file(world / "draft" / "model.safetensors"),
+                "optimizer": {"state": {}}, "global_step": 1000}, step / "training_state.pt")
+    (output_dir / "run1-latest").symlink_to("run1-step1000")
+    model = {"step": step, "output_dir": output_dir, "state_file": step / "training_state.pt"}[given]
+    for command in (["eval", "--model", str(model), "--data", str(world / "data"), "--target",
+                     str(world / "target")], ["vocab", "--model", str(model)]):
+        result = _run(*command)
+        assert result.exit_code == 2, result.output
+        message = " ".join(result.output.split())
+        assert f"{step / 'training_state.pt'}: a SpecForge training checkpoint" in message, message
+        assert f"python -m specforge.export.to_sglang --checkpoint {step}" in message
