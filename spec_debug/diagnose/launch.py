@@ -247,12 +247,21 @@ def _server_argv(argv: list[str]) -> list[str]:
             continue
         commands[-1].append(tok)
     commands = [_unwrap_shell(c) for c in commands if c]
+    exported: list[str] = []
     for command in commands:
         try:
             detect_engine(command)
         except LaunchParseError:
+            # `export SGLANG_ENABLE_SPEC_V2=1 && python -m sglang.launch_server ...`: the
+            # server inherits what the shell exported before it (bash(1), "export"); the engine's
+            # own switches are the ones that change what it runs
+            if command[0] == "export":
+                exported += [tok for tok in command[1:] if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
             continue
-        return command
+        if not exported:
+            return command
+        at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
+        return command[:at] + exported + command[at:]
     return commands[0] if commands else []
 
 
@@ -405,8 +414,12 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
 def _parse_argv(argv: list[str]) -> LaunchConfig:
     env = {}
     # `env A=B cmd` and `A=B cmd` set the server's environment (coreutils env(1))
+    # A pasted script's lines (`export A=1` on its own line, then the server) reach here as one
+    # word list, since newlines split words like spaces: its `export` words are assignments too.
     for tok in argv[1:] if argv and argv[0].rsplit("/", 1)[-1] == "env" else argv:
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", tok)
+        if tok == "export":
+            continue
+        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*?);?", tok)
         if not m:
             break
         env[m.group(1)] = m.group(2)

@@ -344,3 +344,16 @@ def test_a_tree_with_a_short_verify_budget_is_not_predicted_deeper_than_it_verif
     assert "SD502" not in [f.code for f in found]
     assert round(facts["throughput"]["predicted_accept_length_reference"], 3) == 3.439
     assert any("only 4 draft tokens are verified" in note for note in facts["throughput"]["model"]["notes"])
+
+
+@pytest.mark.parametrize("prefix", [
+    "export SGLANG_ENABLE_SPEC_V2=1 && ",
+    "export SGLANG_ENABLE_SPEC_V2=1; ",
+    # a launch script's lines, as the sgl-project/sglang AMD/NPU scripts write them
+    "export SGLANG_ENABLE_SPEC_V2=1\nexport SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1\n",
+])
+def test_variables_exported_before_the_server_are_its_environment(prefix):
+    cfg = parse_launch_command(prefix + SGLANG_TREE)
+    assert cfg.env["SGLANG_ENABLE_SPEC_V2"] == "1" and cfg.target_model == "meta-llama/Llama-3.1-8B-Instruct"
+    facts = launch_step.parse({"source": "var", "cmdline": prefix + SGLANG_TREE, "models": {}})
+    assert [f.code for f in launch_step.check(context(facts))] == ["SD102"]
