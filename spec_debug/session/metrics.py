@@ -72,6 +72,18 @@ _VLLM_NOT_PROSE = re.compile(
 _ONE_BATCH = re.compile(
     r"^(?P<stage>Prefill|Decode \d+|Decode|Total)\.[^\n]*?throughput:\s+(?P<value>\d+(?:\.\d+)?) token/s[ \t]*$", re.M)
 _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "Total": "total_throughput"}
+# SGLang bench_one_batch_server (python/sglang/bench_one_batch_server.py, run_one_case) prints
+# "input throughput: X tok/s" (batch * input_len / time to first token: prefill, never decode
+# speed), "output throughput: X tok/s" (the decode phase), "last generation throughput: X
+# tok/s" (the server's last Decode batch reading, from get_server_info) and, while
+# speculating, "acc_length: X " (avg_spec_accept_length).
+_ONE_BATCH_SERVER = re.compile(
+    r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length): "
+    r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?[ \t]*$", re.M)
+_ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
+                           "output throughput": ("throughput", "tok/s"),
+                           "last generation throughput": ("last_gen_throughput", "tok/s"),
+                           "acc_length": ("accept_length", "tokens")}
 _VLLM_THROUGHPUT_LINE = re.compile(
     r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) total tokens/s"
     r"(?:, (?P<out>\d+(?:\.\d+)?) output tokens/s)?")
@@ -191,6 +203,9 @@ def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
         if _one_batch(text, found):
             structured = True
             text = _ONE_BATCH.sub("", text)
+    if "put throughput: " in text and _one_batch_server(text, found):
+        structured = True
+        text = _ONE_BATCH_SERVER.sub("", text)
     if "l" in text and "total tokens/s" in text and (m := _VLLM_THROUGHPUT_LINE.search(text)):
         structured = True
         ctx = f"vllm bench throughput: {_context(text, m.start(), m.end())}"
@@ -335,6 +350,15 @@ def _one_batch(text: str, found: list[Metric]) -> bool:
         if name is not None:
             found.append(Metric(name, float(m.group("value")), "tok/s", f"bench_one_batch: {_context(text, m.start(), m.end())}"))
             hit = True
+    return hit
+
+
+def _one_batch_server(text: str, found: list[Metric]) -> bool:
+    hit = False
+    for m in _ONE_BATCH_SERVER.finditer(text):
+        name, unit = _ONE_BATCH_SERVER_NAMES[m.group("key")]
+        found.append(Metric(name, float(m.group("value")), unit, f"bench_one_batch_server: {m.group(0).strip()}"))
+        hit = True
     return hit
 
 

@@ -182,3 +182,16 @@ def test_abbreviated_algorithm_flag_still_finds_eagle_for_an_eagle3_draft(tmp_pa
     m = _session("EAGLE-3 draft on Llama-3.1-8B accepts almost nothing in SGLang.")
     m.bash(f"ssh root@{GPU} 'nohup {fixed} > /tmp/server.log 2>&1 &'", "")
     assert "SD103" not in [f.code for f in _analyze(tmp_path, m).findings]
+
+
+def test_bench_one_batch_server_input_throughput_is_prefill(tmp_path):
+    # before: three "throughput" readings, the first the prompt's 9392.46 tok/s (batch *
+    # input_len / TTFT), which made a 97 tok/s decode look 100x faster than it was
+    out = _log("sglang_bench_one_batch_server.txt")
+    m = _session("EAGLE-3 decode on gpu01 is slower than the 100 tok/s baseline.")
+    m.bash("python3 -m sglang.bench_one_batch_server --model None --base-url http://localhost:30000 "
+           "--batch-size 1 --input-len 1024 --output-len 1024", out)
+    got = _metrics(_analyze(tmp_path, m))
+    assert got["throughput"] == _numbers(out, "output throughput:")
+    assert got["prefill_throughput"] == _numbers(out, "input throughput:")
+    assert got["last_gen_throughput"] == _numbers(out, "last generation throughput:")
