@@ -138,3 +138,29 @@ def test_walkthrough_shows_a_playbook_finding_title_in_words(tmp_path):
     assert result.exit_code == 0, result.output
     titles = [c["title"] for s in json.loads(result.output)["steps"] for c in s["codes"]]
     assert titles == ["x above LIMIT on HOST (X)"]
+
+
+def test_the_report_template_example_in_the_docs_renders_a_real_record(tmp_path, monkeypatch):
+    # `report --template` was documented by one line in README; a first template written as
+    # `{{ run_id }}` failed with "'run_id' is undefined". docs/reports.md names what a template
+    # sees; its example must render a record the tool wrote.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pb.yaml").write_text("name: pb\nsteps:\n  - id: a\n    run: 'false'\n")
+    runner = CliRunner()
+    ran = runner.invoke(app, ["run", "pb.yaml", "--host", "local", "--out", "runs"])
+    assert ran.exit_code == 1, ran.output
+    run_dir = next((tmp_path / "runs").iterdir())
+    doc = (DOCS / "reports.md").read_text()
+    template = re.search(r"```jinja\n(.*?)```", doc, re.S).group(1)
+    (tmp_path / "brief.j2").write_text(template)
+    result = runner.invoke(app, ["report", str(run_dir), "--template", "brief.j2"])
+    assert result.exit_code == 0, result.output
+    record = json.loads((run_dir / "run.json").read_text())
+    assert result.output.startswith(f"{record['run_id']} failed: ")
+    assert "SD001 error local Step 'a' failed" in result.output
+    # Every name the doc promises is one the renderer gives.
+    names = re.search(r"and these ready-made views: (.*?)\. A name", doc, re.S).group(1)
+    for name in re.findall(r"`(\w+)`", names):
+        (tmp_path / "n.j2").write_text("{{ %s is defined }}" % name)
+        shown = runner.invoke(app, ["report", str(run_dir), "--template", "n.j2"])
+        assert shown.output.strip().startswith("True"), (name, shown.output)
