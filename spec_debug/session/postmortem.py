@@ -37,6 +37,7 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], red
     env = make_environment()
     env.filters["msg_links_md"] = _links_md
     env.filters["msg_links_html"] = _links_html
+    env.filters["reading"] = _reading
     template = env.get_template(f"postmortem.{fmt}.j2")
     view = postmortem_view(analysis)
     # A postmortem is pasted into channels and wikis; the session quoted tokens as they were
@@ -46,6 +47,12 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], red
         return template.render(**view, segments=segments)
     segments = [replace(seg, title=redact_text(seg.title)) for seg in segments]
     return template.render(**redact_value(view), segments=segments)
+
+
+def _reading(value: Any) -> str:
+    """A reading as the summary writes it ({:g}): the report's 3 significant digits made
+    2345.6 tok/s "2.35e+03" and 54.85 "54.9" beside a summary that says 54.85."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _links_md(text: Any) -> str:
@@ -70,7 +77,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     first_prompt = main_prompts[0] if main_prompts else None
     errors_found = [f for f in a.findings if f.severity == "error" and f.code not in SYMPTOM_CODES]
     impact = _impact(a)
-    title = _short(first_prompt.text, 90) if first_prompt else "Session analysis"
+    if first_prompt:
+        title = _short(first_prompt.text, 90)
+    elif errors_found:  # a shell log has no report typed into it: what was found names the incident
+        title = errors_found[0].title
+    else:
+        title = "Session " + ", ".join(str(s.get("id")) for s in a.sessions[:3]) if a.sessions else "Session analysis"
 
     summary = []
     if first_prompt:
@@ -101,6 +113,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         detection.append(f"Throughput below the no-speculation baseline: {sd501.evidence[0]}")
     loop_errors = _loop_errors(a)
     polls = _poll_errors(a, loop_errors)
+    if sd501 is None and tput:
+        # No baseline to compare with (an engineer's shell log): the first reading is what was seen
+        host = f" on {tput['host_before']}" if tput.get("host_before") else ""
+        detection.append(f"First measured throughput: {tput['before']:g} tok/s{host} [msg {tput['before_seq']}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.
@@ -299,7 +315,8 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
             before_value = round(before.value * 100, 2) if before.unit == "ratio" else before.value
             after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
         row = {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
-               "after": after_value, "after_seq": after.seq, "host": after.host, "readings": len(readings)}
+               "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
+               "readings": len(readings)}
         out["rows"].append(row)
         out[name] = row
     base = next((m for m in a.metrics if m.name == "baseline_throughput"), None)

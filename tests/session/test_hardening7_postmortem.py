@@ -244,3 +244,38 @@ def test_a_reading_without_a_change_before_it_resolves_nothing(tmp_path):
     m.bash(bench, _bench(54.8, 1.02))
     m.bash(bench, _bench(70.1, 1.9))  # a warmer cache, nothing changed
     assert postmortem_view(_analyze(tmp_path, m))["resolution"] == []
+
+
+# An on-call engineer's shell log on the GPU host (RHEL prompt), no report typed into it; the
+# Decode batch lines are SGLang's (python/sglang/srt/managers/scheduler_metrics_mixin.py, log_decode_stats)
+ONCALL_LOG = """\
+[root@gpu01 ~]# tail -n 2 /var/log/sglang/server.log
+[2026-03-02 08:10:00 TP0] Decode batch, #running-req: 1, #token: 900, token usage: 0.01, accept len: 1.02, accept rate: 0.51, cuda graph: True, gen throughput (token/s): 54.80, #queue-req: 0
+[2026-03-02 08:11:00 TP0] Decode batch, #running-req: 1, #token: 901, token usage: 0.01, accept len: 1.03, accept rate: 0.51, cuda graph: True, gen throughput (token/s): 54.90, #queue-req: 0
+[root@gpu01 ~]# ps -eo args | grep [l]aunch_server
+python -m sglang.launch_server --model-path /models/Kimi-K2.5 --speculative-algorithm EAGLE3 --speculative-draft-model-path /models/kimi-k2.5-eagle3 --speculative-num-steps 1 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2 --tp 8 --port 30000
+[root@gpu01 ~]# sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch.sh && bash /root/launch.sh
+[root@gpu01 ~]# python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 256
+============ Serving Benchmark Result ============
+Backend:                                 sglang
+Successful requests:                     256
+Output token throughput (tok/s):         2345.67
+"""
+
+
+def test_a_shell_log_postmortem_has_a_title_and_says_what_was_measured_first(tmp_path):
+    from spec_debug.session.postmortem import render_postmortem
+    log = tmp_path / "gpu01-oncall.log"
+    log.write_text(ONCALL_LOG, encoding="utf-8")
+    analysis = analyze_path(log)
+    view = postmortem_view(analysis)
+    # before: "Postmortem: Session analysis" and a detection section that named only an error
+    assert view["title"] == "Speculation capped at one drafted token per round"
+    first = next(m for m in analysis.metrics if m.name == "throughput")  # the tail's output
+    assert "Decode batch" in first.context and first.host == "gpu01"
+    assert view["detection"] == [f"First measured throughput: 54.85 tok/s on gpu01 [msg {first.seq}]."]
+    md = render_postmortem(analysis, "md")
+    # before: "2.35e+03 tok/s" and "54.9 tok/s" in the table beside a summary that said 54.85
+    assert f"| throughput | 54.85 tok/s [[msg {first.seq}]](#msg-{first.seq}) | 2345.67 tok/s [[msg" in md
+    assert f"Throughput went from 54.85 tok/s [[msg {first.seq}]](#msg-{first.seq}) to 2345.67 tok/s" in md
+    assert "<td>throughput</td><td>54.85 tok/s" in render_postmortem(analysis, "html")
