@@ -357,3 +357,18 @@ def test_variables_exported_before_the_server_are_its_environment(prefix):
     assert cfg.env["SGLANG_ENABLE_SPEC_V2"] == "1" and cfg.target_model == "meta-llama/Llama-3.1-8B-Instruct"
     facts = launch_step.parse({"source": "var", "cmdline": prefix + SGLANG_TREE, "models": {}})
     assert [f.code for f in launch_step.check(context(facts))] == ["SD102"]
+
+
+def test_models_named_only_in_the_config_file_are_read_on_the_host(tmp_path):
+    # the draft is a SpecForge output directory named only in the YAML file: its config says it
+    # was trained for 3 steps, so the file's one step is the SD101 error, not a guess
+    draft = tmp_path / "outputs" / "llama3-8b-eagle3"
+    draft.mkdir(parents=True)
+    (draft / "config.json").write_text((DEMO / "draft" / "config.json").read_text())
+    text = SGLANG_YAML.format(steps=1, tokens=2).replace("jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B",
+                                                         f'"{draft}"  # SpecForge --output-dir')
+    host = host_with_config(tmp_path, "python3 -m sglang.launch_server --config CFG", "serve.yaml", text)
+    assert str(draft) in host["models"]
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    assert facts["launch"]["trained_steps"] == 3
+    assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
