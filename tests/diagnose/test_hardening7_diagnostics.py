@@ -372,3 +372,16 @@ def test_models_named_only_in_the_config_file_are_read_on_the_host(tmp_path):
     facts = launch_step.parse(json.loads(json.dumps(host)))
     assert facts["launch"]["trained_steps"] == 3
     assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
+
+
+@pytest.mark.parametrize("flag, capped", [("", True), (" --max-running-requests 128", False),
+                                          (" --max-running 128", False), (" --max-running-requests=128", False)])
+def test_an_abbreviated_max_running_requests_lifts_the_48_request_cap(flag, capped):
+    launch = launch_step.parse({"source": "var", "cmdline": SGLANG_TREE + flag, "models": {}})
+    lines = [f"[2025-10-22 10:27:5{i} TP0] Decode batch. #running-req: 48, #token: {9000 + 70 * i}, token usage: 0.30, "
+             f"accept len: 3.10, accept rate: 0.52, cuda graph: True, gen throughput (token/s): {v}, #queue-req: 16, "
+             for i, v in enumerate((1610.0, 1620.0, 1605.5))]
+    facts = throughput_step.parse({"found": True, "path": "server.log", "lines": lines,
+                                   "args": {"baseline_tok_s": "2400"}})
+    [sd501] = [f for f in throughput_step.check(context(facts, launch)) if f.code == "SD501"]
+    assert any("48 running requests" in line for line in sd501.evidence) is capped

@@ -116,13 +116,20 @@ def numbers(observed: float | None, predicted: float | None, served_steps: int |
 SGLANG_SPEC_MAX_RUNNING = 48
 
 
+def _names_max_running(tok: str) -> bool:
+    """`--max-running-requests N`, `=N`, or an abbreviation argparse expands to it
+    (`--max-running 128`; SGLang's parser keeps allow_abbrev on)."""
+    name = tok[2:].partition("=")[0] if tok.startswith("--") else ""
+    return len(name) >= len("max-running") and "max-running-requests".startswith(name)
+
+
 def request_cap_line(launch: dict[str, Any], log: dict[str, Any]) -> str | None:
     """Why a speculative SGLang server can lose to its baseline at high concurrency: it runs at
     most 48 requests at once unless told otherwise, while the baseline runs them all."""
     argv = launch.get("argv") or []
     if launch.get("engine") != "sglang" or not (launch.get("effective") or {}).get("num_steps"):
         return None
-    if any(tok == "--max-running-requests" or tok.startswith("--max-running-requests=") for tok in argv):
+    if any(_names_max_running(tok) for tok in argv):
         return None
     concurrency = (log.get("bench") or {}).get("max_concurrency")
     running = log.get("running_req_mean")
