@@ -17,7 +17,9 @@ Sources, in the order tried:
   ``Prefill. latency: L s, throughput: T token/s``, per-step ``Decode N. ...`` lines,
   ``Decode.  median latency: L s, median throughput: T token/s`` and ``Total. latency: L s,
   throughput: T token/s``. Only the median decode line is decode throughput; prefill and
-  total count the prompt's tokens too.
+  total count the prompt's tokens too. ``bench_one_batch_server``: ``input throughput: X
+  tok/s`` is prefill, ``output throughput: X tok/s`` decode, ``acc_length: X`` the accept
+  length.
 - ``vllm bench throughput`` (``benchmarks/benchmark_throughput.py`` before it):
   ``Throughput: R requests/s, T total tokens/s, O output tokens/s``; and the progress bar
   of offline ``LLM.generate`` (``vllm/entrypoints/llm.py``: ``est. speed input: I toks/s,
