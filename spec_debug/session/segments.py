@@ -93,8 +93,10 @@ class PhaseTracker:
         return self.closed
 
     def _close(self, seg: _Segment, agent: str) -> None:
-        top_cat = max(seg.categories, key=lambda c: seg.categories[c] * (0.4 if c in _SUPPORTING else 1.0),
-                      default=None)
+        # Three edits of a notes file beside one command on the GPU host are "Running Python on
+        # gpu01", not "Editing code on gpu01": the serving kinds win whenever one ran.
+        leading = [c for c in seg.categories if c not in _SUPPORTING] or list(seg.categories)
+        top_cat = max(leading, key=lambda c: seg.categories[c], default=None)
         top_host = seg.hosts.most_common(1)[0][0] if seg.hosts else None
         activity = CATEGORY_TITLES[top_cat] if top_cat else ""
         if activity and top_host:
@@ -114,9 +116,18 @@ class PhaseTracker:
                                          agent, seg.events, seg.commands, seg.errors, seg.timestamp))
 
 
+_FILLER_WORDS = 3
+"""A sentence of fewer words ("ok.", "Thanks!", "Great, thanks.") says nothing as a title."""
+
+
 def first_sentence(text: str, limit: int = 70) -> str:
-    """A prompt's first sentence, as a phase title."""
+    """A prompt's first sentence that says something, as a phase title."""
     text = " ".join(text.split())
+    while True:  # skip "ok. ", "Thanks! " before the request itself
+        cut = min((at for at in (text.find(stop) for stop in (". ", "? ", "! ")) if at > 0), default=-1)
+        if cut < 0 or len(text[:cut].split()) >= _FILLER_WORDS:
+            break
+        text = text[cut + 2:]
     for stop in (". ", "? ", "! ", "\n"):
         at = text.find(stop)
         if 0 < at < limit:

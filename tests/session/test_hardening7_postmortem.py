@@ -279,3 +279,18 @@ def test_a_shell_log_postmortem_has_a_title_and_says_what_was_measured_first(tmp
     assert f"| throughput | 54.85 tok/s [[msg {first.seq}]](#msg-{first.seq}) | 2345.67 tok/s [[msg" in md
     assert f"Throughput went from 54.85 tok/s [[msg {first.seq}]](#msg-{first.seq}) to 2345.67 tok/s" in md
     assert "<td>throughput</td><td>54.85 tok/s" in render_postmortem(analysis, "html")
+
+
+def test_a_phase_is_named_by_its_request_and_the_command_on_the_gpu_host_not_by_note_edits(tmp_path):
+    m = _session()
+    m.prompt("EAGLE-3 is slow on gpu01, look at the draft's vocab mapping.")
+    m.tool("Grep", {"pattern": "hot_token_id", "path": "/root/sglang/python/sglang/srt/speculative"},
+           "eagle_worker.py:120:        self.hot_token_id = None")
+    second = m.prompt("ok. Now compare d2t in the draft checkpoint with the served one")
+    m.bash("ssh gpu01 \"python -c 'import torch; print(torch.load(\\\"/models/kimi-k2.5-eagle3/d2t.pt\\\").shape)'\"",
+           "torch.Size([32000])")
+    for old, new in (("a", "b"), ("b", "c"), ("c", "d")):
+        m.tool("Edit", {"file_path": "/root/notes.md", "old_string": old, "new_string": new}, "ok")
+    phase = next(s for s in _analyze(tmp_path, m).segments if s.start_seq == second)
+    # before: "ok. — Editing code on gpu01" (three local edits outweighed the one command on gpu01)
+    assert phase.title == "Now compare d2t in the draft checkpoint with the served one — Running Python on gpu01"
