@@ -10,6 +10,7 @@ fails with a message that says to load it into ssh-agent.
 from __future__ import annotations
 
 import base64
+import copy
 import getpass
 import os
 import select
@@ -78,8 +79,11 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
                     return
         for path in files:
             key = _load_key(path, options, attempts)
-            if key is not None and _try_key(transport, target, key, _short(path), attempts, options):
-                return
+            if key is None:
+                continue
+            for certified, label in _with_certificates(key, path, target):
+                if _try_key(transport, target, certified, label, attempts, options):
+                    return
     finally:
         if agent is not None:
             agent.close()
@@ -210,6 +214,47 @@ def _private_file_public_blob(text: str) -> bytes | None:
     except (ValueError, IndexError, TypeError, paramiko.SSHException):
         return None
     return blob or None
+
+
+def _with_certificates(key: paramiko.PKey, path: str, target: SSHTarget) -> list[tuple[paramiko.PKey, str]]:
+    """`key` with each user certificate that certifies it, then `key` alone, as ssh(1) offers
+    them: `FILE-cert.pub` beside the identity and CertificateFile entries (ssh_config(5),
+    CertificateFile; openssh-portable: sshconnect2.c, pubkey_prepare). Before, fleets that log
+    in by certificate (sshd TrustedUserCAKeys) failed: only the bare key was offered.
+    """
+    offers: list[tuple[paramiko.PKey, str]] = []
+    for certificate in dict.fromkeys((path + "-cert.pub", *target.certificate_files)):
+        try:
+            blob = paramiko.PublicBlob.from_file(certificate)
+        except (OSError, ValueError, IndexError, UnicodeDecodeError):
+            continue  # none there (the usual case), or not a certificate
+        if not _certifies(blob, key):
+            continue
+        certified = copy.copy(key)  # the cached key stays bare
+        certified.load_certificate(certificate)
+        offers.append((certified, f"{_short(path)} with certificate {_short(certificate)}"))
+    bare = key
+    if key.public_blob is not None:  # PKey.from_path loads FILE-cert.pub itself (paramiko/pkey.py)
+        bare = copy.copy(key)
+        bare.public_blob = None
+    return [*offers, (bare, _short(path))]
+
+
+def _certifies(blob: paramiko.PublicBlob, key: paramiko.PKey) -> bool:
+    """Whether a certificate is for `key`: after its type and nonce, a certificate carries the
+    key's public fields as they follow the type in the key's own blob (PROTOCOL.certkeys)."""
+    if not blob.key_type.endswith("-cert-v01@openssh.com") or not blob.key_type.startswith(key.get_name()):
+        return False
+    try:
+        message = paramiko.Message(blob.key_blob)
+        message.get_binary()  # type
+        message.get_binary()  # nonce
+        rest = message.get_remainder()
+        own = paramiko.Message(key.asbytes())
+        own.get_binary()  # type
+        return rest.startswith(own.get_remainder())
+    except (ValueError, IndexError, TypeError, paramiko.SSHException):
+        return False
 
 
 def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:

@@ -95,6 +95,8 @@ class SSHTarget:
     """ssh_config value: yes | ask | accept-new | no (off). `ask` behaves as `yes` here."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
+    certificate_files: tuple[str, ...] = ()
+    """CertificateFile: user certificates to offer with the identity whose key they certify."""
     host_key_algorithms: str | None = None
     """HostKeyAlgorithms as written (`+`/`-`/`^` prefixes included); None for the default."""
 
@@ -330,6 +332,7 @@ def resolve_target(
         strict_host_key_checking=entry.get("stricthostkeychecking", "ask").lower(),
         hash_known_hosts=entry.get("hashknownhosts", "no").lower() == "yes",
         host_key_algorithms=entry.get("hostkeyalgorithms"),
+        certificate_files=_certificate_files(entry.get("certificatefile")),
     )
 
 
@@ -562,6 +565,14 @@ def _environment_expanded_strict(value: str, keyword: str) -> str:
         return os.environ[name]
 
     return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", expand, value)
+
+
+def _certificate_files(value: str | list[str] | None) -> tuple[str, ...]:
+    """CertificateFile's files, `~` and `${VAR}` expanded as for IdentityFile (ssh_config(5))."""
+    if not value:
+        return ()
+    values = [value] if isinstance(value, str) else value
+    return tuple(os.path.expanduser(_environment_expanded_strict(path, "CertificateFile")) for path in values if path.lower() != "none")
 
 
 def _user_known_hosts_files(value: str | None) -> tuple[str, ...]:

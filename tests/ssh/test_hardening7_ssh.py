@@ -295,3 +295,29 @@ def test_proxycommand_and_proxyjump_resolve_as_ssh_G_says(tmp_path: Path) -> Non
             said = dict(line.split(" ", 1) for line in shown.splitlines() if line.startswith(("proxycommand ", "proxyjump ")))
             assert said.get("proxyjump") == (hops[0] if hops else None), alias
             assert (said.get("proxycommand") is None) == (command is None), alias
+
+
+def test_a_user_certificate_logs_in_where_the_bare_key_is_not_authorized(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """Fleets that trust a user CA (sshd TrustedUserCAKeys) authorize no key: ssh(1) offers
+    IDENTITY-cert.pub and CertificateFile certificates; we offered the bare key only."""
+    ca = keygen(tmp_path / "user_ca", comment="corp user CA")
+    server = sshd_factory("h7usercerts", extra_config=f"TrustedUserCAKeys {ca}.pub\n")
+    client.trust(server)
+    user = pwd.getpwuid(os.getuid()).pw_name
+    keys = tmp_path / "certified"
+    keys.mkdir()
+    for name in ("id_beside", "id_elsewhere"):
+        keygen(keys / name)
+        subprocess.run(["ssh-keygen", "-q", "-s", str(ca), "-I", name, "-n", user, str(keys / f"{name}.pub")], check=True)
+    (keys / "id_elsewhere-cert.pub").rename(tmp_path / "issued-cert.pub")
+    client.alias("beside", server, IdentityFile=str(keys / "id_beside"))
+    client.alias("elsewhere", server, IdentityFile=str(keys / "id_elsewhere"), CertificateFile=str(tmp_path / "issued-cert.pub"))
+    client.alias("uncertified", server, IdentityFile=str(keys / "id_elsewhere"))
+    for alias in ("beside", "elsewhere"):
+        assert ssh_agrees(client, alias) == 0, alias
+        with SSHTransport.connect(alias, client.options()) as transport:
+            assert transport.connection.transport.is_authenticated()
+    with pytest.raises(AuthenticationError, match="authentication failed"):
+        SSHTransport.connect("uncertified", client.options())
