@@ -385,3 +385,10 @@ def test_an_abbreviated_max_running_requests_lifts_the_48_request_cap(flag, capp
                                    "args": {"baseline_tok_s": "2400"}})
     [sd501] = [f for f in throughput_step.check(context(facts, launch)) if f.code == "SD501"]
     assert any("48 running requests" in line for line in sd501.evidence) is capped
+
+
+def test_an_unreadable_config_file_is_said_even_when_the_command_line_speculates(tmp_path):
+    command = f"{SGLANG_STANDALONE} --config {tmp_path}/missing.yaml"
+    facts = launch_step.parse(launch_flags.run({"server_cmdline": command}))
+    found = launch_step.check(context(facts))
+    assert [f.code for f in found] == ["SD004", "SD101"] and "audited the command line alone" in found[0].evidence[0]

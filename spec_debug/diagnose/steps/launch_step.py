@@ -142,13 +142,17 @@ def check(ctx: Any) -> list[Finding]:
     cfg = with_server_env(parse_launch_command(launch["argv"]), launch.get("server_env"))
     notes: list[Finding] = []
     unread = config_file_path(list(cfg.argv))
-    if unread is not None and not cfg.speculative:
+    if unread is not None:
         # Both engines merge a YAML file's flags into argv (spec_debug.diagnose.config_file):
         # the speculative settings may live there, and this command line alone looks plain.
         why = launch.get("config_file_error") or "the probe did not ship its text"
-        return [not_checked(ctx, f"the server reads more flags from --config {unread}, which could not be "
-                                 f"read on the host ({why}); the command line has no speculative settings",
-                            f"--var server_cmdline='...' with the flags of {unread} written out")]
+        line = not_checked(ctx, f"the server reads more flags from --config {unread}, which could not be "
+                                f"read on the host ({why}); " + ("the command line has no speculative settings"
+                                if not cfg.speculative else "audited the command line alone"),
+                           f"--var server_cmdline='...' with the flags of {unread} written out")
+        if not cfg.speculative:
+            return [line]
+        notes.append(line)
     ignored = ignored_config(list(cfg.argv))
     if ignored is not None:
         notes.append(not_checked(ctx, f"--config={ignored} is never opened: SGLang and vLLM only read a "
