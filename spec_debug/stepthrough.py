@@ -164,6 +164,14 @@ class TerminalGate(StepGate):
                 words += " (a step with no expect: passes when its command exits 0)"
         elif result.message and result.status != "passed":
             words += f" {escape(result.message)}"
+        problems = [f for f in findings if f.severity in ("error", "warning")]
+        if result.status == "passed" and problems:
+            # A probe step "passes" when it ran; its checks report what they found as findings.
+            # "everything this step checks looks healthy" above an SD101 error contradicted it.
+            words = (f"[green]ran[/]; its checks found {len(problems)} problem(s):" if len(problems) > 1
+                     else "[green]ran[/]; its checks found a problem:")
+        elif result.status == "passed" and findings:
+            words = "[green]passed[/]; notes:"
         self.console.print(f"→ {step.id} {words}")
         for finding in findings:
             self.console.print(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(finding.title)}")

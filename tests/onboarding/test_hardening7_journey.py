@@ -103,7 +103,8 @@ def test_the_demo_can_be_stepped_through_and_explains_what_it_cannot_check(tmp_p
     # does not have; the demo host is on every machine. Quitting ends the walk as `run --step`
     # does (exit 3, the record kept). The SD004 note asked for --var values that `demo` does not
     # take: the demo now says why the step could not look.
-    answers = "r\n" * 6 + "q\n"  # launch_flags .. reference_forward, then quit before drafter_eval
+    # launch_flags, engine, configs; skip the slow vocab and hidden_layout; reference_forward; quit
+    answers = "r\nr\nr\ns\ns\nr\nq\n"
     proc = subprocess.run(
         [sys.executable, "-m", "spec_debug", "demo", "--step", "--out", "runs"],
         input=answers, capture_output=True, text=True, cwd=tmp_path, timeout=120,
@@ -113,12 +114,17 @@ def test_the_demo_can_be_stepped_through_and_explains_what_it_cannot_check(tmp_p
     assert proc.returncode == 3, out
     assert "Why: The cheapest bug is in the command line." in out
     assert "no server runs" in out
+    # A probe step that ran and found SD101 was announced as "passed: everything this step
+    # checks looks healthy", right above the error.
+    assert "→ launch_flags ran; its checks found a problem:\n  SD101 (error)" in out
+    assert "launch_flags passed: everything" not in out
     assert re.search(r"not checked on the simulated host \(reference_forward\): .*not installed", out), out
     assert "SD101" in out and "SD201" in out
     record = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
     assert record["status"] == "aborted"
     assert record["command_line"] == ["spec-debug", "demo", "--step"]
-    assert "drafter_eval" not in [s["id"] for s in record["steps"] if s["status"] != "skipped"]
+    ran = {s["id"]: s["status"] for s in record["steps"]}
+    assert ran["vocab"] == ran["hidden_layout"] == "skipped" and "drafter_eval" not in ran
 
 
 def test_walkthrough_shows_a_playbook_finding_title_in_words(tmp_path):
