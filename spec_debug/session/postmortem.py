@@ -259,6 +259,8 @@ def _resolution(a: SessionAnalysis) -> list[str]:
                       key=lambda m: (m.session, m.seq))
     out: list[str] = []
     best = None
+    if readings:  # a rise is on one host, as in _impact
+        readings = [m for m in readings if m.host == readings[-1].host]
     for prev, m in zip([None, *readings], readings):
         rose = best is not None and m.value > best.value * RISE
         if best is None or m.value > best.value:
@@ -307,6 +309,9 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
                    [m for m in a.metrics if m.name == name]
         if not readings:
             continue
+        # Before and after on the same host: a session that first measured the healthy gpu02
+        # and then the broken gpu01 did not see throughput "go from" one to the other.
+        readings = [m for m in readings if m.host == readings[-1].host]
         before, after = readings[0], readings[-1]
         unit, before_value, after_value = before.unit, before.value, after.value
         if before.unit != after.unit and {before.unit, after.unit} == {"ratio", "%"}:

@@ -294,3 +294,21 @@ def test_a_phase_is_named_by_its_request_and_the_command_on_the_gpu_host_not_by_
     phase = next(s for s in _analyze(tmp_path, m).segments if s.start_seq == second)
     # before: "ok. — Editing code on gpu01" (three local edits outweighed the one command on gpu01)
     assert phase.title == "Now compare d2t in the draft checkpoint with the served one — Running Python on gpu01"
+
+
+def test_before_and_after_are_read_on_the_same_host(tmp_path):
+    m = _session()
+    m.prompt("EAGLE-3 on gpu01 is slower than on gpu02, which serves the same draft. Please compare them.")
+    bench = "ssh {} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64'"
+    m.bash(bench.format("root@gpu02"), _bench(96.8, 3.41))  # the healthy host, for reference
+    _, slow = m.bash(bench.format("root@gpu01"), _bench(54.8, 1.02))
+    m.bash("ssh root@gpu01 \"sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch.sh\"", "")
+    _, fixed = m.bash(bench.format("root@gpu01"), _bench(95.9, 3.38))
+    view = postmortem_view(_analyze(tmp_path, m))
+    row = view["impact"]["throughput"]
+    # before: "from 96.8 tok/s [msg 2] to 95.9 tok/s": gpu02's reading as gpu01's before
+    assert (row["before"], row["before_seq"], row["after"], row["after_seq"], row["host"], row["readings"]) == (
+        54.8, slow, 95.9, fixed, "gpu01", 2)
+    assert f"Throughput went from 54.8 tok/s [msg {slow}] to 95.9 tok/s [msg {fixed}]." in view["summary"]
+    assert [line.split(" after ")[0] for line in view["resolution"]] == [
+        f"Throughput rose from 54.8 to 95.9 tok/s on gpu01 [msg {fixed}]"]
