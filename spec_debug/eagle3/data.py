@@ -314,6 +314,21 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                   loss_mask.reshape(-1).bool(), layer_ids, S, loss_mask_given=given)
 
 
+_SAMPLE_FORMATS = ("the drafter reads one sample per file: speculators' hs_*.safetensors "
+                   "(token_ids, hidden_states), SpecForge's data_*.ckpt (input_ids, "
+                   "aux_hidden_state, hidden_state) or speculators' older data_*.pt")
+
+
+def _looks_like_json(path: Path) -> bool:
+    if path.suffix in (".json", ".jsonl"):
+        return True
+    try:
+        with path.open("rb") as handle:
+            return handle.read(64).lstrip()[:1] in (b"{", b"[")
+    except OSError:
+        return False
+
+
 def _load_torch_sample(path: Path) -> dict:
     try:
         if path.suffix == ".gz":
@@ -328,6 +343,19 @@ def _load_torch_sample(path: Path) -> dict:
         if torch_save_cut(path) or isinstance(exc, EOFError):  # EOFError: a cut .gz
             raise DataError(f"{path}: cannot read: truncated ({path.stat().st_size} bytes); "
                             "copy it again") from None
+        if _looks_like_json(path):
+            raise DataError(f"{path}: JSON, not a hidden-state sample (e.g. SGLang's "
+                            "--enable-return-hidden-states output, meta_info.hidden_states)",
+                            hint=_SAMPLE_FORMATS) from None
+        refused = re.search(r"Unsupported global: GLOBAL ([\w.]+)", str(exc))
+        if refused or "Weights only load failed" in str(exc):
+            # torch's own text tells the user to load untrusted pickles with
+            # weights_only=False; the sample needs plain tensors instead
+            what = f" ({refused.group(1)})" if refused else ""
+            raise DataError(f"{path}: not a torch.save of tensors: it pickles other "
+                            f"objects{what}, which are not loaded (a pickle can run code)",
+                            hint="save each value as a torch tensor (torch.from_numpy for "
+                                 "numpy arrays); " + _SAMPLE_FORMATS) from None
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"{path}: cannot read ({text})") from None
     if not isinstance(data, dict):

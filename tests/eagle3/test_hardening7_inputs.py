@@ -280,3 +280,38 @@ def test_specforge_training_checkpoint_says_to_export_it(world, tmp_path, given)
         message = " ".join(result.output.split())
         assert f"{step / 'training_state.pt'}: a SpecForge training checkpoint" in message, message
         assert f"python -m specforge.export.to_sglang --checkpoint {step}" in message
+
+
+def _eval_output(world: Path, data: Path) -> str:
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(data),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())
+
+
+def test_sglang_json_output_passed_as_data_is_named(world, tmp_path):
+    """SGLang's /generate with return_hidden_states answers JSON (meta_info.hidden_states);
+    saved and passed as --data it read as torch's "Weights only load failed ... Re-running
+    `torch.load` with `weights_only` set to `False` will likely succeed"."""
+    states = load_file(world / "data" / "hs_0.safetensors")["hidden_states"][:, -1]
+    path = tmp_path / "generate.json"
+    path.write_text(json.dumps({"text": "hi", "meta_info": {"hidden_states": states.float().tolist()}}))
+    message = _eval_output(world, path)
+    assert "generate.json: JSON, not a hidden-state sample" in message, message
+    assert "weights_only" not in message and "hs_*.safetensors" in message
+
+
+def test_sample_pickled_with_numpy_arrays_says_to_save_tensors(world, tmp_path):
+    """A hand-made data_0.pt holding numpy arrays: torch refuses the pickle and its message
+    told the user to load it with weights_only=False (arbitrary code)."""
+    import numpy as np
+
+    sample = load_file(world / "data" / "hs_0.safetensors")
+    path = tmp_path / "data_0.pt"
+    torch.save({"input_ids": sample["token_ids"].numpy(),
+                "hidden_states": [s.float().numpy() for s in sample["hidden_states"].unbind(1)]}, path)
+    assert isinstance(torch.load(path, weights_only=False)["input_ids"], np.ndarray)
+    message = _eval_output(world, path)
+    assert re.search(r"data_0.pt: not a torch.save of tensors: it pickles other objects "
+                     r"\(numpy\.[\w.]+\)", message), message
+    assert "weights_only" not in message and "torch.from_numpy" in message
