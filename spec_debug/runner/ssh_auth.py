@@ -19,7 +19,7 @@ import sys
 import termios
 import threading
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import paramiko
@@ -39,6 +39,8 @@ _PROMPT_LOCK = threading.Lock()
 class AuthOptions:
     batch: bool = False
     """Never prompt: an encrypted key that is not in the agent is an error."""
+    batch_source: str = "--batch"
+    """What asked for batch mode, as messages name it (--batch, or BatchMode in ssh config)."""
     use_agent: bool = True
     prompt: PassphrasePrompt = field(default=getpass.getpass)
     prompt_guard: Callable[[], AbstractContextManager[object]] = nullcontext
@@ -67,6 +69,10 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     """Authenticate `target.user` on an started transport; raise AuthenticationError."""
     # abandon_connects() (Ctrl-C) closes the transport of a login in progress.
     attempts = _Attempts(give_up=lambda: not transport.is_active())
+    if target.batch_mode and not options.batch:
+        # ssh_config(5), BatchMode: "user interaction such as password prompts and host key
+        # confirmation requests will be disabled"; we prompted where ssh(1) fails at once.
+        options = replace(options, batch=True, batch_source="BatchMode yes in your ssh config")
     files = _identity_files(target)
     agent = _open_agent(target, options, attempts)
     try:
@@ -105,8 +111,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if attempts.encrypted_skipped and not attempts.tried:
         skipped = ", ".join(attempts.encrypted_skipped)
         raise AuthenticationError(
-            f"{target.alias}: private key {skipped} is encrypted and --batch forbids the passphrase prompt",
-            hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or run without --batch",
+            f"{target.alias}: private key {skipped} is encrypted and {options.batch_source} forbids the passphrase prompt",
+            hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or {_without_batch(options)}",
         )
     tried = ", ".join(attempts.tried) or "no keys found (agent empty, no identity files)"
     if attempts.missing:
@@ -114,7 +120,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
     if interactive_refused is not None:
-        tried += f"; the host also takes a keyboard-interactive login (a password or one-time code), but {interactive_refused}"
+        tried += f"; the host also takes a keyboard-interactive login (a password or one-time code), but {interactive_refused[0]}"
     raise AuthenticationError(
         f"{target.alias}: authentication failed for {where} (tried: {tried})",
         hint="check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers",
@@ -434,8 +440,8 @@ def _try_key(
             where = f"{target.user}@{target.hostname}:{target.port}"
             raise AuthenticationError(
                 f"{target.alias}: {where} accepted the key ({label}) and then asks for a keyboard-interactive login "
-                f"(a one-time code or password), but {refused}",
-                hint=_INTERACTIVE_HINTS[refused],
+                f"(a one-time code or password), but {refused[0]}",
+                hint=refused[1],
             )
         _keyboard_interactive(transport, target, options, attempts)
         return True
@@ -461,24 +467,20 @@ def _allowed_methods(transport: paramiko.Transport, target: SSHTarget) -> list[s
     return []
 
 
-_BATCH_REFUSAL = "--batch forbids prompting"
-_NO_TERMINAL = "there is no terminal to answer it"
-_CHANGED_KEY = "it is disabled because the host key changed (StrictHostKeyChecking no, as ssh(1) does)"
-_INTERACTIVE_HINTS = {
-    _BATCH_REFUSAL: "run without --batch to answer it, or use an account that logs in with a key alone",
-    _NO_TERMINAL: "run from a terminal, or use an account that logs in with a key alone",
-    _CHANGED_KEY: "check the new host key with the host's owner and fix known_hosts",
-}
+def _without_batch(options: AuthOptions) -> str:
+    return "run without --batch" if options.batch_source == "--batch" else "set BatchMode no for this host"
 
 
-def _interactive_refusal(options: AuthOptions) -> str | None:
-    """Why a keyboard-interactive question cannot be answered here, or None when it can."""
+def _interactive_refusal(options: AuthOptions) -> tuple[str, str] | None:
+    """Why a keyboard-interactive question cannot be answered here, and what to do; None when it can."""
+    key_only = "use an account that logs in with a key alone"
     if not options.interactive:
-        return _CHANGED_KEY
+        return ("it is disabled because the host key changed (StrictHostKeyChecking no, as ssh(1) does)",
+                "check the new host key with the host's owner and fix known_hosts")
     if options.batch:
-        return _BATCH_REFUSAL
+        return f"{options.batch_source} forbids prompting", f"{_without_batch(options)} to answer it, or {key_only}"
     if options.prompt is getpass.getpass and not _have_terminal():
-        return _NO_TERMINAL
+        return "there is no terminal to answer it", f"run from a terminal, or {key_only}"
     return None
 
 

@@ -95,6 +95,8 @@ class SSHTarget:
     """ssh_config value: yes | ask | accept-new | no (off). `ask` behaves as `yes` here."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
+    batch_mode: bool = False
+    """BatchMode yes: no prompts for this host (passphrases, one-time codes), as --batch."""
     certificate_files: tuple[str, ...] = ()
     """CertificateFile: user certificates to offer with the identity whose key they certify."""
     host_key_algorithms: str | None = None
@@ -333,6 +335,7 @@ def resolve_target(
         hash_known_hosts=entry.get("hashknownhosts", "no").lower() == "yes",
         host_key_algorithms=entry.get("hostkeyalgorithms"),
         certificate_files=_certificate_files(entry.get("certificatefile")),
+        batch_mode=entry.get("batchmode", "no").lower() == "yes",
     )
 
 

@@ -321,3 +321,26 @@ def test_a_user_certificate_logs_in_where_the_bare_key_is_not_authorized(
             assert transport.connection.transport.is_authenticated()
     with pytest.raises(AuthenticationError, match="authentication failed"):
         SSHTransport.connect("uncertified", client.options())
+
+
+def test_batchmode_in_ssh_config_forbids_the_passphrase_prompt_as_batch_does(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """ssh_config(5) BatchMode yes: ssh(1) never prompts for that host; we asked for the passphrase."""
+    key = keygen(tmp_path / "id_locked", passphrase="secret")
+    server = sshd_factory("h7batchmode")
+    server.authorized_keys_path.write_text(Path(f"{key}.pub").read_text())
+    client.trust(server)
+    client.alias("scripted", server, IdentityFile=str(key), BatchMode="yes")
+    asked: list[str] = []
+
+    def prompt(question: str) -> str:
+        asked.append(question)
+        return "secret"
+
+    assert ssh_agrees(client, "scripted") != 0
+    with pytest.raises(AuthenticationError) as caught:
+        SSHTransport.connect("scripted", client.options(batch=False, prompt=prompt))
+    assert asked == []
+    assert "BatchMode yes in your ssh config forbids the passphrase prompt" in caught.value.message
+    assert "BatchMode no" in (caught.value.hint or "")
