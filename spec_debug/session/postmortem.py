@@ -169,7 +169,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     action_items = [{"action": f.remediation or f.title,
                      "type": "prevent" if f.severity == "error" and f.code not in SYMPTOM_CODES else "mitigate",
                      "source": f"{f.code} [msg {f.seq}]"}
-                    for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.seq))]
+                    for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.seq))
+                    if not (f.code == "SD501" and _back_above_baseline(impact))]
     for lp in a.loops:
         if (lp.session, lp.first_seq) in waits:  # polling a server that was not up yet
             action = f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`"
@@ -299,6 +300,13 @@ def _change(c: CommandRecord) -> str:
         if flags:
             return "relaunching the server with `" + " ".join(dict.fromkeys(flags)) + "`"
     return f"`{_short(text, 120)}`"
+
+
+def _back_above_baseline(impact: dict[str, Any]) -> bool:
+    """The last throughput reading is at or above the no-speculation baseline: SD501's "until
+    fixed, serve without speculation" is then advice for a problem the session already fixed."""
+    tput, base = impact.get("throughput"), impact.get("baseline")
+    return bool(tput and base and tput["readings"] > 1 and tput["after"] >= base["value"])
 
 
 def _impact(a: SessionAnalysis) -> dict[str, Any]:

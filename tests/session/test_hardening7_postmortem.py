@@ -312,3 +312,23 @@ def test_before_and_after_are_read_on_the_same_host(tmp_path):
     assert f"Throughput went from 54.8 tok/s [msg {slow}] to 95.9 tok/s [msg {fixed}]." in view["summary"]
     assert [line.split(" after ")[0] for line in view["resolution"]] == [
         f"Throughput rose from 54.8 to 95.9 tok/s on gpu01 [msg {fixed}]"]
+
+
+def test_a_fixed_slowdown_is_not_told_to_serve_without_speculation(tmp_path):
+    bench = f"ssh root@{GPU} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64'"
+    m = _session()
+    m.prompt("EAGLE-3 for Kimi-K2.5 on 10.1.230.174 is at 54.8 tok/s against a 90 tok/s baseline.")
+    m.bash(bench, _bench(54.8, 1.02))
+    m.bash(f"ssh root@{GPU} \"sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch.sh\"", "")
+    m.bash(bench, _bench(96.8, 3.41))
+    view = postmortem_view(_analyze(tmp_path, m))
+    assert "SD501" in [f["code"] for f in view["root_causes"]]  # still told as found
+    # before: SD501's "until fixed, serve without speculation" after the session fixed it (96.8 > 90)
+    assert "SD501" not in [item["source"].split()[0] for item in view["action_items"]]
+
+    still = _session()
+    still.prompt("EAGLE-3 for Kimi-K2.5 on 10.1.230.174 is at 54.8 tok/s against a 90 tok/s baseline.")
+    still.bash(bench, _bench(54.8, 1.02))
+    still.bash(bench, _bench(61.2, 2.31))
+    assert "SD501" in [item["source"].split()[0]
+                       for item in postmortem_view(_analyze(tmp_path, still))["action_items"]]
