@@ -14,7 +14,9 @@ so argparse's last-wins rule lets the command line override the file:
   anything else `--key str(value)` (a mapping is str()'d: a Python repr, not JSON).
 
 Both only look for `--config` as a word of its own (`"--config" in args`, `arg == "--config"`):
-`--config=file.yaml` reaches argparse as the (unused) `--config` option and the file is never read.
+`--config=file.yaml` reaches argparse as their plain `--config` str option ("Read CLI options from a
+config file", vllm/entrypoints/openai/cli_args.py; SGLang server_args.py), which nothing reads:
+the server starts and the file's flags never apply.
 Pure functions: the probe ships the file's text, the controller parses it.
 """
 
