@@ -92,7 +92,7 @@ class SSHTarget:
     global_known_hosts_files: tuple[str, ...] = (GLOBAL_KNOWN_HOSTS,)
     host_key_alias: str | None = None
     strict_host_key_checking: str = "ask"
-    """ssh_config value: yes | ask | accept-new | no (off). `ask` behaves as `yes` here."""
+    """ssh_config value, normalized: yes | ask | accept-new | no (also written off/false). `ask` behaves as `yes` here."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
     batch_mode: bool = False
@@ -322,7 +322,7 @@ def resolve_target(
         user=user,
         identity_files=identity_files,
         identity_agent=_environment_expanded(entry.get("identityagent")),
-        identities_only=entry.get("identitiesonly", "no").lower() == "yes",
+        identities_only=_flag(entry.get("identitiesonly"), "IdentitiesOnly"),
         proxy_command=proxy_command,
         proxy_jump=proxy_jump,
         connect_timeout_s=timeout,
@@ -331,11 +331,11 @@ def resolve_target(
         known_hosts_files=known_hosts,
         global_known_hosts_files=global_known,
         host_key_alias=entry.get("hostkeyalias"),
-        strict_host_key_checking=entry.get("stricthostkeychecking", "ask").lower(),
-        hash_known_hosts=entry.get("hashknownhosts", "no").lower() == "yes",
+        strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
+        hash_known_hosts=_flag(entry.get("hashknownhosts"), "HashKnownHosts"),
         host_key_algorithms=entry.get("hostkeyalgorithms"),
         certificate_files=_certificate_files(entry.get("certificatefile")),
-        batch_mode=entry.get("batchmode", "no").lower() == "yes",
+        batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
     )
 
 
@@ -568,6 +568,35 @@ def _environment_expanded_strict(value: str, keyword: str) -> str:
         return os.environ[name]
 
     return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", expand, value)
+
+
+# ssh(1)'s spellings of yes and no (openssh-portable: readconf.c, multistate_flag and
+# multistate_strict_hostkey): `IdentitiesOnly true` is yes there, and was "no" here, so every
+# agent key was offered; `StrictHostKeyChecking false` is off there, and was "yes" here.
+_FLAGS = {"yes": True, "true": True, "no": False, "false": False}
+_STRICT_HOST_KEY_CHECKING = {"yes": "yes", "true": "yes", "ask": "ask", "accept-new": "accept-new",
+                             "no": "no", "false": "no", "off": "no"}
+
+
+def _flag(value: str | None, keyword: str) -> bool:
+    if value is None:
+        return False
+    try:
+        return _FLAGS[value.strip().lower()]
+    except KeyError:
+        raise UsageError(f"ssh config: {keyword} {value!r} is not yes or no") from None
+
+
+def _strict_host_key_checking(value: str | None) -> str:
+    if value is None:
+        return "ask"
+    try:
+        return _STRICT_HOST_KEY_CHECKING[value.strip().lower()]
+    except KeyError:
+        raise UsageError(
+            f"ssh config: StrictHostKeyChecking {value!r} is not a value ssh(1) knows",
+            hint="write yes, accept-new, no (off) or ask",
+        ) from None
 
 
 def _certificate_files(value: str | list[str] | None) -> tuple[str, ...]:

@@ -344,3 +344,18 @@ def test_batchmode_in_ssh_config_forbids_the_passphrase_prompt_as_batch_does(
     assert asked == []
     assert "BatchMode yes in your ssh config forbids the passphrase prompt" in caught.value.message
     assert "BatchMode no" in (caught.value.hint or "")
+
+
+def test_true_and_false_are_read_as_ssh_reads_them(tmp_path: Path) -> None:
+    """`IdentitiesOnly true` is yes for ssh(1) (it read as no: every agent key offered, and
+    MaxAuthTries hit), `StrictHostKeyChecking false` is off (it read as yes); a typo is an error."""
+    config = tmp_path / "config"
+    config.write_text("Host loose\n  IdentitiesOnly true\n  StrictHostKeyChecking false\n  BatchMode TRUE\n")
+    loose = resolve_target("loose", load_ssh_config(config))
+    assert (loose.identities_only, loose.strict_host_key_checking, loose.batch_mode) == (True, "no", True)
+    if shutil.which("ssh"):
+        shown = subprocess.run(["ssh", "-G", "-F", str(config), "loose"], capture_output=True, text=True, check=True).stdout
+        assert "identitiesonly yes" in shown and "stricthostkeychecking false" in shown and "batchmode yes" in shown
+    config.write_text("Host typo\n  StrictHostKeyChecking noo\n")  # ssh(1) refuses the whole file
+    with pytest.raises(UsageError, match="StrictHostKeyChecking 'noo'"):
+        resolve_target("typo", load_ssh_config(config))
