@@ -157,8 +157,32 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         "description": playbook.description.strip(),
         "path": loaded.path,
         "vars": playbook.vars,
+        "var_notes": var_notes(loaded.path, list(playbook.vars)),
         "steps": steps,
     }
+
+
+_VARS_BLOCK = re.compile(r"^vars:[ \t]*(?:#.*)?\n((?:[ \t]+.*\n|[ \t]*\n)*)", re.M)
+_VAR_NOTE = re.compile(r"^[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*:.*?[ \t]#[ \t]*(.+?)[ \t]*$", re.M)
+
+
+def var_notes(path: str, names: list[str]) -> dict[str, str]:
+    """What each var means, from the comment its author wrote beside it (`server_cmdline: ""  #
+    the server's command line; else found among the host's processes`). The walkthrough's vars
+    table showed only defaults, and "(empty: steps that need it are skipped)" for a var that is
+    in fact discovered on the host when empty: the author's words were in the file only."""
+    from pathlib import Path
+
+    try:
+        source = Path(path)
+        text = source.read_text(encoding="utf-8") if source.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return {}
+    block = _VARS_BLOCK.search(text)
+    if block is None:
+        return {}
+    notes = {m.group(1): m.group(2) for m in _VAR_NOTE.finditer(block.group(1))}
+    return {name: notes[name] for name in names if name in notes}
 
 
 def value_text(value: Any) -> str:

@@ -170,3 +170,25 @@ def test_the_report_template_example_in_the_docs_renders_a_real_record(tmp_path,
         (tmp_path / "n.j2").write_text("{{ %s is defined }}" % name)
         shown = runner.invoke(app, ["report", str(run_dir), "--template", "n.j2"])
         assert shown.output.strip().startswith("True"), (name, shown.output)
+
+
+@pytest.mark.parametrize("name", shipped_playbook_names())
+def test_every_shipped_var_says_what_it_means(name):
+    # The walkthrough's vars table showed defaults only ("(empty: steps that need it are
+    # skipped)" even for server_cmdline, which is found on the host when empty); what each var
+    # means was a YAML comment nobody saw. `explain --json` now carries it as var_notes.
+    result = CliRunner().invoke(app, ["explain", name, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data["var_notes"]) == set(data["vars"]), f"{name}: vars without a note"
+    assert all(note.strip() and "#" not in note for note in data["var_notes"].values())
+
+
+def test_var_notes_of_a_user_playbook_and_of_one_without_comments(tmp_path):
+    from spec_debug.explain import var_notes
+
+    path = tmp_path / "p.yaml"
+    path.write_text('name: p\nvars:   # inputs\n  port: "30000"   # the server port\n\n  flags: ""\n'
+                    '  url: "http://x/#frag"\nsteps:\n  - id: a   # not a var\n    run: echo\n')
+    assert var_notes(str(path), ["port", "flags", "url"]) == {"port": "the server port"}
+    assert var_notes(str(tmp_path / "missing.yaml"), ["port"]) == {}
