@@ -101,7 +101,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "`--speculative-num-steps 1` on SGLang (or `num_speculative_tokens: 1` in vLLM's "
             "`--speculative-config`) while the draft was trained for more steps (its "
-            "`speculators_config.proposal_methods[0].speculative_tokens`, or the TTT steps)."
+            "`speculators_config.proposal_methods[0].speculative_tokens`, or the TTT steps). For "
+            "drafters with no trained depth (SGLang NGRAM/STANDALONE, vLLM ngram/suffix/draft_model) it "
+            "is a warning: one step still caps the accept length at 2."
         ),
         why=(
             "With one step and topk 1 SGLang forces `--speculative-num-draft-tokens` to 2: each "
