@@ -164,7 +164,8 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
     there: Llama 3.2 1B ties, 3.1 8B does not), as transformers' tie_weights does, and saving
     a tied module writes the shared tensor once (safetensors drops the alias), so the file has
     no lm_head.weight. With lm_head.weight stored SGLang still ties, and the trained head is
-    dropped by its load_weights (no parameter of that name): said in a note."""
+    dropped by its load_weights (no parameter of that name): said in a note. vLLM does not
+    tie (see the note below)."""
     cfg = checkpoint.config
     if not _tie_word_embeddings(cfg):
         return False
@@ -180,8 +181,11 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
             f"(tie_word_embeddings), but draft_vocab_size {cfg.draft_vocab_size} differs from "
             f"vocab_size {cfg.vocab_size}: a tied head has one row per target token",
             hint="the export dropped lm_head.weight: re-export it, or fix draft_vocab_size")
+    # vLLM's Eagle3LlamaForCausalLM always builds its own ParallelLMHead(draft_vocab_size) and
+    # never ties it (vllm model_executor/models/llama_eagle3.py): it needs the tensor
     notes.append("no lm_head.weight: the head is the embedding (tie_word_embeddings), as "
-                 "SGLang builds this draft")
+                 "SGLang builds this draft; vLLM (llama_eagle3.py) never ties the draft's head "
+                 "and expects lm_head.weight: save it too to serve the draft there")
     return True
 
 
