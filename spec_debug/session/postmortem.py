@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment, md_cell
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.distill import select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord
 from spec_debug.session.shell import CATEGORY_TITLES
@@ -178,7 +179,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             action = (f"Read the error before re-running `{_short(lp.template, 80)}`: it failed {lp.count} times "
                       f"with {_short(loop_error[id(lp)], 60) or 'the same error'}")
         action_items.append({"action": action, "type": "process", "source": f"loop [msg {lp.first_seq}]"})
-    if a.pivots or a.findings:
+    if select_commands(a):  # what `spec-debug distill` would keep; it refuses a session without any
         action_items.append({"action": "Turn the commands that mattered into a playbook: `spec-debug distill`",
                              "type": "process", "source": "this postmortem"})
 
@@ -248,6 +249,7 @@ def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
 
 _CHANGES = frozenset({"edit", "launch_server"})
 """Kinds of command that change what is served: a patch, a config edit, a relaunch."""
+_HELP = re.compile(r"\s(?:--help|-h)(?:\s|$|['\"])")
 RISE = 1.05
 """A throughput reading this much above the best before it is a rise, as for pivots (analysis.py)."""
 
@@ -271,8 +273,9 @@ def _resolution(a: SessionAnalysis) -> list[str]:
         if not rose or prev is None:
             continue
         start = prev.seq if prev.session == m.session and prev.agent == m.agent else -1
+        # `launch_server --help` reads the flags, it changes nothing
         changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
-                   and c.category in _CHANGES and start < c.seq < m.seq]
+                   and c.category in _CHANGES and start < c.seq < m.seq and not _HELP.search(c.inner or c.command)]
         if not changes:
             continue
         # a relaunch that only reads --help changes nothing; the last few changes are the ones
@@ -358,8 +361,11 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     for c in a.commands:
         if c.timestamp:
             known.setdefault(c.seq, c.timestamp)
+    polls = _poll_errors(a, _loop_errors(a))
     for e in a.errors[:60]:
-        add(e.seq, 3, "error", e.agent, f"{e.exception or e.kind}: {_short(e.message, 140)}", e.timestamp)
+        # a health check refused while the server loaded is waiting, told apart from the crashes
+        add(e.seq, 3, "poll failed" if (e.session, e.seq) in polls else "error", e.agent,
+            f"{e.exception or e.kind}: {_short(e.message, 140)}", e.timestamp)
     for m in a.metrics:
         if m.source == "output" and m.name in _IMPACT_METRICS:
             add(m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),

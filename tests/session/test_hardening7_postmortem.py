@@ -332,3 +332,40 @@ def test_a_fixed_slowdown_is_not_told_to_serve_without_speculation(tmp_path):
     still.bash(bench, _bench(61.2, 2.31))
     assert "SD501" in [item["source"].split()[0]
                        for item in postmortem_view(_analyze(tmp_path, still))["action_items"]]
+
+
+def test_no_distill_action_when_distill_would_find_nothing(tmp_path):
+    m = _session()
+    # SD501 from the report alone: the only evidence is the prompt, no command to distill
+    m.prompt("EAGLE-3 for Kimi-K2.5 on 10.1.230.174 is at 54.8 tok/s against a 90 tok/s baseline.")
+    m.say("I'll need access to the host to look at this.")
+    analysis = _analyze(tmp_path, m)
+    assert [f.code for f in analysis.findings] == ["SD501"]
+    # before: "Turn the commands that mattered into a playbook: `spec-debug distill`", which then
+    # said "nothing to distill"
+    assert [item["source"] for item in postmortem_view(analysis)["action_items"]] == ["SD501 [msg 0]"]
+
+
+def test_the_timeline_tells_failed_polls_from_errors(tmp_path):
+    m = _session()
+    first_poll, crash = _restart_and_crash(m)
+    kinds = {row["seq"]: row["kind"] for row in postmortem_view(_analyze(tmp_path, m))["timeline"]}
+    # before: four "error" rows for the health checks of a server that was still loading
+    assert kinds[first_poll + 1] == "poll failed"
+    assert kinds[crash] == "error"
+
+
+def test_reading_the_launch_help_is_not_a_change_the_rise_followed(tmp_path):
+    bench = f"ssh root@{GPU} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64'"
+    m = _session()
+    m.prompt("EAGLE-3 for Kimi-K2.5 on 10.1.230.174 is slow.")
+    m.bash(bench, _bench(54.8, 1.02))
+    m.bash(f"ssh root@{GPU} '~/ml-env/bin/python -m sglang.launch_server --help'",
+           "usage: launch_server.py [-h] --model-path MODEL_PATH [--speculative-num-steps SPECULATIVE_NUM_STEPS]")
+    edit = m.bash(f"ssh root@{GPU} \"sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' "
+                  "/root/launch.sh\"", "")[0]
+    _, risen = m.bash(bench, _bench(96.8, 3.41))
+    # before: "...after `~/ml-env/bin/python -m sglang.launch_server --help` [msg 3], `sed -i ...`"
+    assert postmortem_view(_analyze(tmp_path, m))["resolution"] == [
+        f"Throughput rose from 54.8 to 96.8 tok/s on {GPU} [msg {risen}] after "
+        f"`sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch.sh` [msg {edit}]."]
