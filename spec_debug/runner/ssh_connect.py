@@ -754,7 +754,7 @@ def _handshake_on(
     if not transport.is_active() or not getattr(transport, "initial_kex_done", True):
         _raise_if_proxy_ended(target, sock)
         raise stalled
-    accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no", "off")
+    accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no")
     warning = verify_host_key(
         alias=target.alias,
         known_hosts_name=target.known_hosts_name,
@@ -762,7 +762,7 @@ def _handshake_on(
         known_hosts=known_hosts,
         accept_new=accept_new,
         hash_new=target.hash_known_hosts,
-        allow_changed=target.strict_host_key_checking in ("no", "off"),
+        allow_changed=target.strict_host_key_checking == "no",
     )
     auth_options = options.auth_options()
     if warning is not None:

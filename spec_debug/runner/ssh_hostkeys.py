@@ -3,7 +3,9 @@
 Default is `yes`: an unknown key and a changed key are both refused, with the SHA256
 fingerprint (the form `ssh` prints and `ssh-keygen -lf` shows) and how to accept it.
 `accept-new` (our `--accept-new`) files an unknown key in the user's first known_hosts file
-and still refuses a changed one (openssh-portable: sshconnect.c, check_host_key).
+and still refuses a changed one (openssh-portable: sshconnect.c, check_host_key);
+`StrictHostKeyChecking no` also files unknown keys, and lets a changed one through with a
+warning, key logins only, as ssh(1) does.
 Nothing is ever added silently: paramiko's AutoAddPolicy is not used.
 """
 
@@ -162,11 +164,8 @@ def configured_key_types(spec: str, offered: list[str]) -> list[str]:
     prefix = text[:1] if text[:1] in "+-^" else ""
     patterns = [part.strip() for part in text[len(prefix):].split(",") if part.strip()]
 
-    def matching(names: list[str]) -> list[str]:
-        return [name for name in names if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)]
-
     if prefix == "-":
-        chosen = [name for name in offered if name not in matching(offered)]
+        chosen = [name for name in offered if not any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)]
     else:
         # A listed pattern takes its places in the list's order, so `^a,b` offers a then b.
         listed = list(dict.fromkeys(name for pattern in patterns for name in offered if fnmatch.fnmatchcase(name, pattern)))
