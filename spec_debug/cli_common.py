@@ -16,15 +16,33 @@ REPORT_FORMATS = ("md", "html", "json")
 
 
 def complete_playbooks(incomplete: str) -> list[str]:
+    """Shipped names, and playbook files and folders on the way to one: `run` and `explain`
+    take a path too, and `spec-debug run playbooks/my<TAB>` offered nothing (a completer
+    replaces the shell's file completion)."""
+    import glob
+    import os
+
     from spec_debug.playbook.loader import shipped_playbook_names
 
-    return [n for n in shipped_playbook_names() if n.startswith(incomplete)]
+    names = [n for n in shipped_playbook_names() if n.startswith(incomplete)]
+    expanded = os.path.expanduser(incomplete)
+    paths = []
+    for match in sorted(glob.glob(glob.escape(expanded) + "*")):
+        if os.path.isdir(match):
+            paths.append(match + "/")
+        elif match.endswith((".yaml", ".yml")):
+            paths.append(match)
+    if expanded != incomplete:  # keep the ~ the user typed: the shell only offers what extends it
+        paths = [incomplete + p[len(expanded):] for p in paths]
+    return names + [p for p in paths if p not in names]
 
 
 def complete_codes(incomplete: str) -> list[str]:
+    """Codes in the case the user typed: `findings sd201` works, and Typer drops a candidate
+    that does not start with the typed text, so "SD201" for "sd2" was never offered."""
     from spec_debug.diagnose.catalog import CATALOG
 
-    return [c for c in sorted(CATALOG) if c.startswith(incomplete.upper())]
+    return [incomplete + c[len(incomplete):] for c in sorted(CATALOG) if c.startswith(incomplete.upper())]
 
 
 def print_error(exc: SpecDebugError) -> None:

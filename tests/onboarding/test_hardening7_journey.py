@@ -192,3 +192,26 @@ def test_var_notes_of_a_user_playbook_and_of_one_without_comments(tmp_path):
                     '  url: "http://x/#frag"\nsteps:\n  - id: a   # not a var\n    run: echo\n')
     assert var_notes(str(path), ["port", "flags", "url"]) == {"port": "the server port"}
     assert var_notes(str(tmp_path / "missing.yaml"), ["port"]) == {}
+
+
+def _complete(words: str, cwd: Path) -> list[str]:
+    import os
+
+    env = {**os.environ, "_SPEC_DEBUG_COMPLETE": "complete_bash", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - 1)}
+    script = "import sys; sys.argv[0] = 'spec-debug'; from spec_debug.cli import main; main()"
+    proc = subprocess.run([sys.executable, "-c", script], env=env, cwd=cwd, capture_output=True, text=True, timeout=60)
+    return proc.stdout.split()
+
+
+def test_completion_offers_playbook_files_and_codes_as_typed(tmp_path):
+    # README: "Shell completion (playbook names, finding codes)". `run` and `explain` take a
+    # file, but the completer replaced the shell's file completion and offered no file; and
+    # `findings sd2<TAB>` offered nothing although `findings sd201` works.
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "kimi_regression.yaml").write_text("name: k\nsteps: []\n")
+    (tmp_path / "playbooks" / "notes.txt").write_text("")
+    assert _complete("spec-debug run play", tmp_path) == ["playbooks/"]
+    assert _complete("spec-debug explain playbooks/", tmp_path) == ["playbooks/kimi_regression.yaml"]
+    assert _complete("spec-debug run perf", tmp_path) == ["perf_regression"]
+    assert _complete("spec-debug findings sd20", tmp_path) == ["sd201", "sd202", "sd203", "sd204"]
