@@ -38,8 +38,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     if not chosen:
         raise UsageError("nothing to distill: no command in the session led to a finding or a change of approach",
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
-    hosts = Counter(c.host for c in chosen if c.host)
-    primary = hosts.most_common(1)[0][0] if hosts else None
+    primary = _primary_host(chosen, analysis)
     users = Counter(c.user for c in chosen if c.host == primary and c.user)
     home = _home(users.most_common(1)[0][0] if users else None)
     names = _VarNames()
@@ -87,6 +86,18 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         "vars": names.defaults,
         "steps": steps,
     }
+
+
+def _primary_host(chosen: list[CommandRecord], analysis: SessionAnalysis) -> str | None:
+    """The host the playbook runs on: the one most chosen steps ran on; a tie goes to the host
+    the whole session worked on most, then to the one the report names (one step on the training
+    host and one on the GPU host is a GPU-host playbook when the session lived there)."""
+    hosts = Counter(c.host for c in chosen if c.host)
+    if not hosts:
+        return None
+    everywhere = Counter(c.host for c in analysis.commands if c.host)
+    report = next((p.text for p in analysis.prompts if p.agent == "main"), "")
+    return max(hosts, key=lambda h: (hosts[h], everywhere[h], h in report))
 
 
 class _PlaybookDumper(yaml.SafeDumper):

@@ -369,3 +369,20 @@ def test_reading_the_launch_help_is_not_a_change_the_rise_followed(tmp_path):
     assert postmortem_view(_analyze(tmp_path, m))["resolution"] == [
         f"Throughput rose from 54.8 to 96.8 tok/s on {GPU} [msg {risen}] after "
         f"`sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch.sh` [msg {edit}]."]
+
+
+def test_a_tie_between_hosts_goes_to_the_gpu_host_the_session_worked_on(tmp_path):
+    m = _session()
+    m.prompt("Is it my weights or the engine? The draft reached 74.7% in training but serving is slow on "
+             "10.1.230.174.")
+    m.bash("ssh -p 2222 ubuntu@train-node-2 'grep val_acc /data/runs/eagle3/train.log | tail -n 1'",
+           "step 48000 | epoch 9 | val_loss=1.12 | val_acc=0.747")
+    m.bash(f"scp /tmp/test_drafter_standalone.py root@{GPU}:/tmp/", "")
+    m.bash(f"ssh root@{GPU} '~/ml-env/bin/python /tmp/test_drafter_standalone.py'", "standalone top-1 accuracy: 31.0%")
+    doc = distill_playbook(_analyze(tmp_path, m))
+    # before: "--host train-node-2" (the first of two hosts with one chosen step each), and the
+    # standalone test became `ssh root@{{ host_10_1_230_174 }} '...'` run from the training host
+    assert doc["description"].endswith(f"Run against the host the session used, e.g. --host {GPU}.")
+    assert [s["run"] for s in doc["steps"]] == [
+        "ssh -p 2222 ubuntu@{{ host_train_node_2 }} 'grep val_acc /data/runs/eagle3/train.log | tail -n 1'",
+        "{{ python }} {{ test_drafter_standalone_py }}"]
