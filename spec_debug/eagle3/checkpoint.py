@@ -546,6 +546,40 @@ def _specforge_training_checkpoint(value: str | Path) -> Path | None:
     return steps[-1][1] / _TRAINING_STATE if steps else None
 
 
+def _natural_key(name: str) -> list:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def _refuse_weights_without_config(path: Path) -> None:
+    """A trainer's output folder with the draft's weights but no config.json. EAGLE's
+    traineagle3 saves `state_<epoch>/` with deepspeed's save_16bit_model (pytorch_model.bin
+    only) and every 10 epochs a DeepSpeed checkpoint beside it (`latest`,
+    `global_step*/mp_rank_00_model_states.pt`, `zero_to_fp32.py`) (SafeAILab/EAGLE
+    eagle/traineagle3/main.py); accelerate's save_state writes model.safetensors alone."""
+    if (path / "config.json").is_file():
+        return
+    hint = ("put the draft config the run trained with (EAGLE traineagle3: the file its "
+            "config_path names) beside the weights as config.json")
+    if has_weight_files(path):
+        weights = next(p.name for p in sorted(path.iterdir())
+                       if p.name.endswith((".safetensors", ".bin", ".index.json")))
+        raise CheckpointError(f"{path}: the draft's weights ({weights}) without a config.json "
+                              "(a training run's save folder)", hint=hint)
+    saves = sorted((d for d in path.iterdir() if d.is_dir() and has_weight_files(d)
+                    and not (d / "config.json").is_file()), key=lambda d: _natural_key(d.name))
+    if saves:
+        raise CheckpointError(f"{path}: no config.json; the folder holds training saves with "
+                              f"weights but no config below it: "
+                              f"{', '.join(d.name for d in saves[-4:])}",
+                              hint="pass one of them as --model once it has the config: " + hint)
+    if any(path.glob("global_step*/mp_rank_*_model_states.pt")):
+        raise CheckpointError(f"{path}: a DeepSpeed training checkpoint (global_step*/"
+                              "mp_rank_*_model_states.pt), not a draft directory",
+                              hint="convert it with the zero_to_fp32.py DeepSpeed saves beside "
+                                   "it (or use the pytorch_model.bin save_16bit_model wrote), "
+                                   "then " + hint)
+
+
 def open_draft(model_dir: str | Path) -> DraftCheckpoint:
     state = _specforge_training_checkpoint(model_dir)
     if state is not None:
@@ -554,6 +588,7 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
             "trainer state, with no config.json), not a draft directory",
             hint=_EXPORT_HINT.format(ckpt=state.parent))
     path = resolve_checkpoint_dir(model_dir, "--model", "draft checkpoint")
+    _refuse_weights_without_config(path)
     config = load_draft_config(path)
     tensors = TensorStore.open(path, normalise_draft_name)
     prefix = _draft_prefix(list(tensors.infos))

@@ -315,3 +315,32 @@ def test_sample_pickled_with_numpy_arrays_says_to_save_tensors(world, tmp_path):
     assert re.search(r"data_0.pt: not a torch.save of tensors: it pickles other objects "
                      r"\(numpy\.[\w.]+\)", message), message
     assert "weights_only" not in message and "torch.from_numpy" in message
+
+
+def test_eagle_traineagle3_save_folders_without_config_are_named(world, tmp_path):
+    """EAGLE's traineagle3 saves `state_<epoch>/pytorch_model.bin` (deepspeed
+    save_16bit_model) and, every 10 epochs, a DeepSpeed checkpoint beside it; neither holds a
+    config.json (SafeAILab/EAGLE eagle/traineagle3/main.py). Before: "config.json: not found"."""
+    savedir = tmp_path / "savedir"
+    state = load_file(world / "draft" / "model.safetensors")
+    for epoch in (2, 10):
+        (savedir / f"state_{epoch}").mkdir(parents=True)
+        torch.save(state, savedir / f"state_{epoch}" / "pytorch_model.bin")
+    deepspeed = savedir / "state_10" / "global_step100"
+    deepspeed.mkdir()
+    torch.save({"module": state}, deepspeed / "mp_rank_00_model_states.pt")
+
+    def error(model: Path) -> str:
+        result = _run("vocab", "--model", str(model))
+        assert result.exit_code == 2, result.output
+        return " ".join(result.output.split())
+
+    assert re.search(r"state_10: the draft's weights \(pytorch_model.bin\) without a config.json"
+                     r".* hint: put the draft config the run trained with", error(savedir / "state_10"))
+    assert "holds training saves with weights but no config below it: state_2, state_10" in error(savedir)
+    (savedir / "state_10" / "pytorch_model.bin").unlink()
+    assert "a DeepSpeed training checkpoint" in error(savedir / "state_10")
+    # with the config copied beside the weights, the save is a draft like any other
+    shutil.copy(world / "draft" / "config.json", savedir / "state_2" / "config.json")
+    assert _run("vocab", "--model", str(savedir / "state_2"), "--target",
+                str(world / "target")).exit_code == 0
