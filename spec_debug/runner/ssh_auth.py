@@ -77,15 +77,26 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         options = replace(options, batch=True, batch_source="BatchMode yes in your ssh config")
     files = _identity_files(target)
     agent = _open_agent(target, options, attempts)
+    offered_by_agent: set[bytes] = set()
     try:
         if agent is not None:
-            allowed_blobs = _public_blobs(files) if target.identities_only else None
-            for key in agent.get_keys():
-                if allowed_blobs is not None and key.asbytes() not in allowed_blobs:
-                    continue
+            configured = _public_blobs(files)
+            # ssh(1)'s order (openssh-portable: sshconnect2.c, pubkey_prepare): agent keys that
+            # are configured identities first, then the agent's others (none under
+            # IdentitiesOnly), then the files the agent does not hold. In the agent's own
+            # order, the host's key behind 10 others was never reached: sshd ends the login
+            # at MaxAuthTries (6), where ssh(1) offers that key first.
+            held = list(agent.get_keys())
+            agent_keys = [key for key in held if key.asbytes() in configured]
+            if not target.identities_only:
+                agent_keys += [key for key in held if key.asbytes() not in configured]
+            for key in agent_keys:
+                offered_by_agent.add(key.asbytes())
                 if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
                     return
         for path in files:
+            if _has_no_certificate(path, target) and _public_blobs([path]) & offered_by_agent:
+                continue  # ssh(1) offers a key once: refused from the agent, its file is not asked for a passphrase
             key = _load_key(path, options, attempts)
             if key is None:
                 continue
@@ -222,6 +233,10 @@ def _private_file_public_blob(text: str) -> bytes | None:
     except (ValueError, IndexError, TypeError, paramiko.SSHException):
         return None
     return blob or None
+
+
+def _has_no_certificate(path: str, target: SSHTarget) -> bool:
+    return not target.certificate_files and not os.path.exists(path + "-cert.pub")
 
 
 def _with_certificates(key: paramiko.PKey, path: str, target: SSHTarget) -> list[tuple[paramiko.PKey, str]]:

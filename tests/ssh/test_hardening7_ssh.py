@@ -359,3 +359,19 @@ def test_true_and_false_are_read_as_ssh_reads_them(tmp_path: Path) -> None:
     config.write_text("Host typo\n  StrictHostKeyChecking noo\n")  # ssh(1) refuses the whole file
     with pytest.raises(UsageError, match="StrictHostKeyChecking 'noo'"):
         resolve_target("typo", load_ssh_config(config))
+
+
+def test_the_configured_key_held_by_an_agent_of_many_keys_is_offered_first(
+    client: ClientSetup, sshd: SshServer, agent_at: Callable[[Path, list[str]], Path], tmp_path: Path
+) -> None:
+    """ssh-agent holds 10 other keys, then the host's key, which IdentityFile names (no
+    IdentitiesOnly). ssh(1) offers the configured key first; we offered the agent's keys in
+    its order and sshd ended the login at MaxAuthTries (6) before reaching it."""
+    keys = tmp_path / "agent-keys"
+    keys.mkdir()
+    decoys = [str(keygen(keys / f"decoy{index}")) for index in range(10)]
+    socket_path = agent_at(tmp_path / "agent.sock", [*decoys, str(client.key.path)])
+    client.alias("many-keys", sshd, IdentitiesOnly="no", IdentityAgent=str(socket_path))
+    assert ssh_agrees(client, "many-keys") == 0
+    with SSHTransport.connect("many-keys", client.options(use_agent=True)) as transport:
+        assert transport.connection.transport.is_authenticated()
