@@ -98,11 +98,16 @@ class PhaseTracker:
         leading = [c for c in seg.categories if c not in _SUPPORTING] or list(seg.categories)
         top_cat = max(leading, key=lambda c: seg.categories[c], default=None)
         top_host = seg.hosts.most_common(1)[0][0] if seg.hosts else None
-        activity = CATEGORY_TITLES[top_cat] if top_cat else ""
+        # "Running commands" of a phase that ran none (its tool calls spawned agents or called
+        # MCP tools) would be a wrong claim; such a phase is named by its prompt alone.
+        activity = CATEGORY_TITLES[top_cat] if top_cat and (top_cat != "other" or seg.commands) else ""
         if activity and top_host:
             activity += f" on {top_host}"
         if seg.reason in ("prompt", "heading", "agent"):
-            title = seg.label + (f" — {activity}" if activity and seg.reason != "agent" else "")
+            # a sub-agent's description says what it did; one without (no meta.json sidecar, a
+            # Codex sub-agent) is named by what it ran
+            described = seg.reason == "agent" and seg.label != f"Sub-agent {agent}"
+            title = seg.label + (f" — {activity}" if activity and not described else "")
         elif seg.reason == "pivot":
             title = seg.label + (f" on {top_host}" if top_host else "")
         elif seg.reason == "compaction":

@@ -386,3 +386,35 @@ def test_a_tie_between_hosts_goes_to_the_gpu_host_the_session_worked_on(tmp_path
     assert [s["run"] for s in doc["steps"]] == [
         "ssh -p 2222 ubuntu@{{ host_train_node_2 }} 'grep val_acc /data/runs/eagle3/train.log | tail -n 1'",
         "{{ python }} {{ test_drafter_standalone_py }}"]
+
+
+SHOWCASE = Path(__file__).resolve().parents[1] / "data/transcripts/claude-code/minimal_showcase"
+
+
+def test_a_phase_that_only_spawned_agents_does_not_claim_it_ran_commands():
+    # daaain/claude-code-log test/test_data/minimal_showcase: the trunk only calls Agent and MCP tools
+    analysis = analyze_path(SHOWCASE / "55550000-0000-4000-8000-000000000001.jsonl")
+    trunk = next(s for s in analysis.segments if s.agent == "main")
+    assert trunk.commands == 0
+    # before: "Give me a tour of the repository: its structure, then compare the web… — Running commands"
+    assert trunk.title == "Give me a tour of the repository: its structure, then compare the web…"
+
+
+def test_a_sub_agent_without_a_description_is_named_by_what_it_ran(tmp_path):
+    session = "7e1a0000-0000-4000-8000-00000000ff07"
+    m = _Writer(session, None, START)
+    m.prompt("Check the draft on the training host.")
+    m.spawn("e5eval", "toolu_spawn_e5eval", "", "Run the draft eval on train01.", "71.2%", trunk=True)
+    (tmp_path / f"{session}.jsonl").write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    sub = _Writer(session, "e5eval", START)
+    sub.prompt("Run the draft eval on train01.")
+    sub.bash("ssh train01 '~/venv/bin/python /data/eagle3/eval_draft.py --ckpt /data/eagle3/ckpt'",
+             "top-1 accuracy: 71.2%")
+    folder = tmp_path / session / "subagents"
+    folder.mkdir(parents=True)
+    # no agent-e5eval.meta.json: CLI 2.0.x wrote none (TRANSCRIPTS.md section 1a)
+    (folder / "agent-e5eval.jsonl").write_text("\n".join(sub.lines) + "\n", encoding="utf-8")
+    analysis = analyze_path(tmp_path / f"{session}.jsonl")
+    phase = next(s for s in analysis.segments if s.agent == "e5eval")
+    # before: "Sub-agent e5eval", which says nothing of what it did
+    assert phase.title == "Sub-agent e5eval — Running Python on train01"
