@@ -173,7 +173,9 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
 def _identity_files(target: SSHTarget) -> list[str]:
     configured = [os.path.expanduser(path) for path in target.identity_files]
     if configured:
-        return list(dict.fromkeys(configured))
+        # `IdentityFile none`: no file, and no default ones either (ssh(1) then offers only
+        # agent keys); it was reported as a missing file named "none".
+        return list(dict.fromkeys(path for path in configured if path.lower() != "none"))
     return [os.path.expanduser(path) for path in DEFAULT_IDENTITY_FILES if os.path.isfile(os.path.expanduser(path))]
 
 

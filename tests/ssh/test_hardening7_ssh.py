@@ -375,3 +375,17 @@ def test_the_configured_key_held_by_an_agent_of_many_keys_is_offered_first(
     assert ssh_agrees(client, "many-keys") == 0
     with SSHTransport.connect("many-keys", client.options(use_agent=True)) as transport:
         assert transport.connection.transport.is_authenticated()
+
+
+def test_identity_file_none_offers_agent_keys_only_and_names_no_file(
+    client: ClientSetup, sshd: SshServer, agent_at: Callable[[Path, list[str]], Path], tmp_path: Path
+) -> None:
+    socket_path = agent_at(tmp_path / "agent.sock", [str(client.key.path)])
+    client.alias("agent-only", sshd, IdentityFile="none", IdentitiesOnly="no", IdentityAgent=str(socket_path))
+    assert ssh_agrees(client, "agent-only") == 0
+    with SSHTransport.connect("agent-only", client.options(use_agent=True)):
+        pass
+    client.alias("agent-only", sshd, IdentityFile="none", IdentitiesOnly="no", IdentityAgent="none")
+    with pytest.raises(AuthenticationError) as caught:
+        SSHTransport.connect("agent-only", client.options(use_agent=True))
+    assert "IdentityFile: none" not in caught.value.message, caught.value.message
