@@ -693,16 +693,20 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     known_hosts = KnownHosts(target.known_hosts_files, target.global_known_hosts_files)
     security = transport.get_security_options()
     offered = list(security.key_types)
-    if target.host_key_algorithms is not None:
+    spec = (target.host_key_algorithms or "").strip()
+    if spec:
         # HostKeyAlgorithms: paramiko's default set let a host in with a key type the user had
         # ruled out (`-ssh-ed25519`), or picked another than the one put first (`^ecdsa-...`).
         try:
-            security.key_types = configured_key_types(target.host_key_algorithms, offered)
+            offered = configured_key_types(spec, offered)
         except ValueError as exc:
             transport.close()
             raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
-    else:
-        security.key_types = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), offered)
+    # ssh(1) puts the types known_hosts has for the host first unless HostKeyAlgorithms set a
+    # list or a `^` front (openssh-portable: sshconnect2.c, ssh_kex2, use_known_hosts_order).
+    if not spec or spec[0] in "+-":
+        offered = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), offered)
+    security.key_types = offered
     try:
         with abandonable(transport.close):
             return _handshake_on(transport, target, sock, known_hosts, options)

@@ -389,3 +389,19 @@ def test_identity_file_none_offers_agent_keys_only_and_names_no_file(
     with pytest.raises(AuthenticationError) as caught:
         SSHTransport.connect("agent-only", client.options(use_agent=True))
     assert "IdentityFile: none" not in caught.value.message, caught.value.message
+
+
+def test_host_key_algorithms_with_plus_still_prefer_the_type_known_hosts_has(
+    client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """ssh(1) keeps its known_hosts ordering after `+`/`-` (sshconnect2.c, use_known_hosts_order):
+    a host known only by its ECDSA key is not made to prove its ed25519 one and look changed."""
+    ecdsa = tmp_path / "ecdsa_host_key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ecdsa", "-b", "256", "-N", "", "-f", str(ecdsa)], check=True)
+    server = sshd_factory("h7plus", extra_config=f"HostKey {ecdsa}\n")
+    kind, blob = Path(f"{ecdsa}.pub").read_text().split()[:2]
+    client.known_hosts.write_text(f"{server.known_hosts_name} {kind} {blob}\n")
+    client.alias("known-by-ecdsa", server, HostKeyAlgorithms="-ssh-rsa")
+    assert ssh_agrees(client, "known-by-ecdsa") == 0
+    with SSHTransport.connect("known-by-ecdsa", client.options()) as transport:
+        assert transport.connection.transport.get_remote_server_key().get_name() == "ecdsa-sha2-nistp256"
