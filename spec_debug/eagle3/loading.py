@@ -189,6 +189,24 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
     return True
 
 
+def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
+    """A d2t saved as floats (a whole-state-dict dtype cast): exact when the type holds every
+    offset; else rounded, and rebuilt from t2d where t2d is there (target ids ascending, so
+    d2t = t2d.nonzero() - arange(DV): EAGLE3.md section 1)."""
+    from spec_debug.eagle3.vocab import float_d2t_issue
+
+    issue = float_d2t_issue(str(d2t.dtype), d2t.round().long().tolist())
+    if issue is None:
+        return d2t.round().long()
+    if t2d is not None:
+        selected = t2d.bool().nonzero().reshape(-1)  # [DV] ascending target ids
+        notes.append(issue.message.split(": save")[0] + "; the offsets were rebuilt from t2d "
+                     "for this run, but engines read the rounded d2t: save it as int64")
+        return selected - torch.arange(selected.numel())
+    notes.append(issue.message)
+    return d2t.round().long()
+
+
 @dataclass
 class TargetHead:
     """The verifier's final norm and lm_head: targets = lm_head(norm(last_hidden))."""
@@ -402,6 +420,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         notes.append(f"t2d has shape {list(t2d.shape)} with {int(t2d.bool().sum())} ids set, "
                      f"not [{V}] with {DV}: not used to select the verifier rows")
         t2d = None
+    if d2t is not None and d2t.is_floating_point():
+        d2t = _exact_d2t(d2t, t2d, notes)
     model.d2t = d2t.to(device=device, dtype=torch.long) if d2t is not None else None
     model.t2d = t2d.to(device=device, dtype=torch.bool) if t2d is not None else None
     if d2t is None and cfg.draft_vocab_size < cfg.vocab_size:

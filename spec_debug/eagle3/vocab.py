@@ -26,6 +26,7 @@ SUGGESTED_CODES = {
     "d2t_t2d_mismatch": "SD302",
     "d2t_all_zero": "SD302",
     "d2t_length": "SD302",
+    "d2t_float": "SD302",
     "t2d_length": "SD303",
     "t2d_count": "SD303",
     "embed_rows": "SD303",
@@ -81,18 +82,51 @@ def check_d2t_present(has_d2t: bool, draft_vocab_size: int, target_vocab_size: i
     return VocabCheck("d2t_present", ok=True)
 
 
+# Integers a float type holds exactly: 2 ** (mantissa bits + 1). A state dict cast whole to
+# bfloat16 / float16 by a conversion script (`{k: v.to(dtype)}`) turns the int64 d2t into
+# floats and rounds every offset above this (bfloat16: 256 -> steps of 2, 4, ... at 128k
+# vocabularies). vLLM copies the rounded values into its int64 draft_id_to_target_id
+# (llama_eagle3.py load_weights, default_weight_loader); SGLang's hot_token_id becomes a
+# float tensor it cannot index with (llama_eagle3.py load_weights).
+_EXACT_INTEGERS = {"BF16": 2 ** 8, "F16": 2 ** 11, "F32": 2 ** 24, "F64": 2 ** 53,
+                   "F8_E4M3": 2 ** 4, "F8_E5M2": 2 ** 3}
+_TORCH_DTYPES = {"torch.bfloat16": "BF16", "torch.float16": "F16", "torch.float32": "F32",
+                 "torch.float64": "F64", "torch.float8_e4m3fn": "F8_E4M3",
+                 "torch.float8_e5m2": "F8_E5M2"}
+
+
+def float_d2t_issue(dtype: str | None, offsets: list[int]) -> VocabIssue | None:
+    """An issue when d2t is stored as a float type too narrow for its offsets. `dtype` is the
+    safetensors dtype string ("BF16") or a torch one ("torch.bfloat16")."""
+    name = _TORCH_DTYPES.get(str(dtype), str(dtype))
+    exact = _EXACT_INTEGERS.get(name)
+    largest = max((abs(o) for o in offsets), default=0)
+    if exact is None or largest <= exact:
+        return None
+    return VocabIssue(
+        "d2t_float",
+        f"d2t is stored as {name}, which holds integers exactly only up to {exact}; its "
+        f"offsets reach {largest}, so they were rounded and draft ids map to wrong target ids "
+        "(a whole-state-dict dtype cast): save d2t as int64 (t2d.nonzero() - arange(DV))",
+        {"dtype": name, "largest_offset": largest, "exact_up_to": exact})
+
+
 def target_ids_from_offsets(d2t: Iterable[Any]) -> list[int]:
     return [i + offset for i, offset in enumerate(_ints(d2t))]
 
 
 def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
                       t2d: Iterable[Any] | None = None,
-                      draft_vocab_size: int | None = None) -> VocabCheck:
-    """d2t are offsets: arange(DV)+d2t strictly increasing, in [0, V), == t2d.nonzero()."""
+                      draft_vocab_size: int | None = None,
+                      d2t_dtype: str | None = None) -> VocabCheck:
+    """d2t are offsets: arange(DV)+d2t strictly increasing, in [0, V), == t2d.nonzero(); and
+    stored in a type that holds them exactly."""
     if d2t is None:
         return VocabCheck("d2t_offsets", ok=True, skipped=True)
     offsets = _ints(d2t)
     issues: list[VocabIssue] = []
+    if (rounded := float_d2t_issue(d2t_dtype, offsets)) is not None:
+        issues.append(rounded)
     if draft_vocab_size is not None and len(offsets) != draft_vocab_size:
         issues.append(VocabIssue("d2t_length", f"d2t has {len(offsets)} entries, draft vocab is "
                                  f"{draft_vocab_size}", {"d2t_length": len(offsets)}))
@@ -217,7 +251,8 @@ class VocabReport:
 
 def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
                      target_vocab_size: int, draft_vocab_size: int,
-                     embed_rows: int | None = None) -> VocabReport:
+                     embed_rows: int | None = None,
+                     d2t_dtype: str | None = None) -> VocabReport:
     t2d_list = _ints(t2d) if t2d is not None else None
     holds_ids = t2d_list is not None and t2d_as_ids(t2d_list, target_vocab_size)
     # d2t is compared with the ids t2d selects, whichever form t2d has
@@ -228,7 +263,7 @@ def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
             t2d_mask[target_id] = 1
     checks = (
         check_d2t_present(d2t is not None, draft_vocab_size, target_vocab_size),
-        check_d2t_offsets(d2t, target_vocab_size, t2d_mask, draft_vocab_size),
+        check_d2t_offsets(d2t, target_vocab_size, t2d_mask, draft_vocab_size, d2t_dtype),
         check_t2d(len(t2d_list) if t2d_list is not None else None,
                   sum(1 for v in t2d_list if v) if t2d_list is not None else None,
                   target_vocab_size, draft_vocab_size, holds_ids),
@@ -251,7 +286,9 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     report = check_vocab_maps(d2t=d2t, t2d=t2d,
                               target_vocab_size=target_vocab_size or cfg.vocab_size,
                               draft_vocab_size=lm_rows or cfg.draft_vocab_size,
-                              embed_rows=checkpoint.embed_rows)
+                              embed_rows=checkpoint.embed_rows,
+                              d2t_dtype=(checkpoint.tensors.infos["d2t"].dtype
+                                         if checkpoint.has("d2t") else None))
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
                        report.checks + (check_lm_head_rows(lm_rows, cfg.draft_vocab_size,
                                                            _configured_draft_vocab(cfg.raw)),))

@@ -344,3 +344,78 @@ def test_eagle_traineagle3_save_folders_without_config_are_named(world, tmp_path
     shutil.copy(world / "draft" / "config.json", savedir / "state_2" / "config.json")
     assert _run("vocab", "--model", str(savedir / "state_2"), "--target",
                 str(world / "target")).exit_code == 0
+
+
+# -- 5. a vocab map cast to a float type -----------------------------------------------------
+
+BIG_V, BIG_DV = 2048, 128
+
+
+@pytest.fixture(scope="module")
+def big_vocab_world(tmp_path_factory) -> Path:
+    """A speculators draft over a 2048-token verifier: its d2t offsets reach ~1900, more than
+    bfloat16 holds exactly (256). Hidden states as vLLM captures them."""
+    from speculators.config import SpeculatorsConfig, VerifierConfig
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+    from speculators.proposals.greedy import GreedyTokenProposalConfig
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from spec_debug.eagle3.data import read_sample
+    from tests.eagle3.speculators_world import AUX, NL
+
+    root = tmp_path_factory.mktemp("hardening7_big_vocab")
+    torch.manual_seed(1)
+    kw = {"vocab_size": BIG_V, "hidden_size": 32, "intermediate_size": 64, "num_attention_heads": 4,
+          "num_key_value_heads": 2, "head_dim": 8, "max_position_embeddings": 128}
+    verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
+    verifier.save_pretrained(root / "target")
+    layer = LlamaConfig(num_hidden_layers=1, **kw)
+    layer._attn_implementation = "eager"
+    draft = Eagle3DraftModel(Eagle3SpeculatorConfig(
+        transformer_layer_config=layer, draft_vocab_size=BIG_DV, eagle_aux_hidden_state_layer_ids=AUX,
+        speculators_config=SpeculatorsConfig(
+            algorithm="eagle3", proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=3)],
+            default_proposal_method="greedy",
+            verifier=VerifierConfig.from_pretrained(str(root / "target")))))
+    selected = torch.sort(torch.randperm(BIG_V)[:BIG_DV]).values
+    t2d = torch.zeros(BIG_V, dtype=torch.bool)
+    t2d[selected] = True
+    draft.load_vocab_mappings(t2d, selected - torch.arange(BIG_DV))
+    draft.load_verifier_weights()
+    draft.eval().save_pretrained(root / "draft")
+    (root / "data").mkdir()
+    samples = []
+    for i in range(2):
+        # the draft's own vocabulary, so its predictions can be right
+        ids = selected[torch.randint(0, BIG_DV, (16,), generator=torch.Generator().manual_seed(i))]
+        ids, hidden = vllm_style_states(verifier, ids)
+        path = root / "data" / f"hs_{i}.safetensors"
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(path))
+        sample = read_sample(path)
+        sample.slots = sample.slots.float()
+        sample.final = sample.slots[:, -1]
+        samples.append(sample)
+    make_targets_informative(draft, samples)
+    for i, sample in enumerate(samples):
+        save_file({"token_ids": sample.token_ids, "hidden_states": sample.slots.to(torch.bfloat16)},
+                  str(root / "data" / f"hs_{i}.safetensors"))
+    return root
+
+
+def test_d2t_cast_to_bfloat16_is_named_and_rebuilt_from_t2d(big_vocab_world, tmp_path):
+    """A conversion script that casts the whole state dict to bfloat16 rounds every d2t offset
+    above 256: vocab said "ok" for some maps and the evaluation mapped draft ids to the
+    rounded target ids."""
+    root = _copy(big_vocab_world, tmp_path)
+    _rewrite_draft(root, lambda s: s.update(d2t=s["d2t"].to(torch.bfloat16),
+                                            t2d=s["t2d"].to(torch.bfloat16)))
+    vocab = _run("vocab", "--model", str(root / "draft"), "--target", str(root / "target"))
+    assert vocab.exit_code == 1, vocab.output
+    issues = [issue for check in json.loads(vocab.output)["checks"] for issue in check["issues"]]
+    rounded = next(issue for issue in issues if issue["kind"] == "d2t_float")
+    assert rounded["code"] == "SD302" and rounded["facts"]["exact_up_to"] == 256
+    assert rounded["facts"]["largest_offset"] > 256
+    reference, out = _eval(big_vocab_world), _eval(root)
+    assert reference["full_accuracy"][0] > 0.5
+    assert out["counts"] == reference["counts"]
+    assert any("rebuilt from t2d" in note for note in out["notes"]), out["notes"]
