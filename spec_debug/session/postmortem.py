@@ -40,7 +40,14 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], red
     env.filters["msg_links_html"] = _links_html
     env.filters["reading"] = _reading
     template = env.get_template(f"postmortem.{fmt}.j2")
+    analysis, several = _one_numbering(analysis)
     view = postmortem_view(analysis)
+    if several:
+        return _session_refs(_render(template, view, redact))
+    return _render(template, view, redact)
+
+
+def _render(template: Any, view: dict[str, Any], redact: bool) -> str:
     # A postmortem is pasted into channels and wikis; the session quoted tokens as they were
     # typed (export HF_TOKEN=hf_..., curl -H "Authorization: Bearer ..."). Same rules as run.json.
     segments = view.pop("segments")
@@ -48,6 +55,56 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], red
         return template.render(**view, segments=segments)
     segments = [replace(seg, title=redact_text(seg.title)) for seg in segments]
     return template.render(**redact_value(view), segments=segments)
+
+
+_SESSION_STRIDE = 10 ** 12
+"""Message numbers of the k-th session are shifted by k times this while the postmortem is
+built (no session has that many records), so that [msg 5] of two sessions stay apart."""
+_SHIFTED_REF = re.compile(r"\[msg (\d{13,})\]")
+_SHIFTED_ANCHOR = re.compile(r"\bmsg-(\d{13,})\b")
+
+
+def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
+    """The analysis of a folder of sessions with one numbering for all of them. Each session
+    counts its messages from 0, so a folder of two had two [msg 5], one anchor, and a
+    supporting entry that mixed one session's finding with the other's file and line."""
+    order = {s.get("id"): k for k, s in enumerate(a.sessions, 1)}
+    if len(order) < 2:
+        return a, False
+
+    def off(session: str) -> int:
+        return order.get(session, 0) * _SESSION_STRIDE
+
+    def up(seq: int | None, session: str) -> int | None:
+        return None if seq is None else seq + off(session)
+
+    def text(value: str, session: str) -> str:  # a [msg N] the analysis wrote into a text
+        return _MSG_REF.sub(lambda m: f"[msg {int(m.group(1)) + off(session)}]", value)
+
+    return replace(
+        a,
+        prompts=[replace(p, seq=up(p.seq, p.session)) for p in a.prompts],
+        commands=[replace(c, seq=up(c.seq, c.session), result_seq=up(c.result_seq, c.session)) for c in a.commands],
+        errors=[replace(e, seq=up(e.seq, e.session), command_seq=up(e.command_seq, e.session)) for e in a.errors],
+        metrics=[replace(m, seq=up(m.seq, m.session)) for m in a.metrics],
+        findings=[replace(f, seq=up(f.seq, f.session), evidence=[text(e, f.session) for e in f.evidence],
+                          evidence_seqs=[up(q, f.session) for q in f.evidence_seqs]) for f in a.findings],
+        pivots=[replace(p, seq=up(p.seq, p.session), trigger_seq=up(p.trigger_seq, p.session),
+                        summary=text(p.summary, p.session)) for p in a.pivots],
+        loops=[replace(lp, first_seq=up(lp.first_seq, lp.session), last_seq=up(lp.last_seq, lp.session))
+               for lp in a.loops],
+        hypotheses=[replace(h, seq=up(h.seq, h.session), outcome_seq=up(h.outcome_seq, h.session))
+                    for h in a.hypotheses],
+        segments=[replace(g, start_seq=up(g.start_seq, g.session), end_seq=up(g.end_seq, g.session),
+                          title=text(g.title, g.session)) for g in a.segments],
+    ), True
+
+
+def _session_refs(rendered: str) -> str:
+    """The shifted numbers back as "[msg k:N]" (message N of the k-th session listed) and
+    anchors ``msg-k-N``."""
+    rendered = _SHIFTED_REF.sub(lambda m: "[msg {}:{}]".format(*divmod(int(m.group(1)), _SESSION_STRIDE)), rendered)
+    return _SHIFTED_ANCHOR.sub(lambda m: "msg-{}-{}".format(*divmod(int(m.group(1)), _SESSION_STRIDE)), rendered)
 
 
 def _reading(value: Any) -> str:

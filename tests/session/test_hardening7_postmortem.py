@@ -418,3 +418,34 @@ def test_a_sub_agent_without_a_description_is_named_by_what_it_ran(tmp_path):
     phase = next(s for s in analysis.segments if s.agent == "e5eval")
     # before: "Sub-agent e5eval", which says nothing of what it did
     assert phase.title == "Sub-agent e5eval — Running Python on train01"
+
+
+def test_two_sessions_in_a_folder_keep_their_message_numbers_apart(tmp_path):
+    from spec_debug.session.postmortem import render_postmortem
+    gpu01 = _Writer("7e1a0000-0000-4000-8000-00000000aa01", None, START)
+    gpu01.prompt("EAGLE-3 on gpu01 is at 54.8 tok/s against a 90 tok/s baseline.")
+    _, flags = gpu01.bash("ssh root@gpu01 'ps -eo args | grep [l]aunch_server'",
+                          "python -m sglang.launch_server --model-path /models/Kimi-K2.5 --speculative-algorithm EAGLE3 "
+                          "--speculative-draft-model-path /models/kimi-k2.5-eagle3 --speculative-num-steps 1 "
+                          "--speculative-eagle-topk 1 --speculative-num-draft-tokens 2 --tp 8 --port 30000")
+    train = _Writer("7e1a0000-0000-4000-8000-00000000aa02", None, START)
+    train.prompt("Did the draft train well?")
+    _, val = train.bash("ssh -p 2222 ubuntu@train-node-2 'grep val_acc /data/runs/eagle3/train.log | tail -n 1'",
+                        "step 48000 | epoch 9 | val_loss=1.12 | val_acc=0.747")
+    assert flags == val  # both sessions have a [msg 2]
+    for w in (gpu01, train):
+        # real session files carry UUID4s; the writer's counters would make one a "resumed copy"
+        lines = [line.replace('"main-0', f'"{w.session[-4:]}-0') for line in w.lines]
+        (tmp_path / f"{w.session}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    analysis = analyze_path(tmp_path)
+    assert len(analysis.sessions) == 2
+    md = render_postmortem(analysis, "md")
+    # before: one "msg-2" entry mixing gpu01's SD101 with train-node-2's file and command
+    assert md.count(f'<a id="msg-{flags}"></a>') == 0
+    [first] = [line for line in md.splitlines() if line.startswith(f'- <a id="msg-1-{flags}"></a>')]
+    [second] = [line for line in md.splitlines() if line.startswith(f'- <a id="msg-2-{val}"></a>')]
+    assert "SD101" in first and "train-node-2" not in first
+    assert "aa02.jsonl" in second and "SD101" not in second
+    assert f"Root causes found: SD101 Speculation capped at one drafted token per round [[msg 1:{flags}]](#msg-1-{flags})" in md
+    html = render_postmortem(analysis, "html")
+    assert f'<a href="#msg-1-{flags}">[msg 1:{flags}]</a>' in html and f'id="msg-1-{flags}"' in html
