@@ -404,8 +404,8 @@ def big_vocab_world(tmp_path_factory) -> Path:
 
 def test_d2t_cast_to_bfloat16_is_named_and_rebuilt_from_t2d(big_vocab_world, tmp_path):
     """A conversion script that casts the whole state dict to bfloat16 rounds every d2t offset
-    above 256: vocab said "ok" for some maps and the evaluation mapped draft ids to the
-    rounded target ids."""
+    above 256 (vLLM then serves the rounded ids). Before, vocab and eval blamed a d2t/t2d
+    mismatch "first at draft id 10" and never said the map had been cast."""
     root = _copy(big_vocab_world, tmp_path)
     _rewrite_draft(root, lambda s: s.update(d2t=s["d2t"].to(torch.bfloat16),
                                             t2d=s["t2d"].to(torch.bfloat16)))
