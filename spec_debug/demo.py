@@ -123,7 +123,8 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
             # The note asks for --var values, which the demo does not take: say why the step
             # could not look on this host instead (e.g. "sglang is not installed in this Python").
             reason = f.evidence[0] if f.evidence else f.title
-            console.print(f"  [dim]not checked on the simulated host ({f.step}): {escape(reason)}[/]", highlight=False)
+            where = f" ({f.step})" if f.step else ""
+            console.print(f"  [dim]not checked on the simulated host{where}: {escape(reason)}[/]", highlight=False)
     aborted = result.record.status == "aborted"
     if not healthy and not aborted:
         console.print("Now run the fixed configuration: spec-debug demo --healthy")
