@@ -492,6 +492,11 @@ def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
     if path.is_dir():
         return path
     text = str(value)
+    if path.is_file():
+        # a weight file or config.json picked by tab completion: the loaders read a directory
+        raise CheckpointError(f"{path}: a file, not the {what} directory",
+                              hint=f"pass the directory that holds it and its config.json as "
+                                   f"{role}: {path.parent}")
     if not _HUB_ID.match(text) or path.exists():
         raise CheckpointError(f"{path}: {what} directory not found")
     entry = _hub_cache() / ("models--" + text.replace("/", "--"))

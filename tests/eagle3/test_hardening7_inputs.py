@@ -419,3 +419,16 @@ def test_d2t_cast_to_bfloat16_is_named_and_rebuilt_from_t2d(big_vocab_world, tmp
     assert reference["full_accuracy"][0] > 0.5
     assert out["counts"] == reference["counts"]
     assert any("rebuilt from t2d" in note for note in out["notes"]), out["notes"]
+
+
+def test_a_weight_file_passed_for_a_checkpoint_directory(world):
+    """`--model draft/model.safetensors` (tab completion) read "directory not found" for a
+    file that exists."""
+    for option, path in (("--model", world / "draft" / "model.safetensors"),
+                         ("--target", world / "target" / "config.json")):
+        args = {"--model": str(world / "draft"), "--target": str(world / "target")}
+        args[option] = str(path)
+        result = _run("vocab", "--model", args["--model"], "--target", args["--target"])
+        assert result.exit_code == 2, result.output
+        message = " ".join(result.output.split())
+        assert f"{path}: a file, not the" in message and f"as {option}: {path.parent}" in message, message
