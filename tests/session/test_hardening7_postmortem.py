@@ -447,5 +447,6 @@ def test_two_sessions_in_a_folder_keep_their_message_numbers_apart(tmp_path):
     assert "SD101" in first and "train-node-2" not in first
     assert "aa02.jsonl" in second and "SD101" not in second
     assert f"Root causes found: SD101 Speculation capped at one drafted token per round [[msg 1:{flags}]](#msg-1-{flags})" in md
+    assert "\n\n_[msg k:N] is message N of the k-th session listed._\n" in md
     html = render_postmortem(analysis, "html")
     assert f'<a href="#msg-1-{flags}">[msg 1:{flags}]</a>' in html and f'id="msg-1-{flags}"' in html
