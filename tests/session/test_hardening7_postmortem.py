@@ -213,11 +213,11 @@ def test_the_postmortem_says_which_changes_the_rise_in_throughput_followed(tmp_p
     view = postmortem_view(_analyze(tmp_path, m))
     # before: no section said what resolved it; the reader had to find msg 13 and 15 in the timeline
     assert view["resolution"] == [
-        f"Throughput rose from 54.8 to 96.8 tok/s on {GPU} [msg {risen}] after "
+        (f"Throughput rose from 54.8 to 96.8 tok/s on {GPU} [msg {risen}] after "
         "`sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch_eagle3.sh` "
         f"[msg {edit}], relaunching the server with `--speculative-algorithm EAGLE3 --speculative-draft-model-path "
         "/models/kimi-k2.5-eagle3 --speculative-num-steps 3 --speculative-eagle-topk 1 "
-        f"--speculative-num-draft-tokens 4` [msg {relaunch}]."]
+        f"--speculative-num-draft-tokens 4` [msg {relaunch}].")]
     md = render_postmortem(_analyze(tmp_path, m), "md")
     assert f"## Resolution\n\n- Throughput rose from 54.8 to 96.8 tok/s on {GPU} [[msg {risen}]](#msg-{risen})" in md
     assert f'<a id="msg-{edit}"></a>' in md  # the change links to its supporting entry
@@ -233,8 +233,8 @@ def test_a_vllm_relaunch_is_told_by_its_num_speculative_tokens(tmp_path):
                       "\\\"num_speculative_tokens\\\": 3}\" --port 8000 > /var/log/vllm/server.log 2>&1 &'", "")[0]
     _, risen = m.bash(f"{VLLM} 'tail -n 2 /var/log/vllm/server.log'", _vllm_log(2.91, 63.5, 88.2))
     assert postmortem_view(_analyze(tmp_path, m))["resolution"] == [
-        f"Throughput rose from 48.6 to 88.2 tok/s on gpu02 [msg {risen}] after relaunching the server with "
-        f"`\"num_speculative_tokens\": 3` [msg {relaunch}]."]
+        (f"Throughput rose from 48.6 to 88.2 tok/s on gpu02 [msg {risen}] after relaunching the server with "
+        f"`\"num_speculative_tokens\": 3` [msg {relaunch}].")]
 
 
 def test_a_reading_without_a_change_before_it_resolves_nothing(tmp_path):
@@ -367,8 +367,8 @@ def test_reading_the_launch_help_is_not_a_change_the_rise_followed(tmp_path):
     _, risen = m.bash(bench, _bench(96.8, 3.41))
     # before: "...after `~/ml-env/bin/python -m sglang.launch_server --help` [msg 3], `sed -i ...`"
     assert postmortem_view(_analyze(tmp_path, m))["resolution"] == [
-        f"Throughput rose from 54.8 to 96.8 tok/s on {GPU} [msg {risen}] after "
-        f"`sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch.sh` [msg {edit}]."]
+        (f"Throughput rose from 54.8 to 96.8 tok/s on {GPU} [msg {risen}] after "
+        f"`sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch.sh` [msg {edit}].")]
 
 
 def test_a_tie_between_hosts_goes_to_the_gpu_host_the_session_worked_on(tmp_path):
