@@ -310,7 +310,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}")
     if layer_ids is not None and len(layer_ids) != S:
         raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
-    return Sample(path.name, token_ids.long(), chosen, wanted, final_state,
+    return Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted, final_state,
                   loss_mask.reshape(-1).bool(), layer_ids, S, loss_mask_given=given)
 
 
@@ -369,6 +369,24 @@ def _load_torch_sample(path: Path) -> dict:
     return data
 
 
+# Integers a float type holds exactly (2 ** (mantissa bits + 1)): a dump whose tensors were all
+# cast to bfloat16 (`{k: v.bfloat16()}` to halve its size) rounds every token id above 256.
+_EXACT_IDS = {torch.bfloat16: 2 ** 8, torch.float16: 2 ** 11, torch.float32: 2 ** 24}
+
+
+def _exact_ids(path: Path, key: str, ids: Tensor) -> Tensor:
+    """Token ids as int64; ids stored as floats are refused where the type rounded them."""
+    if ids.is_floating_point() and ids.numel():
+        exact = _EXACT_IDS.get(ids.dtype, 2 ** 53)
+        largest = float(ids.abs().max())
+        if largest > exact or not bool((ids == ids.round()).all()):
+            raise DataError(f"{path}: {key} stored as {str(ids.dtype)[6:]}, which holds "
+                            f"integers exactly only up to {exact}; the ids reach {largest:.0f}, "
+                            "so they were rounded (a dtype cast of the whole sample)",
+                            hint=f"save {key} as an integer tensor (int64 or int32)")
+    return ids.long()
+
+
 def _tensor(path: Path, data: dict, key: str) -> Tensor | None:
     """data[key] as a tensor (HF datasets rows hold python lists), None when absent."""
     value = data.get(key)
@@ -408,7 +426,7 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
         raise DataError(f"{path}: hidden_states is {type(layers).__name__}, expected a list of "
                         "[tokens, hidden] tensors, one per captured layer (speculators "
                         "data_*.pt format)")
-    token_ids = _tensor(path, data, "input_ids").reshape(-1).long()
+    token_ids = _exact_ids(path, "input_ids", _tensor(path, data, "input_ids").reshape(-1))
     T = token_ids.shape[0]
     shapes = {tuple(t.shape) for t in layers}
     if len(shapes) != 1 or len(next(iter(shapes))) != 2 or next(iter(shapes))[0] != T:
@@ -428,7 +446,7 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
     missing = {"input_ids", "aux_hidden_state"} - set(data)
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
-    token_ids = _tensor(path, data, "input_ids").reshape(-1).long()
+    token_ids = _exact_ids(path, "input_ids", _tensor(path, data, "input_ids").reshape(-1))
     aux = _tensor(path, data, "aux_hidden_state")
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0

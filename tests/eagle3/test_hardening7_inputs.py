@@ -432,3 +432,25 @@ def test_a_weight_file_passed_for_a_checkpoint_directory(world):
         assert result.exit_code == 2, result.output
         message = " ".join(result.output.split())
         assert f"{path}: a file, not the" in message and f"as {option}: {path.parent}" in message, message
+
+
+def test_token_ids_cast_to_bfloat16_are_refused(world, tmp_path):
+    """A dump "made smaller" by casting every tensor to bfloat16: token ids above 256 are
+    rounded (to steps of 2, 4, ...) and were scored as other tokens. SpecForge-format samples
+    the same way."""
+    root = _copy(world, tmp_path)
+    path = root / "data" / "hs_0.safetensors"
+    sample = load_file(path)
+    ids = sample["token_ids"] * 8 + 1  # ids in a 2048-token vocabulary, odd: not all exact
+    save_file({"token_ids": ids.to(torch.bfloat16), "hidden_states": sample["hidden_states"]}, str(path))
+    torch.save({"input_ids": ids.to(torch.bfloat16), "aux_hidden_state": sample["hidden_states"][:, :3].reshape(1, len(ids), -1)},
+               tmp_path / "data_0.ckpt")
+    from spec_debug.eagle3.data import DataError, read_sample
+
+    for file in (path, tmp_path / "data_0.ckpt"):
+        with pytest.raises(DataError, match=r"(token_ids|input_ids) stored as bfloat16, which holds integers "
+                                            r"exactly only up to 256; the ids reach \d+, so they were rounded"):
+            read_sample(file)
+    # small float ids (within the exact range) are still read
+    save_file({"token_ids": sample["token_ids"].float(), "hidden_states": sample["hidden_states"]}, str(path))
+    assert torch.equal(read_sample(path).token_ids, sample["token_ids"].long())
