@@ -128,7 +128,7 @@ _FILLER_WORDS = 3
 def first_sentence(text: str, limit: int = 70) -> str:
     """A prompt's first sentence that says something, as a phase title."""
     text = " ".join(text.split())
-    while True:  # skip "ok. ", "Thanks! " before the request itself
+    for _ in range(4):  # skip "ok. ", "Thanks! " before the request; bounded for a pasted log of "ok. ok. …"
         cut = min((at for at in (text.find(stop) for stop in (". ", "? ", "! ")) if at > 0), default=-1)
         if cut < 0 or len(text[:cut].split()) >= _FILLER_WORDS:
             break
