@@ -95,6 +95,8 @@ class SSHTarget:
     """ssh_config value, normalized: yes | ask | accept-new | no (also written off/false). `ask` behaves as `yes` here."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
+    connection_attempts: int = 1
+    """ConnectionAttempts: TCP connects tried, one second apart, before the host is unreachable."""
     batch_mode: bool = False
     """BatchMode yes: no prompts for this host (passphrases, one-time codes), as --batch."""
     certificate_files: tuple[str, ...] = ()
@@ -336,6 +338,7 @@ def resolve_target(
         host_key_algorithms=entry.get("hostkeyalgorithms"),
         certificate_files=_certificate_files(entry.get("certificatefile")),
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
+        connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),
     )
 
 

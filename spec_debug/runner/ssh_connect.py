@@ -345,10 +345,33 @@ def _refuse_jump_loop(jump: SSHTarget, reaching: tuple[SSHTarget, ...]) -> None:
             )
 
 
+_CONNECTION_ATTEMPT_PAUSE_S = 1.0  # ssh(1) sleeps 1 s between attempts (sshconnect.c, ssh_connect_direct)
+
+
+def _create_connection_attempts(target: SSHTarget) -> socket.socket:
+    """ConnectionAttempts as ssh(1) makes them: a refused or timed-out connect is tried again
+    a second later, up to that many times (a host rebooting, sshd restarting); the pause is
+    abandonable like the connects. A name that does not resolve is not retried."""
+    for attempt in range(target.connection_attempts):
+        try:
+            return _create_connection(target.hostname, target.port, target.connect_timeout_s)
+        except socket.gaierror:
+            raise
+        except OSError:
+            if attempt == target.connection_attempts - 1 or threading.get_ident() in _ABANDONED:
+                raise
+        pause = threading.Event()
+        with abandonable(pause.set):
+            pause.wait(_CONNECTION_ATTEMPT_PAUSE_S)
+        if threading.get_ident() in _ABANDONED:
+            raise OSError(errno.ECONNABORTED, "abandoned")
+    raise AssertionError("unreachable")
+
+
 def _tcp_connect(target: SSHTarget) -> socket.socket:
     where = f"{target.hostname}:{target.port}"
     try:
-        sock = _create_connection(target.hostname, target.port, target.connect_timeout_s)
+        sock = _create_connection_attempts(target)
     except socket.gaierror as exc:
         raise HostUnreachableError(
             f"{target.alias}: cannot resolve host name {target.hostname!r} ({exc.strerror})",

@@ -405,3 +405,26 @@ def test_host_key_algorithms_with_plus_still_prefer_the_type_known_hosts_has(
     assert ssh_agrees(client, "known-by-ecdsa") == 0
     with SSHTransport.connect("known-by-ecdsa", client.options()) as transport:
         assert transport.connection.transport.get_remote_server_key().get_name() == "ecdsa-sha2-nistp256"
+
+
+def test_connection_attempts_reach_an_sshd_that_comes_back_a_moment_later(
+    client: ClientSetup, sshd_factory: StartServer
+) -> None:
+    """ssh_config(5) ConnectionAttempts: ssh(1) tries again each second; we gave up at the
+    first refused connect (sshd restarting, a host finishing its reboot)."""
+    server = sshd_factory("h7attempts")
+    client.trust(server)
+    client.alias("restarting", server, ConnectionAttempts=4)
+    server.stop()  # its sshd_config keeps the port: the same server comes back on it
+    restarted: list[subprocess.Popen[bytes]] = []
+    later = threading.Timer(1.2, lambda: restarted.append(subprocess.Popen(
+        [SSHD, "-D", "-e", "-f", str(server.config_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)))
+    later.start()
+    try:
+        with SSHTransport.connect("restarting", client.options()) as transport:
+            assert transport.connection.transport.is_authenticated()
+    finally:
+        later.join()
+        for process in restarted:
+            process.kill()
+            process.wait()
