@@ -170,6 +170,8 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
     if not _tie_word_embeddings(cfg):
         return False
     if checkpoint.has("lm_head.weight"):
+        if cfg.format != "eagle":
+            return False  # speculators' format: vLLM reads it and never ties the draft's head
         notes.append("the config sets tie_word_embeddings but the checkpoint has its own "
                      "lm_head.weight (used here): SGLang (llama_eagle3.py) ties the head to "
                      "embed_tokens and drops this lm_head.weight; set tie_word_embeddings "

@@ -148,11 +148,27 @@ def test_tied_config_beside_a_trained_head_warns_that_sglang_drops_it(world, tmp
     """SpecForge drafts for tied targets copy the target's tie_word_embeddings: true but save
     their own lm_head [DV, H]; SGLang ties anyway and its load_weights drops lm_head.weight."""
     root = _copy(world, tmp_path)
-    _edit_config(root, lambda c: c["transformer_layer_config"].update(tie_word_embeddings=True))
+    state = load_file(root / "draft" / "model.safetensors")
+    save_file({name.replace("layers.0.", "midlayer."): tensor for name, tensor in state.items()},
+              str(root / "draft" / "model.safetensors"))
+    speculators = json.loads((root / "draft" / "config.json").read_text())
+    flat = {**speculators["transformer_layer_config"], "architectures": ["LlamaForCausalLMEagle3"],
+            "draft_vocab_size": speculators["draft_vocab_size"], "tie_word_embeddings": True,
+            "eagle_config": {"eagle_aux_hidden_state_layer_ids": speculators[
+                "eagle_aux_hidden_state_layer_ids"]}}
+    flat.pop("rope_parameters")
+    (root / "draft" / "config.json").write_text(json.dumps({**flat, "rope_theta": 10000.0}))
+    (root / "draft" / "config.py").unlink()
     out, reference = _eval(root), _eval(world)
+    assert out["draft"]["format"] == "eagle"
     assert out["counts"] == reference["counts"]  # the stored head is the one measured
     assert any("SGLang" in note and "drops this lm_head.weight" in note
                for note in out["notes"]), out["notes"]
+    # the same flag in speculators' format (vLLM builds the draft, never tied): no note
+    speculators_tied = _copy(world, tmp_path / "speculators")
+    _edit_config(speculators_tied, lambda c: c["transformer_layer_config"].update(
+        tie_word_embeddings=True))
+    assert _eval(speculators_tied)["notes"] == []
 
 
 # -- 2. quantized weights ----------------------------------------------------------------------
