@@ -387,6 +387,15 @@ def _exact_ids(path: Path, key: str, ids: Tensor) -> Tensor:
     return ids.long()
 
 
+def _required(path: Path, data: dict, key: str) -> Tensor:
+    """data[key] as a tensor; a key saved as None (a writer that had nothing to put there)
+    is reported as missing."""
+    value = _tensor(path, data, key)
+    if value is None:
+        raise DataError(f"{path}: {key} is missing (None), found {sorted(map(str, data))}")
+    return value
+
+
 def _tensor(path: Path, data: dict, key: str) -> Tensor | None:
     """data[key] as a tensor (HF datasets rows hold python lists), None when absent."""
     value = data.get(key)
@@ -417,7 +426,7 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                          final: bool) -> Sample:
     layers = data["hidden_states"]
     if isinstance(layers, Tensor):  # stacked by hand: [S, T, Ht], or the hs layout [T, S, Ht]
-        T = int(_tensor(path, data, "input_ids").numel())
+        T = int(_required(path, data, "input_ids").numel())
         token_major = layers.dim() == 3 and layers.shape[0] == T and layers.shape[1] != T
         layers = (list(layers.unbind(1 if token_major else 0)) if layers.dim() == 3
                   else [layers])
@@ -426,7 +435,7 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
         raise DataError(f"{path}: hidden_states is {type(layers).__name__}, expected a list of "
                         "[tokens, hidden] tensors, one per captured layer (speculators "
                         "data_*.pt format)")
-    token_ids = _exact_ids(path, "input_ids", _tensor(path, data, "input_ids").reshape(-1))
+    token_ids = _exact_ids(path, "input_ids", _required(path, data, "input_ids").reshape(-1))
     T = token_ids.shape[0]
     shapes = {tuple(t.shape) for t in layers}
     if len(shapes) != 1 or len(next(iter(shapes))) != 2 or next(iter(shapes))[0] != T:
@@ -443,10 +452,10 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
     data = _load_torch_sample(path)
     if "hidden_states" in data and "aux_hidden_state" not in data and "input_ids" in data:
         return _read_speculators_v1(path, data, slots, final)
-    missing = {"input_ids", "aux_hidden_state"} - set(data)
+    missing = {key for key in ("input_ids", "aux_hidden_state") if data.get(key) is None}
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
-    token_ids = _exact_ids(path, "input_ids", _tensor(path, data, "input_ids").reshape(-1))
+    token_ids = _exact_ids(path, "input_ids", _required(path, data, "input_ids").reshape(-1))
     aux = _tensor(path, data, "aux_hidden_state")
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0

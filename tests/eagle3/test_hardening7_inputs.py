@@ -470,3 +470,17 @@ def test_token_ids_cast_to_bfloat16_are_refused(world, tmp_path):
     # small float ids (within the exact range) are still read
     save_file({"token_ids": sample["token_ids"].float(), "hidden_states": sample["hidden_states"]}, str(path))
     assert torch.equal(read_sample(path).token_ids, sample["token_ids"].long())
+
+
+@pytest.mark.parametrize("states_key", ["aux_hidden_state", "hidden_states"])
+def test_sample_whose_input_ids_were_saved_as_none(world, tmp_path, states_key):
+    """A writer that had no ids to put (`{"input_ids": None, ...}`): an AttributeError
+    ("'NoneType' object has no attribute 'reshape'") reported as a spec-debug bug."""
+    sample = load_file(world / "data" / "hs_0.safetensors")
+    states = sample["hidden_states"]
+    value = states[:, :3].reshape(1, states.shape[0], -1) if states_key == "aux_hidden_state" \
+        else list(states.unbind(1))
+    (tmp_path / "data").mkdir()
+    torch.save({"input_ids": None, states_key: value}, tmp_path / "data" / "data_0.pt")
+    message = _eval_output(world, tmp_path / "data")
+    assert "data_0.pt: input_ids is missing" in message and "unexpected" not in message, message
