@@ -91,7 +91,7 @@ def run(
     var_file: list[Path] = typer.Option([], "--var-file", help="A YAML file of vars. Repeatable; --var wins."),
     out: Path = typer.Option(Path("runs"), "--out", "-o", help="Parent directory of run folders."),
     as_json: bool = typer.Option(False, "--json", help="Print the final run.json to stdout."),
-    ssh_config: Optional[Path] = typer.Option(None, "--ssh-config", "-F", help="ssh_config file (default ~/.ssh/config)."),
+    ssh_config: Optional[Path] = typer.Option(None, "--ssh-config", "-F", help="ssh_config file (default: ~/.ssh/config, then /etc/ssh/ssh_config, as ssh reads them)."),
     accept_new: bool = typer.Option(False, "--accept-new", help="Trust unknown host keys on first connect (like StrictHostKeyChecking=accept-new); changed keys are still refused."),
     batch: bool = typer.Option(False, "--batch", help="Never prompt (encrypted keys fail with a clear error)."),
     connect_timeout: Optional[float] = typer.Option(None, "--connect-timeout", help="Seconds to wait for a host (default: ConnectTimeout from ssh_config, else 15)."),

@@ -105,6 +105,10 @@ def execute_run(
     only: set[str] | None = None
     if retry_failed is not None:
         previous = load_record(retry_failed)
+        if previous.command_line[:2] == ["spec-debug", "demo"]:
+            # The demo's host is built on this machine by `spec-debug demo`; over SSH it is no host.
+            raise UsageError(f"--retry-failed: {retry_failed} is a demo run; its host exists only inside the demo",
+                             hint="run `spec-debug demo` again")
         # "running"/"pending": the controller was killed mid-run (SIGKILL, power), the host never finished.
         only = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted", "running", "pending")}
         if not host and not hosts and inventory is None:

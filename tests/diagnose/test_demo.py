@@ -75,3 +75,15 @@ def test_healthy_demo_is_clean(healthy):
     assert facts["configs"]["layers"]["served"] == facts["configs"]["layers"]["trained"] == [0, 2, 4]
     model = facts["throughput"]["model"]
     assert model["measured_tok_s"] > model["baseline_tok_s"]
+
+
+def test_retry_failed_on_a_demo_run_says_to_run_the_demo_again(broken):
+    # The demo's host exists only inside `spec-debug demo`: a retry over SSH would fail on its name.
+    from typer.testing import CliRunner
+
+    from spec_debug.cli import app
+
+    result = CliRunner().invoke(app, ["run", "perf_regression", "--retry-failed", str(broken.run_dir)])
+    assert result.exit_code == 2
+    assert "is a demo run" in result.output and "spec-debug demo" in result.output
+    assert "Traceback" not in result.output
