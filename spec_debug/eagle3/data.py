@@ -159,6 +159,20 @@ def _layer_ids_from_metadata(metadata: dict | None) -> tuple[int, ...] | None:
         raise DataError(f"layer_ids metadata is not a JSON list of ints ({exc})") from None
 
 
+def _not_a_sample(path: Path, names: list[str]) -> DataError:
+    """A safetensors file without token_ids and hidden_states: most often a checkpoint's
+    weights passed as --data (its tensor list ran to hundreds of names)."""
+    weights = sorted(n for n in names if n.endswith(".weight"))
+    if weights:
+        return DataError(f"{path}: model weights ({len(names)} tensors, e.g. {weights[0]}), not "
+                         "a hidden-state sample",
+                         hint="pass the hidden-state dump as --data; a checkpoint goes to "
+                              "--model (the draft) or --target")
+    found = sorted(names)
+    return DataError(f"{path}: expected token_ids and hidden_states tensors, found "
+                     f"{found[:8]}" + (" ..." if len(found) > 8 else ""))
+
+
 # vLLM/speculators extraction names the ids `token_ids` (hs_connectors transfer.py); dumps
 # written by hand or by other tools often say `input_ids` (SpecForge's name).
 _TOKEN_KEYS = ("token_ids", "input_ids")
@@ -186,8 +200,7 @@ def _describe_file(path: Path, count: int) -> DataInfo:
             raise DataError(exc.message, hint=exc.hint) from None
         token_key = next((k for k in _TOKEN_KEYS if k in header), None)
         if "hidden_states" not in header or token_key is None:
-            found = sorted(k for k in header if k != "__metadata__")
-            raise DataError(f"{path}: expected token_ids and hidden_states tensors, found {found}")
+            raise _not_a_sample(path, [k for k in header if k != "__metadata__"])
         slots, hidden, _ = _state_dims(path, header["hidden_states"]["shape"])
         return DataInfo("speculators", count, slots, hidden,
                         _layer_ids_from_metadata(header.get("__metadata__")), True,
@@ -260,8 +273,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             keys = set(handle.keys())
             token_key = next((k for k in _TOKEN_KEYS if k in keys), None)
             if token_key is None or "hidden_states" not in keys:
-                raise DataError(f"{path}: expected token_ids and hidden_states, found "
-                                f"{sorted(keys)}")
+                raise _not_a_sample(path, list(keys))
             layer_ids = _layer_ids_from_metadata(handle.metadata())
             token_ids = handle.get_tensor(token_key)
             states = handle.get_slice("hidden_states")

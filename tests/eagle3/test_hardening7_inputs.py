@@ -485,3 +485,11 @@ def test_sample_whose_input_ids_were_saved_as_none(world, tmp_path, states_key):
     message = _eval_output(world, tmp_path / "data")
     assert re.search(r"data_0.pt: (input_ids is missing|missing \['input_ids'\])", message), message
     assert "unexpected" not in message
+
+
+def test_a_checkpoint_weight_file_passed_as_data(world):
+    """`--data draft/model.safetensors`: the error listed every tensor name of the model."""
+    message = _eval_output(world, world / "draft" / "model.safetensors")
+    assert re.search(r"model.safetensors: model weights \(\d+ tensors, e.g. [\w.]+\.weight\), not a "
+                     r"hidden-state sample", message), message
+    assert "layers.0.mlp.down_proj.weight" not in message and "goes to --model" in message
