@@ -568,8 +568,9 @@ def _refuse_weights_without_config(path: Path) -> None:
     if has_weight_files(path):
         weights = next(p.name for p in sorted(path.iterdir())
                        if p.name.endswith((".safetensors", ".bin", ".index.json")))
-        raise CheckpointError(f"{path}: the draft's weights ({weights}) without a config.json "
-                              "(a training run's save folder)", hint=hint)
+        raise CheckpointError(f"{path / 'config.json'}: not found; the draft's weights "
+                              f"({weights}) are there without it, as a training run's save "
+                              "folder leaves them", hint=hint)
     saves = sorted((d for d in path.iterdir() if d.is_dir() and has_weight_files(d)
                     and not (d / "config.json").is_file()), key=lambda d: _natural_key(d.name))
     if saves:

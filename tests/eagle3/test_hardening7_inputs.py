@@ -351,8 +351,9 @@ def test_eagle_traineagle3_save_folders_without_config_are_named(world, tmp_path
         assert result.exit_code == 2, result.output
         return " ".join(result.output.split())
 
-    assert re.search(r"state_10: the draft's weights \(pytorch_model.bin\) without a config.json"
-                     r".* hint: put the draft config the run trained with", error(savedir / "state_10"))
+    assert re.search(r"state_10/config.json: not found; the draft's weights \(pytorch_model.bin\) "
+                     r"are there without it.* hint: put the draft config the run trained with",
+                     error(savedir / "state_10"))
     assert "holds training saves with weights but no config below it: state_2, state_10" in error(savedir)
     (savedir / "state_10" / "pytorch_model.bin").unlink()
     assert "a DeepSpeed training checkpoint" in error(savedir / "state_10")
