@@ -262,7 +262,11 @@ def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
 def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
     from safetensors import safe_open
 
-    from spec_debug.eagle3.checkpoint import CheckpointError, fp8_dtypes, read_safetensors_header
+    from spec_debug.eagle3.checkpoint import (
+        CheckpointError,
+        fp8_dtypes,
+        read_safetensors_header,
+    )
 
     try:
         read_safetensors_header(path)  # a clear message for empty, LFS or truncated files

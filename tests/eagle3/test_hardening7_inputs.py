@@ -20,12 +20,15 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("speculators")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from safetensors.torch import load_file, save_file  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+from safetensors.torch import load_file, save_file
+from typer.testing import CliRunner
 
-from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import (  # noqa: E402
-    V, make_targets_informative, save_verifier_and_draft, vllm_style_states,
+from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3.speculators_world import (
+    V,
+    make_targets_informative,
+    save_verifier_and_draft,
+    vllm_style_states,
 )
 
 runner = CliRunner()
