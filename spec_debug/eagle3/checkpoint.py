@@ -278,8 +278,8 @@ def dequantize_fp8(weight: "torch.Tensor", scale: "torch.Tensor", where: str,
                           hint="dequantize the checkpoint to bfloat16 first")
 
 
-# e4m3fn's largest value; weights quantized with a scale fill the range up to it (each tensor,
-# row or block is divided by amax/448), trained float weights of a draft stay far below it.
+# Far below e4m3fn's largest value (448), which weights quantized with a scale reach (each
+# tensor, row or block is divided by amax / 448); a trained draft's float weights stay under it.
 _FP8_FULL_RANGE = 32.0
 
 
