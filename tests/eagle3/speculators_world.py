@@ -141,3 +141,36 @@ def make_targets_informative(model, samples) -> None:
         rows = torch.arange(own.shape[0]) % 3 != 2
         sample.final[1:][rows] = own[rows]
         sample.slots[1:, -1][rows] = own[rows]
+
+
+def save_informative_world(root: Path, *, seed: int, draft_flags: dict[str, Any] | None = None) -> Path:
+    """target/ and draft/ as transformers and speculators save them (the draft's config names
+    target/ as its verifier), and data/ with three samples as vLLM's extraction writes them
+    (bf16 states), whose targets the draft often hits, so a wrong weight or forward shows as a
+    lower accuracy. Returns root."""
+    from safetensors.torch import save_file
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+
+    from spec_debug.eagle3.data import read_sample
+
+    verifier = save_verifier_and_draft(root, draft_flags=draft_flags)
+    (root / "data").mkdir()
+    generator = torch.Generator().manual_seed(seed)
+    paths = [root / "data" / f"hs_{i}.safetensors" for i in range(3)]
+    for i, path in enumerate(paths):
+        ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (14 + i,), generator=generator))
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(path))
+    config = Eagle3SpeculatorConfig.from_pretrained(str(root / "draft"))
+    config.transformer_layer_config._attn_implementation = "eager"
+    reference = Eagle3DraftModel.from_pretrained(str(root / "draft"), config=config).eval()
+    samples = []
+    for path in paths:
+        sample = read_sample(path)
+        sample.slots = sample.slots.float()
+        sample.final = sample.slots[:, -1]  # one tensor, so both views change together
+        samples.append(sample)
+    make_targets_informative(reference, samples)
+    for path, sample in zip(paths, samples):
+        save_file({"token_ids": sample.token_ids,
+                   "hidden_states": sample.slots.to(torch.bfloat16).contiguous()}, str(path))
+    return root

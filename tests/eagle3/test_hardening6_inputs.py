@@ -25,7 +25,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
 from tests.eagle3.speculators_world import (  # noqa: E402
-    V, make_targets_informative, save_verifier_and_draft, vllm_style_states,
+    save_informative_world,
 )
 
 runner = CliRunner()
@@ -35,33 +35,7 @@ runner = CliRunner()
 def spec_world(tmp_path_factory) -> Path:
     """target/ and draft/ as transformers and speculators save them (the draft's config names
     target/ as its verifier, as speculators writes it), data/ as vLLM's extraction writes it."""
-    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
-
-    from spec_debug.eagle3.data import read_sample
-
-    root = tmp_path_factory.mktemp("hardening6")
-    verifier = save_verifier_and_draft(root, draft_flags={"norm_before_residual": True})
-    (root / "data").mkdir()
-    generator = torch.Generator().manual_seed(5)
-    paths = [root / "data" / f"hs_{i}.safetensors" for i in range(3)]
-    for i, path in enumerate(paths):
-        ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (14 + i,), generator=generator))
-        save_file({"token_ids": ids, "hidden_states": hidden}, str(path))
-    # targets the draft often hits, so a wrong forward shows as a lower accuracy
-    config = Eagle3SpeculatorConfig.from_pretrained(str(root / "draft"))
-    config.transformer_layer_config._attn_implementation = "eager"
-    reference = Eagle3DraftModel.from_pretrained(str(root / "draft"), config=config).eval()
-    samples = []
-    for path in paths:
-        sample = read_sample(path)
-        sample.slots = sample.slots.float()
-        sample.final = sample.slots[:, -1]  # one tensor, so both views change together
-        samples.append(sample)
-    make_targets_informative(reference, samples)
-    for path, sample in zip(paths, samples):
-        save_file({"token_ids": sample.token_ids,
-                   "hidden_states": sample.slots.to(torch.bfloat16).contiguous()}, str(path))
-    return root
+    return save_informative_world(tmp_path_factory.mktemp("hardening6"), seed=5, draft_flags={"norm_before_residual": True})
 
 
 def _copy(spec_world: Path, tmp_path: Path) -> Path:
