@@ -23,7 +23,6 @@ Pure functions: the probe ships the file's text, the controller parses it.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import yaml
 

@@ -633,7 +633,7 @@ class TargetCheckpoint:
         """Why a tensor may be absent, for messages: no weights, or shards not copied."""
         if self.tensors.missing_shards:
             unreadable = any(" (" in name for name in self.tensors.missing_shards)
-            return (f" (shards named in the index but not present"
+            return (" (shards named in the index but not present"
                     + (" or not readable" if unreadable else "") + ": "
                     f"{', '.join(self.tensors.missing_shards[:3])}"
                     + (" ..." if len(self.tensors.missing_shards) > 3 else "") + ")")

@@ -47,9 +47,9 @@ def mtp_layers(config: dict[str, Any] | None) -> int | None:
     if not isinstance(config, dict):
         return None
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
-    for where in (config, text):
+    for section in (config, text):
         for key in _MTP_KEYS:
-            value = where.get(key)
+            value = section.get(key)
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 return value
     return None
