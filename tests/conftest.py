@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -15,6 +16,13 @@ import pytest
 # would change what the SSH tests write and offer; ssh(1) semantics of reading it are tested
 # on purpose (tests/ssh/test_system_ssh_config.py), everything else runs without it.
 os.environ.setdefault("SPEC_DEBUG_SYSTEM_SSH_CONFIG", os.devnull + ".absent/ssh_config")
+
+# A suite started in the background of a script (`bash .ci/run &`, nohup) gets SIGINT ignored,
+# every child inherits that, and the Ctrl-C tests would send a signal nobody hears. A handler
+# (unlike SIG_IGN) is reset to the default in exec'd children, so the CLI under test gets its
+# KeyboardInterrupt again, as it would from a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @dataclass
