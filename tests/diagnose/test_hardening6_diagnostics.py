@@ -11,10 +11,7 @@ import os
 import shlex
 import subprocess
 import sys
-import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -24,6 +21,7 @@ from spec_debug.diagnose.serverlog import parse_server_log
 from spec_debug.diagnose.steps import engine_step, launch_step, throughput_step
 from spec_debug.probes import engine_info
 from spec_debug.probes.registry import ProbeContext
+from tests.diagnose.fake_servers import server_process
 
 
 def context(facts: dict, host_facts: dict | None = None) -> ProbeContext:
@@ -211,20 +209,6 @@ def server_venv(tmp_path_factory) -> Path:
     (purelib / "sglang-0.5.4.dist-info" / "METADATA").write_text(
         "Metadata-Version: 2.1\nName: sglang\nVersion: 0.5.4\n")
     return root
-
-
-@contextmanager
-def server_process(argv: list[str], **popen) -> Iterator[dict]:
-    """A real process whose command line is the given server's (it only sleeps), as
-    launch_flags.server_processes reports it."""
-    proc = subprocess.Popen(argv, **popen)
-    try:
-        time.sleep(0.2)
-        raw = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
-        yield {"pid": proc.pid, "ppid": os.getpid(), "argv": [a.decode() for a in raw.split(b"\0") if a]}
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def sglang_server(python: str, *flags: str) -> list[str]:

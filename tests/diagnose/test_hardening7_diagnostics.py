@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -22,6 +18,7 @@ from spec_debug.diagnose.launch import LaunchParseError, parse_launch_command
 from spec_debug.diagnose.steps import launch_step, throughput_step
 from spec_debug.probes import launch_flags
 from spec_debug.probes.registry import ProbeContext
+from tests.diagnose.fake_servers import server_process
 
 DEMO = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
 
@@ -267,17 +264,6 @@ def test_spec_v2_with_a_tree_says_it_runs_spec_v1():
     assert launch_step.check(context(facts)) == []
 
 
-@contextmanager
-def server_process(argv: list[str], **popen) -> Iterator[dict]:
-    """A real process with the server's command line (it only sleeps)."""
-    proc = subprocess.Popen(argv, **popen)
-    try:
-        time.sleep(0.2)
-        raw = Path(f"/proc/{proc.pid}/cmdline").read_bytes()
-        yield {"pid": proc.pid, "ppid": os.getpid(), "argv": [a.decode() for a in raw.split(b"\0") if a]}
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
