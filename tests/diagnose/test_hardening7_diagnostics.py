@@ -264,8 +264,6 @@ def test_spec_v2_with_a_tree_says_it_runs_spec_v1():
     assert launch_step.check(context(facts)) == []
 
 
-
-
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 def test_a_running_servers_environment_and_relative_config_file_are_read(tmp_path, monkeypatch):
     # `cd /srv/llama && SGLANG_ENABLE_SPEC_V2=1 python -m sglang.launch_server --config serve.yaml`
