@@ -112,8 +112,23 @@ class SSHTarget:
         ssh.c, main: `lowercase(host)`, addresses excepted): a hashed entry (HashKnownHosts) is
         the HMAC of that lower-case name, so `--host GPU01` must hash `gpu01` to find it.
         """
-        name = self.host_key_alias or (self.hostname if _is_address(self.hostname) else self.hostname.lower())
+        if self.host_key_alias:
+            # HostKeyAlias is the name as written, never `[alias]:port` (openssh-portable:
+            # sshconnect.c, get_hostfile_hostname_ipaddr): it is how a tunnelled host on
+            # `localhost:2201` keeps its own key; `[gpu01-key]:2201` found nothing ssh(1) wrote.
+            return self.host_key_alias
+        name = self.hostname if _is_address(self.hostname) else self.hostname.lower()
         return name if self.port == DEFAULT_PORT else f"[{name}]:{self.port}"
+
+    @property
+    def known_hosts_portless_name(self) -> str | None:
+        """The name without its port, which ssh(1) also trusts when the `[host]:port` name
+        has no key at all (openssh-portable: sshconnect.c, check_host_key, HOST_NEW: "checking
+        without port identifier"): an sshd on port 2222 of a host known on 22 with the same
+        key. None where there is no port to drop (port 22, or a HostKeyAlias)."""
+        if self.host_key_alias or self.port == DEFAULT_PORT:
+            return None
+        return self.hostname if _is_address(self.hostname) else self.hostname.lower()
 
 
 # The user is everything before the last `@`, as ssh(1) splits it (openssh-portable: ssh.c,

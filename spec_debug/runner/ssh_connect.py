@@ -728,7 +728,10 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     # ssh(1) puts the types known_hosts has for the host first unless HostKeyAlgorithms set a
     # list or a `^` front (openssh-portable: sshconnect2.c, ssh_kex2, use_known_hosts_order).
     if not spec or spec[0] in "+-":
-        offered = preferred_key_types(known_hosts.keys_for(target.known_hosts_name), offered)
+        known = known_hosts.keys_for(target.known_hosts_name)
+        if not known and target.known_hosts_portless_name is not None:
+            known = known_hosts.keys_for(target.known_hosts_portless_name)  # what verify_host_key falls back to
+        offered = preferred_key_types(known, offered)
     security.key_types = offered
     try:
         with abandonable(transport.close):
@@ -790,6 +793,7 @@ def _handshake_on(
         accept_new=accept_new,
         hash_new=target.hash_known_hosts,
         allow_changed=target.strict_host_key_checking == "no",
+        portless_name=target.known_hosts_portless_name,
     )
     auth_options = options.auth_options()
     if warning is not None:

@@ -185,6 +185,7 @@ def verify_host_key(
     accept_new: bool,
     hash_new: bool = False,
     allow_changed: bool = False,
+    portless_name: str | None = None,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
@@ -195,6 +196,8 @@ def verify_host_key(
     keyboard-interactive logins, so only a key can log in (openssh-portable: sshconnect.c,
     check_host_key, HOST_CHANGED: only SSH_STRICT_HOSTKEY_OFF goes on). The changed key is
     not filed: known_hosts keeps the old one, as ssh(1) leaves it.
+    `portless_name` (SSHTarget.known_hosts_portless_name): when nothing is filed under
+    `[host]:port`, the same key filed under the bare host name is trusted, as ssh(1) trusts it.
     """
     if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
         raise HostKeyError(
@@ -202,6 +205,8 @@ def verify_host_key(
             hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
         )
     known = known_hosts.keys_for(known_hosts_name)
+    if not known and portless_name is not None and _known_under(known_hosts, portless_name, server_key):
+        return None
     if not known:
         if accept_new:
             _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
@@ -246,6 +251,13 @@ def verify_host_key(
             f"`ssh-keygen -R '{known_hosts_name}' -f {known_hosts.write_file}` and rerun with --accept-new"
         ),
     )
+
+
+def _known_under(known_hosts: KnownHosts, name: str, server_key: paramiko.PKey) -> bool:
+    """Whether `server_key` is filed under `name` and not revoked there."""
+    if any(key == server_key for key in known_hosts.revoked_for(name)):
+        return False
+    return any(key == server_key for keys in known_hosts.keys_for(name).values() for key in keys)
 
 
 def _append_known_host(path: Path, name: str, key: paramiko.PKey, *, hashed: bool = False) -> None:
