@@ -327,6 +327,10 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True, True
+        if value is None and stripped[:1] == b"{" and _RESPONSES_LIST.search(head) and _RESPONSES_ITEM.search(head):
+            # A Responses API request or response whose first item is longer than the sniff
+            # window (a pasted log): one JSON document, read as one record.
+            return "openai", False, True
         if isinstance(value, list) and value and all(
                 isinstance(v, dict) and (openai_chat.looks_like(v) or openai_chat.looks_like_item(v)) for v in value):
             return "openai", True, True
@@ -406,6 +410,10 @@ _TAR_MAGIC_AT = 257
 ``ustar  ``)."""
 _CLAUDE_PREFIX = re.compile(rb'"type":\s?"(?:user|assistant|system|summary)"')
 _CLAUDE_ENVELOPE = re.compile(rb'"(?:sessionId|parentUuid)":|"message":\s?\{"role":')
+_RESPONSES_LIST = re.compile(rb'"(?:input|output)":\s*\[\s*\{')
+_RESPONSES_ITEM = re.compile(rb'"role":\s*"(?:user|assistant|system|developer)"|"type":\s*"(?:message|function_call|'
+                             rb'function_call_output|reasoning|input_text|output_text)"')
+"""See :func:`openai_chat.is_responses_exchange`."""
 _CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')
 
 

@@ -23,7 +23,42 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function
 
 def looks_like(obj: dict) -> bool:
     role = obj.get("role")
-    return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list)
+    return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
+        or is_responses_exchange(obj)
+
+
+def is_responses_exchange(obj: dict) -> bool:
+    """A Responses API request body (``{model, instructions, input: [...]}``) or response object
+    (``{object: "response", output: [...]}``), saved whole: the items of the conversation are
+    under ``input`` and ``output`` (openai/openai-python ``types/responses/
+    response_create_params.py`` and ``response.py``; the same items as :func:`looks_like_item`)."""
+    if "role" in obj or "payload" in obj or "messages" in obj:
+        return False
+    if obj.get("object") == "response" and isinstance(obj.get("output"), list):
+        return True
+    return any(isinstance(obj.get(key), list) and any(
+        isinstance(v, dict) and (looks_like_item(v) or isinstance(v.get("role"), str) and v["role"] in ROLES)
+        for v in obj[key][:8]) for key in ("input", "output"))
+
+
+def conversation(obj: dict) -> list:
+    """The messages a record holds: a chat request's ``messages``, a Responses API exchange's
+    ``instructions`` (a system message), ``input`` (a string is the prompt) and ``output`` items;
+    else the record is itself one message."""
+    if isinstance(obj.get("messages"), list):
+        return obj["messages"]
+    if not is_responses_exchange(obj):
+        return [obj]
+    found: list = []
+    for key, role in (("instructions", "developer"), ("input", "user")):
+        value = obj.get(key)
+        if isinstance(value, str) and value.strip():
+            found.append({"role": role, "content": value})
+        elif isinstance(value, list):
+            found += value
+    if isinstance(obj.get("output"), list):
+        found += obj["output"]
+    return found
 
 
 def looks_like_item(obj: dict) -> bool:
@@ -40,9 +75,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     items = codex.ResponseItems()
     seq = cursor.seq_base - 1
     for _index, lineno, obj in records:
-        # A JSONL line may itself be a whole conversation ({"messages": [...]}).
-        messages = obj["messages"] if isinstance(obj.get("messages"), list) else [obj]
-        for message in messages:
+        # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
+        # line of fine-tuning data, or a Responses API request or response saved whole.
+        for message in conversation(obj):
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
