@@ -143,8 +143,10 @@ def execute_run(
     except BaseException:
         store.discard_if_empty()
         raise
-    record = run.execute()
     try:
+        # execute() answers a Ctrl-C during the steps itself (an aborted record); it raises one
+        # only after the last record is written, when the reports are what it stops.
+        record = run.execute()
         finish_outputs(record, store.run_dir, junit=junit, console=console)
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
@@ -132,12 +135,12 @@ class Run:
                 self._written_seq = seq
 
     def execute(self) -> RunRecord:
-        self.save(force=True)
-        self.options.reporter.run_started(self.record)
         workers = max(1, min(self.options.forks, len(self.targets)))
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="host")
         futures: dict[Future[None], HostTarget] = {}
         try:
+            self.save(force=True)
+            self.options.reporter.run_started(self.record)
             # Submitted inside the try: a Ctrl-C while they are handed out must still stop them.
             futures.update({pool.submit(self._run_host, t): t for t in self.targets})
             pending = set(futures)
@@ -147,8 +150,17 @@ class Run:
                 if self._dirty:
                     self.save()
         except KeyboardInterrupt as exc:
-            self.interrupt(getattr(exc, "reason", "interrupted (Ctrl-C)"))
-            self._wait_for_hosts_to_stop(set(futures))
+            # The impatient second Ctrl-C (or the CI's SIGTERM after its SIGINT) lands while the
+            # first is being handled: inside kill_tree's grace wait it cut the SIGKILL, so a step
+            # that ignores SIGTERM ran to its end, and the record stayed "running" with no
+            # reports. From here to the last record, further signals only ask for what is
+            # already under way.
+            with _signals_deferred():
+                self.interrupt(getattr(exc, "reason", "interrupted (Ctrl-C)"))
+                self._wait_for_hosts_to_stop(set(futures))
+                pool.shutdown(wait=True)
+                self._finish()
+            return self.record
         except SpecDebugError as exc:
             # The record cannot be written (disk full, folder gone): stop the hosts rather than
             # let them run on unrecorded, then let the CLI say why.
@@ -156,7 +168,11 @@ class Run:
             raise
         finally:
             pool.shutdown(wait=True)
-        self._finish()
+        with _signals_deferred() as caught:
+            self._finish()  # a Ctrl-C now must not cut the final record short
+        if caught:
+            # Every step ran and the record is whole: the reports are what the signal stops.
+            raise KeyboardInterrupt(caught[0])
         return self.record
 
     def _wait_for_hosts_to_stop(self, pending: set[Future[None]]) -> None:
@@ -514,6 +530,29 @@ class Run:
         if not self.options.redact:
             return value
         return mask_values(redact_value(value), self._secrets)
+
+
+_DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[list[int]]:
+    """Hold SIGINT, SIGTERM and SIGHUP while a bounded piece of work ends (killing the steps,
+    writing the last record): the body runs whole; the list names the signals that came.
+    Handlers can only be set from the main thread; elsewhere (a library caller's worker)
+    the body runs unshielded, as before."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = {}
+    try:
+        for signum in _DEFERRED_SIGNALS:
+            previous[signum] = signal.signal(signum, lambda signum, frame: caught.append(signum))
+        yield caught
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
 def _safe_name(name: str) -> str:
