@@ -85,3 +85,38 @@ def test_responses_exchanges_one_a_line_and_one_longer_than_the_sniff_window(tmp
         events, _ = _events(big)
         assert [(e.kind, e.call_id) for e in events if e.call_id] == [
             ("tool_result", "call_log"), ("tool_call", "call_k2Xb"), ("tool_result", "call_k2Xb")], indent
+
+
+# -- OpenAI chat: a log of the requests an agent loop sent -------------------------------------
+
+
+def test_a_log_of_requests_that_each_resend_the_history_reads_each_message_once():
+    """An agent loop that logs each chat-completions request body it sends, one a line: the API is
+    stateless, so every request carries the whole history again. Before: the first command
+    appeared twice and the prompt three times (a command run once, read three times, is a loop)."""
+    path = DATA / "chat_requests.jsonl"
+    events, _ = _events(path)
+    assert [(e.seq, e.block, e.kind, e.call_id) for e in events] == [
+        (0, 0, "system", None), (1, 0, "prompt", None),
+        (2, 0, "tool_call", "call_Vx1"), (3, 0, "tool_result", "call_Vx1"),
+        (4, 0, "text", None), (4, 1, "tool_call", "call_Vx2"), (5, 0, "tool_result", "call_Vx2")]
+    a = analyze_path(path)
+    assert [(c.seq, c.command, c.exit_code) for c in a.commands] == [
+        (2, "ssh gpu01 'curl -s localhost:30000/get_server_info'", 7),
+        (4, "ssh gpu01 'journalctl -u sglang -n 2 --no-pager'", None)]
+    assert len(a.prompts) == 1
+
+
+def test_fine_tuning_lines_that_share_a_system_prompt_stay_whole(tmp_path):
+    """Fine-tuning data: one conversation a line, each with the same system message (OpenAI
+    fine-tuning guide, chat format). No line's conversation is the head of the next, so none is
+    cut."""
+    system = {"role": "system", "content": "You are a GPU fleet assistant."}
+    lines = [{"messages": [system, {"role": "user", "content": f"is gpu0{n} up?"},
+                           {"role": "assistant", "content": f"gpu0{n} is up."}]} for n in (1, 2)]
+    path = tmp_path / "train.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    events, _ = _events(path)
+    assert [(e.seq, e.kind, e.text) for e in events] == [
+        (0, "system", "You are a GPU fleet assistant."), (1, "prompt", "is gpu01 up?"), (2, "text", "gpu01 is up."),
+        (3, "system", "You are a GPU fleet assistant."), (4, "prompt", "is gpu02 up?"), (5, "text", "gpu02 is up.")]

@@ -41,14 +41,14 @@ def is_responses_exchange(obj: dict) -> bool:
         for v in obj[key][:8]) for key in ("input", "output"))
 
 
-def conversation(obj: dict) -> list:
-    """The messages a record holds: a chat request's ``messages``, a Responses API exchange's
-    ``instructions`` (a system message), ``input`` (a string is the prompt) and ``output`` items;
-    else the record is itself one message."""
+def conversation(obj: dict) -> list | None:
+    """The messages of a record that holds a whole conversation: a chat request's ``messages``,
+    a Responses API exchange's ``instructions`` (a system message), ``input`` (a string is the
+    prompt) and ``output`` items; None when the record is itself one message."""
     if isinstance(obj.get("messages"), list):
         return obj["messages"]
     if not is_responses_exchange(obj):
-        return [obj]
+        return None
     found: list = []
     for key, role in (("instructions", "developer"), ("input", "user")):
         value = obj.get(key)
@@ -56,8 +56,11 @@ def conversation(obj: dict) -> list:
             found.append({"role": role, "content": value})
         elif isinstance(value, list):
             found += value
-    if isinstance(obj.get("output"), list):
-        found += obj["output"]
+    output = obj.get("output")
+    if isinstance(output, list):
+        found += output
+    elif isinstance(output, dict) and isinstance(output.get("role"), str):
+        found.append(output)  # one reply message logged beside the request
     return found
 
 
@@ -74,10 +77,23 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     seq = cursor.seq_base - 1
+    previous: list | None = None
     for _index, lineno, obj in records:
         # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
         # line of fine-tuning data, or a Responses API request or response saved whole.
-        for message in conversation(obj):
+        messages = conversation(obj)
+        start = 0
+        if messages is None:
+            messages, previous = [obj], None
+        else:
+            if previous is not None and len(previous) <= len(messages) and messages[:len(previous)] == previous:
+                # A log of the requests an agent loop sent: each one resends the whole history
+                # (chat completions and Responses ``input`` are stateless), so the conversation
+                # of the line before is this one's head. Read once, a command run once is not
+                # repeated (three copies would read as a loop of it).
+                start = len(previous)
+            previous = messages
+        for message in messages[start:]:
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
