@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import yaml
@@ -83,6 +83,9 @@ class LaunchConfig:
     """Every `--flag` as written, canonicalised to dashes; value True for bare switches."""
     env: dict[str, str] = field(default_factory=dict)
     """`VAR=value` assignments that preceded the command (e.g. SGLANG_ENABLE_SPEC_V2)."""
+    ambiguous_from: dict[str, str] = field(default_factory=dict)
+    """SGLang abbreviations read as older releases read them, by the first release that
+    refuses them as ambiguous (`speculative-draft` -> 0.5.2)."""
 
     @property
     def speculative(self) -> bool:
@@ -284,11 +287,11 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
         if tok in _SGLANG_MODULES or base in ("launch_server.py", _SPECFORGE_BENCH):
             return "sglang", i + 1
-        if base in ("sglang", "sglang.exe") and nxt == "serve":
+        if (base in ("sglang", "sglang.exe") or tok == _SGLANG_CLI) and nxt == "serve":
             return "sglang", i + 2
         if tok in ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server"):
             return "vllm", i + 1
-        if base in ("vllm", "vllm.exe") and nxt == "serve":
+        if (base in ("vllm", "vllm.exe") or tok == _VLLM_CLI) and nxt == "serve":
             return "vllm", i + 2
     for i, tok in enumerate(argv):
         # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
@@ -306,6 +309,11 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
 # flags: its parser is SGLang's ServerArgs.add_cli_args plus --router-* flags
 # (sgl-project/sglang sgl-router/py_src/sglang_router/launch_server.py).
 _SGLANG_MODULES = ("sglang.launch_server", "sglang.launch_server.py", "sglang_router.launch_server")
+# The modules behind the `vllm` and `sglang` console scripts (vllm-project/vllm pyproject.toml
+# `vllm = "vllm.entrypoints.cli.main:main"`; sgl-project/sglang python/pyproject.toml
+# `sglang = "sglang.cli.main:main"`): scripts that pin a venv's interpreter start the server as
+# `"$PYTHON_BIN" -m vllm.entrypoints.cli.main serve MODEL ...`.
+_VLLM_CLI, _SGLANG_CLI = "vllm.entrypoints.cli.main", "sglang.cli.main"
 
 
 def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
@@ -560,28 +568,46 @@ def _refuse_underscore_flags(args: list[str]) -> None:
 # `add_cli_args`): an abbreviation is only valid when one option string starts with it.
 _SGLANG_OTHER_OPTIONS = ("speculative-draft-model-revision", "speculative-accept-threshold-single",
                          "speculative-accept-threshold-acc", "speculative-token-map")
+# Option strings added in a later release than the flags they share a prefix with (the PyPI
+# wheels' server_args.py): up to 0.5.2rc2 `--speculative-draft-model-path` was the only
+# `--speculative-draft*` option, so the `--speculative-draft X` of SGLang's own EAGLE commands
+# (SafeAILab/EAGLE PR #173, sgl-project/sglang PR #4716) abbreviated it; 0.5.2 added the alias
+# `--speculative-draft-model` and `--speculative-draft-model-revision`, after which argparse
+# exits with "ambiguous option" (sgl-project/sglang PR #10161 fixed SGLang's CI for it).
+_SGLANG_OPTION_SINCE = {"speculative-draft-model": "0.5.2", "speculative-draft-model-revision": "0.5.2"}
 
 
-def _refuse_ambiguous_abbreviations(flags: dict[str, Any]) -> None:
+def _ambiguous_abbreviations(flags: dict[str, Any]) -> dict[str, str]:
     """SGLang's parser is argparse with allow_abbrev left on (python/sglang/launch_server.py
     builds `argparse.ArgumentParser()`): `--speculative-num-st 3` is --speculative-num-steps, but a
     prefix of two option strings (`--speculative-num 3`) is an error ("ambiguous option: ...
-    could match ..."; CPython Lib/argparse.py `_parse_optional`), and the server never starts."""
+    could match ..."; CPython Lib/argparse.py `_parse_optional`, also for two aliases of one
+    flag), and the server never starts. Raises for a prefix that every release refuses; returns
+    {abbreviation: first release that refuses it} for one that older releases read as a flag
+    (a server running with it is older, so the command is still read as they read it)."""
     options = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases} | set(_SGLANG_OTHER_OPTIONS)
+    late: dict[str, str] = {}
     for name in flags:
         if name in options:
             continue
         matches = sorted(option for option in options if option.startswith(name))
-        if len(matches) > 1:
-            raise LaunchParseError(
-                f"sglang: --{name} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
-                "(argparse exits with 'ambiguous option', the server does not start)",
-                hint=f"write the full flag, e.g. --{matches[0]}")
+        if len(matches) < 2:
+            continue
+        older = [m for m in matches if m not in _SGLANG_OPTION_SINCE]
+        if len(older) == 1:
+            late[name] = min((_SGLANG_OPTION_SINCE[m] for m in matches if m in _SGLANG_OPTION_SINCE),
+                             key=_version_key)
+            continue
+        raise LaunchParseError(
+            f"sglang: --{name} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
+            "(argparse exits with 'ambiguous option', the server does not start)",
+            hint=f"write the full flag, e.g. --{matches[0]}")
+    return late
 
 
 def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, str]) -> LaunchConfig:
     a = _SGLANG_ALIASES
-    _refuse_ambiguous_abbreviations(flags)
+    ambiguous_from = _ambiguous_abbreviations(flags)
     algorithm = _str_flag(flags, a["speculative-algorithm"])
     return LaunchConfig(
         engine="sglang",
@@ -599,6 +625,7 @@ def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, 
         attention_backend=_str_flag(flags, a["attention-backend"]),
         flags=flags,
         env=env,
+        ambiguous_from=ambiguous_from,
     )
 
 
@@ -858,7 +885,37 @@ def tree_capacity(num_steps: int, topk: int) -> int:
 def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                    engine_version: str | None = None) -> EffectiveSpec:
     """What the server runs with. `engine_version` (None = newest) selects SGLang's
-    version-dependent rules: the auto-chosen defaults and the page-size backends."""
+    version-dependent rules: the auto-chosen defaults, the page-size backends, and which
+    abbreviated flags it still accepts."""
+    eff = _effective_rules(cfg, target_architecture, engine_version)
+    refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
+               if _release_at_least(engine_version, since)]
+    return replace(eff, problems=refused + eff.problems) if refused else eff
+
+
+def _ambiguous_problem(name: str, since: str) -> str:
+    options = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases} | set(_SGLANG_OTHER_OPTIONS)
+    matches = ", ".join("--" + m for m in sorted(o for o in options if o.startswith(name)))
+    return (f"--{name} is ambiguous from SGLang {since} on (it could match {matches}): argparse exits with "
+            f"'ambiguous option' and the server does not start; releases before {since} read it as "
+            f"--{next(m for m in sorted(options) if m.startswith(name) and m not in _SGLANG_OPTION_SINCE)} "
+            f"(write that flag in full)")
+
+
+def _release_at_least(version: str | None, boundary: str) -> bool:
+    """`_version_at_least`, but a pre-release of the boundary (0.5.2rc2) comes before it: the
+    release candidates of 0.5.2 still had one `--speculative-draft*` option."""
+    if version is not None and re.search(r"\d(rc|a|b|\.?dev)\d*", version.lower()):
+        try:
+            if parse_version(version) == parse_version(boundary):
+                return False
+        except ValueError:
+            pass
+    return _version_at_least(version, boundary)
+
+
+def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
+                     engine_version: str | None) -> EffectiveSpec:
     if cfg.engine == "vllm":
         if cfg.num_steps is None:
             problems = []

@@ -25,6 +25,10 @@ _SERVER_MARKERS = ("sglang.launch_server", "sglang_router.launch_server", "vllm.
                    "vllm.entrypoints.api_server")
 
 
+# `python -m vllm.entrypoints.cli.main serve MODEL`: the module behind the `vllm` console script
+# (and `sglang.cli.main` behind `sglang`), run with a venv's interpreter by launch scripts.
+_CLI_MODULES = ("vllm.entrypoints.cli.main", "sglang.cli.main")
+
 _ENGINE_ENV_PREFIXES = ("SGLANG_", "SGL_", "VLLM_")
 
 
@@ -32,7 +36,7 @@ def is_server_argv(argv: list[str]) -> bool:
     for i, tok in enumerate(argv):
         base = tok.rsplit("/", 1)[-1]
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
-        if tok in _SERVER_MARKERS or (base in ("sglang", "vllm") and nxt == "serve"):
+        if tok in _SERVER_MARKERS or ((base in ("sglang", "vllm") or tok in _CLI_MODULES) and nxt == "serve"):
             return True
     return False
 

@@ -1,0 +1,111 @@
+"""Hardening 8: launch commands as they run on real hosts (abbreviations older SGLang releases
+accepted, the engines' CLI modules started with a venv's interpreter).
+
+Each test is a user story spec-debug got wrong before; the source of every input is cited.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from spec_debug.diagnose.launch import effective_spec, parse_launch_command
+from spec_debug.diagnose.steps import launch_step
+from spec_debug.probes import launch_flags
+from spec_debug.probes.registry import ProbeContext
+from tests.diagnose.fake_servers import server_process
+
+
+def context(facts: dict, host_facts: dict | None = None) -> ProbeContext:
+    return ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts,
+                        host_facts={**(host_facts or {}), **facts})
+
+
+def codes(findings) -> list[tuple[str, str]]:
+    return [(f.code, f.severity) for f in findings]
+
+
+# ---------------------------------------------------------------------------------------------
+# `--speculative-draft X`: SGLang's own EAGLE commands abbreviate the draft flag. Releases up to
+# 0.5.2rc2 had one `--speculative-draft*` option and read it; 0.5.2 added --speculative-draft-model
+# and --speculative-draft-model-revision, and argparse refuses it as ambiguous from then on
+# (sgl-project/sglang PR #10161). A server running with it is older, and must be audited.
+# ---------------------------------------------------------------------------------------------
+# sgl-project/sglang PR #4716 ("Fix EAGLE3 for llama3.3 70b"), the command tested on H100 TP8
+SGLANG_PR4716 = """python3 -m sglang.launch_server --model meta-llama/Llama-3.3-70B-Instruct --speculative-algo EAGLE3 \\
+    --speculative-draft /sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B --speculative-num-steps 8 \\
+    --speculative-eagle-topk 8 --speculative-num-draft-tokens 64 \\
+    --cuda-graph-max-bs 1 --dtype float16 --port 30000 --tp 8"""
+# SafeAILab/EAGLE PR #173 (SGLang's EAGLE numbers in the EAGLE README)
+SGLANG_EAGLE_PR173 = ("python3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf  --speculative-algo EAGLE "
+                      "--speculative-draft lmzheng/sglang-EAGLE-llama2-chat-7B --speculative-num-steps 5 "
+                      "--speculative-eagle-topk 8 --speculative-num-draft-tokens 64 --mem-fraction 0.7")
+
+
+def test_an_abbreviation_older_sglang_accepted_is_read_as_it_read_it():
+    cfg = parse_launch_command(SGLANG_PR4716)
+    assert (cfg.draft_model, cfg.algorithm, cfg.tp) == ("/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B", "EAGLE3", 8)
+    assert (cfg.num_steps, cfg.topk, cfg.num_draft_tokens) == (8, 8, 64)
+    assert parse_launch_command(SGLANG_EAGLE_PR173).draft_model == "lmzheng/sglang-EAGLE-llama2-chat-7B"
+    # the releases that had one --speculative-draft* option start with it, rc's of 0.5.2 included
+    for version in ("0.4.4.post1", "0.5.1.post3", "0.5.2rc2"):
+        assert effective_spec(cfg, engine_version=version).problems == [], version
+    # 0.5.2 and later (and an unknown version, judged as the newest) refuse it
+    for version in ("0.5.2", "0.5.3", None):
+        [problem] = effective_spec(cfg, engine_version=version).problems
+        assert "--speculative-draft is ambiguous from SGLang 0.5.2 on" in problem
+        assert "--speculative-draft-model-revision" in problem and "read it as --speculative-draft-model-path" in problem
+
+
+def test_a_running_old_server_with_the_abbreviation_gets_its_launch_audit():
+    draft = {"architectures": ["LlamaForCausalLMEagle"], "torch_dtype": "float16"}  # an EAGLE-1 draft
+    facts = launch_step.parse({"source": "/proc/4242/cmdline", "cmdline": SGLANG_PR4716, "models": {
+        "/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B": {"found": True, "path": "/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B",
+                                                        "config": draft}}})
+    assert facts["launch"]["found"] and facts["resolved_draft_model"] == "/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B"
+    old = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": "0.4.4.post1"}}))
+    # the audit runs: EAGLE3 served with an EAGLE checkpoint (before: SD004 "could not be read")
+    assert codes(old) == [("SD103", "error")]
+    new = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": "0.5.4"}}))
+    assert codes(new) == [("SD102", "warning"), ("SD103", "error")]
+    assert "ambiguous from SGLang 0.5.2" in new[0].evidence[0]
+
+
+def test_a_prefix_that_every_release_refuses_is_still_refused():
+    ambiguous = SGLANG_PR4716.replace("--speculative-num-steps 8", "--speculative-num 8").replace(
+        " --speculative-num-draft-tokens 64", "")
+    facts = launch_step.parse({"source": "var", "cmdline": ambiguous, "models": {}})
+    [line] = launch_step.check(context(facts))
+    assert line.code == "SD004" and "--speculative-num-draft-tokens, --speculative-num-steps" in line.evidence[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# `"$PYTHON_BIN" -m vllm.entrypoints.cli.main serve MODEL ...`: the module behind the `vllm`
+# console script (vllm-project/vllm pyproject.toml `vllm = "vllm.entrypoints.cli.main:main"`),
+# how launch scripts that pin a venv's interpreter start the server.
+# ---------------------------------------------------------------------------------------------
+EAGLE3_SPEC = {"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 1}
+
+
+def test_the_vllm_cli_module_is_a_vllm_serve_command():
+    cfg = parse_launch_command("/opt/venv/bin/python -m vllm.entrypoints.cli.main serve meta-llama/Llama-3.1-8B-Instruct "
+                               f"--host 127.0.0.1 --port 8000 --speculative-config '{json.dumps(EAGLE3_SPEC)}'")
+    assert (cfg.engine, cfg.target_model, cfg.algorithm, cfg.num_steps) == (
+        "vllm", "meta-llama/Llama-3.1-8B-Instruct", "EAGLE3", 1)
+    # sgl-project/sglang python/pyproject.toml `sglang = "sglang.cli.main:main"`: `sglang serve`
+    sg = parse_launch_command("python -m sglang.cli.main serve --model-path Qwen/Qwen3-8B --speculative-algorithm EAGLE3 "
+                              "--speculative-draft-model-path Tengyunw/qwen3_8b_eagle3 --speculative-num-steps 3 "
+                              "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")
+    assert (sg.engine, sg.target_model, sg.num_steps) == ("sglang", "Qwen/Qwen3-8B", 3)
+
+
+def test_the_probe_finds_a_server_started_as_the_vllm_cli_module():
+    argv = [sys.executable, "-c", "import time; time.sleep(60)", "-m", "vllm.entrypoints.cli.main", "serve",
+            "meta-llama/Llama-3.1-8B-Instruct", "--speculative-config", json.dumps(EAGLE3_SPEC)]
+    with server_process(argv) as process:
+        found = launch_flags.server_processes()
+        assert process["pid"] in [p["pid"] for p in found]
+        chosen = launch_flags.choose_server([p for p in found if p["pid"] == process["pid"]])
+    facts = launch_step.parse({"source": f"/proc/{chosen['pid']}/cmdline", "argv": chosen["argv"], "models": {}})
+    assert facts["launch"]["engine"] == "vllm" and facts["launch"]["num_steps"] == 1
+    assert codes(launch_step.check(context(facts))) == [("SD101", "warning")]
