@@ -1,4 +1,4 @@
-"""SFTP file copies over the host's one SSH connection.
+"""SFTP file copies over the host's one SSH connection, or shell commands where sshd has no SFTP.
 
 A single SFTP channel is opened on first use and kept (it holds one of sshd's MaxSessions
 slots; `release_idle` gives it back when sshd refuses a command channel). Downloads raise the
@@ -7,12 +7,19 @@ fetch step fails alone. Whatever else the host refuses while the connection stay
 SFTP subsystem, a ForceCommand, a read-only or full disk on upload) is a RemoteFileError:
 one step fails (SD003), the host carries on. Only a broken connection raises
 ConnectionLostError and fails the host.
+
+A host whose sshd refuses the SFTP subsystem outright (no `Subsystem sftp` line: hardened
+images remove it; or one naming a program that is not installed: Alpine's openssh-server
+without openssh-sftp-server) still runs commands, so files go over `cat` on exec channels
+instead, as `scp -O` does against such hosts (_ShellCopies). An SFTP server that answers
+but fails (a ForceCommand, a read-only server) is not second-guessed.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import shlex
 import shutil
 import stat
 import threading
@@ -20,7 +27,7 @@ import time
 import uuid
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 import paramiko
 
@@ -82,12 +89,17 @@ class RemoteFiles:
         self._interrupted = threading.Event()
         self.home: str | None = None
         """The login directory as the shell sees it, once known (see sftp_path)."""
+        self._shell_copies: _ShellCopies | None = None
+        """Set once sshd refused SFTP itself: copies then go over shell commands."""
 
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
         target = sftp_path(remote_path, self.home)
         with self._lock, self._errors(remote_path, upload=True):
             client = self._sftp()
+            if client is None:
+                self._shell().put(local_path, target, remote_path)
+                return
             parent = os.path.dirname(target)
             if parent:
                 self._makedirs(client, parent)
@@ -118,6 +130,9 @@ class RemoteFiles:
         (the connection dropped) leaves no truncated artifact behind."""
         with self._lock, self._errors(remote_path):
             client = self._sftp()
+            if client is None:
+                self._shell().get(sftp_path(remote_path, self.home), local_path, remote_path)
+                return
             size = client.stat(sftp_path(remote_path, self.home)).st_size or 0
             with client.open(sftp_path(remote_path, self.home), "rb") as remote:
                 _quiet_prefetch_thread(remote)
@@ -133,8 +148,11 @@ class RemoteFiles:
 
     def exists(self, remote_path: str) -> bool:
         with self._lock, self._errors(remote_path):
+            client = self._sftp()
+            if client is None:
+                return self._shell().exists(sftp_path(remote_path, self.home), remote_path)
             try:
-                self._sftp().stat(sftp_path(remote_path, self.home))
+                client.stat(sftp_path(remote_path, self.home))
             except FileNotFoundError:
                 return False
             return True
@@ -154,8 +172,11 @@ class RemoteFiles:
         """
         self._interrupted.set()
         client = self._client
-        if client is not None:
-            threading.Thread(target=close_channel, args=(client.get_channel(),), name="sftp-interrupt", daemon=True).start()
+        if self._shell_copies is not None:
+            self._shell_copies.interrupted = True
+        channel = client.get_channel() if client is not None else self._shell_copies.channel if self._shell_copies else None
+        if channel is not None:
+            threading.Thread(target=close_channel, args=(channel,), name="sftp-interrupt", daemon=True).start()
 
     def release_idle(self) -> bool:
         """Close the SFTP channel if no copy is using it, freeing its server session slot.
@@ -184,9 +205,16 @@ class RemoteFiles:
             self._slot.__exit__(None, None, None)
             self._slot = None
 
-    def _sftp(self) -> paramiko.SFTPClient:
+    def _shell(self) -> "_ShellCopies":
+        assert self._shell_copies is not None
+        return self._shell_copies
+
+    def _sftp(self) -> paramiko.SFTPClient | None:
+        """The SFTP client, or None where the host has no SFTP and copies go over _shell()."""
         if self._interrupted.is_set():
             raise RemoteFileError(f"{self._host}: file copy not started: the run was interrupted")
+        if self._shell_copies is not None:
+            return None
         if self._client is not None and self._client.get_channel().closed:
             # The server closed our idle SFTP channel between copies: sshd's ChannelTimeout
             # (OpenSSH 9.2+, `ChannelTimeout session:subsystem:sftp=5m`, sshd_config(5)) ends a
@@ -199,13 +227,16 @@ class RemoteFiles:
             slot = self._session_slot()
             slot.__enter__()
             channel: paramiko.Channel | None = None
+            stage = "open"
             try:
                 # What paramiko's SFTPClient.from_transport does, with our channel opener.
                 channel = self._open_channel()
                 # paramiko waits for the server's SFTP version without limit; a subsystem that
                 # never answers (a ForceCommand reading stdin) would hang the run.
                 channel.settimeout(self._start_timeout_s)
+                stage = "subsystem"
                 channel.invoke_subsystem("sftp")
+                stage = "version"
                 self._client = paramiko.SFTPClient(channel)
                 # Then no limit per transfer, only on silence: a home on a hung NFS mount.
                 channel.settimeout(_STALL_S)
@@ -216,10 +247,14 @@ class RemoteFiles:
                 raise
             except _SFTP_FAILURES as exc:
                 slot.__exit__(None, None, None)
+                no_sftp = _sftp_refused(channel, stage) if channel is not None else None
                 if channel is not None:
                     close_channel(channel)
                 if not self._alive():
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while starting SFTP") from None
+                if no_sftp is not None and not self._interrupted.is_set():
+                    self._shell_copies = _ShellCopies(self._host, no_sftp, self._session_slot, self._open_channel, self._alive)
+                    return None
                 reason = f"no answer within {self._start_timeout_s:g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
                 raise RemoteFileError(
                     f"{self._host}: the host offers no working SFTP ({reason})",
@@ -265,6 +300,8 @@ class RemoteFiles:
         except (ConnectionLostError, UsageError, RemoteFileError):
             raise
         except _SFTP_FAILURES as exc:
+            if self._shell_copies is not None and isinstance(exc, OSError) and exc.filename is not None:
+                raise  # a shell copy's refusal of this one file (FileNotFoundError...), named already
             if self._interrupted.is_set():
                 self._drop()
                 raise RemoteFileError(f"{self._host}: copy of {remote_path} stopped: the run was interrupted") from None
@@ -322,3 +359,148 @@ def _quiet_prefetch_thread(remote: paramiko.SFTPFile) -> None:
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+# 127: the shell found no such program (POSIX sh, "Exit Status for Commands"). sshd runs an
+# external subsystem as `$SHELL -c PROGRAM` (openssh-portable: session.c, do_child).
+_COMMAND_NOT_FOUND = 127
+# How long a subsystem that ended gets to deliver its exit status after its output's EOF.
+_EXIT_STATUS_WAIT_S = 1.0
+
+
+def _sftp_refused(channel: paramiko.Channel, stage: str) -> str | None:
+    """Why the host has no SFTP at all, or None when SFTP started and then failed.
+
+    sshd answers a `subsystem` request it has no `Subsystem` line for with a failure, which
+    paramiko reports as "Channel closed." from invoke_subsystem (openssh-portable: session.c,
+    session_subsystem_req; paramiko/channel.py, _request_failed). A Subsystem line that names a
+    program not installed ends at once with status 127 before any SFTP version.
+    """
+    if stage == "subsystem":
+        return "sshd refuses the sftp subsystem (no `Subsystem sftp` line in its sshd_config)"
+    if stage == "version" and channel.status_event.wait(_EXIT_STATUS_WAIT_S) and channel.exit_status == _COMMAND_NOT_FOUND:
+        return "the sftp-server program sshd_config names is not installed"
+    return None
+
+
+# The copies, in POSIX sh run as `sh -c SCRIPT sh ARG...`: one line of single-quoted words,
+# which every login shell (bash, zsh, fish, csh) passes on unchanged. An upload goes to a
+# temporary name beside the target and is renamed over it, as the SFTP upload does; a
+# download reports a missing, unreadable or folder source by an exit code of its own.
+_PUT_SCRIPT = (
+    'p="$1.part-$2"; mkdir -p -- "$(dirname -- "$1")" && cat > "$p" && mv -f -- "$p" "$1" && exit 0; '
+    'r=$?; rm -f -- "$p"; exit $r'
+)
+_GET_SCRIPT = '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; exec cat -- "$1"'
+_EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
+# _GET_SCRIPT's exit codes, as the errno each stands for (SFTP copies raise the same types).
+_GET_REFUSALS = {2: FileNotFoundError, 13: PermissionError, 21: IsADirectoryError}
+_CHUNK = 32 * 1024
+
+
+class _ShellCopies:
+    """File copies as `cat` on exec channels, for a host whose sshd offers no SFTP."""
+
+    def __init__(
+        self,
+        host: str,
+        no_sftp: str,
+        session_slot: Callable[[], AbstractContextManager[None]],
+        open_channel: Callable[[], paramiko.Channel],
+        alive: Callable[[], bool],
+    ) -> None:
+        self._host = host
+        self.no_sftp = no_sftp
+        """Why SFTP is not used (shown with every failed copy)."""
+        self._session_slot = session_slot
+        self._open_channel = open_channel
+        self._alive = alive
+        self.channel: paramiko.Channel | None = None
+        """The channel of the copy in progress (closed by RemoteFiles.interrupt)."""
+        self.interrupted = False
+
+    def put(self, local_path: Path, target: str, remote_path: str) -> None:
+        code, said = self._run(_PUT_SCRIPT, target, uuid.uuid4().hex[:8], send=local_path, what=remote_path)
+        if code != 0:
+            raise RemoteFileError(
+                f"{self._host}: cannot upload to {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})",
+                hint="the login user must be able to write there (a read-only or full home?)",
+            )
+
+    def get(self, source: str, local_path: Path, remote_path: str) -> None:
+        local_path.parent.mkdir(parents=True, exist_ok=True)
+        partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
+        try:
+            with open(partial, "wb") as local:
+                code, said = self._run(_GET_SCRIPT, source, receive=local, what=remote_path)
+            if code in _GET_REFUSALS:
+                refusal = _GET_REFUSALS[code]
+                raise refusal(code, f"{self._host}:{remote_path}: {os.strerror(code)}", remote_path)
+            if code != 0:
+                raise RemoteFileError(f"{self._host}: cannot download {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})")
+            os.replace(partial, local_path)
+        finally:
+            partial.unlink(missing_ok=True)
+
+    def exists(self, source: str, remote_path: str) -> bool:
+        code, said = self._run(_EXISTS_SCRIPT, source, what=remote_path)
+        if code not in (0, 1):
+            raise RemoteFileError(f"{self._host}: cannot look for {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})")
+        return code == 0
+
+    def _why_shell(self) -> str:
+        return f"copied with cat over ssh: {self.no_sftp}"
+
+    def _run(
+        self, script: str, *args: str, what: str, send: Path | None = None, receive: BinaryIO | None = None
+    ) -> tuple[int, str]:
+        """Run `script` with `args`, `send`'s bytes on its stdin, its stdout into `receive`:
+        its exit code and the last line of its stderr."""
+        command = " ".join(["sh", "-c", shlex.quote(script), "sh", *(shlex.quote(arg) for arg in args)])
+        errors = bytearray()
+        with self._session_slot():
+            channel = self._open_channel()
+            self.channel = channel
+            try:
+                if self.interrupted:
+                    raise EOFError("interrupted")
+                channel.settimeout(_STALL_S)
+                channel.exec_command(command)
+                if send is not None:
+                    self._send(channel, send)
+                channel.shutdown_write()
+                for chunk in iter(lambda: channel.recv(1 << 20), b""):
+                    if receive is not None:
+                        receive.write(chunk)
+                for chunk in iter(lambda: channel.recv_stderr(4096), b""):
+                    errors[:] = (errors + chunk)[-4096:]
+                if not channel.status_event.wait(_STALL_S) or channel.exit_status < 0:
+                    raise EOFError("the command's channel closed without an exit status")
+                code = channel.exit_status
+            except _SFTP_FAILURES as exc:
+                if self.interrupted:
+                    raise RemoteFileError(f"{self._host}: copy of {what} stopped: the run was interrupted") from None
+                if not self._alive():
+                    raise ConnectionLostError(f"{self._host}: SSH connection lost while copying {what}") from None
+                if isinstance(exc, TimeoutError):
+                    raise RemoteFileError(
+                        f"{self._host}: the host did not move any data for {_STALL_S:g} s while copying {what}",
+                        hint="the host's disk or home directory hangs (a stuck NFS mount?)",
+                    ) from None
+                raise RemoteFileError(f"{self._host}: copy of {what} failed: {_one_line(exc)} ({self._why_shell()})") from None
+            finally:
+                self.channel = None
+                close_channel(channel)
+        lines = bytes(errors).decode("utf-8", "replace").strip().splitlines()
+        return code, lines[-1].strip() if lines else ""
+
+    @staticmethod
+    def _send(channel: paramiko.Channel, local_path: Path) -> None:
+        with open(local_path, "rb") as handle:
+            for chunk in iter(lambda: handle.read(_CHUNK), b""):
+                try:
+                    channel.sendall(chunk)
+                except OSError:
+                    if channel.exit_status_ready():
+                        return  # the command ended before reading it all (mkdir failed): its status says why
+                    raise
