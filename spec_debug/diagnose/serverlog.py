@@ -123,8 +123,8 @@ def parse_server_log(text: str) -> ServerLogStats:
     gen_by_rank: dict[str | None, list[float]] = {}
     running_by_rank: dict[str | None, list[float]] = {}
     sglang_gen = False
-    al_weighted: list[tuple[float, float]] = []  # (AL, drafts)
-    per_pos_weighted: list[tuple[list[float], float]] = []
+    # vLLM SpecDecoding lines: (AL, accepted, drafted, per-position rates)
+    vllm_lines: list[tuple[float | None, int | None, int | None, list[float] | None]] = []
     accepted_total = drafted_total = 0
     saw_counts = False
     v0_totals: tuple[int, int, int, int] | None = None  # the last line: counts are lifetime totals
@@ -158,15 +158,10 @@ def parse_server_log(text: str) -> ServerLogStats:
                 accepted_total += accepted
                 drafted_total += int(vals["drafted"].group(1))
                 saw_counts = True
-            # vllm/v1/spec_decode/metrics.py: AL = 1 + accepted / num_drafts, so the number
-            # of drafts (the right weight for averaging) is accepted / (AL - 1).
-            drafts = accepted / (al - 1) if (al and accepted and al > 1) else 1.0
-            if al is not None:
-                al_weighted.append((al, drafts))
+            drafted = int(vals["drafted"].group(1)) if vals["drafted"] else None
             pp = _VLLM_PER_POS.search(line)
-            if pp:
-                rates = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", pp.group(1))]
-                per_pos_weighted.append((rates, drafts))
+            rates = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", pp.group(1))] if pp else None
+            vllm_lines.append((al, accepted, drafted, rates))
         elif (v0 := _VLLM_V0_SPEC.search(line)) is not None:
             stats.engine = stats.engine or "vllm"
             stats.spec_metric_lines += 1
@@ -196,6 +191,7 @@ def parse_server_log(text: str) -> ServerLogStats:
         stats.gen_tok_s_median = round(sum(statistics.median(v) for v in gen_by_rank.values()), 4)
     if running_by_rank:
         stats.running_req_mean = round(sum(statistics.fmean(v) for v in running_by_rank.values()), 4)
+    al_weighted, per_pos_weighted = _weigh_by_drafts(vllm_lines)
     if al_weighted:
         total = sum(w for _, w in al_weighted)
         stats.accept_length_mean = round(sum(a * w for a, w in al_weighted) / total, 4)
@@ -226,3 +222,35 @@ def parse_server_log(text: str) -> ServerLogStats:
         if accept_length and "accept_length" not in stats.bench:
             stats.bench["accept_length"] = float(accept_length)
     return stats
+
+
+def _weigh_by_drafts(lines: list[tuple[float | None, int | None, int | None, list[float] | None]]
+                     ) -> tuple[list[tuple[float, float]], list[tuple[list[float], float]]]:
+    """Each vLLM SpecDecoding line's AL and per-position rates, weighted by the drafts (rounds)
+    it covers, the right weight for averaging them.
+
+    vllm/v1/spec_decode/metrics.py logs AL = 1 + accepted / num_drafts, so a line that accepted
+    something covered accepted / (AL - 1) drafts. A line that accepted nothing (`Mean acceptance
+    length: 1.00, Accepted: 0 tokens`: the collapse being diagnosed) says nothing that way; its
+    drafts are drafted / K, K being the number of per-position rates (each draft proposes K
+    tokens), or the tokens per draft of the lines that did accept. Weighing it as one draft let a
+    collapsed interval vanish next to a good one, and the mean AL read as if nothing collapsed."""
+    drafts: list[float | None] = []
+    per_draft: list[float] = []  # drafted tokens per draft, where both are known
+    for al, accepted, drafted, _rates in lines:
+        count = accepted / (al - 1) if (al and accepted and al > 1) else None
+        drafts.append(count)
+        if count and drafted:
+            per_draft.append(drafted / count)
+    usual_k = round(statistics.median(per_draft)) if per_draft else None
+    al_weighted: list[tuple[float, float]] = []
+    per_pos_weighted: list[tuple[list[float], float]] = []
+    for (al, _accepted, drafted, rates), count in zip(lines, drafts):
+        k = len(rates) if rates else usual_k
+        if count is None:
+            count = drafted / k if (drafted and k) else 1.0
+        if al is not None:
+            al_weighted.append((al, count))
+        if rates:
+            per_pos_weighted.append((rates, count))
+    return al_weighted, per_pos_weighted
