@@ -23,7 +23,17 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 # NCCL's own CUDA checks warn "Cuda failure 'out of memory'" (newer: "Cuda failure 2 'out of
 # memory'"; NVIDIA/nccl src/include/checks.h CUDACHECK): its buffers did not fit in what the
 # engine left free, the same fault as torch's OOM.
-_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|Cuda failure (?:\d+ )?'out of memory'")
+# torch's driver-API checks say "CUDA driver error: out of memory" (c10/cuda/driver_api.h
+# C10_CUDA_DRIVER_CHECK; a vLLM EngineCore dying so at startup: noonghunna/club-3090#60), and
+# Triton's launcher "Triton Error [CUDA]: out of memory" (python/triton/backends/nvidia/driver.c,
+# allocations outside torch's caching allocator, as fla's autotuner makes): both are the OOM.
+_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA (?:driver )?error: out of memory"
+                       r"|Triton Error \[CUDA\]: out of memory|Cuda failure (?:\d+ )?'out of memory'")
+# NCCL's own allocation failing (NVIDIA/nccl src/include/alloc.h ncclCudaCalloc: "Failed to CUDA
+# calloc N bytes", after the cudaMalloc's "Cuda failure 'out of memory'" when that was logged):
+# the last line of a DistBackendError's "unhandled cuda error ... Last error:" message
+# (sgl-project/sglang#1116, --mem-fraction-static 0.95 leaving NCCL no room; NVIDIA/nccl#1235).
+_NCCL_CALLOC = re.compile(r"Failed to CUDA calloc \d+ bytes")
 # Any other CUDA runtime error, as torch words it (c10/cuda/CUDAException.cpp: "CUDA error: %s")
 # or Triton does ("Triton Error [CUDA]: %s"). When torch's NCCL watchdog finds one it dies with
 # "c10::DistBackendError ... Process group watchdog thread terminated with exception: CUDA error:
@@ -32,7 +42,8 @@ _CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of 
 # FlashInfer's kernels check their launches with FLASHINFER_CUDA_CALL, which prints "CUDA
 # Error: <cudaGetErrorString> (<code>) <file>: line N at function ..." (flashinfer-ai/flashinfer
 # include/flashinfer/utils.cuh; an EAGLE verify step crashing so: sgl-project/sglang#5491).
-_CUDA_ERROR = re.compile(r"(?:CUDA [Ee]rror|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
+_CUDA_ERROR = re.compile(r"(?:CUDA (?:[Dd]river )?[Ee]rror|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
+_HAS_CUDA_ERROR = re.compile(r"CUDA (?:[Dd]river )?[Ee]rror|Error \[CUDA\]").search
 # cudaGetErrorString's texts of the sticky kernel faults (CUDA Runtime API, cudaError_t:
 # cudaErrorIllegalAddress, cudaErrorAssert, cudaErrorLaunchFailure, cudaErrorMisalignedAddress,
 # cudaErrorIllegalInstruction), as a library's own exception carries them ("RuntimeError: Error
@@ -61,8 +72,16 @@ _NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSyst
 # sshconnect2.c ("Permission denied (%s)." for any method list), clientloop.c ("client_loop:
 # send disconnect: Broken pipe"), and the server's "Received disconnect from ...".
 # curl exit 52 "Empty reply from server": the server died mid-request.
+# A host without internet access fetching weights: urllib3's NewConnectionError ("Failed to
+# establish a new connection: [Errno 101] Network is unreachable", "[Errno -3] Temporary
+# failure in name resolution"), which transformers re-raises as "OSError: We couldn't connect
+# to 'https://huggingface.co' to load this file" (src/transformers/utils/hub.py cached_file;
+# lucaslingle/transformer_vq#2, Alpha-VLLM/Lumina-mGPT-2.0#4) and pip retries behind "WARNING:
+# Retrying ... after connection broken by 'NewConnectionError(...)'".
 _CONNECTION = re.compile(
     r"Connection refused|Connection reset by |Connection closed by |Connection timed out|No route to host|"
+    r"Failed to establish a new connection|Network is unreachable|Temporary failure in name resolution|"
+    r"couldn't connect to '|"
     r"Could not resolve hostname|Name or service not known|Host key verification failed|"
     r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|Address already in use|"
     r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
@@ -124,15 +143,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
     if errors:
-        # Every traceback cut before its exception line (a log tail, interleaved ranks, an
-        # excerpt): the cause may still be stated elsewhere in the output, as vLLM's worker
-        # logs the OutOfMemoryError above the traceback that follows it (noonghunna/club-3090#138),
-        # or a CUDA kernel's failed assertion before SGLang's traceback (sgl-project/sglang#7139).
-        for error in errors:
-            if error.exception is not None:
-                return errors[:MAX_PER_OUTPUT]
-        cause = _stated_cause(output, failed)
-        return ([cause] + errors)[:MAX_PER_OUTPUT] if cause is not None else errors[:MAX_PER_OUTPUT]
+        return _with_stated_cause(errors, output, failed)[:MAX_PER_OUTPUT]
     if is_error and output.startswith(_INTERRUPTED):
         return [ErrorInfo("interrupted", None, output[:200].strip())]
     cause = _stated_cause(output, failed)
@@ -163,14 +174,41 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     return []
 
 
+_CAUSE_RANK = {"cuda_oom": 0, "cuda_error": 1, "nccl": 2}
+"""A GPU fault is the cause of the NCCL failure and of the generic tracebacks around it."""
+
+
+def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> list[ErrorInfo]:
+    """The tracebacks of one output, the cause first. When none of them is a GPU fault, the
+    fault may still be stated elsewhere in the output:
+    - every traceback cut before its exception line (a log tail, interleaved ranks, an
+      excerpt), as vLLM's worker logs the OutOfMemoryError above the traceback that follows
+      it (noonghunna/club-3090#138), or a CUDA kernel's failed assertion before SGLang's
+      traceback (sgl-project/sglang#7139);
+    - an NCCL error or a bare "see the root cause above" whose cause is on the lines after its
+      exception line or in a log line: a DistBackendError's "Last error:\nCuda failure 'out
+      of memory'" (sgl-project/sglang#1116), vLLM's EngineDeadError "See stack trace (above)
+      for the root cause" (noonghunna/club-3090#58).
+    With several tracebacks (one per rank or process), the GPU fault goes first: the other
+    ranks' NCCL errors and the API server's EngineDeadError only report that it happened."""
+    best = min(_CAUSE_RANK.get(e.kind, 3) for e in errors)
+    if best > 1:
+        cause = _stated_cause(output, failed)
+        if cause is not None and (best == 3 and all(e.exception is None for e in errors)
+                                  or _CAUSE_RANK.get(cause.kind, 3) < best):
+            return [cause] + errors
+    if best < 3 and len(errors) > 1:
+        errors.sort(key=lambda e: _CAUSE_RANK.get(e.kind, 3))  # stable: each kind keeps its order
+    return errors
+
+
 def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     """The GPU, NCCL or process failure an output states in so many words, wherever it is."""
     # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
     if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
-    if "CUDA" in output and ("CUDA error" in output or "CUDA Error" in output or "Error [CUDA]" in output) and \
-            (m := _reported(_CUDA_ERROR, output, failed)):
+    if "CUDA" in output and _HAS_CUDA_ERROR(output) and (m := _reported(_CUDA_ERROR, output, failed)):
         return ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])
     # A CUDA kernel's device-side assertion (torch's CUDA_KERNEL_ASSERT, printed by the device:
     # "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block:
@@ -183,6 +221,8 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
     if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
             (m := _reported(_NCCL, output, failed)):
+        if "calloc" in output and (oom := _NCCL_CALLOC.search(output)):
+            return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, oom.start()))
         return ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))
     # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
     # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
@@ -259,14 +299,35 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         nl = output.find("\n", start)
         start = output.find("Traceback (most recent call last)", end if nl < 0 else min(end, nl + 1))
     kept = []
+    chain: list[ErrorInfo] = []
     for i, (info, _, end) in enumerate(found):
         # The chain's message sits between this exception and the next traceback, behind the
         # log prefix when a logger prefixes every line (vLLM, docker compose).
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
         if len(between) < 600 and any(c in between for c in _CHAINED):
+            chain.append(info)
             continue
-        kept.append(_classify(info))
+        kept.append(_chain_error(chain, _classify(info)) if chain else _classify(info))
+        chain = []
     return kept
+
+
+def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo) -> ErrorInfo:
+    """The error a chain of exceptions reports: the one that propagated, unless it only wraps
+    a fault it does not name. vLLM raises "RuntimeError: Engine core initialization failed.
+    See root cause above." from the engine's error, transformers "OSError: ... is not the path
+    to a directory containing a file named config.json" from urllib3's "Failed to establish a
+    new connection: [Errno 101] Network is unreachable" (lucaslingle/transformer_vq#2): then
+    the first classified cause (its exception, message and innermost frame) is the error, as
+    the fix is the cause's. A handler's own failure ("During handling ...") after a fault is
+    read the same way."""
+    if raised.kind != "traceback":
+        return raised
+    for cause in causes:
+        cause = _classify(cause)
+        if cause.kind != "traceback":
+            return cause
+    return raised
 
 
 _HEADER = "Traceback (most recent call last):"

@@ -1,0 +1,228 @@
+"""What `spec-debug analyze` reports for real failures of GPU serving, copied from GitHub issues
+(each cited where it is used), and for session state a real EAGLE-3 debugging session builds:
+each test names the wrong answer it replaced."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+from spec_debug.session.failures import extract_errors
+from tests.session.incident_story import _Writer
+
+GPU = "10.1.230.174"
+SESSION = "7e1a0000-0000-4000-8000-00000000aa08"
+START = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+
+
+def _fields(errors):
+    return [(e.kind, e.exception, e.message, e.file, e.line) for e in errors]
+
+
+def _analyze(tmp_path: Path, writer: _Writer, *agents: tuple[_Writer, str, str]):
+    """The trunk, and each sub-agent as ``subagents/agent-<id>.jsonl`` with its meta.json."""
+    folder = tmp_path / "-root-work"
+    (folder / SESSION / "subagents").mkdir(parents=True)
+    (folder / f"{SESSION}.jsonl").write_text("\n".join(writer.lines) + "\n", encoding="utf-8")
+    for sub, agent_id, tool_use_id in agents:
+        (folder / SESSION / "subagents" / f"agent-{agent_id}.jsonl").write_text(
+            "\n".join(sub.lines) + "\n", encoding="utf-8")
+        (folder / SESSION / "subagents" / f"agent-{agent_id}.meta.json").write_text(
+            '{"agentType": "general-purpose", "description": "", "toolUseId": "%s"}' % tool_use_id, encoding="utf-8")
+    return analyze_path(folder / f"{SESSION}.jsonl")
+
+
+# -- out of memory in the other wordings --------------------------------------------------------
+
+# noonghunna/club-3090#60: a vLLM EngineCore dying at startup; torch's driver-API check
+# (c10/cuda/driver_api.h) words the OOM "CUDA driver error: out of memory". The excerpt as
+# pasted starts inside the logged traceback; the process's own traceback after it is cut.
+CLUB3090_60 = """\
+(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136]   File "/usr/local/lib/python3.12/dist-packages/vllm/_custom_ops.py", line 1279, in gptq_marlin_repack
+(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136]     return torch.ops._C.gptq_marlin_repack(
+(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136]            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136]   File "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", line 1269, in __call__
+(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136]     return self._op(*args, **kwargs)
+(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136]            ^^^^^^^^^^^^^^^^^^^^^^^^^
+(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] RuntimeError: CUDA driver error: out of memory
+(EngineCore pid=74) Process EngineCore:
+(EngineCore pid=74) Traceback (most recent call last):
+(EngineCore pid=74)   File "/usr/lib/python3.12/multiprocessing/process.py", line 314, in _bootstrap
+(EngineCore pid=74)     self.run()
+(EngineCore pid=74)   File "/usr/lib/python3.12/multiprocessing/process.py", line 108, in run
+(EngineCore pid=74)     self._target(*self._args, **self._kwargs)
+(EngineCore pid=74)   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 1140, in run_engine_core
+(EngineCore pid=74)     raise e
+"""
+
+
+def test_a_cuda_driver_out_of_memory_is_cuda_oom():
+    # before: [("traceback", None, "traceback without an exception line ...")]: the OOM unnamed
+    errors = extract_errors(CLUB3090_60, 1, True)
+    assert [(e.kind, e.exception) for e in errors] == [("cuda_oom", "RuntimeError"), ("traceback", None)]
+    assert errors[0].message.endswith("RuntimeError: CUDA driver error: out of memory")
+    # the whole traceback: the innermost frame is kept too
+    whole = "(EngineCore pid=74) ERROR 05-07 00:37:03 [core.py:1136] Traceback (most recent call last):\n" + \
+        CLUB3090_60.split("(EngineCore pid=74) Process EngineCore:")[0]
+    assert _fields(extract_errors(whole, 1, True)) == [
+        ("cuda_oom", "RuntimeError", "CUDA driver error: out of memory",
+         "/usr/local/lib/python3.12/dist-packages/torch/_ops.py", 1269)]
+    # without a traceback, and with a fault rather than an OOM
+    assert _fields(extract_errors("RuntimeError: CUDA driver error: out of memory\n", 1, True)) == [
+        ("cuda_oom", "RuntimeError", "RuntimeError: CUDA driver error: out of memory", None, None)]
+    assert _fields(extract_errors("RuntimeError: CUDA driver error: an illegal memory access was encountered\n",
+                                  1, True)) == [
+        ("cuda_error", "RuntimeError", "CUDA driver error: an illegal memory access was encountered", None, None)]
+
+
+def test_triton_out_of_memory_is_cuda_oom():
+    # Triton's launcher (python/triton/backends/nvidia/driver.c) words cuGetErrorString's
+    # "out of memory" so; fla's autotuner allocating outside torch's allocator hits it.
+    # before: no error at all (the CUDA-error pattern leaves every "out of memory" to the OOM
+    # pattern, which did not know this wording)
+    assert _fields(extract_errors("RuntimeError: Triton Error [CUDA]: out of memory\n", 1, True)) == [
+        ("cuda_oom", "RuntimeError", "RuntimeError: Triton Error [CUDA]: out of memory", None, None)]
+
+
+# sgl-project/sglang#1116, as pasted: `launch_server --tp 4 --mem-fraction-static 0.95` on
+# 4x A100 40G left NCCL no memory for its buffers; the DistBackendError's message goes on over
+# three more lines, the last one NCCL's failed allocation (NVIDIA/nccl src/include/alloc.h).
+SGLANG_1116 = """\
+torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:76, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+ncclUnhandledCudaError: Call to CUDA function failed.
+Last error:
+Failed to CUDA calloc 67108864 bytes
+"""
+
+
+def test_an_nccl_error_whose_last_error_is_a_failed_allocation_is_cuda_oom():
+    # before: [("nccl", "torch.distributed.DistBackendError", "torch.distributed.DistBackendError: NCCL error in: ...")]
+    assert _fields(extract_errors(SGLANG_1116, 1, True)) == [
+        ("cuda_oom", "torch.distributed.DistBackendError", "Failed to CUDA calloc 67108864 bytes", None, None)]
+    # the same lines under the traceback that raised them: the allocation failure first, the
+    # NCCL error with its frame after it
+    traceback = ("Traceback (most recent call last):\n"
+                 '  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/model_runner.py", line 275, in init_torch_distributed\n'
+                 "    initialize_model_parallel(tensor_model_parallel_size=self.tp_size)\n" + SGLANG_1116)
+    assert [(e.kind, e.message[:26]) for e in extract_errors(traceback, 1, True)] == [
+        ("cuda_oom", "Failed to CUDA calloc 6710"), ("nccl", "NCCL error in: ../torch/cs")]
+
+
+# An API server's EngineDeadError, verbatim from vllm-project/vllm#27194 (its log prefix
+# "[async_llm.py:485[]" as pasted), then the EngineCore process's own traceback: frames as
+# noonghunna/club-3090#58 shows them, its exception line the one that issue is titled with.
+ENGINE_DEAD = """\
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[] AsyncLLM output_handler failed.
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[] Traceback (most recent call last):
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/async_llm.py", line 444, in output_handler
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[]     outputs = await engine_core.get_output_async()
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[]               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core_client.py", line 845, in get_output_async
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[]     raise self._format_exception(outputs) from None
+(APIServer pid=1) ERROR 10-20 03:20:50 [async_llm.py:485[] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an issue. See stack trace (above) for the root cause.
+(EngineCore pid=104) Process EngineCore:
+(EngineCore pid=104) Traceback (most recent call last):
+(EngineCore pid=104)   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 1140, in run_engine_core
+(EngineCore pid=104)     raise e
+(EngineCore pid=104)   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 1170, in run_busy_loop
+(EngineCore pid=104)     self._process_engine_step()
+(EngineCore pid=104)   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/uniproc_executor.py", line 114, in execute_model
+(EngineCore pid=104)     output.result()
+(EngineCore pid=104) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 50.00 MiB. GPU 0 has a total capacity of 23.56 GiB of which 56.88 MiB is free
+"""
+
+
+def test_the_engine_fault_comes_before_the_messengers_that_report_it(tmp_path):
+    # before: EngineDeadError first, so the error that triggered the next pivot (and the loop's
+    # message) was "EngineCore encountered an issue. See stack trace (above)..."
+    errors = extract_errors(ENGINE_DEAD, 0)
+    assert [(e.kind, e.exception) for e in errors] == [
+        ("cuda_oom", "torch.OutOfMemoryError"), ("traceback", "vllm.v1.engine.exceptions.EngineDeadError")]
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"EAGLE-3 on vLLM died under load on {GPU}; find out why.")
+    m.bash(f"ssh root@{GPU} 'docker logs vllm 2>&1 | tail -n 40'", ENGINE_DEAD)
+    m.bash(f"ssh root@{GPU} nvidia-smi --query-gpu=memory.used,memory.total --format=csv", "23010 MiB, 24576 MiB")
+    a = _analyze(tmp_path, m)
+    assert [(e.kind, e.host) for e in a.errors] == [("cuda_oom", GPU), ("traceback", GPU)]
+
+
+# -- chained exceptions ------------------------------------------------------------------------
+
+# lucaslingle/transformer_vq#2, the issue's first lines as pasted (a host without internet
+# access loading a model from the Hub); the excerpt ends inside the second exception's message.
+TRANSFORMER_VQ_2 = """\
+Traceback (most recent call last):
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/connection.py", line 159, in _new_conn
+    conn = connection.create_connection(
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/util/connection.py", line 84, in create_connection
+    raise err
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/util/connection.py", line 74, in create_connection
+    sock.connect(sa)
+OSError: [Errno 101] Network is unreachable
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/connectionpool.py", line 670, in urlopen
+    httplib_response = self._make_request(
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/connectionpool.py", line 381, in _make_request
+    self._validate_conn(conn)
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/connectionpool.py", line 978, in _validate_conn
+    conn.connect()
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/connection.py", line 309, in connect
+    conn = self._new_conn()
+  File "/home/lzm/.local/lib/python3.8/site-packages/urllib3/connection.py", line 171, in _new_conn
+    raise NewConnectionError(
+urllib3.exceptions.NewConnectionError: <urllib3.connection.HTTPSConnection object at 0x7ffab9ab7880>: Failed
+"""
+
+# The end of the same failure in transformers' words: the first exception as
+# yuruotong1/autoMate#104 pasted it, the one it caused as facebookresearch/bitsandbytes#34 did.
+AUTOMATE_104 = """\
+Traceback (most recent call last):
+  File "D:\\Users\\admin\\anaconda3\\envs\\automate\\Lib\\site-packages\\huggingface_hub\\file_download.py", line 1489, in _raise_on_head_call_error
+    raise LocalEntryNotFoundError(
+huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to locate the file on the Hub and we cannot find the requested files in the local cache. Please check your connection and try again or make sure your Internet connection is on.
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "D:\\Users\\admin\\anaconda3\\envs\\automate\\Lib\\site-packages\\transformers\\utils\\hub.py", line 342, in cached_file
+    resolved_file = hf_hub_download(
+OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files and it looks like decapoda-research/llama-7b-hf is not the path to a directory containing a file named config.json.
+Checkout your internet connection or see how to run the library in offline mode at 'https://huggingface.co/docs/transformers/installation#offline-mode'.
+"""
+
+
+def test_a_chain_that_only_wraps_a_fault_reports_the_fault():
+    # before: ("traceback", "urllib3.exceptions.NewConnectionError", "<urllib3...>: Failed", connectionpool frame):
+    # the exception that propagated names no cause; the one it was raised from does
+    assert _fields(extract_errors(TRANSFORMER_VQ_2, 1, True)) == [
+        ("connection", "OSError", "[Errno 101] Network is unreachable",
+         "/home/lzm/.local/lib/python3.8/site-packages/urllib3/util/connection.py", 74)]
+
+
+def test_a_chain_whose_last_exception_names_the_fault_reports_that_one():
+    # before: ("traceback", "OSError", ...): transformers' "couldn't connect" was no connection error
+    assert _fields(extract_errors(AUTOMATE_104, 1, True)) == [
+        ("connection", "OSError",
+         "We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files "
+         "and it looks like decapoda-research/llama-7b-hf is not the path to a directory containing a file named "
+         "config.json.",
+         "D:\\Users\\admin\\anaconda3\\envs\\automate\\Lib\\site-packages\\transformers\\utils\\hub.py", 342)]
+
+
+def test_a_chain_of_generic_exceptions_still_reports_the_one_that_propagated():
+    # the gated-repo chain of huggingface_hub: HTTPError -> GatedRepoError -> OSError, none a
+    # connection failure (huggingface/transformers src/transformers/utils/hub.py cached_file)
+    text = ("Traceback (most recent call last):\n  File \"/x/requests/models.py\", line 1021, in raise_for_status\n"
+            "    raise HTTPError(http_error_msg, response=self)\n"
+            "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: "
+            "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/resolve/main/config.json\n\n"
+            "The above exception was the direct cause of the following exception:\n\n"
+            "Traceback (most recent call last):\n  File \"/x/transformers/utils/hub.py\", line 403, in cached_file\n"
+            "    resolved_file = hf_hub_download(\n"
+            "OSError: You are trying to access a gated repo.\n")
+    assert _fields(extract_errors(text, 1, True)) == [
+        ("traceback", "OSError", "You are trying to access a gated repo.", "/x/transformers/utils/hub.py", 403)]
