@@ -11,18 +11,21 @@ from, linked to a "Supporting information" entry.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from operator import attrgetter
 from typing import Any, Literal
 
 from markupsafe import Markup, escape
 
 from spec_debug.redact import redact_text, redact_value
-from spec_debug.report.render import make_environment, md_cell
+from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.distill import select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord
 from spec_debug.session.shell import CATEGORY_TITLES
+from spec_debug.session.shell import template as command_template
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
 TIMELINE_LIMIT = 200
@@ -113,20 +116,82 @@ def _reading(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _links_md(text: Any) -> str:
-    """Transcript text as one line of Markdown, its [msg N] as links. A ``<`` is escaped: in
-    a command (grep '<!--' page.html, cat <<EOF) it would otherwise open raw HTML, and an
-    HTML comment hides the rest of the postmortem (CommonMark 0.31, section 4.6)."""
-    parts = _MSG_REF.split(md_cell(text))
+_TICKS = re.compile(r"`+")
+_UNDERSCORE_EDGE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_ENTITY = re.compile(r"&(?=#?\w+;)")
+
+
+def _code_spans(text: str) -> list[tuple[bool, str]]:
+    """``text`` cut where CommonMark 0.31 (section 6.1) reads code spans: a run of n backticks
+    opens one that the next run of exactly n closes; a run without such a closer is literal.
+    Each part is (is_code, text), a code part with its delimiters."""
+    parts, pos = [], 0
+    runs = list(_TICKS.finditer(text))
+    k = 0
+    while k < len(runs):
+        opener = runs[k]
+        closer = next((j for j in range(k + 1, len(runs)) if len(runs[j].group()) == len(opener.group())), None)
+        if closer is None:
+            k += 1
+            continue
+        parts.append((False, text[pos:opener.start()]))
+        parts.append((True, text[opener.start():runs[closer].end()]))
+        pos, k = runs[closer].end(), closer + 1
+    parts.append((False, text[pos:]))
+    return parts
+
+
+def _code_text(span: str) -> str:
+    """What a code span shows: its delimiters off, and the one space each side that pads a
+    span starting or ending with a backtick."""
+    inner = span.strip("`")
+    if len(inner) > 2 and inner[0] == inner[-1] == " " and inner.strip(" "):
+        inner = inner[1:-1]
+    return inner
+
+
+def _code(text: str) -> str:
+    """``text`` as one inline code span whatever it holds: a command with backticks in it
+    (kill -0 `cat x.pid`) needs a longer delimiter than its own (CommonMark 0.31 section 6.1)."""
+    ticks = "`" * (max((len(r) for r in _TICKS.findall(text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _md_text(text: str) -> str:
+    """Plain text that Markdown shows as typed. Transcripts are full of what Markdown reads as
+    markup: `__init__.py` in every traceback (bold "init"), `*` in globs, `[...]` in lists and
+    `<` in shell redirections and HTML (an HTML comment hides the rest of the postmortem,
+    CommonMark 0.31 section 4.6). An underscore inside a word cannot open emphasis and is left
+    alone, so `hidden_states` stays readable in the source."""
+    for char in ("\\", "*", "[", "]", "<", "|", "`"):
+        text = text.replace(char, "\\" + char)
+    text = _UNDERSCORE_EDGE.sub(lambda _m: "\\_", text)
+    return _ENTITY.sub(lambda _m: "\\&", text)
+
+
+def _links_md(text: Any, cell: bool = False) -> str:
+    """Transcript text as one line of Markdown, its [msg N] as links and its code spans kept.
+    In a table cell (``cell``) a ``|`` is escaped inside code spans too, which GFM tables undo;
+    elsewhere an escape inside a code span would be shown as typed."""
     out = []
-    for i, part in enumerate(parts):
-        out.append(f"[[msg {part}]](#msg-{part})" if i % 2 else part.replace("<", "\\<"))
+    for is_code, part in _code_spans(" ".join(str(text if text is not None else "").splitlines())):
+        if is_code:
+            out.append(part.replace("|", "\\|") if cell else part)
+            continue
+        for i, piece in enumerate(_MSG_REF.split(part)):
+            out.append(f"[[msg {piece}]](#msg-{piece})" if i % 2 else _md_text(piece))
     return "".join(out)
 
 
 def _links_html(text: Any) -> Markup:
-    escaped = str(escape(text))
-    return Markup(_MSG_REF.sub(lambda m: f'<a href="#msg-{m.group(1)}">[msg {m.group(1)}]</a>', escaped))
+    out = []
+    for is_code, part in _code_spans(str(text if text is not None else "")):
+        if is_code:
+            out.append(f"<code>{escape(_code_text(part))}</code>")
+        else:
+            out.append(_MSG_REF.sub(lambda m: f'<a href="#msg-{m.group(1)}">[msg {m.group(1)}]</a>', str(escape(part))))
+    return Markup("".join(out))
 
 
 def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
@@ -162,6 +227,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             b = impact["baseline"]
             line += f" against a {b['value']:g} tok/s baseline [msg {b['seq']}]"
         summary.append(line + ".")
+    elif impact.get("baseline"):  # "90 tok/s without speculation" and nothing measured with it
+        b = impact["baseline"]
+        summary.append(f"Throughput with speculation was not measured; the baseline without it is {b['value']:g} tok/s "
+                       f"[msg {b['seq']}].")
 
     detection = []
     if first_prompt:
@@ -198,14 +267,16 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
 
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
+    loop_command = _loop_commands(a)
     went_wrong = []
     for lp in a.loops:
+        shown = _code(_short(loop_command[id(lp)], 120))
         if (lp.session, lp.first_seq) in waits:
             went_wrong.append(f"A poll failed {lp.count} times while waiting [msg {lp.first_seq}]…[msg {lp.last_seq}] "
-                              f"({lp.agent}): `{_short(lp.template, 120)}` — {_short(loop_error[id(lp)], 100)}")
+                              f"({lp.agent}): {shown} — {_short(loop_error[id(lp)], 100)}")
         else:
             went_wrong.append(f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…"
-                              f"[msg {lp.last_seq}] ({lp.agent}): `{_short(lp.template, 120)}` — "
+                              f"[msg {lp.last_seq}] ({lp.agent}): {shown} — "
                               f"{_short(loop_error[id(lp)], 100)}")
     kinds: dict[str, list[int]] = {}
     for e in a.errors:
@@ -216,7 +287,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     went_wrong += [f"Hypothesis ruled out [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]"
                    for h in a.hypotheses if h.status == "ruled_out"]
     for agent in a.agents:
-        if agent["status"] in ("failed", "missing"):
+        if agent["id"] == MAIN_AGENT:
+            if agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
+                went_wrong.append(f"Every tool call of the main session failed ({agent['tool_calls']}).")
+        elif agent["status"] in ("failed", "missing"):
             went_wrong.append(f"Sub-agent {agent['id']} {agent['status']}"
                               + (f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else "") + ".")
     if a.stats.get("interrupts"):
@@ -231,9 +305,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                     if not (f.code == "SD501" and _back_above_baseline(impact))]
     for lp in a.loops:
         if (lp.session, lp.first_seq) in waits:  # polling a server that was not up yet
-            action = f"Wait on a condition instead of retrying `{_short(lp.template, 80)}`"
+            action = f"Wait on a condition instead of retrying {_code(_short(loop_command[id(lp)], 80))}"
         else:  # the same crash again and again: retrying changes nothing
-            action = (f"Read the error before re-running `{_short(lp.template, 80)}`: it failed {lp.count} times "
+            action = (f"Read the error before re-running {_code(_short(loop_command[id(lp)], 80))}: it failed {lp.count} times "
                       f"with {_short(loop_error[id(lp)], 60) or 'the same error'}")
         action_items.append({"action": action, "type": "process", "source": f"loop [msg {lp.first_seq}]"})
     if select_commands(a):  # what `spec-debug distill` would keep; it refuses a session without any
@@ -263,6 +337,26 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     refs.update(item["seq"] for item in view["timeline"])
     view["supporting"] = _supporting(a, refs)
     return view
+
+
+def _loop_commands(a: SessionAnalysis) -> dict[int, str]:
+    """The command each loop ran, by id(loop): the command as typed when every run typed the
+    same, else the loop's template. The template masks every number, and shown as the command
+    it named hosts and versions that do not exist (`ssh root@N.N.N.N 'curl localhost:N/health'`,
+    `pythonN`)."""
+    if not a.loops:
+        return {}
+    runs: dict[tuple[str, str], list[CommandRecord]] = {}
+    for c in a.commands:
+        runs.setdefault((c.session, c.agent), []).append(c)
+    out = {}
+    for lp in a.loops:
+        mine = runs.get((lp.session, lp.agent), [])
+        lo = bisect_left(mine, lp.first_seq, key=attrgetter("seq"))
+        hi = bisect_right(mine, lp.last_seq, key=attrgetter("seq"))
+        typed = {c.command for c in mine[lo:hi] if command_template(c.command) == lp.template}
+        out[id(lp)] = typed.pop() if len(typed) == 1 else lp.template
+    return out
 
 
 def _loop_errors(a: SessionAnalysis) -> dict[tuple[str, int], list[ErrorRecord]]:
@@ -358,8 +452,8 @@ def _change(c: CommandRecord) -> str:
     if c.category == "launch_server":
         flags = [f.replace("\\", "") for f in _SPEC_FLAG.findall(text)]
         if flags:
-            return "relaunching the server with `" + " ".join(dict.fromkeys(flags)) + "`"
-    return f"`{_short(text, 120)}`"
+            return "relaunching the server with " + _code(" ".join(dict.fromkeys(flags)))
+    return _code(_short(text, 120))
 
 
 def _back_above_baseline(impact: dict[str, Any]) -> bool:
