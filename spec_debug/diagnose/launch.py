@@ -110,7 +110,11 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         exec_form = _manifest_argv(command)
     if exec_form is not None:
         return _server_argv(exec_form)
-    text = command.replace("\\\r\n", " ").replace("\\\n", " ")
+    # A backslash followed by spaces before the newline (a copy from a web page or an editor that
+    # pads lines) escapes a space instead of the newline: bash would end the command there and
+    # hand the server a lone " " argument, which vLLM would read as the model. The command meant
+    # is the continued one.
+    text = re.sub(r"\\[ \t]*\r?\n", " ", command)
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes

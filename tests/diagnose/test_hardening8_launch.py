@@ -109,3 +109,28 @@ def test_the_probe_finds_a_server_started_as_the_vllm_cli_module():
     facts = launch_step.parse({"source": f"/proc/{chosen['pid']}/cmdline", "argv": chosen["argv"], "models": {}})
     assert facts["launch"]["engine"] == "vllm" and facts["launch"]["num_steps"] == 1
     assert codes(launch_step.check(context(facts))) == [("SD101", "warning")]
+
+
+# ---------------------------------------------------------------------------------------------
+# Line continuations padded with spaces (`\` then spaces then a newline), as a command copied
+# from a web page or an editor that pads lines arrives: the continued command is the one meant.
+# ---------------------------------------------------------------------------------------------
+# docs.vllm.ai/projects/speculators, user_guide/tutorials/serve_vllm ("Long form command")
+SPECULATORS_LONG_FORM = """vllm serve Qwen/Qwen3-8B \\
+  -tp 1 \\
+  --speculative-config '{
+    "model": "RedHatAI/Qwen3-8B-speculator.eagle3",
+    "num_speculative_tokens": 3,
+    "method": "eagle3"
+  }'"""
+
+
+def test_a_continuation_padded_with_spaces_keeps_the_model_positional():
+    padded = SPECULATORS_LONG_FORM.replace("\\\n", "\\  \n").replace("serve ", "serve \\ \n  ")
+    cfg = parse_launch_command(padded)
+    # before: the escaped space was an argument of its own, and vLLM's positional model was " "
+    assert (cfg.target_model, cfg.draft_model, cfg.num_steps, cfg.tp) == (
+        "Qwen/Qwen3-8B", "RedHatAI/Qwen3-8B-speculator.eagle3", 3, 1)
+    facts = launch_step.parse({"source": "var", "cmdline": padded, "models": {}})
+    assert facts["resolved_target_model"] == "Qwen/Qwen3-8B"
+    assert parse_launch_command(padded.replace("\n", "\r\n")).target_model == "Qwen/Qwen3-8B"
