@@ -246,6 +246,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     lines: list[str] = []
     block = "Host *"
     for line in path.read_text(encoding="utf-8").splitlines():
+        line = without_trailing_comment(line)
         include = _INCLUDE.match(line)
         if include is None:
             if _BLOCK.match(line):
@@ -261,6 +262,41 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                     lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to))
                     lines.append(block)
     return "\n".join(lines) + "\n"
+
+
+# Keywords whose value ssh(1) keeps as the raw rest of the line, comment and all (openssh-portable:
+# readconf.c, parse_command): the shell that runs the command reads a `#` as its own comment.
+_RAW_LINE_KEYWORDS = frozenset({"proxycommand", "knownhostscommand", "localcommand", "remotecommand"})
+
+
+def without_trailing_comment(line: str) -> str:
+    """`Port 2222  # sshd on 2222` -> `Port 2222`, as ssh(1) reads a config line since OpenSSH
+    8.7: a `#` that starts an unquoted word ends the line (openssh-portable: misc.c,
+    argv_split with terminate_on_comment, called by readconf.c, process_config_line_depth).
+
+    paramiko keeps the comment in the value: `Port 2222 # ...` stopped the run as "not a
+    number", `HostName 10.0.0.1 # rack 3` sent us to a name that does not resolve and
+    `User ml # service account` logged in as a user that does not exist. A `#` inside a word
+    (`HostName h#1`) or in quotes is kept, as are the commands of _RAW_LINE_KEYWORDS.
+    """
+    stripped = line.lstrip()
+    if "#" not in line or not stripped or stripped.startswith("#"):
+        return line
+    keyword = re.split(r"[\s=]", stripped, maxsplit=1)[0].lower()
+    if keyword in _RAW_LINE_KEYWORDS:
+        return line
+    quote = ""
+    previous = ""
+    for index, char in enumerate(line):
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'" and previous != "\\":
+            quote = char
+        elif char == "#" and previous in (" ", "\t"):
+            return line[:index].rstrip()
+        previous = char
+    return line
 
 
 def resolve_target(

@@ -1,0 +1,88 @@
+"""ssh config files as people write them, read the way `ssh -G` reads them (checked against it)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_config import load_ssh_config, resolve_target
+from tests.sshd_fixture import ClientSetup, SshServer
+
+SSH = shutil.which("ssh")
+
+
+def ssh_g(config: Path, alias: str) -> dict[str, str]:
+    """`ssh -G`'s view of `alias` (first value of each keyword)."""
+    if SSH is None:
+        pytest.skip("OpenSSH client not installed")
+    done = subprocess.run([SSH, "-G", "-F", str(config), alias], capture_output=True, text=True, check=True,
+                          stdin=subprocess.DEVNULL, timeout=30)
+    seen: dict[str, str] = {}
+    for line in done.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        seen.setdefault(key, value)
+    return seen
+
+
+# Trailing comments, as in dotfiles repos and cluster onboarding docs: OpenSSH 8.7+ ends a line
+# at a `#` that starts an unquoted word (openssh-portable: misc.c, argv_split).
+COMMENTED = """\
+Include conf.d/*.conf # per-team files
+Host gpu01 gpu02   # the two A100 boxes in rack 3
+  HostName 10.20.0.11   # mgmt network
+  Port 2222 # sshd for the training containers
+  User ml   # service account, not your own
+  ConnectTimeout 10 # seconds
+  ProxyJump bastion # everything goes through the bastion
+  ProxyCommand none
+  IdentityFile ~/.ssh/id_lab#2
+  StrictHostKeyChecking accept-new # first contact is fine
+
+Host bastion  # the jump host itself
+  ProxyJump none
+
+Match host h100-* # the new cluster
+  User "svc # quoted"
+"""
+
+
+def test_trailing_comments_are_comments_as_in_ssh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".ssh" / "conf.d").mkdir(parents=True)
+    (tmp_path / ".ssh" / "conf.d" / "team.conf").write_text("Host team-box  # theirs\n  HostName 10.9.9.9 # yes\n")
+    config = tmp_path / "config"
+    config.write_text(COMMENTED)
+    expected = ssh_g(config, "gpu02")
+    target = resolve_target("gpu02", load_ssh_config(config))
+    assert (target.hostname, str(target.port), target.user) == (expected["hostname"], expected["port"], expected["user"]) == (
+        "10.20.0.11", "2222", "ml")
+    assert target.connect_timeout_s == float(expected["connecttimeout"]) == 10.0
+    assert [hop.destination.host for hop in target.proxy_jump] == [expected["proxyjump"]] == ["bastion"]
+    assert target.identity_files == (str(tmp_path / ".ssh" / "id_lab#2"),)  # a `#` inside a word is kept
+    assert target.strict_host_key_checking == expected["stricthostkeychecking"] == "accept-new"
+    assert resolve_target("bastion", load_ssh_config(config)).proxy_jump == ()
+    assert resolve_target("h100-01", load_ssh_config(config)).user == ssh_g(config, "h100-01")["user"] == "svc # quoted"
+    assert resolve_target("team-box", load_ssh_config(config)).hostname == ssh_g(config, "team-box")["hostname"] == "10.9.9.9"
+
+
+def test_a_commented_config_reaches_its_host(cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """The whole way: a commented Host block gets a run going instead of 'Port ... is not a number'."""
+    client.config.write_text(
+        f"Host commented   # the shared test box\n"
+        f"  HostName {sshd.address}   # loopback\n"
+        f"  Port {sshd.port} # its own port\n"
+        f"  IdentityFile {client.key.path}\n"
+        f"  IdentitiesOnly yes # only that key\n"
+        f"  UserKnownHostsFile {client.known_hosts} # private file\n"
+    )
+    with SSHTransport.connect("commented", client.options()) as transport:
+        assert transport.connection.target.port == sshd.port
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo hi\n")
+    result = cli("run", str(playbook), "--host", "commented", "-F", str(client.config), "--batch", "--out", str(tmp_path / "runs"))
+    assert result.code == 0, result.stdout + result.stderr
