@@ -8,6 +8,7 @@ this module holds what needs the session's order: pairing, loops, pivots, phases
 from __future__ import annotations
 
 import gc
+import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,6 +88,60 @@ class SessionAnalysis:
 
 def _same(record):
     return record
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_]*")
+# Words of any sentence, and the words that make a sentence a guess or an outcome: none says
+# what the guess is about.
+_NOT_TOPIC = frozenset("""
+the that this these those then than there their they them was were is are been being be not
+and but with from for into onto over under after before about also just only very much more
+most some any all each both other again still now here what which when where while why how
+its it's has have had having does did done doing can could would should might may must will
+our out off one two we you your his her him she because since due so too yet between my
+confirmed confirm confirms confirming verified verify ruled rules rule fixed fix works worked
+work issue problem cause caused causes root suspect suspected likely probably hypothesis guess
+theory culprit bug wrong right fine looks look seems seem think sure indeed definitely clearly
+""".split())
+
+
+def _topic_words(sentence: str) -> frozenset:
+    """What a hypothesis or an outcome is about: its words of three letters or more, lower
+    case, without the words every guess and outcome has, a plural's "s" dropped."""
+    words = set()
+    for word in _WORD.findall(sentence.lower()):
+        if len(word) < 3 or word in _NOT_TOPIC:
+            continue
+        words.add(word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word)
+    return frozenset(words)
+
+
+TOPIC_MATCH = 2
+"""Topic words an outcome must share with an older hypothesis (and more than with the newest)
+to settle that one instead of the newest."""
+
+
+def _settled_index(st: _Agent, outcome: str) -> int | None:
+    """Which open hypothesis an outcome settles: the newest, as an outcome mostly answers the
+    last guess ("That fixed it."), unless the outcome names the topic of another one. An
+    agent holding two suspects ("the d2t mapping", then "the hidden-state order") confirms
+    the first in its own words; one that settles a suspect already settled ("Confirmed again:
+    the d2t mapping ...") settles nothing still open."""
+    topic = _topic_words(outcome)
+    newest = len(st.open_hypotheses) - 1
+    if len(topic) < TOPIC_MATCH:
+        return newest
+    shared_newest = len(topic & st.open_hypotheses[newest][1])
+    best, best_shared = newest, shared_newest
+    for i in range(newest - 1, -1, -1):
+        shared = len(topic & st.open_hypotheses[i][1])
+        if shared > best_shared:
+            best, best_shared = i, shared
+    if best != newest and best_shared >= TOPIC_MATCH:
+        return best
+    if shared_newest == 0 and any(len(topic & done) >= TOPIC_MATCH for done in st.settled_topics):
+        return None
+    return newest
 
 
 def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis:
@@ -186,7 +241,10 @@ class _Agent:
     last_text_seq: int = -1
     failing: OrderedDict = field(default_factory=OrderedDict)
     """Command template -> its current streak of failures."""
-    open_hypotheses: list[HypothesisRecord] = field(default_factory=list)
+    open_hypotheses: list[tuple[HypothesisRecord, frozenset]] = field(default_factory=list)
+    """Each open hypothesis with its :func:`reasoning.topic_words`, oldest first."""
+    settled_topics: deque = field(default_factory=lambda: deque(maxlen=20))
+    """The topic words of the hypotheses settled last."""
 
 
 class _SessionState:
@@ -277,13 +335,16 @@ class _SessionState:
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
         if settled and st.open_hypotheses:
-            hyp = st.open_hypotheses.pop()
-            hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
-            hyp.outcome_timestamp = ev.timestamp
+            i = _settled_index(st, settled[1])
+            if i is not None:
+                hyp, topic = st.open_hypotheses.pop(i)
+                hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
+                hyp.outcome_timestamp = ev.timestamp
+                st.settled_topics.append(topic)
         for sentence in x.hypotheses:
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)
-            st.open_hypotheses.append(hyp)
+            st.open_hypotheses.append((hyp, _topic_words(sentence)))
             del st.open_hypotheses[:-20]
 
     def _tool_call(self, ev: Event, st: _Agent, x: Extracted) -> None:

@@ -226,3 +226,32 @@ def test_a_chain_of_generic_exceptions_still_reports_the_one_that_propagated():
             "OSError: You are trying to access a gated repo.\n")
     assert _fields(extract_errors(text, 1, True)) == [
         ("traceback", "OSError", "You are trying to access a gated repo.", "/x/transformers/utils/hub.py", 403)]
+
+
+# -- hypotheses: which one an outcome settles ------------------------------------------------------
+
+def test_an_outcome_settles_the_hypothesis_it_names_not_the_newest(tmp_path):
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"EAGLE-3 accept length is 1.0 on {GPU}.")
+    d2t = m.say("I suspect the d2t mapping is wrong: the draft vocab is 32000 and the target 163840.")
+    order = m.say("The hidden-state order might be off too, since SGLang captures layers 3, 31 and 59.")
+    m.bash(f"ssh root@{GPU} \"python3 /root/check_d2t.py /models/kimi-k2.5-eagle3\"",
+           "d2t: 32000 entries; draft id 31999 -> target id 31999 (expected 163839)")
+    # before: this closed the hidden-state-order hypothesis, the newest one
+    confirmed = m.say("Confirmed: the d2t mapping is wrong, the draft vocab ids are not offset into the target's.")
+    # before: this closed the hidden-state order one as well; it re-states the settled d2t one
+    m.say("Verified that the d2t table has 32000 entries and the mapping is an identity.")
+    a = _analyze(tmp_path, m)
+    assert [(h.seq, h.status, h.outcome_seq) for h in a.hypotheses] == [
+        (d2t, "confirmed", confirmed), (order, "open", None)]
+
+
+def test_an_outcome_in_other_words_still_settles_the_newest(tmp_path):
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"EAGLE-3 is slower than without speculation on {GPU}.")
+    flag = m.say("I suspect the --speculative-num-steps 1 flag is the main bottleneck.")
+    order = m.say("The root cause is likely the hidden-state format mismatch between training and serving.")
+    fixed = m.say("That fixed it: 96.8 tok/s against the 90 tok/s baseline.")
+    a = _analyze(tmp_path, m)
+    assert [(h.seq, h.status, h.outcome_seq) for h in a.hypotheses] == [
+        (flag, "open", None), (order, "confirmed", fixed)]
