@@ -1,0 +1,172 @@
+"""The postmortem and the distilled playbook on what real sessions hold: the commands agents
+type (pipes, backticks, globs), the tracebacks Python prints (every constructor frame is
+``in __init__``), a loop polling a real address, an incident reported with only a baseline.
+Each test renders the output as a reader sees it (CommonMark with GFM tables, or the HTML) and
+checks the exact text."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markupsafe import escape
+
+from spec_debug.session import analyze_path
+from spec_debug.session.postmortem import postmortem_view, render_postmortem
+from tests.conftest import run_cli
+from tests.session.incident_story import _Writer
+
+GPU = "10.1.230.174"
+START = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+# curl's message for exit 7 (curl lib/strerror.c, CURLE_COULDNT_CONNECT)
+REFUSED = "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused"
+# torch raises this from torch/cuda/__init__.py (_lazy_init) on a host whose driver is gone;
+# the frames are the ones CPython prints for `python -c` importing a module that touches CUDA.
+NO_DRIVER = (
+    "Traceback (most recent call last):\n"
+    '  File "/root/dump_served_hidden.py", line 12, in <module>\n'
+    "    runner = Runner()\n"
+    '  File "/root/dump_served_hidden.py", line 7, in __init__\n'
+    '    self.device = torch.zeros(1).cuda()\n'
+    '  File "/root/ml-env/lib/python3.12/site-packages/torch/cuda/__init__.py", line 319, in _lazy_init\n'
+    "    torch._C._cuda_init()\n"
+    "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
+    "and installed a driver from http://www.nvidia.com/Download/index.aspx\n")
+
+
+def _session(sid: str = "8a1b0000-0000-4000-8000-00000000cc08") -> _Writer:
+    return _Writer(sid, None, START)
+
+
+def _write(tmp_path: Path, writer: _Writer) -> Path:
+    path = tmp_path / f"{writer.session}.jsonl"
+    path.write_text("\n".join(writer.lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _as_html(md: str) -> str:
+    """The Markdown as a wiki or GitHub shows it (CommonMark plus GFM tables)."""
+    return MarkdownIt("commonmark").enable("table").render(md)
+
+
+def _section(rendered: str, heading: str) -> str:
+    start = rendered.index(f"<h2>{heading}</h2>")
+    end = rendered.find("<h2>", start + 1)
+    return rendered[start:end if end != -1 else len(rendered)]
+
+
+def test_a_polled_loop_shows_the_address_it_polled_not_a_template(tmp_path):
+    """A health check polled while the server loads: the postmortem named it
+    `ssh root@N.N.N.N 'curl -sf http://localhost:N/health'`, an address and a port nobody typed."""
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    health = f"ssh root@{GPU} 'curl -sf http://localhost:30000/health'"
+    first = [m.bash(health, REFUSED, exit_code=7)[0] for _ in range(4)][0]
+    m.bash(health, "OK")
+    view = postmortem_view(analyze_path(_write(tmp_path, m)))
+    [poll] = [line for line in view["went_wrong"] if line.startswith("A poll failed")]
+    assert poll == (f"A poll failed 4 times while waiting [msg {first}]…[msg {first + 6}] (main): "
+                    f"`{health}` — {REFUSED}")
+    items = {item["source"]: item["action"] for item in view["action_items"]}
+    assert items[f"loop [msg {first}]"] == f"Wait on a condition instead of retrying `{health}`"
+
+
+def test_a_loop_whose_runs_differ_keeps_the_template(tmp_path):
+    """`sleep 5`, `sleep 10`, `sleep 20` before the same check: no one command ran three times,
+    so the template (numbers masked) is what the runs had in common."""
+    m = _session()
+    m.prompt(f"The server on {GPU} does not come up.")
+    for wait in (5, 10, 20):
+        m.bash(f"sleep {wait}; curl -sf http://{GPU}:30000/health", REFUSED, exit_code=7)
+    view = postmortem_view(analyze_path(_write(tmp_path, m)))
+    [poll] = [line for line in view["went_wrong"] if line.startswith("A poll failed")]
+    assert "`sleep N; curl -sf http://N.N.N.N:N/health`" in poll
+
+
+def test_commands_with_pipes_and_backticks_show_as_typed(tmp_path):
+    """`python3 dump.py --pid `cat pid` | tee log`: in a list item an escaped pipe inside a code
+    span was shown as `\\|`, and the command's own backticks ended the code span early."""
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is slow.")
+    check = "ssh root@gpu01 'python3 /root/dump.py --pid `cat /tmp/sgl.pid` | tee /tmp/d.log'"
+    assert len(check) <= 80  # the action item cuts longer ones
+    first = [m.bash(check, NO_DRIVER, exit_code=1)[0] for _ in range(3)][0]
+    path = _write(tmp_path, m)
+    md_file, html_file = tmp_path / "pm.md", tmp_path / "pm.html"
+    assert run_cli("analyze", str(path), "-o", str(md_file)).code == 0
+    assert run_cli("analyze", str(path), "--format", "html", "-o", str(html_file)).code == 0
+    rendered = _as_html(md_file.read_text(encoding="utf-8"))
+    shown = html_lib.escape(check, quote=False)
+    # What went wrong (a list item) and the action items (a table cell): the same code text
+    wrong = _section(rendered, "Lessons learned")
+    assert (f'<a href="#msg-{first}">[msg {first}]</a>…<a href="#msg-{first + 4}">[msg {first + 4}]</a> (main): '
+            f"<code>{shown}</code> — RuntimeError</li>") in wrong
+    actions = _section(rendered, "Action items")
+    assert f"<td>Read the error before re-running <code>{shown}</code>: it failed 3 times with RuntimeError</td>" in actions
+    page, shown = html_file.read_text(encoding="utf-8"), escape(check)  # the HTML escapes quotes too
+    assert f"<td>Read the error before re-running <code>{shown}</code>: it failed 3 times with RuntimeError</td>" in page
+    assert f"(main): <code>{shown}</code> — RuntimeError</li>" in page
+
+
+def test_traceback_paths_and_globs_are_not_read_as_emphasis(tmp_path):
+    """`torch/cuda/__init__.py` rendered as torch/cuda/<strong>init</strong>.py, and two globs
+    in one command (`ls /models/*/config.json /data/*/`) as italics between them."""
+    m = _session()
+    m.prompt(f"The dump script crashes on {GPU}; check the models too.")
+    _, crash = m.bash(f"ssh root@{GPU} '~/ml-env/bin/python /root/dump_served_hidden.py'", NO_DRIVER, exit_code=1)
+    globs = f"ssh root@{GPU} 'ls /models/*/config.json /data/eagle3/*/ | head [1]'"
+    listing, _ = m.bash(globs, "ls: cannot access '/data/eagle3/*/': No such file or directory", exit_code=2)
+    md = render_postmortem(analyze_path(_write(tmp_path, m)), "md")
+    rendered = _as_html(md)
+    support = _section(rendered, "Supporting information")
+    assert "<strong>" not in support.replace("<strong>[msg", "") and "<em>" not in support
+    assert ("RuntimeError Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+            "installed a driver from http://www.nvidia.com/Download/index.aspx "
+            "(/root/ml-env/lib/python3.12/site-packages/torch/cuda/__init__.py:319)") in support
+    assert f"command on {GPU}: {html_lib.escape(globs, quote=False)}</li>" in support
+    assert f'id="msg-{crash}"' in support and f'id="msg-{listing}"' in support
+
+
+def test_the_main_session_is_not_called_a_failed_sub_agent(tmp_path):
+    m = _session()
+    m.prompt(f"nvidia-smi fails on {GPU}.")
+    for _ in range(2):
+        m.bash(f"ssh root@{GPU} nvidia-smi",
+               "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.", exit_code=9)
+    wrong = postmortem_view(analyze_path(_write(tmp_path, m)))["went_wrong"]
+    # before: "Sub-agent main failed."
+    assert not any(line.startswith("Sub-agent main") for line in wrong)
+    assert wrong[-1] == "Every tool call of the main session failed (2)."
+
+
+def test_a_report_with_only_a_baseline_says_so(tmp_path):
+    """The user gave the no-speculation baseline and nothing was measured with the draft: the
+    Impact section said no numbers were found at all, and dropped the 90 tok/s."""
+    m = _session()
+    prompt = m.prompt(f"Serving Kimi-K2.5 on {GPU} without speculation gives a 90 tok/s baseline. With the EAGLE-3 "
+                      "draft it feels slower. Please check.")
+    m.bash(f"ssh root@{GPU} nvidia-smi", "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.",
+           exit_code=9)
+    analysis = analyze_path(_write(tmp_path, m))
+    md = render_postmortem(analysis, "md")
+    assert ("## Impact\n\nBaseline without speculation: 90 tok/s "
+            f"[[msg {prompt}]](#msg-{prompt}). No throughput, acceptance or accuracy reading with speculation "
+            "was found in the session.\n") in md
+    assert ("- Throughput with speculation was not measured; the baseline without it is 90 tok/s "
+            f"[[msg {prompt}]](#msg-{prompt}).") in md
+    page = render_postmortem(analysis, "html")
+    assert (f'<p>Baseline without speculation: 90 tok/s <a href="#msg-{prompt}">[msg {prompt}]</a>. No throughput, '
+            "acceptance or accuracy reading with speculation was found in the session.</p>") in page
+
+
+def test_the_header_keeps_sessions_and_hosts_apart(tmp_path):
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is slow.")
+    m.bash(f"ssh root@{GPU} nvidia-smi", "| NVIDIA H200 |")
+    md = render_postmortem(analyze_path(_write(tmp_path, m)), "md")
+    header = next(line for line in md.splitlines() if line.startswith("**Status:**"))
+    # before: "...08:00:21.000Z)· **Hosts:**"
+    assert re.search(r"\) · \*\*Hosts:\*\* `10\.1\.230\.174`$", header), header
