@@ -17,7 +17,10 @@ from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
-from spec_debug.playbook.templating import CONTEXT_NAMES, parse_template, undefined_names
+from spec_debug.playbook.templating import (
+    CONTEXT_NAMES, VAR_CONTEXT_NAMES, names_used, parse_template, template_texts, undefined_names, var_cycle,
+    var_references,
+)
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 
 # Known field names per nested model, for "did you mean" hints on unknown keys.
@@ -273,6 +276,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             path=source, line=line, column=column, key_path=f"vars.{name}",
             hint=f"rename it (e.g. server_{name}); built-in names: {', '.join(sorted(CONTEXT_NAMES))}",
         )
+    _check_var_templates(playbook, document, source)
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
         if step.probe is not None:
@@ -322,12 +326,48 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 parse_template(text)
 
 
+def _check_var_templates(playbook: Playbook, document: PositionedDocument, source: str) -> None:
+    """A var default may use other vars (`model_dir: "{{ model }}/draft"`, rendered per host
+    before the steps run: runner/engine.py): its syntax, its names and circles are checked now."""
+    known = set(playbook.vars)
+    dependencies: dict[str, list[str]] = {}
+    for name, value in playbook.vars.items():
+        path = ("vars", name)
+        line, column = document.position(path) or (None, None)
+        for text in template_texts(value):
+            with _template_parse_errors("", source, path, line, column, None, text, document, where=f"var {name!r}"):
+                missing = undefined_names(text, known)
+            used = [n for n in names_used(text) if n in CONTEXT_NAMES - VAR_CONTEXT_NAMES]
+            if used:
+                raise PlaybookError(
+                    f"var {name!r} uses {used[0]!r}, which only a step's templates have (vars are set before any step runs)",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"use {{{{ {used[0]}... }}}} in the step's run:, when: or expect: instead",
+                )
+            if missing:
+                raise PlaybookError(
+                    f"undefined variable {missing[0]!r} in var {name!r}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=_undefined_hint(missing[0], known - {name}),
+                )
+        dependencies[name] = var_references(value, known)
+    cycle = var_cycle(dependencies)
+    if cycle:
+        line, column = document.position(("vars", cycle[0])) or (None, None)
+        raise PlaybookError(
+            f"vars refer to each other in a circle: {' -> '.join(cycle)}",
+            path=source, line=line, column=column, key_path=f"vars.{cycle[0]}",
+            hint="give one of them a plain value",
+        )
+
+
 @contextmanager
 def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], line: int | None,
                            column: int | None, hint: str | None = None, text: str = "",
-                           document: PositionedDocument | None = None) -> Iterator[None]:
+                           document: PositionedDocument | None = None, where: str | None = None) -> Iterator[None]:
     """A template that does not parse, as a PlaybookError at the place in the file where it
     goes wrong (inside a multi-line script when it can be found there)."""
+    where = where or f"step {step_id!r}"
     try:
         yield
     except TemplateSyntaxError as exc:
@@ -335,10 +375,10 @@ def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], lin
         if document is not None and line is not None and (shell_hint is not None or "\n" in text.strip()):
             line, column = _template_error_position(text, exc.lineno, shell_hint, document, line, column)
         hint = "; ".join(h for h in (hint, shell_hint and shell_hint[1]) if h) or None
-        raise PlaybookError(f"template syntax error in step {step_id!r}: {exc.message}", path=source, line=line,
+        raise PlaybookError(f"template syntax error in {where}: {exc.message}", path=source, line=line,
                             column=column, key_path=dotted_path(path), hint=hint) from None
     except RecursionError:  # Jinja parses recursively: thousands of nested parentheses
-        raise PlaybookError(f"template in step {step_id!r} nests too deeply to parse", path=source, line=line,
+        raise PlaybookError(f"template in {where} nests too deeply to parse", path=source, line=line,
                             column=column, key_path=dotted_path(path)) from None
 
 

@@ -267,3 +267,117 @@ def undefined_names(source: str, known_vars: set[str], *, expression: bool = Fal
         ):
             missing.append(f"vars.{item.arg.value}")
     return list(dict.fromkeys(missing))
+
+
+# ---------------------------------------------------------------- vars that use other vars
+
+VAR_CONTEXT_NAMES = frozenset({"vars", "host"})
+"""What a var's own template may use besides other vars: facts, stdout and the like do not
+exist before the first step runs."""
+
+_WHOLE_EXPRESSION = re.compile(r"^\s*\{\{(?P<expression>(?:(?!\{\{|\}\}).)*)\}\}\s*$", re.DOTALL)
+
+
+def template_texts(value: Any) -> list[str]:
+    """The strings inside a var value that hold a template (lists and mappings walked)."""
+    if isinstance(value, str):
+        return [value] if "{{" in value or "{%" in value else []
+    if isinstance(value, list):
+        return [text for item in value for text in template_texts(item)]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in template_texts(item)]
+    return []
+
+
+def names_used(source: str) -> list[str]:
+    """The bare names a template reads (not those it binds itself, as a for loop does)."""
+    parsed = TEXT_ENV.parse(source)
+    bound = {n.name for n in parsed.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    return list(dict.fromkeys(n.name for n in parsed.find_all(nodes.Name) if n.ctx == "load" and n.name not in bound))
+
+
+def var_references(value: Any, var_names: Iterable[str]) -> list[str]:
+    """The vars a var's value refers to (`{{ model }}`, `{{ vars.model }}`, `{{ vars['model'] }}`).
+    Raises TemplateSyntaxError for a malformed template."""
+    names = set(var_names)
+    found: list[str] = []
+    for text in template_texts(value):
+        parsed = TEXT_ENV.parse(text)
+        found += [n.name for n in parsed.find_all(nodes.Name) if n.ctx == "load" and n.name in names]
+        for attr in parsed.find_all(nodes.Getattr):
+            if isinstance(attr.node, nodes.Name) and attr.node.name == "vars" and attr.attr in names:
+                found.append(attr.attr)
+        for item in parsed.find_all(nodes.Getitem):
+            if (isinstance(item.node, nodes.Name) and item.node.name == "vars" and isinstance(item.arg, nodes.Const)
+                    and item.arg.value in names):
+                found.append(item.arg.value)
+    return list(dict.fromkeys(found))
+
+
+def var_cycle(dependencies: dict[str, list[str]]) -> list[str] | None:
+    """A chain of vars that leads back to its start (`a -> b -> a`), else None."""
+    done: set[str] = set()
+
+    def visit(name: str, chain: list[str]) -> list[str] | None:
+        if name in chain:
+            return chain[chain.index(name):] + [name]
+        if name in done:
+            return None
+        for dependency in dependencies.get(name, []):
+            cycle = visit(dependency, chain + [name])
+            if cycle:
+                return cycle
+        done.add(name)
+        return None
+
+    for name in dependencies:
+        cycle = visit(name, [])
+        if cycle:
+            return cycle
+    return None
+
+
+def resolve_vars(values: dict[str, Any], templated: Iterable[str], host: str) -> dict[str, Any]:
+    """values with the templates in the named vars rendered over the others, dependencies
+    first: `model_dir: "{{ model }}/draft"` follows `--var model=/data/llama` as Ansible's vars
+    do. Only playbook defaults are templates; a value given on the command line or by an
+    inventory is data and used as typed. A var that is one whole `{{ expression }}` keeps the
+    expression's type (a list stays a list). Raises TemplateError."""
+    pending = {name for name in templated if name in values and template_texts(values[name])}
+    resolved = dict(values)
+    dependencies: dict[str, list[str]] = {}
+    for name in pending:
+        try:
+            dependencies[name] = [n for n in var_references(values[name], values) if n in pending]
+        except TemplateSyntaxError as exc:
+            raise TemplateError(f"vars.{name}: template syntax error: {exc.message}") from None
+    cycle = var_cycle(dependencies)
+    if cycle:
+        raise TemplateError(f"vars.{cycle[0]}: the vars refer to each other in a circle: {' -> '.join(cycle)}")
+    done: set[str] = set()
+
+    def resolve(name: str) -> None:
+        if name in done:
+            return
+        for dependency in dependencies[name]:
+            resolve(dependency)
+        context = {**resolved, "vars": resolved, "host": host}
+        resolved[name] = _render_var(values[name], context, TemplateSite(None, f"vars.{name}"))
+        done.add(name)
+
+    for name in sorted(pending):
+        resolve(name)
+    return resolved
+
+
+def _render_var(value: Any, context: dict[str, Any], site: TemplateSite) -> Any:
+    if isinstance(value, str):
+        whole = _WHOLE_EXPRESSION.match(value)
+        if whole:
+            return evaluate(whole.group("expression").strip(), context, site)
+        return render(value, context, site)
+    if isinstance(value, list):
+        return [_render_var(item, context, site) for item in value]
+    if isinstance(value, dict):
+        return {key: _render_var(item, context, site) for key, item in value.items()}
+    return value

@@ -24,7 +24,7 @@ from spec_debug import __version__
 from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, TransportError
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step
-from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, shell_quote
+from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, resolve_vars, shell_quote
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
 from spec_debug.runner.attempt import AttemptResult, collected_patterns, evaluate_attempt, watched_patterns
@@ -100,8 +100,16 @@ class Run:
             )
         run_vars = {**self.playbook.vars, **self.cli_vars}
         secrets: set[str] = set(secret_values(run_vars))
+        # Each host's vars with the playbook's `{{ other_var }}` defaults rendered, before any
+        # step runs: a template that cannot render (--var port=abc under "{{ port + 1 }}") is
+        # an error of the command line, not of every host halfway through.
+        self._host_vars: dict[str, dict[str, Any]] = {}
         for target in targets:
-            secrets.update(secret_values({**self.playbook.vars, **target.vars, **self.cli_vars}))
+            given = {**self.playbook.vars, **target.vars, **self.cli_vars}
+            templated = [k for k in self.playbook.vars if k not in target.vars and k not in self.cli_vars]
+            self._host_vars[target.name] = resolve_vars(given, templated, target.name)
+            secrets.update(secret_values(given))
+            secrets.update(secret_values(self._host_vars[target.name]))
         self._secrets = tuple(sorted(secrets, key=len, reverse=True))
         self.record = RunRecord(
             run_id=store.run_dir.name,
@@ -221,7 +229,7 @@ class Run:
                 raise _Abort()
             transport = target.connect()
             self._transports[target.name] = transport
-            host_vars = {**self.playbook.vars, **target.vars, **self.cli_vars}
+            host_vars = self._host_vars[target.name]
             for index, step in enumerate(self.playbook.steps):
                 if self.abort.is_set():
                     raise _Abort()

@@ -1,0 +1,82 @@
+"""A var whose default uses another var, as Ansible taught: `draft_dir: "{{ model_dir }}/eagle3"`.
+
+Before, the value went into the command as the literal text `{{ model_dir }}/eagle3`: the step
+looked for a folder of that name, failed, and the report blamed a missing checkpoint. A typo
+in such a default (`{{ modle_dir }}`) passed `validate` too.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import run_cli
+
+PLAYBOOK = """\
+name: draft_config
+vars:
+  model_dir: /models/Meta-Llama-3.1-8B-Instruct
+  draft_dir: "{{ model_dir }}/eagle3"
+  config: "{{ vars.draft_dir }}/config.json"
+  note: ""
+steps:
+  - id: draft_config
+    run: cat "{{ config }}"; echo "note={{ note }}"
+    expect:
+      - contains: '"draft_vocab_size": 32000'
+"""
+
+
+def test_a_var_default_that_uses_other_vars_follows_the_command_line(tmp_path, write_playbook):
+    model_dir = tmp_path / "my model"  # a space: the rendered value is still quoted as one word
+    (model_dir / "eagle3").mkdir(parents=True)
+    (model_dir / "eagle3" / "config.json").write_text('{"draft_vocab_size": 32000}\n')
+    playbook = write_playbook(PLAYBOOK)
+
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json",
+                     "--var", f"model_dir={model_dir}", "--var", "note={{ typed by the user }}")
+
+    assert result.code == 0, result.stderr
+    step = json.loads(result.stdout)["steps"][0]
+    assert step["command"] == f'cat "{model_dir}/eagle3/config.json"; echo "note={{{{ typed by the user }}}}"'
+    assert step["stdout"] == '{"draft_vocab_size": 32000}\nnote={{ typed by the user }}\n'
+    assert step["status"] == "passed"
+
+
+def test_var_defaults_that_cannot_render_are_refused_where_they_are_written(tmp_path, write_playbook):
+    cases = {
+        # a typo in the name of the var it uses
+        'model_dir: /models/llama\n  draft_dir: "{{ modle_dir }}/eagle3"':
+            (":4:14: undefined variable 'modle_dir' in var 'draft_dir'", "did you mean 'model_dir'?"),
+        # two defaults that wait on each other
+        'a: "{{ b }}/x"\n  b: "{{ a }}/y"': (":3:6: vars refer to each other in a circle: a -> b -> a", "plain value"),
+        # facts exist only once a step has run
+        'port: "{{ facts.port }}"': (":3:9: var 'port' uses 'facts'", "in the step's run:"),
+        # docker's Go template is not Jinja
+        "fmt: '{{.State.Status}}'": (":3:9: template syntax error in var 'fmt'", "{% raw %}"),
+    }
+    for index, (vars_text, (where, hint)) in enumerate(cases.items()):
+        playbook = write_playbook(f"name: p\nvars:\n  {vars_text}\nsteps:\n  - id: s\n    run: echo hi\n", f"p{index}.yaml")
+        result = run_cli("playbooks", "validate", str(playbook))
+        assert result.code == 2, (vars_text, result.stderr)
+        assert "Traceback" not in result.stderr
+        message = " ".join(result.stderr.split())
+        assert f"{playbook.name}{where}" in message and hint in message, (vars_text, message)
+
+
+def test_a_command_line_value_a_default_cannot_use_is_a_usage_error_before_any_step(tmp_path, write_playbook):
+    playbook = write_playbook("""\
+name: ports
+vars:
+  port: 30000
+  metrics_port: "{{ port + 1 }}"
+steps:
+  - id: metrics
+    run: echo {{ metrics_port }}
+""")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    assert result.code == 0 and json.loads(result.stdout)["steps"][0]["stdout"] == "30001\n"
+
+    bad = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "bad"), "--var", "port=auto")
+    assert bad.code == 2 and "Traceback" not in bad.stderr
+    assert "vars.metrics_port" in bad.stderr and "TypeError" in bad.stderr
+    assert not (tmp_path / "bad").exists() or not any((tmp_path / "bad").iterdir())
