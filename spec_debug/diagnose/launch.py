@@ -638,19 +638,23 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
     a = _VLLM_ALIASES
     target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
     spec = _vllm_speculative_config(flags)
-    method = spec.get("method") if spec else None
-    if method is None and spec and isinstance(spec.get("model"), str):
-        # No method: SpeculativeConfig.__post_init__ detects it from the draft's name,
-        # "eagle-" -> eagle, "eagle3" -> eagle3 (vllm/config/speculative.py, 0.11.0 and 0.33.0)
-        name = spec["model"].lower()
-        method = "eagle" if "eagle-" in name else "eagle3" if "eagle3" in name else None
-    k = _spec_int(spec, "num_speculative_tokens")
     legacy_draft = _str_flag(flags, a["speculative-model"])
     if spec is None and legacy_draft is not None:
         spec = {"model": legacy_draft}
-        k = _int_flag(flags, a["num-speculative-tokens"], "vllm")
-        if k is not None:
-            spec["num_speculative_tokens"] = k
+        legacy_k = _int_flag(flags, a["num-speculative-tokens"], "vllm")
+        if legacy_k is not None:
+            spec["num_speculative_tokens"] = legacy_k
+    method = spec.get("method") if spec else None
+    if method is None and spec and isinstance(spec.get("model"), str):
+        # No method: SpeculativeConfig.__post_init__ detects it from the draft's name,
+        # "eagle-" -> eagle, "eagle3" -> eagle3 (vllm/config/speculative.py, 0.11.0 and 0.33.0),
+        # and the model "[ngram]" (or "ngram") is prompt lookup, as V0's docs spelled it:
+        # `--speculative_model "[ngram]" --num_speculative_tokens 5 --ngram_prompt_lookup_max 4`
+        # (docs/features/spec_decode.md at v0.7.1)
+        name = spec["model"].lower()
+        method = ("ngram" if name in ("ngram", "[ngram]") else "eagle" if "eagle-" in name
+                  else "eagle3" if "eagle3" in name else None)
+    k = _spec_int(spec, "num_speculative_tokens")
     # vLLM EAGLE drafts a chain: K drafted tokens, K+1 positions verified (EAGLE3.md section 4).
     return LaunchConfig(
         engine="vllm",

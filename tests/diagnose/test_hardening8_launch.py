@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from spec_debug.diagnose.launch import effective_spec, parse_launch_command
 from spec_debug.diagnose.steps import launch_step
 from spec_debug.probes import launch_flags
 from spec_debug.probes.registry import ProbeContext
 from tests.diagnose.fake_servers import server_process
+
+DEMO = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
 
 
 def context(facts: dict, host_facts: dict | None = None) -> ProbeContext:
@@ -134,3 +137,38 @@ def test_a_continuation_padded_with_spaces_keeps_the_model_positional():
     facts = launch_step.parse({"source": "var", "cmdline": padded, "models": {}})
     assert facts["resolved_target_model"] == "Qwen/Qwen3-8B"
     assert parse_launch_command(padded.replace("\n", "\r\n")).target_model == "Qwen/Qwen3-8B"
+
+
+# ---------------------------------------------------------------------------------------------
+# vLLM <= 0.7 (V0) flags: `--speculative_model` and `--num_speculative_tokens`, no JSON config.
+# ---------------------------------------------------------------------------------------------
+# docs.vllm.ai/en/v0.6.3.post1/models/spec_decode.html: the server command of the draft-model
+# example (its n-gram example sets speculative_model="[ngram]", ngram_prompt_lookup_max=4)
+VLLM_V0_SERVER = """python -m vllm.entrypoints.openai.api_server --host 0.0.0.0 --port 8000 --model facebook/opt-6.7b \\
+    --seed 42 -tp 1 --speculative_model {draft} --use-v2-block-manager \\
+    --num_speculative_tokens {k} --gpu_memory_utilization 0.8"""
+
+
+def test_v0_ngram_is_an_ngram_draft_and_the_fix_names_the_v0_flag():
+    command = VLLM_V0_SERVER.format(draft='"[ngram]"', k=1) + " --ngram_prompt_lookup_max 4"
+    cfg = parse_launch_command(command)
+    assert (cfg.algorithm, cfg.num_steps) == ("NGRAM", 1)
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
+    [sd101] = launch_step.check(context(facts))
+    # before: "the draft config does not say how many steps it was trained for" about "[ngram]",
+    # and a `"num_speculative_tokens": 1 in --speculative-config` the command does not have
+    assert (sd101.code, sd101.severity) == ("SD101", "warning")
+    assert sd101.evidence[0] == "launch command: --num-speculative-tokens 1"
+    assert "n-gram lookup draft (no weights)" in sd101.evidence[2]
+    assert "--num-speculative-tokens 3" in sd101.remediation
+
+
+def test_v0_draft_served_at_one_token_names_the_v0_flag_in_the_fix():
+    # the demo's speculators EAGLE-3 draft, trained for 3 speculative tokens
+    draft = json.loads((DEMO / "draft" / "config.json").read_text())
+    command = VLLM_V0_SERVER.format(draft="/models/draft", k=1)
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {
+        "/models/draft": {"found": True, "path": "/models/draft", "config": draft}}})
+    [sd101] = [f for f in launch_step.check(context(facts)) if f.code == "SD101"]
+    assert sd101.severity == "error" and sd101.evidence[0] == "launch command: --num-speculative-tokens 1"
+    assert sd101.remediation == "Serve with 3 speculative tokens: --num-speculative-tokens 3."

@@ -68,9 +68,14 @@ def untrained_drafter(launch: LaunchConfig) -> str | None:
 
 def _vllm_tokens_flag(launch: LaunchConfig, k: int) -> str:
     """num_speculative_tokens spelled the way this command sets it: `--spec-tokens K`,
-    `--speculative-config.num_speculative_tokens K`, or a key of the JSON."""
+    `--speculative-config.num_speculative_tokens K`, V0's `--num-speculative-tokens K`, or a key
+    of the JSON."""
     if "spec-tokens" in launch.flags:
         return f"--spec-tokens {k}"
+    json_config = any(name.partition(".")[0] in ("speculative-config", "sc") for name in launch.flags)
+    if "num-speculative-tokens" in launch.flags and not json_config:
+        # vLLM <= 0.7 (V0): the separate flag, read when there is no --speculative-config
+        return f"--num-speculative-tokens {k}"
     dotted = [name for name in launch.flags if name.endswith(".num_speculative_tokens")]
     if dotted:
         dashes = "-" if dotted[-1].startswith("sc.") else "--"  # `-sc` is the short alias
