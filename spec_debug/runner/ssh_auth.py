@@ -107,7 +107,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         if agent is not None:
             agent.close()
     interactive_refused = None
-    if "keyboard-interactive" in _allowed_methods(transport, target):
+    allowed = _allowed_methods(transport, target)
+    if "keyboard-interactive" in allowed:
         if transport.is_authenticated():
             return  # the server let "none" in (RFC 4252, 5.2)
         interactive_refused = _interactive_refusal(options)
@@ -127,17 +128,26 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
             f"{target.alias}: private key {skipped} is encrypted and {options.batch_source} forbids the passphrase prompt",
             hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or {_without_batch(options)}",
         )
-    tried = ", ".join(attempts.tried) or "no keys found (agent empty, no identity files)"
+    nothing = "no identity files" if attempts.agent_unreachable else "agent empty, no identity files"
+    tried = ", ".join(attempts.tried) or f"no keys found ({nothing})"
     if attempts.missing:
         tried = (", ".join(attempts.tried) + "; " if attempts.tried else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
     if interactive_refused is not None:
         tried += f"; the host also takes a keyboard-interactive login (a password or one-time code), but {interactive_refused[0]}"
-    raise AuthenticationError(
-        f"{target.alias}: authentication failed for {where} (tried: {tried})",
-        hint="check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers",
-    )
+    hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
+    if "password" in allowed:
+        # What `ssh` would have done next: ask for the password. spec-debug runs unattended on
+        # many hosts and logs in with keys only, so say that, and how to install a key.
+        tried += "; the host would also take a password, which spec-debug does not use"
+        hint = f"install your public key there once: `ssh-copy-id {_ssh_copy_id_args(target)}`; or {hint}"
+    raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
+
+
+def _ssh_copy_id_args(target: SSHTarget) -> str:
+    port = f"-p {target.port} " if target.port != 22 else ""
+    return f"{port}{target.user}@{target.hostname}"
 
 
 class _AgentAt(paramiko.Agent):
@@ -155,8 +165,14 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
     where = target.identity_agent
     if not options.use_agent or (where is not None and where.lower() == "none"):
         return None
+    label = "IdentityAgent"
     if where is None or where == "SSH_AUTH_SOCK":
-        return paramiko.Agent() if os.environ.get("SSH_AUTH_SOCK") else None
+        # paramiko.Agent() quietly holds no keys when $SSH_AUTH_SOCK names a dead socket (a
+        # tmux or screen session that outlived the login that started its agent): the
+        # failure then read "agent empty". Connected here, the reason is kept for it.
+        where, label = os.environ.get("SSH_AUTH_SOCK") or None, "SSH_AUTH_SOCK"
+        if where is None:
+            return None
     path = os.path.expanduser(where)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -166,7 +182,7 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         # ssh(1) also goes on with the key files when the agent is not there (1Password locked).
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        attempts.agent_unreachable = f"IdentityAgent {_short(path)}: {reason}"
+        attempts.agent_unreachable = f"{label} {_short(path)}: {reason}"
         return None
 
 

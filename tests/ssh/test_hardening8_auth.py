@@ -1,0 +1,63 @@
+"""Logins that fail for a reason the user can act on say that reason."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spec_debug.errors import AuthenticationError
+from spec_debug.runner.ssh import SSHTransport
+from tests.sshd_fixture import ClientKey, ClientSetup
+
+
+def dead_socket(path: Path) -> Path:
+    """What a tmux session keeps in $SSH_AUTH_SOCK after the login that started its agent ended:
+    a socket file nobody listens on."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.close()
+    return path
+
+
+def test_a_stale_ssh_auth_sock_is_named_not_called_an_empty_agent(
+    client: ClientSetup, sshd_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key lives only in the agent; $SSH_AUTH_SOCK points at a dead socket. ssh(1) fails
+    too (and says why only under -v); we said "no keys found (agent empty, ...)", sending the
+    user to ssh-add into an agent that is not there."""
+    server = sshd_factory("agent-only")
+    client.trust(server)
+    client.alias("agent-only", server, IdentityFile="none", IdentitiesOnly="no")
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(dead_socket(tmp_path / "agent.sock")))
+    if shutil.which("ssh"):
+        said = subprocess.run(["ssh", "-F", str(client.config), "-o", "BatchMode=yes", "agent-only", "true"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert said.returncode != 0 and "Permission denied" in said.stderr, said.stderr
+    with pytest.raises(AuthenticationError) as failed:
+        SSHTransport.connect("agent-only", client.options(use_agent=True))
+    message = failed.value.message
+    assert "agent empty" not in message, message
+    assert f"ssh-agent not reached: SSH_AUTH_SOCK {tmp_path / 'agent.sock'}: Connection refused" in message, message
+
+
+def test_a_host_that_would_take_a_password_says_how_to_install_the_key(
+    client: ClientSetup, sshd_factory: Any, tmp_path: Path
+) -> None:
+    """A new box that allows passwords and does not know our key yet: ssh(1) would ask for the
+    password; we log in with keys only, so the message says so and names ssh-copy-id."""
+    stranger = ClientKey.create(tmp_path / "other")  # the only key the server knows is someone else's
+    server = sshd_factory("password-box", extra_config="Match all\n  PasswordAuthentication yes\n")
+    server.authorized_keys_path.write_text(stranger.public + "\n")
+    client.trust(server)
+    client.alias("password-box", server)
+    with pytest.raises(AuthenticationError) as failed:
+        SSHTransport.connect("password-box", client.options())
+    error = failed.value
+    assert "the host would also take a password, which spec-debug does not use" in error.message, error.message
+    assert f"ssh-copy-id -p {server.port} " in (error.hint or "") and f"@{server.address}" in (error.hint or ""), error.hint
+    assert "\n" not in error.message
