@@ -128,13 +128,23 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json",
         # the rope dict's, as convert_rope_params_to_dict does
         params.setdefault("partial_rotary_factor", decoder["partial_rotary_factor"])
     rope_type = str(params.get("rope_type") or params.get("type") or "default")
+    if rope_type == "su":
+        # LongRoPE under its first name: Phi-3's first releases wrote `"type": "su"`
+        # (microsoft/Phi-3-mini-128k-instruct config.json before the rename), and drafts for
+        # them copy the target's rope_scaling. vLLM serves it as longrope
+        # (vllm transformers_utils/config.py patch_rope_parameters_dict: "Replacing legacy
+        # rope_type 'su' with 'longrope'"), as transformers' Phi3Config does
+        # (models/phi3/configuration_phi3.py); a Llama config class rejects the name.
+        rope_type = "longrope"
     if rope_type == "mrope":
         # Qwen2/2.5-VL drafts (SpecForge configs/qwen2-5-vl-7b-eagle3.json: `{"type": "mrope",
         # "mrope_section": [16, 24, 24]}`). On text the three position rows are equal, so the
         # sections pick the same angles as plain RoPE; transformers reads it as "default" too
         # (models/qwen2_vl/configuration_qwen2_vl.py). Dumps of image tokens are not text.
         rope_type = "default"
-    theta = float(params.get("rope_theta") or decoder.get("rope_theta") or 10000.0)
+    # a hand-edited "rope_theta": "500000" must be one clear error, not a float() traceback
+    theta = _number(params if params.get("rope_theta") else decoder, "rope_theta", where,
+                    float, default=10000.0) or 10000.0
     if rope_type in ("llama3", "yarn", "longrope"):
         # transformers modeling_rope_utils.py `standardize_rope_params`: a top-level
         # original_max_position_embeddings (Phi-3 writes it beside rope_scaling) replaces the
