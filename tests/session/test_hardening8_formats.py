@@ -120,3 +120,59 @@ def test_fine_tuning_lines_that_share_a_system_prompt_stay_whole(tmp_path):
     assert [(e.seq, e.kind, e.text) for e in events] == [
         (0, "system", "You are a GPU fleet assistant."), (1, "prompt", "is gpu01 up?"), (2, "text", "gpu01 is up."),
         (3, "system", "You are a GPU fleet assistant."), (4, "prompt", "is gpu02 up?"), (5, "text", "gpu02 is up.")]
+
+
+# -- shell logs: commands typed over several lines ----------------------------------------------
+
+_LAUNCH = ("python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct  --speculative-algorithm EAGLE3"
+           " --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5"
+           " --speculative-eagle-topk 8 --speculative-num-draft-tokens 32 --mem-fraction 0.6 --cuda-graph-max-bs 2"
+           " --dtype float16")
+"""SGLang's EAGLE-3 example launch (sgl-project/sglang docs/advanced_features/speculative_decoding),
+as one line once bash has removed its backslash-newlines."""
+
+
+def test_a_launch_command_continued_with_backslashes_is_one_command():
+    """A ``script(1)`` typescript of the SGLang EAGLE-3 launch pasted as the docs print it, over
+    four lines: bash echoes each continuation after its PS2 prompt ``> `` (bash(1), PROMPTING),
+    and a here-document the same way. Before: the command stopped at the first backslash (no
+    EAGLE-3 flag in it) and the flags, the here-document and its delimiter were read as output."""
+    path = DATA / "typescript_multiline.log"
+    events, _ = _events(path)
+    calls = [(e.seq, e.command, e.host) for e in events if e.kind == "tool_call"]
+    assert calls == [
+        (1, _LAUNCH, "gpu-3"),
+        (2, "cat > /tmp/probe.py <<'EOF'\nimport torch\nprint(torch.cuda.mem_get_info())\nEOF", "gpu-3"),
+        (3, "python3 /tmp/probe.py", "gpu-3"), (4, "exit", "gpu-3")]
+    results = {e.call_id: e.text for e in events if e.kind == "tool_result"}
+    assert results["text-call-1"].startswith("[2025-08-18 10:02:19] server_args=ServerArgs(")
+    assert "text-call-2" not in results  # the here-document printed nothing
+    assert results["text-call-3"] == "(1048576, 85029158912)"
+    a = analyze_path(path)
+    assert [(c.seq, c.command) for c in a.commands][:1] == [(1, _LAUNCH)]
+    assert [(e.kind, e.seq) for e in a.errors] == [("cuda_oom", 1)]
+
+
+def test_continuation_prompts_of_zsh_and_commands_split_in_a_code_block(tmp_path):
+    """zsh's PS2 names what is still open (``quote>``, ``heredoc>``: zshmisc(1)); a Markdown
+    ``console`` block shows ``$ `` and ``> ``, a ``bash`` block the bare lines. A line without
+    PS2 after an unfinished command is output (``echo it's`` waits for a quote bash never got)."""
+    log = tmp_path / "laptop.log"
+    log.write_text('me@laptop ~ % ssh gpu01 "nvidia-smi \\\nquote> -L"\nGPU 0: NVIDIA H200\n'
+                   "me@laptop ~ % cat <<EOF > /tmp/x\nheredoc> a\nheredoc> EOF\n"
+                   "me@laptop ~ % echo it's\nfinished early\n")
+    events, _ = _events(log)
+    assert [(e.kind, e.command or e.text) for e in events] == [
+        ("tool_call", 'ssh gpu01 "nvidia-smi -L"'), ("tool_result", "GPU 0: NVIDIA H200"),
+        ("tool_call", "cat <<EOF > /tmp/x\na\nEOF"),
+        ("tool_call", "echo it's"), ("tool_result", "finished early")]
+    notes = tmp_path / "notes.md"
+    notes.write_text("```bash\npython -m sglang.launch_server \\\n  --model-path meta-llama/Llama-3.1-8B-Instruct \\\n"
+                     "  --speculative-algorithm EAGLE3\n```\n\n```console\n$ python3 -m sglang.bench_serving --backend "
+                     "sglang \\\n>   --num-prompts 100\nOutput token throughput (tok/s): 1234.5\n```\n")
+    events, _ = _events(notes)
+    assert [(e.kind, e.command or e.text) for e in events] == [
+        ("tool_call", "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+                      "--speculative-algorithm EAGLE3"),
+        ("tool_call", "python3 -m sglang.bench_serving --backend sglang --num-prompts 100"),
+        ("tool_result", "Output token throughput (tok/s): 1234.5")]
