@@ -116,6 +116,18 @@ def _topic_words(sentence: str) -> frozenset:
     return frozenset(words)
 
 
+def _restates(stated: float, measured: float) -> bool:
+    """``stated`` is ``measured`` as a report writes it: equal, or rounded to the stated
+    number's decimals (2.31 measured, "2.3" reported)."""
+    if stated == measured:
+        return True
+    text = repr(stated)
+    decimals = len(text) - text.index(".") - 1 if "." in text and "e" not in text else 0
+    if text.endswith(".0"):
+        decimals = 0
+    return round(measured, decimals) == stated
+
+
 TOPIC_MATCH = 2
 """Topic words an outcome must share with an older hypothesis (and more than with the newest)
 to settle that one instead of the newest."""
@@ -218,6 +230,8 @@ class _Call:
     template: str
     record: CommandRecord | None
     tool_name: str | None
+    spawn: bool = False
+    """The call started a sub-agent: its result is the sub-agent's final report."""
 
 
 @dataclass
@@ -264,6 +278,8 @@ class _SessionState:
         self.best_throughput: float | None = None
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
+        self.reports: dict[str, list[MetricRecord]] = {}
+        """Per spawning call id: the readings its sub-agent's report gave the parent."""
         self.phases = PhaseTracker(self.session, lambda agent: self.tree.get(agent).description)
         self.kept = {name: Bounded() for name in _KEPT}
         self.status_known = source.format != "text"
@@ -374,7 +390,7 @@ class _SessionState:
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host)
             self._concat(ev, x)
-        call = _Call(category, ev.seq, x.template, record, ev.tool_name)
+        call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -427,8 +443,11 @@ class _SessionState:
         self._loop(ev, st, call, failed, found)
         hint = record.command if record else ""
         if x.metrics:
+            report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
             for m in metrics.name_by_hint(list(x.metrics), hint):
-                self._metric(ev, m, host, "output", st, call)
+                rec = self._metric(ev, m, host, "output", st, call)
+                if report is not None and len(report) < 50:
+                    report.append(rec)
         for obs in x.launch:
             self._finding(obs.code, ev, obs.evidence, host)
         for obs in x.observations:
@@ -444,10 +463,12 @@ class _SessionState:
 
     # -- extractors with session state -------------------------------------
     def _metric(self, ev: Event, m: metrics.Metric, host, source: str, st: _Agent | None = None,
-                call: _Call | None = None) -> None:
+                call: _Call | None = None) -> MetricRecord:
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
                            ev.timestamp, ev.file, ev.line)
         self._keep(self.kept["metrics"], rec)
+        if self.reports and ev.agent != MAIN_AGENT:
+            self._drop_report_copy(rec)
         if m.name == "baseline_throughput":
             self.baseline = rec
         elif m.name == "throughput":
@@ -481,6 +502,26 @@ class _SessionState:
             self.standalone_accuracy.append(rec)
             del self.standalone_accuracy[:-50]
             self._check_sd401(rec, ev)
+        return rec
+
+    def _drop_report_copy(self, rec: MetricRecord) -> None:
+        """A sub-agent's reading restated in the report its parent received (the Task tool's
+        result is the sub-agent's final text) is one reading, not two: the parent's copy is
+        dropped and the sub-agent's own, with its host and command, kept. Sub-agent files are
+        read after the trunk, so the copy is found when the reading arrives. A report whose
+        sub-agent file is missing keeps its readings: they are all there is."""
+        agent_id, depth = rec.agent, 0
+        while agent_id is not None and agent_id != MAIN_AGENT and depth < 16:
+            info = self.tree.agents.get(agent_id)
+            if info is None:
+                return
+            report = self.reports.get(info.spawned_by) if info.spawned_by else None
+            for i, copy in enumerate(report or ()):
+                if copy.name == rec.name and _restates(copy.value, rec.value):
+                    del report[i]
+                    self.kept["metrics"].discard(copy)
+                    break
+            agent_id, depth = info.parent, depth + 1
 
     def _check_sd401(self, standalone: MetricRecord, ev: Event) -> None:
         claimed = self.claimed_accuracy

@@ -34,6 +34,15 @@ class Bounded:
         self.tail.append(record)
         return dropped
 
+    def discard(self, record) -> bool:
+        """Take ``record`` (the very object) out again; False when it is no longer kept."""
+        for items in (self.tail, self.head):
+            for i in range(len(items) - 1, -1, -1):
+                if items[i] is record:
+                    del items[i]
+                    return True
+        return False
+
     def recent(self, n: int) -> list:
         return (self.head + list(self.tail))[-n:] if len(self.tail) < n else list(self.tail)[-n:]
 

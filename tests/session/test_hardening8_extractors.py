@@ -255,3 +255,48 @@ def test_an_outcome_in_other_words_still_settles_the_newest(tmp_path):
     a = _analyze(tmp_path, m)
     assert [(h.seq, h.status, h.outcome_seq) for h in a.hypotheses] == [
         (flag, "open", None), (order, "confirmed", fixed)]
+
+
+# -- a sub-agent's report restates its readings ------------------------------------------------------
+
+# sgl-project/sglang#17098: bench_serving against an EAGLE-3 server.
+BENCH = (Path(__file__).parent / "data_h7" / "sglang_17098_bench_serving.txt").read_text(encoding="utf-8")
+
+
+def _bench_session(report: str) -> tuple[_Writer, _Writer, int]:
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"EAGLE-3 on {GPU} is slower than the 250 tok/s baseline; measure it.")
+    spawn, report_seq = m.spawn("b1bench", "toolu_spawn_b1bench", "Benchmark the EAGLE-3 server",
+                                "Run bench_serving against the server and report the readings.", report, trunk=True)
+    sub = _Writer(SESSION, "b1bench", START)
+    sub.prompt("Run bench_serving against the server and report the readings.")
+    sub.bash(f"ssh root@{GPU} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 50'", BENCH)
+    sub.say(report)
+    return m, sub, report_seq
+
+
+def test_a_reading_a_sub_agent_reports_is_counted_once(tmp_path):
+    report = "Output token throughput is 183.8 tok/s with an accept length of 2.14, below the baseline."
+    m, sub, report_seq = _bench_session(report)
+    a = _analyze(tmp_path, m, (sub, "b1bench", "toolu_spawn_b1bench"))
+    got = [(x.agent, x.name, x.value, x.source, x.host) for x in a.metrics if x.name in ("throughput", "accept_length")]
+    # before: also ("main", "throughput", 183.8, "output", None) and ("main", "accept_length", 2.14, "output", None)
+    # from the report at report_seq: every reading of the sub-agent twice
+    assert got == [("b1bench", "throughput", 183.8, "output", GPU), ("b1bench", "accept_length", 2.14, "output", GPU),
+                   ("b1bench", "throughput", 183.8, "prose", None), ("b1bench", "accept_length", 2.14, "prose", None)]
+    assert all(x.seq != report_seq for x in a.metrics)
+    # the baseline stated in the prompt still makes the reading SD501
+    assert [f.code for f in a.findings] == ["SD501"]
+
+
+def test_a_report_rounds_the_reading_it_restates(tmp_path):
+    m, sub, report_seq = _bench_session("Throughput: about 184 tok/s, accept length 2.1.")
+    a = _analyze(tmp_path, m, (sub, "b1bench", "toolu_spawn_b1bench"))
+    assert [x for x in a.metrics if x.seq == report_seq] == []
+
+
+def test_a_report_whose_sub_agent_transcript_is_missing_keeps_its_readings(tmp_path):
+    m, _, report_seq = _bench_session("Output token throughput is 183.8 tok/s with an accept length of 2.14.")
+    a = _analyze(tmp_path, m)
+    assert [(x.seq, x.agent, x.name, x.value) for x in a.metrics if x.seq == report_seq] == [
+        (report_seq, "main", "throughput", 183.8), (report_seq, "main", "accept_length", 2.14)]
