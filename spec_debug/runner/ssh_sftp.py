@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -317,7 +318,7 @@ class RemoteFiles:
             refused = isinstance(exc, OSError) and not isinstance(exc, (EOFError, paramiko.SSHException))
             if refused and channel_open and self._transport.is_active():
                 # A refusal by the SFTP server: the channel is fine, only this file failed.
-                reason = exc.strerror or _one_line(exc)
+                reason = _short_write(exc.strerror or _one_line(exc))
                 if upload:
                     raise RemoteFileError(
                         f"{self._host}: cannot upload to {remote_path}: {reason}",
@@ -335,6 +336,20 @@ class RemoteFiles:
                     hint="the host's sftp-server stopped or refused the transfer; see the host's sshd log",
                 ) from None
             raise ConnectionLostError(f"{self._host}: SSH connection lost while copying {remote_path}") from None
+
+
+# paramiko checks an upload's size once it is written (paramiko/sftp_client.py, putfo): OpenSSH's
+# sftp-server answers the pipelined writes that hit a full disk or quota with a bare "Failure"
+# (sftp-server.c, errno_to_portable), which paramiko does not raise, so a full disk shows as this.
+_SIZE_MISMATCH = re.compile(r"size mismatch in put!\s+(\d+) != (\d+)")
+
+
+def _short_write(reason: str) -> str:
+    """paramiko's "size mismatch in put!  65536 != 200000" said as what it means."""
+    match = _SIZE_MISMATCH.search(reason)
+    if match is None:
+        return reason
+    return f"only {match[1]} of {match[2]} bytes could be written: the disk there (or the user's quota) is full"
 
 
 def _quiet_prefetch_thread(remote: paramiko.SFTPFile) -> None:

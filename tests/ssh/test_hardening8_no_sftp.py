@@ -118,3 +118,35 @@ def test_a_host_whose_sftp_answers_with_an_error_is_not_second_guessed(client: C
     with SSHTransport.connect("policy", client.options()) as transport:
         with pytest.raises(RemoteFileError, match="no working SFTP"):
             transport.exists("/etc/hostname")
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Any:
+    """A 64 KiB tmpfs: a home or /tmp that checkpoints filled up."""
+    mount_point = tmp_path / "full"
+    mount_point.mkdir()
+    if shutil.which("mount") is None or subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)], capture_output=True, check=False
+    ).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    yield mount_point
+    subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+@pytest.mark.parametrize("sftp", [True, False], ids=["sftp", "no-sftp"])
+def test_an_upload_to_a_full_disk_says_the_disk_is_full(
+    client: ClientSetup, start_sftpless: Any, sshd: Any, full_disk: Path, tmp_path: Path, sftp: bool
+) -> None:
+    """OpenSSH's sftp-server answers a write to a full disk with a bare "Failure", which paramiko
+    turned into "size mismatch in put!  65536 != 300000"."""
+    if not sftp:
+        start_sftpless("nosftp")
+    payload = tmp_path / "bundle.pyz"
+    payload.write_bytes(os.urandom(300_000))
+    with SSHTransport.connect("target" if sftp else "nosftp", client.options()) as transport:
+        with pytest.raises(RemoteFileError) as refused:
+            transport.put(payload, f"{full_disk}/.cache/spec-debug/bundle.pyz")
+    message = refused.value.message
+    assert ("the disk there (or the user's quota) is full" if sftp else "No space left on device") in message, message
+    assert "\n" not in message and "size mismatch" not in message
+    assert not list(full_disk.rglob("*.part-*"))  # no partial upload left to fill the disk further
