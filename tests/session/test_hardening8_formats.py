@@ -176,3 +176,29 @@ def test_continuation_prompts_of_zsh_and_commands_split_in_a_code_block(tmp_path
                       "--speculative-algorithm EAGLE3"),
         ("tool_call", "python3 -m sglang.bench_serving --backend sglang --num-prompts 100"),
         ("tool_result", "Output token throughput (tok/s): 1234.5")]
+
+
+def test_the_thinking_of_a_model_served_by_vllm_or_ollama_is_kept(tmp_path):
+    """An agent loop run against a local reasoning model (vLLM/SGLang with a reasoning parser,
+    Ollama with ``think``) saves each assistant message as the server sent it: the thinking in
+    ``reasoning_content`` (vLLM docs, "Reasoning Outputs"), ``reasoning`` (newer vLLM) or
+    ``thinking`` (Ollama ``docs/api.md``), beside ``content``. Before: it was dropped."""
+    call = {"id": "call_1", "type": "function",
+            "function": {"name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi -L"})}}
+    messages = [
+        {"role": "user", "content": "why is gpu01 slow?"},
+        {"role": "assistant", "content": None, "reasoning_content": "I suspect a GPU fell off the bus.",
+         "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "GPU 0: NVIDIA H200"},
+        {"role": "assistant", "content": "All GPUs are present.", "reasoning": "The GPU is there."},
+        {"role": "assistant", "content": "Check the draft next.", "thinking": "Now the draft."},
+    ]
+    path = tmp_path / "local-model.json"
+    path.write_text(json.dumps(messages, indent=2))
+    events, _ = _events(path)
+    assert [(e.seq, e.block, e.kind, e.text or e.command) for e in events] == [
+        (0, 0, "prompt", "why is gpu01 slow?"),
+        (1, 0, "thinking", "I suspect a GPU fell off the bus."), (1, 1, "tool_call", "ssh gpu01 nvidia-smi -L"),
+        (2, 0, "tool_result", "GPU 0: NVIDIA H200"),
+        (3, 0, "thinking", "The GPU is there."), (3, 1, "text", "All GPUs are present."),
+        (4, 0, "thinking", "Now the draft."), (4, 1, "text", "Check the draft next.")]

@@ -128,8 +128,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         yield event("prompt", role, text=text)
     elif role == "assistant":
         block = 0
+        reasoning = next((message[k] for k in _REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
+        if reasoning.strip():
+            yield event("thinking", role, text=reasoning)
+            block += 1
         if text:
-            yield event("text", role, text=text)
+            yield event("text", role, block, text=text)
             block += 1
         calls = message.get("tool_calls")
         if not isinstance(calls, list):
@@ -166,6 +170,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
+
+
+_REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking")
+"""Where OpenAI-compatible servers put a reasoning model's thinking, beside ``content``: vLLM and
+SGLang with a reasoning parser send ``reasoning_content`` (vLLM docs, "Reasoning Outputs"),
+which newer vLLM calls ``reasoning`` (same page: "reasoning used to be called
+reasoning_content"); Ollama sends ``thinking`` (ollama/ollama ``docs/api.md``, chat with
+``think``). An agent loop run against a local model saves the message as it came."""
 
 
 def _refusal(message: dict, content) -> str:
