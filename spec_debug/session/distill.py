@@ -40,7 +40,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
     primary = _primary_host(chosen, analysis)
     users = Counter(c.user for c in chosen if c.host == primary and c.user)
-    home = _home(users.most_common(1)[0][0] if users else None)
+    user = users.most_common(1)[0][0] if users else None
+    home = _home(user)
     names = _VarNames()
     steps = []
     ids: set[str] = set()
@@ -72,7 +73,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         words = " ".join(redact_text(first_prompt).split())
         description += ": " + (words if len(words) <= 200 else words[:199].rstrip() + "…")
     if primary:  # one full stop between the prompt's last sentence and this one
-        description = description.rstrip(".") + f". Run against the host the session used, e.g. --host {primary}."
+        ports = Counter(c.port for c in chosen if c.host == primary and c.port)
+        destination = _destination(primary, user, ports.most_common(1)[0][0] if ports else None)
+        description = description.rstrip(".") + f". Run against the host the session used, e.g. --host {destination}."
         jumps = Counter(c.jump for c in chosen if c.host == primary and c.jump)
         if jumps:
             # `ssh -J admin@bastion gpu02` in the session: --host gpu02 alone does not reach it
@@ -86,6 +89,17 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         "vars": names.defaults,
         "steps": steps,
     }
+
+
+def _destination(host: str, user: str | None, port: int | None) -> str:
+    """``--host`` for the host as the session's ssh reached it: the user whose home the path vars
+    assume (``ssh ubuntu@gpu01`` from a laptop where one is alice), the port of ``ssh -p 2222``,
+    and an IPv6 address in the brackets the host parser needs (spec_debug/runner/ssh_config.py,
+    parse_destination: a bare ``2001:db8::5`` reads as host and port and is refused)."""
+    text = f"[{host}]" if ":" in host else host
+    if user:
+        text = f"{user}@{text}"
+    return f"{text}:{port}" if port and port != 22 else text
 
 
 def _primary_host(chosen: list[CommandRecord], analysis: SessionAnalysis) -> str | None:

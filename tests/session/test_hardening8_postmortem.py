@@ -7,6 +7,7 @@ checks the exact text."""
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -170,3 +171,67 @@ def test_the_header_keeps_sessions_and_hosts_apart(tmp_path):
     header = next(line for line in md.splitlines() if line.startswith("**Status:**"))
     # before: "...08:00:21.000Z)· **Hosts:**"
     assert re.search(r"\) · \*\*Hosts:\*\* `10\.1\.230\.174`$", header), header
+
+
+def _sshd_session(tmp_path: Path, user: str, port: int) -> Path:
+    """A session that reached its GPU host with `ssh -p PORT USER@127.0.0.1`, found sglang
+    missing there and changed approach to list what the host has."""
+    m = _session("8a1b0000-0000-4000-8000-00000000dd08")
+    m.prompt("EAGLE-3 on the GPU host is slow; check what is installed there.")
+    check = f"ssh -p {port} {user}@127.0.0.1 'python3 -c \"import sglang; print(sglang.__version__)\"'"
+    m.bash(check, "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+                  "ModuleNotFoundError: No module named 'sglang'", exit_code=1)
+    m.bash(f"ssh -p {port} {user}@127.0.0.1 'ls -d /tmp'", "/tmp")
+    return _write(tmp_path, m)
+
+
+def test_the_distilled_host_reaches_the_sessions_user_and_port(tmp_path):
+    """The session typed `ssh -p PORT root@HOST`; the playbook said "e.g. --host HOST", which
+    goes to port 22 as whoever runs it. Run as written, the suggestion must reach the host."""
+    import getpass
+
+    from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, sshd_available, write_ssh_config
+    if not sshd_available():
+        import pytest
+        pytest.skip("OpenSSH sshd not installed")
+    key = ClientKey.create(tmp_path / "client")
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    setup = ClientSetup(home=home, key=key, config=home / ".ssh" / "config", known_hosts=home / ".ssh" / "known_hosts")
+    with SshServer(tmp_path / "sshd", [key]) as server:
+        setup.trust(server)
+        # the key and known_hosts for the address; the port comes from --host alone
+        write_ssh_config(setup.config, {"127.0.0.1": {"IdentityFile": str(key.path), "IdentitiesOnly": "yes",
+                                                      "UserKnownHostsFile": str(setup.known_hosts)}})
+        user = getpass.getuser()
+        playbook = tmp_path / "playbook.yaml"
+        made = run_cli("distill", str(_sshd_session(tmp_path, user, server.port)), "-o", str(playbook))
+        assert made.code == 0, made.stderr
+        description = " ".join(playbook.read_text(encoding="utf-8").split())
+        destination = f"{user}@127.0.0.1:{server.port}"
+        assert f"e.g. --host {destination}." in description, description
+        env = {"HOME": str(home), "SSH_AUTH_SOCK": ""}
+        ran = run_cli("run", str(playbook), "--host", destination, "--out", str(tmp_path / "runs"), "--json", env=env)
+    record = json.loads(ran.stdout)
+    steps = {s["id"]: s for s in record["steps"]}
+    assert ran.code != 3, ran.stderr
+    # the first step ran on the host and failed there as in the session; the second passed
+    assert [s["status"] for s in record["steps"]] == ["failed", "passed"], ran.stderr
+    assert "ModuleNotFoundError: No module named 'sglang'" in record["steps"][0]["stderr"]
+    assert steps and record["steps"][1]["stdout"] == "/tmp\n"
+
+
+def test_an_ipv6_host_is_suggested_in_a_form_the_host_parser_reads(tmp_path):
+    """`ssh root@2001:db8::5` is how ssh(1) takes a bare IPv6 address; `--host 2001:db8::5`,
+    as the playbook suggested, is refused ("cannot parse host")."""
+    from spec_debug.runner.hosts import resolve_hosts
+    from spec_debug.session.distill import distill_playbook
+    m = _session()
+    m.prompt("EAGLE-3 on our IPv6-only GPU host is slow.")
+    m.bash("ssh root@2001:db8::5 'tail -n 3 /root/sglang_server.log'", NO_DRIVER, exit_code=1)
+    m.bash("ssh root@2001:db8::5 'nvidia-smi'", "NVIDIA H200, 143771 MiB")
+    description = distill_playbook(analyze_path(_write(tmp_path, m)))["description"]
+    destination = re.search(r"e\.g\. --host (\S+)\.$", description).group(1)
+    assert destination == "root@[2001:db8::5]"
+    [spec] = resolve_hosts([destination], [], None, None)
+    assert (spec.address, spec.user, spec.port) == ("2001:db8::5", "root", None)
