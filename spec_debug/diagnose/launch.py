@@ -194,7 +194,25 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
                 return None
         elif isinstance(value, list):
             argv += [_expand_k8s(str(a), env) for a in value]
-    return argv
+    # The server inherits the container's environment (k8s `env`, compose `environment`):
+    # SGLANG_ENABLE_SPEC_V2 there changes what runs. Only the engines' own variables travel
+    # on, as the probe ships only those from /proc/PID/environ (no tokens, no keys).
+    engine_env = [f"{k}={v}" for k, v in {**env, **_compose_env(container.get("environment"))}.items()
+                  if k.startswith(_ENGINE_ENV_PREFIXES)]
+    return ["env", *engine_env, *argv] if engine_env and argv else argv
+
+
+# The engines read these from their environment (SGLANG_ENABLE_SPEC_V2, VLLM_USE_V1, ...).
+_ENGINE_ENV_PREFIXES = ("SGLANG_", "SGL_", "VLLM_")
+
+
+def _compose_env(entries: Any) -> dict[str, str]:
+    """A compose service's `environment:`, a mapping or a list of `KEY=value` (compose spec)."""
+    if isinstance(entries, dict):
+        return {str(k): str(v) for k, v in entries.items() if isinstance(v, (str, int, float))}
+    if isinstance(entries, list):
+        return dict(str(e).split("=", 1) for e in entries if isinstance(e, str) and "=" in e)
+    return {}
 
 
 def _k8s_env(entries: Any) -> dict[str, str]:
@@ -273,11 +291,48 @@ def _server_argv(argv: list[str]) -> list[str]:
 
 
 def _unwrap_shell(argv: list[str]) -> list[str]:
-    """`bash -c 'python -m sglang.launch_server ...'`: the server command is the string."""
+    """`bash -c 'python -m sglang.launch_server ...'`: the server command is the string, run
+    with the environment given before the shell (`A=1 bash -c ...`, `docker run -e A=1 IMAGE
+    sh -c ...`, a container's env)."""
     for i, tok in enumerate(argv[:-2]):
         if tok.rsplit("/", 1)[-1] in _SHELLS and re.fullmatch(r"-[a-z]*c", argv[i + 1]):
-            return split_command(argv[i + 2])
+            inner = split_command(argv[i + 2])
+            outer = _given_env(argv[:i])
+            if not outer:
+                return inner
+            if inner and inner[0].rsplit("/", 1)[-1] == "env":
+                return ["env", *outer, *inner[1:]]
+            return ["env", *outer, *inner]
     return argv
+
+
+def _given_env(words: list[str]) -> list[str]:
+    """`KEY=value` words a command's environment gets from the words before it: leading
+    assignments (`env A=1`, `A=1`), and a container runtime's `-e/--env KEY=value` (docker
+    run(1); the engines' own variables only, as for a manifest's env)."""
+    env: list[str] = []
+    for tok in words[1:] if words and words[0].rsplit("/", 1)[-1] == "env" else words:
+        if tok != "export" and not _ASSIGNMENT.fullmatch(tok):
+            break
+        if tok != "export":
+            env.append(tok.rstrip(";"))
+    if words and words[0].rsplit("/", 1)[-1] in _CONTAINER_RUNTIMES:
+        for i, tok in enumerate(words):
+            if tok in ("-e", "--env") and i + 1 < len(words):
+                value = words[i + 1]
+            elif tok.startswith("--env="):
+                value = tok[len("--env="):]
+            elif tok.startswith("-e") and len(tok) > 2 and not tok.startswith("--"):
+                value = tok[2:]
+            else:
+                continue
+            if _ASSIGNMENT.fullmatch(value) and value.startswith(_ENGINE_ENV_PREFIXES):
+                env.append(value)
+    return env
+
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
+_CONTAINER_RUNTIMES = ("docker", "podman", "nerdctl")
 
 
 _REDIRECT = re.compile(r"(\d*|&)(>>?|<)(&\d+|\S+)?")
@@ -436,6 +491,9 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
             break
         env[m.group(1)] = m.group(2)
     engine, start = detect_engine(argv)
+    if argv and argv[0].rsplit("/", 1)[-1] in _CONTAINER_RUNTIMES:
+        # `docker run -e SGLANG_ENABLE_SPEC_V2=1 IMAGE python3 -m sglang.launch_server ...`
+        env.update(word.split("=", 1) for word in _given_env(argv[:start]))
     if engine == "sglang" and start and argv[start - 1] == "serve" and start < len(argv) and (
             not argv[start].startswith("-")):
         # `sglang serve MODEL` is `--model-path MODEL` put first, so a later --model-path wins

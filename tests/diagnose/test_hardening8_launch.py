@@ -172,3 +172,76 @@ def test_v0_draft_served_at_one_token_names_the_v0_flag_in_the_fix():
     [sd101] = [f for f in launch_step.check(context(facts)) if f.code == "SD101"]
     assert sd101.severity == "error" and sd101.evidence[0] == "launch command: --num-speculative-tokens 1"
     assert sd101.remediation == "Serve with 3 speculative tokens: --num-speculative-tokens 3."
+
+
+# ---------------------------------------------------------------------------------------------
+# SGLANG_ENABLE_SPEC_V2 given to the container (`docker run -e`, compose `environment:`, k8s
+# `env:`) or before a `bash -c`: the server inherits it, as from `VAR=1 python -m ...`.
+# sgl-project/sgl-cookbook PR #240 turns spec v2 on by prepending SGLANG_ENABLE_SPEC_V2=1.
+# ---------------------------------------------------------------------------------------------
+# sgl-project/sglang docs (install: "Method 3: Using docker") with the EAGLE-3 flags of
+# docs/advanced_features/speculative_decoding (steps 5, topk 8, 32 draft tokens)
+SGLANG_EAGLE3_FLAGS = ("--model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
+                       "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B "
+                       "--speculative-num-steps 5 --speculative-eagle-topk 8 --speculative-num-draft-tokens 32")
+SGLANG_DOCKER = ("docker run --gpus all --shm-size 32g -p 30000:30000 -v ~/.cache/huggingface:/root/.cache/huggingface "
+                 '--env "HF_TOKEN=<secret>" {env}--ipc=host lmsysorg/sglang:latest {cmd}')
+# sgl-project/sglang docker/compose.yaml with the speculative flags and the variable added
+SGLANG_COMPOSE = """services:
+  sglang:
+    image: lmsysorg/sglang:latest
+    container_name: sglang
+    volumes:
+      - ${HOME}/.cache/huggingface:/root/.cache/huggingface
+    restart: always
+    network_mode: host
+    environment:
+      HF_TOKEN: <secret>
+      SGLANG_ENABLE_SPEC_V2: "1"
+    entrypoint: python3 -m sglang.launch_server
+    command:
+      FLAGS
+    ipc: host
+    healthcheck:
+      test: ["CMD-SHELL", "curl -f http://localhost:30000/health || exit 1"]
+""".replace("FLAGS", SGLANG_EAGLE3_FLAGS)
+
+
+def spec_v2_note(command: str) -> tuple[dict, list[str]]:
+    cfg = parse_launch_command(command)
+    return cfg.env, [line for line in effective_spec(cfg).overrides if "SGLANG_ENABLE_SPEC_V2" in line]
+
+
+def test_spec_v2_given_to_the_container_is_the_servers_environment():
+    server = "python3 -m sglang.launch_server " + SGLANG_EAGLE3_FLAGS
+    for command in (SGLANG_DOCKER.format(env="-e SGLANG_ENABLE_SPEC_V2=1 ", cmd=server),
+                    SGLANG_DOCKER.format(env="--env=SGLANG_ENABLE_SPEC_V2=1 ", cmd=f"bash -c '{server}'"),
+                    f"SGLANG_ENABLE_SPEC_V2=1 bash -c '{server}'",
+                    SGLANG_COMPOSE):
+        env, [note] = spec_v2_note(command)
+        # the engine's variable only: a token given to the container stays out of the facts
+        assert env == {"SGLANG_ENABLE_SPEC_V2": "1"}, command
+        assert "with topk 8 SGLang runs spec v1" in note
+    assert spec_v2_note(SGLANG_DOCKER.format(env="", cmd=server)) == ({}, [])
+
+
+def test_spec_v2_in_a_kubernetes_env_list():
+    manifest = f"""apiVersion: apps/v1
+kind: Deployment
+spec:
+  template:
+    spec:
+      containers:
+      - name: sglang
+        image: lmsysorg/sglang:latest
+        env:
+        - name: HF_TOKEN
+          valueFrom: {{secretKeyRef: {{name: hf, key: token}}}}
+        - name: SGLANG_ENABLE_SPEC_V2
+          value: "true"
+        command: ["/bin/sh", "-c"]
+        args: ["python3 -m sglang.launch_server {SGLANG_EAGLE3_FLAGS} --port 30000"]
+"""
+    env, [note] = spec_v2_note(manifest)
+    assert env == {"SGLANG_ENABLE_SPEC_V2": "true"} and "spec v1" in note
+    assert parse_launch_command(manifest).num_draft_tokens == 32
