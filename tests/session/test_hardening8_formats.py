@@ -202,3 +202,40 @@ def test_the_thinking_of_a_model_served_by_vllm_or_ollama_is_kept(tmp_path):
         (2, 0, "tool_result", "GPU 0: NVIDIA H200"),
         (3, 0, "thinking", "The GPU is there."), (3, 1, "text", "All GPUs are present."),
         (4, 0, "thinking", "Now the draft."), (4, 1, "text", "Check the draft next.")]
+
+
+# -- Claude Code ----------------------------------------------------------------------------------
+
+SESSION = "7a1e0c55-8d2b-4c4e-9f3a-2b6d1e0f4a11"
+
+
+def _cc(kind: str, n: int, message: dict, **extra) -> str:
+    return json.dumps({"parentUuid": None if n == 0 else f"u{n - 1}", "isSidechain": False, "userType": "external",
+                       "cwd": "/work/serving", "sessionId": SESSION, "version": "2.1.45", "gitBranch": "main",
+                       "type": kind, "uuid": f"u{n}", "timestamp": f"2026-03-18T11:45:{n:02d}.000Z", "message": message,
+                       **extra})
+
+
+def test_the_ide_note_before_a_prompt_is_not_the_prompt(tmp_path):
+    """The VS Code extension sends the file on screen and the selected lines as text blocks of
+    their own before the one the person typed (the shape many transcript readers filter:
+    ``<ide_opened_file>The user opened the file … in the IDE. This may or may not be related to
+    the current task.</ide_opened_file>``). Before: the first prompt, and the phase it opens,
+    read as the editor's note."""
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text("\n".join([
+        _cc("user", 0, {"role": "user", "content": [
+            {"type": "text", "text": "<ide_opened_file>The user opened the file /work/serving/launch.sh in the IDE. "
+                                     "This may or may not be related to the current task.</ide_opened_file>"},
+            {"type": "text", "text": "<ide_selection>The user selected the lines 3 to 3 from /work/serving/launch.sh:\n"
+                                     "  --speculative-num-steps 5 \\\n\nThis may or may not be related to the current "
+                                     "task.</ide_selection>"},
+            {"type": "text", "text": "Why does gpu01 accept only 1.3 tokens per step with this launch?"}]}),
+        _cc("assistant", 1, {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                             "content": [{"type": "text", "text": "I will read the server log."}]}),
+    ]) + "\n")
+    events, _ = _events(path)
+    assert [(e.seq, e.block, e.kind) for e in events] == [(0, 0, "system"), (0, 1, "system"), (0, 2, "prompt"),
+                                                          (1, 0, "text")]
+    a = analyze_path(path)
+    assert [p.text for p in a.prompts] == ["Why does gpu01 accept only 1.3 tokens per step with this launch?"]
