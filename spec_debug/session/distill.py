@@ -10,7 +10,9 @@ is the agent's reasoning just before it, and ``provenance`` names the session an
 
 from __future__ import annotations
 
+import math
 import re
+import shlex
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +31,9 @@ _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
 _SITE_PACKAGES = re.compile(r"(?:~|/)[\w./+-]*?/lib/python3\.\d+/site-packages")
 _PYTHON = re.compile(r"(?:~|/)[\w./+-]*?/bin/python3?(?:\.\d+)?(?![\w./-])")
 _PATH = re.compile(r"(?:~|/)[\w.+-]*(?:/[\w.+-]+)+/?")
-_TIMEOUT = re.compile(r"^\s*timeout\s+(?:-\S+\s+)*(\d+)(?:s)?\s")
+_TIMEOUT = re.compile(r"^\s*timeout\s")
+_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd]?)")
+_UNIT_S = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict:
@@ -61,9 +65,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
-        m = _TIMEOUT.match(cmd.inner or "")
-        if m:
-            step["timeout"] = int(m.group(1))
+        limit = _timeout_limit(cmd.inner or "")
+        if limit:
+            step["timeout"] = limit
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
     first_prompt = next((p.text for p in analysis.prompts if p.agent == "main"), "")
@@ -288,6 +292,38 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def _timeout_limit(inner: str) -> int | None:
+    """The step timeout for a command run under coreutils ``timeout [OPTION] DURATION CMD``:
+    DURATION with its unit (``10m``), plus ``-k``'s grace. ``-k 10 600`` read as 10 s killed a
+    ten-minute benchmark at ten seconds (coreutils src/timeout.c: -k and -s take a value)."""
+    if not _TIMEOUT.match(inner):
+        return None
+    try:
+        words = shlex.split(inner.split("\n", 1)[0])
+    except ValueError:
+        return None
+    grace, i = 0.0, 1
+    while i < len(words) and words[i].startswith("-") and words[i] != "--":
+        option, _, value = words[i].partition("=")
+        if option in ("-k", "--kill-after", "-s", "--signal") and not value:
+            value, i = (words[i + 1] if i + 1 < len(words) else ""), i + 1
+        elif option.startswith("-k") and len(option) > 2:  # -k5
+            value = option[2:]
+            option = "-k"
+        if option in ("-k", "--kill-after"):
+            grace = _seconds(value) or 0.0
+        i += 1
+    i += words[i:i + 1] == ["--"]
+    duration = _seconds(words[i]) if i < len(words) else None
+    # 0 means "no timeout" to timeout(1)
+    return math.ceil(duration + grace) if duration else None
+
+
+def _seconds(text: str) -> float | None:
+    m = _DURATION.fullmatch(text)
+    return float(m.group(1)) * _UNIT_S[m.group(2)] if m else None
 
 
 def _outside_quotes(text: str, start: int) -> bool:

@@ -235,3 +235,30 @@ def test_an_ipv6_host_is_suggested_in_a_form_the_host_parser_reads(tmp_path):
     assert destination == "root@[2001:db8::5]"
     [spec] = resolve_hosts([destination], [], None, None)
     assert (spec.address, spec.user, spec.port) == ("2001:db8::5", "root", None)
+
+
+# SGLang's bench_serving summary (python/sglang/bench_serving.py), as INCIDENT.md's session read it
+BENCH = ("============ Serving Benchmark Result ============\n"
+         "Backend:                                 sglang\n"
+         "Successful requests:                     64\n"
+         "Output token throughput (tok/s):         54.8\n"
+         "Accept length:                           1.42\n")
+
+
+def test_a_benchmark_under_timeout_keeps_its_time_limit(tmp_path):
+    """`timeout -k 10 600 CMD` (coreutils: -k takes a value) became a 10 s step timeout that
+    killed the ten-minute benchmark; `timeout 10m CMD` got none."""
+    from spec_debug.playbook import load_playbook_text
+    from spec_debug.session.distill import distill_playbook, dump_playbook
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    bench = ("timeout -k 10 600 python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64 "
+             "--dataset-name random --random-input-len 512")
+    m.bash(f"ssh root@{GPU} '{bench}'", BENCH)
+    m.bash(f"ssh root@{GPU} 'timeout 10m python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 8'",
+           BENCH.replace("64", "8"))
+    doc = distill_playbook(analyze_path(_write(tmp_path, m)))
+    limits = {s["run"]: s.get("timeout") for s in doc["steps"]}
+    assert limits[bench] == 610
+    assert limits["timeout 10m python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 8"] == 600
+    assert [s.timeout for s in load_playbook_text(dump_playbook(doc), "p.yaml").steps] == [610, 600]
