@@ -181,12 +181,18 @@ def target_params_from_config(cfg: dict[str, Any]) -> int:
     layers = int(cfg["num_hidden_layers"])
     heads, kv, hd = cfg.get("num_attention_heads"), cfg.get("num_key_value_heads"), cfg.get("head_dim")
     inter = int(cfg.get("intermediate_size", 4 * h))
-    experts_per_tok = cfg.get("num_experts_per_tok")
+    experts_per_tok = cfg.get("num_experts_per_tok") or cfg.get("experts_per_token")
     moe_inter = cfg.get("moe_intermediate_size")
     if experts_per_tok and moe_inter:
         # MoE: each token reads only its routed experts (plus shared ones where declared).
         shared = int(cfg.get("n_shared_experts") or cfg.get("num_shared_experts") or 0)
         inter = int(moe_inter) * (int(experts_per_tok) + shared)
+    elif experts_per_tok and (cfg.get("num_local_experts") or cfg.get("num_experts")):
+        # Mixtral and gpt-oss name no moe_intermediate_size: `intermediate_size` is one expert's
+        # width (transformers MixtralConfig / GptOssConfig), and each token reads its top-k
+        # experts. Counting one expert halved gpt-oss-20b's 3.6B active parameters (OpenAI's
+        # model card) and so doubled the draft cost ratio.
+        inter = inter * int(experts_per_tok)
     vocab = int(cfg.get("vocab_size", 32000))
     return layers * decoder_layer_params(h, inter, heads, kv, hd) + vocab * h
 
