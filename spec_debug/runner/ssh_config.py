@@ -230,7 +230,7 @@ _BLOCK = re.compile(r"^\s*(host|match)(\s*=\s*|\s+)", re.IGNORECASE)
 _MAX_INCLUDE_DEPTH = 16  # OpenSSH's READCONF_MAX_DEPTH
 
 
-def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = None) -> str:
+def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = None, enclosing: str = "Host *") -> str:
     """The config text with `Include` lines replaced by the files they name.
 
     paramiko's parser ignores Include (paramiko/paramiko: paramiko/config.py), yet many
@@ -238,18 +238,21 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     ssh_config(5)): relative names are under ~/.ssh, globs expand in sorted order, a missing
     file is skipped, and an Include inside a Host/Match block only applies within it. The
     enclosing block header is repeated after the included text so that the lines after the
-    Include stay in their block.
+    Include stay in their block, and the included file's own Host/Match blocks are narrowed
+    to it (`enclosing`: see _narrowed).
     """
     if depth > _MAX_INCLUDE_DEPTH:
         raise UsageError(f"ssh config: Include nested deeper than {_MAX_INCLUDE_DEPTH} at {path}")
     base = relative_to or os.path.expanduser("~/.ssh")
+    within = _criteria(enclosing)
     lines: list[str] = []
-    block = "Host *"
+    block = enclosing
     for line in path.read_text(encoding="utf-8").splitlines():
         line = without_trailing_comment(line)
         include = _INCLUDE.match(line)
         if include is None:
             if _BLOCK.match(line):
+                line = _narrowed(line, within)
                 block = line.strip()
             lines.append(line)
             continue
@@ -259,7 +262,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 pattern = os.path.join(base, pattern)
             for included in sorted(glob.glob(pattern)):
                 if os.path.isfile(included):
-                    lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to))
+                    lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to, enclosing=block))
                     lines.append(block)
     return "\n".join(lines) + "\n"
 
@@ -267,6 +270,46 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
 # Keywords whose value ssh(1) keeps as the raw rest of the line, comment and all (openssh-portable:
 # readconf.c, parse_command): the shell that runs the command reads a `#` as its own comment.
 _RAW_LINE_KEYWORDS = frozenset({"proxycommand", "knownhostscommand", "localcommand", "remotecommand"})
+
+
+def _narrowed(header: str, within: tuple[str, ...]) -> str:
+    """A Host/Match line of a file included inside a block, as a Match that also requires that
+    block's criteria (`within`).
+
+    In OpenSSH the blocks of a file included from a Host or Match block that does not apply
+    can never apply either (openssh-portable: readconf.c, oInclude passes SSHCONF_NEVERMATCH,
+    and process_config_line_depth then leaves every Host/Match inactive). Flattened into one
+    text for paramiko, `Host *.work` + `Include work_config` holding `Host *  ProxyJump
+    work-bastion` sent every host, home ones too, through the work bastion.
+    """
+    if not within:
+        return header
+    combined = (*within, *_criteria(header))
+    return "Match " + " ".join(combined) if combined else "Host *"
+
+
+def _criteria(header: str) -> tuple[str, ...]:
+    """A Host/Match line's condition as Match criteria; () for one that every host meets."""
+    block = _BLOCK.match(header)
+    if block is None:
+        return ()
+    rest = header[block.end():].strip()
+    if block.group(1).lower() == "match":
+        words = rest.split()
+        if words and words[-1].lower() == "all" and all(word.lower() in ("all", "canonical", "final") for word in words):
+            return tuple(word for word in words if word.lower() != "all")  # `all` may not be combined
+        return (rest,)
+    patterns = rest.split()
+    if patterns == ["*"]:
+        return ()
+    # `Host a* !ab`: a positive pattern matches and no negated one does (ssh_config(5), PATTERNS).
+    positive = [pattern for pattern in patterns if not pattern.startswith("!")]
+    negated = [pattern[1:] for pattern in patterns if pattern.startswith("!")]
+    # Only negations: ssh(1) never matches such a Host line; "/" is in no host name.
+    criteria = [f"originalhost {','.join(positive) or '/'}"]
+    if negated:
+        criteria.append(f"!originalhost {','.join(negated)}")
+    return tuple(criteria)
 
 
 def without_trailing_comment(line: str) -> str:

@@ -86,3 +86,32 @@ def test_a_commented_config_reaches_its_host(cli: Callable[..., Any], client: Cl
     playbook.write_text("name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo hi\n")
     result = cli("run", str(playbook), "--host", "commented", "-F", str(client.config), "--batch", "--out", str(tmp_path / "runs"))
     assert result.code == 0, result.stdout + result.stderr
+
+
+def test_a_file_included_inside_a_host_block_applies_to_those_hosts_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Host *.work` + `Include work_config`: the work file's `Host *` (its bastion, its user)
+    is for *.work hosts only; ssh(1) never applies blocks included from a block that does not
+    match (readconf.c, SSHCONF_NEVERMATCH). We sent every host through the work bastion."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".ssh").mkdir()
+    (tmp_path / ".ssh" / "work_config").write_text(
+        "User corp\n"
+        "Host *  # every work host\n  ProxyJump work-bastion\n"
+        "Host db-* !db-legacy\n  Port 5022\n"
+        "Match user corp\n  IdentityFile ~/.ssh/id_work\n"
+    )
+    config = tmp_path / "config"
+    config.write_text(
+        "Host *.work\n  Include work_config\n  ConnectTimeout 7\n"
+        "Host gpu01\n  HostName 10.0.0.1\n"
+        "Host *\n  User me\n"
+    )
+    for alias in ("gpu01", "db-2", "x.work", "db-1.work", "db-legacy.work"):
+        expected = ssh_g(config, alias)
+        target = resolve_target(alias, load_ssh_config(config))
+        assert (target.user, str(target.port)) == (expected["user"], expected["port"]), alias
+        assert [hop.destination.host for hop in target.proxy_jump] == ([expected["proxyjump"]] if "proxyjump" in expected else []), alias
+        assert target.connect_timeout_s == (15.0 if expected.get("connecttimeout", "none") == "none" else float(expected["connecttimeout"]))
+    gpu01, work = resolve_target("gpu01", load_ssh_config(config)), resolve_target("db-1.work", load_ssh_config(config))
+    assert (gpu01.user, gpu01.proxy_jump) == ("me", ())
+    assert (work.user, work.port, work.identity_files) == ("corp", 5022, (str(tmp_path / ".ssh" / "id_work"),))
