@@ -239,3 +239,30 @@ def test_the_ide_note_before_a_prompt_is_not_the_prompt(tmp_path):
                                                           (1, 0, "text")]
     a = analyze_path(path)
     assert [p.text for p in a.prompts] == ["Why does gpu01 accept only 1.3 tokens per step with this launch?"]
+
+
+def test_an_api_error_the_cli_wrote_in_the_models_place_is_not_the_agent_speaking(tmp_path):
+    """When a request fails for good, Claude Code writes an assistant line of its own:
+    ``isApiErrorMessage: true``, model ``<synthetic>``, ``error`` and ``apiErrorStatus``. Before:
+    read as the agent's words, it became the reason quoted for the command after it."""
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text("\n".join([
+        _cc("user", 0, {"role": "user", "content": "Is the EAGLE-3 draft loaded on gpu01?"}),
+        _cc("assistant", 1, {"id": "f7e1", "type": "message", "role": "assistant", "model": "<synthetic>",
+                             "stop_reason": "stop_sequence", "content": [{"type": "text", "text": (
+                                 "API Error: 529 Overloaded. This is a server-side issue, usually temporary — try "
+                                 "again in a moment.")}]},
+            isApiErrorMessage=True, error="server_error", apiErrorStatus=529),
+        _cc("user", 2, {"role": "user", "content": "continue"}),
+        _cc("assistant", 3, {"id": "msg_2", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+                             "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
+                                          "input": {"command": "ssh gpu01 'grep -c EAGLE3 /var/log/sglang.log'"}}]}),
+        _cc("user", 4, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                                     "content": "2", "is_error": False}]}),
+    ]) + "\n")
+    events, _ = _events(path)
+    assert [(e.seq, e.kind, e.role) for e in events] == [
+        (0, "prompt", "user"), (1, "system", "assistant"), (2, "prompt", "user"), (3, "tool_call", "assistant"),
+        (4, "tool_result", "tool")]
+    (command,) = analyze_path(path).commands
+    assert "API Error" not in (command.why or "")

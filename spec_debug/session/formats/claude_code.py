@@ -291,9 +291,13 @@ _BASH_STDERR = re.compile(r"<bash-stderr>(.*?)</bash-stderr>", re.DOTALL)
 
 def _text_kind(role: str, obj: dict, text: str = "") -> str:
     """User text is a prompt unless the CLI wrote it (slash-command markup, caveats,
-    interrupts: claude-code-log renders these separately)."""
+    interrupts: claude-code-log renders these separately). Assistant text is the model's unless
+    the CLI wrote it in the model's place when a request failed for good: ``isApiErrorMessage:
+    true``, model ``<synthetic>``, ``"API Error: 529 Overloaded…"``, ``"Please run /login · API
+    Error: 401…"`` (with ``error`` and ``apiErrorStatus``; the shape many transcript readers
+    test against). Read as the agent's words, it became the reason given for its next command."""
     if role != "user":
-        return "text"
+        return "system" if obj.get("isApiErrorMessage") is True else "text"
     if obj.get("isMeta") or text.lstrip().startswith(_NOT_TYPED_BY_A_PERSON):
         return "system"
     return "prompt"
