@@ -70,7 +70,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             step["timeout"] = limit
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
-    first_prompt = next((p.text for p in analysis.prompts if p.agent == "main"), "")
+    first_prompt = next((p.text for p in analysis.prompts if p.agent == "main" and p.text.strip()), "")
     session = chosen[0].session
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:

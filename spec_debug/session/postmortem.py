@@ -196,7 +196,8 @@ def _links_html(text: Any) -> Markup:
 
 def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     """Everything the templates show, as plain data; each claim text names its [msg N]."""
-    main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT]
+    # A blank prompt (a screenshot pasted alone, a bare Enter) reports nothing: "# Postmortem: " and “”
+    main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT and p.text.strip()]
     first_prompt = main_prompts[0] if main_prompts else None
     errors_found = [f for f in a.findings if f.severity == "error" and f.code not in SYMPTOM_CODES]
     impact = _impact(a)
@@ -503,7 +504,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
             known.setdefault(seq, ts)
 
     for p in a.prompts[:20]:
-        if p.agent == MAIN_AGENT:
+        if p.agent == MAIN_AGENT and p.text.strip():
             add(p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
     for s in a.segments:
         add(s.start_seq, 1, "phase", s.agent, s.title, s.start_timestamp)
@@ -554,7 +555,8 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
             entry["notes"].append(text)
 
     for p in a.prompts[:20]:
-        note(p.seq, p.agent, f"prompt: {_short(p.text, 300)}")
+        if p.text.strip():
+            note(p.seq, p.agent, f"prompt: {_short(p.text, 300)}")
     wanted = set(extra_refs)
     for f in a.findings:
         wanted.update(f.evidence_seqs)

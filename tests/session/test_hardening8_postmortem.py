@@ -262,3 +262,21 @@ def test_a_benchmark_under_timeout_keeps_its_time_limit(tmp_path):
     assert limits[bench] == 610
     assert limits["timeout 10m python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 8"] == 600
     assert [s.timeout for s in load_playbook_text(dump_playbook(doc), "p.yaml").steps] == [610, 600]
+
+
+DATA = Path(__file__).resolve().parent / "data_h8" / "postmortem"
+
+
+def test_a_screenshot_pasted_alone_is_not_the_report(tmp_path):
+    """A Codex turn holding only an image is a prompt with no text: the postmortem was titled
+    "Postmortem: " and began "The session started from this report [msg 2]: “”"."""
+    out = tmp_path / "pm.md"
+    result = run_cli("analyze", str(DATA), "-o", str(out))
+    assert result.code == 0, result.stderr
+    md = out.read_text(encoding="utf-8")
+    assert md.startswith("# Postmortem: That is the Grafana panel: decode throughput on gpu01 dropped when we "
+                         "enabled EAGLE-3. Fi…\n")
+    assert ("- The session started from this report [[msg 5]](#msg-5): “That is the Grafana panel: decode "
+            "throughput on gpu01 dropped when we enabled EAGLE-3. Find out why.”\n") in md
+    assert "“”" not in md and "prompt: ;" not in md
+    assert "| [[msg 3]](#msg-3) |" not in md  # no timeline row for the image turn
