@@ -436,6 +436,13 @@ def _group_margin(output: str, start: int) -> str:
         return ""
     if output.startswith(lead, nl + 1):
         return lead
+    # The header's line holds more than the margin: Ray's "(WorkerDict pid=N) " before SGLang's
+    # "[2025-04-12 21:11:01 TP0] Scheduler hit an exception: Traceback ..." (verl-project/verl#1049,
+    # #705: SGLang as verl's rollout engine), a compose service's "sglang-1  | " likewise. The
+    # first frame's line shows the margin: what comes before its "  File ".
+    frame = output.find("  File ", nl + 1, nl + 1 + len(lead) + 7)
+    if frame > nl + 1 and lead.startswith(output[nl + 1:frame]) and output[nl + 1:frame].strip():
+        return output[nl + 1:frame]
     # another process's line first (interleaved ranks): the traceback's own lines follow soon
     if output[nl + 1:nl + 2] not in (" ", "\t", "") and lead.strip(" |+"):
         window_end = nl

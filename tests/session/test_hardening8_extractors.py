@@ -300,3 +300,40 @@ def test_a_report_whose_sub_agent_transcript_is_missing_keeps_its_readings(tmp_p
     a = _analyze(tmp_path, m)
     assert [(x.seq, x.agent, x.name, x.value) for x in a.metrics if x.seq == report_seq] == [
         (report_seq, "main", "throughput", 183.8), (report_seq, "main", "accept_length", 2.14)]
+
+
+# -- SGLang's scheduler crash under Ray --------------------------------------------------------------
+
+# verl-project/verl#1049, as pasted (SGLang as verl's rollout engine): Ray puts "(WorkerDict
+# pid=N) " before every line, and SGLang's "[time TP0] Scheduler hit an exception: " stands
+# between it and the header only. The excerpt ends inside the traceback.
+VERL_1049 = """\
+(WorkerDict pid=2199833) [2025-04-12 21:11:01 TP0] Scheduler hit an exception: Traceback (most recent call last):
+(WorkerDict pid=2199833)   File "/proj/long-multi/midi/miniforge3/envs/exp_t/lib/python3.10/site-packages/sglang/srt/managers/scheduler.py", line 1999, in run_scheduler_process
+(WorkerDict pid=2199833)     scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)
+(WorkerDict pid=2199833)   File "/proj/long-multi/midi/miniforge3/envs/exp_t/lib/python3.10/site-packages/sglang/srt/managers/scheduler.py", line 249, in __init__
+(WorkerDict pid=2199833)     self.tp_worker = TpWorkerClass(
+(WorkerDict pid=2199833)   File "/proj/long-multi/midi/miniforge3/envs/exp_t/lib/python3.10/site-packages/sglang/srt/managers/tp_worker_overlap_thread.py", line 63, in __init__
+(WorkerDict pid=2199833)     self.worker = TpModelWorker(server_args, gpu_id, tp_rank, dp_rank, nccl_port)
+(WorkerDict pid=2199833)   File "/proj/long-multi/midi/miniforge3/envs/exp_t/lib/python3.10/site-packages/sglang/srt/managers/tp_worker.py", line 74, in __init__
+(WorkerDict pid=2199833)     self.model_runner = ModelRunner(
+(WorkerDict pid=2199833)   File "/proj/long-multi/midi/miniforge3/envs/exp_t/lib/python3.10/site-packages/sglang/srt/model_executor/model_runner.py", line 174, in __init__
+"""
+SITE = "/proj/long-multi/midi/miniforge3/envs/exp_t/lib/python3.10/site-packages"
+
+
+def test_a_scheduler_crash_behind_a_ray_prefix_keeps_its_frames():
+    # before: ("traceback", None, "...truncated output", None, None): no line after the
+    # header carried its whole prefix, so not one frame was read
+    assert _fields(extract_errors(VERL_1049, 1, True)) == [
+        ("traceback", None, "traceback without an exception line (truncated output)",
+         f"{SITE}/sglang/srt/model_executor/model_runner.py", 174)]
+    # and the exception line when the log goes on to it (the same lines, one more frame and the
+    # exception SGLang's model runner raises when the KV cache does not fit: model_runner.py
+    # init_memory_pool)
+    whole = VERL_1049 + ("(WorkerDict pid=2199833)     self.initialize(min_per_gpu_memory)\n"
+                         "(WorkerDict pid=2199833) RuntimeError: Not enough memory. Please try to increase "
+                         "--mem-fraction-static.\n")
+    assert _fields(extract_errors(whole, 1, True)) == [
+        ("traceback", "RuntimeError", "Not enough memory. Please try to increase --mem-fraction-static.",
+         f"{SITE}/sglang/srt/model_executor/model_runner.py", 174)]
