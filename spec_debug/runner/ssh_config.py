@@ -172,6 +172,10 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
     does), else ~/.ssh/config followed by the system-wide /etc/ssh/ssh_config. Clusters put
     their ProxyJump rules in /etc/ssh/ssh_config.d/*.conf; without it `ssh gpu01` works where
     we could not connect. The first value obtained wins, so the user's file comes first."""
+    if path is not None and str(path).lower() == "none":
+        # ssh(1), -F: "If set to none, no configuration files will be read" (openssh-portable:
+        # ssh.c, main): how scripts ask for a host exactly as given. It was "file not found: none".
+        return paramiko.SSHConfig()
     if path is not None:
         config_path = Path(os.path.expanduser(str(path)))
         if not config_path.is_file():

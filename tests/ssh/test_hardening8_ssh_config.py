@@ -115,3 +115,23 @@ def test_a_file_included_inside_a_host_block_applies_to_those_hosts_only(tmp_pat
     gpu01, work = resolve_target("gpu01", load_ssh_config(config)), resolve_target("db-1.work", load_ssh_config(config))
     assert (gpu01.user, gpu01.proxy_jump) == ("me", ())
     assert (work.user, work.port, work.identity_files) == ("corp", 5022, (str(tmp_path / ".ssh" / "id_work"),))
+
+
+def test_minus_f_none_reads_no_config_at_all(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ssh -F none host`: no config file, not even the system one. It was 'file not found: none'."""
+    system = tmp_path / "system_config"
+    system.write_text("Host *\n  Port 1\n  User nobody-here\n")  # would break the login if read
+    monkeypatch.setenv("SPEC_DEBUG_SYSTEM_SSH_CONFIG", str(system))
+    client.config.write_text("Host *\n  Port 1\n")
+    assert ssh_g(Path("none"), f"root@{sshd.address}")["port"] == "22"  # ssh(1) reads nothing
+    target = resolve_target(f"root@{sshd.address}:{sshd.port}", load_ssh_config("none"))
+    assert (target.port, target.user, target.identity_files) == (sshd.port, "root", ())
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo hi\n")
+    # Without a config the key comes from the default place, as for ssh(1).
+    shutil.copy(client.key.path, client.home / ".ssh" / "id_ed25519")
+    shutil.copy(str(client.key.path) + ".pub", client.home / ".ssh" / "id_ed25519.pub")
+    result = cli("run", str(playbook), "--host", f"{sshd.address}:{sshd.port}", "-F", "none", "--batch", "--out", str(tmp_path / "runs"))
+    assert result.code == 0, result.stdout + result.stderr
