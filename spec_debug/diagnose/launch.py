@@ -454,7 +454,20 @@ def _int_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str) -> i
     try:
         return int(str(value))
     except ValueError as exc:
+        if "$" in str(value):
+            raise _unexpanded(engine, aliases[0], str(value)) from exc
         raise LaunchParseError(f"{engine}: --{aliases[0]} expects an integer, got {value!r}") from exc
+
+
+def _unexpanded(engine: str, flag: str, value: str) -> LaunchParseError:
+    """A launch script's `--speculative-num-steps ${SPEC_STEPS:-3}` or `$((K + 1))`: the shell
+    computes the value when the server starts (its environment may override the default), so
+    the text does not say what runs."""
+    return LaunchParseError(
+        f"{engine}: --{flag} holds the shell expression {value!r}, which the shell expands when the server "
+        "starts: the value the server runs with is not in this text",
+        hint="audit the running server's own command line: leave server_cmdline unset so the probe reads "
+             "/proc/PID/cmdline, or paste `tr '\\0' ' ' < /proc/PID/cmdline`")
 
 
 def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...]) -> str | None:
@@ -768,6 +781,8 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
         try:
             spec = json.loads(raw_spec)
         except json.JSONDecodeError as exc:
+            if "$" in str(raw_spec):
+                raise _unexpanded("vllm", "speculative-config", str(raw_spec)) from exc
             raise LaunchParseError(
                 f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
                 hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'"
@@ -839,6 +854,8 @@ def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
             number = float(str(value).strip())
         except ValueError:
             number = None
+    if number is None and "$" in str(value):
+        raise _unexpanded("vllm", f"speculative-config {key}", str(value))
     if number is None or number != number or number in (float("inf"), float("-inf")):
         raise LaunchParseError(f"vllm: speculative config {key} must be an integer, got {value!r} "
                                "(vLLM refuses to start)", hint=f'"{key}": 3')

@@ -10,7 +10,9 @@ import json
 import sys
 from pathlib import Path
 
-from spec_debug.diagnose.launch import effective_spec, parse_launch_command
+import pytest
+
+from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
 from spec_debug.diagnose.steps import launch_step
 from spec_debug.probes import launch_flags
 from spec_debug.probes.registry import ProbeContext
@@ -245,3 +247,34 @@ spec:
     env, [note] = spec_v2_note(manifest)
     assert env == {"SGLANG_ENABLE_SPEC_V2": "true"} and "spec v1" in note
     assert parse_launch_command(manifest).num_draft_tokens == 32
+
+
+# ---------------------------------------------------------------------------------------------
+# A launch script pasted as server_cmdline: its values are shell expressions. The message says
+# so (and how to get the values that run), not "expects an integer".
+# ---------------------------------------------------------------------------------------------
+# an SGLang benchmark README's timing server (radix KV sharing, one launch per K)
+SCRIPTED = """SGLANG_RADIX_KV_M0_RECORD=target_verify_gpu_time \\
+python -m sglang.launch_server \\
+  --model-path meta-llama/Llama-3.1-8B-Instruct \\
+  --speculative-algorithm EAGLE3 \\
+  --speculative-draft-model-path lmsys/sglang-EAGLE3-LLaMA3.1-Instruct-8B \\
+  --speculative-num-steps ${K} \\
+  --speculative-eagle-topk 1 \\
+  --speculative-num-draft-tokens $((K + 1)) \\
+  --context-length 20000 \\
+  --dtype bfloat16"""
+
+
+def test_a_shell_expression_for_a_count_says_the_text_does_not_hold_the_value():
+    facts = launch_step.parse({"source": "server_cmdline var", "cmdline": SCRIPTED, "models": {}})
+    [line] = launch_step.check(context(facts))
+    assert line.code == "SD004"
+    assert "--speculative-num-steps holds the shell expression '${K}'" in line.evidence[0]
+    assert "/proc/PID/cmdline" in line.evidence[0]
+    # vLLM: the same in the JSON, and in a dotted key with a default
+    for command in ('vllm serve m --speculative-config "{\\"method\\": \\"eagle3\\", \\"model\\": \\"d\\", '
+                    '\\"num_speculative_tokens\\": $K}"',
+                    "vllm serve m --speculative-config.model d --speculative-config.num_speculative_tokens ${K:-3}"):
+        with pytest.raises(LaunchParseError, match="shell expression"):
+            parse_launch_command(command)
