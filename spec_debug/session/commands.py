@@ -6,6 +6,7 @@ issue names it; the transcript format is forced with ``--input-format``.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import is_dataclass
 from enum import Enum
@@ -14,13 +15,17 @@ from typing import Optional
 
 import typer
 
-from spec_debug.errors import SpecDebugError
+from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.redact import redact_value
 from spec_debug.session.analysis import SessionAnalysis, analyze_path
 from spec_debug.session.distill import dump_playbook, distill_playbook
 from spec_debug.session.json_text import json_text
 from spec_debug.session.records import redacted
 from spec_debug.store import write_output
+
+
+# The playbook model's name pattern (spec_debug/playbook/models.py, Playbook.name)
+_PLAYBOOK_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 
 
 class OutputFormat(str, Enum):
@@ -85,6 +90,12 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
     """Distill PATH into a playbook at OUTPUT, checked with the playbook loader first."""
     from spec_debug.playbook import load_playbook_text
 
+    if name and not _PLAYBOOK_NAME.fullmatch(name):
+        # Before reading the session (a long transcript takes a while), and about the option: the
+        # loader's message pointed at line 2 of an OUTPUT file it never wrote.
+        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", name.strip()).strip("_") or "my_playbook"
+        raise UsageError(f"--name {name!r} is not a playbook name",
+                         hint=f"one word of letters, digits, _ . - (it names the run folders): --name {suggestion}")
     analysis = analyze_path(path, input_format)
     doc = distill_playbook(analysis, name)
     text = dump_playbook(doc)

@@ -280,3 +280,18 @@ def test_a_screenshot_pasted_alone_is_not_the_report(tmp_path):
             "throughput on gpu01 dropped when we enabled EAGLE-3. Find out why.”\n") in md
     assert "“”" not in md and "prompt: ;" not in md
     assert "| [[msg 3]](#msg-3) |" not in md  # no timeline row for the image turn
+
+
+def test_a_playbook_name_with_spaces_is_refused_as_the_option_it_is(tmp_path):
+    """`--name "GPU smoke test"`: the error pointed at line 2 of the output file, which was
+    never written, after the whole transcript had been read."""
+    playbook = tmp_path / "playbook.yaml"
+    session = _sshd_session(tmp_path, "root", 2222)
+    assert run_cli("distill", str(session), "-o", str(playbook)).code == 0  # a session that distills
+    playbook.unlink()
+    result = run_cli("distill", str(session), "-o", str(playbook), "--name", "EAGLE-3 slow decode!")
+    assert result.code == 2
+    assert result.stderr == ("error: --name 'EAGLE-3 slow decode!' is not a playbook name\n"
+                             "  hint: one word of letters, digits, _ . - (it names the run folders): "
+                             "--name EAGLE-3_slow_decode\n")
+    assert not playbook.exists()
