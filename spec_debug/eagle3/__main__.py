@@ -37,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--device", default="cpu")
     ev.add_argument("--dtype", default="float32")
     ev.add_argument("--max-samples", type=int)
+    ev.add_argument("--vocab-mapping")
     lay = sub.add_parser("layout")
     lay.add_argument("--model", required=True)
     lay.add_argument("--data", required=True)
@@ -45,10 +46,12 @@ def _parser() -> argparse.ArgumentParser:
     lay.add_argument("--device", default="cpu")
     lay.add_argument("--dtype", default="float32")
     lay.add_argument("--max-samples", type=int, default=16)
+    lay.add_argument("--vocab-mapping")
     voc = sub.add_parser("vocab")
     voc.add_argument("--model", required=True)
     voc.add_argument("--target")
     voc.add_argument("--no-verifier", action="store_true")  # as the CLI: never the config's verifier
+    voc.add_argument("--vocab-mapping")
     return parser
 
 
@@ -62,13 +65,16 @@ def main(argv: list[str] | None = None) -> int:
                                        semantics=args.semantics,
                                        engine_version=args.engine_version, layout=args.layout,
                                        device=args.device, dtype=args.dtype,
-                                       max_samples=args.max_samples, find_verifier=not args.no_verifier)
+                                       max_samples=args.max_samples, find_verifier=not args.no_verifier,
+                                       vocab_mapping=args.vocab_mapping)
         elif args.command == "layout":
             out = api.probe_layout(args.model, args.data, args.target, device=args.device,
                                    dtype=args.dtype, max_samples=args.max_samples,
-                                   find_verifier=not args.no_verifier)
+                                   find_verifier=not args.no_verifier,
+                                   vocab_mapping=args.vocab_mapping)
         else:
-            out = api.check_drafter_vocab(args.model, args.target, find_verifier=not args.no_verifier)
+            out = api.check_drafter_vocab(args.model, args.target, find_verifier=not args.no_verifier,
+                                          vocab_mapping=args.vocab_mapping)
     except SpecDebugError as exc:
         print(json.dumps({"error": exc.message, "hint": exc.hint}))
         return exc.exit_code

@@ -154,12 +154,36 @@ def _finish_skipped(out: dict[str, Any], skipped: SkippedFiles, scored: int, dat
         out["notes"] = list(out.get("notes") or []) + [skipped.summary()]
 
 
-def _vocab_issues(checkpoint, target) -> list[dict[str, Any]]:
+def _vocab_issues(checkpoint, target, mapping=None) -> list[dict[str, Any]]:
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
     vocab = target.config.vocab_size if target is not None else None
-    return [{"code": i.code, "kind": i.kind, "message": i.message}
-            for i in check_checkpoint_vocab(checkpoint, vocab).issues]
+    issues = list(check_checkpoint_vocab(checkpoint, vocab).issues)
+    issues += _mapping_issues(checkpoint, mapping)
+    return [{"code": i.code, "kind": i.kind, "message": i.message} for i in issues]
+
+
+def _read_mapping(path: str | Path | None, checkpoint, target=None):
+    """--vocab-mapping, read and checked against the draft's lm_head rows and the target vocab
+    (vocab_mapping.py); None without the option."""
+    if not path:
+        return None
+    from spec_debug.eagle3.vocab_mapping import read_vocab_mapping
+
+    cfg = checkpoint.config
+    rows = checkpoint.shape("lm_head.weight")
+    vocab = target.config.vocab_size if target is not None else cfg.vocab_size
+    return read_vocab_mapping(path, draft_vocab_size=rows[0] if rows else cfg.draft_vocab_size,
+                              vocab_size=vocab)
+
+
+def _mapping_issues(checkpoint, mapping) -> list:
+    if mapping is None:
+        return []
+    from spec_debug.eagle3.vocab_mapping import mapping_issue
+
+    issue = mapping_issue(checkpoint.vocab_maps()[0], mapping)
+    return [issue] if issue is not None else []
 
 
 def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,
@@ -208,11 +232,13 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                      device: str = "cpu", dtype: str = "float32",
                      max_samples: int | None = None,
                      progress: Callable[[int], None] | None = None,
-                     find_verifier: bool = True) -> dict[str, Any]:
+                     find_verifier: bool = True,
+                     vocab_mapping: str | Path | None = None) -> dict[str, Any]:
     """Evaluate a draft on a hidden-state dump; the metrics contract of `drafter eval`.
 
     Without `target`, the verifier the draft's config names is used when it is here
-    (`find_verifier=False`: never; the reference is then the data's next tokens)."""
+    (`find_verifier=False`: never; the reference is then the data's next tokens).
+    `vocab_mapping`: the training's d2t/t2d file, scored instead of the checkpoint's maps."""
     from spec_debug.eagle3.evaluate import evaluate
     from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
     from spec_debug.eagle3.model import NormFlags
@@ -230,6 +256,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
     resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
+    mapping = _read_mapping(vocab_mapping, checkpoint, target_ckpt)
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     masks, data_notes = _data_notes(info, data)
@@ -246,8 +273,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     # SGLang always swaps in the target's embedding (eagle_worker.py set_embed)
     use_target_embed = semantics == "sglang" and target_ckpt is not None
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
-                         use_target_embedding=use_target_embed)
-    vocab_issues = _vocab_issues(checkpoint, target_ckpt)
+                         use_target_embedding=use_target_embed, vocab_mapping=mapping)
+    vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
 
     def run(use_loss_mask: bool):
@@ -285,6 +312,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         "ignored_norm_flags": ignored,
         "num_target_layers": n_layers, "data_format": info.format,
         "draft": cfg.summary(), "vocab_issues": vocab_issues,
+        "vocab_mapping": str(mapping.source) if mapping is not None else None,
     })
     _finish_skipped(out, skipped, result.samples, data)
     return out
@@ -316,7 +344,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                  device: str = "cpu", dtype: str = "float32", max_samples: int = 16,
                  max_bytes: int = 2 << 30,
                  served_layer_ids: Sequence[int] | None = None,
-                 find_verifier: bool = True) -> dict[str, Any]:
+                 find_verifier: bool = True,
+                 vocab_mapping: str | Path | None = None) -> dict[str, Any]:
     """Rank candidate layouts; the contract of `drafter layout`.
 
     `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
@@ -333,13 +362,15 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
     resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
+    mapping = _read_mapping(vocab_mapping, checkpoint, target_ckpt)
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     masks, data_notes = _data_notes(info, data)
     n_layers = _num_target_layers(target_ckpt, info)
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
     notes = list(resolved_target.notes) + input_notes + data_notes + notes
-    loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype)
+    loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
+                         vocab_mapping=mapping)
     # all slots except the final one are candidates; the final state is read separately
     skipped = SkippedFiles()
     samples = _bounded_samples(data, max_samples, max_bytes, spec=spec, final=has_final,
@@ -379,9 +410,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
 
 def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
-                        find_verifier: bool = True) -> dict[str, Any]:
+                        find_verifier: bool = True,
+                        vocab_mapping: str | Path | None = None) -> dict[str, Any]:
     """Vocab-map checks on a checkpoint (reads only d2t/t2d and the headers). Without
-    `target`, the verifier the draft's config names gives the vocab size when it is here."""
+    `target`, the verifier the draft's config names gives the vocab size when it is here.
+    `vocab_mapping`: the training's map file, which the checkpoint's d2t must equal."""
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
     checkpoint = open_draft(model)
@@ -410,7 +443,26 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
                      f"takes {width}-wide states: not used; pass --target DIR")
         target, source, target_cfg = None, None, None
     vocab = target_cfg.vocab_size if target_cfg is not None else None
-    out = check_checkpoint_vocab(checkpoint, vocab).to_dict()
+    report = check_checkpoint_vocab(checkpoint, vocab)
+    mapping = _read_mapping(vocab_mapping, checkpoint,
+                            _ConfigOnly(target_cfg) if target_cfg is not None else None)
+    out = report.to_dict()
+    if mapping is not None:
+        from spec_debug.eagle3.vocab import VocabCheck
+        from spec_debug.eagle3.vocab_mapping import mapping_note
+
+        issues = tuple(_mapping_issues(checkpoint, mapping))
+        out["checks"].append(VocabCheck("vocab_mapping", ok=not issues, issues=issues).to_dict())
+        out["ok"] = out["ok"] and not issues
+        notes.append(mapping_note(checkpoint.vocab_maps()[0], mapping, scored=False))
     out.update({"target": str(target) if target else None, "target_source": source,
-                "notes": notes})
+                "notes": notes,
+                "vocab_mapping": str(mapping.source) if mapping is not None else None})
     return out
+
+
+@dataclass(frozen=True)
+class _ConfigOnly:
+    """A target known by its config alone (what `_read_mapping` reads of it)."""
+
+    config: Any

@@ -103,6 +103,11 @@ def eval_command(
                                                                 "0,1,2."),
     device: str = typer.Option("cpu", "--device", help="cpu | cuda"),
     dtype: str = typer.Option("float32", "--dtype", help="float32 | bfloat16 | float16"),
+    vocab_mapping: Optional[Path] = typer.Option(None, "--vocab-mapping",
+                                                 help="The training's vocab map (SpecForge "
+                                                      "vocab_mapping.pt, speculators d2t.npy): "
+                                                      "used instead of the checkpoint's "
+                                                      "d2t/t2d, and compared with them."),
     max_samples: Optional[int] = typer.Option(None, "--max-samples", min=1),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
@@ -117,6 +122,7 @@ def eval_command(
                 model, data, target, steps=steps, semantics=semantics,
                 engine_version=engine_version, layout=layout, device=device, dtype=dtype,
                 max_samples=max_samples, find_verifier=not no_verifier,
+                vocab_mapping=vocab_mapping,
                 progress=None if status is None else
                 lambda n: status.update(f"evaluating draft... {n} samples"))
     if as_json:
@@ -156,6 +162,11 @@ def layout_command(
     dtype: str = typer.Option("float32", "--dtype"),
     max_samples: int = typer.Option(16, "--max-samples", min=1),
     top: int = typer.Option(10, "--top", min=1, help="Rows of the ranking to show."),
+    vocab_mapping: Optional[Path] = typer.Option(None, "--vocab-mapping",
+                                                 help="The training's vocab map (SpecForge "
+                                                      "vocab_mapping.pt, speculators d2t.npy): "
+                                                      "used instead of the checkpoint's "
+                                                      "d2t/t2d, and compared with them."),
     served: Optional[str] = typer.Option(None, "--served", help="Target layer ids the engine feeds, "
                                          "e.g. 3,31,59: always scored, reported as `served`."),
     as_json: bool = typer.Option(False, "--json"),
@@ -173,7 +184,7 @@ def layout_command(
         with _status(console, as_json, "scoring layouts..."):
             report = probe_layout(model, data, target, device=device, dtype=dtype,
                                   max_samples=max_samples, served_layer_ids=served_ids,
-                                  find_verifier=not no_verifier)
+                                  find_verifier=not no_verifier, vocab_mapping=vocab_mapping)
     if as_json:
         print(json.dumps(report, indent=2))
         return
@@ -200,6 +211,11 @@ def vocab_command(
     no_verifier: bool = typer.Option(False, "--no-verifier",
                                      help="Without --target, do not look for the verifier the "
                                           "draft's config names (speculators_config.verifier)."),
+    vocab_mapping: Optional[Path] = typer.Option(None, "--vocab-mapping",
+                                                 help="The training's vocab map (SpecForge "
+                                                      "vocab_mapping.pt, speculators d2t.npy): "
+                                                      "used instead of the checkpoint's "
+                                                      "d2t/t2d, and compared with them."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Check d2t / t2d / embedding sizes (reads only the vocab maps and tensor headers)."""
@@ -208,7 +224,8 @@ def vocab_command(
         _require_torch()
         from spec_debug.eagle3.api import check_drafter_vocab
 
-        report = check_drafter_vocab(model, target, find_verifier=not no_verifier)
+        report = check_drafter_vocab(model, target, find_verifier=not no_verifier,
+                                     vocab_mapping=vocab_mapping)
     if as_json:
         print(json.dumps(report, indent=2))
     else:

@@ -20,6 +20,7 @@ from spec_debug.eagle3.checkpoint import (
     packed_weight_format,
 )
 from spec_debug.eagle3.model import Eagle3Draft
+from spec_debug.eagle3.vocab_mapping import VocabMapping, mapping_note
 from spec_debug.errors import UsageError
 
 DTYPES = {"float32": torch.float32, "fp32": torch.float32, "bfloat16": torch.bfloat16,
@@ -310,7 +311,10 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
 
 def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None = None,
                 device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
-                use_target_embedding: bool = False, load_target_head: bool = True) -> LoadedDraft:
+                use_target_embedding: bool = False, load_target_head: bool = True,
+                vocab_mapping: VocabMapping | None = None) -> LoadedDraft:
+    """`vocab_mapping`: the training's map file (--vocab-mapping), used instead of the
+    checkpoint's d2t/t2d, with a note on how they compare."""
     cfg = checkpoint.config
     dtype = resolve_dtype(dtype)
     device = resolve_device(device)
@@ -407,6 +411,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                    "lm_head NaN until load_verifier_weights() is called")
     model.to(dtype=dtype)
     d2t, t2d = checkpoint.vocab_maps()
+    if vocab_mapping is not None:
+        notes.append(mapping_note(d2t, vocab_mapping))
+        d2t, t2d = vocab_mapping.d2t, vocab_mapping.t2d
     DV, V = cfg.draft_vocab_size, cfg.vocab_size
     # A map of the wrong length cannot be applied at all (vocab.py reports it as SD302/SD303);
     # one of the right length is applied as stored, so wrong offsets cost what they cost an

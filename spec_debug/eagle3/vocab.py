@@ -27,6 +27,7 @@ SUGGESTED_CODES = {
     "d2t_all_zero": "SD302",
     "d2t_length": "SD302",
     "d2t_float": "SD302",
+    "d2t_not_training_map": "SD302",  # differs from the --vocab-mapping file (vocab_mapping.py)
     "t2d_length": "SD303",
     "t2d_count": "SD303",
     "embed_rows": "SD303",

@@ -1,0 +1,193 @@
+"""Vocab maps kept beside a draft rather than inside it (`--vocab-mapping`).
+
+Training writes the maps to files of their own before they reach the checkpoint:
+- SpecForge: `torch.save({"d2t": d2t, "t2d": t2d})` to `<cache_dir>/vocab_mapping/<key>.pt`,
+  or `<output_path>/vocab_mapping/vocab_mapping.pt` in offline preparation
+  (sgl-project/SpecForge specforge/data/preprocessing.py generate_vocab_mapping_file,
+  scripts/prepare_hidden_states.py); the draft loads it with `load_vocab_mapping`
+  (specforge/modeling/draft/base.py) and saves the buffers with its weights.
+- speculators: `np.save` of each map, `d2t.npy` / `t2d.npy` given to training as
+  --d2t-path / --t2d-path, or cached as `<data_path>/d2t-<DV>.npy` and `t2d-<DV>.npy`
+  (vllm-project/speculators src/speculators/train/cli.py _load_mappings,
+  _generate_vocab_mappings).
+
+An export that keeps only the `*.weight` tensors drops d2t and t2d, and an engine then reads
+draft id i as target id i (vocab.py). With the training's map file the drafter measures the
+draft as trained, and tells whether a checkpoint's d2t is the one its lm_head rows follow
+(a map regenerated on resume is not: sgl-project/SpecForge#534).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch import Tensor
+
+from spec_debug.eagle3.config import CheckpointError
+
+_HINT = ("pass the map the draft was trained with: SpecForge's vocab_mapping/<key>.pt (a "
+         "torch.save of d2t and t2d), or speculators' d2t.npy / d2t-<draft vocab>.npy with "
+         "its t2d beside it")
+
+
+@dataclass(frozen=True)
+class VocabMapping:
+    d2t: Tensor  # [DV] int64 offsets: target id = i + d2t[i]
+    t2d: Tensor | None  # [V] bool, None when the file has none
+    source: Path
+
+
+def _load_torch(path: Path) -> tuple[object, object]:
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # zip, pickle and unpickler errors have no common base
+        from spec_debug.eagle3.checkpoint import torch_save_cut
+
+        why = "truncated (a zip archive without its end)" if torch_save_cut(path) else (
+            str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        raise CheckpointError(f"{path}: cannot read the vocab mapping: {why}",
+                              hint=_HINT) from None
+    if not isinstance(data, dict) or "d2t" not in data:
+        found = sorted(map(str, data)) if isinstance(data, dict) else type(data).__name__
+        raise CheckpointError(f"{path}: not a vocab mapping (expected a dict with d2t and "
+                              f"t2d, as SpecForge saves it; found {found})", hint=_HINT)
+    return data["d2t"], data.get("t2d")
+
+
+def _load_npy(path: Path) -> Tensor:
+    import numpy as np
+
+    try:
+        return torch.from_numpy(np.load(path, allow_pickle=False))
+    except Exception as exc:  # truncated files, pickled objects, not an .npy at all
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CheckpointError(f"{path}: cannot read ({text})", hint=_HINT) from None
+
+
+def _npy_pair(path: Path) -> tuple[Tensor, Tensor | None, Path]:
+    """d2t from `path` (or from the d2t file beside a t2d one), t2d from beside it."""
+    name = path.name
+    if name.startswith("t2d"):
+        partner = path.with_name("d2t" + name[3:])
+        if not partner.is_file():
+            raise CheckpointError(f"{path}: a t2d map; its d2t ({partner.name}) is not beside "
+                                  "it, and d2t is the map engines read", hint=_HINT)
+        path, name = partner, partner.name
+    t2d_path = path.with_name("t2d" + name[3:]) if name.startswith("d2t") else None
+    t2d = _load_npy(t2d_path) if t2d_path is not None and t2d_path.is_file() else None
+    return _load_npy(path), t2d, path
+
+
+def _candidates(directory: Path, draft_vocab_size: int) -> list[Path]:
+    """The map files a training output directory may hold, most specific first."""
+    named = [directory / "vocab_mapping.pt", directory / "vocab_mapping" / "vocab_mapping.pt",
+             directory / "d2t.npy", directory / f"d2t-{draft_vocab_size}.npy"]
+    found = [p for p in named if p.is_file()]
+    if found:
+        return found[:1]
+    # SpecForge's cache: vocab_mapping/<cache key>.pt, one per dataset and vocab size
+    folder = directory if directory.name == "vocab_mapping" else directory / "vocab_mapping"
+    return sorted(folder.glob("*.pt")) if folder.is_dir() else []
+
+
+def _as_offsets(d2t: object, where: Path) -> Tensor:
+    if not isinstance(d2t, Tensor):
+        raise CheckpointError(f"{where}: d2t is a {type(d2t).__name__}, not a tensor", hint=_HINT)
+    d2t = d2t.reshape(-1)
+    if d2t.is_floating_point():
+        if not bool((d2t == d2t.round()).all()):
+            raise CheckpointError(f"{where}: d2t holds non-integer values", hint=_HINT)
+        d2t = d2t.round()
+    return d2t.long()
+
+
+def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
+                       vocab_size: int) -> VocabMapping:
+    """The maps in `path` (a file, or a directory holding one), checked against the draft:
+    d2t has one entry per lm_head row, t2d one per target token."""
+    path = Path(path)
+    if path.is_dir():
+        files = _candidates(path, draft_vocab_size)
+        if not files:
+            raise CheckpointError(f"{path}: no vocab_mapping.pt, vocab_mapping/*.pt, d2t.npy or "
+                                  f"d2t-{draft_vocab_size}.npy", hint=_HINT)
+        if len(files) > 1:
+            # several cached maps: the one of this draft vocab size, if only one fits
+            fitting = [p for p in files if _as_offsets(_load_torch(p)[0], p).numel()
+                       == draft_vocab_size]
+            if len(fitting) != 1:
+                raise CheckpointError(
+                    f"{path}: {len(files)} vocab mappings ({', '.join(p.name for p in files[:4])}"
+                    + (" ..." if len(files) > 4 else "") + f"), {len(fitting)} of them for "
+                    f"{draft_vocab_size} draft tokens", hint="pass the file itself")
+            files = fitting
+        path = files[0]
+    elif not path.is_file():
+        raise CheckpointError(f"{path}: vocab mapping not found", hint=_HINT)
+    if path.suffix == ".npy":
+        d2t, t2d, path = _npy_pair(path)
+    else:
+        d2t, t2d = _load_torch(path)
+    d2t = _as_offsets(d2t, path)
+    if d2t.numel() != draft_vocab_size:
+        raise CheckpointError(f"{path}: d2t has {d2t.numel()} entries, the draft's lm_head has "
+                              f"{draft_vocab_size} rows: a map built for another draft vocab "
+                              "size", hint=_HINT)
+    if t2d is not None:
+        if not isinstance(t2d, Tensor):
+            raise CheckpointError(f"{path}: t2d is a {type(t2d).__name__}, not a tensor",
+                                  hint=_HINT)
+        t2d = t2d.reshape(-1)
+        if t2d.numel() != vocab_size:
+            raise CheckpointError(f"{path}: t2d has {t2d.numel()} entries, the target vocab is "
+                                  f"{vocab_size}: a map built for another target", hint=_HINT)
+        t2d = t2d.bool()
+    return VocabMapping(d2t, t2d, path)
+
+
+def differs_at(stored: Tensor, mapping: VocabMapping) -> int | None:
+    """The first draft id whose stored d2t offset differs from the map file's, or None."""
+    stored = stored.reshape(-1).round().long() if stored.is_floating_point() else (
+        stored.reshape(-1).long())
+    if stored.numel() != mapping.d2t.numel():
+        return min(stored.numel(), mapping.d2t.numel())
+    diff = (stored != mapping.d2t).nonzero()
+    return int(diff[0]) if diff.numel() else None
+
+
+def mapping_note(stored: Tensor | None, mapping: VocabMapping, scored: bool = True) -> str:
+    """What scoring with the map file instead of the checkpoint's d2t means (`scored`
+    False: the vocab check, which only compares them)."""
+    source = mapping.source
+    if stored is None:
+        return (f"the checkpoint has no d2t" + (f": scored with the maps of {source}" if scored
+                                                  else f"; {source} holds the training's")
+                + "; engines read draft id i as target id i until d2t (and t2d) from it are "
+                "saved into the checkpoint")
+    first = differs_at(stored, mapping)
+    if first is None:
+        return f"the checkpoint's d2t equals the one in {source}"
+    if not scored:
+        return f"the checkpoint's d2t differs from {source} first at draft id {first}"
+    return (f"the checkpoint's d2t differs from {source} first at draft id {first}: scored with "
+            f"{source}; engines read the checkpoint's d2t (run without --vocab-mapping to "
+            "measure what they serve)")
+
+
+def mapping_issue(stored: Tensor | None, mapping: VocabMapping):
+    """A d2t_not_training_map issue when the checkpoint's d2t is not the map file's (a
+    checkpoint without d2t is reported as d2t_missing already)."""
+    from spec_debug.eagle3.vocab import VocabIssue
+
+    first = None if stored is None else differs_at(stored, mapping)
+    if first is None:
+        return None
+    return VocabIssue(
+        "d2t_not_training_map",
+        f"the checkpoint's d2t differs from the training's map {mapping.source} first at draft "
+        f"id {first}: its lm_head rows follow one of them only (a map regenerated when training "
+        "resumed, sgl-project/SpecForge#534); compare `drafter eval` with and without "
+        "--vocab-mapping and save the better one into the checkpoint",
+        {"first_difference": first, "vocab_mapping": str(mapping.source)})
