@@ -266,3 +266,61 @@ def test_an_api_error_the_cli_wrote_in_the_models_place_is_not_the_agent_speakin
         (4, "tool_result", "tool")]
     (command,) = analyze_path(path).commands
     assert "API Error" not in (command.why or "")
+
+
+# -- Codex -------------------------------------------------------------------------------------
+
+
+def test_codex_exec_json_of_cli_0_43_and_older_reads_as_a_session():
+    """``codex exec --json`` (a CI run) printed the protocol's events before the ``thread.started``
+    / ``item.completed`` stream: a settings line, ``{"prompt"}``, then ``{"id", "msg": {"type"}}``
+    lines (openai/codex ``codex-rs/protocol/src/protocol.rs`` of that time). Before: read as
+    Claude Code, fourteen "unknown" lines and nothing else."""
+    path = DATA / "codex_exec_json_0.39.jsonl"
+    events, stats = _events(path)
+    assert [(e.seq, e.kind, e.call_id, e.command, e.exit_code, e.is_error, e.path) for e in events
+            if e.kind not in ("other",)] == [
+        (0, "system", None, None, None, False, None),
+        (1, "prompt", None, None, None, False, None),
+        (3, "thinking", None, None, None, False, None),
+        (4, "tool_call", "call_I1o1QnQDtlLjGMg4Vd9HXJLd", "ssh gpu01 'tail -n 2 /var/log/sglang.log'", None, False, None),
+        (6, "tool_result", "call_I1o1QnQDtlLjGMg4Vd9HXJLd", None, 1, True, None),
+        (7, "tool_call", "call_pYTCaUNBxnWcv9cAmQBzCGX6",
+         "ssh gpu01 \"grep -m1 'accept len' /var/log/sglang/server.log\"", None, False, None),
+        (8, "tool_result", "call_pYTCaUNBxnWcv9cAmQBzCGX6", None, 0, False, None),
+        (9, "tool_call", "call_zr84aWQuwJR3aWgJLkfv56Gl", None, None, False, "/home/ci/serving/launch.sh"),
+        (10, "tool_result", "call_zr84aWQuwJR3aWgJLkfv56Gl", None, None, False, None),
+        (11, "text", None, None, None, False, None)]
+    assert stats.unknown_types == 0
+    a = analyze_path(path)
+    assert a.sessions[0]["format"] == "codex"
+    assert [(c.seq, c.host, c.exit_code) for c in a.commands] == [(4, "gpu01", 1), (7, "gpu01", 0)]
+    assert [p.text for p in a.prompts] == ["The nightly EAGLE-3 benchmark on gpu01 regressed from 180 to 95 tok/s; "
+                                           "find out why"]
+    assert any(m.name == "accept_length" and m.value == 1.02 for m in a.metrics)
+
+
+def test_mcp_calls_in_old_codex_exec_json_keep_their_result(tmp_path):
+    """The same old stream's MCP calls: ``mcp_tool_call_begin{invocation{server, tool,
+    arguments}}`` and ``mcp_tool_call_end{result: {"Ok": CallToolResult} | {"Err": message}}``
+    (a Rust ``Result`` as serde writes it)."""
+    invocation = {"server": "ssh", "tool": "exec", "arguments": {"host": "gpu01", "command": "nvidia-smi -L"}}
+    lines = [{"prompt": "is gpu01 healthy?"},
+             {"id": "1", "msg": {"type": "mcp_tool_call_begin", "call_id": "call_m1", "invocation": invocation}},
+             {"id": "1", "msg": {"type": "mcp_tool_call_end", "call_id": "call_m1", "invocation": invocation,
+                                 "duration": {"secs": 1, "nanos": 0},
+                                 "result": {"Ok": {"content": [{"type": "text", "text": "GPU 0: NVIDIA H200"}],
+                                                   "isError": False}}}},
+             {"id": "1", "msg": {"type": "mcp_tool_call_begin", "call_id": "call_m2", "invocation": invocation}},
+             {"id": "1", "msg": {"type": "mcp_tool_call_end", "call_id": "call_m2", "invocation": invocation,
+                                 "result": {"Err": "tool call failed: connection reset by peer"}}}]
+    path = tmp_path / "codex-exec.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    events, stats = _events(path)
+    assert [(e.kind, e.tool_name, e.call_id, e.command, e.host, e.is_error, e.text) for e in events] == [
+        ("prompt", None, None, None, None, False, "is gpu01 healthy?"),
+        ("tool_call", "ssh.exec", "call_m1", "nvidia-smi -L", "gpu01", False, "nvidia-smi -L"),
+        ("tool_result", None, "call_m1", None, None, False, "GPU 0: NVIDIA H200"),
+        ("tool_call", "ssh.exec", "call_m2", "nvidia-smi -L", "gpu01", False, "nvidia-smi -L"),
+        ("tool_result", None, "call_m2", None, None, True, "tool call failed: connection reset by peer")]
+    assert stats.unknown_types == 0

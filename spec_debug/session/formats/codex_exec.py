@@ -8,6 +8,16 @@ status}``, ``file_change{changes[{path, kind}], status}``, ``mcp_tool_call{serve
 arguments, result, error, status}``, ``web_search``, ``todo_list``, ``error{message}``
 (openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
 and a command is one item, started and then completed under the same id.
+
+Before that stream (CLI 0.43 and older), ``codex exec --json`` printed the protocol's own events:
+a line of settings (``{"model", "sandbox", "approval", "workdir", ...}``), ``{"prompt": ...}``,
+then ``{"id": <turn>, "msg": {"type": ...}}`` per event: ``agent_reasoning{text}``,
+``agent_message{message}``, ``exec_command_begin{call_id, command[], cwd}``, ``exec_command_end
+{call_id, stdout, stderr, exit_code}``, ``patch_apply_begin{call_id, changes}``,
+``patch_apply_end{call_id, stdout, stderr, success}``, ``error{message}``, ``task_complete``
+(openai/codex ``codex-rs/protocol/src/protocol.rs`` ``Event``/``EventMsg`` of that time; the same
+lines in CI wrappers' captures, e.g. BloopAI/vibe-kanban ``crates/executors/src/executors/codex.rs``
+tests). Those are read too (:func:`_legacy_event`).
 """
 
 from __future__ import annotations
@@ -30,7 +40,13 @@ _QUIET_ITEMS = frozenset({"web_search", "todo_list", "collab_tool_call"})
 
 def looks_like(obj: dict) -> bool:
     line_type = obj.get("type")
-    return isinstance(line_type, str) and line_type in STREAM_TYPES and "payload" not in obj
+    return (isinstance(line_type, str) and line_type in STREAM_TYPES and "payload" not in obj) or looks_like_legacy(obj)
+
+
+def looks_like_legacy(obj: dict) -> bool:
+    """A line of ``codex exec --json`` from CLI 0.43 and older: ``{"id", "msg": {"type"}}``."""
+    msg = obj.get("msg")
+    return isinstance(msg, dict) and isinstance(msg.get("type"), str) and "id" in obj and "type" not in obj
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -45,7 +61,14 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                          block=block, file=cursor.file, line=lineno, **kw)
 
         item = obj.get("item")
-        if line_type in _ITEM_LINES and isinstance(item, dict):
+        if line_type is None and isinstance(obj.get("msg"), dict):
+            yield from _legacy_event(obj["msg"], event, stats)
+        elif line_type is None and isinstance(obj.get("prompt"), str):
+            yield event("prompt", "user", text=obj["prompt"])
+        elif line_type is None and isinstance(obj.get("model"), str):
+            settings = " ".join(f"{k}={v}" for k, v in obj.items() if isinstance(v, (str, int, float, bool)))
+            yield event("system", "system", raw_type="settings", text=settings[:2000])
+        elif line_type in _ITEM_LINES and isinstance(item, dict):
             yield from _item(item, line_type == "item.completed", event, called, stats)
         elif line_type == "thread.started":
             yield event("system", "system", raw_type=line_type, text=f"thread_id={obj.get('thread_id')}")
@@ -127,6 +150,63 @@ def _result(item: dict, item_type: str, item_id: str | None, event) -> Event:
                  is_error=status == "failed" or bool(error))
 
 
+def _legacy_event(msg: dict, event, stats: ReadStats) -> Iterator[Event]:
+    """One ``{"id", "msg"}`` line of the old ``codex exec --json`` (see the module doc)."""
+    msg_type = msg.get("type")
+    call_id = msg.get("call_id") if isinstance(msg.get("call_id"), str) else None
+
+    def text(key: str) -> str:
+        value = msg.get(key)
+        return value if isinstance(value, str) else ""
+
+    if msg_type == "agent_message":
+        yield event("text", "assistant", text=text("message"))
+    elif msg_type in ("agent_reasoning", "agent_reasoning_raw_content"):
+        yield event("thinking", "assistant", text=text("text"))
+    elif msg_type == "exec_command_begin":
+        command = msg.get("command")
+        command = shell_command({"command": command}) if isinstance(command, list) else _unwrapped(command)
+        yield event("tool_call", "assistant", tool_name="shell", call_id=call_id, command=command,
+                    text=command or "")
+    elif msg_type in ("exec_command_end", "patch_apply_end"):
+        output = text("aggregated_output") or "\n".join(part for part in (text("stdout"), text("stderr")) if part)
+        code = msg.get("exit_code") if type(msg.get("exit_code")) is int else None
+        failed = code not in (None, 0) or msg.get("success") is False
+        yield event("tool_result", "tool", call_id=call_id, text=output, exit_code=code, is_error=failed)
+    elif msg_type == "patch_apply_begin":
+        changes = msg.get("changes") if isinstance(msg.get("changes"), dict) else {}
+        paths = [path for path in changes if isinstance(path, str)]
+        yield event("tool_call", "assistant", tool_name="apply_patch", call_id=call_id, text="\n".join(paths),
+                    path=paths[0] if paths else None)
+    elif msg_type == "mcp_tool_call_begin" and isinstance(msg.get("invocation"), dict):
+        invocation = msg["invocation"]
+        yield _call({"type": "mcp_tool_call", "server": invocation.get("server"), "tool": invocation.get("tool"),
+                     "arguments": invocation.get("arguments")}, "mcp_tool_call", call_id, event)
+    elif msg_type == "mcp_tool_call_end":
+        # ``result`` is a Rust ``Result`` as serde writes it: {"Ok": CallToolResult} or {"Err": message}
+        result = msg.get("result") if isinstance(msg.get("result"), dict) else {}
+        ok = result.get("Ok") if isinstance(result.get("Ok"), dict) else {}
+        error = result.get("Err")
+        output = block_text(ok.get("content")) or (error if isinstance(error, str) else "")
+        yield event("tool_result", "tool", call_id=call_id, text=output,
+                    is_error="Err" in result or ok.get("isError") is True)
+    elif msg_type in ("error", "stream_error"):
+        yield event("system", "system", raw_type=f"msg:{msg_type}", text=text("message"))
+    elif msg_type == "turn_aborted":
+        yield event("system", "system", raw_type=f"msg:{msg_type}", text=f"turn aborted: {text('reason') or 'unknown'}")
+    else:
+        if not isinstance(msg_type, str) or msg_type not in _LEGACY_QUIET:
+            stats.unknown_types += 1
+        yield event("other", "system", raw_type=f"msg:{msg_type}")
+
+
+_LEGACY_QUIET = frozenset({
+    "task_started", "task_complete", "token_count", "session_configured", "exec_command_output_delta",
+    "agent_message_delta", "agent_reasoning_delta", "agent_reasoning_raw_content_delta", "background_event",
+    "turn_diff", "plan_update", "exec_approval_request",
+    "apply_patch_approval_request", "agent_reasoning_section_break", "get_history_entry_response",
+})
+"""Old ``EventMsg`` types kept as ``other`` without calling them unknown."""
 _SHELLS = frozenset({"bash", "sh", "zsh"})
 
 
