@@ -77,32 +77,14 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         options = replace(options, batch=True, batch_source="BatchMode yes in your ssh config")
     files = _identity_files(target)
     agent = _open_agent(target, options, attempts)
-    offered_by_agent: set[bytes] = set()
     try:
-        if agent is not None:
-            configured = _public_blobs(files)
-            # ssh(1)'s order (openssh-portable: sshconnect2.c, pubkey_prepare): agent keys that
-            # are configured identities first, then the agent's others (none under
-            # IdentitiesOnly), then the files the agent does not hold. In the agent's own
-            # order, the host's key behind 10 others was never reached: sshd ends the login
-            # at MaxAuthTries (6), where ssh(1) offers that key first.
-            held = list(agent.get_keys())
-            agent_keys = [key for key in held if key.asbytes() in configured]
-            if not target.identities_only:
-                agent_keys += [key for key in held if key.asbytes() not in configured]
-            for key in agent_keys:
-                offered_by_agent.add(key.asbytes())
-                if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
-                    return
-        for path in files:
-            if _has_no_certificate(path, target) and _public_blobs([path]) & offered_by_agent:
-                continue  # ssh(1) offers a key once: refused from the agent, its file is not asked for a passphrase
-            key = _load_key(path, options, attempts)
-            if key is None:
-                continue
-            for certified, label in _with_certificates(key, path, target):
-                if _try_key(transport, target, certified, label, attempts, options):
-                    return
+        if _offer_keys(transport, target, options, attempts, agent, files):
+            return
+    except _KeysNotAccepted:
+        # The host takes no keys at all, only a keyboard-interactive login (a password or a code
+        # through PAM): ssh(1) goes on to ask for it, and so do we where someone can answer.
+        _keyboard_interactive(transport, target, options, attempts)
+        return
     finally:
         if agent is not None:
             agent.close()
@@ -145,9 +127,48 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
 
 
+def _offer_keys(
+    transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts,
+    agent: paramiko.Agent | None, files: list[str],
+) -> bool:
+    """Offer the agent's keys and the identity files in ssh(1)'s order; True once one logs in.
+    Raises _KeysNotAccepted when the host takes no keys but a keyboard-interactive login can
+    be answered."""
+    offered_by_agent: set[bytes] = set()
+    if agent is not None:
+        configured = _public_blobs(files)
+        # ssh(1)'s order (openssh-portable: sshconnect2.c, pubkey_prepare): agent keys that
+        # are configured identities first, then the agent's others (none under
+        # IdentitiesOnly), then the files the agent does not hold. In the agent's own
+        # order, the host's key behind 10 others was never reached: sshd ends the login
+        # at MaxAuthTries (6), where ssh(1) offers that key first.
+        held = list(agent.get_keys())
+        agent_keys = [key for key in held if key.asbytes() in configured]
+        if not target.identities_only:
+            agent_keys += [key for key in held if key.asbytes() not in configured]
+        for key in agent_keys:
+            offered_by_agent.add(key.asbytes())
+            if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
+                return True
+    for path in files:
+        if _has_no_certificate(path, target) and _public_blobs([path]) & offered_by_agent:
+            continue  # ssh(1) offers a key once: refused from the agent, its file is not asked for a passphrase
+        key = _load_key(path, options, attempts)
+        if key is None:
+            continue
+        for certified, label in _with_certificates(key, path, target):
+            if _try_key(transport, target, certified, label, attempts, options):
+                return True
+    return False
+
+
 def _ssh_copy_id_args(target: SSHTarget) -> str:
     port = f"-p {target.port} " if target.port != 22 else ""
     return f"{port}{target.user}@{target.hostname}"
+
+
+class _KeysNotAccepted(Exception):
+    """The host refuses public keys outright and a keyboard-interactive login can be answered."""
 
 
 class _AgentAt(paramiko.Agent):
@@ -436,6 +457,8 @@ def _try_key(
     try:
         remaining = transport.auth_publickey(target.user, key)
     except paramiko.BadAuthenticationType as exc:
+        if "keyboard-interactive" in exc.allowed_types and _interactive_refusal(options) is None:
+            raise _KeysNotAccepted() from None
         raise AuthenticationError(
             f"{target.alias}: server does not accept public keys (allowed: {', '.join(exc.allowed_types)})",
             hint="spec-debug authenticates with keys only; add your public key to the host's authorized_keys",

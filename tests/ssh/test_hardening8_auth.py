@@ -12,6 +12,7 @@ import pytest
 
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh import SSHTransport
+from tests.ssh.test_hardening7_ssh import bastion  # noqa: F401 - the PAM server fixture, reused below
 from tests.sshd_fixture import ClientKey, ClientSetup
 
 
@@ -61,3 +62,37 @@ def test_a_host_that_would_take_a_password_says_how_to_install_the_key(
     assert "the host would also take a password, which spec-debug does not use" in error.message, error.message
     assert f"ssh-copy-id -p {server.port} " in (error.hint or "") and f"@{server.address}" in (error.hint or ""), error.hint
     assert "\n" not in error.message
+
+
+@pytest.fixture
+def password_only_host(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A host that takes no keys, only a PAM password (keyboard-interactive): a lab box or a
+    bastion that authenticates against LDAP. hardening7's PAM bastion, keys turned off."""
+    import tests.ssh.test_hardening7_ssh as h7
+
+    class PasswordOnly(h7.KbdInteractiveServer):
+        def _sshd_config(self) -> str:
+            config = super()._sshd_config()
+            assert "AuthenticationMethods publickey,keyboard-interactive\n" in config
+            return config.replace("AuthenticationMethods publickey,keyboard-interactive\n",
+                                  "AuthenticationMethods keyboard-interactive\nPubkeyAuthentication no\n")
+
+    monkeypatch.setattr(h7, "KbdInteractiveServer", PasswordOnly)
+    return request.getfixturevalue("bastion")
+
+
+def test_a_host_that_takes_only_a_password_asks_for_it_on_a_terminal(client: ClientSetup, password_only_host: Any) -> None:
+    """ssh(1) skips the keys the host refuses and asks for the password; we stopped at the
+    first key with "server does not accept public keys", although someone was there to answer."""
+    asked: list[str] = []
+
+    def person(question: str) -> str:
+        asked.append(question)
+        return "code-123456"
+
+    with SSHTransport.connect("bastion", client.options(batch=False, prompt=person)) as transport:
+        assert transport.connection.transport.is_authenticated()
+    assert len(asked) == 1 and asked[0].startswith("(bastion)") and "assword" in asked[0], asked
+    # Under --batch nobody can answer: the one-line refusal stays as it was.
+    with pytest.raises(AuthenticationError, match=r"server does not accept public keys \(allowed: keyboard-interactive\)"):
+        SSHTransport.connect("bastion", client.options())
