@@ -461,7 +461,10 @@ def _try_key(
             raise _KeysNotAccepted() from None
         raise AuthenticationError(
             f"{target.alias}: server does not accept public keys (allowed: {', '.join(exc.allowed_types)})",
-            hint="spec-debug authenticates with keys only; add your public key to the host's authorized_keys",
+            # A key in authorized_keys cannot help here: sshd turned key logins off for this
+            # account (PubkeyAuthentication no, or AuthenticationMethods without publickey).
+            hint="spec-debug logs in with keys (or answers keyboard-interactive prompts on a terminal), never sends a "
+            "password: ask the host's admin to allow key logins for this account (PubkeyAuthentication yes)",
         ) from None
     except paramiko.AuthenticationException as exc:
         # paramiko says "Authentication failed" also when the server never answered or the

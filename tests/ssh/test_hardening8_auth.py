@@ -96,3 +96,15 @@ def test_a_host_that_takes_only_a_password_asks_for_it_on_a_terminal(client: Cli
     # Under --batch nobody can answer: the one-line refusal stays as it was.
     with pytest.raises(AuthenticationError, match=r"server does not accept public keys \(allowed: keyboard-interactive\)"):
         SSHTransport.connect("bastion", client.options())
+
+
+def test_a_password_only_host_does_not_send_the_user_to_authorized_keys(client: ClientSetup, sshd_factory: Any) -> None:
+    """With PubkeyAuthentication no, a key in authorized_keys changes nothing: the hint said to add one."""
+    server = sshd_factory("pwonly", extra_config="Match all\n  PubkeyAuthentication no\n  PasswordAuthentication yes\n")
+    client.trust(server)
+    client.alias("pwonly", server)
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("pwonly", client.options())
+    assert refused.value.message == "pwonly: server does not accept public keys (allowed: password)"
+    hint = refused.value.hint or ""
+    assert "authorized_keys" not in hint and "PubkeyAuthentication yes" in hint, hint
