@@ -124,6 +124,10 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # many hosts and logs in with keys only, so say that, and how to install a key.
         tried += "; the host would also take a password, which spec-debug does not use"
         hint = f"install your public key there once: `ssh-copy-id {_ssh_copy_id_args(target)}`; or {hint}"
+    if target.user == "root" and attempts.tried:
+        # sshd refuses every root login under PermitRootLogin no (the default on many images;
+        # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
+        hint = f"many hosts refuse root logins (sshd PermitRootLogin no): log in as your own user (USER@HOST); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
 
 

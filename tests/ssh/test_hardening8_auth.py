@@ -108,3 +108,18 @@ def test_a_password_only_host_does_not_send_the_user_to_authorized_keys(client: 
     assert refused.value.message == "pwonly: server does not accept public keys (allowed: password)"
     hint = refused.value.hint or ""
     assert "authorized_keys" not in hint and "PubkeyAuthentication yes" in hint, hint
+
+
+def test_a_refused_root_login_names_permit_root_login(client: ClientSetup, sshd_factory: Any) -> None:
+    """`--host root@gpu01` on an image with PermitRootLogin no: the right key is refused all the same."""
+    import getpass
+
+    if getpass.getuser() != "root":
+        pytest.skip("the test sshd logs in as the user running the tests")
+    server = sshd_factory("noroot", extra_config="Match all\n  PermitRootLogin no\n")
+    client.trust(server)
+    client.alias("noroot", server)
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("root@noroot", client.options())
+    assert "authentication failed for root@" in refused.value.message
+    assert "PermitRootLogin no" in (refused.value.hint or ""), refused.value.hint
