@@ -163,7 +163,7 @@ def _vocab_issues(checkpoint, target, mapping=None) -> list[dict[str, Any]]:
     return [{"code": i.code, "kind": i.kind, "message": i.message} for i in issues]
 
 
-def _read_mapping(path: str | Path | None, checkpoint, target=None):
+def _read_mapping(path: str | Path | None, checkpoint, target_vocab_size: int | None):
     """--vocab-mapping, read and checked against the draft's lm_head rows and the target vocab
     (vocab_mapping.py); None without the option."""
     if not path:
@@ -172,9 +172,8 @@ def _read_mapping(path: str | Path | None, checkpoint, target=None):
 
     cfg = checkpoint.config
     rows = checkpoint.shape("lm_head.weight")
-    vocab = target.config.vocab_size if target is not None else cfg.vocab_size
     return read_vocab_mapping(path, draft_vocab_size=rows[0] if rows else cfg.draft_vocab_size,
-                              vocab_size=vocab)
+                              vocab_size=target_vocab_size or cfg.vocab_size)
 
 
 def _mapping_issues(checkpoint, mapping) -> list:
@@ -256,7 +255,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
     resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
-    mapping = _read_mapping(vocab_mapping, checkpoint, target_ckpt)
+    mapping = _read_mapping(vocab_mapping, checkpoint,
+                            target_ckpt.config.vocab_size if target_ckpt is not None else None)
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     masks, data_notes = _data_notes(info, data)
@@ -362,7 +362,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
     resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
-    mapping = _read_mapping(vocab_mapping, checkpoint, target_ckpt)
+    mapping = _read_mapping(vocab_mapping, checkpoint,
+                            target_ckpt.config.vocab_size if target_ckpt is not None else None)
     info = describe_data(data)
     spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
     masks, data_notes = _data_notes(info, data)
@@ -444,8 +445,7 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         target, source, target_cfg = None, None, None
     vocab = target_cfg.vocab_size if target_cfg is not None else None
     report = check_checkpoint_vocab(checkpoint, vocab)
-    mapping = _read_mapping(vocab_mapping, checkpoint,
-                            _ConfigOnly(target_cfg) if target_cfg is not None else None)
+    mapping = _read_mapping(vocab_mapping, checkpoint, vocab)
     out = report.to_dict()
     if mapping is not None:
         from spec_debug.eagle3.vocab import VocabCheck
@@ -459,10 +459,3 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
                 "notes": notes,
                 "vocab_mapping": str(mapping.source) if mapping is not None else None})
     return out
-
-
-@dataclass(frozen=True)
-class _ConfigOnly:
-    """A target known by its config alone (what `_read_mapping` reads of it)."""
-
-    config: Any

@@ -42,7 +42,7 @@ class VocabMapping:
 def _load_torch(path: Path) -> tuple[object, object]:
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as exc:  # zip, pickle and unpickler errors have no common base
+    except Exception as exc:  # noqa: BLE001 - zip, pickle and unpickler errors have no common base
         from spec_debug.eagle3.checkpoint import torch_save_cut
 
         why = "truncated (a zip archive without its end)" if torch_save_cut(path) else (
@@ -61,7 +61,7 @@ def _load_npy(path: Path) -> Tensor:
 
     try:
         return torch.from_numpy(np.load(path, allow_pickle=False))
-    except Exception as exc:  # truncated files, pickled objects, not an .npy at all
+    except Exception as exc:  # noqa: BLE001 - truncated files, pickled objects, not an .npy
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise CheckpointError(f"{path}: cannot read ({text})", hint=_HINT) from None
 
@@ -162,7 +162,7 @@ def mapping_note(stored: Tensor | None, mapping: VocabMapping, scored: bool = Tr
     False: the vocab check, which only compares them)."""
     source = mapping.source
     if stored is None:
-        return (f"the checkpoint has no d2t" + (f": scored with the maps of {source}" if scored
+        return ("the checkpoint has no d2t" + (f": scored with the maps of {source}" if scored
                                                   else f"; {source} holds the training's")
                 + "; engines read draft id i as target id i until d2t (and t2d) from it are "
                 "saved into the checkpoint")

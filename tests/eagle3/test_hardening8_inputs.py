@@ -18,14 +18,14 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("speculators")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from spec_debug.eagle3.config import CheckpointError  # noqa: E402
-from spec_debug.eagle3.loading import load_draft  # noqa: E402
-from tests.eagle3.speculators_world import reference_logits, save_perturbed_draft  # noqa: E402
+from spec_debug.eagle3.config import CheckpointError
+from spec_debug.eagle3.loading import load_draft
+from tests.eagle3.speculators_world import reference_logits, save_perturbed_draft
 
 H, V, NL, STEPS = 32, 96, 8, 3
 AUX = [2, NL // 2, NL - 3]
-KW = dict(vocab_size=V, hidden_size=H, intermediate_size=64, num_attention_heads=4,
-          num_key_value_heads=2, head_dim=8, max_position_embeddings=16, rms_norm_eps=1e-6)
+KW = {"vocab_size": V, "hidden_size": H, "intermediate_size": 64, "num_attention_heads": 4,
+      "num_key_value_heads": 2, "head_dim": 8, "max_position_embeddings": 16, "rms_norm_eps": 1e-6}
 # head_dim 8 -> 4 rotary frequencies, one factor each, as Phi-3 writes them
 LONGROPE = {"rope_type": "longrope", "rope_theta": 10000.0,
             "short_factor": [1.0, 1.1, 1.3, 1.6], "long_factor": [1.0, 2.5, 7.0, 19.0],

@@ -23,12 +23,12 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("speculators")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import numpy as np  # noqa: E402
-from safetensors.torch import load_file, save_file  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+import numpy as np
+from safetensors.torch import load_file, save_file
+from typer.testing import CliRunner
 
-from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import DV, V, save_informative_world  # noqa: E402
+from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3.speculators_world import DV, V, save_informative_world
 
 runner = CliRunner()
 
@@ -142,8 +142,8 @@ def test_checkpoint_map_regenerated_on_resume_is_named(world, trained, tmp_path)
 
 @pytest.mark.parametrize("damage, message", [
     (lambda d2t, t2d: {"d2t": d2t[: DV // 2], "t2d": t2d},
-     f"d2t has {DV // 2} entries, the draft's lm_head has {DV} rows: a map built for another "
-     "draft vocab size"),
+     (f"d2t has {DV // 2} entries, the draft's lm_head has {DV} rows: a map built for another "
+      "draft vocab size")),
     (lambda d2t, t2d: {"d2t": d2t, "t2d": torch.cat([t2d, t2d])},
      f"t2d has {2 * V} entries, the target vocab is {V}: a map built for another target"),
     (lambda d2t, t2d: {"draft_to_target": d2t},
