@@ -324,3 +324,22 @@ def test_mcp_calls_in_old_codex_exec_json_keep_their_result(tmp_path):
         ("tool_call", "ssh.exec", "call_m2", "nvidia-smi -L", "gpu01", False, "nvidia-smi -L"),
         ("tool_result", None, "call_m2", None, None, True, "tool call failed: connection reset by peer")]
     assert stats.unknown_types == 0
+
+
+def test_codex_user_shell_commands_ide_requests_and_interrupt_notes():
+    """What Codex writes as user messages that the person did not type as a prompt: a command run
+    with ``!`` (``<user_shell_command>``, openai/codex ``codex-rs/core/src/context/
+    user_shell_command.rs``), the IDE's state before ``## My request for Codex:``, and
+    ``<turn_aborted>`` after an interrupt. Before: all three were prompts (three phases; the
+    first "prompt" a block of XML), and the command the person ran was no command."""
+    path = DATA / "rollout-2026-01-16T16-00-00-019bc7a1-0000-7000-8000-00000000000a.jsonl"
+    events, _ = _events(path)
+    assert [(e.seq, e.block, e.kind, e.call_id, e.command, e.exit_code) for e in events if e.seq] == [
+        (1, 0, "tool_call", "user-shell-1-0", "nvidia-smi --query-gpu=memory.used --format=csv", None),
+        (1, 1, "tool_result", "user-shell-1-0", None, 0),
+        (2, 0, "system", None, None, None), (2, 1, "prompt", None, None, None),
+        (3, 0, "system", None, None, None)]
+    assert events[2].text == "memory.used [MiB]\n79012 MiB\n"
+    a = analyze_path(path)
+    assert [p.text for p in a.prompts] == ["why is gpu01 full?"]
+    assert [(c.command, c.exit_code) for c in a.commands] == [("nvidia-smi --query-gpu=memory.used --format=csv", 0)]

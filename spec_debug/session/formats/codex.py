@@ -41,9 +41,23 @@ _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell
 ``codex-rs/core/src/tools/spec.rs``)."""
 _UI_DUPLICATES = frozenset({"user_message", "agent_message", "agent_reasoning"})
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
-             "<recommended_plugins>")
+             "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
+             "<codex_internal_context")
 """How the parts Codex writes into user messages begin (not typed by the person; several
-independent rollout readers filter the same markers)."""
+independent rollout readers filter the same markers; openai/codex ``codex-rs/core/src/context/``
+writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below)."""
+_USER_SHELL = re.compile(r"^\s*<user_shell_command>\s*<command>\n?(.*?)\n?</command>\s*<result>\n?(.*?)\n?</result>",
+                         re.DOTALL)
+"""A command the person ran themselves with ``!`` in the TUI, handed to the model as a user
+message (openai/codex ``codex-rs/core/src/context/user_shell_command.rs``): ``<user_shell_command>
+<command>CMD</command><result>Exit code: N\nDuration: S seconds\nOutput:\nOUT</result>
+</user_shell_command>``; a run that did not end by itself says ``Exit code: none (...)``."""
+_SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?(?:Output:\n)?", re.DOTALL)
+_IDE_REQUEST = "## My request for Codex:"
+_IDE_CONTEXT = ("# Context from my IDE setup:", "# Files mentioned by the user:")
+"""The IDE extension and the desktop app put the editor's state (active file, selection, open
+tabs) or the attached files before the request, which follows ``## My request for Codex:``
+(openai/codex ``codex-rs/tui/src/ide_context/prompt.rs``; many rollout readers split there)."""
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
 """``apply_patch`` input names its files on these lines (openai/codex ``codex-rs/apply-patch``)."""
 
@@ -144,17 +158,42 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
 
 
 def _user_message(parts: list, event) -> Iterator[Event]:
-    """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists)
-    is ``system``; the rest, often in the same message, is the prompt."""
-    injected, typed = [], []
+    """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists, the
+    IDE's state) is ``system``; a command the person ran with ``!`` is a call and its result;
+    the rest, often in the same message, is the prompt."""
+    injected, typed, shells = [], [], []
     for part in parts:
         text = block_text([part])
-        if text.strip():
-            (injected if text.lstrip().startswith(_INJECTED) else typed).append(text)
+        if not text.strip():
+            continue
+        head = text.lstrip()
+        if head.startswith("<user_shell_command>") and (shell := _USER_SHELL.match(text)):
+            shells.append(shell)
+        elif head.startswith(_INJECTED):
+            injected.append(text)
+        elif head.startswith(_IDE_CONTEXT) and _IDE_REQUEST in text:
+            context, _, request = text.partition(_IDE_REQUEST)
+            injected.append(context.rstrip())
+            typed.append(request.strip())
+        else:
+            typed.append(text)
+    block = 0
     if injected:
         yield event("system", "user", text="\n".join(injected))
-    if typed or not injected:
-        yield event("prompt", "user", 1 if injected else 0, text="\n".join(typed))
+        block += 1
+    for shell in shells:
+        command = shell.group(1).strip()
+        result = _SHELL_RESULT.match(shell.group(2))
+        code = int(result.group(1)) if result and result.group(1)[0] != "n" else None
+        call = event("tool_call", "user", block, tool_name="shell", command=command, text=command,
+                     description="run with ! by the user")
+        call.call_id = f"user-shell-{call.seq}-{block}"
+        yield call
+        yield event("tool_result", "tool", block + 1, call_id=call.call_id, exit_code=code, is_error=bool(code),
+                    text=shell.group(2)[result.end():] if result else shell.group(2))
+        block += 2
+    if typed or not (injected or shells):
+        yield event("prompt", "user", block, text="\n".join(typed))
 
 
 def _legacy(obj: dict, line_type) -> tuple[str | None, dict]:
