@@ -10,6 +10,7 @@ GPU-serving ones in TRANSCRIPTS.md section 5.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -86,6 +87,13 @@ _CONNECTION = re.compile(
     r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|Address already in use|"
     r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
     r"Received disconnect from |client_loop: send disconnect|Empty reply from server")
+# An OpenAI-compatible server's error body, which curl prints with exit status 0 unless told
+# --fail: vLLM's and SGLang's ErrorResponse ({"object": "error", "message", "type", "param",
+# "code"}: vllm/entrypoints/openai/protocol.py, sglang python/sglang/srt/entrypoints/openai/
+# protocol.py; newer vLLM nests it as {"error": {"message", "type", "param", "code"}}).
+_HTTP_ERROR = re.compile(r'(?:"object":\s*"error",\s*|\{"error":\s*\{\s*)"message":\s*"(?P<msg>(?:[^"\\\n]|\\.)*)",'
+                         r'\s*"type":\s*"(?P<type>[^"\n]*)"(?:,\s*"param":\s*(?:null|"[^"\n]*"))?'
+                         r'(?:,\s*"code":\s*"?(?P<code>\d+))?')
 _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded", re.I)
 # bash reports a job killed by a signal as "bash: line 1:  4242 Killed   python3 x.py" (jobs.c,
 # the pid right-aligned in 5 columns, then the signal's text, then the command); the
@@ -117,13 +125,14 @@ _HAS_NCCL = re.compile("NCCL").search
 _HAS_NCCL_LOWER = re.compile("nccl").search
 _HAS_TERMINATE = re.compile("terminate called").search
 _HAS_PANIC = re.compile("' panicked at ").search
+_HAS_ERROR_KEY = re.compile('"error"').search
 
 
 @dataclass(slots=True)
 class ErrorInfo:
     kind: str
     """traceback | cuda_oom | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
-    exit_code | tool_error | interrupted (the analysis counts it in stats, as no error)"""
+    http_error | exit_code | tool_error | interrupted (the analysis counts it in stats, as no error)"""
     exception: str | None = None
     message: str = ""
     file: str | None = None
@@ -149,6 +158,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     cause = _stated_cause(output, failed)
     if cause is not None:
         return [cause]
+    if _HAS_ERROR_KEY(output) and (m := _reported(_HTTP_ERROR, output, failed)):
+        return [_http_error(m)]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
@@ -200,6 +211,16 @@ def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> li
     if best < 3 and len(errors) > 1:
         errors.sort(key=lambda e: _CAUSE_RANK.get(e.kind, 3))  # stable: each kind keeps its order
     return errors
+
+
+def _http_error(m: re.Match) -> ErrorInfo:
+    """The server's refusal of a request: its error type, and its message with the status."""
+    try:
+        message = json.loads(f'"{m.group("msg")}"')
+    except ValueError:
+        message = m.group("msg")
+    code = f" (HTTP {m.group('code')})" if m.group("code") else ""
+    return ErrorInfo("http_error", m.group("type") or None, f"{message[:300]}{code}")
 
 
 def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:

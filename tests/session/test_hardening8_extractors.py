@@ -337,3 +337,29 @@ def test_a_scheduler_crash_behind_a_ray_prefix_keeps_its_frames():
     assert _fields(extract_errors(whole, 1, True)) == [
         ("traceback", "RuntimeError", "Not enough memory. Please try to increase --mem-fraction-static.",
          f"{SITE}/sglang/srt/model_executor/model_runner.py", 174)]
+
+
+# -- an error the server answers with, printed by a command that succeeded ---------------------------
+
+# vllm-project/vllm#3486: the body vLLM's OpenAI server answers a request for a model name it
+# does not serve with; curl without --fail prints it and exits 0.
+VLLM_3486 = ('{"object":"error","message":"The model `Qwen1.5-14B-Chat-GPTQ-Int8` does not exist.",'
+             '"type":"NotFoundError","param":null,"code":404}')
+
+
+def test_an_error_body_from_the_server_is_an_error_with_exit_status_zero(tmp_path):
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"Check that the EAGLE-3 server on {GPU} answers.")
+    _, result = m.bash(f"ssh root@{GPU} \"curl -s localhost:8000/v1/chat/completions -H 'Content-Type: application/json' "
+                       "-d '{\\\"model\\\": \\\"Qwen1.5-14B-Chat-GPTQ-Int8\\\", \\\"messages\\\": [{\\\"role\\\": \\\"user\\\", "
+                       "\\\"content\\\": \\\"hello\\\"}]}'\"", VLLM_3486)
+    a = _analyze(tmp_path, m)
+    # before: no error at all
+    assert [(e.seq, e.kind, e.exception, e.message, e.host) for e in a.errors] == [
+        (result, "http_error", "NotFoundError", "The model `Qwen1.5-14B-Chat-GPTQ-Int8` does not exist. (HTTP 404)", GPU)]
+    # newer vLLM nests the same fields under "error"
+    nested = '{"error":{"message":"The model `x` does not exist.","type":"NotFoundError","param":null,"code":404}}'
+    assert _fields(extract_errors(nested, 0)) == [
+        ("http_error", "NotFoundError", "The model `x` does not exist. (HTTP 404)", None, None)]
+    # a completion whose text says "error" is none
+    assert extract_errors('{"id":"cmpl-1","object":"text_completion","choices":[{"text":"\\"error\\""}]}', 0) == []
