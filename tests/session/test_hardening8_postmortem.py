@@ -287,11 +287,49 @@ def test_a_playbook_name_with_spaces_is_refused_as_the_option_it_is(tmp_path):
     never written, after the whole transcript had been read."""
     playbook = tmp_path / "playbook.yaml"
     session = _sshd_session(tmp_path, "root", 2222)
-    assert run_cli("distill", str(session), "-o", str(playbook)).code == 0  # a session that distills
-    playbook.unlink()
+    from spec_debug.session.distill import distill_playbook
+    assert distill_playbook(analyze_path(session))["steps"]  # a session that distills
     result = run_cli("distill", str(session), "-o", str(playbook), "--name", "EAGLE-3 slow decode!")
     assert result.code == 2
     assert result.stderr == ("error: --name 'EAGLE-3 slow decode!' is not a playbook name\n"
                              "  hint: one word of letters, digits, _ . - (it names the run folders): "
                              "--name EAGLE-3_slow_decode\n")
     assert not playbook.exists()
+
+
+def test_a_script_sent_to_ssh_in_a_heredoc_is_distilled_as_the_script(tmp_path):
+    """`ssh HOST << 'EOF'` + lines + `EOF` is how agents run a multi-line check on a host. The
+    playbook's step was `< < EOF cat ... EOF` (the redirection read as the remote command),
+    which no shell runs; it must run the script, and `python3 - <<'PY'` with its heredoc."""
+    import subprocess
+
+    import yaml
+    work = tmp_path / "eagle3"
+    work.mkdir()
+    (work / "config.json").write_text('{"draft_vocab_size": 32000, "target_hidden_size": 7168}\n', encoding="utf-8")
+    (work / "server.log").write_text("accept len: 1.42\naccept len: 1.40\n", encoding="utf-8")
+    script = f"cd {work}\ngrep -c 'accept len' server.log\npython3 -c \"import json; print(json.load(open('config.json'))['vocab'])\""
+    reader = f"import json\nprint(sorted(json.load(open('{work}/config.json'))))"
+    m = _session()
+    m.prompt("EAGLE-3 on gpu01 accepts almost nothing. Check the draft config and the server log.")
+    m.bash(f"ssh root@gpu01 << 'EOF'\n{script}\nEOF",
+           "2\nTraceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nKeyError: 'vocab'", exit_code=1)
+    m.bash(f"ssh root@gpu01 python3 - <<'PY'\n{reader}\nPY",
+           "['draft_vocab_size', 'target_hidden_size']")
+    m.bash("ssh root@gpu01 nvidia-smi", "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.",
+           exit_code=9)
+    playbook = tmp_path / "playbook.yaml"
+    made = run_cli("distill", str(_write(tmp_path, m)), "-o", str(playbook))
+    assert made.code == 0, made.stderr
+    steps = yaml.safe_load(playbook.read_text(encoding="utf-8"))["steps"]
+    assert [s["provenance"]["seq"] for s in steps][:2] == [1, 3]
+    assert "<<" not in steps[0]["run"] and steps[0]["run"].endswith("['vocab'])\"")
+    assert steps[1]["run"].startswith("python3 - <<'PY'\n") and steps[1]["run"].endswith("\nPY")
+    ran = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    record = json.loads(ran.stdout)
+    # each step does on the host what the session's script did there
+    for done, original in zip(record["steps"], (script, f"python3 - <<'PY'\n{reader}\nPY")):
+        expected = subprocess.run(["bash", "-c", original], capture_output=True, text=True, timeout=30, check=False)
+        assert (done["stdout"], done["exit_code"]) == (expected.stdout, expected.returncode)
+    assert record["steps"][0]["stdout"] == "2\n" and "KeyError: 'vocab'" in record["steps"][0]["stderr"]
+    assert record["steps"][1]["stdout"] == "['draft_vocab_size', 'target_hidden_size']\n"
