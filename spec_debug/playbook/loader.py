@@ -167,6 +167,11 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         line_col = document.position(path)
         value = _value_at(document.value, path)
         message = first["msg"].removeprefix("Value error, ")
+        if error_type == "model_type":
+            # "a valid dictionary or instance of Step": pydantic's words, not the author's.
+            message = f"Input should be a mapping of keys ({_model_word(path)})"
+        if error_type == "string_pattern_mismatch":
+            hint = _pattern_hint(path, value)
         if error_type.endswith("_type"):
             message = f"{message} (got {type(value).__name__} {_short_repr(value)})"
             if isinstance(value, bool):
@@ -215,6 +220,29 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         return None
     if error_type == "string_type" and isinstance(value, list) and field == "run":
         return "run takes one command; for several, write a block: run: | (one command per line below it)"
+    if error_type == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        # `contains: 200` after curl -w '%{http_code}', `contains: 1.5` for a version: YAML
+        # reads them as numbers, and the text the check looks for is a string.
+        return f'YAML read this as a number; quote it if you meant the text: {field}: "{value}"'
+    if error_type == "model_type" and isinstance(value, str) and len(path) == 2 and path[0] == "steps":
+        # A bare command as a step, as GitHub Actions' `- run:` lists invite.
+        return f"a step is a mapping: write '- id: step_{path[1] + 1}' and below it 'run: {_short_repr(value, 40)[1:-1]}'"
+    if error_type == "list_type" and value is None and field == "steps":
+        return "steps: is empty: give it at least one step ('- id: ...' with a run: below it)"
+    return None
+
+
+def _model_word(path: tuple[Any, ...]) -> str:
+    named = [p for p in path if isinstance(p, str)]
+    return {"steps": "a step", "capture": "a capture", "expect": "an expectation", "findings": "a finding template",
+            "finding": "a finding template", "fetch": "a fetch spec"}.get(named[-1] if named else "", "a mapping")
+
+
+def _pattern_hint(path: tuple[Any, ...], value: Any) -> str | None:
+    if path == ("name",) and isinstance(value, str):
+        # `name: GPU smoke test`: the name becomes part of the run folder's name.
+        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", value.strip()).strip("_") or "my_playbook"
+        return f"a playbook name is one word of letters, digits, _ . - (it names the run folders): name: {suggestion}"
     return None
 
 

@@ -100,7 +100,7 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
             path=source, line=line, column=column,
             # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
             hint="YAML indents with spaces only: replace the tab here with spaces" if tab
-            else "check indentation and quoting around this position",
+            else _colon_in_value_hint(exc, text, line) or "check indentation and quoting around this position",
         ) from None
     except yaml.reader.ReaderError as exc:
         # A control character (NUL, BEL, ...): PyYAML gives a character offset, not a mark.
@@ -124,6 +124,29 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
     document = PositionedDocument(value=None, lines=text.splitlines())
     document.value = _Builder(document, source).build(node, ())
     return document
+
+
+_KEY_THEN_VALUE = re.compile(r"^\s*(?:-\s+)?(?P<key>[A-Za-z_][\w.-]*):\s+(?P<value>\S.*)$")
+
+
+def _colon_in_value_hint(exc: yaml.MarkedYAMLError, text: str, line: int) -> str | None:
+    """`run: curl -H "Content-Type: application/json" ...`: in an unquoted value, ': ' starts
+    a new key (YAML 1.2.2, 7.3.3 plain scalars), so the command's own header or `key: value`
+    text breaks the file. Say that, and how to keep the command as written."""
+    if exc.problem != "mapping values are not allowed here":
+        return None
+    lines = text.splitlines()
+    written = _KEY_THEN_VALUE.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if written is None or written.group("value")[0] in "\"'|>[{":
+        return None
+    key, value = written.group("key"), written.group("value").rstrip()
+    start = f"the value of {key}: holds ': ', which YAML reads as the start of a new key"
+    if key != "run" and "'" not in value and len(value) <= 80:
+        return f"{start}: quote it: {key}: '{value}'"
+    # A command (or text with quotes of its own): a block keeps it exactly; `|-` drops the
+    # final newline, which a contains: needle must not gain.
+    block = "|" if key == "run" else "|-"
+    return f"{start}: write '{key}: {block}' and put the text on the next line, indented (it is then kept exactly as written)"
 
 
 def _codepoint(character: object) -> str:
@@ -174,6 +197,7 @@ class _Builder:
         self.active: set[int] = set()  # nodes on the current path: an alias to one of them is a cycle
         self.built: set[int] = set()
         self.repeated = 0  # values built again through an alias
+        self.merge_work = 0  # keys gathered by merge keys (<<), which nest like aliases
 
     def fail(self, node: yaml.Node, message: str, path: KeyPath = (), hint: str | None = None) -> PlaybookError:
         line, column = _mark(node)
@@ -212,20 +236,63 @@ class _Builder:
 
     def _mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise self.fail(key_node, "YAML merge keys (<<) are not supported", path,
-                                hint="write the keys out; anchors and aliases (&name, *name) do work for whole values")
+        explicit = [(k, v) for k, v in node.value if k.tag != "tag:yaml.org,2002:merge"]
+        written = {k.value for k, _ in explicit if isinstance(k, yaml.ScalarNode)}
+        for key_node, value_node in self._merged_pairs(node, path):
+            if key_node.value in written or key_node.value in result:
+                continue  # the mapping's own key wins, then the first mapping merged (YAML merge spec)
+            key = self.build(key_node, path + ("<key>",))
+            if not isinstance(key, str):
+                raise self.fail(key_node, f"mapping key {key_node.value!r} is not a string", path, hint=f'quote it: "{key_node.value}"')
+            self.document.positions[path + (key, "<key>")] = _mark(key_node)
+            result[key] = self.build(value_node, path + (key,))
+        merged = set(result)
+        for key_node, value_node in explicit:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise self.fail(key_node, f"a {'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'} cannot be a mapping key", path)
             key = self.build(key_node, path + ("<key>",))
             if not isinstance(key, str):
                 raise self.fail(key_node, f"mapping key {key_node.value!r} is not a string", path, hint=f'quote it: "{key_node.value}"')
-            if key in result:
+            if key in result and key not in merged:
                 raise self.fail(key_node, f"duplicate key {key!r}", path)
+            merged.discard(key)
             self.document.positions[path + (key, "<key>")] = _mark(key_node)
             result[key] = self.build(value_node, path + (key,))
         return result
+
+    def _merged_pairs(self, node: yaml.MappingNode, path: KeyPath) -> list[tuple[yaml.Node, yaml.Node]]:
+        """The (key, value) nodes that `<<: *defaults` (or `<<: [*a, *b]`) brings into node, in
+        order of precedence: as PyYAML's SafeLoader and Ansible read them
+        (https://yaml.org/type/merge.html; yaml/pyyaml lib/yaml/constructor.py, flatten_mapping),
+        so a step can share its timeout, retries and expectations with others."""
+        pairs: list[tuple[yaml.Node, yaml.Node]] = []
+        for key_node, value_node in node.value:
+            if key_node.tag != "tag:yaml.org,2002:merge":
+                continue
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for source in sources:
+                if not isinstance(source, yaml.MappingNode):
+                    raise self.fail(source, "a merge key (<<) takes a mapping, or a list of mappings", path,
+                                    hint="write <<: *name, where &name marks a mapping (e.g. &step_defaults)")
+                if id(source) in self.active or source is node:
+                    raise self.fail(source, "a YAML alias refers to a value that contains it (a cycle)", path)
+                self.active.add(id(source))
+                try:
+                    # A merged mapping's own merge keys first (its explicit keys still win).
+                    inner = self._merged_pairs(source, path)
+                    own = [(k, v) for k, v in source.value if k.tag != "tag:yaml.org,2002:merge"]
+                    own_keys = {k.value for k, _ in own if isinstance(k, yaml.ScalarNode)}
+                    pairs += own + [(k, v) for k, v in inner if k.value not in own_keys]
+                    self.merge_work += len(own) + len(inner)
+                    if self.merge_work > MAX_VALUES:  # `<<: [*m, *m]` nested: doubles at every level
+                        raise self.fail(source, f"the playbook expands to more than {MAX_VALUES} values through YAML merge keys",
+                                        path, hint="write the repeated parts out, or use fewer nested merges")
+                finally:
+                    self.active.discard(id(source))
+        for key_node, _ in pairs:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.fail(key_node, "a merged mapping has a key that is not text", path)
+        return pairs
 
     def _scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
         raw = node.value

@@ -9,7 +9,19 @@ from __future__ import annotations
 
 import json
 
+from typer.testing import CliRunner
+
+from spec_debug.cli import app
 from tests.conftest import run_cli
+
+
+def validate(path) -> tuple[int, str]:
+    """`spec-debug playbooks validate PATH` in this process (the real CLI app; a subprocess per
+    broken file would cost a second each): exit code and the message on one line."""
+    result = CliRunner().invoke(app, ["playbooks", "validate", str(path)], env={"COLUMNS": "2000"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result.exit_code, " ".join(result.output.split())
 
 PLAYBOOK = """\
 name: draft_config
@@ -56,10 +68,8 @@ def test_var_defaults_that_cannot_render_are_refused_where_they_are_written(tmp_
     }
     for index, (vars_text, (where, hint)) in enumerate(cases.items()):
         playbook = write_playbook(f"name: p\nvars:\n  {vars_text}\nsteps:\n  - id: s\n    run: echo hi\n", f"p{index}.yaml")
-        result = run_cli("playbooks", "validate", str(playbook))
-        assert result.code == 2, (vars_text, result.stderr)
-        assert "Traceback" not in result.stderr
-        message = " ".join(result.stderr.split())
+        code, message = validate(playbook)
+        assert code == 2, (vars_text, message)
         assert f"{playbook.name}{where}" in message and hint in message, (vars_text, message)
 
 

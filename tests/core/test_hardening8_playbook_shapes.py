@@ -1,0 +1,128 @@
+"""Playbook shapes people bring from Ansible, docker-compose and GitHub Actions.
+
+`<<: *defaults` (YAML merge keys) is how Ansible playbooks and compose files share settings;
+PyYAML's safe_load and Ansible both honour it. It used to be refused outright. And a few
+shapes pydantic words badly: a bare command as a step ("a valid dictionary or instance of
+Step"), `contains: 200` read as a number, a playbook name with spaces.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from typer.testing import CliRunner
+
+from spec_debug.cli import app
+from spec_debug.playbook.loader import load_playbook
+from tests.conftest import run_cli
+
+
+def validate(path) -> tuple[int, str]:
+    """`spec-debug playbooks validate PATH` in this process (the real CLI app; a subprocess per
+    broken file would cost a second each): exit code and the message on one line."""
+    result = CliRunner().invoke(app, ["playbooks", "validate", str(path)], env={"COLUMNS": "2000"})
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result.exit_code, " ".join(result.output.split())
+
+SHARED_DEFAULTS = """\
+name: server_checks
+vars:
+  port: "30000"
+  quick: &quick            # every probe of the server: short, retried, stop the run if down
+    timeout: 1
+    retries: 1
+    on_failure: continue
+  must_pass: &must_pass
+    on_failure: stop
+steps:
+  - <<: *quick
+    id: hangs
+    run: sleep 5
+  - <<: [*must_pass, *quick]   # the first mapping listed wins: on_failure: stop
+    id: health
+    run: echo ok
+    retries: 0                 # the step's own key wins over the merged one
+  - <<: *quick
+    id: models
+    run: echo llama
+"""
+
+
+def test_merge_keys_share_step_settings_as_pyyaml_and_ansible_read_them(tmp_path, write_playbook):
+    playbook = write_playbook(SHARED_DEFAULTS)
+    started = time.monotonic()
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    assert "Traceback" not in result.stderr
+    record = json.loads(result.stdout)
+    steps = {s["id"]: s for s in record["steps"]}
+    # The merged timeout of 1 s killed the 5 s sleep, twice (retries: 1 merged too).
+    assert steps["hangs"]["status"] == "timeout" and steps["hangs"]["attempts"] == 2
+    assert steps["health"]["status"] == "passed" and steps["health"]["attempts"] == 1
+    assert steps["models"]["stdout"] == "llama\n"
+    assert result.code == 0 or any(f["code"] == "SD002" for f in record["findings"])
+    assert time.monotonic() - started < 15
+
+
+def test_a_merge_that_goes_wrong_points_at_the_line_that_is_wrong(tmp_path, write_playbook):
+    cases = {
+        # a typo inside the shared defaults is reported where it is written, with the fix
+        "name: p\nvars:\n  d: &d\n    timout: 30\nsteps:\n  - <<: *d\n    id: s\n    run: echo\n":
+            ("p0.yaml:4:5: unknown key 'timout'", "did you mean 'timeout'?"),
+        # a merge of something that is not a mapping
+        "name: p\nsteps:\n  - <<: 30\n    id: s\n    run: echo\n":
+            ("p1.yaml:3:9: a merge key (<<) takes a mapping", "<<: *name"),
+        # the step's own duplicate keys are still duplicates
+        "name: p\nsteps:\n  - <<: {timeout: 3}\n    id: s\n    run: echo 1\n    run: echo 2\n":
+            ("p2.yaml:6:5: duplicate key 'run'", ""),
+    }
+    # A merge bomb: each level merges the one before twice (2^40 keys if flattened naively).
+    bomb = ["name: p", "vars:", "  l0: &l0 {a: 1}"]
+    bomb += [f"  l{i}: &l{i}\n    <<: [*l{i - 1}, *l{i - 1}]\n    k{i}: {i}" for i in range(1, 40)]
+    cases["\n".join(bomb + ["steps:", "  - id: s", "    run: echo", ""])] = ("p3.yaml:", "fewer nested merges")
+    for index, (text, (where, hint)) in enumerate(cases.items()):
+        playbook = write_playbook(text, f"p{index}.yaml")
+        started = time.monotonic()
+        code, message = validate(playbook)
+        assert code == 2, message
+        assert where in message and hint in message, message
+        assert time.monotonic() - started < 10
+
+
+def test_shapes_from_other_tools_get_a_hint_in_the_authors_words(tmp_path, write_playbook):
+    cases = {
+        "name: GPU smoke test\nsteps:\n  - id: s\n    run: echo\n":
+            ("1:7:", "name: GPU_smoke_test"),
+        "name: p\nsteps:\n  - nvidia-smi -L\n":
+            ("3:5: Input should be a mapping of keys (a step) (got str 'nvidia-smi -L')", "'- id: step_1' and below it 'run: nvidia-smi -L'"),
+        "name: p\nsteps:\n  - id: health\n    run: curl -s -o /dev/null -w '%{http_code}' localhost:30000/health\n"
+        "    expect:\n      - contains: 200\n":
+            ("6:19: Input should be a valid string (got int 200)", 'contains: "200"'),
+        "name: p\nsteps:\n":
+            ("2:7:", "give it at least one step"),
+    }
+    for index, (text, (where, hint)) in enumerate(cases.items()):
+        playbook = write_playbook(text, f"s{index}.yaml")
+        code, message = validate(playbook)
+        assert code == 2, message
+        assert f"s{index}.yaml:{where}" in message and hint in message, message
+        assert "instance of Step" not in message
+
+
+def test_a_command_with_a_colon_space_says_how_to_keep_it_and_the_fix_loads(tmp_path, write_playbook):
+    # The request from SGLang's OpenAI-compatible API docs, pasted as a step: its header holds ': '.
+    curl = ("curl -s http://localhost:30000/v1/chat/completions -H \"Content-Type: application/json\" "
+            "-d '{\"model\": \"default\", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}'")
+    broken = write_playbook(f"name: p\nsteps:\n  - id: chat\n    run: {curl}\n    expect:\n      - contains: HTTP/1.1 200\n", "broken.yaml")
+    code, message = validate(broken)
+    assert code == 2, message
+    assert "broken.yaml:4:" in message and "write 'run: |' and put the text on the next line" in message, message
+
+    fixed = write_playbook(f"name: p\nsteps:\n  - id: chat\n    run: |\n      {curl}\n", "fixed.yaml")
+    assert validate(fixed)[0] == 0
+    assert load_playbook(fixed).playbook.steps[0].run == curl + "\n"  # the header reaches curl as written
+
+    needle = write_playbook("name: p\nsteps:\n  - id: s\n    run: \"echo 'Status: 200'\"\n    expect:\n      - contains: Status: 200\n", "needle.yaml")
+    code, message = validate(needle)
+    assert "needle.yaml:6:" in message and "quote it: contains: 'Status: 200'" in message, message
