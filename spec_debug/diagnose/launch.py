@@ -985,6 +985,26 @@ def _ambiguous_problem(name: str, since: str) -> str:
             f"(write that flag in full)")
 
 
+# vLLM methods that need no draft model in --speculative-config (vllm/config/speculative.py
+# `__post_init__`: mtp and dspark load the target's own layers, the rest draft without weights).
+_VLLM_MODEL_FREE_METHODS = ("mtp", "dspark", "ngram", "[ngram]", "ngram_gpu", "suffix", "extract_hidden_states")
+
+
+def _vllm_json_replaced(cfg: LaunchConfig) -> str:
+    """Why a JSON --speculative-config given with dotted keys is gone: FlexibleArgumentParser
+    collects every `--speculative-config.KEY value` into one dict and appends it as a last
+    `--speculative-config`, and argparse keeps the last one (vllm/utils/argparse_utils.py
+    `parse_args`; the option's type is json.loads, vllm/engine/arg_utils.py). A `speculative-config:`
+    mapping of a --config YAML file goes in first, so dotted keys on the command line replace it."""
+    names = list(cfg.flags)
+    whole = [i for i, name in enumerate(names) if name in _VLLM_ALIASES["speculative-config"]]
+    dotted = [name for name in names if name.partition(".")[0] in _VLLM_ALIASES["speculative-config"] and "." in name]
+    if not whole or not dotted:
+        return ""
+    return (f"the JSON --speculative-config is replaced by the dotted keys {', '.join('--' + d for d in dotted)} "
+            "(vLLM collects them into one --speculative-config added last, and the last one wins): ")
+
+
 def _release_at_least(version: str | None, boundary: str) -> bool:
     """`_version_at_least`, but a pre-release of the boundary (0.5.2rc2) comes before it: the
     release candidates of 0.5.2 still had one `--speculative-draft*` option."""
@@ -1000,14 +1020,29 @@ def _release_at_least(version: str | None, boundary: str) -> bool:
 def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                      engine_version: str | None) -> EffectiveSpec:
     if cfg.engine == "vllm":
+        replaced = _vllm_json_replaced(cfg)
         if cfg.num_steps is None:
             problems = []
             if cfg.speculative_config is not None:
                 # vLLM PR #20375: required unless the draft config supplies n_predict.
-                problems.append("num_speculative_tokens missing from --speculative-config "
+                problems.append(replaced + "num_speculative_tokens missing from --speculative-config "
                                 "(vLLM needs it unless the draft config supplies it)")
             return EffectiveSpec(None, None, None, problems=problems)
-        return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps)
+        spec = cfg.speculative_config or {}
+        method = str(spec.get("method") or "").lower()
+        problems = []
+        if not spec.get("model") and (method or replaced) and method not in _VLLM_MODEL_FREE_METHODS and (
+                not method.endswith("_mtp")):
+            # vllm/config/speculative.py `__post_init__`: with no model, only the methods that
+            # need none (or take the target's own MTP layers) go on; the rest raise ValueError.
+            # A config with neither model nor method is left alone: `vllm serve <speculators
+            # checkpoint>` replaces it with the checkpoint's own (vllm/transformers_utils/config.py
+            # `maybe_override_with_speculators`).
+            problems.append(replaced + f"--speculative-config {json.dumps(spec)} has num_speculative_tokens but no "
+                            "draft model" + (f" for method {method}" if method else " and no method") +
+                            ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
+                            "speculative model\")")
+        return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps, problems=problems)
 
     steps, topk, tokens = cfg.num_steps, cfg.topk, cfg.num_draft_tokens
     overrides: list[str] = []

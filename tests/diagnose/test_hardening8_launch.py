@@ -278,3 +278,49 @@ def test_a_shell_expression_for_a_count_says_the_text_does_not_hold_the_value():
                     "vllm serve m --speculative-config.model d --speculative-config.num_speculative_tokens ${K:-3}"):
         with pytest.raises(LaunchParseError, match="shell expression"):
             parse_launch_command(command)
+
+
+# ---------------------------------------------------------------------------------------------
+# vLLM: dotted `--speculative-config.KEY` flags do not merge into a JSON --speculative-config;
+# FlexibleArgumentParser adds them as one last --speculative-config, which replaces the JSON
+# (vllm/utils/argparse_utils.py `parse_args`; the option is json.loads, last one wins). The
+# natural override of a --config YAML's `speculative-config:` mapping loses the draft model.
+# ---------------------------------------------------------------------------------------------
+# vllm-project/vllm vllm/utils/argparse_utils.py, `load_config_file` docstring (nested form)
+VLLM_SERVE_YAML = """\
+compilation-config:
+  pass_config:
+    fuse_allreduce_rms: true
+speculative-config:
+  model: "nvidia/gpt-oss-120b-Eagle3-v2"
+  num_speculative_tokens: 3
+  method: eagle3
+"""
+
+
+def test_dotted_keys_after_a_yaml_speculative_config_replace_it():
+    command = "vllm serve openai/gpt-oss-120b --config serve.yaml --speculative-config.num_speculative_tokens 5"
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {},
+                               "config_file": {"path": "serve.yaml", "text": VLLM_SERVE_YAML}})
+    launch = facts["launch"]
+    assert (launch["draft_model"], launch["speculative_config"]) == (None, {"num_speculative_tokens": 5})
+    [sd102] = [f for f in launch_step.check(context(facts)) if f.code == "SD102"]
+    assert "replaced by the dotted keys --speculative-config.num_speculative_tokens" in sd102.evidence[0]
+    assert "vLLM refuses to start" in sd102.evidence[0]
+    # the same YAML without the override serves its draft, with no such problem
+    plain = launch_step.parse({"source": "var", "cmdline": "vllm serve openai/gpt-oss-120b --config serve.yaml",
+                               "models": {}, "config_file": {"path": "serve.yaml", "text": VLLM_SERVE_YAML}})
+    assert plain["launch"]["draft_model"] == "nvidia/gpt-oss-120b-Eagle3-v2"
+    assert not [f for f in launch_step.check(context(plain)) if f.code == "SD102"]
+
+
+def test_an_eagle3_method_without_a_draft_model_is_refused_by_vllm():
+    cfg = parse_launch_command("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+                               "'{\"method\": \"eagle3\", \"num_speculative_tokens\": 3}'")
+    [problem] = effective_spec(cfg).problems
+    assert "no draft model for method eagle3: vLLM refuses to start" in problem
+    # methods that need no draft model, and a speculators checkpoint served as the model
+    for spec in ('{"method": "mtp", "num_speculative_tokens": 1}',
+                 '{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4}',
+                 '{"num_speculative_tokens": 3}'):
+        assert effective_spec(parse_launch_command(f"vllm serve m --speculative-config '{spec}'")).problems == []
