@@ -205,8 +205,9 @@ def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> li
     best = min(_CAUSE_RANK.get(e.kind, 3) for e in errors)
     if best > 1:
         cause = _stated_cause(output, failed)
-        if cause is not None and (best == 3 and all(e.exception is None for e in errors)
-                                  or _CAUSE_RANK.get(cause.kind, 3) < best):
+        # A GPU fault stated beside the tracebacks is their cause; an NCCL warning is not (NCCL
+        # warns about a missing net plugin or InfiniBand device in logs that end well).
+        if cause is not None and (_CAUSE_RANK.get(cause.kind, 3) <= 1 or all(e.exception is None for e in errors)):
             return [cause] + errors
     if best < 3 and len(errors) > 1:
         errors.sort(key=lambda e: _CAUSE_RANK.get(e.kind, 3))  # stable: each kind keeps its order
