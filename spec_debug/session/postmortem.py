@@ -587,6 +587,11 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
             note(c.seq, c.agent, f"command{host}: {_short(c.command, 300)}", where)
             if c.result_seq is not None and c.result_seq != c.seq:
                 note(c.result_seq, c.agent, f"result of [msg {c.seq}]" + (f": exit {c.exit_code}" if c.exit_code is not None else ""))
+    # Last, so they only fill entries nothing else explains: a phase's first and last message
+    # (a compaction, a summary line, a reply) said just "referenced above" behind its link.
+    for s in a.segments:
+        note(s.start_seq, s.agent, f"phase {s.index + 1} starts: {s.title}")
+        note(s.end_seq, s.agent, f"phase {s.index + 1} ends")
     for seq in wanted:
         note(seq, "", "")
     return [by_seq[k] for k in sorted(by_seq)]

@@ -333,3 +333,22 @@ def test_a_script_sent_to_ssh_in_a_heredoc_is_distilled_as_the_script(tmp_path):
         assert (done["stdout"], done["exit_code"]) == (expected.stdout, expected.returncode)
     assert record["steps"][0]["stdout"] == "2\n" and "KeyError: 'vocab'" in record["steps"][0]["stderr"]
     assert record["steps"][1]["stdout"] == "['draft_vocab_size', 'target_hidden_size']\n"
+
+
+def test_a_phase_boundary_link_leads_to_what_happened_there(tmp_path):
+    """The Phases section links each phase's first and last message; an entry for a context
+    compaction (a `system` line, claude-code-log's compact_boundary) said only "referenced above"."""
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    m.bash(f"ssh root@{GPU} 'ps -eo args | grep [l]aunch_server'", "python -m sglang.launch_server --tp 8")
+    compaction = m.raw({"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted",
+                        "compactMetadata": {"trigger": "auto", "preTokens": 167000}, "timestamp": "2026-03-02T09:00:00.000Z",
+                        "sessionId": m.session, "uuid": "compact-1", "isSidechain": False})
+    m.bash(f"ssh root@{GPU} 'tail -n 3 /root/sglang_server.log'", "[2026-03-02 09:00:01] Decode batch, #running-req: 1")
+    md = render_postmortem(analyze_path(_write(tmp_path, m)), "md")
+    phases = md[md.index("## Phases"):md.index("## Agents")]
+    assert f"[[msg {compaction}]](#msg-{compaction})" in phases
+    [entry] = [line for line in md.splitlines() if line.startswith(f'- <a id="msg-{compaction}"></a>')]
+    assert entry == (f'- <a id="msg-{compaction}"></a>**[msg {compaction}]** (main): phase 2 starts: After context '
+                     f"compaction — Reading logs on {GPU}")
+    assert "referenced above" not in md
