@@ -145,6 +145,12 @@ def parse_destination(text: str) -> Destination:
     raw = text.strip()
     if raw.startswith("ssh://"):
         raw = raw[len("ssh://") :].rstrip("/")
+    user, at, address = raw.rpartition("@")
+    if address.count(":") >= 2 and _is_ipv6_address(address) and (user or not at):
+        # A bare IPv6 address, as ssh(1) takes it (`ssh root@2001:db8::5`, `ssh fe80::1%eth0`:
+        # it splits off the user at the last `@` and reads no port there, openssh-portable:
+        # ssh.c, main). Its colons are not a `:port`; it was "cannot parse host".
+        return Destination(host=address, user=user or None)
     match = _DESTINATION.match(raw)
     if not match:
         raise UsageError(
@@ -634,6 +640,15 @@ def _interface_addresses() -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Addres
     finally:
         libc.freeifaddrs(head)
     return tuple(found)
+
+
+def _is_ipv6_address(text: str) -> bool:
+    """An IPv6 address, a scoped one (`fe80::1%eth0`) included."""
+    try:
+        socket.inet_pton(socket.AF_INET6, text.partition("%")[0])
+    except OSError:
+        return False
+    return True
 
 
 def _is_address(name: str) -> bool:

@@ -135,3 +135,31 @@ def test_minus_f_none_reads_no_config_at_all(
     shutil.copy(str(client.key.path) + ".pub", client.home / ".ssh" / "id_ed25519.pub")
     result = cli("run", str(playbook), "--host", f"{sshd.address}:{sshd.port}", "-F", "none", "--batch", "--out", str(tmp_path / "runs"))
     assert result.code == 0, result.stdout + result.stderr
+
+
+def test_a_bare_ipv6_address_is_a_host_as_in_ssh(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ssh root@2001:db8::5` and `ssh fe80::1%eth0` work (ssh(1) reads no port there); `--host`
+    answered "cannot parse host", although inventories already took bare addresses."""
+    import getpass
+
+    from tests.ssh.h6_helpers import ipv6_sshd
+
+    server = ipv6_sshd("h8v6", sshd_factory, monkeypatch)
+    client.trust(server)
+    client.alias("::1", server)  # `Host ::1` gives the port and key, as for ssh(1)
+    me = getpass.getuser()
+    if SSH is not None:
+        said = subprocess.run([SSH, "-F", str(client.config), "-o", "BatchMode=yes", f"{me}@::1", "true"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+        assert said.returncode == 0, said.stderr
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo hi\n")
+    result = cli("run", str(playbook), "--host", f"{me}@::1", "-F", str(client.config), "--batch", "--out", str(tmp_path / "runs"))
+    assert result.code == 0, result.stdout + result.stderr
+    from spec_debug.runner.ssh_config import Destination, parse_destination
+
+    assert parse_destination("fe80::1%eth0") == Destination("fe80::1%eth0")
+    assert parse_destination("bob@2001:db8::5") == Destination("2001:db8::5", user="bob")
+    assert parse_destination("[2001:db8::5]:2222") == Destination("2001:db8::5", port=2222)
