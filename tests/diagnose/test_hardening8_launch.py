@@ -324,3 +324,21 @@ def test_an_eagle3_method_without_a_draft_model_is_refused_by_vllm():
                  '{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4}',
                  '{"num_speculative_tokens": 3}'):
         assert effective_spec(parse_launch_command(f"vllm serve m --speculative-config '{spec}'")).problems == []
+
+
+# ---------------------------------------------------------------------------------------------
+# SGLang DFLASH drafts its whole block in one pass: --speculative-num-steps 1 is what SGLang
+# sets for it anyway (speculative_hook.py `_handle_dflash`), not a one-token cap. A DFLASH
+# server logs accept len 4.50 (modal-labs/modal-examples PR #1586).
+# ---------------------------------------------------------------------------------------------
+def test_a_dflash_block_drafter_at_one_step_is_not_capped():
+    command = ("python -m sglang.launch_server --model-path Qwen/Qwen3-8B --speculative-algorithm DFLASH "
+               "--speculative-draft-model-path z-lab/Qwen3-8B-DFlash-b16 --speculative-num-steps 1 "
+               "--speculative-num-draft-tokens 16 --tp-size 1")
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
+    assert [f for f in launch_step.check(context(facts)) if f.code == "SD101"] == []
+    # an EAGLE-3 draft at one step still is (SD101)
+    eagle = command.replace("DFLASH", "EAGLE3").replace("--speculative-num-draft-tokens 16",
+                                                        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 2")
+    facts = launch_step.parse({"source": "var", "cmdline": eagle, "models": {}})
+    assert [f.code for f in launch_step.check(context(facts))] == ["SD101"]

@@ -19,6 +19,8 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     if served != 1 or eff.adaptive:
         # adaptive SGLang only starts there: it moves the steps up while drafts are accepted
         return []
+    if launch.engine == "sglang" and launch.algorithm in _SGLANG_BLOCK_DRAFTERS:
+        return []
     flag = "--speculative-num-steps 1" if launch.engine == "sglang" else _vllm_tokens_flag(launch, 1)
     evidence = [f"launch command: {flag}",
                 f"effective: 1 step, topk {eff.topk}, {eff.num_draft_tokens} draft tokens verified: at most "
@@ -59,6 +61,14 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
 # SpeculativeMethod).
 _UNTRAINED = {"NGRAM": "an n-gram lookup draft (no weights)", "STANDALONE": "a STANDALONE draft model (a plain LM)",
               "SUFFIX": "a suffix-tree lookup draft (no weights)", "DRAFT_MODEL": "a draft_model draft (a plain LM)"}
+
+
+# SGLang's block drafters propose the whole verify block (--speculative-num-draft-tokens) in one
+# draft pass; their --speculative-num-steps is no depth, and SGLang sets it to 1 whatever is
+# written (sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py `_handle_dflash`,
+# `_handle_dspark`; a DFLASH server logs accept len 4.50 at 1 step, modal-labs/modal-examples
+# PR #1586).
+_SGLANG_BLOCK_DRAFTERS = ("DFLASH", "DSPARK")
 
 
 def untrained_drafter(launch: LaunchConfig) -> str | None:
