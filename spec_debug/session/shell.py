@@ -42,6 +42,9 @@ class Target:
 _WORD = re.compile(r"""\s*(?:(&&|\|\||;;|\|&|[;&|()<>\n])|((?:[^\s'"\\;&|()<>]+|'[^']*'|"(?:[^"\\]|\\.)*"|\\.)+))""", re.S)
 _QUOTED = re.compile(r"""'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)""", re.S)
 _DQ_ESCAPE = re.compile(r'\\([\\"$`])')
+# What makes a command line more than words split at whitespace: quoting, a backslash, a
+# control operator or a redirection, a newline (a control operator too).
+_SHELL_SYNTAX = re.compile(r"""[\n'"\\;&|()<>]""").search
 
 
 def _unquote(word: str) -> str:
@@ -59,6 +62,10 @@ def _unquote(word: str) -> str:
 def split_words(command: str) -> list[str]:
     """Shell words with control operators as separate words (POSIX quoting, like
     ``shlex.shlex(punctuation_chars=True)`` but one regex pass); tolerant of bad quoting."""
+    if not _SHELL_SYNTAX(command):
+        # Plain words (most remote commands: "ls -la /data/x"): _WORD then matches each run of
+        # non-space characters, and \s is str.split's whitespace. 2.1 -> 0.4 us for 45 chars.
+        return command.split()
     words, pos, n = [], 0, len(command)
     while pos < n:
         m = _WORD.match(command, pos)
@@ -78,7 +85,7 @@ def split_words(command: str) -> list[str]:
 def segments(words: list[str]) -> list[list[str]]:
     out, cur = [], []
     for word in words:
-        if word in _CONTROL or (word and set(word) <= set("&|;()")):
+        if word in _CONTROL or (word and not word.strip("&|;()")):  # only those characters: an operator
             if cur:
                 out.append(cur)
             cur = []
@@ -651,17 +658,19 @@ def _categorize_command(command: str) -> str:
     if target.host and _TRANSFER.match(inner):
         return "transfer"
     low = inner.lower()
+    # Each alternation below is tried at every offset (~2 us on a 45-character command); a
+    # literal that every branch of it contains rules it out first (~0.05 us an ``in``).
     if _LAUNCH.search(low):
         return "launch_server"
-    if _BENCH.search(low):
+    if ("bench" in low or "offline_inference/" in low) and _BENCH.search(low):
         return "benchmark"
-    if _EDIT.search(low):
+    if ("sed" in low or "patch" in low or "cat" in low or "tee" in low or "perl" in low) and _EDIT.search(low):
         return "edit"
-    if _TEST.search(low):
+    if "test" in low and _TEST.search(low):
         return "run_test"
     if _GPU.search(low):
         return "gpu_status"
-    if _HEALTH.search(low):
+    if ("curl" in low or "wget" in low or "/health" in low or "/v1/" in low) and _HEALTH.search(low):
         return "health"
     words = _main_words(inner)
     first = words[0] if words else ""
