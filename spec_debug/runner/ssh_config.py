@@ -416,6 +416,11 @@ def resolve_target(
     timeout = connect_timeout_s
     if timeout is None:
         timeout = _seconds(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)
+    if timeout <= 0:
+        # ssh(1) reads ConnectTimeout 0 as no timeout of its own (openssh-portable: misc.c,
+        # timeout_connect: "No timeout: just do a blocking connect()"). As a socket timeout, 0
+        # made every connect non-blocking: "cannot reach HOST: Operation now in progress".
+        timeout = DEFAULT_CONNECT_TIMEOUT_S
     keepalive = _seconds(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
     if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
         keepalive = DEFAULT_KEEPALIVE_S

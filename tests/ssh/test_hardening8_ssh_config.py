@@ -163,3 +163,14 @@ def test_a_bare_ipv6_address_is_a_host_as_in_ssh(
     assert parse_destination("fe80::1%eth0") == Destination("fe80::1%eth0")
     assert parse_destination("bob@2001:db8::5") == Destination("2001:db8::5", user="bob")
     assert parse_destination("[2001:db8::5]:2222") == Destination("2001:db8::5", port=2222)
+
+
+def test_connect_timeout_0_means_no_timeout_of_its_own_not_a_failed_connect(client: ClientSetup, sshd: SshServer) -> None:
+    """`ConnectTimeout 0`: ssh(1) connects without a timeout of its own; we failed every host with
+    "cannot reach 127.0.0.1:PORT: Operation now in progress" (a socket timeout of 0 is non-blocking)."""
+    client.alias("zero", sshd, ConnectTimeout=0)
+    assert ssh_g(client.config, "zero")["connecttimeout"] == "0"
+    with SSHTransport.connect("zero", client.options()) as transport:
+        assert transport.connection.target.connect_timeout_s > 0
+    with SSHTransport.connect("target", client.options(connect_timeout_s=0)):
+        pass
