@@ -248,7 +248,7 @@ class _Secrets:
 def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
     """Each secret in the command (a token, a password in a URL: spec_debug/redact.py) becomes
     a var with an empty default, so the playbook never holds it and the step asks for it."""
-    spans = secret_spans(text)
+    spans = [(start, end) for start, end in secret_spans(text) if not _shell_reference(text[start:end])]
     if not spans:
         return _Secrets(text, [])
     out, pos, used = [], 0, []
@@ -266,6 +266,15 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         pos = end
     out.append(text[pos:])
     return _Secrets("".join(out), list(dict.fromkeys(used)))
+
+
+def _shell_reference(value: str) -> bool:
+    """A value the shell fills in: ``$HF_TOKEN``, ``"${API_KEY}"``, ``$(cat ~/.cache/huggingface/token)``,
+    a backquoted command. It is how a session keeps a secret off the command line (vLLM's docs
+    send ``-H "Authorization: Bearer $VLLM_API_KEY"``), not a secret: as a var it made the step
+    ask for a value the session never typed, and ``$(cat FILE)`` (masked up to its first space)
+    left ``{{ hf_token }} FILE)``, a syntax error. Single quotes keep ``'$ecret'`` literal."""
+    return value.startswith(("$", '"$', "`", '"`'))
 
 
 def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:

@@ -352,3 +352,35 @@ def test_a_phase_boundary_link_leads_to_what_happened_there(tmp_path):
     assert entry == (f'- <a id="msg-{compaction}"></a>**[msg {compaction}]** (main): phase 2 starts: After context '
                      f"compaction — Reading logs on {GPU}")
     assert "referenced above" not in md
+
+
+def test_a_secret_passed_by_reference_stays_a_reference(tmp_path):
+    """`HF_TOKEN=$HF_TOKEN cmd` and `export HF_TOKEN=$(cat FILE)` keep the token off the command
+    line. The playbook made each a secret var the user had to pass, and turned the second into
+    `export HF_TOKEN={{ hf_token }} {{ token }})`, which bash refuses (an unmatched `)`)."""
+    import yaml
+    token_file = tmp_path / "hf_token"
+    token_file.write_text("hf_" + "q" * 34 + "\n", encoding="utf-8")
+    length = "python3 -c 'import os; print(len(os.environ[\"HF_TOKEN\"]))'"
+    by_env = f"HF_TOKEN=$HF_TOKEN {length}"
+    by_file = f"export HF_TOKEN=$(cat {token_file}) && {length}"
+    unset = "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nKeyError: 'HF_TOKEN'"
+    m = _session()
+    m.prompt("The draft download from the Hub fails on the GPU host; check the token first.")
+    m.bash(by_env, unset, exit_code=1)
+    m.bash(f"ls -la {tmp_path}", "hf_token")
+    m.bash(by_file, "Traceback (most recent call last):\n  File \"<frozen os>\", line 679, in __getitem__\n"
+                    "KeyError: 'HF_TOKEN'", exit_code=1)
+    m.bash("nvidia-smi -L", "GPU 0: NVIDIA H200 (UUID: GPU-0f0e)")
+    playbook = tmp_path / "playbook.yaml"
+    made = run_cli("distill", str(_write(tmp_path, m)), "-o", str(playbook))
+    assert made.code == 0, made.stderr
+    doc = yaml.safe_load(playbook.read_text(encoding="utf-8"))
+    runs = {s["provenance"]["seq"]: s for s in doc["steps"]}
+    assert runs[1]["run"] == by_env and "requires" not in runs[1]
+    assert runs[5]["run"] == "export HF_TOKEN=$(cat {{ hf_token }}) && " + length
+    assert doc["vars"]["hf_token"] == str(token_file)
+    ran = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json",
+                  env={"HF_TOKEN": "hf_" + "z" * 20})
+    done = {s["id"]: s for s in json.loads(ran.stdout)["steps"]}
+    assert [done[s["id"]]["stdout"] for s in (runs[1], runs[5])] == ["23\n", "37\n"], ran.stderr
