@@ -21,7 +21,8 @@ from spec_debug.errors import UsageError
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, text_log,
+    asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, specstory,
+    text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
@@ -54,6 +55,8 @@ class SessionSource:
     forked_from: Path | None = None
     """codex only: the rollout under PATH of the thread this session was forked from (/fork):
     the history copied from it is read there, not twice."""
+    specstory: bool = False
+    """text only: Markdown saved by SpecStory (:mod:`formats.specstory`)."""
 
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
@@ -137,16 +140,20 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     recording = detected == "asciicast"
     if recording:
         detected = "text"  # a shell log, timed
+    marked = detected == "specstory"
+    if marked:
+        detected = "text"  # Markdown, with its roles marked
     exec_events = detected == "codex-exec"
     if exec_events:
         detected = "codex"
     if fmt is not None:
         array = array and fmt == "openai"
         recording = recording and fmt == "text"
+        marked = marked and fmt == "text"
         exec_events = exec_events and fmt == "codex"
         detected = fmt
     return SessionSource(id=transcript_stem(file), path=file, format=detected, array=array, recording=recording,
-                         exec_events=exec_events)
+                         exec_events=exec_events, specstory=marked)
 
 
 def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
@@ -249,10 +256,15 @@ def _session_files(root: Path) -> list[Path]:
             lower = plain.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
                 continue
-            if lower.startswith(("readme", "license", "agent-")) or lower == "journal.jsonl":
+            if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES:
                 continue
             found.append(Path(dirpath) / name)
     return found
+
+
+_NOT_SESSION_FILES = frozenset({"journal.jsonl", ".what-is-this.md"})
+"""A Workflow run's journal (:mod:`formats.claude_layout`), and the note SpecStory writes into
+its ``.specstory/`` folder beside ``history/``."""
 
 
 def _agent_home(files: set[str], folders: set[str]) -> set[str] | None:
@@ -278,7 +290,7 @@ _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "ver
 def detect_format(path: Path) -> tuple[str, bool]:
     """Sniff the head of a file: ``(format, is_json_array)``."""
     detected, array, _ = _sniff(path)
-    return {"asciicast": "text", "codex-exec": "codex"}.get(detected, detected), array
+    return {"asciicast": "text", "codex-exec": "codex", "specstory": "text"}.get(detected, detected), array
 
 
 def _compression(path: Path) -> str | None:
@@ -308,6 +320,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     stripped = head.lstrip()
     if not stripped:
         return "text", False, False
+    if stripped[:1] not in (b"[", b"{") and specstory.looks_like(stripped):
+        return "specstory", False, True
     lines = stripped.splitlines()
     first = lines[0]
     verdict, records = _sniff_spread(stripped, lines)
@@ -444,6 +458,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
+        elif source.format == "text" and source.specstory:
+            yield from specstory.read(source.path, cursor, stats)
         elif source.format == "text":
             yield from text_log.read(source.path, cursor, stats)
         else:

@@ -343,3 +343,63 @@ def test_codex_user_shell_commands_ide_requests_and_interrupt_notes():
     a = analyze_path(path)
     assert [p.text for p in a.prompts] == ["why is gpu01 full?"]
     assert [(c.command, c.exit_code) for c in a.commands] == [("nvidia-smi --query-gpu=memory.used --format=csv", 0)]
+
+
+# -- SpecStory Markdown --------------------------------------------------------------------------
+
+
+def test_a_specstory_session_has_prompts_commands_and_a_sub_agent():
+    """SpecStory (``.specstory/history/*.md``) saves Claude Code, Codex and Cursor sessions as
+    Markdown: ``_**User (time)**_`` / ``_**Agent (model time)**_`` lines, ``<think>`` and
+    ``<tool-use data-tool-type="shell">`` blocks (specstoryai/getspecstory
+    ``specstory-cli/pkg/markdown/markdown.go``). Before: read as a generic Markdown log: no
+    prompt at all, the whole head one "text", and of four commands only the one in a ``bash``
+    block, with the rest of the file as its output."""
+    path = DATA / "specstory_claude_code.md"
+    events, _ = _events(path)
+    assert [(e.seq, e.block, e.agent, e.kind, e.call_id, e.exit_code, e.timestamp) for e in events] == [
+        (0, 0, "main", "prompt", None, None, "2026-07-13T13:40:49Z"),
+        (1, 0, "main", "thinking", None, None, "2026-07-13T13:40:56Z"),
+        (2, 0, "main", "text", None, None, "2026-07-13T13:40:58Z"),
+        (3, 0, "main", "tool_call", "specstory-call-1", None, "2026-07-13T13:41:01Z"),
+        (3, 1, "main", "tool_result", "specstory-call-1", 2, "2026-07-13T13:41:01Z"),
+        (4, 0, "main", "tool_call", "specstory-call-2", None, "2026-07-13T13:41:20Z"),
+        (4, 1, "main", "tool_result", "specstory-call-2", None, "2026-07-13T13:41:20Z"),
+        (5, 0, "main", "tool_call", "specstory-call-3", None, "2026-07-13T13:41:25Z"),
+        (6, 0, "main", "prompt", None, None, "2026-07-13T13:42:00Z"),
+        (7, 0, "sidechain", "tool_call", "specstory-call-4", None, "2026-07-13T13:42:05Z"),
+        (7, 1, "sidechain", "tool_result", "specstory-call-4", None, "2026-07-13T13:42:05Z")]
+    assert events[3].command == "ssh gpu01 'grep -m1 \"accept len\" /var/log/sglang.log'"
+    assert events[5].command.startswith("ssh gpu01 'python3 -m sglang.launch_server --model ")
+    assert (events[7].tool_name, events[7].path) == ("Read", "./launch.sh")
+    a = analyze_path(path)
+    assert [p.text for p in a.prompts] == ["gpu01 serves 40 tok/s with EAGLE-3; find out why",
+                                           "try with --mem-fraction-static 0.7"]
+    assert [(c.seq, c.agent, c.host, c.exit_code) for c in a.commands] == [
+        (3, "main", "gpu01", 2), (4, "main", "gpu01", None), (7, "sidechain", "gpu01", None)]
+    assert [(e.kind, e.seq) for e in a.errors] == [("exit_code", 3), ("cuda_oom", 4)]
+
+
+def test_an_older_specstory_file_keeps_commands_run_apart_from_examples():
+    """An older SpecStory file (the Cursor extension): ``_**User**_`` / ``_**Assistant**_``, and a
+    terminal command as a ``bash`` block followed by its output in a plain block. Example
+    commands in an answer (a ``bash`` block followed by prose) were not run. Before: the one
+    JSON line of the command's output made the file "Claude Code": 28 broken lines, one event."""
+    events, _ = _events(DATA / "specstory_cursor_legacy.md")
+    assert [(e.seq, e.block, e.kind, e.command, e.line) for e in events] == [
+        (0, 0, "prompt", None, 7), (1, 0, "text", None, 13), (2, 0, "prompt", None, 26),
+        (3, 0, "tool_call", "minsky tasks list --json", 32), (3, 1, "tool_result", None, 32),
+        (3, 2, "text", None, 45)]
+    assert events[4].text == '[\n  {"id": "#001", "status": "DONE"}\n]\n'
+
+
+def test_a_specstory_folder_is_its_sessions_without_its_note(tmp_path):
+    """``spec-debug analyze .specstory``: SpecStory keeps a note about the folder beside
+    ``history/`` (``.specstory/.what-is-this.md``); it is no session."""
+    folder = tmp_path / ".specstory"
+    (folder / "history").mkdir(parents=True)
+    (folder / ".what-is-this.md").write_text("# SpecStory Artifacts Directory\n\nThis directory is automatically "
+                                             "created and maintained by the SpecStory extension.\n")
+    shutil.copy(DATA / "specstory_claude_code.md", folder / "history" / "2026-07-13_13-40-49Z-eagle.md")
+    sources = discover(folder)
+    assert [(s.id, s.format, s.specstory) for s in sources] == [("2026-07-13_13-40-49Z-eagle", "text", True)]

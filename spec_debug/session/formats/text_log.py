@@ -42,7 +42,7 @@ _ROLE = {"human": "user", "ai": "assistant"}
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    return read_lines(_decoded(path, stats), cursor)
+    return read_lines(decoded_lines(path, stats), cursor)
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> Iterator[Event]:
@@ -59,7 +59,8 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> 
     cursor.records = state.seq_next - cursor.seq_base
 
 
-def _decoded(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
+def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
+    """``(line_number, text, None)`` of a log file: decoded, control bytes and NUL padding dealt with."""
     for lineno, raw in iter_lines(path, stats):
         if raw is None:
             continue
