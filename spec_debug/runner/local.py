@@ -96,6 +96,11 @@ class LocalTransport(Transport):
                         key.data.write(chunk)
                     else:
                         selector.unregister(key.fileobj)
+            if not timed_out:
+                # Both streams closed, the command still running: a script that sends its own
+                # output to a file (`exec > bench.log 2>&1`, `cmd > server.log 2>&1`) reaches here
+                # at once, and a bare wait() let it run past its timeout for as long as it liked.
+                timed_out = _wait_until(process, deadline)
         except BaseException:
             # Ctrl-C or any failure while the step runs: leave no process behind.
             kill_tree(process.pid)
@@ -131,6 +136,20 @@ class LocalTransport(Transport):
             partial.unlink(missing_ok=True)
 
 
+
+
+def _wait_until(process: subprocess.Popen[bytes], deadline: float | None) -> bool:
+    """Wait for process to exit; past deadline, kill its tree and return True (timed out)."""
+    while True:
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            kill_tree(process.pid)
+            return True
+        try:
+            process.wait(timeout=0.2 if remaining is None else min(0.2, remaining))
+            return False
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def _script_file(command: str) -> str | None:
