@@ -194,6 +194,16 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots)
     if resolved.note:
         notes.append(resolved.note)
+    beyond = [i for i in trained or () if num_target_layers and i > num_target_layers]
+    if beyond:
+        # ids copied with a config from a deeper target of the same width (Qwen3-30B-A3B's 48
+        # layers vs Qwen3-1.7B's 28, both 2048 wide): no engine captures a layer the target
+        # lacks (engines.serve_plan `unreachable`), so fc is served fewer states than it takes
+        notes.append(f"the draft's aux layer ids {trained} name layer(s) {beyond} beyond the "
+                     f"target's {num_target_layers}: a config written for a deeper target; "
+                     "engines capture nothing there, so the draft cannot be served as "
+                     "configured; set eagle_aux_hidden_state_layer_ids to the layers the "
+                     "dump was made from")
     aux_slots = info.num_slots - 1  # the last slot is the final layer (see _check_inputs)
     if not layout and info.layer_ids is None and aux_slots > cfg.num_aux:
         # speculators' dumps do not name their slots (hs_connectors writes no layer ids) and

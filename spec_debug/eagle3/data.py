@@ -190,6 +190,22 @@ def _state_dims(path: Path, shape: Sequence[int]) -> tuple[int, int, bool]:
     return shape[1], shape[2], False
 
 
+def _refuse_slot_major(path: Path, shape: Sequence[int], num_tokens: int) -> None:
+    """hidden_states stacked slots first, [S, T, Ht] (`torch.stack(layers)` in a hand-written
+    dumper) rather than speculators' [T, S, Ht] (hs_connectors transfer.py; its loader
+    indexes `hidden_states[:, :-1]`, train/data.py). Read as written, the token count would be
+    the slot count: say which axis is which."""
+    shape = [int(n) for n in shape]
+    if len(shape) == 4 and shape[0] == 1:
+        shape = shape[1:]
+    if len(shape) == 3 and shape[0] != num_tokens and shape[1] == num_tokens:
+        raise DataError(f"{path}: hidden_states has shape {shape}, slots first ({shape[0]} "
+                        f"states of {num_tokens} tokens); speculators' format is [tokens, "
+                        "slots, hidden]",
+                        hint="save hidden_states.transpose(0, 1).contiguous() "
+                             "(torch.stack(layer_states, dim=1), not dim=0)")
+
+
 def _describe_file(path: Path, count: int) -> DataInfo:
     if path.name.endswith(".safetensors"):
         from spec_debug.eagle3.checkpoint import CheckpointError, read_safetensors_header
@@ -201,6 +217,9 @@ def _describe_file(path: Path, count: int) -> DataInfo:
         token_key = next((k for k in _TOKEN_KEYS if k in header), None)
         if "hidden_states" not in header or token_key is None:
             raise _not_a_sample(path, [k for k in header if k != "__metadata__"])
+        tokens = [int(n) for n in header[token_key]["shape"]]
+        if len(tokens) == 1 or (len(tokens) == 2 and tokens[0] == 1):
+            _refuse_slot_major(path, header["hidden_states"]["shape"], tokens[-1])
         slots, hidden, _ = _state_dims(path, header["hidden_states"]["shape"])
         return DataInfo("speculators", count, slots, hidden,
                         _layer_ids_from_metadata(header.get("__metadata__")), True,
@@ -281,7 +300,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             layer_ids = _layer_ids_from_metadata(handle.metadata())
             token_ids = handle.get_tensor(token_key)
             states = handle.get_slice("hidden_states")
-            S, _, batched = _state_dims(path, states.get_shape())
+            state_shape = states.get_shape()
+            S, _, batched = _state_dims(path, state_shape)
             if batched:
                 states = handle.get_tensor("hidden_states")[0]
             T = int(states.get_shape()[0]) if not batched else int(states.shape[0])
@@ -318,6 +338,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     if token_ids.dim() != 1:
         raise DataError(f"{path}: {token_key} has shape {list(token_ids.shape)}, expected [tokens]")
     if token_ids.shape[0] != T:
+        _refuse_slot_major(path, state_shape, token_ids.shape[0])
         raise DataError(f"{path}: {token_key} has {token_ids.shape[0]} entries, hidden_states {T}")
     given = loss_mask is not None
     if loss_mask is None:
