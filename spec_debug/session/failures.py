@@ -101,6 +101,18 @@ _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded
 _SIGNAL_TEXT = re.compile(r"^(?:.*: )?(?:\s*\d+ )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?"
                           r"(?:\s*$| {2,}\S.*$)", re.M)
 _SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}
+# Python's faulthandler (on in SGLang's and vLLM's processes) writes "Fatal Python error:
+# Segmentation fault", then each thread's stack, the crashing one under "Current thread 0x...
+# (most recent call first):" with its innermost frame first (CPython Modules/faulthandler.c,
+# faulthandler_handlers and dump_traceback). The process died of that signal even when the log
+# was read through a pipe whose status is 0 (`... 2>&1 | tail`): sgl-project/sglang#3451,
+# #3745 (NCCL and all_reduce segfaults).
+_FAULTHANDLER = re.compile(r"Fatal Python error: (Segmentation fault|Bus error|Aborted|Floating point exception"
+                           r"|Illegal instruction)")
+_FAULT_SIGNALS = {"Segmentation fault": "SIGSEGV", "Bus error": "SIGBUS", "Aborted": "SIGABRT",
+                  "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
+_CURRENT_THREAD = re.compile(r'Current thread 0x[0-9a-fA-F]+ \(most recent call first\):\s*\n\s*'
+                             r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)')
 # pytest's short test summary (``FAILED path::test - message``, src/_pytest/terminal.py
 # ``_get_line_with_reprcrash_message``) and the crash location of the long report
 # (``path.py:LINE: ExceptionType``, src/_pytest/_code/code.py ``ReprFileLocation``).
@@ -171,7 +183,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("connection", None, _line_at(output, t.start()))]
         return [ErrorInfo("timeout", None, head if exit_code != 124 else f"timed out (exit 124): {head}".strip(": "))]
     if exit_code in _SIGNAL_EXIT:
-        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], head)]
+        # The signal's own line ("Killed", bash's job line) when printed, else what the process
+        # printed last: its first line is how it started, not what it was doing when it died.
+        m = _SIGNAL_TEXT.search(output)
+        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], _line_at(output, m.start()) if m else _last_meaningful_line(output))]
     if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
     if m := _CONNECTION.search(output):
@@ -246,12 +261,6 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
         if "calloc" in output and (oom := _NCCL_CALLOC.search(output)):
             return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, oom.start()))
         return ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))
-    # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
-    # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
-    # gone even when the log's tail was read with exit status 0 and the child's traceback
-    # scrolled out of it.
-    if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
-        return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     # Both name what died in single quotes: one memchr spares most outputs both scans.
     if "'" in output and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
         return ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])
@@ -259,6 +268,16 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
         if m.group("file"):
             return ErrorInfo("exception", "panic", m.group("msg").strip()[:300], m.group("file"), int(m.group("line")))
         return ErrorInfo("exception", "panic", m.group("old").strip()[:300], m.group("ofile"), int(m.group("oline")))
+    if "F" in output and "Fatal Python error: " in output and (m := _reported(_FAULTHANDLER, output, failed)):
+        frame = _CURRENT_THREAD.search(output, m.end())
+        return ErrorInfo("signal", _FAULT_SIGNALS[m.group(1)], m.group(0), frame and frame.group("file"),
+                         int(frame.group("line")) if frame else None)
+    # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
+    # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
+    # gone even when the log's tail was read with exit status 0 and the child's traceback
+    # scrolled out of it.
+    if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
+        return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     return None
 
 
@@ -516,6 +535,19 @@ def _exception_near(text: str, pos: int) -> str | None:
             break
         found = m.group(1)  # the last type named at or before the message
     return found
+
+
+def _last_meaningful_line(output: str) -> str:
+    """The last line with something on it; of a progress bar redrawn with carriage returns,
+    its last state."""
+    for raw in reversed(output[-4000:].splitlines()):
+        text = raw.rsplit("\r", 1)[-1].strip()
+        if text and not _EXIT_LINE.match(text):
+            return text[:300]
+    return ""
+
+
+_EXIT_LINE = re.compile(r"^(?:Error: )?Exit code \d+$")
 
 
 def _first_meaningful_line(output: str) -> str:

@@ -363,3 +363,46 @@ def test_an_error_body_from_the_server_is_an_error_with_exit_status_zero(tmp_pat
         ("http_error", "NotFoundError", "The model `x` does not exist. (HTTP 404)", None, None)]
     # a completion whose text says "error" is none
     assert extract_errors('{"id":"cmpl-1","object":"text_completion","choices":[{"text":"\\"error\\""}]}', 0) == []
+
+
+# -- a process killed by a signal ---------------------------------------------------------------------
+
+# sgl-project/sglang#3451, as pasted: the end of a faulthandler dump of other threads, then the
+# crash itself (the scheduler segfaulting in NCCL's communicator init).
+SGLANG_3451 = """\
+  File "/home/tiger/.pyenv/versions/3.11.2/lib/python3.11/multiprocessing/spawn.py", line 120 in spawn_main
+  File "<string>", line 1 in <module>
+Fatal Python error: Segmentation fault
+
+Current thread 0x00007f4858f86740 (most recent call first):
+  File "/home/tiger/.pyenv/versions/3.11.2/lib/python3.11/site-packages/sglang/srt/distributed/device_communicators/pynccl_wrapper.py", line 351 in ncclCommInitRank
+  File "/home/tiger/.pyenv/versions/3.11.2/lib/python3.11/site-packages/sglang/srt/distributed/device_communicators/pynccl.py", line 108 in __init__
+  File "/home/tiger/.pyenv/versions/3.11.2/lib/python3.11/site-packages/sglang/srt/distributed/parallel_state.py", line 233 in __init__
+"""
+PYNCCL = "/home/tiger/.pyenv/versions/3.11.2/lib/python3.11/site-packages/sglang/srt/distributed/device_communicators/pynccl_wrapper.py"
+
+
+def test_a_segfault_names_the_fault_and_the_crashing_frame():
+    # before (exit 139): ("signal", "SIGSEGV", '  File ".../spawn.py", line 120 in spawn_main'):
+    # the output's first line, another thread's frame
+    expected = [("signal", "SIGSEGV", "Fatal Python error: Segmentation fault", PYNCCL, 351)]
+    assert _fields(extract_errors(SGLANG_3451, 139, True)) == expected
+    # before: nothing: read through `2>&1 | tail`, whose status is 0
+    assert _fields(extract_errors(SGLANG_3451, 0)) == expected
+
+
+def test_a_process_killed_without_a_word_is_named_by_its_last_line():
+    # Claude Code's result of `vllm serve` killed by the OOM killer while loading weights:
+    # bash printed no job line (the command was the shell's last), the log just stops.
+    output = ("Exit code 137\n"
+              "INFO 05-07 00:36:10 [__init__.py:239] Automatically detected platform cuda.\n"
+              "Loading safetensors checkpoint shards:  25% Completed | 1/4 [00:05<00:15,  5.01s/it]\r"
+              "Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:10<00:10,  5.01s/it]\n")
+    # before: "INFO 05-07 00:36:10 [__init__.py:239] Automatically detected platform cuda."
+    assert _fields(extract_errors(output, 137, True)) == [
+        ("signal", "SIGKILL", "Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:10<00:10,  5.01s/it]",
+         None, None)]
+    # bash's job line names the signal when there is one
+    killed = output + "bash: line 1:  4242 Killed                  vllm serve /models/Qwen3-32B\n"
+    assert extract_errors(killed, 137, True)[0].message == \
+        "bash: line 1:  4242 Killed                  vllm serve /models/Qwen3-32B"
