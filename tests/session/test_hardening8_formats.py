@@ -403,3 +403,20 @@ def test_a_specstory_folder_is_its_sessions_without_its_note(tmp_path):
     shutil.copy(DATA / "specstory_claude_code.md", folder / "history" / "2026-07-13_13-40-49Z-eagle.md")
     sources = discover(folder)
     assert [(s.id, s.format, s.specstory) for s in sources] == [("2026-07-13_13-40-49Z-eagle", "text", True)]
+
+
+def test_a_shell_prompt_with_the_git_branch_is_a_prompt(tmp_path):
+    """Git's prompt helper adds the branch and its state to PS1, ``me@gpu01:~/sglang (main *)$``
+    (git ``contrib/completion/git-prompt.sh``, ``__git_ps1 " (%s)"``), common where SGLang is
+    built from a checkout. Before: no prompt was seen, and the log was one text with no command."""
+    path = tmp_path / "gpu01.log"
+    path.write_text("(sglang) me@gpu01:~/sglang (main)$ nvidia-smi -L\nGPU 0: NVIDIA H200\n"
+                    "(sglang) me@gpu01:~/sglang (main *)$ git status --short\n"
+                    " M python/sglang/srt/speculative/eagle_worker.py\n"
+                    "me@gpu01:~/sglang (feature/eagle3|MERGING)$ git log -1 --format=%h\n3f2a1b9\n")
+    events, _ = _events(path)
+    assert [(e.kind, e.command or e.text, e.host) for e in events] == [
+        ("tool_call", "nvidia-smi -L", "gpu01"), ("tool_result", "GPU 0: NVIDIA H200", None),
+        ("tool_call", "git status --short", "gpu01"),
+        ("tool_result", " M python/sglang/srt/speculative/eagle_worker.py", None),
+        ("tool_call", "git log -1 --format=%h", "gpu01"), ("tool_result", "3f2a1b9", None)]

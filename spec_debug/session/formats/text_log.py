@@ -22,7 +22,8 @@ _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\
 _USER_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)?"  # a virtualenv or conda prefix: (base)
     r"(?:\[[\w.-]+@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
-    r"|[\w.-]+@(?P<host>[\w.-]+)(?::[^\s#$]*)?\s?[#$]"  # Debian/Ubuntu default: root@gpu-3:~#
+    r"|[\w.-]+@(?P<host>[\w.-]+)(?::[^\s#$]*)?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
+    # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
     r"|[\w.-]+@(?P<zsh_host>[\w.-]+) \S+ %)"  # macOS zsh default: me@laptop ~ %
     r"\s+(?P<command>.+)$")
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?(?:\$|PS [A-Za-z]:\\[^>]*>)\s+(?P<command>.+)$")
