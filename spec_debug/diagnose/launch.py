@@ -1134,16 +1134,34 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
     if topk > 1 and "trtllm_mha" in chosen:
         problems.append("the trtllm_mha attention backend only supports topk 1")
     if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
-        # server_args.py: spec v2 (the overlap worker) only drafts a chain. Releases that
-        # read the variable either refused topk > 1 ("Spec v2 currently only supports topk = 1")
-        # or, later, set disable_overlap_schedule and ran spec v1 with one warning line
-        # ("Spec v1 is used ... because spec v2 currently only supports topk = 1");
-        # arg_groups/speculative_hook.py in the newest ones removed the variable.
-        overrides.append(
-            f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} asks for spec v2, which only "
-            f"supports topk 1: with topk {topk} SGLang runs spec v1 with the overlap scheduler off "
-            "(or, in older releases, refuses to start); use --speculative-eagle-topk 1 to get spec v2")
+        asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"
+        release = _spec_v2_tree_rule(engine_version)
+        if release == "refused":
+            problems.append(f"{asked}: SGLang {engine_version} refuses to start (\"Spec v2 currently only "
+                            "supports topk = 1 for speculative decoding.\"); use --speculative-eagle-topk 1 "
+                            "or unset the variable")
+        elif release == "spec v1":
+            overrides.append(f"{asked}: SGLang {engine_version} runs spec v1 with the overlap scheduler off "
+                             "(spec v2 only drafts chains there); use --speculative-eagle-topk 1 to get spec v2")
+        elif release is None:
+            overrides.append(
+                f"{asked}: SGLang 0.5.11-0.5.12 runs spec v1 with the overlap scheduler off, 0.5.7-0.5.10 "
+                "refuse to start, and from 0.5.13 spec v2 drafts trees too (the engine version is "
+                "unknown here); use --speculative-eagle-topk 1 to get spec v2 on every release")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
+
+
+def _spec_v2_tree_rule(engine_version: str | None) -> str | None:
+    """What SGLang does with SGLANG_ENABLE_SPEC_V2 on and topk > 1, by release (the PyPI wheels'
+    server_args.py and arg_groups/speculative_hook.py): 0.5.7-0.5.10 raise ValueError; 0.5.11-0.5.12
+    (spec v2 on by default) fall back to spec v1 with a warning; 0.5.13 runs the V2 worker for
+    trees too, and 0.5.14 removed the variable (a warning that it is ignored). Releases before
+    0.5.7 only ran spec v2 for EAGLE, without a topk rule. None: the version is unknown."""
+    if engine_version is None:
+        return None
+    if _release_at_least(engine_version, "0.5.13") or not _release_at_least(engine_version, "0.5.7"):
+        return "no effect"
+    return "spec v1" if _release_at_least(engine_version, "0.5.11") else "refused"
 
 
 # sgl-project/sglang python/sglang/srt/speculative/adaptive_spec_params.py: the default adaptive

@@ -223,7 +223,7 @@ def test_spec_v2_given_to_the_container_is_the_servers_environment():
         env, [note] = spec_v2_note(command)
         # the engine's variable only: a token given to the container stays out of the facts
         assert env == {"SGLANG_ENABLE_SPEC_V2": "1"}, command
-        assert "with topk 8 SGLang runs spec v1" in note
+        assert "with topk 8: SGLang 0.5.11-0.5.12 runs spec v1" in note
     assert spec_v2_note(SGLANG_DOCKER.format(env="", cmd=server)) == ({}, [])
 
 
@@ -342,3 +342,22 @@ def test_a_dflash_block_drafter_at_one_step_is_not_capped():
                                                         "--speculative-eagle-topk 1 --speculative-num-draft-tokens 2")
     facts = launch_step.parse({"source": "var", "cmdline": eagle, "models": {}})
     assert [f.code for f in launch_step.check(context(facts))] == ["SD101"]
+
+
+def test_spec_v2_with_a_tree_is_judged_by_the_running_release():
+    # the lm-sys blog's Ling-3.0 commands still export SGLANG_ENABLE_SPEC_V2 (lm-sys/lm-sys.github.io
+    # PR #413), which 0.5.14 removed; the PyPI wheels: 0.5.7-0.5.10 refuse a tree with it, 0.5.11-
+    # 0.5.12 fall back to spec v1, 0.5.13 runs the V2 worker for trees
+    command = "SGLANG_ENABLE_SPEC_V2=1 python3 -m sglang.launch_server " + SGLANG_EAGLE3_FLAGS
+    facts = launch_step.parse({"source": "/proc/77/cmdline", "cmdline": command, "models": {}})
+
+    def sd102(version: str) -> list[str]:
+        found = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": version}}))
+        return [line for f in found if f.code == "SD102" for line in f.evidence]
+
+    # before: "runs spec v1 with the overlap scheduler off" on every release
+    assert sd102("0.5.14") == [] and sd102("0.5.13") == []
+    [fallback] = sd102("0.5.12.post1")
+    assert "SGLang 0.5.12.post1 runs spec v1 with the overlap scheduler off" in fallback
+    [refused] = sd102("0.5.8")
+    assert "SGLang 0.5.8 refuses to start" in refused
