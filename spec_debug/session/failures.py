@@ -44,7 +44,6 @@ _NCCL_CALLOC = re.compile(r"Failed to CUDA calloc \d+ bytes")
 # Error: <cudaGetErrorString> (<code>) <file>: line N at function ..." (flashinfer-ai/flashinfer
 # include/flashinfer/utils.cuh; an EAGLE verify step crashing so: sgl-project/sglang#5491).
 _CUDA_ERROR = re.compile(r"(?:CUDA (?:[Dd]river )?[Ee]rror|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
-_HAS_CUDA_ERROR = re.compile(r"CUDA (?:[Dd]river )?[Ee]rror|Error \[CUDA\]").search
 # cudaGetErrorString's texts of the sticky kernel faults (CUDA Runtime API, cudaError_t:
 # cudaErrorIllegalAddress, cudaErrorAssert, cudaErrorLaunchFailure, cudaErrorMisalignedAddress,
 # cudaErrorIllegalInstruction), as a library's own exception carries them ("RuntimeError: Error
@@ -229,6 +228,13 @@ def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> li
     return errors
 
 
+def _says_cuda_error(output: str) -> bool:
+    """A literal of every _CUDA_ERROR spelling is in ``output``: plain ``in`` tests, as a
+    regex alternation without a common literal scans a 12 KB log 6x slower."""
+    return "CUDA error" in output or "CUDA Error" in output or "Error [CUDA]" in output \
+        or "CUDA driver error" in output or "CUDA Driver Error" in output
+
+
 def _http_error(m: re.Match) -> ErrorInfo:
     """The server's refusal of a request: its error type, and its message with the status."""
     try:
@@ -245,7 +251,7 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
-    if "CUDA" in output and _HAS_CUDA_ERROR(output) and (m := _reported(_CUDA_ERROR, output, failed)):
+    if "CUDA" in output and _says_cuda_error(output) and (m := _reported(_CUDA_ERROR, output, failed)):
         return ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])
     # A CUDA kernel's device-side assertion (torch's CUDA_KERNEL_ASSERT, printed by the device:
     # "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block:
