@@ -21,7 +21,7 @@ from spec_debug.session.analysis import SessionAnalysis, analyze_path
 from spec_debug.session.distill import dump_playbook, distill_playbook
 from spec_debug.session.json_text import json_text
 from spec_debug.session.records import redacted
-from spec_debug.store import write_output
+from spec_debug.store import RecordWriteError, write_output
 
 
 # The playbook model's name pattern (spec_debug/playbook/models.py, Playbook.name)
@@ -59,6 +59,7 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
     and fed to other tools as often as a postmortem is pasted. ``redact=False`` keeps them."""
     from spec_debug.session.postmortem import render_postmortem
 
+    _writable(output, {"md": "postmortem.md", "html": "postmortem.html"}.get(fmt, "analysis.json"))
     analysis = analyze_path(path, input_format)
     if fmt == "json":
         text = analysis_json(analysis, redact)
@@ -96,6 +97,7 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
         suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", name.strip()).strip("_") or "my_playbook"
         raise UsageError(f"--name {name!r} is not a playbook name",
                          hint=f"one word of letters, digits, _ . - (it names the run folders): --name {suggestion}")
+    _writable(output, "playbook.yaml")
     analysis = analyze_path(path, input_format)
     doc = distill_playbook(analysis, name)
     text = dump_playbook(doc)
@@ -103,6 +105,13 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
     write_output(output, text)
     typer.echo(f"wrote {output}: {len(doc['steps'])} step(s), {len(doc['vars'])} var(s)", err=True)
     return 0
+
+
+def _writable(output: Path | None, example: str) -> None:
+    """-o naming a folder fails before the session is read (a long transcript takes a while),
+    with a file name for what this command writes (store.write_atomic suggests report.md)."""
+    if output is not None and output.is_dir():
+        raise RecordWriteError(f"cannot write {output}: it is a folder", hint=f"name a file, e.g. {output / example}")
 
 
 def _emit(text: str, output: Path | None) -> None:

@@ -384,3 +384,16 @@ def test_a_secret_passed_by_reference_stays_a_reference(tmp_path):
                   env={"HF_TOKEN": "hf_" + "z" * 20})
     done = {s["id"]: s for s in json.loads(ran.stdout)["steps"]}
     assert [done[s["id"]]["stdout"] for s in (runs[1], runs[5])] == ["23\n", "37\n"], ran.stderr
+
+
+def test_output_to_a_folder_names_a_file_this_command_writes(tmp_path):
+    """`-o out/` for a playbook was told "name a file, e.g. out/report.md", once the whole
+    transcript had been read."""
+    out = tmp_path / "out"
+    out.mkdir()
+    made = run_cli("distill", str(_sshd_session(tmp_path, "root", 2222)), "-o", str(out))
+    assert (made.code, made.stderr) == (3, f"error: cannot write {out}: it is a folder\n"
+                                           f"  hint: name a file, e.g. {out / 'playbook.yaml'}\n")
+    page = run_cli("analyze", str(DATA), "--format", "html", "-o", str(out))
+    assert page.stderr == f"error: cannot write {out}: it is a folder\n  hint: name a file, e.g. {out / 'postmortem.html'}\n"
+    assert list(out.iterdir()) == []
