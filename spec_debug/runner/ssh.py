@@ -232,6 +232,40 @@ class SSHTransport(Transport):
         a ForceCommand) then fails here, as an unreachable host does, before any step. Where
         the commands start (the login directory) is what `~` means for file copies too."""
         limit = max(self._connection.target.connect_timeout_s, 10.0)
+        with self._lost_at_login():
+            outcome, stdout = self._first_command(limit)
+        if outcome.timed_out:
+            raise RemoteShellError(
+                f"{self.host}: a no-op command did not finish within {limit:g} s after login",
+                hint="the login shell's rc files hang (a stuck NFS home, a prompt) or a ForceCommand waits for input",
+            )
+        home = stdout.text().strip()
+        if outcome.exit_code == 0 and home.startswith("/") and "\n" not in home:
+            self._home = self._files.home = home
+
+    @contextmanager
+    def _lost_at_login(self) -> Iterator[None]:
+        """A connection that drops at the first command, right after the login, is the host's
+        session setup failing, not a reboot: sshd accepted the key and then ended the session
+        (a PAM session module that fails, a home it cannot reach, a ForceCommand that kills it)."""
+        plain = f"{self.host}: SSH connection lost during command"
+        try:
+            yield
+        except ConnectionLostError as lost:
+            rest = lost.message[len(plain):] if lost.message.startswith(plain) else None
+            # Only the plain loss: `during command` and maybe paramiko's words in brackets. A jump
+            # host that dropped, or a server that stopped answering, is named already.
+            plain_loss = rest == "" or (rest is not None and rest.startswith(" (") and rest.endswith(")"))
+            if not plain_loss or self._interrupted.is_set():
+                raise
+            raise ConnectionLostError(
+                f"{self.host}: the server closed the connection right after login, before any command ran",
+                hint="sshd accepted the login, then ended the session: the host's sshd log says why (journalctl -u ssh or "
+                "/var/log/auth.log), often a failing PAM session module or a forced command that ends the connection",
+            ) from None
+
+    def _first_command(self, limit: float) -> tuple[CommandOutcome, StreamCapture]:
+        """`pwd` through the wrapper, then through `exec /bin/sh -s` if the login shell refused it."""
         stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
         try:
             outcome = self.run("pwd", stdout=stdout, stderr=stderr, timeout_s=limit)
@@ -248,14 +282,7 @@ class SSHTransport(Transport):
                 raise refused from None
             if not self._shell_checked:  # it ended without running (interrupted, timed out)
                 self._via_sh = False
-        if outcome.timed_out:
-            raise RemoteShellError(
-                f"{self.host}: a no-op command did not finish within {limit:g} s after login",
-                hint="the login shell's rc files hang (a stuck NFS home, a prompt) or a ForceCommand waits for input",
-            )
-        home = stdout.text().strip()
-        if outcome.exit_code == 0 and home.startswith("/") and "\n" not in home:
-            self._home = self._files.home = home
+        return outcome, stdout
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -618,6 +645,15 @@ _KNOWN_REFUSALS = (
         "This account is currently not available",
         "the account's shell is nologin",
         "use an account with a shell (sh, bash, zsh), or ask for this one's shell to be changed (chsh)",
+    ),
+    # sshd's ChrootDirectory that is not root-owned or is writable by others: sshd refuses to
+    # enter it and ends every session (openssh-portable: session.c, safely_chroot).
+    (
+        "bad ownership or modes for chroot directory",
+        "sshd cannot enter the account's ChrootDirectory (each folder on its path must be owned by root "
+        "and writable by no one else)",
+        "on the host, make the ChrootDirectory path root-owned and not group/other-writable (chown root:root; "
+        "chmod 755), or use an account without a chroot",
     ),
     # sshd's internal-sftp as a ForceCommand (openssh-portable: session.c, do_child).
     (
