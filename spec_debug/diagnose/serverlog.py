@@ -72,6 +72,39 @@ _MTBENCH = re.compile(r"#questions:\s*\d+,\s*Throughput:\s*" + _NUM + r"\s*token
                       r"(?:,\s*Acceptance length:\s*" + _NUM + ")?")
 
 
+# sgl-project/sglang python/sglang/bench_one_batch_server.py (sglang/benchmark/one_batch_server.py
+# from 0.5.2x), the one-batch benchmark of SGLang's speculative-decoding PRs, prints per run
+# `batch size: 1`, `output throughput: 208.57 tok/s` (the decode rate of that batch) and, in
+# newer releases, `acc_length: 3.45`; older ones give the accept length only in the markdown
+# table that ends the run (`| batch size | ... | output throughput (tok/s) | acc length | ...`).
+_ONE_BATCH = {"output_tok_s": re.compile(r"^output throughput:\s*" + _NUM + r"\s*tok/s", re.M),
+              "accept_length": re.compile(r"^acc_length:\s*" + _NUM, re.M),
+              "batch_size": re.compile(r"^batch size:\s*(\d+)\s*$", re.M)}
+
+
+def _one_batch_server(text: str) -> dict[str, float]:
+    """The last run of a bench_one_batch_server output (lines first, else its table)."""
+    found: dict[str, float] = {}
+    for key, rx in _ONE_BATCH.items():
+        values = rx.findall(text)
+        if values:
+            found[key] = float(values[-1])
+    columns: list[str] | None = None
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else None
+        if cells is None:
+            columns = None
+        elif "acc length" in cells and "output throughput (tok/s)" in cells:
+            columns = cells
+        elif columns is not None and len(cells) == len(columns) and re.fullmatch(r"\d+", cells[0] or ""):
+            row = dict(zip(columns, cells))
+            for key, column in (("output_tok_s", "output throughput (tok/s)"), ("accept_length", "acc length"),
+                                ("batch_size", "batch size")):
+                if re.fullmatch(r"\d+(\.\d+)?", row.get(column, "")):
+                    found.setdefault(key, float(row[column]))
+    return found
+
+
 @dataclass
 class ServerLogStats:
     engine: str | None = None
@@ -221,6 +254,8 @@ def parse_server_log(text: str) -> ServerLogStats:
         stats.bench["output_tok_s"] = float(throughput)
         if accept_length and "accept_length" not in stats.bench:
             stats.bench["accept_length"] = float(accept_length)
+    for key, value in _one_batch_server(text).items():
+        stats.bench.setdefault(key, value)
     return stats
 
 

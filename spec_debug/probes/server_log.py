@@ -11,7 +11,9 @@ from collections import deque
 
 MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg generation throughput", "token throughput",
            "Accept length", "Acceptance length", "Acceptance rate", "Successful requests",
-           "request concurrency", "Request throughput", "Mean TPOT")
+           "request concurrency", "Request throughput", "Mean TPOT",
+           # sglang bench_one_batch_server: per-run lines, and its result table (header, then rows)
+           "output throughput:", "acc_length:", "batch size:", "acc length")
 MAX_LINES = 20_000
 
 
@@ -23,9 +25,12 @@ def run(args: dict) -> dict:
         return {"args": args, "found": False, "path": path, "lines": []}
     kept: deque[str] = deque(maxlen=MAX_LINES)
     total = 0
+    in_table = False  # the rows under a bench_one_batch_server table header carry no marker
     with open(path, "r", encoding="utf-8", errors="replace") as handle:
         for line in handle:
             total += 1
-            if any(marker in line for marker in MARKERS):
+            in_table = in_table and line.lstrip().startswith("|")
+            if in_table or any(marker in line for marker in MARKERS):
                 kept.append(line.rstrip("\n")[:2000])
+            in_table = in_table or ("acc length" in line and line.lstrip().startswith("|"))
     return {"args": args, "found": True, "path": path, "total_lines": total, "lines": list(kept)}

@@ -42,3 +42,41 @@ def test_without_per_position_rates_the_tokens_per_draft_come_from_the_other_lin
     old = "SpecDecoding metrics: Draft acceptance rate: {rate}%, Mean acceptance length: {al}, Accepted: {acc} tokens, Drafted: {dr} tokens\n"
     log = old.format(rate=88.8, al=5.44, acc=262, dr=295) + old.format(rate=0.0, al="1.00", acc=0, dr=295)
     assert parse_server_log(log).accept_length_mean == pytest.approx(1 + 262 / 118, abs=0.01)
+
+
+# sgl-project/sglang python/sglang/bench_one_batch_server.py as in the sglang 0.5.3 wheel: it starts
+# the server in-process (its Decode batch lines interleave), then prints per run `batch size`,
+# `output throughput: X tok/s`, and a github table whose `acc length` column is the only place the
+# accept length is (newer releases also print `acc_length: X`, sglang/benchmark/one_batch_server.py).
+ONE_BATCH_0_5_3 = """\
+[2025-10-06 12:00:01 TP0] Decode batch. #running-req: 1, #token: 1300, token usage: 0.01, accept len: 2.90, accept rate: 0.73, cuda graph: True, gen throughput (token/s): 150.20, #queue-req: 0, 
+[2025-10-06 12:00:02 TP0] Decode batch. #running-req: 1, #token: 1420, token usage: 0.01, accept len: 3.30, accept rate: 0.83, cuda graph: True, gen throughput (token/s): 250.80, #queue-req: 0, 
+batch size: 1
+input_len: 1024
+output_len: 256
+latency: 1.32 s
+ttft: 0.05 s
+last generation throughput: 205.11 tok/s
+input throughput: 20480.00 tok/s
+output throughput: 201.57 tok/s
+
+Input lens: 1024. Output lens: 256.
+|   batch size |   latency (s) |   input throughput (tok/s) |   output throughput (tok/s) |   acc length |   ITL (ms) |   input cost ($/1M) |   output cost ($/1M) |
+|--------------|---------------|----------------------------|-----------------------------|--------------|------------|---------------------|----------------------|
+|            1 |          1.32 |                   20480.00 |                      201.57 |         3.21 |       4.96 |                0.04 |                 2.76 |
+"""
+
+
+def test_sglang_one_batch_benchmark_output_gives_throughput_and_accept_length(tmp_path):
+    from spec_debug.diagnose.steps import throughput_step
+    from spec_debug.probes import server_log
+
+    log = tmp_path / "one_batch.log"
+    log.write_text("[2025-10-06 11:59:00 TP0] Load weight end. type=LlamaForCausalLMEagle3\n" * 50 + ONE_BATCH_0_5_3)
+    host = server_log.run({"server_log": str(log), "baseline_tok_s": "160"})
+    facts = throughput_step.parse(host)["throughput"]
+    # before: the median of the two decode lines (200.5 tok/s) and their mean accept length (3.10)
+    assert facts["measured_tok_s"] == 201.57 and facts["measured_source"] == "benchmark summary in the server log"
+    assert facts["log"]["accept_length"] == 3.21 and facts["log"]["bench"]["batch_size"] == 1
+    newer = ONE_BATCH_0_5_3.split("\nInput lens")[0] + "\nlast_ttft: 0.05 s\nacc_length: 3.08 \n"
+    assert parse_server_log(newer).accept_length == 3.08
