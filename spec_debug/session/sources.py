@@ -137,6 +137,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         detected, recognized = "claude-code", True
     if scanning and fmt is None and not recognized and unpacked_name(file.name).lower().endswith((".json", ".jsonl")):
         return None  # a config or data file in the folder, not a transcript
+    if not scanning and fmt is None and not recognized and detected == "claude-code":
+        _refuse_untyped_records(file)
     recording = detected == "asciicast"
     if recording:
         detected = "text"  # a shell log, timed
@@ -154,6 +156,37 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         detected = fmt
     return SessionSource(id=transcript_stem(file), path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
+
+
+def _refuse_untyped_records(file: Path) -> None:
+    """A JSON file named on the command line that no format claims is read as Claude Code (a
+    session whose first lines are of a new kind). Records with no ``type``, ``role`` or
+    ``message`` at all belong to no transcript: the CLIs' prompt histories (Claude Code's
+    ``~/.claude/history.jsonl`` is ``{display, pastedContents, timestamp, project}``, Codex's
+    ``~/.codex/history.jsonl`` ``{session_id, ts, text}``: Sinity/polylogue
+    ``docs/providers/openai-codex.md``) were read as an empty session, a postmortem of nothing."""
+    keys: set[str] = set()
+    for raw in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES]:
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            if {"type", "role", "message", "messages", "payload"} & obj.keys():
+                return
+            keys |= obj.keys()
+    if not keys:
+        return
+    if {"display", "project"} <= keys:
+        hint = ("this is Claude Code's prompt history (~/.claude/history.jsonl): analyze a session file from "
+                "~/.claude/projects/<project>/ instead")
+    elif {"session_id", "text"} <= keys:
+        hint = "this is Codex's prompt history (~/.codex/history.jsonl): analyze a rollout from ~/.codex/sessions/ instead"
+    else:
+        hint = ("pass a Claude Code session (~/.claude/projects/<project>/<id>.jsonl), a Codex rollout, an OpenAI chat "
+                "log or a text log, or force a format with --input-format")
+    raise UsageError(f"{file}: not a session transcript (its records have none of the fields of Claude Code, Codex "
+                     "or OpenAI chat records)", hint=hint)
 
 
 def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:

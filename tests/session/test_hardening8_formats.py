@@ -10,6 +10,9 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
+from spec_debug.errors import UsageError
 from spec_debug.session import analyze_path
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import ReadStats
@@ -420,3 +423,25 @@ def test_a_shell_prompt_with_the_git_branch_is_a_prompt(tmp_path):
         ("tool_call", "git status --short", "gpu01"),
         ("tool_result", " M python/sglang/srt/speculative/eagle_worker.py", None),
         ("tool_call", "git log -1 --format=%h", "gpu01"), ("tool_result", "3f2a1b9", None)]
+
+
+def test_a_prompt_history_named_by_mistake_is_refused_with_where_the_sessions_are(tmp_path):
+    """``~/.claude/history.jsonl`` (``{display, pastedContents, timestamp, project}``) and
+    ``~/.codex/history.jsonl`` (``{session_id, ts, text}``) hold the prompts typed, not the
+    sessions. Before: read as an empty Claude Code session, a postmortem of nothing and exit 0."""
+    claude = tmp_path / "history.jsonl"
+    claude.write_text(json.dumps({"display": "why is gpu01 slow with EAGLE-3?", "pastedContents": {},
+                                  "timestamp": 1755500000000, "project": "/work/serving"}) + "\n")
+    with pytest.raises(UsageError, match="not a session transcript") as caught:
+        discover(claude)
+    assert "~/.claude/projects/" in caught.value.hint
+    codex = tmp_path / "codex-history.jsonl"
+    codex.write_text(json.dumps({"session_id": "019bc7a1-0000-7000-8000-00000000000a", "ts": 1755500000,
+                                 "text": "why is gpu01 slow?"}) + "\n")
+    with pytest.raises(UsageError, match="not a session transcript") as caught:
+        discover(codex)
+    assert "~/.codex/sessions/" in caught.value.hint
+    # A record of a kind no reader knows yet, with a type, is still read (kept as "other").
+    newer = tmp_path / "newer.jsonl"
+    newer.write_text(json.dumps({"type": "permission-mode", "permissionMode": "auto"}) + "\n")
+    assert [s.format for s in discover(newer)] == ["claude-code"]
