@@ -335,7 +335,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
     refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], went_well,
                                                     went_wrong, action_items, view["timeline"]]))}
-    refs.update(item["seq"] for item in view["timeline"])
+    refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
     return view
 
@@ -538,7 +538,16 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
             last[row["agent"]] = row["timestamp"]
     if all(row["timestamp"] for _, _, row in items):
         items.sort(key=lambda t: (t[2]["timestamp"], t[0], t[1]))
-    return [t[2] for t in items[:TIMELINE_LIMIT]]
+    rows = [t[2] for t in items]
+    if len(rows) <= TIMELINE_LIMIT:
+        return rows
+    # A long session (a benchmark rerun a hundred times) keeps how it started and how it ended:
+    # cut at the limit, the timeline stopped before the fix and the reading that confirmed it.
+    head, tail = rows[:TIMELINE_LIMIT // 2], rows[-(TIMELINE_LIMIT // 2):]
+    gap = {"seq": None, "kind": "…", "agent": "", "timestamp": None,
+           "text": f"{len(rows) - len(head) - len(tail)} rows left out, from [msg {head[-1]['seq']}] to "
+                   f"[msg {tail[0]['seq']}]"}
+    return [*head, gap, *tail]
 
 
 def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]]:

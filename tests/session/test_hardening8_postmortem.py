@@ -397,3 +397,26 @@ def test_output_to_a_folder_names_a_file_this_command_writes(tmp_path):
     page = run_cli("analyze", str(DATA), "--format", "html", "-o", str(out))
     assert page.stderr == f"error: cannot write {out}: it is a folder\n  hint: name a file, e.g. {out / 'postmortem.html'}\n"
     assert list(out.iterdir()) == []
+
+
+def test_a_long_timeline_keeps_its_end(tmp_path):
+    """A benchmark rerun 120 times (two readings each): the timeline was cut at 200 rows and
+    ended before the fix and the reading that confirmed it."""
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    bench = f"ssh root@{GPU} 'python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 64'"
+    for i in range(120):
+        m.bash(bench, BENCH.replace("54.8", f"{54 + i % 3}.8"))
+    _, fixed = m.bash(bench, BENCH.replace("54.8", "96.8").replace("1.42", "3.41"))
+    view = postmortem_view(analyze_path(_write(tmp_path, m)))
+    timeline = view["timeline"]
+    assert len(timeline) == 201 and timeline[0]["kind"] == "prompt"
+    [gap] = [row for row in timeline if row["seq"] is None]
+    assert gap is timeline[100] and gap["kind"] == "…"
+    left_out = re.fullmatch(r"(\d+) rows left out, from \[msg (\d+)\] to \[msg (\d+)\]", gap["text"])
+    assert int(left_out.group(2)) == timeline[99]["seq"] and int(left_out.group(3)) == timeline[101]["seq"]
+    assert int(left_out.group(1)) > 40  # 242 readings, a prompt and a phase
+    assert [(r["seq"], r["text"]) for r in timeline[-2:]] == [
+        (fixed, f"throughput 96.8 tok/s on {GPU}"), (fixed, f"accept_length 3.41 tokens on {GPU}")]
+    for fmt in ("md", "html"):  # the gap row renders without a link of its own
+        assert "rows left out, from" in render_postmortem(analyze_path(_write(tmp_path, m)), fmt)
