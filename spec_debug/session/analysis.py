@@ -278,6 +278,8 @@ class _SessionState:
         self.best_throughput: float | None = None
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
+        self.api_failed: set[str] = set()
+        """Sub-agents whose last word so far is an API error the CLI wrote in their place."""
         self.reports: dict[str, list[MetricRecord]] = {}
         """Per spawning call id: the readings its sub-agent's report gave the parent."""
         self.phases = PhaseTracker(self.session, lambda agent: self.tree.get(agent).description)
@@ -321,6 +323,8 @@ class _SessionState:
             self._keep(self.kept["prompts"], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
             self._prose(ev, x)
         elif kind == "text":
+            if self.api_failed:
+                self.api_failed.discard(ev.agent)
             self._prose(ev, x)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
@@ -336,8 +340,13 @@ class _SessionState:
             self.compactions += 1
             if ev.agent == MAIN_AGENT:
                 self.phases.boundary(ev.seq, "compaction", "", ts=ev.timestamp)
-        elif kind == "system" and ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
-            self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
+        elif kind == "system":
+            if ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
+                self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
+            elif ev.role == "assistant" and ev.agent != MAIN_AGENT:
+                # The CLI's "API Error: ..." written in the model's place (Claude Code's
+                # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
+                self.api_failed.add(ev.agent)
         self.phases.segment_for(ev).events += 1
 
     def _prose(self, ev: Event, x: Extracted) -> None:
@@ -364,6 +373,8 @@ class _SessionState:
             del st.open_hypotheses[:-20]
 
     def _tool_call(self, ev: Event, st: _Agent, x: Extracted) -> None:
+        if self.api_failed:
+            self.api_failed.discard(ev.agent)
         self.tool_calls += 1
         self.tree.get(ev.agent).tool_calls += 1
         category = x.category
@@ -629,6 +640,10 @@ class _SessionState:
             self._keep(self.kept["loops"], streak)
 
     def finish(self) -> None:
+        for agent_id in self.api_failed:
+            info = self.tree.agents.get(agent_id)
+            if info is not None and info.status == "unknown":
+                info.status = "failed"  # the report it was spawned for never came
         for st in self.agents.values():
             for streak in st.failing.values():
                 self._emit_loop(streak)

@@ -406,3 +406,31 @@ def test_a_process_killed_without_a_word_is_named_by_its_last_line():
     killed = output + "bash: line 1:  4242 Killed                  vllm serve /models/Qwen3-32B\n"
     assert extract_errors(killed, 137, True)[0].message == \
         "bash: line 1:  4242 Killed                  vllm serve /models/Qwen3-32B"
+
+
+# -- a sub-agent that died of an API error -------------------------------------------------------------
+
+def test_a_sub_agent_whose_last_word_is_an_api_error_failed(tmp_path):
+    import json
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"EAGLE-3 on {GPU} is slow; have a sub-agent check the server flags.")
+    m.spawn("f1flags", "toolu_spawn_f1flags", "Audit the speculative flags", "List the server's --speculative-* flags.",
+            "", trunk=False)
+    sub = _Writer(SESSION, "f1flags", START)
+    sub.prompt("List the server's --speculative-* flags.")
+    sub.bash(f"ssh root@{GPU} 'ps -eo args | grep [l]aunch_server'",
+             "python3 -m sglang.launch_server --speculative-algorithm EAGLE3 --speculative-num-steps 3")
+    # the line Claude Code writes in the model's place when a request fails for good
+    # (isApiErrorMessage, model "<synthetic>"; spec_debug/session/formats/claude_code.py)
+    sub.assistant({"type": "text", "text": 'API Error: 529 {"type":"error","error":{"type":"overloaded_error",'
+                                           '"message":"Overloaded"}}'})
+    line = json.loads(sub.lines[-1])
+    line["isApiErrorMessage"], line["message"]["model"] = True, "<synthetic>"
+    sub.lines[-1] = json.dumps(line)
+    a = _analyze(tmp_path, m, (sub, "f1flags", "toolu_spawn_f1flags"))
+    # before: "completed" (its one command succeeded)
+    assert {ag["id"]: ag["status"] for ag in a.agents} == {"main": "completed", "f1flags": "failed"}
+    # an agent that goes on after an API error (the CLI retried) completed
+    sub.say("The server runs --speculative-num-steps 3.")
+    b = _analyze(tmp_path / "again", m, (sub, "f1flags", "toolu_spawn_f1flags"))
+    assert {ag["id"]: ag["status"] for ag in b.agents} == {"main": "completed", "f1flags": "completed"}
