@@ -127,7 +127,7 @@ def test_traceback_paths_and_globs_are_not_read_as_emphasis(tmp_path):
     assert ("RuntimeError Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
             "installed a driver from http://www.nvidia.com/Download/index.aspx "
             "(/root/ml-env/lib/python3.12/site-packages/torch/cuda/__init__.py:319)") in support
-    assert f"command on {GPU}: {html_lib.escape(globs, quote=False)}</li>" in support
+    assert re.search(re.escape(f"command on {GPU}: {html_lib.escape(globs, quote=False)}") + "(;|</li>)", support)
     assert f'id="msg-{crash}"' in support and f'id="msg-{listing}"' in support
 
 
