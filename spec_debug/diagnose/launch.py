@@ -18,6 +18,7 @@ import yaml
 
 from spec_debug.eagle3.engines import parse_version
 from spec_debug.errors import UsageError
+from spec_debug.probes.launch_flags import plain_typography
 
 EngineName = Literal["sglang", "vllm"]
 
@@ -102,6 +103,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
         return _unwrap_shell([a for a in command.split("\0") if a != ""])
+    command = plain_typography(command)
     embedded = _python_string_command(command)
     if embedded is not None:
         return split_command(embedded)

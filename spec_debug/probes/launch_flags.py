@@ -134,8 +134,22 @@ def _json_model_refs(text: str) -> list[str]:
     return refs
 
 
+# What chat and document editors (Slack, Confluence, Word) make of a pasted command: `--` turned
+# into an em or en dash, straight quotes into curly ones, spaces into no-break spaces. No engine
+# can have run such a line (argparse reads `—speculative-num-steps` as a stray positional and
+# exits), so the command meant is the one with the plain characters back.
+_TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+                             "\u00a0": " ", "\u2009": " ", "\u202f": " "})
+_DASHED_FLAG = re.compile(r"(?:(?<=\s)|^)[\u2013\u2014]{1,2}(?=[A-Za-z])")
+
+
+def plain_typography(text: str) -> str:
+    """A pasted command line with the editor's typography undone (see above)."""
+    return _DASHED_FLAG.sub("--", text.translate(_TYPOGRAPHY))
+
+
 def run(args: dict) -> dict:
-    cmdline = args.get("server_cmdline") or ""
+    cmdline = plain_typography(args.get("server_cmdline") or "")
     result: dict[str, Any] = {"args": args, "source": None, "cmdline": None, "argv": None,
                               "processes": [], "models": {}}
     if cmdline:

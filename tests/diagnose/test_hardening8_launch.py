@@ -361,3 +361,23 @@ def test_spec_v2_with_a_tree_is_judged_by_the_running_release():
     assert "SGLang 0.5.12.post1 runs spec v1 with the overlap scheduler off" in fallback
     [refused] = sd102("0.5.8")
     assert "SGLang 0.5.8 refuses to start" in refused
+
+
+# ---------------------------------------------------------------------------------------------
+# A command pasted from chat or a wiki: `--` became an em/en dash, quotes curly, spaces no-break.
+# ---------------------------------------------------------------------------------------------
+def test_a_command_pasted_from_chat_is_read_as_typed():
+    # the SD101 story's command (one step for a 3-step draft) as Slack renders it
+    slack = ("python3 -m sglang.launch_server \u2014model-path {target} \u2014speculative-algorithm EAGLE3 "
+             "\u2014speculative-draft-model-path {draft} \u2014speculative-num-steps 1 "
+             "\u2013speculative-eagle-topk\u00a01 \u2014speculative-num-draft-tokens 2").format(
+                 target=DEMO / "target", draft=DEMO / "draft")
+    host = launch_flags.run({"server_cmdline": slack})
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    # before: no flag was read, the command looked like a server without speculation
+    assert (facts["launch"]["num_steps"], facts["launch"]["trained_steps"]) == (1, 3)
+    assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
+    # the speculators docs' long form with a word processor's quotes
+    curly = SPECULATORS_LONG_FORM.replace("'", "\u2019").replace('"', "\u201d")
+    cfg = parse_launch_command(curly.replace("\u2019{", "\u2018{", 1))
+    assert (cfg.draft_model, cfg.num_steps) == ("RedHatAI/Qwen3-8B-speculator.eagle3", 3)
