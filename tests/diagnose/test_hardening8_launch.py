@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
+from spec_debug.diagnose.launch import (
+    LaunchParseError,
+    effective_spec,
+    parse_launch_command,
+)
 from spec_debug.diagnose.steps import launch_step
 from spec_debug.probes import launch_flags
 from spec_debug.probes.registry import ProbeContext
@@ -273,8 +277,8 @@ def test_a_shell_expression_for_a_count_says_the_text_does_not_hold_the_value():
     assert "--speculative-num-steps holds the shell expression '${K}'" in line.evidence[0]
     assert "/proc/PID/cmdline" in line.evidence[0]
     # vLLM: the same in the JSON, and in a dotted key with a default
-    for command in ('vllm serve m --speculative-config "{\\"method\\": \\"eagle3\\", \\"model\\": \\"d\\", '
-                    '\\"num_speculative_tokens\\": $K}"',
+    for command in (('vllm serve m --speculative-config "{\\"method\\": \\"eagle3\\", \\"model\\": \\"d\\", '
+                     '\\"num_speculative_tokens\\": $K}"'),
                     "vllm serve m --speculative-config.model d --speculative-config.num_speculative_tokens ${K:-3}"):
         with pytest.raises(LaunchParseError, match="shell expression"):
             parse_launch_command(command)

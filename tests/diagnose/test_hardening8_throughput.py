@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from spec_debug.diagnose.throughput import estimate_draft_cost_ratio, target_params_from_config
+from spec_debug.diagnose.throughput import (
+    estimate_draft_cost_ratio,
+    target_params_from_config,
+)
 
 # https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json (as quoted in tinygrad's
 # test/external gpt-oss test), the keys the model reads; gpt-oss-120b differs in depth and experts.
