@@ -650,10 +650,10 @@ _KNOWN_REFUSALS = (
     # enter it and ends every session (openssh-portable: session.c, safely_chroot).
     (
         "bad ownership or modes for chroot directory",
-        "sshd cannot enter the account's ChrootDirectory (each folder on its path must be owned by root "
-        "and writable by no one else)",
-        "on the host, make the ChrootDirectory path root-owned and not group/other-writable (chown root:root; "
-        "chmod 755), or use an account without a chroot",
+        ("sshd cannot enter the account's ChrootDirectory (each folder on its path must be owned by root "
+         "and writable by no one else)"),
+        ("on the host, make the ChrootDirectory path root-owned and not group/other-writable (chown root:root; "
+         "chmod 755), or use an account without a chroot"),
     ),
     # sshd's internal-sftp as a ForceCommand (openssh-portable: session.c, do_child).
     (

@@ -37,7 +37,7 @@ def test_a_stale_ssh_auth_sock_is_named_not_called_an_empty_agent(
     monkeypatch.setenv("SSH_AUTH_SOCK", str(dead_socket(tmp_path / "agent.sock")))
     if shutil.which("ssh"):
         said = subprocess.run(["ssh", "-F", str(client.config), "-o", "BatchMode=yes", "agent-only", "true"],
-                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
         assert said.returncode != 0 and "Permission denied" in said.stderr, said.stderr
     with pytest.raises(AuthenticationError) as failed:
         SSHTransport.connect("agent-only", client.options(use_agent=True))

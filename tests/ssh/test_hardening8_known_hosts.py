@@ -25,7 +25,7 @@ def ssh_says(client: ClientSetup, alias: str) -> subprocess.CompletedProcess[str
         pytest.skip("OpenSSH client not installed")
     return subprocess.run(
         [SSH, "-F", str(client.config), "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes", alias, "true"],
-        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
     )
 
 

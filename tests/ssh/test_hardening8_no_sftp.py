@@ -19,7 +19,12 @@ import pytest
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import RemoteFileError
 from tests.ssh.h8_helpers import SftpLineServer
-from tests.ssh.test_fleet_faults import PROBE_PLAYBOOK, assert_clean_cli, by_id, load_run
+from tests.ssh.test_fleet_faults import (
+    PROBE_PLAYBOOK,
+    assert_clean_cli,
+    by_id,
+    load_run,
+)
 from tests.sshd_fixture import ClientKey, ClientSetup
 
 SSH = shutil.which("ssh")
@@ -46,7 +51,7 @@ def sftp_refused_by_openssh(client: ClientSetup, alias: str, tmp_path: Path) -> 
     if shutil.which("sftp") is None:
         pytest.skip("OpenSSH sftp client not installed")
     done = subprocess.run(["sftp", "-F", str(client.config), "-b", "-", alias], input="pwd\n", capture_output=True, text=True,
-                          timeout=30)
+                          timeout=30, check=False)
     assert done.returncode != 0
     return done.stderr
 
@@ -115,9 +120,8 @@ def test_a_host_whose_sftp_answers_with_an_error_is_not_second_guessed(client: C
         "*) eval \"$SSH_ORIGINAL_COMMAND\";; esac\n"))
     client.trust(server)
     client.alias("policy", server)
-    with SSHTransport.connect("policy", client.options()) as transport:
-        with pytest.raises(RemoteFileError, match="no working SFTP"):
-            transport.exists("/etc/hostname")
+    with SSHTransport.connect("policy", client.options()) as transport, pytest.raises(RemoteFileError, match="no working SFTP"):
+        transport.exists("/etc/hostname")
 
 
 @pytest.fixture
@@ -143,9 +147,8 @@ def test_an_upload_to_a_full_disk_says_the_disk_is_full(
         start_sftpless("nosftp")
     payload = tmp_path / "bundle.pyz"
     payload.write_bytes(os.urandom(300_000))
-    with SSHTransport.connect("target" if sftp else "nosftp", client.options()) as transport:
-        with pytest.raises(RemoteFileError) as refused:
-            transport.put(payload, f"{full_disk}/.cache/spec-debug/bundle.pyz")
+    with SSHTransport.connect("target" if sftp else "nosftp", client.options()) as transport, pytest.raises(RemoteFileError) as refused:
+        transport.put(payload, f"{full_disk}/.cache/spec-debug/bundle.pyz")
     message = refused.value.message
     assert ("the disk there (or the user's quota) is full" if sftp else "No space left on device") in message, message
     assert "\n" not in message and "size mismatch" not in message
