@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.templating import (
-    CONTEXT_NAMES, VAR_CONTEXT_NAMES, names_used, parse_template, template_texts, undefined_names, var_cycle,
+    ATTEMPT_NAMES, CONTEXT_NAMES, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
     var_references,
 )
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
@@ -307,6 +307,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
     _check_var_templates(playbook, document, source)
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
+        earlier_ids = [s.id for s in playbook.steps[:index]]
         if step.probe is not None:
             _check_probe_name(step.probe, base + ("probe",), document, source)
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
@@ -340,6 +341,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     if braces else None)
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
+            _check_run_time_names(text, is_expression, step.id, earlier_ids, path, source, line, column)
             if missing:
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
@@ -352,6 +354,30 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             line, column = document.position(path) or (None, None)
             with _template_parse_errors(step.id, source, path, line, column, None, text, document):
                 parse_template(text)
+
+
+def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_ids: list[str], path: tuple[Any, ...],
+                          source: str, line: int | None, column: int | None) -> None:
+    """Names that pass the undefined check but do not exist where they are written: `steps.X`
+    for a step that has not run yet, and stdout/exit_code before the step's command ran."""
+    field = path[-1] if path[-1] in ("run", "when", "until", "that") else path[2]
+    used = [n for n in names_used(text, expression=is_expression) if n in ATTEMPT_NAMES]
+    if used and field not in ("until", "that"):
+        raise PlaybookError(
+            f"{used[0]} is not defined in {field}: of step {step_id!r}: it is this step's result, known once its command ran",
+            path=source, line=line, column=column, key_path=dotted_path(path),
+            hint=f"test it in until: or expect: [{{that: ...}}]; an earlier step's is steps.STEP_ID.{used[0]}",
+        )
+    for name in attributes_of(text, "steps", expression=is_expression):
+        if name not in earlier_ids:
+            close = difflib.get_close_matches(name, earlier_ids, n=1)
+            why = "it is this step" if name == step_id else "no earlier step has that id"
+            raise PlaybookError(
+                f"step {step_id!r} uses steps.{name}, but {why}",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=f"did you mean steps.{close[0]}?" if close else
+                ("steps.ID names a step that ran before this one: " + (", ".join(earlier_ids[-8:]) or "none yet")),
+            )
 
 
 def _check_var_templates(playbook: Playbook, document: PositionedDocument, source: str) -> None:

@@ -289,11 +289,26 @@ def template_texts(value: Any) -> list[str]:
     return []
 
 
-def names_used(source: str) -> list[str]:
+def names_used(source: str, *, expression: bool = False) -> list[str]:
     """The bare names a template reads (not those it binds itself, as a for loop does)."""
-    parsed = TEXT_ENV.parse(source)
+    parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
     bound = {n.name for n in parsed.find_all(nodes.Name) if n.ctx in ("store", "param")}
     return list(dict.fromkeys(n.name for n in parsed.find_all(nodes.Name) if n.ctx == "load" and n.name not in bound))
+
+
+ATTEMPT_NAMES = frozenset({"exit_code", "stdout", "stderr"})
+"""Names that exist only once a step's command has run: in its until: and expect that:, and in
+its finding texts (runner/attempt.py)."""
+
+
+def attributes_of(source: str, base: str, *, expression: bool = False) -> list[str]:
+    """The X of every `base.X` and `base['X']` in a template (or an expression)."""
+    parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
+    found = [a.attr for a in parsed.find_all(nodes.Getattr) if isinstance(a.node, nodes.Name) and a.node.name == base]
+    found += [i.arg.value for i in parsed.find_all(nodes.Getitem)
+              if isinstance(i.node, nodes.Name) and i.node.name == base and isinstance(i.arg, nodes.Const)
+              and isinstance(i.arg.value, str)]
+    return list(dict.fromkeys(found))
 
 
 def var_references(value: Any, var_names: Iterable[str]) -> list[str]:

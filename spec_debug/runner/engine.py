@@ -86,6 +86,9 @@ class Run:
         self.abort = threading.Event()
         self._lock = threading.Lock()
         self._transports: dict[str, Transport] = {}
+        # What each host's finished steps did, for `when: steps.gpu.status == "failed"`
+        # (templating.CONTEXT_NAMES has always reserved `steps`; nothing filled it).
+        self._step_views: dict[str, dict[str, dict[str, Any]]] = {}
         self._save_lock = threading.Lock()
         self._dirty = False
         self._last_save = 0.0
@@ -220,6 +223,7 @@ class Run:
         host.started_at = utc_now()
         self.options.reporter.host_started(target.name)
         facts: dict[str, Any] = {}  # raw: later steps template them ({{ facts.hf_token }})
+        self._step_views[target.name] = {}
         with self._lock:
             self.record.facts[target.name] = {}  # masked, as every step's own facts are
         skipped_for_input: dict[str, list[str]] = {}
@@ -234,6 +238,7 @@ class Run:
                 if self.abort.is_set():
                     raise _Abort()
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
+                self._step_views[target.name][step.id] = _step_view(result)
                 self._commit_step(result, findings)
                 if stop:
                     for later in self.playbook.steps[index + 1 :]:
@@ -307,7 +312,7 @@ class Run:
         return StepRecord(id=step.id, host=host, title=step.title, status="skipped", message=message, started_at=now, finished_at=now)
 
     def _context(self, host: str, host_vars: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
-        return {**host_vars, "vars": host_vars, "facts": facts, "host": host}
+        return {**host_vars, "vars": host_vars, "facts": facts, "host": host, "steps": self._step_views.get(host, {})}
 
     def _run_step(
         self,
@@ -538,6 +543,14 @@ class Run:
         if not self.options.redact:
             return value
         return mask_values(redact_value(value), self._secrets)
+
+
+def _step_view(result: StepRecord) -> dict[str, Any]:
+    """A finished step as later templates see it: as recorded (secrets masked)."""
+    return {
+        "status": result.status, "exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr,
+        "message": result.message, "facts": result.facts, "attempts": result.attempts, "duration_s": result.duration_s,
+    }
 
 
 _DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

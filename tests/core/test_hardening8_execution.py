@@ -54,3 +54,45 @@ steps:
     assert elapsed < 20, f"the run waited for the 60 s sleep ({elapsed:.0f} s)"
     assert not _alive(int(pid_file.read_text())), "the timed-out script is still running"
     assert log.read_text() == "warming up\n"
+
+
+def test_a_later_step_can_branch_on_what_an_earlier_step_did(tmp_path, write_playbook):
+    # `steps` was a reserved template name that nothing filled: `when: steps.X.status == ...`
+    # passed validate and then errored on every host.
+    playbook = write_playbook("""\
+name: gpu_or_cpu
+steps:
+  - id: gpu
+    run: nvidia-smi-not-installed -L
+    expect:
+      - exit_code: [0, 127]
+  - id: cpu_fallback
+    when: steps.gpu.exit_code == 127
+    run: echo "no GPU tools; previous said {{ steps.gpu.stderr | trim | truncate(60) }}"
+  - id: gpu_details
+    when: steps.gpu.exit_code == 0
+    run: echo never
+""")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    assert result.code == 0, result.stderr
+    steps = {s["id"]: s for s in json.loads(result.stdout)["steps"]}
+    assert steps["gpu"]["exit_code"] == 127
+    assert steps["cpu_fallback"]["status"] == "passed"
+    assert steps["cpu_fallback"]["stdout"].startswith("no GPU tools; previous said ")
+    assert "nvidia-smi-not-installed" in steps["cpu_fallback"]["stdout"]
+    assert steps["gpu_details"]["status"] == "skipped"
+
+
+def test_results_used_where_they_do_not_exist_yet_are_load_errors(tmp_path, write_playbook):
+    cases = {
+        "  - id: gpu\n    run: nvidia-smi\n  - id: next\n    when: steps.gpus.status == 'failed'\n    run: echo\n":
+            ("6:11: step 'next' uses steps.gpus, but no earlier step has that id", "did you mean steps.gpu?"),
+        "  - id: gpu\n    run: nvidia-smi\n  - id: next\n    run: echo {{ stdout }}\n":
+            ("6:10: stdout is not defined in run: of step 'next'", "steps.STEP_ID.stdout"),
+    }
+    for index, (steps, (where, hint)) in enumerate(cases.items()):
+        playbook = write_playbook(f"name: p\nsteps:\n{steps}", f"p{index}.yaml")
+        result = run_cli("playbooks", "validate", str(playbook))
+        message = " ".join(result.stderr.split())
+        assert result.code == 2 and "Traceback" not in result.stderr, message
+        assert f"p{index}.yaml:{where}" in message and hint in message, message
