@@ -61,6 +61,7 @@ class _Reader:
         self.timestamp: str | None = None
         self.text: list[str] = []
         self.text_nos: list[int] = []
+        self.text_chars = 0
         self.calls = 0
 
     def read(self, lines: Iterator[tuple[int, str, str | None]]) -> Iterator[Event]:
@@ -94,9 +95,10 @@ class _Reader:
                 continue
             if line.strip() == "---" or line.lstrip().startswith("<!--"):
                 continue
-            if len(self.text) < _MAX_TEXT_LINES:
+            if len(self.text) < _MAX_TEXT_LINES and self.text_chars < _MAX_BLOCK_CHARS:
                 self.text.append(line)
                 self.text_nos.append(lineno)
+                self.text_chars += len(line) + 1
         if block is not None:
             yield from self._block(block, block_line)  # the file ends inside a block
         yield from self._flush()
@@ -121,11 +123,11 @@ class _Reader:
         return ev
 
     def _flush(self) -> Iterator[Event]:
-        lines, nos, self.text, self.text_nos = self.text, self.text_nos, [], []
-        while lines and not lines[0].strip():  # the event's line is that of its first words
-            lines, nos = lines[1:], nos[1:]
-        if not lines:
+        lines, nos, self.text, self.text_nos, self.text_chars = self.text, self.text_nos, [], [], 0
+        first = next((n for n, line in enumerate(lines) if line.strip()), None)
+        if first is None:
             return
+        lines, nos = lines[first:], nos[first:]  # the event's line is that of its first words
         if self.role == "user":
             text = "\n".join(lines).strip()
             if text:
