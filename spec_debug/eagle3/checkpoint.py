@@ -639,20 +639,40 @@ class TargetCheckpoint:
                     + (" ..." if len(self.tensors.missing_shards) > 3 else "") + ")")
         return "" if self.tensors.infos else " (no weight files, only config.json)"
 
-    def _first(self, names: tuple[str, ...]) -> str | None:
-        return next((name for name in names if name in self.tensors), None)
+    def _first(self, names: tuple[str, ...], wrapped: str) -> str | None:
+        """The first of `names` stored here, else `wrapped` under a wrapper's prefix."""
+        found = next((name for name in names if name in self.tensors), None)
+        prefix = self._wrapper_prefix() if found is None else None
+        if prefix is not None and prefix + wrapped in self.tensors:
+            return prefix + wrapped
+        return found
+
+    def _wrapper_prefix(self) -> str | None:
+        """The prefix of a language model stored inside a wrapper the name lists above do not
+        know: MiniCPM-V's `llm.` (openbmb/MiniCPM-V-4 modeling_minicpmv.py `self.llm`),
+        Qwen2.5/3-Omni's `thinker.` (vLLM's Qwen3-Omni loaders keep `thinker.model.` and
+        `thinker.lm_head`); SpecForge trains drafts for both (configs/minicpm-v4-eagle3.json,
+        qwen3-omni-eagle3.json, run with --embedding-key thinker.model.embed_tokens.weight).
+        Found as the `<prefix>model.embed_tokens.weight` with one row per target token; of
+        several (an audio model's talker), the one with an lm_head beside it."""
+        suffix = "model.embed_tokens.weight"
+        hits = sorted(name[: -len(suffix)] for name, info in self.tensors.infos.items()
+                      if name.endswith(suffix) and info.shape[:1] == (self.config.vocab_size,))
+        if len(hits) > 1:
+            hits = [p for p in hits if p + "lm_head.weight" in self.tensors]
+        return hits[0] if len(hits) == 1 else None
 
     @property
     def embed_name(self) -> str | None:
-        return self._first(_EMBED_NAMES)
+        return self._first(_EMBED_NAMES, "model.embed_tokens.weight")
 
     @property
     def norm_name(self) -> str | None:
-        return self._first(_NORM_NAMES)
+        return self._first(_NORM_NAMES, "model.norm.weight")
 
     @property
     def lm_head_name(self) -> str | None:
-        name = self._first(_LM_HEAD_NAMES)
+        name = self._first(_LM_HEAD_NAMES, "lm_head.weight")
         if name is None and (self.config.tie_word_embeddings or self._tied_by_class_default()):
             return self.embed_name
         return name

@@ -470,6 +470,13 @@ def _text_config(raw: Mapping[str, Any], where: str) -> Mapping[str, Any]:
     rms_norm_eps or tie_word_embeddings. Those come from the class, as transformers reads
     them."""
     text = _mapping(raw.get("text_config"), "text_config", where)
+    if not text and isinstance(raw.get("thinker_config"), Mapping):
+        # Qwen2.5-Omni / Qwen3-Omni: the language model is the thinker's, one level deeper
+        # (transformers models/qwen3_omni_moe/configuration_qwen3_omni_moe.py
+        # Qwen3OmniMoeConfig.thinker_config.text_config; SpecForge trains EAGLE-3 drafts for
+        # it: configs/qwen3-omni-eagle3.json)
+        text = _mapping(raw["thinker_config"].get("text_config"), "thinker_config.text_config",
+                        where)
     if not text:
         return raw
     missing = [key for key in _TEXT_KEYS if key not in text]

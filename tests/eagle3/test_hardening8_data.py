@@ -79,3 +79,55 @@ def test_aux_ids_of_a_deeper_target_are_named(world, tmp_path):
     clean = _run("eval", "--model", str(world / "draft"), "--data", str(world / "data"),
                  "--target", str(world / "target"))
     assert not any("beyond the target" in n for n in json.loads(clean.output)["notes"])
+
+
+def _wrap_target(root: Path, prefix: str, config_of) -> None:
+    """The world's target re-saved as a multimodal wrapper keeps its language model: every
+    tensor under `prefix`, the config as `config_of(text_config)` makes it."""
+    path = root / "target" / "model.safetensors"
+    state = {prefix + name: tensor for name, tensor in load_file(path).items()}
+    if prefix == "thinker.":
+        # the audio talker beside the thinker has its own (codec) embedding and head
+        state["talker.model.codec_embedding.weight"] = torch.zeros(16, 8)
+        state["talker.codec_head.weight"] = torch.zeros(16, 8)
+    save_file(state, str(path), metadata={"format": "pt"})
+    config_path = root / "target" / "config.json"
+    config_path.write_text(json.dumps(config_of(json.loads(config_path.read_text()))))
+
+
+def _drop_draft_embedding(root: Path) -> None:
+    path = root / "draft" / "model.safetensors"
+    state = load_file(path)
+    state.pop("embed_tokens.weight")  # the draft takes the target's, as the engines do
+    save_file(state, str(path), metadata={"format": "pt"})
+
+
+@pytest.mark.parametrize("prefix, config_of", [
+    # openbmb/MiniCPM-V-4: MiniCPMVConfig is the LLM's config plus vision keys, the LLM is
+    # `self.llm` (SpecForge configs/minicpm-v4-eagle3.json)
+    ("llm.", lambda text: {**text, "architectures": ["MiniCPMV"], "model_type": "minicpmv"}),
+    # Qwen/Qwen3-Omni-30B-A3B-Instruct: thinker_config.text_config, tensors thinker.model.* and
+    # thinker.lm_head (SpecForge configs/qwen3-omni-eagle3.json)
+    ("thinker.", lambda text: {"architectures": ["Qwen3OmniMoeForConditionalGeneration"],
+                               "model_type": "qwen3_omni_moe",
+                               "thinker_config": {"text_config": text},
+                               "talker_config": {"text_config": {"vocab_size": 16}}}),
+], ids=["minicpm-v", "qwen3-omni"])
+def test_target_inside_a_multimodal_wrapper_is_the_verifier(world, tmp_path, prefix, config_of):
+    """Before: MiniCPM-V's target read as "no embedding tensor" (the draft without one could not
+    run) and, with one, as "target has no final norm / lm_head: reference falls back to data
+    tokens" (another metric, silently); Qwen3-Omni's config as "no 'num_hidden_layers'". Now
+    both score exactly as the same weights saved plainly."""
+    root = _copy(world, tmp_path)
+    _drop_draft_embedding(root)
+    plain = _run("eval", "--model", str(root / "draft"), "--data", str(root / "data"),
+                 "--target", str(root / "target"))
+    assert plain.exit_code == 0, plain.output
+    _wrap_target(root, prefix, config_of)
+    wrapped = _run("eval", "--model", str(root / "draft"), "--data", str(root / "data"),
+                   "--target", str(root / "target"))
+    assert wrapped.exit_code == 0, wrapped.output
+    expected, got = json.loads(plain.output), json.loads(wrapped.output)
+    assert got["reference"] == "target_argmax" and got["embed_source"] == "target"
+    for key in ("full_accuracy", "target_acceptance", "counts", "num_target_layers"):
+        assert got[key] == expected[key], key
