@@ -18,7 +18,7 @@ import yaml
 
 from spec_debug.eagle3.engines import parse_version
 from spec_debug.errors import UsageError
-from spec_debug.probes.launch_flags import plain_typography
+from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
 
@@ -116,7 +116,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
     # is the continued one.
-    text = re.sub(r"\\[ \t]*\r?\n", " ", command)
+    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", command))
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
@@ -124,6 +124,32 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
     return _server_argv(argv)
+
+
+def _newlines_as_separators(text: str) -> str:
+    """A pasted script's lines are separate commands (bash(1): a newline ends a command like
+    `;`), so a baseline and a speculative server written one per line are two commands, not one
+    word list with both servers' flags. A newline inside quotes (a JSON value spread over lines,
+    as the speculators docs write --speculative-config) stays part of its word."""
+    out: list[str] = []
+    quote = None
+    escaped = False
+    for i, ch in enumerate(text):
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote is None and ch in "'\"":
+            quote = ch
+        elif ch == quote:
+            quote = None
+        elif ch == "\n" and quote is None:
+            # a line that starts with a flag continues the command above: its `\` was lost in
+            # the copy (no command starts with a dash)
+            out.append(" " if text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
+            continue
+        out.append(ch)
+    return "".join(out)
 
 
 def _python_string_command(text: str) -> str | None:
@@ -275,6 +301,7 @@ def _server_argv(argv: list[str]) -> list[str]:
         commands[-1].append(tok)
     commands = [_unwrap_shell(c) for c in commands if c]
     exported: list[str] = []
+    servers: list[list[str]] = []
     for command in commands:
         try:
             detect_engine(command)
@@ -285,11 +312,19 @@ def _server_argv(argv: list[str]) -> list[str]:
             if command[0] == "export":
                 exported += [tok for tok in command[1:] if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
             continue
-        if not exported:
-            return command
         at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
-        return command[:at] + exported + command[at:]
+        servers.append(command[:at] + exported + command[at:] if exported else command)
+    # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...
+    # --disaggregation-mode decode --speculative-algorithm EAGLE ... &`; DeepSeek MTP deployments
+    # put the speculative flags on the decode server): the one that speculates is audited, as
+    # the /proc probe chooses among running servers.
+    for server in servers:
+        if any(SPECULATIVE_FLAG.match(tok) for tok in server):
+            return server
+    if servers:
+        return servers[0]
     return commands[0] if commands else []
+
 
 
 def _unwrap_shell(argv: list[str]) -> list[str]:

@@ -65,14 +65,14 @@ def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
 
 # Flags that turn speculation on (SGLang --speculative-*, vLLM --speculative-config / -sc and
 # its dotted keys, --spec-method/--spec-model/--spec-tokens, the V0 --speculative-model).
-_SPECULATIVE_FLAG = re.compile(r"^(--speculative[-_]|-sc(\.|=|$)|--spec-(method|model|tokens)\b)")
+SPECULATIVE_FLAG = re.compile(r"^(--speculative[-_]|-sc(\.|=|$)|--spec-(method|model|tokens)\b)")
 
 
 def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
     """The server to audit: the first one with speculative flags, else the first. A baseline
     without speculation often runs beside the speculative server (SD501 compares the two)."""
     for process in processes:
-        if any(_SPECULATIVE_FLAG.match(tok) for tok in process["argv"]):
+        if any(SPECULATIVE_FLAG.match(tok) for tok in process["argv"]):
             return process
     return processes[0]
 

@@ -385,3 +385,37 @@ def test_a_command_pasted_from_chat_is_read_as_typed():
     curly = SPECULATORS_LONG_FORM.replace("'", "\u2019").replace('"', "\u201d")
     cfg = parse_launch_command(curly.replace("\u2019{", "\u2018{", 1))
     assert (cfg.draft_model, cfg.num_steps) == ("RedHatAI/Qwen3-8B-speculator.eagle3", 3)
+
+
+# ---------------------------------------------------------------------------------------------
+# One script, two servers: a prefill/decode pair (the speculative flags on the decode server,
+# as DeepSeek MTP deployments run it) or a baseline and a speculative server, one per line.
+# ---------------------------------------------------------------------------------------------
+# sgl-project/sglang docs/advanced_features/pd_disaggregation.md's pair on one node, with the
+# DeepSeek docs' MTP flags on the decode leg
+PD_PAIR = """python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3-0324 --disaggregation-mode prefill \\
+  --tp-size 8 --port 30000 --trust-remote-code > prefill.log 2>&1 &
+python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3-0324 --disaggregation-mode decode \\
+  --tp-size 8 --port 30001 --base-gpu-id 8 --trust-remote-code \\
+  --speculative-algorithm EAGLE --speculative-num-steps 1 --speculative-eagle-topk 1 \\
+  --speculative-num-draft-tokens 2 > decode.log 2>&1 &
+"""
+
+
+def test_the_speculating_server_of_a_prefill_decode_pair_is_audited():
+    cfg = parse_launch_command(PD_PAIR)
+    # before: the prefill server, first in the script, read as a server without speculation
+    assert (cfg.flags["disaggregation-mode"], cfg.algorithm, cfg.num_steps) == ("decode", "EAGLE", 1)
+
+
+def test_servers_on_separate_lines_are_separate_commands():
+    # SafeAILab/EAGLE PR #173: the baseline and the EAGLE server, one line each, as a README
+    # block is copied; the baseline's --mem-fraction 0.9 must not leak into the EAGLE server
+    block = ("python3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf --mem-fraction 0.9\n"
+             + SGLANG_EAGLE_PR173.replace("--mem-fraction 0.7", "--tp 2") + "\n")
+    cfg = parse_launch_command(block)
+    assert (cfg.algorithm, cfg.num_steps, cfg.tp) == ("EAGLE", 5, 2)
+    assert "mem-fraction" not in cfg.flags
+    # a line that starts with a flag still continues the command (its `\` lost in the copy)
+    lost = SGLANG_PR4716.replace(" \\\n", "\n")
+    assert parse_launch_command(lost).num_draft_tokens == 64
