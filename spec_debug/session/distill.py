@@ -168,6 +168,11 @@ _TOKEN_SHAPES = (("hf_", "hf_token"), ("sk-", "api_key"), ("ghp_", "github_token
                  ("ASIA", "aws_access_key"), ("AIza", "google_api_key"))
 
 
+# Words Jinja reads as literals or operators, never as a var (jinja2 lexer.py and parser.py):
+# `cat {{ true }}` ran `cat true` for /opt/flags/true, `{{ none }}` an empty string.
+_JINJA_WORDS = frozenset({"true", "false", "none", "and", "or", "not", "in", "is", "if", "else"})
+
+
 class _VarNames:
     def __init__(self) -> None:
         self.defaults: dict[str, str] = {}
@@ -193,7 +198,7 @@ class _VarNames:
         name, n = base, 2
         # A path ending in /stdout or /steps must not become a var the loader refuses (it
         # would shadow a built-in name of the templates).
-        while name in self.defaults or name in CONTEXT_NAMES:
+        while name in self.defaults or name in CONTEXT_NAMES or name in _JINJA_WORDS:
             name, n = f"{base}_{n}", n + 1
         self.defaults[name] = value
         self._by_value[value] = name

@@ -420,3 +420,29 @@ def test_a_long_timeline_keeps_its_end(tmp_path):
         (fixed, f"throughput 96.8 tok/s on {GPU}"), (fixed, f"accept_length 3.41 tokens on {GPU}")]
     for fmt in ("md", "html"):  # the gap row renders without a link of its own
         assert "rows left out, from" in render_postmortem(analyze_path(_write(tmp_path, m)), fmt)
+
+
+def test_a_path_named_like_a_jinja_literal_stays_the_path(tmp_path):
+    """`/srv/flags/true` became the var `true`: `cat {{ true }}` renders as `cat true` (Jinja's
+    literal), and `/data/none` as an empty argument."""
+    import yaml
+    flags, data = tmp_path / "flags", tmp_path / "data"
+    flags.mkdir()
+    (flags / "true").write_text("speculative=on\n", encoding="utf-8")
+    (data / "none").mkdir(parents=True)
+    (data / "none" / "shard_0000.pt").write_bytes(b"")
+    m = _session()
+    m.prompt("The draft sees no training data on gpu01.")
+    m.bash(f"cat {flags}/true", "cat: " + str(flags) + "/true: Permission denied", exit_code=1)
+    m.bash("nvidia-smi -L", "GPU 0: NVIDIA H200 (UUID: GPU-0f0e)")
+    m.bash(f"ls {data}/none", f"ls: cannot access '{data}/none': No such file or directory", exit_code=2)
+    m.bash("ps -eo pid,args | grep [s]glang", "4242 python -m sglang.launch_server --tp 8")
+    playbook = tmp_path / "playbook.yaml"
+    assert run_cli("distill", str(_write(tmp_path, m)), "-o", str(playbook)).code == 0
+    doc = yaml.safe_load(playbook.read_text(encoding="utf-8"))
+    ran = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    by_seq = {s["provenance"]["seq"]: s["id"] for s in doc["steps"]}
+    done = {s["id"]: s for s in json.loads(ran.stdout)["steps"]}
+    assert done[by_seq[1]]["stdout"] == "speculative=on\n", done[by_seq[1]]["stderr"]
+    assert done[by_seq[5]]["stdout"] == "shard_0000.pt\n"
+    assert {doc["vars"][k] for k in ("true_2", "none_2")} == {f"{flags}/true", f"{data}/none"}
