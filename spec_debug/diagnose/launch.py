@@ -115,7 +115,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # A backslash followed by spaces before the newline (a copy from a web page or an editor that
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
-    # is the continued one.
+    # is the continued one. Other newlines end a command, as in a script.
     text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", command))
     try:
         argv = shlex.split(text, comments=False, posix=True)
@@ -324,7 +324,6 @@ def _server_argv(argv: list[str]) -> list[str]:
     if servers:
         return servers[0]
     return commands[0] if commands else []
-
 
 
 def _unwrap_shell(argv: list[str]) -> list[str]:
@@ -1033,9 +1032,9 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
     `--speculative-config`, and argparse keeps the last one (vllm/utils/argparse_utils.py
     `parse_args`; the option's type is json.loads, vllm/engine/arg_utils.py). A `speculative-config:`
     mapping of a --config YAML file goes in first, so dotted keys on the command line replace it."""
-    names = list(cfg.flags)
-    whole = [i for i, name in enumerate(names) if name in _VLLM_ALIASES["speculative-config"]]
-    dotted = [name for name in names if name.partition(".")[0] in _VLLM_ALIASES["speculative-config"] and "." in name]
+    aliases = _VLLM_ALIASES["speculative-config"]
+    whole = any(name in aliases for name in cfg.flags)
+    dotted = [name for name in cfg.flags if "." in name and name.partition(".")[0] in aliases]
     if not whole or not dotted:
         return ""
     return (f"the JSON --speculative-config is replaced by the dotted keys {', '.join('--' + d for d in dotted)} "
