@@ -192,9 +192,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("connection", None, _line_at(output, m.start()))]
     if m := _BARE_EXC.search(output):
         return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip())]
-    if exit_code not in (None, 0):
-        return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
-    if is_error:
+    if exit_code not in (None, 0) or is_error:
+        if said := _ERROR_SAID.search(output):
+            head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
+        if exit_code not in (None, 0):
+            return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
     return []
 
@@ -480,6 +482,12 @@ def _group_margin(output: str, start: int) -> str:
     line_start = output.rfind("\n", 0, start) + 1
     lead = output[line_start:start]
     if not lead.strip():
+        # An indented traceback (pip's "╰─> [6 lines of output]" box around a build script's
+        # failure, a Markdown code block): its frames are indented further, its exception line
+        # as far as the header. Without the margin the box's next unindented line ("error:
+        # metadata-generation-failed") read as the exception.
+        if lead and lead.isspace() and output.startswith(lead + "  File ", output.find("\n", start) + 1):
+            return lead
         return ""
     if lead.endswith("Exception Group "):
         lead = lead[:-len("Exception Group ")]
@@ -561,6 +569,10 @@ def _last_meaningful_line(output: str) -> str:
 
 
 _EXIT_LINE = re.compile(r"^(?:Error: )?Exit code \d+$")
+# A tool's own error line: pip's logger ("ERROR: Could not find a version that satisfies the
+# requirement ...", pip/_internal/utils/logging.py), git's "fatal: ...", apt's "E: ...", and
+# the "error: ..." of build tools; not Claude Code's "Error: Exit code N" first line.
+_ERROR_SAID = re.compile(r"^(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)(?!Exit code \d+\s*$)[^\n]*\S", re.M)
 
 
 def _first_meaningful_line(output: str) -> str:

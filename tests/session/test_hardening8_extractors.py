@@ -434,3 +434,59 @@ def test_a_sub_agent_whose_last_word_is_an_api_error_failed(tmp_path):
     sub.say("The server runs --speculative-num-steps 3.")
     b = _analyze(tmp_path / "again", m, (sub, "f1flags", "toolu_spawn_f1flags"))
     assert {ag["id"]: ag["status"] for ag in b.agents} == {"main": "completed", "f1flags": "completed"}
+
+
+# -- installs that fail --------------------------------------------------------------------------------
+
+# kaistAI/SelFee#6, as pasted: pip builds flash-attn, whose setup.py imports torch; the build
+# script's traceback sits indented in pip's box.
+SELFEE_6 = """\
+Collecting flash-attn==0.2.8 (from -r requirements.txt (line 5))
+  Using cached flash_attn-0.2.8.tar.gz (1.8 MB)
+  Preparing metadata (setup.py) ... error
+  error: subprocess-exited-with-error
+  
+  × python setup.py egg_info did not run successfully.
+  │ exit code: 1
+  ╰─> [6 lines of output]
+      Traceback (most recent call last):
+        File "<string>", line 2, in <module>
+        File "<pip-setuptools-caller>", line 34, in <module>
+        File "/tmp/pip-install-tjhjvhnh/flash-attn_d4c66fc1204a49cf9a44de9ebbba6e8d/setup.py", line 10, in <module>
+          import torch
+      ModuleNotFoundError: No module named 'torch'
+      [end of output]
+  
+  note: This error originates from a subprocess, and is likely not a problem with pip.
+error: metadata-generation-failed
+
+× Encountered error while generating package metadata.
+╰─> See above for output.
+
+note: This is an issue with the package mentioned above, not pip.
+hint: See above for details
+"""
+
+# sgl-project/sglang#4879, as pasted: installing SGLang from source with a pinned sgl-kernel.
+SGLANG_4879 = """\
+INFO: pip is looking at multiple versions of sglang[srt] to determine which version is compatible with other requirements. This could take a while.
+ERROR: Could not find a version that satisfies the requirement sgl-kernel==0.0.5.post4; extra == "srt" (from sglang[srt]) (from versions: 0.0.1)
+ERROR: No matching distribution found for sgl-kernel==0.0.5.post4; extra == "srt"
+"""
+
+
+def test_a_build_scripts_traceback_inside_pips_box_is_read():
+    # before: ("traceback", "error", "metadata-generation-failed", ...): pip's next unindented
+    # line read as the exception of the indented traceback
+    assert _fields(extract_errors(SELFEE_6, 1, True)) == [
+        ("traceback", "ModuleNotFoundError", "No module named 'torch'",
+         "/tmp/pip-install-tjhjvhnh/flash-attn_d4c66fc1204a49cf9a44de9ebbba6e8d/setup.py", 10)]
+
+
+def test_a_failed_command_is_named_by_its_error_line_not_its_first_line():
+    # before: "INFO: pip is looking at multiple versions of sglang[srt] ..."
+    assert _fields(extract_errors(SGLANG_4879, 1, True)) == [
+        ("exit_code", None, 'ERROR: Could not find a version that satisfies the requirement sgl-kernel==0.0.5.post4; '
+         'extra == "srt" (from sglang[srt]) (from versions: 0.0.1)', None, None)]
+    # Claude Code's own "Error: Exit code 1" first line is no error line
+    assert extract_errors("Error: Exit code 1\n" + SGLANG_4879, 1, True)[0].message.startswith("ERROR: Could not find")
