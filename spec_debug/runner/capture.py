@@ -61,19 +61,49 @@ def convert(value: Any, kind: str) -> Any:
     return value
 
 
+_DOCUMENT_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)
+_LINE_REST = re.compile(r"[ \t\r]*(?:\n|$)")
+_MAX_FAILED_STARTS = 2000
+"""Lines that look like a document's start but are not one ("[INFO] ...") tried at most: each
+try may read far before it fails."""
+
+
 def parse_json_output(text: str) -> Any:
-    """The whole output as JSON, else the last line that is JSON (tools print banners first)."""
+    """The whole output as JSON, else the last JSON document on lines of its own: tools print
+    banners first ("Loading model ..."), and scripts print their result with indent=2 (one
+    document over many lines), often with a closing line after it ("done in 3.2 s")."""
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         pass
-    for line in reversed(text.strip().splitlines()):
-        line = line.strip()
-        if line.startswith(("{", "[")):
-            try:
-                return json.loads(line)
-            except json.JSONDecodeError:
-                continue
+    decoder = json.JSONDecoder()
+    found: list[Any] = []
+    failed, position = 0, 0
+    # Text cut by the capture limit keeps a document's head and tail: an object nested in the
+    # tail would pass for the document. Only an unindented start is a document's there.
+    cut_at = TRUNCATION_MARKER.search(text)
+    while failed < _MAX_FAILED_STARTS:
+        start = _DOCUMENT_START.search(text, position)
+        if start is None:
+            break
+        if cut_at is not None and start.end() - 1 > start.start():
+            position = start.end()
+            continue
+        try:
+            value, end = decoder.raw_decode(text, start.end() - 1)
+        except json.JSONDecodeError:
+            value, end = None, -1
+        rest = _LINE_REST.match(text, end) if end >= 0 else None
+        if rest is None:  # not JSON, or JSON with more text on its last line ("[1, 2] tensors")
+            failed += 1
+            position = start.end()
+            continue
+        found[:] = [value]
+        position = rest.end()  # past the document: the objects nested in it start lines too
+        if position >= len(text):
+            break
+    if found:
+        return found[0]
     cut = TRUNCATION_MARKER.search(text)
     if cut:
         # The record keeps only head and tail of a long stream, so a large JSON document

@@ -96,3 +96,46 @@ def test_results_used_where_they_do_not_exist_yet_are_load_errors(tmp_path, writ
         message = " ".join(result.stderr.split())
         assert result.code == 2 and "Traceback" not in result.stderr, message
         assert f"p{index}.yaml:{where}" in message and hint in message, message
+
+
+def test_a_json_capture_reads_a_pretty_printed_result_between_log_lines(tmp_path, write_playbook):
+    # A benchmark script as people write them: a log line, the result with indent=2, a
+    # closing line. Only a one-line JSON document was found before ("output is not JSON").
+    playbook = write_playbook("""\
+name: bench_json
+steps:
+  - id: bench
+    run: |
+      echo "Loading draft model from /models/eagle3 ..."
+      python3 -c 'import json; print(json.dumps({"accept_length": 2.7, "throughput": {"tok_s": 54.8}, "per_position": [{"k": 0, "acc": 0.74}]}, indent=2))'
+      echo "done in 3.2 s"
+    capture:
+      - json: throughput.tok_s
+        name: measured_tok_s
+      - json: per_position[0].acc
+        name: first_acc
+    expect:
+      - that: facts.measured_tok_s >= 60
+        finding: {code: SD900, severity: warning, title: "slow: {{ facts.measured_tok_s }} tok/s"}
+""")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    record = json.loads(result.stdout)
+    assert record["steps"][0]["status"] == "failed", record["steps"][0]["message"]
+    assert record["facts"]["local"] == {"measured_tok_s": 54.8, "first_acc": 0.74}
+    assert [(f["code"], f["title"]) for f in record["findings"]] == [("SD900", "slow: 54.8 tok/s")]
+
+
+def test_a_pretty_printed_document_cut_by_the_capture_limit_never_passes_for_an_inner_object():
+    from spec_debug.runner.capture import CaptureError, parse_json_output
+    from spec_debug.runner.output import StreamCapture
+
+    stream = StreamCapture("stdout", limit_bytes=4096)
+    document = {"per_position": [{"k": k, "acc": 0.5} for k in range(500)], "throughput": {"tok_s": 54.8}}
+    stream.write(("Loading ...\n" + json.dumps(document, indent=2) + "\n").encode())
+    stream.close()
+    try:
+        parsed = parse_json_output(stream.text())
+    except CaptureError as exc:
+        assert "longer than the capture limit" in str(exc)
+    else:
+        raise AssertionError(f"a fragment of the cut document was read as the output: {parsed!r}")
