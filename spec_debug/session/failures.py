@@ -180,7 +180,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # ssh's "connect to host h port 22: Connection timed out" is a connection failure
         if exit_code != 124 and (m := _CONNECTION.search(_line_at(output, t.start()))):
             return [ErrorInfo("connection", None, _line_at(output, t.start()))]
-        return [ErrorInfo("timeout", None, head if exit_code != 124 else f"timed out (exit 124): {head}".strip(": "))]
+        if exit_code != 124:
+            return [ErrorInfo("timeout", None, head)]
+        # timeout(1) killed it: where it had got to is its last line (a benchmark's progress
+        # bar), not its first (the arguments it printed at start)
+        return [ErrorInfo("timeout", None, f"timed out (exit 124): {_last_meaningful_line(output)}".strip(": "))]
     if exit_code in _SIGNAL_EXIT:
         # The signal's own line ("Killed", bash's job line) when printed, else what the process
         # printed last: its first line is how it started, not what it was doing when it died.

@@ -490,3 +490,13 @@ def test_a_failed_command_is_named_by_its_error_line_not_its_first_line():
          'extra == "srt" (from sglang[srt]) (from versions: 0.0.1)', None, None)]
     # Claude Code's own "Error: Exit code 1" first line is no error line
     assert extract_errors("Error: Exit code 1\n" + SGLANG_4879, 1, True)[0].message.startswith("ERROR: Could not find")
+
+
+def test_a_command_timeout_killed_is_named_by_where_it_had_got_to():
+    # `timeout 120 python -m sglang.bench_serving ...`: the token counts it prints first, then
+    # tqdm's bar redrawn with carriage returns until timeout(1) kills it (exit 124)
+    output = ("#Input tokens: 13000\n#Output tokens: 12000\n"
+              " 45%|████▌     | 29/64 [01:58<02:20,  4.02s/it]\r 47%|████▋     | 30/64 [02:00<02:16,  4.01s/it]")
+    # before: "timed out (exit 124): #Input tokens: 13000"
+    assert _fields(extract_errors(output, 124, True)) == [
+        ("timeout", None, "timed out (exit 124): 47%|████▋     | 30/64 [02:00<02:16,  4.01s/it]", None, None)]
