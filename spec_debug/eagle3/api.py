@@ -179,10 +179,17 @@ def _read_mapping(path: str | Path | None, checkpoint, target_vocab_size: int | 
 def _mapping_issues(checkpoint, mapping) -> list:
     if mapping is None:
         return []
+    from spec_debug.eagle3.vocab import VocabIssue, check_vocab_maps
     from spec_debug.eagle3.vocab_mapping import mapping_issue
 
     issue = mapping_issue(checkpoint.vocab_maps()[0], mapping)
-    return [issue] if issue is not None else []
+    # the file's own maps, checked as a checkpoint's are: a map of absolute ids
+    # (verl-project/verl-SpeCo#67) is as wrong there as in model.safetensors
+    vocab = mapping.t2d.numel() if mapping.t2d is not None else checkpoint.config.vocab_size
+    own = check_vocab_maps(d2t=mapping.d2t, t2d=mapping.t2d, target_vocab_size=vocab,
+                           draft_vocab_size=mapping.d2t.numel()).issues
+    return ([issue] if issue is not None else []) + [
+        VocabIssue(i.kind, f"{mapping.source}: {i.message}", i.facts) for i in own]
 
 
 def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,

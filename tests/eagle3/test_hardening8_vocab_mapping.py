@@ -162,3 +162,21 @@ def test_a_map_that_does_not_fit_is_one_line(world, tmp_path, damage, message):
                       "--vocab-mapping", str(path))
         assert result.exit_code == 2, result.output
         assert message in " ".join(result.output.split())
+
+
+def test_a_map_file_of_absolute_ids_is_flagged_itself(world, tmp_path):
+    """A map file whose d2t holds the selected target ids, not offsets (verl-project/
+    verl-SpeCo#67): scoring with it is no fix, and the checks say why, naming the file."""
+    root = _copy(world, tmp_path)
+    d2t, t2d = _take_maps(root)
+    path = root / "vocab_mapping.pt"
+    torch.save({"d2t": d2t + torch.arange(DV), "t2d": t2d}, path)
+    result = _eval(root, "--vocab-mapping", str(path))
+    kinds = {(i["code"], i["kind"]) for i in result["vocab_issues"]
+             if i["message"].startswith(str(path))}
+    assert ("SD302", "d2t_not_offsets") in kinds, result["vocab_issues"]
+    checked = _run("vocab", "--model", str(root / "draft"), "--target", str(root / "target"),
+                   "--vocab-mapping", str(path))
+    assert checked.exit_code == 1
+    assert "d2t_not_offsets" in {i["kind"] for c in json.loads(checked.output)["checks"]
+                                 for i in c["issues"]}
