@@ -392,7 +392,21 @@ def _ask_passphrase(path: str, options: AuthOptions, attempts: _Attempts) -> par
 _PROMPT_POLL_S = 0.1
 
 
-def read_passphrase(question: str, give_up: Callable[[], bool]) -> str | None:
+def ask_on_terminal(question: str, options: AuthOptions, give_up: Callable[[], bool]) -> str | None:
+    """Someone's answer to a yes/no question (an unknown host key), shown as typed; None when no
+    one can answer: --batch (or BatchMode), no terminal, or the login was abandoned.
+
+    Asked one at a time across host threads, inside the prompt guard (the live display pauses),
+    as the passphrase prompts are."""
+    if options.batch or (options.prompt is getpass.getpass and not _have_terminal()):
+        return None
+    with _PROMPT_LOCK, options.prompt_guard():
+        if options.prompt is getpass.getpass:
+            return read_passphrase(question, give_up, echo=True)
+        return None if give_up() else options.prompt(question)
+
+
+def read_passphrase(question: str, give_up: Callable[[], bool], *, echo: bool = False) -> str | None:
     """getpass.getpass on the terminal, given up (None) as soon as `give_up()` is true.
 
     getpass blocks in a read of /dev/tty that nothing can interrupt from another thread, with
@@ -403,17 +417,19 @@ def read_passphrase(question: str, give_up: Callable[[], bool]) -> str | None:
     """
     if give_up():
         return None
+    fallback = input if echo else getpass.getpass
     try:
         tty = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
     except OSError:
-        return getpass.getpass(question)  # no terminal of our own: getpass's fallbacks
+        return fallback(question)  # no terminal of our own: stdin, a terminal (_have_terminal)
     try:
         try:
             saved = termios.tcgetattr(tty)
         except termios.error:
-            return getpass.getpass(question)  # /dev/tty is not a terminal we can set up
+            return fallback(question)  # /dev/tty is not a terminal we can set up
         quiet = list(saved)
-        quiet[3] &= ~termios.ECHO  # lflags
+        if not echo:
+            quiet[3] &= ~termios.ECHO  # lflags
         termios.tcsetattr(tty, termios.TCSAFLUSH, quiet)
         try:
             return _read_line(tty, question, give_up)

@@ -92,7 +92,8 @@ class SSHTarget:
     global_known_hosts_files: tuple[str, ...] = (GLOBAL_KNOWN_HOSTS,)
     host_key_alias: str | None = None
     strict_host_key_checking: str = "ask"
-    """ssh_config value, normalized: yes | ask | accept-new | no (also written off/false). `ask` behaves as `yes` here."""
+    """ssh_config value, normalized: yes | ask | accept-new | no (also written off/false). `ask` puts an unknown
+    key to the terminal as ssh(1) does, and behaves as `yes` where no one can answer (--batch, no terminal)."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
     connection_attempts: int = 1

@@ -33,7 +33,7 @@ import paramiko
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
 
 from spec_debug.errors import TransportError, UsageError
-from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, authenticate
+from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, ask_on_terminal, authenticate
 from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
 from spec_debug.runner.ssh_hostkeys import KnownHosts, configured_key_types, preferred_key_types, verify_host_key
@@ -785,6 +785,12 @@ def _handshake_on(
         _raise_if_proxy_ended(target, sock)
         raise stalled
     accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no")
+    auth_options = options.auth_options()
+    ask = None
+    if target.strict_host_key_checking == "ask" and not target.batch_mode:
+        # ssh(1)'s default: an unknown key is put to whoever sits at the terminal; with no one
+        # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
+        ask = lambda question: ask_on_terminal(question, auth_options, lambda: not transport.is_active())  # noqa: E731
     warning = verify_host_key(
         alias=target.alias,
         known_hosts_name=target.known_hosts_name,
@@ -794,8 +800,8 @@ def _handshake_on(
         hash_new=target.hash_known_hosts,
         allow_changed=target.strict_host_key_checking == "no",
         portless_name=target.known_hosts_portless_name,
+        ask=ask,
     )
-    auth_options = options.auth_options()
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,
         # check_host_key: "Password authentication is disabled to avoid man-in-the-middle attacks").

@@ -1,7 +1,10 @@
 """Host key verification against known_hosts, as OpenSSH's StrictHostKeyChecking does.
 
-Default is `yes`: an unknown key and a changed key are both refused, with the SHA256
-fingerprint (the form `ssh` prints and `ssh-keygen -lf` shows) and how to accept it.
+Default is `ask`, as in ssh(1): an unknown key is put to the person at the terminal (ssh's
+question, answered yes, no or with the fingerprint); where no one can answer (--batch,
+BatchMode, no terminal) it is refused as under `yes`. A changed key is always refused; a
+refusal gives the SHA256 fingerprint (the form `ssh` prints and `ssh-keygen -lf` shows) and
+how to accept it.
 `accept-new` (our `--accept-new`) files an unknown key in the user's first known_hosts file
 and still refuses a changed one (openssh-portable: sshconnect.c, check_host_key);
 `StrictHostKeyChecking no` also files unknown keys, and lets a changed one through with a
@@ -19,6 +22,7 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import paramiko
 
@@ -186,6 +190,7 @@ def verify_host_key(
     hash_new: bool = False,
     allow_changed: bool = False,
     portless_name: str | None = None,
+    ask: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
@@ -198,6 +203,8 @@ def verify_host_key(
     not filed: known_hosts keeps the old one, as ssh(1) leaves it.
     `portless_name` (SSHTarget.known_hosts_portless_name): when nothing is filed under
     `[host]:port`, the same key filed under the bare host name is trusted, as ssh(1) trusts it.
+    `ask` (StrictHostKeyChecking ask, someone at a terminal): puts ssh(1)'s question about an
+    unknown key and returns the answer, or None when no one answers; see _confirmed.
     """
     if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
         raise HostKeyError(
@@ -208,7 +215,8 @@ def verify_host_key(
     if not known and portless_name is not None and _known_under(known_hosts, portless_name, server_key):
         return None
     if not known:
-        if accept_new:
+        if accept_new or (ask is not None and not known_hosts.authorities_for(known_hosts_name)
+                          and _confirmed(alias, known_hosts_name, server_key, ask)):
             _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
             return None
         if known_hosts.authorities_for(known_hosts_name):
@@ -251,6 +259,29 @@ def verify_host_key(
             f"`ssh-keygen -R '{known_hosts_name}' -f {known_hosts.write_file}` and rerun with --accept-new"
         ),
     )
+
+
+def _confirmed(alias: str, known_hosts_name: str, server_key: paramiko.PKey, ask: Callable[[str], str | None]) -> bool:
+    """ssh(1)'s question about an unknown host key, as StrictHostKeyChecking ask (its default)
+    puts it on a terminal: `yes` or the key's fingerprint accepts it, `no` or no answer refuses
+    it, anything else asks again (openssh-portable: sshconnect.c, confirm). Without this a
+    first run on a new host always stopped at "not in known_hosts", where `ssh` would ask."""
+    question = (
+        f"({alias}) The authenticity of host '{known_hosts_name}' can't be established. "
+        f"{server_key.algorithm_name} key fingerprint is {server_key.fingerprint}. "
+        "Are you sure you want to continue connecting (yes/no/[fingerprint])? "
+    )
+    for _ in range(3):
+        answer = ask(question)
+        if answer is None:
+            return False
+        answer = answer.strip()
+        if answer.lower() == "yes" or answer == server_key.fingerprint:
+            return True
+        if answer.lower() == "no":
+            return False
+        question = f"({alias}) Please type 'yes', 'no' or the fingerprint: "
+    return False
 
 
 def _known_under(known_hosts: KnownHosts, name: str, server_key: paramiko.PKey) -> bool:

@@ -6,8 +6,10 @@ same sshd and known_hosts), so the test says what ssh does, not what we think it
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,92 @@ def test_a_host_known_without_its_port_is_trusted_with_the_same_key_only(client:
     assert said.returncode != 0 and "Host key verification failed" in said.stderr
     with pytest.raises(HostKeyError, match=r"is not in known_hosts"):
         SSHTransport.connect("other", client.options())
+
+
+def test_an_unknown_host_is_put_to_the_person_at_the_terminal_as_ssh_does(client: ClientSetup, sshd: SshServer) -> None:
+    """StrictHostKeyChecking ask (ssh's default): on a terminal ssh(1) asks "Are you sure you want
+    to continue connecting (yes/no/[fingerprint])?"; we refused every new host and said to rerun
+    with --accept-new. `no` still refuses; under --batch nobody is asked."""
+    client.known_hosts.write_text("")
+    asked: list[str] = []
+
+    def person(*answers: str):  # noqa: ANN202 - a prompt that gives these answers in turn
+        replies = list(answers)
+
+        def prompt(question: str) -> str:
+            asked.append(question)
+            return replies.pop(0)
+
+        return prompt
+
+    with pytest.raises(HostKeyError, match="not in known_hosts"):
+        SSHTransport.connect("target", client.options(batch=False, prompt=person("no")))
+    assert client.known_hosts.read_text() == "" and len(asked) == 1
+    assert asked[0].startswith("(target) The authenticity of host") and sshd.host_key_fingerprint in asked[0]
+
+    with pytest.raises(HostKeyError):  # --batch: nobody is asked, as ssh -o BatchMode=yes
+        SSHTransport.connect("target", client.options(batch=True, prompt=person("yes")))
+    assert len(asked) == 1
+
+    # Something else than yes/no/fingerprint: asked again, as ssh(1) does; then the fingerprint accepts.
+    with SSHTransport.connect("target", client.options(batch=False, prompt=person("maybe", sshd.host_key_fingerprint))):
+        pass
+    assert asked[-1].startswith("(target) Please type 'yes', 'no' or the fingerprint")
+    assert client.known_hosts.read_text() == f"{sshd.known_hosts_name} {host_key(sshd)}\n"
+    assert ssh_says(client, "target").returncode == 0  # what we filed is what ssh(1) reads
+
+    # StrictHostKeyChecking yes: never asked.
+    client.known_hosts.write_text("")
+    client.alias("strict", sshd, StrictHostKeyChecking="yes")
+    before = len(asked)
+    with pytest.raises(HostKeyError):
+        SSHTransport.connect("strict", client.options(batch=False, prompt=person("yes")))
+    assert len(asked) == before
+
+
+TINY = "name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo hi\n"
+
+
+def test_on_a_terminal_the_question_is_answered_and_without_one_the_host_is_refused_at_once(
+    client: ClientSetup, sshd: SshServer, tmp_path: Path
+) -> None:
+    """`spec-debug run --host NEWHOST` as a person types it, then from cron or CI (no terminal,
+    no --batch): nobody can answer there, so the run does not wait for an answer."""
+    from tests.ssh.h6_helpers import Terminal, load_run
+
+    client.known_hosts.write_text("")
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text(TINY)
+    argv = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "target", "-F", str(client.config)]
+    unattended = subprocess.run([*argv, "--out", str(tmp_path / "cron")], capture_output=True, text=True, timeout=60,
+                                stdin=subprocess.DEVNULL, start_new_session=True, check=False)  # no controlling terminal
+    assert unattended.returncode == 3 and "not in known_hosts" in unattended.stdout + unattended.stderr
+    assert client.known_hosts.read_text() == ""
+    terminal = Terminal([*argv, "--out", str(tmp_path / "typed")])
+    try:
+        terminal.wait_for(b"Are you sure you want to continue connecting (yes/no/[fingerprint])?")
+        terminal.type(b"yes\n")
+        code = terminal.process.wait(timeout=30)
+        shown = terminal.seen + _rest_of(terminal.master)
+        assert code == 0, shown.decode(errors="replace")
+        assert shown.split(b"(yes/no/[fingerprint])? ")[-1].startswith(b"yes")  # the answer is shown as typed
+    finally:
+        terminal.close()
+    assert load_run(tmp_path / "typed")["status"] == "passed"
+    assert client.known_hosts.read_text() == f"{sshd.known_hosts_name} {host_key(sshd)}\n"
+
+
+def _rest_of(master: int) -> bytes:
+    """What the terminal still holds after its process ended."""
+    import select
+
+    rest = b""
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the other end is closed and drained
+            break
+        if not chunk:
+            break
+        rest += chunk
+    return rest
