@@ -79,8 +79,14 @@ class RunStore:
     def create(cls, parent: Path, playbook_name: str) -> "RunStore":
         try:
             parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            # `--out report.md` or `-o /dev/null` (the habit of -o naming an output file): mkdir
+            # says only "File exists" (or "Not a directory" for a folder below the file).
+            blocker = next((p for p in [parent, *parent.parents] if p.exists() and not p.is_dir()), parent)
+            raise UsageError(f"cannot create the runs directory {parent}: {blocker} is a file, not a folder",
+                             hint="--out names the folder that holds the run folders (default: runs)") from None
         except OSError as exc:
-            raise UsageError(f"cannot create the runs directory {parent}: {exc.strerror}") from None
+            raise UsageError(f"cannot create the runs directory {parent}: {exc.strerror}", hint=_write_hint(exc)) from None
         for _ in range(20):
             run_dir = parent / new_run_id(playbook_name)
             try:

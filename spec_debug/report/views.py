@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
@@ -108,13 +109,25 @@ def _charts(record: RunRecord) -> dict[str, Any]:
     charts: dict[str, Any] = {}
     for host, facts in record.facts.items():
         measured, baseline = facts.get("measured_tok_s"), facts.get("baseline_tok_s")
-        if isinstance(measured, (int, float)) and isinstance(baseline, (int, float)) and "throughput" not in charts:
+        if _drawable(measured) and _drawable(baseline) and "throughput" not in charts:
             predicted = facts.get("predicted_tok_s")
             bars = [("baseline (no spec)", float(baseline)), ("measured", float(measured))]
-            if isinstance(predicted, (int, float)):
+            if _drawable(predicted):
                 bars.append(("predicted (fixed)", float(predicted)))
             charts["throughput"] = {"host": host, "bars": bars}
         acceptance = facts.get("full_accuracy") or facts.get("target_acceptance")
-        if isinstance(acceptance, list) and acceptance and "acceptance" not in charts:
-            charts["acceptance"] = {"host": host, "values": [float(v) for v in acceptance if isinstance(v, (int, float))]}
+        if isinstance(acceptance, list) and "acceptance" not in charts:
+            # One bar per draft position k; a position with no number (NaN: no rows reached it)
+            # keeps its place, without a bar.
+            values = [float(v) if _drawable(v) and v <= 1 else None for v in acceptance]
+            if any(v is not None for v in values):
+                charts["acceptance"] = {"host": host, "values": values}
     return charts
+
+
+def _drawable(value: Any) -> bool:
+    """A number a bar can show: a benchmark that failed measures NaN (0/0) or inf, a
+    percentage (74.2) is not a fraction, and a negative throughput is an error code; drawn,
+    they gave bars of width "nan" or 7,000 px tall over the page. The facts table still
+    lists them as they were captured."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0

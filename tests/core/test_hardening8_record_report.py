@@ -1,0 +1,55 @@
+"""The run folder and the incident report, with what real runs put in them.
+
+A benchmark that failed measures NaN tok/s (0/0) and an accuracy printed as a percentage
+(74.2) is not a fraction: drawn as they came, the report's bars had width "nan" and one
+reached 7,000 px up over the page. And `--out report.md` (the -o habit of other tools) said
+only "File exists".
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import run_cli
+
+BENCH = """\
+name: bench_numbers
+steps:
+  - id: bench
+    run: |
+      echo '{"measured_tok_s": NaN, "baseline_tok_s": 90.1, "predicted_tok_s": -1, "target_acceptance": [0.74, 74.2, NaN, 0.31]}'
+    capture:
+      - {json: measured_tok_s, name: measured_tok_s}
+      - {json: baseline_tok_s, name: baseline_tok_s}
+      - {json: predicted_tok_s, name: predicted_tok_s}
+      - {json: target_acceptance, name: target_acceptance}
+"""
+
+
+def test_numbers_a_chart_cannot_draw_stay_in_the_facts_and_out_of_the_svg(tmp_path, write_playbook):
+    out = tmp_path / "runs"
+    result = run_cli("run", str(write_playbook(BENCH)), "--host", "local", "--out", str(out))
+    assert result.code == 0, result.stderr
+    html = next(out.iterdir()).joinpath("report.html").read_text()
+
+    numbers = [float(v) for v in re.findall(r'\b(?:x|y|width|height)="([^"]*)"', html)]  # float("nan") parses too
+    assert numbers and all(0 <= n <= 1000 for n in numbers), sorted(numbers)[:3] + sorted(numbers)[-3:]
+    # Throughput: the measured value is not a number, so there is no bar chart to draw.
+    assert "Decode throughput" not in html
+    # Acceptance: positions 0 and 3 are bars, 1 (a percentage) and 2 (NaN) keep their place.
+    acceptance = html[html.index('aria-label="acceptance per draft position"'):html.index("</svg>")]
+    assert re.findall(r">(0\.\d\d|n/a)</text>", acceptance) == ["0.74", "n/a", "n/a", "0.31"]
+    # The facts table still shows every value as captured.
+    assert "nan" in html.split("<h2>Facts</h2>")[1] and "74.2" in html.split("<h2>Facts</h2>")[1]
+
+
+def test_an_out_path_that_is_a_file_says_so(tmp_path, write_playbook):
+    playbook = write_playbook("name: p\nsteps:\n  - id: s\n    run: echo hi\n")
+    (tmp_path / "report.md").write_text("an earlier report\n")
+    for out in ("report.md", "report.md/runs"):
+        result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / out))
+        message = " ".join(result.stderr.split())
+        assert result.code == 2 and "Traceback" not in result.stderr, message
+        assert f"{tmp_path / 'report.md'} is a file, not a folder" in message, message
+        assert "--out names the folder that holds the run folders" in message
+    assert (tmp_path / "report.md").read_text() == "an earlier report\n"
