@@ -134,7 +134,11 @@ class RemoteFiles:
             if client is None:
                 self._shell().get(sftp_path(remote_path, self.home), local_path, remote_path)
                 return
-            size = client.stat(sftp_path(remote_path, self.home)).st_size or 0
+            found = client.stat(sftp_path(remote_path, self.home))
+            if stat.S_ISDIR(found.st_mode or 0):
+                # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
+            size = found.st_size or 0
             with client.open(sftp_path(remote_path, self.home), "rb") as remote:
                 _quiet_prefetch_thread(remote)
                 remote.prefetch(size)
@@ -301,8 +305,10 @@ class RemoteFiles:
         except (ConnectionLostError, UsageError, RemoteFileError):
             raise
         except _SFTP_FAILURES as exc:
-            if self._shell_copies is not None and isinstance(exc, OSError) and exc.filename is not None:
-                raise  # a shell copy's refusal of this one file (FileNotFoundError...), named already
+            if self._shell_copies is not None and not isinstance(exc, (EOFError, paramiko.SSHException)):
+                # _ShellCopies turns its channel's failures into our errors itself: what is left
+                # is its refusal of this one file (FileNotFoundError...) or a local file's error.
+                raise
             if self._interrupted.is_set():
                 self._drop()
                 raise RemoteFileError(f"{self._host}: copy of {remote_path} stopped: the run was interrupted") from None
@@ -450,7 +456,7 @@ class _ShellCopies:
                 code, said = self._run(_GET_SCRIPT, source, receive=local, what=remote_path)
             if code in _GET_REFUSALS:
                 refusal = _GET_REFUSALS[code]
-                raise refusal(code, f"{self._host}:{remote_path}: {os.strerror(code)}", remote_path)
+                raise refusal(code, f"{self._host}:{remote_path}: {os.strerror(code)}")
             if code != 0:
                 raise RemoteFileError(f"{self._host}: cannot download {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})")
             os.replace(partial, local_path)

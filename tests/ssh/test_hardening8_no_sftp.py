@@ -153,3 +153,44 @@ def test_an_upload_to_a_full_disk_says_the_disk_is_full(
     assert ("the disk there (or the user's quota) is full" if sftp else "No space left on device") in message, message
     assert "\n" not in message and "size mismatch" not in message
     assert not list(full_disk.rglob("*.part-*"))  # no partial upload left to fill the disk further
+
+
+FETCH_A_FOLDER = """
+name: fetch_logs
+description: a fetch whose source is a folder, as people first write it
+steps:
+  - id: logs
+    title: Fetch the server logs
+    why: the incident is in them
+    fetch:
+      src: {folder}
+      dest: logs
+  - id: after
+    title: Still running
+    why: one bad fetch fails only itself
+    run: echo after
+"""
+
+
+@pytest.mark.parametrize("sftp", [True, False], ids=["sftp", "no-sftp"])
+def test_fetching_a_folder_says_it_is_a_folder(
+    cli: Callable[..., Any], client: ClientSetup, start_sftpless: Any, tmp_path: Path, sftp: bool
+) -> None:
+    """`fetch: src: /var/log/sglang` (a folder): sftp-server answers a bare "Failure", and the
+    step said "/var/log/sglang: Failure"."""
+    host = "target" if sftp else "nosftp"
+    if not sftp:
+        start_sftpless("nosftp")
+    folder = tmp_path / "sglang-logs"
+    folder.mkdir()
+    (folder / "server.log").write_text("decode batch ...\n")
+    playbook = tmp_path / "fetch.yaml"
+    playbook.write_text(FETCH_A_FOLDER.format(folder=folder))
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", host, "-F", str(client.config), "--batch", "--out", str(out))
+    assert_clean_cli(result)
+    _, record = load_run(out)
+    steps = by_id(record, host)
+    assert steps["logs"]["status"] == "error" and steps["after"]["status"] == "passed", steps
+    assert f"{host}:{folder}: Is a directory" in steps["logs"]["message"], steps["logs"]["message"]
+    assert "Failure" not in steps["logs"]["message"]
