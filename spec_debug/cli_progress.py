@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord
+from spec_debug.report.terminal import screen_text
 from spec_debug.runner.reporter import Reporter
 
 _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "red", "timeout": "red", "skipped": "blue"}
@@ -99,7 +100,11 @@ class ConsoleReporter(Reporter):
 
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None:
         style = "dim" if stream == "stdout" else "dim red"
-        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {escape(line)}[/]", highlight=False)
+        # Shown as the report shows it: a host's escape sequences must not reach this terminal
+        # (OSC 52 writes the clipboard, an OSC left open swallows the lines after it; rich
+        # passes ESC through), and a tqdm line is its last redraw, not every bar glued together.
+        shown = screen_text(line)
+        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {escape(shown)}[/]", highlight=False)
 
     def step_finished(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         with self._lock:

@@ -139,3 +139,23 @@ def test_a_pretty_printed_document_cut_by_the_capture_limit_never_passes_for_an_
         assert "longer than the capture limit" in str(exc)
     else:
         raise AssertionError(f"a fragment of the cut document was read as the output: {parsed!r}")
+
+
+def test_show_output_never_passes_a_hosts_escape_sequences_to_the_terminal(tmp_path, write_playbook):
+    # OSC 52 asks the terminal to write the clipboard; rich dropped its BEL and kept the ESC, so
+    # the sequence stayed open and the terminal swallowed what followed. `ls --hyperlink=always`
+    # prints OSC 8 links; tqdm redraws with \r.
+    playbook = write_playbook(r"""
+name: escapes
+steps:
+  - id: s
+    run: |
+      printf 'clip\033]52;c;cm0gLXJmIH4=\007board\n'
+      printf '\033]8;;file:///models/llama\033\\llama\033]8;;\033\\ \033[1;31mERROR\033[0m\n'
+      printf '\r  0%%|          | 0/4\r 50%%|#####     | 2/4\r100%%|##########| 4/4\n'
+""")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--show-output")
+    assert result.code == 0, result.stderr
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    shown = [line.split("| ", 1)[1] for line in result.stderr.splitlines() if line.startswith("s| ")]
+    assert shown == ["clipboard", "llama ERROR", "100%|##########| 4/4"], result.stderr
