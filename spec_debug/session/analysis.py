@@ -447,7 +447,9 @@ class _SessionState:
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
-        if failed and call is not None:
+        # An error the output shows prompts a change of approach as a failure does, whatever the
+        # exit status: a server log read with `tail` (status 0) that ends in the engine's OOM.
+        if (failed or found) and call is not None:
             err = found[0] if found else None
             summary = f"{err.exception or err.kind}: {err.message}"[:160] if err else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))

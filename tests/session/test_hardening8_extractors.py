@@ -500,3 +500,15 @@ def test_a_command_timeout_killed_is_named_by_where_it_had_got_to():
     # before: "timed out (exit 124): #Input tokens: 13000"
     assert _fields(extract_errors(output, 124, True)) == [
         ("timeout", None, "timed out (exit 124): 47%|████▋     | 30/64 [02:00<02:16,  4.01s/it]", None, None)]
+
+
+def test_an_error_a_log_shows_with_exit_status_zero_can_trigger_a_pivot(tmp_path):
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"EAGLE-3 on vLLM died under load on {GPU}; find out why.")
+    _, shown = m.bash(f"ssh root@{GPU} 'docker logs vllm 2>&1 | tail -n 40'", ENGINE_DEAD)
+    probe, _ = m.bash(f"ssh root@{GPU} 'nvidia-smi --query-gpu=memory.used,memory.total --format=csv'",
+                      "memory.used [MiB], memory.total [MiB]\n23010 MiB, 24576 MiB")
+    a = _analyze(tmp_path, m)
+    # before: no pivot (the log was read with status 0, so its OOM triggered nothing)
+    assert [(p.seq, p.trigger_seq, p.kind) for p in a.pivots] == [(probe, shown, "error")]
+    assert a.pivots[0].summary.startswith("After torch.OutOfMemoryError: ")
