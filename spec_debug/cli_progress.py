@@ -39,6 +39,9 @@ class ConsoleReporter(Reporter):
     def _print(self, *args: object, **kwargs: object) -> None:
         if self._gone:
             return
+        # Messages quote what hosts printed (a login shell's banner, a transport's error):
+        # no escape sequence of theirs reaches the terminal (see output_line).
+        args = tuple(screen_text(a) if isinstance(a, str) else a for a in args)
         try:
             self.console.print(*args, **kwargs)  # type: ignore[arg-type]
         except (OSError, ValueError):  # ValueError: the stream was closed
@@ -100,11 +103,10 @@ class ConsoleReporter(Reporter):
 
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None:
         style = "dim" if stream == "stdout" else "dim red"
-        # Shown as the report shows it: a host's escape sequences must not reach this terminal
-        # (OSC 52 writes the clipboard, an OSC left open swallows the lines after it; rich
-        # passes ESC through), and a tqdm line is its last redraw, not every bar glued together.
-        shown = screen_text(line)
-        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {escape(shown)}[/]", highlight=False)
+        # Shown as the report shows it (_print): a host's escape sequences must not reach this
+        # terminal (OSC 52 writes the clipboard, an OSC left open swallows the lines after it;
+        # rich passes ESC through), and a tqdm line is its last redraw, not every bar glued.
+        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {escape(line)}[/]", highlight=False)
 
     def step_finished(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         with self._lock:
