@@ -18,7 +18,7 @@ import typer
 from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.redact import redact_value
 from spec_debug.session.analysis import SessionAnalysis, analyze_path
-from spec_debug.session.distill import dump_playbook, distill_playbook
+from spec_debug.session.distill import changes_text, distill_playbook, dump_playbook, select_commands
 from spec_debug.session.json_text import json_text
 from spec_debug.session.records import redacted
 from spec_debug.store import RecordWriteError, write_output
@@ -104,6 +104,9 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
     load_playbook_text(text, str(output))  # never write a playbook `playbooks validate` would refuse
     write_output(output, text)
     typer.echo(f"wrote {output}: {len(doc['steps'])} step(s), {len(doc['vars'])} var(s)", err=True)
+    changing = select_commands(analysis, keep_changes=True)
+    if changing:  # said, not silently dropped: the reader may want them in a runbook
+        typer.echo(f"left out {len(changing)} command(s) that change the host: {changes_text(changing)}", err=True)
     return 0
 
 

@@ -40,6 +40,11 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     """A playbook document (plain data, ready for ``yaml.safe_dump``)."""
     chosen = select_commands(analysis)
     if not chosen:
+        changing = select_commands(analysis, keep_changes=True)
+        if changing:
+            raise UsageError("nothing to distill: every command that led to a finding or a change of approach "
+                             f"changes the host ({changes_text(changing)})",
+                             hint="a playbook only diagnoses; write the fix as a runbook step by hand")
         raise UsageError("nothing to distill: no command in the session led to a finding or a change of approach",
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
     primary = _primary_host(chosen, analysis)
@@ -109,6 +114,16 @@ def _destination(host: str, user: str | None, port: int | None) -> str:
     return f"{text}:{port}" if port and port != 22 else text
 
 
+def changes_text(commands: list[CommandRecord], limit: int = 3) -> str:
+    """`pkill -f sglang` [msg 12] (pkill), ...: what was left out and why, for one line."""
+    shown = []
+    for c in commands[:limit]:
+        text = " ".join(redact_text(_remote_script(c) or c.inner or c.command).split())
+        text = text if len(text) <= 60 else text[:59] + "…"
+        shown.append(f"`{text}` [msg {c.seq}] ({changes_host(_remote_script(c) or c.inner or c.command)})")
+    return ", ".join(shown) + (f" and {len(commands) - limit} more" if len(commands) > limit else "")
+
+
 def _primary_host(chosen: list[CommandRecord], analysis: SessionAnalysis) -> str | None:
     """The host the playbook runs on: the one most chosen steps ran on; a tie goes to the host
     the whole session worked on most, then to the one the report names (one step on the training
@@ -141,7 +156,8 @@ def dump_playbook(doc: dict) -> str:
                               default_flow_style=False)
 
 
-def select_commands(analysis: SessionAnalysis) -> list[CommandRecord]:
+def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> list[CommandRecord]:
+    """The commands that mattered and only read the host; ``keep_changes``: those that changed it."""
     wanted: set[tuple[str, int]] = set()
     for f in analysis.findings:
         wanted.update((f.session, s) for s in f.evidence_seqs)
@@ -157,8 +173,157 @@ def select_commands(analysis: SessionAnalysis) -> list[CommandRecord]:
         if key in seen:
             continue
         seen.add(key)
+        if (changes_host(_remote_script(cmd) or cmd.inner or cmd.command) is None) is keep_changes:
+            continue
         chosen.append(cmd)
     return chosen
+
+
+# What changes a host, by program: killing or restarting what serves, installing, deleting,
+# moving, resetting a GPU. A session's pivots are full of them ("the server hangs" -> `pkill -f
+# sglang`), and a playbook the on-call runs against a production host must not repeat them.
+_CHANGING_PROGRAMS = frozenset({
+    "kill", "pkill", "killall", "reboot", "shutdown", "halt", "poweroff", "rm", "rmdir", "mv", "truncate", "dd",
+    "shred", "chmod", "chown", "chgrp", "ln", "mount", "umount", "useradd", "userdel", "passwd", "crontab", "patch",
+    "mkfs", "fuser", "swapoff", "modprobe", "rmmod", "insmod"})
+# Programs whose sub-command decides: `docker ps` reads, `docker restart` changes
+_CHANGING_SUBCOMMANDS = {
+    "systemctl": {"start", "stop", "restart", "reload", "enable", "disable", "kill", "mask", "unmask", "daemon-reload",
+                  "isolate", "try-restart", "reload-or-restart"},
+    "service": {"start", "stop", "restart", "reload", "force-reload"},
+    "docker": {"restart", "stop", "kill", "rm", "rmi", "run", "start", "pull", "push", "create", "update", "pause",
+               "unpause", "commit", "load", "import", "tag", "build", "up", "down", "prune", "cp"},
+    "kubectl": {"delete", "apply", "create", "replace", "patch", "edit", "scale", "restart", "undo", "set", "drain",
+                "cordon", "uncordon", "taint", "label", "annotate", "cp", "autoscale", "expose", "run"},
+    "pip": {"install", "uninstall", "download"}, "conda": {"install", "remove", "uninstall", "update", "create"},
+    "apt": {"install", "remove", "purge", "upgrade", "autoremove"}, "yum": {"install", "remove", "update", "erase"},
+    "git": {"checkout", "reset", "pull", "push", "commit", "stash", "clean", "merge", "rebase", "apply", "switch",
+            "restore", "cherry-pick", "revert", "am", "clone", "rm", "mv", "add", "init"},
+    "tmux": {"kill-session", "kill-server", "kill-window", "kill-pane", "send-keys"},
+    "huggingface-cli": {"download", "upload", "delete-cache", "login", "logout"},
+    "nvidia-smi": {"-r", "--gpu-reset", "-pm", "--persistence-mode", "-pl", "--power-limit", "-lgc",
+                   "--lock-gpu-clocks", "-rgc", "-lmc", "-rmc", "-ac", "-rac", "-c", "--compute-mode", "-e", "-mig"},
+}
+for _same, _as in (("podman", "docker"), ("nerdctl", "docker"), ("docker-compose", "docker"), ("oc", "kubectl"),
+                   ("pip3", "pip"), ("uv", "pip"), ("mamba", "conda"), ("micromamba", "conda"), ("apt-get", "apt"),
+                   ("dnf", "yum"), ("hf", "huggingface-cli")):
+    _CHANGING_SUBCOMMANDS[_same] = _CHANGING_SUBCOMMANDS[_as]
+# Wrappers before the program that runs: sudo -u bob, env A=1, nohup, timeout 60, nice -n 5
+_WRAPPERS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "env": {"-u", "-C", "-S"},
+             "nohup": set(), "time": set(), "nice": {"-n"}, "ionice": {"-c", "-n", "-p"}, "stdbuf": set(),
+             "exec": set(), "command": set(), "timeout": {"-k", "-s", "--kill-after", "--signal"}, "xargs": {"-I", "-n"}}
+_SEPARATORS = frozenset({";", "&", "&&", "|", "||", "|&", ";;", "\n", "(", ")"})
+_SCRATCH = ("/dev/null", "/dev/stdout", "/dev/stderr", "/tmp/", "/var/tmp/")
+
+
+def changes_host(command: str) -> str | None:
+    """Why ``command`` changes the host it runs on (the program, or the file it writes), or
+    None for a command that only reads. Conservative: a heredoc's body is read as commands too."""
+    words = _shell_words(command)
+    start = True
+    for i, (word, is_op) in enumerate(words):
+        if is_op:
+            if word in _SEPARATORS:
+                start = True
+            elif ">" in word and not word.endswith("&") and i + 1 < len(words) and not words[i + 1][1]:
+                target = words[i + 1][0]
+                if not target.startswith(_SCRATCH):  # `> /root/sglang_server.log` empties the log
+                    return f"writes {target}"
+            continue
+        if not start:
+            continue
+        start = False
+        argv = _program(words, i)
+        if not argv:
+            continue
+        prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+        if re.fullmatch(r"python[\d.]*", prog) and args[:2] == ["-m", "pip"]:
+            prog, args = "pip", args[2:]
+        if prog in ("kill", "pkill", "killall") and _signal_zero(args):
+            continue  # signal 0 only asks whether the process is alive
+        if prog in _CHANGING_PROGRAMS:
+            return prog
+        if prog == "nvidia-smi" and args and not args[0].startswith("-"):
+            continue  # nvidia-smi dmon -c 5, topo -m: sub-commands that read (-c counts samples there)
+        sub = _CHANGING_SUBCOMMANDS.get(prog)
+        if sub is not None and (hit := next((a for a in args if a in sub or a.split("=", 1)[0] in sub), None)):
+            return f"{prog} {hit}"
+        if prog in ("sed", "perl") and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
+            return f"{prog} -i"
+        if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
+            return "tee"
+        if prog == "sysctl" and any(a == "-w" or "=" in a for a in args):
+            return "sysctl -w"
+    return None
+
+
+def _signal_zero(args: list[str]) -> bool:
+    return "-0" in args or any(a in ("-s", "--signal") and b == "0" for a, b in zip(args, args[1:]))
+
+
+def _program(words: list[tuple[str, bool]], i: int) -> list[str]:
+    """The argv of the simple command starting at ``words[i]``, past assignments and wrappers."""
+    argv = []
+    for word, is_op in words[i:]:
+        if is_op and word in _SEPARATORS:
+            break
+        if not is_op:
+            argv.append(word)
+    while argv:
+        head = argv[0].rsplit("/", 1)[-1]
+        if re.fullmatch(r"[A-Za-z_]\w*=.*", argv[0]):
+            argv = argv[1:]
+        elif head in _WRAPPERS:
+            takes, argv = _WRAPPERS[head], argv[1:]
+            while argv and (argv[0].startswith("-") or re.fullmatch(r"[A-Za-z_]\w*=.*", argv[0])):
+                argv = argv[2:] if argv[0] in takes else argv[1:]
+            if head == "timeout" and argv:
+                argv = argv[1:]  # the duration
+        else:
+            break
+    return argv
+
+
+def _shell_words(text: str) -> list[tuple[str, bool]]:
+    """``text`` as shell words and operators (is_op), quotes removed from words: a quoted
+    ``'>'`` is a word (grep '>' x), an unquoted one a redirection."""
+    out: list[tuple[str, bool]] = []
+    word: list[str] = []
+    has_word = False
+    quote = None
+    escaped = after_space = False
+    for ch in text:
+        if escaped:
+            word.append(ch)
+            escaped = False
+        elif quote:
+            if ch == quote:
+                quote = None
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            else:
+                word.append(ch)
+        elif ch == "\\":
+            escaped, has_word = True, True
+        elif ch in "'\"":
+            quote, has_word = ch, True
+        elif ch in " \t\r" or ch in ";&|<>()\n":
+            if has_word or word:
+                out.append(("".join(word), False))
+                word, has_word = [], False
+            if ch in ";&|<>()\n":
+                if out and out[-1][1] and ch not in "()\n" and out[-1][0][-1:] in ";&|<>" and not after_space:
+                    out[-1] = (out[-1][0] + ch, True)
+                else:
+                    out.append((ch, True))
+            after_space = ch in " \t\r"  # `> >` is two operators, `>>` one
+            continue
+        else:
+            word.append(ch)
+        after_space = False
+    if has_word or word:
+        out.append(("".join(word), False))
+    return out
 
 
 # A bare token names its own var (prefixes as in spec_debug/redact.py).

@@ -446,3 +446,47 @@ def test_a_path_named_like_a_jinja_literal_stays_the_path(tmp_path):
     assert done[by_seq[1]]["stdout"] == "speculative=on\n", done[by_seq[1]]["stderr"]
     assert done[by_seq[5]]["stdout"] == "shard_0000.pt\n"
     assert {doc["vars"][k] for k in ("true_2", "none_2")} == {f"{flags}/true", f"{data}/none"}
+
+
+def _hung_server(m: _Writer) -> None:
+    """The server hangs; the session checks it is alive, restarts it, then reads its journal
+    (systemd's unit log: `journalctl -u`)."""
+    m.prompt(f"The EAGLE-3 server on {GPU} hangs: requests time out. Please find out why.")
+    m.bash(f"ssh root@{GPU} 'curl -sf -m 5 http://localhost:30000/health'",
+           "curl: (28) Operation timed out after 5001 milliseconds with 0 bytes received", exit_code=28)
+    m.bash(f"ssh root@{GPU} 'kill -0 $(cat /tmp/sglang.pid) && echo alive'", "alive")
+    m.bash(f"ssh root@{GPU} 'nvidia-smi --query-compute-apps=pid,used_memory --format=csv'",
+           "pid, used_memory [MiB]\n4242, 70000 MiB")
+    m.bash(f"ssh root@{GPU} 'systemctl restart sglang && systemctl status sglang --no-pager | head -n 3'",
+           "Job for sglang.service failed because the control process exited with error code.", exit_code=1)
+    m.bash(f"ssh root@{GPU} 'journalctl -u sglang -n 20 --no-pager'",
+           "sglang[4242]: RuntimeError: CUDA error: an illegal memory access was encountered")
+
+
+def test_a_distilled_playbook_does_not_restart_the_server(tmp_path):
+    """The restart that failed and sent the session to the journal was a step of the
+    "diagnostic" playbook: run against production it restarts the service."""
+    import yaml
+    m = _session()
+    _hung_server(m)
+    playbook = tmp_path / "playbook.yaml"
+    made = run_cli("distill", str(_write(tmp_path, m)), "-o", str(playbook))
+    assert made.code == 0, made.stderr
+    runs = [s["run"] for s in yaml.safe_load(playbook.read_text(encoding="utf-8"))["steps"]]
+    assert runs == ["curl -sf -m 5 http://localhost:30000/health", "kill -0 $(cat {{ sglang_pid }}) && echo alive",
+                    "journalctl -u sglang -n 20 --no-pager"]
+    assert made.stderr.endswith(
+        "left out 1 command(s) that change the host: `systemctl restart sglang && systemctl status sglang "
+        "--no-pa…` [msg 7] (systemctl restart)\n")
+
+
+def test_a_session_whose_turning_points_all_change_the_host_says_so(tmp_path):
+    m = _session()
+    m.prompt(f"GPU 0 on {GPU} is stuck at 100% with no process.")
+    m.bash(f"ssh root@{GPU} 'nvidia-smi --gpu-reset -i 0'",
+           "Unable to reset GPU 00000000:18:00.0 because it's being used by some other process", exit_code=255)
+    m.bash(f"ssh root@{GPU} 'sudo kill -9 4242'", "")
+    made = run_cli("distill", str(_write(tmp_path, m)), "-o", str(tmp_path / "playbook.yaml"))
+    assert (made.code, made.stderr) == (2, (
+        "error: nothing to distill: every command that led to a finding or a change of approach changes the host "
+        "(`nvidia-smi --gpu-reset -i 0` [msg 1] (nvidia-smi --gpu-reset), `sudo kill -9 4242` [msg 3] (kill))\n  hint: a playbook only diagnoses; write the fix as a runbook step by hand\n"))
