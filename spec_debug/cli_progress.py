@@ -25,6 +25,14 @@ _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "red", "timeout": 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "blue"}
 
 
+def _shown(text: str) -> str:
+    """Text a host printed (output lines, messages and titles that quote it), as the report
+    shows it: its escape sequences never reach this terminal (OSC 52 writes the clipboard, an
+    OSC left open swallows the lines after it; rich passes ESC through), and a tqdm line is its
+    last redraw, not every bar glued together."""
+    return escape(screen_text(text))
+
+
 class ConsoleReporter(Reporter):
     def __init__(self, console: Console, *, show_output: bool = False, spinner: bool = True) -> None:
         self.console = console
@@ -39,9 +47,6 @@ class ConsoleReporter(Reporter):
     def _print(self, *args: object, **kwargs: object) -> None:
         if self._gone:
             return
-        # Messages quote what hosts printed (a login shell's banner, a transport's error):
-        # no escape sequence of theirs reaches the terminal (see output_line).
-        args = tuple(screen_text(a) if isinstance(a, str) else a for a in args)
         try:
             self.console.print(*args, **kwargs)  # type: ignore[arg-type]
         except (OSError, ValueError):  # ValueError: the stream was closed
@@ -103,15 +108,12 @@ class ConsoleReporter(Reporter):
 
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None:
         style = "dim" if stream == "stdout" else "dim red"
-        # Shown as the report shows it (_print): a host's escape sequences must not reach this
-        # terminal (OSC 52 writes the clipboard, an OSC left open swallows the lines after it;
-        # rich passes ESC through), and a tqdm line is its last redraw, not every bar glued.
-        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {escape(line)}[/]", highlight=False)
+        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {_shown(line)}[/]", highlight=False)
 
     def step_finished(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         with self._lock:
             style = _STATUS_STYLE.get(result.status, "white")
-            note = f" [dim]{escape(result.message)}[/]" if result.message and result.status != "passed" else ""
+            note = f" [dim]{_shown(result.message)}[/]" if result.message and result.status != "passed" else ""
             self._print(
                 f"{self._prefix(host)}[{style}]{result.status:>7}[/] {escape(step.id)} "
                 f"[dim]({result.duration_s:.2f} s)[/]{note}",
@@ -119,13 +121,13 @@ class ConsoleReporter(Reporter):
             )
             for finding in findings:
                 self._print(
-                    f"{self._prefix(host)}        [{_SEVERITY_STYLE[finding.severity]}]{finding.code}[/] {escape(finding.title)}",
+                    f"{self._prefix(host)}        [{_SEVERITY_STYLE[finding.severity]}]{finding.code}[/] {_shown(finding.title)}",
                     highlight=False,
                 )
 
     def host_finished(self, host: HostRecord) -> None:
         if host.status == "error":
-            self._print(f"[bold red]host {escape(host.name)} error:[/] {escape(host.error or '')}")
+            self._print(f"[bold red]host {escape(host.name)} error:[/] {_shown(host.error or '')}")
 
     def run_finished(self, record: RunRecord) -> None:
         status, self._status = self._status, None
