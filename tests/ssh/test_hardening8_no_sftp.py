@@ -172,15 +172,10 @@ steps:
 """
 
 
-@pytest.mark.parametrize("sftp", [True, False], ids=["sftp", "no-sftp"])
-def test_fetching_a_folder_says_it_is_a_folder(
-    cli: Callable[..., Any], client: ClientSetup, start_sftpless: Any, tmp_path: Path, sftp: bool
-) -> None:
+def test_fetching_a_folder_says_it_is_a_folder(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> None:
     """`fetch: src: /var/log/sglang` (a folder): sftp-server answers a bare "Failure", and the
-    step said "/var/log/sglang: Failure"."""
-    host = "target" if sftp else "nosftp"
-    if not sftp:
-        start_sftpless("nosftp")
+    step said "/var/log/sglang: Failure". (Without SFTP: test_copies_without_sftp_fail_as_sftp_copies_do.)"""
+    host = "target"
     folder = tmp_path / "sglang-logs"
     folder.mkdir()
     (folder / "server.log").write_text("decode batch ...\n")
