@@ -490,3 +490,31 @@ def test_a_session_whose_turning_points_all_change_the_host_says_so(tmp_path):
     assert (made.code, made.stderr) == (2, (
         "error: nothing to distill: every command that led to a finding or a change of approach changes the host "
         "(`nvidia-smi --gpu-reset -i 0` [msg 1] (nvidia-smi --gpu-reset), `sudo kill -9 4242` [msg 3] (kill))\n  hint: a playbook only diagnoses; write the fix as a runbook step by hand\n"))
+
+
+# Commands from EAGLE-3 debugging sessions: what restarts, kills, installs or overwrites, and the
+# look-alikes that only read (signal 0, `nvidia-smi dmon -c` counting samples, a quoted '>').
+CHANGES = {
+    "pkill -f 'sglang::scheduler'": "pkill",
+    "sudo -u ubuntu kill -9 $(pgrep -f launch_server)": "kill",
+    "systemctl restart sglang": "systemctl restart",
+    "docker restart sglang-eagle3": "docker restart",
+    "kubectl rollout restart deploy/sglang -n infer": "kubectl restart",
+    "python3 -m pip install -U 'sglang[all]==0.5.2'": "pip install",
+    "nvidia-smi -i 0 --gpu-reset": "nvidia-smi --gpu-reset",
+    "echo 3 > /proc/sys/vm/drop_caches": "writes /proc/sys/vm/drop_caches",
+    "sed -i 's/num_steps 1/num_steps 3/' /root/launch.sh": "sed -i",
+    "tmux send-keys -t sglang C-c": "tmux send-keys",
+    "cd /root/sglang && git checkout v0.5.2": "git checkout",
+    "rm -rf ~/.cache/flashinfer": "rm",
+}
+READS = ["kill -0 $(cat /tmp/sglang.pid) && echo alive", "nvidia-smi dmon -s u -c 5", "grep -c '>' /root/sglang_server.log",
+         "docker ps --format '{{.Names}}'", "kubectl rollout status deploy/sglang -n infer",
+         "systemctl status sglang --no-pager", "python -m sglang.bench_serving --port 30000 > /tmp/bench.txt 2>&1",
+         "git -C /root/sglang log --oneline -5", "pip show sglang", "journalctl -u sglang -n 50 | tee /dev/null"]
+
+
+def test_what_changes_a_host_is_told_from_what_reads_it():
+    from spec_debug.session.distill import changes_host
+    assert {command: changes_host(command) for command in CHANGES} == CHANGES
+    assert [command for command in READS if changes_host(command)] == []
