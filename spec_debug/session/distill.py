@@ -15,6 +15,7 @@ import re
 import shlex
 from collections import Counter
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 
 import yaml
@@ -258,7 +259,7 @@ def changes_host(command: str) -> str | None:
 
 
 def _signal_zero(args: list[str]) -> bool:
-    return "-0" in args or any(a in ("-s", "--signal") and b == "0" for a, b in zip(args, args[1:]))
+    return "-0" in args or any(a in ("-s", "--signal") and b == "0" for a, b in pairwise(args))
 
 
 def _program(words: list[tuple[str, bool]], i: int) -> list[str]:
@@ -512,7 +513,7 @@ def _seconds(text: str) -> float | None:
 # way agents send a multi-line check. The parsed remote command of such a line is empty (or
 # `bash -s`, `python3 -`), and the redirection alone read as one came out as `< < EOF cat ...`.
 _SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*<<(?P<dash>-?)[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)(?P=q)[ \t]*\n"
-                          r"(?P<body>.*?)\n(?P=word)\n?\Z", re.S)
+                          r"(?P<body>.*?)\n(?P=word)\n?\Z", re.DOTALL)
 # a shell that runs what it reads on stdin: the script can run as it is
 _STDIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da)?sh(?:\s+-s)?")
 

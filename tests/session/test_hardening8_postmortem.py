@@ -190,7 +190,13 @@ def test_the_distilled_host_reaches_the_sessions_user_and_port(tmp_path):
     goes to port 22 as whoever runs it. Run as written, the suggestion must reach the host."""
     import getpass
 
-    from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, sshd_available, write_ssh_config
+    from tests.sshd_fixture import (
+        ClientKey,
+        ClientSetup,
+        SshServer,
+        sshd_available,
+        write_ssh_config,
+    )
     if not sshd_available():
         import pytest
         pytest.skip("OpenSSH sshd not installed")
@@ -392,8 +398,8 @@ def test_output_to_a_folder_names_a_file_this_command_writes(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     made = run_cli("distill", str(_sshd_session(tmp_path, "root", 2222)), "-o", str(out))
-    assert (made.code, made.stderr) == (3, f"error: cannot write {out}: it is a folder\n"
-                                           f"  hint: name a file, e.g. {out / 'playbook.yaml'}\n")
+    assert (made.code, made.stderr) == (3, (f"error: cannot write {out}: it is a folder\n"
+                                            f"  hint: name a file, e.g. {out / 'playbook.yaml'}\n"))
     page = run_cli("analyze", str(DATA), "--format", "html", "-o", str(out))
     assert page.stderr == f"error: cannot write {out}: it is a folder\n  hint: name a file, e.g. {out / 'postmortem.html'}\n"
     assert list(out.iterdir()) == []
