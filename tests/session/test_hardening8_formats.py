@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from spec_debug.errors import UsageError
 from spec_debug.session import analyze_path
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import ReadStats
+from spec_debug.session.formats.text_log import pane_width
 from spec_debug.session.sources import discover, iter_events
 
 DATA = Path(__file__).resolve().parent / "data_h8" / "formats"
@@ -445,3 +447,49 @@ def test_a_prompt_history_named_by_mistake_is_refused_with_where_the_sessions_ar
     newer = tmp_path / "newer.jsonl"
     newer.write_text(json.dumps({"type": "permission-mode", "permissionMode": "auto"}) + "\n")
     assert [s.format for s in discover(newer)] == ["claude-code"]
+
+
+def test_a_tmux_capture_cut_at_the_pane_edge_reads_as_whole_lines():
+    """``tmux capture-pane -p`` without ``-J`` writes the pane's rows: the launch command and
+    each long log line come cut at 100 columns, trailing spaces trimmed (tmux(1)). Before: the
+    command stopped at ``--spec`` (no EAGLE-3 flag, no draft), and "accept len: 1." / "02, cuda
+    graph" read as an accept length of 1.0."""
+    path = DATA / "tmux_capture_pane.txt"
+    events, _ = _events(path)
+    calls = [(e.seq, e.command, e.host) for e in events if e.kind == "tool_call"]
+    assert calls == [
+        (0, "python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
+            "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 "
+            "--speculative-eagle-topk 8 --speculative-num-draft-tokens 32 --mem-fraction 0.6 --cuda-graph-max-bs 2",
+         "gpu-3"),
+        (1, "nvidia-smi --query-gpu=memory.used --format=csv", "gpu-3")]
+    output = events[1].text.split("\n")
+    assert output[2] == ("[2025-08-18 10:03:02] Decode batch, #running-req: 1, #token: 1024, token usage: 0.01, "
+                         "accept len: 1.02, cuda graph: True, gen throughput (token/s): 95.31, #queue-req: 0")
+    assert output[1].endswith("avail mem=61.52 GB, mem usage=15.06 GB.")  # cut on a space: put back
+    a = analyze_path(path)
+    assert sorted((m.name, m.value) for m in a.metrics) == [("accept_length", 1.02), ("throughput", 95.31)]
+
+
+def test_logs_that_are_no_pane_capture_keep_their_lines(tmp_path):
+    """nvidia-smi's table (rows of one width) and SGLang decode lines of one width one after the
+    other look like cut rows; so does prose an editor filled at a column. None is joined."""
+    smi = ("+-----------------------------------------------------------------------------------------+\n"
+           "| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     |\n"
+           "|   0  NVIDIA H100 80GB HBM3          On  |   00000000:18:00.0 Off |                    0 |\n"
+           "| N/A   34C    P0            118W /  700W |   79012MiB /  81559MiB |      0%      Default |\n"
+           "+-----------------------------------------+------------------------+----------------------+\n")
+    decode = ("[2025-08-18 10:03:1{}] Decode batch, #running-req: 12, #token: 10240, token usage: 0.11, accept len: "
+              "3.02, cuda graph: True, gen throughput (token/s): 185.31, #queue-req: 0\n")
+    log = tmp_path / "gpu-3.log"
+    log.write_text("root@gpu-3:~# nvidia-smi\n" + smi + "root@gpu-3:~# tail -n 4 /var/log/sglang.log\n"
+                   + "".join(decode.format(n) for n in range(4)) + "root@gpu-3:~# echo done\ndone\n")
+    events, _ = _events(log)
+    assert [e.command for e in events if e.kind == "tool_call"] == [
+        "nvidia-smi", "tail -n 4 /var/log/sglang.log", "echo done"]
+    assert [len(e.text.split("\n")) for e in events if e.kind == "tool_result"] == [5, 4, 1]
+    notes = tmp_path / "notes.md"
+    words = ("the draft model was loaded with the wrong hidden state layers so the accept length fell to one "
+             "and throughput halved until the aux layer ids matched the training config again").split()
+    notes.write_text(textwrap.fill(" ".join(words * 12), width=72) + "\n")
+    assert pane_width(notes) is None

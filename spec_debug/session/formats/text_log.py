@@ -43,21 +43,68 @@ _ROLE = {"human": "user", "ai": "assistant"}
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    return read_lines(decoded_lines(path, stats), cursor)
+    return read_lines(decoded_lines(path, stats), cursor, pane_width(path))
 
 
-def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> Iterator[Event]:
-    """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them."""
+def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
+               width: int | None = None) -> Iterator[Event]:
+    """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
+    the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`)."""
     state = _State(cursor)
+    displayed = _displayed(lines)
+    for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
+        state.timestamp = timestamp
+        yield from state.feed(line, lineno)
+    yield from state.flush()
+    cursor.records = state.seq_next - cursor.seq_base
+
+
+def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
         if "\x1b" in line:
             line = _TERMINAL_CONTROL.sub("", _ERASE_TO_END.sub("\x0e", line))
         if "\r" in line or "\b" in line or "\x0e" in line:
             line = _as_displayed(line)
-        state.timestamp = timestamp
-        yield from state.feed(line, lineno)
-    yield from state.flush()
-    cursor.records = state.seq_next - cursor.seq_base
+        yield lineno, line, timestamp
+
+
+def _rejoined(rows: Iterator[tuple[int, str, str | None]], width: int) -> Iterator[tuple[int, str, str | None]]:
+    """The lines a pane of ``width`` columns cut into rows: a row that fills the pane goes on in
+    the next one. capture-pane trims the trailing spaces of a row, so one a column short of the
+    width was cut on a space (put back). A table's rows (nvidia-smi) are as wide as they are,
+    and a prompt starts a line of its own; a line exactly as wide as the pane cannot be told from
+    a cut one otherwise, and takes the next row with it."""
+    held: tuple[int, str, str | None] | None = None
+    last = 0  # width of the row held last
+    for row in rows:
+        line = row[1]
+        if held is not None and line and not _starts_a_line(line, held[1]):
+            held = (held[0], held[1] + ("" if last >= width else " ") + line, held[2])
+        else:
+            if held is not None:
+                yield held
+            held = row
+        last = len(line)
+        if last < width - 1 or _cut_unlikely(line) or len(held[1]) > MAX_BODY_CHARS:
+            yield held
+            held = None
+    if held is not None:
+        yield held
+
+
+_TABLE_EDGES = "|+│┃┤┐┘╣╗╝║"
+"""Last characters of a table row: its right border (nvidia-smi, Markdown, box drawing)."""
+
+
+def _cut_unlikely(row: str) -> bool:
+    return not row or row[-1] in _TABLE_EDGES
+
+
+def _starts_a_line(row: str, before: str) -> bool:
+    """``row`` starts a line of its own rather than going on with ``before``: a prompt, or the
+    same opening as ``before`` (two log lines of one width, ``[2025-08-18 10:03:02] Decode
+    batch ...``, one after the other: a cut falls mid-text, rarely on a line's opening)."""
+    return row[:3] == before[:3] or bool(_USER_PROMPT.match(row) or _DOLLAR_PROMPT.match(row))
 
 
 def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
@@ -89,6 +136,40 @@ def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a byte-order mark (Windows editors)
         yield lineno, line, None
+
+
+_WIDTH_SAMPLE = 5000
+_MIN_WIDTH = 60
+
+
+def pane_width(path: Path) -> int | None:
+    """The width of the terminal pane a log was copied from, when the copy cut its lines at that
+    width. ``tmux capture-pane -p`` without ``-J`` writes the pane's rows, so a line longer than
+    the pane (an SGLang launch command, a decode-batch log line) comes as several rows, the first
+    ones exactly as wide as the pane (tmux(1), capture-pane: "-J preserves trailing spaces and
+    joins any wrapped lines"). Known from the head: at least three of its widest rows go on in
+    the row after them, and that width stands out. None for anything else: a ``script(1)``
+    typescript keeps the bytes the terminal got, never cut (its carriage returns say so);
+    nvidia-smi's table and repeated log lines of one width start rows of their own."""
+    rows: list[tuple[int, bool, str]] = []
+    for n, (_lineno, line, _) in enumerate(decoded_lines(path, ReadStats())):
+        if "\r" in line:
+            return None
+        if n >= _WIDTH_SAMPLE:
+            break
+        if "\x1b" in line:
+            line = _TERMINAL_CONTROL.sub("", line)  # capture-pane -e keeps the colours
+        rows.append((len(line), _cut_unlikely(line), line[:4096]))
+    if not rows:
+        return None
+    widest = max(length for length, _, _ in rows)
+    cut = sum(1 for n, (length, cut_unlikely, line) in enumerate(rows[:-1])
+              if length == widest and not cut_unlikely and rows[n + 1][0] and not _starts_a_line(rows[n + 1][2], line))
+    # Every line longer than the pane leaves a row exactly as wide as it, so that width stands
+    # out; text an editor filled at a column (a Markdown note, a README) has about as many lines
+    # a few columns shorter.
+    near = max(sum(1 for length, _, _ in rows if length == widest - k) for k in (2, 3, 4))
+    return widest if widest >= _MIN_WIDTH and cut >= 3 and cut > 2 * near else None
 
 
 _BINARY_CONTROLS = [bytes([c]) for c in range(32) if c not in (8, 9, 10, 13, 14, 27)]
