@@ -82,6 +82,10 @@ _CONNECTION = re.compile(
     r"Connection refused|Connection reset by |Connection closed by |Connection timed out|No route to host|"
     r"Failed to establish a new connection|Network is unreachable|Temporary failure in name resolution|"
     r"couldn't connect to '|"
+    # aiohttp's ClientConnectorError (aiohttp/client_exceptions.py: "Cannot connect to host
+    # {host}:{port} ssl:{ssl} [{reason}]", what sglang.bench_serving raises against a dead
+    # server) and the OpenAI client's "APIConnectionError: Connection error." (openai/_exceptions.py)
+    r"Cannot connect to host |APIConnectionError|"
     r"Could not resolve hostname|Name or service not known|Host key verification failed|"
     r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|Address already in use|"
     r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
@@ -193,7 +197,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
     if m := _CONNECTION.search(output):
-        return [ErrorInfo("connection", None, _line_at(output, m.start()))]
+        return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if m := _BARE_EXC.search(output):
         return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip())]
     if exit_code not in (None, 0) or is_error:

@@ -512,3 +512,19 @@ def test_an_error_a_log_shows_with_exit_status_zero_can_trigger_a_pivot(tmp_path
     # before: no pivot (the log was read with status 0, so its OOM triggered nothing)
     assert [(p.seq, p.trigger_seq, p.kind) for p in a.pivots] == [(probe, shown, "error")]
     assert a.pivots[0].summary.startswith("After torch.OutOfMemoryError: ")
+
+
+def test_http_clients_that_cannot_reach_the_server_are_connection_errors():
+    # Integration-Automation/ReEdgeGPT#50's title (aiohttp, the client of sglang.bench_serving)
+    line = ("http.client_exceptions.ClientConnectorError: Cannot connect to host sydney.bing.com:443 "
+            "ssl:<ssl.SSLContext object at 0x000002A5431C7BC0> [getaddrinfo failed]")
+    # before: ("exception", "http.client_exceptions.ClientConnectorError", ...)
+    assert [(e.kind, e.exception) for e in extract_errors(line + "\n", 1, True)] == [
+        ("connection", "http.client_exceptions.ClientConnectorError")]
+    # the OpenAI client a benchmark script uses, its server gone (openai/_exceptions.py)
+    tb = ("Traceback (most recent call last):\n  File \"/root/bench.py\", line 12, in <module>\n"
+          "    client.completions.create(model=\"default\", prompt=\"hi\")\n"
+          "openai.APIConnectionError: Connection error.\n")
+    # before: ("traceback", "openai.APIConnectionError", "Connection error.", ...)
+    assert _fields(extract_errors(tb, 1, True)) == [
+        ("connection", "openai.APIConnectionError", "Connection error.", "/root/bench.py", 12)]
