@@ -146,12 +146,30 @@ def _unlisted_shards(index: Path, shards: list[Path]) -> list[str]:
                   and (m.group(1), m.group(3), m.group(4)) in series)
 
 
+def stale_index(index: Path, single: Path) -> bool:
+    """True for an index none of whose shards is here, beside the single weight file: what
+    save_pretrained leaves when a sharded checkpoint is saved again unsharded into the same
+    directory (transformers 5 modeling_utils.py removes the old `*-0000i-of-0000n` shards but
+    not the index). transformers' from_pretrained reads the single file first; vLLM and
+    SGLang load only the files an index names (model_loader/weight_utils.py
+    filter_duplicate_safetensors_files), so they find no weights there."""
+    if not (index.is_file() and single.is_file()):
+        return False
+    from spec_debug.eagle3.config import read_json
+
+    weight_map = read_json(index).get("weight_map")
+    if not isinstance(weight_map, dict) or not weight_map:
+        return False
+    names = {str(name) for name in weight_map.values()}
+    return single.name not in names and not any((index.parent / n).is_file() for n in names)
+
+
 def safetensors_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
     """The weight files of a HF-style directory (sharded via model.safetensors.index.json)."""
     index = directory / "model.safetensors.index.json"
-    if index.exists():
-        return _indexed_shards(index, missing)
     single = directory / "model.safetensors"
+    if index.exists() and not stale_index(index, single):
+        return _indexed_shards(index, missing)
     if single.exists():
         return [single]
     return sorted(directory.glob("*.safetensors"))
@@ -165,10 +183,24 @@ _BIN_INDEX = "pytorch_model.bin.index.json"
 
 def bin_files(directory: Path, *, missing: list[str] | None = None) -> list[Path]:
     index = directory / _BIN_INDEX
-    if index.exists():
-        return _indexed_shards(index, missing)
     single = directory / "pytorch_model.bin"
+    if index.exists() and not stale_index(index, single):
+        return _indexed_shards(index, missing)
     return [single] if single.exists() else []
+
+
+_SINGLE_FILES = (("model.safetensors.index.json", "model.safetensors"),
+                 (_BIN_INDEX, "pytorch_model.bin"))
+
+
+def stale_index_note(store: "TensorStore", role: str) -> str | None:
+    """The note for a store read past a stale index (see `stale_index`)."""
+    if store.stale_index is None:
+        return None
+    return (f"{store.stale_index} names no shard that is here: an index left by an earlier "
+            f"sharded save beside the single weight file, which was read (as transformers "
+            f"reads it); vLLM and SGLang load only the files an index names and would find no "
+            f"weights for this {role}: delete the stale index")
 
 
 def has_weight_files(directory: Path) -> bool:
@@ -309,11 +341,14 @@ class TensorStore:
     infos: dict[str, TensorInfo] = field(default_factory=dict)
     _bin_state: dict[str, Any] | None = None
     missing_shards: list[str] = field(default_factory=list)  # only with partial=True
+    stale_index: Path | None = None  # an index beside the single file, naming no shard here
 
     @classmethod
     def open(cls, directory: Path, normalise=lambda name: name, *,
              partial: bool = False) -> "TensorStore":
         store = cls()
+        store.stale_index = next((directory / index for index, single in _SINGLE_FILES
+                                  if stale_index(directory / index, directory / single)), None)
         files = safetensors_files(directory, missing=store.missing_shards if partial else None)
         if files or store.missing_shards:
             for path in files:

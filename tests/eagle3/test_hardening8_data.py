@@ -131,3 +131,41 @@ def test_target_inside_a_multimodal_wrapper_is_the_verifier(world, tmp_path, pre
     assert got["reference"] == "target_argmax" and got["embed_source"] == "target"
     for key in ("full_accuracy", "target_acceptance", "counts", "num_target_layers"):
         assert got[key] == expected[key], key
+
+
+def _resave_sharded_then_whole(model, directory: Path) -> None:
+    """save_pretrained sharded, then whole into the same directory: transformers removes the
+    old shards and keeps model.safetensors.index.json (checked below, as it happens)."""
+    model.save_pretrained(directory, max_shard_size="8KB")
+    assert len(list(directory.glob("model-*-of-*.safetensors"))) > 1
+    model.save_pretrained(directory)
+    assert (directory / "model.safetensors.index.json").is_file()
+    assert not list(directory.glob("model-*-of-*.safetensors"))
+
+
+def test_index_left_by_an_earlier_sharded_save_is_named_and_the_weights_read(world, tmp_path):
+    """Before: "model.safetensors.index.json names shard(s) that are missing" for a draft that
+    transformers and speculators load, and for the target "shards named in the index but not
+    present" with the reference silently fallen back to the data's tokens. Now the single file
+    is read as transformers reads it, with a note that vLLM/SGLang would find no weights."""
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+    from transformers import LlamaForCausalLM
+
+    root = _copy(world, tmp_path)
+    expected = json.loads(_run("eval", "--model", str(root / "draft"), "--data", str(root / "data"),
+                               "--target", str(root / "target")).output)
+    config = Eagle3SpeculatorConfig.from_pretrained(root / "draft")
+    config.transformer_layer_config._attn_implementation = "eager"
+    _resave_sharded_then_whole(Eagle3DraftModel.from_pretrained(root / "draft", config=config),
+                               root / "draft")
+    _resave_sharded_then_whole(LlamaForCausalLM.from_pretrained(root / "target"), root / "target")
+
+    result = _run("eval", "--model", str(root / "draft"), "--data", str(root / "data"),
+                  "--target", str(root / "target"))
+    assert result.exit_code == 0, result.output
+    got = json.loads(result.output)
+    assert got["reference"] == "target_argmax"
+    for key in ("full_accuracy", "target_acceptance", "counts"):
+        assert got[key] == expected[key], key
+    stale = [n for n in got["notes"] if "names no shard that is here" in n]
+    assert len(stale) == 2 and "weights for this draft" in stale[0] and "target" in stale[1]
