@@ -104,6 +104,8 @@ class SSHTarget:
     """CertificateFile: user certificates to offer with the identity whose key they certify."""
     host_key_algorithms: str | None = None
     """HostKeyAlgorithms as written (`+`/`-`/`^` prefixes included); None for the default."""
+    address_family: str = "any"
+    """AddressFamily: any | inet (IPv4 only) | inet6 (IPv6 only), the addresses connects try."""
 
     @property
     def known_hosts_name(self) -> str:
@@ -449,6 +451,7 @@ def resolve_target(
         certificate_files=_certificate_files(entry.get("certificatefile")),
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
         connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),
+        address_family=_address_family(entry.get("addressfamily")),
     )
 
 
@@ -709,6 +712,16 @@ def _flag(value: str | None, keyword: str) -> bool:
         raise UsageError(f"ssh config: {keyword} {value!r} is not yes or no") from None
 
 
+def _address_family(value: str | None) -> str:
+    """AddressFamily (ssh_config(5)): people set `inet` where IPv6 is broken (a VPN, a
+    container network): a host with an AAAA record then waited out ConnectTimeout on its
+    IPv6 address before we tried IPv4, where ssh(1) goes to IPv4 at once."""
+    family = (value or "any").strip().lower()
+    if family not in ("any", "inet", "inet6"):
+        raise UsageError(f"ssh config: AddressFamily {value!r} is not any, inet or inet6")
+    return family
+
+
 def _strict_host_key_checking(value: str | None) -> str:
     if value is None:
         return "ask"
@@ -782,7 +795,12 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
             raise UsageError(f"{source}: unexpected {word!r} in {text!r}", hint="give ssh options only, e.g. -o ProxyJump=bastion")
         flag, attached = word[1], word[2:]
         if flag not in _SSH_FLAGS_WITH_ARGUMENT:
-            continue  # a boolean flag (or a bundle of them, -At): no argument to skip
+            # A boolean flag, or a bundle of them (-At): no argument to skip. -4 and -6 are
+            # AddressFamily (ssh(1)); the last one given wins there, as in ssh's getopt loop.
+            for letter in word[1:]:
+                if letter in "46":
+                    options["addressfamily"] = "inet" if letter == "4" else "inet6"
+            continue
         if attached:
             value = attached
         elif index < len(words):

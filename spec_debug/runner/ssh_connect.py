@@ -354,7 +354,7 @@ def _create_connection_attempts(target: SSHTarget) -> socket.socket:
     abandonable like the connects. A name that does not resolve is not retried."""
     for attempt in range(target.connection_attempts):
         try:
-            return _create_connection(target.hostname, target.port, target.connect_timeout_s)
+            return _create_connection(target.hostname, target.port, target.connect_timeout_s, _FAMILIES[target.address_family])
         except socket.gaierror:
             raise
         except OSError:
@@ -406,11 +406,15 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
     return sock
 
 
-def _create_connection(hostname: str, port: int, timeout_s: float) -> socket.socket:
+# AddressFamily -> the getaddrinfo family (ssh_config(5)).
+_FAMILIES = {"any": socket.AF_UNSPEC, "inet": socket.AF_INET, "inet6": socket.AF_INET6}
+
+
+def _create_connection(hostname: str, port: int, timeout_s: float, family: int = socket.AF_UNSPEC) -> socket.socket:
     """socket.create_connection (each address in turn), each connect abandonable: shutdown()
     from another thread ends a blocking connect at once on Linux, where close() would not."""
     last: OSError | None = None
-    for family, kind, proto, _, address in _getaddrinfo(hostname, port):
+    for family, kind, proto, _, address in _getaddrinfo(hostname, port, family):
         sock = socket.socket(family, kind, proto)
         try:
             sock.settimeout(timeout_s)
@@ -425,7 +429,7 @@ def _create_connection(hostname: str, port: int, timeout_s: float) -> socket.soc
     raise last if last is not None else OSError(errno.EADDRNOTAVAIL, "no address to connect to")
 
 
-def _getaddrinfo(hostname: str, port: int) -> list[tuple]:  # type: ignore[type-arg]
+def _getaddrinfo(hostname: str, port: int, family: int = socket.AF_UNSPEC) -> list[tuple]:  # type: ignore[type-arg]
     """socket.getaddrinfo, abandonable.
 
     A name lookup against a DNS server that does not answer blocks in the C library for the
@@ -433,7 +437,7 @@ def _getaddrinfo(hostname: str, port: int) -> list[tuple]:  # type: ignore[type-
     nothing can interrupt it; ssh(1)'s ConnectTimeout does not cover it either. This thread
     stops waiting for it on abandon_connects() (Ctrl-C); the lookup ends on its own later.
     """
-    return _abandonable_call(lambda: socket.getaddrinfo(hostname, port, 0, socket.SOCK_STREAM))
+    return _abandonable_call(lambda: socket.getaddrinfo(hostname, port, family, socket.SOCK_STREAM))
 
 
 def _abandonable_call(call: Callable[[], _T], discard: Callable[[_T], None] | None = None) -> _T:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -174,3 +176,36 @@ def test_connect_timeout_0_means_no_timeout_of_its_own_not_a_failed_connect(clie
         assert transport.connection.target.connect_timeout_s > 0
     with SSHTransport.connect("target", client.options(connect_timeout_s=0)):
         pass
+
+
+def test_address_family_inet_keeps_a_dual_stack_name_on_ipv4(
+    client: ClientSetup, sshd_factory: Any, tmp_path: Path
+) -> None:
+    """`AddressFamily inet` (set where IPv6 is broken: a VPN, a container network) sends ssh(1)
+    to the IPv4 address of a name that also has an IPv6 one; we tried the IPv6 address first
+    and, where it is blackholed, waited out ConnectTimeout per host. Here the name resolves to
+    ::1 then 127.0.0.1 (a private /etc/hosts) and sshd listens on both: SSH_CONNECTION says
+    which address was used. `-4` in an inventory's ssh args is the same setting."""
+    from spec_debug.runner.ssh_config import parse_ssh_args
+
+    if subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False).returncode != 0:
+        pytest.skip("cannot make a mount namespace here")
+    server = sshd_factory("dual", extra_config="ListenAddress ::1\n")
+    hosts = tmp_path / "hosts"
+    hosts.write_text("127.0.0.1 localhost\n::1 gpu-dual\n127.0.0.1 gpu-dual\n")
+    client.known_hosts.write_text(f"[gpu-dual]:{server.port} {' '.join(server.known_hosts_line.split()[1:])}\n")
+    client.alias("v4", server, HostName="gpu-dual", AddressFamily="inet")
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo \"$SSH_CONNECTION\"\n")
+    out = tmp_path / "runs"
+    argv = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "v4", "-F", str(client.config), "--batch",
+            "--out", str(out)]
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                           f'mount --bind {hosts} /etc/hosts && exec "$@"', "sh", *argv],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [run_dir] = [p for p in out.iterdir() if p.is_dir()]
+    record = json.loads((run_dir / "run.json").read_text())
+    assert record["steps"][0]["stdout"].split()[0] == "127.0.0.1", record["steps"][0]["stdout"]  # ::1 comes first
+    assert parse_ssh_args("-4 -o ProxyJump=bastion") == {"addressfamily": "inet", "proxyjump": "bastion"}
+    assert parse_ssh_args("-At6")["addressfamily"] == "inet6"
