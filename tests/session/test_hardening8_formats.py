@@ -493,3 +493,20 @@ def test_logs_that_are_no_pane_capture_keep_their_lines(tmp_path):
              "and throughput halved until the aux layer ids matched the training config again").split()
     notes.write_text(textwrap.fill(" ".join(words * 12), width=72) + "\n")
     assert pane_width(notes) is None
+
+
+def test_llama_ipython_role_is_a_tool_result(tmp_path):
+    """Llama 3.1 names a tool's output ``ipython`` (Meta's Llama 3.1 prompt format: "semantically
+    the tool role"); an agent loop run on the Llama model the drafter serves keeps that role.
+    Before: an "other" event counted unknown, the command's failure invisible."""
+    messages = [
+        {"role": "user", "content": "check the draft on gpu01"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "bash", "arguments": {"command": "ssh gpu01 ls /models/eagle3"}}}]},
+        {"role": "ipython", "content": "Exit code 2\nls: cannot access '/models/eagle3': No such file or directory"}]
+    path = tmp_path / "llama-agent.json"
+    path.write_text(json.dumps(messages))
+    events, stats = _events(path)
+    assert [(e.kind, e.call_id, e.exit_code, e.is_error) for e in events] == [
+        ("prompt", None, None, False), ("tool_call", "c1", None, False), ("tool_result", "c1", 2, True)]
+    assert stats.unknown_types == 0

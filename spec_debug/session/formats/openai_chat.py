@@ -18,7 +18,10 @@ from spec_debug.session.formats.common import (
 )
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
-ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "ipython"})
+_RESULT_ROLES = ("tool", "function", "ipython")
+"""Roles of a tool's output: ``tool``, the legacy ``function``, and Llama 3.1's ``ipython`` ("semantically
+... the 'tool' role": Meta's Llama 3.1 prompt format), kept by agent loops run on Llama models."""
 
 
 def looks_like(obj: dict) -> bool:
@@ -159,7 +162,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
                         text=call_text(command, raw), path=tool_path(args),
                         host=remote_host(args) if command is not None else None)
-    elif role in ("tool", "function"):
+    elif role in _RESULT_ROLES:
         call_id = message.get("tool_call_id")
         if not isinstance(call_id, str):
             # No id (Ollama): pair with the most recent call.
