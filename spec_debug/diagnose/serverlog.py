@@ -144,14 +144,19 @@ class ServerLogStats:
         return facts
 
 
-def _mean(values: list[float]) -> float | None:
-    return round(statistics.fmean(values), 4) if values else None
+def _weighted_mean(pairs: list[tuple[float, float]]) -> float | None:
+    if not pairs:
+        return None
+    return round(sum(v * w for v, w in pairs) / sum(w for _, w in pairs), 4)
 
 
 def parse_server_log(text: str) -> ServerLogStats:
     """Averages and counts from an SGLang or vLLM log, plus any benchmark summary in it."""
     stats = ServerLogStats()
-    sg: dict[str, list[float]] = {k: [] for k in ("accept_len", "accept_rate")}
+    # SGLang (value, weight): each Decode batch line averages its interval's rounds, one per
+    # running request per step (scheduler_metrics_mixin.py `log_decode_stats`: accept len =
+    # accepted / forward_ct, forward_ct += batch size), so a line counts for its #running-req
+    sg: dict[str, list[tuple[float, float]]] = {k: [] for k in ("accept_len", "accept_rate")}
     # per data-parallel rank (None: an untagged line)
     gen_by_rank: dict[str | None, list[float]] = {}
     running_by_rank: dict[str | None, list[float]] = {}
@@ -167,6 +172,8 @@ def parse_server_log(text: str) -> ServerLogStats:
             dp = _SGLANG_DP.search(line)
             rank = dp.group(1) if dp else None
             found = False
+            running = _SGLANG_FIELDS["running_req"].search(line)
+            weight = float(running.group(1)) if running and float(running.group(1)) > 0 else 1.0
             for key, rx in _SGLANG_FIELDS.items():
                 m = rx.search(line)
                 if not m:
@@ -179,7 +186,7 @@ def parse_server_log(text: str) -> ServerLogStats:
                 elif key == "running_req":
                     running_by_rank.setdefault(rank, []).append(value)
                 else:
-                    sg[key].append(value)
+                    sg[key].append((value, weight))
             stats.decode_lines += int(found)
         elif _VLLM_SPEC.search(line):
             stats.engine = stats.engine or "vllm"
@@ -213,10 +220,10 @@ def parse_server_log(text: str) -> ServerLogStats:
                 if r:
                     running_by_rank.setdefault(rank, []).append(float(r.group(1)))
     if sg["accept_len"]:
-        stats.accept_length_mean = _mean(sg["accept_len"])
-        stats.accept_length_min = min(sg["accept_len"])
-        stats.accept_length_max = max(sg["accept_len"])
-    stats.accept_rate_mean = _mean(sg["accept_rate"])
+        stats.accept_length_mean = _weighted_mean(sg["accept_len"])
+        stats.accept_length_min = min(v for v, _ in sg["accept_len"])
+        stats.accept_length_max = max(v for v, _ in sg["accept_len"])
+    stats.accept_rate_mean = _weighted_mean(sg["accept_rate"])
     gen_by_rank = {rank: values for rank, values in gen_by_rank.items() if values}
     if gen_by_rank:
         stats.data_parallel_ranks = len(gen_by_rank)

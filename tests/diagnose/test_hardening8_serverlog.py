@@ -80,3 +80,22 @@ def test_sglang_one_batch_benchmark_output_gives_throughput_and_accept_length(tm
     assert facts["log"]["accept_length"] == 3.21 and facts["log"]["bench"]["batch_size"] == 1
     newer = ONE_BATCH_0_5_3.split("\nInput lens")[0] + "\nlast_ttft: 0.05 s\nacc_length: 3.08 \n"
     assert parse_server_log(newer).accept_length == 3.08
+
+
+# The Decode batch line of https://github.com/sgl-project/sglang/issues/11948, at two loads: a
+# benchmark at concurrency 32, then its last request finishing alone. Each line's accept len
+# averages its interval's rounds, one per running request per step (sglang
+# python/sglang/srt/managers/scheduler_metrics_mixin.py `log_decode_stats`).
+DECODE = ("[2025-10-22 10:27:{s:02d} TP0] Decode batch. #running-req: {n}, #token: 4000, token usage: 0.05, "
+          "accept len: {al:.2f}, accept rate: {rate:.2f}, cuda graph: True, gen throughput (token/s): {tps:.2f}, "
+          "#queue-req: 0, \n")
+
+
+def test_sglang_accept_length_counts_each_line_for_its_running_requests():
+    busy = "".join(DECODE.format(s=s, n=32, al=2.0, rate=0.5, tps=3000.0) for s in range(3))
+    tail = "".join(DECODE.format(s=10 + s, n=1, al=4.0, rate=1.0, tps=200.0) for s in range(3))
+    s = parse_server_log(busy + tail)
+    # 96 rounds per step at 2.0 and 3 at 4.0 (before: the plain mean of lines, 3.0)
+    assert s.accept_length_mean == pytest.approx((32 * 2.0 + 4.0) / 33, abs=1e-3)
+    assert s.accept_rate_mean == pytest.approx((32 * 0.5 + 1.0) / 33, abs=1e-3)
+    assert (s.accept_length_min, s.accept_length_max) == (2.0, 4.0)
