@@ -119,7 +119,16 @@ def _writable(output: Path | None, example: str) -> None:
 
 def _emit(text: str, output: Path | None) -> None:
     if output is None:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            # A stdout that is not UTF-8 (PYTHONIOENCODING=ascii, a latin-1 locale, a Windows
+            # console) cannot take "·", "→" or a session's own non-ASCII text: the traceback
+            # ended the command. The text encoder raises before writing anything, so the whole
+            # postmortem goes out once, as UTF-8 bytes (what `> postmortem.md` wants).
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+            sys.stdout.buffer.flush()
         return
     write_output(output, text)  # a folder, /sys or a full disk: one line, not a traceback
 

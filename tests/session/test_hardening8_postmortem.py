@@ -524,3 +524,12 @@ def test_what_changes_a_host_is_told_from_what_reads_it():
     from spec_debug.session.distill import changes_host
     assert {command: changes_host(command) for command in CHANGES} == CHANGES
     assert [command for command in READS if changes_host(command)] == []
+
+
+def test_a_postmortem_on_a_stdout_that_is_not_utf8(tmp_path):
+    """`PYTHONIOENCODING=ascii` (or a latin-1 locale): printing "·", "→" or the session's own
+    "é" ended `analyze` in a UnicodeEncodeError traceback."""
+    result = run_cli("analyze", str(DATA), env={"PYTHONIOENCODING": "ascii"})
+    assert result.code == 0 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout.startswith("# Postmortem: That is the Grafana panel")
+    assert "**Status:** draft from `spec-debug analyze` · **Sessions:**" in result.stdout
