@@ -260,7 +260,10 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     within = _criteria(enclosing)
     lines: list[str] = []
     block = enclosing
-    for line in path.read_text(encoding="utf-8").splitlines():
+    # ssh(1) reads bytes: a comment saved in Latin-1 (`# Rechner für ...`) stopped every run as
+    # "cannot read ssh config"; undecodable bytes are kept as they were (surrogateescape, as
+    # os.fsdecode keeps file names), so a path in such a file still names the same file.
+    for line in path.read_text(encoding="utf-8", errors="surrogateescape").splitlines():
         line = without_trailing_comment(line)
         include = _INCLUDE.match(line)
         if include is None:

@@ -209,3 +209,15 @@ def test_address_family_inet_keeps_a_dual_stack_name_on_ipv4(
     assert record["steps"][0]["stdout"].split()[0] == "127.0.0.1", record["steps"][0]["stdout"]  # ::1 comes first
     assert parse_ssh_args("-4 -o ProxyJump=bastion") == {"addressfamily": "inet", "proxyjump": "bastion"}
     assert parse_ssh_args("-At6")["addressfamily"] == "inet6"
+
+
+def test_a_config_with_latin1_comments_is_read_as_ssh_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ssh(1) reads bytes; a comment saved by an old editor in Latin-1 stopped every run with
+    "cannot read ssh config ...: 'utf-8' codec can't decode byte 0xfc"."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".ssh").mkdir()
+    (tmp_path / ".ssh" / "lab.conf").write_bytes("# Übungsrechner, Raum 3\nHost lab01\n  Port 2202\n".encode("latin-1"))
+    config = tmp_path / "config"
+    config.write_bytes("# Rechner für die Gruppe\nInclude lab.conf\nHost gpu01\n  HostName 10.0.0.1\n  Port 2201\n".encode("latin-1"))
+    for alias, port in (("gpu01", 2201), ("lab01", 2202)):
+        assert resolve_target(alias, load_ssh_config(config)).port == port == int(ssh_g(config, alias)["port"])
