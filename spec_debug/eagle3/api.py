@@ -176,6 +176,19 @@ def _read_mapping(path: str | Path | None, checkpoint, target_vocab_size: int | 
                               vocab_size=target_vocab_size or cfg.vocab_size)
 
 
+def _map_file_hint(checkpoint, data) -> list[str]:
+    """A note naming a training map file found beside the draft or the dump, for a checkpoint
+    without d2t (its export dropped the buffers)."""
+    from spec_debug.eagle3.vocab_mapping import find_beside
+
+    root = Path(data) if Path(data).is_dir() else Path(data).parent
+    found = find_beside((checkpoint.path, root, root.parent), checkpoint.config.draft_vocab_size)
+    if found is None:
+        return []
+    return [f"{found} looks like the training's vocab map: pass --vocab-mapping {found} to "
+            "score the draft with it, and save its d2t and t2d into the checkpoint"]
+
+
 def _mapping_issues(checkpoint, mapping) -> list:
     if mapping is None:
         return []
@@ -292,6 +305,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          use_target_embedding=use_target_embed, vocab_mapping=mapping)
     vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping)
+    if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
+        input_notes += _map_file_hint(checkpoint, data)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
 
     def run(use_loss_mask: bool):

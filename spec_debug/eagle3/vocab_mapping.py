@@ -191,3 +191,17 @@ def mapping_issue(stored: Tensor | None, mapping: VocabMapping):
         "resumed, sgl-project/SpecForge#534); compare `drafter eval` with and without "
         "--vocab-mapping and save the better one into the checkpoint",
         {"first_difference": first, "vocab_mapping": str(mapping.source)})
+
+
+def find_beside(directories, draft_vocab_size: int) -> Path | None:
+    """A training map file in one of `directories` (the draft's, the dump's and its parent:
+    SpecForge writes <output_path>/vocab_mapping/vocab_mapping.pt beside its hidden states,
+    speculators d2t-<DV>.npy in the dataset directory above `hidden_states/`)."""
+    for directory in directories:
+        directory = Path(directory)
+        if not directory.is_dir():
+            continue
+        found = _candidates(directory, draft_vocab_size)
+        if len(found) == 1:
+            return found[0]
+    return None

@@ -99,12 +99,14 @@ def test_specforge_map_beside_a_draft_exported_without_its_maps(world, trained, 
 
 
 def test_speculators_npy_maps_given_by_their_t2d_file(world, trained, tmp_path):
-    """speculators' cache pair d2t-<DV>.npy / t2d-<DV>.npy; the t2d file named by mistake
-    finds its d2t beside it."""
+    """speculators' cache pair d2t-<DV>.npy / t2d-<DV>.npy beside the dump: the evaluation
+    without the option names it; the t2d file named by mistake finds its d2t beside it."""
     root = _copy(world, tmp_path)
     d2t, t2d = _take_maps(root)
     np.save(root / "data" / f"d2t-{DV}.npy", d2t.numpy())
     np.save(root / "data" / f"t2d-{DV}.npy", t2d.numpy())
+    hint = f"{root / 'data' / f'd2t-{DV}.npy'} looks like the training's vocab map: pass --vocab-mapping"
+    assert any(hint in note for note in _eval(root)["notes"])
     _same_scores(_eval(root, "--vocab-mapping", str(root / "data" / f"t2d-{DV}.npy")), trained)
     _same_scores(_eval(root, "--vocab-mapping", str(root / "data")), trained)
 
