@@ -513,11 +513,14 @@ CHANGES = {
     "tmux send-keys -t sglang C-c": "tmux send-keys",
     "cd /root/sglang && git checkout v0.5.2": "git checkout",
     "rm -rf ~/.cache/flashinfer": "rm",
+    "sudo fuser -k /dev/nvidia0": "fuser -k",
+    "docker compose -f serve.yml restart": "docker restart",
 }
 READS = ["kill -0 $(cat /tmp/sglang.pid) && echo alive", "nvidia-smi dmon -s u -c 5", "grep -c '>' /root/sglang_server.log",
          "docker ps --format '{{.Names}}'", "kubectl rollout status deploy/sglang -n infer",
          "systemctl status sglang --no-pager", "python -m sglang.bench_serving --port 30000 > /tmp/bench.txt 2>&1",
-         "git -C /root/sglang log --oneline -5", "pip show sglang", "journalctl -u sglang -n 50 | tee /dev/null"]
+         "git -C /root/sglang log --oneline -5", "pip show sglang", "journalctl -u sglang -n 50 | tee /dev/null",
+         "fuser -v /dev/nvidia*", "mount | grep nfs", "docker compose -f serve.yml logs --tail 50", "crontab -l"]
 
 
 def test_what_changes_a_host_is_told_from_what_reads_it():
