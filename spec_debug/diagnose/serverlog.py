@@ -126,6 +126,10 @@ class ServerLogStats:
     accepted_tokens: int | None = None
     drafted_tokens: int | None = None
     bench: dict[str, float] = field(default_factory=dict)
+    served: dict[str, Any] | None = None
+    """The speculative settings the server logged at startup, after its own rules (SGLang's
+    auto-choose and topk-1 rewrite, vLLM's defaults): algorithm, num_steps, topk,
+    num_draft_tokens, draft_model. The last startup in the log wins."""
 
     @property
     def measured_tok_s(self) -> float | None:
@@ -263,6 +267,7 @@ def parse_server_log(text: str) -> ServerLogStats:
             stats.bench["accept_length"] = float(accept_length)
     for key, value in _one_batch_server(text).items():
         stats.bench.setdefault(key, value)
+    stats.served = served_settings(text)
     return stats
 
 
@@ -296,3 +301,46 @@ def _weigh_by_drafts(lines: list[tuple[float | None, int | None, int | None, lis
         if rates:
             per_pos_weighted.append((rates, count))
     return al_weighted, per_pos_weighted
+
+
+# The startup line that prints the settings the server runs with, after its own rules:
+# - SGLang logs `server_args=ServerArgs(..., speculative_algorithm='EAGLE3', ...,
+#   speculative_num_steps=3, speculative_eagle_topk=1, speculative_num_draft_tokens=4, ...)`
+#   once ServerArgs.__post_init__ has auto-chosen and rewritten them (srt/entrypoints/
+#   http_server.py and engine.py `logger.info(f"{server_args=}")` in the 0.4.6 .. 0.5.3 wheels),
+#   and from the arg_groups releases a dict: `server_args={'speculative_num_steps': 3, ...}`
+#   (engine.py `_server_args_for_logging`, 0.5.23);
+# - vLLM logs `Initializing a V1 LLM engine (v0.10.1) with config: ..., speculative_config=
+#   SpeculativeConfig(method='eagle3', model='...', num_spec_tokens=3), ...`
+#   (vllm/config/speculative.py `SpeculativeConfig.__repr__`).
+_SGLANG_SERVED = {key: re.compile(r"(?<![\w])'?" + name + r"'?(?:=|:\s*)(?:'([^']*)'|(None|-?\d+))")
+                  for key, name in (("algorithm", "speculative_algorithm"),
+                                    ("draft_model", "speculative_draft_model_path"),
+                                    ("num_steps", "speculative_num_steps"),
+                                    ("topk", "speculative_eagle_topk"),
+                                    ("num_draft_tokens", "speculative_num_draft_tokens"))}
+_VLLM_SERVED = re.compile(r"speculative_config=SpeculativeConfig\(method='?([\w\[\]]+)'?, model='?([^',)]*)'?, "
+                          r"num_spec_tokens=(\d+)\)")
+
+
+def served_settings(text: str) -> dict[str, Any] | None:
+    """The last startup's speculative settings in a server log (see above), or None."""
+    served: dict[str, Any] | None = None
+    for line in text.splitlines():
+        if "server_args=" in line and "speculative_" in line:
+            found: dict[str, Any] = {"engine": "sglang"}
+            for key, rx in _SGLANG_SERVED.items():
+                m = rx.search(line)
+                if m:
+                    value = m.group(1) if m.group(1) is not None else m.group(2)
+                    found[key] = (None if value == "None" else int(value)
+                                  if key not in ("algorithm", "draft_model") else value)
+            served = found if found.get("algorithm") else None
+        elif (m := _VLLM_SERVED.search(line)) is not None:
+            k = int(m.group(3))
+            draft = m.group(2) if m.group(2) not in ("", "None") else None  # ngram/suffix: no model
+            served = {"engine": "vllm", "algorithm": m.group(1).upper(), "draft_model": draft,
+                      "num_steps": k, "topk": 1, "num_draft_tokens": k + 1}
+        elif "speculative_config=None" in line:
+            served = None
+    return served

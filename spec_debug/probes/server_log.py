@@ -7,6 +7,7 @@ the controller parses them (spec_debug.diagnose.serverlog).
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
 
 MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg generation throughput", "token throughput",
@@ -15,6 +16,9 @@ MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg g
            # sglang bench_one_batch_server: per-run lines, and its result table (header, then rows)
            "output throughput:", "acc_length:", "batch size:", "acc length")
 MAX_LINES = 20_000
+# `speculative_num_steps=3` / `'speculative_num_steps': 3` of SGLang's server_args line, and
+# vLLM's `speculative_config=SpeculativeConfig(...)` (spec_debug.diagnose.serverlog reads them)
+_SERVED_PART = re.compile(r"'?speculative_\w+'?(?:=|:\s*)(?:SpeculativeConfig\([^)]*\)|'[^']*'|[^,)}\s]+)")
 
 
 def run(args: dict) -> dict:
@@ -32,5 +36,10 @@ def run(args: dict) -> dict:
             in_table = in_table and line.lstrip().startswith("|")
             if in_table or any(marker in line for marker in MARKERS):
                 kept.append(line.rstrip("\n")[:2000])
+            elif "server_args=" in line or "speculative_config=SpeculativeConfig(" in line or (
+                    "speculative_config=None" in line):
+                # the startup line with the settings the server runs with: thousands of
+                # characters, of which only the speculative ones travel
+                kept.append(" ".join(["server_args=" if "server_args=" in line else "", *_SERVED_PART.findall(line)]))
             in_table = in_table or ("acc length" in line and line.lstrip().startswith("|"))
     return {"args": args, "found": True, "path": path, "total_lines": total, "lines": list(kept)}

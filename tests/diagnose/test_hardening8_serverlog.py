@@ -99,3 +99,45 @@ def test_sglang_accept_length_counts_each_line_for_its_running_requests():
     assert s.accept_length_mean == pytest.approx((32 * 2.0 + 4.0) / 33, abs=1e-3)
     assert s.accept_rate_mean == pytest.approx((32 * 0.5 + 1.0) / 33, abs=1e-3)
     assert (s.accept_length_min, s.accept_length_max) == (2.0, 4.0)
+
+
+# The startup lines that print what the server runs with, after its own rules. SGLang 0.5.3
+# (srt/entrypoints/http_server.py `logger.info(f"{server_args=}")`, a dataclass repr of a few
+# hundred fields; auto-choose already applied), the arg_groups releases a dict (0.5.23
+# engine.py `_server_args_for_logging`); vLLM `SpeculativeConfig.__repr__` in its engine config line.
+SGLANG_SERVER_ARGS = (
+    "[2025-10-06 12:00:00] server_args=ServerArgs(model_path='meta-llama/Llama-3.1-8B-Instruct', "
+    "tokenizer_path='meta-llama/Llama-3.1-8B-Instruct', tokenizer_mode='auto', "
+    + "".join(f"unrelated_field_{i}=None, " for i in range(250))
+    + "speculative_algorithm='EAGLE3', speculative_draft_model_path='jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B', "
+    "speculative_draft_model_revision='main', speculative_num_steps=5, speculative_eagle_topk=4, "
+    "speculative_num_draft_tokens=8, speculative_accept_threshold_single=1.0, speculative_accept_threshold_acc=1.0, "
+    "speculative_token_map=None, speculative_attention_mode='prefill', ep_size=1)\n")
+VLLM_ENGINE_CONFIG = (
+    "(EngineCore_DP0 pid=1183) INFO 08-20 10:00:00 [core.py:74] Initializing a V1 LLM engine (v0.10.1) with "
+    "config: model='meta-llama/Llama-3.1-8B-Instruct', speculative_config=SpeculativeConfig(method='eagle3', "
+    "model='yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_spec_tokens=3), tokenizer='meta-llama/Llama-3.1-8B-Instruct', "
+    + "".join(f"setting_{i}=1, " for i in range(400)) + "\n")
+
+
+def test_the_startup_line_says_what_the_server_runs(tmp_path):
+    from spec_debug.probes import server_log
+
+    log = tmp_path / "server.log"
+    log.write_text(SGLANG_SERVER_ARGS + DECODE.format(s=1, n=1, al=3.1, rate=0.39, tps=180.0))
+    host = server_log.run({"server_log": str(log)})
+    # the line is thousands of characters: only its speculative settings travel
+    assert all(len(line) < 2000 for line in host["lines"])
+    served = parse_server_log("\n".join(host["lines"])).served
+    assert served == {"engine": "sglang", "algorithm": "EAGLE3", "num_steps": 5, "topk": 4, "num_draft_tokens": 8,
+                      "draft_model": "jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B"}
+    newer = ("[2026-10-30 12:00:00] server_args={'model_path': 'Qwen/Qwen3-8B', 'speculative_algorithm': 'EAGLE3', "
+             "'speculative_draft_model_path': 'Tengyunw/qwen3_8b_eagle3', 'speculative_num_steps': 3, "
+             "'speculative_eagle_topk': 1, 'speculative_num_draft_tokens': 4, 'tp_size': 1}\n")
+    assert parse_server_log(newer).served["num_draft_tokens"] == 4
+    log.write_text(VLLM_ENGINE_CONFIG)
+    served = parse_server_log("\n".join(server_log.run({"server_log": str(log)})["lines"])).served
+    assert (served["algorithm"], served["num_steps"], served["draft_model"]) == (
+        "EAGLE3", 3, "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B")
+    # a later start without speculation: the last startup wins
+    assert parse_server_log(VLLM_ENGINE_CONFIG + "config: model='m', speculative_config=None, x=1\n").served is None
