@@ -135,7 +135,14 @@ def byte_position(raw: bytes, offset: int) -> tuple[int, int]:
 def load_playbook_text(text: str, source: str = "<playbook>") -> Playbook:
     document = load_positioned(text, source)
     if not isinstance(document.value, dict):
-        raise PlaybookError("a playbook is a mapping with name, steps and optional vars", path=source, line=1, column=1)
+        play = document.value[0] if isinstance(document.value, list) and document.value else None
+        hint = None
+        if isinstance(play, dict) and ("tasks" in play or "hosts" in play):
+            # `- hosts: gpus\n  tasks: [...]`: an Ansible playbook is a list of plays.
+            hint = ("this is an Ansible play list; a spec-debug playbook is one mapping: name: ..., steps: "
+                    "(the tasks, each with an id: and a run:); hosts are given with --host or --inventory")
+        raise PlaybookError("a playbook is a mapping with name, steps and optional vars", path=source, line=1, column=1,
+                            hint=hint)
     try:
         playbook = Playbook.model_validate(document.value)
     except ValidationError as exc:
@@ -147,7 +154,9 @@ def load_playbook_text(text: str, source: str = "<playbook>") -> Playbook:
 def _explain_validation_error(exc: ValidationError, document: PositionedDocument, source: str) -> PlaybookError:
     # Report the first error precisely; mention how many more there are.
     errors = exc.errors(include_url=False)
-    first = errors[0]
+    # An unknown key usually explains a missing one (Ansible's `tasks:` for steps:, `- name:`
+    # for a step's title and id): name the key the author wrote, not the one pydantic missed.
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     loc = tuple(first["loc"])
     # pydantic reports union members and validator names in loc; keep only real keys/indexes.
     path = _real_path(loc, document.value)
@@ -159,7 +168,8 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         allowed = _allowed_fields(path[:-1])
         close = difflib.get_close_matches(str(key), allowed, n=1)
         message = f"unknown key {key!r}"
-        hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
+        hint = _habit_hint(str(key), path, document.value) or (
+            f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}")
     elif error_type == "missing":
         line_col = document.position(path[:-1])
         message = f"missing required key {path[-1]!r}"
@@ -185,6 +195,39 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     line, column = line_col if line_col else (None, None)
     return PlaybookError(message, path=source, line=line, column=column, key_path=dotted_path(path) or None, hint=hint)
+
+
+# Keys of an Ansible playbook, which many authors write first (a playbook here is one play's
+# tasks; docs.ansible.com, playbooks_intro and the shell/command modules).
+_PLAY_HABITS = {
+    "tasks": "steps are the tasks here: write steps: (each with an id: and a run:)",
+    "hosts": "the hosts are named when the playbook runs: --host gpu01, --hosts gpu[01-04] or --inventory FILE",
+    "vars_files": "pass var files when the playbook runs: --var-file FILE",
+    "gather_facts": "facts come from the steps' capture: (or a probe: step such as host_info)",
+}
+_STEP_HABITS = {
+    "shell": "write the command under run: (a block with run: | for several lines)",
+    "command": "write the command under run: (a block with run: | for several lines)",
+    "script": "write the commands under run: | (one per line), or run: bash path/to/script.sh",
+    "register": "a later step reads this one's result as steps.<id> (steps.<id>.stdout, .exit_code); values go into facts with capture:",
+    "ignore_errors": "a failed step never stops the others (on_failure: stop does); to accept a non-zero exit: expect: - exit_code: [0, 1]",
+    "failed_when": "write the condition as an expectation: expect: - that: <expression> (true when the step is fine)",
+    "changed_when": "spec-debug only looks: a step changes nothing it would report",
+    "become": "write sudo in the command itself (run: sudo ...)",
+}
+
+
+def _habit_hint(key: str, path: tuple[Any, ...], value: Any) -> str | None:
+    if len(path) == 1:
+        return _PLAY_HABITS.get(key)
+    if len(path) == 3 and path[0] == "steps":
+        if key == "name":
+            step = _value_at(value, path[:2])
+            title = step.get("name") if isinstance(step, dict) else None
+            slug = re.sub(r"[^a-z0-9]+", "_", str(title).lower()).strip("_")[:40] if title else ""
+            return f"a step's name is its title: write title: ... and give it an id: (e.g. id: {slug or 'check_gpu'})"
+        return _STEP_HABITS.get(key)
+    return None
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:

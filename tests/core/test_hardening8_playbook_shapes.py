@@ -126,3 +126,35 @@ def test_a_command_with_a_colon_space_says_how_to_keep_it_and_the_fix_loads(tmp_
     needle = write_playbook("name: p\nsteps:\n  - id: s\n    run: \"echo 'Status: 200'\"\n    expect:\n      - contains: Status: 200\n", "needle.yaml")
     code, message = validate(needle)
     assert "needle.yaml:6:" in message and "quote it: contains: 'Status: 200'" in message, message
+
+
+ANSIBLE_PLAY = """\
+- hosts: gpu_nodes
+  tasks:
+    - name: Check GPU memory
+      shell: nvidia-smi --query-gpu=memory.used --format=csv
+"""
+
+
+def test_an_ansible_playbook_is_answered_in_ansibles_words(tmp_path, write_playbook):
+    cases = [
+        # The play list as Ansible writes it.
+        (ANSIBLE_PLAY, "1:1: a playbook is a mapping", "this is an Ansible play list"),
+        # One play's keys at the top.
+        ("name: gpu\nhosts: gpu_nodes\ntasks:\n  - id: mem\n    run: nvidia-smi\n",
+         "2:1: unknown key 'hosts'", "--host gpu01, --hosts gpu[01-04] or --inventory FILE"),
+        ("name: gpu\ntasks:\n  - id: mem\n    run: nvidia-smi\n", "2:1: unknown key 'tasks'", "write steps:"),
+        # A task as Ansible writes it: the unknown `name:` is named, not the missing id.
+        ("name: gpu\nsteps:\n  - name: Check GPU memory\n    run: nvidia-smi\n",
+         "3:5: unknown key 'name'", "write title: ... and give it an id: (e.g. id: check_gpu_memory)"),
+        ("name: gpu\nsteps:\n  - id: mem\n    shell: nvidia-smi\n", "4:5: unknown key 'shell'", "under run:"),
+        ("name: gpu\nsteps:\n  - id: mem\n    run: nvidia-smi\n    register: mem_out\n",
+         "5:5: unknown key 'register'", "steps.<id>"),
+        ("name: gpu\nsteps:\n  - id: mem\n    run: nvidia-smi\n    ignore_errors: true\n",
+         "5:5: unknown key 'ignore_errors'", "exit_code: [0, 1]"),
+    ]
+    for index, (text, where, hint) in enumerate(cases):
+        playbook = write_playbook(text, f"a{index}.yaml")
+        code, message = validate(playbook)
+        assert code == 2, message
+        assert f"a{index}.yaml:{where}" in message and hint in message, message
