@@ -576,7 +576,14 @@ def _last_meaningful_line(output: str) -> str:
     return ""
 
 
-_EXIT_LINE = re.compile(r"^(?:Error: )?Exit code \d+$")
+# What a tool result says about the run rather than what the command printed: Claude Code's
+# "Exit code N" (or "Error: Exit code N"), and the header of a Codex exec result ("Chunk ID:
+# ...", "Wall time: ... seconds", "Process exited with code N", "Original token count: N",
+# "Output:"; openai/codex codex-rs/core/src/tools/handlers/unified_exec.rs, older "Exit code:
+# N" / "Duration: ..."), which the Codex reader keeps in the result's text.
+_EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall time: [\d.]+ seconds|Duration: [^\n]*"
+                        r"|Process exited with code -?\d+|Process running with session ID \S+"
+                        r"|Original token count: \d+|Output:)$")
 # A tool's own error line: pip's logger ("ERROR: Could not find a version that satisfies the
 # requirement ...", pip/_internal/utils/logging.py), git's "fatal: ...", apt's "E: ...", and
 # the "error: ..." of build tools; not Claude Code's "Error: Exit code N" first line.
@@ -586,6 +593,6 @@ _ERROR_SAID = re.compile(r"^(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)(?!Exit
 def _first_meaningful_line(output: str) -> str:
     for raw in output[:4000].splitlines():
         text = raw.strip()
-        if text and not re.match(r"^(?:Error: )?Exit code \d+$", text):
+        if text and not _EXIT_LINE.match(text):
             return text[:300]
     return ""

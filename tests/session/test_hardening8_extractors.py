@@ -528,3 +528,27 @@ def test_http_clients_that_cannot_reach_the_server_are_connection_errors():
     # before: ("traceback", "openai.APIConnectionError", "Connection error.", ...)
     assert _fields(extract_errors(tb, 1, True)) == [
         ("connection", "openai.APIConnectionError", "Connection error.", "/root/bench.py", 12)]
+
+
+def test_a_failed_codex_command_is_named_by_its_output_not_the_result_header(tmp_path):
+    # A Codex rollout (openai/codex): exec_command's result starts with its header ("Chunk ID",
+    # "Wall time", "Process exited with code N", "Original token count", "Output:";
+    # codex-rs/core/src/tools/handlers/unified_exec.rs), which the reader keeps in the text.
+    import json
+    lines = [{"timestamp": "2026-01-02T03:04:05.000Z", "type": "session_meta",
+              "payload": {"id": "0199a1b2", "timestamp": "2026-01-02T03:04:05.000Z", "cwd": "/work",
+                          "originator": "codex_cli_rs", "cli_version": "0.63.0"}}]
+    for n, payload in enumerate((
+            {"type": "function_call", "name": "exec_command", "call_id": "c1",
+             "arguments": json.dumps({"cmd": f"ssh root@{GPU} 'ls /models/kimi-k2.5-eagle3'"})},
+            {"type": "function_call_output", "call_id": "c1",
+             "output": "Chunk ID: 4f1a\nWall time: 0.0521 seconds\nProcess exited with code 2\n"
+                       "Original token count: 20\nOutput:\n"
+                       "ls: cannot access '/models/kimi-k2.5-eagle3': No such file or directory\n"}), 1):
+        lines.append({"timestamp": f"2026-01-02T03:05:{n:02d}.000Z", "type": "response_item", "payload": payload})
+    path = tmp_path / "rollout-2026-01-02T03-04-05-0199a1b2.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    a = analyze_path(path)
+    # before: "Chunk ID: 4f1a"
+    assert [(e.kind, e.message, e.host) for e in a.errors] == [
+        ("exit_code", "ls: cannot access '/models/kimi-k2.5-eagle3': No such file or directory", GPU)]
