@@ -419,3 +419,25 @@ def test_servers_on_separate_lines_are_separate_commands():
     # a line that starts with a flag still continues the command (its `\` lost in the copy)
     lost = SGLANG_PR4716.replace(" \\\n", "\n")
     assert parse_launch_command(lost).num_draft_tokens == 64
+
+
+# ---------------------------------------------------------------------------------------------
+# vLLM without "method": the method comes from the draft's name ("eagle-", "eagle3"), else it is
+# draft_model, the EAGLE-3 head run as a plain LM (vllm/config/speculative.py `__post_init__`).
+# A trained head in a directory named after its run has neither.
+# ---------------------------------------------------------------------------------------------
+def test_an_eagle3_head_without_method_or_telling_name_is_served_as_a_plain_draft():
+    draft = json.loads((DEMO / "draft" / "config.json").read_text())  # speculators eagle3
+    spec = '{"model": "/ckpt/qwen3-8b-specforge/epoch_9", "num_speculative_tokens": 3}'
+    models = {"/ckpt/qwen3-8b-specforge/epoch_9": {"found": True, "path": "/ckpt/qwen3-8b-specforge/epoch_9",
+                                                    "config": draft}}
+    facts = launch_step.parse({"source": "var", "cmdline": f"vllm serve Qwen/Qwen3-8B --speculative-config '{spec}'",
+                               "models": models})
+    [sd103] = launch_step.check(context(facts))
+    # before: nothing (no method, so no algorithm to compare)
+    assert (sd103.code, sd103.severity) == ("SD103", "error")
+    assert "vLLM runs the checkpoint as method draft_model" in sd103.evidence[0]
+    with_method = spec.replace('"num_speculative_tokens"', '"method": "eagle3", "num_speculative_tokens"')
+    facts = launch_step.parse({"source": "var", "models": models,
+                               "cmdline": f"vllm serve Qwen/Qwen3-8B --speculative-config '{with_method}'"})
+    assert launch_step.check(context(facts)) == []

@@ -128,18 +128,26 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
     if launch.engine == "sglang" and served == "NEXTN":
         # server_args.py `_handle_speculative_decoding`: NEXTN is an alias, it runs as EAGLE
         served = "EAGLE"
-    if draft_raw is None or served not in ("EAGLE", "EAGLE3"):
+    if launch.engine == "vllm" and served is None and launch.draft_model and "speculative-model" not in launch.flags:
+        # vllm/config/speculative.py `__post_init__`: no method and a draft name without
+        # "eagle-"/"eagle3" is `draft_model`, the draft run as a plain LM (a speculators config
+        # names its method only when it is the served model, `maybe_override_with_speculators`)
+        served = "DRAFT_MODEL"
+    if draft_raw is None or served not in ("EAGLE", "EAGLE3", "DRAFT_MODEL"):
         return []
     expected = _draft_algorithm(draft_raw)
     if expected is None or expected == served:
         return []
     if launch.engine == "sglang":
         written = f"--speculative-algorithm {launch.algorithm}"
+    elif served == "DRAFT_MODEL":
+        written = (f"no method, and the draft name {launch.draft_model} has no \"eagle-\"/\"eagle3\" in it: "
+                   "vLLM runs the checkpoint as method draft_model, a plain draft LM")
     elif (launch.speculative_config or {}).get("method"):
         written = f'"method": "{launch.algorithm.lower()}"'
     else:  # vllm/config/speculative.py names the method from the draft's name
         written = f"no method: vLLM infers {launch.algorithm.lower()} from the draft name {launch.draft_model}"
-    if served != launch.algorithm:
+    if launch.engine == "sglang" and served != launch.algorithm:
         written += f" (SGLang runs it as {served})"
     evidence = [f"launch command: {written}",
                 f"draft checkpoint is {expected} (architectures={draft_raw.get('architectures')}, "
