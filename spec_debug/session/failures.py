@@ -28,8 +28,13 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 # C10_CUDA_DRIVER_CHECK; a vLLM EngineCore dying so at startup: noonghunna/club-3090#60), and
 # Triton's launcher "Triton Error [CUDA]: out of memory" (python/triton/backends/nvidia/driver.c,
 # allocations outside torch's caching allocator, as fla's autotuner makes): both are the OOM.
+# cuBLAS's CUBLAS_STATUS_ALLOC_FAILED ("usually caused by a cudaMalloc() failure", cuBLAS docs,
+# cublasStatus_t), as torch reports it: "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling
+# `cublasCreate(handle)`" (vllm-project/vllm#8180 serving w8a8, QwenLM/Qwen3#873: fixed by a
+# GPU with room).
 _CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA (?:driver )?error: out of memory"
-                       r"|Triton Error \[CUDA\]: out of memory|Cuda failure (?:\d+ )?'out of memory'")
+                       r"|Triton Error \[CUDA\]: out of memory|Cuda failure (?:\d+ )?'out of memory'"
+                       r"|CUBLAS_STATUS_ALLOC_FAILED")
 # NCCL's own allocation failing (NVIDIA/nccl src/include/alloc.h ncclCudaCalloc: "Failed to CUDA
 # calloc N bytes", after the cudaMalloc's "Cuda failure 'out of memory'" when that was logged):
 # the last line of a DistBackendError's "unhandled cuda error ... Last error:" message
@@ -269,7 +274,8 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
         return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
     if "CUDA" in output and _says_cuda_error(output) and (m := _reported(_CUDA_ERROR, output, failed)):
-        return ErrorInfo("cuda_error", _exception_near(output, m.start()), m.group(0).strip()[:300])
+        kind = "cuda_oom" if "CUBLAS_STATUS_ALLOC_FAILED" in m.group(0) else "cuda_error"
+        return ErrorInfo(kind, _exception_near(output, m.start()), m.group(0).strip()[:300])
     # A CUDA kernel's device-side assertion (torch's CUDA_KERNEL_ASSERT, printed by the device:
     # "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1500: indexSelectSmallIndex: block:
     # [32,0,0], thread: [63,0,0] Assertion `srcIndex < srcSelectDimSize` failed.",

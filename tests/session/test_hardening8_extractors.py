@@ -552,3 +552,19 @@ def test_a_failed_codex_command_is_named_by_its_output_not_the_result_header(tmp
     # before: "Chunk ID: 4f1a"
     assert [(e.kind, e.message, e.host) for e in a.errors] == [
         ("exit_code", "ls: cannot access '/models/kimi-k2.5-eagle3': No such file or directory", GPU)]
+
+
+def test_cublas_failing_to_allocate_is_cuda_oom():
+    # QwenLM/Qwen3#873, as pasted (fixed by running on a GPU with room); vllm-project/vllm#8180
+    # hit the same serving a w8a8 model
+    text = ('File "lib/python3.9/site-packages/torch/nn/modules/linear.py", line 116, in forward\n'
+            "    return F.linear(input, self.weight, self.bias)\n"
+            "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n")
+    # before: "cuda_error"
+    assert _fields(extract_errors(text, 1, True)) == [
+        ("cuda_oom", "RuntimeError", "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+         None, None)]
+    traceback = "Traceback (most recent call last):\n  " + text
+    assert _fields(extract_errors(traceback, 1, True)) == [
+        ("cuda_oom", "RuntimeError", "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+         "lib/python3.9/site-packages/torch/nn/modules/linear.py", 116)]
