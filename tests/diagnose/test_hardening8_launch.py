@@ -441,3 +441,9 @@ def test_an_eagle3_head_without_method_or_telling_name_is_served_as_a_plain_draf
     facts = launch_step.parse({"source": "var", "models": models,
                                "cmdline": f"vllm serve Qwen/Qwen3-8B --speculative-config '{with_method}'"})
     assert launch_step.check(context(facts)) == []
+    # SGLang's STANDALONE runs its draft as a plain LM too (server_args.py, sglang >= 0.5.2)
+    standalone = ("python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --speculative-algorithm STANDALONE "
+                  "--speculative-draft-model-path /ckpt/qwen3-8b-specforge/epoch_9 --speculative-num-steps 3 "
+                  "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")
+    facts = launch_step.parse({"source": "var", "cmdline": standalone, "models": models})
+    assert [f.code for f in launch_step.check(context(facts))] == ["SD103"]

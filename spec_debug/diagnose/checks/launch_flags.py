@@ -133,7 +133,9 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
         # "eagle-"/"eagle3" is `draft_model`, the draft run as a plain LM (a speculators config
         # names its method only when it is the served model, `maybe_override_with_speculators`)
         served = "DRAFT_MODEL"
-    if draft_raw is None or served not in ("EAGLE", "EAGLE3", "DRAFT_MODEL"):
+    # STANDALONE (SGLang) and draft_model (vLLM) run the draft as a plain LM: an EAGLE head there
+    # is as wrong as an EAGLE-3 head served as EAGLE
+    if draft_raw is None or served not in ("EAGLE", "EAGLE3", "DRAFT_MODEL", "STANDALONE"):
         return []
     expected = _draft_algorithm(draft_raw)
     if expected is None or expected == served:
