@@ -311,7 +311,15 @@ def _server_argv(argv: list[str]) -> list[str]:
             # own switches are the ones that change what it runs
             if command[0] == "export":
                 exported += [tok for tok in command[1:] if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+            elif command[0].startswith("Environment="):
+                # a systemd unit's `Environment="SGLANG_ENABLE_SPEC_V2=1" "B=2"` line
+                # (systemd.exec(5)): the service's ExecStart runs with them
+                words = [command[0][len("Environment="):], *command[1:]]
+                exported += [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
             continue
+        if command[0].startswith("ExecStart="):
+            # systemd.service(5): `ExecStart=/opt/venv/bin/python -m sglang.launch_server ...`
+            command = [command[0][len("ExecStart="):].lstrip("-@:+!"), *command[1:]]
         at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
         servers.append(command[:at] + exported + command[at:] if exported else command)
     # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...

@@ -447,3 +447,36 @@ def test_an_eagle3_head_without_method_or_telling_name_is_served_as_a_plain_draf
                   "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4")
     facts = launch_step.parse({"source": "var", "cmdline": standalone, "models": models})
     assert [f.code for f in launch_step.check(context(facts))] == ["SD103"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A systemd unit pasted whole (systemd.service(5) ExecStart=, systemd.exec(5) Environment=): the
+# service's command and the engine variables it runs with.
+# ---------------------------------------------------------------------------------------------
+SGLANG_UNIT = """[Unit]
+Description=SGLang EAGLE-3 server
+After=network-online.target
+
+[Service]
+User=llm
+WorkingDirectory=/srv/llm
+Environment="SGLANG_ENABLE_SPEC_V2=1" "HF_HOME=/data/hf"
+ExecStart=/opt/venv/bin/python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct \\
+    --speculative-algorithm EAGLE3 --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B \\
+    --speculative-num-steps 5 --speculative-eagle-topk 8 --speculative-num-draft-tokens 32 --port 30000
+Restart=always
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def test_a_systemd_unit_gives_the_command_and_its_environment():
+    cfg = parse_launch_command(SGLANG_UNIT)
+    assert cfg.argv[cfg.argv.index("-m") - 1] == "/opt/venv/bin/python"
+    assert (cfg.num_steps, cfg.topk, cfg.num_draft_tokens) == (5, 8, 32)
+    # before: the Environment= line was lost, and with it the spec v2 note; HF_HOME stays out
+    assert cfg.env == {"SGLANG_ENABLE_SPEC_V2": "1"}
+    facts = launch_step.parse({"source": "var", "cmdline": SGLANG_UNIT, "models": {}})
+    found = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": "0.5.9"}}))
+    assert [f.code for f in found] == ["SD102"] and "SGLang 0.5.9 refuses to start" in found[0].evidence[0]
