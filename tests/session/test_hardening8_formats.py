@@ -510,3 +510,29 @@ def test_llama_ipython_role_is_a_tool_result(tmp_path):
     assert [(e.kind, e.call_id, e.exit_code, e.is_error) for e in events] == [
         ("prompt", None, None, False), ("tool_call", "c1", None, False), ("tool_result", "c1", 2, True)]
     assert stats.unknown_types == 0
+
+
+def test_codex_edits_through_the_shell_tool_are_edits_of_their_file(tmp_path):
+    """Codex's instructions tell the model to edit with the shell tool, ``{"command":
+    ["apply_patch", "*** Begin Patch…"]}`` (openai/codex ``codex-rs/core/prompt.md``), or
+    ``apply_patch <<'EOF'`` in ``bash -lc``; later CLIs made it a tool of its own, and its
+    ``arguments`` may be ``{"input": patch}``. Before: the first two were shell commands run on
+    no host, ``apply_patch '*** Begin Patch…'``, with no file; the last had no file either."""
+    patch = ("*** Begin Patch\n*** Update File: launch.sh\n@@\n-  --speculative-draft-model-path /models/eagle3-old \\\n"
+             "+  --speculative-draft-model-path /models/eagle3 \\\n*** End Patch")
+    calls = [("shell", {"command": ["apply_patch", patch]}), ("shell", {"command": ["bash", "-lc", f"apply_patch <<'EOF'\n{patch}\nEOF"]}),
+             ("apply_patch", {"input": patch}), ("shell", {"command": ["bash", "-lc", "rg -n apply_patch launch.sh"]})]
+    lines = [{"timestamp": "2025-09-10T10:00:00.000Z", "type": "session_meta",
+              "payload": {"id": "0199a213-81c0-7800-8aa1-bbab2a035a53", "cwd": "/work", "originator": "codex_cli_rs",
+                          "cli_version": "0.36.0"}}]
+    for n, (name, args) in enumerate(calls, 1):
+        lines.append({"timestamp": f"2025-09-10T10:00:0{n}.000Z", "type": "response_item",
+                      "payload": {"type": "function_call", "name": name, "arguments": json.dumps(args), "call_id": f"c{n}"}})
+    path = tmp_path / "rollout-2025-09-10T10-00-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    events, _ = _events(path)
+    assert [(e.tool_name, e.command, e.path) for e in events if e.kind == "tool_call"] == [
+        ("apply_patch", None, "launch.sh"), ("apply_patch", None, "launch.sh"), ("apply_patch", None, "launch.sh"),
+        ("shell", "rg -n apply_patch launch.sh", None)]
+    assert events[1].text == patch
+    assert [c.command for c in analyze_path(path).commands] == ["rg -n apply_patch launch.sh"]

@@ -311,10 +311,22 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         host = remote_host(args)  # an MCP server's SSH tool: {host, command}
         if command is None and host is not None:
             command = shell_command(args)
+        if command is not None and command.startswith("apply_patch") and "*** Begin Patch" in command[:400]:
+            # An edit made through the shell tool: {"command": ["apply_patch", "*** Begin Patch…"]}, as
+            # Codex's own instructions show it, or `apply_patch <<'EOF'` in bash -lc (openai/codex
+            # codex-rs/core prompt.md; codex-rs/apply-patch reads both). The same edit as the
+            # apply_patch tool of newer CLIs, not a command run on a host.
+            argv = args.get("command") if isinstance(args, dict) else None
+            patch = argv[1] if isinstance(argv, list) and len(argv) == 2 and argv[0] == "apply_patch" \
+                else command.split(" ", 1)[-1]
+            name, raw_args, command = "apply_patch", patch, None
         text = call_text(command, raw_args)
         path = tool_path(args)
-        if path is None and name == "apply_patch" and isinstance(raw_args, str):
-            patched = _PATCH_FILE.search(raw_args)
+        if path is None and name == "apply_patch":
+            patch = raw_args if isinstance(raw_args, str) else ""
+            if isinstance(args, dict) and isinstance(args.get("input"), str):
+                patch = args["input"]  # apply_patch as a function tool: {"input": "*** Begin Patch…"}
+            patched = _PATCH_FILE.search(patch)
             path = patched.group(1).strip() if patched else None
         spawn = None
         if name in SPAWN_TOOLS:
