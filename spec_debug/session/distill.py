@@ -68,6 +68,10 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         text = secrets.text
         if not runs_on_primary and cmd.host:
             text = _replace_word(text, cmd.host, names.var_for_host(cmd.host))
+        elif not cmd.host and not cmd.container and primary:
+            # `curl http://10.1.230.174:30000/get_server_info` typed where the session ran: the
+            # host is a var like any other, not a constant every host of a fleet run would query
+            text = _replace_word(text, primary, names.var_for_host(primary))
         text = _templatize_paths(text, names, home if (runs_on_primary or not cmd.host) else None)
         step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said)),
                 "run": _as_template(text)}

@@ -536,3 +536,27 @@ def test_a_postmortem_on_a_stdout_that_is_not_utf8(tmp_path):
     assert result.code == 0 and "Traceback" not in result.stderr, result.stderr
     assert result.stdout.startswith("# Postmortem: That is the Grafana panel")
     assert "**Status:** draft from `spec-debug analyze` · **Sessions:**" in result.stdout
+
+
+def test_the_gpu_host_in_a_url_typed_locally_is_a_var(tmp_path):
+    """`curl http://10.1.230.174:30000/get_server_info` typed on the laptop: the playbook kept
+    the address, so `--hosts gpu[01:08]` asked the same server eight times."""
+    import yaml
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    m.bash(f"ssh root@{GPU} 'ps -eo args | grep [l]aunch_server'",
+           "python -m sglang.launch_server --model-path /models/Kimi-K2.5 --speculative-algorithm EAGLE3 "
+           "--speculative-num-steps 1 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2 --host 0.0.0.0")
+    m.bash(f"curl -s -m 2 http://{GPU}:30000/get_server_info | head -c 300",
+           f"curl: (7) Failed to connect to {GPU} port 30000 after 3 ms: Connection refused", exit_code=7)
+    m.bash(f"ssh root@{GPU} nvidia-smi -L", "GPU 0: NVIDIA H200 (UUID: GPU-0f0e)")
+    playbook = tmp_path / "playbook.yaml"
+    assert run_cli("distill", str(_write(tmp_path, m)), "-o", str(playbook)).code == 0
+    doc = yaml.safe_load(playbook.read_text(encoding="utf-8"))
+    [curl] = [s for s in doc["steps"] if s["run"].startswith("curl")]
+    assert curl["run"] == "curl -s -m 2 http://{{ host_10_1_230_174 }}:30000/get_server_info | head -c 300"
+    assert doc["vars"]["host_10_1_230_174"] == GPU  # the session's value by default
+    ran = run_cli("run", str(playbook), "--host", "local", "--var", "host_10_1_230_174=127.0.0.1",
+                  "--out", str(tmp_path / "runs"), "--json")
+    [done] = [s for s in json.loads(ran.stdout)["steps"] if s["id"] == curl["id"]]
+    assert done["command"] == "curl -s -m 2 http://127.0.0.1:30000/get_server_info | head -c 300"
