@@ -94,7 +94,10 @@ _CONNECTION = re.compile(
     r"Could not resolve hostname|Name or service not known|Host key verification failed|"
     r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|Address already in use|"
     r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
-    r"Received disconnect from |client_loop: send disconnect|Empty reply from server")
+    r"Received disconnect from |client_loop: send disconnect|Empty reply from server|"
+    # clientloop.c again: the session dropped under a running command (the host rebooted, the
+    # sshd was killed, an OOM took the machine) and the ServerAliveInterval check giving up
+    r"closed by remote host|Timeout, server \S+ not responding")
 # An OpenAI-compatible server's error body, which curl prints with exit status 0 unless told
 # --fail: vLLM's and SGLang's ErrorResponse ({"object": "error", "message", "type", "param",
 # "code"}: vllm/entrypoints/openai/protocol.py, sglang python/sglang/srt/entrypoints/openai/

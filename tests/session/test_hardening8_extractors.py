@@ -568,3 +568,14 @@ def test_cublas_failing_to_allocate_is_cuda_oom():
     assert _fields(extract_errors(traceback, 1, True)) == [
         ("cuda_oom", "RuntimeError", "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
          "lib/python3.9/site-packages/torch/nn/modules/linear.py", 116)]
+
+
+def test_an_ssh_session_dropped_under_a_command_is_a_connection_error():
+    # OpenSSH's clientloop.c: "Connection to %s closed by remote host." when the host goes away
+    # under a running command, "Timeout, server %s not responding." when ServerAliveInterval
+    # gives up; ssh exits 255 either way
+    dropped = f"Loading safetensors checkpoint shards:  50% Completed | 2/4\nConnection to {GPU} closed by remote host.\n"
+    # before: ("exit_code", None, "Loading safetensors checkpoint shards: ...")
+    assert _fields(extract_errors(dropped, 255, True)) == [
+        ("connection", None, f"Connection to {GPU} closed by remote host.", None, None)]
+    assert extract_errors(f"Timeout, server {GPU} not responding.\n", 255, True)[0].kind == "connection"
