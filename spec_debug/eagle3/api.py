@@ -42,10 +42,13 @@ class ResolvedTarget:
     checkpoint: TargetCheckpoint | None
     source: str | None  # TARGET_GIVEN | TARGET_FROM_CONFIG | None (no target)
     notes: tuple[str, ...] = ()
+    refused: str | None = None  # why the verifier the config names, found here, is not used
 
     @property
     def path(self) -> str | None:
         return str(self.checkpoint.path) if self.checkpoint is not None else None
+
+
 
 
 def _config_verifier(cfg, use: bool) -> tuple[Path | None, list[str]]:
@@ -79,14 +82,17 @@ def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
     try:
         found = open_target(path)
     except CheckpointError as exc:
-        return ResolvedTarget(None, None, (
-            f"the verifier the draft's config names ({cfg.verifier}) could not be read "
-            f"({exc.message}): scored without it; pass --target DIR",))
+        reason = (f"the verifier the draft's config names ({cfg.verifier}) could not be read "
+                  f"({exc.message})")
+        return ResolvedTarget(None, None, (reason + ": scored without it; pass --target DIR",),
+                              refused=reason + ": pass --target DIR")
     if found.config.hidden_size != cfg.target_hidden_size:
-        return ResolvedTarget(None, None, (
-            f"the verifier the draft's config names ({cfg.verifier}, found at {path}) has "
-            f"hidden_size {found.config.hidden_size}, the draft takes "
-            f"{cfg.target_hidden_size}-wide states: not used; pass --target DIR",))
+        reason = (f"the verifier the draft's config names ({cfg.verifier}, found at {path}) has "
+                  f"hidden_size {found.config.hidden_size}, the draft takes "
+                  f"{cfg.target_hidden_size}-wide states")
+        return ResolvedTarget(None, None, (reason + ": not used; pass --target DIR",),
+                              refused=reason + ": not used; pass --target DIR with the model "
+                                               "the draft was trained for")
     named = "" if str(path) == str(cfg.verifier) else f" {cfg.verifier!r}"
     return ResolvedTarget(found, TARGET_FROM_CONFIG, (
         f"target: {path}, the verifier{named} the draft's config names "
@@ -303,7 +309,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     # SGLang always swaps in the target's embedding (eagle_worker.py set_embed)
     use_target_embed = semantics == "sglang" and target_ckpt is not None
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
-                         use_target_embedding=use_target_embed, vocab_mapping=mapping)
+                         use_target_embedding=use_target_embed, vocab_mapping=mapping,
+                         no_target_reason=resolved_target.refused)
     vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping)
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
@@ -403,7 +410,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
     notes = list(resolved_target.notes) + input_notes + data_notes + notes
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
-                         vocab_mapping=mapping)
+                         vocab_mapping=mapping, no_target_reason=resolved_target.refused)
     # all slots except the final one are candidates; the final state is read separately
     skipped = SkippedFiles()
     samples = _bounded_samples(data, max_samples, max_bytes, spec=spec, final=has_final,

@@ -312,9 +312,12 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
 def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None = None,
                 device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
                 use_target_embedding: bool = False, load_target_head: bool = True,
-                vocab_mapping: VocabMapping | None = None) -> LoadedDraft:
+                vocab_mapping: VocabMapping | None = None,
+                no_target_reason: str | None = None) -> LoadedDraft:
     """`vocab_mapping`: the training's map file (--vocab-mapping), used instead of the
-    checkpoint's d2t/t2d, with a note on how they compare."""
+    checkpoint's d2t/t2d, with a note on how they compare. `no_target_reason`: why no target
+    is used (the verifier the config names was found but refused), for the error a draft
+    without an embedding gives: without it the hint sends the user back to that verifier."""
     cfg = checkpoint.config
     dtype = resolve_dtype(dtype)
     device = resolve_device(device)
@@ -360,7 +363,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                         raise CheckpointError(
                             f"{checkpoint.path}: no embed_tokens.weight in the draft; pass "
                             "--target DIR so the target's embedding can be used (the engines "
-                            "do the same)", hint=_verifier_hint(cfg))
+                            "do the same)", hint=no_target_reason or _verifier_hint(cfg))
                 else:
                     if tuple(embed.shape) != tuple(param.shape):
                         raise CheckpointError(

@@ -169,3 +169,29 @@ def test_index_left_by_an_earlier_sharded_save_is_named_and_the_weights_read(wor
         assert got[key] == expected[key], key
     stale = [n for n in got["notes"] if "names no shard that is here" in n]
     assert len(stale) == 2 and "weights for this draft" in stale[0] and "target" in stale[1]
+
+
+def test_draft_without_embedding_says_why_the_named_verifier_was_not_used(world, tmp_path):
+    """The training host's verifier path now holds another model (48 wide): the draft's config
+    still names it. With a draft that carries no embedding (SpecForge and EAGLE exports, the
+    speculators converter's output) the error's hint was "the draft's config names its
+    verifier: --target <that path>", the model just refused; now it says why it was refused."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    root = _copy(world, tmp_path)
+    _drop_draft_embedding(root)
+    shutil.rmtree(root / "target")
+    config = json.loads((world / "target" / "config.json").read_text())
+    other = {k: config[k] for k in ("vocab_size", "intermediate_size", "num_attention_heads",
+                                    "num_key_value_heads", "num_hidden_layers")}
+    LlamaForCausalLM(LlamaConfig(**other, hidden_size=48)).save_pretrained(root / "target")
+    draft_config = json.loads((root / "draft" / "config.json").read_text())
+    draft_config["speculators_config"]["verifier"]["name_or_path"] = str(root / "target")
+    (root / "draft" / "config.json").write_text(json.dumps(draft_config))
+    for command in ("eval", "layout"):
+        result = _run(command, "--model", str(root / "draft"), "--data", str(root / "data"))
+        assert result.exit_code == 2, result.output
+        text = " ".join(result.output.split())
+        assert "no embed_tokens.weight in the draft" in text
+        assert "has hidden_size 48, the draft takes 32-wide states: not used" in text
+        assert f"names its verifier: --target {root / 'target'}" not in text
