@@ -256,7 +256,7 @@ class _Agent:
     failing: OrderedDict = field(default_factory=OrderedDict)
     """Command template -> its current streak of failures."""
     open_hypotheses: list[tuple[HypothesisRecord, frozenset]] = field(default_factory=list)
-    """Each open hypothesis with its :func:`reasoning.topic_words`, oldest first."""
+    """Each open hypothesis with its :func:`_topic_words`, oldest first."""
     settled_topics: deque = field(default_factory=lambda: deque(maxlen=20))
     """The topic words of the hypotheses settled last."""
 
@@ -343,7 +343,7 @@ class _SessionState:
         elif kind == "system":
             if ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
                 self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
-            elif ev.role == "assistant" and ev.agent != MAIN_AGENT:
+            elif ev.role == "assistant" and ev.agent != MAIN_AGENT and "API Error" in ev.text[:200]:
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)
