@@ -387,13 +387,11 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
 
 def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo) -> ErrorInfo:
     """The error a chain of exceptions reports: the one that propagated, unless it only wraps
-    a fault it does not name. vLLM raises "RuntimeError: Engine core initialization failed.
-    See root cause above." from the engine's error, transformers "OSError: ... is not the path
-    to a directory containing a file named config.json" from urllib3's "Failed to establish a
-    new connection: [Errno 101] Network is unreachable" (lucaslingle/transformer_vq#2): then
-    the first classified cause (its exception, message and innermost frame) is the error, as
-    the fix is the cause's. A handler's own failure ("During handling ...") after a fault is
-    read the same way."""
+    a fault it does not name: urllib3's NewConnectionError raised while handling "OSError:
+    [Errno 101] Network is unreachable" (lucaslingle/transformer_vq#2), a script's own
+    RuntimeError raised from a torch.OutOfMemoryError. Then the first classified cause (its
+    exception, message and innermost frame) is the error, as the fix is the cause's. A
+    handler's own failure ("During handling ...") after a fault is read the same way."""
     if raised.kind != "traceback":
         return raised
     for cause in causes:
