@@ -536,3 +536,36 @@ def test_codex_edits_through_the_shell_tool_are_edits_of_their_file(tmp_path):
         ("shell", "rg -n apply_patch launch.sh", None)]
     assert events[1].text == patch
     assert [c.command for c in analyze_path(path).commands] == ["rg -n apply_patch launch.sh"]
+
+
+def test_a_mini_swe_agent_trajectory_has_commands_and_exit_codes(tmp_path):
+    """mini-swe-agent saves ``{info, messages, trajectory_format}``: each reply runs the one
+    ``bash`` block it ends with, and the output comes back as a *user* message
+    ``<returncode>N</returncode><output>…</output>`` (format 1.1 adds ``extra.actions`` and
+    ``extra.returncode``/``raw_output``). Before: every output was a prompt (a phase each), and
+    no command was seen."""
+    path = DATA / "mini_swe_agent.traj.json"
+    events, _ = _events(path)
+    assert [(e.seq, e.block, e.kind, e.call_id, e.command, e.exit_code) for e in events if e.seq >= 2] == [
+        (2, 0, "text", None, None, None),
+        (2, 1, "tool_call", "call-2-shown", "ssh gpu01 'grep -m1 \"accept len\" /var/log/sglang.log'", None),
+        (3, 0, "tool_result", "call-2-shown", None, 2),
+        (4, 0, "text", None, None, None),
+        (4, 1, "tool_call", "call-4-shown", "ssh gpu01 ls /var/log/sglang/", None),
+        (5, 0, "tool_result", "call-4-shown", None, 0)]
+    assert events[4].text == "grep: /var/log/sglang.log: No such file or directory"
+    a = analyze_path(path)
+    assert len(a.prompts) == 1
+    assert [(c.seq, c.host, c.exit_code) for c in a.commands] == [(2, "gpu01", 2), (4, "gpu01", 0)]
+    # format 1.1: the commands parsed, the return code and raw output beside the text
+    traj = json.loads(path.read_text())
+    traj["trajectory_format"] = "mini-swe-agent-1.1"
+    traj["messages"][2]["extra"] = {"actions": [{"command": "ssh gpu01 ls /var/log"}], "timestamp": 10.0}
+    traj["messages"][3]["extra"] = {"returncode": 0, "raw_output": "sglang\n", "timestamp": 11.0}
+    newer = tmp_path / "run.traj.json"
+    newer.write_text(json.dumps(traj))
+    events, _ = _events(newer)
+    assert [(e.seq, e.kind, e.call_id, e.command, e.exit_code, e.text) for e in events if e.seq in (2, 3)] == [
+        (2, "text", None, None, None, events[2].text), (2, "tool_call", "call-2-0", "ssh gpu01 ls /var/log", None,
+                                                        "ssh gpu01 ls /var/log"),
+        (3, "tool_result", "call-2-0", None, 0, "sglang\n")]
