@@ -93,16 +93,19 @@ def _same(record):
 _WORD = re.compile(r"[a-z0-9][a-z0-9_]*")
 # Words of any sentence, and the words that make a sentence a guess or an outcome: none says
 # what the guess is about.
-_NOT_TOPIC = frozenset("""
-the that this these those then than there their they them was were is are been being be not
-and but with from for into onto over under after before about also just only very much more
-most some any all each both other again still now here what which when where while why how
-its it's has have had having does did done doing can could would should might may must will
-our out off one two we you your his her him she because since due so too yet between my
-confirmed confirm confirms confirming verified verify ruled rules rule fixed fix works worked
-work issue problem cause caused causes root suspect suspected likely probably hypothesis guess
-theory culprit bug wrong right fine looks look seems seem think sure indeed definitely clearly
-""".split())
+_NOT_TOPIC = frozenset((
+    "the", "that", "this", "these", "those", "then", "than", "there", "their", "they", "them", "was", "were",
+    "is", "are", "been", "being", "be", "not", "and", "but", "with", "from", "for", "into", "onto", "over",
+    "under", "after", "before", "about", "also", "just", "only", "very", "much", "more", "most", "some", "any",
+    "all", "each", "both", "other", "again", "still", "now", "here", "what", "which", "when", "where", "while",
+    "why", "how", "its", "it's", "has", "have", "had", "having", "does", "did", "done", "doing", "can",
+    "could", "would", "should", "might", "may", "must", "will", "our", "out", "off", "one", "two", "we", "you",
+    "your", "his", "her", "him", "she", "because", "since", "due", "so", "too", "yet", "between", "my",
+    "confirmed", "confirm", "confirms", "confirming", "verified", "verify", "ruled", "rules", "rule", "fixed",
+    "fix", "works", "worked", "work", "issue", "problem", "cause", "caused", "causes", "root", "suspect",
+    "suspected", "likely", "probably", "hypothesis", "guess", "theory", "culprit", "bug", "wrong", "right",
+    "fine", "looks", "look", "seems", "seem", "think", "sure", "indeed", "definitely", "clearly",
+))
 
 
 def _topic_words(sentence: str) -> frozenset:

@@ -4,6 +4,7 @@ each test names the wrong answer it replaced."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def _analyze(tmp_path: Path, writer: _Writer, *agents: tuple[_Writer, str, str])
         (folder / SESSION / "subagents" / f"agent-{agent_id}.jsonl").write_text(
             "\n".join(sub.lines) + "\n", encoding="utf-8")
         (folder / SESSION / "subagents" / f"agent-{agent_id}.meta.json").write_text(
-            '{"agentType": "general-purpose", "description": "", "toolUseId": "%s"}' % tool_use_id, encoding="utf-8")
+            json.dumps({"agentType": "general-purpose", "description": "", "toolUseId": tool_use_id}), encoding="utf-8")
     return analyze_path(folder / f"{SESSION}.jsonl")
 
 
@@ -207,9 +208,9 @@ def test_a_chain_whose_last_exception_names_the_fault_reports_that_one():
     # before: ("traceback", "OSError", ...): transformers' "couldn't connect" was no connection error
     assert _fields(extract_errors(AUTOMATE_104, 1, True)) == [
         ("connection", "OSError",
-         "We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files "
-         "and it looks like decapoda-research/llama-7b-hf is not the path to a directory containing a file named "
-         "config.json.",
+         ("We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached files "
+          "and it looks like decapoda-research/llama-7b-hf is not the path to a directory containing a file named "
+          "config.json."),
          "D:\\Users\\admin\\anaconda3\\envs\\automate\\Lib\\site-packages\\transformers\\utils\\hub.py", 342)]
 
 
@@ -266,7 +267,7 @@ BENCH = (Path(__file__).parent / "data_h7" / "sglang_17098_bench_serving.txt").r
 def _bench_session(report: str) -> tuple[_Writer, _Writer, int]:
     m = _Writer(SESSION, None, START)
     m.prompt(f"EAGLE-3 on {GPU} is slower than the 250 tok/s baseline; measure it.")
-    spawn, report_seq = m.spawn("b1bench", "toolu_spawn_b1bench", "Benchmark the EAGLE-3 server",
+    _, report_seq = m.spawn("b1bench", "toolu_spawn_b1bench", "Benchmark the EAGLE-3 server",
                                 "Run bench_serving against the server and report the readings.", report, trunk=True)
     sub = _Writer(SESSION, "b1bench", START)
     sub.prompt("Run bench_serving against the server and report the readings.")
@@ -411,7 +412,6 @@ def test_a_process_killed_without_a_word_is_named_by_its_last_line():
 # -- a sub-agent that died of an API error -------------------------------------------------------------
 
 def test_a_sub_agent_whose_last_word_is_an_api_error_failed(tmp_path):
-    import json
     m = _Writer(SESSION, None, START)
     m.prompt(f"EAGLE-3 on {GPU} is slow; have a sub-agent check the server flags.")
     m.spawn("f1flags", "toolu_spawn_f1flags", "Audit the speculative flags", "List the server's --speculative-* flags.",
@@ -486,8 +486,8 @@ def test_a_build_scripts_traceback_inside_pips_box_is_read():
 def test_a_failed_command_is_named_by_its_error_line_not_its_first_line():
     # before: "INFO: pip is looking at multiple versions of sglang[srt] ..."
     assert _fields(extract_errors(SGLANG_4879, 1, True)) == [
-        ("exit_code", None, 'ERROR: Could not find a version that satisfies the requirement sgl-kernel==0.0.5.post4; '
-         'extra == "srt" (from sglang[srt]) (from versions: 0.0.1)', None, None)]
+        ("exit_code", None, ('ERROR: Could not find a version that satisfies the requirement sgl-kernel==0.0.5.post4; '
+                             'extra == "srt" (from sglang[srt]) (from versions: 0.0.1)'), None, None)]
     # Claude Code's own "Error: Exit code 1" first line is no error line
     assert extract_errors("Error: Exit code 1\n" + SGLANG_4879, 1, True)[0].message.startswith("ERROR: Could not find")
 
@@ -534,7 +534,6 @@ def test_a_failed_codex_command_is_named_by_its_output_not_the_result_header(tmp
     # A Codex rollout (openai/codex): exec_command's result starts with its header ("Chunk ID",
     # "Wall time", "Process exited with code N", "Original token count", "Output:";
     # codex-rs/core/src/tools/handlers/unified_exec.rs), which the reader keeps in the text.
-    import json
     lines = [{"timestamp": "2026-01-02T03:04:05.000Z", "type": "session_meta",
               "payload": {"id": "0199a1b2", "timestamp": "2026-01-02T03:04:05.000Z", "cwd": "/work",
                           "originator": "codex_cli_rs", "cli_version": "0.63.0"}}]
