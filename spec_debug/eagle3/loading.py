@@ -57,9 +57,19 @@ def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
         ids = list(cfg.aux_layer_ids) if cfg.aux_layer_ids else "absent (3 assumed)"
         fan_in = (f" = {got[1] // cfg.target_hidden_size} aux states of {cfg.target_hidden_size}"
                   if got[1] % cfg.target_hidden_size == 0 else "")
-        return (f"fc.weight takes {got[1]} inputs{fan_in}, but eagle_aux_hidden_state_layer_ids "
+        text = (f"fc.weight takes {got[1]} inputs{fan_in}, but eagle_aux_hidden_state_layer_ids "
                 f"is {ids} ({cfg.num_aux} x {cfg.target_hidden_size} = "
                 f"{cfg.num_aux * cfg.target_hidden_size})")
+        ids = list(cfg.aux_layer_ids or ())
+        if len(ids) > 1 and got[1] == (len(ids) - 1) * cfg.target_hidden_size and (
+                ids[-1] == max(ids)):
+            # speculators' datagen captures [*aux, N] (scripts/launch_vllm.py
+            # --include-last-layer) and training feeds all but the last slot to fc
+            # (src/speculators/train/data.py): that list copied into the draft config
+            text += (f"; if {ids[-1]} is the target's last layer, it is the datagen's final "
+                     "slot (launch_vllm.py --include-last-layer), which training strips: "
+                     f"drop it, {ids[:-1]}")
+        return text
     if name == "lm_head.weight" and got[:1] != (cfg.draft_vocab_size,):
         if not (cfg.raw.get("draft_vocab_size")
                 or (cfg.raw.get("transformer_layer_config") or {}).get("draft_vocab_size")):

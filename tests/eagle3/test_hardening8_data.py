@@ -195,3 +195,19 @@ def test_draft_without_embedding_says_why_the_named_verifier_was_not_used(world,
         assert "no embed_tokens.weight in the draft" in text
         assert "has hidden_size 48, the draft takes 32-wide states: not used" in text
         assert f"names its verifier: --target {root / 'target'}" not in text
+
+
+def test_datagen_ids_copied_into_the_config_name_the_final_slot(world, tmp_path):
+    """speculators' datagen captures [*aux, N] (scripts/launch_vllm.py --include-last-layer);
+    that list pasted into a 3-aux draft's config. Before: only "fc.weight takes 96 inputs ...
+    but eagle_aux_hidden_state_layer_ids is [2, 4, 5, 8]"; now also which id to drop."""
+    root = _copy(world, tmp_path)
+    path = root / "draft" / "config.json"
+    config = json.loads(path.read_text())
+    config["eagle_aux_hidden_state_layer_ids"] = [2, 4, 5, NL]
+    path.write_text(json.dumps(config))
+    result = _run("eval", "--model", str(root / "draft"), "--data", str(root / "data"))
+    assert result.exit_code == 2, result.output
+    assert (f"if {NL} is the target's last layer, it is the datagen's final slot "
+            "(launch_vllm.py --include-last-layer), which training strips: drop it, [2, 4, 5]"
+            in " ".join(result.output.split()))
