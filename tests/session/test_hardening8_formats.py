@@ -177,8 +177,8 @@ def test_continuation_prompts_of_zsh_and_commands_split_in_a_code_block(tmp_path
                      "sglang \\\n>   --num-prompts 100\nOutput token throughput (tok/s): 1234.5\n```\n")
     events, _ = _events(notes)
     assert [(e.kind, e.command or e.text) for e in events] == [
-        ("tool_call", "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
-                      "--speculative-algorithm EAGLE3"),
+        ("tool_call", ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+                       "--speculative-algorithm EAGLE3")),
         ("tool_call", "python3 -m sglang.bench_serving --backend sglang --num-prompts 100"),
         ("tool_result", "Output token throughput (tok/s): 1234.5")]
 
@@ -300,8 +300,8 @@ def test_codex_exec_json_of_cli_0_43_and_older_reads_as_a_session():
     a = analyze_path(path)
     assert a.sessions[0]["format"] == "codex"
     assert [(c.seq, c.host, c.exit_code) for c in a.commands] == [(4, "gpu01", 1), (7, "gpu01", 0)]
-    assert [p.text for p in a.prompts] == ["The nightly EAGLE-3 benchmark on gpu01 regressed from 180 to 95 tok/s; "
-                                           "find out why"]
+    assert [p.text for p in a.prompts] == [("The nightly EAGLE-3 benchmark on gpu01 regressed from 180 to 95 tok/s; "
+                                            "find out why")]
     assert any(m.name == "accept_length" and m.value == 1.02 for m in a.metrics)
 
 
@@ -458,9 +458,9 @@ def test_a_tmux_capture_cut_at_the_pane_edge_reads_as_whole_lines():
     events, _ = _events(path)
     calls = [(e.seq, e.command, e.host) for e in events if e.kind == "tool_call"]
     assert calls == [
-        (0, "python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
-            "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 "
-            "--speculative-eagle-topk 8 --speculative-num-draft-tokens 32 --mem-fraction 0.6 --cuda-graph-max-bs 2",
+        (0, ("python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
+             "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 "
+             "--speculative-eagle-topk 8 --speculative-num-draft-tokens 32 --mem-fraction 0.6 --cuda-graph-max-bs 2"),
          "gpu-3"),
         (1, "nvidia-smi --query-gpu=memory.used --format=csv", "gpu-3")]
     output = events[1].text.split("\n")
@@ -489,9 +489,9 @@ def test_logs_that_are_no_pane_capture_keep_their_lines(tmp_path):
         "nvidia-smi", "tail -n 4 /var/log/sglang.log", "echo done"]
     assert [len(e.text.split("\n")) for e in events if e.kind == "tool_result"] == [5, 4, 1]
     notes = tmp_path / "notes.md"
-    words = ("the draft model was loaded with the wrong hidden state layers so the accept length fell to one "
-             "and throughput halved until the aux layer ids matched the training config again").split()
-    notes.write_text(textwrap.fill(" ".join(words * 12), width=72) + "\n")
+    note = ("the draft model was loaded with the wrong hidden state layers so the accept length fell to one "
+            "and throughput halved until the aux layer ids matched the training config again ")
+    notes.write_text(textwrap.fill(note * 12, width=72) + "\n")
     assert pane_width(notes) is None
 
 

@@ -3,14 +3,15 @@
 ``tool_calls[].function.arguments`` is a JSON string in the OpenAI API, but some
 OpenAI-compatible stacks (Ollama, some vLLM tool parsers) send an object and leave out
 ``id``; both are accepted (TRANSCRIPTS.md section 1e). The same layouts saved from the
-Anthropic Messages API (``tool_use``/``tool_result`` content blocks) are read too.
+Anthropic Messages API (``tool_use``/``tool_result`` content blocks) are read too, and so are
+Responses API requests and responses saved whole (``input``/``output`` items), logs of request
+bodies (each resending the history), and mini-swe-agent trajectories
+(:mod:`formats.mini_swe_agent`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
@@ -18,6 +19,7 @@ from spec_debug.session.formats import codex
 from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, exit_code_of, remote_host, shell_command, tool_path,
 )
+from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "ipython"})
@@ -81,7 +83,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     records = iter_json_array(path, stats) if array else iter_json_records(path, stats)
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
-    shown = _ShownCommand()
+    shown = ShownCommand()
     seq = cursor.seq_base - 1
     previous: list | None = None
     for _index, lineno, obj in records:
@@ -109,7 +111,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
 
 
 def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names,
-             items: codex.ResponseItems, shown: _ShownCommand) -> Iterator[Event]:
+             items: codex.ResponseItems, shown: ShownCommand) -> Iterator[Event]:
     role = message.get("role")
     ts = message.get("timestamp") if isinstance(message.get("timestamp"), str) else None
 
@@ -129,7 +131,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     if role == "assistant":
         text = "\n".join(part for part in (text, _refusal(message, content)) if part)
     extra = message.get("extra") if isinstance(message.get("extra"), dict) else {}
-    observed = _observation(role, text, extra)
+    observed = observation(role, text, extra)
     if observed is not None:
         given = message.get("tool_call_id")
         yield from shown.result(observed, event, call_names, given if isinstance(given, str) else None)
@@ -152,7 +154,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             legacy = message.get("function_call")
             calls = [{"function": legacy}] if isinstance(legacy, dict) else []
         if not calls and isinstance(extra.get("actions"), list):
-            # mini-swe-agent keeps the commands it parsed from the reply (see _observation)
+            # mini-swe-agent keeps the commands it parsed from the reply (formats.mini_swe_agent)
             calls = [{"function": {"name": "bash", "arguments": {"command": a["command"]}}}
                      for a in extra["actions"] if isinstance(a, dict) and isinstance(a.get("command"), str)]
         shown.reply(seq, block + len(calls), text if not calls else "")
@@ -187,67 +189,6 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
-
-
-_RETURNCODE = re.compile(r"^\s*<returncode>(-?\d+)</returncode>")
-_OUTPUT = re.compile(r"<output>\n?(.*?)\n?</output>", re.DOTALL)
-_BASH_BLOCK = re.compile(r"```(?:bash|sh)[ \t]*\n(.*?)\n```", re.DOTALL)
-
-
-@dataclass(slots=True)
-class _Observation:
-    text: str
-    exit_code: int | None
-
-
-def _observation(role, text: str, extra: dict) -> _Observation | None:
-    """A command's output that mini-swe-agent (SWE-agent/mini-swe-agent) hands the model as a
-    user (or tool) message: ``<returncode>N</returncode><output>…</output>``, and since its
-    trajectory format 1.1 ``extra: {returncode, raw_output}`` beside it; the command is the one
-    ``bash`` block of the reply before it (``extra.actions`` in 1.1). Read as a prompt, every
-    output opened a phase of its own and no command was seen."""
-    if role not in ("user", "tool"):
-        return None
-    code = extra.get("returncode")
-    tagged = _RETURNCODE.match(text)
-    if type(code) is not int and tagged is None:
-        return None
-    if type(code) is not int:
-        code = int(tagged.group(1))
-    raw = extra.get("raw_output")
-    if isinstance(raw, str):
-        return _Observation(raw, code)
-    output = _OUTPUT.search(text)
-    return _Observation(output.group(1) if output else text, code)
-
-
-@dataclass(slots=True)
-class _ShownCommand:
-    """The ``bash`` block of the last reply that made no tool call: the command an observation
-    that follows reports on (mini-swe-agent's format; a block followed by no observation was
-    only shown)."""
-
-    seq: int = -1
-    block: int = 0
-    command: str | None = None
-
-    def reply(self, seq: int, block: int, text: str) -> None:
-        blocks = _BASH_BLOCK.findall(text) if "```" in text else []
-        self.seq, self.block, self.command = seq, block, (blocks[-1].strip() if blocks else None)
-
-    def result(self, observed: _Observation, event, call_names: dict, call_id: str | None) -> Iterator[Event]:
-        if call_id is None:
-            call_id = next(reversed(call_names), None) if call_names else None
-        if self.command is not None:
-            call_id = f"call-{self.seq}-shown"
-            call = event("tool_call", "assistant", self.block, tool_name="bash", call_id=call_id,
-                         command=self.command, text=self.command)
-            call.seq = self.seq  # the reply's, not the observation's
-            call_names[call_id] = "bash"
-            self.command = None
-            yield call
-        yield event("tool_result", "tool", call_id=call_id, text=observed.text, exit_code=observed.exit_code,
-                    is_error=observed.exit_code not in (None, 0))
 
 
 _REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking")

@@ -221,7 +221,7 @@ class _TypedCommand:
     (bash(1), QUOTING: "a line continuation"), other line breaks stay (a quoted newline, a
     here-document body)."""
 
-    __slots__ = ("text", "line", "host", "lines", "shell", "heredocs")
+    __slots__ = ("heredocs", "host", "line", "lines", "shell", "text")
 
     def __init__(self, text: str, line: int, host: str | None) -> None:
         self.text = text

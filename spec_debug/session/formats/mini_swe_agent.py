@@ -1,0 +1,73 @@
+"""mini-swe-agent trajectories (SWE-agent/mini-swe-agent): ``{info, messages,
+trajectory_format}``, chat messages in which each reply runs the one ``bash`` block it ends with
+and the output comes back as a user message. Read by :mod:`formats.openai_chat`; this module
+knows the observation and which command it reports on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from spec_debug.session.events import Event
+
+_RETURNCODE = re.compile(r"^\s*<returncode>(-?\d+)</returncode>")
+_OUTPUT = re.compile(r"<output>\n?(.*?)\n?</output>", re.DOTALL)
+_BASH_BLOCK = re.compile(r"```(?:bash|sh)[ \t]*\n(.*?)\n```", re.DOTALL)
+
+
+@dataclass(slots=True)
+class Observation:
+    text: str
+    exit_code: int | None
+
+
+def observation(role, text: str, extra: dict) -> Observation | None:
+    """A command's output that mini-swe-agent (SWE-agent/mini-swe-agent) hands the model as a
+    user (or tool) message: ``<returncode>N</returncode><output>…</output>``, and since its
+    trajectory format 1.1 ``extra: {returncode, raw_output}`` beside it; the command is the one
+    ``bash`` block of the reply before it (``extra.actions`` in 1.1). Read as a prompt, every
+    output opened a phase of its own and no command was seen."""
+    if role not in ("user", "tool"):
+        return None
+    code = extra.get("returncode")
+    tagged = _RETURNCODE.match(text)
+    if type(code) is not int and tagged is None:
+        return None
+    if type(code) is not int:
+        code = int(tagged.group(1))
+    raw = extra.get("raw_output")
+    if isinstance(raw, str):
+        return Observation(raw, code)
+    output = _OUTPUT.search(text)
+    return Observation(output.group(1) if output else text, code)
+
+
+@dataclass(slots=True)
+class ShownCommand:
+    """The ``bash`` block of the last reply that made no tool call: the command an observation
+    that follows reports on (mini-swe-agent's format; a block followed by no observation was
+    only shown)."""
+
+    seq: int = -1
+    block: int = 0
+    command: str | None = None
+
+    def reply(self, seq: int, block: int, text: str) -> None:
+        blocks = _BASH_BLOCK.findall(text) if "```" in text else []
+        self.seq, self.block, self.command = seq, block, (blocks[-1].strip() if blocks else None)
+
+    def result(self, observed: Observation, event, call_names: dict, call_id: str | None) -> Iterator[Event]:
+        if call_id is None:
+            call_id = next(reversed(call_names), None) if call_names else None
+        if self.command is not None:
+            call_id = f"call-{self.seq}-shown"
+            call = event("tool_call", "assistant", self.block, tool_name="bash", call_id=call_id,
+                         command=self.command, text=self.command)
+            call.seq = self.seq  # the reply's, not the observation's
+            call_names[call_id] = "bash"
+            self.command = None
+            yield call
+        yield event("tool_result", "tool", call_id=call_id, text=observed.text, exit_code=observed.exit_code,
+                    is_error=observed.exit_code not in (None, 0))
