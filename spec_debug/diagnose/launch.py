@@ -1096,6 +1096,12 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
     # worker and the same server_args.py rules: auto-choose, topk 1 rewrite, tree checks.
     if cfg.algorithm not in ("EAGLE", "EAGLE3", "NEXTN", "MTP", "STANDALONE") and cfg.algorithm is not None:
         return EffectiveSpec(steps, topk, tokens)
+    if cfg.algorithm == "STANDALONE" and cfg.flags.get("enable-dp-attention") is True:
+        # every release with STANDALONE (0.5.2 .. 0.5.23, server_args.py / speculative_hook.py
+        # `_handle_eagle_family`) raises ValueError for it
+        return EffectiveSpec(steps, topk, tokens, problems=[
+            "--speculative-algorithm STANDALONE with --enable-dp-attention: SGLang refuses to start "
+            "(\"Currently standalone speculative decoding does not support dp attention.\")"])
     if cfg.flags.get("speculative-adaptive") is True:
         adaptive = _sglang_adaptive(cfg)
         if adaptive.problems or adaptive.adaptive:

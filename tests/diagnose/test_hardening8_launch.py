@@ -480,3 +480,15 @@ def test_a_systemd_unit_gives_the_command_and_its_environment():
     facts = launch_step.parse({"source": "var", "cmdline": SGLANG_UNIT, "models": {}})
     found = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": "0.5.9"}}))
     assert [f.code for f in found] == ["SD102"] and "SGLang 0.5.9 refuses to start" in found[0].evidence[0]
+
+
+def test_standalone_with_dp_attention_is_refused_by_sglang():
+    # SGLang's STANDALONE (a small LM of the target's family) on a DP-attention server: every
+    # release with STANDALONE raises "Currently standalone speculative decoding does not support
+    # dp attention." (PyPI wheels 0.5.2 .. 0.5.23)
+    command = ("python3 -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp 8 --dp 8 --enable-dp-attention "
+               "--speculative-algorithm STANDALONE --speculative-draft-model-path Qwen/Qwen3-0.6B "
+               "--speculative-num-steps 4 --speculative-eagle-topk 1 --speculative-num-draft-tokens 5")
+    [problem] = effective_spec(parse_launch_command(command)).problems
+    assert "SGLang refuses to start" in problem
+    assert effective_spec(parse_launch_command(command.replace(" --enable-dp-attention", ""))).problems == []
