@@ -11,8 +11,10 @@ Training writes the maps to files of their own before they reach the checkpoint:
   (vllm-project/speculators src/speculators/train/cli.py _load_mappings,
   _generate_vocab_mappings).
 
-An export that keeps only the `*.weight` tensors drops d2t and t2d, and an engine then reads
-draft id i as target id i (vocab.py). With the training's map file the drafter measures the
+An export that keeps only the `*.weight` tensors drops d2t and t2d, and so do SpecForge's
+"legacy checkpoints that predate the mapping buffers", which its exporter restores from this
+file (specforge/export/checkpoint_io.py materialize_draft, --vocab-mapping); an engine then
+reads draft id i as target id i (vocab.py). With the training's map file the drafter measures the
 draft as trained, and tells whether a checkpoint's d2t is the one its lm_head rows follow
 (a map regenerated on resume is not: sgl-project/SpecForge#534).
 """
