@@ -49,8 +49,6 @@ class ResolvedTarget:
         return str(self.checkpoint.path) if self.checkpoint is not None else None
 
 
-
-
 def _config_verifier(cfg, use: bool) -> tuple[Path | None, list[str]]:
     """The verifier directory the draft's own config names, when it is here.
 

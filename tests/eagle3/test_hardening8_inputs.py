@@ -109,7 +109,8 @@ def test_phi3_su_rope_runs_as_the_longrope_it_is(tmp_path, longrope_draft, verif
 
 
 @pytest.mark.parametrize("theta", ["500000", "10k"])
-def test_rope_theta_written_as_a_string_is_one_clear_error(tmp_path, longrope_draft, verifier, theta):
+def test_rope_theta_written_as_a_string_is_one_clear_error(tmp_path, longrope_draft, verifier,
+                                                           theta):
     """A hand-edited `"rope_theta": "500000"`: transformers' rotary fails on it (str ** Tensor),
     so speculators and the engines cannot run the draft. Before: "500000" was read silently as
     a number and "10k" ended in "unexpected ValueError: could not convert string to float"."""
@@ -118,5 +119,6 @@ def test_rope_theta_written_as_a_string_is_one_clear_error(tmp_path, longrope_dr
     draft = tmp_path / "draft"
     shutil.copytree(longrope_draft[0], draft)
     _edit_decoder(draft, lambda d: d["rope_parameters"].update(rope_theta=theta))
-    with pytest.raises(CheckpointError, match=rf"config\.json: 'rope_theta' is '{theta}', expected a number"):
+    expected = rf"config\.json: 'rope_theta' is '{theta}', expected a number"
+    with pytest.raises(CheckpointError, match=expected):
         load_draft(draft, verifier)

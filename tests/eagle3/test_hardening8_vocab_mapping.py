@@ -105,7 +105,8 @@ def test_speculators_npy_maps_given_by_their_t2d_file(world, trained, tmp_path):
     d2t, t2d = _take_maps(root)
     np.save(root / "data" / f"d2t-{DV}.npy", d2t.numpy())
     np.save(root / "data" / f"t2d-{DV}.npy", t2d.numpy())
-    hint = f"{root / 'data' / f'd2t-{DV}.npy'} looks like the training's vocab map: pass --vocab-mapping"
+    hint = (f"{root / 'data' / f'd2t-{DV}.npy'} looks like the training's vocab map: pass "
+            "--vocab-mapping")
     assert any(hint in note for note in _eval(root)["notes"])
     _same_scores(_eval(root, "--vocab-mapping", str(root / "data" / f"t2d-{DV}.npy")), trained)
     _same_scores(_eval(root, "--vocab-mapping", str(root / "data")), trained)
