@@ -7,6 +7,7 @@ templates (or its probe's parse and check), decide the step's status and finding
 from __future__ import annotations
 
 import re
+import signal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,7 +80,7 @@ def evaluate_attempt(
         return AttemptResult("passed", None, step_facts, findings, expectations)
     if not step.expect and step.probe is None and outcome.exit_code not in (0, None):
         # No expectations written: a non-zero exit is the failure.
-        failed_message = f"exit code {outcome.exit_code}" + (f" (signal {outcome.signal})" if outcome.signal else "")
+        failed_message = exit_words(outcome)
         evidence = [failed_message, *_tail(out_text, err_text)]
         templates = step.findings
         if templates:
@@ -173,7 +174,7 @@ def _check(
     output = out_text + ("\n" if out_text and err_text and not out_text.endswith("\n") else "") + err_text
     if expectation.exit_code is not None:
         wanted = expectation.exit_code if isinstance(expectation.exit_code, list) else [expectation.exit_code]
-        return outcome.exit_code in wanted, f"exit code {outcome.exit_code}"
+        return outcome.exit_code in wanted, exit_words(outcome)
     if expectation.contains is not None or expectation.not_contains is not None:
         needle = expectation.contains if expectation.contains is not None else expectation.not_contains
         found = needle in output
@@ -198,6 +199,34 @@ def _check(
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
     return bool(value), f"{value!r}"
+
+
+# What a killed command's status means on the host: the kernel's OOM killer sends SIGKILL
+# (torvalds/linux mm/oom_kill.c), which is what a checkpoint load or a server start that
+# outgrows host memory ends with; a shell reports a child killed by signal N as 128 + N
+# (POSIX 2.8.2, Exit Status for Commands).
+_SIGNAL_NOTES = {signal.SIGKILL: "the out-of-memory killer, or kill -9", signal.SIGSEGV: "a crash",
+                 signal.SIGABRT: "an abort, e.g. a failed assertion in native code", signal.SIGBUS: "a crash (bad memory access)"}
+
+
+def exit_words(outcome: CommandOutcome) -> str:
+    """`exit code 137 (signal 9, SIGKILL: the out-of-memory killer, or kill -9)`."""
+    code = outcome.exit_code
+    number = outcome.signal
+    via_shell = number is None and isinstance(code, int) and 128 < code <= 128 + 64
+    if via_shell:
+        number = code - 128  # type: ignore[operator]
+    if number is None:
+        return f"exit code {code}"
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        return f"exit code {code}" + ("" if via_shell else f" (signal {number})")
+    note = _SIGNAL_NOTES.get(signal.Signals(number))
+    what = f"{name}: {note}" if note else name
+    if via_shell:
+        return f"exit code {code} (128 + {number}: killed by {what})"
+    return f"exit code {code} (signal {number}, {what})"
 
 
 def _in_cut_part(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -> re.Match[str] | None:

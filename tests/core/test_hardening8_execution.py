@@ -159,3 +159,33 @@ steps:
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     shown = [line.split("| ", 1)[1] for line in result.stderr.splitlines() if line.startswith("s| ")]
     assert shown == ["clipboard", "llama ERROR", "100%|##########| 4/4"], result.stderr
+
+
+def test_a_killed_step_says_what_killed_it(tmp_path, write_playbook):
+    # A checkpoint load that outgrows host memory ends with the OOM killer's SIGKILL; inside a
+    # multi-line script bash reports it as exit 137 with no signal of its own.
+    playbook = write_playbook("""\
+name: killed
+steps:
+  - id: load_checkpoint
+    run: kill -9 $$
+  - id: load_in_script
+    run: |
+      python3 -c 'import os; os.kill(os.getpid(), 9)'
+      exit $?
+  - id: crash
+    run: kill -SEGV $$
+    expect:
+      - exit_code: 0
+  - id: plain_failure
+    run: exit 200
+""")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    assert result.code == 1, result.stderr
+    messages = {s["id"]: s["message"] for s in json.loads(result.stdout)["steps"]}
+    assert messages == {
+        "load_checkpoint": "exit code 137 (signal 9, SIGKILL: the out-of-memory killer, or kill -9)",
+        "load_in_script": "exit code 137 (128 + 9: killed by SIGKILL: the out-of-memory killer, or kill -9)",
+        "crash": "expected exit code 0, observed exit code 139 (signal 11, SIGSEGV: a crash)",
+        "plain_failure": "exit code 200",
+    }
