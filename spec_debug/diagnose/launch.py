@@ -8,9 +8,11 @@ Pure functions: no I/O, unit-testable on command lines copied from docs and issu
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shlex
+import textwrap
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -107,6 +109,9 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     embedded = _python_string_command(command)
     if embedded is not None:
         return split_command(embedded)
+    engine_call = _python_engine_call(command)
+    if engine_call is not None:
+        return engine_call
     exec_form = _json_argv(command)
     if exec_form is None:
         exec_form = _manifest_argv(command)
@@ -161,6 +166,58 @@ def _python_string_command(text: str) -> str | None:
         if re.search(r"sglang\.launch_server|sglang_router\.launch_server|\b(sglang|vllm)\s+serve\b"
                      r"|vllm\.entrypoints\.", inner):
             return inner
+    return None
+
+
+# The offline engines take the server's flags as keyword arguments: the vLLM docs show
+# speculative decoding as `LLM(model=..., speculative_config={...})` (docs/features/spec_decode.md:
+# LLM and EngineArgs share the CLI's fields), SGLang as `sgl.Engine(model_path=...,
+# speculative_algorithm="EAGLE3", ...)` (ServerArgs fields, python/sglang/srt/entrypoints/engine.py).
+_ENGINE_CALLS = {"LLM": "vllm", "EngineArgs": "vllm", "AsyncEngineArgs": "vllm",
+                 "Engine": "sglang", "ServerArgs": "sglang"}
+
+
+def _python_engine_call(text: str) -> list[str] | None:
+    """The server argv equivalent to an offline engine constructed in pasted Python code."""
+    if not re.search(r"\b(" + "|".join(_ENGINE_CALLS) + r")\s*\(", text):
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        engine = _ENGINE_CALLS.get(name)
+        if engine is None:
+            continue
+        kwargs: dict[str, Any] = {}
+        if node.args:
+            kwargs["model" if engine == "vllm" else "model_path"] = node.args[0]
+        kwargs.update({kw.arg: kw.value for kw in node.keywords if kw.arg is not None})
+        argv = ["vllm", "serve"] if engine == "vllm" else ["python3", "-m", "sglang.launch_server"]
+        for key, expr in kwargs.items():
+            try:
+                value = ast.literal_eval(expr)
+            except ValueError:
+                if key.startswith("speculative") or key in ("model", "model_path"):
+                    raise LaunchParseError(
+                        f"{name}(...): {key} is the Python expression {ast.unparse(expr)!r}, whose value is "
+                        "not in this text",
+                        hint=f"paste the {name}(...) call with its values written out") from None
+                continue  # another setting, computed: not one the audit reads
+            if value is None or value is False:
+                continue
+            flag = "--" + key.replace("_", "-")
+            if value is True:
+                argv.append(flag)
+            elif isinstance(value, (dict, list, tuple)):
+                argv += [flag, json.dumps(value)]
+            else:
+                argv += [flag, str(value)]
+        return argv
     return None
 
 

@@ -97,6 +97,9 @@ def _model_refs(argv: list[str]) -> list[str]:
     return refs
 
 
+_QUOTED_PATH = re.compile(r"""["']((?:~|/|[\w.-]+/)[^"'\s,]*)["']""")
+
+
 def _inner_words(argv: list[str]) -> list[str]:
     """Words of the arguments that are themselves command lines: a pasted manifest's
     `sh -c "vllm serve MODEL ..."` string, or a compose `command: >` block."""
@@ -172,6 +175,9 @@ def run(args: dict) -> dict:
     refs = _model_refs(argv)
     if cmdline:
         refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
+        # an offline engine's Python call (`LLM(model="org/name", speculative_config={"model":
+        # "org/draft", ...})`): its path-like string literals, trailing commas and all
+        refs += [ref for ref in _QUOTED_PATH.findall(cmdline) if ref not in refs]
     view = None if cmdline else server_view(chosen["pid"])
     if view is not None and view.environ:
         # the engines read speculative switches from their environment (SGLANG_ENABLE_SPEC_V2,

@@ -492,3 +492,50 @@ def test_standalone_with_dp_attention_is_refused_by_sglang():
     [problem] = effective_spec(parse_launch_command(command)).problems
     assert "SGLang refuses to start" in problem
     assert effective_spec(parse_launch_command(command.replace(" --enable-dp-attention", ""))).problems == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Offline engines: the vLLM docs show speculative decoding as an `LLM(...)` call, SGLang's engine
+# as `sgl.Engine(...)`; their keyword arguments are the server's flags.
+# ---------------------------------------------------------------------------------------------
+# vllm-project/vllm docs/features/spec_decode.md, "Speculating using EAGLE based draft models"
+VLLM_DOCS_EAGLE = '''from vllm import LLM, SamplingParams
+
+prompts = ["The future of AI is"]
+sampling_params = SamplingParams(temperature=0.8, top_p=0.95)
+
+llm = LLM(
+    model="meta-llama/Meta-Llama-3-8B-Instruct",
+    tensor_parallel_size=4,
+    speculative_config={
+        "model": "yuhuili/EAGLE-LLaMA3-Instruct-8B",
+        "draft_tensor_parallel_size": 1,
+        "num_speculative_tokens": 2,
+        "method": "eagle",
+    },
+)
+'''
+
+
+def test_an_offline_engine_call_is_read_as_its_server_flags():
+    cfg = parse_launch_command(VLLM_DOCS_EAGLE)
+    assert (cfg.engine, cfg.target_model, cfg.draft_model, cfg.algorithm, cfg.num_steps, cfg.tp) == (
+        "vllm", "meta-llama/Meta-Llama-3-8B-Instruct", "yuhuili/EAGLE-LLaMA3-Instruct-8B", "EAGLE", 2, 4)
+    engine = ('import sglang as sgl\n\nllm = sgl.Engine(model_path="meta-llama/Llama-2-7b-chat-hf", '
+              'speculative_algorithm="EAGLE", speculative_draft_model_path="lmsys/sglang-EAGLE-llama2-chat-7B", '
+              "speculative_num_steps=3, speculative_eagle_topk=4, speculative_num_draft_tokens=16)\n")
+    cfg = parse_launch_command(engine)
+    assert (cfg.engine, cfg.algorithm, cfg.num_steps, cfg.topk, cfg.num_draft_tokens) == ("sglang", "EAGLE", 3, 4, 16)
+    # a value computed elsewhere in the script is said to be missing, not guessed
+    with pytest.raises(LaunchParseError, match="speculative_config is the Python expression 'spec'"):
+        parse_launch_command("llm = LLM(model='m', speculative_config=spec)")
+
+
+def test_the_probe_reads_the_draft_named_in_an_offline_engine_call():
+    code = VLLM_DOCS_EAGLE.replace("yuhuili/EAGLE-LLaMA3-Instruct-8B", str(DEMO / "draft")).replace(
+        '"num_speculative_tokens": 2', '"num_speculative_tokens": 1').replace('"eagle"', '"eagle3"')
+    host = launch_flags.run({"server_cmdline": code})
+    facts = launch_step.parse(json.loads(json.dumps(host)))
+    # before: "not an SGLang or vLLM server command" (SD004)
+    assert facts["launch"]["trained_steps"] == 3
+    assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
