@@ -169,6 +169,9 @@ def test_index_left_by_an_earlier_sharded_save_is_named_and_the_weights_read(wor
         assert got[key] == expected[key], key
     stale = [n for n in got["notes"] if "names no shard that is here" in n]
     assert len(stale) == 2 and "weights for this draft" in stale[0] and "target" in stale[1]
+    vocab = _run("vocab", "--model", str(root / "draft"), "--target", str(root / "target"))
+    assert vocab.exit_code == 0, vocab.output
+    assert any("names no shard that is here" in n for n in json.loads(vocab.output)["notes"])
 
 
 def test_draft_without_embedding_says_why_the_named_verifier_was_not_used(world, tmp_path):
