@@ -434,7 +434,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "target": resolved_target.path,
                 "target_source": resolved_target.source, "num_target_layers": n_layers,
-                "num_slots": info.num_slots, "draft": cfg.summary()})
+                "num_slots": info.num_slots, "draft": cfg.summary(),
+                "vocab_mapping": str(mapping.source) if mapping is not None else None})
     _finish_skipped(out, skipped, len(samples), data)
     if served_slots is not None:
         served_score = next(r["full_accuracy0"] for r in out["ranked"] if r["layout"] == served_slots)
