@@ -1074,6 +1074,14 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     eff = _effective_rules(cfg, target_architecture, engine_version)
     refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
                if _release_at_least(engine_version, since)]
+    written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
+    if written and written != written.upper() and engine_version is not None and (
+            not _release_at_least(engine_version, "0.5.12")):
+        # server_args.py up to 0.5.11 declares the option with upper-case `choices`; 0.5.12
+        # dropped them and upper-cases the value (PyPI wheels)
+        refused.append(f"--speculative-algorithm {written}: SGLang {engine_version} only accepts upper case "
+                       f"({written.upper()}); argparse exits with 'invalid choice' and the server does not start "
+                       "(0.5.12 and later upper-case it)")
     return replace(eff, problems=refused + eff.problems) if refused else eff
 
 

@@ -539,3 +539,14 @@ def test_the_probe_reads_the_draft_named_in_an_offline_engine_call():
     # before: "not an SGLang or vLLM server command" (SD004)
     assert facts["launch"]["trained_steps"] == 3
     assert codes(launch_step.check(context(facts))) == [("SD101", "error")]
+
+
+def test_a_lower_case_algorithm_is_refused_by_sglang_before_0_5_12():
+    # vLLM's spelling ("method": "eagle3") carried over to SGLang; its parser had upper-case
+    # `choices` up to 0.5.11 and upper-cases the value from 0.5.12 (PyPI wheels' server_args.py)
+    cfg = parse_launch_command(SGLANG_PR4716.replace("--speculative-algo EAGLE3", "--speculative-algorithm eagle3")
+                               .replace("--speculative-draft ", "--speculative-draft-model-path "))
+    assert cfg.algorithm == "EAGLE3"
+    [problem] = effective_spec(cfg, engine_version="0.5.11").problems
+    assert "only accepts upper case (EAGLE3)" in problem
+    assert effective_spec(cfg, engine_version="0.5.12").problems == effective_spec(cfg).problems == []
