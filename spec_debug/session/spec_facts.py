@@ -200,19 +200,48 @@ def layer_id_lists(text: str) -> list[tuple[int, ...]]:
     return [tuple(int(x) for x in re.findall(r"\d+", m.group(1))) for m in _LAYER_IDS.finditer(text)]
 
 
+# A fact asked about or planned for is no fact: "Let me check whether the d2t tensor is missing",
+# "Is d2t missing?", "If d2t is missing, SGLang falls back to ...", "d2t might be absent",
+# "Check if norm_before_residual is ignored" - what an agent writes before it looks, every
+# session. The words before the match in its sentence, or the sentence's question mark, say so.
+_HEDGE = re.compile(r"\b(?:whether|if|check|verify|maybe|perhaps|possibly|suspect|wonder|unless|in case|assuming"
+                    r"|suppose|(?:might|may|could)\s+(?:be|have|not be))\b", re.I)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")  # not the dot of "model.safetensors"
+
+
+def _stated(text: str, m: re.Match) -> bool:
+    """The match is asserted, not asked about, planned for or supposed."""
+    start = max(text.rfind(stop, 0, m.start()) for stop in (". ", "! ", "? ", "\n")) + 1
+    end = _SENTENCE_END.search(text, m.end())
+    if end is not None and text[end.start()] == "?":
+        return False
+    # the match itself may run into the next sentence ("Is the d2t wrong then? If d2t is
+    # missing, ..."): its own words count too (none of the patterns' words is a hedge)
+    return _HEDGE.search(text, start, m.end()) is None
+
+
+def _first_stated(pattern: re.Pattern, text: str) -> re.Match | None:
+    for n, m in enumerate(pattern.finditer(text)):
+        if n >= 20:
+            return None
+        if _stated(text, m):
+            return m
+    return None
+
+
 def text_observations(text: str) -> list[Observation]:
     """d2t and norm-flag facts stated in prose or printed by a tool."""
     out = []
     if _HAS_D2T(text):
-        m = _D2T_ABSOLUTE.search(text)
+        m = _first_stated(_D2T_ABSOLUTE, text)
         if m:
             out.append(Observation("SD302", _around(text, m.start(), m.end())))
-        m = _D2T_MISSING.search(text)
+        m = _first_stated(_D2T_MISSING, text)
         if m:
             out.append(Observation("SD301", _around(text, m.start(), m.end())))
     # "_" first: a one-character search is a memchr, and every flag name has one.
     if "_" in text and "norm" in text and ("norm_before" in text or "fc_norm" in text or "norm_output" in text):
-        m = _NORM_FLAG.search(text)
+        m = _first_stated(_NORM_FLAG, text)
         if m:
             if not _NOT_IGNORED.search(text, max(0, m.start() - 20), m.end()):
                 out.append(Observation("SD701", _around(text, m.start(), m.end())))

@@ -578,3 +578,23 @@ def test_an_ssh_session_dropped_under_a_command_is_a_connection_error():
     assert _fields(extract_errors(dropped, 255, True)) == [
         ("connection", None, f"Connection to {GPU} closed by remote host.", None, None)]
     assert extract_errors(f"Timeout, server {GPU} not responding.\n", 255, True)[0].kind == "connection"
+
+
+# -- a fact asked about is no finding -------------------------------------------------------------------
+
+def test_a_question_or_a_plan_about_d2t_or_a_norm_flag_is_no_finding(tmp_path):
+    m = _Writer(SESSION, None, START)
+    m.prompt(f"EAGLE-3 accept length is 1.0 on {GPU}.")
+    m.say("Let me check whether the d2t tensor is missing from the draft checkpoint, and if norm_before_residual "
+          "is ignored by this SGLang version.")
+    m.bash(f"ssh root@{GPU} \"python3 -c 'from safetensors import safe_open; "
+           "f = safe_open(\\\"/models/kimi-k2.5-eagle3/model.safetensors\\\", \\\"pt\\\"); print(list(f.keys()))'\"",
+           "['d2t', 'fc.weight', 'midlayer.hidden_norm.weight', 't2d']")
+    m.say("Is the d2t wrong then? If d2t is missing, SGLang would use draft ids as target ids, but it is there.")
+    a = _analyze(tmp_path, m)
+    # before: SD301 (twice over) and SD701, both error-severity root causes in the postmortem
+    assert [f.code for f in a.findings] == []
+    # stated as fact, they still count
+    m.say("The d2t tensor is missing from model.safetensors in the second checkpoint.")
+    b = _analyze(tmp_path / "again", m)
+    assert [f.code for f in b.findings] == ["SD301"]
