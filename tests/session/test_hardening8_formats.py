@@ -569,3 +569,21 @@ def test_a_mini_swe_agent_trajectory_has_commands_and_exit_codes(tmp_path):
         (2, "text", None, None, None, events[2].text), (2, "tool_call", "call-2-0", "ssh gpu01 ls /var/log", None,
                                                         "ssh gpu01 ls /var/log"),
         (3, "tool_result", "call-2-0", None, 0, "sglang\n")]
+
+
+def test_newer_claude_code_bookkeeping_lines_are_not_unknown(tmp_path):
+    """CLI 2.1.x writes ``frame-link`` lines when an Artifact is published (daaain/claude-code-log
+    ``test/test_data/artifact_tool.jsonl``, version 2.1.198) and ``permission-mode`` lines. Before:
+    each counted as a line of unknown type in the summary."""
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text("\n".join([
+        _cc("user", 0, {"role": "user", "content": "publish the benchmark report"}),
+        json.dumps({"type": "frame-link", "sessionId": SESSION, "path": "/work/serving/report.html",
+                    "frameUrl": "https://claude.ai/code/artifact/11111111-2222-3333-4444-555555555555",
+                    "timestamp": "2026-03-18T11:45:02.500Z"}),
+        json.dumps({"type": "permission-mode", "permissionMode": "auto", "sessionId": SESSION}),
+    ]) + "\n")
+    events, stats = _events(path)
+    assert [(e.kind, e.raw_type) for e in events] == [("prompt", None), ("other", "frame-link"),
+                                                      ("other", "permission-mode")]
+    assert stats.unknown_types == 0

@@ -48,7 +48,11 @@ e.g. goodsch/brain_explore ``claude-prompts/agent-bfa52189-untitled-full.md``)."
 _KNOWN_PASSTHROUGH = frozenset({
     "queue-operation", "ai-title", "attachment", "progress", "agent-setting", "pr-link",
     "file-history-snapshot", "custom-title", "agent-name", "mode", "last-prompt", "stream_event",
+    "frame-link", "permission-mode",
 })
+"""Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
+Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``) and
+``permission-mode`` (``{"type": "permission-mode", "permissionMode": "auto"}``) are newer."""
 
 
 def looks_like(obj: dict) -> bool:
