@@ -260,11 +260,8 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     within = _criteria(enclosing)
     lines: list[str] = []
     block = enclosing
-    # ssh(1) reads bytes: a comment saved in Latin-1 (`# Rechner für ...`) stopped every run as
-    # "cannot read ssh config"; undecodable bytes are kept as they were (surrogateescape, as
-    # os.fsdecode keeps file names), so a path in such a file still names the same file.
-    for line in path.read_text(encoding="utf-8", errors="surrogateescape").splitlines():
-        line = without_trailing_comment(line)
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(), 1):
+        line = _utf8_outside_comments(without_trailing_comment(line), path, number)
         include = _INCLUDE.match(line)
         if include is None:
             if _BLOCK.match(line):
@@ -286,6 +283,19 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
 # Keywords whose value ssh(1) keeps as the raw rest of the line, comment and all (openssh-portable:
 # readconf.c, parse_command): the shell that runs the command reads a `#` as its own comment.
 _RAW_LINE_KEYWORDS = frozenset({"proxycommand", "knownhostscommand", "localcommand", "remotecommand"})
+
+
+def _utf8_outside_comments(line: str, path: Path, number: int) -> str:
+    """`line` (comment removed) if it is UTF-8; ValueError (a usage error, by _parse) if not.
+
+    ssh(1) reads bytes: a comment saved in Latin-1 by an old editor (`# Rechner für ...`)
+    stopped every run as "cannot read ssh config: 'utf-8' codec can't decode". Only bytes in
+    a comment are let through (read with surrogateescape, then dropped with the comment); a
+    value that is not UTF-8 (a user or path paramiko would have to send) is still refused.
+    """
+    if line.lstrip().startswith("#") or not any("\udc80" <= char <= "\udcff" for char in line):
+        return line
+    raise ValueError(f"{path} line {number} is not UTF-8: {line.encode('utf-8', 'surrogateescape')!r}")
 
 
 def _narrowed(header: str, within: tuple[str, ...]) -> str:
