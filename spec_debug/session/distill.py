@@ -79,6 +79,12 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
         limit = _timeout_limit(cmd.inner or "")
+        follows = None if limit else follows_output(cmd.inner or cmd.command)
+        if follows:
+            # `tail -f` in a session ran until someone (or the agent's tool timeout) stopped it;
+            # a step has no one to stop it and the run would wait forever
+            limit = FOLLOW_TIMEOUT_S
+            step["why"] += f" It runs until stopped ({follows}): the step stops it after {limit} s."
         if limit:
             step["timeout"] = limit
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
@@ -295,6 +301,46 @@ def _verb(args: list[str], value_options: set[str], groups: set[str]) -> str | N
             continue
         else:
             return arg
+    return None
+
+
+FOLLOW_TIMEOUT_S = 30
+_FOLLOW_FLAG = {"tail": ("f", "F"), "journalctl": ("f",), "dmesg": ("w",), "docker": ("f",), "podman": ("f",),
+                "kubectl": ("f",), "oc": ("f",)}
+
+
+def follows_output(command: str) -> str | None:
+    """The program and flag that make ``command`` run until it is stopped (`tail -f`, `watch`,
+    `nvidia-smi -l 1`, `ping` without `-c`, `top` without `-n`), or None."""
+    words = _shell_words(command)
+    start = True
+    for i, (word, is_op) in enumerate(words):
+        if is_op:
+            start = start or word in _SEPARATORS
+            continue
+        if not start:
+            continue
+        start = False
+        argv = _program(words, i)
+        if not argv:
+            continue
+        prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+        clusters = [a[1:] for a in args if re.fullmatch(r"-[A-Za-z]+\d*", a)]  # -fn50, -bn1
+        logs = prog in ("docker", "podman", "kubectl", "oc")
+        if prog in _FOLLOW_FLAG and (not logs or "logs" in args):
+            flag = next((f for f in _FOLLOW_FLAG[prog] for c in clusters if f in c), None)
+            if flag or any(a.startswith("--follow") for a in args):
+                return f"{prog}{' logs' if logs else ''} -{flag or '-follow'}"
+        if prog in ("watch", "htop", "nvtop", "btop"):
+            return prog
+        if prog == "top" and not any("n" in c for c in clusters):
+            return "top"
+        if prog == "ping" and not any("c" in c for c in clusters):
+            return "ping"
+        if prog == "nvidia-smi" and any(a in ("-l", "-lms", "--loop", "--loop-ms") or a.startswith("--loop") for a in args):
+            return "nvidia-smi -l"
+        if prog == "nvidia-smi" and args[:1] in (["dmon"], ["pmon"]) and "-c" not in args:
+            return f"nvidia-smi {args[0]}"
     return None
 
 

@@ -560,3 +560,23 @@ def test_the_gpu_host_in_a_url_typed_locally_is_a_var(tmp_path):
                   "--out", str(tmp_path / "runs"), "--json")
     [done] = [s for s in json.loads(ran.stdout)["steps"] if s["id"] == curl["id"]]
     assert done["command"] == "curl -s -m 2 http://127.0.0.1:30000/get_server_info | head -c 300"
+
+
+def test_a_command_that_follows_its_output_gets_a_time_limit(tmp_path):
+    """`tail -f` ran in the session until the agent's Bash tool gave up ("Command timed out
+    after 2m 0.0s"); as a step without a timeout the run waited on it forever."""
+    from spec_debug.playbook import load_playbook_text
+    from spec_debug.session.distill import distill_playbook, dump_playbook
+    m = _session()
+    m.prompt(f"EAGLE-3 on {GPU} is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    m.bash(f"ssh root@{GPU} 'tail -f /root/sglang_server.log'", "Command timed out after 2m 0.0s", exit_code=124)
+    m.bash(f"ssh root@{GPU} 'watch -n 1 nvidia-smi'", "Command timed out after 2m 0.0s", exit_code=124)
+    m.bash(f"ssh root@{GPU} 'ps -eo pid,args | grep [l]aunch_server'", "4242 python -m sglang.launch_server --tp 8")
+    doc = distill_playbook(analyze_path(_write(tmp_path, m)))
+    by_run = {s["run"]: s for s in doc["steps"]}
+    tail, watch = by_run["tail -f {{ sglang_server_log }}"], by_run["watch -n 1 nvidia-smi"]
+    assert (tail["timeout"], watch["timeout"]) == (30, 30)
+    assert tail["why"].endswith("It runs until stopped (tail -f): the step stops it after 30 s.")
+    assert "timeout" not in by_run["ps -eo pid,args | grep [l]aunch_server"]
+    steps = {s.id: s.timeout for s in load_playbook_text(dump_playbook(doc), "p.yaml").steps}
+    assert steps[tail["id"]] == steps[watch["id"]] == 30
