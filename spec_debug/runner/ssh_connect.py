@@ -410,11 +410,11 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
 _FAMILIES = {"any": socket.AF_UNSPEC, "inet": socket.AF_INET, "inet6": socket.AF_INET6}
 
 
-def _create_connection(hostname: str, port: int, timeout_s: float, family: int = socket.AF_UNSPEC) -> socket.socket:
+def _create_connection(hostname: str, port: int, timeout_s: float, address_family: int = socket.AF_UNSPEC) -> socket.socket:
     """socket.create_connection (each address in turn), each connect abandonable: shutdown()
     from another thread ends a blocking connect at once on Linux, where close() would not."""
     last: OSError | None = None
-    for family, kind, proto, _, address in _getaddrinfo(hostname, port, family):
+    for family, kind, proto, _, address in _getaddrinfo(hostname, port, address_family):
         sock = socket.socket(family, kind, proto)
         try:
             sock.settimeout(timeout_s)
