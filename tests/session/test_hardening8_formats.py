@@ -288,7 +288,8 @@ def test_codex_exec_json_of_cli_0_43_and_older_reads_as_a_session():
         (0, "system", None, None, None, False, None),
         (1, "prompt", None, None, None, False, None),
         (3, "thinking", None, None, None, False, None),
-        (4, "tool_call", "call_I1o1QnQDtlLjGMg4Vd9HXJLd", "ssh gpu01 'tail -n 2 /var/log/sglang.log'", None, False, None),
+        (4, "tool_call", "call_I1o1QnQDtlLjGMg4Vd9HXJLd", "ssh gpu01 'tail -n 2 /var/log/sglang.log'", None, False,
+         None),
         (6, "tool_result", "call_I1o1QnQDtlLjGMg4Vd9HXJLd", None, 1, True, None),
         (7, "tool_call", "call_pYTCaUNBxnWcv9cAmQBzCGX6",
          "ssh gpu01 \"grep -m1 'accept len' /var/log/sglang/server.log\"", None, False, None),
@@ -518,16 +519,19 @@ def test_codex_edits_through_the_shell_tool_are_edits_of_their_file(tmp_path):
     ``apply_patch <<'EOF'`` in ``bash -lc``; later CLIs made it a tool of its own, and its
     ``arguments`` may be ``{"input": patch}``. Before: the first two were shell commands run on
     no host, ``apply_patch '*** Begin Patch…'``, with no file; the last had no file either."""
-    patch = ("*** Begin Patch\n*** Update File: launch.sh\n@@\n-  --speculative-draft-model-path /models/eagle3-old \\\n"
+    patch = ("*** Begin Patch\n*** Update File: launch.sh\n@@\n"
+             "-  --speculative-draft-model-path /models/eagle3-old \\\n"
              "+  --speculative-draft-model-path /models/eagle3 \\\n*** End Patch")
-    calls = [("shell", {"command": ["apply_patch", patch]}), ("shell", {"command": ["bash", "-lc", f"apply_patch <<'EOF'\n{patch}\nEOF"]}),
+    heredoc = f"apply_patch <<'EOF'\n{patch}\nEOF"
+    calls = [("shell", {"command": ["apply_patch", patch]}), ("shell", {"command": ["bash", "-lc", heredoc]}),
              ("apply_patch", {"input": patch}), ("shell", {"command": ["bash", "-lc", "rg -n apply_patch launch.sh"]})]
     lines = [{"timestamp": "2025-09-10T10:00:00.000Z", "type": "session_meta",
               "payload": {"id": "0199a213-81c0-7800-8aa1-bbab2a035a53", "cwd": "/work", "originator": "codex_cli_rs",
                           "cli_version": "0.36.0"}}]
     for n, (name, args) in enumerate(calls, 1):
         lines.append({"timestamp": f"2025-09-10T10:00:0{n}.000Z", "type": "response_item",
-                      "payload": {"type": "function_call", "name": name, "arguments": json.dumps(args), "call_id": f"c{n}"}})
+                      "payload": {"type": "function_call", "name": name, "arguments": json.dumps(args),
+                                  "call_id": f"c{n}"}})
     path = tmp_path / "rollout-2025-09-10T10-00-00-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     events, _ = _events(path)

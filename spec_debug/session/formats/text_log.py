@@ -14,6 +14,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import Cursor, exit_code_of
+from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
 from spec_debug.session.reader import iter_lines
 
 MAX_BODY_CHARS = 1 << 20
@@ -206,92 +207,6 @@ def _prompt_host(m: re.Match) -> str | None:
     return m.group("host") or m.group("bracket_host") or m.group("zsh_host")
 
 
-_MAX_TYPED_LINES = 500
-_PS2 = re.compile(r"^(?:[a-z]+(?: [a-z]+)*)?>(?: |$)")
-"""The prompt for the rest of a command: bash's ``> `` (PS2), zsh's ``quote> ``, ``dquote> ``,
-``heredoc> ``, ``pipe> `` (its PS2 is ``%_> ``, the constructs still open: zshmisc(1),
-PROMPT SEQUENCES)."""
-_QUOTED_OR_HEREDOC = re.compile(r"'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\"|(?<!<)<<(-?)[ \t]*(['\"]?)([A-Za-z_][\w.-]*)\2")
-"""A quoted string (skipped: ``echo "a << b"`` starts no here-document) or a here-document's
-``<<[-]word``, whose delimiter may be quoted (bash(1), Here Documents)."""
-
-
-class _TypedCommand:
-    """A command typed over several lines, as the shell reads it: a backslash-newline is removed
-    (bash(1), QUOTING: "a line continuation"), other line breaks stay (a quoted newline, a
-    here-document body)."""
-
-    __slots__ = ("heredocs", "host", "line", "lines", "shell", "text")
-
-    def __init__(self, text: str, line: int, host: str | None) -> None:
-        self.text = text
-        self.line = line
-        self.host = host
-        self.lines = 1
-        self.shell = text
-        """The text without here-document bodies: what quotes and backslashes are read in."""
-        self.heredocs = _heredocs(text)
-
-    def add(self, part: str) -> None:
-        self.lines += 1
-        if self.heredocs:
-            self.text += "\n" + part
-            delimiter, tabs = self.heredocs[0]
-            if (part.lstrip("\t") if tabs else part) == delimiter:
-                self.heredocs.pop(0)
-            return
-        if _ends_escaped(self.shell):
-            self.text = self.text[:-1].rstrip() + " " + part.lstrip()
-            self.shell = self.shell[:-1] + part
-        else:
-            self.text += "\n" + part
-            self.shell += "\n" + part
-        self.heredocs = _heredocs(part)
-
-    def waiting(self) -> bool:
-        """bash would print PS2 and read another line."""
-        if self.heredocs:
-            return True
-        if _ends_escaped(self.shell) or _open_quote(self.shell):
-            return True
-        return self.shell.rstrip().endswith(("|", "&&"))
-
-
-def _ends_escaped(shell: str) -> bool:
-    """A backslash ends the text and escapes the newline (an even run escapes itself)."""
-    return (len(shell) - len(shell.rstrip("\\"))) % 2 == 1 and not _open_quote(shell[:-1], single_only=True)
-
-
-def _open_quote(shell: str, single_only: bool = False) -> bool:
-    """A quote is open at the end of ``shell`` (a ``#`` comment's quotes do not count)."""
-    quote = None
-    i, n = 0, len(shell)
-    while i < n:
-        c = shell[i]
-        if quote == "'":
-            if c == "'":
-                quote = None
-        elif c == "\\":
-            i += 1
-        elif quote == '"':
-            if c == '"':
-                quote = None
-        elif c in "'\"":
-            quote = c
-        elif c == "#" and (i == 0 or shell[i - 1] in " \t\n;&|("):
-            end = shell.find("\n", i)
-            if end < 0:
-                break
-            i = end
-        i += 1
-    return quote == "'" if single_only else quote is not None
-
-
-def _heredocs(shell: str) -> list[tuple[str, bool]]:
-    """``(delimiter, tabs stripped)`` of each here-document a line of shell opens."""
-    return [(m.group(3), m.group(1) == "-") for m in _QUOTED_OR_HEREDOC.finditer(shell) if m.group(3)]
-
-
 class _State:
     def __init__(self, cursor: Cursor) -> None:
         self.cursor = cursor
@@ -312,7 +227,7 @@ class _State:
         self.timestamp: str | None = None
         """Of the line being fed (a terminal recording stamps its output)."""
         self.body_timestamp: str | None = None
-        self.typing: _TypedCommand | None = None
+        self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
 
     # -- message boundaries -------------------------------------------------
@@ -362,7 +277,7 @@ class _State:
         if new_message:
             self._new_message()
         command = command.strip()
-        typed = _TypedCommand(command, line, host)
+        typed = TypedCommand(command, line, host)
         if typed.waiting():
             self.typing = typed  # the lines after it finish it (see _continue)
             return
@@ -383,15 +298,15 @@ class _State:
 
     def _continue(self, line: str, lineno: int):
         """A line after a command the shell was still reading: the shell prompts for the rest with
-        PS2 (:data:`_PS2`; bash(1), PROMPTING) after a trailing backslash, an open quote, a trailing
-        pipe or ``&&``, and for each line of a here-document; in a shell code block the lines
-        simply follow. True when the line was part of the command."""
+        PS2 (:data:`shell_typing.PS2`; bash(1), PROMPTING) after a trailing backslash, an open
+        quote, a trailing pipe or ``&&``, and for each line of a here-document; in a shell code
+        block the lines simply follow. True when the line was part of the command."""
         typed = self.typing
         in_block = self.fence in _SHELL_LANGS
         if in_block and _FENCE.match(line):
             yield from self._typed(lineno)  # the block ends: the command is what was written
             return False
-        ps2 = _PS2.match(line)
+        ps2 = PS2.match(line)
         if ps2:
             part = line[ps2.end():]
         elif in_block:
@@ -400,7 +315,7 @@ class _State:
             yield from self._typed(lineno)  # no PS2: what follows is output
             return False
         typed.add(part)
-        if not typed.waiting() or typed.lines >= _MAX_TYPED_LINES:
+        if not typed.waiting() or typed.lines >= MAX_TYPED_LINES:
             yield from self._typed(lineno + 1)
         return True
 
