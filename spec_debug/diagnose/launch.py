@@ -149,9 +149,11 @@ def _newlines_as_separators(text: str) -> str:
         elif ch == quote:
             quote = None
         elif ch == "\n" and quote is None:
-            # a line that starts with a flag continues the command above: its `\` was lost in
-            # the copy (no command starts with a dash)
-            out.append(" " if text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
+            # a line that starts with a flag, or follows one waiting for its value, continues the
+            # command above: its `\` was lost in the copy (no command starts with a dash)
+            last = "".join(out[-200:]).rsplit(None, 1)[-1:] or [""]
+            waiting = last[0].startswith("--") and "=" not in last[0] and not _BOOLEAN_HINTS.match(last[0][2:])
+            out.append(" " if waiting or text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
             continue
         out.append(ch)
     return "".join(out)
@@ -366,13 +368,15 @@ def _server_argv(argv: list[str]) -> list[str]:
             # `export SGLANG_ENABLE_SPEC_V2=1 && python -m sglang.launch_server ...`: the
             # server inherits what the shell exported before it (bash(1), "export"); the engine's
             # own switches are the ones that change what it runs
-            if command[0] == "export":
-                exported += [tok for tok in command[1:] if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
-            elif command[0].startswith("Environment="):
+            if command[0].startswith("Environment="):
                 # a systemd unit's `Environment="SGLANG_ENABLE_SPEC_V2=1" "B=2"` line
                 # (systemd.exec(5)): the service's ExecStart runs with them
                 words = [command[0][len("Environment="):], *command[1:]]
                 exported += [tok for tok in words if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+            elif command[0] == "export" or all(_ASSIGNMENT.fullmatch(tok) for tok in command):
+                # a pasted snippet's `SGLANG_ENABLE_SPEC_V2=1` line above the server is read as
+                # meant for it, as `export` would make it
+                exported += [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
             continue
         if command[0].startswith("ExecStart="):
             # systemd.service(5): `ExecStart=/opt/venv/bin/python -m sglang.launch_server ...`

@@ -416,9 +416,15 @@ def test_servers_on_separate_lines_are_separate_commands():
     cfg = parse_launch_command(block)
     assert (cfg.algorithm, cfg.num_steps, cfg.tp) == ("EAGLE", 5, 2)
     assert "mem-fraction" not in cfg.flags
-    # a line that starts with a flag still continues the command (its `\` lost in the copy)
+    # a line that starts with a flag, or follows a flag waiting for its value, still continues
+    # the command (its `\` lost in the copy)
     lost = SGLANG_PR4716.replace(" \\\n", "\n")
     assert parse_launch_command(lost).num_draft_tokens == 64
+    wrapped = SGLANG_PR4716.replace(" \\\n    --speculative-draft ", " --speculative-draft\n")
+    assert parse_launch_command(wrapped).draft_model == "/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B"
+    # an engine variable on its own line above the server is meant for it (as the previous
+    # reading of a pasted snippet had it)
+    assert parse_launch_command("SGLANG_ENABLE_SPEC_V2=1\n" + PD_PAIR).env == {"SGLANG_ENABLE_SPEC_V2": "1"}
 
 
 # ---------------------------------------------------------------------------------------------
