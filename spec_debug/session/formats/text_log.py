@@ -315,7 +315,7 @@ class _State:
             yield from self._typed(lineno)  # no PS2: what follows is output
             return False
         typed.add(part)
-        if not typed.waiting() or typed.lines >= MAX_TYPED_LINES:
+        if not typed.waiting() or typed.lines >= MAX_TYPED_LINES or len(typed.text) > MAX_BODY_CHARS:
             yield from self._typed(lineno + 1)
         return True
 
