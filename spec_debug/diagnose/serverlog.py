@@ -10,7 +10,9 @@ Formats (quoted in tests from public issues):
   the V0 engine's `Speculative metrics: ... Number of emitted tokens: N.` (lifetime totals,
   https://github.com/vllm-project/vllm/issues/9539).
 - `bench_serving` / `vllm bench serve` summaries: `Output token throughput (tok/s): N`,
-  `Accept length: N` / `Acceptance length: N`.
+  `Accept length: N` / `Acceptance length: N`; SGLang's bench_one_batch_server runs.
+- The startup line with the settings the server runs with (`server_args=...`,
+  `speculative_config=SpeculativeConfig(...)`): `ServerLogStats.served`.
 Pure: text in, numbers out.
 """
 
