@@ -12,7 +12,12 @@ import pytest
 
 from spec_debug.session.metrics import extract_metrics
 from spec_debug.session.reasoning import hypotheses, outcome
-from spec_debug.session.shell import _categorize_command, categorize, parse_target, split_words
+from spec_debug.session.shell import (
+    _categorize_command,
+    categorize,
+    parse_target,
+    split_words,
+)
 
 
 def decode_log(n: int = 4, date: str = "2026-03-02") -> str:
