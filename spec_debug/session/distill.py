@@ -244,8 +244,8 @@ _SCRATCH = ("/dev/null", "/dev/stdout", "/dev/stderr", "/tmp/", "/var/tmp/")
 
 def changes_host(command: str) -> str | None:
     """Why ``command`` changes the host it runs on (the program, or the file it writes), or
-    None for a command that only reads. Conservative: a heredoc's body is read as commands too."""
-    words = _shell_words(command)
+    None for a command that only reads."""
+    words = _shell_words(_without_heredoc_bodies(command))
     start = True
     for i, (word, is_op) in enumerate(words):
         if is_op:
@@ -312,7 +312,7 @@ _FOLLOW_FLAG = {"tail": ("f", "F"), "journalctl": ("f",), "dmesg": ("w",), "dock
 def follows_output(command: str) -> str | None:
     """The program and flag that make ``command`` run until it is stopped (`tail -f`, `watch`,
     `nvidia-smi -l 1`, `ping` without `-c`, `top` without `-n`), or None."""
-    words = _shell_words(command)
+    words = _shell_words(_without_heredoc_bodies(command))
     start = True
     for i, (word, is_op) in enumerate(words):
         if is_op:
@@ -369,6 +369,16 @@ def _program(words: list[tuple[str, bool]], i: int) -> list[str]:
         else:
             break
     return argv
+
+
+_HEREDOC_BODY = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z0-9_.-]+)\1([^\n]*\n)(.*?)^[ \t]*\2[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
+def _without_heredoc_bodies(text: str) -> str:
+    """The command lines without what heredocs feed them: a Python body's `if n > 3:` is no
+    redirection and its `watch = 1` no program (a script sent to ssh is read as commands by the
+    caller, _remote_script)."""
+    return _HEREDOC_BODY.sub(lambda m: f"<<{m.group(1)}{m.group(2)}{m.group(1)}{m.group(3)}", text) if "<<" in text else text
 
 
 def _shell_words(text: str) -> list[tuple[str, bool]]:

@@ -515,12 +515,16 @@ CHANGES = {
     "rm -rf ~/.cache/flashinfer": "rm",
     "sudo fuser -k /dev/nvidia0": "fuser -k",
     "docker compose -f serve.yml restart": "docker restart",
+    "cat > /root/launch.sh <<'EOF'\npython -m sglang.launch_server --speculative-num-steps 3\nEOF": "writes /root/launch.sh",
 }
 READS = ["kill -0 $(cat /tmp/sglang.pid) && echo alive", "nvidia-smi dmon -s u -c 5", "grep -c '>' /root/sglang_server.log",
          "docker ps --format '{{.Names}}'", "kubectl rollout status deploy/sglang -n infer",
          "systemctl status sglang --no-pager", "python -m sglang.bench_serving --port 30000 > /tmp/bench.txt 2>&1",
          "git -C /root/sglang log --oneline -5", "pip show sglang", "journalctl -u sglang -n 50 | tee /dev/null",
-         "fuser -v /dev/nvidia*", "mount | grep nfs", "docker compose -f serve.yml logs --tail 50", "crontab -l"]
+         "fuser -v /dev/nvidia*", "mount | grep nfs", "docker compose -f serve.yml logs --tail 50", "crontab -l",
+         # a Python body is no shell: `> 1` compares, `kill` is a name
+         ("python3 - <<'PY'\nimport json\ncfg = json.load(open('/root/eagle3/config.json'))\n"
+          "kill = cfg['num_hidden_layers'] > 1\nprint(kill)\nPY")]
 
 
 def test_what_changes_a_host_is_told_from_what_reads_it():
