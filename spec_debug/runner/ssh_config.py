@@ -783,6 +783,9 @@ def _own_token(token: str, config: dict[str, object], alias: str) -> str:
     raise AssertionError(token)
 
 
+SSH_CONFIG_FILE_OPTION = "-F"
+"""The key parse_ssh_args files `-F FILE` under: not a keyword, the config file itself."""
+
 # ssh(1) flags that take an argument, and the ssh_config keyword of those that matter here.
 _SSH_FLAGS_WITH_ARGUMENT = set("BbcDEeFIiJLlmOoPpQRSWw")
 _SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile"}
@@ -827,6 +830,11 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
                 options.setdefault(key.strip().lower(), rest.strip())
         elif flag in _SSH_FLAG_KEYWORDS:
             options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
+        elif flag == "F":
+            # `ansible_ssh_common_args: -F ssh.cfg`, how Ansible setups often describe their
+            # bastion: ssh(1) then reads that file instead of ~/.ssh/config; it was ignored, and
+            # the hosts it describes were unreachable. The last -F wins, as in ssh's getopt loop.
+            options[SSH_CONFIG_FILE_OPTION] = value
     return options
 
 

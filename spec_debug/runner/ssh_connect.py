@@ -34,7 +34,7 @@ from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_
 
 from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, ask_on_terminal, authenticate
-from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
+from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
 from spec_debug.runner.ssh_hostkeys import KnownHosts, configured_key_types, preferred_key_types, verify_host_key
 
@@ -263,8 +263,14 @@ def connect(
     identity_file: str | None = None,
     ssh_options: dict[str, str] | None = None,
 ) -> Connection:
-    """Resolve `destination` through ssh config and open an authenticated connection."""
-    config = load_ssh_config(options.ssh_config_path)
+    """Resolve `destination` through ssh config and open an authenticated connection.
+
+    A `-F FILE` among the host's own ssh arguments (an inventory's ansible_ssh_common_args,
+    see parse_ssh_args) is the config read for it and its jump hosts, as ssh(1) passes -F on
+    to the ssh it starts for -J."""
+    ssh_options = dict(ssh_options or {})
+    own_config = ssh_options.pop(SSH_CONFIG_FILE_OPTION, None)
+    config = load_ssh_config(own_config if own_config is not None else options.ssh_config_path)
     with opening_connection():
         # Resolving may look names up (CanonicalizeHostname: a DNS server that does not
         # answer holds it for 10 s a domain) or run commands (Match exec): abandonable too.

@@ -221,3 +221,26 @@ def test_a_config_with_latin1_comments_is_read_as_ssh_reads_it(tmp_path: Path, m
     config.write_bytes("# Rechner für die Gruppe\nInclude lab.conf\nHost gpu01\n  HostName 10.0.0.1\n  Port 2201\n".encode("latin-1"))
     for alias, port in (("gpu01", 2201), ("lab01", 2202)):
         assert resolve_target(alias, load_ssh_config(config)).port == port == int(ssh_g(config, alias)["port"])
+
+
+def test_an_inventory_whose_ssh_args_name_a_config_file_uses_it(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ansible_ssh_common_args='-F ssh.cfg'`: the file that says where the fleet's hosts are
+    (their HostName, port, key, bastion). ssh(1) reads it; we ignored -F and the hosts did not
+    resolve."""
+    fleet_config = tmp_path / "ssh.cfg"
+    fleet_config.write_text(
+        f"Host gpu-in-cfg\n  HostName {sshd.address}\n  Port {sshd.port}\n  IdentityFile {client.key.path}\n"
+        f"  IdentitiesOnly yes\n  UserKnownHostsFile {client.known_hosts}\n"
+    )
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(f"[gpus]\ngpu-in-cfg\n\n[gpus:vars]\nansible_ssh_common_args='-F {fleet_config} -o ConnectTimeout=5'\n")
+    if SSH is not None:  # what ansible would run
+        said = subprocess.run([SSH, "-F", str(fleet_config), "-o", "BatchMode=yes", "gpu-in-cfg", "true"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
+        assert said.returncode == 0, said.stderr
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo hi\n")
+    result = cli("run", str(playbook), "-i", str(inventory), "--batch", "--out", str(tmp_path / "runs"))
+    assert result.code == 0, result.stdout + result.stderr
