@@ -345,8 +345,26 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
     except (ValueError, OSError, paramiko.SSHException) as exc:
         attempts.tried.append(f"{_short(path)} (unreadable: {_unreadable_reason(path, exc)})")
         return None
+    except Exception as exc:  # noqa: BLE001 - see _unusable: one key file must not fail the host
+        attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+        return None
     _KEY_CACHE[path] = key
     return key
+
+
+def _unusable(exc: BaseException) -> str:
+    """Why a key file that parses as a key cannot be used, for the "tried:" list.
+
+    cryptography refuses FIDO security keys (`sk-ssh-ed25519@openssh.com`, `ssh-keygen -t
+    ed25519-sk`: "sk-ssh-ed25519 private keys cannot be loaded", UnsupportedAlgorithm), which
+    paramiko cannot sign with, and raises assorted errors (AssertionError, UnsupportedAlgorithm)
+    on a damaged file. Escaping the login, either failed the host as "internal error", although
+    ssh(1) goes on to the next identity and a later key in the list would have worked.
+    """
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "sk-" in text:
+        return "a FIDO security key (-sk), which spec-debug cannot use: give it a plain ed25519 key too"
+    return f"unusable: {text}"
 
 
 def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
@@ -366,7 +384,8 @@ def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) ->
             key = _ask_passphrase(path, options, attempts)
         if key is not None:
             return key
-    attempts.tried.append(f"{_short(path)} (encrypted, no valid passphrase given)")
+    if not (attempts.tried and attempts.tried[-1].startswith(f"{_short(path)} (")):  # _unusable said why already
+        attempts.tried.append(f"{_short(path)} (encrypted, no valid passphrase given)")
     return None
 
 
@@ -384,6 +403,9 @@ def _ask_passphrase(path: str, options: AuthOptions, attempts: _Attempts) -> par
             key = paramiko.PKey.from_path(path, passphrase.encode())
         except (ValueError, TypeError):
             continue  # wrong passphrase: ask again, like ssh(1)
+        except Exception as exc:  # noqa: BLE001 - opened, but a key we cannot use (_unusable)
+            attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+            return None
         _KEY_CACHE[path] = key
         return key
     return None

@@ -13,7 +13,7 @@ import pytest
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.test_hardening7_ssh import bastion  # noqa: F401 - the PAM server fixture, reused below
-from tests.sshd_fixture import ClientKey, ClientSetup
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer
 
 
 def dead_socket(path: Path) -> Path:
@@ -123,3 +123,46 @@ def test_a_refused_root_login_names_permit_root_login(client: ClientSetup, sshd_
         SSHTransport.connect("root@noroot", client.options())
     assert "authentication failed for root@" in refused.value.message
     assert "PermitRootLogin no" in (refused.value.hint or ""), refused.value.hint
+
+
+def _fido_key_file(path: Path) -> Path:
+    """An `ssh-keygen -t ed25519-sk` private key file as OpenSSH writes it (PROTOCOL.u2f): the
+    public key, the FIDO application, flags and the token's key handle; made here because
+    ssh-keygen needs the security key itself to make one."""
+    import base64
+    import os
+    import struct
+
+    def string(value: bytes | str) -> bytes:
+        data = value.encode() if isinstance(value, str) else value
+        return struct.pack(">I", len(data)) + data
+
+    kind, public = "sk-ssh-ed25519@openssh.com", os.urandom(32)
+    public_blob = string(kind) + string(public) + string("ssh:")
+    private = (struct.pack(">II", 7, 7) + string(kind) + string(public) + string("ssh:") + bytes([1]) + string(os.urandom(64))
+               + string(b"") + string("me@laptop"))
+    private += bytes(range(1, 1 + (-len(private)) % 8))
+    blob = b"openssh-key-v1\0" + string("none") + string("none") + string(b"") + struct.pack(">I", 1) + string(public_blob) + string(private)
+    encoded = base64.b64encode(blob).decode()
+    path.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n" + "\n".join(encoded[i:i + 70] for i in range(0, len(encoded), 70))
+                    + "\n-----END OPENSSH PRIVATE KEY-----\n")
+    Path(str(path) + ".pub").write_text(f"{kind} {base64.b64encode(public_blob).decode()} me@laptop\n")
+    return path
+
+
+def test_a_fido_key_listed_first_is_skipped_and_the_next_key_logs_in(client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`IdentityFile ~/.ssh/id_ed25519_sk` (a YubiKey) before the plain key: ssh(1) goes on to
+    the next identity; cryptography's UnsupportedAlgorithm escaped the login and failed the
+    host as "internal error: UnsupportedAlgorithm: sk-ssh-ed25519 private keys cannot be loaded"."""
+    fido = _fido_key_file(tmp_path / "id_ed25519_sk")
+    if shutil.which("ssh-keygen"):
+        listed = subprocess.run(["ssh-keygen", "-l", "-f", f"{fido}.pub"], capture_output=True, text=True, check=False)
+        assert "(ED25519-SK)" in listed.stdout, listed  # OpenSSH reads it as a FIDO key
+    client.alias("with-fido", sshd, IdentityFile=[str(fido), str(client.key.path)])
+    with SSHTransport.connect("with-fido", client.options()) as transport:
+        assert transport.connection.transport.is_authenticated()
+    stranger = sshd  # the same server, now with only the FIDO key offered: a clear failure
+    client.alias("fido-only", stranger, IdentityFile=str(fido))
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("fido-only", client.options())
+    assert "a FIDO security key (-sk), which spec-debug cannot use" in refused.value.message, refused.value.message
