@@ -41,6 +41,15 @@ _PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
     re.compile(r"\bsshpass\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+    # Passwords a client takes on its command line, each only after its own command name (a
+    # bare "-u A:B" is as often docker's uid:gid, "-a" and "-p" mean other things elsewhere):
+    # curl -u/--user user:password (curl.se/docs/manpage.html#-u), docker login -p
+    # (docs.docker.com/reference/cli/docker/login), redis-cli -a (redis.io/docs/latest/develop/
+    # tools/cli), mysql -pPASSWORD (no space: dev.mysql.com/doc/refman/8.4/en/connection-options.html).
+    re.compile(r"\bcurl\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)['\"]?[^\s:'\"]+:(?P<secret>(?!\$)[^\s'\"]+)"),
+    re.compile(r"\bdocker\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    re.compile(r"\bredis-cli\b[^\n;|&]{0,500}?\s-a\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
+    re.compile(r"\bmysql(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>[^\s$-]\S*)"),
     # wandb login <40-hex API key>.
     re.compile(r"\bwandb\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
     # Well-known token shapes anywhere in text: Hugging Face (hf_), OpenAI and Anthropic (sk-),
@@ -81,6 +90,9 @@ def may_hold_secret(text: str) -> bool:
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None):
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None):
+        return True
+    if "curl" in low and ("-u" in low or "--user" in low) or "docker" in low and " login" in low \
+            or "redis-cli" in low or "mysql" in low and " -p" in low:
         return True
     return ("secret" in low or "passw" in low or "authorization" in low or "://" in low or "sshpass" in low
             or "wandb" in low or "hf_" in low or "sk-" in low
