@@ -291,6 +291,11 @@ def _unsearched(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) ->
     return f" (in the kept output only: part of {' and '.join(lost)} was not saved)" if lost else ""
 
 
+def output_tail(out_text: str, err_text: str) -> list[str]:
+    """The last lines of a step's output, as a finding's evidence (stderr's when it has any)."""
+    return _tail(out_text, err_text)
+
+
 def _tail(out_text: str, err_text: str) -> list[str]:
     lines = (err_text.strip() or out_text.strip()).splitlines()
     return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]

@@ -27,7 +27,9 @@ from spec_debug.playbook.models import Step
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, resolve_vars, shell_quote
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
-from spec_debug.runner.attempt import AttemptResult, collected_patterns, evaluate_attempt, watched_patterns
+from spec_debug.runner.attempt import (
+    AttemptResult, collected_patterns, evaluate_attempt, output_tail, render_finding, watched_patterns,
+)
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
@@ -422,6 +424,7 @@ class Run:
         started_at = utc_now()
         attempts = 0
         total_duration = 0.0
+        until_failed = False
         while True:
             attempts += 1
             stdout, stderr = self._captures(step, host, attempts)
@@ -434,13 +437,19 @@ class Run:
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
                 break
-            if attempts > step.retries or self._until(step, evaluation, context, outcome, stdout, stderr):
+            # The last attempt's until counts too: a step that waited for "ready" through every
+            # retry and never saw it used to end as passed (it had no expectation to fail).
+            done = self._until(step, evaluation, context, outcome, stdout, stderr)
+            if done or attempts > step.retries:
+                until_failed = step.until is not None and not done
                 break
             if self.abort.wait(step.retry_delay):  # Ctrl-C during the wait ends it at once
                 break
         status, message, step_facts, findings, expectations = (
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
         )
+        if until_failed and status == "passed" and not self.abort.is_set():
+            status, message, findings = self._until_never_held(step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings)
         if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []
@@ -471,6 +480,23 @@ class Run:
             expectations=self._clean(expectations),
         )
         return result, findings
+
+    def _until_never_held(
+        self, step: Step, host: str, attempts: int, outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture,
+        context: dict[str, Any], facts: dict[str, Any], step_facts: dict[str, Any], findings: list[Finding],
+    ) -> tuple[str, str, list[Finding]]:
+        """A step whose `until` was still false after its last attempt failed (as Ansible's
+        until/retries does): the step's own finding templates say what that means, else SD001."""
+        message = f"until {step.until!r} was still false after {attempts} attempt(s)"
+        evidence = [message, *output_tail(stdout.text(), stderr.text())]
+        check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
+                         "stdout": stdout.text(), "stderr": stderr.text()}
+        if step.findings:
+            findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
+        else:
+            findings = findings + [runner_finding("SD001", host=host, step=step.id, evidence=evidence,
+                                                  title=f"Step {step.id!r}: {message}")]
+        return "failed", message, findings
 
     def _until(self, step: Step, evaluation: AttemptResult, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture) -> bool:
         if step.until is None:

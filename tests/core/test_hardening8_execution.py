@@ -189,3 +189,44 @@ steps:
         "crash": "expected exit code 0, observed exit code 139 (signal 11, SIGSEGV: a crash)",
         "plain_failure": "exit code 200",
     }
+
+
+def test_a_wait_whose_until_never_holds_fails_instead_of_passing(tmp_path, write_playbook):
+    # Waiting for a server that never finishes loading: the health endpoint answers (exit 0)
+    # but never says ready. Every retry ran, and the step was recorded as passed.
+    status = tmp_path / "health.json"
+    status.write_text('{"status": "loading", "weights_loaded": "37/61"}\n')
+    playbook = write_playbook(f"""\
+name: wait_for_server
+steps:
+  - id: wait_ready
+    run: cat {status}
+    retries: 2
+    retry_delay: 0.05
+    until: '"ready" in stdout'
+  - id: wait_ready_explained
+    run: cat {status}
+    retries: 1
+    retry_delay: 0.05
+    until: '"ready" in stdout'
+    findings:
+      - code: SD901
+        severity: error
+        title: "server never became ready ({{{{ stdout | trim }}}})"
+  - id: ready_at_once
+    run: echo status=ready
+    retries: 5
+    until: '"ready" in stdout'
+""")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    assert result.code == 1, result.stderr
+    record = json.loads(result.stdout)
+    steps = {s["id"]: s for s in record["steps"]}
+    assert (steps["wait_ready"]["status"], steps["wait_ready"]["attempts"]) == ("failed", 3)
+    assert steps["wait_ready"]["message"] == "until '\"ready\" in stdout' was still false after 3 attempt(s)"
+    assert (steps["ready_at_once"]["status"], steps["ready_at_once"]["attempts"]) == ("passed", 1)
+    findings = [(f["code"], f["step"], f["title"]) for f in record["findings"]]
+    assert findings == [
+        ("SD001", "wait_ready", "Step 'wait_ready': until '\"ready\" in stdout' was still false after 3 attempt(s)"),
+        ("SD901", "wait_ready_explained", 'server never became ready ({"status": "loading", "weights_loaded": "37/61"})'),
+    ]
