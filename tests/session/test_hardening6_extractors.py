@@ -424,9 +424,9 @@ def test_a_crash_loop_is_not_told_to_wait_on_a_condition(tmp_path):
     items = {item["source"]: item["action"] for item in postmortem_view(_analyze(tmp_path, m))["action_items"]}
     # before: "Wait on a condition instead of retrying" for both
     assert items[f"loop [msg {first}]"] == (
-        "Read the error before re-running `ssh root@N.N.N.N '~/ml-env/bin/python /tmp/test_drafter_standalone.py'`: "
+        f"Read the error before re-running `ssh root@{GPU} '~/ml-env/bin/python /tmp/test_drafter_standalone.py'`: "
         "it failed 3 times with UnboundLocalError")
-    assert items[f"loop [msg {polled}]"].startswith("Wait on a condition instead of retrying `ssh root@N.N.N.N 'curl")
+    assert items[f"loop [msg {polled}]"].startswith(f"Wait on a condition instead of retrying `ssh root@{GPU} 'curl")
 
 
 # `curl -s localhost:30000/get_server_info | jq .`: SGLang's ServerArgs as JSON plus
@@ -632,7 +632,7 @@ def test_a_distilled_description_has_one_full_stop_after_the_prompt(tmp_path):
     m.bash(f"ssh root@{GPU} 'curl -s localhost:30000/get_server_info | jq .'", SERVER_INFO)
     # before: "...: EAGLE-3 on gpu01 is slow.. Run against the host ..."
     assert distill_playbook(_analyze(tmp_path, m))["description"].endswith(
-        f": EAGLE-3 on gpu01 is slow. Run against the host the session used, e.g. --host {GPU}.")
+        f": EAGLE-3 on gpu01 is slow. Run against the host the session used, e.g. --host root@{GPU}.")
 
 
 def test_a_speedup_below_one_is_sd501(tmp_path):

@@ -183,7 +183,7 @@ def test_a_distilled_playbook_names_the_jump_host_the_session_went_through(tmp_p
     _vllm_story(m)
     description = distill_playbook(_analyze(tmp_path, m))["description"]
     # before: only "--host gpu02", which does not reach a host behind the bastion
-    assert description.endswith("Run against the host the session used, e.g. --host gpu02. The session reached it "
+    assert description.endswith("Run against the host the session used, e.g. --host ubuntu@gpu02. The session reached it "
                                 "through the jump host admin@bastion.corp.example: give gpu02 "
                                 "`ProxyJump admin@bastion.corp.example` in ~/.ssh/config.")
 
@@ -382,7 +382,7 @@ def test_a_tie_between_hosts_goes_to_the_gpu_host_the_session_worked_on(tmp_path
     doc = distill_playbook(_analyze(tmp_path, m))
     # before: "--host train-node-2" (the first of two hosts with one chosen step each), and the
     # standalone test became `ssh root@{{ host_10_1_230_174 }} '...'` run from the training host
-    assert doc["description"].endswith(f"Run against the host the session used, e.g. --host {GPU}.")
+    assert doc["description"].endswith(f"Run against the host the session used, e.g. --host root@{GPU}.")
     assert [s["run"] for s in doc["steps"]] == [
         "ssh -p 2222 ubuntu@{{ host_train_node_2 }} 'grep val_acc /data/runs/eagle3/train.log | tail -n 1'",
         "{{ python }} {{ test_drafter_standalone_py }}"]
