@@ -59,7 +59,11 @@ def _load_torch(path: Path) -> tuple[object, object]:
 
 
 def _load_npy(path: Path) -> Tensor:
-    import numpy as np
+    try:
+        import numpy as np
+    except ImportError:
+        raise CheckpointError(f"{path}: reading .npy vocab maps needs numpy, which is not "
+                              "installed", hint="pip install numpy") from None
 
     try:
         return torch.from_numpy(np.load(path, allow_pickle=False))
