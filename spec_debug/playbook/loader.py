@@ -188,6 +188,13 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
                 hint = "YAML read this as a boolean; quote it if you meant text"
             else:
                 hint = _shape_hint(error_type, path, value)
+    if message.startswith("a step needs exactly one action") and "(got" not in message:
+        step = _value_at(document.value, path)
+        empty = [k for k in ("run", "probe", "fetch") if isinstance(step, dict) and k in step and step[k] is None]
+        if empty:
+            # `run:` with the command forgotten (or indented under the next key) reads as no run at all.
+            line_col = document.position(path + (empty[0], "<key>")) or line_col
+            message, hint = f"{empty[0]}: is empty", f"give it the {'command' if empty[0] == 'run' else 'value'} on the same line, or indented below it"
     duplicate = _duplicate_step_position(document) if message.startswith("duplicate step id") else None
     if duplicate is not None:
         path, line_col = duplicate
@@ -272,6 +279,9 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         return f"a step is a mapping: write '- id: step_{path[1] + 1}' and below it 'run: {_short_repr(value, 40)[1:-1]}'"
     if error_type == "list_type" and value is None and field == "steps":
         return "steps: is empty: give it at least one step ('- id: ...' with a run: below it)"
+    if error_type in ("list_type", "dict_type") and value is None and isinstance(field, str):
+        # A key left with nothing under it (the entries deleted, or indented wrongly).
+        return f"{field}: is empty: remove the key, or indent its entries below it"
     return None
 
 

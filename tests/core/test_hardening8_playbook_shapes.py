@@ -101,6 +101,12 @@ def test_shapes_from_other_tools_get_a_hint_in_the_authors_words(tmp_path, write
             ("6:19: Input should be a valid string (got int 200)", 'contains: "200"'),
         "name: p\nsteps:\n":
             ("2:7:", "give it at least one step"),
+        # entries deleted, the key left behind
+        "name: p\nvars:\nsteps:\n  - id: s\n    run: echo\n":
+            ("2:6: Input should be a valid dictionary (got NoneType None)", "vars: is empty: remove the key"),
+        # the command forgotten: not "a step needs exactly one action"
+        "name: p\nsteps:\n  - id: s\n    run:\n    timeout: 5\n":
+            ("4:5: run: is empty", "give it the command on the same line"),
     }
     for index, (text, (where, hint)) in enumerate(cases.items()):
         playbook = write_playbook(text, f"s{index}.yaml")
