@@ -139,6 +139,7 @@ def _offer_keys(
     Raises _KeysNotAccepted when the host takes no keys but a keyboard-interactive login can
     be answered."""
     offered_by_agent: set[bytes] = set()
+    token_keys: list[paramiko.PKey] = []
     if agent is not None:
         configured = _public_blobs(files)
         # ssh(1)'s order (openssh-portable: sshconnect2.c, pubkey_prepare): agent keys that
@@ -149,11 +150,33 @@ def _offer_keys(
         held = list(agent.get_keys())
         agent_keys = [key for key in held if key.asbytes() in configured]
         if not target.identities_only:
-            agent_keys += [key for key in held if key.asbytes() not in configured]
+            agent_keys += [key for key in held if key.asbytes() not in configured and not _needs_a_token(key)]
+            # FIDO keys nobody configured go last: a failed signature (no token plugged in)
+            # ends the whole connection in paramiko, where ssh(1) just tries its next key.
+            token_keys = [key for key in held if key.asbytes() not in configured and _needs_a_token(key)]
         for key in agent_keys:
             offered_by_agent.add(key.asbytes())
             if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
                 return True
+    if _offer_files(transport, target, options, attempts, files, offered_by_agent):
+        return True
+    for key in token_keys:
+        if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
+            return True
+    return False
+
+
+def _needs_a_token(key: paramiko.PKey) -> bool:
+    """A FIDO security key (`sk-ssh-ed25519@openssh.com`, `sk-ecdsa-sha2-nistp256@openssh.com`),
+    which signs only with its hardware token plugged in and touched."""
+    return key.get_name().startswith("sk-")
+
+
+def _offer_files(
+    transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts,
+    files: list[str], offered_by_agent: set[bytes],
+) -> bool:
+    """Offer the identity files (each with its certificates) the agent did not already offer."""
     for path in files:
         if _has_no_certificate(path, target) and _public_blobs([path]) & offered_by_agent:
             continue  # ssh(1) offers a key once: refused from the agent, its file is not asked for a passphrase
@@ -536,6 +559,23 @@ def _try_key(
                 "raise ConnectTimeout if it is only slow",
             ) from None
         return False
+    except paramiko.SSHException as exc:
+        # ssh-agent refused to sign: a FIDO (-sk) key whose token is not plugged in, a locked
+        # agent (ssh-add -x), a key added with confirmation (ssh-add -c) that was declined;
+        # paramiko says "key cannot be used for signing" (paramiko/agent.py, sign_ssh_data).
+        # ssh(1) goes on to its next key; the host failed here with the first such key.
+        if transport.is_active():
+            attempts.tried[-1] = f"{label} (ssh-agent would not sign with it: {_one_line(exc)})"
+            return False
+        if "cannot be used for signing" not in str(exc):
+            raise
+        # paramiko ends the connection on a refused signature (the failure is raised in its
+        # transport thread), so no later key can be offered on it.
+        raise AuthenticationError(
+            f"{target.alias}: ssh-agent would not sign with {label} (tried: {', '.join(attempts.tried)})",
+            hint="a FIDO (-sk) key needs its token plugged in and touched; a key added with `ssh-add -c` needs the "
+            "confirmation accepted; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered",
+        ) from None
     if remaining and remaining[0] == "keyboard-interactive":
         # `AuthenticationMethods publickey,keyboard-interactive`: a bastion's one-time code.
         refused = _interactive_refusal(options)
@@ -668,3 +708,8 @@ def _unreadable_reason(path: str, exc: BaseException) -> str:
 def _short(path: str) -> str:
     home = os.path.expanduser("~")
     return "~" + path[len(home) :] if home != "/" and path.startswith(home + "/") else path
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

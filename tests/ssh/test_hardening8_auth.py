@@ -166,3 +166,24 @@ def test_a_fido_key_listed_first_is_skipped_and_the_next_key_logs_in(client: Cli
     with pytest.raises(AuthenticationError) as refused:
         SSHTransport.connect("fido-only", client.options())
     assert "a FIDO security key (-sk), which spec-debug cannot use" in refused.value.message, refused.value.message
+
+
+def test_a_fido_key_in_the_agent_does_not_end_the_login_before_the_right_key(
+    client: ClientSetup, sshd: SshServer, tmp_path: Path, agent_at: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A YubiKey user's agent holds an -sk key; without the token the agent refuses to sign, and
+    paramiko ends the connection on that: the host failed with "key cannot be used for signing"
+    although IdentityFile named a key that logs in. ssh(1) offers the next key."""
+    fido = _fido_key_file(tmp_path / "id_ed25519_sk")
+    fido.chmod(0o600)
+    socket_path = agent_at(tmp_path / "agent.sock", [str(fido)])
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))
+    client.alias("yubikey-user", sshd, IdentitiesOnly="no")
+    with SSHTransport.connect("yubikey-user", client.options(use_agent=True)) as transport:
+        assert transport.connection.transport.is_authenticated()
+    # Only the FIDO key to offer: one line that says why, not a handshake failure.
+    client.alias("token-only", sshd, IdentityFile="none", IdentitiesOnly="no")
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("token-only", client.options(use_agent=True))
+    assert "ssh-agent would not sign with agent key" in refused.value.message, refused.value.message
+    assert "FIDO" in (refused.value.hint or "")
