@@ -1,5 +1,6 @@
 """Public-key authentication in the order ssh(1) uses: agent keys, then identity files (each
-with the user certificates that certify it first), then keyboard-interactive (a bastion's
+with the user certificates that certify it first; FIDO agent keys nobody configured after
+them, see _offer_keys), then keyboard-interactive (a bastion's
 one-time code) answered on the terminal unless --batch or BatchMode forbids prompts.
 
 Follows ssh_config(5): with IdentityFile set, only those files (plus agent keys); without,
