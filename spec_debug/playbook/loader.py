@@ -182,6 +182,9 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
             message = f"Input should be a mapping of keys ({_model_word(path)})"
         if error_type == "string_pattern_mismatch":
             hint = _pattern_hint(path, value)
+        if error_type == "greater_than" and path and path[-1] == "timeout" and value == 0:
+            # curl --max-time 0 and many tools read 0 as "no limit"; here that is leaving it out.
+            hint = "for no time limit, leave timeout: out of the step"
         if error_type.endswith("_type"):
             message = f"{message} (got {type(value).__name__} {_short_repr(value)})"
             if isinstance(value, bool):

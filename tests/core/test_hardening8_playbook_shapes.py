@@ -104,6 +104,9 @@ def test_shapes_from_other_tools_get_a_hint_in_the_authors_words(tmp_path, write
         # entries deleted, the key left behind
         "name: p\nvars:\nsteps:\n  - id: s\n    run: echo\n":
             ("2:6: Input should be a valid dictionary (got NoneType None)", "vars: is empty: remove the key"),
+        # curl --max-time 0 means no limit
+        "name: p\nsteps:\n  - id: s\n    run: sleep 1\n    timeout: 0\n":
+            ("5:14: Input should be greater than 0", "for no time limit, leave timeout: out"),
         # the command forgotten: not "a step needs exactly one action"
         "name: p\nsteps:\n  - id: s\n    run:\n    timeout: 5\n":
             ("4:5: run: is empty", "give it the command on the same line"),
