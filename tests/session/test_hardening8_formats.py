@@ -591,3 +591,26 @@ def test_newer_claude_code_bookkeeping_lines_are_not_unknown(tmp_path):
     assert [(e.kind, e.raw_type) for e in events] == [("prompt", None), ("other", "frame-link"),
                                                       ("other", "permission-mode")]
     assert stats.unknown_types == 0
+
+
+def test_openhands_exit_code_trailers_in_tool_messages(tmp_path):
+    """OpenHands saves the chat it had with the model (its completions logs) with each command's
+    output followed by ``[The command completed with exit code 1.]`` (``[Command finished with
+    exit code 1]`` in older releases). Before: the exit code was lost and the failed command read
+    as one that ran."""
+    call = {"id": "toolu_01", "type": "function", "function": {
+        "name": "execute_bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi -L"})}}
+    messages = [
+        {"role": "user", "content": "is gpu01 up?"},
+        {"role": "assistant", "content": "Checking.", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "toolu_01", "name": "execute_bash",
+         "content": "ssh: connect to host gpu01 port 22: Connection refused\n[The command completed with exit code 255.]\n"
+                    "[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]"},
+        {"role": "assistant", "content": None, "tool_calls": [{**call, "id": "toolu_02"}]},
+        {"role": "tool", "tool_call_id": "toolu_02", "name": "execute_bash",
+         "content": "GPU 0: NVIDIA H200\n[Command finished with exit code 0]"}]
+    path = tmp_path / "completion.json"
+    path.write_text(json.dumps({"messages": messages}))
+    events, _ = _events(path)
+    assert [(e.call_id, e.exit_code, e.is_error) for e in events if e.kind == "tool_result"] == [
+        ("toolu_01", 255, True), ("toolu_02", 0, False)]

@@ -49,6 +49,18 @@ def exit_code_of(output: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+_EXIT_TRAILER = re.compile(r"\[(?:The command completed|Command finished) with exit code (-?\d+)\.?\]")
+
+
+def trailing_exit_code(output: str) -> int | None:
+    """The exit code OpenHands appends to a command's output in the tool message it sends the
+    model: ``[The command completed with exit code 1.]``, and ``[Command finished with exit code
+    1]`` in older releases (the lines in OpenHands' saved completions and trajectories). Looked
+    for in the tail only: a command's own output may quote one."""
+    found = _EXIT_TRAILER.findall(output[-600:])
+    return int(found[-1]) if found else None
+
+
 def decode_arguments(raw: Any) -> Any:
     """Tool-call ``arguments`` as the model sent them: a JSON string (OpenAI, Codex) is
     decoded, an object is kept; a string that is not JSON gives None.

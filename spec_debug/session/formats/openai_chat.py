@@ -18,6 +18,7 @@ from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import codex
 from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, exit_code_of, remote_host, shell_command, tool_path,
+    trailing_exit_code,
 )
 from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
 from spec_debug.session.reader import iter_json_array, iter_json_records
@@ -184,6 +185,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             # No id (Ollama): pair with the most recent call.
             call_id = next(reversed(call_names), None) if call_names else None
         code = exit_code_of(text)
+        if code is None:
+            code = trailing_exit_code(text)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=bool(code) or message.get("is_error") is True)
     else:
