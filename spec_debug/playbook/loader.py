@@ -465,7 +465,7 @@ def _check_var_templates(playbook: Playbook, document: PositionedDocument, sourc
     if cycle:
         line, column = document.position(("vars", cycle[0])) or (None, None)
         raise PlaybookError(
-            f"vars refer to each other in a circle: {' -> '.join(cycle)}",
+            f"var {cycle[0]!r} refers to itself" if len(cycle) == 2 else f"vars refer to each other in a circle: {' -> '.join(cycle)}",
             path=source, line=line, column=column, key_path=f"vars.{cycle[0]}",
             hint="give one of them a plain value",
         )
