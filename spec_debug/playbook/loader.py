@@ -467,7 +467,7 @@ def _check_var_templates(playbook: Playbook, document: PositionedDocument, sourc
         raise PlaybookError(
             f"var {cycle[0]!r} refers to itself" if len(cycle) == 2 else f"vars refer to each other in a circle: {' -> '.join(cycle)}",
             path=source, line=line, column=column, key_path=f"vars.{cycle[0]}",
-            hint="give one of them a plain value",
+            hint="give it a plain value (a var cannot build on its own default)" if len(cycle) == 2 else "give one of them a plain value",
         )
 
 
