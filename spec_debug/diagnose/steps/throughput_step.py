@@ -143,6 +143,21 @@ def request_cap_line(launch: dict[str, Any], log: dict[str, Any]) -> str | None:
             "speculation does not do (set --max-running-requests, or compare at the same concurrency)")
 
 
+def served_settings(launch: dict[str, Any], log: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The speculative settings the model is computed for: the audited launch command's, or,
+    when no command was read, the ones the server printed at startup (SGLang's
+    ``server_args=ServerArgs(...)``, vLLM's ``speculative_config=SpeculativeConfig(...)``, read
+    by :func:`spec_debug.diagnose.serverlog.served_settings`); the second value says so."""
+    effective = launch.get("effective") or {}
+    served = log.get("served") or {}
+    if effective.get("num_steps") or not served.get("num_steps"):
+        return effective, None
+    settings = {key: served.get(key) for key in ("num_steps", "topk", "num_draft_tokens")}
+    return settings, (f"speculative settings from the server log's startup line ({served.get('engine')}: "
+                      f"{served['num_steps']} step(s), topk {served.get('topk')}, "
+                      f"{served.get('num_draft_tokens')} draft tokens): no launch command was read")
+
+
 def check(ctx: Any) -> list[Finding]:
     tp = ctx.facts.get(NS, {})
     at = where(ctx)
@@ -158,8 +173,9 @@ def check(ctx: Any) -> list[Finding]:
                                     "--var measured_tok_s=N or --var server_log=PATH"))
     launch = ctx.host_facts.get("launch", {})
     evals = ctx.host_facts.get("eval", {})
-    served_steps = (launch.get("effective") or {}).get("num_steps")
-    depth = verified_depth(launch.get("effective") or {})
+    effective, settings_source = served_settings(launch, log)
+    served_steps = effective.get("num_steps")
+    depth = verified_depth(effective)
     reference = evals.get("reference")
     rates = acceptance_rates(reference)
     best_steps = (reference or {}).get("steps") or len(rates) or None
@@ -179,7 +195,9 @@ def check(ctx: Any) -> list[Finding]:
                         predicted_accept_length=predicted, observed_accept_length=observed,
                         baseline_tok_s=baseline, measured_tok_s=measured,
                         best_accept_length=best, best_steps=best_steps)
-    topk = (launch.get("effective") or {}).get("topk")
+    if settings_source:
+        model.notes.append(settings_source)
+    topk = effective.get("topk")
     if topk and topk > 1:
         # Siblings add acceptance a chain does not have (EAGLE3.md section 7): with topk > 1 the
         # chain prediction is a lower bound, so a gap below it is still a real gap.
