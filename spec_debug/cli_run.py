@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import UsageError
@@ -20,7 +21,7 @@ from spec_debug.redact import MASK
 from spec_debug.report import write_reports
 from spec_debug.runner.engine import HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
-from spec_debug.store import RunStore, load_record
+from spec_debug.store import RecordWriteError, RunStore, load_record
 
 
 def resolve_targets(
@@ -189,6 +190,13 @@ def _quiet_on_broken_pipe(console: Console) -> None:
     console.on_broken_pipe = on_broken_pipe  # type: ignore[method-assign]
 
 
+def _say(console: Console, text: str) -> None:
+    try:
+        console.print(text, highlight=False)
+    except (OSError, ValueError):
+        pass  # stderr is gone: the record and reports are written
+
+
 def exit_code_for(record: RunRecord) -> int:
     """Like a linter: 3 a host unreachable or the run aborted (or never finished), 1 error
     findings, else 0."""
@@ -208,7 +216,13 @@ def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, cons
     if summary_path:
         from spec_debug.report.github import append_step_summary
 
-        append_step_summary(record, Path(summary_path), run_dir)
+        try:
+            append_step_summary(record, Path(summary_path), run_dir)
+        except RecordWriteError as exc:
+            # The variable came with the environment (a container or an ssh session started
+            # from a workflow, act), not from the user: its file missing must not turn a clean
+            # run into exit 3, "aborted", with the verdict unsaid.
+            _say(console, f"[yellow]warning:[/] {escape(exc.message)} (the run, run.json and the reports are complete)")
     errors = sum(1 for f in record.findings if f.severity == "error")
     warnings = sum(1 for f in record.findings if f.severity == "warning")
     style = {"passed": "green", "failed": "red", "error": "red", "aborted": "yellow"}.get(record.status, "white")

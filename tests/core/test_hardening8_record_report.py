@@ -53,3 +53,19 @@ def test_an_out_path_that_is_a_file_says_so(tmp_path, write_playbook):
         assert f"{tmp_path / 'report.md'} is a file, not a folder" in message, message
         assert "--out names the folder that holds the run folders" in message
     assert (tmp_path / "report.md").read_text() == "an earlier report\n"
+
+
+def test_a_step_summary_file_that_is_not_there_does_not_change_the_verdict(tmp_path, write_playbook):
+    # GITHUB_STEP_SUMMARY reaches spec-debug through the environment (a container started by
+    # the workflow, act, an ssh session): its file missing made every run exit 3, "aborted",
+    # before the verdict line.
+    playbook = write_playbook("name: p\nsteps:\n  - id: gpu\n    run: exit 3\n")
+    out = tmp_path / "runs"
+    summary = tmp_path / "not-mounted" / "step_summary.md"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out), env={"GITHUB_STEP_SUMMARY": str(summary)})
+    message = " ".join(result.stderr.split())
+    assert result.code == 1, message  # the error finding's exit code, as without the variable
+    assert f"warning: cannot append to GITHUB_STEP_SUMMARY {summary}: No such file or directory" in message
+    assert "FAILED: 1 error(s)" in message
+    run_dir = next(out.iterdir())
+    assert {p.name for p in run_dir.iterdir()} >= {"run.json", "report.md", "report.html"}
