@@ -21,8 +21,8 @@ from spec_debug.errors import UsageError
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, specstory,
-    text_log,
+    asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, openhands,
+    specstory, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
@@ -40,7 +40,7 @@ class SessionSource:
     id: str
     path: Path
     format: str
-    """claude-code | codex | openai | text (detected or forced)."""
+    """claude-code | codex | openai | text (detected or forced) | openhands (detected)."""
     array: bool = False
     """openai only: the file is one JSON array (or {"messages": [...]}) rather than JSONL."""
     thread: codex_threads.Thread | None = None
@@ -385,7 +385,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             return "codex", False, True  # the header line of a rollout from before the envelope
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
-    votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0}
+    votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -434,7 +434,7 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
     if all(openai_chat.looks_like(o) or openai_chat.looks_like_item(o) for o in objects):
         return None, None
     kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
-    return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec") else None), None
+    return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec", "openhands") else None), None
 
 
 def _record_kind(obj: dict) -> str | None:
@@ -447,6 +447,8 @@ def _record_kind(obj: dict) -> str | None:
         return "claude-code"
     if openai_chat.looks_like(obj):
         return "openai"
+    if openhands.looks_like(obj):
+        return "openhands"
     return None
 
 
@@ -489,6 +491,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from codex_threads.read_session(source, cursor, stats, tree)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
+        elif source.format == "openhands":
+            yield from openhands.read(source.path, cursor, stats)
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:

@@ -604,8 +604,9 @@ def test_openhands_exit_code_trailers_in_tool_messages(tmp_path):
         {"role": "user", "content": "is gpu01 up?"},
         {"role": "assistant", "content": "Checking.", "tool_calls": [call]},
         {"role": "tool", "tool_call_id": "toolu_01", "name": "execute_bash",
-         "content": "ssh: connect to host gpu01 port 22: Connection refused\n[The command completed with exit code 255.]\n"
-                    "[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]"},
+         "content": ("ssh: connect to host gpu01 port 22: Connection refused\n"
+                     "[The command completed with exit code 255.]\n"
+                     "[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]")},
         {"role": "assistant", "content": None, "tool_calls": [{**call, "id": "toolu_02"}]},
         {"role": "tool", "tool_call_id": "toolu_02", "name": "execute_bash",
          "content": "GPU 0: NVIDIA H200\n[Command finished with exit code 0]"}]
@@ -614,3 +615,31 @@ def test_openhands_exit_code_trailers_in_tool_messages(tmp_path):
     events, _ = _events(path)
     assert [(e.call_id, e.exit_code, e.is_error) for e in events if e.kind == "tool_result"] == [
         ("toolu_01", 255, True), ("toolu_02", 0, False)]
+
+
+# -- OpenHands ------------------------------------------------------------------------------------
+
+
+def test_an_openhands_trajectory_reads_as_its_actions_and_observations(tmp_path):
+    """An OpenHands (V0) trajectory: a JSON list of events, actions and the observations that name
+    them by ``cause``, a command's exit code in ``extras.metadata.exit_code`` (``extras.exit_code``
+    in older streams) (All-Hands-AI/OpenHands ``tests/runtime/trajs/basic.json``; TRANSCRIPTS.md
+    section 1c). Before: read as Claude Code, no event but "other"."""
+    path = DATA / "openhands_trajectory.json"
+    events, stats = _events(path)
+    assert [(e.seq, e.block, e.kind, e.call_id, e.command, e.path, e.exit_code) for e in events] == [
+        (0, 0, "prompt", None, None, None, None), (1, 0, "other", None, None, None, None),
+        (2, 0, "text", None, None, None, None),
+        (2, 1, "tool_call", "3", "ssh gpu01 'grep -m1 \"accept len\" /var/log/sglang.log'", None, None),
+        (3, 0, "tool_result", "3", None, None, 2),
+        (4, 0, "tool_call", "5", None, "/workspace/launch.sh", None), (5, 0, "tool_result", "5", None, None, None),
+        (6, 0, "text", None, None, None, None)]
+    assert stats.unknown_types == 0
+    a = analyze_path(path)
+    assert a.sessions[0]["format"] == "openhands"
+    assert [(c.seq, c.host, c.exit_code, c.is_error) for c in a.commands] == [(2, "gpu01", 2, True)]
+    events_json = json.loads(path.read_text())
+    events_json[3]["extras"] = {"command": events_json[3]["extras"]["command"], "exit_code": 2}
+    older = tmp_path / "trajectory.json"
+    older.write_text(json.dumps(events_json))
+    assert [e.exit_code for e in _events(older)[0] if e.kind == "tool_result"] == [2, None]
