@@ -53,7 +53,7 @@ def _text(value) -> str:
 
 
 def _action(action: str, obj: dict, args: dict, source: str, event, stats: ReadStats) -> Iterator[Event]:
-    call_id = str(obj["id"])
+    call_id = str(obj["id"]) if isinstance(obj.get("id"), int) else None
     thought = _text(args.get("thought")).strip()
     metadata = obj.get("tool_call_metadata") if isinstance(obj.get("tool_call_metadata"), dict) else {}
     tool = _text(metadata.get("function_name"))
