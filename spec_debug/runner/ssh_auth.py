@@ -157,8 +157,9 @@ def _offer_keys(
             token_keys = [key for key in held if key.asbytes() not in configured and _needs_a_token(key)]
         for key in agent_keys:
             offered_by_agent.add(key.asbytes())
-            if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
-                return True
+            for offer, label in _agent_offers(key, files, target):
+                if _try_key(transport, target, offer, label, attempts, options):
+                    return True
     if _offer_files(transport, target, options, attempts, files, offered_by_agent):
         return True
     for key in token_keys:
@@ -179,8 +180,8 @@ def _offer_files(
 ) -> bool:
     """Offer the identity files (each with its certificates) the agent did not already offer."""
     for path in files:
-        if _has_no_certificate(path, target) and _public_blobs([path]) & offered_by_agent:
-            continue  # ssh(1) offers a key once: refused from the agent, its file is not asked for a passphrase
+        if _public_blobs([path]) & offered_by_agent:
+            continue  # ssh(1) offers a key once: refused from the agent (certificates too), its file is not opened
         key = _load_key(path, options, attempts)
         if key is None:
             continue
@@ -302,32 +303,50 @@ def _private_file_public_blob(text: str) -> bytes | None:
     return blob or None
 
 
-def _has_no_certificate(path: str, target: SSHTarget) -> bool:
-    return not target.certificate_files and not os.path.exists(path + "-cert.pub")
-
-
 def _with_certificates(key: paramiko.PKey, path: str, target: SSHTarget) -> list[tuple[paramiko.PKey, str]]:
     """`key` with each user certificate that certifies it, then `key` alone, as ssh(1) offers
     them: `FILE-cert.pub` beside the identity and CertificateFile entries (ssh_config(5),
     CertificateFile; openssh-portable: sshconnect2.c, pubkey_prepare). Before, fleets that log
     in by certificate (sshd TrustedUserCAKeys) failed: only the bare key was offered.
     """
+    return _certified((path + "-cert.pub", *target.certificate_files), key, _short(path))
+
+
+def _agent_offers(key: paramiko.PKey, files: list[str], target: SSHTarget) -> list[tuple[paramiko.PKey, str]]:
+    """An agent key with the certificates of the identity files it is the key of, and the
+    CertificateFile entries, then alone. ssh(1) signs a certificate's login with the agent's
+    key (sshconnect2.c, pubkey_prepare): a key kept in the agent while a CA reissues its
+    certificate file (Vault, step-ca: daily) logs in; we offered the agent key bare, were
+    refused, and its encrypted file could not be opened under --batch."""
+    beside = [path + "-cert.pub" for path in files if key.asbytes() in _public_blobs([path])]
+    return _certified((*beside, *target.certificate_files), key, f"agent key {key.fingerprint}")
+
+
+def _certified(certificates: tuple[str, ...], key: paramiko.PKey, label: str) -> list[tuple[paramiko.PKey, str]]:
     offers: list[tuple[paramiko.PKey, str]] = []
-    for certificate in dict.fromkeys((path + "-cert.pub", *target.certificate_files)):
+    for certificate in dict.fromkeys(certificates):
         try:
             blob = paramiko.PublicBlob.from_file(certificate)
         except (OSError, ValueError, IndexError, UnicodeDecodeError):
             continue  # none there (the usual case), or not a certificate
         if not _certifies(blob, key):
             continue
-        certified = copy.copy(key)  # the cached key stays bare
+        certified = _copy_of(key)  # the cached key stays bare
         certified.load_certificate(certificate)
-        offers.append((certified, f"{_short(path)} with certificate {_short(certificate)}"))
+        offers.append((certified, f"{label} with certificate {_short(certificate)}"))
     bare = key
     if key.public_blob is not None:  # PKey.from_path loads FILE-cert.pub itself (paramiko/pkey.py)
         bare = copy.copy(key)
         bare.public_blob = None
-    return [*offers, (bare, _short(path))]
+    return [*offers, (bare, label)]
+
+
+def _copy_of(key: paramiko.PKey) -> paramiko.PKey:
+    """A copy to load a certificate into. An agent key is made anew from its blob: copy.copy
+    of paramiko's AgentKey recurses without end in its __getattr__ (paramiko/agent.py)."""
+    if isinstance(key, paramiko.AgentKey):
+        return paramiko.AgentKey(key.agent, key.blob, getattr(key, "comment", ""))
+    return copy.copy(key)
 
 
 def _certifies(blob: paramiko.PublicBlob, key: paramiko.PKey) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -187,3 +188,33 @@ def test_a_fido_key_in_the_agent_does_not_end_the_login_before_the_right_key(
         SSHTransport.connect("token-only", client.options(use_agent=True))
     assert "ssh-agent would not sign with agent key" in refused.value.message, refused.value.message
     assert "FIDO" in (refused.value.hint or "")
+
+
+def test_a_key_that_lives_only_in_the_agent_logs_in_with_its_certificate(
+    client: ClientSetup, sshd_factory: Any, tmp_path: Path, agent_at: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1Password, Secretive or a Vault-signed setup: the private key is only in the agent, the
+    config names its public key and the CA's certificate (CertificateFile). ssh(1) signs the
+    certificate login with the agent's key; we offered the agent key bare (refused: the host
+    trusts only the CA) and then found no private key file."""
+    import pwd
+
+    from tests.sshd_fixture import keygen
+
+    ca = keygen(tmp_path / "user_ca", comment="corp user CA")
+    server = sshd_factory("ca-only", extra_config=f"TrustedUserCAKeys {ca}.pub\n")
+    server.authorized_keys_path.write_text("")  # no key is authorized: only certificates
+    client.trust(server)
+    key = keygen(tmp_path / "agent_only")
+    user = pwd.getpwuid(os.getuid()).pw_name
+    subprocess.run(["ssh-keygen", "-q", "-s", str(ca), "-I", "me", "-n", user, f"{key}.pub"], check=True)
+    (tmp_path / "agent_only-cert.pub").rename(tmp_path / "issued-cert.pub")
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(agent_at(tmp_path / "agent.sock", [str(key)])))
+    key.unlink()  # from now on only the agent holds it
+    client.alias("ca-only", server, IdentityFile=f"{key}.pub", CertificateFile=str(tmp_path / "issued-cert.pub"))
+    if shutil.which("ssh"):
+        said = subprocess.run(["ssh", "-F", str(client.config), "-o", "BatchMode=yes", "ca-only", "true"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
+        assert said.returncode == 0, said.stderr
+    with SSHTransport.connect("ca-only", client.options(use_agent=True)) as transport:
+        assert transport.connection.transport.is_authenticated()
