@@ -643,3 +643,7 @@ def test_an_openhands_trajectory_reads_as_its_actions_and_observations(tmp_path)
     older = tmp_path / "trajectory.json"
     older.write_text(json.dumps(events_json))
     assert [e.exit_code for e in _events(older)[0] if e.kind == "tool_result"] == [2, None]
+    del events_json[2]["id"]  # a damaged event: kept, without a call id
+    older.write_text(json.dumps(events_json))
+    assert [(e.kind, e.call_id) for e in _events(older)[0] if e.kind == "tool_call"] == [("tool_call", None),
+                                                                                         ("tool_call", "5")]
