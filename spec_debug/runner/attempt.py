@@ -43,7 +43,7 @@ def evaluate_attempt(
     facts: dict[str, Any],
 ) -> AttemptResult:
     """What one attempt of a step means: its status, message, new facts, findings and expectation results."""
-    out_text, err_text = stdout.text(), stderr.text()
+    out_text, err_text = stdout.checked_text(), stderr.checked_text()
     step_facts: dict[str, Any] = {}
     findings: list[Finding] = []
     if outcome.timed_out:
@@ -251,7 +251,7 @@ class _WholeStreams:
 
     def first(self, source: str, pattern: re.Pattern[str]) -> Any:
         for stream in self._streams(source):
-            found = stream.first_watched(pattern) if stream.truncated else pattern.search(stream.text())
+            found = stream.first_watched(pattern) if stream.truncated else pattern.search(stream.checked_text())
             if found is not None:
                 return found
         return None
@@ -259,7 +259,7 @@ class _WholeStreams:
     def every(self, source: str, pattern: re.Pattern[str]) -> list[Any] | None:
         matches: list[Any] = []
         for stream in self._streams(source):
-            found = stream.collected(pattern) if stream.truncated else list(pattern.finditer(stream.text()))
+            found = stream.collected(pattern) if stream.truncated else list(pattern.finditer(stream.checked_text()))
             if found is None:
                 return None
             matches += found

@@ -488,9 +488,9 @@ class Run:
         """A step whose `until` was still false after its last attempt failed (as Ansible's
         until/retries does): the step's own finding templates say what that means, else SD001."""
         message = f"until {step.until!r} was still false after {attempts} attempt(s)"
-        evidence = [message, *output_tail(stdout.text(), stderr.text())]
+        evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
         check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
-                         "stdout": stdout.text(), "stderr": stderr.text()}
+                         "stdout": stdout.checked_text(), "stderr": stderr.checked_text()}
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
         else:
@@ -501,7 +501,7 @@ class Run:
     def _until(self, step: Step, evaluation: AttemptResult, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture) -> bool:
         if step.until is None:
             return evaluation.status == "passed"
-        attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.text(), "stderr": stderr.text()}
+        attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.checked_text(), "stderr": stderr.checked_text()}
         try:
             return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until")))
         except TemplateError:

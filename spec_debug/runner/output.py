@@ -103,8 +103,8 @@ class StreamCapture:
             # A line longer than the cap is searched as it is; its end is searched again with
             # what follows, so a needle across the cut is still found (and collected once).
             end, keep = len(self._watch_buffer), _WATCH_OVERLAP
-        consumed = bytes(self._watch_buffer[: end - keep]).decode("utf-8", "replace")
-        block = consumed + bytes(self._watch_buffer[end - keep : end]).decode("utf-8", "replace")
+        consumed = as_lines(bytes(self._watch_buffer[: end - keep]).decode("utf-8", "replace"))
+        block = consumed + as_lines(bytes(self._watch_buffer[end - keep : end]).decode("utf-8", "replace"))
         del self._watch_buffer[: end - keep]
         for pattern in self.watch:
             key = (pattern.pattern, pattern.flags)
@@ -160,6 +160,12 @@ class StreamCapture:
         marker = f"\n... [{skipped} bytes truncated; {where}] ...\n"
         return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
+    def checked_text(self) -> str:
+        """text() as expectations, captures and until read it: CRLF line ends as LF. HTTP
+        headers end in CRLF (RFC 9112, `curl -si`), and `$` in `^HTTP/1.1 200 OK$` matches
+        before a \n only: the line never matched, and a captured header value kept a \r."""
+        return as_lines(self.text())
+
     def search_whole(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         """The first match of pattern anywhere in the stream, the part cut from the record
         included: an expectation such as `not_contains: CUDA out of memory` on a long log must
@@ -167,7 +173,7 @@ class StreamCapture:
         searched in the raw stream as it passed; any other is searched in the spilled file (masked
         when redacted) line by line (memory stays flat). A pattern spanning lines matches in the
         kept text only. Call after close()."""
-        kept = pattern.search(self.text())
+        kept = pattern.search(self.checked_text())
         if kept is not None or not self.truncated:
             return kept
         key = (pattern.pattern, pattern.flags)
@@ -178,7 +184,7 @@ class StreamCapture:
         try:
             with open(self.spill_path, "rb") as spilled:
                 for raw_line in spilled:
-                    found = pattern.search(raw_line.decode("utf-8", "replace"))
+                    found = pattern.search(as_lines(raw_line.decode("utf-8", "replace")))
                     if found is not None:
                         return found
         except OSError:
@@ -238,6 +244,11 @@ class StreamCapture:
                 self.spill_path.unlink(missing_ok=True)
             except OSError:
                 pass
+
+
+def as_lines(text: str) -> str:
+    """text with CRLF line ends as LF (StreamCapture.checked_text)."""
+    return text.replace("\r\n", "\n") if "\r\n" in text else text
 
 
 _WATCH_OVERLAP = 64 * 1024

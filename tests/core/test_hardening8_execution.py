@@ -230,3 +230,50 @@ steps:
         ("SD001", "wait_ready", "Step 'wait_ready': until '\"ready\" in stdout' was still false after 3 attempt(s)"),
         ("SD901", "wait_ready_explained", 'server never became ready ({"status": "loading", "weights_loaded": "37/61"})'),
     ]
+
+
+def test_expectations_and_captures_read_http_headers_with_their_crlf_line_ends(tmp_path, write_playbook):
+    # `curl -si` prints the status line and headers as the server sent them, ending in CRLF
+    # (RFC 9112): `$` in `^HTTP/1.0 200 OK$` never matched and a captured header kept a \r.
+    import http.server
+    import threading
+
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b'{"status": "ok"}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("X-Served-Model", "meta-llama/Llama-3.1-8B-Instruct")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        playbook = write_playbook(f"""\
+name: health_headers
+steps:
+  - id: health
+    run: curl -si http://127.0.0.1:{server.server_port}/health
+    capture:
+      - regex: '^X-Served-Model: (?P<served_model>.+)$'
+        type: str
+    expect:
+      - matches: '^HTTP/1\\.0 200 OK$'
+      - that: facts.served_model == "meta-llama/Llama-3.1-8B-Instruct"
+    retries: 1
+    until: stdout.endswith('"ok"}}')
+""")
+        result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    finally:
+        server.shutdown()
+    record = json.loads(result.stdout)
+    step = record["steps"][0]
+    assert step["status"] == "passed", step["message"]
+    assert step["attempts"] == 1
+    assert record["facts"]["local"] == {"served_model": "meta-llama/Llama-3.1-8B-Instruct"}
+    assert "\r\n" in step["stdout"]  # the record keeps the bytes as printed
