@@ -20,8 +20,11 @@ def run(args: dict) -> dict:
                                          "hidden states (--var hidden_states)"}
     from spec_debug.eagle3.api import evaluate_drafter
 
+    # vocab_mapping: the training's d2t/t2d file (SpecForge vocab_mapping.pt, speculators d2t.npy)
+    # for a checkpoint that lost its maps or carries regenerated ones
     common = dict(device=args.get("device") or "cpu",
-                  max_samples=int(args["max_samples"]) if args.get("max_samples") else None)
+                  max_samples=int(args["max_samples"]) if args.get("max_samples") else None,
+                  vocab_mapping=args.get("vocab_mapping") or None)
     steps = int(args["steps"]) if args.get("steps") else None
     out = {"args": args, "draft": str(draft), "target": str(target) if target else None}
     out["reference"] = evaluate_drafter(draft, data, target, steps=steps, **common)

@@ -17,6 +17,7 @@ def run(args: dict) -> dict:
                                          "(or a server command naming it)"}
     from spec_debug.eagle3.api import check_drafter_vocab
 
-    report = check_drafter_vocab(draft, target)
+    # vocab_mapping: the training's map file, which the checkpoint's d2t must equal (SD302)
+    report = check_drafter_vocab(draft, target, vocab_mapping=args.get("vocab_mapping") or None)
     return {"args": args, "draft": str(draft), "target": str(target) if target else None,
             "report": report}
