@@ -115,8 +115,8 @@ class ConsoleReporter(Reporter):
             style = _STATUS_STYLE.get(result.status, "white")
             note = f" [dim]{_shown(result.message)}[/]" if result.message and result.status != "passed" else ""
             self._print(
-                f"{self._prefix(host)}[{style}]{result.status:>7}[/] {escape(step.id)} "
-                f"[dim]({result.duration_s:.2f} s)[/]{note}",
+                f"{self._prefix(host)}[{style}]{result.status:>7}[/] {escape(step.id)}"
+                + (f" [dim]({result.duration_s:.2f} s)[/]" if result.status != "skipped" else "") + note,
                 highlight=False,
             )
             for finding in findings:

@@ -309,6 +309,14 @@ class Run:
 
     # ---------------------------------------------------------------- steps
 
+    def _shown_skip(self, step: Step, host: str, message: str) -> StepRecord:
+        """A step skipped by requires:, when: or an empty command, shown on the console as the
+        steps that ran are: host_smoke listed 2 of its 3 steps and said PASSED, with nothing
+        about the GPU check that did not run."""
+        skipped = self._skipped(step, host, message)
+        self.options.reporter.step_finished(host, step, skipped, [])
+        return skipped
+
     def _skipped(self, step: Step, host: str, message: str) -> StepRecord:
         now = utc_now()
         return StepRecord(id=step.id, host=host, title=step.title, status="skipped", message=message, started_at=now, finished_at=now)
@@ -329,16 +337,16 @@ class Run:
         if missing:
             for name in missing:
                 skipped_for_input.setdefault(name, []).append(step.id)
-            return self._skipped(step, host, f"skipped: provide --var {missing[0]}=... to run this step"), [], False
+            return self._shown_skip(step, host, f"skipped: provide --var {missing[0]}=... to run this step"), [], False
         context = self._context(host, host_vars, facts)
         try:
             if step.when and not evaluate(step.when, context, TemplateSite(step.id, "when")):
-                return self._skipped(step, host, f"skipped: when {step.when!r} is false"), [], False
+                return self._shown_skip(step, host, f"skipped: when {step.when!r} is false"), [], False
             command = self._render_command(step, context, transport)
             if step.run is not None and not (command or "").strip():
                 # `run: "{{ launch_cmd | raw }}"` with the var left empty ran nothing and passed:
                 # a check that checked nothing must not read as a clean result.
-                return self._skipped(step, host, "skipped: its command is empty (`run:` rendered to nothing: is a var it uses empty?)"), [], False
+                return self._shown_skip(step, host, "skipped: its command is empty (`run:` rendered to nothing: is a var it uses empty?)"), [], False
         except TransportError:
             raise
         except SpecDebugError as exc:
