@@ -204,7 +204,7 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
             raise UsageError(f"{path} is not a regular file", hint="pass a runs/<run-id> directory or its run.json")
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise UsageError(f"no run record at {path}", hint="pass a runs/<run-id> directory or its run.json") from None
+        raise UsageError(f"no run record at {path}", hint=_latest_run_hint(run_dir_or_file)) from None
     except OSError as exc:
         shown = str(path) if len(str(path)) <= 200 else str(path)[:197] + "..."
         raise UsageError(f"cannot read {shown}: {_why(exc)}") from None
@@ -227,6 +227,18 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
     except RecursionError:
         raise UsageError(f"{path}: run.json nests too deeply to be a run record") from None
     return parse_record(data, str(path))
+
+
+def _latest_run_hint(given: Path) -> str:
+    """`spec-debug report runs` (the parent folder, not a run): name the newest run in it. Run
+    ids start with their UTC start time, so the last name in sort order is the latest."""
+    try:
+        runs = sorted(p.parent.name for p in given.glob(f"*/{RUN_JSON}")) if given.is_dir() else []
+    except OSError:
+        runs = []
+    if runs:
+        return f"{given} holds {len(runs)} run(s); the latest: spec-debug report {given / runs[-1]}"
+    return "pass a runs/<run-id> directory or its run.json"
 
 
 def parse_record(data: object, where: str) -> RunRecord:

@@ -69,3 +69,17 @@ def test_a_step_summary_file_that_is_not_there_does_not_change_the_verdict(tmp_p
     assert "FAILED: 1 error(s)" in message
     run_dir = next(out.iterdir())
     assert {p.name for p in run_dir.iterdir()} >= {"run.json", "report.md", "report.html"}
+
+
+def test_report_on_the_runs_folder_names_the_latest_run(tmp_path, write_playbook):
+    # The on-call types `spec-debug report runs` (the folder --out wrote into), not a run.
+    playbook = write_playbook("name: p\nsteps:\n  - id: s\n    run: echo hi\n")
+    out = tmp_path / "runs"
+    for _ in range(2):
+        assert run_cli("run", str(playbook), "--host", "local", "--out", str(out)).code == 0
+    latest = sorted(p.name for p in out.iterdir())[-1]
+    result = run_cli("report", str(out))
+    message = " ".join(result.stderr.split())
+    assert result.code == 2 and "Traceback" not in result.stderr
+    assert f"no run record at {out / 'run.json'}" in message
+    assert f"{out} holds 2 run(s); the latest: spec-debug report {out / latest}" in message
