@@ -102,6 +102,11 @@ def execute_run(
         # A negative limit kept a few bytes of the tail's end and cut everything else.
         raise UsageError(f"--capture-limit {capture_limit}: must be a number of bytes, 0 or more",
                          hint="0 keeps no output in run.json (all of it goes to artifacts/)")
+    # `--out=~/incident-runs` reaches us with the ~ (a shell expands it only at the start of a
+    # word), and a folder named "~" in the current one is a trap for the `rm -rf ~` that follows.
+    out = out.expanduser()
+    junit = junit.expanduser() if junit is not None else None
+    retry_failed = retry_failed.expanduser() if retry_failed is not None else None
     loaded = load_playbook(playbook)
     only: set[str] | None = None
     if retry_failed is not None:

@@ -83,3 +83,19 @@ def test_report_on_the_runs_folder_names_the_latest_run(tmp_path, write_playbook
     assert result.code == 2 and "Traceback" not in result.stderr
     assert f"no run record at {out / 'run.json'}" in message
     assert f"{out} holds 2 run(s); the latest: spec-debug report {out / latest}" in message
+
+
+def test_out_and_junit_written_with_an_equals_sign_go_to_the_home_folder(tmp_path, write_playbook):
+    # `--out=~/incident-runs`: the shell expands ~ only at the start of a word, so the path
+    # arrived as typed and a folder named "~" appeared in the current one.
+    playbook = write_playbook("name: p\nsteps:\n  - id: s\n    run: echo hi\n")
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    cwd.mkdir()
+    result = run_cli("run", str(playbook), "--host", "local", "--out=~/incident-runs", "--junit=~/ci/junit.xml",
+                     cwd=cwd, env={"HOME": str(home)})
+    assert result.code == 0, result.stderr
+    assert list(cwd.iterdir()) == []
+    assert (home / "ci" / "junit.xml").is_file()
+    (run_dir,) = (home / "incident-runs").iterdir()
+    assert (run_dir / "run.json").is_file()
