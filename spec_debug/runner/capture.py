@@ -104,7 +104,7 @@ def parse_json_output(text: str) -> Any:
             break
     if found:
         return found[0]
-    cut = TRUNCATION_MARKER.search(text)
+    cut = cut_at
     if cut:
         # The record keeps only head and tail of a long stream, so a large JSON document
         # arrives here with its middle missing: say that, not just "not JSON".
