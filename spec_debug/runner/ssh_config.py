@@ -407,7 +407,7 @@ def resolve_target(
     except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
     user = entry.get("user") or getpass.getuser()
-    port = int(_number(entry.get("port"), "Port", DEFAULT_PORT))
+    port = _port(entry.get("port"))
     identity_files = tuple(_environment_expanded_strict(path, "IdentityFile") for path in entry.get("identityfile", []))
     if identity_file:
         identity_files = (os.path.expanduser(identity_file), *identity_files)
@@ -868,6 +868,18 @@ def _seconds(value: str | None, key: str, default: float) -> float:
     if not parts or "".join(number + unit for number, unit in parts) != text:
         raise UsageError(f"ssh config: {key} {value!r} is not a time (write seconds, or e.g. 1m30s)")
     return float(sum(int(number) * _TIME_UNITS[unit.lower()] for number, unit in parts))
+
+
+def _port(value: str | None) -> int:
+    """Port as ssh(1) takes it: a whole number 1-65535 (openssh-portable: misc.c, a2port; readconf.c
+    says "Bad port"). `Port 70000` was "connection refused by HOST:70000", `Port -1` "cannot
+    resolve host name", and `Port 22.7` quietly port 22."""
+    if value is None:
+        return DEFAULT_PORT
+    text = str(value).strip()
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise UsageError(f"ssh config: Port {value!r} is not a number from 1 to 65535")
+    return int(text)
 
 
 def _number(value: str | None, key: str, default: float) -> float:

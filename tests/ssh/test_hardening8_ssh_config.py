@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -244,3 +245,19 @@ def test_an_inventory_whose_ssh_args_name_a_config_file_uses_it(
     playbook.write_text("name: p\ndescription: d\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo hi\n")
     result = cli("run", str(playbook), "-i", str(inventory), "--batch", "--out", str(tmp_path / "runs"))
     assert result.code == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "0", "22.7"])
+def test_a_port_ssh_calls_bad_is_a_usage_error_not_a_refused_connection(tmp_path: Path, port: str) -> None:
+    """ssh(1): "Bad port". We said "connection refused by HOST:70000", "cannot resolve host name"
+    (-1), or used port 22 for `Port 22.7`."""
+    from spec_debug.errors import UsageError
+
+    config = tmp_path / "config"
+    config.write_text(f"Host box\n  HostName 127.0.0.1\n  Port {port}\n")
+    if SSH is not None:
+        said = subprocess.run([SSH, "-G", "-F", str(config), "box"], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL, check=False)
+        assert said.returncode != 0, said.stdout  # ssh(1) refuses the line
+    with pytest.raises(UsageError, match=f"Port '{re.escape(port)}' is not a number from 1 to 65535"):
+        resolve_target("box", load_ssh_config(config))
