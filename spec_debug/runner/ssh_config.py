@@ -842,7 +842,11 @@ def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
     """`ProxyJump a,user@b:2200` -> hops in connection order; `none` -> no hops."""
     if not value or value.strip().lower() == "none":
         return ()
-    return tuple(JumpHop(parse_destination(part)) for part in value.split(",") if part.strip())
+    try:
+        return tuple(JumpHop(parse_destination(part)) for part in value.split(",") if part.strip())
+    except UsageError as bad:
+        # "cannot parse host 'bastion:22:x'" alone did not say it came from the config's ProxyJump.
+        raise UsageError(f"ProxyJump {value!r}: {bad.message}", hint=bad.hint) from None
 
 
 def _split_files(value: str | None) -> tuple[str, ...]:

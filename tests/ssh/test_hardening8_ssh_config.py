@@ -261,3 +261,13 @@ def test_a_port_ssh_calls_bad_is_a_usage_error_not_a_refused_connection(tmp_path
         assert said.returncode != 0, said.stdout  # ssh(1) refuses the line
     with pytest.raises(UsageError, match=f"Port '{re.escape(port)}' is not a number from 1 to 65535"):
         resolve_target("box", load_ssh_config(config))
+
+
+def test_a_bad_jump_host_names_the_proxyjump_it_came_from(tmp_path: Path) -> None:
+    """"cannot parse host 'bastion:22:x'" did not say that it was a ProxyJump's hop."""
+    from spec_debug.errors import UsageError
+
+    config = tmp_path / "config"
+    config.write_text("Host gpu01\n  ProxyJump ok-bastion,bastion:22:x\n")
+    with pytest.raises(UsageError, match=r"ProxyJump 'ok-bastion,bastion:22:x': cannot parse host 'bastion:22:x'"):
+        resolve_target("gpu01", load_ssh_config(config))
