@@ -796,11 +796,13 @@ def _handshake_on(
         raise stalled
     accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no")
     auth_options = options.auth_options()
-    ask = None
-    if target.strict_host_key_checking == "ask" and not target.batch_mode:
-        # ssh(1)'s default: an unknown key is put to whoever sits at the terminal; with no one
-        # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
-        ask = lambda question: ask_on_terminal(question, auth_options, lambda: not transport.is_active())  # noqa: E731
+
+    def ask_at_terminal(question: str) -> str | None:
+        return ask_on_terminal(question, auth_options, lambda: not transport.is_active())
+
+    # ssh(1)'s default: an unknown key is put to whoever sits at the terminal; with no one
+    # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
+    ask = ask_at_terminal if target.strict_host_key_checking == "ask" and not target.batch_mode else None
     warning = verify_host_key(
         alias=target.alias,
         known_hosts_name=target.known_hosts_name,

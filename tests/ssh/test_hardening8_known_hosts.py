@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -82,7 +83,8 @@ def test_an_unknown_host_is_put_to_the_person_at_the_terminal_as_ssh_does(client
     client.known_hosts.write_text("")
     asked: list[str] = []
 
-    def person(*answers: str):  # noqa: ANN202 - a prompt that gives these answers in turn
+    def person(*answers: str) -> Callable[[str], str]:
+        """A prompt that gives these answers in turn."""
         replies = list(answers)
 
         def prompt(question: str) -> str:
