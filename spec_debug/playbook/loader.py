@@ -369,6 +369,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
+            _check_typographic_quotes(step.run, step.id, base + ("run",), document, source)
         if step.when:
             sites.append((base + ("when",), step.when, True))
         if step.until:
@@ -434,6 +435,54 @@ def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_
                 hint=f"did you mean steps.{close[0]}?" if close else
                 ("steps.ID names a step that ran before this one: " + (", ".join(earlier_ids[-8:]) or "none yet")),
             )
+
+
+# A command pasted from a chat or a document (Slack, Notion, Google Docs turn " and ' into
+# curly quotes as you type): the shell takes “ ” ‘ ’ as ordinary characters, so
+# `python -c “import torch”` runs python with the argument “import. Only an opening quote
+# where a shell quote would start (after a space or =, at a line start) is taken for one:
+# an apostrophe inside a word (it’s) is text.
+_OPENING_CURLY_QUOTE = re.compile(r"(?:(?<=[\s=])|^)[\u201c\u2018](?=[^\u201d\u2019\n]*[\u201d\u2019])", re.MULTILINE)
+
+
+def _outside_shell_quotes(text: str, index: int) -> bool:
+    """Whether text[index] is outside '...' and "..." on its line (\\ escapes outside single quotes)."""
+    quote: str | None = None
+    i = text.rfind("\n", 0, index) + 1
+    while i < index:
+        char = text[i]
+        if char == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote is None and char in "'\"":
+            quote = char
+        elif char == quote:
+            quote = None
+        i += 1
+    return quote is None
+
+
+def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,
+                              source: str) -> None:
+    # A heredoc's body is text for the command it feeds (a prompt, a config): checked up to it.
+    heredoc = re.search(r"<<-?\s*['\"]?\w", command)
+    checked = command if heredoc is None else command[: command.find("\n", heredoc.end()) + 1 or len(command)]
+    found = next((m for m in _OPENING_CURLY_QUOTE.finditer(checked) if _outside_shell_quotes(checked, m.start())), None)
+    if found is None:
+        return
+    line_text = command[command.rfind("\n", 0, found.start()) + 1:].split("\n", 1)[0].strip()
+    line, column = document.position(path) or (None, None)
+    for number in range(line or 1, min(len(document.lines), (line or 1) + command.count("\n") + 1) + 1):
+        at = document.lines[number - 1].find(line_text) if line_text else -1
+        if at >= 0:
+            line, column = number, at + line_text.find(found.group(0)) + 1
+            break
+    raise PlaybookError(
+        f"the command of step {step_id!r} has a typographic quote {found.group(0)} (pasted from a chat or a document?): "
+        f"the shell reads it as a letter, not a quote",
+        path=source, line=line, column=column, key_path=dotted_path(path),
+        hint='replace \u201c \u201d with " and \u2018 \u2019 with \'',
+    )
 
 
 def _check_var_templates(playbook: Playbook, document: PositionedDocument, source: str) -> None:

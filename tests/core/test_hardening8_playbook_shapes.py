@@ -167,3 +167,20 @@ def test_an_ansible_playbook_is_answered_in_ansibles_words(tmp_path, write_playb
         code, message = validate(playbook)
         assert code == 2, message
         assert f"a{index}.yaml:{where}" in message and hint in message, message
+
+
+def test_a_command_pasted_with_typographic_quotes_is_caught_before_it_runs(write_playbook):
+    # Slack, Notion and Google Docs turn " into “ ” as you type; bash then runs python with the
+    # argument “import and the step fails on the host, a run later.
+    pasted = write_playbook(
+        "name: p\nsteps:\n  - id: torch\n    run: |\n      nvidia-smi -L\n"
+        "      python3 -c \u201cimport torch; print(torch.cuda.is_available())\u201d\n", "pasted.yaml")
+    code, message = validate(pasted)
+    assert code == 2, message
+    assert "pasted.yaml:6:18: the command of step 'torch' has a typographic quote \u201c" in message, message
+    assert 'replace \u201c \u201d with "' in message
+    # Curly quotes as text (inside real quotes, an apostrophe, a heredoc's body) are fine.
+    text = write_playbook(
+        "name: p\nsteps:\n  - id: note\n    run: |\n      echo \"it\u2019s \u201cready\u201d\"\n"
+        "      cat <<'EOF'\n      He said \u201chi\u201d\n      EOF\n", "text.yaml")
+    assert validate(text) == (0, f"ok {text} (1 steps)")
