@@ -16,6 +16,7 @@ from jinja2 import TemplateSyntaxError
 from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
+from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.templating import (
     ATTEMPT_NAMES, CONTEXT_NAMES, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
@@ -168,7 +169,7 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         allowed = _allowed_fields(path[:-1])
         close = difflib.get_close_matches(str(key), allowed, n=1)
         message = f"unknown key {key!r}"
-        hint = _habit_hint(str(key), path, document.value) or (
+        hint = habit_hint(str(key), path, _value_at(document.value, path[:-1])) or (
             f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}")
     elif error_type == "missing":
         line_col = document.position(path[:-1])
@@ -179,9 +180,9 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         message = first["msg"].removeprefix("Value error, ")
         if error_type == "model_type":
             # "a valid dictionary or instance of Step": pydantic's words, not the author's.
-            message = f"Input should be a mapping of keys ({_model_word(path)})"
+            message = f"Input should be a mapping of keys ({model_word(path)})"
         if error_type == "string_pattern_mismatch":
-            hint = _pattern_hint(path, value)
+            hint = pattern_hint(path, value)
         if error_type == "greater_than" and path and path[-1] == "timeout" and value == 0:
             # curl --max-time 0 and many tools read 0 as "no limit"; here that is leaving it out.
             hint = "for no time limit, leave timeout: out of the step"
@@ -205,39 +206,6 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     line, column = line_col if line_col else (None, None)
     return PlaybookError(message, path=source, line=line, column=column, key_path=dotted_path(path) or None, hint=hint)
-
-
-# Keys of an Ansible playbook, which many authors write first (a playbook here is one play's
-# tasks; docs.ansible.com, playbooks_intro and the shell/command modules).
-_PLAY_HABITS = {
-    "tasks": "steps are the tasks here: write steps: (each with an id: and a run:)",
-    "hosts": "the hosts are named when the playbook runs: --host gpu01, --hosts gpu[01-04] or --inventory FILE",
-    "vars_files": "pass var files when the playbook runs: --var-file FILE",
-    "gather_facts": "facts come from the steps' capture: (or a probe: step such as host_info)",
-}
-_STEP_HABITS = {
-    "shell": "write the command under run: (a block with run: | for several lines)",
-    "command": "write the command under run: (a block with run: | for several lines)",
-    "script": "write the commands under run: | (one per line), or run: bash path/to/script.sh",
-    "register": "a later step reads this one's result as steps.<id> (steps.<id>.stdout, .exit_code); values go into facts with capture:",
-    "ignore_errors": "a failed step never stops the others (on_failure: stop does); to accept a non-zero exit: expect: - exit_code: [0, 1]",
-    "failed_when": "write the condition as an expectation: expect: - that: <expression> (true when the step is fine)",
-    "changed_when": "spec-debug only looks: a step changes nothing it would report",
-    "become": "write sudo in the command itself (run: sudo ...)",
-}
-
-
-def _habit_hint(key: str, path: tuple[Any, ...], value: Any) -> str | None:
-    if len(path) == 1:
-        return _PLAY_HABITS.get(key)
-    if len(path) == 3 and path[0] == "steps":
-        if key == "name":
-            step = _value_at(value, path[:2])
-            title = step.get("name") if isinstance(step, dict) else None
-            slug = re.sub(r"[^a-z0-9]+", "_", str(title).lower()).strip("_")[:40] if title else ""
-            return f"a step's name is its title: write title: ... and give it an id: (e.g. id: {slug or 'check_gpu'})"
-        return _STEP_HABITS.get(key)
-    return None
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:
@@ -285,20 +253,6 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
     if error_type in ("list_type", "dict_type") and value is None and isinstance(field, str):
         # A key left with nothing under it (the entries deleted, or indented wrongly).
         return f"{field}: is empty: remove the key, or indent its entries below it"
-    return None
-
-
-def _model_word(path: tuple[Any, ...]) -> str:
-    named = [p for p in path if isinstance(p, str)]
-    return {"steps": "a step", "capture": "a capture", "expect": "an expectation", "findings": "a finding template",
-            "finding": "a finding template", "fetch": "a fetch spec"}.get(named[-1] if named else "", "a mapping")
-
-
-def _pattern_hint(path: tuple[Any, ...], value: Any) -> str | None:
-    if path == ("name",) and isinstance(value, str):
-        # `name: GPU smoke test`: the name becomes part of the run folder's name.
-        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", value.strip()).strip("_") or "my_playbook"
-        return f"a playbook name is one word of letters, digits, _ . - (it names the run folders): name: {suggestion}"
     return None
 
 
@@ -437,37 +391,12 @@ def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_
             )
 
 
-# A command pasted from a chat or a document (Slack, Notion, Google Docs turn " and ' into
-# curly quotes as you type): the shell takes “ ” ‘ ’ as ordinary characters, so
-# `python -c “import torch”` runs python with the argument “import. Only an opening quote
-# where a shell quote would start (after a space or =, at a line start) is taken for one:
-# an apostrophe inside a word (it’s) is text.
-_OPENING_CURLY_QUOTE = re.compile(r"(?:(?<=[\s=])|^)[\u201c\u2018](?=[^\u201d\u2019\n]*[\u201d\u2019])", re.MULTILINE)
-
-
-def _outside_shell_quotes(text: str, index: int) -> bool:
-    """Whether text[index] is outside '...' and "..." on its line (\\ escapes outside single quotes)."""
-    quote: str | None = None
-    i = text.rfind("\n", 0, index) + 1
-    while i < index:
-        char = text[i]
-        if char == "\\" and quote != "'":
-            i += 2
-            continue
-        if quote is None and char in "'\"":
-            quote = char
-        elif char == quote:
-            quote = None
-        i += 1
-    return quote is None
-
-
 def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,
                               source: str) -> None:
     # A heredoc's body is text for the command it feeds (a prompt, a config): checked up to it.
     heredoc = re.search(r"<<-?\s*['\"]?\w", command)
     checked = command if heredoc is None else command[: command.find("\n", heredoc.end()) + 1 or len(command)]
-    found = next((m for m in _OPENING_CURLY_QUOTE.finditer(checked) if _outside_shell_quotes(checked, m.start())), None)
+    found = next((m for m in OPENING_CURLY_QUOTE.finditer(checked) if outside_shell_quotes(checked, m.start())), None)
     if found is None:
         return
     line_text = command[command.rfind("\n", 0, found.start()) + 1:].split("\n", 1)[0].strip()

@@ -1,0 +1,85 @@
+"""How authors coming from other tools write a playbook, and what to tell them.
+
+Ansible's keys (`tasks:`, `- name:`, `shell:`, `register:`), names with spaces, and commands
+pasted from a chat with typographic quotes: the loader (loader.py) finds the problem and its
+place; this module says what the author meant and how to write it here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+# Keys of an Ansible playbook, which many authors write first (a playbook here is one play's
+# tasks; docs.ansible.com, playbooks_intro and the shell/command modules).
+_PLAY_HABITS = {
+    "tasks": "steps are the tasks here: write steps: (each with an id: and a run:)",
+    "hosts": "the hosts are named when the playbook runs: --host gpu01, --hosts gpu[01-04] or --inventory FILE",
+    "vars_files": "pass var files when the playbook runs: --var-file FILE",
+    "gather_facts": "facts come from the steps' capture: (or a probe: step such as host_info)",
+}
+_STEP_HABITS = {
+    "shell": "write the command under run: (a block with run: | for several lines)",
+    "command": "write the command under run: (a block with run: | for several lines)",
+    "script": "write the commands under run: | (one per line), or run: bash path/to/script.sh",
+    "register": "a later step reads this one's result as steps.<id> (steps.<id>.stdout, .exit_code); values go into facts with capture:",
+    "ignore_errors": "a failed step never stops the others (on_failure: stop does); to accept a non-zero exit: expect: - exit_code: [0, 1]",
+    "failed_when": "write the condition as an expectation: expect: - that: <expression> (true when the step is fine)",
+    "changed_when": "spec-debug only looks: a step changes nothing it would report",
+    "become": "write sudo in the command itself (run: sudo ...)",
+}
+
+
+def habit_hint(key: str, path: tuple[Any, ...], parent: Any) -> str | None:
+    """What to write instead of the unknown key at path; parent is the mapping that holds it."""
+    if len(path) == 1:
+        return _PLAY_HABITS.get(key)
+    if len(path) == 3 and path[0] == "steps":
+        if key == "name":
+            title = parent.get("name") if isinstance(parent, dict) else None
+            slug = re.sub(r"[^a-z0-9]+", "_", str(title).lower()).strip("_")[:40] if title else ""
+            return f"a step's name is its title: write title: ... and give it an id: (e.g. id: {slug or 'check_gpu'})"
+        return _STEP_HABITS.get(key)
+    return None
+
+
+def model_word(path: tuple[Any, ...]) -> str:
+    """What the mapping expected at path is called, for pydantic's "instance of Step"."""
+    named = [p for p in path if isinstance(p, str)]
+    return {"steps": "a step", "capture": "a capture", "expect": "an expectation", "findings": "a finding template",
+            "finding": "a finding template", "fetch": "a fetch spec"}.get(named[-1] if named else "", "a mapping")
+
+
+def pattern_hint(path: tuple[Any, ...], value: Any) -> str | None:
+    """How to write a value that does not match its field's pattern (only the name has one)."""
+    if path == ("name",) and isinstance(value, str):
+        # `name: GPU smoke test`: the name becomes part of the run folder's name.
+        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", value.strip()).strip("_") or "my_playbook"
+        return f"a playbook name is one word of letters, digits, _ . - (it names the run folders): name: {suggestion}"
+    return None
+
+
+# A command pasted from a chat or a document (Slack, Notion, Google Docs turn " and ' into
+# curly quotes as you type): the shell takes “ ” ‘ ’ as ordinary characters, so
+# `python -c “import torch”` runs python with the argument “import. Only an opening quote
+# where a shell quote would start (after a space or =, at a line start) is taken for one:
+# an apostrophe inside a word (it’s) is text.
+OPENING_CURLY_QUOTE = re.compile(r"(?:(?<=[\s=])|^)[\u201c\u2018](?=[^\u201d\u2019\n]*[\u201d\u2019])", re.MULTILINE)
+
+
+def outside_shell_quotes(text: str, index: int) -> bool:
+    """Whether text[index] is outside '...' and "..." on its line (\\ escapes outside single quotes)."""
+    quote: str | None = None
+    i = text.rfind("\n", 0, index) + 1
+    while i < index:
+        char = text[i]
+        if char == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote is None and char in "'\"":
+            quote = char
+        elif char == quote:
+            quote = None
+        i += 1
+    return quote is None
