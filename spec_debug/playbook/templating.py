@@ -329,27 +329,36 @@ def var_references(value: Any, var_names: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def var_order(dependencies: dict[str, list[str]]) -> tuple[list[str], list[str] | None]:
+    """(every var after the vars it uses, None), or ([], a chain that leads back to its start:
+    `a -> b -> a`). Iterative: a generated playbook chains a thousand vars, past Python's
+    recursion limit."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: ordered
+    order: list[str] = []
+    for root in dependencies:
+        if root in state:
+            continue
+        state[root] = 1
+        path, stack = [root], [iter(dependencies.get(root, []))]
+        while stack:
+            following = next(stack[-1], None)
+            if following is None:
+                done = path.pop()
+                stack.pop()
+                state[done] = 2
+                order.append(done)
+            elif state.get(following) == 1:
+                return [], path[path.index(following):] + [following]
+            elif following not in state:
+                state[following] = 1
+                path.append(following)
+                stack.append(iter(dependencies.get(following, [])))
+    return order, None
+
+
 def var_cycle(dependencies: dict[str, list[str]]) -> list[str] | None:
     """A chain of vars that leads back to its start (`a -> b -> a`), else None."""
-    done: set[str] = set()
-
-    def visit(name: str, chain: list[str]) -> list[str] | None:
-        if name in chain:
-            return chain[chain.index(name):] + [name]
-        if name in done:
-            return None
-        for dependency in dependencies.get(name, []):
-            cycle = visit(dependency, chain + [name])
-            if cycle:
-                return cycle
-        done.add(name)
-        return None
-
-    for name in dependencies:
-        cycle = visit(name, [])
-        if cycle:
-            return cycle
-    return None
+    return var_order(dependencies)[1]
 
 
 def resolve_vars(values: dict[str, Any], templated: Iterable[str], host: str) -> dict[str, Any]:
@@ -366,22 +375,12 @@ def resolve_vars(values: dict[str, Any], templated: Iterable[str], host: str) ->
             dependencies[name] = [n for n in var_references(values[name], values) if n in pending]
         except TemplateSyntaxError as exc:
             raise TemplateError(f"vars.{name}: template syntax error: {exc.message}") from None
-    cycle = var_cycle(dependencies)
+    order, cycle = var_order({name: dependencies[name] for name in sorted(pending)})
     if cycle:
         raise TemplateError(f"vars.{cycle[0]}: the vars refer to each other in a circle: {' -> '.join(cycle)}")
-    done: set[str] = set()
-
-    def resolve(name: str) -> None:
-        if name in done:
-            return
-        for dependency in dependencies[name]:
-            resolve(dependency)
+    for name in order:
         context = {**resolved, "vars": resolved, "host": host}
         resolved[name] = _render_var(values[name], context, TemplateSite(None, f"vars.{name}"))
-        done.add(name)
-
-    for name in sorted(pending):
-        resolve(name)
     return resolved
 
 

@@ -90,3 +90,14 @@ steps:
     assert bad.code == 2 and "Traceback" not in bad.stderr
     assert "vars.metrics_port" in bad.stderr and "TypeError" in bad.stderr
     assert not (tmp_path / "bad").exists() or not any((tmp_path / "bad").iterdir())
+
+
+def test_a_long_chain_of_vars_using_vars_resolves_without_a_traceback(tmp_path, write_playbook):
+    # A generated playbook (one var per layer, each built on the next) went past Python's
+    # recursion limit: validate and run ended in a RecursionError traceback.
+    chain = "".join(f'  v{i}: "{{{{ v{i + 1} }}}}"\n' for i in range(1500))
+    playbook = write_playbook(f"name: chain\nvars:\n{chain}  v1500: /data/end\nsteps:\n  - id: s\n    run: echo {{{{ v0 }}}}\n")
+    assert validate(playbook) == (0, f"ok {playbook} (1 steps)")
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    assert result.code == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert json.loads(result.stdout)["steps"][0]["stdout"] == "/data/end\n"
