@@ -231,9 +231,13 @@ def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, cons
     errors = sum(1 for f in record.findings if f.severity == "error")
     warnings = sum(1 for f in record.findings if f.severity == "warning")
     style = {"passed": "green", "failed": "red", "error": "red", "aborted": "yellow"}.get(record.status, "white")
+    nothing = record.steps and all(s.status == "skipped" for s in record.steps)
+    if nothing and record.status == "passed":
+        style = "yellow"
     try:
         console.print(
-            f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s) · "
+            f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s)"
+            + (" · nothing was checked: every step was skipped" if nothing else "") + " · "
             f"report: {written['md']} · {written['html']}",
             highlight=False,
         )

@@ -44,6 +44,11 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     warnings = [f for f in record.findings if f.severity == "warning"]
     if warnings:
         return "warning", f"No errors; {len(warnings)} warning(s) to review."
+    if record.steps and all(s.status == "skipped" for s in record.steps):
+        # Every step skipped (vars not given, when: false): nothing was looked at, which is not
+        # the same as nothing found.
+        reasons = list(dict.fromkeys(s.message or "skipped" for s in record.steps))
+        return "warning", f"Nothing was checked: all {len(record.steps)} step(s) were skipped ({_some(reasons, 2)})."
     return "passed", "Clean: no error or warning findings."
 
 

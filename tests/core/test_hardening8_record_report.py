@@ -99,3 +99,29 @@ def test_out_and_junit_written_with_an_equals_sign_go_to_the_home_folder(tmp_pat
     assert (home / "ci" / "junit.xml").is_file()
     (run_dir,) = (home / "incident-runs").iterdir()
     assert (run_dir / "run.json").is_file()
+
+
+def test_a_run_where_every_step_was_skipped_is_not_called_clean(tmp_path, write_playbook):
+    # Run without the var its steps need, a playbook checked nothing and the report said
+    # "Clean: no error or warning findings".
+    playbook = write_playbook("""\
+name: server_log_checks
+vars:
+  server_log: ""
+steps:
+  - id: accept_len
+    requires: [server_log]
+    run: |
+      grep -o 'accept len: [0-9.]*' {{ server_log }} | tail -1
+  - id: oom
+    requires: [server_log]
+    run: grep -c 'CUDA out of memory' {{ server_log }}
+""")
+    out = tmp_path / "runs"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out))
+    assert result.code == 0, result.stderr
+    assert "nothing was checked: every step was skipped" in " ".join(result.stderr.split())
+    report = next(out.iterdir()).joinpath("report.md").read_text()
+    assert ("> **Verdict:** Nothing was checked: all 2 step(s) were skipped "
+            "(skipped: provide --var server_log=... to run this step).") in report
+    assert "Clean" not in report
