@@ -106,6 +106,10 @@ def run(
     """Run a playbook on one or many hosts and write runs/<run-id>/ (run.json, report.md, report.html)."""
     from spec_debug.cli_run import execute_run
 
+    # `--inventory=~/hosts.ini` reaches us with the ~ (a shell expands it only at the start of
+    # a word): expanded here as ssh and ansible do for their own options.
+    inventory, ssh_config, known_hosts = _home(inventory), _home(ssh_config), _home(known_hosts)
+    var_file = [path.expanduser() for path in var_file]
     try:
         code = execute_run(
             playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
@@ -117,6 +121,10 @@ def run(
     except SpecDebugError as exc:
         fail(exc)
     raise typer.Exit(code)
+
+
+def _home(path: Optional[Path]) -> Optional[Path]:
+    return path.expanduser() if path is not None else None
 
 
 def _collect_vars(var: list[str], var_file: list[Path]) -> dict[str, Any]:
@@ -139,6 +147,7 @@ def report(
     from spec_debug.report import render_report
     from spec_debug.store import load_record
 
+    run_dir, template, output = run_dir.expanduser(), _home(template), _home(output)
     try:
         fmt = output_format(fmt, as_json)
         if template is not None and not template.is_file():
