@@ -6,7 +6,6 @@ training's ``vocab_mapping.pt`` tells. The world is saved by speculators 0.9.0
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
