@@ -549,7 +549,9 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             if kind in _PARAMIKO_MATCH_CRITERIA:
                 known.append(candidate)
                 continue
-            if kind == "localnetwork":
+            if kind in ("host", "originalhost"):
+                passed = _pattern_list_matches(_match_host(kind, target_hostname, options), param.lower())
+            elif kind == "localnetwork":
                 passed = _on_local_network(param)
             elif kind == "tagged":  # the Tag keyword (or -P): none set is the empty tag
                 passed = _pattern_list_matches(str(options.get("tag") or ""), param)
@@ -587,7 +589,23 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         return str(super().canonicalize(name, options, domains))
 
 
-_PARAMIKO_MATCH_CRITERIA = frozenset({"all", "canonical", "final", "exec", "host", "originalhost", "user", "localuser"})
+# `host` and `originalhost` are ours (_match_host): paramiko compares them case-sensitively.
+_PARAMIKO_MATCH_CRITERIA = frozenset({"all", "canonical", "final", "exec", "user", "localuser"})
+
+
+def _match_host(kind: str, target_hostname: str, options: dict[str, object]) -> str:
+    """The name `Match host` / `Match originalhost` test, as ssh(1) builds it: lower case,
+    the patterns lowered too (openssh-portable: match.c, match_hostname lowercases the name and
+    calls match_pattern_list with dolower=1), and for `host` the HostName set so far with its
+    `%h` expanded (readconf.c, match_cfg_line). paramiko compared case-sensitively, so
+    `Match host GPU*` never matched `gpu01` (nor `Match host gpu*` an alias typed `GPU01`),
+    which `ssh -G` (OpenSSH 9.2) matches both. `Host` lines stay case-sensitive: ssh(1) tests
+    them with match_pattern against the name as typed (readconf.c, oHost), as paramiko does.
+    """
+    name = target_hostname
+    if kind == "host" and options.get("hostname"):
+        name = str(options["hostname"]).replace("%h", target_hostname)
+    return name.lower()
 
 
 def _pattern_list_matches(value: str, patterns: str) -> bool:
