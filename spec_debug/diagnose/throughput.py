@@ -10,6 +10,8 @@ Sources (EAGLE3.md section 7):
   (num_draft_tokens - 1) nodes by cumulative probability (`organize_draft_results`).
 - Speedup (Leviathan Theorem 3.8): E[AL] / (K*c + 1) with c = T_draft / T_target, assuming
   verifying K+1 tokens costs one target step; break-even is AL > 1 + K*c (+ overhead).
+  K counts draft *passes*: an EAGLE chain runs one per drafted token, a block drafter (SGLang
+  DFLASH / DSPARK) proposes its whole block in one forward pass, so its round costs 1*c.
 Pure functions, no torch.
 """
 
@@ -243,6 +245,15 @@ class ThroughputModel:
     predicted_tok_s_best: float | None = None
     """tok/s at the draft's trained steps and standalone acceptance, with the measured overhead."""
     notes: list[str] = field(default_factory=list)
+    block_drafter: bool = False
+    """The drafter proposes the whole block in one forward pass (SGLang DFLASH / DSPARK): a round
+    costs one draft pass, not one per drafted token."""
+    draft_passes: int | None = None
+    """Draft forward passes per round at `steps`: `steps`, or 1 for a block drafter."""
+
+    def passes(self, steps: int) -> int:
+        """Draft forward passes a round of `steps` drafted tokens costs."""
+        return 1 if self.block_drafter else steps
 
     def to_facts(self) -> dict[str, Any]:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
@@ -253,42 +264,45 @@ def build_model(*, steps: int, draft_cost_ratio: float | None,
                 observed_accept_length: float | None = None,
                 baseline_tok_s: float | None = None, measured_tok_s: float | None = None,
                 overhead: float = 0.0, best_accept_length: float | None = None,
-                best_steps: int | None = None) -> ThroughputModel:
+                best_steps: int | None = None, block_drafter: bool = False) -> ThroughputModel:
+    """`steps`: drafted tokens per round; `block_drafter`: they come from one draft pass."""
     m = ThroughputModel(steps=steps, draft_cost_ratio=draft_cost_ratio,
                         predicted_accept_length=predicted_accept_length,
                         observed_accept_length=observed_accept_length,
                         baseline_tok_s=baseline_tok_s, measured_tok_s=measured_tok_s,
-                        best_steps=best_steps, best_accept_length=best_accept_length)
+                        best_steps=best_steps, best_accept_length=best_accept_length,
+                        block_drafter=block_drafter)
     c = draft_cost_ratio
+    passes = m.draft_passes = m.passes(steps)
     if baseline_tok_s and measured_tok_s:
         m.measured_speedup = measured_tok_s / baseline_tok_s
         if observed_accept_length is not None:
             m.implied_draft_cost_ratio = implied_draft_cost_ratio(
-                measured_tok_s, baseline_tok_s, observed_accept_length, steps)
-            if m.implied_draft_cost_ratio is None and steps > 0 and measured_tok_s > 0:
+                measured_tok_s, baseline_tok_s, observed_accept_length, passes)
+            if m.implied_draft_cost_ratio is None and passes > 0 and measured_tok_s > 0:
                 m.notes.append(
                     f"measured {measured_tok_s:g} tok/s is above accept length x baseline = "
                     f"{observed_accept_length * baseline_tok_s:g}: the measurement and the baseline are "
                     "not comparable (same batch size and concurrency?); no cost is inferred from them")
             elif c is not None:
                 per_round = observed_accept_length * baseline_tok_s / measured_tok_s
-                m.round_overhead = max(0.0, per_round - 1.0 - steps * c)
+                m.round_overhead = max(0.0, per_round - 1.0 - passes * c)
     if c is None:
         m.notes.append("draft cost ratio c unknown: give draft/target configs or parameter counts")
         return m
     o = m.round_overhead if m.round_overhead is not None else overhead
-    m.break_even_accept_length = break_even_accept_length(steps, c, o)
+    m.break_even_accept_length = break_even_accept_length(passes, c, o)
     if predicted_accept_length is not None:
-        m.predicted_speedup = speedup(predicted_accept_length, steps, c, o)
+        m.predicted_speedup = speedup(predicted_accept_length, passes, c, o)
     if observed_accept_length is not None:
-        m.speedup_at_observed = speedup(observed_accept_length, steps, c, o)
+        m.speedup_at_observed = speedup(observed_accept_length, passes, c, o)
     if baseline_tok_s:
         if m.predicted_speedup is not None:
             m.predicted_tok_s = baseline_tok_s * m.predicted_speedup
         if m.speedup_at_observed is not None:
             m.predicted_tok_s_at_observed = baseline_tok_s * m.speedup_at_observed
         if best_accept_length is not None and best_steps:
-            m.predicted_tok_s_best = predicted_tok_s(baseline_tok_s, best_accept_length, best_steps, c, o)
+            m.predicted_tok_s_best = predicted_tok_s(baseline_tok_s, best_accept_length, m.passes(best_steps), c, o)
     return m
 
 

@@ -59,9 +59,11 @@ def check_payoff(model: ThroughputModel, best_accept_length: float | None, best_
     The cost ratio c comes from a measurement (speedup = AL / (1 + K*c)) only when it was
     taken at the same number of steps as the best configuration: a per-round overhead folded
     into a one-step measurement would otherwise be multiplied by K. Else it is the weight
-    ratio of draft and target, a lower bound on the cost.
+    ratio of draft and target, a lower bound on the cost. A block drafter (SGLang DFLASH /
+    DSPARK) pays one draft pass per round whatever its block size.
     """
     steps = best_steps or model.steps
+    passes = model.passes(steps)
     if model.implied_draft_cost_ratio is not None and steps == model.steps:
         c, how = model.implied_draft_cost_ratio, "measured: AL x baseline / measured tok/s = 1 + K*c"
     elif model.draft_cost_ratio is not None:
@@ -70,10 +72,12 @@ def check_payoff(model: ThroughputModel, best_accept_length: float | None, best_
         return []
     if best_accept_length is None:
         return []
-    needed = break_even_accept_length(steps, c)
+    needed = break_even_accept_length(passes, c)
     if best_accept_length > needed:
         return []
-    evidence = [f"draft cost ratio c = {c:.3f} ({how}); at {steps} step(s) break-even needs "
+    at_steps = (f"with one draft pass per round (a block drafter drafts its {steps} token(s) at once)"
+                if model.block_drafter else f"at {steps} step(s)")
+    evidence = [f"draft cost ratio c = {c:.3f} ({how}); {at_steps} break-even needs "
                 f"accept length > 1 + K*c = {needed:.2f}",
                 f"the best accept length this draft reaches is {best_accept_length:.2f}"]
     return [at.finding("SD503", evidence, {"draft_cost_ratio": c, "steps": steps,

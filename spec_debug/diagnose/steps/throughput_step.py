@@ -63,6 +63,24 @@ def verified_depth(effective: dict[str, Any]) -> int | None:
     return steps
 
 
+# SGLang's block drafters run the draft model once per round over the whole verify block
+# (`self.draft_model_runner.forward(forward_batch)` once in DFlashWorkerV2.forward_batch_generation,
+# sgl-project/sglang python/sglang/srt/speculative/dflash_worker_v2.py; once in
+# dspark_components/dspark_draft.py) and propose its (draft tokens - 1) positions from it;
+# `--speculative-num-steps` is forced to 1 (arg_groups/speculative_hook.py `_handle_dflash`,
+# `_handle_dspark`, 0.5.23).
+SGLANG_BLOCK_DRAFTERS = ("DFLASH", "DSPARK")
+
+
+def block_drafter(launch: dict[str, Any], log: dict[str, Any]) -> bool:
+    """The served drafter is an SGLang block drafter, by the launch command or else by the
+    algorithm the server printed at startup."""
+    served = log.get("served") or {}
+    engine = launch.get("engine") if launch.get("algorithm") else served.get("engine")
+    algorithm = launch.get("algorithm") or served.get("algorithm")
+    return engine == "sglang" and str(algorithm or "").upper() in SGLANG_BLOCK_DRAFTERS
+
+
 def draft_cost(host_facts: dict[str, Any]) -> float | None:
     configs = host_facts.get("configs", {})
     return draft_cost_from_configs(configs.get("draft_config"), configs.get("target_config"))
@@ -174,8 +192,13 @@ def check(ctx: Any) -> list[Finding]:
     launch = ctx.host_facts.get("launch", {})
     evals = ctx.host_facts.get("eval", {})
     effective, settings_source = served_settings(launch, log)
+    block = block_drafter(launch, log)
     served_steps = effective.get("num_steps")
     depth = verified_depth(effective)
+    if block:
+        # its num_steps is 1 by rule; what a round drafts is the block after the anchor token
+        tokens = effective.get("num_draft_tokens")
+        served_steps = depth = tokens - 1 if isinstance(tokens, int) and tokens >= 2 else None
     reference = evals.get("reference")
     rates = acceptance_rates(reference)
     best_steps = (reference or {}).get("steps") or len(rates) or None
@@ -194,7 +217,10 @@ def check(ctx: Any) -> list[Finding]:
     model = build_model(steps=served_steps or best_steps or 1, draft_cost_ratio=draft_cost(ctx.host_facts),
                         predicted_accept_length=predicted, observed_accept_length=observed,
                         baseline_tok_s=baseline, measured_tok_s=measured,
-                        best_accept_length=best, best_steps=best_steps)
+                        best_accept_length=best, best_steps=best_steps, block_drafter=block)
+    if block:
+        model.notes.append("block drafter (SGLang DFLASH/DSPARK): the whole block is drafted in one draft "
+                           "pass, so a round costs 1 + c target steps, not 1 + K*c")
     if settings_source:
         model.notes.append(settings_source)
     topk = effective.get("topk")
@@ -203,7 +229,7 @@ def check(ctx: Any) -> list[Finding]:
         # chain prediction is a lower bound, so a gap below it is still a real gap.
         model.notes.append(f"topk {topk}: the served tree accepts at least the chain prediction"
                            + (f" over the {depth} verified depth(s)" if depth != served_steps else ""))
-    if depth is not None and served_steps is not None and depth < served_steps:
+    if not block and depth is not None and served_steps is not None and depth < served_steps:
         model.notes.append(f"{served_steps} steps are drafted but only {depth + 1} draft tokens are verified: "
                            f"no round accepts more than {depth} drafted token(s), so the prediction is "
                            f"for a chain of {depth}")
