@@ -120,18 +120,22 @@ def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None
             # any file). What is left without the NULs is the line; binary if nothing is, or if
             # it is mostly other control bytes (a binary file sent to the terminal).
             raw = raw.replace(b"\x00", b"")
-            if not raw.strip() or sum(raw.count(c) for c in _BINARY_CONTROLS) * 10 > len(raw):
+            if not raw.strip() or _control_bytes(raw) * 10 > len(raw):
                 stats.binary += 1
                 continue
         try:
             line = raw.decode("utf-8").rstrip("\r\n")
         except UnicodeDecodeError:
             # A log written in a legacy code page (cmd.exe redirects in the console's OEM code
-            # page, e.g. cp850 for "Datenträger"; cp1252 "µs" or "°C") has a stray byte or two in
-            # an otherwise readable line: keep the line with U+FFFD there. Mostly undecodable
-            # lines are binary.
+            # page, e.g. cp850 for "Datenträger"; a non-UTF-8 terminal's cp1252 / Latin-1
+            # "µs", "°C", "température élevée") has one byte per accented letter: keep the line,
+            # with U+FFFD for each. Such a line is still mostly ASCII and holds no control
+            # bytes; random bytes (a binary file cat'ed to the terminal) are about half bytes
+            # >= 0x80 and one in ten a C0 control. A short French or German exception line has
+            # more than one stray byte in ten, and dropping it as binary turned a real
+            # traceback into "traceback without an exception line".
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
-            if line.count("\ufffd") * 10 > len(line):
+            if line.count("\ufffd") * 2 > len(line) or _control_bytes(raw) * 20 > len(raw):
                 stats.binary += 1
                 continue
         if lineno == 1 and line.startswith("\ufeff"):
@@ -173,9 +177,13 @@ def pane_width(path: Path) -> int | None:
     return widest if widest >= _MIN_WIDTH and cut >= 3 and cut > 2 * near else None
 
 
-_BINARY_CONTROLS = [bytes([c]) for c in range(32) if c not in (8, 9, 10, 13, 14, 27)]
+_BINARY_CONTROLS = bytes(c for c in range(32) if c not in (8, 9, 10, 13, 14, 27))
 """C0 control bytes a terminal log does not hold as text (backspace, tab, newline, carriage
 return, shift-out and escape it does)."""
+
+
+def _control_bytes(raw: bytes) -> int:
+    return len(raw) - len(raw.translate(None, _BINARY_CONTROLS))
 
 
 def _as_displayed(line: str) -> str:
