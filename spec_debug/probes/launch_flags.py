@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spec_debug.probes import server_log
 from spec_debug.probes.hostfiles import MAX_CONFIG_BYTES, describe_model, hf_cache_dirs, other_mount_namespace, read_environ, readlink
 
 # `python -m MODULE` of each server entry point; sglang_router.launch_server starts the router
@@ -189,7 +190,17 @@ def run(args: dict) -> dict:
         result["config_file"] = config
         refs += [ref for ref in _yaml_model_refs(config.get("text") or "") if ref not in refs]
     result["models"] = find_models(refs, argv, view)
+    if args.get("server_log"):
+        # the startup line of the server log says what that server runs; the controller
+        # compares it with this command (spec_debug.diagnose.steps.launch_step)
+        log = server_log.run({"server_log": args["server_log"]})
+        result["server_log"] = {"path": log.get("path"), "found": log.get("found"),
+                                "lines": [line for line in log.get("lines", []) if _STARTUP in line
+                                          or "speculative_config=" in line]}
     return result
+
+
+_STARTUP = "server_args="
 
 
 def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, Any] | None:

@@ -8,8 +8,9 @@ from typing import Any
 from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draft_budget, check_dtype, check_num_steps,
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
-from spec_debug.diagnose.launch import (LaunchConfig, LaunchParseError, effective_spec, parse_launch_command,
-                                       split_command)
+from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, effective_spec,
+                                       parse_launch_command, split_command)
+from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
@@ -125,9 +126,38 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "argv": list(cfg.argv),
         "config_file": config_file.get("path"), "config_file_error": config_file.get("error"),
         "server_env": host.get("server_env") or {},
+        "server_log": (host.get("server_log") or {}).get("path"),
+        "served": served_settings("\n".join((host.get("server_log") or {}).get("lines") or [])),
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
+
+
+def served_mismatch(cfg: LaunchConfig, eff: EffectiveSpec, served: dict[str, Any] | None,
+                    log_path: str | None) -> str | None:
+    """The line saying the server log was written by a server started with other speculative
+    settings than the audited command's (after the engine's rules on both sides: the log's
+    startup line is printed once they ran, spec_debug.diagnose.serverlog.served_settings)."""
+    if not served or not served.get("num_steps") or eff.adaptive:
+        return None  # adaptive SGLang logs where it starts, then moves
+    pairs = (("steps", eff.num_steps, served.get("num_steps")), ("topk", eff.topk, served.get("topk")),
+             ("draft tokens", eff.num_draft_tokens, served.get("num_draft_tokens")))
+    if cfg.engine == "sglang" and cfg.algorithm in ("DFLASH", "DSPARK"):
+        pairs = pairs[2:]  # SGLang sets their steps and topk to 1 whatever is written (`_handle_dflash`)
+    differ = [(name, ours, theirs) for name, ours, theirs in pairs
+              if ours is not None and theirs is not None and ours != theirs]
+    algorithm, logged = (cfg.algorithm or "").upper(), str(served.get("algorithm") or "").upper()
+    if algorithm and logged and algorithm != logged and not {algorithm, logged} <= {"EAGLE", "NEXTN"}:
+        differ.insert(0, ("algorithm", algorithm, logged))  # SGLang runs NEXTN as EAGLE
+    if served.get("engine") and served["engine"] != cfg.engine:
+        differ.insert(0, ("engine", cfg.engine, served["engine"]))
+    if not differ:
+        return None
+    log = f"the server log {log_path}" if log_path else "the server log"
+    return (f"the audited command runs {', '.join(f'{n} {ours}' for n, ours, _ in differ)}, but {log} says its "
+            f"server runs {', '.join(f'{n} {theirs}' for n, _, theirs in differ)} (its startup line): that "
+            "server was started with another command, so this audit and the log's numbers are about "
+            "different servers")
 
 
 def check(ctx: Any) -> list[Finding]:
@@ -165,6 +195,10 @@ def check(ctx: Any) -> list[Finding]:
     eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
                          engine_version=version)
     at = where(ctx)
+    mismatch = served_mismatch(cfg, eff, launch.get("served"), launch.get("server_log"))
+    if mismatch is not None:
+        notes.append(not_checked(ctx, mismatch, "--var server_cmdline='...' of the server that wrote the log "
+                                                "(or the log of this command's server)"))
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"))
     findings += check_draft_budget(cfg, eff, at)
