@@ -10,6 +10,8 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from spec_debug.playbook.regex_backtracking import refuse_nested_repetition
+
 VarValue = Union[str, int, float, bool, None, list[Any], dict[str, Any]]
 
 STEP_ID = re.compile(r"^[a-z0-9_]+$")
@@ -17,13 +19,16 @@ STEP_ID = re.compile(r"^[a-z0-9_]+$")
 
 def compile_regex(pattern: str) -> re.Pattern[str]:
     """Compile an author's regex at load time. re raises more than re.error on hostile input:
-    OverflowError for `a{99999999999}`, RecursionError for thousands of nested groups."""
+    OverflowError for `a{99999999999}`, RecursionError for thousands of nested groups. A
+    regex that can backtrack for ever on one line is refused too: a run cannot stop it."""
     try:
-        return re.compile(pattern, re.MULTILINE)
+        compiled = re.compile(pattern, re.MULTILINE)
+        refuse_nested_repetition(pattern, re.MULTILINE)
     except re.error as exc:
         raise ValueError(f"invalid regex: {exc}") from None
     except (OverflowError, RecursionError) as exc:
         raise ValueError(f"invalid regex: {type(exc).__name__}: {exc}") from None
+    return compiled
 
 
 class _Strict(BaseModel):
