@@ -113,11 +113,7 @@ def wrap_command(command: str | None, env: dict[str, str] | None = None, *, from
     start costs about 1 ms per step, a third of the whole round trip on loopback. stdin is
     /dev/null so a step that reads stdin ends instead of hanging.
     """
-    exports = ""
-    for name, value in (env or {}).items():
-        if not name.replace("_", "a").isalnum() or name[0].isdigit():
-            raise UsageError(f"invalid environment variable name {name!r}")
-        exports += f"export {name}={shlex.quote(value)}; "
+    exports = _exports(env)
     # command None: the script comes on stdin, read whole before it runs (the "x" keeps its
     # trailing newlines, which $(...) would strip); the script itself still gets /dev/null.
     assign = ('__spec_debug_cmd=$(cat; printf x); __spec_debug_cmd=${__spec_debug_cmd%x}; ' if command is None
@@ -135,6 +131,16 @@ def wrap_command(command: str | None, env: dict[str, str] | None = None, *, from
         "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
         f"{run_new}fi"
     )
+
+
+def _exports(env: dict[str, str] | None) -> str:
+    """`export NAME='value'; ` for each variable, names checked (they are not quoted)."""
+    exports = ""
+    for name, value in (env or {}).items():
+        if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
+            raise UsageError(f"invalid environment variable name {name!r}")
+        exports += f"export {name}={shlex.quote(value)}; "
+    return exports
 
 
 class SSHTransport(Transport):
@@ -312,9 +318,12 @@ class SSHTransport(Transport):
                     channel.exec_command(VIA_SH)
                     wrapper = wrap_command(command, env, from_file=len(script) > INLINE_COMMAND_LIMIT)
                     _send_quietly(channel, wrapper.encode("utf-8", "surrogateescape") + b"\n")
-                elif len(script) > INLINE_COMMAND_LIMIT:
-                    channel.exec_command(wrap_command(None, env))
-                    _send_quietly(channel, script)
+                elif len(script) > INLINE_COMMAND_LIMIT or len(wrap_command(command, env).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
+                    # The exports travel with the script on stdin: the whole exec request is one
+                    # argument of the login shell, so a 100 KiB variable beside a 40 KiB script
+                    # failed at sshd's exec ("/bin/bash: Argument list too long", exit 1).
+                    channel.exec_command(wrap_command(None))
+                    _send_quietly(channel, _exports(env).encode("utf-8", "surrogateescape") + script)
                 else:
                     channel.exec_command(wrap_command(command, env))
                 # EOF on the command's stdin at once (after a long script): the wrapper reads
