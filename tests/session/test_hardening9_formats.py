@@ -10,8 +10,16 @@ import random
 from pathlib import Path
 
 from spec_debug.session import analyze_path
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import ReadStats
+from spec_debug.session.sources import discover, iter_events
 
 DATA = Path(__file__).resolve().parent / "data_h9"
+
+
+def _events(path: Path) -> list:
+    (source,) = discover(path, None)
+    return list(iter_events(source, ReadStats(), AgentTree()))
 
 
 # -- plain-text logs in a legacy code page ----------------------------------------------------
@@ -42,3 +50,26 @@ def test_random_bytes_in_a_log_are_still_binary(tmp_path):
     garbage_lines = garbage.count(b"\n") + 1
     assert doc["stats"]["binary"] >= 0.9 * garbage_lines
     assert [c["command"] for c in doc["commands"]][-1] == "echo done"
+
+
+# -- Claude Code prompts that start with the CLI's reminder -------------------------------------
+
+
+def test_a_prompt_after_a_system_reminder_is_the_persons_prompt():
+    """The CLI puts ``<system-reminder>...</system-reminder>`` blocks (CLAUDE.md context, a
+    hook's additionalContext, the files read; the tag as Piebald-AI/claude-code-system-prompts
+    issue #9 shows it injected into message content) before what the person typed, in the same
+    string or text block. The whole text was read as the CLI's (kind ``system``), so the
+    session had no first prompt. Now the typed text is the prompt; a reminder alone stays the
+    CLI's."""
+    path = DATA / "claude_reminder_prompt.jsonl"
+    events = _events(path)
+    assert [(e.seq, e.block, e.kind, e.role, e.text[:40]) for e in events if e.role == "user"] == [
+        (0, 0, "prompt", "user", "accept length fell to 1.2 after the SGLa"),
+        (3, 0, "system", "user", "<system-reminder>\nThe TodoWrite tool has"),
+        (3, 1, "prompt", "user", "compare the draft config with the target"),
+    ]
+    a = analyze_path(path)
+    assert [(p.seq, p.text) for p in a.prompts] == [
+        (0, "accept length fell to 1.2 after the SGLang upgrade on gpu01, find out why"),
+        (3, "compare the draft config with the target's hidden size")]

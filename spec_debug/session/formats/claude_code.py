@@ -173,6 +173,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             role = kind_of_line
         content = message.get("content")
         if isinstance(content, str):
+            if role == "user" and content[:64].lstrip().startswith(_REMINDER_OPEN):
+                content = _after_reminders(content)
             kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, content)
             if kind == "system" and content.startswith("<bash-"):
                 bash = _bash_mode(content, session, seq, agent, ts, file, lineno)
@@ -197,6 +199,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             btype = block.get("type")
             if btype == "text":
                 text = str(block.get("text", ""))
+                if role == "user" and text[:64].lstrip().startswith(_REMINDER_OPEN):
+                    text = _after_reminders(text)
                 kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
                 ev = Event(session, seq, agent, role, kind, i, None, None, None, None, text, False, None, ts,
                            file, lineno)
@@ -256,6 +260,8 @@ def _queued_command(obj: dict, event) -> Event | None:
     text = block_text(attachment.get("prompt"))
     if not text.strip():
         return None
+    if text[:64].lstrip().startswith(_REMINDER_OPEN):
+        text = _after_reminders(text)
     mode = attachment.get("commandMode")
     kind = _text_kind("user", obj, text) if mode in (None, "prompt") else "system"
     ev = event(kind, "user", text=text, raw_type="attachment:queued_command")
@@ -274,6 +280,23 @@ _NOT_TYPED_BY_A_PERSON = (
     # the first prompt read as the editor's note.
     "<ide_opened_file>", "<ide_selection>",
 )
+_REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
+
+
+def _after_reminders(text: str) -> str:
+    """What the person typed after the ``<system-reminder>...</system-reminder>`` blocks the CLI
+    put before it in the same string (a hook's ``additionalContext``, the files and todos it
+    reminds the model of): the prompt, read as the CLI's own words because of its first tag.
+    ``text`` itself when nothing follows the blocks (a reminder alone is the CLI's)."""
+    rest = text.lstrip()
+    while rest.startswith(_REMINDER_OPEN):
+        end = rest.find(_REMINDER_CLOSE)
+        if end < 0:
+            return text
+        rest = rest[end + len(_REMINDER_CLOSE):].lstrip()
+    return rest or text
+
+
 _NOTIFIED_TASK = re.compile(r"<task-id>([\w-]+)</task-id>")
 _NOTIFIED_STATUS = re.compile(r"<status>(\w+)</status>")
 _FINAL_STATUS = {"completed": "completed", "failed": "failed", "killed": "failed"}
