@@ -1055,7 +1055,8 @@ class EffectiveSpec:
     """Candidates the draft tree offers: topk + (steps - 1) * topk^2."""
     adaptive: bool = False
     """SGLang `--speculative-adaptive` is on: num_steps is only where it starts; the server
-    moves it among the candidate steps as the accept length goes."""
+    moves it among the candidate steps as the accept length goes. vLLM's per-batch-size K
+    schedule: num_steps is its K at batch size 1, other batch sizes run other K."""
 
 
 def _env_true(value: str | None) -> bool:
@@ -1155,6 +1156,8 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                             "draft model" + (f" for method {method}" if method else " and no method") +
                             ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
                             "speculative model\")")
+        if spec.get("num_speculative_tokens_per_batch_size") is not None:
+            return _vllm_dynamic_k(cfg, spec, problems)
         return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps, problems=problems)
 
     steps, topk, tokens = cfg.num_steps, cfg.topk, cfg.num_draft_tokens
@@ -1268,6 +1271,66 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                 "refuse to start, and from 0.5.13 spec v2 drafts trees too (the engine version is "
                 "unknown here); use --speculative-eagle-topk 1 to get spec v2 on every release")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
+
+
+def _vllm_dynamic_schedule(raw: Any) -> tuple[list[tuple[int, int, int]], str | None]:
+    """`num_speculative_tokens_per_batch_size` checked as vLLM checks it at startup
+    (vllm/v1/spec_decode/dynamic/utils.py `validate_and_normalize_dynamic_sd_schedule`, 0.33.0):
+    (sorted [(first batch size, last batch size, K)], None) or ([], why vLLM refuses it)."""
+    if not isinstance(raw, list) or not raw:
+        return [], "must be a non-empty list of [first batch size, last batch size, K] entries"
+    schedule = []
+    for entry in raw:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+            return [], f"entry {json.dumps(entry)} is not a 3-item [first batch size, last batch size, K]"
+        try:
+            start, end, k = (int(x) for x in entry)
+        except (TypeError, ValueError):
+            return [], f"entry {json.dumps(entry)} holds a non-integer"
+        if start <= 0 or end <= 0 or start > end or k < 0:
+            return [], f"entry {json.dumps(entry)} needs 0 < first <= last and K >= 0"
+        schedule.append((start, end, k))
+    schedule.sort()
+    if any(later[0] <= earlier[1] for earlier, later in zip(schedule, schedule[1:])):
+        return [], "batch-size ranges overlap"
+    if schedule[0][0] != 1:
+        return [], "the first batch-size range must start at 1"
+    return schedule, None
+
+
+def _vllm_dynamic_k(cfg: LaunchConfig, spec: dict[str, Any], problems: list[str]) -> EffectiveSpec:
+    """vLLM's dynamic speculative decoding: `num_speculative_tokens_per_batch_size` picks K by the
+    running batch size, each K capped at num_speculative_tokens; a gap between ranges and the
+    sizes after the last one keep the previous K (vllm/v1/spec_decode/dynamic/utils.py
+    `build_dynamic_sd_schedule_lookup`, used by v1/core/sched/scheduler.py, 0.33.0). With
+    --data-parallel-size > 1 vLLM drops the schedule and runs the static K
+    (config/vllm.py `_maybe_disable_dynamic_sd_for_data_parallel`). The audit's K is the one at
+    batch size 1, where a single-request benchmark runs."""
+    k = cfg.num_steps or 0
+    static = EffectiveSpec(k, 1, k + 1, tree_capacity=k, problems=problems)
+    written = json.dumps(spec["num_speculative_tokens_per_batch_size"])
+    dp = _lookup(cfg.flags, ("data-parallel-size", "dp"))
+    if dp not in (None, True) and str(dp).isdigit() and int(dp) > 1:
+        return replace(static, overrides=[f"dynamic: num_speculative_tokens_per_batch_size {written} is switched "
+                                          f"off with --data-parallel-size {dp} (vLLM logs a warning and runs the "
+                                          f"static num_speculative_tokens {k})"])
+    schedule, refused = _vllm_dynamic_schedule(spec["num_speculative_tokens_per_batch_size"])
+    if refused is not None:
+        return replace(static, problems=problems + [f"num_speculative_tokens_per_batch_size {written}: {refused}; "
+                                                    "vLLM refuses to start (ValueError)"])
+    ks = [min(k, entry_k) for _, _, entry_k in schedule]
+    ranges = ", ".join(f"{start}-{end}: {min(k, entry_k)}" for start, end, entry_k in schedule)
+    if max(ks) == 0:
+        return replace(static, problems=problems + [
+            f"num_speculative_tokens_per_batch_size {written} drafts 0 tokens at every batch size: the server "
+            "never speculates (leave out --speculative-config to serve without it)"])
+    at_one = ks[0]
+    line = (f"dynamic: K by batch size ({ranges}; the last K also for larger batches), at most "
+            f"num_speculative_tokens {k}: " + (f"{at_one} at batch size 1" if at_one else
+                                               "no drafting at batch size 1"))
+    served = at_one or max(ks)
+    return EffectiveSpec(served, 1, served + 1, tree_capacity=served, overrides=[line], problems=problems,
+                         adaptive=len(set(ks)) > 1)
 
 
 def _spec_v2_tree_rule(engine_version: str | None) -> str | None:

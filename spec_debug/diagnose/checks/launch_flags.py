@@ -22,7 +22,8 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     if launch.engine == "sglang" and launch.algorithm in _SGLANG_BLOCK_DRAFTERS:
         return []
     flag = "--speculative-num-steps 1" if launch.engine == "sglang" else _vllm_tokens_flag(launch, 1)
-    evidence = [f"launch command: {flag}",
+    dynamic = [o for o in eff.overrides if o.startswith("dynamic:")]
+    evidence = [f"launch command: {dynamic[0] if dynamic else flag}",
                 f"effective: 1 step, topk {eff.topk}, {eff.num_draft_tokens} draft tokens verified: at most "
                 "one drafted token can be accepted per round, so the accept length is at most 2"]
     facts = {"served_steps": 1, "trained_steps": trained_steps}
@@ -97,8 +98,9 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
     """SD102: draft tokens the engine overrides, or that the tree cannot hold."""
     if not eff.overrides and not eff.problems:
         return []
-    # auto-chosen and adaptive lines say what runs, not a setting the engine overrode
-    lines = [o for o in eff.overrides if not o.startswith(("auto-chosen", "adaptive:"))] + list(eff.problems)
+    # auto-chosen, adaptive and dynamic (vLLM's K by batch size) lines say what runs, not a
+    # setting the engine overrode
+    lines = [o for o in eff.overrides if not o.startswith(("auto-chosen", "adaptive:", "dynamic:"))] + list(eff.problems)
     if not lines:
         return []
     facts = {"written": {"steps": launch.num_steps, "topk": launch.topk,

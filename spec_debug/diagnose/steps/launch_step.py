@@ -140,6 +140,9 @@ def served_mismatch(cfg: LaunchConfig, eff: EffectiveSpec, served: dict[str, Any
     startup line is printed once they ran, spec_debug.diagnose.serverlog.served_settings)."""
     if not served or not served.get("num_steps") or eff.adaptive:
         return None  # adaptive SGLang logs where it starts, then moves
+    if cfg.engine == "vllm" and "num_speculative_tokens_per_batch_size" in (cfg.speculative_config or {}):
+        # vLLM logs the static num_speculative_tokens, the most its K schedule may run
+        eff = EffectiveSpec(cfg.num_steps, cfg.topk, cfg.num_draft_tokens)
     pairs = (("steps", eff.num_steps, served.get("num_steps")), ("topk", eff.topk, served.get("topk")),
              ("draft tokens", eff.num_draft_tokens, served.get("num_draft_tokens")))
     if cfg.engine == "sglang" and cfg.algorithm in ("DFLASH", "DSPARK"):
