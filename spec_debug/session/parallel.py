@@ -107,7 +107,7 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
         spans_left = iter(spans)
         index_base = line_base = 0
         seq_base = cursor.seq_base
-        names = (cursor.session, cursor.agent, cursor.file)
+        names = (cursor.session, cursor.agent, cursor.file, cursor.agent_files)
 
         def submit() -> None:
             span = next(spans_left, None)
@@ -148,11 +148,12 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file: str) -> tuple[list, ReadStats]:
+def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file: str,
+                agent_files: frozenset[str]) -> tuple[list, ReadStats]:
     """In a worker: the records of one span, each event as one tuple in :class:`Event`'s field
     order (seq and line count from the span's start: the parent knows where it starts)."""
     stats = ReadStats()
-    cursor = Cursor(session=session, agent=agent, file=file)
+    cursor = Cursor(session=session, agent=agent, file=file, agent_files=agent_files)
     out = []
     held = _Held()
     for index, lineno, sidechain, agent_id, events in claude_code.parse_records(

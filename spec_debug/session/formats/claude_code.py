@@ -76,14 +76,46 @@ ParsedRecord = tuple[int, int, bool, object, list[Event]]
 def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[ParsedRecord]:
     """Each line's events, on their own (a worker process may parse a slice of the file);
     which agent they belong to is decided in order by :func:`link_records`."""
+    trunk = cursor.agent == MAIN_AGENT
     for index, lineno, obj in records:
         events = _events(obj, cursor, cursor.agent, cursor.seq_base + index, lineno, stats)
+        if trunk and events and events[0].raw_type == "progress":
+            copied = _progress_copy(obj, cursor, cursor.seq_base + index, lineno, stats)
+            if copied is not None:
+                yield index, lineno, True, copied[0], copied[1]
+                continue
         parent_call = obj.get("parent_tool_use_id")
         if isinstance(parent_call, str) and parent_call and not isinstance(obj.get("agentId"), str):
             # stream-json: a sub-agent's line, known by the call that started it (link_records)
             yield index, lineno, True, PARENT_CALL + parent_call, events
             continue
         yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
+
+
+def _progress_copy(obj: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats) -> tuple[str, list[Event]] | None:
+    """``(agentId, events)`` of a sub-agent message the trunk holds a copy of, when the
+    sub-agent's own file is not there. CLIs before 2.1.71 wrote each message of a running
+    sub-agent into the trunk as well: ``{"type": "progress", "parentToolUseID": "toolu_...",
+    "data": {"type": "agent_progress", "agentId": ..., "prompt": ..., "message": {"type":
+    "assistant", "timestamp": ..., "message": {"role", "content"}}}}`` (pixel-agents-hq/
+    pixel-agents issue #93: 2.1.71 stopped; the shape as kenn-io/agentsview PR #76 and other
+    readers parse it). A copy whose ``subagents/`` folder was not kept is all there is of the
+    sub-agent's work; with the file there, the file is read and the copy is not."""
+    data = obj.get("data")
+    if type(data) is not dict or data.get("type") != "agent_progress":
+        return None
+    agent_id, message = data.get("agentId"), data.get("message")
+    if type(agent_id) is not str or not agent_id or agent_id in cursor.agent_files or type(message) is not dict:
+        return None
+    if message.get("type") not in ("user", "assistant"):
+        inner = message.get("message")
+        role = inner.get("role") if type(inner) is dict else None
+        if role not in ("user", "assistant"):
+            return None
+        message = {**message, "type": role}
+    if not isinstance(message.get("timestamp"), str) and isinstance(obj.get("timestamp"), str):
+        message = {**message, "timestamp": obj["timestamp"]}
+    return agent_id, _events(message, cursor, cursor.agent, seq, lineno, stats)
 
 
 PARENT_CALL = "\x00call:"

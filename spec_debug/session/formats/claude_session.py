@@ -18,6 +18,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     only), the ``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR
     #218), or the Workflow run they belong to."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
+    cursor.agent_files = frozenset(files)
     read: set[str] = set()
     queue: deque[str] = deque()
     seq_base = 0

@@ -24,6 +24,9 @@ class Cursor:
     """Records (non-blank lines / array elements) consumed so far in this file."""
     inline_agents: set[str] = field(default_factory=set)
     """Sub-agents whose lines were inline in this file (older Claude Code CLIs)."""
+    agent_files: frozenset[str] = frozenset()
+    """Sub-agents with a file of their own (Claude Code): the copies of their messages in the
+    trunk's ``agent_progress`` lines are not read again."""
 
 
 def block_text(content: Any) -> str:
