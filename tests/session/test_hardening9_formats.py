@@ -10,10 +10,11 @@ import json
 import random
 from pathlib import Path
 
-from spec_debug.session import analyze_path, parallel
+from spec_debug.session import analyze_path
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import ReadStats
 from spec_debug.session.sources import discover, iter_events
+from test_session_parallel import _both  # the sequential-then-parallel read those tests compare
 
 DATA = Path(__file__).resolve().parent / "data_h9"
 
@@ -140,20 +141,7 @@ def test_with_the_sub_agent_file_there_the_progress_copies_are_not_read_twice(tm
 
 
 def test_progress_copies_read_the_same_with_workers(monkeypatch):
-    """The parallel read (spec_debug.session.parallel) gives the same analysis, byte for byte."""
-    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", float("inf"))
-    one = json.dumps(analyze_path(PROGRESS_SESSION).to_json(), indent=1)
-    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(parallel, "SPAN_BYTES", 600)
-    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
-    spans = []
-    real = parallel._parsed_in_workers
-
-    def spy(*args):
-        for record in real(*args):
-            spans.append(record[0])
-            yield record
-
-    monkeypatch.setattr(parallel, "_parsed_in_workers", spy)
-    many = json.dumps(analyze_path(PROGRESS_SESSION).to_json(), indent=1)
-    assert len(spans) == 7 and many == one
+    """The parallel read (spec_debug.session.parallel) gives the same analysis, byte for byte,
+    with the file cut into spans of a line or two."""
+    one, many = _both(monkeypatch, PROGRESS_SESSION, span_bytes=600)
+    assert json.loads(one)["stats"]["events"] == 7 and many == one
