@@ -371,7 +371,8 @@ class SSHTransport(Transport):
         raise RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
             hint="the account's shell is nologin or /bin/false, or a forced command runs instead (sshd_config "
-            "ForceCommand, or a command=\"...\" option on the key in the host's ~/.ssh/authorized_keys); "
+            "ForceCommand, or a command=\"...\" option on the key in the host's ~/.ssh/authorized_keys), "
+            f"or {_STARTUP_FILE_EXITS}; "
             "spec-debug needs an account whose login shell runs commands (sh, bash, zsh, or one that can `exec /bin/sh`)",
         )
 
@@ -638,6 +639,17 @@ def _cause(exc: BaseException) -> str:
 
 # What a host prints instead of running any command, when the cause is not the login shell:
 # each would otherwise send the user looking for a nologin shell or a ForceCommand.
+# sshd runs every command as `$SHELL -c COMMAND` (openssh-portable: session.c, do_child), and
+# bash then reads ~/.bashrc although it is not interactive (bash: shell.c, run_startup_files,
+# "the shell is being run by sshd", built with SSH_SOURCE_BASHRC as Debian and Ubuntu do); zsh
+# reads ~/.zshenv for every shell. An `exit` at the top of that file ends each command before
+# it starts, exactly as nologin would, with no output.
+_STARTUP_FILE_EXITS = (
+    "the shell's startup file ends it first (an `exit` in ~/.bashrc, /etc/bash.bashrc or ~/.zshenv, "
+    "which bash and zsh read for ssh commands too: then `ssh HOST echo ran` prints nothing; for non-interactive "
+    "shells leave with `[ -z \"$PS1\" ] && return` instead)"
+)
+
 _KNOWN_REFUSALS = (
     # sshd with UsePAM: the PAM account stack says the password must change (pam_unix, an
     # expired password or `passwd -e`); sshd then runs no command without a terminal: it prints

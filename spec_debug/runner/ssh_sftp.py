@@ -261,6 +261,14 @@ class RemoteFiles:
                     self._shell_copies = _ShellCopies(self._host, no_sftp, self._session_slot, self._open_channel, self._alive)
                     return None
                 reason = f"no answer within {self._start_timeout_s:g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
+                if stage == "version" and isinstance(exc, paramiko.SFTPError) and not self._interrupted.is_set():
+                    chatter = self._startup_chatter()
+                    if chatter is not None:
+                        raise RemoteFileError(
+                            f"{self._host}: the host offers no working SFTP: the login shell prints {chatter!r} "
+                            "before every command, and that text lands in the SFTP stream",
+                            hint=_CHATTER_HINT,
+                        ) from None
                 raise RemoteFileError(
                     f"{self._host}: the host offers no working SFTP ({reason})",
                     hint="spec-debug copies files over SFTP: enable `Subsystem sftp` in sshd_config, "
@@ -274,6 +282,35 @@ class RemoteFiles:
             self._slot = slot
         assert self._client is not None
         return self._client
+
+    def _startup_chatter(self) -> str | None:
+        """The first line an empty command prints on this host, or None when it prints nothing.
+
+        Called when the SFTP server's first answer was not SFTP ("Garbage packet received"):
+        sshd starts an external sftp-server through the login shell (`$SHELL -c
+        /usr/lib/openssh/sftp-server`, openssh-portable: session.c, do_child), so a ~/.bashrc
+        that echoes for non-interactive shells writes into the SFTP stream. Commands are not
+        hurt (the wrapper's marker tells chatter from output), so only copies fail, and the
+        hint about sshd_config's Subsystem line sent people to the wrong file.
+        """
+        said = bytearray()
+        try:
+            with self._session_slot():
+                channel = self._open_channel()
+                try:
+                    channel.settimeout(_CHATTER_WAIT_S)
+                    channel.exec_command("exit 0")
+                    channel.shutdown_write()
+                    for chunk in iter(lambda: channel.recv(1024), b""):
+                        said += chunk
+                        if len(said) >= 1024:
+                            break
+                finally:
+                    close_channel(channel)
+        except (*_SFTP_FAILURES, RemoteFileError):
+            pass  # a diagnosis only: the SFTP failure is reported either way
+        lines = [line.strip() for line in said.decode("utf-8", "replace").splitlines() if line.strip()]
+        return lines[0][:200] if lines else None
 
     def _alive(self) -> bool:
         """Whether the connection is still up, giving a dying one a moment to be noticed."""
@@ -387,6 +424,16 @@ def _one_line(exc: BaseException) -> str:
 _COMMAND_NOT_FOUND = 127
 # How long a subsystem that ended gets to deliver its exit status after its output's EOF.
 _EXIT_STATUS_WAIT_S = 1.0
+
+
+# How long the diagnosis of a chatty login shell waits for the empty command's output.
+_CHATTER_WAIT_S = 5.0
+_CHATTER_HINT = (
+    "make the shell's startup file quiet when it is not interactive: print from ~/.bashrc (or "
+    "/etc/bash.bashrc, ~/.zshenv) only after `[[ $- == *i* ]] || return`, or to stderr; "
+    "`ssh HOST true` must print nothing (or let the host's admin set `Subsystem sftp internal-sftp`, "
+    "which starts no shell)"
+)
 
 
 def _sftp_refused(channel: paramiko.Channel, stage: str) -> str | None:
