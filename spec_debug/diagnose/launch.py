@@ -809,9 +809,64 @@ def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, 
     )
 
 
+# vLLM's FlexibleArgumentParser is an argparse.ArgumentParser that never turns allow_abbrev off
+# (vllm/utils/argparse_utils.py, 0.9.0 .. 0.33.0), so `--spec-tok 5` is --spec-tokens and
+# `--speculative '{...}'` is --speculative-config, while a prefix of two options (`--spec-m`)
+# exits with "ambiguous option" (CPython Lib/argparse.py `_parse_optional`). The option strings
+# of `vllm serve` that share a prefix with the ones read here (0.33.0 vllm/engine/arg_utils.py,
+# vllm/entrypoints/common/cli_args.py), and its short aliases, which are options of their own.
+_VLLM_OTHER_OPTIONS = (
+    "spec-method", "spec-model", "spec-tokens", "specialize-active-lora", "data-parallel-size",
+    "data-parallel-size-local", "data-parallel-address", "data-parallel-backend", "data-parallel-rank",
+    "data-parallel-rpc-port", "data-parallel-start-rank", "data-parallel-external-lb", "data-parallel-hybrid-lb",
+    "data-parallel-multi-port-external-lb", "data-parallel-supervisor-port", "dp-supervisor-probe-failure-threshold",
+    "dp-supervisor-probe-interval-s", "dp-supervisor-probe-timeout-s", "dp-sync-interval",
+    "mamba-backend", "mamba-block-size", "mamba-cache-dtype", "mamba-cache-mode", "mamba-cache-philox-rounds",
+    "mamba-ssm-cache-dtype", "mamba-ssu-algorithm", "master-addr", "master-port", "max-cpu-loras",
+    "max-cudagraph-capture-size", "max-log-len", "max-logprobs", "max-lora-cls-labels", "max-lora-rank",
+    "max-loras", "max-num-active-seqs", "max-num-batched-tokens", "max-num-queued-reqs",
+    "max-num-queued-tokens", "max-num-scheduled-tokens", "max-num-seqs", "max-parallel-loading-workers",
+    "model-class-overrides", "model-impl", "model-loader-extra-config", "moe-backend", "monokernel",
+    "num-gpu-blocks-override", "numa-bind", "numa-bind-cpus", "numa-bind-nodes", "scheduler-cls",
+    "scheduler-reserve-full-isl", "scheduling-policy", "sparse-indexer-topk-backend",
+    "ac", "cc", "dc", "dcp", "dp", "dpa", "dpb", "dpe", "dph", "dpl", "dpm", "dpn", "dpp", "dpr", "ep", "n",
+    "pcp", "pp", "q", "r", "sc", "tp",
+)
+
+
+_VLLM_V0_FLAGS = ("speculative-model", "num-speculative-tokens")
+
+
+def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
+    """`flags` with every abbreviation vLLM's argparse expands written in full (the part before a
+    dotted key too: `--speculative.method eagle3` becomes one `--speculative '{...}'`, which
+    argparse expands). Names under 3 characters are left as written: `-t`-style short words are
+    not told apart from `--t` here. Raises for a prefix of two options."""
+    # V0's --speculative-model / --num-speculative-tokens are read as written only: the releases
+    # that had them also had other --speculative-* options, not listed here
+    options = {alias for key, aliases in _VLLM_ALIASES.items() for alias in aliases
+               if key not in _VLLM_V0_FLAGS} | set(_VLLM_OTHER_OPTIONS)
+    full: dict[str, Any] = {}
+    for name, value in flags.items():
+        head, dot, tail = name.partition(".")
+        if head not in options and len(head) >= 3:
+            matches = sorted(option for option in options if option.startswith(head))
+            if len(matches) > 1:
+                raise LaunchParseError(
+                    f"vllm: --{head} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
+                    "(argparse exits with 'ambiguous option', the server does not start)",
+                    hint=f"write the full flag, e.g. --{matches[0]}")
+            if matches:
+                name = matches[0] + dot + tail
+        full.pop(name, None)  # argparse: the last of two spellings of one option wins
+        full[name] = value
+    return full
+
+
 def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list[str],
                  env: dict[str, str]) -> LaunchConfig:
     a = _VLLM_ALIASES
+    flags = _vllm_full_names(flags)
     target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
     spec = _vllm_speculative_config(flags)
     legacy_draft = _str_flag(flags, a["speculative-model"])
