@@ -317,8 +317,9 @@ _REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
 
 def _after_reminders(text: str) -> str:
     """What the person typed after the ``<system-reminder>...</system-reminder>`` blocks the CLI
-    put before it in the same string (a hook's ``additionalContext``, the files and todos it
-    reminds the model of): the prompt, read as the CLI's own words because of its first tag.
+    put before it in the same string (context it reminds the model of; the tag as
+    Piebald-AI/claude-code-system-prompts issue #9 shows it injected into message content): the
+    prompt, which its first tag made read as the CLI's own words.
     ``text`` itself when nothing follows the blocks (a reminder alone is the CLI's)."""
     rest = text.lstrip()
     while rest.startswith(_REMINDER_OPEN):
