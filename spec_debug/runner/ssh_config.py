@@ -106,6 +106,8 @@ class SSHTarget:
     """HostKeyAlgorithms as written (`+`/`-`/`^` prefixes included); None for the default."""
     address_family: str = "any"
     """AddressFamily: any | inet (IPv4 only) | inet6 (IPv6 only), the addresses connects try."""
+    known_hosts_command: str | None = None
+    """KnownHostsCommand as written (tokens unexpanded: %H, %K need the connection); None for none."""
 
     @property
     def known_hosts_name(self) -> str:
@@ -465,7 +467,15 @@ def resolve_target(
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
         connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),
         address_family=_address_family(entry.get("addressfamily")),
+        known_hosts_command=_unless_none(entry.get("knownhostscommand")),
     )
+
+
+def _unless_none(value: str | None) -> str | None:
+    """A command keyword's value, None where it is unset, empty or `none` (ssh_config(5))."""
+    if value is None or not value.strip() or value.strip().lower() == "none":
+        return None
+    return value
 
 
 def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> paramiko.SSHConfig:

@@ -14,6 +14,8 @@ ssh(1)) give up on a server that stops answering.
 from __future__ import annotations
 
 import errno
+import getpass
+import hashlib
 import logging
 import math
 import os
@@ -36,7 +38,13 @@ from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, ask_on_terminal, authenticate
 from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
-from spec_debug.runner.ssh_hostkeys import KnownHosts, configured_key_types, preferred_key_types, verify_host_key
+from spec_debug.runner.ssh_hostkeys import (
+    KnownHosts,
+    configured_key_types,
+    known_hosts_from_command,
+    preferred_key_types,
+    verify_host_key,
+)
 
 DEFAULT_MAX_SESSIONS = 10
 """sshd_config(5) MaxSessions default: channels one connection may have open at once."""
@@ -755,6 +763,27 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         raise
 
 
+def _known_hosts_command_tokens(target: SSHTarget, server_key: paramiko.PKey) -> dict[str, str]:
+    """KnownHostsCommand's `%` tokens for the HOSTNAME lookup (ssh_config(5), TOKENS), valued as
+    `ssh` passes them (checked with OpenSSH 9.2: %H is `[host]:port` off port 22, %k the alias)."""
+    jump = ",".join(
+        (f"{hop.destination.user}@" if hop.destination.user else "") + hop.destination.host
+        + (f":{hop.destination.port}" if hop.destination.port else "")
+        for hop in target.proxy_jump
+    )
+    local = socket.gethostname()
+    tokens = {
+        "h": target.hostname, "p": str(target.port), "r": target.user, "n": target.alias,
+        "k": target.host_key_alias or target.alias, "j": jump, "l": local, "L": local.split(".")[0],
+        "u": getpass.getuser(), "i": str(os.getuid()), "d": os.path.expanduser("~"),
+        "H": target.known_hosts_name, "I": "HOSTNAME", "t": server_key.get_name(),
+        "f": server_key.fingerprint, "K": server_key.get_base64(),
+    }
+    # %C: the hash of %l%h%p%r%j (ssh_config(5), TOKENS; openssh-portable: readconf.c, ssh_connection_hash).
+    tokens["C"] = hashlib.sha1("".join(tokens[t] for t in "lhprj").encode()).hexdigest()
+    return tokens
+
+
 def _handshake_on(
     transport: paramiko.Transport, target: SSHTarget, sock: object, known_hosts: KnownHosts, options: ConnectOptions
 ) -> paramiko.Transport:
@@ -803,10 +832,18 @@ def _handshake_on(
     # ssh(1)'s default: an unknown key is put to whoever sits at the terminal; with no one
     # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
     ask = ask_at_terminal if target.strict_host_key_checking == "ask" and not target.batch_mode else None
+    server_key = transport.get_remote_server_key()
+    if target.known_hosts_command is not None:
+        # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
+        # "not in known_hosts" although `ssh` logged in.
+        from_command = known_hosts_from_command(
+            target.known_hosts_command, alias=target.alias, tokens=_known_hosts_command_tokens(target, server_key)
+        )
+        known_hosts = replace(known_hosts, from_command=from_command)
     warning = verify_host_key(
         alias=target.alias,
         known_hosts_name=target.known_hosts_name,
-        server_key=transport.get_remote_server_key(),
+        server_key=server_key,
         known_hosts=known_hosts,
         accept_new=accept_new,
         hash_new=target.hash_known_hosts,

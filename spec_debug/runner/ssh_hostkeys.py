@@ -19,6 +19,8 @@ import fnmatch
 import hmac
 import os
 import re
+import shlex
+import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +28,7 @@ from typing import Callable
 
 import paramiko
 
-from spec_debug.errors import HostKeyError
+from spec_debug.errors import HostKeyError, UsageError
 
 # Several host threads may accept new keys at once; appends must not interleave.
 _KNOWN_HOSTS_WRITE_LOCK = threading.Lock()
@@ -49,6 +51,8 @@ class KnownHosts:
 
     user_files: tuple[str, ...]
     global_files: tuple[str, ...] = ()
+    from_command: tuple[KnownHostsEntry, ...] = ()
+    """Lines a KnownHostsCommand printed, read after the files as ssh(1) reads them."""
 
     @property
     def write_file(self) -> Path:
@@ -58,7 +62,7 @@ class KnownHosts:
         entries: list[KnownHostsEntry] = []
         for file in (*self.user_files, *self.global_files):
             entries += [e for e in read_known_hosts(Path(os.path.expanduser(file))) if host_matches(e.patterns, name)]
-        return entries
+        return entries + [e for e in self.from_command if host_matches(e.patterns, name)]
 
     def keys_for(self, name: str) -> dict[str, list[paramiko.PKey]]:
         """Known keys for `name` by key type, from every file (hashed entries included)."""
@@ -92,6 +96,11 @@ def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []  # missing or unreadable: like OpenSSH, a file that holds no keys
+    return parse_known_hosts(text)
+
+
+def parse_known_hosts(text: str) -> list[KnownHostsEntry]:
+    """The usable lines of known_hosts text (a file, or a KnownHostsCommand's output)."""
     entries: list[KnownHostsEntry] = []
     for raw in text.splitlines():
         fields = raw.split()
@@ -110,6 +119,69 @@ def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
             continue
         entries.append(KnownHostsEntry(fields[0], key, marker))
     return entries
+
+
+# A KnownHostsCommand still running after this long fails the connection instead of hanging
+# it (ssh(1) waits without limit; a fleet run must not).
+_KNOWN_HOSTS_COMMAND_TIMEOUT_S = 30.0
+_TOKEN = re.compile(r"%(.)")
+
+
+def known_hosts_from_command(command: str, *, alias: str, tokens: dict[str, str]) -> tuple[KnownHostsEntry, ...]:
+    """The host key lines KnownHostsCommand prints (ssh_config(5), KnownHostsCommand, OpenSSH 8.5+).
+
+    As ssh(1) runs it (openssh-portable: sshconnect.c, load_hostkeys_command): the line is split
+    into words first (quotes kept together, misc.c argv_split), `%` tokens are expanded in the
+    arguments only, and the program runs without a shell, by absolute path, stdin on /dev/null.
+    ssh(1) ends the connection when the command fails (exit status not 0), so this raises
+    HostKeyError then. We run it once, for the host's name (`%I` is HOSTNAME); ssh(1) also
+    runs it with `%I` ORDER (to sort host key types) and ADDRESS (CheckHostIP).
+    """
+    try:
+        argv = shlex.split(command, comments=False, posix=True)
+    except ValueError as exc:
+        raise UsageError(f"{alias}: ssh config: KnownHostsCommand {command!r}: {exc}") from None
+    if not argv:
+        return ()
+    if not os.path.isabs(argv[0]):
+        # ssh(1): "KnownHostsCommand-HOSTNAME path is not absolute" (misc.c, subprocess).
+        raise UsageError(
+            f"{alias}: ssh config: KnownHostsCommand {argv[0]!r} is not an absolute path",
+            hint="ssh(1) refuses it too (\"path is not absolute\"): write the program's full path",
+        )
+
+    def expand(match: re.Match[str]) -> str:
+        token = match.group(1)
+        if token == "%":
+            return "%"
+        if token not in tokens:
+            raise UsageError(
+                f"{alias}: ssh config: KnownHostsCommand {command!r}: unknown token %{token}",
+                hint="ssh_config(5), TOKENS: KnownHostsCommand takes %C %d %f %H %h %I %i %j %K %k %L %l %n %p %r %t %u",
+            )
+        return tokens[token]
+
+    argv = [argv[0], *(_TOKEN.sub(expand, word) for word in argv[1:])]
+    try:
+        done = subprocess.run(
+            argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=_KNOWN_HOSTS_COMMAND_TIMEOUT_S, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise HostKeyError(
+            f"{alias}: KnownHostsCommand {argv[0]} did not finish within {_KNOWN_HOSTS_COMMAND_TIMEOUT_S:g} s",
+            hint="run it by hand to see where it waits (a prompt, an unreachable key service)",
+        ) from None
+    except OSError as exc:
+        raise HostKeyError(f"{alias}: KnownHostsCommand {argv[0]} cannot run: {exc.strerror or exc}",
+                           hint="check the path and that the file is executable") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise HostKeyError(
+            f"{alias}: KnownHostsCommand {argv[0]} failed (exit status {done.returncode}"
+            + (f": {said[-1].strip()[:200]}" if said else "") + "); refusing to connect, as ssh(1) does",
+            hint="run the command by hand (the ssh config's KnownHostsCommand line, tokens filled in)",
+        )
+    return tuple(parse_known_hosts(done.stdout.decode("utf-8", "replace")))
 
 
 def host_matches(patterns: str, name: str) -> bool:
