@@ -318,14 +318,14 @@ class SSHTransport(Transport):
                     channel.exec_command(VIA_SH)
                     wrapper = wrap_command(command, env, from_file=len(script) > INLINE_COMMAND_LIMIT)
                     _send_quietly(channel, wrapper.encode("utf-8", "surrogateescape") + b"\n")
-                elif len(script) > INLINE_COMMAND_LIMIT or len(wrap_command(command, env).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
+                elif len(script) > INLINE_COMMAND_LIMIT or len((inline := wrap_command(command, env)).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
                     # The exports travel with the script on stdin: the whole exec request is one
                     # argument of the login shell, so a 100 KiB variable beside a 40 KiB script
                     # failed at sshd's exec ("/bin/bash: Argument list too long", exit 1).
                     channel.exec_command(wrap_command(None))
                     _send_quietly(channel, _exports(env).encode("utf-8", "surrogateescape") + script)
                 else:
-                    channel.exec_command(wrap_command(command, env))
+                    channel.exec_command(inline)
                 # EOF on the command's stdin at once (after a long script): the wrapper reads
                 # nothing else (steps get /dev/null), but a ForceCommand that does (an
                 # sftp-server, a menu) would otherwise wait for input forever instead of ending.
@@ -637,8 +637,6 @@ def _cause(exc: BaseException) -> str:
     return f" ({text.splitlines()[0]})" if text else ""
 
 
-# What a host prints instead of running any command, when the cause is not the login shell:
-# each would otherwise send the user looking for a nologin shell or a ForceCommand.
 # sshd runs every command as `$SHELL -c COMMAND` (openssh-portable: session.c, do_child), and
 # bash then reads ~/.bashrc although it is not interactive (bash: shell.c, run_startup_files,
 # "the shell is being run by sshd", built with SSH_SOURCE_BASHRC as Debian and Ubuntu do); zsh
@@ -650,6 +648,8 @@ _STARTUP_FILE_EXITS = (
     "shells leave with `[ -z \"$PS1\" ] && return` instead)"
 )
 
+# What a host prints instead of running any command, when the cause is not the login shell:
+# each would otherwise send the user looking for a nologin shell or a ForceCommand.
 _KNOWN_REFUSALS = (
     # sshd with UsePAM: the PAM account stack says the password must change (pam_unix, an
     # expired password or `passwd -e`); sshd then runs no command without a terminal: it prints

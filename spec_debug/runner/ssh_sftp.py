@@ -265,8 +265,8 @@ class RemoteFiles:
                     chatter = self._startup_chatter()
                     if chatter is not None:
                         raise RemoteFileError(
-                            f"{self._host}: the host offers no working SFTP: the login shell prints {chatter!r} "
-                            "before every command, and that text lands in the SFTP stream",
+                            f"{self._host}: the host offers no working SFTP: its login shell prints {chatter!r} "
+                            "for every command, and that text lands in the SFTP stream",
                             hint=_CHATTER_HINT,
                         ) from None
                 raise RemoteFileError(
@@ -432,7 +432,7 @@ _CHATTER_HINT = (
     "make the shell's startup file quiet when it is not interactive: print from ~/.bashrc (or "
     "/etc/bash.bashrc, ~/.zshenv) only after `[[ $- == *i* ]] || return`, or to stderr; "
     "`ssh HOST true` must print nothing (or let the host's admin set `Subsystem sftp internal-sftp`, "
-    "which starts no shell)"
+    "which starts no shell; a ForceCommand that prints is the admin's to fix)"
 )
 
 

@@ -57,7 +57,7 @@ def test_a_greeting_rc_names_itself_when_uploads_fail(client: ClientSetup, rc_ho
         assert (outcome.exit_code, out.text()) == (0, "16\n")  # commands are not hurt
         with pytest.raises(RemoteFileError) as info:
             transport.put(local, str(tmp_path / "uploaded.py"))
-    assert "the login shell prints 'Welcome to the GPU cluster!'" in info.value.message
+    assert "its login shell prints 'Welcome to the GPU cluster!'" in info.value.message
     assert "[[ $- == *i* ]]" in (info.value.hint or "") and "internal-sftp" in (info.value.hint or "")
 
 
