@@ -195,12 +195,9 @@ def run(args: dict) -> dict:
         # compares it with this command (spec_debug.diagnose.steps.launch_step)
         log = server_log.run({"server_log": args["server_log"]})
         result["server_log"] = {"path": log.get("path"), "found": log.get("found"),
-                                "lines": [line for line in log.get("lines", []) if _STARTUP in line
+                                "lines": [line for line in log.get("lines", []) if "server_args=" in line
                                           or "speculative_config=" in line]}
     return result
-
-
-_STARTUP = "server_args="
 
 
 def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, Any] | None:
