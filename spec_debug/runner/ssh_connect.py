@@ -746,6 +746,16 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     # ssh(1) puts the types known_hosts has for the host first unless HostKeyAlgorithms set a
     # list or a `^` front (openssh-portable: sshconnect2.c, ssh_kex2, use_known_hosts_order).
     if not spec or spec[0] in "+-":
+        if target.known_hosts_command is not None:
+            # ssh(1) asks the command too when it sorts host key types (`%I` ORDER, no key yet:
+            # openssh-portable: sshconnect2.c, order_hostkeyalgs): a host whose service lists
+            # only its ECDSA key must not be offered ED25519 first and then be "not known".
+            # (OpenSSH 9.2 then keeps only lines for the bare host name, so off port 22 its
+            # ORDER finds nothing; we use the lines for `[host]:port` as well.)
+            ordering = known_hosts_from_command(
+                target.known_hosts_command, alias=target.alias, tokens=_known_hosts_command_tokens(target, None)
+            )
+            known_hosts = replace(known_hosts, from_command=ordering)
         known = known_hosts.keys_for(target.known_hosts_name)
         if not known and target.known_hosts_portless_name is not None:
             known = known_hosts.keys_for(target.known_hosts_portless_name)  # what verify_host_key falls back to
@@ -763,9 +773,10 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         raise
 
 
-def _known_hosts_command_tokens(target: SSHTarget, server_key: paramiko.PKey) -> dict[str, str]:
-    """KnownHostsCommand's `%` tokens for the HOSTNAME lookup (ssh_config(5), TOKENS), valued as
-    `ssh` passes them (checked with OpenSSH 9.2: %H is `[host]:port` off port 22, %k the alias)."""
+def _known_hosts_command_tokens(target: SSHTarget, server_key: paramiko.PKey | None) -> dict[str, str]:
+    """KnownHostsCommand's `%` tokens (ssh_config(5), TOKENS), valued as `ssh` passes them
+    (checked with OpenSSH 9.2): with the server's key, the HOSTNAME lookup (%H is `[host]:port`
+    off port 22); without one, the ORDER lookup (%H the bare host, %t %f %K `NONE`)."""
     jump = ",".join(
         (f"{hop.destination.user}@" if hop.destination.user else "") + hop.destination.host
         + (f":{hop.destination.port}" if hop.destination.port else "")
@@ -776,9 +787,12 @@ def _known_hosts_command_tokens(target: SSHTarget, server_key: paramiko.PKey) ->
         "h": target.hostname, "p": str(target.port), "r": target.user, "n": target.alias,
         "k": target.host_key_alias or target.alias, "j": jump, "l": local, "L": local.split(".")[0],
         "u": getpass.getuser(), "i": str(os.getuid()), "d": os.path.expanduser("~"),
-        "H": target.known_hosts_name, "I": "HOSTNAME", "t": server_key.get_name(),
-        "f": server_key.fingerprint, "K": server_key.get_base64(),
+        "H": target.known_hosts_name, "I": "HOSTNAME", "t": "NONE", "f": "NONE", "K": "NONE",
     }
+    if server_key is None:
+        tokens.update(H=target.host_key_alias or target.hostname, I="ORDER")
+    else:
+        tokens.update(t=server_key.get_name(), f=server_key.fingerprint, K=server_key.get_base64())
     # %C: the hash of %l%h%p%r%j (ssh_config(5), TOKENS; openssh-portable: readconf.c, ssh_connection_hash).
     tokens["C"] = hashlib.sha1("".join(tokens[t] for t in "lhprj").encode()).hexdigest()
     return tokens

@@ -14,7 +14,7 @@ import pytest
 from spec_debug.errors import HostKeyError, UsageError
 from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.test_transport import run
-from tests.sshd_fixture import ClientSetup, SshServer
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer
 
 SSH = shutil.which("ssh")
 ARGS = "%I %H %h %p %r %n %k %t %f 'two words' %%"
@@ -72,3 +72,27 @@ def test_a_relative_command_is_refused_as_ssh_refuses_it(client: ClientSetup, ss
     with pytest.raises(UsageError) as info:
         SSHTransport.connect("fleet", client.options())
     assert "'key-service' is not an absolute path" in info.value.message
+
+
+def test_a_service_that_lists_only_the_ecdsa_key_gets_ecdsa_offered_first(
+    client: ClientSetup, client_key: ClientKey, tmp_path: Path
+) -> None:
+    """A host with ED25519 and ECDSA keys whose key service knows only the ECDSA one: asked
+    first (`%I` ORDER, as ssh(1) asks it), the service's key type is offered first; offered
+    ED25519 first, the host was "not in known_hosts". (OpenSSH 9.2 keeps only ORDER lines for
+    the bare host name, so on this non-22 port `ssh` itself still fails: not compared here.)"""
+    ecdsa = tmp_path / "ssh_host_ecdsa_key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ecdsa", "-N", "", "-f", str(ecdsa)], check=True, stdin=subprocess.DEVNULL)
+    server = SshServer(tmp_path / "sshd-two-keys", [client_key], extra_config=f"HostKey {ecdsa}\n").start()
+    try:
+        kind, blob = (tmp_path / "ssh_host_ecdsa_key.pub").read_text().split()[:2]
+        log = tmp_path / "khc.log"
+        script = tmp_path / "key-service"
+        script.write_text(f"#!/bin/sh\necho \"$@\" >> {log}\necho '{server.known_hosts_name} {kind} {blob}'\n")
+        script.chmod(0o755)
+        use_command(client, server, tmp_path, f"{script} %I %H %t")
+        with SSHTransport.connect("fleet", client.options()) as transport:
+            assert run(transport, "echo in")[1].text() == "in\n"
+        assert log.read_text().splitlines() == ["ORDER 127.0.0.1 NONE", f"HOSTNAME {server.known_hosts_name} {kind}"]
+    finally:
+        server.stop()
