@@ -25,7 +25,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.records import CommandRecord
-from spec_debug.session.shell import CATEGORY_TITLES, parse_target
+from spec_debug.session.shell import CATEGORY_TITLES, ssh_heredoc
 from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
@@ -605,31 +605,14 @@ def _seconds(text: str) -> float | None:
     return float(m.group(1)) * _UNIT_S[m.group(2)] if m else None
 
 
-# `ssh HOST << 'EOF'` + script + `EOF`: the remote shell reads its script from the heredoc, the
-# way agents send a multi-line check. The parsed remote command of such a line is empty (or
-# `bash -s`, `python3 -`), and the redirection alone read as one came out as `< < EOF cat ...`.
-_SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*<<(?P<dash>-?)[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)(?P=q)[ \t]*\n"
-                          r"(?P<body>.*?)\n(?P=word)\n?\Z", re.DOTALL)
-# a shell that runs what it reads on stdin: the script can run as it is
-_STDIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da)?sh(?:\s+-s)?")
-
-
 def _remote_script(cmd: CommandRecord) -> str | None:
     """What runs on the host when the session fed ``ssh`` its script in a heredoc: the script
-    itself, or the remote command with the heredoc (``python3 - <<'PY'``); None otherwise."""
-    if not cmd.host or cmd.container or "<<" not in cmd.command:
+    itself, or the remote command with the heredoc (``python3 - <<'PY'``); None otherwise
+    (the analyzer reads it the same way: shell.ssh_heredoc)."""
+    if not cmd.host or cmd.container:
         return None
-    m = _SSH_HEREDOC.match(cmd.command)
-    if m is None:
-        return None
-    target = parse_target(m.group("head"))
-    if target.host != cmd.host or target.container:
-        return None  # a heredoc for a local program (`cat <<EOF > x`), not for ssh
-    remote = target.inner.strip()
-    if not remote or _STDIN_SHELL.fullmatch(remote):
-        return m.group("body")
-    q, word = m.group("q"), m.group("word")
-    return f"{remote} <<{m.group('dash')}{q}{word}{q}\n{m.group('body')}\n{word}"
+    target = ssh_heredoc(cmd.command)
+    return target.inner if target is not None and target.host == cmd.host else None
 
 
 def _outside_quotes(text: str, start: int) -> bool:

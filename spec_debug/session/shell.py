@@ -139,6 +139,10 @@ def _segments_of(command: str) -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=4096)
 def parse_target(command: str, _depth: int = 0) -> Target:
     """The innermost host/container a command reaches (cached: sessions repeat commands)."""
+    if "<<" in command:  # one substring test keeps the common case as cheap as before
+        heredoc = _ssh_heredoc(command, _depth)
+        if heredoc is not None:
+            return heredoc
     variables: dict[str, str | None] = {}
     for argv in _segments_of(command):
         if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly"):
@@ -180,6 +184,46 @@ def parse_target(command: str, _depth: int = 0) -> Target:
                 target = replace(target, host=_expand(target.host, variables))
             return target
     return Target(inner=command)
+
+
+# `ssh HOST << 'EOF'` + script + `EOF`: the remote shell reads its script from the heredoc, the
+# way agents send a multi-line check. Split into words, the redirection read as the remote
+# command (`< < EOF nvidia-smi EOF`). The terminator of ``<<-`` may be indented by tabs (bash(1),
+# Here Documents). What follows the terminator runs where the session ran, as the commands
+# after any ssh of a command line do.
+_SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*<<(?P<dash>-)?[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)(?P=q)"
+                          r"[ \t]*\n(?P<body>.*?)\n(?P<tabs>(?(dash)\t*))(?P=word)(?:\n.*)?\Z", re.DOTALL)
+# a shell that runs what it reads on stdin: the script can run as it is
+_STDIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da)?sh(?:\s+-s)?")
+
+
+def ssh_heredoc(command: str) -> Target | None:
+    """Where a command that feeds ``ssh`` its script in a heredoc runs, with the script as the
+    remote command: the heredoc's body (``ssh h << 'EOF'``, ``ssh h 'bash -s' <<EOF``), or the
+    remote command with its heredoc (``ssh h python3 - <<'PY'``); None for any other command."""
+    return _ssh_heredoc(command, 0) if "<<" in command else None
+
+
+def _ssh_heredoc(command: str, depth: int) -> Target | None:
+    m = _SSH_HEREDOC.match(command)
+    if m is None:
+        return None
+    head = m.group("head")
+    target = parse_target(head, depth)
+    if target.host is None or target.container:
+        return None  # a heredoc for a local program (`cat <<EOF > x`) or a container's
+    segs = _segments_of(head)
+    if len(segs) > 1:
+        last = " ".join(map(_requote, segs[-1]))
+        if "$" not in last and parse_target(last, depth).host is None:
+            return None  # `ssh gpu01 uptime; cat <<EOF > notes.txt`: the heredoc is the local cat's
+    remote = target.inner.strip()
+    if not remote or _STDIN_SHELL.fullmatch(remote):
+        body = m.group("body")
+        # <<- strips the leading tabs of every line it feeds (bash(1), Here Documents)
+        return replace(target, inner=re.sub(r"(?m)^\t+", "", body) if m.group("dash") else body)
+    q, word = m.group("q"), m.group("word")
+    return replace(target, inner=f"{remote} <<{m.group('dash') or ''}{q}{word}{q}\n{m.group('body')}\n{m.group('tabs')}{word}")
 
 
 _VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
@@ -631,7 +675,9 @@ _LAUNCH = re.compile(r"sglang\.launch_server|sglang serve|vllm serve|vllm\.entry
 _BENCH = re.compile(r"bench_serving|bench_one_batch|benchmark_serving|\bbench\w*\.py|\bvllm\s+bench\s+\w"
                     r"|sglang\.bench_\w|offline_inference/(?:spec_decode|eagle)\.py")
 _EDIT = re.compile(r"\bsed\s+-i|\bpatch\b|apply_patch|cat\s+>\s*\S+|tee\s+\S+\.py|\bperl\s+-pi")
-_TEST = re.compile(r"\bpytest\b|test_\w+\.py|\w+_test\.py")
+# pytest's own temporary folders (/tmp/pytest-of-USER/pytest-N/, pytest docs: tmp_path) name no
+# test run: a heredoc script that cds there reads a config.
+_TEST = re.compile(r"\bpytest\b(?!-of-|-\d+/)|test_\w+\.py|\w+_test\.py")
 _GPU = re.compile(r"nvidia-smi|nvtop|rocm-smi|gpustat")
 _HEALTH = re.compile(r"\bcurl\b|\bwget\b|/health|/v1/")
 _SOURCE = re.compile(r"\.py\b|site-packages")
