@@ -181,7 +181,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     cause = _stated_cause(output, failed)
     if cause is not None:
         return [cause]
-    if _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
+    if '"' in output and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
@@ -276,7 +276,7 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
-    if "CUDA" in output and _says_cuda_error(output) and (m := _reported(_CUDA_ERROR, output, failed)):
+    if "C" in output and "CUDA" in output and _says_cuda_error(output) and (m := _reported(_CUDA_ERROR, output, failed)):
         kind = "cuda_oom" if "CUBLAS_STATUS_ALLOC_FAILED" in m.group(0) else "cuda_error"
         return ErrorInfo(kind, _exception_near(output, m.start()), m.group(0).strip()[:300])
     # A CUDA kernel's device-side assertion (torch's CUDA_KERNEL_ASSERT, printed by the device:
@@ -308,7 +308,7 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
     # gone even when the log's tail was read with exit status 0 and the child's traceback
     # scrolled out of it.
-    if "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
+    if "R" in output and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     return None
 
