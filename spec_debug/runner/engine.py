@@ -8,6 +8,7 @@ valid partial record.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import signal
@@ -98,10 +99,13 @@ class Run:
         self._written_seq = 0
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
+            # A misspelt --var (modle=...) would otherwise run with the default the user meant to replace.
+            close = difflib.get_close_matches(unknown[0], list(self.playbook.vars), n=1)
             raise PlaybookError(
                 f"--var {unknown[0]} is not a var of playbook {self.playbook.name!r}",
                 path=loaded.path,
-                hint=f"its vars: {', '.join(sorted(self.playbook.vars)) or 'none'}",
+                hint=(f"did you mean {close[0]}? " if close else "")
+                + f"its vars: {', '.join(sorted(self.playbook.vars)) or 'none'}",
             )
         run_vars = {**self.playbook.vars, **self.cli_vars}
         secrets: set[str] = set(secret_values(run_vars))
