@@ -18,6 +18,9 @@ from dataclasses import dataclass
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
 # as SGLang's "Scheduler hit an exception" reached sgl-project/sglang#15050).
 _FRAME = re.compile(r'^\s+File (?:"(?P<file>[^"]+)"|\\"(?P<escaped>[^"]+?)\\"), line (?P<line>\d+)')
+# _FRAME over a run of indented lines: a quoted path never spans a line, as it never did line by line.
+_FRAME_LINES = re.compile(r'^\s+File (?:"(?P<file>[^"\n]+)"|\\"(?P<escaped>[^"\n]+?)\\"), line (?P<line>\d+)', re.M)
+_INDENTED_RUN = re.compile(r"(?:[ \t][^\n]*\n)+")
 _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception))(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
@@ -430,6 +433,7 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
     # TP > 1 every rank logs at once (vllm-project/vllm#17756 shows 8 ranks interleaved).
     # Those are stepped over; a group's box ("  | ") ends at its first line without it.
     foreign_left = _FOREIGN_LINES if margin.strip(" |+") else 0
+    plain = stamped is None and not margin
     while pos < len(output):
         nl = output.find("\n", pos)
         end = len(output) if nl < 0 else nl
@@ -452,6 +456,15 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
             pos = end + 1
             continue
         if text[0] in " \t":
+            if plain and (run := _INDENTED_RUN.match(output, pos)):
+                # the frames and their source lines at once: only the innermost frame is kept,
+                # and a line-by-line loop was most of a traceback's cost
+                for frame in _FRAME_LINES.finditer(output, pos, run.end()):
+                    file, line = frame.group("file") or frame.group("escaped"), frame.group("line")
+                if line is not None:
+                    line = int(line)
+                pos = run.end()
+                continue
             frame = _FRAME.match(text)
             if frame:
                 file, line = frame.group("file") or frame.group("escaped"), int(frame.group("line"))
