@@ -43,6 +43,13 @@ SAVE_INTERVAL_S = 0.1
 run loop writes it within this interval. A 100-step playbook of `true` would otherwise spend
 most of its time rewriting run.json."""
 
+SAVE_COST_RATIO = 10
+"""...and unless it was written less than this many times as long ago as the last write took.
+A fleet's record grows with every host and step (60 hosts x 10 steps of 20 kB logs: 12 MB):
+each rewrite then takes a tenth of a second or more, and at every SAVE_INTERVAL_S the run spent
+over half its time rewriting. Now rewriting costs at most about a tenth of the run, and every
+write is still a whole record put in place atomically."""
+
 
 @dataclass
 class HostTarget:
@@ -95,6 +102,7 @@ class Run:
         self._save_lock = threading.Lock()
         self._dirty = False
         self._last_save = 0.0
+        self._save_cost = 0.0
         self._save_seq = 0
         self._written_seq = 0
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
@@ -134,11 +142,14 @@ class Run:
 
     # ---------------------------------------------------------------- public
 
-    def save(self, *, force: bool = False) -> None:
-        """Write run.json now, or mark it dirty if it was written very recently."""
+    def save(self, *, force: bool = False, host_done: bool = False) -> None:
+        """Write run.json now, or mark it dirty if it was written very recently (the run loop
+        writes it soon). A host's end is written at once unless writing is slow: forcing it
+        made a fleet's run rewrite its whole, growing record once per host."""
         with self._lock:
             now = time.monotonic()
-            if not force and now - self._last_save < SAVE_INTERVAL_S:
+            pace = max(0.0 if host_done else SAVE_INTERVAL_S, SAVE_COST_RATIO * self._save_cost)
+            if not force and now - self._last_save < pace:
                 self._dirty = True
                 return
             payload = self.record.model_dump_json(indent=2)
@@ -150,6 +161,7 @@ class Run:
             if seq > self._written_seq:  # never let an older snapshot overwrite a newer one
                 self.store.save_json(payload)
                 self._written_seq = seq
+        self._save_cost = time.monotonic() - now  # the dump and the write, as the next save's pace
 
     def execute(self) -> RunRecord:
         workers = max(1, min(self.options.forks, len(self.targets)))
@@ -301,7 +313,7 @@ class Run:
             host.status = "failed"
         host.error = self._clean(host.error)  # a transport's message may quote the command
         host.finished_at = utc_now()
-        self.save(force=True)
+        self.save(host_done=True)
         self.options.reporter.host_finished(host)
 
     def _commit_step(self, result: StepRecord | None, findings: list[Finding]) -> None:
