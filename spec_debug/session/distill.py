@@ -10,12 +10,9 @@ is the agent's reasoning just before it, and ``provenance`` names the session an
 
 from __future__ import annotations
 
-import math
 import re
-import shlex
 from collections import Counter
 from dataclasses import dataclass, replace
-from itertools import pairwise
 from pathlib import Path
 
 import yaml
@@ -24,17 +21,17 @@ from spec_debug.errors import UsageError
 from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
+from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell import CATEGORY_TITLES, ssh_heredoc
+from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
 _SITE_PACKAGES = re.compile(r"(?:~|/)[\w./+-]*?/lib/python3\.\d+/site-packages")
 _PYTHON = re.compile(r"(?:~|/)[\w./+-]*?/bin/python3?(?:\.\d+)?(?![\w./-])")
 _PATH = re.compile(r"(?:~|/)[\w.+-]*(?:/[\w.+-]+)+/?")
-_TIMEOUT = re.compile(r"^\s*timeout\s")
-_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd]?)")
-_UNIT_S = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict:
@@ -78,7 +75,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
-        limit = _timeout_limit(cmd.inner or "")
+        limit = timeout_limit(cmd.inner or "")
         follows = None if limit else follows_output(cmd.inner or cmd.command)
         if follows:
             # `tail -f` in a session ran until someone (or the agent's tool timeout) stopped it;
@@ -188,239 +185,6 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
             continue
         chosen.append(cmd)
     return chosen
-
-
-# What changes a host, by program: killing or restarting what serves, installing, deleting,
-# moving, resetting a GPU. A session's pivots are full of them ("the server hangs" -> `pkill -f
-# sglang`), and a playbook the on-call runs against a production host must not repeat them.
-_CHANGING_PROGRAMS = frozenset({
-    "kill", "pkill", "killall", "reboot", "shutdown", "halt", "poweroff", "rm", "rmdir", "mv", "truncate", "shred",
-    "chmod", "chown", "chgrp", "ln", "umount", "useradd", "userdel", "passwd", "patch", "swapoff", "modprobe",
-    "rmmod", "insmod"})
-# Programs whose verb decides (`docker ps` reads, `docker restart` changes): the verbs that
-# change, the options that take a value before the verb, and the words that group verbs
-# (`docker compose restart`, `kubectl rollout restart`, `uv pip install`).
-_DOCKER = ({"restart", "stop", "kill", "rm", "rmi", "run", "start", "pull", "push", "create", "update", "pause",
-            "unpause", "commit", "load", "import", "tag", "build", "up", "down", "prune", "cp"},
-           {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "-f", "--file", "-p", "--project-name",
-            "--env-file", "--profile"},
-           {"compose", "container", "image", "volume", "network", "system", "builder", "buildx"})
-_VERBS = {
-    "systemctl": ({"start", "stop", "restart", "reload", "enable", "disable", "kill", "mask", "unmask", "daemon-reload",
-                   "isolate", "try-restart", "reload-or-restart"}, {"-H", "--host", "-M", "--machine", "-p",
-                                                                    "--property", "-t", "--type", "-n", "--lines"}, set()),
-    "docker": _DOCKER, "podman": _DOCKER, "nerdctl": _DOCKER, "docker-compose": _DOCKER,
-    "kubectl": ({"delete", "apply", "create", "replace", "patch", "edit", "scale", "restart", "undo", "set", "drain",
-                 "cordon", "uncordon", "taint", "label", "annotate", "cp", "autoscale", "expose", "run"},
-                {"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server", "--cluster", "--user"}, {"rollout"}),
-    "git": ({"checkout", "reset", "pull", "push", "commit", "stash", "clean", "merge", "rebase", "apply", "switch",
-             "restore", "cherry-pick", "revert", "am", "clone", "rm", "mv", "add", "init"},
-            {"-C", "-c", "--git-dir", "--work-tree"}, set()),
-    "pip": ({"install", "uninstall", "download"}, {"--python"}, set()),
-    "uv": ({"install", "uninstall", "sync", "add", "remove"}, set(), {"pip"}),
-    "conda": ({"install", "remove", "uninstall", "update", "create"}, set(), set()),
-    "apt": ({"install", "remove", "purge", "upgrade", "autoremove", "dist-upgrade"}, {"-o"}, set()),
-    "yum": ({"install", "remove", "update", "erase", "upgrade"}, set(), set()),
-    "huggingface-cli": ({"download", "upload", "delete-cache", "login", "logout"}, set(), set()),
-    "crontab": ({"-r", "-e"}, {"-u"}, set()),
-}
-for _same, _as in (("oc", "kubectl"), ("pip3", "pip"), ("mamba", "conda"), ("micromamba", "conda"),
-                   ("apt-get", "apt"), ("dnf", "yum"), ("hf", "huggingface-cli")):
-    _VERBS[_same] = _VERBS[_as]
-# Programs whose options decide, wherever they stand
-_CHANGING_OPTIONS = {
-    "nvidia-smi": {"-r", "--gpu-reset", "-pm", "--persistence-mode", "-pl", "--power-limit", "-lgc",
-                   "--lock-gpu-clocks", "-rgc", "-lmc", "-rmc", "-ac", "-rac", "-c", "--compute-mode", "-e", "-mig"},
-    "tmux": {"kill-session", "kill-server", "kill-window", "kill-pane", "send-keys"},
-    "fuser": {"-k", "--kill"}, "service": {"start", "stop", "restart", "reload", "force-reload"},
-}
-# Wrappers before the program that runs: sudo -u bob, env A=1, nohup, timeout 60, nice -n 5
-_WRAPPERS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "env": {"-u", "-C", "-S"},
-             "nohup": set(), "time": set(), "nice": {"-n"}, "ionice": {"-c", "-n", "-p"}, "stdbuf": set(),
-             "exec": set(), "command": set(), "timeout": {"-k", "-s", "--kill-after", "--signal"}, "xargs": {"-I", "-n"}}
-_SEPARATORS = frozenset({";", "&", "&&", "|", "||", "|&", ";;", "\n", "(", ")"})
-_SCRATCH = ("/dev/null", "/dev/stdout", "/dev/stderr", "/tmp/", "/var/tmp/")
-
-
-def changes_host(command: str) -> str | None:
-    """Why ``command`` changes the host it runs on (the program, or the file it writes), or
-    None for a command that only reads."""
-    words = _shell_words(_without_heredoc_bodies(command))
-    start = True
-    for i, (word, is_op) in enumerate(words):
-        if is_op:
-            if word in _SEPARATORS:
-                start = True
-            elif ">" in word and not word.endswith("&") and i + 1 < len(words) and not words[i + 1][1]:
-                target = words[i + 1][0]
-                if not target.startswith(_SCRATCH):  # `> /root/sglang_server.log` empties the log
-                    return f"writes {target}"
-            continue
-        if not start:
-            continue
-        start = False
-        argv = _program(words, i)
-        if not argv:
-            continue
-        prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
-        if re.fullmatch(r"python[\d.]*", prog) and args[:2] == ["-m", "pip"]:
-            prog, args = "pip", args[2:]
-        if prog in ("kill", "pkill", "killall") and _signal_zero(args):
-            continue  # signal 0 only asks whether the process is alive
-        if prog in _CHANGING_PROGRAMS or prog.startswith("mkfs"):
-            return prog
-        if prog == "mount" and any(not a.startswith("-") for a in args):
-            return prog  # `mount` alone lists the mounts
-        if prog == "dd" and any(a.startswith("of=") and not a[3:].startswith(_SCRATCH) for a in args):
-            return "dd of="
-        if prog == "nvidia-smi" and args and not args[0].startswith("-"):
-            continue  # nvidia-smi dmon -c 5, topo -m: sub-commands that read (-c counts samples there)
-        options = _CHANGING_OPTIONS.get(prog, ())
-        if hit := next((a for a in args if a.split("=", 1)[0] in options), None):
-            return f"{prog} {hit}"
-        if prog in _VERBS and (verb := _verb(args, *_VERBS[prog][1:])) in _VERBS[prog][0]:
-            return f"{prog} {verb}"
-        if prog in ("sed", "perl") and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
-            return f"{prog} -i"
-        if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
-            return "tee"
-        if prog == "sysctl" and any(a == "-w" or "=" in a for a in args):
-            return "sysctl -w"
-    return None
-
-
-def _verb(args: list[str], value_options: set[str], groups: set[str]) -> str | None:
-    """The first word that is not an option (past a grouping word: `compose`, `rollout`)."""
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg.startswith("-"):
-            skip = arg in value_options
-        elif arg in groups:
-            continue
-        else:
-            return arg
-    return None
-
-
-FOLLOW_TIMEOUT_S = 30
-_FOLLOW_FLAG = {"tail": ("f", "F"), "journalctl": ("f",), "dmesg": ("w",), "docker": ("f",), "podman": ("f",),
-                "kubectl": ("f",), "oc": ("f",)}
-
-
-def follows_output(command: str) -> str | None:
-    """The program and flag that make ``command`` run until it is stopped (`tail -f`, `watch`,
-    `nvidia-smi -l 1`, `ping` without `-c`, `top` without `-n`), or None."""
-    words = _shell_words(_without_heredoc_bodies(command))
-    start = True
-    for i, (word, is_op) in enumerate(words):
-        if is_op:
-            start = start or word in _SEPARATORS
-            continue
-        if not start:
-            continue
-        start = False
-        argv = _program(words, i)
-        if not argv:
-            continue
-        prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
-        clusters = [a[1:] for a in args if re.fullmatch(r"-[A-Za-z]+\d*", a)]  # -fn50, -bn1
-        logs = prog in ("docker", "podman", "kubectl", "oc")
-        if prog in _FOLLOW_FLAG and (not logs or "logs" in args):
-            flag = next((f for f in _FOLLOW_FLAG[prog] for c in clusters if f in c), None)
-            if flag or any(a.startswith("--follow") for a in args):
-                return f"{prog}{' logs' if logs else ''} -{flag or '-follow'}"
-        if prog in ("watch", "htop", "nvtop", "btop"):
-            return prog
-        if prog == "top" and not any("n" in c for c in clusters):
-            return "top"
-        if prog == "ping" and not any("c" in c for c in clusters):
-            return "ping"
-        if prog == "nvidia-smi" and any(a in ("-l", "-lms", "--loop", "--loop-ms") or a.startswith("--loop") for a in args):
-            return "nvidia-smi -l"
-        if prog == "nvidia-smi" and args[:1] in (["dmon"], ["pmon"]) and "-c" not in args:
-            return f"nvidia-smi {args[0]}"
-    return None
-
-
-def _signal_zero(args: list[str]) -> bool:
-    return "-0" in args or any(a in ("-s", "--signal") and b == "0" for a, b in pairwise(args))
-
-
-def _program(words: list[tuple[str, bool]], i: int) -> list[str]:
-    """The argv of the simple command starting at ``words[i]``, past assignments and wrappers."""
-    argv = []
-    for word, is_op in words[i:]:
-        if is_op and word in _SEPARATORS:
-            break
-        if not is_op:
-            argv.append(word)
-    while argv:
-        head = argv[0].rsplit("/", 1)[-1]
-        if re.fullmatch(r"[A-Za-z_]\w*=.*", argv[0]):
-            argv = argv[1:]
-        elif head in _WRAPPERS:
-            takes, argv = _WRAPPERS[head], argv[1:]
-            while argv and (argv[0].startswith("-") or re.fullmatch(r"[A-Za-z_]\w*=.*", argv[0])):
-                argv = argv[2:] if argv[0] in takes else argv[1:]
-            if head == "timeout" and argv:
-                argv = argv[1:]  # the duration
-        else:
-            break
-    return argv
-
-
-_HEREDOC_BODY = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z0-9_.-]+)\1([^\n]*\n)(.*?)^[ \t]*\2[ \t]*$", re.DOTALL | re.MULTILINE)
-
-
-def _without_heredoc_bodies(text: str) -> str:
-    """The command lines without what heredocs feed them: a Python body's `if n > 3:` is no
-    redirection and its `watch = 1` no program (a script sent to ssh is read as commands by the
-    caller, _remote_script)."""
-    return _HEREDOC_BODY.sub(lambda m: f"<<{m.group(1)}{m.group(2)}{m.group(1)}{m.group(3)}", text) if "<<" in text else text
-
-
-def _shell_words(text: str) -> list[tuple[str, bool]]:
-    """``text`` as shell words and operators (is_op), quotes removed from words: a quoted
-    ``'>'`` is a word (grep '>' x), an unquoted one a redirection."""
-    out: list[tuple[str, bool]] = []
-    word: list[str] = []
-    has_word = False
-    quote = None
-    escaped = after_space = False
-    for ch in text:
-        if escaped:
-            word.append(ch)
-            escaped = False
-        elif quote:
-            if ch == quote:
-                quote = None
-            elif ch == "\\" and quote == '"':
-                escaped = True
-            else:
-                word.append(ch)
-        elif ch == "\\":
-            escaped, has_word = True, True
-        elif ch in "'\"":
-            quote, has_word = ch, True
-        elif ch in " \t\r" or ch in ";&|<>()\n":
-            if has_word or word:
-                out.append(("".join(word), False))
-                word, has_word = [], False
-            if ch in ";&|<>()\n":
-                if out and out[-1][1] and ch not in "()\n" and out[-1][0][-1:] in ";&|<>" and not after_space:
-                    out[-1] = (out[-1][0] + ch, True)
-                else:
-                    out.append((ch, True))
-            after_space = ch in " \t\r"  # `> >` is two operators, `>>` one
-            continue
-        else:
-            word.append(ch)
-        after_space = False
-    if has_word or word:
-        out.append(("".join(word), False))
-    return out
 
 
 # A bare token names its own var (prefixes as in spec_debug/redact.py).
@@ -571,38 +335,6 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
-
-
-def _timeout_limit(inner: str) -> int | None:
-    """The step timeout for a command run under coreutils ``timeout [OPTION] DURATION CMD``:
-    DURATION with its unit (``10m``), plus ``-k``'s grace. ``-k 10 600`` read as 10 s killed a
-    ten-minute benchmark at ten seconds (coreutils src/timeout.c: -k and -s take a value)."""
-    if not _TIMEOUT.match(inner):
-        return None
-    try:
-        words = shlex.split(inner.split("\n", 1)[0])
-    except ValueError:
-        return None
-    grace, i = 0.0, 1
-    while i < len(words) and words[i].startswith("-") and words[i] != "--":
-        option, _, value = words[i].partition("=")
-        if option in ("-k", "--kill-after", "-s", "--signal") and not value:
-            value, i = (words[i + 1] if i + 1 < len(words) else ""), i + 1
-        elif option.startswith("-k") and len(option) > 2:  # -k5
-            value = option[2:]
-            option = "-k"
-        if option in ("-k", "--kill-after"):
-            grace = _seconds(value) or 0.0
-        i += 1
-    i += words[i:i + 1] == ["--"]
-    duration = _seconds(words[i]) if i < len(words) else None
-    # 0 means "no timeout" to timeout(1)
-    return math.ceil(duration + grace) if duration else None
-
-
-def _seconds(text: str) -> float | None:
-    m = _DURATION.fullmatch(text)
-    return float(m.group(1)) * _UNIT_S[m.group(2)] if m else None
 
 
 def _remote_script(cmd: CommandRecord) -> str | None:

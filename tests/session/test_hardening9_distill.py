@@ -88,3 +88,28 @@ def test_the_analyzer_and_the_playbook_agree_on_the_script(tmp_path):
     steps = distill_playbook(analysis)["steps"]
     assert [s["run"] for s in steps] == ["cd {{ eagle3 }}\ngrep -c 'accept len' server.log",
                                          "cat {{ config_json }}"]
+
+
+def test_the_simple_commands_of_a_line_and_the_files_it_writes():
+    from spec_debug.session.shell_words import simple_commands
+
+    line = "cd /root && sudo -u svc timeout 60 grep '>' server.log > /root/hits.txt 2>&1; nvidia-smi -L >&2"
+    read = list(simple_commands(line, writes=True))
+    assert [a[:2] if isinstance(a, list) else a for a in read] == [
+        ["cd", "/root"], ["grep", ">"], "/root/hits.txt", ["nvidia-smi", "-L"]]  # past sudo and timeout
+    assert [a[0] for a in simple_commands(line)] == ["cd", "grep", "nvidia-smi"]
+    # a Python heredoc's `if n > 3:` is no redirection
+    assert [a[:2] for a in simple_commands("python3 - <<'PY'\nif n > 3:\n    print(n)\nPY", writes=True)] == [
+        ["python3", "-"]]
+
+
+def test_the_playbook_reads_commands_with_the_one_job_modules():
+    from spec_debug.session import distill
+    from spec_debug.session.follow import follows_output
+    from spec_debug.session.host_changes import changes_host
+    from spec_debug.session.timeout_limit import timeout_limit
+
+    assert distill.changes_host is changes_host and distill.follows_output is follows_output
+    assert changes_host("docker compose restart sglang") == "docker restart"
+    assert follows_output("journalctl -u sglang -fn 50") == "journalctl -f"
+    assert timeout_limit("timeout -k 10 10m python3 -m sglang.bench_serving") == 610

@@ -1,0 +1,109 @@
+"""Which commands change the host they run on (kill, rm, docker restart, pip install, a write
+through ``>``) and which only read it: a distilled playbook keeps only the readers."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from spec_debug.session.shell_words import simple_commands
+
+# What changes a host, by program: killing or restarting what serves, installing, deleting,
+# moving, resetting a GPU. A session's pivots are full of them ("the server hangs" -> `pkill -f
+# sglang`), and a playbook the on-call runs against a production host must not repeat them.
+_CHANGING_PROGRAMS = frozenset({
+    "kill", "pkill", "killall", "reboot", "shutdown", "halt", "poweroff", "rm", "rmdir", "mv", "truncate", "shred",
+    "chmod", "chown", "chgrp", "ln", "umount", "useradd", "userdel", "passwd", "patch", "swapoff", "modprobe",
+    "rmmod", "insmod"})
+# Programs whose verb decides (`docker ps` reads, `docker restart` changes): the verbs that
+# change, the options that take a value before the verb, and the words that group verbs
+# (`docker compose restart`, `kubectl rollout restart`, `uv pip install`).
+_DOCKER = ({"restart", "stop", "kill", "rm", "rmi", "run", "start", "pull", "push", "create", "update", "pause",
+            "unpause", "commit", "load", "import", "tag", "build", "up", "down", "prune", "cp"},
+           {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "-f", "--file", "-p", "--project-name",
+            "--env-file", "--profile"},
+           {"compose", "container", "image", "volume", "network", "system", "builder", "buildx"})
+_VERBS = {
+    "systemctl": ({"start", "stop", "restart", "reload", "enable", "disable", "kill", "mask", "unmask", "daemon-reload",
+                   "isolate", "try-restart", "reload-or-restart"}, {"-H", "--host", "-M", "--machine", "-p",
+                                                                    "--property", "-t", "--type", "-n", "--lines"}, set()),
+    "docker": _DOCKER, "podman": _DOCKER, "nerdctl": _DOCKER, "docker-compose": _DOCKER,
+    "kubectl": ({"delete", "apply", "create", "replace", "patch", "edit", "scale", "restart", "undo", "set", "drain",
+                 "cordon", "uncordon", "taint", "label", "annotate", "cp", "autoscale", "expose", "run"},
+                {"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server", "--cluster", "--user"}, {"rollout"}),
+    "git": ({"checkout", "reset", "pull", "push", "commit", "stash", "clean", "merge", "rebase", "apply", "switch",
+             "restore", "cherry-pick", "revert", "am", "clone", "rm", "mv", "add", "init"},
+            {"-C", "-c", "--git-dir", "--work-tree"}, set()),
+    "pip": ({"install", "uninstall", "download"}, {"--python"}, set()),
+    "uv": ({"install", "uninstall", "sync", "add", "remove"}, set(), {"pip"}),
+    "conda": ({"install", "remove", "uninstall", "update", "create"}, set(), set()),
+    "apt": ({"install", "remove", "purge", "upgrade", "autoremove", "dist-upgrade"}, {"-o"}, set()),
+    "yum": ({"install", "remove", "update", "erase", "upgrade"}, set(), set()),
+    "huggingface-cli": ({"download", "upload", "delete-cache", "login", "logout"}, set(), set()),
+    "crontab": ({"-r", "-e"}, {"-u"}, set()),
+}
+for _same, _as in (("oc", "kubectl"), ("pip3", "pip"), ("mamba", "conda"), ("micromamba", "conda"),
+                   ("apt-get", "apt"), ("dnf", "yum"), ("hf", "huggingface-cli")):
+    _VERBS[_same] = _VERBS[_as]
+# Programs whose options decide, wherever they stand
+_CHANGING_OPTIONS = {
+    "nvidia-smi": {"-r", "--gpu-reset", "-pm", "--persistence-mode", "-pl", "--power-limit", "-lgc",
+                   "--lock-gpu-clocks", "-rgc", "-lmc", "-rmc", "-ac", "-rac", "-c", "--compute-mode", "-e", "-mig"},
+    "tmux": {"kill-session", "kill-server", "kill-window", "kill-pane", "send-keys"},
+    "fuser": {"-k", "--kill"}, "service": {"start", "stop", "restart", "reload", "force-reload"},
+}
+_SCRATCH = ("/dev/null", "/dev/stdout", "/dev/stderr", "/tmp/", "/var/tmp/")
+
+
+def changes_host(command: str) -> str | None:
+    """Why ``command`` changes the host it runs on (the program, or the file it writes), or
+    None for a command that only reads."""
+    for argv in simple_commands(command, writes=True):
+        if isinstance(argv, str):
+            if not argv.startswith(_SCRATCH):  # `> /root/sglang_server.log` empties the log
+                return f"writes {argv}"
+            continue
+        prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+        if re.fullmatch(r"python[\d.]*", prog) and args[:2] == ["-m", "pip"]:
+            prog, args = "pip", args[2:]
+        if prog in ("kill", "pkill", "killall") and _signal_zero(args):
+            continue  # signal 0 only asks whether the process is alive
+        if prog in _CHANGING_PROGRAMS or prog.startswith("mkfs"):
+            return prog
+        if prog == "mount" and any(not a.startswith("-") for a in args):
+            return prog  # `mount` alone lists the mounts
+        if prog == "dd" and any(a.startswith("of=") and not a[3:].startswith(_SCRATCH) for a in args):
+            return "dd of="
+        if prog == "nvidia-smi" and args and not args[0].startswith("-"):
+            continue  # nvidia-smi dmon -c 5, topo -m: sub-commands that read (-c counts samples there)
+        options = _CHANGING_OPTIONS.get(prog, ())
+        if hit := next((a for a in args if a.split("=", 1)[0] in options), None):
+            return f"{prog} {hit}"
+        if prog in _VERBS and (verb := _verb(args, *_VERBS[prog][1:])) in _VERBS[prog][0]:
+            return f"{prog} {verb}"
+        if prog in ("sed", "perl") and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
+            return f"{prog} -i"
+        if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
+            return "tee"
+        if prog == "sysctl" and any(a == "-w" or "=" in a for a in args):
+            return "sysctl -w"
+    return None
+
+
+def _verb(args: list[str], value_options: set[str], groups: set[str]) -> str | None:
+    """The first word that is not an option (past a grouping word: `compose`, `rollout`)."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith("-"):
+            skip = arg in value_options
+        elif arg in groups:
+            continue
+        else:
+            return arg
+    return None
+
+
+def _signal_zero(args: list[str]) -> bool:
+    return "-0" in args or any(a in ("-s", "--signal") and b == "0" for a, b in pairwise(args))
