@@ -39,9 +39,8 @@ class BacktrackingRegex(ValueError):
 
 def refuse_nested_repetition(pattern: str, flags: int = re.MULTILINE) -> None:
     """Raise BacktrackingRegex when `pattern` repeats a repetition. The pattern compiles."""
-    ignore_case = bool(flags & re.IGNORECASE)
     parsed = sre_parse.parse(pattern, flags)
-    ignore_case = ignore_case or bool(parsed.state.flags & re.IGNORECASE)
+    ignore_case = bool((flags | parsed.state.flags) & re.IGNORECASE) or _scoped_ignore_case(list(parsed))
     for body in _repeated_bodies(list(parsed)):
         inner = _inner_repeats(body)
         if inner and not _delimited(body, inner, ignore_case):
@@ -50,6 +49,17 @@ def refuse_nested_repetition(pattern: str, flags: int = re.MULTILINE) -> None:
                 "long line of output; repeat once, or end the repeated group with a character the inner "
                 "repetition cannot match, e.g. (\\d+\\.)+"
             )
+
+
+def _scoped_ignore_case(items: list[Any]) -> bool:
+    """Whether a group turns IGNORECASE on (`(?i:...)`): then `A` overlaps `a+` there. Read
+    for the whole pattern, which can only refuse more."""
+    for op, av in items:
+        if op == sre.SUBPATTERN and av[1] & re.IGNORECASE:
+            return True
+        if any(_scoped_ignore_case(child) for child in _children(op, av)):
+            return True
+    return False
 
 
 def _children(op: Any, av: Any) -> list[list[Any]]:

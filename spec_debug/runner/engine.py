@@ -47,8 +47,8 @@ SAVE_COST_RATIO = 10
 """...and unless it was written less than this many times as long ago as the last write took.
 A fleet's record grows with every host and step (60 hosts x 10 steps of 20 kB logs: 12 MB):
 each rewrite then takes a tenth of a second or more, and at every SAVE_INTERVAL_S the run spent
-over half its time rewriting. Now rewriting costs at most about a tenth of the run, and every
-write is still a whole record put in place atomically."""
+over half its time rewriting. Paced by cost, rewriting takes about a tenth of the run at most,
+and every write is still a whole record put in place atomically."""
 
 
 @dataclass
@@ -107,7 +107,7 @@ class Run:
         self._written_seq = 0
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
-            # A misspelt --var (modle=...) would otherwise run with the default the user meant to replace.
+            # Most unknown vars are typos (modle=...): name the one meant, not only the list.
             close = difflib.get_close_matches(unknown[0], list(self.playbook.vars), n=1)
             raise PlaybookError(
                 f"--var {unknown[0]} is not a var of playbook {self.playbook.name!r}",

@@ -39,6 +39,7 @@ steps:
     r"(?P<n>(\d+\.\d+)+)",        # rounds can trade digits at both ends
     r"(?P<n>(a{1,100}){1,100})",  # bounded, but large enough to blow up the same way
     r"(?i)(?P<n>(a+A)+)",         # A is a under IGNORECASE
+    r"(?i:(?P<n>(a+A)+))",        # ...and in a group that turns it on
 ])
 def test_capture_regexes_that_repeat_a_repetition_are_refused(write_playbook, pattern):
     playbook = write_playbook(f"name: x\nsteps:\n  - id: a\n    run: echo\n    capture:\n      - regex: '{pattern}'\n")
