@@ -222,8 +222,8 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
         body = m.group("body")
         # <<- strips the leading tabs of every line it feeds (bash(1), Here Documents)
         return replace(target, inner=re.sub(r"(?m)^\t+", "", body) if m.group("dash") else body)
-    q, word = m.group("q"), m.group("word")
-    return replace(target, inner=f"{remote} <<{m.group('dash') or ''}{q}{word}{q}\n{m.group('body')}\n{m.group('tabs')}{word}")
+    q, word, dash = m.group("q"), m.group("word"), m.group("dash") or ""
+    return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{m.group('tabs')}{word}")
 
 
 _VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
