@@ -458,11 +458,16 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         if text[0] in " \t":
             if plain and (run := _INDENTED_RUN.match(output, pos)):
                 # the frames and their source lines at once: only the innermost frame is kept,
-                # and a line-by-line loop was most of a traceback's cost
-                for frame in _FRAME_LINES.finditer(output, pos, run.end()):
-                    file, line = frame.group("file") or frame.group("escaped"), frame.group("line")
-                if line is not None:
-                    line = int(line)
+                # the last line of the run that is one (a line-by-line loop was most of a
+                # traceback's cost)
+                found = output.rfind("File ", pos, run.end())
+                while found >= 0:
+                    line_start = output.rfind("\n", pos, found) + 1 or pos
+                    frame = _FRAME_LINES.match(output, line_start, run.end())
+                    if frame:
+                        file, line = frame.group("file") or frame.group("escaped"), int(frame.group("line"))
+                        break
+                    found = output.rfind("File ", pos, line_start)
                 pos = run.end()
                 continue
             frame = _FRAME.match(text)
