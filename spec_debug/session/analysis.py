@@ -8,7 +8,6 @@ this module holds what needs the session's order: pairing, loops, pivots, phases
 from __future__ import annotations
 
 import gc
-import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -90,35 +89,6 @@ def _same(record):
     return record
 
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9_]*")
-# Words of any sentence, and the words that make a sentence a guess or an outcome: none says
-# what the guess is about.
-_NOT_TOPIC = frozenset((
-    "the", "that", "this", "these", "those", "then", "than", "there", "their", "they", "them", "was", "were",
-    "is", "are", "been", "being", "be", "not", "and", "but", "with", "from", "for", "into", "onto", "over",
-    "under", "after", "before", "about", "also", "just", "only", "very", "much", "more", "most", "some", "any",
-    "all", "each", "both", "other", "again", "still", "now", "here", "what", "which", "when", "where", "while",
-    "why", "how", "its", "it's", "has", "have", "had", "having", "does", "did", "done", "doing", "can",
-    "could", "would", "should", "might", "may", "must", "will", "our", "out", "off", "one", "two", "we", "you",
-    "your", "his", "her", "him", "she", "because", "since", "due", "so", "too", "yet", "between", "my",
-    "confirmed", "confirm", "confirms", "confirming", "verified", "verify", "ruled", "rules", "rule", "fixed",
-    "fix", "works", "worked", "work", "issue", "problem", "cause", "caused", "causes", "root", "suspect",
-    "suspected", "likely", "probably", "hypothesis", "guess", "theory", "culprit", "bug", "wrong", "right",
-    "fine", "looks", "look", "seems", "seem", "think", "sure", "indeed", "definitely", "clearly",
-))
-
-
-def _topic_words(sentence: str) -> frozenset:
-    """What a hypothesis or an outcome is about: its words of three letters or more, lower
-    case, without the words every guess and outcome has, a plural's "s" dropped."""
-    words = set()
-    for word in _WORD.findall(sentence.lower()):
-        if len(word) < 3 or word in _NOT_TOPIC:
-            continue
-        words.add(word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word)
-    return frozenset(words)
-
-
 def _restates(stated: float, measured: float) -> bool:
     """``stated`` is ``measured`` as a report writes it: equal, or rounded to the stated
     number's decimals (2.31 measured, "2.3" reported)."""
@@ -142,7 +112,7 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     agent holding two suspects ("the d2t mapping", then "the hidden-state order") confirms
     the first in its own words; one that settles a suspect already settled ("Confirmed again:
     the d2t mapping ...") settles nothing still open."""
-    topic = _topic_words(outcome)
+    topic = reasoning.topic_words(outcome)
     newest = len(st.open_hypotheses) - 1
     if len(topic) < TOPIC_MATCH:
         return newest
@@ -259,7 +229,7 @@ class _Agent:
     failing: OrderedDict = field(default_factory=OrderedDict)
     """Command template -> its current streak of failures."""
     open_hypotheses: list[tuple[HypothesisRecord, frozenset]] = field(default_factory=list)
-    """Each open hypothesis with its :func:`_topic_words`, oldest first."""
+    """Each open hypothesis with its :func:`reasoning.topic_words`, oldest first."""
     settled_topics: deque = field(default_factory=lambda: deque(maxlen=20))
     """The topic words of the hypotheses settled last."""
 
@@ -372,7 +342,7 @@ class _SessionState:
         for sentence in x.hypotheses:
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)
-            st.open_hypotheses.append((hyp, _topic_words(sentence)))
+            st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
             del st.open_hypotheses[:-20]
 
     def _tool_call(self, ev: Event, st: _Agent, x: Extracted) -> None:

@@ -102,3 +102,32 @@ def why_text(text: str, limit: int = 320) -> str:
         cut = text[-limit:]
     dot = cut.find(". ")
     return cut[dot + 2:] if 0 <= dot < limit // 2 else cut
+
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_]*")
+# Words of any sentence, and the words that make a sentence a guess or an outcome: none says
+# what the guess is about.
+_NOT_TOPIC = frozenset((
+    "the", "that", "this", "these", "those", "then", "than", "there", "their", "they", "them", "was", "were",
+    "is", "are", "been", "being", "be", "not", "and", "but", "with", "from", "for", "into", "onto", "over",
+    "under", "after", "before", "about", "also", "just", "only", "very", "much", "more", "most", "some", "any",
+    "all", "each", "both", "other", "again", "still", "now", "here", "what", "which", "when", "where", "while",
+    "why", "how", "its", "it's", "has", "have", "had", "having", "does", "did", "done", "doing", "can",
+    "could", "would", "should", "might", "may", "must", "will", "our", "out", "off", "one", "two", "we", "you",
+    "your", "his", "her", "him", "she", "because", "since", "due", "so", "too", "yet", "between", "my",
+    "confirmed", "confirm", "confirms", "confirming", "verified", "verify", "ruled", "rules", "rule", "fixed",
+    "fix", "works", "worked", "work", "issue", "problem", "cause", "caused", "causes", "root", "suspect",
+    "suspected", "likely", "probably", "hypothesis", "guess", "theory", "culprit", "bug", "wrong", "right",
+    "fine", "looks", "look", "seems", "seem", "think", "sure", "indeed", "definitely", "clearly",
+))
+
+
+def topic_words(sentence: str) -> frozenset:
+    """What a hypothesis or an outcome is about: its words of three letters or more, lower
+    case, without the words every guess and outcome has, a plural's "s" dropped."""
+    words = set()
+    for word in _WORD.findall(sentence.lower()):
+        if len(word) < 3 or word in _NOT_TOPIC:
+            continue
+        words.add(word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word)
+    return frozenset(words)
