@@ -17,8 +17,9 @@ class AgentInfo:
     description: str = ""
     file: str | None = None
     status: str = "unknown"
-    """completed | failed | missing | running | unknown; from the parent's tool result
-    (``toolUseResult.status``) when there is one, else derived after the fact."""
+    """completed | failed | interrupted | missing | running | unknown; from the parent's tool
+    result (``toolUseResult.status``, or the CLI's "[Request interrupted by user" when the
+    person stopped it) when there is one, else derived after the fact."""
     events: int = 0
     tool_calls: int = 0
     failed_calls: int = 0

@@ -291,8 +291,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if agent["id"] == MAIN_AGENT:
             if agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
                 went_wrong.append(f"Every tool call of the main session failed ({agent['tool_calls']}).")
-        elif agent["status"] in ("failed", "missing"):
-            went_wrong.append(f"Sub-agent {agent['id']} {agent['status']}"
+        elif agent["status"] in ("failed", "missing", "interrupted"):
+            state = "was stopped by hand" if agent["status"] == "interrupted" else agent["status"]
+            went_wrong.append(f"Sub-agent {agent['id']} {state}"
                               + (f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else "") + ".")
     if a.stats.get("interrupts"):
         went_wrong.append(f"A command was stopped by hand {a.stats['interrupts']} time(s) while it ran.")

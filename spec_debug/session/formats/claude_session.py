@@ -56,14 +56,18 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 spawns.append(ev.call_id)
                 tree.get(ev.agent)
                 pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
-            elif ev.kind == "tool_result" and ev.agent_ref and ev.call_id:
+            elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
+                # An interrupted call's result names no agent: the meta.json link does.
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
             elif ev.agent_ref and ev.agent_status and ev.call_id is None:
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
+            if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:
+                stopped[ev.agent] = _stopped_by_hand(ev)
             yield ev
         for call_id in spawns:
             parent, spawn = pending.pop(call_id)
-            agent_id, status = refs.get(call_id, (by_tool_use.get(call_id), None))
+            agent_id, status = refs.get(call_id, (None, None))
+            agent_id = agent_id or by_tool_use.get(call_id)
             if agent_id is None:
                 continue
             if agent_id.startswith(claude_code.WORKFLOW_PREFIX):
@@ -85,6 +89,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
 
     pending: dict[str, tuple[str, Spawn]] = {}
     notified: dict[str, str] = {}
+    stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
     yield from watch(_read_file(path, cursor, stats))
     seq_base = cursor.records
     read.add(MAIN_AGENT)
@@ -124,6 +129,12 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
         info = tree.agents.get(agent_id)
         if info is not None and info.status != "missing":
             info.status = status
+    for agent_id, last in stopped.items():
+        info = tree.agents.get(agent_id)
+        if last and info is not None and info.status == "unknown":
+            # No result names it (a CLI 2.0.x file beside the trunk, without meta.json; a
+            # copy in the trunk's progress lines), but its own file ends in the stop.
+            info.status = "interrupted"
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
@@ -134,3 +145,14 @@ def _read_file(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     if reader.is_utf16(path):
         return claude_code.read(path, cursor, stats)
     return parallel.read_claude(path, cursor, stats)
+
+
+_TAIL_KINDS = frozenset({"prompt", "text", "tool_call", "tool_result", "system"})
+
+
+def _stopped_by_hand(ev: Event) -> bool:
+    """The event is the CLI's note of a stop by hand: an interrupted call's result, or the
+    ``[Request interrupted by user]`` line written after it (:data:`claude_code.INTERRUPTED`)."""
+    if ev.kind == "tool_result":
+        return ev.agent_status == "interrupted"
+    return ev.kind == "system" and ev.text.startswith(claude_code.INTERRUPTED)
