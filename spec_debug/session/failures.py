@@ -383,8 +383,14 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         if len(between) < 600 and any(c in between for c in _CHAINED):
             chain.append(info)
             continue
-        kept.append(_chain_error(chain, _classify(info)) if chain else _classify(info))
+        error = _chain_error(chain, _classify(info)) if chain else _classify(info)
         chain = []
+        # The same exception at the same frame again is one failure printed twice: vLLM's
+        # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
+        # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
+        # torchrun job prints its own copy.
+        if error not in kept:
+            kept.append(error)
     return kept
 
 
