@@ -41,6 +41,7 @@ def refuse_nested_repetition(pattern: str, flags: int = re.MULTILINE) -> None:
     """Raise BacktrackingRegex when `pattern` repeats a repetition. The pattern compiles."""
     parsed = sre_parse.parse(pattern, flags)
     ignore_case = bool((flags | parsed.state.flags) & re.IGNORECASE) or _scoped_ignore_case(list(parsed))
+    dotall = bool((flags | parsed.state.flags) & re.DOTALL)
     for body in _repeated_bodies(list(parsed)):
         inner = _inner_repeats(body)
         if inner and not _delimited(body, inner, ignore_case):
@@ -48,6 +49,12 @@ def refuse_nested_repetition(pattern: str, flags: int = re.MULTILINE) -> None:
                 "invalid regex: a repetition inside a repetition, like (a+)+, can backtrack for ever on one "
                 "long line of output; repeat once, or end the repeated group with a character the inner "
                 "repetition cannot match, e.g. (\\d+\\.)+"
+            )
+        if _ambiguous_alternation(body, ignore_case, dotall):
+            raise BacktrackingRegex(
+                "invalid regex: a repeated alternation whose alternatives can match the same text, like "
+                "(a|a)+ or (.|\\s)*, can backtrack for ever on one long line of output; make the "
+                "alternatives exclusive, e.g. [\\s\\S]* or (?:a)+"
             )
 
 
@@ -189,3 +196,53 @@ def _atom_matches(atom: Any, char: str, ignore_case: bool) -> bool:
                 return True
         return hit != negate
     return True
+
+
+_SAMPLE = [chr(c) for c in range(9, 127)]
+"""Characters tried to learn whether two one-character items overlap: tab to tilde (the
+text of a log line); an item the sampler cannot read counts as overlapping."""
+
+
+def _ambiguous_alternation(body: list[Any], ignore_case: bool, dotall: bool) -> bool:
+    """A branch in the repeated ``body`` that can match one text in two ways. The parser has
+    already merged one-character literal alternatives into a set and factored out a common
+    prefix (`(a|a)` reads as `a` then a branch of two empty alternatives), so what is left
+    is checked in three narrow forms:
+    - two alternatives that both can match nothing (`(a|a)+`, `(ab|ab)+`);
+    - one that can match nothing and one that starts as the body starts (`(a|aa)+`: "aa" is
+      one round or two);
+    - two one-character alternatives with a character in common (`(.|\\s)*`, `(\\w|-|\\d)+`)."""
+    flat = _flatten(body)
+    first = flat[0] if flat else None
+    for op, av in flat:
+        if op != sre.BRANCH:
+            continue
+        alternatives = [_flatten(list(alt)) for alt in av[1]]
+        empty = [alt for alt in alternatives if not alt]
+        if len(empty) >= 2:
+            return True
+        if empty and first is not None and first[0] != sre.BRANCH:
+            if any(alt and _overlap(alt[0], first, ignore_case, dotall) for alt in alternatives):
+                return True
+        single = [alt[0] for alt in alternatives if len(alt) == 1 and _one_char(alt[0])]
+        for i, a in enumerate(single):
+            if any(_overlap(a, b, ignore_case, dotall) for b in single[i + 1:]):
+                return True
+    return False
+
+
+def _one_char(item: Any) -> bool:
+    return item[0] in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
+
+
+def _overlap(a: Any, b: Any, ignore_case: bool, dotall: bool) -> bool:
+    if not (_one_char(a) and _one_char(b)):
+        return False  # a group or a repetition first: not read here (never refused for it)
+    return any(_char_matches(a, c, ignore_case, dotall) and _char_matches(b, c, ignore_case, dotall)
+               for c in _SAMPLE)
+
+
+def _char_matches(atom: Any, char: str, ignore_case: bool, dotall: bool) -> bool:
+    if atom[0] == sre.ANY:
+        return dotall or char != "\n"
+    return _atom_matches(atom, char, ignore_case)
