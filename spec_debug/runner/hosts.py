@@ -42,6 +42,10 @@ class HostSpec:
     """ssh_config keywords given on the host's ssh command line (an inventory's ansible_ssh_common_args)."""
     unsupported: str | None = None
     """Why the host cannot be reached at all (an inventory's ansible_connection: docker): it fails alone."""
+    password: str | None = field(default=None, repr=False, compare=False)
+    """The login password an inventory gives (ansible_password); never shown or recorded."""
+    password_source: str | None = None
+    """Where that password is set (`ansible_password in hosts.yml`), also when it is vault-encrypted (password None)."""
 
 
 def ipv6_host(text: str) -> tuple[str, int | None] | None:
@@ -209,4 +213,6 @@ def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:
         user=spec.user,
         identity_file=spec.identity_file,
         ssh_options=spec.ssh_options,
+        password=spec.password,
+        password_source=spec.password_source,
     )

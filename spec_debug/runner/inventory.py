@@ -24,6 +24,7 @@ playbook's var types).
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -240,11 +241,17 @@ def _read_vars_file(path: Path) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise UsageError(f"{path}: a vars file is a mapping of names to values")
-    return {str(key): value for key, value in data.items() if not isinstance(value, _Vaulted)}
+    return {str(key): value for key, value in data.items() if _kept(key, value)}
 
 
 class _Vaulted:
     """A value encrypted with `!vault`: kept out of the vars."""
+
+
+def _kept(key: object, value: object) -> bool:
+    """Vault-encrypted values are left out, but for a login password: its marker stays, so a
+    host that asks for a password can say why none was sent (see _password)."""
+    return not isinstance(value, _Vaulted) or key in _PASSWORD_VARS
 
 
 class _AnsibleYamlLoader(yaml.SafeLoader):
@@ -370,7 +377,7 @@ def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tu
         if host_vars is not None and not isinstance(host_vars, dict):
             raise UsageError(f"{path}: {where}.hosts.{pattern} must be a mapping of vars")
         pattern, port = _split_ini_port(str(pattern))
-        merged = {k: v for k, v in (host_vars or {}).items() if not isinstance(v, _Vaulted)}
+        merged = {k: v for k, v in (host_vars or {}).items() if _kept(k, v)}
         if port is not None:
             merged.setdefault("ansible_port", port)
         for host in expand_host_pattern(pattern):
@@ -378,7 +385,7 @@ def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tu
     group_vars = body.get("vars") or {}
     if not isinstance(group_vars, dict):
         raise UsageError(f"{path}: {where}.vars must be a mapping")
-    group.vars.update({k: v for k, v in group_vars.items() if not isinstance(v, _Vaulted)})
+    group.vars.update({k: v for k, v in group_vars.items() if _kept(k, v)})
     children = body.get("children") or {}
     if not isinstance(children, dict):
         raise UsageError(f"{path}: {where}.children must be a mapping of groups")
@@ -406,6 +413,41 @@ _SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
 
 # How we connect comes from these; a Jinja template in one would be used as literal text.
 _HOW_TO_CONNECT = (*_CONNECTION_VARS, "ansible_ssh_common_args", "ansible_ssh_extra_args", "ansible_python_interpreter")
+
+# The login password of Ansible's ssh connection plugin, under each name it reads
+# (ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION, option `password`).
+_PASSWORD_VARS = ("ansible_password", "ansible_ssh_pass", "ansible_ssh_password")
+
+# The one template we read: the password kept out of the file, in an environment variable,
+# as Ansible's docs suggest (`ansible_password: "{{ lookup('env', 'GPU_PASSWORD') }}"`;
+# ansible/ansible: lib/ansible/plugins/lookup/env.py). Any other template is refused.
+_ENV_LOOKUP = re.compile(r"""\{\{\s*lookup\(\s*(['"])(?:ansible\.builtin\.)?env\1\s*,\s*(['"])(\w+)\2\s*\)\s*\}\}""")
+
+
+def _password(name: str, host_vars: dict[str, Any], path: str) -> tuple[str | None, str | None]:
+    """The host's login password and where it is set; (None, source) when it is set but cannot
+    be read here, (None, None) when the inventory gives none."""
+    key = next((k for k in _PASSWORD_VARS if host_vars.get(k) is not None), None)
+    if key is None:
+        return None, None
+    value = host_vars[key]
+    source = f"{key} in {path}"
+    if isinstance(value, _Vaulted):
+        return None, f"{source} (vault-encrypted: spec-debug does not decrypt Ansible Vault)"
+    text = str(value)
+    lookup = _ENV_LOOKUP.fullmatch(text.strip())
+    if lookup is not None:
+        variable = lookup.group(3)
+        source = f"{source} (from ${variable})"
+        found = os.environ.get(variable)
+        return (found, source) if found else (None, f"{source[:-1]}, which is not set)")
+    if "{{" in text:
+        # Not shown: the template may hold the password itself in a default() or a literal.
+        raise UsageError(
+            f"{path}: host {name}: {key} is a Jinja template, which spec-debug does not evaluate",
+            hint=f"write {key}: \"{{{{ lookup('env', 'NAME') }}}}\" and export NAME, or log in with a key",
+        )
+    return text, source
 
 
 def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
@@ -446,6 +488,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         if isinstance(value, str) and value.strip():
             for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
                 ssh_options.setdefault(option, setting)
+    password, password_source = _password(name, host_vars, path)
     return HostSpec(
         name=name,
         address=str(connection.get("address", name)),
@@ -456,6 +499,8 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         transport="local" if local else "ssh",
         ssh_options=ssh_options,
         unsupported=unsupported,
+        password=password,
+        password_source=password_source,
     )
 
 

@@ -183,12 +183,15 @@ class SSHTransport(Transport):
         user: str | None = None,
         identity_file: str | None = None,
         ssh_options: dict[str, str] | None = None,
+        password: str | None = None,
+        password_source: str | None = None,
     ) -> "SSHTransport":
         """Open the connection now, so an unreachable host fails here with a TransportError."""
         options = options or ConnectOptions()
 
         def reconnect() -> Connection:
-            return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options)
+            return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options,
+                           password=password, password_source=password_source)
 
         with opening_connection():
             transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)

@@ -81,23 +81,23 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     try:
         if _offer_keys(transport, target, options, attempts, agent, files):
             return
-    except _KeysNotAccepted:
-        # The host takes no keys at all, only a keyboard-interactive login (a password or a code
-        # through PAM): ssh(1) goes on to ask for it, and so do we where someone can answer.
-        _keyboard_interactive(transport, target, options, attempts)
+    except _KeysNotAccepted as refused:
+        # The host takes no keys at all, only a password or a keyboard-interactive login (a
+        # password or a code through PAM): ssh(1) goes on to ask for it, and so do we where
+        # someone can answer or the inventory gives the password.
+        _log_in_without_key(transport, target, options, attempts, refused.allowed)
         return
     finally:
         if agent is not None:
             agent.close()
     interactive_refused = None
     allowed = _allowed_methods(transport, target)
+    if "keyboard-interactive" in allowed and transport.is_authenticated():
+        return  # the server let "none" in (RFC 4252, 5.2)
+    if _log_in_without_key(transport, target, options, attempts, allowed):
+        return
     if "keyboard-interactive" in allowed:
-        if transport.is_authenticated():
-            return  # the server let "none" in (RFC 4252, 5.2)
         interactive_refused = _interactive_refusal(options)
-        if interactive_refused is None:
-            _keyboard_interactive(transport, target, options, attempts)
-            return
     where = f"{target.user}@{target.hostname}:{target.port}"
     if attempts.encrypted_skipped and not attempts.tried and attempts.no_terminal:
         skipped = ", ".join(attempts.encrypted_skipped)
@@ -121,10 +121,10 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         tried += f"; the host also takes a keyboard-interactive login (a password or one-time code), but {interactive_refused[0]}"
     hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
     if "password" in allowed:
-        # What `ssh` would have done next: ask for the password. spec-debug runs unattended on
-        # many hosts and logs in with keys only, so say that, and how to install a key.
-        tried += "; the host would also take a password, which spec-debug does not use"
-        hint = f"install your public key there once: `ssh-copy-id {_ssh_copy_id_args(target)}`; or {hint}"
+        # What `ssh` would have done next: ask for the password. Nobody can type it here and
+        # the inventory gave none (or one we cannot read): say so, and how to install a key.
+        tried += f"; the host would also take a password, {_no_password(target, options)}"
+        hint = f"install your public key there once: `ssh-copy-id {_ssh_copy_id_args(target)}`; or {_password_hint(target, options, hint)}"
     if target.user == "root" and attempts.tried:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
@@ -197,7 +197,11 @@ def _ssh_copy_id_args(target: SSHTarget) -> str:
 
 
 class _KeysNotAccepted(Exception):
-    """The host refuses public keys outright and a keyboard-interactive login can be answered."""
+    """The host refuses public keys outright and another login it allows can be tried."""
+
+    def __init__(self, allowed: list[str]) -> None:
+        super().__init__(allowed)
+        self.allowed = allowed
 
 
 class _AgentAt(paramiko.Agent):
@@ -542,14 +546,16 @@ def _try_key(
     try:
         remaining = transport.auth_publickey(target.user, key)
     except paramiko.BadAuthenticationType as exc:
-        if "keyboard-interactive" in exc.allowed_types and _interactive_refusal(options) is None:
-            raise _KeysNotAccepted() from None
+        allowed = list(exc.allowed_types)
+        if _can_log_in_without_key(target, options, allowed):
+            raise _KeysNotAccepted(allowed) from None
+        # A key in authorized_keys cannot help here: sshd turned key logins off for this
+        # account (PubkeyAuthentication no, or AuthenticationMethods without publickey).
+        admin = "ask the host's admin to allow key logins for this account (PubkeyAuthentication yes)"
         raise AuthenticationError(
-            f"{target.alias}: server does not accept public keys (allowed: {', '.join(exc.allowed_types)})",
-            # A key in authorized_keys cannot help here: sshd turned key logins off for this
-            # account (PubkeyAuthentication no, or AuthenticationMethods without publickey).
-            hint="spec-debug logs in with keys (or answers keyboard-interactive prompts on a terminal), never sends a "
-            "password: ask the host's admin to allow key logins for this account (PubkeyAuthentication yes)",
+            f"{target.alias}: server does not accept public keys (allowed: {', '.join(allowed)})",
+            hint=_password_hint(target, options, admin) if "password" in allowed else (
+                f"spec-debug logs in with keys (or answers keyboard-interactive prompts on a terminal): {admin}"),
         ) from None
     except paramiko.AuthenticationException as exc:
         # paramiko says "Authentication failed" also when the server never answered or the
@@ -663,8 +669,16 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
         # traceback, so a missing answer is sent empty and reported after.
         said = " ".join(part.strip() for part in (title, instructions) if part.strip())
         answers = []
-        for text, _echo in prompts:
+        for text, echo in prompts:
             question = f"({target.alias}) {said + ' ' if said else ''}{text.strip()} "
+            if target.password is not None and not echo and "password" in text.lower():
+                # PAM's "Password: " (pam_unix); a one-time code's question still goes to the terminal.
+                answers.append(target.password)
+                continue
+            if _interactive_refusal(options) is not None:
+                unanswered.append(text)  # logging in with the inventory's password, nobody to ask the rest
+                answers.append("")
+                continue
             if options.prompt is getpass.getpass:
                 reply = read_passphrase(question, attempts.give_up)
             else:
@@ -690,6 +704,8 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                     f"{target.alias}: keyboard-interactive login to {where} abandoned: no answer given, or the host "
                     "closed the connection (sshd's LoginGraceTime)",
                 ) from None
+            if target.password is not None:
+                raise _password_refused(target, where) from None
             raise AuthenticationError(
                 f"{target.alias}: keyboard-interactive login to {where} failed (the answer was refused)",
                 hint="check the code or password and try again",
@@ -701,6 +717,130 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
             f"{target.alias}: server wants yet another factor after keyboard-interactive ({', '.join(remaining)})",
             hint="only key and keyboard-interactive logins are supported",
         )
+
+
+def _can_log_in_without_key(target: SSHTarget, options: AuthOptions, allowed: list[str]) -> bool:
+    """Whether a keyboard-interactive or password login (of those `allowed`) can be tried:
+    the inventory gives the password, or someone at a terminal can type it."""
+    if not options.interactive:
+        return False  # a changed host key let through: ssh(1) turns both off (see _interactive_refusal)
+    if not {"keyboard-interactive", "password"} & set(allowed):
+        return False
+    return target.password is not None or _interactive_refusal(options) is None
+
+
+def _log_in_without_key(
+    transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts, allowed: list[str]
+) -> bool:
+    """Log in as ssh(1) goes on after the keys (PreferredAuthentications: keyboard-interactive,
+    then password); False when neither can be tried. Raises AuthenticationError when the login
+    tried is refused."""
+    if not _can_log_in_without_key(target, options, allowed):
+        return False
+    if "keyboard-interactive" in allowed:
+        _keyboard_interactive(transport, target, options, attempts)
+    else:
+        _password_login(transport, target, options, attempts)
+    return True
+
+
+# ssh(1) asks for a password this many times (ssh_config(5), NumberOfPasswordPrompts, default 3).
+_PASSWORD_PROMPTS = 3
+
+
+def _password_login(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> None:
+    """SSH's `password` method (RFC 4252, section 8): sshd's PasswordAuthentication, the only way
+    into a fresh Ubuntu box (its sshd_config turns keyboard-interactive off) before a key is
+    installed. The inventory's password is sent once; else asked on the terminal with ssh(1)'s
+    question, `user@host's password: ` (openssh-portable: sshconnect2.c, userauth_passwd), so
+    `sshpass -e spec-debug ...` answers it as it answers ssh."""
+    where = f"{target.user}@{target.hostname}:{target.port}"
+    if target.password is not None:
+        attempts.tried.append(f"password from {target.password_source}")
+        _send_password(transport, target, target.password, where, lambda: _password_refused(target, where))
+        return
+    question = f"({target.alias}) {target.user}@{target.hostname}'s password: "
+    for _ in range(_PASSWORD_PROMPTS):
+        with _PROMPT_LOCK, options.prompt_guard():
+            if options.prompt is getpass.getpass:
+                typed = read_passphrase(question, attempts.give_up)
+            else:
+                typed = None if attempts.give_up() else options.prompt(question)
+        if typed is None:
+            raise AuthenticationError(f"{target.alias}: password login to {where} abandoned: no password given")
+        attempts.tried.append("password")
+        if _send_password(transport, target, typed, where, lambda: None):
+            return
+    raise AuthenticationError(
+        f"{target.alias}: {where} refused the password {_PASSWORD_PROMPTS} times",
+        hint=_root_password_hint(target) or "check the user name and the password (`ssh` asks the same question)",
+    )
+
+
+def _send_password(
+    transport: paramiko.Transport, target: SSHTarget, password: str, where: str, refused: Callable[[], AuthenticationError | None]
+) -> bool:
+    """Send one password; True once logged in, False when refused (or raise refused()'s error)."""
+    try:
+        # fallback=False: paramiko would otherwise resend it as a keyboard-interactive answer.
+        remaining = transport.auth_password(target.user, password, fallback=False)
+    except paramiko.AuthenticationException:
+        if not transport.is_active():
+            raise HandshakeError(
+                f"{target.alias}: {where} closed the connection during the password login",
+                hint="sshd went away mid-login, or ended it after too many failed tries (MaxAuthTries)",
+            ) from None
+        error = refused()
+        if error is not None:
+            raise error from None
+        return False
+    if remaining:
+        raise AuthenticationError(
+            f"{target.alias}: server wants another factor after the password ({', '.join(remaining)})",
+            hint="only key and keyboard-interactive second factors are supported",
+        )
+    return True
+
+
+def _password_refused(target: SSHTarget, where: str) -> AuthenticationError:
+    return AuthenticationError(
+        f"{target.alias}: {where} refused the password from {target.password_source}",
+        hint=_root_password_hint(target) or f"check {(target.password_source or 'the password').split(' ')[0]} for this host "
+        "(`ssh` with the same user and password shows whether it is the password or the account)",
+    )
+
+
+def _root_password_hint(target: SSHTarget) -> str | None:
+    """sshd refuses every password for root by default (PermitRootLogin prohibit-password,
+    sshd_config(5)) with the same failure as a wrong one."""
+    if target.user != "root":
+        return None
+    return "sshd takes no password for root unless PermitRootLogin yes (the default is prohibit-password): " \
+        "log in as your own user (ansible_user), or with a key"
+
+
+def _no_password(target: SSHTarget, options: AuthOptions) -> str:
+    """Why no password was sent, to end `... takes a password, `."""
+    if target.password_source is not None and target.password is None:
+        return f"but {target.password_source} gives none"
+    if not options.interactive:
+        return "which ssh(1) and spec-debug do not send after a changed host key"
+    refused = _interactive_refusal(options)
+    why = refused[0] if refused is not None else "none was typed"
+    # "which spec-debug does not use" is what this said before passwords could be given.
+    return f"which spec-debug does not use without one in the inventory (ansible_password), and {why}"
+
+
+def _password_hint(target: SSHTarget, options: AuthOptions, admin: str) -> str:
+    """What to do for a host that takes a password when none could be sent."""
+    if target.password_source is not None and target.password is None:
+        if "vault" in target.password_source:
+            return f"pass the password through the environment: ansible_password: \"{{{{ lookup('env', 'NAME') }}}}\"; or {admin}"
+        return f"export the variable and run again; or {admin}"
+    if not options.interactive:
+        return "check the new host key with the host's owner and fix known_hosts"
+    typed = f"{_without_batch(options)} to type it, " if options.batch else "run from a terminal to type it, "
+    return f"the host takes a password: set ansible_password for it in an inventory (--inventory), {typed}or {admin}"
 
 
 def _disconnect_reason(transport: paramiko.Transport) -> str | None:

@@ -32,7 +32,7 @@ import re
 import shlex
 import socket
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -108,6 +108,12 @@ class SSHTarget:
     """AddressFamily: any | inet (IPv4 only) | inet6 (IPv6 only), the addresses connects try."""
     known_hosts_command: str | None = None
     """KnownHostsCommand as written (tokens unexpanded: %H, %K need the connection); None for none."""
+    password: str | None = field(default=None, repr=False, compare=False)
+    """The account's password, from an inventory (ansible_password): sent to this host only,
+    never shown, never part of a message or a record (hence repr=False)."""
+    password_source: str | None = None
+    """Where the password is set, as messages name it (`ansible_password in hosts.yml`); set
+    also when its value could not be read (vault-encrypted), which `password` None then says."""
 
     @property
     def known_hosts_name(self) -> str:

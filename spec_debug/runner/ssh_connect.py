@@ -270,8 +270,13 @@ def connect(
     user: str | None = None,
     identity_file: str | None = None,
     ssh_options: dict[str, str] | None = None,
+    password: str | None = None,
+    password_source: str | None = None,
 ) -> Connection:
     """Resolve `destination` through ssh config and open an authenticated connection.
+
+    `password` (an inventory's ansible_password, named by `password_source`) is for this host
+    only: its jump hosts log in as ssh -J's would, without it.
 
     A `-F FILE` among the host's own ssh arguments (an inventory's ansible_ssh_common_args,
     see parse_ssh_args) is the config read for it and its jump hosts, as ssh(1) passes -F on
@@ -296,6 +301,8 @@ def connect(
             if threading.get_ident() in _ABANDONED:
                 raise ConnectAbandoned(f"{destination}: connection abandoned: the run was interrupted") from None
             raise
+        if password_source is not None:
+            target = replace(target, password=password, password_source=password_source)
         return _open(target, config, options, depth=0)
 
 
