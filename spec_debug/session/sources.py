@@ -26,9 +26,13 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
+from spec_debug.session import reader
 from spec_debug.session.reader import array_objects, pretty_objects
 
-INPUT_FORMATS = ("auto", "claude-code", "codex", "openai", "text")
+INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "text", "asciicast", "specstory")
+"""What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
+--json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown."""
+_FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai"}
 _SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast")
 _NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", "__pycache__", "node_modules", "site-packages"})
 _SNIFF_BYTES = 256 * 1024
@@ -42,7 +46,8 @@ class SessionSource:
     format: str
     """claude-code | codex | openai | text (detected or forced) | openhands (detected)."""
     array: bool = False
-    """openai only: the file is one JSON array (or {"messages": [...]}) rather than JSONL."""
+    """openai: the file is one JSON array (or {"messages": [...]}) rather than JSONL; openhands:
+    the events are the file's ``{"trajectory": [...]}`` (:func:`openhands.looks_wrapped`)."""
     thread: codex_threads.Thread | None = None
     """codex only: the rollout's thread, and the parent thread of a sub-agent."""
     children: list[SessionSource] = field(default_factory=list)
@@ -59,10 +64,21 @@ class SessionSource:
     """text only: Markdown saved by SpecStory (:mod:`formats.specstory`)."""
 
 
-def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
-    fmt = None if input_format in (None, "auto") else input_format
-    if fmt is not None and fmt not in INPUT_FORMATS:
+def input_format_name(input_format: str | None) -> str | None:
+    """The format ``--input-format`` names (None for auto), spelt as :data:`INPUT_FORMATS`
+    spells it; case, ``_`` for ``-`` and a few other names (``claude``, ``asciinema``) are
+    accepted. An unknown name is a usage error that lists the known ones."""
+    if input_format is None:
+        return None
+    name = input_format.strip().lower().replace("_", "-")
+    name = _FORMAT_ALIASES.get(name, name)
+    if name not in INPUT_FORMATS:
         raise UsageError(f"unknown input format {input_format!r}", hint=f"use one of {', '.join(INPUT_FORMATS)}")
+    return None if name == "auto" else name
+
+
+def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
+    fmt = input_format_name(input_format)
     if not str(path).strip():
         raise UsageError("PATH is empty", hint="pass a transcript file, a session folder or a directory of sessions")
     if not path.exists():
@@ -149,11 +165,16 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     if exec_events:
         detected = "codex"
     if fmt is not None:
-        array = array and fmt == "openai"
-        recording = recording and fmt == "text"
-        marked = marked and fmt == "text"
-        exec_events = exec_events and fmt == "codex"
-        detected = fmt
+        # A forced family keeps what detection found of its variant (a codex exec stream
+        # forced as codex); a forced variant is that variant whatever was found.
+        if fmt == "openai":
+            array = array or reader.layout(file) == "array"
+        else:
+            array = array and fmt == detected == "openhands"
+        recording = fmt == "asciicast" or (recording and fmt == "text")
+        marked = fmt == "specstory" or (marked and fmt == "text")
+        exec_events = fmt == "codex-exec" or (exec_events and fmt == "codex")
+        detected = {"codex-exec": "codex", "asciicast": "text", "specstory": "text"}.get(fmt, fmt)
     return SessionSource(id=transcript_stem(file), path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
 
@@ -355,6 +376,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     if stripped[:1] not in (b"[", b"{") and specstory.looks_like(stripped):
         return "specstory", False, True
+    if stripped[:1] == b"{" and openhands.looks_wrapped(stripped):
+        return "openhands", True, True
     lines = stripped.splitlines()
     first = lines[0]
     verdict, records = _sniff_spread(stripped, lines)
@@ -492,7 +515,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
         elif source.format == "openhands":
-            yield from openhands.read(source.path, cursor, stats)
+            yield from openhands.read(source.path, cursor, stats, wrapped=source.array)
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:

@@ -96,3 +96,91 @@ def test_a_sub_agent_file_without_meta_that_ends_in_a_stop_is_interrupted(tmp_pa
     _interrupted_session(tmp_path, meta=False)
     doc = analyze_path(tmp_path).to_json()
     assert [x["status"] for x in doc["agents"] if x["id"] == AGENT] == ["interrupted"]
+
+
+# -- every format detection finds can be forced -------------------------------------------------
+
+H8 = Path(__file__).resolve().parent / "data_h8" / "formats"
+SHARED = Path(__file__).resolve().parent.parent / "data" / "transcripts"
+
+
+def _cast(path: Path) -> Path:
+    """An asciinema v2 recording: a header line, then ``[time, "o", text]`` frames."""
+    frames = [[0.1, "o", "root@gpu01:~# nvidia-smi -L\r\n"], [0.3, "o", "GPU 0: NVIDIA H100 80GB HBM3\r\n"],
+              [0.5, "o", "root@gpu01:~# "]]
+    path.write_text(json.dumps({"version": 2, "width": 80, "height": 24, "timestamp": 1764482400}) + "\n"
+                    + "".join(json.dumps(f) + "\n" for f in frames))
+    return path
+
+
+def test_every_format_detection_finds_can_be_forced(tmp_path):
+    """``--input-format`` took only claude-code, codex, openai and text: an OpenHands
+    trajectory, a ``codex exec --json`` stream, an asciinema recording or a SpecStory file
+    could not be forced when detection was wrong (``discover(path, "openhands")`` was a usage
+    error). Each is now read as itself when forced, as it is when detected."""
+    from spec_debug.session.sources import INPUT_FORMATS, discover
+
+    samples = {
+        "claude-code": SHARED / "claude-code" / "representative_messages.jsonl",
+        "codex": next((SHARED / "codex").glob("rollout-*.jsonl")),
+        "codex-exec": H8 / "codex_exec_json_0.39.jsonl",
+        "openai": H8 / "chat_requests.jsonl",
+        "openhands": H8 / "openhands_trajectory.json",
+        "text": H8 / "typescript_multiline.log",
+        "asciicast": _cast(tmp_path / "gpu01.cast"),
+        "specstory": H8 / "specstory_claude_code.md",
+    }
+    assert set(samples) == set(INPUT_FORMATS) - {"auto"}
+    flags = {"codex-exec": ("codex", "exec_events"), "asciicast": ("text", "recording"),
+             "specstory": ("text", "specstory")}
+    for name, path in samples.items():
+        (auto,) = discover(path, None)
+        (forced,) = discover(path, name)
+        family, flag = flags.get(name, (name, None))
+        assert forced.format == auto.format == family, name
+        if flag:
+            assert getattr(forced, flag) and getattr(auto, flag), name
+        commands = [c["command"] for c in analyze_path(path, name).to_json()["commands"]]
+        assert commands == [c["command"] for c in analyze_path(path).to_json()["commands"]], name
+
+
+def test_a_wrong_input_format_name_lists_the_names(tmp_path):
+    """A name no format has is one usage error that lists them all; case, ``_`` and the
+    tools' own names (``claude``, ``asciinema``) are taken."""
+    import pytest
+
+    from spec_debug.errors import UsageError
+    from spec_debug.session.sources import discover
+
+    path = SHARED / "claude-code" / "representative_messages.jsonl"
+    with pytest.raises(UsageError) as err:
+        discover(path, "swe-agent")
+    assert "unknown input format 'swe-agent'" in str(err.value)
+    assert "claude-code, codex, codex-exec, openai, openhands, text, asciicast, specstory" in str(err.value)
+    assert [s.format for s in discover(path, "Claude_Code")] == [s.format for s in discover(path, "claude")] == [
+        "claude-code"]
+    assert discover(_cast(tmp_path / "x.cast"), "asciinema")[0].recording
+
+
+# -- OpenHands trajectories as the server hands them out ------------------------------------------
+
+
+def test_an_openhands_trajectory_saved_from_the_server_reads_as_its_events(tmp_path):
+    """``GET /api/conversations/{id}/trajectory`` (what the UI's download and API clients
+    save) answers ``{"trajectory": [events]}`` (All-Hands-AI/OpenHands
+    ``openhands/server/routes/trajectory.py``). Such a file was refused as "not a session
+    transcript"; forced, it read as one unknown record. Now it reads as the bare list does,
+    compact or indented."""
+    events = json.loads((H8 / "openhands_trajectory.json").read_text())
+    bare = analyze_path(H8 / "openhands_trajectory.json").to_json()
+    assert bare["commands"]
+    for name, text in (("compact.json", json.dumps({"trajectory": events})),
+                       ("indented.json", json.dumps({"trajectory": events}, indent=2))):
+        path = tmp_path / name
+        path.write_text(text)
+        for forced in (None, "openhands"):
+            doc = analyze_path(path, forced).to_json()
+            assert doc["format"] == "openhands"
+            assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
+                (c["command"], c["exit_code"]) for c in bare["commands"]]
+            assert doc["stats"]["events"] == bare["stats"]["events"] and doc["stats"]["unknown_types"] == 0

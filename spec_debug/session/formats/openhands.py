@@ -9,12 +9,13 @@ section 1c).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import Cursor, remote_host
-from spec_debug.session.reader import iter_json_records
+from spec_debug.session.reader import iter_json_array, iter_json_records
 
 _FILE_TOOLS = {"read": "Read", "edit": "Edit", "write": "Write"}
 """File actions under the names the analysis knows file tools by (Claude Code's)."""
@@ -27,8 +28,21 @@ def looks_like(obj: dict) -> bool:
         isinstance(obj.get("action"), str) or isinstance(obj.get("observation"), str))
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    for index, lineno, obj in iter_json_records(path, stats):
+_WRAPPED = re.compile(rb'^\{\s*"trajectory"\s*:\s*\[\s*\{')
+_EVENT_KEYS = re.compile(rb'"source"\s*:\s*"(?:user|agent|environment)"')
+
+
+def looks_wrapped(head: bytes) -> bool:
+    """The trajectory as OpenHands' server hands it out, ``GET /api/conversations/{id}/trajectory``
+    (what the UI's trajectory download and API clients save): ``{"trajectory": [events]}``
+    (All-Hands-AI/OpenHands ``openhands/server/routes/trajectory.py``). Judged on the head of
+    the file, whose first event may be cut by the sniff window."""
+    return _WRAPPED.match(head) is not None and _EVENT_KEYS.search(head, 0, 16384) is not None
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats, *, wrapped: bool = False) -> Iterator[Event]:
+    records = iter_json_array(path, stats, key="trajectory") if wrapped else iter_json_records(path, stats)
+    for index, lineno, obj in records:
         cursor.records = index + 1
         seq = cursor.seq_base + index
         ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
