@@ -184,3 +184,44 @@ def test_an_openhands_trajectory_saved_from_the_server_reads_as_its_events(tmp_p
             assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
                 (c["command"], c["exit_code"]) for c in bare["commands"]]
             assert doc["stats"]["events"] == bare["stats"]["events"] and doc["stats"]["unknown_types"] == 0
+
+
+# -- progress lines that carry the sub-agent's whole history ----------------------------------------
+
+
+def test_progress_lines_with_normalized_messages_count_each_message_once(tmp_path):
+    """CLI 2.1.11-2.1.14 wrote, in each ``agent_progress`` line, the sub-agent's whole history
+    so far under ``data.normalizedMessages`` beside the new ``data.message``
+    (anthropics/claude-code issues #19040, #20129: "every progress event duplicates the entire
+    conversation history"). With the sub-agent's file gone, its messages are the
+    ``data.message`` of each line, once: the history copies are not read again."""
+    history: list[dict] = []
+    prompt = {"type": "user", "uuid": "s1", "timestamp": "2026-01-20T09:00:06.000Z",
+              "message": {"role": "user", "content": "Check the draft model's aux layer ids on gpu01"}}
+    call = {"type": "assistant", "uuid": "s2", "timestamp": "2026-01-20T09:00:08.000Z",
+            "message": {"id": "msg_s2", "role": "assistant", "model": "claude-haiku-4-5", "content": [
+                {"type": "tool_use", "id": "toolu_s2", "name": "Bash",
+                 "input": {"command": "ssh gpu01 'grep -A3 aux_hidden /models/eagle3/config.json'"}}]}}
+    result = {"type": "user", "uuid": "s3", "timestamp": "2026-01-20T09:00:10.000Z",
+              "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_s2",
+                                                        "is_error": True, "content": "Exit code 2\ngrep: /models/eagle3/config.json: No such file or directory"}]}}
+    lines = [
+        _line("user", "u1", "09:00:00", {"role": "user", "content": "accept length is 1.0 on gpu01"}),
+        _spawn("a1", "toolu_spawn1"),
+    ]
+    for i, message in enumerate((prompt, call, result)):
+        history.append(message)
+        lines.append({**_ENV, "version": "2.1.14", "type": "progress", "uuid": f"p{i}", "parentUuid": "a1",
+                      "timestamp": message["timestamp"], "toolUseID": f"agent_msg_{i}",
+                      "parentToolUseID": "toolu_spawn1",
+                      "data": {"type": "agent_progress", "agentId": AGENT, "prompt": prompt["message"]["content"],
+                               "message": message, "normalizedMessages": list(history)}})
+    lines.append({**_line("user", "u2", "09:00:30", {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_spawn1", "content": "No aux layer ids in the config."}]}),
+        "toolUseResult": {"status": "completed", "agentId": AGENT}})
+    path = _write(tmp_path / f"{SESSION}.jsonl", lines)
+    doc = analyze_path(path).to_json()
+    (sub,) = [a for a in doc["agents"] if a["id"] == AGENT]
+    assert (sub["events"], sub["tool_calls"], sub["failed_calls"], sub["status"]) == (3, 1, 1, "completed")
+    assert [(c["agent"], c["host"]) for c in doc["commands"]] == [(AGENT, "gpu01")]
+    assert doc["stats"]["events"] == 6 and doc["sessions"][0]["missing_agent_files"] == []
