@@ -225,3 +225,52 @@ def test_progress_lines_with_normalized_messages_count_each_message_once(tmp_pat
     assert (sub["events"], sub["tool_calls"], sub["failed_calls"], sub["status"]) == (3, 1, 1, "completed")
     assert [(c["agent"], c["host"]) for c in doc["commands"]] == [(AGENT, "gpu01")]
     assert doc["stats"]["events"] == 6 and doc["sessions"][0]["missing_agent_files"] == []
+
+
+# -- a session resumed into a new file ------------------------------------------------------------
+
+
+def _hook_line(sid: str, uuid: str, ts: str) -> dict:
+    """A SessionStart hook's line, written by the process before the conversation (the
+    ``hook_progress`` shape of CLI 2.1.x; files that start with ``progress`` lines:
+    anthropics/claude-code issue #39658)."""
+    return {**_ENV, "sessionId": sid, "type": "progress", "uuid": uuid, "parentUuid": None,
+            "timestamp": f"2026-03-01T{ts}.000Z", "toolUseID": f"hook-{uuid}", "parentToolUseID": f"hook-{uuid}",
+            "data": {"type": "hook_progress", "hookEvent": "SessionStart", "hookName": "SessionStart:startup",
+                     "command": "~/.claude/hooks/gpu-env.sh"}}
+
+
+def test_a_resumed_session_whose_new_file_opens_with_its_own_hook_line_is_counted_once(tmp_path):
+    """``claude --resume A`` writes B starting with A's conversation, same uuids
+    (anthropics/claude-code issues #4926, #28463). When each process first wrote a hook line
+    of its own, B's first uuid was not A's, the copy went unseen, and A's failed benchmark
+    and its CUDA OOM were counted twice. Now only the conversation's uuids are compared."""
+    a_id, b_id = "aaaa1111-0000-4000-8000-000000000001", "bbbb2222-0000-4000-8000-000000000002"
+
+    def conv(sid, kind, uuid, ts, content):
+        return {**_line(kind, uuid, ts, {"role": kind, "content": content}), "sessionId": sid}
+
+    history = [
+        conv(a_id, "user", "u1", "10:00:00", "why is the EAGLE-3 draft slower than the baseline on gpu01?"),
+        conv(a_id, "assistant", "a1", "10:00:05", [{"type": "tool_use", "id": "t1", "name": "Bash",
+                                                    "input": {"command": "ssh gpu01 'python3 /root/bench_eagle3.py'"}}]),
+        conv(a_id, "user", "u2", "10:01:00", [{"type": "tool_result", "tool_use_id": "t1", "is_error": True,
+                                               "content": "Exit code 1\nTraceback (most recent call last):\n"
+                                               "  File \"/root/bench_eagle3.py\", line 9, in <module>\n"
+                                               "torch.OutOfMemoryError: CUDA out of memory."}]),
+    ]
+    project = tmp_path / "-root-eagle3"
+    _write(project / f"{a_id}.jsonl", [_hook_line(a_id, "h-a", "10:00:00"), *history])
+    _write(project / f"{b_id}.jsonl", [
+        _hook_line(b_id, "h-b", "11:00:00"), *history,
+        conv(b_id, "user", "u3", "11:00:10", "retry with a smaller batch"),
+        conv(b_id, "assistant", "a3", "11:00:15", [{"type": "tool_use", "id": "t2", "name": "Bash", "input": {
+            "command": "ssh gpu01 'python3 /root/bench_eagle3.py --bs 8'"}}]),
+        conv(b_id, "user", "u4", "11:01:00", [{"type": "tool_result", "tool_use_id": "t2", "is_error": False,
+                                               "content": "Output token throughput (tok/s): 88.1"}]),
+    ])
+    doc = analyze_path(project).to_json()
+    assert [s["id"] for s in doc["sessions"]] == [b_id]
+    assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        ("ssh gpu01 'python3 /root/bench_eagle3.py'", 1), ("ssh gpu01 'python3 /root/bench_eagle3.py --bs 8'", 0)]
+    assert [e["kind"] for e in doc["errors"]] == ["cuda_oom"]

@@ -17,7 +17,7 @@ from spec_debug.session.events import ReadStats
 from spec_debug.session.formats.compressed import SUFFIXES, read_head, transcript_stem
 from spec_debug.session.reader import iter_json_records
 
-_FIRST_LINES = 50
+_FIRST_LINES = 200
 
 
 def is_session_folder(path: Path) -> bool:
@@ -79,7 +79,10 @@ def resumed_copies(sessions: list[Path]) -> set[Path]:
     ``--continue`` write a new session file that starts with the resumed session's lines, same
     ``uuid``s (anthropics/claude-code issues #4926 and #28463; Clawdi-AI/clawdi PR #81: "B's
     first 1776 uuid match A exactly"), so a folder holding both would count that history twice.
-    A is held by B when its uuids come, in order, at the head of B's."""
+    A is held by B when its uuids come, in order, at the head of B's. Only the conversation's
+    lines (user, assistant) are compared: the bookkeeping a new process writes first (a
+    SessionStart hook's ``progress`` line, with a ``uuid`` of its own) is not copied, and made
+    B's first uuid differ from A's, so the history was counted twice."""
     if len(sessions) < 2:
         return set()
     by_first: dict[tuple[Path, str], list[Path]] = {}
@@ -111,13 +114,16 @@ def _holds(bigger: Path, smaller: Path) -> bool:
 
 
 def _uuids(path: Path, limit: int | None = None) -> Iterator[str]:
-    """The top-level ``uuid`` of each line of a Claude Code file that has one."""
+    """The top-level ``uuid`` of each user and assistant line of a Claude Code file."""
     for index, _lineno, obj in iter_json_records(path, ReadStats()):
         if limit is not None and index >= limit:
             return
         uuid = obj.get("uuid")
-        if isinstance(uuid, str):
+        if isinstance(uuid, str) and obj.get("type") in _CONVERSATION:
             yield uuid
+
+
+_CONVERSATION = frozenset({"user", "assistant"})
 
 
 @dataclass(slots=True)
