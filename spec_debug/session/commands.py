@@ -21,6 +21,7 @@ from spec_debug.session.analysis import SessionAnalysis, analyze_path
 from spec_debug.session.distill import changes_text, distill_playbook, dump_playbook, select_commands
 from spec_debug.session.json_text import json_text
 from spec_debug.session.records import redacted
+from spec_debug.session.stdin_input import relabel, spooled_stdin, wants_stdin
 from spec_debug.store import RecordWriteError, write_output
 
 
@@ -60,7 +61,7 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
     from spec_debug.session.postmortem import render_postmortem
 
     _writable(output, {"md": "postmortem.md", "html": "postmortem.html"}.get(fmt, "analysis.json"))
-    analysis = analyze_path(path, input_format)
+    analysis = _analyze_input(path, input_format)
     if fmt == "json":
         text = analysis_json(analysis, redact)
     else:
@@ -98,7 +99,7 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
         raise UsageError(f"--name {name!r} is not a playbook name",
                          hint=f"one word of letters, digits, _ . - (it names the run folders): --name {suggestion}")
     _writable(output, "playbook.yaml")
-    analysis = analyze_path(path, input_format)
+    analysis = _analyze_input(path, input_format)
     doc = distill_playbook(analysis, name)
     text = dump_playbook(doc)
     load_playbook_text(text, str(output))  # never write a playbook `playbooks validate` would refuse
@@ -108,6 +109,16 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
     if changing:  # said, not silently dropped: the reader may want them in a runbook
         typer.echo(f"left out {len(changing)} command(s) that change the host: {changes_text(changing)}", err=True)
     return 0
+
+
+def _analyze_input(path: Path, input_format: str | None) -> SessionAnalysis:
+    """PATH, or ``-``: standard input, saved to a temporary file first (see stdin_input)."""
+    if not wants_stdin(str(path)):
+        return analyze_path(path, input_format)
+    with spooled_stdin() as spooled:
+        analysis = analyze_path(spooled, input_format)
+    relabel(analysis, spooled)
+    return analysis
 
 
 def _writable(output: Path | None, example: str) -> None:
@@ -147,7 +158,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("analyze")
     def analyze(
-        path: str = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
+        path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
+                                              "or - for standard input."),
         format: OutputFormat = typer.Option(OutputFormat.md, "--format", "-f", help="Output: md or html postmortem, or json."),
         input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
                                                  help="Transcript format (detected by default)."),
@@ -162,7 +174,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("distill")
     def distill(
-        path: str = typer.Argument(..., help="A transcript file, a session folder, or a directory of sessions."),
+        path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
+                                              "or - for standard input."),
         output: Path = typer.Option(..., "--output", "-o", help="Playbook YAML to write."),
         input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
                                                  help="Transcript format (detected by default)."),
