@@ -274,3 +274,59 @@ def test_a_resumed_session_whose_new_file_opens_with_its_own_hook_line_is_counte
     assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
         ("ssh gpu01 'python3 /root/bench_eagle3.py'", 1), ("ssh gpu01 'python3 /root/bench_eagle3.py --bs 8'", 0)]
     assert [e["kind"] for e in doc["errors"]] == ["cuda_oom"]
+
+
+# -- Codex rollouts of the newest CLIs --------------------------------------------------------------
+
+
+def test_newer_codex_rollout_lines_are_read_not_called_unknown(tmp_path):
+    """Newer Codex CLIs write more line types than the five of 2025 (``RolloutItemWire`` in
+    openai/codex ``codex-rs/protocol``: ``inter_agent_communication``, ``world_state``,
+    ``security_risk_score``, ``token_usage_record``, ...) and an ``ordinal`` on each line. Each
+    was an unknown line type (the postmortem said the reader did not understand 4 lines), and
+    the report a sub-agent sent its parent was lost. Now the report is a message of the
+    session and the bookkeeping lines are known; the failed command counts once."""
+    from spec_debug.session.agents import AgentTree
+    from spec_debug.session.events import ReadStats
+    from spec_debug.session.sources import discover, iter_events
+
+    ts = iter(f"2026-09-01T08:00:{s:02d}.000Z" for s in range(60))
+    command = "ssh gpu01 'python3 -m sglang.launch_server --speculative-algorithm EAGLE3'"
+    traceback = ("Traceback (most recent call last):\n  File \"/opt/sglang/srt/models/llama_eagle3.py\", line 120, "
+                 "in load_weights\nKeyError: 'midlayer.hidden_norm.weight'\n")
+    items = [
+        ("session_meta", {"id": "019a0000-0000-7000-8000-0000000000aa", "timestamp": "2026-09-01T08:00:00.000Z",
+                          "cwd": "/root/eagle3", "originator": "codex_cli_rs", "cli_version": "0.150.0",
+                          "source": "cli", "model_provider": "openai"}),
+        ("turn_context", {"turn_id": "t1", "cwd": "/root/eagle3", "model": "gpt-5.5-codex", "approval_policy":
+                          "on-request", "sandbox_policy": {"type": "workspace-write"}}),
+        ("world_state", {"state": {"cwd": "/root/eagle3", "shell": "bash"}}),
+        ("response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "the EAGLE-3 server on gpu01 will not start, find out why"}]}),
+        ("response_item", {"type": "function_call", "name": "exec_command", "call_id": "call_1",
+                           "arguments": json.dumps({"cmd": command, "yield_time_ms": 10000})}),
+        ("event_msg", {"type": "exec_command_end", "call_id": "call_1", "turn_id": "t1",
+                       "command": ["bash", "-lc", command], "cwd": "/root/eagle3", "stdout": "", "stderr": traceback,
+                       "aggregated_output": traceback, "exit_code": 1, "duration": {"secs": 41, "nanos": 0},
+                       "formatted_output": traceback, "status": "failed"}),
+        ("response_item", {"type": "function_call_output", "call_id": "call_1",
+                           "output": "Process exited with code 1\nOutput:\n" + traceback}),
+        ("security_risk_score", {"score": 0.1}),
+        ("inter_agent_communication", {"author": "/root/checkpoint_checker", "recipient": "/root",
+                                       "other_recipients": [], "trigger_turn": True,
+                                       "content": "The draft checkpoint names its norm midlayer.norm, not hidden_norm."}),
+        ("token_usage_record", {"input_tokens": 5120, "output_tokens": 240}),
+    ]
+    lines = [{"timestamp": next(ts), "ordinal": i, "type": kind, "payload": payload}
+             for i, (kind, payload) in enumerate(items)]
+    path = _write(tmp_path / "rollout-2026-09-01T08-00-00-019a0000-0000-7000-8000-0000000000aa.jsonl", lines)
+    (source,) = discover(path)
+    assert source.format == "codex"
+    events = list(iter_events(source, ReadStats(), AgentTree()))
+    assert [(e.kind, e.text) for e in events if e.raw_type == "inter_agent_communication"] == [
+        ("system", "message from /root/checkpoint_checker: The draft checkpoint names its norm midlayer.norm, "
+                   "not hidden_norm.")]
+    doc = analyze_path(path).to_json()
+    assert doc["stats"]["unknown_types"] == 0
+    assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [(command, 1)]
+    assert [(e["exception"], e["message"]) for e in doc["errors"]] == [("KeyError", "'midlayer.hidden_norm.weight'")]

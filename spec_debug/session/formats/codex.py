@@ -28,7 +28,15 @@ from spec_debug.session.formats.common import (
 )
 from spec_debug.session.reader import inner_json, iter_json_records
 
-ROLLOUT_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
+ROLLOUT_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted",
+                           "inter_agent_communication", "inter_agent_communication_metadata", "world_state",
+                           "security_risk_score", "token_usage_record", "realtime_item"})
+"""Line types of ``RolloutItemWire`` (openai/codex ``codex-rs/protocol`` ``persisted_wire``): the
+five of 2025, and those newer CLIs add (messages between the agents of a multi-agent run, the
+state of the world the model is shown, risk scores, token records, realtime items)."""
+_QUIET_LINES = frozenset({"inter_agent_communication_metadata", "world_state", "security_risk_score",
+                          "token_usage_record", "realtime_item"})
+"""Bookkeeping line types kept as ``other`` without calling them unknown."""
 RESPONSE_ITEM_TYPES = frozenset({
     "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
     "local_shell_call", "reasoning", "web_search_call",
@@ -152,6 +160,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
             yield event("system", "system", raw_type="turn_context", text=f"model={payload.get('model')}")
         elif line_type == "compacted":
             yield event("compaction", "system", raw_type="compacted", text=str(payload.get("message", "")))
+        elif line_type == "inter_agent_communication":
+            # {author: "/root/researcher", recipient: "/root", content, trigger_turn}: a sub-agent's
+            # report to its parent, or a task handed down (openai/codex codex-rs/protocol
+            # protocol.rs InterAgentCommunication); the content may be encrypted instead.
+            author = payload.get("author") if isinstance(payload.get("author"), str) else "?"
+            content = payload.get("content") if isinstance(payload.get("content"), str) else ""
+            yield event("system", "system", raw_type=line_type, text=f"message from {author}: {content}")
+        elif line_type in _QUIET_LINES:
+            yield event("other", "system", raw_type=line_type)
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(line_type))
