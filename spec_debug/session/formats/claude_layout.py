@@ -89,7 +89,7 @@ def resumed_copies(sessions: list[Path]) -> set[Path]:
     for path in sessions:
         first = next(_uuids(path, limit=_FIRST_LINES), None)
         if first is not None:
-            by_first.setdefault((path.parent, first), []).append(path)
+            by_first.setdefault((path.parent, first[0]), []).append(path)
     held: set[Path] = set()
     for group in by_first.values():
         for a in group:
@@ -99,8 +99,9 @@ def resumed_copies(sessions: list[Path]) -> set[Path]:
 
 
 def _holds(bigger: Path, smaller: Path) -> bool:
-    """Every uuid of ``smaller`` is in ``bigger``, in the same order, from its start (a few lines
-    of ``bigger`` may come between: a resume writes bookkeeping of its own)."""
+    """Every line of ``smaller`` is in ``bigger`` (same uuid, same message), in the same order,
+    from its start (a few lines of ``bigger`` may come between: a resume writes bookkeeping of
+    its own)."""
     if bigger.stat().st_size <= smaller.stat().st_size:
         return False
     theirs = _uuids(bigger)
@@ -113,14 +114,15 @@ def _holds(bigger: Path, smaller: Path) -> bool:
     return True
 
 
-def _uuids(path: Path, limit: int | None = None) -> Iterator[str]:
-    """The top-level ``uuid`` of each user and assistant line of a Claude Code file."""
+def _uuids(path: Path, limit: int | None = None) -> Iterator[tuple[str, int]]:
+    """``(uuid, digest of the message)`` of each user and assistant line of a Claude Code file:
+    a copy has both (uuids alone are not enough where a tool wrote numbered ones)."""
     for index, _lineno, obj in iter_json_records(path, ReadStats()):
         if limit is not None and index >= limit:
             return
         uuid = obj.get("uuid")
         if isinstance(uuid, str) and obj.get("type") in _CONVERSATION:
-            yield uuid
+            yield uuid, hash(repr(obj.get("message")))
 
 
 _CONVERSATION = frozenset({"user", "assistant"})
