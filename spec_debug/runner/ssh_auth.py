@@ -16,6 +16,7 @@ import base64
 import copy
 import getpass
 import os
+import re
 import select
 import socket
 import sys
@@ -30,6 +31,7 @@ import paramiko
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError
+from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
 
 PassphrasePrompt = Callable[[str], str]
 
@@ -66,6 +68,8 @@ class _Attempts:
     """Configured identity files that do not exist (a typo, a key left on another machine)."""
     give_up: Callable[[], bool] = lambda: False
     """True once the login is over without us (the connection closed: the run was interrupted)."""
+    sha1_rsa_only: bool = False
+    """An RSA key was refused by a server that names no signature algorithms (sshd < 7.2)."""
 
 
 def authenticate(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions) -> None:
@@ -125,6 +129,12 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # the inventory gave none (or one we cannot read): say so, and how to install a key.
         tried += f"; the host would also take a password, {_no_password(target, options)}"
         hint = f"install your public key there once: `ssh-copy-id {_ssh_copy_id_args(target)}`; or {_password_hint(target, options, hint)}"
+    if attempts.sha1_rsa_only:
+        # The server sent no server-sig-algs (RFC 8308), as sshd before 7.2 does: it knows only
+        # SHA-1 RSA signatures and refused our rsa-sha2-512 one as it would a wrong key.
+        hint = (f"{transport.remote_version} is older than OpenSSH 7.2 and takes RSA keys only with SHA-1 (ssh-rsa) "
+                "signatures: add `PubkeyAcceptedAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ "
+                f"needs too), or log in with an ed25519 or ECDSA key; or {hint}")
     if target.user == "root" and attempts.tried:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
@@ -544,7 +554,7 @@ def _try_key(
 ) -> bool:
     attempts.tried.append(label)
     try:
-        remaining = transport.auth_publickey(target.user, key)
+        remaining = transport.auth_publickey(target.user, allow_sha1_rsa_signing(key))
     except paramiko.BadAuthenticationType as exc:
         allowed = list(exc.allowed_types)
         if _can_log_in_without_key(target, options, allowed):
@@ -584,6 +594,8 @@ def _try_key(
                 hint="sshd is stuck looking the account up (LDAP/sssd, NFS home, a PAM module) or overloaded; "
                 "raise ConnectTimeout if it is only slow",
             ) from None
+        if _sha2_rsa_unknown_to(transport, key):
+            attempts.sha1_rsa_only = True
         return False
     except paramiko.SSHException as exc:
         # ssh-agent refused to sign: a FIDO (-sk) key whose token is not plugged in, a locked
@@ -620,6 +632,23 @@ def _try_key(
             hint="only keyboard-interactive second factors (one-time codes) are supported; use a key-only account",
         )
     return True
+
+
+def _sha2_rsa_unknown_to(transport: paramiko.Transport, key: paramiko.PKey) -> bool:
+    """Whether an RSA key was just refused for its SHA-2 signature by an sshd older than 7.2:
+    the server named no signature algorithms, and ssh-rsa was not allowed to us."""
+    return (
+        key.get_name().startswith(SHA1_RSA)
+        and "server-sig-algs" not in transport.server_extensions
+        and SHA1_RSA not in transport.preferred_pubkeys
+        and _openssh_older_than(transport.remote_version, (7, 2))
+    )
+
+
+def _openssh_older_than(banner: str, version: tuple[int, int]) -> bool:
+    """`SSH-2.0-OpenSSH_6.6.1p1 Ubuntu-2ubuntu2` is older than (7, 2); other servers are not judged."""
+    found = re.search(r"OpenSSH_(\d+)\.(\d+)", banner or "")
+    return found is not None and (int(found.group(1)), int(found.group(2))) < version
 
 
 def _allowed_methods(transport: paramiko.Transport, target: SSHTarget) -> list[str]:

@@ -104,6 +104,8 @@ class SSHTarget:
     """CertificateFile: user certificates to offer with the identity whose key they certify."""
     host_key_algorithms: str | None = None
     """HostKeyAlgorithms as written (`+`/`-`/`^` prefixes included); None for the default."""
+    pubkey_accepted_algorithms: str | None = None
+    """PubkeyAcceptedAlgorithms (or its old name PubkeyAcceptedKeyTypes) as written; None for the default."""
     address_family: str = "any"
     """AddressFamily: any | inet (IPv4 only) | inet6 (IPv6 only), the addresses connects try."""
     known_hosts_command: str | None = None
@@ -469,6 +471,8 @@ def resolve_target(
         strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
         hash_known_hosts=_flag(entry.get("hashknownhosts"), "HashKnownHosts"),
         host_key_algorithms=entry.get("hostkeyalgorithms"),
+        # PubkeyAcceptedKeyTypes: the name before OpenSSH 8.5, still read by ssh(1) (openssh-portable: readconf.c).
+        pubkey_accepted_algorithms=entry.get("pubkeyacceptedalgorithms", entry.get("pubkeyacceptedkeytypes")),
         certificate_files=_certificate_files(entry.get("certificatefile")),
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
         connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),

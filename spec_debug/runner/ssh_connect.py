@@ -39,7 +39,9 @@ from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, ask_on_ter
 from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
 from spec_debug.runner.ssh_hostkeys import (
+    SHA1_RSA,
     KnownHosts,
+    allow_sha1_rsa_host_keys,
     configured_key_types,
     known_hosts_from_command,
     preferred_key_types,
@@ -745,8 +747,22 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     if spec:
         # HostKeyAlgorithms: paramiko's default set let a host in with a key type the user had
         # ruled out (`-ssh-ed25519`), or picked another than the one put first (`^ecdsa-...`).
+        # `+ssh-rsa` (an sshd older than 7.2 proves only an SHA-1 RSA host key) was dropped.
         try:
-            offered = configured_key_types(spec, offered)
+            offered = configured_key_types(spec, offered, named_only=(SHA1_RSA,))
+        except ValueError as exc:
+            transport.close()
+            raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
+        if SHA1_RSA in offered:
+            allow_sha1_rsa_host_keys(transport)
+    pubkey_spec = (target.pubkey_accepted_algorithms or "").strip()
+    if pubkey_spec:
+        # PubkeyAcceptedAlgorithms: which signature an RSA user key makes (paramiko/auth_handler.py,
+        # _finalize_pubkey_algorithm picks from preferred_pubkeys); `+ssh-rsa` for an old sshd.
+        try:
+            transport._preferred_pubkeys = tuple(configured_key_types(  # type: ignore[attr-defined]
+                pubkey_spec, list(transport._preferred_pubkeys), named_only=(SHA1_RSA,), keyword="PubkeyAcceptedAlgorithms"
+            ))
         except ValueError as exc:
             transport.close()
             raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
@@ -835,7 +851,11 @@ def _handshake_on(
             raise stalled from None
         unshared = _no_common_algorithm(transport, text)
         if unshared is not None:
-            raise HandshakeError(f"{target.alias}: {where} {unshared}", hint=_OLD_SSHD_HINT) from None
+            hint = _OLD_SSHD_HINT
+            if "host key type" in unshared and SHA1_RSA in transport.server_offer.get("server key", "").split(", "):
+                # What ssh(1) needs for the same host since OpenSSH 8.8, and now works here too.
+                hint = f"add `HostKeyAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ needs too); or {hint}"
+            raise HandshakeError(f"{target.alias}: {where} {unshared}", hint=hint) from None
         raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
     except (EOFError, OSError) as exc:
         _raise_if_proxy_ended(target, sock)
@@ -1072,6 +1092,17 @@ class _SignalAwareTransport(paramiko.Transport):
     host_key_warning: str | None = None
     """Why the host key was accepted although known_hosts disagrees (StrictHostKeyChecking no)."""
     """Why the connection was given up, when the server stopped answering."""
+
+    @property
+    def preferred_pubkeys(self) -> tuple[str, ...]:
+        """The signature algorithms for user keys, ssh-rsa first where the config allows it and
+        the server named none (no server-sig-algs: sshd < 7.2), as ssh(1) then signs with the
+        key's own algorithm (openssh-portable: sshconnect2.c, key_sig_algorithm). paramiko
+        would sign with rsa-sha2-512, which such a server refuses as it would a wrong key."""
+        algorithms = tuple(super().preferred_pubkeys)
+        if SHA1_RSA in algorithms and "server-sig-algs" not in self.server_extensions:
+            return (SHA1_RSA, *(name for name in algorithms if name != SHA1_RSA))
+        return algorithms
 
     def keep_server_alive(self, interval_s: int, count_max: int) -> None:
         """ServerAliveInterval/ServerAliveCountMax as ssh(1) applies them (openssh-portable:

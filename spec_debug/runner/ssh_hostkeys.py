@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 import paramiko
+from cryptography.hazmat.primitives import hashes
 
 from spec_debug.errors import HostKeyError, UsageError
 
@@ -227,7 +228,42 @@ def preferred_key_types(known: dict[str, list[paramiko.PKey]], offered: list[str
     return list(dict.fromkeys(wanted + offered))
 
 
-def configured_key_types(spec: str, offered: list[str]) -> list[str]:
+# RSA with SHA-1 signatures, the algorithm named `ssh-rsa`: the only RSA signature an sshd
+# older than 7.2 knows (RFC 8332 brought rsa-sha2-*). OpenSSH 8.8 turned it off by default and
+# uses it again where the config names it (`HostKeyAlgorithms +ssh-rsa`, `PubkeyAcceptedAlgorithms
+# +ssh-rsa`: openssh.com/txt/release-8.8); paramiko 5 dropped it (RSAKey.HASHES has only SHA-2).
+SHA1_RSA = "ssh-rsa"
+
+
+class Sha1RSAKey(paramiko.RSAKey):
+    """An RSA key that also signs and verifies `ssh-rsa` (SHA-1) signatures."""
+
+    HASHES = {**paramiko.RSAKey.HASHES, SHA1_RSA: hashes.SHA1, f"{SHA1_RSA}-cert-v01@openssh.com": hashes.SHA1}
+
+
+def allow_sha1_rsa_host_keys(transport: paramiko.Transport) -> None:
+    """Let this transport verify an `ssh-rsa` host key signature (its key types may then name it).
+
+    paramiko builds the host key from the class its `_key_info` gives for the agreed type
+    (paramiko/transport.py, _verify_key); the table is copied onto this one transport."""
+    transport._key_info = {  # type: ignore[attr-defined]
+        **transport._key_info,  # type: ignore[attr-defined]
+        SHA1_RSA: Sha1RSAKey,
+        f"{SHA1_RSA}-cert-v01@openssh.com": Sha1RSAKey,
+    }
+
+
+def allow_sha1_rsa_signing(key: paramiko.PKey) -> paramiko.PKey:
+    """The key, able to sign `ssh-rsa` if it is an RSA key file (an agent key signs it when
+    asked without a SHA-2 flag: paramiko/agent.py, ALGORITHM_FLAG_MAP)."""
+    if isinstance(key, paramiko.RSAKey) and SHA1_RSA not in key.HASHES:
+        key.HASHES = Sha1RSAKey.HASHES  # type: ignore[misc]  # read through self in sign_ssh_data
+    return key
+
+
+def configured_key_types(
+    spec: str, offered: list[str], named_only: tuple[str, ...] = (), keyword: str = "HostKeyAlgorithms"
+) -> list[str]:
     """The host key algorithms to offer for ssh_config's HostKeyAlgorithms `spec`.
 
     As ssh(1) reads it (ssh_config(5), HostKeyAlgorithms; openssh-portable: kex.c,
@@ -235,7 +271,8 @@ def configured_key_types(spec: str, offered: list[str]) -> list[str]:
     to the default set, `-list` removes from it, `^list` puts in front of it, else the list
     replaces it, in its own order (ssh(1) then does not reorder by known_hosts). Names
     paramiko cannot verify (certificate types, ssh-dss) are left out; `offered` is the
-    default set, in order. Raises ValueError when nothing is left.
+    default set, in order; `named_only` are the names used only where the list names them
+    (ssh-rsa, off by default since OpenSSH 8.8). Raises ValueError when nothing is left.
     """
     text = spec.strip()
     prefix = text[:1] if text[:1] in "+-^" else ""
@@ -245,11 +282,13 @@ def configured_key_types(spec: str, offered: list[str]) -> list[str]:
         chosen = [name for name in offered if not any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)]
     else:
         # A listed pattern takes its places in the list's order, so `^a,b` offers a then b.
-        listed = list(dict.fromkeys(name for pattern in patterns for name in offered if fnmatch.fnmatchcase(name, pattern)))
+        known = [*offered, *named_only]
+        listed = list(dict.fromkeys(name for pattern in patterns for name in known if fnmatch.fnmatchcase(name, pattern)))
         chosen = {"+": offered + listed, "^": listed + offered, "": listed}[prefix]
     chosen = list(dict.fromkeys(chosen))
     if not chosen:
-        raise ValueError(f"HostKeyAlgorithms {spec!r} leaves no host key algorithm spec-debug can verify ({', '.join(offered)})")
+        what = "host key algorithm spec-debug can verify" if keyword == "HostKeyAlgorithms" else "algorithm spec-debug can use"
+        raise ValueError(f"{keyword} {spec!r} leaves no {what} ({', '.join(offered)})")
     return chosen
 
 
