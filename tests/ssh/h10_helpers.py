@@ -63,3 +63,80 @@ def start_password_server(
         return server.start()
     finally:
         fixture.SSHD = _REAL_SSHD
+
+
+class OldSshd:
+    """A stand-in for an sshd older than 7.2 (OpenSSH 6.6 on Ubuntu 14.04) at the two points
+    that matter to RSA user keys: it sends no server-sig-algs (RFC 8308 came with 7.2) and it
+    takes RSA signatures only as `ssh-rsa` (SHA-1). Built on paramiko's server mode, as no
+    such sshd can be installed here; it only authenticates (no channels).
+
+    That a real OpenSSH verifies our SHA-1 signatures is shown with the real sshd
+    (test_hardening10_ssh_rsa.py); this server shows that we choose them when we must.
+    """
+
+    banner = "SSH-2.0-OpenSSH_6.6.1p1 Ubuntu-2ubuntu2.13"
+
+    def __init__(self, workdir: Path, user_key: Path) -> None:
+        import socket
+        import threading
+
+        import paramiko
+
+        from spec_debug.runner.ssh_hostkeys import allow_sha1_rsa_host_keys
+        from tests.sshd_fixture import keygen
+
+        workdir.mkdir(parents=True, exist_ok=True)
+        self.host_key_path = keygen(workdir / "host_ed25519")
+        self.host_key = paramiko.Ed25519Key.from_private_key_file(str(self.host_key_path))
+        self.user_public = paramiko.RSAKey.from_private_key_file(str(user_key)).asbytes()
+        self.address = "127.0.0.1"
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind((self.address, 0))
+        self._listener.listen(8)
+        self.port = int(self._listener.getsockname()[1])
+        self.transports: list[paramiko.Transport] = []
+        outer = self
+
+        class Sha2Signed(paramiko.RSAKey):
+            """An RSA key offered for a SHA-2 signature, an algorithm name sshd 6.6 does not know."""
+
+        class Accounts(paramiko.ServerInterface):
+            def get_allowed_auths(self, username: str) -> str:
+                return "publickey"
+
+            def check_auth_publickey(self, username: str, key: paramiko.PKey) -> int:
+                # sshd 6.6 answers an unknown algorithm with a failure, as for a wrong key
+                # (openssh-portable 6.6: auth2-pubkey.c, userauth_pubkey: "unknown public key algorithm").
+                if isinstance(key, Sha2Signed):
+                    return paramiko.AUTH_FAILED
+                return paramiko.AUTH_SUCCESSFUL if key.asbytes() == outer.user_public else paramiko.AUTH_FAILED
+
+        def serve() -> None:
+            while True:
+                try:
+                    sock, _ = self._listener.accept()
+                except OSError:
+                    return
+                transport = paramiko.Transport(sock, server_sig_algs=False)
+                transport.local_version = self.banner
+                allow_sha1_rsa_host_keys(transport)  # to verify the ssh-rsa signatures it takes
+                transport._key_info.update({"rsa-sha2-512": Sha2Signed, "rsa-sha2-256": Sha2Signed})  # type: ignore[attr-defined]
+                transport._preferred_pubkeys = ("ssh-ed25519", "ssh-rsa", "rsa-sha2-512", "rsa-sha2-256")  # type: ignore[attr-defined]
+                transport.add_server_key(self.host_key)
+                self.transports.append(transport)
+                try:
+                    transport.start_server(server=Accounts())
+                except (paramiko.SSHException, EOFError, OSError):
+                    continue
+
+        threading.Thread(target=serve, daemon=True).start()
+
+    @property
+    def known_hosts_line(self) -> str:
+        return f"[{self.address}]:{self.port} {self.host_key.get_name()} {self.host_key.get_base64()}\n"
+
+    def stop(self) -> None:
+        self._listener.close()
+        for transport in self.transports:
+            transport.close()

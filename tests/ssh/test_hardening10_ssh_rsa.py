@@ -16,9 +16,12 @@ from typing import Iterator
 
 import pytest
 
+from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_connect import connect
 from spec_debug.runner.ssh_errors import HandshakeError
-from tests.sshd_fixture import SSH_KEYGEN, ClientKey, ClientSetup, SshServer
+from tests.ssh.h10_helpers import OldSshd
+from tests.sshd_fixture import SSH_KEYGEN, ClientKey, ClientSetup, SshServer, write_ssh_config
 
 
 def ssh_exit_status(client: ClientSetup, alias: str) -> int:
@@ -95,3 +98,44 @@ def test_pubkey_accepted_algorithms_ssh_rsa_signs_an_rsa_key_with_sha1(client: C
             assert transport.connection.transport.is_authenticated()
     finally:
         server.stop()
+
+
+@pytest.fixture
+def ubuntu_1404(client: ClientSetup, tmp_path: Path) -> Iterator[tuple[OldSshd, Path]]:
+    user_key = rsa_key(tmp_path / "id_rsa")
+    server = OldSshd(tmp_path / "old-sshd", user_key)
+    with open(client.known_hosts, "a") as handle:
+        handle.write(server.known_hosts_line)
+    yield server, user_key
+    server.stop()
+
+
+def test_an_sshd_older_than_7_2_gets_an_ssh_rsa_signature_when_the_config_allows_it(
+    client: ClientSetup, ubuntu_1404: tuple[OldSshd, Path]
+) -> None:
+    """ssh(1) signs with the key's own algorithm where the server names none
+    (openssh-portable: sshconnect2.c, key_sig_algorithm); paramiko signed rsa-sha2-512."""
+    server, user_key = ubuntu_1404
+    client.hosts["trusty"] = {"HostName": server.address, "Port": server.port, "IdentityFile": str(user_key),
+                              "IdentitiesOnly": "yes", "UserKnownHostsFile": str(client.known_hosts),
+                              "PubkeyAcceptedAlgorithms": "+ssh-rsa"}
+    write_ssh_config(client.config, client.hosts)
+    connection = connect("trusty", client.options())
+    try:
+        assert connection.transport.is_authenticated()
+    finally:
+        connection.close()
+
+
+def test_an_sshd_older_than_7_2_refusing_an_rsa_key_says_which_line_to_add(
+    client: ClientSetup, ubuntu_1404: tuple[OldSshd, Path]
+) -> None:
+    server, user_key = ubuntu_1404
+    client.hosts["trusty"] = {"HostName": server.address, "Port": server.port, "IdentityFile": str(user_key),
+                              "IdentitiesOnly": "yes", "UserKnownHostsFile": str(client.known_hosts)}
+    write_ssh_config(client.config, client.hosts)
+    with pytest.raises(AuthenticationError) as refused:
+        connect("trusty", client.options())
+    hint = refused.value.hint or ""
+    assert "OpenSSH_6.6.1p1" in hint and "older than OpenSSH 7.2" in hint, hint
+    assert "`PubkeyAcceptedAlgorithms +ssh-rsa`" in hint, hint
