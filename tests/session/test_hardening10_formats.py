@@ -330,3 +330,31 @@ def test_newer_codex_rollout_lines_are_read_not_called_unknown(tmp_path):
     assert doc["stats"]["unknown_types"] == 0
     assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [(command, 1)]
     assert [(e["exception"], e["message"]) for e in doc["errors"]] == [("KeyError", "'midlayer.hidden_norm.weight'")]
+
+
+# -- OpenAI chat logs with the legacy function_call beside tool_calls --------------------------------
+
+
+def test_a_legacy_function_call_beside_empty_tool_calls_is_the_call(tmp_path):
+    """Servers and loggers write both call fields, the unused one empty: vLLM answers
+    ``"function_call": null, "tool_calls": []`` (the responses quoted in vLLM issues), and a
+    log that defaults the fields writes ``"tool_calls": []`` beside a legacy
+    ``function_call``. The empty list hid the legacy call (its command and its exit status
+    were lost); an empty ``function_call: {}`` was read as a call named "?". Now the call
+    field that holds a call is read, and an empty one is no call."""
+    messages = [
+        {"role": "user", "content": "throughput on gpu01 dropped to 40 tok/s with the EAGLE-3 draft"},
+        {"role": "assistant", "content": "Let me look at the GPUs.", "tool_calls": None, "function_call": {}},
+        {"role": "assistant", "content": None, "refusal": None, "tool_calls": [],
+         "function_call": {"name": "bash", "arguments": json.dumps({"command": "ssh gpu01 nvidia-smi"})}},
+        {"role": "function", "name": "bash", "content": "Exit code 9\nNVIDIA-SMI has failed because it couldn't "
+                                                         "communicate with the NVIDIA driver."},
+        {"role": "assistant", "content": "The driver is gone; the server fell back to CPU.", "function_call": None,
+         "tool_calls": []},
+    ]
+    path = tmp_path / "agent_log.json"
+    path.write_text(json.dumps({"messages": messages}))
+    doc = analyze_path(path).to_json()
+    assert doc["stats"]["tool_calls"] == 1
+    assert [(c["seq"], c["command"], c["host"], c["exit_code"]) for c in doc["commands"]] == [
+        (2, "ssh gpu01 nvidia-smi", "gpu01", 9)]

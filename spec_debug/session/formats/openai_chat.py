@@ -151,9 +151,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             yield event("text", role, block, text=text)
             block += 1
         calls = message.get("tool_calls")
-        if not isinstance(calls, list):
+        if not isinstance(calls, list) or not calls:
+            # The legacy ``function_call`` (one call, answered by a ``function`` message). Servers
+            # send both fields, the unused one empty: vLLM answers ``"function_call": null,
+            # "tool_calls": []``, and loggers that default the fields write ``"tool_calls": []``
+            # beside a legacy call, or ``"function_call": {}``, which is no call.
             legacy = message.get("function_call")
-            calls = [{"function": legacy}] if isinstance(legacy, dict) else []
+            named = isinstance(legacy, dict) and isinstance(legacy.get("name"), str) and legacy["name"].strip()
+            calls = [{"function": legacy}] if named else []
         if not calls and isinstance(extra.get("actions"), list):
             # mini-swe-agent keeps the commands it parsed from the reply (formats.mini_swe_agent)
             calls = [{"function": {"name": "bash", "arguments": {"command": a["command"]}}}
