@@ -1186,35 +1186,99 @@ def _release_at_least(version: str | None, boundary: str) -> bool:
     return _version_at_least(version, boundary)
 
 
+# The vLLM release that first has each speculative option or key, read from the PyPI sdists'
+# vllm/engine/arg_utils.py and vllm/config.py (vllm/config/speculative.py from 0.10): 0.8.2 adds
+# --speculative-config (0.8.0/0.8.1 only have the V0 flags), 0.8.3 drops --speculative-model and
+# --num-speculative-tokens, 0.8.5 adds method "eagle3" (0.8.4's SpeculativeConfig knows only
+# eagle, medusa, mlp_speculator, draft_model, ngram), 0.19.0 adds -sc, 0.22.0 --spec-method /
+# --spec-model / --spec-tokens (PR #42476), 0.24.0 num_speculative_tokens_per_batch_size
+# (PR #32374). An option a release lacks makes argparse exit with "unrecognized arguments"; a key
+# SpeculativeConfig lacks fails its constructor (`SpeculativeConfig.from_dict(d)` = cls(**d) up to
+# 0.10, `SpeculativeConfig(**d)` with extra="forbid" after): either way the server does not start.
+_VLLM_SPEC_CONFIG_SINCE = "0.8.2"
+_VLLM_V0_FLAGS_REMOVED = "0.8.3"
+_VLLM_EAGLE3_SINCE = "0.8.5"
+_VLLM_OPTION_SINCE = {"sc": "0.19.0", "spec-method": "0.22.0", "spec-model": "0.22.0", "spec-tokens": "0.22.0"}
+_VLLM_DYNAMIC_K_SINCE = "0.24.0"
+
+
+def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """What the running vLLM release refuses in this command (nothing when the version is unknown:
+    the option list is the newest release's)."""
+    if engine_version is None:
+        return []
+    try:
+        parse_version(engine_version)
+    except ValueError:
+        return []
+    unrecognized = ("argparse exits with 'unrecognized arguments' and the server does not start")
+    problems = []
+    written = {name.partition(".")[0] for name in cfg.flags}
+    if written & {"speculative-config", "sc"} and not _release_at_least(engine_version, _VLLM_SPEC_CONFIG_SINCE):
+        problems.append(f"--speculative-config: vLLM {engine_version} does not have it (added in "
+                        f"{_VLLM_SPEC_CONFIG_SINCE}; older releases take --speculative-model DRAFT "
+                        f"--num-speculative-tokens K): {unrecognized}")
+    for flag in _VLLM_V0_FLAGS:
+        if flag in written and _release_at_least(engine_version, _VLLM_V0_FLAGS_REMOVED):
+            problems.append(f"--{flag}: vLLM removed it in {_VLLM_V0_FLAGS_REMOVED}; on {engine_version} {unrecognized} "
+                            "(write --speculative-config '{\"model\": DRAFT, \"num_speculative_tokens\": K}')")
+    for flag, since in _VLLM_OPTION_SINCE.items():
+        if flag in written and not _release_at_least(engine_version, since):
+            problems.append(f"{'-' if len(flag) < 3 else '--'}{flag}: vLLM {engine_version} does not have it (added "
+                            f"in {since}): {unrecognized} (write --speculative-config '{{...}}')")
+    spec = cfg.speculative_config or {}
+    if "num_speculative_tokens_per_batch_size" in spec and not _release_at_least(engine_version,
+                                                                                  _VLLM_DYNAMIC_K_SINCE):
+        problems.append(f"num_speculative_tokens_per_batch_size: vLLM {engine_version} has no dynamic speculative "
+                        f"decoding (added in {_VLLM_DYNAMIC_K_SINCE}): SpeculativeConfig refuses the unknown key and "
+                        "the server does not start")
+    if str(spec.get("method") or "").lower() == "eagle3" and not _release_at_least(engine_version,
+                                                                                   _VLLM_EAGLE3_SINCE):
+        problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "
+                        "head is not run as an EAGLE-3 draft (upgrade vLLM)")
+    return problems
+
+
 def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                      engine_version: str | None) -> EffectiveSpec:
     if cfg.engine == "vllm":
-        replaced = _vllm_json_replaced(cfg)
-        if cfg.num_steps is None:
-            problems = []
-            if cfg.speculative_config is not None:
-                # vLLM PR #20375: required unless the draft config supplies n_predict.
-                problems.append(replaced + "num_speculative_tokens missing from --speculative-config "
-                                "(vLLM needs it unless the draft config supplies it)")
-            return EffectiveSpec(None, None, None, problems=problems)
-        spec = cfg.speculative_config or {}
-        method = str(spec.get("method") or "").lower()
-        problems = []
-        if not spec.get("model") and (method or replaced) and method not in _VLLM_MODEL_FREE_METHODS and (
-                not method.endswith("_mtp")):
-            # vllm/config/speculative.py `__post_init__`: with no model, only the methods that
-            # need none (or take the target's own MTP layers) go on; the rest raise ValueError.
-            # A config with neither model nor method is left alone: `vllm serve <speculators
-            # checkpoint>` replaces it with the checkpoint's own (vllm/transformers_utils/config.py
-            # `maybe_override_with_speculators`).
-            problems.append(replaced + f"--speculative-config {json.dumps(spec)} has num_speculative_tokens but no "
-                            "draft model" + (f" for method {method}" if method else " and no method") +
-                            ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
-                            "speculative model\")")
-        if spec.get("num_speculative_tokens_per_batch_size") is not None:
-            return _vllm_dynamic_k(cfg, spec, problems)
-        return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps, problems=problems)
+        eff = _vllm_rules(cfg, engine_version)
+        release = _vllm_release_problems(cfg, engine_version)
+        return replace(eff, problems=release + eff.problems) if release else eff
+    return _sglang_rules(cfg, target_architecture, engine_version)
 
+
+def _vllm_rules(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:
+    replaced = _vllm_json_replaced(cfg)
+    if cfg.num_steps is None:
+        problems = []
+        if cfg.speculative_config is not None:
+            # vLLM PR #20375: required unless the draft config supplies n_predict.
+            problems.append(replaced + "num_speculative_tokens missing from --speculative-config "
+                            "(vLLM needs it unless the draft config supplies it)")
+        return EffectiveSpec(None, None, None, problems=problems)
+    spec = cfg.speculative_config or {}
+    method = str(spec.get("method") or "").lower()
+    problems = []
+    if not spec.get("model") and (method or replaced) and method not in _VLLM_MODEL_FREE_METHODS and (
+            not method.endswith("_mtp")):
+        # vllm/config/speculative.py `__post_init__`: with no model, only the methods that
+        # need none (or take the target's own MTP layers) go on; the rest raise ValueError.
+        # A config with neither model nor method is left alone: `vllm serve <speculators
+        # checkpoint>` replaces it with the checkpoint's own (vllm/transformers_utils/config.py
+        # `maybe_override_with_speculators`).
+        problems.append(replaced + f"--speculative-config {json.dumps(spec)} has num_speculative_tokens but no "
+                        "draft model" + (f" for method {method}" if method else " and no method") +
+                        ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
+                        "speculative model\")")
+    if spec.get("num_speculative_tokens_per_batch_size") is not None and _release_at_least(
+            engine_version, _VLLM_DYNAMIC_K_SINCE):  # an older release refuses the key (above)
+        return _vllm_dynamic_k(cfg, spec, problems)
+    return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps, problems=problems)
+
+
+def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
+                  engine_version: str | None) -> EffectiveSpec:
     steps, topk, tokens = cfg.num_steps, cfg.topk, cfg.num_draft_tokens
     overrides: list[str] = []
     problems: list[str] = []
