@@ -93,6 +93,35 @@ def _simple_command(words: list[tuple[str, bool]], i: int) -> list[str]:
     return argv
 
 
+def pipelines(command: str) -> list[list[list[str]]]:
+    """The pipelines of ``command`` in the order they run, each the words of its simple
+    commands (wrappers and assignments kept: ``sudo timeout 60 nvidia-smi dmon`` is one simple
+    command of five words). Redirection targets are left out."""
+    out: list[list[list[str]]] = []
+    pipeline: list[list[str]] = []
+    argv: list[str] = []
+    redirected = False
+    for word, is_op in _shell_words(_without_heredoc_bodies(command)):
+        if not is_op:
+            if not redirected:
+                argv.append(word)
+            redirected = False
+            continue
+        if word in ("|", "|&") or word in SEPARATORS:
+            if argv:
+                pipeline.append(argv)
+            argv = []
+            if word not in ("|", "|&") and pipeline:
+                out.append(pipeline)
+                pipeline = []
+        redirected = word not in SEPARATORS and ">" in word or word in ("<", "<<", "<<<")
+    if argv:
+        pipeline.append(argv)
+    if pipeline:
+        out.append(pipeline)
+    return out
+
+
 def simple_commands(command: str, *, writes: bool = False) -> Iterator[list[str] | str]:
     """The argv of each simple command of ``command`` in order, past assignments and wrappers;
     with ``writes``, the file of each output redirection too (``> x``, ``>> x``; not ``>&2``),

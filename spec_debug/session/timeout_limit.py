@@ -4,23 +4,75 @@ from __future__ import annotations
 
 import math
 import re
-import shlex
 
-_TIMEOUT = re.compile(r"^\s*timeout\s")
+from spec_debug.session.shell_words import pipelines
+
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd]?)")
 _UNIT_S = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+_WRAPPERS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "env": {"-u", "-C", "-S"},
+             "nohup": set(), "time": set(), "nice": {"-n"}, "ionice": {"-c", "-n", "-p"}, "stdbuf": set(),
+             "exec": set(), "command": set()}
+"""Programs that run the rest of their words (sudo -u bob, env A=1, nice -n 5) and the options
+of theirs that take a value: ``sudo timeout 60 nvidia-smi dmon`` is bounded by its timeout."""
+_INSTANT = frozenset({"cd", "pushd", "popd", "export", "unset", "set", "source", ".", "echo", "printf", "true", ":",
+                      "pwd", "date", "hostname", "whoami", "umask", "ulimit", "mkdir", "alias"})
+"""Builtins and programs that return at once: ``cd /root/logs && timeout 120 tail -f log`` is
+bounded by its timeout as ``timeout 120 tail -f log`` is."""
 
 
 def timeout_limit(inner: str) -> int | None:
-    """The step timeout for a command run under coreutils ``timeout [OPTION] DURATION CMD``:
-    DURATION with its unit (``10m``), plus ``-k``'s grace. ``-k 10 600`` read as 10 s killed a
-    ten-minute benchmark at ten seconds (coreutils src/timeout.c: -k and -s take a value)."""
-    if not _TIMEOUT.match(inner):
+    """The step timeout for a command line whose long-running commands each run under coreutils
+    ``timeout [OPTION] DURATION CMD``: the sum of their DURATIONs with their units (``10m``),
+    plus ``-k``'s grace (``-k 10 600`` read as 10 s killed a ten-minute benchmark at ten seconds:
+    coreutils src/timeout.c, -k and -s take a value). None when any command of the line runs
+    unbounded, or none runs under ``timeout``.
+
+    A pipeline ends when its bounded command does (``timeout 120 tail -f log | grep 'accept
+    len'``). Before, only a line that began with ``timeout`` counted: ``sudo timeout 60
+    nvidia-smi dmon`` or ``cd /root && timeout 120 tail -f log`` then got the 30 s limit of a
+    command that follows its output (:mod:`follow`), cutting the capture the command had timed
+    itself; and ``timeout 10 nvidia-smi; python bench.py`` gave the benchmark 10 s."""
+    if "timeout" not in inner:
         return None
-    try:
-        words = shlex.split(inner.split("\n", 1)[0])
-    except ValueError:
-        return None
+    total, bounded = 0.0, False
+    for pipeline in pipelines(inner):
+        limits = [_limit(argv) for argv in pipeline]
+        timed = [seconds for kind, seconds in limits if kind == "timeout"]
+        if timed:
+            total += max(timed)
+            bounded = True
+        elif all(kind == "instant" for kind, _ in limits):
+            continue
+        else:
+            return None
+    return math.ceil(total) if bounded and total > 0 else None
+
+
+def _limit(argv: list[str]) -> tuple[str, float]:
+    """``("timeout", seconds)`` for a command under ``timeout``, ``("instant", 0)`` for one that
+    returns at once, ``("unbounded", 0)`` otherwise."""
+    i = 0
+    while i < len(argv):
+        head = argv[i].rsplit("/", 1)[-1]
+        if re.fullmatch(r"[A-Za-z_]\w*=.*", argv[i]):
+            i += 1
+        elif head in _WRAPPERS:
+            takes, i = _WRAPPERS[head], i + 1
+            while i < len(argv) and (argv[i].startswith("-") or re.fullmatch(r"[A-Za-z_]\w*=.*", argv[i])):
+                i += 2 if argv[i] in takes else 1
+        else:
+            break
+    if i >= len(argv):
+        return "instant", 0.0
+    head = argv[i].rsplit("/", 1)[-1]
+    if head == "timeout":
+        seconds = _timeout_seconds(argv[i:])
+        return ("timeout", seconds) if seconds else ("unbounded", 0.0)  # 0 means "no timeout" to timeout(1)
+    return ("instant", 0.0) if head in _INSTANT else ("unbounded", 0.0)
+
+
+def _timeout_seconds(words: list[str]) -> float | None:
+    """DURATION plus ``-k``'s grace of ``timeout [OPTION] DURATION CMD`` (``words[0]`` is timeout)."""
     grace, i = 0.0, 1
     while i < len(words) and words[i].startswith("-") and words[i] != "--":
         option, _, value = words[i].partition("=")
@@ -34,8 +86,7 @@ def timeout_limit(inner: str) -> int | None:
         i += 1
     i += words[i:i + 1] == ["--"]
     duration = _seconds(words[i]) if i < len(words) else None
-    # 0 means "no timeout" to timeout(1)
-    return math.ceil(duration + grace) if duration else None
+    return duration + grace if duration else None
 
 
 def _seconds(text: str) -> float | None:

@@ -358,3 +358,37 @@ def test_a_legacy_function_call_beside_empty_tool_calls_is_the_call(tmp_path):
     assert doc["stats"]["tool_calls"] == 1
     assert [(c["seq"], c["command"], c["host"], c["exit_code"]) for c in doc["commands"]] == [
         (2, "ssh gpu01 nvidia-smi", "gpu01", 9)]
+
+
+# -- distill: a command line that timed itself ------------------------------------------------------
+
+
+def test_a_command_that_timed_itself_keeps_its_limit_wherever_timeout_stands(tmp_path):
+    """``timeout`` counted only at the very start of the line. ``sudo timeout 60 nvidia-smi
+    dmon`` and ``cd /root/logs && timeout 120 tail -f server.log | grep ...`` (a minute of GPU
+    samples, two of log taken during a benchmark) then got the 30 s limit of a command that
+    follows its output, and their capture was cut short; ``timeout 5 nvidia-smi -L; python3
+    bench.py`` gave the benchmark 5 s. Now each bounded command counts, and a line with an
+    unbounded one has no limit of its own."""
+    from datetime import datetime, timezone
+
+    from spec_debug.session.distill import distill_playbook
+    from tests.session.incident_story import _Writer
+
+    gpu = "10.1.230.174"
+    w = _Writer("8a1b0000-0000-4000-8000-00000000cd10", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt(f"EAGLE-3 on {gpu} is at 54.8 tok/s against a 90 tok/s baseline. Please find out why.")
+    dmon = "sudo timeout 60 nvidia-smi dmon -s u"
+    tail = "cd /root/logs && timeout 120 tail -f server.log | grep --line-buffered 'accept len'"
+    bench = "timeout 5 nvidia-smi -L; python3 -m sglang.bench_serving --backend sglang --num-prompts 64"
+    w.bash(f"ssh root@{gpu} '{dmon}'", "# gpu    sm   mem\n# Idx     %     %\n    0    31     12\n")
+    w.bash(f'ssh root@{gpu} "{tail}"', "Decode batch, #running-req: 8, accept len: 1.02, gen throughput (token/s): 54.8")
+    w.bash(f"ssh root@{gpu} '{bench}'", "GPU 0: NVIDIA H100 80GB HBM3\nOutput token throughput (tok/s):  54.8\n")
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    limits = {s["run"]: s.get("timeout") for s in distill_playbook(analyze_path(path))["steps"]}
+    assert limits == {tail.replace("/root/logs", "{{ logs }}"): 120, bench: None}
+    # The dmon capture led to no finding, so distill keeps no step of it; its limit is the same.
+    from spec_debug.session.timeout_limit import timeout_limit
+
+    assert [timeout_limit(c) for c in (dmon, tail, bench)] == [60, 120, None]
