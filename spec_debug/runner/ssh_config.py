@@ -134,6 +134,15 @@ class SSHTarget:
         return name if self.port == DEFAULT_PORT else f"[{name}]:{self.port}"
 
     @property
+    def certificate_name(self) -> str:
+        """The name a host certificate must list among its principals: HostKeyAlias, else the
+        host name as known_hosts_name has it, without port (openssh-portable: sshconnect.c,
+        check_host_key calls check_host_cert with it)."""
+        if self.host_key_alias:
+            return self.host_key_alias
+        return self.hostname if _is_address(self.hostname) else self.hostname.lower()
+
+    @property
     def known_hosts_portless_name(self) -> str | None:
         """The name without its port, which ssh(1) also trusts when the `[host]:port` name
         has no key at all (openssh-portable: sshconnect.c, check_host_key, HOST_NEW: "checking

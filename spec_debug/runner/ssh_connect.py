@@ -48,6 +48,8 @@ from spec_debug.runner.ssh_hostkeys import (
     verify_host_key,
 )
 
+_CERT_SUFFIX = "-cert-v01@openssh.com"
+
 DEFAULT_MAX_SESSIONS = 10
 """sshd_config(5) MaxSessions default: channels one connection may have open at once."""
 _MAX_JUMP_DEPTH = 8
@@ -783,6 +785,13 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         if not known and target.known_hosts_portless_name is not None:
             known = known_hosts.keys_for(target.known_hosts_portless_name)  # what verify_host_key falls back to
         offered = preferred_key_types(known, offered)
+        authorities = known_hosts.authorities_for(target.known_hosts_name)
+        if not authorities and target.known_hosts_portless_name is not None:
+            authorities = known_hosts.authorities_for(target.known_hosts_portless_name)
+        if authorities:
+            # A host CA is trusted for the host: ask for its certificate first, as ssh(1) does
+            # (openssh-portable: sshconnect2.c, order_hostkeyalgs puts the CA's cert types first).
+            offered = [*(f"{name}{_CERT_SUFFIX}" for name in offered), *offered]
     security.key_types = offered
     try:
         with abandonable(transport.close):
@@ -891,6 +900,7 @@ def _handshake_on(
         allow_changed=target.strict_host_key_checking == "no",
         portless_name=target.known_hosts_portless_name,
         ask=ask,
+        certificate_name=target.certificate_name,
     )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,
@@ -1092,6 +1102,14 @@ class _SignalAwareTransport(paramiko.Transport):
     host_key_warning: str | None = None
     """Why the host key was accepted although known_hosts disagrees (StrictHostKeyChecking no)."""
     """Why the connection was given up, when the server stopped answering."""
+
+    @property
+    def preferred_keys(self) -> tuple[str, ...]:
+        """paramiko's list (the types, then each one's certificate type) without certificate
+        types twice over when the list already names them (a host CA in known_hosts)."""
+        plain = tuple(self._filter_algorithm("keys"))  # type: ignore[attr-defined]
+        certificates = (f"{name}{_CERT_SUFFIX}" for name in plain if not name.endswith(_CERT_SUFFIX))
+        return tuple(dict.fromkeys((*plain, *certificates)))
 
     @property
     def preferred_pubkeys(self) -> tuple[str, ...]:

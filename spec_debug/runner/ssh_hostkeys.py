@@ -22,6 +22,7 @@ import re
 import shlex
 import subprocess
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -78,7 +79,7 @@ class KnownHosts:
 
     def authorities_for(self, name: str) -> list[paramiko.PKey]:
         """Host CAs (`@cert-authority`) trusted for `name`: ssh(1) accepts any host certificate
-        they signed; we can only say that they are there (see verify_host_key)."""
+        they signed for the host (see verify_host_key)."""
         return [entry.key for entry in self.entries_for(name) if entry.marker == "@cert-authority"]
 
 
@@ -90,8 +91,7 @@ def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
     `@cert-authority` or `@revoked` marker, which many fleets ship in
     /etc/ssh/ssh_known_hosts, or a key type it does not know), and matches host names only
     literally; here a bad line costs only itself, and patterns match as in OpenSSH.
-    `@cert-authority` lines are kept only to explain a refusal: host certificates are not
-    verified, so such hosts need their own key line.
+    `@cert-authority` lines name the host CAs whose certificates are accepted (verify_host_key).
     """
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -292,6 +292,139 @@ def configured_key_types(
     return chosen
 
 
+# OpenSSH certificates (PROTOCOL.certkeys in openssh-portable): after the type name and a
+# nonce come the public key's own fields, as many as its type has; RSA keys of every
+# signature algorithm are certified as `ssh-rsa-cert-v01@openssh.com`.
+_CERTIFIED_KEY_FIELDS = {
+    "ssh-ed25519": 1,
+    "ecdsa-sha2-nistp256": 2,
+    "ecdsa-sha2-nistp384": 2,
+    "ecdsa-sha2-nistp521": 2,
+    "ssh-rsa": 2,
+}
+_HOST_CERTIFICATE = 2  # SSH2_CERT_TYPE_HOST
+_FOREVER = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class HostCertificate:
+    """The fields of an OpenSSH certificate that decide whether a host may use it."""
+
+    key_id: str
+    cert_type: int
+    principals: tuple[str, ...]
+    valid_after: int
+    valid_before: int
+    critical_options: bytes
+    signature_key: bytes
+    signature: bytes
+    signed: bytes
+    """The certificate up to its signature: what the CA signed."""
+
+
+def host_certificate_of(key: paramiko.PKey) -> HostCertificate | None:
+    """The certificate the server proved, when it proved one (paramiko keeps it as the key's
+    public_blob), or None for a plain host key. Raises HostKeyError for one that is malformed."""
+    blob = getattr(key, "public_blob", None)
+    if blob is None or not blob.key_type.endswith("-cert-v01@openssh.com"):
+        return None
+    try:
+        return parse_certificate(blob.key_blob)
+    except ValueError as exc:
+        raise HostKeyError(f"the host sent a malformed certificate ({exc})") from None
+
+
+def parse_certificate(blob: bytes) -> HostCertificate:
+    """Read an OpenSSH certificate; ValueError when it is cut short, too long or of an unknown type."""
+    reader = _WireReader(blob)
+    cert_type_name = reader.string().decode("ascii", "replace")
+    base = cert_type_name.removesuffix("-cert-v01@openssh.com")
+    if base not in _CERTIFIED_KEY_FIELDS:
+        raise ValueError(f"unknown certificate type {cert_type_name!r}")
+    reader.string()  # nonce
+    for _ in range(_CERTIFIED_KEY_FIELDS[base]):
+        reader.string()
+    reader.uint(8)  # serial
+    cert_type = reader.uint(4)
+    key_id = reader.string().decode("utf-8", "replace")
+    principals_field = _WireReader(reader.string())
+    valid_after, valid_before = reader.uint(8), reader.uint(8)
+    critical = reader.string()
+    reader.string()  # extensions
+    reader.string()  # reserved
+    signature_key = reader.string()
+    signed_length = reader.at
+    signature = reader.string()
+    if reader.at != len(blob):
+        raise ValueError("bytes after the signature")
+    principals: list[str] = []
+    while principals_field.at < len(principals_field.data):
+        principals.append(principals_field.string().decode("utf-8", "replace"))
+    return HostCertificate(
+        key_id=key_id, cert_type=cert_type, principals=tuple(principals), valid_after=valid_after,
+        valid_before=valid_before, critical_options=critical, signature_key=signature_key,
+        signature=signature, signed=blob[:signed_length],
+    )
+
+
+class _WireReader:
+    """RFC 4251 section 5 fields, refusing to read past the end (paramiko's Message pads a
+    short read with zeros, so a truncated certificate would parse)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def take(self, size: int) -> bytes:
+        if self.at + size > len(self.data):
+            raise ValueError("certificate cut short")
+        self.at += size
+        return self.data[self.at - size:self.at]
+
+    def uint(self, size: int) -> int:
+        return int.from_bytes(self.take(size), "big")
+
+    def string(self) -> bytes:
+        return self.take(self.uint(4))
+
+
+def _certificate_problem(
+    certificate: HostCertificate, known_hosts: KnownHosts, known_hosts_name: str, portless_name: str | None,
+    certificate_name: str | None,
+) -> str | None:
+    """Why ssh(1) would refuse this host certificate, or None when it accepts it
+    (openssh-portable: sshconnect.c, check_host_cert; sshkey.c, sshkey_cert_check_authority)."""
+    authorities = known_hosts.authorities_for(known_hosts_name)
+    if not authorities and portless_name is not None:
+        authorities = known_hosts.authorities_for(portless_name)
+    signer = next((ca for ca in authorities if ca.asbytes() == certificate.signature_key), None)
+    if signer is None:
+        return ("no @cert-authority line in known_hosts trusts its signer for this host" if authorities
+                else "known_hosts has no @cert-authority line for this host")
+    if any(key.asbytes() == certificate.signature_key for key in known_hosts.revoked_for(known_hosts_name)):
+        return f"its CA key ({describe_key(signer)}) is marked @revoked"
+    if not signer.verify_ssh_sig(certificate.signed, paramiko.Message(certificate.signature)):
+        # Also an RSA CA that signed with SHA-1 (ssh-rsa), refused by OpenSSH 8.2+ (CASignatureAlgorithms).
+        return f"its signature by the CA {describe_key(signer)} does not verify (or uses SHA-1, ssh-rsa)"
+    if certificate.cert_type != _HOST_CERTIFICATE:
+        return "it is a user certificate, not a host certificate"
+    now = int(time.time())
+    if now < certificate.valid_after:
+        return f"it is not valid before {_utc(certificate.valid_after)}"
+    if certificate.valid_before != _FOREVER and now >= certificate.valid_before:
+        return f"it expired at {_utc(certificate.valid_before)}"
+    name = certificate_name or known_hosts_name
+    if certificate.principals and name not in certificate.principals:
+        return f"it is for {', '.join(certificate.principals)}, not for {name}"
+    if certificate.critical_options:
+        return "it has critical options, which host certificates may not have"
+    return None
+
+
+def _utc(seconds: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(min(seconds, 2**37)))
+
+
 def verify_host_key(
     *,
     alias: str,
@@ -303,8 +436,14 @@ def verify_host_key(
     allow_changed: bool = False,
     portless_name: str | None = None,
     ask: Callable[[str], str | None] | None = None,
+    certificate_name: str | None = None,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
+
+    A host certificate (the server proved a `*-cert-v01@openssh.com` key) is accepted when a
+    host CA known_hosts trusts for the host (`@cert-authority`) signed it for `certificate_name`
+    (the host name or HostKeyAlias, without port), as ssh(1) accepts it; else the plain key
+    inside it is checked as any other.
 
     `hash_new` (ssh_config HashKnownHosts yes) files an accepted key under the hash of the
     name, as ssh(1) then does, so known_hosts does not list the fleet's host names in clear.
@@ -323,6 +462,21 @@ def verify_host_key(
             f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
             hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
         )
+    certificate = host_certificate_of(server_key)
+    if certificate is not None:
+        problem = _certificate_problem(certificate, known_hosts, known_hosts_name, portless_name, certificate_name)
+        if problem is None:
+            return None
+        # ssh(1) then checks the plain key (openssh-portable: sshconnect.c, check_host_key,
+        # "cert->key downgrade"); a host known by its own key gets in, else the reason is said.
+        known_plain = known_hosts.keys_for(known_hosts_name).get(server_key.get_name(), [])
+        if not any(key == server_key for key in known_plain):
+            raise HostKeyError(
+                f"{alias}: the host certificate of {known_hosts_name} ({describe_key(server_key)}, id "
+                f"{certificate.key_id!r}) is not accepted: {problem}",
+                hint="ask the host's owner to re-sign the host key (ssh-keygen -s CA -h -n NAME), or fix the "
+                "@cert-authority line in known_hosts",
+            )
     known = known_hosts.keys_for(known_hosts_name)
     if not known and portless_name is not None and _known_under(known_hosts, portless_name, server_key):
         return None
@@ -332,16 +486,16 @@ def verify_host_key(
             _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
             return None
         if known_hosts.authorities_for(known_hosts_name):
-            # paramiko offers no certificate host key algorithms (paramiko/transport.py,
-            # _preferred_keys), so a host that ssh(1) trusts through its CA shows us only its
-            # plain key: "not in known_hosts" alone would send the user looking for a fault.
+            # We ask for a certificate first where a host CA is trusted (see preferred_key_types):
+            # this host has none, so "not in known_hosts" alone would send the user looking
+            # for a fault in the CA line.
             raise HostKeyError(
-                f"{alias}: known_hosts trusts {known_hosts_name} through an @cert-authority line, but spec-debug "
-                f"cannot check SSH host certificates (paramiko has no support for them); the host's own key "
-                f"({describe_key(server_key)}) is not in known_hosts",
+                f"{alias}: known_hosts trusts {known_hosts_name} through an @cert-authority line, but the host "
+                f"presented no host certificate, and its own key ({describe_key(server_key)}) is not in known_hosts",
                 hint=(
                     "check that fingerprint with the host's owner, then rerun with --accept-new to add the host's own key "
-                    f"to {known_hosts.write_file} (or add it yourself: `ssh-keyscan {_ssh_args(known_hosts_name)}`)"
+                    f"to {known_hosts.write_file} (or add it yourself: `ssh-keyscan {_ssh_args(known_hosts_name)}`); "
+                    "or ask the owner to give sshd its HostCertificate"
                 ),
             )
         raise HostKeyError(
