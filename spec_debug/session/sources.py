@@ -164,6 +164,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     exec_events = detected == "codex-exec"
     if exec_events:
         detected = "codex"
+    if fmt is not None and not scanning and recognized:
+        _refuse_misfit(file, fmt, detected)
     if fmt is not None:
         # A forced family keeps what detection found of its variant (a codex exec stream
         # forced as codex); a forced variant is that variant whatever was found.
@@ -177,6 +179,41 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         detected = {"codex-exec": "codex", "asciicast": "text", "specstory": "text"}.get(fmt, fmt)
     return SessionSource(id=transcript_stem(file), path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
+
+
+_FITS = {
+    "claude-code": claude_code.looks_like,
+    "codex": lambda obj: codex.looks_like(obj) or codex_exec.looks_like(obj) or codex_exec.looks_like_legacy(obj),
+    "codex-exec": lambda obj: codex_exec.looks_like(obj) or codex_exec.looks_like_legacy(obj),
+    "openai": lambda obj: openai_chat.looks_like(obj) or openai_chat.looks_like_item(obj)
+    or openai_chat.conversation(obj) is not None,
+    "openhands": openhands.looks_like,
+}
+"""The records each JSONL format that can be forced is made of (its reader reads nothing else)."""
+_FAMILY = {"codex-exec": "codex", "asciicast": "text", "specstory": "text"}
+
+
+def _refuse_misfit(file: Path, fmt: str, detected: str) -> None:
+    """A format forced on a file named on the command line whose records are all of another
+    format: read as the forced one, every record was of an unknown type and the postmortem
+    told of an empty session ("0 tool calls") instead of saying the format was wrong."""
+    fits = _FITS.get(fmt)
+    if fits is None or _FAMILY.get(detected, detected) == _FAMILY.get(fmt, fmt) or reader.layout(file) != "jsonl":
+        return
+    records = 0
+    for raw in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES]:
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            if fits(obj):
+                return
+            records += 1
+    if records:
+        raise UsageError(f"{file}: --input-format {fmt} does not fit: its records are {detected}'s (none of the "
+                         f"first {records} is of the {fmt} format)",
+                         hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
 
 
 def _refuse_untyped_records(file: Path) -> None:

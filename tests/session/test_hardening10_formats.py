@@ -162,6 +162,29 @@ def test_a_wrong_input_format_name_lists_the_names(tmp_path):
     assert discover(_cast(tmp_path / "x.cast"), "asciinema")[0].recording
 
 
+def test_a_forced_format_the_records_do_not_fit_is_refused_with_the_one_they_are(tmp_path):
+    """``--input-format codex`` on a Claude Code session read every line as an unknown record
+    and wrote the postmortem of an empty session ("0 tool calls"). Now it is one usage error
+    naming the format the records are; forcing ``text`` (read the JSON as a log) still works,
+    as does forcing a format on a file detection cannot place."""
+    from spec_debug.errors import UsageError
+    from spec_debug.session.sources import discover
+
+    path = SHARED / "claude-code" / "representative_messages.jsonl"
+    for forced in ("codex", "openhands", "codex-exec"):
+        try:
+            discover(path, forced)
+        except UsageError as err:
+            assert str(err).startswith(f"{path}: --input-format {forced} does not fit: its records are claude-code's"), err
+            assert "--input-format claude-code" in str(err)
+        else:
+            raise AssertionError(f"{forced} was taken")
+    assert discover(path, "text")[0].format == "text"
+    odd = tmp_path / "notes.jsonl"
+    odd.write_text(json.dumps({"note": "no known record"}) + "\n")
+    assert discover(odd, "codex")[0].format == "codex"
+
+
 # -- OpenHands trajectories as the server hands them out ------------------------------------------
 
 
