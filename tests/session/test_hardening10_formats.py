@@ -415,3 +415,29 @@ def test_a_command_that_timed_itself_keeps_its_limit_wherever_timeout_stands(tmp
     from spec_debug.session.timeout_limit import timeout_limit
 
     assert [timeout_limit(c) for c in (dmon, tail, bench)] == [60, 120, None]
+
+
+# -- a compaction summary without isCompactSummary ----------------------------------------------------
+
+
+def test_a_compaction_summary_without_its_flag_is_not_the_first_prompt(tmp_path):
+    """CLIs before ``isCompactSummary``, and sessions resumed from a compacted one, open with the
+    CLI's "This session is being continued from a previous conversation that ran out of
+    context..." as a plain user line (the ``--resume`` picker shows it as the session's text:
+    fgrehm/clotilde README; transcript readers match the phrase). It was the first prompt and
+    the postmortem's title; now it is the summary it is, and the person's prompt leads."""
+    from spec_debug.session.postmortem import render_postmortem
+
+    summary = ("This session is being continued from a previous conversation that ran out of context. The "
+               "conversation is summarized below:\nAnalysis:\nThe user asked why the EAGLE-3 accept length is 1.0 "
+               "on gpu01; the draft config was checked.")
+    path = _write(tmp_path / f"{SESSION}.jsonl", [
+        {**_line("user", "u1", "10:00:00", {"role": "user", "content": summary}), "version": "1.0.30"},
+        {**_line("assistant", "a1", "10:00:05", {"role": "assistant", "content": [
+            {"type": "text", "text": "Continuing with the draft config check."}]}), "version": "1.0.30"},
+        {**_line("user", "u2", "10:01:00", {"role": "user", "content": [
+            {"type": "text", "text": "check the aux layer ids on gpu01 now"}]}), "version": "1.0.30"},
+    ])
+    a = analyze_path(path)
+    assert [(p.seq, p.text) for p in a.prompts] == [(2, "check the aux layer ids on gpu01 now")]
+    assert render_postmortem(a, "md").startswith("# Postmortem: check the aux layer ids on gpu01 now\n")

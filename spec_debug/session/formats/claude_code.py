@@ -316,6 +316,9 @@ _NOT_TYPED_BY_A_PERSON = (
     "<ide_opened_file>", "<ide_selection>",
 )
 _REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
+_CONTINUED = "This session is being continued from a previous conversation"
+"""How Claude Code's compaction summary begins ("... that ran out of context. The conversation
+is summarized below:"; the text transcript readers match to tell it from a typed prompt)."""
 
 
 def _after_reminders(text: str) -> str:
@@ -361,8 +364,14 @@ def _text_kind(role: str, obj: dict, text: str = "") -> str:
     test against). Read as the agent's words, it became the reason given for its next command."""
     if role != "user":
         return "system" if obj.get("isApiErrorMessage") is True else "text"
-    if obj.get("isMeta") or text.lstrip().startswith(_NOT_TYPED_BY_A_PERSON):
+    head = text.lstrip()
+    if obj.get("isMeta") or head.startswith(_NOT_TYPED_BY_A_PERSON):
         return "system"
+    if head.startswith(_CONTINUED):
+        # The summary a compaction (or a resumed session's first turn) hands the model, on
+        # lines without ``isCompactSummary`` too (CLIs before it, sessions resumed from one):
+        # it was the session's first prompt, and the postmortem's title.
+        return "summary"
     return "prompt"
 
 
