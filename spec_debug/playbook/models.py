@@ -47,6 +47,16 @@ class FindingTemplate(_Strict):
     evidence: list[str] = Field(default_factory=list)
     references: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _code_alone(cls, data: Any) -> Any:
+        """`finding: SD201` names a catalog finding: its title, severity and remediation come
+        from the catalog, as they do for `{code: SD201}`."""
+        return {"code": data.strip()} if isinstance(data, str) and _CODE.fullmatch(data.strip()) else data
+
+
+_CODE = re.compile(r"[A-Z]{2,4}\d{3}")
+
 
 class Capture(_Strict):
     """Turn output into typed facts: regex named groups, or a JSON path."""

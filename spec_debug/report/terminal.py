@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 
-# ECMA-48: CSI (ESC [ params intermediates final), OSC (ESC ] ... BEL or ESC \, used for
-# hyperlinks and window titles), and the two-byte escapes (ESC followed by @..Z, \, ], ^, _).
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\^_]|\x9b[0-?]*[ -/]*[@-~]")
+from spec_debug.ansi import strip_ansi
 # C0 controls other than tab and newline, and DEL: shown as their Unicode control pictures
 # (U+2400 block), so a NUL is visible instead of silently cutting or corrupting the text.
 # str.translate maps them in C: a re.sub with a function made a Python call and a string per
@@ -36,8 +34,7 @@ def _overprint(line: str) -> str:
 def screen_text(text: object) -> str:
     """The text without colour codes, with progress-bar redraws collapsed to their last state."""
     value = "" if text is None else str(text)
-    if "\x1b" in value or "\x9b" in value:
-        value = _ANSI.sub("", value)
+    value = strip_ansi(value)
     if "\r" in value:
         value = "\n".join(_overprint(line) for line in value.replace("\r\n", "\n").split("\n"))
     return value.translate(_PICTURES) if _CONTROL.search(value) else value

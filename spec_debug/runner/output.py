@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
+from spec_debug.ansi import strip_ansi
 from spec_debug.redact import StreamRedactor
 
 DEFAULT_CAPTURE_LIMIT = 256 * 1024
@@ -247,7 +248,10 @@ class StreamCapture:
 
 
 def as_lines(text: str) -> str:
-    """text with CRLF line ends as LF (StreamCapture.checked_text)."""
+    """text as expectations and captures read it (StreamCapture.checked_text): CRLF line ends
+    as LF, and without colour codes: `contains: "ERROR: boom"` must hold on a log whose logger
+    wrote `\x1b[1;31mERROR\x1b[0m: boom` (the report shows it without them, too)."""
+    text = strip_ansi(text)
     return text.replace("\r\n", "\n") if "\r\n" in text else text
 
 
