@@ -441,3 +441,14 @@ def test_a_compaction_summary_without_its_flag_is_not_the_first_prompt(tmp_path)
     a = analyze_path(path)
     assert [(p.seq, p.text) for p in a.prompts] == [(2, "check the aux layer ids on gpu01 now")]
     assert render_postmortem(a, "md").startswith("# Postmortem: check the aux layer ids on gpu01 now\n")
+
+
+def test_a_stopped_sub_agent_reads_the_same_with_workers(monkeypatch, tmp_path):
+    """The parallel read (spec_debug.session.parallel) gives the same analysis, interrupted
+    status included, with the files cut into spans of a line or two."""
+    from test_session_parallel import _both
+
+    _interrupted_session(tmp_path, meta=False)
+    one, many = _both(monkeypatch, tmp_path, span_bytes=500)
+    assert [a["status"] for a in json.loads(one)["agents"] if a["id"] == AGENT] == ["interrupted"]
+    assert many == one
