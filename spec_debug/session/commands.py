@@ -21,6 +21,7 @@ from spec_debug.session.analysis import SessionAnalysis, analyze_path
 from spec_debug.session.distill import changes_text, distill_playbook, dump_playbook, select_commands
 from spec_debug.session.json_text import json_text
 from spec_debug.session.records import redacted
+from spec_debug.session.sources import INPUT_FORMATS
 from spec_debug.session.stdin_input import relabel, spooled_stdin, wants_stdin
 from spec_debug.store import RecordWriteError, write_output
 
@@ -35,12 +36,9 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-class InputFormat(str, Enum):
-    auto = "auto"
-    claude_code = "claude-code"
-    codex = "codex"
-    openai = "openai"
-    text = "text"
+_INPUT_FORMAT_HELP = f"Transcript format: {', '.join(INPUT_FORMATS)} (default auto: detected)."
+"""Every format detection finds can be forced; a wrong name is a usage error that lists them
+(sources.input_format_name, which also takes any case, _ for - and a few aliases)."""
 
 
 def _session_path(text: str) -> Path:
@@ -161,8 +159,7 @@ def register(app: typer.Typer) -> None:
         path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
                                               "or - for standard input."),
         format: OutputFormat = typer.Option(OutputFormat.md, "--format", "-f", help="Output: md or html postmortem, or json."),
-        input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
-                                                 help="Transcript format (detected by default)."),
+        input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
         no_redact: bool = typer.Option(False, "--no-redact",
@@ -170,16 +167,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
         fmt = "json" if as_json else format.value
-        _run(analyze_command, _session_path(path), fmt, input_format.value, output, not no_redact)
+        _run(analyze_command, _session_path(path), fmt, input_format, output, not no_redact)
 
     @app.command("distill")
     def distill(
         path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
                                               "or - for standard input."),
         output: Path = typer.Option(..., "--output", "-o", help="Playbook YAML to write."),
-        input_format: InputFormat = typer.Option(InputFormat.auto, "--input-format",
-                                                 help="Transcript format (detected by default)."),
+        input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
         name: Optional[str] = typer.Option(None, "--name", help="Playbook name (default: from the session id)."),
     ) -> None:
         """Write a playbook from the diagnostic commands that led to a finding or a change of approach."""
-        _run(distill_command, _session_path(path), output, input_format.value, name)
+        _run(distill_command, _session_path(path), output, input_format, name)
