@@ -452,3 +452,24 @@ def test_a_stopped_sub_agent_reads_the_same_with_workers(monkeypatch, tmp_path):
     one, many = _both(monkeypatch, tmp_path, span_bytes=500)
     assert [a["status"] for a in json.loads(one)["agents"] if a["id"] == AGENT] == ["interrupted"]
     assert many == one
+
+
+def test_a_codex_sub_agent_whose_turn_was_stopped_by_hand_is_interrupted(tmp_path):
+    """A Codex sub-agent thread whose rollout ends in ``event_msg`` ``turn_aborted`` with reason
+    ``interrupted`` (Esc: openai/codex ``codex-rs/protocol`` ``TurnAbortedEvent``) read as
+    ``completed``. Now it is ``interrupted``; one that went on after the stop is not."""
+    from test_session_real_layouts import CHILD, CHILD_ROLLOUT, PARENT, PARENT_ROLLOUT, _exec, _rl
+
+    day = tmp_path / "sessions" / "2026" / "05" / "12"
+    day.mkdir(parents=True)
+    (day / f"rollout-2026-05-12T08-00-00-{PARENT}.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in PARENT_ROLLOUT))
+    child = day / f"rollout-2026-05-12T08-00-05-{CHILD}.jsonl"
+    stopped = [*CHILD_ROLLOUT[:-1], _exec("00:08", "call_bench2", "ssh gpu01 'python3 -m sglang.bench_serving'"),
+               _rl("00:30", "event_msg", {"type": "turn_aborted", "turn_id": "t2", "reason": "interrupted"})]
+    child.write_text("".join(json.dumps(x) + "\n" for x in stopped))
+    doc = analyze_path(tmp_path / "sessions").to_json()
+    assert [(a["id"], a["spawned_by"], a["status"]) for a in doc["agents"]] == [
+        ("main", None, "completed"), (CHILD, "call_spawn", "interrupted")]
+    child.write_text("".join(json.dumps(x) + "\n" for x in CHILD_ROLLOUT))
+    assert [a["status"] for a in analyze_path(tmp_path / "sessions").to_json()["agents"]] == ["completed", "failed"]

@@ -144,11 +144,18 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
     """A rollout, then its sub-agent rollouts breadth first, each an agent named by its thread id
     and linked to the ``spawn_agent`` call whose result named that thread."""
     spawned: dict[str, str] = {}  # thread id -> id of the call that started it
+    stopped: dict[str, bool] = {}  # sub-agent thread -> its last turn was stopped by hand
 
     def watch(events: Iterator[Event]) -> Iterator[Event]:
         for ev in events:
             if ev.agent_ref and ev.call_id:
                 spawned.setdefault(ev.agent_ref, ev.call_id)
+            if ev.agent != MAIN_AGENT:
+                if ev.raw_type == "event_msg:turn_aborted":
+                    # TurnAbortedEvent{reason: interrupted}: Esc (openai/codex protocol.rs)
+                    stopped[ev.agent] = ev.text.endswith(": interrupted")
+                elif ev.kind in _WORK:
+                    stopped[ev.agent] = False
             yield ev
 
     thread = source.thread
@@ -176,3 +183,10 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
         info.spawned_by = info.spawned_by or spawned.get(agent_id)
         seq_base += sub.records
         queue.extend((grandchild, agent_id, child.path) for grandchild in child.children)
+    for agent_id, last in stopped.items():
+        info = tree.agents.get(agent_id)
+        if last and info is not None and info.status == "unknown":
+            info.status = "interrupted"  # it ended in the stop, not in a reply
+
+
+_WORK = frozenset({"prompt", "text", "tool_call", "tool_result"})
