@@ -89,3 +89,17 @@ def test_a_terminal_on_stdin_is_a_usage_error_not_a_hang(tmp_path):
     assert "no transcript on standard input (it is a terminal)" in proc.stderr
     assert "cat session.jsonl | spec-debug analyze -" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_every_detected_format_can_be_forced_from_the_command_line(tmp_path):
+    # The option used to be a fixed choice of five names: --input-format openhands was refused
+    # by the CLI although the reader exists.
+    trajectory = Path(__file__).parent / "data_h8" / "formats" / "openhands_trajectory.json"
+    auto = _as_file(trajectory, tmp_path)
+    forced = _spec_debug("analyze", str(trajectory), "--input-format", "OpenHands", "--json", tmp=tmp_path)
+    assert forced.returncode == 0, forced.stderr
+    assert json.loads(forced.stdout)["stats"]["events"] == auto["stats"]["events"] > 0
+    wrong = _spec_debug("analyze", str(trajectory), "--input-format", "gemini", tmp=tmp_path)
+    assert wrong.returncode == 2
+    assert b"unknown input format 'gemini'" in wrong.stderr and b"openhands" in wrong.stderr
+    assert b"Traceback" not in wrong.stderr
