@@ -295,10 +295,10 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         layer_types=tuple(layer_types),
         aux_layer_ids=aux_ids,
         num_aux=len(aux_ids) if aux_ids else 3,  # speculators core.py: 3 when ids are absent
-        norm_before_residual=bool(raw.get("norm_before_residual", False)),
-        norm_before_fc=bool(raw.get("norm_before_fc", False)),
-        fc_norm=bool(raw.get("fc_norm", False)),
-        norm_output=_norm_output(raw, fmt),
+        norm_before_residual=_norm_flag(raw, "norm_before_residual", fmt, where),
+        norm_before_fc=_norm_flag(raw, "norm_before_fc", fmt, where),
+        fc_norm=_norm_flag(raw, "fc_norm", fmt, where),
+        norm_output=_norm_output(raw, fmt, where),
         speculative_tokens=steps or None,
         verifier=verifier,
         raw=dict(raw),
@@ -348,7 +348,21 @@ def _llama_eagle3(raw: Mapping[str, Any]) -> bool:
         name in _LLAMA_EAGLE3_ARCHITECTURES for name in architectures)
 
 
-def _norm_output(raw: Mapping[str, Any], fmt: str) -> bool:
+def _norm_flag(raw: Mapping[str, Any], flag: str, fmt: str, where: str) -> bool:
+    """A norm flag as the checkpoint's trainer reads it: speculators' pydantic config parses a
+    hand-edited "false" as False and refuses "flase" (engines.speculators_flag); EAGLE-format
+    trainers read the attribute's truthiness. A null is False, as the engines read it."""
+    value = raw.get(flag)
+    if fmt != "speculators" or value is None:
+        return bool(value)
+    parsed = engines.speculators_flag(value)
+    if parsed is None:
+        raise CheckpointError(f"{where}: {flag!r} is {value!r}, expected true or false "
+                              "(speculators' config refuses it)")
+    return parsed
+
+
+def _norm_output(raw: Mapping[str, Any], fmt: str, where: str) -> bool:
     """speculators' meaning of norm_output: carry the post-norm state to the next step.
 
     An EAGLE-format config's `norm_output` is SpecForge's key (commit b7ce50cd, "Eagle3.1",
@@ -359,7 +373,7 @@ def _norm_output(raw: Mapping[str, Any], fmt: str) -> bool:
     lm_head without the final norm, ships in no SpecForge config and is not modelled.)"""
     if fmt == "eagle":
         return False
-    return bool(raw.get("norm_output", False))
+    return _norm_flag(raw, "norm_output", fmt, where)
 
 
 def read_json(path: Path) -> dict[str, Any]:

@@ -689,15 +689,42 @@ def _flag_in_config(raw: Mapping[str, Any], flag: str, nested: bool) -> tuple[bo
     return False, False
 
 
+# speculators' config flags are pydantic `bool` fields (models/eagle3/config.py
+# Eagle3SpeculatorConfig), read in pydantic's lax mode: a hand-edited "false" or "no" is False
+# there, while the engines test the raw value's truthiness (vLLM llama_eagle3.py
+# `getattr(config, "norm_before_residual", False)` on the HF config that keeps the string), so
+# "false" is True to them. Other strings ("flase", "") are a ValidationError in speculators.
+_PYDANTIC_FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
+_PYDANTIC_TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
+
+
+def speculators_flag(value: Any) -> bool | None:
+    """A config flag as speculators' pydantic config reads it; None when pydantic refuses it
+    (a null or an unreadable string). JSON booleans are themselves."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in _PYDANTIC_FALSE | _PYDANTIC_TRUE:
+        return value.lower() in _PYDANTIC_TRUE
+    return None
+
+
 def reference_norm_flags(draft_config: Any) -> dict[str, bool]:
     """The flags as the checkpoint's trainer meant them (absent = False, speculators default).
 
-    An EAGLE-format `eagle_config.norm_before_fc` counts, as both engines read it there.
-    """
+    An EAGLE-format `eagle_config.norm_before_fc` counts, as both engines read it there. A
+    speculators config's flag is read as its pydantic config reads it ("false" is False); an
+    EAGLE-format one as Python trainers read a config attribute (truthiness)."""
     raw = _raw(draft_config)
     nested = not is_speculators_format(raw)
-    return {flag: _flag_in_config(raw, flag, nested and flag == "norm_before_fc")[1]
-            for flag in NORM_FLAGS}
+    flags = {}
+    for flag in NORM_FLAGS:
+        value = _flag_in_config(raw, flag, nested and flag == "norm_before_fc")[1]
+        if not nested and flag in raw and speculators_flag(raw[flag]) is not None:
+            value = bool(speculators_flag(raw[flag]))
+        flags[flag] = value
+    return flags
 
 
 def effective_norm_flags(engine: str, version: str | None, draft_config: Any) -> dict[str, bool]:
