@@ -8,7 +8,9 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
 - variable precedence: `all` < parent groups < child groups (by depth, then name) < host;
 - `ansible_host`, `ansible_port`, `ansible_user`, `ansible_ssh_private_key_file` and
   `ansible_connection: local` say how to connect; `ansible_python_interpreter` is the host's
-  `python` (what probes run with) unless `python` is set; every other `ansible_*` variable is
+  `python` (what probes run with) unless `python` is set; `ansible_password` (also
+  `ansible_ssh_pass`, `ansible_ssh_password`; plain, or `{{ lookup('env', 'NAME') }}`) is the
+  login password for hosts that take one, kept out of vars and records; every other `ansible_*` variable is
   dropped and the rest become playbook vars, except `ansible_ssh_common_args` and
   `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l` and `-i` options (bastion
   ProxyCommand/ProxyJump setups) apply as on ssh's command line;

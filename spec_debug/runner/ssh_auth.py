@@ -781,8 +781,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
     """SSH's `password` method (RFC 4252, section 8): sshd's PasswordAuthentication, the only way
     into a fresh Ubuntu box (its sshd_config turns keyboard-interactive off) before a key is
     installed. The inventory's password is sent once; else asked on the terminal with ssh(1)'s
-    question, `user@host's password: ` (openssh-portable: sshconnect2.c, userauth_passwd), so
-    `sshpass -e spec-debug ...` answers it as it answers ssh."""
+    question, `user@host's password: ` (openssh-portable: sshconnect2.c, userauth_passwd)."""
     where = f"{target.user}@{target.hostname}:{target.port}"
     if target.password is not None:
         attempts.tried.append(f"password from {target.password_source}")
