@@ -614,22 +614,23 @@ def _try_key(
             hint="a FIDO (-sk) key needs its token plugged in and touched; a key added with `ssh-add -c` needs the "
             "confirmation accepted; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered",
         ) from None
-    if remaining and remaining[0] == "keyboard-interactive":
-        # `AuthenticationMethods publickey,keyboard-interactive`: a bastion's one-time code.
-        refused = _interactive_refusal(options)
-        if refused is not None:
-            where = f"{target.user}@{target.hostname}:{target.port}"
-            raise AuthenticationError(
-                f"{target.alias}: {where} accepted the key ({label}) and then asks for a keyboard-interactive login "
-                f"(a one-time code or password), but {refused[0]}",
-                hint=refused[1],
-            )
-        _keyboard_interactive(transport, target, options, attempts)
+    if remaining and _log_in_without_key(transport, target, options, attempts, remaining):
+        # `AuthenticationMethods publickey,keyboard-interactive` (a bastion's one-time code) or
+        # `publickey,password`: answered on the terminal, or with the inventory's password.
         return True
+    if remaining and remaining[0] == "keyboard-interactive":
+        refused = _interactive_refusal(options) or ("", "")
+        where = f"{target.user}@{target.hostname}:{target.port}"
+        raise AuthenticationError(
+            f"{target.alias}: {where} accepted the key ({label}) and then asks for a keyboard-interactive login "
+            f"(a one-time code or password), but {refused[0]}",
+            hint=refused[1],
+        )
     if remaining:
         raise AuthenticationError(
             f"{target.alias}: server wants a second factor after the key ({', '.join(remaining)})",
-            hint="only keyboard-interactive second factors (one-time codes) are supported; use a key-only account",
+            hint="only keyboard-interactive and password second factors are supported (a password from the inventory's "
+            "ansible_password, or typed on a terminal); use a key-only account",
         )
     return True
 

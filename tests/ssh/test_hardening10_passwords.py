@@ -22,6 +22,7 @@ from spec_debug.runner.hosts import open_transport, resolve_hosts
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.h10_helpers import start_password_server
+from tests.ssh.test_hardening7_ssh import bastion  # noqa: F401 - the PAM bastion fixture, reused below
 from tests.sshd_fixture import ClientSetup, SshServer
 
 PASSWORD = "Gpu-lab-2024!"
@@ -191,3 +192,16 @@ def test_root_with_prohibit_password_names_permit_root_login(client: ClientSetup
         assert "PermitRootLogin" in (refused.value.hint or ""), refused.value.hint
     finally:
         server.stop()
+
+
+def test_a_pam_bastion_asking_key_then_password_takes_the_inventory_password_under_batch(
+    client: ClientSetup, bastion: SshServer
+) -> None:
+    """`AuthenticationMethods publickey,keyboard-interactive` with PAM's "Password: " (sshd
+    UsePAM yes): the inventory's password answers it where nobody can (--batch, CI)."""
+    with SSHTransport.connect("bastion", client.options(), password="code-123456",
+                              password_source="ansible_password in hosts.yml") as transport:
+        assert transport.connection.transport.is_authenticated()
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("bastion", client.options(), password="wrong", password_source="ansible_password in hosts.yml")
+    assert refused.value.message.endswith("refused the password from ansible_password in hosts.yml"), refused.value.message
