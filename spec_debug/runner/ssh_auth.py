@@ -692,6 +692,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
     """
     where = f"{target.user}@{target.hostname}:{target.port}"
     unanswered: list[str] = []
+    sent_password: list[bool] = []
 
     def answer(title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
         # Called on paramiko's transport thread (paramiko/auth_handler.py,
@@ -704,6 +705,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
             if target.password is not None and not echo and "password" in text.lower():
                 # PAM's "Password: " (pam_unix); a one-time code's question still goes to the terminal.
                 answers.append(target.password)
+                sent_password.append(True)
                 continue
             if _interactive_refusal(options) is not None:
                 unanswered.append(text)  # logging in with the inventory's password, nobody to ask the rest
@@ -734,7 +736,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                     f"{target.alias}: keyboard-interactive login to {where} abandoned: no answer given, or the host "
                     "closed the connection (sshd's LoginGraceTime)",
                 ) from None
-            if target.password is not None:
+            if sent_password:
                 raise _password_refused(target, where) from None
             raise AuthenticationError(
                 f"{target.alias}: keyboard-interactive login to {where} failed (the answer was refused)",
