@@ -109,13 +109,20 @@ _BENCH_KEYS = {
     "median itl (ms)": ("itl_median", "ms"),
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
 }
-_TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second)\b")
+# "t/s" is llama.cpp's and llama-bench's spelling, and people's shorthand ("54.8 t/s").
+_TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second|(?<= )t/s)\b")
 # People write thousands with a comma ("1,234.5 tok/s" for a batch's total throughput); a
 # number that follows "digit," is the tail of one, never a reading of its own. A range
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
 _NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*$")
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
-_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:(?:no-spec(?:ulation)?\s+)?baseline|" + NO_SPEC + ")", re.I)
+# "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
+# baseline that has its own number.
+_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:(?:no-spec(?:ulation)?\s+)?baseline|" + NO_SPEC + ")"
+                             r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
+# "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
+# once, after the second.
+_PAIR_FIRST = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
 _BASELINE_BEFORE = re.compile(
     r"(?:baseline|" + NO_SPEC + ")"
     r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed))*\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
@@ -250,7 +257,7 @@ def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):  # the prose scans below must not read a cell again
             text = text[:start] + text[end:]
-    if "k" in text and _HAS_TOK(text):
+    if ("k" in text and _HAS_TOK(text)) or " t/s" in text:
         # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
         # A server log whose every "/s" is in one of its decode readings' "(token/s): " has
         # none left after that (each is followed by ":", so no "/s" or "per second" forms
@@ -467,11 +474,25 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         value = float(m.group("value").replace(",", ""))
         if text[start - 1:start] in ("-", "\u2013") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
-        before = text[max(0, start - 40):start]
-        after = text[end:end + 25]
-        baseline = bool(_BASELINE_AFTER.match(after) or (_may_say_baseline(before) and _BASELINE_BEFORE.search(before)))
-        name = "baseline_throughput" if baseline else "throughput"
+        name = _throughput_name(text, start, end, end)
+        if (pair := _PAIR_FIRST.search(text, max(0, start - 24), start)) is not None:
+            first = pair.start("value")
+            first_name = _throughput_name(text, first, first, end)
+            if first_name == "baseline_throughput" and text[:first].rstrip().endswith("("):
+                # "1.46x over the no-spec baseline (131.5 vs 90.1 tok/s)": ours, then the
+                # baseline the words before the parenthesis named.
+                first_name, name = "throughput", "baseline_throughput"
+            found.append(Metric(first_name, float(pair.group("value")), "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+
+
+def _throughput_name(text: str, start: int, end: int, unit_end: int) -> str:
+    """baseline_throughput when the words just before the number, or just after its unit, say
+    it is the run without speculation."""
+    before = text[max(0, start - 40):start]
+    after = text[unit_end:unit_end + 25] if end == unit_end else ""
+    baseline = bool((after and _BASELINE_AFTER.match(after)) or (_may_say_baseline(before) and _BASELINE_BEFORE.search(before)))
+    return "baseline_throughput" if baseline else "throughput"
 
 
 def _speedups(text: str, found: list[Metric]) -> None:
