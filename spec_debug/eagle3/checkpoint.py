@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 import re
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spec_debug.eagle3.config import (
     CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
 )
+from spec_debug.eagle3.vocab import configured_draft_vocab
 
 if TYPE_CHECKING:  # torch is only needed when tensors are read
     import torch
@@ -645,7 +646,24 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
             + (f" ({', '.join(map(str, arch))})" if isinstance(arch, list) and arch else ""),
             hint="this looks like a full model, e.g. the target: pass the draft checkpoint as "
                  "--model and the target as --target")
-    return DraftCheckpoint(path, config, tensors, prefix)
+    return DraftCheckpoint(path, _speculators_default_vocab(config, tensors), tensors, prefix)
+
+
+# speculators' Eagle3SpeculatorConfig.draft_vocab_size default (models/eagle3/config.py
+# `Field(default=32000)`): a speculators config.json without the key is read with it.
+SPECULATORS_DEFAULT_DRAFT_VOCAB = 32000
+
+
+def _speculators_default_vocab(config: DraftConfig, tensors: "TensorStore") -> DraftConfig:
+    """A speculators config without draft_vocab_size, over a 32000-row lm_head, is the draft
+    speculators itself loads (its field default); parse_draft_config assumed the target vocab, as
+    vLLM does (llama_eagle3.py: draft_vocab_size None -> vocab_size), which those weights do not
+    fit. The vocab check still reports that vLLM sizes lm_head from vocab_size (SD303)."""
+    rows = (tensors.shape("lm_head.weight") or (None,))[0]
+    if (config.format == "speculators" and not configured_draft_vocab(config.raw)
+            and rows == SPECULATORS_DEFAULT_DRAFT_VOCAB != config.draft_vocab_size):
+        return replace(config, draft_vocab_size=SPECULATORS_DEFAULT_DRAFT_VOCAB)
+    return config
 
 
 # Target (verifier) tensors the drafter uses: the embedding (drafts may ship without one; the

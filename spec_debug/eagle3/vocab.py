@@ -290,12 +290,15 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
                               embed_rows=checkpoint.embed_rows,
                               d2t_dtype=(checkpoint.tensors.infos["d2t"].dtype
                                          if checkpoint.has("d2t") else None))
+    configured = configured_draft_vocab(cfg.raw)
+    # without the key the engines size lm_head from vocab_size (vLLM llama_eagle3.py; SGLang
+    # llama_eagle3.py also loads the target's head then), whatever speculators' default says
+    served_rows = cfg.draft_vocab_size if configured else cfg.vocab_size
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
-                       report.checks + (check_lm_head_rows(lm_rows, cfg.draft_vocab_size,
-                                                           _configured_draft_vocab(cfg.raw)),))
+                       report.checks + (check_lm_head_rows(lm_rows, served_rows, configured),))
 
 
-def _configured_draft_vocab(raw: Any) -> bool:
+def configured_draft_vocab(raw: Any) -> bool:
     decoder = raw.get("transformer_layer_config") if hasattr(raw, "get") else None
     return bool(raw.get("draft_vocab_size")) or bool(
         hasattr(decoder, "get") and decoder.get("draft_vocab_size"))

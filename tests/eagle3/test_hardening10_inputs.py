@@ -101,3 +101,57 @@ def test_json_booleans_are_unchanged(world, tmp_path):
     assert _accuracies(_eval(root)) != _accuracies(pristine)
     _edit_config(root, norm_before_residual="no")
     assert _accuracies(_eval(root)) == _accuracies(pristine)
+
+
+# ---------------------------------------------------------------------------------------------
+# A speculators config without draft_vocab_size: speculators reads its field default, 32000
+# (models/eagle3/config.py), while vLLM sizes lm_head from vocab_size (llama_eagle3.py).
+# ---------------------------------------------------------------------------------------------
+BIG_V = 33000  # a target vocab above speculators' default draft vocab
+
+
+@pytest.fixture(scope="module")
+def default_vocab_world(tmp_path_factory) -> Path:
+    """A verifier with 33000 tokens and a speculators draft over its 32000 most used ones, saved
+    by the reference library, with two samples captured as vLLM captures them."""
+    from safetensors.torch import save_file
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from tests.eagle3.speculators_world import AUX, NL, save_perturbed_draft, vllm_style_states
+
+    root = tmp_path_factory.mktemp("default_vocab")
+    kw = {"vocab_size": BIG_V, "hidden_size": 32, "intermediate_size": 64, "num_attention_heads": 4,
+          "num_key_value_heads": 2, "head_dim": 8, "max_position_embeddings": 128}
+    torch.manual_seed(0)
+    verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
+    verifier.save_pretrained(root / "target")
+    save_perturbed_draft(root / "draft", root / "target", LlamaConfig(num_hidden_layers=1, **kw),
+                         aux=AUX, draft_vocab=32000, vocab=BIG_V, seed_name="default_vocab")
+    (root / "data").mkdir()
+    generator = torch.Generator().manual_seed(10)
+    for i in range(2):
+        ids, hidden = vllm_style_states(verifier, torch.randint(0, BIG_V, (12,), generator=generator))
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(root / "data" / f"hs_{i}.safetensors"))
+    return root
+
+
+def test_a_speculators_config_without_draft_vocab_size_runs_as_speculators_reads_it(
+        default_vocab_world, tmp_path):
+    from speculators.models.eagle3 import Eagle3SpeculatorConfig
+
+    written = _eval(default_vocab_world)
+    root = _copy(default_vocab_world, tmp_path)
+    config = json.loads((root / "draft" / "config.json").read_text())
+    assert config.pop("draft_vocab_size") == 32000
+    (root / "draft" / "config.json").write_text(json.dumps(config))
+    assert Eagle3SpeculatorConfig.from_pretrained(str(root / "draft")).draft_vocab_size == 32000
+    # before: "lm_head.weight has 32000 rows but the config has no draft_vocab_size", exit 2
+    report = _eval(root)
+    assert _accuracies(report) == _accuracies(written)
+    assert report["draft"]["draft_vocab_size"] == 32000
+    # vLLM still sizes lm_head from vocab_size: the vocab check says so
+    result = _run("vocab", "--model", str(root / "draft"), "--target", str(root / "target"))
+    assert result.exit_code == 1, result.output
+    [issue] = [i for c in json.loads(result.output)["checks"] for i in c["issues"]]
+    assert issue["code"] == "SD303" and "no draft_vocab_size" in issue["message"]
+    assert f"vocab size {BIG_V}" in issue["message"] and "32000 rows" in issue["message"]
