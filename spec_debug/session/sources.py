@@ -22,7 +22,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, openhands,
-    specstory, text_log,
+    openhands_sdk, specstory, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
@@ -91,6 +91,8 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     else:
         sibling = next((s for s in claude_layout.trunk_candidates(path) if s.is_file()), None)
         files = []
+        if path.name == openhands_sdk.EVENTS_DIR and openhands_sdk.is_conversation(path.parent):
+            files = [path.parent]  # an OpenHands conversation's events/: the conversation
         if claude_layout.is_session_folder(path) or path.name == "subagents":
             # Without the trunk beside it (a folder copied alone), its sub-agents are read alone.
             files = [sibling] if sibling is not None else claude_layout.agent_files(path)
@@ -119,6 +121,11 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     """The session in ``file``, or None when a folder scan should pass it by (a pipe, an
     archive, an unreadable file, JSON that is no transcript); for a file named on the command
     line those are usage errors instead."""
+    if file.is_dir():  # an OpenHands conversation folder (see _session_files)
+        if fmt not in (None, "openhands") and not scanning:
+            raise UsageError(f"{file}: an OpenHands conversation folder, not {fmt}",
+                             hint="leave --input-format out, or use --input-format openhands")
+        return SessionSource(id=file.name, path=file, format="openhands")
     if scanning and not file.is_file():
         return None  # a pipe or socket in the folder: opening it would wait forever
     unreadable: list[str] = []
@@ -329,6 +336,11 @@ def _session_files(root: Path) -> list[Path]:
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         names = set(filenames)
+        if openhands_sdk.EVENTS_DIR in dirnames and openhands_sdk.is_conversation(Path(dirpath)):
+            # One session of many event files, not one session each (formats.openhands_sdk)
+            found.append(Path(dirpath))
+            dirnames[:] = []
+            continue
         home = _agent_home(names, set(dirnames))
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
@@ -551,6 +563,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from codex_threads.read_session(source, cursor, stats, tree)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
+        elif source.format == "openhands" and source.path.is_dir():
+            yield from openhands_sdk.read(source.path, cursor, stats)
         elif source.format == "openhands":
             yield from openhands.read(source.path, cursor, stats, wrapped=source.array)
         elif source.format == "text" and source.recording:

@@ -473,3 +473,82 @@ def test_a_codex_sub_agent_whose_turn_was_stopped_by_hand_is_interrupted(tmp_pat
         ("main", None, "completed"), (CHILD, "call_spawn", "interrupted")]
     child.write_text("".join(json.dumps(x) + "\n" for x in CHILD_ROLLOUT))
     assert [a["status"] for a in analyze_path(tmp_path / "sessions").to_json()["agents"]] == ["completed", "failed"]
+
+
+# -- OpenHands V1 (software-agent-sdk) conversation folders ------------------------------------------
+
+
+def _oh_conversation(root: Path) -> Path:
+    """``~/.openhands/conversations/<id>/``: ``base_state.json`` and ``events/event-<index>-<event
+    id>.json``, one event a file (OpenHands/software-agent-sdk ``persistence_const.py``), in the
+    shapes the SDK serialises (``event/llm_convertible/*.py``; ``TerminalObservation`` with
+    ``exit_code`` and ``metadata``, as published OpenHands session dumps show them)."""
+    import uuid
+
+    conv = root / "5f0c2a9e3d1b4c7a8e6f1a2b3c4d5e6f"
+    (conv / "events").mkdir(parents=True)
+    (conv / "base_state.json").write_text(json.dumps({"id": "5f0c2a9e-3d1b-4c7a-8e6f-1a2b3c4d5e6f",
+                                                       "agent": {"kind": "Agent"}, "execution_status": "finished"}))
+    launch = "ssh gpu01 'python3 -m sglang.launch_server --model /models/llama3-8b --speculative-algorithm EAGLE3'"
+    traceback = ("Traceback (most recent call last):\n  File \"/opt/sglang/srt/models/llama_eagle3.py\", line 120, in "
+                 "load_weights\nKeyError: 'midlayer.hidden_norm.weight'")
+
+    def text(value):
+        return [{"cache_prompt": False, "type": "text", "text": value}]
+
+    def observation(out, code, command, is_error=False):
+        return {"content": text(out), "is_error": is_error, "command": command, "exit_code": code, "timeout": False,
+                "metadata": {"exit_code": -1 if code is None else code, "pid": -1, "username": "root",
+                             "hostname": "a1b2c3", "working_dir": "/workspace", "prefix": "",
+                             "suffix": f"\n[The command completed with exit code {code}.]"},
+                "kind": "TerminalObservation"}
+
+    events = [
+        {"kind": "SystemPromptEvent", "source": "agent", "system_prompt": text("You are OpenHands agent...")},
+        {"kind": "MessageEvent", "source": "user", "llm_message": {"role": "user", "content": text(
+            "the EAGLE-3 server on gpu01 will not start, find out why")}},
+        {"kind": "ActionEvent", "source": "agent", "thought": text("Let me start the server and read its error."),
+         "action": {"command": launch, "is_input": False, "timeout": 600, "reset": False, "kind": "TerminalAction"},
+         "tool_name": "terminal", "tool_call_id": "toolu_01", "llm_response_id": "resp_1",
+         "tool_call": {"id": "toolu_01", "name": "terminal", "arguments": json.dumps({"command": launch})}},
+        {"kind": "ObservationEvent", "source": "environment", "tool_name": "terminal", "tool_call_id": "toolu_01",
+         "action_id": "a", "observation": observation(traceback, 1, launch)},
+        {"kind": "ActionEvent", "source": "agent", "thought": [], "tool_name": "file_editor",
+         "tool_call_id": "toolu_02", "llm_response_id": "resp_2", "tool_call": {"id": "toolu_02", "name": "file_editor"},
+         "action": {"command": "view", "path": "/models/eagle3/config.json", "kind": "FileEditorAction"}},
+        {"kind": "ObservationEvent", "source": "environment", "tool_name": "file_editor", "tool_call_id": "toolu_02",
+         "action_id": "b", "observation": {"content": text('{"architectures": ["LlamaForCausalLMEagle3"]}'),
+                                           "is_error": False, "kind": "FileEditorObservation"}},
+        {"kind": "ConversationStateUpdateEvent", "source": "environment", "key": "execution_status", "value": "idle"},
+    ]
+    for index, event in zip((0, 1, 2, 3, 4, 99999, 100000), events):
+        event_id = str(uuid.UUID(int=index + 1))
+        event = {"id": event_id, "timestamp": f"2026-09-01T08:00:{min(index, 59):02d}.{index:06d}", **event}
+        (conv / "events" / f"event-{index:05d}-{event_id}.json").write_text(json.dumps(event))
+    return conv
+
+
+def test_an_openhands_sdk_conversation_folder_is_one_session(tmp_path):
+    """OpenHands V1 keeps a conversation as a folder of one-event JSON files. Each file was read
+    as a session of its own (an event's ``{id, timestamp}`` passed for a Codex rollout header):
+    seven one-event "Codex" sessions, no command, no error. Now the folder is one OpenHands
+    session, its events in index order (``event-100000`` after ``event-99999``), whether PATH
+    is the conversation, its ``events/`` or the CLI's conversations folder."""
+    conv = _oh_conversation(tmp_path / "conversations")
+    launch = "ssh gpu01 'python3 -m sglang.launch_server --model /models/llama3-8b --speculative-algorithm EAGLE3'"
+    for path in (conv, conv / "events", tmp_path / "conversations"):
+        doc = analyze_path(path).to_json()
+        assert (doc["format"], [s["id"] for s in doc["sessions"]]) == ("openhands", [conv.name]), path
+        assert doc["stats"]["unknown_types"] == 0
+        assert [p["text"] for p in doc["prompts"]] == ["the EAGLE-3 server on gpu01 will not start, find out why"]
+        assert [(c["command"], c["host"], c["exit_code"]) for c in doc["commands"]] == [(launch, "gpu01", 1)]
+        assert [(e["exception"], e["message"]) for e in doc["errors"]] == [("KeyError", "'midlayer.hidden_norm.weight'")]
+    from spec_debug.session.agents import AgentTree
+    from spec_debug.session.events import ReadStats
+    from spec_debug.session.sources import discover, iter_events
+
+    (source,) = discover(conv)
+    events = list(iter_events(source, ReadStats(), AgentTree()))
+    assert [(e.kind, e.tool_name, e.path) for e in events if e.kind == "tool_call"] == [
+        ("tool_call", "terminal", None), ("tool_call", "Read", "/models/eagle3/config.json")]
+    assert events[-1].raw_type == "ConversationStateUpdateEvent"
