@@ -208,19 +208,25 @@ def _refuse_misfit(file: Path, fmt: str, detected: str) -> None:
     if fits is None or _FAMILY.get(detected, detected) == _FAMILY.get(fmt, fmt) or reader.layout(file) != "jsonl":
         return
     records = 0
+    for obj in _head_records(file):
+        if fits(obj):
+            return
+        records += 1
+    if records:
+        raise UsageError(f"{file}: --input-format {fmt} does not fit: its records are {detected}'s (none of the "
+                         f"first {records} is of the {fmt} format)",
+                         hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
+
+
+def _head_records(file: Path) -> Iterator[dict]:
+    """The JSON objects of the first lines of a JSONL file."""
     for raw in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES]:
         try:
             obj = json.loads(raw)
         except ValueError:
             continue
         if isinstance(obj, dict):
-            if fits(obj):
-                return
-            records += 1
-    if records:
-        raise UsageError(f"{file}: --input-format {fmt} does not fit: its records are {detected}'s (none of the "
-                         f"first {records} is of the {fmt} format)",
-                         hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
+            yield obj
 
 
 def _refuse_untyped_records(file: Path) -> None:
@@ -231,15 +237,10 @@ def _refuse_untyped_records(file: Path) -> None:
     ``~/.codex/history.jsonl`` ``{session_id, ts, text}``: Sinity/polylogue
     ``docs/providers/openai-codex.md``) were read as an empty session, a postmortem of nothing."""
     keys: set[str] = set()
-    for raw in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES]:
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            if {"type", "role", "message", "messages", "payload"} & obj.keys():
-                return
-            keys |= obj.keys()
+    for obj in _head_records(file):
+        if {"type", "role", "message", "messages", "payload"} & obj.keys():
+            return
+        keys |= obj.keys()
     if not keys:
         return
     if {"display", "project"} <= keys:
