@@ -750,12 +750,15 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         # HostKeyAlgorithms: paramiko's default set let a host in with a key type the user had
         # ruled out (`-ssh-ed25519`), or picked another than the one put first (`^ecdsa-...`).
         # `+ssh-rsa` (an sshd older than 7.2 proves only an SHA-1 RSA host key) was dropped.
+        # Certificate types are named too (`HostKeyAlgorithms ssh-ed25519-cert-v01@openssh.com,...`,
+        # as fleets with a host CA write it): paramiko verifies them, and verify_host_key the CA.
+        certificates = tuple(f"{name}{_CERT_SUFFIX}" for name in (*offered, SHA1_RSA))
         try:
-            offered = configured_key_types(spec, offered, named_only=(SHA1_RSA,))
+            offered = configured_key_types(spec, offered, named_only=(SHA1_RSA, *certificates))
         except ValueError as exc:
             transport.close()
             raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
-        if SHA1_RSA in offered:
+        if any(name.startswith(SHA1_RSA) for name in offered):  # ssh-rsa, ssh-rsa-cert-v01@openssh.com
             allow_sha1_rsa_host_keys(transport)
     pubkey_spec = (target.pubkey_accepted_algorithms or "").strip()
     if pubkey_spec:

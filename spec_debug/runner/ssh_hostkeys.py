@@ -270,9 +270,9 @@ def configured_key_types(
     kex_assemble_names): a comma-separated list of names or `*`/`?` patterns; `+list` appends
     to the default set, `-list` removes from it, `^list` puts in front of it, else the list
     replaces it, in its own order (ssh(1) then does not reorder by known_hosts). Names
-    paramiko cannot verify (certificate types, ssh-dss) are left out; `offered` is the
-    default set, in order; `named_only` are the names used only where the list names them
-    (ssh-rsa, off by default since OpenSSH 8.8). Raises ValueError when nothing is left.
+    paramiko cannot verify (ssh-dss) are left out; `offered` is the default set, in order;
+    `named_only` are the names used only where the list names them (ssh-rsa, off by default
+    since OpenSSH 8.8; certificate types). Raises ValueError when nothing is left.
     """
     text = spec.strip()
     prefix = text[:1] if text[:1] in "+-^" else ""

@@ -138,3 +138,15 @@ def test_a_certificate_whose_signer_was_swapped_does_not_verify(tmp_path: Path, 
     assert not ca.verify_ssh_sig(forged.signed, paramiko.Message(forged.signature))
     with pytest.raises(ValueError):
         parse_certificate(blob[:-10])  # cut short
+
+
+def test_host_key_algorithms_that_list_certificate_types_get_the_certificate(
+    client: ClientSetup, certified: StartCertified
+) -> None:
+    """`HostKeyAlgorithms ssh-ed25519-cert-v01@openssh.com,ssh-ed25519`, as CA fleets write it:
+    the certificate types were dropped from the list, the host showed its plain key, unknown."""
+    server = certified("gpu01")
+    client.alias("gpu01", server, HostKeyAlgorithms="ssh-ed25519-cert-v01@openssh.com,ssh-ed25519")
+    assert ssh_exit_status(client, "gpu01") == 0
+    with SSHTransport.connect("gpu01", client.options()) as transport:
+        assert transport.connection.transport.host_key_type == "ssh-ed25519-cert-v01@openssh.com"
