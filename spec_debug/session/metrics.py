@@ -160,11 +160,14 @@ _HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
 _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
 _VALUE_AFTER = re.compile(r"\s*(?P<sep>[:=])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
-_ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _](?:len|length)\b\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)")
+_ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _](?:len|length)\b\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*"
+                         r"(?:~\s*)?(?P<value>\d+(?:\.\d+)?)")
+# "accept length went from 1.6 to 3.2": the second number after a "from" one.
+_THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 # "accept rate: 0.55", "acceptance rate of ~62%", and with the percentage first: "a 62%
 # acceptance rate".
 _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
-_RATE_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+_RATE_AFTER = re.compile(r"\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _PCT_JUST_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:draft\s+)?$")
 
 
@@ -584,6 +587,8 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if not _accept_word_at(text, m.start()):
             continue
         found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, m.start(), m.end())))
+        if m.group("from") and (then := _THEN_TO.match(text, m.end())) is not None:
+            found.append(Metric("accept_length", float(then.group("value")), "tokens", _context(text, m.start(), then.end())))
     for word in _ACCEPT_RATE_WORD.finditer(text) if "rate" in text else ():
         at = word.start()
         if not _accept_word_at(text, at):
@@ -591,6 +596,9 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if (m := _RATE_AFTER.match(text, word.end())) is not None:
             unit = "%" if m.group("pct") else "ratio"
             found.append(Metric("accept_rate", float(m.group("value")), unit, _context(text, at, m.end())))
+            if m.group("from") and (then := _THEN_TO.match(text, m.end())) is not None:
+                unit = "%" if then.group("pct") or m.group("pct") else "ratio"
+                found.append(Metric("accept_rate", float(then.group("value")), unit, _context(text, at, then.end())))
         elif (m := _PCT_JUST_BEFORE.search(text, max(0, at - 20), at - 1)) is not None:
             found.append(Metric("accept_rate", float(m.group("value")), "%", _context(text, m.start(), word.end())))
 

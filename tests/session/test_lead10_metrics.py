@@ -30,3 +30,14 @@ def _readings(text: str) -> list[tuple[str, float]]:
 ])
 def test_throughput_prose(text, expected):
     assert _readings(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("accept length went from 1.6 to 3.2", [("accept_length", 1.6, "tokens"), ("accept_length", 3.2, "tokens")]),
+    ("The acceptance rate dropped from 62% to 31%.", [("accept_rate", 62.0, "%"), ("accept_rate", 31.0, "%")]),
+    ("acceptance rate from 0.62 to 0.31", [("accept_rate", 0.62, "ratio"), ("accept_rate", 0.31, "ratio")]),
+    ("accept rate is 0.55 to be honest", [("accept_rate", 0.55, "ratio")]),
+    ("accept length from the log was bad", []),
+])
+def test_accept_prose_from_one_number_to_another(text, expected):
+    assert [(m.name, m.value, m.unit) for m in extract_metrics(text)] == expected
