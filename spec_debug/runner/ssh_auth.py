@@ -751,33 +751,37 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
         )
 
 
-def _can_log_in_without_key(target: SSHTarget, options: AuthOptions, allowed: list[str]) -> bool:
-    """Whether a keyboard-interactive or password login (of those `allowed`) can be tried:
-    the inventory gives the password, or someone at a terminal can type it."""
+def _usable_logins(target: SSHTarget, options: AuthOptions, allowed: list[str]) -> list[str]:
+    """The keyboard-interactive and password logins (of those `allowed`, in the config's order)
+    that can be tried: the inventory gives the password, or someone at a terminal can type it."""
     if not options.interactive:
-        return False  # a changed host key let through: ssh(1) turns both off (see _interactive_refusal)
-    if not {"keyboard-interactive", "password"} & set(allowed):
-        return False
-    return target.password is not None or _interactive_refusal(options) is None
+        return []  # a changed host key let through: ssh(1) turns both off (see _interactive_refusal)
+    if target.password is None and _interactive_refusal(options) is not None:
+        return []
+    usable = [method for method in target.login_methods if method in allowed]
+    if target.password is None and target.password_prompts == 0:
+        usable = [method for method in usable if method != "password"]  # NumberOfPasswordPrompts 0
+    return usable
+
+
+def _can_log_in_without_key(target: SSHTarget, options: AuthOptions, allowed: list[str]) -> bool:
+    return bool(_usable_logins(target, options, allowed))
 
 
 def _log_in_without_key(
     transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts, allowed: list[str]
 ) -> bool:
-    """Log in as ssh(1) goes on after the keys (PreferredAuthentications: keyboard-interactive,
-    then password); False when neither can be tried. Raises AuthenticationError when the login
-    tried is refused."""
-    if not _can_log_in_without_key(target, options, allowed):
+    """Log in as ssh(1) goes on after the keys (PreferredAuthentications; by default
+    keyboard-interactive, then password); False when neither can be tried. Raises
+    AuthenticationError when the login tried is refused."""
+    usable = _usable_logins(target, options, allowed)
+    if not usable:
         return False
-    if "keyboard-interactive" in allowed:
+    if usable[0] == "keyboard-interactive":
         _keyboard_interactive(transport, target, options, attempts)
     else:
         _password_login(transport, target, options, attempts)
     return True
-
-
-# ssh(1) asks for a password this many times (ssh_config(5), NumberOfPasswordPrompts, default 3).
-_PASSWORD_PROMPTS = 3
 
 
 def _password_login(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> None:
@@ -791,7 +795,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
         _send_password(transport, target, target.password, where, lambda: _password_refused(target, where))
         return
     question = f"({target.alias}) {target.user}@{target.hostname}'s password: "
-    for _ in range(_PASSWORD_PROMPTS):
+    for _ in range(target.password_prompts):
         with _PROMPT_LOCK, options.prompt_guard():
             if options.prompt is getpass.getpass:
                 typed = read_passphrase(question, attempts.give_up)
@@ -803,7 +807,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
         if _send_password(transport, target, typed, where, lambda: None):
             return
     raise AuthenticationError(
-        f"{target.alias}: {where} refused the password {_PASSWORD_PROMPTS} times",
+        f"{target.alias}: {where} refused the password {target.password_prompts} time{'s' if target.password_prompts != 1 else ''}",
         hint=_root_password_hint(target) or "check the user name and the password (`ssh` asks the same question)",
     )
 
@@ -852,6 +856,8 @@ def _root_password_hint(target: SSHTarget) -> str | None:
 
 def _no_password(target: SSHTarget, options: AuthOptions) -> str:
     """Why no password was sent, to end `... takes a password, `."""
+    if "password" not in target.login_methods:
+        return "which your ssh config turns off (PasswordAuthentication no, or PreferredAuthentications without it)"
     if target.password_source is not None and target.password is None:
         return f"but {target.password_source} gives none"
     if not options.interactive:
@@ -864,6 +870,8 @@ def _no_password(target: SSHTarget, options: AuthOptions) -> str:
 
 def _password_hint(target: SSHTarget, options: AuthOptions, admin: str) -> str:
     """What to do for a host that takes a password when none could be sent."""
+    if "password" not in target.login_methods:
+        return f"allow passwords for this host in your ssh config to log in with one; or {admin}"
     if target.password_source is not None and target.password is None:
         if "vault" in target.password_source:
             return f"pass the password through the environment: ansible_password: \"{{{{ lookup('env', 'NAME') }}}}\"; or {admin}"

@@ -110,6 +110,11 @@ class SSHTarget:
     """AddressFamily: any | inet (IPv4 only) | inet6 (IPv6 only), the addresses connects try."""
     known_hosts_command: str | None = None
     """KnownHostsCommand as written (tokens unexpanded: %H, %K need the connection); None for none."""
+    login_methods: tuple[str, ...] = ("keyboard-interactive", "password")
+    """The logins after the keys ssh(1) would try, in its order: PreferredAuthentications,
+    less those PasswordAuthentication / KbdInteractiveAuthentication `no` turn off."""
+    password_prompts: int = 3
+    """NumberOfPasswordPrompts: how many times a typed password is asked for."""
     password: str | None = field(default=None, repr=False, compare=False)
     """The account's password, from an inventory (ansible_password): sent to this host only,
     never shown, never part of a message or a record (hence repr=False)."""
@@ -487,7 +492,23 @@ def resolve_target(
         connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),
         address_family=_address_family(entry.get("addressfamily")),
         known_hosts_command=_unless_none(entry.get("knownhostscommand")),
+        login_methods=_login_methods(entry),
+        password_prompts=max(0, int(_number(entry.get("numberofpasswordprompts"), "NumberOfPasswordPrompts", 3))),
     )
+
+
+def _login_methods(entry: paramiko.SSHConfigDict) -> tuple[str, ...]:
+    """keyboard-interactive and password, as ssh(1) would try them after the keys: in the
+    order PreferredAuthentications gives (default: keyboard-interactive first), without those
+    the config turns off (ssh_config(5); ChallengeResponseAuthentication is the old name)."""
+    preferred = [m.strip().lower() for m in entry.get("preferredauthentications", "").split(",") if m.strip()]
+    methods = [m for m in preferred or ["keyboard-interactive", "password"] if m in ("keyboard-interactive", "password")]
+    kbd = entry.get("kbdinteractiveauthentication", entry.get("challengeresponseauthentication"))
+    turned_off = {
+        "password": entry.get("passwordauthentication") is not None and not _flag(entry.get("passwordauthentication"), "PasswordAuthentication"),
+        "keyboard-interactive": kbd is not None and not _flag(kbd, "KbdInteractiveAuthentication"),
+    }
+    return tuple(m for m in dict.fromkeys(methods) if not turned_off[m])
 
 
 def _unless_none(value: str | None) -> str | None:

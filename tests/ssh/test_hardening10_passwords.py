@@ -205,3 +205,26 @@ def test_a_pam_bastion_asking_key_then_password_takes_the_inventory_password_und
     with pytest.raises(AuthenticationError) as refused:
         SSHTransport.connect("bastion", client.options(), password="wrong", password_source="ansible_password in hosts.yml")
     assert refused.value.message.endswith("refused the password from ansible_password in hosts.yml"), refused.value.message
+
+
+def test_the_ssh_config_that_turns_passwords_off_is_obeyed(client: ClientSetup, password_box: SshServer, tmp_path: Path) -> None:
+    """`PreferredAuthentications publickey` (or `PasswordAuthentication no`): ssh(1) never asks
+    for a password nor sends one; neither do we, and the message says why."""
+    asked: list[str] = []
+    client.alias("keys-only", password_box, User=USER, PreferredAuthentications="publickey")
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("keys-only", client.options(batch=False, prompt=lambda q: asked.append(q) or PASSWORD))
+    assert asked == [] and "allow passwords for this host in your ssh config" in (refused.value.hint or ""), refused.value.hint
+    client.hosts["*"]["PasswordAuthentication"] = "no"
+    client.alias("unused", password_box)
+    path = inventory(tmp_path, password_box, f"ansible_password: '{PASSWORD}'")
+    with pytest.raises(AuthenticationError):
+        connect_from(path, client)
+
+
+def test_number_of_password_prompts_bounds_the_questions(client: ClientSetup, password_box: SshServer) -> None:
+    asked: list[str] = []
+    client.alias("one-try", password_box, User=USER, NumberOfPasswordPrompts=1)
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("one-try", client.options(batch=False, prompt=lambda q: asked.append(q) or "typo"))
+    assert refused.value.message.endswith("refused the password 1 time") and len(asked) == 1, refused.value.message
