@@ -238,7 +238,7 @@ SHA1_RSA = "ssh-rsa"
 class Sha1RSAKey(paramiko.RSAKey):
     """An RSA key that also signs and verifies `ssh-rsa` (SHA-1) signatures."""
 
-    HASHES = {**paramiko.RSAKey.HASHES, SHA1_RSA: hashes.SHA1, f"{SHA1_RSA}-cert-v01@openssh.com": hashes.SHA1}
+    HASHES = {**paramiko.RSAKey.HASHES, SHA1_RSA: hashes.SHA1, f"{SHA1_RSA}-cert-v01@openssh.com": hashes.SHA1}  # noqa: RUF012 - paramiko's table, read only
 
 
 def allow_sha1_rsa_host_keys(transport: paramiko.Transport) -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import os
 import pwd
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -21,7 +21,13 @@ from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_connect import connect
 from spec_debug.runner.ssh_errors import HandshakeError
 from tests.ssh.h10_helpers import OldSshd
-from tests.sshd_fixture import SSH_KEYGEN, ClientKey, ClientSetup, SshServer, write_ssh_config
+from tests.sshd_fixture import (
+    SSH_KEYGEN,
+    ClientKey,
+    ClientSetup,
+    SshServer,
+    write_ssh_config,
+)
 
 
 def ssh_exit_status(client: ClientSetup, alias: str) -> int:
