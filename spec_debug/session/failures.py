@@ -22,7 +22,10 @@ _FRAME = re.compile(r'^\s+File (?:"(?P<file>[^"]+)"|\\"(?P<escaped>[^"]+?)\\"), 
 _FRAME_LINES = re.compile(r'^\s+File (?:"(?P<file>[^"\n]+)"|\\"(?P<escaped>[^"\n]+?)\\"), line (?P<line>\d+)', re.M)
 _INDENTED_RUN = re.compile(r"(?:[ \t][^\n]*\n)+")
 _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
-_BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception))(?::\s?(?P<msg>.*))?$", re.M)
+# A class named ...Error/...Exception, or any class under a dotted module path before a colon:
+# triton.runtime.errors.OutOfResources, torch._dynamo.exc.Unsupported (no suffix to go by).
+_BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception)|(?:[a-z_]\w*\.)+[A-Z]\w*(?=:))"
+                       r"(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 # NCCL's own CUDA checks warn "Cuda failure 'out of memory'" (newer: "Cuda failure 2 'out of
 # memory'"; NVIDIA/nccl src/include/checks.h CUDACHECK): its buffers did not fit in what the
