@@ -324,14 +324,11 @@ class HostCertificate:
 
 def host_certificate_of(key: paramiko.PKey) -> HostCertificate | None:
     """The certificate the server proved, when it proved one (paramiko keeps it as the key's
-    public_blob), or None for a plain host key. Raises HostKeyError for one that is malformed."""
+    public_blob), or None for a plain host key. Raises ValueError for one that is malformed."""
     blob = getattr(key, "public_blob", None)
     if blob is None or not blob.key_type.endswith("-cert-v01@openssh.com"):
         return None
-    try:
-        return parse_certificate(blob.key_blob)
-    except ValueError as exc:
-        raise HostKeyError(f"the host sent a malformed certificate ({exc})") from None
+    return parse_certificate(blob.key_blob)
 
 
 def parse_certificate(blob: bytes) -> HostCertificate:
@@ -462,7 +459,10 @@ def verify_host_key(
             f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
             hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
         )
-    certificate = host_certificate_of(server_key)
+    try:
+        certificate = host_certificate_of(server_key)
+    except ValueError as exc:
+        raise HostKeyError(f"{alias}: {known_hosts_name} sent a malformed host certificate ({exc})") from None
     if certificate is not None:
         problem = _certificate_problem(certificate, known_hosts, known_hosts_name, portless_name, certificate_name)
         if problem is None:
