@@ -150,3 +150,13 @@ def test_host_key_algorithms_that_list_certificate_types_get_the_certificate(
     assert ssh_exit_status(client, "gpu01") == 0
     with SSHTransport.connect("gpu01", client.options()) as transport:
         assert transport.connection.transport.host_key_type == "ssh-ed25519-cert-v01@openssh.com"
+
+
+def test_a_host_without_a_certificate_under_a_ca_line_says_so(client: ClientSetup, sshd: SshServer, host_ca: Path) -> None:
+    """The CA line matches, the host has no HostCertificate yet: neither "not in known_hosts" alone
+    nor (as before) "spec-debug cannot check SSH host certificates"."""
+    client.known_hosts.write_text(f"@cert-authority 127.0.0.1,[127.0.0.1]:* {public_line(host_ca)}\n")
+    with pytest.raises(HostKeyError) as info:
+        SSHTransport.connect("target", client.options())
+    assert "through an @cert-authority line, but the host presented no host certificate" in info.value.message
+    assert "HostCertificate" in (info.value.hint or "")
