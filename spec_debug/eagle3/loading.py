@@ -20,6 +20,7 @@ from spec_debug.eagle3.checkpoint import (
     packed_weight_format, stale_index_note,
 )
 from spec_debug.eagle3.model import Eagle3Draft
+from spec_debug.eagle3.vocab import configured_draft_vocab
 from spec_debug.eagle3.vocab_mapping import VocabMapping, mapping_note
 from spec_debug.errors import UsageError
 
@@ -202,6 +203,37 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
     return True
 
 
+def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
+                           target: TargetCheckpoint | None, notes: list[str],
+                           no_target_reason: str | None) -> Tensor | None:
+    """The target's lm_head [V, H] when the draft ships none, is not tied, and its config sets
+    no draft_vocab_size: SGLang then builds a full-vocab head and loads the target's into it
+    (python/sglang/srt/models/llama_eagle3.py `load_lm_head_from_target`, eagle_worker.py
+    `set_embed_and_head`), for drafts published that way: nvidia/gpt-oss-120b-Eagle3 has no
+    lm_head and "draft_vocab_size": null (sgl-project/sglang PR #9739). None otherwise."""
+    cfg = checkpoint.config
+    if tied_head or checkpoint.has("lm_head.weight") or configured_draft_vocab(cfg.raw):
+        return None
+    why = (f"{checkpoint.path}: no lm_head.weight and no draft_vocab_size: this draft uses the "
+           "target's lm_head (as SGLang loads it: load_lm_head_from_target)")
+    if target is None:
+        raise CheckpointError(why + "; pass --target DIR", hint=no_target_reason or _verifier_hint(cfg))
+    head = target.head()
+    if head is None:
+        raise CheckpointError(why + f", and the target {target.path} has no lm_head / final norm"
+                              + target.absent_because(),
+                              hint="pass the full target checkpoint (the shard holding lm_head.weight) "
+                                   "as --target")
+    lm_head = head[1]
+    if lm_head.dim() != 2 or lm_head.shape[0] < cfg.vocab_size or lm_head.shape[1] != cfg.hidden_size:
+        raise CheckpointError(why + f", but the target's lm_head {list(lm_head.shape)} does not fit the "
+                              f"draft (vocab {cfg.vocab_size}, hidden {cfg.hidden_size})",
+                              hint="--target must be the model the draft was trained for")
+    notes.append("no lm_head.weight and no draft_vocab_size: the head is the target's lm_head, as "
+                 "SGLang loads this draft (load_lm_head_from_target)")
+    return lm_head[: cfg.vocab_size]  # [V, H]; a padded target head has extra rows
+
+
 def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
     """A d2t saved as floats (a whole-state-dict dtype cast): exact when the type holds every
     offset; else rounded, and rebuilt from t2d where t2d is there (target ids ascending, so
@@ -349,6 +381,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                               "fc_norm.0.weight")
 
     tied_head = _head_tied_to_embedding(checkpoint, notes)
+    target_head = _target_head_for_draft(checkpoint, tied_head, target, notes, no_target_reason)
     embed_source = "draft"
     missing: list[str] = []
     non_finite: list[str] = []
@@ -388,6 +421,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     continue
             if name == "lm_head.weight" and tied_head:
                 continue  # copied from the embedding once that is loaded (below)
+            if name == "lm_head.weight" and target_head is not None:
+                param.copy_(target_head.to(device=device, dtype=dtype))
+                continue
             if not checkpoint.has(name):
                 missing.append(name)
                 continue

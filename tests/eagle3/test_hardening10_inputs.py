@@ -155,3 +155,84 @@ def test_a_speculators_config_without_draft_vocab_size_runs_as_speculators_reads
     [issue] = [i for c in json.loads(result.output)["checks"] for i in c["issues"]]
     assert issue["code"] == "SD303" and "no draft_vocab_size" in issue["message"]
     assert f"vocab size {BIG_V}" in issue["message"] and "32000 rows" in issue["message"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A draft that ships no lm_head and sets "draft_vocab_size": null, so SGLang loads the target's
+# head into it (llama_eagle3.py load_lm_head_from_target): nvidia/gpt-oss-120b-Eagle3, whose
+# support PR (sgl-project/sglang #9739) says "the draft model doesn't has a lm-head and wants to
+# use the lm-head of target model ... the draft_vocab_size is set to null".
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def full_vocab_world(tmp_path_factory) -> Path:
+    """A speculators draft over the verifier's whole vocab (its lm_head is the verifier's, as
+    load_verifier_weights copies it), and one sample captured as vLLM captures it."""
+    from safetensors.torch import load_file, save_file
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+
+    from spec_debug.eagle3.data import read_sample
+    from tests.eagle3.speculators_world import (
+        AUX, NL, V, make_targets_informative, save_perturbed_draft, vllm_style_states,
+    )
+
+    root = tmp_path_factory.mktemp("full_vocab")
+    kw = {"vocab_size": V, "hidden_size": 32, "intermediate_size": 64, "num_attention_heads": 4,
+          "num_key_value_heads": 2, "head_dim": 8, "max_position_embeddings": 128}
+    torch.manual_seed(0)
+    verifier = LlamaForCausalLM(LlamaConfig(num_hidden_layers=NL, **kw)).eval()
+    verifier.save_pretrained(root / "target")
+    save_perturbed_draft(root / "draft", root / "target", LlamaConfig(num_hidden_layers=1, **kw),
+                         aux=AUX, draft_vocab=V, vocab=V, seed_name="full_vocab")
+    assert torch.equal(load_file(root / "draft" / "model.safetensors")["lm_head.weight"],
+                       verifier.lm_head.weight.detach())
+    (root / "data").mkdir()
+    path = root / "data" / "hs_0.safetensors"
+    ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (16,), generator=torch.Generator().manual_seed(3)))
+    save_file({"token_ids": ids, "hidden_states": hidden}, str(path))
+    # targets the draft often hits (speculators_world.make_targets_informative), so a wrong head
+    # shows as another accuracy
+    config = Eagle3SpeculatorConfig.from_pretrained(str(root / "draft"))
+    config.transformer_layer_config._attn_implementation = "eager"
+    reference = Eagle3DraftModel.from_pretrained(str(root / "draft"), config=config).eval()
+    sample = read_sample(path)
+    sample.slots = sample.slots.float()
+    sample.final = sample.slots[:, -1]
+    make_targets_informative(reference, [sample])
+    save_file({"token_ids": sample.token_ids, "hidden_states": sample.slots.to(torch.bfloat16).contiguous()},
+              str(path))
+    return root
+
+
+def _headless_eagle_format(world: Path, out: Path) -> Path:
+    """The draft as SpecForge names it (midlayer.*, a flat llama config), without lm_head and
+    embed_tokens, and with "draft_vocab_size": null."""
+    from safetensors.torch import load_file, save_file
+
+    out.mkdir()
+    state = load_file(world / "draft" / "model.safetensors")
+    save_file({name.replace("layers.0.", "midlayer."): tensor for name, tensor in state.items()
+               if name not in ("lm_head.weight", "embed_tokens.weight")}, str(out / "model.safetensors"))
+    speculators = json.loads((world / "draft" / "config.json").read_text())
+    flat = dict(speculators["transformer_layer_config"], architectures=["LlamaForCausalLMEagle3"],
+                draft_vocab_size=None, eagle_config={"eagle_aux_hidden_state_layer_ids": [1, 3, 4]})
+    (out / "config.json").write_text(json.dumps(flat))
+    return out
+
+
+def test_a_draft_without_lm_head_and_draft_vocab_size_uses_the_targets_head(full_vocab_world, tmp_path):
+    headless = _headless_eagle_format(full_vocab_world, tmp_path / "headless")
+    # before: "missing tensors: lm_head.weight", exit 2
+    result = _run("eval", "--model", str(headless), "--data", str(full_vocab_world / "data"),
+                  "--target", str(full_vocab_world / "target"), "--steps", "2")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert any("the head is the target's lm_head" in note for note in report["notes"])
+    # the same numbers as the speculators checkpoint whose head is the verifier's
+    assert _accuracies(report) == _accuracies(_eval(full_vocab_world))
+    assert report["full_accuracy"][0] > 0.2  # the informative targets are hit
+    # without a target there is no head: one clear error that names --target
+    result = _run("eval", "--model", str(headless), "--data", str(full_vocab_world / "data"))
+    assert result.exit_code == 2
+    assert "no lm_head.weight and no draft_vocab_size" in result.output and "--target" in result.output
