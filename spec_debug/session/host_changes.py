@@ -63,31 +63,126 @@ def changes_host(command: str) -> str | None:
             if not argv.startswith(_SCRATCH):  # `> /root/sglang_server.log` empties the log
                 return f"writes {argv}"
             continue
-        prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
-        if re.fullmatch(r"python[\d.]*", prog) and args[:2] == ["-m", "pip"]:
-            prog, args = "pip", args[2:]
-        if prog in ("kill", "pkill", "killall") and _signal_zero(args):
-            continue  # signal 0 only asks whether the process is alive
-        if prog in _CHANGING_PROGRAMS or prog.startswith("mkfs"):
-            return prog
-        if prog == "mount" and any(not a.startswith("-") for a in args):
-            return prog  # `mount` alone lists the mounts
-        if prog == "dd" and any(a.startswith("of=") and not a[3:].startswith(_SCRATCH) for a in args):
-            return "dd of="
-        if prog == "nvidia-smi" and args and not args[0].startswith("-"):
-            continue  # nvidia-smi dmon -c 5, topo -m: sub-commands that read (-c counts samples there)
-        options = _CHANGING_OPTIONS.get(prog, ())
-        if hit := next((a for a in args if a.split("=", 1)[0] in options), None):
-            return f"{prog} {hit}"
-        if prog in _VERBS and (verb := _verb(args, *_VERBS[prog][1:])) in _VERBS[prog][0]:
-            return f"{prog} {verb}"
-        if prog in ("sed", "perl") and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
-            return f"{prog} -i"
-        if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
-            return "tee"
-        if prog == "sysctl" and any(a == "-w" or "=" in a for a in args):
-            return "sysctl -w"
+        if why := _argv_changes(argv):
+            return why
     return None
+
+
+def _argv_changes(argv: list[str]) -> str | None:
+    """Why one simple command changes the host, or None."""
+    prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+    if re.fullmatch(r"python[\d.]*", prog) and args[:2] == ["-m", "pip"]:
+        prog, args = "pip", args[2:]
+    if prog in ("kill", "pkill", "killall") and _signal_zero(args):
+        return None  # signal 0 only asks whether the process is alive
+    if prog in _CHANGING_PROGRAMS or prog.startswith("mkfs"):
+        return prog
+    if prog == "mount" and any(not a.startswith("-") for a in args):
+        return prog  # `mount` alone lists the mounts
+    if prog == "dd" and any(a.startswith("of=") and not a[3:].startswith(_SCRATCH) for a in args):
+        return "dd of="
+    if prog == "nvidia-smi" and args and not args[0].startswith("-"):
+        return None  # nvidia-smi dmon -c 5, topo -m: sub-commands that read (-c counts samples there)
+    options = _CHANGING_OPTIONS.get(prog, ())
+    if hit := next((a for a in args if a.split("=", 1)[0] in options), None):
+        return f"{prog} {hit}"
+    if prog in _VERBS and (verb := _verb(args, *_VERBS[prog][1:])) in _VERBS[prog][0]:
+        return f"{prog} {verb}"
+    if prog in ("sed", "perl") and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
+        return f"{prog} -i"
+    if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
+        return "tee"
+    if prog == "sysctl" and any(a == "-w" or "=" in a for a in args):
+        return "sysctl -w"
+    if prog == "find":
+        return _find_changes(args)
+    if prog in _COPIES:
+        target = _copy_target(args)
+        return f"{prog} to {target}" if target and not target.startswith(_SCRATCH) else None
+    if prog in ("curl", "wget"):
+        return _download_changes(prog, args)
+    if prog == "tar":
+        return _tar_changes(args)
+    if prog == "unzip":
+        return None if any(a in ("-l", "-t", "-v", "-p", "-Z") for a in args) else prog
+    if prog in ("touch", "mkdir"):
+        operands = [a for a in args if not a.startswith("-")]
+        return None if operands and all(a.startswith(_SCRATCH) for a in operands) else prog
+    return None
+
+
+_COPIES = frozenset({"cp", "install", "rsync"})
+"""Copy a file over another (``cp /tmp/config.fixed.json /models/eagle3/config.json``, the fix a
+session ends with): the last operand, or ``-t DIR``, is written."""
+
+
+def _copy_target(args: list[str]) -> str | None:
+    for option, value in pairwise(args):
+        if option in ("-t", "--target-directory"):
+            return value
+    operands = [a for a in args if not a.startswith("-")]
+    return operands[-1] if len(operands) >= 2 else None
+
+
+def _find_changes(args: list[str]) -> str | None:
+    """``find`` deletes with ``-delete`` and runs what follows ``-exec``/``-execdir``/``-ok`` (up
+    to ``;`` or ``+``) on each file: ``find ~/.cache/huggingface -name '*.lock' -delete``,
+    ``find /models -name '*.incomplete' -exec rm {} +`` clear stale download locks
+    (findutils manual, "Actions")."""
+    if "-delete" in args:
+        return "find -delete"
+    for i, arg in enumerate(args):
+        if arg in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+")), len(args))
+            if i + 1 < end and (why := _argv_changes(args[i + 1:end])):
+                return f"find {arg} {why}"
+    return None
+
+
+def _download_changes(prog: str, args: list[str]) -> str | None:
+    """curl writes a file with ``-o FILE``/``--output`` or ``-O`` (else prints it); wget writes
+    one unless ``-O -`` (or ``-qO-``) sends it to stdout or ``--spider`` only checks it (curl(1),
+    wget(1)). Short options come bundled: ``curl -fsSLo /models/x.bin URL``."""
+    target: str | None = None
+    for i, arg in enumerate(args):
+        value = args[i + 1] if i + 1 < len(args) else ""
+        if arg.startswith("--"):
+            name, _, inline = arg.partition("=")
+            if (prog, name) in (("curl", "--output"), ("wget", "--output-document")):
+                target = inline or value
+            elif (prog, name) in (("curl", "--remote-name"), ("curl", "--remote-name-all")):
+                target = "."
+            elif prog == "wget" and name == "--spider":
+                return None
+        elif arg.startswith("-") and len(arg) > 1:
+            flag = "o" if prog == "curl" else "O"
+            if flag in arg[1:]:
+                rest = arg[arg.index(flag, 1) + 1:]
+                target = rest or value
+            elif prog == "curl" and "O" in arg[1:]:
+                target = "."
+    if prog == "wget" and target is None:
+        target = "."  # the URL's file name, in the working directory
+    if target is None or target == "-" or target.startswith(_SCRATCH):
+        return None
+    return f"{prog} writes {target}" if target != "." else f"{prog} downloads a file"
+
+
+def _tar_changes(args: list[str]) -> str | None:
+    """tar lists with ``t`` and writes otherwise: ``x`` unpacks over files, ``c`` writes the
+    archive (``tar czf /tmp/logs.tgz /root/logs`` only to scratch). The mode letters come
+    bundled in the first word, with or without a dash (tar(1))."""
+    first = args[0] if args else ""
+    mode = first.lstrip("-") if not first.startswith("--") else ""
+    if "--list" in args or "t" in mode or "-t" in args:
+        return None
+    if "c" in mode or "--create" in args:
+        archive = next((b for a, b in pairwise(args) if a in ("-f", "--file")), None)
+        if archive is None and "f" in mode:
+            archive = args[1] if len(args) > 1 else None
+        if archive is not None and (archive == "-" or archive.startswith(_SCRATCH)):
+            return None
+    return "tar"
 
 
 def _verb(args: list[str], value_options: set[str], groups: set[str]) -> str | None:

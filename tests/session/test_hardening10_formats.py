@@ -552,3 +552,37 @@ def test_an_openhands_sdk_conversation_folder_is_one_session(tmp_path):
     assert [(e.kind, e.tool_name, e.path) for e in events if e.kind == "tool_call"] == [
         ("tool_call", "terminal", None), ("tool_call", "Read", "/models/eagle3/config.json")]
     assert events[-1].raw_type == "ConversationStateUpdateEvent"
+
+
+# -- distill: commands that change the host, which a playbook must not repeat ------------------------
+
+CHANGES_H10 = {
+    # stale download locks cleared (findutils: -delete and -exec run on every match)
+    "find ~/.cache/huggingface -name '*.lock' -delete": "find -delete",
+    "find /models/eagle3 -name '*.incomplete' -exec rm {} +": "find -exec rm",
+    # the fix a session ends with: a corrected config copied over the served one
+    "cp /tmp/config.fixed.json /models/eagle3/config.json": "cp to /models/eagle3/config.json",
+    "rsync -av gpu02:/models/eagle3/ /models/eagle3/": "rsync to /models/eagle3/",
+    "curl -fsSLo /models/eagle3/model.safetensors https://huggingface.co/x/resolve/main/model.safetensors":
+        "curl writes /models/eagle3/model.safetensors",
+    "wget https://huggingface.co/x/resolve/main/config.json": "wget downloads a file",
+    "tar -xzf eagle3-draft.tgz -C /models": "tar",
+    "touch /root/sglang/.reload": "touch",
+}
+READS_H10 = [
+    "find /models -name config.json -exec grep -l draft_vocab_size {} \\;",
+    "cp /models/eagle3/config.json /tmp/cfg.json", "curl -s http://localhost:30000/get_server_info",
+    "curl -s -o /dev/null -w '%{http_code}' http://localhost:30000/health", "wget -qO- http://localhost:30000/metrics",
+    "tar -tzf eagle3-draft.tgz", "tar czf /tmp/logs.tgz /root/sglang/logs", "mkdir -p /tmp/bench", "unzip -l draft.zip",
+]
+
+
+def test_copies_downloads_and_find_actions_change_the_host():
+    """``find ... -delete``, ``cp`` over a served config, ``curl -o``/``wget`` downloads and
+    ``tar -x`` read as commands that only read, so ``distill`` kept them as playbook steps an
+    on-call would rerun against a production host. Now they are changes (left out), and the
+    same programs used to read stay readers."""
+    from spec_debug.session.distill import changes_host
+
+    assert {command: changes_host(command) for command in CHANGES_H10} == CHANGES_H10
+    assert [command for command in READS_H10 if changes_host(command)] == []
