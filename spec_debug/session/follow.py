@@ -33,4 +33,26 @@ def follows_output(command: str) -> str | None:
             return "nvidia-smi -l"
         if prog == "nvidia-smi" and args[:1] in (["dmon"], ["pmon"]) and "-c" not in args:
             return f"nvidia-smi {args[0]}"
+        if prog in _SAMPLERS and _samples_forever(prog, args):
+            return f"{prog} {'without a count' if prog == 'dstat' else 'with an interval and no count'}"
+        if prog == "free" and any(c.startswith("s") for c in clusters) and not any("c" in c for c in clusters) \
+                and "--count" not in args:
+            return "free -s"
+        if prog == "gpustat" and any(a in ("-i", "--interval", "--watch") or a.startswith("--interval=") for a in args):
+            return "gpustat -i"
+        if prog == "nvitop" and not any(a in ("-1", "--once") for a in args):
+            return "nvitop"
     return None
+
+
+_SAMPLERS = frozenset({"vmstat", "iostat", "mpstat", "pidstat", "sar", "dstat"})
+"""``PROG [interval [count]]`` (sysstat's iostat(1), mpstat(1), pidstat(1), sar(1); procps
+vmstat(8); dstat(1)): with an interval and no count they report until stopped, and dstat
+(1 s by default) does with no count at all."""
+
+
+def _samples_forever(prog: str, args: list[str]) -> bool:
+    numbers = [a for a in args if a.isdigit()]
+    if prog == "dstat":
+        return len(numbers) < 2
+    return len(numbers) == 1

@@ -586,3 +586,19 @@ def test_copies_downloads_and_find_actions_change_the_host():
 
     assert {command: changes_host(command) for command in CHANGES_H10} == CHANGES_H10
     assert [command for command in READS_H10 if changes_host(command)] == []
+
+
+def test_samplers_without_a_count_get_the_time_limit_of_a_command_that_follows_its_output():
+    """``vmstat 1``, ``iostat -xz 1``, ``sar -n DEV 1``, ``dstat``, ``free -s 1``, ``gpustat -i
+    1`` and ``nvitop`` report until stopped (sysstat and procps manuals: an interval and no
+    count); as playbook steps without a time limit the run waited on them forever. With a
+    count they end, and stay unlimited."""
+    from spec_debug.session.follow import follows_output
+
+    forever = ["vmstat 1", "iostat -xz 1", "mpstat -P ALL 1", "sar -n DEV 1", "pidstat -u 1", "dstat", "free -s 1",
+               "gpustat -i 1", "nvitop"]
+    ending = ["vmstat 1 5", "iostat -x 1 3", "sar -u 1 3", "dstat -cdngy 1 10", "free -h", "free -s 1 -c 3",
+              "gpustat", "nvitop -1", "vmstat", "iostat"]
+    assert [c for c in forever if not follows_output(c)] == []
+    assert [c for c in ending if follows_output(c)] == []
+    assert follows_output("vmstat 1") == "vmstat with an interval and no count"
