@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.eagle3 import engines
-from spec_debug.eagle3.config import _rope_from  # the drafter's own reading of RoPE keys
+from spec_debug.eagle3.config import CheckpointError, _rope_from  # the drafter's own reading of RoPE keys
 from spec_debug.record import Finding
 
 
@@ -41,10 +41,18 @@ def rope_signature(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """(type, theta, factor) of a draft or target config, whichever HF spelling it uses
     (transformers >= 5 `rope_parameters`, older `rope_theta` + `rope_scaling`); read the way
     spec_debug.eagle3 builds the draft's rotary embedding."""
-    text = cfg.get("transformer_layer_config") or cfg.get("text_config") or cfg
+    key = next((k for k in ("transformer_layer_config", "text_config") if cfg.get(k)), None)
+    text = cfg[key] if key else cfg
+    if not isinstance(text, Mapping):
+        # a hand-edited config: one line in the report (configs_step), not a traceback
+        raise CheckpointError(f"config.json: {key!r} is {type(text).__name__} {text!r:.40}, expected a JSON object")
     rope = _rope_from(text)
     factor = rope.params.get("factor")
-    return {"type": rope.rope_type, "theta": rope.theta, "factor": float(factor) if factor is not None else None}
+    try:
+        factor = float(factor) if factor is not None else None
+    except (TypeError, ValueError):
+        raise CheckpointError(f"config.json: rope factor is {factor!r:.40}, expected a number") from None
+    return {"type": rope.rope_type, "theta": rope.theta, "factor": factor}
 
 
 def check_rope(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.drafter import check_engine_semantics, check_standalone_accuracy
+from spec_debug.diagnose.checks.drafter import (
+    check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
+)
 from spec_debug.diagnose.steps.common import not_checked, raised, record, where
 from spec_debug.record import Finding
 
@@ -45,7 +47,18 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "no claimed validation accuracy to compare the standalone accuracy with",
                                     "--var claimed_accuracy=0.747 (speculators full_acc_0 at validation)"))
     else:
-        findings += check_standalone_accuracy(reference, claimed, at)
+        try:
+            claimed_value = normalise_accuracy(claimed)
+        except ValueError:
+            claimed_value = None
+        if claimed_value is None or not 0.0 <= claimed_value <= 1.0:
+            # a var such as "full_acc_0: 0.747" or "0.747 (val)" once stopped the whole step
+            # ("checking its output failed: ValueError") and its accuracies were lost
+            findings.append(not_checked(ctx, f"claimed_accuracy {claimed!r} is not an accuracy: the standalone "
+                                             "accuracy was not compared with it",
+                                        "--var claimed_accuracy=0.747 (or 74.7%)"))
+        else:
+            findings += check_standalone_accuracy(reference, claimed_value, at)
     if engine:
         engine_name = ctx.host_facts.get("engine", {}).get("name") or engine.get("semantics") or "engine"
         findings += check_engine_semantics(reference, engine, engine_name,
