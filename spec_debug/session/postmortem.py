@@ -292,9 +292,13 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             if agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
                 went_wrong.append(f"Every tool call of the main session failed ({agent['tool_calls']}).")
         elif agent["status"] in ("failed", "missing", "interrupted"):
-            state = "was stopped by hand" if agent["status"] == "interrupted" else agent["status"]
-            went_wrong.append(f"Sub-agent {agent['id']} {state}"
-                              + (f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else "") + ".")
+            spawner = f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else ""
+            if agent["status"] == "missing":  # its transcript, not the agent: what it did is unknown
+                went_wrong.append(f"Sub-agent {agent['id']}{spawner}: its transcript is missing, so what it did "
+                                  "is not in this analysis.")
+            else:
+                state = "was stopped by hand" if agent["status"] == "interrupted" else "failed"
+                went_wrong.append(f"Sub-agent {agent['id']} {state}{spawner}.")
     if a.stats.get("interrupts"):
         went_wrong.append(f"A command was stopped by hand {a.stats['interrupts']} time(s) while it ran.")
     if a.stats.get("compactions"):

@@ -602,3 +602,23 @@ def test_samplers_without_a_count_get_the_time_limit_of_a_command_that_follows_i
     assert [c for c in forever if not follows_output(c)] == []
     assert [c for c in ending if follows_output(c)] == []
     assert follows_output("vmstat 1") == "vmstat with an interval and no count"
+
+
+def test_a_sub_agent_whose_file_is_gone_is_told_as_a_missing_transcript(tmp_path):
+    """The postmortem said "Sub-agent a3f9c2e81b7d40c55 missing (spawned by toolu_spawn)." as
+    if the agent had vanished; it is its transcript that is not there (the session folder was
+    copied without ``subagents/``), so its work is unknown."""
+    from spec_debug.session.postmortem import render_postmortem
+
+    _write(tmp_path / f"{SESSION}.jsonl", [
+        _line("user", "u1", "10:00:00", {"role": "user", "content": "accept length is 1.0 on gpu01, check the draft"}),
+        _spawn("a1", "toolu_spawn"),
+        {**_line("user", "u2", "10:03:00", {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_spawn", "content": "The draft has no eagle_config."}]}),
+         "toolUseResult": {"status": "completed", "agentId": AGENT}},
+    ])
+    a = analyze_path(tmp_path)
+    assert [x["status"] for x in a.to_json()["agents"] if x["id"] == AGENT] == ["missing"]
+    md = render_postmortem(a, "md")
+    assert (f"- Sub-agent {AGENT} (spawned by toolu_spawn): its transcript is missing, so what it did is not in "
+            "this analysis.\n") in md
