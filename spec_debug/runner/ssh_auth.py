@@ -129,6 +129,10 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # the inventory gave none (or one we cannot read): say so, and how to install a key.
         tried += f"; the host would also take a password, {_no_password(target, options)}"
         hint = f"install your public key there once: `ssh-copy-id {_ssh_copy_id_args(target)}`; or {_password_hint(target, options, hint)}"
+    unsupported = _unsupported_logins(allowed)
+    if unsupported:
+        tried += f"; the host also takes {unsupported}, which spec-debug cannot make"
+        hint = f"{_KEY_FOR_A_CLUSTER}; or {hint}"
     if attempts.sha1_rsa_only:
         # The server sent no server-sig-algs (RFC 8308), as sshd before 7.2 does: it knows only
         # SHA-1 RSA signatures and refused our rsa-sha2-512 one as it would a wrong key.
@@ -562,10 +566,15 @@ def _try_key(
         # A key in authorized_keys cannot help here: sshd turned key logins off for this
         # account (PubkeyAuthentication no, or AuthenticationMethods without publickey).
         admin = "ask the host's admin to allow key logins for this account (PubkeyAuthentication yes)"
+        unsupported = _unsupported_logins(allowed)
+        if "password" in allowed:
+            hint = _password_hint(target, options, admin)
+        elif unsupported:
+            hint = f"the host takes only {unsupported}, which ssh(1) makes and spec-debug cannot: {admin}"
+        else:
+            hint = f"spec-debug logs in with keys (or answers keyboard-interactive prompts on a terminal): {admin}"
         raise AuthenticationError(
-            f"{target.alias}: server does not accept public keys (allowed: {', '.join(allowed)})",
-            hint=_password_hint(target, options, admin) if "password" in allowed else (
-                f"spec-debug logs in with keys (or answers keyboard-interactive prompts on a terminal): {admin}"),
+            f"{target.alias}: server does not accept public keys (allowed: {', '.join(allowed)})", hint=hint
         ) from None
     except paramiko.AuthenticationException as exc:
         # paramiko says "Authentication failed" also when the server never answered or the
@@ -880,6 +889,26 @@ def _password_hint(target: SSHTarget, options: AuthOptions, admin: str) -> str:
         return "check the new host key with the host's owner and fix known_hosts"
     typed = f"{_without_batch(options)} to type it, " if options.batch else "run from a terminal to type it, "
     return f"the host takes a password: set ansible_password for it in an inventory (--inventory), {typed}or {admin}"
+
+
+# Logins ssh(1) makes that we cannot: Kerberos needs python-gssapi and a ticket (paramiko/
+# ssh_gss.py), host-based trust needs the setuid ssh-keysign to sign with the client's host key
+# (ssh_config(5), HostbasedAuthentication). HPC and lab clusters log their users in this way,
+# so `ssh node` works there with no key at all.
+_UNSUPPORTED_LOGINS = {
+    "gssapi-with-mic": "Kerberos (GSSAPI) logins",
+    "gssapi-keyex": "Kerberos (GSSAPI) logins",
+    "hostbased": "host-based logins (the cluster's HostbasedAuthentication)",
+}
+_KEY_FOR_A_CLUSTER = (
+    "where ssh gets in without a key (Kerberos, host-based trust), make one for spec-debug: "
+    "`ssh-keygen -t ed25519`, then add ~/.ssh/id_ed25519.pub to ~/.ssh/authorized_keys on the host"
+)
+
+
+def _unsupported_logins(allowed: list[str]) -> str:
+    """The logins among `allowed` that spec-debug cannot make, in words; empty when none."""
+    return " and ".join(dict.fromkeys(_UNSUPPORTED_LOGINS[m] for m in allowed if m in _UNSUPPORTED_LOGINS))
 
 
 def _disconnect_reason(transport: paramiko.Transport) -> str | None:
