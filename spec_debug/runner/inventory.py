@@ -426,7 +426,7 @@ _PASSWORD_VARS = ("ansible_password", "ansible_ssh_pass", "ansible_ssh_password"
 _ENV_LOOKUP = re.compile(r"""\{\{\s*lookup\(\s*(['"])(?:ansible\.builtin\.)?env\1\s*,\s*(['"])(\w+)\2\s*\)\s*\}\}""")
 
 
-def _password(name: str, host_vars: dict[str, Any], path: str) -> tuple[str | None, str | None]:
+def _password(host_vars: dict[str, Any], path: str) -> tuple[str | None, str | None]:
     """The host's login password and where it is set; (None, source) when it is set but cannot
     be read here, (None, None) when the inventory gives none."""
     key = next((k for k in _PASSWORD_VARS if host_vars.get(k) is not None), None)
@@ -444,11 +444,9 @@ def _password(name: str, host_vars: dict[str, Any], path: str) -> tuple[str | No
         found = os.environ.get(variable)
         return (found, source) if found else (None, f"{source[:-1]}, which is not set)")
     if "{{" in text:
-        # Not shown: the template may hold the password itself in a default() or a literal.
-        raise UsageError(
-            f"{path}: host {name}: {key} is a Jinja template, which spec-debug does not evaluate",
-            hint=f"write {key}: \"{{{{ lookup('env', 'NAME') }}}}\" and export NAME, or log in with a key",
-        )
+        # Unread, as a vaulted one: it matters only to a host that asks for a password, which
+        # then says so. Never shown: the template may hold the password in a default().
+        return None, f"{source} (a Jinja template, which spec-debug does not evaluate)"
     return text, source
 
 
@@ -490,7 +488,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         if isinstance(value, str) and value.strip():
             for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
                 ssh_options.setdefault(option, setting)
-    password, password_source = _password(name, host_vars, path)
+    password, password_source = _password(host_vars, path)
     return HostSpec(
         name=name,
         address=str(connection.get("address", name)),

@@ -882,9 +882,9 @@ def _password_hint(target: SSHTarget, options: AuthOptions, admin: str) -> str:
     if "password" not in target.login_methods:
         return f"allow passwords for this host in your ssh config to log in with one; or {admin}"
     if target.password_source is not None and target.password is None:
-        if "vault" in target.password_source:
-            return f"pass the password through the environment: ansible_password: \"{{{{ lookup('env', 'NAME') }}}}\"; or {admin}"
-        return f"export the variable and run again; or {admin}"
+        if target.password_source.endswith("which is not set)"):
+            return f"export the variable and run again; or {admin}"
+        return f"pass the password through the environment: ansible_password: \"{{{{ lookup('env', 'NAME') }}}}\"; or {admin}"
     if not options.interactive:
         return "check the new host key with the host's owner and fix known_hosts"
     typed = f"{_without_batch(options)} to type it, " if options.batch else "run from a terminal to type it, "

@@ -229,3 +229,20 @@ def test_number_of_password_prompts_bounds_the_questions(client: ClientSetup, pa
     with pytest.raises(AuthenticationError) as refused:
         SSHTransport.connect("one-try", client.options(batch=False, prompt=lambda q: asked.append(q) or "typo"))
     assert refused.value.message.endswith("refused the password 1 time") and len(asked) == 1, refused.value.message
+
+
+def test_a_templated_password_is_named_only_where_a_password_is_needed(
+    client: ClientSetup, password_box: SshServer, sshd: SshServer, tmp_path: Path
+) -> None:
+    """`ansible_password: "{{ vault_lab_password }}"` (a var from a vault file): a key host is not
+    affected; the password host says the template was not evaluated, without showing it."""
+    path = inventory(tmp_path, password_box, 'ansible_password: "{{ vault_lab_password | default(\'hunter2\') }}"')
+    with pytest.raises(AuthenticationError) as refused:
+        connect_from(path, client)
+    assert "(a Jinja template, which spec-debug does not evaluate)" in refused.value.message, refused.value.message
+    assert "hunter2" not in refused.value.message + (refused.value.hint or "")
+    keyed = inventory(tmp_path, sshd, 'ansible_password: "{{ vault_lab_password }}"', name="keyed.yml")
+    client.hosts["*"]["IdentityFile"] = str(client.key.path)
+    client.alias("unused", sshd)  # rewrites the config
+    with connect_from(keyed, client) as transport:
+        assert run(transport, "echo ok") == "ok"
