@@ -119,6 +119,14 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                               f"the draft was trained on {Ht}-wide target states",
                               hint="--target must be the model the draft was trained for")
     notes: list[str] = []
+    if info.format == "specforge" and info.has_final and info.num_slots - 1 < cfg.num_aux:
+        # SpecForge keeps the final state apart (`hidden_state`, prepare_hidden_states.py): its
+        # `aux_hidden_state` is all the aux states there are. Read as one more slot, the final
+        # state would be fed to fc as an aux state and the targets lost.
+        raise DataError(f"{data}: aux_hidden_state holds {info.num_slots - 1} state(s) of {Ht} per "
+                        f"token, the draft's fc takes {cfg.num_aux} ({cfg.num_aux} x {Ht})",
+                        hint="this dump was captured for another draft: capture it again with the "
+                             "draft's aux layer ids (eagle_config.eagle_aux_hidden_state_layer_ids)")
     # speculators' dump = aux slots + the final layer (train/data.py strips the last slot);
     # a dump with exactly the aux slots has no final layer to take targets from
     has_final = info.num_slots > cfg.num_aux

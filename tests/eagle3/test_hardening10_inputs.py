@@ -236,3 +236,35 @@ def test_a_draft_without_lm_head_and_draft_vocab_size_uses_the_targets_head(full
     result = _run("eval", "--model", str(headless), "--data", str(full_vocab_world / "data"))
     assert result.exit_code == 2
     assert "no lm_head.weight and no draft_vocab_size" in result.output and "--target" in result.output
+
+
+# ---------------------------------------------------------------------------------------------
+# A SpecForge offline dump (scripts/prepare_hidden_states.py: `aux_hidden_state` [1, T, A*H] and
+# the final state apart in `hidden_state` [1, T, H]) captured with fewer aux layers than the
+# draft's fc takes.
+# ---------------------------------------------------------------------------------------------
+def _specforge_dump(world: Path, out: Path, aux_slots: slice) -> Path:
+    from spec_debug.eagle3.data import read_sample
+
+    out.mkdir()
+    for i, path in enumerate(sorted((world / "data").glob("hs_*.safetensors"))):
+        sample = read_sample(path)
+        T = sample.length
+        aux = sample.slots[:, :-1][:, aux_slots]  # [T, A, H]
+        torch.save({"input_ids": sample.token_ids, "loss_mask": torch.ones(T, dtype=torch.long),
+                    "aux_hidden_state": aux.reshape(1, T, -1), "hidden_state": sample.final.reshape(1, T, -1)},
+                   out / f"data_{i}.ckpt")
+    return out
+
+
+def test_a_specforge_dump_with_too_few_aux_states_is_refused(world, tmp_path):
+    three = _specforge_dump(world, tmp_path / "three", slice(0, 3))
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(three), "--target", str(world / "target"))
+    assert result.exit_code == 0, result.output
+    two = _specforge_dump(world, tmp_path / "two", slice(1, 3))
+    for command in ("eval", "layout"):
+        # before: the final state was read as the third aux state, and the targets were the
+        # data's next tokens ("no final-layer slot ... a speculators dump always ends with ...")
+        result = _run(command, "--model", str(world / "draft"), "--data", str(two), "--target", str(world / "target"))
+        assert result.exit_code == 2, result.output
+        assert "aux_hidden_state holds 2 state(s) of 32 per token, the draft's fc takes 3" in result.output
