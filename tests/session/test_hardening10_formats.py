@@ -622,3 +622,42 @@ def test_a_sub_agent_whose_file_is_gone_is_told_as_a_missing_transcript(tmp_path
     md = render_postmortem(a, "md")
     assert (f"- Sub-agent {AGENT} (spawned by toolu_spawn): its transcript is missing, so what it did is not in "
             "this analysis.\n") in md
+
+
+# -- a session file that holds its history more than once ---------------------------------------------
+
+
+def test_a_history_rewritten_at_every_turn_counts_each_command_once(tmp_path):
+    """Claude Code 1.0.x driven with ``--input-format stream-json`` wrote the whole history
+    again into the session file at every turn (anthropics/claude-code issue #5034, CLI 1.0.67:
+    "each subsequent message ... causes the previous conversation history to be duplicated").
+    The failing benchmark of turn 1 was counted three times, an error each time, and read as
+    "The same failing command ran 3 times". Now each call and result is read once."""
+    bench = "ssh gpu01 'python3 -m sglang.bench_serving --backend sglang --num-prompts 64'"
+    oom = ("Exit code 1\nTraceback (most recent call last):\n  File \"/root/bench.py\", line 9, in <module>\n"
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+
+    def turn(n: int, command: str, output: str, failed: bool) -> list[dict]:
+        ts = f"10:0{n}"
+        return [
+            {**_line("user", f"u{n}", f"{ts}:00", {"role": "user", "content": f"turn {n}: check gpu01"}),
+             "version": "1.0.67"},
+            {**_line("assistant", f"a{n}", f"{ts}:05", {"id": f"msg_{n}", "role": "assistant", "content": [
+                {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": command}}]}),
+             "version": "1.0.67"},
+            {**_line("user", f"r{n}", f"{ts}:30", {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": output, "is_error": failed}]}),
+             "version": "1.0.67"},
+        ]
+
+    turns = [turn(1, bench, oom, True), turn(2, "ssh gpu01 nvidia-smi -L", "GPU 0: NVIDIA H100 80GB HBM3", False),
+             turn(3, "ssh gpu01 'nvidia-smi --query-gpu=memory.used --format=csv'", "memory.used [MiB]\n79000 MiB",
+                  False)]
+    lines: list[dict] = []
+    for i in range(len(turns)):  # at each turn, the history so far again, then the new turn
+        lines += [line for t in turns[:i] for line in t] + turns[i]
+    doc = analyze_path(_write(tmp_path / f"{SESSION}.jsonl", lines)).to_json()
+    assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        (bench, 1), ("ssh gpu01 nvidia-smi -L", 0), ("ssh gpu01 'nvidia-smi --query-gpu=memory.used --format=csv'", 0)]
+    assert [e["exception"] for e in doc["errors"]] == ["torch.OutOfMemoryError"]
+    assert doc["loops"] == [] and doc["stats"]["tool_calls"] == 3

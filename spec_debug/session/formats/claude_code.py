@@ -136,6 +136,12 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     last_ref: str | None = None
     inline_count = 0
     by_call: dict[str, str] = {}  # stream-json: spawning call id -> the agent its lines belong to
+    # Tool calls and results already read, by call id: a file can hold the same lines twice.
+    # Claude Code 1.0.x driven with --input-format stream-json rewrote the whole history into the
+    # session file at every turn (anthropics/claude-code issue #5034), so each command, error and
+    # reading was counted once per later turn and a command run once read as a loop of it.
+    seen_calls: set[str] = set()
+    seen_results: set[str] = set()
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
         if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
@@ -165,6 +171,14 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if agent_id and isinstance(agent_id, str):
                 last_ref = agent_id
         for event in events:
+            call = event.call_id
+            if call is not None:
+                kind = event.kind
+                seen = seen_calls if kind == "tool_call" else seen_results if kind == "tool_result" else None
+                if seen is not None:
+                    if call in seen:
+                        continue
+                    seen.add(call)
             _link_inline(event, by_call)
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
