@@ -661,3 +661,30 @@ def test_a_history_rewritten_at_every_turn_counts_each_command_once(tmp_path):
         (bench, 1), ("ssh gpu01 nvidia-smi -L", 0), ("ssh gpu01 'nvidia-smi --query-gpu=memory.used --format=csv'", 0)]
     assert [e["exception"] for e in doc["errors"]] == ["torch.OutOfMemoryError"]
     assert doc["loops"] == [] and doc["stats"]["tool_calls"] == 3
+
+
+def test_an_openhands_v0_file_store_conversation_is_one_session(tmp_path):
+    """The V0 app keeps a conversation as ``sessions/<sid>/metadata.json`` and ``events/<id>.json``,
+    one V0 event a file (All-Hands-AI/OpenHands ``openhands/storage/locations.py``), with pages
+    of them cached in ``event_cache/``. Each event file was a one-event session and each cached
+    page a session of its own (every command twice). Now the conversation is one session, its
+    events by id (``10.json`` after ``9.json``), the cache left out."""
+    events = json.loads((H8 / "openhands_trajectory.json").read_text())
+    conv = tmp_path / "sessions" / "9f1c2d3e4b5a69788796a5b4c3d2e1f0"
+    (conv / "events").mkdir(parents=True)
+    (conv / "event_cache").mkdir()
+    (conv / "metadata.json").write_text(json.dumps({"conversation_id": conv.name, "title": "EAGLE-3 slow"}))
+    # ids spaced out (the store skips the hidden ones), so that 12.json comes after 9.json
+    events = [{**e, "id": e["id"] * 3, **({"cause": e["cause"] * 3} if isinstance(e.get("cause"), int) else {})}
+              for e in events]
+    assert max(e["id"] for e in events) >= 10
+    for event in events:
+        (conv / "events" / f"{event['id']}.json").write_text(json.dumps(event))
+    (conv / "event_cache" / f"0-{len(events)}.json").write_text(json.dumps(events))
+    bare = analyze_path(H8 / "openhands_trajectory.json").to_json()
+    for path in (conv, tmp_path / "sessions"):
+        doc = analyze_path(path).to_json()
+        assert (doc["format"], [s["id"] for s in doc["sessions"]]) == ("openhands", [conv.name])
+        assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
+            (c["command"], c["exit_code"]) for c in bare["commands"]]
+        assert doc["stats"]["events"] == bare["stats"]["events"]

@@ -44,22 +44,27 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, wrapped: bool = False)
     records = iter_json_array(path, stats, key="trajectory") if wrapped else iter_json_records(path, stats)
     for index, lineno, obj in records:
         cursor.records = index + 1
-        seq = cursor.seq_base + index
-        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
-        source = obj.get("source") if isinstance(obj.get("source"), str) else ""
+        yield from record_events(obj, cursor, cursor.seq_base + index, cursor.file, lineno, stats)
 
-        def event(kind, role, block=0, **kw) -> Event:
-            return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
-                         block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
 
-        args = obj.get("args") if isinstance(obj.get("args"), dict) else {}
-        if isinstance(obj.get("action"), str):
-            yield from _action(obj["action"], obj, args, source, event, stats)
-        elif isinstance(obj.get("observation"), str):
-            yield from _observation(obj["observation"], obj, event, stats)
-        else:
-            stats.unknown_types += 1
-            yield event("other", "system", raw_type=None)
+def record_events(obj: dict, cursor: Cursor, seq: int, file: str, lineno: int, stats: ReadStats) -> Iterator[Event]:
+    """The events of one OpenHands event record (from a trajectory, or a file of its own in a
+    conversation's ``events/`` folder: :mod:`formats.openhands_sdk`)."""
+    ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+    source = obj.get("source") if isinstance(obj.get("source"), str) else ""
+
+    def event(kind, role, block=0, **kw) -> Event:
+        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
+                     block=block, timestamp=ts, file=file, line=lineno, **kw)
+
+    args = obj.get("args") if isinstance(obj.get("args"), dict) else {}
+    if isinstance(obj.get("action"), str):
+        yield from _action(obj["action"], obj, args, source, event, stats)
+    elif isinstance(obj.get("observation"), str):
+        yield from _observation(obj["observation"], obj, event, stats)
+    else:
+        stats.unknown_types += 1
+        yield event("other", "system", raw_type=None)
 
 
 def _text(value) -> str:

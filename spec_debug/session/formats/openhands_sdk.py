@@ -2,7 +2,9 @@
 stores them: a folder ``<conversation id>/`` holding ``base_state.json`` and ``events/``, one
 JSON file per event named ``event-<index, 5 or more digits>-<event id>.json``
 (OpenHands/software-agent-sdk ``openhands-sdk/openhands/sdk/conversation/persistence_const.py``),
-under ``~/.openhands/conversations/`` for the CLI.
+under ``~/.openhands/conversations/`` for the CLI. The V0 app's file store is laid out alike:
+``sessions/<sid>/metadata.json`` and ``events/<id>.json``, each a V0 event
+(All-Hands-AI/OpenHands ``openhands/storage/locations.py``; read by :mod:`formats.openhands`).
 
 Each event is ``{kind, id, timestamp, source, ...}``
 (``openhands-sdk/openhands/sdk/event/llm_convertible/``): ``MessageEvent`` (``llm_message``
@@ -23,12 +25,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import openhands
 from spec_debug.session.formats.common import Cursor, block_text, remote_host, tool_path
 from spec_debug.session.reader import MAX_LINE_BYTES, without_lone_surrogates
 
 EVENTS_DIR = "events"
-BASE_STATE = "base_state.json"
-_EVENT_FILE = re.compile(r"^event-(\d{5,})-[0-9A-Za-z-]{8,}\.json$")
+_STATE_FILES = ("base_state.json", "metadata.json")
+_EVENT_FILE = re.compile(r"^(?:event-(\d{5,})-[0-9A-Za-z-]{8,}|(\d+))\.json$")
 _SHELL_TOOLS = frozenset({"terminal", "execute_bash", "bash"})
 _SHELL_ACTIONS = frozenset({"TerminalAction", "ExecuteBashAction", "BashAction"})
 _EDITOR_TOOLS = frozenset({"file_editor", "str_replace_editor"})
@@ -38,23 +41,23 @@ _QUIET = frozenset({"ConversationStateUpdateEvent", "PauseEvent", "TokenEvent", 
 
 def is_conversation(folder: Path) -> bool:
     """``folder`` is a conversation: an ``events/`` folder of event files, beside
-    ``base_state.json`` (an agent server may not have written the latter yet)."""
+    ``base_state.json`` (V0: ``metadata.json``; a server may not have written it yet)."""
     events = folder / EVENTS_DIR
     if not events.is_dir():
         return False
-    if (folder / BASE_STATE).is_file():
+    if any((folder / name).is_file() for name in _STATE_FILES):
         return True
-    return any(_EVENT_FILE.match(p.name) for p in events.glob("event-*.json"))
+    return any(_EVENT_FILE.match(p.name) for p in events.glob("*.json"))
 
 
 def event_files(folder: Path) -> list[Path]:
     """The event files in the order they were written: by index, which is zero-padded to at
-    least 5 digits and grows past them (so not by name)."""
+    least 5 digits and grows past them (V0: not padded at all), so not by name."""
     found = []
-    for path in (folder / EVENTS_DIR).glob("event-*.json"):
+    for path in (folder / EVENTS_DIR).glob("*.json"):
         m = _EVENT_FILE.match(path.name)
         if m is not None and path.is_file():
-            found.append((int(m.group(1)), path))
+            found.append((int(m.group(1) or m.group(2)), path))
     return [path for _, path in sorted(found)]
 
 
@@ -67,8 +70,11 @@ def read(folder: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         if obj is None:
             continue
         seq = cursor.seq_base + index
-        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
         name = str(path)
+        if "kind" not in obj and openhands.looks_like(obj):  # a V0 event
+            yield from openhands.record_events(obj, cursor, seq, name, 1, stats)
+            continue
+        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
 
         def event(kind, role, block=0, **kw) -> Event:
             return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
