@@ -591,6 +591,30 @@ def _natural_key(name: str) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
+def _refuse_hidden_state_dump(path: Path, role: str) -> None:
+    """A hidden-state dump passed where a checkpoint goes (--model and --data swapped): its
+    hs_*.safetensors (speculators, hs_connectors transfer.py: token_ids + hidden_states) read as
+    "the draft's weights without config.json", and SpecForge's data_*.ckpt as no checkpoint."""
+    if (path / "config.json").is_file() or not path.is_dir():
+        return
+    samples = sorted(path.glob("hs_*.safetensors"), key=lambda p: _natural_key(p.name))[:1]
+    sample = None
+    if samples:
+        try:
+            header = read_safetensors_header(samples[0])
+        except CheckpointError:
+            header = {}
+        sample = samples[0].name if "hidden_states" in header else None
+    else:
+        specforge = sorted([*path.glob("data_*.ckpt"), *path.glob("rows_*/data_*.ckpt")],
+                           key=lambda p: _natural_key(str(p)))[:1]
+        sample = str(specforge[0].relative_to(path)) if specforge else None
+    if sample is not None:
+        raise CheckpointError(f"{path}: a hidden-state dump ({sample}), not a checkpoint",
+                              hint=f"pass this directory as --data and the {'draft' if role == '--model' else 'target'} "
+                                   f"checkpoint as {role}")
+
+
 def _refuse_weights_without_config(path: Path) -> None:
     """A trainer's output folder with the draft's weights but no config.json. EAGLE's
     traineagle3 saves `state_<epoch>/` with deepspeed's save_16bit_model (pytorch_model.bin
@@ -630,6 +654,7 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
             "trainer state, with no config.json), not a draft directory",
             hint=_EXPORT_HINT.format(ckpt=state.parent))
     path = resolve_checkpoint_dir(model_dir, "--model", "draft checkpoint")
+    _refuse_hidden_state_dump(path, "--model")
     _refuse_weights_without_config(path)
     config = load_draft_config(path)
     tensors = TensorStore.open(path, normalise_draft_name)
@@ -771,6 +796,7 @@ def load_verifier_config(path: Path) -> TargetConfig:
     on "no 'num_hidden_layers'" (speculators nests it under transformer_layer_config)."""
     from spec_debug.eagle3.config import read_json
 
+    _refuse_hidden_state_dump(path, "--target")
     config_file = path / "config.json"
     raw = read_json(config_file) if config_file.is_file() else {}
     arch = raw.get("architectures")

@@ -268,3 +268,21 @@ def test_a_specforge_dump_with_too_few_aux_states_is_refused(world, tmp_path):
         result = _run(command, "--model", str(world / "draft"), "--data", str(two), "--target", str(world / "target"))
         assert result.exit_code == 2, result.output
         assert "aux_hidden_state holds 2 state(s) of 32 per token, the draft's fc takes 3" in result.output
+
+
+def test_a_hidden_state_dump_passed_as_a_checkpoint_is_named_as_one(world, tmp_path):
+    specforge = _specforge_dump(world, tmp_path / "specforge", slice(0, 3))
+    data, draft, target = str(world / "data"), str(world / "draft"), str(world / "target")
+    for args, dump, role in (
+            # before: "config.json: not found; the draft's weights (hs_0.safetensors) are there
+            # without it, as a training run's save folder leaves them"
+            (("eval", "--model", data, "--data", data, "--target", target), "hs_0.safetensors", "--model"),
+            (("eval", "--model", str(specforge), "--data", data), "data_0.ckpt", "--model"),
+            # before: "config.json: not found"
+            (("eval", "--model", draft, "--data", data, "--target", data), "hs_0.safetensors", "--target"),
+            (("vocab", "--model", draft, "--target", data), "hs_0.safetensors", "--target")):
+        result = _run(*args)
+        assert result.exit_code == 2, result.output
+        assert f"a hidden-state dump ({dump}), not a checkpoint" in result.output
+        assert f"pass this directory as --data and the {'draft' if role == '--model' else 'target'} " \
+               f"checkpoint as {role}" in result.output
