@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.errors import UsageError
+from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
@@ -26,7 +27,6 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
-from spec_debug.session import reader
 from spec_debug.session.reader import array_objects, pretty_objects
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "text", "asciicast", "specstory")
@@ -44,7 +44,9 @@ class SessionSource:
     id: str
     path: Path
     format: str
-    """claude-code | codex | openai | text (detected or forced) | openhands (detected)."""
+    """claude-code | codex | openai | openhands | text, detected or forced (codex-exec, asciicast
+    and specstory are read as codex and text with the flags below). An openhands ``path`` may be
+    a conversation folder (:mod:`formats.openhands_sdk`)."""
     array: bool = False
     """openai: the file is one JSON array (or {"messages": [...]}) rather than JSONL; openhands:
     the events are the file's ``{"trajectory": [...]}`` (:func:`openhands.looks_wrapped`)."""
