@@ -1130,7 +1130,8 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                    engine_version: str | None = None) -> EffectiveSpec:
     """What the server runs with. `engine_version` (None = newest) selects SGLang's
     version-dependent rules: the auto-chosen defaults, the page-size backends, and which
-    abbreviated flags it still accepts."""
+    abbreviated flags it still accepts; for vLLM, the speculative options and keys that release
+    has (`_vllm_release_problems`)."""
     eff = _effective_rules(cfg, target_architecture, engine_version)
     refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
                if _release_at_least(engine_version, since)]
