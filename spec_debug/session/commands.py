@@ -148,6 +148,12 @@ def _run(fn, *args) -> None:
     except SpecDebugError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt as exc:
+        # Ctrl-C, or SIGTERM/SIGHUP (SignalInterrupt): the worker processes are stopped, and
+        # nothing was written, since the output is written whole at the end.
+        reason = getattr(exc, "reason", "Ctrl-C")
+        typer.echo(f"stopped: {reason}; nothing written", err=True)
+        raise typer.Exit(130) from None
     raise typer.Exit(code)
 
 

@@ -14,12 +14,9 @@ workers and 0.57 s without; 5 MB took the same either way).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import sys
 import threading
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import fields
 from operator import attrgetter
@@ -34,6 +31,7 @@ from spec_debug.session.formats.common import Cursor
 from spec_debug.session.metrics import Metric
 from spec_debug.session.reader import iter_json_records, line_starts
 from spec_debug.session.shell import Target
+from spec_debug.session.span_workers import ordered_results
 from spec_debug.session.spec_facts import Observation
 
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
@@ -43,7 +41,6 @@ MAX_WORKERS = 3
 workers 8.2 s between them (one process alone: 7.4 s; the difference is what crossing
 processes costs, and two workers slowing each other on shared caches). A fourth worker would
 wait on the parent and add its ~40 MB to the peak memory of the whole analysis."""
-_IN_FLIGHT_PER_WORKER = 2
 
 # Everything travels as plain tuples: pickle writes those in C, a dataclass through Python
 # calls (and the parent rebuilds an event with one call).
@@ -99,53 +96,29 @@ def read_claude(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]
 
 def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[claude_code.ParsedRecord]:
     bounds = line_starts(path, SPAN_BYTES)
-    spans = list(zip(bounds, bounds[1:]))
-    workers = worker_count()
-    pool = multiprocessing.get_context(_start_method()).Pool(workers, initializer=_ignore_sigint)
-    try:
-        pending: deque = deque()
-        spans_left = iter(spans)
-        index_base = line_base = 0
-        seq_base = cursor.seq_base
-        names = (cursor.session, cursor.agent, cursor.file, cursor.agent_files)
-
-        def submit() -> None:
-            span = next(spans_left, None)
-            if span is not None:
-                pending.append(pool.apply_async(_parse_span, (str(path), span, *names)))
-
-        for _ in range(workers * _IN_FLIGHT_PER_WORKER):
-            submit()
-        while pending:
-            records, span_stats = pending.popleft().get()
-            submit()
-            for index, lineno, sidechain, agent_id, rows in records:
-                index += index_base
-                lineno += line_base
-                seq = seq_base + index
-                events = []
-                for row in rows:
-                    ev = Event(*row)
-                    ev.seq, ev.line = seq, lineno
-                    packed = row[_EXTRACTED]
-                    if packed is not None:
-                        ev.extracted = _unpack(packed)
-                    if ev.spawn is not None:
-                        ev.spawn = Spawn(*ev.spawn)
-                    events.append(ev)
-                yield index, lineno, sidechain, agent_id, events
-            index_base += span_stats.records
-            line_base += span_stats.lines
-            stats.add(span_stats)
-    finally:
-        pool.terminate()
-        pool.join()
-
-
-def _ignore_sigint() -> None:
-    """Ctrl-C is the parent's to handle: it stops the workers (``pool.terminate``) without a
-    traceback from each of them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    names = (cursor.session, cursor.agent, cursor.file, cursor.agent_files)
+    tasks = ((str(path), span, *names) for span in zip(bounds, bounds[1:]))
+    index_base = line_base = 0
+    seq_base = cursor.seq_base
+    for records, span_stats in ordered_results(_parse_span, tasks, worker_count(), _start_method()):
+        for index, lineno, sidechain, agent_id, rows in records:
+            index += index_base
+            lineno += line_base
+            seq = seq_base + index
+            events = []
+            for row in rows:
+                ev = Event(*row)
+                ev.seq, ev.line = seq, lineno
+                packed = row[_EXTRACTED]
+                if packed is not None:
+                    ev.extracted = _unpack(packed)
+                if ev.spawn is not None:
+                    ev.spawn = Spawn(*ev.spawn)
+                events.append(ev)
+            yield index, lineno, sidechain, agent_id, events
+        index_base += span_stats.records
+        line_base += span_stats.lines
+        stats.add(span_stats)
 
 
 def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file: str,
