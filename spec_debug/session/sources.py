@@ -23,17 +23,18 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, openhands,
-    openhands_sdk, specstory, text_log,
+    openhands_sdk, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
 from spec_debug.session.reader import array_objects, pretty_objects
 
-INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "text", "asciicast", "specstory")
+INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "swe-agent", "text", "asciicast",
+                 "specstory")
 """What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
 --json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown."""
 _FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai"}
-_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast")
+_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast", ".traj")
 _NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", "__pycache__", "node_modules", "site-packages"})
 _SNIFF_BYTES = 256 * 1024
 _SNIFF_LINES = 50
@@ -44,7 +45,7 @@ class SessionSource:
     id: str
     path: Path
     format: str
-    """claude-code | codex | openai | openhands | text, detected or forced (codex-exec, asciicast
+    """claude-code | codex | openai | openhands | swe-agent | text, detected or forced (codex-exec, asciicast
     and specstory are read as codex and text with the flags below). An openhands ``path`` may be
     a conversation folder (:mod:`formats.openhands_sdk`)."""
     array: bool = False
@@ -197,6 +198,7 @@ _FITS = {
     "openai": lambda obj: openai_chat.looks_like(obj) or openai_chat.looks_like_item(obj)
     or openai_chat.conversation(obj) is not None,
     "openhands": openhands.looks_like,
+    "swe-agent": swe_agent.looks_like,
 }
 """The records each JSONL format that can be forced is made of (its reader reads nothing else)."""
 _FAMILY = {"codex-exec": "codex", "asciicast": "text", "specstory": "text"}
@@ -364,8 +366,16 @@ def _session_files(root: Path) -> list[Path]:
                 continue
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES:
                 continue
+            if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
+                continue  # the run's own logs beside its trajectory, which tells the session
             found.append(Path(dirpath) / name)
     return found
+
+
+_SWE_AGENT_LOGS = (".debug.log", ".info.log", ".trace.log")
+"""The logs SWE-agent writes beside ``<instance_id>.traj`` in the instance's output folder,
+``<instance_id>.{trace,debug,info}.log`` (SWE-agent/SWE-agent ``sweagent/run/run_batch.py``
+``_add_instance_log_file_handlers``): the run's own logging, not the session."""
 
 
 _NOT_SESSION_FILES = frozenset({"journal.jsonl", ".what-is-this.md"})
@@ -430,6 +440,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "specstory", False, True
     if stripped[:1] == b"{" and openhands.looks_wrapped(stripped):
         return "openhands", True, True
+    if stripped[:1] == b"{" and swe_agent.looks_like_head(stripped):
+        return "swe-agent", False, True
     lines = stripped.splitlines()
     first = lines[0]
     verdict, records = _sniff_spread(stripped, lines)
@@ -570,6 +582,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from openhands_sdk.read(source.path, cursor, stats)
         elif source.format == "openhands":
             yield from openhands.read(source.path, cursor, stats, wrapped=source.array)
+        elif source.format == "swe-agent":
+            yield from swe_agent.read(source.path, cursor, stats)
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:

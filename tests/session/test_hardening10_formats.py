@@ -113,6 +113,16 @@ def _cast(path: Path) -> Path:
     return path
 
 
+def _traj(path: Path) -> Path:
+    """A SWE-agent trajectory of one step (see test_a_swe_agent_trajectory_reads_as_its_steps)."""
+    path.write_text(json.dumps({"trajectory": [{"action": "nvidia-smi -L\n", "observation": "GPU 0: NVIDIA H100",
+                                                "thought": "", "response": "", "state": {}, "query": [],
+                                                "execution_time": 0.1, "extra_info": {}}],
+                                "history": [{"role": "user", "content": "check the GPUs", "message_type": "observation"}],
+                                "info": {"exit_status": "submitted"}}, indent=2))
+    return path
+
+
 def test_every_format_detection_finds_can_be_forced(tmp_path):
     """``--input-format`` took only claude-code, codex, openai and text: an OpenHands
     trajectory, a ``codex exec --json`` stream, an asciinema recording or a SpecStory file
@@ -129,6 +139,7 @@ def test_every_format_detection_finds_can_be_forced(tmp_path):
         "text": H8 / "typescript_multiline.log",
         "asciicast": _cast(tmp_path / "gpu01.cast"),
         "specstory": H8 / "specstory_claude_code.md",
+        "swe-agent": _traj(tmp_path / "x.traj"),
     }
     assert set(samples) == set(INPUT_FORMATS) - {"auto"}
     flags = {"codex-exec": ("codex", "exec_events"), "asciicast": ("text", "recording"),
@@ -154,9 +165,9 @@ def test_a_wrong_input_format_name_lists_the_names(tmp_path):
 
     path = SHARED / "claude-code" / "representative_messages.jsonl"
     with pytest.raises(UsageError) as err:
-        discover(path, "swe-agent")
-    assert "unknown input format 'swe-agent'" in str(err.value)
-    assert "claude-code, codex, codex-exec, openai, openhands, text, asciicast, specstory" in str(err.value)
+        discover(path, "aider")
+    assert "unknown input format 'aider'" in str(err.value)
+    assert "claude-code, codex, codex-exec, openai, openhands, swe-agent, text, asciicast, specstory" in str(err.value)
     assert [s.format for s in discover(path, "Claude_Code")] == [s.format for s in discover(path, "claude")] == [
         "claude-code"]
     assert discover(_cast(tmp_path / "x.cast"), "asciinema")[0].recording
@@ -171,7 +182,7 @@ def test_a_forced_format_the_records_do_not_fit_is_refused_with_the_one_they_are
     from spec_debug.session.sources import discover
 
     path = SHARED / "claude-code" / "representative_messages.jsonl"
-    for forced in ("codex", "openhands", "codex-exec"):
+    for forced in ("codex", "openhands", "codex-exec", "swe-agent"):
         try:
             discover(path, forced)
         except UsageError as err:
@@ -688,3 +699,49 @@ def test_an_openhands_v0_file_store_conversation_is_one_session(tmp_path):
         assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
             (c["command"], c["exit_code"]) for c in bare["commands"]]
         assert doc["stats"]["events"] == bare["stats"]["events"]
+
+
+# -- SWE-agent trajectories ---------------------------------------------------------------------------
+
+
+def test_a_swe_agent_trajectory_reads_as_its_steps(tmp_path):
+    """A SWE-agent run folder (``<instance>/<instance>.traj``, written with ``indent=2``, beside
+    ``<instance>.{trace,debug,info}.log``: SWE-agent/SWE-agent ``sweagent/agent/agents.py``,
+    ``sweagent/run/run_batch.py``) was refused as "not a session transcript", or read as three
+    text logs. Now the trajectory is the session: the task, each step's thought, command and
+    output, and how the run ended; its logs are not sessions of their own."""
+    traceback = ("Traceback (most recent call last):\n  File \"/repo/reproduce.py\", line 7, in <module>\n"
+                 "    model.load_state_dict(state)\nRuntimeError: Error(s) in loading state_dict for Eagle3Draft:\n"
+                 "\tsize mismatch for fc.weight: copying a param with shape torch.Size([4096, 12288]) from checkpoint, "
+                 "the shape in current model is torch.Size([4096, 8192]).")
+    steps = [
+        {"action": "python reproduce.py\n", "observation": traceback, "response": "Let me reproduce it first.",
+         "thought": "Let me reproduce it first.", "execution_time": 3.1, "state": {"working_dir": "/repo"},
+         "query": [{"role": "system", "content": "SETTING"}], "extra_info": {}},
+        {"action": "grep -n aux_hidden_state_layer_ids /repo/eagle3/config.py\n", "observation": "12:    "
+         "aux_hidden_state_layer_ids = [2, 16]", "response": "", "thought": "The fc takes three layers, the config "
+         "lists two.", "execution_time": 0.2, "state": {}, "query": [], "extra_info": {}},
+        {"action": "submit\n", "observation": "", "response": "", "thought": "", "execution_time": 0.1, "state": {},
+         "query": [], "extra_info": {}},
+    ]
+    history = [{"role": "system", "content": "SETTING: You are an autonomous programmer", "agent": "main",
+                "message_type": "system_prompt"},
+               {"role": "user", "content": [{"type": "text", "text": "<uploaded_files>/repo</uploaded_files>\nThe "
+                                             "EAGLE-3 draft does not load: size mismatch for fc.weight"}],
+                "agent": "main", "message_type": "observation"}]
+    run = tmp_path / "eagle3__draft-17"
+    run.mkdir()
+    traj = run / "eagle3__draft-17.traj"
+    traj.write_text(json.dumps({"trajectory": steps, "history": history,
+                                "info": {"exit_status": "submitted", "model_stats": {"instance_cost": 0.42}}},
+                               indent=2))
+    for level in ("trace", "debug", "info"):
+        (run / f"eagle3__draft-17.{level}.log").write_text("2026-09-01 08:00:00,000 INFO 🤖 MODEL INPUT\n")
+    for path in (traj, tmp_path):
+        doc = analyze_path(path).to_json()
+        assert (doc["format"], [s["id"] for s in doc["sessions"]]) == ("swe-agent", ["eagle3__draft-17"]), path
+        assert [p["text"].endswith("does not load: size mismatch for fc.weight") for p in doc["prompts"]] == [True]
+        assert [c["command"] for c in doc["commands"]] == [
+            "python reproduce.py", "grep -n aux_hidden_state_layer_ids /repo/eagle3/config.py", "submit"]
+        assert [(e["seq"], e["exception"]) for e in doc["errors"]] == [(1, "RuntimeError")]
+    assert analyze_path(traj, "swe-agent").format == "swe-agent"

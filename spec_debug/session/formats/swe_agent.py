@@ -1,0 +1,75 @@
+"""SWE-agent trajectories (``<instance_id>.traj``): one JSON document, written with ``indent=2``,
+``{"trajectory": [...], "history": [...], "info": {...}}`` (SWE-agent/SWE-agent
+``sweagent/agent/agents.py`` ``get_trajectory_data``/``save_trajectory``). Each trajectory step is
+``{action, observation, response, thought, execution_time, state, query, extra_info}``: the
+command the model chose, run in the environment's shell, and what it printed (no exit status is
+kept); ``history`` holds the messages, the first user one the task; ``info.exit_status`` says how
+the run ended (``sweagent/types.py``; TRANSCRIPTS.md section 1c).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, block_text
+from spec_debug.session.reader import iter_json_records
+
+_HEAD = re.compile(rb'^\{\s*"trajectory"\s*:\s*\[\s*(?:\]|\{\s*"(?:action|observation|response|thought|state)"\s*:)')
+
+
+def looks_like(obj: dict) -> bool:
+    steps = obj.get("trajectory")
+    return isinstance(steps, list) and (isinstance(obj.get("history"), list) or isinstance(obj.get("info"), dict)) \
+        and all(isinstance(s, dict) and ("action" in s or "observation" in s) for s in steps[:4])
+
+
+def looks_like_head(head: bytes) -> bool:
+    """The start of a trajectory file, whose first step may be longer than the sniff window."""
+    return _HEAD.match(head) is not None
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    for _index, lineno, doc in iter_json_records(path, stats):  # the whole document, one record
+        if not looks_like(doc):
+            stats.unknown_types += 1
+            continue
+        yield from _document(doc, cursor, lineno)
+
+
+def _document(doc: dict, cursor: Cursor, lineno: int) -> Iterator[Event]:
+    seq = cursor.seq_base
+
+    def event(kind, role, block=0, **kw) -> Event:
+        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind, block=block,
+                     file=cursor.file, line=lineno, **kw)
+
+    history = doc.get("history") if isinstance(doc.get("history"), list) else []
+    task = next((m for m in history if isinstance(m, dict) and m.get("role") == "user" and not m.get("is_demo")), None)
+    if task is not None:
+        yield event("prompt", "user", text=block_text(task.get("content")))
+        seq += 1
+    for step in doc["trajectory"]:
+        if not isinstance(step, dict):
+            continue
+        thought = step.get("thought") if isinstance(step.get("thought"), str) else ""
+        action = step.get("action") if isinstance(step.get("action"), str) else ""
+        observation = step.get("observation") if isinstance(step.get("observation"), str) else ""
+        block = 0
+        if thought.strip():
+            yield event("text", "assistant", text=thought.strip())
+            block = 1
+        command = action.strip()
+        if command:
+            call_id = f"step-{seq}"
+            yield event("tool_call", "assistant", block, tool_name="bash", call_id=call_id, command=command,
+                        text=command)
+            yield event("tool_result", "tool", block + 1, call_id=call_id, text=observation)
+        seq += 1
+    info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
+    if isinstance(info.get("exit_status"), str):
+        yield event("system", "system", raw_type="exit_status", text=f"exit status: {info['exit_status']}")
+        seq += 1
+    cursor.records = seq - cursor.seq_base
