@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -51,40 +52,51 @@ def package_dir(name: str) -> tuple[Path | None, str | None]:
     return Path(list(spec.submodule_search_locations)[0]), ver
 
 
-def _first_line(node: ast.AST) -> str:
-    text = ast.unparse(node).splitlines()[0]
+def _code(node: ast.AST, source: str) -> str:
+    """The node as code: `ast.unparse` (Python >= 3.9), else its own text in the file. The
+    playbook's default interpreter is the host's `python3`, 3.8 on Ubuntu 20.04, which has no
+    unparse and still reads an engine installed in a newer venv (package_in_server)."""
+    unparse = getattr(ast, "unparse", None)
+    if unparse is not None:
+        return unparse(node)
+    segment = ast.get_source_segment(source, node) or type(node).__name__
+    return "\n".join(" ".join(line.split()) for line in segment.splitlines())
+
+
+def _first_line(node: ast.AST, source: str) -> str:
+    text = _code(node, source).splitlines()[0]
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _ops(body: list[ast.stmt]) -> list[str]:
+def _ops(body: list[ast.stmt], source: str) -> list[str]:
     """Statements in source order that touch the draft's data path, one line each."""
     out: list[str] = []
     for stmt in body:
         if isinstance(stmt, ast.If):
-            out.append(f"if {_first_line(stmt.test)}:")
-            out.extend("    " + line for line in _ops(stmt.body))
+            out.append(f"if {_first_line(stmt.test, source)}:")
+            out.extend("    " + line for line in _ops(stmt.body, source))
             if stmt.orelse:
                 out.append("else:")
-                out.extend("    " + line for line in _ops(stmt.orelse))
+                out.extend("    " + line for line in _ops(stmt.orelse, source))
         elif isinstance(stmt, (ast.For, ast.While, ast.With)):
-            head = _first_line(stmt).rstrip(":")
+            head = _first_line(stmt, source).rstrip(":")
             out.append(f"{head}:")
-            out.extend("    " + line for line in _ops(stmt.body))
+            out.extend("    " + line for line in _ops(stmt.body, source))
         elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
-            line = _first_line(stmt)
+            line = _first_line(stmt, source)
             if any(word in line for word in _INTERESTING):
                 out.append(line)
     return out
 
 
-def _cat_orders(tree: ast.AST) -> list[list[str]]:
+def _cat_orders(tree: ast.AST, source: str) -> list[list[str]]:
     orders = []
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cat"
                 and node.args and isinstance(node.args[0], (ast.List, ast.Tuple))):
             elts = node.args[0].elts
             if all(isinstance(e, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) for e in elts):
-                orders.append([ast.unparse(e) for e in elts])
+                orders.append([" ".join(_code(e, source).split()) for e in elts])
     return orders
 
 
@@ -111,14 +123,15 @@ def _flag_sites(tree: ast.AST) -> dict[str, list[str]]:
 
 def extract(path: Path) -> dict[str, Any]:
     """Op order of each forward-like function, cat orders and flag sites of one file."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    source = path.read_text()
+    tree = ast.parse(source, filename=str(path))
     functions: dict[str, list[str]] = {}
     for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
         for fn in cls.body:
             if isinstance(fn, ast.FunctionDef) and (fn.name == "forward" or "norm" in fn.name):
-                functions[f"{cls.name}.{fn.name}"] = _ops(fn.body)
+                functions[f"{cls.name}.{fn.name}"] = _ops(fn.body, source)
     sites = _flag_sites(tree)
-    return {"file": str(path), "functions": functions, "cat_orders": _cat_orders(tree),
+    return {"file": str(path), "functions": functions, "cat_orders": _cat_orders(tree, source),
             "flag_sites": sites, "flags": {flag: bool(s) for flag, s in sites.items()}}
 
 
@@ -156,7 +169,15 @@ def describe(package: str, files: list[Path] | None = None,
                               "file": ", ".join(str(f) for f in present), "functions": {},
                               "cat_orders": [], "flag_sites": {f: [] for f in NORM_FLAGS}}
     for f in present:
-        part = extract(f)
+        try:
+            part = extract(f)
+        except SyntaxError as exc:
+            # the server's package in a newer venv than this interpreter (e.g. Python 3.8 and
+            # syntax of a later release): the other side of the comparison still stands
+            return {"package": package, "version": version, "found": False,
+                    "reason": f"{f}: this Python ({sys.version.split()[0]}) cannot parse it ({exc.msg}, "
+                              f"line {exc.lineno}); run the probe with the engine's interpreter "
+                              "(--var python=...)"}
         merged["functions"].update({f"{f.name}:{k}": v for k, v in part["functions"].items()})
         merged["cat_orders"].extend(part["cat_orders"])
         for flag, s in part["flag_sites"].items():
