@@ -39,6 +39,10 @@ _PATTERNS: list[re.Pattern[str]] = [
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
     re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
+    # Ansible's login and become passwords, named without a full "password"
+    # (ansible/ansible: lib/ansible/plugins/connection/ssh.py and plugins/become/sudo.py option
+    # vars: ansible_ssh_pass, ansible_become_pass, ansible_sudo_pass), and sshpass -e's SSHPASS.
+    re.compile(r"(?i)\b(?:ansible_(?:ssh_|become_|sudo_)?pass|sshpass)\b[\"']?\s*[=:]\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
     re.compile(r"\bsshpass\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # Passwords a client takes on its command line, each only after its own command name (a
@@ -94,7 +98,7 @@ def may_hold_secret(text: str) -> bool:
     if "curl" in low and ("-u" in low or "--user" in low) or "docker" in low and " login" in low \
             or "redis-cli" in low or "mysql" in low and " -p" in low:
         return True
-    return ("secret" in low or "passw" in low or "authorization" in low or "://" in low or "sshpass" in low
+    return ("secret" in low or "passw" in low or "_pass" in low or "authorization" in low or "://" in low or "sshpass" in low
             or "wandb" in low or "hf_" in low or "sk-" in low
             or "gh" in low and ("ghp_" in low or "gho_" in low or "ghu_" in low or "ghs_" in low or "ghr_" in low
                                 or "github_pat_" in low)
