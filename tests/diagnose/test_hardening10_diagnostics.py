@@ -65,3 +65,27 @@ def test_a_config_section_that_is_not_an_object_is_one_line_not_a_traceback():
         # before: AttributeError / ValueError from the RoPE comparison
         found = _configs_check(broken_draft, broken_target)
         assert any(f.code == "SD004" and "RoPE not compared" in f.evidence[0] for f in found), found
+
+
+# sgl-project/SpecForge configs/qwen3-omni-eagle3.json: the EAGLE-3 draft SpecForge trains for
+# Qwen3-Omni-30B-A3B, whose language model sits in thinker_config.text_config
+QWEN3_OMNI_DRAFT = {
+    "architectures": ["LlamaForCausalLMEagle3"], "bos_token_id": 151672, "eos_token_id": 151673,
+    "hidden_act": "silu", "hidden_size": 2048, "initializer_range": 0.02, "intermediate_size": 6144,
+    "max_position_embeddings": 65536, "model_type": "llama", "num_attention_heads": 32,
+    "num_key_value_heads": 4, "num_hidden_layers": 1, "pad_token_id": 0, "rms_norm_eps": 1e-06,
+    "tie_word_embeddings": False, "torch_dtype": "bfloat16", "transformers_version": "4.28.1",
+    "use_cache": True, "vocab_size": 152064, "draft_vocab_size": 32000}
+
+
+def test_the_draft_cost_of_an_omni_target_is_read_from_its_thinker():
+    transformers = pytest.importorskip("transformers")
+    from spec_debug.diagnose.steps.throughput_step import draft_cost_from_configs
+
+    # the target's config.json as transformers writes it (Qwen3OmniMoeConfig.save_pretrained)
+    target = transformers.Qwen3OmniMoeConfig().to_dict()
+    thinker_text = target["thinker_config"]["text_config"]
+    # before: None (no hidden_size at the top level), so no break-even accept length
+    cost = draft_cost_from_configs(QWEN3_OMNI_DRAFT, target)
+    assert cost is not None and cost == draft_cost_from_configs(QWEN3_OMNI_DRAFT, thinker_text)
+    assert 0 < cost < 1

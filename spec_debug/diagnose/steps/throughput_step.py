@@ -9,7 +9,7 @@ from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payof
 from spec_debug.diagnose.serverlog import parse_server_log
 from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, not_checked, raised, record, tok_s_var, where
 from spec_debug.diagnose.throughput import build_model, chain_accept_length, estimate_draft_cost_ratio
-from spec_debug.eagle3.config import CheckpointError, parse_draft_config
+from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
 NS = "throughput"
@@ -98,7 +98,13 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
                "num_attention_heads": cfg.num_heads, "num_key_value_heads": cfg.num_kv_heads,
                "head_dim": cfg.head_dim, "num_hidden_layers": cfg.num_layers,
                "draft_vocab_size": cfg.draft_vocab_size}
-    target = target_raw.get("text_config") or target_raw
+    try:
+        # the language model's config as the drafter reads it: nested one level deeper in
+        # Qwen2.5/3-Omni (thinker_config.text_config), with the class defaults a diff-saved
+        # text_config left out (config.text_config)
+        target = dict(text_config(target_raw, "target config.json"))
+    except CheckpointError:
+        return None
     try:
         return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=cfg.num_aux)
     except (KeyError, TypeError, ValueError):
