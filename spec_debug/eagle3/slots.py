@@ -9,6 +9,7 @@ Pure stdlib.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -24,9 +25,14 @@ class ResolvedLayout:
 
 
 def parse_layout(text: str) -> tuple[int, ...]:
-    """'0,1,2' -> (0, 1, 2)."""
+    """'0,1,2' -> (0, 1, 2); also '0 1 2' and '[0, 1, 2]', the form `drafter layout` prints its
+    layouts in (its verdict says to pass them as --layout). Spaces once were dropped, so
+    '0 1 2' read as the one slot 12."""
+    body = text.strip()
+    if body[:1] + body[-1:] in ("[]", "()"):
+        body = body[1:-1]
     try:
-        slots = tuple(int(part) for part in text.replace(" ", "").split(",") if part != "")
+        slots = tuple(int(part) for part in re.split(r"[,\s]+", body) if part != "")
     except ValueError:
         raise UsageError(
             f"--layout {text!r}: expected comma-separated slot indices, e.g. 0,1,2") from None

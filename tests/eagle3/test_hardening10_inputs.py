@@ -286,3 +286,26 @@ def test_a_hidden_state_dump_passed_as_a_checkpoint_is_named_as_one(world, tmp_p
         assert f"a hidden-state dump ({dump}), not a checkpoint" in result.output
         assert f"pass this directory as --data and the {'draft' if role == '--model' else 'target'} " \
                f"checkpoint as {role}" in result.output
+
+
+def test_the_layout_the_layout_command_prints_is_accepted_back(world, tmp_path):
+    # a speculators dump with one slot too many in front (4 aux slots + the final one): the
+    # layout probe finds slots the draft scores best on and prints them as a list, e.g. [0, 2, 3]
+    from safetensors.torch import load_file, save_file
+
+    root = _copy(world, tmp_path)
+    for path in (root / "data").glob("hs_*.safetensors"):
+        tensors = load_file(path)
+        states = tensors["hidden_states"]
+        tensors["hidden_states"] = torch.cat([states[:, :1], states], dim=1).contiguous()
+        save_file(tensors, str(path))
+    result = _run("layout", "--model", str(root / "draft"), "--data", str(root / "data"),
+                  "--target", str(root / "target"))
+    assert result.exit_code == 0, result.output
+    best = json.loads(result.output)["best"]
+    assert f"slots {best} scores" in json.loads(result.output)["verdict"]
+    by_commas = _eval(root, "--layout", ",".join(map(str, best)))
+    # before: "[0, 2, 3]" was "expected comma-separated slot indices", and "0 2 3" the slot 23
+    for written in (str(best), " ".join(map(str, best))):
+        report = _eval(root, "--layout", written)
+        assert report["layout"] == best and _accuracies(report) == _accuracies(by_commas)
