@@ -25,7 +25,10 @@ from spec_debug.eagle3.vocab_mapping import VocabMapping, mapping_note
 from spec_debug.errors import UsageError
 
 DTYPES = {"float32": torch.float32, "fp32": torch.float32, "bfloat16": torch.bfloat16,
-          "bf16": torch.bfloat16, "float16": torch.float16, "fp16": torch.float16}
+          "bf16": torch.bfloat16, "float16": torch.float16, "fp16": torch.float16,
+          # torch's own aliases (torch.half, torch.float), as engines' --dtype takes them
+          # (vLLM and SGLang accept "half" and "float")
+          "half": torch.float16, "float": torch.float32}
 
 
 def resolve_device(name: str | torch.device) -> torch.device:
@@ -40,6 +43,14 @@ def resolve_device(name: str | torch.device) -> torch.device:
     if device.type == "cuda" and device.index is not None and (
             device.index >= torch.cuda.device_count()):
         raise UsageError(f"--device {name}: only {torch.cuda.device_count()} CUDA device(s)")
+    if device.type not in ("cpu", "cuda"):
+        # mps, xpu, ...: torch names them whether or not this build or machine has one, and the
+        # first allocation fails with a dispatcher error that does not say so; meta holds no data
+        try:
+            torch.empty(1, device=device).cpu()
+        except (RuntimeError, NotImplementedError, AssertionError):
+            raise UsageError(f"--device {name}: torch {torch.__version__} cannot use a {device.type} "
+                             "device here", hint="use --device cpu, or cuda on a GPU host") from None
     return device
 
 

@@ -309,3 +309,21 @@ def test_the_layout_the_layout_command_prints_is_accepted_back(world, tmp_path):
     for written in (str(best), " ".join(map(str, best))):
         report = _eval(root, "--layout", written)
         assert report["layout"] == best and _accuracies(report) == _accuracies(by_commas)
+
+
+def test_devices_and_dtypes_as_torch_and_the_engines_name_them(world):
+    pristine = _eval(world)
+    # "half" is torch.half and the engines' --dtype half (before: "unknown dtype 'half'")
+    assert _accuracies(_eval(world, "--dtype", "half")) == _accuracies(_eval(world, "--dtype", "fp16"))
+    assert _accuracies(_eval(world, "--dtype", "float")) == _accuracies(pristine)
+    # a device torch knows by name but this build or machine has not: one line (before: an
+    # "unexpected NotImplementedError" from torch's dispatcher, or a meta tensor's .item())
+    import torch as _torch
+
+    if _torch.backends.mps.is_available():
+        pytest.skip("this machine has an MPS device")
+    for device in ("mps", "meta"):
+        result = _run("eval", "--model", str(world / "draft"), "--data", str(world / "data"),
+                      "--target", str(world / "target"), "--device", device)
+        assert result.exit_code == 2, result.output
+        assert f"--device {device}: torch" in result.output and "cannot use" in result.output
