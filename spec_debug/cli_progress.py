@@ -113,7 +113,7 @@ class ConsoleReporter(Reporter):
     def step_finished(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         with self._lock:
             style = _STATUS_STYLE.get(result.status, "white")
-            note = f" [dim]{_shown(result.message)}[/]" if result.message and result.status != "passed" else ""
+            note = f" [dim]{_shown(result.message)}[/]" if result.message else ""  # a passed step's says what it left behind
             self._print(
                 f"{self._prefix(host)}[{style}]{result.status:>7}[/] {escape(step.id)}"
                 + (f" [dim]({result.duration_s:.2f} s)[/]" if result.status != "skipped" else "") + note,

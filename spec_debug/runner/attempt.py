@@ -104,6 +104,27 @@ def evaluate_attempt(
             findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {message}"))
     return AttemptResult("failed", message, step_facts, findings, expectations)
 
+def background_note(stdout: StreamCapture, stderr: StreamCapture) -> str | None:
+    """What to tell the author when the step's command exited but left processes running that
+    still hold its output (the transport stopped waiting for it: local.py, _DRAIN_AFTER_EXIT_S)."""
+    if stdout.held_open_by is None and stderr.held_open_by is None:
+        return None
+    holders = dict((stdout.held_open_by or []) + (stderr.held_open_by or []))
+    named = ", ".join(f"pid {pid} ({_shorten(command)})" for pid, command in sorted(holders.items())[:3])
+    who = f"left running in the background: {named}" if named else "a process it left running in the background"
+    streams = " and ".join(c.name for c in (stdout, stderr) if c.held_open_by is not None)
+    return (
+        f"{who}, still writing to this step's {streams}; its output is read and dropped until this host's steps end, "
+        "then its next write fails (SIGPIPE ends most programs). To keep it running, send its output to a file: "
+        "nohup CMD > /tmp/server.log 2>&1 &"
+    )
+
+
+def _shorten(command: str, limit: int = 80) -> str:
+    command = " ".join(command.split())  # a `python -c` script's newlines, on one line
+    return command if len(command) <= limit else command[: limit - 1] + "…"
+
+
 def probe_facts(
     step: Step, host: str, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], facts: dict[str, Any]
 ) -> tuple[dict[str, Any], list[Finding]] | str:

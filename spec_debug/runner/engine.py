@@ -29,7 +29,7 @@ from spec_debug.playbook.templating import TemplateSite, evaluate, render, rende
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
 from spec_debug.runner.attempt import (
-    AttemptResult, collected_patterns, evaluate_attempt, output_tail, render_finding, watched_patterns,
+    AttemptResult, background_note, collected_patterns, evaluate_attempt, output_tail, render_finding, watched_patterns,
 )
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
@@ -474,6 +474,9 @@ class Run:
         )
         if until_failed and status == "passed" and not self.abort.is_set():
             status, message, findings = self._until_never_held(step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings)
+        note = background_note(stdout, stderr)
+        if note is not None:
+            message = note if message is None else f"{message}; {note}"
         if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []

@@ -7,17 +7,23 @@ import selectors
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from spec_debug.runner.output import StreamCapture
-from spec_debug.runner.proctree import kill_tree
+from spec_debug.runner.proctree import kill_tree, pipe_holders
 from spec_debug.runner.transport import CommandOutcome, Transport
 
 _SHELL = "/bin/bash" if Path("/bin/bash").exists() else "/bin/sh"
 _READ_SIZE = 65536
-# After the main process exits, a background grandchild may still hold the pipes open; we
-# drain for this long and then stop reading rather than hang the run on it.
+# After the main process exits, a background grandchild may still hold the pipes open
+# (`nohup python -m sglang.launch_server ... &` without a redirection): we wait this long for
+# the pipes to close, then the step ends and the pipes are handed to a _BackgroundDrain. Closing
+# them instead killed such a server at its next log line (SIGPIPE, or BrokenPipeError in
+# Python) while the playbook's next step waited for it to become healthy. ssh(1) would hang on
+# them until the server exits (it waits for the channel's EOF).
 _DRAIN_AFTER_EXIT_S = 1.0
 # Linux refuses one execve argument longer than 32 pages (MAX_ARG_STRLEN, 128 KiB:
 # torvalds/linux include/uapi/linux/binfmts.h), so `bash -c <script>` fails with E2BIG for a
@@ -29,6 +35,7 @@ class LocalTransport(Transport):
     def __init__(self, host: str = "local") -> None:
         self.host = host
         self._running_pid: int | None = None
+        self._background = _BackgroundDrain()
 
     def interrupt(self) -> None:
         pid = self._running_pid
@@ -78,6 +85,7 @@ class LocalTransport(Transport):
         deadline = None if timeout_s is None else started + timeout_s
         timed_out = False
         exited_at: float | None = None
+        handed_off: list[IO[bytes]] = []
         try:
             while selector.get_map():
                 now = time.monotonic()
@@ -88,6 +96,7 @@ class LocalTransport(Transport):
                 if exited_at is None and process.poll() is not None:
                     exited_at = now
                 if exited_at is not None and now - exited_at > _DRAIN_AFTER_EXIT_S:
+                    handed_off = self._hand_off(selector)
                     break
                 wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - now))
                 for key, _ in selector.select(wait):
@@ -108,8 +117,9 @@ class LocalTransport(Transport):
         finally:
             self._running_pid = None
             selector.close()
-            process.stdout.close()
-            process.stderr.close()
+            for pipe in (process.stdout, process.stderr):
+                if pipe not in handed_off:
+                    pipe.close()
         if timed_out:
             process.wait()
             return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)
@@ -118,6 +128,21 @@ class LocalTransport(Transport):
         if returncode < 0:
             return CommandOutcome(exit_code=128 - returncode, duration_s=duration, signal=-returncode)
         return CommandOutcome(exit_code=returncode, duration_s=duration)
+
+    def _hand_off(self, selector: selectors.BaseSelector) -> list[IO[bytes]]:
+        """The pipes still open after the command exited go on being read (and their output
+        dropped) until this transport closes; each capture names the processes holding them."""
+        keys = list(selector.get_map().values())
+        for key in keys:
+            selector.unregister(key.fileobj)
+            capture: StreamCapture = key.data
+            capture.held_open_by = pipe_holders(key.fd)
+        pipes = [key.fileobj for key in keys]
+        self._background.add(pipes)  # type: ignore[arg-type]
+        return pipes  # type: ignore[return-value]
+
+    def close(self) -> None:
+        self._background.close()
 
     def put(self, local_path: Path, remote_path: str) -> None:
         target = Path(os.path.expanduser(remote_path))
@@ -136,6 +161,47 @@ class LocalTransport(Transport):
             partial.unlink(missing_ok=True)
 
 
+
+
+class _BackgroundDrain:
+    """Reads and drops what processes left running by earlier steps still print, so that a
+    server started in the background keeps running while the later steps use it. Closing
+    stops reading: the host's steps are over."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def add(self, pipes: list[IO[bytes]]) -> None:
+        thread = threading.Thread(target=self._drain, args=(pipes, self._stop), name="spec-debug-background-output", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    @staticmethod
+    def _drain(pipes: list[IO[bytes]], stop: threading.Event) -> None:
+        selector = selectors.DefaultSelector()
+        try:
+            for pipe in pipes:
+                selector.register(pipe, selectors.EVENT_READ)
+            while selector.get_map() and not stop.is_set():
+                for key, _ in selector.select(0.2):
+                    try:
+                        chunk = os.read(key.fd, _READ_SIZE)
+                    except OSError:
+                        chunk = b""
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+        finally:
+            selector.close()
+            for pipe in pipes:
+                pipe.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=1.0)
+        self._threads.clear()
+        self._stop = threading.Event()  # a transport used again drains again
 
 
 def _wait_until(process: subprocess.Popen[bytes], deadline: float | None) -> bool:

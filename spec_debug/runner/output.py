@@ -56,6 +56,10 @@ class StreamCapture:
     """Patterns whose first match is searched line by line in the whole raw stream as it passes."""
     collect: tuple[re.Pattern[str], ...] = ()
     """Patterns whose every match (up to MAX_COLLECTED) is kept from the whole raw stream."""
+    held_open_by: list[tuple[int, str]] | None = None
+    """Set by a transport that stopped waiting for the stream's end once the step's command had
+    exited: the processes (pid, command line) it left running in the background that still hold
+    the stream open ([] when they could not be named). None: the stream ended with the step."""
     _watch_found: dict[tuple[str, int], re.Match[str]] = field(default_factory=dict)
     _collected: dict[tuple[str, int], list[SavedMatch] | None] = field(default_factory=dict)
     _watch_buffer: bytearray = field(default_factory=bytearray)

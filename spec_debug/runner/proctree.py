@@ -74,3 +74,29 @@ def _alive(pid: int) -> bool:
         return state[state.rfind(")") + 2] != "Z"
     except OSError:
         return False
+
+
+def pipe_holders(read_fd: int, *, exclude: set[int] = frozenset()) -> list[tuple[int, str]]:
+    """(pid, command line) of every process we can see that holds the other end of the pipe
+    read_fd reads (Linux /proc; empty elsewhere). A process that called setsid() or was
+    reparented to init is found too: what ties it to the step is the open pipe, not its parent."""
+    try:
+        target = f"pipe:[{os.fstat(read_fd).st_ino}]"
+    except OSError:
+        return []
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    me = os.getpid()
+    found: list[tuple[int, str]] = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == me or int(entry.name) in exclude:
+            continue
+        try:
+            holds = any(os.readlink(fd) == target for fd in (entry / "fd").iterdir())
+            if holds:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+                found.append((int(entry.name), cmdline))
+        except OSError:
+            continue  # not ours to read, or gone meanwhile
+    return sorted(found)
