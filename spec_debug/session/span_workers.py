@@ -20,6 +20,7 @@ import multiprocessing
 import signal
 import traceback
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -40,12 +41,13 @@ def ordered_results(func: Callable[..., Any], tasks: Iterable[tuple], count: int
     context = multiprocessing.get_context(method)
     workers: list[tuple[Any, Connection]] = []
     try:
-        for _ in range(count):
-            here, there = context.Pipe()
-            process = context.Process(target=_serve, args=(there, func), daemon=True)
-            process.start()
-            there.close()  # the child's end: only the child holds it, so its death is EOF here
-            workers.append((process, here))
+        with _signals_held():
+            for _ in range(count):
+                here, there = context.Pipe()
+                process = context.Process(target=_serve, args=(there, func), daemon=True)
+                workers.append((process, here))
+                process.start()
+                there.close()  # the child's end: only the child holds it, so its death is EOF here
         queue = iter(tasks)
         sent = 0
 
@@ -54,7 +56,10 @@ def ordered_results(func: Callable[..., Any], tasks: Iterable[tuple], count: int
             task = next(queue, None)
             if task is None:
                 return False
-            workers[sent % count][1].send(task)
+            try:
+                workers[sent % count][1].send(task)
+            except OSError:  # the worker died (BrokenPipeError): reading its result says how
+                pass
             sent += 1
             return True
 
@@ -67,16 +72,40 @@ def ordered_results(func: Callable[..., Any], tasks: Iterable[tuple], count: int
             done += 1
             send_next()
         for _, conn in workers:
-            conn.send(None)  # done: the worker returns
+            try:
+                conn.send(None)  # done: the worker returns
+            except OSError:  # it is gone already; every result was read
+                pass
         for process, _ in workers:
             process.join()
     finally:
-        for process, conn in workers:
+        started = [(process, conn) for process, conn in workers if process.pid is not None]
+        for process, conn in started:
             if process.is_alive():
                 process.kill()
+        for process, conn in workers:
             conn.close()
-        for process, _ in workers:
+        for process, _ in started:
             process.join()
+
+
+_STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP wait until every worker is started and known: one that came
+    between a fork and the parent learning the child's pid left a worker nobody killed, which
+    kept the caller's stdout open after the command had exited (1 Ctrl-C in ~20). A forked
+    child starts with them blocked too, and unblocks them once it ignores Ctrl-C."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _result(process: Any, conn: Connection) -> Any:
@@ -102,6 +131,8 @@ def _serve(conn: Connection, func: Callable[..., Any]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)  # held by the parent while it forked
     while True:
         try:
             task = conn.recv()
