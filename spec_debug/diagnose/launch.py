@@ -1201,6 +1201,7 @@ _VLLM_V0_FLAGS_REMOVED = "0.8.3"
 _VLLM_EAGLE3_SINCE = "0.8.5"
 _VLLM_OPTION_SINCE = {"sc": "0.19.0", "spec-method": "0.22.0", "spec-model": "0.22.0", "spec-tokens": "0.22.0"}
 _VLLM_DYNAMIC_K_SINCE = "0.24.0"
+_VLLM_DYNAMIC_K_ON_V2_SINCE = "0.25.0"  # Model Runner V2 runs dynamic SD (0.25.0 vllm/config/vllm.py)
 
 
 def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
@@ -1233,6 +1234,15 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         problems.append(f"num_speculative_tokens_per_batch_size: vLLM {engine_version} has no dynamic speculative "
                         f"decoding (added in {_VLLM_DYNAMIC_K_SINCE}): SpeculativeConfig refuses the unknown key and "
                         "the server does not start")
+    if ("num_speculative_tokens_per_batch_size" in spec and cfg.env.get("VLLM_USE_V2_MODEL_RUNNER") == "1"
+            and _release_at_least(engine_version, _VLLM_DYNAMIC_K_SINCE)
+            and not _release_at_least(engine_version, _VLLM_DYNAMIC_K_ON_V2_SINCE)):
+        # 0.24.0 lists dynamic SD among Model Runner V2's unsupported features and, with the V2
+        # runner forced on, raises instead of falling back to V1 (vllm/config/vllm.py
+        # `_validate_v2_model_runner`); its docs run the example with VLLM_USE_V2_MODEL_RUNNER=0
+        problems.append(f"num_speculative_tokens_per_batch_size with VLLM_USE_V2_MODEL_RUNNER=1: vLLM {engine_version} "
+                        "refuses to start (\"Model Runner V2 does not yet support: dynamic speculative decoding\"; "
+                        f"{_VLLM_DYNAMIC_K_ON_V2_SINCE} supports it); set VLLM_USE_V2_MODEL_RUNNER=0")
     if str(spec.get("method") or "").lower() == "eagle3" and not _release_at_least(engine_version,
                                                                                    _VLLM_EAGLE3_SINCE):
         problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "

@@ -96,3 +96,16 @@ def test_an_unreadable_version_is_judged_as_the_newest_release_and_a_dev_build_b
     for version in ("main", "0.22.1.dev5+g1234abc"):
         eff = effective_spec(parse_launch_command(SHORTHANDS), engine_version=version)
         assert eff.problems == []
+
+
+def test_dynamic_k_with_model_runner_v2_forced_on_stops_vllm_0_24_only():
+    # 0.24.0's docs run the example with VLLM_USE_V2_MODEL_RUNNER=0: with 1, that release raises
+    # "Model Runner V2 does not yet support: dynamic speculative decoding" (vllm/config/vllm.py)
+    forced = "VLLM_USE_V2_MODEL_RUNNER=1 " + DYNAMIC
+    [problem] = effective_spec(parse_launch_command(forced), engine_version="0.24.0").problems
+    assert "VLLM_USE_V2_MODEL_RUNNER=1: vLLM 0.24.0 refuses to start" in problem
+    assert [f.code for f in audit(forced, "0.24.0")] == ["SD102"]
+    for version in ("0.25.0", "0.33.0", None):
+        assert effective_spec(parse_launch_command(forced), engine_version=version).problems == []
+    assert effective_spec(parse_launch_command("VLLM_USE_V2_MODEL_RUNNER=0 " + DYNAMIC),
+                          engine_version="0.24.0").problems == []
