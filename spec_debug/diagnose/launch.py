@@ -1243,8 +1243,8 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         problems.append(f"num_speculative_tokens_per_batch_size with VLLM_USE_V2_MODEL_RUNNER=1: vLLM {engine_version} "
                         "refuses to start (\"Model Runner V2 does not yet support: dynamic speculative decoding\"; "
                         f"{_VLLM_DYNAMIC_K_ON_V2_SINCE} supports it); set VLLM_USE_V2_MODEL_RUNNER=0")
-    if str(spec.get("method") or "").lower() == "eagle3" and not _release_at_least(engine_version,
-                                                                                   _VLLM_EAGLE3_SINCE):
+    if cfg.algorithm == "EAGLE3" and not _release_at_least(engine_version, _VLLM_EAGLE3_SINCE):
+        # method eagle3, or a draft named like one (V0's --speculative-model, method detection)
         problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "
                         "head is not run as an EAGLE-3 draft (upgrade vLLM)")
     return problems

@@ -109,3 +109,10 @@ def test_dynamic_k_with_model_runner_v2_forced_on_stops_vllm_0_24_only():
         assert effective_spec(parse_launch_command(forced), engine_version=version).problems == []
     assert effective_spec(parse_launch_command("VLLM_USE_V2_MODEL_RUNNER=0 " + DYNAMIC),
                           engine_version="0.24.0").problems == []
+
+
+def test_an_eagle3_head_named_in_v0_flags_on_a_release_before_eagle3():
+    command = ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-model yuhuili/EAGLE3-LLaMA3.1-Instruct-8B "
+               "--num-speculative-tokens 3")
+    [problem] = effective_spec(parse_launch_command(command), engine_version="0.8.2").problems
+    assert problem.startswith("method eagle3: vLLM 0.8.2 has no EAGLE-3 (added in 0.8.5)")
