@@ -107,9 +107,13 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
             raise _too_big(path, len(raw))
     except OSError as exc:
         raise PlaybookError(f"cannot read playbook: {exc.strerror}", path=str(path)) from None
+    encoding = _encoding_of(raw)
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
+        if encoding != "utf-8":
+            raise PlaybookError(f"playbook starts with a {encoding.upper()} byte order mark but is not {encoding.upper()} text",
+                                path=str(path), hint="save the file as UTF-8") from None
         line, column = byte_position(raw, exc.start)
         raise PlaybookError(
             f"playbook is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
@@ -118,6 +122,17 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
         ) from None
     playbook = load_playbook_text(text, str(path))
     return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest())
+
+
+def _encoding_of(raw: bytes) -> str:
+    """UTF-8, or UTF-16/32 when the file starts with their byte order mark: YAML streams may be
+    any of them (YAML 1.2 spec, 5.2 Character Encodings; PyYAML's reader honours the marks too),
+    and Windows PowerShell 5's `>` and Out-File write UTF-16LE with a mark by default."""
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    return "utf-8"
 
 
 def _too_big(path: Path, size: int) -> PlaybookError:
