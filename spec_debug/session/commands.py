@@ -11,19 +11,19 @@ import sys
 from dataclasses import is_dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from spec_debug.errors import SpecDebugError, UsageError
-from spec_debug.redact import redact_value
-from spec_debug.session.analysis import SessionAnalysis, analyze_path
-from spec_debug.session.distill import changes_text, distill_playbook, dump_playbook, select_commands
-from spec_debug.session.json_text import json_text
-from spec_debug.session.records import redacted
-from spec_debug.session.sources import INPUT_FORMATS
-from spec_debug.session.stdin_input import relabel, spooled_stdin, wants_stdin
+from spec_debug.session.format_names import INPUT_FORMATS
 from spec_debug.store import RecordWriteError, write_output
+
+if TYPE_CHECKING:
+    from spec_debug.session.analysis import SessionAnalysis
+
+# The analyzer's modules (readers, extractors, their compiled patterns: about 40% of the
+# CLI's start-up) are imported when analyze or distill runs, not for every spec-debug command.
 
 
 # The playbook model's name pattern (spec_debug/playbook/models.py, Playbook.name)
@@ -79,6 +79,10 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
 def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:
     """What ``analyze --format json`` writes. orjson writes the records (dataclasses) itself, in
     one pass; redacting replaces only the records that may hold a secret by masked dicts."""
+    from spec_debug.redact import redact_value
+    from spec_debug.session.json_text import json_text
+    from spec_debug.session.records import redacted
+
     doc = analysis.to_json(plain=False)
     if redact:
         doc = {key: [redacted(r) if is_dataclass(r) else redact_value(r) for r in value]
@@ -89,6 +93,7 @@ def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:
 def distill_command(path: Path, output: Path, input_format: str | None = None, name: str | None = None) -> int:
     """Distill PATH into a playbook at OUTPUT, checked with the playbook loader first."""
     from spec_debug.playbook import load_playbook_text
+    from spec_debug.session.distill import changes_text, distill_playbook, dump_playbook, select_commands
 
     if name and not _PLAYBOOK_NAME.fullmatch(name):
         # Before reading the session (a long transcript takes a while), and about the option: the
@@ -111,6 +116,9 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
 
 def _analyze_input(path: Path, input_format: str | None) -> SessionAnalysis:
     """PATH, or ``-``: standard input, saved to a temporary file first (see stdin_input)."""
+    from spec_debug.session.analysis import analyze_path
+    from spec_debug.session.stdin_input import relabel, spooled_stdin, wants_stdin
+
     if not wants_stdin(str(path)):
         return analyze_path(path, input_format)
     with spooled_stdin() as spooled:

@@ -27,13 +27,9 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
+from spec_debug.session.format_names import INPUT_FORMATS, input_format_name  # noqa: F401 (re-exported)
 from spec_debug.session.reader import array_objects, pretty_objects
 
-INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "swe-agent", "text", "asciicast",
-                 "specstory")
-"""What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
---json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown."""
-_FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai"}
 _SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast", ".traj")
 _NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", "__pycache__", "node_modules", "site-packages"})
 _SNIFF_BYTES = 256 * 1024
@@ -65,19 +61,6 @@ class SessionSource:
     the history copied from it is read there, not twice."""
     specstory: bool = False
     """text only: Markdown saved by SpecStory (:mod:`formats.specstory`)."""
-
-
-def input_format_name(input_format: str | None) -> str | None:
-    """The format ``--input-format`` names (None for auto), spelt as :data:`INPUT_FORMATS`
-    spells it; case, ``_`` for ``-`` and a few other names (``claude``, ``asciinema``) are
-    accepted. An unknown name is a usage error that lists the known ones."""
-    if input_format is None:
-        return None
-    name = input_format.strip().lower().replace("_", "-")
-    name = _FORMAT_ALIASES.get(name, name)
-    if name not in INPUT_FORMATS:
-        raise UsageError(f"unknown input format {input_format!r}", hint=f"use one of {', '.join(INPUT_FORMATS)}")
-    return None if name == "auto" else name
 
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:

@@ -1,0 +1,25 @@
+"""The names ``--input-format`` takes, apart from the readers (the CLI lists them in its help
+without importing every reader)."""
+
+from __future__ import annotations
+
+from spec_debug.errors import UsageError
+
+INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "swe-agent", "text", "asciicast",
+                 "specstory")
+"""What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
+--json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown."""
+_FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai"}
+
+
+def input_format_name(input_format: str | None) -> str | None:
+    """The format ``--input-format`` names (None for auto), spelt as :data:`INPUT_FORMATS`
+    spells it; case, ``_`` for ``-`` and a few other names (``claude``, ``asciinema``) are
+    accepted. An unknown name is a usage error that lists the known ones."""
+    if input_format is None:
+        return None
+    name = input_format.strip().lower().replace("_", "-")
+    name = _FORMAT_ALIASES.get(name, name)
+    if name not in INPUT_FORMATS:
+        raise UsageError(f"unknown input format {input_format!r}", hint=f"use one of {', '.join(INPUT_FORMATS)}")
+    return None if name == "auto" else name
