@@ -45,11 +45,19 @@ def spooled_stdin(stream: BinaryIO | None = None) -> Iterator[Path]:
     if stream.isatty():
         raise UsageError("no transcript on standard input (it is a terminal)",
                          hint="pipe one in: cat session.jsonl | spec-debug analyze -")
-    folder = Path(tempfile.mkdtemp(prefix="spec-debug-stdin-"))
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="spec-debug-stdin-"))
+    except OSError as exc:
+        raise UsageError(f"cannot save standard input to a temporary folder: {exc.strerror or exc}",
+                         hint="set TMPDIR to a folder you can write, or pass the transcript's path") from None
     try:
         path = folder / "stdin"
-        with open(path, "wb") as out:
-            shutil.copyfileobj(stream, out, _CHUNK)
+        try:
+            with open(path, "wb") as out:
+                shutil.copyfileobj(stream, out, _CHUNK)
+        except OSError as exc:  # a full /tmp (often a small tmpfs) while a large transcript comes in
+            raise UsageError(f"cannot save standard input to {folder}: {exc.strerror or exc}",
+                             hint="set TMPDIR to a folder with room for the transcript, or pass its path") from None
         yield path
     finally:
         shutil.rmtree(folder, ignore_errors=True)

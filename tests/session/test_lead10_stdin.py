@@ -10,6 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from tests.session.incident_story import write_story
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "transcripts"
@@ -103,3 +105,21 @@ def test_every_detected_format_can_be_forced_from_the_command_line(tmp_path):
     assert wrong.returncode == 2
     assert b"unknown input format 'gemini'" in wrong.stderr and b"openhands" in wrong.stderr
     assert b"Traceback" not in wrong.stderr
+
+
+def test_a_full_temporary_folder_is_one_clear_error(tmp_path):
+    # /tmp is often a small tmpfs; a large transcript piped in fills it.
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(tiny)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root in a namespace that allows it)")
+    try:
+        big = CLAUDE.read_bytes() * 40  # ~1 MB
+        result = _spec_debug("analyze", "-", stdin=big, tmp=tiny)
+        assert result.returncode == 2
+        assert b"cannot save standard input to " in result.stderr and b"No space left on device" in result.stderr
+        assert b"TMPDIR" in result.stderr and b"Traceback" not in result.stderr
+        assert list(tiny.iterdir()) == []  # the partial copy is removed
+    finally:
+        subprocess.run(["umount", str(tiny)], capture_output=True)
