@@ -355,6 +355,9 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         "loss_mask_source": ("file" if info.has_loss_mask else
                              "dataset" if masks is not None else "none"),
         "ignored_norm_flags": ignored,
+        # ignored flags written as JSON strings ("false"), which the engine ran as true: the cause
+        "string_norm_flags": {flag: value for flag, value in engines.string_norm_flags(cfg.raw).items()
+                              if flag in ignored and flag_values.get(flag) and not cfg.norm_flags[flag]},
         "num_target_layers": n_layers, "data_format": info.format,
         "draft": cfg.summary(), "vocab_issues": vocab_issues,
         "vocab_mapping": str(mapping.source) if mapping is not None else None,

@@ -710,6 +710,15 @@ def speculators_flag(value: Any) -> bool | None:
     return None
 
 
+def string_norm_flags(draft_config: Any) -> dict[str, str]:
+    """Norm flags a speculators config writes as JSON strings ("false"), which speculators
+    parses (speculators_flag) and the engines test for truthiness: {flag: the string}."""
+    raw = _raw(draft_config)
+    if not is_speculators_format(raw):
+        return {}
+    return {flag: raw[flag] for flag in NORM_FLAGS if isinstance(raw.get(flag), str)}
+
+
 def reference_norm_flags(draft_config: Any) -> dict[str, bool]:
     """The flags as the checkpoint's trainer meant them (absent = False, speculators default).
 

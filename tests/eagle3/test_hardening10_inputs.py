@@ -20,6 +20,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from typer.testing import CliRunner
 
 from spec_debug.diagnose.checks.draft_config import check_norm_flags
+from spec_debug.diagnose.checks.drafter import check_engine_semantics
 from spec_debug.eagle3.commands import drafter_app
 from tests.eagle3.speculators_world import save_informative_world
 
@@ -79,9 +80,18 @@ def test_a_hand_edited_false_string_is_false_as_speculators_reads_it(world, tmp_
     vllm = _eval(root, "--semantics", "vllm")
     assert vllm["ignored_norm_flags"] == ["norm_before_residual"]
     assert _accuracies(vllm) != _accuracies(pristine)
+    assert vllm["string_norm_flags"] == {"norm_before_residual": "false"}
+    # the findings name the string as the cause, and the fix is the JSON boolean
     [sd701] = check_norm_flags("vllm", None, config)
     assert sd701.code == "SD701"
     assert "norm_before_residual: checkpoint means False, vllm latest runs True" in sd701.evidence[0]
+    assert 'writes "false", a string' in sd701.evidence[0] and "JSON boolean" in sd701.remediation
+    [sd403] = check_engine_semantics(report, vllm, "vllm", ignored_flags=vllm["ignored_norm_flags"],
+                                     string_flags=vllm["string_norm_flags"])
+    assert sd403.code == "SD403" and "JSON boolean" in sd403.remediation
+    assert not any("ignores" in line for line in sd403.evidence)
+    # SGLang never reads the flag: there it is only ignored, whatever its spelling
+    assert check_norm_flags("sglang", "0.5.4", config) == []
 
 
 def test_a_flag_speculators_refuses_is_one_clear_error(world, tmp_path):

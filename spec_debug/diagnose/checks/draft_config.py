@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
@@ -20,10 +22,19 @@ def check_norm_flags(engine: str, engine_version: str | None, draft_raw: Mapping
     served = engines.effective_norm_flags(engine, engine_version, draft_raw)
     fmt = "speculators" if engines.is_speculators_format(draft_raw) else "eagle"
     row = engines.convention_row(engine, f"honoured_flags_{fmt}", engine_version)
+    # a string flag the engine honours reads as true there; one it ignores is just ignored
+    strings = {flag: value for flag, value in engines.string_norm_flags(draft_raw).items()
+               if served[flag] and not meant[flag]}
     evidence = [f"{flag}: checkpoint means {meant[flag]}, {engine} {engine_version or 'latest'} runs {served[flag]}"
+                + (f" (config.json writes {json.dumps(strings[flag])}, a string: speculators reads it as a "
+                   f"boolean, {engine} as a non-empty, so true, value)" if flag in strings else "")
                 for flag in ignored]
     evidence.append(f"source: {row.source}" + (" (version boundary estimated)" if row.version_estimated else ""))
-    return [at.finding("SD701", evidence, {"ignored_flags": ignored, "checkpoint": meant, "engine": served})]
+    facts = {"ignored_flags": ignored, "checkpoint": meant, "engine": served}
+    if all(flag in strings for flag in ignored):
+        return [at.finding("SD701", evidence, facts, remediation=(
+            f"Write {', '.join(ignored)} as a JSON boolean (true/false, no quotes) in the draft's config.json."))]
+    return [at.finding("SD701", evidence, facts)]
 
 
 def check_context_length(draft_max_positions: int | None, context_length: int | None, *,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from typing import Any, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where, explained_by, pct
@@ -102,8 +104,9 @@ def _layers(metrics: Mapping[str, Any]) -> str:
 
 def check_engine_semantics(reference: Mapping[str, Any], engine: Mapping[str, Any], engine_name: str,
                            *, ignored_flags: list[str] | None = None, root_causes: list[str] | None = None,
-                           at: Where = Where()) -> list[Finding]:
-    """SD403: the same weights run as the engine does lose measurable acceptance."""
+                           string_flags: Mapping[str, str] | None = None, at: Where = Where()) -> list[Finding]:
+    """SD403: the same weights run as the engine does lose measurable acceptance. `string_flags`:
+    norm flags config.json writes as strings ("false"), which the engine reads as true."""
     ref, eng = _acc0(reference), _acc0(engine)
     if ref is None or eng is None or ref - eng < SEMANTICS_ACC_DROP:
         return []
@@ -112,12 +115,20 @@ def check_engine_semantics(reference: Mapping[str, Any], engine: Mapping[str, An
                 f"{_layers(reference)}",
                 f"{engine_name} semantics: full_accuracy[0] {pct(eng)}, expected accept length "
                 f"{_num(engine.get('expected_accept_length'))}{_layers(engine)}"]
-    if ignored_flags:
-        evidence.append(f"{engine_name} ignores {', '.join(ignored_flags)}")
+    strings = {flag: value for flag, value in (string_flags or {}).items() if flag in (ignored_flags or [])}
+    ignored = [flag for flag in ignored_flags or [] if flag not in strings]
+    if ignored:
+        evidence.append(f"{engine_name} ignores {', '.join(ignored)}")
+    for flag, value in strings.items():
+        evidence.append(f"config.json writes {flag}: {json.dumps(value)}, a string: the checkpoint's trainer "
+                        f"(speculators) reads it as a boolean, {engine_name} as a non-empty, so true, value")
     facts = {"reference_accuracy": ref, "engine_accuracy": eng, "drop": ref - eng,
              "ignored_flags": ignored_flags or []}
     if root_causes:
         evidence.append(explained_by(root_causes))
         return [at.finding("SD403", evidence, facts, severity="info",
                            title=f"Measured cost of the {engine_name} divergence")]
+    if strings and not ignored:
+        return [at.finding("SD403", evidence, facts, remediation=(
+            f"Write {', '.join(strings)} as a JSON boolean (true/false, no quotes) in the draft's config.json."))]
     return [at.finding("SD403", evidence, facts)]

@@ -13,7 +13,7 @@ from spec_debug.record import Finding
 NS = "eval"
 KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "target_conditional_acceptance",
         "expected_accept_length", "samples", "tokens", "reference", "semantics", "engine_version", "norm_flags",
-        "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "draft_vocab_coverage",
+        "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "string_norm_flags", "draft_vocab_coverage",
         "embed_source", "device", "dtype", "tokens_per_s", "notes", "skipped_samples", "skipped", "vocab_issues",
         "final_state_post_norm")
 ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
@@ -63,5 +63,6 @@ def check(ctx: Any) -> list[Finding]:
         engine_name = ctx.host_facts.get("engine", {}).get("name") or engine.get("semantics") or "engine"
         findings += check_engine_semantics(reference, engine, engine_name,
                                            ignored_flags=engine.get("ignored_norm_flags"),
+                                           string_flags=engine.get("string_norm_flags"),
                                            root_causes=raised(ctx.host_facts, ENGINE_CAUSES), at=at)
     return record(ctx.facts, NS, findings)
