@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import secrets
 import stat
 import tempfile
@@ -39,13 +40,21 @@ class RecordWriteError(SpecDebugError):
 
     exit_code = 3
 
+    def __init__(self, message: str, *, hint: str | None = None, out_of_space: bool = False) -> None:
+        super().__init__(message, hint=hint)
+        self.out_of_space = out_of_space
+        """The disk or the quota is full: a smaller write may still fit."""
+
+
+_OUT_OF_SPACE = (errno.ENOSPC, errno.EDQUOT)
+
 
 def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
 def _write_hint(exc: OSError) -> str:
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+    if exc.errno in (*_OUT_OF_SPACE, errno.EFBIG):
         return "free some space there, or pass --out DIR on another disk"
     if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         return "write to a folder you can write to (for runs: --out DIR)"
@@ -118,6 +127,38 @@ class RunStore:
         with self._lock:
             write_atomic(self.run_dir / RUN_JSON, payload)
 
+    def save_cut(self, payload: str, why: str) -> None:
+        """Write run.json with each step's output cut to its first and last lines
+        (compact_record), for the last record of a run stopped by a full disk: its statuses and
+        findings fit in a few KiB where the whole record did not. Raises RecordWriteError."""
+        self.save_json(compact_record(payload, why))
+
+
+COMPACT_OUTPUT_CHARS = 2048
+
+
+def compact_record(payload: str, why: str) -> str:
+    """The run record payload with every step's stdout and stderr cut to its first and last
+    lines, marked as runner/output.py marks a cut (readers already look for that marker)."""
+    record = json.loads(payload)
+    keep_head, keep_tail = COMPACT_OUTPUT_CHARS // 4, COMPACT_OUTPUT_CHARS * 3 // 4  # the end holds the traceback
+    for step in record.get("steps", []):
+        for stream in ("stdout", "stderr"):
+            text = step.get(stream) or ""
+            if len(text) <= COMPACT_OUTPUT_CHARS:
+                continue
+            middle = text[keep_head:-keep_tail]
+            # Bytes an earlier cut (--capture-limit) dropped count too; its marker does not.
+            skipped = len(middle.encode("utf-8", "surrogatepass")) + sum(
+                int(m.group(1)) - len(m.group(0).encode()) for m in _CUT_MARKER.finditer(middle))
+            step[stream] = f"{text[:keep_head]}\n... [{skipped} bytes truncated; cut so that run.json fits: {why}] ...\n{text[-keep_tail:]}"
+            step["truncated"] = True
+    return json.dumps(record, indent=2, ensure_ascii=False)
+
+
+_CUT_MARKER = re.compile(r"\n\.\.\. \[(\d+) bytes truncated; [^\]\n]*\] \.\.\.\n")
+"""runner/output.py's TRUNCATION_MARKER (the store does not import the runner)."""
+
 
 def _process_umask() -> int:
     """The umask, read once at import (os.umask can only be read by setting it, which is not
@@ -170,7 +211,8 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as exc:
         _discard(tmp)
         kept = " (the previous version is kept)" if path.exists() else ""
-        raise RecordWriteError(f"cannot write {path}: {_why(exc)}{kept}", hint=_write_hint(exc)) from None
+        raise RecordWriteError(f"cannot write {path}: {_why(exc)}{kept}", hint=_write_hint(exc),
+                               out_of_space=exc.errno in _OUT_OF_SPACE) from None
     except BaseException:  # Ctrl-C mid-write: no half file, no stray temp file
         _discard(tmp)
         raise

@@ -36,7 +36,7 @@ from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
 from spec_debug.runner.ssh_connect import abandon_connects
 from spec_debug.runner.transport import CommandOutcome, Transport
-from spec_debug.store import RunStore, utc_now
+from spec_debug.store import RecordWriteError, RunStore, utc_now
 
 SAVE_INTERVAL_S = 0.1
 """run.json is rewritten after a step unless it was written less than this long ago; then the
@@ -194,6 +194,9 @@ class Run:
             # The record cannot be written (disk full, folder gone): stop the hosts rather than
             # let them run on unrecorded, then let the CLI say why.
             self.interrupt(exc.message.splitlines()[0])
+            if isinstance(exc, RecordWriteError) and exc.out_of_space:
+                self._wait_for_hosts_to_stop(set(futures))
+                self._save_cut(exc, aborted=True)
             raise
         finally:
             pool.shutdown(wait=True)
@@ -203,6 +206,42 @@ class Run:
             # Every step ran and the record is whole: the reports are what the signal stops.
             raise KeyboardInterrupt(caught[0])
         return self.record
+
+    def _save_cut(self, error: RecordWriteError, *, aborted: bool) -> None:
+        """The disk filled: the last record on it lacked the latest steps and said "running", so
+        `spec-debug report` blamed the controller for stopping before its final write. Write the
+        record once more with each output cut to its ends (small enough for the space a full
+        write left) and raise a RecordWriteError that says so; if even that does not fit, the
+        previous record stays and error is raised as it is. Called once the hosts have stopped."""
+        why = error.message.rsplit(": ", 1)[-1].removesuffix(" (the previous version is kept)")
+        path = self.store.run_dir / "run.json"
+        reason = f"cannot write {path} in full: {why}"
+        with self._lock:
+            if aborted:
+                self.record.finished_at = utc_now()
+                self.record.status = "aborted"
+                stale = error.message.splitlines()[0]  # says "the previous version is kept": this one replaces it
+                if self.record.abort_reason == stale:
+                    self.record.abort_reason = reason
+                for host in self.record.hosts:
+                    if host.status in ("pending", "running"):
+                        host.status = "aborted"
+                    if host.error == stale:
+                        host.error = reason
+                for step in self.record.steps:
+                    if step.message and stale in step.message:
+                        step.message = step.message.replace(stale, reason)
+            payload = self.record.model_dump_json(indent=2)
+        with self._save_lock:
+            try:
+                self.store.save_cut(payload, why)
+            except RecordWriteError:
+                raise error from None
+        raise RecordWriteError(
+            f"cannot write {path} in full: {why} (it keeps every step's result, each output cut to its first and last lines)",
+            hint=f"free some space there (or pass --out DIR on another disk), then `spec-debug report {self.store.run_dir}` writes the reports",
+            out_of_space=True,
+        ) from None
 
     def _wait_for_hosts_to_stop(self, pending: set[Future[None]]) -> None:
         """After an interrupt every host stops within seconds (its command killed, its connect
@@ -579,7 +618,12 @@ class Run:
             record.status = "failed"
         else:
             record.status = "passed"
-        self.save(force=True)
+        try:
+            self.save(force=True)
+        except RecordWriteError as exc:
+            if not exc.out_of_space:
+                raise
+            self._save_cut(exc, aborted=False)
         self.options.reporter.run_finished(record)
 
     def _clean_findings(self, findings: list[Finding]) -> list[Finding]:
