@@ -7,13 +7,12 @@ from remote output must never become shell code); `{{ x | raw }}` opts out on pu
 
 from __future__ import annotations
 
+import difflib
 import re
 import shlex
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
-
-import difflib
 
 from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes
 from jinja2.sandbox import SandboxedEnvironment

@@ -104,6 +104,7 @@ def evaluate_attempt(
             findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {message}"))
     return AttemptResult("failed", message, step_facts, findings, expectations)
 
+
 def background_note(stdout: StreamCapture, stderr: StreamCapture) -> str | None:
     """What to tell the author when the step's command exited but left processes running that
     still hold its output (the transport stopped waiting for it: local.py, _DRAIN_AFTER_EXIT_S)."""

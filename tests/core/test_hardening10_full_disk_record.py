@@ -73,7 +73,7 @@ def test_a_run_whose_last_write_fills_the_disk_keeps_its_verdict(tmp_path):
         "  - id: after\n    run: echo done\n")
     proc, run_dir = run_on_small_disk(tmp_path, playbook, "250k")
     assert "Traceback" not in proc.stderr and proc.returncode == 3, proc.stderr[-2000:]
-    assert "in full: No space left on device" in proc.stderr and f"spec-debug report" in proc.stderr, proc.stderr
+    assert "in full: No space left on device" in proc.stderr and "spec-debug report" in proc.stderr, proc.stderr
     record = json.loads((run_dir / "run.json").read_text())
     assert record["status"] == "passed" and [s["status"] for s in record["steps"]] == ["passed"] * 3
     big = record["steps"][1]
