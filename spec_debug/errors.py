@@ -20,6 +20,18 @@ class SpecDebugError(Exception):
     def __str__(self) -> str:
         return self.message if not self.hint else f"{self.message}\n  hint: {self.hint}"
 
+    def __reduce__(self):
+        # Pickled whole (a worker process raises it in the parent): an exception pickles its
+        # args only, and the subclasses' constructors take other arguments (file, line, hint).
+        return _rebuilt, (type(self), self.message, self.__dict__)
+
+
+def _rebuilt(cls: type, message: str, state: dict) -> SpecDebugError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
 
 class UsageError(SpecDebugError):
     """Bad command-line input (an option, a --var, a missing file)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
-from spec_debug.session import metrics, reasoning, shell, spec_facts
+from spec_debug.session import metrics, reasoning, shell, source_workers, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.records import (
@@ -157,30 +157,8 @@ def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
     totals: Counter = Counter()
     formats = {s.format for s in sources}
     out.format = formats.pop() if len(formats) == 1 else "mixed"
-    for source in sources:
-        stats = ReadStats()
-        tree = AgentTree()
-        state = _SessionState(source, out, tree)
-        for event in iter_events(source, stats, tree):
-            state.feed(event)
-        state.finish()
-        tree.finish()
-        out.agents.extend(a.as_dict(source.id) for a in tree.agents.values()
-                          if a.id != MAIN_AGENT or a.events or len(tree.agents) == 1)
-        read = stats.as_dict()
-        out.sessions.append({
-            "id": source.id, "file": str(source.path), "format": source.format,
-            "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
-            "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
-            "damaged": list(stats.damaged),
-        })
-        totals.update(read)
-        totals["events"] += state.events
-        totals["tool_calls"] += state.tool_calls
-        totals["errors"] += state.error_count
-        totals["compactions"] += state.compactions
-        totals["records_dropped"] += state.dropped
-        totals["interrupts"] += state.interrupts
+    for part in source_workers.parts_in_order(sources, analyze_source):
+        _merge(out, totals, part)
     out.stats = {
         "events": totals["events"], "lines_skipped": totals["lines_skipped"],
         "tool_calls": totals["tool_calls"], "errors": totals["errors"], "lines": totals["lines"],
@@ -191,6 +169,50 @@ def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
         "interrupts": totals["interrupts"], "damaged_files": totals["damaged_files"],
     }
     return out
+
+
+@dataclass
+class SourcePart:
+    """One session's share of the analysis: its records (segments indexed from 0), agents,
+    ``sessions[]`` entry and counts. Sessions are independent, so each can be worked out in a
+    process of its own (:mod:`spec_debug.session.source_workers`) and merged in order."""
+
+    analysis: SessionAnalysis
+    counts: Counter
+
+
+def analyze_source(source: SessionSource) -> SourcePart:
+    """The pass over one session."""
+    part = SessionAnalysis()
+    stats = ReadStats()
+    tree = AgentTree()
+    state = _SessionState(source, part, tree)
+    for event in iter_events(source, stats, tree):
+        state.feed(event)
+    state.finish()
+    tree.finish()
+    part.agents.extend(a.as_dict(source.id) for a in tree.agents.values()
+                       if a.id != MAIN_AGENT or a.events or len(tree.agents) == 1)
+    read = stats.as_dict()
+    part.sessions.append({
+        "id": source.id, "file": str(source.path), "format": source.format,
+        "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
+        "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
+        "damaged": list(stats.damaged),
+    })
+    counts = Counter(read)
+    counts.update(events=state.events, tool_calls=state.tool_calls, errors=state.error_count,
+                  compactions=state.compactions, records_dropped=state.dropped, interrupts=state.interrupts)
+    return SourcePart(part, counts)
+
+
+def _merge(out: SessionAnalysis, totals: Counter, part: SourcePart) -> None:
+    base = len(out.segments)
+    for seg in part.analysis.segments:
+        seg.index += base
+    for name in ("sessions", "agents", "segments", *_KEPT):
+        getattr(out, name).extend(getattr(part.analysis, name))
+    totals.update(part.counts)
 
 
 _KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops")

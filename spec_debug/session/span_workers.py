@@ -118,6 +118,8 @@ def _result(process: Any, conn: Connection) -> Any:
             f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
         raise WorkerFailed(f"a worker process reading the session died: {how}",
                            hint="run again; a session this large needs about 50 MB of memory per worker") from None
+    if ok is None:
+        raise value
     if not ok:
         raise WorkerFailed(f"a worker process reading the session failed: {value}")
     return value
@@ -141,7 +143,9 @@ def _serve(conn: Connection, func: Callable[..., Any]) -> None:
         if task is None:
             return
         try:
-            reply = (True, func(*task))
-        except Exception as exc:  # sent to the parent, which raises it as one clear error
+            reply: tuple = (True, func(*task))
+        except SpecDebugError as exc:  # bad input: the parent raises it as it would have itself
+            reply = (None, exc)
+        except Exception as exc:  # a bug: sent to the parent, which raises it as one clear error
             reply = (False, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=-3)}")
         conn.send(reply)

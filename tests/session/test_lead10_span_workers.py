@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from spec_debug.errors import PlaybookError
 from spec_debug.session.span_workers import WorkerFailed, ordered_results
 
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
@@ -24,6 +25,12 @@ def _square(n: int) -> tuple[int, int]:
 def _fails_on_three(n: int) -> int:
     if n == 3:
         raise ValueError("span 3 is broken")
+    return n
+
+
+def _refuses_three(n: int) -> int:
+    if n == 3:
+        raise PlaybookError("span 3 is bad input", path="x.yaml", line=3, column=7, hint="fix line 3")
     return n
 
 
@@ -62,6 +69,16 @@ def test_results_come_in_task_order(count):
 def test_a_worker_exception_is_one_clear_error():
     with pytest.raises(WorkerFailed, match="failed: ValueError: span 3 is broken"):
         list(ordered_results(_fails_on_three, ((n,) for n in range(8)), 2, "fork"))
+    assert _gone(_children())
+
+
+def test_bad_input_found_in_a_worker_is_raised_as_itself():
+    with pytest.raises(PlaybookError) as info:
+        list(ordered_results(_refuses_three, ((n,) for n in range(8)), 2, "fork"))
+    here = PlaybookError("span 3 is bad input", path="x.yaml", line=3, column=7, hint="fix line 3")
+    error = info.value
+    assert (str(error), error.hint, error.exit_code, error.line, error.column) == \
+        (str(here), "fix line 3", here.exit_code, 3, 7)
     assert _gone(_children())
 
 
