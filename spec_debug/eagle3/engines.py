@@ -395,12 +395,18 @@ def parse_version(version: str | None) -> tuple[int, ...]:
 
     Pre-releases count as their release: close enough for behaviour boundaries. A source
     checkout without version metadata reports 'dev' (vllm/version.py) or 0.0.0.dev0
-    (sglang/version.py); both engines treat 0.0 as a dev tree, so it counts as the newest.
+    (sglang/version.py); both engines treat 0.0 as a dev tree, so it counts as the newest, as
+    does setuptools_scm's 0.1.devN of a checkout without tags.
     """
     if version is None or version.strip().lower() in {"", "latest", "main", "head", "nightly",
                                                       "dev"}:
         return _INF
     text = version.strip().lower().lstrip("v")
+    if re.match(r"0\.1\.dev\d+", text):
+        # setuptools_scm's version for a checkout without tags (a shallow clone, a fork): vLLM
+        # built that way reports 0.1.dev1+gb22b798.d20241006.cu126 or 0.1.dev7557+g977180c
+        # (vllm-project/vllm#9119, #20664) whatever its age; no 0.1 release was a .dev one
+        return _INF
     parts: list[int] = []
     for piece in text.split("."):
         match = re.match(r"\d+", piece)

@@ -116,3 +116,20 @@ def test_an_eagle3_head_named_in_v0_flags_on_a_release_before_eagle3():
                "--num-speculative-tokens 3")
     [problem] = effective_spec(parse_launch_command(command), engine_version="0.8.2").problems
     assert problem.startswith("method eagle3: vLLM 0.8.2 has no EAGLE-3 (added in 0.8.5)")
+
+
+# vLLM built from a checkout without tags reports setuptools_scm's 0.1.devN whatever its age:
+# "0.1.dev1+gb22b798.d20241006.cu126" (vllm-project/vllm#9119), "0.1.dev7557+g977180c" (#20664)
+@pytest.mark.parametrize("version", ["0.1.dev1+gb22b798.d20241006.cu126", "0.1.dev7557+g977180c"])
+def test_a_vllm_built_from_an_untagged_checkout_is_judged_as_the_newest(version):
+    from spec_debug.diagnose.checks.draft_config import check_norm_flags
+
+    # before: read as vLLM 0.1, so --speculative-config "did not exist yet" ...
+    eff = effective_spec(parse_launch_command(DYNAMIC), engine_version=version)
+    assert eff.problems == [] and eff.adaptive
+    # ... and a speculators draft's norm flags "were not run" (SD701 against vLLM 0.9.2 .. 0.10.0)
+    draft = {"speculators_model_type": "eagle3", "norm_before_residual": True, "norm_before_fc": True,
+             "transformer_layer_config": {"model_type": "llama"}}
+    assert check_norm_flags("vllm", version, draft) == check_norm_flags("vllm", None, draft) == []
+    # a real 0.1 release is still old
+    assert effective_spec(parse_launch_command(DYNAMIC), engine_version="0.1.7").problems
