@@ -1204,6 +1204,24 @@ _VLLM_DYNAMIC_K_SINCE = "0.24.0"
 _VLLM_DYNAMIC_K_ON_V2_SINCE = "0.25.0"  # Model Runner V2 runs dynamic SD (0.25.0 vllm/config/vllm.py)
 
 
+def _vllm_surely_before(version: str, since: str) -> bool:
+    """The release certainly predates `since`. A nightly (0.23.1.dev3+g...: setuptools_scm's
+    name for a build after 0.23.0) may hold anything up to the next minor release, and a
+    pre-release of `since` (0.24.0rc2) counts as it: a feature is not refused on a guess."""
+    if re.search(r"dev\d*", version.lower()):
+        major, minor = (parse_version(version) + (0, 0))[:2]
+        return not _version_at_least(f"{major}.{minor + 1}", since)
+    return not _version_at_least(version, since)
+
+
+def _vllm_surely_from(version: str, since: str) -> bool:
+    """The release certainly has what `since` brought (or removed): a nightly only when it is
+    numbered past `since` (0.8.3.dev5 is a build before 0.8.3)."""
+    if re.search(r"dev\d*", version.lower()):
+        return parse_version(version) > parse_version(since)
+    return _version_at_least(version, since)
+
+
 def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
     """What the running vLLM release refuses in this command (nothing when the version is unknown:
     the option list is the newest release's)."""
@@ -1213,37 +1231,37 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         parse_version(engine_version)
     except ValueError:
         return []
+    before = lambda since: _vllm_surely_before(engine_version, since)  # noqa: E731
+    since_then = lambda since: _vllm_surely_from(engine_version, since)  # noqa: E731
     unrecognized = ("argparse exits with 'unrecognized arguments' and the server does not start")
     problems = []
     written = {name.partition(".")[0] for name in cfg.flags}
-    if written & {"speculative-config", "sc"} and not _release_at_least(engine_version, _VLLM_SPEC_CONFIG_SINCE):
+    if written & {"speculative-config", "sc"} and before(_VLLM_SPEC_CONFIG_SINCE):
         problems.append(f"--speculative-config: vLLM {engine_version} does not have it (added in "
                         f"{_VLLM_SPEC_CONFIG_SINCE}; older releases take --speculative-model DRAFT "
                         f"--num-speculative-tokens K): {unrecognized}")
     for flag in _VLLM_V0_FLAGS:
-        if flag in written and _release_at_least(engine_version, _VLLM_V0_FLAGS_REMOVED):
+        if flag in written and since_then(_VLLM_V0_FLAGS_REMOVED):
             problems.append(f"--{flag}: vLLM removed it in {_VLLM_V0_FLAGS_REMOVED}; on {engine_version} {unrecognized} "
                             "(write --speculative-config '{\"model\": DRAFT, \"num_speculative_tokens\": K}')")
     for flag, since in _VLLM_OPTION_SINCE.items():
-        if flag in written and not _release_at_least(engine_version, since):
+        if flag in written and before(since):
             problems.append(f"{'-' if len(flag) < 3 else '--'}{flag}: vLLM {engine_version} does not have it (added "
                             f"in {since}): {unrecognized} (write --speculative-config '{{...}}')")
     spec = cfg.speculative_config or {}
-    if "num_speculative_tokens_per_batch_size" in spec and not _release_at_least(engine_version,
-                                                                                  _VLLM_DYNAMIC_K_SINCE):
+    if "num_speculative_tokens_per_batch_size" in spec and before(_VLLM_DYNAMIC_K_SINCE):
         problems.append(f"num_speculative_tokens_per_batch_size: vLLM {engine_version} has no dynamic speculative "
                         f"decoding (added in {_VLLM_DYNAMIC_K_SINCE}): SpeculativeConfig refuses the unknown key and "
                         "the server does not start")
     if ("num_speculative_tokens_per_batch_size" in spec and cfg.env.get("VLLM_USE_V2_MODEL_RUNNER") == "1"
-            and _release_at_least(engine_version, _VLLM_DYNAMIC_K_SINCE)
-            and not _release_at_least(engine_version, _VLLM_DYNAMIC_K_ON_V2_SINCE)):
+            and since_then(_VLLM_DYNAMIC_K_SINCE) and before(_VLLM_DYNAMIC_K_ON_V2_SINCE)):
         # 0.24.0 lists dynamic SD among Model Runner V2's unsupported features and, with the V2
         # runner forced on, raises instead of falling back to V1 (vllm/config/vllm.py
         # `_validate_v2_model_runner`); its docs run the example with VLLM_USE_V2_MODEL_RUNNER=0
         problems.append(f"num_speculative_tokens_per_batch_size with VLLM_USE_V2_MODEL_RUNNER=1: vLLM {engine_version} "
                         "refuses to start (\"Model Runner V2 does not yet support: dynamic speculative decoding\"; "
                         f"{_VLLM_DYNAMIC_K_ON_V2_SINCE} supports it); set VLLM_USE_V2_MODEL_RUNNER=0")
-    if cfg.algorithm == "EAGLE3" and not _release_at_least(engine_version, _VLLM_EAGLE3_SINCE):
+    if cfg.algorithm == "EAGLE3" and before(_VLLM_EAGLE3_SINCE):
         # method eagle3, or a draft named like one (V0's --speculative-model, method detection)
         problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "
                         "head is not run as an EAGLE-3 draft (upgrade vLLM)")
@@ -1282,8 +1300,9 @@ def _vllm_rules(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:
                         "draft model" + (f" for method {method}" if method else " and no method") +
                         ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
                         "speculative model\")")
-    if spec.get("num_speculative_tokens_per_batch_size") is not None and _release_at_least(
-            engine_version, _VLLM_DYNAMIC_K_SINCE):  # an older release refuses the key (above)
+    if spec.get("num_speculative_tokens_per_batch_size") is not None and not (
+            engine_version is not None and _vllm_surely_before(engine_version, _VLLM_DYNAMIC_K_SINCE)):
+        # an older release refuses the key (_vllm_release_problems)
         return _vllm_dynamic_k(cfg, spec, problems)
     return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps, problems=problems)
 

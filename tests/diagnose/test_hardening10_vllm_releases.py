@@ -133,3 +133,15 @@ def test_a_vllm_built_from_an_untagged_checkout_is_judged_as_the_newest(version)
     assert check_norm_flags("vllm", version, draft) == check_norm_flags("vllm", None, draft) == []
     # a real 0.1 release is still old
     assert effective_spec(parse_launch_command(DYNAMIC), engine_version="0.1.7").problems
+
+
+def test_pre_releases_and_nightlies_are_not_refused_on_a_guess():
+    # setuptools_scm names a nightly after 0.23.0 "0.23.1.devN": it may already hold what 0.24.0
+    # released, so dynamic K is read as a schedule there, as on a 0.24.0 pre-release
+    for version in ("0.23.1.dev3+g5a7c1f2", "0.24.0rc1", "0.24.0rc2.dev45+g1234abc"):
+        eff = effective_spec(parse_launch_command(DYNAMIC), engine_version=version)
+        assert eff.problems == [] and eff.adaptive, version
+    # a nightly that cannot hold it yet, and a nightly before the V0 flags' removal
+    assert effective_spec(parse_launch_command(DYNAMIC), engine_version="0.22.1.dev3+g1").problems
+    assert effective_spec(parse_launch_command(VLLM_DOCS_V071), engine_version="0.8.3.dev5+g1").problems == []
+    assert len(effective_spec(parse_launch_command(VLLM_DOCS_V071), engine_version="0.8.4.dev2+g1").problems) == 2
