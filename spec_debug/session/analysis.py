@@ -277,7 +277,10 @@ class _SessionState:
         """Sub-agents whose last word so far is an API error the CLI wrote in their place."""
         self.reports: dict[str, list[MetricRecord]] = {}
         """Per spawning call id: the readings its sub-agent's report gave the parent."""
-        self.phases = PhaseTracker(self.session, lambda agent: self.tree.get(agent).description)
+        # Over the tree, not self: a closure over self was a cycle (state -> phases -> lambda ->
+        # state) that kept each session's state and records alive until a collection, which
+        # the pass switches off; a worker analysing a folder's sessions grew with each one.
+        self.phases = PhaseTracker(self.session, lambda agent, tree=tree: tree.get(agent).description)
         self.kept = {name: Bounded() for name in _KEPT}
         self.status_known = source.format != "text"
         """False for a plain-text log: no exit status was recorded."""

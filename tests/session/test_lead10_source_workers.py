@@ -77,3 +77,27 @@ def test_a_large_session_in_the_folder_keeps_its_span_workers(monkeypatch, tmp_p
     assert many == one
     assert spans == ["big.jsonl", "big.jsonl"]  # read by span workers in both passes, in this process
     assert used and json.loads(one)["stats"]["sessions"] == 4
+
+
+def test_a_session_leaves_no_cyclic_garbage(tmp_path):
+    # The pass runs with the cyclic collector off (analysis._without_cyclic_gc), so anything in
+    # a cycle lives until the end: in a worker that analyses hundreds of sessions, each one's
+    # state and records did (a closure over the state was such a cycle).
+    import gc
+
+    from spec_debug.session.analysis import analyze_source
+    from spec_debug.session.sources import discover
+
+    story = write_story(tmp_path / "story")
+    (source,) = discover(story.session_file)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        part = analyze_source(source)
+        assert part.analysis.commands and part.analysis.segments
+        del part
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
