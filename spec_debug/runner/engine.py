@@ -581,17 +581,25 @@ class Run:
         problems: list[str] = []
         for index, source in enumerate(step.fetch.sources()):
             try:
-                remote = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
+                pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
                 dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
-                local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
-                local = unclaimed_path(local, PurePosixPath(remote))
-                transport.get(remote, local)
-                # local is resolved; run_dir is as given (--out defaults to the relative "runs").
-                fetched.append(str(local.relative_to(self.store.run_dir.resolve())))
+                remotes = _expand_remote_glob(pattern, transport)
             except TransportError:
                 raise
             except (SpecDebugError, OSError, ValueError) as exc:
                 problems.append(f"{source}: {getattr(exc, 'message', None) or exc}")
+                continue
+            for remote in remotes:
+                try:
+                    local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
+                    local = unclaimed_path(local, PurePosixPath(remote))
+                    transport.get(remote, local)
+                    # local is resolved; run_dir is as given (--out defaults to the relative "runs").
+                    fetched.append(str(local.relative_to(self.store.run_dir.resolve())))
+                except TransportError:
+                    raise
+                except (SpecDebugError, OSError, ValueError) as exc:
+                    problems.append(f"{source if remote == pattern else remote}: {getattr(exc, 'message', None) or exc}")
         status = "error" if problems else "passed"
         message = "; ".join(problems) or None
         findings = [runner_finding("SD003", host=host, step=step.id, evidence=problems)] if problems else []
@@ -671,6 +679,60 @@ def _signals_deferred() -> Iterator[list[int]]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+
+
+MAX_GLOB_FILES = 200
+"""Files one fetch pattern may name: `/var/log/*` on a busy host is thousands."""
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+# A bracket expression kept for the shell only when it holds nothing a quote would change.
+_BRACKET_EXPRESSION = re.compile(r"\[!?\]?[A-Za-z0-9_.,:^-]*\]")
+
+
+def remote_glob_command(pattern: str) -> str:
+    """A POSIX sh command printing, NUL-separated, the regular files that pattern names on the
+    host. `*`, `?` and `[...]` are the shell's; every other character is quoted (a path with a
+    space or a `$` stays text); a leading `~/` is the login's home. scp(1) reads a remote glob
+    the same way: the remote shell expands it."""
+    words: list[str] = []
+    literal = ""
+    at = 0
+    if pattern.startswith("~/"):
+        words.append("~/")
+        at = 2
+    while at < len(pattern):
+        bracket = _BRACKET_EXPRESSION.match(pattern, at) if pattern[at] == "[" else None
+        if pattern[at] in "*?" or bracket is not None:
+            if literal:
+                words.append(shell_quote(literal))
+                literal = ""
+            words.append(bracket.group(0) if bracket is not None else pattern[at])
+            at = bracket.end() if bracket is not None else at + 1
+        else:
+            literal += pattern[at]
+            at += 1
+    if literal:
+        words.append(shell_quote(literal))
+    return f'for f in {"".join(words)}; do [ -f "$f" ] && printf \'%s\\0\' "$f"; done; exit 0'
+
+
+def _expand_remote_glob(pattern: str, transport: Transport) -> list[str]:
+    """The files a fetch pattern names on the host: pattern itself when it has no `*?[`
+    (a missing file then fails its copy, with the host's own words)."""
+    if not _GLOB_CHARS.search(pattern):
+        return [pattern]
+    stdout, stderr = StreamCapture("stdout"), StreamCapture("stderr")
+    try:
+        transport.run(remote_glob_command(pattern), stdout=stdout, stderr=stderr, timeout_s=60)
+    finally:
+        stdout.close()
+        stderr.close()
+    names = [name for name in stdout.text().split("\0") if name]
+    if not names:
+        raise ValueError("no file on the host matches this pattern")
+    if len(names) > MAX_GLOB_FILES:
+        raise ValueError(f"{len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
+    return names
 
 
 def _safe_name(name: str) -> str:
