@@ -599,7 +599,10 @@ class Run:
                 except TransportError:
                     raise
                 except (SpecDebugError, OSError, ValueError) as exc:
-                    problems.append(f"{source if remote == pattern else remote}: {getattr(exc, 'message', None) or exc}")
+                    said = str(getattr(exc, "message", None) or exc)
+                    if "Is a directory" in said:  # EISDIR's words, locally and from the SSH transport
+                        said += f" (fetch copies files: name them, or with a pattern such as {remote.rstrip('/')}/*.log)"
+                    problems.append(f"{source if remote == pattern else remote}: {said}")
         status = "error" if problems else "passed"
         message = "; ".join(problems) or None
         findings = [runner_finding("SD003", host=host, step=step.id, evidence=problems)] if problems else []

@@ -25,6 +25,10 @@ steps:
     fetch:
       src: "{{ log_dir }}/*.nope"
       dest: logs
+  - id: folder
+    fetch:
+      src: "{{ log_dir }}"
+      dest: logs
 """
 
 
@@ -52,3 +56,6 @@ def test_a_glob_in_fetch_copies_every_file_it_names_and_nothing_else(tmp_path, w
     # A pattern that names nothing says so, not "No such file or directory: '...*.nope'".
     assert steps["nothing"]["status"] == "error"
     assert steps["nothing"]["message"].endswith("*.nope: no file on the host matches this pattern")
+    # A folder is no file to copy: the message says how to name its files.
+    assert steps["folder"]["status"] == "error"
+    assert f"such as {logs}/*.log" in steps["folder"]["message"], steps["folder"]["message"]
