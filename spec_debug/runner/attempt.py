@@ -13,7 +13,7 @@ from typing import Any
 
 from spec_debug.errors import SpecDebugError, TemplateError
 from spec_debug.playbook.models import Expectation, FindingTemplate, Step
-from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value
+from spec_debug.playbook.templating import TemplateSite, attributes_of, evaluate, names_used, render, render_value
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
@@ -119,6 +119,24 @@ def background_note(stdout: StreamCapture, stderr: StreamCapture) -> str | None:
         "then its next write fails (SIGPIPE ends most programs). To keep it running, send its output to a file: "
         "nohup CMD > /tmp/server.log 2>&1 &"
     )
+
+
+def one_word_command_hint(step: Step, context: dict[str, Any], err_text: str) -> str | None:
+    """Why a step exited 127 when a var holding a whole command line (`server_cmd: python -m
+    sglang.launch_server --tp 8`) was interpolated quoted, as every value is: the shell looked
+    for one program named by the whole line ("python -m ...: command not found", bash; dash
+    says "not found")."""
+    if step.run is None or "not found" not in err_text:
+        return None
+    names = [*names_used(step.run), *attributes_of(step.run, "vars")]  # it rendered: it parses
+    for name in dict.fromkeys(names):
+        value = context.get("vars", {}).get(name, context.get(name))
+        if isinstance(value, str) and len(value.split()) > 1 and (
+            f"{value}: command not found" in err_text or f"{value}: not found" in err_text
+        ):
+            return (f"var {name!r} holds a whole command line, and values are quoted as one word: "
+                    f"write {{{{ {name} | raw }}}} to run it as a command")
+    return None
 
 
 def _shorten(command: str, limit: int = 80) -> str:

@@ -29,7 +29,8 @@ from spec_debug.playbook.templating import TemplateSite, evaluate, render, rende
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
 from spec_debug.runner.attempt import (
-    AttemptResult, background_note, collected_patterns, evaluate_attempt, output_tail, render_finding, watched_patterns,
+    AttemptResult, background_note, collected_patterns, evaluate_attempt, one_word_command_hint, output_tail, render_finding,
+    watched_patterns,
 )
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
 from spec_debug.runner.reporter import Reporter, StepGate
@@ -513,6 +514,9 @@ class Run:
         )
         if until_failed and status == "passed" and not self.abort.is_set():
             status, message, findings = self._until_never_held(step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings)
+        hint = one_word_command_hint(step, context, stderr.checked_text()) if outcome.exit_code == 127 else None
+        if hint is not None and status != "passed":
+            message = hint if message is None else f"{message}; {hint}"
         note = background_note(stdout, stderr)
         if note is not None:
             message = note if message is None else f"{message}; {note}"
