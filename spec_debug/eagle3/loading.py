@@ -455,8 +455,13 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         with torch.no_grad():
             model.lm_head.weight.copy_(model.embed_tokens.weight)  # [V, H] = [DV, H] here
     if missing:
+        qk_norms = all(name.endswith(("q_norm.weight", "k_norm.weight")) for name in missing)
         raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
-                              + (" ..." if len(missing) > 8 else ""))
+                              + (" ..." if len(missing) > 8 else ""),
+                              # only a Qwen3 decoder has them (transformers modeling_qwen3.py)
+                              hint=(f"the config's decoder model_type is {cfg.model_type!r} but the weights are "
+                                    "a Llama decoder's (no q_norm/k_norm): set model_type to \"llama\" if the "
+                                    "draft was trained as one" if qk_norms and cfg.model_type == "qwen3" else None))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
     if zero:
         # a copy whose end was never written reads as zeros when the file was preallocated

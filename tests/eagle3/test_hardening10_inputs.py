@@ -337,3 +337,17 @@ def test_devices_and_dtypes_as_torch_and_the_engines_name_them(world):
                       "--target", str(world / "target"), "--device", device)
         assert result.exit_code == 2, result.output
         assert f"--device {device}: torch" in result.output and "cannot use" in result.output
+
+
+def test_a_qwen3_decoder_config_over_llama_weights_says_which_is_which(world, tmp_path):
+    # speculators' Eagle3SpeculatorConfig defaults transformer_layer_config to a Qwen3Config
+    # (models/eagle3/config.py): a config written by hand from it names qwen3 over llama weights
+    root = _copy(world, tmp_path)
+    config = json.loads((root / "draft" / "config.json").read_text())
+    config["transformer_layer_config"]["model_type"] = "qwen3"
+    (root / "draft" / "config.json").write_text(json.dumps(config))
+    result = _run("eval", "--model", str(root / "draft"), "--data", str(root / "data"), "--target", str(root / "target"))
+    assert result.exit_code == 2
+    assert "missing tensors: layers.0.self_attn.q_norm.weight" in result.output
+    # before: no hint; the missing tensors are the ones only a Qwen3 decoder has
+    assert "model_type is 'qwen3' but the weights are a Llama decoder's" in result.output
