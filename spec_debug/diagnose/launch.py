@@ -1204,7 +1204,7 @@ _VLLM_DYNAMIC_K_SINCE = "0.24.0"
 _VLLM_DYNAMIC_K_ON_V2_SINCE = "0.25.0"  # Model Runner V2 runs dynamic SD (0.25.0 vllm/config/vllm.py)
 
 
-def _vllm_surely_before(version: str, since: str) -> bool:
+def vllm_surely_before(version: str, since: str) -> bool:
     """The release certainly predates `since`. A nightly (0.23.1.dev3+g...: setuptools_scm's
     name for a build after 0.23.0) may hold anything up to the next minor release, and a
     pre-release of `since` (0.24.0rc2) counts as it: a feature is not refused on a guess."""
@@ -1231,7 +1231,7 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         parse_version(engine_version)
     except ValueError:
         return []
-    before = lambda since: _vllm_surely_before(engine_version, since)  # noqa: E731
+    before = lambda since: vllm_surely_before(engine_version, since)  # noqa: E731
     since_then = lambda since: _vllm_surely_from(engine_version, since)  # noqa: E731
     unrecognized = ("argparse exits with 'unrecognized arguments' and the server does not start")
     problems = []
@@ -1301,7 +1301,7 @@ def _vllm_rules(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:
                         ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
                         "speculative model\")")
     if spec.get("num_speculative_tokens_per_batch_size") is not None and not (
-            engine_version is not None and _vllm_surely_before(engine_version, _VLLM_DYNAMIC_K_SINCE)):
+            engine_version is not None and vllm_surely_before(engine_version, _VLLM_DYNAMIC_K_SINCE)):
         # an older release refuses the key (_vllm_release_problems)
         return _vllm_dynamic_k(cfg, spec, problems)
     return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps, problems=problems)

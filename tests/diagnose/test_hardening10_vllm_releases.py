@@ -145,3 +145,25 @@ def test_pre_releases_and_nightlies_are_not_refused_on_a_guess():
     assert effective_spec(parse_launch_command(DYNAMIC), engine_version="0.22.1.dev3+g1").problems
     assert effective_spec(parse_launch_command(VLLM_DOCS_V071), engine_version="0.8.3.dev5+g1").problems == []
     assert len(effective_spec(parse_launch_command(VLLM_DOCS_V071), engine_version="0.8.4.dev2+g1").problems) == 2
+
+
+def test_a_speculators_draft_on_a_vllm_without_its_loader_does_not_start(tmp_path):
+    pytest.importorskip("speculators")
+    from tests.eagle3.speculators_world import save_verifier_and_draft
+
+    save_verifier_and_draft(tmp_path)  # the draft's config.json as speculators 0.9.0 writes it
+    draft = __import__("json").loads((tmp_path / "draft" / "config.json").read_text())
+    command = ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+               "'{\"method\": \"eagle3\", \"model\": \"/models/draft\", \"num_speculative_tokens\": 3}'")
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": {
+        "/models/draft": {"found": True, "path": "/models/draft", "config": draft}}})
+
+    def check(version):
+        engine = {"engine": {"name": "vllm", "version": version}}
+        return launch_step.check(ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts,
+                                              host_facts={**engine, **facts}))
+
+    # before: no finding; vllm/transformers_utils/configs/speculators first ships in 0.10.1
+    [sd102] = check("0.10.0")
+    assert sd102.code == "SD102" and "vLLM 0.10.0 cannot load" in sd102.evidence[0]
+    assert check("0.10.1") == [] and check("0.33.0") == []

@@ -9,8 +9,9 @@ from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draf
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, effective_spec,
-                                       parse_launch_command, split_command)
+                                       parse_launch_command, split_command, vllm_surely_before)
 from spec_debug.diagnose.serverlog import served_settings
+from spec_debug.eagle3 import engines
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
@@ -163,6 +164,21 @@ def served_mismatch(cfg: LaunchConfig, eff: EffectiveSpec, served: dict[str, Any
             "different servers")
 
 
+def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | None) -> str | None:
+    """A speculators-format draft (`speculators_model_type`, no top-level model_type) given to a
+    vLLM without its speculators loader (vllm/transformers_utils/configs/speculators, from 0.10.1,
+    vllm-project/vllm PR #21345; the PyPI sdists of 0.10.0 and older have none): transformers'
+    AutoConfig finds no model_type in the draft's config.json and the server does not start."""
+    if cfg.engine != "vllm" or version is None or not isinstance(draft_raw, dict):
+        return None
+    if not engines.is_speculators_format(draft_raw) or not vllm_surely_before(version, engines.VLLM_SPECULATORS_CONFIG):
+        return None
+    return (f"the draft is in speculators' format ({cfg.draft_model}), which vLLM {version} cannot load: its "
+            f"speculators config reader arrived in {engines.VLLM_SPECULATORS_CONFIG}, and transformers finds no "
+            f"model_type in the draft's config.json, so the server does not start (upgrade vLLM to "
+            f"{engines.VLLM_SPECULATORS_CONFIG} or later)")
+
+
 def check(ctx: Any) -> list[Finding]:
     launch = ctx.facts.get(NS, {})
     if not launch.get("found"):
@@ -197,6 +213,9 @@ def check(ctx: Any) -> list[Finding]:
     version = engine.get("version") if engine.get("name") == cfg.engine else None
     eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
                          engine_version=version)
+    unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
+    if unloadable:
+        eff = replace(eff, problems=[*eff.problems, unloadable])
     at = where(ctx)
     mismatch = served_mismatch(cfg, eff, launch.get("served"), launch.get("server_log"))
     if mismatch is not None:
