@@ -194,8 +194,9 @@ class Run:
         except SpecDebugError as exc:
             # The record cannot be written (disk full, folder gone): stop the hosts rather than
             # let them run on unrecorded, then let the CLI say why.
-            self.interrupt(exc.message.splitlines()[0])
-            if isinstance(exc, RecordWriteError) and exc.out_of_space:
+            out_of_space = isinstance(exc, RecordWriteError) and exc.out_of_space
+            self.interrupt(_without_kept(exc.message) if out_of_space else exc.message.splitlines()[0])
+            if out_of_space:
                 self._wait_for_hosts_to_stop(set(futures))
                 self._save_cut(exc, aborted=True)
             raise
@@ -214,24 +215,26 @@ class Run:
         record once more with each output cut to its ends (small enough for the space a full
         write left) and raise a RecordWriteError that says so; if even that does not fit, the
         previous record stays and error is raised as it is. Called once the hosts have stopped."""
-        why = error.message.rsplit(": ", 1)[-1].removesuffix(" (the previous version is kept)")
+        why = _without_kept(error.message).rsplit(": ", 1)[-1]
         path = self.store.run_dir / "run.json"
         reason = f"cannot write {path} in full: {why}"
         with self._lock:
             if aborted:
                 self.record.finished_at = utc_now()
                 self.record.status = "aborted"
-                stale = error.message.splitlines()[0]  # says "the previous version is kept": this one replaces it
-                if self.record.abort_reason == stale:
-                    self.record.abort_reason = reason
                 for host in self.record.hosts:
                     if host.status in ("pending", "running"):
                         host.status = "aborted"
-                    if host.error == stale:
-                        host.error = reason
-                for step in self.record.steps:
-                    if step.message and stale in step.message:
-                        step.message = step.message.replace(stale, reason)
+            # The reason the hosts were stopped with becomes what this write did.
+            stale = _without_kept(error.message)
+            if self.record.abort_reason:
+                self.record.abort_reason = self.record.abort_reason.replace(stale, reason)
+            for host in self.record.hosts:
+                if host.error:
+                    host.error = host.error.replace(stale, reason)
+            for step in self.record.steps:
+                if step.message:
+                    step.message = step.message.replace(stale, reason)
             payload = self.record.model_dump_json(indent=2)
         with self._save_lock:
             try:
@@ -321,6 +324,11 @@ class Run:
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
             host.error = exc.message.splitlines()[0]
+            if isinstance(exc, RecordWriteError) and exc.out_of_space:
+                # As execute() does when its own write fails: the other hosts would run on unrecorded.
+                host.error = _without_kept(exc.message)
+                self.interrupt(host.error)
+                host.status = "aborted"
         except Exception as exc:  # a bug of ours must not leave the host "running" and the run PASSED
             host.status = "error"
             host.error = (f"internal error: {type(exc).__name__}: {exc}".splitlines() or ["internal error"])[0]
@@ -740,6 +748,12 @@ def _expand_remote_glob(pattern: str, transport: Transport) -> list[str]:
     if len(names) > MAX_GLOB_FILES:
         raise ValueError(f"{len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
     return names
+
+
+def _without_kept(message: str) -> str:
+    """A failed record write's first line, without "(the previous version is kept)": a later
+    write may well replace that version."""
+    return message.splitlines()[0].removesuffix(" (the previous version is kept)")
 
 
 def _safe_name(name: str) -> str:

@@ -10,37 +10,22 @@ a few KiB: it is written with each output cut to its first and last lines, and s
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import run_cli
+from tests.core.test_record_faults import _in_private_tmpfs, needs_tmpfs
 
-
-def _private_tmpfs_available() -> bool:
-    if not shutil.which("unshare"):
-        return False
-    probe = subprocess.run(["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True)
-    return probe.returncode == 0
-
-
-pytestmark = pytest.mark.skipif(not _private_tmpfs_available(), reason="needs unshare -rm and tmpfs mounts")
+pytestmark = needs_tmpfs
 
 
 def run_on_small_disk(tmp_path: Path, playbook: Path, size: str) -> tuple[subprocess.CompletedProcess[str], Path]:
     """`spec-debug run` with --out on a private tmpfs of the given size (a real full disk, seen
     by that process only); the run folder is copied out for the asserts."""
     disk, saved = tmp_path / "disk", tmp_path / "saved"
-    disk.mkdir()
     cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {disk}/runs"
-    proc = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", f"mount -t tmpfs -o size={size} tmpfs {disk} && {cli}; rc=$?; cp -r {disk}/runs {saved}; exit $rc"],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, env={**os.environ, "COLUMNS": "300"},
-    )
+    proc = _in_private_tmpfs(disk, f"size={size}", f"{cli}; rc=$?; cp -r {disk}/runs {saved}; exit $rc", tmp_path)
     (run_dir,) = saved.iterdir()
     return proc, run_dir
 
