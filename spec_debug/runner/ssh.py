@@ -35,6 +35,7 @@ from spec_debug.runner.ssh_connect import (
     opening_connection,
     wait_readable,
 )
+from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -162,6 +163,7 @@ class SSHTransport(Transport):
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._home: str | None = None
         self._files = self._remote_files(connection)
+        self._background = BackgroundChannels()
         # Whether sshd ever granted us a session channel: a refusal before the first one is
         # a server that allows no sessions (MaxSessions 0, a Match block), not a busy one.
         self._granted_a_session = False
@@ -231,6 +233,7 @@ class SSHTransport(Transport):
         except SpecDebugError as exc:
             lost = self._lost("before the step could start")
             raise ConnectionLostError(f"{lost.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=lost.hint) from None
+        self._background.close()
         self._files.close()
         self._connection = fresh
         self._files = self._remote_files(fresh)
@@ -342,6 +345,13 @@ class SSHTransport(Transport):
                 outcome = self._outcome(channel, started)
                 if not self._shell_checked:
                     self._check_shell_ran(header, stderr, outcome)
+                if not (channel.eof_received or channel.closed):
+                    # The shell exited, but a process it left running still writes to the
+                    # channel (a server started with `&`): keep reading it (ssh_background).
+                    stdout.held_open_by = []
+                    stderr.held_open_by = []
+                    self._background.keep(channel)
+                    channel = None
                 return outcome
             except (KeyboardInterrupt, SystemExit):
                 self._kill_remote(header.pid)
@@ -350,7 +360,8 @@ class SSHTransport(Transport):
                 raise self._lost("during command" + _cause(exc)) from None
             finally:
                 header.finish()
-                close_channel(channel)
+                if channel is not None:
+                    close_channel(channel)
 
     def _check_shell_ran(self, header: "_PidHeader", stderr: StreamCapture, outcome: CommandOutcome) -> None:
         """Raise RemoteShellError when the command ended without our wrapper ever running.
@@ -518,6 +529,7 @@ class SSHTransport(Transport):
         return self._connection
 
     def close(self) -> None:
+        self._background.close()
         self._files.close()
         self._connection.close()
 
@@ -567,8 +579,9 @@ class SSHTransport(Transport):
                         hint="sshd_config allows no sessions for this account (MaxSessions 0, or a Match block "
                         "with ForceCommand/DisableForwarding); ask for a shell account",
                     ) from None
-                # Our kept SFTP channel may hold the server's only slot (MaxSessions 1).
-                if self._files.release_idle():
+                # Our kept SFTP channel, or a channel a background server still writes to, may
+                # hold the server's only slot (MaxSessions 1).
+                if self._files.release_idle() or self._background.release_oldest():
                     continue
                 if time.monotonic() >= deadline:
                     raise _SessionRefused(
