@@ -150,6 +150,8 @@ def report(
     run_dir, template, output = run_dir.expanduser(), _home(template), _home(output)
     try:
         fmt = output_format(fmt, as_json)
+        if template is not None and template.is_dir():
+            raise UsageError(f"--template {template}: is a folder", hint="name the template file, e.g. a .md.j2 or .html.j2 file in it")
         if template is not None and not template.is_file():
             raise UsageError(f"--template {template}: no such file")
         record = load_record(run_dir)
