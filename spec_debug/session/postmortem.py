@@ -23,6 +23,7 @@ from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.distill import select_commands
 from spec_debug.session.events import MAIN_AGENT
+from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
@@ -541,8 +542,12 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
         row["timestamp"] = row["timestamp"] or known.get(seq) or last.get(row["agent"])
         if row["timestamp"]:
             last[row["agent"]] = row["timestamp"]
-    if all(row["timestamp"] for _, _, row in items):
-        items.sort(key=lambda t: (t[2]["timestamp"], t[0], t[1]))
+    # By instant, not by text: sessions of a folder written by different tools give their times
+    # in different forms (formats/instants.py); a time that names no instant keeps message order.
+    at = [instant(row["timestamp"]) for _, _, row in items]
+    if all(t is not None for t in at):
+        order = sorted(range(len(items)), key=lambda i: (at[i], items[i][0], items[i][1]))
+        items = [items[i] for i in order]
     rows = [t[2] for t in items]
     if len(rows) <= TIMELINE_LIMIT:
         return rows
