@@ -106,6 +106,12 @@ class SSHTarget:
     """HostKeyAlgorithms as written (`+`/`-`/`^` prefixes included); None for the default."""
     pubkey_accepted_algorithms: str | None = None
     """PubkeyAcceptedAlgorithms (or its old name PubkeyAcceptedKeyTypes) as written; None for the default."""
+    kex_algorithms: str | None = None
+    """KexAlgorithms as written (`+diffie-hellman-group14-sha1` for an old appliance); None for the default."""
+    ciphers: str | None = None
+    """Ciphers as written; None for the default."""
+    macs: str | None = None
+    """MACs as written; None for the default."""
     address_family: str = "any"
     """AddressFamily: any | inet (IPv4 only) | inet6 (IPv6 only), the addresses connects try."""
     known_hosts_command: str | None = None
@@ -487,6 +493,9 @@ def resolve_target(
         host_key_algorithms=entry.get("hostkeyalgorithms"),
         # PubkeyAcceptedKeyTypes: the name before OpenSSH 8.5, still read by ssh(1) (openssh-portable: readconf.c).
         pubkey_accepted_algorithms=entry.get("pubkeyacceptedalgorithms", entry.get("pubkeyacceptedkeytypes")),
+        kex_algorithms=entry.get("kexalgorithms"),
+        ciphers=entry.get("ciphers"),
+        macs=entry.get("macs"),
         certificate_files=_certificate_files(entry.get("certificatefile")),
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
         connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),

@@ -39,8 +39,10 @@ from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, ask_on_ter
 from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
 from spec_debug.runner.ssh_hostkeys import (
+    SHA1_KEX,
     SHA1_RSA,
     KnownHosts,
+    allow_sha1_kex,
     allow_sha1_rsa_host_keys,
     configured_key_types,
     known_hosts_from_command,
@@ -771,6 +773,7 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         except ValueError as exc:
             transport.close()
             raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
+    _configure_algorithms(transport, target)
     # ssh(1) puts the types known_hosts has for the host first unless HostKeyAlgorithms set a
     # list or a `^` front (openssh-portable: sshconnect2.c, ssh_kex2, use_known_hosts_order).
     if not spec or spec[0] in "+-":
@@ -867,6 +870,11 @@ def _handshake_on(
             if "host key type" in unshared and SHA1_RSA in transport.server_offer.get("server key", "").split(", "):
                 # What ssh(1) needs for the same host since OpenSSH 8.8, and now works here too.
                 hint = f"add `HostKeyAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ needs too); or {hint}"
+            sha1_kex = [name for name in transport.server_offer.get("kex algos", "").split(", ") if name in SHA1_KEX]
+            if "key exchange" in unshared and sha1_kex:
+                # The line ssh(1) needs for the same host too (its default list has no SHA-1
+                # key exchange: ssh_config(5), KexAlgorithms), and that spec-debug now honours.
+                hint = f"add `KexAlgorithms +{sha1_kex[0]}` for this host to your ssh config (as OpenSSH needs too); or {hint}"
             raise HandshakeError(f"{target.alias}: {where} {unshared}", hint=hint) from None
         raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
     except (EOFError, OSError) as exc:
@@ -984,6 +992,44 @@ def _no_common_algorithm(transport: _SignalAwareTransport, text: str) -> str | N
             ours = ", ".join(getattr(transport.get_security_options(), ours_attribute))
             return f"offers no {what} we accept (it offers: {offer}; we accept: {ours})"
     return None
+
+
+def _configure_algorithms(transport: paramiko.Transport, target: SSHTarget) -> None:
+    """KexAlgorithms, Ciphers and MACs from the ssh config, read as ssh(1) reads them (`+`, `-`,
+    `^` or a list; ssh_config(5)). They were ignored: a host that ssh(1) reached with
+    `KexAlgorithms +diffie-hellman-group14-sha1` (an appliance, an sshd older than 6.5) failed
+    here with "offers no key exchange algorithm we accept", and a list meant to narrow the
+    choice was not honoured either."""
+    security = transport.get_security_options()
+    for keyword, spec, attribute, named_only in (
+        ("KexAlgorithms", target.kex_algorithms, "kex", tuple(SHA1_KEX)),
+        ("Ciphers", target.ciphers, "ciphers", ()),
+        ("MACs", target.macs, "digests", ()),
+    ):
+        if not (spec or "").strip():
+            continue
+        try:
+            chosen = configured_key_types(
+                _with_paramiko_names(str(spec)), list(getattr(security, attribute)), named_only=named_only, keyword=keyword
+            )
+        except ValueError as exc:
+            transport.close()
+            raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
+        if any(name in SHA1_KEX for name in chosen):
+            allow_sha1_kex(transport)
+        setattr(security, attribute, chosen)
+
+
+# curve25519-sha256 (RFC 8731) is the exchange paramiko knows by its older name only; hardened
+# configs (ssh-audit's guides) list the new one, which must not leave paramiko nothing to offer.
+_PARAMIKO_NAMES = {"curve25519-sha256": "curve25519-sha256@libssh.org"}
+
+
+def _with_paramiko_names(spec: str) -> str:
+    """`spec` with each name paramiko knows under another name followed by that name."""
+    prefix = spec.strip()[:1] if spec.strip()[:1] in "+-^" else ""
+    names = [name.strip() for name in spec.strip()[len(prefix):].split(",")]
+    return prefix + ",".join(f"{name},{_PARAMIKO_NAMES[name]}" if name in _PARAMIKO_NAMES else name for name in names)
 
 
 def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:

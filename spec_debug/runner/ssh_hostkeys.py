@@ -24,11 +24,14 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from hashlib import sha1
 from pathlib import Path
 from typing import Callable
 
 import paramiko
 from cryptography.hazmat.primitives import hashes
+from paramiko.kex_gex import KexGexSHA256
+from paramiko.kex_group14 import KexGroup14SHA256
 
 from spec_debug.errors import HostKeyError, UsageError
 
@@ -259,6 +262,47 @@ def allow_sha1_rsa_signing(key: paramiko.PKey) -> paramiko.PKey:
     if isinstance(key, paramiko.RSAKey) and SHA1_RSA not in key.HASHES:
         key.HASHES = Sha1RSAKey.HASHES  # type: ignore[misc]  # read through self in sign_ssh_data
     return key
+
+
+class _KexGroup14SHA1(KexGroup14SHA256):
+    """diffie-hellman-group14-sha1: group14-sha256's 2048-bit group, hashed with SHA-1 (RFC 4253, 8.2)."""
+
+    name = "diffie-hellman-group14-sha1"
+    hash_algo = sha1
+
+
+class _KexGroup1SHA1(_KexGroup14SHA1):
+    """diffie-hellman-group1-sha1: the 1024-bit Oakley Group 2 (RFC 2409, 6.2; RFC 4253, 8.1)."""
+
+    name = "diffie-hellman-group1-sha1"
+    P = int(
+        "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
+        "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+        "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF",
+        16,
+    )
+
+
+class _KexGexSHA1(KexGexSHA256):
+    """diffie-hellman-group-exchange-sha1: the server's group, hashed with SHA-1 (RFC 4419)."""
+
+    name = "diffie-hellman-group-exchange-sha1"
+    hash_algo = sha1
+
+
+# Key exchanges with SHA-1 hashes, which paramiko 5 dropped and OpenSSH no longer offers by
+# default (ssh_config(5), KexAlgorithms: the default list has none) but uses where the config
+# names them (`KexAlgorithms +diffie-hellman-group14-sha1`), as owners of old appliances and
+# sshd < 6.5 (no curve25519, no group14-sha256) write. paramiko picks the engine class by name
+# (paramiko/transport.py, _parse_kex_init: self._kex_info[agreed_kex[0]]), and derives the
+# session keys with the engine's hash_algo (_compute_key).
+SHA1_KEX: dict[str, type] = {engine.name: engine for engine in (_KexGroup14SHA1, _KexGexSHA1, _KexGroup1SHA1)}
+
+
+def allow_sha1_kex(transport: paramiko.Transport) -> None:
+    """Let this transport agree on the SHA-1 key exchanges (its kex list may then name them);
+    the table is copied onto this one transport."""
+    transport._kex_info = {**transport._kex_info, **SHA1_KEX}  # type: ignore[attr-defined]
 
 
 def configured_key_types(
