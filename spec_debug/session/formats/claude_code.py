@@ -140,8 +140,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     # Claude Code 1.0.x driven with --input-format stream-json rewrote the whole history into the
     # session file at every turn (anthropics/claude-code issue #5034), so each command, error and
     # reading was counted once per later turn and a command run once read as a loop of it.
-    seen_calls: set[str] = set()
-    seen_results: set[str] = set()
+    # The sets live on the cursor: a sub-agent file may replay the trunk's lines too (Cursor.seen_calls).
+    seen_calls, seen_results = cursor.seen_calls, cursor.seen_results
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
         if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):

@@ -27,6 +27,14 @@ class Cursor:
     agent_files: frozenset[str] = frozenset()
     """Sub-agents with a file of their own (Claude Code): the copies of their messages in the
     trunk's ``agent_progress`` lines are not read again."""
+    seen_calls: set[str] = field(default_factory=set)
+    """Tool calls already read in this session, by call id; shared by the cursors of one session's
+    files (Claude Code), so that a sub-agent file replaying the parent's messages does not count
+    the parent's commands again: a side chain rewrites parent messages under their own message
+    ids (ccusage/ccusage issue #913, PR #1155; rajbos/ai-engineering-fluency PR #1632), and
+    their tool_use ids with them."""
+    seen_results: set[str] = field(default_factory=set)
+    """Tool results already read in this session, by call id (see :attr:`seen_calls`)."""
 
 
 def block_text(content: Any) -> str:
