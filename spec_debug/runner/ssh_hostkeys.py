@@ -48,6 +48,10 @@ class KnownHostsEntry:
     key: paramiko.PKey
     marker: str | None = None
     """`@revoked`, `@cert-authority`, or None for a plain host key."""
+    source: str = ""
+    """Where the line is: a known_hosts file's path, or "KnownHostsCommand"."""
+    line: int = 0
+    """Its line number in `source` (1-based)."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +104,13 @@ def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []  # missing or unreadable: like OpenSSH, a file that holds no keys
-    return parse_known_hosts(text)
+    return parse_known_hosts(text, source=str(path))
 
 
-def parse_known_hosts(text: str) -> list[KnownHostsEntry]:
+def parse_known_hosts(text: str, source: str = "") -> list[KnownHostsEntry]:
     """The usable lines of known_hosts text (a file, or a KnownHostsCommand's output)."""
     entries: list[KnownHostsEntry] = []
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         fields = raw.split()
         if not fields or fields[0].startswith("#"):
             continue
@@ -121,7 +125,7 @@ def parse_known_hosts(text: str) -> list[KnownHostsEntry]:
             key = paramiko.PKey.from_type_string(fields[1], base64.b64decode(fields[2], validate=True))
         except Exception:  # noqa: BLE001 - unknown key types and bad base64 raise assorted errors
             continue
-        entries.append(KnownHostsEntry(fields[0], key, marker))
+        entries.append(KnownHostsEntry(fields[0], key, marker, source, number))
     return entries
 
 
@@ -186,7 +190,7 @@ def known_hosts_from_command(command: str, *, alias: str, tokens: dict[str, str]
             + (f": {said[-1].strip()[:200]}" if said else "") + "); refusing to connect, as ssh(1) does",
             hint="run the command by hand (the ssh config's KnownHostsCommand line, tokens filled in)",
         )
-    return tuple(parse_known_hosts(done.stdout.decode("utf-8", "replace")))
+    return tuple(parse_known_hosts(done.stdout.decode("utf-8", "replace"), source="KnownHostsCommand"))
 
 
 def host_matches(patterns: str, name: str) -> bool:
@@ -560,15 +564,35 @@ def verify_host_key(
             f"known_hosts has {describe_key(old[0])}; connecting anyway because of StrictHostKeyChecking no "
             "(only key logins allowed, as ssh(1) does)"
         )
+    offending = next(entry for entry in known_hosts.entries_for(known_hosts_name) if entry.marker is None and entry.key == old[0])
     raise HostKeyError(
         f"{alias}: HOST KEY CHANGED for {known_hosts_name}: server offered "
-        f"{describe_key(server_key)}, known_hosts has {describe_key(old[0])}; "
-        "refusing to connect (possible man-in-the-middle)",
-        hint=(
-            "if the host was reinstalled, remove the old key with "
-            f"`ssh-keygen -R '{known_hosts_name}' -f {known_hosts.write_file}` and rerun with --accept-new"
-        ),
+        f"{describe_key(server_key)}, known_hosts has {describe_key(old[0])} "
+        f"({_where_filed(offending)}); refusing to connect (possible man-in-the-middle)",
+        hint=_changed_key_hint(offending, known_hosts, known_hosts_name),
     )
+
+
+def _where_filed(entry: KnownHostsEntry) -> str:
+    """`Offending key in FILE:LINE`, as ssh(1) names the line that holds the old key
+    (openssh-portable: sshconnect.c, check_host_key, "Offending %s key in %s:%lu")."""
+    if entry.source == "KnownHostsCommand":
+        return f"offending key from KnownHostsCommand, line {entry.line} of its output"
+    return f"offending key in {entry.source}:{entry.line}"
+
+
+def _changed_key_hint(entry: KnownHostsEntry, known_hosts: KnownHosts, known_hosts_name: str) -> str:
+    """How to drop the old key where it is filed. `ssh-keygen -R -f` on the user's file was
+    said for every changed key: where the old key sat in a second UserKnownHostsFile or the
+    system-wide /etc/ssh/ssh_known_hosts, running it removed nothing and the next run failed
+    the same way."""
+    reinstalled = "if the host was reinstalled (check the new fingerprint with its owner), "
+    if entry.source == "KnownHostsCommand":
+        return f"{reinstalled}the key service your KnownHostsCommand asks still lists the old key: have it updated"
+    if entry.source in (os.path.expanduser(file) for file in known_hosts.global_files):
+        return (f"{reinstalled}the old key is in the system-wide {entry.source} (line {entry.line}), which ssh(1) "
+                f"trusts for every user: ask its admin to update it (as root: `ssh-keygen -R '{known_hosts_name}' -f {entry.source}`)")
+    return f"{reinstalled}remove the old key with `ssh-keygen -R '{known_hosts_name}' -f {entry.source}` and rerun with --accept-new"
 
 
 def _confirmed(alias: str, known_hosts_name: str, server_key: paramiko.PKey, ask: Callable[[str], str | None]) -> bool:
