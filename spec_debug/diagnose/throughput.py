@@ -179,6 +179,59 @@ def draft_params_from_config(cfg: dict[str, Any], num_aux: int = 3,
 
 def target_params_from_config(cfg: dict[str, Any]) -> int:
     """Weights one target decode step reads (dense; MoE: active experts only, when known)."""
+    layers, head = _target_params(cfg)
+    return layers + head
+
+
+# Bytes per decoder-layer weight of a quantized checkpoint, by its config.json
+# `quantization_config`. Decode is memory-bound, so a pass costs the bytes it reads, and the
+# draft is served in bf16 (no quantization_config of its own; SGLang and vLLM quantize a model
+# from its own config): an FP8 target (deepseek-ai/DeepSeek-V3 and DeepSeek-R1 config.json
+# {"quant_method": "fp8", "weight_block_size": [128, 128]}, Qwen/Qwen3-*-FP8) reads half the
+# bytes per weight the draft does, so counting parameters alone halves c. Embeddings, norms and
+# lm_head stay bf16 in those checkpoints (only the decoder's Linear weights are fp8).
+_BF16_BYTES = 2.0
+
+
+def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
+    """Bytes per decoder Linear weight when the whole decoder is quantized alike, else None
+    (not quantized, or a scheme that leaves part of the decoder in bf16: that part is unknown
+    here, so the weights are counted as bf16, as before)."""
+    q = cfg.get("quantization_config")
+    if not isinstance(q, dict):
+        return None
+    method = str(q.get("quant_method") or "").lower()
+    if method in ("fp8", "fbgemm_fp8"):
+        return 1.0
+    if method in ("gptq", "awq"):
+        # AutoGPTQ / AutoAWQ quantize every decoder Linear (`bits`, AWQ also `w_bit`)
+        bits = q.get("bits", q.get("w_bit"))
+        return bits / 8 if isinstance(bits, int) and 0 < bits < 16 else None
+    if method == "compressed-tensors":
+        # llm-compressor: one config group of weights and nothing ignored but lm_head
+        # (RedHatAI *-FP8-dynamic / W4A16 checkpoints). A longer ignore list (moonshotai
+        # Kimi-K2-Thinking keeps attention and shared experts in bf16) is not modelled.
+        groups = q.get("config_groups")
+        ignore = q.get("ignore") or []
+        if not isinstance(groups, dict) or len(groups) != 1 or not isinstance(ignore, list):
+            return None
+        if any("lm_head" not in str(name) for name in ignore):
+            return None
+        weights = next(iter(groups.values()))
+        bits = weights.get("weights", {}).get("num_bits") if isinstance(weights, dict) else None
+        return bits / 8 if isinstance(bits, int) and 0 < bits < 16 else None
+    return None
+
+
+def target_bf16_equivalent_params(cfg: dict[str, Any]) -> float:
+    """`target_params_from_config`, each decoder weight counted by its bytes relative to bf16."""
+    layers, head = _target_params(cfg)
+    per_weight = quantized_weight_bytes(cfg)
+    return layers * (per_weight / _BF16_BYTES if per_weight else 1.0) + head
+
+
+def _target_params(cfg: dict[str, Any]) -> tuple[int, int]:
+    """(decoder-layer weights, lm_head weights) one target decode step reads."""
     h = int(cfg["hidden_size"])
     layers = int(cfg["num_hidden_layers"])
     heads, kv, hd = cfg.get("num_attention_heads"), cfg.get("num_key_value_heads"), cfg.get("head_dim")
@@ -196,7 +249,7 @@ def target_params_from_config(cfg: dict[str, Any]) -> int:
         # model card) and so doubled the draft cost ratio.
         inter = inter * int(experts_per_tok)
     vocab = int(cfg.get("vocab_size", 32000))
-    return layers * decoder_layer_params(h, inter, heads, kv, hd) + vocab * h
+    return layers * decoder_layer_params(h, inter, heads, kv, hd), vocab * h
 
 
 def estimate_draft_cost_ratio(*, draft_params: int | None = None, target_params: int | None = None,
@@ -205,16 +258,17 @@ def estimate_draft_cost_ratio(*, draft_params: int | None = None, target_params:
                               num_aux: int = 3) -> float | None:
     """c = T_draft / T_target, approximated by the weights each pass reads.
 
-    At small batch decode is memory-bound, so time ~ bytes of weights read (same dtype for
-    both). At large batch both become compute-bound and c tends to the FLOP ratio, which for
-    these shapes is the same ratio. Kernel-launch overheads are not modelled: pass `overhead`
-    to `speedup` for them.
+    At small batch decode is memory-bound, so time ~ bytes of weights read: the draft in bf16,
+    the target's decoder weights at the bytes its `quantization_config` gives them
+    (:func:`quantized_weight_bytes`). At large batch both become compute-bound and c tends to
+    the FLOP ratio. Kernel-launch overheads are not modelled: pass `overhead` to `speedup`
+    for them.
     """
     if draft_params is None and draft_config is not None:
         th = int(target_config["hidden_size"]) if target_config else None
         draft_params = draft_params_from_config(draft_config, num_aux=num_aux, target_hidden=th)
     if target_params is None and target_config is not None:
-        target_params = target_params_from_config(target_config)
+        target_params = target_bf16_equivalent_params(target_config)
     if not draft_params or not target_params:
         return None
     return draft_params / target_params

@@ -105,6 +105,10 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
         target = dict(text_config(target_raw, "target config.json"))
     except CheckpointError:
         return None
+    if "quantization_config" not in target and isinstance(target_raw.get("quantization_config"), dict):
+        # a multimodal wrapper's quantization_config sits at its top level and covers the
+        # language model too (the weights read per step: throughput.quantized_weight_bytes)
+        target["quantization_config"] = target_raw["quantization_config"]
     try:
         return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=cfg.num_aux)
     except (KeyError, TypeError, ValueError):

@@ -1,0 +1,63 @@
+"""Hardening 11: the draft cost c of a draft served next to a quantized target.
+
+Decode is memory-bound: a pass costs the bytes of weights it reads. The EAGLE-3 draft is served
+in bf16, the incident's kind of target (DeepSeek-V3 / Kimi-K2 family) in FP8, so the target reads
+one byte per decoder weight where the draft reads two. Counting parameters alone gave half the
+real c, and with it an optimistic predicted throughput and break-even accept length.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spec_debug.diagnose.steps.throughput_step import draft_cost_from_configs
+from spec_debug.diagnose.throughput import quantized_weight_bytes
+from tests.diagnose.test_hardening6_diagnostics import DEEPSEEK_V3_CONFIG
+
+# an EAGLE-3 head for a 7168-wide target (EAGLE3.md section 3: H=7168, 3 aux layers, one decoder
+# layer, a 32000-token draft vocabulary), as SpecForge writes its config.json
+EAGLE3_DRAFT = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 7168,
+                "num_attention_heads": 56, "num_key_value_heads": 8, "head_dim": 128,
+                "intermediate_size": 18432, "num_hidden_layers": 1, "vocab_size": 129280,
+                "draft_vocab_size": 32000, "torch_dtype": "bfloat16", "max_position_embeddings": 163840,
+                "rms_norm_eps": 1e-06, "rope_theta": 10000,
+                "eagle_config": {"eagle_aux_hidden_state_layer_ids": [1, 29, 57]}}
+BF16_TARGET = {k: v for k, v in DEEPSEEK_V3_CONFIG.items() if k != "quantization_config"}
+
+
+def test_an_fp8_target_reads_half_the_bytes_so_the_draft_costs_about_twice_as_much():
+    assert DEEPSEEK_V3_CONFIG["quantization_config"]["quant_method"] == "fp8"  # the shipped checkpoint
+    fp8 = draft_cost_from_configs(EAGLE3_DRAFT, DEEPSEEK_V3_CONFIG)
+    bf16 = draft_cost_from_configs(EAGLE3_DRAFT, BF16_TARGET)
+    assert fp8 is not None and bf16 is not None
+    # the decoder halves, lm_head (bf16 in the checkpoint, ~2.5% of the weights read) does not;
+    # before: fp8 == bf16
+    assert 1.9 * bf16 < fp8 < 2.0 * bf16
+
+
+def test_a_wrappers_top_level_quantization_config_covers_its_language_model():
+    # a multimodal wrapper keeps the decoder under text_config and quantization_config at the top
+    wrapper = {"architectures": ["KimiK25ForConditionalGeneration"], "model_type": "kimi_k25",
+               "quantization_config": DEEPSEEK_V3_CONFIG["quantization_config"], "text_config": BF16_TARGET}
+    assert draft_cost_from_configs(EAGLE3_DRAFT, wrapper) == draft_cost_from_configs(EAGLE3_DRAFT, DEEPSEEK_V3_CONFIG)
+
+
+@pytest.mark.parametrize("quantization, weight_bytes", [
+    # AutoAWQ / AutoGPTQ 4-bit checkpoints: every decoder Linear
+    ({"quant_method": "awq", "bits": 4, "group_size": 128, "zero_point": True, "version": "gemm"}, 0.5),
+    ({"quant_method": "gptq", "bits": 8, "group_size": 128, "desc_act": False}, 1.0),
+    # llm-compressor FP8-dynamic (RedHatAI): one group, only lm_head left out
+    ({"quant_method": "compressed-tensors", "ignore": ["lm_head"],
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float"}}}}, 1.0),
+    # part of the decoder left in bf16 (attention and shared experts, as the INT4 Kimi-K2 releases
+    # do; abbreviated): not modelled, counted as bf16 as before rather than guessed
+    ({"quant_method": "compressed-tensors", "ignore": ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*"],
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int"}}}}, None),
+    # gpt-oss: MXFP4 experts, attention bf16: not modelled either
+    ({"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn", "lm_head"]}, None),
+    ({"quant_method": "bitsandbytes", "load_in_4bit": "yes"}, None),
+    ({"quant_method": "awq", "bits": "4"}, None),  # a hand-edited config: not a number of bits
+])
+def test_bytes_per_decoder_weight_by_quantization_config(quantization, weight_bytes):
+    assert quantized_weight_bytes({"quantization_config": quantization}) == weight_bytes
+    assert quantized_weight_bytes({}) is None and quantized_weight_bytes({"quantization_config": "fp8"}) is None
