@@ -80,6 +80,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # ssh_config(5), BatchMode: "user interaction such as password prompts and host key
         # confirmation requests will be disabled"; we prompted where ssh(1) fails at once.
         options = replace(options, batch=True, batch_source="BatchMode yes in your ssh config")
+    target = _with_sshpass(target)
     files = _identity_files(target)
     agent = _open_agent(target, options, attempts)
     try:
@@ -144,6 +145,22 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
         hint = f"many hosts refuse root logins (sshd PermitRootLogin no): log in as your own user (USER@HOST); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
+
+
+# sshpass -e's variable (sshpass(1): "-e  The password is taken from the environment variable
+# SSHPASS"): people who log in to password-only lab boxes with `sshpass -e ssh HOST` export it.
+# Used as ssh(1) under sshpass would answer its password question: after the keys, for the
+# host's password or keyboard-interactive login; never written to the run record or a message.
+SSHPASS_VARIABLE = "SSHPASS"
+
+
+def _with_sshpass(target: SSHTarget) -> SSHTarget:
+    """`target` with $SSHPASS as its password, when the inventory gives none (not even an
+    ansible_password lookup that came up empty: the inventory's word wins)."""
+    password = os.environ.get(SSHPASS_VARIABLE)
+    if target.password_source is not None or not password:
+        return target
+    return replace(target, password=password, password_source=f"${SSHPASS_VARIABLE} (sshpass -e)")
 
 
 def _offer_keys(
@@ -888,7 +905,8 @@ def _password_hint(target: SSHTarget, options: AuthOptions, admin: str) -> str:
     if not options.interactive:
         return "check the new host key with the host's owner and fix known_hosts"
     typed = f"{_without_batch(options)} to type it, " if options.batch else "run from a terminal to type it, "
-    return f"the host takes a password: set ansible_password for it in an inventory (--inventory), {typed}or {admin}"
+    return (f"the host takes a password: set ansible_password for it in an inventory (--inventory), "
+            f"export it as ${SSHPASS_VARIABLE} (as for sshpass -e), {typed}or {admin}")
 
 
 # Logins ssh(1) makes that we cannot: Kerberos needs python-gssapi and a ticket (paramiko/
