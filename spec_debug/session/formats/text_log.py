@@ -237,6 +237,11 @@ class _State:
         self.body_timestamp: str | None = None
         self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
+        self.aider_prompt = False
+        self.aider_line = 0
+        """The open prompt is an Aider ``#### `` input: Aider writes every line of the input with
+        the prefix (``InputOutput.user_input``, Aider-AI/aider ``aider/io.py``), so the first
+        other line is the reply, as ``split_chat_history_markdown`` (``aider/utils.py``) reads it."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -272,6 +277,7 @@ class _State:
         self.body_chars = 0
         self.kind = None
         self.call_id = None
+        self.aider_prompt = False
 
     def _open(self, kind: str, line: int, first: str = "") -> None:
         self.kind = kind
@@ -333,6 +339,8 @@ class _State:
             part_of_command = yield from self._continue(line, lineno)
             if part_of_command:
                 return
+        if self.aider_prompt and line.strip() and not line.startswith("#### "):
+            yield from self.flush()  # the reply begins: it was read as the prompt's last lines
         fence = _FENCE.match(line)
         if fence:
             if self.fence is None:
@@ -383,10 +391,15 @@ class _State:
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered)
                 return
             if line.startswith("#### "):  # Aider user line
+                if self.aider_prompt and lineno == self.aider_line + 1:  # the next line of one input
+                    self._append(line[5:].rstrip(), lineno)
+                    self.aider_line = lineno
+                    return
                 yield from self.flush()
                 self._new_message()
                 self.role, self.role_given = "user", True
-                self._open("prompt", lineno, line[5:])
+                self._open("prompt", lineno, line[5:].rstrip())
+                self.aider_prompt, self.aider_line = True, lineno
                 return
             heading = _HEADING.match(line)
             if heading and not self.numbered:
