@@ -79,3 +79,18 @@ def test_a_sub_agent_replaying_the_trunk_does_not_count_its_commands_twice(tmp_p
     assert [e.agent for e in no_driver] == ["main"], no_driver
     side = next(x for x in a.agents if x["id"] == "side1")
     assert side["tool_calls"] == 1 and side["parent"] == "main"
+
+
+def test_a_resumed_session_file_with_two_session_ids_is_one_session(tmp_path: Path) -> None:
+    """``--resume``/``--continue`` keep writing one file whose records before the resume carry
+    the old ``sessionId`` and those after it the new one (siteboon/claudecodeui issue #1022:
+    filtering by one id cut the history at the resume). The lines anthropics/claude-code issue
+    #30802 misfiles look the same, so every line of the file stays the file's."""
+    trunk = _session(tmp_path)
+    resumed = json.loads(_line("u9", "u3", "2026-03-02T09:00:00.000Z", "user", "still no driver after the reboot"))
+    resumed["sessionId"] = "9c1d0000-0000-4000-8000-0000000000c2"
+    with trunk.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(resumed) + "\n")
+    a = analyze_path(trunk)
+    assert [s["id"] for s in a.sessions] == [SID]
+    assert [p.text for p in a.prompts if p.agent == "main"][-1] == "still no driver after the reboot"
