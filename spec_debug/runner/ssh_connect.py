@@ -867,6 +867,10 @@ def _handshake_on(
         unshared = _no_common_algorithm(transport, text)
         if unshared is not None:
             hint = _OLD_SSHD_HINT
+            if unshared.startswith(("offers no cipher", "offers no MAC")):
+                hint = (_SSHD_LIST_HINT.format(what="cipher", keyword="Ciphers", example="aes256-gcm@openssh.com")
+                        if "cipher" in unshared else
+                        _SSHD_LIST_HINT.format(what="MAC", keyword="MACs", example="hmac-sha2-512-etm@openssh.com"))
             if "host key type" in unshared and SHA1_RSA in transport.server_offer.get("server key", "").split(", "):
                 # What ssh(1) needs for the same host since OpenSSH 8.8, and now works here too.
                 hint = f"add `HostKeyAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ needs too); or {hint}"
@@ -965,14 +969,22 @@ def _not_a_banner(transport: _SignalAwareTransport) -> Callable[[SSHTarget, str]
     )
 
 
-# paramiko's "Incompatible ssh peer (no acceptable X)" (paramiko/transport.py, _parse_kex_init):
-# X, the line of the server's offer paramiko logs, and where our own list is.
+# paramiko's "Incompatible ssh peer (no acceptable X)" and "Incompatible ssh server (no
+# acceptable ciphers|macs)" (paramiko/transport.py, _parse_kex_init): X, the line of the
+# server's offer paramiko logs, and where our own list is. The plural two were written
+# singular here, never matched, and a cipher-locked sshd read "SSH handshake failed" bare.
 _NEGOTIATED = {
     "kex algorithm": ("key exchange algorithm", "kex algos", "kex"),
     "host key": ("host key type", "server key", "key_types"),
-    "cipher": ("cipher", "server encrypt", "ciphers"),
-    "mac": ("MAC", "server mac", "digests"),
+    "ciphers": ("cipher", "server encrypt", "ciphers"),
+    "macs": ("MAC", "server mac", "digests"),
 }
+# A cipher or MAC list with none of paramiko's (chacha20-poly1305 or umac only, from a
+# hardening guide; arcfour or blowfish on an old box) is the host's sshd_config to widen.
+_SSHD_LIST_HINT = (
+    "the host's sshd allows only {what}s spec-debug (paramiko) lacks: ask its admin to add one of the accepted ones "
+    "to {keyword} in sshd_config (such as {example}, in every OpenSSH since 6.2)"
+)
 _OLD_SSHD_HINT = (
     "the host's sshd offers only SHA-1 era algorithms (ssh-rsa host keys, diffie-hellman-group1-sha1), refused "
     "by paramiko as by OpenSSH 8.8+: update openssh-server there, or give it an ed25519 host key (ssh-keygen -A)"

@@ -86,3 +86,29 @@ def test_a_hardened_kex_list_keeps_working(client: ClientSetup, sshd: SshServer)
     client.alias("hardened", sshd, KexAlgorithms="sntrup761x25519-sha512@openssh.com,curve25519-sha256")
     assert _ssh_logs_in(client, "hardened")
     connect("hardened", client.options()).close()
+
+
+@pytest.mark.parametrize(
+    ("sshd_option", "said", "fix"),
+    [
+        ("Ciphers chacha20-poly1305@openssh.com", "offers no cipher we accept (it offers: chacha20-poly1305@openssh.com; we accept: ",
+         "to Ciphers in sshd_config"),
+        ("MACs umac-128-etm@openssh.com", "offers no MAC we accept (it offers: umac-128-etm@openssh.com; we accept: ",
+         "to MACs in sshd_config"),
+    ],
+    ids=["chacha20-only", "umac-only"],
+)
+def test_an_sshd_locked_to_a_cipher_or_mac_we_lack_says_which(
+    client: ClientSetup, tmp_path: Path, sshd_option: str, said: str, fix: str
+) -> None:
+    # paramiko says "no acceptable ciphers" / "macs" (plural): it read "SSH handshake failed" bare.
+    server = _old_sshd(client, tmp_path, sshd_option + "\n")
+    try:
+        client.trust(server)
+        client.alias("hardened-box", server)
+        with pytest.raises(HandshakeError) as info:
+            connect("hardened-box", client.options())
+    finally:
+        server.stop()
+    assert info.value.message.startswith(f"hardened-box: 127.0.0.1:{server.port} {said}"), info.value.message
+    assert fix in (info.value.hint or "")
