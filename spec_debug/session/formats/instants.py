@@ -4,8 +4,8 @@ right; the string itself is what the reports show.
 The tools write their times differently: Claude Code ``2025-06-14T10:03:00.123Z`` (JavaScript
 ``toISOString``), Codex ``…T03:04:09.000Z``, OpenHands a naive local time with microseconds
 (``2025-01-27T22:44:56.900854``, Python ``isoformat()``, which drops the fraction when it is
-zero), SpecStory an offset when the machine gave one (``13:40:49+02:00``), asciicast times built
-here with ``isoformat()``. Compared as text, ``12:00:00Z`` sorts after ``12:00:00.500Z`` (``Z``
+zero), a Python harness's chat log the local offset (``datetime.now().astimezone().isoformat()``:
+``…T09:10:00.000000+01:00``), asciicast times built here with ``isoformat()``. Compared as text, ``12:00:00Z`` sorts after ``12:00:00.500Z`` (``Z``
 is above ``.``) and ``12:30:00+02:00`` (10:30 UTC) after ``11:00:00Z``.
 """
 

@@ -238,10 +238,11 @@ class _State:
         self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
         self.aider_prompt = False
-        self.aider_line = 0
         """The open prompt is an Aider ``#### `` input: Aider writes every line of the input with
         the prefix (``InputOutput.user_input``, Aider-AI/aider ``aider/io.py``), so the first
         other line is the reply, as ``split_chat_history_markdown`` (``aider/utils.py``) reads it."""
+        self.aider_line = 0
+        """Line of the input's last ``#### `` line: a blank line before the next one starts another input."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
