@@ -811,6 +811,22 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         raise
 
 
+def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]:
+    """Names the host's key may be filed under that ssh(1) does not check it under: the alias
+    the user gave (an inventory name, a `Host` alias), and the address connected to (CheckHostIP,
+    off by default since OpenSSH 8.5), each as known_hosts writes it for the port."""
+    names = [target.alias.lower()]
+    if isinstance(sock, socket.socket):
+        try:
+            names.append(str(sock.getpeername()[0]))
+        except OSError:
+            pass
+    port = "" if target.port == 22 else f":{target.port}"
+    return tuple(dict.fromkeys(
+        f"[{name}]{port}" if port else name for name in names if name != target.known_hosts_name and name != target.hostname.lower()
+    ))
+
+
 def _known_hosts_command_tokens(target: SSHTarget, server_key: paramiko.PKey | None) -> dict[str, str]:
     """KnownHostsCommand's `%` tokens (ssh_config(5), TOKENS), valued as `ssh` passes them
     (checked with OpenSSH 9.2): with the server's key, the HOSTNAME lookup (%H is `[host]:port`
@@ -916,6 +932,7 @@ def _handshake_on(
         portless_name=target.known_hosts_portless_name,
         ask=ask,
         certificate_name=target.certificate_name,
+        other_names=_other_known_hosts_names(target, sock),
     )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,

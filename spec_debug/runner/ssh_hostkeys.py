@@ -482,8 +482,13 @@ def verify_host_key(
     portless_name: str | None = None,
     ask: Callable[[str], str | None] | None = None,
     certificate_name: str | None = None,
+    other_names: tuple[str, ...] = (),
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
+
+    `other_names` (the alias the user gave, the address connected to) are names ssh(1) does
+    not look the key up under either; an unknown key filed under one of them is named in the
+    refusal, so "not in known_hosts" does not send the user hunting a key that is right there.
 
     A host certificate (the server proved a `*-cert-v01@openssh.com` key) is accepted when a
     host CA known_hosts trusts for the host (`@cert-authority`) signed it for `certificate_name`
@@ -546,6 +551,18 @@ def verify_host_key(
                     "or ask the owner to give sshd its HostCertificate"
                 ),
             )
+        elsewhere = _filed_under_other_name(known_hosts, server_key, other_names)
+        if elsewhere is not None:
+            raise HostKeyError(
+                f"{alias}: host key for {known_hosts_name} is not in known_hosts, but the same key "
+                f"({describe_key(server_key)}) is filed under {elsewhere.patterns!r} ({elsewhere.source}:{elsewhere.line}), "
+                f"a name ssh(1) does not look {known_hosts_name} up under either",
+                hint=(
+                    f"rerun with --accept-new to file it under {known_hosts_name} too"
+                    + (f", or set `HostKeyAlias {elsewhere.patterns}` for this host in your ssh config"
+                       if not elsewhere.patterns.startswith(("|", "[")) and "," not in elsewhere.patterns else "")
+                ),
+            )
         raise HostKeyError(
             f"{alias}: host key for {known_hosts_name} is not in known_hosts "
             f"(server offered {describe_key(server_key)})",
@@ -571,6 +588,15 @@ def verify_host_key(
         f"({_where_filed(offending)}); refusing to connect (possible man-in-the-middle)",
         hint=_changed_key_hint(offending, known_hosts, known_hosts_name),
     )
+
+
+def _filed_under_other_name(known_hosts: KnownHosts, server_key: paramiko.PKey, names: tuple[str, ...]) -> KnownHostsEntry | None:
+    """The known_hosts line that files `server_key` under one of `names`, if any."""
+    for name in names:
+        for entry in known_hosts.entries_for(name):
+            if entry.marker is None and entry.key == server_key:
+                return entry
+    return None
 
 
 def _where_filed(entry: KnownHostsEntry) -> str:

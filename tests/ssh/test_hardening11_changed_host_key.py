@@ -61,3 +61,25 @@ def test_an_old_key_in_a_second_user_file_is_removed_from_that_file(client: Clie
     with pytest.raises(HostKeyError) as info:
         connect("target", client.options(accept_new=True))
     assert f"ssh-keygen -R '{sshd.known_hosts_name}' -f {team_file}" in (info.value.hint or "")
+
+
+def test_a_key_filed_under_the_alias_only_is_named_not_just_unknown(client: ClientSetup, sshd: SshServer) -> None:
+    # `ssh gpu01` once filed the key as [gpu01]:PORT (a name DNS knew); the ssh config now says
+    # HostName 127.0.0.1, which ssh(1) looks the key up under: unknown to both, but the key is there.
+    kind, blob = sshd.known_hosts_line.split()[1:3]
+    client.known_hosts.write_text(f"[gpu01]:{sshd.port} {kind} {blob}\n")
+    client.alias("gpu01", sshd)
+    with pytest.raises(HostKeyError) as info:
+        connect("gpu01", client.options())
+    assert f"filed under '[gpu01]:{sshd.port}' ({client.known_hosts}:1)" in info.value.message
+    assert "--accept-new" in (info.value.hint or "")
+    connect("gpu01", client.options(accept_new=True)).close()  # the fix the hint names works
+
+
+def test_a_key_filed_under_the_address_only_is_named(client: ClientSetup, sshd: SshServer) -> None:
+    kind, blob = sshd.known_hosts_line.split()[1:3]
+    client.known_hosts.write_text(f"[127.0.0.1]:{sshd.port} {kind} {blob}\n")
+    client.alias("box", sshd, HostName="localhost", AddressFamily="inet")
+    with pytest.raises(HostKeyError) as info:
+        connect("box", client.options())
+    assert f"filed under '[127.0.0.1]:{sshd.port}'" in info.value.message
