@@ -7,7 +7,8 @@ Follows ssh_config(5): with IdentityFile set, only those files (plus agent keys)
 the default ~/.ssh/id_* files; `IdentitiesOnly yes` limits agent keys to the configured
 files; the agent is IdentityAgent's socket when the config names one. An encrypted key
 asks for its passphrase once per run (shared by every host thread), or, in batch mode,
-fails with a message that says to load it into ssh-agent.
+fails with a message that says to load it into ssh-agent. A host's password comes from the
+inventory (ansible_password), else $SSHPASS (as sshpass -e gives it), else the terminal.
 """
 
 from __future__ import annotations

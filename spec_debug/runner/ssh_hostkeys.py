@@ -312,7 +312,8 @@ def allow_sha1_kex(transport: paramiko.Transport) -> None:
 def configured_key_types(
     spec: str, offered: list[str], named_only: tuple[str, ...] = (), keyword: str = "HostKeyAlgorithms"
 ) -> list[str]:
-    """The host key algorithms to offer for ssh_config's HostKeyAlgorithms `spec`.
+    """The algorithms to offer for an ssh_config algorithm list `spec` (HostKeyAlgorithms,
+    PubkeyAcceptedAlgorithms, KexAlgorithms, Ciphers, MACs: `keyword` names it).
 
     As ssh(1) reads it (ssh_config(5), HostKeyAlgorithms; openssh-portable: kex.c,
     kex_assemble_names): a comma-separated list of names or `*`/`?` patterns; `+list` appends
