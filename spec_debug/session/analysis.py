@@ -18,6 +18,7 @@ from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.session import metrics, reasoning, shell, source_workers, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import (
     Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -133,6 +134,12 @@ def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis
     """Analyze every session under ``path`` (a file, a session folder or a directory)."""
     with _without_cyclic_gc():
         return _analyze(Path(path), input_format)
+
+
+def _earlier(a: str, b: str) -> bool:
+    """Whether time ``a`` is before time ``b``, as instants (text order for a non-time)."""
+    x, y = instant(a), instant(b)
+    return a < b if x is None or y is None else x < y
 
 
 @contextmanager
@@ -304,9 +311,14 @@ class _SessionState:
         self.events += 1
         ts = ev.timestamp
         if ts:  # sub-agents are read after the trunk, so compare rather than take the last
-            if self.first_ts is None or ts < self.first_ts:
+            # UTC times of one length ("...Z", what most tools write) order as text; any other
+            # pair is compared as instants ("12:00:00Z" is after "12:00:00.5Z" as text).
+            first, last = self.first_ts, self.last_ts
+            if first is None or (ts < first if len(ts) == len(first) and ts[-1] == "Z" == first[-1]
+                                 else _earlier(ts, first)):
                 self.first_ts = ts
-            if self.last_ts is None or ts > self.last_ts:
+            if last is None or (ts > last if len(ts) == len(last) and ts[-1] == "Z" == last[-1]
+                                else _earlier(last, ts)):
                 self.last_ts = ts
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1
