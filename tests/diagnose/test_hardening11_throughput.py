@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from spec_debug.diagnose.steps import throughput_step
 from spec_debug.diagnose.steps.throughput_step import draft_cost_from_configs
 from spec_debug.diagnose.throughput import quantized_weight_bytes
+from spec_debug.probes.registry import ProbeContext
 from tests.diagnose.test_hardening6_diagnostics import DEEPSEEK_V3_CONFIG
+from tests.diagnose.test_throughput_served_settings import DECODE, STARTUP
 
 # an EAGLE-3 head for a 7168-wide target (EAGLE3.md section 3: H=7168, 3 aux layers, one decoder
 # layer, a 32000-token draft vocabulary), as SpecForge writes its config.json
@@ -61,3 +64,24 @@ def test_a_wrappers_top_level_quantization_config_covers_its_language_model():
 def test_bytes_per_decoder_weight_by_quantization_config(quantization, weight_bytes):
     assert quantized_weight_bytes({"quantization_config": quantization}) == weight_bytes
     assert quantized_weight_bytes({}) is None and quantized_weight_bytes({"quantization_config": "fp8"}) is None
+
+
+def test_the_incident_report_says_how_the_fp8_target_was_counted():
+    # the incident's numbers (54.8 tok/s against a 90 tok/s baseline, INCIDENT.md) on an FP8
+    # DeepSeek-V3-family target: the SD501 evidence gives c and says why it is what it is
+    facts = throughput_step.parse({"found": True, "path": "server.log", "args": {"baseline_tok_s": "90"},
+                                   "lines": [STARTUP] + [DECODE.format(i=i) for i in range(3)]})
+    host = {"configs": {"draft_config": EAGLE3_DRAFT, "target_config": DEEPSEEK_V3_CONFIG},
+            "eval": {"reference": {"steps": 3, "reference": "target_argmax",
+                                   "target_conditional_acceptance": [0.75, 0.7, 0.6]}}}
+    ctx = ProbeContext(step_id="throughput", host="gpu01", args={}, facts=facts, host_facts={**host, **facts})
+    [slow] = [f for f in throughput_step.check(ctx) if f.code == "SD501"]
+    c = draft_cost_from_configs(EAGLE3_DRAFT, DEEPSEEK_V3_CONFIG)
+    [line] = [e for e in slow.evidence if "a draft pass costs" in e]
+    assert f"c = {c:.2f} target steps" in line
+    assert "fp8 decoder weights counted at 1 byte(s) each, the bf16 draft's at 2" in line
+    # a bf16 target: the line as before, nothing about bytes
+    host["configs"]["target_config"] = BF16_TARGET
+    ctx = ProbeContext(step_id="throughput", host="gpu01", args={}, facts=facts, host_facts={**host, **facts})
+    [slow] = [f for f in throughput_step.check(ctx) if f.code == "SD501"]
+    assert any("target steps (from the configs)" in e for e in slow.evidence)

@@ -8,7 +8,12 @@ from typing import Any
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
 from spec_debug.diagnose.serverlog import parse_server_log
 from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, not_checked, raised, record, tok_s_var, where
-from spec_debug.diagnose.throughput import build_model, chain_accept_length, estimate_draft_cost_ratio
+from spec_debug.diagnose.throughput import (
+    build_model,
+    chain_accept_length,
+    estimate_draft_cost_ratio,
+    quantized_weight_bytes,
+)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -86,6 +91,35 @@ def draft_cost(host_facts: dict[str, Any]) -> float | None:
     return draft_cost_from_configs(configs.get("draft_config"), configs.get("target_config"))
 
 
+def target_weights_line(host_facts: dict[str, Any]) -> str | None:
+    """How c counted a quantized target's weights, for the evidence (None: bf16 like the draft)."""
+    target_raw = host_facts.get("configs", {}).get("target_config")
+    target = _target_text(target_raw) if isinstance(target_raw, dict) else None
+    per_weight = quantized_weight_bytes(target) if target else None
+    if per_weight is None:
+        return None
+    method = target["quantization_config"].get("quant_method")
+    return (f"the target's {method} decoder weights counted at {per_weight:g} byte(s) each, the bf16 "
+            "draft's at 2 (decode reads bytes)")
+
+
+def _target_text(target_raw: dict[str, Any]) -> dict[str, Any] | None:
+    """The target's language-model config as the cost model reads it, with the wrapper's
+    quantization_config where only the top level has one."""
+    try:
+        # the language model's config as the drafter reads it: nested one level deeper in
+        # Qwen2.5/3-Omni (thinker_config.text_config), with the class defaults a diff-saved
+        # text_config left out (config.text_config)
+        target = dict(text_config(target_raw, "target config.json"))
+    except CheckpointError:
+        return None
+    if "quantization_config" not in target and isinstance(target_raw.get("quantization_config"), dict):
+        # a multimodal wrapper's quantization_config sits at its top level and covers the
+        # language model too (the weights read per step: throughput.quantized_weight_bytes)
+        target["quantization_config"] = target_raw["quantization_config"]
+    return target
+
+
 def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[str, Any] | None) -> float | None:
     """c = T_draft / T_target estimated from the two config.json files (weights read per pass)."""
     if not draft_raw or not target_raw:
@@ -98,17 +132,9 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
                "num_attention_heads": cfg.num_heads, "num_key_value_heads": cfg.num_kv_heads,
                "head_dim": cfg.head_dim, "num_hidden_layers": cfg.num_layers,
                "draft_vocab_size": cfg.draft_vocab_size}
-    try:
-        # the language model's config as the drafter reads it: nested one level deeper in
-        # Qwen2.5/3-Omni (thinker_config.text_config), with the class defaults a diff-saved
-        # text_config left out (config.text_config)
-        target = dict(text_config(target_raw, "target config.json"))
-    except CheckpointError:
+    target = _target_text(target_raw)
+    if target is None:
         return None
-    if "quantization_config" not in target and isinstance(target_raw.get("quantization_config"), dict):
-        # a multimodal wrapper's quantization_config sits at its top level and covers the
-        # language model too (the weights read per step: throughput.quantized_weight_bytes)
-        target["quantization_config"] = target_raw["quantization_config"]
     try:
         return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=cfg.num_aux)
     except (KeyError, TypeError, ValueError):
@@ -116,7 +142,7 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
 
 
 def numbers(observed: float | None, predicted: float | None, served_steps: int | None, best: float | None,
-            best_steps: int | None, model: dict[str, Any]) -> list[str]:
+            best_steps: int | None, model: dict[str, Any], weights: str | None = None) -> list[str]:
     """The acceptance side of a throughput finding, in one place for the report."""
     lines = []
     if observed is not None:
@@ -126,7 +152,7 @@ def numbers(observed: float | None, predicted: float | None, served_steps: int |
                      + (f" and {best:.2f} at its trained {best_steps} steps" if best is not None else ""))
     if model.get("break_even_accept_length") is not None:
         lines.append(f"throughput model: a draft pass costs c = {model['draft_cost_ratio']:.2f} target steps "
-                     f"(from the configs)"
+                     f"(from the configs{'; ' + weights if weights else ''})"
                      + (f", each round {model['round_overhead']:.2f} more (measured)"
                         if model.get("round_overhead") is not None else "")
                      + f"; break-even accept length {model['break_even_accept_length']:.2f}")
@@ -250,7 +276,8 @@ def check(ctx: Any) -> list[Finding]:
     if model.predicted_tok_s_best is not None:
         ctx.facts["predicted_tok_s"] = round(model.predicted_tok_s_best, 2)  # the report's "predicted (fixed)"
     all_causes = raised(ctx.host_facts, SERVING_PATH_CAUSES)
-    context = numbers(observed, predicted, served_steps, best, best_steps, model.to_facts())
+    context = numbers(observed, predicted, served_steps, best, best_steps, model.to_facts(),
+                      weights=target_weights_line(ctx.host_facts))
     cap = request_cap_line(launch, log)
     if cap is not None:
         context.append(cap)
