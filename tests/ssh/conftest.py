@@ -22,6 +22,13 @@ from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, sshd_available
 pytestmark = pytest.mark.ssh
 
 
+@pytest.fixture(autouse=True)
+def _no_sshpass_from_the_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """$SSHPASS is a password source (sshpass -e users): a developer's shell must not change
+    what the password tests see. Subprocesses the tests start inherit the cleaned environment."""
+    monkeypatch.delenv("SSHPASS", raising=False)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if not sshd_available():
         skip = pytest.mark.skip(reason="OpenSSH sshd not installed (apt-get install openssh-server)")
