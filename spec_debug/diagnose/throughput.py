@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
@@ -191,6 +192,9 @@ def target_params_from_config(cfg: dict[str, Any]) -> int:
 # bytes per weight the draft does, so counting parameters alone halves c. Embeddings, norms and
 # lm_head stay bf16 in those checkpoints (only the decoder's Linear weights are fp8).
 _BF16_BYTES = 2.0
+# compressed-tensors `ignore` entries that leave nothing of weight in bf16: lm_head (counted
+# bf16 anyway), the embedding (a lookup), an MoE router (`mlp.gate`, hidden x experts)
+_NEGLIGIBLE_UNQUANTIZED = re.compile(r"lm_head|embed_tokens|(^|[.*:])gate\$?$")
 
 
 def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
@@ -208,14 +212,16 @@ def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
         bits = q.get("bits", q.get("w_bit"))
         return bits / 8 if isinstance(bits, int) and 0 < bits < 16 else None
     if method == "compressed-tensors":
-        # llm-compressor: one config group of weights and nothing ignored but lm_head
-        # (RedHatAI *-FP8-dynamic / W4A16 checkpoints). A longer ignore list (moonshotai
-        # Kimi-K2-Thinking keeps attention and shared experts in bf16) is not modelled.
+        # llm-compressor: one config group of weights, nothing left out but lm_head, the
+        # embedding and the MoE routers (its MoE recipes' `ignore=["lm_head", "re:.*mlp.gate$"]`,
+        # vllm-project/llm-compressor examples; a saved config may list the modules by name),
+        # none of which a decode step reads as a decoder weight of any size. Anything more left
+        # in bf16 (attention, shared experts: the INT4 Kimi-K2 releases) is not modelled.
         groups = q.get("config_groups")
         ignore = q.get("ignore") or []
         if not isinstance(groups, dict) or len(groups) != 1 or not isinstance(ignore, list):
             return None
-        if any("lm_head" not in str(name) for name in ignore):
+        if not all(isinstance(name, str) and _NEGLIGIBLE_UNQUANTIZED.search(name) for name in ignore):
             return None
         weights = next(iter(groups.values()))
         bits = weights.get("weights", {}).get("num_bits") if isinstance(weights, dict) else None

@@ -52,6 +52,16 @@ def test_a_wrappers_top_level_quantization_config_covers_its_language_model():
     # llm-compressor FP8-dynamic (RedHatAI): one group, only lm_head left out
     ({"quant_method": "compressed-tensors", "ignore": ["lm_head"],
       "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float"}}}}, 1.0),
+    # llm-compressor's MoE recipes (examples/quantization_w8a8_fp8, FP8_BLOCK for DeepSeek-style
+    # models) leave the routers in bf16: `ignore=["lm_head", "re:.*mlp.gate$"]`, or the saved names
+    ({"quant_method": "compressed-tensors", "ignore": ["lm_head", "re:.*mlp.gate$"],
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float"}}}}, 1.0),
+    ({"quant_method": "compressed-tensors",
+      "ignore": ["model.layers.0.mlp.gate", "model.layers.1.mlp.gate", "lm_head"],
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "float"}}}}, 0.5),
+    # a recipe that keeps the dense MLPs' gate_proj in bf16 is not a router: not modelled
+    ({"quant_method": "compressed-tensors", "ignore": ["lm_head", "model.layers.0.mlp.gate_proj"],
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float"}}}}, None),
     # part of the decoder left in bf16 (attention and shared experts, as the INT4 Kimi-K2 releases
     # do; abbreviated): not modelled, counted as bf16 as before rather than guessed
     ({"quant_method": "compressed-tensors", "ignore": ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*"],
