@@ -223,8 +223,9 @@ def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
             return None
         if not all(isinstance(name, str) and _NEGLIGIBLE_UNQUANTIZED.search(name) for name in ignore):
             return None
-        weights = next(iter(groups.values()))
-        bits = weights.get("weights", {}).get("num_bits") if isinstance(weights, dict) else None
+        group = next(iter(groups.values()))
+        weights = group.get("weights") if isinstance(group, dict) else None  # null: activations only
+        bits = weights.get("num_bits") if isinstance(weights, dict) else None
         return bits / 8 if isinstance(bits, int) and 0 < bits < 16 else None
     return None
 

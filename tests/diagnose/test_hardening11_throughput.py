@@ -70,6 +70,10 @@ def test_a_wrappers_top_level_quantization_config_covers_its_language_model():
     ({"quant_method": "mxfp4", "modules_to_not_convert": ["model.layers.*.self_attn", "lm_head"]}, None),
     ({"quant_method": "bitsandbytes", "load_in_4bit": "yes"}, None),
     ({"quant_method": "awq", "bits": "4"}, None),  # a hand-edited config: not a number of bits
+    # a group that quantizes activations only (`"weights": null`): the weights stay bf16
+    ({"quant_method": "compressed-tensors", "ignore": ["lm_head"],
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": None,
+                                    "input_activations": {"num_bits": 8, "type": "float"}}}}, None),
 ])
 def test_bytes_per_decoder_weight_by_quantization_config(quantization, weight_bytes):
     assert quantized_weight_bytes({"quantization_config": quantization}) == weight_bytes
