@@ -500,48 +500,53 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
 
 
 def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
-    items: list[tuple[int, int, dict]] = []
+    # Rows are keyed by session as well as seq: seq counts per session, so in a folder two
+    # sessions' message 5 are different messages (their times and agents must not mix).
+    sessions = {entry["id"]: i for i, entry in enumerate(a.sessions)}
+    items: list[tuple[tuple[int, int], int, dict]] = []
 
-    known: dict[int, str] = {}
+    known: dict[tuple[str, int], str] = {}
 
-    def add(seq: int, order: int, kind: str, agent: str, text: str, ts: str | None = None) -> None:
-        items.append((seq, order, {"seq": seq, "kind": kind, "agent": agent, "text": text, "timestamp": ts}))
+    def add(session: str, seq: int, order: int, kind: str, agent: str, text: str, ts: str | None = None) -> None:
+        items.append(((sessions.get(session, 0), seq), order,
+                      {"seq": seq, "kind": kind, "agent": agent, "text": text, "timestamp": ts, "_session": session}))
         if ts:
-            known.setdefault(seq, ts)
+            known.setdefault((session, seq), ts)
 
     for p in a.prompts[:20]:
         if p.agent == MAIN_AGENT and p.text.strip():
-            add(p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
+            add(p.session, p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
     for s in a.segments:
-        add(s.start_seq, 1, "phase", s.agent, s.title, s.start_timestamp)
+        add(s.session, s.start_seq, 1, "phase", s.agent, s.title, s.start_timestamp)
     for f in a.findings:
-        add(f.seq, 2, "finding", f.agent, f"{f.code} {f.title}")
+        add(f.session, f.seq, 2, "finding", f.agent, f"{f.code} {f.title}")
     for c in a.commands:
         if c.timestamp:
-            known.setdefault(c.seq, c.timestamp)
+            known.setdefault((c.session, c.seq), c.timestamp)
     polls = _poll_errors(a, _loop_errors(a))
     for e in a.errors[:60]:
         # a health check refused while the server loaded is waiting, told apart from the crashes
-        add(e.seq, 3, "poll failed" if (e.session, e.seq) in polls else "error", e.agent,
+        add(e.session, e.seq, 3, "poll failed" if (e.session, e.seq) in polls else "error", e.agent,
             f"{e.exception or e.kind}: {_short(e.message, 140)}", e.timestamp)
     for m in a.metrics:
         if m.source == "output" and m.name in _IMPACT_METRICS:
-            add(m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
+            add(m.session, m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
                 m.timestamp)
     for p in a.pivots:
-        add(p.seq, 5, "pivot", p.agent, p.summary, p.timestamp)
+        add(p.session, p.seq, 5, "pivot", p.agent, p.summary, p.timestamp)
     for h in a.hypotheses[:60]:
-        add(h.seq, 6, "hypothesis", h.agent, _short(h.text, 200), h.timestamp)
+        add(h.session, h.seq, 6, "hypothesis", h.agent, _short(h.text, 200), h.timestamp)
         if h.outcome_seq is not None:
-            add(h.outcome_seq, 7, h.status, h.agent, _short(h.outcome, 200), h.outcome_timestamp)
+            add(h.session, h.outcome_seq, 7, h.status, h.agent, _short(h.outcome, 200), h.outcome_timestamp)
     items.sort(key=lambda t: (t[0], t[1]))
     # Rows without a time take the last known time of their agent, so that sub-agents (whose
     # messages are numbered after the trunk) fall into place when sorted by time.
-    last: dict[str, str] = {}
-    for seq, _, row in items:
-        row["timestamp"] = row["timestamp"] or known.get(seq) or last.get(row["agent"])
+    last: dict[tuple[str, str], str] = {}
+    for _, _, row in items:
+        session = row.pop("_session")
+        row["timestamp"] = row["timestamp"] or known.get((session, row["seq"])) or last.get((session, row["agent"]))
         if row["timestamp"]:
-            last[row["agent"]] = row["timestamp"]
+            last[(session, row["agent"])] = row["timestamp"]
     # By instant, not by text: sessions of a folder written by different tools give their times
     # in different forms (formats/instants.py); a time that names no instant keeps message order.
     at = [instant(row["timestamp"]) for _, _, row in items]
