@@ -137,7 +137,11 @@ def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis
 
 
 def _earlier(a: str, b: str) -> bool:
-    """Whether time ``a`` is before time ``b``, as instants (text order for a non-time)."""
+    """Whether time ``a`` is before time ``b``. UTC times of one length (``...Z``, what most
+    tools write) order as text; any other pair is compared as instants ("12:00:00Z" is after
+    "12:00:00.5Z" as text); a non-time keeps text order."""
+    if len(a) == len(b) and a[-1:] == "Z" == b[-1:]:
+        return a < b
     x, y = instant(a), instant(b)
     return a < b if x is None or y is None else x < y
 
@@ -311,14 +315,9 @@ class _SessionState:
         self.events += 1
         ts = ev.timestamp
         if ts:  # sub-agents are read after the trunk, so compare rather than take the last
-            # UTC times of one length ("...Z", what most tools write) order as text; any other
-            # pair is compared as instants ("12:00:00Z" is after "12:00:00.5Z" as text).
-            first, last = self.first_ts, self.last_ts
-            if first is None or (ts < first if len(ts) == len(first) and ts[-1] == "Z" == first[-1]
-                                 else _earlier(ts, first)):
+            if self.first_ts is None or _earlier(ts, self.first_ts):
                 self.first_ts = ts
-            if last is None or (ts > last if len(ts) == len(last) and ts[-1] == "Z" == last[-1]
-                                else _earlier(last, ts)):
+            if self.last_ts is None or _earlier(self.last_ts, ts):
                 self.last_ts = ts
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1

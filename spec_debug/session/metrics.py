@@ -483,12 +483,12 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         value = float(m.group("value").replace(",", ""))
         if text[start - 1:start] in ("-", "\u2013") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
-        name = _throughput_name(text, start, end, end)
+        name = _throughput_name(text, start, end)
         window = text[max(0, start - 24):start]
         if ("to" in window or "vs" in window or "->" in window or "ersus" in window or "\u2192" in window) and \
                 (pair := _PAIR_FIRST.search(text, max(0, start - 24), start)) is not None:
             first = pair.start("value")
-            first_name = _throughput_name(text, first, first, end)
+            first_name = _throughput_name(text, first, None)  # its unit is the next number's
             if first_name == "baseline_throughput" and text[:first].rstrip().endswith("("):
                 # "1.46x over the no-spec baseline (131.5 vs 90.1 tok/s)": ours, then the
                 # baseline the words before the parenthesis named.
@@ -497,11 +497,12 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
 
 
-def _throughput_name(text: str, start: int, end: int, unit_end: int) -> str:
-    """baseline_throughput when the words just before the number, or just after its unit, say
-    it is the run without speculation."""
+def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
+    """baseline_throughput when the words just before the number (at ``start``), or just after
+    its unit (ending at ``unit_end``; None: the unit is not its own), say it is the run
+    without speculation."""
     before = text[max(0, start - 40):start]
-    after = text[unit_end:unit_end + 25] if end == unit_end else ""
+    after = "" if unit_end is None else text[unit_end:unit_end + 25]
     baseline = bool((after and _BASELINE_AFTER.match(after)) or (_may_say_baseline(before) and _BASELINE_BEFORE.search(before)))
     return "baseline_throughput" if baseline else "throughput"
 
