@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Literal
 
 from markupsafe import Markup, escape
@@ -543,10 +543,23 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     # messages are numbered after the trunk) fall into place when sorted by time.
     last: dict[tuple[str, str], str] = {}
     for _, _, row in items:
-        session = row.pop("_session")
+        session = row["_session"]
         row["timestamp"] = row["timestamp"] or known.get((session, row["seq"])) or last.get((session, row["agent"]))
         if row["timestamp"]:
             last[(session, row["agent"])] = row["timestamp"]
+    # Rows before the first time of their agent take the next time of their session: mini-swe-agent
+    # stamps its replies and outputs but not the task prompt (SWE-agent/mini-swe-agent
+    # src/minisweagent/models/litellm_model.py), and one row without a time left the whole
+    # folder's timeline in file order.
+    later: dict[str, list[tuple[int, str]]] = {}
+    for (session, seq), ts in sorted(known.items()):
+        later.setdefault(session, []).append((seq, ts))
+    for _, _, row in items:
+        session = row.pop("_session")
+        if not row["timestamp"] and session in later:
+            times = later[session]
+            at = bisect_left(times, row["seq"], key=itemgetter(0))
+            row["timestamp"] = times[at][1] if at < len(times) else None
     # By instant, not by text: sessions of a folder written by different tools give their times
     # in different forms (formats/instants.py); a time that names no instant keeps message order.
     at = [instant(row["timestamp"]) for _, _, row in items]

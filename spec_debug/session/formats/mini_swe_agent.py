@@ -53,10 +53,12 @@ class ShownCommand:
     seq: int = -1
     block: int = 0
     command: str | None = None
+    timestamp: str | None = None
 
-    def reply(self, seq: int, block: int, text: str) -> None:
+    def reply(self, seq: int, block: int, text: str, timestamp: str | None = None) -> None:
         blocks = _BASH_BLOCK.findall(text) if "```" in text else []
         self.seq, self.block, self.command = seq, block, (blocks[-1].strip() if blocks else None)
+        self.timestamp = timestamp
 
     def result(self, observed: Observation, event, call_names: dict, call_id: str | None) -> Iterator[Event]:
         if call_id is None:
@@ -66,6 +68,7 @@ class ShownCommand:
             call = event("tool_call", "assistant", self.block, tool_name="bash", call_id=call_id,
                          command=self.command, text=self.command)
             call.seq = self.seq  # the reply's, not the observation's
+            call.timestamp = self.timestamp or call.timestamp  # likewise (``extra.timestamp`` of each)
             call_names[call_id] = "bash"
             self.command = None
             yield call

@@ -20,6 +20,7 @@ from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, exit_code_of, remote_host, shell_command, tool_path,
     trailing_exit_code,
 )
+from spec_debug.session.formats.instants import stamp
 from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
@@ -92,9 +93,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         # line of fine-tuning data, or a Responses API request or response saved whole.
         messages = conversation(obj)
         start = 0
+        record_ts = None
         if messages is None:
             messages, previous = [obj], None
         else:
+            record_ts = time_of(obj)
             if previous is not None and len(previous) <= len(messages) and messages[:len(previous)] == previous:
                 # A log of the requests an agent loop sent: each one resends the whole history
                 # (chat completions and Responses ``input`` are stateless), so the conversation
@@ -106,15 +109,28 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
-                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown)
+                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts)
             else:
                 stats.non_object += 1
 
 
+def time_of(record: dict) -> str | None:
+    """When a message (or a logged request or response) was written: ``timestamp`` as a harness
+    stamps it (ISO, or ``time.time()``), ``created_at``/``created`` in epoch seconds as OpenAI's
+    objects carry them, or mini-swe-agent's ``extra.timestamp`` (see :mod:`formats.instants`)."""
+    for key in ("timestamp", "created_at", "created"):
+        found = stamp(record.get(key))
+        if found:
+            return found
+    extra = record.get("extra")
+    return stamp(extra.get("timestamp")) if isinstance(extra, dict) else None
+
+
 def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names,
-             items: codex.ResponseItems, shown: ShownCommand) -> Iterator[Event]:
+             items: codex.ResponseItems, shown: ShownCommand, record_ts: str | None = None) -> Iterator[Event]:
     role = message.get("role")
-    ts = message.get("timestamp") if isinstance(message.get("timestamp"), str) else None
+    # A message without a time of its own was sent or received with the record that holds it
+    ts = time_of(message) or record_ts
 
     def event(kind, role, block=0, **kw) -> Event:
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
@@ -163,7 +179,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             # mini-swe-agent keeps the commands it parsed from the reply (formats.mini_swe_agent)
             calls = [{"function": {"name": "bash", "arguments": {"command": a["command"]}}}
                      for a in extra["actions"] if isinstance(a, dict) and isinstance(a.get("command"), str)]
-        shown.reply(seq, block + len(calls), text if not calls else "")
+        shown.reply(seq, block + len(calls), text if not calls else "", ts)
         for n, call in enumerate(calls):
             if not isinstance(call, dict):
                 continue

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import Cursor, remote_host
+from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
 _FILE_TOOLS = {"read": "Read", "edit": "Edit", "write": "Write"}
@@ -50,7 +51,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, wrapped: bool = False)
 def record_events(obj: dict, cursor: Cursor, seq: int, file: str, lineno: int, stats: ReadStats) -> Iterator[Event]:
     """The events of one OpenHands event record (from a trajectory, or a file of its own in a
     conversation's ``events/`` folder: :mod:`formats.openhands_sdk`)."""
-    ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+    ts = stamp(obj.get("timestamp"))
     source = obj.get("source") if isinstance(obj.get("source"), str) else ""
 
     def event(kind, role, block=0, **kw) -> Event:

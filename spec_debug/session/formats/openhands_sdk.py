@@ -27,6 +27,7 @@ from pathlib import Path
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import openhands
 from spec_debug.session.formats.common import Cursor, block_text, remote_host, tool_path
+from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import MAX_LINE_BYTES, without_lone_surrogates
 
 EVENTS_DIR = "events"
@@ -74,7 +75,7 @@ def read(folder: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         if "kind" not in obj and openhands.looks_like(obj):  # a V0 event
             yield from openhands.record_events(obj, cursor, seq, name, 1, stats)
             continue
-        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+        ts = stamp(obj.get("timestamp"))
 
         def event(kind, role, block=0, **kw) -> Event:
             return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
