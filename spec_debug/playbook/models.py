@@ -16,6 +16,27 @@ VarValue = Union[str, int, float, bool, None, list[Any], dict[str, Any]]
 
 STEP_ID = re.compile(r"^[a-z0-9_]+$")
 
+# `300M`, `1.5GiB`, `500MB`, `0`: as GNU coreutils reads sizes (`head -c 300M`): K, M, G, T and
+# KiB, MiB... are powers of 1024, KB, MB... powers of 1000 (coreutils doc, "Block size").
+_SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:([KMGT])(iB|B)?)?$", re.IGNORECASE)
+_SIZE_POWERS = {"K": 1, "M": 2, "G": 3, "T": 4}
+
+
+def parse_size(value: Any) -> int:
+    """Bytes from a playbook's size: an integer, or a number with a unit (`300M`, `2GiB`, `500MB`)."""
+    if isinstance(value, bool):
+        raise ValueError("a size is a number of bytes or a number with a unit, e.g. 512M or 2GiB")
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError("a size cannot be negative")
+        return value
+    found = _SIZE.match(value.strip()) if isinstance(value, str) else None
+    if found is None:
+        raise ValueError(f"{value!r} is not a size: write bytes or a number with a unit, e.g. 512M or 2GiB")
+    number, unit, suffix = found.groups()
+    base = 1000 if suffix is not None and suffix.upper() == "B" else 1024
+    return int(float(number) * base ** (_SIZE_POWERS[unit.upper()] if unit else 0))
+
 
 def compile_regex(pattern: str) -> re.Pattern[str]:
     """Compile an author's regex at load time. re raises more than re.error on hostile input:
@@ -146,6 +167,12 @@ class Step(_Strict):
     expect: list[Expectation] = Field(default_factory=list)
     findings: list[FindingTemplate] = Field(default_factory=list)
     on_failure: Literal["continue", "stop"] = "continue"
+    artifact_limit: int | None = Field(
+        default=None,
+        description="Bytes of each output stream its artifact keeps at most (head and end), e.g. 64M; 0: all. "
+        "Default: the run's (256 MiB)",
+        json_schema_extra={"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}, {"type": "null"}]},
+    )
     provenance: dict[str, VarValue] = Field(default_factory=dict)
 
     @field_validator("id")
@@ -154,6 +181,11 @@ class Step(_Strict):
         if not STEP_ID.match(value):
             raise ValueError(f"step id {value!r} must match [a-z0-9_]+")
         return value
+
+    @field_validator("artifact_limit", mode="before")
+    @classmethod
+    def _size(cls, value: Any) -> Any:
+        return None if value is None else parse_size(value)
 
     @model_validator(mode="after")
     def _one_action(self) -> "Step":

@@ -33,6 +33,7 @@ from spec_debug.runner.attempt import (
     watched_patterns,
 )
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
+from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
 from spec_debug.runner.ssh_connect import abandon_connects
@@ -67,6 +68,9 @@ class HostTarget:
 class RunOptions:
     forks: int = 16
     capture_limit: int = DEFAULT_CAPTURE_LIMIT
+    artifact_limit: int | None = DEFAULT_ARTIFACT_LIMIT
+    """Bytes of each stream a spilled artifact keeps at most (head and end); None or 0: all. A
+    step's `artifact_limit` overrides it."""
     redact: bool = True
     reporter: Reporter = field(default_factory=Reporter)
     gate: StepGate | None = None
@@ -481,14 +485,27 @@ class Run:
         suffix = "" if attempt == 1 else f".attempt{attempt}"
         stem = f"{_safe_name(host)}/{step.id}{suffix}"
         watch, collect = watched_patterns(step), collected_patterns(step)
+        artifact_limit = self.options.artifact_limit if step.artifact_limit is None else step.artifact_limit
         return tuple(  # type: ignore[return-value]
             StreamCapture(
                 name, self.options.capture_limit, self.store.artifact_path(f"{stem}.{name}.log"), on_line,
                 # The spilled file is masked like run.json: it is shared with the record.
                 redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch, collect=collect,
+                artifact_limit=artifact_limit,
             )
             for name in ("stdout", "stderr")
         )
+
+    def _capped_note(self, stdout: StreamCapture, stderr: StreamCapture) -> str | None:
+        """Which artifacts lost their middle at the artifact limit, and how many bytes: a reader of
+        the artifact must not take its end for what followed its head."""
+        capped = [
+            f"{c.spill_path.relative_to(self.store.run_dir)} lacks {c.artifact_dropped} bytes from its middle"
+            for c in (stdout, stderr) if c.artifact_dropped and c.spill_path is not None
+        ]
+        if not capped:
+            return None
+        return f"artifact limit reached: {' and '.join(capped)} (set the step's artifact_limit to keep more)"
 
     def _execute(
         self, step: Step, host: str, transport: Transport, command: str, context: dict[str, Any], facts: dict[str, Any]
@@ -525,9 +542,9 @@ class Run:
         hint = one_word_command_hint(step, context, stderr.checked_text()) if outcome.exit_code == 127 else None
         if hint is not None and status != "passed":
             message = hint if message is None else f"{message}; {hint}"
-        note = background_note(stdout, stderr)
-        if note is not None:
-            message = note if message is None else f"{message}; {note}"
+        for note in (background_note(stdout, stderr), self._capped_note(stdout, stderr)):
+            if note is not None:
+                message = note if message is None else f"{message}; {note}"
         if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []

@@ -2,7 +2,10 @@
 
 A step may print gigabytes (a model dump, a log cat). The record keeps at most
 ``limit_bytes`` of each stream (head and tail, since the end holds the traceback) and the
-full stream is spilled to an artifact file, so nothing is lost and memory stays flat.
+stream is spilled to an artifact file, so nothing is lost and memory stays flat. The artifact
+holds ``artifact_limit`` bytes at most (runner/spill.py): a flood (`yes`, `tail -f` of a busy
+log under a long timeout) keeps its head and end there, and both the artifact and the record's
+truncation marker say how many bytes were dropped between them.
 
 The spilled file is masked as it is written (``redactor``), as run.json is: without it a
 secret cut from the record would land on disk in the clear beside a record that masks it.
@@ -21,10 +24,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable
+from typing import Callable
 
 from spec_debug.ansi import strip_ansi
 from spec_debug.redact import StreamRedactor
+from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT, CappedSpill
 
 DEFAULT_CAPTURE_LIMIT = 256 * 1024
 
@@ -46,7 +50,7 @@ class StreamCapture:
     total_bytes: int = 0
     _head: bytearray = field(default_factory=bytearray)
     _tail: bytearray = field(default_factory=bytearray)
-    _spill: IO[bytes] | None = None
+    _spill: CappedSpill | None = None
     _partial_line: bytearray = field(default_factory=bytearray)
     spill_error: str | None = None
     """Why the full stream could not be saved (e.g. "No space left on device"), else None."""
@@ -63,6 +67,11 @@ class StreamCapture:
     _watch_found: dict[tuple[str, int], re.Match[str]] = field(default_factory=dict)
     _collected: dict[tuple[str, int], list[SavedMatch] | None] = field(default_factory=dict)
     _watch_buffer: bytearray = field(default_factory=bytearray)
+    artifact_limit: int | None = DEFAULT_ARTIFACT_LIMIT
+    """Bytes of the stream the spilled artifact keeps at most (head and end); None or 0: all.
+    Never less than limit_bytes: the artifact holds at least what the record does."""
+    artifact_dropped: int = 0
+    """Bytes of the stream the artifact lacks (cut from its middle at artifact_limit), after close()."""
 
     def write(self, chunk: bytes) -> None:
         if not chunk:
@@ -82,8 +91,8 @@ class StreamCapture:
         if self.spill_path is not None and self.spill_error is None:
             try:
                 if self._spill is None:
-                    self.spill_path.parent.mkdir(parents=True, exist_ok=True)
-                    self._spill = open(self.spill_path, "wb")
+                    cap = max(self.artifact_limit, self.limit_bytes) if self.artifact_limit else None
+                    self._spill = CappedSpill(self.spill_path, cap)
                 self._spill.write(chunk if self.redactor is None else self.redactor.feed(chunk))
             except OSError as exc:
                 self._give_up_spill(exc)
@@ -161,7 +170,13 @@ class StreamCapture:
         if before not in (b"\n", b""):  # else the tail starts a line already
             tail = _start_at_boundary(tail)
         skipped = self.total_bytes - len(head) - len(tail)
-        where = "full output in artifacts" if self.spill_error is None else f"the full output could not be saved: {self.spill_error}"
+        if self.spill_error is not None:
+            where = f"the full output could not be saved: {self.spill_error}"
+        elif self.artifact_dropped:
+            where = (f"the artifact keeps its head and end: {self.artifact_dropped} bytes dropped from its middle "
+                     "at the artifact limit")
+        else:
+            where = "full output in artifacts"
         marker = f"\n... [{skipped} bytes truncated; {where}] ...\n"
         return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
 
@@ -199,7 +214,7 @@ class StreamCapture:
     @property
     def whole_stream_searchable(self) -> bool:
         """False when part of the stream is neither in the record nor on disk."""
-        return not self.truncated or (self.spill_path is not None and self.spill_error is None)
+        return not self.truncated or (self.spill_path is not None and self.spill_error is None and not self.artifact_dropped)
 
     def first_watched(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         """The first line of the whole raw stream that a watched pattern matches (None when it
@@ -224,12 +239,13 @@ class StreamCapture:
         if self._watching and self._watch_buffer:
             self._watch_lines(b"", final=True)
         if self._spill is not None:
+            spill = self._spill
             try:
                 if self.redactor is not None:
-                    self._spill.write(self.redactor.close())
-                self._spill.close()  # flushes: on a full disk this is where the write fails
+                    spill.write(self.redactor.close())
+                spill.close()  # flushes: on a full disk this is where the write fails
+                self.artifact_dropped = spill.dropped
             except OSError as exc:
-                self._spill = None
                 self._give_up_spill(exc)
             self._spill = None
             # Keep the spill file only when the record could not hold everything.
@@ -239,12 +255,9 @@ class StreamCapture:
     def _give_up_spill(self, exc: OSError) -> None:
         self.spill_error = exc.strerror or str(exc)
         if self._spill is not None:
-            try:
-                self._spill.close()
-            except OSError:
-                pass  # the same full disk: the file is removed below anyway
+            self._spill.discard()
             self._spill = None
-        if self.spill_path is not None:
+        elif self.spill_path is not None:
             try:
                 self.spill_path.unlink(missing_ok=True)
             except OSError:
