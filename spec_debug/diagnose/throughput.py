@@ -23,6 +23,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from spec_debug.diagnose.target_weights import bf16_equivalent_params, decode_weight_parts
+
 
 # ---------------------------------------------------------------------------------------------
 # Acceptance
@@ -180,8 +182,7 @@ def draft_params_from_config(cfg: dict[str, Any], num_aux: int = 3,
 
 def target_params_from_config(cfg: dict[str, Any]) -> int:
     """Weights one target decode step reads (dense; MoE: active experts only, when known)."""
-    layers, head = _target_params(cfg)
-    return layers + head
+    return sum(part.params for part in decode_weight_parts(cfg))
 
 
 # Bytes per decoder-layer weight of a quantized checkpoint, by its config.json
@@ -231,32 +232,10 @@ def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
 
 
 def target_bf16_equivalent_params(cfg: dict[str, Any]) -> float:
-    """`target_params_from_config`, each decoder weight counted by its bytes relative to bf16."""
-    layers, head = _target_params(cfg)
-    per_weight = quantized_weight_bytes(cfg)
-    return layers * (per_weight / _BF16_BYTES if per_weight else 1.0) + head
-
-
-def _target_params(cfg: dict[str, Any]) -> tuple[int, int]:
-    """(decoder-layer weights, lm_head weights) one target decode step reads."""
-    h = int(cfg["hidden_size"])
-    layers = int(cfg["num_hidden_layers"])
-    heads, kv, hd = cfg.get("num_attention_heads"), cfg.get("num_key_value_heads"), cfg.get("head_dim")
-    inter = int(cfg.get("intermediate_size", 4 * h))
-    experts_per_tok = cfg.get("num_experts_per_tok") or cfg.get("experts_per_token")
-    moe_inter = cfg.get("moe_intermediate_size")
-    if experts_per_tok and moe_inter:
-        # MoE: each token reads only its routed experts (plus shared ones where declared).
-        shared = int(cfg.get("n_shared_experts") or cfg.get("num_shared_experts") or 0)
-        inter = int(moe_inter) * (int(experts_per_tok) + shared)
-    elif experts_per_tok and (cfg.get("num_local_experts") or cfg.get("num_experts")):
-        # Mixtral and gpt-oss name no moe_intermediate_size: `intermediate_size` is one expert's
-        # width (transformers MixtralConfig / GptOssConfig), and each token reads its top-k
-        # experts. Counting one expert halved gpt-oss-20b's 3.6B active parameters (OpenAI's
-        # model card) and so doubled the draft cost ratio.
-        inter = inter * int(experts_per_tok)
-    vocab = int(cfg.get("vocab_size", 32000))
-    return layers * decoder_layer_params(h, inter, heads, kv, hd), vocab * h
+    """`target_params_from_config`, each weight counted by its bytes relative to bf16, part by part
+    (target_weights.py: a mixed-precision target such as the INT4 Kimi-K2 releases, whose routed
+    experts alone are INT4, reads its bf16 attention and shared experts at 2 bytes a weight)."""
+    return bf16_equivalent_params(decode_weight_parts(cfg))
 
 
 def estimate_draft_cost_ratio(*, draft_params: int | None = None, target_params: int | None = None,

@@ -14,6 +14,7 @@ from spec_debug.diagnose.throughput import (
     estimate_draft_cost_ratio,
     quantized_weight_bytes,
 )
+from spec_debug.diagnose.target_weights import decode_weight_parts, describe
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -96,10 +97,20 @@ def target_weights_line(host_facts: dict[str, Any]) -> str | None:
     target_raw = host_facts.get("configs", {}).get("target_config")
     target = _target_text(target_raw) if isinstance(target_raw, dict) else None
     per_weight = quantized_weight_bytes(target) if target else None
-    if per_weight is None:
+    if per_weight is not None:
+        method = target["quantization_config"].get("quant_method")
+        return (f"the target's {method} decoder weights counted at {per_weight:g} byte(s) each, the bf16 "
+                "draft's at 2 (decode reads bytes)")
+    try:
+        # mixed precision (INT4 routed experts next to bf16 attention, MXFP4 gpt-oss experts):
+        # each part at its own bytes, named so the reader can check c against the checkpoint
+        parts = describe(decode_weight_parts(target)) if target else None
+    except (KeyError, TypeError, ValueError):
+        return None
+    if parts is None:
         return None
     method = target["quantization_config"].get("quant_method")
-    return (f"the target's {method} decoder weights counted at {per_weight:g} byte(s) each, the bf16 "
+    return (f"the target's {method} weights counted part by part, in bytes per weight: {parts}; the bf16 "
             "draft's at 2 (decode reads bytes)")
 
 

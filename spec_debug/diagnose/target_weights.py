@@ -1,0 +1,291 @@
+"""The bytes of weights one target decode step reads, part by part, from config.json alone.
+
+Decode is memory-bound, so a step costs the bytes it reads. A quantized target does not read all
+its weights at one precision: the INT4 Kimi-K2 releases quantize only the routed experts and keep
+attention, the shared expert and the first dense MLP in bf16; gpt-oss keeps attention bf16 and its
+experts MXFP4; an FP8 or ModelOpt checkpoint may skip whole modules. Each part is counted at the
+precision its own module is stored in, by the rules the loaders match module names with, so a
+mixed-precision target is neither counted all-bf16 nor all-quantized.
+
+Module names are the Hugging Face ones the quantization configs are written against
+(transformers modeling_deepseek_v3.py / modeling_llama.py / modeling_mixtral.py / modeling_gpt_oss.py).
+Embeddings are a lookup, MoE routers and norms are negligible: not counted (as before).
+Scale tensors (one per 32-128 weights) are not counted either: bits / 8 bytes per weight.
+Pure functions, no torch.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+BF16_BYTES = 2.0
+# OCP Microscaling spec: MXFP4 is 4-bit E2M1 values with one 8-bit E8M0 scale per 32 of them, the
+# format gpt-oss ships its experts in (openai/gpt-oss-120b config.json "quant_method": "mxfp4").
+_MXFP4_BYTES = (4 + 8 / 32) / 8
+# ModelOpt `quant_algo` -> bytes per weight (NVIDIA TensorRT-Model-Optimizer export; vLLM
+# model_executor/layers/quantization/modelopt.py reads the same names)
+_MODELOPT_BYTES = {"FP8": 1.0, "FP8_PB_WO": 1.0, "FP8_PER_CHANNEL_PER_TOKEN": 1.0, "NVFP4": 0.5,
+                   "W4A16_NVFP4": 0.5, "W4A8_AWQ": 0.5, "W4A16_AWQ": 0.5, "NVFP4_AWQ": 0.5}
+
+PART_ORDER = ("attention", "dense MLP", "routed experts", "shared experts", "lm_head")
+
+
+@dataclass(frozen=True)
+class WeightPart:
+    """Weights of one part of the target read per decode step, and the bytes each takes."""
+
+    part: str
+    params: int
+    bytes_per_weight: float
+
+
+@dataclass(frozen=True)
+class _Module:
+    part: str
+    name: str  # the Hugging Face module name quantization configs match
+    params: int
+
+
+# ---------------------------------------------------------------------------------------------
+# The modules a decode step reads
+# ---------------------------------------------------------------------------------------------
+def _attention(cfg: dict[str, Any], prefix: str) -> list[_Module]:
+    h = int(cfg["hidden_size"])
+    heads = cfg.get("num_attention_heads")
+    at = f"{prefix}.self_attn"
+    if cfg.get("kv_lora_rank"):
+        # Multi-head latent attention (deepseek-ai/DeepSeek-V3 and moonshotai/Kimi-K2-* config.json:
+        # q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64,
+        # v_head_dim 128; transformers modeling_deepseek_v3.py DeepseekV3Attention). Counted as
+        # llama attention it was 2x too big for Kimi-K2 (64 heads of 7168 / 64).
+        n = int(heads)
+        nope, rope = int(cfg.get("qk_nope_head_dim", 128)), int(cfg.get("qk_rope_head_dim", 64))
+        v, kv = int(cfg.get("v_head_dim", 128)), int(cfg["kv_lora_rank"])
+        ql = cfg.get("q_lora_rank")
+        q = ([_Module("attention", f"{at}.q_a_proj", h * int(ql)),
+              _Module("attention", f"{at}.q_b_proj", int(ql) * n * (nope + rope))] if ql
+             else [_Module("attention", f"{at}.q_proj", h * n * (nope + rope))])
+        return q + [_Module("attention", f"{at}.kv_a_proj_with_mqa", h * (kv + rope)),
+                    _Module("attention", f"{at}.kv_b_proj", kv * n * (nope + v)),
+                    _Module("attention", f"{at}.o_proj", n * v * h)]
+    d = cfg.get("head_dim") or (h // int(heads) if heads else h)
+    n_h = int(heads or h // d)
+    n_kv = int(cfg.get("num_key_value_heads") or n_h)
+    d = int(d)
+    return [_Module("attention", f"{at}.q_proj", h * n_h * d), _Module("attention", f"{at}.k_proj", h * n_kv * d),
+            _Module("attention", f"{at}.v_proj", h * n_kv * d), _Module("attention", f"{at}.o_proj", n_h * d * h)]
+
+
+def _gated_mlp(part: str, at: str, names: tuple[str, str, str], h: int, width: int) -> list[_Module]:
+    return [_Module(part, f"{at}.{name}", h * width) for name in names]
+
+
+def _mlp(cfg: dict[str, Any], prefix: str, layer: int) -> list[_Module]:
+    h = int(cfg["hidden_size"])
+    inter = int(cfg.get("intermediate_size", 4 * h))
+    top_k = cfg.get("num_experts_per_tok") or cfg.get("experts_per_token")
+    moe_inter = cfg.get("moe_intermediate_size")
+    dense_first = int(cfg.get("first_k_dense_replace") or 0)
+    llama_names = ("gate_proj", "up_proj", "down_proj")
+    if not top_k or layer < dense_first or not (moe_inter or cfg.get("num_local_experts") or cfg.get("num_experts")):
+        # DeepSeek-V3 / Kimi-K2 keep their first `first_k_dense_replace` layers dense (3 / 1),
+        # of `intermediate_size` (transformers DeepseekV3DecoderLayer)
+        return _gated_mlp("dense MLP", f"{prefix}.mlp", llama_names, h, inter)
+    top_k = int(top_k)
+    if cfg.get("model_type") == "gpt_oss":
+        # gpt-oss: one experts module with fused gate_up_proj and down_proj parameters
+        # (transformers modeling_gpt_oss.py GptOssExperts), `intermediate_size` per expert
+        at = f"{prefix}.mlp.experts"
+        return [_Module("routed experts", f"{at}.gate_up_proj", 2 * h * inter * top_k),
+                _Module("routed experts", f"{at}.down_proj", h * inter * top_k)]
+    if cfg.get("model_type") == "mixtral" or (not moe_inter and "mixtral" in str(cfg.get("architectures")).lower()):
+        # Mixtral names its experts block_sparse_moe.experts.N.w1/w2/w3 (modeling_mixtral.py)
+        return _gated_mlp("routed experts", f"{prefix}.block_sparse_moe.experts.0", ("w1", "w3", "w2"),
+                          h, inter * top_k)
+    # Mixtral-style configs name no moe_intermediate_size: `intermediate_size` is one expert's
+    # width (transformers MixtralConfig / GptOssConfig), and each token reads its top-k experts
+    # (counting one halved gpt-oss-20b's 3.6B active parameters, OpenAI's model card)
+    width = int(moe_inter) if moe_inter else inter
+    modules = _gated_mlp("routed experts", f"{prefix}.mlp.experts.0", llama_names, h, width * top_k)
+    shared = int(cfg.get("n_shared_experts") or cfg.get("num_shared_experts") or 0)
+    if shared and moe_inter:
+        # DeepSeek-V3 / Kimi-K2: `n_shared_experts` of moe_intermediate_size, one module
+        modules += _gated_mlp("shared experts", f"{prefix}.mlp.shared_experts", llama_names, h, int(moe_inter) * shared)
+    elif cfg.get("shared_expert_intermediate_size"):
+        # Qwen2-MoE: one shared expert of its own width (modeling_qwen2_moe.py `shared_expert`)
+        modules += _gated_mlp("shared experts", f"{prefix}.mlp.shared_expert", llama_names, h,
+                              int(cfg["shared_expert_intermediate_size"]))
+    return modules
+
+
+def decode_modules(cfg: dict[str, Any]) -> list[_Module]:
+    """Every Linear weight one decode step of the target reads, by its module name."""
+    modules: list[_Module] = []
+    layers = int(cfg["num_hidden_layers"])
+    if not 0 < layers <= 10_000:  # a hand-edited config: no model has that many layers
+        raise ValueError(f"num_hidden_layers {layers}")
+    for layer in range(layers):
+        prefix = f"model.layers.{layer}"
+        modules += _attention(cfg, prefix) + _mlp(cfg, prefix, layer)
+    vocab = int(cfg.get("vocab_size", 32000))
+    modules.append(_Module("lm_head", "lm_head", vocab * int(cfg["hidden_size"])))
+    return modules
+
+
+# ---------------------------------------------------------------------------------------------
+# Which precision each module is stored in
+# ---------------------------------------------------------------------------------------------
+def _regex_match(pattern: str, name: str) -> bool:
+    try:
+        return re.match(pattern, name) is not None
+    except re.error:
+        return False
+
+
+def _compressed_tensors_name(target: str, name: str) -> bool:
+    """compressed-tensors `_match_name` / `_match_class` (neuralmagic/compressed-tensors
+    src/compressed_tensors/utils/match.py): "re:" + a regex re.match-ed against the module name,
+    else the exact name, or the module's class ("Linear", every module counted here is one)."""
+    if target.startswith("re:"):
+        return _regex_match(target[3:], name)
+    return target == name or target == "Linear"
+
+
+def _transformers_skip(pattern: str, name: str) -> bool:
+    """transformers quantizers_utils.py `should_convert_module`: a `modules_to_not_convert` entry
+    skips a module it re.match-es as a prefix (with or without a following dot) or ends."""
+    return _regex_match(pattern + r"\.", name) or _regex_match(pattern, name) or name.endswith(pattern)
+
+
+def _modelopt_skip(pattern: str, name: str) -> bool:
+    """ModelOpt `ignore` / `exclude_modules` are fnmatch globs ("model.layers.*.self_attn*",
+    vLLM modelopt.py `is_layer_excluded`)."""
+    return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, pattern + ".*")
+
+
+def _names(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _bits_bytes(bits: Any) -> float | None:
+    return bits / 8 if isinstance(bits, int) and not isinstance(bits, bool) and 0 < bits < 16 else None
+
+
+def precision_rule(quant: Any) -> Callable[[_Module], float] | None:
+    """A function giving each module's bytes per weight under `quantization_config`, or None
+    when the config names no scheme read here (the weights are then counted bf16)."""
+    if not isinstance(quant, dict):
+        return None
+    method = str(quant.get("quant_method") or "").lower()
+    skip = _names(quant.get("modules_to_not_convert")) + _names(quant.get("ignored_layers"))
+
+    def skipped(module: _Module) -> bool:
+        # lm_head stays bf16: transformers adds the output embedding to the modules it never
+        # converts (`get_keys_to_not_convert`), and the DeepSeek FP8 / AWQ / GPTQ releases store it so
+        return module.part == "lm_head" or any(_transformers_skip(p, module.name) for p in skip)
+
+    if method in ("fp8", "fbgemm_fp8"):
+        # deepseek-ai/DeepSeek-V3 {"quant_method": "fp8", "weight_block_size": [128, 128]}: every
+        # decoder Linear fp8; MiniMaxAI/MiniMax-M2 adds "modules_to_not_convert": ["gate",
+        # "e_score_correction_bias", "lm_head"] (routers, which are not counted anyway)
+        return lambda m: BF16_BYTES if skipped(m) else 1.0
+    if method in ("gptq", "awq"):
+        # AutoGPTQ / AutoAWQ quantize every decoder Linear to `bits` (AWQ also `w_bit`) but the
+        # ones in `modules_to_not_convert`; GPTQModel's `dynamic` overrides per module: "-:regex"
+        # leaves it unquantized, "+:regex" or a bare regex may give other bits (GPTQModel README,
+        # "Dynamic Quantization")
+        bits = _bits_bytes(quant.get("bits", quant.get("w_bit")))
+        if bits is None:
+            return None
+        dynamic = quant.get("dynamic") if isinstance(quant.get("dynamic"), dict) else {}
+
+        def gptq(m: _Module) -> float:
+            if skipped(m):
+                return BF16_BYTES
+            for key, override in dynamic.items():
+                if not isinstance(key, str):
+                    continue
+                if key.startswith("-:") and _regex_match(key[2:], m.name):
+                    return BF16_BYTES
+                if _regex_match(key[2:] if key.startswith("+:") else key, m.name) and isinstance(override, dict):
+                    return _bits_bytes(override.get("bits")) or bits
+            return bits
+
+        return gptq
+    if method == "mxfp4":
+        # transformers integrations/mxfp4.py converts only the experts (Mxfp4GptOssExperts);
+        # attention, router and lm_head stay bf16 (openai/gpt-oss-* "modules_to_not_convert":
+        # ["model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"])
+        return lambda m: _MXFP4_BYTES if m.part == "routed experts" and not skipped(m) else BF16_BYTES
+    if method == "bitsandbytes":
+        per = 0.5 if quant.get("load_in_4bit") is True else 1.0 if quant.get("load_in_8bit") is True else None
+        if per is None:
+            return None
+        skip += _names(quant.get("llm_int8_skip_modules"))
+        return lambda m: BF16_BYTES if skipped(m) else per
+    if method == "modelopt":
+        per = _MODELOPT_BYTES.get(str(quant.get("quant_algo") or "").upper())
+        if per is None:
+            return None
+        globs = _names(quant.get("ignore")) + _names(quant.get("exclude_modules"))
+        return lambda m: BF16_BYTES if m.part == "lm_head" or any(_modelopt_skip(g, m.name) for g in globs) else per
+    if method == "compressed-tensors":
+        return _compressed_tensors_rule(quant)
+    return None
+
+
+def _compressed_tensors_rule(quant: dict[str, Any]) -> Callable[[_Module], float] | None:
+    """llm-compressor: a module in `ignore` stays bf16; else the first config group whose
+    `targets` match it gives its weights' `num_bits` (a group with "weights": null quantizes
+    activations only); a module no group targets stays bf16. moonshotai/Kimi-K2-Thinking:
+    targets ["Linear"], 4-bit int, ignore ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*",
+    "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"]: only the routed experts are INT4."""
+    groups = quant.get("config_groups")
+    if not isinstance(groups, dict) or not groups:
+        return None
+    ignore = _names(quant.get("ignore"))
+    rules: list[tuple[list[str], float]] = []
+    for group in groups.values():
+        if not isinstance(group, dict):
+            continue
+        weights = group.get("weights")
+        per = _bits_bytes(weights.get("num_bits")) if isinstance(weights, dict) else None
+        rules.append((_names(group.get("targets")), per or BF16_BYTES))
+
+    def rule(m: _Module) -> float:
+        if any(_compressed_tensors_name(i, m.name) for i in ignore):
+            return BF16_BYTES
+        for targets, per in rules:
+            if any(_compressed_tensors_name(t, m.name) for t in targets):
+                return per
+        return BF16_BYTES
+
+    return rule
+
+
+def decode_weight_parts(cfg: dict[str, Any]) -> list[WeightPart]:
+    """The weights one decode step reads, grouped by part and the bytes each weight takes."""
+    rule = precision_rule(cfg.get("quantization_config"))
+    totals: dict[tuple[str, float], int] = {}
+    for module in decode_modules(cfg):
+        per = rule(module) if rule else BF16_BYTES
+        totals[(module.part, per)] = totals.get((module.part, per), 0) + module.params
+    return sorted((WeightPart(part, params, per) for (part, per), params in totals.items()),
+                  key=lambda p: (PART_ORDER.index(p.part), p.bytes_per_weight))
+
+
+def bf16_equivalent_params(parts: list[WeightPart]) -> float:
+    """Parameters of a bf16 model that reads as many bytes as these parts."""
+    return sum(p.params * p.bytes_per_weight / BF16_BYTES for p in parts)
+
+
+def describe(parts: list[WeightPart]) -> str | None:
+    """'routed experts 0.5, attention 2, ...' bytes per weight, when not all is bf16."""
+    if all(p.bytes_per_weight == BF16_BYTES for p in parts):
+        return None
+    total = sum(p.params * p.bytes_per_weight for p in parts) or 1.0
+    return ", ".join(f"{p.part} {p.bytes_per_weight:g} ({100 * p.params * p.bytes_per_weight / total:.0f}% of the bytes)"
+                     for p in parts if p.params)

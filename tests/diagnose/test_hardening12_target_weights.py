@@ -1,0 +1,145 @@
+"""Hardening 12: the draft cost c of a draft served next to a mixed-precision target.
+
+The INT4 Kimi-K2 releases quantize only the routed experts: attention, the shared expert, the
+first dense MLP and lm_head stay bf16. gpt-oss ships MXFP4 experts next to bf16 attention; ModelOpt
+and FP8 checkpoints skip modules by name. Before, such a target was counted all-bf16 (the
+quantization config was 'not modelled'), which halved c for Kimi-K2 and gave an optimistic
+break-even accept length and predicted throughput. Each weight is now counted at the bytes its own
+module is stored in, from config.json alone.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spec_debug.diagnose.steps import throughput_step
+from spec_debug.diagnose.steps.throughput_step import draft_cost_from_configs, target_weights_line
+from spec_debug.diagnose.target_weights import decode_weight_parts
+from spec_debug.diagnose.throughput import target_params_from_config
+from spec_debug.probes.registry import ProbeContext
+from tests.diagnose.test_hardening6_diagnostics import DEEPSEEK_V3_CONFIG
+from tests.diagnose.test_hardening8_throughput import GPT_OSS_120B
+from tests.diagnose.test_hardening11_throughput import EAGLE3_DRAFT
+from tests.diagnose.test_throughput_served_settings import DECODE, STARTUP
+
+# https://huggingface.co/moonshotai/Kimi-K2-Thinking/blob/main/config.json, the keys the cost reads:
+# DeepSeek-V3 layout with 64 MLA heads, 384 routed experts (8 per token), one shared expert, one
+# dense first layer; its quantization_config is llm-compressor's W4A16 with everything but the
+# routed experts ignored
+KIMI_K2_INT4_QUANT = {
+    "quant_method": "compressed-tensors", "format": "pack-quantized", "quantization_status": "compressed",
+    "kv_cache_scheme": None,
+    "config_groups": {"group_0": {"targets": ["Linear"], "input_activations": None, "output_activations": None,
+                                  "weights": {"num_bits": 4, "type": "int", "group_size": 32, "strategy": "group",
+                                              "symmetric": True, "dynamic": False, "actorder": None,
+                                              "observer": "minmax", "observer_kwargs": {},
+                                              "block_structure": None}}},
+    "ignore": ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"],
+}
+KIMI_K2_BF16 = {
+    "architectures": ["DeepseekV3ForCausalLM"], "model_type": "kimi_k2", "hidden_size": 7168,
+    "intermediate_size": 18432, "moe_intermediate_size": 2048, "n_routed_experts": 384, "n_shared_experts": 1,
+    "num_experts_per_tok": 8, "first_k_dense_replace": 1, "num_hidden_layers": 61, "num_attention_heads": 64,
+    "num_key_value_heads": 64, "kv_lora_rank": 512, "q_lora_rank": 1536, "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64, "v_head_dim": 128, "vocab_size": 163840, "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16",
+}
+KIMI_K2_THINKING = {**KIMI_K2_BF16, "quantization_config": KIMI_K2_INT4_QUANT}
+
+# the routed experts a token reads: 60 MoE layers x 8 experts x gate/up/down of 7168 x 2048
+ROUTED = 60 * 8 * 3 * 7168 * 2048
+
+
+def test_kimi_k2_reads_its_32b_active_parameters():
+    # Moonshot's model card: "32 billion activated parameters". Before, MLA was counted as llama
+    # attention of 64 heads x 112 (twice its size): 37.9B
+    assert target_params_from_config(KIMI_K2_THINKING) == pytest.approx(32e9, rel=0.02)
+
+
+def test_only_the_routed_experts_of_an_int4_kimi_k2_are_counted_at_half_a_byte():
+    parts = {(p.part, p.bytes_per_weight): p.params for p in decode_weight_parts(KIMI_K2_THINKING)}
+    assert parts[("routed experts", 0.5)] == ROUTED
+    assert {part for part, per in parts if per == 2.0} == {"attention", "dense MLP", "shared experts", "lm_head"}
+
+
+def test_the_draft_cost_of_an_int4_kimi_k2_target_counts_its_bf16_attention_and_shared_expert():
+    total = target_params_from_config(KIMI_K2_BF16)
+    int4 = draft_cost_from_configs(EAGLE3_DRAFT, KIMI_K2_THINKING)
+    bf16 = draft_cost_from_configs(EAGLE3_DRAFT, KIMI_K2_BF16)
+    assert int4 is not None and bf16 is not None
+    # the step reads the routed experts at a quarter of their bf16 bytes, everything else at full:
+    # before, int4 == bf16 (the ignore list was 'not modelled'); all-INT4 would give 4x
+    assert int4 / bf16 == pytest.approx(total / (total - ROUTED * 3 / 4), rel=1e-9)
+    assert 1.9 < int4 / bf16 < 2.1
+
+
+def test_a_kimi_k25_wrapper_with_the_quantization_config_on_top_is_counted_alike():
+    # Kimi-K2.5 nests the language model under text_config and keeps quantization_config on top
+    wrapper = {"architectures": ["KimiK25ForConditionalGeneration"], "model_type": "kimi_k25",
+               "quantization_config": KIMI_K2_INT4_QUANT, "text_config": KIMI_K2_BF16}
+    assert draft_cost_from_configs(EAGLE3_DRAFT, wrapper) == draft_cost_from_configs(EAGLE3_DRAFT, KIMI_K2_THINKING)
+
+
+def test_gpt_oss_reads_mxfp4_experts_and_bf16_attention():
+    # openai/gpt-oss-120b config.json quantization_config
+    mxfp4 = {**GPT_OSS_120B, "quantization_config": {
+        "quant_method": "mxfp4",
+        "modules_to_not_convert": ["model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens",
+                                   "lm_head"]}}
+    parts = {p.part: p.bytes_per_weight for p in decode_weight_parts(mxfp4)}
+    # MXFP4: 4-bit values and one 8-bit scale per 32 (OCP MX spec)
+    assert parts == {"attention": 2.0, "routed experts": 4.25 / 8, "lm_head": 2.0}
+    experts = 36 * 4 * 3 * 2880 * 2880
+    total = target_params_from_config(GPT_OSS_120B)
+    draft = EAGLE3_DRAFT | {"hidden_size": 2880, "intermediate_size": 17280, "num_attention_heads": 64,
+                            "head_dim": 64, "draft_vocab_size": 201088, "vocab_size": 201088}
+    ratio, plain = draft_cost_from_configs(draft, mxfp4), draft_cost_from_configs(draft, GPT_OSS_120B)
+    assert ratio / plain == pytest.approx(total / (total - experts * (1 - 4.25 / 16)), rel=1e-9)
+
+
+def test_modelopt_nvfp4_with_attention_excluded_and_fp8_with_skipped_modules():
+    # ModelOpt NVFP4 exports keep attention in bf16 by glob ("model.layers.*.self_attn*", as
+    # MiniMax-M2's NVFP4 config.json does; vLLM modelopt.py matches `ignore` with fnmatch)
+    nvfp4 = {**DEEPSEEK_V3_CONFIG, "quantization_config": {
+        "quant_method": "modelopt", "quant_algo": "NVFP4", "kv_cache_quant_algo": None, "group_size": 16,
+        "ignore": ["lm_head", "model.layers.*.mlp.gate", "model.layers.*.self_attn*"]}}
+    parts = {(p.part, p.bytes_per_weight) for p in decode_weight_parts(nvfp4)}
+    assert parts == {("attention", 2.0), ("dense MLP", 0.5), ("routed experts", 0.5), ("shared experts", 0.5),
+                     ("lm_head", 2.0)}
+    # transformers' FP8 `modules_to_not_convert` (should_convert_module: a prefix, a regex, or the
+    # name's end): the attention of the first layers kept bf16, the routers named by their end
+    fp8 = {**DEEPSEEK_V3_CONFIG, "quantization_config": {
+        **DEEPSEEK_V3_CONFIG["quantization_config"],
+        "modules_to_not_convert": ["gate", "lm_head", "model.layers.0.self_attn", "model.layers.1.self_attn"]}}
+    bf16_attention = sum(p.params for p in decode_weight_parts(fp8) if p.part == "attention" and p.bytes_per_weight == 2)
+    all_attention = sum(p.params for p in decode_weight_parts(fp8) if p.part == "attention")
+    assert bf16_attention * 61 == all_attention * 2  # two of 61 layers; "gate" spares the experts' gate_proj
+    assert {p.bytes_per_weight for p in decode_weight_parts(fp8) if p.part == "routed experts"} == {1.0}
+
+
+@pytest.mark.parametrize("quantization", [
+    {"quant_method": "compressed-tensors", "ignore": ["re:([bad"],
+     "config_groups": {"g": {"targets": ["re:(("], "weights": {"num_bits": 4}}}},
+    {"quant_method": "compressed-tensors", "config_groups": {"g": "int4"}, "ignore": "lm_head"},
+    {"quant_method": "gptq", "bits": 4, "dynamic": {"-:[": {}, 3: None}},
+    {"quant_method": "modelopt", "quant_algo": "INT2_MAGIC"},
+])
+def test_a_hand_edited_quantization_config_costs_no_traceback(quantization):
+    target = {**DEEPSEEK_V3_CONFIG, "quantization_config": quantization}
+    c = draft_cost_from_configs(EAGLE3_DRAFT, target)
+    assert c is not None and c > 0
+
+
+def test_the_incident_report_names_the_bytes_of_each_part_of_a_mixed_target():
+    facts = throughput_step.parse({"found": True, "path": "server.log", "args": {"baseline_tok_s": "90"},
+                                   "lines": [STARTUP] + [DECODE.format(i=i) for i in range(3)]})
+    host = {"configs": {"draft_config": EAGLE3_DRAFT, "target_config": KIMI_K2_THINKING},
+            "eval": {"reference": {"steps": 3, "reference": "target_argmax",
+                                   "target_conditional_acceptance": [0.75, 0.7, 0.6]}}}
+    ctx = ProbeContext(step_id="throughput", host="gpu01", args={}, facts=facts, host_facts={**host, **facts})
+    [slow] = [f for f in throughput_step.check(ctx) if f.code == "SD501"]
+    [line] = [e for e in slow.evidence if "a draft pass costs" in e]
+    c = draft_cost_from_configs(EAGLE3_DRAFT, KIMI_K2_THINKING)
+    assert f"c = {c:.2f} target steps" in line
+    assert "routed experts 0.5" in line and "attention 2" in line and "shared experts 2" in line
+    assert target_weights_line({"configs": {"target_config": KIMI_K2_BF16}}) is None
