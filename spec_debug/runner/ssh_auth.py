@@ -33,6 +33,7 @@ from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
+from spec_debug.runner.ssh_prompts import asks_for_password
 
 PassphrasePrompt = Callable[[str], str]
 
@@ -729,8 +730,9 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
         answers = []
         for text, echo in prompts:
             question = f"({target.alias}) {said + ' ' if said else ''}{text.strip()} "
-            if target.password is not None and not echo and "password" in text.lower():
-                # PAM's "Password: " (pam_unix); a one-time code's question still goes to the terminal.
+            if target.password is not None and asks_for_password(text, echo, password_sent=bool(sent_password)):
+                # PAM's "Password: " in any language, or SSSD's "First Factor: " (ssh_prompts);
+                # a one-time code's question still goes to the terminal.
                 answers.append(target.password)
                 sent_password.append(True)
                 continue
