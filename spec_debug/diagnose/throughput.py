@@ -192,7 +192,8 @@ def target_params_from_config(cfg: dict[str, Any]) -> int:
 # {"quant_method": "fp8", "weight_block_size": [128, 128]}, Qwen/Qwen3-*-FP8) reads half the
 # bytes per weight the draft does, so counting parameters alone halves c. Embeddings, norms and
 # lm_head stay bf16 in those checkpoints (only the decoder's Linear weights are fp8).
-_BF16_BYTES = 2.0
+# This answers "is the whole decoder alike?" for the evidence line; the cost itself counts each
+# part at its own precision (target_weights.py).
 # compressed-tensors `ignore` entries that leave nothing of weight in bf16: lm_head (counted
 # bf16 anyway), the embedding (a lookup), an MoE router (`mlp.gate`, hidden x experts)
 _NEGLIGIBLE_UNQUANTIZED = re.compile(r"lm_head|embed_tokens|(^|[.*:])gate\$?$")
@@ -200,8 +201,8 @@ _NEGLIGIBLE_UNQUANTIZED = re.compile(r"lm_head|embed_tokens|(^|[.*:])gate\$?$")
 
 def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
     """Bytes per decoder Linear weight when the whole decoder is quantized alike, else None
-    (not quantized, or a scheme that leaves part of the decoder in bf16: that part is unknown
-    here, so the weights are counted as bf16, as before)."""
+    (not quantized, or a scheme that leaves part of the decoder in bf16: the cost then counts
+    each part at its own bytes, target_weights.decode_weight_parts)."""
     q = cfg.get("quantization_config")
     if not isinstance(q, dict):
         return None
@@ -217,7 +218,8 @@ def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
         # embedding and the MoE routers (its MoE recipes' `ignore=["lm_head", "re:.*mlp.gate$"]`,
         # vllm-project/llm-compressor examples; a saved config may list the modules by name),
         # none of which a decode step reads as a decoder weight of any size. Anything more left
-        # in bf16 (attention, shared experts: the INT4 Kimi-K2 releases) is not modelled.
+        # in bf16 (attention, shared experts: the INT4 Kimi-K2 releases) is not uniform: None here,
+        # counted part by part by target_weights.decode_weight_parts.
         groups = q.get("config_groups")
         ignore = q.get("ignore") or []
         if not isinstance(groups, dict) or len(groups) != 1 or not isinstance(ignore, list):
@@ -245,8 +247,8 @@ def estimate_draft_cost_ratio(*, draft_params: int | None = None, target_params:
     """c = T_draft / T_target, approximated by the weights each pass reads.
 
     At small batch decode is memory-bound, so time ~ bytes of weights read: the draft in bf16,
-    the target's decoder weights at the bytes its `quantization_config` gives them
-    (:func:`quantized_weight_bytes`). At large batch both become compute-bound and c tends to
+    the target's weights at the bytes its `quantization_config` gives each module
+    (target_weights.decode_weight_parts). At large batch both become compute-bound and c tends to
     the FLOP ratio. Kernel-launch overheads are not modelled: pass `overhead` to `speedup`
     for them.
     """
