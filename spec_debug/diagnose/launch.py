@@ -1136,7 +1136,12 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
                if _release_at_least(engine_version, since)]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
-    if written and written != written.upper() and engine_version is not None and (
+    if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and engine_version is not None and (
+            not _release_at_least(engine_version, _SGLANG_EAGLE3_SINCE)):
+        refused.append(f"--speculative-algorithm EAGLE3: SGLang {engine_version} has no EAGLE-3 (added in "
+                       f"{_SGLANG_EAGLE3_SINCE}): argparse exits with 'invalid choice' and the server does not "
+                       "start (upgrade SGLang)")
+    elif written and written != written.upper() and engine_version is not None and (
             not _release_at_least(engine_version, "0.5.12")):
         # server_args.py up to 0.5.11 declares the option with upper-case `choices`; 0.5.12
         # dropped them and upper-cases the value (PyPI wheels)
@@ -1144,6 +1149,13 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                        f"({written.upper()}); argparse exits with 'invalid choice' and the server does not start "
                        "(0.5.12 and later upper-case it)")
     return replace(eff, problems=refused + eff.problems) if refused else eff
+
+
+# SGLang's first release with EAGLE-3: sgl-project/sglang#4247 ("Support EAGLE 3": the EAGLE3
+# algorithm, aux hidden-state capture, llama_eagle3.py) was merged after 0.4.4.post1 and shipped by
+# #4669 ("bump v0.4.4.post2 ... for EAGLE 3"). Before it EAGLE3 was not among the upper-case
+# argparse `choices` of --speculative-algorithm (choices kept up to 0.5.11, see below).
+_SGLANG_EAGLE3_SINCE = "0.4.4.post2"
 
 
 def _ambiguous_problem(name: str, since: str) -> str:

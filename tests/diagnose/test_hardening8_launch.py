@@ -57,7 +57,8 @@ def test_an_abbreviation_older_sglang_accepted_is_read_as_it_read_it():
     assert (cfg.num_steps, cfg.topk, cfg.num_draft_tokens) == (8, 8, 64)
     assert parse_launch_command(SGLANG_EAGLE_PR173).draft_model == "lmzheng/sglang-EAGLE-llama2-chat-7B"
     # the releases that had one --speculative-draft* option start with it, rc's of 0.5.2 included
-    for version in ("0.4.4.post1", "0.5.1.post3", "0.5.2rc2"):
+    # (0.4.4.post2: the first release with EAGLE3, which the command serves)
+    for version in ("0.4.4.post2", "0.5.1.post3", "0.5.2rc2"):
         assert effective_spec(cfg, engine_version=version).problems == [], version
     # 0.5.2 and later (and an unknown version, judged as the newest) refuse it
     for version in ("0.5.2", "0.5.3", None):
@@ -72,7 +73,7 @@ def test_a_running_old_server_with_the_abbreviation_gets_its_launch_audit():
         "/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B": {"found": True, "path": "/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B",
                                                         "config": draft}}})
     assert facts["launch"]["found"] and facts["resolved_draft_model"] == "/sgl-workspace/EAGLE3-LLaMA3.3-Instruct-70B"
-    old = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": "0.4.4.post1"}}))
+    old = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": "0.4.4.post2"}}))
     # the audit runs: EAGLE3 served with an EAGLE checkpoint (before: SD004 "could not be read")
     assert codes(old) == [("SD103", "error")]
     new = launch_step.check(context(facts, {"engine": {"name": "sglang", "version": "0.5.4"}}))
