@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
+from spec_debug.playbook.number_text import check_numbers_as_text
 from spec_debug.playbook.templating import (
     ATTEMPT_NAMES, CONTEXT_NAMES, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
     var_references,
@@ -380,6 +381,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             line, column = document.position(path) or (None, None)
             with _template_parse_errors(step.id, source, path, line, column, None, text, document):
                 parse_template(text)
+    check_numbers_as_text(playbook, document, source)
 
 
 def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_ids: list[str], path: tuple[Any, ...],

@@ -15,6 +15,7 @@ rather than crashing a host worker at run time.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,10 @@ class PositionedDocument:
     """1-based (line, column) of each value by key path; keys themselves under path + ('<key>',)."""
     lines: list[str] = field(default_factory=list)
     """The source text by line, to point inside a multi-line value (a script under `run: |`)."""
+    reshaped_numbers: dict[KeyPath, str] = field(default_factory=dict)
+    """Numbers whose text as Python writes it differs from the text the author wrote (`0.10`
+    reads as 0.1, `3.10` as 3.1): fine as a number, wrong once put into a command
+    (playbook/number_text.py decides which matter)."""
 
     def position(self, path: KeyPath) -> tuple[int, int] | None:
         # Walk up until a known position: a missing key is reported at its parent mapping.
@@ -315,10 +320,18 @@ class _Builder:
         except (ValueError, OverflowError, yaml.YAMLError) as exc:  # e.g. an int of more than 4300 digits
             raise self.fail(node, f"{raw[:40]!r} is not a usable {node.tag.rsplit(':', 1)[-1]}: {str(exc).splitlines()[0][:120]}", path,
                             hint="quote it if you mean the text") from None
+        if node.tag == "tag:yaml.org,2002:float" and isinstance(value, float) and _reshaped(raw, value):
+            self.document.reshaped_numbers[path] = raw
         if node.tag == "tag:yaml.org,2002:int" and _SURPRISING_INT.match(raw):
             raise self.fail(node, f"{raw!r} would be read as the number {value}", path,
                             hint=f'quote it ("{raw}") if you mean the text, or write the decimal number')
         return value
+
+
+def _reshaped(raw: str, value: float) -> bool:
+    """`0.10` and `3.10` come back as 0.1 and 3.1 (YAML 1.1 reads them as floats: yaml.org/type/float.html);
+    `.inf` and `.nan` are spelled by YAML itself, not reshaped."""
+    return math.isfinite(value) and str(value) != raw.replace("_", "").lower().lstrip("+")
 
 
 # Implicitly resolved types that surprise authors: refused with a "quote it" hint.

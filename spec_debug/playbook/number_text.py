@@ -1,0 +1,81 @@
+"""Refuse a var whose number YAML reshapes before a step puts it into text.
+
+`version: 0.10`, `python: 3.10` and `cuda: 12.10` are floats to YAML 1.1 (and 1.2), so
+they come back as 0.1, 3.1 and 12.1; rendered into `pip install vllm=={{ version }}` the
+command installs another release, with nothing in the run to say so. This is the trap
+behind GitHub Actions' `python-version: 3.10` installing Python 3.1 (the
+actions/setup-python README tells users to quote versions for this reason). As a number
+(`that: accept_length > min_accept`) the value is right, so only vars that reach text are
+refused: a command, a fetched path, a probe argument, a finding's words, another var.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import TemplateSyntaxError
+
+from spec_debug.errors import PlaybookError
+from spec_debug.playbook.models import Playbook
+from spec_debug.playbook.templating import var_references
+from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path
+
+
+def check_numbers_as_text(playbook: Playbook, document: PositionedDocument, source: str) -> None:
+    reshaped = {path[1]: (path, raw) for path, raw in document.reshaped_numbers.items()
+                if len(path) >= 2 and path[0] == "vars" and isinstance(path[1], str)}
+    if not reshaped:
+        return
+    names = set(reshaped)
+    for where, text in _text_sites(playbook):
+        try:
+            used = var_references(text, names)
+        except TemplateSyntaxError:  # reported by the template checks; nothing to add here
+            continue
+        for name in used:
+            path, raw = reshaped[name]
+            line, column = document.position(path) or (None, None)
+            shown = _value_at(playbook.vars.get(name), path[2:])
+            raise PlaybookError(
+                f"var {name!r} is written {raw} but YAML reads it as the number {shown}, which {where} would get as text",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=f'quote it to keep it as written: "{raw}"',
+            )
+
+
+def _text_sites(playbook: Playbook) -> list[tuple[str, str]]:
+    """(where, template text) for every template rendered as text, not as an expression."""
+    sites: list[tuple[str, str]] = []
+    for name, value in playbook.vars.items():
+        sites += [(f"var {name!r}", text) for text in _strings(value)]
+    for step in playbook.steps:
+        here = f"step {step.id!r}"
+        if step.run is not None:
+            sites.append((f"the command of {here}", step.run))
+        if step.fetch is not None:
+            sites += [(f"the fetch of {here}", src) for src in step.fetch.sources()]
+        sites += [(f"probe argument {key!r} of {here}", text) for key, value in step.with_.items() for text in _strings(value)]
+        templates = list(step.findings) + [e.finding for e in step.expect if e.finding is not None]
+        for template in templates:
+            texts = [template.title, template.remediation, *template.evidence]
+            sites += [(f"a finding of {here}", text) for text in texts if text]
+    return sites
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    return []
+
+
+def _value_at(value: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return value
+    return value
