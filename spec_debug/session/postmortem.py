@@ -44,7 +44,7 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], red
     env.filters["msg_links_html"] = _links_html
     env.filters["reading"] = _reading
     template = env.get_template(f"postmortem.{fmt}.j2")
-    analysis, several = _one_numbering(analysis)
+    analysis, several = _one_numbering(in_time_order(analysis))
     view = postmortem_view(analysis)
     if several:
         return _session_refs(_render(template, view, redact))
@@ -102,6 +102,36 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
         segments=[replace(g, start_seq=up(g.start_seq, g.session), end_seq=up(g.end_seq, g.session),
                           title=text(g.title, g.session)) for g in a.segments],
     ), True
+
+
+def in_time_order(a: SessionAnalysis) -> SessionAnalysis:
+    """The analysis of a folder with its sessions in the order they happened. A folder lists
+    them by file name, and Claude Code names a session by a random UUID: the session that went
+    on from where another stopped (context ran out, the next day) was as often read first. Then
+    "throughput went from" its fixed reading to the first session's broken one, the title was
+    its "continue on gpu01…", and the fix that the rise followed was never found. Sessions are
+    ordered by their first time when every one has a time; each session's records keep their
+    order."""
+    if len(a.sessions) < 2:
+        return a
+    starts = [instant(s.get("first_timestamp")) for s in a.sessions]
+    if any(t is None for t in starts) or starts == sorted(starts):
+        return a
+    order = sorted(range(len(a.sessions)), key=lambda i: starts[i])
+    rank = {a.sessions[i].get("id"): k for k, i in enumerate(order)}
+    last = len(rank)
+
+    def by_session(records: list) -> list:
+        return sorted(records, key=lambda r: rank.get(r.session, last))
+
+    segments = [replace(g, index=i) for i, g in enumerate(by_session(a.segments))]
+    return replace(
+        a, sessions=[a.sessions[i] for i in order],
+        agents=sorted(a.agents, key=lambda ag: rank.get(ag.get("session"), last)),
+        prompts=by_session(a.prompts), commands=by_session(a.commands), errors=by_session(a.errors),
+        metrics=by_session(a.metrics), findings=by_session(a.findings), pivots=by_session(a.pivots),
+        loops=by_session(a.loops), hypotheses=by_session(a.hypotheses), segments=segments,
+    )
 
 
 def _session_refs(rendered: str) -> str:
@@ -197,6 +227,7 @@ def _links_html(text: Any) -> Markup:
 
 def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     """Everything the templates show, as plain data; each claim text names its [msg N]."""
+    a = in_time_order(a)
     # A blank prompt (a screenshot pasted alone, a bare Enter) reports nothing: "# Postmortem: " and “”
     main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT and p.text.strip()]
     first_prompt = main_prompts[0] if main_prompts else None
@@ -416,8 +447,10 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     """What resolved it, as the SRE book's "Resolution": each rise of the measured throughput
     and the changes made since the reading before it (TRANSCRIPTS.md section 4: "the last config
     or code change followed by a metric improvement")."""
+    # in the order the sessions are listed (by time: in_time_order), not by their ids
+    rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
     readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output"),
-                      key=lambda m: (m.session, m.seq))
+                      key=lambda m: (rank.get(m.session, len(rank)), m.seq))
     out: list[str] = []
     best = None
     if readings:  # a rise is on one host, as in _impact
