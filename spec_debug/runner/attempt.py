@@ -47,7 +47,7 @@ def evaluate_attempt(
     step_facts: dict[str, Any] = {}
     findings: list[Finding] = []
     if outcome.timed_out:
-        message = f"timed out after {step.timeout:g} s; process tree killed"
+        message = f"timed out after {step.timeout:g} s; " + _killed_words(stdout.survived_kill)
         return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
     if step.probe is not None:
         probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)
@@ -118,6 +118,19 @@ def background_note(stdout: StreamCapture, stderr: StreamCapture) -> str | None:
         f"{who}, still writing to this step's {streams}; its output is read and dropped until this host's steps end, "
         "then its next write fails (SIGPIPE ends most programs). To keep it running, send its output to a file: "
         "nohup CMD > /tmp/server.log 2>&1 &"
+    )
+
+
+def _killed_words(survivors: list[tuple[int, str, str]] | None) -> str:
+    """What the timeout's kill did: a process that waits in the kernel outlives SIGKILL
+    (runner/local.py, _REAP_AFTER_KILL_S), and "killed" would send the reader looking elsewhere."""
+    if survivors is None:
+        return "process tree killed"
+    named = ", ".join(f"pid {pid} ({_shorten(command)}, state {state})" for pid, state, command in survivors[:3])
+    return (
+        f"{named or 'its process'} still alive after SIGKILL and left running: a process in state D waits "
+        "in the kernel (a GPU driver that stopped answering, e.g. nvidia-smi after an Xid error in dmesg; "
+        "a dead NFS or FUSE mount) and dies only when that wait ends"
     )
 
 

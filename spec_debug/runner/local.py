@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from spec_debug.runner.output import StreamCapture
-from spec_debug.runner.proctree import kill_tree, pipe_holders
+from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders
 from spec_debug.runner.transport import CommandOutcome, Transport
 
 _SHELL = "/bin/bash" if Path("/bin/bash").exists() else "/bin/sh"
@@ -29,6 +29,14 @@ _DRAIN_AFTER_EXIT_S = 1.0
 # torvalds/linux include/uapi/linux/binfmts.h), so `bash -c <script>` fails with E2BIG for a
 # long pasted script. Past this size the script goes to a private temp file that bash reads.
 _INLINE_SCRIPT_LIMIT = 64 * 1024
+# How long a killed step's process is waited for. One that waits in the kernel (state D: a GPU
+# driver that stopped answering, as `nvidia-smi` does after an Xid 79 "GPU has fallen off the
+# bus"; a file on a dead NFS server) does not die on SIGKILL until that wait ends: the Linux
+# FUSE/NFS request waits are uninterruptible once a request is in flight (torvalds/linux
+# fs/fuse/dev.c, request_wait_answer). A bare wait() after the kill hung the whole run with it,
+# the step's timeout notwithstanding. A process freeing a large address space or a GPU context
+# takes a few seconds at most.
+_REAP_AFTER_KILL_S = 5.0
 
 
 class LocalTransport(Transport):
@@ -121,7 +129,7 @@ class LocalTransport(Transport):
                 if pipe not in handed_off:
                     pipe.close()
         if timed_out:
-            process.wait()
+            stdout.survived_kill = _reap(process, _REAP_AFTER_KILL_S)
             return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)
         returncode = process.wait()
         duration = time.monotonic() - started
@@ -202,6 +210,28 @@ class _BackgroundDrain:
             thread.join(timeout=1.0)
         self._threads.clear()
         self._stop = threading.Event()  # a transport used again drains again
+
+
+def _reap(process: subprocess.Popen[bytes], limit_s: float) -> list[tuple[int, str, str]] | None:
+    """Wait up to limit_s for a killed process: None once it exited, else the processes of its
+    tree still alive, as (pid, state letter from /proc, command line). The Popen is left to
+    subprocess, which reaps it later (subprocess._cleanup)."""
+    try:
+        process.wait(timeout=limit_s)
+        return None
+    except subprocess.TimeoutExpired:
+        pass
+    alive: list[tuple[int, str, str]] = []
+    for pid in [process.pid, *descendants(process.pid)]:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+        except OSError:
+            continue  # gone meanwhile, or not Linux
+        state = stat[stat.rfind(")") + 2 :][:1]
+        if state != "Z":
+            alive.append((pid, state, command))
+    return alive
 
 
 def _wait_until(process: subprocess.Popen[bytes], deadline: float | None) -> bool:

@@ -64,6 +64,10 @@ class StreamCapture:
     """Set by a transport that stopped waiting for the stream's end once the step's command had
     exited: the processes (pid, command line) it left running in the background that still hold
     the stream open ([] when they could not be named). None: the stream ended with the step."""
+    survived_kill: list[tuple[int, str, str]] | None = None
+    """Set on stdout by a transport whose timeout kill left the step's processes alive (they wait
+    in the kernel, state D): (pid, /proc state letter, command line) of each, [] when they could
+    not be named. None: the step's processes ended."""
     _watch_found: dict[tuple[str, int], re.Match[str]] = field(default_factory=dict)
     _collected: dict[tuple[str, int], list[SavedMatch] | None] = field(default_factory=dict)
     _watch_buffer: bytearray = field(default_factory=bytearray)

@@ -1,0 +1,70 @@
+"""A step whose process cannot be killed does not hang the run past its timeout.
+
+`nvidia-smi` on a GPU whose driver stopped answering (Xid 79 "GPU has fallen off the bus") and
+`df` or `ls` on a dead NFS mount wait in the kernel (state D): SIGKILL does not end them until
+that wait ends. Before: the step's timeout fired, its tree was sent SIGKILL, and the local runner
+then waited for the process without a limit: the run hung there for as long as the mount did,
+with the timeout's message never written. Now the run waits a few seconds, records the step as
+timed out naming the process left behind and why, and goes on to the next step.
+
+The hang is real: a FUSE mount (tests/core/hung_mount.py) whose server reads each request and
+never answers it, in a private mount namespace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import only_run
+
+HUNG_MOUNT = Path(__file__).with_name("hung_mount.py")
+
+
+def _fuse_in_a_namespace() -> bool:
+    if not os.path.exists("/dev/fuse"):
+        return False
+    probe = "import os; os.close(os.open('/dev/fuse', os.O_RDWR))"
+    try:
+        return subprocess.run(["unshare", "-rm", sys.executable, "-c", probe], capture_output=True, timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _fuse_in_a_namespace(), reason="needs unshare -rm and /dev/fuse")
+
+
+def test_a_step_stuck_in_the_kernel_times_out_and_the_run_goes_on(tmp_path, write_playbook):
+    mount = tmp_path / "nfs"
+    mount.mkdir()
+    playbook = write_playbook(
+        f"""
+name: hung_mount
+steps:
+  - id: disk_usage
+    timeout: 1
+    run: df -h {mount}
+  - id: after
+    run: echo next step ran
+"""
+    )
+    out = tmp_path / "runs"
+    cli = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)]
+    proc = subprocess.run(
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "15", "--", *cli],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    ended = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert ended["rc"] is not None, f"the run hung on the unkillable step: {proc.stderr[-2000:]}"
+    assert ended["seconds"] < 12 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    _, record = only_run(out)
+    stuck, after = record["steps"]
+    assert stuck["status"] == "timeout" and after["status"] == "passed", record["steps"]
+    assert after["stdout"] == "next step ran\n"
+    assert f"(df -h {mount}, state D) still alive after SIGKILL and left running" in stuck["message"], stuck["message"]
+    assert "process tree killed" not in stuck["message"]
