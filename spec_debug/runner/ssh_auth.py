@@ -30,7 +30,8 @@ from typing import Callable
 import paramiko
 
 from spec_debug.errors import AuthenticationError
-from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
+from spec_debug.runner.ssh_agent_add import add_to_agent
+from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, AddKeysToAgent, SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
 from spec_debug.runner.ssh_prompts import asks_for_password
@@ -193,7 +194,7 @@ def _offer_keys(
             for offer, label in _agent_offers(key, files, target):
                 if _try_key(transport, target, offer, label, attempts, options):
                     return True
-    if _offer_files(transport, target, options, attempts, files, offered_by_agent):
+    if _offer_files(transport, target, options, attempts, files, offered_by_agent, agent):
         return True
     for key in token_keys:
         if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
@@ -209,7 +210,7 @@ def _needs_a_token(key: paramiko.PKey) -> bool:
 
 def _offer_files(
     transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts,
-    files: list[str], offered_by_agent: set[bytes],
+    files: list[str], offered_by_agent: set[bytes], agent: paramiko.Agent | None,
 ) -> bool:
     """Offer the identity files (each with its certificates) the agent did not already offer."""
     for path in files:
@@ -218,10 +219,36 @@ def _offer_files(
         key = _load_key(path, options, attempts)
         if key is None:
             continue
+        if agent is not None and target.add_keys_to_agent is not None:
+            _hand_to_agent(agent, key, path, target.add_keys_to_agent, options, attempts)
         for certified, label in _with_certificates(key, path, target):
             if _try_key(transport, target, certified, label, attempts, options):
                 return True
     return False
+
+
+# Key files handed to the agent in this run (AddKeysToAgent): once, however many hosts use them.
+_HANDED_TO_AGENT: set[str] = set()
+
+
+def _hand_to_agent(
+    agent: paramiko.Agent, key: paramiko.PKey, path: str, how: AddKeysToAgent, options: AuthOptions, attempts: _Attempts
+) -> None:
+    """AddKeysToAgent: put a key just opened from its file into the agent, as ssh(1) does
+    whether or not the host then takes it (see ssh_agent_add); `ask` asks first, as ssh(1)
+    asks through ssh-askpass, and adds nothing where no one can answer."""
+    with _AGENT_LOCK:
+        if path in _HANDED_TO_AGENT:
+            return
+        _HANDED_TO_AGENT.add(path)
+    if how.ask:
+        answer = ask_on_terminal(f"Add key {_short(path)} to agent? (yes/no) ", options, attempts.give_up)
+        if (answer or "").strip().lower() not in ("yes", "y"):
+            return
+    add_to_agent(agent, key, _short(path), how)
+
+
+_AGENT_LOCK = threading.Lock()
 
 
 def _ssh_copy_id_args(target: SSHTarget) -> str:

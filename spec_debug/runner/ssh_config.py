@@ -71,6 +71,20 @@ class JumpHop:
 
 
 @dataclass(frozen=True)
+class AddKeysToAgent:
+    """AddKeysToAgent (ssh_config(5)) when it is on: how a key opened from its file is handed
+    to ssh-agent, as ssh(1) hands it (openssh-portable: sshconnect2.c, load_identity_file calls
+    maybe_add_key_to_agent)."""
+
+    ask: bool = False
+    """`ask`: only after a yes at the terminal (ssh(1) asks through ssh-askpass)."""
+    confirm: bool = False
+    """`confirm`: the agent asks before each use of the key (ssh-add -c)."""
+    lifetime_s: int | None = None
+    """`1h`, `confirm 5m`: the agent forgets the key after this long (ssh-add -t)."""
+
+
+@dataclass(frozen=True)
 class SSHTarget:
     """Everything needed to open one SSH connection, after config resolution."""
 
@@ -121,6 +135,8 @@ class SSHTarget:
     less those PasswordAuthentication / KbdInteractiveAuthentication `no` turn off."""
     password_prompts: int = 3
     """NumberOfPasswordPrompts: how many times a typed password is asked for."""
+    add_keys_to_agent: AddKeysToAgent | None = None
+    """AddKeysToAgent: None (`no`, the default) leaves ssh-agent as it is."""
     password: str | None = field(default=None, repr=False, compare=False)
     """The account's password, from an inventory (ansible_password): sent to this host only,
     never shown, never part of a message or a record (hence repr=False)."""
@@ -503,7 +519,38 @@ def resolve_target(
         known_hosts_command=_unless_none(entry.get("knownhostscommand")),
         login_methods=_login_methods(entry),
         password_prompts=max(0, int(_number(entry.get("numberofpasswordprompts"), "NumberOfPasswordPrompts", 3))),
+        add_keys_to_agent=_add_keys_to_agent(entry.get("addkeystoagent")),
     )
+
+
+def _add_keys_to_agent(value: str | None) -> AddKeysToAgent | None:
+    """AddKeysToAgent as ssh(1) reads it (checked with `ssh -G`, OpenSSH 9.2): yes (true), no
+    (false), ask, confirm, `confirm TIME`, or a TIME alone (yes, for that long). Anything else
+    is refused there ("unsupported option"), and here: it was ignored, so `ssh` and spec-debug
+    disagreed on whether a key ended up in the agent."""
+    if value is None:
+        return None
+    words = value.lower().split()
+    flag, time = None, None
+    if len(words) == 1 and words[0] in ("yes", "true", "no", "false", "ask", "confirm"):
+        flag = words[0]
+    elif len(words) == 1:
+        flag, time = "yes", words[0]  # a time alone: yes, for that long
+    elif len(words) == 2 and words[0] == "confirm":
+        flag, time = "confirm", words[1]
+    lifetime = None
+    if time is not None:
+        try:
+            lifetime = int(_seconds(time, "AddKeysToAgent", 0))
+        except UsageError:
+            flag = None
+    if flag is None:
+        raise UsageError(f"ssh config: AddKeysToAgent {value!r} is not a value ssh(1) takes",
+                         hint="write yes, no, ask, confirm, a time such as 1h, or confirm with a time (confirm 5m)")
+    if flag in ("no", "false"):
+        return None
+    # A time of 0 is no limit there (`ssh -G` shows `addkeystoagent true`).
+    return AddKeysToAgent(ask=flag == "ask", confirm=flag == "confirm", lifetime_s=lifetime or None)
 
 
 def _login_methods(entry: paramiko.SSHConfigDict) -> tuple[str, ...]:
