@@ -85,7 +85,8 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-def load_positioned(text: str, source: str) -> PositionedDocument:
+def load_positioned(text: str, source: str, kind: str = "playbook") -> PositionedDocument:
+    """kind names the file in messages: a playbook, or a var file (playbook/var_file.py)."""
     loader: _BoundedLoader | None = None
     try:
         loader = _BoundedLoader(text)  # reads (and checks) every character already
@@ -95,9 +96,9 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
         if "another document" in (exc.problem or ""):
             # `---` between two playbooks pasted into one file (Kubernetes manifests do this).
             raise PlaybookError(
-                "the file holds more than one YAML document: a playbook is one",
+                f"the file holds more than one YAML document: a {kind} is one",
                 path=source, line=line, column=column,
-                hint="put each playbook in a file of its own (or remove this '---')",
+                hint=f"put each {kind} in a file of its own (or remove this '---')",
             ) from None
         tab = "'\\t'" in (exc.problem or "")  # PyYAML writes the tab as the escape \t
         raise PlaybookError(
@@ -125,9 +126,9 @@ def load_positioned(text: str, source: str) -> PositionedDocument:
         if loader is not None:
             loader.dispose()
     if node is None:
-        raise PlaybookError("the playbook is empty", path=source, line=1, column=1)
+        raise PlaybookError(f"the {kind} is empty", path=source, line=1, column=1)
     document = PositionedDocument(value=None, lines=text.splitlines())
-    document.value = _Builder(document, source).build(node, ())
+    document.value = _Builder(document, source, kind).build(node, ())
     return document
 
 
@@ -195,8 +196,9 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
 class _Builder:
     """Node graph -> plain values, recording positions and refusing what a playbook cannot hold."""
 
-    def __init__(self, document: PositionedDocument, source: str) -> None:
+    def __init__(self, document: PositionedDocument, source: str, kind: str = "playbook") -> None:
         self.document = document
+        self.kind = kind
         self.source = source
         self.values = 0
         self.active: set[int] = set()  # nodes on the current path: an alias to one of them is a cycle
@@ -218,17 +220,17 @@ class _Builder:
         self.built.add(id(node))
         if self.values > MAX_VALUES:
             if self.repeated:
-                raise self.fail(node, f"the playbook expands to more than {MAX_VALUES} values ({self.repeated} of them through YAML aliases)",
+                raise self.fail(node, f"the {self.kind} expands to more than {MAX_VALUES} values ({self.repeated} of them through YAML aliases)",
                                 path, hint="write the repeated parts out, or use fewer nested aliases")
             # No alias: the file itself is that big (a generated playbook, a data dump pasted in).
-            raise self.fail(node, f"the playbook holds more than {MAX_VALUES} values", path,
+            raise self.fail(node, f"the {self.kind} holds more than {MAX_VALUES} values", path,
                             hint="split it into several playbooks, or move data into a file the steps read")
         if len(self.active) >= MAX_DEPTH:
             raise self.fail(node, f"the YAML nests more than {MAX_DEPTH} levels deep", path)
         surprise = isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_SURPRISES  # gets a "quote it" below
         if node.tag not in _PLAIN_TAGS and not surprise:
-            raise self.fail(node, f"YAML tag {_short_tag(node.tag)!r} is not allowed in a playbook", path,
-                            hint="playbooks hold plain data: remove the tag (quote the value if it is text)")
+            raise self.fail(node, f"YAML tag {_short_tag(node.tag)!r} is not allowed in a {self.kind}", path,
+                            hint=f"a {self.kind} holds plain data: remove the tag (quote the value if it is text)")
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.MappingNode):
@@ -290,7 +292,7 @@ class _Builder:
                     pairs += own + [(k, v) for k, v in inner if k.value not in own_keys]
                     self.merge_work += len(own) + len(inner)
                     if self.merge_work > MAX_VALUES:  # `<<: [*m, *m]` nested: doubles at every level
-                        raise self.fail(source, f"the playbook expands to more than {MAX_VALUES} values through YAML merge keys",
+                        raise self.fail(source, f"the {self.kind} expands to more than {MAX_VALUES} values through YAML merge keys",
                                         path, hint="write the repeated parts out, or use fewer nested merges")
                 finally:
                     self.active.discard(id(source))

@@ -1,0 +1,62 @@
+"""Read a --var-file with the playbook's YAML rules.
+
+`yaml.safe_load` builds aliases as shared objects, so a ten-line "billion laughs" file loads at
+once and then hangs whoever walks it (rendering the vars into run.json pinned a core for over a
+minute before this); it also turns `date: 2024-05-01` into a datetime that JSON cannot hold and
+`vllm_version: 0.10` into 0.1. The playbook loader (playbook/yaml_nodes.py) already bounds
+depth and alias expansion, refuses YAML 1.1 surprises with a "quote it" hint, and gives every
+error a line and column; a var file goes through the same path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from spec_debug.errors import PlaybookError, UsageError
+from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, byte_position
+from spec_debug.playbook.yaml_nodes import dotted_path, load_positioned
+
+
+def load_var_file(path: Path) -> dict[str, Any]:
+    """{var name: value} from a YAML mapping; an empty file is no vars. Raises PlaybookError
+    (file:line:column) for bad YAML and UsageError for a file that cannot be read."""
+    try:
+        with open(path, "rb") as handle:  # bounded: `--var-file /dev/zero`, or a checkpoint by mistake
+            raw = handle.read(MAX_PLAYBOOK_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read --var-file {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_PLAYBOOK_BYTES:
+        raise UsageError(f"--var-file {path} is over {MAX_PLAYBOOK_BYTES // 2**20} MiB: not a var file")
+    try:
+        text = raw.decode("utf-8-sig")  # a Windows editor's BOM
+    except UnicodeDecodeError as exc:
+        line, column = byte_position(raw, exc.start)
+        raise PlaybookError("--var-file is not UTF-8 text", path=str(path), line=line, column=column,
+                            hint="save the file as UTF-8") from None
+    if not _has_content(text):
+        return {}
+    document = load_positioned(text, str(path), kind="var file")
+    if not isinstance(document.value, dict):
+        raise PlaybookError("--var-file must be a mapping of var names to values", path=str(path), line=1, column=1,
+                            hint="e.g. model_path: /models/llama (one var per line)")
+    for key_path, written in document.reshaped_numbers.items():
+        # Whether the playbook uses the var as text or as a number is not known here: say both.
+        line, column = document.position(key_path) or (None, None)
+        raise PlaybookError(f"{written} would be read as the number {_value_at(document.value, key_path)}",
+                            path=str(path), line=line, column=column, key_path=dotted_path(key_path),
+                            hint=f'quote it ("{written}") if it is a version or other text; '
+                                 f"write {_value_at(document.value, key_path)} if it is a number")
+    return document.value
+
+
+def _has_content(text: str) -> bool:
+    """Anything but blank lines, comments and document markers (an emptied group_vars file)."""
+    return any(line.strip() and not line.lstrip().startswith("#") and line.strip() not in ("---", "...")
+               for line in text.splitlines())
+
+
+def _value_at(value: Any, key_path: tuple[Any, ...]) -> Any:
+    for part in key_path:
+        value = value[part]
+    return value
