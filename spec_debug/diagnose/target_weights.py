@@ -1,4 +1,5 @@
-"""The bytes of weights one target decode step reads, part by part, from config.json alone.
+"""The bytes of weights one decode step reads, part by part, from config.json alone: the
+target's, and a quantized draft's.
 
 Decode is memory-bound, so a step costs the bytes it reads. A quantized target does not read all
 its weights at one precision: the INT4 Kimi-K2 releases quantize only the routed experts and keep
@@ -30,7 +31,7 @@ _MXFP4_BYTES = (4 + 8 / 32) / 8
 _MODELOPT_BYTES = {"FP8": 1.0, "FP8_PB_WO": 1.0, "FP8_PER_CHANNEL_PER_TOKEN": 1.0, "NVFP4": 0.5,
                    "W4A16_NVFP4": 0.5, "W4A8_AWQ": 0.5, "W4A16_AWQ": 0.5, "NVFP4_AWQ": 0.5}
 
-PART_ORDER = ("attention", "dense MLP", "routed experts", "shared experts", "lm_head")
+PART_ORDER = ("fc", "attention", "dense MLP", "routed experts", "shared experts", "lm_head")
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ class _Module:
 # ---------------------------------------------------------------------------------------------
 # The modules a decode step reads
 # ---------------------------------------------------------------------------------------------
-def _attention(cfg: dict[str, Any], prefix: str) -> list[_Module]:
+def _attention(cfg: dict[str, Any], prefix: str, attn_input: int | None = None) -> list[_Module]:
+    """`attn_input`: the width q/k/v read (2H in an EAGLE-3 draft's first layer)."""
     h = int(cfg["hidden_size"])
     heads = cfg.get("num_attention_heads")
     at = f"{prefix}.self_attn"
@@ -74,9 +76,9 @@ def _attention(cfg: dict[str, Any], prefix: str) -> list[_Module]:
     d = cfg.get("head_dim") or (h // int(heads) if heads else h)
     n_h = int(heads or h // d)
     n_kv = int(cfg.get("num_key_value_heads") or n_h)
-    d = int(d)
-    return [_Module("attention", f"{at}.q_proj", h * n_h * d), _Module("attention", f"{at}.k_proj", h * n_kv * d),
-            _Module("attention", f"{at}.v_proj", h * n_kv * d), _Module("attention", f"{at}.o_proj", n_h * d * h)]
+    d, x = int(d), attn_input or h
+    return [_Module("attention", f"{at}.q_proj", x * n_h * d), _Module("attention", f"{at}.k_proj", x * n_kv * d),
+            _Module("attention", f"{at}.v_proj", x * n_kv * d), _Module("attention", f"{at}.o_proj", n_h * d * h)]
 
 
 def _gated_mlp(part: str, at: str, names: tuple[str, str, str], h: int, width: int) -> list[_Module]:
@@ -133,6 +135,20 @@ def decode_modules(cfg: dict[str, Any]) -> list[_Module]:
     vocab = int(cfg.get("vocab_size", 32000))
     modules.append(_Module("lm_head", "lm_head", vocab * int(cfg["hidden_size"])))
     return modules
+
+
+def draft_modules(cfg: dict[str, Any], num_aux: int = 3, target_hidden: int | None = None) -> list[_Module]:
+    """Every weight one EAGLE-3 draft pass reads, by its name in a speculators checkpoint
+    (`fc`, `layers.N.*`, `lm_head`; EAGLE3.md section 1): fc over the aux states, a first layer
+    whose q/k/v read 2H, further layers, the draft-vocabulary lm_head (throughput.draft_params_from_config)."""
+    h = int(cfg["hidden_size"])
+    inter = int(cfg.get("intermediate_size", 4 * h))
+    modules = [_Module("fc", "fc", num_aux * (target_hidden or h) * h)]
+    for layer in range(max(1, int(cfg.get("num_hidden_layers", 1)))):
+        modules += _attention({**cfg, "kv_lora_rank": None}, f"layers.{layer}", 2 * h if layer == 0 else None)
+        modules += _gated_mlp("dense MLP", f"layers.{layer}.mlp", ("gate_proj", "up_proj", "down_proj"), h, inter)
+    vocab = int(cfg.get("draft_vocab_size") or cfg.get("vocab_size", 32000))
+    return modules + [_Module("lm_head", "lm_head", vocab * h)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,10 +283,15 @@ def _compressed_tensors_rule(quant: dict[str, Any]) -> Callable[[_Module], float
 
 
 def decode_weight_parts(cfg: dict[str, Any]) -> list[WeightPart]:
-    """The weights one decode step reads, grouped by part and the bytes each weight takes."""
-    rule = precision_rule(cfg.get("quantization_config"))
+    """The weights one target decode step reads, grouped by part and the bytes each weight takes."""
+    return weight_parts(decode_modules(cfg), cfg.get("quantization_config"))
+
+
+def weight_parts(modules: list[_Module], quantization_config: Any) -> list[WeightPart]:
+    """`modules` grouped by part and the bytes `quantization_config` gives each weight."""
+    rule = precision_rule(quantization_config)
     totals: dict[tuple[str, float], int] = {}
-    for module in decode_modules(cfg):
+    for module in modules:
         per = rule(module) if rule else BF16_BYTES
         totals[(module.part, per)] = totals.get((module.part, per), 0) + module.params
     return sorted((WeightPart(part, params, per) for (part, per), params in totals.items()),

@@ -23,7 +23,9 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
-from spec_debug.diagnose.target_weights import bf16_equivalent_params, decode_weight_parts
+from spec_debug.diagnose.target_weights import (
+    bf16_equivalent_params, decode_weight_parts, draft_modules, weight_parts,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,13 +242,14 @@ def target_bf16_equivalent_params(cfg: dict[str, Any]) -> float:
     return bf16_equivalent_params(decode_weight_parts(cfg))
 
 
-def estimate_draft_cost_ratio(*, draft_params: int | None = None, target_params: int | None = None,
+def estimate_draft_cost_ratio(*, draft_params: float | None = None, target_params: float | None = None,
                               draft_config: dict[str, Any] | None = None,
                               target_config: dict[str, Any] | None = None,
-                              num_aux: int = 3) -> float | None:
+                              num_aux: int = 3, draft_quantization: dict[str, Any] | None = None) -> float | None:
     """c = T_draft / T_target, approximated by the weights each pass reads.
 
-    At small batch decode is memory-bound, so time ~ bytes of weights read: the draft in bf16,
+    At small batch decode is memory-bound, so time ~ bytes of weights read: the draft in bf16
+    (or at the bytes `draft_quantization`, its own quantization_config, gives each module),
     the target's weights at the bytes its `quantization_config` gives each module
     (target_weights.decode_weight_parts). At large batch both become compute-bound and c tends to
     the FLOP ratio. Kernel-launch overheads are not modelled: pass `overhead` to `speedup`
@@ -254,7 +257,14 @@ def estimate_draft_cost_ratio(*, draft_params: int | None = None, target_params:
     """
     if draft_params is None and draft_config is not None:
         th = int(target_config["hidden_size"]) if target_config else None
-        draft_params = draft_params_from_config(draft_config, num_aux=num_aux, target_hidden=th)
+        if draft_quantization:
+            # an FP8 draft (ModelOpt static FP8, vllm-project/vllm#28435; Mistral Large 3's
+            # block-scaled FP8 draft, NVIDIA/TensorRT-LLM#9971) reads about half the bytes of a
+            # bf16 one: counted at its own bytes, or c was about twice too high
+            draft_params = bf16_equivalent_params(weight_parts(draft_modules(draft_config, num_aux, th),
+                                                               draft_quantization))
+        else:
+            draft_params = draft_params_from_config(draft_config, num_aux=num_aux, target_hidden=th)
     if target_params is None and target_config is not None:
         target_params = target_bf16_equivalent_params(target_config)
     if not draft_params or not target_params:

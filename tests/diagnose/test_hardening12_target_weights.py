@@ -143,3 +143,33 @@ def test_the_incident_report_names_the_bytes_of_each_part_of_a_mixed_target():
     assert f"c = {c:.2f} target steps" in line
     assert "routed experts 0.5" in line and "attention 2" in line and "shared experts 2" in line
     assert target_weights_line({"configs": {"target_config": KIMI_K2_BF16}}) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# A quantized draft reads fewer bytes too
+# ---------------------------------------------------------------------------------------------
+def test_an_fp8_draft_costs_about_half_a_bf16_one():
+    # vLLM serves ModelOpt static-FP8 EAGLE-3 drafts, fc included (vllm-project/vllm#28435);
+    # ModelOpt writes its quantization_config at the top of config.json and leaves lm_head bf16
+    fp8_draft = {**EAGLE3_DRAFT, "quantization_config": {"quant_method": "modelopt", "quant_algo": "FP8",
+                                                         "ignore": ["lm_head"]}}
+    bf16 = draft_cost_from_configs(EAGLE3_DRAFT, DEEPSEEK_V3_CONFIG)
+    fp8 = draft_cost_from_configs(fp8_draft, DEEPSEEK_V3_CONFIG)
+    assert bf16 is not None and fp8 is not None
+    # the draft's weights by hand (H 7168, 56 heads / 8 kv heads of 128, MLP 18432, 32000-token head)
+    h = 7168
+    body = 3 * h * h + 2 * h * (56 + 8 + 8) * 128 + 56 * 128 * h + 3 * h * 18432
+    head = 32000 * h
+    # before: fp8 == bf16 (the draft was always counted bf16, c twice too high for its body)
+    assert fp8 / bf16 == pytest.approx((body / 2 + head) / (body + head), rel=1e-9)
+    # Mistral Large 3's block-FP8 draft (NVIDIA/TensorRT-LLM#9971): the same, by its fp8 config
+    block = {**EAGLE3_DRAFT, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}}
+    assert draft_cost_from_configs(block, DEEPSEEK_V3_CONFIG) == pytest.approx(fp8, rel=1e-9)
+
+
+def test_the_evidence_says_the_draft_was_counted_at_its_own_bytes():
+    fp8_draft = {**EAGLE3_DRAFT, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}}
+    line = target_weights_line({"configs": {"draft_config": fp8_draft, "target_config": DEEPSEEK_V3_CONFIG}})
+    assert line is not None and "the draft's fp8 weights at their own bytes" in line and "bf16 draft" not in line
+    line = target_weights_line({"configs": {"draft_config": fp8_draft, "target_config": KIMI_K2_BF16}})
+    assert line is not None and "the draft's fp8 weights" in line

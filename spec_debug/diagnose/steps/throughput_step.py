@@ -14,7 +14,7 @@ from spec_debug.diagnose.throughput import (
     estimate_draft_cost_ratio,
     quantized_weight_bytes,
 )
-from spec_debug.diagnose.target_weights import decode_weight_parts, describe
+from spec_debug.diagnose.target_weights import decode_weight_parts, describe, precision_rule
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -94,24 +94,27 @@ def draft_cost(host_facts: dict[str, Any]) -> float | None:
 
 def target_weights_line(host_facts: dict[str, Any]) -> str | None:
     """How c counted a quantized target's weights, for the evidence (None: bf16 like the draft)."""
-    target_raw = host_facts.get("configs", {}).get("target_config")
+    configs = host_facts.get("configs", {})
+    target_raw = configs.get("target_config")
     target = _target_text(target_raw) if isinstance(target_raw, dict) else None
+    quant = draft_quantization(configs.get("draft_config"))
+    draft = (f"the draft's {quant.get('quant_method')} weights at their own bytes" if quant
+             else "the bf16 draft's at 2")
     per_weight = quantized_weight_bytes(target) if target else None
     if per_weight is not None:
         method = target["quantization_config"].get("quant_method")
-        return (f"the target's {method} decoder weights counted at {per_weight:g} byte(s) each, the bf16 "
-                "draft's at 2 (decode reads bytes)")
+        return (f"the target's {method} decoder weights counted at {per_weight:g} byte(s) each, {draft} "
+                "(decode reads bytes)")
     try:
         # mixed precision (INT4 routed experts next to bf16 attention, MXFP4 gpt-oss experts):
         # each part at its own bytes, named so the reader can check c against the checkpoint
         parts = describe(decode_weight_parts(target)) if target else None
     except (KeyError, TypeError, ValueError):
-        return None
+        parts = None
     if parts is None:
-        return None
+        return f"the bf16 target's weights at 2 bytes each, {draft} (decode reads bytes)" if quant else None
     method = target["quantization_config"].get("quant_method")
-    return (f"the target's {method} weights counted part by part, in bytes per weight: {parts}; the bf16 "
-            "draft's at 2 (decode reads bytes)")
+    return f"the target's {method} weights counted part by part, in bytes per weight: {parts}; {draft} (decode reads bytes)"
 
 
 def _target_text(target_raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -131,6 +134,19 @@ def _target_text(target_raw: dict[str, Any]) -> dict[str, Any] | None:
     return target
 
 
+def draft_quantization(draft_raw: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A quantized draft's quantization_config: at the top of its config.json (as ModelOpt and
+    llm-compressor write it), or in a speculators config's transformer_layer_config."""
+    if not isinstance(draft_raw, dict):
+        return None
+    layer = draft_raw.get("transformer_layer_config")
+    for quant in (draft_raw.get("quantization_config"),
+                  layer.get("quantization_config") if isinstance(layer, dict) else None):
+        if isinstance(quant, dict) and precision_rule(quant) is not None:
+            return quant
+    return None
+
+
 def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[str, Any] | None) -> float | None:
     """c = T_draft / T_target estimated from the two config.json files (weights read per pass)."""
     if not draft_raw or not target_raw:
@@ -147,7 +163,8 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
     if target is None:
         return None
     try:
-        return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=cfg.num_aux)
+        return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=cfg.num_aux,
+                                         draft_quantization=draft_quantization(draft_raw))
     except (KeyError, TypeError, ValueError):
         return None
 
