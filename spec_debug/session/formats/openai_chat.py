@@ -136,8 +136,25 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
                      block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
 
+    extra = message.get("extra") if isinstance(message.get("extra"), dict) else {}
     if looks_like_item(message):
-        yield from items.events(message, event)
+        returncode = extra.get("returncode")
+        for ev in items.events(message, event):
+            if ev.kind == "tool_result" and type(returncode) is int:
+                # mini-swe-agent run on the Responses API: its observation is a function_call_output
+                # whose text is the rendered template, the exit status and raw output beside it in
+                # ``extra`` (SWE-agent/mini-swe-agent src/minisweagent/models/utils/
+                # actions_toolcall_response.py, format_toolcall_observation_messages)
+                ev.exit_code, ev.is_error = returncode, returncode != 0
+                if isinstance(extra.get("raw_output"), str):
+                    ev.text = extra["raw_output"]
+            yield ev
+        return
+    if role == "exit":
+        # mini-swe-agent's last message: {"role": "exit", "content": submission, "extra": {"exit_status":
+        # "Submitted" | "LimitsExceeded" | ...}} (SWE-agent/mini-swe-agent src/minisweagent/agents/default.py)
+        status = extra.get("exit_status") if isinstance(extra.get("exit_status"), str) else "exit"
+        yield event("system", "exit", text=f"agent exited: {status}", raw_type="exit")
         return
 
     content = message.get("content")
@@ -147,7 +164,6 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     text = block_text(content)
     if role == "assistant":
         text = "\n".join(part for part in (text, _refusal(message, content)) if part)
-    extra = message.get("extra") if isinstance(message.get("extra"), dict) else {}
     observed = observation(role, text, extra)
     if observed is not None:
         given = message.get("tool_call_id")
@@ -156,7 +172,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user":
-        yield event("prompt", role, text=text)
+        yield event("system" if _harness_note(extra) else "prompt", role, text=text)
     elif role == "assistant":
         block = 0
         reasoning = next((message[k] for k in _REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
@@ -213,6 +229,17 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
+
+
+def _harness_note(extra: dict) -> bool:
+    """A user message the agent loop wrote, not a person: mini-swe-agent marks the turns it adds
+    after an exception with ``extra.interrupt_type`` (``FormatError`` when the reply held no
+    command, a timeout's name), and those a person typed with a ``User…`` type
+    (``UserInterruption``, ``UserRejection``, ``UserNewTask``; SWE-agent/mini-swe-agent
+    src/minisweagent/agents/interactive.py). Read as prompts, "Please always provide EXACTLY ONE
+    action" opened a phase and stood in the timeline as the person's words."""
+    kind = extra.get("interrupt_type")
+    return isinstance(kind, str) and not kind.startswith("User")
 
 
 _REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking")
