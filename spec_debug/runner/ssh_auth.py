@@ -34,7 +34,7 @@ from spec_debug.runner.ssh_agent_add import add_to_agent
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, AddKeysToAgent, SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
-from spec_debug.runner.ssh_prompts import asks_for_password
+from spec_debug.runner.ssh_prompts import asks_for_new_password, asks_for_password
 
 PassphrasePrompt = Callable[[str], str]
 
@@ -748,6 +748,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
     where = f"{target.user}@{target.hostname}:{target.port}"
     unanswered: list[str] = []
     sent_password: list[bool] = []
+    new_password_asked: list[str] = []
 
     def answer(title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
         # Called on paramiko's transport thread (paramiko/auth_handler.py,
@@ -763,6 +764,8 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                 answers.append(target.password)
                 sent_password.append(True)
                 continue
+            if target.password is not None and not echo and asks_for_new_password(text):
+                new_password_asked.append(text.strip().splitlines()[-1])  # the password expired: see below
             if _interactive_refusal(options) is not None:
                 unanswered.append(text)  # logging in with the inventory's password, nobody to ask the rest
                 answers.append("")
@@ -787,6 +790,16 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
         try:
             remaining = transport.auth_interactive(target.user, answer)
         except paramiko.AuthenticationException:
+            if new_password_asked and sent_password:
+                # The password was right: PAM took it, then asked for a new one (an expired
+                # password: `passwd -e`, `chage -d 0`, a first login on some images). Sending the
+                # same one again was refused, and this read "refused the password".
+                raise AuthenticationError(
+                    f"{target.alias}: the password of {target.user} on {target.hostname} has expired: {where} took the "
+                    f"password from {target.password_source}, then asked for a new one ({new_password_asked[0]!r})",
+                    hint=f"log in once with `ssh {_ssh_copy_id_args(target)}` on a terminal and choose a new password "
+                    f"(or ask an admin: `chage -d`), then update {(target.password_source or 'the password').split(' ')[0]}",
+                ) from None
             if unanswered or not transport.is_active():
                 raise AuthenticationError(
                     f"{target.alias}: keyboard-interactive login to {where} abandoned: no answer given, or the host "

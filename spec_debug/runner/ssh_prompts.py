@@ -9,6 +9,12 @@ src/sss_client/pam_sss.c, prompt_2fa); TACACS and FreeBSD stacks say "TACACS Pas
 word alone left a host with the inventory's password unanswered ("login abandoned") or asked
 on the terminal for a password the inventory holds.
 
+A host whose password has expired asks for a new one in the same login (sshd runs PAM's
+password change inside keyboard-interactive: openssh-portable auth-pam.c, sshpam_thread calls
+pam_chauthtok; pam_unix then asks "Current password: ", "New password: ", "Retype new
+password: "). Sending the account's password there too was refused ("The password has not
+been changed") and reported as a wrong password; asks_for_new_password tells those apart.
+
 Pure functions: ssh_auth asks them while it answers the server.
 """
 
@@ -47,7 +53,7 @@ def asks_for_password(question: str, echo: bool, *, password_sent: bool) -> bool
     ("First Factor: " in SSSD's two-factor login, a prompt in a language not listed here),
     as `sshpass -P PROMPT` or Ansible's `ansible_sshpass_prompt` would be set to answer.
     """
-    if echo:
+    if echo or asks_for_new_password(question):
         return False
     text = question.casefold()
     if any(word in text for word in _ONE_TIME_WORDS) or _ONE_TIME_TOKENS.search(text):
@@ -55,3 +61,19 @@ def asks_for_password(question: str, echo: bool, *, password_sent: bool) -> bool
     if any(word in text for word in _PASSWORD_WORDS):
         return True
     return not password_sent
+
+
+# Linux-PAM's "New password: " and "Retype new password: " (po/*.po for the languages above),
+# casefolded; pam_unix asks them when the password has expired.
+_NEW_PASSWORD_WORDS = (
+    "new password", "neues passwort", "nouveau mot de passe", "nueva contraseña", "nova senha",
+    "nuova password", "nieuw wachtwoord", "nytt lösenord", "nowe hasło", "nové heslo", "новый пароль",
+    "新的密码", "新密码", "新 密碼", "新しい パスワード", "새 암호",
+)
+
+
+def asks_for_new_password(question: str) -> bool:
+    """Whether `question` asks to choose a new password (an expired one being changed): the
+    account's password is never that answer, and under --batch no one can give it."""
+    last_line = question.strip().splitlines()[-1].casefold() if question.strip() else ""
+    return any(word in last_line for word in _NEW_PASSWORD_WORDS)

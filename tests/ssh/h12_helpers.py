@@ -97,9 +97,11 @@ def linux_pam_password_question(language: str) -> str:
         pytest.skip(f"Linux-PAM's {language} translation is not installed")
 
 
-def start_pam_prompt_server(workdir: Path, password: str, questions: list[str]) -> SshServer:
+def start_pam_prompt_server(workdir: Path, password: str, questions: list[str] | None, *, expired: bool = False) -> SshServer:
     """An sshd whose PAM asks `questions` in turn (each its own keyboard-interactive round, as
-    sshd relays them); the first answer must be the account's password, `password`."""
+    sshd relays them); the first answer must be the account's password, `password`. None: the
+    machine's own PAM stack for sshd (pam_unix). `expired`: the password must be changed at
+    the next login (`passwd -e`, `chage -d 0`: the last change on day 0)."""
     if os.getuid() != 0 or shutil.which("openssl") is None or shutil.which("unshare") is None:
         pytest.skip("needs root, openssl and unshare")
     if not Path("/etc/pam.d/sshd").exists():
@@ -111,25 +113,27 @@ def start_pam_prompt_server(workdir: Path, password: str, questions: list[str]) 
     hashed = subprocess.run(["openssl", "passwd", "-6", password], capture_output=True, text=True, check=True).stdout.strip()
     shadow = workdir / "shadow"
     shadow.write_text("".join(
-        ":".join([user, hashed, "19000", *line.split(":")[3:]]) + "\n" if line.split(":")[0] == user else line + "\n"
+        ":".join([user, hashed, "0" if expired else "19000", *line.split(":")[3:]]) + "\n" if line.split(":")[0] == user else line + "\n"
         for line in Path("/etc/shadow").read_text().splitlines()
     ))
     shadow.chmod(0o640)
-    module = _compile(_QUESTIONS_MODULE, workdir, "pam_questions")
-    pam_config = workdir / "pam-sshd"
-    # `[...]` keeps an argument's spaces (pam.conf(5)); `]` inside is written `\]`.
-    arguments = " ".join("[" + question.replace("]", "\\]") + "]" for question in questions)
-    pam_config.write_text(
-        f"auth requisite {module} {arguments}\n"
-        "auth required pam_unix.so use_first_pass\n"
-        "account required pam_permit.so\n"
-        "session required pam_permit.so\n"
-    )
+    mounts = f"mount --bind {shadow} /etc/shadow"
+    if questions is not None:
+        module = _compile(_QUESTIONS_MODULE, workdir, "pam_questions")
+        pam_config = workdir / "pam-sshd"
+        # `[...]` keeps an argument's spaces (pam.conf(5)); `]` inside is written `\]`.
+        arguments = " ".join("[" + question.replace("]", "\\]") + "]" for question in questions)
+        pam_config.write_text(
+            f"auth requisite {module} {arguments}\n"
+            "auth required pam_unix.so use_first_pass\n"
+            "account required pam_permit.so\n"
+            "session required pam_permit.so\n"
+        )
+        mounts += f" && mount --bind {pam_config} /etc/pam.d/sshd"
     wrapper = workdir / "sshd-with-pam-questions"
     wrapper.write_text(
         "#!/bin/sh\n"
-        f"exec unshare --mount --propagation private /bin/sh -c 'mount --bind {shadow} /etc/shadow && "
-        f"mount --bind {pam_config} /etc/pam.d/sshd && exec {_REAL_SSHD} \"$@\"' sshd \"$@\"\n"
+        f"exec unshare --mount --propagation private /bin/sh -c '{mounts} && exec {_REAL_SSHD} \"$@\"' sshd \"$@\"\n"
     )
     wrapper.chmod(0o755)
     server = PamPromptServer(workdir, [])

@@ -20,7 +20,7 @@ from spec_debug.errors import AuthenticationError
 from spec_debug.runner.hosts import open_transport, resolve_hosts
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from spec_debug.runner.ssh_prompts import asks_for_password
+from spec_debug.runner.ssh_prompts import asks_for_new_password, asks_for_password
 from tests.ssh.h12_helpers import linux_pam_password_question, start_pam_prompt_server
 from tests.sshd_fixture import ClientSetup, SshServer
 
@@ -132,3 +132,37 @@ def test_a_refused_answer_to_an_unworded_question_is_named_as_the_password(clien
 )
 def test_which_questions_the_password_answers(question: str, echo: bool, sent: bool, expected: bool) -> None:
     assert asks_for_password(question, echo, password_sent=sent) is expected
+
+
+def test_an_expired_password_is_named_as_expired_not_as_refused(client: ClientSetup, tmp_path: Path) -> None:
+    """pam_unix takes the right password, then asks "New password: " (the account must change
+    it: `chage -d 0`). We sent the same password to every question, PAM said "The password has
+    not been changed", and the run blamed ansible_password."""
+    server = start_pam_prompt_server(tmp_path / "pam-expired", PASSWORD, None, expired=True)
+    try:
+        with pytest.raises(AuthenticationError) as expired:
+            _log_in(client, server, tmp_path)
+    finally:
+        server.stop()
+    message = expired.value.message
+    assert f"the password of {USER} on {server.address} has expired" in message, message
+    assert "then asked for a new one ('New password:')" in message, message
+    assert "refused" not in message and PASSWORD not in message + (expired.value.hint or "")
+    assert f"`ssh -p {server.port} {USER}@{server.address}` on a terminal" in (expired.value.hint or ""), expired.value.hint
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("New password: ", True),
+        ("Retype new password: ", True),
+        ("The password has not been changed.\nNew password: ", True),
+        ("Geben Sie ein neues Passwort ein: ", True),  # Linux-PAM de
+        ("You are required to change your password immediately (administrator enforced).\n"
+         "Changing password for alice.\nCurrent password: ", False),  # the old password: ours to send
+        ("Password: ", False),
+    ],
+)
+def test_which_questions_ask_for_a_new_password(question: str, expected: bool) -> None:
+    assert asks_for_new_password(question) is expected
+    assert not (expected and asks_for_password(question, False, password_sent=False))
