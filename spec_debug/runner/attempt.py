@@ -47,7 +47,7 @@ def evaluate_attempt(
     step_facts: dict[str, Any] = {}
     findings: list[Finding] = []
     if outcome.timed_out:
-        message = f"timed out after {step.timeout:g} s; " + _killed_words(stdout.survived_kill)
+        message = f"timed out after {step.timeout:g} s; " + killed_words(stdout.survived_kill)
         return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
     if step.probe is not None:
         probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)
@@ -121,7 +121,7 @@ def background_note(stdout: StreamCapture, stderr: StreamCapture) -> str | None:
     )
 
 
-def _killed_words(survivors: list[tuple[int, str, str]] | None) -> str:
+def killed_words(survivors: list[tuple[int, str, str]] | None) -> str:
     """What the timeout's kill did: a process that waits in the kernel outlives SIGKILL
     (runner/local.py, _REAP_AFTER_KILL_S), and "killed" would send the reader looking elsewhere."""
     if survivors is None:

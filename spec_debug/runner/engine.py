@@ -29,7 +29,7 @@ from spec_debug.playbook.templating import TemplateSite, evaluate, render, rende
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
 from spec_debug.runner.attempt import (
-    AttemptResult, background_note, collected_patterns, evaluate_attempt, one_word_command_hint, output_tail, render_finding,
+    AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     watched_patterns,
 )
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
@@ -548,6 +548,8 @@ class Run:
         if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []
+            if stdout.survived_kill is not None:
+                message += "; " + killed_words(stdout.survived_kill)
         facts.update(step_facts)
         recorded_facts = self._clean(step_facts)
         with self._lock:

@@ -10,7 +10,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders
@@ -43,11 +43,15 @@ class LocalTransport(Transport):
     def __init__(self, host: str = "local") -> None:
         self.host = host
         self._running_pid: int | None = None
+        self._abandon_at: float | None = None
         self._background = _BackgroundDrain()
 
     def interrupt(self) -> None:
         pid = self._running_pid
         if pid is not None:
+            # A process waiting in the kernel outlives the kill: the step stops waiting for it
+            # then, or Ctrl-C would hang as long as the dead mount does.
+            self._abandon_at = time.monotonic() + _REAP_AFTER_KILL_S
             kill_tree(pid)
 
     def run(
@@ -86,12 +90,13 @@ class LocalTransport(Transport):
             env={**os.environ, **env} if env else None,
         )
         assert process.stdout is not None and process.stderr is not None
+        self._abandon_at = None
         self._running_pid = process.pid
         selector = selectors.DefaultSelector()
         selector.register(process.stdout, selectors.EVENT_READ, stdout)
         selector.register(process.stderr, selectors.EVENT_READ, stderr)
         deadline = None if timeout_s is None else started + timeout_s
-        timed_out = False
+        timed_out = abandoned = False
         exited_at: float | None = None
         handed_off: list[IO[bytes]] = []
         try:
@@ -100,6 +105,9 @@ class LocalTransport(Transport):
                 if deadline is not None and now >= deadline:
                     timed_out = True
                     kill_tree(process.pid)
+                    break
+                if self._abandon_at is not None and now >= self._abandon_at:
+                    abandoned = True
                     break
                 if exited_at is None and process.poll() is not None:
                     exited_at = now
@@ -113,11 +121,11 @@ class LocalTransport(Transport):
                         key.data.write(chunk)
                     else:
                         selector.unregister(key.fileobj)
-            if not timed_out:
+            if not timed_out and not abandoned:
                 # Both streams closed, the command still running: a script that sends its own
                 # output to a file (`exec > bench.log 2>&1`, `cmd > server.log 2>&1`) reaches here
                 # at once, and a bare wait() let it run past its timeout for as long as it liked.
-                timed_out = _wait_until(process, deadline)
+                timed_out, abandoned = _wait_until(process, deadline, lambda: self._abandon_at)
         except BaseException:
             # Ctrl-C or any failure while the step runs: leave no process behind.
             kill_tree(process.pid)
@@ -128,9 +136,9 @@ class LocalTransport(Transport):
             for pipe in (process.stdout, process.stderr):
                 if pipe not in handed_off:
                     pipe.close()
-        if timed_out:
-            stdout.survived_kill = _reap(process, _REAP_AFTER_KILL_S)
-            return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started, timed_out=True)
+        if timed_out or abandoned:
+            stdout.survived_kill = _reap(process, 0.0 if abandoned else _REAP_AFTER_KILL_S)
+            return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started, timed_out=timed_out)
         returncode = process.wait()
         duration = time.monotonic() - started
         if returncode < 0:
@@ -234,16 +242,23 @@ def _reap(process: subprocess.Popen[bytes], limit_s: float) -> list[tuple[int, s
     return alive
 
 
-def _wait_until(process: subprocess.Popen[bytes], deadline: float | None) -> bool:
-    """Wait for process to exit; past deadline, kill its tree and return True (timed out)."""
+def _wait_until(
+    process: subprocess.Popen[bytes], deadline: float | None, abandon_at: Callable[[], float | None]
+) -> tuple[bool, bool]:
+    """Wait for process to exit: (timed out, abandoned). Past deadline, kill its tree (timed
+    out); past abandon_at() (set by an interrupt that killed it), stop waiting (abandoned)."""
     while True:
-        remaining = None if deadline is None else deadline - time.monotonic()
+        now = time.monotonic()
+        remaining = None if deadline is None else deadline - now
         if remaining is not None and remaining <= 0:
             kill_tree(process.pid)
-            return True
+            return True, False
+        given_up = abandon_at()
+        if given_up is not None and now >= given_up:
+            return False, True
         try:
             process.wait(timeout=0.2 if remaining is None else min(0.2, remaining))
-            return False
+            return False, False
         except subprocess.TimeoutExpired:
             continue
 

@@ -68,3 +68,26 @@ steps:
     assert after["stdout"] == "next step ran\n"
     assert f"(df -h {mount}, state D) still alive after SIGKILL and left running" in stuck["message"], stuck["message"]
     assert "process tree killed" not in stuck["message"]
+
+
+def test_stopping_a_run_on_a_step_stuck_in_the_kernel_ends_it(tmp_path, write_playbook):
+    # Before: SIGTERM (or Ctrl-C) killed the tree, then the runner read the step's pipes until
+    # they closed, which the stuck process never does: the run hung with the mount.
+    mount = tmp_path / "nfs"
+    mount.mkdir()
+    playbook = write_playbook(f"name: hung_mount\nsteps:\n  - id: gpu_query\n    run: stat {mount}/x\n")
+    out = tmp_path / "runs"
+    cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {out}"
+    stop = f"{cli} & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo cli-exit=$? >&2"
+    proc = subprocess.run(
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "15", "--", "bash", "-c", stop],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    ended = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert ended["rc"] is not None, f"the stopped run hung on the unkillable step: {proc.stderr[-2000:]}"
+    assert "cli-exit=3" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    _, record = only_run(out)
+    assert record["status"] == "aborted"
+    (step,) = record["steps"]
+    assert step["message"].startswith("interrupted: terminated (SIGTERM); pid "), step["message"]
+    assert f"(stat {mount}/x, state D) still alive after SIGKILL" in step["message"]
