@@ -22,6 +22,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
+from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell import CATEGORY_TITLES, ssh_heredoc
@@ -34,8 +35,39 @@ _PYTHON = re.compile(r"(?:~|/)[\w./+-]*?/bin/python3?(?:\.\d+)?(?![\w./-])")
 _PATH = re.compile(r"(?:~|/)[\w.+-]*(?:/[\w.+-]+)+/?")
 
 
+def in_time_order(a: SessionAnalysis) -> SessionAnalysis:
+    """The analysis of a folder with its sessions in the order they happened. A folder lists
+    them by file name, and Claude Code names a session by a random UUID: the session that went
+    on from where another stopped (context ran out, the next day) was as often read first. Then
+    the postmortem said "throughput went from" its fixed reading to the first session's broken
+    one and took its title from "continue on gpu01…", and a playbook ran the later checks first.
+    Sessions are ordered by their first time when every one has a time; each session's records
+    keep their order."""
+    if len(a.sessions) < 2:
+        return a
+    starts = [instant(s.get("first_timestamp")) for s in a.sessions]
+    if any(t is None for t in starts) or starts == sorted(starts):
+        return a
+    order = sorted(range(len(a.sessions)), key=lambda i: starts[i])
+    rank = {a.sessions[i].get("id"): k for k, i in enumerate(order)}
+    last = len(rank)
+
+    def by_session(records: list) -> list:
+        return sorted(records, key=lambda r: rank.get(r.session, last))
+
+    segments = [replace(g, index=i) for i, g in enumerate(by_session(a.segments))]
+    return replace(
+        a, sessions=[a.sessions[i] for i in order],
+        agents=sorted(a.agents, key=lambda ag: rank.get(ag.get("session"), last)),
+        prompts=by_session(a.prompts), commands=by_session(a.commands), errors=by_session(a.errors),
+        metrics=by_session(a.metrics), findings=by_session(a.findings), pivots=by_session(a.pivots),
+        loops=by_session(a.loops), hypotheses=by_session(a.hypotheses), segments=segments,
+    )
+
+
 def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict:
     """A playbook document (plain data, ready for ``yaml.safe_dump``)."""
+    analysis = in_time_order(analysis)
     chosen = select_commands(analysis)
     if not chosen:
         changing = select_commands(analysis, keep_changes=True)

@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.distill import select_commands
+from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord
@@ -102,36 +102,6 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
         segments=[replace(g, start_seq=up(g.start_seq, g.session), end_seq=up(g.end_seq, g.session),
                           title=text(g.title, g.session)) for g in a.segments],
     ), True
-
-
-def in_time_order(a: SessionAnalysis) -> SessionAnalysis:
-    """The analysis of a folder with its sessions in the order they happened. A folder lists
-    them by file name, and Claude Code names a session by a random UUID: the session that went
-    on from where another stopped (context ran out, the next day) was as often read first. Then
-    "throughput went from" its fixed reading to the first session's broken one, the title was
-    its "continue on gpu01…", and the fix that the rise followed was never found. Sessions are
-    ordered by their first time when every one has a time; each session's records keep their
-    order."""
-    if len(a.sessions) < 2:
-        return a
-    starts = [instant(s.get("first_timestamp")) for s in a.sessions]
-    if any(t is None for t in starts) or starts == sorted(starts):
-        return a
-    order = sorted(range(len(a.sessions)), key=lambda i: starts[i])
-    rank = {a.sessions[i].get("id"): k for k, i in enumerate(order)}
-    last = len(rank)
-
-    def by_session(records: list) -> list:
-        return sorted(records, key=lambda r: rank.get(r.session, last))
-
-    segments = [replace(g, index=i) for i, g in enumerate(by_session(a.segments))]
-    return replace(
-        a, sessions=[a.sessions[i] for i in order],
-        agents=sorted(a.agents, key=lambda ag: rank.get(ag.get("session"), last)),
-        prompts=by_session(a.prompts), commands=by_session(a.commands), errors=by_session(a.errors),
-        metrics=by_session(a.metrics), findings=by_session(a.findings), pivots=by_session(a.pivots),
-        loops=by_session(a.loops), hypotheses=by_session(a.hypotheses), segments=segments,
-    )
 
 
 def _session_refs(rendered: str) -> str:

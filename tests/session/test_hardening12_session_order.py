@@ -102,3 +102,29 @@ def test_sessions_without_times_keep_the_folder_order(tmp_path: Path) -> None:
         path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
     view = postmortem_view(analyze_path(project))
     assert [s["id"] for s in view["sessions"]] == [SECOND, FIRST]
+
+
+def test_a_playbook_distilled_from_two_sessions_runs_their_checks_in_the_order_they_ran(tmp_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from spec_debug.session.distill import distill_playbook
+    from tests.session.incident_story import _Writer
+
+    project = tmp_path / "-root-work"
+    project.mkdir()
+    first = _Writer(FIRST, None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    first.prompt("EAGLE-3 on gpu01 accepts almost nothing.")
+    first.bash("ssh root@gpu01 'grep -c \"accept len\" /root/sglang/server.log'", "grep: /root/sglang/server.log: "
+               "No such file or directory", exit_code=2)
+    first.bash("ssh root@gpu01 cat /root/eagle3/config.json", '{"draft_vocab_size": 32000}')
+    second = _Writer(SECOND, None, datetime(2026, 3, 2, 10, 0, tzinfo=timezone.utc))
+    second.prompt("continue on gpu01 where we stopped: check the target model next")
+    second.bash("ssh root@gpu01 'grep -c \"accept len\" /var/log/sglang.log'", "grep: /var/log/sglang.log: "
+                "Permission denied", exit_code=2)
+    second.bash("ssh root@gpu01 cat /models/llama/config.json", '{"vocab_size": 128256}')
+    for writer in (first, second):
+        (project / f"{writer.session}.jsonl").write_text("\n".join(writer.lines) + "\n", encoding="utf-8")
+    playbook = distill_playbook(analyze_path(project))
+    provenance = [step["provenance"]["session"] for step in playbook["steps"]]
+    assert provenance == sorted(provenance, key=[FIRST, SECOND].index) and set(provenance) == {FIRST, SECOND}
+    assert playbook["description"].startswith(f"Distilled by spec-debug from session {FIRST}: EAGLE-3 on gpu01")
