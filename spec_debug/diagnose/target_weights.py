@@ -190,12 +190,27 @@ def _bits_bytes(bits: Any) -> float | None:
     return bits / 8 if isinstance(bits, int) and not isinstance(bits, bool) and 0 < bits < 16 else None
 
 
+def quant_method(quant: Any) -> str | None:
+    """The scheme a quantization config names (an older ModelOpt hf_quant_config.json names
+    none: it is ModelOpt's, by its `quantization.quant_algo`)."""
+    if not isinstance(quant, dict):
+        return None
+    if quant.get("quant_method"):
+        return str(quant["quant_method"])
+    inner = quant.get("quantization")
+    return "modelopt" if isinstance(inner, dict) and "quant_algo" in inner else None
+
+
 def precision_rule(quant: Any) -> Callable[[_Module], float] | None:
     """A function giving each module's bytes per weight under `quantization_config`, or None
     when the config names no scheme read here (the weights are then counted bf16)."""
     if not isinstance(quant, dict):
         return None
-    method = str(quant.get("quant_method") or "").lower()
+    method = str(quant_method(quant) or "").lower()
+    if not quant.get("quant_method") and method == "modelopt":
+        # ModelOpt's older hf_quant_config.json: {"producer": {"name": "modelopt"}, "quantization":
+        # {"quant_algo": "NVFP4", "exclude_modules": [...]}} (vLLM modelopt.py reads both forms)
+        quant = quant["quantization"]
     skip = _names(quant.get("modules_to_not_convert")) + _names(quant.get("ignored_layers"))
 
     def skipped(module: _Module) -> bool:

@@ -74,8 +74,8 @@ def resolve_model_dir(name: str | None, extra_caches: list[Path] | None = None) 
     return None
 
 
-def read_config(directory: Path) -> dict[str, Any] | None:
-    path = directory / "config.json"
+def read_config(directory: Path, name: str = "config.json") -> dict[str, Any] | None:
+    path = directory / name
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             return None
@@ -128,4 +128,11 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
                             "config": config}
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
+    if config is not None and "quantization_config" not in config:
+        # ModelOpt 0.29 and before wrote the quantization beside config.json, in
+        # hf_quant_config.json, and vLLM reads it from there (vllm/transformers_utils/config.py
+        # get_config); without it an NVFP4/FP8 export reads as a bf16 model
+        quant = read_config(directory, "hf_quant_config.json")
+        if quant is not None:
+            info["hf_quant_config"] = quant
     return info

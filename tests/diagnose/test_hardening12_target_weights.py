@@ -173,3 +173,59 @@ def test_the_evidence_says_the_draft_was_counted_at_its_own_bytes():
     assert line is not None and "the draft's fp8 weights at their own bytes" in line and "bf16 draft" not in line
     line = target_weights_line({"configs": {"draft_config": fp8_draft, "target_config": KIMI_K2_BF16}})
     assert line is not None and "the draft's fp8 weights" in line
+
+
+# ---------------------------------------------------------------------------------------------
+# The quantization config where older exporters put it
+# ---------------------------------------------------------------------------------------------
+# ModelOpt 0.29 and before (the early nvidia/*-FP4 and -FP8 releases) wrote config.json without a
+# quantization_config and this file beside it; vLLM get_config reads it from there
+LEGACY_HF_QUANT_CONFIG = {"producer": {"name": "modelopt", "version": "0.23.0"},
+                          "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": None, "group_size": 16,
+                                           "exclude_modules": ["lm_head", "model.layers.*.self_attn*"]}}
+
+
+def _configs_facts(tmp_path, target_config: dict, extra_files: dict | None = None) -> dict:
+    import json
+
+    from spec_debug.diagnose.steps import configs_step
+    from spec_debug.probes import model_configs
+
+    draft_dir, target_dir = tmp_path / "draft", tmp_path / "target"
+    for directory, config in ((draft_dir, EAGLE3_DRAFT), (target_dir, target_config)):
+        directory.mkdir()
+        (directory / "config.json").write_text(json.dumps(config))
+    for name, content in (extra_files or {}).items():
+        (target_dir / name).write_text(json.dumps(content))
+    # the probe as it runs on the host, its output through JSON as it travels
+    host = json.loads(json.dumps(model_configs.run({"draft_model": str(draft_dir), "target_model": str(target_dir)})))
+    return configs_step.parse(host)["configs"]
+
+
+def test_a_modelopt_export_with_hf_quant_config_beside_config_json_is_counted_quantized(tmp_path):
+    bf16_target = {k: v for k, v in DEEPSEEK_V3_CONFIG.items() if k != "quantization_config"}
+    facts = _configs_facts(tmp_path, bf16_target, {"hf_quant_config.json": LEGACY_HF_QUANT_CONFIG})
+    c = draft_cost_from_configs(facts["draft_config"], facts["target_config"])
+    bf16 = draft_cost_from_configs(EAGLE3_DRAFT, bf16_target)
+    parts = {(p.part, p.bytes_per_weight) for p in decode_weight_parts(facts["target_config"])}
+    assert ("routed experts", 0.5) in parts and ("attention", 2.0) in parts
+    # before: the file was never read and the NVFP4 target counted as bf16 (c == bf16)
+    assert c is not None and c > 1.8 * bf16
+    line = target_weights_line({"configs": facts})
+    assert line is not None and "modelopt" in line
+
+
+def test_an_older_compressed_tensors_compression_config_is_the_quantization_config(tmp_path):
+    # llm-compressor's first releases wrote "compression_config" (vLLM reads either key)
+    bf16_target = {k: v for k, v in DEEPSEEK_V3_CONFIG.items() if k != "quantization_config"}
+    old = {**bf16_target, "compression_config": {
+        "quant_method": "compressed-tensors", "ignore": ["lm_head"],
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 8, "type": "float"}}}}}
+    facts = _configs_facts(tmp_path, old)
+    assert draft_cost_from_configs(facts["draft_config"], facts["target_config"]) == pytest.approx(
+        draft_cost_from_configs(EAGLE3_DRAFT, DEEPSEEK_V3_CONFIG), rel=1e-9)  # the same as fp8
+
+
+def test_a_config_json_with_its_own_quantization_config_ignores_a_stale_hf_quant_config(tmp_path):
+    facts = _configs_facts(tmp_path, DEEPSEEK_V3_CONFIG, {"hf_quant_config.json": LEGACY_HF_QUANT_CONFIG})
+    assert facts["target_config"]["quantization_config"] == DEEPSEEK_V3_CONFIG["quantization_config"]

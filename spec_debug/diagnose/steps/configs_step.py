@@ -32,11 +32,26 @@ def fc_in_features(tensors: dict[str, Any] | None) -> int | None:
     return None
 
 
+def with_quantization(model: dict[str, Any]) -> dict[str, Any] | None:
+    """A model's config.json as the engine reads it: with the quantization an older ModelOpt
+    export keeps in hf_quant_config.json beside it (vLLM get_config takes it from there when
+    config.json has none), and an older compressed-tensors `compression_config` under its
+    current name (vLLM ModelConfig._parse_quant_hf_config reads either)."""
+    config = model.get("config")
+    if not isinstance(config, dict) or "quantization_config" in config:
+        return config
+    if isinstance(model.get("hf_quant_config"), dict):
+        return {**config, "quantization_config": model["hf_quant_config"]}
+    if isinstance(config.get("compression_config"), dict):
+        return {**config, "quantization_config": config["compression_config"]}
+    return config
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
-                             "draft_config": draft.get("config"), "target_config": target.get("config"),
+                             "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(draft.get("tensors"))}
     if draft.get("config"):
         try:

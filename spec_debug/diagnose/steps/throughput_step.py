@@ -14,7 +14,7 @@ from spec_debug.diagnose.throughput import (
     estimate_draft_cost_ratio,
     quantized_weight_bytes,
 )
-from spec_debug.diagnose.target_weights import decode_weight_parts, describe, precision_rule
+from spec_debug.diagnose.target_weights import decode_weight_parts, describe, precision_rule, quant_method
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -98,7 +98,7 @@ def target_weights_line(host_facts: dict[str, Any]) -> str | None:
     target_raw = configs.get("target_config")
     target = _target_text(target_raw) if isinstance(target_raw, dict) else None
     quant = draft_quantization(configs.get("draft_config"))
-    draft = (f"the draft's {quant.get('quant_method')} weights at their own bytes" if quant
+    draft = (f"the draft's {quant_method(quant)} weights at their own bytes" if quant
              else "the bf16 draft's at 2")
     per_weight = quantized_weight_bytes(target) if target else None
     if per_weight is not None:
@@ -113,7 +113,7 @@ def target_weights_line(host_facts: dict[str, Any]) -> str | None:
         parts = None
     if parts is None:
         return f"the bf16 target's weights at 2 bytes each, {draft} (decode reads bytes)" if quant else None
-    method = target["quantization_config"].get("quant_method")
+    method = quant_method(target.get("quantization_config"))
     return f"the target's {method} weights counted part by part, in bytes per weight: {parts}; {draft} (decode reads bytes)"
 
 
