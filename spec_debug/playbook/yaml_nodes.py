@@ -100,6 +100,10 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
                 path=source, line=line, column=column,
                 hint=f"put each {kind} in a file of its own (or remove this '---')",
             ) from None
+        quote_template = _template_start_hint(text, line)
+        if quote_template is not None:
+            raise PlaybookError("a value that starts with '{{' is read by YAML as a mapping, not as a template",
+                                path=source, line=line, column=_template_column(text, line), hint=quote_template) from None
         tab = "'\\t'" in (exc.problem or "")  # PyYAML writes the tab as the escape \t
         raise PlaybookError(
             f"YAML syntax error: {exc.problem or exc.context}",
@@ -153,6 +157,37 @@ def _colon_in_value_hint(exc: yaml.MarkedYAMLError, text: str, line: int) -> str
     # final newline, which a contains: needle must not gain.
     block = "|" if key == "run" else "|-"
     return f"{start}: write '{key}: {block}' and put the text on the next line, indented (it is then kept exactly as written)"
+
+
+_TEMPLATE_FIRST = re.compile(r"^(?P<lead>\s*(?:-\s+)*(?:(?P<key>[A-Za-z_][\w.-]*):\s+)?)(?P<value>\{\{.*?)\s*(?:\s#.*)?$")
+
+
+def _template_start_hint(text: str, line: int, column: int | None = None) -> str | None:
+    """`run: {{ python }} -c ...`: a plain value cannot start with '{' (YAML 1.2.2, 7.3.3), so
+    YAML reads a flow mapping and fails with "expected <block end>" or builds a mapping as a
+    key. Ansible meets the same trap with its own hint (ansible/ansible
+    lib/ansible/errors/yaml_strings.py, YAML_COMMON_UNQUOTED_VARIABLE_ERROR). The fix, with the
+    author's own value quoted."""
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return None
+    written = _TEMPLATE_FIRST.match(lines[line - 1])
+    if written is None or (column is not None and len(written.group("lead")) != column):
+        return None
+    value, key = written.group("value"), written.group("key")
+    start = f"{key}: " if key else "- "
+    if '"' not in value and "\\" not in value:
+        quoted = f'"{value}"'
+    elif "'" not in value:
+        quoted = f"'{value}'"
+    else:
+        return f"write '{start}|' and put the value on the next line, indented (kept exactly as written)"
+    return f"quote the whole value: {start}{quoted}"
+
+
+def _template_column(text: str, line: int) -> int:
+    written = _TEMPLATE_FIRST.match(text.splitlines()[line - 1])
+    return len(written.group("lead")) + 1 if written else 1
 
 
 def _codepoint(character: object) -> str:
@@ -256,6 +291,10 @@ class _Builder:
         merged = set(result)
         for key_node, value_node in explicit:
             if not isinstance(key_node, yaml.ScalarNode):
+                written = _template_start_hint("\n".join(self.document.lines), node.start_mark.line + 1, node.start_mark.column)
+                if written is not None:  # `run: {{ python }}`: the flow mapping {{...}: null}
+                    raise self.fail(node, "a value that starts with '{{' is read by YAML as a mapping, not as a template", path,
+                                    hint=written)
                 raise self.fail(key_node, f"a {'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'} cannot be a mapping key", path)
             key = self.build(key_node, path + ("<key>",))
             if not isinstance(key, str):
