@@ -33,7 +33,16 @@ _RESULT_ROLES = ("tool", "function", "ipython")
 def looks_like(obj: dict) -> bool:
     role = obj.get("role")
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
-        or is_responses_exchange(obj)
+        or is_responses_exchange(obj) or is_chatgpt_conversation(obj)
+
+
+def is_chatgpt_conversation(obj: dict) -> bool:
+    """A conversation of ChatGPT's data export (``conversations.json`` is a list of them):
+    ``{title, create_time, mapping: {node id: {message, parent, children}}, current_node}``
+    (the export's schema as mitkury/chatgpt-export-parser ``docs/chatgpt-data-export-format.md``
+    describes it). ``--input-format chatgpt`` named it, and each one was read as a single
+    message of no known role: no prompt, no reply, no time."""
+    return isinstance(obj.get("mapping"), dict) and "current_node" in obj and "role" not in obj
 
 
 def is_responses_exchange(obj: dict) -> bool:
@@ -53,9 +62,12 @@ def is_responses_exchange(obj: dict) -> bool:
 def conversation(obj: dict) -> list | None:
     """The messages of a record that holds a whole conversation: a chat request's ``messages``,
     a Responses API exchange's ``instructions`` (a system message), ``input`` (a string is the
-    prompt) and ``output`` items; None when the record is itself one message."""
+    prompt) and ``output`` items, a ChatGPT export's conversation; None when the record is
+    itself one message."""
     if isinstance(obj.get("messages"), list):
         return obj["messages"]
+    if is_chatgpt_conversation(obj):
+        return chatgpt_messages(obj)
     if not is_responses_exchange(obj):
         return None
     found: list = []
@@ -71,6 +83,60 @@ def conversation(obj: dict) -> list | None:
     elif isinstance(output, dict) and isinstance(output.get("role"), str):
         found.append(output)  # one reply message logged beside the request
     return found
+
+
+def chatgpt_messages(conv: dict) -> list[dict]:
+    """The shown branch of a ChatGPT export's conversation as chat messages, oldest first: the
+    path from ``current_node`` up through each ``parent`` (a regenerated answer or an edited
+    prompt leaves other branches in ``mapping``, not shown in the app). A message's time is
+    its ``create_time`` in epoch seconds; its text the string ``parts`` of ``content``, or
+    ``content.text`` for code and its output. Hidden messages (the empty system root, custom
+    instructions) are left out."""
+    mapping = conv["mapping"]
+    chain: list[dict] = []
+    node_id, seen = conv.get("current_node"), set()
+    while isinstance(node_id, str) and node_id not in seen and isinstance(mapping.get(node_id), dict):
+        seen.add(node_id)
+        node = mapping[node_id]
+        if isinstance(node.get("message"), dict):
+            chain.append(node["message"])
+        node_id = node.get("parent")
+    out: list[dict] = []
+    for msg in reversed(chain):
+        author = msg.get("author") if isinstance(msg.get("author"), dict) else {}
+        role = author.get("role")
+        content = msg.get("content") if isinstance(msg.get("content"), dict) else {}
+        meta = msg.get("metadata") if isinstance(msg.get("metadata"), dict) else {}
+        if not isinstance(role, str) or meta.get("is_visually_hidden_from_conversation") is True:
+            continue
+        text = _chatgpt_text(content)
+        if not text.strip():
+            continue
+        message: dict = {"role": role, "content": text, "timestamp": msg.get("create_time")}
+        recipient = msg.get("recipient")
+        if role == "assistant" and content.get("content_type") == "thoughts":
+            message = {"role": role, "content": "", "reasoning": text, "timestamp": msg.get("create_time")}
+        elif role == "assistant" and isinstance(recipient, str) and recipient not in ("all", ""):
+            # code sent to a tool (the Python sandbox, a plugin); its output comes back as role tool
+            message = {"role": role, "content": None, "timestamp": msg.get("create_time"),
+                       "tool_calls": [{"id": str(msg.get("id")), "function": {"name": recipient, "arguments": text}}]}
+        elif role == "system" and meta.get("is_user_system_message") is True:
+            continue  # custom instructions, the same in every conversation
+        out.append(message)
+    return out
+
+
+def _chatgpt_text(content: dict) -> str:
+    parts = content.get("parts")
+    if isinstance(parts, list):
+        return "\n".join(p if isinstance(p, str) else p.get("text", "") if isinstance(p, dict) and
+                         isinstance(p.get("text"), str) else "" for p in parts).strip()
+    if isinstance(content.get("text"), str):  # code, execution_output, tether_quote
+        return content["text"]
+    thoughts = content.get("thoughts")
+    if isinstance(thoughts, list):  # a reasoning model's "thoughts": [{summary, content}]
+        return "\n".join(t["content"] for t in thoughts if isinstance(t, dict) and isinstance(t.get("content"), str))
+    return ""
 
 
 def looks_like_item(obj: dict) -> bool:
