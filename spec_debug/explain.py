@@ -73,12 +73,23 @@ def readable_title(title: str | None, defaults: dict[str, Any]) -> str | None:
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
-        default = defaults.get(name)
+        default = _default_at(defaults, name)
         if default not in (None, ""):
             return value_text(default)
         return name.rsplit(".", 1)[-1].upper()
 
     return _TITLE_FIELD.sub(fill, title)
+
+
+def _default_at(defaults: dict[str, Any], dotted: str) -> Any:
+    """`engine.name` in a title is the name key of the var engine: {name: sglang, tp: 8}; read
+    as one var name it matched nothing and the title said "on NAME"."""
+    value: Any = defaults
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
 
 
 def _step_codes(step: Step, defaults: dict[str, Any] | None = None) -> list[CodeExplanation]:
