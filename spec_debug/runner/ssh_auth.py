@@ -749,12 +749,14 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
     unanswered: list[str] = []
     sent_password: list[bool] = []
     new_password_asked: list[str] = []
+    asked: list[str] = []
 
     def answer(title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
         # Called on paramiko's transport thread (paramiko/auth_handler.py,
         # _parse_userauth_info_request): an exception here would kill the connection with a
         # traceback, so a missing answer is sent empty and reported after.
         said = " ".join(part.strip() for part in (title, instructions) if part.strip())
+        asked.extend(text for text, _ in prompts)
         answers = []
         for text, echo in prompts:
             question = f"({target.alias}) {said + ' ' if said else ''}{text.strip()} "
@@ -799,6 +801,12 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                     f"password from {target.password_source}, then asked for a new one ({new_password_asked[0]!r})",
                     hint=f"log in once with `ssh {_ssh_copy_id_args(target)}` on a terminal and choose a new password "
                     f"(or ask an admin: `chage -d`), then update {(target.password_source or 'the password').split(' ')[0]}",
+                ) from None
+            if not asked and transport.is_active():
+                raise _NothingAsked(
+                    f"{target.alias}: keyboard-interactive login to {where} failed without a question "
+                    "(the host has nothing behind it: an sshd without PAM)",
+                    hint="log in with a key, or with a password where the host takes one",
                 ) from None
             if unanswered or not transport.is_active():
                 raise AuthenticationError(
@@ -847,10 +855,23 @@ def _log_in_without_key(
     if not usable:
         return False
     if usable[0] == "keyboard-interactive":
-        _keyboard_interactive(transport, target, options, attempts)
+        try:
+            _keyboard_interactive(transport, target, options, attempts)
+        except _NothingAsked:
+            # An sshd built without PAM (Alpine; the openssh-server containers built on it)
+            # offers keyboard-interactive, its compiled default, and refuses it at once: ssh(1)
+            # goes on to the next method, the password (openssh-portable: sshconnect2.c,
+            # userauth, on SSH2_MSG_USERAUTH_FAILURE). We stopped at "the answer was refused".
+            if "password" not in usable[1:]:
+                raise
+            _password_login(transport, target, options, attempts)
     else:
         _password_login(transport, target, options, attempts)
     return True
+
+
+class _NothingAsked(AuthenticationError):
+    """A keyboard-interactive login refused before any question was asked."""
 
 
 def _password_login(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> None:
