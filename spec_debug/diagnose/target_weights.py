@@ -18,6 +18,7 @@ Pure functions, no torch.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -154,11 +155,21 @@ def draft_modules(cfg: dict[str, Any], num_aux: int = 3, target_hidden: int | No
 # ---------------------------------------------------------------------------------------------
 # Which precision each module is stored in
 # ---------------------------------------------------------------------------------------------
-def _regex_match(pattern: str, name: str) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _compiled(pattern: str) -> re.Pattern[str] | None:
+    # cached: an FP8 checkpoint may list hundreds of modules one by one (Qwen/Qwen3-Next-80B-A3B-
+    # Instruct-FP8 names every layer's linear_attn.in_proj_ba, mlp.gate, mlp.shared_expert_gate),
+    # more patterns than `re`'s own cache holds, and recompiling them for every module of every
+    # layer took ten seconds
     try:
-        return re.match(pattern, name) is not None
+        return re.compile(pattern)
     except re.error:
-        return False
+        return None
+
+
+def _regex_match(pattern: str, name: str) -> bool:
+    compiled = _compiled(pattern)
+    return compiled is not None and compiled.match(name) is not None
 
 
 def _compressed_tensors_name(target: str, name: str) -> bool:
@@ -171,9 +182,14 @@ def _compressed_tensors_name(target: str, name: str) -> bool:
 
 
 def _transformers_skip(pattern: str, name: str) -> bool:
-    """transformers quantizers_utils.py `should_convert_module`: a `modules_to_not_convert` entry
-    skips a module it re.match-es as a prefix (with or without a following dot) or ends."""
-    return _regex_match(pattern + r"\.", name) or _regex_match(pattern, name) or name.endswith(pattern)
+    """A `modules_to_not_convert` entry skips the module it names, the modules under it, and a
+    module whose name ends with it (transformers quantizers_utils.py `should_convert_module`:
+    a prefix, a regex such as gpt-oss's "model.layers.*.self_attn", or the name's end), at a
+    dot: "model.layers.3.mlp.gate" is the router, not the experts' gate_proj."""
+    pattern = pattern[:-1] if pattern.endswith(".") else pattern  # "model.layers.0.": the layer
+    skip = _compiled(r"(?:^|.*\.)(?:" + pattern + r")(?:\..*)?$") or _compiled(
+        r"(?:^|.*\.)" + re.escape(pattern) + r"(?:\..*)?$")
+    return skip is not None and skip.match(name) is not None
 
 
 def _modelopt_skip(pattern: str, name: str) -> bool:

@@ -229,3 +229,28 @@ def test_an_older_compressed_tensors_compression_config_is_the_quantization_conf
 def test_a_config_json_with_its_own_quantization_config_ignores_a_stale_hf_quant_config(tmp_path):
     facts = _configs_facts(tmp_path, DEEPSEEK_V3_CONFIG, {"hf_quant_config.json": LEGACY_HF_QUANT_CONFIG})
     assert facts["target_config"]["quantization_config"] == DEEPSEEK_V3_CONFIG["quantization_config"]
+
+
+def test_an_fp8_skip_list_of_every_layers_modules_is_read_quickly_and_names_only_those():
+    # Qwen/Qwen3-Next-80B-A3B-Instruct-FP8 lists its unquantized modules one per layer
+    # (linear_attn.in_proj_ba, mlp.gate, mlp.shared_expert_gate, ...): hundreds of names. Here
+    # the DeepSeek-V3 shape with its MLA down-projections and routers listed per layer, as
+    # llm-compressor's Kimi FP8 recipe leaves them (ignore re:.*kv_a_proj_with_mqa$, re:.*q_a_proj$)
+    import time
+
+    skip = ["lm_head"] + [f"model.layers.{i}.{module}" for i in range(61)
+                          for module in ("self_attn.kv_a_proj_with_mqa", "self_attn.q_a_proj", "mlp.gate",
+                                         "mlp.shared_expert_gate", "linear_attn.in_proj_ba")]
+    target = {**DEEPSEEK_V3_CONFIG, "quantization_config": {**DEEPSEEK_V3_CONFIG["quantization_config"],
+                                                            "modules_to_not_convert": skip}}
+    started = time.monotonic()
+    parts = decode_weight_parts(target)
+    # before: every pattern recompiled for every module of every layer, ten seconds
+    assert time.monotonic() - started < 2.0
+    bf16 = {p.part: p.params for p in parts if p.bytes_per_weight == 2.0}
+    h = 7168
+    assert bf16 == {"attention": 61 * (h * 1536 + h * (512 + 64)), "lm_head": 129280 * h}
+    # "model.layers.1.mlp.gate" is layer 1's router, not the dense gate_proj beside it, and
+    # "model.layers.1" is not layer 10 (a match must end at a dot)
+    assert {p.part for p in parts if p.bytes_per_weight == 1.0} == {"attention", "dense MLP", "routed experts",
+                                                                     "shared experts"}
