@@ -55,7 +55,7 @@ def asks_for_password(question: str, echo: bool, *, password_sent: bool) -> bool
     """
     if echo or asks_for_new_password(question):
         return False
-    text = question.casefold()
+    text = _last_line(question)  # what is asked; lines above it are PAM's notices
     if any(word in text for word in _ONE_TIME_WORDS) or _ONE_TIME_TOKENS.search(text):
         return False
     if any(word in text for word in _PASSWORD_WORDS):
@@ -75,5 +75,12 @@ _NEW_PASSWORD_WORDS = (
 def asks_for_new_password(question: str) -> bool:
     """Whether `question` asks to choose a new password (an expired one being changed): the
     account's password is never that answer, and under --batch no one can give it."""
-    last_line = question.strip().splitlines()[-1].casefold() if question.strip() else ""
+    last_line = _last_line(question)
     return any(word in last_line for word in _NEW_PASSWORD_WORDS)
+
+
+def _last_line(question: str) -> str:
+    """The question's last line, casefolded: pam_unix puts its notices ("You are required to
+    change your password immediately", "The password has not been changed.") above it."""
+    lines = question.strip().splitlines()
+    return lines[-1].casefold() if lines else ""

@@ -166,3 +166,9 @@ def test_an_expired_password_is_named_as_expired_not_as_refused(client: ClientSe
 def test_which_questions_ask_for_a_new_password(question: str, expected: bool) -> None:
     assert asks_for_new_password(question) is expected
     assert not (expected and asks_for_password(question, False, password_sent=False))
+
+
+def test_a_notice_above_the_question_does_not_change_what_is_asked() -> None:
+    """A one-time-code word in PAM's notice above "Password: " is not the question."""
+    notice = "Your verification token expires soon; renew it at https://id.example.com\nPassword: "
+    assert asks_for_password(notice, False, password_sent=False)
