@@ -16,6 +16,13 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 - `%` tokens in IdentityFile and ProxyCommand are ssh(1)'s, `%n`, `%p` and `%%` included;
   `Match exec` commands run (as in ssh(1)) with stdin and stdout on /dev/null;
   CanonicalizeHostname applies to the HostName, never replaces it.
+
+Read but deliberately not followed: CheckHostIP. Off by default since OpenSSH 8.5, and ssh(1)
+skips it anyway for a loopback address, a host named by its address, and any ProxyCommand or
+ProxyJump (openssh-portable: sshconnect.c, check_host_key). Where it is on, ssh(1) also files the
+address's key in known_hosts and warns when it differs from the name's; here the key is checked
+under the name (or HostKeyAlias) only, and the address's entries serve only to name the fix when
+the name has none (ssh_connect, _other_known_hosts_names).
 """
 
 from __future__ import annotations
