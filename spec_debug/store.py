@@ -246,7 +246,7 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
             raise UsageError(f"{path} is not a regular file", hint="pass a runs/<run-id> directory or its run.json")
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise UsageError(f"no run record at {path}", hint=_latest_run_hint(run_dir_or_file)) from None
+        raise UsageError(f"no run record at {path}", hint=_unwritten_run_hint(path.parent) or _latest_run_hint(run_dir_or_file)) from None
     except OSError as exc:
         shown = str(path) if len(str(path)) <= 200 else str(path)[:197] + "..."
         raise UsageError(f"cannot read {shown}: {_why(exc)}") from None
@@ -269,6 +269,21 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
     except RecursionError:
         raise UsageError(f"{path}: run.json nests too deeply to be a run record") from None
     return parse_record(data, str(path))
+
+
+def _unwritten_run_hint(folder: Path) -> str | None:
+    """A run folder whose run.json never appeared: the controller was killed before its first
+    rename (write_atomic leaves at most its .run.json.*.tmp), or the folder was copied while
+    the run was starting. "pass a runs/<run-id> directory" was wrong advice: it is one."""
+    try:
+        partial = sorted(p.name for p in folder.glob(f".{RUN_JSON}.*.tmp"))
+        started = bool(partial) or (folder / "artifacts").is_dir()
+    except OSError:
+        return None
+    if not started:
+        return None
+    left = f" (only the unfinished {partial[0]} is there)" if partial else ""
+    return f"this run folder has no {RUN_JSON}: the run was stopped before its first record was written{left}; run the playbook again"
 
 
 def _latest_run_hint(given: Path) -> str:
