@@ -17,7 +17,7 @@ from spec_debug.playbook.templating import TemplateSite, attributes_of, evaluate
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
-from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture
+from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, without_markers
 from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
 
@@ -225,6 +225,7 @@ def _check(
     # stdout's last line and stderr's first are two lines: `printf 'done'` then an error on
     # stderr must not read as "doneRuntimeError" (no ^ match, a needle found across both).
     output = out_text + ("\n" if out_text and err_text and not out_text.endswith("\n") else "") + err_text
+    output = without_markers(output)  # what the host printed, not what spec-debug says of the cut
     if expectation.exit_code is not None:
         wanted = expectation.exit_code if isinstance(expectation.exit_code, list) else [expectation.exit_code]
         return outcome.exit_code in wanted, exit_words(outcome)

@@ -163,7 +163,11 @@ def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None
     assert capture.regex is not None
     pattern = re.compile(capture.regex, re.MULTILINE)
     names = list(pattern.groupindex)
-    matches: list[Any] = list(pattern.finditer(text)) if capture.all else [m for m in [pattern.search(text)] if m]
+    # A match in a truncation marker is spec-debug's words, not the host's: `(?P<n>\d+) bytes`
+    # read the count of bytes cut, `[a-z]+` the word "truncated".
+    markers = [m.span() for m in TRUNCATION_MARKER.finditer(text)]
+    found = (m for m in pattern.finditer(text) if not any(start < m.end() and m.start() < end for start, end in markers))
+    matches: list[Any] = list(found) if capture.all else [m for m in [next(found, None)] if m]
     cut = TRUNCATION_MARKER.search(text) if whole is not None else None
     if cut is not None and capture.all:
         every = whole.every(capture.from_, pattern)  # type: ignore[union-attr]
