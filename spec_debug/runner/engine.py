@@ -514,9 +514,16 @@ class Run:
         attempts = 0
         total_duration = 0.0
         until_failed = False
+        superseded: tuple[StreamCapture, ...] = ()
         while True:
             attempts += 1
+            # The record keeps the last attempt's output only, and so do the artifacts: a step
+            # polling `journalctl -u sglang` until the server is up left one unlisted copy of the
+            # whole journal per attempt (300 attempts of a 50 MB journal: 15 GB).
+            for capture in superseded:
+                _remove_spill(capture)
             stdout, stderr = self._captures(step, host, attempts)
+            superseded = (stdout, stderr)
             try:
                 outcome = transport.run(command, stdout=stdout, stderr=stderr, timeout_s=step.timeout)
             finally:
@@ -773,6 +780,14 @@ def _without_kept(message: str) -> str:
     """A failed record write's first line, without "(the previous version is kept)": a later
     write may well replace that version."""
     return message.splitlines()[0].removesuffix(" (the previous version is kept)")
+
+
+def _remove_spill(capture: StreamCapture) -> None:
+    if capture.spill_path is not None:
+        try:
+            capture.spill_path.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only or vanished artifacts folder: nothing to free
 
 
 def _safe_name(name: str) -> str:

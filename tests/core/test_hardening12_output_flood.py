@@ -129,3 +129,25 @@ def test_run_json_stays_loadable(tmp_path, write_playbook):
     assert json.loads((run_dir / "run.json").read_text())["steps"][0]["artifacts"]
     report = run_cli("report", str(run_dir))
     assert report.code == 0 and "Traceback" not in report.stderr
+
+
+def test_a_polling_step_keeps_only_its_last_attempts_artifact(tmp_path, write_playbook):
+    # Before: each attempt of a step polling a long log left its own full copy in artifacts/,
+    # none but the last listed in run.json (whose stdout is the last attempt's too).
+    playbook = write_playbook(
+        """
+name: poll
+steps:
+  - id: wait_ready
+    run: seq 1 100000
+    retries: 3
+    until: "'The server is fired up' in stdout"
+"""
+    )
+    out = tmp_path / "runs"
+    run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--capture-limit", "4096")
+    run_dir, record = only_run(out)
+    (step,) = record["steps"]
+    assert step["attempts"] == 4 and step["status"] == "failed"
+    on_disk = sorted(str(p.relative_to(run_dir)) for p in (run_dir / "artifacts").rglob("*") if p.is_file())
+    assert on_disk == step["artifacts"] == ["artifacts/local/wait_ready.attempt4.stdout.log"]
