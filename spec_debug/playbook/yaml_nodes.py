@@ -110,7 +110,8 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             path=source, line=line, column=column,
             # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
             hint="YAML indents with spaces only: replace the tab here with spaces" if tab
-            else _colon_in_value_hint(exc, text, line) or "check indentation and quoting around this position",
+            else _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
+            or "check indentation and quoting around this position",
         ) from None
     except yaml.reader.ReaderError as exc:
         # A control character (NUL, BEL, ...): PyYAML gives a character offset, not a mark.
@@ -157,6 +158,23 @@ def _colon_in_value_hint(exc: yaml.MarkedYAMLError, text: str, line: int) -> str
     # final newline, which a contains: needle must not gain.
     block = "|" if key == "run" else "|-"
     return f"{start}: write '{key}: {block}' and put the text on the next line, indented (it is then kept exactly as written)"
+
+
+_DOUBLE_QUOTED = re.compile(r'^(?P<lead>\s*(?:-\s+)*(?:[A-Za-z_][\w.-]*:\s+)?)"(?P<value>(?:[^"\\]|\\.)*)"\s*(?:#.*)?$')
+
+
+def _escape_hint(exc: yaml.MarkedYAMLError, text: str, line: int) -> str | None:
+    """`matches: "accept_len: \\d+"`: inside double quotes YAML reads a backslash as an escape
+    (YAML 1.2.2, 5.7) and knows no \\d, \\s or \\. , so a regex (or a Windows path) fails to
+    load with "found unknown escape character 'd'". Single quotes keep backslashes as written."""
+    if not (exc.problem or "").startswith(("found unknown escape character", "expected escape sequence")):
+        return None
+    lines = text.splitlines()
+    written = _DOUBLE_QUOTED.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if written is None:
+        return "inside double quotes a backslash starts an escape: use single quotes to keep backslashes as written"
+    single = written.group("value").replace("'", "''")  # the only escape in single quotes (YAML 1.2.2, 7.3.2)
+    return f"inside double quotes a backslash starts an escape: single quotes keep it as written: {written.group('lead').strip()} '{single}'"
 
 
 _TEMPLATE_FIRST = re.compile(r"^(?P<lead>\s*(?:-\s+)*(?:(?P<key>[A-Za-z_][\w.-]*):\s+)?)(?P<value>\{\{.*?)\s*(?:\s#.*)?$")
