@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import chain, islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import claude_export
 from spec_debug.session.formats.common import Cursor, exit_code_of
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
 from spec_debug.session.reader import iter_lines
@@ -44,7 +46,15 @@ _ROLE = {"human": "user", "ai": "assistant"}
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    return read_lines(decoded_lines(path, stats), cursor, pane_width(path))
+    lines = decoded_lines(path, stats)
+    head = list(islice(lines, _EXPORT_SNIFF_LINES))
+    if claude_export.looks_like([line for _, line, _ in head]):
+        return claude_export.read_lines(chain(head, lines), cursor)
+    return read_lines(chain(head, lines), cursor, pane_width(path))
+
+
+_EXPORT_SNIFF_LINES = 200
+"""Lines looked at for the marks of a Claude Code ``/export`` (:mod:`formats.claude_export`)."""
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
