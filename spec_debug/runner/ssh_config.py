@@ -607,11 +607,11 @@ def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> para
 # file that does not exist and the host "fails authentication" with no key tried at all.
 # UserKnownHostsFile takes the same tokens as IdentityFile (ssh_config(5), TOKENS), which paramiko
 # leaves unexpanded: `UserKnownHostsFile ~/.ssh/known_hosts.d/%k` found no file, and
-# --accept-new wrote a file literally named `%k`.
+# --accept-new wrote a file literally named `%k`. `%l` paramiko expands otherwise than ssh(1) (_own_token).
 _OWN_TOKENS = {
-    "identityfile": set("nipkLj"),
-    "identityagent": set("nipkLj"),
-    "userknownhostsfile": set("nipkLj"),
+    "identityfile": set("nipkLlj"),
+    "identityagent": set("nipkLlj"),
+    "userknownhostsfile": set("nipkLlj"),
     "proxycommand": set("n"),
 }
 _TOKEN = re.compile(r"%(.)")
@@ -909,6 +909,13 @@ def _own_token(token: str, config: dict[str, object], alias: str) -> str:
         return str(config.get("hostkeyalias") or alias)
     if token == "L":
         return socket.gethostname().split(".")[0]
+    if token == "l":
+        # ssh(1)'s %l is gethostname(3) as it stands (openssh-portable: ssh.c, main, `thishost`).
+        # paramiko asks DNS (socket.getfqdn, paramiko/config.py LazyFqdn): on Debian's
+        # /etc/hosts (`127.0.1.1 gpu01.lab gpu01`) that is `gpu01.lab`, elsewhere `localhost`,
+        # so `IdentityFile ~/.ssh/id_%l` (a key per machine in a shared NFS home) named a file
+        # ssh(1) never reads, and the host "failed authentication" with no key tried.
+        return socket.gethostname()
     if token == "j":
         return str(config.get("proxyjump") or "")
     raise AssertionError(token)
