@@ -95,14 +95,15 @@ class CappedSpill:
         try:
             if self._ring is not None:
                 self._ring.flush()
-                ring_total = self.written - self._head
-                if ring_total > self._tail:
+            ring_total = self.written - self._head
+            if self.dropped:
+                self._file.write(dropped_line(self.dropped, self._head, self._tail, self.limit or 0))
+                if self._ring is not None:
                     at = ring_total % self._tail
-                    self._file.write(dropped_line(self.dropped, self._head, self._tail, self.limit or 0))
                     self._copy(at, self._tail - at)  # the oldest bytes of the end
                     self._copy(0, at)
-                else:
-                    self._copy(0, ring_total)
+            elif self._ring is not None:
+                self._copy(0, ring_total)
             self._file.close()  # flushes: on a full disk this is where the write fails
         finally:
             self._close_ring()

@@ -151,3 +151,30 @@ steps:
     assert step["attempts"] == 4 and step["status"] == "failed"
     on_disk = sorted(str(p.relative_to(run_dir)) for p in (run_dir / "artifacts").rglob("*") if p.is_file())
     assert on_disk == step["artifacts"] == ["artifacts/local/wait_ready.attempt4.stdout.log"]
+
+
+def test_the_capped_artifact_is_the_streams_head_and_end_whatever_the_chunk_sizes(tmp_path):
+    # Pipes deliver a flood in chunks of any size, larger or smaller than the ring: the artifact
+    # must be exactly the first and the last bytes, whichever way the writes fell.
+    import random
+
+    from spec_debug.runner.spill import CappedSpill, dropped_line
+
+    rng = random.Random(12)
+    for limit in (1, 2, 7, 64, 1000, 4097):
+        for total in (0, limit // 2, limit, limit + 1, 3 * limit + 5, 50 * limit):
+            stream = bytes(rng.randrange(256) for _ in range(total))
+            spill = CappedSpill(tmp_path / f"{limit}-{total}.log", limit)
+            at = 0
+            while at < total:
+                size = rng.choice((1, 3, limit // 2 + 1, limit, 2 * limit + 1))
+                spill.write(stream[at : at + size])
+                at += size
+            spill.close()
+            head, tail = limit - limit // 2, limit // 2
+            dropped = max(0, total - limit)
+            expected = stream if not dropped else (
+                stream[:head] + dropped_line(dropped, head, tail, limit) + stream[total - tail :])
+            written = (tmp_path / f"{limit}-{total}.log").read_bytes() if total else b""
+            assert spill.dropped == dropped and written == expected, (limit, total)
+    assert not list(tmp_path.glob("*.tail-part"))
