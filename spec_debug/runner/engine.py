@@ -582,6 +582,13 @@ class Run:
             message=self._clean(message),
             artifacts=artifacts,
             expectations=self._clean(expectations),
+            # StepRecord.capped_artifacts (record.py): which artifacts the artifact limit cut, and
+            # the bytes each lacks. Until that field is declared pydantic drops it (`message`
+            # says the same in words, _capped_note).
+            capped_artifacts={
+                str(c.spill_path.relative_to(self.store.run_dir)): c.artifact_dropped
+                for c in (stdout, stderr) if c.artifact_dropped and c.spill_path is not None
+            },
         )
         return result, findings
 
