@@ -59,6 +59,7 @@ def _attention(cfg: dict[str, Any], prefix: str, attn_input: int | None = None) 
     h = int(cfg["hidden_size"])
     heads = cfg.get("num_attention_heads")
     at = f"{prefix}.self_attn"
+    x = attn_input or h
     if cfg.get("kv_lora_rank"):
         # Multi-head latent attention (deepseek-ai/DeepSeek-V3 and moonshotai/Kimi-K2-* config.json:
         # q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64,
@@ -68,16 +69,16 @@ def _attention(cfg: dict[str, Any], prefix: str, attn_input: int | None = None) 
         nope, rope = int(cfg.get("qk_nope_head_dim", 128)), int(cfg.get("qk_rope_head_dim", 64))
         v, kv = int(cfg.get("v_head_dim", 128)), int(cfg["kv_lora_rank"])
         ql = cfg.get("q_lora_rank")
-        q = ([_Module("attention", f"{at}.q_a_proj", h * int(ql)),
+        q = ([_Module("attention", f"{at}.q_a_proj", x * int(ql)),
               _Module("attention", f"{at}.q_b_proj", int(ql) * n * (nope + rope))] if ql
-             else [_Module("attention", f"{at}.q_proj", h * n * (nope + rope))])
-        return q + [_Module("attention", f"{at}.kv_a_proj_with_mqa", h * (kv + rope)),
+             else [_Module("attention", f"{at}.q_proj", x * n * (nope + rope))])
+        return q + [_Module("attention", f"{at}.kv_a_proj_with_mqa", x * (kv + rope)),
                     _Module("attention", f"{at}.kv_b_proj", kv * n * (nope + v)),
                     _Module("attention", f"{at}.o_proj", n * v * h)]
     d = cfg.get("head_dim") or (h // int(heads) if heads else h)
     n_h = int(heads or h // d)
     n_kv = int(cfg.get("num_key_value_heads") or n_h)
-    d, x = int(d), attn_input or h
+    d = int(d)
     return [_Module("attention", f"{at}.q_proj", x * n_h * d), _Module("attention", f"{at}.k_proj", x * n_kv * d),
             _Module("attention", f"{at}.v_proj", x * n_kv * d), _Module("attention", f"{at}.o_proj", n_h * d * h)]
 
@@ -141,12 +142,15 @@ def decode_modules(cfg: dict[str, Any]) -> list[_Module]:
 def draft_modules(cfg: dict[str, Any], num_aux: int = 3, target_hidden: int | None = None) -> list[_Module]:
     """Every weight one EAGLE-3 draft pass reads, by its name in a speculators checkpoint
     (`fc`, `layers.N.*`, `lm_head`; EAGLE3.md section 1): fc over the aux states, a first layer
-    whose q/k/v read 2H, further layers, the draft-vocabulary lm_head (throughput.draft_params_from_config)."""
+    whose attention reads 2H, further layers, the draft-vocabulary lm_head
+    (throughput.draft_params_from_config). An MLA draft (`kv_lora_rank` in its config: vLLM
+    deepseek_eagle3.py Eagle3DeepseekV2ForCausalLM, the Kimi-K2.5/K2.6 eagle3-mla heads) has
+    MLA attention whose q_a/kv_a projections read 2H in the first layer, and a dense MLP."""
     h = int(cfg["hidden_size"])
     inter = int(cfg.get("intermediate_size", 4 * h))
     modules = [_Module("fc", "fc", num_aux * (target_hidden or h) * h)]
     for layer in range(max(1, int(cfg.get("num_hidden_layers", 1)))):
-        modules += _attention({**cfg, "kv_lora_rank": None}, f"layers.{layer}", 2 * h if layer == 0 else None)
+        modules += _attention(cfg, f"layers.{layer}", 2 * h if layer == 0 else None)
         modules += _gated_mlp("dense MLP", f"layers.{layer}.mlp", ("gate_proj", "up_proj", "down_proj"), h, inter)
     vocab = int(cfg.get("draft_vocab_size") or cfg.get("vocab_size", 32000))
     return modules + [_Module("lm_head", "lm_head", vocab * h)]

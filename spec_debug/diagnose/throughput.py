@@ -257,14 +257,12 @@ def estimate_draft_cost_ratio(*, draft_params: float | None = None, target_param
     """
     if draft_params is None and draft_config is not None:
         th = int(target_config["hidden_size"]) if target_config else None
-        if draft_quantization:
-            # an FP8 draft (ModelOpt static FP8, vllm-project/vllm#28435; Mistral Large 3's
-            # block-scaled FP8 draft, NVIDIA/TensorRT-LLM#9971) reads about half the bytes of a
-            # bf16 one: counted at its own bytes, or c was about twice too high
-            draft_params = bf16_equivalent_params(weight_parts(draft_modules(draft_config, num_aux, th),
-                                                               draft_quantization))
-        else:
-            draft_params = draft_params_from_config(draft_config, num_aux=num_aux, target_hidden=th)
+        # the modules of draft_params_from_config, each at its bytes: an FP8 draft (ModelOpt
+        # static FP8, vllm-project/vllm#28435; Mistral Large 3's block-scaled FP8 draft,
+        # NVIDIA/TensorRT-LLM#9971) reads about half the bytes of a bf16 one, so counting it bf16
+        # made c about twice too high; an MLA draft's attention is counted as MLA
+        draft_params = bf16_equivalent_params(weight_parts(draft_modules(draft_config, num_aux, th),
+                                                           draft_quantization))
     if target_params is None and target_config is not None:
         target_params = target_bf16_equivalent_params(target_config)
     if not draft_params or not target_params:

@@ -254,3 +254,25 @@ def test_an_fp8_skip_list_of_every_layers_modules_is_read_quickly_and_names_only
     # "model.layers.1" is not layer 10 (a match must end at a dot)
     assert {p.part for p in parts if p.bytes_per_weight == 1.0} == {"attention", "dense MLP", "routed experts",
                                                                      "shared experts"}
+
+
+def test_the_cost_of_an_mla_eagle3_head_for_kimi_k25_is_known():
+    # the Kimi-K2.5/K2.6 eagle3-mla heads: vLLM Eagle3DeepseekV2ForCausalLM (deepseek_eagle3.py),
+    # one MLA layer whose q_a/kv_a projections read 2H, a dense MLP, the full 163840-token head.
+    # The drafter runs llama/qwen3 drafts only, and before, the throughput step had no c at all
+    mla_draft = {**KIMI_K2_BF16, "architectures": ["Eagle3DeepseekV2ForCausalLM"], "model_type": "deepseek_v3",
+                 "num_hidden_layers": 1, "draft_vocab_size": 163840,
+                 "eagle_config": {"eagle_aux_hidden_state_layer_ids": [1, 29, 57], "use_aux_hidden_state": True}}
+    target = {"architectures": ["KimiK25ForConditionalGeneration"], "model_type": "kimi_k25",
+              "quantization_config": KIMI_K2_INT4_QUANT, "text_config": KIMI_K2_BF16}
+    c = draft_cost_from_configs(mla_draft, target)
+    h = 7168
+    draft = (3 * h * h + 2 * h * 1536 + 1536 * 64 * 192 + 2 * h * 576 + 512 * 64 * 256 + 64 * 128 * h
+             + 3 * h * 18432 + 163840 * h)
+    total = target_params_from_config(KIMI_K2_BF16)
+    assert c == pytest.approx(draft / (total - ROUTED * 3 / 4), rel=1e-9)
+    # four aux states named by the config: a wider fc
+    four = {**mla_draft, "eagle_config": {"eagle_aux_hidden_state_layer_ids": [1, 20, 40, 57]}}
+    assert draft_cost_from_configs(four, target) == pytest.approx((draft + h * h) / (total - ROUTED * 3 / 4), rel=1e-9)
+    # a DeepSeek config that is not a draft has no draft cost
+    assert draft_cost_from_configs(KIMI_K2_BF16, target) is None

@@ -153,20 +153,41 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
         return None
     try:
         cfg = parse_draft_config(draft_raw)
+        decoder: dict[str, Any] | None = {
+            "hidden_size": cfg.hidden_size, "intermediate_size": cfg.intermediate_size,
+            "num_attention_heads": cfg.num_heads, "num_key_value_heads": cfg.num_kv_heads,
+            "head_dim": cfg.head_dim, "num_hidden_layers": cfg.num_layers, "draft_vocab_size": cfg.draft_vocab_size}
+        num_aux = cfg.num_aux
     except CheckpointError:
-        return None
-    decoder = {"hidden_size": cfg.hidden_size, "intermediate_size": cfg.intermediate_size,
-               "num_attention_heads": cfg.num_heads, "num_key_value_heads": cfg.num_kv_heads,
-               "head_dim": cfg.head_dim, "num_hidden_layers": cfg.num_layers,
-               "draft_vocab_size": cfg.draft_vocab_size}
+        # the drafter runs llama/qwen3 drafts only, but the cost needs only the shapes
+        decoder, num_aux = mla_draft_decoder(draft_raw)
     target = _target_text(target_raw)
-    if target is None:
+    if target is None or decoder is None:
         return None
     try:
-        return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=cfg.num_aux,
+        return estimate_draft_cost_ratio(draft_config=decoder, target_config=target, num_aux=num_aux,
                                          draft_quantization=draft_quantization(draft_raw))
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def mla_draft_decoder(draft_raw: dict[str, Any]) -> tuple[dict[str, Any] | None, int]:
+    """(decoder shapes, aux count) of an MLA EAGLE-3 draft, else (None, 3).
+
+    vLLM's Eagle3DeepseekV2ForCausalLM (model_executor/models/deepseek_eagle3.py; the
+    Kimi-K2.5/K2.6 eagle3-mla heads, `model_type` deepseek_v3) is a DeepSeek-V3 config with one
+    or more MLA layers and a dense MLP of `intermediate_size`; fc takes `num_aux_hidden_states`
+    (else as many as eagle_config.eagle_aux_hidden_state_layer_ids, else 3) states of
+    `target_hidden_size`; lm_head has `draft_vocab_size` rows, else `vocab_size`."""
+    archs = " ".join(str(a) for a in draft_raw.get("architectures") or [])
+    if not draft_raw.get("kv_lora_rank") or "Eagle3" not in archs:
+        return None, 3
+    eagle = draft_raw.get("eagle_config") if isinstance(draft_raw.get("eagle_config"), dict) else {}
+    ids = eagle.get("eagle_aux_hidden_state_layer_ids")
+    num_aux = draft_raw.get("num_aux_hidden_states") or (len(ids) if isinstance(ids, list) and ids else 3)
+    keys = ("hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers", "kv_lora_rank",
+            "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "vocab_size", "draft_vocab_size")
+    return {key: draft_raw.get(key) for key in keys if draft_raw.get(key) is not None}, int(num_aux)
 
 
 def numbers(observed: float | None, predicted: float | None, served_steps: int | None, best: float | None,
