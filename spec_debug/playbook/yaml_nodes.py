@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from spec_debug.errors import PlaybookError
+from spec_debug.playbook.habits import outside_shell_quotes
 
 KeyPath = tuple[Any, ...]
 
@@ -358,6 +359,17 @@ class _Builder:
                 raise self.fail(key_node, "a merged mapping has a key that is not text", path)
         return pairs
 
+    def _comment_cuts_quote(self, node: yaml.ScalarNode) -> bool:
+        """`run: sed 's/ #.*//' cfg` or `run: grep -c "batch. #running-req" log`: in an unquoted
+        value ' #' starts a YAML comment (YAML 1.2.2, 6.6), so the command is cut there and runs
+        with an unclosed quote (bash: "unexpected EOF while looking for matching"). A comment
+        after a complete command (`run: nvidia-smi  # the GPUs`) is the author's, and fine."""
+        end = node.end_mark
+        if end.line >= len(self.document.lines):
+            return False
+        after = self.document.lines[end.line][end.column:]
+        return re.match(r"\s+#", after) is not None and not outside_shell_quotes(node.value, len(node.value))
+
     def _scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
         raw = node.value
         if node.tag == "tag:yaml.org,2002:str":
@@ -366,6 +378,10 @@ class _Builder:
                 what = "a NUL character" if bad.group(0) == "\x00" else f"a lone surrogate {bad.group(0)!r}"
                 raise self.fail(node, f"the text contains {what}, which no command, file name or JSON record can carry", path,
                                 hint="remove the escape (\\0, \\uD800-\\uDFFF) from the double-quoted string")
+            if node.style is None and path and path[-1] == "run" and self._comment_cuts_quote(node):
+                raise self.fail(node, f"YAML ends this command at ' #' (a comment to YAML), inside a quote the command opened: "
+                                      f"it would run as {raw!r}", path,
+                                hint="write 'run: |' and put the command on the next line, indented (kept exactly as written)")
             return raw
         if node.tag == "tag:yaml.org,2002:bool" and raw.lower() in _YAML11_BOOL_WORDS:
             raise self.fail(node, f"{raw!r} is a YAML 1.1 boolean, not the string it looks like", path,
