@@ -37,7 +37,7 @@ PART_ORDER = ("fc", "attention", "dense MLP", "routed experts", "shared experts"
 
 @dataclass(frozen=True)
 class WeightPart:
-    """Weights of one part of the target read per decode step, and the bytes each takes."""
+    """Weights of one part of a model read per decode step, and the bytes each takes."""
 
     part: str
     params: int
@@ -94,6 +94,8 @@ def _mlp(cfg: dict[str, Any], prefix: str, layer: int) -> list[_Module]:
     moe_inter = cfg.get("moe_intermediate_size")
     dense_first = int(cfg.get("first_k_dense_replace") or 0)
     llama_names = ("gate_proj", "up_proj", "down_proj")
+    if cfg.get("intermediate_size_mlp") and top_k:
+        return _llama4_feed_forward(cfg, prefix, layer, int(top_k))
     if not top_k or layer < dense_first or not (moe_inter or cfg.get("num_local_experts") or cfg.get("num_experts")):
         # DeepSeek-V3 / Kimi-K2 keep their first `first_k_dense_replace` layers dense (3 / 1),
         # of `intermediate_size` (transformers DeepseekV3DecoderLayer)
@@ -123,6 +125,27 @@ def _mlp(cfg: dict[str, Any], prefix: str, layer: int) -> list[_Module]:
         modules += _gated_mlp("shared experts", f"{prefix}.mlp.shared_expert", llama_names, h,
                               int(cfg["shared_expert_intermediate_size"]))
     return modules
+
+
+def _llama4_feed_forward(cfg: dict[str, Any], prefix: str, layer: int, top_k: int) -> list[_Module]:
+    """Llama 4 (transformers modeling_llama4.py, Llama4TextConfig): the layers in `moe_layers`
+    (default every `interleave_moe_layer_step`-th: all 48 in Scout, every other one in Maverick)
+    read their top-k routed experts and a shared expert, both `intermediate_size` wide; the
+    others a dense MLP of `intermediate_size_mlp`. Counted as routed experts only, a Llama 4
+    step was 11B of the 17B active parameters Meta's model cards give."""
+    h, layers = int(cfg["hidden_size"]), int(cfg["num_hidden_layers"])
+    step = int(cfg.get("interleave_moe_layer_step") or 1)
+    moe_layers = cfg.get("moe_layers")
+    if not isinstance(moe_layers, list):
+        moe_layers = list(range(step - 1, layers, step))
+    at = f"{prefix}.feed_forward"
+    names = ("gate_proj", "up_proj", "down_proj")
+    if layer not in moe_layers:
+        return _gated_mlp("dense MLP", at, names, h, int(cfg["intermediate_size_mlp"]))
+    inter = int(cfg.get("intermediate_size", 4 * h))
+    return [_Module("routed experts", f"{at}.experts.gate_up_proj", 2 * h * inter * top_k),
+            _Module("routed experts", f"{at}.experts.down_proj", h * inter * top_k),
+            *_gated_mlp("shared experts", f"{at}.shared_expert", names, h, inter)]
 
 
 def decode_modules(cfg: dict[str, Any]) -> list[_Module]:

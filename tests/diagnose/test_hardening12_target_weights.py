@@ -15,7 +15,7 @@ import pytest
 from spec_debug.diagnose.steps import throughput_step
 from spec_debug.diagnose.steps.throughput_step import draft_cost_from_configs, target_weights_line
 from spec_debug.diagnose.target_weights import decode_weight_parts
-from spec_debug.diagnose.throughput import target_params_from_config
+from spec_debug.diagnose.throughput import draft_params_from_config, target_params_from_config
 from spec_debug.probes.registry import ProbeContext
 from tests.diagnose.test_hardening6_diagnostics import DEEPSEEK_V3_CONFIG
 from tests.diagnose.test_hardening8_throughput import GPT_OSS_120B
@@ -276,3 +276,32 @@ def test_the_cost_of_an_mla_eagle3_head_for_kimi_k25_is_known():
     assert draft_cost_from_configs(four, target) == pytest.approx((draft + h * h) / (total - ROUTED * 3 / 4), rel=1e-9)
     # a DeepSeek config that is not a draft has no draft cost
     assert draft_cost_from_configs(KIMI_K2_BF16, target) is None
+
+
+# meta-llama/Llama-4-Scout-17B-16E config.json text_config (the keys the cost reads): every layer
+# MoE (interleave_moe_layer_step 1), one routed expert per token plus a shared one, both 8192 wide;
+# Maverick (128 experts) alternates MoE layers with dense MLPs of intermediate_size_mlp 16384
+LLAMA4_SCOUT_TEXT = {"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 48,
+                     "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128,
+                     "intermediate_size": 8192, "intermediate_size_mlp": 16384, "num_local_experts": 16,
+                     "num_experts_per_tok": 1, "interleave_moe_layer_step": 1, "vocab_size": 202048,
+                     "moe_layers": list(range(48))}
+LLAMA4_MAVERICK_TEXT = {k: v for k, v in LLAMA4_SCOUT_TEXT.items() if k != "moe_layers"} | {
+    "num_local_experts": 128, "interleave_moe_layer_step": 2}
+
+
+@pytest.mark.parametrize("text", [LLAMA4_SCOUT_TEXT, LLAMA4_MAVERICK_TEXT])
+def test_llama4_targets_read_their_shared_expert_and_dense_layers(text):
+    wrapper = {"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4", "text_config": text}
+    # Meta's model cards: 17B active parameters (the input embedding counted, 202048 x 5120);
+    # before, the shared expert and intermediate_size_mlp were missed: 10.1B (+1.0B)
+    embedding = 202048 * 5120
+    assert target_params_from_config(text) + embedding == pytest.approx(17e9, rel=0.02)
+    draft = EAGLE3_DRAFT | {"hidden_size": 5120, "num_attention_heads": 40, "num_key_value_heads": 8,
+                            "intermediate_size": 32768, "vocab_size": 202048}
+    c = draft_cost_from_configs(draft, wrapper)
+    # the bf16 draft over the wrapper's language model
+    assert c == pytest.approx(draft_params_from_config(draft, 3, 5120) / target_params_from_config(text), rel=1e-12)
+    parts = {p.part for p in decode_weight_parts(text)}
+    assert parts >= {"attention", "routed experts", "shared experts", "lm_head"}
+    assert ("dense MLP" in parts) == (text is LLAMA4_MAVERICK_TEXT)
