@@ -57,6 +57,9 @@ class AuthOptions:
     interactive: bool = True
     """Whether a keyboard-interactive login (a bastion's one-time code) may be answered; off
     after a changed host key was let through, as ssh(1) turns it off then."""
+    refused_by_agent: tuple[tuple[bytes, str], ...] = ()
+    """Agent keys (blob, label) ssh-agent would not sign with on an earlier connection of this
+    login: skipped, as ssh(1) skips to its next key (ssh_connect, _handshake_retrying)."""
 
 
 @dataclass
@@ -107,22 +110,28 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if "keyboard-interactive" in allowed:
         interactive_refused = _interactive_refusal(options)
     where = f"{target.user}@{target.hostname}:{target.port}"
+    # Agent keys refused on earlier connections of this login (_handshake_retrying in ssh_connect).
+    declined = [label for _, label in options.refused_by_agent]
+    if declined and not attempts.tried and not attempts.encrypted_skipped:
+        raise AuthenticationError(f"{target.alias}: ssh-agent would not sign with {', '.join(declined)}", hint=_AGENT_REFUSED_HINT)
+    also_declined = f"; ssh-agent would not sign with {', '.join(declined)}" if declined else ""
     if attempts.encrypted_skipped and not attempts.tried and attempts.no_terminal:
         skipped = ", ".join(attempts.encrypted_skipped)
         raise AuthenticationError(
-            f"{target.alias}: private key {skipped} is encrypted and there is no terminal to ask for its passphrase",
+            f"{target.alias}: private key {skipped} is encrypted and there is no terminal to ask for its passphrase{also_declined}",
             hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); in scripts and CI also pass --batch",
         )
     if attempts.encrypted_skipped and not attempts.tried:
         skipped = ", ".join(attempts.encrypted_skipped)
         raise AuthenticationError(
-            f"{target.alias}: private key {skipped} is encrypted and {options.batch_source} forbids the passphrase prompt",
+            f"{target.alias}: private key {skipped} is encrypted and {options.batch_source} forbids the passphrase prompt{also_declined}",
             hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or {_without_batch(options)}",
         )
     nothing = "no identity files" if attempts.agent_unreachable else "agent empty, no identity files"
-    tried = ", ".join(attempts.tried) or f"no keys found ({nothing})"
+    tried_keys = [*(f"{label} (ssh-agent would not sign with it)" for label in declined), *attempts.tried]
+    tried = ", ".join(tried_keys) or f"no keys found ({nothing})"
     if attempts.missing:
-        tried = (", ".join(attempts.tried) + "; " if attempts.tried else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
+        tried = (", ".join(tried_keys) + "; " if tried_keys else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
     if interactive_refused is not None:
@@ -143,6 +152,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         hint = (f"{transport.remote_version} is older than OpenSSH 7.2 and takes RSA keys only with SHA-1 (ssh-rsa) "
                 "signatures: add `PubkeyAcceptedAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ "
                 f"needs too), or log in with an ed25519 or ECDSA key; or {hint}")
+    if options.refused_by_agent:
+        hint = f"{_AGENT_REFUSED_HINT}; or {hint}"
     if target.user == "root" and attempts.tried:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
@@ -182,7 +193,8 @@ def _offer_keys(
         # IdentitiesOnly), then the files the agent does not hold. In the agent's own
         # order, the host's key behind 10 others was never reached: sshd ends the login
         # at MaxAuthTries (6), where ssh(1) offers that key first.
-        held = list(agent.get_keys())
+        refused = {blob for blob, _ in options.refused_by_agent}
+        held = [key for key in agent.get_keys() if key.asbytes() not in refused]
         agent_keys = [key for key in held if key.asbytes() in configured]
         if not target.identities_only:
             agent_keys += [key for key in held if key.asbytes() not in configured and not _needs_a_token(key)]
@@ -663,11 +675,12 @@ def _try_key(
         if "cannot be used for signing" not in str(exc):
             raise
         # paramiko ends the connection on a refused signature (the failure is raised in its
-        # transport thread), so no later key can be offered on it.
-        raise AuthenticationError(
+        # transport thread), so no later key can be offered on it: ssh_connect tries again on a
+        # new connection without this key, and this message stands once it has given up.
+        raise AgentWouldNotSign(
+            key.asbytes(), label,
             f"{target.alias}: ssh-agent would not sign with {label} (tried: {', '.join(attempts.tried)})",
-            hint="a FIDO (-sk) key needs its token plugged in and touched; a key added with `ssh-add -c` needs the "
-            "confirmation accepted; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered",
+            hint=_AGENT_REFUSED_HINT,
         ) from None
     if remaining and _log_in_without_key(transport, target, options, attempts, remaining):
         # `AuthenticationMethods publickey,keyboard-interactive` (a bastion's one-time code) or
@@ -868,6 +881,21 @@ def _log_in_without_key(
     else:
         _password_login(transport, target, options, attempts)
     return True
+
+
+_AGENT_REFUSED_HINT = (
+    "a FIDO (-sk) key needs its token plugged in and touched; a key added with `ssh-add -c` (or AddKeysToAgent "
+    "confirm) needs the confirmation accepted; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered"
+)
+
+
+class AgentWouldNotSign(AuthenticationError):
+    """ssh-agent refused to sign with an agent key, and paramiko closed the connection for it."""
+
+    def __init__(self, key_blob: bytes, label: str, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.key_blob = key_blob
+        self.label = label
 
 
 class _NothingAsked(AuthenticationError):

@@ -35,7 +35,7 @@ import paramiko
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
 
 from spec_debug.errors import TransportError, UsageError
-from spec_debug.runner.ssh_auth import AuthOptions, PassphrasePrompt, ask_on_terminal, authenticate
+from spec_debug.runner.ssh_auth import AgentWouldNotSign, AuthOptions, PassphrasePrompt, ask_on_terminal, authenticate
 from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
 from spec_debug.runner.ssh_hostkeys import (
@@ -82,6 +82,9 @@ class ConnectOptions:
     """Passphrase prompt; None uses getpass."""
     prompt_guard: Callable[[], AbstractContextManager[object]] | None = None
     """Entered while a passphrase prompt is on the terminal (the CLI pauses its spinner in it)."""
+    refused_by_agent: tuple[tuple[bytes, str], ...] = ()
+    """Agent keys (blob, label) ssh-agent would not sign with on an earlier try of this login:
+    not offered again (see _handshake_retrying)."""
 
     def auth_options(self) -> AuthOptions:
         chosen: dict[str, object] = {}
@@ -89,7 +92,8 @@ class ConnectOptions:
             chosen["prompt"] = self.prompt
         if self.prompt_guard is not None:
             chosen["prompt_guard"] = self.prompt_guard
-        return AuthOptions(batch=self.batch, use_agent=self.use_agent, **chosen)  # type: ignore[arg-type]
+        return AuthOptions(batch=self.batch, use_agent=self.use_agent, refused_by_agent=self.refused_by_agent,
+                           **chosen)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -728,15 +732,32 @@ _EARLY_CLOSE_BACKOFF_S = 0.1
 
 
 def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], options: ConnectOptions) -> paramiko.Transport:
-    """Open a socket and handshake, again (a bounded few times) when sshd closes it at once."""
-    for attempt in range(_EARLY_CLOSE_ATTEMPTS):
+    """Open a socket and handshake, again (a bounded few times) when sshd closes it at once, and
+    again without an agent key that ssh-agent would not sign with.
+
+    ssh(1) goes on to its next key when the agent refuses a signature ("agent refused
+    operation": a FIDO key without its token, a key added with `ssh-add -c` or `AddKeysToAgent
+    confirm` and no ssh-askpass to confirm it, a declined 1Password approval). paramiko raises
+    the refusal in its transport thread, which ends the connection (paramiko/auth_handler.py,
+    _parse_service_accept signs there), so the login starts over on a new one, without that key.
+    """
+    attempt = 0
+    while True:
         try:
             return _handshake(target, open_socket(), options)
         except _ClosedBeforeBanner:
             if attempt == _EARLY_CLOSE_ATTEMPTS - 1:
                 raise
             time.sleep(random.uniform(1.0, 2.0) * _EARLY_CLOSE_BACKOFF_S * 2**attempt)
-    raise AssertionError("unreachable")
+            attempt += 1
+        except AgentWouldNotSign as refused:
+            if len(options.refused_by_agent) >= _AGENT_REFUSALS_RETRIED or threading.get_ident() in _ABANDONED:
+                raise
+            options = replace(options, refused_by_agent=(*options.refused_by_agent, (refused.key_blob, refused.label)))
+
+
+# New connections made to get past agent keys that will not sign, before the refusal stands.
+_AGENT_REFUSALS_RETRIED = 4
 
 
 def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> paramiko.Transport:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from spec_debug.errors import UsageError
+from spec_debug.errors import AuthenticationError, UsageError
 from spec_debug.runner.ssh import SSHTransport
 from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, fingerprint
 
@@ -31,7 +31,12 @@ def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     if shutil.which("ssh-agent") is None or shutil.which("ssh-add") is None:
         pytest.skip("needs ssh-agent and ssh-add")
     socket_path = tmp_path / "agent.sock"
-    process = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # A key added with confirmation is confirmed through ssh-askpass: /bin/false declines each
+    # use, as a person clicking "deny" (or a 1Password approval refused) does.
+    environment = {**os.environ, "SSH_ASKPASS": "/bin/false", "SSH_ASKPASS_REQUIRE": "force"}
+    environment.pop("DISPLAY", None)
+    process = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=environment)
     try:
         deadline = time.monotonic() + 10
         while not socket_path.exists() and time.monotonic() < deadline:
@@ -130,3 +135,59 @@ def test_with_no_agent_running_the_login_goes_on(
     with SSHTransport.connect("gpu01", client.options(use_agent=True)) as transport:
         assert transport.connection.transport.is_authenticated()
     assert os.environ.get("SSH_AUTH_SOCK") is None
+
+
+def _add_with_confirmation(key: ClientKey, tmp_path: Path) -> None:
+    """`ssh-add -c KEY`, its passphrase answered by an ssh-askpass of ours."""
+    answer = tmp_path / "askpass"
+    answer.write_text(f"#!/bin/sh\necho '{PASSPHRASE}'\n")
+    answer.chmod(0o755)
+    subprocess.run(["ssh-add", "-c", str(key.path)], check=True, capture_output=True, stdin=subprocess.DEVNULL,
+                   env={**os.environ, "SSH_ASKPASS": str(answer), "SSH_ASKPASS_REQUIRE": "force"})
+
+
+def test_a_key_the_agent_will_not_sign_with_is_passed_over_for_the_next_one(
+    client: ClientSetup, locked_host: tuple[SshServer, ClientKey], agent: Path, tmp_path: Path
+) -> None:
+    """A key added with confirmation (`ssh-add -c`, `AddKeysToAgent confirm`) and its use
+    declined: ssh(1) says "agent refused operation" and offers its next key. paramiko closes the
+    connection on the refusal, and the host failed with "ssh-agent would not sign" although the
+    key's file was right there to open."""
+    server, key = locked_host
+    _alias(client, server, key, "no")
+    _add_with_confirmation(key, tmp_path)
+    assert fingerprint(Path(f"{key.path}.pub")) in _agent_fingerprints()
+    asked: list[str] = []
+
+    def person(question: str) -> str:
+        asked.append(question)
+        return PASSPHRASE
+
+    with SSHTransport.connect("gpu01", client.options(batch=False, use_agent=True, prompt=person)) as transport:
+        assert transport.connection.transport.is_authenticated()
+    assert len(asked) == 1 and "Enter passphrase for key" in asked[0], asked
+
+
+def test_when_no_other_key_is_left_the_agents_refusal_is_named(
+    client: ClientSetup, locked_host: tuple[SshServer, ClientKey], agent: Path, tmp_path: Path
+) -> None:
+    server, key = locked_host
+    _add_with_confirmation(key, tmp_path)
+    client.alias("gpu01", server, IdentityFile="none", IdentitiesOnly="no")
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("gpu01", client.options(batch=True, use_agent=True))
+    message = refused.value.message
+    assert message.startswith("gpu01: ssh-agent would not sign with agent key SHA256:"), message
+    assert "ssh-add -c" in (refused.value.hint or "")
+
+
+def test_under_batch_the_encrypted_file_behind_a_declined_agent_key_is_named_with_it(
+    client: ClientSetup, locked_host: tuple[SshServer, ClientKey], agent: Path, tmp_path: Path
+) -> None:
+    server, key = locked_host
+    _alias(client, server, key, "no")
+    _add_with_confirmation(key, tmp_path)
+    with pytest.raises(AuthenticationError) as refused:
+        SSHTransport.connect("gpu01", client.options(batch=True, use_agent=True))
+    message = refused.value.message
+    assert "is encrypted and --batch forbids the passphrase prompt; ssh-agent would not sign with agent key" in message, message
