@@ -351,5 +351,15 @@ def output_tail(out_text: str, err_text: str) -> list[str]:
 
 
 def _tail(out_text: str, err_text: str) -> list[str]:
-    lines = (err_text.strip() or out_text.strip()).splitlines()
+    # A progress bar (tqdm, pip, huggingface-cli download) redraws one line with \r: it is one
+    # line, in its last state, as the terminal showed it. Split at \r too (str.splitlines), its
+    # redraws filled the evidence and pushed out the lines before the error.
+    lines = [_last_redraw(line) for line in (err_text.strip() or out_text.strip()).split("\n")]
     return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
+
+
+def _last_redraw(line: str) -> str:
+    if "\r" not in line:
+        return line
+    drawn = [part for part in line.split("\r") if part.strip()]
+    return drawn[-1] if drawn else ""
