@@ -2,8 +2,7 @@
 
 `huggingface-cli download`, pip and tqdm redraw one line with \\r. Before: the finding's evidence
 (the output's last 6 lines) split at every \\r, so five of its six lines were redraws of the bar
-and the lines before the error were pushed out; cut to 300 characters, a long redraw line also
-showed its first frames (0%) instead of where the download stopped.
+and the lines before the error (the traceback's head, what was being fetched) were pushed out.
 """
 
 from __future__ import annotations
