@@ -14,6 +14,7 @@ machine itself loses power; a killed process loses nothing that rename already p
 
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import os
@@ -28,7 +29,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from spec_debug.errors import SpecDebugError, UsageError
-from spec_debug.record import RECORD_SCHEMA_VERSION, RunRecord
+from spec_debug.record import RECORD_SCHEMA_VERSION, RunRecord, shown_surrogate
 
 RUN_JSON = "run.json"
 
@@ -186,6 +187,19 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~_UMASK
 
 
+def _show_surrogates(error: UnicodeError) -> tuple[str, int]:
+    """A report of a run whose vars hold a byte that is not UTF-8 (PEP 383 surrogates from
+    argv) is written with that byte shown, as record.py writes run.json, not refused half-way
+    with a UnicodeEncodeError traceback."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "".join(shown_surrogate(char) for char in error.object[error.start:error.end]), error.end
+
+
+_SHOW_SURROGATES = "spec_debug.show_surrogates"
+codecs.register_error(_SHOW_SURROGATES, _show_surrogates)
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Replace path with text, all or nothing. Raises RecordWriteError (the old file stays).
 
@@ -196,7 +210,7 @@ def write_atomic(path: Path, text: str) -> None:
         raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / 'report.md'}")
     if path.exists() and not path.is_file():
         try:
-            with open(path, "w", encoding="utf-8") as handle:
+            with open(path, "w", encoding="utf-8", errors=_SHOW_SURROGATES) as handle:
                 handle.write(text)
         except OSError as exc:
             raise RecordWriteError(f"cannot write {path}: {_why(exc)}", hint=_write_hint(exc)) from None
@@ -204,7 +218,7 @@ def write_atomic(path: Path, text: str) -> None:
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors=_SHOW_SURROGATES) as handle:
             os.fchmod(handle.fileno(), _mode_for(path))
             handle.write(text)
         os.replace(tmp, path)
