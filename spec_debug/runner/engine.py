@@ -533,6 +533,12 @@ class Run:
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
                 break
+            if stdout.survived_kill is not None:
+                # A process stuck in the kernel (a hung GPU driver) outlived the timeout's kill:
+                # another attempt would hang beside it, holding the same driver lock.
+                if attempts <= step.retries:
+                    evaluation.message = f"{evaluation.message}; not retried: another attempt would hang beside it"
+                break
             # The last attempt's until counts too: a step that waited for "ready" through every
             # retry and never saw it used to end as passed (it had no expectation to fail).
             done = self._until(step, evaluation, context, outcome, stdout, stderr)

@@ -48,6 +48,7 @@ name: hung_mount
 steps:
   - id: disk_usage
     timeout: 1
+    retries: 2
     run: df -h {mount}
   - id: after
     run: echo next step ran
@@ -68,6 +69,8 @@ steps:
     assert after["stdout"] == "next step ran\n"
     assert f"(df -h {mount}, state D) still alive after SIGKILL and left running" in stuck["message"], stuck["message"]
     assert "process tree killed" not in stuck["message"]
+    # Another attempt would hang beside the first (and pile up stuck processes): not retried.
+    assert stuck["attempts"] == 1 and stuck["message"].endswith("not retried: another attempt would hang beside it")
 
 
 def test_stopping_a_run_on_a_step_stuck_in_the_kernel_ends_it(tmp_path, write_playbook):
