@@ -88,9 +88,10 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         options = replace(options, batch=True, batch_source="BatchMode yes in your ssh config")
     target = _with_sshpass(target)
     files = _identity_files(target)
-    agent = _open_agent(target, options, attempts)
+    # No key at all where the config turns key logins off, as ssh(1) offers none (_no_key_logins).
+    agent = _open_agent(target, options, attempts) if target.key_logins is None else None
     try:
-        if _offer_keys(transport, target, options, attempts, agent, files):
+        if target.key_logins is None and _offer_keys(transport, target, options, attempts, agent, files):
             return
     except _KeysNotAccepted as refused:
         # The host takes no keys at all, only a password or a keyboard-interactive login (a
@@ -128,8 +129,10 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
             hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or {_without_batch(options)}",
         )
     nothing = "no identity files" if attempts.agent_unreachable else "agent empty, no identity files"
+    if target.key_logins is not None:
+        nothing = f"key logins are off for this host in your ssh config ({target.key_logins})"
     tried_keys = [*(f"{label} (ssh-agent would not sign with it)" for label in declined), *attempts.tried]
-    tried = ", ".join(tried_keys) or f"no keys found ({nothing})"
+    tried = ", ".join(tried_keys) or (nothing if target.key_logins is not None else f"no keys found ({nothing})")
     if attempts.missing:
         tried = (", ".join(tried_keys) + "; " if tried_keys else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:

@@ -142,6 +142,9 @@ class SSHTarget:
     less those PasswordAuthentication / KbdInteractiveAuthentication `no` turn off."""
     password_prompts: int = 3
     """NumberOfPasswordPrompts: how many times a typed password is asked for."""
+    key_logins: str | None = None
+    """None when keys are offered; else why ssh(1) offers none to this host, as messages say it
+    (`PubkeyAuthentication no`, or PreferredAuthentications without publickey)."""
     add_keys_to_agent: AddKeysToAgent | None = None
     """AddKeysToAgent: None (`no`, the default) leaves ssh-agent as it is."""
     password: str | None = field(default=None, repr=False, compare=False)
@@ -527,7 +530,26 @@ def resolve_target(
         login_methods=_login_methods(entry),
         password_prompts=max(0, int(_number(entry.get("numberofpasswordprompts"), "NumberOfPasswordPrompts", 3))),
         add_keys_to_agent=_add_keys_to_agent(entry.get("addkeystoagent")),
+        key_logins=_no_key_logins(entry),
     )
+
+
+def _no_key_logins(entry: paramiko.SSHConfigDict) -> str | None:
+    """Why ssh(1) offers this host no key, or None when it does (ssh_config(5)).
+
+    `-o PreferredAuthentications=password -o PubkeyAuthentication=no` is how people log in to a
+    password-only box past a full ssh-agent (sshd's MaxAuthTries ends the login after 6 keys);
+    we offered every agent key regardless, and sshd hung up before the password.
+    PubkeyAuthentication also takes `unbound` and `host-bound` (OpenSSH 8.9+): both mean yes.
+    """
+    value = entry.get("pubkeyauthentication")
+    if value is not None and value.strip().lower() not in ("unbound", "host-bound") \
+            and not _flag(value, "PubkeyAuthentication"):
+        return "PubkeyAuthentication no"
+    preferred = [m.strip().lower() for m in entry.get("preferredauthentications", "").split(",") if m.strip()]
+    if preferred and "publickey" not in preferred:
+        return f"PreferredAuthentications {','.join(preferred)}, without publickey"
+    return None
 
 
 def _add_keys_to_agent(value: str | None) -> AddKeysToAgent | None:
