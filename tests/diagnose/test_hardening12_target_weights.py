@@ -305,3 +305,44 @@ def test_llama4_targets_read_their_shared_expert_and_dense_layers(text):
     parts = {p.part for p in decode_weight_parts(text)}
     assert parts >= {"attention", "routed experts", "shared experts", "lm_head"}
     assert ("dense MLP" in parts) == (text is LLAMA4_MAVERICK_TEXT)
+
+
+# ---------------------------------------------------------------------------------------------
+# A bf16 checkpoint the server quantizes as it loads it
+# ---------------------------------------------------------------------------------------------
+QWEN3_32B = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 5120,
+             "intermediate_size": 25600, "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128,
+             "num_hidden_layers": 64, "vocab_size": 151936, "torch_dtype": "bfloat16"}
+QWEN3_32B_DRAFT = EAGLE3_DRAFT | {"hidden_size": 5120, "num_attention_heads": 32, "num_key_value_heads": 8,
+                                  "intermediate_size": 25600, "vocab_size": 151936}
+
+
+def _served_cost(argv: list[str]) -> tuple[float | None, str | None]:
+    from spec_debug.diagnose.steps.launch_step import parse as parse_launch
+
+    host = {"configs": {"draft_config": QWEN3_32B_DRAFT, "target_config": QWEN3_32B},
+            "launch": parse_launch({"argv": argv}).get("launch", {})}
+    return throughput_step.draft_cost(host), target_weights_line(host)
+
+
+def test_a_bf16_target_served_with_online_fp8_reads_one_byte_a_weight():
+    # vllm-project/vllm#40849's command: the target quantized online, the draft left bf16
+    vllm = ["vllm", "serve", "Qwen/Qwen3-32B", "--quantization", "fp8", "--speculative-config",
+            '{"method":"eagle3","model":"thoughtworks/Qwen3-32B-Eagle3","num_speculative_tokens":3}']
+    bf16 = draft_cost_from_configs(QWEN3_32B_DRAFT, QWEN3_32B)
+    online, line = _served_cost(vllm)
+    assert bf16 is not None and online is not None
+    # before: the flag was not read and c was that of the bf16 target, about half
+    assert 1.8 * bf16 < online < 2.0 * bf16
+    assert line is not None and "fp8 (online: --quantization fp8)" in line and "the bf16 draft's at 2" in line
+    # SGLang can quantize the draft too (--speculative-draft-model-quantization): c falls back
+    sglang = ["python3", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-32B", "--quantization=fp8",
+              "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "thoughtworks/Qwen3-32B-Eagle3",
+              "--speculative-draft-model-quantization", "fp8", "--speculative-num-steps", "3",
+              "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"]
+    both, line = _served_cost(sglang)
+    assert both is not None and both < online and line is not None and "the draft's fp8 (online:" in line
+    # a pre-quantized checkpoint keeps its own quantization_config whatever the flag says
+    assert throughput_step.draft_cost({"configs": {"draft_config": EAGLE3_DRAFT, "target_config": KIMI_K2_THINKING},
+                                       "launch": {"argv": ["vllm", "serve", "x", "-q", "fp8"]}}) == pytest.approx(
+        draft_cost_from_configs(EAGLE3_DRAFT, KIMI_K2_THINKING))

@@ -88,21 +88,60 @@ def block_drafter(launch: dict[str, Any], log: dict[str, Any]) -> bool:
 
 
 def draft_cost(host_facts: dict[str, Any]) -> float | None:
+    return draft_cost_from_configs(*served_configs(host_facts))
+
+
+# Online FP8: a bf16 checkpoint served with `--quantization fp8` is quantized as it loads, its
+# Linear weights read at one byte (SGLang docs "Quantization", online quantization; vLLM
+# `--quantization fp8`, `-q`, and ROCm's `ptpc_fp8`). The target takes --quantization; the draft
+# keeps bf16 unless SGLang's --speculative-draft-model-quantization names one
+# (model_config.py `from_server_args`: the draft's quantization is that flag; vLLM loads the
+# draft unquantized, vllm-project/vllm#40849).
+_ONLINE_FP8 = ("fp8", "fp8_per_tensor", "ptpc_fp8")
+
+
+def _flag_value(argv: list[str], names: tuple[str, ...]) -> str | None:
+    """The last value given to one of `names` (`--flag value` or `--flag=value`)."""
+    value = None
+    for i, tok in enumerate(argv):
+        name, eq, inline = str(tok).partition("=")
+        if name in names:
+            value = inline if eq else (str(argv[i + 1]) if i + 1 < len(argv) else None)
+    return value
+
+
+def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
+    """(draft config, target config) as the server loads them: a bf16 checkpoint the launch
+    command quantizes online gets that quantization_config."""
     configs = host_facts.get("configs", {})
-    return draft_cost_from_configs(configs.get("draft_config"), configs.get("target_config"))
+    draft, target = configs.get("draft_config"), configs.get("target_config")
+    argv = (host_facts.get("launch") or {}).get("argv") or []
+    online = (("target", ("--quantization", "-q")), ("draft", ("--speculative-draft-model-quantization",)))
+    served = {"draft": draft, "target": target}
+    for role, names in online:
+        method = (_flag_value(list(argv), names) or "").lower()
+        config = served[role]
+        if method in _ONLINE_FP8 and isinstance(config, dict) and not isinstance(config.get("quantization_config"), dict):
+            served[role] = {**config, "quantization_config": {"quant_method": "fp8", "online": f"{names[0]} {method}"}}
+    return served["draft"], served["target"]
+
+
+def _method_label(quant: Any) -> str | None:
+    """'fp8', or 'fp8 (online: --quantization fp8)' for a checkpoint the server quantizes."""
+    method = quant_method(quant)
+    return f"{method} (online: {quant['online']})" if isinstance(quant, dict) and quant.get("online") else method
 
 
 def target_weights_line(host_facts: dict[str, Any]) -> str | None:
     """How c counted a quantized target's weights, for the evidence (None: bf16 like the draft)."""
-    configs = host_facts.get("configs", {})
-    target_raw = configs.get("target_config")
+    draft_raw, target_raw = served_configs(host_facts)
     target = _target_text(target_raw) if isinstance(target_raw, dict) else None
-    quant = draft_quantization(configs.get("draft_config"))
-    draft = (f"the draft's {quant_method(quant)} weights at their own bytes" if quant
+    quant = draft_quantization(draft_raw)
+    draft = (f"the draft's {_method_label(quant)} weights at their own bytes" if quant
              else "the bf16 draft's at 2")
     per_weight = quantized_weight_bytes(target) if target else None
     if per_weight is not None:
-        method = target["quantization_config"].get("quant_method")
+        method = _method_label(target["quantization_config"])
         return (f"the target's {method} decoder weights counted at {per_weight:g} byte(s) each, {draft} "
                 "(decode reads bytes)")
     try:
@@ -113,7 +152,7 @@ def target_weights_line(host_facts: dict[str, Any]) -> str | None:
         parts = None
     if parts is None:
         return f"the bf16 target's weights at 2 bytes each, {draft} (decode reads bytes)" if quant else None
-    method = quant_method(target.get("quantization_config"))
+    method = _method_label(target.get("quantization_config"))
     return f"the target's {method} weights counted part by part, in bytes per weight: {parts}; {draft} (decode reads bytes)"
 
 
