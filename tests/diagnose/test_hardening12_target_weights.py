@@ -276,6 +276,10 @@ def test_the_cost_of_an_mla_eagle3_head_for_kimi_k25_is_known():
     assert draft_cost_from_configs(four, target) == pytest.approx((draft + h * h) / (total - ROUTED * 3 / 4), rel=1e-9)
     # a DeepSeek config that is not a draft has no draft cost
     assert draft_cost_from_configs(KIMI_K2_BF16, target) is None
+    # hand-edited: a count that is no number is not read (3 aux, as vLLM defaults), no traceback
+    edited = {**mla_draft, "num_aux_hidden_states": "three", "eagle_config": "[1, 29, 57]"}
+    assert draft_cost_from_configs(edited, target) == pytest.approx(c, rel=1e-9)
+    assert draft_cost_from_configs({**mla_draft, "hidden_size": "7168px"}, target) is None
 
 
 # meta-llama/Llama-4-Scout-17B-16E config.json text_config (the keys the cost reads): every layer

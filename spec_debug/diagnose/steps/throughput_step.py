@@ -223,10 +223,12 @@ def mla_draft_decoder(draft_raw: dict[str, Any]) -> tuple[dict[str, Any] | None,
         return None, 3
     eagle = draft_raw.get("eagle_config") if isinstance(draft_raw.get("eagle_config"), dict) else {}
     ids = eagle.get("eagle_aux_hidden_state_layer_ids")
-    num_aux = draft_raw.get("num_aux_hidden_states") or (len(ids) if isinstance(ids, list) and ids else 3)
+    num_aux = draft_raw.get("num_aux_hidden_states")
+    if not isinstance(num_aux, int) or isinstance(num_aux, bool) or num_aux < 1:
+        num_aux = len(ids) if isinstance(ids, list) and ids else 3
     keys = ("hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers", "kv_lora_rank",
             "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "vocab_size", "draft_vocab_size")
-    return {key: draft_raw.get(key) for key in keys if draft_raw.get(key) is not None}, int(num_aux)
+    return {key: draft_raw.get(key) for key in keys if draft_raw.get(key) is not None}, num_aux
 
 
 def numbers(observed: float | None, predicted: float | None, served_steps: int | None, best: float | None,
