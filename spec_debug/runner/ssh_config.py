@@ -22,7 +22,8 @@ skips it anyway for a loopback address, a host named by its address, and any Pro
 ProxyJump (openssh-portable: sshconnect.c, check_host_key). Where it is on, ssh(1) also files the
 address's key in known_hosts and warns when it differs from the name's; here the key is checked
 under the name (or HostKeyAlias) only, and the address's entries serve only to name the fix when
-the name has none (ssh_connect, _other_known_hosts_names).
+the name has none (ssh_connect, _other_known_hosts_names). BindInterface is not followed either
+(BindAddress is: ssh_connect, _create_connection).
 """
 
 from __future__ import annotations
@@ -142,6 +143,8 @@ class SSHTarget:
     less those PasswordAuthentication / KbdInteractiveAuthentication `no` turn off."""
     password_prompts: int = 3
     """NumberOfPasswordPrompts: how many times a typed password is asked for."""
+    bind_address: str | None = None
+    """BindAddress: the local address TCP connects go out from (a multi-homed login node); None for the system's choice."""
     key_logins: str | None = None
     """None when keys are offered; else why ssh(1) offers none to this host, as messages say it
     (`PubkeyAuthentication no`, or PreferredAuthentications without publickey)."""
@@ -531,6 +534,7 @@ def resolve_target(
         password_prompts=max(0, int(_number(entry.get("numberofpasswordprompts"), "NumberOfPasswordPrompts", 3))),
         add_keys_to_agent=_add_keys_to_agent(entry.get("addkeystoagent")),
         key_logins=_no_key_logins(entry),
+        bind_address=_unless_none(entry.get("bindaddress")),
     )
 
 

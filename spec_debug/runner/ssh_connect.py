@@ -385,8 +385,9 @@ def _create_connection_attempts(target: SSHTarget) -> socket.socket:
     abandonable like the connects. A name that does not resolve is not retried."""
     for attempt in range(target.connection_attempts):
         try:
-            return _create_connection(target.hostname, target.port, target.connect_timeout_s, _FAMILIES[target.address_family])
-        except socket.gaierror:
+            return _create_connection(target.hostname, target.port, target.connect_timeout_s, _FAMILIES[target.address_family],
+                                      bind_address=target.bind_address)
+        except (socket.gaierror, _CannotBind):
             raise
         except OSError:
             if attempt == target.connection_attempts - 1 or threading.get_ident() in _ABANDONED:
@@ -403,6 +404,12 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
     where = f"{target.hostname}:{target.port}"
     try:
         sock = _create_connection_attempts(target)
+    except _CannotBind as exc:
+        raise HostUnreachableError(
+            f"{target.alias}: cannot connect from BindAddress {target.bind_address}: {exc.reason}",
+            hint="BindAddress in your ssh config must be an address of this machine (`ip -brief address`), "
+            "of the host's address family; remove it where this machine has no such address",
+        ) from None
     except socket.gaierror as exc:
         raise HostUnreachableError(
             f"{target.alias}: cannot resolve host name {target.hostname!r} ({exc.strerror})",
@@ -441,12 +448,35 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
 _FAMILIES = {"any": socket.AF_UNSPEC, "inet": socket.AF_INET, "inet6": socket.AF_INET6}
 
 
-def _create_connection(hostname: str, port: int, timeout_s: float, address_family: int = socket.AF_UNSPEC) -> socket.socket:
+class _CannotBind(OSError):
+    """BindAddress is not an address this machine can connect from, for any address of the host."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(errno.EADDRNOTAVAIL, reason)
+        self.reason = reason
+
+
+def _create_connection(
+    hostname: str, port: int, timeout_s: float, address_family: int = socket.AF_UNSPEC, *, bind_address: str | None = None
+) -> socket.socket:
     """socket.create_connection (each address in turn), each connect abandonable: shutdown()
-    from another thread ends a blocking connect at once on Linux, where close() would not."""
+    from another thread ends a blocking connect at once on Linux, where close() would not.
+
+    `bind_address` (BindAddress) is bound before each connect, in that address's family, as
+    ssh(1) does (openssh-portable: sshconnect.c, ssh_create_socket); an address of the host
+    it cannot be bound for is skipped, as ssh(1) goes on to the next."""
     last: OSError | None = None
+    bind_failure: str | None = None
     for family, kind, proto, _, address in _getaddrinfo(hostname, port, address_family):
         sock = socket.socket(family, kind, proto)
+        if bind_address is not None:
+            try:
+                local = _getaddrinfo(bind_address, 0, family)
+                sock.bind(local[0][4])
+            except OSError as exc:
+                sock.close()
+                bind_failure = exc.strerror or str(exc)
+                continue
         try:
             sock.settimeout(timeout_s)
             with abandonable(lambda: sock.shutdown(socket.SHUT_RDWR)):
@@ -457,6 +487,8 @@ def _create_connection(hostname: str, port: int, timeout_s: float, address_famil
             last = exc
             if threading.get_ident() in _ABANDONED:
                 raise
+    if last is None and bind_failure is not None:
+        raise _CannotBind(bind_failure)
     raise last if last is not None else OSError(errno.EADDRNOTAVAIL, "no address to connect to")
 
 
