@@ -9,28 +9,18 @@ precision its own module is stored in, by the rules the loaders match module nam
 mixed-precision target is neither counted all-bf16 nor all-quantized.
 
 Module names are the Hugging Face ones the quantization configs are written against
-(transformers modeling_deepseek_v3.py / modeling_llama.py / modeling_mixtral.py / modeling_gpt_oss.py).
+(transformers modeling_deepseek_v3.py / modeling_llama.py / modeling_mixtral.py / modeling_gpt_oss.py
+/ modeling_llama4.py); which precision each is stored in is quantization.py's job.
 Embeddings are a lookup, MoE routers and norms are negligible: not counted (as before).
-Scale tensors (one per 32-128 weights) are not counted either: bits / 8 bytes per weight.
 Pure functions, no torch.
 """
 
 from __future__ import annotations
 
-import fnmatch
-import functools
-import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-BF16_BYTES = 2.0
-# OCP Microscaling spec: MXFP4 is 4-bit E2M1 values with one 8-bit E8M0 scale per 32 of them, the
-# format gpt-oss ships its experts in (openai/gpt-oss-120b config.json "quant_method": "mxfp4").
-_MXFP4_BYTES = (4 + 8 / 32) / 8
-# ModelOpt `quant_algo` -> bytes per weight (NVIDIA TensorRT-Model-Optimizer export; vLLM
-# model_executor/layers/quantization/modelopt.py reads the same names)
-_MODELOPT_BYTES = {"FP8": 1.0, "FP8_PB_WO": 1.0, "FP8_PER_CHANNEL_PER_TOKEN": 1.0, "NVFP4": 0.5,
-                   "W4A16_NVFP4": 0.5, "W4A8_AWQ": 0.5, "W4A16_AWQ": 0.5, "NVFP4_AWQ": 0.5}
+from spec_debug.diagnose.quantization import BF16_BYTES, precision_rule
 
 PART_ORDER = ("fc", "attention", "dense MLP", "routed experts", "shared experts", "lm_head")
 
@@ -177,167 +167,6 @@ def draft_modules(cfg: dict[str, Any], num_aux: int = 3, target_hidden: int | No
         modules += _gated_mlp("dense MLP", f"layers.{layer}.mlp", ("gate_proj", "up_proj", "down_proj"), h, inter)
     vocab = int(cfg.get("draft_vocab_size") or cfg.get("vocab_size", 32000))
     return modules + [_Module("lm_head", "lm_head", vocab * h)]
-
-
-# ---------------------------------------------------------------------------------------------
-# Which precision each module is stored in
-# ---------------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=4096)
-def _compiled(pattern: str) -> re.Pattern[str] | None:
-    # cached: an FP8 checkpoint may list hundreds of modules one by one (Qwen/Qwen3-Next-80B-A3B-
-    # Instruct-FP8 names every layer's linear_attn.in_proj_ba, mlp.gate, mlp.shared_expert_gate),
-    # more patterns than `re`'s own cache holds, and recompiling them for every module of every
-    # layer took ten seconds
-    try:
-        return re.compile(pattern)
-    except re.error:
-        return None
-
-
-def _regex_match(pattern: str, name: str) -> bool:
-    compiled = _compiled(pattern)
-    return compiled is not None and compiled.match(name) is not None
-
-
-def _compressed_tensors_name(target: str, name: str) -> bool:
-    """compressed-tensors `_match_name` / `_match_class` (neuralmagic/compressed-tensors
-    src/compressed_tensors/utils/match.py): "re:" + a regex re.match-ed against the module name,
-    else the exact name, or the module's class ("Linear", every module counted here is one)."""
-    if target.startswith("re:"):
-        return _regex_match(target[3:], name)
-    return target == name or target == "Linear"
-
-
-def _transformers_skip(pattern: str, name: str) -> bool:
-    """A `modules_to_not_convert` entry skips the module it names, the modules under it, and a
-    module whose name ends with it (transformers quantizers_utils.py `should_convert_module`:
-    a prefix, a regex such as gpt-oss's "model.layers.*.self_attn", or the name's end), at a
-    dot: "model.layers.3.mlp.gate" is the router, not the experts' gate_proj."""
-    pattern = pattern[:-1] if pattern.endswith(".") else pattern  # "model.layers.0.": the layer
-    skip = _compiled(r"(?:^|.*\.)(?:" + pattern + r")(?:\..*)?$") or _compiled(
-        r"(?:^|.*\.)" + re.escape(pattern) + r"(?:\..*)?$")
-    return skip is not None and skip.match(name) is not None
-
-
-def _modelopt_skip(pattern: str, name: str) -> bool:
-    """ModelOpt `ignore` / `exclude_modules` are fnmatch globs ("model.layers.*.self_attn*",
-    vLLM modelopt.py `is_layer_excluded`)."""
-    return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, pattern + ".*")
-
-
-def _names(value: Any) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-
-
-def _bits_bytes(bits: Any) -> float | None:
-    return bits / 8 if isinstance(bits, int) and not isinstance(bits, bool) and 0 < bits < 16 else None
-
-
-def quant_method(quant: Any) -> str | None:
-    """The scheme a quantization config names (an older ModelOpt hf_quant_config.json names
-    none: it is ModelOpt's, by its `quantization.quant_algo`)."""
-    if not isinstance(quant, dict):
-        return None
-    if quant.get("quant_method"):
-        return str(quant["quant_method"])
-    inner = quant.get("quantization")
-    return "modelopt" if isinstance(inner, dict) and "quant_algo" in inner else None
-
-
-def precision_rule(quant: Any) -> Callable[[_Module], float] | None:
-    """A function giving each module's bytes per weight under `quantization_config`, or None
-    when the config names no scheme read here (the weights are then counted bf16)."""
-    if not isinstance(quant, dict):
-        return None
-    method = str(quant_method(quant) or "").lower()
-    if not quant.get("quant_method") and method == "modelopt":
-        # ModelOpt's older hf_quant_config.json: {"producer": {"name": "modelopt"}, "quantization":
-        # {"quant_algo": "NVFP4", "exclude_modules": [...]}} (vLLM modelopt.py reads both forms)
-        quant = quant["quantization"]
-    skip = _names(quant.get("modules_to_not_convert")) + _names(quant.get("ignored_layers"))
-
-    def skipped(module: _Module) -> bool:
-        # lm_head stays bf16: transformers adds the output embedding to the modules it never
-        # converts (`get_keys_to_not_convert`), and the DeepSeek FP8 / AWQ / GPTQ releases store it so
-        return module.part == "lm_head" or any(_transformers_skip(p, module.name) for p in skip)
-
-    if method in ("fp8", "fbgemm_fp8"):
-        # deepseek-ai/DeepSeek-V3 {"quant_method": "fp8", "weight_block_size": [128, 128]}: every
-        # decoder Linear fp8; MiniMaxAI/MiniMax-M2 adds "modules_to_not_convert": ["gate",
-        # "e_score_correction_bias", "lm_head"] (routers, which are not counted anyway)
-        return lambda m: BF16_BYTES if skipped(m) else 1.0
-    if method in ("gptq", "awq"):
-        # AutoGPTQ / AutoAWQ quantize every decoder Linear to `bits` (AWQ also `w_bit`) but the
-        # ones in `modules_to_not_convert`; GPTQModel's `dynamic` overrides per module: "-:regex"
-        # leaves it unquantized, "+:regex" or a bare regex may give other bits (GPTQModel README,
-        # "Dynamic Quantization")
-        bits = _bits_bytes(quant.get("bits", quant.get("w_bit")))
-        if bits is None:
-            return None
-        dynamic = quant.get("dynamic") if isinstance(quant.get("dynamic"), dict) else {}
-
-        def gptq(m: _Module) -> float:
-            if skipped(m):
-                return BF16_BYTES
-            for key, override in dynamic.items():
-                if not isinstance(key, str):
-                    continue
-                if key.startswith("-:") and _regex_match(key[2:], m.name):
-                    return BF16_BYTES
-                if _regex_match(key[2:] if key.startswith("+:") else key, m.name) and isinstance(override, dict):
-                    return _bits_bytes(override.get("bits")) or bits
-            return bits
-
-        return gptq
-    if method == "mxfp4":
-        # transformers integrations/mxfp4.py converts only the experts (Mxfp4GptOssExperts);
-        # attention, router and lm_head stay bf16 (openai/gpt-oss-* "modules_to_not_convert":
-        # ["model.layers.*.self_attn", "model.layers.*.mlp.router", "model.embed_tokens", "lm_head"])
-        return lambda m: _MXFP4_BYTES if m.part == "routed experts" and not skipped(m) else BF16_BYTES
-    if method == "bitsandbytes":
-        per = 0.5 if quant.get("load_in_4bit") is True else 1.0 if quant.get("load_in_8bit") is True else None
-        if per is None:
-            return None
-        skip += _names(quant.get("llm_int8_skip_modules"))
-        return lambda m: BF16_BYTES if skipped(m) else per
-    if method == "modelopt":
-        per = _MODELOPT_BYTES.get(str(quant.get("quant_algo") or "").upper())
-        if per is None:
-            return None
-        globs = _names(quant.get("ignore")) + _names(quant.get("exclude_modules"))
-        return lambda m: BF16_BYTES if m.part == "lm_head" or any(_modelopt_skip(g, m.name) for g in globs) else per
-    if method == "compressed-tensors":
-        return _compressed_tensors_rule(quant)
-    return None
-
-
-def _compressed_tensors_rule(quant: dict[str, Any]) -> Callable[[_Module], float] | None:
-    """llm-compressor: a module in `ignore` stays bf16; else the first config group whose
-    `targets` match it gives its weights' `num_bits` (a group with "weights": null quantizes
-    activations only); a module no group targets stays bf16. moonshotai/Kimi-K2-Thinking:
-    targets ["Linear"], 4-bit int, ignore ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*",
-    "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"]: only the routed experts are INT4."""
-    groups = quant.get("config_groups")
-    if not isinstance(groups, dict) or not groups:
-        return None
-    ignore = _names(quant.get("ignore"))
-    rules: list[tuple[list[str], float]] = []
-    for group in groups.values():
-        if not isinstance(group, dict):
-            continue
-        weights = group.get("weights")
-        per = _bits_bytes(weights.get("num_bits")) if isinstance(weights, dict) else None
-        rules.append((_names(group.get("targets")), per or BF16_BYTES))
-
-    def rule(m: _Module) -> float:
-        if any(_compressed_tensors_name(i, m.name) for i in ignore):
-            return BF16_BYTES
-        for targets, per in rules:
-            if any(_compressed_tensors_name(t, m.name) for t in targets):
-                return per
-        return BF16_BYTES
-
-    return rule
 
 
 def decode_weight_parts(cfg: dict[str, Any]) -> list[WeightPart]:

@@ -13,9 +13,15 @@ from __future__ import annotations
 import pytest
 
 from spec_debug.diagnose.steps import throughput_step
-from spec_debug.diagnose.steps.throughput_step import draft_cost_from_configs, target_weights_line
+from spec_debug.diagnose.steps.throughput_step import (
+    draft_cost_from_configs,
+    target_weights_line,
+)
 from spec_debug.diagnose.target_weights import decode_weight_parts
-from spec_debug.diagnose.throughput import draft_params_from_config, target_params_from_config
+from spec_debug.diagnose.throughput import (
+    draft_params_from_config,
+    target_params_from_config,
+)
 from spec_debug.probes.registry import ProbeContext
 from tests.diagnose.test_hardening6_diagnostics import DEEPSEEK_V3_CONFIG
 from tests.diagnose.test_hardening8_throughput import GPT_OSS_120B

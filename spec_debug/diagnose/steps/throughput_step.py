@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
+from spec_debug.diagnose.quantization import precision_rule, quant_method
 from spec_debug.diagnose.serverlog import parse_server_log
 from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, not_checked, raised, record, tok_s_var, where
 from spec_debug.diagnose.throughput import (
@@ -14,7 +15,7 @@ from spec_debug.diagnose.throughput import (
     estimate_draft_cost_ratio,
     quantized_weight_bytes,
 )
-from spec_debug.diagnose.target_weights import decode_weight_parts, describe, precision_rule, quant_method
+from spec_debug.diagnose.target_weights import decode_weight_parts, describe
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
