@@ -356,3 +356,23 @@ def test_a_bf16_target_served_with_online_fp8_reads_one_byte_a_weight():
     assert throughput_step.draft_cost({"configs": {"draft_config": EAGLE3_DRAFT, "target_config": KIMI_K2_THINKING},
                                        "launch": {"argv": ["vllm", "serve", "x", "-q", "fp8"]}}) == pytest.approx(
         draft_cost_from_configs(EAGLE3_DRAFT, KIMI_K2_THINKING))
+
+
+@pytest.mark.parametrize("quantization, expected", [
+    # AutoAWQ with attention kept in half precision by name (transformers AwqConfig
+    # `modules_to_not_convert`, a name anywhere in the module path)
+    ({"quant_method": "awq", "bits": 4, "group_size": 128, "modules_to_not_convert": ["self_attn"]},
+     {"attention": {2.0}, "routed experts": {0.5}, "shared experts": {0.5}, "dense MLP": {0.5}}),
+    # GPTQModel `dynamic`: the first layers' MLPs at 8 bits, every shared expert unquantized
+    ({"quant_method": "gptq", "bits": 4, "dynamic": {r"+:model\.layers\.[0-2]\.mlp\..*": {"bits": 8},
+                                                      r"-:.*shared_experts.*": {}}},
+     {"attention": {0.5}, "routed experts": {0.5}, "shared experts": {2.0}, "dense MLP": {1.0}}),
+    # bitsandbytes 4-bit with its skip list (transformers BitsAndBytesConfig llm_int8_skip_modules)
+    ({"quant_method": "bitsandbytes", "load_in_4bit": True, "llm_int8_skip_modules": ["lm_head", "shared_experts"]},
+     {"attention": {0.5}, "routed experts": {0.5}, "shared experts": {2.0}, "dense MLP": {0.5}}),
+])
+def test_skip_lists_and_overrides_of_awq_gptq_and_bitsandbytes(quantization, expected):
+    parts: dict[str, set[float]] = {}
+    for p in decode_weight_parts({**DEEPSEEK_V3_CONFIG, "quantization_config": quantization}):
+        parts.setdefault(p.part, set()).add(p.bytes_per_weight)
+    assert parts == {**expected, "lm_head": {2.0}}
