@@ -137,6 +137,11 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         tried = (", ".join(tried_keys) + "; " if tried_keys else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
+    token = target.pkcs11_provider if target.key_logins is None else None
+    if token is not None:
+        # A PIV smart card or YubiKey (PKCS11Provider, ssh -I): ssh(1) loads the library and
+        # signs with the card; paramiko cannot. Named here, it was "no keys found".
+        tried += f"; the keys of PKCS11Provider {token} (a smart card or security token), which spec-debug cannot read itself"
     if interactive_refused is not None:
         tried += f"; the host also takes a keyboard-interactive login (a password or one-time code), but {interactive_refused[0]}"
     hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
@@ -155,6 +160,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         hint = (f"{transport.remote_version} is older than OpenSSH 7.2 and takes RSA keys only with SHA-1 (ssh-rsa) "
                 "signatures: add `PubkeyAcceptedAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ "
                 f"needs too), or log in with an ed25519 or ECDSA key; or {hint}")
+    if token is not None:
+        hint = f"load the token's keys into ssh-agent, which spec-debug signs with: `ssh-add -s {token}`; or {hint}"
     if options.refused_by_agent:
         hint = f"{_AGENT_REFUSED_HINT}; or {hint}"
     if target.user == "root" and attempts.tried:

@@ -143,6 +143,9 @@ class SSHTarget:
     less those PasswordAuthentication / KbdInteractiveAuthentication `no` turn off."""
     password_prompts: int = 3
     """NumberOfPasswordPrompts: how many times a typed password is asked for."""
+    pkcs11_provider: str | None = None
+    """PKCS11Provider (or `ssh -I`): the smart-card library ssh(1) reads keys from; spec-debug
+    cannot load it, only name it (its keys work once in ssh-agent: `ssh-add -s LIBRARY`)."""
     bind_address: str | None = None
     """BindAddress: the local address TCP connects go out from (a multi-homed login node); None for the system's choice."""
     key_logins: str | None = None
@@ -535,6 +538,7 @@ def resolve_target(
         add_keys_to_agent=_add_keys_to_agent(entry.get("addkeystoagent")),
         key_logins=_no_key_logins(entry),
         bind_address=_unless_none(entry.get("bindaddress")),
+        pkcs11_provider=_unless_none(entry.get("pkcs11provider")),
     )
 
 
@@ -952,7 +956,7 @@ SSH_CONFIG_FILE_OPTION = "-F"
 
 # ssh(1) flags that take an argument, and the ssh_config keyword of those that matter here.
 _SSH_FLAGS_WITH_ARGUMENT = set("BbcDEeFIiJLlmOoPpQRSWw")
-_SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile"}
+_SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider"}
 
 
 def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str]:
