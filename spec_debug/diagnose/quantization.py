@@ -151,6 +151,8 @@ def precision_rule(quant: Any) -> Rule | None:
             return None
         skip += _names(quant.get("llm_int8_skip_modules"))
         return lambda m: BF16_BYTES if skipped(m) else per
+    if method == "modelopt" and str(quant.get("quant_algo") or "").upper() == "MIXED_PRECISION":
+        return _modelopt_mixed_rule(quant.get("quantized_layers"))
     if method == "modelopt":
         per = _MODELOPT_BYTES.get(str(quant.get("quant_algo") or "").upper())
         if per is None:
@@ -160,6 +162,35 @@ def precision_rule(quant: Any) -> Rule | None:
     if method == "compressed-tensors":
         return _compressed_tensors_rule(quant)
     return None
+
+
+# vLLM fuses q/k/v and gate/up into one module, and ModelOpt names the fused one in
+# `quantized_layers` ("model.layers.0.self_attn.qkv_proj"); the Hugging Face names map to it
+_FUSED = {"q_proj": "qkv_proj", "k_proj": "qkv_proj", "v_proj": "qkv_proj",
+          "gate_proj": "gate_up_proj", "up_proj": "gate_up_proj"}
+
+
+def _modelopt_mixed_rule(layers: Any) -> Rule | None:
+    """ModelOpt MIXED_PRECISION (nvidia/*-NVFP4 releases that keep attention in FP8 and the MLPs in
+    NVFP4): `quantized_layers` maps a module, or the block above it ("model.layers.0.mlp.experts"),
+    to its own `quant_algo`; a module it does not name stays unquantized (vLLM modelopt.py
+    ModelOptMixedPrecisionConfig resolves a layer by its name, then its fused name)."""
+    if not isinstance(layers, dict) or not layers:
+        return None
+    algos = {str(name): _MODELOPT_BYTES.get(str(entry.get("quant_algo") or "").upper())
+             for name, entry in layers.items() if isinstance(entry, dict)}
+
+    def rule(m: NamedWeight) -> float:
+        head, _, leaf = m.name.rpartition(".")
+        names = [m.name] + ([f"{head}.{_FUSED[leaf]}"] if leaf in _FUSED else [])
+        parts = m.name.split(".")
+        names += [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]  # the blocks above it
+        for name in names:
+            if algos.get(name):
+                return algos[name]
+        return BF16_BYTES
+
+    return rule
 
 
 def _compressed_tensors_rule(quant: dict[str, Any]) -> Rule | None:

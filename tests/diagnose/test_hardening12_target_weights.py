@@ -376,3 +376,28 @@ def test_skip_lists_and_overrides_of_awq_gptq_and_bitsandbytes(quantization, exp
     for p in decode_weight_parts({**DEEPSEEK_V3_CONFIG, "quantization_config": quantization}):
         parts.setdefault(p.part, set()).add(p.bytes_per_weight)
     assert parts == {**expected, "lm_head": {2.0}}
+
+
+def test_a_modelopt_mixed_precision_export_counts_each_named_layer_at_its_algo():
+    # nvidia's MIXED_PRECISION NVFP4 exports (config.json quantization_config, as vLLM's
+    # ModelOpt tests quote nvidia/Qwen3.6-27B-NVFP4): MLPs NVFP4, attention FP8 under its fused
+    # qkv_proj name, the experts named by their block; what is not listed stays bf16
+    layers = {}
+    for i in range(61):
+        at = f"model.layers.{i}"
+        layers |= {f"{at}.self_attn.q_a_proj": {"quant_algo": "FP8"}, f"{at}.self_attn.o_proj": {"quant_algo": "FP8"},
+                   f"{at}.mlp.experts": {"quant_algo": "NVFP4", "group_size": 16},
+                   f"{at}.mlp.shared_experts.gate_up_proj": {"quant_algo": "NVFP4", "group_size": 16},
+                   f"{at}.mlp.shared_experts.down_proj": {"quant_algo": "NVFP4", "group_size": 16}}
+    mixed = {**DEEPSEEK_V3_CONFIG, "quantization_config": {
+        "quant_method": "modelopt", "quant_algo": "MIXED_PRECISION", "kv_cache_quant_algo": "FP8",
+        "quantized_layers": layers}}
+    parts = {(p.part, p.bytes_per_weight): p.params for p in decode_weight_parts(mixed)}
+    h = 7168
+    assert parts[("routed experts", 0.5)] == 58 * 8 * 3 * h * 2048
+    assert parts[("shared experts", 0.5)] == 58 * 3 * h * 2048
+    assert parts[("attention", 1.0)] == 61 * (h * 1536 + 128 * 128 * h)  # q_a_proj and o_proj
+    assert ("dense MLP", 2.0) in parts and ("lm_head", 2.0) in parts  # not listed: bf16
+    # before: MIXED_PRECISION was no scheme read, the whole target counted bf16
+    bf16 = {k: v for k, v in DEEPSEEK_V3_CONFIG.items() if k != "quantization_config"}
+    assert draft_cost_from_configs(EAGLE3_DRAFT, mixed) > 2 * draft_cost_from_configs(EAGLE3_DRAFT, bf16)
