@@ -322,7 +322,14 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     within = _criteria(enclosing)
     lines: list[str] = []
     block = enclosing
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(), 1):
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    if text.startswith("\ufeff"):
+        # Notepad's "UTF-8 with BOM", PowerShell 5's `Out-File -Encoding utf8`: ssh(1) stops at
+        # it ("Bad configuration option: \357\273\277host"), and paramiko's "Unparsable line
+        # Host gpu01" showed nothing wrong, the mark being invisible.
+        raise ValueError(f"{path} starts with a byte-order mark (saved as \"UTF-8 with BOM\" by a Windows editor); "
+                         "ssh(1) refuses it too: save the file as plain UTF-8")
+    for number, line in enumerate(text.splitlines(), 1):
         line = _utf8_outside_comments(without_trailing_comment(line), path, number)
         include = _INCLUDE.match(line)
         if include is None:
