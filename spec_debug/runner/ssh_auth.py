@@ -7,8 +7,10 @@ Follows ssh_config(5): with IdentityFile set, only those files (plus agent keys)
 the default ~/.ssh/id_* files; `IdentitiesOnly yes` limits agent keys to the configured
 files; the agent is IdentityAgent's socket when the config names one. An encrypted key
 asks for its passphrase once per run (shared by every host thread), or, in batch mode,
-fails with a message that says to load it into ssh-agent. A host's password comes from the
-inventory (ansible_password), else $SSHPASS (as sshpass -e gives it), else the terminal.
+fails with a message that says to load it into ssh-agent (AddKeysToAgent puts a key opened
+from its file there, see ssh_agent_add). A host's password comes from the inventory
+(ansible_password), else $SSHPASS (as sshpass -e gives it), else the terminal; which
+keyboard-interactive question it answers is ssh_prompts' to say.
 """
 
 from __future__ import annotations
@@ -251,6 +253,7 @@ def _offer_files(
 
 # Key files handed to the agent in this run (AddKeysToAgent): once, however many hosts use them.
 _HANDED_TO_AGENT: set[str] = set()
+_AGENT_LOCK = threading.Lock()
 
 
 def _hand_to_agent(
@@ -268,9 +271,6 @@ def _hand_to_agent(
         if (answer or "").strip().lower() not in ("yes", "y"):
             return
     add_to_agent(agent, key, _short(path), how)
-
-
-_AGENT_LOCK = threading.Lock()
 
 
 def _ssh_copy_id_args(target: SSHTarget) -> str:
