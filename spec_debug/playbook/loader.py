@@ -246,6 +246,13 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         if field in ("expect", "capture") and len(value) == 1:
             example = f"- {first}: {_short_repr(value[first], 30)}"
         return f"{field} is a list: start each item with '- ' (e.g. {example})"
+    if error_type == "list_type" and isinstance(value, str) and field in ("requires", "references", "evidence"):
+        # `requires: model` (one name, as Ansible's `tags: x` or a Makefile prerequisite is written).
+        names = [n for n in re.split(r"[,\s]+", value) if n]
+        if field == "requires" and names and all(n.isidentifier() for n in names) and len(value) <= 200:
+            return f"{field} is a list of var names: {field}: [{', '.join(names)}]"  # `requires: model, tokenizer` too
+        item = value if re.fullmatch(r"[^\s,\[\]{}#'\"]+", value) and len(value) <= 80 else _short_repr(value, 60)
+        return f"{field} is a list, even of one: {field}: [{item}]"
     if error_type in ("float_type", "int_type") and isinstance(value, str):
         duration = _DURATION.match(value)
         if duration and field in ("timeout", "retry_delay"):
