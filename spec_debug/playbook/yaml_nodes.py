@@ -103,8 +103,9 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             ) from None
         quote_template = _template_start_hint(text, line)
         if quote_template is not None:
-            raise PlaybookError("a value that starts with '{{' is read by YAML as a mapping, not as a template",
-                                path=source, line=line, column=_template_column(text, line), hint=quote_template) from None
+            column, opening = _template_start(text, line)
+            raise PlaybookError(f"a value that starts with '{opening}' is read by YAML as a mapping, not as a template",
+                                path=source, line=line, column=column, hint=quote_template) from None
         tab = "'\\t'" in (exc.problem or "")  # PyYAML writes the tab as the escape \t
         raise PlaybookError(
             f"YAML syntax error: {exc.problem or exc.context}",
@@ -178,11 +179,11 @@ def _escape_hint(exc: yaml.MarkedYAMLError, text: str, line: int) -> str | None:
     return f"inside double quotes a backslash starts an escape: single quotes keep it as written: {written.group('lead').strip()} '{single}'"
 
 
-_TEMPLATE_FIRST = re.compile(r"^(?P<lead>\s*(?:-\s+)*(?:(?P<key>[A-Za-z_][\w.-]*):\s+)?)(?P<value>\{\{.*?)\s*(?:\s#.*)?$")
+_TEMPLATE_FIRST = re.compile(r"^(?P<lead>\s*(?:-\s+)*(?:(?P<key>[A-Za-z_][\w.-]*):\s+)?)(?P<value>\{[{%].*?)\s*(?:\s#.*)?$")
 
 
 def _template_start_hint(text: str, line: int, column: int | None = None) -> str | None:
-    """`run: {{ python }} -c ...`: a plain value cannot start with '{' (YAML 1.2.2, 7.3.3), so
+    """`run: {{ python }} -c ...` (or `{% if ... %}`): a plain value cannot start with '{' (YAML 1.2.2, 7.3.3), so
     YAML reads a flow mapping and fails with "expected <block end>" or builds a mapping as a
     key. Ansible meets the same trap with its own hint (ansible/ansible
     lib/ansible/errors/yaml_strings.py, YAML_COMMON_UNQUOTED_VARIABLE_ERROR). The fix, with the
@@ -204,9 +205,10 @@ def _template_start_hint(text: str, line: int, column: int | None = None) -> str
     return f"quote the whole value: {start}{quoted}"
 
 
-def _template_column(text: str, line: int) -> int:
+def _template_start(text: str, line: int) -> tuple[int, str]:
+    """(column, '{{' or '{%') of the template that starts the value on line."""
     written = _TEMPLATE_FIRST.match(text.splitlines()[line - 1])
-    return len(written.group("lead")) + 1 if written else 1
+    return (len(written.group("lead")) + 1, written.group("value")[:2]) if written else (1, "{{")
 
 
 def _codepoint(character: object) -> str:

@@ -28,12 +28,13 @@ def _hint(stderr: str) -> str:
 @pytest.mark.parametrize("line, where", [
     ('    run: {{ python }} -c "import torch; print(torch.cuda.device_count())"', "7:10"),  # a syntax error
     ("    run: {{ python }}", "7:10"),  # a mapping used as a key
+    ("    run: {% if model %}ls {{ model }}{% endif %}", "7:10"),  # '%' cannot start any token
 ])
 def test_a_command_that_starts_with_a_template_gets_its_quoted_form(write_playbook, line, where):
     text = HEAD + "steps:\n  - id: gpus\n" + line + "\n"
     result = run_cli("playbooks", "validate", str(write_playbook(text)))
     assert result.code == 2 and "Traceback" not in result.stderr, result.stderr
-    assert f":{where}:" in result.stderr and "starts with '{{'" in result.stderr, result.stderr
+    assert f":{where}:" in result.stderr and f"starts with '{line.strip()[5:7]}'" in result.stderr, result.stderr
     assert "indentation" not in result.stderr and "mapping key" not in result.stderr, result.stderr
     fixed = _hint(result.stderr).removeprefix("quote the whole value: ")
     assert fixed.startswith("run: ") and fixed[5] in "'\"", fixed
