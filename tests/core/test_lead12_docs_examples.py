@@ -8,6 +8,7 @@ renamed option or a step field that changed breaks this test instead of the read
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from pathlib import Path
@@ -229,11 +230,9 @@ def contract_fields(doc_text: str) -> dict[str, set[str]]:
 def test_the_analyze_json_contract_in_the_docs_is_the_output(tmp_path):
     log = tmp_path / "incident.log"
     log.write_text(INCIDENT_LOG)
-    result = CliRunner().invoke(app, ["analyze", str(log), "--json"])
+    result = CliRunner().invoke(app, ["analyze", str(log), "--json", "-o", str(tmp_path / "a.json")])
     assert result.exit_code == 0, result.output
-    import json
-
-    output = json.loads(result.output[result.output.index("{"):result.output.rindex("}") + 1])
+    output = json.loads((tmp_path / "a.json").read_text())
     contract = contract_fields((REPO / "docs" / "analyze.md").read_text())
     assert {"commands", "errors", "metrics", "pivots", "findings", "segments"} <= set(contract)
     for name, fields in contract.items():
