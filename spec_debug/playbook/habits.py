@@ -28,13 +28,26 @@ _STEP_HABITS = {
     "failed_when": "write the condition as an expectation: expect: - that: <expression> (true when the step is fine)",
     "changed_when": "spec-debug only looks: a step changes nothing it would report",
     "become": "write sudo in the command itself (run: sudo ...)",
+    # GitHub Actions' step env: and Ansible's environment: (docs.github.com, workflow syntax
+    # jobs.<job_id>.steps[*].env; the Ansible keyword environment).
+    "env": "set the variables in the command: run: CUDA_VISIBLE_DEVICES=0 nvidia-smi (or export them in a run: | block)",
+    "environment": "set the variables in the command: run: CUDA_VISIBLE_DEVICES=0 nvidia-smi (or export them in a run: | block)",
 }
+
+
+# A top-level key kept only to hold a YAML anchor: docker compose ignores keys that start with
+# x- (compose-spec, "Extension"), GitLab CI ignores jobs that start with a dot ("hidden jobs",
+# docs.gitlab.com ci/jobs). Here every key means something; a merge key can hold the anchor.
+_ANCHOR_HOLDER = re.compile(r"^(x-|\.)")
+_ANCHOR_HINT = ("a playbook has no keys that are ignored (compose's x-, GitLab CI's .hidden): set the anchor where "
+                "it is first used, e.g. on the first step '- <<: &step_defaults {timeout: 60, retries: 2}', then "
+                "'- <<: *step_defaults' on the others")
 
 
 def habit_hint(key: str, path: tuple[Any, ...], parent: Any) -> str | None:
     """What to write instead of the unknown key at path; parent is the mapping that holds it."""
     if len(path) == 1:
-        return _PLAY_HABITS.get(key)
+        return _ANCHOR_HINT if _ANCHOR_HOLDER.match(key) else _PLAY_HABITS.get(key)
     if len(path) == 3 and path[0] == "steps":
         if key == "name":
             title = parent.get("name") if isinstance(parent, dict) else None

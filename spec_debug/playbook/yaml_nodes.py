@@ -267,7 +267,11 @@ class _Builder:
         return PlaybookError(message, path=self.source, line=line, column=column, key_path=_dotted(path) or None, hint=hint)
 
     def build(self, node: yaml.Node, path: KeyPath) -> Any:
-        self.document.positions[path] = _mark(node)
+        if path[-1:] != ("<key>",):
+            # A key's own text is built at path + ("<key>",), the very entry where the parent
+            # put the position of the key that holds this mapping (`env:` of a step): recorded,
+            # an unknown `env:` was reported at the last key inside it.
+            self.document.positions[path] = _mark(node)
         if id(node) in self.active:
             raise self.fail(node, "a YAML alias refers to a value that contains it (a cycle)", path)
         self.values += 1
