@@ -100,6 +100,7 @@ def run(
     step: bool = typer.Option(False, "--step", help="Step through interactively: run / skip / quit before each step."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Also write JUnit XML (host x step = test case)."),
     capture_limit: int = typer.Option(256 * 1024, "--capture-limit", help="Bytes of each stream kept in run.json (the rest goes to artifacts)."),
+    artifact_limit: str = typer.Option("256M", "--artifact-limit", help="Bytes of each stream an artifact keeps at most (its head and end), e.g. 1G; 0 keeps all. A step's artifact_limit overrides it."),
     show_output: bool = typer.Option(False, "--show-output", "-v", help="Stream the steps' output lines live."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Keep secrets in run.json and reports (redacted by default)."),
 ) -> None:
@@ -115,7 +116,7 @@ def run(
             playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
             cli_vars=_collect_vars(var, var_file), out=out, as_json=as_json, ssh_config=ssh_config,
             accept_new=accept_new, batch=batch, connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step, junit=junit,
-            capture_limit=capture_limit, show_output=show_output, redact=not no_redact,
+            capture_limit=capture_limit, artifact_limit=artifact_limit, show_output=show_output, redact=not no_redact,
             console=err_console, argv=sys.argv,
         )
     except SpecDebugError as exc:

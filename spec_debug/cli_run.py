@@ -16,6 +16,7 @@ from rich.markup import escape
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import load_playbook
+from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord
 from spec_debug.redact import MASK
 from spec_debug.report import write_reports
@@ -95,13 +96,19 @@ def execute_run(
     capture_limit: int,
     show_output: bool,
     redact: bool,
+    artifact_limit: str = "256M",
     console: Console,
     argv: list[str],
 ) -> int:
     if capture_limit < 0:
         # A negative limit kept a few bytes of the tail's end and cut everything else.
         raise UsageError(f"--capture-limit {capture_limit}: must be a number of bytes, 0 or more",
-                         hint="0 keeps no output in run.json (all of it goes to artifacts/)")
+                         hint="0 keeps no output in run.json (the stream goes to artifacts/, up to the artifact limit)")
+    try:
+        artifact_bytes = parse_size(artifact_limit)
+    except ValueError as exc:
+        raise UsageError(f"--artifact-limit {artifact_limit}: {exc}",
+                         hint="bytes or a number with a unit: 512M, 2GiB; 0 keeps all") from None
     # `--out=~/incident-runs` reaches us with the ~ (a shell expands it only at the start of a
     # word), and a folder named "~" in the current one is a trap for the `rm -rf ~` that follows.
     out = out.expanduser()
@@ -141,7 +148,7 @@ def execute_run(
     _quiet_on_broken_pipe(console)
     store = RunStore.create(out, loaded.playbook.name)
     options = RunOptions(
-        forks=forks, capture_limit=capture_limit, redact=redact,
+        forks=forks, capture_limit=capture_limit, artifact_limit=artifact_bytes or None, redact=redact,
         reporter=reporter, gate=gate, command_line=list(argv),
     )
     try:

@@ -102,6 +102,8 @@ class StepRecord(_RecordModel):
     message: str | None = None
     """Why the step was skipped, failed or errored, in one line."""
     artifacts: list[str] = Field(default_factory=list)
+    capped_artifacts: dict[str, int] = Field(default_factory=dict)
+    """Artifacts cut at the artifact limit: path (as in artifacts) -> bytes dropped from its middle."""
     expectations: list[dict[str, Any]] = Field(default_factory=list)
 
 

@@ -505,7 +505,7 @@ class Run:
         ]
         if not capped:
             return None
-        return f"artifact limit reached: {' and '.join(capped)} (set the step's artifact_limit to keep more)"
+        return f"artifact limit reached: {' and '.join(capped)} (raise --artifact-limit or the step's artifact_limit to keep more)"
 
     def _execute(
         self, step: Step, host: str, transport: Transport, command: str, context: dict[str, Any], facts: dict[str, Any]

@@ -62,8 +62,7 @@ steps:
 
     # run.json says which artifact was capped, and by how much.
     assert f"artifacts/local/server_log.stdout.log lacks {dropped} bytes from its middle" in step["message"]
-    if "capped_artifacts" in step:  # the structured field, once record.py declares it
-        assert step["capped_artifacts"] == {"artifacts/local/server_log.stdout.log": dropped}
+    assert step["capped_artifacts"] == {"artifacts/local/server_log.stdout.log": dropped}
     assert f"{dropped} bytes dropped from its middle at the artifact limit" in step["stdout"]
     assert step["stdout"].endswith("Traceback end: RuntimeError: engine core died\n")
 
