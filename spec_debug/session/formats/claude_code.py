@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
-from spec_debug.session.formats import claude_layout
+from spec_debug.session.formats import claude_layout, server_tools
 from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
 from spec_debug.session.formats.compressed import transcript_stem
 from spec_debug.session.reader import iter_json_records
@@ -32,9 +32,7 @@ _COMMAND_NOT_SHELL = frozenset({"SlashCommand", "Skill"})
 """Tools whose ``input.command`` is a slash command or a skill name, not a shell command
 (``{"name": "SlashCommand", "input": {"command": "/review"}}``, CLI 2.0.x)."""
 _API_BLOCKS = frozenset({
-    "redacted_thinking", "server_tool_use", "web_search_tool_result", "web_fetch_tool_result",
-    "code_execution_tool_result", "mcp_tool_use", "mcp_tool_result", "container_upload", "document",
-    "search_result",
+    "redacted_thinking", "mcp_tool_use", "mcp_tool_result", "container_upload", "document", "search_result",
 })
 """Anthropic Messages content blocks we keep as ``other`` without calling them unknown."""
 _AGENT_TRAILER = re.compile(r"agentId: ([\w-]+) \(")
@@ -262,6 +260,10 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                 out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
             elif btype == "image":
                 continue
+            elif btype == "server_tool_use":
+                out.append(server_tools.call(block, event("tool_call", "assistant", i)))
+            elif btype in server_tools.RESULT_BLOCKS:
+                out.append(server_tools.result(block, event("tool_result", "tool", i)))
             else:
                 if not isinstance(btype, str) or btype not in _API_BLOCKS:
                     stats.unknown_types += 1

@@ -387,8 +387,47 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None, is_error=bool(code), agent_ref=agent_ref,
                     raw_type="running" if running else None)
+    elif ptype == "web_search_call":
+        yield from _web_search(payload, event)
     else:
         yield event("other", "assistant", raw_type=f"response_item:{ptype}")
+
+
+WEB_SEARCH_TOOL = "web_search"
+
+
+def _web_search(payload: dict, event) -> Iterator[Event]:
+    """A search the model ran with the Responses API's hosted ``web_search`` tool: ``{"type":
+    "web_search_call", "status": "completed", "action": {"type": "search", "query": "..."}}``,
+    or an ``open_page{url}`` / ``find_in_page{url, pattern}`` action (openai/codex
+    ``codex-rs/protocol/src/models.rs`` ``WebSearchCall``, ``WebSearchAction``). Codex persists the
+    item (``codex-rs/core/src/rollout/policy.rs``) without its ``id`` and without the results,
+    which OpenAI's servers fed the model: the call and its outcome are on the one line, read as
+    a call and its result so the agent's tool calls count it. What it ran is the query, never a
+    command on a host."""
+    action = payload.get("action") if isinstance(payload.get("action"), dict) else {}
+    what = action.get("type") if isinstance(action.get("type"), str) else "search"
+    query = action.get("query")
+    if not isinstance(query, str) or not query.strip():
+        queries = action.get("queries")  # newer CLIs: several queries in one search
+        query = "; ".join(q for q in queries if isinstance(q, str)) if isinstance(queries, list) else ""
+    url = action.get("url") if isinstance(action.get("url"), str) else ""
+    if what == "open_page":
+        text = url
+    elif what == "find_in_page":
+        pattern = action.get("pattern") if isinstance(action.get("pattern"), str) else ""
+        text = f"{pattern!r} in {url}" if pattern else url
+    else:
+        text = query
+    call = event("tool_call", "assistant", tool_name=WEB_SEARCH_TOOL, text=text, description=what)
+    item_id = payload.get("id")
+    call.call_id = item_id if isinstance(item_id, str) and item_id else f"web-search-{call.seq}"
+    yield call
+    status = payload.get("status") if isinstance(payload.get("status"), str) else None
+    # in_progress | searching | completed | failed (openai/openai-python
+    # types/responses/response_function_web_search.py)
+    yield event("tool_result", "tool", 1, call_id=call.call_id, is_error=status == "failed",
+                text=f"web search {status}" if status else "")
 
 
 def _call_id(payload: dict) -> str | None:
