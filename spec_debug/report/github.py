@@ -32,7 +32,9 @@ def _cell(value: str) -> str:
 
 def append_step_summary(record: RunRecord, path: Path, run_dir: Path | None = None) -> None:
     try:
-        with open(path, "a", encoding="utf-8") as handle:
+        # backslashreplace: a title rendered from a --var with a byte that is not UTF-8 (a PEP 383
+        # surrogate from argv) must not end the run with a traceback after its record is written.
+        with open(path, "a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(step_summary(record, run_dir))
     except OSError as exc:
         raise RecordWriteError(f"cannot append to GITHUB_STEP_SUMMARY {path}: {exc.strerror or exc}") from None

@@ -23,6 +23,15 @@ steps:
     run: ls {{ model_dir }}
     expect:
       - contains: config.json
+  - id: tokenizer
+    requires: [model_dir]
+    run: test -e {{ model_dir }}/tokenizer.json
+    expect:
+      - exit_code: 0
+        finding:
+          code: XX101
+          severity: error
+          title: "no tokenizer.json in {{ model_dir }}"
 """
 
 
@@ -31,10 +40,10 @@ def test_a_latin1_folder_name_given_as_a_var(write_playbook, tmp_path):
     os.mkdir(folder)
     open(folder + b"/config.json", "w").close()
     as_argv = os.fsdecode(folder)  # what Python's argv holds for those bytes
-    out = tmp_path / "runs"
+    out, summary = tmp_path / "runs", tmp_path / "step_summary.md"
     result = run_cli("run", str(write_playbook(PLAYBOOK)), "--host", "local", "--out", str(out), "--json",
-                     "--var", f"model_dir={as_argv}")
-    assert result.code == 0 and "Traceback" not in result.stderr, result.stderr
+                     "--var", f"model_dir={as_argv}", env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.code == 1 and "Traceback" not in result.stderr, result.stderr  # the tokenizer finding
     run_dir, record = only_run(out)
     step = record["steps"][0]
     assert step["status"] == "passed" and step["stdout"] == "config.json\n"
@@ -42,5 +51,7 @@ def test_a_latin1_folder_name_given_as_a_var(write_playbook, tmp_path):
     assert "mod\\xe8les" in step["command"]
     assert json.loads(result.stdout)["vars"] == record["vars"]
     assert "mod\\xe8les" in (run_dir / "report.md").read_text(encoding="utf-8")
+    assert record["findings"][0]["title"].endswith("/mod\\xe8les")
+    assert "mod\\udce8les" in summary.read_text(encoding="utf-8")  # GitHub's summary, as Python escapes it
     again = run_cli("report", str(run_dir), "--format", "html")
     assert again.code == 0 and "mod\\xe8les" in again.stdout, again.stderr
