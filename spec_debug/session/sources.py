@@ -22,8 +22,8 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, openai_chat, openhands,
-    openhands_sdk, specstory, swe_agent, text_log,
+    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads,
+    openai_chat, openhands, openhands_sdk, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
@@ -61,6 +61,11 @@ class SessionSource:
     the history copied from it is read there, not twice."""
     specstory: bool = False
     """text only: Markdown saved by SpecStory (:mod:`formats.specstory`)."""
+    conversation: chatgpt_export.Conversation | None = None
+    """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
+    export, ``id`` the conversation's id)."""
+    title: str | None = None
+    """The session's title where the format writes one (a ChatGPT conversation's)."""
 
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
@@ -88,6 +93,7 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
                              hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
     scanning = not path.is_file()
     sources = [source for file in files if (source := _source(file, fmt, scanning)) is not None]
+    sources = [part for source in sources for part in _conversations(source)]
     if not scanning and len(sources) == 1 and sources[0].format == "codex" and not sources[0].exec_events:
         sources = _with_sub_agent_rollouts(sources[0])
     else:
@@ -242,6 +248,16 @@ def _refuse_untyped_records(file: Path) -> None:
                      "or OpenAI chat records)", hint=hint)
 
 
+def _conversations(source: SessionSource) -> list[SessionSource]:
+    """``source``, or one session per conversation when it is a ChatGPT export
+    (:mod:`formats.chatgpt_export`)."""
+    if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
+        return [source]
+    found = chatgpt_export.conversations(source.path, source.id)
+    return [SessionSource(id=conv.id, path=source.path, format="openai", array=True, conversation=conv,
+                          title=conv.title) for conv in found] or [source]
+
+
 def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
     """Codex writes each sub-agent thread to a rollout of its own, beside its parent's in the
     day folder; the child names its parent in ``session_meta`` (:class:`codex_threads.Thread`). A child
@@ -312,12 +328,18 @@ def _unique_ids(sources: list[SessionSource], root: Path) -> None:
     for source in sources:
         if stems[source.id] > 1:
             relative = source.path.relative_to(root)
-            source.id = (relative.parent / transcript_stem(relative)).as_posix()
+            source.id = (relative.parent / transcript_stem(relative)).as_posix() + _in_file(source)
     # Still two of one id: one folder holds ``notes.log`` and ``notes.txt``; the names say it.
     ids = Counter(s.id for s in sources)
     for source in sources:
         if ids[source.id] > 1:
-            source.id = source.path.relative_to(root).as_posix()
+            source.id = source.path.relative_to(root).as_posix() + _in_file(source)
+
+
+def _in_file(source: SessionSource) -> str:
+    """What tells a conversation of an export from the file's others (two copies of one export
+    hold the same conversation ids): ``#<conversation id>``."""
+    return f"#{source.conversation.id}" if source.conversation is not None else ""
 
 
 def _session_files(root: Path) -> list[Path]:
@@ -559,6 +581,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from codex_exec.read(source.path, cursor, stats)
         elif source.format == "codex":
             yield from codex_threads.read_session(source, cursor, stats, tree)
+        elif source.format == "openai" and source.conversation is not None:
+            yield from chatgpt_export.read(source.conversation, cursor, stats)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
         elif source.format == "openhands" and source.path.is_dir():

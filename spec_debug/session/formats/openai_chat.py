@@ -180,6 +180,22 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
                 stats.non_object += 1
 
 
+def read_conversation(messages: list, lineno: int, cursor: Cursor, stats: ReadStats,
+                      record_ts: str | None = None) -> Iterator[Event]:
+    """The events of one conversation already taken out of its file (a conversation of a
+    ChatGPT export: :mod:`formats.chatgpt_export`); seq counts its messages from the cursor's base."""
+    call_names: dict[str, str] = {}
+    items = codex.ResponseItems()
+    shown = ShownCommand()
+    for index, message in enumerate(messages):
+        cursor.records = index + 1
+        if isinstance(message, dict):
+            yield from _message(message, cursor, cursor.seq_base + index, lineno, stats, call_names, items, shown,
+                                record_ts)
+        else:
+            stats.non_object += 1
+
+
 def time_of(record: dict) -> str | None:
     """When a message (or a logged request or response) was written: ``timestamp`` as a harness
     stamps it (ISO, or ``time.time()``), ``created_at``/``created`` in epoch seconds as OpenAI's
