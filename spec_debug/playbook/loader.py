@@ -262,6 +262,12 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         if re.fullmatch(r"\s*[-+]?\d+(\.\d*)?\s*", value):
             return "write the number without quotes"
         return None
+    if error_type == "string_type" and isinstance(value, list) and field in ("when", "until") and value \
+            and all(isinstance(v, str) for v in value):
+        # Ansible's `when:` list means all of them (docs.ansible.com, playbooks_conditionals,
+        # "Conditions based on ... multiple conditions"): here it is one expression.
+        joined = " and ".join(f"({v.strip()})" if len(value) > 1 else v.strip() for v in value)
+        return f"{field} is one expression; for all of them: {field}: {_short_repr(joined, 120)}"
     if error_type == "string_type" and isinstance(value, list) and field == "run":
         return "run takes one command; for several, write a block: run: | (one command per line below it)"
     if error_type == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):

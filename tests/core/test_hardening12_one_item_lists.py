@@ -34,3 +34,18 @@ def test_a_single_value_where_a_list_goes_gets_the_list_to_write(write_playbook,
     repaired = write_playbook(text.replace(last_line, fixed), "repaired.yaml")
     loaded = run_cli("playbooks", "validate", str(repaired))
     assert loaded.code == 0, loaded.stderr
+
+
+def test_an_ansible_when_list_gets_the_one_expression_that_means_all_of_them(write_playbook, tmp_path):
+    # Ansible reads a when: list as "all of these" (docs.ansible.com, playbooks_conditionals).
+    text = ('name: p\nvars:\n  engine: sglang\n  tp: 8\nsteps:\n  - id: a\n    run: echo tp\n'
+            '    when:\n      - engine == "sglang"\n      - tp > 1\n')
+    result = run_cli("playbooks", "validate", str(write_playbook(text)))
+    assert result.code == 2, result.stderr
+    hint = re.search(r"hint: when is one expression; for all of them: (when: .*)$", " ".join(result.stderr.split()))
+    assert hint, result.stderr
+    fixed = text.replace('    when:\n      - engine == "sglang"\n      - tp > 1\n', f"    {hint.group(1)}\n")
+    ran = run_cli("run", str(write_playbook(fixed, "fixed.yaml")), "--host", "local", "--out", str(tmp_path / "runs"),
+                  "--json", "--var", "tp=1")
+    assert ran.code == 0, ran.stderr
+    assert '"status": "skipped"' in ran.stdout and "when" in ran.stdout
