@@ -288,9 +288,9 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         result = obj.get("result") if isinstance(obj.get("result"), str) else ""
         return [event("system", "system", text=result, raw_type=f"result:{obj['subtype']}")]
     if kind_of_line == "attachment":
-        queued = _queued_command(obj, event)
-        if queued is not None:
-            return [queued]
+        noted = _queued_command(obj, event) or _hook_note(obj, event)
+        if noted is not None:
+            return [noted]
     if not isinstance(kind_of_line, str) or kind_of_line not in _KNOWN_PASSTHROUGH:
         stats.unknown_types += 1
     return [event("other", "system", raw_type=str(kind_of_line))]
@@ -316,6 +316,46 @@ def _queued_command(obj: dict, event) -> Event | None:
     if kind == "system" and "<task-notification>" in text[:300]:
         _task_notification(ev)
     return ev
+
+
+def _hook_note(obj: dict, event) -> Event | None:
+    """What a hook said when it blocked or failed, as a ``system`` event: ``{"type": "attachment",
+    "attachment": {"type": "hook_blocking_error", "hookName": "PreToolUse:Bash", "hookEvent":
+    "PreToolUse", "toolUseID": "toolu_…", "blockingError": {"blockingError": "[cmd]: stderr",
+    "command": "cmd"}}}``, and ``hook_non_blocking_error{stderr, stdout, exitCode}``,
+    ``hook_error_during_execution{content}``, ``hook_cancelled``, ``hook_stopped_continuation
+    {message}`` (Claude Code 2.1's ``HookAttachment`` type, as reconstructions of the CLI and
+    several independent transcript readers give it).
+
+    Not a second error of the call it blocked: a PreToolUse block also answers the call with
+    its own ``tool_result`` ``{"is_error": true, "content": "PreToolUse:Bash hook error: [cmd]:
+    reason"}`` (transcript readers test against that text, checked with CLI 2.1.x), which
+    already makes the call a failed one; a Stop hook's block names no call at all."""
+    attachment = obj.get("attachment")
+    kind = attachment.get("type") if isinstance(attachment, dict) else None
+    if kind not in _HOOK_NOTES:
+        return None
+    name = next((attachment[k] for k in ("hookName", "hookEvent") if isinstance(attachment.get(k), str)), "hook")
+    if kind == "hook_blocking_error":
+        blocking = attachment.get("blockingError")
+        reason = blocking.get("blockingError") if isinstance(blocking, dict) else blocking
+        text = f"{name} hook blocked: {reason if isinstance(reason, str) else ''}"
+    elif kind == "hook_non_blocking_error":
+        output = next((attachment[k] for k in ("stderr", "stdout") if isinstance(attachment.get(k), str)
+                       and attachment[k].strip()), "")
+        code = attachment.get("exitCode")
+        text = f"{name} hook failed" + (f" (exit {code})" if isinstance(code, int) else "") + f": {output}"
+    elif kind == "hook_error_during_execution":
+        text = f"{name} hook could not run: {block_text(attachment.get('content'))}"
+    elif kind == "hook_cancelled":
+        text = f"{name} hook cancelled"
+    else:
+        text = f"{name} hook stopped the session: {block_text(attachment.get('message'))}"
+    return event("system", "system", text=text.rstrip(": "), raw_type=f"attachment:{kind}")
+
+
+_HOOK_NOTES = frozenset({"hook_blocking_error", "hook_non_blocking_error", "hook_error_during_execution",
+                         "hook_cancelled", "hook_stopped_continuation"})
 
 
 INTERRUPTED = "[Request interrupted by user"
