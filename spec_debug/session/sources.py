@@ -251,9 +251,12 @@ def _refuse_untyped_records(file: Path) -> None:
 def _conversations(source: SessionSource) -> list[SessionSource]:
     """``source``, or one session per conversation when it is a ChatGPT export
     (:mod:`formats.chatgpt_export`)."""
-    if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
-        return [source]
-    found = chatgpt_export.conversations(source.path, source.id)
+    try:
+        if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
+            return [source]
+        found = chatgpt_export.conversations(source.path, source.id)
+    except OSError:
+        return [source]  # gone or failing since its head was read: iter_events reports it as damaged
     return [SessionSource(id=conv.id, path=source.path, format="openai", array=True, conversation=conv,
                           title=conv.title) for conv in found] or [source]
 
