@@ -44,7 +44,7 @@ def refuse_nested_repetition(pattern: str, flags: int = re.MULTILINE) -> None:
     dotall = bool((flags | parsed.state.flags) & re.DOTALL)
     for body in _repeated_bodies(list(parsed)):
         inner = _inner_repeats(body)
-        if inner and not _delimited(body, inner, ignore_case):
+        if inner and not (_delimited(body, inner, ignore_case) or _delimited_rounds(body, inner, ignore_case)):
             raise BacktrackingRegex(
                 "invalid regex: a repetition inside a repetition, like (a+)+, can backtrack for ever on one "
                 "long line of output; repeat once, or end the repeated group with a character the inner "
@@ -132,6 +132,43 @@ def _delimited(body: list[Any], inner: list[Any], ignore_case: bool) -> bool:
             if frozenset((_category(edge[0]), _category(atom))) in _DISJOINT:
                 return True
     return False
+
+
+def _delimited_rounds(body: list[Any], inner: list[Any], ignore_case: bool) -> bool:
+    """Every inner repetition repeats one character class and is followed, in the body, by a
+    mandatory character that class cannot match (the last one by the body's first item,
+    where the next round starts): then each repetition stops at one place, every round
+    matches its text one way only, and the match stays linear. This is the shape of a
+    comma-separated list, `\\d+(?:,\\s*\\d+)*` (layer ids "2, 16, 29"), which _delimited
+    refused for holding two repetitions; `(\\s*\\d+)*` (\\s* may be empty, so the digits
+    split between rounds) is still refused."""
+    flat = _flatten(body)
+    repeats = [index for index, (op, av) in enumerate(flat) if op in _REPEATS and _many(av[1])]
+    if len(repeats) != len(inner):
+        return False  # a repetition inside a branch or a lookaround: not read here
+    for index in repeats:
+        repeated = list(flat[index][1][2])
+        if len(repeated) != 1:
+            return False
+        following = flat[index + 1] if index + 1 < len(flat) else flat[0]
+        if not _stops(following, repeated[0], ignore_case):
+            return False
+    return True
+
+
+def _stops(item: Any, atom: Any, ignore_case: bool) -> bool:
+    """Whether item is a mandatory character (a literal, a class, or the first of a repetition
+    of at least one) that `atom` can never match."""
+    op, av = item
+    if op in _REPEATS:
+        if av[0] < 1 or len(av[2]) != 1:
+            return False
+        item = list(av[2])[0]
+    chars = _literal_chars(item)
+    if chars:
+        return not any(_atom_matches(atom, c, ignore_case) for c in chars)
+    first, repeated = _category(item), _category(atom)
+    return first is not None and repeated is not None and frozenset((first, repeated)) in _DISJOINT
 
 
 # Classes no character belongs to both of (\d is part of \w): `(\w+\s)+`, `(\s+\d)*`.
