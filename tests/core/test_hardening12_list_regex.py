@@ -15,8 +15,8 @@ import pytest
 
 from tests.conftest import run_cli
 
-# The line as an EAGLE-3 draft's config.json holds it under eagle_config (read by
-# spec_debug/eagle3/config.py as engines read it).
+# The line as an EAGLE-3 draft's config.json holds it (top level in speculators' format, under
+# eagle_config in EAGLE/SpecForge's: spec_debug/eagle3/config.py reads both).
 CONFIG_LINE = '  "eagle_aux_hidden_state_layer_ids": [1, 23, 44],'
 
 PLAYBOOK = f"""\
