@@ -4,9 +4,10 @@ Python's re backtracks, and it cannot be interrupted from another thread: `(a+)+
 line of forty "a"s and a "b" tries 2**40 ways to split the line, so the step's host thread
 never returns and the run hangs with it (a long log line is ordinary output, not an attack).
 The shape behind almost every such blow-up is a repetition inside a repetition (star height
-above one), as in `(a+)+`, `(\\w+\\s?)*` or `(.*,)+`. That shape is refused, with one safe
-form kept: a body of one repetition and a character it cannot match at the body's start or
-end, as in `(\\d+\\.)+` or `(?:[^,]*,)*` (each repetition then ends at a fixed place).
+above one), as in `(a+)+`, `(\\w+\\s?)*` or `(.*,)+`. That shape is refused, with safe forms
+kept: a body of one repetition and a character it cannot match at the body's start or end,
+as in `(\\d+\\.)+` or `(?:[^,]*,)*`, and a body whose every repetition is followed by a
+character it cannot match, as in `(?:,\\s*\\d+)*` (each repetition then ends at a fixed place).
 Overlapping alternatives (`(a|a)+`) are not detected.
 """
 
