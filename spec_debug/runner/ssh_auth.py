@@ -33,6 +33,7 @@ import paramiko
 
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_agent_add import add_to_agent
+from spec_debug.runner.ssh_askpass import ask_with_program, askpass_program
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, AddKeysToAgent, SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
@@ -122,7 +123,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         skipped = ", ".join(attempts.encrypted_skipped)
         raise AuthenticationError(
             f"{target.alias}: private key {skipped} is encrypted and there is no terminal to ask for its passphrase{also_declined}",
-            hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); in scripts and CI also pass --batch",
+            hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}), or name a program that prints it "
+            "in SSH_ASKPASS with SSH_ASKPASS_REQUIRE=force, as for ssh; in scripts and CI also pass --batch",
         )
     if attempts.encrypted_skipped and not attempts.tried:
         skipped = ", ".join(attempts.encrypted_skipped)
@@ -500,7 +502,7 @@ def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) ->
     if options.batch:
         attempts.encrypted_skipped.append(_short(path))
         return None
-    if options.prompt is getpass.getpass and not _have_terminal():
+    if options.prompt is getpass.getpass and not _can_ask():
         # getpass falls back to reading stdin without a terminal: in CI or under nohup that
         # blocks forever on an open pipe, or fails with EOFError on /dev/null.
         attempts.encrypted_skipped.append(_short(path))
@@ -549,7 +551,7 @@ def ask_on_terminal(question: str, options: AuthOptions, give_up: Callable[[], b
 
     Asked one at a time across host threads, inside the prompt guard (the live display pauses),
     as the passphrase prompts are."""
-    if options.batch or (options.prompt is getpass.getpass and not _have_terminal()):
+    if options.batch or (options.prompt is getpass.getpass and not _can_ask()):
         return None
     with _PROMPT_LOCK, options.prompt_guard():
         if options.prompt is getpass.getpass:
@@ -568,6 +570,9 @@ def read_passphrase(question: str, give_up: Callable[[], bool], *, echo: bool = 
     """
     if give_up():
         return None
+    program = askpass_program(has_terminal=_have_terminal())
+    if program is not None:
+        return ask_with_program(program, question.strip(), give_up)
     fallback = input if echo else getpass.getpass
     try:
         tty = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
@@ -610,6 +615,11 @@ def _read_line(tty: int, question: str, give_up: Callable[[], bool]) -> str | No
             return None
         typed += chunk
     return typed.split(b"\n", 1)[0].decode("utf-8", "replace")
+
+
+def _can_ask() -> bool:
+    """Whether someone can be asked: on the terminal, or through SSH_ASKPASS as ssh(1) would (ssh_askpass)."""
+    return _have_terminal() or askpass_program(has_terminal=False) is not None
 
 
 def _have_terminal() -> bool:
@@ -756,7 +766,7 @@ def _interactive_refusal(options: AuthOptions) -> tuple[str, str] | None:
                 "check the new host key with the host's owner and fix known_hosts")
     if options.batch:
         return f"{options.batch_source} forbids prompting", f"{_without_batch(options)} to answer it, or {key_only}"
-    if options.prompt is getpass.getpass and not _have_terminal():
+    if options.prompt is getpass.getpass and not _can_ask():
         return "there is no terminal to answer it", f"run from a terminal, or {key_only}"
     return None
 
