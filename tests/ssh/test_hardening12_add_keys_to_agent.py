@@ -191,3 +191,19 @@ def test_under_batch_the_encrypted_file_behind_a_declined_agent_key_is_named_wit
         SSHTransport.connect("gpu01", client.options(batch=True, use_agent=True))
     message = refused.value.message
     assert "is encrypted and --batch forbids the passphrase prompt; ssh-agent would not sign with agent key" in message, message
+
+
+def test_ask_adds_the_key_only_after_a_yes(client: ClientSetup, locked_host: tuple[SshServer, ClientKey], agent: Path) -> None:
+    """`AddKeysToAgent ask`: ssh(1) asks "Add key ... to agent?" (through ssh-askpass) first."""
+    server, key = locked_host
+    _alias(client, server, key, "ask")
+    asked: list[str] = []
+
+    def person(question: str) -> str:
+        asked.append(question)
+        return "no" if "to agent?" in question else PASSPHRASE
+
+    with SSHTransport.connect("gpu01", client.options(batch=False, use_agent=True, prompt=person)):
+        pass
+    assert [q for q in asked if "to agent?" in q] == [f"Add key {key.path} to agent? (yes/no) "], asked
+    assert _agent_fingerprints() == []
