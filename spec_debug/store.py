@@ -275,7 +275,9 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        truncated = exc.pos >= len(text.rstrip()) - 1
+        # Cut inside a string, json reports where the string started: it never closes, so the
+        # file ends inside it.
+        truncated = exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated string")
         raise UsageError(
             f"{path}:{exc.lineno}:{exc.colno}: run.json is not valid JSON: {exc.msg}",
             hint="the file ends early: it was cut off (copied while written, or a full disk)" if truncated else None,
