@@ -848,7 +848,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                 ) from None
             if sent_password:
                 raise _password_refused(target, where) from None
-            raise AuthenticationError(
+            raise _AnswerRefused(
                 f"{target.alias}: keyboard-interactive login to {where} failed (the answer was refused)",
                 hint="check the code or password and try again",
             ) from None
@@ -889,7 +889,7 @@ def _log_in_without_key(
         return False
     if usable[0] == "keyboard-interactive":
         try:
-            _keyboard_interactive(transport, target, options, attempts)
+            _keyboard_interactive_retrying(transport, target, options, attempts)
         except _NothingAsked:
             # An sshd built without PAM (Alpine; the openssh-server containers built on it)
             # offers keyboard-interactive, its compiled default, and refuses it at once: ssh(1)
@@ -920,6 +920,25 @@ class AgentWouldNotSign(AuthenticationError):
 
 class _NothingAsked(AuthenticationError):
     """A keyboard-interactive login refused before any question was asked."""
+
+
+class _AnswerRefused(AuthenticationError):
+    """A keyboard-interactive login refused the answers typed at the terminal."""
+
+
+def _keyboard_interactive_retrying(
+    transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts
+) -> None:
+    """keyboard-interactive, asked again after a typo as ssh(1) asks again, up to
+    NumberOfPasswordPrompts times (openssh-portable: sshconnect2.c, userauth_kbdint counts
+    attempt_kbdint against number_of_password_prompts). One mistyped password failed the host."""
+    for attempt in range(max(1, target.password_prompts)):
+        try:
+            _keyboard_interactive(transport, target, options, attempts)
+            return
+        except _AnswerRefused:
+            if attempt == max(1, target.password_prompts) - 1 or not transport.is_active():
+                raise
 
 
 def _password_login(transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> None:

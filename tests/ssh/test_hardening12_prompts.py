@@ -172,3 +172,24 @@ def test_a_notice_above_the_question_does_not_change_what_is_asked() -> None:
     """A one-time-code word in PAM's notice above "Password: " is not the question."""
     notice = "Your verification token expires soon; renew it at https://id.example.com\nPassword: "
     assert asks_for_password(notice, False, password_sent=False)
+
+
+def test_a_mistyped_password_is_asked_again_as_ssh_asks(client: ClientSetup, tmp_path: Path) -> None:
+    """ssh(1) asks a keyboard-interactive login again after a refusal, up to
+    NumberOfPasswordPrompts (3) times; one typo failed the host."""
+    server = start_pam_prompt_server(tmp_path / "pam-typo", PASSWORD, None)  # the machine's pam_unix
+    client.trust(server)
+    client.alias("lab01", server, User=USER)
+    asked: list[str] = []
+    typed = iter(["typo", PASSWORD])
+
+    def person(question: str) -> str:
+        asked.append(question)
+        return next(typed)
+
+    try:
+        with SSHTransport.connect("lab01", client.options(batch=False, prompt=person)) as transport:
+            assert _whoami(transport) == USER
+    finally:
+        server.stop()
+    assert asked == ["(lab01) Password: "] * 2, asked
