@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 # The Linux-PAM translations of "Password: " (and the words other PAM modules and Windows use),
-# casefolded. A word found anywhere in the question means the account's password.
+# casefolded. One of them in the question's last line means the account's password.
 _PASSWORD_WORDS = (
     "password", "passwort", "mot de passe", "contraseña", "contrasenya", "senha", "palavra-passe",
     "wachtwoord", "lösenord", "passord", "adgangskode", "salasana", "hasło", "heslo", "jelszó",
@@ -66,9 +66,9 @@ def asks_for_password(question: str, echo: bool, *, password_sent: bool) -> bool
 # Linux-PAM's "New password: " and "Retype new password: " (po/*.po for the languages above),
 # casefolded; pam_unix asks them when the password has expired.
 _NEW_PASSWORD_WORDS = (
-    "new password", "neues passwort", "nouveau mot de passe", "nueva contraseña", "nova senha",
+    "new password", "neues passwort", "neue passwort", "nouveau mot de passe", "nueva contraseña", "nova senha",
     "nuova password", "nieuw wachtwoord", "nytt lösenord", "nowe hasło", "nové heslo", "новый пароль",
-    "新的密码", "新密码", "新 密碼", "新しい パスワード", "새 암호",
+    "нового пароля", "新的密码", "新密码", "新 密碼", "新的 密碼", "新しい パスワード", "새 암호",
 )
 
 

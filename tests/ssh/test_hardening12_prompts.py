@@ -158,6 +158,8 @@ def test_an_expired_password_is_named_as_expired_not_as_refused(client: ClientSe
         ("Retype new password: ", True),
         ("The password has not been changed.\nNew password: ", True),
         ("Geben Sie ein neues Passwort ein: ", True),  # Linux-PAM de
+        ("Geben Sie das neue Passwort erneut ein: ", True),
+        ("Повторите ввод нового пароля: ", True),  # Linux-PAM ru
         (("You are required to change your password immediately (administrator enforced).\n"
           "Changing password for alice.\nCurrent password: "), False),  # the old password: ours to send
         ("Password: ", False),
