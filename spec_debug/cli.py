@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-import yaml
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -55,28 +54,19 @@ def _scalar(value: str) -> Any:
     if _INT.fullmatch(value):
         return int(value)
     if _FLOAT.fullmatch(value):
-        return float(value)
+        number = float(value)
+        # `--var vllm_version=0.10` or `python_version=3.10`: as a float they print as 0.1 and 3.1
+        # (the step ran `pip install vllm==0.1`); such a value stays as typed, and a var the
+        # playbook declares as a number takes it back as one (runner.engine.Run).
+        if _TRAILING_ZERO.fullmatch(value) and repr(number) != value:
+            return value
+        return number
     return value
 
 
 _INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_TRAILING_ZERO = re.compile(r"-?[0-9]+\.[0-9]*0")
 _FLOAT = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-
-
-def load_var_file(path: Path) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read --var-file {path}: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise UsageError(f"{where}: --var-file is not valid YAML") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise UsageError(f"{path}: --var-file must be a mapping of var names to values")
-    return data
 
 
 @app.command()
@@ -129,6 +119,10 @@ def _home(path: Optional[Path]) -> Optional[Path]:
 
 
 def _collect_vars(var: list[str], var_file: list[Path]) -> dict[str, Any]:
+    # The playbook's YAML rules (bounded aliases, `0.10` and dates refused with a "quote it"
+    # hint, file:line:column errors); imported here, as the CLI imports no YAML to start.
+    from spec_debug.playbook.var_file import load_var_file
+
     merged: dict[str, Any] = {}
     for path in var_file:
         merged.update(load_var_file(path))

@@ -120,6 +120,12 @@ class Run:
                 hint=(f"did you mean {close[0]}? " if close else "")
                 + f"its vars: {', '.join(sorted(self.playbook.vars)) or 'none'}",
             )
+        for name, value in self.cli_vars.items():
+            default = self.playbook.vars.get(name)
+            # `--var min_accept=0.50` arrives as the text "0.50" (the CLI keeps trailing zeros a
+            # version needs: vllm_version=0.10); a var the playbook declares as a number is one.
+            if type(value) is str and type(default) in (int, float) and _DECIMAL.fullmatch(value):
+                self.cli_vars[name] = float(value)
         run_vars = {**self.playbook.vars, **self.cli_vars}
         secrets: set[str] = set(secret_values(run_vars))
         # Each host's vars with the playbook's `{{ other_var }}` defaults rendered, before any
@@ -738,6 +744,8 @@ def _signals_deferred() -> Iterator[list[int]]:
 MAX_GLOB_FILES = 200
 """Files one fetch pattern may name: `/var/log/*` on a busy host is thousands."""
 
+_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+"""A number the CLI kept as text for its trailing zeros (cli._scalar)."""
 _GLOB_CHARS = re.compile(r"[*?\[]")
 # A bracket expression kept for the shell only when it holds nothing a quote would change.
 _BRACKET_EXPRESSION = re.compile(r"\[!?\]?[A-Za-z0-9_.,:^-]*\]")
