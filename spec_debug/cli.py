@@ -160,7 +160,14 @@ def report(
             fail(exc)
         err_console.print(f"wrote {output}")
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        text = text if text.endswith("\n") else text + "\n"
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            # A lone surrogate (a hand-edited run.json holding "\udce8") or a terminal whose
+            # encoding lacks a character: shown escaped, not a traceback.
+            encoding = sys.stdout.encoding or "utf-8"
+            sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 @playbooks_app.command("list")
