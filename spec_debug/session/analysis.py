@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
-from spec_debug.session import metrics, reasoning, shell, source_workers, spec_facts
+from spec_debug.session import failures, metrics, reasoning, shell, source_workers, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats.instants import instant
@@ -206,7 +206,7 @@ def analyze_source(source: SessionSource) -> SourcePart:
                        if a.id != MAIN_AGENT or a.events or len(tree.agents) == 1)
     read = stats.as_dict()
     part.sessions.append({
-        "id": source.id, "file": str(source.path), "format": source.format,
+        "id": source.id, "file": str(source.path), "format": source.format, "title": source.title,
         "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
         "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
         "damaged": list(stats.damaged),
@@ -442,6 +442,10 @@ class _SessionState:
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found = False, ()
             self.interrupts += 1
+        # A call a hook blocked or the person refused never ran: an error result (is_error, no
+        # exit code), but no evidence about the system, so it neither prompts a change of
+        # approach nor counts in (or breaks) a loop of failing runs.
+        not_run = bool(found) and found[0].kind in failures.NOT_RUN
         host = record.host if record else None
         if record is not None:
             record.exit_code = exit_code
@@ -458,11 +462,14 @@ class _SessionState:
                 host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
         # An error the output shows prompts a change of approach as a failure does, whatever the
         # exit status: a server log read with `tail` (status 0) that ends in the engine's OOM.
-        if (failed or found) and call is not None:
+        if not_run:
+            pass
+        elif (failed or found) and call is not None:
             err = found[0] if found else None
             summary = f"{err.exception or err.kind}: {err.message}"[:160] if err else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))
-        self._loop(ev, st, call, failed, found)
+        if not not_run:
+            self._loop(ev, st, call, failed, found)
         hint = record.command if record else ""
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None

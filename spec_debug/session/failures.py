@@ -146,6 +146,17 @@ MAX_PER_OUTPUT = 5
 # What Claude Code returns for a command the person stopped (chiphuyen/sniffly
 # sniffly/core/constants.py, "User Interruption"): no failure of the command.
 _INTERRUPTED = "[Request interrupted by user"
+# What Claude Code returns for a call it never ran: a PreToolUse hook blocked it
+# ("PreToolUse:Bash hook error: [~/.claude/hooks/x.sh]: reason", is_error: true; the text
+# transcript readers test against, CLI 2.1.x, see tests/session/test_hardening12b_hook_attachments.py),
+# or the person refused permission (the CLI's "The user doesn't want to proceed with this tool
+# use. The tool use was rejected ..." prompt text, kmcquade/cc-mvp-prompts
+# system-prompts/system-prompt-stop-after-rejection.md). No command ran, so nothing failed.
+_HOOK_BLOCKED = "PreToolUse:"
+_HOOK_ERROR = " hook error: "
+_REJECTED = "The user doesn't want to proceed with this tool use"
+NOT_RUN = frozenset({"hook_blocked", "rejected"})
+"""Error kinds of a call that never ran (blocked or refused before it started)."""
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
 # one letter every match must hold (a one-character ``in`` is a memchr: ~0.1 us for 10 KB).
@@ -161,7 +172,8 @@ _HAS_ERROR_KEY = re.compile('"error"').search
 class ErrorInfo:
     kind: str
     """traceback | cuda_oom | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
-    http_error | exit_code | tool_error | interrupted (the analysis counts it in stats, as no error)"""
+    http_error | exit_code | tool_error | interrupted (the analysis counts it in stats, as no error) |
+    hook_blocked | rejected (the call never ran: :data:`NOT_RUN`)"""
     exception: str | None = None
     message: str = ""
     file: str | None = None
@@ -178,6 +190,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if "\x1b" in output:  # a one-character memchr; colours are rare, so strip only when present
         output = _ANSI.sub("", output)
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
+    if is_error and output[:1] in "PT":  # before the traceback scan: a hook's own stderr may hold one
+        if output.startswith(_HOOK_BLOCKED) and _HOOK_ERROR in output[:200]:
+            return [ErrorInfo("hook_blocked", None, _first_meaningful_line(output)[:300])]
+        if output.startswith(_REJECTED):
+            return [ErrorInfo("rejected", None, _first_meaningful_line(output)[:300])]
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
     if errors:

@@ -1,0 +1,82 @@
+"""A command Claude Code never ran is not a command that failed.
+
+A PreToolUse hook that blocks a Bash call answers it with ``{"type": "tool_result",
+"is_error": true, "content": "PreToolUse:Bash hook error: [hook]: reason"}`` (the text
+transcript readers test against, CLI 2.1.x; the attachment shape is in
+test_hardening12b_hook_attachments.py). A call the person refuses at the permission prompt is
+answered ``"The user doesn't want to proceed with this tool use. The tool use was rejected
+..."`` (Claude Code's prompt text, kmcquade/cc-mvp-prompts
+``system-prompts/system-prompt-stop-after-rejection.md``). Both were read as failed runs: three
+blocked tries made a loop of "the same failing command", and the next command a pivot after
+an error, though no command ran and nothing about the server was learnt."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+from spec_debug.session.postmortem import render_postmortem
+
+SID = "3c1d2e0b-7f80-4a91-b2c3-d4e5f6a7b8c9"
+HOOK = "~/.claude/hooks/no-kill-on-shared-gpus.sh"
+REASON = "killing processes on gpu01 needs an on-call approval"
+KILL = "ssh gpu01 'pkill -f sglang.launch_server'"
+REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file "
+            "edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to "
+            "tell you how to proceed.")
+
+
+def _line(n: int, kind: str, **fields) -> dict:
+    return {"type": kind, "uuid": f"u{n}", "parentUuid": f"u{n - 1}" if n else None, "sessionId": SID,
+            "timestamp": f"2026-02-01T10:{n:02d}:00Z", "cwd": "/work", "isSidechain": False,
+            "userType": "external", "version": "2.1.31", **fields}
+
+
+def _call(n: int, call_id: str, command: str) -> dict:
+    return _line(n, "assistant", message={"id": f"msg_{n}", "role": "assistant", "content": [
+        {"type": "tool_use", "id": call_id, "name": "Bash", "input": {"command": command}}]})
+
+
+def _result(n: int, call_id: str, text: str, is_error: bool) -> dict:
+    return _line(n, "user", message={"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": call_id, "is_error": is_error, "content": text}]})
+
+
+def _session(tmp_path: Path, refusal: str) -> Path:
+    lines = [_line(0, "user", message={"role": "user", "content": "Restart the EAGLE-3 server on gpu01"})]
+    n = 1
+    for i in range(3):  # the agent tries the blocked kill three times
+        lines += [_call(n, f"toolu_kill{i}", KILL), _result(n + 1, f"toolu_kill{i}", refusal, True)]
+        n += 2
+    lines += [_call(n, "toolu_log", "ssh gpu01 'tail -n 50 /var/log/sglang.log'"),
+              _result(n + 1, "toolu_log", "[2026-02-01 10:00:01] Decode batch, #running-req: 4", False)]
+    path = tmp_path / f"{SID}.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_hook_blocked_command_is_marked_and_starts_no_loop_or_pivot(tmp_path: Path) -> None:
+    a = analyze_path(_session(tmp_path, f"PreToolUse:Bash hook error: [{HOOK}]: {REASON}"))
+    kills = [c for c in a.commands if c.command == KILL]
+    assert [(c.is_error, c.exit_code) for c in kills] == [(True, None)] * 3
+    assert [e.kind for e in a.errors] == ["hook_blocked"] * 3
+    assert REASON in a.errors[0].message
+    assert a.loops == []  # was: "the same failing command ran 3 times"
+    assert a.pivots == []  # was: moved from inspecting processes to reading logs "after tool_error"
+    text = render_postmortem(a, "md")
+    assert "The same failing command ran" not in text
+    assert "hook_blocked" in text
+
+
+def test_a_call_the_person_refused_is_marked_as_not_run(tmp_path: Path) -> None:
+    a = analyze_path(_session(tmp_path, REJECTED))
+    assert [e.kind for e in a.errors] == ["rejected"] * 3
+    assert a.loops == [] and a.pivots == []
+
+
+def test_a_hook_that_failed_on_a_command_that_ran_is_still_a_failure(tmp_path: Path) -> None:
+    # The command ran and failed; only a PreToolUse block stops it from running.
+    a = analyze_path(_session(tmp_path, "Exit code 1\npkill: killing pid 4242 failed: Operation not permitted"))
+    assert {e.kind for e in a.errors} == {"exit_code"}
+    assert len(a.loops) == 1
