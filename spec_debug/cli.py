@@ -160,14 +160,7 @@ def report(
             fail(exc)
         err_console.print(f"wrote {output}")
     else:
-        text = text if text.endswith("\n") else text + "\n"
-        try:
-            sys.stdout.write(text)
-        except UnicodeEncodeError:
-            # A lone surrogate (a hand-edited run.json holding "\udce8") or a terminal whose
-            # encoding lacks a character: shown escaped, not a traceback.
-            encoding = sys.stdout.encoding or "utf-8"
-            sys.stdout.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
 @playbooks_app.command("list")
@@ -268,12 +261,23 @@ def _raise_interrupt(reason: str):
     return handler
 
 
+def _escape_what_the_terminal_cannot_show() -> None:
+    """Reports and tables hold "—", "·", "µ" and whatever a host printed: on an ASCII stdout
+    (PYTHONIOENCODING=ascii, a serial console, an old LANG=C Python) each was a
+    UnicodeEncodeError traceback. They are written as \\u escapes instead."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # absent on a replaced stream (pytest capture)
+        if reconfigure is not None and stream.errors == "strict":
+            reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     # SIGTERM (a CI runner cancelling us) and SIGHUP (the terminal or SSH session we ran in went
     # away) abort like Ctrl-C: the hosts are stopped and the record is still written.
     for signum, reason in ((signal.SIGTERM, "terminated (SIGTERM)"),
                            (signal.SIGHUP, "hung up (SIGHUP: the terminal or SSH session went away)")):
         signal.signal(signum, _raise_interrupt(reason))
+    _escape_what_the_terminal_cannot_show()
     try:
         app()
     except SpecDebugError as exc:  # raised outside a command's own handling

@@ -16,3 +16,9 @@ def test_report_to_an_ascii_stdout_is_printed_escaped(tmp_path):
     assert "Traceback" not in result.stderr
     assert "\\u2014" in result.stdout  # the report's em dash, escaped
     assert "host_smoke" in result.stdout
+
+
+def test_every_command_that_prints_tables_survives_an_ascii_stdout(tmp_path):
+    for args in (("findings", "SD201"), ("findings",), ("explain", "perf_regression")):
+        result = run_cli(*args, env={"PYTHONIOENCODING": "ascii"})
+        assert result.code == 0 and "Traceback" not in result.stderr, (args, result.stderr[-500:])
