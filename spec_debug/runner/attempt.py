@@ -63,8 +63,9 @@ def evaluate_attempt(
         **context,
         "facts": {**facts, **step_facts},
         "exit_code": outcome.exit_code,
-        "stdout": out_text,
-        "stderr": err_text,
+        # What the host printed: the record's truncation marker is spec-debug's note (host_text).
+        "stdout": stdout.host_text(),
+        "stderr": stderr.host_text(),
     }
     expectations: list[dict[str, Any]] = []
     failed: list[Expectation] = []

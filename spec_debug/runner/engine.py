@@ -32,7 +32,7 @@ from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     watched_patterns,
 )
-from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture
+from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, without_markers
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
@@ -613,7 +613,7 @@ class Run:
         message = f"until {step.until!r} was still false after {attempts} attempt(s)"
         evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
         check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
-                         "stdout": stdout.checked_text(), "stderr": stderr.checked_text()}
+                         "stdout": stdout.host_text(), "stderr": stderr.host_text()}
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
         else:
@@ -624,7 +624,7 @@ class Run:
     def _until(self, step: Step, evaluation: AttemptResult, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture) -> bool:
         if step.until is None:
             return evaluation.status == "passed"
-        attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.checked_text(), "stderr": stderr.checked_text()}
+        attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.host_text(), "stderr": stderr.host_text()}
         try:
             return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until")))
         except TemplateError:
@@ -711,9 +711,11 @@ class Run:
 
 
 def _step_view(result: StepRecord) -> dict[str, Any]:
-    """A finished step as later templates see it: as recorded (secrets masked)."""
+    """A finished step as later templates see it: as recorded (secrets masked), its output
+    without the record's truncation marker (StreamCapture.host_text)."""
     return {
-        "status": result.status, "exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr,
+        "status": result.status, "exit_code": result.exit_code,
+        "stdout": without_markers(result.stdout), "stderr": without_markers(result.stderr),
         "message": result.message, "facts": result.facts, "attempts": result.attempts, "duration_s": result.duration_s,
     }
 

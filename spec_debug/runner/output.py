@@ -190,6 +190,14 @@ class StreamCapture:
         before a \n only: the line never matched, and a captured header value kept a \r."""
         return as_lines(self.text())
 
+    def host_text(self) -> str:
+        """checked_text() without the truncation marker: what the host printed, as `that:`,
+        `until:` and finding templates see `stdout` and `stderr`. The marker is spec-debug's note
+        on the record (`... [N bytes truncated; the full output could not be saved: No space
+        left on device] ...`): `that: "'No space left' not in stdout"` failed on it when the
+        controller's disk filled, and `until: "'truncated' not in stdout"` never held."""
+        return without_markers(self.checked_text())
+
     def search_whole(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         """The first match of pattern anywhere in the stream, the part cut from the record
         included: an expectation such as `not_contains: CUDA out of memory` on a long log must
@@ -197,7 +205,7 @@ class StreamCapture:
         searched in the raw stream as it passed; any other is searched in the spilled file (masked
         when redacted) line by line (memory stays flat). A pattern spanning lines matches in the
         kept text only. Call after close()."""
-        kept = pattern.search(without_markers(self.checked_text()))
+        kept = pattern.search(self.host_text())
         if kept is not None or not self.truncated:
             return kept
         key = (pattern.pattern, pattern.flags)
