@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
-from spec_debug.session.formats import claude_layout, server_tools
+from spec_debug.session.formats import claude_layout, mcp_connector, server_tools
 from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
 from spec_debug.session.formats.compressed import transcript_stem
 from spec_debug.session.reader import iter_json_records
@@ -32,7 +32,7 @@ _COMMAND_NOT_SHELL = frozenset({"SlashCommand", "Skill"})
 """Tools whose ``input.command`` is a slash command or a skill name, not a shell command
 (``{"name": "SlashCommand", "input": {"command": "/review"}}``, CLI 2.0.x)."""
 _API_BLOCKS = frozenset({
-    "redacted_thinking", "mcp_tool_use", "mcp_tool_result", "container_upload", "document", "search_result",
+    "redacted_thinking", "container_upload", "document", "search_result",
 })
 """Anthropic Messages content blocks we keep as ``other`` without calling them unknown."""
 _AGENT_TRAILER = re.compile(r"agentId: ([\w-]+) \(")
@@ -260,6 +260,12 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                 out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
             elif btype == "image":
                 continue
+            elif btype == "mcp_tool_use":
+                out.append(_tool_use(mcp_connector.as_tool_use(block), session, seq, agent, i, ts, file, lineno))
+            elif btype == "mcp_tool_result":
+                # {tool_use_id, is_error, content} as a tool_result's; nothing of the line's
+                # own (its toolUseResult, agentId) is about this block
+                out.append(_tool_result({}, block, session, seq, agent, i, ts, file, lineno))
             elif btype == "server_tool_use":
                 out.append(server_tools.call(block, event("tool_call", "assistant", i)))
             elif btype in server_tools.RESULT_BLOCKS:
