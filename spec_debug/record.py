@@ -6,10 +6,11 @@ Field names are a contract (issue #2): add fields freely, never rename or drop o
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from collections import Counter
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic_core import PydanticSerializationError
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, PrivateAttr
+from pydantic_core import PydanticCustomError, PydanticSerializationError
 
 RunStatus = Literal["running", "passed", "failed", "error", "aborted"]
 StepStatus = Literal["passed", "failed", "error", "skipped", "timeout"]
@@ -17,6 +18,33 @@ Severity = Literal["info", "warning", "error"]
 HostStatus = Literal["pending", "running", "passed", "failed", "error", "aborted"]
 
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
+
+
+def _as_text(known: object) -> PlainValidator:
+    """Any text: a newer spec-debug adds values (a severity "critical") without a schema bump,
+    and a report keeps them as written (unknown_parts names them). A non-text value is still
+    a damaged record, refused with the known values in the message (a plain `Literal | str`
+    union said it twice, with pydantic's union tags in the field path)."""
+    values = ", ".join(repr(v) for v in get_args(known))
+
+    def read(value: object) -> str:
+        if isinstance(value, str):
+            return value
+        raise PydanticCustomError("status_text", f"Input should be text such as {values}")
+
+    return PlainValidator(read, json_schema_input_type=str)
+
+
+RunStatusText = Annotated[RunStatus | str, _as_text(RunStatus)]
+StepStatusText = Annotated[StepStatus | str, _as_text(StepStatus)]
+HostStatusText = Annotated[HostStatus | str, _as_text(HostStatus)]
+SeverityText = Annotated[Severity | str, _as_text(Severity)]
+
+
+def severity_rank(severity: str) -> int:
+    """SEVERITY_RANK, with a severity this version does not know (a newer spec-debug's
+    "critical" or "hint") ranked above error: shown first, where a reader cannot miss it."""
+    return SEVERITY_RANK.get(severity, len(SEVERITY_RANK))
 
 RECORD_SCHEMA_VERSION = 1
 """Bumped only if a field ever changes meaning. Records without the field are version 1."""
@@ -48,7 +76,10 @@ class _RecordModel(BaseModel):
     # A captured loss of inf or an accept length of nan is evidence (the drafter diverged);
     # JSON has no such numbers and pydantic writes them as null by default, which reads as
     # "the capture matched nothing". Written as the strings "NaN", "Infinity", "-Infinity".
-    model_config = ConfigDict(ser_json_inf_nan="strings")
+    # extra="allow": a record written by a newer spec-debug may hold fields this one does not
+    # know (fields are only ever added, DESIGN "Contracts"); they are kept, so `report --format
+    # json` writes the record back whole instead of silently dropping them.
+    model_config = ConfigDict(ser_json_inf_nan="strings", extra="allow")
 
     def model_dump_json(self, **kwargs: Any) -> str:  # type: ignore[override]
         """As pydantic writes it; a record holding a lone surrogate is written with it shown.
@@ -67,7 +98,8 @@ class Finding(_RecordModel):
     """A coded result, like a linter's: stable code, severity, evidence, remediation."""
 
     code: str
-    severity: Severity
+    severity: SeverityText
+    """A Severity; any other text is a newer spec-debug's severity, kept as written (see unknown_parts)."""
     title: str
     host: str | None = None
     step: str | None = None
@@ -88,7 +120,8 @@ class StepRecord(_RecordModel):
     id: str
     host: str
     title: str = ""
-    status: StepStatus
+    status: StepStatusText
+    """A StepStatus; any other text is a newer spec-debug's status, kept as written."""
     exit_code: int | None = None
     duration_s: float = 0.0
     stdout: str = ""
@@ -111,7 +144,8 @@ class HostRecord(_RecordModel):
     name: str
     transport: str = "local"
     address: str | None = None
-    status: HostStatus = "pending"
+    status: HostStatusText = "pending"
+    """A HostStatus; any other text is a newer spec-debug's status, kept as written."""
     error: str | None = None
     """One-line cause when the host could not be reached or dropped mid-run."""
     vars: dict[str, Any] = Field(default_factory=dict)
@@ -124,7 +158,8 @@ class RunRecord(_RecordModel):
     playbook: PlaybookRef
     started_at: str
     finished_at: str | None = None
-    status: RunStatus = "running"
+    status: RunStatusText = "running"
+    """A RunStatus; any other text is a newer spec-debug's status, kept as written."""
     vars: dict[str, Any] = Field(default_factory=dict)
     hosts: list[HostRecord] = Field(default_factory=list)
     steps: list[StepRecord] = Field(default_factory=list)
@@ -135,3 +170,69 @@ class RunRecord(_RecordModel):
     command_line: list[str] = Field(default_factory=list)
     abort_reason: str | None = None
     schema_version: int = RECORD_SCHEMA_VERSION
+
+    _reading_notes: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def reading_notes(self) -> list[str]:
+        """What this version did not know when it read the record (store.parse_record sets
+        them): reports say so, since they show a newer record only in part. Not written."""
+        return self._reading_notes
+
+
+# The statuses and severities a record may hold, by where they sit. A newer spec-debug adds
+# values (a host status "quarantined", a severity "critical") without a schema bump: only a
+# field that changes meaning bumps it. The models read them as text; this names them.
+_KNOWN_VALUES: dict[tuple[type[BaseModel], str], tuple[str, ...]] = {
+    (RunRecord, "status"): get_args(RunStatus),
+    (HostRecord, "status"): get_args(HostStatus),
+    (StepRecord, "status"): get_args(StepStatus),
+    (Finding, "severity"): get_args(Severity),
+}
+_NESTED: dict[tuple[type[BaseModel], str], type[BaseModel]] = {
+    (RunRecord, "playbook"): PlaybookRef,
+    (RunRecord, "hosts"): HostRecord,
+    (RunRecord, "steps"): StepRecord,
+    (RunRecord, "findings"): Finding,
+}
+
+
+def known_value(model: type[BaseModel], field: str, value: object) -> bool:
+    """Whether this version knows value for model.field (statuses, severities)."""
+    return value in _KNOWN_VALUES.get((model, field), (value,))
+
+
+def unknown_parts(data: dict[str, Any]) -> list[str]:
+    """What a raw run record holds that this version does not know, one phrase per kind:
+    values kept as text (`steps[].status 'flaky' (2)`) and fields it cannot show
+    (`steps[].retry_policy`). Empty for a record this version wrote."""
+    values: Counter[str] = Counter()
+    fields: dict[str, None] = {}
+
+    def walk(model: type[BaseModel], item: object, prefix: str) -> None:
+        if not isinstance(item, dict):
+            return  # validation names a wrong shape
+        for key, value in item.items():
+            where = f"{prefix}{key if key.isprintable() and len(key) <= 60 else repr(key[:60])}"
+            if key not in model.model_fields:
+                fields[where] = None
+                continue
+            if isinstance(value, str) and not known_value(model, key, value):
+                values[f"{where} {value!r}"] += 1
+            child = _NESTED.get((model, key))
+            if child is not None:
+                for part in value if isinstance(value, list) else [value]:
+                    walk(child, part, f"{where}[]." if isinstance(value, list) else f"{where}.")
+
+    walk(RunRecord, data, "")
+    parts = []
+    if values:
+        parts.append("values shown as written: " + _some([f"{what} ({count}x)" if count > 1 else what for what, count in values.items()]))
+    if fields:
+        parts.append("fields it does not read: " + _some(list(fields)))
+    return parts
+
+
+def _some(items: list[str], shown: int = 8) -> str:
+    """A warning is one line, even for a record from a much newer version."""
+    return ", ".join(items) if len(items) <= shown + 1 else ", ".join(items[:shown]) + f" and {len(items) - shown} more"

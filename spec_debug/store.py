@@ -21,15 +21,18 @@ import os
 import re
 import secrets
 import stat
+import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from spec_debug import __version__
 from spec_debug.errors import SpecDebugError, UsageError
-from spec_debug.record import RECORD_SCHEMA_VERSION, RunRecord, shown_surrogate
+from spec_debug.record import RECORD_SCHEMA_VERSION, RunRecord, shown_surrogate, unknown_parts
 
 RUN_JSON = "run.json"
 
@@ -250,8 +253,13 @@ def _discard(tmp: str | None) -> None:
             pass
 
 
-def load_record(run_dir_or_file: Path) -> RunRecord:
-    """Read run.json. Anything wrong with it is one UsageError line naming the file."""
+def _warn_on_stderr(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
+
+
+def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_stderr) -> RunRecord:
+    """Read run.json. Anything wrong with it is one UsageError line naming the file; what a
+    newer spec-debug wrote that this one does not know is one warning (record.reading_notes)."""
     path = run_dir_or_file
     try:
         if path.is_dir():
@@ -284,7 +292,10 @@ def load_record(run_dir_or_file: Path) -> RunRecord:
         ) from None
     except RecursionError:
         raise UsageError(f"{path}: run.json nests too deeply to be a run record") from None
-    return parse_record(data, str(path))
+    record = parse_record(data, str(path))
+    for note in record.reading_notes:
+        warn(f"{path}: {note}")
+    return record
 
 
 def _unwritten_run_hint(folder: Path) -> str | None:
@@ -322,7 +333,7 @@ def parse_record(data: object, where: str) -> RunRecord:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise UsageError(f"{where}: unknown run record schema_version {version!r}")
     try:
-        return RunRecord.model_validate(data)
+        record = RunRecord.model_validate(data)
     except ValidationError as exc:
         problems = exc.errors(include_url=False)
         first = problems[0]
@@ -338,3 +349,28 @@ def parse_record(data: object, where: str) -> RunRecord:
             f"{where}: not a complete run record: {problem}{more}",
             hint="was it written by spec-debug run? (a run.json from another tool, or edited by hand)",
         ) from None
+    note = _reading_note(data, version)
+    if note:
+        record.reading_notes.append(note)
+    return record
+
+
+def _reading_note(data: dict, version: int) -> str | None:
+    """One sentence on what of a newer record this version renders only in part, or None.
+
+    Unknown statuses and severities are kept as text, unknown fields kept but not shown, and
+    a higher schema_version read as far as its fields validate: a report of a newer run shows
+    what it can rather than nothing (what cannot validate is still refused above)."""
+    parts = unknown_parts(data)
+    newer = version > RECORD_SCHEMA_VERSION
+    if not parts and not newer:
+        return None
+    writer = " ".join(str(data.get("spec_debug_version") or "").split())[:40]
+    writer = writer if writer.isprintable() else repr(writer)  # one warning line, no escape codes
+    known = "; ".join(parts or ["a field may mean something else now"])
+    if newer or (writer and writer != __version__):
+        schema = f"record schema {version}, " if newer else ""
+        by = f"spec-debug {writer}" if writer else "a newer spec-debug"
+        return (f"the record was written by {by} ({schema}this is spec-debug {__version__}, schema "
+                f"{RECORD_SCHEMA_VERSION}) and is shown in part: {known} (upgrade spec-debug to see all of it)")
+    return f"the record holds what this spec-debug ({__version__}) does not know: {known}"

@@ -7,7 +7,7 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from spec_debug.record import SEVERITY_RANK, Finding, RunRecord
+from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -41,6 +41,11 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     if errors:
         codes = _some(list(dict.fromkeys(f"{f.code} {f.title}" for f in errors)))
         return "failed", f"{len(errors)} error finding(s): {codes}."
+    unknown = _unknown_states(record)
+    if unknown:
+        # A status or severity from a newer spec-debug: this version cannot tell whether it is
+        # good news, so it never calls the run clean (the report shows each as written).
+        return "warning", f"Not judged: this spec-debug does not know {_some(unknown, 3)}; review them below."
     warnings = [f for f in record.findings if f.severity == "warning"]
     if warnings:
         return "warning", f"No errors; {len(warnings)} warning(s) to review."
@@ -50,6 +55,24 @@ def verdict(record: RunRecord) -> tuple[str, str]:
         reasons = list(dict.fromkeys(s.message or "skipped" for s in record.steps))
         return "warning", f"Nothing was checked: all {len(record.steps)} step(s) were skipped ({_some(reasons, 2)})."
     return "passed", "Clean: no error or warning findings."
+
+
+def _unknown_states(record: RunRecord) -> list[str]:
+    """The statuses and severities this version does not know, each with where it is."""
+    found: list[str] = []
+    if not known_value(RunRecord, "status", record.status):
+        found.append(f"the run status {record.status!r}")
+    for what, model, items, name in (
+        ("host", HostRecord, record.hosts, lambda h: h.name),
+        ("step", StepRecord, record.steps, lambda s: f"{s.host}/{s.id}"),
+    ):
+        for status in dict.fromkeys(i.status for i in items if not known_value(model, "status", i.status)):
+            names = [name(i) for i in items if i.status == status]
+            found.append(f"{what} status {status!r} ({_some(names, 2)})")
+    for severity in dict.fromkeys(f.severity for f in record.findings if not known_value(Finding, "severity", f.severity)):
+        codes = list(dict.fromkeys(f.code for f in record.findings if f.severity == severity))
+        found.append(f"severity {severity!r} ({_some(codes, 2)})")
+    return found
 
 
 def _some(names: list[str], shown: int = 5) -> str:
@@ -71,7 +94,7 @@ def fleet_summary(record: RunRecord) -> list[dict[str, Any]]:
         {"code": code, "severity": first[code].severity, "title": first[code].title, "hosts": sorted(hosts)}
         for code, hosts in hosts_by_code.items()
     ]
-    return sorted(rows, key=lambda r: (-SEVERITY_RANK[r["severity"]], r["code"]))
+    return sorted(rows, key=lambda r: (-severity_rank(r["severity"]), r["code"]))
 
 
 def timeline(record: RunRecord) -> list[dict[str, Any]]:
@@ -86,21 +109,27 @@ def timeline(record: RunRecord) -> list[dict[str, Any]]:
 
 def report_view(record: RunRecord) -> dict[str, Any]:
     verdict_class, verdict_text = verdict(record)
-    findings = sorted(record.findings, key=lambda f: (-SEVERITY_RANK[f.severity], f.code, f.host or ""))
-    by_severity = {sev: [f for f in findings if f.severity == sev] for sev in ("error", "warning", "info")}
+    findings = sorted(record.findings, key=lambda f: (-severity_rank(f.severity), f.code, f.host or ""))
+    # The known severities always (templates index them), then any a newer spec-debug wrote.
+    by_severity: dict[str, list[Finding]] = {sev: [] for sev in ("error", "warning", "info")}
+    for finding in findings:
+        by_severity.setdefault(finding.severity, []).append(finding)
+    severities = sorted(by_severity, key=lambda sev: (-severity_rank(sev), sev))
     start, end = _parse_time(record.started_at), _parse_time(record.finished_at)
     host_findings: dict[str, dict[str, int]] = {}
     for host in record.hosts:
         counts = {"error": 0, "warning": 0, "info": 0}
         for finding in record.findings:
             if finding.host == host.name:
-                counts[finding.severity] += 1
+                counts[finding.severity] = counts.get(finding.severity, 0) + 1
         host_findings[host.name] = counts
     return {
         "verdict_class": verdict_class,
         "verdict_text": verdict_text,
         "findings_sorted": findings,
         "findings_by_severity": by_severity,
+        "severities": severities,
+        "reading_notes": record.reading_notes,
         "duration_s": (end - start).total_seconds() if start and end else None,
         "fleet": fleet_summary(record),
         "timeline": timeline(record),

@@ -250,7 +250,9 @@ DAMAGED: dict[str, tuple[object, str]] = {
         "missing field steps.0.status",
     ),
     "steps_not_a_list": (lambda text: json.dumps({**json.loads(text), "steps": "many"}), "bad field steps (Input should be a valid list)"),
-    "unknown_status": (lambda text: json.dumps({**json.loads(text), "status": "exploded"}), "bad field status (Input should be 'running'"),
+    # A status as text this version does not know renders (a newer spec-debug's; see
+    # test_hardening13_newer_records); one that is not text at all is damage.
+    "status_not_text": (lambda text: json.dumps({**json.loads(text), "status": 5}), "bad field status (Input should be text such as 'running'"),
     "schema_version_text": (lambda text: json.dumps({**json.loads(text), "schema_version": "two"}), "unknown run record schema_version 'two'"),
     "schema_version_zero": (lambda text: json.dumps({**json.loads(text), "schema_version": 0}), "unknown run record schema_version 0"),
     "newer_schema_incompatible": (
