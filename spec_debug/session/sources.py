@@ -26,11 +26,18 @@ from spec_debug.session.formats import (
     openai_chat, openhands, openhands_sdk, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
-from spec_debug.session.formats.compressed import kind_of_file, read_head, readable, transcript_stem, unpacked_name
+from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
+from spec_debug.session.formats.compressed import (
+    kind_of_file, read_head, readable, transcript_stem, unpacked_name,
+)
 from spec_debug.session.format_names import INPUT_FORMATS, input_format_name  # noqa: F401 (re-exported)
 from spec_debug.session.reader import array_objects, pretty_objects
 
 _SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast", ".traj")
+_EXPECTED_FILES = ("expected session files named " + ", ".join(f"*{s}" for s in _SESSION_SUFFIXES[:-1])
+                   + f" or *{_SESSION_SUFFIXES[-1]}, also compressed (" + ", ".join(COMPRESSED_SUFFIXES)
+                   + "), or an OpenHands conversation folder")
+"""What a folder scan reads (:func:`_session_files`), said from the same lists."""
 _NOT_SESSION_DIRS = frozenset({"subagents", "tool-results", "workflows", "__pycache__", "node_modules", "site-packages"})
 _SNIFF_BYTES = 256 * 1024
 _SNIFF_LINES = 50
@@ -77,8 +84,11 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     if path.is_file():
         files = [path]
     elif not path.is_dir():
+        # `spec-debug analyze <(ssh gpu01 cat session.jsonl)`: a pipe, which cannot be read twice
+        # (detection peeks at its start); standard input can, as `-` spools it to a file first.
         raise UsageError(f"{path}: not a regular file or a directory",
-                         hint="save the stream to a file first (a pipe cannot be read twice)")
+                         hint="pipe it in instead, `cmd | spec-debug analyze -` (distill takes - too), or save "
+                              "the stream to a file first (a pipe cannot be read twice)")
     else:
         sibling = next((s for s in claude_layout.trunk_candidates(path) if s.is_file()), None)
         files = []
@@ -89,8 +99,7 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
             files = [sibling] if sibling is not None else claude_layout.agent_files(path)
         files = files or _session_files(path)
         if not files:
-            raise UsageError(f"{path}: no transcript files found",
-                             hint="expected *.jsonl, *.json, *.txt, *.md or *.log session files")
+            raise UsageError(f"{path}: no transcript files found", hint=_EXPECTED_FILES)
     scanning = not path.is_file()
     sources = [source for file in files if (source := _source(file, fmt, scanning)) is not None]
     sources = [part for source in sources for part in _conversations(source)]
@@ -165,6 +174,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         detected = "codex"
     if fmt is not None and not scanning and recognized:
         _refuse_misfit(file, fmt, detected)
+    elif fmt in _FITS and not scanning and detected == "text":
+        _refuse_plain_text(file, fmt)
     if fmt is not None:
         # A forced family keeps what detection found of its variant (a codex exec stream
         # forced as codex); a forced variant is that variant whatever was found.
@@ -209,6 +220,20 @@ def _refuse_misfit(file: Path, fmt: str, detected: str) -> None:
         raise UsageError(f"{file}: --input-format {fmt} does not fit: its records are {detected}'s (none of the "
                          f"first {records} is of the {fmt} format)",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
+
+
+def _refuse_plain_text(file: Path, fmt: str) -> None:
+    """A JSON format forced on a plain-text log named on the command line: read as that format,
+    every line was counted as broken JSON and the postmortem told of an empty session, where
+    the same format forced on another format's records is refused (:func:`_refuse_misfit`).
+    A head with any line that opens a JSON record (a damaged JSONL file the person knows the
+    format of) is read as forced."""
+    lines = [line for line in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES] if line.strip()]
+    if not lines or any(line.lstrip()[:1] in (b"{", b"[") for line in lines):
+        return
+    raise UsageError(f"{file}: --input-format {fmt} does not fit: it is plain text (none of its first {len(lines)} "
+                     f"line(s) is a JSON record)",
+                     hint="leave --input-format out (or use --input-format text) to read it as a text log")
 
 
 def _head_records(file: Path) -> Iterator[dict]:
