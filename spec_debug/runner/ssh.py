@@ -36,6 +36,7 @@ from spec_debug.runner.ssh_connect import (
     wait_readable,
 )
 from spec_debug.runner.ssh_background import BackgroundChannels
+from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -503,9 +504,9 @@ class SSHTransport(Transport):
         with self._files_lost():
             self._files.put(local_path, remote_path)
 
-    def get(self, remote_path: str, local_path: Path) -> None:
+    def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
         with self._files_lost():
-            self._files.get(remote_path, local_path)
+            self._files.get(remote_path, local_path, max_bytes)
 
     def exists(self, remote_path: str) -> bool:
         with self._files_lost():
@@ -569,6 +570,7 @@ class SSHTransport(Transport):
                 if channel is None:
                     raise _Interrupted(f"{self.host}: interrupted before the command's channel opened")
                 self._granted_a_session = True
+                _send_environment(channel, self._connection.target)
                 return channel
             except paramiko.ChannelException as exc:
                 if not self._connection.transport.is_active():
@@ -707,6 +709,15 @@ class _SessionRefused(TransportError):
 
 class _Interrupted(TransportError):
     """interrupt() came while a channel was still being opened."""
+
+
+def _send_environment(channel: paramiko.Channel, target: SSHTarget) -> None:
+    """SendEnv and SetEnv from ssh config, as `env` requests on the new session before its
+    command, each without a reply, as ssh(1) sends them (openssh-portable: clientloop.c,
+    client_send_env). `SetEnv CUDA_VISIBLE_DEVICES=0,1` per host was not sent, and the step
+    ran on every GPU where `ssh gpu01 CMD` uses two."""
+    for name, value in environment_to_send(target):
+        channel.set_environment_variable(name, value.encode("utf-8", "surrogateescape"))
 
 
 def _run_kill_script(channel: paramiko.Channel, script: str, *, via_sh: bool = False) -> None:

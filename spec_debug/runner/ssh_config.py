@@ -35,6 +35,7 @@ import fnmatch
 import getpass
 import glob
 import ipaddress
+import itertools
 import os
 import re
 import shlex
@@ -153,12 +154,30 @@ class SSHTarget:
     (`PubkeyAuthentication no`, or PreferredAuthentications without publickey)."""
     add_keys_to_agent: AddKeysToAgent | None = None
     """AddKeysToAgent: None (`no`, the default) leaves ssh-agent as it is."""
+    send_env: tuple[str, ...] = ()
+    """SendEnv: patterns of the local environment's variables sent with every session, after
+    `-PATTERN` removals (see environment_to_send)."""
+    set_env: tuple[tuple[str, str], ...] = ()
+    """SetEnv: (name, value) sent with every session, after those of SendEnv."""
+    inventory_name: str | None = None
+    """The name the user knows the host by when it differs from `alias` (an inventory host
+    `lab01` whose ansible_host is 10.0.0.5): questions and host-key messages say both."""
     password: str | None = field(default=None, repr=False, compare=False)
     """The account's password, from an inventory (ansible_password): sent to this host only,
     never shown, never part of a message or a record (hence repr=False)."""
     password_source: str | None = None
     """Where the password is set, as messages name it (`ansible_password in hosts.yml`); set
     also when its value could not be read (vault-encrypted), which `password` None then says."""
+
+    @property
+    def label(self) -> str:
+        """How questions and host-key messages name the host: `lab01 (10.0.0.5)` for an
+        inventory host reached at an address, else the name given. The address alone (what
+        ssh resolves) was all a terminal question said, and a run over a fleet asked about
+        `(10.0.0.5)` with nothing to tie it to the host the user knows."""
+        if self.inventory_name and self.inventory_name != self.alias:
+            return f"{self.inventory_name} ({self.alias})"
+        return self.alias
 
     @property
     def known_hosts_name(self) -> str:
@@ -336,6 +355,8 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
             if _BLOCK.match(line):
                 line = _narrowed(line, within)
                 block = line.strip()
+            else:
+                line = _as_ssh_reads_it(line, path, number)
             lines.append(line)
             continue
         for pattern in shlex.split(include.group(1)):
@@ -352,6 +373,111 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
 # Keywords whose value ssh(1) keeps as the raw rest of the line, comment and all (openssh-portable:
 # readconf.c, parse_command): the shell that runs the command reads a `#` as its own comment.
 _RAW_LINE_KEYWORDS = frozenset({"proxycommand", "knownhostscommand", "localcommand", "remotecommand"})
+
+
+def argv_split(text: str) -> list[str]:
+    """The words of a config value as ssh(1) reads them (openssh-portable: misc.c, argv_split):
+    split at blanks outside quotes, `"` and `'` quote (and are dropped), and a backslash keeps
+    the quote, backslash or (outside quotes) blank after it. ValueError on an unclosed quote
+    (ssh(1): "invalid quotes")."""
+    words: list[str] = []
+    index, length = 0, len(text)
+    while index < length:
+        if text[index] in " \t":
+            index += 1
+            continue
+        word: list[str] = []
+        quote = ""
+        while index < length:
+            char = text[index]
+            following = text[index + 1] if index + 1 < length else ""
+            if char == "\\" and (following in ("'", '"', "\\") or (not quote and following == " ")):
+                word.append(following)
+                index += 2
+                continue
+            if not quote and char in " \t":
+                break
+            if not quote and char in "\"'":
+                quote = char
+            elif quote and char == quote:
+                quote = ""
+            else:
+                word.append(char)
+            index += 1
+        if quote:
+            raise ValueError(f"unclosed {quote} in {text!r}")
+        words.append("".join(word))
+    return words
+
+
+def _argv_quoted(words: list[str]) -> str:
+    """Words that argv_split gives back as they are: each in single quotes, its `\\` and `'`
+    escaped. Never wholly in double quotes, which paramiko strips from a value before we see it."""
+    return " ".join("'" + word.replace("\\", "\\\\").replace("'", "\\'") + "'" for word in words)
+
+
+_KEYWORD_LINE = re.compile(r"^(\s*)(\w+)(?:\s*=\s*|\s+)(.*)$")
+_QUOTING = re.compile(r"[\"'\\]")
+# Values that are lists of words, split again with argv_split after the lookup (_split_files).
+_WORD_LIST_KEYWORDS = frozenset({"userknownhostsfile", "globalknownhostsfile"})
+# SendEnv and SetEnv, filed one key per config line (see _as_ssh_reads_it); the keys sort in
+# config order, command line first.
+_SEND_ENV_KEY = "specdebugsendenv"
+_SET_ENV_KEY = "specdebugsetenv"
+_ENVIRONMENT_KEYS = {"sendenv": _SEND_ENV_KEY, "setenv": _SET_ENV_KEY}
+_LINE_IDS = itertools.count(1)
+
+
+def _as_ssh_reads_it(line: str, path: Path, number: int) -> str:
+    """A config line rewritten so that paramiko's parser gets the values ssh(1) reads.
+
+    Quotes: ssh(1) splits every value with argv_split, so `IdentityFile ~/.ssh/"my key"` names
+    `~/.ssh/my key`; paramiko drops quotes only around a whole value (paramiko/config.py, parse)
+    and kept them, naming a file that does not exist. A value with a quote or backslash is split
+    here and written back as paramiko then reads it; other lines are left exactly as written.
+
+    SendEnv and SetEnv: paramiko keeps a keyword's first value (it lists only IdentityFile and
+    the forwards), but ssh(1) adds every SendEnv line that applies to the list (readconf.c,
+    oSendEnv: "appends to list; doesn't respect first-match-wins") and takes the first SetEnv
+    line whole (oSetEnv). Each such line gets a key of its own, numbered in config order, so the
+    lookup keeps all of them; _environment reads them back. Bad names are refused here, in any
+    block, as ssh(1) refuses them ("Invalid environment name", "Invalid SetEnv").
+    """
+    match = _KEYWORD_LINE.match(line)
+    if match is None:
+        return line
+    indent, keyword, value = match.groups()
+    key = keyword.lower()
+    if key in _RAW_LINE_KEYWORDS or key in ("host", "match", "include"):
+        return line
+    if key not in _ENVIRONMENT_KEYS and not _QUOTING.search(value):
+        return line
+    try:
+        words = argv_split(value)
+    except ValueError as exc:
+        raise ValueError(f"{path} line {number}: {keyword}: {exc}") from None
+    if key in _ENVIRONMENT_KEYS:
+        if not words:
+            raise ValueError(f"{path} line {number}: {keyword} names no variable")
+        for word in words:
+            _check_environment_word(key, word, f"{path} line {number}")
+        return f"{indent}{_ENVIRONMENT_KEYS[key]}{next(_LINE_IDS):09d} {_argv_quoted(words)}"
+    if key in _WORD_LIST_KEYWORDS:
+        return f"{indent}{keyword} {_argv_quoted(words)}"
+    if len(words) == 1:
+        return f'{indent}{keyword} "{words[0]}"'  # paramiko drops exactly these outer quotes
+    if not any(blank in word for word in words for blank in " \t"):
+        return f"{indent}{keyword} {' '.join(words)}"  # `AddKeysToAgent "confirm" 5m`
+    return line
+
+
+def _check_environment_word(key: str, word: str, where: str) -> None:
+    """ValueError for a SendEnv name ssh(1) refuses (empty, or holding `=`) or a SetEnv word
+    without `=` (openssh-portable: readconf.c, oSendEnv and oSetEnv)."""
+    if key == "sendenv" and (not word.lstrip("-") or "=" in word):
+        raise ValueError(f"{where}: SendEnv {word!r} is not a variable name or pattern (write SetEnv NAME=value to set one)")
+    if key == "setenv" and "=" not in word:
+        raise ValueError(f"{where}: SetEnv {word!r} is not NAME=value")
 
 
 def _utf8_outside_comments(line: str, path: Path, number: int) -> str:
@@ -458,6 +584,17 @@ def resolve_target(
     user = user or destination.user
     port = port or destination.port
     seed = {key.lower(): value for key, value in (ssh_options or {}).items()}
+    for keyword, own_key in _ENVIRONMENT_KEYS.items():
+        # `-o SendEnv=HF_*` (ansible_ssh_common_args) comes before every config line, as in ssh(1).
+        if keyword in seed:
+            value = seed.pop(keyword)
+            try:
+                words = argv_split(value)
+                for word in words:
+                    _check_environment_word(keyword, word, "ssh option")
+            except ValueError as exc:
+                raise UsageError(f"-o {keyword}: {exc}") from None
+            seed[f"{own_key}{0:09d}"] = _argv_quoted(words)
     if user:
         seed["user"] = user
     if port:
@@ -509,6 +646,7 @@ def resolve_target(
     keepalive = _seconds(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
     if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
         keepalive = DEFAULT_KEEPALIVE_S
+    send_env, set_env = _environment(entry)
     known_hosts = _user_known_hosts_files(entry.get("userknownhostsfile"))
     global_known = _split_files(entry.get("globalknownhostsfile")) or GLOBAL_KNOWN_HOSTS_FILES
     return SSHTarget(
@@ -546,7 +684,49 @@ def resolve_target(
         key_logins=_no_key_logins(entry),
         bind_address=_unless_none(entry.get("bindaddress")),
         pkcs11_provider=_unless_none(entry.get("pkcs11provider")),
+        send_env=send_env,
+        set_env=set_env,
     )
+
+
+def _environment(entry: paramiko.SSHConfigDict) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """SendEnv patterns and SetEnv pairs from the per-line keys of _as_ssh_reads_it, in config
+    order. SendEnv lines add up, and `-PATTERN` drops the patterns listed so far that PATTERN
+    matches (openssh-portable: readconf.c, rm_env); the first SetEnv line that applies is the
+    one used, a name repeated within it keeping its first value (oSetEnv)."""
+    patterns: list[str] = []
+    pairs: dict[str, str] | None = None
+    for key in sorted(k for k in entry if k.startswith((_SEND_ENV_KEY, _SET_ENV_KEY))):
+        words = argv_split(str(entry[key]))
+        if key.startswith(_SEND_ENV_KEY):
+            for word in words:
+                if word.startswith("-"):
+                    patterns = [pattern for pattern in patterns if not _pattern_matches(pattern, word[1:])]
+                elif word not in patterns:
+                    patterns.append(word)
+        elif pairs is None:
+            pairs = {}
+            for word in words:
+                name, _, value = word.partition("=")
+                pairs.setdefault(name, value)
+    return tuple(patterns), tuple((pairs or {}).items())
+
+
+def environment_to_send(target: SSHTarget, environ: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """The `env` requests ssh(1) sends on each session before its command: the local variables
+    a SendEnv pattern matches, in the environment's order, then SetEnv's (openssh-portable:
+    clientloop.c, client_session2_setup). sshd keeps those its AcceptEnv patterns allow (SetEnv
+    in sshd_config wins over them) and quietly drops the rest."""
+    local = os.environ if environ is None else environ
+    sent = [(name, value) for name, value in local.items()
+            if any(_pattern_matches(name, pattern) for pattern in target.send_env)]
+    return sent + list(target.set_env)
+
+
+def _pattern_matches(text: str, pattern: str) -> bool:
+    """ssh(1)'s match_pattern: `*` and `?` wildcards, case-sensitive; no `[...]` classes
+    (openssh-portable: match.c), so a `[` in a pattern is itself."""
+    return re.fullmatch("".join(".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern), text, re.DOTALL) is not None
 
 
 def _no_key_logins(entry: paramiko.SSHConfigDict) -> str | None:
@@ -1027,7 +1207,11 @@ def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
 def _split_files(value: str | None) -> tuple[str, ...]:
     if not value:
         return ()
-    return tuple(os.path.expanduser(part) for part in shlex.split(value))
+    try:
+        words = argv_split(value)
+    except ValueError as exc:  # an unclosed quote in `-o UserKnownHostsFile=...`
+        raise UsageError(f"ssh config: {exc}") from None
+    return tuple(os.path.expanduser(part) for part in words)
 
 
 _TIME_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
