@@ -32,6 +32,7 @@ from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     watched_patterns,
 )
+from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, without_markers
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
@@ -636,6 +637,8 @@ class Run:
         started_at = utc_now()
         fetched: list[str] = []
         problems: list[str] = []
+        limit = self.options.artifact_limit if step.artifact_limit is None else step.artifact_limit
+        budget = FetchBudget(limit or None, self.store.artifact_path(_safe_name(host)))
         for index, source in enumerate(step.fetch.sources()):
             try:
                 pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
@@ -650,9 +653,19 @@ class Run:
                 try:
                     local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
                     local = unclaimed_path(local, PurePosixPath(remote))
-                    transport.get(remote, local)
                     # local is resolved; run_dir is as given (--out defaults to the relative "runs").
-                    fetched.append(str(local.relative_to(self.store.run_dir.resolve())))
+                    artifact = str(local.relative_to(self.store.run_dir.resolve()))
+                    try:
+                        transport.get(remote, local, budget.max_bytes())
+                    except FetchTooLarge as exc:
+                        problems.append(budget.too_large(remote, exc))
+                        continue
+                    except FetchCut as exc:
+                        problems.append(budget.was_cut(remote, artifact, exc))
+                        fetched.append(artifact)
+                        continue
+                    budget.copied(local)
+                    fetched.append(artifact)
                 except TransportError:
                     raise
                 except (SpecDebugError, OSError, ValueError) as exc:
@@ -666,7 +679,7 @@ class Run:
         result = StepRecord(
             id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
-            facts={"fetched": fetched},
+            facts=self._clean({"fetched": fetched, **budget.facts()}),
         )
         return result, findings
 

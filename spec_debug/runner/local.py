@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import selectors
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 from typing import IO, Callable
 
+from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -165,13 +167,28 @@ class LocalTransport(Transport):
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(local_path, target)
 
-    def get(self, remote_path: str, local_path: Path) -> None:
+    def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
         """Copy to a temp name beside local_path, renamed once complete (as the SSH transport
-        does): a copy cut short by a full disk or Ctrl-C leaves no truncated artifact."""
+        does): a copy cut short by a full disk or Ctrl-C leaves no truncated artifact. With
+        max_bytes, a larger file is refused before a byte is copied (FetchTooLarge), and one that
+        proves longer than its size said is cut there (FetchCut, the cut copy kept)."""
+        source = os.path.expanduser(remote_path)
+        found = os.stat(source)
+        if stat.S_ISFIFO(found.st_mode):
+            # Opening a FIFO waits for a writer: the step would hang (shutil.copyfile refuses it too).
+            raise shutil.SpecialFileError(f"{remote_path} is a named pipe")
+        if stat.S_ISREG(found.st_mode):
+            check_size(found.st_size, max_bytes)
         local_path.parent.mkdir(parents=True, exist_ok=True)
         partial = local_path.with_name(f"{local_path.name}.part-{os.getpid()}-{time.monotonic_ns()}")
         try:
-            shutil.copyfile(os.path.expanduser(remote_path), partial)
+            with open(source, "rb") as remote, open(partial, "wb") as local:
+                try:
+                    copy_capped(remote, local, max_bytes, found.st_size)
+                except FetchCut:
+                    local.close()
+                    os.replace(partial, local_path)
+                    raise
             os.replace(partial, local_path)
         finally:
             partial.unlink(missing_ok=True)

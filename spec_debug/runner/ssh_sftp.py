@@ -21,7 +21,6 @@ import errno
 import os
 import re
 import shlex
-import shutil
 import stat
 import threading
 import time
@@ -33,6 +32,7 @@ from typing import BinaryIO, Callable, Iterator
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError
 
@@ -126,19 +126,22 @@ class RemoteFiles:
                         pass
                 raise
 
-    def get(self, remote_path: str, local_path: Path) -> None:
+    def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
         """Download to a temp name beside local_path, renamed once complete: a copy cut short
-        (the connection dropped) leaves no truncated artifact behind."""
+        (the connection dropped) leaves no truncated artifact behind. With max_bytes, the size
+        the server's stat gives is checked before a byte is copied (Transport.get)."""
         with self._lock, self._errors(remote_path):
             client = self._sftp()
             if client is None:
-                self._shell().get(sftp_path(remote_path, self.home), local_path, remote_path)
+                self._shell().get(sftp_path(remote_path, self.home), local_path, remote_path, max_bytes)
                 return
             found = client.stat(sftp_path(remote_path, self.home))
             if stat.S_ISDIR(found.st_mode or 0):
                 # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
             size = found.st_size or 0
+            if stat.S_ISREG(found.st_mode or 0):
+                check_size(size, max_bytes)
             with client.open(sftp_path(remote_path, self.home), "rb") as remote:
                 _quiet_prefetch_thread(remote)
                 remote.prefetch(size)
@@ -146,7 +149,12 @@ class RemoteFiles:
                 partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
                 try:
                     with open(partial, "wb") as local:
-                        shutil.copyfileobj(remote, local, 1 << 20)
+                        try:
+                            copy_capped(remote, local, max_bytes, size)
+                        except FetchCut:
+                            local.close()
+                            os.replace(partial, local_path)
+                            raise
                     os.replace(partial, local_path)
                 finally:
                     partial.unlink(missing_ok=True)
@@ -459,7 +467,16 @@ _PUT_SCRIPT = (
     'p="$1.part-$2"; mkdir -p -- "$(dirname -- "$1")" && cat > "$p" && mv -f -- "$p" "$1" && exit 0; '
     'r=$?; rm -f -- "$p"; exit $r'
 )
-_GET_SCRIPT = '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; exec cat -- "$1"'
+# With a byte limit ($2), a regular file's size is read first (GNU and BusyBox stat; wc -c
+# elsewhere, which coreutils answers from fstat without reading) and a larger one is refused
+# with its size on stderr; a file that is longer all the same is read one byte past the limit,
+# so the controller can tell it was cut.
+_GET_SCRIPT = (
+    '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; [ -z "$2" ] && exec cat -- "$1"; '
+    'if [ -f "$1" ]; then s=$(stat -L -c %s -- "$1" 2>/dev/null || wc -c < "$1"); s=${s##* }; '
+    '[ "$s" -gt "$2" ] 2>/dev/null && { echo "$s" >&2; exit 27; }; fi; exec head -c "$(($2 + 1))" -- "$1"'
+)
+_TOO_LARGE = 27  # EFBIG, "File too large"
 _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
 # _GET_SCRIPT's exit codes, as the errno each stands for (SFTP copies raise the same types).
 _GET_REFUSALS = {2: FileNotFoundError, 13: PermissionError, 21: IsADirectoryError}
@@ -495,12 +512,19 @@ class _ShellCopies:
                 hint="the login user must be able to write there (a read-only or full home?)",
             )
 
-    def get(self, source: str, local_path: Path, remote_path: str) -> None:
+    def get(self, source: str, local_path: Path, remote_path: str, max_bytes: int | None = None) -> None:
         local_path.parent.mkdir(parents=True, exist_ok=True)
         partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
+        limit = "" if max_bytes is None else str(max_bytes)
         try:
             with open(partial, "wb") as local:
-                code, said = self._run(_GET_SCRIPT, source, receive=local, what=remote_path)
+                code, said = self._run(_GET_SCRIPT, source, limit, receive=local, what=remote_path)
+            if code == _TOO_LARGE and max_bytes is not None and said.isdigit():
+                check_size(int(said), max_bytes)
+            if code == 0 and max_bytes is not None and partial.stat().st_size > max_bytes:
+                os.truncate(partial, max_bytes)
+                os.replace(partial, local_path)
+                raise FetchCut(max_bytes, None)
             if code in _GET_REFUSALS:
                 refusal = _GET_REFUSALS[code]
                 raise refusal(code, f"{self._host}:{remote_path}: {os.strerror(code)}")

@@ -51,8 +51,14 @@ class Transport(abc.ABC):
         """Copy a local file to the host (creating parent directories)."""
 
     @abc.abstractmethod
-    def get(self, remote_path: str, local_path: Path) -> None:
-        """Copy a file from the host to a local path."""
+    def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
+        """Copy a file from the host to a local path.
+
+        With max_bytes: a regular file whose size (stat on the host, before copying) is larger
+        raises fetch_limit.FetchTooLarge and nothing is copied; one that holds more than
+        max_bytes all the same (it grew, or it is a /proc file that stats as 0 bytes) is copied
+        up to max_bytes and raises fetch_limit.FetchCut, the cut copy at local_path.
+        """
 
     def interrupt(self) -> None:  # noqa: B027 - optional
         """Kill whatever command is running right now (its whole process tree on the host).
