@@ -42,7 +42,10 @@ class StepExplanation:
     failing: list[str]
     codes: list[CodeExplanation]
     command: str | None = None
-    """The `run:` template as written (may be several lines, may hold backticks)."""
+    """The `run:` template as it will run, placeholders kept (may be several lines, may hold
+    backticks); `{% raw %}` markers are gone (as_it_runs)."""
+    verbatim: list[str] = field(default_factory=list)
+    """Text the command sends as written though it looks like a placeholder (`{{.State.Status}}`)."""
     probe: str | None = None
     probe_summary: str = ""
     probe_args: dict[str, str] = field(default_factory=dict)
@@ -113,7 +116,8 @@ def _action(step: Step) -> dict[str, Any]:
     one inline code span before, which a `run: |` block (several lines) or a backtick in the
     command broke: the Markdown lost its code span and the rest of the paragraph with it."""
     if step.run is not None:
-        return {"action": "runs this command on the host", "command": step.run.strip("\n")}
+        command, verbatim = as_it_runs(step.run)
+        return {"action": "runs this command on the host", "command": command.strip("\n"), "verbatim": verbatim}
     if step.probe is not None:
         from spec_debug.probes.registry import all_probes
 
@@ -126,6 +130,44 @@ def _action(step: Step) -> dict[str, Any]:
     assert step.fetch is not None
     sources = list(step.fetch.sources())
     return {"action": "copies from the host into the run's artifacts: " + ", ".join(sources), "fetch": sources}
+
+
+_RAW_MARKERS = ("raw_begin", "raw_end")
+
+
+def as_it_runs(template: str) -> tuple[str, list[str]]:
+    """A `run:` template with its `{% raw %}...{% endraw %}` markers taken out, as Jinja takes
+    them out when it renders the command, and the raw blocks' text that looks like a
+    placeholder (a `docker inspect --format '{{.State.Status}}'`): the walkthrough printed the
+    markers, which never reach the host. Everything else stays as written.
+
+    Read with Jinja's own lexer: the values of its tokens are the source text (a `{%- raw -%}`
+    marker's value holds the whitespace the dash removes, and the data before it comes already
+    stripped), so joining them without the markers is the text the renderer works from."""
+    from jinja2 import TemplateSyntaxError
+
+    from spec_debug.playbook.templating import SHELL_ENV
+
+    if "raw" not in template:
+        return template, []
+    try:
+        tokens = list(SHELL_ENV.lexer.tokeniter(template, None))
+    except TemplateSyntaxError:
+        return template, []  # the loader refuses it first; never worse than as written
+    if not any(kind in _RAW_MARKERS for _, kind, _ in tokens):
+        return template, []
+    shown: list[str] = []
+    verbatim: list[str] = []
+    inside_raw = False
+    for _, kind, value in tokens:
+        if kind in _RAW_MARKERS:
+            inside_raw = kind == "raw_begin"
+            continue
+        if inside_raw and ("{{" in value or "{%" in value or "{#" in value):
+            verbatim.append(value)
+        shown.append(value)
+    # tokeniter drops the final newline as the renderer does; a `run: |` block keeps its own.
+    return "".join(shown) + ("\n" if template.endswith("\n") else ""), list(dict.fromkeys(verbatim))
 
 
 def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
