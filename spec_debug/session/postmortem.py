@@ -23,6 +23,7 @@ from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
+from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord
 from spec_debug.session.shell import CATEGORY_TITLES
@@ -250,7 +251,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.
-    errors = [e for e in a.errors if (e.session, e.seq) not in polls] or a.errors
+    # Nor is a call a hook blocked or the person refused: it never ran (failures.NOT_RUN).
+    errors = [e for e in a.errors if (e.session, e.seq) not in polls and e.kind not in NOT_RUN] \
+        or [e for e in a.errors if e.kind not in NOT_RUN] or a.errors
     if errors:
         e = errors[0]
         if (e.exception or "").endswith("ExceptionGroup") and len(errors) > 1 and errors[1].seq == e.seq:
@@ -529,7 +532,8 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     polls = _poll_errors(a, _loop_errors(a))
     for e in a.errors[:60]:
         # a health check refused while the server loaded is waiting, told apart from the crashes
-        add(e.session, e.seq, 3, "poll failed" if (e.session, e.seq) in polls else "error", e.agent,
+        kind = "poll failed" if (e.session, e.seq) in polls else "not run" if e.kind in NOT_RUN else "error"
+        add(e.session, e.seq, 3, kind, e.agent,
             f"{e.exception or e.kind}: {_short(e.message, 140)}", e.timestamp)
     for m in a.metrics:
         if m.source == "output" and m.name in _IMPACT_METRICS:

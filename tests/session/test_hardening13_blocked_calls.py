@@ -80,3 +80,18 @@ def test_a_hook_that_failed_on_a_command_that_ran_is_still_a_failure(tmp_path: P
     a = analyze_path(_session(tmp_path, "Exit code 1\npkill: killing pid 4242 failed: Operation not permitted"))
     assert {e.kind for e in a.errors} == {"exit_code"}
     assert len(a.loops) == 1
+
+
+def test_the_postmortem_tells_the_blocked_call_from_the_first_real_error(tmp_path: Path) -> None:
+    # The blocked kill, then the log read that shows the engine's OOM: detection names the OOM.
+    path = _session(tmp_path, f"PreToolUse:Bash hook error: [{HOOK}]: {REASON}")
+    lines = path.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["message"]["content"][0].update(is_error=True, content=(
+        "Exit code 1\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacity of 79.10 GiB of which 1.02 GiB is free."))
+    path.write_text("\n".join([*lines[:-1], json.dumps(last)]) + "\n")
+    text = render_postmortem(analyze_path(path), "md")
+    first = next(line for line in text.splitlines() if "First error:" in line)
+    assert "OutOfMemoryError" in first and "hook" not in first
+    assert "| not run |" in text  # the timeline row of each blocked try
