@@ -194,7 +194,7 @@ class SSHTransport(Transport):
 
         def reconnect() -> Connection:
             return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options,
-                           password=password, password_source=password_source)
+                           password=password, password_source=password_source, name=name)
 
         with opening_connection():
             transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)

@@ -792,7 +792,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
         asked.extend(text for text, _ in prompts)
         answers = []
         for text, echo in prompts:
-            question = f"({target.alias}) {said + ' ' if said else ''}{text.strip()} "
+            question = f"({target.label}) {said + ' ' if said else ''}{text.strip()} "
             if target.password is not None and asks_for_password(text, echo, password_sent=bool(sent_password)):
                 # PAM's "Password: " in any language, or SSSD's "First Factor: " (ssh_prompts);
                 # a one-time code's question still goes to the terminal.
@@ -951,7 +951,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
         attempts.tried.append(f"password from {target.password_source}")
         _send_password(transport, target, target.password, where, lambda: _password_refused(target, where))
         return
-    question = f"({target.alias}) {target.user}@{target.hostname}'s password: "
+    question = f"({target.label}) {target.user}@{target.hostname}'s password: "
     for _ in range(target.password_prompts):
         with _PROMPT_LOCK, options.prompt_guard():
             if options.prompt is getpass.getpass:

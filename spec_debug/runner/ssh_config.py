@@ -171,12 +171,12 @@ class SSHTarget:
 
     @property
     def label(self) -> str:
-        """How questions and host-key messages name the host: `lab01 (10.0.0.5)` for an
+        """How questions and host-key messages name the host: `lab01 at 10.0.0.5` for an
         inventory host reached at an address, else the name given. The address alone (what
         ssh resolves) was all a terminal question said, and a run over a fleet asked about
         `(10.0.0.5)` with nothing to tie it to the host the user knows."""
         if self.inventory_name and self.inventory_name != self.alias:
-            return f"{self.inventory_name} ({self.alias})"
+            return f"{self.inventory_name} at {self.alias}"
         return self.alias
 
     @property

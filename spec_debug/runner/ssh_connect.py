@@ -36,7 +36,7 @@ from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_
 
 from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_auth import AgentWouldNotSign, AuthOptions, PassphrasePrompt, ask_on_terminal, authenticate
-from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, resolve_target
+from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, resolve_target
 from spec_debug.runner.ssh_errors import HandshakeError, HostUnreachableError
 from spec_debug.runner.ssh_hostkeys import (
     SHA1_KEX,
@@ -282,8 +282,12 @@ def connect(
     ssh_options: dict[str, str] | None = None,
     password: str | None = None,
     password_source: str | None = None,
+    name: str | None = None,
 ) -> Connection:
     """Resolve `destination` through ssh config and open an authenticated connection.
+
+    `name` is how the user knows the host (an inventory name whose ansible_host is an address):
+    questions and host-key messages say it beside the destination (SSHTarget.label).
 
     `password` (an inventory's ansible_password, named by `password_source`) is for this host
     only: its jump hosts log in as ssh -J's would, without it.
@@ -313,7 +317,18 @@ def connect(
             raise
         if password_source is not None:
             target = replace(target, password=password, password_source=password_source)
+        if name and _named_otherwise(name, target.alias):
+            target = replace(target, inventory_name=name)
         return _open(target, config, options, depth=0)
+
+
+def _named_otherwise(name: str, alias: str) -> bool:
+    """Whether the user's name for a host is another name than the destination (an inventory's
+    `lab01` at 10.0.0.5), not the same host written with a user or port (`alice@gpu01:2222`)."""
+    try:
+        return parse_destination(name).host != alias
+    except UsageError:
+        return True
 
 
 def _open(
@@ -971,11 +986,11 @@ def _handshake_on(
         # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
         # "not in known_hosts" although `ssh` logged in.
         from_command = known_hosts_from_command(
-            target.known_hosts_command, alias=target.alias, tokens=_known_hosts_command_tokens(target, server_key)
+            target.known_hosts_command, alias=target.label, tokens=_known_hosts_command_tokens(target, server_key)
         )
         known_hosts = replace(known_hosts, from_command=from_command)
     warning = verify_host_key(
-        alias=target.alias,
+        alias=target.label,
         known_hosts_name=target.known_hosts_name,
         server_key=server_key,
         known_hosts=known_hosts,
