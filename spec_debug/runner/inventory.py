@@ -20,7 +20,8 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   Vault encrypted (`!vault`, or a whole `$ANSIBLE_VAULT` file) are left out, unread;
 - limit patterns `a:b`, `a,b`, `&group` (intersection), `!group` (exclusion), globs, `~regex`.
 INI values are kept as strings (Ansible's INI plugin guesses types; we leave that to the
-playbook's var types).
+playbook's var types). A YAML number whose text a float loses (`vllm_version: 0.10`, 0.1 to
+YAML 1.1 and so to Ansible) is refused with a "quote it" hint where it becomes a host's var.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from typing import Any, Callable
 import yaml
 
 from spec_debug.errors import UsageError
+# The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
+from spec_debug.playbook.yaml_nodes import _reshaped
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_config import parse_ssh_args
 
@@ -235,10 +238,7 @@ def _read_vars_file(path: Path) -> dict[str, Any]:
         raise UsageError(f"cannot read vars file {path}: {getattr(exc, 'strerror', None) or exc}") from None
     if text.lstrip().startswith(_VAULT_HEADER):
         return {}  # a whole file encrypted with ansible-vault: secrets we neither need nor can read
-    try:
-        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{path}: not valid YAML: {exc}") from None
+    data = _load_yaml(text, str(path))
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -260,9 +260,65 @@ class _AnsibleYamlLoader(yaml.SafeLoader):
     """SafeLoader that also accepts Ansible's tags: `!vault` (encrypted, left out) and `!unsafe`
     (a plain string to us), which plain yaml.safe_load refuses with a ConstructorError."""
 
+    source = "<inventory>"
+    """The file read, for the place a _ReshapedNumber names."""
+
+
+class _ReshapedNumber(float):
+    """A YAML number whose text the float does not keep: `vllm_version: 0.10` is 0.1.
+
+    Ansible reads inventories and vars files with YAML 1.1's resolver too (ansible/ansible:
+    lib/ansible/_internal/_yaml/_loader.py uses yaml.resolver.Resolver), so there 0.10 is 0.1
+    as well, and `pip install vllm=={{ vllm_version }}` installs 0.1. spec-debug refuses the
+    value where it becomes a var of a host of the run (_refuse_reshaped), with the playbook's
+    "quote it" hint (spec_debug/playbook/var_file.py); elsewhere (ansible_port: 22) a number
+    stays a number."""
+
+    written: str
+    where: str
+
+
+def _float(loader: _AnsibleYamlLoader, node: yaml.ScalarNode) -> float:
+    value = loader.construct_yaml_float(node)
+    if not _reshaped(node.value, value):
+        return value
+    number = _ReshapedNumber(value)
+    number.written = node.value
+    number.where = f"{loader.source}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
+    return number
+
 
 _AnsibleYamlLoader.add_constructor("!vault", lambda loader, node: _Vaulted())
 _AnsibleYamlLoader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
+_AnsibleYamlLoader.add_constructor("tag:yaml.org,2002:float", _float)
+
+
+def _load_yaml(text: str, source: str) -> Any:
+    loader = _AnsibleYamlLoader(text)
+    loader.source = source
+    try:
+        return loader.get_single_data()
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{source}: not valid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def _refuse_reshaped(host: str, key: str, value: Any) -> None:
+    """UsageError for a _ReshapedNumber in a var of `host`, nested ones included."""
+    if isinstance(value, _ReshapedNumber):
+        number = float(value)
+        raise UsageError(
+            f"{value.where}: {key} is written {value.written}, which YAML reads as the number {number} "
+            f"(Ansible too): host {host} would get {number} in its commands",
+            hint=f'quote it ("{value.written}") if it is a version or other text; write {number} if it is a number',
+        )
+    if isinstance(value, dict):
+        for item_key, item in value.items():
+            _refuse_reshaped(host, f"{key}.{item_key}", item)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_reshaped(host, f"{key}[{index}]", item)
 
 
 def _looks_like_yaml(text: str) -> bool:
@@ -344,10 +400,7 @@ def _unquote(value: str) -> str:
 
 
 def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
-    try:
-        data = yaml.load(text, Loader=_AnsibleYamlLoader)  # a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{path}: not valid YAML: {exc}") from None
+    data = _load_yaml(text, path)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -464,6 +517,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         if key in _CONNECTION_VARS:
             connection.setdefault(_CONNECTION_VARS[key], value)
         elif not key.startswith("ansible_"):
+            _refuse_reshaped(name, key, value)
             playbook_vars[key] = value
     interpreter = host_vars.get("ansible_python_interpreter")
     if isinstance(interpreter, str) and interpreter and not interpreter.startswith("auto") and "python" not in playbook_vars:
