@@ -18,6 +18,7 @@ from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.session import failures, metrics, reasoning, shell, source_workers, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import (
     Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
@@ -206,7 +207,7 @@ def analyze_source(source: SessionSource) -> SourcePart:
                        if a.id != MAIN_AGENT or a.events or len(tree.agents) == 1)
     read = stats.as_dict()
     part.sessions.append({
-        "id": source.id, "file": str(source.path), "format": source.format, "title": source.title,
+        "id": source.id, "file": str(source.path), "format": source.format, "title": state.title(),
         "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
         "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
         "damaged": list(stats.damaged),
@@ -293,8 +294,15 @@ class _SessionState:
         # the pass switches off; a worker analysing a folder's sessions grew with each one.
         self.phases = PhaseTracker(self.session, lambda agent, tree=tree: tree.get(agent).description)
         self.kept = {name: Bounded() for name in _KEPT}
+        self.titles: dict[str, str] = {}
+        """The session's name as its own lines give it (Claude Code's custom-title, ai-title)."""
         self.status_known = source.format != "text"
         """False for a plain-text log: no exit status was recorded."""
+
+    def title(self) -> str | None:
+        """What the session is called: the source's title (a ChatGPT conversation's), else the
+        name it was renamed to, else the one its CLI gave it."""
+        return self.source.title or self.titles.get("custom-title") or self.titles.get("ai-title")
 
     # -- bookkeeping --------------------------------------------------------
     def _keep(self, items: Bounded, record) -> None:
@@ -352,6 +360,8 @@ class _SessionState:
         elif kind == "system":
             if ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
                 self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
+            elif ev.raw_type in claude_code.TITLE_LINES and ev.agent == MAIN_AGENT:
+                self.titles[ev.raw_type] = ev.text[:300]  # the last one is the session's name now
             elif ev.role == "assistant" and ev.agent != MAIN_AGENT and "API Error" in ev.text[:200]:
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.

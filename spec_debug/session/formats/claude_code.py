@@ -53,6 +53,13 @@ Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifac
 ``permission-mode`` (``{"type": "permission-mode", "permissionMode": "auto"}``) are newer."""
 
 
+TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
+"""The session's name: ``{"type": "custom-title", "customTitle": …, "sessionId"}`` written by
+``/rename``, ``{"type": "ai-title", "aiTitle": …}`` the CLI's own; the last of each is the
+current one, and a rename wins (the shapes transcript viewers read, e.g. rymalia/
+claude-code-viewer ``docs/feature_plan_custom_title_agent_name_support.md``)."""
+
+
 def looks_like(obj: dict) -> bool:
     line_type = obj.get("type")
     if line_type in ("user", "assistant", "summary", "system"):
@@ -297,6 +304,10 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         noted = _queued_command(obj, event) or _hook_note(obj, event)
         if noted is not None:
             return [noted]
+    if kind_of_line in TITLE_LINES:
+        title = obj.get(TITLE_LINES[kind_of_line])
+        if isinstance(title, str) and title.strip():
+            return [event("system", "system", text=title.strip(), raw_type=kind_of_line)]
     if not isinstance(kind_of_line, str) or kind_of_line not in _KNOWN_PASSTHROUGH:
         stats.unknown_types += 1
     return [event("other", "system", raw_type=str(kind_of_line))]
