@@ -541,7 +541,10 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         value = host_vars.get(key)
         if isinstance(value, str) and value.strip():
             for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
-                ssh_options.setdefault(option, setting)
+                if option == "sendenv" and option in ssh_options:
+                    ssh_options[option] += " " + setting  # both lists send, as two -o SendEnv do
+                else:
+                    ssh_options.setdefault(option, setting)
     password, password_source = _password(host_vars, path)
     return HostSpec(
         name=name,

@@ -1181,8 +1181,12 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
             raise UsageError(f"{source}: -{flag} needs a value in {text!r}")
         if flag == "o":
             key, _, rest = value.replace("=", " ", 1).partition(" ")
-            if key and rest.strip():
-                options.setdefault(key.strip().lower(), rest.strip())
+            keyword = key.strip().lower()
+            if keyword == "sendenv" and keyword in options and rest.strip():
+                # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
+                options[keyword] += " " + rest.strip()
+            elif key and rest.strip():
+                options.setdefault(keyword, rest.strip())
         elif flag in _SSH_FLAG_KEYWORDS:
             options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
         elif flag == "F":

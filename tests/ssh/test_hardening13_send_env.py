@@ -98,20 +98,27 @@ def test_what_sshd_does_not_accept_is_dropped_quietly_as_with_ssh(client: Client
     assert _shown(client, 'printf "%s" "${SPECDEBUG_NOTE-unset}"') == "unset"
 
 
-def test_inventory_ssh_args_send_env_too(client: ClientSetup, accepting: SshServer, tmp_path: Path) -> None:
+def test_inventory_ssh_args_send_env_too(
+    client: ClientSetup, accepting: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`-o SetEnv=...` and `-o SendEnv=...` in ansible_ssh_common_args / ansible_ssh_extra_args:
+    each -o SendEnv adds its names (common and extra args both), as on ssh's command line."""
     from spec_debug.runner.hosts import open_transport, resolve_hosts
 
+    monkeypatch.setenv("HF_HOME", "/scratch/hf")
+    monkeypatch.setenv("SPECDEBUG_RACK", "r3")
     _config(client, accepting, "")
     inventory = tmp_path / "hosts.yml"
     inventory.write_text("all:\n  hosts:\n    lab01:\n      ansible_host: gpu01\n"
-                         "      ansible_ssh_common_args: -o SetEnv=CUDA_VISIBLE_DEVICES=3\n")
+                         "      ansible_ssh_common_args: -o SetEnv=CUDA_VISIBLE_DEVICES=3 -o SendEnv=HF_*\n"
+                         "      ansible_ssh_extra_args: -o SendEnv=SPECDEBUG_RACK\n")
     [spec] = resolve_hosts([], [], inventory, None)
     with open_transport(spec, client.options()) as transport:
         stdout, stderr = StreamCapture("stdout"), StreamCapture("stderr")
-        transport.run('printf "%s" "$CUDA_VISIBLE_DEVICES"', stdout=stdout, stderr=stderr, timeout_s=30)
+        transport.run('printf "%s|%s|%s" "$CUDA_VISIBLE_DEVICES" "$HF_HOME" "$SPECDEBUG_RACK"', stdout=stdout, stderr=stderr, timeout_s=30)
         stdout.close()
         stderr.close()
-    assert stdout.text() == "3"
+    assert stdout.text() == "3|/scratch/hf|r3"
 
 
 @pytest.mark.parametrize("line, said", [
