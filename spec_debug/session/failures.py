@@ -151,11 +151,18 @@ _INTERRUPTED = "[Request interrupted by user"
 # transcript readers test against, CLI 2.1.x, see tests/session/test_hardening12b_hook_attachments.py),
 # or the person refused permission (the CLI's "The user doesn't want to proceed with this tool
 # use. The tool use was rejected ..." prompt text, kmcquade/cc-mvp-prompts
-# system-prompts/system-prompt-stop-after-rejection.md). No command ran, so nothing failed.
+# system-prompts/system-prompt-stop-after-rejection.md), or the permission system denied it
+# ("Permission for this action was denied by the Claude Code auto mode classifier. ...",
+# "Permission for this command was denied by a built-in Claude Code safety check, ...", "This
+# command requires approval" in a -p run: the texts an independent transcript checker's tests
+# list as Claude Code's denials). No command ran, so nothing failed.
 _HOOK_BLOCKED = "PreToolUse:"
 _HOOK_ERROR = " hook error: "
 _REJECTED = "The user doesn't want to proceed with this tool use"
-NOT_RUN = frozenset({"hook_blocked", "rejected"})
+_DENIED = ("Permission for this action was denied by", "Permission for this command was denied by",
+           "This command requires approval")
+_DENIED_PART = "This Bash command contains multiple operations. The following part"
+NOT_RUN = frozenset({"hook_blocked", "rejected", "denied"})
 """Error kinds of a call that never ran (blocked or refused before it started)."""
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
@@ -173,7 +180,7 @@ class ErrorInfo:
     kind: str
     """traceback | cuda_oom | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
     http_error | exit_code | tool_error | interrupted (the analysis counts it in stats, as no error) |
-    hook_blocked | rejected (the call never ran: :data:`NOT_RUN`)"""
+    hook_blocked | rejected | denied (the call never ran: :data:`NOT_RUN`)"""
     exception: str | None = None
     message: str = ""
     file: str | None = None
@@ -195,6 +202,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("hook_blocked", None, _first_meaningful_line(output)[:300])]
         if output.startswith(_REJECTED):
             return [ErrorInfo("rejected", None, _first_meaningful_line(output)[:300])]
+        if output.startswith(_DENIED) or (output.startswith(_DENIED_PART) and "approval" in output[:300]):
+            return [ErrorInfo("denied", None, _first_meaningful_line(output)[:300])]
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
     if errors:

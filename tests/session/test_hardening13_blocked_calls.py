@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from spec_debug.session import analyze_path
 from spec_debug.session.postmortem import render_postmortem
 
@@ -72,6 +74,20 @@ def test_a_hook_blocked_command_is_marked_and_starts_no_loop_or_pivot(tmp_path: 
 def test_a_call_the_person_refused_is_marked_as_not_run(tmp_path: Path) -> None:
     a = analyze_path(_session(tmp_path, REJECTED))
     assert [e.kind for e in a.errors] == ["rejected"] * 3
+    assert a.loops == [] and a.pivots == []
+
+
+@pytest.mark.parametrize("denial", [
+    "Permission for this action was denied by the Claude Code auto mode classifier. Reason: Blocked by classifier.",
+    "Permission for this command was denied by a built-in Claude Code safety check, not by the user.",
+    "This command requires approval",
+    "This Bash command contains multiple operations. The following part requires approval: pkill -f sglang",
+])
+def test_a_call_the_permission_system_denied_is_marked_as_not_run(tmp_path: Path, denial: str) -> None:
+    # The denial texts an independent Claude Code transcript checker's tests list (auto mode's
+    # classifier, the built-in safety check, a -p run without the permission).
+    a = analyze_path(_session(tmp_path, denial))
+    assert [e.kind for e in a.errors] == ["denied"] * 3
     assert a.loops == [] and a.pivots == []
 
 
