@@ -376,8 +376,32 @@ class _Builder:
         after = self.document.lines[end.line][end.column:]
         return re.match(r"\s+#", after) is not None and not outside_shell_quotes(node.value, len(node.value))
 
+    def _comment_meant_as_text(self, node: yaml.ScalarNode, path: KeyPath) -> str | None:
+        """`contains: Decode batch. #running-req` (SGLang's scheduler log line): in an unquoted
+        value ' #' starts a YAML comment (YAML 1.2.2, 6.6), so the step looked for "Decode
+        batch." and passed on any decode line; `contains: #token` looked for nothing. Taken for
+        text meant to be found: a '#' right before a word (`#running-req`, `#token:`), as log
+        lines and regexes write it. A comment written as comments are, `# the health check`
+        (a space after the #), is the author's, and fine. Returns the cut-off text."""
+        if node.style is not None or len(path) < 3:
+            return None
+        owner = path[-3] if isinstance(path[-2], int) else path[-2]  # expect: [{...}] or expect: {...}
+        if path[-1] not in _TEXT_TO_FIND.get(owner, ()):
+            return None
+        end = node.end_mark
+        if end.line >= len(self.document.lines):
+            return None
+        after = re.match(r"[ \t]+(#[^\s#].*)$", self.document.lines[end.line][end.column:])
+        return after.group(1).rstrip() if after else None
+
     def _scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
         raw = node.value
+        cut = self._comment_meant_as_text(node, path)
+        if cut is not None:
+            meant = f"{raw} {cut}" if raw else cut
+            looks_for = f"would look for {raw!r}" if raw else "would be empty"
+            raise self.fail(node, f"YAML ends this value at ' #' (a comment to YAML): {path[-1]}: {looks_for}, not {meant!r}", path,
+                            hint=f"quote the whole value: {path[-1]}: {_single_quoted(meant)} (a comment needs a space after the #: '# ...')")
         if node.tag == "tag:yaml.org,2002:str":
             bad = _UNCARRIABLE.search(raw)
             if bad:
@@ -407,6 +431,17 @@ class _Builder:
             raise self.fail(node, f"{raw!r} would be read as the number {value}", path,
                             hint=f'quote it ("{raw}") if you mean the text, or write the decimal number')
         return value
+
+
+# Plain values an author writes to be found in output: a YAML comment cut into them changes
+# what is found, silently. Keyed by the list that holds them (steps[i].expect[j].contains).
+_TEXT_TO_FIND = {"expect": ("contains", "not_contains", "matches"), "capture": ("regex",)}
+
+
+def _single_quoted(text: str) -> str:
+    """text as a YAML single-quoted scalar, for a hint to copy: no escapes but '' for ', so a
+    regex's backslashes stay as written."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _reshaped(raw: str, value: float) -> bool:
