@@ -122,7 +122,13 @@ def _analyze_input(path: Path, input_format: str | None) -> SessionAnalysis:
     if not wants_stdin(str(path)):
         return analyze_path(path, input_format)
     with spooled_stdin() as spooled:
-        analysis = analyze_path(spooled, input_format)
+        try:
+            analysis = analyze_path(spooled, input_format)
+        except UsageError as exc:
+            # "--input-format codex does not fit" names the file: standard input, not the
+            # temporary copy that is removed when the command ends
+            exc.message = exc.message.replace(str(spooled), "standard input")
+            raise
     relabel(analysis, spooled)
     return analysis
 

@@ -125,3 +125,12 @@ def test_a_process_substitution_is_refused_with_the_pipe_that_works(tmp_path: Pa
     assert "cmd | spec-debug analyze -" in result.output
     with pytest.raises(UsageError, match="a pipe cannot be read twice"):
         analyze_path(fifo)
+
+
+def test_a_piped_text_log_forced_as_claude_code_names_standard_input(tmp_path: Path) -> None:
+    # `ssh gpu01 cat notes.log | spec-debug analyze - --input-format claude-code`: the error
+    # named the temporary copy of standard input, removed when the command ended.
+    result = CliRunner().invoke(app, ["analyze", "-", "--input-format", "claude-code"], input=NOTES)
+    assert result.exit_code == 2
+    assert "standard input: --input-format claude-code does not fit: it is plain text" in result.output
+    assert "spec-debug-stdin-" not in result.output
