@@ -21,6 +21,7 @@ from spec_debug.errors import UsageError
 from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
@@ -203,9 +204,12 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
         wanted.update((f.session, s) for s in f.evidence_seqs)
     for p in analysis.pivots:
         wanted.update(((p.session, p.seq), (p.session, p.trigger_seq)))
+    # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
+    # would be blocked again (failures.NOT_RUN; a pivot's target is chosen before its result).
+    not_run = {(e.session, e.command_seq) for e in analysis.errors if e.kind in NOT_RUN}
     chosen, seen = [], set()
     for cmd in analysis.commands:
-        if cmd.category in _NOT_DIAGNOSTIC:
+        if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
             continue
         if (cmd.session, cmd.seq) not in wanted and (cmd.session, cmd.result_seq) not in wanted:
             continue

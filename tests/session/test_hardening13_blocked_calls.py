@@ -111,3 +111,21 @@ def test_the_postmortem_tells_the_blocked_call_from_the_first_real_error(tmp_pat
     first = next(line for line in text.splitlines() if "First error:" in line)
     assert "OutOfMemoryError" in first and "hook" not in first
     assert "| not run |" in text  # the timeline row of each blocked try
+
+
+def test_distill_leaves_out_a_step_that_never_ran(tmp_path: Path) -> None:
+    # The test script fails, the agent turns to the GPUs (a pivot), and a hook blocks that
+    # nvidia-smi: the playbook gets the failing check, not a step nobody saw the output of.
+    from spec_debug.session.distill import select_commands
+
+    smi = "ssh gpu01 'nvidia-smi --query-compute-apps=pid,used_memory --format=csv'"
+    lines = [_line(0, "user", message={"role": "user", "content": "The EAGLE-3 drafter test fails on gpu01"}),
+             _call(1, "toolu_test", "ssh gpu01 'python -m pytest /opt/eagle3/test_draft.py -x'"),
+             _result(2, "toolu_test", "Exit code 1\nE   KeyError: 'd2t'\nFAILED test_draft.py::test_vocab_map", True),
+             _call(3, "toolu_smi", smi),
+             _result(4, "toolu_smi", f"PreToolUse:Bash hook error: [{HOOK}]: gpu01 is shared; ask on-call", True)]
+    path = tmp_path / f"{SID}.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [p.seq for p in a.pivots] == [3]  # the agent did change approach
+    assert smi not in [c.command for c in select_commands(a)]
