@@ -521,6 +521,7 @@ class Run:
         attempts = 0
         total_duration = 0.0
         until_failed = False
+        until_error: str | None = None
         superseded: tuple[StreamCapture, ...] = ()
         while True:
             attempts += 1
@@ -548,7 +549,7 @@ class Run:
                 break
             # The last attempt's until counts too: a step that waited for "ready" through every
             # retry and never saw it used to end as passed (it had no expectation to fail).
-            done = self._until(step, evaluation, context, outcome, stdout, stderr)
+            done, until_error = self._until(step, evaluation, context, outcome, stdout, stderr)
             if done or attempts > step.retries:
                 until_failed = step.until is not None and not done
                 break
@@ -558,7 +559,9 @@ class Run:
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
         )
         if until_failed and status == "passed" and not self.abort.is_set():
-            status, message, findings = self._until_never_held(step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings)
+            status, message, findings = self._until_never_held(
+                step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings, until_error
+            )
         hint = one_word_command_hint(step, context, stderr.checked_text()) if outcome.exit_code == 127 else None
         if hint is not None and status != "passed":
             message = hint if message is None else f"{message}; {hint}"
@@ -608,10 +611,16 @@ class Run:
     def _until_never_held(
         self, step: Step, host: str, attempts: int, outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture,
         context: dict[str, Any], facts: dict[str, Any], step_facts: dict[str, Any], findings: list[Finding],
+        until_error: str | None = None,
     ) -> tuple[str, str, list[Finding]]:
         """A step whose `until` was still false after its last attempt failed (as Ansible's
-        until/retries does): the step's own finding templates say what that means, else SD001."""
-        message = f"until {step.until!r} was still false after {attempts} attempt(s)"
+        until/retries does): the step's own finding templates say what that means, else SD001.
+        An `until` that could not be evaluated on the last attempt says why: "was still false"
+        sent the author looking at the host for a typo in a fact name (`facts.redy`)."""
+        if until_error is not None:
+            message = f"until {step.until!r} could not be evaluated after {attempts} attempt(s): {until_error}"
+        else:
+            message = f"until {step.until!r} was still false after {attempts} attempt(s)"
         evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
         check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
                          "stdout": stdout.host_text(), "stderr": stderr.host_text()}
@@ -622,14 +631,22 @@ class Run:
                                                   title=f"Step {step.id!r}: {message}")]
         return "failed", message, findings
 
-    def _until(self, step: Step, evaluation: AttemptResult, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture) -> bool:
+    def _until(
+        self, step: Step, evaluation: AttemptResult, context: dict[str, Any], outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture,
+    ) -> tuple[bool, str | None]:
+        """Whether the step is done, and why its `until` could not be evaluated (else None). An
+        expression that fails counts as false, so polling goes on (a capture that matches
+        nothing while the server loads is None: `facts.tokens > 0` fails until it does), and
+        the last attempt's error is said if it never holds."""
         if step.until is None:
-            return evaluation.status == "passed"
+            return evaluation.status == "passed", None
         attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.host_text(), "stderr": stderr.host_text()}
         try:
-            return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until")))
-        except TemplateError:
-            return False
+            return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until"))), None
+        except TemplateError as exc:
+            # "step 'wait', until: facts.redy is not set: ...": the step and site are said already.
+            said = exc.message.splitlines()[0].removeprefix(f"step {step.id!r}, until: ")
+            return False, said + (f" ({exc.hint})" if exc.hint else "")
 
     def _fetch(self, step: Step, host: str, transport: Transport, context: dict[str, Any]) -> tuple[StepRecord, list[Finding]]:
         assert step.fetch is not None
