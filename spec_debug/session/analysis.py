@@ -452,9 +452,9 @@ class _SessionState:
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found = False, ()
             self.interrupts += 1
-        # A call a hook blocked or the person refused never ran: an error result (is_error, no
-        # exit code), but no evidence about the system, so it neither prompts a change of
-        # approach nor counts in (or breaks) a loop of failing runs.
+        # A call a hook blocked, the person refused or the permission system denied never ran:
+        # an error result (is_error, no exit code), but no evidence about the system, so it
+        # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
         not_run = bool(found) and found[0].kind in failures.NOT_RUN
         host = record.host if record else None
         if record is not None:
@@ -472,9 +472,7 @@ class _SessionState:
                 host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
         # An error the output shows prompts a change of approach as a failure does, whatever the
         # exit status: a server log read with `tail` (status 0) that ends in the engine's OOM.
-        if not_run:
-            pass
-        elif (failed or found) and call is not None:
+        if (failed or found) and call is not None and not not_run:
             err = found[0] if found else None
             summary = f"{err.exception or err.kind}: {err.message}"[:160] if err else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))

@@ -227,9 +227,11 @@ def _refuse_plain_text(file: Path, fmt: str) -> None:
     every line was counted as broken JSON and the postmortem told of an empty session, where
     the same format forced on another format's records is refused (:func:`_refuse_misfit`).
     A head with any line that opens a JSON record (a damaged JSONL file the person knows the
-    format of) is read as forced."""
-    lines = [line for line in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES] if line.strip()]
-    if not lines or any(line.lstrip()[:1] in (b"{", b"[") for line in lines):
+    format of) is read as forced; a log line's ``[2025-08-14 09:12:01]`` (SGLang's prefix)
+    opens none."""
+    lines = [line.lstrip() for line in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES] if line.strip()]
+    if not lines or any(line[:1] == b"{" or (line[:1] == b"[" and line[1:].lstrip()[:1] in (b"{", b""))
+                        for line in lines):
         return
     raise UsageError(f"{file}: --input-format {fmt} does not fit: it is plain text (none of its first {len(lines)} "
                      f"line(s) is a JSON record)",

@@ -29,8 +29,12 @@ from spec_debug.errors import UsageError
 from spec_debug.session import analyze_path
 from tests.session.test_hardening10_formats import SHARED, _cast, _traj
 
-# An engineer's notes, as `script` or a copy from the terminal leaves them (no JSON in it).
+# An engineer's notes, as `script` or a copy from the terminal leaves them (no JSON in it), with
+# SGLang's scheduler line (sgl-project/sglang scheduler_metrics_mixin.py, log_decode_stats):
+# its "[date time]" prefix opens a line as a JSON array would.
 NOTES = """\
+[2026-02-01 10:01:58] Decode batch, #running-req: 4, #token: 812, token usage: 0.01, accept len: 1.00, \
+accept rate: 0.25, cuda graph: True, gen throughput (token/s): 54.80, #queue-req: 0
 2026-02-01 10:02 gpu01: EAGLE-3 slower than baseline, 54.8 tok/s vs 90
 root@gpu01:~# nvidia-smi -L
 GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-5a1c)
