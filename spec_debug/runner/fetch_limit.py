@@ -5,7 +5,7 @@
 and filled the controller's disk (then run.json could not be written either). A fetch step
 now copies at most its limit in all, the step's `artifact_limit` or the run's
 `--artifact-limit` (256 MiB unless raised; 0 copies all), and never more than the
-controller's disk can take while keeping KEEP_FREE bytes free. Each file's size is read on
+controller's disk can take while keeping KEEP_FREE bytes free (or half of it, when less is free). Each file's size is read on
 the host (stat, over SFTP or locally) before a byte is copied: a file larger than what is
 left is not copied at all; a file that turns out longer than its stat said (a log being
 written, /proc files that stat as 0 bytes) is cut at what is left. The step's message, its
@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 KEEP_FREE = 64 * 1024 * 1024
-"""Bytes of the controller's disk a fetch leaves free: run.json is rewritten after every step
-(a fleet's is several MB) and the reports are written at the end."""
+"""Bytes of the controller's disk a fetch leaves free (half of what is free, on a disk with less
+than twice this): run.json is rewritten after every step (a fleet's is several MB) and the
+reports are written at the end. A nearly full laptop still gets its config.json."""
 
 _READ_CHUNK = 1024 * 1024
 
@@ -95,7 +96,8 @@ class FetchBudget:
     def max_bytes(self) -> int:
         """Bytes the next file may take: what is left of the limit, and of the controller's disk
         less KEEP_FREE."""
-        free = max(0, _free_bytes(self.artifacts) - KEEP_FREE)
+        free = _free_bytes(self.artifacts)
+        free -= _kept_free(free)
         left = None if self.limit is None else max(0, self.limit - self.used)
         self._by_disk = left is None or free < left
         return free if left is None or free < left else left
@@ -114,8 +116,9 @@ class FetchBudget:
 
     def _over(self) -> str:
         if self._by_disk:
-            return (f"more than the controller's disk has free for it ({human_size(_free_bytes(self.artifacts))} free, "
-                    f"{human_size(KEEP_FREE)} kept free for run.json): free some space or pass --out DIR on a bigger disk")
+            free = _free_bytes(self.artifacts)
+            return (f"more than the controller's disk has free for it ({human_size(free)} free, "
+                    f"{human_size(_kept_free(free))} of it kept for run.json): free some space or pass --out DIR on a bigger disk")
         assert self.limit is not None
         already = f" ({human_size(self.used)} already copied by this step)" if self.used else ""
         return (f"over this step's fetch limit of {human_size(self.limit)}{already}: raise the step's artifact_limit "
@@ -123,6 +126,10 @@ class FetchBudget:
 
     def facts(self) -> dict[str, object]:
         return {"fetch_skipped": list(self.skipped), "fetch_cut": list(self.cut)}
+
+
+def _kept_free(free: int) -> int:
+    return min(KEEP_FREE, free // 2)
 
 
 def _free_bytes(folder: Path) -> int:

@@ -15,6 +15,8 @@ import os
 import sys
 import time
 
+import pytest
+
 from tests.conftest import only_run, run_cli
 from tests.core.test_record_faults import _in_private_tmpfs, needs_tmpfs
 
@@ -133,14 +135,16 @@ def test_a_file_longer_than_its_size_says_is_cut_at_the_limit(tmp_path, write_pl
 
 
 @needs_tmpfs
-def test_a_fetch_never_fills_the_controllers_disk(tmp_path, write_playbook):
-    # No limit asked (0), but the disk holding runs/ has 100 MiB: a 1 GiB file is refused before
-    # copying, with the free space named, and run.json is still written there.
+@pytest.mark.parametrize("disk_size", ["100m", "20m"])
+def test_a_fetch_never_fills_the_controllers_disk(tmp_path, write_playbook, disk_size):
+    # No limit asked (0), but the disk holding runs/ is small: a 1 GiB file is refused before
+    # copying, with the free space named, and run.json is still written there. On a disk with
+    # less than 64 MiB free the small files still come (half of what is free is kept).
     ckpt = checkpoint_folder(tmp_path)
     playbook = write_playbook(PLAYBOOK.replace("artifact_limit: 1M", "artifact_limit: 0"))
     disk, saved = tmp_path / "disk", tmp_path / "saved"
     cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {disk}/runs --var ckpt={ckpt}"
-    proc = _in_private_tmpfs(disk, "size=100m", f"{cli}; rc=$?; cp -r {disk}/runs {saved}; exit $rc", tmp_path)
+    proc = _in_private_tmpfs(disk, f"size={disk_size}", f"{cli}; rc=$?; cp -r {disk}/runs {saved}; exit $rc", tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     _, record = only_run(saved)
     (step,) = record["steps"]
