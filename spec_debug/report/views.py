@@ -130,12 +130,38 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         "findings_by_severity": by_severity,
         "severities": severities,
         "reading_notes": record.reading_notes,
+        "output_limit": output_limit([len(text) for step in record.steps for text in (step.stdout, step.stderr) if text]),
         "duration_s": (end - start).total_seconds() if start and end else None,
         "fleet": fleet_summary(record),
         "timeline": timeline(record),
         "host_findings": host_findings,
         "charts": _charts(record),
     }
+
+
+OUTPUT_BUDGET = 6_000_000
+"""Characters of raw output one report shows in all. Each stream is clipped to 20,000 (head and
+tail) by itself, and a fleet run (200 hosts x 30 steps of pip lists and server logs) made a
+123 MB report.html that a browser hangs on; run.json keeps every byte."""
+OUTPUT_CEILING = 20_000
+OUTPUT_FLOOR = 2_000
+"""The least of a stream a report shows, however many there are: its first lines and the last
+ones, where a traceback ends."""
+
+
+def output_limit(lengths: list[int], budget: int = OUTPUT_BUDGET) -> int:
+    """The characters each output stream keeps so that all of them fit the budget: short outputs
+    are shown whole and the long ones share what is left alike (the water level over the
+    lengths), between OUTPUT_FLOOR and OUTPUT_CEILING."""
+    if sum(min(n, OUTPUT_CEILING) for n in lengths) <= budget:
+        return OUTPUT_CEILING
+    left, ordered = budget, sorted(lengths)
+    for index, length in enumerate(ordered):
+        share = left // (len(ordered) - index)
+        if length > share:
+            return max(OUTPUT_FLOOR, min(OUTPUT_CEILING, share))
+        left -= length
+    return OUTPUT_CEILING
 
 
 def _charts(record: RunRecord) -> dict[str, Any]:
