@@ -840,6 +840,16 @@ class _OpenSSHTokens(paramiko.SSHConfig):
     `%HOST`), the tokens paramiko lacks added, the rest as paramiko computes them."""
 
     def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
+        if key.startswith(_SET_ENV_KEY):
+            # OpenSSH 10.0 expands SetEnv's values (not its names) as it does UserKnownHostsFile:
+            # `SetEnv HF_HOME=${HOME}/hf RUN_HOST=%h` (openssh-portable: ssh.c, main, "expanded
+            # SetEnv"). Word by word, so that what a token or variable brings stays one value.
+            expanded = []
+            for word in argv_split(value):
+                name, _, text = word.partition("=")
+                text = self._tokenize(config, target_hostname, "userknownhostsfile", text)
+                expanded.append(f"{name}={_environment_expanded_strict(text, 'SetEnv')}")
+            return _argv_quoted(expanded)
         own = _OWN_TOKENS.get(key)
         if own is None:
             return super()._tokenize(config, target_hostname, key, value)

@@ -63,6 +63,15 @@ def test_set_env_pins_the_gpus_of_that_host(client: ClientSetup, accepting: SshS
     assert _shown(client, 'printf "%s|%s" "$CUDA_VISIBLE_DEVICES" "$SPECDEBUG_NOTE"') == "0,1|two words"
 
 
+def test_set_env_values_expand_tokens_and_variables_as_openssh_10_does(
+    client: ClientSetup, accepting: SshServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenSSH 10.0 expands `%` tokens and `${VAR}` in SetEnv values (ssh.c, "expanded SetEnv")."""
+    monkeypatch.setenv("SPECDEBUG_SCRATCH", "/scratch/a b")
+    _config(client, accepting, '  SetEnv "SPECDEBUG_NOTE=%n on %p" HF_HOME=${SPECDEBUG_SCRATCH}/hf\n')
+    assert _shown(client, 'printf "%s|%s" "$SPECDEBUG_NOTE" "$HF_HOME"') == f"gpu01 on {accepting.port}|/scratch/a b/hf"
+
+
 def test_the_first_set_env_line_that_applies_wins_whole(client: ClientSetup, accepting: SshServer) -> None:
     """ssh(1) takes the first SetEnv line as it stands (readconf.c, oSetEnv): a later `Host *`
     default neither overrides nor adds to it."""
