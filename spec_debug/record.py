@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, PrivateAttr, ValidationInfo
 from pydantic_core import PydanticCustomError, PydanticSerializationError
 
 RunStatus = Literal["running", "passed", "failed", "error", "aborted"]
@@ -20,17 +20,25 @@ HostStatus = Literal["pending", "running", "passed", "failed", "error", "aborted
 SEVERITY_RANK: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 
 
-def _as_text(known: object) -> PlainValidator:
-    """Any text: a newer spec-debug adds values (a severity "critical") without a schema bump,
-    and a report keeps them as written (unknown_parts names them). A non-text value is still
-    a damaged record, refused with the known values in the message (a plain `Literal | str`
-    union said it twice, with pydantic's union tags in the field path)."""
-    values = ", ".join(repr(v) for v in get_args(known))
+READING = {"spec_debug.reading_a_record": True}
+"""Validation context of a record read back from run.json (store.parse_record): only there may
+a status be a value this version does not know."""
 
-    def read(value: object) -> str:
-        if isinstance(value, str):
+
+def _as_text(known: object) -> PlainValidator:
+    """A known value when spec-debug writes a record (a typo in the runner's status stays an
+    error), any text when it reads one: a newer spec-debug adds values (a severity "critical")
+    without a schema bump, and a report keeps them as written (unknown_parts names them). A
+    value that is not text is a damaged record, refused with the known values in the message
+    (a plain `Literal | str` union said it twice, with pydantic's union tags in the path)."""
+    allowed = get_args(known)
+    values = ", ".join(repr(v) for v in allowed)
+
+    def read(value: object, info: ValidationInfo) -> str:
+        reading = bool(info.context and info.context.get("spec_debug.reading_a_record"))
+        if isinstance(value, str) and (reading or value in allowed):
             return value
-        raise PydanticCustomError("status_text", f"Input should be text such as {values}")
+        raise PydanticCustomError("status_text", f"Input should be {'text such as ' if reading else 'one of '}{values}")
 
     return PlainValidator(read, json_schema_input_type=str)
 
@@ -90,7 +98,7 @@ class _RecordModel(BaseModel):
         try:
             return super().model_dump_json(**kwargs)
         except PydanticSerializationError:
-            shown = type(self).model_validate(carriable(self.model_dump()))
+            shown = type(self).model_validate(carriable(self.model_dump()), context=READING)
             return BaseModel.model_dump_json(shown, **kwargs)
 
 

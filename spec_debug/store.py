@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from spec_debug import __version__
 from spec_debug.errors import SpecDebugError, UsageError
-from spec_debug.record import RECORD_SCHEMA_VERSION, RunRecord, shown_surrogate, unknown_parts
+from spec_debug.record import READING, RECORD_SCHEMA_VERSION, RunRecord, shown_surrogate, unknown_parts
 
 RUN_JSON = "run.json"
 
@@ -333,7 +333,7 @@ def parse_record(data: object, where: str) -> RunRecord:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise UsageError(f"{where}: unknown run record schema_version {version!r}")
     try:
-        record = RunRecord.model_validate(data)
+        record = RunRecord.model_validate(data, context=READING)
     except ValidationError as exc:
         problems = exc.errors(include_url=False)
         first = problems[0]

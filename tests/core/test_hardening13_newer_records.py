@@ -168,3 +168,13 @@ def test_retry_failed_reads_a_newer_record(tmp_path, real_record):
     warnings: list[str] = []
     loaded = load_record(tmp_path, warn=warnings.append)
     assert loaded.steps[1].status == "flaky" and len(warnings) == 1
+
+
+def test_spec_debug_itself_still_writes_only_the_statuses_it_knows():
+    """Reading is lenient; writing is not: a typo in the runner's status is an error at once."""
+    from pydantic import ValidationError
+
+    from spec_debug.record import StepRecord
+
+    with pytest.raises(ValidationError, match="Input should be one of 'passed'"):
+        StepRecord(id="a", host="local", status="timed_out")
