@@ -884,6 +884,8 @@ def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]
     the user gave (an inventory name, a `Host` alias), and the address connected to (CheckHostIP,
     off by default since OpenSSH 8.5), each as known_hosts writes it for the port."""
     names = [target.alias.lower()]
+    if target.inventory_name:  # `ssh lab01` through /etc/hosts filed it under the inventory's name
+        names.append(target.inventory_name.lower())
     if isinstance(sock, socket.socket):
         try:
             names.append(str(sock.getpeername()[0]))

@@ -56,6 +56,17 @@ def test_the_unknown_host_key_question_names_the_inventory_host(client: ClientSe
         refused.value.message
 
 
+def test_a_key_filed_under_the_inventory_name_is_named_in_the_refusal(client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`ssh lab01` (through /etc/hosts) filed the key under `[lab01]:PORT`; ssh(1) looks up the
+    address spec-debug connects to, and does not find it there either: the refusal says where it is."""
+    client.known_hosts.write_text(sshd.known_hosts_line.replace(sshd.known_hosts_name, f"[lab01]:{sshd.port}"))
+    client.config.write_text(f"Host *\n  IdentityFile {client.key.path}\n  IdentitiesOnly yes\n")
+    [spec] = resolve_hosts(["lab01"], [], _inventory(tmp_path, sshd), None)
+    with pytest.raises(HostKeyError) as refused:
+        open_transport(spec, client.options())
+    assert f"is filed under '[lab01]:{sshd.port}'" in refused.value.message, refused.value.message
+
+
 def test_the_password_question_names_the_inventory_host(client: ClientSetup, tmp_path: Path) -> None:
     server = start_password_server(tmp_path / "pwbox", PASSWORD, extra_config="PubkeyAuthentication no\n")
     try:
