@@ -16,6 +16,9 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 - `%` tokens in IdentityFile and ProxyCommand are ssh(1)'s, `%n`, `%p` and `%%` included;
   `Match exec` commands run (as in ssh(1)) with stdin and stdout on /dev/null;
   CanonicalizeHostname applies to the HostName, never replaces it.
+- Values are read as ssh(1) splits them (misc.c, argv_split: `IdentityFile ~/.ssh/"my key"`);
+  SendEnv lines add up and SetEnv's first line wins (readconf.c), sent on every session
+  (environment_to_send; ssh.py sends them).
 
 Read but deliberately not followed: CheckHostIP. Off by default since OpenSSH 8.5, and ssh(1)
 skips it anyway for a loopback address, a host named by its address, and any ProxyCommand or
