@@ -851,7 +851,10 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             for word in argv_split(value):
                 name, _, text = word.partition("=")
                 text = self._tokenize(config, target_hostname, "userknownhostsfile", text)
-                expanded.append(f"{name}={_environment_expanded_strict(text, 'SetEnv')}")
+                try:
+                    expanded.append(f"{name}={_environment_expanded_strict(text, 'SetEnv')}")
+                except UsageError as unset:  # ssh(1) refuses it too; the value is no path
+                    raise UsageError(f"{unset.message} (in SetEnv {name})", hint="set it, or write the value out") from None
             return _argv_quoted(expanded)
         own = _OWN_TOKENS.get(key)
         if own is None:
