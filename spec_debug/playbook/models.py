@@ -178,8 +178,12 @@ class Step(_Strict):
     @field_validator("id")
     @classmethod
     def _valid_id(cls, value: str) -> str:
-        if not STEP_ID.match(value):
-            raise ValueError(f"step id {value!r} must match [a-z0-9_]+")
+        # fullmatch: re's $ also matches before a final newline, and `id: "gpu_check\n"` (a
+        # quoted id, or a `|` block) loaded, then named an artifact folder and a report row
+        # with the newline in it.
+        if not STEP_ID.fullmatch(value):
+            spaced = STEP_ID.fullmatch(value.strip()) is not None
+            raise ValueError(f"step id {value!r} must match [a-z0-9_]+" + (f" (no spaces or line breaks around it: {value.strip()})" if spaced else ""))
         return value
 
     @field_validator("artifact_limit", mode="before")
