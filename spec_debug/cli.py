@@ -160,7 +160,9 @@ def report(
             fail(exc)
         err_console.print(f"wrote {output}")
     else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        from spec_debug.stdout_document import write_document
+
+        write_document(text if text.endswith("\n") else text + "\n")
 
 
 @playbooks_app.command("list")

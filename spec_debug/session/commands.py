@@ -17,6 +17,7 @@ import typer
 
 from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.session.format_names import INPUT_FORMATS
+from spec_debug.stdout_document import write_document
 from spec_debug.store import RecordWriteError, write_output
 
 if TYPE_CHECKING:
@@ -142,16 +143,10 @@ def _writable(output: Path | None, example: str) -> None:
 
 def _emit(text: str, output: Path | None) -> None:
     if output is None:
-        try:
-            sys.stdout.write(text)
-        except UnicodeEncodeError:
-            # A stdout that is not UTF-8 (PYTHONIOENCODING=ascii, a latin-1 locale, a Windows
-            # console) cannot take "·", "→" or a session's own non-ASCII text: the traceback
-            # ended the command. The text encoder raises before writing anything, so the whole
-            # postmortem goes out once, as UTF-8 bytes (what `> postmortem.md` wants).
-            sys.stdout.flush()
-            sys.stdout.buffer.write(text.encode("utf-8", "replace"))
-            sys.stdout.buffer.flush()
+        # A stdout that is not UTF-8 (PYTHONIOENCODING=ascii, a latin-1 locale, a Windows
+        # console) cannot take "·", "→" or a session's own non-ASCII text: the postmortem goes
+        # out as UTF-8 bytes (what `> postmortem.md` wants), not a traceback or escapes.
+        write_document(text)
         return
     write_output(output, text)  # a folder, /sys or a full disk: one line, not a traceback
 

@@ -1,20 +1,21 @@
-"""`spec-debug report RUN_DIR` to a terminal or pipe that cannot encode the report (an ASCII
-locale: `PYTHONIOENCODING=ascii`, a serial console) prints it with escapes instead of dying in a
-UnicodeEncodeError traceback at its first em dash."""
+"""Commands printing to a stdout that cannot encode their text (an ASCII locale:
+`PYTHONIOENCODING=ascii`, a serial console) died in a UnicodeEncodeError traceback at the first
+em dash. A document (`report`, like `analyze`) now goes out as UTF-8 bytes, what `> report.md`
+wants; tables and messages are escaped."""
 
 from __future__ import annotations
 
 from tests.conftest import only_run, run_cli
 
 
-def test_report_to_an_ascii_stdout_is_printed_escaped(tmp_path):
+def test_report_to_an_ascii_stdout_is_written_as_utf8(tmp_path):
     out = tmp_path / "runs"
     assert run_cli("run", "host_smoke", "--host", "local", "--out", str(out)).code in (0, 1)
     run_dir, _ = only_run(out)
     result = run_cli("report", str(run_dir), env={"PYTHONIOENCODING": "ascii"})
     assert result.code == 0, result.stderr
     assert "Traceback" not in result.stderr
-    assert "\\u2014" in result.stdout  # the report's em dash, escaped
+    assert "\u2014" in result.stdout  # the report's em dash, as UTF-8
     assert "host_smoke" in result.stdout
 
 
