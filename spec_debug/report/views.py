@@ -116,13 +116,12 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         by_severity.setdefault(finding.severity, []).append(finding)
     severities = sorted(by_severity, key=lambda sev: (-severity_rank(sev), sev))
     start, end = _parse_time(record.started_at), _parse_time(record.finished_at)
-    host_findings: dict[str, dict[str, int]] = {}
-    for host in record.hosts:
-        counts = {"error": 0, "warning": 0, "info": 0}
-        for finding in record.findings:
-            if finding.host == host.name:
-                counts[finding.severity] = counts.get(finding.severity, 0) + 1
-        host_findings[host.name] = counts
+    # One pass over the findings (a loop per host was hosts x findings: 2,000 x 20,000 in a fleet).
+    host_findings: dict[str, dict[str, int]] = {host.name: {"error": 0, "warning": 0, "info": 0} for host in record.hosts}
+    for finding in record.findings:
+        counts = host_findings.get(finding.host) if finding.host is not None else None
+        if counts is not None:
+            counts[finding.severity] = counts.get(finding.severity, 0) + 1
     return {
         "verdict_class": verdict_class,
         "verdict_text": verdict_text,
