@@ -54,6 +54,7 @@ def severity_rank(severity: str) -> int:
     "critical" or "hint") ranked above error: shown first, where a reader cannot miss it."""
     return SEVERITY_RANK.get(severity, len(SEVERITY_RANK))
 
+
 RECORD_SCHEMA_VERSION = 1
 """Bumped only if a field ever changes meaning. Records without the field are version 1."""
 
@@ -226,7 +227,7 @@ def unknown_parts(data: dict[str, Any]) -> list[str]:
                 fields[where] = None
                 continue
             if isinstance(value, str) and not known_value(model, key, value):
-                values[f"{where} {value!r}"] += 1
+                values[f"{where} {value[:40]!r}"] += 1
             child = _NESTED.get((model, key))
             if child is not None:
                 for part in value if isinstance(value, list) else [value]:
