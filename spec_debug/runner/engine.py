@@ -660,7 +660,7 @@ class Run:
             try:
                 pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
                 dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
-                remotes = _expand_remote_glob(pattern, transport)
+                remotes = _expand_remote_glob(pattern, transport, step.timeout or GLOB_TIMEOUT_S)
             except TransportError:
                 raise
             except (SpecDebugError, OSError, ValueError) as exc:
@@ -773,6 +773,9 @@ def _signals_deferred() -> Iterator[list[int]]:
             signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
 
 
+GLOB_TIMEOUT_S = 60.0
+"""How long listing a fetch pattern's files may take, unless the step sets `timeout:`."""
+
 MAX_GLOB_FILES = 200
 """Files one fetch pattern may name: `/var/log/*` on a busy host is thousands."""
 
@@ -810,17 +813,22 @@ def remote_glob_command(pattern: str) -> str:
     return f'for f in {"".join(words)}; do [ -f "$f" ] && printf \'%s\\0\' "$f"; done; exit 0'
 
 
-def _expand_remote_glob(pattern: str, transport: Transport) -> list[str]:
+def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) -> list[str]:
     """The files a fetch pattern names on the host: pattern itself when it has no `*?[`
     (a missing file then fails its copy, with the host's own words)."""
     if not _GLOB_CHARS.search(pattern):
         return [pattern]
     stdout, stderr = StreamCapture("stdout"), StreamCapture("stderr")
     try:
-        transport.run(remote_glob_command(pattern), stdout=stdout, stderr=stderr, timeout_s=60)
+        outcome = transport.run(remote_glob_command(pattern), stdout=stdout, stderr=stderr, timeout_s=timeout_s)
     finally:
         stdout.close()
         stderr.close()
+    if outcome.timed_out:
+        # A folder on a dead NFS server or FUSE mount: the shell's readdir waits in the kernel.
+        # The few names it printed are no listing: "no file matches" sent people to the path.
+        raise ValueError(f"listing the files this pattern names took over {timeout_s:g} s (a hung NFS or FUSE mount?); "
+                         f"nothing was copied ({killed_words(stdout.survived_kill)})")
     names = [name for name in stdout.text().split("\0") if name]
     if not names:
         raise ValueError("no file on the host matches this pattern")

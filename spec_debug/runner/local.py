@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import selectors
 import shutil
-import stat
 import subprocess
 import tempfile
 import threading
@@ -13,7 +12,8 @@ import time
 from pathlib import Path
 from typing import IO, Callable
 
-from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
+from spec_debug.runner.copy_script import GET_SCRIPT, refusal
+from spec_debug.runner.fetch_limit import FetchCut, copy_capped
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -39,6 +39,9 @@ _INLINE_SCRIPT_LIMIT = 64 * 1024
 # the step's timeout notwithstanding. A process freeing a large address space or a GPU context
 # takes a few seconds at most.
 _REAP_AFTER_KILL_S = 5.0
+# How long a fetch's local copy may read nothing before the step gives up on it (as an SFTP
+# request unanswered this long fails the copy: ssh_sftp._STALL_S).
+_COPY_STALL_S = 120.0
 
 
 class LocalTransport(Transport):
@@ -47,8 +50,11 @@ class LocalTransport(Transport):
         self._running_pid: int | None = None
         self._abandon_at: float | None = None
         self._background = _BackgroundDrain()
+        self._interrupted = threading.Event()
+        """Set by interrupt(): a copy in progress is given up (it may wait in the kernel)."""
 
     def interrupt(self) -> None:
+        self._interrupted.set()
         pid = self._running_pid
         if pid is not None:
             # A process waiting in the kernel outlives the kill: the step stops waiting for it
@@ -171,29 +177,68 @@ class LocalTransport(Transport):
         """Copy to a temp name beside local_path, renamed once complete (as the SSH transport
         does): a copy cut short by a full disk or Ctrl-C leaves no truncated artifact. With
         max_bytes, a larger file is refused before a byte is copied (FetchTooLarge), and one that
-        proves longer than its size said is cut there (FetchCut, the cut copy kept)."""
-        source = os.path.expanduser(remote_path)
-        found = os.stat(source)
-        if stat.S_ISFIFO(found.st_mode):
-            # Opening a FIFO waits for a writer: the step would hang (shutil.copyfile refuses it too).
-            raise shutil.SpecialFileError(f"{remote_path} is a named pipe")
-        if stat.S_ISREG(found.st_mode):
-            check_size(found.st_size, max_bytes)
-        local_path.parent.mkdir(parents=True, exist_ok=True)
+        proves longer than its size said is cut there (FetchCut, the cut copy kept).
+
+        The file is read by a child process (copy_script.GET_SCRIPT, as over SSH without SFTP)
+        and its output watched: on a dead NFS server or FUSE mount every access to the file
+        waits in the kernel (state D) for good, and a fetch that read it in the controller
+        hung the run with it; a thread would hold the process too (it cannot exit while one
+        of its threads waits there). The step gives up after _COPY_STALL_S s without a byte
+        (as an SFTP copy does: ssh_sftp._STALL_S), or at once on interrupt(), and leaves the
+        child waiting in the kernel.
+        """
+        process = subprocess.Popen(
+            ["/bin/sh", "-c", GET_SCRIPT, "sh", os.path.expanduser(remote_path), "" if max_bytes is None else str(max_bytes)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        )
+        assert process.stdout is not None and process.stderr is not None
         partial = local_path.with_name(f"{local_path.name}.part-{os.getpid()}-{time.monotonic_ns()}")
         try:
-            with open(source, "rb") as remote, open(partial, "wb") as local:
+            local_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(partial, "wb") as local:
                 try:
-                    copy_capped(remote, local, max_bytes, found.st_size)
+                    copy_capped(_WatchedPipe(process.stdout, self._interrupted, remote_path), local, max_bytes, None)
                 except FetchCut:
                     local.close()
                     os.replace(partial, local_path)
                     raise
+            code = process.wait(timeout=_REAP_AFTER_KILL_S)  # its output ended: it is exiting
+            said = process.stderr.read(4096).decode("utf-8", "replace").strip().splitlines()
+            refusal(code, said[-1] if said else "", remote_path, max_bytes)
+            if code != 0:
+                raise OSError(f"{remote_path}: {said[-1] if said else f'the copy exited with code {code}'}")
             os.replace(partial, local_path)
+        except BaseException:
+            kill_tree(process.pid)
+            raise
         finally:
             partial.unlink(missing_ok=True)
+            process.stdout.close()
+            process.stderr.close()
 
 
+class _WatchedPipe:
+    """A child's output read as a file, which gives up when the child sends nothing for
+    _COPY_STALL_S s or the transport is interrupted (the child may wait in the kernel)."""
+
+    def __init__(self, pipe: IO[bytes], interrupted: threading.Event, what: str) -> None:
+        self._pipe = pipe
+        self._interrupted = interrupted
+        self._what = what
+
+    def read(self, size: int) -> bytes:
+        last = time.monotonic()
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._pipe, selectors.EVENT_READ)
+            while not selector.select(0.1):
+                if self._interrupted.is_set():
+                    raise InterruptedError(f"copy of {self._what} stopped: the run was interrupted")
+                if time.monotonic() - last > _COPY_STALL_S:
+                    raise TimeoutError(
+                        f"no data read from it for {_COPY_STALL_S:g} s: its file system hangs (a dead NFS server or "
+                        "FUSE mount?); the copy was given up and is left waiting in the kernel"
+                    )
+        return os.read(self._pipe.fileno(), size)
 
 
 class _BackgroundDrain:

@@ -32,6 +32,7 @@ from typing import BinaryIO, Callable, Iterator
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.copy_script import GET_SCRIPT, refusal
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError
@@ -461,25 +462,13 @@ def _sftp_refused(channel: paramiko.Channel, stage: str) -> str | None:
 
 # The copies, in POSIX sh run as `sh -c SCRIPT sh ARG...`: one line of single-quoted words,
 # which every login shell (bash, zsh, fish, csh) passes on unchanged. An upload goes to a
-# temporary name beside the target and is renamed over it, as the SFTP upload does; a
-# download reports a missing, unreadable or folder source by an exit code of its own.
+# temporary name beside the target and is renamed over it, as the SFTP upload does. The
+# download's script (copy_script.GET_SCRIPT) is the local fetch's too.
 _PUT_SCRIPT = (
     'p="$1.part-$2"; mkdir -p -- "$(dirname -- "$1")" && cat > "$p" && mv -f -- "$p" "$1" && exit 0; '
     'r=$?; rm -f -- "$p"; exit $r'
 )
-# With a byte limit ($2), a regular file's size is read first (GNU and BusyBox stat; wc -c
-# elsewhere, which coreutils answers from fstat without reading) and a larger one is refused
-# with its size on stderr; a file that is longer all the same is read one byte past the limit,
-# so the controller can tell it was cut.
-_GET_SCRIPT = (
-    '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; [ -z "$2" ] && exec cat -- "$1"; '
-    'if [ -f "$1" ]; then s=$(stat -L -c %s -- "$1" 2>/dev/null || wc -c < "$1"); s=${s##* }; '
-    '[ "$s" -gt "$2" ] 2>/dev/null && { echo "$s" >&2; exit 27; }; fi; exec head -c "$(($2 + 1))" -- "$1"'
-)
-_TOO_LARGE = 27  # EFBIG, "File too large"
 _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
-# _GET_SCRIPT's exit codes, as the errno each stands for (SFTP copies raise the same types).
-_GET_REFUSALS = {2: FileNotFoundError, 13: PermissionError, 21: IsADirectoryError}
 _CHUNK = 32 * 1024
 
 
@@ -518,16 +507,12 @@ class _ShellCopies:
         limit = "" if max_bytes is None else str(max_bytes)
         try:
             with open(partial, "wb") as local:
-                code, said = self._run(_GET_SCRIPT, source, limit, receive=local, what=remote_path)
-            if code == _TOO_LARGE and max_bytes is not None and said.isdigit():
-                check_size(int(said), max_bytes)
+                code, said = self._run(GET_SCRIPT, source, limit, receive=local, what=remote_path)
             if code == 0 and max_bytes is not None and partial.stat().st_size > max_bytes:
                 os.truncate(partial, max_bytes)
                 os.replace(partial, local_path)
                 raise FetchCut(max_bytes, None)
-            if code in _GET_REFUSALS:
-                refusal = _GET_REFUSALS[code]
-                raise refusal(code, f"{self._host}:{remote_path}: {os.strerror(code)}")
+            refusal(code, said, f"{self._host}:{remote_path}", max_bytes)
             if code != 0:
                 raise RemoteFileError(f"{self._host}: cannot download {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})")
             os.replace(partial, local_path)
