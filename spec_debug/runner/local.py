@@ -209,7 +209,8 @@ class LocalTransport(Transport):
                 raise OSError(f"{remote_path}: {said[-1] if said else f'the copy exited with code {code}'}")
             os.replace(partial, local_path)
         except BaseException:
-            kill_tree(process.pid)
+            if process.poll() is None:  # once reaped, its pid may be another process's
+                kill_tree(process.pid)
             raise
         finally:
             partial.unlink(missing_ok=True)
