@@ -778,6 +778,7 @@ GLOB_TIMEOUT_S = 60.0
 
 MAX_GLOB_FILES = 200
 """Files one fetch pattern may name: `/var/log/*` on a busy host is thousands."""
+_PATH_MAX = 4096  # bytes of one Linux path at most (torvalds/linux include/uapi/linux/limits.h)
 
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
 """A number the CLI kept as text for its trailing zeros (cli._scalar)."""
@@ -818,7 +819,10 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
     (a missing file then fails its copy, with the host's own words)."""
     if not _GLOB_CHARS.search(pattern):
         return [pattern]
-    stdout, stderr = StreamCapture("stdout"), StreamCapture("stderr")
+    # Room for MAX_GLOB_FILES names of PATH_MAX bytes and one more: a listing cut at the capture
+    # limit (256 KiB: 2,600 names of 100 bytes) was counted from its head and tail only.
+    stdout = StreamCapture("stdout", limit_bytes=(MAX_GLOB_FILES + 1) * _PATH_MAX * 2)
+    stderr = StreamCapture("stderr")
     try:
         outcome = transport.run(remote_glob_command(pattern), stdout=stdout, stderr=stderr, timeout_s=timeout_s)
     finally:
@@ -830,6 +834,9 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
         raise ValueError(f"listing the files this pattern names took over {timeout_s:g} s (a hung NFS or FUSE mount?); "
                          f"nothing was copied ({killed_words(stdout.survived_kill)})")
     names = [name for name in stdout.text().split("\0") if name]
+    if stdout.truncated:
+        names = [name for name in names if "bytes truncated; " not in name]
+        raise ValueError(f"more than {len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
     if not names:
         raise ValueError("no file on the host matches this pattern")
     if len(names) > MAX_GLOB_FILES:

@@ -152,3 +152,19 @@ def test_a_fetch_never_fills_the_controllers_disk(tmp_path, write_playbook, disk
     assert sorted(a.rsplit("/", 1)[-1] for a in step["artifacts"]) == ["config.json", "train.log"]
     assert "more than the controller's disk has free for it" in step["message"], step["message"]
     assert "No space left" not in step["message"]
+
+
+def test_a_pattern_naming_thousands_of_files_is_counted_whole(tmp_path, write_playbook):
+    # 3,000 rotated logs with 100-byte names: a 300 KB listing. It was cut at the 256 KiB
+    # capture limit and counted from its head and tail: "2203 files match".
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for index in range(3000):
+        (logs / f"sglang_rank{index:05d}_{'x' * 80}.log").touch()
+    playbook = write_playbook(f'name: logs\nsteps:\n  - id: logs\n    fetch: {{src: "{logs}/*.log"}}\n')
+    out = tmp_path / "runs"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out))
+    assert "Traceback" not in result.stderr, result.stderr
+    _, record = only_run(out)
+    (step,) = record["steps"]
+    assert step["message"] == f"{logs}/*.log: 3000 files match this pattern (at most 200): name fewer"
