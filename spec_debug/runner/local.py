@@ -202,7 +202,10 @@ class LocalTransport(Transport):
                     local.close()
                     os.replace(partial, local_path)
                     raise
-            code = process.wait(timeout=_REAP_AFTER_KILL_S)  # its output ended: it is exiting
+            try:
+                code = process.wait(timeout=_REAP_AFTER_KILL_S)  # its output ended: it is exiting
+            except subprocess.TimeoutExpired:
+                raise TimeoutError(f"the copy of {remote_path} sent all its bytes but did not exit") from None
             said = process.stderr.read(4096).decode("utf-8", "replace").strip().splitlines()
             refusal(code, said[-1] if said else "", remote_path, max_bytes)
             if code != 0:
