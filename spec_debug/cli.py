@@ -90,7 +90,7 @@ def run(
     step: bool = typer.Option(False, "--step", help="Step through interactively: run / skip / quit before each step."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Also write JUnit XML (host x step = test case)."),
     capture_limit: int = typer.Option(256 * 1024, "--capture-limit", help="Bytes of each stream kept in run.json (the rest goes to artifacts)."),
-    artifact_limit: str = typer.Option("256M", "--artifact-limit", help="Bytes of each stream an artifact keeps at most (its head and end), e.g. 1G; 0 keeps all. A step's artifact_limit overrides it."),
+    artifact_limit: str = typer.Option("256M", "--artifact-limit", help="Bytes of each stream an artifact keeps at most (its head and end), e.g. 1G; 0 keeps all; also the bytes a fetch step copies in all. A step's artifact_limit overrides it."),
     show_output: bool = typer.Option(False, "--show-output", "-v", help="Stream the steps' output lines live."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Keep secrets in run.json and reports (redacted by default)."),
 ) -> None:

@@ -64,7 +64,7 @@ ENTRIES: tuple[FindingDoc, ...] = (
         severity="warning",
         area="runner",
         title="A step could not run or its output could not be read",
-        detects="A probe that failed on the host (an exception, no JSON), a capture that did not convert, a template that failed at run time, or a fetch of a missing file.",
+        detects="A probe that failed on the host (an exception, no JSON), a capture that did not convert, a template that failed at run time, a fetch of a missing file, or a fetch whose files were over its size limit.",
         why="The diagnostic behind the step did not run, so the report is silent about what it checks.",
         fix="Fix the cause named in the evidence (a wrong path, a Python without torch for a drafter probe, a typo in a fact name) and run again; `--retry-failed` re-runs only failed hosts.",
         example="probe drafter_eval failed on the host: ModuleNotFoundError: No module named 'torch'  ->  --var python=~/ml-env/bin/python",

@@ -170,7 +170,7 @@ class Step(_Strict):
     artifact_limit: int | None = Field(
         default=None,
         description="Bytes of each output stream its artifact keeps at most (head and end), e.g. 64M; 0: all. "
-        "Default: the run's (256 MiB)",
+        "Default: the run's (256 MiB). For a fetch step: the bytes it copies in all (files over it are not copied)",
         json_schema_extra={"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}, {"type": "null"}]},
     )
     provenance: dict[str, VarValue] = Field(default_factory=dict)
