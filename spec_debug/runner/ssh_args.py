@@ -1,0 +1,67 @@
+"""ssh(1) command-line options (`-o Key=Value`, `-J`, `-p`, `-F`, ...) as ssh_config keywords:
+what Ansible inventories put in ansible_ssh_common_args / ansible_ssh_extra_args."""
+
+from __future__ import annotations
+
+import shlex
+
+from spec_debug.errors import UsageError
+
+
+SSH_CONFIG_FILE_OPTION = "-F"
+"""The key parse_ssh_args files `-F FILE` under: not a keyword, the config file itself."""
+
+# ssh(1) flags that take an argument, and the ssh_config keyword of those that matter here.
+_SSH_FLAGS_WITH_ARGUMENT = set("BbcDEeFIiJLlmOoPpQRSWw")
+_SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider"}
+
+
+def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str]:
+    """`-o ProxyCommand="ssh -W %h:%p bastion" -J jump -p 2222` -> ssh_config keywords and values.
+
+    What Ansible inventories put in `ansible_ssh_common_args` / `ansible_ssh_extra_args`. As on
+    ssh's command line the first value of a keyword wins; flags that do not change where or how
+    we connect (-A, -C, -v, -q, ...) are ignored, as are `-o` keywords we do not use.
+    """
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise UsageError(f"{source}: {exc}: {text!r}") from None
+    options: dict[str, str] = {}
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not word.startswith("-") or len(word) < 2:
+            raise UsageError(f"{source}: unexpected {word!r} in {text!r}", hint="give ssh options only, e.g. -o ProxyJump=bastion")
+        flag, attached = word[1], word[2:]
+        if flag not in _SSH_FLAGS_WITH_ARGUMENT:
+            # A boolean flag, or a bundle of them (-At): no argument to skip. -4 and -6 are
+            # AddressFamily (ssh(1)); the last one given wins there, as in ssh's getopt loop.
+            for letter in word[1:]:
+                if letter in "46":
+                    options["addressfamily"] = "inet" if letter == "4" else "inet6"
+            continue
+        if attached:
+            value = attached
+        elif index < len(words):
+            value = words[index]
+            index += 1
+        else:
+            raise UsageError(f"{source}: -{flag} needs a value in {text!r}")
+        if flag == "o":
+            key, _, rest = value.replace("=", " ", 1).partition(" ")
+            keyword = key.strip().lower()
+            if keyword == "sendenv" and keyword in options and rest.strip():
+                # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
+                options[keyword] += " " + rest.strip()
+            elif key and rest.strip():
+                options.setdefault(keyword, rest.strip())
+        elif flag in _SSH_FLAG_KEYWORDS:
+            options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
+        elif flag == "F":
+            # `ansible_ssh_common_args: -F ssh.cfg`, how Ansible setups often describe their
+            # bastion: ssh(1) then reads that file instead of ~/.ssh/config; it was ignored, and
+            # the hosts it describes were unreachable. The last -F wins, as in ssh's getopt loop.
+            options[SSH_CONFIG_FILE_OPTION] = value
+    return options

@@ -1,0 +1,192 @@
+"""ssh_config keyword values read as ssh(1) reads them: yes/no flags, times, ports, file lists,
+AddKeysToAgent and the login methods (openssh-portable: readconf.c, misc.c)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import paramiko
+
+from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_quoting import argv_split
+from spec_debug.runner.ssh_target import DEFAULT_KNOWN_HOSTS_FILES, DEFAULT_PORT, AddKeysToAgent
+from spec_debug.runner.ssh_tokens import _environment_expanded_strict
+
+
+def _no_key_logins(entry: paramiko.SSHConfigDict) -> str | None:
+    """Why ssh(1) offers this host no key, or None when it does (ssh_config(5)).
+
+    `-o PreferredAuthentications=password -o PubkeyAuthentication=no` is how people log in to a
+    password-only box past a full ssh-agent (sshd's MaxAuthTries ends the login after 6 keys);
+    we offered every agent key regardless, and sshd hung up before the password.
+    PubkeyAuthentication also takes `unbound` and `host-bound` (OpenSSH 8.9+): both mean yes.
+    """
+    value = entry.get("pubkeyauthentication")
+    if value is not None and value.strip().lower() not in ("unbound", "host-bound") \
+            and not _flag(value, "PubkeyAuthentication"):
+        return "PubkeyAuthentication no"
+    preferred = [m.strip().lower() for m in entry.get("preferredauthentications", "").split(",") if m.strip()]
+    if preferred and "publickey" not in preferred:
+        return f"PreferredAuthentications {','.join(preferred)}, without publickey"
+    return None
+
+
+def _add_keys_to_agent(value: str | None) -> AddKeysToAgent | None:
+    """AddKeysToAgent as ssh(1) reads it (checked with `ssh -G`, OpenSSH 9.2): yes (true), no
+    (false), ask, confirm, `confirm TIME`, or a TIME alone (yes, for that long). Anything else
+    is refused there ("unsupported option"), and here: it was ignored, so `ssh` and spec-debug
+    disagreed on whether a key ended up in the agent."""
+    if value is None:
+        return None
+    words = value.lower().split()
+    flag, time = None, None
+    if len(words) == 1 and words[0] in ("yes", "true", "no", "false", "ask", "confirm"):
+        flag = words[0]
+    elif len(words) == 1:
+        flag, time = "yes", words[0]  # a time alone: yes, for that long
+    elif len(words) == 2 and words[0] == "confirm":
+        flag, time = "confirm", words[1]
+    lifetime = None
+    if time is not None:
+        try:
+            lifetime = int(_seconds(time, "AddKeysToAgent", 0))
+        except UsageError:
+            flag = None
+    if flag is None:
+        raise UsageError(f"ssh config: AddKeysToAgent {value!r} is not a value ssh(1) takes",
+                         hint="write yes, no, ask, confirm, a time such as 1h, or confirm with a time (confirm 5m)")
+    if flag in ("no", "false"):
+        return None
+    # A time of 0 is no limit there (`ssh -G` shows `addkeystoagent true`).
+    return AddKeysToAgent(ask=flag == "ask", confirm=flag == "confirm", lifetime_s=lifetime or None)
+
+
+def _login_methods(entry: paramiko.SSHConfigDict) -> tuple[str, ...]:
+    """keyboard-interactive and password, as ssh(1) would try them after the keys: in the
+    order PreferredAuthentications gives (default: keyboard-interactive first), without those
+    the config turns off (ssh_config(5); ChallengeResponseAuthentication is the old name)."""
+    preferred = [m.strip().lower() for m in entry.get("preferredauthentications", "").split(",") if m.strip()]
+    methods = [m for m in preferred or ["keyboard-interactive", "password"] if m in ("keyboard-interactive", "password")]
+    kbd = entry.get("kbdinteractiveauthentication", entry.get("challengeresponseauthentication"))
+    turned_off = {
+        "password": entry.get("passwordauthentication") is not None and not _flag(entry.get("passwordauthentication"), "PasswordAuthentication"),
+        "keyboard-interactive": kbd is not None and not _flag(kbd, "KbdInteractiveAuthentication"),
+    }
+    return tuple(m for m in dict.fromkeys(methods) if not turned_off[m])
+
+
+def _unless_none(value: str | None) -> str | None:
+    """A command keyword's value, None where it is unset, empty or `none` (ssh_config(5))."""
+    if value is None or not value.strip() or value.strip().lower() == "none":
+        return None
+    return value
+
+
+# ssh(1)'s spellings of yes and no (openssh-portable: readconf.c, multistate_flag and
+# multistate_strict_hostkey): `IdentitiesOnly true` is yes there, and was "no" here, so every
+# agent key was offered; `StrictHostKeyChecking false` is off there, and was "yes" here.
+_FLAGS = {"yes": True, "true": True, "no": False, "false": False}
+_STRICT_HOST_KEY_CHECKING = {"yes": "yes", "true": "yes", "ask": "ask", "accept-new": "accept-new",
+                             "no": "no", "false": "no", "off": "no"}
+
+
+def _flag(value: str | None, keyword: str) -> bool:
+    if value is None:
+        return False
+    try:
+        return _FLAGS[value.strip().lower()]
+    except KeyError:
+        raise UsageError(f"ssh config: {keyword} {value!r} is not yes or no") from None
+
+
+def _address_family(value: str | None) -> str:
+    """AddressFamily (ssh_config(5)): people set `inet` where IPv6 is broken (a VPN, a
+    container network): a host with an AAAA record then waited out ConnectTimeout on its
+    IPv6 address before we tried IPv4, where ssh(1) goes to IPv4 at once."""
+    family = (value or "any").strip().lower()
+    if family not in ("any", "inet", "inet6"):
+        raise UsageError(f"ssh config: AddressFamily {value!r} is not any, inet or inet6")
+    return family
+
+
+def _strict_host_key_checking(value: str | None) -> str:
+    if value is None:
+        return "ask"
+    try:
+        return _STRICT_HOST_KEY_CHECKING[value.strip().lower()]
+    except KeyError:
+        raise UsageError(
+            f"ssh config: StrictHostKeyChecking {value!r} is not a value ssh(1) knows",
+            hint="write yes, accept-new, no (off) or ask",
+        ) from None
+
+
+def _certificate_files(value: str | list[str] | None) -> tuple[str, ...]:
+    """CertificateFile's files, `~` and `${VAR}` expanded as for IdentityFile (ssh_config(5))."""
+    if not value:
+        return ()
+    values = [value] if isinstance(value, str) else value
+    return tuple(os.path.expanduser(_environment_expanded_strict(path, "CertificateFile")) for path in values if path.lower() != "none")
+
+
+def _user_known_hosts_files(value: str | None) -> tuple[str, ...]:
+    """UserKnownHostsFile's files, `${VAR}` expanded (tokens are, by the config lookup)."""
+    if value is None:
+        return DEFAULT_KNOWN_HOSTS_FILES
+    if value.strip().lower() == "none":
+        # ssh_config(5): "none causes ssh(1) to ignore any user-specific known hosts files".
+        # /dev/null reads as empty and swallows what --accept-new adds, where a file named
+        # `none` would be created in the current folder.
+        return (os.devnull,)
+    return _split_files(_environment_expanded_strict(value, "UserKnownHostsFile")) or DEFAULT_KNOWN_HOSTS_FILES
+
+
+def _split_files(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    try:
+        words = argv_split(value)
+    except ValueError as exc:  # an unclosed quote in `-o UserKnownHostsFile=...`
+        raise UsageError(f"ssh config: {exc}") from None
+    return tuple(os.path.expanduser(part) for part in words)
+
+
+_TIME_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def _seconds(value: str | None, key: str, default: float) -> float:
+    """A time value as ssh(1) reads ConnectTimeout and ServerAliveInterval: seconds, or
+    `1m30s`-style sums of s/m/h/d/w units (sshd_config(5), TIME FORMATS; openssh-portable:
+    misc.c, convtime); `none` (ConnectTimeout) leaves our default. A plain `90` still works;
+    `1m` was refused as "not a number" and the whole run stopped."""
+    if value is None or value.strip().lower() == "none":
+        return default
+    text = value.strip()
+    if re.fullmatch(r"\d+\.\d+", text):  # fractions of a second: not ssh(1)'s, accepted as before
+        return float(text)
+    parts = re.findall(r"(\d+)([sSmMhHdDwW]?)", text)
+    if not parts or "".join(number + unit for number, unit in parts) != text:
+        raise UsageError(f"ssh config: {key} {value!r} is not a time (write seconds, or e.g. 1m30s)")
+    return float(sum(int(number) * _TIME_UNITS[unit.lower()] for number, unit in parts))
+
+
+def _port(value: str | None) -> int:
+    """Port as ssh(1) takes it: a whole number 1-65535 (openssh-portable: misc.c, a2port; readconf.c
+    says "Bad port"). `Port 70000` was "connection refused by HOST:70000", `Port -1` "cannot
+    resolve host name", and `Port 22.7` quietly port 22."""
+    if value is None:
+        return DEFAULT_PORT
+    text = str(value).strip()
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise UsageError(f"ssh config: Port {value!r} is not a number from 1 to 65535")
+    return int(text)
+
+
+def _number(value: str | None, key: str, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise UsageError(f"ssh config: {key} {value!r} is not a number") from None

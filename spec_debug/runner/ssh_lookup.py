@@ -1,0 +1,210 @@
+"""paramiko's ssh_config lookup made to answer as ssh(1)'s does: command-line values first,
+ssh(1)'s `%` tokens, the Match criteria paramiko lacks or gets wrong (`Match exec` included),
+and CanonicalizeHostname (paramiko/paramiko: paramiko/config.py; openssh-portable: readconf.c)."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import subprocess
+from types import SimpleNamespace
+
+import paramiko
+
+from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_env import _SET_ENV_KEY
+from spec_debug.runner.ssh_local_network import _on_local_network
+from spec_debug.runner.ssh_quoting import _argv_quoted, argv_split
+from spec_debug.runner.ssh_target import _is_address
+from spec_debug.runner.ssh_tokens import _environment_expanded_strict, _own_token
+
+
+class _MatchExec:
+    """`Match exec "COMMAND"` run as ssh(1) runs it: through the user's shell, with stdin and
+    stdout on /dev/null and stderr shown (openssh-portable: readconf.c, execute_in_shell).
+
+    OpenSSH runs these commands, and configs rely on them (`Match host gpu* exec "on-vpn"`), so
+    we run them too. paramiko runs them with invoke.run (paramiko/config.py, _does_match),
+    which forwards our own stdin to the command: it swallowed whatever spec-debug's stdin held
+    (`run --step` answers, a piped host list) and switched a terminal to cbreak mode from a
+    host thread. paramiko.config's module-level `invoke` is its only use of invoke, so this
+    object stands in for it (run(command, hide=..., warn=...) -> result with `.ok`).
+    """
+
+    @staticmethod
+    def run(command: str, **_ignored: object) -> SimpleNamespace:
+        shell = os.environ.get("SHELL") or "/bin/sh"
+        try:
+            done = subprocess.run([shell, "-c", command], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False)
+        except OSError:
+            return SimpleNamespace(ok=False)  # no shell: the criterion fails, as a failing command
+        return SimpleNamespace(ok=done.returncode == 0)
+
+
+paramiko.config.invoke = _MatchExec  # type: ignore[attr-defined]
+
+
+def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> paramiko.SSHConfig:
+    """The config with the command line's options in front, as ssh(1) reads them.
+
+    paramiko's lookup expands `%r`/`%p` (ProxyCommand, IdentityFile) and evaluates `Match user`
+    from the first User/Port it meets; a leading `Host *` block makes those ours, so
+    `bob@gpu:2200` through `ProxyCommand ssh -W %h:%p` goes to port 2200 as in OpenSSH.
+    paramiko keeps parsed blocks in `_config` (paramiko/paramiko: paramiko/config.py, parse).
+    """
+    block: dict[str, object] = {key: value for key, value in seed.items() if key != "identityfile"}
+    if "identityfile" in seed:
+        block["identityfile"] = [seed["identityfile"]]  # paramiko keeps IdentityFile as a list
+    seeded = _OpenSSHTokens()
+    front = [{"host": ["*"], "config": block}] if block else []
+    # Last, as OpenSSH's built-in defaults: no CanonicalDomains means nothing to try (paramiko
+    # raises KeyError on `CanonicalizeHostname yes` without it: paramiko/config.py, lookup).
+    defaults = [{"host": ["*"], "config": {"canonicaldomains": ""}}]
+    seeded._config = [*front, *config._config, *defaults]
+    return seeded
+
+
+# The `%` tokens ssh_config(5) documents per keyword (OpenSSH 9), beyond what paramiko expands
+# (paramiko/config.py, TOKENS_BY_CONFIG_KEY: no %n, %p, %i, %k, %L or %% in IdentityFile, no %n
+# or %% in ProxyCommand). `IdentityFile ~/.ssh/keys/%n` (a key per alias) otherwise names a
+# file that does not exist and the host "fails authentication" with no key tried at all.
+# UserKnownHostsFile takes the same tokens as IdentityFile (ssh_config(5), TOKENS), which paramiko
+# leaves unexpanded: `UserKnownHostsFile ~/.ssh/known_hosts.d/%k` found no file, and
+# --accept-new wrote a file literally named `%k`. `%l` paramiko expands otherwise than ssh(1) (_own_token).
+_OWN_TOKENS = {
+    "identityfile": set("nipkLlj"),
+    "identityagent": set("nipkLlj"),
+    "userknownhostsfile": set("nipkLlj"),
+    "proxycommand": set("n"),
+}
+_TOKEN = re.compile(r"%(.)")
+
+
+class _OpenSSHTokens(paramiko.SSHConfig):
+    """paramiko's config with ssh(1)'s token expansion for IdentityFile and ProxyCommand: one
+    left-to-right pass (so `%%h` stays `%h`, which paramiko's replace-each-token turns into
+    `%HOST`), the tokens paramiko lacks added, the rest as paramiko computes them."""
+
+    def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
+        if key.startswith(_SET_ENV_KEY):
+            # OpenSSH 10.0 expands SetEnv's values (not its names) as it does UserKnownHostsFile:
+            # `SetEnv HF_HOME=${HOME}/hf RUN_HOST=%h` (openssh-portable: ssh.c, main, "expanded
+            # SetEnv"). Word by word, so that what a token or variable brings stays one value.
+            expanded = []
+            for word in argv_split(value):
+                name, _, text = word.partition("=")
+                text = self._tokenize(config, target_hostname, "userknownhostsfile", text)
+                try:
+                    expanded.append(f"{name}={_environment_expanded_strict(text, 'SetEnv')}")
+                except UsageError as unset:  # ssh(1) refuses it too; the value is no path
+                    raise UsageError(f"{unset.message} (in SetEnv {name})", hint="set it, or write the value out") from None
+            return _argv_quoted(expanded)
+        own = _OWN_TOKENS.get(key)
+        if own is None:
+            return super()._tokenize(config, target_hostname, key, value)
+        if key in ("identityfile", "identityagent"):
+            value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
+        # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
+        # the shell that runs it expands a leading one (_ProxyCommand in ssh_connect).
+        source_key = key if key in self.TOKENS_BY_CONFIG_KEY else "identityfile"
+        inherited = {c[1] for c in self._allowed_tokens(source_key) if c.startswith("%")}
+
+        def expand(match: re.Match[str]) -> str:
+            token = match.group(1)
+            if token == "%":
+                return "%"
+            if token in own:
+                return _own_token(token, config, target_hostname)
+            if token in inherited:
+                return str(super(_OpenSSHTokens, self)._tokenize(config, target_hostname, source_key, match.group(0)))
+            return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
+
+        return _TOKEN.sub(expand, value)
+
+    def _does_match(
+        self, match_list: list[dict[str, object]], target_hostname: str, canonical: bool, final: bool, options: dict[str, object]
+    ) -> object:
+        """`Match` criteria paramiko does not know, evaluated as ssh(1) does, before its own.
+
+        paramiko counts a criterion it does not know as met (paramiko/config.py, _does_match),
+        so `Match localnetwork 10.0.0.0/8` + `ProxyJump none` (OpenSSH 9.4: "on the office
+        network, no bastion") applied everywhere, and a misspelt `Match hots gpu*` matched
+        every host; ssh(1) refuses an unknown criterion ("Unsupported Match attribute",
+        openssh-portable: readconf.c, match_cfg_line).
+        """
+        known: list[dict[str, object]] = []
+        for candidate in match_list:
+            kind, param = str(candidate["type"]).lower(), str(candidate.get("param") or "")
+            if kind in _PARAMIKO_MATCH_CRITERIA:
+                known.append(candidate)
+                continue
+            if kind in ("host", "originalhost"):
+                passed = _pattern_list_matches(_match_host(kind, target_hostname, options), param.lower())
+            elif kind == "localnetwork":
+                passed = _on_local_network(param)
+            elif kind == "tagged":  # the Tag keyword (or -P): none set is the empty tag
+                passed = _pattern_list_matches(str(options.get("tag") or ""), param)
+            elif kind == "sessiontype":  # ours are commands (exec) and SFTP, never a shell
+                passed = _pattern_list_matches("exec", param)
+            elif kind in ("command", "version"):  # no one remote command; we are not OpenSSH
+                passed = False
+            else:
+                raise UsageError(
+                    f"ssh config: Match {candidate['type']} is not a criterion ssh(1) knows",
+                    hint="ssh_config(5), Match: all, canonical, final, exec, localnetwork, host, originalhost, tagged, user, localuser",
+                )
+            if self._should_fail(passed, candidate):
+                return False
+        if not known:
+            return bool(match_list)  # an empty list is a Host block's: no Match to meet
+        return super()._does_match(known, target_hostname, canonical, final, options)
+
+    def canonicalize(self, hostname: str, options: dict[str, object], domains: list[str]) -> str:
+        """CanonicalizeHostname as ssh(1) applies it (openssh-portable: ssh.c, main and
+        resolve_canonicalize): to the HostName when one is set, never to an address or a name
+        with more dots than CanonicalizeMaxDots, and under `yes` not through a proxy.
+
+        paramiko canonicalizes the alias and then overwrites HostName with the result
+        (paramiko/config.py, lookup): `Host *  CanonicalizeHostname yes` beside
+        `Host gpu01  HostName 10.0.0.1` sent us to the DNS name `gpu01` (or a CanonicalDomains
+        match of it), not to 10.0.0.1.
+        """
+        name = str(options.get("hostname") or hostname).replace("%h", hostname)
+        proxied = any(str(options.get(key) or "none").lower() != "none" for key in ("proxycommand", "proxyjump"))
+        if proxied and options.get("canonicalizehostname") != "always":
+            return name
+        if name != hostname and (_is_address(name) or name.count(".") > int(str(options.get("canonicalizemaxdots", 1)))):
+            return name
+        return str(super().canonicalize(name, options, domains))
+
+
+# `host` and `originalhost` are ours (_match_host): paramiko compares them case-sensitively.
+_PARAMIKO_MATCH_CRITERIA = frozenset({"all", "canonical", "final", "exec", "user", "localuser"})
+
+
+def _match_host(kind: str, target_hostname: str, options: dict[str, object]) -> str:
+    """The name `Match host` / `Match originalhost` test, as ssh(1) builds it: lower case,
+    the patterns lowered too (openssh-portable: match.c, match_hostname lowercases the name and
+    calls match_pattern_list with dolower=1), and for `host` the HostName set so far with its
+    `%h` expanded (readconf.c, match_cfg_line). paramiko compared case-sensitively, so
+    `Match host GPU*` never matched `gpu01` (nor `Match host gpu*` an alias typed `GPU01`),
+    which `ssh -G` (OpenSSH 9.2) matches both. `Host` lines stay case-sensitive: ssh(1) tests
+    them with match_pattern against the name as typed (readconf.c, oHost), as paramiko does.
+    """
+    name = target_hostname
+    if kind == "host" and options.get("hostname"):
+        name = str(options["hostname"]).replace("%h", target_hostname)
+    return name.lower()
+
+
+def _pattern_list_matches(value: str, patterns: str) -> bool:
+    """ssh(1)'s match_pattern_list: comma-separated globs, a matching `!glob` vetoes."""
+    matched = False
+    for pattern in patterns.split(","):
+        negated = pattern.startswith("!")
+        if fnmatch.fnmatchcase(value, pattern[1:] if negated else pattern):
+            if negated:
+                return False
+            matched = True
+    return matched

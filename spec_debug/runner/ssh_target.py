@@ -1,0 +1,240 @@
+"""What an SSH connection goes to: `user@host:port` as typed (Destination, ProxyJump hops) and
+the SSHTarget that resolving it through ssh_config gives (ssh_config.resolve_target), with
+OpenSSH's defaults (openssh-portable: ssh.c, ssh_config(5))."""
+
+from __future__ import annotations
+
+import re
+import socket
+from dataclasses import dataclass, field
+
+from spec_debug.errors import UsageError
+
+
+DEFAULT_PORT = 22
+DEFAULT_CONNECT_TIMEOUT_S = 15.0
+DEFAULT_KEEPALIVE_S = 15.0
+DEFAULT_KNOWN_HOSTS = "~/.ssh/known_hosts"
+GLOBAL_KNOWN_HOSTS = "/etc/ssh/ssh_known_hosts"
+# ssh_config(5), UserKnownHostsFile and GlobalKnownHostsFile: ssh(1) also reads these second
+# files by default (new keys go to the first).
+DEFAULT_KNOWN_HOSTS_FILES = (DEFAULT_KNOWN_HOSTS, "~/.ssh/known_hosts2")
+GLOBAL_KNOWN_HOSTS_FILES = (GLOBAL_KNOWN_HOSTS, "/etc/ssh/ssh_known_hosts2")
+# OpenSSH's default identities, in the order ssh(1) tries them (ssh_config(5): IdentityFile).
+DEFAULT_IDENTITY_FILES = ("~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ed25519")
+
+
+@dataclass(frozen=True)
+class Destination:
+    """What the user typed: `[user@]host[:port]` (IPv6 as `[addr]:port`)."""
+
+    host: str
+    user: str | None = None
+    port: int | None = None
+
+
+@dataclass(frozen=True)
+class JumpHop:
+    """One `ProxyJump` entry before it is resolved through the config."""
+
+    destination: Destination
+
+
+@dataclass(frozen=True)
+class AddKeysToAgent:
+    """AddKeysToAgent (ssh_config(5)) when it is on: how a key opened from its file is handed
+    to ssh-agent, as ssh(1) hands it (openssh-portable: sshconnect2.c, load_identity_file calls
+    maybe_add_key_to_agent)."""
+
+    ask: bool = False
+    """`ask`: only after a yes at the terminal (ssh(1) asks through ssh-askpass)."""
+    confirm: bool = False
+    """`confirm`: the agent asks before each use of the key (ssh-add -c)."""
+    lifetime_s: int | None = None
+    """`1h`, `confirm 5m`: the agent forgets the key after this long (ssh-add -t)."""
+
+
+@dataclass(frozen=True)
+class SSHTarget:
+    """Everything needed to open one SSH connection, after config resolution."""
+
+    alias: str
+    """The name the user gave (used in messages)."""
+    hostname: str
+    port: int
+    user: str
+    identity_files: tuple[str, ...] = ()
+    identities_only: bool = False
+    identity_agent: str | None = None
+    """IdentityAgent: the agent socket to use, `none`, or None/`SSH_AUTH_SOCK` for $SSH_AUTH_SOCK."""
+    proxy_command: str | None = None
+    proxy_jump: tuple[JumpHop, ...] = ()
+    connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
+    keepalive_s: float = DEFAULT_KEEPALIVE_S
+    keepalive_count_max: int = 3
+    known_hosts_files: tuple[str, ...] = (DEFAULT_KNOWN_HOSTS,)
+    global_known_hosts_files: tuple[str, ...] = (GLOBAL_KNOWN_HOSTS,)
+    host_key_alias: str | None = None
+    strict_host_key_checking: str = "ask"
+    """ssh_config value, normalized: yes | ask | accept-new | no (also written off/false). `ask` puts an unknown
+    key to the terminal as ssh(1) does, and behaves as `yes` where no one can answer (--batch, no terminal)."""
+    hash_known_hosts: bool = False
+    """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
+    connection_attempts: int = 1
+    """ConnectionAttempts: TCP connects tried, one second apart, before the host is unreachable."""
+    batch_mode: bool = False
+    """BatchMode yes: no prompts for this host (passphrases, one-time codes), as --batch."""
+    certificate_files: tuple[str, ...] = ()
+    """CertificateFile: user certificates to offer with the identity whose key they certify."""
+    host_key_algorithms: str | None = None
+    """HostKeyAlgorithms as written (`+`/`-`/`^` prefixes included); None for the default."""
+    pubkey_accepted_algorithms: str | None = None
+    """PubkeyAcceptedAlgorithms (or its old name PubkeyAcceptedKeyTypes) as written; None for the default."""
+    kex_algorithms: str | None = None
+    """KexAlgorithms as written (`+diffie-hellman-group14-sha1` for an old appliance); None for the default."""
+    ciphers: str | None = None
+    """Ciphers as written; None for the default."""
+    macs: str | None = None
+    """MACs as written; None for the default."""
+    address_family: str = "any"
+    """AddressFamily: any | inet (IPv4 only) | inet6 (IPv6 only), the addresses connects try."""
+    known_hosts_command: str | None = None
+    """KnownHostsCommand as written (tokens unexpanded: %H, %K need the connection); None for none."""
+    login_methods: tuple[str, ...] = ("keyboard-interactive", "password")
+    """The logins after the keys ssh(1) would try, in its order: PreferredAuthentications,
+    less those PasswordAuthentication / KbdInteractiveAuthentication `no` turn off."""
+    password_prompts: int = 3
+    """NumberOfPasswordPrompts: how many times a typed password is asked for."""
+    pkcs11_provider: str | None = None
+    """PKCS11Provider (or `ssh -I`): the smart-card library ssh(1) reads keys from; spec-debug
+    cannot load it, only name it (its keys work once in ssh-agent: `ssh-add -s LIBRARY`)."""
+    bind_address: str | None = None
+    """BindAddress: the local address TCP connects go out from (a multi-homed login node); None for the system's choice."""
+    key_logins: str | None = None
+    """None when keys are offered; else why ssh(1) offers none to this host, as messages say it
+    (`PubkeyAuthentication no`, or PreferredAuthentications without publickey)."""
+    add_keys_to_agent: AddKeysToAgent | None = None
+    """AddKeysToAgent: None (`no`, the default) leaves ssh-agent as it is."""
+    send_env: tuple[str, ...] = ()
+    """SendEnv: patterns of the local environment's variables sent with every session, after
+    `-PATTERN` removals (see environment_to_send)."""
+    set_env: tuple[tuple[str, str], ...] = ()
+    """SetEnv: (name, value) sent with every session, after those of SendEnv."""
+    inventory_name: str | None = None
+    """The name the user knows the host by when it differs from `alias` (an inventory host
+    `lab01` whose ansible_host is 10.0.0.5): questions and host-key messages say both."""
+    password: str | None = field(default=None, repr=False, compare=False)
+    """The account's password, from an inventory (ansible_password): sent to this host only,
+    never shown, never part of a message or a record (hence repr=False)."""
+    password_source: str | None = None
+    """Where the password is set, as messages name it (`ansible_password in hosts.yml`); set
+    also when its value could not be read (vault-encrypted), which `password` None then says."""
+
+    @property
+    def label(self) -> str:
+        """How questions and host-key messages name the host: `lab01 at 10.0.0.5` for an
+        inventory host reached at an address, else the name given. The address alone (what
+        ssh resolves) was all a terminal question said, and a run over a fleet asked about
+        `(10.0.0.5)` with nothing to tie it to the host the user knows."""
+        if self.inventory_name and self.inventory_name != self.alias:
+            return f"{self.inventory_name} at {self.alias}"
+        return self.alias
+
+    @property
+    def known_hosts_name(self) -> str:
+        """The name this host's key is filed under in known_hosts.
+
+        A host name in lower case, as ssh(1) lowercases it before anything else (openssh-portable:
+        ssh.c, main: `lowercase(host)`, addresses excepted): a hashed entry (HashKnownHosts) is
+        the HMAC of that lower-case name, so `--host GPU01` must hash `gpu01` to find it.
+        """
+        if self.host_key_alias:
+            # HostKeyAlias is the name as written, never `[alias]:port` (openssh-portable:
+            # sshconnect.c, get_hostfile_hostname_ipaddr): it is how a tunnelled host on
+            # `localhost:2201` keeps its own key; `[gpu01-key]:2201` found nothing ssh(1) wrote.
+            return self.host_key_alias
+        name = self.hostname if _is_address(self.hostname) else self.hostname.lower()
+        return name if self.port == DEFAULT_PORT else f"[{name}]:{self.port}"
+
+    @property
+    def certificate_name(self) -> str:
+        """The name a host certificate must list among its principals: HostKeyAlias, else the
+        host name as known_hosts_name has it, without port (openssh-portable: sshconnect.c,
+        check_host_key calls check_host_cert with it)."""
+        if self.host_key_alias:
+            return self.host_key_alias
+        return self.hostname if _is_address(self.hostname) else self.hostname.lower()
+
+    @property
+    def known_hosts_portless_name(self) -> str | None:
+        """The name without its port, which ssh(1) also trusts when the `[host]:port` name
+        has no key at all (openssh-portable: sshconnect.c, check_host_key, HOST_NEW: "checking
+        without port identifier"): an sshd on port 2222 of a host known on 22 with the same
+        key. None where there is no port to drop (port 22, or a HostKeyAlias)."""
+        if self.host_key_alias or self.port == DEFAULT_PORT:
+            return None
+        return self.hostname if _is_address(self.hostname) else self.hostname.lower()
+
+
+# The user is everything before the last `@`, as ssh(1) splits it (openssh-portable: ssh.c,
+# main, strrchr): domain accounts log in as `alice@corp.example.com@gpu01`.
+_DESTINATION = re.compile(
+    r"^(?:(?P<user>\S+)@)?"
+    r"(?:\[(?P<ipv6>[^\]]+)\]|(?P<host>[^:\s\[\]@]+))"
+    r"(?::(?P<port>\d+))?$"
+)
+
+
+def parse_destination(text: str) -> Destination:
+    """Split `[user@]host[:port]` or `ssh://[user@]host[:port]`; raise UsageError if malformed."""
+    raw = text.strip()
+    if raw.startswith("ssh://"):
+        raw = raw[len("ssh://") :].rstrip("/")
+    user, at, address = raw.rpartition("@")
+    if address.count(":") >= 2 and _is_ipv6_address(address) and (user or not at):
+        # A bare IPv6 address, as ssh(1) takes it (`ssh root@2001:db8::5`, `ssh fe80::1%eth0`:
+        # it splits off the user at the last `@` and reads no port there, openssh-portable:
+        # ssh.c, main). Its colons are not a `:port`; it was "cannot parse host".
+        return Destination(host=address, user=user or None)
+    match = _DESTINATION.match(raw)
+    if not match:
+        raise UsageError(
+            f"cannot parse host {text!r}",
+            hint="write it as HOST, USER@HOST, HOST:PORT or USER@[IPV6]:PORT",
+        )
+    port = match.group("port")
+    if port is not None and not 0 < int(port) < 65536:
+        raise UsageError(f"port {port} out of range in host {text!r}")
+    return Destination(
+        host=match.group("ipv6") or match.group("host"),
+        user=match.group("user"),
+        port=int(port) if port else None,
+    )
+
+
+def _is_ipv6_address(text: str) -> bool:
+    """An IPv6 address, a scoped one (`fe80::1%eth0`) included."""
+    try:
+        socket.inet_pton(socket.AF_INET6, text.partition("%")[0])
+    except OSError:
+        return False
+    return True
+
+
+def _is_address(name: str) -> bool:
+    try:
+        socket.inet_pton(socket.AF_INET6 if ":" in name else socket.AF_INET, name)
+    except OSError:
+        return False
+    return True
+
+
+def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
+    """`ProxyJump a,user@b:2200` -> hops in connection order; `none` -> no hops."""
+    if not value or value.strip().lower() == "none":
+        return ()
+    try:
+        return tuple(JumpHop(parse_destination(part)) for part in value.split(",") if part.strip())
+    except UsageError as bad:
+        # "cannot parse host 'bastion:22:x'" alone did not say it came from the config's ProxyJump.
+        raise UsageError(f"ProxyJump {value!r}: {bad.message}", hint=bad.hint) from None

@@ -1,0 +1,61 @@
+"""ssh(1)'s `%` tokens paramiko lacks, and `${VAR}` environment expansion in config values
+(ssh_config(5), TOKENS and ENVIRONMENT VARIABLES)."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+
+from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_target import DEFAULT_PORT
+
+
+def _environment_expanded(value: str | None) -> str | None:
+    """`${VAR}` replaced by the environment's value, as ssh(1) does in IdentityAgent
+    (openssh-portable: misc.c, dollar_expand); an unset variable leaves the text as written."""
+    if value is None:
+        return None
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda match: os.environ.get(match.group(1), match.group(0)), value)
+
+
+def _environment_expanded_strict(value: str, keyword: str) -> str:
+    """`${VAR}` replaced by the environment's value in IdentityFile and UserKnownHostsFile, as
+    ssh(1) does (ssh_config(5), ENVIRONMENT VARIABLES); paramiko leaves the text as written, so
+    `IdentityFile ${HOME}/.ssh/id_gpu` named no file and the host "failed authentication" with
+    no key tried. An unset variable is an error, as in ssh(1) ("invalid environment variable
+    expansion": openssh-portable: ssh.c, default_client_percent_dollar_expand)."""
+
+    def expand(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in os.environ:
+            raise UsageError(
+                f"ssh config: {keyword} {value}: environment variable {name} is not set",
+                hint=f"set {name}, or write the path without it",
+            )
+        return os.environ[name]
+
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", expand, value)
+
+
+def _own_token(token: str, config: dict[str, object], alias: str) -> str:
+    if token == "n":
+        return alias  # the name as given on the command line
+    if token == "p":
+        return str(config.get("port", DEFAULT_PORT))
+    if token == "i":
+        return str(os.getuid())
+    if token == "k":
+        return str(config.get("hostkeyalias") or alias)
+    if token == "L":
+        return socket.gethostname().split(".")[0]
+    if token == "l":
+        # ssh(1)'s %l is gethostname(3) as it stands (openssh-portable: ssh.c, main, `thishost`).
+        # paramiko asks DNS (socket.getfqdn, paramiko/config.py LazyFqdn): on Debian's
+        # /etc/hosts (`127.0.1.1 gpu01.lab gpu01`) that is `gpu01.lab`, elsewhere `localhost`,
+        # so `IdentityFile ~/.ssh/id_%l` (a key per machine in a shared NFS home) named a file
+        # ssh(1) never reads, and the host "failed authentication" with no key tried.
+        return socket.gethostname()
+    if token == "j":
+        return str(config.get("proxyjump") or "")
+    raise AssertionError(token)
