@@ -35,3 +35,8 @@ class RemoteFileError(SpecDebugError, OSError):
     """A file copy the host refused while the connection stays up: no SFTP subsystem, a
     read-only or full remote disk, no permission. Only the step that needed the file fails
     (SD003); an OSError too, so callers that catch OSError from a transport still do."""
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

@@ -1,0 +1,113 @@
+"""ProxyCommand: the command run through the user's shell as ssh(1) runs it, used as the
+connection's socket, and the reason it gives when it ends."""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import socket
+import subprocess
+import threading
+import time
+
+import paramiko
+
+from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_errors import HostUnreachableError
+
+
+def _proxy_command(target: SSHTarget) -> "_ProxyCommand":
+    assert target.proxy_command is not None
+    try:
+        return _ProxyCommand(target.proxy_command)
+    except (OSError, ValueError, paramiko.SSHException) as exc:
+        raise HostUnreachableError(f"{target.alias}: ProxyCommand {target.proxy_command!r} failed to start: {exc}") from None
+
+
+class _ProxyCommand(paramiko.ProxyCommand):
+    """paramiko's ProxyCommand, made to notice that the command ended and to say why.
+
+    paramiko's recv loops on os.read while the command's stdout is at EOF, so a proxy that
+    exits (bastion down, key refused) spins a CPU until the banner timeout and is reported as a
+    stalled host; later in a session it is never noticed at all, and its stderr pipe, which
+    nobody reads, can fill and block it (paramiko/paramiko: paramiko/proxy.py, recv). Here EOF
+    ends recv (the packetizer turns b"" into EOFError), and stderr is drained into a short
+    tail that the error message quotes.
+    """
+
+    _STDERR_TAIL = 4096
+
+    def __init__(self, command_line: str) -> None:
+        # ssh(1) runs ProxyCommand with the user's shell as `exec COMMAND` (openssh-portable:
+        # sshconnect.c, ssh_proxy_connect), so `~`, `$VARS`, redirections and pipes work;
+        # paramiko splits it with shlex and runs the first word, which breaks all of those.
+        shell = os.environ.get("SHELL") or "/bin/sh"
+        self.cmd = [shell, "-c", f"exec {command_line}"]
+        self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        self.timeout = None
+        self._stderr_tail = b""
+        self._drain = threading.Thread(target=self._drain_stderr, name="proxycommand-stderr", daemon=True)
+        self._drain.start()
+
+    def _drain_stderr(self) -> None:
+        stream = self.process.stderr
+        assert stream is not None
+        for chunk in iter(lambda: stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096), b""):
+            self._stderr_tail = (self._stderr_tail + chunk)[-self._STDERR_TAIL :]
+
+    def recv(self, size: int) -> bytes:
+        start = time.monotonic()
+        while True:
+            wait = None if self.timeout is None else max(0.0, self.timeout - (time.monotonic() - start))
+            if wait_readable(self.process.stdout, wait):
+                try:
+                    return os.read(self.process.stdout.fileno(), size)  # b"" at EOF: the command ended
+                except OSError as exc:
+                    raise paramiko.ProxyCommandFailure(" ".join(self.cmd), exc.strerror) from None
+            if self.timeout is not None and time.monotonic() - start >= self.timeout:
+                raise socket.timeout()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def ended(self) -> str | None:
+        """Why the command is gone (exit code and last stderr line), or None while it runs."""
+        try:
+            code = self.process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return None
+        # The process is gone but its last words may still be in the pipe: let the drain read
+        # them (it ends at EOF; bounded, a grandchild may hold stderr open).
+        self._drain.join(timeout=1.0)
+        lines = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()
+        return f"exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
+
+
+def wait_readable(source: object, timeout_s: float | None) -> bool:
+    """Wait until `source` (anything with fileno()) is readable, or timeout_s passes.
+
+    poll, not select: select cannot watch a descriptor numbered FD_SETSIZE (1024) or above and
+    raises ValueError, which a big fleet with a high --forks reaches where the file limit is
+    raised (containers often allow 1048576).
+    """
+    poller = select.poll()
+    poller.register(source, select.POLLIN | select.POLLHUP | select.POLLERR)  # type: ignore[arg-type]
+    return bool(poller.poll(None if timeout_s is None else max(0, math.ceil(timeout_s * 1000))))
+
+
+def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
+    """A ProxyCommand that exited is the cause, whatever the handshake said about it."""
+    if isinstance(sock, _ProxyCommand):
+        why = sock.ended()
+        if why is not None:
+            raise HostUnreachableError(
+                f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}",
+                hint="run the ProxyCommand by hand to see why it cannot reach the host",
+            ) from None

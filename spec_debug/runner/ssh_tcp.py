@@ -1,0 +1,140 @@
+"""The TCP connect to a host as ssh(1) makes it: AddressFamily, BindAddress,
+ConnectionAttempts, and socket options for short commands and dead peers; every wait
+abandonable (ssh_abandon)."""
+
+from __future__ import annotations
+
+import errno
+import socket
+import threading
+
+from spec_debug.runner.ssh_abandon import _ABANDONED, _abandonable_call, abandonable
+from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_errors import HostUnreachableError
+
+
+_CONNECTION_ATTEMPT_PAUSE_S = 1.0  # ssh(1) sleeps 1 s between attempts (sshconnect.c, ssh_connect_direct)
+
+
+def _create_connection_attempts(target: SSHTarget) -> socket.socket:
+    """ConnectionAttempts as ssh(1) makes them: a refused or timed-out connect is tried again
+    a second later, up to that many times (a host rebooting, sshd restarting); the pause is
+    abandonable like the connects. A name that does not resolve is not retried."""
+    for attempt in range(target.connection_attempts):
+        try:
+            return _create_connection(target.hostname, target.port, target.connect_timeout_s, _FAMILIES[target.address_family],
+                                      bind_address=target.bind_address)
+        except (socket.gaierror, _CannotBind):
+            raise
+        except OSError:
+            if attempt == target.connection_attempts - 1 or threading.get_ident() in _ABANDONED:
+                raise
+        pause = threading.Event()
+        with abandonable(pause.set):
+            pause.wait(_CONNECTION_ATTEMPT_PAUSE_S)
+        if threading.get_ident() in _ABANDONED:
+            raise OSError(errno.ECONNABORTED, "abandoned")
+    raise AssertionError("unreachable")
+
+
+def _tcp_connect(target: SSHTarget) -> socket.socket:
+    where = f"{target.hostname}:{target.port}"
+    try:
+        sock = _create_connection_attempts(target)
+    except _CannotBind as exc:
+        raise HostUnreachableError(
+            f"{target.alias}: cannot connect from BindAddress {target.bind_address}: {exc.reason}",
+            hint="BindAddress in your ssh config must be an address of this machine (`ip -brief address`), "
+            "of the host's address family; remove it where this machine has no such address",
+        ) from None
+    except socket.gaierror as exc:
+        raise HostUnreachableError(
+            f"{target.alias}: cannot resolve host name {target.hostname!r} ({exc.strerror})",
+            hint="check the name, or its HostName in your ssh config",
+        ) from None
+    except (socket.timeout, TimeoutError):
+        raise HostUnreachableError(
+            f"{target.alias}: TCP connect to {where} timed out after {target.connect_timeout_s:g} s",
+            hint="host down or firewalled; raise ConnectTimeout if the network is slow",
+        ) from None
+    except ConnectionRefusedError:
+        raise HostUnreachableError(
+            f"{target.alias}: connection refused by {where}", hint="is sshd running and listening on that port?"
+        ) from None
+    except OSError as exc:
+        reason = exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))
+        raise HostUnreachableError(f"{target.alias}: cannot reach {where}: {reason}") from None
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    interval = max(1, int(target.keepalive_s))
+    if hasattr(socket, "TCP_KEEPIDLE"):  # Linux; macOS has only SO_KEEPALIVE defaults
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, interval)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, interval)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, max(1, target.keepalive_count_max))
+    if hasattr(socket, "TCP_USER_TIMEOUT"):
+        # Once our keepalive probes are in flight TCP keepalive stops probing. TCP_USER_TIMEOUT
+        # (RFC 5482) closes the socket when sent data stays unacknowledged this long: the same
+        # ServerAliveInterval x CountMax bound at the TCP level, for a link that goes dark
+        # (keep_server_alive catches a peer that still acknowledges but no longer answers).
+        timeout_ms = interval * (max(1, target.keepalive_count_max) + 1) * 1000
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, timeout_ms)
+    return sock
+
+
+# AddressFamily -> the getaddrinfo family (ssh_config(5)).
+_FAMILIES = {"any": socket.AF_UNSPEC, "inet": socket.AF_INET, "inet6": socket.AF_INET6}
+
+
+class _CannotBind(OSError):
+    """BindAddress is not an address this machine can connect from, for any address of the host."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(errno.EADDRNOTAVAIL, reason)
+        self.reason = reason
+
+
+def _create_connection(
+    hostname: str, port: int, timeout_s: float, address_family: int = socket.AF_UNSPEC, *, bind_address: str | None = None
+) -> socket.socket:
+    """socket.create_connection (each address in turn), each connect abandonable: shutdown()
+    from another thread ends a blocking connect at once on Linux, where close() would not.
+
+    `bind_address` (BindAddress) is bound before each connect, in that address's family, as
+    ssh(1) does (openssh-portable: sshconnect.c, ssh_create_socket); an address of the host
+    it cannot be bound for is skipped, as ssh(1) goes on to the next."""
+    last: OSError | None = None
+    bind_failure: str | None = None
+    for family, kind, proto, _, address in _getaddrinfo(hostname, port, address_family):
+        sock = socket.socket(family, kind, proto)
+        if bind_address is not None:
+            try:
+                local = _getaddrinfo(bind_address, 0, family)
+                sock.bind(local[0][4])
+            except OSError as exc:
+                sock.close()
+                bind_failure = exc.strerror or str(exc)
+                continue
+        try:
+            sock.settimeout(timeout_s)
+            with abandonable(lambda: sock.shutdown(socket.SHUT_RDWR)):
+                sock.connect(address)
+            return sock
+        except OSError as exc:
+            sock.close()
+            last = exc
+            if threading.get_ident() in _ABANDONED:
+                raise
+    if last is None and bind_failure is not None:
+        raise _CannotBind(bind_failure)
+    raise last if last is not None else OSError(errno.EADDRNOTAVAIL, "no address to connect to")
+
+
+def _getaddrinfo(hostname: str, port: int, family: int = socket.AF_UNSPEC) -> list[tuple]:  # type: ignore[type-arg]
+    """socket.getaddrinfo, abandonable.
+
+    A name lookup against a DNS server that does not answer blocks in the C library for the
+    resolver's timeout x attempts (resolv.conf(5): 5 s x 2 by default, per name server), and
+    nothing can interrupt it; ssh(1)'s ConnectTimeout does not cover it either. This thread
+    stops waiting for it on abandon_connects() (Ctrl-C); the lookup ends on its own later.
+    """
+    return _abandonable_call(lambda: socket.getaddrinfo(hostname, port, family, socket.SOCK_STREAM))
