@@ -1,0 +1,74 @@
+"""The ssh-agent a login asks (IdentityAgent, else $SSH_AUTH_SOCK), and AddKeysToAgent: a key
+opened from its file handed to it once per run (ssh_agent_add does the adding)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+
+import paramiko
+
+from spec_debug.runner.ssh_agent_add import add_to_agent
+from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
+from spec_debug.runner.ssh_config import AddKeysToAgent, SSHTarget
+from spec_debug.runner.ssh_key_files import _short
+from spec_debug.runner.ssh_terminal import ask_on_terminal
+
+
+# Key files handed to the agent in this run (AddKeysToAgent): once, however many hosts use them.
+_HANDED_TO_AGENT: set[str] = set()
+_AGENT_LOCK = threading.Lock()
+
+
+def _hand_to_agent(
+    agent: paramiko.Agent, key: paramiko.PKey, path: str, how: AddKeysToAgent, options: AuthOptions, attempts: _Attempts
+) -> None:
+    """AddKeysToAgent: put a key just opened from its file into the agent, as ssh(1) does
+    whether or not the host then takes it (see ssh_agent_add); `ask` asks first, as ssh(1)
+    asks through ssh-askpass, and adds nothing where no one can answer."""
+    with _AGENT_LOCK:
+        if path in _HANDED_TO_AGENT:
+            return
+        _HANDED_TO_AGENT.add(path)
+    if how.ask:
+        answer = ask_on_terminal(f"Add key {_short(path)} to agent? (yes/no) ", options, attempts.give_up)
+        if (answer or "").strip().lower() not in ("yes", "y"):
+            return
+    add_to_agent(agent, key, _short(path), how)
+
+
+class _AgentAt(paramiko.Agent):
+    """The ssh-agent listening at a given socket; paramiko.Agent only reads $SSH_AUTH_SOCK."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        paramiko.agent.AgentSSH.__init__(self)
+        self._connect(sock)
+
+
+def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> paramiko.Agent | None:
+    """The agent ssh(1) would ask: IdentityAgent's socket when the config names one (1Password,
+    Secretive, gpg-agent and forwarded agents are reached this way, often with no
+    $SSH_AUTH_SOCK at all), none for `IdentityAgent none`, else $SSH_AUTH_SOCK's."""
+    where = target.identity_agent
+    if not options.use_agent or (where is not None and where.lower() == "none"):
+        return None
+    label = "IdentityAgent"
+    if where is None or where == "SSH_AUTH_SOCK":
+        # paramiko.Agent() quietly holds no keys when $SSH_AUTH_SOCK names a dead socket (a
+        # tmux or screen session that outlived the login that started its agent): the
+        # failure then read "agent empty". Connected here, the reason is kept for it.
+        where, label = os.environ.get("SSH_AUTH_SOCK") or None, "SSH_AUTH_SOCK"
+        if where is None:
+            return None
+    path = os.path.expanduser(where)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        return _AgentAt(sock)
+    except (OSError, paramiko.SSHException) as exc:
+        # ssh(1) also goes on with the key files when the agent is not there (1Password locked).
+        sock.close()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        attempts.agent_unreachable = f"{label} {_short(path)}: {reason}"
+        return None

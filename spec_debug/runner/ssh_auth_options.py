@@ -1,0 +1,48 @@
+"""The options a login runs under (AuthOptions: batch mode, the prompt, the agent) and what it
+has tried so far (_Attempts), shared by the modules of one login: ssh_auth, ssh_key_files,
+ssh_agent, ssh_password_login."""
+
+from __future__ import annotations
+
+import getpass
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+PassphrasePrompt = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class AuthOptions:
+    batch: bool = False
+    """Never prompt: an encrypted key that is not in the agent is an error."""
+    batch_source: str = "--batch"
+    """What asked for batch mode, as messages name it (--batch, or BatchMode in ssh config)."""
+    use_agent: bool = True
+    prompt: PassphrasePrompt = field(default=getpass.getpass)
+    prompt_guard: Callable[[], AbstractContextManager[object]] = nullcontext
+    """Entered while a passphrase prompt is on the terminal: a live progress display pauses
+    in it, or its next redraw erases the prompt and the run seems stuck at "starting…"."""
+    interactive: bool = True
+    """Whether a keyboard-interactive login (a bastion's one-time code) may be answered; off
+    after a changed host key was let through, as ssh(1) turns it off then."""
+    refused_by_agent: tuple[tuple[bytes, str], ...] = ()
+    """Agent keys (blob, label) ssh-agent would not sign with on an earlier connection of this
+    login: skipped, as ssh(1) skips to its next key (ssh_connect, _handshake_retrying)."""
+
+
+@dataclass
+class _Attempts:
+    tried: list[str] = field(default_factory=list)
+    encrypted_skipped: list[str] = field(default_factory=list)
+    no_terminal: bool = False
+    """An encrypted key was skipped because there is no terminal to ask for its passphrase."""
+    agent_unreachable: str | None = None
+    """IdentityAgent's socket and why it could not be reached."""
+    missing: list[str] = field(default_factory=list)
+    """Configured identity files that do not exist (a typo, a key left on another machine)."""
+    give_up: Callable[[], bool] = lambda: False
+    """True once the login is over without us (the connection closed: the run was interrupted)."""
+    sha1_rsa_only: bool = False
+    """An RSA key was refused by a server that names no signature algorithms (sshd < 7.2)."""

@@ -1,0 +1,74 @@
+"""User certificates offered with the key they certify, as ssh(1) offers them (FILE-cert.pub,
+CertificateFile; openssh-portable: sshconnect2.c, pubkey_prepare; PROTOCOL.certkeys)."""
+
+from __future__ import annotations
+
+import copy
+
+import paramiko
+
+from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_key_files import _public_blobs, _short
+
+
+def _with_certificates(key: paramiko.PKey, path: str, target: SSHTarget) -> list[tuple[paramiko.PKey, str]]:
+    """`key` with each user certificate that certifies it, then `key` alone, as ssh(1) offers
+    them: `FILE-cert.pub` beside the identity and CertificateFile entries (ssh_config(5),
+    CertificateFile; openssh-portable: sshconnect2.c, pubkey_prepare). Before, fleets that log
+    in by certificate (sshd TrustedUserCAKeys) failed: only the bare key was offered.
+    """
+    return _certified((path + "-cert.pub", *target.certificate_files), key, _short(path))
+
+
+def _agent_offers(key: paramiko.PKey, files: list[str], target: SSHTarget) -> list[tuple[paramiko.PKey, str]]:
+    """An agent key with the certificates of the identity files it is the key of, and the
+    CertificateFile entries, then alone. ssh(1) signs a certificate's login with the agent's
+    key (sshconnect2.c, pubkey_prepare): a key kept in the agent while a CA reissues its
+    certificate file (Vault, step-ca: daily) logs in; we offered the agent key bare, were
+    refused, and its encrypted file could not be opened under --batch."""
+    beside = [path + "-cert.pub" for path in files if key.asbytes() in _public_blobs([path])]
+    return _certified((*beside, *target.certificate_files), key, f"agent key {key.fingerprint}")
+
+
+def _certified(certificates: tuple[str, ...], key: paramiko.PKey, label: str) -> list[tuple[paramiko.PKey, str]]:
+    offers: list[tuple[paramiko.PKey, str]] = []
+    for certificate in dict.fromkeys(certificates):
+        try:
+            blob = paramiko.PublicBlob.from_file(certificate)
+        except (OSError, ValueError, IndexError, UnicodeDecodeError):
+            continue  # none there (the usual case), or not a certificate
+        if not _certifies(blob, key):
+            continue
+        certified = _copy_of(key)  # the cached key stays bare
+        certified.load_certificate(certificate)
+        offers.append((certified, f"{label} with certificate {_short(certificate)}"))
+    bare = key
+    if key.public_blob is not None:  # PKey.from_path loads FILE-cert.pub itself (paramiko/pkey.py)
+        bare = copy.copy(key)
+        bare.public_blob = None
+    return [*offers, (bare, label)]
+
+
+def _copy_of(key: paramiko.PKey) -> paramiko.PKey:
+    """A copy to load a certificate into. An agent key is made anew from its blob: copy.copy
+    of paramiko's AgentKey recurses without end in its __getattr__ (paramiko/agent.py)."""
+    if isinstance(key, paramiko.AgentKey):
+        return paramiko.AgentKey(key.agent, key.blob, getattr(key, "comment", ""))
+    return copy.copy(key)
+
+
+def _certifies(blob: paramiko.PublicBlob, key: paramiko.PKey) -> bool:
+    """Whether a certificate is for `key`: after its type and nonce, a certificate carries the
+    key's public fields as they follow the type in the key's own blob (PROTOCOL.certkeys)."""
+    if not blob.key_type.endswith("-cert-v01@openssh.com") or not blob.key_type.startswith(key.get_name()):
+        return False
+    try:
+        message = paramiko.Message(blob.key_blob)
+        message.get_binary()  # type
+        message.get_binary()  # nonce
+        rest = message.get_remainder()
+        own = paramiko.Message(key.asbytes())
+        own.get_binary()  # type
+        return rest.startswith(own.get_remainder())
+    except (ValueError, IndexError, TypeError, paramiko.SSHException):
+        return False

@@ -1,0 +1,194 @@
+"""Identity files as ssh(1) reads them: which files (IdentityFile, else ~/.ssh/id_*), their
+public keys (FILE, FILE.pub, or the clear part of an OpenSSH private key), and the keys opened
+from them, an encrypted one with its passphrase asked once per run."""
+
+from __future__ import annotations
+
+import base64
+import getpass
+import os
+
+import paramiko
+
+from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
+from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
+from spec_debug.runner.ssh_terminal import _PROMPT_LOCK, _can_ask, read_passphrase
+
+
+# Decrypted keys by path, so a 16-host fleet prompts once, not 16 times.
+_KEY_CACHE: dict[str, paramiko.PKey] = {}
+
+
+def _identity_files(target: SSHTarget) -> list[str]:
+    configured = [os.path.expanduser(path) for path in target.identity_files]
+    if configured:
+        # `IdentityFile none`: no file, and no default ones either (ssh(1) then offers only
+        # agent keys); it was reported as a missing file named "none".
+        return list(dict.fromkeys(path for path in configured if path.lower() != "none"))
+    return [os.path.expanduser(path) for path in DEFAULT_IDENTITY_FILES if os.path.isfile(os.path.expanduser(path))]
+
+
+def _public_blobs(files: list[str]) -> set[bytes]:
+    """Public key blobs of the configured identities, from FILE itself when it is a public key
+    (ssh_config(5) allows that, to pick a key held by the agent), `FILE.pub`, or the public
+    part of an OpenSSH-format private key FILE, in ssh(1)'s order."""
+    blobs: set[bytes] = set()
+    for path in files:
+        blob = _public_blob(path) or _public_blob(path + ".pub") or _public_blob(path, from_private=True)
+        if blob is not None:
+            blobs.add(blob)
+    return blobs
+
+
+def _public_blob(path: str, *, from_private: bool = False) -> bytes | None:
+    """The public key blob of a public key file (or, `from_private`, of an OpenSSH-format
+    private key file); None for anything else."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(65536)
+    except (OSError, UnicodeDecodeError):
+        return None
+    if text.lstrip().startswith(_OPENSSH_PRIVATE_BEGIN):
+        return _private_file_public_blob(text) if from_private else None
+    try:
+        fields = text.split()
+        return paramiko.PublicBlob.from_string(f"{fields[0]} {fields[1]}").key_blob
+    except (IndexError, ValueError):
+        return None
+
+
+_OPENSSH_PRIVATE_BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----"
+_OPENSSH_PRIVATE_MAGIC = b"openssh-key-v1\x00"
+
+
+def _private_file_public_blob(text: str) -> bytes | None:
+    """The public key an OpenSSH-format private key file carries in clear, even when the key
+    is encrypted (openssh-portable: PROTOCOL.key; sshkey.c, sshkey_parse_private2).
+
+    ssh(1) reads it when an IdentityFile has no `.pub` beside it (sshconnect2.c,
+    pubkey_prepare, via sshkey_load_public), so `IdentitiesOnly yes` still lets the agent
+    sign with that key. Without it, every agent key was skipped, and an encrypted key file
+    then failed under --batch ("forbids the passphrase prompt") although ssh-agent held it.
+    """
+    body = text.strip()[len(_OPENSSH_PRIVATE_BEGIN):].split("-----END", 1)[0]
+    try:
+        raw = base64.b64decode("".join(body.split()), validate=True)
+        if not raw.startswith(_OPENSSH_PRIVATE_MAGIC):
+            return None
+        message = paramiko.Message(raw[len(_OPENSSH_PRIVATE_MAGIC):])
+        for _ in range(3):  # cipher name, KDF name, KDF options
+            message.get_binary()
+        if message.get_int() < 1:
+            return None
+        blob = message.get_binary()
+    except (ValueError, IndexError, TypeError, paramiko.SSHException):
+        return None
+    return blob or None
+
+
+def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
+    if path in _KEY_CACHE:
+        return _KEY_CACHE[path]
+    if not os.path.isfile(path):
+        # ssh(1) says so only with -v ("no such identity"); the failure below names it.
+        attempts.missing.append(_short(path))
+        return None
+    if _public_blob(path) is not None:
+        # A public key as IdentityFile: it chose an agent key above; the private key, if
+        # any, is the file without `.pub` (what people mean when they point at the .pub).
+        private = path[: -len(".pub")] if path.endswith(".pub") else None
+        if private and os.path.isfile(private):
+            return _load_key(private, options, attempts)
+        attempts.tried.append(f"{_short(path)} (a public key, and no such key in ssh-agent)")
+        return None
+    try:
+        key = paramiko.PKey.from_path(path)
+    except TypeError:  # cryptography: "Key is password-protected, but password was not provided"
+        return _load_encrypted_key(path, options, attempts)
+    except (ValueError, OSError, paramiko.SSHException) as exc:
+        attempts.tried.append(f"{_short(path)} (unreadable: {_unreadable_reason(path, exc)})")
+        return None
+    except Exception as exc:  # noqa: BLE001 - see _unusable: one key file must not fail the host
+        attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+        return None
+    _KEY_CACHE[path] = key
+    return key
+
+
+def _unusable(exc: BaseException) -> str:
+    """Why a key file that parses as a key cannot be used, for the "tried:" list.
+
+    cryptography refuses FIDO security keys (`sk-ssh-ed25519@openssh.com`, `ssh-keygen -t
+    ed25519-sk`: "sk-ssh-ed25519 private keys cannot be loaded", UnsupportedAlgorithm), which
+    paramiko cannot sign with, and raises assorted errors (AssertionError, UnsupportedAlgorithm)
+    on a damaged file. Escaping the login, either failed the host as "internal error", although
+    ssh(1) goes on to the next identity and a later key in the list would have worked.
+    """
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "sk-" in text:
+        return "a FIDO security key (-sk), which spec-debug cannot use: give it a plain ed25519 key too"
+    return f"unusable: {text}"
+
+
+def _load_encrypted_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
+    if options.batch:
+        attempts.encrypted_skipped.append(_short(path))
+        return None
+    if options.prompt is getpass.getpass and not _can_ask():
+        # getpass falls back to reading stdin without a terminal: in CI or under nohup that
+        # blocks forever on an open pipe, or fails with EOFError on /dev/null.
+        attempts.encrypted_skipped.append(_short(path))
+        attempts.no_terminal = True
+        return None
+    with _PROMPT_LOCK:
+        if path in _KEY_CACHE:  # another host thread asked while we waited
+            return _KEY_CACHE[path]
+        with options.prompt_guard():
+            key = _ask_passphrase(path, options, attempts)
+        if key is not None:
+            return key
+    if not (attempts.tried and attempts.tried[-1].startswith(f"{_short(path)} (")):  # _unusable said why already
+        attempts.tried.append(f"{_short(path)} (encrypted, no valid passphrase given)")
+    return None
+
+
+def _ask_passphrase(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.PKey | None:
+    """Up to three tries, like ssh(1); None when none opened the key (or no answer came)."""
+    for _ in range(3):
+        question = f"Enter passphrase for key '{_short(path)}': "
+        if options.prompt is getpass.getpass:
+            passphrase = read_passphrase(question, attempts.give_up)
+        else:
+            passphrase = None if attempts.give_up() else options.prompt(question)
+        if not passphrase:
+            return None
+        try:
+            key = paramiko.PKey.from_path(path, passphrase.encode())
+        except (ValueError, TypeError):
+            continue  # wrong passphrase: ask again, like ssh(1)
+        except Exception as exc:  # noqa: BLE001 - opened, but a key we cannot use (_unusable)
+            attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+            return None
+        _KEY_CACHE[path] = key
+        return key
+    return None
+
+
+def _unreadable_reason(path: str, exc: BaseException) -> str:
+    """A short reason instead of cryptography's "Unable to load PEM file. See https://..."."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(64)
+    except OSError as error:
+        return error.strerror or str(error)
+    if head.startswith(b"PuTTY-User-Key-File"):
+        return "a PuTTY .ppk key; convert it with `puttygen KEY -O private-openssh -o KEY.openssh`"
+    if not head.strip():
+        return "empty file"
+    text = str(exc).split(". See https://", 1)[0].strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _short(path: str) -> str:
+    home = os.path.expanduser("~")
+    return "~" + path[len(home) :] if home != "/" and path.startswith(home + "/") else path
