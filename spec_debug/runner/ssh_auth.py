@@ -92,7 +92,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if "keyboard-interactive" in allowed:
         interactive_refused = _interactive_refusal(options)
     where = f"{target.user}@{target.hostname}:{target.port}"
-    # Agent keys refused on earlier connections of this login (_handshake_retrying in ssh_connect).
+    # Agent keys refused on earlier connections of this login (_handshake_retrying in ssh_handshake).
     declined = [label for _, label in options.refused_by_agent]
     if declined and not attempts.tried and not attempts.encrypted_skipped:
         raise AuthenticationError(f"{target.alias}: ssh-agent would not sign with {', '.join(declined)}", hint=_AGENT_REFUSED_HINT)
@@ -287,7 +287,7 @@ def _try_key(
         if "cannot be used for signing" not in str(exc):
             raise
         # paramiko ends the connection on a refused signature (the failure is raised in its
-        # transport thread), so no later key can be offered on it: ssh_connect tries again on a
+        # transport thread), so no later key can be offered on it: ssh_handshake tries again on a
         # new connection without this key, and this message stands once it has given up.
         raise AgentWouldNotSign(
             key.asbytes(), label,
@@ -383,6 +383,6 @@ def _unsupported_logins(allowed: list[str]) -> str:
 
 def _disconnect_reason(transport: paramiko.Transport) -> str | None:
     """Why the server hung up, when it said so: the SSH_MSG_DISCONNECT description that
-    ssh_connect's transport records (the transport thread reads it before it marks the
+    ssh_transport's transport records (the transport thread reads it before it marks the
     connection down, so it is there by the time a login sees the connection closed)."""
     return getattr(transport, "disconnect_reason", None)

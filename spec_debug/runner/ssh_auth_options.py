@@ -29,7 +29,7 @@ class AuthOptions:
     after a changed host key was let through, as ssh(1) turns it off then."""
     refused_by_agent: tuple[tuple[bytes, str], ...] = ()
     """Agent keys (blob, label) ssh-agent would not sign with on an earlier connection of this
-    login: skipped, as ssh(1) skips to its next key (ssh_connect, _handshake_retrying)."""
+    login: skipped, as ssh(1) skips to its next key (ssh_handshake, _handshake_retrying)."""
 
 
 @dataclass

@@ -25,8 +25,8 @@ skips it anyway for a loopback address, a host named by its address, and any Pro
 ProxyJump (openssh-portable: sshconnect.c, check_host_key). Where it is on, ssh(1) also files the
 address's key in known_hosts and warns when it differs from the name's; here the key is checked
 under the name (or HostKeyAlias) only, and the address's entries serve only to name the fix when
-the name has none (ssh_connect, _other_known_hosts_names). BindInterface is not followed either
-(BindAddress is: ssh_connect, _create_connection).
+the name has none (ssh_handshake, _other_known_hosts_names). BindInterface is not followed either
+(BindAddress is: ssh_tcp, _create_connection).
 
 This module reads the files (Include, each line as ssh(1) splits it) and resolves a host; the
 rules it applies each have a module: ssh_target (Destination, SSHTarget, `user@host:port`),

@@ -142,7 +142,7 @@ def known_hosts_from_command(command: str, *, alias: str, tokens: dict[str, str]
     into words first (quotes kept together, misc.c argv_split), `%` tokens are expanded in the
     arguments only, and the program runs without a shell, by absolute path, stdin on /dev/null.
     ssh(1) ends the connection when the command fails (exit status not 0), so this raises
-    HostKeyError then. ssh_connect asks it twice, as ssh(1) does: `%I` ORDER (to sort host key
+    HostKeyError then. ssh_handshake asks it twice, as ssh(1) does: `%I` ORDER (to sort host key
     types) and HOSTNAME (to check the key); never ADDRESS, as CheckHostIP is not done (and off by
     default since OpenSSH 8.5).
     """

@@ -106,7 +106,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         if key in ("identityfile", "identityagent"):
             value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
         # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
-        # the shell that runs it expands a leading one (_ProxyCommand in ssh_connect).
+        # the shell that runs it expands a leading one (_ProxyCommand in ssh_proxy_command).
         source_key = key if key in self.TOKENS_BY_CONFIG_KEY else "identityfile"
         inherited = {c[1] for c in self._allowed_tokens(source_key) if c.startswith("%")}
 
