@@ -25,7 +25,7 @@ from dataclasses import replace
 
 import paramiko
 
-from spec_debug.errors import UsageError
+from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_abandon import (
     _ABANDONED,
     ConnectAbandoned,
@@ -116,11 +116,38 @@ def connect(
             if threading.get_ident() in _ABANDONED:
                 raise ConnectAbandoned(f"{destination}: connection abandoned: the run was interrupted") from None
             raise
+        except TransportError as exc:  # a name no CanonicalDomains resolves
+            _say_name(exc, name, _host_of(destination))
+            raise
         if password_source is not None:
             target = replace(target, password=password, password_source=password_source)
         if name and _named_otherwise(name, target.alias):
             target = replace(target, inventory_name=name)
-        return _open(target, config, options, depth=0)
+        try:
+            return _open(target, config, options, depth=0)
+        except TransportError as exc:
+            _say_name(exc, name, target.alias)
+            raise
+
+
+def _say_name(exc: TransportError, name: str | None, address: str) -> None:
+    """Start exc's message with `lab01 at 10.0.0.5: ` where it starts with the address alone
+    and the user knows the host by another name (an inventory host), as questions and host-key
+    messages already name it (SSHTarget.label): `10.0.0.5: authentication failed` in run.json,
+    the SD005 finding and the console said nothing of which of a fleet's hosts it was. A
+    message about a jump host starts with that host's name and is left as it is."""
+    prefix = f"{address}: "
+    if not name or not _named_otherwise(name, address) or not exc.message.startswith(prefix):
+        return
+    exc.message = f"{name} at {address}: {exc.message[len(prefix):]}"
+    exc.args = (exc.message,)
+
+
+def _host_of(destination: str) -> str:
+    try:
+        return parse_destination(destination).host
+    except UsageError:
+        return destination
 
 
 def _named_otherwise(name: str, alias: str) -> bool:
