@@ -194,8 +194,8 @@ def iter_json_records(path: Path, stats: ReadStats,
         if shape == "pretty":
             yield from _pretty_records(iter_lines(path, stats), stats)
             return
-        if shape == "array":
-            for index, lineno, obj in iter_json_array(path, stats):
+        if shape in ("array", "loglines"):
+            for index, lineno, obj in iter_json_array(path, stats, key="loglines" if shape == "loglines" else "messages"):
                 stats.records += 1
                 yield index, lineno, obj
             return
@@ -317,9 +317,17 @@ def _with_stray_bytes(raw: bytes) -> object | None:
         return None
 
 
+LOGLINES = re.compile(rb'\{\s*"loglines"\s*:\s*\[')
+"""A Claude Code web session as the API serves it, ``{"loglines": [records]}``: the session's
+JSONL records in one JSON document (``GET /v1/session_ingress/session/<id>``; saved as
+``<id>.json`` by simonw/claude-code-transcripts ``web --json``, see its
+``src/claude_code_transcripts/__init__.py`` ``fetch_session`` and ``tests/sample_session.json``)."""
+
+
 def layout(path: Path) -> str:
     """How the file's JSON records are laid out, from its head: ``jsonl`` (one per line),
-    ``pretty`` (indented objects one after another) or ``array`` (one JSON array of them).
+    ``pretty`` (indented objects one after another), ``array`` (one JSON array of them) or
+    ``loglines`` (one array under ``{"loglines": ...}``, :data:`LOGLINES`).
 
     ``jq . session.jsonl > out.jsonl`` writes indented objects (``jq`` pretty-prints unless
     asked for --compact-output: jq manual), as do ``JSON.stringify(obj, null, 2)`` loops; the
@@ -335,6 +343,8 @@ def layout(path: Path) -> str:
     if head[:2] in _UTF16_BOMS:
         head = head.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
     head = head.removeprefix(codecs.BOM_UTF8).lstrip()
+    if LOGLINES.match(head):
+        return "loglines"
     first, newline, _ = head.partition(b"\n")
     if newline and first.strip() == b"{":
         return "pretty"

@@ -477,6 +477,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "openhands", True, True
     if stripped[:1] == b"{" and swe_agent.looks_like_head(stripped):
         return "swe-agent", False, True
+    if reader.LOGLINES.match(stripped):
+        return "claude-code", False, True  # a Claude Code web session: its records under "loglines"
     lines = stripped.splitlines()
     first = lines[0]
     verdict, records = _sniff_spread(stripped, lines)
