@@ -1419,7 +1419,16 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
     if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
         asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"
         release = _spec_v2_tree_rule(engine_version)
-        if release == "refused":
+        pp = str(_lookup(cfg.flags, ("pp-size", "pipeline-parallel-size")) or 1)
+        overlap = _lookup(cfg.flags, ("disable-overlap-schedule",)) is not True and not (pp.isdigit() and int(pp) > 1)
+        if release == "crashes" and cfg.algorithm in ("EAGLE", "EAGLE3", "NEXTN") and overlap:
+            # the overlap scheduler stays on (pipeline parallelism and --disable-overlap-schedule
+            # turn it off, and with it the V2 worker), so the chain-only EAGLEWorkerV2 drafts the tree
+            problems.append(f"{asked}: SGLang {engine_version} starts the spec v2 worker, which only drafts chains: "
+                            "the first decode fails with a tensor size mismatch (\"RuntimeError: Sizes of tensors must "
+                            "match\", sgl-project/sglang#13352, #14077; 0.5.7 refuses this at startup); use "
+                            "--speculative-eagle-topk 1 or unset the variable")
+        elif release == "refused":
             problems.append(f"{asked}: SGLang {engine_version} refuses to start (\"Spec v2 currently only "
                             "supports topk = 1 for speculative decoding.\"); use --speculative-eagle-topk 1 "
                             "or unset the variable")
@@ -1429,7 +1438,8 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         elif release is None:
             overrides.append(
                 f"{asked}: SGLang 0.5.11-0.5.12 runs spec v1 with the overlap scheduler off, 0.5.7-0.5.10 "
-                "refuse to start, and from 0.5.13 spec v2 drafts trees too (the engine version is "
+                "refuse to start, 0.5.5-0.5.6 fail at the first decode, and from 0.5.13 spec v2 drafts trees "
+                "too (the engine version is "
                 "unknown here); use --speculative-eagle-topk 1 to get spec v2 on every release")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
 
@@ -1498,12 +1508,17 @@ def _spec_v2_tree_rule(engine_version: str | None) -> str | None:
     """What SGLang does with SGLANG_ENABLE_SPEC_V2 on and topk > 1, by release (the PyPI wheels'
     server_args.py and arg_groups/speculative_hook.py): 0.5.7-0.5.10 raise ValueError; 0.5.11-0.5.12
     (spec v2 on by default) fall back to spec v1 with a warning; 0.5.13 runs the V2 worker for
-    trees too, and 0.5.14 removed the variable (a warning that it is ignored). Releases before
-    0.5.7 only ran spec v2 for EAGLE, without a topk rule. None: the version is unknown."""
+    trees too, and 0.5.14 removed the variable (a warning that it is ignored). 0.5.5 (which added
+    the variable, sglang/srt/environ.py) and 0.5.6 have no topk rule: the variable keeps the
+    overlap scheduler on for EAGLE and EAGLE3, so the chain-only EAGLEWorkerV2 runs the tree and
+    the first decode raises (`_draft_extend_for_decode`, "Sizes of tensors must match",
+    sgl-project/sglang#13352 and #14077): "crashes". None: the version is unknown."""
     if engine_version is None:
         return None
-    if _release_at_least(engine_version, "0.5.13") or not _release_at_least(engine_version, "0.5.7"):
+    if _release_at_least(engine_version, "0.5.13") or not _release_at_least(engine_version, "0.5.5"):
         return "no effect"
+    if not _release_at_least(engine_version, "0.5.7"):
+        return "crashes"
     return "spec v1" if _release_at_least(engine_version, "0.5.11") else "refused"
 
 

@@ -1,0 +1,51 @@
+"""Real launch commands and server logs from public issues, run through the launch audit and the
+server-log reader; each test holds the excerpt and the issue it comes from."""
+
+from __future__ import annotations
+
+from spec_debug.diagnose.checks.launch_flags import check_draft_budget
+from spec_debug.diagnose.launch import effective_spec, parse_launch_command
+
+# https://github.com/sgl-project/sglang/issues/14077 (2025-11-28, "Results in tensor dimension error")
+SPEC_V2_TREE_14077 = """export SGLANG_ENABLE_SPEC_V2=1
+python -m sglang.launch_server --port=7080 --model=/tmp/openai/gpt-oss-120b --trust-remote-code \
+--speculative-algorithm=EAGLE3 --speculative-draft-model-path=/tmp/lmsys/EAGLE3-gpt-oss-120b-bf16 \
+--speculative-num-steps=5 --speculative-eagle-topk=4 --speculative-num-draft-tokens=8 --tp=8 \
+--reasoning-parser=gpt-oss --tool-call-parser=gpt-oss --attention-backend triton"""
+
+# https://github.com/sgl-project/sglang/issues/13352 (2025-11-15): the first decode raises
+# "RuntimeError: Sizes of tensors must match except in dimension 1" in llama_eagle3.py
+SPEC_V2_TREE_13352 = ("SGLANG_ENABLE_SPEC_V2=1 SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server "
+                      "--model-path /dataset/model/llama3.1/Llama-3.1-8B-Instruct --host 0.0.0.0 --port 30000 "
+                      "--trust-remote-code --speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                      "jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 "
+                      "--speculative-num-draft-tokens 8 --speculative-eagle-topk 4 --disable-cuda-graph")
+
+
+def _problems(command: str, version: str | None) -> list[str]:
+    return effective_spec(parse_launch_command(command), engine_version=version).problems
+
+
+def test_spec_v2_tree_on_the_releases_that_crash_at_the_first_decode_is_an_error():
+    # SGLang 0.5.5 (which added SGLANG_ENABLE_SPEC_V2) and 0.5.6 keep the overlap scheduler on for
+    # EAGLE3 with the variable set, so the chain-only spec v2 worker runs a topk-4 tree
+    for command in (SPEC_V2_TREE_14077, SPEC_V2_TREE_13352):
+        for version in ("0.5.5", "0.5.6"):
+            problems = _problems(command, version)
+            assert any("first decode" in p and "#14077" in p for p in problems), (version, problems)
+            cfg = parse_launch_command(command)
+            finding = check_draft_budget(cfg, effective_spec(cfg, engine_version=version))
+            assert finding and finding[0].code == "SD102"
+
+
+def test_spec_v2_tree_is_judged_by_the_release():
+    assert not any("SGLANG_ENABLE_SPEC_V2" in p for p in _problems(SPEC_V2_TREE_14077, "0.5.4"))  # no variable yet
+    assert any("refuses to start" in p for p in _problems(SPEC_V2_TREE_14077, "0.5.7"))
+    unknown = effective_spec(parse_launch_command(SPEC_V2_TREE_14077)).overrides
+    assert any("0.5.5-0.5.6 fail at the first decode" in o for o in unknown)
+
+
+def test_spec_v2_tree_without_the_overlap_scheduler_runs_spec_v1():
+    # --disable-overlap-schedule (or pipeline parallelism) keeps 0.5.5's EAGLEWorker (v1)
+    for extra in (" --disable-overlap-schedule", " --pp-size 2"):
+        assert not any("first decode" in p for p in _problems(SPEC_V2_TREE_13352 + extra, "0.5.5")), extra
