@@ -1148,7 +1148,19 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         refused.append(f"--speculative-algorithm {written}: SGLang {engine_version} only accepts upper case "
                        f"({written.upper()}); argparse exits with 'invalid choice' and the server does not start "
                        "(0.5.12 and later upper-case it)")
+    if cfg.engine == "sglang" and cfg.topk not in (None, *_SGLANG_OLD_TOPK_CHOICES) and engine_version is not None and (
+            not _release_at_least(engine_version, _SGLANG_ANY_TOPK_SINCE)):
+        refused.append(f"--speculative-eagle-topk {cfg.topk}: SGLang {engine_version} only accepts "
+                       f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
+                       f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
     return replace(eff, problems=refused + eff.problems) if refused else eff
+
+
+# SGLang declared --speculative-eagle-topk with `choices=[1, 2, 4, 8]` in every release that had it
+# up to 0.4.3.post4 (the option's `--help` reads `{1,2,4,8}`, sgl-project/sglang#3883); sgl-project/sglang#4329
+# dropped the choices for 0.4.4 (server_args.py of the PyPI wheels).
+_SGLANG_OLD_TOPK_CHOICES = (1, 2, 4, 8)
+_SGLANG_ANY_TOPK_SINCE = "0.4.4"
 
 
 # SGLang's first release with EAGLE-3: sgl-project/sglang#4247 ("Support EAGLE 3": the EAGLE3

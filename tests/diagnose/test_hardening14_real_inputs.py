@@ -49,3 +49,20 @@ def test_spec_v2_tree_without_the_overlap_scheduler_runs_spec_v1():
     # --disable-overlap-schedule (or pipeline parallelism) keeps 0.5.5's EAGLEWorker (v1)
     for extra in (" --disable-overlap-schedule", " --pp-size 2"):
         assert not any("first decode" in p for p in _problems(SPEC_V2_TREE_13352 + extra, "0.5.5")), extra
+
+
+# https://github.com/SafeAILab/EAGLE/pull/173 (2025-01-02): SGLang's EAGLE launch, abbreviated flags
+EAGLE2_173 = ("python3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf  --speculative-algo EAGLE "
+              "--speculative-draft lmzheng/sglang-EAGLE-llama2-chat-7B --speculative-num-steps 5 "
+              "--speculative-eagle-topk 8 --speculative-num-draft-tokens 64 --mem-fraction 0.7")
+
+
+def test_old_sglang_only_takes_topk_1_2_4_8():
+    # server_args.py declared `choices=[1, 2, 4, 8]` up to 0.4.3.post4 (`--help` in
+    # sgl-project/sglang#3883); PR #4329 removed them for 0.4.4
+    assert not any("topk" in p for p in _problems(EAGLE2_173, "0.4.1.post7"))
+    wider = EAGLE2_173.replace("topk 8", "topk 16").replace("draft-tokens 64", "draft-tokens 128")
+    refused = [p for p in _problems(wider, "0.4.3.post2") if "invalid choice" in p]
+    assert refused and "--speculative-eagle-topk 16" in refused[0]
+    assert not any("invalid choice" in p for p in _problems(wider, "0.4.4"))
+    assert not any("invalid choice" in p for p in _problems(wider, None))
