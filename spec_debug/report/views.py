@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from datetime import datetime
+from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank
 
@@ -135,7 +137,86 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         "timeline": timeline(record),
         "host_findings": host_findings,
         "charts": _charts(record),
+        "not_copied": not_copied(record),
+        "artifacts": artifact_rows(record),
     }
+
+
+def _size(value: object) -> str:
+    from spec_debug.runner.fetch_limit import human_size
+
+    return human_size(value) if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else "?"
+
+
+def _limit_words(size: int) -> str:
+    """A size as `artifact_limit` and `--artifact-limit` read it, rounded up: `300M`, `10G`."""
+    mib = -(-size // 2**20)
+    return f"{mib}M" if mib < 1024 else f"{-(-mib // 1024)}G"
+
+
+def not_copied(record: RunRecord) -> dict[str, Any]:
+    """What a fetch step did not copy whole (its facts `fetch_skipped`, `fetch_cut`) and the
+    output artifacts cut at the artifact limit (StepRecord.capped_artifacts), one row each, and
+    per step how to raise the limit. run.json and the step's message said so; the reports showed
+    only the SD003 evidence, and a capped artifact nowhere, so a reader took a copy for whole."""
+    rows: list[dict[str, Any]] = []
+    raise_hints: list[str] = []
+    for step in record.steps:
+        facts = step.facts if isinstance(step.facts, dict) else {}
+        skipped = [e for e in facts.get("fetch_skipped") or [] if isinstance(e, dict)]
+        cut = [e for e in facts.get("fetch_cut") or [] if isinstance(e, dict)]
+        limit = facts.get("fetch_limit")
+        disk_bound = set(map(str, facts.get("fetch_disk_bound") or []))
+        over_limit = False
+        for entry, what in [(e, "not copied") for e in skipped] + [(e, "cut: it held more than its size said (a log still written?)") for e in cut]:
+            src = str(entry.get("src", "?"))
+            if src in disk_bound:
+                what += ": the controller's disk has too little free space"
+            else:
+                over_limit = True
+                what += f": over the step's fetch limit of {_size(limit)}" if isinstance(limit, int) else ""
+            size = _size(entry.get("bytes")) if "bytes" in entry else f"first {_size(entry.get('bytes_kept'))} kept"
+            rows.append({"host": step.host, "step": step.id, "file": src, "size": size, "what": what})
+        if over_limit:
+            needed = sum(e["bytes"] for e in skipped if isinstance(e.get("bytes"), int)) + (limit if isinstance(limit, int) else 0)
+            example = _limit_words(needed) if isinstance(limit, int) and needed else "20G"
+            raise_hints.append(f"step {step.id} on {step.host}: set `artifact_limit: {example}` on the step (`0` copies all), "
+                               f"or run with `--artifact-limit {example}`")
+        if len(disk_bound) and (skipped or cut):
+            raise_hints.append(f"step {step.id} on {step.host}: free space on the controller's disk, or pass `--out DIR` on a bigger one")
+        capped = step.capped_artifacts if isinstance(step.capped_artifacts, dict) else {}
+        for path, dropped in capped.items():
+            rows.append({"host": step.host, "step": step.id, "file": str(path), "size": f"{_size(dropped)} dropped",
+                         "what": "output cut at the artifact limit: its head and end are kept, its middle dropped"})
+        if capped:
+            raise_hints.append(f"step {step.id} on {step.host}: set `artifact_limit:` on the step (`0` keeps all) or run with `--artifact-limit`")
+    return {"rows": rows, "hints": list(dict.fromkeys(raise_hints))}
+
+
+def artifact_href(path: str) -> str | None:
+    """A link to an artifact relative to the run folder (where report.html sits), or None for
+    a path that is not one: absolute, `..`, or `//host` (a record is anyone's file, and a link
+    must not lead out of the run folder)."""
+    parts = PurePosixPath(path).parts
+    if not path or path.startswith(("/", "\\")) or ".." in parts or "\\" in path or not path.isprintable():
+        return None
+    return quote(path, safe="/")
+
+
+def artifact_rows(record: RunRecord) -> list[dict[str, Any]]:
+    """Each step's artifacts with a link and, next to it, what the copy lacks."""
+    rows = []
+    for step in record.steps:
+        capped = step.capped_artifacts if isinstance(step.capped_artifacts, dict) else {}
+        cut = {str(e.get("artifact")): e for e in (step.facts.get("fetch_cut") or []) if isinstance(e, dict)}
+        for path in step.artifacts:
+            note = ""
+            if path in capped:
+                note = f"cut at the artifact limit: {_size(capped[path])} dropped from its middle"
+            elif path in cut:
+                note = f"only the first {_size(cut[path].get('bytes_kept'))} of {cut[path].get('src', 'the file')}: it held more"
+            rows.append({"host": step.host, "step": step.id, "path": path, "href": artifact_href(path), "note": note})
+    return rows
 
 
 OUTPUT_BUDGET = 6_000_000

@@ -656,6 +656,7 @@ class Run:
         problems: list[str] = []
         limit = self.options.artifact_limit if step.artifact_limit is None else step.artifact_limit
         budget = FetchBudget(limit or None, self.store.artifact_path(_safe_name(host)))
+        disk_bound: list[str] = []
         for index, source in enumerate(step.fetch.sources()):
             try:
                 pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
@@ -672,13 +673,19 @@ class Run:
                     local = unclaimed_path(local, PurePosixPath(remote))
                     # local is resolved; run_dir is as given (--out defaults to the relative "runs").
                     artifact = str(local.relative_to(self.store.run_dir.resolve()))
+                    max_bytes = budget.max_bytes()
+                    # What stopped a file, for the reports' table of files not copied (report/views.py,
+                    # not_copied): the step's limit (raise it) or the controller's free disk (raising will not help).
+                    by_disk = not limit or max_bytes < limit - budget.used
                     try:
-                        transport.get(remote, local, budget.max_bytes())
+                        transport.get(remote, local, max_bytes)
                     except FetchTooLarge as exc:
                         problems.append(budget.too_large(remote, exc))
+                        disk_bound += [remote] if by_disk else []
                         continue
                     except FetchCut as exc:
                         problems.append(budget.was_cut(remote, artifact, exc))
+                        disk_bound += [remote] if by_disk else []
                         fetched.append(artifact)
                         continue
                     budget.copied(local)
@@ -696,7 +703,7 @@ class Run:
         result = StepRecord(
             id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
-            facts=self._clean({"fetched": fetched, **budget.facts()}),
+            facts=self._clean({"fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound}),
         )
         return result, findings
 
