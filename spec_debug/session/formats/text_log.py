@@ -43,6 +43,17 @@ _FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
 _OUTPUT_HINT = re.compile(r"^(?:Traceback \(most recent call last\)|(?:Error: )?Exit code \d+|\[[\d-]+ [\d:]+\] Decode batch)", re.M)
 _ROLE = {"human": "user", "ai": "assistant"}
+_AIDER_STARTED = re.compile(r"^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$")
+"""The banner Aider writes at each launch (``InputOutput.__init__``, Aider-AI/aider ``aider/io.py``:
+``# aider chat started at {current_time}``, local time as ``%Y-%m-%d %H:%M:%S``)."""
+_AIDER_RUN = re.compile(r"^(?:/run\s+|/test\s+|!)(?P<command>\S.*)$")
+"""An Aider input that runs a shell command: ``/run CMD``, its alias ``!CMD``, and ``/test CMD``
+(``Commands.cmd_run``, ``cmd_test`` and ``Commands.run``, Aider-AI/aider ``aider/commands.py``)."""
+_AIDER_RUNNING = "> Running "
+"""Aider's note before it runs a command the model proposed and the user allowed
+(``Coder.handle_shell_commands``, Aider-AI/aider ``aider/coders/base_coder.py``:
+``tool_output(f"Running {command}")``). The proposal itself, a shell block in the reply, may be
+declined, so in Aider's history the note is the command and the block is the reply's text."""
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -253,6 +264,8 @@ class _State:
         other line is the reply, as ``split_chat_history_markdown`` (``aider/utils.py``) reads it."""
         self.aider_line = 0
         """Line of the input's last ``#### `` line: a blank line before the next one starts another input."""
+        self.aider = False
+        """The log is Aider's chat history (its launch banner was seen, :data:`_AIDER_STARTED`)."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -356,6 +369,8 @@ class _State:
         if fence:
             if self.fence is None:
                 self.fence = fence.group(1).lower() or "text"
+                if self.aider:
+                    self.fence = "text"  # a command the reply proposes: run only when "> Running" says so
                 if self.fence in _SHELL_LANGS:
                     return
             else:
@@ -406,17 +421,28 @@ class _State:
                     self._append(line[5:].rstrip(), lineno)
                     self.aider_line = lineno
                     return
+                run = _AIDER_RUN.match(line[5:].rstrip()) if self.aider else None
+                if run:  # the user ran a shell command; Aider keeps no output of it in the history
+                    yield from self._command(run.group("command"), lineno, None, new_message=True)
+                    return
                 yield from self.flush()
                 self._new_message()
                 self.role, self.role_given = "user", True
                 self._open("prompt", lineno, line[5:].rstrip())
                 self.aider_prompt, self.aider_line = True, lineno
                 return
+            if self.aider and line.startswith(_AIDER_RUNNING):
+                yield from self._command(line[len(_AIDER_RUNNING):], lineno, None, new_message=True)
+                return
             heading = _HEADING.match(line)
             if heading and not self.numbered:
                 yield from self.flush()
                 self._new_message()
-                yield self._event("system", "system", lineno, raw_type="heading", text=heading.group(2).strip())
+                started = _AIDER_STARTED.match(line)
+                if started:
+                    self.aider = True
+                yield self._event("system", "system", lineno, raw_type="heading", text=heading.group(2).strip(),
+                                  timestamp=f"{started.group(1)}T{started.group(2)}" if started else self.timestamp)
                 return
             if line.startswith("> ") and self.kind != "tool_result" and not self.numbered:
                 yield from self.flush()
