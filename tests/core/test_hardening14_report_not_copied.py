@@ -13,10 +13,12 @@ from __future__ import annotations
 import html
 import json
 import re
+import sys
 from pathlib import Path
 from urllib.parse import unquote
 
 from tests.conftest import only_run, run_cli
+from tests.core.test_record_faults import _in_private_tmpfs, needs_tmpfs
 
 GIB = 1024**3
 
@@ -151,3 +153,23 @@ def test_an_artifact_path_that_leads_out_of_the_run_folder_is_no_link(tmp_path, 
     assert html_links(page) == ["javascript%3Aalert%281%29", "artifacts/local/a%20b%23c%3F.log"]
     for path in hostile:
         assert html.escape(path) in page
+
+
+@needs_tmpfs
+def test_a_file_refused_for_the_controllers_free_disk_says_so_not_raise_the_limit(tmp_path, write_playbook):
+    # A 4G limit on a 100 MB disk: raising the limit would not have copied the shard.
+    ckpt = tmp_path / "ckpt"
+    ckpt.mkdir()
+    sparse(ckpt / "model.safetensors", GIB)
+    playbook = write_playbook(f"name: grab\nsteps:\n  - id: draft\n    fetch: {{src: {ckpt}/model.safetensors}}\n    artifact_limit: 4G\n")
+    disk, saved = tmp_path / "disk", tmp_path / "saved"
+    cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {disk}/runs"
+    proc = _in_private_tmpfs(disk, "size=100m", f"{cli}; rc=$?; cp -r {disk}/runs {saved}; exit $rc", tmp_path)
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    run_dir, record = only_run(saved)
+    assert record["steps"][0]["facts"]["fetch_disk_bound"] == [str(ckpt / "model.safetensors")]
+    markdown = (run_dir / "report.md").read_text()
+    (row,) = md_table(markdown, "Files not copied whole")
+    assert row[3] == "1.0 GiB" and row[4] == "not copied: the controller's disk has too little free space"
+    assert "- step draft on local: free space on the controller's disk, or pass `--out DIR` on a bigger one" in markdown
+    assert "artifact_limit:" not in markdown.split("## Files not copied whole", 1)[1].split("\n## ", 1)[0]
