@@ -1060,6 +1060,15 @@ _SGLANG_PAGE_TREE_BACKENDS = (("0.5.13", ("flashinfer", "fa3", "triton")),
                               ("0.5.2", ("flashinfer",)))
 
 
+# SGLang 0.4.5 .. 0.4.8 served EAGLE with paged KV as a chain: server_args.py set topk to 1 when
+# page_size > 1 (sgl-project/sglang#4908 "Support page size > 1 + eagle ... Only support topk = 1";
+# #7643 removed the adjustment for 0.4.9). The topk-1 rewrite of the draft tokens to steps + 1
+# arrived in 0.4.6; before it the written budget stands (PyPI wheels' server_args.py).
+_SGLANG_PAGE_TOPK1_SINCE = "0.4.5"
+_SGLANG_PAGE_TOPK1_UNTIL = "0.4.9"
+_SGLANG_TOPK1_TOKENS_SINCE = "0.4.6"
+
+
 def _version_key(version: str | None) -> tuple[tuple[int, ...], int]:
     """parse_version plus the `.postN` it drops: the auto-choose list changed in 0.5.6.post1."""
     post = re.search(r"\.post(\d+)", version or "")
@@ -1388,7 +1397,14 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         problems.append("--speculative-num-steps is set but --speculative-eagle-topk is not: "
                         "set all three (or none)")
         return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
-    if topk == 1 and tokens != steps + 1:
+    if topk > 1 and (cfg.page_size or 1) > 1 and engine_version is not None and (
+            _version_at_least(engine_version, _SGLANG_PAGE_TOPK1_SINCE)
+            and not _version_at_least(engine_version, _SGLANG_PAGE_TOPK1_UNTIL)):
+        overrides.append(f"--speculative-eagle-topk {topk} is overwritten to 1 because --page-size {cfg.page_size} > 1 "
+                         f"(SGLang {engine_version} server_args.py, with a log line; {_SGLANG_PAGE_TOPK1_UNTIL} and later "
+                         "keep the tree)")
+        topk = 1
+    if topk == 1 and tokens != steps + 1 and _version_at_least(engine_version, _SGLANG_TOPK1_TOKENS_SINCE):
         # server_args.py: topk 1 forces steps + 1, also when draft tokens are unset.
         was = "unset" if tokens is None else str(tokens)
         overrides.append(

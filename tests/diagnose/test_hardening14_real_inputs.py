@@ -66,3 +66,38 @@ def test_old_sglang_only_takes_topk_1_2_4_8():
     assert refused and "--speculative-eagle-topk 16" in refused[0]
     assert not any("invalid choice" in p for p in _problems(wider, "0.4.4"))
     assert not any("invalid choice" in p for p in _problems(wider, None))
+
+
+# https://github.com/sgl-project/sglang/issues/5491 (2025-04-20, SGLang 0.4.5 era): a topk-2 tree
+TREE_5491 = ("python -m sglang.launch_server --model /mnt/data/open_source/QwQ-32B/Qwen__QwQ-32B/   --served-model-name "
+             "Qwen-32B --speculative-algorithm EAGLE --speculative-draft-model-path /mnt/train/eagle/EAGLE-1/ckpt_2/state_1/ "
+             "--speculative-num-steps 3 --speculative-eagle-topk 2 --speculative-num-draft-tokens 8 --cuda-graph-max-bs 8 "
+             "--port 9123 --tensor-parallel-size 2 --mem-fraction-static 0.8 --attention-backend fa3 "
+             "--enable-torch-compile --max-running-requests 100")
+# https://github.com/sgl-project/sglang/issues/8228 (2025-07-21): a chain with draft tokens == steps
+CHAIN_8228 = ("python3 -m sglang.launch_server --model-path Qwen2-72B --tensor-parallel-size 8 --dtype bfloat16 "
+              "--served-model-name Qwen2  --speculative-algorithm EAGLE --speculative-draft-model-path EAGLE-Qwen2-72B "
+              "--speculative-num-steps 2 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2 --mem-fraction 0.7")
+
+
+def _effective(command: str, version: str | None):
+    return effective_spec(parse_launch_command(command), engine_version=version)
+
+
+def test_paged_kv_serves_a_chain_on_sglang_0_4_5_to_0_4_8():
+    # server_args.py set topk to 1 when page_size > 1 (sglang#4908) until #7643 (0.4.9)
+    paged = TREE_5491 + " --page-size 16"
+    for version in ("0.4.5", "0.4.8"):
+        eff = _effective(paged, version)
+        assert eff.topk == 1 and any("overwritten to 1" in o for o in eff.overrides), version
+    assert _effective(paged, "0.4.8").num_draft_tokens == 4  # then topk 1 forces steps + 1
+    assert _effective(paged, "0.4.9").topk == 2
+    assert _effective(TREE_5491, "0.4.5").topk == 2  # page size 1 keeps the tree
+
+
+def test_draft_tokens_follow_the_chain_only_from_sglang_0_4_6():
+    # the topk-1 rewrite to steps + 1 arrived in 0.4.6 (PyPI wheels' server_args.py)
+    old = _effective(CHAIN_8228, "0.4.5")
+    assert old.num_draft_tokens == 2 and not any("overwritten" in o for o in old.overrides)
+    new = _effective(CHAIN_8228, "0.4.9")
+    assert new.num_draft_tokens == 3 and any("overwritten to 3" in o for o in new.overrides)
