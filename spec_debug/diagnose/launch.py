@@ -1448,10 +1448,14 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"
         release = _spec_v2_tree_rule(engine_version)
         pp = str(_lookup(cfg.flags, ("pp-size", "pipeline-parallel-size")) or 1)
-        overlap = _lookup(cfg.flags, ("disable-overlap-schedule",)) is not True and not (pp.isdigit() and int(pp) > 1)
-        if release == "crashes" and cfg.algorithm in ("EAGLE", "EAGLE3", "NEXTN") and overlap:
-            # the overlap scheduler stays on (pipeline parallelism and --disable-overlap-schedule
-            # turn it off, and with it the V2 worker), so the chain-only EAGLEWorkerV2 drafts the tree
+        # 0.5.5-0.5.6 `_handle_speculative_decoding` (after the pipeline-parallel rule) turns the
+        # overlap scheduler, and with it the V2 worker, back on for EAGLE/NEXTN; EAGLE3 keeps
+        # what --disable-overlap-schedule or pipeline parallelism set
+        overlap = cfg.algorithm in ("EAGLE", "NEXTN") or (
+            cfg.algorithm == "EAGLE3" and _lookup(cfg.flags, ("disable-overlap-schedule",)) is not True
+            and not (pp.isdigit() and int(pp) > 1))
+        if release == "crashes" and overlap:
+            # the chain-only EAGLEWorkerV2 drafts the tree
             problems.append(f"{asked}: SGLang {engine_version} starts the spec v2 worker, which only drafts chains: "
                             "the first decode fails with a tensor size mismatch (\"RuntimeError: Sizes of tensors must "
                             "match\", sgl-project/sglang#13352, #14077; 0.5.7 refuses this at startup); use "

@@ -46,9 +46,12 @@ def test_spec_v2_tree_is_judged_by_the_release():
 
 
 def test_spec_v2_tree_without_the_overlap_scheduler_runs_spec_v1():
-    # --disable-overlap-schedule (or pipeline parallelism) keeps 0.5.5's EAGLEWorker (v1)
+    # --disable-overlap-schedule (or pipeline parallelism) keeps 0.5.5's EAGLEWorker (v1) for EAGLE3;
+    # for EAGLE server_args.py turns the overlap scheduler back on with the variable set
     for extra in (" --disable-overlap-schedule", " --pp-size 2"):
         assert not any("first decode" in p for p in _problems(SPEC_V2_TREE_13352 + extra, "0.5.5")), extra
+        eagle = SPEC_V2_TREE_13352.replace("EAGLE3", "EAGLE") + extra
+        assert any("first decode" in p for p in _problems(eagle, "0.5.5")), extra
 
 
 # https://github.com/SafeAILab/EAGLE/pull/173 (2025-01-02): SGLang's EAGLE launch, abbreviated flags
