@@ -304,7 +304,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         noted = _queued_command(obj, event) or _hook_note(obj, event)
         if noted is not None:
             return [noted]
-    if kind_of_line in TITLE_LINES:
+    if isinstance(kind_of_line, str) and kind_of_line in TITLE_LINES:  # a list or object "type" is no title line
         title = obj.get(TITLE_LINES[kind_of_line])
         if isinstance(title, str) and title.strip():
             return [event("system", "system", text=title.strip(), raw_type=kind_of_line)]
