@@ -138,8 +138,56 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         "host_findings": host_findings,
         "charts": _charts(record),
         "not_copied": not_copied(record),
+        "unreachable": unreachable_hosts(record),
         "artifacts": artifact_rows(record),
     }
+
+
+UNREACHABLE_SHOWN = 10
+"""Hosts listed with their cause at the top of a report; the fleet summary lists them all."""
+
+# The options of `spec-debug run` that say how hosts are reached and where runs go: kept in the
+# retry command. The rest is left out: --var values are reused from run.json by --retry-failed
+# (run.json masks secrets, and a masked value passed back would be used as the secret).
+_REACH_OPTIONS = {"--inventory", "-i", "--ssh-config", "-F", "--known-hosts", "--connect-timeout", "--out", "-o"}
+_REACH_FLAGS = {"--accept-new", "--batch"}
+
+
+def unreachable_hosts(record: RunRecord) -> dict[str, Any]:
+    """The hosts that could not be checked (status error: unreachable, refused the login, dropped
+    mid-run), each with its cause, and the command that re-runs only them. In a fleet the verdict
+    named them, but their cause sat in the fleet table under every finding of the hosts that
+    ran: the reader of the top of a report did not see why, nor how to retry."""
+    hosts = [{"name": h.name, "cause": h.error or "no cause recorded"} for h in record.hosts if h.status == "error"]
+    return {"hosts": hosts[:UNREACHABLE_SHOWN], "more": max(0, len(hosts) - UNREACHABLE_SHOWN),
+            "retry": _retry_command(record) if hosts else None}
+
+
+def _retry_command(record: RunRecord) -> str:
+    import shlex
+
+    args = list(record.command_line[1:]) if record.command_line[1:2] == ["run"] else []
+    kept: list[str] = []
+    out = "runs"
+    index = 1
+    while index < len(args):
+        arg = args[index]
+        name, eq, value = arg.partition("=")
+        if name in _REACH_OPTIONS and eq:
+            pair = [name, value]
+        elif arg in _REACH_OPTIONS and index + 1 < len(args):
+            pair = [arg, args[index + 1]]
+            index += 1
+        elif arg in _REACH_FLAGS:
+            pair = [arg]
+        else:
+            pair = []
+        if pair[:1] and pair[0] in ("--out", "-o"):
+            out = pair[1]
+        kept += pair
+        index += 1
+    folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
+    return shlex.join(["spec-debug", "run", record.playbook.path, *kept, "--retry-failed", folder])
 
 
 def _size(value: object) -> str:
