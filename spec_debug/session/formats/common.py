@@ -133,11 +133,37 @@ def shell_command(args: Any) -> str | None:
     if isinstance(cmd, str):
         return cmd
     if isinstance(cmd, list) and all(isinstance(c, str) for c in cmd):
-        if len(cmd) >= 3 and cmd[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and cmd[1] in ("-lc", "-c"):
-            return cmd[2]
+        script = _shell_script(cmd)
+        if script is not None:
+            return script
         import shlex
 
         return shlex.join(cmd)
+    return None
+
+
+_POWERSHELL_FLAGS = frozenset({"-noprofile", "-nologo", "-noninteractive"})
+
+
+def _shell_script(argv: list[str]) -> str | None:
+    """The script of a shell invocation, as Codex builds it to run a command
+    (``derive_exec_args``, openai/codex ``codex-rs/core/src/shell.rs``): ``[bash|zsh|sh, -lc|-c,
+    script]``, on Windows ``[pwsh.exe|powershell.exe, (-NoProfile,) -Command, script]`` and
+    ``[cmd.exe, /c, script]``, the program by name or full path (``C:\\Program
+    Files\\PowerShell\\7\\pwsh.exe``). Read as an argv, a Windows command was
+    ``pwsh.exe -NoProfile -Command 'ssh gpu01 …'``: its host lost."""
+    if len(argv) < 3:
+        return None
+    program = argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    if program in ("bash", "sh", "zsh"):
+        return argv[2] if argv[1] in ("-lc", "-c") else None
+    if program == "cmd":
+        return argv[2] if argv[1].lower() == "/c" and len(argv) == 3 else None
+    if program in ("pwsh", "powershell"):
+        rest = argv[1:]
+        while rest and rest[0].lower() in _POWERSHELL_FLAGS:
+            rest = rest[1:]
+        return rest[1] if len(rest) == 2 and rest[0].lower() in ("-command", "-c") else None
     return None
 
 
