@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shlex
 from collections import defaultdict
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -10,6 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank
+from spec_debug.runner.fetch_limit import human_size
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -164,8 +166,6 @@ def unreachable_hosts(record: RunRecord) -> dict[str, Any]:
 
 
 def _retry_command(record: RunRecord) -> str:
-    import shlex
-
     args = list(record.command_line[1:]) if record.command_line[1:2] == ["run"] else []
     kept: list[str] = []
     out = "runs"
@@ -191,8 +191,6 @@ def _retry_command(record: RunRecord) -> str:
 
 
 def _size(value: object) -> str:
-    from spec_debug.runner.fetch_limit import human_size
-
     return human_size(value) if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else "?"
 
 
@@ -202,43 +200,52 @@ def _limit_words(size: int) -> str:
     return f"{mib}M" if mib < 1024 else f"{-(-mib // 1024)}G"
 
 
+def _entries(value: object) -> list[dict[str, Any]]:
+    """The entries of a fact such as `fetch_skipped`; nothing for a value of another shape (a
+    `run:` step may capture a fact of that name)."""
+    return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
+
+
 def not_copied(record: RunRecord) -> dict[str, Any]:
     """What a fetch step did not copy whole (its facts `fetch_skipped`, `fetch_cut`) and the
     output artifacts cut at the artifact limit (StepRecord.capped_artifacts), one row each, and
-    per step how to raise the limit. run.json and the step's message said so; the reports showed
-    only the SD003 evidence, and a capped artifact nowhere, so a reader took a copy for whole."""
+    per step how to keep them. run.json and the step's message said so; the reports showed only
+    the SD003 evidence, and a capped artifact nowhere, so a reader took a cut copy for whole.
+    The hints are one per step, not per host: a fleet that hit the same limit gets one line."""
     rows: list[dict[str, Any]] = []
-    raise_hints: list[str] = []
+    needed: dict[str, int | None] = {}  # step id -> the fetch limit that copies what it skipped on every host
+    by_disk: dict[str, None] = {}
+    capped_steps: dict[str, None] = {}
     for step in record.steps:
-        facts = step.facts if isinstance(step.facts, dict) else {}
-        skipped = [e for e in facts.get("fetch_skipped") or [] if isinstance(e, dict)]
-        cut = [e for e in facts.get("fetch_cut") or [] if isinstance(e, dict)]
-        limit = facts.get("fetch_limit")
-        disk_bound = set(map(str, facts.get("fetch_disk_bound") or []))
-        over_limit = False
-        for entry, what in [(e, "not copied") for e in skipped] + [(e, "cut: it held more than its size said (a log still written?)") for e in cut]:
+        skipped, cut = _entries(step.facts.get("fetch_skipped")), _entries(step.facts.get("fetch_cut"))
+        limit = step.facts.get("fetch_limit")
+        limit = limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+        disk_bound = set(map(str, step.facts.get("fetch_disk_bound") or [])) if isinstance(step.facts.get("fetch_disk_bound"), list) else set()
+        for entry in skipped + cut:
             src = str(entry.get("src", "?"))
+            what = "not copied" if "bytes" in entry else "cut: it held more than its size said (a log still written?)"
+            size = _size(entry.get("bytes")) if "bytes" in entry else f"first {_size(entry.get('bytes_kept'))} kept"
             if src in disk_bound:
                 what += ": the controller's disk has too little free space"
+                by_disk[step.id] = None
             else:
-                over_limit = True
-                what += f": over the step's fetch limit of {_size(limit)}" if isinstance(limit, int) else ""
-            size = _size(entry.get("bytes")) if "bytes" in entry else f"first {_size(entry.get('bytes_kept'))} kept"
+                what += f": over the step's fetch limit of {_size(limit)}" if limit is not None else ""
+                wanted = sum(e["bytes"] for e in skipped if isinstance(e.get("bytes"), int)) + limit if limit is not None else None
+                known = needed.get(step.id, 0)
+                needed[step.id] = None if wanted is None or known is None else max(known, wanted)
             rows.append({"host": step.host, "step": step.id, "file": src, "size": size, "what": what})
-        if over_limit:
-            needed = sum(e["bytes"] for e in skipped if isinstance(e.get("bytes"), int)) + (limit if isinstance(limit, int) else 0)
-            example = _limit_words(needed) if isinstance(limit, int) and needed else "20G"
-            raise_hints.append(f"step {step.id} on {step.host}: set `artifact_limit: {example}` on the step (`0` copies all), "
-                               f"or run with `--artifact-limit {example}`")
-        if len(disk_bound) and (skipped or cut):
-            raise_hints.append(f"step {step.id} on {step.host}: free space on the controller's disk, or pass `--out DIR` on a bigger one")
-        capped = step.capped_artifacts if isinstance(step.capped_artifacts, dict) else {}
-        for path, dropped in capped.items():
+        for path, dropped in step.capped_artifacts.items():
             rows.append({"host": step.host, "step": step.id, "file": str(path), "size": f"{_size(dropped)} dropped",
                          "what": "output cut at the artifact limit: its head and end are kept, its middle dropped"})
-        if capped:
-            raise_hints.append(f"step {step.id} on {step.host}: set `artifact_limit:` on the step (`0` keeps all) or run with `--artifact-limit`")
-    return {"rows": rows, "hints": list(dict.fromkeys(raise_hints))}
+            capped_steps[step.id] = None
+    hints = []
+    for step_id, wanted in needed.items():
+        example = _limit_words(wanted) if wanted else "20G"
+        hints.append(f"step {step_id}: set `artifact_limit: {example}` on the step (`0` copies all), or run with `--artifact-limit {example}`")
+    hints += [f"step {step_id}: free space on the controller's disk, or pass `--out DIR` on a bigger one" for step_id in by_disk]
+    hints += [f"step {step_id}: set `artifact_limit:` on the step (`0` keeps all) or run with `--artifact-limit`"
+              for step_id in capped_steps if step_id not in needed]
+    return {"rows": rows, "hints": hints}
 
 
 def artifact_href(path: str) -> str | None:
@@ -255,12 +262,11 @@ def artifact_rows(record: RunRecord) -> list[dict[str, Any]]:
     """Each step's artifacts with a link and, next to it, what the copy lacks."""
     rows = []
     for step in record.steps:
-        capped = step.capped_artifacts if isinstance(step.capped_artifacts, dict) else {}
-        cut = {str(e.get("artifact")): e for e in (step.facts.get("fetch_cut") or []) if isinstance(e, dict)}
+        cut = {str(e.get("artifact")): e for e in _entries(step.facts.get("fetch_cut"))}
         for path in step.artifacts:
             note = ""
-            if path in capped:
-                note = f"cut at the artifact limit: {_size(capped[path])} dropped from its middle"
+            if path in step.capped_artifacts:
+                note = f"cut at the artifact limit: {_size(step.capped_artifacts[path])} dropped from its middle"
             elif path in cut:
                 note = f"only the first {_size(cut[path].get('bytes_kept'))} of {cut[path].get('src', 'the file')}: it held more"
             rows.append({"host": step.host, "step": step.id, "path": path, "href": artifact_href(path), "note": note})

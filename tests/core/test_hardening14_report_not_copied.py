@@ -68,7 +68,7 @@ steps:
     ]
     assert all(r[4] == "not copied: over the step's fetch limit of 1.0 MiB" for r in rows)
     # 2 GiB skipped on top of the 1 MiB limit: a limit that copies them all.
-    assert "- step draft on local: set `artifact_limit: 3G` on the step (`0` copies all), or run with `--artifact-limit 3G`" in markdown
+    assert "- step draft: set `artifact_limit: 3G` on the step (`0` copies all), or run with `--artifact-limit 3G`" in markdown
 
     # The file that came is a link that leads to it, with nothing said against it.
     (artifact,) = md_table(markdown, "Artifacts")
@@ -127,7 +127,7 @@ steps:
     (row,) = md_table(markdown, "Files not copied whole")
     assert row[2] == f"`{path}`" and row[3].endswith(" dropped")
     assert "its middle dropped" in row[4]
-    assert "- step flood on local: set `artifact_limit:` on the step (`0` keeps all) or run with `--artifact-limit`" in markdown
+    assert "- step flood: set `artifact_limit:` on the step (`0` keeps all) or run with `--artifact-limit`" in markdown
 
     (artifact,) = md_table(markdown, "Artifacts")
     assert artifact[2] == f"[{path}]({path})"
@@ -171,5 +171,24 @@ def test_a_file_refused_for_the_controllers_free_disk_says_so_not_raise_the_limi
     markdown = (run_dir / "report.md").read_text()
     (row,) = md_table(markdown, "Files not copied whole")
     assert row[3] == "1.0 GiB" and row[4] == "not copied: the controller's disk has too little free space"
-    assert "- step draft on local: free space on the controller's disk, or pass `--out DIR` on a bigger one" in markdown
+    assert "- step draft: free space on the controller's disk, or pass `--out DIR` on a bigger one" in markdown
     assert "artifact_limit:" not in markdown.split("## Files not copied whole", 1)[1].split("\n## ", 1)[0]
+
+
+def test_a_run_step_capturing_a_fact_named_like_the_fetch_facts_renders_as_usual(tmp_path, write_playbook):
+    playbook = write_playbook("""
+name: names
+steps:
+  - id: counts
+    run: echo "fetch_cut=5 fetch_skipped=none"
+    capture:
+      - {regex: 'fetch_cut=(\\d+)', name: fetch_cut, type: int}
+      - {regex: 'fetch_skipped=(\\w+)', name: fetch_skipped}
+""")
+    out = tmp_path / "runs"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out))
+    assert result.code == 0, result.stderr
+    run_dir, record = only_run(out)
+    assert record["steps"][0]["facts"] == {"fetch_cut": 5, "fetch_skipped": "none"}
+    markdown = (run_dir / "report.md").read_text()
+    assert "Files not copied whole" not in markdown and "## Artifacts" not in markdown
