@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from spec_debug.record import RunRecord
-from spec_debug.report.views import verdict
+from spec_debug.report.views import unreachable_hosts, verdict
 from spec_debug.store import RecordWriteError
 
 _ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
@@ -14,6 +14,11 @@ _ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
 def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
     _, text = verdict(record)
     lines = [f"### spec-debug `{record.playbook.name}`: {record.status.upper()}", "", text, ""]
+    unreachable = unreachable_hosts(record)
+    if unreachable["hosts"]:
+        # The SD005 rows below name the host, not why: the cause is what the reader acts on.
+        lines += [f"- `{_cell(h['name'])}`: {_cell(h['cause'])}" for h in unreachable["hosts"]]
+        lines += [f"- and {unreachable['more']} more" if unreachable["more"] else "", ""]
     if record.findings:
         lines += ["| | code | title | host | step |", "|---|---|---|---|---|"]
         for f in sorted(record.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}[f.severity]):

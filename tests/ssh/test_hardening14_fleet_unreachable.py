@@ -96,3 +96,16 @@ def test_a_fleet_of_unreachable_hosts_lists_ten_at_the_top_and_counts_the_rest(t
     assert "**Could not be checked (12):**" in head
     assert len(re.findall(r"^- `127\.0\.0\.1:\d+`: 127\.0\.0\.1: connection refused", head, re.M)) == 10
     assert "- and 2 more (see the fleet summary)" in head
+
+
+def test_the_github_step_summary_names_the_unreachable_host_and_its_cause(tmp_path: Path) -> None:
+    (tmp_path / "fleet.yaml").write_text(PLAYBOOK)
+    summary = tmp_path / "summary.md"
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(f"lab08 ansible_host=127.0.0.1 ansible_port={free_port()}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "spec_debug", "run", str(tmp_path / "fleet.yaml"), "-i", str(inventory), "--batch", "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)},
+    )
+    assert done.returncode == 3, done.stderr
+    assert re.search(r"^- `lab08`: lab08 at 127\.0\.0\.1: connection refused by 127\.0\.0\.1:\d+$", summary.read_text(), re.M), summary.read_text()
