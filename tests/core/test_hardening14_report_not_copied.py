@@ -135,8 +135,13 @@ steps:
     assert artifact[3] == f"cut at the artifact limit: {mib:.1f} MiB dropped from its middle"
     assert kept + dropped >= 3_000_000
 
+    # The raw output's summary no longer calls the artifact the full output.
+    assert "<summary>local / flood (truncated; the artifact keeps its head and end only: see Artifacts)</summary>" in markdown
+    assert "full output in artifacts" not in markdown
+
     page = (run_dir / "report.html").read_text()
     assert html_links(page) == [path]
+    assert "full output in artifacts" not in page
     assert f"cut at the artifact limit: {mib:.1f} MiB dropped from its middle" in page
 
 
