@@ -19,6 +19,7 @@ during a connect) and ssh_connection (ConnectOptions, Connection).
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from dataclasses import replace
@@ -117,8 +118,7 @@ def connect(
                 raise ConnectAbandoned(f"{destination}: connection abandoned: the run was interrupted") from None
             raise
         except TransportError as exc:  # a name no CanonicalDomains resolves
-            _say_name(exc, name, _host_of(destination))
-            raise
+            raise _said_with_name(exc, name, _host_of(destination)) from exc.__cause__
         if password_source is not None:
             target = replace(target, password=password, password_source=password_source)
         if name and _named_otherwise(name, target.alias):
@@ -126,21 +126,23 @@ def connect(
         try:
             return _open(target, config, options, depth=0)
         except TransportError as exc:
-            _say_name(exc, name, target.alias)
-            raise
+            raise _said_with_name(exc, name, target.alias) from exc.__cause__
 
 
-def _say_name(exc: TransportError, name: str | None, address: str) -> None:
+def _said_with_name(exc: TransportError, name: str | None, address: str) -> TransportError:
     """Start exc's message with `lab01 at 10.0.0.5: ` where it starts with the address alone
     and the user knows the host by another name (an inventory host), as questions and host-key
     messages already name it (SSHTarget.label): `10.0.0.5: authentication failed` in run.json,
     the SD005 finding and the console said nothing of which of a fleet's hosts it was. A
-    message about a jump host starts with that host's name and is left as it is."""
+    message about a jump host starts with that host's name and is left as it is. A copy: a jump
+    host's failure may be one exception raised to every host behind it (ssh_jump._JumpPool)."""
     prefix = f"{address}: "
     if not name or not _named_otherwise(name, address) or not exc.message.startswith(prefix):
-        return
-    exc.message = f"{name} at {address}: {exc.message[len(prefix):]}"
-    exc.args = (exc.message,)
+        return exc
+    named = copy.copy(exc)
+    named.message = f"{name} at {address}: {exc.message[len(prefix):]}"
+    named.args = (named.message,)
+    return named.with_traceback(exc.__traceback__)
 
 
 def _host_of(destination: str) -> str:
