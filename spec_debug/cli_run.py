@@ -74,6 +74,26 @@ def resolve_targets(
     return targets
 
 
+def _previous_inventory(command_line: list[str], run_dir: Path) -> Path | None:
+    """The inventory a recorded run was given (`-i FILE`, `--inventory FILE`, `--inventory=FILE`):
+    its hosts are inventory names (lab08), which only the inventory turns into addresses, ports
+    and users; retrying them by name alone failed with "cannot resolve host name"."""
+    given = None
+    for i, arg in enumerate(command_line):
+        if arg in ("-i", "--inventory") and i + 1 < len(command_line):
+            given = command_line[i + 1]
+        elif arg.startswith("--inventory="):
+            given = arg.partition("=")[2]
+    if given is None:
+        return None
+    path = Path(given).expanduser()
+    if not path.exists():
+        # relative to where that run was started, which may not be here
+        raise UsageError(f"--retry-failed: {run_dir} ran on the inventory {given}, which is not found from here",
+                         hint=f"pass it again: --retry-failed {run_dir} -i PATH/TO/{path.name}")
+    return path
+
+
 def execute_run(
     *,
     playbook: str,
@@ -125,7 +145,9 @@ def execute_run(
         # "running"/"pending": the controller was killed mid-run (SIGKILL, power), the host never finished.
         only = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted", "running", "pending")}
         if not host and not hosts and inventory is None:
-            host = [h.name for h in previous.hosts if h.name in only]
+            inventory = _previous_inventory(previous.command_line, retry_failed)
+            if inventory is None:
+                host = [h.name for h in previous.hosts if h.name in only]
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:
