@@ -7,7 +7,6 @@ issue names it; the transcript format is forced with ``--input-format``.
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import is_dataclass
 from enum import Enum
 from pathlib import Path
