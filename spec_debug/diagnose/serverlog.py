@@ -47,6 +47,13 @@ _VLLM_FIELDS = {
 _VLLM_V0_SPEC = re.compile(r"Speculative metrics:.*?Number of speculative tokens:\s*(\d+),\s*"
                            r"Number of accepted tokens:\s*(\d+),\s*Number of draft tokens:\s*(\d+),\s*"
                            r"Number of emitted tokens:\s*(\d+)")
+# vLLM 0.8.2's first V1 line (vllm/v1/spec_decode/metrics.py before PR #15902 renamed it
+# `SpecDecoding metrics: Draft acceptance rate: 100.0%, Accepted: 66 tokens, Drafted: 66 tokens`,
+# https://github.com/vllm-project/vllm/pull/15902): `Speculative metrics: Draft acceptance rate:
+# 1.000, Number of accepted tokens: 66, Number of draft tokens: 66, `. Per interval, as V1's are;
+# V0's line (above) also names the speculative and emitted tokens.
+_VLLM_V1_FIRST = re.compile(r"Speculative metrics:.*?Number of accepted tokens:\s*(\d+),\s*"
+                            r"Number of draft tokens:\s*(\d+)")
 _VLLM_PER_POS = re.compile(r"Per-position acceptance rate:\s*([\d.,\s]+)")
 _VLLM_GEN = re.compile(r"Avg generation throughput:\s*" + _NUM + r"\s*tokens/s")
 # Data-parallel ranks log their own numbers. SGLang tags each scheduler's lines with
@@ -66,6 +73,15 @@ _BENCH_FIELDS = {
     "accept_length": re.compile(r"^\s*Accept(?:ance)? length:\s*" + _NUM, re.M),
     "acceptance_rate_pct": re.compile(r"^\s*Acceptance rate \(%\):\s*" + _NUM, re.M),
 }
+
+# SGLang's per-request `Finish: obj=GenerateReqInput(...), out={'meta_info': {..., 'spec_verify_ct':
+# 40, 'spec_accept_rate': 0.58, 'spec_accept_length': 2.75, ...}}` (--log-requests; PR #11441,
+# https://github.com/sgl-project/sglang/pull/11441): spec_accept_length = completion_tokens /
+# spec_verify_ct (srt/managers/tokenizer_manager.py `_calculate_spec_decoding_metrics`), so the
+# verify passes weigh it; a request never verified logs the default 0.
+_SGLANG_FINISH = re.compile(r"\bFinish: ")
+_SGLANG_REQUEST_AL = re.compile(r"'spec_accept_length':\s*" + _NUM)
+_SGLANG_VERIFY_CT = re.compile(r"'spec_verify_ct':\s*(\d+)")
 
 # sgl-project/sglang benchmark/mtbench/bench_sglang_eagle.py (the benchmark the SGLang EAGLE
 # docs and PR #4247 quote) prints one summary line, its numbers not at the line start:
@@ -127,6 +143,11 @@ class ServerLogStats:
     """vLLM: P(at least i+1 drafts accepted), weighted by drafts over all metric lines."""
     accepted_tokens: int | None = None
     drafted_tokens: int | None = None
+    finished_requests: int = 0
+    """SGLang `Finish:` lines (--log-requests) that carried a request's spec_accept_length."""
+    request_accept_length_mean: float | None = None
+    """Their accept length over all their verify passes; the accept length of the log when it
+    has no `Decode batch` accept len."""
     bench: dict[str, float] = field(default_factory=dict)
     served: dict[str, Any] | None = None
     """The speculative settings the server logged at startup, after its own rules (SGLang's
@@ -172,8 +193,15 @@ def parse_server_log(text: str) -> ServerLogStats:
     accepted_total = drafted_total = 0
     saw_counts = False
     v0_totals: tuple[int, int, int, int] | None = None  # the last line: counts are lifetime totals
+    requests: list[tuple[float, float]] = []  # SGLang Finish lines: (accept length, verify passes)
     for line in text.splitlines():
-        if _SGLANG_DECODE.search(line):
+        if _SGLANG_FINISH.search(line) and (request_al := _SGLANG_REQUEST_AL.search(line)) is not None:
+            stats.engine = stats.engine or "sglang"
+            verify = _SGLANG_VERIFY_CT.search(line)
+            passes = float(verify.group(1)) if verify else 1.0
+            if passes > 0 and float(request_al.group(1)) > 0:
+                requests.append((float(request_al.group(1)), passes))
+        elif _SGLANG_DECODE.search(line):
             stats.engine = stats.engine or "sglang"
             dp = _SGLANG_DP.search(line)
             rank = dp.group(1) if dp else None
@@ -212,6 +240,14 @@ def parse_server_log(text: str) -> ServerLogStats:
             stats.engine = stats.engine or "vllm"
             stats.spec_metric_lines += 1
             v0_totals = tuple(int(x) for x in v0.groups())  # type: ignore[assignment]
+        elif (first := _VLLM_V1_FIRST.search(line)) is not None:
+            stats.engine = stats.engine or "vllm"
+            stats.spec_metric_lines += 1
+            accepted, drafted = int(first.group(1)), int(first.group(2))
+            accepted_total += accepted
+            drafted_total += drafted
+            saw_counts = True
+            vllm_lines.append((None, accepted, drafted, None))
         else:
             g = _VLLM_GEN.search(line)
             if g and not sglang_gen:
@@ -237,7 +273,9 @@ def parse_server_log(text: str) -> ServerLogStats:
         stats.gen_tok_s_median = round(sum(statistics.median(v) for v in gen_by_rank.values()), 4)
     if running_by_rank:
         stats.running_req_mean = round(sum(statistics.fmean(v) for v in running_by_rank.values()), 4)
-    al_weighted, per_pos_weighted = _weigh_by_drafts(vllm_lines)
+    stats.served = served_settings(text)
+    spec_tokens = stats.served.get("num_steps") if stats.served and stats.served.get("engine") == "vllm" else None
+    al_weighted, per_pos_weighted = _weigh_by_drafts(vllm_lines, spec_tokens)
     if al_weighted:
         total = sum(w for _, w in al_weighted)
         stats.accept_length_mean = round(sum(a * w for a, w in al_weighted) / total, 4)
@@ -252,6 +290,13 @@ def parse_server_log(text: str) -> ServerLogStats:
         stats.per_position_acceptance = rates
     if saw_counts:
         stats.accepted_tokens, stats.drafted_tokens = accepted_total, drafted_total
+    if requests:
+        stats.finished_requests = len(requests)
+        stats.request_accept_length_mean = _weighted_mean(requests)
+        if stats.accept_length_mean is None:
+            stats.accept_length_mean = stats.request_accept_length_mean
+            stats.accept_length_min = min(v for v, _ in requests)
+            stats.accept_length_max = max(v for v, _ in requests)
     if v0_totals is not None and not al_weighted:
         k, accepted, drafted, emitted = v0_totals
         if k > 0 and drafted > 0:
@@ -269,12 +314,11 @@ def parse_server_log(text: str) -> ServerLogStats:
             stats.bench["accept_length"] = float(accept_length)
     for key, value in _one_batch_server(text).items():
         stats.bench.setdefault(key, value)
-    stats.served = served_settings(text)
     return stats
 
 
-def _weigh_by_drafts(lines: list[tuple[float | None, int | None, int | None, list[float] | None]]
-                     ) -> tuple[list[tuple[float, float]], list[tuple[list[float], float]]]:
+def _weigh_by_drafts(lines: list[tuple[float | None, int | None, int | None, list[float] | None]],
+                     spec_tokens: int | None = None) -> tuple[list[tuple[float, float]], list[tuple[list[float], float]]]:
     """Each vLLM SpecDecoding line's AL and per-position rates, weighted by the drafts (rounds)
     it covers, the right weight for averaging them.
 
@@ -283,7 +327,13 @@ def _weigh_by_drafts(lines: list[tuple[float | None, int | None, int | None, lis
     length: 1.00, Accepted: 0 tokens`: the collapse being diagnosed) says nothing that way; its
     drafts are drafted / K, K being the number of per-position rates (each draft proposes K
     tokens), or the tokens per draft of the lines that did accept. Weighing it as one draft let a
-    collapsed interval vanish next to a good one, and the mean AL read as if nothing collapsed."""
+    collapsed interval vanish next to a good one, and the mean AL read as if nothing collapsed.
+
+    vLLM 0.8.x's lines give no AL (`Draft acceptance rate: 69.2%, Accepted: 187 tokens, Drafted:
+    270 tokens`; PR #16665 added num_drafts later): with K (`spec_tokens`, num_spec_tokens of the
+    log's startup line) their drafts are drafted / K, as vLLM itself counted them then (PR #15151,
+    get_max_num_emitted_tokens: "Since the batch size can be variable, we divide by k"), and their
+    AL is 1 + accepted / drafts. Without K they give none: a guessed K would make the AL up."""
     drafts: list[float | None] = []
     per_draft: list[float] = []  # drafted tokens per draft, where both are known
     for al, accepted, drafted, _rates in lines:
@@ -294,8 +344,11 @@ def _weigh_by_drafts(lines: list[tuple[float | None, int | None, int | None, lis
     usual_k = round(statistics.median(per_draft)) if per_draft else None
     al_weighted: list[tuple[float, float]] = []
     per_pos_weighted: list[tuple[list[float], float]] = []
-    for (al, _accepted, drafted, rates), count in zip(lines, drafts):
-        k = len(rates) if rates else usual_k
+    for (al, accepted, drafted, rates), count in zip(lines, drafts):
+        k = len(rates) if rates else usual_k or spec_tokens
+        if al is None and accepted is not None and drafted and spec_tokens:
+            count = drafted / spec_tokens
+            al = round(1 + accepted / count, 4)
         if count is None:
             count = drafted / k if (drafted and k) else 1.0
         if al is not None:

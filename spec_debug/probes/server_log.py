@@ -19,6 +19,10 @@ MAX_LINES = 20_000
 # `speculative_num_steps=3` / `'speculative_num_steps': 3` of SGLang's server_args line, and
 # vLLM's `speculative_config=SpeculativeConfig(...)` (spec_debug.diagnose.serverlog reads them)
 _SERVED_PART = re.compile(r"'?speculative_\w+'?(?:=|:\s*)(?:SpeculativeConfig\([^)]*\)|'[^']*'|[^,)}\s]+)")
+# SGLang's per-request `Finish: obj=GenerateReqInput(...), out={... 'meta_info': {..., 'spec_verify_ct':
+# 40, 'spec_accept_length': 2.75, ...}}` (--log-requests, sgl-project/sglang PR #11441): the request and
+# its text run to many kB, so only the request's speculative counts travel
+_FINISH_PART = re.compile(r"'(?:spec_verify_ct|spec_accept_rate|spec_accept_length|completion_tokens)':\s*[-+\d.e]+")
 
 
 def run(args: dict) -> dict:
@@ -34,7 +38,9 @@ def run(args: dict) -> dict:
         for line in handle:
             total += 1
             in_table = in_table and line.lstrip().startswith("|")
-            if in_table or any(marker in line for marker in MARKERS):
+            if "Finish: " in line and "'spec_accept_length'" in line:
+                kept.append(" ".join(["Finish:", *_FINISH_PART.findall(line)]))
+            elif in_table or any(marker in line for marker in MARKERS):
                 kept.append(line.rstrip("\n")[:2000])
             elif "server_args=" in line or "speculative_config=SpeculativeConfig(" in line or (
                     "speculative_config=None" in line):
