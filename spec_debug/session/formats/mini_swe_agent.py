@@ -14,7 +14,13 @@ from spec_debug.session.events import Event
 
 _RETURNCODE = re.compile(r"^\s*<returncode>(-?\d+)</returncode>")
 _OUTPUT = re.compile(r"<output>\n?(.*?)\n?</output>", re.DOTALL)
-_BASH_BLOCK = re.compile(r"```(?:bash|sh)[ \t]*\n(.*?)\n```", re.DOTALL)
+_BASH_BLOCK = re.compile(r"```(?:bash|sh|mswea_bash_command)[ \t]*\n(.*?)\n```"
+                         r"|<mswea_bash_command>(.*?)</mswea_bash_command>", re.DOTALL)
+"""The command of a reply: a ``bash`` block (mini-swe-agent 1.x), or since 2.0 the block its
+text-based models ask for, fenced as ``mswea_bash_command`` or tagged
+``<mswea_bash_command>`` (SWE-agent/mini-swe-agent ``src/minisweagent/models/
+litellm_textbased_model.py`` ``action_regex``, ``config/benchmarks/swebench_xml.yaml``). Unknown
+fences read as no command: each observation was a result of nothing."""
 
 
 @dataclass(slots=True)
@@ -44,6 +50,13 @@ def observation(role, text: str, extra: dict) -> Observation | None:
     return Observation(output.group(1) if output else text, code)
 
 
+_SUBMIT = re.compile(r"""^\s*echo\s+['"]?(?:COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT|MINI_SWE_AGENT_FINAL_OUTPUT)\b""")
+"""The command that ends a run: its output's first line is the marker, and what follows it is the
+submission, which comes back as the last message instead of an observation (a ``user`` one in
+1.x, ``role: exit`` in 2.x: SWE-agent/mini-swe-agent ``src/minisweagent/agents/default.py``,
+``environments/local.py`` ``_check_finished``; ``tests/test_data/github_issue.traj.json``)."""
+
+
 @dataclass(slots=True)
 class ShownCommand:
     """The ``bash`` block of the last reply that made no tool call: the command an observation
@@ -56,9 +69,18 @@ class ShownCommand:
     timestamp: str | None = None
 
     def reply(self, seq: int, block: int, text: str, timestamp: str | None = None) -> None:
-        blocks = _BASH_BLOCK.findall(text) if "```" in text else []
+        blocks = [fenced or tagged for fenced, tagged in _BASH_BLOCK.findall(text)] \
+            if "```" in text or "<mswea_bash_command>" in text else []
         self.seq, self.block, self.command = seq, block, (blocks[-1].strip() if blocks else None)
         self.timestamp = timestamp
+
+    def submission(self, role, text: str) -> Observation | None:
+        """The submission that answers the reply's submit command, as its output (no exit status
+        is kept). Read as a message of its own, the patch was a prompt the person typed and the
+        command that ended the run was never run."""
+        if role in ("user", "exit") and self.command is not None and _SUBMIT.match(self.command):
+            return Observation(text, None)
+        return None
 
     def result(self, observed: Observation, event, call_names: dict, call_id: str | None) -> Iterator[Event]:
         if call_id is None:

@@ -236,7 +236,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # mini-swe-agent's last message: {"role": "exit", "content": submission, "extra": {"exit_status":
         # "Submitted" | "LimitsExceeded" | ...}} (SWE-agent/mini-swe-agent src/minisweagent/agents/default.py)
         status = extra.get("exit_status") if isinstance(extra.get("exit_status"), str) else "exit"
-        yield event("system", "exit", text=f"agent exited: {status}", raw_type="exit")
+        submitted = shown.submission(role, block_text(message.get("content")))
+        if submitted is not None:
+            yield from shown.result(submitted, event, call_names, None)
+        yield event("system", "exit", int(submitted is not None), text=f"agent exited: {status}", raw_type="exit")
         return
 
     content = message.get("content")
@@ -246,7 +249,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     text = block_text(content)
     if role == "assistant":
         text = "\n".join(part for part in (text, _refusal(message, content)) if part)
-    observed = observation(role, text, extra)
+    observed = observation(role, text, extra) or shown.submission(role, text)
     if observed is not None:
         given = message.get("tool_call_id")
         yield from shown.result(observed, event, call_names, given if isinstance(given, str) else None)

@@ -17,7 +17,12 @@ from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import Cursor, block_text
 from spec_debug.session.reader import iter_json_records
 
-_HEAD = re.compile(rb'^\{\s*"trajectory"\s*:\s*\[\s*(?:\]|\{\s*"(?:action|observation|response|thought|state)"\s*:)')
+_HEAD = re.compile(rb'^\{\s*(?:"environment"\s*:\s*"[^"\\]*"\s*,\s*)?'
+                   rb'"trajectory"\s*:\s*\[\s*(?:\]|\{\s*"(?:action|observation|response|thought|state)"\s*:)')
+"""The head of a trajectory: ``trajectory`` first (SWE-agent 1.x, ``environment`` last), or after
+the ``"environment": "swe_main"`` that SWE-agent 0.x wrote first (princeton-nlp/SWE-agent
+``tests/test_data/trajectories/``, ``trajectories/demonstrations/``: read as Claude Code, such a
+file was one event and no command)."""
 
 
 def looks_like(obj: dict) -> bool:
