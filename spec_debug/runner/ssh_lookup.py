@@ -86,6 +86,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
     left-to-right pass (so `%%h` stays `%h`, which paramiko's replace-each-token turns into
     `%HOST`), the tokens paramiko lacks added, the rest as paramiko computes them."""
 
+    _original_host: str | None = None
+
     def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
         if key.startswith(_SET_ENV_KEY):
             # OpenSSH 10.0 expands SetEnv's values (not its names) as it does UserKnownHostsFile:
@@ -115,7 +117,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             if token == "%":
                 return "%"
             if token in own:
-                return _own_token(token, config, target_hostname)
+                return _own_token(token, config, self._original_host or target_hostname)
             if token in inherited:
                 return str(super(_OpenSSHTokens, self)._tokenize(config, target_hostname, source_key, match.group(0)))
             return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
@@ -140,7 +142,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 known.append(candidate)
                 continue
             if kind in ("host", "originalhost"):
-                passed = _pattern_list_matches(_match_host(kind, target_hostname, options), param.lower())
+                given = self._original_host or target_hostname if kind == "originalhost" else target_hostname
+                passed = _pattern_list_matches(_match_host(kind, given, options), param.lower())
             elif kind == "localnetwork":
                 passed = _on_local_network(param)
             elif kind == "tagged":  # the Tag keyword (or -P): none set is the empty tag
@@ -160,6 +163,40 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             return bool(match_list)  # an empty list is a Host block's: no Match to meet
         return super()._does_match(known, target_hostname, canonical, final, options)
 
+    def lookup(self, hostname: str) -> paramiko.SSHConfigDict:
+        """The options for `hostname` in ssh(1)'s passes over the config (openssh-portable: ssh.c,
+        main; readconf.c, match_cfg_line): one pass, and a second one only where
+        CanonicalizeHostname is on (yes, true or always) or some `Match final` asks for it. In
+        that second pass `Match canonical` and `Match final` both hold, whatever the name.
+
+        paramiko always made a second pass (paramiko/config.py, lookup), and canonicalized only
+        names with at most CanonicalizeMaxDots dots: a `Match host 10.*` block above `Host gpu01
+        HostName 10.0.0.1` applied to gpu01, where `ssh -G` applies it to nothing; `Match canonical`
+        blocks did not apply to `gpu01.cluster.example.org` under `CanonicalizeHostname yes` (nor
+        to any host under `CanonicalizeHostname true`, nor beside a `Match final`), where they do in
+        ssh(1); and `Match exec` commands ran twice.
+        """
+        # The name as given, for `Match originalhost`, %n and %k: the second pass is over the
+        # canonical name (paramiko passes that alone, and `Match originalhost gpu01` then failed).
+        self._original_host = hostname
+        options = self._lookup(hostname=hostname)
+        if "hostname" not in options:
+            options["hostname"] = hostname
+        canonicalizing = str(options.get("canonicalizehostname") or "no").strip().lower() in ("yes", "true", "always")
+        if not canonicalizing and not self._has_match_final():
+            return self._expand_variables(options, hostname)
+        if canonicalizing:
+            domains = str(options.get("canonicaldomains") or "").split()
+            hostname = self.canonicalize(hostname, options, domains)
+            options["hostname"] = hostname
+        return self._lookup(hostname, options, canonical=True, final=True)
+
+    def _has_match_final(self) -> bool:
+        """Whether a `Match final` is anywhere in the config: ssh(1) then reads it a second time
+        (readconf.c, match_cfg_line sets want_final_pass whether or not the line applies)."""
+        return any(str(criterion.get("type")).lower() == "final"
+                   for block in self._config for criterion in block.get("matches", []))
+
     def canonicalize(self, hostname: str, options: dict[str, object], domains: list[str]) -> str:
         """CanonicalizeHostname as ssh(1) applies it (openssh-portable: ssh.c, main and
         resolve_canonicalize): to the HostName when one is set, never to an address or a name
@@ -174,7 +211,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         proxied = any(str(options.get(key) or "none").lower() != "none" for key in ("proxycommand", "proxyjump"))
         if proxied and options.get("canonicalizehostname") != "always":
             return name
-        if name != hostname and (_is_address(name) or name.count(".") > int(str(options.get("canonicalizemaxdots", 1)))):
+        if _is_address(name) or name.count(".") > int(str(options.get("canonicalizemaxdots", 1))):
             return name
         return str(super().canonicalize(name, options, domains))
 

@@ -1,0 +1,157 @@
+"""ssh(1)'s passes over the config, checked against `ssh -G` on configs people publish.
+
+ssh(1) reads the config once, and a second time only under CanonicalizeHostname (yes, true,
+always) or where a `Match final` asks for it; `Match canonical` and `Match final` hold in that
+second pass, whatever the name, and `Match originalhost`, `%n` still mean the name as typed
+(openssh-portable: ssh.c, main; readconf.c, match_cfg_line). paramiko always read it twice and
+canonicalized only short names, so blocks applied to hosts ssh(1) never applies them to, and
+missed hosts it does.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from spec_debug.runner.ssh_config import load_ssh_config, resolve_target
+
+SSH = shutil.which("ssh")
+
+# bbigras/nix-config: users/bbigras/core/ssh.nix (home.file.".ssh/config").
+BBIGRAS = """\
+Include {included}
+
+Host *
+  CanonicalizeHostname yes
+  PermitLocalCommand yes
+
+Match canonical Host *
+  ChallengeResponseAuthentication no
+  ControlMaster auto
+  ControlPath ~/.ssh/ssh-%r@%h:%p
+  ControlPersist 30m
+  ForwardAgent no
+  ForwardX11 no
+  ForwardX11Trusted no
+  HashKnownHosts yes
+  ServerAliveCountMax 5
+  ServerAliveInterval 60
+  StrictHostKeyChecking ask
+  VerifyHostKeyDNS yes
+"""
+
+
+def ssh_g(config: Path, destination: str) -> dict[str, list[str]]:
+    if SSH is None:
+        pytest.skip("needs ssh(1) to compare with")
+    done = subprocess.run([SSH, "-G", "-F", str(config), destination], capture_output=True, text=True, check=True,
+                          stdin=subprocess.DEVNULL, timeout=30)
+    seen: dict[str, list[str]] = {}
+    for line in done.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        seen.setdefault(key, []).append(value)
+    return seen
+
+
+def write_bbigras(tmp_path: Path, included: str = "") -> Path:
+    host_file = tmp_path / "config.host"
+    host_file.write_text(included)
+    config = tmp_path / "config"
+    config.write_text(BBIGRAS.format(included=host_file))
+    return config
+
+
+@pytest.mark.parametrize("alias", ["gpu01", "node1.cluster.example.org", "10.0.0.7"])
+def test_match_canonical_applies_to_every_host_under_canonicalize_hostname(tmp_path: Path, alias: str) -> None:
+    """bbigras's keepalives are in a `Match canonical` block: ssh(1) applies it to a long name
+    too (too many dots to canonicalize, but read a second time all the same); ours kept 15 s / 3
+    for `node1.cluster.example.org`."""
+    config = write_bbigras(tmp_path)
+    target = resolve_target(alias, load_ssh_config(config))
+    shown = ssh_g(config, alias)
+    assert target.keepalive_s == float(shown["serveraliveinterval"][0])
+    assert target.keepalive_count_max == int(shown["serveralivecountmax"][0])
+
+
+def test_canonicalize_hostname_true_is_yes(tmp_path: Path) -> None:
+    """`true` is yes to ssh(1) (readconf.c, multistate_canonicalizehostname); paramiko knew only
+    yes and always, so no `Match canonical` block applied."""
+    config = tmp_path / "config"
+    config.write_text(BBIGRAS.format(included="/nonexistent").replace("CanonicalizeHostname yes", "CanonicalizeHostname true"))
+    target = resolve_target("gpu01", load_ssh_config(config))
+    assert target.keepalive_s == float(ssh_g(config, "gpu01")["serveraliveinterval"][0]) == 60
+
+
+# A setup script writing a work GitHub alias beside the personal account (found by the phrase
+# "Match originalhost, not Host: some systems re-parse against the resolved hostname"), here in
+# the config.host that bbigras's config includes.
+GITHUB_ACCOUNTS = """\
+Host github-work
+    HostName github.com
+    User git
+    IdentityFile ~/.ssh/id_work
+    IdentitiesOnly yes
+
+Match originalhost github.com
+    User git
+    IdentityFile ~/.ssh/id_personal
+    IdentitiesOnly yes
+"""
+
+
+@pytest.mark.parametrize("alias", ["github-work", "github.com"])
+def test_match_originalhost_is_the_name_typed_in_the_canonical_pass(tmp_path: Path, alias: str) -> None:
+    """The second pass is over github.com; `Match originalhost github.com` must still not apply
+    to `github-work` (ours offered the personal key to the work alias too)."""
+    config = write_bbigras(tmp_path, GITHUB_ACCOUNTS)
+    target = resolve_target(alias, load_ssh_config(config))
+    expected = tuple(os.path.expanduser(path) for path in ssh_g(config, alias)["identityfile"])
+    assert target.identity_files == expected
+
+
+def test_percent_n_is_the_name_typed_in_the_canonical_pass(tmp_path: Path) -> None:
+    """Aetf/dotfiles (.ssh/config) names its masters `~/.ssh/masters/%n:%r@%h:%p`; under
+    bbigras's CanonicalizeHostname, `%n` is still the alias (ssh -G prints ControlPath
+    expanded), where ours became the HostName."""
+    config = write_bbigras(tmp_path, "Host gpu01\n  HostName 10.0.0.1\n  ControlPath /m/%n\n  IdentityFile /m/%n\n")
+    [control_path] = ssh_g(config, "gpu01")["controlpath"]
+    assert resolve_target("gpu01", load_ssh_config(config)).identity_files == (control_path,) == ("/m/gpu01",)
+
+
+# eritbh/1password-ssh-utils: the file op-ssh-fetch writes (/dev/shm/op-ssh-utils/ssh_config),
+# included first from ~/.ssh/config, as its release post shows.
+OP_SSH_UTILS = """\
+Match host 10.20.30.40 user erin
+  IdentityFile /dev/shm/op-ssh-utils/keys/9n8gvb37hox9drhn8by742l98o
+"""
+
+
+@pytest.mark.parametrize("destination", ["nas", "erin@10.20.30.40"])
+def test_match_host_is_tested_once_with_the_hostname_set_so_far(tmp_path: Path, destination: str) -> None:
+    """ssh(1) tests `Match host` when it reaches the line: above `Host nas  HostName
+    10.20.30.40`, not yet set, so the key is not nas's (only `ssh erin@10.20.30.40` gets it).
+    paramiko's second pass applied it to nas as well."""
+    included = tmp_path / "op-ssh-utils.conf"
+    included.write_text(OP_SSH_UTILS)
+    config = tmp_path / "config"
+    config.write_text(f"Include {included}\n\nHost nas\n  HostName 10.20.30.40\n  User erin\n")
+    target = resolve_target(destination, load_ssh_config(config))
+    shown = ssh_g(config, destination)
+    key = "/dev/shm/op-ssh-utils/keys/9n8gvb37hox9drhn8by742l98o"
+    assert (key in target.identity_files) == (key in shown["identityfile"])
+    assert target.user == shown["user"][0] == "erin"
+
+
+def test_match_final_makes_the_second_pass(tmp_path: Path) -> None:
+    """A `Match final` anywhere makes ssh(1) read the config again, and `Match canonical` holds
+    in that pass too (readconf.c: both are `post_canon`). The layout is a dotfiles README's:
+    `Match canonical`, then `Match final` ("if `CanonicalizeHostname true`, this is the same")."""
+    config = tmp_path / "config"
+    config.write_text("Match canonical\n  Port 2201\nMatch final\n  User finaluser\n")
+    target = resolve_target("gpu01", load_ssh_config(config))
+    shown = ssh_g(config, "gpu01")
+    assert (target.port, target.user) == (int(shown["port"][0]), shown["user"][0]) == (2201, "finaluser")
