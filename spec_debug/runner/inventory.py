@@ -18,7 +18,9 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
   Vault encrypted (`!vault`, or a whole `$ANSIBLE_VAULT` file) are left out, unread;
-- limit patterns `a:b`, `a,b`, `&group` (intersection), `!group` (exclusion), globs, `~regex`.
+- limit patterns `a:b`, `a,b`, `&group` (intersection), `!group` (exclusion), globs, `~regex`,
+  and a group's subscript `gpus[0]`, `gpus[-1]`, `gpus[1:3]` (inclusive), `gpus[2:]`; where no
+  group has the name before the brackets, `gpu[01-04]` is a host range, as in `--hosts`.
 INI values are kept as strings (Ansible's INI plugin guesses types; we leave that to the
 playbook's var types). A YAML number whose text a float loses (`vllm_version: 0.10`, 0.1 to
 YAML 1.1 and so to Ansible) is refused with a "quote it" hint where it becomes a host's var.
@@ -102,7 +104,9 @@ class Inventory:
         return found
 
     def group_hosts(self, name: str) -> list[str] | None:
-        """Hosts of a group and of its children, recursively; None if no such group."""
+        """Hosts of a group and of its children, recursively, in Ansible's order (the group's
+        own, then its children's, level by level: Group.get_hosts, lib/ansible/inventory/group.py),
+        which a `group[0]` subscript counts in; None if no such group."""
         if name == "all":
             return list(self.hosts)
         if name not in self.groups:
@@ -120,7 +124,7 @@ class Inventory:
                 continue
             hosts += [h for h in group.hosts if h not in hosts]
             stack += group.children
-        return [h for h in self.hosts if h in hosts]
+        return hosts
 
     def host_vars(self, host: str) -> dict[str, Any]:
         depth = self._depths()
@@ -593,6 +597,24 @@ def select(
     return [h for h in hosts if h in chosen]
 
 
+# A group's hosts by position (ansible/ansible: lib/ansible/inventory/manager.py, PATTERN_WITH_SUBSCRIPT,
+# _split_subscript and _apply_subscript): `[N]` or `[-N]` one host, `[x:y]` x to y inclusive, `[x:]` to
+# the end; `[x-y]` is still read as `[x:y]`, with a warning there.
+_SUBSCRIPT = re.compile(r"(.+)\[(?:(-?\d+)|(\d+)[:-](\d*))\]")
+
+
+def _subscripted(members: list[str], subscript: re.Match[str], pattern: str) -> list[str]:
+    index, start, end = subscript.group(2), subscript.group(3), subscript.group(4)
+    if index is not None:
+        position = int(index)
+        if not -len(members) <= position < len(members):
+            raise UsageError(f"--limit {pattern!r}: group {subscript.group(1)} has {len(members)} host(s), no [{index}]",
+                             hint="subscripts count from 0 (gpus[0] is the first host, gpus[-1] the last)")
+        return [members[position]]
+    last = int(end) if end else len(members) - 1
+    return members[int(start):last + 1]
+
+
 def _matching(
     pattern: str,
     hosts: list[str],
@@ -610,6 +632,10 @@ def _matching(
     members = group_hosts(pattern)
     if members is not None:
         return set(members) & set(hosts)
+    subscript = _SUBSCRIPT.fullmatch(pattern)
+    members = group_hosts(subscript.group(1)) if subscript else None
+    if subscript is not None and members is not None:
+        return set(_subscripted(members, subscript, pattern)) & set(hosts)
     if pattern == "all":
         return set(hosts)
     if "[" in pattern and not any(c in pattern for c in "*?"):
