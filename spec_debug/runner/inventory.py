@@ -628,7 +628,9 @@ def _matching(
             regex = re.compile(pattern[1:])
         except re.error as exc:
             raise UsageError(f"bad regex in --limit {pattern!r}: {exc}") from None
-        return {h for h in hosts if regex.search(h) or any(regex.search(g) for g in groups_of(h))}
+        # Ansible matches from the start of the name, not anywhere in it (re.match in
+        # lib/ansible/inventory/manager.py _match_list): `~h200` does not pick gpu-h200-01
+        return {h for h in hosts if regex.match(h) or any(regex.match(g) for g in groups_of(h))}
     members = group_hosts(pattern)
     if members is not None:
         return set(members) & set(hosts)

@@ -176,3 +176,13 @@ def test_kubespray_sample(tmp_path: Path) -> None:
     assert inventory.spec("bastion").user == "some_user"
     assert _names(path, "k8s-cluster:!kube-node[0]") == ["node1", "node3"]
     assert _names(path, "calico-rr,etcd[-1]") == ["node3"]
+
+
+def test_a_regex_limit_matches_from_the_start_of_a_name_as_ansible_s_does(deepops: Path) -> None:
+    # lib/ansible/inventory/manager.py _match_list: pattern.match(item), anchored at the start only
+    assert _names(deepops, "~gpu0[12]") == ["gpu01", "gpu02"]
+    assert _names(deepops, "~(mgmt|login)0[13]") == ["mgmt01", "mgmt03", "login01"]
+    assert _names(deepops, "~slurm-.*:!~.*node") == ["login01"]  # via group names too
+    # "01" is inside mgmt01, login01, gpu01 but starts none of them, nor any group name
+    with pytest.raises(UsageError, match="no hosts"):
+        _names(deepops, "~01")
