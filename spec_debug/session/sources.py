@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads,
-    openai_chat, openhands, openhands_sdk, specstory, swe_agent, text_log,
+    openai_chat, openhands, openhands_eval, openhands_sdk, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
@@ -73,6 +73,9 @@ class SessionSource:
     export, ``id`` the conversation's id)."""
     title: str | None = None
     """The session's title where the format writes one (a ChatGPT conversation's)."""
+    instance: openhands_eval.Instance | None = None
+    """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
+    (``path`` is the output, ``id`` the instance's id)."""
 
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
@@ -277,7 +280,10 @@ def _refuse_untyped_records(file: Path) -> None:
 
 def _conversations(source: SessionSource) -> list[SessionSource]:
     """``source``, or one session per conversation when it is a ChatGPT export
-    (:mod:`formats.chatgpt_export`)."""
+    (:mod:`formats.chatgpt_export`), or per instance when it is an OpenHands evaluation's output
+    (:mod:`formats.openhands_eval`)."""
+    if source.format == "openhands" and not source.array and source.path.is_file():
+        return _instances(source)
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]
@@ -286,6 +292,17 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
         return [source]  # gone or failing since its head was read: iter_events reports it as damaged
     return [SessionSource(id=conv.id, path=source.path, format="openai", array=True, conversation=conv,
                           title=conv.title) for conv in found] or [source]
+
+
+def _instances(source: SessionSource) -> list[SessionSource]:
+    try:
+        if not openhands_eval.looks_like_head(read_head(source.path, _SNIFF_BYTES).lstrip()):
+            return [source]
+        found = openhands_eval.instances(source.path, source.id)
+    except OSError:
+        return [source]  # gone or failing since its head was read: iter_events reports it as damaged
+    return [SessionSource(id=instance.id, path=source.path, format="openhands", instance=instance)
+            for instance in found] or [source]
 
 
 def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
@@ -369,6 +386,8 @@ def _unique_ids(sources: list[SessionSource], root: Path) -> None:
 def _in_file(source: SessionSource) -> str:
     """What tells a conversation of an export from the file's others (two copies of one export
     hold the same conversation ids): ``#<conversation id>``."""
+    if source.instance is not None:
+        return f"#{source.instance.id}"
     return f"#{source.conversation.id}" if source.conversation is not None else ""
 
 
@@ -477,6 +496,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "openhands", True, True
     if stripped[:1] == b"{" and swe_agent.looks_like_head(stripped):
         return "swe-agent", False, True
+    if stripped[:1] == b"{" and openhands_eval.looks_like_head(stripped):
+        return "openhands", False, True  # an evaluation's output.jsonl, one instance a line
     if reader.LOGLINES.match(stripped):
         return "claude-code", False, True  # a Claude Code web session: its records under "loglines"
     lines = stripped.splitlines()
@@ -617,6 +638,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from chatgpt_export.read(source.conversation, cursor, stats)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
+        elif source.format == "openhands" and source.instance is not None:
+            yield from openhands_eval.read(source.instance, cursor, stats)
         elif source.format == "openhands" and source.path.is_dir():
             yield from openhands_sdk.read(source.path, cursor, stats)
         elif source.format == "openhands":

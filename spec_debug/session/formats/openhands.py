@@ -20,7 +20,7 @@ from spec_debug.session.reader import iter_json_array, iter_json_records
 
 _FILE_TOOLS = {"read": "Read", "edit": "Edit", "write": "Write"}
 """File actions under the names the analysis knows file tools by (Claude Code's)."""
-_QUIET = frozenset({"agent_state_changed", "null", "recall", "condensation", "change_agent_state",
+_QUIET = frozenset({"agent_state_changed", "null", "recall", "condensation", "change_agent_state", "think",
                     "system", "mcp"})
 
 
