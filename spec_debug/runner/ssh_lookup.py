@@ -4,7 +4,6 @@ and CanonicalizeHostname (paramiko/paramiko: paramiko/config.py; openssh-portabl
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import subprocess
@@ -13,7 +12,7 @@ from types import SimpleNamespace
 import paramiko
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.ssh_env import _SET_ENV_KEY
+from spec_debug.runner.ssh_env import _SET_ENV_KEY, _pattern_matches
 from spec_debug.runner.ssh_local_network import _on_local_network
 from spec_debug.runner.ssh_quoting import _argv_quoted, argv_split
 from spec_debug.runner.ssh_target import _is_address
@@ -123,6 +122,13 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
 
         return _TOKEN.sub(expand, value)
+
+    def _pattern_matches(self, patterns: str | list[str], target: str) -> bool:
+        """A Host line's patterns (and Match user/localuser's) as ssh(1) matches them: `*` and `?`
+        only (openssh-portable: match.c, match_pattern). paramiko uses fnmatch, where `[...]` is a
+        class: `Host gpu[0-9]` applied to gpu1, and a placeholder left in a published config,
+        `Host [*.mydomain]`, to every one-letter alias; ssh(1) reads the brackets as themselves."""
+        return _pattern_list_matches(target, patterns)
 
     def _does_match(
         self, match_list: list[dict[str, object]], target_hostname: str, canonical: bool, final: bool, options: dict[str, object]
@@ -235,12 +241,13 @@ def _match_host(kind: str, target_hostname: str, options: dict[str, object]) -> 
     return name.lower()
 
 
-def _pattern_list_matches(value: str, patterns: str) -> bool:
-    """ssh(1)'s match_pattern_list: comma-separated globs, a matching `!glob` vetoes."""
+def _pattern_list_matches(value: str, patterns: str | list[str]) -> bool:
+    """ssh(1)'s match_pattern_list: comma-separated globs (`*` and `?` only, as _pattern_matches),
+    a matching `!glob` vetoes."""
     matched = False
-    for pattern in patterns.split(","):
+    for pattern in patterns.split(",") if isinstance(patterns, str) else patterns:
         negated = pattern.startswith("!")
-        if fnmatch.fnmatchcase(value, pattern[1:] if negated else pattern):
+        if _pattern_matches(value, pattern[1:] if negated else pattern):
             if negated:
                 return False
             matched = True

@@ -1,11 +1,11 @@
-"""ssh(1)'s passes over the config, checked against `ssh -G` on configs people publish.
+"""Configs people publish, resolved as `ssh -G` (OpenSSH 9.2) resolves them.
 
 ssh(1) reads the config once, and a second time only under CanonicalizeHostname (yes, true,
 always) or where a `Match final` asks for it; `Match canonical` and `Match final` hold in that
 second pass, whatever the name, and `Match originalhost`, `%n` still mean the name as typed
 (openssh-portable: ssh.c, main; readconf.c, match_cfg_line). paramiko always read it twice and
 canonicalized only short names, so blocks applied to hosts ssh(1) never applies them to, and
-missed hosts it does.
+missed hosts it does. And Host patterns: `*` and `?` only, never fnmatch's `[...]` classes.
 """
 
 from __future__ import annotations
@@ -155,3 +155,26 @@ def test_match_final_makes_the_second_pass(tmp_path: Path) -> None:
     target = resolve_target("gpu01", load_ssh_config(config))
     shown = ssh_g(config, "gpu01")
     assert (target.port, target.user) == (int(shown["port"][0]), shown["user"][0]) == (2201, "finaluser")
+
+
+# dankraw/ssh-aliases (README.md) expands `instance[1..3].example.com` into three Host blocks;
+# written straight into ~/.ssh/config, the brackets are characters to ssh(1), which matches
+# `*` and `?` only (openssh-portable: match.c, match_pattern). paramiko's fnmatch read a class
+# ({1, ., 3}) and applied the block to instance1 and instance3.
+SSH_ALIASES_BY_HAND = """\
+Host instance[1..3].example.com
+  User deploy
+  Port 2201
+Match host [*].example.com
+  User matched
+"""
+
+
+@pytest.mark.parametrize("alias", ["instance1.example.com", "instance3.example.com", "x.example.com"])
+def test_brackets_in_host_patterns_are_characters(tmp_path: Path, alias: str) -> None:
+    config = tmp_path / "config"
+    config.write_text(SSH_ALIASES_BY_HAND)
+    target = resolve_target(alias, load_ssh_config(config))
+    shown = ssh_g(config, alias)
+    assert (target.port, target.user) == (int(shown["port"][0]), shown["user"][0])
+    assert target.port == 22
