@@ -222,16 +222,19 @@ def _add_vars_folders(inventory: Inventory, base: Path) -> None:
 def _vars_for(folder: Path, name: str) -> dict[str, Any]:
     if not folder.is_dir():
         return {}
+    # Ansible's order, the later file winning: the folder NAME/ first, then NAME, NAME.yml,
+    # NAME.yaml, NAME.json (ansible/ansible: lib/ansible/parsing/dataloader.py find_vars_files,
+    # "Look for file with no extension first to find dir before file"), so group_vars/all.yml
+    # beats group_vars/all/*.yml
     found: dict[str, Any] = {}
     for suffix in _VARS_SUFFIXES:
         candidate = folder / f"{name}{suffix}"
-        if candidate.is_file():
+        if candidate.is_dir():
+            for inside in sorted(candidate.rglob("*")):
+                if inside.is_file() and inside.suffix in _VARS_SUFFIXES and not inside.name.startswith("."):
+                    found.update(_read_vars_file(inside))
+        elif candidate.is_file():
             found.update(_read_vars_file(candidate))
-    directory = folder / name
-    if directory.is_dir():
-        for candidate in sorted(directory.rglob("*")):
-            if candidate.is_file() and candidate.suffix in _VARS_SUFFIXES and not candidate.name.startswith("."):
-                found.update(_read_vars_file(candidate))
     return found
 
 

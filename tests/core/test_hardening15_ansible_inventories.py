@@ -186,3 +186,16 @@ def test_a_regex_limit_matches_from_the_start_of_a_name_as_ansible_s_does(deepop
     # "01" is inside mgmt01, login01, gpu01 but starts none of them, nor any group name
     with pytest.raises(UsageError, match="no hosts"):
         _names(deepops, "~01")
+
+
+def test_group_vars_file_beats_the_folder_of_the_same_name(deepops: Path) -> None:
+    # NVIDIA/deepops moved config.example/group_vars/all.yml into group_vars/all/*.yml; a config
+    # copied across releases holds both. Ansible reads the folder first, then all.yml, the later
+    # winning (lib/ansible/parsing/dataloader.py find_vars_files)
+    group_vars = deepops.parent / "group_vars"
+    (group_vars / "all").mkdir()
+    (group_vars / "all" / "slurm.yml").write_text("slurm_version: '21.08'\nslurm_login_on_compute: false\n")
+    (group_vars / "all.yml").write_text("slurm_login_on_compute: true\n")
+    specs = {spec.name: spec for spec in load_inventory(deepops).specs()}
+    assert specs["mgmt01"].vars == {"slurm_version": "21.08", "slurm_login_on_compute": True}
+    assert specs["gpu02"].vars["slurm_version"] == "23.02"  # group_vars/slurm-cluster.yml, a child of all
