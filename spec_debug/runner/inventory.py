@@ -19,6 +19,7 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
   Vault encrypted (`!vault`, or a whole `$ANSIBLE_VAULT` file) are left out, unread;
 - limit patterns `a:b`, `a,b`, `&group` (intersection), `!group` (exclusion), globs, `~regex`,
+  `@file` (its lines, e.g. the hosts that failed),
   and a group's subscript `gpus[0]`, `gpus[-1]`, `gpus[1:3]` (inclusive), `gpus[2:]`; where no
   group has the name before the brackets, `gpu[01-04]` is a host range, as in `--hosts`.
 INI values are kept as strings (Ansible's INI plugin guesses types; we leave that to the
@@ -579,6 +580,8 @@ def select(
 ) -> list[str]:
     """Hosts (in their order) matching an Ansible-style pattern such as `gpus:!gpu03,&rack1`."""
     items = [item for item in re.split(r"[:,](?![^\[]*\])", limit) if item.strip()]
+    items = [pattern for item in items
+             for pattern in (_limit_file(item.strip()[1:]) if item.strip().startswith("@") else [item])]
     if not items:
         raise UsageError(f"empty --limit pattern {limit!r}")
     union: set[str] = set()
@@ -616,6 +619,18 @@ def _subscripted(members: list[str], subscript: re.Match[str], pattern: str) -> 
         return [members[position]]
     last = int(end) if end else len(members) - 1
     return members[int(start):last + 1]
+
+
+def _limit_file(path: str) -> list[str]:
+    """`--limit @failed.txt`: the patterns in the file, one a line (a retry file of host names), as
+    Ansible reads them (ansible/ansible: lib/ansible/inventory/manager.py, InventoryManager.subset)."""
+    try:
+        text = Path(path).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise UsageError(f"--limit @{path}: cannot read the limit file: {reason or exc}",
+                         hint="name a file of host names or patterns, one a line") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 def _matching(

@@ -199,3 +199,14 @@ def test_group_vars_file_beats_the_folder_of_the_same_name(deepops: Path) -> Non
     specs = {spec.name: spec for spec in load_inventory(deepops).specs()}
     assert specs["mgmt01"].vars == {"slurm_version": "21.08", "slurm_login_on_compute": True}
     assert specs["gpu02"].vars["slurm_version"] == "23.02"  # group_vars/slurm-cluster.yml, a child of all
+
+
+def test_a_limit_file_names_the_hosts_to_run_on_again(deepops: Path, tmp_path: Path) -> None:
+    # `ansible-playbook site.yml --limit @site.retry` (Ansible docs, "Patterns and ad-hoc
+    # commands"; lib/ansible/inventory/manager.py InventoryManager.subset reads one pattern a line)
+    retry = tmp_path / "site.retry"
+    retry.write_text("gpu02\nlogin01\n\n")
+    assert _names(deepops, f"@{retry}") == ["login01", "gpu02"]
+    assert _names(deepops, f"@{retry},!slurm-master") == ["gpu02"]
+    with pytest.raises(UsageError, match="cannot read the limit file"):
+        _names(deepops, f"@{tmp_path / 'missing.retry'}")
