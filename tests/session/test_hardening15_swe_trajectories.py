@@ -2,6 +2,7 @@
 
 - SWE-agent 0.x wrote ``"environment": "swe_main"`` before ``trajectory``; such a ``.traj`` was
   taken for Claude Code, one event and no command;
+- a SWE-agent demonstration keeps only ``history`` (its messages); read as Claude Code, one event;
 - mini-swe-agent 2.x text models fence the command as ``mswea_bash_command``; no command was
   seen and every observation was the result of nothing;
 - the run ends with the submit command, whose output (the patch) comes back as the last message:
@@ -88,3 +89,15 @@ def test_a_2x_run_that_ends_with_an_exit_message_ran_its_submit_command(tmp_path
     assert submit.command == "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff"
     assert submit.result_seq == 3
     assert a.stats["unknown_types"] == 0
+
+
+def test_a_swe_agent_demonstration_of_messages_only_has_its_commands() -> None:
+    path = DATA / "function_calling_simple.traj"
+    history = json.loads(path.read_text(encoding="utf-8"))["history"]
+    a = analyze_path(path)
+    assert a.format == "swe-agent"
+    actions = [(seq, m["action"].strip()) for seq, m in enumerate(history) if m["role"] == "assistant"]
+    assert [(c.seq, c.command) for c in a.commands] == actions
+    assert all(c.result_seq == c.seq + 1 for c in a.commands)  # the observation after each
+    assert [p.seq for p in a.prompts] == [1]
+    assert a.commands[0].why.startswith("The `SyntaxError` in `missing_colon.py`")

@@ -25,15 +25,33 @@ the ``"environment": "swe_main"`` that SWE-agent 0.x wrote first (princeton-nlp/
 file was one event and no command)."""
 
 
+_HISTORY_HEAD = re.compile(rb'^\{\s*"history"\s*:\s*\[\s*\{\s*"role"\s*:')
+_MESSAGE_TYPE = re.compile(rb'"message_type"\s*:\s*"(?:system_prompt|observation|action|thought|demonstration)"')
+
+
 def looks_like(obj: dict) -> bool:
     steps = obj.get("trajectory")
+    if steps is None:
+        return _is_history(obj.get("history")) and not ({"messages", "trajectory"} & obj.keys())
     return isinstance(steps, list) and (isinstance(obj.get("history"), list) or isinstance(obj.get("info"), dict)) \
         and all(isinstance(s, dict) and ("action" in s or "observation" in s) for s in steps[:4])
 
 
+def _is_history(history) -> bool:
+    """SWE-agent's messages: ``{role, content, message_type, agent, …}``."""
+    return isinstance(history, list) and bool(history) and all(
+        isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("message_type"), str)
+        for m in history[:4])
+
+
 def looks_like_head(head: bytes) -> bool:
-    """The start of a trajectory file, whose first step may be longer than the sniff window."""
-    return _HEAD.match(head) is not None
+    """The start of a trajectory file, whose first step may be longer than the sniff window; or
+    of a demonstration, ``{"history": [...]}`` alone (SWE-agent/SWE-agent
+    ``trajectories/demonstrations/function_calling_simple.traj``, what its ``demonstrations``
+    setting points at): read as Claude Code, it was one event."""
+    if _HEAD.match(head) is not None:
+        return True
+    return _HISTORY_HEAD.match(head) is not None and _MESSAGE_TYPE.search(head, 0, 65536) is not None
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -45,6 +63,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 
 
 def _document(doc: dict, cursor: Cursor, lineno: int) -> Iterator[Event]:
+    if not isinstance(doc.get("trajectory"), list):
+        yield from _history(doc["history"], cursor, lineno)
+        return
     seq = cursor.seq_base
 
     def event(kind, role, block=0, **kw) -> Event:
@@ -78,3 +99,41 @@ def _document(doc: dict, cursor: Cursor, lineno: int) -> Iterator[Event]:
         yield event("system", "system", raw_type="exit_status", text=f"exit status: {info['exit_status']}")
         seq += 1
     cursor.records = seq - cursor.seq_base
+
+
+def _history(history: list, cursor: Cursor, lineno: int) -> Iterator[Event]:
+    """A trajectory kept as its messages only: each assistant message's ``action`` is the command
+    it ran, the observation message after it (``role`` user or tool) its output; ``seq`` is the
+    message's index."""
+    call_id: str | None = None
+    prompted = False
+    for seq, message in enumerate(history, cursor.seq_base):
+        if not isinstance(message, dict) or message.get("is_demo") or message.get("role") == "system":
+            continue
+
+        def event(kind, role, block=0, **kw) -> Event:
+            return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind, block=block,
+                         file=cursor.file, line=lineno, **kw)
+
+        text = block_text(message.get("content"))
+        action = message.get("action") if isinstance(message.get("action"), str) else ""
+        if message.get("role") == "assistant":
+            block = 0
+            thought = message.get("thought") if isinstance(message.get("thought"), str) else text
+            if thought.strip():
+                yield event("text", "assistant", text=thought.strip())
+                block = 1
+            call_id = None
+            if action.strip():
+                call_id = f"step-{seq}"
+                yield event("tool_call", "assistant", block, tool_name="bash", call_id=call_id,
+                            command=action.strip(), text=action.strip())
+        elif call_id is not None:
+            yield event("tool_result", "tool", call_id=call_id, text=text)
+            call_id = None
+        elif not prompted and message.get("role") == "user":
+            yield event("prompt", "user", text=text)
+            prompted = True
+        else:
+            yield event("system", "system", raw_type=str(message.get("message_type")), text=text)
+    cursor.records = len(history)
