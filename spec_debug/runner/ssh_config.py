@@ -54,12 +54,12 @@ from spec_debug.runner.ssh_config_values import (
     _address_family,
     _certificate_files,
     _flag,
+    _global_known_hosts_files,
     _login_methods,
     _no_key_logins,
     _number,
     _port,
     _seconds,
-    _split_files,
     _strict_host_key_checking,
     _unless_none,
     _user_known_hosts_files,
@@ -396,7 +396,7 @@ def resolve_target(
         keepalive = DEFAULT_KEEPALIVE_S
     send_env, set_env = _environment(entry)
     known_hosts = _user_known_hosts_files(entry.get("userknownhostsfile"))
-    global_known = _split_files(entry.get("globalknownhostsfile")) or GLOBAL_KNOWN_HOSTS_FILES
+    global_known = _global_known_hosts_files(entry.get("globalknownhostsfile"))
     return SSHTarget(
         alias=destination.host,
         hostname=entry.get("hostname", destination.host),

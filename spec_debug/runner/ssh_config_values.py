@@ -10,7 +10,12 @@ import paramiko
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_quoting import argv_split
-from spec_debug.runner.ssh_target import DEFAULT_KNOWN_HOSTS_FILES, DEFAULT_PORT, AddKeysToAgent
+from spec_debug.runner.ssh_target import (
+    DEFAULT_KNOWN_HOSTS_FILES,
+    DEFAULT_PORT,
+    GLOBAL_KNOWN_HOSTS_FILES,
+    AddKeysToAgent,
+)
 from spec_debug.runner.ssh_tokens import _environment_expanded_strict
 
 
@@ -140,6 +145,15 @@ def _user_known_hosts_files(value: str | None) -> tuple[str, ...]:
         # `none` would be created in the current folder.
         return (os.devnull,)
     return _split_files(_environment_expanded_strict(value, "UserKnownHostsFile")) or DEFAULT_KNOWN_HOSTS_FILES
+
+
+def _global_known_hosts_files(value: str | None) -> tuple[str, ...]:
+    """GlobalKnownHostsFile's files; `none` is none at all (openssh-portable: ssh.c, main drops a
+    lone "none" from system_hostfiles). Read as a file name, it was a file `none` in the current
+    folder, whose keys were then trusted for every host."""
+    if value is not None and value.strip().lower() == "none":
+        return ()
+    return _split_files(value) or GLOBAL_KNOWN_HOSTS_FILES
 
 
 def _split_files(value: str | None) -> tuple[str, ...]:

@@ -178,3 +178,28 @@ def test_brackets_in_host_patterns_are_characters(tmp_path: Path, alias: str) ->
     shown = ssh_g(config, alias)
     assert (target.port, target.user) == (int(shown["port"][0]), shown["user"][0])
     assert target.port == 22
+
+
+# famzah's convert.py README (blog.famzah.net, "speed up ssh connections by splitting
+# known_hosts per host"): the ~/.ssh/config it has you write.
+KNOWN_HOSTS_PER_HOST = """\
+Host *
+    GlobalKnownHostsFile none
+    UserKnownHostsFile ~/.ssh/known_hosts_single/%h
+    HashKnownHosts no
+    StrictHostKeyChecking yes
+"""
+
+
+def test_global_known_hosts_file_none_is_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ssh(1) drops a lone `none` (ssh.c, main); we read a file named `none` in the current
+    folder, and trusted whatever keys it held."""
+    config = tmp_path / "config"
+    config.write_text(KNOWN_HOSTS_PER_HOST)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "none").write_text("gpu01 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n")
+    target = resolve_target("gpu01", load_ssh_config(config))
+    shown = ssh_g(config, "gpu01")
+    assert shown["globalknownhostsfile"] == ["none"]
+    assert target.global_known_hosts_files == ()
+    assert target.known_hosts_files == tuple(shown["userknownhostsfile"][0].split())
