@@ -43,7 +43,15 @@ RESPONSE_ITEM_TYPES = frozenset({
 })
 """Response items (openai/codex ``codex-rs/protocol/src/models.rs`` ``ResponseItem``) that
 only Codex writes as bare lines; a bare ``message`` is left out: OpenAI chat has it too."""
-_EXIT_TEXT = re.compile(r"(?:Process exited with code|Exit code:?)\s+(-?\d+)")
+_EXIT_TEXT = re.compile(r"(?:Process exited with code|Exit code:?|sandbox denied exec error, exit code:)\s+(-?\d+)")
+"""The exit status a shell result states in its text. A command the sandbox stopped or that
+failed inside it comes back as ``failed in sandbox LinuxSeccomp with execution error: sandbox
+denied exec error, exit code: N, stdout: …, stderr: …`` (openai/codex ``codex-rs/core/src/
+error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without it, a failed
+``npm test`` was a command that ran fine."""
+_MCP_CALL_FAILED = "tool call error: "
+"""How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
+``format!("tool call error: {e}")``): a failed call, not a result."""
 _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec", "bash"})
 """``shell`` takes an argv, ``shell_command`` and ``exec_command`` a string (openai/codex
 ``codex-rs/core/src/tools/spec.rs``)."""
@@ -385,7 +393,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if not running:
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
-                    exit_code=code if isinstance(code, int) else None, is_error=bool(code), agent_ref=agent_ref,
+                    exit_code=code if isinstance(code, int) else None,
+                    is_error=bool(code) or output.startswith(_MCP_CALL_FAILED), agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
         yield from _web_search(payload, event)
