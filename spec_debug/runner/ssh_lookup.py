@@ -16,7 +16,11 @@ from spec_debug.runner.ssh_env import _SET_ENV_KEY, _pattern_matches
 from spec_debug.runner.ssh_local_network import _on_local_network
 from spec_debug.runner.ssh_quoting import _argv_quoted, argv_split
 from spec_debug.runner.ssh_target import _is_address
-from spec_debug.runner.ssh_tokens import _environment_expanded_strict, _own_token
+from spec_debug.runner.ssh_tokens import (
+    _environment_expanded_strict,
+    _match_exec_token,
+    _own_token,
+)
 
 
 class _MatchExec:
@@ -101,6 +105,15 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 except UsageError as unset:  # ssh(1) refuses it too; the value is no path
                     raise UsageError(f"{unset.message} (in SetEnv {name})", hint="set it, or write the value out") from None
             return _argv_quoted(expanded)
+        if key == "match-exec":
+            original = self._original_host or target_hostname
+            host = str(config.get("hostname") or target_hostname).replace("%h", target_hostname)
+
+            def exec_token(match: re.Match[str]) -> str:
+                expanded = _match_exec_token(match.group(1), config, host, original)
+                return match.group(0) if expanded is None else expanded
+
+            return _TOKEN.sub(exec_token, value)
         own = _OWN_TOKENS.get(key)
         if own is None:
             return super()._tokenize(config, target_hostname, key, value)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import getpass
+import hashlib
 import os
 import re
 import socket
@@ -59,3 +61,32 @@ def _own_token(token: str, config: dict[str, object], alias: str) -> str:
     if token == "j":
         return str(config.get("proxyjump") or "")
     raise AssertionError(token)
+
+
+def _match_exec_token(token: str, config: dict[str, object], host: str, original: str) -> str | None:
+    """A `%` token of a `Match exec` command as ssh(1) 9.2 expands it (openssh-portable: readconf.c,
+    match_cfg_line): `host` is the HostName met so far with its `%h` expanded, `original` the name
+    as given; None for a token ssh(1) does not know there.
+
+    paramiko put the HostName in unexpanded (`HostName %h.cluster` made `%h.cluster` of `%h`),
+    and knew no %i, %k or %%, so `Match exec "nc -z -w1 %h 22"` tested a name that does not exist.
+    """
+    port = str(config.get("port") or DEFAULT_PORT)
+    remote_user = str(config.get("user") or getpass.getuser())
+    this_host = socket.gethostname()
+    values = {
+        "%": "%",
+        # ssh_connection_hash (readconf.c): SHA-1 of this host, host, port and remote user.
+        "C": hashlib.sha1((this_host + host + port + remote_user).encode()).hexdigest(),
+        "L": this_host.split(".")[0],
+        "d": os.path.expanduser("~"),
+        "h": host,
+        "k": str(config.get("hostkeyalias") or host),
+        "l": this_host,
+        "n": original,
+        "p": port,
+        "r": remote_user,
+        "u": getpass.getuser(),
+        "i": str(os.getuid()),
+    }
+    return values.get(token)

@@ -203,3 +203,61 @@ def test_global_known_hosts_file_none_is_no_file(tmp_path: Path, monkeypatch: py
     assert shown["globalknownhostsfile"] == ["none"]
     assert target.global_known_hosts_files == ()
     assert target.known_hosts_files == tuple(shown["userknownhostsfile"][0].split())
+
+
+def recorder(tmp_path: Path, exit_zero_for: str) -> tuple[Path, Path]:
+    """A stand-in command that writes down the arguments it was run with, and succeeds only
+    when its third one is `exit_zero_for` (the host, for `step ssh check-host HOST`)."""
+    log = tmp_path / "ran.log"
+    script = tmp_path / "step"
+    script.write_text(f'#!/bin/sh\necho "$*" >> {log}\n[ "$3" = "{exit_zero_for}" ]\n')
+    script.chmod(0o755)
+    return script, log
+
+
+def runs_of(log: Path) -> list[str]:
+    lines = log.read_text().splitlines() if log.exists() else []
+    log.unlink(missing_ok=True)
+    return lines
+
+
+# TwIStOy/dotnix (hosts/taihou/home.nix) routes github.com through a SOCKS proxy with
+# `HostName %h`; viperML/neoinfra (modules/skadi/templates/ssh/step_config.tpl) asks
+# `step ssh check-host %h` whether a host has step's SSH certificates. Together.
+STEP_BEHIND_PROXY = """\
+Host github.com
+    HostName %h
+    ProxyCommand nc -X 5 -x 192.168.50.217:8889 %h %p
+Match exec "{step} ssh check-host %h"
+    User stepuser
+    UserKnownHostsFile "{tmp}/step/ssh/known_hosts"
+"""
+
+
+@pytest.mark.parametrize("alias", ["github.com", "gpu01"])
+def test_match_exec_gets_the_host_name_ssh_gives_it(tmp_path: Path, alias: str) -> None:
+    """`%h` in a `Match exec` command is the HostName with its own `%h` expanded: paramiko ran
+    `step ssh check-host %h` (the HostName as written), so step never knew the host."""
+    step, log = recorder(tmp_path, "github.com")
+    config = tmp_path / "config"
+    config.write_text(STEP_BEHIND_PROXY.format(step=step, tmp=tmp_path))
+    shown = ssh_g(config, alias)
+    ssh_ran = runs_of(log)
+    target = resolve_target(alias, load_ssh_config(config))
+    assert runs_of(log) == ssh_ran == [f"ssh check-host {alias}"]
+    assert target.user == shown["user"][0]
+    assert tuple(map(os.path.expanduser, target.known_hosts_files)) == tuple(shown["userknownhostsfile"][0].split())
+
+
+def test_match_exec_tokens_paramiko_lacks(tmp_path: Path) -> None:
+    """%i, %k, %C and %% in a `Match exec` command (readconf.c, match_cfg_line), run once, as
+    ssh(1) runs it: paramiko left %i, %k and %% as written and ran the command twice."""
+    step, log = recorder(tmp_path, "never")
+    config = tmp_path / "config"
+    config.write_text(f'Host gpu01\n  HostName 10.0.0.1\n  Port 2201\n  User ml\n'
+                      f'Match exec "{step} %i %k %C %n %h %p %r %%"\n  Port 2202\n')
+    ssh_g(config, "gpu01")
+    ssh_ran = runs_of(log)
+    resolve_target("gpu01", load_ssh_config(config))
+    assert runs_of(log) == ssh_ran
+    assert len(ssh_ran) == 1 and ssh_ran[0].endswith(" gpu01 10.0.0.1 2201 ml %")
