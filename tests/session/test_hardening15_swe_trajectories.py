@@ -101,3 +101,35 @@ def test_a_swe_agent_demonstration_of_messages_only_has_its_commands() -> None:
     assert all(c.result_seq == c.seq + 1 for c in a.commands)  # the observation after each
     assert [p.seq for p in a.prompts] == [1]
     assert a.commands[0].why.startswith("The `SyntaxError` in `missing_colon.py`")
+
+
+def _v1_trajectory(steps: int) -> dict:
+    """SWE-agent 1.x: each step keeps the messages sent for it (sweagent/agent/agents.py)."""
+    task = {"role": "user", "content": "EAGLE-3 accept length is 1.0 on gpu02; find out why", "agent": "main",
+            "message_type": "observation"}
+    sent = [{"role": "system", "content": "SETTING: you are an autonomous programmer", "agent": "main",
+             "message_type": "system_prompt"}, task]
+    trajectory = []
+    for n in range(steps):
+        trajectory.append({"action": f"grep -n accept_len server_{n}.log", "observation": "accept len: 1.00\n" * 20,
+                           "response": "", "thought": f"step {n}: look at the server log", "execution_time": 0.1,
+                           "state": {}, "query": list(sent), "extra_info": {}})
+    return {"trajectory": trajectory, "history": sent, "info": {"exit_status": "submitted"},
+            "replay_config": "{}", "environment": "main"}
+
+
+def test_a_trajectory_past_the_longest_record_is_read_step_by_step(tmp_path: Path, monkeypatch) -> None:
+    """A long 1.x run's file passes the 32 MB a record may have (each step holds the messages
+    sent for it); read whole, it was skipped as too long and the session was empty. The limit is
+    lowered here so that the file stays small."""
+    from spec_debug.session import reader
+    doc = _v1_trajectory(8)
+    path = tmp_path / "gpu02__eagle3-7.traj"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    whole = analyze_path(path)
+    monkeypatch.setattr(reader, "MAX_LINE_BYTES", len(path.read_bytes()) // 3)
+    streamed = analyze_path(path)
+    assert streamed.stats["too_long"] == 0 and streamed.stats["lines_skipped"] == 0
+    assert [c.command for c in streamed.commands] == [s["action"] for s in doc["trajectory"]]
+    assert [c.command for c in streamed.commands] == [c.command for c in whole.commands]
+    assert [p.text for p in streamed.prompts] == [p.text for p in whole.prompts] == [doc["history"][1]["content"]]

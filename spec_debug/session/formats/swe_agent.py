@@ -10,12 +10,13 @@ the run ended (``sweagent/types.py``; TRANSCRIPTS.md section 1c).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import Cursor, block_text
-from spec_debug.session.reader import iter_json_records
+from spec_debug.session.reader import iter_json_array, iter_json_records
 
 _HEAD = re.compile(rb'^\{\s*(?:"environment"\s*:\s*"[^"\\]*"\s*,\s*)?'
                    rb'"trajectory"\s*:\s*\[\s*(?:\]|\{\s*"(?:action|observation|response|thought|state)"\s*:)')
@@ -55,29 +56,58 @@ def looks_like_head(head: bytes) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    for _index, lineno, doc in iter_json_records(path, stats):  # the whole document, one record
+    whole = ReadStats()
+    for _index, lineno, doc in iter_json_records(path, whole):  # the whole document, one record
         if not looks_like(doc):
-            stats.unknown_types += 1
+            whole.unknown_types += 1
             continue
         yield from _document(doc, cursor, lineno)
+    if whole.too_long:
+        # Past the longest record read whole: SWE-agent 1.x keeps the messages sent at each step
+        # in the step, so a long run's file passes 32 MB, and was read as nothing at all. Its
+        # steps are read one at a time instead; the task comes from the first step's messages.
+        yield from _streamed_steps(path, cursor, stats)
+        return
+    stats.add(whole)
 
 
 def _document(doc: dict, cursor: Cursor, lineno: int) -> Iterator[Event]:
     if not isinstance(doc.get("trajectory"), list):
         yield from _history(doc["history"], cursor, lineno)
         return
+    history = doc.get("history") if isinstance(doc.get("history"), list) else []
+    info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
+    yield from _steps(((lineno, step) for step in doc["trajectory"]), _task(history), info.get("exit_status"),
+                      cursor, lineno)
+
+
+def _streamed_steps(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    steps = ((lineno, step) for _index, lineno, step in iter_json_array(path, stats, key="trajectory"))
+    first = next(steps, None)
+    if first is None:
+        return
+    sent = next((first[1].get(key) for key in ("messages", "query") if isinstance(first[1].get(key), list)), [])
+    yield from _steps(chain([first], steps), _task(sent), None, cursor, first[0])
+
+
+def _task(messages: list) -> dict | None:
+    """The task: the first user message that is no demonstration."""
+    return next((m for m in messages if isinstance(m, dict) and m.get("role") == "user" and not m.get("is_demo")),
+                None)
+
+
+def _steps(steps: Iterable[tuple[int, dict]], task: dict | None, exit_status, cursor: Cursor,
+           lineno: int) -> Iterator[Event]:
     seq = cursor.seq_base
 
     def event(kind, role, block=0, **kw) -> Event:
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind, block=block,
                      file=cursor.file, line=lineno, **kw)
 
-    history = doc.get("history") if isinstance(doc.get("history"), list) else []
-    task = next((m for m in history if isinstance(m, dict) and m.get("role") == "user" and not m.get("is_demo")), None)
     if task is not None:
         yield event("prompt", "user", text=block_text(task.get("content")))
         seq += 1
-    for step in doc["trajectory"]:
+    for lineno, step in steps:
         if not isinstance(step, dict):
             continue
         thought = step.get("thought") if isinstance(step.get("thought"), str) else ""
@@ -94,9 +124,8 @@ def _document(doc: dict, cursor: Cursor, lineno: int) -> Iterator[Event]:
                         text=command)
             yield event("tool_result", "tool", block + 1, call_id=call_id, text=observation)
         seq += 1
-    info = doc.get("info") if isinstance(doc.get("info"), dict) else {}
-    if isinstance(info.get("exit_status"), str):
-        yield event("system", "system", raw_type="exit_status", text=f"exit status: {info['exit_status']}")
+    if isinstance(exit_status, str):
+        yield event("system", "system", raw_type="exit_status", text=f"exit status: {exit_status}")
         seq += 1
     cursor.records = seq - cursor.seq_base
 
