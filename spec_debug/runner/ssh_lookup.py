@@ -199,8 +199,12 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         # canonical name (paramiko passes that alone, and `Match originalhost gpu01` then failed).
         self._original_host = hostname
         options = self._lookup(hostname=hostname)
-        if "hostname" not in options:
-            options["hostname"] = hostname
+        # The HostName from here on, in every %h and in the second pass, is in lower case (an
+        # address excepted), as ssh.c, main lowercases it: `HostName Johns-MacBook-Pro.local`
+        # with `UserKnownHostsFile ~/.ssh/known_hosts.d/%h` is johns-macbook-pro.local there,
+        # and was a file ssh(1) never wrote here.
+        name = str(options.get("hostname") or hostname).replace("%h", hostname)
+        options["hostname"] = name if _is_address(name) else name.lower()
         canonicalizing = str(options.get("canonicalizehostname") or "no").strip().lower() in ("yes", "true", "always")
         if not canonicalizing and not self._has_match_final():
             return self._expand_variables(options, hostname)

@@ -261,3 +261,19 @@ def test_match_exec_tokens_paramiko_lacks(tmp_path: Path) -> None:
     resolve_target("gpu01", load_ssh_config(config))
     assert runs_of(log) == ssh_ran
     assert len(ssh_ran) == 1 and ssh_ran[0].endswith(" gpu01 10.0.0.1 2201 ml %")
+
+
+@pytest.mark.parametrize("alias", ["mbp", "GPU01", "10.0.0.1"])
+def test_percent_h_is_the_host_name_in_lower_case(tmp_path: Path, alias: str) -> None:
+    """famzah's per-host known_hosts with a Mac's name as HostName: ssh(1) lowercases the host
+    name (ssh.c, main) before any %h, so it reads known_hosts_single/johns-macbook-pro.local,
+    and ours read a file it never wrote (the host key then "unknown")."""
+    config = tmp_path / "config"
+    # ssh -G prints ControlPath expanded (IdentityFile as written): the same %h.
+    config.write_text("Host mbp\n  HostName Johns-MacBook-Pro.local\n"
+                      "Host *\n  IdentityFile /keys/id_%h\n  ControlPath /keys/id_%h\n" + KNOWN_HOSTS_PER_HOST)
+    target = resolve_target(alias, load_ssh_config(config))
+    shown = ssh_g(config, alias)
+    assert target.hostname == shown["hostname"][0]
+    assert target.known_hosts_files == tuple(shown["userknownhostsfile"][0].split())
+    assert target.identity_files == tuple(shown["controlpath"])
