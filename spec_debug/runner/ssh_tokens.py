@@ -60,7 +60,17 @@ def _own_token(token: str, config: dict[str, object], alias: str) -> str:
         return socket.gethostname()
     if token == "j":
         return str(config.get("proxyjump") or "")
+    if token == "C":
+        host = str(config.get("hostname") or alias)
+        return _connection_hash(host, str(config.get("port") or DEFAULT_PORT), str(config.get("user") or getpass.getuser()))
     raise AssertionError(token)
+
+
+def _connection_hash(host: str, port: str, remote_user: str) -> str:
+    """ssh(1)'s %C (OpenSSH 9.2: readconf.c, ssh_connection_hash): the SHA-1 of this machine's
+    name, the host name, port and remote user. paramiko hashes the alias and the short local
+    name, so `IdentityFile ~/.ssh/%C` beside a HostName named another file than ssh(1)."""
+    return hashlib.sha1((socket.gethostname() + host + port + remote_user).encode()).hexdigest()
 
 
 def _match_exec_token(token: str, config: dict[str, object], host: str, original: str) -> str | None:
@@ -76,8 +86,7 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
     this_host = socket.gethostname()
     values = {
         "%": "%",
-        # ssh_connection_hash (readconf.c): SHA-1 of this host, host, port and remote user.
-        "C": hashlib.sha1((this_host + host + port + remote_user).encode()).hexdigest(),
+        "C": _connection_hash(host, port, remote_user),
         "L": this_host.split(".")[0],
         "d": os.path.expanduser("~"),
         "h": host,

@@ -277,3 +277,31 @@ def test_percent_h_is_the_host_name_in_lower_case(tmp_path: Path, alias: str) ->
     assert target.hostname == shown["hostname"][0]
     assert target.known_hosts_files == tuple(shown["userknownhostsfile"][0].split())
     assert target.identity_files == tuple(shown["controlpath"])
+
+
+# 0xcharly/dots (.ssh/config): a HostName alias, and masters named by %C.
+CHARLY = """\
+Host linode
+  HostName 172.105.192.143
+  IdentityFile ~/.ssh/linode
+Host delay.c.googlers.com
+  ControlMaster auto
+  ControlPath ~/.ssh/ctrl-%C
+  ForwardAgent yes
+  ControlPersist yes
+Host *
+  ControlPath ~/.ssh/ctrl-%C
+  UserKnownHostsFile ~/.ssh/known_hosts-%C
+"""
+
+
+@pytest.mark.parametrize("destination", ["linode", "ssh://bob@delay.c.googlers.com:2222"])
+def test_percent_capital_c_is_ssh_connection_hash(tmp_path: Path, destination: str) -> None:
+    """%C hashes the HostName, port and user with this machine's name (readconf.c,
+    ssh_connection_hash); paramiko hashed the alias, so a %C file was not ssh(1)'s."""
+    config = tmp_path / "config"
+    config.write_text(CHARLY)
+    target = resolve_target(destination, load_ssh_config(config))
+    shown = ssh_g(config, destination)
+    assert target.known_hosts_files == tuple(shown["userknownhostsfile"][0].split())
+    assert shown["userknownhostsfile"][0].endswith(shown["controlpath"][0].rpartition("ctrl-")[2])
