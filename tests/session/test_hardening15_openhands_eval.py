@@ -69,3 +69,31 @@ def test_an_older_output_of_action_observation_pairs(tmp_path: Path) -> None:
     assert (command.session, command.command, command.exit_code, command.is_error) == (
         "gpu02__eagle3-1", "python3 -m sglang.launch_server --help", 1, True)
     assert command.result_seq == 1
+
+
+def test_a_resolver_output_of_flat_events_is_a_session_per_issue(tmp_path: Path) -> None:
+    """The GitHub resolver's ``output.jsonl``: a line per issue, its older events flat (the
+    arguments beside ``action``, the result beside ``observation``, no ids), the shape of
+    All-Hands-AI/OpenHands ``tests/unit/resolver/mock_output/output.jsonl``."""
+    history = [
+        {"content": "Please fix the following issue: the EAGLE-3 draft loads on CPU", "images_urls": [],
+         "wait_for_response": False, "action": "message", "action_risk": None},
+        {"command": "nvidia-smi", "thought": "First check the GPU is visible.", "keep_prompt": True,
+         "action": "run", "is_confirmed": "confirmed", "action_risk": None},
+        {"content": "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+         "command_id": -1, "command": "nvidia-smi", "exit_code": 9, "observation": "run"},
+        {"outputs": {}, "thought": "The driver is not loaded.", "action": "finish"},
+    ]
+    line = {"issue": {"owner": "gpu-lab", "repo": "eagle3-serve", "number": 12, "title": "draft on CPU",
+                      "body": "..."},
+            "issue_type": "issue", "instruction": "fix it", "base_commit": "", "git_patch": "",
+            "history": history, "metrics": {"accumulated_cost": 0.01}, "success": False, "error": None}
+    path = tmp_path / "output.jsonl"
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [s["id"] for s in a.sessions] == ["gpu-lab__eagle3-serve-12"]
+    assert [p.text for p in a.prompts] == [history[0]["content"]]
+    (command,) = a.commands
+    assert (command.command, command.exit_code, command.is_error, command.result_seq) == ("nvidia-smi", 9, True, 2)
+    assert command.why == "First check the GPU is visible."
+    assert a.stats["unknown_types"] == 0
