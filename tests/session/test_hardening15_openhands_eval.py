@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from spec_debug.cli import app
 from spec_debug.session import analyze_path
-from typer.testing import CliRunner
 
 DATA = Path(__file__).parent / "data_h15"
 OUTPUT = DATA / "openhands_eval_output.jsonl"

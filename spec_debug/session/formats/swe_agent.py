@@ -97,8 +97,9 @@ def _task(messages: list) -> dict | None:
 
 
 def _steps(steps: Iterable[tuple[int, dict]], task: dict | None, exit_status, cursor: Cursor,
-           lineno: int) -> Iterator[Event]:
+           first_line: int) -> Iterator[Event]:
     seq = cursor.seq_base
+    lineno = first_line  # each step's own where it was read one at a time
 
     def event(kind, role, block=0, **kw) -> Event:
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind, block=block,
@@ -107,7 +108,7 @@ def _steps(steps: Iterable[tuple[int, dict]], task: dict | None, exit_status, cu
     if task is not None:
         yield event("prompt", "user", text=block_text(task.get("content")))
         seq += 1
-    for lineno, step in steps:
+    for lineno, step in steps:  # the events below take the step's line
         if not isinstance(step, dict):
             continue
         thought = step.get("thought") if isinstance(step.get("thought"), str) else ""
@@ -136,14 +137,15 @@ def _history(history: list, cursor: Cursor, lineno: int) -> Iterator[Event]:
     message's index."""
     call_id: str | None = None
     prompted = False
-    for seq, message in enumerate(history, cursor.seq_base):
+    seq = cursor.seq_base
+
+    def event(kind, role, block=0, **kw) -> Event:
+        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind, block=block,
+                     file=cursor.file, line=lineno, **kw)
+
+    for seq, message in enumerate(history, cursor.seq_base):  # read by event()
         if not isinstance(message, dict) or message.get("is_demo") or message.get("role") == "system":
             continue
-
-        def event(kind, role, block=0, **kw) -> Event:
-            return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind, block=block,
-                         file=cursor.file, line=lineno, **kw)
-
         text = block_text(message.get("content"))
         action = message.get("action") if isinstance(message.get("action"), str) else ""
         if message.get("role") == "assistant":
