@@ -192,7 +192,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         include = _INCLUDE.match(line)
         if include is None:
             if _BLOCK.match(line):
-                line = _narrowed(line, within)
+                line = _narrowed(_criteria_in_lower_case(line), within)
                 block = line.strip()
             else:
                 line = _as_ssh_reads_it(line, path, number)
@@ -269,6 +269,40 @@ def _utf8_outside_comments(line: str, path: Path, number: int) -> str:
     if line.lstrip().startswith("#") or not any("\udc80" <= char <= "\udcff" for char in line):
         return line
     raise ValueError(f"{path} line {number} is not UTF-8: {line.encode('utf-8', 'surrogateescape')!r}")
+
+
+_MATCH_WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
+_CRITERIA_WITHOUT_ARGUMENT = frozenset({"all", "canonical", "final"})
+
+
+def _criteria_in_lower_case(header: str) -> str:
+    """A Match line with its criteria's names in lower case, their arguments as written.
+
+    ssh(1) reads the names in any case (openssh-portable: readconf.c, match_cfg_line uses
+    strcasecmp), and home-manager writes them capitalised (`match = "Host rfive.de User git"`).
+    paramiko compares them as written: `Match Final` / `Match All` stopped every run ("Missing
+    parameter to Match 'Final' keyword"), and the unknown `User` counted as met by every host.
+    """
+    block = _BLOCK.match(header)
+    if block is None or block.group(1).lower() != "match":
+        return header
+    words = []
+    expect_argument = False
+    for word in _MATCH_WORD.finditer(header, block.end()):
+        text = word.group(0)
+        if expect_argument:
+            expect_argument = False
+        elif text.startswith("#"):
+            break
+        else:
+            text = text.lower()
+            expect_argument = text.lstrip("!") not in _CRITERIA_WITHOUT_ARGUMENT
+        words.append((word.start(), word.end(), text))
+    rebuilt, last = [header[:block.end()]], block.end()
+    for start, end, text in words:
+        rebuilt += [header[last:start], text]
+        last = end
+    return "".join(rebuilt) + header[last:]
 
 
 def _narrowed(header: str, within: tuple[str, ...]) -> str:

@@ -305,3 +305,41 @@ def test_percent_capital_c_is_ssh_connection_hash(tmp_path: Path, destination: s
     shown = ssh_g(config, destination)
     assert target.known_hosts_files == tuple(shown["userknownhostsfile"][0].split())
     assert shown["userknownhostsfile"][0].endswith(shown["controlpath"][0].rpartition("ctrl-")[2])
+
+
+# rouven0/nixos-config (users/rouven/modules/ssh/default.nix): home-manager matchBlocks whose
+# `match = "Host rfive.de User git"` it writes as `Match Host rfive.de User git`.
+ROUVEN = """\
+Host github.com
+  IdentityFile ~/.ssh/git
+Host rfive.de
+  User fedora
+Match Host rfive.de User git
+  IdentityFile ~/.ssh/git
+Match Host raspi User git
+  IdentityFile ~/.ssh/git
+"""
+
+
+@pytest.mark.parametrize("destination", ["rfive.de", "git@rfive.de", "raspi", "git@raspi"])
+def test_match_criteria_in_capitals(tmp_path: Path, destination: str) -> None:
+    """ssh(1) reads `Host`, `User` in a Match line as host, user; paramiko took the unknown
+    `User` as met, and offered the git key to every login on rfive.de and raspi."""
+    config = tmp_path / "config"
+    config.write_text(ROUVEN)
+    target = resolve_target(destination, load_ssh_config(config))
+    shown = ssh_g(config, destination)
+    git_key = os.path.expanduser("~/.ssh/git")
+    assert (git_key in target.identity_files) == (git_key in map(os.path.expanduser, shown["identityfile"]))
+    assert target.user == shown["user"][0]
+
+
+def test_match_final_all_canonical_in_capitals(tmp_path: Path) -> None:
+    """`Match Final` / `Match All` stopped every run ("Missing parameter to Match 'Final'")."""
+    config = tmp_path / "config"
+    config.write_text('Match Exec "false"\n  User execuser\nMatch Canonical\n  Port 2202\n'
+                      'Match Final\n  IdentityFile /k/final\nMatch All\n  IdentityFile /k/all\n')
+    target = resolve_target("gpu01", load_ssh_config(config))
+    shown = ssh_g(config, "gpu01")
+    assert (target.user, target.port, target.identity_files) == \
+        (shown["user"][0], int(shown["port"][0]), tuple(shown["identityfile"]))
