@@ -271,7 +271,8 @@ def _utf8_outside_comments(line: str, path: Path, number: int) -> str:
     raise ValueError(f"{path} line {number} is not UTF-8: {line.encode('utf-8', 'surrogateescape')!r}")
 
 
-_MATCH_WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
+# A word as argv_split reads it: quoted parts (with their backslash escapes) and all.
+_MATCH_WORD = re.compile(r"""(?:"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\\.|[^\s"'\\])+""")
 _CRITERIA_WITHOUT_ARGUMENT = frozenset({"all", "canonical", "final"})
 
 

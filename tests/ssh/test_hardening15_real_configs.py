@@ -343,3 +343,21 @@ def test_match_final_all_canonical_in_capitals(tmp_path: Path) -> None:
     shown = ssh_g(config, "gpu01")
     assert (target.user, target.port, target.identity_files) == \
         (shown["user"][0], int(shown["port"][0]), tuple(shown["identityfile"]))
+
+
+# A nix-darwin module's extraConfig (found with find_string 'Match host * exec "', file id
+# 71049279942): the local agent only for local sessions. OpenSSH 9.2 refuses the escaped
+# quotes ("Bad Match condition"); later ones split the line with argv_split, as paramiko does.
+LOCAL_SESSIONS_ONLY = 'Match Host * exec "test -z \\"$SSH_CONNECTION\\""\n  IdentityAgent /agents/local\n'
+
+
+@pytest.mark.parametrize("ssh_connection", ["", "10.0.0.9 51000 10.0.0.1 22"])
+def test_capitalised_match_keeps_its_quoted_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     ssh_connection: str) -> None:
+    """The command's escaped quotes stay in it when `Host` is read as host: split at them, its
+    tail was taken for a criterion and lowercased ($ssh_connection, always empty)."""
+    monkeypatch.setenv("SSH_CONNECTION", ssh_connection)
+    config = tmp_path / "config"
+    config.write_text(LOCAL_SESSIONS_ONLY)
+    target = resolve_target("gpu01", load_ssh_config(config))
+    assert (target.identity_agent == "/agents/local") == (ssh_connection == "")
