@@ -232,11 +232,16 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         """
         name = str(options.get("hostname") or hostname).replace("%h", hostname)
         proxied = any(str(options.get(key) or "none").lower() != "none" for key in ("proxycommand", "proxyjump"))
-        if proxied and options.get("canonicalizehostname") != "always":
+        if proxied and str(options.get("canonicalizehostname")).lower() != "always":
             return name
         if _is_address(name) or name.count(".") > int(str(options.get("canonicalizemaxdots", 1))):
             return name
-        return str(super().canonicalize(name, options, domains))
+        # paramiko falls back to the name as given only on a literal "yes" (paramiko/config.py,
+        # canonicalize): `CanonicalizeFallbackLocal true` (yes to ssh(1), readconf.c) made every
+        # host "cannot resolve host name" that ssh(1) reaches.
+        fallback = str(options.get("canonicalizefallbacklocal", "yes")).strip().lower()
+        fallback = {"true": "yes", "false": "no"}.get(fallback, fallback)
+        return str(super().canonicalize(name, {**options, "canonicalizefallbacklocal": fallback}, domains))
 
 
 # `host` and `originalhost` are ours (_match_host): paramiko compares them case-sensitively.

@@ -361,3 +361,26 @@ def test_capitalised_match_keeps_its_quoted_command(tmp_path: Path, monkeypatch:
     config.write_text(LOCAL_SESSIONS_ONLY)
     target = resolve_target("gpu01", load_ssh_config(config))
     assert (target.identity_agent == "/agents/local") == (ssh_connection == "")
+
+
+# An ansible play's ssh_config block (found with find_string 'CanonicalizeFallbackLocal', file id
+# 15989311891), without its CanonicalDomains (no DNS here), the fallback spelt as ssh(1) takes it.
+FALLBACK_LOCAL = """\
+Host *
+    StrictHostKeyChecking no
+    UserKnownHostsFile    /dev/null
+    LogLevel              QUIET
+    CanonicalizeHostname {canonicalize}
+    CanonicalizeFallbackLocal {fallback}
+"""
+
+
+@pytest.mark.parametrize(("canonicalize", "fallback"), [("yes", "true"), ("Yes", "Yes"), ("always", "yes")])
+def test_canonicalize_fallback_local_spellings(tmp_path: Path, canonicalize: str, fallback: str) -> None:
+    """`true` and `Yes` are yes to ssh(1) (readconf.c, multistate_flag); paramiko's literal "yes"
+    made gpu01 "cannot resolve host name" where `ssh -G gpu01` resolves it."""
+    config = tmp_path / "config"
+    config.write_text(FALLBACK_LOCAL.format(canonicalize=canonicalize, fallback=fallback))
+    shown = ssh_g(config, "gpu01")
+    target = resolve_target("gpu01", load_ssh_config(config))
+    assert target.hostname == shown["hostname"][0] == "gpu01"
