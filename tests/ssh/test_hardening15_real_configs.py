@@ -384,3 +384,33 @@ def test_canonicalize_fallback_local_spellings(tmp_path: Path, canonicalize: str
     shown = ssh_g(config, "gpu01")
     target = resolve_target("gpu01", load_ssh_config(config))
     assert target.hostname == shown["hostname"][0] == "gpu01"
+
+
+# AkashiSN/dotfiles (ssh/config), shortened: home networks reached through a Cloudflare gateway
+# unless a ping says we are at home. `true` / `false` stand in for the pings.
+AKASHI = """\
+Host gw-tokyo
+    HostName        gw-tokyo.akashisn.info
+    ProxyCommand    cloudflared access ssh --hostname %h
+    User            root
+
+Host pve
+    HostName        172.16.254.4
+    User            root
+    IdentityFile    ~/.ssh/gpg.pub
+
+Match host 172.16.100.*,172.16.254.* !Exec "{ping}"
+    ProxyJump gw-tokyo
+"""
+
+
+@pytest.mark.parametrize("at_home", [True, False])
+def test_negated_capitalised_exec(tmp_path: Path, at_home: bool) -> None:
+    """`!Exec` is `!exec` to ssh(1): at home (the ping succeeds) no jump. paramiko took the
+    unknown `Exec` as met and dropped its `!`: pve went through the gateway from home too."""
+    config = tmp_path / "config"
+    config.write_text(AKASHI.format(ping="true" if at_home else "false"))
+    target = resolve_target("pve", load_ssh_config(config))
+    shown = ssh_g(config, "pve")
+    jump = ",".join(hop.destination.host for hop in target.proxy_jump) or None
+    assert jump == shown.get("proxyjump", [None])[0] == (None if at_home else "gw-tokyo")
