@@ -210,9 +210,11 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             return self._expand_variables(options, hostname)
         if canonicalizing:
             domains = str(options.get("canonicaldomains") or "").split()
-            hostname = self.canonicalize(hostname, options, domains)
-            options["hostname"] = hostname
-        return self._lookup(hostname, options, canonical=True, final=True)
+            options["hostname"] = self.canonicalize(hostname, options, domains)
+        # Host lines of the second pass are tested against that HostName, not the alias
+        # (ssh.c, main passes it as `host` to process_config_files): `Host 10.0.0.*` applies
+        # there to `Host gpu01  HostName 10.0.0.1` beside a `Match final`.
+        return self._lookup(str(options["hostname"]), options, canonical=True, final=True)
 
     def _has_match_final(self) -> bool:
         """Whether a `Match final` is anywhere in the config: ssh(1) then reads it a second time

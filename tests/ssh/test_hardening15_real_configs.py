@@ -414,3 +414,27 @@ def test_negated_capitalised_exec(tmp_path: Path, at_home: bool) -> None:
     shown = ssh_g(config, "pve")
     jump = ",".join(hop.destination.host for hop in target.proxy_jump) or None
     assert jump == shown.get("proxyjump", [None])[0] == (None if at_home else "gw-tokyo")
+
+
+# datastax/zdm-proxy-automation (terraform/.../zdm_ssh_config.tpl) lists each proxy by its
+# address; here reached by a name of one's own, beside a `Match final` block.
+ZDM = """\
+Host proxy-a
+  HostName 172.16.0.11
+Host 172.16.0.11 zdm-proxy-0
+  Hostname 172.16.0.11
+  ProxyJump jumphost
+Match final
+  User ubuntu
+"""
+
+
+def test_second_pass_host_lines_see_the_host_name(tmp_path: Path) -> None:
+    """In ssh(1)'s second pass Host lines are tested against the HostName (ssh.c, main): the
+    `Host 172.16.0.11` block's ProxyJump applies to proxy-a; ours tested the alias again."""
+    config = tmp_path / "config"
+    config.write_text(ZDM)
+    target = resolve_target("proxy-a", load_ssh_config(config))
+    shown = ssh_g(config, "proxy-a")
+    assert [hop.destination.host for hop in target.proxy_jump] == shown["proxyjump"] == ["jumphost"]
+    assert target.user == shown["user"][0] == "ubuntu"
