@@ -52,6 +52,12 @@ error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without i
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
+_PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '")
+"""How a patch that did not apply comes back, with no exit code: the tool handler's
+``format!("apply_patch verification failed: {parse_error}")`` (openai/codex ``codex-rs/core/src/
+tools/handlers/apply_patch.rs``) around the apply-patch crate's ``ComputeReplacements`` errors
+``Failed to find expected lines in {path}:`` and ``Failed to find context '{ctx}' in {path}``
+(``codex-rs/apply-patch/src/lib.rs``): a failed edit, not a result."""
 _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec", "bash"})
 """``shell`` takes an argv, ``shell_command`` and ``exec_command`` a string (openai/codex
 ``codex-rs/core/src/tools/spec.rs``)."""
@@ -394,7 +400,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or output.startswith(_MCP_CALL_FAILED), agent_ref=agent_ref,
+                    is_error=bool(code) or output.startswith(_MCP_CALL_FAILED) or output.startswith(_PATCH_FAILED),
+                    agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
         yield from _web_search(payload, event)
