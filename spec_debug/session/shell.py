@@ -679,7 +679,17 @@ _EDIT = re.compile(r"\bsed\s+-i|\bpatch\b|apply_patch|cat\s+>\s*\S+|tee\s+\S+\.p
 # test run: a heredoc script that cds there reads a config.
 _TEST = re.compile(r"\bpytest\b(?!-of-|-\d+/)|test_\w+\.py|\w+_test\.py")
 _GPU = re.compile(r"nvidia-smi|nvtop|rocm-smi|gpustat")
-_HEALTH = re.compile(r"\bcurl\b|\bwget\b|/health|/v1/")
+# A probe of the inference server: its health, metrics and model endpoints (SGLang
+# python/sglang/srt/entrypoints/http_server.py: /health, /health_generate, /get_server_info,
+# /get_model_info, /metrics, /generate; vLLM vllm/entrypoints/openai/api_server.py: /health,
+# /metrics, /version, /v1/models, /v1/chat/completions), named anywhere in the line (a client
+# script given the server's /v1/ or /health URL too; the other names only after a host or a
+# port: ``cat /proc/version`` reads a file). curl or wget to any other URL is no probe of the
+# server: ``curl -O https://huggingface.co/.../model.safetensors`` is a download.
+_HEALTH = re.compile(r"/v1/|/health|(?:://[^\s/'\"]+|:\d+)/(?:get_server_info|get_model_info|metrics|version"
+                     r"|generate)(?=$|[\s'\"?#&;|)/])")
+# curl -o FILE / -O / --output / --remote-name[-all] (curl(1)), or wget, whose default is to save
+_DOWNLOAD = re.compile(r"\bwget\b|\bcurl\b.*\s(?:-[a-zA-Z]*[oO]|--output\b|--remote-name)")
 _SOURCE = re.compile(r"\.py\b|site-packages")
 _LOG = re.compile(r"\.log\b|/logs?/")
 _CONFIG = re.compile(r"config\.json|\.safetensors|\.json\b")
@@ -716,8 +726,11 @@ def _categorize_command(command: str) -> str:
         return "run_test"
     if _GPU.search(low):
         return "gpu_status"
-    if ("curl" in low or "wget" in low or "/health" in low or "/v1/" in low) and _HEALTH.search(low):
+    if ("/v1/" in low or "/health" in low or "/get_" in low or "/metrics" in low or "/version" in low
+            or "/generate" in low) and _HEALTH.search(low):
         return "health"
+    if ("curl" in low or "wget" in low) and _DOWNLOAD.search(inner):
+        return "transfer"
     words = _main_words(inner)
     first = words[0] if words else ""
     if first in _SHELLS and len(words) > 2 and words[1].startswith("-") and "c" in words[1] and \
