@@ -410,6 +410,7 @@ def _session_files(root: Path) -> list[Path]:
             d for d in dirnames
             if d not in _NOT_SESSION_DIRS and not d.startswith(".") and not d.endswith((".dist-info", ".egg-info"))
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
+            and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
         for name in sorted(filenames):
             plain = unpacked_name(name)  # session.jsonl.gz is read as session.jsonl
@@ -430,6 +431,16 @@ _SWE_AGENT_LOGS = (".debug.log", ".info.log", ".trace.log")
 """The logs SWE-agent writes beside ``<instance_id>.traj`` in the instance's output folder,
 ``<instance_id>.{trace,debug,info}.log`` (SWE-agent/SWE-agent ``sweagent/run/run_batch.py``
 ``_add_instance_log_file_handlers``): the run's own logging, not the session."""
+
+
+_OPENHANDS_COMPLETIONS = "llm_completions"
+_OPENHANDS_EVAL_FILES = frozenset({"output.jsonl", "metadata.json"})
+"""An OpenHands evaluation's output folder holds ``metadata.json``, ``output.jsonl`` (the
+sessions, :mod:`formats.openhands_eval`) and, with ``log_completions`` on, ``llm_completions/
+<instance_id>/<model>-<time>.json``: one raw LLM request and response a file (``{"messages",
+"response", "args", "kwargs", "timestamp", "cost"}``, All-Hands-AI/OpenHands ``openhands/llm/llm.py``
+wrapper; folder set by ``evaluation/utils/shared.py`` ``update_llm_config_for_completions_logging``).
+Each repeats the instance's conversation so far: not a session of its own."""
 
 
 _NOT_SESSION_FILES = frozenset({"journal.jsonl", ".what-is-this.md"})
