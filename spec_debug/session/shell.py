@@ -688,6 +688,9 @@ _GPU = re.compile(r"nvidia-smi|nvtop|rocm-smi|gpustat")
 # server: ``curl -O https://huggingface.co/.../model.safetensors`` is a download.
 _HEALTH = re.compile(r"/v1/|/health|(?:://[^\s/'\"]+|:\d+)/(?:get_server_info|get_model_info|metrics|version"
                      r"|generate)(?=$|[\s'\"?#&;|)/])")
+# The server's root polled until it answers (``while ! curl -s localhost:30000; do sleep 5; done``):
+# a URL that is a host and a port and nothing more
+_SERVER_ROOT = re.compile(r"\b(?:curl|wget)\b[^|;&]*?[\w.\]-]:\d+/?(?=$|[\s'\";&|)])")
 # curl -o FILE / -O / --output / --remote-name[-all] (curl(1)), or wget, whose default is to save
 _DOWNLOAD = re.compile(r"\bwget\b|\bcurl\b.*\s(?:-[a-zA-Z]*[oO]|--output\b|--remote-name)")
 _SOURCE = re.compile(r"\.py\b|site-packages")
@@ -728,6 +731,8 @@ def _categorize_command(command: str) -> str:
         return "gpu_status"
     if ("/v1/" in low or "/health" in low or "/get_" in low or "/metrics" in low or "/version" in low
             or "/generate" in low) and _HEALTH.search(low):
+        return "health"
+    if ("curl" in low or "wget" in low) and _SERVER_ROOT.search(low):
         return "health"
     if ("curl" in low or "wget" in low) and _DOWNLOAD.search(inner):
         return "transfer"

@@ -19,6 +19,8 @@ from spec_debug.session.shell import categorize
     "curl -s localhost:8000/metrics | grep spec_decode",
     "curl http://gpu01:8000/version",
     "wget -qO- http://localhost:30000/v1/models",
+    "while ! curl -s localhost:30000; do sleep 5; done",
+    "curl -s http://10.1.2.3:8000/",
 ])
 def test_a_request_to_the_servers_own_endpoints_probes_the_server(command: str) -> None:
     assert categorize(command) == "health"
