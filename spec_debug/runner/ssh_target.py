@@ -231,10 +231,23 @@ def _is_address(name: str) -> bool:
 
 def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
     """`ProxyJump a,user@b:2200` -> hops in connection order; `none` -> no hops."""
-    if not value or value.strip().lower() == "none":
+    words = (value or "").split()
+    if not words or words[0].lower() == "none":
         return ()
+    # ssh(1) reads the first word of the line alone and refuses an empty entry in it, and the
+    # whole config with it (OpenSSH 9.2, `ssh -G`): `ProxyJump bastion, login` is 'Invalid
+    # ProxyJump' ("bastion," ends in an empty entry) and ssh stops, `ProxyJump bastion login`
+    # and `bastion ,login` jump through bastion alone (openssh-portable: readconf.c, oProxyJump,
+    # parse_jump). We skipped the empty entry and trimmed the spaces, and so reached through
+    # hops that ssh(1) never reaches, or refused the line ssh(1) reads.
+    entries = words[0].split(",")
+    if not all(entries):
+        raise UsageError(
+            f"ProxyJump {value!r}: an empty entry between commas, which ssh(1) refuses (Invalid ProxyJump)",
+            hint="write the hops comma-separated with no spaces between them: ProxyJump bastion,login",
+        )
     try:
-        return tuple(JumpHop(parse_destination(part)) for part in value.split(",") if part.strip())
+        return tuple(JumpHop(parse_destination(entry)) for entry in entries)
     except UsageError as bad:
         # "cannot parse host 'bastion:22:x'" alone did not say it came from the config's ProxyJump.
         raise UsageError(f"ProxyJump {value!r}: {bad.message}", hint=bad.hint) from None

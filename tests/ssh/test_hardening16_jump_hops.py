@@ -1,0 +1,183 @@
+"""ProxyJump hops resolved as ssh(1) resolves them, each compared with `ssh -G` (OpenSSH 9.2).
+
+`ProxyJump a,b` (or `-J a,b`) makes ssh(1) run `ssh -J a -W '[%h]:%p' b`, and that one
+`ssh -W '[%h]:%p' a` (openssh-portable: ssh.c, main, "Setting implicit ProxyCommand from
+ProxyJump"): the first hop reads its own config block, its own ProxyJump/ProxyCommand
+included; every later hop reads its block but is reached through the hops before it, and a
+`user@hop:port` entry is `-l user -p port`, ahead of the hop's own User and Port. And of the
+ProxyJump line ssh(1) reads only its first word, refusing an empty entry in it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from spec_debug.errors import UsageError
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
+from tests.sshd_fixture import ClientSetup, SshServer
+
+StartServer = Callable[..., SshServer]
+SSH = shutil.which("ssh")
+
+
+def ssh_g(config: Path, *args: str) -> dict[str, str]:
+    """`ssh -G -F CONFIG ARGS...`: the first value of each option; {"error": ...} when ssh refuses."""
+    if SSH is None:
+        pytest.skip("needs ssh(1) to compare with")
+    done = subprocess.run([SSH, "-G", "-F", str(config), *args], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=30, check=False)
+    if done.returncode != 0:
+        return {"error": done.stderr.strip()}
+    seen: dict[str, str] = {}
+    for line in done.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        seen.setdefault(key, value)
+    return seen
+
+
+# An HPC site: compute nodes behind a login node, GPU nodes behind a bastion, a gateway for
+# everything else; the bastion's and gateway's own `ProxyJump none` above the wildcard that would
+# loop them.
+HPC = """\
+Host cluster-*
+  ProxyJump login
+  User clu
+Host login
+  HostName login.hpc.example.edu
+  User me
+  Port 2200
+  ProxyJump gw.example.edu
+Match host gpu*
+  ProxyJump bastion
+Host bastion
+  HostName 127.0.0.5
+  ProxyJump none
+Host relay
+  HostName relay.internal
+  User relayuser
+  ProxyCommand nc %h %p
+Host chain
+  ProxyJump ops@login:2022,relay,cluster-7
+Host gw.example.edu
+  ProxyJump none
+Host *
+  ProxyJump gw.example.edu
+"""
+
+
+def hops_as_ssh_runs_them(config: Path, target: str) -> list[dict[str, str]]:
+    """`ssh -G` for each hop of target's ProxyJump with the arguments ssh(1) gives the ssh it
+    starts for it: `-l`/`-p` from the entry, `-J` with the hops before it."""
+    entries = ssh_g(config, target)["proxyjump"].split(",")
+    resolved = []
+    for number, entry in enumerate(entries):
+        hop = resolve_target(entry, load_ssh_config(config))  # only to split user@host:port
+        args = [*(["-l", entry.rpartition("@")[0]] if "@" in entry else []),
+                *(["-p", str(hop.port)] if ":" in entry.rpartition("@")[2] else []),
+                *(["-J", ",".join(entries[:number])] if number else []),
+                hop.alias]
+        resolved.append(ssh_g(config, *args))
+    return resolved
+
+
+def hops_as_we_reach_them(config: Path, target: str) -> list[SSHTarget]:
+    """What spec-debug connects to for each hop (ssh_connect._open): the first with its own
+    settings, the later ones reached through the hops before them."""
+    parsed = load_ssh_config(config)
+    hops = resolve_target(target, parsed).proxy_jump
+    first = resolve_target(hops[0].destination, parsed)
+    later = [replace(resolve_target(hop.destination, parsed), proxy_jump=(), proxy_command=None) for hop in hops[1:]]
+    return [first, *later]
+
+
+def as_ssh_prints(target: SSHTarget) -> dict[str, str]:
+    jump = ",".join(
+        f"{hop.destination.user + '@' if hop.destination.user else ''}{hop.destination.host}"
+        f"{':' + str(hop.destination.port) if hop.destination.port else ''}"
+        for hop in target.proxy_jump
+    )
+    return {"hostname": target.hostname, "user": target.user, "port": str(target.port),
+            "proxyjump": jump or None, "proxycommand": target.proxy_command}
+
+
+@pytest.mark.parametrize("target", ["cluster-7", "gpu12", "chain", "login"])
+def test_each_hop_of_an_hpc_chain_uses_what_ssh_gives_it(tmp_path: Path, target: str) -> None:
+    """Host, user, port and onward jump of every hop, as `ssh -G` gives them for the ssh that
+    ssh(1) starts for that hop (its ProxyCommand shown with its tokens, ours expanded)."""
+    config = tmp_path / "config"
+    config.write_text(HPC)
+    theirs = hops_as_ssh_runs_them(config, target)
+    ours = hops_as_we_reach_them(config, target)
+    assert len(ours) == len(theirs)
+    for number, (hop, seen) in enumerate(zip(ours, theirs)):
+        mine = as_ssh_prints(hop)
+        assert (mine["hostname"], mine["user"], mine["port"]) == (seen["hostname"], seen["user"], seen["port"])
+        if number == 0:  # the first hop's own way there; later ones go through the hops before
+            assert mine["proxyjump"] == seen.get("proxyjump")
+            expected_command = seen.get("proxycommand")
+            if expected_command is not None:
+                expected_command = expected_command.replace("%h", hop.hostname).replace("%p", str(hop.port))
+            assert mine["proxycommand"] == expected_command
+
+
+@pytest.mark.parametrize(
+    ("proxy_jump", "hops"),
+    [
+        ("bastion,login", ["bastion", "login"]),
+        ("bastion ,login", ["bastion"]),  # the first word only
+        ("bastion login", ["bastion"]),
+        ("ops@bastion:2022 ,login", ["ops@bastion:2022"]),
+        ("bastion,login spare", ["bastion", "login"]),
+        ("none spare", []),
+        ("bastion, login", None),  # "bastion," ends in an empty entry: refused
+        ("bastion,,login", None),
+        ("bastion,", None),
+        (",bastion", None),
+    ],
+)
+def test_proxy_jump_line_read_as_ssh_reads_it(tmp_path: Path, proxy_jump: str, hops: list[str] | None) -> None:
+    config = tmp_path / "config"
+    config.write_text(f"Host target\n  ProxyJump {proxy_jump}\n")
+    seen = ssh_g(config, "target")
+    if hops is None:
+        assert "Invalid ProxyJump" in seen["error"]
+        with pytest.raises(UsageError, match="Invalid ProxyJump"):
+            resolve_target("target", load_ssh_config(config))
+        return
+    assert seen.get("proxyjump", "none") == (",".join(hops) or "none")
+    ours = resolve_target("target", load_ssh_config(config))
+    assert as_ssh_prints(ours)["proxyjump"] == (",".join(hops) or None)
+
+
+def ssh_exit_status(client: ClientSetup, alias: str) -> int:
+    if SSH is None:
+        pytest.skip("needs ssh(1) to compare with")
+    done = subprocess.run([SSH, "-F", str(client.config), "-o", "BatchMode=yes", alias, "true"],
+                          capture_output=True, stdin=subprocess.DEVNULL, timeout=30, check=False)
+    return done.returncode
+
+
+def test_a_second_word_on_the_proxy_jump_line_is_no_hop(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
+) -> None:
+    """`ProxyJump bastion ,spare`: ssh(1) jumps through bastion alone and reaches the host. We
+    trimmed the space and went on through `spare` too, a login node that is down: the host was
+    unreachable here and reachable with ssh."""
+    bastion = sshd_factory("h16bastion")
+    spare = sshd_factory("h16spare")
+    for server in (bastion, spare, sshd):
+        client.trust(server)
+    client.alias("bastion", bastion)
+    client.alias("spare", spare)
+    client.alias("behind", sshd, ProxyJump="bastion ,spare")
+    spare.stop()
+    assert ssh_exit_status(client, "behind") == 0
+    with SSHTransport.connect("behind", client.options()) as transport:
+        assert [hop.target.alias for hop in transport.connection.via] == ["bastion"]
