@@ -181,3 +181,27 @@ def test_a_second_word_on_the_proxy_jump_line_is_no_hop(
     assert ssh_exit_status(client, "behind") == 0
     with SSHTransport.connect("behind", client.options()) as transport:
         assert [hop.target.alias for hop in transport.connection.via] == ["bastion"]
+
+
+@pytest.mark.xfail(strict=True, reason="ssh_connect resolves a later hop as if it were reached directly: "
+                   "it canonicalizes its name, which ssh(1) never does for a host reached through -J")
+def test_a_later_hop_is_not_canonicalized_as_ssh_reaches_it_through_the_hops_before(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
+) -> None:
+    """`ProxyJump login,node7` beside `CanonicalizeHostname yes` and `CanonicalizeFallbackLocal
+    no`: ssh(1) reaches node7 as `ssh -J login node7`, a proxied host it does not canonicalize
+    (openssh-portable: ssh.c, main: only direct connections, or `always`), and the name resolves
+    on the login node. We canonicalized node7 here and failed: "cannot resolve host name"."""
+    login = sshd_factory("h16login")
+    node = sshd_factory("h16node")
+    for server in (login, node, sshd):
+        client.trust(server)
+    with open(client.known_hosts, "a") as handle:  # node7 is reached by the name `localhost`
+        handle.write(node.known_hosts_line.replace(node.address, "localhost", 1))
+    client.alias("login", login)
+    client.alias("node7", node, HostName="localhost")
+    client.alias("behind", sshd, ProxyJump="login,node7")
+    client.alias("*", sshd, CanonicalizeHostname="yes", CanonicalDomains="hpc.invalid", CanonicalizeFallbackLocal="no")
+    assert ssh_exit_status(client, "behind") == 0
+    with SSHTransport.connect("behind", client.options()) as transport:
+        assert [hop.target.hostname for hop in transport.connection.via] == ["127.0.0.1", "localhost"]
