@@ -74,11 +74,15 @@ def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> para
 # file that does not exist and the host "fails authentication" with no key tried at all.
 # UserKnownHostsFile takes the same tokens as IdentityFile (ssh_config(5), TOKENS), which paramiko
 # leaves unexpanded: `UserKnownHostsFile ~/.ssh/known_hosts.d/%k` found no file, and
-# --accept-new wrote a file literally named `%k`. `%l` and `%C` paramiko expands otherwise than ssh(1) (_own_token).
+# --accept-new wrote a file literally named `%k`. CertificateFile too (ssh(1) loads
+# `~/.ssh/%r-cert.pub` as the file of the jump entry's `ops@login`, checked with `ssh -v`);
+# paramiko expands none there, and the certificate was never found. `%l` and `%C` paramiko
+# expands otherwise than ssh(1) (_own_token).
 _OWN_TOKENS = {
     "identityfile": set("nipkLljC"),
     "identityagent": set("nipkLljC"),
     "userknownhostsfile": set("nipkLljC"),
+    "certificatefile": set("nipkLljC"),
     "proxycommand": set("n"),
 }
 _TOKEN = re.compile(r"%(.)")

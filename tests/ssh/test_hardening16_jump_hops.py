@@ -11,10 +11,12 @@ ProxyJump line ssh(1) reads only its first word, refusing an empty entry in it.
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
+import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 
@@ -205,3 +207,43 @@ def test_a_later_hop_is_not_canonicalized_as_ssh_reaches_it_through_the_hops_bef
     assert ssh_exit_status(client, "behind") == 0
     with SSHTransport.connect("behind", client.options()) as transport:
         assert [hop.target.hostname for hop in transport.connection.via] == ["127.0.0.1", "localhost"]
+
+
+@pytest.fixture
+def hang_up_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that accepts and hangs up: ssh(1) loads its key and certificate
+    files once connected, before the banner it then fails to read, and `ssh -v` names them."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        while True:
+            try:
+                peer, _ = listener.accept()
+            except OSError:
+                return
+            peer.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    yield listener.getsockname()[1]
+    listener.close()
+
+
+def test_a_jump_entry_user_names_the_hop_certificate_file(tmp_path: Path, hang_up_port: int) -> None:
+    """`ProxyJump ops@login:PORT` with `CertificateFile ~/.ssh/%r@%h-%p-cert.pub` in the login
+    block: ssh(1) starts `ssh -l ops -p PORT login`, which loads ops's certificate for that host
+    and port (tokens expanded, as `ssh -v` shows). We kept `%r@%h-%p` as written, a file that
+    never exists, and offered the key without its certificate."""
+    if SSH is None:
+        pytest.skip("needs ssh(1) to compare with")
+    config = tmp_path / "config"
+    config.write_text(
+        "Host login\n  HostName 127.0.0.1\n  User me\n  CertificateFile ~/.ssh/%r@%h-%p-%n-cert.pub\n"
+        f"Host gpu01\n  ProxyJump ops@login:{hang_up_port}\n"
+    )
+    done = subprocess.run([SSH, "-v", "-F", str(config), "-o", "BatchMode=yes", "-o", "ConnectTimeout=2",
+                           "-l", "ops", "-p", str(hang_up_port), "login", "true"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=30, check=False)
+    loaded = [line.split()[3] for line in done.stderr.splitlines() if line.startswith("debug1: certificate file ")]
+    parsed = load_ssh_config(config)
+    hop = resolve_target(resolve_target("gpu01", parsed).proxy_jump[0].destination, parsed)
+    assert list(hop.certificate_files) == loaded == [str(Path.home() / f".ssh/ops@127.0.0.1-{hang_up_port}-login-cert.pub")]
