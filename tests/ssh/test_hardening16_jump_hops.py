@@ -67,6 +67,8 @@ Host relay
   ProxyCommand nc %h %p
 Host chain
   ProxyJump ops@login:2022,relay,cluster-7
+Host through-relay
+  ProxyJump relay,login
 Host gw.example.edu
   ProxyJump none
 Host *
@@ -109,7 +111,7 @@ def as_ssh_prints(target: SSHTarget) -> dict[str, str]:
             "proxyjump": jump or None, "proxycommand": target.proxy_command}
 
 
-@pytest.mark.parametrize("target", ["cluster-7", "gpu12", "chain", "login"])
+@pytest.mark.parametrize("target", ["cluster-7", "gpu12", "chain", "through-relay", "login"])
 def test_each_hop_of_an_hpc_chain_uses_what_ssh_gives_it(tmp_path: Path, target: str) -> None:
     """Host, user, port and onward jump of every hop, as `ssh -G` gives them for the ssh that
     ssh(1) starts for that hop (its ProxyCommand shown with its tokens, ours expanded)."""
