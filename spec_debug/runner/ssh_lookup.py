@@ -84,6 +84,10 @@ _OWN_TOKENS = {
     "userknownhostsfile": set("nipkLljC"),
     "certificatefile": set("nipkLljC"),
     "proxycommand": set("n"),
+    # ProxyJump becomes the ProxyCommand `ssh -W '[%h]:%p' HOP`, whose tokens ssh(1) then
+    # expands (openssh-portable: ssh.c, main; sshconnect.c, ssh_proxy_connect): `ProxyJump
+    # %n-gw` jumps through `gpu01-gw` for gpu01; here it was a host named `%n-gw`.
+    "proxyjump": set("n"),
 }
 _TOKEN = re.compile(r"%(.)")
 

@@ -249,3 +249,27 @@ def test_a_jump_entry_user_names_the_hop_certificate_file(tmp_path: Path, hang_u
     parsed = load_ssh_config(config)
     hop = resolve_target(resolve_target("gpu01", parsed).proxy_jump[0].destination, parsed)
     assert list(hop.certificate_files) == loaded == [str(Path.home() / f".ssh/ops@127.0.0.1-{hang_up_port}-login-cert.pub")]
+
+
+def jump_command_of(config: Path, alias: str) -> list[str]:
+    """The `ssh ... -W '[%h]:%p' HOP` that ssh(1) runs for alias's ProxyJump, tokens expanded
+    (`ssh -v`: "Executing proxy command"); the jump host's name is no host, so it ends there."""
+    if SSH is None:
+        pytest.skip("needs ssh(1) to compare with")
+    done = subprocess.run([SSH, "-v", "-F", str(config), "-o", "BatchMode=yes", alias, "true"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=30, check=False)
+    marker = "debug1: Executing proxy command: exec "
+    return next(line[len(marker):] for line in done.stderr.splitlines() if line.startswith(marker)).split()
+
+
+@pytest.mark.parametrize(("proxy_jump", "hop"), [("%n-gw", "Alias1-gw"), ("%r@gw-%h", "zed@gw-127.0.0.9")])
+def test_proxy_jump_tokens_expanded_as_ssh_expands_them(tmp_path: Path, proxy_jump: str, hop: str) -> None:
+    """ssh(1) expands the tokens of the ProxyCommand it makes of ProxyJump, so `%n` (the name
+    as typed) names the jump host too; we kept `%n-gw` as a host name."""
+    config = tmp_path / "config"
+    config.write_text(f"Host Alias1\n  HostName 127.0.0.9\n  Port 2299\n  User zed\n  ProxyJump {proxy_jump}\n")
+    command = jump_command_of(config, "Alias1")
+    user = command[command.index("-l") + 1] + "@" if "-l" in command else ""
+    (jump,) = resolve_target("Alias1", load_ssh_config(config)).proxy_jump
+    mine = f"{jump.destination.user + '@' if jump.destination.user else ''}{jump.destination.host}"
+    assert mine == user + command[-1] == hop
