@@ -273,3 +273,21 @@ def test_proxy_jump_tokens_expanded_as_ssh_expands_them(tmp_path: Path, proxy_ju
     (jump,) = resolve_target("Alias1", load_ssh_config(config)).proxy_jump
     mine = f"{jump.destination.user + '@' if jump.destination.user else ''}{jump.destination.host}"
     assert mine == user + command[-1] == hop
+
+
+def test_a_later_hop_is_reached_through_the_hops_before_it_not_its_own_jump(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
+) -> None:
+    """`ProxyJump login,node`: the first hop goes its own way (login's ProxyJump gateway), the
+    later one through the hops before it, whatever its own ProxyJump says (ssh(1) starts it as
+    `ssh -J login node`, and -J wins over the config)."""
+    gateway, login, node = (sshd_factory(name) for name in ("h16gw", "h16login2", "h16node2"))
+    for server in (gateway, login, node, sshd):
+        client.trust(server)
+    client.alias("gateway", gateway)
+    client.alias("login", login, ProxyJump="gateway")
+    client.alias("node", node, ProxyJump="nowhere")
+    client.alias("behind", sshd, ProxyJump="login,node")
+    assert ssh_exit_status(client, "behind") == 0
+    with SSHTransport.connect("behind", client.options()) as transport:
+        assert [hop.target.alias for hop in transport.connection.via] == ["login", "node"]
