@@ -22,7 +22,7 @@ import pytest
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh import SSHTransport
-from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
+from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, parse_destination, resolve_target
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
@@ -82,11 +82,11 @@ def hops_as_ssh_runs_them(config: Path, target: str) -> list[dict[str, str]]:
     entries = ssh_g(config, target)["proxyjump"].split(",")
     resolved = []
     for number, entry in enumerate(entries):
-        hop = resolve_target(entry, load_ssh_config(config))  # only to split user@host:port
-        args = [*(["-l", entry.rpartition("@")[0]] if "@" in entry else []),
-                *(["-p", str(hop.port)] if ":" in entry.rpartition("@")[2] else []),
+        hop = parse_destination(entry)
+        args = [*(["-l", hop.user] if hop.user else []),
+                *(["-p", str(hop.port)] if hop.port else []),
                 *(["-J", ",".join(entries[:number])] if number else []),
-                hop.alias]
+                hop.host]
         resolved.append(ssh_g(config, *args))
     return resolved
 
