@@ -39,6 +39,7 @@ from spec_debug.runner.ssh_abandon import (
     opening_connection,
 )
 from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, resolve_target
+from spec_debug.runner.ssh_target import Destination
 from spec_debug.runner.ssh_connection import DEFAULT_MAX_SESSIONS, Connection, ConnectOptions
 from spec_debug.runner.ssh_handshake import _handshake_retrying
 from spec_debug.runner.ssh_jump import _JUMPS, _jump_channel, _refuse_jump_loop, dropped_hop
@@ -161,6 +162,14 @@ def _named_otherwise(name: str, alias: str) -> bool:
         return True
 
 
+def _jump_text(destination: Destination) -> str:
+    """A ProxyJump entry as ssh -J takes it: [user@]host[:port], an IPv6 address in brackets."""
+    host = f"[{destination.host}]" if ":" in destination.host else destination.host
+    user = f"{destination.user}@" if destination.user else ""
+    port = f":{destination.port}" if destination.port else ""
+    return f"{user}{host}{port}"
+
+
 def _open(
     target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int, reaching: tuple[SSHTarget, ...] = ()
 ) -> Connection:
@@ -179,8 +188,14 @@ def _open(
             via.append(_JUMPS.lease(
                 (first, options), lambda: _open(first, config, options, depth=depth + 1, reaching=(*reaching, target))
             ))
-            for hop in target.proxy_jump[1:]:
-                hop_target = resolve_target(hop.destination, config, connect_timeout_s=options.connect_timeout_s)
+            for i, hop in enumerate(target.proxy_jump[1:], start=1):
+                # resolved as ssh resolves it in the `ssh -J <hops before> hop` it starts: with a
+                # ProxyJump on its command line, so `CanonicalizeHostname yes` leaves its name
+                # alone (ssh.c, main: no canonicalization through a proxy); node7 behind a login
+                # node is no DNS name here
+                before = ",".join(_jump_text(h.destination) for h in target.proxy_jump[:i])
+                hop_target = resolve_target(hop.destination, config, connect_timeout_s=options.connect_timeout_s,
+                                            ssh_options={"proxyjump": before})
                 hop_target = replace(hop_target, proxy_jump=(), proxy_command=None)
                 if options.known_hosts is not None:
                     hop_target = replace(hop_target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())

@@ -187,8 +187,6 @@ def test_a_second_word_on_the_proxy_jump_line_is_no_hop(
         assert [hop.target.alias for hop in transport.connection.via] == ["bastion"]
 
 
-@pytest.mark.xfail(strict=True, reason="ssh_connect resolves a later hop as if it were reached directly: "
-                   "it canonicalizes its name, which ssh(1) never does for a host reached through -J")
 def test_a_later_hop_is_not_canonicalized_as_ssh_reaches_it_through_the_hops_before(
     client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
 ) -> None:
