@@ -358,6 +358,19 @@ def _weigh_by_drafts(lines: list[tuple[float | None, int | None, int | None, lis
     return al_weighted, per_pos_weighted
 
 
+def accept_length_from_counts(accepted: int, drafted: int, spec_tokens: int) -> float | None:
+    """The accept length of vLLM 0.8.x count-only lines (`Accepted: N tokens, Drafted: M
+    tokens`) with K (num_speculative_tokens) known from elsewhere: the audited launch command,
+    when the log excerpt (a `tail` of a long-running server) lacks the startup line that says K.
+
+    Each line's drafts are drafted / K (PR #15151), and its AL is 1 + accepted / drafts; weighing
+    the lines by their drafts, as :func:`_weigh_by_drafts` does, gives the same mean as the totals:
+    sum(AL_i * d_i) / sum(d_i) = 1 + sum(accepted) / (sum(drafted) / K)."""
+    if spec_tokens <= 0 or drafted <= 0:
+        return None
+    return round(1 + accepted / (drafted / spec_tokens), 4)
+
+
 # The startup line that prints the settings the server runs with, after its own rules:
 # - SGLang logs `server_args=ServerArgs(..., speculative_algorithm='EAGLE3', ...,
 #   speculative_num_steps=3, speculative_eagle_topk=1, speculative_num_draft_tokens=4, ...)`

@@ -7,7 +7,7 @@ from typing import Any
 
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
 from spec_debug.diagnose.quantization import precision_rule, quant_method
-from spec_debug.diagnose.serverlog import parse_server_log
+from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, not_checked, raised, record, tok_s_var, where
 from spec_debug.diagnose.throughput import (
     build_model,
@@ -303,6 +303,20 @@ def served_settings(launch: dict[str, Any], log: dict[str, Any]) -> tuple[dict[s
                       f"{served.get('num_draft_tokens')} draft tokens): no launch command was read")
 
 
+def launch_spec_tokens(launch: dict[str, Any], log: dict[str, Any]) -> int | None:
+    """K (num_speculative_tokens) of the audited vLLM launch command, for a log whose metric
+    lines give only counts (vLLM 0.8.x) and which has no startup line of its own to say K (the
+    startup line wins: the log's counts were made at its K). None for a K schedule
+    (num_speculative_tokens_per_batch_size), whose K varies with the batch."""
+    served = log.get("served") or {}
+    if log.get("engine") != "vllm" or launch.get("engine") != "vllm" or served.get("engine") == "vllm":
+        return None
+    if "num_speculative_tokens_per_batch_size" in (launch.get("speculative_config") or {}):
+        return None
+    k = launch.get("num_steps")
+    return k if isinstance(k, int) and k > 0 else None
+
+
 def check(ctx: Any) -> list[Finding]:
     tp = ctx.facts.get(NS, {})
     at = where(ctx)
@@ -334,6 +348,14 @@ def check(ctx: Any) -> list[Finding]:
     engine_rates = acceptance_rates(evals.get("engine"))
     engine_predicted = chain_accept_length(engine_rates, steps=depth) if engine_rates and depth else None
     observed = log.get("accept_length")
+    observed_note = None
+    if observed is None and (launch_k := launch_spec_tokens(launch, log)) is not None:
+        observed = accept_length_from_counts(log.get("accepted_tokens") or 0, log.get("drafted_tokens") or 0,
+                                             launch_k)
+        if observed is not None:
+            observed_note = (f"accept length from the log's accepted/drafted token counts with K = {launch_k} "
+                             "(num_speculative_tokens) of the launch command: the log has no startup line "
+                             "that says K")
     if observed is not None and observed < 1:
         # every verify round emits at least the target's own token, so an accept length below 1
         # is no accept length: a log of rounds that drafted nothing, or another number
@@ -350,6 +372,8 @@ def check(ctx: Any) -> list[Finding]:
                            "pass, so a round costs 1 + c target steps, not 1 + K*c")
     if settings_source:
         model.notes.append(settings_source)
+    if observed_note:
+        model.notes.append(observed_note)
     topk = effective.get("topk")
     if topk and topk > 1:
         # Siblings add acceptance a chain does not have (EAGLE3.md section 7): with topk > 1 the
