@@ -84,7 +84,7 @@ from spec_debug.runner.ssh_target import (
     parse_destination,
     parse_proxy_jump,
 )
-from spec_debug.runner.ssh_tokens import _environment_expanded, _environment_expanded_strict
+from spec_debug.runner.ssh_tokens import RefusedExpansion, _environment_expanded, _environment_expanded_strict
 
 # The public names of this module before it was split (ssh_target, ssh_quoting, ssh_env,
 # ssh_args hold them now): callers and tests import them from here.
@@ -417,6 +417,12 @@ def resolve_target(
             proxy_command = None
     if proxy_command and proxy_command.strip().lower() == "none":
         proxy_command = None
+    if isinstance(proxy_command, RefusedExpansion):
+        raise UsageError(
+            f"{destination.host}: ssh config: ProxyCommand {proxy_command}: %{proxy_command.refused_token} is not a token "
+            "ssh(1) expands there (percent_expand failed)",
+            hint="ProxyCommand takes %h, %k, %n, %p, %r and %%; write %% for a literal %",
+        )
     proxy_jump = parse_proxy_jump(proxy_jump_value)
     timeout = connect_timeout_s
     if timeout is None:

@@ -17,6 +17,7 @@ from spec_debug.runner.ssh_local_network import _on_local_network
 from spec_debug.runner.ssh_quoting import _argv_quoted, argv_split
 from spec_debug.runner.ssh_target import _is_address
 from spec_debug.runner.ssh_tokens import (
+    RefusedExpansion,
     _environment_expanded_strict,
     _match_exec_token,
     _own_token,
@@ -83,7 +84,9 @@ _OWN_TOKENS = {
     "identityagent": set("nipkLljC"),
     "userknownhostsfile": set("nipkLljC"),
     "certificatefile": set("nipkLljC"),
-    "proxycommand": set("n"),
+    # ProxyCommand takes %h, %k, %n, %p, %r and %% (openssh-portable: sshconnect.c,
+    # expand_proxy_command); paramiko leaves %k as written, where ssh(1) runs the HostKeyAlias.
+    "proxycommand": set("nk"),
     # ProxyJump becomes the ProxyCommand `ssh -W '[%h]:%p' HOP`, whose tokens ssh(1) then
     # expands (openssh-portable: ssh.c, main; sshconnect.c, ssh_proxy_connect): `ProxyJump
     # %n-gw` jumps through `gpu01-gw` for gpu01; here it was a host named `%n-gw`.
@@ -132,6 +135,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         source_key = key if key in self.TOKENS_BY_CONFIG_KEY else "identityfile"
         inherited = {c[1] for c in self._allowed_tokens(source_key) if c.startswith("%")}
 
+        unknown: list[str] = []
+
         def expand(match: re.Match[str]) -> str:
             token = match.group(1)
             if token == "%":
@@ -140,9 +145,15 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 return _own_token(token, config, self._original_host or target_hostname)
             if token in inherited:
                 return str(super(_OpenSSHTokens, self)._tokenize(config, target_hostname, source_key, match.group(0)))
+            unknown.append(token)
             return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
 
-        return _TOKEN.sub(expand, value)
+        expanded = _TOKEN.sub(expand, value)
+        if unknown and key == "proxycommand":
+            # ssh(1) refuses to run it ("percent_expand: failed"); paramiko ran `nc %C` as
+            # written. Marked, not raised: a ProxyJump met first overrides it (resolve_target).
+            return RefusedExpansion(expanded, unknown[0])
+        return expanded
 
     def _pattern_matches(self, patterns: str | list[str], target: str) -> bool:
         """A Host line's patterns (and Match user/localuser's) as ssh(1) matches them: `*` and `?`

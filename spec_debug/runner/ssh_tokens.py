@@ -99,3 +99,16 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
         "i": str(os.getuid()),
     }
     return values.get(token)
+
+
+class RefusedExpansion(str):
+    """A config value as expanded, holding a `%` token ssh(1) refuses for its keyword: the first
+    such token is `refused_token`. Whether that refusal matters is decided later (a ProxyCommand
+    that a ProxyJump before it overrides is never expanded by ssh(1), so never refused)."""
+
+    refused_token: str
+
+    def __new__(cls, value: str, refused_token: str) -> "RefusedExpansion":
+        expanded = super().__new__(cls, value)
+        expanded.refused_token = refused_token
+        return expanded
