@@ -346,6 +346,25 @@ def _criteria(header: str) -> tuple[str, ...]:
     return tuple(criteria)
 
 
+def _refuse_jump_through_itself(alias: str, hostname: str, port: int, user: str, proxy_jump: tuple[JumpHop, ...]) -> None:
+    """Refuse, as ssh(1) does ("jumphost loop via b.corp": openssh-portable: ssh.c, main), a
+    last ProxyJump hop that is the host itself as written: the same name as the HostName (case
+    and all), port and user, the hop's unset port being 22 and its unset user the host's.
+
+    `Host b  HostName b.corp  ProxyJump b.corp`: the hop `b.corp` matches no `Host b` block, so
+    it has no ProxyJump of its own and no loop showed (_refuse_jump_loop compares resolved
+    hops); we logged in to b.corp to reach b.corp, where ssh(1) refuses the config.
+    """
+    if not proxy_jump:
+        return
+    hop = proxy_jump[-1].destination  # ssh(1) keeps the last entry as jump_host (readconf.c, parse_jump)
+    if hop.host == hostname and (hop.port or DEFAULT_PORT) == port and (hop.user or user) == user:
+        raise UsageError(
+            f"{alias}: ProxyJump loop in ssh config: jumphost loop via {hop.host} (the host is set to be reached through itself)",
+            hint=f"remove the ProxyJump from the `Host {alias}` block, or put `ProxyJump none` in a block for it above the one that sets it",
+        )
+
+
 def resolve_target(
     destination: Destination | str,
     config: paramiko.SSHConfig,
@@ -424,6 +443,7 @@ def resolve_target(
             hint="ProxyCommand takes %h, %k, %n, %p, %r and %%; write %% for a literal %",
         )
     proxy_jump = parse_proxy_jump(proxy_jump_value)
+    _refuse_jump_through_itself(destination.host, str(entry.get("hostname", destination.host)), port, user, proxy_jump)
     timeout = connect_timeout_s
     if timeout is None:
         timeout = _seconds(entry.get("connecttimeout"), "ConnectTimeout", DEFAULT_CONNECT_TIMEOUT_S)
