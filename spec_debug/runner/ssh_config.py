@@ -66,7 +66,7 @@ from spec_debug.runner.ssh_config_values import (
 )
 from spec_debug.runner.ssh_env import _ENVIRONMENT_KEYS, _LINE_IDS, _check_environment_word, _environment, environment_to_send
 from spec_debug.runner.ssh_errors import HostUnreachableError
-from spec_debug.runner.ssh_lookup import _with_command_line
+from spec_debug.runner.ssh_lookup import CERTIFICATE_FILE_KEY, _with_command_line
 from spec_debug.runner.ssh_quoting import _RAW_LINE_KEYWORDS, _argv_quoted, argv_split, without_trailing_comment
 from spec_debug.runner.ssh_target import (
     DEFAULT_CONNECT_TIMEOUT_S,
@@ -237,6 +237,11 @@ def _as_ssh_reads_it(line: str, path: Path, number: int) -> str:
     key = keyword.lower()
     if key in _RAW_LINE_KEYWORDS or key in ("host", "match", "include"):
         return line
+    if key == "certificatefile":
+        # ssh(1) offers every CertificateFile that applies (readconf.c, add_certificate_file);
+        # paramiko kept the first, so a valid certificate on a second line was never offered.
+        keyword = f"{CERTIFICATE_FILE_KEY}{next(_LINE_IDS):09d}"
+        line = f"{indent}{keyword} {value}"
     if key not in _ENVIRONMENT_KEYS and not _QUOTING.search(value):
         return line
     try:
@@ -482,7 +487,10 @@ def resolve_target(
         kex_algorithms=entry.get("kexalgorithms"),
         ciphers=entry.get("ciphers"),
         macs=entry.get("macs"),
-        certificate_files=_certificate_files(entry.get("certificatefile")),
+        certificate_files=_certificate_files(
+            # `-o CertificateFile=` first, then the config's lines in order, as ssh(1) adds them.
+            [*([entry["certificatefile"]] if entry.get("certificatefile") else []), *(entry[key] for key in sorted(entry) if key.startswith(CERTIFICATE_FILE_KEY))]
+        ),
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
         connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),
         address_family=_address_family(entry.get("addressfamily")),

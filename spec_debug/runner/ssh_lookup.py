@@ -93,6 +93,10 @@ _OWN_TOKENS = {
     "proxyjump": set("n"),
 }
 _TOKEN = re.compile(r"%(.)")
+# Each CertificateFile line under a key of its own, numbered in config order (ssh_config's
+# _as_ssh_reads_it): ssh(1) adds every one (readconf.c, oCertificateFile, add_certificate_file),
+# paramiko keeps the first.
+CERTIFICATE_FILE_KEY = "specdebugcertificatefile"
 
 
 class _OpenSSHTokens(paramiko.SSHConfig):
@@ -125,6 +129,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 return match.group(0) if expanded is None else expanded
 
             return _TOKEN.sub(exec_token, value)
+        if key.startswith(CERTIFICATE_FILE_KEY):
+            key = "certificatefile"
         own = _OWN_TOKENS.get(key)
         if own is None:
             return super()._tokenize(config, target_hostname, key, value)
