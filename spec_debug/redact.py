@@ -154,9 +154,11 @@ def _mask_secret(m: re.Match[str]) -> str:
 
 
 def redact_text(text: str) -> str:
-    if not text:
-        return text
-    for pattern in _patterns_for(text):
+    return _masked_by(text, _patterns_for(text)) if text else text
+
+
+def _masked_by(text: str, patterns: list[re.Pattern[str]]) -> str:
+    for pattern in patterns:
         text = pattern.sub(_mask_secret, text)
     return text
 
@@ -327,9 +329,7 @@ class StreamRedactor:
     def _mask(self, text: str, patterns: list[re.Pattern[str]]) -> bytes:
         # The gate costs as much as the rest on a log with no secret: it runs once per block
         # (``patterns``, of the block this text starts; a part needs no more than its whole).
-        for pattern in patterns:
-            text = pattern.sub(_mask_secret, text)
-        return mask_values(text, self._secrets).encode("utf-8", "surrogateescape")
+        return mask_values(_masked_by(text, patterns), self._secrets).encode("utf-8", "surrogateescape")
 
     def _hold(self, text: str) -> None:
         self._pending = bytearray(text.encode("utf-8", "surrogateescape"))
