@@ -114,9 +114,9 @@ def execute_run(
     step: bool,
     junit: Path | None,
     capture_limit: int,
+    artifact_limit: str,
     show_output: bool,
     redact: bool,
-    artifact_limit: str = "256M",
     console: Console,
     argv: list[str],
 ) -> int:
