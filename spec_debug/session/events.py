@@ -83,7 +83,14 @@ class ReadStats:
 
     def add(self, other: ReadStats) -> None:
         """Add the counts of a slice of the file read elsewhere (a worker process)."""
-        for name in ("lines", "broken_json", "non_object", "too_long", "binary", "unknown_types", "records"):
+        self.lines += other.lines
+        self.records += other.records
+        self.add_skipped(other)
+
+    def add_skipped(self, other: ReadStats) -> None:
+        """Add what ``other`` skipped or found damaged, not its lines: a file read once for all
+        the sessions it holds, reported with one of them."""
+        for name in ("broken_json", "non_object", "too_long", "binary", "unknown_types"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.damaged.extend(other.damaged)
 

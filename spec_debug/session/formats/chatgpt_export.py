@@ -68,8 +68,6 @@ def conversations(path: Path, fallback_id: str) -> list[Conversation]:
 
 def read(conversation: Conversation, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     stats.lines += 1  # the conversation is one element of the file's array
-    for name in ("broken_json", "non_object", "too_long", "unknown_types"):
-        setattr(stats, name, getattr(stats, name) + getattr(conversation.file_stats, name))
-    stats.damaged.extend(conversation.file_stats.damaged)
+    stats.add_skipped(conversation.file_stats)
     yield from openai_chat.read_conversation(conversation.messages, conversation.line, cursor, stats,
                                              conversation.started)

@@ -124,9 +124,7 @@ def _flat(event: dict, before: list[dict]) -> dict:
 
 def read(instance: Instance, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     stats.lines += 1  # the instance is one line of the file
-    for name in ("broken_json", "non_object", "too_long", "binary", "unknown_types"):
-        setattr(stats, name, getattr(stats, name) + getattr(instance.file_stats, name))
-    stats.damaged.extend(instance.file_stats.damaged)
+    stats.add_skipped(instance.file_stats)
     for index, obj in enumerate(instance.events):
         cursor.records = index + 1
         yield from openhands.record_events(obj, cursor, cursor.seq_base + index, cursor.file, instance.line, stats)
