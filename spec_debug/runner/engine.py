@@ -503,13 +503,18 @@ class Run:
             for name in ("stdout", "stderr")
         )
 
-    def _capped_note(self, stdout: StreamCapture, stderr: StreamCapture) -> str | None:
+    def _capped_artifacts(self, stdout: StreamCapture, stderr: StreamCapture) -> dict[str, int]:
+        """Each artifact that lost its middle at the artifact limit (relative to the run folder),
+        and the bytes it lacks."""
+        return {
+            str(c.spill_path.relative_to(self.store.run_dir)): c.artifact_dropped
+            for c in (stdout, stderr) if c.artifact_dropped and c.spill_path is not None
+        }
+
+    def _capped_note(self, capped_artifacts: dict[str, int]) -> str | None:
         """Which artifacts lost their middle at the artifact limit, and how many bytes: a reader of
         the artifact must not take its end for what followed its head."""
-        capped = [
-            f"{c.spill_path.relative_to(self.store.run_dir)} lacks {c.artifact_dropped} bytes from its middle"
-            for c in (stdout, stderr) if c.artifact_dropped and c.spill_path is not None
-        ]
+        capped = [f"{path} lacks {dropped} bytes from its middle" for path, dropped in capped_artifacts.items()]
         if not capped:
             return None
         return f"artifact limit reached: {' and '.join(capped)} (raise --artifact-limit or the step's artifact_limit to keep more)"
@@ -565,7 +570,8 @@ class Run:
         hint = one_word_command_hint(step, context, stderr.checked_text()) if outcome.exit_code == 127 else None
         if hint is not None and status != "passed":
             message = hint if message is None else f"{message}; {hint}"
-        for note in (background_note(stdout, stderr), self._capped_note(stdout, stderr)):
+        capped_artifacts = self._capped_artifacts(stdout, stderr)
+        for note in (background_note(stdout, stderr), self._capped_note(capped_artifacts)):
             if note is not None:
                 message = note if message is None else f"{message}; {note}"
         if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
@@ -601,10 +607,7 @@ class Run:
             # StepRecord.capped_artifacts (record.py): which artifacts the artifact limit cut, and
             # the bytes each lacks. Until that field is declared pydantic drops it (`message`
             # says the same in words, _capped_note).
-            capped_artifacts={
-                str(c.spill_path.relative_to(self.store.run_dir)): c.artifact_dropped
-                for c in (stdout, stderr) if c.artifact_dropped and c.spill_path is not None
-            },
+            capped_artifacts=capped_artifacts,
         )
         return result, findings
 
