@@ -732,10 +732,11 @@ def _categorize_command(command: str) -> str:
     if ("/v1/" in low or "/health" in low or "/get_" in low or "/metrics" in low or "/version" in low
             or "/generate" in low) and _HEALTH.search(low):
         return "health"
-    if ("curl" in low or "wget" in low) and _SERVER_ROOT.search(low):
-        return "health"
-    if ("curl" in low or "wget" in low) and _DOWNLOAD.search(inner):
-        return "transfer"
+    if "curl" in low or "wget" in low:
+        if _SERVER_ROOT.search(low):
+            return "health"
+        if _DOWNLOAD.search(inner):
+            return "transfer"
     words = _main_words(inner)
     first = words[0] if words else ""
     if first in _SHELLS and len(words) > 2 and words[1].startswith("-") and "c" in words[1] and \
