@@ -679,7 +679,7 @@ class Run:
                     max_bytes = budget.max_bytes()
                     # What stopped a file, for the reports' table of files not copied (report/views.py,
                     # not_copied): the step's limit (raise it) or the controller's free disk (raising will not help).
-                    by_disk = not limit or max_bytes < limit - budget.used
+                    by_disk = budget.by_disk
                     try:
                         transport.get(remote, local, max_bytes)
                     except FetchTooLarge as exc:

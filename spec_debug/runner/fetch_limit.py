@@ -100,7 +100,12 @@ class FetchBudget:
         free -= _kept_free(free)
         left = None if self.limit is None else max(0, self.limit - self.used)
         self._by_disk = left is None or free < left
-        return free if left is None or free < left else left
+        return free if self._by_disk else left
+
+    @property
+    def by_disk(self) -> bool:
+        """Whether the controller's free disk, not the limit, set the last max_bytes()."""
+        return self._by_disk
 
     def copied(self, local: Path) -> None:
         self.used += local.stat().st_size
