@@ -17,6 +17,7 @@ from pathlib import Path
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import openai_chat
 from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_array
 
 
@@ -60,7 +61,7 @@ def conversations(path: Path, fallback_id: str) -> list[Conversation]:
                         if isinstance(obj.get(key), str) and obj[key].strip()), f"{fallback_id}#{index + 1}")
         title = obj.get("title") if isinstance(obj.get("title"), str) else ""
         found.append(Conversation(conv_id, title, line, openai_chat.chatgpt_messages(obj),
-                                  openai_chat.time_of({"timestamp": obj.get("create_time")})))
+                                  stamp(obj.get("create_time")) or None))
     if found:
         found[-1].file_stats = stats
     return found
