@@ -35,7 +35,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.copy_script import GET_SCRIPT, refusal
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.ssh_connect import close_channel
-from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError
+from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _one_line
 
 # paramiko's SFTP layer raises its own SFTPError (not an OSError) for protocol trouble, e.g.
 # "Garbage packet received" when a ForceCommand or nologin shell answers the sftp subsystem
@@ -421,11 +421,6 @@ def _quiet_prefetch_thread(remote: paramiko.SFTPFile) -> None:
             pass
 
     remote._prefetch_thread = guarded  # type: ignore[method-assign]  # read by _start_prefetch
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
 
 
 # 127: the shell found no such program (POSIX sh, "Exit Status for Commands"). sshd runs an
