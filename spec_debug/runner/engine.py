@@ -492,7 +492,7 @@ class Run:
         suffix = "" if attempt == 1 else f".attempt{attempt}"
         stem = f"{_safe_name(host)}/{step.id}{suffix}"
         watch, collect = watched_patterns(step), collected_patterns(step)
-        artifact_limit = self.options.artifact_limit if step.artifact_limit is None else step.artifact_limit
+        artifact_limit = self._artifact_limit(step)
         return tuple(  # type: ignore[return-value]
             StreamCapture(
                 name, self.options.capture_limit, self.store.artifact_path(f"{stem}.{name}.log"), on_line,
@@ -502,6 +502,10 @@ class Run:
             )
             for name in ("stdout", "stderr")
         )
+
+    def _artifact_limit(self, step: Step) -> int | None:
+        """The step's artifact_limit, else the run's (None or 0: all)."""
+        return self.options.artifact_limit if step.artifact_limit is None else step.artifact_limit
 
     def _capped_artifacts(self, stdout: StreamCapture, stderr: StreamCapture) -> dict[str, int]:
         """Each artifact that lost its middle at the artifact limit (relative to the run folder),
@@ -657,7 +661,7 @@ class Run:
         started_at = utc_now()
         fetched: list[str] = []
         problems: list[str] = []
-        limit = self.options.artifact_limit if step.artifact_limit is None else step.artifact_limit
+        limit = self._artifact_limit(step)
         budget = FetchBudget(limit or None, self.store.artifact_path(_safe_name(host)))
         disk_bound: list[str] = []
         for index, source in enumerate(step.fetch.sources()):
