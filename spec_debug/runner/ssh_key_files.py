@@ -12,6 +12,7 @@ import paramiko
 
 from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
+from spec_debug.runner.ssh_errors import _one_line
 from spec_debug.runner.ssh_terminal import _PROMPT_LOCK, _can_ask, read_passphrase
 
 
@@ -124,7 +125,7 @@ def _unusable(exc: BaseException) -> str:
     on a damaged file. Escaping the login, either failed the host as "internal error", although
     ssh(1) goes on to the next identity and a later key in the list would have worked.
     """
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    text = _one_line(exc)
     if "sk-" in text:
         return "a FIDO security key (-sk), which spec-debug cannot use: give it a plain ed25519 key too"
     return f"unusable: {text}"
