@@ -882,9 +882,12 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         # and the model "[ngram]" (or "ngram") is prompt lookup, as V0's docs spelled it:
         # `--speculative_model "[ngram]" --num_speculative_tokens 5 --ngram_prompt_lookup_max 4`
         # (docs/features/spec_decode.md at v0.7.1)
+        # Newer releases go on to "dflash" and "dspark" in the name (vllm/config/speculative.py,
+        # after the eagle checks: z-lab/Qwen3-8B-DFlash-b16 is served as dflash)
         name = spec["model"].lower()
         method = ("ngram" if name in ("ngram", "[ngram]") else "eagle" if "eagle-" in name
-                  else "eagle3" if "eagle3" in name else None)
+                  else "eagle3" if "eagle3" in name else "dflash" if "dflash" in name
+                  else "dspark" if "dspark" in name else None)
     k = _spec_int(spec, "num_speculative_tokens")
     # vLLM EAGLE drafts a chain: K drafted tokens, K+1 positions verified (EAGLE3.md section 4).
     return LaunchConfig(

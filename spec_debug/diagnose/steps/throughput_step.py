@@ -79,13 +79,40 @@ def verified_depth(effective: dict[str, Any]) -> int | None:
 SGLANG_BLOCK_DRAFTERS = ("DFLASH", "DSPARK")
 
 
+# vLLM drafts in parallel, one draft forward pass per round for all K tokens, with method dflash
+# or dspark (SpeculativeConfig.__post_init__ sets `parallel_drafting = True` for them) and with
+# `"parallel_drafting": true` on any method: P-EAGLE for eagle3, PARD for draft_model
+# (vllm-project/vllm PR #32887 "Unified Parallel Drafting", v0.16.0; the table of
+# vllm/config/speculative.py `max_num_new_slots_for_drafting`). A speculators checkpoint of type
+# `peagle` is served as eagle3 with parallel_drafting on
+# (vllm/transformers_utils/configs/speculators/base.py `build_vllm_speculative_config`).
+VLLM_PARALLEL_METHODS = ("DFLASH", "DSPARK")
+
+
+def _vllm_parallel_drafting(launch: dict[str, Any]) -> bool:
+    spec = launch.get("speculative_config") or {}
+    flag = spec.get("parallel_drafting") if isinstance(spec, dict) else None
+    # pydantic's lax bool, as SpeculativeConfig validates it: true, 1, "true", "1", "yes", "on"
+    if flag is True or (isinstance(flag, (int, float)) and flag == 1) or (
+            isinstance(flag, str) and flag.strip().lower() in ("true", "1", "yes", "on", "t", "y")):
+        return True
+    draft = launch.get("draft_config") or {}
+    return isinstance(draft, dict) and draft.get("speculators_model_type") == "peagle"
+
+
 def block_drafter(launch: dict[str, Any], log: dict[str, Any]) -> bool:
-    """The served drafter is an SGLang block drafter, by the launch command or else by the
-    algorithm the server printed at startup."""
+    """The served drafter proposes its whole block in one draft pass (SGLang DFLASH/DSPARK, vLLM
+    dflash/dspark and parallel drafting), by the launch command or else by the algorithm the
+    server printed at startup."""
     served = log.get("served") or {}
     engine = launch.get("engine") if launch.get("algorithm") else served.get("engine")
-    algorithm = launch.get("algorithm") or served.get("algorithm")
-    return engine == "sglang" and str(algorithm or "").upper() in SGLANG_BLOCK_DRAFTERS
+    algorithm = str(launch.get("algorithm") or served.get("algorithm") or "").upper()
+    if engine == "sglang":
+        return algorithm in SGLANG_BLOCK_DRAFTERS
+    if engine == "vllm" and algorithm in VLLM_PARALLEL_METHODS:
+        return True
+    # `vllm serve <peagle speculator>` names no method on its command line
+    return launch.get("engine") == "vllm" and _vllm_parallel_drafting(launch)
 
 
 def draft_cost(host_facts: dict[str, Any]) -> float | None:
@@ -368,8 +395,8 @@ def check(ctx: Any) -> list[Finding]:
                         baseline_tok_s=baseline, measured_tok_s=measured,
                         best_accept_length=best, best_steps=best_steps, block_drafter=block)
     if block:
-        model.notes.append("block drafter (SGLang DFLASH/DSPARK): the whole block is drafted in one draft "
-                           "pass, so a round costs 1 + c target steps, not 1 + K*c")
+        model.notes.append("block drafter (SGLang DFLASH/DSPARK, vLLM dflash/dspark or parallel_drafting): the "
+                           "whole block is drafted in one draft pass, so a round costs 1 + c target steps, not 1 + K*c")
     if settings_source:
         model.notes.append(settings_source)
     if observed_note:
