@@ -451,7 +451,9 @@ class Run:
         except TransportError as exc:
             # The connection broke under this step: record the step, then end the host.
             # The transport's message says what happened (lost, refused a session, hung).
-            self._commit_step(self._errored(step, host, exc.message.splitlines()[0], command), [])
+            errored = self._errored(step, host, exc.message.splitlines()[0], command)
+            cut_short = getattr(exc, "cut_short", None)  # set by _execute: its output until the break
+            self._commit_step(errored if cut_short is None else errored.model_copy(update=cut_short), [])
             raise
         findings = self._clean_findings(findings)  # before the console shows them
         if self.options.gate is not None:
@@ -481,6 +483,23 @@ class Run:
         return StepRecord(
             id=step.id, host=host, title=step.title, status="error", message=self._clean(message), command=self._clean(command), started_at=now, finished_at=now
         )
+
+    def _cut_short(
+        self, started_at: str, duration_s: float, attempts: int, stdout: StreamCapture, stderr: StreamCapture
+    ) -> dict[str, Any]:
+        """The fields of an errored step's record that say how far it got: its output, artifacts
+        and time until the connection broke."""
+        return {
+            "stdout": self._clean(stdout.text()),
+            "stderr": self._clean(stderr.text()),
+            "truncated": stdout.truncated or stderr.truncated,
+            "duration_s": round(duration_s, 6),
+            "started_at": started_at,
+            "attempts": attempts,
+            "artifacts": [
+                str(c.spill_path.relative_to(self.store.run_dir)) for c in (stdout, stderr) if c.spill_path and c.spill_path.exists()
+            ],
+        }
 
     def _captures(self, step: Step, host: str, attempt: int) -> tuple[StreamCapture, StreamCapture]:
         reporter = self.options.reporter
@@ -541,11 +560,21 @@ class Run:
                 _remove_spill(capture)
             stdout, stderr = self._captures(step, host, attempts)
             superseded = (stdout, stderr)
+            attempt_started = time.monotonic()
             try:
-                outcome = transport.run(command, stdout=stdout, stderr=stderr, timeout_s=step.timeout)
-            finally:
-                stdout.close()
-                stderr.close()
+                try:
+                    outcome = transport.run(command, stdout=stdout, stderr=stderr, timeout_s=step.timeout)
+                finally:
+                    stdout.close()
+                    stderr.close()
+            except TransportError as exc:
+                # The connection broke under this attempt: what the step printed until then is
+                # the evidence of why (a host dying under load prints its last words: a CUDA
+                # OOM, an NCCL timeout). _run_step records it with the error.
+                exc.cut_short = self._cut_short(  # type: ignore[attr-defined]
+                    started_at, total_duration + time.monotonic() - attempt_started, attempts, stdout, stderr
+                )
+                raise
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
