@@ -1139,12 +1139,12 @@ def tree_capacity(num_steps: int, topk: int) -> int:
 
 
 def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
-                   engine_version: str | None = None) -> EffectiveSpec:
+                   engine_version: str | None = None, draft_block_size: int | None = None) -> EffectiveSpec:
     """What the server runs with. `engine_version` (None = newest) selects SGLang's
     version-dependent rules: the auto-chosen defaults, the page-size backends, and which
     abbreviated flags it still accepts; for vLLM, the speculative options and keys that release
     has (`_vllm_release_problems`)."""
-    eff = _effective_rules(cfg, target_architecture, engine_version)
+    eff = _effective_rules(cfg, target_architecture, engine_version, draft_block_size)
     refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
                if _release_at_least(engine_version, since)]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
@@ -1305,12 +1305,75 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
 
 
 def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
-                     engine_version: str | None) -> EffectiveSpec:
+                     engine_version: str | None, draft_block_size: int | None = None) -> EffectiveSpec:
     if cfg.engine == "vllm":
         eff = _vllm_rules(cfg, engine_version)
         release = _vllm_release_problems(cfg, engine_version)
         return replace(eff, problems=release + eff.problems) if release else eff
+    if cfg.algorithm in ("DFLASH", "DSPARK"):
+        return _sglang_block_rules(cfg, draft_block_size)
     return _sglang_rules(cfg, target_architecture, engine_version)
+
+
+def draft_block_size(draft_config: Any) -> int | None:
+    """The block a DFlash draft checkpoint was trained for: `dflash_config.block_size`, else its
+    top-level `block_size` (z-lab/Qwen3-8B-DFlash-b16 config.json: "block_size": 16), as SGLang's
+    `parse_dflash_draft_config(...).resolve_block_size` reads it (sgl-project/sglang
+    python/sglang/srt/speculative/dflash_utils.py)."""
+    if not isinstance(draft_config, dict):
+        return None
+    nested = draft_config.get("dflash_config")
+    for value in ((nested or {}).get("block_size") if isinstance(nested, dict) else None,
+                  draft_config.get("block_size")):
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+# SGLang's DFlash default block when neither the command nor the draft's config gives one
+# (arg_groups/speculative_hook.py `_handle_dflash`: "defaulting to 16 for DFLASH").
+_SGLANG_DFLASH_DEFAULT_BLOCK = 16
+
+
+def _sglang_block_rules(cfg: LaunchConfig, block_from_draft: int | None) -> EffectiveSpec:
+    """DFLASH and DSPARK as SGLang resolves them (sgl-project/sglang
+    python/sglang/srt/arg_groups/speculative_hook.py `_handle_dflash`, `_handle_dspark`):
+    steps and topk are forced to 1 (with a warning when written otherwise); the verify block
+    (--speculative-num-draft-tokens) is --speculative-dflash-block-size, else the draft config's
+    block size, else 16 (DFLASH), and --speculative-dspark-block-size (gamma) + 1 (DSPARK). A block
+    flag that disagrees with --speculative-num-draft-tokens makes SGLang refuse to start."""
+    # a written steps/topk other than 1 is overwritten with a warning and costs nothing: not a
+    # problem to report (the verify block is what a round drafts)
+    overrides: list[str] = []
+    problems: list[str] = []
+    tokens = cfg.num_draft_tokens
+    if cfg.algorithm == "DFLASH":
+        block = _int_flag(cfg.flags, ("speculative-dflash-block-size",), "sglang")
+        if block is not None and block <= 0:
+            problems.append(f"--speculative-dflash-block-size {block}: SGLang refuses to start (it must be positive)")
+        elif block is not None and tokens is not None and tokens != block:
+            problems.append(f"--speculative-dflash-block-size {block} and --speculative-num-draft-tokens {tokens} "
+                            "differ: SGLang refuses to start ('For DFLASH they must match')")
+        elif block is not None:
+            tokens = block
+        elif tokens is None:
+            tokens = block_from_draft or _SGLANG_DFLASH_DEFAULT_BLOCK
+            overrides.append(f"auto-chosen: --speculative-num-draft-tokens is unset, so SGLang verifies blocks of "
+                             f"{tokens} " + ("(the draft config's block_size)" if block_from_draft else
+                                             "(its default when the draft config gives no block_size)"))
+    else:
+        gamma = _int_flag(cfg.flags, ("speculative-dspark-block-size",), "sglang")
+        if gamma is not None and gamma <= 0:
+            problems.append(f"--speculative-dspark-block-size {gamma}: SGLang refuses to start (it must be positive)")
+        elif gamma is not None and tokens is not None and tokens != gamma + 1:
+            problems.append(f"--speculative-num-draft-tokens {tokens} is not --speculative-dspark-block-size {gamma} "
+                            f"+ 1: SGLang refuses to start (\"DSpark speculative_num_draft_tokens must equal gamma + 1\")")
+        elif gamma is not None:
+            tokens = gamma + 1
+    if tokens is not None and tokens < 2 and not problems:
+        problems.append(f"a verify block of {tokens} token(s) drafts nothing: {cfg.algorithm} needs at least 2")
+    return EffectiveSpec(1, 1, tokens, overrides=overrides, problems=problems,
+                         tree_capacity=tokens - 1 if tokens else None)
 
 
 def _vllm_rules(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:

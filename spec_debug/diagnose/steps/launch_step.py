@@ -8,8 +8,8 @@ from typing import Any
 from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draft_budget, check_dtype, check_num_steps,
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
-from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, effective_spec,
-                                       parse_launch_command, split_command, vllm_surely_before)
+from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, draft_block_size,
+                                       effective_spec, parse_launch_command, split_command, vllm_surely_before)
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.engines import target_architecture
@@ -105,7 +105,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         verifier = ((target_raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
         target_path, target_raw = _config(models, verifier)
         target_path = target_path or verifier
-    eff = effective_spec(cfg, target_architecture=target_architecture(target_raw))
+    eff = effective_spec(cfg, target_architecture=target_architecture(target_raw),
+                         draft_block_size=draft_block_size(draft_raw))
     # a plain draft LM (STANDALONE) is not an EAGLE checkpoint: its config says no depth
     steps, steps_source = (None if untrained_drafter(cfg) else trained_steps(draft_raw)), None
     if serves_own_mtp(cfg):
@@ -212,7 +213,7 @@ def check(ctx: Any) -> list[Finding]:
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
     eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
-                         engine_version=version)
+                         engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")))
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])
