@@ -44,7 +44,10 @@ def _probe_summary(name: str) -> str:
 class TerminalGate(StepGate):
     def __init__(self, console: Console, stdin=None) -> None:
         self.console = console
-        self.stdin = stdin or sys.stdin
+        # sys.stdin is None when the process started with file descriptor 0 closed (`<&-`, a
+        # daemon or a job runner that closes it): there is no answer to read, which is end of
+        # input, not an AttributeError that failed the host as "internal error".
+        self.stdin = stdin if stdin is not None else sys.stdin
         self._pending = b""
         # The prompt waits in a host worker thread while the main thread waits for the hosts.
         # Ctrl-C (or SIGTERM/SIGHUP, which cli.py turns into the same path) reaches the main
@@ -78,9 +81,14 @@ class TerminalGate(StepGate):
 
     def _readline(self) -> str | None:
         """One answer line; "" at end of input; None when the run is being stopped."""
+        if self.stdin is None:
+            return ""
         fd = self._fileno()
         if fd is None:
-            return self.stdin.readline()
+            try:
+                return self.stdin.readline()
+            except (OSError, ValueError):  # a closed file object: nothing more to read
+                return ""
         # Raw reads with our own buffer: select() cannot see lines already sitting in
         # sys.stdin's buffer (two answers piped at once would then wait forever).
         while b"\n" not in self._pending:
@@ -89,7 +97,10 @@ class TerminalGate(StepGate):
             ready, _, _ = select.select([fd], [], [], 0.2)
             if not ready:
                 continue
-            chunk = os.read(fd, 4096)
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # not readable (`< /some/folder`, a revoked terminal): no more input
+                chunk = b""
             if not chunk:  # end of input
                 line, self._pending = self._pending, b""
                 return line.decode("utf-8", "replace")

@@ -1,0 +1,60 @@
+"""`run --step` started where there is no stdin at all: a job runner or a daemon that closed
+file descriptor 0 (`<&-`). Python then sets sys.stdin to None."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+WALK = """
+name: walk
+steps:
+  - id: first
+    why: Shows the engine version.
+    run: echo first-ran
+  - id: second
+    run: echo second-ran
+"""
+
+
+def test_step_through_with_stdin_closed_quits_as_at_end_of_input(tmp_path):
+    (tmp_path / "walk.yaml").write_text(WALK)
+    # bash closes fd 0 before exec, as `spec-debug run ... --step <&-` does in a shell.
+    proc = subprocess.run(
+        ["bash", "-c", 'exec "$@" <&-', "_", sys.executable, "-m", "spec_debug", "run", "walk.yaml",
+         "--host", "local", "--step", "--out", "runs"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        env={**os.environ, "COLUMNS": "120", "NO_COLOR": "1"},
+    )
+    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", proc.stdout + proc.stderr)
+    # Before: the host failed with "internal error: AttributeError: 'NoneType' object has no
+    # attribute 'readline'" and the run was recorded as an error.
+    assert "AttributeError" not in out and "internal error" not in out, out
+    assert "end of input (stdin closed)" in out, out
+    assert proc.returncode == 3, out  # quit before the end: aborted, as with </dev/null
+    record = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
+    assert record["status"] == "aborted"
+    assert all(h["status"] != "error" for h in record["hosts"]), record["hosts"]
+    assert not any("first-ran" in (s.get("stdout") or "") for s in record["steps"])
+
+
+def test_step_through_reads_answers_from_a_file_object_that_is_closed(tmp_path):
+    """The gate used by a library caller with its own (closed) stream: end of input too."""
+    import io
+
+    from rich.console import Console
+
+    from spec_debug.playbook.loader import load_playbook_text
+    from spec_debug.stepthrough import TerminalGate
+
+    stream = io.StringIO("r\n")
+    stream.close()
+    console = Console(file=io.StringIO(), width=80)
+    gate = TerminalGate(console, stdin=stream)
+    step = load_playbook_text(WALK).steps[0]
+    assert gate.before_step("local", step, "echo first-ran") == "quit"
+    assert "end of input" in console.file.getvalue()
