@@ -146,6 +146,10 @@ MAX_PER_OUTPUT = 5
 # What Claude Code returns for a command the person stopped (chiphuyen/sniffly
 # sniffly/core/constants.py, "User Interruption"): no failure of the command.
 _INTERRUPTED = "[Request interrupted by user"
+# What Codex returns for a call the person stopped with Esc (openai/codex
+# codex-rs/core/src/tools/parallel.rs, ToolCallRuntime::abort_message): "Wall time: 9.5
+# seconds\naborted by user" for a shell tool, "aborted by user after 5.0s" for any other.
+_CODEX_ABORTED = "aborted by user"
 # What Claude Code returns for a call it never ran: a PreToolUse hook blocked it
 # ("PreToolUse:Bash hook error: [~/.claude/hooks/x.sh]: reason", is_error: true; the text
 # transcript readers test against, CLI 2.1.x, see tests/session/test_hardening12b_hook_attachments.py),
@@ -208,7 +212,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         errors.extend(parse_tracebacks(output))
     if errors:
         return _with_stated_cause(errors, output, failed)[:MAX_PER_OUTPUT]
-    if is_error and output.startswith(_INTERRUPTED):
+    if is_error and (output.startswith(_INTERRUPTED) or (output[:1] in "aW" and _codex_aborted(output))):
         return [ErrorInfo("interrupted", None, output[:200].strip())]
     cause = _stated_cause(output, failed)
     if cause is not None:
@@ -247,6 +251,12 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
     return []
+
+
+def _codex_aborted(output: str) -> bool:
+    if output.startswith(_CODEX_ABORTED):
+        return True
+    return output.startswith("Wall time: ") and "\n" + _CODEX_ABORTED in output[:60]
 
 
 _CAUSE_RANK = {"cuda_oom": 0, "cuda_error": 1, "nccl": 2}

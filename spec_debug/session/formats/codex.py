@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats, Spawn
+from spec_debug.session.formats import codex_code_mode as code_mode
 from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
 )
@@ -58,6 +59,20 @@ _PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected l
 tools/handlers/apply_patch.rs``) around the apply-patch crate's ``ComputeReplacements`` errors
 ``Failed to find expected lines in {path}:`` and ``Failed to find context '{ctx}' in {path}``
 (``codex-rs/apply-patch/src/lib.rs``): a failed edit, not a result."""
+_ABORTED = ("aborted by user after ", "aborted by user")
+"""What Codex hands the model for a call the person interrupted (Esc): ``Wall time: {secs:.1}
+seconds\naborted by user`` for the shell tools, ``aborted by user after {secs:.1}s`` for any
+other (openai/codex ``codex-rs/core/src/tools/parallel.rs`` ``ToolCallRuntime::abort_message``;
+openai/codex issue #35735 quotes the first from a rollout). The command was stopped, which the
+analysis counts as an interrupt, not as a failure of the system."""
+
+
+def aborted_by_user(output: str) -> bool:
+    if output.startswith(_ABORTED):
+        return True
+    return output.startswith("Wall time: ") and "\naborted by user" in output[:60]
+
+
 _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec", "bash"})
 """``shell`` takes an argv, ``shell_command`` and ``exec_command`` a string (openai/codex
 ``codex-rs/core/src/tools/spec.rs``)."""
@@ -264,6 +279,27 @@ class _Processes:
             _bounded(self.shell_calls, call_id, None)
         elif name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
             _bounded(self.polls, call_id, str(args["session_id"]))
+        elif name == code_mode.WAIT_TOOL and isinstance(args, dict) and isinstance(args.get("cell_id"), (int, str)):
+            _bounded(self.polls, call_id, f"cell:{args['cell_id']}")
+
+    def cell_result(self, call_id: str | None, running_cell: str | None, results_seen) -> tuple[str | None, bool]:
+        """A code-mode cell's output: ``Script running with cell ID N`` is a partial result of
+        the cell's call; the ``wait{cell_id: N}`` poll that ends it gives the cell's own result."""
+        if call_id is None:
+            return call_id, False
+        polled = self.polls.get(call_id)
+        if running_cell is not None:
+            owner = self.running.get(f"cell:{running_cell}") if polled else None
+            if owner is None:
+                owner = self.running[f"cell:{running_cell}"] = call_id
+            self.polls.pop(call_id, None)
+            return f"{owner}#running", True
+        if polled is not None:
+            self.polls.pop(call_id, None)
+            owner = self.running.pop(polled, None)
+            if owner is not None and owner not in results_seen:
+                return owner, False
+        return call_id, False
 
     def result(self, call_id: str | None, output: str, code, results_seen) -> tuple[str | None, bool]:
         """``(call id to report the result under, still running)``."""
@@ -336,9 +372,17 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
     elif ptype in ("function_call", "custom_tool_call", "local_shell_call"):
         name = payload.get("name") if isinstance(payload.get("name"), str) else ptype
         raw_args = payload.get("arguments", payload.get("input", payload.get("action")))
-        args = decode_arguments(raw_args)
-        command = shell_command(raw_args) if (any_shell or name in _SHELL_TOOLS or ptype == "local_shell_call") \
-            else None
+        cell = None
+        if name == code_mode.EXEC_TOOL and ptype == "custom_tool_call" and isinstance(raw_args, str):
+            # A code-mode cell: the commands are the literals of its tools.exec_command calls.
+            cell = code_mode.cell_calls(raw_args)
+            args, command = None, "\n".join(cell.commands) or None
+            if command is None and cell.patch_files:
+                name = "apply_patch"  # a cell that only edits: an edit, as the apply_patch tool's
+        else:
+            args = decode_arguments(raw_args)
+            command = shell_command(raw_args) if (any_shell or name in _SHELL_TOOLS or ptype == "local_shell_call") \
+                else None
         host = remote_host(args)  # an MCP server's SSH tool: {host, command}
         if command is None and host is not None:
             command = shell_command(args)
@@ -353,7 +397,9 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             name, raw_args, command = "apply_patch", patch, None
         text = call_text(command, raw_args)
         path = tool_path(args)
-        if path is None and name == "apply_patch":
+        if cell is not None:
+            path = cell.patch_files[0] if cell.patch_files else None
+        elif path is None and name == "apply_patch":
             patch = raw_args if isinstance(raw_args, str) else ""
             if isinstance(args, dict) and isinstance(args.get("input"), str):
                 patch = args["input"]  # apply_patch as a function tool: {"input": "*** Begin Patch…"}
@@ -373,6 +419,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if call_id in results_seen:
             return  # exec_command_end gave this result already
         output = payload.get("output")
+        cell_out = code_mode.cell_output(output) if isinstance(output, (list, str)) and output else None
+        if cell_out is not None:
+            yield from _cell_result(call_id, cell_out, event, results_seen, processes)
+            return
         code = None
         if isinstance(output, dict):
             output = output.get("content", output.get("output", ""))
@@ -400,13 +450,25 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or output.startswith(_MCP_CALL_FAILED) or output.startswith(_PATCH_FAILED),
+                    is_error=bool(code) or output.startswith(_MCP_CALL_FAILED) or output.startswith(_PATCH_FAILED)
+                    or aborted_by_user(output),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
         yield from _web_search(payload, event)
     else:
         yield event("other", "assistant", raw_type=f"response_item:{ptype}")
+
+
+def _cell_result(call_id: str | None, cell: code_mode.CellOutput, event, results_seen,
+                 processes: _Processes) -> Iterator[Event]:
+    """The result of a code-mode cell (or of the ``wait`` that ended one still running)."""
+    call_id, running = processes.cell_result(call_id, cell.running_cell, results_seen)
+    if not running:
+        _remember(results_seen, call_id)
+    code = cell.exit_code
+    yield event("tool_result", "tool", call_id=call_id, text=cell.text, exit_code=code,
+                is_error=not running and (cell.failed or bool(code)), raw_type="running" if running else None)
 
 
 WEB_SEARCH_TOOL = "web_search"
