@@ -6,6 +6,7 @@ autoescaped, so remote output can never inject markup into a report.
 
 from __future__ import annotations
 
+import json
 import re
 import traceback
 from importlib import resources
@@ -22,6 +23,7 @@ from jinja2 import (
 )
 from jinja2.exceptions import TemplateError as JinjaTemplateError
 from jinja2.sandbox import SandboxedEnvironment
+from pydantic import BaseModel
 
 from spec_debug.errors import UsageError
 from spec_debug.record import RunRecord
@@ -46,6 +48,11 @@ def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # `{{ record.findings | tojson }}` (a webhook or Slack payload) met json.dumps' "Object of
+    # type Finding is not JSON serializable": the record's parts are pydantic models. They are
+    # written as run.json writes them; Jinja passes these keyword arguments to json.dumps
+    # (pallets/jinja src/jinja2/utils.py, htmlsafe_json_dumps; the default policy is sort_keys).
+    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "default": _json_default}
     env.filters["md_escape"] = md_escape
     env.filters["md_cell"] = md_cell
     env.filters["fmt_num"] = fmt_num
@@ -55,6 +62,15 @@ def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
     env.filters["clip"] = clip_middle
     env.filters["safe_href"] = safe_href
     return env
+
+
+def _json_default(value: Any) -> Any:
+    """A record model as its run.json form; anything else stays json.dumps' own TypeError."""
+    if isinstance(value, BaseModel):
+        return json.loads(value.model_dump_json())
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def md_escape(value: Any) -> str:
