@@ -1315,11 +1315,17 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
     return _sglang_rules(cfg, target_architecture, engine_version)
 
 
+# SGLang's DFlash default block when neither the command nor the draft's config gives one
+# (arg_groups/speculative_hook.py `_handle_dflash`: "defaulting to 16 for DFLASH").
+_SGLANG_DFLASH_DEFAULT_BLOCK = 16
+
+
 def draft_block_size(draft_config: Any) -> int | None:
-    """The block a DFlash draft checkpoint was trained for: `dflash_config.block_size`, else its
-    top-level `block_size` (z-lab/Qwen3-8B-DFlash-b16 config.json: "block_size": 16), as SGLang's
-    `parse_dflash_draft_config(...).resolve_block_size` reads it (sgl-project/sglang
-    python/sglang/srt/speculative/dflash_utils.py)."""
+    """The verify block SGLang gives a DFLASH server whose command sets none: the draft config's
+    `dflash_config.block_size`, else its top-level `block_size` (z-lab/Qwen3-8B-DFlash-b16
+    config.json: "block_size": 16), as `parse_dflash_draft_config(...).resolve_block_size` reads
+    it (sgl-project/sglang python/sglang/srt/speculative/dflash_utils.py), else 16. None: the
+    draft config was not read, so the block is unknown here."""
     if not isinstance(draft_config, dict):
         return None
     nested = draft_config.get("dflash_config")
@@ -1327,12 +1333,7 @@ def draft_block_size(draft_config: Any) -> int | None:
                   draft_config.get("block_size")):
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             return value
-    return None
-
-
-# SGLang's DFlash default block when neither the command nor the draft's config gives one
-# (arg_groups/speculative_hook.py `_handle_dflash`: "defaulting to 16 for DFLASH").
-_SGLANG_DFLASH_DEFAULT_BLOCK = 16
+    return _SGLANG_DFLASH_DEFAULT_BLOCK
 
 
 def _sglang_block_rules(cfg: LaunchConfig, block_from_draft: int | None) -> EffectiveSpec:
@@ -1357,10 +1358,12 @@ def _sglang_block_rules(cfg: LaunchConfig, block_from_draft: int | None) -> Effe
         elif block is not None:
             tokens = block
         elif tokens is None:
-            tokens = block_from_draft or _SGLANG_DFLASH_DEFAULT_BLOCK
-            overrides.append(f"auto-chosen: --speculative-num-draft-tokens is unset, so SGLang verifies blocks of "
-                             f"{tokens} " + ("(the draft config's block_size)" if block_from_draft else
-                                             "(its default when the draft config gives no block_size)"))
+            # the block comes from the draft's config at startup (`draft_block_size`); unknown
+            # when that config was not read, and not guessed: a wrong block misreads the log
+            tokens = block_from_draft
+            overrides.append("auto-chosen: --speculative-num-draft-tokens is unset, so SGLang takes the verify block "
+                             "from the draft config's block_size (16 when it has none)"
+                             + (f": {tokens}" if tokens else "; the draft config was not read here"))
     else:
         gamma = _int_flag(cfg.flags, ("speculative-dspark-block-size",), "sglang")
         if gamma is not None and gamma <= 0:

@@ -6,7 +6,7 @@ audit read them as "no draft tokens" and the throughput model lost the block (K 
 
 from __future__ import annotations
 
-from spec_debug.diagnose.launch import effective_spec, parse_launch_command
+from spec_debug.diagnose.launch import draft_block_size, effective_spec, parse_launch_command
 from spec_debug.diagnose.steps import launch_step, throughput_step
 from spec_debug.probes.registry import ProbeContext
 
@@ -31,8 +31,27 @@ def test_the_block_flag_sets_the_verify_block():
 
 def test_no_block_anywhere_reads_the_draft_config_then_sglangs_default():
     cfg = parse_launch_command(NOTHING_SET)
-    assert effective_spec(cfg, draft_block_size=10).num_draft_tokens == 10
-    assert effective_spec(cfg).num_draft_tokens == 16
+    assert effective_spec(cfg, draft_block_size=draft_block_size({"block_size": 10})).num_draft_tokens == 10
+    nested = {"dflash_config": {"block_size": 8, "target_layer_ids": [1, 17, 33]}, "block_size": 16}
+    assert draft_block_size(nested) == 8
+    # a draft config without a block: SGLang's default; no draft config read: unknown, not guessed
+    assert effective_spec(cfg, draft_block_size=draft_block_size({"hidden_size": 4096})).num_draft_tokens == 16
+    assert effective_spec(cfg).num_draft_tokens is None
+
+
+def test_an_unknown_block_is_taken_from_the_logs_startup_line(monkeypatch):
+    monkeypatch.setattr(throughput_step, "draft_cost", lambda host_facts: 0.14)
+    launch = launch_step.parse({"source": "var", "cmdline": NOTHING_SET, "models": {}})
+    startup = ("[2026-10-30 12:00:00] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', "
+               "speculative_algorithm='DFLASH', speculative_draft_model_path='z-lab/Qwen3-8B-DFlash-b16', "
+               "speculative_num_steps=1, speculative_eagle_topk=1, speculative_num_draft_tokens=16, tp_size=1)")
+    facts = throughput_step.parse({"found": True, "path": "server.log",
+                                   "lines": [startup] + [DECODE.format(i=i) for i in range(3)],
+                                   "args": {"baseline_tok_s": "100"}})
+    ctx = ProbeContext(step_id="throughput", host="gpu01", args={}, facts=facts, host_facts={**launch, **facts})
+    throughput_step.check(ctx)
+    assert facts["throughput"]["served_steps"] == 15
+    assert any("verify block to the draft's config" in n for n in facts["throughput"]["model"]["notes"])
 
 
 def test_a_block_flag_that_disagrees_with_the_draft_tokens_is_refused():

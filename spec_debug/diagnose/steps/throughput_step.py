@@ -322,12 +322,18 @@ def served_settings(launch: dict[str, Any], log: dict[str, Any]) -> tuple[dict[s
     by :func:`spec_debug.diagnose.serverlog.served_settings`); the second value says so."""
     effective = launch.get("effective") or {}
     served = log.get("served") or {}
-    if effective.get("num_steps") or not served.get("num_steps"):
+    # a DFLASH command that sets no block leaves it to the draft's config at startup, which the
+    # log's startup line prints (launch.draft_block_size): the command alone does not say it
+    unknown_block = (launch.get("engine") == "sglang" and launch.get("algorithm") in SGLANG_BLOCK_DRAFTERS
+                     and not effective.get("num_draft_tokens") and served.get("num_draft_tokens"))
+    if (effective.get("num_steps") and not unknown_block) or not served.get("num_steps"):
         return effective, None
     settings = {key: served.get(key) for key in ("num_steps", "topk", "num_draft_tokens")}
     return settings, (f"speculative settings from the server log's startup line ({served.get('engine')}: "
                       f"{served['num_steps']} step(s), topk {served.get('topk')}, "
-                      f"{served.get('num_draft_tokens')} draft tokens): no launch command was read")
+                      f"{served.get('num_draft_tokens')} draft tokens): "
+                      + ("the launch command leaves the verify block to the draft's config" if unknown_block
+                         and effective.get("num_steps") else "no launch command was read"))
 
 
 def launch_spec_tokens(launch: dict[str, Any], log: dict[str, Any]) -> int | None:
