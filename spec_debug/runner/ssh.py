@@ -339,7 +339,11 @@ class SSHTransport(Transport):
                 channel.shutdown_write()
                 ending = self._pump(channel, header, stderr, deadline)
                 if ending != "exited":
-                    self._kill_remote(header.pid)
+                    not_killed = self._kill_remote(header.pid)
+                    if not_killed is not None and ending == "timeout":
+                        # A timeout is recorded as "process tree killed": on a host that went
+                        # down or silent at that moment nothing was, and the host is gone.
+                        raise self._not_killed(not_killed, timeout_s)
                     return CommandOutcome(
                         exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
                     )
@@ -457,8 +461,19 @@ class SSHTransport(Transport):
             raise self._lost("during command")
         raise TransportError(f"{self.host}: the server closed the command's channel without an exit status")
 
-    def _kill_remote(self, pid: int | None) -> None:
-        """Kill the remote process tree over a fresh channel (best effort).
+    def _not_killed(self, cause: TransportError, timeout_s: float | None) -> TransportError:
+        """The error of a step that timed out on a connection that could not carry its kill."""
+        if isinstance(cause, ConnectionLostError):
+            return self._lost(f"after the step timed out ({timeout_s:g} s), before its processes could be killed")
+        return TransportError(
+            f"{self.host}: the step timed out ({timeout_s:g} s) and its processes could not be killed: "
+            f"{cause.message.removeprefix(self.host + ': ')}",
+            hint=f"{cause.hint}; the step's processes may still run on the host" if cause.hint else None,
+        )
+
+    def _kill_remote(self, pid: int | None) -> TransportError | None:
+        """Kill the remote process tree over a fresh channel (best effort); the error that kept
+        the kill from reaching the host when the connection is lost or hung, else None.
 
         No session slot is taken: the step's own slot is still held, and waiting for another
         while every step times out at once would deadlock. When sshd refuses the channel, the
@@ -466,17 +481,22 @@ class SSHTransport(Transport):
         after the channel closes: openssh-portable session.c, session_close_by_channel), so
         waiting is pointless: the kill goes over a second connection instead.
         """
-        if pid is None or not self._connection.transport.is_active():
-            return
+        if not self._connection.transport.is_active():
+            return self._lost("during command")
+        if pid is None:
+            return None
         script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1))
         try:
             channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False)
         except _SessionRefused:
             self._kill_over_second_connection(script)
-            return
-        except (TransportError, paramiko.SSHException, EOFError, OSError):
-            return  # the connection is going away: nothing more we can do from here
+            return None
+        except TransportError as exc:
+            return exc  # lost, or sshd hung: it did not open the channel in ConnectTimeout
+        except (paramiko.SSHException, EOFError, OSError):
+            return self._lost("during command")
         _run_kill_script(channel, script, via_sh=self._via_sh)
+        return None
 
     def _kill_over_second_connection(self, script: str) -> None:
         if self._reconnect is None:

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
-from tests.ssh.faults import stop_when_running
+import pytest
+
+from tests.ssh.faults import freeze, stop_when_running
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
@@ -70,3 +74,78 @@ def test_a_host_that_dies_under_a_step_keeps_what_the_step_printed_before(
     assert launch["stderr"] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
     assert launch["duration_s"] > 0 and launch["started_at"] <= launch["finished_at"]
     assert any(f["code"] == "SD005" for f in record["findings"])
+
+
+def freeze_when_running(server: SshServer, argv: list[str], pids: list[int]) -> threading.Thread:
+    """Freeze (SIGSTOP) `server`'s sshd as soon as one of its sessions runs exactly `argv`: the
+    host thrashing or stuck on a dead NFS mount while a step runs."""
+    wanted = b"".join(arg.encode() + b"\0" for arg in argv)
+
+    def watch() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for pid in server.connection_pids():
+                try:
+                    if Path(f"/proc/{pid}/cmdline").read_bytes() == wanted:
+                        freeze(server, pids)
+                        return
+                except OSError:
+                    continue
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    return watcher
+
+
+@pytest.mark.parametrize(
+    ("ssh_options", "said"),
+    [
+        # ServerAliveInterval x CountMax notices the silence first ...
+        ({"ServerAliveInterval": 1, "ServerAliveCountMax": 2},
+         "SSH connection lost after the step timed out (2 s), before its processes could be killed: "
+         "the server stopped answering (2 keepalives unanswered)"),
+        # ... or the kill's channel, which sshd never opens, waits ConnectTimeout.
+        ({"ConnectTimeout": 2},
+         "the step timed out (2 s) and its processes could not be killed: "
+         "the server accepted the login but did not open a session within 2 s"),
+    ],
+)
+def test_a_step_that_times_out_on_a_frozen_host_is_not_said_to_be_killed(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, frozen: list[int],
+    ssh_options: dict[str, object], said: str,
+) -> None:
+    """The timeout's kill needs a channel the frozen sshd never opens. The step was recorded as
+    "timed out after 2 s; process tree killed" (SD002) although nothing was killed, and the next
+    step then waited on the dead host again before the host was given up."""
+    server = sshd_factory("h18frozen")
+    client.trust(server)
+    client.alias("gpu02", server, **ssh_options)
+    wait = f"8.{os.getpid() % 100:02d}1"
+    playbook = tmp_path / "bench.yaml"
+    playbook.write_text(
+        "name: bench\ndescription: a benchmark on a host that freezes\nsteps:\n"
+        "  - id: env\n    title: env\n    why: runs before the fault\n    run: echo ok\n"
+        "  - id: bench\n    title: bench\n    why: the host freezes under it\n"
+        f"    run: echo 'warmup done'; sleep {wait}; echo never\n    timeout: 2\n"
+        "  - id: after\n    title: after\n    why: never reached\n    run: echo after\n"
+    )
+    watcher = freeze_when_running(server, ["sleep", wait], frozen)
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(playbook), "--host", "gpu02", "-F", str(client.config), "--batch", "--out", str(out))
+    took = time.monotonic() - started
+    watcher.join()
+    assert_no_traceback(result)
+    assert result.code == 3, result.stderr
+    assert took < 15
+    record = load_run(out)
+    [host] = record["hosts"]
+    assert host["status"] == "error" and host["error"] == f"gpu02: {said}"
+    steps = steps_of(record, "gpu02")
+    assert steps["env"]["status"] == "passed" and "after" not in steps
+    bench = steps["bench"]
+    assert bench["status"] == "error" and bench["message"] == f"gpu02: {said}"
+    assert bench["stdout"] == "warmup done\n" and bench["duration_s"] >= 2
+    assert "process tree killed" not in json.dumps(record) and "process tree killed" not in result.stderr
+    assert [f["code"] for f in record["findings"]] == ["SD005"]
