@@ -124,8 +124,9 @@ _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$"
 _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:(?:no-spec(?:ulation)?\s+)?baseline|" + NO_SPEC + ")"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
-# once, after the second.
-_PAIR_FIRST = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
+# once, after the second. A number that ends a name or a setting is no reading: "EAGLE-3 ->
+# 54.8 tok/s" (the method), "tp=8 -> 120 tok/s", "at bs=64 vs 890 tok/s".
+_PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
 _BASELINE_BEFORE = re.compile(
     r"(?:baseline|" + NO_SPEC + ")"
     r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed))*\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
