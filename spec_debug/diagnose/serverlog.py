@@ -152,7 +152,11 @@ class ServerLogStats:
     served: dict[str, Any] | None = None
     """The speculative settings the server logged at startup, after its own rules (SGLang's
     auto-choose and topk-1 rewrite, vLLM's defaults): algorithm, num_steps, topk,
-    num_draft_tokens, draft_model. The last startup in the log wins."""
+    num_draft_tokens, draft_model. The startup of the run the numbers are read from."""
+    server_starts: int = 0
+    """Startup lines in the log: more than one when it was appended to across restarts."""
+    earlier_runs_skipped: int = 0
+    """Runs before the one read that also logged numbers (another server's, not averaged in)."""
 
     @property
     def measured_tok_s(self) -> float | None:
@@ -177,8 +181,42 @@ def _weighted_mean(pairs: list[tuple[float, float]]) -> float | None:
     return round(sum(v * w for v, w in pairs) / sum(w for _, w in pairs), 4)
 
 
+def _is_startup(line: str) -> bool:
+    """A server's startup line (see `served_settings`): SGLang's `server_args=...`, vLLM's engine
+    config with `speculative_config=...` (also `=None` for a server without speculation)."""
+    return "server_args=" in line or "speculative_config=" in line
+
+
 def parse_server_log(text: str) -> ServerLogStats:
-    """Averages and counts from an SGLang or vLLM log, plus any benchmark summary in it."""
+    """Averages and counts from an SGLang or vLLM log, plus any benchmark summary in it.
+
+    A log appended to across restarts (`nohup ... >> server.log`, `journalctl -u vllm`, a
+    container's log after `docker restart`) holds the numbers of several servers, often with
+    other speculative settings (the on-call engineer restarts with another K): averaged together
+    they describe no server. Only the last run that logged numbers is read: the lines after the
+    last startup line that has any after it (`served` is that startup's settings)."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if _is_startup(line)]
+    bounds = [0, *starts, len(lines)]
+    runs = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1) if bounds[i + 1] > bounds[i]]
+    chosen: ServerLogStats | None = None
+    skipped = 0
+    for begin, end in reversed(runs):
+        stats = _parse_run("\n".join(lines[begin:end]))
+        if chosen is None:
+            if stats.decode_lines or stats.spec_metric_lines or stats.finished_requests or stats.bench:
+                chosen = stats
+        elif stats.decode_lines or stats.spec_metric_lines or stats.finished_requests:
+            skipped += 1
+    if chosen is None:
+        chosen = _parse_run(text)
+    chosen.server_starts = len(starts)
+    chosen.earlier_runs_skipped = skipped
+    return chosen
+
+
+def _parse_run(text: str) -> ServerLogStats:
+    """`parse_server_log` of one server's run."""
     stats = ServerLogStats()
     # SGLang (value, weight): each Decode batch line averages its interval's rounds, one per
     # running request per step (scheduler_metrics_mixin.py `log_decode_stats`: accept len =

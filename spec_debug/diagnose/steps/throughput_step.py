@@ -405,6 +405,11 @@ def check(ctx: Any) -> list[Finding]:
                            "whole block is drafted in one draft pass, so a round costs 1 + c target steps, not 1 + K*c")
     if settings_source:
         model.notes.append(settings_source)
+    if log.get("earlier_runs_skipped"):
+        # serverlog.parse_server_log: a log appended to across restarts
+        model.notes.append(f"the server log holds {log.get('server_starts')} server startups: only the numbers of the "
+                           f"last run that logged any are read ({log['earlier_runs_skipped']} earlier run(s) with "
+                           "numbers of their own are left out, their servers may have run other settings)")
     if observed_note:
         model.notes.append(observed_note)
     topk = effective.get("topk")
