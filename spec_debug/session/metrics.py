@@ -114,6 +114,9 @@ _TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second)\b")
 # pattern, run only when the text has one: in _TOK_UNIT it cost the "tok" prefix that lets the
 # scan skip ahead (a 440-character message: 8 -> 20 us).
 _T_UNIT = re.compile(r"(?<= )t/s\b")
+# "tps" too (tokens per second), in prose: "with eagle: 30 tps / without eagle: 21 tps" is how
+# sgl-project/sglang issue #6949 compares them. After a space only: "https" holds it too.
+_TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
 # People write thousands with a comma ("1,234.5 tok/s" for a batch's total throughput); a
 # number that follows "digit," is the tail of one, never a reading of its own. A range
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
@@ -264,7 +267,10 @@ def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):  # the prose scans below must not read a cell again
             text = text[:start] + text[end:]
-    if ("k" in text and _HAS_TOK(text)) or ("/" in text and " t/s" in text):  # "/" first: a memchr
+    # "tps" is people's shorthand, never a tool's: only prose pays for the two scans (5 us per
+    # 10 KB each; a server log has " t" everywhere).
+    tps = prose and "p" in text and (" tps" in text or " TPS" in text)
+    if ("k" in text and _HAS_TOK(text)) or ("/" in text and " t/s" in text) or tps:  # "/" first: a memchr
         # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
         # A server log whose every "/s" is in one of its decode readings' "(token/s): " has
         # none left after that (each is followed by ":", so no "/s" or "per second" forms
@@ -274,7 +280,7 @@ def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
             pass
         else:
             prose = text.replace("(token/s)", "") if "(token/s)" in text else text
-            if _HAS_PER_S(prose) or _HAS_PER_SECOND(prose):  # every spelling of the unit has one of them
+            if tps or _HAS_PER_S(prose) or _HAS_PER_SECOND(prose):  # every other spelling has one of them
                 _throughput_prose(prose, found)
     if prose and "x" in text and ("peed" in text or "slower" in text or "faster" in text):
         _speedups(text, found)
@@ -471,8 +477,11 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
 def _throughput_prose(text: str, found: list[Metric]) -> None:
     # Find the unit (a literal scan), then read the number just before it.
     units = _TOK_UNIT.finditer(text)
-    if "/" in text and " t/s" in text:
-        units = sorted([*units, *_T_UNIT.finditer(text)], key=lambda m: m.start())
+    extra = [*_T_UNIT.finditer(text)] if "/" in text and " t/s" in text else []
+    if "p" in text and (" tps" in text or " TPS" in text):
+        extra += _TPS_UNIT.finditer(text)
+    if extra:
+        units = sorted([*units, *extra], key=lambda m: m.start())
     for unit in units:
         at = unit.start()
         if at == 0 or not (text[at - 1].isdigit() or text[at - 1] == " "):
