@@ -16,6 +16,7 @@ from jinja2 import TemplateSyntaxError
 from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
+from spec_debug.playbook.fact_order import fact_read_too_early, first_captures
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
@@ -344,6 +345,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             hint=f"rename it (e.g. server_{name}); built-in names: {', '.join(sorted(CONTEXT_NAMES))}",
         )
     _check_var_templates(playbook, document, source)
+    first_capture = first_captures(playbook)
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
         earlier_ids = [s.id for s in playbook.steps[:index]]
@@ -382,6 +384,16 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             _check_run_time_names(text, is_expression, step.id, earlier_ids, path, source, line, column)
+            too_early = fact_read_too_early(playbook, first_capture, index, path, text, is_expression)
+            if too_early:
+                name, at = too_early
+                field = path[-1] if isinstance(path[-1], str) and path[-1] in ("run", "when", "until", "that") else path[2]
+                raise PlaybookError(
+                    f"step {step.id!r} reads facts.{name} in {field}:, but only a later step captures it "
+                    f"({playbook.steps[at].id!r}, step {at + 1}): steps run in file order, so it is never set here",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"move step {playbook.steps[at].id!r} above {step.id!r}, or test the fact in a step after it",
+                )
             if missing:
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
