@@ -130,3 +130,21 @@ def test_a_command_whose_output_says_aborted_later_is_no_interrupt(tmp_path: Pat
     )
     a = analyze_path(path)
     assert a.stats["interrupts"] == 0
+
+
+def test_the_wait_that_ends_a_running_cell_gives_its_command_the_exit_code(tmp_path: Path) -> None:
+    """The shape of ``codex_code_mode_running.jsonl`` with a benchmark in the cell."""
+    lines = (DATA / "codex_code_mode_running.jsonl").read_text().splitlines()
+    cell = json.loads(lines[0])
+    cell["payload"]["input"] = ('text(await tools.exec_command({cmd:"ssh gpu01 \'python3 -m sglang.bench_serving '
+                                '--backend sglang --num-prompts 80\'",yield_time_ms:30000}));')
+    last = json.loads(lines[5])
+    last["payload"]["output"][1]["text"] = json.dumps(
+        {"chunk_id": "9f", "wall_time_seconds": 40.2, "exit_code": 1, "original_token_count": 9,
+         "output": "ConnectionRefusedError: [Errno 111] Connection refused\n"})
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("\n".join([json.dumps(cell), *lines[1:5], json.dumps(last)]) + "\n")
+    a = analyze_path(path)
+    (cmd,) = a.commands
+    assert (cmd.host, cmd.category, cmd.exit_code, cmd.is_error) == ("gpu01", "benchmark", 1, True)
+    assert [e.kind for e in a.errors] == ["connection"]
