@@ -159,8 +159,11 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _rsync(argv[1:])
         elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and argv[1] == "exec":
             target = _docker(argv[2:], _depth)
-        elif prog in ("docker", "podman") and len(argv) > 3 and argv[1:3] == ["compose", "exec"]:
-            target = _docker(argv[3:], _depth)
+        elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
+                (prog in ("docker-compose", "podman-compose") and len(argv) > 2):
+            target = _compose_exec(argv[2:] if argv[1] == "compose" else argv[1:], _depth)
+        elif prog == "tsh" and len(argv) > 2 and argv[1] in ("ssh", "scp"):
+            target = _tsh_ssh(argv[2:], _depth) if argv[1] == "ssh" else _scp(argv[2:])
         elif prog in ("kubectl", "oc") and "exec" in argv[1:]:
             target = _kubectl_exec(argv[1:], _depth)
         elif prog in _SHELLS and len(argv) > 2:
@@ -441,6 +444,62 @@ def _docker(args: list[str], depth: int) -> Target | None:
     # exec passes its words as argv, no shell in between: quoted again, they read as one
     # command line ("bash -c 'nvidia-smi && tail log'", not two commands).
     return Target(container=f"docker:{args[i]}", inner=_exec_command(args[i + 1:]))
+
+
+# Compose's own options come before its subcommand (docker/compose ``cmd/compose/compose.go``:
+# ``-f/--file``, ``-p/--project-name``, ``--env-file``, ``--profile``, ``--project-directory``,
+# ``--ansi``, ``--parallel``); ``docker-compose`` is the v1 program, still on many GPU hosts.
+_COMPOSE_ARG_OPTS = frozenset({"-f", "--file", "-p", "--project-name", "--env-file", "--profile",
+                               "--project-directory", "--ansi", "--parallel", "--progress"})
+_COMPOSE_EXEC_ARG_OPTS = _DOCKER_ARG_OPTS | {"--index"}
+
+
+def _compose_exec(args: list[str], depth: int) -> Target | None:
+    """``docker compose [-f FILE …] exec [-T] [--index N] SERVICE CMD…``: the service's
+    container."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in _COMPOSE_ARG_OPTS else 1
+    if i >= len(args) or args[i] != "exec":
+        return None
+    rest, i = args[i + 1:], 0
+    while i < len(rest) and rest[i].startswith("-"):
+        i += 2 if rest[i] in _COMPOSE_EXEC_ARG_OPTS else 1
+    if i >= len(rest):
+        return None
+    return Target(container=f"docker:{rest[i]}", inner=_exec_command(rest[i + 1:]))
+
+
+# Teleport's ``tsh ssh [flags] [user@]host [command…]`` (gravitational/teleport
+# ``tool/tsh/common/tsh.go``, the ``ssh`` command's flags): the flags that take a value.
+_TSH_ARG_OPTS = frozenset({"-p", "--port", "-l", "--login", "-L", "--forward", "-R", "--remote-forward",
+                           "-D", "--dynamic-forward", "-o", "--option", "-J", "--jumphost", "--cluster",
+                           "--proxy", "--user", "--request-reason"})
+
+
+def _tsh_ssh(args: list[str], depth: int) -> Target | None:
+    i = 0
+    port = None
+    user = None
+    while i < len(args) and args[i].startswith("-") and args[i] != "--":
+        flag = args[i].split("=", 1)[0]
+        value = args[i].split("=", 1)[1] if "=" in args[i] else (args[i + 1] if i + 1 < len(args) else "")
+        if flag in ("-p", "--port") and value.isdigit():
+            port = int(value)
+        elif flag in ("-l", "--login"):
+            user = value
+        i += 2 if args[i] in _TSH_ARG_OPTS else 1
+    if i < len(args) and args[i] == "--":
+        i += 1
+    if i >= len(args):
+        return None
+    login, _, host = args[i].rpartition("@")
+    if not host:
+        return None
+    remote = " ".join(args[i + 1:])
+    inner = parse_target(remote, depth + 1) if remote and depth < 4 else Target(inner=remote)
+    return Target(host=host, user=login or user, port=port, container=inner.container,
+                  inner=inner.inner if inner.container else remote)
 
 
 # A shell running a script: Codex CLI runs each command as ``bash -lc "<script>"``
