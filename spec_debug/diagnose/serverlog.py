@@ -70,7 +70,10 @@ _BENCH_FIELDS = {
     "successful_requests": re.compile(r"^\s*Successful requests:\s*" + _NUM, re.M),
     "max_concurrency": re.compile(r"^\s*Max(?:imum)? request concurrency:\s*" + _NUM, re.M),
     "mean_tpot_ms": re.compile(r"^\s*Mean TPOT \(ms\):\s*" + _NUM, re.M),
-    "accept_length": re.compile(r"^\s*Accept(?:ance)? length:\s*" + _NUM, re.M),
+    # also vLLM's offline benchmark examples/offline_inference/spec_decode.py (the script vLLM's
+    # speculative-decoding PRs measure with, e.g. vllm-project/vllm PR #24322, #24243), which ends
+    # with `mean acceptance length: 2.47` (lower case; `Mean ...` in copies of it)
+    "accept_length": re.compile(r"^\s*(?:mean\s+)?accept(?:ance)?\s+length:\s*" + _NUM, re.M | re.I),
     "acceptance_rate_pct": re.compile(r"^\s*Acceptance rate \(%\):\s*" + _NUM, re.M),
 }
 
@@ -82,6 +85,32 @@ _BENCH_FIELDS = {
 _SGLANG_FINISH = re.compile(r"\bFinish: ")
 _SGLANG_REQUEST_AL = re.compile(r"'spec_accept_length':\s*" + _NUM)
 _SGLANG_VERIFY_CT = re.compile(r"'spec_verify_ct':\s*(\d+)")
+
+# vllm-project/vllm examples/offline_inference/spec_decode.py after its accept length:
+# `num_drafts: 43221`, `num_draft_tokens: 259326`, `num_accepted_tokens: 63669`, then
+# `acceptance at token 0: 0.58` per position (accepted at that position / drafts: the joint rate
+# vLLM's metric lines give; a copy in PR #24243 prints `Acceptance rate at token 0: 0.58`).
+_SPEC_DECODE_COUNTS = {key: re.compile(r"^\s*" + key + r":\s*(\d+)\s*$", re.M)
+                       for key in ("num_drafts", "num_draft_tokens", "num_accepted_tokens")}
+_SPEC_DECODE_POSITION = re.compile(r"^\s*acceptance(?: rate)? at token (\d+):\s*" + _NUM, re.M | re.I)
+
+
+def _offline_spec_decode(stats: "ServerLogStats", text: str) -> None:
+    """The counts and per-position rates of a spec_decode.py output, where no metric line gave them."""
+    counts = {key: rx.findall(text) for key, rx in _SPEC_DECODE_COUNTS.items()}
+    if stats.accepted_tokens is None and counts["num_accepted_tokens"] and counts["num_draft_tokens"]:
+        stats.accepted_tokens = int(counts["num_accepted_tokens"][-1])
+        stats.drafted_tokens = int(counts["num_draft_tokens"][-1])
+    positions = _SPEC_DECODE_POSITION.findall(text)
+    if stats.per_position_acceptance is None and positions:
+        # the last printout: positions restart at 0 for each run in the file
+        last: dict[int, float] = {}
+        for index, rate in positions:
+            if int(index) == 0:
+                last = {}
+            last[int(index)] = float(rate)
+        stats.per_position_acceptance = [last[i] for i in sorted(last)]
+
 
 # sgl-project/sglang benchmark/mtbench/bench_sglang_eagle.py (the benchmark the SGLang EAGLE
 # docs and PR #4247 quote) prints one summary line, its numbers not at the line start:
@@ -352,6 +381,7 @@ def _parse_run(text: str) -> ServerLogStats:
             stats.bench["accept_length"] = float(accept_length)
     for key, value in _one_batch_server(text).items():
         stats.bench.setdefault(key, value)
+    _offline_spec_decode(stats, text)
     return stats
 
 

@@ -14,7 +14,9 @@ MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg g
            "Accept length", "Acceptance length", "Acceptance rate", "Successful requests",
            "request concurrency", "Request throughput", "Mean TPOT",
            # sglang bench_one_batch_server: per-run lines, and its result table (header, then rows)
-           "output throughput:", "acc_length:", "batch size:", "acc length")
+           "output throughput:", "acc_length:", "batch size:", "acc length",
+           # vLLM examples/offline_inference/spec_decode.py: its summary is lower case
+           "acceptance length:", "acceptance at token", "Acceptance rate at token", "num_drafts:", "num_draft_tokens:", "num_accepted_tokens:")
 MAX_LINES = 20_000
 # `speculative_num_steps=3` / `'speculative_num_steps': 3` of SGLang's server_args line, and
 # vLLM's `speculative_config=SpeculativeConfig(...)` (spec_debug.diagnose.serverlog reads them)
