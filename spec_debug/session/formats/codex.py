@@ -59,7 +59,7 @@ _PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected l
 tools/handlers/apply_patch.rs``) around the apply-patch crate's ``ComputeReplacements`` errors
 ``Failed to find expected lines in {path}:`` and ``Failed to find context '{ctx}' in {path}``
 (``codex-rs/apply-patch/src/lib.rs``): a failed edit, not a result."""
-_ABORTED = ("aborted by user after ", "aborted by user")
+_ABORTED = "aborted by user"
 """What Codex hands the model for a call the person interrupted (Esc): ``Wall time: {secs:.1}
 seconds\naborted by user`` for the shell tools, ``aborted by user after {secs:.1}s`` for any
 other (openai/codex ``codex-rs/core/src/tools/parallel.rs`` ``ToolCallRuntime::abort_message``;
@@ -67,10 +67,10 @@ openai/codex issue #35735 quotes the first from a rollout). The command was stop
 analysis counts as an interrupt, not as a failure of the system."""
 
 
-def aborted_by_user(output: str) -> bool:
+def _aborted_by_user(output: str) -> bool:
     if output.startswith(_ABORTED):
         return True
-    return output.startswith("Wall time: ") and "\naborted by user" in output[:60]
+    return output.startswith("Wall time: ") and "\n" + _ABORTED in output[:60]
 
 
 _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec", "bash"})
@@ -451,7 +451,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
                     is_error=bool(code) or output.startswith(_MCP_CALL_FAILED) or output.startswith(_PATCH_FAILED)
-                    or aborted_by_user(output),
+                    or _aborted_by_user(output),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
