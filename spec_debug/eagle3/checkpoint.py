@@ -441,6 +441,25 @@ class TensorStore:
                                   hint="run the unquantized draft, or dequantize it to bfloat16")
         return dequantize_fp8(tensor, self.get(scale), where, block)
 
+    def rows(self, name: str, indices: list[int]) -> "torch.Tensor":
+        """Rows `indices` of 2-D tensor `name` [len(indices), ...], read without the rest (a
+        sample of a [V, H] embedding, which is GBs at 128k vocabularies)."""
+        import torch
+
+        info = self.infos.get(name)
+        if info is None:
+            raise CheckpointError(f"tensor {name!r} not in checkpoint")
+        if self._bin_state is not None:
+            return self._bin_state[name][indices]
+        from safetensors import safe_open
+
+        try:
+            with safe_open(str(info.file), framework="pt") as handle:
+                sliced = handle.get_slice(info.stored_name)
+                return torch.cat([sliced[i:i + 1] for i in indices])
+        except Exception as exc:  # safetensors raises its own error types
+            raise CheckpointError(f"{info.file}: cannot read {info.stored_name} ({exc})") from None
+
     def get(self, name: str) -> "torch.Tensor":
         info = self.infos.get(name)
         if info is None:

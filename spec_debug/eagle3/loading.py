@@ -263,6 +263,81 @@ def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
     return d2t.round().long()
 
 
+# RMSNorm weights (LlamaRMSNorm, Qwen3 q_norm/k_norm, speculators' input_norm and
+# fc_norm.{i}), which every draft class initialises to ones
+_NORM_WEIGHT = re.compile(r"norm(\.\d+)?\.weight$")
+
+
+def _initial_norms_note(all_ones: dict[str, bool]) -> str | None:
+    """A note when some RMSNorm weights are exactly 1.0, their initial value, while others
+    are trained: those modules were never given trained weights. A converter or exporter that
+    loads with `load_state_dict(strict=False)` and saves anyway leaves them so when a name
+    does not match: speculators' Eagle3Converter (convert/eagle/eagle3_converter.py
+    _save_converted_checkpoint) lost its `midlayer.` -> `layers.0.` remap that way and wrote
+    a draft with zero acceptance (vllm-project/speculators#358, #1114). The layers beside
+    such a norm are random too; no error is raised anywhere."""
+    initial = sorted(name for name, ones in all_ones.items() if ones)
+    trained = sorted(name for name, ones in all_ones.items() if not ones)
+    if not initial or not trained:
+        return None  # all trained, or an untrained draft saved as a whole
+    return (f"RMSNorm weights at their initial value (every entry exactly 1.0): "
+            f"{', '.join(initial[:4])}" + (" ..." if len(initial) > 4 else "") + f", while "
+            f"{trained[0]} is trained: these modules were saved freshly initialised, by a "
+            "conversion or export whose tensor names did not match and that loaded with "
+            "strict=False (vllm-project/speculators#1114); the draft runs with random weights "
+            "there: convert or export it again from the training checkpoint")
+
+
+# Rows of the embedding compared with the target's: enough to tell a copy from another
+# tensor, few enough to read from a GB-sized embedding in no time
+_EMBED_SAMPLE_ROWS = 64
+
+
+def _embedding_differs_note(checkpoint: DraftCheckpoint,
+                            target: TargetCheckpoint | None) -> str | None:
+    """A note when the draft ships an embed_tokens that is not the target's. Every recipe
+    copies the target's embedding into the draft and freezes it (speculators
+    `embed_requires_grad` false by default, SpecForge, EAGLE traineagle3), so a different one
+    is an export that saved a freshly initialised embedding (lightseekorg/TorchSpec#38) or a
+    target that is not the model the draft was trained on. The engines differ here: SGLang
+    always replaces the draft's embedding with the target's (eagle_worker.py set_embed); vLLM
+    keeps a draft embedding that differs from the target's ("Detected EAGLE model with
+    distinct embed_tokens weights", vllm-project/vllm#28549, #50158)."""
+    cfg = checkpoint.config
+    if target is None or not checkpoint.has("embed_tokens.weight") or cfg.raw.get(
+            "embed_requires_grad") is True:
+        return None
+    name = target.embed_name
+    if name is None:
+        return None
+    info, other = checkpoint.tensors.infos["embed_tokens.weight"], target.tensors.infos[name]
+    if info.shape != other.shape or len(info.shape) != 2:
+        return None  # reported as a shape fault where the embedding is used
+    if any(dtype not in ("F32", "F16", "BF16", "F64") and not dtype.startswith(
+            ("torch.float", "torch.bfloat", "torch.half")) or "float8" in dtype
+           for dtype in (info.dtype, other.dtype)):
+        return None  # quantized: the raw values are off by their scales
+    vocab = info.shape[0]
+    count = min(_EMBED_SAMPLE_ROWS, vocab)
+    indices = sorted({(i * vocab) // count for i in range(count)})
+    draft_rows = checkpoint.tensors.rows("embed_tokens.weight", indices).float()  # [n, H]
+    target_rows = target.tensors.rows(name, indices).float()  # [n, H]
+    relative = float((draft_rows - target_rows).norm() / target_rows.norm().clamp_min(1e-12))
+    if relative <= 1e-2:  # equal up to a bf16 / fp16 cast
+        return None
+    cosine = float(torch.nn.functional.cosine_similarity(draft_rows, target_rows, dim=-1).mean())
+    what = ("unrelated to it: a freshly initialised embedding an export saved "
+            "(lightseekorg/TorchSpec#38), or another model's" if cosine < 0.5 else
+            "close to it: the target is not the exact model the draft was trained on "
+            "(another revision, or base vs instruct)")
+    return (f"the draft's embed_tokens is not the target's ({len(indices)} sampled rows: "
+            f"cosine {cosine:.2f}, relative difference {relative:.2f}), {what}; training "
+            "freezes the target's embedding, so they should be equal. Scored with the "
+            "draft's, as vLLM serves it (it keeps a distinct draft embedding); SGLang uses "
+            "the target's: compare with --semantics sglang, and re-export the draft with "
+            "the target's embedding")
+
+
 @dataclass
 class TargetHead:
     """The verifier's final norm and lm_head: targets = lm_head(norm(last_hidden))."""
@@ -397,6 +472,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     missing: list[str] = []
     non_finite: list[str] = []
     zero: list[str] = []  # weight matrices of zeros: no trained draft has one
+    all_ones: dict[str, bool] = {}  # RMSNorm weight -> still at its initial value
     with torch.no_grad():
         for name, param in model.state_dict().items():
             if name == "embed_tokens.weight" and (use_target_embedding
@@ -450,6 +526,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 non_finite.append(bad)
             elif tensor.dim() >= 2 and not bool(tensor.any()):
                 zero.append(name)
+            if _NORM_WEIGHT.search(name):
+                all_ones[name] = bool((tensor == 1).all())
             param.copy_(tensor.to(device=device, dtype=dtype))
     if tied_head and not missing:
         with torch.no_grad():
@@ -463,6 +541,10 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     "a Llama decoder's (no q_norm/k_norm): set model_type to \"llama\" if the "
                                     "draft was trained as one" if qk_norms and cfg.model_type == "qwen3" else None))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
+    notes += [note for note in (
+        _initial_norms_note(all_ones),
+        _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None)
+        if note]
     if zero:
         # a copy whose end was never written reads as zeros when the file was preallocated
         # (parallel downloaders write into a full-size file); an export can drop a module too

@@ -1,0 +1,150 @@
+"""Drafter checkpoints as broken converters and exporters write them, silently: every tensor
+is there with the right shape, the draft loads, and acceptance collapses.
+
+- speculators' Eagle3Converter loaded the EAGLE weights with `load_state_dict(strict=False)`
+  and saved anyway; when its `midlayer.` -> `layers.0.` remap was lost, layer 0 was written
+  freshly initialised (vllm-project/speculators#358, #1114).
+- TorchSpec's exporter skipped `embed_tokens` and saved the fresh model's random embedding
+  (lightseekorg/TorchSpec#38); vLLM keeps a draft embedding that differs from the target's
+  (vllm-project/vllm#28549), SGLang replaces it.
+
+The drafts are speculators 0.9.0's own Eagle3DraftModel, trained-looking (every norm != 1),
+saved with its save_pretrained; each test runs the `spec-debug drafter eval` a user types.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from safetensors.torch import load_file, save_file
+from typer.testing import CliRunner
+
+from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3.speculators_world import AUX, DV, V, save_informative_world, save_perturbed_draft
+
+runner = CliRunner()
+
+INITIAL_NORMS = "RMSNorm weights at their initial value"
+FOREIGN_EMBED = "the draft's embed_tokens is not the target's"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    """target/ and data/ (vLLM-style dumps) from the shared world, and trained/: a draft
+    over that verifier whose norms and biases are all away from their initial values."""
+    from transformers import LlamaConfig
+
+    root = save_informative_world(tmp_path_factory.mktemp("hardening18_ckpt"), seed=18)
+    layer = LlamaConfig(num_hidden_layers=1, vocab_size=V, hidden_size=32, intermediate_size=64,
+                        num_attention_heads=4, num_key_value_heads=2, head_dim=8,
+                        max_position_embeddings=128)
+    save_perturbed_draft(root / "trained", root / "target", layer, aux=AUX, draft_vocab=DV,
+                         vocab=V, seed_name="hardening18")
+    return root
+
+
+def _eval(draft: Path, world: Path, *extra: str) -> dict:
+    result = runner.invoke(drafter_app, ["eval", "--model", str(draft), "--data",
+                                         str(world / "data"), "--target", str(world / "target"),
+                                         "--steps", "2", "--json", *extra])
+    assert "Traceback" not in result.output, result.output
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _rewrite(source: Path, tmp_path: Path, change) -> Path:
+    """A copy of draft `source` whose model.safetensors went through `change(state)`."""
+    draft = tmp_path / "draft"
+    shutil.copytree(source, draft)
+    state = change(load_file(str(draft / "model.safetensors")))
+    save_file({k: v.contiguous() for k, v in state.items()}, str(draft / "model.safetensors"))
+    return draft
+
+
+def _converted_without_remap(world: Path, out: Path) -> None:
+    """What speculators' converter wrote when the remap was lost (#358): a fresh
+    Eagle3DraftModel, load_state_dict(EAGLE-named weights, strict=False), save_pretrained.
+    Everything but `midlayer.*` matches; layer 0 stays as initialised."""
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+
+    config = Eagle3SpeculatorConfig.from_pretrained(str(world / "trained"))
+    config.transformer_layer_config._attn_implementation = "eager"
+    eagle_named = {name.replace("layers.0.", "midlayer."): tensor for name, tensor
+                   in load_file(str(world / "trained" / "model.safetensors")).items()}
+    torch.manual_seed(1114)
+    fresh = Eagle3DraftModel(config)
+    missing, unexpected = fresh.load_state_dict(eagle_named, strict=False)
+    assert any(n.startswith("layers.0.") for n in missing) and unexpected  # the silent miss
+    fresh.eval().save_pretrained(out)
+
+
+def test_layer_saved_freshly_initialised_by_a_converter_is_named(world, tmp_path):
+    """Before: AL ~1.0 and no word on why (every tensor present, right shapes, finite). Now
+    a note names the norms still at 1.0 beside trained ones, and the cause."""
+    healthy = _eval(world / "trained", world)
+    assert not any(INITIAL_NORMS in n for n in healthy["notes"])
+
+    _converted_without_remap(world, tmp_path / "converted")
+    broken = _eval(tmp_path / "converted", world)
+    note = next(n for n in broken["notes"] if INITIAL_NORMS in n)
+    assert "layers.0.hidden_norm.weight" in note and "layers.0.input_layernorm.weight" in note
+    assert "norm.weight is trained" in note and "speculators#1114" in note
+
+
+def test_untrained_draft_saved_whole_gets_no_partial_load_note(world):
+    """A draft saved before training (every norm 1.0, the shared world's) is not a partial
+    load: no note, as before."""
+    out = _eval(world / "draft", world)
+    assert not any(INITIAL_NORMS in n for n in out["notes"])
+
+
+def test_random_embedding_saved_by_an_exporter_is_named(world, tmp_path):
+    """TorchSpec#38: the export saved the fresh model's embed_tokens (normal, std 0.02).
+    Before: scored with it, AL near 1, no note. Now the note says it is not the target's
+    and that SGLang would use the target's; --semantics sglang measures that."""
+    def fresh_embedding(state):
+        generator = torch.Generator().manual_seed(38)
+        state["embed_tokens.weight"] = torch.randn(state["embed_tokens.weight"].shape,
+                                                   generator=generator) * 0.02
+        return state
+
+    draft = _rewrite(world / "draft", tmp_path, fresh_embedding)  # the data fits this draft
+    out = _eval(draft, world)
+    note = next(n for n in out["notes"] if FOREIGN_EMBED in n)
+    assert "unrelated" in note and "TorchSpec#38" in note and "--semantics sglang" in note
+    sglang = _eval(draft, world, "--semantics", "sglang")
+    assert sglang["embed_source"] == "target"
+    assert not any(FOREIGN_EMBED in n for n in sglang["notes"])
+    assert sglang["expected_accept_length"] > out["expected_accept_length"]
+
+
+def test_embedding_equal_to_the_target_up_to_a_cast_is_not_flagged(world, tmp_path):
+    """speculators copies the verifier's embedding (load_verifier_weights); a draft cast to
+    bfloat16 for serving still holds it: no note."""
+    assert not any(FOREIGN_EMBED in n for n in _eval(world / "trained", world)["notes"])
+    draft = _rewrite(world / "trained", tmp_path, lambda state: {
+        k: v.bfloat16() if v.is_floating_point() else v for k, v in state.items()})
+    assert not any(FOREIGN_EMBED in n for n in _eval(draft, world)["notes"])
+
+
+def test_embedding_trained_on_purpose_is_not_flagged(world, tmp_path):
+    """speculators' embed_requires_grad: true trains the embedding; it differs by design."""
+    def nudged(state):
+        state["embed_tokens.weight"] = state["embed_tokens.weight"] * 1.5
+        return state
+
+    draft = _rewrite(world / "trained", tmp_path, nudged)
+    assert any(FOREIGN_EMBED in n and "close to it" in n for n in _eval(draft, world)["notes"])
+    config = json.loads((draft / "config.json").read_text())
+    config["embed_requires_grad"] = True
+    (draft / "config.json").write_text(json.dumps(config))
+    assert not any(FOREIGN_EMBED in n for n in _eval(draft, world)["notes"])
