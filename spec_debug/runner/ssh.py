@@ -38,6 +38,7 @@ from spec_debug.runner.ssh_connect import (
 from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
+from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
 
@@ -646,6 +647,14 @@ class SSHTransport(Transport):
                 f"{self.host}: SSH connection lost {when}: {silent}",
                 hint="the host is hung or thrashing (sshd frozen, out of memory, a dead NFS mount), or the network "
                 "to it went dark; raise ServerAliveCountMax if it is only very slow",
+            )
+        proxy = failed_proxy(self._connection.transport.sock)
+        if proxy is not None:
+            command = self._connection.target.proxy_command
+            return ConnectionLostError(
+                f"{self.host}: SSH connection lost {when}: its ProxyCommand {command!r} {proxy}",
+                hint="the ProxyCommand (a tunnel, a cloud session, a bastion's ssh -W) ended under the session, "
+                "not necessarily the host: run it by hand to see why; a remote process may still be running",
             )
         return self._blame_jump(
             ConnectionLostError(

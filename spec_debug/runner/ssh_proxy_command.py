@@ -90,6 +90,25 @@ class _ProxyCommand(paramiko.ProxyCommand):
         return f"exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
 
 
+_EXIT_AFTER_EOF_S = 2.0
+
+
+def failed_proxy(sock: object) -> str | None:
+    """Why a connection's ProxyCommand failed under a live session (it exited non-zero or was
+    killed: a cloudflared or SSM tunnel that closed, a bastion's `ssh -W` whose own connection
+    dropped), else None. A proxy that exited 0 ended because its far end closed (nc, `ssh -W`
+    pass the target's EOF on): the host is the cause then, not the proxy."""
+    if not isinstance(sock, _ProxyCommand):
+        return None
+    try:
+        # Its stdout's EOF, which ended the session, can come a moment before its exit.
+        sock.process.wait(timeout=_EXIT_AFTER_EOF_S)
+    except subprocess.TimeoutExpired:
+        return None
+    why = sock.ended()
+    return why if why is not None and sock.process.returncode != 0 else None
+
+
 def wait_readable(source: object, timeout_s: float | None) -> bool:
     """Wait until `source` (anything with fileno()) is readable, or timeout_s passes.
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sys
 import threading
 import time
 from pathlib import Path
@@ -76,21 +78,21 @@ def test_a_host_that_dies_under_a_step_keeps_what_the_step_printed_before(
     assert any(f["code"] == "SD005" for f in record["findings"])
 
 
-def freeze_when_running(server: SshServer, argv: list[str], pids: list[int]) -> threading.Thread:
-    """Freeze (SIGSTOP) `server`'s sshd as soon as one of its sessions runs exactly `argv`: the
-    host thrashing or stuck on a dead NFS mount while a step runs."""
+def when_running(watched: SshServer, argv: list[str], fault: Callable[[], None]) -> threading.Thread:
+    """Call `fault` as soon as one of `watched`'s sessions runs exactly `argv` (a step is under
+    way on the host). Returns the started watcher: join it before the test ends."""
     wanted = b"".join(arg.encode() + b"\0" for arg in argv)
 
     def watch() -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            for pid in server.connection_pids():
+            for pid in watched.connection_pids():
                 try:
                     if Path(f"/proc/{pid}/cmdline").read_bytes() == wanted:
-                        freeze(server, pids)
+                        fault()
                         return
                 except OSError:
-                    continue
+                    continue  # the process ended while we looked
             time.sleep(0.05)
 
     watcher = threading.Thread(target=watch, daemon=True)
@@ -130,7 +132,7 @@ def test_a_step_that_times_out_on_a_frozen_host_is_not_said_to_be_killed(
         f"    run: echo 'warmup done'; sleep {wait}; echo never\n    timeout: 2\n"
         "  - id: after\n    title: after\n    why: never reached\n    run: echo after\n"
     )
-    watcher = freeze_when_running(server, ["sleep", wait], frozen)
+    watcher = when_running(server, ["sleep", wait], lambda: freeze(server, frozen))  # thrashing, a dead NFS mount
     out = tmp_path / "runs"
     started = time.monotonic()
     result = cli("run", str(playbook), "--host", "gpu02", "-F", str(client.config), "--batch", "--out", str(out))
@@ -149,3 +151,87 @@ def test_a_step_that_times_out_on_a_frozen_host_is_not_said_to_be_killed(
     assert bench["stdout"] == "warmup done\n" and bench["duration_s"] >= 2
     assert "process tree killed" not in json.dumps(record) and "process tree killed" not in result.stderr
     assert [f["code"] for f in record["findings"]] == ["SD005"]
+
+
+# A tunnel as ProxyCommand (cloudflared access ssh, an SSM session, a VPN helper): it relays
+# stdin/stdout to sshd, then, `life` seconds in, fails as such tunnels do: an error on stderr
+# and a non-zero exit (cloudflared logs its websocket library's error text, as here).
+_FAILING_TUNNEL = '''
+import os, socket, sys, threading, time
+host, port, life = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+sock = socket.create_connection((host, port))
+def pump(read, write):
+    while (data := read(65536)):
+        write(data)
+    os._exit(0)
+threading.Thread(target=pump, args=(lambda n: os.read(0, n), sock.sendall), daemon=True).start()
+threading.Thread(target=pump, args=(sock.recv, lambda d: os.write(1, d)), daemon=True).start()
+time.sleep(life)
+sys.stderr.write("ERR failed to serve tunnel error=websocket: close 1006 (abnormal closure): unexpected EOF\\n")
+sys.stderr.flush()
+os._exit(1)
+'''
+
+SLEEPY = (
+    "name: sleepy\ndescription: a long step\nvars:\n  wait: '0'\nsteps:\n"
+    "  - id: env\n    title: env\n    why: runs before the fault\n    run: echo ok\n"
+    "  - id: long\n    title: long\n    why: the link goes under it\n    run: echo started; sleep {{ wait }}; echo done\n"
+    "  - id: after\n    title: after\n    why: never reached\n    run: echo after\n"
+)
+
+
+def test_a_tunnel_proxycommand_that_fails_mid_step_is_named_not_the_host(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
+) -> None:
+    """The host is fine; the tunnel died. "connection lost ... the host rebooted, sshd restarted"
+    sent the on-call engineer to check a GPU box that never went down."""
+    tunnel = tmp_path / "tunnel.py"
+    tunnel.write_text(_FAILING_TUNNEL)
+    proxy = f"{sys.executable} {tunnel} %h %p 2"
+    client.alias("gpu03", sshd, ProxyCommand=proxy, HostKeyAlias=sshd.known_hosts_name)
+    playbook = tmp_path / "sleepy.yaml"
+    playbook.write_text(SLEEPY)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "gpu03", "-F", str(client.config), "--batch", "--out", str(out), "--var", "wait=6")
+    assert_no_traceback(result)
+    assert result.code == 3, result.stderr
+    record = load_run(out)
+    [host] = record["hosts"]
+    expected_proxy = proxy.replace("%h", sshd.address).replace("%p", str(sshd.port))
+    assert host["status"] == "error" and host["error"] == (
+        f"gpu03: SSH connection lost during command: its ProxyCommand {expected_proxy!r} exited with code 1: "
+        "ERR failed to serve tunnel error=websocket: close 1006 (abnormal closure): unexpected EOF"
+    )
+    steps = steps_of(record, "gpu03")
+    assert steps["env"]["status"] == "passed" and steps["long"]["stdout"] == "started\n" and "after" not in steps
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
+@pytest.mark.parametrize("goes_down", ["bastion", "target"])
+def test_behind_ssh_w_the_bastion_going_down_is_named_and_the_target_going_down_is_not(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, goes_down: str
+) -> None:
+    """`ProxyCommand ssh -W %h:%p bastion`, the classic jump: when the bastion's connection drops
+    its ssh exits 255 ("Connection to ... closed by remote host."), and that is the cause; when
+    the target drops, ssh -W passes the EOF on and exits 0, and the target is the cause."""
+    bastion, target = sshd_factory("h18bastion"), sshd_factory("h18target")
+    client.trust(bastion)
+    client.trust(target)
+    client.alias("bastion", bastion, BatchMode="yes")
+    client.alias("gpu04", target, ProxyCommand=f"ssh -F {client.config} -W %h:%p bastion", HostKeyAlias=target.known_hosts_name)
+    playbook = tmp_path / "sleepy.yaml"
+    playbook.write_text(SLEEPY)
+    wait = f"6.{os.getpid() % 100:02d}1"
+    dropper = when_running(target, ["sleep", wait], (bastion if goes_down == "bastion" else target).stop)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "gpu04", "-F", str(client.config), "--batch", "--out", str(out), "--var", f"wait={wait}")
+    dropper.join()
+    assert_no_traceback(result)
+    assert result.code == 3, result.stderr
+    [host] = load_run(out)["hosts"]
+    if goes_down == "bastion":
+        assert host["error"].startswith("gpu04: SSH connection lost during command: its ProxyCommand 'ssh -F ")
+        assert host["error"].endswith("bastion' exited with code 255: Connection to 127.0.0.1 closed by remote host.")
+    else:
+        assert host["error"] == "gpu04: SSH connection lost during command"
+
