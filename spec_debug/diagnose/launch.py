@@ -1348,8 +1348,13 @@ def _sglang_block_rules(cfg: LaunchConfig, block_from_draft: int | None) -> Effe
     overrides: list[str] = []
     problems: list[str] = []
     tokens = cfg.num_draft_tokens
+    flag = "speculative-dflash-block-size" if cfg.algorithm == "DFLASH" else "speculative-dspark-block-size"
+    try:
+        block = _int_flag(cfg.flags, (flag,), "sglang")
+    except LaunchParseError as exc:
+        # argparse's `type=int` exits ("invalid int value"): the server does not start
+        return EffectiveSpec(1, 1, tokens, problems=[f"{exc.message}: argparse exits and the server does not start"])
     if cfg.algorithm == "DFLASH":
-        block = _int_flag(cfg.flags, ("speculative-dflash-block-size",), "sglang")
         if block is not None and block <= 0:
             problems.append(f"--speculative-dflash-block-size {block}: SGLang refuses to start (it must be positive)")
         elif block is not None and tokens is not None and tokens != block:
@@ -1365,7 +1370,7 @@ def _sglang_block_rules(cfg: LaunchConfig, block_from_draft: int | None) -> Effe
                              "from the draft config's block_size (16 when it has none)"
                              + (f": {tokens}" if tokens else "; the draft config was not read here"))
     else:
-        gamma = _int_flag(cfg.flags, ("speculative-dspark-block-size",), "sglang")
+        gamma = block
         if gamma is not None and gamma <= 0:
             problems.append(f"--speculative-dspark-block-size {gamma}: SGLang refuses to start (it must be positive)")
         elif gamma is not None and tokens is not None and tokens != gamma + 1:
