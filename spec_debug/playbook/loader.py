@@ -16,6 +16,7 @@ from jinja2 import TemplateSyntaxError
 from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
+from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.fact_order import fact_read_too_early, first_captures
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
@@ -384,6 +385,8 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             _check_run_time_names(text, is_expression, step.id, earlier_ids, path, source, line, column)
+            if not is_expression:
+                _check_actions_syntax(text, f"step {step.id!r}", path, document, source)
             too_early = fact_read_too_early(playbook, first_capture, index, path, text, is_expression)
             if too_early:
                 name, at = too_early
@@ -456,6 +459,29 @@ def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...],
     )
 
 
+def _check_actions_syntax(text: str, where: str, path: tuple[Any, ...], document: PositionedDocument,
+                          source: str) -> None:
+    """`${{ gpu }}` from a GitHub Actions habit: the shell would get `$0...` (actions_syntax.py)."""
+    snippet = dollar_before_template(text)
+    if snippet is None:
+        return
+    line, column = document.position(path) or (None, None)
+    # The line of the file that holds it: a `run: |` block's own line, not the key's.
+    for number in range(line or 1, min(len(document.lines), (line or 1) + text.count("\n") + 1) + 1):
+        at = document.lines[number - 1].find(snippet)
+        if at >= 0:
+            line, column = number, at + 1
+            break
+    expr = expression_of(snippet)
+    raise PlaybookError(
+        f"{where} writes {snippet} (GitHub Actions' expression syntax): here {{{{ {expr} }}}} alone fills in the "
+        f"value, and the $ left before it makes the shell expand $<value> ($0 is the shell's own name, $3 an "
+        f"argument it was not given)",
+        path=source, line=line, column=column, key_path=dotted_path(path),
+        hint=f"drop the $: write {{{{ {expr} }}}}",
+    )
+
+
 def _check_var_templates(playbook: Playbook, document: PositionedDocument, source: str) -> None:
     """A var default may use other vars (`model_dir: "{{ model }}/draft"`, rendered per host
     before the steps run: runner/engine.py): its syntax, its names and circles are checked now."""
@@ -467,6 +493,7 @@ def _check_var_templates(playbook: Playbook, document: PositionedDocument, sourc
         for text in template_texts(value):
             with _template_parse_errors("", source, path, line, column, None, text, document, where=f"var {name!r}"):
                 missing = undefined_names(text, known)
+            _check_actions_syntax(text, f"var {name!r}", path, document, source)
             used = [n for n in names_used(text) if n in CONTEXT_NAMES - VAR_CONTEXT_NAMES]
             if used:
                 raise PlaybookError(
