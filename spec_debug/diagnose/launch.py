@@ -1407,11 +1407,40 @@ def _vllm_rules(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:
                         "draft model" + (f" for method {method}" if method else " and no method") +
                         ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
                         "speculative model\")")
+    problems += _vllm_draft_tp_problems(cfg, spec)
     if spec.get("num_speculative_tokens_per_batch_size") is not None and not (
             engine_version is not None and vllm_surely_before(engine_version, _VLLM_DYNAMIC_K_SINCE)):
         # an older release refuses the key (_vllm_release_problems)
         return _vllm_dynamic_k(cfg, spec, problems)
     return EffectiveSpec(cfg.num_steps, 1, cfg.num_steps + 1, tree_capacity=cfg.num_steps, problems=problems)
+
+
+def _vllm_draft_tp_problems(cfg: LaunchConfig, spec: dict[str, Any]) -> list[str]:
+    """The draft's tensor parallelism as vLLM checks it at startup (vllm/config/speculative.py
+    `_verify_and_get_draft_tp`: "cannot be other value than 1 or target model
+    tensor_parallel_size"; vllm-project/vllm PR #31886, still open, asks for any other size), and
+    the `tensor_parallel_size` key written for it, which SpeculativeConfig refuses ("Please pass
+    'draft_tensor_parallel_size' instead"; releases before that message refused the unknown key)."""
+    problems = []
+    if "tensor_parallel_size" in spec:
+        problems.append(f"--speculative-config has \"tensor_parallel_size\": {json.dumps(spec['tensor_parallel_size'])}: "
+                        "vLLM refuses to start ('tensor_parallel_size' is not a valid argument in the "
+                        "speculative_config); the draft's is \"draft_tensor_parallel_size\" (1 or the target's -tp)")
+    draft_tp = spec.get("draft_tensor_parallel_size")
+    if draft_tp is None:
+        return problems
+    try:
+        number = float(str(draft_tp).strip()) if not isinstance(draft_tp, bool) else None
+    except ValueError:
+        number = None
+    target_tp = cfg.tp or 1
+    if number is None or not number.is_integer() or number < 1:
+        problems.append(f"--speculative-config \"draft_tensor_parallel_size\": {json.dumps(draft_tp)} is not a size "
+                        "of at least 1: vLLM refuses to start")
+    elif int(number) not in (1, target_tp):
+        problems.append(f"--speculative-config \"draft_tensor_parallel_size\": {int(number)} with tensor parallel size "
+                        f"{target_tp}: vLLM refuses to start (the draft runs on 1 GPU or on the target's {target_tp})")
+    return problems
 
 
 def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
