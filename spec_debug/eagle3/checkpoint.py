@@ -690,7 +690,31 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
             + (f" ({', '.join(map(str, arch))})" if isinstance(arch, list) and arch else ""),
             hint="this looks like a full model, e.g. the target: pass the draft checkpoint as "
                  "--model and the target as --target")
+    _refuse_eagle1_draft(path, config, tensors)
     return DraftCheckpoint(path, _speculators_default_vocab(config, tensors), tensors, prefix)
+
+
+def _refuse_eagle1_draft(path: Path, config: DraftConfig, tensors: "TensorStore") -> None:
+    """An EAGLE-1/EAGLE-2 (or HASS) draft passed for an EAGLE-3 one: EAGLE publishes both
+    (yuhuili/EAGLE-LLaMA3.1-Instruct-8B beside yuhuili/EAGLE3-LLaMA3.1-Instruct-8B) and runs
+    the first only with use_eagle3=False (SafeAILab/EAGLE eagle/model/ea_model.py). Its fc
+    fuses [embedding, target feature] (fc.weight [H, 2H]) and its layer 0 attends over H,
+    with no hidden_norm (eagle/model/cnets1.py); an EAGLE-3 layer 0 attends over
+    [embedding, fc output], 2H wide. Without this, the fc width read as "2 aux states" and
+    the message sent the user to eagle_aux_hidden_state_layer_ids."""
+    hidden = config.hidden_size
+    fc, q_proj = tensors.shape(_FC), tensors.shape("layers.0.self_attn.q_proj.weight")
+    if (fc is None or q_proj is None or len(fc) != 2 or len(q_proj) != 2
+            or fc[1] != 2 * hidden or q_proj[1] != hidden
+            or "layers.0.hidden_norm.weight" in tensors):
+        return
+    raise CheckpointError(
+        f"{path}: an EAGLE-1/EAGLE-2 draft, not an EAGLE-3 one: fc.weight {list(fc)} fuses "
+        f"[embedding, target feature] and layer 0 attends over {hidden} (q_proj "
+        f"{list(q_proj)}), with no hidden_norm; spec-debug's drafter runs EAGLE-3 drafts",
+        hint="serve it as EAGLE, not EAGLE3 (vLLM speculative_config method \"eagle\", SGLang "
+             "--speculative-algorithm EAGLE; EAGLE's own code: use_eagle3=False), or pass the "
+             "EAGLE-3 draft of this target (yuhuili/EAGLE3-*)")
 
 
 # speculators' Eagle3SpeculatorConfig.draft_vocab_size default (models/eagle3/config.py

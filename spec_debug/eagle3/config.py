@@ -207,6 +207,14 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
     """Read either format. `where` names the file in error messages."""
     if not isinstance(raw, Mapping):
         raise CheckpointError(f"{where}: expected a JSON object, found {type(raw).__name__}")
+    if (raw.get("model_type") == "eagle" and isinstance(raw.get("model"), Mapping)
+            and "hidden_size" not in raw):
+        # vLLM's EAGLEConfig layout (vllm transformers_utils/configs/eagle.py): the draft's
+        # decoder config under "model", as the checkpoints converted for vLLM's EAGLE support
+        # were saved (vllm-project/vllm#11126, docs/features/spec_decode.md). Refused before as
+        # "draft decoder model_type 'eagle'"; the weights tell which EAGLE generation it is.
+        raw = {**{k: v for k, v in raw.items() if k not in ("model", "model_type")},
+               **raw["model"]}
     if raw.get("speculators_model_type") is not None:
         if raw["speculators_model_type"] != "eagle3":
             raise CheckpointError(

@@ -148,3 +148,76 @@ def test_embedding_trained_on_purpose_is_not_flagged(world, tmp_path):
     config["embed_requires_grad"] = True
     (draft / "config.json").write_text(json.dumps(config))
     assert not any(FOREIGN_EMBED in n for n in _eval(draft, world)["notes"])
+
+
+# EAGLE-1/EAGLE-2 drafts, with the names and shapes of SafeAILab/EAGLE eagle/model/cnets1.py:
+# fc = Linear(2H, H, bias), layer 0 without input_layernorm, q/k/v over H, no norm/lm_head.
+def _eagle1_state(hidden: int = 32, vocab: int = V, inter: int = 64) -> dict:
+    generator = torch.Generator().manual_seed(2)
+
+    def weight(*shape):
+        return (torch.randn(*shape, generator=generator) * 0.02).half()
+
+    return {"embed_tokens.weight": weight(vocab, hidden), "fc.weight": weight(hidden, 2 * hidden),
+            "fc.bias": weight(hidden),
+            "layers.0.self_attn.q_proj.weight": weight(hidden, hidden),
+            "layers.0.self_attn.k_proj.weight": weight(16, hidden),
+            "layers.0.self_attn.v_proj.weight": weight(16, hidden),
+            "layers.0.self_attn.o_proj.weight": weight(hidden, hidden),
+            "layers.0.mlp.gate_proj.weight": weight(inter, hidden),
+            "layers.0.mlp.up_proj.weight": weight(inter, hidden),
+            "layers.0.mlp.down_proj.weight": weight(hidden, inter),
+            "layers.0.post_attention_layernorm.weight": 1 + weight(hidden)}
+
+
+# yuhuili/EAGLE-LLaMA3.1-Instruct-8B's config.json (quoted in vllm-project/speculators PR #31),
+# at this world's sizes
+EAGLE1_CONFIG = {"architectures": ["LlamaForCausalLM"], "bias": True, "bos_token_id": 1,
+                 "eos_token_id": 2, "hidden_act": "silu", "hidden_size": 32,
+                 "initializer_range": 0.02, "intermediate_size": 64,
+                 "max_position_embeddings": 2048, "model_type": "llama",
+                 "num_attention_heads": 4, "num_hidden_layers": 1, "num_key_value_heads": 2,
+                 "pad_token_id": 0, "rms_norm_eps": 1e-05, "rope_theta": 500000.0,
+                 "tie_word_embeddings": False, "torch_dtype": "float16",
+                 "transformers_version": "4.28.1", "use_cache": True, "vocab_size": V}
+
+
+def _drafter_error(*args: str) -> str:
+    result = runner.invoke(drafter_app, list(args))
+    assert "Traceback" not in result.output, result.output
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("layout", ["eagle", "vllm-converted"])
+def test_eagle1_draft_passed_as_eagle3_is_named(world, tmp_path, layout):
+    """Before: `eval` said "fc.weight takes 64 inputs = 2 aux states of 32, but
+    eagle_aux_hidden_state_layer_ids is absent (3 assumed)" (a fix that cannot work) and
+    `vocab` passed; vLLM's converted layout ({"model_type": "eagle", "model": {...}},
+    vllm-project/vllm#11126) failed on "draft decoder model_type 'eagle' is not supported". Now
+    both name an EAGLE-1/2 draft and how to serve it."""
+    draft = tmp_path / "eagle1"
+    draft.mkdir()
+    state, config = _eagle1_state(), dict(EAGLE1_CONFIG)
+    if layout == "vllm-converted":
+        config = {"model_type": "eagle", "model": {**config, "eagle_fc_bias": True}}
+        state = {name if name.startswith("fc.") else "model." + name: t for name, t in state.items()}
+    (draft / "config.json").write_text(json.dumps(config))
+    torch.save(state, draft / "pytorch_model.bin")  # as EAGLE ships them
+    for command in (["vocab"], ["eval", "--data", str(world / "data")]):
+        text = _drafter_error(*command, "--model", str(draft), "--target", str(world / "target"))
+        assert "an EAGLE-1/EAGLE-2 draft, not an EAGLE-3 one" in text, text
+        assert "aux_hidden_state_layer_ids" not in text and 'method "eagle"' in text
+
+
+def test_eagle3_draft_over_two_aux_layers_still_loads(world, tmp_path):
+    """An EAGLE-3 fc over two aux states is [H, 2H] too; its layer 0 attends over 2H."""
+    from transformers import LlamaConfig
+
+    layer = LlamaConfig(num_hidden_layers=1, vocab_size=V, hidden_size=32, intermediate_size=64,
+                        num_attention_heads=4, num_key_value_heads=2, head_dim=8,
+                        max_position_embeddings=128)
+    save_perturbed_draft(tmp_path / "two_aux", world / "target", layer, aux=[2, 5],
+                         draft_vocab=DV, vocab=V, seed_name="two-aux")
+    out = _eval(tmp_path / "two_aux", world)
+    assert len(out["layout"]) == 2 and out["samples"] == 3 and out["tokens"] > 0
