@@ -21,7 +21,7 @@ from spec_debug.eagle3.checkpoint import (
 )
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
-    iter_samples, repeated_sample_names,
+    iter_samples, mixed_sample_formats, repeated_sample_names,
 )
 from spec_debug.eagle3.slots import (
     ResolvedLayout, check_layout, configured_layout, parse_layout, slots_for_layer_ids,
@@ -105,6 +105,11 @@ def _num_target_layers(target, info: DataInfo) -> int | None:
     return None
 
 
+# dump formats whose files keep the aux states under their own key, apart from the final one
+_AUX_APART = {"specforge": "aux_hidden_state", "modelopt": "aux_hidden_states",
+              "trtllm": "aux_hidden_states"}
+
+
 def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, list[str]]:
     """Sizes that must agree before anything runs; returns the per-sample spec, whether the
     dump's last slot is the final layer, and notes."""
@@ -119,12 +124,14 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                               f"the draft was trained on {Ht}-wide target states",
                               hint="--target must be the model the draft was trained for")
     notes: list[str] = []
-    if info.format == "specforge" and info.has_final and info.num_slots - 1 < cfg.num_aux:
-        # SpecForge keeps the final state apart (`hidden_state`, prepare_hidden_states.py): its
-        # `aux_hidden_state` is all the aux states there are. Read as one more slot, the final
-        # state would be fed to fc as an aux state and the targets lost.
-        raise DataError(f"{data}: aux_hidden_state holds {info.num_slots - 1} state(s) of {Ht} per "
-                        f"token, the draft's fc takes {cfg.num_aux} ({cfg.num_aux} x {Ht})",
+    if info.format in _AUX_APART and info.has_final and info.num_slots - 1 < cfg.num_aux:
+        # SpecForge keeps the final state apart (`hidden_state`, prepare_hidden_states.py), as
+        # Model-Optimizer and TensorRT-LLM do (data.py _AUX_KEYS): the aux key holds all the
+        # aux states there are. Read as one more slot, the final state would be fed to fc as
+        # an aux state and the targets lost.
+        raise DataError(f"{data}: {_AUX_APART[info.format]} holds {info.num_slots - 1} "
+                        f"state(s) of {Ht} per token, the draft's fc takes {cfg.num_aux} "
+                        f"({cfg.num_aux} x {Ht})",
                         hint="this dump was captured for another draft: capture it again with the "
                              "draft's aux layer ids (eagle_config.eagle_aux_hidden_state_layer_ids)")
     # speculators' dump = aux slots + the final layer (train/data.py strips the last slot);
@@ -145,7 +152,8 @@ def _data_notes(info: DataInfo, data) -> tuple[Any, list[str]]:
     """The dataset masks (see _dataset_masks) and notes on what the dump directory holds."""
     masks, mask_note = _dataset_masks(info, data)
     repeated = repeated_sample_names(data)
-    return masks, [note for note in (mask_note, repeated) if note]
+    mixed = mixed_sample_formats(data)
+    return masks, [note for note in (mask_note, repeated, mixed) if note]
 
 
 def _dataset_masks(info: DataInfo, data):

@@ -18,6 +18,14 @@ Formats (EAGLE3.md section 5):
   (vllm-project/speculators scripts/data_generation_offline.py, which saves
   VllmHiddenStatesGenerator.generate results; src/speculators/train/data.py
   standardize_data_v1 reads `cat(hidden_states[:-1])` and `hidden_states[-1]`).
+- NVIDIA Model-Optimizer: `{conversation_id}.pt` (torch.save dict) with `input_ids [T]`,
+  `aux_hidden_states [T, A*Ht]` and `hidden_states [T, Ht]`, the final state, no loss mask
+  (NVIDIA/Model-Optimizer examples/speculative_decoding/collect_hidden_states/
+  compute_hidden_states_hf.py and compute_hidden_states_vllm.py, which write one format).
+- TensorRT-LLM's SaveState decoding: `data_{iter}.pt`, a torch.save LIST of up to
+  write_interval (20) dicts, each `id`, `input_ids [T]`, `aux_hidden_states [T, A*Ht]` and
+  `hidden_state [T, Ht]`, the final post-norm state (NVIDIA/TensorRT-LLM
+  tensorrt_llm/_torch/speculative/save_hidden_state.py, llmapi SaveHiddenStatesDecodingConfig).
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ class Sample:
     num_file_slots: int
     final_normed: bool = False  # `final` is already past the target's final norm (SpecForge)
     format_v1: bool = False  # read from speculators' earlier data_*.pt (list of layer states)
+    data_format: str = "speculators"  # the writer, as DataInfo.format names it
     loss_mask_given: bool = True  # False: the file has none and `loss_mask` is all ones
 
     @property
@@ -65,7 +74,7 @@ class Sample:
 class DataInfo:
     """What a dump holds, from its first file's header (no tensor data read for safetensors)."""
 
-    format: str  # "speculators" | "specforge"
+    format: str  # "speculators" | "specforge" | "speculators_v1" | "modelopt" | "trtllm"
     files: int
     num_slots: int  # slots per position including the final one (speculators: S)
     hidden_size: int
@@ -96,11 +105,22 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
         # generation renames them hs_{i} afterwards. A raw connector directory is a dump too.
         files = [p for p in root.rglob("*.safetensors") if not p.name.startswith("model")]
     if not files:
+        # NVIDIA Model-Optimizer names each sample after its conversation, `{conversation_id}.pt`,
+        # in one flat folder (collect_hidden_states/compute_hidden_states_hf.py); TensorRT-LLM
+        # after its --file_prefix, `<prefix>_<iter>.pt`. A training run's own state files
+        # are not samples.
+        files = [p for p in root.glob("*.pt") if p.name not in _TRAINING_STATE_FILES]
+    if not files:
         found, hint = _what_else_is_here(root)
         raise DataError(f"{root}: no hs_*.safetensors or data_*.ckpt files (nor speculators' "
                         f"older data_*.pt){found}",
                         hint=hint or "point --data at the hidden-state dump directory")
     return sorted(files, key=_natural_key)
+
+
+# torch files a training run writes beside its weights (HF Trainer, DeepSpeed, SpecForge)
+_TRAINING_STATE_FILES = frozenset({"optimizer.pt", "scheduler.pt", "rng_state.pt",
+                                   "training_state.pt", "training_args.pt"})
 
 
 def repeated_sample_names(data_dir: str | Path) -> str | None:
@@ -120,6 +140,32 @@ def repeated_sample_names(data_dir: str | Path) -> str | None:
             f"and {first[1]}): {len(folders)} dumps under one --data ({', '.join(folders[:3])}"
             + (" ..." if len(folders) > 3 else "") + "), each scored; pass the one folder "
             "to evaluate")
+
+
+def _writer_of(path: Path) -> str:
+    if path.name.endswith(".safetensors"):
+        return "hs_*.safetensors (speculators/vLLM)"
+    if path.name.endswith((".ckpt", ".ckpt.gz")):  # SpecForge writes either, per --compress
+        return "*.ckpt (SpecForge)"
+    return "*.pt (speculators v1, Model-Optimizer, TensorRT-LLM)"
+
+
+def mixed_sample_formats(data_dir: str | Path) -> str | None:
+    """A note when one --data holds the files of several writers: each writer fills its dump
+    with one format (data.py's docstring), so these are several dumps (a conversion written
+    beside its source, two generations in one folder) and a sequence in both is scored
+    twice; targets also differ per format (SpecForge's final state is post-norm)."""
+    files = list_sample_files(data_dir)
+    counts: dict[str, int] = {}
+    for path in files:
+        writer = _writer_of(path)
+        counts[writer] = counts.get(writer, 0) + 1
+    if len(counts) < 2:
+        return None
+    held = ", ".join(f"{n} {writer}" for writer, n in counts.items())
+    return (f"{data_dir} mixes the files of {len(counts)} hidden-state writers ({held}): "
+            "several dumps under one --data, each file scored, so a sequence held in both "
+            "counts twice; pass the folder of one dump")
 
 
 def _what_else_is_here(root: Path) -> tuple[str, str | None]:
@@ -225,8 +271,8 @@ def _describe_file(path: Path, count: int) -> DataInfo:
                         _layer_ids_from_metadata(header.get("__metadata__")), True,
                         "loss_mask" in header)
     sample = read_sample(path)
-    return DataInfo("speculators_v1" if sample.format_v1 else "specforge", count, sample.num_file_slots, int(sample.slots.shape[-1]),
-                    None, sample.final is not None, True)
+    return DataInfo(sample.data_format, count, sample.num_file_slots, int(sample.slots.shape[-1]),
+                    None, sample.final is not None, sample.loss_mask_given)
 
 
 _DESCRIBE_FILES = 8  # readable files whose shapes vote on what the dump holds
@@ -351,9 +397,10 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                   loss_mask.reshape(-1).bool(), layer_ids, S, loss_mask_given=given)
 
 
-_SAMPLE_FORMATS = ("the drafter reads one sample per file: speculators' hs_*.safetensors "
-                   "(token_ids, hidden_states), SpecForge's data_*.ckpt (input_ids, "
-                   "aux_hidden_state, hidden_state) or speculators' older data_*.pt")
+_SAMPLE_FORMATS = ("the drafter reads speculators' hs_*.safetensors (token_ids, "
+                   "hidden_states), SpecForge's data_*.ckpt (input_ids, aux_hidden_state, "
+                   "hidden_state), speculators' older data_*.pt, and Model-Optimizer's or "
+                   "TensorRT-LLM's *.pt (input_ids, aux_hidden_states, hidden_states)")
 
 
 def _looks_like_json(path: Path) -> bool:
@@ -366,7 +413,8 @@ def _looks_like_json(path: Path) -> bool:
         return False
 
 
-def _load_torch_sample(path: Path) -> dict:
+def _load_torch_records(path: Path) -> list[dict]:
+    """The sample dicts of a torch-saved file: one dict, or TensorRT-LLM's list of them."""
     try:
         if path.suffix == ".gz":
             with gzip.open(path, "rb") as handle:
@@ -395,15 +443,19 @@ def _load_torch_sample(path: Path) -> dict:
                                  "numpy arrays); " + _SAMPLE_FORMATS) from None
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"{path}: cannot read ({text})") from None
-    if not isinstance(data, dict):
-        what = type(data).__name__
-        if isinstance(data, (list, tuple)):
-            what += f" of {len(data)}"
-        raise DataError(f"{path}: expected a dict of tensors (SpecForge: input_ids, "
-                        f"aux_hidden_state; speculators data_*.pt: input_ids, hidden_states), "
-                        f"found a {what}", hint="save each sample with torch.save({...}) "
-                        "under these keys")
-    return data
+    if isinstance(data, dict):
+        return [data]
+    if isinstance(data, (list, tuple)) and data and all(isinstance(r, dict) for r in data):
+        # TensorRT-LLM's SaveState decoding saves its requests in batches of write_interval
+        # (save_hidden_state.py _write_to_file: torch.save(self._saved_state, ...))
+        return list(data)
+    what = type(data).__name__
+    if isinstance(data, (list, tuple)):
+        what += f" of {len(data)}"
+    raise DataError(f"{path}: expected a dict of tensors (SpecForge: input_ids, "
+                    f"aux_hidden_state; speculators data_*.pt: input_ids, hidden_states), "
+                    f"found a {what}", hint="save each sample with torch.save({...}) "
+                    "under these keys")
 
 
 # Integers a float type holds exactly (2 ** (mantissa bits + 1)): a dump whose tensors were all
@@ -482,31 +534,51 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
     wanted, loss_mask = _slots_and_mask(path, data, S, T, slots)
     chosen = torch.stack([layers[s] for s in wanted], dim=1)  # [T, s, Ht]
     return Sample(path.name, token_ids, chosen, wanted, layers[-1] if final else None,
-                  loss_mask, None, S, format_v1=True)
+                  loss_mask, None, S, format_v1=True, data_format="speculators_v1",
+                  loss_mask_given=data.get("loss_mask") is not None)
 
 
-def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
-    data = _load_torch_sample(path)
-    if "hidden_states" in data and "aux_hidden_state" not in data and "input_ids" in data:
+# Torch-saved writers that keep the aux states (concatenated, [.., T, A*Ht]) apart from the
+# final one: (aux key, final key, format). The final state is past the target's norm in
+# SpecForge (see below) and TensorRT-LLM ("-1 ... the final post-norm hidden state",
+# SaveHiddenStatesDecodingConfig); Model-Optimizer's HF script saves output_hidden_states[-1]
+# (post-norm), its vLLM script speculators' capture (pre-norm), so there the scorer tells
+# which from the values (evaluate.score_sample, TargetHead.already_normed).
+_AUX_KEYS = (
+    ("aux_hidden_state", "hidden_state", "specforge"),
+    ("aux_hidden_states", "hidden_state", "trtllm"),
+    ("aux_hidden_states", "hidden_states", "modelopt"),
+)
+
+
+def _aux_keys(data: dict) -> tuple[str, str, str] | None:
+    present = [row for row in _AUX_KEYS if row[0] in data]
+    return next((row for row in present if row[1] in data), present[0] if present else None)
+
+
+def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: bool) -> Sample:
+    keys = _aux_keys(data)
+    if keys is None and "hidden_states" in data and "input_ids" in data:
         return _read_speculators_v1(path, data, slots, final)
-    missing = {key for key in ("input_ids", "aux_hidden_state") if data.get(key) is None}
+    aux_key, last_key, data_format = keys or _AUX_KEYS[0]
+    missing = {key for key in ("input_ids", aux_key) if data.get(key) is None}
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
     token_ids = _exact_ids(path, "input_ids", _required(path, data, "input_ids").reshape(-1))
-    aux = _tensor(path, data, "aux_hidden_state")
+    aux = _tensor(path, data, aux_key)
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0
     if T == 0 or aux.numel() != T * width:
-        raise DataError(f"{path}: aux_hidden_state has shape {list(aux.shape)}, expected "
+        raise DataError(f"{path}: {aux_key} has shape {list(aux.shape)}, expected "
                         f"[1, {T}, aux x hidden] for {T} input_ids")
     aux = aux.reshape(T, width)  # [T, A*Ht]
-    last = _tensor(path, data, "hidden_state")
+    last = _tensor(path, data, last_key)
     Ht = last.shape[-1] if last is not None else width // 3
     if last is not None and last.numel() != T * Ht:
-        raise DataError(f"{path}: hidden_state has shape {list(last.shape)}, expected "
+        raise DataError(f"{path}: {last_key} has shape {list(last.shape)}, expected "
                         f"[1, {T}, hidden] for {T} input_ids")
     if Ht == 0 or width % Ht:
-        raise DataError(f"{path}: aux_hidden_state width {width} is not a multiple of the "
+        raise DataError(f"{path}: {aux_key} width {width} is not a multiple of the "
                         f"hidden size {Ht}")
     A = width // Ht
     all_slots = aux.view(T, A, Ht)
@@ -521,13 +593,35 @@ def _read_specforge(path: Path, slots: Sequence[int] | None, final: bool) -> Sam
     # the reference argmax is not the target's.
     return Sample(path.name, token_ids, all_slots[:, list(wanted)], wanted,
                   last.reshape(T, Ht) if (final and last is not None) else None,
-                  loss_mask, None, S, final_normed=True)
+                  loss_mask, None, S, final_normed=data_format == "specforge",
+                  loss_mask_given=data.get("loss_mask") is not None, data_format=data_format)
+
+
+def read_samples(path: Path, slots: Sequence[int] | None = None,
+                 final: bool = True) -> list[Sample | DataError]:
+    """The samples of one file, each one a Sample or the DataError that refuses it (a
+    TensorRT-LLM file holds several; one bad record must not hide the others)."""
+    if path.name.endswith(".safetensors"):
+        return [_read_speculators(path, slots, final)]
+    records = _load_torch_records(path)
+    out: list[Sample | DataError] = []
+    for i, record in enumerate(records):
+        # a record of a list file is named by its index: `data_3.pt[7]`
+        where = path if len(records) == 1 else Path(f"{path}[{i}]")
+        try:
+            out.append(_read_record(where, record, slots, final))
+        except DataError as exc:
+            out.append(exc)
+    return out
 
 
 def read_sample(path: Path, slots: Sequence[int] | None = None, final: bool = True) -> Sample:
-    if path.name.endswith(".safetensors"):
-        return _read_speculators(path, slots, final)
-    return _read_specforge(path, slots, final)
+    """The first readable sample of a file (raises the first refusal when none is)."""
+    read = read_samples(path, slots, final)
+    first = next((item for item in read if isinstance(item, Sample)), None)
+    if first is None:
+        raise read[0]
+    return first
 
 
 @dataclass(frozen=True)
@@ -691,18 +785,25 @@ def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, fi
         if max_samples is not None and count >= max_samples:
             return
         try:
-            sample = read_sample(path, slots, final)
-            if masks is not None:
-                sample = masks.apply(sample)
-            if spec is not None:
-                check_sample(sample, spec)
+            read = read_samples(path, slots, final)
         except DataError as exc:
-            if skipped is None:
-                raise
-            skipped.add(path, exc.message)
-            continue
-        count += 1
-        yield sample
+            read = [exc]
+        for item in read:
+            if max_samples is not None and count >= max_samples:
+                return
+            try:
+                if isinstance(item, DataError):
+                    raise item
+                sample = masks.apply(item) if masks is not None else item
+                if spec is not None:
+                    check_sample(sample, spec)
+            except DataError as exc:
+                if skipped is None:
+                    raise
+                skipped.add(path, exc.message)
+                continue
+            count += 1
+            yield sample
 
 
 def write_hs_sample(path: str | Path, token_ids: Tensor, hidden_states: Tensor, *,

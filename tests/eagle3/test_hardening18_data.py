@@ -1,0 +1,174 @@
+"""Hidden-state dumps as NVIDIA's tools write them, and folders that mix writers.
+
+- NVIDIA Model-Optimizer (the tool behind nvidia's published EAGLE-3 heads) saves one
+  `{conversation_id}.pt` per conversation: input_ids, aux_hidden_states [T, 3H] and
+  hidden_states [T, H] (examples/speculative_decoding/collect_hidden_states/
+  compute_hidden_states_hf.py: HF output_hidden_states, so the final state is post-norm;
+  compute_hidden_states_vllm.py: the same keys from speculators' vLLM capture, pre-norm).
+- TensorRT-LLM's SaveState decoding saves `data_<iter>.pt`, a LIST of up to 20 dicts (id,
+  input_ids, hidden_state = the final post-norm state, aux_hidden_states)
+  (tensorrt_llm/_torch/speculative/save_hidden_state.py).
+
+The world is saved by speculators 0.9.0 and transformers (tests/eagle3/speculators_world.py);
+each test runs the `spec-debug drafter` command a user types and compares with the same states
+in speculators' own hs format.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from safetensors.torch import load_file
+from typer.testing import CliRunner
+
+from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3.speculators_world import save_informative_world
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    return save_informative_world(tmp_path_factory.mktemp("hardening18-data"), seed=18)
+
+
+def _run(*args: str):
+    result = runner.invoke(drafter_app, [*args, "--json"])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def _eval(world: Path, data: Path, *extra: str) -> dict:
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(data),
+                  "--target", str(world / "target"), *extra)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _hs_samples(world: Path) -> list[dict]:
+    """The world's samples as speculators wrote them: token_ids, hidden_states [T, 3 + 1, H]."""
+    paths = sorted((world / "data").glob("hs_*.safetensors"), key=lambda p: int(p.stem[3:]))
+    return [load_file(path) for path in paths]
+
+
+@functools.cache
+def _verifier(world: Path):
+    from transformers import LlamaForCausalLM
+
+    return LlamaForCausalLM.from_pretrained(str(world / "target")).eval()
+
+
+def _post_norm(world: Path, final: torch.Tensor) -> torch.Tensor:
+    """The verifier's own final norm applied to a pre-norm state: what HF output_hidden_states
+    ends with (Model-Optimizer's HF script, TensorRT-LLM's layer -1)."""
+    with torch.no_grad():
+        return _verifier(world).model.norm(final.float())
+
+
+def _aux(hidden: torch.Tensor, order=(0, 1, 2)) -> torch.Tensor:
+    """aux states concatenated along hidden, as torch.cat(..., dim=-1) in both writers."""
+    return torch.cat([hidden[:, j] for j in order], dim=-1)  # [T, 3H]
+
+
+def test_model_optimizer_dump_scores_as_the_same_states_in_hs_files(world, tmp_path):
+    """Before: "no hs_*.safetensors or data_*.ckpt files ... its torch files are not named
+    data_*", and renamed, the final `hidden_states` was read as the only slot ("1 slots per
+    position") with aux_hidden_states ignored. Now both of Model-Optimizer's scripts score
+    exactly as the hs files, the post-norm final state recognised as such."""
+    expected = _eval(world, world / "data")
+    for script, post_norm in (("vllm", False), ("hf", True)):
+        dump = tmp_path / script
+        dump.mkdir()
+        for i, sample in enumerate(_hs_samples(world)):
+            hidden = sample["hidden_states"]
+            final = _post_norm(world, hidden[:, -1]) if post_norm else hidden[:, -1]
+            conversation_id = f"sharegpt-{i:05d}-a1b2"
+            torch.save({"input_ids": sample["token_ids"], "hidden_states": final,
+                        "aux_hidden_states": _aux(hidden), "conversation_id": conversation_id},
+                       dump / f"{conversation_id}.pt")
+        got = _eval(world, dump)
+        assert got["data_format"] == "modelopt"
+        assert got["samples"] == expected["samples"] == 3
+        assert got["final_state_post_norm"] == (3 if post_norm else 0)
+        # no loss mask in these files: every position is scored, and the result says so
+        assert got["loss_mask_source"] == "none"
+        for key in ("full_accuracy", "target_acceptance"):
+            assert got[key] == pytest.approx(expected[key], abs=1e-9), (script, key)
+
+
+def test_tensorrt_llm_list_files_are_one_sample_per_record(world, tmp_path):
+    """Before: "expected a dict of tensors ... found a list of 3", the whole dump refused. Now
+    each record is a sample, scored as the hs files; one bad record is skipped by its index
+    and the others still count."""
+    expected = _eval(world, world / "data")
+    dump = tmp_path / "trtllm"
+    dump.mkdir()
+    records = [{"id": i + 1, "input_ids": sample["token_ids"],
+                "hidden_state": _post_norm(world, sample["hidden_states"][:, -1]),
+                "aux_hidden_states": _aux(sample["hidden_states"])}
+               for i, sample in enumerate(_hs_samples(world))]
+    torch.save(records, dump / "data_20.pt")
+    got = _eval(world, dump)
+    assert got["data_format"] == "trtllm"
+    assert got["samples"] == 3 and got["skipped_samples"] == 0
+    assert got["final_state_post_norm"] == 3
+    assert got["full_accuracy"] == pytest.approx(expected["full_accuracy"], abs=1e-9)
+
+    records[1]["aux_hidden_states"] = records[1]["aux_hidden_states"][:-2]  # rows lost
+    torch.save(records, dump / "data_20.pt")
+    got = _eval(world, dump)
+    assert got["samples"] == 2 and got["skipped_samples"] == 1
+    assert got["skipped"][0]["file"].endswith("data_20.pt")
+    assert "data_20.pt[1]: aux_hidden_states has shape" in got["skipped"][0]["reason"]
+
+
+def test_aux_states_concatenated_out_of_order_are_found_by_the_layout_probe(world, tmp_path):
+    """The incident's fault in a TensorRT-LLM dump: the aux states concatenated in another order
+    than the draft was trained on. eval scores lower; layout names the order that fits."""
+    dump = tmp_path / "shuffled"
+    dump.mkdir()
+    records = [{"id": i, "input_ids": sample["token_ids"],
+                "hidden_state": sample["hidden_states"][:, -1],
+                "aux_hidden_states": _aux(sample["hidden_states"], order=(1, 2, 0))}
+               for i, sample in enumerate(_hs_samples(world))]
+    torch.save(records, dump / "data_1.pt")
+    result = _run("layout", "--model", str(world / "draft"), "--data", str(dump),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    # the file holds (1, 2, 0): the draft's (0, 1, 2) sit at slots (2, 0, 1)
+    assert report["best"] == [2, 0, 1], report["ranked"][:3]
+    assert "trained on a different layout" in report["verdict"]
+
+
+def test_a_folder_mixing_two_writers_says_each_sequence_counts_twice(world, tmp_path):
+    """A SpecForge conversion written beside the speculators dump it came from. Before: both
+    scored as one dump (6 samples for 3 sequences), without a word. Now a note says so."""
+    mixed = tmp_path / "mixed"
+    shutil.copytree(world / "data", mixed)
+    for i, sample in enumerate(_hs_samples(world)):
+        hidden = sample["hidden_states"]
+        torch.save({"input_ids": sample["token_ids"],
+                    "loss_mask": torch.ones_like(sample["token_ids"]),
+                    "aux_hidden_state": _aux(hidden)[None],
+                    "hidden_state": _post_norm(world, hidden[:, -1])[None]},
+                   mixed / f"data_{i}.ckpt")
+    got = _eval(world, mixed)
+    assert got["samples"] == 6
+    notes = " ".join(got["notes"])
+    assert "mixes the files of 2 hidden-state writers" in notes, notes
+    assert "3 hs_*.safetensors (speculators/vLLM)" in notes and "3 *.ckpt (SpecForge)" in notes
+    assert "counts twice" in notes
+
+    alone = _eval(world, world / "data")
+    assert not any("mixes the files" in note for note in alone["notes"])
