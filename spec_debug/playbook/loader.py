@@ -21,6 +21,7 @@ from spec_debug.playbook.fact_order import fact_read_too_early, first_captures
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
+from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
     ATTEMPT_NAMES, CONTEXT_NAMES, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
     var_references,
@@ -72,6 +73,9 @@ def _find_playbook(name_or_path: str) -> Path:
     if name_or_path == "-" and not Path("-").exists():
         return Path("/dev/stdin")  # the usual spelling of "read it from the pipe"
     candidate = Path(name_or_path).expanduser()
+    record = run_folder_error(candidate, name_or_path, shipped_playbooks_dir())
+    if record is not None:
+        raise record
     if candidate.is_file():
         return candidate
     if candidate.exists() and not candidate.is_dir():
@@ -110,6 +114,9 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
             raise _too_big(path, len(raw))
     except OSError as exc:
         raise PlaybookError(f"cannot read playbook: {exc.strerror}", path=str(path)) from None
+    record = record_error(raw[:4096], path, str(path), shipped_playbooks_dir())  # a run.json copied under another name
+    if record is not None:
+        raise record
     encoding = _encoding_of(raw)
     try:
         text = raw.decode(encoding)
