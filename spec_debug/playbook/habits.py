@@ -28,6 +28,19 @@ _STEP_HABITS = {
     "failed_when": "write the condition as an expectation: expect: - that: <expression> (true when the step is fine)",
     "changed_when": "spec-debug only looks: a step changes nothing it would report",
     "become": "write sudo in the command itself (run: sudo ...)",
+    "continue-on-error": "a failed step never stops the others (on_failure: stop does); to accept a non-zero exit: expect: - exit_code: [0, 1]",
+    # GitHub Actions' step keys (docs.github.com, workflow syntax jobs.<job_id>.steps[*]) and
+    # Ansible's loops and task keywords (docs.ansible.com, playbooks_loops, playbook_keywords).
+    "if": "write the condition under when: as an expression without ${{ }} (e.g. when: steps.gpu_busy.status == 'passed')",
+    "loop": "a step runs once per host; for several items loop in the command: run: | for gpu in 0 1 2 3; do ...; done",
+    "uses": "an action does not run here: write the commands it stands for under run:",
+    "working-directory": "change to it in the command: run: cd /path && ...",
+    "chdir": "change to it in the command: run: cd /path && ...",
+    "cwd": "change to it in the command: run: cd /path && ...",
+    "args": "write the arguments in the command itself (run: cd /path && ...)",
+    "description": "a step's description is its why: (shown by explain and run --step)",
+    "vars": "vars are declared once, under the playbook's vars: at the top (a probe step's arguments go under with:)",
+    "delegate_to": "a step runs on every host of the run: choose the hosts with --host, --hosts or --limit",
     # GitHub Actions' step env: and Ansible's environment: (docs.github.com, workflow syntax
     # jobs.<job_id>.steps[*].env; the Ansible keyword environment).
     "env": "set the variables in the command: run: CUDA_VISIBLE_DEVICES=0 nvidia-smi (or export them in a run: | block)",
@@ -53,6 +66,14 @@ def habit_hint(key: str, path: tuple[Any, ...], parent: Any) -> str | None:
             title = parent.get("name") if isinstance(parent, dict) else None
             slug = re.sub(r"[^a-z0-9]+", "_", str(title).lower()).strip("_")[:40] if title else ""
             return f"a step's name is its title: write title: ... and give it an id: (e.g. id: {slug or 'check_gpu'})"
+        if key.startswith("with_"):  # Ansible's with_items, with_dict, with_fileglob...
+            return _STEP_HABITS["loop"]
+        if key == "shell" and isinstance(parent, dict) and "run" in parent:
+            # GitHub Actions' `shell: bash` next to run: picks the interpreter.
+            return ("run: commands run in the host's shell (bash where present: docs/playbooks.md): drop shell:, "
+                    "or name the interpreter in the command (run: python3 - <<'EOF' ...)")
+        if key == "timeout-minutes" and isinstance(parent, dict) and isinstance(parent.get(key), (int, float)):
+            return f"timeout is in seconds: timeout: {parent[key] * 60:g}"
         return _STEP_HABITS.get(key)
     return None
 

@@ -242,6 +242,19 @@ def parse_template(source: str) -> None:
     _parse_checked(source)
 
 
+# Ansible's task-result tests (docs.ansible.com, playbooks_tests, "Testing task results"):
+# `when: result is succeeded`. Here a finished step's status is a word in steps.ID.status
+# (runner/engine.py, _step_view).
+_ANSIBLE_STATUS_TESTS = {
+    **dict.fromkeys(("succeeded", "success", "successful"), "write steps.ID.status == 'passed'"),
+    **dict.fromkeys(("failed", "failure"), "write steps.ID.status == 'failed' (or in ['failed', 'error', 'timeout'])"),
+    "skipped": "write steps.ID.status == 'skipped'",
+    **dict.fromkeys(("changed", "change"), "steps change nothing here: test steps.ID.status or its stdout"),
+    "reachable": "an unreachable host runs no step: test steps.ID.status",
+    "unreachable": "an unreachable host runs no step: test steps.ID.status",
+}
+
+
 def _parse_checked(source: str) -> nodes.Template:
     """TEXT_ENV.parse, plus the check Jinja leaves to compile time: every filter and test the
     template names exists. Jinja's parser accepts `{{ x | lowr }}` and Ansible's `| quote`,
@@ -256,6 +269,11 @@ def _parse_checked(source: str) -> nodes.Template:
         close = difflib.get_close_matches(node.name, offered, n=1)
         extra = f"; did you mean {close[0]!r}?" if close else (
             " (Ansible's own filters and tests do not exist here)" if kind == "filter" else "")
+        if kind == "test" and node.name in _ANSIBLE_STATUS_TESTS:
+            tested = node.node  # `steps.gpu is succeeded`: name that step in the fix
+            step = (f"steps.{tested.attr}" if isinstance(tested, nodes.Getattr) and isinstance(tested.node, nodes.Name)
+                    and tested.node.name == "steps" else "steps.ID")
+            extra = f" (an Ansible test): {_ANSIBLE_STATUS_TESTS[node.name].replace('steps.ID', step)}"
         raise TemplateAssertionError(f"No {kind} named {node.name!r}{extra}", node.lineno)
     return parsed
 
