@@ -434,6 +434,17 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
             f"{name} has shape {got}, the config implies {tuple(param.shape)}")),
             hint="the config.json does not describe these weights: fix the config or "
                  "re-export the checkpoint")
+    if cfg.draft_vocab_size > cfg.vocab_size:
+        # draft ids past the target vocabulary map to no token: the scoring indexed past the
+        # target's logits (a bare IndexError), vLLM and SGLang fail on them too (vocab.py
+        # check_lm_head_rows)
+        raise CheckpointError(
+            f"{checkpoint.path}: draft_vocab_size {cfg.draft_vocab_size} (lm_head rows) is "
+            f"larger than the target vocabulary, vocab_size {cfg.vocab_size}: draft ids "
+            f"{cfg.vocab_size}..{cfg.draft_vocab_size - 1} map to no target token",
+            hint="the draft head or config comes from another vocabulary: set draft_vocab_size "
+                 "to the rows training selected (at most vocab_size) and vocab_size to the "
+                 "target's, or re-export the draft")
     return model
 
 

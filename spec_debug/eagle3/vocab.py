@@ -214,11 +214,23 @@ def check_embed_rows(embed_rows: int | None, target_vocab_size: int) -> VocabChe
 
 
 def check_lm_head_rows(lm_head_rows: int | None, config_draft_vocab_size: int,
-                       configured: bool = True) -> VocabCheck:
-    """The config's draft_vocab_size is the number of lm_head rows. `configured` is False
-    when the config has no draft_vocab_size and the target vocab size was assumed."""
+                       configured: bool = True,
+                       target_vocab_size: int | None = None) -> VocabCheck:
+    """The config's draft_vocab_size is the number of lm_head rows, at most one per target
+    token. `configured` is False when the config has no draft_vocab_size and the target vocab
+    size was assumed."""
     if lm_head_rows is None:
         return VocabCheck("lm_head_rows", ok=True, skipped=True)
+    if target_vocab_size is not None and lm_head_rows > target_vocab_size:
+        # vLLM llama_eagle3.py compute_logits places the draft logits into a vocab_size-wide
+        # row (asserting on the width when there is no d2t); SGLang indexes the target
+        # vocabulary with hot_token_id = arange(DV) + d2t: rows past V map to no token
+        return _fail("lm_head_rows", VocabIssue(
+            "lm_head_rows", f"lm_head has {lm_head_rows} rows, more than the {target_vocab_size} "
+            f"tokens of the target vocabulary: draft ids {target_vocab_size}.."
+            f"{lm_head_rows - 1} map to no target token and engines fail on them (a "
+            "draft_vocab_size or lm_head of another vocabulary)",
+            {"lm_head_rows": lm_head_rows, "target_vocab_size": target_vocab_size}))
     if lm_head_rows != config_draft_vocab_size:
         said = (f"config draft_vocab_size is {config_draft_vocab_size}" if configured else
                 f"the config has no draft_vocab_size (engines then assume the vocab size "
@@ -295,7 +307,8 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     # llama_eagle3.py also loads the target's head then), whatever speculators' default says
     served_rows = cfg.draft_vocab_size if configured else cfg.vocab_size
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
-                       report.checks + (check_lm_head_rows(lm_rows, served_rows, configured),))
+                       report.checks + (check_lm_head_rows(lm_rows, served_rows, configured,
+                                                           report.target_vocab_size),))
 
 
 def configured_draft_vocab(raw: Any) -> bool:

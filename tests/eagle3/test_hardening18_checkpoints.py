@@ -221,3 +221,33 @@ def test_eagle3_draft_over_two_aux_layers_still_loads(world, tmp_path):
                          draft_vocab=DV, vocab=V, seed_name="two-aux")
     out = _eval(tmp_path / "two_aux", world)
     assert len(out["layout"]) == 2 and out["samples"] == 3 and out["tokens"] > 0
+
+
+def test_draft_head_wider_than_the_target_vocabulary(world, tmp_path):
+    """A full-vocabulary head of a bigger vocabulary (Qwen2.5-7B's 152064 rows) whose config
+    was edited to the target's vocab_size (151936) to fit its embedding: 300 rows over 256
+    tokens here. Before: `vocab` passed and `eval` died with "unexpected IndexError: index 256
+    is out of bounds". Now `vocab` reports SD303 and `eval` names the two sizes."""
+    def wider_head(state):
+        generator = torch.Generator().manual_seed(300)
+        head = state["lm_head.weight"]
+        extra = torch.randn(300 - head.shape[0], head.shape[1], generator=generator) * 0.02
+        state["lm_head.weight"] = torch.cat([head, extra])
+        del state["d2t"], state["t2d"]  # a full-vocabulary head has no maps
+        return state
+
+    draft = _rewrite(world / "trained", tmp_path, wider_head)
+    config = json.loads((draft / "config.json").read_text())
+    config["draft_vocab_size"] = 300
+    (draft / "config.json").write_text(json.dumps(config))
+
+    result = runner.invoke(drafter_app, ["vocab", "--model", str(draft), "--target",
+                                         str(world / "target"), "--json"])
+    assert result.exit_code == 1, result.output
+    issues = [i for c in json.loads(result.output)["checks"] for i in c["issues"]]
+    assert [(i["code"], i["facts"]["target_vocab_size"]) for i in issues
+            if i["kind"] == "lm_head_rows"] == [("SD303", V)]
+    text = _drafter_error("eval", "--model", str(draft), "--target", str(world / "target"),
+                          "--data", str(world / "data"))
+    assert f"draft_vocab_size 300 (lm_head rows) is larger than the target vocabulary, " \
+           f"vocab_size {V}" in text and "IndexError" not in text
