@@ -60,8 +60,16 @@ _KILL_CHANNEL_RETRY_S = 0.5
 # How long an interrupted step's kill may spend opening a second connection (MaxSessions 1).
 _KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
 
+# After the KILL, how long the kill script waits for the tree to be gone before it names what
+# is left: a process waiting in the kernel (state D: nvidia-smi on a GPU after an Xid error, df
+# on a dead NFS mount) outlives SIGKILL, as the local runner finds too (local.py, _reap).
+_REAP_AFTER_KILL_S = 3.0
+# Marks the kill script's lines that name a survivor (a login shell's rc files may print too).
+_SURVIVOR_MARKER = "\x1fspec-debug-survivor"
+
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
-# that called setsid leaves the group), wait up to the grace period, then KILL what is left.
+# that called setsid leaves the group), wait up to the grace period, then KILL what is left,
+# wait again, and print each process still alive: pid, /proc state letter, command line.
 _KILL_SCRIPT = r"""
 root={pid}
 tree() {{
@@ -92,7 +100,28 @@ while [ $i -lt {rounds} ]; do
   [ -z "$alive" ] && exit 0
   sleep 0.1; i=$((i+1))
 done
-kill -KILL -$root $pids $(tree) 2>/dev/null
+pids="$pids $(tree)"
+kill -KILL -$root $pids 2>/dev/null
+i=0
+while :; do
+  alive=
+  for p in $pids; do
+    read -r line < /proc/$p/stat 2>/dev/null || continue
+    set -- ${{line##*") "}}
+    [ "$1" != Z ] && alive="$alive $p"
+  done
+  [ -z "$alive" ] && exit 0
+  [ $i -ge {reap_rounds} ] && break
+  sleep 0.1; i=$((i+1))
+done
+for p in $alive; do
+  read -r line < /proc/$p/stat 2>/dev/null || continue
+  set -- ${{line##*") "}}
+  cmd=
+  command -v tr >/dev/null 2>&1 && cmd=$(tr '\0' ' ' < /proc/$p/cmdline 2>/dev/null)
+  [ -n "$cmd" ] || {{ cmd=${{line#*\(}}; cmd=${{cmd%\)*}}; }}
+  printf '\037spec-debug-survivor %s %s %s\n' "$p" "$1" "$cmd"
+done
 exit 0
 """
 
@@ -340,11 +369,15 @@ class SSHTransport(Transport):
                 channel.shutdown_write()
                 ending = self._pump(channel, header, stderr, deadline)
                 if ending != "exited":
-                    not_killed = self._kill_remote(header.pid)
-                    if not_killed is not None and ending == "timeout":
-                        # A timeout is recorded as "process tree killed": on a host that went
-                        # down or silent at that moment nothing was, and the host is gone.
-                        raise self._not_killed(not_killed, timeout_s)
+                    killed = self._kill_remote(header.pid)
+                    if isinstance(killed, TransportError):
+                        if ending == "timeout":
+                            # A timeout is recorded as "process tree killed": on a host that went
+                            # down or silent at that moment nothing was, and the host is gone.
+                            raise self._not_killed(killed, timeout_s)
+                    else:
+                        # Named in the step's message; the engine does not retry beside them.
+                        stdout.survived_kill = killed
                     return CommandOutcome(
                         exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
                     )
@@ -472,9 +505,10 @@ class SSHTransport(Transport):
             hint=f"{cause.hint}; the step's processes may still run on the host" if cause.hint else None,
         )
 
-    def _kill_remote(self, pid: int | None) -> TransportError | None:
-        """Kill the remote process tree over a fresh channel (best effort); the error that kept
-        the kill from reaching the host when the connection is lost or hung, else None.
+    def _kill_remote(self, pid: int | None) -> "TransportError | Survivors | None":
+        """Kill the remote process tree over a fresh channel (best effort). Returns the error
+        that kept the kill from reaching the host when the connection is lost or hung, the
+        processes that outlived SIGKILL (state D), or None.
 
         No session slot is taken: the step's own slot is still held, and waiting for another
         while every step times out at once would deadlock. When sshd refuses the channel, the
@@ -486,22 +520,20 @@ class SSHTransport(Transport):
             return self._lost("during command")
         if pid is None:
             return None
-        script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1))
+        script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
         try:
             channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False)
         except _SessionRefused:
-            self._kill_over_second_connection(script)
-            return None
+            return self._kill_over_second_connection(script)
         except TransportError as exc:
             return exc  # lost, or sshd hung: it did not open the channel in ConnectTimeout
         except (paramiko.SSHException, EOFError, OSError):
             return self._lost("during command")
-        _run_kill_script(channel, script, via_sh=self._via_sh)
-        return None
+        return _run_kill_script(channel, script, via_sh=self._via_sh)
 
-    def _kill_over_second_connection(self, script: str) -> None:
+    def _kill_over_second_connection(self, script: str) -> "Survivors | None":
         if self._reconnect is None:
-            return
+            return None
         # After Ctrl-C the kill is a courtesy: a host whose sshd does not answer a new
         # connection (frozen listener, MaxStartups) held the interrupted run for the second
         # connection's whole ConnectTimeout (15 s by default), after abandon_connects() had
@@ -511,11 +543,11 @@ class SSHTransport(Transport):
             with bounded:
                 second = self._reconnect()
         except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
-            return
+            return None
         try:
-            _run_kill_script(second.transport.open_session(timeout=second.target.connect_timeout_s), script, via_sh=self._via_sh)
+            return _run_kill_script(second.transport.open_session(timeout=second.target.connect_timeout_s), script, via_sh=self._via_sh)
         except (paramiko.SSHException, EOFError, OSError):
-            pass
+            return None
         finally:
             second.close()
 
@@ -749,7 +781,13 @@ def _send_environment(channel: paramiko.Channel, target: SSHTarget) -> None:
         channel.set_environment_variable(name, value.encode("utf-8", "surrogateescape"))
 
 
-def _run_kill_script(channel: paramiko.Channel, script: str, *, via_sh: bool = False) -> None:
+Survivors = list[tuple[int, str, str]]
+"""(pid, /proc state letter, command line) of each process a timeout's kill left alive."""
+
+
+def _run_kill_script(channel: paramiko.Channel, script: str, *, via_sh: bool = False) -> Survivors | None:
+    """Run the kill script; the processes it says outlived SIGKILL, None when none did (or it
+    could not say: it did not finish in time)."""
     try:
         if via_sh:
             channel.exec_command(VIA_SH)
@@ -757,9 +795,31 @@ def _run_kill_script(channel: paramiko.Channel, script: str, *, via_sh: bool = F
             channel.shutdown_write()
         else:
             channel.exec_command(f"sh -c {shlex.quote(script)}")
-        channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S)
+        if not channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S):
+            return None
+        # The exit status may come before the last of the output: read on until EOF (briefly).
+        output = bytearray()
+        eof_by = time.monotonic() + _DRAIN_AFTER_EXIT_S
+        while True:
+            while channel.recv_ready():
+                output += channel.recv(_READ_SIZE)
+            if channel.eof_received or channel.closed or time.monotonic() >= eof_by:
+                break
+            time.sleep(0.01)
+        return _survivors(output.decode("utf-8", "replace"))
     finally:
         close_channel(channel)
+
+
+def _survivors(output: str) -> Survivors | None:
+    found: Survivors = []
+    for line in output.splitlines():
+        if not line.startswith(_SURVIVOR_MARKER + " "):
+            continue
+        pid, state, *command = line[len(_SURVIVOR_MARKER) + 1 :].split(" ", 2)
+        if pid.isdigit() and state:
+            found.append((int(pid), state, command[0].strip() if command else ""))
+    return found or None
 
 
 def _send_quietly(channel: paramiko.Channel, data: bytes) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -235,3 +236,63 @@ def test_behind_ssh_w_the_bastion_going_down_is_named_and_the_target_going_down_
     else:
         assert host["error"] == "gpu04: SSH connection lost during command"
 
+
+
+HUNG_MOUNT = Path(__file__).resolve().parents[1] / "core" / "hung_mount.py"
+
+
+def _fuse_mounts_here() -> bool:
+    """Whether this machine lets a private mount namespace mount FUSE (root, /dev/fuse)."""
+    if not os.path.exists("/dev/fuse") or shutil.which("unshare") is None:
+        return False
+    probe = "import os; os.close(os.open('/dev/fuse', os.O_RDWR))"
+    try:
+        return subprocess.run(["unshare", "--mount", sys.executable, "-c", probe], capture_output=True, timeout=20).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.mark.skipif(not _fuse_mounts_here(), reason="needs unshare --mount and /dev/fuse")
+def test_a_remote_step_stuck_in_the_kernel_is_named_and_not_retried(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`nvidia-smi` on a GPU after an Xid error, `df` on a dead NFS mount: the process waits in
+    the kernel (state D) and outlives SIGKILL. Over SSH the step said "process tree killed" and
+    was retried, each attempt hanging beside the last, where the local runner names the survivor.
+    Here sshd runs in a private mount namespace holding a FUSE mount that never answers
+    (tests/core/hung_mount.py), so every session it starts sees the dead mount."""
+    import tests.sshd_fixture as fixture
+
+    mount = tmp_path / "nfs"
+    mount.mkdir()
+    wrapper = tmp_path / "sshd-with-hung-mount"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"exec unshare --mount --propagation private {sys.executable} {HUNG_MOUNT} {mount} --limit 120 -- {fixture.SSHD} \"$@\"\n"
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(fixture, "SSHD", str(wrapper))
+    server = sshd_factory("h18hung")
+    client.trust(server)
+    client.alias("gpu05", server)
+    playbook = tmp_path / "gpu.yaml"
+    playbook.write_text(
+        "name: gpu\ndescription: a query that hangs in the kernel\nsteps:\n"
+        f"  - id: query\n    title: query\n    why: hangs\n    run: echo querying; stat {mount}/x\n    timeout: 1\n    retries: 2\n"
+        "  - id: after\n    title: after\n    why: the host still runs steps\n    run: echo after\n"
+    )
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(playbook), "--host", "gpu05", "-F", str(client.config), "--batch", "--out", str(out))
+    took = time.monotonic() - started
+    assert_no_traceback(result)
+    assert result.code == 0, result.stderr  # a timeout is a warning (SD002)
+    steps = steps_of(load_run(out), "gpu05")
+    query = steps["query"]
+    assert query["status"] == "timeout" and query["attempts"] == 1, query
+    assert query["stdout"] == "querying\n"
+    assert f"(stat {mount}/x, state D) still alive after SIGKILL and left running" in query["message"], query["message"]
+    assert "process tree killed" not in query["message"]
+    assert query["message"].endswith("not retried: another attempt would hang beside it")
+    assert steps["after"]["status"] == "passed" and steps["after"]["stdout"] == "after\n"
+    assert took < 20
