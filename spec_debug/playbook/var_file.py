@@ -10,12 +10,13 @@ error a line and column; a var file goes through the same path.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, byte_position
-from spec_debug.playbook.yaml_nodes import dotted_path, load_positioned
+from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 
 
 def load_var_file(path: Path) -> dict[str, Any]:
@@ -38,8 +39,14 @@ def load_var_file(path: Path) -> dict[str, Any]:
         return {}
     document = load_positioned(text, str(path), kind="var file")
     if not isinstance(document.value, dict):
+        # `FOO=bar` lines (a .env file, docker's --env-file) are one YAML string.
+        dotenv = isinstance(document.value, str) and all(_DOTENV_LINE.match(line) for line in text.splitlines()
+                                                         if line.strip() and not line.lstrip().startswith("#"))
         raise PlaybookError("--var-file must be a mapping of var names to values", path=str(path), line=1, column=1,
-                            hint="e.g. model_path: /models/llama (one var per line)")
+                            hint="this reads like a .env file (NAME=value): write name: value, one var per line, "
+                                 "or pass --var NAME=value" if dotenv
+                            else "e.g. model_path: /models/llama (one var per line)")
+    _refuse_playbook_layout(document.value, document, path)
     for key_path, written in document.reshaped_numbers.items():
         # Whether the playbook uses the var as text or as a number is not known here: say both.
         line, column = document.position(key_path) or (None, None)
@@ -48,6 +55,27 @@ def load_var_file(path: Path) -> dict[str, Any]:
                             hint=f'quote it ("{written}") if it is a version or other text; '
                                  f"write {_value_at(document.value, key_path)} if it is a number")
     return document.value
+
+
+_DOTENV_LINE = re.compile(r"^\s*(export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _refuse_playbook_layout(value: dict[str, Any], document: PositionedDocument, path: Path) -> None:
+    """A var file in a playbook's layout: its vars under `vars:` (copied from a playbook, or a
+    playbook given as --var-file). No var can be named vars, steps or host (loader.py refuses
+    the template names), so the run said "--var vars is not a var of playbook ...", naming
+    neither the file nor the nesting."""
+    if "steps" in value and "name" in value:
+        raise PlaybookError("this is a playbook, not a var file", path=str(path), line=1, column=1,
+                            hint=f"run it: spec-debug run {path}; a var file lists var names and values: python: /usr/bin/python3")
+    nested = value.get("vars")
+    if isinstance(nested, dict):
+        line, column = document.position(("vars", "<key>")) or (None, None)
+        names = list(nested)[:2]
+        raise PlaybookError("the vars are nested under 'vars:' (a playbook's layout); a var file lists them at the top level",
+                            path=str(path), line=line, column=column, key_path="vars",
+                            hint="remove the 'vars:' line and indent its vars to the left"
+                                 + (f" ({', '.join(f'{n}: ...' for n in names)})" if names else ""))
 
 
 def _has_content(text: str) -> bool:
