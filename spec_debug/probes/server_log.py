@@ -25,6 +25,12 @@ _SERVED_PART = re.compile(r"'?speculative_\w+'?(?:=|:\s*)(?:SpeculativeConfig\([
 # 40, 'spec_accept_length': 2.75, ...}}` (--log-requests, sgl-project/sglang PR #11441): the request and
 # its text run to many kB, so only the request's speculative counts travel
 _FINISH_PART = re.compile(r"'(?:spec_verify_ct|spec_accept_rate|spec_accept_length|completion_tokens)':\s*[-+\d.e]+")
+# The line that names an exception (`KeyError: 'midlayer.self_attn.qkv_proj.weight'`, Tencent/AngelSlim#39;
+# vLLM's `(Worker_TP0 pid=530) ERROR ... ValueError: ...`, vllm-project/vllm#26328) or CUDA's out of
+# memory: a log with no numbers usually ends in one, the server having failed to load its draft.
+# Kept apart from the numbers (a few, the last ones), so an error flood cannot push them out.
+_ERROR_LINE = re.compile(r"(?:^|[\s:\]])(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception)(?::\s|\s*$)|CUDA out of memory")
+MAX_ERRORS = 3
 
 
 def run(args: dict) -> dict:
@@ -34,6 +40,7 @@ def run(args: dict) -> dict:
     if not os.path.isfile(path):
         return {"args": args, "found": False, "path": path, "lines": []}
     kept: deque[str] = deque(maxlen=MAX_LINES)
+    errors: deque[str] = deque(maxlen=MAX_ERRORS)
     total = 0
     in_table = False  # the rows under a bench_one_batch_server table header carry no marker
     with open(path, "r", encoding="utf-8", errors="replace") as handle:
@@ -50,4 +57,7 @@ def run(args: dict) -> dict:
                 # characters, of which only the speculative ones travel
                 kept.append(" ".join(["server_args=" if "server_args=" in line else "", *_SERVED_PART.findall(line)]))
             in_table = in_table or ("acc length" in line and line.lstrip().startswith("|"))
-    return {"args": args, "found": True, "path": path, "total_lines": total, "lines": list(kept)}
+            if ("Error" in line or "Exception" in line or "out of memory" in line) and _ERROR_LINE.search(line):
+                errors.append(line.strip()[:500])
+    return {"args": args, "found": True, "path": path, "total_lines": total, "lines": list(kept),
+            "errors": list(errors)}

@@ -33,6 +33,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         source = ("benchmark summary in the server log" if stats.bench.get("output_tok_s")
                   else f"median of {stats.decode_lines} decode lines in the server log")
     facts: dict[str, Any] = {NS: {"server_log": host.get("path"), "server_log_found": bool(host.get("found")),
+                                  "server_log_errors": list(host.get("errors") or []),
                                   "log": stats.to_facts(), "baseline_tok_s": baseline,
                                   "measured_tok_s": measured, "measured_source": source,
                                   "var_problems": {k: v for k, v in (("baseline_tok_s", baseline_problem),
@@ -350,6 +351,25 @@ def launch_spec_tokens(launch: dict[str, Any], log: dict[str, Any]) -> int | Non
     return k if isinstance(k, int) and k > 0 else None
 
 
+def _no_numbers_in_log(tp: dict[str, Any]) -> str | None:
+    """Why a server log that was read gave no throughput: it ends in an error (the server did not
+    load its draft, or died), or it has no decode/metric lines at all. Asking for a server log the
+    user already gave sent them looking for the wrong thing."""
+    log = tp.get("log") or {}
+    if not tp.get("server_log_found") or log.get("decode_lines") or log.get("spec_metric_lines"):
+        return None
+    errors = tp.get("server_log_errors") or []
+    if errors:
+        # the last few: vLLM's last line is the generic "Engine core initialization failed. See root
+        # cause above", the cause a line or two before it
+        shown = " / ".join(f"`{line}`" for line in dict.fromkeys(errors))
+        return (f"the server log {tp.get('server_log')} has no throughput numbers and ends in an error: {shown}: "
+                "the server failed to start (often loading the draft) or died before serving")
+    return (f"the server log {tp.get('server_log')} has no throughput numbers (no SGLang `Decode batch` or vLLM "
+            "`Avg generation throughput` lines, no benchmark summary): is it the speculative server's own log, "
+            "at the default log level?")
+
+
 def check(ctx: Any) -> list[Finding]:
     tp = ctx.facts.get(NS, {})
     at = where(ctx)
@@ -361,7 +381,8 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, problems.get("baseline_tok_s") or "no baseline throughput without speculation",
                                     "--var baseline_tok_s=N (decode tok/s of the same server without speculation)"))
     if measured is None:
-        findings.append(not_checked(ctx, problems.get("measured_tok_s") or "no measured throughput with speculation",
+        findings.append(not_checked(ctx, problems.get("measured_tok_s") or _no_numbers_in_log(tp) or
+                                    "no measured throughput with speculation",
                                     "--var measured_tok_s=N or --var server_log=PATH"))
     launch = ctx.host_facts.get("launch", {})
     evals = ctx.host_facts.get("eval", {})
