@@ -16,7 +16,8 @@ MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg g
            # sglang bench_one_batch_server: per-run lines, and its result table (header, then rows)
            "output throughput:", "acc_length:", "batch size:", "acc length",
            # vLLM examples/offline_inference/spec_decode.py: its summary is lower case
-           "acceptance length:", "acceptance at token", "Acceptance rate at token", "num_drafts:", "num_draft_tokens:", "num_accepted_tokens:")
+           "acceptance length:", "acceptance at token", "Acceptance rate at token", "num_drafts:",
+           "num_draft_tokens:", "num_accepted_tokens:")
 MAX_LINES = 20_000
 # `speculative_num_steps=3` / `'speculative_num_steps': 3` of SGLang's server_args line, and
 # vLLM's `speculative_config=SpeculativeConfig(...)` (spec_debug.diagnose.serverlog reads them)
@@ -55,6 +56,7 @@ def run(args: dict) -> dict:
                     "speculative_config=None" in line):
                 # the startup line with the settings the server runs with: thousands of
                 # characters, of which only the speculative ones travel
+                errors.clear()  # and a new start: the errors of a run before it are not this server's
                 kept.append(" ".join(["server_args=" if "server_args=" in line else "", *_SERVED_PART.findall(line)]))
             in_table = in_table or ("acc length" in line and line.lstrip().startswith("|"))
             if ("Error" in line or "Exception" in line or "out of memory" in line) and _ERROR_LINE.search(line):

@@ -59,3 +59,13 @@ def test_a_log_without_numbers_or_errors_says_so(tmp_path):
     lines = _not_checked_lines(tmp_path, "[2025-08-13 10:02:11] The server is fired up and ready to roll!\n")
     assert any("has no throughput numbers" in line for line in lines)
     assert not any(line == "no measured throughput with speculation" for line in lines)
+
+
+def test_an_error_before_the_last_restart_is_not_blamed_on_the_new_server(tmp_path):
+    # the crashed run, then a restart that has not served yet: its log has no error of its own
+    restart = ("[2025-08-13 10:09:00] server_args=ServerArgs(model_path='Qwen/Qwen3-14B', speculative_algorithm="
+               "'EAGLE3', speculative_draft_model_path='AngelSlim/Qwen3-14B_eagle3', speculative_num_steps=3, "
+               "speculative_eagle_topk=1, speculative_num_draft_tokens=4)\n")
+    lines = _not_checked_lines(tmp_path, SGLANG_LOAD_ERROR + restart)
+    assert not any("KeyError" in line for line in lines)
+    assert any("has no throughput numbers" in line for line in lines)
