@@ -173,6 +173,11 @@ class TerminalGate(StepGate):
             words = f"[red]failed[/]: {escape(result.message)}"
             if not step.expect and step.run is not None:
                 words += " (a step with no expect: passes when its command exits 0)"
+        elif result.status == "error" and (result.message or "").startswith("interrupted"):
+            # Ctrl-C or SIGTERM stopped the command it had started: "could not run interrupted:
+            # interrupted (Ctrl-C)" read as if the command had failed to start.
+            reason = result.message.split(": ", 1)[-1] if result.message.startswith("interrupted: ") else result.message
+            words = f"[yellow]was stopped[/] while it ran: {escape(reason)}; the run stops here."
         elif result.message and result.status != "passed":
             words += f" {escape(result.message)}"
         problems = [f for f in findings if f.severity in ("error", "warning")]

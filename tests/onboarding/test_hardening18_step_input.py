@@ -58,3 +58,44 @@ def test_step_through_reads_answers_from_a_file_object_that_is_closed(tmp_path):
     step = load_playbook_text(WALK).steps[0]
     assert gate.before_step("local", step, "echo first-ran") == "quit"
     assert "end of input" in console.file.getvalue()
+
+
+def test_ctrl_c_while_a_stepped_command_runs_says_it_was_stopped_not_that_it_could_not_run(tmp_path):
+    import pty
+    import select
+    import signal
+    import time
+
+    (tmp_path / "slow.yaml").write_text("name: slow\nsteps:\n  - id: wait\n    run: echo started; sleep 30\n")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "spec_debug", "run", "slow.yaml", "--host", "local", "--step",
+                             "--out", "runs"], stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
+                            env={**os.environ, "COLUMNS": "120", "TERM": "xterm"}, start_new_session=True)
+    os.close(slave)
+    screen = ""
+
+    def read_until(text: str, timeout: float = 30) -> None:
+        nonlocal screen
+        deadline = time.monotonic() + timeout
+        while text not in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen):
+            assert time.monotonic() < deadline, f"{text!r} never appeared:\n{screen}"
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    screen += os.read(master, 65536).decode("utf-8", "replace")
+                except OSError:
+                    break
+
+    try:
+        read_until("quit (q)?")
+        os.write(master, b"r\n")
+        time.sleep(1.5)  # the command is running
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the terminal's foreground group
+        assert proc.wait(timeout=30) == 3
+        read_until("ABORTED", timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen)
+    assert "→ wait was stopped while it ran: interrupted (Ctrl-C)" in out, out
+    assert "could not run" not in out
