@@ -13,24 +13,42 @@ from collections.abc import Iterator
 from itertools import chain, islice
 from pathlib import Path
 
+from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import claude_export
 from spec_debug.session.formats.common import Cursor, exit_code_of
+from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
 from spec_debug.session.reader import iter_lines
 
 MAX_BODY_CHARS = 1 << 20
 
 _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\s*[:>-]?\s*)?(.*)$", re.I)
+_USER = r"(?:[\w.-]+|I have no name!)"
+"""A user name, or what bash shows for a uid the container's /etc/passwd lacks (``docker run
+--user 1000``: ``I have no name!@7c1d2e3f4a5b:/workspace$``; bash ``shell.c``,
+``get_current_user_info``)."""
 _USER_PROMPT = re.compile(
-    r"^(?:\([\w.-]+\)\s+)?"  # a virtualenv or conda prefix: (base)
-    r"(?:\[[\w.-]+@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
-    r"|[\w.-]+@(?P<host>[\w.-]+)(?::[^\s#$]*)?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
+    r"^(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
+    r"(?:\[" + _USER + r"@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
+    r"|" + _USER + r"@(?P<host>[\w.-]+)(?::[^\s#$]*)?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
-    r"|[\w.-]+@(?P<zsh_host>[\w.-]+) \S+ %)"  # macOS zsh default: me@laptop ~ %
+    r"|[\w.-]+@(?P<zsh_host>[\w.-]+) (?:\S+ %|[~/]\S* [$#])"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
+    r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*[>#])"  # fish's default: me@gpu02 ~/work> (fish_prompt.fish)
     r"\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)?(?:\$|PS [A-Za-z]:\\[^>]*>)\s+(?P<command>.+)$")
-"""``$ cmd``, and PowerShell's ``PS C:\\Users\\me> cmd``."""
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
+"""``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
+``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
+_THEME_PROMPT = re.compile(
+    r"^(?:\([\w.-]+\)\s+)*"
+    r"(?:➜ +(?:\S+(?: \S+)? git:\([^)\s]*\)(?: ✗)?|\S+)"
+    r"|(?:[^❯]{0,80}[~/@][^❯]{0,80} )?❯{1,3})"
+    r" +(?P<command>\S.*)$")
+"""The prompts of zsh and shell themes, which show no host: oh-my-zsh's default theme,
+``➜  sglang git:(main) ✗ cmd`` (``➜``, the directory's last part, git's branch and ``✗`` when
+the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``), and the ``❯`` of starship
+(its ``character`` module, after the line or the segment that shows the directory:
+starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
 _TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC): a log recorded with ``script(1)``
 keeps the prompt's colours, ``\x1b[01;32mroot@gpu-3\x1b[00m:~#``."""
@@ -41,6 +59,21 @@ _INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
 _FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
+_PLAIN_LANGS = frozenset({"text", "txt", "log", "plain", "plaintext", "output", "terminal"})
+"""Blocks without a shell language. In a Markdown note or a GitHub issue body they hold what the
+terminal showed: ``$ python3 -m sglang.launch_server ...`` and its log (sgl-project/sglang issue
+#8081), or the launch command alone, then the error in a block of its own (issue #20148)."""
+_NOTEBOOK_LANGS = frozenset({"python", "python3", "ipython", "ipython3", "py"})
+"""A notebook cell exported to Markdown (``jupyter nbconvert --to markdown``): a code cell is a
+``python`` block, its ``!cmd`` lines run in a shell (IPython, "Running shell commands"), its output
+follows as an indented block."""
+_LAUNCHER = re.compile(
+    r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:sudo\s+)?(?:\S*/)?"
+    r"(?:python[\d.]*|torchrun|vllm|sglang|docker|podman|nvidia-smi|curl|pip3?|uv|accelerate|deepspeed|srun"
+    r"|lm_eval|huggingface-cli|hf|ssh|bash|sh)\s+(?![=(:])\S")
+"""A line that starts a command (a program engineers run while debugging a server, after any
+``VAR=value`` assignments), not output: ``python3 -m sglang.launch_server \\``, not ``python: can't
+open file`` or ``python = 3``."""
 _OUTPUT_HINT = re.compile(r"^(?:Traceback \(most recent call last\)|(?:Error: )?Exit code \d+|\[[\d-]+ [\d:]+\] Decode batch)", re.M)
 _ROLE = {"human": "user", "ai": "assistant"}
 _AIDER_STARTED = re.compile(r"^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$")
@@ -126,7 +159,7 @@ def _starts_a_line(row: str, before: str) -> bool:
     """``row`` starts a line of its own rather than going on with ``before``: a prompt, or the
     same opening as ``before`` (two log lines of one width, ``[2025-08-18 10:03:02] Decode
     batch ...``, one after the other: a cut falls mid-text, rarely on a line's opening)."""
-    return row[:3] == before[:3] or bool(_USER_PROMPT.match(row) or _DOLLAR_PROMPT.match(row))
+    return row[:3] == before[:3] or _prompt(row) is not None
 
 
 def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
@@ -230,10 +263,18 @@ def _as_displayed(line: str) -> str:
     return "".join(shown).rstrip(" ")
 
 
+def _prompt(line: str) -> re.Match | None:
+    """The shell prompt ``line`` starts with, and the command typed after it."""
+    m = _USER_PROMPT.match(line) or _DOLLAR_PROMPT.match(line)
+    if m is None and ("➜" in line or "❯" in line):  # literal tests first: most lines are output
+        m = _THEME_PROMPT.match(line)
+    return m
+
+
 def _prompt_host(m: re.Match) -> str | None:
     if m.re is not _USER_PROMPT:
         return None
-    return m.group("host") or m.group("bracket_host") or m.group("zsh_host")
+    return m.group("host") or m.group("bracket_host") or m.group("zsh_host") or m.group("fish_host")
 
 
 class _State:
@@ -251,6 +292,8 @@ class _State:
         self.call_id: str | None = None
         self.host: str | None = None
         self.fence: str | None = None  # language of the open ``` fence
+        self.fence_output = False
+        """The open fence has shown output (a bare line after it is no command)."""
         self.numbered = False
         self.calls = 0
         self.timestamp: str | None = None
@@ -266,6 +309,8 @@ class _State:
         """Line of the input's last ``#### `` line: a blank line before the next one starts another input."""
         self.aider = False
         """The log is Aider's chat history (its launch banner was seen, :data:`_AIDER_STARTED`)."""
+        self.logins = Logins()
+        """Hosts an interactive ``ssh`` opened a shell on: the commands typed there ran there."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -311,6 +356,7 @@ class _State:
         self.body_chars = len(first)
 
     def _command(self, command: str, line: int, host: str | None, *, new_message: bool) -> Iterator[Event]:
+        self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
         if new_message:
             self._new_message()
@@ -324,6 +370,8 @@ class _State:
     def _call(self, command: str, line: int, host: str | None, output_line: int) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
+        shown, host = host, self.logins.where(host)
+        self.logins.ran(command, shown)
         yield self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
                           command=command, text=command, host=host)
         self._open("tool_result", output_line)
@@ -340,7 +388,7 @@ class _State:
         quote, a trailing pipe or ``&&``, and for each line of a here-document; in a shell code
         block the lines simply follow. True when the line was part of the command."""
         typed = self.typing
-        in_block = self.fence in _SHELL_LANGS
+        in_block = self.fence in _SHELL_LANGS or (self.fence is not None and self._transcript_fence())
         if in_block and _FENCE.match(line):
             yield from self._typed(lineno)  # the block ends: the command is what was written
             return False
@@ -357,6 +405,31 @@ class _State:
             yield from self._typed(lineno + 1)
         return True
 
+    def _transcript_fence(self) -> bool:
+        """The open block may hold commands that ran: a plain or notebook block of a note or an
+        issue body. Not in a ``[msg N]`` transcript, where a block in a reply is an example, nor
+        in Aider's history, where it is a proposal."""
+        return (self.fence in _PLAIN_LANGS or self.fence in _NOTEBOOK_LANGS) and not self.numbered and not self.aider
+
+    def _fenced_command(self, line: str) -> tuple[str | None, str | None]:
+        """The command a line of a plain or notebook block runs, and the host its prompt shows."""
+        if self.fence in _NOTEBOOK_LANGS:
+            if line.startswith("!") and len(line) > 1 and not line.startswith("!="):
+                return line[1:], None
+            return None, None
+        m = _prompt(line)
+        if m:
+            return m.group("command"), _prompt_host(m)
+        if self.fence_output or not _LAUNCHER.match(line):
+            return None, None
+        # A bare command: the first line of the block (or one of the first lines, before any
+        # output), unless the block is the output of the command just before it. A launch or a
+        # benchmark is always a command.
+        output_due = self.kind == "tool_result" and self.call_id is not None and not "".join(self.body).strip()
+        if output_due and shell.categorize(line) not in ("launch_server", "benchmark"):
+            return None, None
+        return line, None
+
     # -- one line -----------------------------------------------------------
     def feed(self, line: str, lineno: int) -> Iterator[Event]:
         if self.typing is not None:
@@ -367,8 +440,23 @@ class _State:
             yield from self.flush()  # the reply begins: it was read as the prompt's last lines
         fence = _FENCE.match(line)
         if fence:
+            if self.fence is None and not self.numbered and not self.aider:
+                text = line.strip()[3:]
+                if text.endswith("```") and text.strip("`").strip():
+                    # ```cmd```, a one-line block (GitHub shows it as code): the command of an
+                    # issue body's "Reproduction" (sgl-project/sglang issue #13352)
+                    for part in ("```", text[:-3].strip(), "```"):
+                        yield from self.feed(part, lineno)
+                    return
+                if (text[:1] in " \t" and " " in text.strip()) or text.startswith("$ "):
+                    # ```  File "...", line 88: the block's first line written after the fence
+                    # (an info string, ```python title="x.py", starts at the backticks)
+                    for part in ("```", text.strip()):
+                        yield from self.feed(part, lineno)
+                    return
             if self.fence is None:
                 self.fence = fence.group(1).lower() or "text"
+                self.fence_output = False
                 if self.aider:
                     self.fence = "text"  # a command the reply proposes: run only when "> Running" says so
                 if self.fence in _SHELL_LANGS:
@@ -381,13 +469,26 @@ class _State:
             self._append(line, lineno)
             return
         if self.fence in _SHELL_LANGS:
-            m = _DOLLAR_PROMPT.match(line) or _USER_PROMPT.match(line)
+            m = _prompt(line)
             if m:
                 yield from self._command(m.group("command"), lineno, _prompt_host(m), new_message=not self.numbered)
             elif self.fence in ("bash", "sh", "zsh") and line.strip() and not line.lstrip().startswith("#") \
                     and self.kind != "tool_result":
                 yield from self._command(line, lineno, None, new_message=not self.numbered)
             else:
+                self._append(line, lineno)
+            return
+        if self.fence is not None and self._transcript_fence():
+            if line.endswith("```") and self.fence in _PLAIN_LANGS:  # text```: the block ends after the text
+                for part in (line[:-3], "```"):
+                    yield from self.feed(part, lineno)
+                return
+            command, host = self._fenced_command(line)
+            if command is not None:
+                self.fence_output = False
+                yield from self._command(command, lineno, host, new_message=True)
+            else:
+                self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
             return
         m = _MSG.match(line)
@@ -412,7 +513,7 @@ class _State:
                 self._open(kind, lineno, rest)
             return
         if self.fence is None:
-            m = _TOOL_MARK.match(line) or _USER_PROMPT.match(line) or _DOLLAR_PROMPT.match(line)
+            m = _TOOL_MARK.match(line) or _prompt(line)
             if m:
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered)
                 return
