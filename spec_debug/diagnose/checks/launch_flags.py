@@ -123,6 +123,17 @@ def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
     return None
 
 
+# Gemma 4's assistant drafts: SGLang promotes NEXTN/EAGLE with such a draft to FROZEN_KV_MTP and
+# refuses EAGLE3 for it (sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py
+# `_resolve_speculative_algorithm_alias`).
+_GEMMA4_ASSISTANTS = ("Gemma4AssistantForCausalLM", "Gemma4UnifiedAssistantForCausalLM")
+
+
+def _gemma4_assistant(draft_raw: Mapping[str, Any] | None) -> str | None:
+    archs = (draft_raw or {}).get("architectures") or []
+    return next((arch for arch in archs if arch in _GEMMA4_ASSISTANTS), None) if isinstance(archs, list) else None
+
+
 def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
                     at: Where = Where()) -> list[Finding]:
     """SD103: --speculative-algorithm / vLLM method vs what the checkpoint is."""
@@ -135,6 +146,15 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
         # "eagle-"/"eagle3" is `draft_model`, the draft run as a plain LM (a speculators config
         # names its method only when it is the served model, `maybe_override_with_speculators`)
         served = "DRAFT_MODEL"
+    assistant = _gemma4_assistant(draft_raw)
+    if launch.engine == "sglang" and served == "EAGLE3" and assistant:
+        evidence = ["launch command: --speculative-algorithm EAGLE3",
+                    f"draft checkpoint is a Gemma 4 assistant ({assistant}): SGLang refuses to start "
+                    "(\"Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE; EAGLE3 is "
+                    "not supported for this draft architecture.\")"]
+        return [at.finding("SD103", evidence, {"served": served, "checkpoint": "GEMMA4_ASSISTANT"},
+                           remediation="Serve it with --speculative-algorithm NEXTN (or EAGLE): SGLang runs a Gemma 4 "
+                                       "assistant draft as FROZEN_KV_MTP.")]
     # STANDALONE (SGLang) and draft_model (vLLM) run the draft as a plain LM: an EAGLE head there
     # is as wrong as an EAGLE-3 head served as EAGLE
     if draft_raw is None or served not in ("EAGLE", "EAGLE3", "DRAFT_MODEL", "STANDALONE"):
