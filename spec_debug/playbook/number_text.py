@@ -11,11 +11,12 @@ refused: a command, a fetched path, a probe argument, a finding's words, another
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from jinja2 import TemplateSyntaxError
 
-from spec_debug.errors import PlaybookError
+from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.models import Playbook
 from spec_debug.playbook.templating import var_references
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path
@@ -79,3 +80,24 @@ def _value_at(value: Any, path: tuple[Any, ...]) -> Any:
         except (KeyError, IndexError, TypeError):
             return value
     return value
+
+
+# `--var min_free_gb=20GB`, `--var baseline_tok_s=90tok/s`, `--var timeout=5m`: a number with
+# its unit. For a var the playbook declares as a number, the text then met the playbook's
+# arithmetic mid-run ("'>=' not supported between 'int' and 'str'", after `"20GB" * 1024`
+# built a 4 MiB string), the step errored, and the run exited 0 with a warning.
+_NUMBER_WITH_UNIT = re.compile(r"\s*(?P<number>[-+]?[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[A-Za-z%/][A-Za-z0-9%/._-]*)\s*")
+
+
+def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | None:
+    """The error for a unit written after a number var's value (None when there is none)."""
+    if type(default) not in (int, float) or not isinstance(value, str):
+        return None
+    written = _NUMBER_WITH_UNIT.fullmatch(value)
+    if written is None:
+        return None
+    return UsageError(
+        f"--var {name}={value}: {name} is a number in the playbook (default {default}), and "
+        f"{written.group('unit')!r} after it makes the value text its checks cannot compare",
+        hint=f"write the number alone, in the unit the playbook uses for {name}: --var {name}={written.group('number')}",
+    )

@@ -25,6 +25,7 @@ from spec_debug import __version__
 from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, TransportError
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step
+from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, resolve_vars, shell_quote
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
@@ -127,6 +128,8 @@ class Run:
             # version needs: vllm_version=0.10); a var the playbook declares as a number is one.
             if type(value) is str and type(default) in (int, float) and _DECIMAL.fullmatch(value):
                 self.cli_vars[name] = float(value)
+            elif (with_unit := number_given_with_unit(name, value, default)) is not None:
+                raise with_unit
         run_vars = {**self.playbook.vars, **self.cli_vars}
         secrets: set[str] = set(secret_values(run_vars))
         # Each host's vars with the playbook's `{{ other_var }}` defaults rendered, before any
