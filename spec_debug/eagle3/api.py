@@ -107,7 +107,7 @@ def _num_target_layers(target, info: DataInfo) -> int | None:
 
 # dump formats whose files keep the aux states under their own key, apart from the final one
 _AUX_APART = {"specforge": "aux_hidden_state", "modelopt": "aux_hidden_states",
-              "trtllm": "aux_hidden_states"}
+              "trtllm": "aux_hidden_states", "angelslim": "hidden_states"}
 
 
 def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, list[str]]:

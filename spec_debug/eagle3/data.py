@@ -74,7 +74,7 @@ class Sample:
 class DataInfo:
     """What a dump holds, from its first file's header (no tensor data read for safetensors)."""
 
-    format: str  # "speculators" | "specforge" | "speculators_v1" | "modelopt" | "trtllm"
+    format: str  # speculators | specforge | speculators_v1 | modelopt | trtllm | angelslim
     files: int
     num_slots: int  # slots per position including the final one (speculators: S)
     hidden_size: int
@@ -123,15 +123,22 @@ _TRAINING_STATE_FILES = frozenset({"optimizer.pt", "scheduler.pt", "rng_state.pt
                                    "training_state.pt", "training_args.pt"})
 
 
+_RANK_FOLDER = re.compile(r"(?<![^/\\])rank_\d+(?![^/\\])")
+
+
 def repeated_sample_names(data_dir: str | Path) -> str | None:
     """A note when sample files of one name sit in several subdirectories: every writer
     numbers its files uniquely within a dump (speculators hs_{row}, SpecForge data_{row} under
     rows_* folders, vLLM {req_id}), so these are two dumps under one --data (a kept backup,
-    an earlier generation) and each position would be scored twice."""
+    an earlier generation) and each position would be scored twice. AngelSlim is the one
+    writer that numbers per GPU rank, `rank_<r>/rows_*/data_<i>.ckpt` with i counted within the
+    rank (tools/generate_hidden_for_draft_model.py): names repeated across rank_* folders only
+    are one dump."""
     by_name: dict[str, list[Path]] = {}
     for path in list_sample_files(data_dir):
         by_name.setdefault(path.name, []).append(path)
-    repeated = [paths for paths in by_name.values() if len(paths) > 1]
+    repeated = [paths for paths in by_name.values()
+                if len({_RANK_FOLDER.sub("rank_*", str(p.parent)) for p in paths}) > 1]
     if not repeated:
         return None
     first = repeated[0]
@@ -146,7 +153,7 @@ def _writer_of(path: Path) -> str:
     if path.name.endswith(".safetensors"):
         return "hs_*.safetensors (speculators/vLLM)"
     if path.name.endswith((".ckpt", ".ckpt.gz")):  # SpecForge writes either, per --compress
-        return "*.ckpt (SpecForge)"
+        return "*.ckpt (SpecForge, AngelSlim)"
     return "*.pt (speculators v1, Model-Optimizer, TensorRT-LLM)"
 
 
@@ -511,11 +518,30 @@ def _slots_and_mask(path: Path, data: dict, S: int, T: int, slots: Sequence[int]
                     else torch.ones(T, dtype=torch.bool))
 
 
+def _refuse_concatenated(path: Path, data: dict, shape: list[int]) -> None:
+    """`hidden_states` as ONE [1, T, W] tensor beside input_ids, without a final state that names
+    its hidden size: SpecForge's DFlash/Domino (aux_feature="hidden_states", no final) and
+    DSpark (final `target_last_hidden_states`) captures write this under the same data_*.ckpt
+    names (specforge/algorithms/{dflash,domino,dspark}/providers.py OfflineCaptureLayout).
+    Read as one state of width W it would be blamed on another target model; its layers are
+    the other draft type's choice, not EAGLE-3's."""
+    extra = sorted(str(k) for k in data if k not in ("input_ids", "loss_mask", "hidden_states"))
+    raise DataError(f"{path}: hidden_states is one tensor of shape {shape} (several layers "
+                    "concatenated, as SpecForge's DFlash/DSpark capture writes)"
+                    + (f" beside {extra}" if extra else "") + ", not an EAGLE-3 dump: no "
+                    "aux_hidden_state and hidden_state (SpecForge) nor per-layer states",
+                    hint="capture the hidden states for EAGLE-3: SpecForge "
+                         "scripts/prepare_hidden_states.py with the eagle3 method, or "
+                         "speculators' data generation")
+
+
 def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                          final: bool) -> Sample:
     layers = data["hidden_states"]
     if isinstance(layers, Tensor):  # stacked by hand: [S, T, Ht], or the hs layout [T, S, Ht]
         T = int(_required(path, data, "input_ids").numel())
+        if layers.dim() == 3 and layers.shape[0] == 1 and layers.shape[1] == T > 1:
+            _refuse_concatenated(path, data, list(layers.shape))
         token_major = layers.dim() == 3 and layers.shape[0] == T and layers.shape[1] != T
         layers = (list(layers.unbind(1 if token_major else 0)) if layers.dim() == 3
                   else [layers])
@@ -544,16 +570,25 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
 # SaveHiddenStatesDecodingConfig); Model-Optimizer's HF script saves output_hidden_states[-1]
 # (post-norm), its vLLM script speculators' capture (pre-norm), so there the scorer tells
 # which from the values (evaluate.score_sample, TargetHead.already_normed).
+# Tencent AngelSlim names them `hidden_states` [1, T, A*Ht] and `target_hiddens` [1, T, Ht]
+# (HF output_hidden_states[-1], post-norm) in `rank_<r>/rows_*/data_<i>.ckpt`
+# (tools/generate_hidden_for_draft_model.py; angelslim/compressor/speculative/train/models/
+# target/target_model_wrapper.py get_aux_and_target_hiddens).
 _AUX_KEYS = (
     ("aux_hidden_state", "hidden_state", "specforge"),
     ("aux_hidden_states", "hidden_state", "trtllm"),
     ("aux_hidden_states", "hidden_states", "modelopt"),
+    ("hidden_states", "target_hiddens", "angelslim"),
 )
 
 
 def _aux_keys(data: dict) -> tuple[str, str, str] | None:
-    present = [row for row in _AUX_KEYS if row[0] in data]
-    return next((row for row in present if row[1] in data), present[0] if present else None)
+    both = [row for row in _AUX_KEYS if row[0] in data and row[1] in data]
+    if both:
+        return both[0]
+    # aux states without a final one; `hidden_states` alone is speculators' v1 list
+    alone = [row for row in _AUX_KEYS if row[0] in data and row[0] != "hidden_states"]
+    return alone[0] if alone else None
 
 
 def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: bool) -> Sample:

@@ -167,8 +167,62 @@ def test_a_folder_mixing_two_writers_says_each_sequence_counts_twice(world, tmp_
     assert got["samples"] == 6
     notes = " ".join(got["notes"])
     assert "mixes the files of 2 hidden-state writers" in notes, notes
-    assert "3 hs_*.safetensors (speculators/vLLM)" in notes and "3 *.ckpt (SpecForge)" in notes
+    assert "3 hs_*.safetensors (speculators/vLLM)" in notes and "3 *.ckpt (SpecForge, AngelSlim)" in notes
     assert "counts twice" in notes
 
     alone = _eval(world, world / "data")
     assert not any("mixes the files" in note for note in alone["notes"])
+
+
+def test_angelslim_dump_written_by_two_ranks_is_one_dump(world, tmp_path):
+    """Tencent AngelSlim's generate_hidden_for_draft_model.py under torchrun: each rank writes
+    `rank_<r>/rows_0-5000/data_<i>.ckpt`, i counted within the rank, with input_ids [1, T],
+    loss_mask [1, T], hidden_states [1, T, 3H] (the aux states) and target_hiddens [1, T, H]
+    (HF output_hidden_states[-1]). Before: hidden_states read as one 96-wide state ("the
+    hidden states are 96 wide ... this dump comes from another target model") and, had it
+    read, "sample file names appear in several folders: 2 dumps". Now: scored as the hs
+    files, as one dump."""
+    expected = _eval(world, world / "data")
+    dump = tmp_path / "outdir0"
+    for rank, chunk in enumerate((_hs_samples(world)[:2], _hs_samples(world)[2:])):
+        rows = dump / f"rank_{rank}" / "rows_0-5000"
+        rows.mkdir(parents=True)
+        for i, sample in enumerate(chunk):
+            hidden = sample["hidden_states"]
+            torch.save({"input_ids": sample["token_ids"][None],
+                        "loss_mask": torch.ones_like(sample["token_ids"])[None],
+                        "hidden_states": _aux(hidden)[None],
+                        "target_hiddens": _post_norm(world, hidden[:, -1])[None]},
+                       rows / f"data_{i}.ckpt")
+    got = _eval(world, dump)
+    assert got["data_format"] == "angelslim"
+    assert got["samples"] == 3 and got["final_state_post_norm"] == 3
+    assert got["full_accuracy"] == pytest.approx(expected["full_accuracy"], abs=1e-9)
+    assert not any("several folders" in note for note in got["notes"]), got["notes"]
+
+    # a real second dump beside it is still named
+    shutil.copytree(dump / "rank_0", tmp_path / "outdir0" / "old" / "rank_0")
+    got = _eval(world, dump)
+    assert any("several folders" in note for note in got["notes"]), got["notes"]
+
+
+def test_a_specforge_dflash_dump_is_named_as_another_draft_types_capture(world, tmp_path):
+    """SpecForge's DFlash capture writes data_<i>.ckpt too, with hidden_states [1, T, K*H] and
+    no final state (specforge/algorithms/dflash/providers.py). Before: "the hidden states are
+    96 wide, the draft's fc takes 3 x 32 ... this dump comes from another target model". Now
+    the error says what the file is and how to capture for EAGLE-3."""
+    dump = tmp_path / "dflash" / "rows_0-2000"
+    dump.mkdir(parents=True)
+    for i, sample in enumerate(_hs_samples(world)):
+        torch.save({"input_ids": sample["token_ids"],
+                    "loss_mask": torch.ones_like(sample["token_ids"]),
+                    "hidden_states": _aux(sample["hidden_states"])[None]},
+                   dump / f"data_{i}.ckpt")
+    for command in ("eval", "layout"):
+        result = _run(command, "--model", str(world / "draft"), "--data",
+                      str(tmp_path / "dflash"), "--target", str(world / "target"))
+        assert result.exit_code == 2, result.output
+        text = " ".join(result.output.split())
+        assert "data_0.ckpt: hidden_states is one tensor of shape [1, 14, 96]" in text, text
+        assert "DFlash" in text and "not an EAGLE-3 dump" in text, text
+        assert "another target model" not in text
