@@ -41,12 +41,13 @@ _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
 _THEME_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"
-    r"(?:➜ +(?:\S+(?: \S+)? git:\([^)\s]*\)(?: ✗)?|\S+)"
+    r"(?:➜ +(?:[\w.-]+@(?P<theme_host>[\w.-]+)\S* +)?(?:\S+(?: \S+)? git:\([^)\s]*\)(?: ✗)?|\S+)"
     r"|(?:[^❯]{0,80}[~/@][^❯]{0,80} )?❯{1,3})"
     r" +(?P<command>\S.*)$")
 """The prompts of zsh and shell themes, which show no host: oh-my-zsh's default theme,
 ``➜  sglang git:(main) ✗ cmd`` (``➜``, the directory's last part, git's branch and ``✗`` when
-the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``), and the ``❯`` of starship
+the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versions with
+``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
 _TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -272,6 +273,8 @@ def _prompt(line: str) -> re.Match | None:
 
 
 def _prompt_host(m: re.Match) -> str | None:
+    if m.re is _THEME_PROMPT:
+        return m.group("theme_host")
     if m.re is not _USER_PROMPT:
         return None
     return m.group("host") or m.group("bracket_host") or m.group("zsh_host") or m.group("fish_host")
@@ -425,7 +428,7 @@ class _State:
         # A bare command: the first line of the block (or one of the first lines, before any
         # output), unless the block is the output of the command just before it. A launch or a
         # benchmark is always a command.
-        output_due = self.kind == "tool_result" and self.call_id is not None and not "".join(self.body).strip()
+        output_due = self.kind == "tool_result" and self.call_id is not None and not "".join(self.body).strip("`\n\t ")
         if output_due and shell.categorize(line) not in ("launch_server", "benchmark"):
             return None, None
         return line, None

@@ -1,0 +1,134 @@
+"""Terminal logs and issue bodies as engineers paste them (tests/session/data_hardening18_text/SOURCE.md).
+
+Before: a log whose prompt is oh-my-zsh's ``➜  ~`` or starship's ``❯`` was one block of prose (no
+command, no error); the commands typed after an interactive ``ssh gpu01`` ran on no host; an
+issue body's plain `````` block holding ``$ python3 -m sglang.launch_server`` or the bare launch
+command (and its traceback in the next block) gave no command and no error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spec_debug.session import analyze_path
+
+DATA = Path(__file__).parent / "data_hardening18_text"
+
+
+def _commands(path: Path) -> list[tuple[str, str | None, bool]]:
+    return [(c.command.split(" --", 1)[0], c.host, c.is_error) for c in analyze_path(path).commands]
+
+
+def test_a_zsh_session_that_logs_into_gpu01_runs_its_commands_there() -> None:
+    a = analyze_path(DATA / "zsh_ssh_gpu01.log")
+    launch = ("SGLANG_ENABLE_SPEC_V2=1 SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server", "gpu01", True)
+    assert [(c.command.split(" --", 1)[0], c.host, c.is_error) for c in a.commands] == [
+        ("ssh gpu01", "gpu01", False),
+        ("nvidia-smi", "gpu01", False),
+        launch,
+        ("exit", "gpu01", False),
+        ("nvidia-smi", None, False),  # back on the laptop: "Connection to gpu01 closed."
+    ]
+    [err] = a.errors
+    assert (err.exception, err.host, err.command_seq) == ("RuntimeError", "gpu01", a.commands[2].seq)
+    assert "Expected size 6 but got size 8" in err.message
+
+
+@pytest.mark.parametrize(("prompt", "command", "host"), [
+    ("➜  ~", "nvidia-smi", None),  # oh-my-zsh's default theme
+    ("(py310) ➜  sglang git:(main) ✗", "python3 -m sglang.check_env", None),
+    ("(chroma) (base) ➜  chroma git:(main)", "python3 x.py", None),
+    ("➜  me@gpu01 ~/sglang git:(main) ✗", "nvidia-smi", "gpu01"),
+    ("❯", "nvidia-smi", None),  # starship / pure on their own line
+    ("~ via 🅒 ml ❯", "nvidia-smi", None),
+    ("bash-5.1#", "ls /models", None),  # bash's own default in a container
+    ("I have no name!@7c1d2e3f4a5b:/workspace$", "nvidia-smi", "7c1d2e3f4a5b"),  # docker run --user 1000
+    ("me@gpu02 ~/work>", "hostname", "gpu02"),  # fish
+    ("me@gpu01 ~/work $", "uname -n", "gpu01"),  # Gentoo's bash
+])
+def test_theme_and_container_prompts_are_prompts(tmp_path: Path, prompt: str, command: str, host: str | None) -> None:
+    path = tmp_path / "session.log"
+    path.write_text(f"{prompt} {command}\nsome output\n", encoding="utf-8")
+    assert [(c.command, c.host) for c in analyze_path(path).commands] == [(command, host)]
+
+
+def test_prose_with_an_arrow_is_no_command(tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("Open File ❯ Save and then check the logs.\n", encoding="utf-8")
+    assert analyze_path(path).commands == []
+
+
+def test_a_failed_login_leaves_the_commands_where_they_were(tmp_path: Path) -> None:
+    path = tmp_path / "session.log"
+    path.write_text("➜  ~ ssh gpu01\nssh: connect to host gpu01 port 22: Connection refused\n"
+                    "➜  ~ ssh -N -L 30000:localhost:30000 gpu02\n^C\n➜  ~ hostname\nlaptop\n", encoding="utf-8")
+    assert [(c.command, c.host) for c in analyze_path(path).commands] == [
+        ("ssh gpu01", "gpu01"), ("ssh -N -L 30000:localhost:30000 gpu02", "gpu02"), ("hostname", None)]
+
+
+def test_an_issue_body_one_line_block_and_its_traceback() -> None:
+    """sgl-project/sglang#13352: ```cmd``` on one line, then a traceback opened after ``` and
+    closed by ``` at the end of its last line."""
+    a = analyze_path(DATA / "sglang_13352_issue_body.md")
+    [launch] = a.commands
+    assert launch.category == "launch_server" and launch.is_error
+    assert launch.command.endswith("--speculative-eagle-topk 4 --disable-cuda-graph")
+    [err] = a.errors
+    assert err.exception == "RuntimeError" and err.message.startswith("Sizes of tensors must match")
+    assert err.command_seq == launch.seq
+
+
+def test_an_issue_body_plain_block_with_a_prompt() -> None:
+    """sgl-project/sglang#8081: ``$ python3 -m sglang.launch_server ...`` in a plain block, then its log."""
+    a = analyze_path(DATA / "sglang_8081_issue_body.md")
+    [launch] = a.commands
+    assert launch.command.startswith("python3 -m sglang.launch_server --trust-remote-code --model-path /home/jobuser/")
+    assert launch.category == "launch_server"
+
+
+def test_a_bare_launch_in_a_plain_block_is_one_command_with_its_flags(tmp_path: Path) -> None:
+    """sgl-project/sglang#20148's reproduction: the launch command alone in a plain block, one flag a line."""
+    path = tmp_path / "issue.md"
+    path.write_text("Launch the server\n```\npython3 -m sglang.launch_server \\\n--model-path /model/Qwen3-14B \\\n"
+                    "--speculative-algorithm EAGLE3 \\\n--speculative-draft-model-path /model/mx/eagle/qwen3-14b_eagle3 \\\n"
+                    "--speculative-num-steps 1\n```\n\nthe output:\n```\nLoading safetensors checkpoint shards: 100%\n```\n",
+                    encoding="utf-8")
+    [launch] = analyze_path(path).commands
+    assert launch.command == ("python3 -m sglang.launch_server --model-path /model/Qwen3-14B --speculative-algorithm EAGLE3"
+                              " --speculative-draft-model-path /model/mx/eagle/qwen3-14b_eagle3 --speculative-num-steps 1")
+
+
+def test_a_plain_block_of_output_after_a_command_stays_output(tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("```bash\npip show vllm\n```\n```\npython 3.11 is what pip used\nVersion: 0.9.1\n```\n", encoding="utf-8")
+    assert [c.command for c in analyze_path(path).commands] == ["pip show vllm"]
+
+
+def test_notebook_shell_lines_are_commands(tmp_path: Path) -> None:
+    """``jupyter nbconvert --to markdown``: a code cell is a ``python`` block; ``!cmd`` runs in a
+    shell (IPython "Running shell commands"); the output is an indented block after it."""
+    path = tmp_path / "eagle3.md"
+    path.write_text("```python\n!nvidia-smi --query-gpu=name --format=csv\nimport torch\n```\n\n"
+                    "    name\n    NVIDIA H100 80GB HBM3\n\n```python\nx = 1 != 2\n```\n", encoding="utf-8")
+    assert [c.command for c in analyze_path(path).commands] == ["nvidia-smi --query-gpu=name --format=csv"]
+
+
+def test_examples_in_a_numbered_transcript_stay_examples(tmp_path: Path) -> None:
+    path = tmp_path / "chat.txt"
+    path.write_text("[msg 1] assistant: you could run\n```\n$ nvidia-smi\n```\n", encoding="utf-8")
+    assert analyze_path(path).commands == []
+
+
+def test_commands_after_ssh_at_a_bare_dollar_prompt_ran_on_the_remote_host(tmp_path: Path) -> None:
+    """``$`` prompts show no host: the login, ``exit`` and ssh's ``Connection to gpu01 closed.``
+    say where the shell is; a nested login goes one deeper and Ctrl-D (no exit) comes back."""
+    path = tmp_path / "session.log"
+    path.write_text("$ ssh gpu01\nLast login: Sat Nov 15 09:12:01 2025 from 10.0.0.5\n"
+                    "$ nvidia-smi --query-gpu=memory.used --format=csv\nmemory.used [MiB]\n71234 MiB\n"
+                    "$ ssh -J bastion gpu02\n$ hostname\ngpu02\n$ exit\nlogout\nConnection to gpu02 closed.\n"
+                    "$ df -h /models\n/dev/nvme0n1 3.5T 2.1T 1.4T 61% /models\nlogout\nConnection to gpu01 closed.\n"
+                    "$ hostname\nlaptop\n", encoding="utf-8")
+    assert [(c.command.split()[0], c.host) for c in analyze_path(path).commands] == [
+        ("ssh", "gpu01"), ("nvidia-smi", "gpu01"), ("ssh", "gpu02"), ("hostname", "gpu02"), ("exit", "gpu02"),
+        ("df", "gpu01"), ("hostname", None)]
