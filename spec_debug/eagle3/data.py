@@ -331,6 +331,20 @@ def _dequantize_fp8(path: Path, scales: Tensor, T: int, chosen: Tensor,
     return chosen, final_state
 
 
+def _refuse_being_written(path: Path) -> None:
+    """An unreadable file with `<name>.lock` beside it is one still being written: vLLM's
+    hidden-states connector holds that lock while it writes `{req_id}.safetensors`, and
+    speculators' generate_offline_data waits for it to go before moving the file to hs_{i}
+    (speculators cli/generate_offline_data.py, data_generation/vllm_client.py
+    wait_for_lock_async). Not a cut copy to fetch again: the run is not over."""
+    lock = path.with_name(path.name + ".lock")
+    if lock.exists():
+        raise DataError(f"{path}: still being written ({lock.name} is beside it: the "
+                        "hidden-state generation has not finished this file)",
+                        hint="evaluate once the generation is done, or pass the files it "
+                             "has finished (speculators moves each to hs_<i>.safetensors)")
+
+
 def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> Sample:
     from safetensors import safe_open
 
@@ -343,6 +357,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     try:
         read_safetensors_header(path)  # a clear message for empty, LFS or truncated files
     except CheckpointError as exc:
+        _refuse_being_written(path)
         raise DataError(exc.message, hint=exc.hint) from None
     try:
         with safe_open(str(path), framework="pt") as handle:
@@ -385,6 +400,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     except SpecDebugError:
         raise
     except Exception as exc:  # safetensors raises its own error types
+        _refuse_being_written(path)
         raise DataError(f"{path}: cannot read ({exc})") from None
     if token_ids.dim() == 2 and token_ids.shape[0] == 1:
         token_ids = token_ids[0]

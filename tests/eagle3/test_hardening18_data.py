@@ -226,3 +226,24 @@ def test_a_specforge_dflash_dump_is_named_as_another_draft_types_capture(world, 
         assert "data_0.ckpt: hidden_states is one tensor of shape [1, 14, 96]" in text, text
         assert "DFlash" in text and "not an EAGLE-3 dump" in text, text
         assert "another target model" not in text
+
+
+def test_a_file_the_connector_is_still_writing_is_not_called_cut(world, tmp_path):
+    """vLLM's hidden-states connector writes `{req_id}.safetensors` under a `.lock` that
+    speculators' generate_offline_data waits on before moving the file to hs_<i> (speculators
+    cli/generate_offline_data.py). Evaluated during the run, the staging folder holds a
+    half-written file. Before: "truncated ...; copy or download it again". Now: skipped as
+    still being written, the finished files scored."""
+    staging = tmp_path / "hidden_states"
+    staging.mkdir()
+    for i, path in enumerate(sorted((world / "data").glob("hs_*.safetensors"))):
+        shutil.copy(path, staging / f"cmpl-9f3c{i}-0.safetensors")
+    writing = staging / "cmpl-9f3c2-0.safetensors"
+    writing.write_bytes(writing.read_bytes()[:1000])
+    (staging / "cmpl-9f3c2-0.safetensors.lock").write_bytes(b"")
+    got = _eval(world, staging)
+    assert got["samples"] == 2 and got["skipped_samples"] == 1
+    reason = got["skipped"][0]["reason"]
+    assert "cmpl-9f3c2-0.safetensors: still being written (cmpl-9f3c2-0.safetensors.lock" \
+        in reason, reason
+    assert "copy" not in reason
