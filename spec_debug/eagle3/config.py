@@ -304,7 +304,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         aux_layer_ids=aux_ids,
         num_aux=len(aux_ids) if aux_ids else 3,  # speculators core.py: 3 when ids are absent
         norm_before_residual=_norm_flag(raw, "norm_before_residual", fmt, where),
-        norm_before_fc=_norm_flag(raw, "norm_before_fc", fmt, where),
+        norm_before_fc=_norm_before_fc(raw, fmt, where),
         fc_norm=_norm_flag(raw, "fc_norm", fmt, where),
         norm_output=_norm_output(raw, fmt, where),
         speculative_tokens=steps or None,
@@ -368,6 +368,19 @@ def _norm_flag(raw: Mapping[str, Any], flag: str, fmt: str, where: str) -> bool:
         raise CheckpointError(f"{where}: {flag!r} is {value!r}, expected true or false "
                               "(speculators' config refuses it)")
     return parsed
+
+
+def _norm_before_fc(raw: Mapping[str, Any], fmt: str, where: str) -> bool:
+    """norm_before_fc, which an EAGLE-format config may nest under eagle_config (NVIDIA's
+    gpt-oss-120b-Eagle3-v3 does): SGLang reads it there since sgl-project/sglang#32334
+    (llama_eagle3.py), TensorRT-LLM only there (tensorrt_llm/_torch/models/
+    modeling_speculative.py Eagle3DraftModel), and engines.reference_norm_flags counts it.
+    Read top-level only, the draft ran without its trained input_norm, silently."""
+    eagle_config = raw.get("eagle_config")
+    if fmt == "eagle" and isinstance(eagle_config, Mapping) and (
+            eagle_config.get("norm_before_fc") is not None):
+        return bool(eagle_config["norm_before_fc"])
+    return _norm_flag(raw, "norm_before_fc", fmt, where)
 
 
 def _norm_output(raw: Mapping[str, Any], fmt: str, where: str) -> bool:

@@ -476,6 +476,15 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     if cfg.fc_norm and model.fc_norm is None:
         raise CheckpointError(f"{checkpoint.path}: fc_norm is set but the checkpoint has no "
                               "fc_norm.0.weight")
+    for flag, weight, present in (("norm_before_fc", "input_norm.weight", model.input_norm),
+                                  ("fc_norm", "fc_norm.0.weight", model.fc_norm)):
+        if present is not None and not getattr(cfg, flag):
+            # trained with the pre-fc norm (speculators creates the module only under the
+            # flag: models/eagle3/core.py), but the config does not switch it on: speculators
+            # and vLLM, which read the flag, run the draft without it
+            notes.append(f"the checkpoint has {weight} but the config does not set {flag}: "
+                         f"it is not applied here, nor by an engine that reads {flag} from "
+                         f"the config; if the draft was trained with it, set \"{flag}\": true")
 
     tied_head = _head_tied_to_embedding(checkpoint, notes)
     target_head = _target_head_for_draft(checkpoint, tied_head, target, notes, no_target_reason)

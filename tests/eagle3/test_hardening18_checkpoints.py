@@ -251,3 +251,59 @@ def test_draft_head_wider_than_the_target_vocabulary(world, tmp_path):
                           "--data", str(world / "data"))
     assert f"draft_vocab_size 300 (lm_head rows) is larger than the target vocabulary, " \
            f"vocab_size {V}" in text and "IndexError" not in text
+
+
+@pytest.fixture(scope="module")
+def pre_fc_norm_draft(world, tmp_path_factory) -> Path:
+    """speculators' draft trained with norm_before_fc (Eagle 3.1 / gpt-oss recipe, so it
+    carries input_norm.weight), every norm away from 1."""
+    from transformers import LlamaConfig
+
+    out = tmp_path_factory.mktemp("hardening18_nbfc") / "draft"
+    layer = LlamaConfig(num_hidden_layers=1, vocab_size=V, hidden_size=32, intermediate_size=64,
+                        num_attention_heads=4, num_key_value_heads=2, head_dim=8,
+                        max_position_embeddings=128)
+    save_perturbed_draft(out, world / "target", layer, aux=AUX, draft_vocab=DV, vocab=V,
+                         seed_name="nbfc", flags={"norm_before_fc": True})
+    return out
+
+
+def test_norm_before_fc_nested_under_eagle_config_is_applied(world, pre_fc_norm_draft, tmp_path):
+    """The same weights in the EAGLE/ModelOpt layout: a flat llama config whose eagle_config
+    holds the aux ids and norm_before_fc (as NVIDIA's gpt-oss-120b-Eagle3-v3 writes it; SGLang
+    since #32334 and TensorRT-LLM read it there), tensors under midlayer.*. Before: run
+    without the trained input_norm (norm_flags.norm_before_fc false, other scores), silently.
+    Now it scores exactly as the speculators layout of the same draft."""
+    config = json.loads((pre_fc_norm_draft / "config.json").read_text())
+    flat = {**config["transformer_layer_config"], "architectures": ["LlamaForCausalLMEagle3"],
+            "draft_vocab_size": DV,
+            "eagle_config": {"eagle_aux_hidden_state_layer_ids": AUX, "norm_before_fc": True}}
+    eagle = tmp_path / "eagle"
+    eagle.mkdir()
+    (eagle / "config.json").write_text(json.dumps(flat))
+    state = load_file(str(pre_fc_norm_draft / "model.safetensors"))
+    assert "input_norm.weight" in state
+    save_file({k.replace("layers.0.", "midlayer."): v for k, v in state.items()},
+              str(eagle / "model.safetensors"))
+
+    speculators_layout = _eval(pre_fc_norm_draft, world)
+    eagle_layout = _eval(eagle, world)
+    assert eagle_layout["norm_flags"]["norm_before_fc"] is True
+    assert eagle_layout["counts"] == speculators_layout["counts"]
+    assert eagle_layout["full_accuracy"] == speculators_layout["full_accuracy"]
+
+
+def test_pre_fc_norm_weight_the_config_does_not_switch_on_is_noted(world, pre_fc_norm_draft,
+                                                                    tmp_path):
+    """A config that lost the flag (hand-edited, or written by a converter that drops it)
+    over weights trained with it. Before: input_norm.weight was loaded, not applied, and
+    nothing said so. Now a note names the weight and the flag."""
+    draft = tmp_path / "draft"
+    shutil.copytree(pre_fc_norm_draft, draft)
+    config = json.loads((draft / "config.json").read_text())
+    config["norm_before_fc"] = False
+    (draft / "config.json").write_text(json.dumps(config))
+    notes = _eval(draft, world)["notes"]
+    assert any("has input_norm.weight but the config does not set norm_before_fc" in n
+               for n in notes), notes
+    assert not any("input_norm.weight" in n for n in _eval(pre_fc_norm_draft, world)["notes"])
