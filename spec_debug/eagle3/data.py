@@ -611,6 +611,15 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     keys = _aux_keys(data)
     if keys is None and "hidden_states" in data and "input_ids" in data:
         return _read_speculators_v1(path, data, slots, final)
+    if keys is None and "hidden_state" in data and "input_ids" in data:
+        # SafeAILab/EAGLE's EAGLE-1/2 data generation saves only the last layer
+        # (eagle/ge_data/ge_data_all_*.py: input_ids, hidden_state, loss_mask) as
+        # `<outdir>/<index>/data_<i>.ckpt`, the names SpecForge uses
+        raise DataError(f"{path}: an EAGLE-1/EAGLE-2 training sample (input_ids, hidden_state, "
+                        "loss_mask: the last layer's state only, as SafeAILab/EAGLE ge_data "
+                        "writes it); an EAGLE-3 draft takes aux states of several layers",
+                        hint="generate EAGLE-3 hidden states (SpecForge scripts/"
+                             "prepare_hidden_states.py, speculators' data generation)")
     aux_key, last_key, data_format = keys or _AUX_KEYS[0]
     missing = {key for key in ("input_ids", aux_key) if data.get(key) is None}
     if missing:

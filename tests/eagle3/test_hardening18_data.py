@@ -247,3 +247,22 @@ def test_a_file_the_connector_is_still_writing_is_not_called_cut(world, tmp_path
     assert "cmpl-9f3c2-0.safetensors: still being written (cmpl-9f3c2-0.safetensors.lock" \
         in reason, reason
     assert "copy" not in reason
+
+
+def test_eagle2_training_data_is_named_as_such(world, tmp_path):
+    """SafeAILab/EAGLE's EAGLE-1/2 data generation (eagle/ge_data/ge_data_all_llama3.py) saves
+    `<outdir>/<index>/data_<i>.ckpt` with input_ids, hidden_state (the last layer only) and
+    loss_mask. Before: "missing ['aux_hidden_state']", as if a SpecForge file were damaged. Now
+    the error names the EAGLE-1/2 format."""
+    outdir = tmp_path / "eagle2" / "0"
+    outdir.mkdir(parents=True)
+    for i, sample in enumerate(_hs_samples(world)):
+        torch.save({"input_ids": sample["token_ids"],
+                    "hidden_state": _post_norm(world, sample["hidden_states"][:, -1]),
+                    "loss_mask": torch.ones_like(sample["token_ids"])}, outdir / f"data_{i}.ckpt")
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(tmp_path / "eagle2"),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert "data_0.ckpt: an EAGLE-1/EAGLE-2 training sample" in text, text
+    assert "hint: generate EAGLE-3 hidden states" in text, text
