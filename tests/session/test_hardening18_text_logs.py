@@ -132,3 +132,40 @@ def test_commands_after_ssh_at_a_bare_dollar_prompt_ran_on_the_remote_host(tmp_p
     assert [(c.command.split()[0], c.host) for c in analyze_path(path).commands] == [
         ("ssh", "gpu01"), ("nvidia-smi", "gpu01"), ("ssh", "gpu02"), ("hostname", "gpu02"), ("exit", "gpu02"),
         ("df", "gpu01"), ("hostname", None)]
+
+
+# -- script(1)'s opening and closing lines ---------------------------------------------------------
+
+def test_a_typescript_has_the_times_script_wrote() -> None:
+    """util-linux ``term-utils/script.c`` ``log_start``/``log_close``: ``Script started on
+    2025-08-18 10:02:11+00:00 [TERM=...]`` ... ``Script done on ... [COMMAND_EXIT_CODE="0"]``.
+    Before, the session had no time at all."""
+    [session] = analyze_path(Path(__file__).parent / "data_h8" / "formats" / "typescript_multiline.log").sessions
+    assert (session["first_timestamp"], session["last_timestamp"]) == ("2025-08-18T10:02:11Z", "2025-08-18T10:03:40Z")
+
+
+def test_script_c_names_the_command_and_its_exit_status(tmp_path: Path) -> None:
+    """``script -c CMD`` with no terminal writes ``[COMMAND="CMD" <not executed on terminal>]``
+    and the command's status at the end: the launch is the command, it failed with 1."""
+    path = tmp_path / "launch.typescript"
+    path.write_text(
+        'Script started on 2026-10-09 16:38:31+00:00 [COMMAND="python -m sglang.launch_server --model-path '
+        'meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3" <not executed on terminal>]\n'
+        "[2026-10-09 16:38:40] server_args=ServerArgs(model_path='meta-llama/Llama-3.1-8B-Instruct')\n"
+        "\nScript done on 2026-10-09 16:39:02+00:00 [COMMAND_EXIT_CODE=\"1\"]\n", encoding="utf-8")
+    a = analyze_path(path)
+    [launch] = a.commands
+    assert (launch.category, launch.exit_code, launch.is_error) == ("launch_server", 1, True)
+    assert a.sessions[0]["first_timestamp"] == "2026-10-09T16:38:31Z"
+
+
+@pytest.mark.parametrize(("line", "stamp"), [
+    ("Script started on 2020-02-07 12:51:20-0500", "2020-02-07T17:51:20Z"),  # util-linux before 2.35
+    ("Script started on Mon Aug 18 10:02:11 2025", "2025-08-18T10:02:11"),  # BSD / macOS script
+    ("Script started on Mon 18 Aug 2025 10:02:11 AM UTC", "2025-08-18T10:02:11"),  # older util-linux, %c
+])
+def test_older_typescript_headers_give_the_start(tmp_path: Path, line: str, stamp: str) -> None:
+    path = tmp_path / "typescript"
+    path.write_text(f"{line}\n$ nvidia-smi\nNo devices were found\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert a.sessions[0]["first_timestamp"] == stamp and [c.command for c in a.commands] == ["nvidia-smi"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import claude_export
+from spec_debug.session.formats import claude_export, typescript_marks
 from spec_debug.session.formats.common import Cursor, exit_code_of
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
@@ -312,6 +312,10 @@ class _State:
         """Line of the input's last ``#### `` line: a blank line before the next one starts another input."""
         self.aider = False
         """The log is Aider's chat history (its launch banner was seen, :data:`_AIDER_STARTED`)."""
+        self.exit_code: int | None = None
+        """Exit status of the open call, when the log states it apart from the output."""
+        self.script_call: str | None = None
+        """Call id of the command ``script -c`` ran (its status comes on the closing line)."""
         self.logins = Logins()
         """Hosts an interactive ``ssh`` opened a shell on: the commands typed there ran there."""
 
@@ -342,6 +346,8 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
+            if kind == "tool_result" and self.exit_code is not None:
+                code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
                               call_id=self.call_id if kind == "tool_result" else None,
                               exit_code=code, is_error=code not in (None, 0))
@@ -349,6 +355,7 @@ class _State:
         self.body_chars = 0
         self.kind = None
         self.call_id = None
+        self.exit_code = None
         self.aider_prompt = False
 
     def _open(self, kind: str, line: int, first: str = "") -> None:
@@ -432,6 +439,20 @@ class _State:
         if output_due and shell.categorize(line) not in ("launch_server", "benchmark"):
             return None, None
         return line, None
+
+    def _script_mark(self, mark: typescript_marks.ScriptMark, line: str, lineno: int) -> Iterator[Event]:
+        """``script(1)``'s opening or closing line: the session's start or end time, and with
+        ``script -c CMD`` the command the typescript holds the output of and its exit status."""
+        if not mark.started and mark.exit_code is not None and self.script_call is not None \
+                and self.call_id == self.script_call and self.kind == "tool_result":
+            self.exit_code = mark.exit_code
+        yield from self.flush()
+        self._new_message()
+        yield self._event("system", "system", lineno, raw_type="script", text=line.strip(),
+                          timestamp=mark.timestamp or self.timestamp)
+        if mark.command is not None:
+            yield from self._command(mark.command, lineno, None, new_message=True)
+            self.script_call = self.call_id
 
     # -- one line -----------------------------------------------------------
     def feed(self, line: str, lineno: int) -> Iterator[Event]:
@@ -535,6 +556,11 @@ class _State:
                 self._open("prompt", lineno, line[5:].rstrip())
                 self.aider_prompt, self.aider_line = True, lineno
                 return
+            if line.startswith("Script ") and not self.numbered:
+                mark = typescript_marks.parse(line)
+                if mark is not None:
+                    yield from self._script_mark(mark, line, lineno)
+                    return
             if self.aider and line.startswith(_AIDER_RUNNING):
                 yield from self._command(line[len(_AIDER_RUNNING):], lineno, None, new_message=True)
                 return
