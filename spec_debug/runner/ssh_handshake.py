@@ -37,6 +37,7 @@ from spec_debug.runner.ssh_hostkeys import (
 )
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_proxy_command import _raise_if_proxy_ended
+from spec_debug.runner.ssh_startups import login_turn, pace
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
 
 
@@ -60,10 +61,13 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
     _parse_service_accept signs there), so the login starts over on a new one, without that key.
     """
     attempt = 0
+    endpoint = (target.hostname, target.port)
     while True:
         try:
-            return _handshake(target, open_socket(), options)
+            with login_turn(endpoint):
+                return _handshake(target, open_socket(), options)
         except _ClosedBeforeBanner:
+            pace(endpoint)  # the crowd that met MaxStartups retries one at a time (ssh_startups)
             if attempt == _EARLY_CLOSE_ATTEMPTS - 1:
                 raise
             time.sleep(random.uniform(1.0, 2.0) * _EARLY_CLOSE_BACKOFF_S * 2**attempt)

@@ -296,3 +296,33 @@ def test_a_remote_step_stuck_in_the_kernel_is_named_and_not_retried(
     assert query["message"].endswith("not retried: another attempt would hang beside it")
     assert steps["after"]["status"] == "passed" and steps["after"]["stdout"] == "after\n"
     assert took < 20
+
+
+class _OneStartupAtATime(SshServer):
+    """sshd with `MaxStartups 1:100:1`: a second connection still logging in is dropped before
+    the banner ("Exceeded MaxStartups"), as a busy login node or a hardened sshd does."""
+
+    def _sshd_config(self) -> str:
+        return super()._sshd_config().replace("MaxStartups 100\n", "MaxStartups 1:100:1\n")
+
+
+def test_a_fleet_of_names_on_one_sshd_that_allows_one_login_at_a_time_all_run(
+    cli: Callable[..., Any], client: ClientSetup, client_key: Any, tmp_path: Path
+) -> None:
+    """24 inventory names for one sshd, 24 forks: the logins that met MaxStartups were retried
+    all together, met it again, and 2 to 8 hosts ended "turned us away before the SSH banner"."""
+    names = [f"node{i:02d}" for i in range(24)]
+    with _OneStartupAtATime(tmp_path / "h18startups", [client_key]) as server:
+        client.trust(server)
+        for name in names:
+            client.alias(name, server)
+        playbook = tmp_path / "hello.yaml"
+        playbook.write_text("name: hello\ndescription: one step\nsteps:\n  - id: hello\n    title: hello\n    why: reach\n    run: echo hello\n")
+        out = tmp_path / "runs"
+        hosts = [arg for name in names for arg in ("--host", name)]
+        result = cli("run", str(playbook), *hosts, "--forks", "24", "-F", str(client.config), "--batch", "--out", str(out))
+    assert_no_traceback(result)
+    assert result.code == 0, result.stderr
+    record = load_run(out)
+    assert {h["name"]: h["status"] for h in record["hosts"]} == dict.fromkeys(names, "passed")
+    assert [s["stdout"] for s in record["steps"]] == ["hello\n"] * 24
