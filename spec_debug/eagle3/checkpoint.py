@@ -227,10 +227,26 @@ def _load_bin(binary: Path) -> dict[str, Any]:
             raise CheckpointError(f"{binary}: cannot read: truncated (a zip archive "
                                   f"without its end, {binary.stat().st_size} bytes)",
                                   hint="copy or download it again") from None
+        pickled = _UNSAFE_GLOBAL.search(str(exc))
+        if pickled:
+            # torch >= 2.6 weights_only refusal: several paragraphs with terminal escapes,
+            # offering weights_only=False, which a checker must not do to a file it was handed
+            raise CheckpointError(
+                f"{binary}: not a plain state dict of tensors: it pickles {pickled.group(1)} "
+                "(torch.save of a whole module or a training object rather than of "
+                "model.state_dict()); spec-debug reads pickles with weights_only=True and "
+                "does not run their code",
+                hint="re-save the weights where they were trained: torch.save(model."
+                     "state_dict(), ...) or save_pretrained (safetensors)") from None
         raise CheckpointError(f"{binary}: cannot read ({exc})") from None
     if not isinstance(state, dict):
         raise CheckpointError(f"{binary}: not a state dict")
     return state
+
+
+# torch serialization _weights_only_unpickler: "Unsupported global: GLOBAL mod.Name was not an
+# allowed global by default"
+_UNSAFE_GLOBAL = re.compile(r"Unsupported global: GLOBAL ([\w.]+)")
 
 
 def normalise_draft_name(name: str) -> str:

@@ -333,9 +333,9 @@ def _embedding_differs_note(checkpoint: DraftCheckpoint,
     return (f"the draft's embed_tokens is not the target's ({len(indices)} sampled rows: "
             f"cosine {cosine:.2f}, relative difference {relative:.2f}), {what}; training "
             "freezes the target's embedding, so they should be equal. Scored with the "
-            "draft's, as vLLM serves it (it keeps a distinct draft embedding); SGLang uses "
-            "the target's: compare with --semantics sglang, and re-export the draft with "
-            "the target's embedding")
+            "draft's, as vLLM serves it since #28549 (it keeps a distinct draft embedding; "
+            "before, it used the target's); SGLang uses the target's: compare with "
+            "--semantics sglang, and re-export the draft with the target's embedding")
 
 
 @dataclass

@@ -307,3 +307,22 @@ def test_pre_fc_norm_weight_the_config_does_not_switch_on_is_noted(world, pre_fc
     assert any("has input_norm.weight but the config does not set norm_before_fc" in n
                for n in notes), notes
     assert not any("input_norm.weight" in n for n in _eval(pre_fc_norm_draft, world)["notes"])
+
+
+def test_whole_module_pickled_as_pytorch_model_bin(world, tmp_path):
+    """`torch.save(model, "pytorch_model.bin")` of speculators' draft instead of its state
+    dict. Before: torch's multi-paragraph weights_only refusal, terminal escapes included,
+    offering weights_only=False. Now one line naming the pickled class and the re-save."""
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+
+    draft = tmp_path / "draft"
+    shutil.copytree(world / "trained", draft)
+    config = Eagle3SpeculatorConfig.from_pretrained(str(draft))
+    config.transformer_layer_config._attn_implementation = "eager"
+    model = Eagle3DraftModel.from_pretrained(str(draft), config=config)
+    (draft / "model.safetensors").unlink()
+    torch.save(model, draft / "pytorch_model.bin")
+    text = _drafter_error("vocab", "--model", str(draft))
+    assert "not a plain state dict of tensors: it pickles speculators." in text, text
+    assert "\x1b[" not in text and "weights_only set to `False`" not in text
+    assert "model.state_dict()" in text
