@@ -33,6 +33,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,26 +91,50 @@ def _natural_key(path: Path) -> list:
     return [int(p) if p.isdigit() else p for p in _NUMBER.split(str(path))]
 
 
+# hs_*.safetensors, data_*.ckpt, data_*.ckpt.gz, data_*.pt (see the module docstring)
+_SAMPLE_NAME = re.compile(r"hs_.*\.safetensors|data_.*\.(ckpt|ckpt\.gz|pt)", re.DOTALL)
+
+
+def _walk(root: Path) -> list[tuple[str, str]]:
+    """(folder, file name) of every file under root, in one pass: speculators' dumps run to
+    hundreds of thousands of files (one per training sample), listed several times per
+    command; one os.walk is ~10x faster than a Path.rglob per name pattern. Linked folders
+    are followed as rglob follows them, each real folder once."""
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for folder, subfolders, names in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            subfolders[:] = []
+            continue
+        seen.add(real)
+        found.extend((folder, name) for name in names)
+    return found
+
+
 def list_sample_files(data_dir: str | Path) -> list[Path]:
     root = Path(data_dir)
     if root.is_file():
         return [root]
     if not root.is_dir():
         raise DataError(f"{root}: data directory not found")
-    files = [p for pattern in ("hs_*.safetensors", "data_*.ckpt", "data_*.ckpt.gz", "data_*.pt")
-             for p in root.rglob(pattern)]
+    found = _walk(root)
+    files = [Path(folder, name) for folder, name in found if _SAMPLE_NAME.fullmatch(name)]
     if not files:
         # vLLM's own extract_hidden_states connector names each file after its request,
         # `{req_id}.safetensors` (vllm distributed/kv_transfer/kv_connector/v1/
         # example_hidden_states_connector.py build_connector_meta); speculators' data
         # generation renames them hs_{i} afterwards. A raw connector directory is a dump too.
-        files = [p for p in root.rglob("*.safetensors") if not p.name.startswith("model")]
+        files = [Path(folder, name) for folder, name in found
+                 if name.endswith(".safetensors") and not name.startswith("model")]
     if not files:
         # NVIDIA Model-Optimizer names each sample after its conversation, `{conversation_id}.pt`,
         # in one flat folder (collect_hidden_states/compute_hidden_states_hf.py); TensorRT-LLM
         # after its --file_prefix, `<prefix>_<iter>.pt`. A training run's own state files
         # are not samples.
-        files = [p for p in root.glob("*.pt") if p.name not in _TRAINING_STATE_FILES]
+        files = [Path(folder, name) for folder, name in found
+                 if folder == str(root) and name.endswith(".pt")
+                 and name not in _TRAINING_STATE_FILES]
     if not files:
         found, hint = _what_else_is_here(root)
         raise DataError(f"{root}: no hs_*.safetensors or data_*.ckpt files (nor speculators' "
