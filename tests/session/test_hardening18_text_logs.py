@@ -169,3 +169,49 @@ def test_older_typescript_headers_give_the_start(tmp_path: Path, line: str, stam
     path.write_text(f"{line}\n$ nvidia-smi\nNo devices were found\n", encoding="utf-8")
     a = analyze_path(path)
     assert a.sessions[0]["first_timestamp"] == stamp and [c.command for c in a.commands] == ["nvidia-smi"]
+
+
+# -- shell history files --------------------------------------------------------------------------
+
+def test_a_zsh_extended_history_is_its_commands_with_their_times() -> None:
+    """9sako6/dotfiles ``.zsh_history``: each ``: <epoch>:<elapsed>;cmd`` is a command run at
+    that time; a command of two lines (a backslash before the break) is one entry. Before, the
+    file was one block of prose: no command, no time."""
+    a = analyze_path(DATA / "zsh_history_9sako6")
+    assert len(a.commands) == 11
+    assert a.commands[3].command == ('git config --global user.email "31821663+9sako6@users.noreply.github.com"\n'
+                                     'git config --global user.name "9sako6"')
+    assert [c.timestamp for c in a.commands[:2]] == ["2018-09-28T19:43:24Z", "2018-09-28T19:44:11Z"]
+    assert a.errors == []
+
+
+def test_a_bash_history_with_histtimeformat_stamps(tmp_path: Path) -> None:
+    """``HISTTIMEFORMAT`` set: ``#<epoch>`` before each entry (bash(1), HISTORY; the shape
+    seanbreckenridge/HPI's bash history parser documents); a launch typed over several lines
+    with ``lithist`` keeps its lines until the next stamp."""
+    path = tmp_path / "gpu01_history"
+    path.write_text("#1755590000\nnvidia-smi\n#1755590100\npython -m sglang.launch_server --model-path "
+                    "meta-llama/Llama-3.1-8B-Instruct \\\n  --speculative-algorithm EAGLE3 \\\n"
+                    "  --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B\n"
+                    "#1755590200\npkill -f sglang\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [(c.category, c.timestamp) for c in a.commands] == [
+        ("gpu_status", "2025-08-19T07:53:20Z"), ("launch_server", "2025-08-19T07:55:00Z"),
+        ("process", "2025-08-19T07:56:40Z")]
+    assert a.commands[1].command == ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+                                     "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
+                                     "jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B")
+
+
+def test_a_plain_bash_history_file_is_one_command_a_line(tmp_path: Path) -> None:
+    path = tmp_path / ".bash_history"
+    path.write_text("nvidia-smi\nssh gpu01 nvidia-smi\ncurl -s localhost:30000/health\n", encoding="utf-8")
+    assert [(c.command, c.host) for c in analyze_path(path).commands] == [
+        ("nvidia-smi", None), ("ssh gpu01 nvidia-smi", "gpu01"), ("curl -s localhost:30000/health", None)]
+
+
+def test_a_note_with_a_few_hash_numbers_is_no_history(tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("Run 3 of the sweep\n#12345678901\nthe draft accepted fewer tokens\nthen it recovered\n"
+                    "and again\nand more prose\n", encoding="utf-8")
+    assert analyze_path(path).commands == []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import claude_export, typescript_marks
+from spec_debug.session.formats import claude_export, shell_history, typescript_marks
 from spec_debug.session.formats.common import Cursor, exit_code_of
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
@@ -93,8 +93,11 @@ declined, so in Aider's history the note is the command and the block is the rep
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     lines = decoded_lines(path, stats)
     head = list(islice(lines, _EXPORT_SNIFF_LINES))
-    if claude_export.looks_like([line for _, line, _ in head]):
+    head_text = [line for _, line, _ in head]
+    if claude_export.looks_like(head_text):
         return claude_export.read_lines(chain(head, lines), cursor)
+    if shell_history.looks_like(path, head_text):
+        return shell_history.read_lines(chain(head, lines), cursor)
     return read_lines(chain(head, lines), cursor, pane_width(path))
 
 
