@@ -425,7 +425,10 @@ class Run:
                 # `run: "{{ launch_cmd | raw }}"` with the var left empty ran nothing and passed:
                 # a check that checked nothing must not read as a clean result.
                 return self._shown_skip(step, host, "skipped: its command is empty (`run:` rendered to nothing: is a var it uses empty?)"), [], False
-        except TransportError:
+        except TransportError as exc:
+            # The connection broke while the probe bundle was uploaded: the record names the
+            # step the host was lost in, as for a break while a command runs (below).
+            self._commit_step(self._errored(step, host, exc.message.splitlines()[0], None), [])
             raise
         except SpecDebugError as exc:
             errored = self._errored(step, host, exc.message, None)

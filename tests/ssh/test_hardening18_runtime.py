@@ -113,6 +113,7 @@ def when_running(watched: SshServer, argv: list[str], fault: Callable[[], None])
          "the step timed out (2 s) and its processes could not be killed: "
          "the server accepted the login but did not open a session within 2 s"),
     ],
+    ids=["keepalives", "connect-timeout"],
 )
 def test_a_step_that_times_out_on_a_frozen_host_is_not_said_to_be_killed(
     cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, frozen: list[int],
@@ -326,3 +327,32 @@ def test_a_fleet_of_names_on_one_sshd_that_allows_one_login_at_a_time_all_run(
     record = load_run(out)
     assert {h["name"]: h["status"] for h in record["hosts"]} == dict.fromkeys(names, "passed")
     assert [s["stdout"] for s in record["steps"]] == ["hello\n"] * 24
+
+
+def test_a_host_lost_while_its_probe_bundle_uploads_is_recorded_on_that_step(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    """The connection drops 30 kB into the bundle upload (the sshd process serving it is killed).
+    The host's error said "connection lost while copying", but the record had no entry for the
+    probe step at all: the report listed the steps before it and nothing about where it died."""
+    from tests.ssh.test_fleet_faults import fresh_server
+
+    fresh_server(client, sshd_factory, tmp_path, "h18upload", sftp="drops")
+    playbook = tmp_path / "probe.yaml"
+    playbook.write_text(
+        "name: probe\ndescription: a probe after a shell step\nsteps:\n"
+        "  - id: env\n    title: env\n    why: runs before the upload\n    run: echo ok\n"
+        "  - id: host_info\n    title: host info\n    why: needs the bundle\n    probe: host_info\n"
+        "  - id: after\n    title: after\n    why: never reached\n    run: echo after\n"
+    )
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "h18upload", "-F", str(client.config), "--batch", "--out", str(out))
+    assert_no_traceback(result)
+    assert result.code == 3, result.stderr
+    record = load_run(out)
+    [host] = record["hosts"]
+    steps = steps_of(record, "h18upload")
+    assert list(steps) == ["env", "host_info"]
+    assert steps["env"]["status"] == "passed"
+    probe = steps["host_info"]
+    assert probe["status"] == "error" and probe["message"] == host["error"] and "connection lost while copying" in probe["message"]
