@@ -269,10 +269,9 @@ def _as_displayed(line: str) -> str:
 
 def _prompt(line: str) -> re.Match | None:
     """The shell prompt ``line`` starts with, and the command typed after it."""
-    m = _USER_PROMPT.match(line) or _DOLLAR_PROMPT.match(line)
-    if m is None and ("➜" in line or "❯" in line):  # literal tests first: most lines are output
-        m = _THEME_PROMPT.match(line)
-    return m
+    # Literal tests first (every user@host prompt has its "@"): most lines are output.
+    return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
+            or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None))
 
 
 def _prompt_host(m: re.Match) -> str | None:
