@@ -122,10 +122,29 @@ def _indexed_shards(index: Path, missing: list[str] | None) -> list[Path]:
     if absent and missing is None:
         raise CheckpointError(f"{index} names shard(s) that are missing: "
                               f"{', '.join(absent[:4])}" + (" ..." if len(absent) > 4 else ""),
-                              hint="copy every shard listed in the index")
+                              hint=interrupted_hub_download(index.parent)
+                              or "copy every shard listed in the index")
     if missing is not None:
         missing.extend(absent)
     return [p for p in shards if p.is_file()]
+
+
+def interrupted_hub_download(directory: Path) -> str | None:
+    """The hint for a Hub cache snapshot (`models--org--name/snapshots/<rev>/`) whose weights
+    are missing because the download was cut: huggingface_hub writes each file to
+    `blobs/<etag>.<id>.incomplete` and links it into the snapshot only once complete
+    (huggingface_hub file_download.py _download_to_tmp_and_move), so the small config.json and
+    index are there and the shards are not."""
+    repo = directory.parent.parent
+    if directory.parent.name != "snapshots" or not repo.name.startswith("models--"):
+        return None
+    incomplete = sorted((repo / "blobs").glob("*.incomplete"))
+    if not incomplete:
+        return None
+    name = repo.name[len("models--"):].replace("--", "/")
+    return (f"an interrupted Hub download: {repo / 'blobs'} holds {len(incomplete)} "
+            f"*.incomplete file(s); run `hf download {name}` (huggingface-cli download on "
+            "older huggingface_hub) again to finish it")
 
 
 _SHARD = re.compile(r"(.+)-(\d+)-of-(\d+)(\.safetensors|\.bin)")
@@ -399,7 +418,7 @@ class TensorStore:
                                                    str(tensor.dtype))
             return store
         raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
-                              "pytorch_model.bin")
+                              "pytorch_model.bin", hint=interrupted_hub_download(directory))
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos
@@ -770,10 +789,12 @@ class TargetCheckpoint:
         """Why a tensor may be absent, for messages: no weights, or shards not copied."""
         if self.tensors.missing_shards:
             unreadable = any(" (" in name for name in self.tensors.missing_shards)
+            download = interrupted_hub_download(self.path)
             return (" (shards named in the index but not present"
                     + (" or not readable" if unreadable else "") + ": "
                     f"{', '.join(self.tensors.missing_shards[:3])}"
-                    + (" ..." if len(self.tensors.missing_shards) > 3 else "") + ")")
+                    + (" ..." if len(self.tensors.missing_shards) > 3 else "")
+                    + (f"; {download}" if download else "") + ")")
         return "" if self.tensors.infos else " (no weight files, only config.json)"
 
     def _first(self, names: tuple[str, ...], wrapped: str) -> str | None:

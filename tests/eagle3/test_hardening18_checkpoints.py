@@ -326,3 +326,57 @@ def test_whole_module_pickled_as_pytorch_model_bin(world, tmp_path):
     assert "not a plain state dict of tensors: it pickles speculators." in text, text
     assert "\x1b[" not in text and "weights_only set to `False`" not in text
     assert "model.state_dict()" in text
+
+
+def _hub_snapshot(hub: Path, repo_id: str, files: dict[str, Path | None]) -> Path:
+    """A Hub cache entry as huggingface_hub lays it out: blobs/<etag>, snapshot symlinks to
+    them, refs/main. A None source is a file whose download was cut: only its
+    blobs/<etag>.<id>.incomplete exists and the snapshot has no link (file_download.py)."""
+    repo = hub / ("models--" + repo_id.replace("/", "--"))
+    snapshot = repo / "snapshots" / "0123abcd"
+    snapshot.mkdir(parents=True)
+    (repo / "blobs").mkdir()
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("0123abcd")
+    for i, (name, source) in enumerate(files.items()):
+        if source is None:
+            (repo / "blobs" / f"etag{i}.5f3e9a1c.incomplete").write_bytes(b"\0" * 1024)
+            continue
+        blob = repo / "blobs" / f"etag{i}"
+        shutil.copyfile(source, blob)
+        (snapshot / name).symlink_to(Path("..", "..", "blobs", blob.name))
+    return snapshot
+
+
+def test_interrupted_hub_download_of_the_draft_is_named(world, tmp_path):
+    """`hf download org/draft` cut during the weights: config.json and the index are in the
+    snapshot, the shards only as blobs/*.incomplete. Before: "names shard(s) that are
+    missing ... copy every shard listed in the index" (or "no model.safetensors"), with
+    nothing about the download. Now the hint says to finish it."""
+    sharded = tmp_path / "sharded"
+    state = load_file(str(world / "trained" / "model.safetensors"))
+    names = sorted(state)
+    sharded.mkdir()
+    weight_map = {}
+    for i, part in enumerate((names[: len(names) // 2], names[len(names) // 2:]), start=1):
+        shard = f"model-0000{i}-of-00002.safetensors"
+        save_file({n: state[n].contiguous() for n in part}, str(sharded / shard))
+        weight_map.update({n: shard for n in part})
+    (sharded / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
+    hub = tmp_path / "hub"
+    _hub_snapshot(hub, "org/draft", {
+        "config.json": world / "trained" / "config.json",
+        "model.safetensors.index.json": sharded / "model.safetensors.index.json",
+        "model-00001-of-00002.safetensors": sharded / "model-00001-of-00002.safetensors",
+        "model-00002-of-00002.safetensors": None})
+    _hub_snapshot(hub, "org/single", {"config.json": world / "trained" / "config.json",
+                                      "model.safetensors": None})
+    for repo_id, error in (("org/draft", "names shard(s) that are missing: "
+                                         "model-00002-of-00002.safetensors"),
+                           ("org/single", "no model.safetensors")):
+        result = runner.invoke(drafter_app, ["vocab", "--model", repo_id],
+                               env={"HF_HUB_CACHE": str(hub)})
+        text = " ".join(result.output.split())
+        assert result.exit_code == 2 and "Traceback" not in text, text
+        assert error in text and "an interrupted Hub download" in text, text
+        assert f"hf download {repo_id}" in text and ".incomplete" in text
