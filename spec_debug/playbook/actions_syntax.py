@@ -29,14 +29,21 @@ def dollar_before_template(text: str) -> str | None:
     parsed = TEXT_ENV.parse(text)
     for output in parsed.find_all(nodes.Output):
         for before, after in zip(output.nodes, output.nodes[1:]):
-            if isinstance(before, nodes.TemplateData) and before.data.endswith("$") \
-                    and not isinstance(after, nodes.TemplateData):
+            if isinstance(before, nodes.TemplateData) and before.data.endswith("$") and not _literal(after):
                 # The expression as written (the parse above says one exists): the text of the
                 # first `${{ ... }}` outside raw blocks.
                 for match in _SNIPPET.finditer(_without_raw(text)):
                     return match.group(0)
                 return "${{ ... }}"
     return None
+
+
+def _literal(node: nodes.Node) -> bool:
+    """Text, or a constant written as an expression: `{{ '{{' | raw }}` is how distill quotes a
+    `{{` it cannot put in a raw block (session/distill.py, _as_template)."""
+    while isinstance(node, nodes.Filter):
+        node = node.node
+    return isinstance(node, (nodes.TemplateData, nodes.Const))
 
 
 def _without_raw(text: str) -> str:

@@ -68,6 +68,8 @@ def test_a_var_default_with_the_habit_is_named_too(tmp_path):
     "|\n      cat > wf.yml <<'X'\n      {% raw %}run: echo ${{ matrix.gpu }}{% endraw %}\n      X\n",
     # the shell's own ${VAR} and a $ that is not right before the value
     'echo ${HOME} $PATH "$ {{ gpu }}" {{ gpu }}$',
+    # how distill quotes a `{{` it cannot put in a raw block: a constant, not a var
+    "\"echo ${{ '{{' | raw }} github.sha }} {% raw %}{% endraw %}\"",
 ])
 def test_shell_dollars_and_raw_text_still_validate(tmp_path, run):
     (tmp_path / "p.yaml").write_text(f"name: p\nvars:\n  gpu: '0'\nsteps:\n  - id: a\n    run: {run}\n")
