@@ -221,6 +221,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [_http_error(m)]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
+    if (gpu := _gpu_unreachable(output)) is not None:
+        return [gpu]
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
         return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
@@ -251,6 +253,21 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
     return []
+
+
+# nvidia-smi when no GPU can be reached at all: the driver is not loaded (after a kernel update or
+# a reboot), NVML and the driver disagree after a driver upgrade without a reboot, or a GPU fell
+# off the bus (Xid 79). Its exit status says little (9, 6, 255) and a text log has none.
+_GPU_UNREACHABLE = ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+                    "Failed to initialize NVML", "No devices were found",
+                    "Unable to determine the device handle for GPU")
+
+
+def _gpu_unreachable(output: str) -> ErrorInfo | None:
+    for phrase in _GPU_UNREACHABLE:
+        if (pos := output.find(phrase)) >= 0:
+            return ErrorInfo("cuda_error", None, _line_at(output, pos))
+    return None
 
 
 def _codex_aborted(output: str) -> bool:

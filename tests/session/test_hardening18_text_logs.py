@@ -28,11 +28,27 @@ def test_a_zsh_session_that_logs_into_gpu01_runs_its_commands_there() -> None:
         ("nvidia-smi", "gpu01", False),
         launch,
         ("exit", "gpu01", False),
-        ("nvidia-smi", None, False),  # back on the laptop: "Connection to gpu01 closed."
+        ("nvidia-smi", None, True),  # back on the laptop: "Connection to gpu01 closed."
     ]
-    [err] = a.errors
+    err, driver = a.errors
     assert (err.exception, err.host, err.command_seq) == ("RuntimeError", "gpu01", a.commands[2].seq)
     assert "Expected size 6 but got size 8" in err.message
+    # the laptop's nvidia-smi cannot reach a driver: a GPU failure there, not on gpu01
+    assert (driver.kind, driver.host) == ("cuda_error", None)
+    assert driver.message.startswith("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver")
+
+
+@pytest.mark.parametrize(("output", "code"), [
+    ("Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.54", 18),
+    ("No devices were found", 6),
+    ("Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error", 255),
+])
+def test_nvidia_smi_that_reaches_no_gpu_is_a_gpu_failure(output: str, code: int) -> None:
+    """What nvidia-smi prints after a driver upgrade without a reboot, with no GPU visible, and
+    when a GPU fell off the bus: a failure of the GPU host, not a silent 'exit code N'."""
+    from spec_debug.session.failures import extract_errors
+    [err] = extract_errors(output, exit_code=code)
+    assert (err.kind, err.message) == ("cuda_error", output.splitlines()[0])
 
 
 @pytest.mark.parametrize(("prompt", "command", "host"), [
