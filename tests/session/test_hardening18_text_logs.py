@@ -231,3 +231,27 @@ def test_a_note_with_a_few_hash_numbers_is_no_history(tmp_path: Path) -> None:
     path.write_text("Run 3 of the sweep\n#12345678901\nthe draft accepted fewer tokens\nthen it recovered\n"
                     "and again\nand more prose\n", encoding="utf-8")
     assert analyze_path(path).commands == []
+
+
+def test_a_shell_block_with_a_bare_launch_is_that_command() -> None:
+    """sgl-project/sglang#1498: ```shell with the launch command and no prompt. Before: none."""
+    [launch] = analyze_path(DATA / "sglang_1498_shell_block.md").commands
+    assert launch.category == "launch_server" and launch.command.endswith("--speculative-algorithm EAGLE >> server.log 2>&1")
+
+
+def test_a_bash_block_of_two_benchmark_runs_is_two_commands() -> None:
+    """SafeAILab/EAGLE#298: the launch, then a bash block holding the baseline and the EAGLE
+    mtbench runs. Before, the two runs were read as output of the launch."""
+    a = analyze_path(DATA / "eagle_298_issue_body.md")
+    assert [(c.category, c.command.split(" --", 1)[0]) for c in a.commands] == [
+        ("launch_server", "python3 -m sglang.launch_server"),
+        ("benchmark", "python bench_sglang.py"), ("benchmark", "python bench_sglang_eagle.py")]
+
+
+def test_a_shell_block_of_a_command_and_its_log_stays_one_command(tmp_path: Path) -> None:
+    path = tmp_path / "issue.md"
+    path.write_text("```shell\npython3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3\n"
+                    "[2025-08-18 10:02:19] server_args=ServerArgs(model_path='m')\npython3: can't open file 'x'\n"
+                    "python -m sglang.launch_server --help\n```\n", encoding="utf-8")
+    assert [c.command for c in analyze_path(path).commands] == [
+        "python3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3"]

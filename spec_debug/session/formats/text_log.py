@@ -432,15 +432,17 @@ class _State:
         m = _prompt(line)
         if m:
             return m.group("command"), _prompt_host(m)
+        return (line, None) if self._bare_command(line) else (None, None)
+
+    def _bare_command(self, line: str) -> bool:
+        """``line`` of a block is a command typed without its prompt: a program engineers run
+        (:data:`_LAUNCHER`) on the block's first line, or one of its first lines before any
+        output, unless the block is the output of the command just before it (a launch or a
+        benchmark is always a command)."""
         if self.fence_output or not _LAUNCHER.match(line):
-            return None, None
-        # A bare command: the first line of the block (or one of the first lines, before any
-        # output), unless the block is the output of the command just before it. A launch or a
-        # benchmark is always a command.
+            return False
         output_due = self.kind == "tool_result" and self.call_id is not None and not "".join(self.body).strip("`\n\t ")
-        if output_due and shell.categorize(line) not in ("launch_server", "benchmark"):
-            return None, None
-        return line, None
+        return not output_due or shell.categorize(line) in ("launch_server", "benchmark")
 
     def _script_mark(self, mark: typescript_marks.ScriptMark, line: str, lineno: int) -> Iterator[Event]:
         """``script(1)``'s opening or closing line: the session's start or end time, and with
@@ -497,11 +499,18 @@ class _State:
         if self.fence in _SHELL_LANGS:
             m = _prompt(line)
             if m:
+                self.fence_output = False
                 yield from self._command(m.group("command"), lineno, _prompt_host(m), new_message=not self.numbered)
             elif self.fence in ("bash", "sh", "zsh") and line.strip() and not line.lstrip().startswith("#") \
                     and self.kind != "tool_result":
                 yield from self._command(line, lineno, None, new_message=not self.numbered)
+            elif not self.numbered and not self.aider and self._bare_command(line):
+                # ```shell / ```console in an issue body: the launch command without a prompt,
+                # then its log (sgl-project/sglang issue reports)
+                self.fence_output = False
+                yield from self._command(line, lineno, None, new_message=True)
             else:
+                self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
             return
         if self.fence is not None and self._transcript_fence():
