@@ -94,10 +94,11 @@ _EXIT_AFTER_EOF_S = 2.0
 
 
 def failed_proxy(sock: object) -> str | None:
-    """Why a connection's ProxyCommand failed under a live session (it exited non-zero or was
-    killed: a cloudflared or SSM tunnel that closed, a bastion's `ssh -W` whose own connection
-    dropped), else None. A proxy that exited 0 ended because its far end closed (nc, `ssh -W`
-    pass the target's EOF on): the host is the cause then, not the proxy."""
+    """Why a connection's ProxyCommand failed under a live session, else None: it exited
+    non-zero, or said why it ended (a cloudflared or SSM tunnel that closed; a bastion's `ssh -W`
+    whose own connection dropped prints "Connection to BASTION closed by remote host.", and exits
+    255 or, as the race of its two EOFs goes, 0). A proxy that ended silently with 0 passed the
+    target's EOF on (nc, `ssh -W` when the target goes down): the host is the cause then."""
     if not isinstance(sock, _ProxyCommand):
         return None
     try:
@@ -106,7 +107,8 @@ def failed_proxy(sock: object) -> str | None:
     except subprocess.TimeoutExpired:
         return None
     why = sock.ended()
-    return why if why is not None and sock.process.returncode != 0 else None
+    said = sock._stderr_tail.strip()  # complete: ended() waited for the drain to reach EOF
+    return why if why is not None and (sock.process.returncode != 0 or said) else None
 
 
 def wait_readable(source: object, timeout_s: float | None) -> bool:

@@ -214,8 +214,9 @@ def test_behind_ssh_w_the_bastion_going_down_is_named_and_the_target_going_down_
     cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, goes_down: str
 ) -> None:
     """`ProxyCommand ssh -W %h:%p bastion`, the classic jump: when the bastion's connection drops
-    its ssh exits 255 ("Connection to ... closed by remote host."), and that is the cause; when
-    the target drops, ssh -W passes the EOF on and exits 0, and the target is the cause."""
+    its ssh says "Connection to ... closed by remote host." (and exits 255, or 0 as the race of
+    its two EOFs goes), and that is the cause; when the target drops, ssh -W passes the EOF on
+    silently and exits 0, and the target is the cause."""
     bastion, target = sshd_factory("h18bastion"), sshd_factory("h18target")
     client.trust(bastion)
     client.trust(target)
@@ -233,7 +234,8 @@ def test_behind_ssh_w_the_bastion_going_down_is_named_and_the_target_going_down_
     [host] = load_run(out)["hosts"]
     if goes_down == "bastion":
         assert host["error"].startswith("gpu04: SSH connection lost during command: its ProxyCommand 'ssh -F ")
-        assert host["error"].endswith("bastion' exited with code 255: Connection to 127.0.0.1 closed by remote host.")
+        assert host["error"].endswith(": Connection to 127.0.0.1 closed by remote host.")
+        assert "bastion' exited with code " in host["error"]
     else:
         assert host["error"] == "gpu04: SSH connection lost during command"
 
