@@ -255,3 +255,18 @@ def test_a_shell_block_of_a_command_and_its_log_stays_one_command(tmp_path: Path
                     "python -m sglang.launch_server --help\n```\n", encoding="utf-8")
     assert [c.command for c in analyze_path(path).commands] == [
         "python3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3"]
+
+
+def test_leaving_a_root_shell_or_a_container_stays_on_the_remote_host(tmp_path: Path) -> None:
+    """``sudo -i`` and ``docker exec -it sglang bash`` open shells on gpu01 that ``exit`` leaves:
+    the commands after them still ran on gpu01; a refused ``sudo -i`` opened nothing."""
+    path = tmp_path / "session.log"
+    path.write_text("$ ssh gpu01\n$ sudo -i\n$ nvidia-smi -r -i 0\nGPU 00000000:3B:00.0 was successfully reset.\n"
+                    "$ exit\nlogout\n$ docker exec -it sglang bash\nroot@a1b2c3d4e5f6:/sgl-workspace# ls /models\n"
+                    "Llama-3.1-8B-Instruct\nroot@a1b2c3d4e5f6:/sgl-workspace# exit\nexit\n$ sudo -i\n"
+                    "sudo: a password is required\n$ df -h /models\n/dev/nvme0n1 3.5T 2.1T 1.4T 61% /models\n"
+                    "$ exit\nlogout\nConnection to gpu01 closed.\n$ hostname\nlaptop\n", encoding="utf-8")
+    assert [(c.command, c.host) for c in analyze_path(path).commands] == [
+        ("ssh gpu01", "gpu01"), ("sudo -i", "gpu01"), ("nvidia-smi -r -i 0", "gpu01"), ("exit", "gpu01"),
+        ("docker exec -it sglang bash", "gpu01"), ("ls /models", "a1b2c3d4e5f6"), ("exit", "a1b2c3d4e5f6"),
+        ("sudo -i", "gpu01"), ("df -h /models", "gpu01"), ("exit", "gpu01"), ("hostname", None)]

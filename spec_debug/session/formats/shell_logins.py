@@ -14,10 +14,13 @@ _LOGIN_PROGRAMS = frozenset({"ssh", "autossh", "mosh", "tsh", "gcloud"})
 :func:`shell.parse_target`)."""
 _CONTROL = frozenset({";", "&&", "||", "|", "&"})
 _LOGIN_FAILED = ("ssh: ", "Permission denied", "Host key verification failed", "Connection closed by",
-                 "kex_exchange_identification", "Connection reset by")
-"""What OpenSSH prints when no shell was opened: ``ssh: connect to host gpu01 port 22:
+                 "kex_exchange_identification", "Connection reset by", "sudo: ", "su: ",
+                 "Error response from daemon", "error: ")
+"""What is printed when no shell was opened: OpenSSH's ``ssh: connect to host gpu01 port 22:
 Connection refused``, ``ssh: Could not resolve hostname``, ``Permission denied (publickey)``
-(openssh/openssh-portable ``sshconnect.c``, ``sshconnect2.c``)."""
+(openssh/openssh-portable ``sshconnect.c``, ``sshconnect2.c``); ``sudo: a password is
+required``, ``su: Authentication failure``; docker's ``Error response from daemon: No such
+container``; kubectl's ``error: unable to upgrade connection``."""
 _MAX_SCANNED = 200
 """Output lines looked at after a login or for a closed connection (a banner, the motd)."""
 
@@ -29,48 +32,52 @@ def _closed(line: str) -> bool:
 
 
 class Logins:
-    """The hosts a terminal log logged into, innermost last."""
+    """The shells a terminal log entered, innermost last: ``(host, by ssh)``; a subshell on the
+    same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
     __slots__ = ("exited", "pending", "stack")
 
     def __init__(self) -> None:
-        self.stack: list[str] = []
-        self.pending: str | None = None
-        """Host of an interactive login whose output (did it open a shell?) is still coming."""
+        self.stack: list[tuple[str | None, bool]] = []
+        self.pending: tuple[str | None, bool] | None = None
+        """A shell the last command opens, if its output (did it open?) shows no failure."""
         self.exited = False
-        """The last command left a login (its output says the connection closed: once)."""
+        """The last command left a shell (its output says the connection closed: once)."""
 
     def settle(self, output: list[str]) -> None:
-        """The output of the last command is complete: a login it started opened a shell (or
-        failed), or the connection it ran in closed (Ctrl-D, a dropped link)."""
+        """The output of the last command is complete: a shell it started opened (or failed),
+        or the connection it ran in closed (Ctrl-D, a dropped link)."""
         head = output[:_MAX_SCANNED]
         if self.pending is not None:
-            host, self.pending = self.pending, None
+            entry, self.pending = self.pending, None
             if not any(mark in line for line in head for mark in _LOGIN_FAILED) \
                     and not any(_closed(line) for line in head):
-                self.stack.append(host)
+                self.stack.append(entry)
         elif self.stack and not self.exited and any(_closed(line) for line in head):
-            self.stack.pop()
+            while self.stack and not self.stack.pop()[1]:
+                pass  # the connection took the shells opened inside it along
         self.exited = False
 
     def where(self, shown: str | None) -> str | None:
-        """The host a command ran on: the prompt's, else the innermost login's."""
+        """The host a command ran on: the prompt's, else the innermost shell's."""
         if shown is not None:
             return shown
-        return self.stack[-1] if self.stack else None
+        return self.stack[-1][0] if self.stack else None
 
     def ran(self, command: str, shown: str | None) -> None:
         """Note a command once its host is known (:meth:`where`)."""
-        if shown is not None:
-            self.stack.clear()  # the prompt says where the shell is
         first = command.split(None, 1)[0] if command else ""
         if first in ("exit", "logout"):
             if self.stack:
                 self.stack.pop()
                 self.exited = True
             return
-        if first.rsplit("/", 1)[-1] in _LOGIN_PROGRAMS:
-            self.pending = _login_host(command)
+        program = first.rsplit("/", 1)[-1]
+        if program in _LOGIN_PROGRAMS:
+            host = _login_host(command)
+            self.pending = (host, True) if host is not None else None
+        elif program in _SUBSHELL_PROGRAMS and _opens_subshell(command):
+            self.pending = (self.where(shown), False)
 
 
 def _login_host(command: str) -> str | None:
@@ -85,3 +92,27 @@ def _login_host(command: str) -> str | None:
     if target.host is None or target.inner or target.container is not None:
         return None
     return target.host
+
+
+_SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "docker", "podman", "kubectl"})
+_SHELLS = frozenset({"bash", "zsh", "sh", "fish", "/bin/bash", "/bin/sh", "/bin/zsh"})
+
+
+def _opens_subshell(command: str) -> bool:
+    """``command`` starts an interactive shell on the same machine, left with ``exit``: ``sudo
+    -i``/``-s``, ``sudo su -``, ``su``, a bare ``bash``, or a shell in a container (``docker
+    exec -it sglang bash``, ``kubectl exec -it pod -- bash``)."""
+    words = shell.split_words(command)
+    if any(w in _CONTROL for w in words):
+        return False
+    program, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if program in ("bash", "zsh", "sh"):
+        return all(a.startswith("-") and a not in ("-c", "--version", "--help") for a in args)
+    if program == "su":
+        return "-c" not in args
+    if program == "sudo":
+        rest = [a for a in args if not a.startswith("-")]
+        return any(a in ("-i", "-s", "--login", "--shell") for a in args) and not rest \
+            or bool(rest) and rest[0] in ("su", "bash", "zsh", "sh") and len(rest) <= 2
+    # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL
+    return "exec" in args[:2] and bool(args) and args[-1] in _SHELLS and any(a.startswith("-") and "i" in a for a in args)
