@@ -448,7 +448,35 @@ def require_config(path: Path, role: str) -> None:
 def load_draft_config(model_dir: str | Path) -> DraftConfig:
     require_config(Path(model_dir), "--model")
     path = Path(model_dir) / "config.json"
-    return parse_draft_config(read_json(path), where=str(path))
+    raw = read_json(path)
+    _refuse_block_draft(raw, str(path))
+    return parse_draft_config(raw, where=str(path))
+
+
+# Draft families SpecForge trains beside EAGLE-3 whose config.json is a flat HF config too:
+# DFlash (block diffusion over `dflash_config.target_layer_ids`, `block_size` tokens per
+# pass), and its DSpark / Domino variants (sgl-project/SpecForge configs/*-dflash.json,
+# *-dspark.json, *-domino.json, specforge/modeling/draft/dflash.py). Read as EAGLE-3 they
+# failed on an fc of 5 aux states or on layer shapes, which sent users to the aux ids.
+_BLOCK_DRAFT = re.compile(r"DFlash|DSpark|Domino", re.IGNORECASE)
+
+
+def _refuse_block_draft(raw: Mapping[str, Any], where: str) -> None:
+    architectures = raw.get("architectures")
+    names = [str(a) for a in architectures] if isinstance(architectures, list) else []
+    block = next((a for a in names if _BLOCK_DRAFT.search(a)), None)
+    if block is None and not isinstance(raw.get("dflash_config"), Mapping):
+        return
+    layers = (raw.get("dflash_config") or {}).get("target_layer_ids") if isinstance(
+        raw.get("dflash_config"), Mapping) else None
+    raise CheckpointError(
+        f"{where}: a DFlash-family draft ({block or 'dflash_config'}"
+        + (f", block_size {raw['block_size']}" if raw.get("block_size") else "")
+        + (f", target layers {layers}" if layers else "") + "), not an EAGLE-3 one: it drafts a "
+        "block of tokens per pass; spec-debug's drafter runs EAGLE-3 drafts",
+        hint="serve it with SGLang --speculative-algorithm DFLASH or vLLM speculative_config "
+             "method \"dflash\"; pass an EAGLE-3 draft (LlamaForCausalLMEagle3, or speculators "
+             "eagle3) as --model")
 
 
 # Targets whose RMSNorm scales by (1 + weight), the weight stored zero-centred: transformers

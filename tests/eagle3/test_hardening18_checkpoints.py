@@ -380,3 +380,40 @@ def test_interrupted_hub_download_of_the_draft_is_named(world, tmp_path):
         assert result.exit_code == 2 and "Traceback" not in text, text
         assert error in text and "an interrupted Hub download" in text, text
         assert f"hf download {repo_id}" in text and ".incomplete" in text
+
+
+def test_dflash_draft_passed_as_eagle3_is_named(world, tmp_path):
+    """A DFlash draft as SpecForge writes it (configs/qwen3-8b-dflash.json at this world's
+    sizes; DFlashDraftModel: fc over the 5 target layers, hidden_norm, Qwen3 layers, norm;
+    specforge/modeling/draft/dflash.py). Before: `vocab` passed and `eval` said "fc.weight takes
+    160 inputs = 5 aux states of 32, but eagle_aux_hidden_state_layer_ids is absent (3
+    assumed)", a fix that cannot work. Now both name a DFlash draft and how to serve it."""
+    config = {"architectures": ["DFlashDraftModel"], "attention_bias": False,
+              "auto_map": {"AutoModel": "dflash.DFlashDraftModel"}, "block_size": 16,
+              "dflash_config": {"mask_token_id": 200, "target_layer_ids": [1, 2, 3, 4, 5]},
+              "dtype": "bfloat16", "head_dim": 8, "hidden_act": "silu", "hidden_size": 32,
+              "intermediate_size": 64,
+              "layer_types": ["full_attention"] * 2, "max_position_embeddings": 128,
+              "max_window_layers": 2, "model_type": "qwen3", "num_attention_heads": 4,
+              "num_hidden_layers": 2, "num_key_value_heads": 2, "num_target_layers": 8,
+              "rms_norm_eps": 1e-06, "rope_theta": 1000000, "sliding_window": None,
+              "tie_word_embeddings": False, "use_sliding_window": False, "vocab_size": V}
+    generator = torch.Generator().manual_seed(16)
+    state = {"fc.weight": torch.randn(32, 5 * 32, generator=generator),
+             "hidden_norm.weight": torch.ones(32), "norm.weight": torch.ones(32)}
+    for i in range(2):
+        for proj, rows in (("q_proj", 32), ("k_proj", 16), ("v_proj", 16)):
+            state[f"layers.{i}.self_attn.{proj}.weight"] = torch.randn(rows, 32, generator=generator)
+        state[f"layers.{i}.self_attn.o_proj.weight"] = torch.randn(32, 32, generator=generator)
+        for norm in ("self_attn.q_norm", "self_attn.k_norm", "input_layernorm",
+                     "post_attention_layernorm"):
+            state[f"layers.{i}.{norm}.weight"] = torch.ones(8 if "_norm" in norm[-7:] else 32)
+    draft = tmp_path / "dflash"
+    draft.mkdir()
+    (draft / "config.json").write_text(json.dumps(config))
+    save_file({k: v.bfloat16().contiguous() for k, v in state.items()},
+              str(draft / "model.safetensors"))
+    for command in (["vocab"], ["eval", "--data", str(world / "data")]):
+        text = _drafter_error(*command, "--model", str(draft), "--target", str(world / "target"))
+        assert "a DFlash-family draft (DFlashDraftModel, block_size 16" in text, text
+        assert "aux_hidden_state_layer_ids" not in text and "--speculative-algorithm DFLASH" in text
