@@ -268,16 +268,24 @@ def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
 _NORM_WEIGHT = re.compile(r"norm(\.\d+)?\.weight$")
 
 
-def _initial_norms_note(all_ones: dict[str, bool]) -> str | None:
+# How far from 1.0 a norm weight must have moved to count as trained here: a bfloat16 save
+# rounds anything within 2**-8 of 1.0 to 1.0, so norms early in training can read as
+# untouched; only beside clearly trained ones is an untouched norm a sign of a lost load
+_TRAINED_NORM_DEVIATION = 0.05
+
+
+def _initial_norms_note(deviation: dict[str, float]) -> str | None:
     """A note when some RMSNorm weights are exactly 1.0, their initial value, while others
-    are trained: those modules were never given trained weights. A converter or exporter that
+    are clearly trained (`deviation`: name -> max |w - 1|): those modules were never given
+    trained weights. A converter or exporter that
     loads with `load_state_dict(strict=False)` and saves anyway leaves them so when a name
     does not match: speculators' Eagle3Converter (convert/eagle/eagle3_converter.py
     _save_converted_checkpoint) lost its `midlayer.` -> `layers.0.` remap that way and wrote
     a draft with zero acceptance (vllm-project/speculators#358, #1114). The layers beside
     such a norm are random too; no error is raised anywhere."""
-    initial = sorted(name for name, ones in all_ones.items() if ones)
-    trained = sorted(name for name, ones in all_ones.items() if not ones)
+    initial = sorted(name for name, moved in deviation.items() if moved == 0.0)
+    trained = sorted(name for name, moved in deviation.items()
+                     if moved > _TRAINED_NORM_DEVIATION)
     if not initial or not trained:
         return None  # all trained, or an untrained draft saved as a whole
     return (f"RMSNorm weights at their initial value (every entry exactly 1.0): "
@@ -492,7 +500,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     missing: list[str] = []
     non_finite: list[str] = []
     zero: list[str] = []  # weight matrices of zeros: no trained draft has one
-    all_ones: dict[str, bool] = {}  # RMSNorm weight -> still at its initial value
+    norm_deviation: dict[str, float] = {}  # RMSNorm weight -> max |w - 1|
     with torch.no_grad():
         for name, param in model.state_dict().items():
             if name == "embed_tokens.weight" and (use_target_embedding
@@ -547,7 +555,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             elif tensor.dim() >= 2 and not bool(tensor.any()):
                 zero.append(name)
             if _NORM_WEIGHT.search(name):
-                all_ones[name] = bool((tensor == 1).all())
+                norm_deviation[name] = float((tensor.float() - 1).abs().max())
             param.copy_(tensor.to(device=device, dtype=dtype))
     if tied_head and not missing:
         with torch.no_grad():
@@ -562,7 +570,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     "draft was trained as one" if qk_norms and cfg.model_type == "qwen3" else None))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
     notes += [note for note in (
-        _initial_norms_note(all_ones),
+        _initial_norms_note(norm_deviation),
         _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None)
         if note]
     if zero:
