@@ -710,7 +710,11 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
     path = resolve_checkpoint_dir(model_dir, "--model", "draft checkpoint")
     _refuse_hidden_state_dump(path, "--model")
     _refuse_weights_without_config(path)
-    config = load_draft_config(path)
+    try:
+        config = load_draft_config(path)
+    except CheckpointError:
+        _refuse_mtp_draft(path)
+        raise
     tensors = TensorStore.open(path, normalise_draft_name)
     prefix = _draft_prefix(list(tensors.infos))
     if prefix is not None:
@@ -727,6 +731,27 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
                  "--model and the target as --target")
     _refuse_eagle1_draft(path, config, tensors)
     return DraftCheckpoint(path, _speculators_default_vocab(config, tensors), tensors, prefix)
+
+
+def _refuse_mtp_draft(path: Path) -> None:
+    """A multi-token-prediction (NextN) module passed as --model: DeepSeek-V3/R1's layer 61
+    split out for SGLang (lmsys/DeepSeek-V3-NextN; its config is the target's, model_type
+    deepseek_v3), whose block fuses [enorm(embedding), hnorm(hidden)] with `eh_proj`
+    (sglang python/sglang/srt/models/deepseek_nextn.py; vLLM deepseek_mtp.py). Its config
+    failed as "draft decoder model_type 'deepseek_v3' is not supported", as if it were an
+    EAGLE-3 draft of another decoder."""
+    try:
+        names = TensorStore.open(path).infos
+    except CheckpointError:
+        return
+    fused = sorted(name for name in names if re.search(r"(^|\.)eh_proj\.weight$", name))
+    if fused:
+        raise CheckpointError(
+            f"{path}: a multi-token-prediction (MTP / NextN) module ({fused[0]}), not an "
+            "EAGLE-3 draft: spec-debug's drafter runs EAGLE-3 heads",
+            hint="SGLang serves it with --speculative-algorithm NEXTN (or EAGLE) and vLLM with "
+                 "speculative_config method \"mtp\" (\"deepseek_mtp\" before); the drafter "
+                 "commands need an EAGLE-3 draft as --model")
 
 
 def _refuse_eagle1_draft(path: Path, config: DraftConfig, tensors: "TensorStore") -> None:

@@ -432,3 +432,28 @@ def test_dflash_draft_passed_as_eagle3_is_named(world, tmp_path):
         text = _drafter_error(*command, "--model", str(draft), "--target", str(world / "target"))
         assert "a DFlash-family draft (DFlashDraftModel, block_size 16" in text, text
         assert "aux_hidden_state_layer_ids" not in text and "--speculative-algorithm DFLASH" in text
+
+
+def test_nextn_mtp_module_passed_as_draft_is_named(world, tmp_path):
+    """DeepSeek-V3's NextN layer split out for SGLang (lmsys/DeepSeek-V3-NextN: the target's
+    config, its layer 61 saved as layer 0 with eh_proj / enorm / hnorm / shared_head; sglang
+    deepseek_nextn.py). Before: "draft decoder model_type 'deepseek_v3' is not supported
+    (supported: llama, qwen3)", as if it were an EAGLE-3 draft of another decoder."""
+    draft = tmp_path / "nextn"
+    draft.mkdir()
+    (draft / "config.json").write_text(json.dumps({
+        "architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3",
+        "hidden_size": 32, "intermediate_size": 64, "kv_lora_rank": 16, "q_lora_rank": 24,
+        "num_attention_heads": 4, "num_hidden_layers": 61, "num_nextn_predict_layers": 1,
+        "qk_nope_head_dim": 8, "qk_rope_head_dim": 8, "v_head_dim": 8, "vocab_size": V}))
+    generator = torch.Generator().manual_seed(61)
+    shapes = {"model.layers.0.eh_proj.weight": (32, 64), "model.layers.0.enorm.weight": (32,),
+              "model.layers.0.hnorm.weight": (32,), "model.layers.0.shared_head.norm.weight": (32,),
+              "model.layers.0.self_attn.kv_a_layernorm.weight": (16,),
+              "model.layers.0.mlp.gate.weight": (8, 32), "model.embed_tokens.weight": (V, 32)}
+    save_file({name: torch.randn(shape, generator=generator).bfloat16()
+               for name, shape in shapes.items()}, str(draft / "model.safetensors"))
+    for command in (["vocab"], ["eval", "--data", str(world / "data")]):
+        text = _drafter_error(*command, "--model", str(draft), "--target", str(world / "target"))
+        assert "a multi-token-prediction (MTP / NextN) module" in text, text
+        assert "not supported (supported: llama, qwen3)" not in text and "NEXTN" in text
