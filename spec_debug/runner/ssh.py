@@ -52,6 +52,9 @@ _PID_MARKER_SEARCH_LIMIT = 64 * 1024
 _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
 _KILL_CHANNEL_TIMEOUT_S = 10.0
+# How long the kill's channel may wait for the server's answer while the link is still busy
+# delivering the timed-out step's output (a slow link: the answer queues behind it).
+_KILL_CHANNEL_PATIENCE_S = 120.0
 _CHANNEL_RETRY_S = 10.0
 # How long a channel that ended without an exit status waits for its connection to be seen down.
 _DEATH_NOTICE_S = 0.3
@@ -522,7 +525,9 @@ class SSHTransport(Transport):
             return None
         script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
         try:
-            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False)
+            channel = self._open_session(
+                retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False, busy_link_patience_s=_KILL_CHANNEL_PATIENCE_S
+            )
         except _SessionRefused:
             return self._kill_over_second_connection(script)
         except TransportError as exc:
@@ -602,9 +607,15 @@ class SSHTransport(Transport):
         except _Interrupted:
             raise RemoteFileError(f"{self.host}: file copy not started: the run was interrupted") from None
 
-    def _open_session(self, retry_s: float = _CHANNEL_RETRY_S, *, interruptible: bool = True) -> paramiko.Channel:
+    def _open_session(
+        self, retry_s: float = _CHANNEL_RETRY_S, *, interruptible: bool = True, busy_link_patience_s: float = 0.0
+    ) -> paramiko.Channel:
         """A new session channel; raises _Interrupted on interrupt() (unless `interruptible` is
-        False: the channel that kills a step's tree must open after the interrupt)."""
+        False: the channel that kills a step's tree must open after the interrupt).
+
+        The server's answer comes within ConnectTimeout, or, with `busy_link_patience_s`, within
+        that long as long as the connection keeps delivering output: on a slow link the answer
+        queues behind what a step printed before it timed out (up to paramiko's 2 MiB window)."""
         if not self._connection.transport.is_active():
             raise self._lost("before the step could start")
         # sshd frees a session slot only once it has processed our CLOSE, which can trail our
@@ -613,14 +624,27 @@ class SSHTransport(Transport):
         deadline = time.monotonic() + retry_s
         give_up = self._interrupted.is_set if interruptible else (lambda: False)
         timeout = self._connection.target.connect_timeout_s
+        open_timeout = max(timeout, busy_link_patience_s)
+        asked_at = time.monotonic()
+
+        def silent() -> bool:
+            if busy_link_patience_s <= 0:
+                return False
+            heard = max(asked_at, getattr(self._connection.transport, "data_arrived_at", 0.0))
+            return time.monotonic() - heard >= timeout
+
         while True:
             if give_up():
                 raise _Interrupted(f"{self.host}: interrupted before the command's channel opened")
             try:
                 # A hung sshd (a host thrashing) answers no channel open for the whole timeout;
                 # Ctrl-C must not wait for it.
-                channel = open_channel_unless(lambda: self._connection.transport.open_session(timeout=timeout), give_up)
+                channel = open_channel_unless(
+                    lambda: self._connection.transport.open_session(timeout=open_timeout), lambda: give_up() or silent()
+                )
                 if channel is None:
+                    if not give_up():
+                        raise self._no_session_within(timeout)
                     raise _Interrupted(f"{self.host}: interrupted before the command's channel opened")
                 self._granted_a_session = True
                 _send_environment(channel, self._connection.target)
@@ -647,15 +671,16 @@ class SSHTransport(Transport):
             except paramiko.SSHException as exc:
                 if self._connection.transport.is_active() and "timeout" in str(exc).lower():
                     # paramiko/transport.py, open_channel: "Timeout opening channel."
-                    raise TransportError(
-                        f"{self.host}: the server accepted the login but did not open a session "
-                        f"within {self._connection.target.connect_timeout_s:g} s",
-                        hint="sshd on the host is hung or overloaded (check its load and MaxStartups); "
-                        "raise ConnectTimeout if it is only slow",
-                    ) from None
+                    raise self._no_session_within(open_timeout) from None
                 raise self._lost("while opening a channel" + _cause(exc)) from None
             except (EOFError, OSError) as exc:
                 raise self._lost("while opening a channel" + _cause(exc)) from None
+
+    def _no_session_within(self, seconds: float) -> TransportError:
+        return TransportError(
+            f"{self.host}: the server accepted the login but did not open a session within {seconds:g} s",
+            hint="sshd on the host is hung or overloaded (check its load and MaxStartups); raise ConnectTimeout if it is only slow",
+        )
 
     def _connection_going_down(self) -> bool:
         """Whether the connection is down, giving a dying one a moment to be seen so.

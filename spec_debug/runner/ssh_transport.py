@@ -5,9 +5,10 @@ channel handlers for `exit-signal` and a jump channel's CLOSE."""
 from __future__ import annotations
 
 import threading
+import time
 
 import paramiko
-from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
+from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_DATA, MSG_CHANNEL_EXTENDED_DATA, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
 
 from spec_debug.runner.ssh_handshake_failures import _OFFER_LINES
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA
@@ -64,6 +65,17 @@ def _handle_channel_close(channel: paramiko.Channel, message: paramiko.Message) 
             lock.release()
 
 
+def _handle_data(channel: paramiko.Channel, message: paramiko.Message) -> None:
+    """Note when the server last sent a channel's output (data_arrived_at), then defer."""
+    channel.transport.data_arrived_at = time.monotonic()  # type: ignore[union-attr]
+    paramiko.Channel._feed(channel, message)
+
+
+def _handle_extended_data(channel: paramiko.Channel, message: paramiko.Message) -> None:
+    channel.transport.data_arrived_at = time.monotonic()  # type: ignore[union-attr]
+    paramiko.Channel._feed_extended(channel, message)
+
+
 class ServerNotResponding(paramiko.SSHException):
     """The server left our keepalive probes unanswered: the connection is given up."""
 
@@ -73,6 +85,8 @@ class _SignalAwareTransport(paramiko.Transport):
         **paramiko.Transport._channel_handler_table,
         MSG_CHANNEL_REQUEST: _handle_channel_request,
         MSG_CHANNEL_CLOSE: _handle_channel_close,
+        MSG_CHANNEL_DATA: _handle_data,
+        MSG_CHANNEL_EXTENDED_DATA: _handle_extended_data,
     }
 
     unanswered_probes = 0
@@ -84,6 +98,9 @@ class _SignalAwareTransport(paramiko.Transport):
     """The description of the server's SSH_MSG_DISCONNECT, if it sent one ("Too many
     authentication failures" from sshd past MaxAuthTries)."""
     not_responding: ServerNotResponding | None = None
+    data_arrived_at = 0.0
+    """time.monotonic() of the last channel output received: a link still busy carrying it
+    (slow, or a flood of output) is told from a server that went silent."""
     host_key_warning: str | None = None
     """Why the host key was accepted although known_hosts disagrees (StrictHostKeyChecking no)."""
     """Why the connection was given up, when the server stopped answering."""

@@ -358,3 +358,46 @@ def test_a_host_lost_while_its_probe_bundle_uploads_is_recorded_on_that_step(
     assert steps["env"]["status"] == "passed"
     probe = steps["host_info"]
     assert probe["status"] == "error" and probe["message"] == host["error"] and "connection lost while copying" in probe["message"]
+
+
+# A slow link (a congested VPN, a satellite hop) as ProxyCommand: relays each way at `rate`
+# bytes a second (tc/netem needs privileges and a network namespace the tests do not assume).
+_SLOW_LINK = '''
+import os, socket, sys, threading, time
+host, port, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+sock = socket.create_connection((host, port))
+def pump(read, write):
+    while (data := read(1024)):
+        write(data)
+        time.sleep(len(data) / rate)
+    os._exit(0)
+threading.Thread(target=pump, args=(lambda n: os.read(0, n), sock.sendall), daemon=True).start()
+pump(sock.recv, lambda d: os.write(1, d))
+'''
+
+
+def test_a_step_that_times_out_over_a_slow_link_is_killed_and_the_host_goes_on(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
+) -> None:
+    """A step prints 120 kB and hangs; over a 20 kB/s link its timeout fires with most of that
+    output still on the way. The kill's channel is answered only after it, past ConnectTimeout:
+    the kill was given up (the step said "process tree killed" and its sleep ran on), and since
+    round 18's frozen-host fix the host was even dropped as hung. The link was busy, not dead."""
+    link = tmp_path / "slow_link.py"
+    link.write_text(_SLOW_LINK)
+    client.alias("gpu06", sshd, ProxyCommand=f"{sys.executable} {link} %h %p 20000", HostKeyAlias=sshd.known_hosts_name,
+                 ConnectTimeout=2)
+    marker = f"9.{os.getpid() % 100:02d}1"
+    playbook = tmp_path / "flood.yaml"
+    playbook.write_text(
+        "name: flood\ndescription: a noisy step that hangs, over a slow link\nsteps:\n"
+        f"  - id: flood\n    title: flood\n    why: times out\n    run: yes x | head -c 120000; sleep {marker}\n    timeout: 1\n"
+        f"  - id: check\n    title: check\n    why: killed for real\n    run: ps -eo args= | grep -c '^sleep {marker}$' || true\n"
+    )
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "gpu06", "-F", str(client.config), "--batch", "--out", str(out))
+    assert_no_traceback(result)
+    assert result.code == 0, result.stderr  # a timeout is a warning (SD002)
+    steps = steps_of(load_run(out), "gpu06")
+    assert steps["flood"]["status"] == "timeout" and steps["flood"]["message"] == "timed out after 1 s; process tree killed"
+    assert steps["check"]["status"] == "passed" and steps["check"]["stdout"] == "0\n"
