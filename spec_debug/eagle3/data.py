@@ -228,13 +228,14 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
     return "", None
 
 
-def _layer_ids_from_metadata(metadata: dict | None) -> tuple[int, ...] | None:
+def _layer_ids_from_metadata(path: Path, metadata: dict | None) -> tuple[int, ...] | None:
     if not metadata or "layer_ids" not in metadata:
         return None
     try:
         return tuple(int(i) for i in json.loads(metadata["layer_ids"]))
     except (ValueError, TypeError) as exc:
-        raise DataError(f"layer_ids metadata is not a JSON list of ints ({exc})") from None
+        raise DataError(f"{path}: layer_ids metadata is not a JSON list of ints "
+                        f"({metadata['layer_ids'][:80]!r}: {exc})") from None
 
 
 def _not_a_sample(path: Path, names: list[str]) -> DataError:
@@ -300,7 +301,7 @@ def _describe_file(path: Path, count: int) -> DataInfo:
             _refuse_slot_major(path, header["hidden_states"]["shape"], tokens[-1])
         slots, hidden, _ = _state_dims(path, header["hidden_states"]["shape"])
         return DataInfo("speculators", count, slots, hidden,
-                        _layer_ids_from_metadata(header.get("__metadata__")), True,
+                        _layer_ids_from_metadata(path, header.get("__metadata__")), True,
                         "loss_mask" in header)
     sample = read_sample(path)
     return DataInfo(sample.data_format, count, sample.num_file_slots, int(sample.slots.shape[-1]),
@@ -390,7 +391,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             token_key = next((k for k in _TOKEN_KEYS if k in keys), None)
             if token_key is None or "hidden_states" not in keys:
                 raise _not_a_sample(path, list(keys))
-            layer_ids = _layer_ids_from_metadata(handle.metadata())
+            layer_ids = _layer_ids_from_metadata(path, handle.metadata())
             token_ids = handle.get_tensor(token_key)
             states = handle.get_slice("hidden_states")
             state_shape = states.get_shape()
@@ -412,6 +413,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
             if _FP8_SCALES in keys:
                 chosen, final_state = _dequantize_fp8(path, handle.get_tensor(_FP8_SCALES),
                                                       T, chosen, final_state)
+            elif not chosen.is_floating_point():
+                _float_states(path, "hidden_states", chosen)
             elif chosen.dtype in fp8_dtypes():
                 # the connector's states are h / scale, each token filling the e4m3 range:
                 # read without the scales every state is off by its token's own factor
@@ -524,6 +527,28 @@ def _exact_ids(path: Path, key: str, ids: Tensor) -> Tensor:
     return ids.long()
 
 
+def _token_ids(path: Path, data: dict) -> Tensor:
+    """input_ids [T] (or [1, T]) of a torch-saved sample as int64. A [B, T] batch is refused:
+    flattened, B sequences would be scored as one, each attending to the one before."""
+    ids = _required(path, data, "input_ids")
+    if ids.dim() >= 2 and ids.shape[0] > 1 and ids.shape[-1] > 1:
+        raise DataError(f"{path}: input_ids has shape {list(ids.shape)}, a batch of "
+                        f"{ids.shape[0]} sequences in one file; every writer saves one "
+                        "sequence per file ([T] or [1, T])",
+                        hint="save each row of the batch to its own file")
+    return _exact_ids(path, "input_ids", ids.reshape(-1))
+
+
+def _float_states(path: Path, key: str, states: Tensor) -> Tensor:
+    """Hidden states must be floating point: cast to ints or bools they are not activations
+    any more, and read as such every score would be noise."""
+    if not states.is_floating_point():
+        raise DataError(f"{path}: {key} is {str(states.dtype).replace('torch.', '')}, not "
+                        "floating point: the activations were cast (or quantized without "
+                        "their scales)", hint="save the hidden states in bfloat16 or float32")
+    return states
+
+
 def _required(path: Path, data: dict, key: str) -> Tensor:
     """data[key] as a tensor; a key saved as None (a writer that had nothing to put there)
     is reported as missing."""
@@ -591,13 +616,15 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
         raise DataError(f"{path}: hidden_states is {type(layers).__name__}, expected a list of "
                         "[tokens, hidden] tensors, one per captured layer (speculators "
                         "data_*.pt format)")
-    token_ids = _exact_ids(path, "input_ids", _required(path, data, "input_ids").reshape(-1))
+    token_ids = _token_ids(path, data)
     T = token_ids.shape[0]
     shapes = {tuple(t.shape) for t in layers}
     if len(shapes) != 1 or len(next(iter(shapes))) != 2 or next(iter(shapes))[0] != T:
         raise DataError(f"{path}: hidden_states holds shapes {sorted(shapes)[:3]}; expected "
                         f"{len(layers)} x [{T}, hidden] for {T} input_ids")
     S = len(layers)
+    for layer in layers:
+        _float_states(path, "hidden_states", layer)
     wanted, loss_mask = _slots_and_mask(path, data, S, T, slots)
     chosen = torch.stack([layers[s] for s in wanted], dim=1)  # [T, s, Ht]
     return Sample(path.name, token_ids, chosen, wanted, layers[-1] if final else None,
@@ -649,8 +676,8 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     missing = {key for key in ("input_ids", aux_key) if data.get(key) is None}
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
-    token_ids = _exact_ids(path, "input_ids", _required(path, data, "input_ids").reshape(-1))
-    aux = _tensor(path, data, aux_key)
+    token_ids = _token_ids(path, data)
+    aux = _float_states(path, aux_key, _tensor(path, data, aux_key))
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0
     if T == 0 or aux.numel() != T * width:
@@ -658,6 +685,8 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
                         f"[1, {T}, aux x hidden] for {T} input_ids")
     aux = aux.reshape(T, width)  # [T, A*Ht]
     last = _tensor(path, data, last_key)
+    if last is not None:
+        _float_states(path, last_key, last)
     Ht = last.shape[-1] if last is not None else width // 3
     if last is not None and last.numel() != T * Ht:
         raise DataError(f"{path}: {last_key} has shape {list(last.shape)}, expected "

@@ -266,3 +266,45 @@ def test_eagle2_training_data_is_named_as_such(world, tmp_path):
     text = " ".join(result.output.split())
     assert "data_0.ckpt: an EAGLE-1/EAGLE-2 training sample" in text, text
     assert "hint: generate EAGLE-3 hidden states" in text, text
+
+
+def test_a_whole_batch_saved_in_one_file_is_refused(world, tmp_path):
+    """A hand-written dumper that saves the capture's batch as it comes, input_ids [B, T] and
+    aux_hidden_state [B, T, 3H] (SpecForge's keys; SpecForge itself saves row i of the batch,
+    scripts/prepare_hidden_states.py). Before: flattened to one sequence of B*T tokens and
+    scored (the second row attending to the first), a wrong number without a word. Now one
+    clear error."""
+    samples = _hs_samples(world)[:2]
+    T = min(s["token_ids"].shape[0] for s in samples)
+    dump = tmp_path / "batched"
+    dump.mkdir()
+    torch.save({"input_ids": torch.stack([s["token_ids"][:T] for s in samples]),
+                "loss_mask": torch.ones(2, T, dtype=torch.long),
+                "aux_hidden_state": torch.stack([_aux(s["hidden_states"][:T]) for s in samples]),
+                "hidden_state": torch.stack([s["hidden_states"][:T, -1] for s in samples])},
+               dump / "data_0.ckpt")
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(dump),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"data_0.ckpt: input_ids has shape [2, {T}], a batch of 2 sequences in one file" \
+        in text, text
+
+
+def test_hidden_states_cast_to_integers_are_refused(world, tmp_path):
+    """hs files whose states were cast to an integer type (`.to(torch.int8)` to save space, or
+    int8 values whose scales were dropped). Before: cast back to float and scored as
+    activations (noise, reported as the draft's accuracy). Now each file is refused as such."""
+    dump = tmp_path / "int8"
+    dump.mkdir()
+    from safetensors.torch import save_file
+
+    for i, sample in enumerate(_hs_samples(world)):
+        save_file({"token_ids": sample["token_ids"],
+                   "hidden_states": sample["hidden_states"].clamp(-127, 127).to(torch.int8)},
+                  str(dump / f"hs_{i}.safetensors"))
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(dump),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert "hs_0.safetensors: hidden_states is int8, not floating point" in text, text
