@@ -263,6 +263,26 @@ def _load_bin(binary: Path) -> dict[str, Any]:
     return state
 
 
+# Keys trainers save the model's state dict under, beside the optimizer and the epoch:
+# `torch.save({"model": model.state_dict(), "optimizer": ...})` (the PyTorch checkpointing
+# recipe), Lightning's "state_dict", DeepSpeed's mp_rank_*_model_states.pt "module"
+_STATE_DICT_KEYS = ("state_dict", "model_state_dict", "model", "module")
+
+
+def _tensors(state: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The tensors of a pickled checkpoint, and the key they were nested under (None when at
+    the top, as save_pretrained and torch.save(model.state_dict()) write them). Read at the
+    top only, a training checkpoint of {"model": ..., "optimizer": ...} reported every draft
+    tensor "missing"."""
+    if any(hasattr(value, "shape") for value in state.values()):
+        return state, None
+    nested = [key for key, value in state.items() if isinstance(value, dict)
+              and any(hasattr(tensor, "shape") for tensor in value.values())]
+    preferred = [key for key in _STATE_DICT_KEYS if key in nested]
+    key = preferred[0] if preferred else (nested[0] if len(nested) == 1 else None)
+    return (state[key], str(key)) if key is not None else (state, None)
+
+
 # torch serialization _weights_only_unpickler: "Unsupported global: GLOBAL mod.Name was not an
 # allowed global by default"
 _UNSAFE_GLOBAL = re.compile(r"Unsupported global: GLOBAL ([\w.]+)")
@@ -378,6 +398,7 @@ class TensorStore:
     _bin_state: dict[str, Any] | None = None
     missing_shards: list[str] = field(default_factory=list)  # only with partial=True
     stale_index: Path | None = None  # an index beside the single file, naming no shard here
+    nested_in: str | None = None  # the pickle's key the state dict was read from (see _tensors)
 
     @classmethod
     def open(cls, directory: Path, normalise=lambda name: name, *,
@@ -409,7 +430,8 @@ class TensorStore:
         if binaries or store.missing_shards:
             store._bin_state = {}
             for binary in binaries:
-                for stored, tensor in _load_bin(binary).items():
+                state, store.nested_in = _tensors(_load_bin(binary))
+                for stored, tensor in state.items():
                     if not hasattr(tensor, "shape"):
                         continue  # extra entries some exporters pickle alongside (step counts)
                     name = normalise(stored)

@@ -478,6 +478,14 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         notes.append(f"the draft's tensors are stored under {checkpoint.stored_prefix!r} (a "
                      "training wrapper's state dict) and were read without it; vLLM and SGLang "
                      "look up the bare names: re-save the draft without the prefix")
+    if checkpoint.tensors.nested_in:
+        # vLLM (weight_utils.py pt_weights_iterator) and SGLang iterate the pickle's top-level
+        # items as (name, tensor): a dict there is no weight they can load
+        notes.append(f"the draft's weights are nested under {checkpoint.tensors.nested_in!r} in "
+                     "its pickle (a training checkpoint beside its optimizer state) and were "
+                     "read from there; engines read top-level tensors: re-save "
+                     f"checkpoint[{checkpoint.tensors.nested_in!r}] alone, or with "
+                     "save_pretrained")
     if cfg.norm_before_fc and model.input_norm is None:
         raise CheckpointError(f"{checkpoint.path}: norm_before_fc is set but the checkpoint has "
                               "no input_norm.weight")

@@ -457,3 +457,20 @@ def test_nextn_mtp_module_passed_as_draft_is_named(world, tmp_path):
         text = _drafter_error(*command, "--model", str(draft), "--target", str(world / "target"))
         assert "a multi-token-prediction (MTP / NextN) module" in text, text
         assert "not supported (supported: llama, qwen3)" not in text and "NEXTN" in text
+
+
+def test_state_dict_nested_in_a_training_checkpoint_pickle(world, tmp_path):
+    """pytorch_model.bin written as the PyTorch checkpointing recipe saves a training state:
+    {"model": model.state_dict(), "optimizer": ..., "epoch": 3}. Before: "missing tensors:
+    fc.weight, layers.0.input_layernorm.weight, ..." although every tensor is there. Now it is
+    read from under "model", scores as the same draft saved by save_pretrained, and a note
+    says engines cannot load it so."""
+    draft = tmp_path / "draft"
+    shutil.copytree(world / "trained", draft)
+    state = load_file(str(draft / "model.safetensors"))
+    (draft / "model.safetensors").unlink()
+    torch.save({"model": state, "optimizer": {"state": {0: {"step": torch.tensor(3.0)}}},
+                "epoch": 3}, draft / "pytorch_model.bin")
+    out = _eval(draft, world)
+    assert out["counts"] == _eval(world / "trained", world)["counts"]
+    assert any("nested under 'model' in its pickle" in n for n in out["notes"]), out["notes"]
