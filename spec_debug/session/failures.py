@@ -223,6 +223,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if (gpu := _gpu_unreachable(output)) is not None:
         return [gpu]
+    if ("python" in output and ": " in output and (m := _PYTHON_REFUSED.search(output))):
+        return [_python_refused(m)]
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
         return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
@@ -261,6 +263,25 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
 _GPU_UNREACHABLE = ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
                     "Failed to initialize NVML", "No devices were found",
                     "Unable to determine the device handle for GPU")
+
+
+# Python refusing to start what it was given, in one line and with no traceback: ``python -m
+# sglang.launch_server`` from the wrong virtualenv prints "<python>: Error while finding module
+# specification for 'sglang.launch_server' (ModuleNotFoundError: No module named 'sglang')" or
+# "<python>: No module named sglang" (cpython Lib/runpy.py, _get_module_details and
+# _run_module_as_main), a wrong script path "<python>: can't open file '/x.py': [Errno 2] No such
+# file or directory" (cpython Modules/main.c, pymain_run_file).
+_PYTHON_REFUSED = re.compile(
+    r"^\S*python[\d.]*: (?:Error while finding module specification for '[^'\n]+' \((?P<type>\w+): (?P<msg>[^\n]*)\)"
+    r"|(?P<nomod>No module named [^\n]+)|(?P<noopen>can't open file [^\n]+))$", re.M)
+
+
+def _python_refused(m: re.Match) -> ErrorInfo:
+    if m.group("type"):
+        return ErrorInfo("exception", m.group("type"), m.group("msg").strip()[:300])
+    if m.group("nomod"):
+        return ErrorInfo("exception", "ModuleNotFoundError", m.group("nomod").strip()[:300])
+    return ErrorInfo("exception", "FileNotFoundError", m.group("noopen").strip()[:300])
 
 
 def _gpu_unreachable(output: str) -> ErrorInfo | None:

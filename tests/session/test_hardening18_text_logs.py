@@ -270,3 +270,32 @@ def test_leaving_a_root_shell_or_a_container_stays_on_the_remote_host(tmp_path: 
         ("ssh gpu01", "gpu01"), ("sudo -i", "gpu01"), ("nvidia-smi -r -i 0", "gpu01"), ("exit", "gpu01"),
         ("docker exec -it sglang bash", "gpu01"), ("ls /models", "a1b2c3d4e5f6"), ("exit", "a1b2c3d4e5f6"),
         ("sudo -i", "gpu01"), ("df -h /models", "gpu01"), ("exit", "gpu01"), ("hostname", None)]
+
+
+# -- a command fixed in the middle of the line ----------------------------------------------------
+
+def test_a_command_edited_mid_line_reads_as_the_terminal_showed_it() -> None:
+    """A real typescript (bash 5.2 under util-linux script): the launch typed, a "1" inserted
+    with readline's ``ESC[1@``, an "o" deleted with ``ESC[1P``, the cursor moved with ``ESC[C``.
+    Before, those sequences were dropped, so the command read ``--speculativ --tp 210ps 3``; the
+    ``script -c`` header was read up to its last quote (``bash ... LINES="50``); and python's
+    one-line refusal (wrong virtualenv) was no error."""
+    a = analyze_path(DATA / "typescript_readline_edit.log")
+    assert [(c.command, c.host) for c in a.commands] == [
+        ("bash --norc --noprofile -i", None), ('PS1="me@gpu01:\\w\\$ "', None),
+        ("python -m sglang.launch_server --speculative-num-s1teps 3 --prt 30000 --tp 2", "gpu01"), ("exit", "gpu01")]
+    [err] = a.errors
+    assert (err.exception, err.message, err.command_seq) == ("ModuleNotFoundError", "No module named 'sglang'",
+                                                             a.commands[2].seq)
+
+
+@pytest.mark.parametrize(("output", "exception", "message"), [
+    ("/usr/bin/python3: No module named sglang", "ModuleNotFoundError", "No module named sglang"),
+    ("python3: can't open file '/root/bench_sglang_eagle.py': [Errno 2] No such file or directory",
+     "FileNotFoundError", "can't open file '/root/bench_sglang_eagle.py': [Errno 2] No such file or directory"),
+])
+def test_python_refusing_to_start_is_an_error(tmp_path: Path, output: str, exception: str, message: str) -> None:
+    path = tmp_path / "session.log"
+    path.write_text(f"$ python3 -m sglang.bench_serving --port 30000\n{output}\n", encoding="utf-8")
+    [err] = analyze_path(path).errors
+    assert (err.exception, err.message) == (exception, message)

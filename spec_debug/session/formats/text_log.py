@@ -53,8 +53,16 @@ starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean styl
 _TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC): a log recorded with ``script(1)``
 keeps the prompt's colours, ``\x1b[01;32mroot@gpu-3\x1b[00m:~#``."""
-_ERASE_TO_END = re.compile(r"\x1b\[0?K")
-"""CSI K, erase to the end of the line: kept (as U+000E) for :func:`_as_displayed`."""
+_LINE_EDIT = re.compile(r"\x1b\[(\d*)([@CDKP])")
+"""The sequences a shell's line editor sends when a command is fixed in the middle of the line,
+kept (as the C0 marks of :data:`_EDIT_MARKS`) for :func:`_as_displayed`: CSI K erases to the end
+of the line, CSI n @ inserts n blanks at the cursor, CSI n P deletes n characters, CSI n C and
+CSI n D move the cursor right and left (ECMA-48; readline inserts a character typed after the
+left arrow with ``\x1b[1@``, deletes with ``\x1b[1P`` and moves back with backspaces, as a real
+``script(1)`` typescript of bash 5.2 shows)."""
+_EDIT_MARKS = {"K": "\x0e", "@": "\x0f", "P": "\x10", "C": "\x11", "D": "\b"}
+_EDITED = re.compile("[\r\b\x0e-\x11]").search
+_MOVES_CURSOR = re.compile("[\b\x0e-\x11]").search
 _TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
 _INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
@@ -121,10 +129,19 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
         if "\x1b" in line:
-            line = _TERMINAL_CONTROL.sub("", _ERASE_TO_END.sub("\x0e", line))
-        if "\r" in line or "\b" in line or "\x0e" in line:
+            line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(_edit_mark, line))
+            if _EDITED(line):
+                line = _as_displayed(line)
+        elif "\r" in line or "\b" in line or "\x0e" in line:
             line = _as_displayed(line)
         yield lineno, line, timestamp
+
+
+def _edit_mark(m: re.Match) -> str:
+    op = m.group(2)
+    if op == "K":
+        return "\x0e" if m.group(1) in ("", "0") else ""  # 1K/2K (to the start, whole line): rare
+    return _EDIT_MARKS[op] * min(int(m.group(1) or 1), 1000)
 
 
 def _rejoined(rows: Iterator[tuple[int, str, str | None]], width: int) -> Iterator[tuple[int, str, str | None]]:
@@ -249,6 +266,14 @@ def _as_displayed(line: str) -> str:
     including linefeeds and backspaces" (util-linux script(1), BUGS): a typo fixed at the
     prompt is ``nvidia-smo\\b \\bi``, a progress bar redraws itself after each ``\\r``, and
     readline redraws a line with ``\\r``, the text and an erase to the end of the line."""
+    if not _MOVES_CURSOR(line):
+        # Carriage returns alone (every line of a typescript ends in one; a progress bar): each
+        # part overwrites the start of what is shown, with string slices, not a loop per character.
+        parts = line.split("\r")
+        text = parts[0]
+        for part in parts[1:]:
+            text = part + text[len(part):]
+        return text.rstrip(" ")
     shown: list[str] = []
     col = 0
     for ch in line:
@@ -258,6 +283,14 @@ def _as_displayed(line: str) -> str:
             col = max(col - 1, 0)
         elif ch == "\x0e":
             del shown[col:]
+        elif ch == "\x0f":  # insert a blank at the cursor (the character typed comes next)
+            shown[col:col] = " " if col <= len(shown) else " " * (col - len(shown) + 1)
+        elif ch == "\x10":  # delete the character at the cursor
+            del shown[col:col + 1]
+        elif ch == "\x11":  # cursor right
+            col += 1
+            if col > len(shown):
+                shown.append(" ")
         elif col < len(shown):
             shown[col] = ch
             col += 1

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 _MARK = re.compile(r"^Script (started|done) on (.+?)(?: \[(.*)\])?\s*$")
-_COMMAND = re.compile(r'COMMAND="(.*)"(?= TERM=| TTY=| COLUMNS=| <|$)')
+_COMMAND = re.compile(r'COMMAND="(.*?)"(?= TERM=| TTY=| COLUMNS=| <|$)')
 _EXIT = re.compile(r'^COMMAND_EXIT_CODE="(\d+)"$')
 _LOCALE_TIMES = ("%a %d %b %Y %I:%M:%S %p %Z", "%a %d %b %Y %H:%M:%S %Z", "%a %b %d %H:%M:%S %Y",
                  "%a %b %d %H:%M:%S %Z %Y", "%a %d %b %Y %I:%M:%S %p", "%a %d %b %Y %H:%M:%S")
