@@ -51,7 +51,9 @@ _PID_MARKER_SEARCH_LIMIT = 64 * 1024
 # the channel open; drain for this long, then stop reading.
 _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
-_KILL_CHANNEL_TIMEOUT_S = 10.0
+# The kill script's own waits (the TERM grace, then the reap after KILL: _REAP_AFTER_KILL_S)
+# and its walks of /proc on a busy host fit in this.
+_KILL_CHANNEL_TIMEOUT_S = 15.0
 # How long the kill's channel may wait for the server's answer while the link is still busy
 # delivering the timed-out step's output (a slow link: the answer queues behind it).
 _KILL_CHANNEL_PATIENCE_S = 120.0
@@ -65,8 +67,9 @@ _KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
 
 # After the KILL, how long the kill script waits for the tree to be gone before it names what
 # is left: a process waiting in the kernel (state D: nvidia-smi on a GPU after an Xid error, df
-# on a dead NFS mount) outlives SIGKILL, as the local runner finds too (local.py, _reap).
-_REAP_AFTER_KILL_S = 3.0
+# on a dead NFS mount) outlives SIGKILL. As long as the local runner waits (local.py,
+# _REAP_AFTER_KILL_S): a CUDA process may take seconds to exit while its GPU memory is freed.
+_REAP_AFTER_KILL_S = 5.0
 # Marks the kill script's lines that name a survivor (a login shell's rc files may print too).
 _SURVIVOR_MARKER = "\x1fspec-debug-survivor"
 
