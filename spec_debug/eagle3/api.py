@@ -225,6 +225,22 @@ def _mapping_issues(checkpoint, mapping) -> list:
         VocabIssue(i.kind, f"{mapping.source}: {i.message}", i.facts) for i in own]
 
 
+def _check_user_layout(slots: tuple[int, ...], num_aux: int, info: DataInfo) -> None:
+    """check_layout, and when the numbers given are the layer ids the dump names rather than
+    slot indices (eval prints both, "layout [0, 1, 2] (layer_ids) = layers [2, 30, 58]"), say
+    which slots those layers are."""
+    try:
+        check_layout(slots, num_aux, info.num_slots)
+    except UsageError as exc:
+        as_slots = slots_for_layer_ids(slots, info.layer_ids)
+        if as_slots is None or as_slots == slots:
+            raise
+        raise UsageError(f"{exc.message}; --layout takes slot indices, and this dump names its "
+                         f"slots layers {list(info.layer_ids or ())}",
+                         hint=f"layers {list(slots)} are --layout "
+                              f"{','.join(map(str, as_slots))}") from None
+
+
 def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,
                     semantics: str, engine_version: str | None,
                     target_architecture: str | None = None) -> tuple[ResolvedLayout, list[str]]:
@@ -257,7 +273,7 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
                      "slots the draft was trained on, then pass them as --layout")
     if layout:
         slots = parse_layout(layout)
-        check_layout(slots, cfg.num_aux, info.num_slots)
+        _check_user_layout(slots, cfg.num_aux, info)
         named = tuple(info.layer_ids[s] for s in slots) if info.layer_ids else None
         return ResolvedLayout(slots, named, "user"), notes
     if semantics != "reference" and num_target_layers is not None:

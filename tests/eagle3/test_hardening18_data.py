@@ -308,3 +308,25 @@ def test_hidden_states_cast_to_integers_are_refused(world, tmp_path):
     assert result.exit_code == 2, result.output
     text = " ".join(result.output.split())
     assert "hs_0.safetensors: hidden_states is int8, not floating point" in text, text
+
+
+def test_layer_ids_given_as_layout_name_the_slots(world, tmp_path):
+    """eval prints "layout [0, 1, 2] (layer_ids) = layers [2, 4, 5]"; a user passing the layers
+    back as --layout 2,4,5 got "layout slots [4, 5] out of range: the dump has 4 slots". Now
+    the error says --layout takes slots and which slots those layers are."""
+    from spec_debug.eagle3.data import write_hs_sample
+    from tests.eagle3.speculators_world import AUX, NL
+
+    dump = tmp_path / "named"
+    dump.mkdir()
+    for i, sample in enumerate(_hs_samples(world)):
+        write_hs_sample(dump / f"hs_{i}.safetensors", sample["token_ids"],
+                        sample["hidden_states"], layer_ids=[*AUX, NL])
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(dump),
+                  "--target", str(world / "target"), "--layout", ",".join(map(str, AUX)))
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"--layout takes slot indices, and this dump names its slots layers {[*AUX, NL]}" \
+        in text, text
+    assert f"hint: layers {AUX} are --layout 0,1,2" in text, text
+    assert _eval(world, dump, "--layout", "0,1,2")["layout_layer_ids"] == AUX
