@@ -155,24 +155,36 @@ def test_a_step_that_times_out_on_a_frozen_host_is_not_said_to_be_killed(
     assert [f["code"] for f in record["findings"]] == ["SD005"]
 
 
-# A tunnel as ProxyCommand (cloudflared access ssh, an SSM session, a VPN helper): it relays
-# stdin/stdout to sshd, then, `life` seconds in, fails as such tunnels do: an error on stderr
-# and a non-zero exit (cloudflared logs its websocket library's error text, as here).
-_FAILING_TUNNEL = '''
+# A ProxyCommand relay to sshd, as a tunnel (cloudflared access ssh, an SSM session, a VPN
+# helper) is one. `RATE` bytes a second each way (0: as fast as it goes) makes it a slow link
+# (tc/netem needs privileges the tests do not assume); after `LIFE` seconds (0: never) it fails
+# as such tunnels do, an error on stderr and a non-zero exit (cloudflared logs its websocket
+# library's error text, as here).
+_RELAY = '''
 import os, socket, sys, threading, time
-host, port, life = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+host, port, rate, life = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 sock = socket.create_connection((host, port))
 def pump(read, write):
-    while (data := read(65536)):
+    while (data := read(1024 if rate else 65536)):
         write(data)
+        if rate:
+            time.sleep(len(data) / rate)
     os._exit(0)
 threading.Thread(target=pump, args=(lambda n: os.read(0, n), sock.sendall), daemon=True).start()
 threading.Thread(target=pump, args=(sock.recv, lambda d: os.write(1, d)), daemon=True).start()
-time.sleep(life)
+time.sleep(life or 1e9)
 sys.stderr.write("ERR failed to serve tunnel error=websocket: close 1006 (abnormal closure): unexpected EOF\\n")
 sys.stderr.flush()
 os._exit(1)
 '''
+
+
+def relay_command(tmp_path: Path, *, rate: int = 0, life: float = 0) -> str:
+    """The ProxyCommand line of a _RELAY (tokens %h %p left for ssh config to expand)."""
+    script = tmp_path / "relay.py"
+    script.write_text(_RELAY)
+    return f"{sys.executable} {script} %h %p {rate} {life:g}"
+
 
 SLEEPY = (
     "name: sleepy\ndescription: a long step\nvars:\n  wait: '0'\nsteps:\n"
@@ -187,9 +199,7 @@ def test_a_tunnel_proxycommand_that_fails_mid_step_is_named_not_the_host(
 ) -> None:
     """The host is fine; the tunnel died. "connection lost ... the host rebooted, sshd restarted"
     sent the on-call engineer to check a GPU box that never went down."""
-    tunnel = tmp_path / "tunnel.py"
-    tunnel.write_text(_FAILING_TUNNEL)
-    proxy = f"{sys.executable} {tunnel} %h %p 2"
+    proxy = relay_command(tmp_path, life=2)
     client.alias("gpu03", sshd, ProxyCommand=proxy, HostKeyAlias=sshd.known_hosts_name)
     playbook = tmp_path / "sleepy.yaml"
     playbook.write_text(SLEEPY)
@@ -360,22 +370,6 @@ def test_a_host_lost_while_its_probe_bundle_uploads_is_recorded_on_that_step(
     assert probe["status"] == "error" and probe["message"] == host["error"] and "connection lost while copying" in probe["message"]
 
 
-# A slow link (a congested VPN, a satellite hop) as ProxyCommand: relays each way at `rate`
-# bytes a second (tc/netem needs privileges and a network namespace the tests do not assume).
-_SLOW_LINK = '''
-import os, socket, sys, threading, time
-host, port, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-sock = socket.create_connection((host, port))
-def pump(read, write):
-    while (data := read(1024)):
-        write(data)
-        time.sleep(len(data) / rate)
-    os._exit(0)
-threading.Thread(target=pump, args=(lambda n: os.read(0, n), sock.sendall), daemon=True).start()
-pump(sock.recv, lambda d: os.write(1, d))
-'''
-
-
 def test_a_step_that_times_out_over_a_slow_link_is_killed_and_the_host_goes_on(
     cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
 ) -> None:
@@ -383,10 +377,7 @@ def test_a_step_that_times_out_over_a_slow_link_is_killed_and_the_host_goes_on(
     output still on the way. The kill's channel is answered only after it, past ConnectTimeout:
     the kill was given up (the step said "process tree killed" and its sleep ran on), and since
     round 18's frozen-host fix the host was even dropped as hung. The link was busy, not dead."""
-    link = tmp_path / "slow_link.py"
-    link.write_text(_SLOW_LINK)
-    client.alias("gpu06", sshd, ProxyCommand=f"{sys.executable} {link} %h %p 20000", HostKeyAlias=sshd.known_hosts_name,
-                 ConnectTimeout=2)
+    client.alias("gpu06", sshd, ProxyCommand=relay_command(tmp_path, rate=20000), HostKeyAlias=sshd.known_hosts_name, ConnectTimeout=2)
     marker = f"9.{os.getpid() % 100:02d}1"
     playbook = tmp_path / "flood.yaml"
     playbook.write_text(
