@@ -299,3 +299,31 @@ def test_python_refusing_to_start_is_an_error(tmp_path: Path, output: str, excep
     path.write_text(f"$ python3 -m sglang.bench_serving --port 30000\n{output}\n", encoding="utf-8")
     [err] = analyze_path(path).errors
     assert (err.exception, err.message) == (exception, message)
+
+
+# -- the launch command as a line of prose --------------------------------------------------------
+
+def test_a_launch_pasted_as_prose_is_the_command_with_all_its_flags() -> None:
+    """sgl-project/sglang#5491: the launch written in a comment, no block, continued with
+    backslashes. Before: no command."""
+    [launch] = analyze_path(DATA / "sglang_5491_comment.md").commands
+    assert launch.category == "launch_server"
+    assert "--speculative-eagle-topk 2 --speculative-num-draft-tokens 8" in launch.command
+    assert launch.command.endswith("--max-running-requests 100")
+
+
+def test_a_launch_pasted_as_prose_owns_the_log_after_it() -> None:
+    """sgl-project/sglang#5448: "run command :" then the launch, "the bug:" then the log: the
+    scheduler's death is the launch's failure."""
+    a = analyze_path(DATA / "sglang_5448_issue_body.md")
+    [launch] = a.commands
+    assert launch.command.startswith("CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server")
+    assert launch.is_error and {e.command_seq for e in a.errors} == {launch.seq}
+    assert any(e.exception == "SIGQUIT" for e in a.errors)
+
+
+def test_a_launch_command_printed_in_a_command_output_is_no_new_command(tmp_path: Path) -> None:
+    path = tmp_path / "session.log"
+    path.write_text("$ cat run_eagle3.sh\npython3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3\n"
+                    "$ hostname\ngpu01\n", encoding="utf-8")
+    assert [c.command for c in analyze_path(path).commands] == ["cat run_eagle3.sh", "hostname"]

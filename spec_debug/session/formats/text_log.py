@@ -332,6 +332,8 @@ class _State:
         self.fence: str | None = None  # language of the open ``` fence
         self.fence_output = False
         """The open fence has shown output (a bare line after it is no command)."""
+        self.unprompted = False
+        """The command being typed was written without a prompt (its next lines need no PS2)."""
         self.numbered = False
         self.calls = 0
         self.timestamp: str | None = None
@@ -410,6 +412,7 @@ class _State:
         if typed.waiting():
             self.typing = typed  # the lines after it finish it (see _continue)
             return
+        self.unprompted = False
         yield from self._call(command, line, host, line + 1)
 
     def _call(self, command: str, line: int, host: str | None, output_line: int) -> Iterator[Event]:
@@ -424,6 +427,7 @@ class _State:
 
     def _typed(self, output_line: int) -> Iterator[Event]:
         typed, self.typing = self.typing, None
+        self.unprompted = False
         if typed is not None:
             yield from self._call(typed.text, typed.line, typed.host, output_line)
 
@@ -433,7 +437,7 @@ class _State:
         quote, a trailing pipe or ``&&``, and for each line of a here-document; in a shell code
         block the lines simply follow. True when the line was part of the command."""
         typed = self.typing
-        in_block = self.fence in _SHELL_LANGS or (self.fence is not None and self._transcript_fence())
+        in_block = self.fence in _SHELL_LANGS or (self.fence is not None and self._transcript_fence()) or self.unprompted
         if in_block and _FENCE.match(line):
             yield from self._typed(lineno)  # the block ends: the command is what was written
             return False
@@ -626,6 +630,15 @@ class _State:
             if self.kind == "tool_result" and not self.numbered and not self.role_given and self.call_id is None \
                     and not line.startswith(">"):
                 yield from self.flush()
+            if self.kind != "tool_result" and not self.numbered and not self.aider \
+                    and ("sglang" in line or "vllm" in line) and _LAUNCHER.match(line) \
+                    and shell.categorize(line) in ("launch_server", "benchmark"):
+                # The launch command pasted as a line of prose ("run command :\nCUDA_VISIBLE_DEVICES=0,1
+                # python3 -m sglang.launch_server ...", sgl-project/sglang issues #3362, #5448), its
+                # flags continued on the next lines after a backslash; not a line of output
+                self.unprompted = True
+                yield from self._command(line, lineno, None, new_message=True)
+                return
         if self.kind is None:
             if not line.strip():
                 return
