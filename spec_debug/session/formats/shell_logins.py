@@ -22,6 +22,7 @@ Connection refused``, ``ssh: Could not resolve hostname``, ``Permission denied (
 required``, ``su: Authentication failure``; docker's ``Error response from daemon: No such
 container``; kubectl's ``error: unable to upgrade connection``."""
 _MAX_SCANNED = 200
+_MAX_DEPTH = 64
 """Output lines looked at after a login or for a closed connection (a banner, the motd)."""
 
 
@@ -53,6 +54,7 @@ class Logins:
             if not any(mark in line for line in head for mark in _LOGIN_FAILED) \
                     and not any(_closed(line) for line in head):
                 self.stack.append(entry)
+                del self.stack[:-_MAX_DEPTH]  # a log that never exits its shells stays bounded
         elif self.stack and not self.exited and any(_closed(line) for line in head):
             while self.stack and not self.stack.pop()[1]:
                 pass  # the connection took the shells opened inside it along

@@ -1,7 +1,10 @@
 """Plain-text and Markdown logs: ``[msg N]``-numbered transcripts, shell-prompt logs
-(``root@gpu-3:~# cmd`` or ``$ cmd``), Markdown with fenced shell blocks, and Aider chat
-history (``#### `` user lines, ``> `` tool output; Aider-AI/aider ``aider/utils.py``
-``split_chat_history_markdown``).
+(``root@gpu-3:~# cmd``, ``$ cmd``, zsh themes' ``➜``/``❯``; ``script(1)`` typescripts, tmux
+captures; an interactive ``ssh`` moves the commands after it to that host,
+:mod:`formats.shell_logins`), Markdown with fenced blocks (GitHub issue bodies: commands in
+shell, plain and notebook blocks, or as a line of prose), shell history files
+(:mod:`formats.shell_history`), and Aider chat history (``#### `` user lines, ``> `` tool
+output; Aider-AI/aider ``aider/utils.py`` ``split_chat_history_markdown``).
 
 Read line by line; a message's body is capped so one endless message stays bounded.
 """
