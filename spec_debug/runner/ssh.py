@@ -528,9 +528,9 @@ class SSHTransport(Transport):
             return None
         script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
         try:
-            channel = self._open_session(
-                retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False, busy_link_patience_s=_KILL_CHANNEL_PATIENCE_S
-            )
+            # After Ctrl-C the user waits: no patience with a busy link then.
+            patience = 0.0 if self._interrupted.is_set() else _KILL_CHANNEL_PATIENCE_S
+            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False, busy_link_patience_s=patience)
         except _SessionRefused:
             return self._kill_over_second_connection(script)
         except TransportError as exc:
