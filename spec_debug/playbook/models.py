@@ -10,6 +10,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from spec_debug.playbook.leading_dot_star import refuse_leading_dot_star
 from spec_debug.playbook.regex_backtracking import refuse_nested_repetition
 
 VarValue = Union[str, int, float, bool, None, list[Any], dict[str, Any]]
@@ -45,6 +46,7 @@ def compile_regex(pattern: str) -> re.Pattern[str]:
     try:
         compiled = re.compile(pattern, re.MULTILINE)
         refuse_nested_repetition(pattern, re.MULTILINE)
+        refuse_leading_dot_star(pattern, re.MULTILINE)
     except re.error as exc:
         raise ValueError(f"invalid regex: {exc}") from None
     except (OverflowError, RecursionError) as exc:
