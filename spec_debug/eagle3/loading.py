@@ -277,12 +277,12 @@ _TRAINED_NORM_DEVIATION = 0.05
 def _initial_norms_note(deviation: dict[str, float]) -> str | None:
     """A note when some RMSNorm weights are exactly 1.0, their initial value, while others
     are clearly trained (`deviation`: name -> max |w - 1|): those modules were never given
-    trained weights. A converter or exporter that
-    loads with `load_state_dict(strict=False)` and saves anyway leaves them so when a name
-    does not match: speculators' Eagle3Converter (convert/eagle/eagle3_converter.py
-    _save_converted_checkpoint) lost its `midlayer.` -> `layers.0.` remap that way and wrote
-    a draft with zero acceptance (vllm-project/speculators#358, #1114). The layers beside
-    such a norm are random too; no error is raised anywhere."""
+    trained weights. A converter or exporter that loads with `load_state_dict(strict=False)`
+    and saves anyway leaves them so when a name does not match: speculators' Eagle3Converter
+    (convert/eagle/eagle3_converter.py _save_converted_checkpoint) lost its `midlayer.` ->
+    `layers.0.` remap that way and wrote a draft with zero acceptance
+    (vllm-project/speculators#358, #1114). The layers beside such a norm are random too; no
+    error is raised anywhere."""
     initial = sorted(name for name, moved in deviation.items() if moved == 0.0)
     trained = sorted(name for name, moved in deviation.items()
                      if moved > _TRAINED_NORM_DEVIATION)
@@ -299,6 +299,9 @@ def _initial_norms_note(deviation: dict[str, float]) -> str | None:
 # Rows of the embedding compared with the target's: enough to tell a copy from another
 # tensor, few enough to read from a GB-sized embedding in no time
 _EMBED_SAMPLE_ROWS = 64
+# Float dtypes as safetensors headers and torch name them (TensorInfo.dtype)
+_FLOAT_DTYPES = frozenset({"F16", "BF16", "F32", "F64", "torch.float16", "torch.bfloat16",
+                           "torch.float32", "torch.float64"})
 
 
 def _embedding_differs_note(checkpoint: DraftCheckpoint,
@@ -321,9 +324,7 @@ def _embedding_differs_note(checkpoint: DraftCheckpoint,
     info, other = checkpoint.tensors.infos["embed_tokens.weight"], target.tensors.infos[name]
     if info.shape != other.shape or len(info.shape) != 2:
         return None  # reported as a shape fault where the embedding is used
-    if any(dtype not in ("F32", "F16", "BF16", "F64") and not dtype.startswith(
-            ("torch.float", "torch.bfloat", "torch.half")) or "float8" in dtype
-           for dtype in (info.dtype, other.dtype)):
+    if info.dtype not in _FLOAT_DTYPES or other.dtype not in _FLOAT_DTYPES:
         return None  # quantized: the raw values are off by their scales
     vocab = info.shape[0]
     count = min(_EMBED_SAMPLE_ROWS, vocab)
