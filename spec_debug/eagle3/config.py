@@ -371,9 +371,9 @@ def _norm_flag(raw: Mapping[str, Any], flag: str, fmt: str, where: str) -> bool:
 
 
 def _norm_before_fc(raw: Mapping[str, Any], fmt: str, where: str) -> bool:
-    """norm_before_fc, which an EAGLE-format config may nest under eagle_config (NVIDIA's
-    gpt-oss-120b-Eagle3-v3 does): SGLang reads it there since sgl-project/sglang#32334
-    (llama_eagle3.py), TensorRT-LLM only there (tensorrt_llm/_torch/models/
+    """norm_before_fc, which an EAGLE-format config may nest under eagle_config: SGLang reads
+    it there since sgl-project/sglang#32334 (llama_eagle3.py, for the nvidia/gpt-oss-120b
+    EAGLE-3 heads), TensorRT-LLM only there (tensorrt_llm/_torch/models/
     modeling_speculative.py Eagle3DraftModel), and engines.reference_norm_flags counts it.
     Read top-level only, the draft ran without its trained input_norm, silently."""
     eagle_config = raw.get("eagle_config")

@@ -285,8 +285,8 @@ def pre_fc_norm_draft(world, tmp_path_factory) -> Path:
 
 def test_norm_before_fc_nested_under_eagle_config_is_applied(world, pre_fc_norm_draft, tmp_path):
     """The same weights in the EAGLE/ModelOpt layout: a flat llama config whose eagle_config
-    holds the aux ids and norm_before_fc (as NVIDIA's gpt-oss-120b-Eagle3-v3 writes it; SGLang
-    since #32334 and TensorRT-LLM read it there), tensors under midlayer.*. Before: run
+    holds the aux ids and norm_before_fc (where SGLang since #32334 and TensorRT-LLM's
+    Eagle3DraftModel read it), tensors under midlayer.*. Before: run
     without the trained input_norm (norm_flags.norm_before_fc false, other scores), silently.
     Now it scores exactly as the speculators layout of the same draft."""
     config = json.loads((pre_fc_norm_draft / "config.json").read_text())
