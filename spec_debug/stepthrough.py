@@ -99,7 +99,7 @@ class TerminalGate(StepGate):
                 continue
             try:
                 chunk = os.read(fd, 4096)
-            except OSError:  # not readable (`< /some/folder`, a revoked terminal): no more input
+            except OSError:  # EIO from a terminal that went away (a closed ssh session): no more input
                 chunk = b""
             if not chunk:  # end of input
                 line, self._pending = self._pending, b""
@@ -173,10 +173,10 @@ class TerminalGate(StepGate):
             words = f"[red]failed[/]: {escape(result.message)}"
             if not step.expect and step.run is not None:
                 words += " (a step with no expect: passes when its command exits 0)"
-        elif result.status == "error" and (result.message or "").startswith("interrupted"):
+        elif result.status == "error" and result.message and result.message.startswith("interrupted"):
             # Ctrl-C or SIGTERM stopped the command it had started: "could not run interrupted:
             # interrupted (Ctrl-C)" read as if the command had failed to start.
-            reason = result.message.split(": ", 1)[-1] if result.message.startswith("interrupted: ") else result.message
+            reason = result.message.removeprefix("interrupted: ")
             words = f"[yellow]was stopped[/] while it ran: {escape(reason)}; the run stops here."
         elif result.message and result.status != "passed":
             words += f" {escape(result.message)}"

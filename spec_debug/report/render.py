@@ -68,8 +68,6 @@ def _json_default(value: Any) -> Any:
     """A record model as its run.json form; anything else stays json.dumps' own TypeError."""
     if isinstance(value, BaseModel):
         return json.loads(value.model_dump_json())
-    if isinstance(value, (set, frozenset)):
-        return sorted(value, key=str)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
