@@ -16,7 +16,6 @@ newline), so the leftmost match, which re.search and re.finditer return, already
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from re import _constants as sre  # type: ignore[attr-defined]  # Python 3.11+: the parser's opcodes
 from re import _parser as sre_parse  # type: ignore[attr-defined]
