@@ -134,6 +134,19 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                         f"({cfg.num_aux} x {Ht})",
                         hint="this dump was captured for another draft: capture it again with the "
                              "draft's aux layer ids (eagle_config.eagle_aux_hidden_state_layer_ids)")
+    N = target.config.num_layers if target is not None else None
+    if info.layer_ids and N is not None and info.layer_ids[-1] == N \
+            and info.num_slots - 1 < cfg.num_aux:
+        # the dump names its last slot layer N, the final one (speculators' datagen appends
+        # N, scripts/launch_vllm.py --include-last-layer; input-to-layer N = the final output):
+        # it holds fewer aux states than fc takes. Read as aux + no final, the final layer
+        # would be fed to fc and the targets taken from the data.
+        trained = cfg.trained_layer_ids(N)
+        raise DataError(f"{data}: the dump names its slots layers {list(info.layer_ids)}: "
+                        f"{info.num_slots - 1} aux state(s) and the final layer {N}; the "
+                        f"draft's fc takes {cfg.num_aux} (layers {trained})",
+                        hint="this dump was captured for another draft: capture it again with "
+                             "the draft's aux layer ids (eagle_aux_hidden_state_layer_ids)")
     # speculators' dump = aux slots + the final layer (train/data.py strips the last slot);
     # a dump with exactly the aux slots has no final layer to take targets from
     has_final = info.num_slots > cfg.num_aux
@@ -460,8 +473,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     served_slots = None
     if served_layer_ids and info.layer_ids and all(i in info.layer_ids for i in served_layer_ids):
         served_slots = [list(info.layer_ids).index(i) for i in served_layer_ids]
+    trained = cfg.trained_layer_ids(n_layers) if n_layers else cfg.aux_layer_ids
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
-                   embed=embed, device=device, extra_layouts=[served_slots] if served_slots else [])
+                   embed=embed, device=device, extra_layouts=[served_slots] if served_slots else [],
+                   trained_layer_ids=trained)
     report.notes = notes + list(loaded.notes) + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if
                                       target_ckpt is None else "the target has no embedding "

@@ -114,11 +114,14 @@ def embedding_slot_checks(samples: Sequence[Sample], embed: Tensor,
 
 def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequence[int],
           dump_layer_ids: Sequence[int] | None = None, embed: Tensor | None = None,
-          device: str = "cpu", extra_layouts: Sequence[Sequence[int]] = ()) -> LayoutReport:
+          device: str = "cpu", extra_layouts: Sequence[Sequence[int]] = (),
+          trained_layer_ids: Sequence[int] | None = None) -> LayoutReport:
     """Rank layouts on `samples` (already in memory, all slots read).
 
     `extra_layouts` (slot tuples) are always scored, whatever the search prunes: the layout an
-    engine serves must be in the ranking for "is the served layout the one the draft fits?"."""
+    engine serves must be in the ranking for "is the served layout the one the draft fits?".
+    `trained_layer_ids`: the layers the draft was trained on, so a dump that does not hold
+    them is named as such rather than "matching" the draft."""
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
@@ -144,6 +147,11 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     checks = embedding_slot_checks(samples, embed, dump_layer_ids) if embed is not None else []
     embedding_slots = [c.slot for c in checks if c.is_embedding]
     verdict = _verdict(best, configured, scores, embedding_slots, named)
+    missing = [i for i in trained_layer_ids or () if dump_layer_ids and i not in dump_layer_ids]
+    if missing:
+        verdict = _foreign_layers(best, scores, list(trained_layer_ids or ()),
+                                  list(dump_layer_ids or ()), named) + (
+            verdict[verdict.index("; slot(s)"):] if "; slot(s)" in verdict else "")
     return LayoutReport(
         ranked=ranked, best=list(best), configured=list(configured),
         configured_accuracy0=scores[configured], verdict=verdict, exhaustive=exhaustive,
@@ -151,6 +159,25 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         reference="target_argmax" if references == {"target_argmax"} else "data_tokens",
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks])
+
+
+def _foreign_layers(best: tuple[int, ...], scores: dict, trained: list[int],
+                    dump_layer_ids: list[int], named: Callable) -> str:
+    """The dump lacks some of the draft's layers: no order of its slots is "the draft's
+    layout". When it holds every trained layer shifted by the same few ids, that is the
+    off-by-one capture of EAGLE3.md section 3 (vllm-project/vllm#43671,
+    sgl-project/sglang#25454), told from the ids alone."""
+    text = (f"the dump holds layers {dump_layer_ids}, not the draft's {trained}: it was "
+            "captured at other layers than the draft was trained on")
+    for shift in (1, -1, 2, -2):
+        moved = [layer + shift for layer in trained]
+        if all(layer in dump_layer_ids for layer in moved):
+            text += (f"; it holds each of the draft's layers {shift:+d} ({moved}): a capture off "
+                     f"by {abs(shift)} (the dumper or engine counts layers another way: "
+                     "input-to vs output-of layer numbering)")
+            break
+    return text + (f"; of its slots, slots {list(best)} (layers {named(best)}) score best "
+                   f"(step-0 accuracy {scores[best]:.3f})")
 
 
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,

@@ -330,3 +330,66 @@ def test_layer_ids_given_as_layout_name_the_slots(world, tmp_path):
         in text, text
     assert f"hint: layers {AUX} are --layout 0,1,2" in text, text
     assert _eval(world, dump, "--layout", "0,1,2")["layout_layer_ids"] == AUX
+
+
+def _named_dump(world: Path, folder: Path, layer_ids: list[int]) -> Path:
+    """hs files holding the verifier's own states at `layer_ids` (HF output_hidden_states index
+    = input-to-layer id; the last id, the final layer, taken before the norm as vLLM does),
+    named in the `layer_ids` metadata."""
+    from spec_debug.eagle3.data import write_hs_sample
+    from tests.eagle3.speculators_world import NL
+
+    folder.mkdir()
+    verifier = _verifier(world)
+    for i, sample in enumerate(_hs_samples(world)):
+        ids = sample["token_ids"]
+        final = []
+        hook = verifier.model.norm.register_forward_pre_hook(lambda _m, a: final.append(a[0]))
+        with torch.no_grad():
+            hidden = verifier(ids[None], output_hidden_states=True).hidden_states
+        hook.remove()
+        states = [final[0][0] if j == NL else hidden[j][0] for j in layer_ids]
+        write_hs_sample(folder / f"hs_{i}.safetensors", ids,
+                        torch.stack(states, dim=1).to(torch.bfloat16), layer_ids=layer_ids)
+    return folder
+
+
+def test_a_named_dump_short_of_an_aux_layer_is_refused(world, tmp_path):
+    """A dump captured for a 2-aux draft, named [2, 4, 8] (aux 2, 4 and the final layer 8).
+    Before: "3 slots, as many as the draft's aux states: no final-layer slot", so the final
+    layer was fed to fc as the third aux state and the targets taken from the data: a
+    number (AL ~1.9) for a dump that cannot feed this draft. Now one clear error."""
+    from tests.eagle3.speculators_world import AUX, NL
+
+    dump = _named_dump(world, tmp_path / "two_aux", [AUX[0], AUX[1], NL])
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(dump),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert (f"names its slots layers {[AUX[0], AUX[1], NL]}: 2 aux state(s) and the final layer "
+            f"{NL}; the draft's fc takes 3 (layers {AUX})") in text, text
+
+
+def test_a_dump_captured_one_layer_off_is_named_by_the_layout_probe(world, tmp_path):
+    """The off-by-one capture (vllm-project/vllm#43671): the dump holds layers [3, 5, 6] + the
+    final one, the draft was trained on [2, 4, 5]. Before, the layout probe said "configured
+    layout slots [0, 1, 2] (layers [3, 5, 6]) scores best: the draft matches this dump's
+    layout". Now it says the dump holds other layers, each the draft's +1."""
+    from tests.eagle3.speculators_world import AUX, NL
+
+    dump = _named_dump(world, tmp_path / "off_by_one", [a + 1 for a in AUX] + [NL])
+    result = _run("layout", "--model", str(world / "draft"), "--data", str(dump),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output)["verdict"]
+    assert "matches this dump's layout" not in verdict, verdict
+    assert f"the dump holds layers {[a + 1 for a in AUX] + [NL]}, not the draft's {AUX}" \
+        in verdict, verdict
+    assert f"each of the draft's layers +1 ({[a + 1 for a in AUX]}): a capture off by 1" \
+        in verdict, verdict
+
+    # the same capture at the right layers still matches
+    right = _named_dump(world, tmp_path / "right", AUX + [NL])
+    result = _run("layout", "--model", str(world / "draft"), "--data", str(right),
+                  "--target", str(world / "target"))
+    assert "the draft matches this dump's layout" in json.loads(result.output)["verdict"]
