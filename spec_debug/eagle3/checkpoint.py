@@ -599,8 +599,12 @@ def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
     """A local checkpoint directory, or a Hub id (`org/name`, as vLLM/SGLang and the
     speculators config's verifier name_or_path write it) found in the local Hub cache:
     `models--org--name/snapshots/<refs/main>` (huggingface_hub file_download.py layout).
-    Nothing is downloaded: the hosts this runs on are often offline."""
-    path = Path(value)
+    Nothing is downloaded: the hosts this runs on are often offline.
+
+    A leading `~` is the home directory of the user running this: a playbook var
+    (`draft_model: ~/ckpts/eagle3`) reaches the host's probe shell-quoted, so no shell expands
+    it, and a quoted `--model "~/..."` neither; it read as "directory not found"."""
+    path = Path(value).expanduser() if str(value).startswith("~") else Path(value)
     if path.is_dir():
         return path
     text = str(value)

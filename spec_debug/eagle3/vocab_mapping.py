@@ -113,7 +113,8 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
                        vocab_size: int) -> VocabMapping:
     """The maps in `path` (a file, or a directory holding one), checked against the draft:
     d2t has one entry per lm_head row, t2d one per target token."""
-    path = Path(path)
+    # a playbook var reaches the host unexpanded (see checkpoint.resolve_checkpoint_dir)
+    path = Path(path).expanduser()
     if path.is_dir():
         files = _candidates(path, draft_vocab_size)
         if not files:

@@ -474,3 +474,21 @@ def test_state_dict_nested_in_a_training_checkpoint_pickle(world, tmp_path):
     out = _eval(draft, world)
     assert out["counts"] == _eval(world / "trained", world)["counts"]
     assert any("nested under 'model' in its pickle" in n for n in out["notes"]), out["notes"]
+
+
+def test_checkpoint_paths_given_with_a_tilde(world, tmp_path):
+    """`draft_model: ~/ckpts/eagle3` in a playbook's vars reaches the host's probe
+    shell-quoted, so no shell expands it (nor a quoted --model "~/..."). Before: "draft
+    checkpoint directory not found" for a directory that is there. Now ~ is the home of the
+    user running the drafter, for --model, --target and --vocab-mapping."""
+    home = tmp_path / "home"
+    shutil.copytree(world / "trained", home / "ckpts" / "eagle3")
+    shutil.copytree(world / "target", home / "models" / "target")
+    state = load_file(str(world / "trained" / "model.safetensors"))
+    torch.save({"d2t": state["d2t"], "t2d": state["t2d"]}, home / "vocab_mapping.pt")
+    result = runner.invoke(drafter_app, ["vocab", "--model", "~/ckpts/eagle3", "--target",
+                                         "~/models/target", "--vocab-mapping",
+                                         "~/vocab_mapping.pt", "--json"],
+                           env={"HOME": str(home)})
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["ok"] is True
