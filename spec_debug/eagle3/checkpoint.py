@@ -601,9 +601,9 @@ def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
     `models--org--name/snapshots/<refs/main>` (huggingface_hub file_download.py layout).
     Nothing is downloaded: the hosts this runs on are often offline.
 
-    A leading `~` is the home directory of the user running this: a playbook var
-    (`draft_model: ~/ckpts/eagle3`) reaches the host's probe shell-quoted, so no shell expands
-    it, and a quoted `--model "~/..."` neither; it read as "directory not found"."""
+    A leading `~` is the home directory of the user running this, as a shell would have
+    made it: a quoted `--model "~/..."` reaches here unexpanded, and read as "directory not
+    found" (the drafter_eval probe expands its own vars: probes/hostfiles.py)."""
     path = Path(value).expanduser() if str(value).startswith("~") else Path(value)
     if path.is_dir():
         return path

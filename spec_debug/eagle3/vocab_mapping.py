@@ -113,7 +113,8 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
                        vocab_size: int) -> VocabMapping:
     """The maps in `path` (a file, or a directory holding one), checked against the draft:
     d2t has one entry per lm_head row, t2d one per target token."""
-    # a playbook var reaches the host unexpanded (see checkpoint.resolve_checkpoint_dir)
+    # a playbook's vocab_mapping var reaches the host's probe shell-quoted and unexpanded
+    # (probes/drafter_eval.py passes it on as given), and so does a quoted --vocab-mapping
     path = Path(path).expanduser()
     if path.is_dir():
         files = _candidates(path, draft_vocab_size)

@@ -477,8 +477,8 @@ def test_state_dict_nested_in_a_training_checkpoint_pickle(world, tmp_path):
 
 
 def test_checkpoint_paths_given_with_a_tilde(world, tmp_path):
-    """`draft_model: ~/ckpts/eagle3` in a playbook's vars reaches the host's probe
-    shell-quoted, so no shell expands it (nor a quoted --model "~/..."). Before: "draft
+    """A quoted `--model "~/ckpts/eagle3"`, and a playbook's `vocab_mapping: ~/...` var, which
+    the drafter_eval probe passes on as given: no shell expands the ~. Before: "draft
     checkpoint directory not found" for a directory that is there. Now ~ is the home of the
     user running the drafter, for --model, --target and --vocab-mapping."""
     home = tmp_path / "home"
