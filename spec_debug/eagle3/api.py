@@ -263,6 +263,11 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots)
     if resolved.note:
         notes.append(resolved.note)
+    from spec_debug.eagle3.layout import shifted_capture
+
+    shifted = shifted_capture(trained, info.layer_ids) if trained and info.layer_ids else None
+    if shifted and not layout:
+        notes.append(f"the dump {shifted}; `spec-debug drafter layout` ranks its slots")
     beyond = [i for i in trained or () if num_target_layers and i > num_target_layers]
     if beyond:
         # ids copied with a config from a deeper target of the same width (Qwen3-30B-A3B's 48

@@ -169,15 +169,25 @@ def _foreign_layers(best: tuple[int, ...], scores: dict, trained: list[int],
     sgl-project/sglang#25454), told from the ids alone."""
     text = (f"the dump holds layers {dump_layer_ids}, not the draft's {trained}: it was "
             "captured at other layers than the draft was trained on")
+    shifted = shifted_capture(trained, dump_layer_ids)
+    if shifted:
+        text += "; it " + shifted
+    return text + (f"; of its slots, slots {list(best)} (layers {named(best)}) score best "
+                   f"(step-0 accuracy {scores[best]:.3f})")
+
+
+def shifted_capture(trained: Sequence[int], dump_layer_ids: Sequence[int]) -> str | None:
+    """A sentence when the dump holds every trained layer moved by the same small shift and
+    not the trained layers themselves: the signature of an off-by-one capture."""
+    if all(layer in dump_layer_ids for layer in trained):
+        return None
     for shift in (1, -1, 2, -2):
         moved = [layer + shift for layer in trained]
         if all(layer in dump_layer_ids for layer in moved):
-            text += (f"; it holds each of the draft's layers {shift:+d} ({moved}): a capture off "
-                     f"by {abs(shift)} (the dumper or engine counts layers another way: "
-                     "input-to vs output-of layer numbering)")
-            break
-    return text + (f"; of its slots, slots {list(best)} (layers {named(best)}) score best "
-                   f"(step-0 accuracy {scores[best]:.3f})")
+            return (f"holds each of the draft's layers {shift:+d} ({moved}): a capture off "
+                    f"by {abs(shift)} (the dumper or engine counts layers another way: "
+                    "input-to vs output-of layer numbering)")
+    return None
 
 
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,

@@ -167,7 +167,8 @@ def test_a_folder_mixing_two_writers_says_each_sequence_counts_twice(world, tmp_
     assert got["samples"] == 6
     notes = " ".join(got["notes"])
     assert "mixes the files of 2 hidden-state writers" in notes, notes
-    assert "3 hs_*.safetensors (speculators/vLLM)" in notes and "3 *.ckpt (SpecForge, AngelSlim)" in notes
+    assert "3 hs_*.safetensors (speculators/vLLM)" in notes, notes
+    assert "3 *.ckpt (SpecForge, AngelSlim)" in notes, notes
     assert "counts twice" in notes
 
     alone = _eval(world, world / "data")
@@ -385,8 +386,12 @@ def test_a_dump_captured_one_layer_off_is_named_by_the_layout_probe(world, tmp_p
     assert "matches this dump's layout" not in verdict, verdict
     assert f"the dump holds layers {[a + 1 for a in AUX] + [NL]}, not the draft's {AUX}" \
         in verdict, verdict
-    assert f"each of the draft's layers +1 ({[a + 1 for a in AUX]}): a capture off by 1" \
+    assert f"it holds each of the draft's layers +1 ({[a + 1 for a in AUX]}): a capture off by 1" \
         in verdict, verdict
+
+    # eval says it too, beside its numbers
+    notes = " ".join(_eval(world, dump)["notes"])
+    assert f"the dump holds each of the draft's layers +1 ({[a + 1 for a in AUX]})" in notes, notes
 
     # the same capture at the right layers still matches
     right = _named_dump(world, tmp_path / "right", AUX + [NL])
