@@ -159,8 +159,17 @@ def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
                                  "recipes sort the selected ids)"))
     if offsets and not any(offsets) and len(offsets) < target_vocab_size and (
             selected is None or selected != mapped):
-        issues.append(VocabIssue("d2t_all_zero", "d2t is all zeros: draft id i is read as target "
-                                 "id i (SafeAILab/EAGLE#222)"))
+        # t2d all True beside it: the buffers SpecForge's draft starts with (t2d = ones(V),
+        # d2t = zeros(DV): specforge/modeling/draft/llama3_eagle.py LlamaForCausalLMEagle3),
+        # saved because load_vocab_mapping never ran on it
+        initial = selected is not None and len(selected) == target_vocab_size
+        issues.append(VocabIssue(
+            "d2t_all_zero", "d2t is all zeros: draft id i is read as target id i "
+            "(SafeAILab/EAGLE#222)" + (
+                "; with t2d all True these are the buffers SpecForge's draft is created with: "
+                "the training's vocab mapping was never loaded into it (export again with "
+                "--vocab-mapping <its vocab_mapping.pt>)" if initial else ""),
+            {"initial_buffers": initial}))
     if selected is not None and not looks_absolute and mapped != selected:
         diff = next((i for i, (a, b) in enumerate(zip(mapped, selected)) if a != b),
                     min(len(mapped), len(selected)))

@@ -492,3 +492,23 @@ def test_checkpoint_paths_given_with_a_tilde(world, tmp_path):
                            env={"HOME": str(home)})
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["ok"] is True
+
+
+def test_specforge_initial_vocab_buffers_are_named(world, tmp_path):
+    """SpecForge's LlamaForCausalLMEagle3 is created with t2d = ones(V) and d2t = zeros(DV)
+    and gets its maps from load_vocab_mapping; a draft saved without that step keeps them.
+    Before: "d2t is all zeros" and "t2d selects 256 ids", with nothing tying them to the
+    missing mapping. Now the d2t issue says so and how to re-export."""
+    def initial_buffers(state):
+        state["d2t"] = torch.zeros_like(state["d2t"])
+        state["t2d"] = torch.ones_like(state["t2d"])
+        return state
+
+    draft = _rewrite(world / "trained", tmp_path, initial_buffers)
+    result = runner.invoke(drafter_app, ["vocab", "--model", str(draft), "--json"])
+    assert result.exit_code == 1, result.output
+    [zero] = [i for c in json.loads(result.output)["checks"] for i in c["issues"]
+              if i["kind"] == "d2t_all_zero"]
+    assert zero["code"] == "SD302" and zero["facts"]["initial_buffers"] is True
+    assert "buffers SpecForge's draft is created with" in zero["message"]
+    assert "--vocab-mapping" in zero["message"]
