@@ -110,6 +110,11 @@ _AUX_APART = {"specforge": "aux_hidden_state", "modelopt": "aux_hidden_states",
               "trtllm": "aux_hidden_states", "angelslim": "hidden_states"}
 
 
+# whose training loader reads each dump format (all feed every aux state to fc)
+_LOADER = {"speculators": "speculators'", "speculators_v1": "speculators'",
+           "specforge": "SpecForge's", "angelslim": "AngelSlim's", "modelopt": "Model-Optimizer's"}
+
+
 def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, list[str]]:
     """Sizes that must agree before anything runs; returns the per-sample spec, whether the
     dump's last slot is the final layer, and notes."""
@@ -286,8 +291,9 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
         # takes is a guess
         notes.append(f"the dump has {aux_slots} aux slots per position before the final one "
                      f"and does not name their layers; the draft's fc takes {cfg.num_aux}: "
-                     f"the first {cfg.num_aux} were used (speculators' loader would feed all "
-                     f"{aux_slots} and fail); run `spec-debug drafter layout` to find the "
+                     f"the first {cfg.num_aux} were used ({_LOADER.get(info.format, 'its')} "
+                     f"loader would feed all {aux_slots} and fail); run `spec-debug drafter "
+                     "layout` to find the "
                      "slots the draft was trained on, then pass them as --layout")
     if layout:
         slots = parse_layout(layout)

@@ -398,3 +398,20 @@ def test_a_dump_captured_one_layer_off_is_named_by_the_layout_probe(world, tmp_p
     result = _run("layout", "--model", str(world / "draft"), "--data", str(right),
                   "--target", str(world / "target"))
     assert "the draft matches this dump's layout" in json.loads(result.output)["verdict"]
+
+
+def test_a_specforge_dump_with_an_extra_aux_state_names_specforges_loader(world, tmp_path):
+    """A SpecForge dump captured with 4 aux layers for this 3-aux draft. Before, the note
+    blamed "speculators' loader"; the dump is read by SpecForge's (which would fail the same
+    way), and the note now says so."""
+    dump = tmp_path / "four" / "rows_0-2000"
+    dump.mkdir(parents=True)
+    for i, sample in enumerate(_hs_samples(world)):
+        hidden = sample["hidden_states"]
+        torch.save({"input_ids": sample["token_ids"],
+                    "loss_mask": torch.ones_like(sample["token_ids"]),
+                    "aux_hidden_state": _aux(hidden, order=(0, 1, 2, 2))[None],
+                    "hidden_state": _post_norm(world, hidden[:, -1])[None]},
+                   dump / f"data_{i}.ckpt")
+    notes = " ".join(_eval(world, tmp_path / "four")["notes"])
+    assert "the first 3 were used (SpecForge's loader would feed all 4 and fail)" in notes, notes
