@@ -24,6 +24,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats import codex_code_mode as code_mode
+from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
 )
@@ -167,6 +168,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 code = payload.get("exit_code") if isinstance(payload.get("exit_code"), int) else None
                 yield event("tool_result", "tool", call_id=call_id, text=str(output),
                             exit_code=code, is_error=bool(code))
+            elif ptype in tool_ends.END_EVENTS or ptype == "item_completed":
+                item = payload.get("item")
+                end = tool_ends.from_event(ptype, payload) if ptype != "item_completed" \
+                    else tool_ends.from_item(item) if isinstance(item, dict) else None
+                if end is not None and end.call_id in processes.calls and end.call_id not in results_seen:
+                    # The call's end as the UI saw it, the only copy that says an MCP tool failed
+                    # (codex_tool_ends); the function_call_output after it is then dropped. An end
+                    # without its call in the file (a command a code-mode cell ran, read from the
+                    # cell) stays a system line, so that no call is counted twice.
+                    _remember(results_seen, end.call_id)
+                    yield event("tool_result", "tool", call_id=end.call_id, text=end.text,
+                                exit_code=end.exit_code, is_error=end.is_error)
+                else:
+                    yield event("system", "system", raw_type=f"event_msg:{ptype}")
             elif ptype in _UI_DUPLICATES or ptype == "token_count":
                 yield event("other", "system", raw_type=f"event_msg:{ptype}")
             elif ptype == "turn_aborted":
@@ -266,6 +281,8 @@ class _Processes:
     rollouts). That exit is the command's: its result goes under the command's call id, and the
     first output under ``<call id>#running`` (a partial result that must not close the call)."""
 
+    calls: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    """Call ids of the tool calls read so far (any tool)."""
     shell_calls: OrderedDict[str, None] = field(default_factory=OrderedDict)
     polls: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """write_stdin call id -> the session id it polls."""
@@ -275,6 +292,7 @@ class _Processes:
     def call(self, name: str, call_id: str | None, command: str | None, args) -> None:
         if call_id is None:
             return
+        _bounded(self.calls, call_id, None)
         if command is not None:
             _bounded(self.shell_calls, call_id, None)
         elif name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):

@@ -1,0 +1,98 @@
+"""How a call ended, from the UI's copy in a Codex rollout (``event_msg`` lines).
+
+The model's copy of a result (``function_call_output``) does not always say that the call
+failed: an MCP tool that answers ``{"isError": true, content}`` comes back to the model as its
+bare content (openai/codex ``codex-rs/protocol/src/models.rs``, ``FunctionCallOutputPayload``
+``from(&CallToolResult)`` serializes only the content), and a patch that could not be written
+comes back as the tool's text. The UI's copy says so, and newer CLIs keep it in the rollout:
+``mcp_tool_call_end`` and ``patch_apply_end`` are persisted by default since about 0.15x, and
+``item_completed`` carries the same ends as turn items (openai/codex ``codex-rs/rollout/src/
+policy.rs`` ``should_persist_event_msg``; ``codex-rs/app-server-protocol`` thread history
+replays ``item_completed`` ``CommandExecution`` items from rollouts).
+
+Each function here reads one such payload into a :class:`ToolEnd`; ``codex.read`` reports it
+as the call's result when the call is in the file and has no result yet (the
+``function_call_output`` that follows is then dropped, as for ``exec_command_end``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spec_debug.session.formats.common import block_text
+
+END_EVENTS = frozenset({"mcp_tool_call_end", "patch_apply_end"})
+_FAILED = frozenset({"failed", "declined", "error", "errored"})
+"""Terminal statuses of a turn item that mean the call did not succeed (``CommandExecutionStatus``,
+``McpToolCallStatus``, ``PatchApplyStatus`` in openai/codex ``codex-rs/protocol/src/items.rs``;
+serialized ``Failed`` by the protocol crate and ``failed`` by ``codex exec --json``)."""
+_TOOL_ITEMS = {"commandexecution": "command", "command_execution": "command",
+               "mcptoolcall": "mcp", "mcp_tool_call": "mcp",
+               "filechange": "patch", "file_change": "patch"}
+"""``item_completed`` item types that end a tool call, by their spellings (``CommandExecution``
+in rollouts, ``commandExecution`` in the app-server's camelCase, ``command_execution`` in
+``codex exec --json``), lower-cased."""
+
+
+@dataclass(slots=True)
+class ToolEnd:
+    call_id: str
+    text: str
+    is_error: bool
+    exit_code: int | None = None
+
+
+def from_event(ptype: str, payload: dict) -> ToolEnd | None:
+    """``mcp_tool_call_end{call_id, invocation, duration, result: {"Ok": CallToolResult} |
+    {"Err": message}}`` or ``patch_apply_end{call_id, stdout, stderr, success}`` (openai/codex
+    ``codex-rs/protocol/src/protocol.rs`` ``McpToolCallEndEvent``, ``PatchApplyEndEvent``)."""
+    call_id = payload.get("call_id")
+    if not isinstance(call_id, str):
+        return None
+    if ptype == "mcp_tool_call_end":
+        return _mcp_result(call_id, payload.get("result"))
+    parts = (payload.get("stdout"), payload.get("stderr"))
+    text = "\n".join(p for p in parts if isinstance(p, str) and p)
+    return ToolEnd(call_id, text, payload.get("success") is False)
+
+
+def from_item(item: dict) -> ToolEnd | None:
+    """An ``item_completed`` turn item that ends a call: its ``id`` is the call's id."""
+    kind = item.get("type")
+    kind = _TOOL_ITEMS.get(kind.lower()) if isinstance(kind, str) else None
+    call_id = item.get("id")
+    if kind is None or not isinstance(call_id, str):
+        return None
+    status = item.get("status")
+    failed = isinstance(status, str) and status.lower() in _FAILED
+    if kind == "command":
+        output = item.get("aggregated_output", item.get("aggregatedOutput"))
+        code = item.get("exit_code", item.get("exitCode"))
+        code = code if type(code) is int else None
+        return ToolEnd(call_id, output if isinstance(output, str) else "", failed or code not in (None, 0), code)
+    if kind == "mcp":
+        error = item.get("error")
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return ToolEnd(call_id, error["message"], True)
+        end = _mcp_result(call_id, {"Ok": item.get("result")} if isinstance(item.get("result"), dict) else None)
+        if end is not None:
+            end.is_error = end.is_error or failed
+        return end or ToolEnd(call_id, "", failed)
+    return ToolEnd(call_id, str(status or ""), failed)
+
+
+def _mcp_result(call_id: str, result) -> ToolEnd | None:
+    """``{"Ok": {content, isError}}`` or ``{"Err": message}``: a Rust ``Result`` as serde writes it."""
+    if not isinstance(result, dict):
+        return None
+    if "Err" in result:
+        error = result["Err"]
+        return ToolEnd(call_id, error if isinstance(error, str) else str(error), True)
+    ok = result.get("Ok")
+    if not isinstance(ok, dict):
+        return None
+    # isError is the MCP spelling (modelcontextprotocol.io schema, CallToolResult); is_error
+    # appears where a reader re-serialized it in snake case
+    is_error = ok.get("isError") is True or ok.get("is_error") is True
+    content = ok.get("content")
+    return ToolEnd(call_id, block_text(content) if isinstance(content, list) else "", is_error)
