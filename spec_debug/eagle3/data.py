@@ -26,6 +26,9 @@ Formats (EAGLE3.md section 5):
   write_interval (20) dicts, each `id`, `input_ids [T]`, `aux_hidden_states [T, A*Ht]` and
   `hidden_state [T, Ht]`, the final post-norm state (NVIDIA/TensorRT-LLM
   tensorrt_llm/_torch/speculative/save_hidden_state.py, llmapi SaveHiddenStatesDecodingConfig).
+- Tencent AngelSlim: `rank_<r>/rows_*/data_<i>.ckpt` (i counted per rank) with `input_ids
+  [1, T]`, `loss_mask [1, T]`, `hidden_states [1, T, A*Ht]` (the aux states) and
+  `target_hiddens [1, T, Ht]` (see _AUX_KEYS).
 """
 
 from __future__ import annotations
@@ -633,15 +636,16 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
 
 
 # Torch-saved writers that keep the aux states (concatenated, [.., T, A*Ht]) apart from the
-# final one: (aux key, final key, format). The final state is past the target's norm in
-# SpecForge (see below) and TensorRT-LLM ("-1 ... the final post-norm hidden state",
-# SaveHiddenStatesDecodingConfig); Model-Optimizer's HF script saves output_hidden_states[-1]
-# (post-norm), its vLLM script speculators' capture (pre-norm), so there the scorer tells
-# which from the values (evaluate.score_sample, TargetHead.already_normed).
+# final one: (aux key, final key, format). Only SpecForge's final state is marked post-norm
+# here (see _read_record). The others are told from the values by the scorer
+# (evaluate.score_sample, TargetHead.already_normed): TensorRT-LLM documents its layer -1 as
+# "the final post-norm hidden state" (SaveHiddenStatesDecodingConfig), Model-Optimizer's HF
+# script saves output_hidden_states[-1] (post-norm) and its vLLM script speculators' capture
+# (pre-norm), AngelSlim output_hidden_states[-1].
 # Tencent AngelSlim names them `hidden_states` [1, T, A*Ht] and `target_hiddens` [1, T, Ht]
-# (HF output_hidden_states[-1], post-norm) in `rank_<r>/rows_*/data_<i>.ckpt`
-# (tools/generate_hidden_for_draft_model.py; angelslim/compressor/speculative/train/models/
-# target/target_model_wrapper.py get_aux_and_target_hiddens).
+# in `rank_<r>/rows_*/data_<i>.ckpt` (tools/generate_hidden_for_draft_model.py;
+# angelslim/compressor/speculative/train/models/target/target_model_wrapper.py
+# get_aux_and_target_hiddens).
 _AUX_KEYS = (
     ("aux_hidden_state", "hidden_state", "specforge"),
     ("aux_hidden_states", "hidden_state", "trtllm"),
