@@ -133,7 +133,7 @@ def _collect_vars(var: list[str], var_file: list[Path]) -> dict[str, Any]:
 @app.command()
 def report(
     run_dir: Path = typer.Argument(..., help="A runs/<run-id> folder (or its run.json)."),
-    fmt: str = typer.Option("md", "--format", help="md | html | json"),
+    fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
     template: Optional[Path] = typer.Option(None, "--template", help="A Jinja2 template to render run.json with."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
@@ -144,7 +144,7 @@ def report(
 
     run_dir, template, output = run_dir.expanduser(), _home(template), _home(output)
     try:
-        fmt = output_format(fmt, as_json)
+        fmt = output_format(fmt, as_json, output)
         if template is not None and template.is_dir():
             raise UsageError(f"--template {template}: is a folder", hint="name the template file, e.g. a .md.j2 or .html.j2 file in it")
         if template is not None and not template.is_file():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -57,9 +58,16 @@ def fail(exc: SpecDebugError) -> NoReturn:
     raise typer.Exit(exc.exit_code)
 
 
-def output_format(fmt: str, as_json: bool) -> str:
-    """--format md|html|json, with --json as a shorthand for json."""
-    fmt = "json" if as_json else fmt
+_FORMAT_OF_SUFFIX = {".html": "html", ".htm": "html", ".json": "json"}
+
+
+def output_format(fmt: str | None, as_json: bool, output: Path | None = None) -> str:
+    """--format md|html|json, with --json as a shorthand for json. Without either, the suffix of
+    ``-o`` decides (``-o incident.html`` wrote Markdown into an .html file), else md."""
+    if as_json:
+        fmt = "json"
+    elif fmt is None:
+        fmt = _FORMAT_OF_SUFFIX.get(output.suffix.lower() if output is not None else "", "md")
     if fmt not in REPORT_FORMATS:
         raise UsageError(f"--format {fmt!r}: choose {', '.join(REPORT_FORMATS)}")
     return fmt

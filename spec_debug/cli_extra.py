@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def explain(
         playbook: str = typer.Argument(..., help="A playbook file or shipped name", autocompletion=complete_playbooks),
-        fmt: str = typer.Option("md", "--format", help="md | html | json"),
+        fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
         output: Optional[Path] = typer.Option(None, "--output", "-o"),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
         from spec_debug.playbook.loader import load_playbook
 
         try:
-            fmt = output_format(fmt, as_json)
+            fmt = output_format(fmt, as_json, output)
             loaded = load_playbook(playbook)
             if fmt == "json":
                 data = explain_playbook(loaded)

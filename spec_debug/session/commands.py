@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from spec_debug.cli_common import output_format
 from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.session.format_names import INPUT_FORMATS
 from spec_debug.stdout_document import write_document
@@ -172,7 +173,8 @@ def register(app: typer.Typer) -> None:
     def analyze(
         path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
                                               "or - for standard input."),
-        format: OutputFormat = typer.Option(OutputFormat.md, "--format", "-f", help="Output: md or html postmortem, or json."),
+        format: Optional[OutputFormat] = typer.Option(None, "--format", "-f", help="Output: md or html postmortem, or json "
+                                                      "(default: from -o's suffix, else md)."),
         input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
@@ -180,7 +182,7 @@ def register(app: typer.Typer) -> None:
                                        help="Keep the secrets the session quoted (masked by default, in every format)."),
     ) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
-        fmt = "json" if as_json else format.value
+        fmt = output_format(None if format is None else format.value, as_json, output)
         _run(analyze_command, _session_path(path), fmt, input_format, output, not no_redact)
 
     @app.command("distill")
