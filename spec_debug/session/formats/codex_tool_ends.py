@@ -88,7 +88,7 @@ def _mcp_result(call_id: str, result) -> ToolEnd | None:
     if "Err" in result:
         error = result["Err"]
         return ToolEnd(call_id, error if isinstance(error, str) else str(error), True)
-    ok = result.get("Ok")
+    ok = result.get("Ok", result if "content" in result or "structuredContent" in result else None)
     if not isinstance(ok, dict):
         return None
     # isError is the MCP spelling (modelcontextprotocol.io schema, CallToolResult); is_error
