@@ -8,7 +8,30 @@ is a measured number.
 
 from __future__ import annotations
 
+import math
+
 from spec_debug.probes.hostfiles import resolve_model_dir
+
+_ALL = ("", "all", "none")  # playbook values meaning "no limit"
+
+
+def whole_number(args: dict, key: str) -> int | None:
+    """A count given as a playbook var (always a string there: `--var max_samples=64`); None
+    when unset or "all". Anything else that is not a positive whole number is one clear
+    error naming the var, not int()'s "invalid literal"."""
+    raw = args.get(key)
+    text = str(raw).strip() if raw is not None else ""
+    if text.lower() in _ALL:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number < 1 or number != int(number):
+        from spec_debug.errors import UsageError
+
+        raise UsageError(f"{key} {raw!r}: give a whole number of at least 1 (or \"all\")")
+    return int(number)
 
 
 def run(args: dict) -> dict:
@@ -22,10 +45,9 @@ def run(args: dict) -> dict:
 
     # vocab_mapping: the training's d2t/t2d file (SpecForge vocab_mapping.pt, speculators d2t.npy)
     # for a checkpoint that lost its maps or carries regenerated ones
-    common = dict(device=args.get("device") or "cpu",
-                  max_samples=int(args["max_samples"]) if args.get("max_samples") else None,
+    common = dict(device=args.get("device") or "cpu", max_samples=whole_number(args, "max_samples"),
                   vocab_mapping=args.get("vocab_mapping") or None)
-    steps = int(args["steps"]) if args.get("steps") else None
+    steps = whole_number(args, "steps")
     out = {"args": args, "draft": str(draft), "target": str(target) if target else None}
     out["reference"] = evaluate_drafter(draft, data, target, steps=steps, **common)
     engine = (args.get("engine") or "").lower()

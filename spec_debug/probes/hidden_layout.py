@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from spec_debug.probes.drafter_eval import whole_number
 from spec_debug.probes.hostfiles import read_config, resolve_model_dir
 
 
@@ -36,13 +37,15 @@ def run(args: dict) -> dict:
         if draft_cfg and out.get("num_target_layers"):
             plan = engines.serve_plan(engine, version, draft_cfg, int(out["num_target_layers"]), arch)
             out["plan"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(plan).items()}
+    # the layout probe holds its samples in memory: "all" keeps the default bound
+    max_samples = whole_number(args, "max_samples") or 16
     data = args.get("hidden_states") or ""
     if data and draft is not None:
         from spec_debug.eagle3.api import probe_layout
 
         served = (out.get("plan") or {}).get("layer_ids") or None
         out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
-                                     max_samples=int(args.get("max_samples") or 16),
+                                     max_samples=max_samples,
                                      served_layer_ids=served)
     serving = args.get("serving_dump") or ""
     if serving:
@@ -55,5 +58,5 @@ def run(args: dict) -> dict:
             from spec_debug.eagle3.api import probe_layout
 
             out["serving_layout"] = probe_layout(draft, serving, target, device=args.get("device") or "cpu",
-                                                 max_samples=int(args.get("max_samples") or 16))
+                                                 max_samples=max_samples)
     return out

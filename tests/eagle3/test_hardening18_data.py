@@ -415,3 +415,20 @@ def test_a_specforge_dump_with_an_extra_aux_state_names_specforges_loader(world,
                    dump / f"data_{i}.ckpt")
     notes = " ".join(_eval(world, tmp_path / "four")["notes"])
     assert "the first 3 were used (SpecForge's loader would feed all 4 and fail)" in notes, notes
+
+
+def test_probe_counts_given_as_playbook_vars(world):
+    """Playbook vars are strings (`--var max_samples=all` on drafter_accuracy.yaml). Before:
+    the probe died on int()'s "invalid literal for int() with base 10: 'all'". Now "all" reads
+    the whole dump (the layout probe keeps its in-memory bound) and a value that is not a
+    count is one error naming the var."""
+    from spec_debug.errors import UsageError
+    from spec_debug.probes import drafter_eval, hidden_layout
+
+    args = {"draft_model": str(world / "draft"), "target_model": str(world / "target"),
+            "hidden_states": str(world / "data")}
+    assert drafter_eval.run({**args, "max_samples": "all"})["reference"]["samples"] == 3
+    assert drafter_eval.run({**args, "max_samples": "2"})["reference"]["samples"] == 2
+    assert hidden_layout.run({**args, "max_samples": "all"})["layout"]["samples"] == 3
+    with pytest.raises(UsageError, match=r"max_samples 'sixty': give a whole number"):
+        drafter_eval.run({**args, "max_samples": "sixty"})
