@@ -716,30 +716,36 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
 
 
 def read_samples(path: Path, slots: Sequence[int] | None = None,
-                 final: bool = True) -> list[Sample | DataError]:
-    """The samples of one file, each one a Sample or the DataError that refuses it (a
-    TensorRT-LLM file holds several; one bad record must not hide the others)."""
+                 final: bool = True) -> Iterator[Sample | DataError]:
+    """The samples of one file, one at a time, each a Sample or the DataError that refuses it
+    (a TensorRT-LLM file holds up to 20; one bad record must not hide the others). A file
+    that cannot be read at all raises. Lazy, and each record is dropped once read: a Sample
+    copies its states, and 20 long samples held twice would double the file in memory."""
     if path.name.endswith(".safetensors"):
-        return [_read_speculators(path, slots, final)]
-    records = _load_torch_records(path)
-    out: list[Sample | DataError] = []
-    for i, record in enumerate(records):
+        yield _read_speculators(path, slots, final)
+        return
+    records: list[dict | None] = list(_load_torch_records(path))
+    for i in range(len(records)):
+        record, records[i] = records[i], None
         # a record of a list file is named by its index: `data_3.pt[7]`
         where = path if len(records) == 1 else Path(f"{path}[{i}]")
         try:
-            out.append(_read_record(where, record, slots, final))
+            sample = _read_record(where, record, slots, final)
         except DataError as exc:
-            out.append(exc)
-    return out
+            yield exc
+            continue
+        yield sample
 
 
 def read_sample(path: Path, slots: Sequence[int] | None = None, final: bool = True) -> Sample:
     """The first readable sample of a file (raises the first refusal when none is)."""
-    read = read_samples(path, slots, final)
-    first = next((item for item in read if isinstance(item, Sample)), None)
-    if first is None:
-        raise read[0]
-    return first
+    first_error: DataError | None = None
+    for item in read_samples(path, slots, final):
+        if isinstance(item, Sample):
+            return item
+        first_error = first_error or item
+    assert first_error is not None  # every file holds at least one record
+    raise first_error
 
 
 @dataclass(frozen=True)
@@ -902,14 +908,14 @@ def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, fi
     for path in list_sample_files(data_dir):
         if max_samples is not None and count >= max_samples:
             return
-        try:
-            read = read_samples(path, slots, final)
-        except DataError as exc:
-            read = [exc]
-        for item in read:
+        items = read_samples(path, slots, final)
+        while True:
             if max_samples is not None and count >= max_samples:
                 return
             try:
+                item = next(items, None)
+                if item is None:
+                    break
                 if isinstance(item, DataError):
                     raise item
                 sample = masks.apply(item) if masks is not None else item
