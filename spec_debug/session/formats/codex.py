@@ -454,6 +454,13 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                 wrapped = inner_json(output)
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("agent_id"), str):
                     agent_ref = wrapped["agent_id"]  # spawn_agent's result names the new thread
+                elif isinstance(wrapped, dict) and isinstance(wrapped.get("task_name"), str) \
+                        and wrapped["task_name"].startswith("/"):
+                    # MultiAgentV2's spawn_agent names the agent's path instead, {"task_name":
+                    # "/root/docs_review", "nickname": ...} (openai/codex codex-rs/core/src/tools/
+                    # handlers/multi_agents_v2/spawn.rs SpawnAgentResult), and its rollout's
+                    # session_meta gives the same agent_path (codex_threads.Thread.agent_path)
+                    agent_ref = wrapped["task_name"]
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
                     meta = wrapped.get("metadata") or {}
                     code = meta.get("exit_code") if isinstance(meta, dict) else None

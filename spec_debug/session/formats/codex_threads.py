@@ -39,6 +39,9 @@ class Thread:
     parent: str | None = None
     nickname: str = ""
     role: str = ""
+    agent_path: str | None = None
+    """``thread_spawn.agent_path`` (``/root/docs_review``) of a MultiAgentV2 sub-agent: what the
+    parent's ``spawn_agent`` result names, in place of the thread id (see ``codex._response_item``)."""
     forked_from: str | None = None
     """``forked_from_id``: the thread a session forked by the person (``/fork``) copied its
     history from; that copy heads its rollout as a sub-agent's does (ccusage test
@@ -67,7 +70,7 @@ def _thread(payload: dict) -> Thread | None:
         return value if isinstance(value, str) and value else None
 
     return Thread(id=payload["id"], parent=text("parent_thread_id"), nickname=text("agent_nickname") or "",
-                  role=text("agent_role") or "", forked_from=text("forked_from_id"))
+                  role=text("agent_role") or "", agent_path=text("agent_path"), forked_from=text("forked_from_id"))
 
 
 def _thread_spawn(source) -> dict:
@@ -174,13 +177,15 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
         child, parent, parent_path = queue.popleft()
         agent_id = child.thread.id if child.thread else child.id
         info = tree.get(agent_id, parent=parent)
-        info.parent, info.spawned_by, info.file = parent, spawned.get(agent_id), str(child.path)
+        path = child.thread.agent_path if child.thread else None
+        info.parent, info.file = parent, str(child.path)
+        info.spawned_by = spawned.get(agent_id) or (spawned.get(path) if path else None)
         info.agent_type = (child.thread.role if child.thread else "") or "sub-agent"
         info.description = child.thread.nickname if child.thread else ""
         sub = Cursor(session=cursor.session, agent=agent_id, file=str(child.path), seq_base=seq_base)
         # The parent's history copied at the child's head was read once already, in the parent.
         yield from watch(codex.read(child.path, sub, stats, skip=replayed_span(child.path, agent_id, parent_path)))
-        info.spawned_by = info.spawned_by or spawned.get(agent_id)
+        info.spawned_by = info.spawned_by or spawned.get(agent_id) or (spawned.get(path) if path else None)
         seq_base += sub.records
         queue.extend((grandchild, agent_id, child.path) for grandchild in child.children)
     for agent_id, last in stopped.items():
