@@ -82,8 +82,10 @@ def _per_position_table(result: dict) -> Table:
 @drafter_app.command("eval")
 def eval_command(
     model: Path = typer.Option(..., "--model", help="Draft checkpoint directory."),
-    data: Path = typer.Option(..., "--data", help="Hidden-state dump (hs_*.safetensors or "
-                                                  "SpecForge data_*.ckpt)."),
+    data: Path = typer.Option(..., "--data", help="Hidden-state dump: speculators/vLLM "
+                                                  "hs_*.safetensors, SpecForge or AngelSlim "
+                                                  "data_*.ckpt, Model-Optimizer or TensorRT-LLM "
+                                                  "*.pt."),
     target: Optional[Path] = typer.Option(None, "--target", help="Target (verifier) checkpoint "
                                           "directory: embeddings, final norm and lm_head "
                                           "(default: the verifier the draft's config names, "
