@@ -51,6 +51,7 @@ def looks_like_legacy(obj: dict) -> bool:
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     called: OrderedDict[str, None] = OrderedDict()  # items whose call was already given
+    runs = 0  # thread.started lines so far: one per `codex exec` process
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         seq = cursor.seq_base + index
@@ -69,8 +70,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
             settings = " ".join(f"{k}={v}" for k, v in obj.items() if isinstance(v, (str, int, float, bool)))
             yield event("system", "system", raw_type="settings", text=settings[:2000])
         elif line_type in _ITEM_LINES and isinstance(item, dict):
+            if runs > 1 and isinstance(item.get("id"), str):
+                # Each `codex exec` process numbers its items from item_0 (openai/codex codex-rs/exec/
+                # src/event_processor_with_jsonl_output.rs get_next_item_id), so the output of a
+                # `codex exec resume --json` appended to the first run's reuses its ids: a second
+                # run's item_1 read as the first run's, and its command was never called.
+                item = {**item, "id": f"{item['id']}@run{runs}"}
             yield from _item(item, line_type == "item.completed", event, called, stats)
         elif line_type == "thread.started":
+            runs += 1
             yield event("system", "system", raw_type=line_type, text=f"thread_id={obj.get('thread_id')}")
         elif line_type in ("turn.failed", "error"):
             error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
