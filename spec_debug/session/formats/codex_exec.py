@@ -215,7 +215,7 @@ _LEGACY_QUIET = frozenset({
     "apply_patch_approval_request", "agent_reasoning_section_break", "get_history_entry_response",
 })
 """Old ``EventMsg`` types kept as ``other`` without calling them unknown."""
-_SHELLS = frozenset({"bash", "sh", "zsh"})
+_SHELLS = frozenset({"bash", "sh", "zsh", "pwsh", "powershell", "cmd"})
 
 
 def _unwrapped(command) -> str | None:
@@ -227,6 +227,11 @@ def _unwrapped(command) -> str | None:
         argv = shlex.split(command)
     except ValueError:
         return command
-    if len(argv) == 3 and argv[0].rsplit("/", 1)[-1] in _SHELLS and argv[1] in ("-lc", "-c"):
-        return argv[2]
+    if len(argv) >= 3 and argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe") in _SHELLS:
+        # On Windows the line is `pwsh -Command '<cmd>'` or `"C:\\Program Files\\PowerShell\\7\\pwsh.exe"
+        # -Command '<cmd>'` (codex-cli 0.159 on Windows, as quoted by exec --json readers' tests):
+        # the same unwrapping as a rollout's argv (common.shell_command), so `ssh gpu01 ...` keeps its host.
+        script = shell_command({"command": argv})
+        if script is not None and script != shlex.join(argv):
+            return script
     return command
