@@ -5,7 +5,8 @@ Each line is ``{timestamp, type, payload}`` (openai/codex ``codex-rs/protocol``
 are the UI's copy. We read messages from ``response_item``; a command's result is the
 first of ``exec_command_end`` and ``function_call_output`` for its ``call_id`` (txcript
 ``docs/formats/codex.md``: prefer ``exec_command_end``; the later duplicate is dropped, so
-an error in the output is counted once).
+an error in the output is counted once). ``mcp_tool_call_end``, ``patch_apply_end`` and
+``item_completed`` end their call the same way (``codex_tool_ends``).
 
 Rollouts written before about September 2025 have no envelope: a header line
 ``{id, timestamp, instructions, git}``, ``{"record_type": "state"}`` markers, and the
@@ -168,6 +169,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 code = payload.get("exit_code") if isinstance(payload.get("exit_code"), int) else None
                 yield event("tool_result", "tool", call_id=call_id, text=str(output),
                             exit_code=code, is_error=bool(code))
+            elif ptype in _UI_DUPLICATES or ptype == "token_count":
+                yield event("other", "system", raw_type=f"event_msg:{ptype}")
             elif ptype in tool_ends.END_EVENTS or ptype == "item_completed":
                 item = payload.get("item")
                 end = tool_ends.from_event(ptype, payload) if ptype != "item_completed" \
@@ -182,8 +185,6 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                                 exit_code=end.exit_code, is_error=end.is_error)
                 else:
                     yield event("system", "system", raw_type=f"event_msg:{ptype}")
-            elif ptype in _UI_DUPLICATES or ptype == "token_count":
-                yield event("other", "system", raw_type=f"event_msg:{ptype}")
             elif ptype == "turn_aborted":
                 # {"type": "turn_aborted", "reason": "interrupted" | "replaced" | ...}: the person
                 # stopped the turn (openai/codex codex-rs/protocol/src/protocol.rs TurnAbortedEvent).
