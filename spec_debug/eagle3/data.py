@@ -222,12 +222,19 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
         # compression is on (vllm kv_connector online/hidden_states_writer.py)
         return (f"; it holds {len(compressed)} zstd-compressed file(s), e.g. {compressed[0]}",
                 "decompress them first, e.g. `zstd -d --rm DIR/*.zst`")
-    torch_files = sorted(p.name for pattern in ("*.pt", "*.ckpt") for p in root.rglob(pattern))
+    torch_paths = sorted((p for pattern in ("*.pt", "*.ckpt") for p in root.rglob(pattern)),
+                         key=_natural_key)
+    torch_files = [p.name for p in torch_paths]
     if torch_files:
+        # *.pt directly in --data are read whatever their names (Model-Optimizer's
+        # {conversation_id}.pt); these sit in subfolders, or are .ckpt not named data_*
+        folder = torch_paths[0].parent
         return (f"; its torch files ({', '.join(torch_files[:3])}"
-                + (" ..." if len(torch_files) > 3 else "") + ") are not named data_*",
-                "name the samples data_<i>.pt (speculators) or data_<i>.ckpt (SpecForge), or "
-                "pass one file as --data")
+                + (" ..." if len(torch_files) > 3 else "") + ") are not named data_*"
+                + (f" and sit in subfolders such as {folder}" if folder != root else ""),
+                (f"pass the folder that holds them ({folder}) as --data, or " if folder != root
+                 else "") + "name the samples data_<i>.pt (speculators) or data_<i>.ckpt "
+                "(SpecForge), or pass one file as --data")
     return "", None
 
 

@@ -105,6 +105,13 @@ def test_model_optimizer_dump_scores_as_the_same_states_in_hs_files(world, tmp_p
         for key in ("full_accuracy", "target_acceptance"):
             assert got[key] == pytest.approx(expected[key], abs=1e-9), (script, key)
 
+    # the folder above the dumps: not read (any *.pt below would be), but named
+    result = _run("eval", "--model", str(world / "draft"), "--data", str(tmp_path),
+                  "--target", str(world / "target"))
+    assert result.exit_code == 2, result.output
+    text = " ".join(result.output.split())
+    assert f"hint: pass the folder that holds them ({tmp_path / 'hf'}) as --data" in text, text
+
 
 def test_tensorrt_llm_list_files_are_one_sample_per_record(world, tmp_path):
     """Before: "expected a dict of tensors ... found a list of 3", the whole dump refused. Now
