@@ -268,6 +268,13 @@ class _Agent:
     """The topic words of the hypotheses settled last."""
 
 
+_AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:error", "event_msg:error"})
+"""Codex's own failure lines: ``codex exec --json``'s ``turn.failed{error}``, ``error{message}`` and
+``error`` items, and a rollout's ``error`` event (CLI 0.43 and older: ``msg:error``). A
+``stream_error`` is a reconnect notice the turn survives (openai/codex codex-rs/protocol
+``StreamErrorEvent``), so it is not one."""
+
+
 class _SessionState:
     def __init__(self, source: SessionSource, out: SessionAnalysis, tree: AgentTree) -> None:
         self.source = source
@@ -276,6 +283,7 @@ class _SessionState:
         self.tree = tree
         self.agents: dict[str, _Agent] = {}
         self.events = self.tool_calls = self.error_count = self.compactions = self.dropped = self.interrupts = 0
+        self.last_failure: tuple[str, str] | None = None
         self.first_ts: str | None = None
         self.last_ts: str | None = None
         self.findings: dict[str, FindingRecord] = {}
@@ -362,11 +370,28 @@ class _SessionState:
                 self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
             elif ev.raw_type in claude_code.TITLE_LINES and ev.agent == MAIN_AGENT:
                 self.titles[ev.raw_type] = ev.text[:300]  # the last one is the session's name now
+            elif ev.raw_type in _AGENT_FAILURE_LINES and ev.text:
+                self._agent_failure(ev)
             elif ev.role == "assistant" and ev.agent != MAIN_AGENT and "API Error" in ev.text[:200]:
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)
         self.phases.segment_for(ev).events += 1
+
+    def _agent_failure(self, ev: Event) -> None:
+        """A turn the agent itself could not finish (the model API refused, the context overflowed):
+        an error of the session, with no command behind it, so it starts no pivot and no loop.
+        ``codex exec --json`` prints the error, then ``turn.failed`` with the same message: once."""
+        said = (ev.agent, ev.text)
+        if ev.raw_type == "turn.failed" and said == self.last_failure:
+            return
+        self.last_failure = said
+        self.error_count += 1
+        self.tree.get(ev.agent).errors += 1
+        self.phases.segment_for(ev).errors += 1
+        self._keep(self.kept["errors"], ErrorRecord(
+            self.session, ev.seq, ev.agent, "agent_error", None, ev.text[:500], None, None,
+            None, None, ev.timestamp, ev.file, ev.line))
 
     def _prose(self, ev: Event, x: Extracted) -> None:
         if x.metrics:
