@@ -131,9 +131,9 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
     notes: list[str] = []
     if info.format in _AUX_APART and info.has_final and info.num_slots - 1 < cfg.num_aux:
         # SpecForge keeps the final state apart (`hidden_state`, prepare_hidden_states.py), as
-        # Model-Optimizer and TensorRT-LLM do (data.py _AUX_KEYS): the aux key holds all the
-        # aux states there are. Read as one more slot, the final state would be fed to fc as
-        # an aux state and the targets lost.
+        # Model-Optimizer, TensorRT-LLM and AngelSlim do (data.py _AUX_KEYS): the aux key holds
+        # all the aux states there are. Read as one more slot, the final state would be fed to
+        # fc as an aux state and the targets lost.
         raise DataError(f"{data}: {_AUX_APART[info.format]} holds {info.num_slots - 1} "
                         f"state(s) of {Ht} per token, the draft's fc takes {cfg.num_aux} "
                         f"({cfg.num_aux} x {Ht})",

@@ -146,12 +146,10 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     best = ranked_layouts[0]
     checks = embedding_slot_checks(samples, embed, dump_layer_ids) if embed is not None else []
     embedding_slots = [c.slot for c in checks if c.is_embedding]
-    verdict = _verdict(best, configured, scores, embedding_slots, named)
     missing = [i for i in trained_layer_ids or () if dump_layer_ids and i not in dump_layer_ids]
-    if missing:
-        verdict = _foreign_layers(best, scores, list(trained_layer_ids or ()),
-                                  list(dump_layer_ids or ()), named) + (
-            verdict[verdict.index("; slot(s)"):] if "; slot(s)" in verdict else "")
+    foreign = _foreign_layers(best, scores, list(trained_layer_ids or ()),
+                              list(dump_layer_ids or ()), named) if missing else None
+    verdict = _verdict(best, configured, scores, embedding_slots, named, foreign)
     return LayoutReport(
         ranked=ranked, best=list(best), configured=list(configured),
         configured_accuracy0=scores[configured], verdict=verdict, exhaustive=exhaustive,
@@ -191,13 +189,17 @@ def shifted_capture(trained: Sequence[int], dump_layer_ids: Sequence[int]) -> st
 
 
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
-             embedding_slots: list[int], named: Callable) -> str:
+             embedding_slots: list[int], named: Callable, foreign: str | None = None) -> str:
+    """`foreign`: the sentence for a dump without the draft's layers, which replaces the
+    comparison with the configured layout (then only a guess)."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
 
     gap = scores[best] - scores[configured]
-    if best == configured or gap < CLEAR_MARGIN:
+    if foreign:
+        text = foreign
+    elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "
                 "layout")
