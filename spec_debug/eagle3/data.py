@@ -116,7 +116,9 @@ def _walk(root: Path) -> list[tuple[str, str]]:
 
 
 def list_sample_files(data_dir: str | Path) -> list[Path]:
-    root = Path(data_dir)
+    # A quoted `--data "~/hs"` and the playbooks' `--var hidden_states=~/hs` reach here with the
+    # `~` a shell would have expanded (as checkpoint.resolve_model_dir takes `--model`).
+    root = Path(data_dir).expanduser() if str(data_dir).startswith("~") else Path(data_dir)
     if root.is_file():
         return [root]
     if not root.is_dir():
