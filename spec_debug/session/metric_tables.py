@@ -24,14 +24,20 @@ _CELL_NUMBER = re.compile(r"[*_~≈\s]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+
 _CELL_FACTOR = re.compile(r"[*_~≈\s]*(\d+(?:\.\d+)?)\s?[x×]")
 _BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|" + NO_SPEC, re.I)
 # A column of another quantity, though its header says "throughput" or "tok/s": prefill or
-# total tokens, requests, latencies, draft tokens.
-_NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "itl", "latency", "(ms)", "draft")
+# total tokens, requests, latencies, draft tokens, and one user's share of a batch ("EAGLE output
+# tok/s/user" next to the batch's "EAGLE output tok/s": lightseekorg/tokenspeed#795), which
+# compared with the batch's baseline would read as a tenfold slowdown.
+_NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "itl", "latency", "(ms)", "draft",
+               "/user", "per user")
+# Units that make a header a throughput column, though it names the speedup too ("EAGLE output
+# tok/s (speedup)" over cells like "1728.14 (1.40x)": tokenspeed#795).
+_TOK_UNITS = ("tok/s", "tokens/s", "token/s", "tok/sec")
 
 
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
-    if "speedup" in low or "speed-up" in low:
+    if ("speedup" in low or "speed-up" in low) and not any(unit in low for unit in _TOK_UNITS):
         return "speedup"
     # SGLang bench_one_batch_server's report table heads its column "acc length"
     # (python/sglang/bench_one_batch_server.py, get_report_summary)
@@ -41,7 +47,7 @@ def _header_kind(cell: str) -> str | None:
         if "rate" in low:
             return "accept_rate"
         return None
-    if ("tok/s" in low or "tokens/s" in low or "token/s" in low or "throughput" in low or "tok/sec" in low
+    if (any(unit in low for unit in _TOK_UNITS) or "throughput" in low
             or low == "t/s" or low.endswith((" t/s", "(t/s)"))) and not any(word in low for word in _NOT_DECODE):
         return "throughput"
     return None
@@ -104,6 +110,12 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 read = True
                 value = float(number.group(1).replace(",", ""))
                 context = " ".join(f"table: {other} | {label}: {row[c]}".split())[:200]
+                if kind != "throughput" and _BASELINE_LABEL.search(label):
+                    # The run without speculation drafts nothing: its "1.00" under "Mean Acceptance
+                    # Length" (vllm-project/vllm#24343's Vanilla row) is no drafter's accept length,
+                    # nor its "1.00x" a speedup. Only the run's own label says so: a header "Speedup
+                    # vs baseline" names the column, not the run.
+                    continue
                 if kind == "throughput":
                     baseline = _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
                     found.append(("baseline_throughput" if baseline else "throughput", value, "tok/s", context))

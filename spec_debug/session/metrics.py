@@ -146,9 +146,11 @@ _HAS_PER_SECOND = re.compile("per second").search
 # run without it, as a factor (below 1: slower than without speculation).
 # Each word is found with str.find and the factor read in a window around it: an alternation
 # searched over a whole output cost 9 ns a character.
-_SPEED_WORDS = ("peedup", "peed-up", "slower", "faster")
-_FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\s+(?:the\s+)?(?:a\s+)?$")
-_FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
+# "speed up" in two words too: "achieved **1.76x** speed up" (sgl-project/sglang#3582).
+_SPEED_WORDS = ("peedup", "peed-up", "peed up", "slower", "faster")
+# A factor in Markdown bold ("a speedup of **3.01x**", SafeAILab/EAGLE#5) reads as the bare one.
+_FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\*{0,2}\s+(?:the\s+)?(?:a\s+)?$")
+_FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
 # SGLang's GET /get_server_info (http_server.py): the server args plus "internal_states", one
 # per data-parallel rank, each with "last_gen_throughput" (the last Decode batch reading) and,
 # while speculating, "avg_spec_accept_length" (scheduler.py, get_internal_state).
@@ -282,7 +284,8 @@ def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
             prose = text.replace("(token/s)", "") if "(token/s)" in text else text
             if tps or _HAS_PER_S(prose) or _HAS_PER_SECOND(prose):  # every other spelling has one of them
                 _throughput_prose(prose, found)
-    if prose and "x" in text and ("peed" in text or "slower" in text or "faster" in text):
+    # The factor's sign is "x" or "×" ("Speedup: 1.62×", vllm-project/vllm#24243).
+    if prose and ("x" in text or "×" in text) and ("peed" in text or "slower" in text or "faster" in text):
         _speedups(text, found)
     _accuracy(text, found)
     if not structured and _HAS_CCEPT(text):

@@ -1,0 +1,70 @@
+"""Speedups and tables the way people post them in sglang/vLLM issues and PRs: the factor in
+Markdown bold or with a "×", "speed up" in two words; a table's throughput column that names
+the speedup in its header too, a per-user column beside the batch's, and the vanilla row's
+accept length of 1.00. Each text is copied from the thread named above it."""
+
+from __future__ import annotations
+
+from spec_debug.session.metrics import extract_metrics
+
+
+def _readings(text: str, *names: str) -> list[tuple[str, float]]:
+    return [(m.name, m.value) for m in extract_metrics(text) if not names or m.name in names]
+
+
+def test_a_speedup_with_the_times_sign_is_read() -> None:
+    # https://github.com/vllm-project/vllm/pull/24243 (Eagle3 for MiniCPM3, test plan)
+    text = ("Baseline (non-speculative): 215.84 s\nSpeculative decoding model: 133.24 s\n"
+            "Speedup: 1.62\u00d7\n")
+    assert _readings(text, "speedup") == [("speedup", 1.62)]
+
+
+def test_a_factor_in_bold_and_speed_up_in_two_words() -> None:
+    # https://github.com/sgl-project/sglang/pull/3582 (NextN/MTP for DeepSeek-V3)
+    text = ("We implemented NextN (MTP) speculative decoding for DeepSeek-V3/R1 based on EAGLE 2 on "
+            "Triton backend and achieved **1.76x** speed up with CUDA Graph and Torch.compile "
+            "compatibility. In current benchmark, we achieved **77 token/s** output throughput on batch size 1.")
+    assert sorted(_readings(text)) == [("speedup", 1.76), ("throughput", 77.0)]
+    # https://github.com/SafeAILab/EAGLE/issues/5
+    text = ("We also conducted tests on 4x**A100** 40G GPUs, achieving a speedup of **3.01x**. These "
+            "tests were carried out on MT-bench")
+    assert _readings(text, "speedup") == [("speedup", 3.01)]
+
+
+def test_speed_up_as_a_verb_gives_no_factor() -> None:
+    # https://github.com/sgl-project/SpecForge/issues/339
+    text = "I got a throughput degrade when I try to EAGLE3 to speed up Qwen3-30B-A3B (in H100*2)."
+    assert _readings(text, "speedup") == []
+
+
+def test_a_throughput_column_that_names_the_speedup_too() -> None:
+    # https://github.com/lightseekorg/tokenspeed/pull/795: the EAGLE column holds "tok/s (speedup)";
+    # the per-user column is one user's share of the batch, not the batch's decode speed.
+    text = ("| Category | Baseline output tok/s | EAGLE output tok/s (speedup) | EAGLE output tok/s/user "
+            "| Mean acceptance length |\n"
+            "|---|---:|---:|---:|---:|\n"
+            "| coding | 1237.55 | 1728.14 (1.40\u00d7) | 134.43 | 2.82 |\n")
+    assert _readings(text, "throughput", "baseline_throughput") == [
+        ("baseline_throughput", 1237.55), ("throughput", 1728.14)]
+    assert _readings(text, "accept_length") == [("accept_length", 2.82)]
+
+
+def test_the_vanilla_rows_accept_length_is_no_drafters() -> None:
+    # https://github.com/vllm-project/vllm/pull/24343 (fr-spec benchmark table)
+    text = ("| Method | Depth | Branching | Num Spec Tokens | Mean Acceptance Length | Decoding Throughput "
+            "(tokens/s) | Total Time (s) | Forward Ratio |\n"
+            "|--------|-------|-----------|-----------------|------------------------|"
+            "--------------------------------|----------------|---------------|\n"
+            "| Eagle | 3 | 1 | 3 | 2.31 | 119.31 | 181.29 | 0.137 |\n"
+            "| Vanilla | N/A | N/A | 0 | 1.00 | 61.74 | 347.07 | 0.000 |\n")
+    assert _readings(text, "accept_length") == [("accept_length", 2.31)]
+    assert sorted(_readings(text, "throughput", "baseline_throughput")) == [
+        ("baseline_throughput", 61.74), ("throughput", 119.31)]
+
+
+def test_a_speedup_column_is_still_read() -> None:
+    # https://github.com/sgl-project/sglang/issues/5502
+    text = ("| Model & Task | Framework Used | Measured Speedup |\n"
+            "|--------------|----------------|------------------|\n"
+            "| AIME + DeepSeek R1 LLaMA 8B | SGLang + Eagle3 | ~1.5\u00d7 |\n")
+    assert _readings(text, "speedup") == [("speedup", 1.5)]
