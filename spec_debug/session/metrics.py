@@ -124,15 +124,22 @@ _NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
 # "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
 # baseline that has its own number.
-_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:(?:no-spec(?:ulation)?\s+)?baseline|" + NO_SPEC + ")"
+# The run without speculation in prose: "baseline", the NO_SPEC phrases, and the names the
+# field gives it: "vanilla" (vllm-project/vllm#16035, #24343), "autoregressive", "normal
+# decoding" (sgl-project/sglang#2150: "Normal decoding speed (SGLang): 156 token/s").
+_BASELINE_WORDS = r"baseline|vanilla|autoregressive|" + NO_SPEC
+_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS + r")"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
 # once, after the second. A number that ends a name or a setting is no reading: "EAGLE-3 ->
 # 54.8 tok/s" (the method), "tp=8 -> 120 tok/s", "at bs=64 vs 890 tok/s".
 _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
+# A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
+# 90 tok/s", "Normal decoding speed (SGLang): 156 token/s".
 _BASELINE_BEFORE = re.compile(
-    r"(?:baseline|" + NO_SPEC + ")"
-    r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed))*\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
+    r"(?:" + _BASELINE_WORDS + r"|normal\s+decoding)"
+    r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed)|\s*\([^()\n]{1,30}\))*"
+    r"\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # Literal-first patterns, run directly: each is its own gate (a literal prefix scan).
 _ACC_WORDS = (re.compile(r"acc(?:uracy)?(?![a-z])"), re.compile(r"Acc(?:uracy)?(?![a-z])"),
               re.compile(r"ACC(?:URACY)?(?![A-Z])"))
@@ -550,12 +557,14 @@ def _speedups(text: str, found: list[Metric]) -> None:
 
 
 def _may_say_baseline(before: str) -> bool:
-    """Every spelling _BASELINE_BEFORE knows has "baseline", "spec", "eagle" or "draft" in it; the regex (an
-    alternation searched at every offset) is the costly part of reading a throughput."""
+    """Every spelling _BASELINE_BEFORE knows has "baseline", "spec", "eagle", "draft", "vanilla",
+    "regressive" or "normal" in it; the regex (an alternation searched at every offset) is the
+    costly part of reading a throughput."""
     if not before.isascii():
         return True  # re.I folds some non-ASCII letters (U+017F is an "s") that lower() keeps
     low = before.lower()
-    return "baseline" in low or "spec" in low or "eagle" in low or "draft" in low
+    return "baseline" in low or "spec" in low or "eagle" in low or "draft" in low or "vanilla" in low \
+        or "regressive" in low or "normal" in low
 
 
 def _accuracy(text: str, found: list[Metric]) -> None:

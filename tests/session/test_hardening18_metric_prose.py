@@ -68,3 +68,15 @@ def test_a_speedup_column_is_still_read() -> None:
             "|--------------|----------------|------------------|\n"
             "| AIME + DeepSeek R1 LLaMA 8B | SGLang + Eagle3 | ~1.5\u00d7 |\n")
     assert _readings(text, "speedup") == [("speedup", 1.5)]
+
+
+def test_normal_decoding_with_its_engine_in_parentheses_is_the_baseline() -> None:
+    # https://github.com/sgl-project/sglang/pull/2150 (EAGLE2 worker; also SafeAILab/EAGLE#173)
+    text = ("Support eagle speculative decoding. The following results are obtained on a single H100.\n\n"
+            "## Official eagle code: 200 token/s\nsee https://github.com/SafeAILab/EAGLE\n\n"
+            "## Normal decoding speed (SGLang): 156 token/s\n"
+            "```\npython3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf\n```\n\n"
+            "## Eagle decoding speed (SGLang): 297 token/s\n\n"
+            "## Eagle decoding speed (SGLang w/ torch.comopile): 316 token/s\n")
+    assert _readings(text, "throughput", "baseline_throughput") == [
+        ("baseline_throughput", 156.0), ("throughput", 200.0), ("throughput", 297.0), ("throughput", 316.0)]
