@@ -33,6 +33,7 @@ from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     watched_patterns,
 )
+from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, timed_out_words
 from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, without_markers
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
@@ -699,53 +700,80 @@ class Run:
         limit = self._artifact_limit(step)
         budget = FetchBudget(limit or None, self.store.artifact_path(_safe_name(host)))
         disk_bound: list[str] = []
-        for index, source in enumerate(step.fetch.sources()):
-            try:
-                pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
-                dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
-                remotes = _expand_remote_glob(pattern, transport, step.timeout or GLOB_TIMEOUT_S)
-            except TransportError:
-                raise
-            except (SpecDebugError, OSError, ValueError) as exc:
-                problems.append(f"{source}: {getattr(exc, 'message', None) or exc}")
-                continue
-            for remote in remotes:
+        # The step's timeout bounds the whole fetch, listings and copies (fetch_deadline): where
+        # it ran out, and the sources or files not reached then.
+        timed_out: str | None = None
+        not_reached: list[str] = []
+        with fetch_deadline(step.timeout) as deadline:
+            for index, source in enumerate(step.fetch.sources()):
+                if timed_out is not None or deadline is not None and deadline.passed():
+                    timed_out = timed_out or "between two files"
+                    not_reached.append(source)
+                    continue
                 try:
-                    local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
-                    local = unclaimed_path(local, PurePosixPath(remote))
-                    # local is resolved; run_dir is as given (--out defaults to the relative "runs").
-                    artifact = str(local.relative_to(self.store.run_dir.resolve()))
-                    max_bytes = budget.max_bytes()
-                    # What stopped a file, for the reports' table of files not copied (report/views.py,
-                    # not_copied): the step's limit (raise it) or the controller's free disk (raising will not help).
-                    by_disk = budget.by_disk
-                    try:
-                        transport.get(remote, local, max_bytes)
-                    except FetchTooLarge as exc:
-                        problems.append(budget.too_large(remote, exc))
-                        disk_bound += [remote] if by_disk else []
-                        continue
-                    except FetchCut as exc:
-                        problems.append(budget.was_cut(remote, artifact, exc))
-                        disk_bound += [remote] if by_disk else []
-                        fetched.append(artifact)
-                        continue
-                    budget.copied(local)
-                    fetched.append(artifact)
+                    pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
+                    dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
+                    remotes = _expand_remote_glob(pattern, transport, GLOB_TIMEOUT_S if deadline is None else deadline.left())
                 except TransportError:
                     raise
+                except ListingTimedOut as exc:
+                    if deadline is None:
+                        problems.append(f"{source}: {exc}")
+                    else:
+                        timed_out = f"while listing {source}: {exc}"
+                    continue
                 except (SpecDebugError, OSError, ValueError) as exc:
-                    said = str(getattr(exc, "message", None) or exc)
-                    if "Is a directory" in said:  # EISDIR's words, locally and from the SSH transport
-                        said += f" (fetch copies files: name them, or with a pattern such as {remote.rstrip('/')}/*.log)"
-                    problems.append(f"{source if remote == pattern else remote}: {said}")
-        status = "error" if problems else "passed"
-        message = "; ".join(problems) or None
+                    problems.append(f"{source}: {getattr(exc, 'message', None) or exc}")
+                    continue
+                for remote in remotes:
+                    if timed_out is not None or deadline is not None and deadline.passed():
+                        timed_out = timed_out or "between two files"
+                        not_reached.append(remote)
+                        continue
+                    try:
+                        local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
+                        local = unclaimed_path(local, PurePosixPath(remote))
+                        # local is resolved; run_dir is as given (--out defaults to the relative "runs").
+                        artifact = str(local.relative_to(self.store.run_dir.resolve()))
+                        max_bytes = budget.max_bytes()
+                        # What stopped a file, for the reports' table of files not copied (report/views.py,
+                        # not_copied): the step's limit (raise it) or the controller's free disk (raising will not help).
+                        by_disk = budget.by_disk
+                        try:
+                            transport.get(remote, local, max_bytes)
+                        except FetchTooLarge as exc:
+                            problems.append(budget.too_large(remote, exc))
+                            disk_bound += [remote] if by_disk else []
+                            continue
+                        except FetchCut as exc:
+                            problems.append(budget.was_cut(remote, artifact, exc))
+                            disk_bound += [remote] if by_disk else []
+                            fetched.append(artifact)
+                            continue
+                        budget.copied(local)
+                        fetched.append(artifact)
+                    except TransportError:
+                        raise
+                    except FetchTimedOut as exc:
+                        timed_out = f"while copying {exc.what}"
+                    except (SpecDebugError, OSError, ValueError) as exc:
+                        said = str(getattr(exc, "message", None) or exc)
+                        if "Is a directory" in said:  # EISDIR's words, locally and from the SSH transport
+                            said += f" (fetch copies files: name them, or with a pattern such as {remote.rstrip('/')}/*.log)"
+                        problems.append(f"{source if remote == pattern else remote}: {said}")
+        status = "timeout" if timed_out is not None else "error" if problems else "passed"
         findings = [runner_finding("SD003", host=host, step=step.id, evidence=problems)] if problems else []
+        if timed_out is not None:
+            assert step.timeout is not None
+            said = timed_out_words(step.timeout, timed_out, not_reached, len(fetched))
+            problems.insert(0, said)
+            findings.insert(0, runner_finding("SD002", host=host, step=step.id, evidence=[said]))
+        message = "; ".join(problems) or None
         result = StepRecord(
             id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
-            facts=self._clean({"fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound}),
+            facts=self._clean({"fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound,
+                               "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached}),
         )
         return result, findings
 
@@ -880,8 +908,9 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
     if outcome.timed_out:
         # A folder on a dead NFS server or FUSE mount: the shell's readdir waits in the kernel.
         # The few names it printed are no listing: "no file matches" sent people to the path.
-        raise ValueError(f"listing the files this pattern names took over {timeout_s:g} s (a hung NFS or FUSE mount?); "
-                         f"nothing was copied ({killed_words(stdout.survived_kill)})")
+        # timeout_s is what was left of the step's timeout: 0.9987 is said as 1.
+        raise ListingTimedOut(f"listing the files this pattern names took over {round(timeout_s, 1):g} s (a hung NFS or FUSE mount?); "
+                              f"nothing was copied ({killed_words(stdout.survived_kill)})")
     names = [name for name in stdout.text().split("\0") if name]
     if stdout.truncated:
         names = [name for name in names if "bytes truncated; " not in name]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from spec_debug.runner.copy_script import GET_SCRIPT, refusal
+from spec_debug.runner.fetch_deadline import FetchDeadline, FetchTimedOut, current_deadline
 from spec_debug.runner.fetch_limit import FetchCut, copy_capped
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders
@@ -184,8 +185,8 @@ class LocalTransport(Transport):
         waits in the kernel (state D) for good, and a fetch that read it in the controller
         hung the run with it; a thread would hold the process too (it cannot exit while one
         of its threads waits there). The step gives up after _COPY_STALL_S s without a byte
-        (as an SFTP copy does: ssh_sftp._STALL_S), or at once on interrupt(), and leaves the
-        child waiting in the kernel.
+        (as an SFTP copy does: ssh_sftp._STALL_S), at the fetch step's deadline (FetchTimedOut:
+        fetch_deadline), or at once on interrupt(), and leaves the child waiting in the kernel.
         """
         process = subprocess.Popen(
             ["/bin/sh", "-c", GET_SCRIPT, "sh", os.path.expanduser(remote_path), "" if max_bytes is None else str(max_bytes)],
@@ -197,7 +198,8 @@ class LocalTransport(Transport):
             local_path.parent.mkdir(parents=True, exist_ok=True)
             with open(partial, "wb") as local:
                 try:
-                    copy_capped(_WatchedPipe(process.stdout, self._interrupted, remote_path), local, max_bytes, None)
+                    watched = _WatchedPipe(process.stdout, self._interrupted, remote_path, current_deadline())
+                    copy_capped(watched, local, max_bytes, None)
                 except FetchCut:
                     local.close()
                     os.replace(partial, local_path)
@@ -223,26 +225,34 @@ class LocalTransport(Transport):
 
 class _WatchedPipe:
     """A child's output read as a file, which gives up when the child sends nothing for
-    _COPY_STALL_S s or the transport is interrupted (the child may wait in the kernel)."""
+    _COPY_STALL_S s, the fetch step's deadline passes (a file that trickles never stalls), or
+    the transport is interrupted (the child may wait in the kernel)."""
 
-    def __init__(self, pipe: IO[bytes], interrupted: threading.Event, what: str) -> None:
+    def __init__(self, pipe: IO[bytes], interrupted: threading.Event, what: str, deadline: FetchDeadline | None = None) -> None:
         self._pipe = pipe
         self._interrupted = interrupted
         self._what = what
+        self._deadline = deadline
 
     def read(self, size: int) -> bytes:
         last = time.monotonic()
         with selectors.DefaultSelector() as selector:
             selector.register(self._pipe, selectors.EVENT_READ)
+            self._check_deadline()  # before each read too: a file that never pauses never waits below
             while not selector.select(0.1):
                 if self._interrupted.is_set():
                     raise InterruptedError(f"copy of {self._what} stopped: the run was interrupted")
+                self._check_deadline()
                 if time.monotonic() - last > _COPY_STALL_S:
                     raise TimeoutError(
                         f"no data read from it for {_COPY_STALL_S:g} s: its file system hangs (a dead NFS server or "
                         "FUSE mount?); the copy was given up and is left waiting in the kernel"
                     )
         return os.read(self._pipe.fileno(), size)
+
+    def _check_deadline(self) -> None:
+        if self._deadline is not None and self._deadline.passed():
+            raise FetchTimedOut(self._what, self._deadline.timeout_s)
 
 
 class _BackgroundDrain:

@@ -33,6 +33,7 @@ import paramiko
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.copy_script import GET_SCRIPT, refusal
+from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _one_line
@@ -130,11 +131,17 @@ class RemoteFiles:
     def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
         """Download to a temp name beside local_path, renamed once complete: a copy cut short
         (the connection dropped) leaves no truncated artifact behind. With max_bytes, the size
-        the server's stat gives is checked before a byte is copied (Transport.get)."""
-        with self._lock, self._errors(remote_path):
+        the server's stat gives is checked before a byte is copied (Transport.get).
+
+        Inside a fetch step with a timeout (fetch_deadline), the channel is closed under the copy
+        at the deadline, wherever it waits (the stat, the open, a read), and FetchTimedOut says so.
+        """
+        with self._lock, expiry_watch(self._close_copy_channel) as expired, self._errors(remote_path, expired):
             client = self._sftp()
+            if expired.is_set():  # the deadline passed while the SFTP channel opened: nothing to close then
+                raise EOFError("the fetch step's deadline passed")
             if client is None:
-                self._shell().get(sftp_path(remote_path, self.home), local_path, remote_path, max_bytes)
+                self._shell().get(sftp_path(remote_path, self.home), local_path, remote_path, max_bytes, expired)
                 return
             found = client.stat(sftp_path(remote_path, self.home))
             if stat.S_ISDIR(found.st_mode or 0):
@@ -185,9 +192,13 @@ class RemoteFiles:
         the caller (the run's Ctrl-C handler) has every other host to stop.
         """
         self._interrupted.set()
-        client = self._client
         if self._shell_copies is not None:
             self._shell_copies.interrupted = True
+        self._close_copy_channel()
+
+    def _close_copy_channel(self) -> None:
+        """Close the channel the copy in progress uses, from a thread of its own (see interrupt)."""
+        client = self._client
         channel = client.get_channel() if client is not None else self._shell_copies.channel if self._shell_copies else None
         if channel is not None:
             threading.Thread(target=close_channel, args=(channel,), name="sftp-interrupt", daemon=True).start()
@@ -345,7 +356,21 @@ class RemoteFiles:
                 client.mkdir(current)
 
     @contextmanager
-    def _errors(self, remote_path: str, *, upload: bool = False) -> Iterator[None]:
+    def _errors(self, remote_path: str, expired: threading.Event | None = None, *, upload: bool = False) -> Iterator[None]:
+        """_file_errors, and a copy whose channel the fetch step's deadline closed (expired set)
+        raising FetchTimedOut, whatever paramiko or the shell copy said about the closed channel."""
+        try:
+            with self._file_errors(remote_path, upload=upload):
+                yield
+        except (RemoteFileError, *_SFTP_FAILURES):
+            if expired is None or not expired.is_set() or self._interrupted.is_set():
+                raise
+            self._drop()
+            deadline = current_deadline()
+            raise FetchTimedOut(remote_path, deadline.timeout_s if deadline is not None else 0.0) from None
+
+    @contextmanager
+    def _file_errors(self, remote_path: str, *, upload: bool = False) -> Iterator[None]:
         try:
             yield
         except (ConnectionLostError, UsageError, RemoteFileError):
@@ -496,13 +521,15 @@ class _ShellCopies:
                 hint="the login user must be able to write there (a read-only or full home?)",
             )
 
-    def get(self, source: str, local_path: Path, remote_path: str, max_bytes: int | None = None) -> None:
+    def get(
+        self, source: str, local_path: Path, remote_path: str, max_bytes: int | None = None, expired: threading.Event | None = None
+    ) -> None:
         local_path.parent.mkdir(parents=True, exist_ok=True)
         partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
         limit = "" if max_bytes is None else str(max_bytes)
         try:
             with open(partial, "wb") as local:
-                code, said = self._run(GET_SCRIPT, source, limit, receive=local, what=remote_path)
+                code, said = self._run(GET_SCRIPT, source, limit, receive=local, what=remote_path, expired=expired)
             if code == 0 and max_bytes is not None and partial.stat().st_size > max_bytes:
                 os.truncate(partial, max_bytes)
                 os.replace(partial, local_path)
@@ -524,17 +551,24 @@ class _ShellCopies:
         return f"copied with cat over ssh: {self.no_sftp}"
 
     def _run(
-        self, script: str, *args: str, what: str, send: Path | None = None, receive: BinaryIO | None = None
+        self,
+        script: str,
+        *args: str,
+        what: str,
+        send: Path | None = None,
+        receive: BinaryIO | None = None,
+        expired: threading.Event | None = None,
     ) -> tuple[int, str]:
         """Run `script` with `args`, `send`'s bytes on its stdin, its stdout into `receive`:
-        its exit code and the last line of its stderr."""
+        its exit code and the last line of its stderr. A fetch deadline that passed (expired)
+        before the channel was known here closes nothing: it is checked once the channel is."""
         command = " ".join(["sh", "-c", shlex.quote(script), "sh", *(shlex.quote(arg) for arg in args)])
         errors = bytearray()
         with self._session_slot():
             channel = self._open_channel()
             self.channel = channel
             try:
-                if self.interrupted:
+                if self.interrupted or (expired is not None and expired.is_set()):
                     raise EOFError("interrupted")
                 channel.settimeout(_STALL_S)
                 channel.exec_command(command)
