@@ -28,6 +28,7 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell import CATEGORY_TITLES, ssh_heredoc
 from spec_debug.session.timeout_limit import timeout_limit
+from spec_debug.session.unattended import host_command, interactive, run_once, without_tty
 from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
@@ -86,30 +87,41 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     steps = []
     ids: set[str] = set()
     said: set[str] = set()
+    runs: set[str] = set()
     for cmd in chosen:
         script = _remote_script(cmd)
         if script is not None:
             cmd = replace(cmd, inner=script)
-        runs_on_primary = cmd.host is not None and cmd.host == primary and not cmd.container
+        on_host = host_command(cmd.command, cmd.host) if cmd.container and cmd.host == primary else None
+        runs_on_primary = cmd.host is not None and cmd.host == primary and (not cmd.container or on_host is not None)
         # The command as text with var slots (see _slot); the slots become {{ var }} at the end,
-        # and everything else is kept literally even where it looks like a template.
-        text = (cmd.inner if runs_on_primary else cmd.command).replace(_SLOT, "")
-        secrets = _secrets_to_slots(text, names)
+        # and everything else is kept literally even where it looks like a template. A container
+        # on the playbook's host is reached from the host (`docker exec`), not through the ssh
+        # hop the session took to get there: that hop would have the host ssh to itself.
+        raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
+        raw = run_once(without_tty(raw.replace(_SLOT, "")))
+        secrets = _secrets_to_slots(raw, names)
         text = secrets.text
         if not runs_on_primary and cmd.host:
-            text = _replace_word(text, cmd.host, names.var_for_host(cmd.host))
+            text = _replace_host(text, cmd.host, names)
         elif not cmd.host and not cmd.container and primary:
             # `curl http://10.1.230.174:30000/get_server_info` typed where the session ran: the
             # host is a var like any other, not a constant every host of a fleet run would query
-            text = _replace_word(text, primary, names.var_for_host(primary))
+            text = _replace_host(text, primary, names)
         text = _templatize_paths(text, names, home if (runs_on_primary or not cmd.host) else None)
+        run = _as_template(text)
+        if run in runs:
+            # `cat ~/x/config.json` and `cat /home/alice/x/config.json`, `nvidia-smi` typed on the
+            # host and sent through ssh: one check, one step (the first one's provenance)
+            continue
+        runs.add(run)
         step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said)),
-                "run": _as_template(text)}
+                "run": run}
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
-        limit = timeout_limit(cmd.inner or "")
-        follows = None if limit else follows_output(cmd.inner or cmd.command)
+        limit = timeout_limit(raw)
+        follows = None if limit else follows_output(raw)
         if follows:
             # `tail -f` in a session ran until someone (or the agent's tool timeout) stopped it;
             # a step has no one to stop it and the run would wait forever
@@ -213,7 +225,12 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
             continue
         if (cmd.session, cmd.seq) not in wanted and (cmd.session, cmd.result_seq) not in wanted:
             continue
-        key = re.sub(r"\s+", " ", cmd.inner or cmd.command)
+        inner = _remote_script(cmd) or cmd.inner
+        if interactive(inner, host=cmd.host, container=cmd.container):
+            continue  # needs someone at a terminal: unattended.interactive
+        # The same words on another host or in a container are another check (`nvidia-smi` on
+        # the host and in the serving container); the same words on the host are merged later.
+        key = (cmd.host, cmd.container, re.sub(r"\s+", " ", cmd.inner or cmd.command))
         if key in seen:
             continue
         seen.add(key)
@@ -402,8 +419,14 @@ def _bare_word(text: str, start: int, end: int) -> bool:
     return before in " \t=(<>|;&" and after in " \t)<>|;&\n"
 
 
-def _replace_word(text: str, word: str, repl: str) -> str:
-    return re.sub(rf"(?<![\w.-]){re.escape(word)}(?![\w.-])", lambda _m: repl, text)
+def _replace_host(text: str, host: str, names: _VarNames) -> str:
+    """``host`` as its var wherever it is a word of ``text``. The var is made only then: a
+    ``host_gpu01`` var that no step used sat in the playbook as if something read it."""
+    word = re.compile(rf"(?<![\w.-]){re.escape(host)}(?![\w.-])")
+    if not word.search(text):
+        return text
+    var = names.var_for_host(host)
+    return word.sub(lambda _m: var, text)
 
 
 def _home(user: str | None) -> str | None:
@@ -444,7 +467,7 @@ def _title(cmd: CommandRecord) -> str:
 def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
     # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
     # followed by our own sentences, its colon would announce them instead.
-    why = (cmd.why or "").rstrip()
+    why = _reason(cmd.why or "")
     why = why[:-1].rstrip() + "." if why.endswith(":") else why
     # The agent's last words stand for every command until it says more ("I'll look at the log
     # first", then `tail`, then `ps`): they explain the first step they led to, not the others.
@@ -461,6 +484,27 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
         elif p.trigger_seq == cmd.result_seq:
             parts.append(f"Its result ({p.kind}) prompted a change of approach at [msg {p.seq}].")
     return " ".join(parts) or f"{CATEGORY_TITLES[cmd.category]} step from the session."
+
+
+# A fenced block is the command itself, as mini-swe-agent and SWE-agent write their action
+# (```mswea_bash_command ...```, ```bash ...```), or code an issue quotes: the step shows it
+# in `run:`. An unclosed fence runs to the end of the text.
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_HEADER = re.compile(r"^(?:THOUGHT|DISCUSSION|Thought|Discussion)\s*:\s*")
+_WHY_CUT = 300
+"""reasoning.why_text keeps the last 320 characters and starts after the first sentence end in
+their first half: a why this long with none there starts mid-sentence, even mid-word."""
+
+
+def _reason(why: str) -> str:
+    """The agent's reasoning as a reason: without the tool call it wrote out, the THOUGHT:
+    header, markdown bold, and the cut-off words before its first whole sentence."""
+    text = " ".join(why.split())
+    if len(text) >= _WHY_CUT and text[:1].islower():
+        sentence = re.search(r"[.!?]\s+(?=[A-Z`*\"'(])", text)
+        text = text[sentence.end():] if sentence else "…" + text
+    text = _HEADER.sub("", _FENCE.sub(" ", text).replace("**", ""))
+    return " ".join(text.split())
 
 
 def _slug(text: str) -> str:

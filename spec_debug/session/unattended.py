@@ -1,0 +1,167 @@
+"""A session's command as a playbook step that runs with no one at a terminal.
+
+A session is typed at a terminal (or by an agent whose tool has one); a step runs over a pipe,
+with no TTY and no one to type or to quit. So the distilled playbook leaves out what only works
+interactively (an editor, a bare REPL, a login shell, ``tmux attach``), runs a full-screen
+monitor once (``top -b -n 1``), asks ``docker exec`` for no TTY, and
+runs a container's command on the host itself rather than through the ssh hop the session
+used to reach that host.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from spec_debug.session.shell import segments, split_words
+
+_EDITORS = frozenset({"vi", "vim", "nvim", "view", "nano", "pico", "emacs", "micro", "joe", "mcedit"})
+_FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", "iftop", "iotop", "mc"})
+"""Monitors with no batch mode worth a step (atop and iotop have one: `-b`; left to the user)."""
+_REPL = re.compile(r"(?:python[\d.]*|ipython3?|bpython|node|irb)(?:\s+-[iqBuEsSI]+)*")
+"""A REPL with no script, no ``-c`` and no input redirected: it waits for someone to type."""
+_LOGIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da|a|fi|k)?sh(?:\s+(?:-l|-i|--login))*")
+_ATTACH = re.compile(r"(?:tmux\s+(?:a|at|attach|attach-session)\b|screen\s+-[rRxd]|byobu\b|zellij\s+a(?:ttach)?\b)")
+
+_SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+"""The ssh(1) options that take a value (getopt string in openssh-portable ssh.c)."""
+_EXEC_VALUE_OPTIONS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys",
+                                 "-c", "--container", "-n", "--namespace", "-f", "--filename", "--pod-running-timeout",
+                                 "--context", "--kubeconfig"})
+"""Options of ``docker exec`` (docs.docker.com, docker container exec) and ``kubectl exec`` that
+take a value: the word after them is no container name."""
+
+
+def interactive(inner: str, *, host: str | None = None, container: str | None = None) -> str | None:
+    """Why ``inner`` (the command that ran on ``host``/in ``container``) only works with someone
+    at a terminal, or None. Such a command is left out of a playbook: over a pipe a REPL reads
+    an empty stdin and exits having checked nothing, an editor or ``tmux attach`` wait for
+    keys, ``ssh gpu01`` with no command opens a login shell."""
+    text = inner.strip()
+    if host and not text:
+        return "an interactive login (ssh with no command)"
+    if container and _LOGIN_SHELL.fullmatch(text):
+        return "an interactive shell in the container"
+    if _REPL.fullmatch(text):
+        return "an interactive interpreter"
+    if _ATTACH.match(text):
+        return "attaching to a terminal session"
+    for argv in _commands(text):
+        prog = argv[0].rsplit("/", 1)[-1]
+        if prog in _EDITORS:
+            return f"an editor ({prog})"
+        if prog == "ssh" and _ssh_destination(argv[1:])[1] == "":
+            return "an interactive login (ssh with no command)"  # a shell log's `ssh gpu01`, typed
+        if prog in _FULL_SCREEN or (prog == "nvitop" and not {"-1", "--once"} & set(argv)):
+            return f"a full-screen monitor ({prog})"
+    return None
+
+
+def run_once(text: str) -> str:
+    """``top`` as the same check run once: in batch mode for one iteration (procps top(1): -b,
+    -n); without a terminal plain ``top`` stops at once with "failed tty get". Any other line
+    is returned as it is (``watch CMD`` keeps the time limit of a command that follows its
+    output: follow.py)."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return text
+    if not words or any(w in ("|", "||", "&&", ";", "&") for w in words) or "\n" in text:
+        return text
+    prog = words[0].rsplit("/", 1)[-1]
+    if prog == "top" and not any(re.fullmatch(r"-\w*[bn]\w*", w) for w in words[1:]):
+        return text.strip() + " -b -n 1"
+    return text
+
+
+def without_tty(text: str) -> str:
+    """``docker exec -it c cmd`` as ``docker exec -i c cmd``: with no terminal on stdin docker
+    refuses ``-t`` ("the input device is not a TTY", docker/cli#2512) and kubectl warns
+    ("Unable to use a TTY"). The same for podman, nerdctl, kubectl and oc."""
+    out, pos = [], 0
+    tokens = list(re.finditer(r"\S+", text))
+    for k, tok in enumerate(tokens):
+        if tok.group(0) != "exec" or not _exec_program(tokens[:k]):
+            continue
+        j = k + 1
+        while j < len(tokens):
+            word = tokens[j].group(0)
+            if word == "--" or not word.startswith("-"):
+                break
+            kept = _option_without_t(word)
+            if kept != word:
+                start, end = tokens[j].span()
+                if not kept:  # drop the word and the space before it
+                    start = tokens[j - 1].end()
+                out.append(text[pos:start] + kept)
+                pos = end
+            j += 2 if word in _EXEC_VALUE_OPTIONS else 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def host_command(command: str, host: str) -> str | None:
+    """The command ``command`` had ``host`` run, past every ssh hop that reached it:
+    ``ssh -p 2222 alice@gpu01 'docker exec sglang nvidia-smi'`` -> ``docker exec sglang
+    nvidia-smi``. ssh joins its remaining words with spaces into the one line the remote shell
+    runs (ssh(1), DESCRIPTION). None when no ssh of the line reaches ``host`` with a command."""
+    for argv in segments(split_words(command)):
+        at = next((i for i, w in enumerate(argv) if w.rsplit("/", 1)[-1] == "ssh"), None)
+        if at is None:
+            continue
+        dest, remote = _ssh_destination(argv[at + 1:])
+        if dest is None or not remote:
+            continue
+        if dest.rpartition("@")[2].strip("[]") == host:
+            return remote
+        hop = host_command(remote, host)  # ssh bastion ssh gpu01 'docker exec ...'
+        if hop is not None:
+            return hop
+    return None
+
+
+def _ssh_destination(args: list[str]) -> tuple[str | None, str]:
+    """(destination, remote command) of ssh's arguments after the program name."""
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            i += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        flag = next((ch for ch in word[1:] if ch in _SSH_VALUE_FLAGS), None)
+        # -p2222 carries its value, -p 2222 and -vp 2222 take the next word
+        i += 2 if flag is not None and word.endswith(flag) else 1
+    if i >= len(args):
+        return None, ""
+    dest = args[i]
+    if dest.startswith("ssh://"):
+        dest = re.sub(r":\d+$", "", dest[6:].rstrip("/"))
+    return dest, " ".join(args[i + 1:])
+
+
+def _exec_program(before: list[re.Match]) -> bool:
+    """Whether the ``exec`` word is the subcommand of docker/podman/nerdctl/kubectl/oc (global
+    options may sit between: ``kubectl -n infer exec``), not bash's ``exec`` or a file name."""
+    for tok in reversed(before):
+        word = tok.group(0)
+        name = word.rsplit("/", 1)[-1].strip("'\"")
+        if name in ("docker", "podman", "nerdctl", "kubectl", "oc"):
+            return True
+        if not re.fullmatch(r"[\w./:=-]+", word):  # past `;`, `&&`, a quote: another command
+            return False
+    return False
+
+
+def _option_without_t(word: str) -> str:
+    if word in ("-t", "--tty") or word.startswith("--tty="):
+        return ""
+    if re.fullmatch(r"-[A-Za-z]+", word) and "t" in word:
+        rest = word.replace("t", "")
+        return rest if rest != "-" else ""
+    return word
+
+
+def _commands(text: str) -> list[list[str]]:
+    return [argv for argv in segments(split_words(text)) if argv]
