@@ -157,6 +157,11 @@ _HAS_PER_SECOND = re.compile("per second").search
 _SPEED_WORDS = ("peedup", "peed-up", "peed up", "slower", "faster")
 # A factor in Markdown bold ("a speedup of **3.01x**", SafeAILab/EAGLE#5) reads as the bare one.
 _FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\*{0,2}\s+(?:the\s+)?(?:a\s+)?$")
+# "k=4 is 28% faster than vanilla" (vllm-project/vllm#16035), "eagle-2 is 61% faster then
+# vanilla" (#24343): a percentage is a speedup only against the run without speculation;
+# "fr-spec is 17.79% faster than eagle-2" compares two drafters.
+_PCT_BEFORE_WORD = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?%\s+$")
+_THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r")", re.I)
 _FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
 # SGLang's GET /get_server_info (http_server.py): the server args plus "internal_states", one
 # per data-parallel rank, each with "last_gen_throughput" (the last Decode batch reading) and,
@@ -184,6 +189,15 @@ _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d
 # acceptance rate".
 _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
 _RATE_AFTER = re.compile(r"\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+# "AL" is the mean acceptance length in vLLM's spec-decode threads: "Previous AL=3.53"
+# (vllm-project/vllm#26191), "Using 3 draft token SGL gets 2.4 AL" (#16035). Upper case and a
+# word of its own only ("TOTAL", "ALL" are none); prose only, where people write it.
+_AL_AFTER = re.compile(r"(?<![\w-])AL\s*(?:[:=]|of|is|was)?\s*(?P<value>\d+(?:\.\d+)?)(?![\w.%])")
+_AL_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?AL(?![\w-])")
+_MAX_ACCEPT_LENGTH = 20.0
+"""An accept length is 1 + the draft tokens one step accepts, and drafts are a few to a dozen
+tokens deep (sgl-project/sglang#4247 tries --speculative-num-steps 8: 5.39); a larger "AL" number
+is some other quantity."""
 _PCT_JUST_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:draft\s+)?$")
 
 
@@ -291,12 +305,15 @@ def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
             prose = text.replace("(token/s)", "") if "(token/s)" in text else text
             if tps or _HAS_PER_S(prose) or _HAS_PER_SECOND(prose):  # every other spelling has one of them
                 _throughput_prose(prose, found)
-    # The factor's sign is "x" or "×" ("Speedup: 1.62×", vllm-project/vllm#24243).
-    if prose and ("x" in text or "×" in text) and ("peed" in text or "slower" in text or "faster" in text):
+    # The factor's sign is "x" or "×" ("Speedup: 1.62×", vllm-project/vllm#24243); "faster"
+    # takes a percentage too ("28% faster than vanilla").
+    if prose and ((("x" in text or "×" in text) and ("peed" in text or "slower" in text)) or "faster" in text):
         _speedups(text, found)
     _accuracy(text, found)
     if not structured and _HAS_CCEPT(text):
         _accept_prose(text, found)
+    if prose and not structured and "AL" in text:
+        _accept_al(text, found)
     return found
 
 
@@ -551,9 +568,21 @@ def _speedups(text: str, found: list[Metric]) -> None:
                 value = round(1 / value, 3)  # "1.3x slower": 0.769 of the speed without speculation
         elif after is not None:
             value, a, b = float(after.group("value")), start, after.end()
+        elif word == "faster" and (pct := _percent_faster(text, at, end)) is not None:
+            value, a, b = pct
         else:
             continue
         found.append(Metric("speedup", value, "x", _context(text, a, b)))
+
+
+def _percent_faster(text: str, at: int, end: int) -> tuple[float, int, int] | None:
+    """``(factor, start, end)`` of "N% faster than <the run without speculation>" around the
+    word "faster" (at ``at``, ending at ``end``); None for any other comparison."""
+    pct = _PCT_BEFORE_WORD.search(text, max(0, at - 12), at)
+    than = _THAN_BASELINE.match(text, end) if pct is not None else None
+    if than is None:
+        return None
+    return round(1 + float(pct.group("value")) / 100, 4), pct.start(), than.end()
 
 
 def _may_say_baseline(before: str) -> bool:
@@ -632,6 +661,16 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
                 found.append(Metric("accept_rate", float(then.group("value")), unit, _context(text, at, then.end())))
         elif (m := _PCT_JUST_BEFORE.search(text, max(0, at - 20), at - 1)) is not None:
             found.append(Metric("accept_rate", float(m.group("value")), "%", _context(text, m.start(), word.end())))
+
+
+def _accept_al(text: str, found: list[Metric]) -> None:
+    """"AL", the shorthand for the mean acceptance length, with its number after or before it.
+    An accept length counts the target's own token, so a number under 1 is something else."""
+    for pattern in (_AL_AFTER, _AL_BEFORE):
+        for m in pattern.finditer(text):
+            value = float(m.group("value"))
+            if 1.0 <= value <= _MAX_ACCEPT_LENGTH:
+                found.append(Metric("accept_length", value, "tokens", _context(text, m.start(), m.end())))
 
 
 def _accept_word_at(text: str, at: int) -> bool:

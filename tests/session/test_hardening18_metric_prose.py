@@ -80,3 +80,36 @@ def test_normal_decoding_with_its_engine_in_parentheses_is_the_baseline() -> Non
             "## Eagle decoding speed (SGLang w/ torch.comopile): 316 token/s\n")
     assert _readings(text, "throughput", "baseline_throughput") == [
         ("baseline_throughput", 156.0), ("throughput", 200.0), ("throughput", 297.0), ("throughput", 316.0)]
+
+
+def test_percent_faster_than_vanilla_is_a_speedup() -> None:
+    # https://github.com/vllm-project/vllm/pull/16035: only the second percentage names vanilla.
+    text = "k=2 is 36% faster and k=4 is 28% faster than vanilla. "
+    assert _readings(text, "speedup") == [("speedup", 1.28)]
+    # https://github.com/vllm-project/vllm/pull/24343 ("then" as written)
+    text = ("* num-spec-tokens=1, max-seq-len=1\n\t* eagle-2 is 61% faster then vanilla\n"
+            "\t* fr-spec is 68% faster then vanilla\n")
+    assert _readings(text, "speedup") == [("speedup", 1.61), ("speedup", 1.68)]
+
+
+def test_percent_faster_than_another_drafter_is_no_speedup() -> None:
+    # https://github.com/vllm-project/vllm/pull/24343: against eagle-2 is no speedup over no speculation.
+    text = ("- When batch-size=1 and num-spec-tokens=32, fr-spec is 17.79% faster than eagle-2 but 34% "
+            "slower than vanilla.\n- When batch-size=1 and num spec tokens=1, fr-spec is 1.9% faster than "
+            "eagle-2 and 32.11% faster than vanilla.\n")
+    assert _readings(text, "speedup") == [("speedup", 1.3211)]
+
+
+def test_al_is_the_acceptance_length() -> None:
+    # https://github.com/vllm-project/vllm/pull/16035
+    text = "Using 1 draft token SGL gets 1.72 AL\nUsing 3 draft token SGL gets 2.4 AL"
+    assert _readings(text, "accept_length") == [("accept_length", 1.72), ("accept_length", 2.4)]
+    # https://github.com/vllm-project/vllm/issues/26191
+    assert _readings("Previous AL=3.53", "accept_length") == [("accept_length", 3.53)]
+
+
+def test_al_without_a_number_gives_no_reading() -> None:
+    # https://github.com/vllm-project/vllm/pull/16937: "K=2" and "K=4" are settings.
+    text = ("The earlier bench done on V1 vLLM for Eagle 1 show that K=2 is faster than K=4 end to end "
+            "even though K=4 has higher AL than K=2.")
+    assert _readings(text) == []
