@@ -16,8 +16,14 @@ Reading = tuple[str, float, str, str]
 NO_SPEC = (r"\b(?:without|w/o|no|non)[- ]?(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?)"
            r"|\bspec\w*(?:\s+decod\w*)?\s+(?:off|disabled)")
 # GFM's delimiter row, and python-tabulate's "psql" rule under a header ("|------+-----|",
-# columns joined by "+").
-_TABLE_RULE = re.compile(r"[ \t]*[|+]?[ \t]*:?-{3,}:?[ \t]*(?:[|+][ \t]*:?-{3,}:?[ \t]*)+[|+]?[ \t\r]*")
+# columns joined by "+"). GFM asks for no number of hyphens, and a table copied from a rendered
+# page into an issue comes back with two and no outer pipes ("bs | throughput\n-- | --":
+# sgl-project/SpecForge#339, vllm-project/vllm#24343).
+_TABLE_RULE = re.compile(r"[ \t]*[|+]?[ \t]*:?-{2,}:?[ \t]*(?:[|+][ \t]*:?-{2,}:?[ \t]*)+[|+]?[ \t\r]*")
+# A line just above the table, ending in ":", that starts by naming the run without speculation
+# ("The base model speed:" over SpecForge#339's table of batch sizes): every row is that run.
+_BASELINE_CAPTION = re.compile(r"\W*(?:the\s+)?(?:base\s+model|baseline|vanilla|autoregressive|" + NO_SPEC + r")"
+                               r"\b[^:\n]{0,40}:\s*$", re.I)
 # A cell's reading is the number it starts with, after emphasis or "about" ("**96.8**", "~72",
 # "54.8 (-39%)"); a cell that starts otherwise ("1.44x (+44%)", "n/a") holds none.
 _CELL_NUMBER = re.compile(r"[*_~≈\s]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
@@ -66,15 +72,22 @@ def _rule_lines(text: str) -> list[tuple[int, int]]:
     """Where the delimiter rows ("|---|---:|") are: each line with a "---" is tried, not every
     offset (a multi-line "^" pattern is tried at each character: 1.3 ms on 22 KB of source)."""
     rules = []
-    pos = text.find("---")
+    pos = text.find("--")
     while pos >= 0:
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
         if text.find("|", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end):
             rules.append((start, end))
-        pos = text.find("---", end)
+        pos = text.find("--", end)
     return rules
+
+
+def _under_baseline_caption(text: str, head_start: int) -> bool:
+    """Whether the last non-blank line above the table's header (at ``head_start``) is a
+    caption naming the run without speculation."""
+    above = text[max(0, head_start - 300):head_start].rstrip()
+    return bool(_BASELINE_CAPTION.match(above, above.rfind("\n") + 1))
 
 
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
@@ -90,6 +103,7 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         if len(header) < 2:
             continue
         columns = [_header_kind(h) for h in header]
+        caption = _under_baseline_caption(text, head_start)
         pos, read = rule_end + 1, False
         while pos < len(text):
             nl = text.find("\n", pos)
@@ -110,14 +124,14 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 read = True
                 value = float(number.group(1).replace(",", ""))
                 context = " ".join(f"table: {other} | {label}: {row[c]}".split())[:200]
-                if kind != "throughput" and _BASELINE_LABEL.search(label):
+                if kind != "throughput" and (caption or _BASELINE_LABEL.search(label)):
                     # The run without speculation drafts nothing: its "1.00" under "Mean Acceptance
                     # Length" (vllm-project/vllm#24343's Vanilla row) is no drafter's accept length,
                     # nor its "1.00x" a speedup. Only the run's own label says so: a header "Speedup
                     # vs baseline" names the column, not the run.
                     continue
                 if kind == "throughput":
-                    baseline = _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
+                    baseline = caption or _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
                     found.append(("baseline_throughput" if baseline else "throughput", value, "tok/s", context))
                 elif kind == "accept_length":
                     found.append((kind, value, "tokens", context))

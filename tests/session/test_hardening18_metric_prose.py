@@ -113,3 +113,51 @@ def test_al_without_a_number_gives_no_reading() -> None:
     text = ("The earlier bench done on V1 vLLM for Eagle 1 show that K=2 is faster than K=4 end to end "
             "even though K=4 has higher AL than K=2.")
     assert _readings(text) == []
+
+
+def test_a_table_copied_from_a_rendered_page_is_read() -> None:
+    # https://github.com/vllm-project/vllm/pull/24343 (eitanturok, 2025-09-14): "-- | --" under the header.
+    text = ("Method | Batch Size | Num Spec Tokens | Mean Acceptance Length | Decode Throughput (toks/sec) "
+            "| Total Time (sec) | Command\n-- | -- | -- | -- | -- | -- | --\n"
+            "fr-spec | 1 | 1 | 1.63 | 108.45 | 207.10 | VLLM_USE_V1=1 python3 examples/offline_inference/"
+            "spec_decode.py --dataset-name hf --dataset-path philschmid/mt-bench --num-prompts 100 --model-dir "
+            "'NousResearch/Meta-Llama-3.1-8B-Instruct' --batch-size 1 --method eagle --eagle-dir "
+            "'yuhuili/EAGLE-LLaMA3.1-Instruct-8B' --num-spec-tokens 1 --draft-vocab-frequency-path "
+            "'eturok/llama-3.1-8b-instruct-vocab-freq/vocab_freq.pt' --draft-vocab-frequency-keep-threshold 0.25\n")
+    assert sorted(_readings(text)) == [("accept_length", 1.63), ("throughput", 108.45)]
+
+
+def test_a_table_under_a_base_model_caption_holds_baselines() -> None:
+    # https://github.com/sgl-project/SpecForge/issues/339: the base model's speed by batch size,
+    # then EAGLE3's; the first table's readings are the run without speculation.
+    text = ('The base model speed:\n'
+            '\n'
+            'bs | throughput\n'
+            '-- | --\n'
+            '1 | 222.47\n'
+            '4 | 566.21\n'
+            '8 | 733.61\n'
+            '16 | 1012.96\n'
+            '32 | 1077.55\n'
+            '64 | 1073.69\n'
+            '\n'
+            'And the results of EAGLE3 combined:\n'
+            '\n'
+            'bs | steps | topk | num_draft | throughput | acc len\n'
+            '-- | -- | -- | -- | -- | --\n'
+            '1 | 3 | 1 | 4 | 159.78 | 1.86\n'
+            '1 | 3 | 3 | 8 | 172.99 | 2.20\n'
+            '1 | 3 | 3 | 4 | 207.62 | 1.99\n'
+            '1 | 7 | 4 | 16 | 191.90 | 2.52\n'
+            '1 | 6 | 4 | 12 | 171.54 | 2.42\n'
+            '1 | 8 | 8 | 60 | 177.5 | 3.2\n'
+            '4 | 3 | 1 | 4 | 447.90 | 1.86\n'
+            '4 | 3 | 3 | 8 | 426.46 | 2.27\n'
+            '\n'
+            'I have investigated several possibilities regarding performance, but I need guidance on how to verify my hypotheses.\n')
+    readings = _readings(text, "throughput", "baseline_throughput")
+    assert [v for n, v in readings if n == "baseline_throughput"] == [
+        222.47, 566.21, 733.61, 1012.96, 1077.55, 1073.69]
+    assert [v for n, v in readings if n == "throughput"] == [
+        159.78, 172.99, 207.62, 191.9, 171.54, 177.5, 447.9, 426.46]
+    assert _readings(text, "accept_length")[:2] == [("accept_length", 1.86), ("accept_length", 2.2)]
