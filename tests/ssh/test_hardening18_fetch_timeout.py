@@ -1,0 +1,162 @@
+"""Over SSH a fetch step's `timeout` bounds the whole fetch, as it bounds a `run` step.
+
+On a hung NFS or FUSE mount the host's sftp-server waits in the kernel and never answers: a
+fetch with `timeout: 3` waited the 120 s SFTP stall limit all the same, and a file that trickles
+(a log written line by line, a FIFO) was copied for as long as it kept writing. Now the copy is
+given up at the step's deadline: the step is recorded as timed out (SD002), the files copied
+before are kept, the run goes on, and a later fetch on the same host copies again.
+
+The hangs are real, and need no privileges: a FIFO that nobody writes blocks the host's open()
+(as a dead mount blocks it); a FIFO fed a line every 0.2 s never ends, nor does /dev/zero over
+SFTP (sftp-server cannot read a FIFO: it seeks).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from tests.ssh.test_fleet_faults import assert_clean_cli, load_run
+from tests.ssh.test_hardening13_sftp_fetch_limit import no_sftp_host  # noqa: F401 - a fixture
+from tests.sshd_fixture import ClientSetup
+
+COPIES = ["sftp", "cat"]
+
+
+@pytest.fixture
+def hung_file(tmp_path: Path) -> Iterator[Path]:
+    """A file whose open() on the host never returns, like one on a dead NFS server."""
+    fifo = tmp_path / "host" / "hung.log"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    yield fifo
+    _release(fifo)
+
+
+@pytest.fixture
+def trickling_file(tmp_path: Path) -> Iterator[Path]:
+    """A file that never ends: a line every 0.2 s, so no copy ever waits long for a byte."""
+    fifo = tmp_path / "host" / "server.log"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"while :; do echo 'Decode batch. #running-req: 1'; sleep 0.2; done > {fifo}"])
+    yield fifo
+    writer.kill()
+    writer.wait()
+    _release(fifo)
+
+
+@pytest.fixture
+def endless_file(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """A file that never ends, so the copy never waits for a byte: /dev/zero over SFTP (copied at
+    well under the step's 1 GiB limit in 2 s), a FIFO fed line by line for `cat` (which moves
+    /dev/zero's 1 GiB in seconds)."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("copies") == "cat":
+        return request.getfixturevalue("trickling_file")
+    (tmp_path / "host").mkdir()
+    return Path("/dev/zero")
+
+
+def _release(fifo: Path) -> None:
+    """End a reader still blocked in open() on the host, so no process outlives the test."""
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:
+        pass  # no reader left
+
+
+def _host(copies: str, request: pytest.FixtureRequest) -> str:
+    return "target" if copies == "sftp" else request.getfixturevalue("no_sftp_host")
+
+
+def _playbook(tmp_path: Path, stuck: Path) -> Path:
+    config = tmp_path / "host" / "config.json"
+    config.write_text('{"architectures": ["LlamaForCausalLMEagle3"]}\n')
+    playbook = tmp_path / "grab.yaml"
+    playbook.write_text(
+        f"""
+name: grab
+steps:
+  - id: grab
+    timeout: 2
+    artifact_limit: 1G
+    fetch: {{src: ["{config}", "{stuck}", /etc/hostname], dest: logs}}
+  - id: after
+    run: echo next step ran
+  - id: again
+    fetch: {{src: "{config}", dest: again}}
+"""
+    )
+    return playbook
+
+
+@pytest.mark.parametrize("copies", COPIES)
+@pytest.mark.parametrize("stuck", ["hung_file", "endless_file"])
+def test_a_fetch_stuck_on_the_host_ends_at_the_step_timeout_and_the_run_goes_on(
+    cli: Callable[..., Any], client: ClientSetup, request: pytest.FixtureRequest, tmp_path: Path, copies: str, stuck: str
+) -> None:
+    host = _host(copies, request)
+    stuck_file = request.getfixturevalue(stuck)
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(_playbook(tmp_path, stuck_file)), "--host", host, "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
+    assert time.monotonic() - started < 20, "the fetch ran past its timeout of 2 s"
+    assert_clean_cli(result)
+    run_dir, record = load_run(out)
+    grab, after, again = record["steps"]
+    assert grab["status"] == "timeout", grab
+    assert grab["message"] == f"timed out after 2 s while copying {stuck_file}; not reached: /etc/hostname; the 1 file copied before is kept"
+    assert grab["facts"]["fetch_timed_out"] is True and grab["facts"]["fetch_not_reached"] == ["/etc/hostname"]
+    # What was copied before the timeout is kept; the file cut short leaves nothing behind.
+    assert grab["artifacts"] == [f"artifacts/{host}/logs/config.json"]
+    assert (run_dir / grab["artifacts"][0]).read_text() == (tmp_path / "host" / "config.json").read_text()
+    assert sorted(p.name for p in (run_dir / "artifacts" / host / "logs").iterdir()) == ["config.json"]
+    assert [f["code"] for f in record["findings"] if f["step"] == "grab"] == ["SD002"]
+    # The run went on, and the host still copies files (a fresh SFTP channel).
+    assert after["status"] == "passed" and again["status"] == "passed", again
+    assert record["hosts"][0]["status"] != "failed"
+
+
+def test_a_pattern_and_a_copy_share_one_timeout(
+    cli: Callable[..., Any], client: ClientSetup, tmp_path: Path, endless_file: Path
+) -> None:
+    # Each pattern's listing had the whole timeout, and each copy 120 s more: now they share it.
+    playbook = tmp_path / "grab.yaml"
+    playbook.write_text(f"name: grab\nsteps:\n  - id: logs\n    timeout: 2\n    artifact_limit: 1G\n    fetch: {{src: ['{endless_file}', '{tmp_path}/host/*.json']}}\n")
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
+    assert time.monotonic() - started < 20
+    assert_clean_cli(result)
+    _, record = load_run(out)
+    (logs,) = record["steps"]
+    assert logs["status"] == "timeout"
+    assert logs["facts"]["fetch_not_reached"] == [f"{tmp_path}/host/*.json"], logs["message"]
+
+
+def test_ctrl_c_stops_a_fetch_with_a_long_timeout_at_once(client: ClientSetup, tmp_path: Path, hung_file: Path) -> None:
+    playbook = tmp_path / "grab.yaml"
+    playbook.write_text(f"name: grab\nsteps:\n  - id: logs\n    timeout: 600\n    fetch: {{src: '{hung_file}'}}\n")
+    out = tmp_path / "runs"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(3)  # connected, the copy waits on the host
+    proc.send_signal(signal.SIGINT)
+    stopped = time.monotonic()
+    _, stderr = proc.communicate(timeout=30)
+    assert time.monotonic() - stopped < 10, "Ctrl-C waited for the copy"
+    assert proc.returncode == 3 and "Traceback" not in stderr, stderr[-2000:]
+    _, record = load_run(out)
+    (logs,) = record["steps"]
+    assert record["status"] == "aborted" and logs["status"] == "error"
+    assert "the run was interrupted" in logs["message"], logs["message"]
