@@ -181,8 +181,15 @@ _HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
 _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
 _VALUE_AFTER = re.compile(r"\s*(?P<sep>[:=])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
-_ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _](?:len|length)\b\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*"
+# "accept length: 2.1", and title-cased ("Accept Length").
+_ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance)?[ _][Ll]en(?:gth)?\b")
+_ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _][Ll]en(?:gth)?\b\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*"
                          r"(?:~\s*)?(?P<value>\d+(?:\.\d+)?)")
+# The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
+# "could achieve 2.751 Accept Length (AL)" (sgl-project/SpecForge#113); never the end of a
+# range ("**2.5~3** avg accept length"); with its decimals, as a measured mean has them (a
+# whole number before the words counts runs or steps).
+_LEN_VALUE_BEFORE = re.compile(r"(?<![\w.~-])~?(?P<value>\d+\.\d+)\*{0,2}\s+(?:(?:avg|average|mean)\s+)?$")
 # "accept length went from 1.6 to 3.2": the second number after a "from" one.
 _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 # "accept rate: 0.55", "acceptance rate of ~62%", and with the percentage first: "a 62%
@@ -643,12 +650,17 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
     # text says "accept" often without a reading; each is a false start of both patterns, so
     # the word each pattern needs ("len", "rate": ~0.2 us an ``in``) is looked for first
     # (1.3 us a pattern on a 580-character text).
-    for m in _ACCEPT_LEN.finditer(text) if "len" in text else ():
-        if not _accept_word_at(text, m.start()):
+    for word in _ACCEPT_LEN_WORD.finditer(text) if ("len" in text or "Len" in text) else ():
+        at = word.start()
+        if not _accept_word_at(text, at):
             continue
-        found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, m.start(), m.end())))
-        if m.group("from") and (then := _THEN_TO.match(text, m.end())) is not None:
-            found.append(Metric("accept_length", float(then.group("value")), "tokens", _context(text, m.start(), then.end())))
+        if (m := _ACCEPT_LEN.match(text, at)) is not None:
+            found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, at, m.end())))
+            if m.group("from") and (then := _THEN_TO.match(text, m.end())) is not None:
+                found.append(Metric("accept_length", float(then.group("value")), "tokens", _context(text, at, then.end())))
+        elif (b := _LEN_VALUE_BEFORE.search(text, max(0, at - 30), at - 1)) is not None \
+                and 1.0 <= float(b.group("value")) <= _MAX_ACCEPT_LENGTH:
+            found.append(Metric("accept_length", float(b.group("value")), "tokens", _context(text, b.start(), word.end())))
     for word in _ACCEPT_RATE_WORD.finditer(text) if "rate" in text else ():
         at = word.start()
         if not _accept_word_at(text, at):

@@ -161,3 +161,18 @@ def test_a_table_under_a_base_model_caption_holds_baselines() -> None:
     assert [v for n, v in readings if n == "throughput"] == [
         159.78, 172.99, 207.62, 191.9, 171.54, 177.5, 447.9, 426.46]
     assert _readings(text, "accept_length")[:2] == [("accept_length", 1.86), ("accept_length", 2.2)]
+
+
+def test_the_accept_length_after_its_number() -> None:
+    # https://github.com/sgl-project/sglang/pull/3582: "~1.9" is read; "2.5~3" is a range, no reading.
+    text = ("The accept rate of the MTP module is very high (**~1.9** avg accept length for draft 2 tokens, "
+            "e.g. `--speculative-num-steps 2 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2`). "
+            "We try to use it to draft more tokens and achieved better speedup. (**2.5~3** avg accept length "
+            "for draft 4 tokens for 2 steps, e.g. `--speculative-num-steps 2 --speculative-eagle-topk 4 "
+            "--speculative-num-draft-tokens 4`)")
+    assert _readings(text) == [("accept_length", 1.9)]
+    # https://github.com/sgl-project/SpecForge/issues/113 ("Accept Length" title-cased)
+    text = ("I noticed that in the [blog post](https://lmsys.org/blog/2025-07-25-spec-forge/), the trained "
+            "draft model for `meta-llama/Llama-4-Scout-17B-16E` could achieve 2.751 Accept Length (AL) when "
+            "speculative-num-steps=3, speculative-eagle-topk=8 and speculative-num-draft-tokens=10.")
+    assert _readings(text) == [("accept_length", 2.751)]
