@@ -18,6 +18,7 @@ from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, without_markers
+from spec_debug.runner.output_regex import compile_first_match
 from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
 
@@ -243,10 +244,10 @@ def _check(
         observed = ("found" if found else "not found") + where
         return (found, observed) if expectation.contains is not None else (not found, observed)
     if expectation.matches is not None:
-        match = re.search(expectation.matches, output, re.MULTILINE)
+        pattern = compile_first_match(expectation.matches)
+        match = pattern.search(output)
         if match is not None:
             return True, f"matched {match.group(0)!r}"
-        pattern = re.compile(expectation.matches, re.MULTILINE)
         match = _in_cut_part(pattern, streams)
         if match is not None:
             return True, f"matched {match.group(0)!r} (in the part of the output cut from the record)"
@@ -331,13 +332,13 @@ def watched_patterns(step: Step) -> tuple[re.Pattern[str], ...]:
     """The patterns searched in the whole stream (StreamCapture.watch): _check's, and single
     regex captures'. They are found in the raw stream as it passes, since the spilled copy is
     masked."""
-    patterns = [re.compile(c.regex, re.MULTILINE) for c in step.capture if c.regex is not None and not c.all]
+    patterns = [compile_first_match(c.regex) for c in step.capture if c.regex is not None and not c.all]
     for expectation in step.expect:
         needle = expectation.contains if expectation.contains is not None else expectation.not_contains
         if needle:
             patterns.append(re.compile(re.escape(needle)))
         elif expectation.matches is not None:
-            patterns.append(re.compile(expectation.matches, re.MULTILINE))
+            patterns.append(compile_first_match(expectation.matches))
     return tuple({(p.pattern, p.flags): p for p in patterns}.values())  # each searched once
 
 

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from spec_debug.playbook.models import Capture
 from spec_debug.runner.output import TRUNCATION_MARKER
+from spec_debug.runner.output_regex import compile_first_match
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
@@ -161,7 +162,8 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
 
 def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None) -> dict[str, Any]:
     assert capture.regex is not None
-    pattern = re.compile(capture.regex, re.MULTILINE)
+    # A single capture takes the first match: guarded against quadratic scans (output_regex).
+    pattern = re.compile(capture.regex, re.MULTILINE) if capture.all else compile_first_match(capture.regex)
     names = list(pattern.groupindex)
     # A match in a truncation marker is spec-debug's words, not the host's: `(?P<n>\d+) bytes`
     # read the count of bytes cut, `[a-z]+` the word "truncated".

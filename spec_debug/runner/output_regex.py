@@ -1,0 +1,98 @@
+"""A playbook regex's first match in a step's output, in time linear in a long line.
+
+``(?P<v>\\S+) tok/s`` searched in one 40 KB line without the literal (minified JSON, base64, a
+tqdm bar redrawn with ``\\r``) tries every start in the run of non-spaces, and from each one
+runs to the run's end and back: quadratic, 12 s for 40 KB, minutes for 256 KiB, during which
+Python's ``re`` holds off Ctrl-C and SIGTERM (the run had to be killed, its record left
+"running").
+
+When a regex starts with an unbounded repetition of one character class C (``\\S+``, ``\\w*``,
+``[^,]{2,}``, ``.+``, also inside leading groups), its first match never starts right after a
+C: had it matched at p with a C at p - 1, the same repetition taken once more matches at
+p - 1, which the search tries first. So ``(?<!C)`` in front changes no first match (nor its
+groups), and every start inside a run fails at once: one pass per run. A regex with a back
+reference or a conditional group is left as written (``(\\S+) \\1`` can match inside a run
+and not at its start), and so is one that starts otherwise or with a top-level alternation.
+
+Only first matches are guarded (``matches:``, and captures without ``all: true``): for every
+match, a guarded search from the end of the previous one would refuse a match that starts
+right after it."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+try:  # the parser re.compile uses; it moved in Python 3.11 (sre_parse is deprecated there)
+    from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+# The source text of a leading class repetition, after any opening groups: the class is what
+# the lookbehind repeats, so it is taken as written (the parse below confirms the shape).
+_LEADING_RUN = re.compile(r"""
+    (?:\((?:\?P<\w+>|\?:)?)*                                   # opening groups: ( (?P<n> (?:
+    (?P<cls>\\[SsWwDd]|\.|\[\^?\]?(?:\\.|[^\]\\])*\])          # \S \w \d \s .. or [...]
+    (?:[+*]|\{\d*,\})                                          # unbounded: + * {m,}
+""", re.VERBOSE)
+
+_REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT} | ({_sre.POSSESSIVE_REPEAT} if hasattr(_sre, "POSSESSIVE_REPEAT") else set())
+_ONE_CHARACTER = {_sre.IN, _sre.ANY, _sre.LITERAL, _sre.NOT_LITERAL, _sre.CATEGORY}
+_CROSS_REFERENCES = {_sre.GROUPREF, _sre.GROUPREF_EXISTS} | ({_sre.GROUPREF_IGNORE} if hasattr(_sre, "GROUPREF_IGNORE") else set())
+
+
+@functools.lru_cache(maxsize=256)
+def compile_first_match(source: str, flags: int = re.MULTILINE) -> re.Pattern[str]:
+    """``source`` compiled for first-match searches, guarded as the module says when that
+    gives the same first match."""
+    guard = _leading_class(source, flags)
+    if guard is None:
+        return re.compile(source, flags)
+    return re.compile(f"(?<!{guard})(?:{source})", flags)
+
+
+def first_match(source: str, text: str, flags: int = re.MULTILINE) -> re.Match[str] | None:
+    return compile_first_match(source, flags).search(text)
+
+
+def _leading_class(source: str, flags: int) -> str | None:
+    lead = _LEADING_RUN.match(source)
+    if lead is None:
+        return None
+    try:
+        parsed = _sre_parse.parse(source, flags)
+    except re.error:
+        return None
+    if _has_cross_reference(parsed):
+        return None
+    node: Any = parsed
+    while True:  # down the leading groups to the first item, which must be the repetition
+        if not len(node):
+            return None
+        op, value = node[0]
+        if op is _sre.SUBPATTERN:
+            node = value[-1]
+            continue
+        break
+    if op not in _REPEATS:
+        return None
+    low, high, body = value
+    if high is not _sre.MAXREPEAT or len(body) != 1 or body[0][0] not in _ONE_CHARACTER:
+        return None
+    return lead.group("cls")
+
+
+def _has_cross_reference(parsed: Any) -> bool:
+    for op, value in parsed:
+        if op in _CROSS_REFERENCES:
+            return True
+        for part in value if isinstance(value, (tuple, list)) else ():
+            if isinstance(part, _sre_parse.SubPattern) and _has_cross_reference(part):
+                return True
+            if isinstance(part, (tuple, list)):
+                for inner in part:
+                    if isinstance(inner, _sre_parse.SubPattern) and _has_cross_reference(inner):
+                        return True
+    return False
