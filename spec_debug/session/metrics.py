@@ -122,12 +122,12 @@ _TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
 _NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*$")
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
-# "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
-# baseline that has its own number.
 # The run without speculation in prose: "baseline", the NO_SPEC phrases, and the names the
 # field gives it: "vanilla" (vllm-project/vllm#16035, #24343), "autoregressive", "normal
 # decoding" (sgl-project/sglang#2150: "Normal decoding speed (SGLang): 156 token/s").
 _BASELINE_WORDS = r"baseline|vanilla|autoregressive|" + NO_SPEC
+# "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
+# baseline that has its own number.
 _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS + r")"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
