@@ -108,7 +108,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # `curl http://10.1.230.174:30000/get_server_info` typed where the session ran: the
             # host is a var like any other, not a constant every host of a fleet run would query
             text = _replace_host(text, primary, names)
-        text = _templatize_paths(text, names, home if (runs_on_primary or not cmd.host) else None)
+        here = runs_on_primary or not cmd.host
+        text = _templatize_paths(text, names, home if here else None, in_quotes=here)
         run = _as_template(text)
         if run in runs:
             # `cat ~/x/config.json` and `cat /home/alice/x/config.json`, `nvidia-smi` typed on the
@@ -361,13 +362,20 @@ def _shell_reference(value: str) -> bool:
     return value.startswith(("$", '"$', "`", '"`'))
 
 
-def _templatize_paths(text: str, names: _VarNames, home: str | None) -> str:
+def _templatize_paths(text: str, names: _VarNames, home: str | None, *, in_quotes: bool = False) -> str:
     """Replace bare-word paths (outside quotes) by vars; ``~`` is expanded with the remote
-    user's home, since a quoted value would not expand it."""
+    user's home, since a quoted value would not expand it. With ``in_quotes`` (a command that
+    runs on the playbook's host), an absolute path that is a whole word inside quotes
+    (``torch.load(\"/models/eagle3/pytorch_model.bin\")`` in a ``python3 -c``) becomes a var
+    too: the engine quotes a value for the quotes around it (playbook/templating.py,
+    mark_quoted_templates). A second host's ssh command is kept as the session typed it."""
     out, pos = [], 0
     for m in _PATH.finditer(text):
         start, end = m.start(), m.end()
-        if start < pos or not _bare_word(text, start, end):
+        if start < pos:
+            continue
+        quoted = not _bare_word(text, start, end)
+        if quoted and not (in_quotes and m.group(0).startswith("/") and _quoted_word(text, start, end)):
             continue
         path = m.group(0)
         if path.startswith("~"):
@@ -417,6 +425,14 @@ def _bare_word(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     return before in " \t=(<>|;&" and after in " \t)<>|;&\n"
+
+
+def _quoted_word(text: str, start: int, end: int) -> bool:
+    """A whole word of a quoted string: a space, a quote or ``=`` before it, a space, a quote or
+    the backslash of ``\\"`` after it (not the ``/x/y/`` of ``sed 's/x/y/'`` or of a URL)."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return before in " \t=('\"" and after in " \t)'\"\\\n"
 
 
 def _replace_host(text: str, host: str, names: _VarNames) -> str:

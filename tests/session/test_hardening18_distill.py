@@ -168,3 +168,22 @@ def test_every_real_session_that_distills_gives_a_playbook_to_keep():
         for step in doc["steps"]:
             assert "```" not in step["why"] and step["why"][:1].isupper(), (path, step["why"])
     assert kept >= 8
+
+
+def test_a_quoted_path_on_the_host_is_a_var_that_renders_back():
+    """The real h12 session loads the checkpoint in a `python3 -c` whose path sits in escaped
+    double quotes. Before: `/models/eagle3/pytorch_model.bin` stayed in `run:`, so the playbook
+    checked that one path on every host."""
+    from spec_debug.playbook.templating import TemplateSite, render
+
+    session = DATA / "data_h12" / "2025-08-14-why-is-accept-len-10-on-gpu01.txt"
+    analysis = analyze_path(session)
+    doc = distill_playbook(analysis)
+    (step,) = doc["steps"]
+    assert "/models/" not in step["run"] and doc["vars"]["pytorch_model_bin"] == "/models/eagle3/pytorch_model.bin"
+    typed = next(c.inner for c in analysis.commands if c.seq == step["provenance"]["seq"])
+    assert render(step["run"], doc["vars"], TemplateSite(step["id"], "run"), shell=True) == typed
+    # another path value is quoted for the double quotes it sits in
+    moved = render(step["run"], {**doc["vars"], "pytorch_model_bin": '/data/a "b"/m.bin'}, TemplateSite("s", "run"),
+                   shell=True)
+    assert 'torch.load(\\"/data/a \\"b\\"/m.bin\\")' in moved
