@@ -527,6 +527,8 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         value = float(m.group("value").replace(",", ""))
         if text[start - 1:start] in ("-", "\u2013") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
+        if _after_comparison_sign(text, start):
+            continue
         name = _throughput_name(text, start, end)
         window = text[max(0, start - 24):start]
         if ("to" in window or "vs" in window or "->" in window or "ersus" in window or "\u2192" in window) and \
@@ -539,6 +541,20 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
                 first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, float(pair.group("value")), "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+
+
+def _after_comparison_sign(text: str, start: int) -> bool:
+    """Whether the number at ``start`` follows "<", ">", "≤" or "≥": a target or a limit, no
+    measurement ("For our target workload (**50K in / 1K out, > 50 tok/s**)", intel/llm-scaler#657).
+    A ">" that heads an arrow ("->", "=>") or marks a Markdown quote at a line's start is none."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i > 0 and text[i] == "=" and text[i - 1] in "<>":
+        return True  # ">=", "<="
+    if i < 0 or text[i] not in "<>\u2264\u2265":
+        return False
+    return text[i] != ">" or (i > 0 and text[i - 1] not in "-=>\n")
 
 
 def _throughput_name(text: str, start: int, unit_end: int | None) -> str:

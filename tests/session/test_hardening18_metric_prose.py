@@ -176,3 +176,21 @@ def test_the_accept_length_after_its_number() -> None:
             "draft model for `meta-llama/Llama-4-Scout-17B-16E` could achieve 2.751 Accept Length (AL) when "
             "speculative-num-steps=3, speculative-eagle-topk=8 and speculative-num-draft-tokens=10.")
     assert _readings(text) == [("accept_length", 2.751)]
+
+
+def test_a_target_after_a_comparison_sign_is_no_reading() -> None:
+    # https://github.com/intel/llm-scaler/issues/657: "> 50 tok/s" is the goal, 25.88 the measurement.
+    text = ("For our target workload (**50K in / 1K out, > 50 tok/s**), MTP as currently implemented\n"
+            "is not usable: the best measured 50K result is 25.88 tok/s, about **2x short of target**.")
+    assert _readings(text) == [("throughput", 25.88)]
+
+
+def test_an_arrow_or_a_quote_mark_is_no_comparison_sign() -> None:
+    # https://github.com/sgl-project/sglang/pull/1498: the arrow's head is no ">".
+    text = ("At the beginning of the cycle\uff0ctps = 180 tokens/s\uff0c\nBut after a few cycles, there will be a "
+            "serious decrease in speed\uff0ctps 180 tokens/s -> 57 tokens/s -> 38 tokens/s")
+    assert _readings(text) == [("throughput", 180.0), ("throughput", 180.0), ("throughput", 57.0),
+                               ("throughput", 38.0)]
+    # https://github.com/sgl-project/sglang/issues/6949, quoted the way the replies there quote ("> ")
+    assert _readings("> tp = 1\n> with eagle: 30 tps\n> without eagle: 21 tps\n") == [
+        ("baseline_throughput", 21.0), ("throughput", 30.0)]
