@@ -108,6 +108,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # `curl http://10.1.230.174:30000/get_server_info` typed where the session ran: the
             # host is a var like any other, not a constant every host of a fleet run would query
             text = _replace_host(text, primary, names)
+        text = _url_hosts(text, names)
         here = runs_on_primary or not cmd.host
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
         run = _as_template(text)
@@ -425,6 +426,37 @@ def _bare_word(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     return before in " \t=(<>|;&" and after in " \t)<>|;&\n"
+
+
+# The host of a URL (`curl http://gpu01:30000/...`, `http://user@10.1.2.3/`); IPv6 in brackets.
+_URL_HOST = re.compile(r"(?<=://)((?:[^/@\s'\"\x00]+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)(?=[:/'\"\s)]|$)")
+_PRIVATE_IPV4 = re.compile(r"(?:10|127|192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2,3}")
+_LOCAL = frozenset({"localhost", "0.0.0.0", "127.0.0.1", "[::1]", "[::]"})
+
+
+def _url_hosts(text: str, names: _VarNames) -> str:
+    """A fleet host in a URL as its var: a session with no ssh (the agent on a laptop querying
+    `http://gpu01:30000/get_server_info`) left `gpu01` in `run:`, so the playbook asked gpu01
+    whatever --host it ran for. Fleet hosts are single-label names, private IPv4 addresses and
+    site-local names (.local, .internal, .lan); localhost and public sites
+    (huggingface.co, github.com) stay as they are."""
+    def one(m: re.Match) -> str:
+        host = m.group(2)
+        if not _fleet_host(host):
+            return m.group(0)
+        if host.startswith("["):  # the var holds the address, the URL keeps its brackets
+            return m.group(1) + "[" + names.var_for_host(host[1:-1]) + "]"
+        return m.group(1) + names.var_for_host(host)
+    return _URL_HOST.sub(one, text)
+
+
+def _fleet_host(host: str) -> bool:
+    if host in _LOCAL or host.startswith("127."):
+        return False
+    if host.startswith("["):
+        return host[1:3].lower() in ("fd", "fc") or host[1:5].lower() == "fe80"  # unique and link local
+    return _PRIVATE_IPV4.fullmatch(host) is not None or ("." not in host and not host.isdigit()) or \
+        host.endswith((".local", ".internal", ".lan"))
 
 
 def _quoted_word(text: str, start: int, end: int) -> bool:

@@ -187,3 +187,28 @@ def test_a_quoted_path_on_the_host_is_a_var_that_renders_back():
     moved = render(step["run"], {**doc["vars"], "pytorch_model_bin": '/data/a "b"/m.bin'}, TemplateSite("s", "run"),
                    shell=True)
     assert 'torch.load(\\"/data/a \\"b\\"/m.bin\\")' in moved
+
+
+def test_a_host_in_a_url_is_a_var_when_the_session_never_sshed():
+    """The real Codex rollout queries gpu01 over HTTP from where it ran. Before: `gpu01` stayed
+    in `run:`, so the playbook queried gpu01 for any host it was pointed at."""
+    doc = distill_playbook(analyze_path(DATA / "data_hardening18_codex" / "rollout-2026-10-05T16-00-00-tool-ends.jsonl"))
+    runs = [s["run"] for s in doc["steps"]]
+    assert "curl -s http://{{ host_gpu01 }}:30000/get_server_info" in runs, runs
+    assert doc["vars"]["host_gpu01"] == "gpu01"
+
+
+def test_only_fleet_hosts_of_urls_become_vars(tmp_path):
+    failing = ("python3 -c 'import sglang'", "ModuleNotFoundError: No module named 'sglang'", 1)
+    quiet = [("uptime", "up 3 days", 0)] * 5  # a change of approach is to a kind not seen in 5 calls
+    doc = _session(
+        tmp_path,
+        failing, ("curl -s http://10.1.230.174:30000/get_server_info", '{"speculative_num_steps": 1}', 0), *quiet,
+        failing, ("curl -s http://[fd00::5]:8000/health", "ok", 0), *quiet,
+        failing, ("curl -sf http://localhost:30000/health", "ok", 0), *quiet,
+        failing, ("curl -s https://serving.example.com:30000/get_server_info", "{}", 0),
+    )
+    runs = "\n".join(s["run"] for s in doc["steps"])
+    assert "http://{{ host_10_1_230_174 }}:30000/get_server_info" in runs
+    assert "http://[{{ host_fd00_5 }}]:8000/health" in runs and doc["vars"]["host_fd00_5"] == "fd00::5"
+    assert "http://localhost:30000/health" in runs and "https://serving.example.com:30000/" in runs
