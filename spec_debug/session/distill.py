@@ -348,7 +348,13 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         # Inside quotes a shell-quoted value would keep its quotes literally: splice it raw.
         inside_quotes = not quoted and not _outside_quotes(text, start)
         out.append(text[pos:start])
-        out.append(_slot(var, raw=inside_quotes))
+        if quoted:
+            # The quotes stay: `HfApi(token="hf_...")` in a Python heredoc or `-c` script is a
+            # string literal there, and `token={{ hf_token }}` a NameError; at shell level the
+            # engine quotes the value for the quotes around it (templating.mark_quoted_templates).
+            out.append(value[0] + _slot(var) + value[-1])
+        else:
+            out.append(_slot(var, raw=inside_quotes))
         pos = end
     out.append(text[pos:])
     return _Secrets("".join(out), list(dict.fromkeys(used)))

@@ -6,6 +6,7 @@ written the way Claude Code writes them (incident_story._Writer)."""
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import subprocess
@@ -212,3 +213,23 @@ def test_only_fleet_hosts_of_urls_become_vars(tmp_path):
     assert "http://{{ host_10_1_230_174 }}:30000/get_server_info" in runs
     assert "http://[{{ host_fd00_5 }}]:8000/health" in runs and doc["vars"]["host_fd00_5"] == "fd00::5"
     assert "http://localhost:30000/health" in runs and "https://serving.example.com:30000/" in runs
+
+
+def test_a_quoted_token_in_a_script_stays_a_string_literal(tmp_path):
+    """Before: `token = "hf_..."` in a Python heredoc became `token = {{ hf_token }}`, which
+    renders as `token = hf_...`: a NameError, the step failed whatever token was passed."""
+    token = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz123456"
+    script = f"python3 - <<'PY'\ntoken = \"{token}\"\nprint('token length', len(token))\nPY"
+    doc = _session(tmp_path, ("nvidia-smi -L", "NVIDIA-SMI has failed because it couldn't communicate with the "
+                                              "NVIDIA driver.", 9), (script, "token length 37", 0))
+    text = dump_playbook(doc)
+    assert token not in text
+    playbook = tmp_path / "token.yaml"
+    playbook.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local",
+                           "--var", "hf_token=hf_passed_by_the_user", "--out", str(tmp_path / "runs"), "--json"],
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    step = next(s for s in doc["steps"] if "token" in s["run"])
+    assert 'token = "{{ hf_token }}"' in step["run"]
+    ran = next(s for s in json.loads(done.stdout)["steps"] if s["id"] == step["id"])
+    assert (ran["status"], ran["stdout"]) == ("passed", f"token length {len('hf_passed_by_the_user')}\n")
