@@ -58,6 +58,10 @@ class Transport(abc.ABC):
         raises fetch_limit.FetchTooLarge and nothing is copied; one that holds more than
         max_bytes all the same (it grew, or it is a /proc file that stats as 0 bytes) is copied
         up to max_bytes and raises fetch_limit.FetchCut, the cut copy at local_path.
+
+        Inside a fetch step with a timeout (fetch_deadline.current_deadline() is set), a copy
+        still running at the deadline is given up, wherever it waits, and raises
+        fetch_deadline.FetchTimedOut, leaving nothing at local_path.
         """
 
     def interrupt(self) -> None:  # noqa: B027 - optional
