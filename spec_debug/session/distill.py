@@ -138,11 +138,12 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:
         words = " ".join(redact_text(first_prompt).split())
-        description += ": " + (words if len(words) <= 200 else words[:199].rstrip() + "…")
-    if primary:  # one full stop between the prompt's last sentence and this one
+        description += ": " + _cut_at_word(words, 200)
+    if primary:  # one full stop between the prompt's last sentence and this one ("…" is a stop)
         ports = Counter(c.port for c in chosen if c.host == primary and c.port)
         destination = _destination(primary, user, ports.most_common(1)[0][0] if ports else None)
-        description = description.rstrip(".") + f". Run against the host the session used, e.g. --host {destination}."
+        stop = " " if description.endswith("…") else ". "
+        description = description.rstrip(".") + f"{stop}Run against the host the session used, e.g. --host {destination}."
         jumps = Counter(c.jump for c in chosen if c.host == primary and c.jump)
         if jumps:
             # `ssh -J admin@bastion gpu02` in the session: --host gpu02 alone does not reach it
@@ -156,6 +157,15 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         "vars": names.defaults,
         "steps": steps,
     }
+
+
+def _cut_at_word(text: str, limit: int) -> str:
+    """``text`` up to ``limit`` characters, cut after a whole word: "(ssh…" read as a word."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    head = head.rsplit(" ", 1)[0] if " " in head else head
+    return head.rstrip(" ,;:(") + "…"
 
 
 def _destination(host: str, user: str | None, port: int | None) -> str:

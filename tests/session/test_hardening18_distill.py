@@ -233,3 +233,16 @@ def test_a_quoted_token_in_a_script_stays_a_string_literal(tmp_path):
     assert 'token = "{{ hf_token }}"' in step["run"]
     ran = next(s for s in json.loads(done.stdout)["steps"] if s["id"] == step["id"])
     assert (ran["status"], ran["stdout"]) == ("passed", f"token length {len('hf_passed_by_the_user')}\n")
+
+
+def test_the_description_cuts_the_report_after_a_whole_word():
+    """The 1,000-event incident story's report is longer than the description keeps. Before:
+    "…runs on 10.1.230.174 (ssh…. Run against the host…": cut mid-phrase, then a full stop."""
+    from tests.session.incident_story import analyzed_story
+
+    story, analysis = analyzed_story()
+    description = distill_playbook(analysis)["description"]
+    prompt = " ".join(analysis.prompts[0].text.split())
+    cut = description.split(": ", 1)[1].split("…", 1)[0]
+    assert prompt.startswith(cut) and prompt[len(cut)] in " ,;:(", description
+    assert "…. " not in description and "… Run against the host the session used" in description
