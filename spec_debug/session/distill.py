@@ -525,7 +525,10 @@ def _title(cmd: CommandRecord) -> str:
     if desc and not (command.startswith(desc) or desc.startswith(command[:40])):
         return desc[:120]
     inner = " ".join(redact_text(cmd.inner or cmd.command).split())
-    return f"{CATEGORY_TITLES[cmd.category]}: {inner[:80]}"
+    # where it runs when that is not the host: `nvidia-smi` on the host and in the serving
+    # container are two steps, and two titles
+    place = f" (in {cmd.container.replace(':', ' ', 1)})" if cmd.container else ""
+    return f"{CATEGORY_TITLES[cmd.category]}: {_cut_at_word(inner, 80)}{place}"
 
 
 def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:

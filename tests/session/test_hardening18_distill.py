@@ -123,6 +123,9 @@ def test_one_check_is_one_step_and_another_place_is_another(tmp_path):
     assert "nvidia-smi" in runs and "docker exec sglang nvidia-smi" in runs, runs
     ids = [s["id"] for s in doc["steps"]]
     assert len(ids) == len(set(ids))
+    titles = {s["run"]: s["title"] for s in doc["steps"]}
+    assert (titles["nvidia-smi"], titles["docker exec sglang nvidia-smi"]) == (
+        "Checking the GPUs: nvidia-smi", "Checking the GPUs: nvidia-smi (in docker sglang)")
 
 
 def test_a_why_is_the_reasoning_not_the_tool_call(tmp_path):
