@@ -20,7 +20,10 @@ _FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", 
 """Monitors with no batch mode worth a step (atop and iotop have one: `-b`; left to the user)."""
 _REPL = re.compile(r"(?:python[\d.]*|ipython3?|bpython|node|irb)(?:\s+-[iqBuEsSI]+)*")
 """A REPL with no script, no ``-c`` and no input redirected: it waits for someone to type."""
-_LOGIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da|a|fi|k)?sh(?:\s+(?:-l|-i|--login))*")
+_LOGIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da|a|fi|k)?sh(?:\s+(?:-l|-i|--login|--norc|--noprofile))*"
+                          r"|sudo\s+-[is]|(?:sudo\s+)?su(?:\s+(?:-|-l|--login))?(?:\s+[a-z_][\w-]*)?")
+"""A shell that reads what someone types: ``bash -i``, ``sudo -i``, ``su - svc`` (not ``bash -c``
+or ``bash script.sh``)."""
 _ATTACH = re.compile(r"(?:tmux\s+(?:a|at|attach|attach-session)\b|screen\s+-[rRxd]|byobu\b|zellij\s+a(?:ttach)?\b)")
 
 _SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
@@ -40,8 +43,8 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
     text = inner.strip()
     if host and not text:
         return "an interactive login (ssh with no command)"
-    if container and _LOGIN_SHELL.fullmatch(text):
-        return "an interactive shell in the container"
+    if _LOGIN_SHELL.fullmatch(text):
+        return "an interactive shell" + (" in the container" if container else "")
     if _REPL.fullmatch(text):
         return "an interactive interpreter"
     if _ATTACH.match(text):

@@ -77,9 +77,12 @@ def test_a_command_that_waits_for_a_terminal_is_left_out(tmp_path):
         ("ssh root@gpu01 'curl -sf http://localhost:30000/health'", REFUSED, 7),
         ("ssh root@gpu01 python3", "", 0),
         ("ssh root@gpu01 'ps -eo pid,args | grep [l]aunch_server'", "4242 python -m sglang.launch_server", 0),
+        ("ssh root@gpu01 'sudo -i'", "sudo: a terminal is required to read the password", 1),
+        ("ssh root@gpu01 'tail -n 20 /var/log/sglang.log'", "Decode batch. accept len: 1.02", 0),
     )
     runs = [s["run"] for s in doc["steps"]]
-    assert "nvidia-smi -L" in runs and all(r.strip() and r != "python3" for r in runs), runs
+    assert "nvidia-smi -L" in runs and "tail -n 20 {{ sglang_log }}" in runs, runs
+    assert all(r.strip() and r not in ("python3", "sudo -i") and "ssh" not in r for r in runs), runs
 
     repl = _shell_log(tmp_path, "python3", "Python 3.10.12 (main, Nov 20 2023, 15:14:05) [GCC 11.4.0] on linux\n"
                                            ">>> import torch\n>>> torch.cuda.is_available()\nFalse\n>>> exit()")
