@@ -73,6 +73,22 @@ def _release(fifo: Path) -> None:
         pass  # no reader left
 
 
+def _wait_for_a_reader(run: subprocess.Popen[str]) -> None:
+    """Wait until the host's SFTP server (the fixture's is sshd's internal-sftp) waits in open()
+    on the FIFO (the kernel's wait_for_partner, fs/pipe.c): the run is connected, its copy under way."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and run.poll() is None:
+        for process in Path("/proc").glob("[0-9]*"):
+            try:
+                server = (process / "comm").read_text().startswith(("sshd", "sftp-server"))
+                if server and (process / "wchan").read_text() == "wait_for_partner":
+                    return
+            except OSError:
+                continue  # gone meanwhile
+        time.sleep(0.2)
+    raise AssertionError("the copy never reached the host's file")
+
+
 def _host(copies: str, request: pytest.FixtureRequest) -> str:
     return "target" if copies == "sftp" else request.getfixturevalue("no_sftp_host")
 
@@ -150,7 +166,7 @@ def test_ctrl_c_stops_a_fetch_with_a_long_timeout_at_once(client: ClientSetup, t
         [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
-    time.sleep(3)  # connected, the copy waits on the host
+    _wait_for_a_reader(proc)
     proc.send_signal(signal.SIGINT)
     stopped = time.monotonic()
     _, stderr = proc.communicate(timeout=30)
