@@ -446,7 +446,7 @@ def _bare_word(text: str, start: int, end: int) -> bool:
 
 # The host of a URL (`curl http://gpu01:30000/...`, `http://user@10.1.2.3/`); IPv6 in brackets.
 _URL_HOST = re.compile(r"(?<=://)((?:[^/@\s'\"\x00]+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)(?=[:/'\"\s)]|$)")
-_PRIVATE_IPV4 = re.compile(r"(?:10|127|192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2,3}")
+_PRIVATE_IPV4 = re.compile(r"(?:10|192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2,3}")
 _LOCAL = frozenset({"localhost", "0.0.0.0", "127.0.0.1", "[::1]", "[::]"})
 
 

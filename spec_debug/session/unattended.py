@@ -133,9 +133,10 @@ def _ssh_destination(args: list[str]) -> tuple[str | None, str]:
             break
         if not word.startswith("-") or word == "-":
             break
-        flag = next((ch for ch in word[1:] if ch in _SSH_VALUE_FLAGS), None)
-        # -p2222 carries its value, -p 2222 and -vp 2222 take the next word
-        i += 2 if flag is not None and word.endswith(flag) else 1
+        # the first flag of a cluster that takes a value ends the cluster: -p2222 and
+        # -oBatchMode=yes carry it, -p 2222 and -vp 2222 take the next word
+        at = next((j for j, ch in enumerate(word[1:], start=1) if ch in _SSH_VALUE_FLAGS), None)
+        i += 2 if at == len(word) - 1 else 1
     if i >= len(args):
         return None, ""
     dest = args[i]

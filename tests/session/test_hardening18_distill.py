@@ -55,7 +55,8 @@ def test_a_container_on_the_playbooks_host_is_reached_from_the_host(tmp_path):
     doc = _session(
         tmp_path,
         ("ssh root@gpu01 'curl -sf http://localhost:30000/health'", REFUSED, 7),
-        ("ssh root@gpu01 'docker exec -it sglang cat /sgl-workspace/eagle3/config.json'", '{"draft_vocab_size": 32000}', 0),
+        ("ssh -oStrictHostKeyChecking=no root@gpu01 'docker exec -it sglang cat /sgl-workspace/eagle3/config.json'",
+         '{"draft_vocab_size": 32000}', 0),
         ("ssh -J bastion root@gpu01 \"kubectl exec -ti sglang-0 -- tail -n 20 /tmp/server.log\"", "boom", 1),
         ("ssh root@gpu01 nvidia-smi -L", "GPU 0: NVIDIA H100", 0),
     )
