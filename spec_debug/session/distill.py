@@ -499,17 +499,32 @@ def _home(user: str | None) -> str | None:
     return "/root" if user == "root" else f"/home/{user}"
 
 
+# The path of a URL (`http://gpu01:30000/v1/models`, `localhost:30000/health`).
+_ENDPOINT = re.compile(r"(?:https?://[^/\s'\"]+|\b(?:localhost|\d+(?:\.\d+){3}):\d+)(/[\w./-]*)")
+
+
+_SETUP_WORDS = frozenset({"export", "env", "sudo", "nohup", "time", "exec", "command"})
+
+
 def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
     inner = redact_text(cmd.inner or cmd.command)  # an id must not carry a token (HF_TOKEN=hf_... cmd)
     module = re.search(r"-m\s+([\w.]+)", inner)
+    endpoint = _ENDPOINT.search(inner)
     path = next((m for m in _PATH.finditer(inner) if not _PYTHON.fullmatch(m.group(0))), None)
     if module:
         key = module.group(1).rsplit(".", 1)[-1]
+    elif endpoint:
+        # what a request asks the server for (`health_get_server_info`), not its host
+        # (`health_localhost`, `health_localhost_2`, ... for every endpoint of one server)
+        key = endpoint.group(1).strip("/").replace("/", "_") or "root"
     elif path:
         key = path.group(0).rstrip("/").rsplit("/", 1)[-1]
     else:
-        words = [w for w in inner.split() if not re.match(r"\w+=", w)]  # past FOO=bar assignments
+        # past FOO=bar assignments and the words that only set up the command
+        words = [w for w in inner.split() if not re.match(r"\w+=", w) and w not in _SETUP_WORDS]
         key = (words or ["step"])[0].rsplit("/", 1)[-1]
+    if cmd.container:  # `gpu_status_nvidia_smi_in_sglang` beside the host's `gpu_status_nvidia_smi`
+        key += "_in_" + cmd.container.split(":", 1)[-1]
     base = _slug(f"{cmd.category}_{key}")[:48] or "step"
     step_id, n = base, 2
     while step_id in ids:

@@ -130,6 +130,16 @@ def test_one_check_is_one_step_and_another_place_is_another(tmp_path):
     titles = {s["run"]: s["title"] for s in doc["steps"]}
     assert (titles["nvidia-smi"], titles["docker exec sglang nvidia-smi"]) == (
         "Checking the GPUs: nvidia-smi", "Checking the GPUs: nvidia-smi (in docker sglang)")
+    assert {"gpu_status_nvidia_smi", "gpu_status_nvidia_smi_in_sglang"} <= set(ids), ids
+
+
+def test_a_request_step_is_named_by_its_endpoint(tmp_path):
+    """Before: `health_localhost`, `health_localhost_2`, ... one per endpoint of the server."""
+    failing = ("python3 -c 'import sglang'", "ModuleNotFoundError: No module named 'sglang'", 1)
+    quiet = [("uptime", "up 3 days", 0)] * 5
+    doc = _session(tmp_path, failing, ("curl -s localhost:30000/get_server_info", "{}", 0), *quiet,
+                   failing, ("curl -s http://localhost:30000/v1/models", "{}", 0))
+    assert [s["id"] for s in doc["steps"]][-2:] == ["health_get_server_info", "health_v1_models"]
 
 
 def test_a_why_is_the_reasoning_not_the_tool_call(tmp_path):
