@@ -573,6 +573,7 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
 # in `run:`. An unclosed fence runs to the end of the text.
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _HEADER = re.compile(r"^(?:THOUGHT|DISCUSSION|Thought|Discussion)\s*:\s*")
+_BOLD_TITLE = re.compile(r"^\*\*([^*]+?)\*\*\s+(?=\S)")
 _WHY_CUT = 300
 """reasoning.why_text keeps the last 320 characters and starts after the first sentence end in
 their first half: a why this long with none there starts mid-sentence, even mid-word."""
@@ -585,8 +586,11 @@ def _reason(why: str) -> str:
     if len(text) >= _WHY_CUT and text[:1].islower():
         sentence = re.search(r"[.!?]\s+(?=[A-Z`*\"'(])", text)
         text = text[sentence.end():] if sentence else "…" + text
-    text = _HEADER.sub("", _FENCE.sub(" ", text).replace("**", ""))
-    return " ".join(text.split())
+    text = _HEADER.sub("", _FENCE.sub(" ", text))
+    # Codex heads each reasoning summary with a bold title ("**Checking the server log** I
+    # suspect..."): the title is a sentence of its own, not the start of the next one
+    text = _BOLD_TITLE.sub(lambda m: m.group(1) + ("" if m.group(1)[-1] in ".:!?" else ".") + " ", text)
+    return " ".join(text.replace("**", "").split())
 
 
 def _slug(text: str) -> str:

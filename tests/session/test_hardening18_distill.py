@@ -158,6 +158,15 @@ def test_a_why_is_the_reasoning_not_the_tool_call(tmp_path):
     assert why.startswith("Let me read the speculators forward."), why
 
 
+def test_a_bold_title_of_the_reasoning_is_a_sentence(tmp_path):
+    """Codex heads a reasoning summary with a bold title (data_h8/formats/codex_exec_json_0.39.jsonl:
+    "**Checking the server log** I suspect..."). Before: the asterisks stayed in the why."""
+    doc = _session(tmp_path, ("curl -sf http://localhost:30000/health", REFUSED, 7),
+                   ("tail -n 50 /var/log/sglang.log", "accept len: 1.00", 0),
+                   reasoning="**Checking the server log**\n\nI suspect the draft model was not loaded.")
+    assert doc["steps"][-1]["why"].startswith("Checking the server log. I suspect the draft model was not loaded.")
+
+
 def test_a_host_var_is_one_a_step_uses():
     """Before: the cp1252 shell log gave `host_gpu01: gpu01` in vars with no step reading it."""
     doc = distill_playbook(analyze_path(DATA / "data_h9" / "train_cp1252.log"))
