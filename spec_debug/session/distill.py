@@ -11,6 +11,7 @@ is the agent's reasoning just before it, and ``provenance`` names the session an
 from __future__ import annotations
 
 import re
+import shlex
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,7 +27,7 @@ from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord
-from spec_debug.session.shell import CATEGORY_TITLES, ssh_heredoc
+from spec_debug.session.shell import CATEGORY_TITLES, parse_target, ssh_heredoc
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import host_command, interactive, run_once, without_tty
 from spec_debug.store import write_output
@@ -100,6 +101,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # hop the session took to get there: that hop would have the host ssh to itself.
         raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
         raw = run_once(without_tty(raw.replace(_SLOT, "")))
+        if cmd.host and not runs_on_primary and parse_target(raw).host != cmd.host:
+            raw = _ssh_hop(cmd, raw)
         secrets = _secrets_to_slots(raw, names)
         text = secrets.text
         if not runs_on_primary and cmd.host:
@@ -122,8 +125,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
-        limit = timeout_limit(raw)
-        follows = None if limit else follows_output(raw)
+        innermost = run_once(cmd.inner) if cmd.inner else cmd.command  # past the ssh hop and the exec
+        limit = timeout_limit(innermost)
+        follows = None if limit else follows_output(innermost)
         if follows:
             # `tail -f` in a session ran until someone (or the agent's tool timeout) stopped it;
             # a step has no one to stop it and the run would wait forever
@@ -157,6 +161,15 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         "vars": names.defaults,
         "steps": steps,
     }
+
+
+def _ssh_hop(cmd: CommandRecord, command: str) -> str:
+    """A command typed in a shell on another host (a terminal log's `ssh gpu01`, then
+    `nvidia-smi` at gpu01's prompt) sent there: as typed, the step ran it on the playbook's
+    host instead, and checked the wrong machine without a word."""
+    port = f"-p {cmd.port} " if cmd.port and cmd.port != 22 else ""
+    user = f"{cmd.user}@" if cmd.user else ""
+    return f"ssh {port}{user}{cmd.host} {shlex.quote(command)}"
 
 
 def _cut_at_word(text: str, limit: int) -> str:

@@ -272,3 +272,18 @@ def test_the_description_cuts_the_report_after_a_whole_word():
     cut = description.split(": ", 1)[1].split("…", 1)[0]
     assert prompt.startswith(cut) and prompt[len(cut)] in " ,;:(", description
     assert "…. " not in description and "… Run against the host the session used" in description
+
+
+def test_a_command_typed_on_another_host_is_sent_there(tmp_path):
+    """The real zsh log: `top` typed at gpu01's prompt, then the engineer moved to gpu02, where
+    most chosen steps ran. Before: the step ran `top` on gpu02, the playbook's host."""
+    log = _shell_log(tmp_path, "top", "top - 09:14:02 up 3 days,  1 user,  load average: 0.00, 0.01, 0.05")
+    log.write_text(log.read_text(encoding="utf-8") + (
+        "➜  ~ ssh gpu02\n(sgl-dev-2) ❯ python3 -c 'import sglang'\nModuleNotFoundError: No module named 'sglang'\n"
+        "(sgl-dev-2) ❯ tail -n 2 /tmp/sglang.log\naccept len: 1.00\n(sgl-dev-2) ❯ exit\nlogout\n"
+        "Connection to gpu02 closed.\n"), encoding="utf-8")
+    doc = distill_playbook(analyze_path(log))
+    assert doc["description"].endswith("--host gpu02.")
+    assert [s["run"] for s in doc["steps"]] == [
+        "ssh {{ host_gpu01 }} 'top -b -n 1'", "python3 -c 'import sglang'", "tail -n 2 {{ sglang_log }}"]
+    load_playbook_text(dump_playbook(doc), "distilled.yaml")
