@@ -5,7 +5,9 @@ trigger or the first step of a change of approach (a pivot). Commands that chang
 (edits, copies, server launches) are left out: a playbook diagnoses, it does not repair.
 Hosts and paths become vars with the session's values as defaults, the ``why`` of each step
 is the agent's reasoning just before it, and ``provenance`` names the session and message
-(after Agent Workflow Memory, arXiv:2409.07429: instance values become variables).
+(after Agent Workflow Memory, arXiv:2409.07429: instance values become variables). Each step
+runs with no one at a terminal (:mod:`unattended`: no editor, REPL or login shell, ``top`` in
+batch mode, ``docker exec`` without ``-t``), and one check is one step.
 """
 
 from __future__ import annotations
