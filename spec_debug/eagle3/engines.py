@@ -45,6 +45,16 @@ NESTED_KEY = "eagle_config.eagle_aux_hidden_state_layer_ids"
 NESTED_LAYER_IDS_KEY = "eagle_config.layer_ids"
 # Key an engine may read to size fc explicitly (an int, not a list).
 NUM_AUX_KEY = "num_aux_hidden_states"
+# Tencent/AngelSlim's own key, in the output-of convention: its trainers read it from the draft
+# config (angelslim/compressor/speculative/train/trainer/online_eagle3_trainer.py,
+# `getattr(draft_model_config, "aux_hidden_states_layer_ids", None)`) and capture
+# `hidden_states[layer_id + embed_offset]` with embed_offset = 1 (train/models/target/
+# target_model_wrapper.py `_extract_auxiliary_hidden_states`), i.e. input-to id + 1. The
+# config is a transformers PretrainedConfig (train/models/draft/draft_model_factory.py
+# DraftModelConfig.from_file), so save_pretrained writes the key back into the draft's
+# config.json. No engine reads it: SGLang reads eagle_config's ids, vLLM the top-level or
+# eagle_config ids (the config_keys rows below), so such a draft is served the default layers.
+ANGELSLIM_KEY = "aux_hidden_states_layer_ids"
 
 Aspect = Literal[
     "id_offset",  # IdOffset
@@ -660,13 +670,24 @@ def served_layer_ids(engine: str, version: str | None, draft_config: Any,
 def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
     """What the checkpoint means (input-to convention), read the way its trainer wrote it.
 
-    speculators configs: top-level ids, raw. EAGLE/SpecForge configs: nested ids in SpecForge's
-    output-of convention, which SGLang turned into input-to with +1 (PR #25454: first id 1 means
-    output-of); a nested list starting at 2 is already input-to.
+    speculators configs: top-level ids, raw. AngelSlim configs: its own key, output-of, so +1
+    (ANGELSLIM_KEY); it wins over any engine key beside it, which only says what is served.
+    EAGLE/SpecForge configs: nested ids in SpecForge's output-of convention, which SGLang turned
+    into input-to with +1 (PR #25454: first id 1 means output-of); a nested list starting at 2
+    is already input-to.
+
+    Without ids every trainer's default is [2, N//2, N-3] input-to, AngelSlim's too from v0.3.0
+    ([1, N//2 - 1, N - 4] output-of, target_model_wrapper.py `_get_default_aux_layer_ids`).
+    AngelSlim v0.2.x counted from len(hidden_states) = N + 1 instead ([2, (N+1)//2, N-2]
+    input-to; tag v0.2.0, replaced in Tencent/AngelSlim#142), but its saved config names no
+    AngelSlim version, so that default cannot be told from the config and is not assumed.
     """
     if is_speculators_format(draft_config):
         ids = configured_layer_ids(draft_config, (TOP_LEVEL_KEY,))
         return ids if ids is not None else default_layer_ids(num_target_layers)
+    angelslim = configured_layer_ids(draft_config, (ANGELSLIM_KEY,))
+    if angelslim is not None:
+        return [i + 1 for i in angelslim]
     ids = configured_layer_ids(draft_config, (NESTED_KEY, TOP_LEVEL_KEY))
     if ids is None:
         return default_layer_ids(num_target_layers)
