@@ -216,6 +216,7 @@ def not_copied(record: RunRecord) -> dict[str, Any]:
     needed: dict[str, int | None] = {}  # step id -> the fetch limit that copies what it skipped on every host
     by_disk: dict[str, None] = {}
     capped_steps: dict[str, None] = {}
+    timed_out: dict[str, str] = {}  # step id -> its timeout, for a fetch step given up at it
     for step in record.steps:
         skipped, cut = _entries(step.facts.get("fetch_skipped")), _entries(step.facts.get("fetch_cut"))
         limit = step.facts.get("fetch_limit")
@@ -238,6 +239,10 @@ def not_copied(record: RunRecord) -> dict[str, Any]:
             rows.append({"host": step.host, "step": step.id, "file": str(path), "size": f"{_size(dropped)} dropped",
                          "what": "output cut at the artifact limit: its head and end are kept, its middle dropped"})
             capped_steps[step.id] = None
+        given_up = _timed_out_rows(step)
+        rows += given_up
+        if given_up:
+            timed_out.setdefault(step.id, _timeout_words(step))
     hints = []
     for step_id, wanted in needed.items():
         example = _limit_words(wanted) if wanted else "20G"
@@ -245,7 +250,42 @@ def not_copied(record: RunRecord) -> dict[str, Any]:
     hints += [f"step {step_id}: free space on the controller's disk, or pass `--out DIR` on a bigger one" for step_id in by_disk]
     hints += [f"step {step_id}: set `artifact_limit:` on the step (`0` keeps all) or run with `--artifact-limit`"
               for step_id in capped_steps if step_id not in needed]
+    hints += [f"step {step_id}: its {timeout} ran out: raise `timeout:` on the step, or fetch a file from a slow or hung mount "
+              "in a step of its own" for step_id, timeout in timed_out.items()]
     return {"rows": rows, "hints": hints}
+
+
+def _timeout_words(step: StepRecord) -> str:
+    timeout = step.facts.get("fetch_timeout")
+    if isinstance(timeout, (int, float)) and not isinstance(timeout, bool):
+        return f"timeout of {timeout:g} s"
+    return "timeout"  # a record written before the fact
+
+
+def _timed_out_rows(step: StepRecord) -> list[dict[str, Any]]:
+    """A fetch step given up at its timeout (facts `fetch_timed_out`, `fetch_given_up`,
+    `fetch_not_reached`): the copy or listing in progress then, and each source or file it never
+    reached. Only the step's message named them, in one long line: a reader of the report could
+    not tell that three logs were never copied. A record without these facts gets no rows."""
+    if step.facts.get("fetch_timed_out") is not True:
+        return []
+    ran_out = f"the step's {_timeout_words(step)} ran out"
+    rows: list[dict[str, Any]] = []
+    given_up = step.facts.get("fetch_given_up")
+    if isinstance(given_up, dict):
+        if given_up.get("while") == "listing":
+            size, what = "not listed", f"given up while listing its files: {ran_out}; none of them was copied"
+        elif given_up.get("artifact"):
+            size = f"first {_size(given_up.get('bytes_kept'))} kept"
+            what = f"given up while being copied: {ran_out}; the artifact keeps what came before, marked where it ends"
+        else:
+            size, what = "nothing kept", f"given up while being copied: {ran_out} before a byte of it came"
+        rows.append({"host": step.host, "step": step.id, "file": str(given_up.get("src", "?")), "size": size, "what": what})
+    not_reached = step.facts.get("fetch_not_reached")
+    for src in not_reached if isinstance(not_reached, list) else []:
+        rows.append({"host": step.host, "step": step.id, "file": str(src), "size": "not reached",
+                     "what": f"never copied: {ran_out} before its copy began"})
+    return rows
 
 
 def artifact_href(path: str) -> str | None:
@@ -263,12 +303,16 @@ def artifact_rows(record: RunRecord) -> list[dict[str, Any]]:
     rows = []
     for step in record.steps:
         cut = {str(e.get("artifact")): e for e in _entries(step.facts.get("fetch_cut"))}
+        given_up = step.facts.get("fetch_given_up")
         for path in step.artifacts:
             note = ""
             if path in step.capped_artifacts:
                 note = f"cut at the artifact limit: {_size(step.capped_artifacts[path])} dropped from its middle"
             elif path in cut:
                 note = f"only the first {_size(cut[path].get('bytes_kept'))} of {cut[path].get('src', 'the file')}: it held more"
+            elif isinstance(given_up, dict) and given_up.get("artifact") == path:
+                note = (f"only the first {_size(given_up.get('bytes_kept'))} of {given_up.get('src', 'the file')}: "
+                        "its copy was given up at the step's timeout")
             rows.append({"host": step.host, "step": step.id, "path": path, "href": artifact_href(path), "note": note})
     return rows
 

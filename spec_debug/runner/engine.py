@@ -33,8 +33,8 @@ from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     watched_patterns,
 )
-from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, timed_out_words
-from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge
+from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, timed_out_words
+from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge, human_size
 from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, without_markers
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
@@ -704,6 +704,8 @@ class Run:
         # it ran out, and the sources or files not reached then.
         timed_out: str | None = None
         not_reached: list[str] = []
+        # The listing or copy given up at the deadline, for the reports (report/views.py, not_copied).
+        given_up: dict[str, Any] | None = None
         with fetch_deadline(step.timeout) as deadline:
             for index, source in enumerate(step.fetch.sources()):
                 if timed_out is not None or deadline is not None and deadline.passed():
@@ -721,6 +723,7 @@ class Run:
                         problems.append(f"{source}: {exc}")
                     else:
                         timed_out = f"while listing {source}: {exc}"
+                        given_up = {"src": source, "while": "listing"}
                     continue
                 except (SpecDebugError, OSError, ValueError) as exc:
                     problems.append(f"{source}: {getattr(exc, 'message', None) or exc}")
@@ -756,6 +759,12 @@ class Run:
                         raise
                     except FetchTimedOut as exc:
                         timed_out = f"while copying {exc.what}"
+                        given_up = {"src": remote, "while": "copying", "artifact": None, "bytes_kept": 0}
+                        # The transport kept what it had copied (fetch_deadline.keep_partial).
+                        kept = mark_given_up(local, exc.timeout_s, remote) if local.exists() else None
+                        if kept is not None:
+                            given_up.update(artifact=artifact, bytes_kept=kept)
+                            timed_out += f" (its first {human_size(kept)} kept in {artifact}, marked where cut)"
                     except (SpecDebugError, OSError, ValueError) as exc:
                         said = str(getattr(exc, "message", None) or exc)
                         if "Is a directory" in said:  # EISDIR's words, locally and from the SSH transport
@@ -766,6 +775,8 @@ class Run:
         if timed_out is not None:
             assert step.timeout is not None
             said = timed_out_words(step.timeout, timed_out, not_reached, len(fetched))
+            if given_up is not None and given_up.get("artifact"):
+                fetched.append(given_up["artifact"])  # after the count: the words say it is cut
             problems.insert(0, said)
             findings.insert(0, runner_finding("SD002", host=host, step=step.id, evidence=[said]))
         message = "; ".join(problems) or None
@@ -773,7 +784,8 @@ class Run:
             id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
             facts=self._clean({"fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound,
-                               "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached}),
+                               "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached,
+                               "fetch_given_up": given_up, "fetch_timeout": step.timeout}),
         )
         return result, findings
 

@@ -9,16 +9,18 @@ The engine opens `fetch_deadline(step.timeout)` around the whole step; a transpo
 reads it with `current_deadline()` in the same thread (each host's steps run in one thread), so the
 Transport interface keeps its one `get` signature. A copy still running at the deadline is
 given up and raises FetchTimedOut; the engine records the step as timed out, keeping the
-files copied before it.
+files copied before it, and the first bytes of the one given up (keep_partial, mark_given_up).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterator
 
 
@@ -63,6 +65,41 @@ def timed_out_words(timeout_s: float, where: str, not_reached: list[str], copied
     if copied:
         said += f"; the {copied} file{'s' if copied > 1 else ''} copied before {'are' if copied > 1 else 'is'} kept"
     return said
+
+
+def keep_partial(partial: Path, local_path: Path) -> None:
+    """Keep the bytes a copy given up at the deadline had written, as local_path (the engine then
+    marks the cut: mark_given_up). For the usual fetch, a server log or a dmesg dump, its first
+    lines are the evidence; a copy that got no byte leaves nothing behind."""
+    try:
+        if partial.stat().st_size > 0:
+            os.replace(partial, local_path)
+    except OSError:
+        pass  # nothing written, or it cannot be kept: the step says the copy was given up either way
+
+
+def given_up_line(kept: int, timeout_s: float, what: str) -> bytes:
+    """What a copy given up at the deadline ends with, on a line of its own, as an artifact cut at
+    the artifact limit says where its middle was dropped (spill.dropped_line): a reader of the
+    file alone must not take it for the whole log."""
+    return (
+        f"\n... [spec-debug: copy given up here: the fetch step's timeout of {timeout_s:g} s ran out; "
+        f"this file keeps the first {kept} bytes of {what}] ...\n"
+    ).encode()
+
+
+def mark_given_up(local_path: Path, timeout_s: float, what: str) -> int | None:
+    """Append given_up_line to a copy that keep_partial kept: the bytes of the host's file it
+    holds. None when it cannot be marked (a full disk): the copy is removed then, since unmarked
+    it would read as the whole file."""
+    try:
+        kept = local_path.stat().st_size
+        with open(local_path, "ab") as copy:
+            copy.write(given_up_line(kept, timeout_s, what))
+        return kept
+    except OSError:
+        local_path.unlink(missing_ok=True)
+        return None
 
 
 _current: ContextVar[FetchDeadline | None] = ContextVar("spec_debug_fetch_deadline", default=None)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from spec_debug.runner.copy_script import GET_SCRIPT, refusal
-from spec_debug.runner.fetch_deadline import FetchDeadline, FetchTimedOut, current_deadline
+from spec_debug.runner.fetch_deadline import FetchDeadline, FetchTimedOut, current_deadline, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, copy_capped
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders
@@ -176,7 +176,8 @@ class LocalTransport(Transport):
 
     def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
         """Copy to a temp name beside local_path, renamed once complete (as the SSH transport
-        does): a copy cut short by a full disk or Ctrl-C leaves no truncated artifact. With
+        does): a copy cut short by a full disk or Ctrl-C leaves no truncated artifact (one given up
+        at the fetch step's deadline keeps what it copied: fetch_deadline.keep_partial). With
         max_bytes, a larger file is refused before a byte is copied (FetchTooLarge), and one that
         proves longer than its size said is cut there (FetchCut, the cut copy kept).
 
@@ -203,6 +204,10 @@ class LocalTransport(Transport):
                 except FetchCut:
                     local.close()
                     os.replace(partial, local_path)
+                    raise
+                except FetchTimedOut:
+                    local.close()
+                    keep_partial(partial, local_path)
                     raise
             try:
                 code = process.wait(timeout=_REAP_AFTER_KILL_S)  # its output ended: it is exiting

@@ -33,7 +33,7 @@ import paramiko
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.copy_script import GET_SCRIPT, refusal
-from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch
+from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _one_line
@@ -134,7 +134,8 @@ class RemoteFiles:
         the server's stat gives is checked before a byte is copied (Transport.get).
 
         Inside a fetch step with a timeout (fetch_deadline), the channel is closed under the copy
-        at the deadline, wherever it waits (the stat, the open, a read), and FetchTimedOut says so.
+        at the deadline, wherever it waits (the stat, the open, a read), and FetchTimedOut says so;
+        the bytes copied until then are kept as local_path (fetch_deadline.keep_partial).
         """
         with self._lock, expiry_watch(self._close_copy_channel) as expired, self._errors(remote_path, expired):
             client = self._sftp()
@@ -162,6 +163,13 @@ class RemoteFiles:
                         except FetchCut:
                             local.close()
                             os.replace(partial, local_path)
+                            raise
+                        except BaseException:
+                            # The deadline closed the channel under the copy (_errors then raises
+                            # FetchTimedOut): what came before it is kept. Not on Ctrl-C.
+                            if expired.is_set() and not self._interrupted.is_set():
+                                local.close()
+                                keep_partial(partial, local_path)
                             raise
                     os.replace(partial, local_path)
                 finally:
@@ -538,6 +546,10 @@ class _ShellCopies:
             if code != 0:
                 raise RemoteFileError(f"{self._host}: cannot download {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})")
             os.replace(partial, local_path)
+        except BaseException:
+            if expired is not None and expired.is_set() and not self.interrupted:  # as RemoteFiles.get keeps it
+                keep_partial(partial, local_path)
+            raise
         finally:
             partial.unlink(missing_ok=True)
 
