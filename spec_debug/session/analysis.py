@@ -17,6 +17,7 @@ from pathlib import Path
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.session import failures, metrics, reasoning, shell, source_workers, spec_facts
 from spec_debug.session.agents import AgentTree
+from spec_debug.session.baselines import BaselineBook
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
@@ -85,6 +86,12 @@ class SessionAnalysis:
             "prompts": [as_json(r) for r in self.prompts],
             "concat_orders": self.concat_orders,
         }
+
+
+def _printed_by(call: _Call | None) -> str:
+    """The command whose output held a reading ("" for prose): its flags name the batch size and model."""
+    record = call.record if call is not None else None
+    return (record.inner or record.command) if record is not None else ""
 
 
 def _same(record):
@@ -289,7 +296,8 @@ class _SessionState:
         self.findings: dict[str, FindingRecord] = {}
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
-        self.baseline: MetricRecord | None = None
+        self.baselines = BaselineBook()
+        """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: float | None = None
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
@@ -532,24 +540,26 @@ class _SessionState:
         if self.reports and ev.agent != MAIN_AGENT:
             self._drop_report_copy(rec)
         if m.name == "baseline_throughput":
-            self.baseline = rec
+            self.baselines.note(rec, _printed_by(call))
         elif m.name == "throughput":
-            if self.baseline is not None and m.value < self.baseline.value:
-                where = "" if self.baseline.seq == ev.seq else f" [msg {self.baseline.seq}]"
-                self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {self.baseline.value:g} tok/s baseline{where}",
-                              host, extra_seqs=[self.baseline.seq])
+            # The baseline of the reading's own row (batch size, model, engine), not the last one read.
+            baseline = self.baselines.pair(rec, _printed_by(call))
+            if baseline is not None and m.value < baseline.value:
+                where = "" if baseline.seq == ev.seq else f" [msg {baseline.seq}]"
+                self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {baseline.value:g} tok/s baseline{where}",
+                              host, extra_seqs=[baseline.seq])
             if source == "output" and st is not None and call is not None:
                 prev = self.best_throughput
                 # The first reading only measures the reported slowness: what comes next is the
                 # investigation, not a change of approach. A later one that did not improve on the
                 # best so far, or is still under the baseline, says the last attempt did not work.
                 flat = prev is not None and m.value <= prev * 1.05
-                below = self.baseline is not None and m.value < self.baseline.value
+                below = baseline is not None and m.value < baseline.value
                 if prev is not None and (flat or below) and st.trigger is None:
                     if flat:
-                        why = f"not improving on {prev:g}" + (f", baseline {self.baseline.value:g}" if below else "")
+                        why = f"not improving on {prev:g}" + (f", baseline {baseline.value:g}" if below else "")
                     else:
-                        why = f"still below the {self.baseline.value:g} tok/s baseline"
+                        why = f"still below the {baseline.value:g} tok/s baseline"
                     st.trigger = _Trigger(ev.seq, "metric", f"throughput {m.value:g} tok/s {why}",
                                           call.category, tuple(st.recent))
             if source == "output":

@@ -21,11 +21,12 @@ from markupsafe import Markup, escape
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.baselines import BaselineBook
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.formats.instants import instant
-from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord
+from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 
@@ -499,10 +500,35 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
                "readings": len(readings)}
         out["rows"].append(row)
         out[name] = row
-    base = next((m for m in a.metrics if m.name == "baseline_throughput"), None)
+    tput = out.get("throughput")
+    base = _paired_baseline(a, tput["after_seq"], tput["after"]) if tput else None
+    if base is None:  # no reading with speculation, or none has a baseline of its own row: the first
+        base = next((m for m in a.metrics if m.name == "baseline_throughput"), None)
     if base:
         out["baseline"] = {"value": base.value, "seq": base.seq}
     return out
+
+
+def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> MetricRecord | None:
+    """The baseline the analysis compared the last throughput reading with: the one of its batch
+    size, model and engine (SpecForge#339: bs=4's 426.46 against bs=4's 566.21, not the first
+    table row's 222.47), replayed over the reading's session as :mod:`baselines` pairs them."""
+    last = next((m for m in reversed(a.metrics) if m.name == "throughput" and m.seq == seq and m.value == value), None)
+    if last is None:
+        return None
+    printed = {c.result_seq: c.inner or c.command for c in a.commands if c.session == last.session}
+    book = BaselineBook()
+    for m in a.metrics:
+        if m.session != last.session:
+            continue
+        command = printed.get(m.seq, "") if m.source == "output" else ""
+        if m.name == "baseline_throughput":
+            book.note(m, command)
+        elif m.name == "throughput":
+            paired = book.pair(m, command)
+            if m is last:
+                return paired
+    return None
 
 
 def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:

@@ -1,0 +1,166 @@
+"""Which no-speculation baseline a throughput reading is compared with.
+
+A careful reader pairs a reading with the baseline of the same row: the same batch size or
+concurrency, on the same model and engine. sgl-project/SpecForge#339 posts the base model's
+tok/s at bs 1 to 64, then EAGLE3's at bs 1 and 4: its bs=1 reading of 159.78 is compared with
+222.47 (bs=1), not with 1073.69 (bs=64, the last baseline read). A session that measures a
+Llama model then a Qwen one, or SGLang then vLLM, never compares one's reading with the
+other's baseline. Without a stated row the nearest earlier baseline of the same model and
+engine is the one.
+
+Pure: readings in, baselines out. :mod:`spec_debug.session.analysis` feeds it as it reads (for
+SD501 and the pivots), :mod:`spec_debug.session.postmortem` replays it over the kept metrics
+(the impact section's "against a N tok/s baseline")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spec_debug.session.records import MetricRecord
+
+# The row a reading belongs to, in its own words: "bs=1", "batch size 16", "concurrency 64"
+# (sglang bench_serving --max-concurrency), "max_num_seqs=1" (vLLM's batch limit), "BS1"
+# (vllm-project/vllm#16937: "Output tokens/s on H100 BS1").
+_ROW_WORDS = re.compile(r"\b(?:bs|batch[ _-]?size|(?:max[-_ ])?concurrency|max[-_]num[-_]seqs)\s*(?:=|:|of)?\s*(\d+)\b"
+                        r"|\bBS(\d+)\b", re.I)
+# The same as flags of the printing command; a flag given several values ("--batch-size 1 4 16",
+# sglang bench_one_batch) names no one row.
+_ROW_FLAGS = re.compile(r"--(?:batch[-_]size|max[-_]concurrency|concurrency|max[-_]num[-_]seqs)(?:=|\s+)(\d+)(?![\d.]|\s+\d)")
+# A table cell's context is "table: <column> | <row label>: <cell>" (metric_tables.table_readings);
+# a row label that is a number is the row's batch size (SpecForge#339's "bs" column).
+_TABLE_ROW = re.compile(r"table: [^|]*\| (\d+): ")
+# Model families people run EAGLE-3 drafts for, and the size that tells two models of a family
+# apart ("Llama-3.1-8B", "Qwen3-30B-A3B": 30b, not the 3b active; "gpt-oss-120b"), read past
+# the organisation's name ("Qwen/Qwen3-30B-A3B", "meta-llama/Llama-3.1-8B-Instruct").
+_MODEL_NAME = re.compile(r"(?<![a-z])(llama|qwen|deepseek|mistral|mixtral|gemma|phi|vicuna|gpt-oss|minicpm|glm|kimi)(?![a-z])"
+                         r"[^\s,;:|()'\"]{0,60}", re.I)
+_MODEL_SIZE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?![a-z])", re.I)
+_MODEL_FLAG = re.compile(r"--model(?:[-_]path|[-_]dir)?(?:=|\s+)['\"]?([^\s'\"]+)|\bvllm\s+serve\s+['\"]?([^\s'\"-][^\s'\"]*)")
+_BACKEND_FLAG = re.compile(r"--backend(?:=|\s+)['\"]?(\w+)")
+
+
+@dataclass(slots=True)
+class Scope:
+    """The engine and model a reading was taken on; None where nothing said."""
+    engine: str | None = None
+    model: tuple[str, str | None] | None = None
+    """(family, size): "Llama-3.1-8B-Instruct" and "meta-llama/Llama-3.1-8B" are one model."""
+
+
+def _model(text: str) -> tuple[str, str | None] | None:
+    m = _MODEL_NAME.search(text)
+    if m is None:
+        return None
+    size = _MODEL_SIZE.search(m.group(0)[len(m.group(1)):])
+    return m.group(1).lower(), size.group(1) if size else None
+
+
+def _same_model(a: tuple[str, str | None], b: tuple[str, str | None]) -> bool:
+    return a[0] == b[0] and (a[1] is None or b[1] is None or a[1] == b[1])
+
+
+def _engine(text: str) -> str | None:
+    """The engine a text names, when it names one only."""
+    low = text.lower()
+    sglang, vllm = "sglang" in low or "bench_one_batch" in low, "vllm" in low
+    return "sglang" if sglang and not vllm else "vllm" if vllm and not sglang else None
+
+
+def row_key(context: str, value: float, command: str = "") -> str | None:
+    """The batch size (or concurrency) a reading's table row, its sentence or its command
+    states: in a sentence, the last one said before the number ("bs=1: 150 tok/s, bs=4: 410
+    tok/s": 410 is bs=4's), else the first after it ("150 tok/s at bs=1")."""
+    m = _TABLE_ROW.match(context)
+    if m is None:
+        sentence = _sentence(context, value)
+        at = sentence.find(f"{value:g}")
+        said = list(_ROW_WORDS.finditer(sentence))
+        m = next((w for w in reversed(said) if w.end() <= at), None) if at >= 0 else None
+        m = m or next((w for w in said if w.start() >= at), None)
+    if m is None and command:
+        m = _ROW_FLAGS.search(command)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def _sentence(context: str, value: float) -> str:
+    """The sentence of ``context`` that holds the reading: a context runs 60 characters past it,
+    into the next sentence ("Normal decoding speed (SGLang): 156 token/s. Let's see what vLLM
+    does": the 156 is SGLang's)."""
+    at = context.find(f"{value:g}")
+    if at < 0:
+        return context
+    start = max(context.rfind(". ", 0, at), context.rfind("; ", 0, at)) + 1
+    ends = [i for i in (context.find(". ", at), context.find("; ", at)) if i >= 0]
+    return context[start:min(ends) if ends else len(context)]
+
+
+def stated_scope(context: str, value: float, command: str = "") -> Scope:
+    """The engine and model a reading's command (first: it ran it) or its sentence names."""
+    engine = model = None
+    if command:
+        backend = _BACKEND_FLAG.search(command)  # sglang.bench_serving --backend vllm measures vLLM
+        engine = _engine(backend.group(1)) if backend else _engine(command)
+        flag = _MODEL_FLAG.search(command)
+        model = _model(flag.group(1) or flag.group(2)) if flag else None
+    if engine is None or model is None:
+        sentence = _sentence(context, value)
+        engine, model = engine or _engine(sentence), model or _model(sentence)
+    return Scope(engine, model)
+
+
+@dataclass(slots=True)
+class _Baseline:
+    rec: MetricRecord
+    key: str | None
+    scope: Scope
+
+
+class BaselineBook:
+    """The baselines read so far, and the engine and model the session is on now."""
+
+    __slots__ = ("baselines", "now")
+
+    def __init__(self) -> None:
+        self.baselines: list[_Baseline] = []
+        self.now = Scope()
+
+    def _move(self, said: Scope) -> Scope:
+        """The scope after a reading that states ``said``. The first engine or model named is the
+        one the baselines read before it were taken on."""
+        now = self.now
+        if said.engine is not None and said.engine != now.engine:
+            if now.engine is None:
+                for b in self.baselines:
+                    b.scope.engine = b.scope.engine or said.engine
+            now.engine = said.engine
+        if said.model is not None and (now.model is None or not _same_model(said.model, now.model)):
+            if now.model is None:
+                for b in self.baselines:
+                    b.scope.model = b.scope.model or said.model
+            now.model = said.model
+        return Scope(now.engine, now.model)
+
+    def note(self, rec: MetricRecord, command: str = "") -> None:
+        """A baseline_throughput reading."""
+        scope = self._move(stated_scope(rec.context, rec.value, command))
+        self.baselines.append(_Baseline(rec, row_key(rec.context, rec.value, command), scope))
+        del self.baselines[:-256]
+
+    def pair(self, rec: MetricRecord, command: str = "") -> MetricRecord | None:
+        """The baseline a throughput reading is compared with: the latest of the same engine and
+        model with the reading's row, else the latest with no row stated (or any, when the
+        reading states none); None when there is none or only other rows'."""
+        scope = self._move(stated_scope(rec.context, rec.value, command))
+        key = row_key(rec.context, rec.value, command)
+        fallback = None
+        for b in reversed(self.baselines):
+            if b.scope.engine != scope.engine and b.scope.engine is not None and scope.engine is not None:
+                continue
+            if b.scope.model is not None and scope.model is not None and not _same_model(b.scope.model, scope.model):
+                continue
+            if key is None or b.key == key:
+                return b.rec
+            if fallback is None and b.key is None:
+                fallback = b.rec
+        return fallback
