@@ -100,7 +100,7 @@ def _argv_changes(argv: list[str]) -> str | None:
         target = _copy_target(args)
         return f"{prog} to {target}" if target and not target.startswith(_SCRATCH) else None
     if prog in ("curl", "wget"):
-        return _download_changes(prog, args)
+        return _server_admin_call(prog, args) or _download_changes(prog, args)
     if prog == "tar":
         return _tar_changes(args)
     if prog == "unzip":
@@ -136,6 +136,31 @@ def _find_changes(args: list[str]) -> str | None:
             end = next((j for j in range(i + 1, len(args)) if args[j] in (";", "+")), len(args))
             if i + 1 < end and (why := _argv_changes(args[i + 1:end])):
                 return f"find {arg} {why}"
+    return None
+
+
+# The serving engines' HTTP endpoints that change the running server (drop its caches, swap its
+# weights, free its memory, pause it, load adapters, start a profiler that writes traces), by
+# their last path segment: SGLang python/sglang/srt/entrypoints/http_server.py (`/flush_cache`
+# answers GET too), vLLM vllm/entrypoints/openai/api_server.py (the dev-mode `/sleep`,
+# `/wake_up`, `/reset_prefix_cache`, LoRA and profiler routes). A session calls them while it
+# debugs (`curl -X POST localhost:30000/flush_cache` before a re-measure); a playbook the on-call
+# runs against a production server must not.
+_SERVER_ADMIN_ENDPOINTS = frozenset({
+    "flush_cache", "update_weights_from_disk", "update_weights_from_tensor", "update_weights_from_distributed",
+    "init_weights_update_group", "release_memory_occupation", "resume_memory_occupation", "start_profile",
+    "stop_profile", "abort_request", "pause_generation", "continue_generation", "load_lora_adapter",
+    "unload_lora_adapter", "set_internal_state", "configure_logging", "sleep", "wake_up", "reset_prefix_cache",
+    "reset_mm_cache", "scale_elastic_ep", "collective_rpc"})
+
+
+def _server_admin_call(prog: str, args: list[str]) -> str | None:
+    for arg in args:
+        if "://" in arg or arg.startswith(("localhost:", "127.0.0.1:", "0.0.0.0:")):
+            path = arg.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].rstrip("/")
+            endpoint = path.rsplit("/", 1)[-1] if "/" in path else ""
+            if endpoint in _SERVER_ADMIN_ENDPOINTS:
+                return f"{prog} /{endpoint}"
     return None
 
 
