@@ -26,6 +26,10 @@ from spec_debug.eagle3.evaluate import evaluate
 from spec_debug.eagle3.loading import LoadedDraft
 
 EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many candidates
+# The opening of the note loading.py `_initial_norms_note` adds when some RMSNorm weights are
+# still exactly 1.0 beside trained ones: modules saved freshly initialised (speculators'
+# converter without its `midlayer.` -> `layers.0.` remap, vllm-project/speculators#1114)
+UNTRAINED_MODULES_NOTE = "RMSNorm weights at their initial value"
 BEAM = 3  # slots kept per position in the pruned search
 CLEAR_MARGIN = 0.02  # accuracy difference we call "clearly better"
 
@@ -146,10 +150,12 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     best = ranked_layouts[0]
     checks = embedding_slot_checks(samples, embed, dump_layer_ids) if embed is not None else []
     embedding_slots = [c.slot for c in checks if c.is_embedding]
+    untrained = any(note.startswith(UNTRAINED_MODULES_NOTE) for note in loaded.notes)
     missing = [i for i in trained_layer_ids or () if dump_layer_ids and i not in dump_layer_ids]
     foreign = _foreign_layers(best, scores, list(trained_layer_ids or ()),
-                              list(dump_layer_ids or ()), named) if missing else None
-    verdict = _verdict(best, configured, scores, embedding_slots, named, foreign)
+                              list(dump_layer_ids or ()), named,
+                              scored=not untrained) if missing else None
+    verdict = _verdict(best, configured, scores, embedding_slots, named, foreign, untrained)
     return LayoutReport(
         ranked=ranked, best=list(best), configured=list(configured),
         configured_accuracy0=scores[configured], verdict=verdict, exhaustive=exhaustive,
@@ -160,16 +166,19 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
 
 
 def _foreign_layers(best: tuple[int, ...], scores: dict, trained: list[int],
-                    dump_layer_ids: list[int], named: Callable) -> str:
+                    dump_layer_ids: list[int], named: Callable, scored: bool = True) -> str:
     """The dump lacks some of the draft's layers: no order of its slots is "the draft's
     layout". When it holds every trained layer shifted by the same few ids, that is the
     off-by-one capture of EAGLE3.md section 3 (vllm-project/vllm#43671,
-    sgl-project/sglang#25454), told from the ids alone."""
+    sgl-project/sglang#25454), told from the ids alone. `scored`: also name the slots that
+    score best (not when the scores mean nothing, see _verdict)."""
     text = (f"the dump holds layers {dump_layer_ids}, not the draft's {trained}: it was "
             "captured at other layers than the draft was trained on")
     shifted = shifted_capture(trained, dump_layer_ids)
     if shifted:
         text += "; it " + shifted
+    if not scored:
+        return text
     return text + (f"; of its slots, slots {list(best)} (layers {named(best)}) score best "
                    f"(step-0 accuracy {scores[best]:.3f})")
 
@@ -189,15 +198,27 @@ def shifted_capture(trained: Sequence[int], dump_layer_ids: Sequence[int]) -> st
 
 
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
-             embedding_slots: list[int], named: Callable, foreign: str | None = None) -> str:
+             embedding_slots: list[int], named: Callable, foreign: str | None = None,
+             untrained: bool = False) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
-    comparison with the configured layout (then only a guess)."""
+    comparison with the configured layout (then only a guess). `untrained`: the draft holds
+    modules saved freshly initialised, so no accuracy says which layout it was trained on."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
 
     gap = scores[best] - scores[configured]
-    if foreign:
+    if untrained:
+        # A layer with random weights scores every layout by chance: the ranking would send the
+        # user to the layer ids or the engine's capture, when the fix is the conversion.
+        text = ("no layout can be judged with this draft: its layer is untrained (RMSNorm "
+                "weights still exactly 1.0 beside trained ones: saved freshly initialised by a "
+                "conversion or export, see the notes), so every layout scores by chance (best "
+                f"{describe(best)} at step-0 accuracy {scores[best]:.3f}); convert or export "
+                "the draft again from the training checkpoint, then rerun drafter layout")
+        if foreign:
+            text += "; " + foreign
+    elif foreign:
         text = foreign
     elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "

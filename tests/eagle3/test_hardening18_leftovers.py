@@ -1,4 +1,6 @@
-"""Tencent/AngelSlim EAGLE-3 drafts: the aux layers they were trained on, read from the
+"""Leftovers of the drafter hardening.
+
+1. Tencent/AngelSlim EAGLE-3 drafts: the aux layers they were trained on, read from the
 config.json AngelSlim's trainer saves, against the layers SGLang and vLLM serve them.
 
 AngelSlim reads its own key `aux_hidden_states_layer_ids` from the draft config
@@ -8,14 +10,22 @@ AngelSlim reads its own key `aux_hidden_states_layer_ids` from the draft config
 LlamaConfig built from the JSON (train/models/draft/draft_model_factory.py
 DraftModelConfig.from_file; llama_eagle3.py `config_class = LlamaConfig`), so the saved
 config.json carries the key as the user set it. No engine reads that key.
+
+2. `drafter layout` on a draft whose layer a converter saved freshly initialised (speculators'
+Eagle3Converter without its `midlayer.` -> `layers.0.` remap, vllm-project/speculators#1114):
+a random layer scores every layout by chance, so no layout verdict is given.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from spec_debug.eagle3.commands import drafter_app
 
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import default_layer_ids, trained_layer_ids
@@ -82,3 +92,76 @@ def test_angelslim_key_wins_over_the_engine_key_written_beside_it(tmp_path):
     analysis = analyse_layers("sglang", "0.5.23", raw, QWEN3_8B_LAYERS,
                               target_architecture="Qwen3ForCausalLM")
     assert analysis.served == [3, 19, 35] and not analysis.mismatch  # SGLang adds 1 on Qwen3
+
+
+# --------------------------------------------------------------------------------------------
+# 2. drafter layout on a draft saved with its layer freshly initialised
+# --------------------------------------------------------------------------------------------
+runner = CliRunner()
+NO_VERDICT = "no layout can be judged with this draft"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Path:
+    """target/ and data/ from the shared world; trained/: a draft over that verifier with every
+    norm away from 1.0; converted/: trained/ as speculators' converter wrote it when the
+    `midlayer.` -> `layers.0.` remap was lost (#358): a fresh Eagle3DraftModel given the
+    EAGLE-named weights with load_state_dict(strict=False), then save_pretrained."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("speculators")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from safetensors.torch import load_file
+    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
+    from transformers import LlamaConfig
+
+    from tests.eagle3.speculators_world import (AUX, DV, V, save_informative_world,
+                                                save_perturbed_draft)
+
+    root = save_informative_world(tmp_path_factory.mktemp("leftovers_layout"), seed=181)
+    layer = LlamaConfig(num_hidden_layers=1, vocab_size=V, hidden_size=32, intermediate_size=64,
+                        num_attention_heads=4, num_key_value_heads=2, head_dim=8,
+                        max_position_embeddings=128)
+    save_perturbed_draft(root / "trained", root / "target", layer, aux=AUX, draft_vocab=DV,
+                         vocab=V, seed_name="leftovers")
+    config = Eagle3SpeculatorConfig.from_pretrained(str(root / "trained"))
+    config.transformer_layer_config._attn_implementation = "eager"
+    eagle_named = {name.replace("layers.0.", "midlayer."): tensor for name, tensor
+                   in load_file(str(root / "trained" / "model.safetensors")).items()}
+    torch.manual_seed(358)
+    fresh = Eagle3DraftModel(config)
+    missing, unexpected = fresh.load_state_dict(eagle_named, strict=False)
+    assert any(n.startswith("layers.0.") for n in missing) and unexpected  # the silent miss
+    fresh.eval().save_pretrained(root / "converted")
+    return root
+
+
+def _layout(draft: Path, world: Path) -> dict:
+    result = runner.invoke(drafter_app, ["layout", "--model", str(draft), "--data",
+                                         str(world / "data"), "--target", str(world / "target"),
+                                         "--json"])
+    assert "Traceback" not in result.output, result.output
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_layout_holds_its_verdict_back_on_a_draft_whose_layer_is_untrained(world):
+    """Before: the converted draft's random layer ranked some layout first by chance and the
+    verdict said the draft "was trained on a different layout" (or "matches this dump's
+    layout"), sending the user to the aux ids or the engine. Now the verdict says the layer is
+    untrained and that no layout can be judged, next to eval's note on the initial norms."""
+    out = _layout(world / "converted", world)
+    assert any("RMSNorm weights at their initial value" in n for n in out["notes"]), out["notes"]
+    verdict = out["verdict"]
+    assert verdict.startswith(NO_VERDICT) and "untrained" in verdict, verdict
+    assert "different layout" not in verdict and "matches this dump" not in verdict
+    assert "convert or export the draft again" in verdict
+    assert out["ranked"] and out["best"] == out["ranked"][0]["layout"]  # the scores stay shown
+
+
+def test_layout_still_judges_a_draft_saved_whole(world):
+    """The same draft with its layer loaded, and the shared world's draft saved before training
+    (every norm 1.0, no partial load): a layout verdict as before."""
+    for draft in (world / "trained", world / "draft"):
+        out = _layout(draft, world)
+        assert not any("RMSNorm weights at their initial value" in n for n in out["notes"])
+        assert NO_VERDICT not in out["verdict"], out["verdict"]
