@@ -501,21 +501,24 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         out["rows"].append(row)
         out[name] = row
     tput = out.get("throughput")
-    base = _paired_baseline(a, tput["after_seq"], tput["after"]) if tput else None
-    if base is None:  # no reading with speculation, or none has a baseline of its own row: the first
+    base, read_before = _paired_baseline(a, tput["after_seq"], tput["after"]) if tput else (None, False)
+    if base is None and not read_before:
+        # no reading with speculation, or no baseline read before it ("the baseline was 90 tok/s"
+        # said afterwards): the first one. One of another batch size or model is no comparison.
         base = next((m for m in a.metrics if m.name == "baseline_throughput"), None)
     if base:
         out["baseline"] = {"value": base.value, "seq": base.seq}
     return out
 
 
-def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> MetricRecord | None:
+def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[MetricRecord | None, bool]:
     """The baseline the analysis compared the last throughput reading with: the one of its batch
     size, model and engine (SpecForge#339: bs=4's 426.46 against bs=4's 566.21, not the first
-    table row's 222.47), replayed over the reading's session as :mod:`baselines` pairs them."""
+    table row's 222.47), replayed over the reading's session as :mod:`baselines` pairs them; and
+    whether any baseline was read before the reading."""
     last = next((m for m in reversed(a.metrics) if m.name == "throughput" and m.seq == seq and m.value == value), None)
     if last is None:
-        return None
+        return None, False
     printed = {c.result_seq: c.inner or c.command for c in a.commands if c.session == last.session}
     book = BaselineBook()
     for m in a.metrics:
@@ -527,8 +530,8 @@ def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> MetricRecord
         elif m.name == "throughput":
             paired = book.pair(m, command)
             if m is last:
-                return paired
-    return None
+                return paired, bool(book.baselines)
+    return None, False
 
 
 def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:

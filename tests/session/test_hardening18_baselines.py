@@ -87,6 +87,8 @@ def test_a_reading_of_another_model_is_not_judged_against_this_ones_baseline(tmp
     a = _analyze(tmp_path, m)
     # before: "220.21 tok/s measured vs 222.47 tok/s baseline", a Llama-8B run against a Qwen-30B baseline
     assert _sd501(a) == []
+    # nor does the postmortem say "220.21 tok/s against a 222.47 tok/s baseline"
+    assert postmortem_view(a)["impact"]["baseline"] is None
     # the same model's baseline still counts
     m.say("Back to Qwen3-30B-A3B with EAGLE3 at bs=1: 159.78 tok/s")
     assert _sd501(_analyze(tmp_path, m))[-1].endswith("159.78 tok/s measured vs 222.47 tok/s baseline [msg 0]")
@@ -102,3 +104,33 @@ def test_a_reading_of_another_engine_is_not_judged_against_this_ones_baseline(tm
     a = _analyze(tmp_path, m)
     # before: "133.43 tok/s measured vs 156 tok/s baseline": vLLM's reading against SGLang's baseline
     assert _sd501(a) == []
+
+
+# sglang bench_serving's summary (python/sglang/bench_serving.py), as posted in
+# https://github.com/sgl-project/sglang/pull/9588 ("With concurrency 4"); the reading is
+# SpecForge#339's EAGLE3 run at bs=4 (steps 3, topk 1), 447.90 tok/s.
+BENCH_SERVING_C4 = """============ Serving Benchmark Result ============
+Backend:                                 sglang
+Traffic request rate:                    inf
+Max request concurrency:                 4
+Successful requests:                     200
+Benchmark duration (s):                  40.23
+Request throughput (req/s):              4.97
+Input token throughput (tok/s):          1596.02
+Output token throughput (tok/s):         447.90
+Total token throughput (tok/s):          2663.85
+Concurrency:                             3.94
+Accept length:                           1.86
+"""
+
+
+def test_the_benchmarks_concurrency_flag_picks_the_baseline_row(tmp_path):
+    m = _session()
+    m.prompt(SPECFORGE_339.split("And the results")[0])
+    # the --max-concurrency loop of https://github.com/sgl-project/sglang/pull/15664, at N=4
+    _, seq = m.bash("python3 -m sglang.bench_serving --backend sglang --dataset-name random "
+                    "--num-prompts 200 --max-concurrency 4", BENCH_SERVING_C4)
+    a = _analyze(tmp_path, m)
+    # before: "447.9 tok/s measured vs 1073.69 tok/s baseline" (the bs=64 row, the last one read)
+    assert _sd501(a) == [f"[msg {seq}] 447.9 tok/s measured vs 566.21 tok/s baseline [msg 0]"]
+    assert postmortem_view(a)["impact"]["baseline"]["value"] == 566.21
