@@ -63,8 +63,7 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
 def run_once(text: str) -> str:
     """``top`` as the same check run once: in batch mode for one iteration (procps top(1): -b,
     -n); without a terminal plain ``top`` stops at once with "failed tty get". Any other line
-    is returned as it is (``watch CMD`` keeps the time limit of a command that follows its
-    output: follow.py)."""
+    is returned as it is, but ``watch CMD``, which is ``CMD`` run once."""
     try:
         words = shlex.split(text)
     except ValueError:
@@ -74,7 +73,33 @@ def run_once(text: str) -> str:
     prog = words[0].rsplit("/", 1)[-1]
     if prog == "top" and not any(re.fullmatch(r"-\w*[bn]\w*", w) for w in words[1:]):
         return text.strip() + " -b -n 1"
+    if prog == "watch":
+        return _watched_once(words[1:]) or text
     return text
+
+
+# watch(1) (procps-ng) options that take a value; every other option stands alone.
+_WATCH_VALUE_OPTIONS = frozenset({"-n", "--interval", "-q", "--equexit"})
+
+
+def _watched_once(args: list[str]) -> str | None:
+    """The command ``watch`` repeats, run once: watch draws with curses, and with no terminal
+    (a playbook step over ssh has no TERM) it stops at once ("Error opening terminal:
+    unknown"). watch joins its remaining words with spaces and hands them to ``sh -c``, or
+    runs them as they are with ``-x``."""
+    exec_words, i = False, 0
+    while i < len(args) and args[i].startswith("-") and args[i] != "-":
+        word = args[i]
+        if word == "--":
+            i += 1
+            break
+        if word in ("-x", "--exec"):
+            exec_words = True
+        i += 2 if word in _WATCH_VALUE_OPTIONS else 1
+    rest = args[i:]
+    if not rest:
+        return None
+    return shlex.join(rest) if exec_words else " ".join(rest)
 
 
 def without_tty(text: str) -> str:
