@@ -18,11 +18,12 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Iterator
 
 import pytest
 
+from spec_debug.runner.fetch_limit import human_size
 from tests.ssh.test_fleet_faults import assert_clean_cli, load_run
 from tests.ssh.test_hardening13_sftp_fetch_limit import no_sftp_host  # noqa: F401 - a fixture
 from tests.sshd_fixture import ClientSetup
@@ -129,12 +130,23 @@ def test_a_fetch_stuck_on_the_host_ends_at_the_step_timeout_and_the_run_goes_on(
     run_dir, record = load_run(out)
     grab, after, again = record["steps"]
     assert grab["status"] == "timeout", grab
-    assert grab["message"] == f"timed out after 2 s while copying {stuck_file}; not reached: /etc/hostname; the 1 file copied before is kept"
     assert grab["facts"]["fetch_timed_out"] is True and grab["facts"]["fetch_not_reached"] == ["/etc/hostname"]
-    # What was copied before the timeout is kept; the file cut short leaves nothing behind.
-    assert grab["artifacts"] == [f"artifacts/{host}/logs/config.json"]
+    # What was copied before the timeout is kept, and so are the first bytes of the file cut
+    # short (marked where they end); a copy that got no byte leaves nothing behind.
+    given_up = grab["facts"]["fetch_given_up"]
+    assert given_up["src"] == str(stuck_file), given_up
+    cut = [given_up["artifact"]] if given_up["artifact"] else []
+    if stuck == "hung_file" or copies == "sftp":  # a hung open() sends nothing; /dev/zero over SFTP sends at once
+        assert bool(cut) == (stuck == "endless_file"), given_up
+    said = f" (its first {human_size(given_up['bytes_kept'])} kept in {cut[0]}, marked where cut)" if cut else ""
+    assert grab["message"] == f"timed out after 2 s while copying {stuck_file}{said}; not reached: /etc/hostname; the 1 file copied before is kept"
+    assert grab["artifacts"] == [f"artifacts/{host}/logs/config.json", *cut]
     assert (run_dir / grab["artifacts"][0]).read_text() == (tmp_path / "host" / "config.json").read_text()
-    assert sorted(p.name for p in (run_dir / "artifacts" / host / "logs").iterdir()) == ["config.json"]
+    assert sorted(p.name for p in (run_dir / "artifacts" / host / "logs").iterdir()) == sorted(["config.json", *(PurePosixPath(c).name for c in cut)])
+    if cut:
+        with open(run_dir / cut[0], "rb") as copy:
+            copy.seek(given_up["bytes_kept"])
+            assert copy.read().startswith(b"\n... [spec-debug: copy given up here: the fetch step's timeout of 2 s ran out;")
     assert [f["code"] for f in record["findings"] if f["step"] == "grab"] == ["SD002"]
     # The run went on, and the host still copies files (a fresh SFTP channel).
     assert after["status"] == "passed" and again["status"] == "passed", again
