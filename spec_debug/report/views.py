@@ -207,7 +207,8 @@ def _entries(value: object) -> list[dict[str, Any]]:
 
 
 def not_copied(record: RunRecord) -> dict[str, Any]:
-    """What a fetch step did not copy whole (its facts `fetch_skipped`, `fetch_cut`) and the
+    """What a fetch step did not copy whole (its facts `fetch_skipped`, `fetch_cut`, and at its
+    timeout `fetch_given_up`, `fetch_not_reached`) and the
     output artifacts cut at the artifact limit (StepRecord.capped_artifacts), one row each, and
     per step how to keep them. run.json and the step's message said so; the reports showed only
     the SD003 evidence, and a capped artifact nowhere, so a reader took a cut copy for whole.

@@ -25,6 +25,8 @@ from typing import Iterator
 import pytest
 
 from tests.conftest import only_run
+from tests.core.test_hardening12_unkillable_step import pytestmark as needs_fuse
+from tests.core.test_hardening13_fetch_hung_mount import in_hung_mount
 
 LOG_LINE = b"Decode batch. #running-req: 1, #token: 4096, accept len: 1.02\n"
 SENT = (LOG_LINE * 400)[:20_000]
@@ -160,3 +162,22 @@ def test_a_record_written_before_these_facts_renders_as_before(tmp_path: Path, l
     table = shown.split("## Files not copied whole", 1)[1].split("\n## ", 1)[0]
     assert table.count("| not reached | never copied: the step's timeout ran out before its copy began |") == 3, table
     assert str(log_that_stops) not in table
+
+
+@needs_fuse
+def test_a_pattern_given_up_while_listing_is_named_in_the_report(tmp_path: Path) -> None:
+    mount = tmp_path / "nfs"
+    mount.mkdir()
+    dmesg = tmp_path / "dmesg.txt"
+    dmesg.write_text("[  12.3] NVRM: Xid 79\n")
+    playbook = tmp_path / "grab.yaml"
+    playbook.write_text(f'name: grab\nsteps:\n  - id: grab_logs\n    timeout: 1\n    fetch: {{src: ["{mount}/*.log", "{dmesg}"]}}\n')
+    out = tmp_path / "runs"
+    proc, ended = in_hung_mount(mount, [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)], tmp_path)
+    assert ended["rc"] is not None and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    run_dir, record = only_run(out)
+    (step,) = record["steps"]
+    assert step["facts"]["fetch_given_up"] == {"src": f"{mount}/*.log", "while": "listing"}, step["message"]
+    table = (run_dir / "report.md").read_text().split("## Files not copied whole", 1)[1].split("\n## ", 1)[0]
+    assert f"| `{mount}/*.log` | not listed | given up while listing its files: the step's timeout of 1 s ran out" in table
+    assert f"| `{dmesg}` | not reached | never copied" in table
