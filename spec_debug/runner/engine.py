@@ -723,7 +723,7 @@ class Run:
                         problems.append(f"{source}: {exc}")
                     else:
                         timed_out = f"while listing {source}: {exc}"
-                        given_up = {"src": source, "while": "listing"}
+                        given_up = {"src": pattern, "while": "listing"}  # rendered: the path the host was asked for
                     continue
                 except (SpecDebugError, OSError, ValueError) as exc:
                     problems.append(f"{source}: {getattr(exc, 'message', None) or exc}")

@@ -171,7 +171,11 @@ def test_a_pattern_given_up_while_listing_is_named_in_the_report(tmp_path: Path)
     dmesg = tmp_path / "dmesg.txt"
     dmesg.write_text("[  12.3] NVRM: Xid 79\n")
     playbook = tmp_path / "grab.yaml"
-    playbook.write_text(f'name: grab\nsteps:\n  - id: grab_logs\n    timeout: 1\n    fetch: {{src: ["{mount}/*.log", "{dmesg}"]}}\n')
+    # The pattern names its folder by a var: the report says the folder the host was asked for.
+    playbook.write_text(
+        f'name: grab\nvars:\n  log_dir: "{mount}"\nsteps:\n  - id: grab_logs\n    timeout: 1\n'
+        f'    fetch: {{src: ["{{{{ log_dir }}}}/*.log", "{dmesg}"]}}\n'
+    )
     out = tmp_path / "runs"
     proc, ended = in_hung_mount(mount, [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)], tmp_path)
     assert ended["rc"] is not None and "Traceback" not in proc.stderr, proc.stderr[-2000:]
