@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.baselines import BaselineBook
+from spec_debug.session.baselines import BaselineBook, row_key
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN
@@ -488,6 +488,8 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         # Before and after on the same host: a session that first measured the healthy gpu02
         # and then the broken gpu01 did not see throughput "go from" one to the other.
         readings = [m for m in readings if m.host == readings[-1].host]
+        if name == "throughput" and len(readings) > 1:
+            readings = _same_row(a, readings)
         before, after = readings[0], readings[-1]
         unit, before_value, after_value = before.unit, before.value, after.value
         if before.unit != after.unit and {before.unit, after.unit} == {"ratio", "%"}:
@@ -511,6 +513,26 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
     return out
 
 
+def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple[str, int | None], str]) -> str:
+    """The command that printed a reading ("" for one a person or the agent wrote)."""
+    if m.source != "output":
+        return ""
+    if not printed:
+        printed.update(((c.session, c.result_seq), c.inner or c.command) for c in a.commands)
+    return printed.get((m.session, m.seq), "")
+
+
+def _same_row(a: SessionAnalysis, readings: list[MetricRecord]) -> list[MetricRecord]:
+    """The readings of the last one's batch size, and those that state none: SpecForge#339's
+    EAGLE3 runs at bs=1 then bs=4 did not "go from" 159.78 to 426.46 tok/s."""
+    printed: dict[tuple[str, int | None], str] = {}
+    keys = [row_key(m.context, m.value, _printed(a, m, printed)) for m in readings]
+    last = keys[-1]
+    if last is None:
+        return readings
+    return [m for m, key in zip(readings, keys) if key is None or key == last]
+
+
 def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[MetricRecord | None, bool]:
     """The baseline the analysis compared the last throughput reading with: the one of its batch
     size, model and engine (SpecForge#339: bs=4's 426.46 against bs=4's 566.21, not the first
@@ -519,12 +541,12 @@ def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[Metric
     last = next((m for m in reversed(a.metrics) if m.name == "throughput" and m.seq == seq and m.value == value), None)
     if last is None:
         return None, False
-    printed = {c.result_seq: c.inner or c.command for c in a.commands if c.session == last.session}
+    printed: dict[tuple[str, int | None], str] = {}
     book = BaselineBook()
     for m in a.metrics:
         if m.session != last.session:
             continue
-        command = printed.get(m.seq, "") if m.source == "output" else ""
+        command = _printed(a, m, printed)
         if m.name == "baseline_throughput":
             book.note(m, command)
         elif m.name == "throughput":

@@ -134,3 +134,11 @@ def test_the_benchmarks_concurrency_flag_picks_the_baseline_row(tmp_path):
     # before: "447.9 tok/s measured vs 1073.69 tok/s baseline" (the bs=64 row, the last one read)
     assert _sd501(a) == [f"[msg {seq}] 447.9 tok/s measured vs 566.21 tok/s baseline [msg 0]"]
     assert postmortem_view(a)["impact"]["baseline"]["value"] == 566.21
+
+
+def test_the_impact_compares_readings_of_one_batch_size(tmp_path):
+    m = _session()
+    m.prompt(SPECFORGE_339)
+    tput = postmortem_view(_analyze(tmp_path, m))["impact"]["throughput"]
+    # before: "went from 159.78 (bs=1) to 426.46 tok/s (bs=4)", a rise that is only a larger batch
+    assert (tput["before"], tput["after"], tput["readings"]) == (447.9, 426.46, 2)
