@@ -57,6 +57,7 @@ class LayoutReport:
     embedding_slots: list[int] = field(default_factory=list)
     slot_checks: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    untrained_draft: bool = False  # modules saved freshly initialised: no layout was judged
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -162,7 +163,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         candidates=len(scores), samples=len(samples),
         reference="target_argmax" if references == {"target_argmax"} else "data_tokens",
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
-        embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks])
+        embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
+        untrained_draft=untrained)
 
 
 def _foreign_layers(best: tuple[int, ...], scores: dict, trained: list[int],

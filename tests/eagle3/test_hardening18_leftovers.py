@@ -156,6 +156,7 @@ def test_layout_holds_its_verdict_back_on_a_draft_whose_layer_is_untrained(world
     assert "different layout" not in verdict and "matches this dump" not in verdict
     assert "convert or export the draft again" in verdict
     assert out["ranked"] and out["best"] == out["ranked"][0]["layout"]  # the scores stay shown
+    assert out["untrained_draft"] is True  # for --json readers, without matching the text
 
 
 def test_layout_still_judges_a_draft_saved_whole(world):
@@ -164,4 +165,4 @@ def test_layout_still_judges_a_draft_saved_whole(world):
     for draft in (world / "trained", world / "draft"):
         out = _layout(draft, world)
         assert not any("RMSNorm weights at their initial value" in n for n in out["notes"])
-        assert NO_VERDICT not in out["verdict"], out["verdict"]
+        assert NO_VERDICT not in out["verdict"] and out["untrained_draft"] is False, out["verdict"]
