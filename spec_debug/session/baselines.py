@@ -67,17 +67,30 @@ def _engine(text: str) -> str | None:
     return "sglang" if sglang and not vllm else "vllm" if vllm and not sglang else None
 
 
+def _row_said(text: str, value: float) -> re.Match | None:
+    """The row words of ``text`` nearest the reading: the last said before its number, else the
+    first after it."""
+    at = text.find(f"{value:g}")
+    said = list(_ROW_WORDS.finditer(text))
+    if not said or at < 0:
+        return said[0] if said else None
+    return next((w for w in reversed(said) if w.end() <= at), None) or next((w for w in said if w.start() >= at), None)
+
+
 def row_key(context: str, value: float, command: str = "") -> str | None:
-    """The batch size (or concurrency) a reading's table row, its sentence or its command
-    states: in a sentence, the last one said before the number ("bs=1: 150 tok/s, bs=4: 410
-    tok/s": 410 is bs=4's), else the first after it ("150 tok/s at bs=1")."""
+    """The batch size (or concurrency) a reading's table row, its words or its command states.
+    In words, those of the reading's clause first ("222.47 tok/s at bs=1, 566.21 tok/s at bs=4":
+    566.21 is bs=4's; "bs=1: 150 tok/s, bs=4: 410 tok/s"), else of its sentence ("When BS=1,
+    the output is 75 tok/s")."""
     m = _TABLE_ROW.match(context)
     if m is None:
         sentence = _sentence(context, value)
         at = sentence.find(f"{value:g}")
-        said = list(_ROW_WORDS.finditer(sentence))
-        m = next((w for w in reversed(said) if w.end() <= at), None) if at >= 0 else None
-        m = m or next((w for w in said if w.start() >= at), None)
+        if at >= 0:
+            start = max(sentence.rfind(",", 0, at), sentence.rfind(";", 0, at)) + 1
+            end = sentence.find(",", at)
+            m = _row_said(sentence[start:end if end >= 0 else len(sentence)], value)
+        m = m or _row_said(sentence, value)
     if m is None and command:
         m = _ROW_FLAGS.search(command)
     return (m.group(1) or m.group(2)) if m else None

@@ -142,3 +142,13 @@ def test_the_impact_compares_readings_of_one_batch_size(tmp_path):
     tput = postmortem_view(_analyze(tmp_path, m))["impact"]["throughput"]
     # before: "went from 159.78 (bs=1) to 426.46 tok/s (bs=4)", a rise that is only a larger batch
     assert (tput["before"], tput["after"], tput["readings"]) == (447.9, 426.46, 2)
+
+
+def test_a_sentence_of_two_batch_sizes_pairs_each_reading_with_its_own(tmp_path):
+    m = _session()
+    m.prompt(SPECFORGE_339.split("And the results")[0])
+    # SpecForge#339's first EAGLE3 rows at bs=1 and bs=4, summed up in one sentence
+    seq = m.say("EAGLE3 (steps 3, topk 1): 159.78 tok/s at bs=1, 447.90 tok/s at bs=4")
+    # before: 447.9 took the "bs=1" said before it (then no slowdown: 447.9 > 222.47)
+    assert _sd501(_analyze(tmp_path, m)) == [f"[msg {seq}] 159.78 tok/s measured vs 222.47 tok/s baseline [msg 0]",
+                                             f"[msg {seq}] 447.9 tok/s measured vs 566.21 tok/s baseline [msg 0]"]
