@@ -25,9 +25,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from spec_debug.eagle3.commands import drafter_app
-
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.eagle3.commands import drafter_app
 from spec_debug.eagle3.engines import default_layer_ids, trained_layer_ids
 
 # https://github.com/Tencent/AngelSlim/blob/main/angelslim/compressor/speculative/train/configs/qwen3-8b-eagle3.json
@@ -107,15 +106,15 @@ def world(tmp_path_factory) -> Path:
     norm away from 1.0; converted/: trained/ as speculators' converter wrote it when the
     `midlayer.` -> `layers.0.` remap was lost (#358): a fresh Eagle3DraftModel given the
     EAGLE-named weights with load_state_dict(strict=False), then save_pretrained."""
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     pytest.importorskip("speculators")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from safetensors.torch import load_file
-    from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
     from transformers import LlamaConfig
 
     from tests.eagle3.speculators_world import (AUX, DV, V, save_informative_world,
                                                 save_perturbed_draft)
+    # the converter as it ran without the remap, shared with drafter eval's test of its note
+    from tests.eagle3.test_hardening18_checkpoints import _converted_without_remap
 
     root = save_informative_world(tmp_path_factory.mktemp("leftovers_layout"), seed=181)
     layer = LlamaConfig(num_hidden_layers=1, vocab_size=V, hidden_size=32, intermediate_size=64,
@@ -123,15 +122,7 @@ def world(tmp_path_factory) -> Path:
                         max_position_embeddings=128)
     save_perturbed_draft(root / "trained", root / "target", layer, aux=AUX, draft_vocab=DV,
                          vocab=V, seed_name="leftovers")
-    config = Eagle3SpeculatorConfig.from_pretrained(str(root / "trained"))
-    config.transformer_layer_config._attn_implementation = "eager"
-    eagle_named = {name.replace("layers.0.", "midlayer."): tensor for name, tensor
-                   in load_file(str(root / "trained" / "model.safetensors")).items()}
-    torch.manual_seed(358)
-    fresh = Eagle3DraftModel(config)
-    missing, unexpected = fresh.load_state_dict(eagle_named, strict=False)
-    assert any(n.startswith("layers.0.") for n in missing) and unexpected  # the silent miss
-    fresh.eval().save_pretrained(root / "converted")
+    _converted_without_remap(root, root / "converted")
     return root
 
 
