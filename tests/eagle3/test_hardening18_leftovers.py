@@ -70,6 +70,8 @@ def test_angelslim_draft_on_its_own_aux_layers_is_read_as_trained(tmp_path):
         findings = check_aux_layers(analysis)
         assert [f.code for f in findings] == ["SD201"], findings
         assert analysis.fix is not None and "eagle_aux_hidden_state_layer_ids" in analysis.fix.key
+        # the evidence says where the trained layers come from (it said "trainer default")
+        assert analysis.trained_source == "draft config (AngelSlim aux_hidden_states_layer_ids, +1)"
 
 
 def test_angelslim_default_layers_match_what_engines_serve(tmp_path):

@@ -80,7 +80,9 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         trained = engines.trained_layer_ids(draft_raw, num_target_layers)
         has_ids = engines.configured_layer_ids(
             draft_raw, (engines.TOP_LEVEL_KEY, engines.NESTED_KEY)) is not None
-        trained_source = "draft config" if has_ids else "trainer default [2, N//2, N-3]"
+        angelslim = engines.configured_layer_ids(draft_raw, (engines.ANGELSLIM_KEY,)) is not None
+        trained_source = (f"draft config (AngelSlim {engines.ANGELSLIM_KEY}, +1)" if angelslim
+                          else "draft config" if has_ids else "trainer default [2, N//2, N-3]")
     if measured_served_ids is not None:
         served, served_source = [int(i) for i in measured_served_ids], "measured (serving dump)"
     else:
