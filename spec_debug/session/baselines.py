@@ -152,6 +152,8 @@ class BaselineBook:
                 for b in self.baselines:
                     b.scope.model = b.scope.model or said.model
             now.model = said.model
+        elif said.model is not None and now.model[1] is None:
+            now.model = said.model  # "Llama" then "Llama-3.1-8B": the same model, now with its size
         return Scope(now.engine, now.model)
 
     def note(self, rec: MetricRecord, command: str = "") -> None:
