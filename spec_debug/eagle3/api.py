@@ -503,7 +503,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         out.update({"served": served_slots, "served_layer_ids": list(served_layer_ids or []),
                     "served_accuracy0": served_score})
         best_score = out["ranked"][0]["full_accuracy0"]
-        if served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN:
+        if served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN and not out.get("untrained_draft"):
             out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
                                f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
     return out

@@ -37,7 +37,7 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: report.get(k) for k in ("best", "configured", "configured_accuracy0", "served",
                                        "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
-                                       "embedding_slots", "slot_checks", "notes")} | {"ranked": keep}
+                                       "embedding_slots", "slot_checks", "notes", "untrained_draft")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
@@ -100,7 +100,11 @@ def check(ctx: Any) -> list[Finding]:
         layout["layers"] = analysis.to_facts()
         findings += _demote(layer_findings, earlier) if earlier else layer_findings
         causes += [f.code for f in layer_findings if f.severity == "error" and f.code not in causes]
-    if training:
+    if training and training.get("untrained_draft"):
+        findings.append(not_checked(ctx, "layout not judged: the draft's layer is untrained (RMSNorm weights at "
+                                         "their initial value), so every layout scores noise",
+                                    "a draft converted or exported again with its trained layer"))
+    elif training:
         keyed = _by_layer_ids(training)
         if keyed is not None and served_ids:
             findings += check_layout(keyed, served_ids, root_causes=causes, at=at)
