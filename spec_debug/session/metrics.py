@@ -128,17 +128,35 @@ _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$"
 _BASELINE_WORDS = r"baseline|vanilla|autoregressive|" + NO_SPEC
 # "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
 # baseline that has its own number.
-_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS + r")"
+# A bare "without" that ends the clause ("30 tok/s with EAGLE, 21 tok/s without.") is the run
+# without what the sentence just named.
+_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS
+                             + r"|without(?=\s*(?:[.,;:)!?\n]|$)))"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
 # once, after the second. A number that ends a name or a setting is no reading: "EAGLE-3 ->
 # 54.8 tok/s" (the method), "tp=8 -> 120 tok/s", "at bs=64 vs 890 tok/s".
+# The run without speculation named at the head of the reading's clause, the number further on:
+# "Without speculation, the output throughput is 222.47 tok/s at bs=1", "without draft model the
+# peak throughput reached 2700 tokens/s". Nothing between may name speculation, another reading
+# or a contrast ("Without EAGLE: 21 tps, with EAGLE: 30 tps": the 30 is EAGLE's), and nothing
+# before it a comparison ("Compared with running without speculation, we get 150 tok/s") or a
+# reading.
+_NO_SPEC_LEAD = re.compile(NO_SPEC, re.I)
+_LEAD_BREAK = re.compile(r"\b(?:with|but|while|whereas|however|vs|versus|than|then|eagle\w*|spec\w*|draft\w*|mtp"
+                         r"|medusa|n-?gram)\b|/s\b|\btps\b|->|\u2192|\d\s*(?:x|%)", re.I)
+# A reading before the phrase is the one it names ("90 tok/s without speculation, 54.8 tok/s with
+# EAGLE-3").
+_LEAD_COMPARED = re.compile(r"\b(?:compared|relative|against|over|than|vs|versus|from)\b|/s\b|\btps\b", re.I)
+_BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$", re.I)
 _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
-# 90 tok/s", "Normal decoding speed (SGLang): 156 token/s".
+# 90 tok/s", "Normal decoding speed (SGLang): 156 token/s"; a batch size which row: "Baseline
+# at bs=1: 222.47 tok/s; baseline at bs=4: 566.21 tok/s".
 _BASELINE_BEFORE = re.compile(
     r"(?:" + _BASELINE_WORDS + r"|normal\s+decoding)"
-    r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed)|\s*\([^()\n]{1,30}\))*"
+    r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed)|\s*\([^()\n]{1,30}\)"
+    r"|\s*,?\s*(?:at|for|with|@)?\s*(?:bs|batch[ _-]?size|concurrency)\s*[=:]?\s*\d+)*"
     r"\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # Literal-first patterns, run directly: each is its own gate (a literal prefix scan).
 _ACC_WORDS = (re.compile(r"acc(?:uracy)?(?![a-z])"), re.compile(r"Acc(?:uracy)?(?![a-z])"),
@@ -563,8 +581,28 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
     without speculation."""
     before = text[max(0, start - 40):start]
     after = "" if unit_end is None else text[unit_end:unit_end + 25]
-    baseline = bool((after and _BASELINE_AFTER.match(after)) or (_may_say_baseline(before) and _BASELINE_BEFORE.search(before)))
+    baseline = bool((after and _BASELINE_AFTER.match(after)) or (_may_say_baseline(before) and _BASELINE_BEFORE.search(before))
+                    or _no_spec_lead(text, start))
     return "baseline_throughput" if baseline else "throughput"
+
+
+def _no_spec_lead(text: str, start: int) -> bool:
+    """Whether the clause of the number at ``start`` is headed by a NO_SPEC phrase (see
+    _NO_SPEC_LEAD), within 100 characters before it."""
+    head = text[max(0, start - 100):start]
+    low = head.lower()
+    if "spec" not in low and "eagle" not in low and "draft" not in low:
+        return False  # every NO_SPEC phrase names one of them
+    cut = max(head.rfind(". "), head.rfind(";"), head.rfind("\n"), head.rfind("? "), head.rfind("! "), head.rfind("|"))
+    head = head[cut + 1:]
+    if _BARE_WITHOUT.match(head):
+        return True  # "With EAGLE3 I get 150 tok/s; without, 90 tok/s"
+    lead = None
+    for lead in _NO_SPEC_LEAD.finditer(head):
+        pass
+    if lead is None:
+        return False
+    return _LEAD_BREAK.search(head, lead.end()) is None and _LEAD_COMPARED.search(head, 0, lead.start()) is None
 
 
 def _speedups(text: str, found: list[Metric]) -> None:
