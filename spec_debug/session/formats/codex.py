@@ -167,8 +167,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 output = payload.get("aggregated_output") or "\n".join(
                     s for s in (payload.get("stdout"), payload.get("stderr")) if isinstance(s, str))
                 code = payload.get("exit_code") if isinstance(payload.get("exit_code"), int) else None
-                yield event("tool_result", "tool", call_id=call_id, text=str(output),
-                            exit_code=code, is_error=bool(code))
+                result = event("tool_result", "tool", call_id=call_id, text=str(output),
+                               exit_code=code, is_error=bool(code))
+                status = payload.get("status")
+                if (isinstance(status, str) and status.lower() == tool_ends.DECLINED) \
+                        or (code == -1 and tool_ends.user_declined(result.text)):
+                    result = tool_ends.not_run(result)  # refused at the approval prompt: never ran
+                yield result
             elif ptype in _UI_DUPLICATES or ptype == "token_count":
                 yield event("other", "system", raw_type=f"event_msg:{ptype}")
             elif ptype in tool_ends.END_EVENTS or ptype == "item_completed":
@@ -181,8 +186,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                     # without its call in the file (a command a code-mode cell ran, read from the
                     # cell) stays a system line, so that no call is counted twice.
                     _remember(results_seen, end.call_id)
-                    yield event("tool_result", "tool", call_id=end.call_id, text=end.text,
-                                exit_code=end.exit_code, is_error=end.is_error)
+                    result = event("tool_result", "tool", call_id=end.call_id, text=end.text,
+                                   exit_code=end.exit_code, is_error=end.is_error)
+                    yield tool_ends.not_run(result) if end.declined else result
                 else:
                     yield event("system", "system", raw_type=f"event_msg:{ptype}")
             elif ptype == "turn_aborted":
@@ -390,6 +396,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         yield event("thinking", "assistant", text=text)
     elif ptype in ("function_call", "custom_tool_call", "local_shell_call"):
         name = payload.get("name") if isinstance(payload.get("name"), str) else ptype
+        name = _with_mcp_server(name, payload.get("namespace"))
         raw_args = payload.get("arguments", payload.get("input", payload.get("action")))
         cell = None
         if name == code_mode.EXEC_TOOL and ptype == "custom_tool_call" and isinstance(raw_args, str):
@@ -471,6 +478,11 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if code is None:
             m = _EXIT_TEXT.search(output[:400])
             code = int(m.group(1)) if m else None
+        if tool_ends.user_declined(output):
+            # the model's copy of a call the person declined (no exec_command_end in older rollouts)
+            _remember(results_seen, call_id)
+            yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
+            return
         call_id, running = processes.result(call_id, output, code, results_seen)
         if not running:
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
@@ -484,6 +496,22 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         yield from _web_search(payload, event)
     else:
         yield event("other", "assistant", raw_type=f"response_item:{ptype}")
+
+
+_MCP_PREFIX = "mcp__"
+
+
+def _with_mcp_server(name: str, namespace) -> str:
+    """An MCP tool's name with its server, ``mcp__<server>__<tool>``, as Claude Code names one.
+    Newer CLIs group a server's tools under a namespace and write the call as ``{"namespace":
+    "mcp__context7__", "name": "query_docs"}`` (openai/codex ``codex-rs/codex-mcp`` ``qualified_mcp_
+    tool_name_prefix``: ``mcp`` + ``__`` + server + ``__``; ``ResponseItem::FunctionCall.namespace``
+    in ``codex-rs/protocol/src/models.rs``); older ones wrote the whole name as ``name``. Proxies
+    replaying Responses items spell the namespace without the closing ``__``. Other namespaces
+    group Codex's own tools (``multi_agent_v1`` for ``spawn_agent``) and leave the name alone."""
+    if not isinstance(namespace, str) or not namespace.startswith(_MCP_PREFIX) or name.startswith(_MCP_PREFIX):
+        return name
+    return f"{namespace}{name}" if namespace.endswith("__") else f"{namespace}__{name}"
 
 
 def _cell_result(call_id: str | None, cell: code_mode.CellOutput, event, results_seen,

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command
 from spec_debug.session.reader import iter_json_records
 
@@ -149,8 +150,9 @@ def _result(item: dict, item_type: str, item_id: str | None, event) -> Event:
         output = item.get("aggregated_output")
         code = item.get("exit_code") if isinstance(item.get("exit_code"), int) else None
         failed = status in ("failed", "declined") or code not in (None, 0)
-        return event("tool_result", "tool", 1, call_id=item_id, text=output if isinstance(output, str) else "",
-                     exit_code=code, is_error=failed)
+        result = event("tool_result", "tool", 1, call_id=item_id, text=output if isinstance(output, str) else "",
+                       exit_code=code, is_error=failed)
+        return tool_ends.not_run(result) if status == tool_ends.DECLINED else result
     result = item.get("result") if isinstance(item.get("result"), dict) else {}
     error = item.get("error") if isinstance(item.get("error"), dict) else {}
     output = block_text(result.get("content")) or str(error.get("message") or "")

@@ -19,9 +19,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spec_debug.session.events import Event
+from spec_debug.session.extract import Extracted
+from spec_debug.session.failures import ErrorInfo
 from spec_debug.session.formats.common import block_text
 
 END_EVENTS = frozenset({"mcp_tool_call_end", "patch_apply_end"})
+DECLINED = "declined"
+"""``ExecCommandStatus``/``PatchApplyStatus``/``CommandExecutionStatus`` of a call that was refused
+before it ran (``exec_command_end``, ``patch_apply_end``, ``item_completed``, ``codex exec --json``'s
+``command_execution``): openai/codex ``codex-rs/core/src/tools/events.rs`` ends every
+``ToolError::Rejected`` so, with ``exit_code: -1`` and the refusal as its output."""
+USER_DECLINED = ("exec command rejected by user", "patch rejected by user")
+"""What Codex hands the model for a command or patch the person declined at the approval prompt
+(``ReviewDecision::Denied`` or ``Abort``): ``reject_if_not_approved`` fails with ``"rejected by
+user"``, which ``ToolEmitter::finish`` words per tool (openai/codex ``codex-rs/core/src/tools/
+orchestrator.rs``, ``tools/events.rs``; CLIs of 2025 wrote the first from ``codex.rs``
+``handle_container_exec_with_params``). Any other refusal (the auto-reviewer's "This action was
+rejected due to unacceptable risk.", a PermissionRequest hook's message, an exec policy's
+``Forbidden`` reason) is the permission system's, not the person's."""
 _FAILED = frozenset({"failed", "declined", "error", "errored"})
 """Terminal statuses of a turn item that mean the call did not succeed (``CommandExecutionStatus``,
 ``McpToolCallStatus``, ``PatchApplyStatus`` in openai/codex ``codex-rs/protocol/src/items.rs``;
@@ -40,6 +56,8 @@ class ToolEnd:
     text: str
     is_error: bool
     exit_code: int | None = None
+    declined: bool = False
+    """The call never ran (:data:`DECLINED`)."""
 
 
 def from_event(ptype: str, payload: dict) -> ToolEnd | None:
@@ -53,7 +71,9 @@ def from_event(ptype: str, payload: dict) -> ToolEnd | None:
         return _mcp_result(call_id, payload.get("result"))
     parts = (payload.get("stdout"), payload.get("stderr"))
     text = "\n".join(p for p in parts if isinstance(p, str) and p)
-    return ToolEnd(call_id, text, payload.get("success") is False)
+    status = payload.get("status")  # newer CLIs: completed | failed | declined
+    return ToolEnd(call_id, text, payload.get("success") is False,
+                   declined=isinstance(status, str) and status.lower() == DECLINED)
 
 
 def from_item(item: dict) -> ToolEnd | None:
@@ -65,11 +85,13 @@ def from_item(item: dict) -> ToolEnd | None:
         return None
     status = item.get("status")
     failed = isinstance(status, str) and status.lower() in _FAILED
+    declined = isinstance(status, str) and status.lower() == DECLINED
     if kind == "command":
         output = item.get("aggregated_output", item.get("aggregatedOutput"))
         code = item.get("exit_code", item.get("exitCode"))
         code = code if type(code) is int else None
-        return ToolEnd(call_id, output if isinstance(output, str) else "", failed or code not in (None, 0), code)
+        return ToolEnd(call_id, output if isinstance(output, str) else "", failed or code not in (None, 0), code,
+                       declined)
     if kind == "mcp":
         error = item.get("error")
         if isinstance(error, dict) and isinstance(error.get("message"), str):
@@ -78,7 +100,27 @@ def from_item(item: dict) -> ToolEnd | None:
         if end is not None:
             end.is_error = end.is_error or failed
         return end or ToolEnd(call_id, "", failed)
-    return ToolEnd(call_id, str(status or ""), failed)
+    return ToolEnd(call_id, str(status or ""), failed, declined=declined)
+
+
+def user_declined(output: str) -> bool:
+    """The whole of a result is Codex's text for a call the person declined (:data:`USER_DECLINED`)."""
+    return output[:1] in "ep" and output.strip() in USER_DECLINED
+
+
+def not_run(result: Event) -> Event:
+    """``result`` as the end of a call that never ran: an error result with no exit status
+    (Codex writes ``-1``), whose error is ``rejected`` when the person declined it at the
+    approval prompt and ``denied`` when the permission system did (failures.NOT_RUN: no loop,
+    no pivot, "not run" in the timeline). Codex says so in a structured field the text scan of
+    the analysis never sees, so the finding is handed over with the event, as the scans of the
+    parallel reader hand theirs (``Event.extracted``); a refusal has no output to scan."""
+    text = result.text.strip()
+    kind = "rejected" if text in USER_DECLINED else "denied"
+    message = text.splitlines()[0] if text else "declined before it ran"
+    result.is_error, result.exit_code = True, None
+    result.extracted = Extracted(errors=(ErrorInfo(kind, None, message[:300]),))
+    return result
 
 
 def _mcp_result(call_id: str, result) -> ToolEnd | None:
