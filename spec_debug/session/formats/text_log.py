@@ -88,6 +88,9 @@ _LAUNCHER = re.compile(
 open file`` or ``python = 3``."""
 _OUTPUT_HINT = re.compile(r"^(?:Traceback \(most recent call last\)|(?:Error: )?Exit code \d+|\[[\d-]+ [\d:]+\] Decode batch)", re.M)
 _ROLE = {"human": "user", "ai": "assistant"}
+_QUOTE_NEXT = frozenset({" ", ">", ""})
+"""What follows the ``>`` of a block quote line: a space, a nested quote, or nothing (an empty
+line of the quote, GitHub's ``>`` alone)."""
 _AIDER_STARTED = re.compile(r"^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\s*$")
 """The banner Aider writes at each launch (``InputOutput.__init__``, Aider-AI/aider ``aider/io.py``:
 ``# aider chat started at {current_time}``, local time as ``%Y-%m-%d %H:%M:%S``)."""
@@ -352,6 +355,9 @@ class _State:
         """Line of the input's last ``#### `` line: a blank line before the next one starts another input."""
         self.aider = False
         """The log is Aider's chat history (its launch banner was seen, :data:`_AIDER_STARTED`)."""
+        self.markdown = False
+        """A fence, a heading or a command in prose was seen: the log is Markdown, not a terminal's
+        (a ``> `` line outside a block quotes)."""
         self.exit_code: int | None = None
         """Exit status of the open call, when the log states it apart from the output."""
         self.script_call: str | None = None
@@ -381,7 +387,11 @@ class _State:
         kind = self.kind
         # An empty output is not emitted: the call stays open, so that an unlabeled output
         # message that follows ([msg N+1] with a traceback) is paired with it.
-        if kind is not None and text:
+        if kind == "quote":
+            if text.strip("> \n"):
+                yield self._event("system", "system", self.body_line, raw_type="quote", text=text,
+                                  timestamp=self.body_timestamp)
+        elif kind is not None and text:
             if kind == "text" and not self.role_given and _OUTPUT_HINT.search(text):
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
@@ -457,6 +467,13 @@ class _State:
             yield from self._typed(lineno + 1)
         return True
 
+    def _quoting(self) -> bool:
+        """A ``> `` line here is a Markdown block quote. Not in Aider's history, where it is tool
+        output (:data:`_AIDER_RUNNING`), nor in a ``[msg N]`` transcript; in a terminal log only
+        when no command's output is open (a ``> `` line of output, ``cat README.md``) or the log
+        is Markdown (a fence or a heading was seen: the output ended with its block)."""
+        return not self.aider and not self.numbered and (self.call_id is None or self.markdown)
+
     def _transcript_fence(self) -> bool:
         """The open block may hold commands that ran: a plain or notebook block of a note or an
         issue body. Not in a ``[msg N]`` transcript, where a block in a reply is an example, nor
@@ -500,6 +517,8 @@ class _State:
 
     # -- one line -----------------------------------------------------------
     def feed(self, line: str, lineno: int) -> Iterator[Event]:
+        if self.kind == "quote" and line[:1] != ">":
+            yield from self.flush()  # the quote ends
         if self.typing is not None:
             part_of_command = yield from self._continue(line, lineno)
             if part_of_command:
@@ -524,6 +543,7 @@ class _State:
                     return
             if self.fence is None:
                 self.fence = fence.group(1).lower() or "text"
+                self.markdown = True
                 self.fence_output = False
                 if self.aider:
                     self.fence = "text"  # a command the reply proposes: run only when "> Running" says so
@@ -588,6 +608,15 @@ class _State:
                 self._open(kind, lineno, rest)
             return
         if self.fence is None:
+            if line[:1] == ">" and line[1:2] in _QUOTE_NEXT and self._quoting():
+                # A Markdown block quote (an issue comment quoting an earlier message, its
+                # traceback or launch command): someone else's words, not a command or output
+                if self.kind != "quote":
+                    yield from self.flush()
+                    self._new_message()
+                    self._open("quote", lineno)
+                self._append(line, lineno)
+                return
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m:
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered)
@@ -617,6 +646,7 @@ class _State:
                 return
             heading = _HEADING.match(line)
             if heading and not self.numbered:
+                self.markdown = True
                 yield from self.flush()
                 self._new_message()
                 started = _AIDER_STARTED.match(line)
@@ -640,6 +670,7 @@ class _State:
                 # python3 -m sglang.launch_server ...", sgl-project/sglang issues #3362, #5448), its
                 # flags continued on the next lines after a backslash; not a line of output
                 self.unprompted = True
+                self.markdown = True
                 yield from self._command(line, lineno, None, new_message=True)
                 return
         if self.kind is None:

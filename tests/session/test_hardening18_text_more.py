@@ -1,0 +1,62 @@
+"""More terminal logs and issue threads as engineers paste them
+(tests/session/data_hardening18_text/SOURCE.md).
+
+Before: an issue comment's ``> `` quote of an earlier message was read as tool output (a quoted
+traceback counted as a second error)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import text_log
+from spec_debug.session.formats.common import Cursor
+
+DATA = Path(__file__).parent / "data_hardening18_text"
+
+
+def _events(path: Path) -> list[Event]:
+    return list(text_log.read(path, Cursor(session="s", agent="main", file=str(path)), ReadStats()))
+
+
+def _thread(tmp_path: Path, *names: str) -> Path:
+    """The comments of one issue, one after the other, as a thread is copied."""
+    path = tmp_path / "thread.md"
+    path.write_text("\n".join((DATA / name).read_text(encoding="utf-8") for name in names), encoding="utf-8")
+    return path
+
+
+def test_a_reply_that_quotes_the_launch_command_runs_nothing_again(tmp_path: Path) -> None:
+    # sgl-project/sglang issue #5491: liuteng answers with the launch command (quoting the
+    # question), hebiao064 replies quoting both
+    path = _thread(tmp_path, "sglang_5491_comment.md", "sglang_5491_quoted_reply.md")
+    a = analyze_path(path)
+    assert [c.command.split(" --", 1)[0] for c in a.commands] == ["python -m sglang.launch_server"]
+    events = _events(path)
+    quotes = [ev for ev in events if ev.raw_type == "quote"]
+    assert [ev.text.splitlines()[0] for ev in quotes] == [
+        "> Can u share ur command about how did u launch server?",
+        "> > Can u share ur command about how did u launch server?"]
+    assert "--enable-torch-compile" in quotes[1].text
+    assert not [ev for ev in events if ev.kind == "tool_result" and "Can u share" in ev.text]
+
+
+def test_a_quoted_shell_block_is_no_block_of_the_reply(tmp_path: Path) -> None:
+    # sgl-project/sglang PR #1498: fengyang95 quotes the ```shell block of an earlier comment
+    path = _thread(tmp_path, "sglang_1498_quoted_reply.md", "sglang_1498_shell_block.md")
+    a = analyze_path(path)
+    assert [c.command.split(" --", 1)[0] for c in a.commands] == ["python3 -m sglang.launch_server"]
+    assert [ev.kind for ev in _events(path)][:1] == ["system"]
+
+
+def test_a_quoted_traceback_is_not_a_second_error(tmp_path: Path) -> None:
+    # sgl-project/sglang issue #13352's body, then a reply quoting its last lines the way
+    # GitHub's "Quote reply" writes them ("> " before each line)
+    body = (DATA / "sglang_13352_issue_body.md").read_text(encoding="utf-8")
+    block = body[body.index("```  File"):body.index("list.```") + len("list.```")]
+    path = tmp_path / "thread.md"
+    path.write_text(body + "\n" + "".join(f"> {line}\n" for line in block.splitlines()) + "\nSame here.\n",
+                    encoding="utf-8")
+    a = analyze_path(path)
+    assert [e.exception for e in a.errors] == ["RuntimeError"]
