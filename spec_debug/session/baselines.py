@@ -122,6 +122,24 @@ def stated_scope(context: str, value: float, command: str = "") -> Scope:
     return Scope(engine, model)
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """The batch size and model a reading itself states; None where it states none."""
+    key: str | None
+    model: tuple[str, str | None] | None
+
+    def meets(self, other: Row) -> bool:
+        """Whether two readings may be compared: nothing one states differs from the other's
+        (SpecForge#339's bs=1 and bs=4 runs, a Llama reading and a Qwen one, may not)."""
+        return (self.key is None or other.key is None or self.key == other.key) and \
+            (self.model is None or other.model is None or _same_model(self.model, other.model))
+
+
+def reading_row(context: str, value: float, command: str = "") -> Row:
+    """The row a reading states in its table row, words or printing command."""
+    return Row(row_key(context, value, command), stated_scope(context, value, command).model)
+
+
 @dataclass(slots=True)
 class _Baseline:
     rec: MetricRecord

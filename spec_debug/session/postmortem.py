@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.baselines import BaselineBook, row_key
+from spec_debug.session.baselines import BaselineBook, Row, reading_row
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN
@@ -426,16 +426,22 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output"),
                       key=lambda m: (rank.get(m.session, len(rank)), m.seq))
     out: list[str] = []
-    best = None
     if readings:  # a rise is on one host, as in _impact
         readings = [m for m in readings if m.host == readings[-1].host]
-    for prev, m in zip([None, *readings], readings):
-        rose = best is not None and m.value > best.value * RISE
-        if best is None or m.value > best.value:
-            best_before, best = best, m
-        else:
-            best_before = best
-        if not rose or prev is None:
+    # and of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
+    # not "rise from 207.62" (its best bs=1 run) "to 447.9 tok/s"
+    printed: dict[tuple[str, int | None], str] = {}
+    rows = [reading_row(m.context, m.value, _printed(a, m, printed)) for m in readings]
+    seen: dict[Row, tuple[int, MetricRecord, MetricRecord]] = {}  # row: (index, last, best) so far
+    for i, (m, row) in enumerate(zip(readings, rows)):
+        before = [v for r, v in seen.items() if r.meets(row)]
+        best = seen[row][2] if row in seen else m
+        seen[row] = (i, m, m if m.value > best.value else best)
+        if not before:
+            continue
+        prev = max(before, key=lambda v: v[0])[1]
+        best_before = max((v[2] for v in before), key=lambda r: r.value)
+        if m.value <= best_before.value * RISE:
             continue
         start = prev.seq if prev.session == m.session and prev.agent == m.agent else -1
         # `launch_server --help` reads the flags, it changes nothing
@@ -523,14 +529,11 @@ def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple[str, int |
 
 
 def _same_row(a: SessionAnalysis, readings: list[MetricRecord]) -> list[MetricRecord]:
-    """The readings of the last one's batch size, and those that state none: SpecForge#339's
-    EAGLE3 runs at bs=1 then bs=4 did not "go from" 159.78 to 426.46 tok/s."""
+    """The readings of the last one's batch size and model, and those that state none:
+    SpecForge#339's EAGLE3 runs at bs=1 then bs=4 did not "go from" 159.78 to 426.46 tok/s."""
     printed: dict[tuple[str, int | None], str] = {}
-    keys = [row_key(m.context, m.value, _printed(a, m, printed)) for m in readings]
-    last = keys[-1]
-    if last is None:
-        return readings
-    return [m for m, key in zip(readings, keys) if key is None or key == last]
+    rows = [reading_row(m.context, m.value, _printed(a, m, printed)) for m in readings]
+    return [m for m, row in zip(readings, rows) if row.meets(rows[-1])]
 
 
 def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[MetricRecord | None, bool]:

@@ -77,3 +77,59 @@ def test_a_reading_after_the_no_spec_one_or_a_comparison_stays_a_throughput():
         [("throughput", 234.54, None)]
     assert _readings("I started the server without speculative decoding first. "
                      "Then EAGLE3 gave 234.54 token/s") == [("throughput", 234.54, None)]
+
+
+# sglang bench_serving's summary (python/sglang/bench_serving.py) with SpecForge#339's EAGLE3 numbers
+def _bench(tput: float) -> str:
+    return ("============ Serving Benchmark Result ============\n"
+            "Backend:                                 sglang\n"
+            "Successful requests:                     20\n"
+            f"Output token throughput (tok/s):         {tput}\n")
+
+
+def test_the_resolution_compares_a_run_with_the_runs_of_its_own_batch_size(tmp_path):
+    from spec_debug.session.postmortem import postmortem_view
+    # https://github.com/sgl-project/SpecForge/issues/339: Qwen3-30B-A3B with EAGLE3, bs=1 then bs=4
+    launch = ("python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --speculative-algorithm EAGLE3 "
+              "--speculative-num-steps 3 --speculative-eagle-topk {} --speculative-num-draft-tokens {} --tp-size 2")
+    bench = "python -m sglang.bench_serving --backend sglang --max-concurrency {} --num-prompts 20"
+    w = _Writer("7e1a0000-0000-4000-8000-00000000bb1a", None, START)
+    w.prompt("EAGLE3 makes Qwen3-30B-A3B slower on H100*2; find a better config.")
+    w.bash(launch.format(1, 4), "")
+    w.bash(bench.format(1), _bench(159.78))
+    w.bash(launch.format(3, 8), "")
+    w.bash(bench.format(4), _bench(426.46))
+    relaunch = w.bash(launch.format(3, 4), "")[0]
+    _, bs1 = w.bash(bench.format(1), _bench(207.62))
+    path = tmp_path / "7e1a0000-0000-4000-8000-00000000bb1a.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    resolution = postmortem_view(analyze_path(path))["resolution"]
+    # before: "Throughput rose from 159.78 to 426.46 tok/s", a bs=4 run against a bs=1 one, and the
+    # bs=1 run that did rise (207.62 against 159.78) was no rise below 426.46
+    assert [line.split(" after ")[0] for line in resolution] == [f"Throughput rose from 159.78 to 207.62 tok/s [msg {bs1}]"]
+    assert f"[msg {relaunch}]" in resolution[0]
+
+
+
+
+def test_the_impact_and_resolution_do_not_compare_two_models(tmp_path):
+    from spec_debug.session.postmortem import postmortem_view
+    # https://github.com/vllm-project/vllm/pull/16937 (Llama-3.1-8B, EAGLE 3 K=2: 220.21), then
+    # https://github.com/sgl-project/SpecForge/issues/339 (Qwen3-30B-A3B, EAGLE3 bs=1: 159.78)
+    bench = "python -m sglang.bench_serving --backend sglang --model {} --num-prompts 20"
+    w = _Writer("7e1a0000-0000-4000-8000-00000000bb1b", None, START)
+    w.prompt("Compare EAGLE3 on the Llama and the Qwen model.")
+    w.bash(bench.format("meta-llama/Llama-3.1-8B-Instruct"), _bench(220.21))
+    w.bash("python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --speculative-algorithm EAGLE3 --tp-size 2", "")
+    _, qwen = w.bash(bench.format("Qwen/Qwen3-30B-A3B"), _bench(159.78))
+    w.bash("python -m sglang.launch_server --model Qwen/Qwen3-30B-A3B --speculative-algorithm EAGLE3 "
+           "--speculative-eagle-topk 3 --tp-size 2", "")
+    _, risen = w.bash(bench.format("Qwen/Qwen3-30B-A3B"), _bench(207.62))
+    path = tmp_path / "7e1a0000-0000-4000-8000-00000000bb1b.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    view = postmortem_view(analyze_path(path))
+    row = view["impact"]["throughput"]
+    # before: "from 220.21 tok/s" (the Llama run) "to 207.62 tok/s" (the Qwen one)
+    assert (row["before"], row["before_seq"], row["after"]) == (159.78, qwen, 207.62)
+    assert [line.split(" after ")[0] for line in view["resolution"]] == \
+        [f"Throughput rose from 159.78 to 207.62 tok/s [msg {risen}]"]
