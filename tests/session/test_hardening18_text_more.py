@@ -2,7 +2,8 @@
 (tests/session/data_hardening18_text/SOURCE.md).
 
 Before: an issue comment's ``> `` quote of an earlier message was read as tool output (a quoted
-traceback counted as a second error)."""
+traceback counted as a second error); a vLLM launch pasted indented, its flags on the next lines
+without backslashes, gave no command (or its introduction, "vllm serve command:", as one)."""
 
 from __future__ import annotations
 
@@ -60,3 +61,14 @@ def test_a_quoted_traceback_is_not_a_second_error(tmp_path: Path) -> None:
                     encoding="utf-8")
     a = analyze_path(path)
     assert [e.exception for e in a.errors] == ["RuntimeError"]
+
+
+def test_an_indented_launch_whose_flags_go_on_without_backslashes_is_one_command() -> None:
+    # vllm-project/vllm issue #26328: "vllm serve command:", then the command indented over five
+    # lines with no backslash, between two pairs of fences
+    a = analyze_path(DATA / "vllm_26328_issue_body.md")
+    [launch] = a.commands
+    assert launch.command.startswith("vllm serve /models/gpt-oss-120b --gpu-memory-utilization 0.92 ")
+    assert "--reasoning-parser openai_gptoss --speculative-config '{\"model\": \"nvidia/gpt-oss-120b-Eagle3\"" \
+        in launch.command
+    assert launch.command.endswith("\"draft_tensor_parallel_size\":1}'")

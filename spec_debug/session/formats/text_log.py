@@ -88,6 +88,11 @@ _LAUNCHER = re.compile(
 open file`` or ``python = 3``."""
 _OUTPUT_HINT = re.compile(r"^(?:Traceback \(most recent call last\)|(?:Error: )?Exit code \d+|\[[\d-]+ [\d:]+\] Decode batch)", re.M)
 _ROLE = {"human": "user", "ai": "assistant"}
+_FLAG_LINE = re.compile(r"^[ \t]*(?:--[A-Za-z][\w.-]*|-[A-Za-z]{1,2})(?:[= \t]|$)")
+"""A line of flags that goes on with the command before it when the command was written without
+a prompt, in an issue body or a note, with no backslash (vllm-project/vllm issue #26328:
+``vllm serve /models/gpt-oss-120b`` then ``--gpu-memory-utilization 0.92 ...`` on the next lines).
+Not wget's ``--2025-10-06 18:54:29--``, journalctl's ``-- Logs begin`` or ``ls -l``'s ``-rw-r--r--``."""
 _QUOTE_NEXT = frozenset({" ", ">", ""})
 """What follows the ``>`` of a block quote line: a space, a nested quote, or nothing (an empty
 line of the quote, GitHub's ``>`` alone)."""
@@ -347,6 +352,8 @@ class _State:
         self.body_timestamp: str | None = None
         self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
+        self.flags_follow = False
+        """The command being read was written without a prompt and may go on in flag lines."""
         self.aider_prompt = False
         """The open prompt is an Aider ``#### `` input: Aider writes every line of the input with
         the prefix (``InputOutput.user_input``, Aider-AI/aider ``aider/io.py``), so the first
@@ -415,15 +422,20 @@ class _State:
         self.body = [first] if first else []
         self.body_chars = len(first)
 
-    def _command(self, command: str, line: int, host: str | None, *, new_message: bool) -> Iterator[Event]:
+    def _command(self, command: str, line: int, host: str | None, *, new_message: bool,
+                 flags_may_follow: bool = False) -> Iterator[Event]:
+        """``flags_may_follow``: the command was written without a prompt (in prose or a block),
+        where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`)."""
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
         if new_message:
             self._new_message()
         command = command.strip()
         typed = TypedCommand(command, line, host)
-        if typed.waiting():
+        flags_may_follow = flags_may_follow and _LAUNCHER.match(command) is not None
+        if typed.waiting() or flags_may_follow:
             self.typing = typed  # the lines after it finish it (see _continue)
+            self.flags_follow = flags_may_follow and not typed.waiting()
             return
         self.unprompted = False
         yield from self._call(command, line, host, line + 1)
@@ -440,7 +452,7 @@ class _State:
 
     def _typed(self, output_line: int) -> Iterator[Event]:
         typed, self.typing = self.typing, None
-        self.unprompted = False
+        self.unprompted = self.flags_follow = False
         if typed is not None:
             yield from self._call(typed.text, typed.line, typed.host, output_line)
 
@@ -450,6 +462,18 @@ class _State:
         quote, a trailing pipe or ``&&``, and for each line of a here-document; in a shell code
         block the lines simply follow. True when the line was part of the command."""
         typed = self.typing
+        if self.flags_follow:
+            if not _FLAG_LINE.match(line):
+                yield from self._typed(lineno)  # the command ended with its line
+                return False
+            flags = line.strip()
+            typed.text, typed.shell = f"{typed.text} {flags}", f"{typed.shell} {flags}"
+            typed.lines += 1
+            if typed.waiting():  # an open quote, a backslash: the shell's own rules go on
+                self.flags_follow = False
+            elif typed.lines >= MAX_TYPED_LINES or len(typed.text) > MAX_BODY_CHARS:
+                yield from self._typed(lineno + 1)
+            return True
         in_block = self.fence in _SHELL_LANGS or (self.fence is not None and self._transcript_fence()) or self.unprompted
         if in_block and _FENCE.match(line):
             yield from self._typed(lineno)  # the block ends: the command is what was written
@@ -563,12 +587,12 @@ class _State:
                 yield from self._command(m.group("command"), lineno, _prompt_host(m), new_message=not self.numbered)
             elif self.fence in ("bash", "sh", "zsh") and line.strip() and not line.lstrip().startswith("#") \
                     and self.kind != "tool_result":
-                yield from self._command(line, lineno, None, new_message=not self.numbered)
+                yield from self._command(line, lineno, None, new_message=not self.numbered, flags_may_follow=True)
             elif not self.numbered and not self.aider and self._bare_command(line):
                 # ```shell / ```console in an issue body: the launch command without a prompt,
                 # then its log (sgl-project/sglang issue reports)
                 self.fence_output = False
-                yield from self._command(line, lineno, None, new_message=True)
+                yield from self._command(line, lineno, None, new_message=True, flags_may_follow=True)
             else:
                 self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
@@ -581,7 +605,8 @@ class _State:
             command, host = self._fenced_command(line)
             if command is not None:
                 self.fence_output = False
-                yield from self._command(command, lineno, host, new_message=True)
+                yield from self._command(command, lineno, host, new_message=True,
+                                         flags_may_follow=self.fence in _PLAIN_LANGS and _prompt(line) is None)
             else:
                 self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
@@ -664,14 +689,16 @@ class _State:
                     and not line.startswith(">"):
                 yield from self.flush()
             if self.kind != "tool_result" and not self.numbered and not self.aider \
-                    and ("sglang" in line or "vllm" in line) and _LAUNCHER.match(line) \
-                    and shell.categorize(line) in ("launch_server", "benchmark"):
+                    and ("sglang" in line or "vllm" in line) and _LAUNCHER.match(line.lstrip()) \
+                    and not line.rstrip().endswith(":") and shell.categorize(line) in ("launch_server", "benchmark"):
                 # The launch command pasted as a line of prose ("run command :\nCUDA_VISIBLE_DEVICES=0,1
                 # python3 -m sglang.launch_server ...", sgl-project/sglang issues #3362, #5448), its
-                # flags continued on the next lines after a backslash; not a line of output
+                # flags continued on the next lines after a backslash or, indented, without one
+                # (vllm-project/vllm issue #26328); not a line of output, nor the line that
+                # introduces it ("vllm serve command:")
                 self.unprompted = True
                 self.markdown = True
-                yield from self._command(line, lineno, None, new_message=True)
+                yield from self._command(line, lineno, None, new_message=True, flags_may_follow=True)
                 return
         if self.kind is None:
             if not line.strip():
