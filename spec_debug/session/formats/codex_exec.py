@@ -5,8 +5,9 @@ One JSON object a line, tagged ``type``: ``thread.started{thread_id}``, ``turn.s
 ``turn.failed{error}`` and ``error{message}``. An item is ``{id, type, ...}``: ``agent_message
 {text}``, ``reasoning{text}``, ``command_execution{command, aggregated_output, exit_code,
 status}``, ``file_change{changes[{path, kind}], status}``, ``mcp_tool_call{server, tool,
-arguments, result, error, status}``, ``web_search``, ``todo_list``, ``error{message}``
-(openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
+arguments, result, error, status}``, ``collab_tool_call{tool, receiver_thread_ids, prompt,
+agents_states, status}`` (a sub-agent started, asked or waited for), ``web_search``, ``todo_list``,
+``error{message}`` (openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
 and a command is one item, started and then completed under the same id.
 
 Before that stream (CLI 0.43 and older), ``codex exec --json`` printed the protocol's own events:
@@ -27,7 +28,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.events import Event, ReadStats, Spawn
+from spec_debug.session.formats import codex
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command
 from spec_debug.session.reader import iter_json_records
@@ -35,7 +37,7 @@ from spec_debug.session.reader import iter_json_records
 STREAM_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
                           "item.updated", "item.completed"})
 _ITEM_LINES = frozenset({"item.started", "item.updated", "item.completed"})
-_QUIET_ITEMS = frozenset({"web_search", "todo_list", "collab_tool_call"})
+_QUIET_ITEMS = frozenset({"web_search", "todo_list"})
 """Items kept as ``other``: no command, no output the analysis reads."""
 
 
@@ -106,11 +108,16 @@ def _item(item: dict, done: bool, event, called: OrderedDict, stats: ReadStats) 
         if item_id is None or item_id not in called:
             yield _call(item, item_type, item_id, event)
             if item_id is not None:
-                called[item_id] = None
-                if len(called) > 4096:
-                    called.popitem(last=False)
+                _bounded(called, item_id)
         if done:
             yield _result(item, item_type, item_id, event)
+    elif item_type == "collab_tool_call":
+        if item_id is None or item_id not in called:
+            yield _collab_call(item, item_id, event)
+            if item_id is not None:
+                _bounded(called, item_id)
+        if done:
+            yield _collab_result(item, item_id, event)
     elif item_type == "file_change":
         if done:
             changes = [c for c in item.get("changes") or [] if isinstance(c, dict)] \
@@ -142,6 +149,44 @@ def _call(item: dict, item_type: str, item_id: str | None, event) -> Event:
     name = f"{item.get('server')}.{item.get('tool')}"
     return event("tool_call", "assistant", tool_name=name, call_id=item_id, command=command, host=host,
                  text=command or str(args)[:2000])
+
+
+def _bounded(called: OrderedDict, item_id: str) -> None:
+    called[item_id] = None
+    if len(called) > 4096:
+        called.popitem(last=False)
+
+
+def _collab_call(item: dict, item_id: str | None, event) -> Event:
+    """A call of a multi-agent tool: ``collab_tool_call{tool: spawn_agent | send_input | wait |
+    close_agent, sender_thread_id, receiver_thread_ids, prompt, agents_states, status}``
+    (openai/codex ``codex-rs/exec/src/exec_events.rs`` ``CollabToolCallItem``). ``spawn_agent``
+    starts a sub-agent thread, as the tool of the same name does in a rollout (``codex.SPAWN_TOOLS``)."""
+    tool = item.get("tool") if isinstance(item.get("tool"), str) else "collab_tool_call"
+    prompt = item.get("prompt") if isinstance(item.get("prompt"), str) else ""
+    spawn = Spawn(description=prompt[:200]) if tool in codex.SPAWN_TOOLS else None
+    return event("tool_call", "assistant", tool_name=tool, call_id=item_id, spawn=spawn,
+                 text=prompt or " ".join(_receivers(item)))
+
+
+def _collab_result(item: dict, item_id: str | None, event) -> Event:
+    """The end of a multi-agent call: a ``spawn_agent`` that completed names the new thread in
+    ``receiver_thread_ids`` (empty while it starts), the id of the sub-agent's rollout
+    (``codex_threads`` links that rollout to this call); ``agents_states{thread: {status,
+    message}}`` is what the agents answered a ``wait``."""
+    receivers = _receivers(item)
+    states = item.get("agents_states") if isinstance(item.get("agents_states"), dict) else {}
+    replies = [f"{thread}: {state.get('status')}" + (f": {state['message']}" if isinstance(state.get("message"), str)
+                                                      else "")
+               for thread, state in states.items() if isinstance(state, dict)]
+    spawned = item.get("tool") in codex.SPAWN_TOOLS and bool(receivers)
+    return event("tool_result", "tool", 1, call_id=item_id, text="\n".join(replies),
+                 is_error=item.get("status") == "failed", agent_ref=receivers[0] if spawned else None)
+
+
+def _receivers(item: dict) -> list[str]:
+    receivers = item.get("receiver_thread_ids")
+    return [r for r in receivers if isinstance(r, str)] if isinstance(receivers, list) else []
 
 
 def _result(item: dict, item_type: str, item_id: str | None, event) -> Event:

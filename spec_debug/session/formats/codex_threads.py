@@ -12,7 +12,7 @@ from typing import Protocol
 
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
-from spec_debug.session.formats import codex
+from spec_debug.session.formats import codex, codex_exec
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.reader import iter_json_records
 
@@ -49,11 +49,15 @@ class Thread:
 
 
 def thread_of(path: Path) -> Thread | None:
-    """The :class:`Thread` of a rollout, from the session_meta among its first lines."""
+    """The :class:`Thread` of a rollout, from the session_meta among its first lines; of a
+    ``codex exec --json`` log, from its ``thread.started{thread_id}`` (the id the sub-agents'
+    rollouts name as their parent)."""
     stats = ReadStats()
     for index, _lineno, obj in iter_json_records(path, stats):
         if index >= 8:
             break
+        if obj.get("type") == "thread.started" and isinstance(obj.get("thread_id"), str):
+            return Thread(id=obj["thread_id"])
         if obj.get("type") != "session_meta" or not isinstance(obj.get("payload"), dict):
             continue
         return _thread(obj["payload"])
@@ -144,8 +148,9 @@ def _fingerprint(obj: dict) -> int:
 
 
 def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
-    """A rollout, then its sub-agent rollouts breadth first, each an agent named by its thread id
-    and linked to the ``spawn_agent`` call whose result named that thread."""
+    """A rollout (or a ``codex exec --json`` log), then its sub-agent rollouts breadth first, each
+    an agent named by its thread id and linked to the ``spawn_agent`` call whose result named that
+    thread."""
     spawned: dict[str, str] = {}  # thread id -> id of the call that started it
     stopped: dict[str, bool] = {}  # sub-agent thread -> its last turn was stopped by hand
 
@@ -168,9 +173,14 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
         main.agent_type = thread.role or "sub-agent"
         main.description = f"{thread.nickname or 'sub-agent'} of Codex thread {thread.parent} (not under PATH)"
     skip = None
-    if thread is not None and source.forked_from is not None:
-        skip = replayed_span(source.path, thread.id, source.forked_from)
-    yield from watch(codex.read(source.path, cursor, stats, skip=skip))
+    if getattr(source, "exec_events", False):
+        # `codex exec --json` output: its collab_tool_call spawn_agent items name the threads
+        trunk = codex_exec.read(source.path, cursor, stats)
+    else:
+        if thread is not None and source.forked_from is not None:
+            skip = replayed_span(source.path, thread.id, source.forked_from)
+        trunk = codex.read(source.path, cursor, stats, skip=skip)
+    yield from watch(trunk)
     seq_base = cursor.records
     queue = deque((child, MAIN_AGENT, source.path) for child in source.children)
     while queue:
