@@ -197,12 +197,23 @@ _HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
 # "74.7% validation accuracy", "12.3% top-1 acc"; "accuracy: 12.3%", "val_acc=0.747", and
 # without a separator only with its percent sign ("top-1 acc 74.7%").
 _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
-_VALUE_AFTER = re.compile(r"\s*(?P<sep>[:=])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
-_CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train")
+_VALUE_AFTER = re.compile(r"['\"]?\s*(?P<sep>[:=])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+_CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train|\b(?:test|eval)/")
+# The draft's accuracy at each position of its training-time test (TTT) unroll, as training
+# logs it: SpecForge's tracker keys "train/acc_0".."eval/acc_6" (scripts/train_eagle3.py,
+# record_metrcs), EAGLE's wandb keys "train/0_acc", "test/0_acc" (eagle/traineagle3/main.py).
+# Position 0 is the next token's top-1 accuracy, the one a draft's card claims; the later
+# positions predict from the draft's own guesses and are no such claim.
+_ACC_POSITION_AFTER = re.compile(r"_(\d+)(?![\w.])")
+_ACC_POSITION_BEFORE = re.compile(r"(?:^|[\s/'\"{,])(\d+)_$")
 # "accept length: 2.1", and title-cased ("Accept Length").
-_ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance)?[ _][Ll]en(?:gth)?\b")
-_ACCEPT_LEN = re.compile(r"ccept(?:ance)?[ _][Ll]en(?:gth)?\b\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*"
-                         r"(?:~\s*)?(?P<value>\d+(?:\.\d+)?)")
+# "accepted length has reached 3.6": the past participle, and the verb a run's progress takes.
+# A factor ("accepted length reached 1.39x ~ 2.19x" that of MTP) or a limit on a field's size
+# ("Maximum accepted length is 20 chars", API docs) is no accept length.
+_ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance|ed)?[ _][Ll]en(?:gth)?\b")
+_ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _][Ll]en(?:gth)?\b\s*(?:[:=]|of|is|was|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
+                         r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
+                         r"(?!\d|\.\d|\s*(?:[x\u00d7]|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
 # "could achieve 2.751 Accept Length (AL)" (sgl-project/SpecForge#113); never the end of a
 # range ("**2.5~3** avg accept length"); with its decimals, as a measured mean has them (a
@@ -674,6 +685,13 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
         a, b = word.start(), word.end()
         if a > 0 and text[a - 1].isalpha():
             continue
+        position = None
+        if text[b:b + 1] == "_" and (p := _ACC_POSITION_AFTER.match(text, b)) is not None:
+            position, b = p.group(1), p.end()  # "acc_0"
+        elif text[a - 1:a] == "_" and (p := _ACC_POSITION_BEFORE.search(text, max(0, a - 8), a)) is not None:
+            position = p.group(1)  # "test/0_acc"
+        if position is not None and position != "0":
+            continue
         before = _PCT_BEFORE.search(text, max(0, a - 40), a)   # "74.7% validation accuracy"
         after = _VALUE_AFTER.match(text, b) if before is None else None  # "accuracy: 12.3%", "val_acc=0.747"
         if before is not None:
@@ -690,7 +708,7 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
         # The words right at the reading name it first: in "standalone: 12.3% top-1 acc (vs
         # 74.7% val acc)" the second reading is the validation one, "standalone" or not.
         near = text[max(0, min(start, a) - 12):end].lower()
-        if _CLAIMED.search(near):
+        if position is not None or _CLAIMED.search(near):
             found.append(Metric("validation_accuracy", value, "%", _context(text, start, end), hintable=True))
         elif "standalone" in window:
             found.append(Metric("standalone_accuracy", value, "%", _context(text, start, end)))
