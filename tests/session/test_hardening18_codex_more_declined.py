@@ -96,8 +96,9 @@ def test_a_command_the_person_declined_is_not_run_and_starts_no_loop_or_pivot(tm
     assert "| not run |" in text and "The same failing command ran" not in text
 
 
-def test_the_auto_reviewers_refusal_is_denied_not_rejected(tmp_path: Path) -> None:
-    a = analyze_path(_rollout(tmp_path, refusal=GUARDIAN))
+@pytest.mark.parametrize("with_end", [True, False], ids=["exec_command_end", "model-copy-only"])
+def test_the_auto_reviewers_refusal_is_denied_not_rejected(tmp_path: Path, with_end: bool) -> None:
+    a = analyze_path(_rollout(tmp_path, refusal=GUARDIAN, with_end=with_end))
     assert [e.kind for e in a.errors] == ["denied"] * 3
     assert a.errors[0].message == "This action was rejected due to unacceptable risk."
     assert a.loops == [] and a.pivots == []

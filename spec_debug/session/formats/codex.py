@@ -171,7 +171,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                                exit_code=code, is_error=bool(code))
                 status = payload.get("status")
                 if (isinstance(status, str) and status.lower() == tool_ends.DECLINED) \
-                        or (code == -1 and tool_ends.user_declined(result.text)):
+                        or (code == -1 and tool_ends.refused(result.text)):
                     result = tool_ends.not_run(result)  # refused at the approval prompt: never ran
                 yield result
             elif ptype in _UI_DUPLICATES or ptype == "token_count":
@@ -478,8 +478,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if code is None:
             m = _EXIT_TEXT.search(output[:400])
             code = int(m.group(1)) if m else None
-        if tool_ends.user_declined(output):
-            # the model's copy of a call the person declined (no exec_command_end in older rollouts)
+        if tool_ends.refused(output):
+            # the model's copy of a call refused before it ran (older rollouts have no exec_command_end)
             _remember(results_seen, call_id)
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
             return

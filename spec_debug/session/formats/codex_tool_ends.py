@@ -38,6 +38,9 @@ orchestrator.rs``, ``tools/events.rs``; CLIs of 2025 wrote the first from ``code
 ``handle_container_exec_with_params``). Any other refusal (the auto-reviewer's "This action was
 rejected due to unacceptable risk.", a PermissionRequest hook's message, an exec policy's
 ``Forbidden`` reason) is the permission system's, not the person's."""
+AUTO_REVIEW_REJECTED = "This action was rejected due to unacceptable risk.\n"
+"""How the auto-reviewer's refusal begins (openai/codex ``codex-rs/core/src/guardian/``
+``guardian_rejection_message``: this line, ``Reason: …``, then what the agent must not do)."""
 _FAILED = frozenset({"failed", "declined", "error", "errored"})
 """Terminal statuses of a turn item that mean the call did not succeed (``CommandExecutionStatus``,
 ``McpToolCallStatus``, ``PatchApplyStatus`` in openai/codex ``codex-rs/protocol/src/items.rs``;
@@ -103,9 +106,10 @@ def from_item(item: dict) -> ToolEnd | None:
     return ToolEnd(call_id, str(status or ""), failed, declined=declined)
 
 
-def user_declined(output: str) -> bool:
-    """The whole of a result is Codex's text for a call the person declined (:data:`USER_DECLINED`)."""
-    return output[:1] in "ep" and output.strip() in USER_DECLINED
+def refused(output: str) -> bool:
+    """The whole of a result is Codex's text for a call refused before it ran: declined by the
+    person (:data:`USER_DECLINED`) or by the auto-reviewer (:data:`AUTO_REVIEW_REJECTED`)."""
+    return output[:1] in "epT" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED))
 
 
 def not_run(result: Event) -> Event:
