@@ -3,15 +3,18 @@
 
 Before: an issue comment's ``> `` quote of an earlier message was read as tool output (a quoted
 traceback counted as a second error); a vLLM launch pasted indented, its flags on the next lines
-without backslashes, gave no command (or its introduction, "vllm serve command:", as one)."""
+without backslashes, gave no command (or its introduction, "vllm serve command:", as one); the
+entries a ``history`` listing printed were its output, not the commands that ran before it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from spec_debug.session import analyze_path
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import text_log
+from spec_debug.session.formats import shell_history, text_log
 from spec_debug.session.formats.common import Cursor
 
 DATA = Path(__file__).parent / "data_hardening18_text"
@@ -72,3 +75,18 @@ def test_an_indented_launch_whose_flags_go_on_without_backslashes_is_one_command
     assert "--reasoning-parser openai_gptoss --speculative-config '{\"model\": \"nvidia/gpt-oss-120b-Eagle3\"" \
         in launch.command
     assert launch.command.endswith("\"draft_tensor_parallel_size\":1}'")
+
+
+def test_the_commands_a_history_listing_shows_ran_before_it() -> None:
+    # c4cs/c4cs.github.io PR #134: "$ history | grep cd" and bash's list, the listing itself last
+    a = analyze_path(DATA / "c4cs_134_history_grep.log")
+    assert [c.command for c in a.commands] == ["cd /home/name/secrets", "cd topSecrets", "history | grep cd"]
+    assert [c.seq for c in a.commands] == sorted(c.seq for c in a.commands)
+
+
+@pytest.mark.parametrize(("command", "listing"), [
+    ("history", True), ("history 20", True), ("history | grep sglang", True), ("fc -l", True),
+    ("history_server --port 8000", False), ("history > cmds.txt", False), ("fc -s", False),
+])
+def test_what_prints_the_history_list(command: str, listing: bool) -> None:
+    assert shell_history.is_listing(command) is listing

@@ -9,6 +9,9 @@ kept it, and no output (:mod:`formats.text_log` hands them here).
   a command of several lines with a backslash before each line break (zshoptions(1),
   EXTENDED_HISTORY);
 - a plain ``~/.bash_history`` or ``~/.zsh_history`` is one command a line.
+
+The listing the ``history`` builtin prints in a terminal log is read here too
+(:func:`listing_entries`): the commands it lists ran before it.
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ _ZSH_ENTRY = re.compile(r"^: (\d{9,11}):(\d+);(.*)$")
 _HISTORY_NAMES = frozenset({".bash_history", ".zsh_history", ".history", ".sh_history", "bash_history",
                             "zsh_history", ".histfile"})
 _MAX_ENTRY_CHARS = 1 << 20
+_LISTING = re.compile(r"^(?:history|fc -l)(?:\s+-?\w+)*\s*(?:\|\s*(?:grep|tail|head|less|more|cat)\b[^|;&<>]*)*$")
+"""A command that prints the history list: ``history``, ``history 20``, ``history | grep sglang``,
+``fc -l`` (bash(1), SHELL BUILTIN COMMANDS)."""
+_LISTING_ENTRY = re.compile(r"^\s{0,8}(\d{1,7})\*?\s{1,4}(?:(\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?)\s+)?(\S.*)$")
+"""An entry of the list: bash prints its number in five columns, a ``*`` when the entry was
+edited, two spaces, then ``HISTTIMEFORMAT``'s time if set (``%F %T`` is the usual one) and the
+command (bash ``builtins/history.def``, ``display_history``: ``"%5d%c %s%s"``); zsh's
+``history -i`` puts ``yyyy-mm-dd hh:mm`` there."""
 _CONTINUATION = re.compile(r"[ \t]*\\\n[ \t]*")
 
 
@@ -93,6 +104,27 @@ def _entries(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int
             parts.append(line)  # bash: the next line of an entry typed over several (lithist)
     if (done := entry()) is not None:
         yield done
+
+
+def is_listing(command: str) -> bool:
+    """``command`` prints the shell's history list (its output is :func:`listing_entries`)."""
+    return command[:2] in ("hi", "fc") and _LISTING.match(command) is not None
+
+
+def listing_entries(output: list[str], listing: str) -> list[tuple[str, str | None]]:
+    """``(command, timestamp)`` of each entry the history list in ``output`` shows, oldest first,
+    but the listing's own entry (bash adds the command to the list before it runs it), and
+    lines that are not entries (a ``grep`` separator, an error)."""
+    entries = []
+    for line in output:
+        m = _LISTING_ENTRY.match(line)
+        if m is None:
+            continue
+        command, stamp = m.group(3).rstrip()[:_MAX_ENTRY_CHARS], m.group(2)
+        entries.append((command, stamp.replace(" ", "T") if stamp else None))
+    if entries and entries[-1][0] == listing:
+        entries.pop()
+    return entries
 
 
 def _epoch(text: str) -> str | None:

@@ -352,6 +352,8 @@ class _State:
         self.body_timestamp: str | None = None
         self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
+        self.listing: Event | None = None
+        """A ``history`` call held back until its output shows the commands that ran before it."""
         self.flags_follow = False
         """The command being read was written without a prompt and may go on in flag lines."""
         self.aider_prompt = False
@@ -390,6 +392,8 @@ class _State:
     def flush(self) -> Iterator[Event]:
         if self.typing is not None:  # the log ends inside a command
             yield from self._typed(self.typing.line + self.typing.lines + 1)
+        if self.listing is not None:  # the listing's output ends here
+            yield from self._listed()
         text = "\n".join(self.body).strip("\n")
         kind = self.kind
         # An empty output is not emitted: the call stays open, so that an unlabeled output
@@ -445,10 +449,28 @@ class _State:
         call_id = f"text-call-{self.calls}"
         shown, host = host, self.logins.where(host)
         self.logins.ran(command, shown)
-        yield self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
-                          command=command, text=command, host=host)
+        call = self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
+                           command=command, text=command, host=host)
+        if not self.numbered and shell_history.is_listing(command):
+            self.listing = call  # its output lists commands that ran before it (see _listed)
+        else:
+            yield call
         self._open("tool_result", output_line)
         self.call_id = call_id
+
+    def _listed(self) -> Iterator[Event]:
+        """The commands a ``history`` listing shows (its output, now complete), as the calls they
+        were, with no output, then the listing itself: they ran before it."""
+        listing, self.listing = self.listing, None
+        self.block = listing.block  # the listing's place goes to the first command it lists
+        for n, (command, stamp) in enumerate(shell_history.listing_entries(self.body, listing.command), 1):
+            yield self._event("tool_call", "assistant", listing.line, tool_name="shell",
+                              call_id=f"{listing.call_id}-entry-{n}", command=command, text=command,
+                              host=listing.host, timestamp=stamp)
+            self._new_message()
+        listing.seq, listing.block = self.seq, self.block
+        self.block += 1
+        yield listing
 
     def _typed(self, output_line: int) -> Iterator[Event]:
         typed, self.typing = self.typing, None
