@@ -309,7 +309,9 @@ def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
     """Codex writes each sub-agent thread to a rollout of its own, beside its parent's in the
     day folder; the child names its parent in ``session_meta`` (:class:`codex_threads.Thread`). A child
     whose parent is among the sources goes under it; one whose parent is not stays a session."""
-    rollouts = [s for s in sources if s.format == "codex" and not s.exec_events]
+    # A `codex exec --json` log is a parent too: its thread.started names its thread, and its
+    # collab_tool_call spawn_agent items the threads it started (codex_threads.thread_of).
+    rollouts = [s for s in sources if s.format == "codex"]
     if len(rollouts) < 2:
         for source in rollouts:
             source.thread = codex_threads.thread_of(source.path)
@@ -641,7 +643,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
     main.file = str(source.path)
     cursor = Cursor(session=source.id, agent=MAIN_AGENT, file=str(source.path))
     try:
-        if source.format == "codex" and source.exec_events:
+        if source.format == "codex" and source.exec_events and not source.children:
             yield from codex_exec.read(source.path, cursor, stats)
         elif source.format == "codex":
             yield from codex_threads.read_session(source, cursor, stats, tree)

@@ -82,3 +82,18 @@ def test_the_sub_agent_rollout_is_linked_to_the_spawn_item(tmp_path: Path) -> No
     info = tree.agents[CHILD]
     assert (info.parent, info.spawned_by, info.agent_type) == (MAIN_AGENT, "item_4", "researcher")
     assert any(e.agent == CHILD and e.text == "LUNA-RESEARCHER PONG" for e in events)
+
+
+def test_a_folder_with_the_exec_log_and_its_sub_agent_rollout_links_them(tmp_path: Path) -> None:
+    """The same, through `spec-debug analyze FOLDER`: the exec log and the child's rollout side by
+    side are one session, the child an agent spawned by the log's spawn_agent item."""
+    from spec_debug.session import analyze_path
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    _child_rollout(folder)
+    (folder / LOG.name).write_bytes(LOG.read_bytes())
+    analysis = analyze_path(folder)
+    assert len(analysis.sessions) == 1
+    child = next(a for a in analysis.agents if a["id"] == CHILD)
+    assert (child["parent"], child["spawned_by"], child["type"]) == (MAIN_AGENT, "item_4", "researcher")
