@@ -429,7 +429,7 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     if readings:  # a rise is on one host, as in _impact
         readings = [m for m in readings if m.host == readings[-1].host]
     # and of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
-    # not "rise from 207.62" (its best bs=1 run) "to 447.9 tok/s"
+    # not "rise from 159.78" (a bs=1 run) "to 426.46 tok/s"
     printed: dict[tuple[str, int | None], str] = {}
     rows = [reading_row(m.context, m.value, _printed(a, m, printed)) for m in readings]
     seen: dict[Row, tuple[int, MetricRecord, MetricRecord]] = {}  # row: (index, last, best) so far
