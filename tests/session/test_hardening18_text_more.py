@@ -4,7 +4,9 @@
 Before: an issue comment's ``> `` quote of an earlier message was read as tool output (a quoted
 traceback counted as a second error); a vLLM launch pasted indented, its flags on the next lines
 without backslashes, gave no command (or its introduction, "vllm serve command:", as one); the
-entries a ``history`` listing printed were its output, not the commands that ran before it."""
+entries a ``history`` listing printed were its output, not the commands that ran before it; zsh's
+``walters`` prompt (``me@gpu01:~/sglang>``) was no prompt, and the exit status a prompt shows
+(``[1] me@gpu01:~/sglang>``) was lost."""
 
 from __future__ import annotations
 
@@ -90,3 +92,27 @@ def test_the_commands_a_history_listing_shows_ran_before_it() -> None:
 ])
 def test_what_prints_the_history_list(command: str, listing: bool) -> None:
     assert shell_history.is_listing(command) is listing
+
+
+def test_the_status_a_prompt_shows_is_the_exit_code_of_the_command_before() -> None:
+    # zsh's walters theme, "%(?..[%?] )%n@%m:%~> ": "[1] " only after a command that failed
+    a = analyze_path(DATA / "zsh_walters_status.log")
+    assert [(c.command.split(" --", 1)[0], c.host, c.exit_code) for c in a.commands] == [
+        ("nvidia-smi", "gpu01", None),  # before any prompt showed a status: unknown
+        ("SGLANG_ENABLE_SPEC_V2=1 SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server", "gpu01", 1),
+        ("python -m sglang.check_env > /dev/null", "gpu01", 0),  # no output, and the next prompt shows no status
+        ("exit", "gpu01", None),
+    ]
+    assert a.commands[1].is_error and not a.commands[2].is_error
+    [err] = a.errors
+    assert (err.exception, err.command_seq) == ("RuntimeError", a.commands[1].seq)
+
+
+@pytest.mark.parametrize(("line", "status"), [
+    ("[1] me@gpu01 ~/sglang % nvidia-smi", "1"),  # zsh "%(?..[%?] )%n@%m %~ %# "
+    ("[130] $ tail -f server.log", "130"),
+    ("[1] 48213", None),  # bash's note of a job sent to the background: no prompt
+])
+def test_a_status_before_the_prompt(line: str, status: str | None) -> None:
+    m = text_log._prompt(line)
+    assert (m.group("status") if m else None) == status

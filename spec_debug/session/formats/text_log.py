@@ -31,15 +31,21 @@ _USER = r"(?:[\w.-]+|I have no name!)"
 """A user name, or what bash shows for a uid the container's /etc/passwd lacks (``docker run
 --user 1000``: ``I have no name!@7c1d2e3f4a5b:/workspace$``; bash ``shell.c``,
 ``get_current_user_info``)."""
+_STATUS = r"(?:\[(?P<status>\d{1,3})\] ?)?"
+"""The last command's exit status before the prompt, shown only when it is not 0: zsh's
+``%(?..[%?] )`` (zshmisc(1), PROMPT SEQUENCES; the prompt of zsh's own ``walters`` theme,
+``Functions/Prompts/prompt_walters_setup``, and of many a ``.zshrc``), ``[1] me@gpu01:~$``."""
 _USER_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
+    + _STATUS +
     r"(?:\[" + _USER + r"@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
     r"|" + _USER + r"@(?P<host>[\w.-]+)(?::[^\s#$]*)?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
     r"|[\w.-]+@(?P<zsh_host>[\w.-]+) (?:\S+ %|[~/]\S* [$#])"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
-    r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*[>#])"  # fish's default: me@gpu02 ~/work> (fish_prompt.fish)
+    r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*[>#]"  # fish's default: me@gpu02 ~/work> (fish_prompt.fish)
+    r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*" + _STATUS + r"(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
 """``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
 _THEME_PROMPT = re.compile(
@@ -323,7 +329,8 @@ def _prompt_host(m: re.Match) -> str | None:
         return m.group("theme_host")
     if m.re is not _USER_PROMPT:
         return None
-    return m.group("host") or m.group("bracket_host") or m.group("zsh_host") or m.group("fish_host")
+    return m.group("host") or m.group("bracket_host") or m.group("zsh_host") or m.group("fish_host") \
+        or m.group("walters_host")
 
 
 class _State:
@@ -352,6 +359,8 @@ class _State:
         self.body_timestamp: str | None = None
         self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
+        self.status_style: tuple | None = None
+        """The prompt (pattern, host) that showed an exit status (:meth:`_status_shown`)."""
         self.listing: Event | None = None
         """A ``history`` call held back until its output shows the commands that ran before it."""
         self.flags_follow = False
@@ -402,7 +411,7 @@ class _State:
             if text.strip("> \n"):
                 yield self._event("system", "system", self.body_line, raw_type="quote", text=text,
                                   timestamp=self.body_timestamp)
-        elif kind is not None and text:
+        elif kind is not None and (text or kind == "tool_result" and self.exit_code is not None and not self.numbered):
             if kind == "text" and not self.role_given and _OUTPUT_HINT.search(text):
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
@@ -520,6 +529,19 @@ class _State:
         is Markdown (a fence or a heading was seen: the output ended with its block)."""
         return not self.aider and not self.numbered and (self.call_id is None or self.markdown)
 
+    def _status_shown(self, m: re.Match) -> None:
+        """The exit status of the command before, as the prompt after it shows (:data:`_STATUS`):
+        once a prompt of the log has shown one, the same prompt without one says 0."""
+        if "status" not in m.re.groupindex:
+            return
+        status, style = m.group("status"), (m.re, _prompt_host(m))
+        if status is not None:
+            self.status_style = style
+        elif style != self.status_style:
+            return
+        if self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
+            self.exit_code = int(status or 0)
+
     def _transcript_fence(self) -> bool:
         """The open block may hold commands that ran: a plain or notebook block of a note or an
         issue body. Not in a ``[msg N]`` transcript, where a block in a reply is an example, nor
@@ -606,6 +628,7 @@ class _State:
             m = _prompt(line)
             if m:
                 self.fence_output = False
+                self._status_shown(m)
                 yield from self._command(m.group("command"), lineno, _prompt_host(m), new_message=not self.numbered)
             elif self.fence in ("bash", "sh", "zsh") and line.strip() and not line.lstrip().startswith("#") \
                     and self.kind != "tool_result":
@@ -666,6 +689,7 @@ class _State:
                 return
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m:
+                self._status_shown(m)
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered)
                 return
             if line.startswith("#### "):  # Aider user line
