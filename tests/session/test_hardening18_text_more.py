@@ -110,7 +110,7 @@ def test_the_status_a_prompt_shows_is_the_exit_code_of_the_command_before() -> N
 
 @pytest.mark.parametrize(("line", "status"), [
     ("[1] me@gpu01 ~/sglang % nvidia-smi", "1"),  # zsh "%(?..[%?] )%n@%m %~ %# "
-    ("[130] $ tail -f server.log", "130"),
+    ("[130] me@gpu01:~/sglang$ tail -f server.log", "130"),
     ("[1] 48213", None),  # bash's note of a job sent to the background: no prompt
 ])
 def test_a_status_before_the_prompt(line: str, status: str | None) -> None:

@@ -45,7 +45,7 @@ _USER_PROMPT = re.compile(
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*[>#]"  # fish's default: me@gpu02 ~/work> (fish_prompt.fish)
     r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
-_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*" + _STATUS + r"(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
+_DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
 """``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
 _THEME_PROMPT = re.compile(
@@ -359,8 +359,8 @@ class _State:
         self.body_timestamp: str | None = None
         self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
-        self.status_style: tuple | None = None
-        """The prompt (pattern, host) that showed an exit status (:meth:`_status_shown`)."""
+        self.status_style: str | None = None
+        """The host of the prompt that showed an exit status (:meth:`_status_shown`; "" for none)."""
         self.listing: Event | None = None
         """A ``history`` call held back until its output shows the commands that ran before it."""
         self.flags_follow = False
@@ -532,9 +532,12 @@ class _State:
     def _status_shown(self, m: re.Match) -> None:
         """The exit status of the command before, as the prompt after it shows (:data:`_STATUS`):
         once a prompt of the log has shown one, the same prompt without one says 0."""
-        if "status" not in m.re.groupindex:
+        if m.re is not _USER_PROMPT:
             return
-        status, style = m.group("status"), (m.re, _prompt_host(m))
+        status = m.group("status")
+        if status is None and self.status_style is None:
+            return  # most logs: no prompt has shown a status
+        style = _prompt_host(m) or ""
         if status is not None:
             self.status_style = style
         elif style != self.status_style:
