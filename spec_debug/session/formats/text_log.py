@@ -1,8 +1,10 @@
 """Plain-text and Markdown logs: ``[msg N]``-numbered transcripts, shell-prompt logs
 (``root@gpu-3:~# cmd``, ``$ cmd``, zsh themes' ``➜``/``❯``; ``script(1)`` typescripts, tmux
 captures; an interactive ``ssh`` moves the commands after it to that host,
-:mod:`formats.shell_logins`), Markdown with fenced blocks (GitHub issue bodies: commands in
-shell, plain and notebook blocks, or as a line of prose), shell history files
+:mod:`formats.shell_logins`; a prompt's ``[1]`` is the status of the command before; a
+``history`` listing gives the commands that ran before it), Markdown with fenced blocks (GitHub
+issue bodies: commands in shell, plain and notebook blocks, or as a line of prose, their flags
+maybe on the next lines; ``> `` block quotes are someone else's words), shell history files
 (:mod:`formats.shell_history`), and Aider chat history (``#### `` user lines, ``> `` tool
 output; Aider-AI/aider ``aider/utils.py`` ``split_chat_history_markdown``).
 
