@@ -48,7 +48,21 @@ class Scope:
     """(family, size): "Llama-3.1-8B-Instruct" and "meta-llama/Llama-3.1-8B" are one model."""
 
 
+_FAMILIES = re.compile("llama|qwen|deepseek|mistral|mixtral|gemma|phi|vicuna|gpt-oss|minicpm|glm|kimi").search
+_ROW_WORD_LITERALS = re.compile("bs|size|concurrency|seqs").search
+"""Literals of _MODEL_NAME and _ROW_WORDS ("batch size": "size"), searched in the lowered text
+first: the analysis pairs every throughput reading it reads (tens of thousands in a long
+session), and most contexts name neither ("SGLang Decode batch, mean of 56 lines"). Non-ASCII
+text skips the test: re.I folds letters lower() keeps (U+017F is an "s")."""
+
+
+def _may_hold(text: str, literals) -> bool:
+    return not text.isascii() or literals(text.lower()) is not None
+
+
 def _model(text: str) -> tuple[str, str | None] | None:
+    if not _may_hold(text, _FAMILIES):
+        return None
     m = _MODEL_NAME.search(text)
     if m is None:
         return None
@@ -70,6 +84,8 @@ def _engine(text: str) -> str | None:
 def _row_said(text: str, value: float) -> re.Match | None:
     """The row words of ``text`` nearest the reading: the last said before its number, else the
     first after it."""
+    if not _may_hold(text, _ROW_WORD_LITERALS):
+        return None
     at = text.find(f"{value:g}")
     said = list(_ROW_WORDS.finditer(text))
     if not said or at < 0:
@@ -83,7 +99,7 @@ def row_key(context: str, value: float, command: str = "") -> str | None:
     566.21 is bs=4's; "bs=1: 150 tok/s, bs=4: 410 tok/s"), else of its sentence ("When BS=1,
     the output is 75 tok/s")."""
     m = _TABLE_ROW.match(context)
-    if m is None:
+    if m is None and _may_hold(context, _ROW_WORD_LITERALS):
         sentence = _sentence(context, value)
         at = sentence.find(f"{value:g}")
         if at >= 0:
@@ -91,7 +107,7 @@ def row_key(context: str, value: float, command: str = "") -> str | None:
             end = sentence.find(",", at)
             m = _row_said(sentence[start:end if end >= 0 else len(sentence)], value)
         m = m or _row_said(sentence, value)
-    if m is None and command:
+    if m is None and command and "--" in command:
         m = _ROW_FLAGS.search(command)
     return (m.group(1) or m.group(2)) if m else None
 
@@ -112,9 +128,9 @@ def stated_scope(context: str, value: float, command: str = "") -> Scope:
     """The engine and model a reading's command (first: it ran it) or its sentence names."""
     engine = model = None
     if command:
-        backend = _BACKEND_FLAG.search(command)  # sglang.bench_serving --backend vllm measures vLLM
-        engine = _engine(backend.group(1)) if backend else _engine(command)
-        flag = _MODEL_FLAG.search(command)
+        backend = _BACKEND_FLAG.search(command) if "--backend" in command else None
+        engine = _engine(backend.group(1)) if backend else _engine(command)  # bench_serving --backend vllm: vLLM
+        flag = _MODEL_FLAG.search(command) if "--model" in command or "serve" in command else None
         model = _model(flag.group(1) or flag.group(2)) if flag else None
     if engine is None or model is None:
         sentence = _sentence(context, value)
