@@ -1312,7 +1312,43 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
+    if cfg.algorithm == "NGRAM":
+        return _sglang_ngram_rules(cfg)
     return _sglang_rules(cfg, target_architecture, engine_version)
+
+
+# SGLang NGRAM defaults (server_args.py ServerArgs: speculative_ngram_max_bfs_breadth = 10;
+# draft tokens 12 when unset, `_handle_ngram` in arg_groups/speculative_hook.py, where releases
+# before it took speculative_ngram_max_match_window_size, whose default is also 12).
+_SGLANG_NGRAM_BFS_BREADTH = 10
+_SGLANG_NGRAM_DRAFT_TOKENS = 12
+
+
+def _sglang_ngram_rules(cfg: LaunchConfig) -> EffectiveSpec:
+    """NGRAM as SGLang resolves it (sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py
+    `_handle_ngram`, server_args.py `_handle_speculative_decoding` before it): no auto-choose and
+    no topk-1 rewrite; topk is always --speculative-ngram-max-bfs-breadth (default 10), the
+    written --speculative-eagle-topk is dropped; unset draft tokens become 12. The verify block is
+    the draft tokens matched in the n-gram cache (speculative/ngram_worker.py reads
+    speculative_num_draft_tokens), so --speculative-num-steps is no depth here."""
+    breadth = _int_flag(cfg.flags, ("speculative-ngram-max-bfs-breadth",), "sglang")
+    breadth = _SGLANG_NGRAM_BFS_BREADTH if breadth is None else breadth
+    tokens = cfg.num_draft_tokens
+    overrides: list[str] = []
+    if cfg.topk is not None and cfg.topk != breadth:
+        # what runs, not a budget to fix: NGRAM has no topk of its own
+        overrides.append(f"auto-chosen: topk {breadth} from --speculative-ngram-max-bfs-breadth (NGRAM drops "
+                         f"the written --speculative-eagle-topk {cfg.topk})")
+    window = _int_flag(cfg.flags, ("speculative-ngram-max-match-window-size",), "sglang")
+    if tokens is None and window not in (None, _SGLANG_NGRAM_DRAFT_TOKENS):
+        # which one runs depends on the release, and the engine version is not known here
+        overrides.append(f"auto-chosen: {_SGLANG_NGRAM_DRAFT_TOKENS} draft tokens for NGRAM in newer SGLang, "
+                         f"{window} (--speculative-ngram-max-match-window-size) in older releases; set "
+                         "--speculative-num-draft-tokens to be sure")
+    elif tokens is None:
+        tokens = _SGLANG_NGRAM_DRAFT_TOKENS
+        overrides.append(f"auto-chosen: {tokens} draft tokens for NGRAM (--speculative-num-draft-tokens unset)")
+    return EffectiveSpec(cfg.num_steps, breadth, tokens, cfg.num_draft_tokens is None, overrides)
 
 
 # SGLang's DFlash default block when neither the command nor the draft's config gives one

@@ -15,6 +15,8 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
 
     `trained_source` names where `trained_steps` comes from when the draft is not an EAGLE
     checkpoint (an MTP target's own modules)."""
+    if launch.engine == "sglang" and launch.algorithm == "NGRAM":
+        return _sglang_ngram_capped(eff, at)
     served = eff.num_steps
     if served != 1 or eff.adaptive:
         # adaptive SGLang only starts there: it moves the steps up while drafts are accepted
@@ -54,6 +56,23 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
                     "found on the host)" if trained_source
                     else "the draft config does not say how many steps it was trained for")
     return [at.finding("SD101", evidence, facts, severity="warning")]
+
+
+def _sglang_ngram_capped(eff: EffectiveSpec, at: Where) -> list[Finding]:
+    """SGLang NGRAM verifies --speculative-num-draft-tokens matched in its n-gram cache (the
+    root and draft tokens - 1 candidates), whatever --speculative-num-steps says
+    (sgl-project/sglang python/sglang/srt/speculative/ngram_worker.py reads only
+    speculative_num_draft_tokens): it is capped at one drafted token when that is 2."""
+    if eff.num_draft_tokens is None or eff.num_draft_tokens > 2:
+        return []
+    evidence = [f"launch command: --speculative-num-draft-tokens {eff.num_draft_tokens}",
+                f"effective: NGRAM verifies {eff.num_draft_tokens} tokens: at most one drafted token can be "
+                "accepted per round, so the accept length is at most 2",
+                f"{_UNTRAINED['NGRAM']} is not trained for a number of steps; more draft tokens cost verify "
+                "compute and pay off while its matches keep being accepted"]
+    return [at.finding("SD101", evidence, {"served_steps": 1, "trained_steps": None}, severity="warning",
+                       remediation="Try more draft tokens and keep the setting that measures fastest (SGLang's "
+                                   "NGRAM default is --speculative-num-draft-tokens 12).")]
 
 
 # Drafters with no trained depth: SGLang NGRAM (n-gram lookup in a cache) and STANDALONE (a
