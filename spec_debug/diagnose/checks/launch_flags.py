@@ -17,6 +17,10 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     checkpoint (an MTP target's own modules)."""
     if launch.engine == "sglang" and launch.algorithm == "NGRAM":
         return _sglang_ngram_capped(eff, at)
+    if launch.engine == "vllm" and trained_source and trained_steps:
+        refused = _vllm_mtp_indivisible(launch, trained_steps, trained_source, at)
+        if refused:
+            return refused
     served = eff.num_steps
     if served != 1 or eff.adaptive:
         # adaptive SGLang only starts there: it moves the steps up while drafts are accepted
@@ -56,6 +60,30 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
                     "found on the host)" if trained_source
                     else "the draft config does not say how many steps it was trained for")
     return [at.finding("SD101", evidence, facts, severity="warning")]
+
+
+def _vllm_mtp_indivisible(launch: LaunchConfig, layers: int, source: str, at: Where) -> list[Finding]:
+    """SD102 (a launch vLLM refuses): a vLLM MTP server (the target's own modules) given more
+    speculative tokens than the target has MTP modules, and not a multiple of them.
+    vllm-project/vllm vllm/config/speculative.py `__post_init__` (vllm/config.py before the
+    split): `num_speculative_tokens > n_predict and num_speculative_tokens % n_predict != 0`
+    raises ValueError, so the modules are reused whole; n_predict is the target's
+    num_nextn_predict_layers / mtp_num_hidden_layers (`hf_config_override`). vLLM's own test
+    `test_mtp_stages_are_independent_of_dspark_width` (vllm-project/vllm PR #54631): 3 layers take
+    6 and refuse 5."""
+    k = launch.num_steps
+    if k is None or k <= layers or k % layers == 0:
+        return []
+    evidence = [f"launch command: {_vllm_tokens_flag(launch, k)}",
+                f"the target has {layers} MTP modules ({source}): vLLM refuses to start with "
+                f"\"ValueError: num_speculative_tokens:{k} must be divisible by n_predict={layers}\" (a K above "
+                "the module count must be a multiple of it, vllm/config/speculative.py)"]
+    facts = {"written": {"steps": k, "topk": launch.topk, "num_draft_tokens": launch.num_draft_tokens},
+             "effective": None, "mtp_layers": layers}
+    lower, upper = k - k % layers, k - k % layers + layers
+    return [at.finding("SD102", evidence, facts,
+                       remediation=f"Serve a multiple of {layers} (or at most {layers}): "
+                                   f"{_vllm_tokens_flag(launch, lower)} or {_vllm_tokens_flag(launch, upper)}.")]
 
 
 def _sglang_ngram_capped(eff: EffectiveSpec, at: Where) -> list[Finding]:
