@@ -450,6 +450,7 @@ def load_draft_config(model_dir: str | Path) -> DraftConfig:
     path = Path(model_dir) / "config.json"
     raw = read_json(path)
     _refuse_block_draft(raw, str(path))
+    _refuse_parallel_draft(raw, str(path))
     return parse_draft_config(raw, where=str(path))
 
 
@@ -477,6 +478,46 @@ def _refuse_block_draft(raw: Mapping[str, Any], where: str) -> None:
         hint="serve it with SGLang --speculative-algorithm DFLASH or vLLM speculative_config "
              "method \"dflash\"; pass an EAGLE-3 draft (LlamaForCausalLMEagle3, or speculators "
              "eagle3) as --model")
+
+
+# P-EAGLE (vLLM PR #32887 "parallel drafting"): EAGLE-3 weights trained to draft all K
+# tokens in one pass, mask tokens standing in for the unknown ones. speculators saves it as
+# `speculators_model_type: "peagle"`, architectures ["PEagleDraftModel"], `mask_token_id`
+# (src/speculators/models/peagle/config.py); vLLM maps that to method "eagle3" with
+# `parallel_drafting: true`, architectures ["PeagleLlamaForCausalLM"] and `pard_token`
+# (vllm transformers_utils/configs/speculators/base.py and algos.py update_peagle), and reads
+# the mask token from `pard_token` or `ptd_token_id` (v1/spec_decode). Scored step by step
+# as EAGLE-3 its numbers mean nothing.
+_PARALLEL_DRAFT = re.compile(r"PEagle", re.IGNORECASE)
+
+
+def _refuse_parallel_draft(raw: Mapping[str, Any], where: str) -> None:
+    architectures = raw.get("architectures")
+    names = [str(a) for a in architectures] if isinstance(architectures, list) else []
+    name = next((a for a in names if _PARALLEL_DRAFT.search(a)), None)
+    mask_key = next((k for k in ("mask_token_id", "pard_token", "ptd_token_id")
+                     if raw.get(k) is not None), None)
+    # not on pard_token alone: PARD drafts (vLLM draft_model) carry it too
+    if not (raw.get("speculators_model_type") == "peagle" or name
+            or raw.get("parallel_drafting") is True):
+        return
+    spec = raw.get("speculators_config")
+    proposals = spec.get("proposal_methods") if isinstance(spec, Mapping) else None
+    steps = (proposals[0].get("speculative_tokens") if isinstance(proposals, list) and proposals
+             and isinstance(proposals[0], Mapping) else None)
+    what = name or ("speculators_model_type peagle" if raw.get("speculators_model_type")
+                    == "peagle" else "parallel_drafting")
+    raise CheckpointError(
+        f"{where}: a P-EAGLE (parallel drafting) draft ({what}"
+        + (f", {mask_key} {raw[mask_key]}" if mask_key else "")
+        + (f", {steps} speculative tokens" if steps else "") + "), not an EAGLE-3 one: it "
+        "drafts all positions in one pass, mask tokens standing in for the unknown ones; "
+        "spec-debug's drafter runs EAGLE-3 drafts step by step, so its scores would mean "
+        "nothing for this draft",
+        hint="serve it with vLLM speculative_config method \"eagle3\" and "
+             "\"parallel_drafting\": true (vLLM sets both itself for a speculators peagle "
+             "checkpoint); pass an EAGLE-3 draft (speculators eagle3, or "
+             "LlamaForCausalLMEagle3) as --model")
 
 
 # Targets whose RMSNorm scales by (1 + weight), the weight stored zero-centred: transformers

@@ -514,6 +514,18 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         for name, param in model.state_dict().items():
             if name == "embed_tokens.weight" and (use_target_embedding
                                                   or not checkpoint.has(name)):
+                if not checkpoint.has(name) and cfg.hidden_size != cfg.target_hidden_size:
+                    # a draft of its own width (speculators target_hidden_size, EAGLE3.md
+                    # section 1) embeds into hidden_size: the target's [vocab,
+                    # target_hidden_size] embedding cannot stand in for the missing one
+                    raise CheckpointError(
+                        f"{checkpoint.path}: no embed_tokens.weight in the draft, and the "
+                        f"draft's hidden_size {cfg.hidden_size} differs from its "
+                        f"target_hidden_size {cfg.target_hidden_size}: it needs its own "
+                        f"[{cfg.vocab_size}, {cfg.hidden_size}] embedding, which the "
+                        "target's cannot replace",
+                        hint="re-export the draft with its embed_tokens.weight (the tensor "
+                             "the trainer saved)")
                 embed = target.embed() if target is not None else None
                 if embed is None:
                     if checkpoint.has(name):
