@@ -68,4 +68,8 @@ def _timestamp(text: str) -> str | None:
             return None
     if moment.tzinfo is None:
         return moment.isoformat(timespec="seconds")  # local time, as Aider's banner
-    return moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    try:
+        moment = moment.astimezone(timezone.utc)
+    except OverflowError:  # "9999-12-31 23:59:59-01:00" is in year 10000 in UTC
+        return None
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
