@@ -147,3 +147,6 @@ def expiry_watch(on_expiry: Callable[[], None]) -> Iterator[threading.Event]:
         yield fired
     finally:
         timer.cancel()
+        # cancel() does not stop an on_expiry already running: wait for it, so that it acts on
+        # this block's copy and not on whatever the thread does next (the next step's copy).
+        timer.join()

@@ -137,7 +137,10 @@ class RemoteFiles:
         at the deadline, wherever it waits (the stat, the open, a read), and FetchTimedOut says so;
         the bytes copied until then are kept as local_path (fetch_deadline.keep_partial).
         """
-        with self._lock, expiry_watch(self._close_copy_channel) as expired, self._errors(remote_path, expired):
+        with self._lock, self._dropped_if_expired() as watch, expiry_watch(self._close_copy_channel) as expired, self._errors(
+            remote_path, expired
+        ):
+            watch.append(expired)
             client = self._sftp()
             if expired.is_set():  # the deadline passed while the SFTP channel opened: nothing to close then
                 raise EOFError("the fetch step's deadline passed")
@@ -174,6 +177,19 @@ class RemoteFiles:
                     os.replace(partial, local_path)
                 finally:
                     partial.unlink(missing_ok=True)
+
+    @contextmanager
+    def _dropped_if_expired(self) -> Iterator[list[threading.Event]]:
+        """Forget the SFTP channel once the copy ends if the deadline fired during it (the caller
+        holds the lock). It can fire after the copy ended, before its timer is cancelled: the
+        channel then closes in a thread of its own, and the next step's copy must not take it
+        up (its _sftp() still sees it open) and fail on it."""
+        watch: list[threading.Event] = []
+        try:
+            yield watch
+        finally:
+            if watch and watch[0].is_set():
+                self._drop()
 
     def exists(self, remote_path: str) -> bool:
         with self._lock, self._errors(remote_path):
