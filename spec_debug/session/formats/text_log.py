@@ -280,6 +280,11 @@ def _control_bytes(raw: bytes) -> int:
     return len(raw) - len(raw.translate(None, _BINARY_CONTROLS))
 
 
+_MAX_EDITED_CHARS = 16384
+_SHIFTS_TEXT = re.compile("[\x0f-\x11]").search
+_NO_SHIFTS = dict.fromkeys((0x0F, 0x10, 0x11))
+
+
 def _as_displayed(line: str) -> str:
     """The line as the terminal showed it. ``script(1)`` records "everything in the log file,
     including linefeeds and backspaces" (util-linux script(1), BUGS): a typo fixed at the
@@ -293,6 +298,11 @@ def _as_displayed(line: str) -> str:
         for part in parts[1:]:
             text = part + text[len(part):]
         return text.rstrip(" ")
+    if len(line) > _MAX_EDITED_CHARS and _SHIFTS_TEXT(line):
+        # Inserts, deletions and moves past the end shift or grow what is shown, each in the time of
+        # the line (\x1b[1000@ is a thousand): a command fixed at the prompt is short, a line this
+        # long is a redraw loop or junk. Its carriage returns, backspaces and erases still apply.
+        line = line.translate(_NO_SHIFTS)
     shown: list[str] = []
     col = 0
     for ch in line:
