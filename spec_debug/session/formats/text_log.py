@@ -148,7 +148,11 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
         if "\x1b" in line:
-            line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(_edit_mark, line))
+            # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
+            # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
+            # line's shifting marks anyway).
+            marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS else _edit_mark_once
+            line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
             if _EDITED(line):
                 line = _as_displayed(line)
         elif "\r" in line or "\b" in line or "\x0e" in line:
@@ -161,6 +165,10 @@ def _edit_mark(m: re.Match) -> str:
     if op == "K":
         return "\x0e" if m.group(1) in ("", "0") else ""  # 1K/2K (to the start, whole line): rare
     return _EDIT_MARKS[op] * min(int(m.group(1) or 1), 1000)
+
+
+def _edit_mark_once(m: re.Match) -> str:
+    return _edit_mark(m) if m.group(2) == "K" else _EDIT_MARKS[m.group(2)]
 
 
 def _rejoined(rows: Iterator[tuple[int, str, str | None]], width: int) -> Iterator[tuple[int, str, str | None]]:
