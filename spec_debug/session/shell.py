@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-_SSH_ARG_OPTS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+"""The ssh(1) options that take a value (getopt string in openssh-portable ssh.c)."""
 _SCP_ARG_OPTS = frozenset("cDFiJlOoPSX")
 _DOCKER_ARG_OPTS = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"})
 _KUBECTL_ARG_OPTS = frozenset({"-n", "--namespace", "-c", "--container", "--context", "-f", "--filename",
@@ -298,7 +299,7 @@ def _ssh(args: list[str], depth: int) -> Target | None:
             i += 1
             continue
         flag, attached = word[1:2], word[2:]
-        if flag in _SSH_ARG_OPTS:
+        if flag in SSH_VALUE_FLAGS:
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
             i += 1 if attached else 2
             if flag == "p" and value.isdigit():
@@ -322,7 +323,7 @@ def _ssh(args: list[str], depth: int) -> Target | None:
         else:
             # A cluster of flags without arguments (-tt, -vA) - but -vp2222 ends with one.
             for j, ch in enumerate(word[1:], start=1):
-                if ch in _SSH_ARG_OPTS:
+                if ch in SSH_VALUE_FLAGS:
                     value = word[j + 1:] or (args[i + 1] if i + 1 < len(args) else "")
                     if ch == "p" and value.isdigit():
                         port = int(value)
@@ -562,7 +563,7 @@ def _gcloud_ssh(args: list[str], depth: int) -> Target | None:
             # value), then the remote command
             rest, j = args[i + 1:], 0
             while j < len(rest) and rest[j].startswith("-") and len(rest[j]) > 1:
-                j += 2 if len(rest[j]) == 2 and rest[j][1] in _SSH_ARG_OPTS else 1
+                j += 2 if len(rest[j]) == 2 and rest[j][1] in SSH_VALUE_FLAGS else 1
             command = command or " ".join(rest[j:]) or None
             break
         if word.startswith("--"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from spec_debug.session.shell import segments, split_words
+from spec_debug.session.shell import SSH_VALUE_FLAGS, segments, split_words
 
 _EDITORS = frozenset({"vi", "vim", "nvim", "view", "nano", "pico", "emacs", "micro", "joe", "mcedit"})
 _FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", "iftop", "iotop", "mc"})
@@ -26,8 +26,6 @@ _LOGIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da|a|fi|k)?sh(?:\s+(?:-l|
 or ``bash script.sh``)."""
 _ATTACH = re.compile(r"(?:tmux\s+(?:a|at|attach|attach-session)\b|screen\s+-[rRxd]|byobu\b|zellij\s+a(?:ttach)?\b)")
 
-_SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
-"""The ssh(1) options that take a value (getopt string in openssh-portable ssh.c)."""
 _EXEC_VALUE_OPTIONS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys",
                                  "-c", "--container", "-n", "--namespace", "-f", "--filename", "--pod-running-timeout",
                                  "--context", "--kubeconfig"})
@@ -160,7 +158,7 @@ def _ssh_destination(args: list[str]) -> tuple[str | None, str]:
             break
         # the first flag of a cluster that takes a value ends the cluster: -p2222 and
         # -oBatchMode=yes carry it, -p 2222 and -vp 2222 take the next word
-        at = next((j for j, ch in enumerate(word[1:], start=1) if ch in _SSH_VALUE_FLAGS), None)
+        at = next((j for j, ch in enumerate(word[1:], start=1) if ch in SSH_VALUE_FLAGS), None)
         i += 2 if at == len(word) - 1 else 1
     if i >= len(args):
         return None, ""
