@@ -195,7 +195,16 @@ def playbooks_show(name: str = typer.Argument(..., autocompletion=complete_playb
         path = find_playbook(name)
     except SpecDebugError as exc:
         fail(exc)
-    sys.stdout.write(path.read_text(encoding="utf-8"))
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        fail(SpecDebugError(f"{name}: cannot read it: {exc.strerror or exc}"))
+    except UnicodeDecodeError as exc:
+        # A binary file given by mistake: a playbook is YAML text, and printing the bytes raw
+        # would leave the terminal in whatever mode they happen to switch on.
+        fail(SpecDebugError(f"{name}: not a text file (byte {exc.start} is not UTF-8), not a playbook",
+                            hint="pass a .yaml playbook file, or a shipped name from `spec-debug playbooks list`"))
+    sys.stdout.write(text)
 
 
 @playbooks_app.command("validate")
