@@ -277,10 +277,22 @@ def _split_dest(dest: str) -> tuple[str | None, str, int | None]:
     return (user or None), host.strip("[]"), port
 
 
-def _ssh(args: list[str], depth: int) -> Target | None:
-    """OpenSSH reads options on both sides of the destination (``ssh gpu01 -p 2222 cmd``:
-    ``ssh.c`` runs getopt again after taking the host) until ``--`` or the command's
-    first word."""
+@dataclass(frozen=True, slots=True)
+class SshWords:
+    """What one ssh's words say: its destination as typed, the remote command, and the options
+    that change where it lands."""
+    dest: str | None
+    remote: str
+    user: str | None = None
+    port: int | None = None
+    jump: str | None = None
+    hostname: str | None = None
+
+
+def ssh_words(args: list[str]) -> SshWords:
+    """ssh's words after the program name. OpenSSH reads options on both sides of the
+    destination (``ssh gpu01 -p 2222 cmd``: ``ssh.c`` runs getopt again after taking the host;
+    ``ssh -G gpu01 -p 2222`` prints ``port 2222``) until ``--`` or the command's first word."""
     user = port = jump = hostname = None
     dest = None
     i = 0
@@ -331,12 +343,18 @@ def _ssh(args: list[str], depth: int) -> Target | None:
                         i += 1
                     break
             i += 1
+    return SshWords(dest=dest, remote=" ".join(args[i:]), user=user, port=port, jump=jump, hostname=hostname)
+
+
+def _ssh(args: list[str], depth: int) -> Target | None:
+    words = ssh_words(args)
+    dest, remote, user, port, jump, hostname = (words.dest, words.remote, words.user, words.port,
+                                                words.jump, words.hostname)
     if dest is None:
         return None
     dest_user, host, dest_port = _split_dest(dest)
     if hostname is not None:
         host = hostname.strip("[]")
-    remote = " ".join(args[i:])
     user = dest_user or user
     port = dest_port or port
     if remote and depth < 4:

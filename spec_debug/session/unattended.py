@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from spec_debug.session.shell import SSH_VALUE_FLAGS, segments, split_words
+from spec_debug.session.shell import segments, split_words, ssh_words
 
 _EDITORS = frozenset({"vi", "vim", "nvim", "view", "nano", "pico", "emacs", "micro", "joe", "mcedit"})
 _FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", "iftop", "iotop", "mc"})
@@ -147,25 +147,14 @@ def host_command(command: str, host: str) -> str | None:
 
 
 def _ssh_destination(args: list[str]) -> tuple[str | None, str]:
-    """(destination, remote command) of ssh's arguments after the program name."""
-    i = 0
-    while i < len(args):
-        word = args[i]
-        if word == "--":
-            i += 1
-            break
-        if not word.startswith("-") or word == "-":
-            break
-        # the first flag of a cluster that takes a value ends the cluster: -p2222 and
-        # -oBatchMode=yes carry it, -p 2222 and -vp 2222 take the next word
-        at = next((j for j, ch in enumerate(word[1:], start=1) if ch in SSH_VALUE_FLAGS), None)
-        i += 2 if at == len(word) - 1 else 1
-    if i >= len(args):
-        return None, ""
-    dest = args[i]
-    if dest.startswith("ssh://"):
+    """(destination, remote command) of ssh's arguments after the program name, read by the
+    analyzer's own parser (``shell.ssh_words``): options after the destination belong to ssh
+    (``ssh gpu01 -p 2222 nvidia-smi`` runs ``nvidia-smi``, not ``-p 2222 nvidia-smi``)."""
+    words = ssh_words(args)
+    dest = words.dest
+    if dest is not None and dest.startswith("ssh://"):
         dest = re.sub(r":\d+$", "", dest[6:].rstrip("/"))
-    return dest, " ".join(args[i + 1:])
+    return dest, words.remote
 
 
 def _exec_program(before: list[re.Match]) -> bool:
