@@ -24,6 +24,11 @@ from spec_debug.session.records import MetricRecord
 # (vllm-project/vllm#16937: "Output tokens/s on H100 BS1").
 _ROW_WORDS = re.compile(r"\b(?:bs|batch[ _-]?size|(?:max[-_ ])?concurrency|max[-_]num[-_]seqs)\s*(?:=|:|of)?\s*(\d+)\b"
                         r"|\bBS(\d+)\b", re.I)
+# A reading's number, its unit and a joining word, up to the row words that follow ("410 tok/s
+# at bs=4", "410 tok/s (bs=4)"); a comma ends the reading ("bs=1: 150 tok/s, bs=4: ...").
+_ROW_TAIL = re.compile(r"\d[\d.,]*\s*(?:[a-z]+/s(?:ec(?:ond)?)?|tokens per second|tps)?\s*\(?\s*(?:(?:at|for|with|@|on)\s+)?"
+                       r"(?=(?:bs|batch[ _-]?size|(?:max[-_ ])?concurrency|max[-_]num[-_]seqs)\s*(?:=|:|of)?\s*\d|BS\d)",
+                       re.I)
 # The same as flags of the printing command; a flag given several values ("--batch-size 1 4 16",
 # sglang bench_one_batch) names no one row.
 _ROW_FLAGS = re.compile(r"--(?:batch[-_]size|max[-_]concurrency|concurrency|max[-_]num[-_]seqs)(?:=|\s+)(\d+)(?![\d.]|\s+\d)")
@@ -90,6 +95,10 @@ def _row_said(text: str, value: float) -> re.Match | None:
     said = list(_ROW_WORDS.finditer(text))
     if not said or at < 0:
         return said[0] if said else None
+    # The row words that follow the reading's unit name its row, before any said earlier: in
+    # "120 tok/s at bs=1 and 410 tok/s at bs=4", 410 is bs=4's.
+    if (tail := _ROW_TAIL.match(text, at)) is not None:
+        return next((w for w in said if w.start() == tail.end()), None) or _ROW_WORDS.match(text, tail.end())
     return next((w for w in reversed(said) if w.end() <= at), None) or next((w for w in said if w.start() >= at), None)
 
 

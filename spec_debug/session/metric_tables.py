@@ -13,8 +13,13 @@ Reading = tuple[str, float, str, str]
 
 # Speculation switched off, in the words people use for the baseline run: "no-spec",
 # "without speculation", "w/o spec decoding", "without EAGLE-3", "without the draft".
+# "spec decoding disabled" is the state only: "spec decoding disabled the radix cache" says
+# what speculation turned off in SGLang (server_args.py logs "Radix cache is disabled for ..."
+# and "Overlap scheduler is disabled for ...": sgl-project/sglang#3144, #32459), and the
+# throughput after it is speculation's own.
 NO_SPEC = (r"\b(?:without|w/o|no|non)[- ]?(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?)"
-           r"|\bspec\w*(?:\s+decod\w*)?\s+(?:off|disabled)")
+           r"|\bspec\w*(?:\s+decod\w*)?\s+(?:off|disabled(?!\s+(?:the\s+|its\s+|our\s+)?(?:[\w-]+\s+){0,2}?"
+           r"(?:cache|caching|schedul\w*|graphs?|prefill|compile|overlap)\b))")
 # GFM's delimiter row, and python-tabulate's "psql" rule under a header ("|------+-----|",
 # columns joined by "+"). GFM asks for no number of hyphens, and a table copied from a rendered
 # page into an issue comes back with two and no outer pipes ("bs | throughput\n-- | --":

@@ -150,6 +150,16 @@ _LEAD_BREAK = re.compile(r"\b(?:with|but|while|whereas|however|vs|versus|than|th
 # A reading before the phrase is the one it names ("90 tok/s without speculation, 54.8 tok/s with
 # EAGLE-3").
 _LEAD_COMPARED = re.compile(r"\b(?:compared|relative|against|over|than|vs|versus|from)\b|/s\b|\btps\b")
+# A list of baselines by row, after one NO_SPEC phrase: each earlier item is a reading with its
+# row words after it ("120 tok/s at bs=1", "120 tok/s (bs=1)") or before it ("bs=1: 120 tok/s").
+_ROW_WORD = r"(?:bs|batch[ _-]?size|concurrency)\s*[=:]?\s*\d+"
+_ROW_UNIT = r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second|t/s|tps)"
+_LISTED_ROW_READING = re.compile(
+    r"(?:" + _ROW_WORD + r"\s*[:,]?\s*)?\d[\d,.]*\s*" + _ROW_UNIT + r"\s*\(?\s*(?:(?:at|for|with|@)\s*)?" + _ROW_WORD
+    + r"\s*\)?|" + _ROW_WORD + r"\s*[:,]?\s*\d[\d,.]*\s*" + _ROW_UNIT)
+# The row words of the reading itself, after its unit or just before its number.
+_ROW_OF_READING = re.compile(r"\d[\d,.]*\s*" + _ROW_UNIT + r"\s*\(?\s*(?:(?:at|for|with|@)\s*)?" + _ROW_WORD, re.I)
+_ROW_BEFORE_READING = re.compile(_ROW_WORD + r"\s*[:,]?\s*(?:~|about\s+)?$", re.I)
 _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$")
 _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
@@ -237,6 +247,8 @@ _RATE_AFTER = re.compile(r"\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s
 # word of its own only ("TOTAL", "ALL" are none); prose only, where people write it.
 _AL_AFTER = re.compile(r"(?<![\w-])AL\s*(?:[:=]|of|is|was)?\s*(?P<value>\d+(?:\.\d+)?)(?![\w.%])")
 _AL_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?AL(?![\w-])")
+_SPEC_WORDS = ("draft", "spec", "eagle", "accept", "mtp", "medusa", "ngram", "n-gram")
+"""Words a text about speculative decoding has, one at least (see _accept_al)."""
 _MAX_ACCEPT_LENGTH = 20.0
 """An accept length is 1 + the draft tokens one step accepts, and drafts are a few to a dozen
 tokens deep (sgl-project/sglang#4247 tries --speculative-num-steps 8: 5.39); a larger "AL" number
@@ -615,10 +627,28 @@ def _baseline_before(before: str) -> bool:
 
 def _no_spec_lead(text: str, start: int) -> bool:
     """Whether the clause of the number at ``start`` is headed by a NO_SPEC phrase (see
-    _NO_SPEC_LEAD), within 100 characters before it."""
+    _NO_SPEC_LEAD), within 100 characters before it; or, for a reading that names its row, is
+    one of a list of row readings such a phrase heads ("Without speculation: 120 tok/s at bs=1,
+    410 tok/s at bs=4, 900 tok/s at bs=16": all three are baselines)."""
+    if _no_spec_lead_within(text, start, 100, False):
+        return True
+    # The other readings of the list break the lead ("/s"); only a reading with its own row
+    # words is taken as one of a list, and the list reads back further. The gate: a row word
+    # within the 40 characters around the number (most readings have none).
+    near = text[max(0, start - 24):start + 40].lower()
+    if not ("bs" in near or "batch" in near or "concurrency" in near):
+        return False
+    own_row = _ROW_OF_READING.match(text, start) is not None or \
+        _ROW_BEFORE_READING.search(text, max(0, start - 30), start) is not None
+    return own_row and _no_spec_lead_within(text, start, 240, True)
+
+
+def _no_spec_lead_within(text: str, start: int, reach: int, listed: bool) -> bool:
+    """_no_spec_lead over the ``reach`` characters before ``start``; ``listed``: readings that
+    name their row, between the phrase and the number, are the list's earlier items."""
     # every NO_SPEC phrase has one of the first words and one of the second; the regexes cost
     # a microsecond a reading, and most texts have neither
-    low = text[max(0, start - 100):start].lower()
+    low = text[max(0, start - reach):start].lower()
     if not ("spec" in low or "eagle" in low or "draft" in low):
         return False
     low = low[max(low.rfind(". "), low.rfind(";"), low.rfind("\n"), low.rfind("? "), low.rfind("! "), low.rfind("|")) + 1:]
@@ -632,7 +662,12 @@ def _no_spec_lead(text: str, start: int) -> bool:
         pass
     if lead is None:
         return False
-    return _LEAD_BREAK.search(low, lead.end()) is None and _LEAD_COMPARED.search(low, 0, lead.start()) is None
+    between = low[lead.end():]
+    if listed:
+        between, items = _LISTED_ROW_READING.subn(" ", between)
+        if not items:
+            return False
+    return _LEAD_BREAK.search(between) is None and _LEAD_COMPARED.search(low, 0, lead.start()) is None
 
 
 def _speedups(text: str, found: list[Metric]) -> None:
@@ -769,11 +804,22 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
 def _accept_al(text: str, found: list[Metric]) -> None:
     """"AL", the shorthand for the mean acceptance length, with its number after or before it.
     An accept length counts the target's own token, so a number under 1 is something else."""
+    spec_said = None
     for pattern in (_AL_AFTER, _AL_BEFORE):
         for m in pattern.finditer(text):
             value = float(m.group("value"))
-            if 1.0 <= value <= _MAX_ACCEPT_LENGTH:
-                found.append(Metric("accept_length", value, "tokens", _context(text, m.start(), m.end())))
+            if not 1.0 <= value <= _MAX_ACCEPT_LENGTH:
+                continue
+            if "." not in m.group("value"):
+                # A measured mean has decimals ("2.4 AL", "AL=3.53"); a whole number is one only
+                # where the text speaks of drafting: "15 AL students", "AL version 13"
+                # (Business Central's language) count other things.
+                if spec_said is None:
+                    low = text.lower()
+                    spec_said = any(word in low for word in _SPEC_WORDS)
+                if not spec_said:
+                    continue
+            found.append(Metric("accept_length", value, "tokens", _context(text, m.start(), m.end())))
 
 
 def _accept_word_at(text: str, at: int) -> bool:
