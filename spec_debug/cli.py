@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import sys
@@ -294,6 +295,24 @@ def main() -> None:
     except SpecDebugError as exc:  # raised outside a command's own handling
         print_error(exc)
         sys.exit(exc.exit_code)
+    except OSError as exc:
+        # Writing the output failed (stdout on a full disk, `> /dev/full`, an NFS home gone
+        # away): one line that says so, not a traceback. The exit code is the one of a record
+        # that cannot be written.
+        _quiet_stdout()
+        what = f"{exc.filename}: " if exc.filename else "writing the output: "
+        print_error(SpecDebugError(f"{what}{exc.strerror or exc}"))
+        sys.exit(3)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null: the interpreter flushes it on exit, and a second failure
+    there would print Python's own "Exception ignored" lines after our message."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a replaced stream without a file descriptor
+        pass
 
 
 if __name__ == "__main__":
