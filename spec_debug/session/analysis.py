@@ -452,6 +452,8 @@ class _SessionState:
                 seg.hosts[host] += 1
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host)
+            if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
+                self.baselines.launched(record.inner)
             self._concat(ev, x)
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"

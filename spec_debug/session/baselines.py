@@ -165,6 +165,12 @@ def reading_row(context: str, value: float, command: str = "") -> Row:
     return Row(row_key(context, value, command), stated_scope(context, value, command).model)
 
 
+def launched_model(command: str) -> tuple[str, str | None] | None:
+    """The model a launch command serves (``--model-path``, ``vllm serve NAME``); None where it names none."""
+    flag = _MODEL_FLAG.search(command) if "--model" in command or "serve" in command else None
+    return _model(flag.group(1) or flag.group(2)) if flag else None
+
+
 @dataclass(slots=True)
 class _Baseline:
     rec: MetricRecord
@@ -198,6 +204,25 @@ class BaselineBook:
         elif said.model is not None and now.model[1] is None:
             now.model = said.model  # "Llama" then "Llama-3.1-8B": the same model, now with its size
         return Scope(now.engine, now.model)
+
+    def launched(self, command: str) -> None:
+        """A server launch: the model and engine it names are those of the readings after it, until
+        another says otherwise. A benchmark or a ``curl`` against the server names neither
+        (``python -m sglang.bench_serving --backend sglang --num-prompts 80``), and a session that
+        serves Llama-3.1-8B, then Qwen3-30B-A3B with EAGLE3, never compares one with the other."""
+        model, engine = launched_model(command), _engine(command)
+        if model is None and engine is None:
+            return
+        now = self.now
+        # What a launch names holds for what follows only: the baselines already read keep their
+        # scope (the first reading's words may not name the first launch's model).
+        for b in self.baselines:
+            b.scope.engine = b.scope.engine or now.engine
+            b.scope.model = b.scope.model or now.model
+        if engine is not None:
+            now.engine = engine
+        if model is not None:  # a launch script's flags are in the script: the model may be the same
+            now.model = model
 
     def note(self, rec: MetricRecord, command: str = "") -> None:
         """A baseline_throughput reading."""

@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.baselines import BaselineBook, Row, reading_row
+from spec_debug.session.baselines import BaselineBook, Row, launched_model, reading_row
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN
@@ -430,8 +430,7 @@ def _resolution(a: SessionAnalysis) -> list[str]:
         readings = [m for m in readings if m.host == readings[-1].host]
     # and of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
     # not "rise from 159.78" (a bs=1 run) "to 426.46 tok/s"
-    printed: dict[tuple[str, int | None], str] = {}
-    rows = [reading_row(m.context, m.value, _printed(a, m, printed)) for m in readings]
+    rows = _rows(a, readings)
     seen: dict[Row, tuple[int, MetricRecord, MetricRecord]] = {}  # row: (index, last, best) so far
     for i, (m, row) in enumerate(zip(readings, rows)):
         before = [v for r, v in seen.items() if r.meets(row)]
@@ -531,9 +530,34 @@ def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple[str, int |
 def _same_row(a: SessionAnalysis, readings: list[MetricRecord]) -> list[MetricRecord]:
     """The readings of the last one's batch size and model, and those that state none:
     SpecForge#339's EAGLE3 runs at bs=1 then bs=4 did not "go from" 159.78 to 426.46 tok/s."""
+    rows = _rows(a, readings)
+    return [m for m, row in zip(readings, rows) if row.meets(rows[-1])]
+
+
+def _rows(a: SessionAnalysis, readings: list[MetricRecord]) -> list[Row]:
+    """The row of each reading: what it states, and for one that names no model, the model the
+    last server launch before it served (a bare ``bench_serving`` after ``launch_server
+    --model-path Qwen/Qwen3-30B-A3B`` measured Qwen3-30B-A3B)."""
     printed: dict[tuple[str, int | None], str] = {}
     rows = [reading_row(m.context, m.value, _printed(a, m, printed)) for m in readings]
-    return [m for m, row in zip(readings, rows) if row.meets(rows[-1])]
+    launches = _launches(a)
+    for i, (m, row) in enumerate(zip(readings, rows)):
+        if row.model is None and (served := launches.get(m.session)):
+            k = bisect_left(served, (m.seq,)) - 1
+            if k >= 0:
+                rows[i] = Row(row.key, served[k][1])
+    return rows
+
+
+def _launches(a: SessionAnalysis) -> dict[str, list[tuple[int, tuple[str, str | None]]]]:
+    """Per session, the server launches that name their model: (seq, model), in seq order."""
+    out: dict[str, list[tuple[int, tuple[str, str | None]]]] = {}
+    for c in a.commands:
+        if c.category == "launch_server" and (model := launched_model(c.inner or c.command)) is not None:
+            out.setdefault(c.session, []).append((c.seq, model))
+    for served in out.values():
+        served.sort(key=itemgetter(0))
+    return out
 
 
 def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[MetricRecord | None, bool]:
@@ -546,9 +570,16 @@ def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[Metric
         return None, False
     printed: dict[tuple[str, int | None], str] = {}
     book = BaselineBook()
+    # the server launches too, in their place, as the analysis read them (BaselineBook.launched)
+    launches = sorted(((c.seq, c.inner or c.command) for c in a.commands
+                       if c.session == last.session and c.category == "launch_server"), key=itemgetter(0))
+    k = 0
     for m in a.metrics:
         if m.session != last.session:
             continue
+        while k < len(launches) and launches[k][0] < m.seq:
+            book.launched(launches[k][1])
+            k += 1
         command = _printed(a, m, printed)
         if m.name == "baseline_throughput":
             book.note(m, command)
