@@ -49,6 +49,7 @@ import paramiko
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_args import SSH_CONFIG_FILE_OPTION, parse_ssh_args
+from spec_debug.runner.ssh_config_keywords import BadConfigLine, check_config_line, ignored_unknown_patterns
 from spec_debug.runner.ssh_config_values import (
     _add_keys_to_agent,
     _address_family,
@@ -80,7 +81,7 @@ from spec_debug.runner.ssh_target import (
     parse_destination,
     parse_proxy_jump,
 )
-from spec_debug.runner.ssh_tokens import RefusedExpansion, _environment_expanded, _environment_expanded_strict
+from spec_debug.runner.ssh_tokens import RefusedExpansion, _environment_expanded_strict, identity_agent_socket
 
 # The public names of this module before it was split (ssh_target, ssh_quoting, ssh_env,
 # ssh_args hold them now): callers and tests import them from here.
@@ -136,9 +137,12 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
 
 def _parse(files: list[tuple[Path, str | None]]) -> paramiko.SSHConfig:
     texts = []
+    ignored_unknown: list[str] = []
     for config_path, relative_to in files:
         try:
-            text = expand_includes(config_path, relative_to=relative_to)
+            text = expand_includes(config_path, relative_to=relative_to, ignored_unknown=ignored_unknown)
+        except BadConfigLine as exc:  # its message names the file (an included one, maybe) and line
+            raise UsageError(f"ssh config {exc}", hint=exc.hint) from None
         except (OSError, ValueError) as exc:  # unreadable, or not UTF-8
             raise UsageError(f"cannot read ssh config {config_path}: {exc}") from None
         texts.append(("Host *\n" if texts else "") + text)  # ends the previous file's last block
@@ -155,7 +159,8 @@ _BLOCK = re.compile(r"^\s*(host|match)(\s*=\s*|\s+)", re.IGNORECASE)
 _MAX_INCLUDE_DEPTH = 16  # OpenSSH's READCONF_MAX_DEPTH
 
 
-def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = None, enclosing: str = "Host *") -> str:
+def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = None, enclosing: str = "Host *",
+                    ignored_unknown: list[str] | None = None) -> str:
     """The config text with `Include` lines replaced by the files they name.
 
     paramiko's parser ignores Include (paramiko/paramiko: paramiko/config.py), yet many
@@ -164,8 +169,12 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     file is skipped, and an Include inside a Host/Match block only applies within it. The
     enclosing block header is repeated after the included text so that the lines after the
     Include stay in their block, and the included file's own Host/Match blocks are narrowed
-    to it (`enclosing`: see _narrowed).
+    to it (`enclosing`: see _narrowed). A line ssh(1) refuses is refused here too, naming the
+    file and line (ssh_config_keywords); `ignored_unknown` collects IgnoreUnknown's patterns
+    across the files read, as ssh(1) keeps them in one options struct.
     """
+    if ignored_unknown is None:
+        ignored_unknown = []
     if depth > _MAX_INCLUDE_DEPTH:
         raise UsageError(f"ssh config: Include nested deeper than {_MAX_INCLUDE_DEPTH} at {path}")
     base = relative_to or os.path.expanduser("~/.ssh")
@@ -187,6 +196,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 line = _narrowed(_criteria_in_lower_case(line), within)
                 block = line.strip()
             else:
+                _check_line(line, path, number, ignored_unknown)
                 line = _as_ssh_reads_it(line, path, number)
             lines.append(line)
             continue
@@ -196,9 +206,25 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 pattern = os.path.join(base, pattern)
             for included in sorted(glob.glob(pattern)):
                 if os.path.isfile(included):
-                    lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to, enclosing=block))
+                    lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to, enclosing=block,
+                                                 ignored_unknown=ignored_unknown))
                     lines.append(block)
     return "\n".join(lines) + "\n"
+
+
+def _check_line(line: str, path: Path, number: int, ignored_unknown: list[str]) -> None:
+    """Refuse a line ssh(1) refuses (ssh_config_keywords), after noting an IgnoreUnknown's patterns."""
+    if line.lstrip().startswith("#"):
+        return
+    ignored_unknown.extend(ignored_unknown_patterns(line))
+    match = _KEYWORD_LINE.match(line)
+    words = None
+    if match is not None and match.group(2).lower() not in _RAW_LINE_KEYWORDS:
+        try:
+            words = argv_split(match.group(3))
+        except ValueError:
+            words = None  # an unclosed quote: _as_ssh_reads_it names it
+    check_config_line(line, words, path, number, ignored_unknown)
 
 
 _KEYWORD_LINE = re.compile(r"^(\s*)(\w+)(?:\s*=\s*|\s+)(.*)$")
@@ -439,6 +465,15 @@ def resolve_target(
             "ssh(1) expands there (percent_expand failed)",
             hint="ProxyCommand takes %h, %k, %n, %p, %r and %%; write %% for a literal %",
         )
+    if isinstance(proxy_jump_value, RefusedExpansion):
+        # ssh(1) makes ProxyJump the ProxyCommand `ssh -W '[%h]:%p' HOP` and expands that
+        # (openssh-portable: ssh.c, main; sshconnect.c, expand_proxy_command), so a token
+        # ProxyCommand does not take stops it there ("percent_expand: unknown key %C").
+        raise UsageError(
+            f"{destination.host}: ssh config: ProxyJump {proxy_jump_value}: %{proxy_jump_value.refused_token} is not a token "
+            "ssh(1) expands there (percent_expand failed)",
+            hint="ProxyJump takes %h, %k, %n, %p, %r and %%; write %% for a literal %",
+        )
     proxy_jump = parse_proxy_jump(proxy_jump_value)
     _refuse_jump_through_itself(destination.host, str(entry.get("hostname", destination.host)), port, user, proxy_jump)
     timeout = connect_timeout_s
@@ -461,7 +496,7 @@ def resolve_target(
         port=port,
         user=user,
         identity_files=identity_files,
-        identity_agent=_environment_expanded(entry.get("identityagent")),
+        identity_agent=identity_agent_socket(entry.get("identityagent")),
         identities_only=_flag(entry.get("identitiesonly"), "IdentitiesOnly"),
         proxy_command=proxy_command,
         proxy_jump=proxy_jump,

@@ -20,6 +20,7 @@ from spec_debug.runner.ssh_tokens import (
     RefusedExpansion,
     _environment_expanded_strict,
     _match_exec_token,
+    hostname_expanded,
     _own_token,
 )
 
@@ -89,8 +90,9 @@ _OWN_TOKENS = {
     "proxycommand": set("nk"),
     # ProxyJump becomes the ProxyCommand `ssh -W '[%h]:%p' HOP`, whose tokens ssh(1) then
     # expands (openssh-portable: ssh.c, main; sshconnect.c, ssh_proxy_connect): `ProxyJump
-    # %n-gw` jumps through `gpu01-gw` for gpu01; here it was a host named `%n-gw`.
-    "proxyjump": set("n"),
+    # %n-gw` jumps through `gpu01-gw` for gpu01; here it was a host named `%n-gw`. Like
+    # ProxyCommand it takes %h, %k, %n, %p, %r and %% (expand_proxy_command) and nothing else.
+    "proxyjump": set("nk"),
 }
 _TOKEN = re.compile(r"%(.)")
 # Each CertificateFile line under a key of its own, numbered in config order (ssh_config's
@@ -105,6 +107,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
     `%HOST`), the tokens paramiko lacks added, the rest as paramiko computes them."""
 
     _original_host: str | None = None
+    _hostname_final = False
 
     def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
         if key.startswith(_SET_ENV_KEY):
@@ -122,13 +125,15 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             return _argv_quoted(expanded)
         if key == "match-exec":
             original = self._original_host or target_hostname
-            host = str(config.get("hostname") or target_hostname).replace("%h", target_hostname)
+            host = self._hostname_so_far(config, target_hostname)
 
             def exec_token(match: re.Match[str]) -> str:
                 expanded = _match_exec_token(match.group(1), config, host, original)
                 return match.group(0) if expanded is None else expanded
 
             return _TOKEN.sub(exec_token, value)
+        if key == "hostname":
+            return value  # expanded once, by lookup (hostname_expanded): `%%h` stays `%h`
         if key.startswith(CERTIFICATE_FILE_KEY):
             key = "certificatefile"
         own = _OWN_TOKENS.get(key)
@@ -155,9 +160,10 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             return match.group(0)  # ssh(1) refuses an unknown token; left as written, it shows in errors
 
         expanded = _TOKEN.sub(expand, value)
-        if unknown and key == "proxycommand":
+        if unknown and key in ("proxycommand", "proxyjump"):
             # ssh(1) refuses to run it ("percent_expand: failed"); paramiko ran `nc %C` as
-            # written. Marked, not raised: a ProxyJump met first overrides it (resolve_target).
+            # written, and `ProxyJump %C@bastion` logged in to bastion as a user named `%C`.
+            # Marked, not raised: the one of the two met first overrides the other (resolve_target).
             return RefusedExpansion(expanded, unknown[0])
         return expanded
 
@@ -187,7 +193,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 continue
             if kind in ("host", "originalhost"):
                 given = self._original_host or target_hostname if kind == "originalhost" else target_hostname
-                passed = _pattern_list_matches(_match_host(kind, given, options), param.lower())
+                name = self._hostname_so_far(options, given) if kind == "host" else given
+                passed = _pattern_list_matches(name.lower(), param.lower())
             elif kind == "localnetwork":
                 passed = _on_local_network(param)
             elif kind == "tagged":  # the Tag keyword (or -P): none set is the empty tag
@@ -223,13 +230,15 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         # The name as given, for `Match originalhost`, %n and %k: the second pass is over the
         # canonical name (paramiko passes that alone, and `Match originalhost gpu01` then failed).
         self._original_host = hostname
+        self._hostname_final = False
         options = self._lookup(hostname=hostname)
         # The HostName from here on, in every %h and in the second pass, is in lower case (an
         # address excepted), as ssh.c, main lowercases it: `HostName Johns-MacBook-Pro.local`
         # with `UserKnownHostsFile ~/.ssh/known_hosts.d/%h` is johns-macbook-pro.local there,
         # and was a file ssh(1) never wrote here.
-        name = str(options.get("hostname") or hostname).replace("%h", hostname)
+        name = self._hostname_so_far(options, hostname)
         options["hostname"] = name if _is_address(name) else name.lower()
+        self._hostname_final = True
         canonicalizing = str(options.get("canonicalizehostname") or "no").strip().lower() in ("yes", "true", "always")
         if not canonicalizing and not self._has_match_final():
             return self._expand_variables(options, hostname)
@@ -240,6 +249,21 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         # (ssh.c, main passes it as `host` to process_config_files): `Host 10.0.0.*` applies
         # there to `Host gpu01  HostName 10.0.0.1` beside a `Match final`.
         return self._lookup(str(options["hostname"]), options, canonical=True, final=True)
+
+    def _hostname_so_far(self, options: dict[str, object], target_hostname: str) -> str:
+        """The HostName met so far with its tokens expanded (hostname_expanded), as `Match host`
+        and `Match exec`'s %h see it (openssh-portable: readconf.c, match_cfg_line); the name
+        being looked up where none is set. Expanded once: after the first pass it is final.
+
+        `Match host` compares it in lower case, its patterns lowered too (match.c,
+        match_hostname); paramiko compared case-sensitively, so `Match host GPU*` never matched
+        `gpu01`, which `ssh -G` (OpenSSH 9.2) matches. `Host` lines stay case-sensitive: ssh(1)
+        tests them with match_pattern against the name as typed (readconf.c, oHost).
+        """
+        name = options.get("hostname")
+        if not name:
+            return target_hostname
+        return str(name) if self._hostname_final else hostname_expanded(str(name), target_hostname)
 
     def _has_match_final(self) -> bool:
         """Whether a `Match final` is anywhere in the config: ssh(1) then reads it a second time
@@ -257,7 +281,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         `Host gpu01  HostName 10.0.0.1` sent us to the DNS name `gpu01` (or a CanonicalDomains
         match of it), not to 10.0.0.1.
         """
-        name = str(options.get("hostname") or hostname).replace("%h", hostname)
+        name = str(options.get("hostname") or hostname)  # expanded by lookup
         proxied = any(str(options.get(key) or "none").lower() != "none" for key in ("proxycommand", "proxyjump"))
         if proxied and str(options.get("canonicalizehostname")).lower() != "always":
             return name
@@ -271,23 +295,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         return str(super().canonicalize(name, {**options, "canonicalizefallbacklocal": fallback}, domains))
 
 
-# `host` and `originalhost` are ours (_match_host): paramiko compares them case-sensitively.
+# `host` and `originalhost` are ours (_hostname_so_far): paramiko compares them case-sensitively.
 _PARAMIKO_MATCH_CRITERIA = frozenset({"all", "canonical", "final", "exec", "user", "localuser"})
-
-
-def _match_host(kind: str, target_hostname: str, options: dict[str, object]) -> str:
-    """The name `Match host` / `Match originalhost` test, as ssh(1) builds it: lower case,
-    the patterns lowered too (openssh-portable: match.c, match_hostname lowercases the name and
-    calls match_pattern_list with dolower=1), and for `host` the HostName set so far with its
-    `%h` expanded (readconf.c, match_cfg_line). paramiko compared case-sensitively, so
-    `Match host GPU*` never matched `gpu01` (nor `Match host gpu*` an alias typed `GPU01`),
-    which `ssh -G` (OpenSSH 9.2) matches both. `Host` lines stay case-sensitive: ssh(1) tests
-    them with match_pattern against the name as typed (readconf.c, oHost), as paramiko does.
-    """
-    name = target_hostname
-    if kind == "host" and options.get("hostname"):
-        name = str(options["hostname"]).replace("%h", target_hostname)
-    return name.lower()
 
 
 def _pattern_list_matches(value: str, patterns: str | list[str]) -> bool:

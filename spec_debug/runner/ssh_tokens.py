@@ -13,12 +13,26 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_target import DEFAULT_PORT
 
 
-def _environment_expanded(value: str | None) -> str | None:
-    """`${VAR}` replaced by the environment's value, as ssh(1) does in IdentityAgent
-    (openssh-portable: misc.c, dollar_expand); an unset variable leaves the text as written."""
+def identity_agent_socket(value: str | None) -> str | None:
+    """IdentityAgent as ssh(1) reads it: None (use $SSH_AUTH_SOCK), `none`, or a socket path.
+
+    `${VAR}` is expanded and an unset one refused, as ssh(1) refuses it ("Invalid environment
+    expansion": openssh-portable: readconf.c, oIdentityAgent; ssh.c, main). A whole value
+    `$VAR` (no braces) is ssh(1)'s older form: the socket is that variable's value, and no
+    agent at all when it is unset (ssh.c, main: "legacy (limited) format" sets or unsets
+    SSH_AUTH_SOCK). Taken as a path, `IdentityAgent $SSH_AUTH_SOCK_WORK` (a second agent for
+    work keys) was a socket named `$SSH_AUTH_SOCK_WORK` in the current folder, and every host
+    behind it "failed authentication" with the agent's keys never offered.
+    """
     if value is None:
         return None
-    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda match: os.environ.get(match.group(1), match.group(0)), value)
+    if value.startswith("$") and not value.startswith("${"):
+        name = value[1:]
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise UsageError(f"ssh config: IdentityAgent {value}: {name!r} is not an environment variable name",
+                             hint="write IdentityAgent $NAME, ${NAME}/path, a socket path, SSH_AUTH_SOCK or none")
+        return os.environ.get(name) or "none"
+    return _environment_expanded_strict(value, "IdentityAgent")
 
 
 def _environment_expanded_strict(value: str, keyword: str) -> str:
@@ -38,6 +52,33 @@ def _environment_expanded_strict(value: str, keyword: str) -> str:
         return os.environ[name]
 
     return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", expand, value)
+
+
+def hostname_expanded(value: str, host: str) -> str:
+    """HostName with its tokens expanded as ssh(1) does: `%h` is the name as given, `%%` a
+    percent sign, in one left-to-right pass; any other token is refused, as ssh(1) refuses it
+    ("percent_expand: unknown key %d": openssh-portable: ssh.c, main and readconf.c,
+    match_cfg_line, which both call percent_expand(options->hostname, "h", host)).
+
+    Replacing `%h` alone made `HostName %%h` the host `%gpu01`, where ssh(1) goes to `%h`.
+    """
+    expanded, at = [], 0
+    while at < len(value):
+        char = value[at]
+        if char != "%":
+            expanded.append(char)
+            at += 1
+            continue
+        token = value[at + 1:at + 2]
+        if token not in ("%", "h"):
+            shown = f"%{token}" if token else "a lone % at the end"
+            raise UsageError(
+                f"ssh config: HostName {value}: {shown} is not a token ssh(1) expands there (percent_expand failed)",
+                hint="HostName takes %h (the name given) and %%; write %% for a literal %",
+            )
+        expanded.append("%" if token == "%" else host)
+        at += 2
+    return "".join(expanded)
 
 
 def _own_token(token: str, config: dict[str, object], alias: str) -> str:

@@ -1,0 +1,115 @@
+"""Which ssh_config lines ssh(1) refuses outright: an unknown keyword, a keyword with no value,
+and extra words after a one-value keyword (openssh-portable: readconf.c, parse_token and
+process_config_line_depth). ssh(1) refuses the whole file for any of them, in any block,
+whether or not that block applies ("terminating, 1 bad configuration options").
+
+paramiko skips an unknown keyword silently, so `Hostnam 10.0.0.7` (a typo) sent us to the
+alias itself as a DNS name, where `ssh gpu01` stops and names the line; `HostName` with no
+value was "Unparsable line HostName", naming neither file nor line; `User alice bob` logged in
+as "alice bob".
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+from spec_debug.runner.ssh_env import _pattern_matches
+
+# openssh-portable: readconf.c, `keywords[]` (OpenSSH 10.2), deprecated and unsupported names
+# included: ssh(1) warns about those and goes on.
+_OPENSSH_KEYWORDS = frozenset("""
+protocol cipher fallbacktorsh globalknownhostsfile2 rhostsauthentication userknownhostsfile2
+useroaming usersh useprivilegedport afstokenpassing kerberosauthentication kerberostgtpassing
+rsaauthentication rhostsrsaauthentication compressionlevel gssapiauthentication
+gssapidelegatecredentials pkcs11provider smartcarddevice forwardagent forwardx11
+forwardx11trusted forwardx11timeout exitonforwardfailure xauthlocation gatewayports
+passwordauthentication kbdinteractiveauthentication kbdinteractivedevices
+challengeresponseauthentication skeyauthentication tisauthentication pubkeyauthentication
+dsaauthentication hostbasedauthentication identityfile identityfile2 identitiesonly
+certificatefile addkeystoagent identityagent hostname hostkeyalias proxycommand port ciphers
+macs remoteforward localforward permitremoteopen user host match tag escapechar
+globalknownhostsfile userknownhostsfile connectionattempts batchmode checkhostip
+stricthostkeychecking compression tcpkeepalive keepalive numberofpasswordprompts
+syslogfacility loglevel logverbose dynamicforward preferredauthentications hostkeyalgorithms
+casignaturealgorithms bindaddress bindinterface clearallforwardings enablesshkeysign
+verifyhostkeydns nohostauthenticationforlocalhost rekeylimit connecttimeout addressfamily
+serveraliveinterval serveralivecountmax sendenv setenv controlpath controlmaster
+controlpersist hashknownhosts include tunnel tunneldevice localcommand permitlocalcommand
+remotecommand visualhostkey kexalgorithms ipqos requesttty sessiontype stdinnull
+forkafterauthentication proxyusefdpass canonicaldomains canonicalizefallbacklocal
+canonicalizehostname canonicalizemaxdots canonicalizepermittedcnames streamlocalbindmask
+streamlocalbindunlink revokedhostkeys fingerprinthash updatehostkeys
+hostbasedacceptedalgorithms hostbasedkeytypes pubkeyacceptedalgorithms pubkeyacceptedkeytypes
+ignoreunknown proxyjump securitykeyprovider knownhostscommand requiredrsasize
+enableescapecommandline obscurekeystroketiming channeltimeout versionaddendum
+refuseconnection warnweakcrypto
+""".split())
+
+# Keywords of the OpenSSH builds people have, beyond upstream's: the GSSAPI key exchange patch
+# of Debian, Ubuntu, Fedora and RHEL (Debian: openssh, debian/patches/gssapi.patch; RHEL's
+# crypto-policies file sets GSSAPIKexAlgorithms), and Apple's UseKeychain (macOS ssh(1)). A
+# config written for those is fine with the ssh(1) its user runs, so it is fine here too.
+_VENDOR_KEYWORDS = frozenset("""
+gssapikeyexchange gssapitrustdns gssapiclientidentity gssapiserveridentity
+gssapirenewalforcesrekey gssapikexalgorithms usekeychain
+""".split())
+
+# Keywords that take exactly one value (readconf.c: parse_string and friends end with "keyword
+# %s extra arguments at end of line"), among those that choose the machine, user, key or agent.
+_ONE_VALUE_KEYWORDS = frozenset({
+    "hostname", "user", "hostkeyalias", "identityfile", "identityfile2", "certificatefile",
+    "identityagent", "bindaddress", "bindinterface",
+})
+
+_KEYWORD = re.compile(r"^\s*([^\s=]+)(?:\s*=\s*|\s*)(.*)$")
+
+
+class BadConfigLine(ValueError):
+    """A line ssh(1) refuses; the message names the file and line as ssh(1) does."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+def ignored_unknown_patterns(line: str) -> list[str]:
+    """The patterns of an `IgnoreUnknown` line, or [] for any other line."""
+    match = _KEYWORD.match(line)
+    if match is None or match.group(1).lower() != "ignoreunknown":
+        return []
+    return [pattern for pattern in re.split(r"[\s,]+", match.group(2)) if pattern]
+
+
+def check_config_line(line: str, words: list[str] | None, path: Path, number: int, ignored_unknown: list[str]) -> None:
+    """Raise BadConfigLine for a line (comment removed) that ssh(1) would refuse.
+
+    `words` are the line's value as ssh(1) splits it (argv_split), or None where it was not
+    split; `ignored_unknown` holds the IgnoreUnknown patterns met so far (ssh_config(5):
+    "IgnoreUnknown ... should be placed early in the configuration file as it will not be
+    applied to unknown options that appear before it").
+    """
+    match = _KEYWORD.match(line)
+    if match is None or not line.strip():
+        return
+    keyword, value = match.group(1).lower(), match.group(2).strip()
+    where = f"{path} line {number}"
+    if keyword not in _OPENSSH_KEYWORDS and keyword not in _VENDOR_KEYWORDS:
+        if any(_pattern_matches(keyword, pattern.lower()) for pattern in ignored_unknown):
+            return
+        close = difflib.get_close_matches(keyword, sorted(_OPENSSH_KEYWORDS), n=1, cutoff=0.75)
+        suggestion = f" (did you mean {close[0]}?)" if close else ""
+        raise BadConfigLine(
+            f"{where}: Bad configuration option: {match.group(1)}{suggestion}",
+            f"ssh(1) refuses this file too; fix the keyword, or, if a patched ssh(1) of yours knows it, "
+            f"put `IgnoreUnknown {match.group(1)}` above it",
+        )
+    if not value:
+        raise BadConfigLine(f"{where}: no argument after keyword \"{match.group(1)}\"",
+                            "ssh(1) refuses this file too; give the value, or delete the line")
+    if keyword in _ONE_VALUE_KEYWORDS and words is not None and len(words) > 1:
+        raise BadConfigLine(
+            f"{where}: keyword {match.group(1)} extra arguments at end of line: {value}",
+            "ssh(1) refuses this file too; it takes one value: quote a value that holds spaces",
+        )

@@ -1,0 +1,193 @@
+"""~/.ssh/config resolved by spec-debug and by the real OpenSSH client, side by side.
+
+Each case writes a config to tmp_path and asks both: `ssh -G -F FILE HOST` (what ssh(1)
+resolves, without connecting) and resolve_target. Where ssh(1) expands a value only after
+`-G` prints it (IdentityFile, ProxyJump's tokens, IdentityAgent's `$VAR`), the expanded value
+is read from `ssh -v` itself, run against a ProxyCommand that exits at once (nothing is
+contacted). A config ssh(1) refuses must be refused here too, with a message naming the file
+and line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
+
+SSH = shutil.which("ssh")
+pytestmark = pytest.mark.skipif(SSH is None, reason="needs OpenSSH's ssh(1) on PATH to compare with (CI gets it with openssh-server)")
+
+
+def write_config(tmp_path: Path, text: str | bytes, name: str = "config") -> Path:
+    config = tmp_path / name
+    config.write_bytes(text.encode() if isinstance(text, str) else text)
+    return config
+
+
+def ssh_g(config: Path, host: str) -> dict[str, list[str]] | str:
+    """`ssh -G`'s resolved options, or its error text when it refuses the config."""
+    done = subprocess.run([SSH, "-G", "-F", str(config), host], capture_output=True, text=True, check=False,
+                          stdin=subprocess.DEVNULL, timeout=30)
+    if done.returncode != 0:
+        return done.stderr.strip()
+    seen: dict[str, list[str]] = {}
+    for line in done.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        seen.setdefault(key, []).append(value)
+    return seen
+
+
+def ssh_verbose(config: Path, host: str, *options: str) -> str:
+    """ssh -v's log of a connection whose proxy exits at once: the identity files and proxy
+    command as ssh(1) really expands them (ssh -G prints some of them before expansion)."""
+    done = subprocess.run([SSH, "-v", "-F", str(config), "-o", "BatchMode=yes", *options, host, "true"],
+                          capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL, timeout=30)
+    return done.stderr
+
+
+def ssh_identity_files(config: Path, host: str) -> list[str]:
+    log = ssh_verbose(config, host, "-o", "ProxyCommand=false")
+    return [m.group(1) for m in re.finditer(r"identity file (.+?) type -?\d+$", log, re.M) if not m.group(1).endswith("-cert")]
+
+
+def ours(config: Path, host: str) -> SSHTarget:
+    return resolve_target(host, load_ssh_config(config))
+
+
+def differences(config: Path, host: str) -> list[str]:
+    """What spec-debug resolves otherwise than ssh(1): machine, user, port, keys, jump host."""
+    seen = ssh_g(config, host)
+    assert isinstance(seen, dict), f"ssh(1) refused the case's config: {seen}"
+    target = ours(config, host)
+    pairs = {
+        "hostname": (seen["hostname"][0], target.hostname),
+        "user": (seen["user"][0], target.user),
+        "port": (seen["port"][0], str(target.port)),
+        "hostkeyalias": (seen.get("hostkeyalias", [None])[0], target.host_key_alias),
+        "bindaddress": (seen.get("bindaddress", [None])[0], target.bind_address),
+        "certificatefile": ([os.path.expanduser(p) for p in seen.get("certificatefile", [])], list(target.certificate_files)),
+    }
+    if "IdentityFile" in config.read_text(errors="replace"):
+        pairs["identityfile"] = (ssh_identity_files(config, host), [os.path.expanduser(p) for p in target.identity_files])
+    if "%" not in seen.get("proxyjump", [""])[0]:
+        hops = ",".join(_hop_text(hop.destination) for hop in target.proxy_jump) or None
+        pairs["proxyjump"] = (seen.get("proxyjump", [None])[0], hops)
+    return [f"{key}: ssh={theirs!r} ours={mine!r}" for key, (theirs, mine) in pairs.items() if theirs != mine]
+
+
+def _hop_text(destination: object) -> str:
+    user = f"{destination.user}@" if destination.user else ""  # type: ignore[attr-defined]
+    port = f":{destination.port}" if destination.port else ""  # type: ignore[attr-defined]
+    return f"{user}{destination.host}{port}"  # type: ignore[attr-defined]
+
+
+# Configs as people write them (`=` separators, odd case, tabs, CRLF from a Windows editor,
+# quoted paths with spaces, Host * defaults last, negated patterns, Match blocks, tokens).
+AGREED = {
+    "host * defaults after specific blocks": (
+        "Host gpu01\n  HostName 10.0.0.11\n  User alice\n\nHost gpu*\n  User ml\n  Port 2222\n\nHost *\n  User nobody\n"
+        "  IdentityFile ~/.ssh/id_ed25519\n", "gpu01"),
+    "negation and ?": ("Host gpu0? !gpu02\n  User bob\nHost *\n  User other\n", "gpu02"),
+    "= separators, odd case, tabs": ("HOST=gpu01\n\thostNAME\t=\t10.0.0.9\n\tuser=bob\n\tPORT = 2222\n", "gpu01"),
+    "crlf line endings": ("Host gpu01\r\n  HostName 10.1.1.1\r\n  User bob\r\n  IdentityFile ~/.ssh/id_gpu\r\n", "gpu01"),
+    "quoted identity file with spaces": ('Host gpu01\n  IdentityFile "~/.ssh/work keys/id_ed25519"\n', "gpu01"),
+    "cumulative identity files, first user wins": (
+        "Host gpu01\n  User bob\n  IdentityFile ~/.ssh/one\nHost *\n  User def\n  IdentityFile ~/.ssh/two\n", "gpu01"),
+    "identity file tokens": ("Host gpu01\n  HostName %h.lab\n  User bob\n  IdentityFile ~/.ssh/id_%h_%r_%n_%p%%\n", "gpu01"),
+    "HostName %%h is a literal %h": ("Host gpu01\n  HostName %%h\n", "gpu01"),
+    "match user after user set": ("Host gpu01\n  User bob\nMatch user bob\n  Port 2200\n", "gpu01"),
+    "match !host": ("Match !host gpu01\n  Port 2200\nMatch host gpu01\n  Port 2201\n", "gpu01"),
+    "match originalhost and all": ("Match originalhost gpu01\n  HostName 10.2.3.4\nMatch all\n  User alluser\n", "gpu01"),
+    "match final on the hostname": ("Host gpu01\n  HostName gpu01.x\nMatch final host gpu01.x\n  User fin\n", "gpu01"),
+    "jump chain": ("Host gpu01\n  HostName 10.9.9.9\n  ProxyJump j1,u@j2:2222\n", "gpu01"),
+    "certificate files add up": ("Host gpu01\n  CertificateFile ~/.ssh/a-cert.pub\nHost *\n  CertificateFile ~/.ssh/b-cert.pub\n", "gpu01"),
+    "ignore unknown, then a vendor keyword": ("IgnoreUnknown UseKeychain,AddKeysToAgent\nHost *\n  UseKeychain yes\n  User me\n", "gpu01"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(AGREED))
+def test_spec_debug_resolves_a_host_as_ssh_does(tmp_path: Path, case: str) -> None:
+    text, host = AGREED[case]
+    config = write_config(tmp_path, text)
+    assert differences(config, host) == []
+
+
+# Lines ssh(1) refuses (it stops with "terminating, 1 bad configuration options"). Before,
+# spec-debug skipped the first silently (and went to the alias as a DNS name), logged in as
+# "alice bob" for the third, and said "Unparsable line HostName" for the second.
+REFUSED = {
+    "misspelt keyword": ("Host gpu01\n  Hostnam 10.0.0.7\n  User alice\n", 2, "Bad configuration option: Hostnam"),
+    "keyword without value": ("Host gpu01\n  HostName\n", 2, 'no argument after keyword "HostName"'),
+    "two users": ("Host gpu01\n  User alice bob\n", 2, "keyword User extra arguments at end of line"),
+    "unquoted path with a space": ("Host *\n  IdentityFile ~/.ssh/work keys/id\n", 2, "keyword IdentityFile extra arguments"),
+    "typo in a block that does not apply": ("Host other\n  Prot 22\nHost gpu01\n  User a\n", 2, "Bad configuration option: Prot"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_a_config_ssh_refuses_is_refused_naming_file_and_line(tmp_path: Path, case: str) -> None:
+    text, line, words = REFUSED[case]
+    config = write_config(tmp_path, text)
+    assert isinstance(ssh_g(config, "gpu01"), str), "ssh(1) accepts this config: the case is wrong"
+    with pytest.raises(UsageError) as refused:
+        ours(config, "gpu01")
+    assert f"{config} line {line}" in refused.value.message, refused.value.message
+    assert words in refused.value.message, refused.value.message
+    assert "refuses this file too" in (refused.value.hint or "")
+
+
+def test_a_typo_in_an_included_file_names_that_file(tmp_path: Path) -> None:
+    included = write_config(tmp_path, "Host gpu01\n  HostName 10.0.0.7\n  IdentitiyFile ~/.ssh/id_gpu\n", "gpu.conf")
+    config = write_config(tmp_path, f"Include {included}\nHost *\n  User me\n")
+    assert "line 3: Bad configuration option: identitiyfile" in str(ssh_g(config, "gpu01"))
+    with pytest.raises(UsageError) as refused:
+        ours(config, "gpu01")
+    assert f"{included} line 3: Bad configuration option: IdentitiyFile (did you mean identityfile?)" in refused.value.message
+
+
+def test_ignore_unknown_applies_only_below_itself(tmp_path: Path) -> None:
+    # ssh_config(5): IgnoreUnknown "should be placed early in the configuration file as it
+    # will not be applied to unknown options that appear before it".
+    config = write_config(tmp_path, "Host *\n  UseRoamingX no\nIgnoreUnknown UseRoamingX\n")
+    assert isinstance(ssh_g(config, "gpu01"), str)
+    with pytest.raises(UsageError):
+        ours(config, "gpu01")
+    config = write_config(tmp_path, "IgnoreUnknown UseRoamingX\nHost *\n  UseRoamingX no\n  User me\n")
+    assert differences(config, "gpu01") == []
+
+
+@pytest.mark.parametrize("value", ["%h.%d", "gpu-%C", "gpu01%"])
+def test_hostname_takes_only_h_and_percent(tmp_path: Path, value: str) -> None:
+    config = write_config(tmp_path, f"Host gpu01\n  HostName {value}\n")
+    assert "percent_expand" in ssh_verbose(config, "gpu01", "-o", "ProxyCommand=false")
+    with pytest.raises(UsageError) as refused:
+        ours(config, "gpu01")
+    assert f"HostName {value}" in refused.value.message and "not a token ssh(1) expands" in refused.value.message
+
+
+def test_proxy_jump_tokens_expand_as_in_the_proxy_command_ssh_builds(tmp_path: Path) -> None:
+    # ssh(1) turns ProxyJump into `ssh -W '[%h]:%p' HOP` and expands that: %k (HostKeyAlias)
+    # and %% included; the hop's own block runs `false`, so nothing is contacted.
+    config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  HostKeyAlias gk\n  ProxyJump jump-%k%%x\n"
+                                    "Host jump*\n  ProxyCommand false\n")
+    log = ssh_verbose(config, "gpu01")
+    executed = re.search(r"Executing proxy command: exec .* -W '\[127\.0\.0\.1\]:22' (\S+)$", log, re.M)
+    assert executed is not None, log
+    assert [hop.destination.host for hop in ours(config, "gpu01").proxy_jump] == [executed.group(1)] == ["jump-gk%x"]
+
+
+def test_a_proxy_jump_with_a_token_ssh_refuses_there_is_refused(tmp_path: Path) -> None:
+    # `%C` is the connection hash of IdentityFile and ControlPath, not of a proxy command:
+    # ssh(1) stops with "percent_expand: unknown key %C"; we logged in to the hop as user `%C`.
+    config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  ProxyJump %C@127.0.0.1:1\n")
+    assert "unknown key %C" in ssh_verbose(config, "gpu01")
+    with pytest.raises(UsageError) as refused:
+        ours(config, "gpu01")
+    assert "ProxyJump %C@127.0.0.1:1: %C is not a token ssh(1) expands there" in refused.value.message
