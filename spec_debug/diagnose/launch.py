@@ -1139,12 +1139,14 @@ def tree_capacity(num_steps: int, topk: int) -> int:
 
 
 def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
-                   engine_version: str | None = None, draft_block_size: int | None = None) -> EffectiveSpec:
+                   engine_version: str | None = None, draft_block_size: int | None = None,
+                   draft_config: Any = None) -> EffectiveSpec:
     """What the server runs with. `engine_version` (None = newest) selects SGLang's
     version-dependent rules: the auto-chosen defaults, the page-size backends, and which
     abbreviated flags it still accepts; for vLLM, the speculative options and keys that release
-    has (`_vllm_release_problems`)."""
-    eff = _effective_rules(cfg, target_architecture, engine_version, draft_block_size)
+    has (`_vllm_release_problems`). `draft_config` (the draft's config.json, when read) gives
+    vLLM's K where the command leaves it out (`_vllm_unwritten_k`)."""
+    eff = _effective_rules(cfg, target_architecture, engine_version, draft_block_size, draft_config)
     refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
                if _release_at_least(engine_version, since)]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
@@ -1305,9 +1307,10 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
 
 
 def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
-                     engine_version: str | None, draft_block_size: int | None = None) -> EffectiveSpec:
+                     engine_version: str | None, draft_block_size: int | None = None,
+                     draft_config: Any = None) -> EffectiveSpec:
     if cfg.engine == "vllm":
-        eff = _vllm_rules(cfg, engine_version)
+        eff = _vllm_rules(cfg, engine_version, draft_config)
         release = _vllm_release_problems(cfg, engine_version)
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
@@ -1331,15 +1334,20 @@ def _sglang_ngram_rules(cfg: LaunchConfig) -> EffectiveSpec:
     written --speculative-eagle-topk is dropped; unset draft tokens become 12. The verify block is
     the draft tokens matched in the n-gram cache (speculative/ngram_worker.py reads
     speculative_num_draft_tokens), so --speculative-num-steps is no depth here."""
-    breadth = _int_flag(cfg.flags, ("speculative-ngram-max-bfs-breadth",), "sglang")
-    breadth = _SGLANG_NGRAM_BFS_BREADTH if breadth is None else breadth
     tokens = cfg.num_draft_tokens
+    try:
+        breadth = _int_flag(cfg.flags, ("speculative-ngram-max-bfs-breadth",), "sglang")
+        window = _int_flag(cfg.flags, ("speculative-ngram-max-match-window-size",), "sglang")
+    except LaunchParseError as exc:
+        # argparse's `type=int` exits ("invalid int value"): the server does not start
+        return EffectiveSpec(cfg.num_steps, None, tokens, problems=[f"{exc.message}: argparse exits and the server "
+                                                                    "does not start"])
+    breadth = _SGLANG_NGRAM_BFS_BREADTH if breadth is None else breadth
     overrides: list[str] = []
     if cfg.topk is not None and cfg.topk != breadth:
         # what runs, not a budget to fix: NGRAM has no topk of its own
         overrides.append(f"auto-chosen: topk {breadth} from --speculative-ngram-max-bfs-breadth (NGRAM drops "
                          f"the written --speculative-eagle-topk {cfg.topk})")
-    window = _int_flag(cfg.flags, ("speculative-ngram-max-match-window-size",), "sglang")
     if tokens is None and window not in (None, _SGLANG_NGRAM_DRAFT_TOKENS):
         # which one runs depends on the release, and the engine version is not known here
         overrides.append(f"auto-chosen: {_SGLANG_NGRAM_DRAFT_TOKENS} draft tokens for NGRAM in newer SGLang, "
@@ -1348,7 +1356,30 @@ def _sglang_ngram_rules(cfg: LaunchConfig) -> EffectiveSpec:
     elif tokens is None:
         tokens = _SGLANG_NGRAM_DRAFT_TOKENS
         overrides.append(f"auto-chosen: {tokens} draft tokens for NGRAM (--speculative-num-draft-tokens unset)")
-    return EffectiveSpec(cfg.num_steps, breadth, tokens, cfg.num_draft_tokens is None, overrides)
+    return EffectiveSpec(cfg.num_steps, breadth, tokens, cfg.num_draft_tokens is None, overrides,
+                         _sglang_ngram_refusals(cfg, breadth))
+
+
+def _sglang_ngram_refusals(cfg: LaunchConfig, breadth: int) -> list[str]:
+    """What `_handle_ngram` raises ValueError for (sgl-project/sglang
+    python/sglang/srt/arg_groups/speculative_hook.py; server_args.py before the split): a tree
+    (bfs breadth > 1) on paged KV with any attention backend but flashinfer, and dp attention.
+    Its topk is the breadth, default 10, so --page-size alone trips the first."""
+    problems = []
+    page = cfg.page_size or 1
+    if breadth > 1 and page > 1 and cfg.attention_backend != "flashinfer":
+        written = _lookup(cfg.flags, ("speculative-ngram-max-bfs-breadth",)) is not None
+        backend = (f"with --attention-backend {cfg.attention_backend}: SGLang refuses to start" if cfg.attention_backend
+                   else "with no --attention-backend: SGLang refuses to start unless the backend it picks is flashinfer")
+        problems.append(f"NGRAM on --page-size {page} drafts a tree of breadth {breadth} (--speculative-ngram-max-bfs-"
+                        f"breadth{'' if written else ', default 10'}) "
+                        f"{backend} (\"speculative_eagle_topk({breadth}) > 1 with "
+                        f"page_size({page}) > 1 is unstable ... only supported for the 'flashinfer' backend\"); use "
+                        "--attention-backend flashinfer, --page-size 1 or --speculative-ngram-max-bfs-breadth 1")
+    if cfg.flags.get("enable-dp-attention") is True:
+        problems.append("--speculative-algorithm NGRAM with --enable-dp-attention: SGLang refuses to start "
+                        "(\"Currently ngram speculative decoding does not support dp attention.\")")
+    return problems
 
 
 # SGLang's DFlash default block when neither the command nor the draft's config gives one
@@ -1420,15 +1451,61 @@ def _sglang_block_rules(cfg: LaunchConfig, block_from_draft: int | None) -> Effe
                          tree_capacity=tokens - 1 if tokens else None)
 
 
-def _vllm_rules(cfg: LaunchConfig, engine_version: str | None) -> EffectiveSpec:
+# vllm/config/speculative.py: `suffix_decoding_max_tree_depth` defaults to 24, and
+# `_validate_suffix_decoding` makes it the K of a suffix config written without one.
+_VLLM_SUFFIX_MAX_TREE_DEPTH = 24
+
+
+def _vllm_unwritten_k(cfg: LaunchConfig, draft_config: Any) -> EffectiveSpec:
+    """num_speculative_tokens left out of --speculative-config, as vLLM resolves it
+    (vllm/config/speculative.py `__post_init__`): the draft config's `n_predict` (MLPSpeculator,
+    Medusa, MTP configs) becomes K; method suffix takes its `suffix_decoding_max_tree_depth`;
+    otherwise `_verify_args` refuses to start ("num_speculative_tokens must be provided with
+    speculative model unless the draft model config contains an n_predict parameter"). A
+    speculators draft's `speculative_tokens` is only read when the speculator is the served
+    --model (`maybe_override_with_speculators`); vllm-project/vllm PR #44566, open when this was
+    written, would read it from a draft in --speculative-config too."""
+    spec = cfg.speculative_config or {}
+    replaced = _vllm_json_replaced(cfg)
+    method = str(spec.get("method") or "").lower()
+    if method == "suffix" and not replaced:
+        depth = spec.get("suffix_decoding_max_tree_depth", _VLLM_SUFFIX_MAX_TREE_DEPTH)
+        if isinstance(depth, int) and not isinstance(depth, bool) and depth >= 1:
+            return EffectiveSpec(depth, 1, depth + 1, overrides=[
+                f"auto-chosen: num_speculative_tokens {depth} for method suffix (its suffix_decoding_max_tree_depth; "
+                "suffix decoding drafts up to that many tokens, fewer where its match is short)"], tree_capacity=depth)
+    config = draft_config if isinstance(draft_config, dict) else {}
+    n_predict = config.get("n_predict")
+    if spec.get("model") and isinstance(n_predict, int) and not isinstance(n_predict, bool) and n_predict > 0:
+        return EffectiveSpec(n_predict, 1, n_predict + 1, overrides=[
+            f"auto-chosen: num_speculative_tokens {n_predict} from the draft config's n_predict"],
+            tree_capacity=n_predict)
+    proposals = ((config.get("speculators_config") or {}).get("proposal_methods")
+                 if isinstance(config.get("speculators_config"), dict) else None)
+    exported = (proposals[0].get("speculative_tokens") if isinstance(proposals, list) and proposals
+                and isinstance(proposals[0], dict) else None)
+    if spec.get("model") and config.get("speculators_model_type") and exported:
+        why = (f"the draft {spec['model']} is a speculators checkpoint exported for {exported} speculative "
+               "tokens, but vLLM reads that count only when the speculator is the served model (`vllm serve "
+               f"{spec['model']}`), not from a draft given in --speculative-config (vllm-project/vllm PR #44566, "
+               "open, would): vLLM refuses to start (\"num_speculative_tokens must be provided with speculative "
+               f"model unless the draft model config contains an n_predict parameter\"); write \"num_speculative_tokens\": "
+               f"{exported}")
+        return EffectiveSpec(None, None, None, problems=[replaced + "num_speculative_tokens missing from "
+                                                         "--speculative-config: " + why])
+    problems = []
+    if cfg.speculative_config is not None:
+        # vLLM PR #20375: required unless the draft config supplies n_predict.
+        problems.append(replaced + "num_speculative_tokens missing from --speculative-config (vLLM refuses to start "
+                        "unless the draft config has n_predict; a speculators draft's speculative_tokens counts only "
+                        "when the speculator is the served model)")
+    return EffectiveSpec(None, None, None, problems=problems)
+
+
+def _vllm_rules(cfg: LaunchConfig, engine_version: str | None, draft_config: Any = None) -> EffectiveSpec:
     replaced = _vllm_json_replaced(cfg)
     if cfg.num_steps is None:
-        problems = []
-        if cfg.speculative_config is not None:
-            # vLLM PR #20375: required unless the draft config supplies n_predict.
-            problems.append(replaced + "num_speculative_tokens missing from --speculative-config "
-                            "(vLLM needs it unless the draft config supplies it)")
-        return EffectiveSpec(None, None, None, problems=problems)
+        return _vllm_unwritten_k(cfg, draft_config)
     spec = cfg.speculative_config or {}
     method = str(spec.get("method") or "").lower()
     problems = []

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.diagnose.launch import EffectiveSpec, LaunchConfig
+from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
 
@@ -160,7 +161,8 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
 
 def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
     """EAGLE3 / EAGLE from the checkpoint's own config, None when it does not say."""
-    if draft_raw.get("speculators_model_type") == "eagle3":
+    if draft_raw.get("speculators_model_type") == "eagle3" or is_peagle(draft_raw):
+        # a P-EAGLE draft is served as eagle3 (with parallel drafting): its "PEagle" name is no EAGLE-1
         return "EAGLE3"
     archs = " ".join(draft_raw.get("architectures") or [])
     if "Eagle3" in archs or "EAGLE3" in archs.upper() or draft_raw.get("eagle_config"):

@@ -7,6 +7,7 @@ from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
@@ -55,7 +56,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "fc_in_features": fc_in_features(draft.get("tensors"))}
     if draft.get("config"):
         try:
-            facts["draft"] = parse_draft_config(draft["config"]).summary()
+            facts["draft"] = parse_draft_config(as_eagle3_config(draft["config"])).summary()
         except CheckpointError as exc:
             facts["draft_error"] = exc.message
     if target.get("config"):
@@ -97,7 +98,7 @@ def check(ctx: Any) -> list[Finding]:
                                   target_architecture=target_architecture(target_raw))
         cfgs["layers"] = analysis.to_facts()
         try:
-            num_aux = parse_draft_config(draft_raw).num_aux
+            num_aux = parse_draft_config(as_eagle3_config(draft_raw)).num_aux
         except CheckpointError:
             num_aux = None
         findings += check_aux_layers(analysis, target_hidden_size=int(text["hidden_size"]),
@@ -111,7 +112,7 @@ def check(ctx: Any) -> list[Finding]:
         if not context:
             context, source = text.get("max_position_embeddings"), "the target's max_position_embeddings (engine default)"
         try:
-            draft_positions = parse_draft_config(draft_raw).max_position_embeddings
+            draft_positions = parse_draft_config(as_eagle3_config(draft_raw)).max_position_embeddings
         except CheckpointError:
             draft_positions = None
         findings += check_context_length(draft_positions, context, context_source=source, at=at)

@@ -10,6 +10,7 @@ from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draf
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, draft_block_size,
                                        effective_spec, parse_launch_command, split_command, vllm_surely_before)
+from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.engines import target_architecture
@@ -29,9 +30,10 @@ def trained_steps(draft_raw: dict[str, Any] | None) -> int | None:
     if not draft_raw:
         return None
     try:
-        steps = parse_draft_config(draft_raw).speculative_tokens
+        steps = parse_draft_config(as_eagle3_config(draft_raw)).speculative_tokens
     except (CheckpointError, KeyError, TypeError, ValueError):
-        steps = None
+        # a speculators draft the EAGLE-3 reader does not take (dflash, ...) still says its K
+        steps = speculators_tokens(draft_raw)
     # A NextN checkpoint split out of its target (e.g. DeepSeek-R1-NextN given as
     # --speculative-draft-model-path) is a target-family config: its MTP depth is the count.
     return steps if steps is not None else mtp_layers(draft_raw)
@@ -106,7 +108,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         target_path, target_raw = _config(models, verifier)
         target_path = target_path or verifier
     eff = effective_spec(cfg, target_architecture=target_architecture(target_raw),
-                         draft_block_size=draft_block_size(draft_raw))
+                         draft_block_size=draft_block_size(draft_raw), draft_config=draft_raw)
     # a plain draft LM (STANDALONE) is not an EAGLE checkpoint: its config says no depth
     steps, steps_source = (None if untrained_drafter(cfg) else trained_steps(draft_raw)), None
     if serves_own_mtp(cfg):
@@ -213,7 +215,8 @@ def check(ctx: Any) -> list[Finding]:
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
     eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
-                         engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")))
+                         engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
+                         draft_config=launch.get("draft_config"))
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])

@@ -16,6 +16,7 @@ from spec_debug.diagnose.throughput import (
     quantized_weight_bytes,
 )
 from spec_debug.diagnose.target_weights import decode_weight_parts, describe
+from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -220,7 +221,7 @@ def draft_cost_from_configs(draft_raw: dict[str, Any] | None, target_raw: dict[s
     if not draft_raw or not target_raw:
         return None
     try:
-        cfg = parse_draft_config(draft_raw)
+        cfg = parse_draft_config(as_eagle3_config(draft_raw))  # a P-EAGLE draft has EAGLE-3's shapes
         decoder: dict[str, Any] | None = {
             "hidden_size": cfg.hidden_size, "intermediate_size": cfg.intermediate_size,
             "num_attention_heads": cfg.num_heads, "num_key_value_heads": cfg.num_kv_heads,

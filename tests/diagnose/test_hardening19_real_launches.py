@@ -1,0 +1,167 @@
+"""Real launch commands and draft configs through the launch audit and the config checks:
+
+- a P-EAGLE (parallel drafting) draft served the way vLLM serves it (method "eagle3" with
+  "parallel_drafting": true, vllm-project/vllm PR #32887) was called an EAGLE-1 head (SD103
+  error, from "PEagle" in its architecture name), and its depth and shapes were unread
+  ("speculators_model_type is 'peagle', not 'eagle3'");
+- a vLLM --speculative-config without num_speculative_tokens was always "missing": vLLM takes the
+  draft config's n_predict (an MLPSpeculator, as the vLLM docs launch it) and suffix decoding's tree
+  depth, and for a speculators draft the old line ("unless the draft config supplies it") pointed
+  at the very config vLLM does not read there (vllm-project/vllm PR #44566, open);
+- SGLang NGRAM's own refusals (a tree on paged KV outside flashinfer, dp attention) passed, and a
+  non-integer --speculative-ngram-max-bfs-breadth raised out of the step.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from spec_debug.diagnose.steps import configs_step, launch_step
+from spec_debug.probes.registry import ProbeContext
+
+pytest.importorskip("speculators")
+
+
+def _speculators_config(tmp_path, kind: str, tokens: int) -> dict:
+    """config.json as speculators 0.9.0 saves an eagle3 or peagle draft (its own config classes)."""
+    from transformers import LlamaConfig
+    from speculators.config import SpeculatorsConfig, VerifierConfig
+    from speculators.models.eagle3 import Eagle3SpeculatorConfig
+    from speculators.models.peagle.config import PEagleSpeculatorConfig
+    from speculators.proposals.greedy import GreedyTokenProposalConfig
+
+    layer = LlamaConfig(num_hidden_layers=2 if kind == "peagle" else 1, vocab_size=128256, hidden_size=2048,
+                        intermediate_size=8192, num_attention_heads=32, num_key_value_heads=8, head_dim=64,
+                        max_position_embeddings=131072)
+    spec = SpeculatorsConfig(algorithm=kind, proposal_methods=[GreedyTokenProposalConfig(speculative_tokens=tokens)],
+                             default_proposal_method="greedy",
+                             verifier=VerifierConfig(name_or_path="meta-llama/Llama-3.2-1B-Instruct",
+                                                     architectures=["LlamaForCausalLM"]))
+    common = dict(transformer_layer_config=layer, draft_vocab_size=32000, norm_before_residual=True,
+                  eagle_aux_hidden_state_layer_ids=[2, 8, 13], speculators_config=spec)
+    cfg = (PEagleSpeculatorConfig(mask_token_id=128002, **common) if kind == "peagle"
+           else Eagle3SpeculatorConfig(**common))
+    out = tmp_path / kind
+    cfg.save_pretrained(out)
+    return json.loads((out / "config.json").read_text())
+
+
+def _launch(command: str, models: dict | None = None, engine: dict | None = None):
+    facts = launch_step.parse({"source": "var", "cmdline": command, "models": models or {}})
+    host = {**facts, **({"engine": engine} if engine else {})}
+    ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=host)
+    return facts["launch"], launch_step.check(ctx)
+
+
+# vllm-project/vllm PR #32887 (P-EAGLE): `--speculative-config` with method eagle3 and parallel drafting
+PEAGLE = ("vllm serve meta-llama/Llama-3.2-1B-Instruct --speculative-config '{\"method\": \"eagle3\", "
+          "\"model\": \"/models/llama-1b-peagle\", \"num_speculative_tokens\": 7, \"parallel_drafting\": true}'")
+
+
+def test_a_p_eagle_draft_served_as_eagle3_is_no_algorithm_mismatch(tmp_path):
+    draft = _speculators_config(tmp_path, "peagle", 7)
+    assert draft["speculators_model_type"] == "peagle" and draft["architectures"] == ["PEagleSpeculator"]
+    launch, findings = _launch(PEAGLE, {"/models/llama-1b-peagle": {"path": "/models/llama-1b-peagle",
+                                                                    "config": draft}})
+    # before: SD103 error "draft checkpoint is EAGLE" (the "Eagle" in PEagleSpeculator)
+    assert [f.code for f in findings] == []
+    assert launch["trained_steps"] == 7  # before: None (the EAGLE-3 reader refused the peagle type)
+
+
+def test_the_config_checks_read_a_p_eagle_draft_as_the_eagle3_config_it_extends(tmp_path):
+    draft = _speculators_config(tmp_path, "peagle", 7)
+    target = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_hidden_layers": 16,
+              "hidden_size": 2048, "vocab_size": 128256, "max_position_embeddings": 131072, "rms_norm_eps": 1e-5}
+    facts = configs_step.parse({"draft": {"found": True, "path": "/d", "config": draft},
+                                "target": {"found": True, "path": "/t", "config": target}})
+    # before: draft_error "speculators_model_type is 'peagle', not 'eagle3'" and no summary
+    assert "draft_error" not in facts["configs"]
+    assert facts["configs"]["draft"]["aux_layer_ids"] == (2, 8, 13)
+    ctx = ProbeContext(step_id="configs", host="gpu01", args={}, facts=facts,
+                       host_facts={**facts, "engine": {"name": "vllm", "version": "0.19.0"}})
+    assert [f.code for f in configs_step.check(ctx) if f.severity == "error"] == []
+
+
+# The failing command of vllm-project/vllm PR #44566 (EngineArgs with the draft and no K), as a server
+PR_44566 = ("vllm serve unsloth/Llama-3.2-1B-Instruct --speculative-config '{\"method\": \"eagle3\", "
+            "\"model\": \"nm-testing/Llama3_2_1B_speculator.eagle3\"}' --enforce-eager --max-model-len 2048")
+
+
+def test_a_speculators_draft_without_k_names_the_k_it_was_exported_for(tmp_path):
+    draft = _speculators_config(tmp_path, "eagle3", 3)
+    _, findings = _launch(PR_44566, {"nm-testing/Llama3_2_1B_speculator.eagle3": {"path": "/d", "config": draft}})
+    refused = [line for f in findings if f.code == "SD102" for line in f.evidence]
+    assert len(refused) == 1
+    # before: "(vLLM needs it unless the draft config supplies it)", and this draft's config does say 3
+    assert "exported for 3 speculative tokens" in refused[0]
+    assert 'write "num_speculative_tokens": 3' in refused[0]
+
+
+# vLLM docs, features/spec_decode.md "Speculating using MLP speculators": no num_speculative_tokens
+VLLM_DOCS_MLP = ('llm = LLM(\n    model="meta-llama/Meta-Llama-3.1-70B-Instruct",\n    tensor_parallel_size=4,\n'
+                 '    speculative_config={\n        "model": "ibm-ai-platform/llama3-70b-accelerator",\n'
+                 '        "draft_tensor_parallel_size": 1,\n    },\n)')
+# ibm-ai-platform/llama3-70b-accelerator config.json (MLPSpeculator: 4 heads)
+MLP_CONFIG = {"architectures": ["MLPSpeculatorPreTrainedModel"], "model_type": "mlp_speculator", "emb_dim": 8192,
+              "inner_dim": 3584, "n_predict": 4, "n_candidates": 4, "top_k_tokens_per_head": [4, 3, 2, 2],
+              "vocab_size": 128256, "tie_weights": True, "scale_input": True, "torch_dtype": "float16"}
+
+
+def test_the_vllm_docs_mlp_speculator_takes_its_k_from_n_predict():
+    launch, findings = _launch(VLLM_DOCS_MLP, {"ibm-ai-platform/llama3-70b-accelerator": {"path": "/d",
+                                                                                         "config": MLP_CONFIG}})
+    assert [f.code for f in findings] == []  # before: SD102 "num_speculative_tokens missing"
+    assert launch["effective"]["num_steps"] == 4
+
+
+@pytest.mark.parametrize("spec, k", [('{"method": "suffix"}', 24),
+                                     ('{"method": "suffix", "suffix_decoding_max_tree_depth": 16}', 16)])
+def test_suffix_decoding_without_k_drafts_up_to_its_tree_depth(spec, k):
+    launch, findings = _launch(f"vllm serve Qwen/Qwen3-8B --speculative-config '{spec}'")
+    assert [f.code for f in findings] == []  # before: SD102 "num_speculative_tokens missing"
+    assert launch["effective"]["num_steps"] == k
+
+
+def test_ngram_without_k_is_still_refused():
+    _, findings = _launch("vllm serve Qwen/Qwen3-8B --speculative-config "
+                          "'{\"method\": \"ngram\", \"prompt_lookup_max\": 4}'")
+    assert [f.code for f in findings] == ["SD102"]
+
+
+# https://docs.sglang.io/advanced_features/speculative_decoding.html "Ngram Speculative Decoding",
+# on a paged KV cache
+DOCS_NGRAM_PAGED = ("python3 -m sglang.launch_server --model Qwen/Qwen2.5-7B-Instruct --speculative-algorithm NGRAM "
+                    "--speculative-num-draft-tokens 16 --speculative-ngram-max-match-window-size 12 "
+                    "--speculative-ngram-max-bfs-breadth 10 --cuda-graph-max-bs 8 --mem-fraction-static 0.8 "
+                    "--page-size 64 {extra}")
+
+
+@pytest.mark.parametrize("extra, refused", [("--attention-backend fa3", True), ("", True),
+                                            ("--attention-backend flashinfer", False)])
+def test_sglang_ngram_tree_on_paged_kv_needs_flashinfer(extra, refused):
+    _, findings = _launch(DOCS_NGRAM_PAGED.format(extra=extra))
+    lines = [line for f in findings if f.code == "SD102" for line in f.evidence]
+    assert bool(lines) is refused
+    if refused:
+        assert "only supported for the 'flashinfer' backend" in lines[0]
+
+
+def test_sglang_ngram_breadth_one_on_paged_kv_is_fine():
+    _, findings = _launch(DOCS_NGRAM_PAGED.format(extra="").replace("bfs-breadth 10", "bfs-breadth 1"))
+    assert [f.code for f in findings if f.code == "SD102"] == []
+
+
+def test_sglang_ngram_with_dp_attention_is_refused():
+    _, findings = _launch("python3 -m sglang.launch_server --model Qwen/Qwen3-8B --speculative-algorithm NGRAM "
+                          "--tp 2 --dp 2 --enable-dp-attention")
+    assert any("does not support dp attention" in line for f in findings if f.code == "SD102" for line in f.evidence)
+
+
+def test_a_non_integer_ngram_breadth_is_a_finding_not_a_traceback():
+    # before: LaunchParseError raised out of the launch step's parse
+    launch, findings = _launch("python3 -m sglang.launch_server --model Qwen/Qwen3-8B --speculative-algorithm NGRAM "
+                               "--speculative-ngram-max-bfs-breadth ten")
+    assert launch["found"]
+    assert any("expects an integer" in line for f in findings if f.code == "SD102" for line in f.evidence)
