@@ -160,6 +160,15 @@ _LISTED_ROW_READING = re.compile(
 # The row words of the reading itself, after its unit or just before its number.
 _ROW_OF_READING = re.compile(r"\d[\d,.]*\s*" + _ROW_UNIT + r"\s*\(?\s*(?:(?:at|for|with|@)\s*)?" + _ROW_WORD, re.I)
 _ROW_BEFORE_READING = re.compile(_ROW_WORD + r"\s*[:,]?\s*(?:~|about\s+)?$", re.I)
+# Words that make a prose reading one of the prompt's tokens (or of all tokens) rather than
+# decode speed: right before it ("prefill throughput is", "input token throughput:", "prompt
+# processing", "total throughput of") or right after its unit ("12,000 tok/s prefill").
+_PROMPT_WORDS_BEFORE = re.compile(
+    r"\b(prefill(?:ing)?|input|prompt|total)(?:[\s_-]+(?:tokens?|tok))?[\s_-]+(?:throughput|speed|processing|rate|tps)"
+    r"\b[^\d]{0,20}$")
+_PROMPT_WORDS_AFTER = re.compile(r"\s*\(?\s*(prefill|input|prompt|total)\b")
+# llama.cpp's lines of the prompt's speed (the decode line beside them says "decoded" or "eval time").
+_LLAMA_CPP_PROMPT = re.compile(r"(?:^|[\s:|])(?:prompt eval time\s*=|encoded\s+\d+\s+tokens\s+in\b)")
 _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$")
 _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
@@ -577,18 +586,51 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         if _after_comparison_sign(text, start):
             continue
-        name = _throughput_name(text, start, end)
+        name = _not_decode(text, start, end) or _throughput_name(text, start, end)
         window = text[max(0, start - 24):start]
         if ("to" in window or "vs" in window or "->" in window or "ersus" in window or "\u2192" in window) and \
                 (pair := _PAIR_FIRST.search(text, max(0, start - 24), start)) is not None:
             first = pair.start("value")
-            first_name = _throughput_name(text, first, None)  # its unit is the next number's
+            # its unit is the next number's; so is its kind ("Total token throughput dropped from
+            # 3000 to 2500 tok/s": both totals)
+            first_kind = _not_decode(text, first, end)
+            first_name = first_kind or _throughput_name(text, first, None)
+            if first_kind and name == "throughput":
+                name = first_kind
             if first_name == "baseline_throughput" and text[:first].rstrip().endswith("("):
                 # "1.46x over the no-spec baseline (131.5 vs 90.1 tok/s)": ours, then the
                 # baseline the words before the parenthesis named.
                 first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, float(pair.group("value")), "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+
+
+def _not_decode(text: str, start: int, unit_end: int) -> str | None:
+    """``prefill_throughput`` or ``total_throughput`` when the words at a reading (its number
+    at ``start``, its unit ending at ``unit_end``) say it counts the prompt's tokens: "Prefill
+    throughput is 12,000 tok/s", "input throughput: 5000 tok/s", "3000 tok/s total"; and
+    llama.cpp's prompt lines, "encoded 10 tokens in 1.945 seconds, speed: 5.141 t/s"
+    (examples/speculative-simple) and "prompt eval time = ... 6239.99 tokens per second"
+    (llama_perf_context_print, the server's print_timings), as posted in ggml-org/llama.cpp#18039.
+    None for a decode reading."""
+    # Literal gates on the few characters around the reading: most readings have none of them.
+    before = text[max(0, start - 40):start].lower()
+    after = text[unit_end:unit_end + 12].lower()
+    if not any(w in before or w in after for w in ("prefill", "input", "prompt", "total", "encod")):
+        line_start = text.rfind("\n", 0, start) + 1
+        line = text[line_start:start].lower()
+        if not ("prompt eval" in line or "encoded " in line):
+            return None
+        return "prefill_throughput" if _LLAMA_CPP_PROMPT.search(line) else None
+    clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(". "), before.rfind("\n"),
+                        before.rfind(" and "), before.rfind(" but ")) + 1:]
+    if (m := _PROMPT_WORDS_BEFORE.search(clause)) is None:
+        m = _PROMPT_WORDS_AFTER.match(after)
+    if m is None:
+        line = text[text.rfind("\n", 0, start) + 1:start].lower()
+        return "prefill_throughput" if ("prompt eval" in line or "encoded " in line) and \
+            _LLAMA_CPP_PROMPT.search(line) else None
+    return "total_throughput" if m.group(1) == "total" else "prefill_throughput"
 
 
 def _after_comparison_sign(text: str, start: int) -> bool:

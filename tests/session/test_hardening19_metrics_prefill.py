@@ -1,0 +1,66 @@
+"""A reading of the prompt's tokens (prefill, input, prompt eval) or of all tokens is no decode
+throughput: the analyzer compares decode throughputs with the baseline and the postmortem
+tracks their rise, and a prefill of thousands of tok/s next to a decode of tens read as one
+"rose from 4.7 to 6239.99 tok/s". Texts copied from the sources named above each test."""
+
+from __future__ import annotations
+
+from spec_debug.session.metrics import extract_metrics
+
+# https://github.com/ggml-org/llama.cpp/pull/18039 (arch-btw, 2026-01-16): llama-speculative-simple
+# with --eagle3 on Qwen3-235B-A22B, its summary and the draft context's perf lines as posted
+LLAMA_CPP_18039 = """\
+encoded   10 tokens in    1.945 seconds, speed:    5.141 t/s
+decoded  136 tokens in   28.931 seconds, speed:    4.701 t/s
+
+n_draft   = 8
+n_predict = 136
+n_drafted = 112
+n_accept  = 36
+accept    = 32.143%
+
+draft:
+
+ Eagle3 Draft encoder:
+llama_perf_context_print:        load time =   24387.75 ms
+llama_perf_context_print: prompt eval time =      11.86 ms /    74 tokens (    0.16 ms per token,  6239.99 tokens per second)
+llama_perf_context_print:        eval time =      23.77 ms /    69 runs   (    0.34 ms per token,  2902.94 tokens per second)
+llama_perf_context_print:       total time =   53318.22 ms /   143 tokens
+"""
+
+
+def _tputs(text: str) -> list[tuple[str, float]]:
+    return [(m.name, m.value) for m in extract_metrics(text, prose=False) if m.name.endswith("throughput")]
+
+
+def test_llama_cpp_prompt_lines_are_prefill_and_the_decoded_line_is_decode():
+    # before: four decode throughputs, 5.141 and 6239.99 among them
+    assert _tputs(LLAMA_CPP_18039) == [("prefill_throughput", 5.141), ("throughput", 4.701),
+                                       ("prefill_throughput", 6239.99), ("throughput", 2902.94)]
+
+
+def test_llama_server_print_timings_prompt_line_is_prefill():
+    # llama.cpp tools/server print_timings, as llama-server logs it after each request
+    text = ("slot print_timings: id  0 | task 0 | prompt eval time =      31.42 ms /    17 tokens "
+            "(    1.85 ms per token,   541.06 tokens per second)\n"
+            "slot print_timings: id  0 | task 0 |        eval time =    1496.93 ms /   128 tokens "
+            "(   11.69 ms per token,    85.51 tokens per second)\n")
+    # before: 541.06 as a decode throughput
+    assert _tputs(text) == [("prefill_throughput", 541.06), ("throughput", 85.51)]
+
+
+def test_prefill_and_total_throughputs_in_prose_are_not_decode_speed():
+    # Huawei's CloudMatrix-Infer claim, as quoted in the press
+    text = ('"CloudMatrix-Infer delivers a prefill throughput of 6,688 tokens/s per NPU, and a decode '
+            'throughput of 1,943 tokens/s per NPU (at <50 ms TPOT)."')
+    # before: both decode throughputs
+    assert _tputs(text) == [("prefill_throughput", 6688.0), ("throughput", 1943.0)]
+    assert _tputs("input throughput: 5000 tok/s, output throughput: 80 tok/s") == \
+        [("prefill_throughput", 5000.0), ("throughput", 80.0)]
+    assert _tputs("Total token throughput dropped from 3000 to 2500 tok/s") == \
+        [("total_throughput", 3000.0), ("total_throughput", 2500.0)]
+
+
+def test_a_decode_reading_near_the_word_prompt_stays_decode():
+    assert _tputs("On long prompts throughput drops to 60 tok/s") == [("throughput", 60.0)]
+    assert _tputs("Throughput went from 54.8 to 91.2 tok/s after the fix") == [("throughput", 54.8), ("throughput", 91.2)]
