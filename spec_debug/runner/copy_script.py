@@ -5,8 +5,16 @@ POSIX sh, run as `sh -c GET_SCRIPT sh PATH [LIMIT]`, the file's bytes on stdout.
 unreadable or folder source is reported by an exit code of its own (refusal() turns each into
 the OSError subclass an SFTP copy raises). With a byte limit, a regular file's size is read
 first (GNU and BusyBox stat; wc -c elsewhere, which coreutils answers from fstat without
-reading) and a larger one is refused with its size on stderr; a file that is longer all the
-same is read one byte past the limit, so the caller can tell it was cut (fetch_limit).
+reading) and a larger one is refused with its size on stderr. The bytes then come from `cat`,
+limit or not: the caller reads one byte past the limit and stops there (fetch_limit.copy_capped,
+ssh_sftp._ShellCopies), so a file longer than its size said is cut all the same.
+
+Not `head -c LIMIT+1`, as it was: GNU head writes through stdio (coreutils: src/head.c,
+xwrite_stdout calls fwrite), which holds up to a pipe buffer's 4 KiB until the next read or
+exit. A copy given up at the step's deadline while the file had stopped coming (a log on a FUSE
+or NFS mount that hangs, a FIFO written line by line) lost those last bytes, the last lines
+before the hang; a file that trickles a line at a time lost all of them. `cat` writes each read
+at once (coreutils: src/cat.c, simple_cat; BusyBox: bb_copyfd_eof).
 """
 
 from __future__ import annotations
@@ -17,9 +25,9 @@ import os
 from spec_debug.runner.fetch_limit import check_size
 
 GET_SCRIPT = (
-    '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; [ -z "$2" ] && exec cat -- "$1"; '
-    'if [ -f "$1" ]; then s=$(stat -L -c %s -- "$1" 2>/dev/null || wc -c < "$1"); s=${s##* }; '
-    '[ "$s" -gt "$2" ] 2>/dev/null && { echo "$s" >&2; exit 27; }; fi; exec head -c "$(($2 + 1))" -- "$1"'
+    '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; '
+    'if [ -n "$2" ] && [ -f "$1" ]; then s=$(stat -L -c %s -- "$1" 2>/dev/null || wc -c < "$1"); s=${s##* }; '
+    '[ "$s" -gt "$2" ] 2>/dev/null && { echo "$s" >&2; exit 27; }; fi; exec cat -- "$1"'
 )
 
 _TOO_LARGE = 27  # EFBIG, "File too large"

@@ -513,6 +513,9 @@ _PUT_SCRIPT = (
     'r=$?; rm -f -- "$p"; exit $r'
 )
 _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
+# _ShellCopies._run's code for a copy it stopped reading at its receive_limit (no exit status:
+# the command was still sending). Out of the range of exit statuses (0-255).
+_CUT_SHORT = -2
 _CHUNK = 32 * 1024
 
 
@@ -553,8 +556,10 @@ class _ShellCopies:
         limit = "" if max_bytes is None else str(max_bytes)
         try:
             with open(partial, "wb") as local:
-                code, said = self._run(GET_SCRIPT, source, limit, receive=local, what=remote_path, expired=expired)
-            if code == 0 and max_bytes is not None and partial.stat().st_size > max_bytes:
+                code, said = self._run(
+                    GET_SCRIPT, source, limit, receive=local, receive_limit=max_bytes, what=remote_path, expired=expired
+                )
+            if code in (0, _CUT_SHORT) and max_bytes is not None and partial.stat().st_size > max_bytes:
                 os.truncate(partial, max_bytes)
                 os.replace(partial, local_path)
                 raise FetchCut(max_bytes, None)
@@ -585,11 +590,16 @@ class _ShellCopies:
         what: str,
         send: Path | None = None,
         receive: BinaryIO | None = None,
+        receive_limit: int | None = None,
         expired: threading.Event | None = None,
     ) -> tuple[int, str]:
         """Run `script` with `args`, `send`'s bytes on its stdin, its stdout into `receive`:
         its exit code and the last line of its stderr. A fetch deadline that passed (expired)
-        before the channel was known here closes nothing: it is checked once the channel is."""
+        before the channel was known here closes nothing: it is checked once the channel is.
+
+        With receive_limit, reading stops one byte past it and the code is _CUT_SHORT: the
+        channel's close ends the host's `cat` (GET_SCRIPT copies the whole file, whatever its
+        size said: a log being written, a FIFO)."""
         command = " ".join(["sh", "-c", shlex.quote(script), "sh", *(shlex.quote(arg) for arg in args)])
         errors = bytearray()
         with self._session_slot():
@@ -603,9 +613,14 @@ class _ShellCopies:
                 if send is not None:
                     self._send(channel, send)
                 channel.shutdown_write()
+                received = 0
                 for chunk in iter(lambda: channel.recv(1 << 20), b""):
                     if receive is not None:
+                        if receive_limit is not None and received + len(chunk) > receive_limit:
+                            receive.write(chunk[: receive_limit + 1 - received])
+                            return _CUT_SHORT, ""
                         receive.write(chunk)
+                        received += len(chunk)
                 for chunk in iter(lambda: channel.recv_stderr(4096), b""):
                     errors[:] = (errors + chunk)[-4096:]
                 if not channel.status_event.wait(_STALL_S) or channel.exit_status < 0:
