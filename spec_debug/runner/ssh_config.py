@@ -25,8 +25,8 @@ skips it anyway for a loopback address, a host named by its address, and any Pro
 ProxyJump (openssh-portable: sshconnect.c, check_host_key). Where it is on, ssh(1) also files the
 address's key in known_hosts and warns when it differs from the name's; here the key is checked
 under the name (or HostKeyAlias) only, and the address's entries serve only to name the fix when
-the name has none (ssh_handshake, _other_known_hosts_names). BindInterface is not followed either
-(BindAddress is: ssh_tcp, _create_connection).
+the name has none (ssh_handshake, _other_known_hosts_names). BindAddress and BindInterface are
+followed (ssh_config_values, _bind_address; ssh_tcp, _create_connection).
 
 This module reads the files (Include, each line as ssh(1) splits it) and resolves a host; the
 rules it applies each have a module: ssh_target (Destination, SSHTarget, `user@host:port`),
@@ -53,6 +53,7 @@ from spec_debug.runner.ssh_config_keywords import BadConfigLine, check_config_li
 from spec_debug.runner.ssh_config_values import (
     _add_keys_to_agent,
     _address_family,
+    _bind_address,
     _certificate_files,
     _flag,
     _global_known_hosts_files,
@@ -526,7 +527,8 @@ def resolve_target(
         password_prompts=max(0, int(_number(entry.get("numberofpasswordprompts"), "NumberOfPasswordPrompts", 3))),
         add_keys_to_agent=_add_keys_to_agent(entry.get("addkeystoagent")),
         key_logins=_no_key_logins(entry),
-        bind_address=_unless_none(entry.get("bindaddress")),
+        bind_address=_bind_address(entry, destination.host, str(entry.get("hostname", destination.host)),
+                                   _address_family(entry.get("addressfamily")), bool(proxy_command or proxy_jump)),
         pkcs11_provider=_unless_none(entry.get("pkcs11provider")),
         send_env=send_env,
         set_env=set_env,

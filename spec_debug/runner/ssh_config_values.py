@@ -3,12 +3,15 @@ AddKeysToAgent and the login methods (openssh-portable: readconf.c, misc.c)."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_errors import HostUnreachableError
+from spec_debug.runner.ssh_local_network import bind_interface_address
 from spec_debug.runner.ssh_quoting import argv_split
 from spec_debug.runner.ssh_target import (
     DEFAULT_KNOWN_HOSTS_FILES,
@@ -79,6 +82,36 @@ def _login_methods(entry: paramiko.SSHConfigDict) -> tuple[str, ...]:
         "keyboard-interactive": kbd is not None and not _flag(kbd, "KbdInteractiveAuthentication"),
     }
     return tuple(m for m in dict.fromkeys(methods) if not turned_off[m])
+
+
+def _bind_address(entry: paramiko.SSHConfigDict, alias: str, hostname: str, address_family: str, proxied: bool) -> str | None:
+    """The local address a direct TCP connect goes out from: BindAddress, else the address of
+    BindInterface's interface, as ssh(1) picks them (openssh-portable: sshconnect.c,
+    ssh_create_socket: BindAddress wins; check_ifaddrs for the interface). None through a proxy
+    (ssh(1) binds only its own direct connects) or where neither is set.
+
+    BindInterface was not followed: `BindInterface wg0` (leave through the VPN on a laptop that
+    is also on the office LAN) connected from whatever address the routing table chose, and a
+    host that only lets the VPN's addresses in refused us or timed out, where `ssh` got in.
+    """
+    bind_address = _unless_none(entry.get("bindaddress"))
+    interface = _unless_none(entry.get("bindinterface"))
+    if bind_address is not None or interface is None or proxied:
+        return None if proxied else bind_address
+    version = None
+    try:
+        version = ipaddress.ip_address(hostname).version
+    except ValueError:
+        version = {"inet": 4, "inet6": 6}.get(address_family)
+    address = bind_interface_address(interface, version)
+    if address is None:
+        raise HostUnreachableError(
+            f"{alias}: BindInterface {interface}: this machine has no interface {interface} with an address "
+            f"that is up{f' (IPv{version})' if version else ''} to connect from",
+            hint="ssh(1) fails the same way (\"getifaddrs: no suitable addresses\"); check `ip -brief address`, "
+            "or remove BindInterface where that interface does not exist",
+        )
+    return address
 
 
 def _unless_none(value: str | None) -> str | None:
