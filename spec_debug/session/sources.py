@@ -22,7 +22,7 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads,
+    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
     openai_chat, openhands, openhands_eval, openhands_sdk, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -175,6 +175,15 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     exec_events = detected == "codex-exec"
     if exec_events:
         detected = "codex"
+    if detected == "gemini-log":
+        # Read as Claude Code (its "type": "user"), it was a session of the prompts alone.
+        if scanning:
+            return None
+        raise UsageError(f"{file}: Gemini CLI's prompt log (logs.json), not a session",
+                         hint="analyze a session from ~/.gemini/tmp/<project_hash>/chats/ instead")
+    if detected == "gemini-cli" and fmt is not None and not scanning:
+        raise UsageError(f"{file}: a Gemini CLI session, not {fmt}",
+                         hint="leave --input-format out: Gemini CLI sessions are recognised by themselves")
     if fmt is not None and not scanning and recognized:
         _refuse_misfit(file, fmt, detected)
     elif fmt in _FITS and not scanning and detected == "text":
@@ -511,6 +520,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "swe-agent", False, True
     if stripped[:1] == b"{" and openhands_eval.looks_like_head(stripped):
         return "openhands", False, True  # an evaluation's output.jsonl, one instance a line
+    if stripped[:1] == b"{" and gemini_cli.looks_like_head(stripped):
+        return "gemini-cli", False, True  # read as OpenAI chat or Claude Code: no command, no error
     if reader.LOGLINES.match(stripped):
         return "claude-code", False, True  # a Claude Code web session: its records under "loglines"
     lines = stripped.splitlines()
@@ -591,6 +602,8 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         return ((partial, False, True) if partial else None), None
     if all(openai_chat.looks_like(o) or openai_chat.looks_like_item(o) for o in objects):
         return None, None
+    if all(gemini_cli.is_prompt_log_entry(o) for o in objects):
+        return ("gemini-log", False, True), None
     kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
     return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec", "openhands") else None), None
 
@@ -659,6 +672,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from openhands.read(source.path, cursor, stats, wrapped=source.array)
         elif source.format == "swe-agent":
             yield from swe_agent.read(source.path, cursor, stats)
+        elif source.format == "gemini-cli":
+            yield from gemini_cli.read(source.path, cursor, stats)
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:

@@ -1,0 +1,180 @@
+"""Gemini CLI chat recordings (``~/.gemini/tmp/<project_hash>/chats/session-*.json``).
+
+Gemini CLI records each session (google-gemini/gemini-cli
+``packages/core/src/services/chatRecordingService.ts``, ``chatRecordingTypes.ts``) as one JSON
+document ``{sessionId, projectHash, startTime, lastUpdated, messages: [...]}`` written with
+two-space indents, and in newer releases as JSONL: that header on the first line, then one
+message a line, with ``{"$set": {...}}`` metadata updates and ``{"$rewindTo": id}`` markers.
+A message is ``{id, timestamp, type: user|gemini|info|error|warning, content}``; a ``gemini``
+message adds ``thoughts[{subject, description}]``, ``tokens`` and ``toolCalls[{id, name, args,
+result, status, timestamp, displayName}]``, the result being Gemini API parts
+``[{functionResponse: {id, name, response: {output | error}}}]``. A shell call
+(``run_shell_command``) reports ``Command: … Directory: … Output: … Error: … Exit Code: N``.
+
+Read as OpenAI chat (its ``messages`` key) or Claude Code (its JSONL), such a session showed no
+command and no error at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.compressed import read_head
+from spec_debug.session.reader import iter_json_array, iter_json_records
+
+_MESSAGE_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
+_SHELL_TOOLS = frozenset({"run_shell_command"})
+_EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
+_SHELL_REPORT = re.compile(r"\ACommand: .*?^Output: (?P<output>.*?)(?:^Error: (?P<error>.*?))?(?=^Exit Code: |^Signal: |\Z)",
+                           re.DOTALL | re.MULTILINE)
+_NOTHING = frozenset({"(empty)", "(none)", ""})
+
+
+_HEAD = re.compile(rb'\A\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:\s*"')
+"""The start of a recording as Gemini CLI writes it: ``sessionId`` then ``projectHash`` (the
+order of ``ConversationRecord``), compact (JSONL header) or indented (the JSON document)."""
+_MESSAGES = re.compile(rb'"messages"\s*:\s*\[')
+
+
+def looks_like_head(head: bytes) -> bool:
+    return _HEAD.match(head.lstrip()) is not None
+
+
+def is_prompt_log_entry(obj: dict) -> bool:
+    """An entry of ``~/.gemini/tmp/<project_hash>/logs.json``: ``{sessionId, messageId, type:
+    "user", message, timestamp}``, the prompts typed (for the CLI's up-arrow history), not a
+    session (gemini-cli ``packages/core/src/core/logger.ts`` ``LogEntry``)."""
+    return isinstance(obj.get("sessionId"), str) and isinstance(obj.get("messageId"), int) \
+        and isinstance(obj.get("message"), str) and "content" not in obj
+
+
+def looks_like(obj: dict) -> bool:
+    """The session header (or the whole document): ``sessionId`` and ``projectHash``."""
+    return isinstance(obj.get("sessionId"), str) and isinstance(obj.get("projectHash"), str)
+
+
+def looks_like_message(obj: dict) -> bool:
+    """One message line of the JSONL layout."""
+    return obj.get("type") in _MESSAGE_TYPES and isinstance(obj.get("id"), str) and "message" not in obj \
+        and "payload" not in obj and ("toolCalls" in obj or "content" in obj)
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    first = read_head(path, 1 << 16).lstrip().split(b"\n", 1)[0]
+    # The JSON document's messages are read one at a time (a session of many MB); the JSONL
+    # layout's first line is the header alone.
+    document = _MESSAGES.search(first) is not None or first.strip() == b"{"
+    records = iter_json_array(path, stats, key="messages") if document else iter_json_records(path, stats)
+    for index, lineno, obj in records:
+        cursor.records = index + 1
+        if document:
+            stats.records += 1  # as iter_json_records counts an array's elements
+        seq = cursor.seq_base + index
+        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+
+        def event(kind, role, block=0, **kw) -> Event:
+            return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
+                         block=block, timestamp=kw.pop("timestamp", ts), file=cursor.file, line=lineno, **kw)
+
+        kind = obj.get("type")
+        if looks_like(obj) and "messages" not in obj:
+            yield event("system", "system", raw_type="session_meta", timestamp=obj.get("startTime")
+                        if isinstance(obj.get("startTime"), str) else None, text=f"sessionId={obj.get('sessionId')}")
+        elif "$set" in obj or "$rewindTo" in obj:
+            # Bookkeeping: a title or directory list, or a rewind. The calls after a rewind point
+            # did run on their hosts, so nothing is dropped for it.
+            yield event("other", "system", raw_type="$set" if "$set" in obj else "$rewindTo")
+        elif kind == "user":
+            text = block_text(obj.get("content"))
+            yield event("prompt", "user", text=text) if text.strip() else event("other", "user", raw_type="user")
+        elif kind == "gemini":
+            yield from _reply(obj, event)
+        elif kind in ("info", "error", "warning"):
+            yield event("system", "system", raw_type=kind, text=block_text(obj.get("content")))
+        else:
+            stats.unknown_types += 1
+            yield event("other", "system", raw_type=str(kind))
+
+
+def _reply(obj: dict, event) -> Iterator[Event]:
+    block = 0
+    thoughts = obj.get("thoughts")
+    for thought in thoughts if isinstance(thoughts, list) else ():
+        if isinstance(thought, dict):
+            text = "\n".join(str(thought[k]) for k in ("subject", "description") if isinstance(thought.get(k), str))
+            if text.strip():
+                yield event("thinking", "assistant", block, text=text)
+                block += 1
+    text = block_text(obj.get("content"))
+    if text.strip():
+        yield event("text", "assistant", block, text=text)
+        block += 1
+    calls = obj.get("toolCalls")
+    for call in calls if isinstance(calls, list) else ():
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            continue
+        name, args = call["name"], call.get("args")
+        call_id = call.get("id") if isinstance(call.get("id"), str) else f"{obj.get('id')}-{block}"
+        when = call.get("timestamp") if isinstance(call.get("timestamp"), str) else None
+        command = shell_command(args) if name in _SHELL_TOOLS or remote_host(args) else None
+        description = args.get("description") if isinstance(args, dict) and isinstance(args.get("description"), str) \
+            else None
+        yield event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,
+                    description=description, path=tool_path(args), host=remote_host(args),
+                    text=command or str(args)[:2000])
+        block += 1
+        result = _result(call)
+        if result is not None:
+            output, failed = result
+            code = _exit_code(output) if command is not None else None
+            if command is not None:
+                output = _shell_output(output)
+            yield event("tool_result", "tool", block, call_id=call_id, text=output, exit_code=code,
+                        is_error=failed or bool(code), timestamp=when)
+            block += 1
+
+
+def _result(call: dict) -> tuple[str, bool] | None:
+    """The call's output and whether it failed; None for a call still running (no result and a
+    status of ``scheduled``/``executing``)."""
+    status = call.get("status") if isinstance(call.get("status"), str) else ""
+    failed = status in ("error", "cancelled")
+    parts = call.get("result")
+    texts = []
+    for part in parts if isinstance(parts, list) else [parts] if isinstance(parts, dict) else ():
+        response = part.get("functionResponse", {}).get("response") if isinstance(part, dict) \
+            and isinstance(part.get("functionResponse"), dict) else None
+        if isinstance(response, dict):
+            for key in ("output", "error", "content"):
+                if isinstance(response.get(key), str):
+                    texts.append(response[key])
+                    failed = failed or key == "error"
+                    break
+        elif isinstance(response, str):
+            texts.append(response)
+        elif isinstance(part, dict) and isinstance(part.get("text"), str):
+            texts.append(part["text"])
+    if not texts and isinstance(call.get("resultDisplay"), str):
+        texts.append(call["resultDisplay"])
+    if not texts and status not in ("success", "error", "cancelled"):
+        return None
+    return "\n".join(texts), failed
+
+
+def _exit_code(output: str) -> int | None:
+    found = _EXIT_CODE.findall(output[-2000:])
+    return int(found[-1]) if found else None
+
+
+def _shell_output(report: str) -> str:
+    """What the command printed, out of the shell tool's report: its ``Output:`` and ``Error:``
+    fields (``(empty)`` and ``(none)`` are nothing). A report in another shape is kept whole."""
+    m = _SHELL_REPORT.match(report)
+    if m is None:
+        return report
+    parts = [(m.group("output") or "").strip("\n"), (m.group("error") or "").strip("\n")]
+    return "\n".join(p for p in parts if p.strip() not in _NOTHING)

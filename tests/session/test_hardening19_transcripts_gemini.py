@@ -1,0 +1,78 @@
+"""A Gemini CLI session (~/.gemini/tmp/<project_hash>/chats/session-*.json, or the newer JSONL)
+is read as one: its shell calls are commands on their hosts with their exit codes, and the crash
+in their output is an error with its exception, file and line. Before, the JSON document was read
+as OpenAI chat and the JSONL as Claude Code: every record of an unknown type, no command, no
+error, a postmortem of nothing. Files: tests/data/transcripts_hardening19 (README there)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spec_debug.errors import UsageError
+from spec_debug.session import analyze_path
+
+DATA = Path(__file__).parent.parent / "data" / "transcripts_hardening19"
+DOCUMENT = DATA / "session-2026-10-02T08-00-5d2c1e6a.json"
+JSONL = DATA / "session-2026-10-02T08-00-5d2c1e6a.jsonl"
+
+
+def _shell_commands(analysis):
+    return [(c.host, c.port, c.exit_code, c.command) for c in analysis.commands]
+
+
+@pytest.mark.parametrize("path", [DOCUMENT, JSONL], ids=["json-document", "jsonl"])
+def test_a_gemini_session_has_its_commands_and_its_crash(path):
+    a = analyze_path(path)
+    assert a.sessions[0]["format"] == "gemini-cli"
+    assert _shell_commands(a) == [
+        ("gpu01", None, 0, "ssh gpu01 'tail -n 20 /tmp/sglang.log'"),
+        ("gpu01", 2222, 255, "ssh -p 2222 root@gpu01 nvidia-smi"),
+    ]  # read_file is a tool call, not a shell command
+    assert a.stats["tool_calls"] == 3
+    crash = next(e for e in a.errors if e.exception == "AttributeError")
+    assert (crash.file, crash.line) == ("/sgl-workspace/sglang/python/sglang/srt/speculative/eagle_worker.py", 120)
+    assert "hot_token_id" in crash.message
+    refused = [e for e in a.errors if e.kind == "connection"]
+    assert len(refused) == 1 and "port 2222: Connection refused" in refused[0].message
+    # the shell tool's report is not an error of its own: no "Error: (none)" or "Exit Code: 0"
+    assert not any("(none)" in (e.message or "") for e in a.errors)
+
+
+def test_every_jsonl_line_is_an_event_and_a_newer_type_is_counted_not_fatal():
+    a = analyze_path(JSONL)
+    lines = [line for line in JSONL.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert a.sessions[0]["lines"] == len(lines)
+    assert a.stats["unknown_types"] == 1  # compression_checkpoint; $set and $rewindTo are known
+    assert a.stats["lines_skipped"] == 0
+
+
+def test_the_prompt_log_beside_the_chats_is_no_session(tmp_path):
+    """Before: ~/.gemini/tmp/<hash>/logs.json was a Claude Code session of one prompt."""
+    with pytest.raises(UsageError) as err:
+        analyze_path(DATA / "logs.json")
+    assert "prompt log" in str(err.value)
+    home = tmp_path / "tmp" / "3f1a9c0d"
+    (home / "chats").mkdir(parents=True)
+    shutil.copy(DOCUMENT, home / "chats" / DOCUMENT.name)
+    shutil.copy(DATA / "logs.json", home / "logs.json")
+    a = analyze_path(tmp_path)
+    assert [(s["id"], s["format"]) for s in a.sessions] == [(DOCUMENT.stem, "gemini-cli")]
+
+
+def test_a_forced_format_on_a_gemini_session_is_refused():
+    with pytest.raises(UsageError) as err:
+        analyze_path(JSONL, input_format="claude-code")
+    assert "Gemini CLI session" in str(err.value)
+
+
+def test_the_postmortem_names_the_crash():
+    done = subprocess.run([sys.executable, "-m", "spec_debug", "analyze", str(DOCUMENT)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "AttributeError: 'LlamaForCausalLM' object has no attribute 'hot_token_id'" in done.stdout
+    assert "gemini-cli" in done.stdout and "Traceback" not in done.stderr
