@@ -403,7 +403,7 @@ class _SessionState:
 
     def _prose(self, ev: Event, x: Extracted) -> None:
         if x.metrics:
-            for m in metrics.name_by_hint(list(x.metrics), ""):
+            for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
                 self._metric(ev, m, None, "prose")
         self._concat(ev, x)
         for obs in x.observations:
@@ -516,7 +516,7 @@ class _SessionState:
         hint = record.command if record else ""
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
-            for m in metrics.name_by_hint(list(x.metrics), hint):
+            for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):
                 rec = self._metric(ev, m, host, "output", st, call)
                 if report is not None and len(report) < 50:
                     report.append(rec)

@@ -398,6 +398,32 @@ def name_by_hint(found: list[Metric], hint: str) -> list[Metric]:
     return found
 
 
+def pairing_order(found: list[Metric]) -> list[Metric]:
+    """The metrics of one text (as :func:`name_by_hint` orders them) in the order the session
+    compares them. A text that states each reading before its baseline ("tp = 1 / with eagle:
+    30 tps / without eagle: 21 tps / tp = 4 / with eagle: 59 tps / without eagle: 61 tps",
+    sgl-project/sglang#6949) pairs each baseline with the readings just before it: the 59 is
+    compared with the 61 (a slowdown), not with the tp=1 run's 21. A text that states the
+    baseline first (a table of models, each baseline row above its runs), or one baseline only
+    (already first), is left as it is."""
+    kinds = [m.name for m in found]
+    if kinds.count("baseline_throughput") < 2 or "throughput" not in kinds or \
+            kinds.index("throughput") > kinds.index("baseline_throughput"):
+        return found
+    ordered: list[Metric] = []
+    run: list[Metric] = []
+    for m in found:
+        if m.name == "throughput":
+            run.append(m)
+        elif m.name == "baseline_throughput":
+            ordered.append(m)
+            ordered.extend(run)
+            run = []
+        else:
+            ordered.append(m)
+    return ordered + run
+
+
 _IDLE_FRACTION = 20
 """A Decode batch line whose throughput per running request is under 1/20 of the log's
 highest measured an interval that was mostly idle."""

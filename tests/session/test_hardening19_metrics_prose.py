@@ -106,3 +106,22 @@ def test_al_in_a_text_about_drafting_is_still_the_accept_length():
     assert [m.value for m in extract_metrics("Using 3 draft token SGL gets 2 AL") if m.name == "accept_length"] == [2.0]
     # https://github.com/vllm-project/vllm/pull/26191: decimals need no context
     assert [m.value for m in extract_metrics("Previous AL=3.53") if m.name == "accept_length"] == [3.53]
+
+
+# -- readings stated before their baselines ----------------------------------------------------
+
+# https://github.com/sgl-project/sglang/issues/6949 (Ximingwang-09, 2025-06-07), as posted
+SGLANG_6949 = "tp = 1\nwith eagle: 30 tps\nwithout eagle: 21 tps\ntp = 4\nwith eagle: 59 tps\nwithout eagle: 61 tps"
+
+
+def test_each_with_eagle_reading_is_judged_against_the_without_eagle_line_after_it(tmp_path):
+    evidence = _sd501(tmp_path, SGLANG_6949)
+    # before: no SD501 at all (the 59 was compared with tp=1's 21, the 61 read after it)
+    assert len(evidence) == 1 and "59 tok/s measured vs 61 tok/s baseline" in evidence[0]
+
+
+def test_a_table_of_baseline_rows_above_their_runs_keeps_its_pairing(tmp_path):
+    # baselines stated first: each run is compared with the baseline above it
+    evidence = _sd501(tmp_path, "Without speculation: 222.47 tok/s on Qwen3-30B-A3B.\nEAGLE3: 159.78 tok/s on Qwen3-30B-A3B.\n"
+                      "Without speculation: 133 tok/s on Llama-3.1-8B.\nEAGLE3: 220.21 tok/s on Llama-3.1-8B.")
+    assert len(evidence) == 1 and "159.78 tok/s measured vs 222.47 tok/s baseline" in evidence[0]
