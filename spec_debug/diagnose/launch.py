@@ -1660,6 +1660,7 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
               _str_flag(cfg.flags, ("prefill-attention-backend",))}
     if topk > 1 and "trtllm_mha" in chosen:
         problems.append("the trtllm_mha attention backend only supports topk 1")
+    problems += _sglang_rejection_sampling_refusals(cfg, topk, guessed_arch=auto and target_architecture is None)
     if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
         asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"
         release = _spec_v2_tree_rule(engine_version)
@@ -1690,6 +1691,45 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
                 "too (the engine version is "
                 "unknown here); use --speculative-eagle-topk 1 to get spec v2 on every release")
     return EffectiveSpec(steps, topk, tokens, auto, overrides, problems, capacity)
+
+
+def _sglang_rejection_sampling_refusals(cfg: LaunchConfig, topk: int, guessed_arch: bool = False) -> list[str]:
+    """What `--speculative-use-rejection-sampling` is refused with, after SGLang has chosen the
+    topk (auto-chosen for a Llama target: 4) (sgl-project/sglang
+    python/sglang/srt/arg_groups/speculative_hook.py `_handle_eagle_family`: only EAGLE/EAGLE3
+    (NEXTN resolves to EAGLE) emit the proposal its kernel consumes, it is implemented for the
+    topk-1 chain only, and it ignores the accept thresholds)."""
+    if cfg.flags.get("speculative-use-rejection-sampling") is not True:
+        return []
+    flag = "--speculative-use-rejection-sampling"
+    if cfg.algorithm not in ("EAGLE", "EAGLE3", "NEXTN"):
+        return [f"{flag} with --speculative-algorithm {cfg.algorithm}: SGLang refuses to start (NotImplementedError: "
+                "\"only supported for EAGLE / EAGLE3 / NEXTN\")"]
+    problems = []
+    if topk != 1:
+        how = ("" if cfg.topk is not None else " (auto-chosen as for a Llama target; the target architecture is "
+               "unknown here, and SGLang picks topk 1 for most others)" if guessed_arch else " (auto-chosen)")
+        problems.append(f"{flag} with topk {topk}{how}: SGLang refuses to start "
+                        f"(\"{flag} requires --speculative-eagle-topk=1\"; rejection sampling is only implemented for "
+                        "the topk-1 chain); set --speculative-eagle-topk 1 with --speculative-num-steps and "
+                        "--speculative-num-draft-tokens (steps + 1)")
+    thresholds = [f"--{name} {cfg.flags[name]}" for name in ("speculative-accept-threshold-single",
+                                                              "speculative-accept-threshold-acc")
+                  if cfg.flags.get(name) not in (None, True) and _float_or_none(cfg.flags[name]) != 1.0]
+    if thresholds:
+        problems.append(f"{flag} with {' '.join(thresholds)}: SGLang refuses to start (rejection sampling ignores "
+                        "the accept thresholds)")
+    if cfg.flags.get("enable-deterministic-inference") is True:
+        problems.append(f"{flag} with --enable-deterministic-inference: SGLang refuses to start (its sampling kernel "
+                        "draws from the global RNG and is not batch-invariant)")
+    return problems
+
+
+def _float_or_none(value: Any) -> float | None:
+    try:
+        return float(str(value))
+    except ValueError:
+        return None
 
 
 def _vllm_dynamic_schedule(raw: Any) -> tuple[list[tuple[int, int, int]], str | None]:

@@ -165,3 +165,27 @@ def test_a_non_integer_ngram_breadth_is_a_finding_not_a_traceback():
                                "--speculative-ngram-max-bfs-breadth ten")
     assert launch["found"]
     assert any("expects an integer" in line for f in findings if f.code == "SD102" for line in f.evidence)
+
+
+# The SGLang docs' EAGLE-3 launch (docs/advanced_features/speculative_decoding, Llama-3.1-8B) with the
+# rejection-sampling switch of sgl-project/sglang arg_groups/speculative_hook.py `_handle_eagle_family`
+DOCS_EAGLE3 = ("python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
+               "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B {spec} "
+               "--mem-fraction 0.6 --cuda-graph-max-bs 2 --dtype float16 --speculative-use-rejection-sampling")
+LLAMA_TARGET = {"meta-llama/Llama-3.1-8B-Instruct": {"path": "/t", "config": {
+    "architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096}}}
+
+
+@pytest.mark.parametrize("spec, refused", [
+    ("--speculative-num-steps 5 --speculative-eagle-topk 8 --speculative-num-draft-tokens 32", "topk 8"),
+    ("", "topk 4 (auto-chosen)"),  # SGLang auto-chooses (5, 4, 8) for a Llama target
+    ("--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4 "
+     "--speculative-accept-threshold-single 0.5", "accept-threshold-single 0.5"),
+    ("--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4", None)])
+def test_sglang_rejection_sampling_runs_only_the_topk_1_chain(spec, refused):
+    _, findings = _launch(DOCS_EAGLE3.format(spec=spec), LLAMA_TARGET)
+    lines = [line for f in findings if f.code == "SD102" for line in f.evidence]
+    if refused is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and refused in lines[0] and "refuses to start" in lines[0]
