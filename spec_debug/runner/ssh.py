@@ -143,7 +143,7 @@ VIA_SH = "exec /bin/sh -s"
 them runs this line as written, and the wrapper then comes on stdin, where /bin/sh reads it."""
 
 
-def wrap_command(command: str | None, env: dict[str, str] | None = None, *, from_file: bool | None = None) -> str:
+def wrap_command(command: str | None, env: dict[str, str] | None = None, *, too_long: bool | None = None) -> str:
     """The exec request sent to sshd: print our pid, set env, run the step's command in bash.
 
     bash like the local transport (sh where a host has no bash). When the login shell already
@@ -156,12 +156,17 @@ def wrap_command(command: str | None, env: dict[str, str] | None = None, *, from
     # trailing newlines, which $(...) would strip); the script itself still gets /dev/null.
     assign = ('__spec_debug_cmd=$(cat; printf x); __spec_debug_cmd=${__spec_debug_cmd%x}; ' if command is None
               else f"__spec_debug_cmd={shlex.quote(command)}; ")
-    # Without bash as the login shell the script runs in a new shell: as -c's argument, or
-    # from a temp file when it is too long to be an argument (`from_file`; always when it came
-    # on stdin).
-    from_file = command is None if from_file is None else from_file
-    run_new = ('f=$(mktemp) || exit 125; printf %s "$__spec_debug_cmd" >"$f"; "$s" "$f" </dev/null; '
-               'r=$?; rm -f "$f"; exit $r; ' if from_file else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
+    # Without bash as the login shell the script runs in a new shell: as -c's argument, or,
+    # when it is too long to be an argument (`too_long`; always when it came on stdin), through
+    # a pipe on fd 3 that the new shell reads whole, closes and evals (as a bash login shell
+    # evals it). Not from a temp file, as it was: on a full /tmp (GPU hosts fill it with
+    # compile caches and core dumps) printf wrote part of the script and the new shell ran
+    # that part, as if it were the step; a read-only /tmp ran nothing. The pipe needs no disk,
+    # and nothing is left behind when a timeout kills the step.
+    too_long = command is None if too_long is None else too_long
+    run_new = ("printf %s \"$__spec_debug_cmd\" | \"$s\" -c '__spec_debug_cmd=$(cat <&3; printf x); exec 3<&-; "
+               "eval \"${__spec_debug_cmd%x}\"' \"$s\" 3<&0 </dev/null; " if too_long
+               else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
     return (
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; "
         f"{exports}{assign}"
@@ -359,7 +364,7 @@ class SSHTransport(Transport):
                 script = command.encode("utf-8", "surrogateescape")
                 if self._via_sh:
                     channel.exec_command(VIA_SH)
-                    wrapper = wrap_command(command, env, from_file=len(script) > INLINE_COMMAND_LIMIT)
+                    wrapper = wrap_command(command, env, too_long=len(script) > INLINE_COMMAND_LIMIT)
                     _send_quietly(channel, wrapper.encode("utf-8", "surrogateescape") + b"\n")
                 elif len(script) > INLINE_COMMAND_LIMIT or len((inline := wrap_command(command, env)).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
                     # The exports travel with the script on stdin: the whole exec request is one
