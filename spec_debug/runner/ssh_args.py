@@ -3,6 +3,7 @@ what Ansible inventories put in ansible_ssh_common_args / ansible_ssh_extra_args
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from spec_debug.errors import UsageError
@@ -14,6 +15,21 @@ SSH_CONFIG_FILE_OPTION = "-F"
 # ssh(1) flags that take an argument, and the ssh_config keyword of those that matter here.
 _SSH_FLAGS_WITH_ARGUMENT = set("BbcDEeFIiJLlmOoPpQRSWw")
 _SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider"}
+
+
+# ssh(1) ends an option's keyword at the first blank or `=`, and skips one `=` with the blanks
+# around it (openssh-portable: misc.c, strdelim_internal).
+_OPTION = re.compile(r"\s*([^\s=]*)\s*(?:=\s*)?(.*)", re.DOTALL)
+
+
+def _keyword_and_value(option: str) -> tuple[str, str]:
+    """`-o`'s argument split as ssh(1) splits it. Replacing the first `=` with a blank broke
+    `-o 'ProxyCommand ssh -o StrictHostKeyChecking=no -W %h:%p bastion'` (Ansible's
+    ansible_ssh_common_args): the proxy ran `ssh -o StrictHostKeyChecking no -W ...`, for which
+    `no` is the host to log in to, and every host behind the bastion was unreachable."""
+    match = _OPTION.fullmatch(option)
+    assert match is not None  # the pattern matches any text
+    return match.group(1), match.group(2).strip()
 
 
 def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str]:
@@ -50,8 +66,8 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
         else:
             raise UsageError(f"{source}: -{flag} needs a value in {text!r}")
         if flag == "o":
-            key, _, rest = value.replace("=", " ", 1).partition(" ")
-            keyword = key.strip().lower()
+            key, rest = _keyword_and_value(value)
+            keyword = key.lower()
             if keyword == "sendenv" and keyword in options and rest.strip():
                 # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
                 options[keyword] += " " + rest.strip()
