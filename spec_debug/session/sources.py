@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
-    openai_chat, openhands, openhands_eval, openhands_sdk, specstory, swe_agent, text_log,
+    openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
@@ -48,9 +48,10 @@ class SessionSource:
     id: str
     path: Path
     format: str
-    """claude-code | codex | openai | openhands | swe-agent | text, detected or forced (codex-exec, asciicast
-    and specstory are read as codex and text with the flags below). An openhands ``path`` may be
-    a conversation folder (:mod:`formats.openhands_sdk`)."""
+    """claude-code | codex | openai | openhands | swe-agent | text, detected or forced, and
+    gemini-cli | qwen-code, detected only (codex-exec, asciicast and specstory are read as codex
+    and text with the flags below). An openhands ``path`` may be a conversation folder
+    (:mod:`formats.openhands_sdk`)."""
     array: bool = False
     """openai: the file is one JSON array (or {"messages": [...]}) rather than JSONL; openhands:
     the events are the file's ``{"trajectory": [...]}`` (:func:`openhands.looks_wrapped`)."""
@@ -181,9 +182,9 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
             return None
         raise UsageError(f"{file}: Gemini CLI's prompt log (logs.json), not a session",
                          hint="analyze a session from ~/.gemini/tmp/<project_hash>/chats/ instead")
-    if detected == "gemini-cli" and fmt is not None and not scanning:
-        raise UsageError(f"{file}: a Gemini CLI session, not {fmt}",
-                         hint="leave --input-format out: Gemini CLI sessions are recognised by themselves")
+    if detected in _SELF_NAMED and fmt is not None and not scanning:
+        raise UsageError(f"{file}: a {_SELF_NAMED[detected]} session, not {fmt}",
+                         hint=f"leave --input-format out: {_SELF_NAMED[detected]} sessions are recognised by themselves")
     if fmt is not None and not scanning and recognized:
         _refuse_misfit(file, fmt, detected)
     elif fmt in _FITS and not scanning and detected == "text":
@@ -202,6 +203,9 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     return SessionSource(id=transcript_stem(file), path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
 
+
+_SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code"}
+"""Formats detection finds that ``--input-format`` has no name for."""
 
 _FITS = {
     "claude-code": claude_code.looks_like,
@@ -554,7 +558,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             return "codex", False, True  # the header line of a rollout from before the envelope
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
-    votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0}
+    votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -610,6 +614,8 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
 
 def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
+    if qwen_code.looks_like(obj):
+        return "qwen-code"  # Claude Code's envelope around Gemini API content
     if codex.looks_like(obj):
         return "codex"
     if codex_exec.looks_like(obj):
@@ -674,6 +680,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from swe_agent.read(source.path, cursor, stats)
         elif source.format == "gemini-cli":
             yield from gemini_cli.read(source.path, cursor, stats)
+        elif source.format == "qwen-code":
+            yield from qwen_code.read(source.path, cursor, stats)
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:

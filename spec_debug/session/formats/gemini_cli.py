@@ -22,11 +22,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.common import (
+    Cursor,
+    block_text,
+    remote_host,
+    shell_command,
+    tool_path,
+)
 from spec_debug.session.formats.compressed import read_head
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
-_MESSAGE_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
 _SHELL_TOOLS = frozenset({"run_shell_command"})
 _EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
 _SHELL_REPORT = re.compile(r"\ACommand: .*?^Output: (?P<output>.*?)(?:^Error: (?P<error>.*?))?(?=^Exit Code: |^Signal: |\Z)",
@@ -55,12 +60,6 @@ def is_prompt_log_entry(obj: dict) -> bool:
 def looks_like(obj: dict) -> bool:
     """The session header (or the whole document): ``sessionId`` and ``projectHash``."""
     return isinstance(obj.get("sessionId"), str) and isinstance(obj.get("projectHash"), str)
-
-
-def looks_like_message(obj: dict) -> bool:
-    """One message line of the JSONL layout."""
-    return obj.get("type") in _MESSAGE_TYPES and isinstance(obj.get("id"), str) and "message" not in obj \
-        and "payload" not in obj and ("toolCalls" in obj or "content" in obj)
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -146,23 +145,40 @@ def _result(call: dict) -> tuple[str, bool] | None:
     parts = call.get("result")
     texts = []
     for part in parts if isinstance(parts, list) else [parts] if isinstance(parts, dict) else ():
-        response = part.get("functionResponse", {}).get("response") if isinstance(part, dict) \
-            and isinstance(part.get("functionResponse"), dict) else None
-        if isinstance(response, dict):
-            for key in ("output", "error", "content"):
-                if isinstance(response.get(key), str):
-                    texts.append(response[key])
-                    failed = failed or key == "error"
-                    break
-        elif isinstance(response, str):
-            texts.append(response)
-        elif isinstance(part, dict) and isinstance(part.get("text"), str):
-            texts.append(part["text"])
+        found = response_text(part)
+        if found is not None:
+            texts.append(found[0])
+            failed = failed or found[1]
     if not texts and isinstance(call.get("resultDisplay"), str):
         texts.append(call["resultDisplay"])
     if not texts and status not in ("success", "error", "cancelled"):
         return None
     return "\n".join(texts), failed
+
+
+def response_text(part) -> tuple[str, bool] | None:
+    """The text of one Gemini API result part and whether it reports a failure:
+    ``{functionResponse: {response: {output} | {error}}}`` (a failed call answers with
+    ``error``), or a plain ``{text}`` part."""
+    if not isinstance(part, dict):
+        return None
+    call = part.get("functionResponse")
+    response = call.get("response") if isinstance(call, dict) else None
+    if isinstance(response, dict):
+        for key in ("output", "error", "content"):
+            if isinstance(response.get(key), str):
+                return response[key], key == "error"
+        return None
+    if isinstance(response, str):
+        return response, False
+    if isinstance(part.get("text"), str):
+        return part["text"], False
+    return None
+
+
+def shell_result(report: str) -> tuple[str, int | None]:
+    """A shell call's output and exit code, out of the report the shell tool gives the model."""
+    return _shell_output(report), _exit_code(report)
 
 
 def _exit_code(output: str) -> int | None:
