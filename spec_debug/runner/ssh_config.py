@@ -49,7 +49,7 @@ import paramiko
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_args import SSH_CONFIG_FILE_OPTION, parse_ssh_args
-from spec_debug.runner.ssh_config_keywords import BadConfigLine, check_config_line, ignored_unknown_patterns
+from spec_debug.runner.ssh_config_keywords import BadConfigLine, check_block_line, check_config_line, ignored_unknown_patterns
 from spec_debug.runner.ssh_config_values import (
     _add_keys_to_agent,
     _address_family,
@@ -194,6 +194,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         include = _INCLUDE.match(line)
         if include is None:
             if _BLOCK.match(line):
+                _check_block(line, path, number)
                 line = _narrowed(_criteria_in_lower_case(line), within)
                 block = line.strip()
             else:
@@ -226,6 +227,17 @@ def _check_line(line: str, path: Path, number: int, ignored_unknown: list[str]) 
         except ValueError:
             words = None  # an unclosed quote: _as_ssh_reads_it names it
     check_config_line(line, words, path, number, ignored_unknown)
+
+
+def _check_block(line: str, path: Path, number: int) -> None:
+    """Refuse a Host or Match line ssh(1) refuses (ssh_config_keywords), naming file and line."""
+    block = _BLOCK.match(line)
+    assert block is not None
+    try:
+        words: list[str] | None = argv_split(line[block.end():])
+    except ValueError:
+        words = None
+    check_block_line(block.group(1), words, path, number)
 
 
 _KEYWORD_LINE = re.compile(r"^(\s*)(\w+)(?:\s*=\s*|\s+)(.*)$")

@@ -113,3 +113,53 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
             f"{where}: keyword {match.group(1)} extra arguments at end of line: {value}",
             "ssh(1) refuses this file too; it takes one value: quote a value that holds spaces",
         )
+
+
+# Match criteria (openssh-portable: readconf.c, match_cfg_line, OpenSSH 10): these three stand
+# alone, the others take one argument (tagged and command may take an empty one).
+_MATCH_CRITERIA_ALONE = frozenset({"all", "canonical", "final"})
+_MATCH_CRITERIA_WITH_ARGUMENT = frozenset({
+    "exec", "localnetwork", "host", "originalhost", "user", "localuser", "tagged", "command", "version", "sessiontype",
+})
+
+
+def check_block_line(keyword: str, words: list[str] | None, path: Path, number: int) -> None:
+    """Raise BadConfigLine for a Host or Match line ssh(1) refuses, naming the file and line.
+
+    paramiko's own messages named neither ("Missing parameter to Match 'host' keyword",
+    "No closing quotation", "Unparsable host"), and a criterion it does not know was only
+    caught when a host was looked up, so the file and line were lost. `words` are the line's
+    words after the keyword as argv_split reads them, None when a quote is left open.
+    """
+    where = f"{path} line {number}"
+    if words is None:
+        raise BadConfigLine(f"{where}: invalid quotes", "ssh(1) refuses this file too; close the quote")
+    if not words:
+        raise BadConfigLine(f"{where}: no argument after keyword \"{keyword}\"",
+                            "ssh(1) refuses this file too; give the patterns, or delete the line")
+    if keyword.lower() != "match":
+        return
+    criteria, at = [], 0
+    while at < len(words):
+        word = words[at]
+        if word.startswith("#"):
+            break
+        name = word.lstrip("!").lower()
+        criteria.append(name)
+        at += 1
+        if name in _MATCH_CRITERIA_ALONE:
+            continue
+        if name not in _MATCH_CRITERIA_WITH_ARGUMENT:
+            raise BadConfigLine(
+                f"{where}: Match {word}: unsupported Match attribute",
+                "ssh(1) refuses this file too; ssh_config(5), Match: all, canonical, final, exec, localnetwork, host, "
+                "originalhost, tagged, command, user, localuser, version, sessiontype",
+            )
+        if at >= len(words) and name not in ("tagged", "command"):
+            raise BadConfigLine(f"{where}: Match {word}: missing Match criteria for {name}",
+                                f"ssh(1) refuses this file too; write the patterns after it: Match {name} PATTERN")
+        at += 1
+    if "all" in criteria and len([name for name in criteria if name not in ("canonical", "final")]) > 1 \
+            or "all" in criteria and criteria[-1] != "all":
+        raise BadConfigLine(f"{where}: 'all' cannot be combined with other Match attributes",
+                            "ssh(1) refuses this file too; write `Match all` alone, or after canonical/final")

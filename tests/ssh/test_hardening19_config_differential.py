@@ -128,6 +128,13 @@ REFUSED = {
     "two users": ("Host gpu01\n  User alice bob\n", 2, "keyword User extra arguments at end of line"),
     "unquoted path with a space": ("Host *\n  IdentityFile ~/.ssh/work keys/id\n", 2, "keyword IdentityFile extra arguments"),
     "typo in a block that does not apply": ("Host other\n  Prot 22\nHost gpu01\n  User a\n", 2, "Bad configuration option: Prot"),
+    # Host and Match lines: paramiko said "Missing parameter to Match 'host' keyword", "No
+    # closing quotation" or "Unparsable host", naming neither file nor line, and a misspelt
+    # criterion only when a host was looked up.
+    "match criterion without pattern": ("Host gpu01\n  User a\nMatch host\n  User b\n", 3, "missing Match criteria for host"),
+    "match all combined": ("Match all host gpu01\n  User b\n", 1, "'all' cannot be combined with other Match attributes"),
+    "misspelt match criterion": ("Host gpu01\n  User a\nMatch hots gpu*\n  User b\n", 3, "Match hots: unsupported Match attribute"),
+    "unclosed quote in a host line": ('Host "gpu01\n  User a\n', 1, "invalid quotes"),
 }
 
 
