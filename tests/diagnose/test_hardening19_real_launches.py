@@ -189,3 +189,35 @@ def test_sglang_rejection_sampling_runs_only_the_topk_1_chain(spec, refused):
         assert lines == []
     else:
         assert len(lines) == 1 and refused in lines[0] and "refuses to start" in lines[0]
+
+
+# speculators README: a speculator is served on its own, its config naming the verifier
+SERVE_SPECULATOR = "vllm serve /models/{kind}-speculator"
+SPEC_LINE = ("(APIServer pid=1) INFO 10-30 12:01:0{i} [metrics.py:96] SpecDecoding metrics: Mean acceptance length: "
+             "2.50, Accepted throughput: 120.00 tokens/s, Drafted throughput: 514.29 tokens/s, Accepted: 1500 tokens, "
+             "Drafted: 3000 tokens, Per-position acceptance rate: 0.700, 0.500, 0.300, Avg Draft acceptance rate: 50.0%")
+GEN_LINE = ("(APIServer pid=1) INFO 10-30 12:01:0{i} [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
+            "Avg generation throughput: 170.0 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.1%, "
+            "Prefix cache hit rate: 0.0%")
+
+
+@pytest.mark.parametrize("kind, passes", [("eagle3", 3), ("peagle", 1)])
+def test_vllm_serve_of_a_speculator_runs_the_speculators_own_k(tmp_path, monkeypatch, kind, passes):
+    from spec_debug.diagnose.steps import throughput_step
+
+    draft = _speculators_config(tmp_path, kind, 3)
+    command = SERVE_SPECULATOR.format(kind=kind)
+    launch, findings = _launch(command, {f"/models/{kind}-speculator": {"path": "/d", "config": draft}})
+    # before: no speculative settings at all (vLLM takes them from the speculator's config)
+    assert (launch["target_model"], launch["algorithm"], launch["effective"]["num_steps"]) == (
+        "meta-llama/Llama-3.2-1B-Instruct", "EAGLE3", 3)
+    assert [f.code for f in findings] == []
+    monkeypatch.setattr(throughput_step, "draft_cost", lambda host_facts: 0.1)
+    facts = throughput_step.parse({"found": True, "path": "server.log", "args": {"baseline_tok_s": "100"},
+                                   "lines": [line.format(i=i) for i in range(3) for line in (SPEC_LINE, GEN_LINE)]})
+    ctx = ProbeContext(step_id="throughput", host="gpu01", args={}, facts=facts,
+                       host_facts={"launch": launch, **facts})
+    throughput_step.check(ctx)
+    # before: served steps unknown and one draft pass a round for a step-by-step EAGLE-3 head
+    assert facts["throughput"]["served_steps"] == 3
+    assert facts["throughput"]["model"]["draft_passes"] == passes

@@ -75,6 +75,29 @@ def serves_own_mtp(cfg: LaunchConfig) -> bool:
     return own_checkpoint and (method == "mtp" or method.endswith("_mtp"))
 
 
+def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
+    """`vllm serve <speculator>` (the speculators README's way to serve a draft) as vLLM runs it:
+    the verifier named in the speculator's config is the target, and the speculative config is
+    the speculator's own, {"method": speculators_model_type, "num_speculative_tokens":
+    proposal_methods[0].speculative_tokens, "model": the speculator} (peagle: method eagle3 with
+    parallel_drafting) (vllm/transformers_utils/config.py `maybe_override_with_speculators`,
+    configs/speculators/base.py `build_vllm_speculative_config`). A command that also writes
+    --speculative-config is left as written."""
+    if cfg.engine != "vllm" or cfg.speculative_config is not None or not isinstance(served_raw, dict):
+        return cfg
+    kind, k = served_raw.get("speculators_model_type"), speculators_tokens(served_raw)
+    if not isinstance(kind, str) or not kind or k is None:
+        return cfg
+    verifier = ((served_raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
+    method = "eagle3" if kind == "peagle" else kind
+    spec: dict[str, Any] = {"method": method, "model": cfg.target_model, "num_speculative_tokens": k}
+    if kind == "peagle":
+        spec["parallel_drafting"] = True
+    return replace(cfg, target_model=verifier if isinstance(verifier, str) and verifier else cfg.target_model,
+                   draft_model=cfg.target_model, algorithm=method.upper(), num_steps=k, topk=1,
+                   num_draft_tokens=k + 1, speculative_config=spec)
+
+
 def with_server_env(cfg: LaunchConfig, server_env: dict[str, str] | None) -> LaunchConfig:
     """The running server's environment (/proc/PID/environ, engine variables only) under the
     `VAR=value` words of the command line: for a process read from /proc they are the same."""
@@ -107,6 +130,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         verifier = ((target_raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
         target_path, target_raw = _config(models, verifier)
         target_path = target_path or verifier
+        cfg = served_speculator(cfg, draft_raw)
     eff = effective_spec(cfg, target_architecture=target_architecture(target_raw),
                          draft_block_size=draft_block_size(draft_raw), draft_config=draft_raw)
     # a plain draft LM (STANDALONE) is not an EAGLE checkpoint: its config says no depth
@@ -192,6 +216,8 @@ def check(ctx: Any) -> list[Finding]:
         return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
                             "--var server_cmdline='...' (the server's full command line)")]
     cfg = with_server_env(parse_launch_command(launch["argv"]), launch.get("server_env"))
+    if cfg.draft_model is None and launch.get("draft_model"):
+        cfg = served_speculator(cfg, launch.get("draft_config"))  # parse() read the served speculator
     notes: list[Finding] = []
     unread = config_file_path(list(cfg.argv))
     if unread is not None:
