@@ -17,9 +17,17 @@ from pathlib import Path
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import codex
 from spec_debug.session.formats.common import (
-    Cursor, block_text, call_text, decode_arguments, exit_code_of, remote_host, shell_command, tool_path,
+    Cursor,
+    block_text,
+    call_text,
+    decode_arguments,
+    exit_code_of,
+    remote_host,
+    shell_command,
+    tool_path,
     trailing_exit_code,
 )
+from spec_debug.session.formats.gemini_parts import PartsReader, user_events
 from spec_debug.session.formats.instants import stamp
 from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
 from spec_debug.session.reader import iter_json_array, iter_json_records
@@ -152,6 +160,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
+    gemini = PartsReader()
     seq = cursor.seq_base - 1
     previous: list | None = None
     for _index, lineno, obj in records:
@@ -175,7 +184,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
-                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts)
+                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts, gemini)
             else:
                 stats.non_object += 1
 
@@ -187,11 +196,12 @@ def read_conversation(messages: list, lineno: int, cursor: Cursor, stats: ReadSt
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
+    gemini = PartsReader()
     for index, message in enumerate(messages):
         cursor.records = index + 1
         if isinstance(message, dict):
             yield from _message(message, cursor, cursor.seq_base + index, lineno, stats, call_names, items, shown,
-                                record_ts)
+                                record_ts, gemini)
         else:
             stats.non_object += 1
 
@@ -209,7 +219,8 @@ def time_of(record: dict) -> str | None:
 
 
 def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names,
-             items: codex.ResponseItems, shown: ShownCommand, record_ts: str | None = None) -> Iterator[Event]:
+             items: codex.ResponseItems, shown: ShownCommand, record_ts: str | None = None,
+             gemini: PartsReader | None = None) -> Iterator[Event]:
     role = message.get("role")
     # A message without a time of its own was sent or received with the record that holds it
     ts = time_of(message) or record_ts
@@ -231,6 +242,13 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 if isinstance(extra.get("raw_output"), str):
                     ev.text = extra["raw_output"]
             yield ev
+        return
+    parts = message.get("parts")
+    if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
+        # Gemini API Content (formats.gemini_parts): read as chat messages, its calls and their
+        # output were no command and no result.
+        gemini = gemini if gemini is not None else PartsReader()
+        yield from gemini.reply(parts, event) if role == "model" else user_events(parts, event, gemini)
         return
     if role == "exit":
         # mini-swe-agent's last message: {"role": "exit", "content": submission, "extra": {"exit_status":

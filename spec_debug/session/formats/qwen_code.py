@@ -19,16 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats.common import (
-    Cursor,
-    remote_host,
-    shell_command,
-    tool_path,
-)
-from spec_debug.session.formats.gemini_cli import response_text, shell_result
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.gemini_parts import PartsReader, user_events
 from spec_debug.session.reader import iter_json_records
 
-_SHELL_TOOLS = frozenset({"run_shell_command"})
 _RECORD_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
 
 
@@ -42,7 +36,7 @@ def looks_like(obj: dict) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    shell_calls: set[str] = set()
+    parts_reader = PartsReader()
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         seq = cursor.seq_base + index
@@ -54,17 +48,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 
         kind = obj.get("type")
         message = obj.get("message") if isinstance(obj.get("message"), dict) else {}
-        parts = [p for p in message.get("parts", ()) if isinstance(p, dict)] \
-            if isinstance(message.get("parts"), list) else []
+        parts = message.get("parts") if isinstance(message.get("parts"), list) else []
         if kind == "user":
-            text = "\n".join(p["text"] for p in parts if isinstance(p.get("text"), str))
-            yield event("prompt", "user", text=text) if text.strip() else event("other", "user", raw_type="user")
+            yield from user_events(parts, event, parts_reader)
         elif kind == "assistant":
-            yield from _reply(parts, event, shell_calls)
+            yield from parts_reader.reply(parts, event)
         elif kind == "tool_result":
             info = obj.get("toolCallResult") if isinstance(obj.get("toolCallResult"), dict) else {}
-            yield from _results(parts, event, shell_calls, failed=info.get("status") in ("error", "cancelled"),
-                                call_id=info.get("callId") if isinstance(info.get("callId"), str) else None)
+            yield from parts_reader.results(parts, event, failed=info.get("status") in ("error", "cancelled"),
+                                            call_id=info.get("callId") if isinstance(info.get("callId"), str) else None)
         elif kind == "system":
             subtype = obj.get("subtype")
             yield event("compaction" if subtype == "chat_compression" else "system", "system",
@@ -72,45 +64,3 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(kind))
-
-
-def _reply(parts: list[dict], event, shell_calls: set[str]) -> Iterator[Event]:
-    if not parts:
-        yield event("other", "assistant", raw_type="assistant")
-    for block, part in enumerate(parts):
-        call = part.get("functionCall")
-        if isinstance(call, dict) and isinstance(call.get("name"), str):
-            name, args = call["name"], call.get("args")
-            call_id = call.get("id") if isinstance(call.get("id"), str) else None
-            command = shell_command(args) if name in _SHELL_TOOLS or remote_host(args) else None
-            if command is not None and call_id is not None:
-                shell_calls.add(call_id)
-            description = args.get("description") if isinstance(args, dict) \
-                and isinstance(args.get("description"), str) else None
-            yield event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,
-                        description=description, path=tool_path(args), host=remote_host(args),
-                        text=command or str(args)[:2000])
-        elif isinstance(part.get("text"), str):
-            yield event("thinking" if part.get("thought") is True else "text", "assistant", block, text=part["text"])
-        else:
-            yield event("other", "assistant", block, raw_type="part")
-
-
-def _results(parts: list[dict], event, shell_calls: set[str], failed: bool, call_id: str | None) -> Iterator[Event]:
-    """The results of one ``tool_result`` record; a part without its call's id (a ``{text}``
-    part) answers the call ``toolCallResult.callId`` names."""
-    record_call = call_id
-    for block, part in enumerate(parts):
-        found = response_text(part)
-        if found is None:
-            yield event("other", "tool", block, raw_type="part")
-            continue
-        text, error = found
-        response = part.get("functionResponse")
-        call_id = response.get("id") if isinstance(response, dict) and isinstance(response.get("id"), str) \
-            else record_call
-        code = None
-        if call_id in shell_calls:
-            text, code = shell_result(text)
-        yield event("tool_result", "tool", block, call_id=call_id, text=text, exit_code=code,
-                    is_error=failed or error or bool(code))
