@@ -406,6 +406,8 @@ def pairing_order(found: list[Metric]) -> list[Metric]:
     compared with the 61 (a slowdown), not with the tp=1 run's 21. A text that states the
     baseline first (a table of models, each baseline row above its runs), or one baseline only
     (already first), is left as it is."""
+    if len(found) < 3:
+        return found
     kinds = [m.name for m in found]
     if kinds.count("baseline_throughput") < 2 or "throughput" not in kinds or \
             kinds.index("throughput") > kinds.index("baseline_throughput"):
@@ -639,24 +641,26 @@ def _not_decode(text: str, start: int, unit_end: int) -> str | None:
     (examples/speculative-simple) and "prompt eval time = ... 6239.99 tokens per second"
     (llama_perf_context_print, the server's print_timings), as posted in ggml-org/llama.cpp#18039.
     None for a decode reading."""
-    # Literal gates on the few characters around the reading: most readings have none of them.
-    before = text[max(0, start - 40):start].lower()
-    after = text[unit_end:unit_end + 12].lower()
-    if not any(w in before or w in after for w in ("prefill", "input", "prompt", "total", "encod")):
-        line_start = text.rfind("\n", 0, start) + 1
-        line = text[line_start:start].lower()
-        if not ("prompt eval" in line or "encoded " in line):
-            return None
-        return "prefill_throughput" if _LLAMA_CPP_PROMPT.search(line) else None
-    clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(". "), before.rfind("\n"),
-                        before.rfind(" and "), before.rfind(" but ")) + 1:]
-    if (m := _PROMPT_WORDS_BEFORE.search(clause)) is None:
-        m = _PROMPT_WORDS_AFTER.match(after)
-    if m is None:
-        line = text[text.rfind("\n", 0, start) + 1:start].lower()
-        return "prefill_throughput" if ("prompt eval" in line or "encoded " in line) and \
-            _LLAMA_CPP_PROMPT.search(line) else None
-    return "total_throughput" if m.group(1) == "total" else "prefill_throughput"
+    # Literal gates on the few characters around the reading (an ``in`` each, no generator):
+    # most readings have none of the words.
+    near = text[max(0, start - 40):unit_end + 12].lower()
+    m = None
+    if "prefill" in near or "input" in near or "prompt" in near or "total" in near:
+        before = near[:start - max(0, start - 40)]
+        clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(". "), before.rfind("\n"),
+                            before.rfind(" and "), before.rfind(" but ")) + 1:]
+        if (m := _PROMPT_WORDS_BEFORE.search(clause)) is None:
+            m = _PROMPT_WORDS_AFTER.match(text[unit_end:unit_end + 12].lower())
+    if m is not None:
+        return "total_throughput" if m.group(1) == "total" else "prefill_throughput"
+    # the reading's line, up to 200 characters back (llama.cpp's are shorter; a log line can be
+    # a megabyte long)
+    lo = max(0, start - 200)
+    nl = text.rfind("\n", lo, start)
+    line = text[nl + 1 if nl >= 0 else lo:start]
+    if ("prompt eval" in line or "encoded " in line) and _LLAMA_CPP_PROMPT.search(line.lower()):
+        return "prefill_throughput"
+    return None
 
 
 def _after_comparison_sign(text: str, start: int) -> bool:
