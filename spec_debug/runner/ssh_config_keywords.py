@@ -49,11 +49,15 @@ refuseconnection warnweakcrypto
 
 # Keywords of the OpenSSH builds people have, beyond upstream's: the GSSAPI key exchange patch
 # of Debian, Ubuntu, Fedora and RHEL (Debian: openssh, debian/patches/gssapi.patch; RHEL's
-# crypto-policies file sets GSSAPIKexAlgorithms), and Apple's UseKeychain (macOS ssh(1)). A
-# config written for those is fine with the ssh(1) its user runs, so it is fine here too.
+# crypto-policies file sets GSSAPIKexAlgorithms), Apple's UseKeychain (macOS ssh(1)), and
+# HPN-SSH's, which HPC sites install (rapier1/hpn-ssh: readconf.c, keywords[]; HPNBufferSize
+# and TcpRcvBuf from its older releases). A config written for those is fine with the ssh(1)
+# its user runs, so it is fine here too.
 _VENDOR_KEYWORDS = frozenset("""
 gssapikeyexchange gssapitrustdns gssapiclientidentity gssapiserveridentity
 gssapirenewalforcesrekey gssapikexalgorithms usekeychain
+noneenabled nonemacenabled noneswitch usemptcp disablemtaes metrics metricspath
+metricsinterval fallback fallbackport tcprcvbufpoll hpndisabled hpnbuffersize tcprcvbuf
 """.split())
 
 # Keywords that take exactly one value (readconf.c: parse_string and friends end with "keyword
