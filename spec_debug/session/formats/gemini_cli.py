@@ -4,7 +4,8 @@ Gemini CLI records each session (google-gemini/gemini-cli
 ``packages/core/src/services/chatRecordingService.ts``, ``chatRecordingTypes.ts``) as one JSON
 document ``{sessionId, projectHash, startTime, lastUpdated, messages: [...]}`` written with
 two-space indents, and in newer releases as JSONL: that header on the first line, then one
-message a line, with ``{"$set": {...}}`` metadata updates and ``{"$rewindTo": id}`` markers.
+message a line, with ``{"$set": {...}}`` metadata updates and ``{"$rewindTo": id}`` markers;
+a message is appended again, whole, each time it changes (:func:`_folded`).
 A message is ``{id, timestamp, type: user|gemini|info|error|warning, content}``; a ``gemini``
 message adds ``thoughts[{subject, description}]``, ``tokens`` and ``toolCalls[{id, name, args,
 result, status, timestamp, displayName}]``, the result being Gemini API parts
@@ -68,10 +69,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     # layout's first line is the header alone.
     document = _MESSAGES.search(first) is not None or first.strip() == b"{"
     records = iter_json_array(path, stats, key="messages") if document else iter_json_records(path, stats)
-    for index, lineno, obj in records:
-        cursor.records = index + 1
-        if document:
-            stats.records += 1  # as iter_json_records counts an array's elements
+    for index, lineno, obj in _folded(records, stats, document, cursor):
         seq = cursor.seq_base + index
         ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
 
@@ -97,6 +95,29 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(kind))
+
+
+def _folded(records, stats: ReadStats, document: bool, cursor: Cursor) -> list[tuple[int, int, dict]]:
+    """The records with each message once, as last written, in the place it was first written.
+    The JSONL layout is an upsert log: Gemini CLI appends a message again, whole, each time its
+    tool calls, their results or its tokens change (gemini-cli ``packages/core/src/services/
+    chatRecordingService.ts``, JSONL layout),
+    so a call read line by line ran two or three times."""
+    kept: list[tuple[int, int, dict]] = []
+    where: dict[str, int] = {}
+    for index, lineno, obj in records:
+        cursor.records = index + 1
+        if document:
+            stats.records += 1  # as iter_json_records counts an array's elements
+        message_id = obj.get("id") if isinstance(obj.get("id"), str) and "type" in obj else None
+        if message_id is not None and message_id in where:
+            at = where[message_id]
+            kept[at] = (kept[at][0], lineno, obj)
+            continue
+        if message_id is not None:
+            where[message_id] = len(kept)
+        kept.append((index, lineno, obj))
+    return kept
 
 
 def _reply(obj: dict, event) -> Iterator[Event]:
