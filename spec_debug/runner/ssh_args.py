@@ -7,6 +7,8 @@ import re
 import shlex
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_config_keywords import did_you_mean, known_keyword
+from spec_debug.runner.ssh_env import _pattern_matches
 
 
 SSH_CONFIG_FILE_OPTION = "-F"
@@ -30,6 +32,20 @@ def _keyword_and_value(option: str) -> tuple[str, str]:
     match = _OPTION.fullmatch(option)
     assert match is not None  # the pattern matches any text
     return match.group(1), match.group(2).strip()
+
+
+def _refuse_unknown_keyword(key: str, option: str, options: dict[str, str], source: str, text: str) -> None:
+    """`-o Keyword=...` with a keyword ssh(1) does not know stops ssh ("command-line line 0: Bad
+    configuration option": openssh-portable: readconf.c, parse_token), unless an earlier
+    `-o IgnoreUnknown=` names it. A misspelt `-o ProxyComand=...` in ansible_ssh_common_args
+    was dropped, and the hosts behind the bastion were tried directly and timed out."""
+    if known_keyword(key):
+        return
+    ignored = options.get("ignoreunknown", "")
+    if any(_pattern_matches(key.lower(), pattern.lower()) for pattern in re.split(r"[\s,]+", ignored) if pattern):
+        return
+    raise UsageError(f"{source}: -o {option}: Bad configuration option: {key}{did_you_mean(key)}",
+                     hint=f"ssh(1) refuses it too; fix the keyword in {text!r}")
 
 
 def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str]:
@@ -68,6 +84,7 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
         if flag == "o":
             key, rest = _keyword_and_value(value)
             keyword = key.lower()
+            _refuse_unknown_keyword(key, value, options, source, text)
             if keyword == "sendenv" and keyword in options and rest.strip():
                 # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
                 options[keyword] += " " + rest.strip()

@@ -70,6 +70,17 @@ _ONE_VALUE_KEYWORDS = frozenset({
 _KEYWORD = re.compile(r"^\s*([^\s=]+)(?:\s*=\s*|\s*)(.*)$")
 
 
+def known_keyword(keyword: str) -> bool:
+    """Whether ssh(1) (upstream, or a vendor build listed above) knows the keyword, in any case."""
+    return keyword.lower() in _OPENSSH_KEYWORDS or keyword.lower() in _VENDOR_KEYWORDS
+
+
+def did_you_mean(keyword: str) -> str:
+    """` (did you mean identityfile?)` for a misspelt keyword close to a known one, else ""."""
+    close = difflib.get_close_matches(keyword.lower(), sorted(_OPENSSH_KEYWORDS), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 class BadConfigLine(ValueError):
     """A line ssh(1) refuses; the message names the file and line as ssh(1) does."""
 
@@ -99,13 +110,11 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
         return
     keyword, value = match.group(1).lower(), match.group(2).strip()
     where = f"{path} line {number}"
-    if keyword not in _OPENSSH_KEYWORDS and keyword not in _VENDOR_KEYWORDS:
+    if not known_keyword(keyword):
         if any(_pattern_matches(keyword, pattern.lower()) for pattern in ignored_unknown):
             return
-        close = difflib.get_close_matches(keyword, sorted(_OPENSSH_KEYWORDS), n=1, cutoff=0.75)
-        suggestion = f" (did you mean {close[0]}?)" if close else ""
         raise BadConfigLine(
-            f"{where}: Bad configuration option: {match.group(1)}{suggestion}",
+            f"{where}: Bad configuration option: {match.group(1)}{did_you_mean(keyword)}",
             f"ssh(1) refuses this file too; fix the keyword, or, if a patched ssh(1) of yours knows it, "
             f"put `IgnoreUnknown {match.group(1)}` above it",
         )

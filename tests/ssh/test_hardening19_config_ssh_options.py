@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_args import parse_ssh_args
 from spec_debug.runner.ssh_config import load_ssh_config, resolve_target
 
@@ -50,3 +51,21 @@ def test_a_proxy_command_option_with_options_of_its_own_runs_as_ssh_runs_it(tmp_
 ])
 def test_an_option_is_split_at_its_keyword_only(option: str, keyword: str, value: str) -> None:
     assert parse_ssh_args(option) == {keyword: value}
+
+
+def test_a_misspelt_option_is_refused_as_ssh_refuses_it() -> None:
+    # Dropped before: the hosts behind the bastion were tried directly, and timed out.
+    args = "-o ProxyComand='ssh -W %h:%p bastion'"
+    if SSH is not None:
+        done = subprocess.run([SSH, "-G", *shlex.split(args), "gpu01"], capture_output=True, text=True, check=False,
+                              stdin=subprocess.DEVNULL, timeout=30)
+        assert done.returncode != 0 and "Bad configuration option: proxycomand" in done.stderr
+    with pytest.raises(UsageError) as refused:
+        parse_ssh_args(args, source="ansible_ssh_common_args of gpu01")
+    assert refused.value.message.startswith("ansible_ssh_common_args of gpu01: -o ProxyComand=ssh -W %h:%p bastion: "
+                                            "Bad configuration option: ProxyComand (did you mean proxycommand?)")
+
+
+def test_ignore_unknown_lets_a_vendor_option_through() -> None:
+    assert parse_ssh_args("-o IgnoreUnknown=UseMyKeychain -o UseMyKeychain=yes -o UseKeychain=yes -p 2200") == {
+        "ignoreunknown": "UseMyKeychain", "usemykeychain": "yes", "usekeychain": "yes", "port": "2200"}
