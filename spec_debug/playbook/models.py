@@ -39,14 +39,15 @@ def parse_size(value: Any) -> int:
     return int(float(number) * base ** (_SIZE_POWERS[unit.upper()] if unit else 0))
 
 
-def compile_regex(pattern: str) -> re.Pattern[str]:
+def compile_regex(pattern: str, every_match: bool = False) -> re.Pattern[str]:
     """Compile an author's regex at load time. re raises more than re.error on hostile input:
     OverflowError for `a{99999999999}`, RecursionError for thousands of nested groups. A
-    regex that can backtrack for ever on one line is refused too: a run cannot stop it."""
+    regex that can backtrack for ever on one line is refused too: a run cannot stop it.
+    `every_match`: the run takes all its matches (a capture's `all: true`), not the first."""
     try:
         compiled = re.compile(pattern, re.MULTILINE)
         refuse_nested_repetition(pattern, re.MULTILINE)
-        refuse_leading_dot_star(pattern, re.MULTILINE)
+        refuse_leading_dot_star(pattern, re.MULTILINE, every_match)
     except re.error as exc:
         raise ValueError(f"invalid regex: {exc}") from None
     except (OverflowError, RecursionError) as exc:
@@ -97,7 +98,7 @@ class Capture(_Strict):
         if (self.regex is None) == (self.json_path is None):
             raise ValueError("a capture needs exactly one of 'regex' or 'json'")
         if self.regex is not None:
-            compiled = compile_regex(self.regex)
+            compiled = compile_regex(self.regex, every_match=self.all)
             if not compiled.groupindex and self.name is None:
                 raise ValueError("a regex capture needs named groups (?P<name>...) or a 'name'")
         elif self.name is None:
