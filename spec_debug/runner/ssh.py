@@ -132,6 +132,9 @@ exit 0
 """
 
 
+# The connection's first command: where commands start, then $HOME, a line each.
+_FIRST_COMMAND = "pwd; printf '%s\\n' \"$HOME\""
+
 INLINE_COMMAND_LIMIT = 64 * 1024
 """Longest command sent inside the exec request. sshd runs it as one argument of the login
 shell (`$SHELL -c ...`), and Linux refuses an argument over 128 KiB (MAX_ARG_STRLEN): a
@@ -204,6 +207,7 @@ class SSHTransport(Transport):
         self._reconnect = reconnect
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._home: str | None = None
+        self._cwd: str | None = None
         self._files = self._remote_files(connection)
         self._background = BackgroundChannels()
         # Whether sshd ever granted us a session channel: a refusal before the first one is
@@ -252,7 +256,7 @@ class SSHTransport(Transport):
             self.host, connection.transport, self._session_slot, self._open_file_session,
             start_timeout_s=connection.target.connect_timeout_s,
         )
-        files.home = self._home
+        files.home, files.cwd = self._home, self._cwd
         return files
 
     def _reopen_if_closed_while_idle(self) -> None:
@@ -282,9 +286,10 @@ class SSHTransport(Transport):
         connection.close()
 
     def check_login_shell(self) -> None:
-        """Run `pwd` through the wrapper: an account whose shell cannot run commands (nologin,
-        a ForceCommand) then fails here, as an unreachable host does, before any step. Where
-        the commands start (the login directory) is what `~` means for file copies too."""
+        """Run `pwd` and print $HOME through the wrapper: an account whose shell cannot run
+        commands (nologin, a ForceCommand) then fails here, as an unreachable host does, before
+        any step. $HOME is what `~` means for file copies, and where the commands start is what
+        a relative path means (ssh_sftp.sftp_path)."""
         limit = max(self._connection.target.connect_timeout_s, 10.0)
         with self._lost_at_login():
             outcome, stdout = self._first_command(limit)
@@ -293,9 +298,12 @@ class SSHTransport(Transport):
                 f"{self.host}: a no-op command did not finish within {limit:g} s after login",
                 hint="the login shell's rc files hang (a stuck NFS home, a prompt) or a ForceCommand waits for input",
             )
-        home = stdout.text().strip()
-        if outcome.exit_code == 0 and home.startswith("/") and "\n" not in home:
-            self._home = self._files.home = home
+        said = stdout.text().split("\n")
+        if outcome.exit_code != 0 or len(said) != 3 or said[2] != "":
+            return  # copies then go by where the SFTP server starts
+        cwd, home = (line if line.startswith("/") else None for line in said[:2])
+        self._cwd = self._files.cwd = cwd
+        self._home = self._files.home = home
 
     @contextmanager
     def _lost_at_login(self) -> Iterator[None]:
@@ -319,10 +327,10 @@ class SSHTransport(Transport):
             ) from None
 
     def _first_command(self, limit: float) -> tuple[CommandOutcome, StreamCapture]:
-        """`pwd` through the wrapper, then through `exec /bin/sh -s` if the login shell refused it."""
+        """_FIRST_COMMAND through the wrapper, then through `exec /bin/sh -s` if the login shell refused it."""
         stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
         try:
-            outcome = self.run("pwd", stdout=stdout, stderr=stderr, timeout_s=limit)
+            outcome = self.run(_FIRST_COMMAND, stdout=stdout, stderr=stderr, timeout_s=limit)
         except RemoteShellError as refused:
             # A login shell that is not POSIX (fish, csh, nushell: what ssh(1) users pick for
             # themselves) rejects the wrapper, yet runs `exec /bin/sh -s`: try that once. A
@@ -330,7 +338,7 @@ class SSHTransport(Transport):
             self._via_sh, self._shell_checked = True, False
             stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
             try:
-                outcome = self.run("pwd", stdout=stdout, stderr=stderr, timeout_s=limit)
+                outcome = self.run(_FIRST_COMMAND, stdout=stdout, stderr=stderr, timeout_s=limit)
             except RemoteShellError:
                 self._via_sh = False
                 raise refused from None

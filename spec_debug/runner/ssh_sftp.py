@@ -48,25 +48,32 @@ _STALL_S = 120.0
 _DEATH_NOTICE_S = 0.3
 
 
-def sftp_path(remote_path: str, home: str | None = None) -> str:
+def sftp_path(remote_path: str, home: str | None = None, cwd: str | None = None) -> str:
     """`~/x` is `x` and `~` is `.`: relative to where the SFTP server starts, the login directory.
 
-    With `home` (the login directory as the host's shell sees it), `~` paths and relative
-    ones are made absolute under it: an SFTP server may start elsewhere (`Subsystem sftp
-    internal-sftp -d /data`: sftp-server(8), -d), where an upload to `~/x` would land in
-    /data/x and the step that runs it would not find it.
+    With `home` (the login's $HOME, what the host's shell makes of `~`) `~` paths are made
+    absolute under it, and with `cwd` (where the steps' commands start) relative ones are; each
+    stands in for the other when only one is known. An SFTP server may start elsewhere
+    (`Subsystem sftp internal-sftp -d /data`: sftp-server(8), -d), where an upload to `~/x`
+    would land in /data/x and the step that runs it would not find it. And the commands may
+    start elsewhere than $HOME: a ~/.bashrc that does `cd $SCRATCH` (bash reads it for ssh
+    commands where built with SSH_SOURCE_BASHRC, as Debian and Fedora build it), or a $HOME that
+    does not exist (sshd then starts the session in /): a step's `echo ok > ~/x` and a
+    fetch of `~/x` must name the same file, as the fetch's own listing of `~/x*` does.
     """
+    tilde = remote_path.startswith("~")
     if remote_path in ("~", "~/"):
         relative = "."
     elif remote_path.startswith("~/"):
         relative = remote_path[2:] or "."
-    elif remote_path.startswith("~"):
+    elif tilde:
         raise UsageError(f"remote path {remote_path!r}: only ~/ (the login user's home) is supported")
     else:
         relative = remote_path
-    if home is None or relative.startswith("/"):
+    base = (home or cwd) if tilde else (cwd or home)
+    if base is None or relative.startswith("/"):
         return relative
-    return home if relative == "." else f"{home.rstrip('/')}/{relative}"
+    return base if relative == "." else f"{base.rstrip('/')}/{relative}"
 
 
 class RemoteFiles:
@@ -91,13 +98,15 @@ class RemoteFiles:
         self._lock = threading.Lock()
         self._interrupted = threading.Event()
         self.home: str | None = None
-        """The login directory as the shell sees it, once known (see sftp_path)."""
+        """The login's $HOME as the shell sees it, once known (see sftp_path)."""
+        self.cwd: str | None = None
+        """Where the steps' commands start, once known (see sftp_path)."""
         self._shell_copies: _ShellCopies | None = None
         """Set once sshd refused SFTP itself: copies then go over shell commands."""
 
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
-        target = sftp_path(remote_path, self.home)
+        target = sftp_path(remote_path, self.home, self.cwd)
         with self._lock, self._errors(remote_path, upload=True):
             client = self._sftp()
             if client is None:
@@ -145,16 +154,16 @@ class RemoteFiles:
             if expired.is_set():  # the deadline passed while the SFTP channel opened: nothing to close then
                 raise EOFError("the fetch step's deadline passed")
             if client is None:
-                self._shell().get(sftp_path(remote_path, self.home), local_path, remote_path, max_bytes, expired)
+                self._shell().get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
                 return
-            found = client.stat(sftp_path(remote_path, self.home))
+            found = client.stat(sftp_path(remote_path, self.home, self.cwd))
             if stat.S_ISDIR(found.st_mode or 0):
                 # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
             size = found.st_size or 0
             if stat.S_ISREG(found.st_mode or 0):
                 check_size(size, max_bytes)
-            with client.open(sftp_path(remote_path, self.home), "rb") as remote:
+            with client.open(sftp_path(remote_path, self.home, self.cwd), "rb") as remote:
                 _quiet_prefetch_thread(remote)
                 remote.prefetch(size)
                 local_path.parent.mkdir(parents=True, exist_ok=True)
@@ -195,9 +204,9 @@ class RemoteFiles:
         with self._lock, self._errors(remote_path):
             client = self._sftp()
             if client is None:
-                return self._shell().exists(sftp_path(remote_path, self.home), remote_path)
+                return self._shell().exists(sftp_path(remote_path, self.home, self.cwd), remote_path)
             try:
-                client.stat(sftp_path(remote_path, self.home))
+                client.stat(sftp_path(remote_path, self.home, self.cwd))
             except FileNotFoundError:
                 return False
             return True
@@ -427,8 +436,12 @@ class RemoteFiles:
                     ) from None
                 if exc.filename is not None or exc.errno is None:
                     raise
-                # paramiko's SFTP errors carry no file name; name the remote path for the record.
-                raise type(exc)(exc.errno, f"{self._host}:{remote_path}: {reason}") from None
+                # paramiko's SFTP errors carry no file name; name the remote path for the record,
+                # and the file it is on the host when `~` or a relative path made it another (a
+                # $HOME that does not exist, commands that start elsewhere: sftp_path).
+                resolved = sftp_path(remote_path, self.home, self.cwd)
+                named = remote_path if resolved in (remote_path, remote_path.removeprefix("~/")) else f"{remote_path} ({resolved})"
+                raise type(exc)(exc.errno, f"{self._host}:{named}: {reason}") from None
             # The SFTP channel itself broke: start a fresh one next time.
             self._drop()
             if self._alive():

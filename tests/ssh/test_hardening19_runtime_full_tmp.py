@@ -29,10 +29,11 @@ StartServer = Callable[..., SshServer]
 
 
 def namespaced_sshd(
-    name: str, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, *, shell: str | None = None
+    name: str, start: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setup: str, *, shell: str | None = None
 ) -> SshServer:
-    """A real sshd started in a private mount namespace after `setup` (sh) ran there: mounts
-    only it and its sessions see. With `shell`, this user's login shell there."""
+    """A real sshd, started by `start(name)` (sshd_factory), in a private mount namespace after
+    `setup` (sh) ran there: mounts only it and its sessions see. With `shell`, this user's
+    login shell there."""
     if shutil.which("unshare") is None or subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False).returncode != 0:
         pytest.skip("cannot make a mount namespace here")
     import tests.sshd_fixture as fixture
@@ -50,8 +51,12 @@ def namespaced_sshd(
     wrapper = tmp_path / f"{name}-sshd"
     wrapper.write_text(f"#!/bin/sh\nexec unshare --mount --propagation private /bin/sh -c '. {script} && exec {fixture.SSHD} \"$@\"' sshd \"$@\"\n")
     wrapper.chmod(0o755)
+    original = fixture.SSHD
     monkeypatch.setattr(fixture, "SSHD", str(wrapper))
-    return sshd_factory(name)
+    try:
+        return start(name)
+    finally:
+        monkeypatch.setattr(fixture, "SSHD", original)  # servers started later are plain ones
 
 
 def full_tmp_setup(tmp_path: Path) -> str:
