@@ -6,6 +6,7 @@ Gemini CLI. We are setting up the context for our chat." File: tests/data/transc
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
@@ -32,3 +33,13 @@ def test_the_clis_setup_turn_is_not_the_report():
     a = analyze_path(CHECKPOINT)
     assert [p.text for p in a.prompts] == [
         "EAGLE3 on gpu01 accepts almost nothing and then dies. Look at the server log."]
+
+
+def test_the_same_history_on_one_line_is_read_the_same(tmp_path):
+    """Before: a compact array (`JSON.stringify(history)`, or a program's own dump of the SDK's
+    history) was a plain-text log, since a `model` turn was no chat message."""
+    compact = tmp_path / "history.json"
+    compact.write_text(json.dumps(json.loads(CHECKPOINT.read_text(encoding="utf-8"))), encoding="utf-8")
+    a = analyze_path(compact)
+    assert a.sessions[0]["format"] == "openai"
+    assert [c.exit_code for c in a.commands] == [0, 0, 2]

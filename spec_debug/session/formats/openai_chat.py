@@ -41,7 +41,8 @@ _RESULT_ROLES = ("tool", "function", "ipython")
 def looks_like(obj: dict) -> bool:
     role = obj.get("role")
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
-        or is_responses_exchange(obj) or is_chatgpt_conversation(obj)
+        or is_responses_exchange(obj) or is_chatgpt_conversation(obj) \
+        or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
 
 
 def is_chatgpt_conversation(obj: dict) -> bool:
