@@ -444,6 +444,26 @@ _REDIRECT = re.compile(r"(\d*|&)(>>?|<)(&\d+|\S+)?")
 _SHELLS = ("bash", "sh", "dash", "zsh")
 
 
+# The engines' release images (SGLang docs, get_started/install.md: `lmsysorg/sglang:latest`,
+# tags like v0.5.6.post2-cu129; vLLM docs, deployment/docker.md: `vllm/vllm-openai:v0.10.1.1`):
+# a release tag names the engine release inside the container.
+_RELEASE_IMAGE = re.compile(r"(?:\S+/)?(lmsysorg/sglang|vllm/vllm-openai)"
+                            r":v?(\d+\.\d+(?:\.\d+)*(?:(?:\.post|rc)\d+)?)(?:[-_][\w.-]*)?")
+
+
+def image_release(argv: list[str] | tuple[str, ...], engine: str) -> str | None:
+    """The engine release a `docker run IMAGE ...` command runs, from the image's release tag
+    (None for latest/nightly/dev tags, digests, other images, or no container): the host's own
+    Python knows nothing of what is installed in the container."""
+    if not argv or argv[0].rsplit("/", 1)[-1] not in (*_CONTAINER_RUNTIMES, "sudo"):
+        return None
+    for tok in argv:
+        m = _RELEASE_IMAGE.fullmatch(tok)
+        if m and (m.group(1) == "lmsysorg/sglang") == (engine == "sglang"):
+            return m.group(2)
+    return None
+
+
 def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     """Which engine the argv starts, and the index of the first engine argument."""
     for i, tok in enumerate(argv):

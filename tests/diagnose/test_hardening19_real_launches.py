@@ -221,3 +221,47 @@ def test_vllm_serve_of_a_speculator_runs_the_speculators_own_k(tmp_path, monkeyp
     # before: served steps unknown and one draft pass a round for a step-by-step EAGLE-3 head
     assert facts["throughput"]["served_steps"] == 3
     assert facts["throughput"]["model"]["draft_passes"] == passes
+
+
+# SGLang docs (get_started/install.md) start the server in the release image; the speculative flags are
+# SafeAILab/EAGLE PR #173's (`--speculative-algo EAGLE --speculative-draft ...`, SGLang's own commands then)
+SGLANG_DOCKER = ("docker run --gpus all --shm-size 32g -p 30000:30000 -v ~/.cache/huggingface:/root/.cache/huggingface "
+                 "--env \"HF_TOKEN=x\" {env} --ipc=host lmsysorg/sglang:{tag} python3 -m sglang.launch_server "
+                 "--model-path meta-llama/Llama-2-7b-chat-hf --host 0.0.0.0 --port 30000 {spec}")
+EAGLE_PR_173 = ("--speculative-algo EAGLE --speculative-draft lmzheng/sglang-EAGLE-llama2-chat-7B "
+                "--speculative-num-steps 5 --speculative-eagle-topk 8 --speculative-num-draft-tokens 64 --mem-fraction 0.7")
+
+
+def _sd102(command: str, engine: dict | None = None) -> list[str]:
+    _, findings = _launch(command, engine=engine)
+    return [line for f in findings if f.code == "SD102" for line in f.evidence]
+
+
+def test_the_release_image_tag_is_the_engine_release_the_audit_judges():
+    # before: the release was unknown, so the newest rules called --speculative-draft ambiguous
+    old = SGLANG_DOCKER.format(env="", tag="v0.4.6.post1-cu124", spec=EAGLE_PR_173)
+    assert _sd102(old) == []
+    new = SGLANG_DOCKER.format(env="", tag="v0.5.6", spec=EAGLE_PR_173)
+    assert any("ambiguous" in line for line in _sd102(new))
+    # the host's engine facts (the probe, or --var engine_version) still come first
+    assert _sd102(old, {"name": "sglang", "version": "0.5.6"}) != []
+
+
+def test_spec_v2_with_a_tree_in_the_0_5_6_image_is_the_first_decode_crash():
+    spec = ("--speculative-algorithm EAGLE3 --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B "
+            "--speculative-num-steps 5 --speculative-eagle-topk 4 --speculative-num-draft-tokens 8")
+    lines = _sd102(SGLANG_DOCKER.format(env="-e SGLANG_ENABLE_SPEC_V2=1", tag="v0.5.6", spec=spec))
+    # before: a line listing what each release might do, "the engine version is unknown here"
+    assert any("SGLang 0.5.6" in line and "Sizes of tensors must match" in line for line in lines)
+    latest = _sd102(SGLANG_DOCKER.format(env="-e SGLANG_ENABLE_SPEC_V2=1", tag="latest", spec=spec))
+    assert any("the engine version is unknown here" in line for line in latest)
+
+
+def test_a_vllm_image_before_eagle3():
+    # vLLM docs (deployment/docker.md) with a release tag from before EAGLE-3 (0.8.5)
+    command = ("docker run --runtime nvidia --gpus all -v ~/.cache/huggingface:/root/.cache/huggingface "
+               "--env \"HUGGING_FACE_HUB_TOKEN=x\" -p 8000:8000 --ipc=host vllm/vllm-openai:v0.8.4 "
+               "--model meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+               "'{\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\",\"num_speculative_tokens\":3}'")
+    assert any("vLLM 0.8.4 has no EAGLE-3" in line for line in _sd102(command))
+    assert _sd102(command.replace("v0.8.4", "v0.10.1.1")) == []

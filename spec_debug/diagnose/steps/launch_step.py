@@ -9,7 +9,8 @@ from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draf
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, draft_block_size,
-                                       effective_spec, parse_launch_command, split_command, vllm_surely_before)
+                                       effective_spec, image_release, parse_launch_command, split_command,
+                                       vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -240,6 +241,9 @@ def check(ctx: Any) -> list[Finding]:
     engine = ctx.host_facts.get("engine", {})
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
+    if version is None:
+        # a containerised server: the release is the image's tag, not what the host's Python has
+        version = image_release(cfg.argv, cfg.engine)
     eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
                          engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
                          draft_config=launch.get("draft_config"))
