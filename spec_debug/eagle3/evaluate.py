@@ -29,6 +29,7 @@ from torch import Tensor
 from spec_debug.eagle3.data import Sample
 from spec_debug.eagle3.loading import LoadedDraft, TargetHead
 from spec_debug.eagle3.model import Eagle3Draft, NormFlags
+from spec_debug.errors import SpecDebugError
 
 _ROW_CHUNK = 1024  # rows of target logits computed at once (bounds the [rows, V] tensor)
 
@@ -161,6 +162,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     # shift_batch: input_ids[1:], hidden_states[:-1], verifier_last[1:], loss_mask[1:]
     input_ids = sample.token_ids[1:].to(device)  # [T]
     aux = slots[:-1].reshape(T0 - 1, -1).to(device=device, dtype=dtype)  # [T, A*Ht]
+    if dtype == torch.float16:
+        _refuse_float16_overflow(sample.name, slots[:-1], aux)
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
     if not use_loss_mask:
         loss_mask = torch.ones_like(loss_mask)
@@ -180,6 +183,12 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
         for k, logits in enumerate(model.ttt_steps(aux[None], input_ids[None],
                                                    min(counts.steps, input_ids.shape[0]),
                                                    flags=flags)):
+            if dtype == torch.float16 and not bool(torch.isfinite(logits).all()):
+                # argmax of NaN rows is an arbitrary id: every accuracy would read ~0, silently
+                raise PrecisionError(
+                    f"{sample.name}: the draft's logits are NaN/Inf at step {k} under float16 "
+                    "(an activation inside the draft passes float16's 65504)",
+                    hint="evaluate with --dtype bfloat16 or float32")
             pred = logits[0, : input_ids.shape[0] - k].argmax(-1)  # [T-k] draft ids
             c, total, cond = chain_step(pred, draft_t, loss_mask, prev, k)
             counts.full_correct[k] += c
@@ -194,6 +203,30 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.samples += 1
     counts.tokens += int(input_ids.shape[0])
     return reference
+
+
+class PrecisionError(SpecDebugError):
+    """The evaluation dtype cannot hold the inputs or activations (float16 overflow)."""
+
+
+_FLOAT16_MAX = 65504.0
+
+
+def _refuse_float16_overflow(name: str, states: Tensor, cast: Tensor) -> None:
+    """States that are finite in the dump (check_sample refuses NaN/Inf ones) but pass
+    float16's range become Inf once cast for `--dtype float16`; through fc and attention
+    one such row turns the whole sample's logits into NaN, whose argmax is an arbitrary id,
+    so every accuracy would read ~0 with no warning. bf16 dumps of targets whose activations
+    pass float16's range hold such values (Qwen2 in float16 turns NaN after layer 1:
+    https://github.com/QwenLM/Qwen3/issues/826, /761; vLLM Qwen2.5 overflow:
+    https://github.com/vllm-project/vllm/issues/14126)."""
+    if bool(torch.isfinite(cast).all()):
+        return
+    peak = float(states.float().abs().max())
+    raise PrecisionError(
+        f"{name}: hidden states reach {peak:.4g}, beyond float16's {_FLOAT16_MAX:.0f}: cast "
+        "for --dtype float16 they become Inf and the draft's logits NaN",
+        hint="evaluate with --dtype bfloat16 (what such targets are served in) or float32")
 
 
 def _ratio(num: Tensor, den: Tensor) -> list[float]:

@@ -375,6 +375,10 @@ class TargetHead:
         if normed:
             return x @ self.lm_head.T
         x32 = x.float()
+        if not bool(torch.isfinite(x32).all()):
+            # --dtype float16 and a final state past 65504 (a bf16 dump; the target ran in
+            # bf16, where it was finite): norm the dump's own values, whose normed result fits
+            x32 = last_hidden.float()
         x32 = x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + self.eps)
         if self.zero_centered:  # Gemma3RMSNorm: (x * (1 + w)) in fp32, then the input dtype
             normed = (x32 * (1.0 + self.norm_weight.float())).to(x.dtype)
