@@ -76,3 +76,16 @@ def test_the_postmortem_names_the_crash():
     assert done.returncode == 0, done.stderr
     assert "AttributeError: 'LlamaForCausalLM' object has no attribute 'hot_token_id'" in done.stdout
     assert "gemini-cli" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_a_distilled_step_says_why_in_the_models_words():
+    """A Gemini thought is `{subject, description}`; joined bare, the why read "Reading the server
+    log The crash happens ..."."""
+    from spec_debug.playbook import load_playbook_text
+    from spec_debug.session.distill import distill_playbook, dump_playbook
+
+    doc = distill_playbook(analyze_path(DOCUMENT))
+    load_playbook_text(dump_playbook(doc), "distilled.yaml")
+    first = doc["steps"][0]
+    assert first["run"] == "tail -n 20 {{ sglang_log }}"
+    assert first["why"].startswith("Reading the server log. The crash happens at startup")

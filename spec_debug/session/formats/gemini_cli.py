@@ -125,7 +125,11 @@ def _reply(obj: dict, event) -> Iterator[Event]:
     thoughts = obj.get("thoughts")
     for thought in thoughts if isinstance(thoughts, list) else ():
         if isinstance(thought, dict):
-            text = "\n".join(str(thought[k]) for k in ("subject", "description") if isinstance(thought.get(k), str))
+            # Gemini CLI parsed "**Subject**\n\ndescription" out of the model's thought
+            # (packages/core/src/utils/thoughtUtils.ts); put back, the subject reads as a title.
+            subject, description = (thought.get(k) if isinstance(thought.get(k), str) else "" for k in
+                                    ("subject", "description"))
+            text = "\n\n".join(p for p in (f"**{subject}**" if subject.strip() else "", description) if p.strip())
             if text.strip():
                 yield event("thinking", "assistant", block, text=text)
                 block += 1
