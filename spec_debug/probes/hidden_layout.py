@@ -10,9 +10,24 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 
 from spec_debug.probes.drafter_eval import whole_number
 from spec_debug.probes.hostfiles import read_config, resolve_model_dir
+
+
+def _num_layers(target_cfg: dict, where: Path) -> int | None:
+    """The language model's layer count, read as the drafter reads the target (eagle3.config
+    text_config): Qwen2.5/3-Omni nest it under thinker_config.text_config, which a plain
+    `text_config or top level` missed, so no serve plan was made and the layer checks were
+    skipped without a word (SpecForge trains drafts for it: configs/qwen3-omni-eagle3.json)."""
+    from spec_debug.eagle3.config import CheckpointError, text_config
+
+    try:
+        n = text_config(target_cfg, str(where)).get("num_hidden_layers")
+    except CheckpointError:
+        return None
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
 def run(args: dict) -> dict:
@@ -27,8 +42,7 @@ def run(args: dict) -> dict:
     target_cfg = read_config(target) if target else None
     arch = None
     if target_cfg:
-        text = target_cfg.get("text_config") or target_cfg
-        out["num_target_layers"] = text.get("num_hidden_layers")
+        out["num_target_layers"] = _num_layers(target_cfg, target / "config.json")
         arch = out["target_architecture"] = engines.target_architecture(target_cfg)
     if engine in engines.ENGINES:
         out["conventions"] = [

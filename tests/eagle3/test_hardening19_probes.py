@@ -1,0 +1,63 @@
+"""The playbooks' host probes on real-world configs (spec_debug/probes/hidden_layout.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spec_debug.probes import hidden_layout
+
+# sgl-project/SpecForge configs/qwen3-omni-eagle3.json (commit d46f1254), verbatim: no aux ids,
+# so the engine feeds its default [2, N//2, N-3] of the target's N layers.
+SPECFORGE_QWEN3_OMNI_DRAFT = {
+    "architectures": ["LlamaForCausalLMEagle3"], "bos_token_id": 151672, "eos_token_id": 151673,
+    "hidden_act": "silu", "hidden_size": 2048, "initializer_range": 0.02,
+    "intermediate_size": 6144, "max_position_embeddings": 65536, "model_type": "llama",
+    "num_attention_heads": 32, "num_key_value_heads": 4, "num_hidden_layers": 1,
+    "pad_token_id": 0, "rms_norm_eps": 1e-06, "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16", "transformers_version": "4.28.1", "use_cache": True,
+    "vocab_size": 152064, "draft_vocab_size": 32000,
+}
+
+# Qwen/Qwen3-Omni-30B-A3B-Instruct config.json, the keys that matter here: the language model
+# is the thinker's, under thinker_config.text_config (transformers
+# models/qwen3_omni_moe/configuration_qwen3_omni_moe.py), 48 layers.
+QWEN3_OMNI_TARGET = {
+    "architectures": ["Qwen3OmniMoeForConditionalGeneration"], "model_type": "qwen3_omni_moe",
+    "thinker_config": {
+        "model_type": "qwen3_omni_moe_thinker",
+        "text_config": {"model_type": "qwen3_omni_moe_text", "hidden_size": 2048,
+                        "num_hidden_layers": 48, "vocab_size": 152064, "rms_norm_eps": 1e-06,
+                        "num_attention_heads": 32, "num_key_value_heads": 4,
+                        "tie_word_embeddings": False},
+    },
+}
+
+
+def _checkpoint(root: Path, name: str, config: dict) -> Path:
+    path = root / name
+    path.mkdir()
+    (path / "config.json").write_text(json.dumps(config))
+    return path
+
+
+def test_hidden_layout_plans_the_served_layers_of_a_qwen3_omni_target(tmp_path):
+    """Before: the probe looked for num_hidden_layers in text_config or the top level only, so
+    for Qwen3-Omni it reported num_target_layers None, made no serve plan and the layer
+    checks were skipped without a word."""
+    draft = _checkpoint(tmp_path, "draft", SPECFORGE_QWEN3_OMNI_DRAFT)
+    target = _checkpoint(tmp_path, "target", QWEN3_OMNI_TARGET)
+    out = hidden_layout.run({"draft_model": str(draft), "target_model": str(target),
+                             "engine": "sglang"})
+    assert out["num_target_layers"] == 48
+    assert out["target_architecture"] == "Qwen3OmniMoeForConditionalGeneration"
+    assert out["plan"]["layer_ids"] == [2, 24, 45]
+    assert out["plan"]["used_default"] is True
+
+
+def test_hidden_layout_with_a_malformed_text_config_plans_nothing_instead_of_failing(tmp_path):
+    draft = _checkpoint(tmp_path, "draft", SPECFORGE_QWEN3_OMNI_DRAFT)
+    target = _checkpoint(tmp_path, "target", {"architectures": ["X"], "text_config": "48 layers"})
+    out = hidden_layout.run({"draft_model": str(draft), "target_model": str(target),
+                             "engine": "sglang"})
+    assert out["num_target_layers"] is None and "plan" not in out
