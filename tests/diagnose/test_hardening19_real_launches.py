@@ -265,3 +265,29 @@ def test_a_vllm_image_before_eagle3():
                "'{\"method\":\"eagle3\",\"model\":\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\",\"num_speculative_tokens\":3}'")
     assert any("vLLM 0.8.4 has no EAGLE-3" in line for line in _sd102(command))
     assert _sd102(command.replace("v0.8.4", "v0.10.1.1")) == []
+
+
+# z-lab/Qwen3-8B-DFlash-b16 config.json (the keys the engines read to pick the drafter)
+DFLASH_CONFIG = {"architectures": ["DFlashDraftModel"], "block_size": 16, "hidden_size": 4096, "num_hidden_layers": 5,
+                 "model_type": "qwen3", "dflash_config": {"mask_token_id": 151669, "target_layer_ids": [1, 9, 17, 25, 33]}}
+
+
+@pytest.mark.parametrize("command, mismatch", [
+    # a DFlash draft launched with the EAGLE-3 flags of the SGLang docs
+    ("python3 -m sglang.launch_server --model Qwen/Qwen3-8B --speculative-algorithm EAGLE3 "
+     "--speculative-draft-model-path /models/qwen3-8b-block --speculative-num-steps 3 --speculative-eagle-topk 1 "
+     "--speculative-num-draft-tokens 4", True),
+    ("vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"eagle3\", \"model\": \"/models/qwen3-8b-block\", "
+     "\"num_speculative_tokens\": 15}'", True),
+    # z-lab's model card launches (sgl-project/sglang DFLASH; vLLM method dflash)
+    ("python3 -m sglang.launch_server --model Qwen/Qwen3-8B --speculative-algorithm DFLASH "
+     "--speculative-draft-model-path /models/qwen3-8b-block", False),
+    ("vllm serve Qwen/Qwen3-8B --speculative-config '{\"method\": \"dflash\", \"model\": \"/models/qwen3-8b-block\", "
+     "\"num_speculative_tokens\": 15}'", False)])
+def test_a_dflash_draft_served_as_eagle3_is_an_algorithm_mismatch(command, mismatch):
+    _, findings = _launch(command, {"/models/qwen3-8b-block": {"path": "/models/qwen3-8b-block", "config": DFLASH_CONFIG}})
+    sd103 = [f for f in findings if f.code == "SD103"]
+    # before: no SD103 (the checkpoint was "unknown": neither EAGLE nor EAGLE-3)
+    assert bool(sd103) is mismatch
+    if mismatch:
+        assert "DFLASH" in sd103[0].remediation and "dflash" in sd103[0].remediation

@@ -160,7 +160,13 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
 
 
 def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
-    """EAGLE3 / EAGLE from the checkpoint's own config, None when it does not say."""
+    """EAGLE3 / EAGLE / DFLASH from the checkpoint's own config, None when it does not say."""
+    archs_list = draft_raw.get("architectures") if isinstance(draft_raw.get("architectures"), list) else []
+    if isinstance(draft_raw.get("dflash_config"), Mapping) or any("dflash" in str(a).lower() for a in archs_list) or (
+            draft_raw.get("speculators_model_type") == "dflash"):
+        # a DFlash block drafter (z-lab/Qwen3-8B-DFlash-b16: architectures ["DFlashDraftModel"],
+        # dflash_config; speculators' dflash type): SGLang serves it as DFLASH, vLLM as method dflash
+        return "DFLASH"
     if draft_raw.get("speculators_model_type") == "eagle3" or is_peagle(draft_raw):
         # a P-EAGLE draft is served as eagle3 (with parallel drafting): its "PEagle" name is no EAGLE-1
         return "EAGLE3"
@@ -225,6 +231,12 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
     evidence = [f"launch command: {written}",
                 f"draft checkpoint is {expected} (architectures={draft_raw.get('architectures')}, "
                 f"speculators_model_type={draft_raw.get('speculators_model_type')})"]
+    if expected == "DFLASH":
+        # the catalog's fix names EAGLE-3; a block drafter has its own algorithm
+        return [at.finding("SD103", evidence, {"served": served, "checkpoint": expected},
+                           remediation="Serve it as the block drafter it is: --speculative-algorithm DFLASH (SGLang) "
+                                       "or \"method\": \"dflash\" in --speculative-config (vLLM), with its "
+                                       "block size as the draft tokens.")]
     return [at.finding("SD103", evidence, {"served": served, "checkpoint": expected})]
 
 
