@@ -526,10 +526,37 @@ _PUT_SCRIPT = (
     'r=$?; rm -f -- "$p"; exit $r'
 )
 _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
+# A download's command prints this before the file's bytes: what comes before it was printed by
+# the login shell's startup files, which sshd runs first (`$SHELL -c COMMAND`: openssh-portable,
+# session.c, do_child; Debian's and Fedora's bash read ~/.bashrc there). A `conda init` line or a
+# cluster greeting ended up at the head of the fetched file: a config.json that no longer parsed,
+# a log with someone else's first line. No single quotes: the command stays one word in quotes.
+_DATA_MARK = b"\x1fspec-debug-copy\n"
+_DATA_MARK_SCRIPT = 'printf "\\037spec-debug-copy\\n"; '
 # _ShellCopies._run's code for a copy it stopped reading at its receive_limit (no exit status:
 # the command was still sending). Out of the range of exit statuses (0-255).
 _CUT_SHORT = -2
 _CHUNK = 32 * 1024
+
+
+class _AfterMark:
+    """A download's output, less what came before _DATA_MARK."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._held = b""
+
+    def after_mark(self, chunk: bytes) -> bytes:
+        """The file's bytes in chunk (none until the mark has come)."""
+        if self.seen:
+            return chunk
+        held = self._held + chunk
+        at = held.find(_DATA_MARK)
+        if at < 0:
+            self._held = held[-(len(_DATA_MARK) - 1) :]  # the start of a mark cut between two chunks
+            return b""
+        self.seen, self._held = True, b""
+        return held[at + len(_DATA_MARK) :]
 
 
 class _ShellCopies:
@@ -613,8 +640,11 @@ class _ShellCopies:
         With receive_limit, reading stops one byte past it and the code is _CUT_SHORT: the
         channel's close ends the host's `cat` (GET_SCRIPT copies the whole file, whatever its
         size said: a log being written, a FIFO)."""
+        if receive is not None:
+            script = _DATA_MARK_SCRIPT + script
         command = " ".join(["sh", "-c", shlex.quote(script), "sh", *(shlex.quote(arg) for arg in args)])
         errors = bytearray()
+        data = _AfterMark()
         with self._session_slot():
             channel = self._open_channel()
             self.channel = channel
@@ -629,6 +659,7 @@ class _ShellCopies:
                 received = 0
                 for chunk in iter(lambda: channel.recv(1 << 20), b""):
                     if receive is not None:
+                        chunk = data.after_mark(chunk)
                         if receive_limit is not None and received + len(chunk) > receive_limit:
                             receive.write(chunk[: receive_limit + 1 - received])
                             return _CUT_SHORT, ""
@@ -639,7 +670,14 @@ class _ShellCopies:
                 if not channel.status_event.wait(_STALL_S) or channel.exit_status < 0:
                     raise EOFError("the command's channel closed without an exit status")
                 code = channel.exit_status
+                if receive is not None and not data.seen and code == 0:
+                    raise RemoteFileError(
+                        f"{self._host}: cannot download {what}: the login shell did not run the copy's command ({self._why_shell()})",
+                        hint="a forced command (sshd_config ForceCommand, or command=\"...\" in authorized_keys) runs instead",
+                    )
             except _SFTP_FAILURES as exc:
+                if isinstance(exc, RemoteFileError):
+                    raise
                 if self.interrupted:
                     raise RemoteFileError(f"{self._host}: copy of {what} stopped: the run was interrupted") from None
                 if not self._alive():
