@@ -189,7 +189,11 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         # Host gpu01" showed nothing wrong, the mark being invisible.
         raise ValueError(f"{path} starts with a byte-order mark (saved as \"UTF-8 with BOM\" by a Windows editor); "
                          "ssh(1) refuses it too: save the file as plain UTF-8")
-    for number, line in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" only, as ssh(1) reads them (getline; a "\r" before it is trailing blank):
+    # str.splitlines also breaks at U+2028, U+0085 and form feeds, so a comment pasted from a web
+    # page became two lines, the second one "Bad configuration option", and line numbers shifted.
+    for number, line in enumerate(text.removesuffix("\n").split("\n"), 1):
+        line = line.removesuffix("\r")
         line = _utf8_outside_comments(without_trailing_comment(line), path, number)
         include = _INCLUDE.match(line)
         if include is None:

@@ -20,8 +20,8 @@ from spec_debug.runner.ssh_tokens import (
     RefusedExpansion,
     _environment_expanded_strict,
     _match_exec_token,
-    hostname_expanded,
     _own_token,
+    hostname_expanded,
 )
 
 

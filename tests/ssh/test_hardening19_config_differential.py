@@ -108,6 +108,9 @@ AGREED = {
     "match final on the hostname": ("Host gpu01\n  HostName gpu01.x\nMatch final host gpu01.x\n  User fin\n", "gpu01"),
     "jump chain": ("Host gpu01\n  HostName 10.9.9.9\n  ProxyJump j1,u@j2:2222\n", "gpu01"),
     "certificate files add up": ("Host gpu01\n  CertificateFile ~/.ssh/a-cert.pub\nHost *\n  CertificateFile ~/.ssh/b-cert.pub\n", "gpu01"),
+    # U+2028 (LINE SEPARATOR) comes along with text pasted from web pages and chat apps;
+    # ssh(1) ends lines at "\n" only, so it stays inside the comment.
+    "a comment pasted with a line separator": ("Host gpu01\n  # rack 3\u2028owner: ml-infra\n  User bob\n", "gpu01"),
     "ignore unknown, then a vendor keyword": ("IgnoreUnknown UseKeychain,AddKeysToAgent\nHost *\n  UseKeychain yes\n  User me\n", "gpu01"),
 }
 
