@@ -415,7 +415,7 @@ def _session_files(root: Path) -> list[Path]:
             found.append(Path(dirpath))
             dirnames[:] = []
             continue
-        home = _agent_home(names, set(dirnames))
+        home = _agent_home(names, set(dirnames), Path(dirpath).name)
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
@@ -438,6 +438,8 @@ def _session_files(root: Path) -> list[Path]:
                 continue
             if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
                 continue  # the run's own logs beside its trajectory, which tells the session
+            if lower.startswith("checkpoint-") and lower.endswith(".json") and "chats" in dirnames:
+                continue  # Gemini CLI's /chat save: a copy of the history the chats/ recording holds
             found.append(Path(dirpath) / name)
     return found
 
@@ -463,7 +465,7 @@ _NOT_SESSION_FILES = frozenset({"journal.jsonl", ".what-is-this.md"})
 its ``.specstory/`` folder beside ``history/``."""
 
 
-def _agent_home(files: set[str], folders: set[str]) -> set[str] | None:
+def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] | None:
     """The transcript folders of a CLI's home folder, when PATH is (or holds) one: everything
     else there (settings, instructions, agent and command definitions in Markdown, logs) is no
     session. Claude Code keeps sessions in ``~/.claude/projects/``; Codex in ``~/.codex/sessions/``
@@ -474,6 +476,11 @@ def _agent_home(files: set[str], folders: set[str]) -> set[str] | None:
         return {"projects"}
     if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders):
         return {"sessions", "archived_sessions"} & folders
+    if ("tmp" in folders or "projects" in folders) and (name in (".gemini", ".qwen") or files & _GEMINI_HOME_FILES):
+        # Gemini CLI keeps each project's sessions in ~/.gemini/tmp/<project_hash>/chats/ (its
+        # instructions, GEMINI.md, were read as a shell log); Qwen Code in ~/.qwen/projects/
+        # (above, as Claude Code's) or ~/.qwen/tmp/ in older releases.
+        return {"tmp", "projects"} & folders
     return None
 
 
@@ -481,6 +488,10 @@ _CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".creden
                                 "history.jsonl"})
 _CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugins", "file-history", "session-env"})
 _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "version.json"})
+_GEMINI_HOME_FILES = frozenset({"installation_id", "google_accounts.json", "oauth_creds.json"})
+"""Files only ``~/.gemini`` (or a copy of it under another name) holds: the install's id and the
+Google login (google-gemini/gemini-cli ``packages/core/src/config/storage.ts``); a project may
+have its own ``GEMINI.md`` and ``settings.json`` in ``.gemini/``, beside a ``tmp/`` of its own."""
 
 
 def detect_format(path: Path) -> tuple[str, bool]:

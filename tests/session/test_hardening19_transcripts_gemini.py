@@ -89,3 +89,35 @@ def test_a_distilled_step_says_why_in_the_models_words():
     first = doc["steps"][0]
     assert first["run"] == "tail -n 20 {{ sglang_log }}"
     assert first["why"].startswith("Reading the server log. The crash happens at startup")
+
+
+def _gemini_home(root: Path) -> Path:
+    """~/.gemini as Gemini CLI leaves it: settings and instructions at the top, each project's
+    sessions, prompt log and /chat save checkpoints under tmp/<project_hash>/."""
+    home = root / ".gemini"
+    project = home / "tmp" / "3f1a9c0d4e2b7a8c"
+    (project / "chats").mkdir(parents=True)
+    shutil.copy(DOCUMENT, project / "chats" / DOCUMENT.name)
+    shutil.copy(DATA / "logs.json", project / "logs.json")
+    shutil.copy(DATA / "checkpoint-eagle3-accept.json", project / "checkpoint-eagle3.json")
+    (home / "GEMINI.md").write_text("# Notes\n\nAlways run `nvidia-smi` first.\n\n```bash\n$ nvidia-smi\n```\n",
+                                    encoding="utf-8")
+    (home / "settings.json").write_text('{"security": {"auth": {"selectedType": "oauth-personal"}}}', encoding="utf-8")
+    (home / "installation_id").write_text("0d4c1f7e-2a9b-4c3d-8e5f-6a7b8c9d0e1f", encoding="utf-8")
+    return home
+
+
+def test_the_gemini_home_gives_its_sessions_only(tmp_path):
+    """Before: GEMINI.md was a shell log of its own and the checkpoint a second copy of the talk."""
+    a = analyze_path(_gemini_home(tmp_path))
+    assert [(s["id"], s["format"]) for s in a.sessions] == [(DOCUMENT.stem, "gemini-cli")]
+    assert len(a.commands) == 2
+
+
+def test_a_project_with_gemini_md_and_a_tmp_folder_is_scanned_whole(tmp_path):
+    """Only ~/.gemini is narrowed to tmp/: a project keeps its own GEMINI.md and tmp/ too."""
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "GEMINI.md").write_text("# Project notes\n", encoding="utf-8")
+    shutil.copy(DOCUMENT, tmp_path / DOCUMENT.name)
+    a = analyze_path(tmp_path)
+    assert DOCUMENT.stem in [s["id"] for s in a.sessions]
