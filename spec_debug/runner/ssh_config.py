@@ -32,8 +32,9 @@ This module reads the files (Include, each line as ssh(1) splits it) and resolve
 rules it applies each have a module: ssh_target (Destination, SSHTarget, `user@host:port`),
 ssh_quoting (argv_split, trailing comments), ssh_env (SendEnv/SetEnv), ssh_tokens (`%` tokens
 and `${VAR}`), ssh_lookup (paramiko's lookup made ssh(1)'s: Match, CanonicalizeHostname),
-ssh_local_network (`Match localnetwork`), ssh_config_values (keyword values: flags, times,
-ports) and ssh_args (ssh's command-line options).
+ssh_local_network (`Match localnetwork`, BindInterface), ssh_config_values (keyword values:
+flags, times, ports), ssh_config_keywords (the lines ssh(1) refuses: unknown keywords, missing
+or extra values, bad Host/Match lines) and ssh_args (ssh's command-line options).
 """
 
 from __future__ import annotations
