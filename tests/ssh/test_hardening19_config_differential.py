@@ -115,6 +115,59 @@ AGREED = {
 }
 
 
+# Shapes from published dotfiles (paraphrased): a ProxyJump above a hostless ProxyCommand in
+# one block, blanks after Host patterns, a LocalCommand with nested quotes, `HostName %h.lan`
+# for several hosts; `Match host` blocks keyed on both aliases and HostNames.
+DOTFILES_JUMPS = """\
+Ciphers aes128-ctr,aes256-gcm@openssh.com
+Host office
+  HostName localhost
+  ProxyJump jump 
+  Port 22222
+  User alice
+  IdentityFile ~/.ssh/id_rsa_home
+  ProxyCommand ssh -W %h:%p
+  ForwardX11 yes
+
+Host jump 
+  HostName primary.lan
+  User paul
+  AddKeysToAgent yes
+  IdentityFile ~/.ssh/id_rsa
+  IdentityFile ~/.ssh/id_ed25519
+
+Host primary node1 node2
+  HostName %h.lan
+  User paul
+  PermitLocalCommand yes
+  LocalCommand ssh -o PermitLocalCommand=no %n "which git >/dev/null && (echo \\"on %h\\")"
+  IdentityFile ~/.ssh/id_rsa
+"""
+DOTFILES_MATCH_HOSTS = """\
+Match host *
+  AddKeysToAgent yes
+  ControlPath ~/.ssh/sock-%C
+  SendEnv COLORTERM
+  SendEnv LC_COLORTERM
+  IdentityFile ~/.ssh/auth_rsa
+
+Match host github.com,gh
+  User git
+
+Match host pf.example.com,pf
+  ForwardAgent yes
+  User pepper
+
+Host gh
+  HostName github.com
+
+Host pf
+  Hostname pf.example.com
+"""
+AGREED.update({f"dotfiles jumps: {host}": (DOTFILES_JUMPS, host) for host in ("office", "jump", "node1")})
+AGREED.update({f"dotfiles match hosts: {host}": (DOTFILES_MATCH_HOSTS, host) for host in ("gh", "pf", "other")})
+
+
 @pytest.mark.parametrize("case", sorted(AGREED))
 def test_spec_debug_resolves_a_host_as_ssh_does(tmp_path: Path, case: str) -> None:
     text, host = AGREED[case]
