@@ -33,21 +33,24 @@ from spec_debug.session.formats.common import (
 from spec_debug.session.formats.compressed import read_head
 from spec_debug.session.reader import iter_json_array, iter_json_records
 
-_SHELL_TOOLS = frozenset({"run_shell_command"})
+SHELL_TOOLS = frozenset({"run_shell_command"})
+"""Gemini CLI's shell tool, Qwen Code's too (gemini-cli ``packages/core/src/tools/shell.ts``)."""
 _EXIT_CODE = re.compile(r"^Exit Code: (-?\d+)\s*$", re.MULTILINE)
 _SHELL_REPORT = re.compile(r"\ACommand: .*?^Output: (?P<output>.*?)(?:^Error: (?P<error>.*?))?(?=^Exit Code: |^Signal: |\Z)",
                            re.DOTALL | re.MULTILINE)
 _NOTHING = frozenset({"(empty)", "(none)", ""})
 
 
-_HEAD = re.compile(rb'\A\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:\s*"')
-"""The start of a recording as Gemini CLI writes it: ``sessionId`` then ``projectHash`` (the
-order of ``ConversationRecord``), compact (JSONL header) or indented (the JSON document)."""
+_SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"')
+_PROJECT_HASH = re.compile(rb'"projectHash"\s*:\s*"')
+"""A recording opens with ``sessionId`` and ``projectHash`` (``ConversationRecord``), compact
+(the JSONL header) or indented (the JSON document); no other transcript has a project hash."""
 _MESSAGES = re.compile(rb'"messages"\s*:\s*\[')
 
 
 def looks_like_head(head: bytes) -> bool:
-    return _HEAD.match(head.lstrip()) is not None
+    start = head.lstrip()[:1024]
+    return start[:1] == b"{" and bool(_SESSION_ID.search(start)) and bool(_PROJECT_HASH.search(start))
 
 
 def is_prompt_log_entry(obj: dict) -> bool:
@@ -144,7 +147,7 @@ def _reply(obj: dict, event) -> Iterator[Event]:
         name, args = call["name"], call.get("args")
         call_id = call.get("id") if isinstance(call.get("id"), str) else f"{obj.get('id')}-{block}"
         when = call.get("timestamp") if isinstance(call.get("timestamp"), str) else None
-        command = shell_command(args) if name in _SHELL_TOOLS or remote_host(args) else None
+        command = shell_command(args) if name in SHELL_TOOLS or remote_host(args) else None
         description = args.get("description") if isinstance(args, dict) and isinstance(args.get("description"), str) \
             else None
         yield event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,

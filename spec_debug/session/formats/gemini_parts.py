@@ -17,10 +17,7 @@ from collections.abc import Iterator
 
 from spec_debug.session.events import Event
 from spec_debug.session.formats.common import remote_host, shell_command, tool_path
-from spec_debug.session.formats.gemini_cli import response_text, shell_result
-
-SHELL_TOOLS = frozenset({"run_shell_command"})
-"""Gemini CLI's and Qwen Code's shell tool (gemini-cli ``packages/core/src/tools/shell.ts``)."""
+from spec_debug.session.formats.gemini_cli import SHELL_TOOLS, response_text, shell_result
 
 
 _SETUP = re.compile(r"\s*This is the (?:Gemini CLI|Qwen Code)\. We are setting up the context for our chat\.")
