@@ -291,3 +291,19 @@ def test_a_dflash_draft_served_as_eagle3_is_an_algorithm_mismatch(command, misma
     assert bool(sd103) is mismatch
     if mismatch:
         assert "DFLASH" in sd103[0].remediation and "dflash" in sd103[0].remediation
+
+
+def test_the_speculators_datagen_server_is_not_judged_as_a_one_step_draft():
+    # the argv vllm-project/speculators scripts/launch_vllm.py execs for Qwen3-8B (36 layers)
+    command = ["/opt/venv/bin/python", "-m", "vllm.entrypoints.cli.main", "serve", "Qwen/Qwen3-8B",
+               "--speculative_config", json.dumps({"method": "extract_hidden_states", "num_speculative_tokens": 1,
+                                                   "draft_model_config": {"hf_config": {
+                                                       "eagle_aux_hidden_state_layer_ids": [2, 18, 33, 36]}}}),
+               "--kv_transfer_config", json.dumps({"kv_connector": "ExampleHiddenStatesConnector",
+                                                   "kv_role": "kv_producer",
+                                                   "kv_connector_extra_config": {"shared_storage_path": "/tmp/hs"}}),
+               "--api-server-count", "4", "--renderer-num-workers", "2"]
+    _, findings = _launch("\0".join(command))
+    # before: SD101 "at most one drafted token can be accepted per round"
+    assert [f.code for f in findings] == ["SD004"]
+    assert "extracts the target's hidden states" in findings[0].evidence[0]

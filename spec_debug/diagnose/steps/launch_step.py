@@ -255,6 +255,19 @@ def check(ctx: Any) -> list[Finding]:
     if mismatch is not None:
         notes.append(not_checked(ctx, mismatch, "--var server_cmdline='...' of the server that wrote the log "
                                                 "(or the log of this command's server)"))
+    if cfg.engine == "vllm" and cfg.algorithm == "EXTRACT_HIDDEN_STATES":
+        # speculators' datagen server (scripts/launch_vllm.py: method extract_hidden_states with
+        # num_speculative_tokens 1 and the layers to save in draft_model_config): it runs the
+        # target to save hidden states for training and proposes no draft to accept, so the
+        # served depth and the draft checks are not about it (only the engine's refusals are)
+        extra = (cfg.speculative_config or {}).get("draft_model_config")
+        hf_config = extra.get("hf_config") if isinstance(extra, dict) else None
+        layers = hf_config.get("eagle_aux_hidden_state_layer_ids") if isinstance(hf_config, dict) else None
+        notes.append(not_checked(ctx, "this vLLM server extracts the target's hidden states for draft training "
+                                      f"(method extract_hidden_states{f', layers {layers}' if layers else ''}): it "
+                                      "does not speculate, so the served depth and the draft checks do not apply",
+                                 "--var server_cmdline='...' of the server that serves the draft"))
+        return notes + record(ctx.facts, NS, check_draft_budget(cfg, eff, at))
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"))
     findings += check_draft_budget(cfg, eff, at)
