@@ -89,7 +89,9 @@ def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
     kind, k = served_raw.get("speculators_model_type"), speculators_tokens(served_raw)
     if not isinstance(kind, str) or not kind or k is None:
         return cfg
-    verifier = ((served_raw.get("speculators_config") or {}).get("verifier") or {}).get("name_or_path")
+    spec_section = served_raw.get("speculators_config")
+    verifier_section = spec_section.get("verifier") if isinstance(spec_section, dict) else None
+    verifier = verifier_section.get("name_or_path") if isinstance(verifier_section, dict) else None
     method = "eagle3" if kind == "peagle" else kind
     spec: dict[str, Any] = {"method": method, "model": cfg.target_model, "num_speculative_tokens": k}
     if kind == "peagle":
