@@ -39,7 +39,6 @@ or extra values, bad Host/Match lines) and ssh_args (ssh's command-line options)
 
 from __future__ import annotations
 
-import getpass
 import glob
 import os
 import re
@@ -83,7 +82,7 @@ from spec_debug.runner.ssh_target import (
     parse_destination,
     parse_proxy_jump,
 )
-from spec_debug.runner.ssh_tokens import RefusedExpansion, _environment_expanded_strict, identity_agent_socket
+from spec_debug.runner.ssh_tokens import RefusedExpansion, _environment_expanded_strict, identity_agent_socket, local_user
 
 # The public names of this module before it was split (ssh_target, ssh_quoting, ssh_env,
 # ssh_args hold them now): callers and tests import them from here.
@@ -455,7 +454,7 @@ def resolve_target(
         raise
     except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
-    user = entry.get("user") or getpass.getuser()
+    user = entry.get("user") or local_user()
     port = _port(entry.get("port"))
     identity_files = tuple(_environment_expanded_strict(path, "IdentityFile") for path in entry.get("identityfile", []))
     if identity_file:

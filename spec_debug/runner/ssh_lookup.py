@@ -22,6 +22,7 @@ from spec_debug.runner.ssh_tokens import (
     _match_exec_token,
     _own_token,
     hostname_expanded,
+    local_user,
 )
 
 
@@ -48,6 +49,10 @@ class _MatchExec:
 
 
 paramiko.config.invoke = _MatchExec  # type: ignore[attr-defined]
+# paramiko's `Match localuser`, `Match user`'s default and its %u/%r take getpass.getuser(), which
+# reads $USER first; ssh(1) takes the password database's name (ssh_tokens, local_user).
+# paramiko.config's module-level `getpass` serves only those (paramiko/config.py).
+paramiko.config.getpass = SimpleNamespace(getuser=local_user)  # type: ignore[attr-defined]
 
 
 def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> paramiko.SSHConfig:

@@ -6,11 +6,24 @@ from __future__ import annotations
 import getpass
 import hashlib
 import os
+import pwd
 import re
 import socket
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_target import DEFAULT_PORT
+
+
+def local_user() -> str:
+    """This account's name as ssh(1) takes it: the password database's entry for our uid
+    (openssh-portable: ssh.c, main: getpwuid(getuid())), the default User, `%u`, and what
+    `Match localuser` tests. getpass.getuser() reads $LOGNAME/$USER first, which `su` (to root,
+    without `-`) and containers run with `-u UID` leave naming another account: we logged in
+    as alice where `ssh gpu01` logs in as root. $USER serves only where no entry exists."""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return getpass.getuser()
 
 
 def identity_agent_socket(value: str | None) -> str | None:
@@ -103,7 +116,7 @@ def _own_token(token: str, config: dict[str, object], alias: str) -> str:
         return str(config.get("proxyjump") or "")
     if token == "C":
         host = str(config.get("hostname") or alias)
-        return _connection_hash(host, str(config.get("port") or DEFAULT_PORT), str(config.get("user") or getpass.getuser()))
+        return _connection_hash(host, str(config.get("port") or DEFAULT_PORT), str(config.get("user") or local_user()))
     raise AssertionError(token)
 
 
@@ -123,7 +136,7 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
     and knew no %i, %k or %%, so `Match exec "nc -z -w1 %h 22"` tested a name that does not exist.
     """
     port = str(config.get("port") or DEFAULT_PORT)
-    remote_user = str(config.get("user") or getpass.getuser())
+    remote_user = str(config.get("user") or local_user())
     this_host = socket.gethostname()
     values = {
         "%": "%",
@@ -136,7 +149,7 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
         "n": original,
         "p": port,
         "r": remote_user,
-        "u": getpass.getuser(),
+        "u": local_user(),
         "i": str(os.getuid()),
     }
     return values.get(token)
