@@ -39,3 +39,14 @@ def test_forcing_claude_code_on_it_is_refused():
     with pytest.raises(UsageError) as err:
         analyze_path(SESSION, input_format="claude")
     assert "Qwen Code session" in str(err.value)
+
+
+def test_a_session_cut_after_its_first_reply_is_still_qwen_code(tmp_path):
+    """Qwen Code writes system records (ui_telemetry, attribution_snapshot) after each reply;
+    counted as Claude Code's, they outvoted the messages in a short head (a session that died
+    early, or one read while it runs), and its commands were lost."""
+    head = tmp_path / SESSION.name
+    head.write_text("\n".join(SESSION.read_text(encoding="utf-8").splitlines()[:4]) + "\n", encoding="utf-8")
+    a = analyze_path(head)
+    assert a.sessions[0]["format"] == "qwen-code"
+    assert [c.command for c in a.commands] == ["ssh gpu01 'tail -n 8 /tmp/sglang.log'"]

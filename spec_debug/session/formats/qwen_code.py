@@ -24,15 +24,20 @@ from spec_debug.session.formats.gemini_parts import PartsReader, user_events
 from spec_debug.session.reader import iter_json_records
 
 _RECORD_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
+_BOOKKEEPING = frozenset({"ui_telemetry", "attribution_snapshot"})
 
 
 def looks_like(obj: dict) -> bool:
-    """A record whose ``message`` is Gemini ``Content`` (``parts``, not ``content``)."""
-    message = obj.get("message")
+    """A record whose ``message`` is Gemini ``Content`` (``parts``, not ``content``), or one of
+    Qwen Code's ``system`` records, which carry a ``systemPayload`` (chat compression, a title,
+    UI telemetry): those would otherwise count as Claude Code's when the format is sniffed."""
     kind = obj.get("type")
-    return isinstance(kind, str) and kind in _RECORD_TYPES and isinstance(obj.get("sessionId"), str) \
-        and isinstance(message, dict) \
-        and isinstance(message.get("parts"), list) and "content" not in message
+    if not isinstance(kind, str) or kind not in _RECORD_TYPES or not isinstance(obj.get("sessionId"), str):
+        return False
+    message = obj.get("message")
+    if kind == "system":
+        return isinstance(obj.get("systemPayload"), dict) and message is None
+    return isinstance(message, dict) and isinstance(message.get("parts"), list) and "content" not in message
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -58,9 +63,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
             yield from parts_reader.results(parts, event, failed=info.get("status") in ("error", "cancelled"),
                                             call_id=info.get("callId") if isinstance(info.get("callId"), str) else None)
         elif kind == "system":
-            subtype = obj.get("subtype")
-            yield event("compaction" if subtype == "chat_compression" else "system", "system",
-                        raw_type=f"system:{subtype}" if isinstance(subtype, str) else "system")
+            subtype = obj.get("subtype") if isinstance(obj.get("subtype"), str) else ""
+            # ui_telemetry (one per API response) and attribution_snapshot are bookkeeping
+            kind_of = "compaction" if subtype == "chat_compression" else "other" if subtype in _BOOKKEEPING else "system"
+            yield event(kind_of, "system", raw_type=f"system:{subtype}" if subtype else "system")
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(kind))
