@@ -6,10 +6,11 @@ from __future__ import annotations
 from spec_debug.errors import UsageError
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "swe-agent", "text", "asciicast",
-                 "specstory")
+                 "specstory", "gemini-cli", "qwen-code")
 """What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
 --json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown."""
-_FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai"}
+_FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai", "gemini": "gemini-cli",
+                   "qwen": "qwen-code"}
 
 
 def input_format_name(input_format: str | None) -> str | None:

@@ -48,9 +48,9 @@ class SessionSource:
     id: str
     path: Path
     format: str
-    """claude-code | codex | openai | openhands | swe-agent | text, detected or forced, and
-    gemini-cli | qwen-code, detected only (codex-exec, asciicast and specstory are read as codex
-    and text with the flags below). An openhands ``path`` may be a conversation folder
+    """claude-code | codex | openai | openhands | swe-agent | text | gemini-cli | qwen-code,
+    detected or forced (codex-exec, asciicast and specstory are read as codex and text with the
+    flags below). An openhands ``path`` may be a conversation folder
     (:mod:`formats.openhands_sdk`)."""
     array: bool = False
     """openai: the file is one JSON array (or {"messages": [...]}) rather than JSONL; openhands:
@@ -182,7 +182,7 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
             return None
         raise UsageError(f"{file}: Gemini CLI's prompt log (logs.json), not a session",
                          hint="analyze a session from ~/.gemini/tmp/<project_hash>/chats/ instead")
-    if detected in _SELF_NAMED and fmt is not None and not scanning:
+    if detected in _SELF_NAMED and fmt not in (None, detected) and not scanning:
         raise UsageError(f"{file}: a {_SELF_NAMED[detected]} session, not {fmt}",
                          hint=f"leave --input-format out: {_SELF_NAMED[detected]} sessions are recognised by themselves")
     if fmt is not None and not scanning and recognized:
@@ -205,10 +205,14 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
 
 
 _SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code"}
-"""Formats detection finds that ``--input-format`` has no name for."""
+"""Formats whose records another format's reader takes for its own (a Qwen Code line is a
+Claude Code envelope, a Gemini CLI session an OpenAI-like message list) and reads as an empty
+session: forcing that other format on them is refused."""
 
 _FITS = {
     "claude-code": claude_code.looks_like,
+    "gemini-cli": gemini_cli.looks_like,
+    "qwen-code": qwen_code.looks_like,
     "codex": lambda obj: codex.looks_like(obj) or codex_exec.looks_like(obj) or codex_exec.looks_like_legacy(obj),
     "codex-exec": lambda obj: codex_exec.looks_like(obj) or codex_exec.looks_like_legacy(obj),
     "openai": lambda obj: openai_chat.looks_like(obj) or openai_chat.looks_like_item(obj)

@@ -102,6 +102,7 @@ def test_a_sub_agent_file_without_meta_that_ends_in_a_stop_is_interrupted(tmp_pa
 
 H8 = Path(__file__).resolve().parent / "data_h8" / "formats"
 SHARED = Path(__file__).resolve().parent.parent / "data" / "transcripts"
+H19 = Path(__file__).resolve().parent.parent / "data" / "transcripts_hardening19"
 
 
 def _cast(path: Path) -> Path:
@@ -140,6 +141,8 @@ def test_every_format_detection_finds_can_be_forced(tmp_path):
         "asciicast": _cast(tmp_path / "gpu01.cast"),
         "specstory": H8 / "specstory_claude_code.md",
         "swe-agent": _traj(tmp_path / "x.traj"),
+        "gemini-cli": H19 / "session-2026-10-02T08-00-5d2c1e6a.jsonl",
+        "qwen-code": H19 / "8e2f4a6c-1b3d-4f5e-9a7b-2c4d6e8f0a1b.jsonl",
     }
     assert set(samples) == set(INPUT_FORMATS) - {"auto"}
     flags = {"codex-exec": ("codex", "exec_events"), "asciicast": ("text", "recording"),
