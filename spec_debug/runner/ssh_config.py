@@ -192,6 +192,11 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     # Lines end at "\n" only, as ssh(1) reads them (getline; a "\r" before it is trailing blank):
     # str.splitlines also breaks at U+2028, U+0085 and form feeds, so a comment pasted from a web
     # page became two lines, the second one "Bad configuration option", and line numbers shifted.
+    # A block's first ProxyCommand wins, as every keyword's first value does in ssh(1); paramiko
+    # lets a later `ProxyCommand none` in the same block replace it (paramiko/config.py, parse
+    # stores none as None over what is there), so the host was reached directly, not through
+    # the bastion `ssh gpu01` uses. Later ProxyCommand lines of a block are dropped here.
+    proxy_command_met = False
     for number, line in enumerate(text.removesuffix("\n").split("\n"), 1):
         line = line.removesuffix("\r")
         line = _utf8_outside_comments(without_trailing_comment(line), path, number)
@@ -201,8 +206,12 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 _check_block(line, path, number)
                 line = _narrowed(_criteria_in_lower_case(line), within)
                 block = line.strip()
+                proxy_command_met = False
             else:
                 _check_line(line, path, number, ignored_unknown)
+                keyword = _KEYWORD_LINE.match(line)
+                if keyword is not None and keyword.group(2).lower() == "proxycommand":
+                    line, proxy_command_met = ("" if proxy_command_met else line), True
                 line = _as_ssh_reads_it(line, path, number)
             lines.append(line)
             continue
@@ -215,6 +224,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                     lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to, enclosing=block,
                                                  ignored_unknown=ignored_unknown))
                     lines.append(block)
+                    proxy_command_met = False  # the repeated header opens a new block for paramiko
     return "\n".join(lines) + "\n"
 
 

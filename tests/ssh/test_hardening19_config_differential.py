@@ -254,3 +254,11 @@ def test_a_proxy_jump_with_a_token_ssh_refuses_there_is_refused(tmp_path: Path) 
     with pytest.raises(UsageError) as refused:
         ours(config, "gpu01")
     assert "ProxyJump %C@127.0.0.1:1: %C is not a token ssh(1) expands there" in refused.value.message
+
+
+def test_a_later_proxy_command_none_in_the_same_block_does_not_replace_the_first(tmp_path: Path) -> None:
+    # The first value wins in ssh(1); paramiko let `ProxyCommand none` overwrite the line above
+    # it, and the host was reached directly instead of through the proxy `ssh gpu01` uses.
+    config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  ProxyCommand false\n  ProxyCommand none\n")
+    assert "Executing proxy command: exec false" in ssh_verbose(config, "gpu01")
+    assert ours(config, "gpu01").proxy_command == "false"
