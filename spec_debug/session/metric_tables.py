@@ -7,6 +7,7 @@ accept length or rate, speedup); a row or column labelled as the baseline gives
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 Reading = tuple[str, float, str, str]
 """``(name, value, unit, context)`` of one cell, as :class:`spec_debug.session.metrics.Metric` takes them."""
@@ -16,9 +17,10 @@ Reading = tuple[str, float, str, str]
 # "spec decoding disabled" is the state only: "spec decoding disabled the radix cache" says
 # what speculation turned off in SGLang (server_args.py logs "Radix cache is disabled for ..."
 # and "Overlap scheduler is disabled for ...": sgl-project/sglang#3144, #32459), and the
-# throughput after it is speculation's own.
+# throughput after it is speculation's own. "SpecForge offline" (its hidden-state preparation) is
+# no "spec off".
 NO_SPEC = (r"\b(?:without|w/o|no|non)[- ]?(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?)"
-           r"|\bspec\w*(?:\s+decod\w*)?\s+(?:off|disabled(?!\s+(?:the\s+|its\s+|our\s+)?(?:[\w-]+\s+){0,2}?"
+           r"|\bspec\w*(?:\s+decod\w*)?\s+(?:off\b|disabled(?!\s+(?:the\s+|its\s+|our\s+)?(?:[\w-]+\s+){0,2}?"
            r"(?:cache|caching|schedul\w*|graphs?|prefill|compile|overlap)\b))")
 # GFM's delimiter row, and python-tabulate's "psql" rule under a header ("|------+-----|",
 # columns joined by "+"). GFM asks for no number of hyphens, and a table copied from a rendered
@@ -93,6 +95,57 @@ def _under_baseline_caption(text: str, head_start: int) -> bool:
     caption naming the run without speculation."""
     above = text[max(0, head_start - 300):head_start].rstrip()
     return bool(_BASELINE_CAPTION.match(above, above.rfind("\n") + 1))
+
+
+def run_sections(text: str) -> list[tuple[bool, str]] | None:
+    """The text cut at the caption lines that name a run, each part with whether its caption
+    names the run without speculation; None when no caption does (the text is read whole).
+
+    Issues and PRs name each run in a line of its own above its output: "without eagle:" over
+    SGLang Decode batch lines, then "with eagle:" over the EAGLE run's (sgl-project/sglang#6949),
+    "w/o spec:" then "EAGLE3:" over bench results (sgl-project/sglang#4716), "Start SGLang without
+    EAGLE-3:" over the launch, "And Test Results is:" over its results (sgl-project/sglang#5274).
+    A caption is a line outside a code fence, of at most 60 characters, that ends with ":"
+    (Markdown emphasis around it allowed); one that names no run ("And Test Results is:")
+    continues the part above it."""
+    lines: list[tuple[int, str]] = []  # (start, lower-case words) of each line that ends with ":"
+    baseline_said = False
+    for colon in _CAPTION_END.finditer(text):
+        pos = colon.start()
+        start = text.rfind("\n", max(0, pos - 80), pos) + 1
+        line = text[start:pos + 1].lstrip(" \t>#*_-")
+        if not 2 <= len(line) <= 60 or (start == 0 and pos >= 80):
+            continue
+        low = line.lower()
+        lines.append((start, low))
+        # every baseline caption has one of these (the regexes cost a microsecond a line)
+        baseline_said = baseline_said or "with" in low or "w/o" in low or "no " in low or "no-" in low \
+            or "non" in low or "base" in low or "vanilla" in low or "regressive" in low \
+            or ("spec" in low and ("off" in low or "disabled" in low))
+    if not baseline_said:
+        return None
+    fences = [m.start() for m in _FENCE.finditer(text)] if "```" in text else []
+    captions: list[tuple[int, bool]] = []
+    for start, low in lines:
+        if bisect_left(fences, start) % 2:
+            continue  # inside a code fence: a log's or a program's line
+        if _BASELINE_CAPTION.match(low) or _NO_SPEC_WORDS.search(low):
+            captions.append((start, True))
+        elif _RUN_WORDS.search(low):
+            captions.append((start, False))
+    if not any(baseline for _, baseline in captions):
+        return None
+    parts = [(False, text[:captions[0][0]])] if captions[0][0] > 0 else []
+    for i, (start, baseline) in enumerate(captions):
+        parts.append((baseline, text[start:captions[i + 1][0] if i + 1 < len(captions) else len(text)]))
+    return parts
+
+
+_CAPTION_END = re.compile(r":[*_ \t\r]*$", re.M)
+_FENCE = re.compile("```")
+_NO_SPEC_WORDS = re.compile(NO_SPEC)
+# What names a run with speculation in a caption: the method, or "with" something.
+_RUN_WORDS = re.compile(r"eagle|spec|draft|mtp|medusa|n-?gram|dflash|\bwith\b")
 
 
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:

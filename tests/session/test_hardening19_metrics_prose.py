@@ -47,6 +47,13 @@ def test_speculation_that_disabled_the_radix_cache_is_still_the_speculative_run(
     assert _readings("With spec decoding disabled, we got 90 tok/s.") == [("baseline_throughput", 90.0, None)]
 
 
+def test_specforge_offline_is_no_spec_off():
+    # SpecForge's offline hidden-state preparation (sgl-project/SpecForge scripts/prepare_hidden_states.py),
+    # named as this project's reference notes name it; before: "spec ... off" read a baseline
+    assert _readings("**SpecForge offline** (`scripts/prepare_hidden_states.py`): 1450 tok/s") == \
+        [("throughput", 1450.0, None)]
+
+
 def test_no_false_slowdown_against_a_speculative_run_misread_as_the_baseline(tmp_path):
     evidence = _sd501(tmp_path, "Baseline without speculation: 100 tok/s.",
                       "Note that spec decoding disabled the radix cache, and we got 140 tok/s.",
