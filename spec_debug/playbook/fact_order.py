@@ -1,19 +1,26 @@
-"""`facts.X` read before the step that captures X has run.
+"""`facts.X` read before the step that captures X has run, or that no step captures at all.
 
 Steps run in file order, so a `when: facts.num_steps > 1` above the step whose `capture:` sets
 num_steps can never see it: the step errors on every host ("facts.num_steps is not set"), or,
 behind an `is defined` guard, is skipped on every host while the run passes. The same holds for
 a `run:` template, and for an `expect:`/`until:` that reads a later step's capture. Validation
 catches it with the line, as it already does for `steps.X` of a later step.
+
+A name no step captures, spelt like one a step does, is a typo (`facts.num_step` for num_steps):
+behind `when: facts.num_step is defined` the check was skipped on every host and the run
+passed, the very bug (SD101, one drafting step) it was written to catch going unreported.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
+from jinja2 import nodes
+
 from spec_debug.playbook.models import Playbook, Step
-from spec_debug.playbook.templating import attributes_of
+from spec_debug.playbook.templating import TEXT_ENV, attributes_of
 
 # Read after this step's own command and captures (runner/attempt.py evaluates them on the
 # attempt's result): a capture of the same step counts as earlier for these.
@@ -56,3 +63,38 @@ def fact_read_too_early(playbook: Playbook, first: dict[str, int], index: int, p
         if at is not None and at > last_earlier:
             return name, at
     return None
+
+
+def fact_misspelt(playbook: Playbook, first: dict[str, int], index: int, path: tuple[Any, ...], text: str,
+                  is_expression: bool) -> tuple[str, str] | None:
+    """(fact name, the captured name it is close to) when the template at `path` of step
+    `index` tests for a fact that no step of the playbook captures, spelt like one that a step
+    does; else None. A name like no captured one is left alone (a fact the author means to
+    test for absence, tests/core/test_hardening18_fact_order.py), and so is an unguarded read:
+    the run fails the step and names the fact (tests/core/test_hardening13_until_errors.py).
+
+    Probe steps set facts not known before they run, and fetch steps set their own
+    (`fetched`, `fetch_skipped`, ... runner/engine.py): with either at or before this step
+    nothing is said."""
+    own_counts = path[-1] in _AFTER_OWN_CAPTURES
+    last_earlier = index if own_counts else index - 1
+    if any(s.probe is not None or s.fetch is not None for s in playbook.steps[:last_earlier + 1]):
+        return None
+    for name in _tested_for_presence(text, is_expression):
+        close = difflib.get_close_matches(name, list(first), n=1) if name not in first else []
+        if close:
+            return name, close[0]
+    return None
+
+
+def _tested_for_presence(text: str, is_expression: bool) -> list[str]:
+    """The X of `facts.X is defined` / `is undefined` / `facts.X | default(...)`: reads the run
+    takes no note of when X is never set (an unguarded read fails the step and names X)."""
+    parsed = TEXT_ENV.parse("{{ " + text + " }}" if is_expression else text)
+    tested = [n.node for n in parsed.find_all(nodes.Test) if n.name in ("defined", "undefined")]
+    tested += [n.node for n in parsed.find_all(nodes.Filter) if n.name in ("default", "d")]
+    names = [t.attr for t in tested if isinstance(t, nodes.Getattr) and isinstance(t.node, nodes.Name)
+             and t.node.name == "facts"]
+    names += [t.arg.value for t in tested if isinstance(t, nodes.Getitem) and isinstance(t.node, nodes.Name)
+              and t.node.name == "facts" and isinstance(t.arg, nodes.Const) and isinstance(t.arg.value, str)]
+    return list(dict.fromkeys(names))

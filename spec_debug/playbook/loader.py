@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
-from spec_debug.playbook.fact_order import fact_read_too_early, first_captures
+from spec_debug.playbook.fact_order import fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
@@ -403,6 +403,15 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     f"({playbook.steps[at].id!r}, step {at + 1}): steps run in file order, so it is never set here",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"move step {playbook.steps[at].id!r} above {step.id!r}, or test the fact in a step after it",
+                )
+            misspelt = fact_misspelt(playbook, first_capture, index, path, text, is_expression)
+            if misspelt:
+                name, close = misspelt
+                field = path[-1] if isinstance(path[-1], str) and path[-1] in ("run", "when", "until", "that") else path[2]
+                raise PlaybookError(
+                    f"step {step.id!r} reads facts.{name} in {field}:, but no step captures {name!r}, so it is never set",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"did you mean facts.{close}? ({playbook.steps[first_capture[close]].id!r} captures it)",
                 )
             if missing:
                 raise PlaybookError(
