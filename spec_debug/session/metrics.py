@@ -232,6 +232,10 @@ _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train|\b(?:test|eval)/
 # positions predict from the draft's own guesses and are no such claim.
 _ACC_POSITION_AFTER = re.compile(r"_(\d+)(?![\w.])")
 _ACC_POSITION_BEFORE = re.compile(r"(?:^|[\s/'\"{,])(\d+)_$")
+# The console lines of the same numbers: "Train Epoch [3/10], position 0, Acc: 0.7412"
+# (SpecForge scripts/train_eagle3.py; SafeAILab/EAGLE eagle/traineagle3/main.py), "Eval - Step
+# 12000, position 2, Acc: 0.27" (SpecForge's record_metrics).
+_ACC_POSITION_WORD = re.compile(r"\b[Pp]osition[ _]?(\d+)[,:;]?\s*$")
 # "accept length: 2.1", and title-cased ("Accept Length").
 # "accepted length has reached 3.6": the past participle, and the verb a run's progress takes.
 # A factor ("accepted length reached 1.39x ~ 2.19x" that of MTP) or a limit on a field's size
@@ -847,6 +851,9 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
             position, b = p.group(1), p.end()  # "acc_0"
         elif text[a - 1:a] == "_" and (p := _ACC_POSITION_BEFORE.search(text, max(0, a - 8), a)) is not None:
             position = p.group(1)  # "test/0_acc"
+        elif "osition" in text[max(0, a - 16):a] and \
+                (p := _ACC_POSITION_WORD.search(text, max(0, a - 16), a)) is not None:
+            position = p.group(1)  # "position 3, Acc: 0.18"
         if position is not None and position != "0":
             continue
         before = _PCT_BEFORE.search(text, max(0, a - 40), a)   # "74.7% validation accuracy"
