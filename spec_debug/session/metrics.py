@@ -240,8 +240,11 @@ _ACC_POSITION_WORD = re.compile(r"\b[Pp]osition[ _]?(\d+)[,:;]?\s*$")
 # "accepted length has reached 3.6": the past participle, and the verb a run's progress takes.
 # A factor ("accepted length reached 1.39x ~ 2.19x" that of MTP) or a limit on a field's size
 # ("Maximum accepted length is 20 chars", API docs) is no accept length.
-_ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance|ed)?[ _][Ll]en(?:gth)?\b")
-_ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _][Ll]en(?:gth)?\b\s*(?:[:=]|of|is|was|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
+# "accepted token length" too ("an average accepted token length of 1.94", sgl-project/SpecForge#128),
+# and the paper's symbol after the words ("acceptance length (τ) of 3.5").
+_ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b")
+_ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|AL)\))?"
+                         r"\s*(?:[:=]|of|is|was|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
                          r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7]|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),

@@ -132,3 +132,16 @@ def test_a_table_of_baseline_rows_above_their_runs_keeps_its_pairing(tmp_path):
     evidence = _sd501(tmp_path, "Without speculation: 222.47 tok/s on Qwen3-30B-A3B.\nEAGLE3: 159.78 tok/s on Qwen3-30B-A3B.\n"
                       "Without speculation: 133 tok/s on Llama-3.1-8B.\nEAGLE3: 220.21 tok/s on Llama-3.1-8B.")
     assert len(evidence) == 1 and "159.78 tok/s measured vs 222.47 tok/s baseline" in evidence[0]
+
+
+# -- accept length spellings -------------------------------------------------------------------
+
+def test_an_accepted_token_length_is_the_accept_length():
+    # https://github.com/sgl-project/SpecForge/issues/128 (Qwen2.5-7B, 50K ShareGPT samples), as posted;
+    # before: no accept length (the 0.83 is GSM8K's answer accuracy, no reading of the draft's)
+    text = ("I used Qwen2.5-7B as the target model and the default LlamaForCausalLMEagle3 as the draft model. "
+            "After training on 50K samples from ShareGPT for 5 epochs, I ran run_gsm8k.py, achieving an accuracy "
+            "of 0.83 and an average accepted token length of 1.94.")
+    assert [(m.name, m.value) for m in extract_metrics(text)] == [("accept_length", 1.94)]
+    # the EAGLE-3 paper's symbol after the words
+    assert [m.value for m in extract_metrics("an acceptance length (τ) of 3.5") if m.name == "accept_length"] == [3.5]
