@@ -1331,13 +1331,35 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                      draft_config: Any = None) -> EffectiveSpec:
     if cfg.engine == "vllm":
         eff = _vllm_rules(cfg, engine_version, draft_config)
-        release = _vllm_release_problems(cfg, engine_version)
+        release = _vllm_release_problems(cfg, engine_version) + _vllm_method_case(cfg)
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
     if cfg.algorithm == "NGRAM":
         return _sglang_ngram_rules(cfg)
     return _sglang_rules(cfg, target_architecture, engine_version)
+
+
+# vLLM's method names (vllm/config/speculative.py `SpeculativeMethod`, plus the `*_mtp` model types
+# it maps to mtp): all lower case.
+_VLLM_METHODS = ("ngram", "medusa", "mlp_speculator", "draft_model", "suffix", "custom_class", "eagle", "eagle3",
+                 "extract_hidden_states", "mtp", "dflash", "dspark", "ngram_gpu")
+
+
+def _vllm_method_case(cfg: LaunchConfig) -> list[str]:
+    """A method written in SGLang's upper case ("EAGLE3"): vLLM compares it with its lower-case
+    names as written (SpeculativeConfig validates `method` against the `SpeculativeMethod`
+    Literal; releases before that validation took it as an unknown method unless the draft's
+    name said eagle3/eagle-, `__post_init__` method detection)."""
+    method = (cfg.speculative_config or {}).get("method")
+    if not isinstance(method, str) or method == method.lower():
+        return []
+    lower = method.lower()
+    if lower not in _VLLM_METHODS and not lower.endswith("_mtp"):
+        return []
+    return [f"--speculative-config \"method\": \"{method}\": vLLM's method names are lower case, and it refuses "
+            f"\"{method}\" at startup (not one of its methods; SGLang's upper-case --speculative-algorithm names do "
+            f"not carry over); write \"method\": \"{lower}\""]
 
 
 # SGLang NGRAM defaults (server_args.py ServerArgs: speculative_ngram_max_bfs_breadth = 10;

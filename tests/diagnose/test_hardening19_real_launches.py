@@ -307,3 +307,18 @@ def test_the_speculators_datagen_server_is_not_judged_as_a_one_step_draft():
     # before: SD101 "at most one drafted token can be accepted per round"
     assert [f.code for f in findings] == ["SD004"]
     assert "extracts the target's hidden states" in findings[0].evidence[0]
+
+
+@pytest.mark.parametrize("method, refused", [("EAGLE3", True), ("Eagle3", True), ("eagle3", False),
+                                             ("DeepSeek_MTP", True)])
+def test_a_vllm_method_in_sglang_upper_case_is_refused(method, refused):
+    # vLLM validates `method` against its lower-case SpeculativeMethod names (vllm/config/speculative.py);
+    # the draft and K as in the vLLM docs' EAGLE-3 example
+    command = ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+               f"'{{\"method\": \"{method}\", \"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", "
+               "\"num_speculative_tokens\": 3}'")
+    lines = _sd102(command)
+    # before: no finding (the audit upper-cases every method for its own use)
+    assert bool(lines) is refused
+    if refused:
+        assert f'write "method": "{method.lower()}"' in lines[0]
