@@ -40,6 +40,11 @@ _INLINE_SCRIPT_LIMIT = 64 * 1024
 # the step's timeout notwithstanding. A process freeing a large address space or a GPU context
 # takes a few seconds at most.
 _REAP_AFTER_KILL_S = 5.0
+# How long a timed-out step's streams are still read after its tree was killed: what it printed
+# as it died is often the evidence of where it hung (torchrun's "Received Signals.SIGTERM death
+# signal, shutting down workers", a faulthandler stack dump registered for SIGTERM, a trap's
+# cleanup log). They come within kill_tree's grace; a pipe a survivor holds is left after this.
+_DYING_WORDS_S = 1.0
 # How long a fetch's local copy may read nothing before the step gives up on it (as an SFTP
 # request unanswered this long fails the copy: ssh_sftp._STALL_S).
 _COPY_STALL_S = 120.0
@@ -114,6 +119,7 @@ class LocalTransport(Transport):
                 if deadline is not None and now >= deadline:
                     timed_out = True
                     kill_tree(process.pid)
+                    _read_dying_words(selector)
                     break
                 if self._abandon_at is not None and now >= self._abandon_at:
                     abandoned = True
@@ -299,6 +305,21 @@ class _BackgroundDrain:
             thread.join(timeout=1.0)
         self._threads.clear()
         self._stop = threading.Event()  # a transport used again drains again
+
+
+def _read_dying_words(selector: selectors.BaseSelector) -> None:
+    """Read what the streams still carry after a kill, until both end or _DYING_WORDS_S passes."""
+    until = time.monotonic() + _DYING_WORDS_S
+    while selector.get_map():
+        left = until - time.monotonic()
+        if left <= 0:
+            return
+        for key, _ in selector.select(left):
+            chunk = os.read(key.fd, _READ_SIZE)
+            if chunk:
+                key.data.write(chunk)
+            else:
+                selector.unregister(key.fileobj)
 
 
 def _reap(process: subprocess.Popen[bytes], limit_s: float) -> list[tuple[int, str, str]] | None:

@@ -51,6 +51,9 @@ _PID_MARKER_SEARCH_LIMIT = 64 * 1024
 # the channel open; drain for this long, then stop reading.
 _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
+# How long a timed-out step's channel is still read once its tree is killed (as local.py,
+# _DYING_WORDS_S): what it printed as it died.
+_DYING_WORDS_S = 1.0
 # The kill script's own waits (the TERM grace, then the reap after KILL: _REAP_AFTER_KILL_S)
 # and its walks of /proc on a busy host fit in this.
 _KILL_CHANNEL_TIMEOUT_S = 15.0
@@ -397,6 +400,8 @@ class SSHTransport(Transport):
                     else:
                         # Named in the step's message; the engine does not retry beside them.
                         stdout.survived_kill = killed
+                        if ending == "timeout":
+                            self._read_dying_words(channel, header, stderr)
                     return CommandOutcome(
                         exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
                     )
@@ -487,6 +492,19 @@ class SSHTransport(Transport):
             if channel.closed or not self._connection.transport.is_active():
                 break
         return "exited"
+
+    def _read_dying_words(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture) -> None:
+        """Read what the timed-out step printed as its tree was killed, until the channel's EOF
+        or _DYING_WORDS_S: the kill (a second channel) has waited for the tree to die, and its
+        last words (torchrun's "Received Signals.SIGTERM death signal", a faulthandler stack
+        dump on SIGTERM) are the evidence of where it hung; they were left unread in the channel."""
+        until = time.monotonic() + _DYING_WORDS_S
+        while True:
+            self._drain(channel, stdout, stderr)
+            left = until - time.monotonic()
+            if channel.eof_received or channel.closed or left <= 0 or not self._connection.transport.is_active():
+                return
+            wait_readable(channel, min(0.2, left))
 
     @staticmethod
     def _drain(channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture) -> None:

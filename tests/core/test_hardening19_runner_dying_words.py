@@ -1,0 +1,58 @@
+"""A step killed at its timeout keeps what it printed while it died.
+
+The story: a step hangs (an NCCL all-reduce that never returns), runs into its `timeout`, and its
+tree gets SIGTERM. Programs answer that with their evidence: a Python stack dump registered for
+SIGTERM (`faulthandler.register`), torchrun's "Received Signals.SIGTERM death signal, shutting down
+workers", a shell trap's cleanup log. The runner stopped reading the step's output the moment
+the timeout passed, so the record showed the hang's first line and none of where it hung.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import only_run
+
+HANG = """\
+trap 'echo "launch.sh: caught SIGTERM, collecting logs" >&2' TERM
+python3 -c '
+import faulthandler, signal, time
+faulthandler.register(signal.SIGTERM, chain=True)
+print("NCCL all_reduce started on 8 ranks", flush=True)
+def all_reduce_wait():
+    time.sleep(60)
+all_reduce_wait()
+' &
+wait
+"""
+
+
+def hang_playbook(tmp_path: Path) -> Path:
+    playbook = tmp_path / "hang.yaml"
+    playbook.write_text("name: hang\nsteps:\n  - id: allreduce\n    timeout: 2\n    run: |\n"
+                        + "".join(f"      {line}\n" for line in HANG.splitlines()))
+    return playbook
+
+
+def assert_dying_words_kept(step: dict[str, object]) -> None:
+    assert step["status"] == "timeout", step["message"]
+    assert step["stdout"] == "NCCL all_reduce started on 8 ranks\n"
+    stderr = str(step["stderr"])
+    # where it hung, from the dump the SIGTERM made, and the shell's own last words
+    assert "most recent call first" in stderr and 'line 6 in all_reduce_wait' in stderr, stderr
+    assert "launch.sh: caught SIGTERM, collecting logs" in stderr, stderr
+
+
+def test_a_local_step_killed_at_its_timeout_keeps_its_stack_dump(tmp_path: Path) -> None:
+    out = tmp_path / "runs"
+    proc = subprocess.run(
+        [sys.executable, "-m", "spec_debug", "run", str(hang_playbook(tmp_path)), "--host", "local", "--out", str(out)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    _, record = only_run(out)
+    (step,) = record["steps"]
+    assert_dying_words_kept(step)
+    assert step["duration_s"] < 10
