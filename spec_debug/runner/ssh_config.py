@@ -68,7 +68,7 @@ from spec_debug.runner.ssh_config_values import (
 )
 from spec_debug.runner.ssh_env import _ENVIRONMENT_KEYS, _LINE_IDS, _check_environment_word, _environment, environment_to_send
 from spec_debug.runner.ssh_errors import HostUnreachableError
-from spec_debug.runner.ssh_lookup import CERTIFICATE_FILE_KEY, _with_command_line
+from spec_debug.runner.ssh_lookup import CERTIFICATE_FILE_KEY, HOST_LINE_CRITERION, _with_command_line
 from spec_debug.runner.ssh_quoting import _RAW_LINE_KEYWORDS, _argv_quoted, argv_split, without_trailing_comment
 from spec_debug.runner.ssh_target import (
     DEFAULT_CONNECT_TIMEOUT_S,
@@ -390,9 +390,12 @@ def _criteria(header: str) -> tuple[str, ...]:
     positive = [pattern for pattern in patterns if not pattern.startswith("!")]
     negated = [pattern[1:] for pattern in patterns if pattern.startswith("!")]
     # Only negations: ssh(1) never matches such a Host line; "/" is in no host name.
-    criteria = [f"originalhost {','.join(positive) or '/'}"]
+    # As a Host line, not `originalhost`: case-sensitive, against the name of the pass
+    # (HOST_LINE_CRITERION). `originalhost` ignores case, so `Host gpu*` + `Include gpu.conf`
+    # holding `Host gpu0?` applied to `GPU01`, which neither Host line matches in ssh(1).
+    criteria = [f"{HOST_LINE_CRITERION} {','.join(positive) or '/'}"]
     if negated:
-        criteria.append(f"!originalhost {','.join(negated)}")
+        criteria.append(f"!{HOST_LINE_CRITERION} {','.join(negated)}")
     return tuple(criteria)
 
 

@@ -104,6 +104,10 @@ _TOKEN = re.compile(r"%(.)")
 # _as_ssh_reads_it): ssh(1) adds every one (readconf.c, oCertificateFile, add_certificate_file),
 # paramiko keeps the first.
 CERTIFICATE_FILE_KEY = "specdebugcertificatefile"
+# A Host line's patterns as a Match criterion (ssh_config's _narrowed, for the blocks of a file
+# included inside a block): tested as ssh(1) tests a Host line (readconf.c, oHost:
+# match_pattern, case-sensitive, on the name of the pass), which no Match criterion does.
+HOST_LINE_CRITERION = "specdebug-hostline"
 
 
 class _OpenSSHTokens(paramiko.SSHConfig):
@@ -196,7 +200,9 @@ class _OpenSSHTokens(paramiko.SSHConfig):
             if kind in _PARAMIKO_MATCH_CRITERIA:
                 known.append(candidate)
                 continue
-            if kind in ("host", "originalhost"):
+            if kind == HOST_LINE_CRITERION:
+                passed = _pattern_list_matches(target_hostname, param)
+            elif kind in ("host", "originalhost"):
                 given = self._original_host or target_hostname if kind == "originalhost" else target_hostname
                 name = self._hostname_so_far(options, given) if kind == "host" else given
                 passed = _pattern_list_matches(name.lower(), param.lower())

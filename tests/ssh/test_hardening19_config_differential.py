@@ -262,3 +262,13 @@ def test_a_later_proxy_command_none_in_the_same_block_does_not_replace_the_first
     config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  ProxyCommand false\n  ProxyCommand none\n")
     assert "Executing proxy command: exec false" in ssh_verbose(config, "gpu01")
     assert ours(config, "gpu01").proxy_command == "false"
+
+
+@pytest.mark.parametrize("host", ["GPU01", "gpu01"])
+def test_host_lines_of_an_included_file_keep_their_case(tmp_path: Path, host: str) -> None:
+    # Host lines are case-sensitive in ssh(1) (readconf.c, oHost: match_pattern). The blocks of
+    # a file included inside `Host gpu*` were tested as `Match originalhost`, which ignores
+    # case: an inventory name `GPU01` picked up `User ml` that `ssh GPU01` never applies.
+    included = write_config(tmp_path, "Host gpu0?\n  User ml\n  Port 2201\n", "gpu.conf")
+    config = write_config(tmp_path, f"Host gpu*\n  Include {included}\nHost *\n  User me\n")
+    assert differences(config, host) == []
