@@ -1357,9 +1357,10 @@ def _vllm_method_case(cfg: LaunchConfig) -> list[str]:
     lower = method.lower()
     if lower not in _VLLM_METHODS and not lower.endswith("_mtp"):
         return []
-    return [f"--speculative-config \"method\": \"{method}\": vLLM's method names are lower case, and it refuses "
-            f"\"{method}\" at startup (not one of its methods; SGLang's upper-case --speculative-algorithm names do "
-            f"not carry over); write \"method\": \"{lower}\""]
+    return [f"--speculative-config \"method\": \"{method}\": vLLM's method names are lower case, and releases that "
+            f"validate the config refuse \"{method}\" at startup (older ones ran it only when the draft's name said "
+            f"eagle3/eagle-; SGLang's upper-case --speculative-algorithm names do not carry over); write "
+            f"\"method\": \"{lower}\""]
 
 
 # SGLang NGRAM defaults (server_args.py ServerArgs: speculative_ngram_max_bfs_breadth = 10;
