@@ -91,6 +91,7 @@ _ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
 _VLLM_THROUGHPUT_LINE = re.compile(
     r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) total tokens/s"
     r"(?:, (?P<out>\d+(?:\.\d+)?) output tokens/s)?")
+_EAGLE_SPEED = re.compile(r"^(speed0|speed|ratio) (\d+\.\d+)[ \t\r]*$", re.M)
 _TQDM_SPEED = re.compile(r"est\. speed input: \d+(?:\.\d+)? toks/s, output: (\d+(?:\.\d+)?) toks/s")
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
 _BENCH_KEYS = {
@@ -343,6 +344,9 @@ def _scan_whole(text: str, prose: bool) -> list[Metric]:
     if "put throughput: " in text and _one_batch_server(text, found):
         structured = True
         text = _ONE_BATCH_SERVER.sub("", text)
+    # EAGLE's eagle/evaluation/speed.py: a few short lines (a length test spares a server log)
+    if len(text) < 4096 and "ratio " in text and _eagle_speed(text, found):
+        structured = True
     if not (only_readings and text is source) and "l" in text and "total tokens/s" in text and \
             (m := _VLLM_THROUGHPUT_LINE.search(text)):
         structured = True
@@ -542,6 +546,26 @@ def _one_batch(text: str, found: list[Metric]) -> bool:
             found.append(Metric(name, float(m.group("value")), "tok/s", f"bench_one_batch: {_context(text, m.start(), m.end())}"))
             hit = True
     return hit
+
+
+def _eagle_speed(text: str, found: list[Metric]) -> bool:
+    """EAGLE's evaluation summary (SafeAILab/EAGLE eagle/evaluation/speed.py): ``ratio R``, the
+    mean tokens/s of the EAGLE answers over the baseline's (the speedup), and with its two
+    commented-out prints restored, ``speed S`` and ``speed0 S0`` (as posted in SafeAILab/EAGLE#65:
+    "speed 102.61022168131326 / speed0 39.460857776166044 / ratio 2.600303882478927"). The
+    ratio is numpy's full-precision float, or comes with the speed0 line: a "ratio 2" elsewhere
+    is another tool's."""
+    speeds = dict(_EAGLE_SPEED.findall(text))
+    ratio = speeds.get("ratio")
+    if ratio is None or not ("speed0" in speeds or len(ratio.partition(".")[2]) >= 6):
+        return False
+    ctx = "EAGLE evaluation/speed.py"
+    if "speed" in speeds:
+        found.append(Metric("throughput", round(float(speeds["speed"]), 2), "tok/s", ctx))
+    if "speed0" in speeds:
+        found.append(Metric("baseline_throughput", round(float(speeds["speed0"]), 2), "tok/s", ctx))
+    found.append(Metric("speedup", round(float(ratio), 3), "x", f"{ctx}: ratio {ratio}"))
+    return True
 
 
 def _one_batch_server(text: str, found: list[Metric]) -> bool:
