@@ -161,8 +161,9 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
 
 def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
     """EAGLE3 / EAGLE / DFLASH from the checkpoint's own config, None when it does not say."""
-    archs_list = draft_raw.get("architectures") if isinstance(draft_raw.get("architectures"), list) else []
-    if isinstance(draft_raw.get("dflash_config"), Mapping) or any("dflash" in str(a).lower() for a in archs_list) or (
+    names = [str(a) for a in draft_raw.get("architectures") or []] if isinstance(
+        draft_raw.get("architectures"), list) else []
+    if isinstance(draft_raw.get("dflash_config"), Mapping) or any("dflash" in a.lower() for a in names) or (
             draft_raw.get("speculators_model_type") == "dflash"):
         # a DFlash block drafter (z-lab/Qwen3-8B-DFlash-b16: architectures ["DFlashDraftModel"],
         # dflash_config; speculators' dflash type): SGLang serves it as DFLASH, vLLM as method dflash
@@ -170,7 +171,7 @@ def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
     if draft_raw.get("speculators_model_type") == "eagle3" or is_peagle(draft_raw):
         # a P-EAGLE draft is served as eagle3 (with parallel drafting): its "PEagle" name is no EAGLE-1
         return "EAGLE3"
-    archs = " ".join(draft_raw.get("architectures") or [])
+    archs = " ".join(names)
     if "Eagle3" in archs or "EAGLE3" in archs.upper() or draft_raw.get("eagle_config"):
         return "EAGLE3"
     if "Eagle" in archs or "EAGLE" in archs.upper():
