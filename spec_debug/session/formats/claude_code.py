@@ -9,6 +9,7 @@ sub-agent links: the same project's PR #218 (``toolUseResult.agentId`` on the tr
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -147,6 +148,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     # reading was counted once per later turn and a command run once read as a loop of it.
     # The sets live on the cursor: a sub-agent file may replay the trunk's lines too (Cursor.seen_calls).
     seen_calls, seen_results = cursor.seen_calls, cursor.seen_results
+    background: OrderedDict[str, str] = OrderedDict()  # background task id -> the call that started it
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
         if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
@@ -179,6 +181,10 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             call = event.call_id
             if call is not None:
                 kind = event.kind
+                if kind == "tool_result" and event.raw_type is not None:
+                    call = _background_call(event, background)
+                    if call is None:
+                        continue
                 seen = seen_calls if kind == "tool_call" else seen_results if kind == "tool_result" else None
                 if seen is not None:
                     if call in seen:
@@ -189,6 +195,36 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 last_spawn = event.call_id
                 last_ref = None
             yield event
+
+
+_BACKGROUND_ID = re.compile(r"^Command (?:running in background|was manually backgrounded by user) with ID: ([\w-]+)")
+"""The Bash result of a command started with ``run_in_background`` (or sent there with Ctrl-B):
+``Command running in background with ID: b27a792. Output is being written to: …/tasks/
+b27a792.output. You will be notified when it completes.`` (CLI 2.1.x; 2.0.x stopped after the
+id), ``Command was manually backgrounded by user with ID: …`` (the wordings transcript readers
+and re-implementations of the Bash tool test against)."""
+
+
+def _background_call(event: Event, background: OrderedDict[str, str]) -> str | None:
+    """The call id to report a background command's result under, ``None`` to drop it.
+
+    The launch result says only that it runs: reported under ``<call>#running`` (no call of that
+    id), so the call waits for its end, which a ``<task-notification>`` gives (see
+    :func:`_task_notification`); the task id it names leads back to the call."""
+    call = event.call_id
+    if event.raw_type == "running":
+        started = _BACKGROUND_ID.match(event.text)
+        if started is not None:
+            background[started.group(1)] = call
+            if len(background) > 4096:
+                background.popitem(last=False)
+            call = event.call_id = f"{call}#running"
+    elif event.raw_type == BACKGROUND_END and call.startswith(TASK_CALL):
+        call = background.get(call[len(TASK_CALL):])
+        if call is None:
+            return None  # a task started before this file, or not a shell: its note says it all
+        event.call_id = call
+    return call
 
 
 def _link_inline(event: Event, by_call: dict[str, str]) -> None:
@@ -234,7 +270,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             ev = Event(session, seq, agent, role, kind, 0, None, None, None, None, content, False, None, ts, file,
                        lineno)
             if kind == "system" and "<task-notification>" in content[:300]:
-                _task_notification(ev)
+                return [ev, *_task_notification(ev)]
             return [ev]
         if not isinstance(content, list):
             stats.unknown_types += 1
@@ -255,9 +291,9 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                 kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
                 ev = Event(session, seq, agent, role, kind, i, None, None, None, None, text, False, None, ts,
                            file, lineno)
-                if kind == "system" and "<task-notification>" in text[:300]:
-                    _task_notification(ev)
                 out.append(ev)
+                if kind == "system" and "<task-notification>" in text[:300]:
+                    out.extend(_task_notification(ev))
             elif btype == "thinking":
                 out.append(Event(session, seq, agent, role, "thinking", i, None, None, None, None,
                                  str(block.get("thinking", "")), False, None, ts, file, lineno))
@@ -303,7 +339,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
     if kind_of_line == "attachment":
         noted = _queued_command(obj, event) or _hook_note(obj, event)
         if noted is not None:
-            return [noted]
+            return noted if isinstance(noted, list) else [noted]
     if isinstance(kind_of_line, str) and kind_of_line in TITLE_LINES:  # a list or object "type" is no title line
         title = obj.get(TITLE_LINES[kind_of_line])
         if isinstance(title, str) and title.strip():
@@ -313,7 +349,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
     return [event("other", "system", raw_type=str(kind_of_line))]
 
 
-def _queued_command(obj: dict, event) -> Event | None:
+def _queued_command(obj: dict, event) -> Event | list[Event] | None:
     """What the person typed while the agent worked: ``{"type": "attachment", "attachment":
     {"type": "queued_command", "prompt": ..., "commandMode": "prompt", "origin": {"kind":
     "human"}}}``, written instead of a user line; a background task that ended meanwhile comes
@@ -331,7 +367,9 @@ def _queued_command(obj: dict, event) -> Event | None:
     kind = _text_kind("user", obj, text) if mode in (None, "prompt") else "system"
     ev = event(kind, "user", text=text, raw_type="attachment:queued_command")
     if kind == "system" and "<task-notification>" in text[:300]:
-        _task_notification(ev)
+        ended = _task_notification(ev)
+        if ended:
+            return [ev, *ended]
     return ev
 
 
@@ -409,20 +447,53 @@ def _after_reminders(text: str) -> str:
     return rest or text
 
 
+_NOTIFICATION = re.compile(r"<task-notification>(.*?)(?:</task-notification>|\Z)", re.DOTALL)
 _NOTIFIED_TASK = re.compile(r"<task-id>([\w-]+)</task-id>")
+_NOTIFIED_CALL = re.compile(r"<tool-use-id>([\w-]+)</tool-use-id>")
 _NOTIFIED_STATUS = re.compile(r"<status>(\w+)</status>")
+_NOTIFIED_SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
+_NOTIFIED_EXIT = re.compile(r"exit code (-?\d+)\)?\s*$")
 _FINAL_STATUS = {"completed": "completed", "failed": "failed", "killed": "failed"}
+BACKGROUND_END = "background-end"
+"""``raw_type`` of the result a ``<task-notification>`` gives the background command it ends."""
+TASK_CALL = "\x00task:"
+"""Marks the call id of such a result when the notification names only the task (CLIs before
+``<tool-use-id>``); :func:`link_records` finds the call by the id its launch result gave."""
 
 
-def _task_notification(ev: Event) -> None:
+def _task_notification(ev: Event) -> list[Event]:
     """A background task (an agent started with ``run_in_background``, or a shell) ended: the
     CLI writes a user line ``<task-notification><task-id>ID</task-id><status>completed|failed|
     killed</status>...`` (the shape several independent transcript readers parse). The id is
-    the agent's ``agentId``; its launch result only said ``async_launched``."""
-    task = _NOTIFIED_TASK.search(ev.text[:2000])
-    status = _NOTIFIED_STATUS.search(ev.text[:2000])
+    the agent's ``agentId``; its launch result only said ``async_launched``.
+
+    For a shell, CLI 2.1.x says how it ended and, newer ones, which call started it:
+    ``<task-id>b27a792</task-id><tool-use-id>toolu_…</tool-use-id><output-file>…</output-file>
+    <status>failed</status><summary>Background command "Launch server" failed with exit code 1
+    </summary>`` (``completed (exit code 0)`` when it succeeded), several in one line when
+    several ended (as published sessions show them, e.g. in the session exports of
+    csells/gastownhall-website-cc and taras/agent-swarm that quote them verbatim). That is the
+    only word on the command's exit status: returned as its result (raw_type
+    :data:`BACKGROUND_END`), else a server launch that died read as a command still running."""
+    head = ev.text[:8000]
+    task = _NOTIFIED_TASK.search(head)
+    status = _NOTIFIED_STATUS.search(head)
     if task and status and status.group(1) in _FINAL_STATUS:
         ev.agent_ref, ev.agent_status = task.group(1), _FINAL_STATUS[status.group(1)]
+    ended = []
+    for k, note in enumerate(_NOTIFICATION.findall(head)):
+        summary, task = _NOTIFIED_SUMMARY.search(note), _NOTIFIED_TASK.search(note)
+        code = _NOTIFIED_EXIT.search(summary.group(1)) if summary else None
+        if code is None or task is None:
+            continue  # an agent's end, or a shell stopped by hand: no exit status to give
+        call = _NOTIFIED_CALL.search(note)
+        summary, exit_code = summary.group(1).strip(), int(code.group(1))
+        ended.append(Event(ev.session, ev.seq, ev.agent, "tool", "tool_result", ev.block + 1 + k, None,
+                           call.group(1) if call else TASK_CALL + task.group(1), None, None, summary,
+                           exit_code != 0, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END))
+    return ended
+
+
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
 _BASH_STDOUT = re.compile(r"<bash-stdout>(.*?)</bash-stdout>", re.DOTALL)
 _BASH_STDERR = re.compile(r"<bash-stderr>(.*?)</bash-stderr>", re.DOTALL)
@@ -586,7 +657,7 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     # A command started with run_in_background (or polled while it runs) has not ended: its
     # result must not read as exit 0, which the analysis infers for a Claude Code result
     # without is_error (raw_type "running" says so).
-    running = not is_error and output.startswith("Command running in background")
+    running = not is_error and output.startswith(("Command running in background", "Command was manually backgrounded"))
     if not is_error and output.startswith("<") and "<status>" in output[:200]:
         shell, code = _SHELL_STATUS.search(output[:200]), _SHELL_EXIT.search(output[:400])
         exit_code = int(code.group(1)) if code else None

@@ -1,0 +1,52 @@
+"""Claude Code 2.1.x background shells: how a command started with ``run_in_background`` ended
+is said only by the ``<task-notification>`` the CLI writes when it exits (the shapes published
+sessions quote verbatim; see tests/data/transcripts_newest/README.md)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from spec_debug.session.analysis import analyze_path
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "transcripts_newest"
+SESSION = DATA / "c3d4e5f6-0000-4000-8000-00000000b001.jsonl"
+
+
+def test_a_background_server_launch_that_died_is_a_failed_command_with_its_exit_code():
+    doc = analyze_path(SESSION).to_json()
+    # launch (tool-use-id named), nvidia-smi (task id only), benchmark and tail -f (two notes in one line)
+    assert [(c["seq"], c["host"], c["exit_code"], c["is_error"], c["result_seq"]) for c in doc["commands"]] == [
+        (1, "gpu01", 1, True, 9), (3, "gpu02", 0, False, 10), (5, "gpu02", 2, True, 11),
+        (7, "gpu02", None, False, None)]  # stopped by hand: no exit status given, not exit 0
+    [main] = doc["agents"]
+    assert (main["tool_calls"], main["failed_calls"]) == (4, 2)
+    assert [(e["seq"], e["command_seq"], e["host"]) for e in doc["errors"]] == [(9, 1, "gpu01"), (11, 5, "gpu02")]
+    # the notifications are the CLI's words, not prompts
+    assert [p["seq"] for p in doc["prompts"]] == [0]
+    assert doc["stats"]["unknown_types"] == 0
+
+
+def test_a_notification_delivered_while_the_agent_worked_ends_its_command(tmp_path):
+    # Mid-turn the CLI hands the note over as a queued_command attachment instead of a user line.
+    lines = [json.loads(x) for x in SESSION.read_text().splitlines()[:3]]
+    note = lines[0] | {"type": "attachment", "uuid": "q1", "message": None, "attachment": {
+        "type": "queued_command", "commandMode": "task-notification",
+        "prompt": "<task-notification>\n<task-id>bq4x7k2m1</task-id>\n<status>failed</status>\n"
+                  "<summary>Background command \"Launch EAGLE-3 server\" failed with exit code 137</summary>\n"
+                  "</task-notification>"}}
+    path = tmp_path / SESSION.name
+    path.write_text("".join(json.dumps(x) + "\n" for x in [*lines, note]))
+    doc = analyze_path(path).to_json()
+    assert [(c["exit_code"], c["is_error"], c["result_seq"]) for c in doc["commands"]] == [(137, True, 3)]
+
+
+def test_a_note_for_a_task_this_file_never_started_invents_nothing(tmp_path):
+    # A resumed session: the launch is in the earlier file; the note names a task id only.
+    lines = [json.loads(x) for x in SESSION.read_text().splitlines()]
+    path = tmp_path / SESSION.name
+    path.write_text("".join(json.dumps(x) + "\n" for x in [lines[0], lines[10]]))
+    doc = analyze_path(path).to_json()
+    assert doc["commands"] == [] and doc["errors"] == []
+    assert doc["agents"][0]["failed_calls"] == 0
