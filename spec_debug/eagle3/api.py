@@ -388,6 +388,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             f"the loss_mask selects no position to score in any of the {result.samples} "
             "samples (all zero, or only the first token): every position was scored instead; "
             "a chat template whose assistant turns were not found writes such masks")
+    if semantics == "reference" and result.samples:
+        input_notes += _norm_before_residual_note(
+            loaded, iter_samples(data, slots=resolved.slots, final=has_final,
+                                 max_samples=_FLAG_CHECK_SAMPLES, spec=spec,
+                                 skipped=SkippedFiles(), masks=masks), device)
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
@@ -412,6 +417,25 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     })
     _finish_skipped(out, skipped, result.samples, data)
     return out
+
+
+_FLAG_CHECK_SAMPLES = 4  # samples scored again at step 0 with the other norm_before_residual
+
+
+def _norm_before_residual_note(loaded, samples, device: str) -> list[str]:
+    """A note when the weights fit the other norm_before_residual clearly better than
+    config.json's (layout.norm_before_residual_check: converted drafts often carry the wrong
+    one), on a few samples at step 0: otherwise the evaluation reads as a broken draft."""
+    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE, flag_mismatch
+    from spec_debug.eagle3.layout import norm_before_residual_check
+
+    samples = list(samples)
+    if not samples or any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes):
+        return []
+    check = norm_before_residual_check(loaded, samples, None, device)
+    if check["ranked_with"] == check["config"]:
+        return []
+    return [flag_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"]
 
 
 def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec,

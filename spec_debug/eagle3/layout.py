@@ -15,7 +15,7 @@ their combinations (plus every order of the configured slots).
 from __future__ import annotations
 
 import itertools
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import torch
@@ -32,6 +32,7 @@ EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many ca
 UNTRAINED_MODULES_NOTE = "RMSNorm weights at their initial value"
 BEAM = 3  # slots kept per position in the pruned search
 CLEAR_MARGIN = 0.02  # accuracy difference we call "clearly better"
+FLAG_MARGIN = 0.05  # step-0 accuracy the other norm_before_residual must gain to be named
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class LayoutReport:
     slot_checks: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     untrained_draft: bool = False  # modules saved freshly initialised: no layout was judged
+    # the configured layout scored with config.json's norm_before_residual and the other
+    # value; `ranked_with` is the value the ranking used (see norm_before_residual_check)
+    norm_before_residual_check: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -130,14 +134,23 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
+    untrained = any(note.startswith(UNTRAINED_MODULES_NOTE) for note in loaded.notes)
+    flags = loaded.model.reference_flags
 
     def score(layout: tuple[int, ...]) -> float:
-        result = evaluate(loaded, samples, steps=1, layout_positions=layout, device=device)
+        result = evaluate(loaded, samples, steps=1, flags=flags, layout_positions=layout,
+                          device=device)
         references.add(result.reference)
         return result.full_accuracy[0]
 
-    scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
     configured = tuple(configured)
+    flag_check = None
+    if not untrained:
+        flag_check = norm_before_residual_check(loaded, samples, configured, device,
+                                                accuracy0=score(configured))
+        if flag_check["ranked_with"] != flags.norm_before_residual:
+            flags = replace(flags, norm_before_residual=flag_check["ranked_with"])
+    scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
     for layout in [configured, *map(tuple, extra_layouts)]:
         if layout not in scores and len(set(layout)) == len(layout) == num_aux:
             scores[layout] = score(layout)
@@ -151,12 +164,13 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     best = ranked_layouts[0]
     checks = embedding_slot_checks(samples, embed, dump_layer_ids) if embed is not None else []
     embedding_slots = [c.slot for c in checks if c.is_embedding]
-    untrained = any(note.startswith(UNTRAINED_MODULES_NOTE) for note in loaded.notes)
     missing = [i for i in trained_layer_ids or () if dump_layer_ids and i not in dump_layer_ids]
     foreign = _foreign_layers(best, scores, list(trained_layer_ids or ()),
                               list(dump_layer_ids or ()), named,
                               scored=not untrained) if missing else None
     verdict = _verdict(best, configured, scores, embedding_slots, named, foreign, untrained)
+    if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
+        verdict = flag_mismatch(flag_check) + "; with that value: " + verdict
     return LayoutReport(
         ranked=ranked, best=list(best), configured=list(configured),
         configured_accuracy0=scores[configured], verdict=verdict, exhaustive=exhaustive,
@@ -164,7 +178,49 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         reference="target_argmax" if references == {"target_argmax"} else "data_tokens",
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
-        untrained_draft=untrained)
+        untrained_draft=untrained, norm_before_residual_check=flag_check)
+
+
+def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
+                               layout: tuple[int, ...] | None, device: str, *,
+                               accuracy0: float | None = None) -> dict[str, Any]:
+    """The configured layout scored again with norm_before_residual the other way, and the
+    value to rank the layouts with: the other one when it clearly fits the weights better.
+
+    The flag changes the first layer's residual on the same weights, and config.json is often
+    not what the weights were trained with: `speculators convert --algorithm eagle3` writes
+    false unless given `--algorithm-kwargs '{"norm_before_residual": true}'` (speculators
+    src/speculators/__main__.py; its own regression test converts
+    nm-testing/Speculator-Qwen3-8B-Eagle3 with true: tests/e2e/regression/
+    test_eagle3_conversion_acceptance.py), while speculators' trainer defaults to true
+    (train/config/schema.py). With the wrong value every layout scores near zero, and the
+    best of that noise was blamed on the layout ("trained on a different layout")."""
+    ours = loaded.model.reference_flags
+    flipped = replace(ours, norm_before_residual=not ours.norm_before_residual)
+    if accuracy0 is None:
+        accuracy0 = evaluate(loaded, samples, steps=1, flags=ours, layout_positions=layout,
+                             device=device).full_accuracy[0]
+    other = evaluate(loaded, samples, steps=1, flags=flipped, layout_positions=layout,
+                     device=device).full_accuracy[0]
+    # a wide margin: an untrained draft scores noise either way
+    clearly = other - accuracy0 >= FLAG_MARGIN and other >= 2 * accuracy0
+    return {"config": ours.norm_before_residual, "accuracy0": accuracy0,
+            "flipped_accuracy0": other,
+            "ranked_with": flipped.norm_before_residual if clearly else ours.norm_before_residual}
+
+
+def flag_mismatch(check: dict[str, Any]) -> str:
+    """The sentence for a norm_before_residual_check whose other value fits the weights."""
+    ours, other = str(check["config"]).lower(), str(not check["config"]).lower()
+    how = ("speculators convert writes false unless given --algorithm-kwargs "
+           "'{\"norm_before_residual\": true}'" if other == "true" else
+           "drafts made for SGLang have the norm after the residual, i.e. false: SGLang "
+           "llama_eagle3.py has no such flag")
+    return (f"config.json's norm_before_residual={ours} does not fit these weights: the "
+            f"configured layout's step-0 accuracy is {check['flipped_accuracy0']:.3f} with "
+            f"{other} vs {check['accuracy0']:.3f} with {ours}; set it to {other} in "
+            f"config.json ({how}), or engines that honour it (vLLM, speculators) run the "
+            "draft wrong")
 
 
 def _foreign_layers(best: tuple[int, ...], scores: dict, trained: list[int],
