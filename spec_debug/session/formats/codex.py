@@ -340,6 +340,11 @@ class _Processes:
             owner = self.running.pop(session, None)
             if owner is not None and owner not in results_seen:
                 return owner, False
+            if owner is not None:
+                # The command's exec_command_end came first (newest CLIs write it always, see
+                # ECHO): this poll's "Process exited with code N" repeats the end of a command
+                # already ended, not a second failure.
+                return ECHO, False
         return call_id, False
 
 
@@ -350,6 +355,15 @@ def _bounded(seen: OrderedDict, key: str, value) -> None:
 
 
 _POLL_TOOL = "write_stdin"
+ECHO = "\x00echo"
+"""What :meth:`_Processes.result` returns for a poll whose "Process exited with code N" repeats
+the end of a command that its ``exec_command_end`` ended already. Newer CLIs persist the
+``exec_command_end`` of every command the agent started (openai/codex ``codex-rs/core/src/
+rollout/policy.rs`` ``should_persist_exec_command_end``: ``Agent`` and ``UnifiedExecStartup``
+sources in the limited, default mode; only the extended mode wrote it before), and the
+exit watcher sends it as soon as the process ends (``codex-rs/core/src/unified_exec/
+async_watcher.rs``), before the ``write_stdin`` poll that saw it exit returns. Read as a result
+of its own, the poll was a second failed call and each error of the output was counted twice."""
 _RUNNING = re.compile(r"^Process running with session ID (\d+)", re.MULTILINE)
 
 
@@ -483,7 +497,14 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
             return
+        poll_id = call_id
         call_id, running = processes.result(call_id, output, code, results_seen)
+        if call_id is ECHO:
+            # the poll's own result, empty: the command's output, exit code and errors were
+            # read from its exec_command_end, and the tail of them this poll shows is no news
+            _remember(results_seen, poll_id)
+            yield event("tool_result", "tool", call_id=poll_id, raw_type="echo")
+            return
         if not running:
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,

@@ -1,0 +1,26 @@
+"""Newest Codex CLIs persist the ``exec_command_end`` of every command the agent starts, and for
+a command that outlived its first output it comes before the ``write_stdin`` poll that saw the
+process exit (openai/codex ``codex-rs/core/src/rollout/policy.rs``, ``unified_exec/
+async_watcher.rs``). The rollout: tests/data/transcripts_newest/README.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spec_debug.session.analysis import analyze_path
+
+ROLLOUT = (Path(__file__).resolve().parents[1] / "data" / "transcripts_newest"
+           / "rollout-2026-11-03T09-00-00-019c3a10-0000-7000-8000-000000000001.jsonl")
+
+
+def test_a_server_that_died_while_polled_is_one_failure_with_one_error():
+    doc = analyze_path(ROLLOUT).to_json()
+    assert [(c["seq"], c["host"], c["exit_code"], c["is_error"], c["result_seq"]) for c in doc["commands"]] == [
+        (2, "gpu01", 1, True, 6),     # its exec_command_end, written before the poll returned
+        (8, "gpu01", 0, False, 11)]   # the poll first, then exec_command_end: the poll's copy
+    # the poll that saw the launch die repeats its OOM: not a second failed call nor error
+    assert [(e["seq"], e["kind"], e["command_seq"]) for e in doc["errors"]] == [(6, "cuda_oom", 2)]
+    [main] = doc["agents"]
+    assert (main["tool_calls"], main["failed_calls"], main["errors"]) == (4, 1, 1)
+    assert [(m["name"], m["value"]) for m in doc["metrics"]] == [("throughput", 1234.56), ("accept_length", 3.12)]
+    assert doc["stats"]["unknown_types"] == 0
