@@ -148,6 +148,33 @@ _NO_SPEC_WORDS = re.compile(NO_SPEC)
 _RUN_WORDS = re.compile(r"eagle|spec|draft|mtp|medusa|n-?gram|dflash|\bwith\b")
 
 
+# Column headers that hold the batch size a row was run at, and the draft's depth (a row with 0
+# in each drafts nothing): SGLang's --speculative-num-steps / -eagle-topk / -num-draft-tokens,
+# vLLM's num_speculative_tokens, as benchmark tables name them ("bs | steps | topk | num_draft",
+# sgl-project/SpecForge#339; "tp | ep | batch_size | steps | topk | num_draft_tokens",
+# Tencent/AngelSlim#163).
+_BATCH_HEADER = re.compile(r"(?:bs|batch[ _-]?size|(?:max[-_ ])?concurrency|max[-_]num[-_]seqs)", re.I)
+_DEPTH_HEADER = re.compile(r"(?:speculative[ _-])?(?:num[ _-])?(?:steps|draft(?:[ _-]tokens)?|topk|spec(?:ulative)?[ _-]tokens)"
+                           r"|k", re.I)
+
+
+def _batch_and_depth_columns(header: list[str]) -> tuple[int | None, list[int]]:
+    batch = next((i for i, h in enumerate(header) if _BATCH_HEADER.fullmatch(h.strip("*` "))), None)
+    return batch, [i for i, h in enumerate(header) if _DEPTH_HEADER.fullmatch(h.strip("*` "))]
+
+
+def _row_name(header: list[str], row: list[str], batch_col: int | None) -> str:
+    """How a cell's context names its row: by its batch size when a column holds it ("| 4: ..."
+    is read as bs=4, baselines.row_key); a first column of another number ("tp" 4) keeps its
+    header, so it is read as no batch size."""
+    if batch_col is not None and batch_col < len(row):
+        return row[batch_col]
+    first = row[0] if row else ""
+    if header and header[0].strip() and _CELL_NUMBER.fullmatch(first):
+        return f"{header[0].strip()} {first}"
+    return first
+
+
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
@@ -162,6 +189,7 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             continue
         columns = [_header_kind(h) for h in header]
         caption = _under_baseline_caption(text, head_start)
+        batch_col, depth_cols = _batch_and_depth_columns(header)
         pos, read = rule_end + 1, False
         while pos < len(text):
             nl = text.find("\n", pos)
@@ -172,24 +200,30 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             row = _cells(line)
             row_kind = _header_kind(row[0]) if row else None
             row_start = len(found)
+            # a row that drafts nothing (every draft-depth cell 0: steps, topk, num_draft_tokens) is
+            # the run without speculation (Tencent/AngelSlim#163's steps=0 rows, accept_length 1.0)
+            no_spec_row = bool(depth_cols) and all(c < len(row) and row[c].strip("*` ") == "0" for c in depth_cols)
+            row_name = _row_name(header, row, batch_col)
             for c in range(1, min(len(row), len(header))):
                 kind, label, other = columns[c], row[0], header[c]
+                named = row_name
                 if kind is None or row_kind == "speedup":  # a "Speedup" row under tok/s columns holds factors
                     kind, label, other = row_kind, header[c], row[0]
+                    named = label
                 number = (_CELL_FACTOR if kind == "speedup" else _CELL_NUMBER).match(row[c]) if kind else None
                 if number is None:
                     continue
                 read = True
                 value = float(number.group(1).replace(",", ""))
-                context = " ".join(f"table: {other} | {label}: {row[c]}".split())[:200]
-                if kind != "throughput" and (caption or _BASELINE_LABEL.search(label)):
+                context = " ".join(f"table: {other} | {named}: {row[c]}".split())[:200]
+                if kind != "throughput" and (caption or no_spec_row or _BASELINE_LABEL.search(label)):
                     # The run without speculation drafts nothing: its "1.00" under "Mean Acceptance
                     # Length" (vllm-project/vllm#24343's Vanilla row) is no drafter's accept length,
                     # nor its "1.00x" a speedup. Only the run's own label says so: a header "Speedup
                     # vs baseline" names the column, not the run.
                     continue
                 if kind == "throughput":
-                    baseline = caption or _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
+                    baseline = caption or no_spec_row or _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
                     found.append(("baseline_throughput" if baseline else "throughput", value, "tok/s", context))
                 elif kind == "accept_length":
                     found.append((kind, value, "tokens", context))
