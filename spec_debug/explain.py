@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Expectation, Step
+from spec_debug.report.markdown_prose import CODE_SPAN
 
 
 @dataclass
@@ -304,41 +305,8 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
     env = make_environment()
     env.filters["code_spans"] = code_spans_html
     env.filters["code_span"] = code_span
-    env.filters["md_text"] = md_text
     env.filters["value_text"] = value_text
     return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
-
-
-# A CommonMark code span (0.31 section 6.1): a backtick run, then the shortest text up to a run
-# of the same length that is not part of a longer one.
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-
-
-# A line that would start a heading or a thematic break inside a paragraph (CommonMark 0.31
-# sections 4.1-4.3): "# of steps ..." in a `why:` became a level-1 heading, and a "---" under a
-# line turned that line into a heading.
-_BLOCK_START = re.compile(r"^( {0,3})(#{1,6}(?=\s|$)|=+\s*$|-{2,}\s*$|(?:[-*_]\s*){3,}$)")
-
-
-def md_text(value: Any) -> str:
-    """Authors' prose (a playbook's description, a step's why) as Markdown that keeps its lines
-    and lists but cannot open a heading or a rule the author did not mean."""
-    lines = str(value if value is not None else "").splitlines()
-    text = "\n".join(_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line) for line in lines)
-    # "--var draft_model=<dir>" is how placeholders are written, and CommonMark reads <dir> as
-    # an HTML tag (section 6.6): the placeholder vanished from the rendered page. Outside code
-    # spans (where a backslash would be printed) and autolinks, such a < is escaped.
-    parts: list[str] = []
-    last = 0
-    for match in _CODE_SPAN.finditer(text):
-        parts.append(_TAG_START.sub(r"\\<", text[last:match.start()]))
-        parts.append(match.group(0))
-        last = match.end()
-    parts.append(_TAG_START.sub(r"\\<", text[last:]))
-    return "".join(parts)
-
-
-_TAG_START = re.compile(r"<(?=[A-Za-z/!?])(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>)")
 
 
 def code_spans_html(text: Any) -> Markup:
@@ -347,7 +315,7 @@ def code_spans_html(text: Any) -> Markup:
     source = str(text if text is not None else "")
     parts: list[str] = []
     last = 0
-    for match in _CODE_SPAN.finditer(source):
+    for match in CODE_SPAN.finditer(source):
         inner = match.group(2)
         if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
             inner = inner[1:-1]

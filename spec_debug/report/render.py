@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from spec_debug.errors import UsageError
 from spec_debug.record import RunRecord
+from spec_debug.report.markdown_prose import escape_tag_starts, md_text
 from spec_debug.report.terminal import clip_middle, screen_text
 from spec_debug.report.views import report_view
 from spec_debug.store import write_atomic
@@ -55,6 +56,7 @@ def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "default": _json_default}
     env.filters["md_escape"] = md_escape
     env.filters["md_cell"] = md_cell
+    env.filters["md_text"] = md_text
     env.filters["fmt_num"] = fmt_num
     env.filters["md_code"] = md_code
     env.filters["md_code_span"] = md_code_span
@@ -81,8 +83,10 @@ def md_escape(value: Any) -> str:
 
 
 def md_cell(value: Any) -> str:
-    """A value that stays inside one Markdown table cell (any line break would end the row)."""
-    return " ".join(str(value if value is not None else "").replace("|", "\\|").splitlines())
+    """A value that stays inside one Markdown table cell (any line break would end the row), its
+    `<tag>`-like text shown, not read as HTML: a step's message quotes Python's
+    `<urlopen error [Errno 111] Connection refused>` and authors' `<port>` placeholders."""
+    return escape_tag_starts(" ".join(str(value if value is not None else "").replace("|", "\\|").splitlines()))
 
 
 def _longest_run(text: str, char: str) -> int:

@@ -1,0 +1,42 @@
+"""Free text written by people (a playbook's description, a step's why, a finding's fix, a
+step's message) put into Markdown so that it renders as they wrote it.
+
+CommonMark reads `<port>` and `<urlopen error [Errno 111] ...>` as HTML tags (0.31 section 6.6):
+the text vanished from the rendered page. "# of steps" at a line start became a heading, and
+"---" under a line turned that line into one (sections 4.1-4.3). Code spans (section 6.1) are
+kept as written: a backslash inside one would be printed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# A CommonMark code span (0.31 section 6.1): a backtick run, then the shortest text up to a run
+# of the same length that is not part of a longer one.
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+# A line that would start a heading or a thematic break inside a paragraph (sections 4.1-4.3).
+_BLOCK_START = re.compile(r"^( {0,3})(#{1,6}(?=\s|$)|=+\s*$|-{2,}\s*$|(?:[-*_]\s*){3,}$)")
+
+# A < that opens a tag, not an autolink (<https://...>, section 6.5).
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>)")
+
+
+def md_text(value: Any) -> str:
+    """Prose as Markdown that keeps its lines, lists and code spans but cannot open a heading, a
+    rule or an HTML tag the author did not mean."""
+    lines = str(value if value is not None else "").splitlines()
+    return escape_tag_starts("\n".join(_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line) for line in lines))
+
+
+def escape_tag_starts(text: str) -> str:
+    """Each < that would open an HTML tag, escaped, outside code spans."""
+    parts: list[str] = []
+    last = 0
+    for match in CODE_SPAN.finditer(text):
+        parts.append(_TAG_START.sub(r"\\<", text[last:match.start()]))
+        parts.append(match.group(0))
+        last = match.end()
+    parts.append(_TAG_START.sub(r"\\<", text[last:]))
+    return "".join(parts)
