@@ -68,7 +68,13 @@ from spec_debug.runner.ssh_config_values import (
 )
 from spec_debug.runner.ssh_env import _ENVIRONMENT_KEYS, _LINE_IDS, _check_environment_word, _environment, environment_to_send
 from spec_debug.runner.ssh_errors import HostUnreachableError
-from spec_debug.runner.ssh_lookup import CERTIFICATE_FILE_KEY, HOST_LINE_CRITERION, _with_command_line
+from spec_debug.runner.ssh_lookup import (
+    BLOCK_AGAIN_CRITERION,
+    BLOCK_ID_CRITERION,
+    CERTIFICATE_FILE_KEY,
+    HOST_LINE_CRITERION,
+    _with_command_line,
+)
 from spec_debug.runner.ssh_quoting import _RAW_LINE_KEYWORDS, _argv_quoted, argv_split, without_trailing_comment
 from spec_debug.runner.ssh_target import (
     DEFAULT_CONNECT_TIMEOUT_S,
@@ -204,7 +210,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         if include is None:
             if _BLOCK.match(line):
                 _check_block(line, path, number)
-                line = _narrowed(_criteria_in_lower_case(line), within)
+                line = _remembered(_narrowed(_criteria_in_lower_case(line), within))
                 block = line.strip()
                 proxy_command_met = False
             else:
@@ -223,7 +229,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 if os.path.isfile(included):
                     lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to, enclosing=block,
                                                  ignored_unknown=ignored_unknown))
-                    lines.append(block)
+                    lines.append(_again(block))
                     proxy_command_met = False  # the repeated header opens a new block for paramiko
     return "\n".join(lines) + "\n"
 
@@ -372,6 +378,27 @@ def _narrowed(header: str, within: tuple[str, ...]) -> str:
     return "Match " + " ".join(combined) if combined else "Host *"
 
 
+def _remembered(header: str) -> str:
+    """A Match line marked so that its result is kept for the repeats of it (_again): see
+    BLOCK_ID_CRITERION. `all` stays alone, as paramiko requires (and it never changes)."""
+    block = _BLOCK.match(header)
+    if block is None or block.group(1).lower() != "match":
+        return header
+    rest = header[block.end():].strip()
+    if "all" in rest.lower().split():
+        return header
+    return f"Match {BLOCK_ID_CRITERION} {next(_LINE_IDS)} {rest}"
+
+
+def _again(header: str) -> str:
+    """The header repeated after an Include: a Host line as it is (it tests only the name), a
+    marked Match line as the result it had (BLOCK_AGAIN_CRITERION)."""
+    words = header.split()
+    if len(words) > 2 and words[0] == "Match" and words[1] == BLOCK_ID_CRITERION:
+        return f"Match {BLOCK_AGAIN_CRITERION} {words[2]}"
+    return header
+
+
 def _criteria(header: str) -> tuple[str, ...]:
     """A Host/Match line's condition as Match criteria; () for one that every host meets."""
     block = _BLOCK.match(header)
@@ -380,6 +407,8 @@ def _criteria(header: str) -> tuple[str, ...]:
     rest = header[block.end():].strip()
     if block.group(1).lower() == "match":
         words = rest.split()
+        if len(words) > 1 and words[0] == BLOCK_ID_CRITERION:
+            return (f"{BLOCK_AGAIN_CRITERION} {words[1]}",)  # the block as it was met, once
         if words and words[-1].lower() == "all" and all(word.lower() in ("all", "canonical", "final") for word in words):
             return tuple(word for word in words if word.lower() != "all")  # `all` may not be combined
         return (rest,)

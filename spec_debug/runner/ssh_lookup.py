@@ -108,6 +108,15 @@ CERTIFICATE_FILE_KEY = "specdebugcertificatefile"
 # included inside a block): tested as ssh(1) tests a Host line (readconf.c, oHost:
 # match_pattern, case-sensitive, on the name of the pass), which no Match criterion does.
 HOST_LINE_CRITERION = "specdebug-hostline"
+# A Match block's result, kept for the lines after an Include inside it. ssh(1) evaluates a
+# Match line once, where it stands (readconf.c, match_cfg_line); flattened for paramiko, the
+# block's header is repeated after the included text (ssh_config, expand_includes) and was
+# evaluated again, after the included file had set User or HostName: `Match host gpu*` +
+# `Include cluster.conf` (HostName 10.0.0.5) + `User ml` logged in as the local user, and a
+# `Match exec` ran twice. The header carries `specdebug-block ID`; its repeat, and the blocks
+# of the included file, `specdebug-again ID`: the result the header had.
+BLOCK_ID_CRITERION = "specdebug-block"
+BLOCK_AGAIN_CRITERION = "specdebug-again"
 
 
 class _OpenSSHTokens(paramiko.SSHConfig):
@@ -117,6 +126,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
 
     _original_host: str | None = None
     _hostname_final = False
+    _block_results: dict[str, bool] = {}  # replaced per lookup
 
     def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
         if key.startswith(_SET_ENV_KEY):
@@ -186,6 +196,17 @@ class _OpenSSHTokens(paramiko.SSHConfig):
     def _does_match(
         self, match_list: list[dict[str, object]], target_hostname: str, canonical: bool, final: bool, options: dict[str, object]
     ) -> object:
+        """Whether a Match line's criteria are met (_criteria_met), its result kept where the line
+        carries a BLOCK_ID_CRITERION, for the repeats of its header."""
+        if match_list and str(match_list[0]["type"]).lower() == BLOCK_ID_CRITERION:
+            met = bool(self._criteria_met(match_list[1:], target_hostname, canonical, final, options))
+            self._block_results[str(match_list[0].get("param"))] = met
+            return met
+        return self._criteria_met(match_list, target_hostname, canonical, final, options)
+
+    def _criteria_met(
+        self, match_list: list[dict[str, object]], target_hostname: str, canonical: bool, final: bool, options: dict[str, object]
+    ) -> object:
         """`Match` criteria paramiko does not know, evaluated as ssh(1) does, before its own.
 
         paramiko counts a criterion it does not know as met (paramiko/config.py, _does_match),
@@ -202,6 +223,8 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 continue
             if kind == HOST_LINE_CRITERION:
                 passed = _pattern_list_matches(target_hostname, param)
+            elif kind == BLOCK_AGAIN_CRITERION:
+                passed = self._block_results.get(param, False)
             elif kind in ("host", "originalhost"):
                 given = self._original_host or target_hostname if kind == "originalhost" else target_hostname
                 name = self._hostname_so_far(options, given) if kind == "host" else given
@@ -242,6 +265,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         # canonical name (paramiko passes that alone, and `Match originalhost gpu01` then failed).
         self._original_host = hostname
         self._hostname_final = False
+        self._block_results = {}
         options = self._lookup(hostname=hostname)
         # The HostName from here on, in every %h and in the second pass, is in lower case (an
         # address excepted), as ssh.c, main lowercases it: `HostName Johns-MacBook-Pro.local`

@@ -272,3 +272,18 @@ def test_host_lines_of_an_included_file_keep_their_case(tmp_path: Path, host: st
     included = write_config(tmp_path, "Host gpu0?\n  User ml\n  Port 2201\n", "gpu.conf")
     config = write_config(tmp_path, f"Host gpu*\n  Include {included}\nHost *\n  User me\n")
     assert differences(config, host) == []
+
+
+def test_lines_after_an_include_stay_in_a_match_block_that_applied(tmp_path: Path) -> None:
+    # ssh(1) evaluates a Match line once, where it stands. The block's header was evaluated
+    # again after the included file, which had set the HostName (and for `Match user`, the
+    # User): `User ml` below the Include was dropped and we logged in as the local user.
+    cluster = write_config(tmp_path, "HostName 10.0.0.5\n", "cluster.conf")
+    login = write_config(tmp_path, "User svc\n", "login.conf")
+    config = write_config(tmp_path, f"Match host gpu*\n  Include {cluster}\n  User ml\n"
+                                    f"Match originalhost login*\n  Include {login}\n  Port 2200\n"
+                                    f"Match user svc\n  HostKeyAlias svc-key\n")
+    assert differences(config, "gpu01") == []
+    assert differences(config, "login01") == []
+    target = ours(config, "gpu01")
+    assert (target.hostname, target.user) == ("10.0.0.5", "ml")
