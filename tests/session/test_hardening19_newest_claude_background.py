@@ -50,3 +50,16 @@ def test_a_note_for_a_task_this_file_never_started_invents_nothing(tmp_path):
     doc = analyze_path(path).to_json()
     assert doc["commands"] == [] and doc["errors"] == []
     assert doc["agents"][0]["failed_calls"] == 0
+
+
+def test_a_command_moved_to_the_background_and_a_monitor_have_not_ended_until_their_note_says():
+    # A foreground Bash that outran its timeout is moved to the background by the CLI; a Monitor
+    # watches a command; the end of the first is written only in the queue's copy (enqueue and
+    # remove), the monitor's interim event names no exit status.
+    doc = analyze_path(DATA / "c3d4e5f6-0000-4000-8000-00000000b002.jsonl").to_json()
+    assert [(c["seq"], c["exit_code"], c["is_error"], c["result_seq"]) for c in doc["commands"]] == [
+        (1, 1, True, 5),        # pip install -e: failed, once, though the note is there twice
+        (3, None, False, None)]  # the monitor runs on: no exit code, and not exit 0
+    assert [(e["seq"], e["command_seq"]) for e in doc["errors"]] == [(5, 1)]
+    assert doc["agents"][0]["failed_calls"] == 1
+    assert doc["stats"]["unknown_types"] == 0 and doc["prompts"][0]["seq"] == 0 and len(doc["prompts"]) == 1

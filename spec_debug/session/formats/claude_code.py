@@ -197,12 +197,20 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             yield event
 
 
-_BACKGROUND_ID = re.compile(r"^Command (?:running in background|was manually backgrounded by user) with ID: ([\w-]+)")
-"""The Bash result of a command started with ``run_in_background`` (or sent there with Ctrl-B):
-``Command running in background with ID: b27a792. Output is being written to: …/tasks/
-b27a792.output. You will be notified when it completes.`` (CLI 2.1.x; 2.0.x stopped after the
-id), ``Command was manually backgrounded by user with ID: …`` (the wordings transcript readers
-and re-implementations of the Bash tool test against)."""
+_BACKGROUND_HEADS = ("Command running in background", "Command was manually backgrounded",
+                     "Command did not complete within", "Monitor started (task ")
+_BACKGROUND_ID = re.compile(r"^(?:Command (?:running in background|was manually backgrounded by user) with ID: "
+                            r"|Command did not complete within [^\n]*? and was moved to the background \(ID: "
+                            r"|Monitor started \(task )([\w-]+)")
+"""How a command that keeps running is answered: the Bash result of one started with
+``run_in_background`` (``Command running in background with ID: b27a792. Output is being written
+to: …/tasks/b27a792.output. You will be notified when it completes.``; 2.0.x stopped after the
+id), sent there with Ctrl-B (``Command was manually backgrounded by user with ID: …``) or by the
+CLI when it outran its timeout (``Command did not complete within its 180s timeout and was moved
+to the background (ID: bx1dek5dm). …``), and a ``Monitor`` watching one (``Monitor started (task
+b1h0ax9vj, timeout 220000ms). You will be notified on each event.``). The wordings published
+sessions show and transcript readers test against (e.g. one measured over 49,115 tool calls:
+"Bash 1,017, Workflow 541, Agent 442, Monitor 36" such receipts). None of them is exit 0."""
 
 
 def _background_call(event: Event, background: OrderedDict[str, str]) -> str | None:
@@ -346,7 +354,18 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             return [event("system", "system", text=title.strip(), raw_type=kind_of_line)]
     if not isinstance(kind_of_line, str) or kind_of_line not in _KNOWN_PASSTHROUGH:
         stats.unknown_types += 1
-    return [event("other", "system", raw_type=str(kind_of_line))]
+    ev = event("other", "system", raw_type=str(kind_of_line))
+    if kind_of_line == "queue-operation":
+        # A <task-notification> is often written only here, as the queue's copy ({"type":
+        # "queue-operation", "operation": "enqueue" | "remove", "content": "<task-notification>…"}),
+        # never as a user line or attachment: of the three places a transcript reader found them,
+        # this held the most (2,626 enqueues against 1,303 user lines and 898 attachments). A
+        # copy of one read elsewhere too ends nothing twice (the call ids, link_records).
+        content = obj.get("content")
+        if isinstance(content, str) and "<task-notification>" in content[:300]:
+            ev.text = content
+            return [ev, *_task_notification(ev)]
+    return [ev]
 
 
 def _queued_command(obj: dict, event) -> Event | list[Event] | None:
@@ -657,7 +676,7 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     # A command started with run_in_background (or polled while it runs) has not ended: its
     # result must not read as exit 0, which the analysis infers for a Claude Code result
     # without is_error (raw_type "running" says so).
-    running = not is_error and output.startswith(("Command running in background", "Command was manually backgrounded"))
+    running = not is_error and output.startswith(_BACKGROUND_HEADS)
     if not is_error and output.startswith("<") and "<status>" in output[:200]:
         shell, code = _SHELL_STATUS.search(output[:200]), _SHELL_EXIT.search(output[:400])
         exit_code = int(code.group(1)) if code else None
