@@ -163,6 +163,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 call_id = _call_id(payload)
                 if call_id in results_seen:
                     continue  # the function_call_output came first
+                if isinstance(payload.get("source"), str) and call_id not in processes.calls:
+                    # No call of this file started it: a command the person ran with ! (source
+                    # "user_shell"; persisted in the extended mode, openai/codex codex-rs/core/src/
+                    # rollout/policy.rs should_persist_exec_command_end), whose call and result
+                    # are read from the <user_shell_command> message the model is handed, or one
+                    # a code-mode cell ran, read from the cell. As a result of its own it was a
+                    # second failed call, and each error of its output was counted twice.
+                    yield event("system", "system", raw_type=f"event_msg:{ptype}")
+                    continue
                 _remember(results_seen, call_id)
                 output = payload.get("aggregated_output") or "\n".join(
                     s for s in (payload.get("stdout"), payload.get("stderr")) if isinstance(s, str))
@@ -515,6 +524,14 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
         yield from _web_search(payload, event)
+    elif ptype == "agent_message":
+        # {author: "/root/worker", recipient: "/root", content: [{type: input_text, text} |
+        # {type: encrypted_content}]}: what one agent of a multi-agent run told another, as the
+        # newest CLIs keep it in the history (openai/codex codex-rs/protocol/src/models.rs
+        # ResponseItem::AgentMessage); read as the inter_agent_communication line of earlier ones.
+        author = payload.get("author") if isinstance(payload.get("author"), str) else "?"
+        yield event("system", "system", raw_type="agent_message",
+                    text=f"message from {author}: {block_text(payload.get('content'))}")
     else:
         yield event("other", "assistant", raw_type=f"response_item:{ptype}")
 
