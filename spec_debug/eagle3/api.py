@@ -391,7 +391,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     if semantics == "reference" and result.samples:
         input_notes += _norm_before_residual_note(
             loaded, iter_samples(data, slots=resolved.slots, final=has_final,
-                                 max_samples=_FLAG_CHECK_SAMPLES, spec=spec,
+                                 max_samples=min(_FLAG_CHECK_SAMPLES,
+                                                 max_samples or _FLAG_CHECK_SAMPLES), spec=spec,
                                  skipped=SkippedFiles(), masks=masks), device)
     result.semantics = semantics
     result.engine_version = engine_version
