@@ -99,41 +99,47 @@ def _under_baseline_caption(text: str, head_start: int) -> bool:
 
 def run_sections(text: str) -> list[tuple[bool, str]] | None:
     """The text cut at the caption lines that name a run, each part with whether its caption
-    names the run without speculation; None when no caption does (the text is read whole).
+    names the run without speculation; None when the text is to be read whole.
 
     Issues and PRs name each run in a line of its own above its output: "without eagle:" over
     SGLang Decode batch lines, then "with eagle:" over the EAGLE run's (sgl-project/sglang#6949),
-    "w/o spec:" then "EAGLE3:" over bench results (sgl-project/sglang#4716), "Start SGLang without
-    EAGLE-3:" over the launch, "And Test Results is:" over its results (sgl-project/sglang#5274).
-    A caption is a line outside a code fence, of at most 60 characters, that ends with ":"
-    (Markdown emphasis around it allowed); one that names no run ("And Test Results is:")
-    continues the part above it."""
-    lines: list[tuple[int, str]] = []  # (start, lower-case words) of each line that ends with ":"
-    baseline_said = False
+    "w/o spec:" then "EAGLE3:" over bench results (sgl-project/sglang#4716), "**normal**" then
+    "**use eagle3**" (sgl-project/sglang#11948), "Start SGLang without EAGLE-3:" over the launch,
+    "And Test Results is:" over its results (sgl-project/sglang#5274). A caption is a line
+    outside a code fence, of at most 60 characters, that ends with ":" (or the full-width "："),
+    Markdown emphasis around it allowed, or that is bold and nothing else; one that names no run
+    ("And Test Results is:") continues the part above it. Server logs of two runs under any two
+    captions ("Before this PR：" / "After this PR：", mit-han-lab/fastrl#4) are two parts too:
+    one mean over both is no reading of either."""
+    found: list[tuple[int, int, str]] = []  # (start, end, lower-case words) of each caption-like line
     for colon in _CAPTION_END.finditer(text):
         pos = colon.start()
         start = text.rfind("\n", max(0, pos - 80), pos) + 1
         line = text[start:pos + 1].lstrip(" \t>#*_-")
-        if not 2 <= len(line) <= 60 or (start == 0 and pos >= 80):
-            continue
-        low = line.lower()
-        lines.append((start, low))
-        # every baseline caption has one of these (the regexes cost a microsecond a line)
-        baseline_said = baseline_said or "with" in low or "w/o" in low or "no " in low or "no-" in low \
-            or "non" in low or "base" in low or "vanilla" in low or "regressive" in low \
-            or ("spec" in low and ("off" in low or "disabled" in low))
-    if not baseline_said:
+        if 2 <= len(line) <= 60 and not (start == 0 and pos >= 80):
+            found.append((start, colon.end(), line.lower()))
+    if "**" in text:
+        found.extend((m.start(), m.end(), m.group(1).strip().lower()) for m in _BOLD_LINE.finditer(text))
+    if not found:
         return None
+    # every baseline caption has one of these (the regexes cost a microsecond a line)
+    baseline_said = any("with" in low or "w/o" in low or "no " in low or "no-" in low or "non" in low
+                        or "base" in low or "vanilla" in low or "regressive" in low or low.startswith("normal")
+                        or ("spec" in low and ("off" in low or "disabled" in low)) for _, _, low in found)
+    two_logs = len(found) > 1 and ("Decode batch" in text or "Avg generation throughput" in text)
+    if not baseline_said and not two_logs:
+        return None
+    found.sort()
     fences = [m.start() for m in _FENCE.finditer(text)] if "```" in text else []
     captions: list[tuple[int, bool]] = []
-    for start, low in lines:
+    for start, end, low in found:
         if bisect_left(fences, start) % 2:
             continue  # inside a code fence: a log's or a program's line
-        if _BASELINE_CAPTION.match(low) or _NO_SPEC_WORDS.search(low):
+        if _BASELINE_CAPTION.match(low) or _NO_SPEC_WORDS.search(low) or _NORMAL.match(low):
             captions.append((start, True))
-        elif _RUN_WORDS.search(low):
+        elif _RUN_WORDS.search(low) or (two_logs and text.startswith(("```", "["), end + 1)):
             captions.append((start, False))
-    if not any(baseline for _, baseline in captions):
+    if not any(baseline for _, baseline in captions) and not (two_logs and len(captions) > 1):
         return None
     parts = [(False, text[:captions[0][0]])] if captions[0][0] > 0 else []
     for i, (start, baseline) in enumerate(captions):
@@ -141,9 +147,13 @@ def run_sections(text: str) -> list[tuple[bool, str]] | None:
     return parts
 
 
-_CAPTION_END = re.compile(r":[*_ \t\r]*$", re.M)
+_CAPTION_END = re.compile(r"[:\uff1a][*_ \t\r]*$", re.M)
+_BOLD_LINE = re.compile(r"^[ \t>]*\*\*([^*\n]{2,60})\*\*[ \t\r]*$", re.M)
 _FENCE = re.compile("```")
 _NO_SPEC_WORDS = re.compile(NO_SPEC)
+# "normal" heads the run without speculation in sgl-project/sglang#11948 ("**normal**") and
+# #2150 ("Normal decoding speed (SGLang)").
+_NORMAL = re.compile(r"normal(?:\s+decod\w*)?\b(?![^:]*\bwith\b)")
 # What names a run with speculation in a caption: the method, or "with" something.
 _RUN_WORDS = re.compile(r"eagle|spec|draft|mtp|medusa|n-?gram|dflash|\bwith\b")
 

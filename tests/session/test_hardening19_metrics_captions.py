@@ -87,3 +87,34 @@ def test_the_eagle_run_slower_than_the_captioned_baseline_is_sd501(tmp_path):
     evidence = [line for f in analyze_path(path).findings if f.code == "SD501" for line in f.evidence]
     # before: no SD501 (one mean of both runs, no baseline)
     assert len(evidence) == 1 and "59 tok/s measured vs 97.56 tok/s baseline" in evidence[0]
+
+
+# https://github.com/mit-han-lab/fastrl/pull/4, as posted (full-width colons after the captions)
+FASTRL_4 = """\
+Before this PR：
+```
+2025-12-04 20:35:53 INFO 151972 [scheduler_metrics_mixin.py:287] Decode batch. #running-req: 48, #token: 3894, token usage: 0.00, accept len: 1.00, accept rate: 0.11, cuda graph: False, gen throughput (token/s): 5452.63, #queue-req: 0, 
+2025-12-04 20:35:53 INFO 151972 [scheduler_metrics_mixin.py:287] Decode batch. #running-req: 48, #token: 5814, token usage: 0.00, accept len: 1.00, accept rate: 0.11, cuda graph: False, gen throughput (token/s): 5399.46, #queue-req: 0,
+```
+After this PR：
+```
+2025-12-04 20:34:02 INFO 147907 [scheduler_metrics_mixin.py:287] Decode batch. #running-req: 48, #token: 3894, token usage: 0.00, accept len: 1.00, accept rate: 0.11, cuda graph: True, gen throughput (token/s): 6138.60, #queue-req: 0, 
+```
+"""
+
+
+def test_server_logs_before_and_after_a_change_are_two_readings():
+    # before: one throughput, 5663.56, the mean over both runs' lines
+    assert [(m.name, m.value) for m in extract_metrics(FASTRL_4) if m.name == "throughput"] == \
+        [("throughput", 5426.05), ("throughput", 6138.6)]
+
+
+def test_a_bold_normal_caption_names_the_run_without_speculation():
+    # https://github.com/sgl-project/sglang/issues/11948's layout: "**normal**" over the run
+    # without speculation, "**use eagle3**" over the EAGLE3 run's lines (as posted there); the
+    # normal run's Decode batch line is the 6949 one above
+    normal_line = WITHOUT_EAGLE.splitlines()[2]
+    eagle_lines = "\n".join(WITH_EAGLE.splitlines()[2:4])
+    text = f"Could someone take a look?\n\n**normal**\n{normal_line}\n\n**use eagle3**\n{eagle_lines}\n"
+    # before: one throughput, the mean over both runs
+    assert _readings(text) == [("baseline_throughput", 97.52), ("throughput", 172.13), ("accept_length", 1.875)]
