@@ -54,3 +54,18 @@ def test_what_a_sub_agent_told_its_parent_is_kept_in_words():
                    "dmesg shows NVRM: Xid 79, GPU has fallen off the bus"),
         ("system", "message from /root: ")]  # encrypted: who spoke, not what
     assert stats.unknown_types == 0
+
+
+def test_codex_exec_json_plan_mode_lines_are_known_and_its_question_is_kept():
+    # `codex exec --json` of newer CLIs: item.plan.delta and request_user_input lines
+    from spec_debug.session.events import ReadStats
+    from spec_debug.session.formats import codex_exec
+    from spec_debug.session.formats.common import Cursor
+
+    path = ROLLOUT.with_name("codex-exec-plan-mode.jsonl")
+    stats = ReadStats()
+    events = list(codex_exec.read(path, Cursor("s", "main", str(path)), stats))
+    assert stats.unknown_types == 0
+    assert [e.text for e in events if e.raw_type == "request_user_input"] == ["Is the server SGLang or vLLM?"]
+    doc = analyze_path(path).to_json()
+    assert [(c["command"], c["host"], c["exit_code"]) for c in doc["commands"]] == [("ssh gpu01 nvidia-smi", "gpu01", 18)]

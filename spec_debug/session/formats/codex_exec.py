@@ -35,7 +35,10 @@ from spec_debug.session.formats.common import Cursor, block_text, remote_host, s
 from spec_debug.session.reader import iter_json_records
 
 STREAM_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
-                          "item.updated", "item.completed"})
+                          "item.updated", "item.completed", "item.plan.delta", "request_user_input"})
+"""``item.plan.delta{item_id, delta}`` (plan mode's text as it streams; the ``plan`` item has it
+whole) and ``request_user_input{id, call_id, questions[{question, …}]}`` are the newer ones
+(openai/codex ``codex-rs/exec/src/exec_events.rs`` ``ThreadEvent``)."""
 _ITEM_LINES = frozenset({"item.started", "item.updated", "item.completed"})
 _QUIET_ITEMS = frozenset({"web_search", "todo_list"})
 """Items kept as ``other``: no command, no output the analysis reads."""
@@ -87,6 +90,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
             error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
             message = error.get("message")
             yield event("system", "system", raw_type=line_type, text=message if isinstance(message, str) else "")
+        elif line_type == "request_user_input":
+            # the model stopped to ask the person: its questions, in the CLI's words
+            questions = obj.get("questions") if isinstance(obj.get("questions"), list) else []
+            asked = [q.get("question") for q in questions if isinstance(q, dict)]
+            yield event("system", "system", raw_type=line_type, text="\n".join(q for q in asked if isinstance(q, str)))
         elif line_type in STREAM_TYPES:
             yield event("other", "system", raw_type=str(line_type))
         else:
