@@ -48,10 +48,17 @@ _KNOWN_PASSTHROUGH = frozenset({
     "queue-operation", "ai-title", "attachment", "progress", "agent-setting", "pr-link",
     "file-history-snapshot", "custom-title", "agent-name", "mode", "last-prompt", "stream_event",
     "frame-link", "permission-mode",
+    "worktree-state", "file-history-delta", "agent-color", "bridge-session", "atis-latch", "relocated",
+    "fork-context-ref", "content-replacement", "marble-origami-commit", "marble-origami-snapshot", "task-summary",
 })
 """Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
 Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``) and
-``permission-mode`` (``{"type": "permission-mode", "permissionMode": "auto"}``) are newer."""
+``permission-mode`` (``{"type": "permission-mode", "permissionMode": "auto"}``) are newer. So are
+those of the second row, which the 2.1.1xx-2.1.2xx CLIs write about the session, not in it
+(``{"type": "worktree-state", "worktreeSession": …, "sessionId"}`` next to ``mode`` and
+``permission-mode`` when a session is resumed, as a reconstruction of the CLI's session writer
+shows; the same names in the skip lists of several independent transcript importers, which
+read them from real sessions): they hold no command, result or prompt."""
 
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}

@@ -1,0 +1,19 @@
+"""Claude Code 2.1.1xx-2.1.2xx write bookkeeping lines about the session (worktree, colour,
+file-history deltas, remote bridge, relocation): known lines, not "unknown types"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spec_debug.session.analysis import analyze_path
+
+SESSION = Path(__file__).resolve().parents[1] / "data" / "transcripts_newest" / "c3d4e5f6-0000-4000-8000-00000000b003.jsonl"
+
+
+def test_a_session_in_a_worktree_has_no_unknown_lines_and_reads_as_claude_code():
+    doc = analyze_path(SESSION).to_json()
+    assert doc["format"] == "claude-code"
+    assert doc["stats"]["unknown_types"] == 0
+    assert doc["stats"]["events"] == 10
+    assert [(c["seq"], c["host"], c["exit_code"]) for c in doc["commands"]] == [(6, "gpu01", 0)]
+    assert [p["seq"] for p in doc["prompts"]] == [5]
