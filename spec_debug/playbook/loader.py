@@ -22,6 +22,7 @@ from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_wo
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
+from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
 from spec_debug.playbook.templating import (
     ATTEMPT_NAMES, CONTEXT_NAMES, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
     var_references,
@@ -545,8 +546,13 @@ def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], lin
         yield
     except TemplateSyntaxError as exc:
         shell_hint = _shell_syntax_hint(text, exc.message or "")
+        unclosed = unclosed_expression(text) if shell_hint is None else None
         if document is not None and line is not None and (shell_hint is not None or "\n" in text.strip()):
             line, column = _template_error_position(text, exc.lineno, shell_hint, document, line, column)
+        if unclosed is not None:
+            if document is not None and line is not None:
+                line, column = _unclosed_position(text, unclosed, document, line, column)
+            hint = "; ".join(h for h in (hint, f"this '{{{{' is not closed: write {unclosed.fixed}") if h)
         hint = "; ".join(h for h in (hint, shell_hint and shell_hint[1]) if h) or None
         raise PlaybookError(f"template syntax error in {where}: {exc.message}", path=source, line=line,
                             column=column, key_path=dotted_path(path), hint=hint) from None
@@ -590,6 +596,23 @@ def _template_error_position(text: str, template_line: int | None, shell_hint: t
             continue
         trigger = marker.search(wanted)
         return number, found_at + (trigger.start() if trigger else 0) + 1
+    return line, column
+
+
+def _unclosed_position(text: str, unclosed: UnclosedExpression, document: PositionedDocument, line: int,
+                       column: int | None) -> tuple[int, int | None]:
+    """The file position of an unclosed `{{`: the first place, at or after where the value
+    starts, where its line of the template ends a line of the file (a closed `{{ host }}` earlier
+    on does not count for `{{ host }`); the value's own position when quoting changed the text."""
+    value_lines = text.count("\n") + 2  # a block scalar starts on the line after its key
+    for number in range(line, min(len(document.lines), line + value_lines) + 1):
+        file_line = document.lines[number - 1]
+        found_at = file_line.find(unclosed.line_text, (column or 1) - 1 if number == line else 0)
+        while found_at >= 0:
+            after = file_line[found_at + len(unclosed.line_text):].strip()
+            if after in ("", "'", '"') or after.startswith("#"):
+                return number, found_at + 1
+            found_at = file_line.find(unclosed.line_text, found_at + 1)
     return line, column
 
 

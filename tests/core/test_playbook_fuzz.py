@@ -330,7 +330,7 @@ HOSTILE = {
     "finding_title_syntax": (
         "name: x\nsteps:\n  - id: a\n    run: 'false'\n    expect:\n      - exit_code: 0\n"
         "    findings:\n      - code: SD900\n        title: '{{ unclosed'\n",
-        "9:16", "template syntax error",
+        "9:17", "template syntax error",  # the unclosed {{ itself (hardening19_ux_unclosed_braces)
     ),
     "infinite_timeout": ("name: x\nsteps:\n  - id: a\n    run: echo\n    timeout: .inf\n", "5:14", "finite number"),
     "complex_key": ("name: x\n? [a, b]\n: 1\nsteps:\n  - id: a\n    run: echo\n", "2:3", "a list cannot be a mapping key"),
