@@ -17,3 +17,12 @@ def test_a_session_in_a_worktree_has_no_unknown_lines_and_reads_as_claude_code()
     assert doc["stats"]["events"] == 10
     assert [(c["seq"], c["host"], c["exit_code"]) for c in doc["commands"]] == [(6, "gpu01", 0)]
     assert [p["seq"] for p in doc["prompts"]] == [5]
+
+
+def test_messages_from_teammates_are_no_prompts_of_the_person():
+    # Agent teams (2.1.2xx): a teammate's report and an idle notification reach the lead's
+    # session as user lines; the person typed only the first and the last prompt.
+    doc = analyze_path(SESSION.with_name("c3d4e5f6-0000-4000-8000-00000000b004.jsonl")).to_json()
+    assert [p["seq"] for p in doc["prompts"]] == [0, 5]
+    assert [s["start_seq"] for s in doc["segments"]] == [0, 5]
+    assert [m["value"] for m in doc["metrics"] if m["name"] == "accept_length"] == [1.02]

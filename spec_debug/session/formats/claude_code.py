@@ -451,6 +451,13 @@ _NOT_TYPED_BY_A_PERSON = (
     # opened the file … in the IDE. This may or may not be related to the current task."), so
     # the first prompt read as the editor's note.
     "<ide_opened_file>", "<ide_selection>",
+    # Agent teams: what the lead or a teammate sent, as a user line of the receiver's session
+    # (`<teammate-message teammate_id="team-lead" color="blue" summary="…">…</teammate-message>`,
+    # idle notifications as JSON inside it; newer CLIs put "Another Claude session sent a
+    # message:" before it). Another agent's words: read as prompts, each idle notification began
+    # a phase of the postmortem (the shapes transcript readers and re-implementations of the
+    # CLI's UserTeammateMessage parse; one found the briefs "as typed prompts" in its corpus).
+    "<teammate-message", "Another Claude session sent a message:",
 )
 _REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
 _CONTINUED = "This session is being continued from a previous conversation"
