@@ -207,6 +207,11 @@ _FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\*{0,2}\
 # "fr-spec is 17.79% faster than eagle-2" compares two drafters.
 _PCT_BEFORE_WORD = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?%\s+$")
 _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r")", re.I)
+# A factor against another speculative method ("EAGLE 3 ... speedup wrt EAGLE 1: 1.09x",
+# vllm-project/vllm#16937; "E3 over E1", #20780; "fr-spec is 17.79% faster than eagle-2", #24343)
+# says nothing about the run without speculation.
+_OTHER_METHOD = re.compile(r"[\s*]*(?:over|than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|w\.?r\.?t\.?|against)"
+                           r"\s+(?:the\s+)?(?:eagle[-\s]?\d|e\d\b|mtp\b|medusa|n-?gram|fr-spec|dflash|hydra|lookahead)", re.I)
 _FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
 # SGLang's GET /get_server_info (http_server.py): the server args plus "internal_states", one
 # per data-parallel rank, each with "last_gen_throughput" (the last Decode batch reading) and,
@@ -290,25 +295,22 @@ def extract_metrics(text: str, hint: str = "", prose: bool = True) -> list[Metri
     return name_by_hint(scan_metrics(text, prose), hint)
 
 
-def scan_metrics(text: str, prose: bool = False) -> list[Metric]:
+def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[Metric]:
     """The metrics of one text before the printing command is known (a worker process
     scans outputs whose command another worker read); :func:`name_by_hint` finishes them.
     ``prose``: the text is what a person or the agent wrote, where speedups are stated ("a
-    0.61x speedup"); tools print none, and their long outputs are spared the scan."""
+    0.61x speedup"); tools print none, and their long outputs are spared the scan.
+    ``captions``: the text may be cut at its caption lines (False: it is one such part)."""
     # A Markdown text (an issue body, a report) may name each run in a caption above its output
     # ("without eagle:" over one server log, "with eagle:" over another): each part is read on
     # its own, and the no-speculation one's throughputs are baselines. Only a text with a
-    # throughput's "/s" has a part to name; a backtick is a memchr a server log is spared at, and
-    # an agent's prose is tried at its colons (real transcript texts: 6.5 -> 6.6 us a scan).
-    if _HAS_PER_S(text) and (("`" in text and "```" in text) or (prose and ":" in text)):
+    # throughput's unit ("/s" and "tok", or " t/s") has a part to name; a backtick is a memchr a
+    # server log is spared at, and an agent's prose is tried at its colons.
+    if captions and (("`" in text and "```" in text) or (prose and ":" in text)) and "/s" in text \
+            and ("tok" in text or " t/s" in text):
         parts = run_sections(text)
         if parts is not None:
             return _read_parts(parts, prose)
-    return _scan_whole(text, prose)
-
-
-def _scan_whole(text: str, prose: bool) -> list[Metric]:
-    """scan_metrics over one run's text."""
     found: list[Metric] = []
     structured = False
     source = text
@@ -414,7 +416,7 @@ w/o spec run) is no drafter's."""
 def _read_parts(parts: list[tuple[bool, str]], prose: bool) -> list[Metric]:
     found: list[Metric] = []
     for baseline, part in parts:
-        for m in _scan_whole(part, prose):
+        for m in scan_metrics(part, prose, False):
             if baseline and m.name in _DRAFTED_ONLY:
                 continue
             if baseline and m.name == "throughput":
@@ -832,6 +834,8 @@ def _speedups(text: str, found: list[Metric]) -> None:
             value, a, b = pct
         else:
             continue
+        if _OTHER_METHOD.match(text, max(b, end)) is not None:
+            continue  # "a 0.95x speedup over EAGLE-2": one drafter against another, no baseline
         found.append(Metric("speedup", value, "x", _context(text, a, b)))
 
 
