@@ -121,6 +121,10 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
     if not value:
         raise BadConfigLine(f"{where}: no argument after keyword \"{match.group(1)}\"",
                             "ssh(1) refuses this file too; give the value, or delete the line")
+    if keyword in _ONE_VALUE_KEYWORDS and words == [""]:
+        # `IdentityFile ""` (a template's empty variable): ssh(1) says "Missing argument".
+        raise BadConfigLine(f"{where}: {match.group(1)}: missing argument (an empty value)",
+                            "ssh(1) refuses this file too; give the value, or delete the line")
     if keyword in _ONE_VALUE_KEYWORDS and words is not None and len(words) > 1:
         raise BadConfigLine(
             f"{where}: keyword {match.group(1)} extra arguments at end of line: {value}",

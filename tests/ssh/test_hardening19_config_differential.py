@@ -182,6 +182,7 @@ REFUSED = {
     "misspelt keyword": ("Host gpu01\n  Hostnam 10.0.0.7\n  User alice\n", 2, "Bad configuration option: Hostnam"),
     "keyword without value": ("Host gpu01\n  HostName\n", 2, 'no argument after keyword "HostName"'),
     "two users": ("Host gpu01\n  User alice bob\n", 2, "keyword User extra arguments at end of line"),
+    "empty value from a template": ('Host gpu01\n  IdentityFile ""\n', 2, "IdentityFile: missing argument"),
     "unquoted path with a space": ("Host *\n  IdentityFile ~/.ssh/work keys/id\n", 2, "keyword IdentityFile extra arguments"),
     "typo in a block that does not apply": ("Host other\n  Prot 22\nHost gpu01\n  User a\n", 2, "Bad configuration option: Prot"),
     # Host and Match lines: paramiko said "Missing parameter to Match 'host' keyword", "No
