@@ -122,7 +122,7 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
     if root.is_file():
         return [root]
     if not root.is_dir():
-        raise DataError(f"{root}: data directory not found")
+        raise DataError(f"{root}: data directory not found", hint=_pattern_hint(root))
     found = _walk(root)
     files = [Path(folder, name) for folder, name in found if _SAMPLE_NAME.fullmatch(name)]
     if not files:
@@ -146,6 +146,19 @@ def list_sample_files(data_dir: str | Path) -> list[Path]:
                         f"older data_*.pt){found}",
                         hint=hint or "point --data at the hidden-state dump directory")
     return sorted(files, key=_natural_key)
+
+
+def _pattern_hint(root: Path) -> str | None:
+    """A file pattern no shell expanded: `--data "dump/hs_*.safetensors"` quoted, or a
+    playbook var (`--var hidden_states=dump/hs_*.safetensors`), which the runner quotes."""
+    if not any(c in str(root) for c in "*?["):
+        return None
+    folder = next((p for p in root.parents if not any(c in str(p) for c in "*?[")), None)
+    if folder is None or not folder.is_dir():
+        return "a file pattern that no shell expanded: pass the directory that holds the samples"
+    matched = sum(1 for _ in folder.glob(str(root.relative_to(folder))))
+    return (f"a file pattern that no shell expanded ({matched} match(es)): pass --data {folder}, "
+            "the directory that holds the samples (--max-samples scores fewer)")
 
 
 # torch files a training run writes beside its weights (HF Trainer, DeepSpeed, SpecForge)

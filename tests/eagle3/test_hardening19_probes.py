@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from spec_debug.probes import hidden_layout
 
 # sgl-project/SpecForge configs/qwen3-omni-eagle3.json (commit d46f1254), verbatim: no aux ids,
@@ -61,3 +63,21 @@ def test_hidden_layout_with_a_malformed_text_config_plans_nothing_instead_of_fai
     out = hidden_layout.run({"draft_model": str(draft), "target_model": str(target),
                              "engine": "sglang"})
     assert out["num_target_layers"] is None and "plan" not in out
+
+
+def test_a_hidden_states_var_holding_a_file_pattern_names_the_folder(tmp_path):
+    """`--var hidden_states=/data/hs/hs_*.safetensors` reaches the drafter probes as written:
+    no shell expands a playbook var. Before: "data directory not found", and nothing on why."""
+    torch = pytest.importorskip("torch")
+    from spec_debug.eagle3.data import DataError, describe_data, write_hs_sample
+
+    dump = tmp_path / "hs"
+    dump.mkdir()
+    for i in range(2):
+        write_hs_sample(dump / f"hs_{i}.safetensors", torch.arange(6),
+                        torch.zeros(6, 4, 8, dtype=torch.bfloat16))
+    with pytest.raises(DataError) as caught:
+        describe_data(f"{dump}/hs_*.safetensors")
+    assert caught.value.hint.startswith("a file pattern that no shell expanded (2 match(es))")
+    assert f"--data {dump}," in caught.value.hint
+    assert describe_data(dump).files == 2  # the folder the hint names is read
