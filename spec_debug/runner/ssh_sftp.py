@@ -11,8 +11,10 @@ ConnectionLostError and fails the host.
 A host whose sshd refuses the SFTP subsystem outright (no `Subsystem sftp` line: hardened
 images remove it; or one naming a program that is not installed: Alpine's openssh-server
 without openssh-sftp-server) still runs commands, so files go over `cat` on exec channels
-instead, as `scp -O` does against such hosts (_ShellCopies). An SFTP server that answers
-but fails (a ForceCommand, a read-only server) is not second-guessed.
+instead, as `scp -O` does against such hosts (_ShellCopies). So do a host's whose login shell
+prints on stdout for every command, which garbles an external sftp-server's stream (the copies'
+output starts after a mark of their own: _DATA_MARK). An SFTP server that answers but fails (a
+ForceCommand, a read-only server) is not second-guessed.
 """
 
 from __future__ import annotations
@@ -317,11 +319,16 @@ class RemoteFiles:
                 if stage == "version" and isinstance(exc, paramiko.SFTPError) and not self._interrupted.is_set():
                     chatter = self._startup_chatter()
                     if chatter is not None:
-                        raise RemoteFileError(
-                            f"{self._host}: the host offers no working SFTP: its login shell prints {chatter!r} "
-                            "for every command, and that text lands in the SFTP stream",
+                        # Copies over `cat` skip what the login shell prints (_DATA_MARK): they
+                        # work where the chatter breaks SFTP (Debian's default `Subsystem sftp
+                        # /usr/lib/openssh/sftp-server` starts through the shell). A copy that
+                        # fails all the same says why SFTP was not used, with _CHATTER_HINT.
+                        self._shell_copies = _ShellCopies(
+                            self._host, f"SFTP is unusable: the login shell prints {chatter!r} for every command, "
+                            "and that text lands in the SFTP stream", self._session_slot, self._open_channel, self._alive,
                             hint=_CHATTER_HINT,
-                        ) from None
+                        )
+                        return None
                 raise RemoteFileError(
                     f"{self._host}: the host offers no working SFTP ({reason})",
                     hint="spec-debug copies files over SFTP: enable `Subsystem sftp` in sshd_config, "
@@ -569,10 +576,13 @@ class _ShellCopies:
         session_slot: Callable[[], AbstractContextManager[None]],
         open_channel: Callable[[], paramiko.Channel],
         alive: Callable[[], bool],
+        hint: str | None = None,
     ) -> None:
         self._host = host
         self.no_sftp = no_sftp
         """Why SFTP is not used (shown with every failed copy)."""
+        self._hint = hint
+        """How to make SFTP work again (given with every failed copy), when known."""
         self._session_slot = session_slot
         self._open_channel = open_channel
         self._alive = alive
@@ -605,7 +615,9 @@ class _ShellCopies:
                 raise FetchCut(max_bytes, None)
             refusal(code, said, f"{self._host}:{remote_path}", max_bytes)
             if code != 0:
-                raise RemoteFileError(f"{self._host}: cannot download {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})")
+                raise RemoteFileError(
+                    f"{self._host}: cannot download {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})", hint=self._hint
+                )
             os.replace(partial, local_path)
         except BaseException:
             if expired is not None and expired.is_set() and not self.interrupted:  # as RemoteFiles.get keeps it
@@ -617,7 +629,9 @@ class _ShellCopies:
     def exists(self, source: str, remote_path: str) -> bool:
         code, said = self._run(_EXISTS_SCRIPT, source, what=remote_path)
         if code not in (0, 1):
-            raise RemoteFileError(f"{self._host}: cannot look for {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})")
+            raise RemoteFileError(
+                f"{self._host}: cannot look for {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})", hint=self._hint
+            )
         return code == 0
 
     def _why_shell(self) -> str:
@@ -687,7 +701,7 @@ class _ShellCopies:
                         f"{self._host}: the host did not move any data for {_STALL_S:g} s while copying {what}",
                         hint="the host's disk or home directory hangs (a stuck NFS mount?)",
                     ) from None
-                raise RemoteFileError(f"{self._host}: copy of {what} failed: {_one_line(exc)} ({self._why_shell()})") from None
+                raise RemoteFileError(f"{self._host}: copy of {what} failed: {_one_line(exc)} ({self._why_shell()})", hint=self._hint) from None
             finally:
                 self.channel = None
                 close_channel(channel)

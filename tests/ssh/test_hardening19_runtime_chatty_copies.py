@@ -1,10 +1,17 @@
-"""Files fetched from a host without SFTP are the host's bytes, even when its shell greets.
+"""Files fetched from a host without SFTP are the host's bytes, even when its shell greets; and
+where the greeting breaks SFTP itself, copies go that way too.
 
 Hardened images drop sshd's `Subsystem sftp` line, and files then go over `sh -c ... cat` on a
 command channel (as `scp -O` copies them). sshd runs that command through the login shell, which
 reads its startup file first (Debian's and Fedora's bash read ~/.bashrc for ssh commands), and
 what that prints on stdout (a cluster greeting, `conda init` chatter) came first in the fetched
 file: the draft's config.json began with "Welcome to the GPU cluster!" and no longer parsed.
+
+Debian's and Ubuntu's default sshd_config starts the external sftp-server (`Subsystem sftp
+/usr/lib/openssh/sftp-server`), which sshd runs through the login shell too: the greeting lands
+in the SFTP stream ("Garbage packet received"). Every probe step (the bundle upload) and every
+fetch on such a host failed, with a hint to quiet ~/.bashrc; copies over `cat` skip the greeting,
+so they are used there now.
 
 The rc file here is BASH_ENV (tests/ssh/test_hardening9_login_rc.py, RcServer), which bash reads
 for every non-interactive shell, as Debian's bash reads ~/.bashrc.
@@ -19,18 +26,21 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run
+from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run, sftp_server_path
 from tests.ssh.test_hardening9_login_rc import RcServer
 from tests.sshd_fixture import ClientKey, ClientSetup
 
 GREETING = "echo 'Welcome to the GPU cluster! 42 jobs queued'\necho '(base) conda: /opt/conda/bin/python'\n"
 
 
-@pytest.fixture
-def chatty_sftpless_host(client: ClientSetup, client_key: ClientKey, tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(params=["no-sftp", "debian-sftp-server"])
+def chatty_sftpless_host(client: ClientSetup, client_key: ClientKey, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A host whose login shell greets on stdout, with no `Subsystem sftp` line or with the
+    external sftp-server that Debian's sshd_config names (started through that shell)."""
     rc_file = tmp_path / "rc"
     rc_file.write_text(GREETING)
-    server = RcServer(tmp_path / "sshd-chatty", [client_key], subsystem="", rc_file=str(rc_file)).start()
+    subsystem = "" if request.param == "no-sftp" else sftp_server_path()
+    server = RcServer(tmp_path / "sshd-chatty", [client_key], subsystem=subsystem, rc_file=str(rc_file)).start()
     try:
         client.trust(server)
         client.alias("gpu05", server)
@@ -49,6 +59,7 @@ def test_a_fetched_file_holds_the_hosts_bytes_and_not_the_greeting(
     (draft / "d2t.bin").write_bytes(os.urandom(300_000))  # crosses the channel's chunks
     playbook = tmp_path / "grab.yaml"
     playbook.write_text(f"name: grab\nsteps:\n  - id: draft\n    fetch: {{src: '{draft}/*', dest: draft}}\n"
+                        "  - id: host\n    probe: host_info\n"  # uploads the probe bundle
                         "  - id: shell\n    run: echo still fine\n")
     out = tmp_path / "runs"
     result = cli("run", str(playbook), "--host", chatty_sftpless_host, "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
@@ -59,4 +70,5 @@ def test_a_fetched_file_holds_the_hosts_bytes_and_not_the_greeting(
     copies = run_dir / "artifacts" / chatty_sftpless_host / "draft"
     assert json.loads((copies / "config.json").read_text()) == config
     assert (copies / "d2t.bin").read_bytes() == (draft / "d2t.bin").read_bytes()
+    assert steps["host"]["status"] == "passed", steps["host"]["message"]
     assert steps["shell"]["stdout"] == "still fine\n" and result.code == 0
