@@ -209,8 +209,9 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         include = _INCLUDE.match(line)
         if include is None:
             if _BLOCK.match(line):
+                line = _criteria_in_lower_case(line)
                 _check_block(line, path, number)
-                line = _remembered(_narrowed(_criteria_in_lower_case(line), within))
+                line = _remembered(_narrowed(line, within))
                 block = line.strip()
                 proxy_command_met = False
             else:
@@ -339,6 +340,11 @@ def _criteria_in_lower_case(header: str) -> str:
     strcasecmp), and home-manager writes them capitalised (`match = "Host rfive.de User git"`).
     paramiko compares them as written: `Match Final` / `Match All` stopped every run ("Missing
     parameter to Match 'Final' keyword"), and the unknown `User` counted as met by every host.
+
+    `criterion=argument` (`Match host=gpu* user=ml`) is split into the two words: ssh(1) takes
+    both forms (OpenSSH 9.2 splits Match words at `=` too; 10.x reads the `=` form on purpose,
+    openssh-portable: readconf.c, match_cfg_line, strprefix "host="), where paramiko took
+    `host=gpu*` for a criterion and `user=ml` for its argument.
     """
     block = _BLOCK.match(header)
     if block is None or block.group(1).lower() != "match":
@@ -352,8 +358,13 @@ def _criteria_in_lower_case(header: str) -> str:
         elif text.startswith("#"):
             break
         else:
-            text = text.lower()
-            expect_argument = text.lstrip("!") not in _CRITERIA_WITHOUT_ARGUMENT
+            name, equals, argument = text.partition("=")
+            if equals and name.lstrip("!").lower() not in _CRITERIA_WITHOUT_ARGUMENT:
+                text = f"{name.lower()} {argument}" if argument else name.lower()
+                expect_argument = not argument
+            else:
+                text = text.lower()
+                expect_argument = text.lstrip("!") not in _CRITERIA_WITHOUT_ARGUMENT
         words.append((word.start(), word.end(), text))
     rebuilt, last = [header[:block.end()]], block.end()
     for start, end, text in words:

@@ -111,6 +111,9 @@ AGREED = {
     # U+2028 (LINE SEPARATOR) comes along with text pasted from web pages and chat apps;
     # ssh(1) ends lines at "\n" only, so it stays inside the comment.
     "a comment pasted with a line separator": ("Host gpu01\n  # rack 3\u2028owner: ml-infra\n  User bob\n", "gpu01"),
+    # `criterion=argument`: ssh(1) 9.2 splits Match words at `=`, 10.x reads the form on purpose.
+    "match criterion=argument": ('Match Host=gpu* user=root\n  Port 2200\nMatch !host=gpu02 exec="test %h = gpu01"\n  User m\n',
+                                 "gpu01"),
     "ignore unknown, then a vendor keyword": ("IgnoreUnknown UseKeychain,AddKeysToAgent\nHost *\n  UseKeychain yes\n  User me\n", "gpu01"),
 }
 
