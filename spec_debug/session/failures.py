@@ -164,7 +164,15 @@ _HOOK_BLOCKED = "PreToolUse:"
 _HOOK_ERROR = " hook error: "
 _REJECTED = "The user doesn't want to proceed with this tool use"
 _DENIED = ("Permission for this action was denied by", "Permission for this command was denied by",
-           "This command requires approval")
+           "This command requires approval", "Permission for this action has been denied",
+           "Claude requested permissions to ")
+# The last two, and "Permission to use WebSearch has been denied." (_DENIED_RULE): the auto mode
+# classifier's refusal with its reason ("Permission for this action has been denied. Reason: …"),
+# and what a headless run (`claude -p`, CI) answers for a call it would have asked about, with no
+# one to ask ("Claude requested permissions to use Bash, but you haven't granted it yet.", also
+# "… to write to PATH …", "… to read from PATH …"; the texts published session reports quote and
+# re-implementations of the CLI's permission checks return). The call never ran.
+_DENIED_RULE = ("Permission to use ", " has been denied")
 _DENIED_PART = "This Bash command contains multiple operations. The following part"
 NOT_RUN = frozenset({"hook_blocked", "rejected", "denied"})
 """Error kinds of a call that never ran (blocked or refused before it started)."""
@@ -201,12 +209,13 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if "\x1b" in output:  # a one-character memchr; colours are rare, so strip only when present
         output = _ANSI.sub("", output)
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
-    if is_error and output[:1] in "PT":  # before the traceback scan: a hook's own stderr may hold one
+    if is_error and output[:1] in "PTC":  # before the traceback scan: a hook's own stderr may hold one
         if output.startswith(_HOOK_BLOCKED) and _HOOK_ERROR in output[:200]:
             return [ErrorInfo("hook_blocked", None, _first_meaningful_line(output)[:300])]
         if output.startswith(_REJECTED):
             return [ErrorInfo("rejected", None, _first_meaningful_line(output)[:300])]
-        if output.startswith(_DENIED) or (output.startswith(_DENIED_PART) and "approval" in output[:300]):
+        if output.startswith(_DENIED) or (output.startswith(_DENIED_PART) and "approval" in output[:300]) \
+                or (output.startswith(_DENIED_RULE[0]) and _DENIED_RULE[1] in output[:300]):
             return [ErrorInfo("denied", None, _first_meaningful_line(output)[:300])]
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
