@@ -24,6 +24,7 @@ import yaml
 
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.habits import outside_shell_quotes
+from spec_debug.playbook.key_indent import indentation_hint
 
 KeyPath = tuple[Any, ...]
 
@@ -112,7 +113,8 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             path=source, line=line, column=column,
             # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
             hint="YAML indents with spaces only: replace the tab here with spaces" if tab
-            else _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
+            else indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
+            or _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
             or "check indentation and quoting around this position",
         ) from None
     except yaml.reader.ReaderError as exc:
