@@ -63,3 +63,13 @@ def test_a_command_moved_to_the_background_and_a_monitor_have_not_ended_until_th
     assert [(e["seq"], e["command_seq"]) for e in doc["errors"]] == [(5, 1)]
     assert doc["agents"][0]["failed_calls"] == 1
     assert doc["stats"]["unknown_types"] == 0 and doc["prompts"][0]["seq"] == 0 and len(doc["prompts"]) == 1
+
+
+def test_stream_json_task_notification_ends_the_background_command_of_a_ci_run():
+    # `claude -p --output-format stream-json`: the end comes as a system task_notification line,
+    # after the run's own result line.
+    doc = analyze_path(DATA / "c3d4e5f6-0000-4000-8000-00000000b006.jsonl").to_json()
+    assert [(c["seq"], c["host"], c["exit_code"], c["is_error"], c["result_seq"]) for c in doc["commands"]] == [
+        (1, "gpu01", 1, True, 5)]
+    assert [(e["seq"], e["command_seq"]) for e in doc["errors"]] == [(5, 1)]
+    assert [a["id"] for a in doc["agents"]] == ["main"]  # the shell's task id is no agent

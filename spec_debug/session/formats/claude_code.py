@@ -346,6 +346,10 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         if subtype == "task_started" and isinstance(obj.get("tool_use_id"), str) and isinstance(obj.get("task_id"), str):
             return [event("system", "system", text=str(obj.get("description") or ""), raw_type=subtype,
                           call_id=obj["tool_use_id"], agent_ref=obj["task_id"])]
+        if subtype == "task_notification":
+            summary = obj.get("summary")
+            return _stream_task_notification(obj, event("system", "system", raw_type=subtype,
+                                                        text=summary if isinstance(summary, str) else ""))
         return [event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)]
     if kind_of_line == "result" and isinstance(obj.get("subtype"), str):
         # stream-json's last line: how the run ended and its final answer
@@ -486,7 +490,7 @@ _NOTIFIED_CALL = re.compile(r"<tool-use-id>([\w-]+)</tool-use-id>")
 _NOTIFIED_STATUS = re.compile(r"<status>(\w+)</status>")
 _NOTIFIED_SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
 _NOTIFIED_EXIT = re.compile(r"exit code (-?\d+)\)?\s*$")
-_FINAL_STATUS = {"completed": "completed", "failed": "failed", "killed": "failed"}
+_FINAL_STATUS = {"completed": "completed", "failed": "failed", "killed": "failed", "stopped": "failed"}
 BACKGROUND_END = "background-end"
 """``raw_type`` of the result a ``<task-notification>`` gives the background command it ends."""
 TASK_CALL = "\x00task:"
@@ -520,11 +524,33 @@ def _task_notification(ev: Event) -> list[Event]:
         if code is None or task is None:
             continue  # an agent's end, or a shell stopped by hand: no exit status to give
         call = _NOTIFIED_CALL.search(note)
-        summary, exit_code = summary.group(1).strip(), int(code.group(1))
-        ended.append(Event(ev.session, ev.seq, ev.agent, "tool", "tool_result", ev.block + 1 + k, None,
-                           call.group(1) if call else TASK_CALL + task.group(1), None, None, summary,
-                           exit_code != 0, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END))
+        ended.append(_background_end(ev, ev.block + 1 + k, call.group(1) if call else None, task.group(1),
+                                     summary.group(1).strip(), int(code.group(1))))
     return ended
+
+
+def _background_end(ev: Event, block: int, call: str | None, task: str, summary: str, exit_code: int) -> Event:
+    """The result a background command's end gives its call (raw_type :data:`BACKGROUND_END`)."""
+    return Event(ev.session, ev.seq, ev.agent, "tool", "tool_result", block, None, call or TASK_CALL + task, None,
+                 None, summary, exit_code != 0, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END)
+
+
+def _stream_task_notification(obj: dict, ev: Event) -> list[Event]:
+    """stream-json's copy of a ``<task-notification>`` (``claude -p --output-format stream-json``,
+    the Agent SDK): ``{"type": "system", "subtype": "task_notification", "task_id", "tool_use_id",
+    "status": "completed" | "failed" | "stopped", "output_file", "summary"}`` (the SDK's
+    ``SDKTaskNotificationMessage``, as SDK wrappers and their tests give it). The same word on how
+    a background agent or command ended."""
+    task, status, summary = obj.get("task_id"), obj.get("status"), obj.get("summary")
+    if not isinstance(task, str) or not task:
+        return [ev]
+    if status in _FINAL_STATUS:
+        ev.agent_ref, ev.agent_status = task, _FINAL_STATUS[status]
+    code = _NOTIFIED_EXIT.search(summary) if isinstance(summary, str) else None
+    if code is None:
+        return [ev]
+    call = obj.get("tool_use_id") if isinstance(obj.get("tool_use_id"), str) and obj["tool_use_id"] else None
+    return [ev, _background_end(ev, 1, call, task, summary.strip(), int(code.group(1)))]
 
 
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
