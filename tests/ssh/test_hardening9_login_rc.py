@@ -48,17 +48,19 @@ def rc_host(client: ClientSetup, client_key: ClientKey, tmp_path: Path) -> Itera
         server.stop()
 
 
-def test_a_greeting_rc_names_itself_when_uploads_fail(client: ClientSetup, rc_host: Path, tmp_path: Path) -> None:
+def test_a_greeting_rc_sends_copies_over_cat_and_names_itself_when_one_fails(client: ClientSetup, rc_host: Path, tmp_path: Path) -> None:
     rc_host.write_text("echo 'Welcome to the GPU cluster!'\necho '42 jobs queued'\n")
     local = tmp_path / "bundle.py"
     local.write_text("print('probe')\n")
     with SSHTransport.connect("rc", client.options()) as transport:
         outcome, out, _ = run(transport, "echo 16")
         assert (outcome.exit_code, out.text()) == (0, "16\n")  # commands are not hurt
+        # The greeting breaks SFTP; copies over `cat` skip it (ssh_sftp._DATA_MARK).
+        transport.put(local, str(tmp_path / "uploaded.py"))
+        assert (tmp_path / "uploaded.py").read_text() == "print('probe')\n"
         with pytest.raises(RemoteFileError) as info:
-            transport.put(local, str(tmp_path / "uploaded.py"))
-    assert "its login shell prints 'Welcome to the GPU cluster!'" in info.value.message
-    assert "[[ $- == *i* ]]" in (info.value.hint or "") and "internal-sftp" in (info.value.hint or "")
+            transport.put(local, "/proc/uploaded.py")
+    assert "the login shell prints 'Welcome to the GPU cluster!' for every command" in info.value.message
 
 
 def test_a_quiet_stderr_greeting_still_copies(client: ClientSetup, rc_host: Path, tmp_path: Path) -> None:
