@@ -509,7 +509,10 @@ def resolve_target(
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
     user = entry.get("user") or local_user()
     port = _port(entry.get("port"))
-    identity_files = tuple(_environment_expanded_strict(path, "IdentityFile") for path in entry.get("identityfile", []))
+    # Each file once, in the order met (readconf.c, add_identity_file: "Avoid registering
+    # duplicates"); paramiko keeps a name twice when one block lists it twice.
+    identity_files = tuple(dict.fromkeys(_environment_expanded_strict(path, "IdentityFile")
+                                         for path in entry.get("identityfile", [])))
     if identity_file:
         identity_files = (os.path.expanduser(identity_file), *identity_files)
     proxy_command = entry.get("proxycommand")

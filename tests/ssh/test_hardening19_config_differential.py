@@ -114,6 +114,7 @@ AGREED = {
     # `criterion=argument`: ssh(1) 9.2 splits Match words at `=`, 10.x reads the form on purpose.
     "match criterion=argument": ('Match Host=gpu* user=root\n  Port 2200\nMatch !host=gpu02 exec="test %h = gpu01"\n  User m\n',
                                  "gpu01"),
+    "one identity file listed twice in a block": ("Host gpu01\n  IDENTITYFILE=~/.ssh/id_gpu\n  IdentityFile ~/.ssh/id_gpu\n", "gpu01"),
     "ignore unknown, then a vendor keyword": ("IgnoreUnknown UseKeychain,AddKeysToAgent\nHost *\n  UseKeychain yes\n  User me\n", "gpu01"),
 }
 
