@@ -161,6 +161,9 @@ _LISTED_ROW_READING = re.compile(
 # The row words of the reading itself, after its unit or just before its number.
 _ROW_OF_READING = re.compile(r"\d[\d,.]*\s*" + _ROW_UNIT + r"\s*\(?\s*(?:(?:at|for|with|@)\s*)?" + _ROW_WORD, re.I)
 _ROW_BEFORE_READING = re.compile(_ROW_WORD + r"\s*[:,]?\s*(?:~|about\s+)?$", re.I)
+# A reading of one request's (user's, stream's) speed, said right after its unit: "tok/s/user",
+# "tok/s per user", "tok/s per request" (the tables' "/user" columns, metric_tables._NOT_DECODE).
+_PER_USER = re.compile(r"\s*(?:/|per\s+|each\s+)(?:user|request|req|stream|seq(?:uence)?)s?\b", re.I)
 # Words that make a prose reading one of the prompt's tokens (or of all tokens) rather than
 # decode speed: right before it ("prefill throughput is", "input token throughput:", "prompt
 # processing", "total throughput of") or right after its unit ("12,000 tok/s prefill").
@@ -677,6 +680,11 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         if text[start - 1:start] in ("-", "\u2013") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         if _after_comparison_sign(text, start):
+            continue
+        if _PER_USER.match(text, end) is not None:
+            # one request's share of a batch ("279.27 tok/s per user, for a total throughput of
+            # 1,727.62 tok/s"): compared with a batch's baseline it reads as a slowdown
+            found.append(Metric("per_user_throughput", value, "tok/s", _context(text, start, end)))
             continue
         name = _not_decode(text, start, end) or _throughput_name(text, start, end)
         window = text[max(0, start - 24):start]

@@ -64,3 +64,28 @@ def test_prefill_and_total_throughputs_in_prose_are_not_decode_speed():
 def test_a_decode_reading_near_the_word_prompt_stays_decode():
     assert _tputs("On long prompts throughput drops to 60 tok/s") == [("throughput", 60.0)]
     assert _tputs("Throughput went from 54.8 to 91.2 tok/s after the fix") == [("throughput", 54.8), ("throughput", 91.2)]
+
+
+def test_one_users_share_of_a_batch_is_no_decode_throughput(tmp_path):
+    # a benchmark write-up's scaling paragraph, as published (Llama 3.1 8B by concurrency)
+    text = ("In single-user mode (BS=1), it reaches 279.27 tok/s per user, for a total throughput of 1,727.62 "
+            "tok/s and a TPOT of 3.37 ms. As batch size increases, per-user throughput decreases while total "
+            "throughput increases. At BS=8, the model reaches 82.85 tok/s per user")
+    # before: three decode throughputs, 279.27, 1727.62 and 82.85
+    assert [(m.name, m.value) for m in extract_metrics(text) if m.name.endswith("throughput")] == \
+        [("per_user_throughput", 279.27), ("total_throughput", 1727.62), ("per_user_throughput", 82.85)]
+    assert _tputs("EAGLE3: 52 tok/s/user") == [("per_user_throughput", 52.0)]
+
+
+def test_a_per_user_speed_is_not_compared_with_the_batchs_baseline(tmp_path):
+    from datetime import datetime, timezone
+
+    from spec_debug.session import analyze_path
+    from tests.session.incident_story import _Writer
+    w = _Writer("7e1a0000-0000-4000-8000-00000000bb20", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("Baseline without speculation: 1800 tok/s at concurrency 64.")
+    w.prompt("With EAGLE3 each request decodes at 45 tok/s per user.")
+    path = tmp_path / "7e1a0000-0000-4000-8000-00000000bb20.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    # before: SD501 "45 tok/s measured vs 1800 tok/s baseline"
+    assert [f for f in analyze_path(path).findings if f.code == "SD501"] == []
