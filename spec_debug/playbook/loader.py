@@ -287,12 +287,28 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
     if error_type == "model_type" and isinstance(value, str) and len(path) == 2 and path[0] == "steps":
         # A bare command as a step, as GitHub Actions' `- run:` lists invite.
         return f"a step is a mapping: write '- id: step_{path[1] + 1}' and below it 'run: {_short_repr(value, 40)[1:-1]}'"
+    if error_type == "list_type" and isinstance(value, str) and field == "capture" and len(value) <= 200:
+        # `capture: '(?P<n>\d+)'`: a capture is a mapping (regex or json), in a list.
+        return f"capture is a list of {{regex: ...}} or {{json: ...}}: capture: [{{regex: {_yaml_single(value)}}}]"
+    if error_type == "list_type" and isinstance(value, str) and field == "expect" and len(value) <= 200:
+        # `expect: exit_code == 0`: an expression is one check, `that:`, in a list.
+        return f"expect is a list of checks: expect: [{{that: {_yaml_single(value)}}}]"
+    if error_type == "dict_type" and field == "vars" and isinstance(value, list) \
+            and all(isinstance(v, dict) and len(v) == 1 for v in value) and value:
+        # `vars: [- port: 1]`, as Ansible's vars_files or a GitHub Actions matrix include.
+        first = next(iter(value[0]))
+        return f"vars is a mapping, not a list: write '{first}: ...' under vars: without the '- '"
     if error_type == "list_type" and value is None and field == "steps":
         return "steps: is empty: give it at least one step ('- id: ...' with a run: below it)"
     if error_type in ("list_type", "dict_type") and value is None and isinstance(field, str):
         # A key left with nothing under it (the entries deleted, or indented wrongly).
         return f"{field}: is empty: remove the key, or indent its entries below it"
     return None
+
+
+def _yaml_single(text: str) -> str:
+    """`text` as a YAML single-quoted scalar: backslashes kept, a ' doubled (YAML 1.2.2, 7.3.2)."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _duplicate_step_position(document: PositionedDocument) -> tuple[tuple[Any, ...], tuple[int, int] | None] | None:

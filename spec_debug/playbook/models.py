@@ -186,7 +186,11 @@ class Step(_Strict):
         # with the newline in it.
         if not STEP_ID.fullmatch(value):
             spaced = STEP_ID.fullmatch(value.strip()) is not None
-            raise ValueError(f"step id {value!r} must match [a-z0-9_]+" + (f" (no spaces or line breaks around it: {value.strip()})" if spaced else ""))
+            if spaced:
+                raise ValueError(f"step id {value!r} must match [a-z0-9_]+ (no spaces or line breaks around it: {value.strip()})")
+            # `GPU-Check`, `check gpu`: the habits of Ansible task names and GitHub Actions step ids.
+            suggested = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_")
+            raise ValueError(f"step id {value!r} must match [a-z0-9_]+" + (f": write id: {suggested}" if suggested else ""))
         return value
 
     @field_validator("artifact_limit", mode="before")
