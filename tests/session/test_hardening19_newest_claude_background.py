@@ -73,3 +73,25 @@ def test_stream_json_task_notification_ends_the_background_command_of_a_ci_run()
         (1, "gpu01", 1, True, 5)]
     assert [(e["seq"], e["command_seq"]) for e in doc["errors"]] == [(5, 1)]
     assert [a["id"] for a in doc["agents"]] == ["main"]  # the shell's task id is no agent
+
+
+def test_background_ends_read_the_same_by_worker_processes(monkeypatch):
+    # Big files are cut into spans parsed by worker processes, which drop a result's text once
+    # scanned: the task id a launch result names must still lead its note back to the call.
+    import multiprocessing
+
+    import pytest
+
+    from spec_debug.session import parallel
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the worker processes are forked")
+    path = DATA / "c3d4e5f6-0000-4000-8000-00000000b001.jsonl"
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", float("inf"))
+    one = analyze_path(path).to_json()
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 1024)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    many = analyze_path(path).to_json()
+    assert [(c["exit_code"], c["result_seq"]) for c in many["commands"]] == [(1, 9), (0, 10), (2, 11), (None, None)]
+    assert many["commands"] == one["commands"] and many["errors"] == one["errors"]

@@ -204,6 +204,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             yield event
 
 
+_RUNNING_AS = "#running:"
 _BACKGROUND_HEADS = ("Command running in background", "Command was manually backgrounded",
                      "Command did not complete within", "Monitor started (task ")
 _BACKGROUND_ID = re.compile(r"^(?:Command (?:running in background|was manually backgrounded by user) with ID: "
@@ -223,17 +224,17 @@ sessions show and transcript readers test against (e.g. one measured over 49,115
 def _background_call(event: Event, background: OrderedDict[str, str]) -> str | None:
     """The call id to report a background command's result under, ``None`` to drop it.
 
-    The launch result says only that it runs: reported under ``<call>#running`` (no call of that
-    id), so the call waits for its end, which a ``<task-notification>`` gives (see
-    :func:`_task_notification`); the task id it names leads back to the call."""
+    The launch result says only that it runs: it comes under ``<call>#running:<task id>`` (no
+    call of that id; :func:`_tool_result`), so the call waits for its end, which a
+    ``<task-notification>`` gives (see :func:`_task_notification`); the task id leads back to
+    the call. It travels in the id, not the text: worker processes drop a result's text."""
     call = event.call_id
     if event.raw_type == "running":
-        started = _BACKGROUND_ID.match(event.text)
-        if started is not None:
-            background[started.group(1)] = call
+        owner, running, task = call.partition(_RUNNING_AS)
+        if running:
+            background[task] = owner
             if len(background) > 4096:
                 background.popitem(last=False)
-            call = event.call_id = f"{call}#running"
     elif event.raw_type == BACKGROUND_END and call.startswith(TASK_CALL):
         call = background.get(call[len(TASK_CALL):])
         if call is None:
@@ -717,6 +718,10 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     # result must not read as exit 0, which the analysis infers for a Claude Code result
     # without is_error (raw_type "running" says so).
     running = not is_error and output.startswith(_BACKGROUND_HEADS)
+    if running and call_id is not None:
+        started = _BACKGROUND_ID.match(output)
+        if started is not None:
+            call_id = f"{call_id}{_RUNNING_AS}{started.group(1)}"  # see _background_call
     if not is_error and output.startswith("<") and "<status>" in output[:200]:
         shell, code = _SHELL_STATUS.search(output[:200]), _SHELL_EXIT.search(output[:400])
         exit_code = int(code.group(1)) if code else None
