@@ -161,9 +161,10 @@ _LISTED_ROW_READING = re.compile(
 # The row words of the reading itself, after its unit or just before its number.
 _ROW_OF_READING = re.compile(r"\d[\d,.]*\s*" + _ROW_UNIT + r"\s*\(?\s*(?:(?:at|for|with|@)\s*)?" + _ROW_WORD, re.I)
 _ROW_BEFORE_READING = re.compile(_ROW_WORD + r"\s*[:,]?\s*(?:~|about\s+)?$", re.I)
-# A reading of one request's (user's, stream's) speed, said right after its unit: "tok/s/user",
-# "tok/s per user", "tok/s per request" (the tables' "/user" columns, metric_tables._NOT_DECODE).
-_PER_USER = re.compile(r"\s*(?:/|per\s+|each\s+)(?:user|request|req|stream|seq(?:uence)?)s?\b", re.I)
+# A reading of one user's (stream's) speed, said right after its unit: "tok/s/user", "tok/s per
+# user" (the tables' "/user" columns, metric_tables._NOT_DECODE). "per request" stays a
+# throughput: at bs=1 it is the run's own (tests/session/test_hardening6_extractors.py).
+_PER_USER = re.compile(r"\s*(?:/|per\s+|each\s+)(?:user|stream)s?\b", re.I)
 # Words that make a prose reading one of the prompt's tokens (or of all tokens) rather than
 # decode speed: right before it ("prefill throughput is", "input token throughput:", "prompt
 # processing", "total throughput of") or right after its unit ("12,000 tok/s prefill").

@@ -87,5 +87,5 @@ def test_a_per_user_speed_is_not_compared_with_the_batchs_baseline(tmp_path):
     w.prompt("With EAGLE3 each request decodes at 45 tok/s per user.")
     path = tmp_path / "7e1a0000-0000-4000-8000-00000000bb20.jsonl"
     path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
-    # before: SD501 "45 tok/s measured vs 1800 tok/s baseline"
+    # before: SD501 "45 tok/s measured vs 1800 tok/s baseline" ("per request" stays a throughput)
     assert [f for f in analyze_path(path).findings if f.code == "SD501"] == []
