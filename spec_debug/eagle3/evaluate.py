@@ -147,6 +147,30 @@ def _draft_index(model: Eagle3Draft, V: int, device: torch.device) -> Tensor:
     return index
 
 
+class PrecisionError(SpecDebugError):
+    """The evaluation dtype cannot hold the inputs or activations (float16 overflow)."""
+
+
+_FLOAT16_MAX = 65504.0
+
+
+def _refuse_float16_overflow(name: str, states: Tensor, cast: Tensor) -> None:
+    """States that are finite in the dump (check_sample refuses NaN/Inf ones) but pass
+    float16's range become Inf once cast for `--dtype float16`; through fc and attention
+    one such row turns the whole sample's logits into NaN, whose argmax is an arbitrary id,
+    so every accuracy would read ~0 with no warning. bf16 dumps of targets whose activations
+    pass float16's range hold such values (Qwen2 in float16 turns NaN after layer 1:
+    https://github.com/QwenLM/Qwen3/issues/826, /761; vLLM Qwen2.5 overflow:
+    https://github.com/vllm-project/vllm/issues/14126)."""
+    if bool(torch.isfinite(cast).all()):
+        return
+    peak = float(states.float().abs().max())
+    raise PrecisionError(
+        f"{name}: hidden states reach {peak:.4g}, beyond float16's {_FLOAT16_MAX:.0f}: cast "
+        "for --dtype float16 they become Inf and the draft's logits NaN",
+        hint="evaluate with --dtype bfloat16 (what such targets are served in) or float32")
+
+
 def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: NormFlags,
                  layout_positions: tuple[int, ...] | None = None, device: torch.device,
                  use_target: bool = True, use_loss_mask: bool = True) -> str | None:
@@ -203,30 +227,6 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.samples += 1
     counts.tokens += int(input_ids.shape[0])
     return reference
-
-
-class PrecisionError(SpecDebugError):
-    """The evaluation dtype cannot hold the inputs or activations (float16 overflow)."""
-
-
-_FLOAT16_MAX = 65504.0
-
-
-def _refuse_float16_overflow(name: str, states: Tensor, cast: Tensor) -> None:
-    """States that are finite in the dump (check_sample refuses NaN/Inf ones) but pass
-    float16's range become Inf once cast for `--dtype float16`; through fc and attention
-    one such row turns the whole sample's logits into NaN, whose argmax is an arbitrary id,
-    so every accuracy would read ~0 with no warning. bf16 dumps of targets whose activations
-    pass float16's range hold such values (Qwen2 in float16 turns NaN after layer 1:
-    https://github.com/QwenLM/Qwen3/issues/826, /761; vLLM Qwen2.5 overflow:
-    https://github.com/vllm-project/vllm/issues/14126)."""
-    if bool(torch.isfinite(cast).all()):
-        return
-    peak = float(states.float().abs().max())
-    raise PrecisionError(
-        f"{name}: hidden states reach {peak:.4g}, beyond float16's {_FLOAT16_MAX:.0f}: cast "
-        "for --dtype float16 they become Inf and the draft's logits NaN",
-        hint="evaluate with --dtype bfloat16 (what such targets are served in) or float32")
 
 
 def _ratio(num: Tensor, den: Tensor) -> list[float]:
