@@ -26,3 +26,12 @@ def test_messages_from_teammates_are_no_prompts_of_the_person():
     assert [p["seq"] for p in doc["prompts"]] == [0, 5]
     assert [s["start_seq"] for s in doc["segments"]] == [0, 5]
     assert [m["value"] for m in doc["metrics"] if m["name"] == "accept_length"] == [1.02]
+
+
+def test_the_clis_own_suggestion_and_side_question_agents_are_no_agents_of_the_session():
+    # subagents/agent-aprompt_suggestion-*.jsonl and agent-aside_question-*.jsonl: written by the
+    # CLI for itself (a suggested next prompt; a /btw fork replaying the trunk), dispatched by nothing.
+    doc = analyze_path(SESSION.with_name("c3d4e5f6-0000-4000-8000-00000000b007.jsonl")).to_json()
+    assert [a["id"] for a in doc["agents"]] == ["main"]
+    assert [p["text"] for p in doc["prompts"]] == ["is speculative decoding on for the server on gpu01?"]
+    assert len(doc["commands"]) == 1 and doc["stats"]["missing_files"] == 0

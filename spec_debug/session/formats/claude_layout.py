@@ -37,7 +37,17 @@ def trunk_candidates(folder: Path) -> list[Path]:
 def agent_files(folder: Path) -> list[Path]:
     """The sub-agent transcripts under a session folder (or its ``subagents/``), compaction
     agents left out (see :func:`subagent_files`)."""
-    return sorted(p for p in _agent_glob(folder, "**/agent-*.jsonl") if not p.name.startswith("agent-acompact"))
+    return sorted(p for p in _agent_glob(folder, "**/agent-*.jsonl") if not agent_id_of(p).startswith(INTERNAL_AGENTS))
+
+
+INTERNAL_AGENTS = ("acompact", "aprompt_suggestion", "aside_question")
+"""Agent files the CLI writes for itself, that nothing in the session dispatched: compaction
+(``agent-acompact-*``), the next prompt it suggests (``agent-aprompt_suggestion-*``, "[SUGGESTION
+MODE: …]"), and a ``/btw`` side question (``agent-aside_question-*``, a fork that replays the
+parent's messages first). Read as agents, each was a root agent of its own beside the trunk and
+the suggestion prompt a prompt of the person's (sonnes/chitragupt ``docs/specs/004-subagents.md``
+for compaction; the other two as several independent readers classify them, one measuring that
+they "account for all 56 real sidecar-less transcripts" of its corpus)."""
 
 
 def _agent_glob(folder: Path, pattern: str) -> list[Path]:
@@ -154,8 +164,8 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
 
     Layouts, newest first: ``<id>/subagents/**/agent-*.jsonl``, ``<id>/agent-*.jsonl``, and
     (CLI 2.0.x) ``agent-*.jsonl`` beside the session file when its lines name this session.
-    Compaction agents (``agent-acompact-*``) are internal and skipped
-    (sonnes/chitragupt ``docs/specs/004-subagents.md``).
+    The CLI's own agents (:data:`INTERNAL_AGENTS`: compaction, prompt suggestions, side
+    questions) are skipped.
     """
     session_file = written_at(session_file)
     session_id = transcript_stem(session_file)
@@ -173,7 +183,7 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
     workflows = folder / "subagents" / "workflows"
     for path in candidates:
         agent_id = agent_id_of(path)
-        if agent_id.startswith("acompact") or agent_id in files:
+        if agent_id.startswith(INTERNAL_AGENTS) or agent_id in files:
             continue
         meta = read_meta(path.with_name(f"agent-{agent_id}.meta.json"))
         run_id = path.parent.name if path.parent.parent == workflows else None
