@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
+from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
 from spec_debug.playbook.fact_order import fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
@@ -405,7 +406,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             line, column = document.position(path) or (None, None)
             braces = is_expression and text.strip().startswith("{{")
             hint = (f"{path[-1]} is an expression already: write {text.strip()[2:-2].strip()!r} without {{{{ }}}}"
-                    if braces else None)
+                    if braces else operator_hint(text) if is_expression else None)
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             _check_run_time_names(text, is_expression, step.id, earlier_ids, path, source, line, column)
@@ -434,7 +435,9 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
-                    hint=_undefined_hint(missing[0], known),
+                    # A word like a var is a typo of it; any other word compared with something is text.
+                    hint=(None if difflib.get_close_matches(missing[0], sorted(known), n=1)
+                          else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], known),
                 )
         for path, text in _finding_texts(step, base):
             # Names are only known when the finding fires (facts, stdout); syntax is known now.
