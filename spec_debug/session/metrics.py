@@ -31,10 +31,18 @@ Sources, in the order tried:
   row of ``---`` cells, then data rows), the way a session sums up its runs: a column (or
   a row) named by its unit or metric, a row (or column) label that says which run is the
   baseline.
+- EAGLE's ``eagle/evaluation/speed.py`` summary (``speed``, ``speed0``, ``ratio`` lines): the
+  throughput, the baseline and the speedup.
+- Markdown captions that name each run ("without eagle:" over one server log, "with eagle:"
+  over another, metric_tables.run_sections): each part is read on its own, the no-speculation
+  part's throughputs are baselines.
 - Prose: "54.8 tok/s against a 90 tok/s baseline", "Without speculation, the output
   throughput is 222.47 tok/s at bs=1" (a baseline), "74.7% validation accuracy",
   "accuracy: 12.3%", "accept length 2.1", "accepted length has reached 3.6"; training logs'
-  position-0 accuracy ("'test/0_acc': 0.70", "eval/acc_0: 0.74").
+  position-0 accuracy ("'test/0_acc': 0.70", "eval/acc_0: 0.74", "position 0, Acc: 0.74"); the
+  prompt's side ("prefill throughput of 6,688 tokens/s", llama.cpp's "prompt eval time" and
+  "encoded" lines) as prefill_throughput, one user's share ("tok/s per user") as
+  per_user_throughput, neither compared with a baseline.
 """
 
 from __future__ import annotations
