@@ -294,6 +294,22 @@ def _state_dims(path: Path, shape: Sequence[int]) -> tuple[int, int, bool]:
     return shape[1], shape[2], False
 
 
+def _one_id_off(num_ids: int, num_states: int) -> str:
+    """Why the ids may be one longer or shorter than the states, for the error message. A
+    dumper that saves `generate(..., max_new_tokens=1, output_hidden_states=True)` keeps
+    `sequences` (the prompt and the generated token) beside the prompt's states
+    (transformers GenerateDecoderOnlyOutput: hidden_states[0] covers the prompt); one that
+    saves the shifted labels has one id fewer. speculators refuses both
+    (data_generation/offline.py check_hidden_states)."""
+    if num_ids == num_states + 1:
+        return (": one id more than states, as in a dump of generate()'s sequences (the "
+                "prompt and the generated token); save the ids the states were computed for")
+    if num_ids == num_states - 1:
+        return (": one id fewer than states, as in a dump of the shifted labels "
+                "(input_ids[1:]); save the ids the states were computed for")
+    return ""
+
+
 def _refuse_slot_major(path: Path, shape: Sequence[int], num_tokens: int) -> None:
     """hidden_states stacked slots first, [S, T, Ht] (`torch.stack(layers)` in a hand-written
     dumper) rather than speculators' [T, S, Ht] (hs_connectors transfer.py; its loader
@@ -461,7 +477,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
         raise DataError(f"{path}: {token_key} has shape {list(token_ids.shape)}, expected [tokens]")
     if token_ids.shape[0] != T:
         _refuse_slot_major(path, state_shape, token_ids.shape[0])
-        raise DataError(f"{path}: {token_key} has {token_ids.shape[0]} entries, hidden_states {T}")
+        raise DataError(f"{path}: {token_key} has {token_ids.shape[0]} entries, hidden_states {T}"
+                        + _one_id_off(int(token_ids.shape[0]), T))
     given = loss_mask is not None
     if loss_mask is None:
         loss_mask = torch.ones(T, dtype=torch.bool)
@@ -645,8 +662,10 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
     T = token_ids.shape[0]
     shapes = {tuple(t.shape) for t in layers}
     if len(shapes) != 1 or len(next(iter(shapes))) != 2 or next(iter(shapes))[0] != T:
+        states = next(iter(shapes))[0] if len(shapes) == 1 and len(next(iter(shapes))) == 2 else T
         raise DataError(f"{path}: hidden_states holds shapes {sorted(shapes)[:3]}; expected "
-                        f"{len(layers)} x [{T}, hidden] for {T} input_ids")
+                        f"{len(layers)} x [{T}, hidden] for {T} input_ids"
+                        + _one_id_off(T, states))
     S = len(layers)
     for layer in layers:
         _float_states(path, "hidden_states", layer)
@@ -707,8 +726,9 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0
     if T == 0 or aux.numel() != T * width:
+        states = aux.numel() // width if width else T
         raise DataError(f"{path}: {aux_key} has shape {list(aux.shape)}, expected "
-                        f"[1, {T}, aux x hidden] for {T} input_ids")
+                        f"[1, {T}, aux x hidden] for {T} input_ids" + _one_id_off(T, states))
     aux = aux.reshape(T, width)  # [T, A*Ht]
     last = _tensor(path, data, last_key)
     if last is not None:

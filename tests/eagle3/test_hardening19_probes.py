@@ -81,3 +81,31 @@ def test_a_hidden_states_var_holding_a_file_pattern_names_the_folder(tmp_path):
     assert caught.value.hint.startswith("a file pattern that no shell expanded (2 match(es))")
     assert f"--data {dump}," in caught.value.hint
     assert describe_data(dump).files == 2  # the folder the hint names is read
+
+
+def test_a_dump_of_generate_sequences_says_why_its_ids_are_one_longer(tmp_path):
+    """A hand-written dumper around transformers' generate() saves `sequences` (the prompt and
+    the generated token) beside the prompt's hidden states. Before: "token_ids has 13 entries,
+    hidden_states 12" and no word on the cause."""
+    torch = pytest.importorskip("torch")
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from spec_debug.eagle3.data import DataError, read_sample, write_hs_sample
+
+    torch.manual_seed(0)
+    target = LlamaForCausalLM(LlamaConfig(
+        vocab_size=64, hidden_size=16, intermediate_size=32, num_attention_heads=2,
+        num_key_value_heads=1, num_hidden_layers=4)).eval()
+    prompt = torch.randint(0, 64, (1, 12))
+    with torch.no_grad():
+        out = target.generate(prompt, max_new_tokens=1, do_sample=False,
+                              output_hidden_states=True, return_dict_in_generate=True,
+                              pad_token_id=0)
+    prefill = out.hidden_states[0]  # per layer [1, 12, H]: the prompt's states
+    states = torch.stack([prefill[i][0] for i in (1, 2, 3, 4)], dim=1)  # [12, 4, H]
+    path = tmp_path / "hs_0.safetensors"
+    write_hs_sample(path, out.sequences[0], states.to(torch.bfloat16))
+    with pytest.raises(DataError) as caught:
+        read_sample(path)
+    assert "token_ids has 13 entries, hidden_states 12" in caught.value.message
+    assert "generate()'s sequences" in caught.value.message
