@@ -244,6 +244,8 @@ def _short_repr(value: Any, limit: int = 80) -> str:
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)\s*$")
 _SECONDS_PER_UNIT = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
+_GO_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|h|m|s)")
+_GO_DURATION = re.compile(r"(?:\d+(?:\.\d+)?\s*(?:ms|h|m|s)\s*){2,}")
 
 
 def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | None:
@@ -269,6 +271,10 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         if duration and field in ("timeout", "retry_delay"):
             unit = duration.group(2)[0] if duration.group(2) != "ms" else "ms"
             seconds = float(duration.group(1)) * _SECONDS_PER_UNIT[unit]
+            return f"{field} is a number of seconds: write {field}: {seconds:g}"
+        if _GO_DURATION.fullmatch(value.strip()) and field in ("timeout", "retry_delay"):
+            # Go's and systemd's `1h30m`, `2m30s` (time.ParseDuration; systemd.time(7)).
+            seconds = sum(float(n) * _SECONDS_PER_UNIT[u] for n, u in _GO_DURATION_PART.findall(value))
             return f"{field} is a number of seconds: write {field}: {seconds:g}"
         if re.fullmatch(r"\s*[-+]?\d+(\.\d*)?\s*", value):
             return "write the number without quotes"

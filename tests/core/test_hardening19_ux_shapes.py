@@ -44,3 +44,12 @@ def test_a_task_name_as_a_step_id_gets_an_id(written, suggested):
         load_playbook_text(f"name: t\nsteps:\n  - id: {written}\n    run: echo\n", "t.yaml")
     assert f"must match [a-z0-9_]+: write id: {suggested}" in caught.value.message
     load_playbook_text(f"name: t\nsteps:\n  - id: {suggested}\n    run: echo\n", "t.yaml")
+
+
+@pytest.mark.parametrize("written, seconds", [("1h30m", "5400"), ("2m30s", "150"), ("1h 5m", "3900")])
+def test_a_go_style_duration_gets_its_seconds(written, seconds):
+    # Go's time.ParseDuration and systemd.time(7) spell durations so (kubectl --request-timeout, systemd units).
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook_text(f"name: t\nsteps:\n  - id: a\n    run: echo\n    timeout: {written}\n", "t.yaml")
+    assert caught.value.hint == f"timeout is a number of seconds: write timeout: {seconds}"
+    load_playbook_text(f"name: t\nsteps:\n  - id: a\n    run: echo\n    timeout: {seconds}\n", "t.yaml")
