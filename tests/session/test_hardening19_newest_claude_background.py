@@ -95,3 +95,13 @@ def test_background_ends_read_the_same_by_worker_processes(monkeypatch):
     many = analyze_path(path).to_json()
     assert [(c["exit_code"], c["result_seq"]) for c in many["commands"]] == [(1, 9), (0, 10), (2, 11), (None, None)]
     assert many["commands"] == one["commands"] and many["errors"] == one["errors"]
+
+
+def test_a_note_in_the_trunk_for_a_sub_agents_command_is_no_failure_of_the_trunk():
+    # The sub-agent ended before its background benchmark did, so the CLI wrote the note into
+    # the trunk; the trunk never ran that call.
+    doc = analyze_path(DATA / "c3d4e5f6-0000-4000-8000-00000000b008.jsonl").to_json()
+    assert [(a["id"], a["tool_calls"], a["failed_calls"], a["errors"]) for a in doc["agents"]] == [
+        ("main", 1, 0, 0), ("a3f9c2e1b7d4a6c80", 1, 0, 0)]
+    assert doc["errors"] == []
+    assert [(c["agent"], c["exit_code"], c["is_error"]) for c in doc["commands"]] == [("a3f9c2e1b7d4a6c80", None, False)]

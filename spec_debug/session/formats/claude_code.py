@@ -189,7 +189,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if call is not None:
                 kind = event.kind
                 if kind == "tool_result" and event.raw_type is not None:
-                    call = _background_call(event, background)
+                    call = _background_call(event, background, seen_calls)
                     if call is None:
                         continue
                 seen = seen_calls if kind == "tool_call" else seen_results if kind == "tool_result" else None
@@ -221,7 +221,7 @@ sessions show and transcript readers test against (e.g. one measured over 49,115
 "Bash 1,017, Workflow 541, Agent 442, Monitor 36" such receipts). None of them is exit 0."""
 
 
-def _background_call(event: Event, background: OrderedDict[str, str]) -> str | None:
+def _background_call(event: Event, background: OrderedDict[str, str], calls: set[str]) -> str | None:
     """The call id to report a background command's result under, ``None`` to drop it.
 
     The launch result says only that it runs: it comes under ``<call>#running:<task id>`` (no
@@ -235,11 +235,17 @@ def _background_call(event: Event, background: OrderedDict[str, str]) -> str | N
             background[task] = owner
             if len(background) > 4096:
                 background.popitem(last=False)
-    elif event.raw_type == BACKGROUND_END and call.startswith(TASK_CALL):
-        call = background.get(call[len(TASK_CALL):])
-        if call is None:
-            return None  # a task started before this file, or not a shell: its note says it all
-        event.call_id = call
+    elif event.raw_type == BACKGROUND_END:
+        if call.startswith(TASK_CALL):
+            call = background.get(call[len(TASK_CALL):])
+            if call is None:
+                return None  # a task started before this file, or not a shell: its note says it all
+            event.call_id = call
+        if call not in calls:
+            # A call not read yet: a sub-agent's (its file is read after the trunk, where the note
+            # lands once the sub-agent has ended) or one of a session this file resumes. Ended
+            # here, it was a failed call of an agent that never made it.
+            return None
     return call
 
 
