@@ -515,8 +515,8 @@ def _task_notification(ev: Event) -> list[Event]:
     ``<task-id>b27a792</task-id><tool-use-id>toolu_…</tool-use-id><output-file>…</output-file>
     <status>failed</status><summary>Background command "Launch server" failed with exit code 1
     </summary>`` (``completed (exit code 0)`` when it succeeded), several in one line when
-    several ended (as published sessions show them, e.g. in the session exports of
-    csells/gastownhall-website-cc and taras/agent-swarm that quote them verbatim). That is the
+    several ended (as published session exports quote them verbatim, found with code search;
+    the CLI itself is closed source). That is the
     only word on the command's exit status: returned as its result (raw_type
     :data:`BACKGROUND_END`), else a server launch that died read as a command still running."""
     head = ev.text[:8000]
