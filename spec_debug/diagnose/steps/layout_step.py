@@ -37,7 +37,8 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: report.get(k) for k in ("best", "configured", "configured_accuracy0", "served",
                                        "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
-                                       "embedding_slots", "slot_checks", "notes", "untrained_draft")} | {"ranked": keep}
+                                       "embedding_slots", "slot_checks", "notes", "untrained_draft",
+                                       "norm_before_residual_check")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
