@@ -26,7 +26,9 @@ NO_SPEC = (r"\b(?:without|w/o|no|non)[- ]?(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*
 # columns joined by "+"). GFM asks for no number of hyphens, and a table copied from a rendered
 # page into an issue comes back with two and no outer pipes ("bs | throughput\n-- | --":
 # sgl-project/SpecForge#339, vllm-project/vllm#24343).
-_TABLE_RULE = re.compile(r"[ \t]*[|+]?[ \t]*:?-{2,}:?[ \t]*(?:[|+][ \t]*:?-{2,}:?[ \t]*)+[|+]?[ \t\r]*")
+# A cell of one hyphen is GFM too (":-:", sgl-project/sglang#26171's "|-----------|:-:|:-:|"); the
+# line is found by a "--" in some cell (_rule_lines).
+_TABLE_RULE = re.compile(r"[ \t]*[|+]?[ \t]*:?-+:?[ \t]*(?:[|+][ \t]*:?-+:?[ \t]*)+[|+]?[ \t\r]*")
 # A line just above the table, ending in ":", that starts by naming the run without speculation
 # ("The base model speed:" over SpecForge#339's table of batch sizes): every row is that run.
 _BASELINE_CAPTION = re.compile(r"\W*(?:the\s+)?(?:base\s+model|baseline|vanilla|autoregressive|" + NO_SPEC + r")"
@@ -178,6 +180,12 @@ _DEPTH_HEADER = re.compile(r"(?:speculative[ _-])?(?:num[ _-])?(?:steps|draft(?:
                            r"|k", re.I)
 
 
+# A column named by a method (not by a count: "num_draft", "steps", "topk" are the draft's depth).
+_RUN_COLUMN = re.compile(r"eagle|spec|mtp|medusa|dflash|n-?gram")
+_UNIT_SAID = re.compile(r"[(%=]|\bms\b|\bs\b|lat|time|ttft|tpot|itl|acc|len|rate|speed|step|topk|token|num|draft|\bk\b"
+                        r"|size|\bx\b|\bal\b|tau|\u03c4|\bp\d|mem|gb|gpu|ratio|alpha|score|loss")
+
+
 def _batch_and_depth_columns(header: list[str]) -> tuple[int | None, list[int]]:
     batch = next((i for i, h in enumerate(header) if _BATCH_HEADER.fullmatch(h.strip("*` "))), None)
     return batch, [i for i, h in enumerate(header) if _DEPTH_HEADER.fullmatch(h.strip("*` "))]
@@ -208,6 +216,11 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         if len(header) < 2:
             continue
         columns = [_header_kind(h) for h in header]
+        if "throughput" in columns:
+            # a run's column beside a tok/s one, its unit unsaid ("Baseline (tok/s) | EAGLE-3 Before
+            # Fix | EAGLE-3 After Fix", sgl-project/sglang#26171) holds the same unit
+            columns = [("throughput" if kind is None and i > 0 and _RUN_COLUMN.search(h.lower())
+                        and not _UNIT_SAID.search(h.lower()) else kind) for i, (kind, h) in enumerate(zip(columns, header))]
         caption = _under_baseline_caption(text, head_start)
         batch_col, depth_cols = _batch_and_depth_columns(header)
         pos, read = rule_end + 1, False

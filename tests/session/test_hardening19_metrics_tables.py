@@ -68,3 +68,31 @@ def test_without_eagle3_then_with_eagle3_lines_are_sd501(tmp_path):
     path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
     evidence = [line for f in analyze_path(path).findings if f.code == "SD501" for line in f.evidence]
     assert len(evidence) == 1 and "60 tok/s measured vs 130 tok/s baseline" in evidence[0]
+
+
+# https://github.com/sgl-project/sglang/issues/26171 (B30Z, Qwen3-8B + EAGLE3), as posted
+SGLANG_26171 = """\
+**Benchmark (B30Z, Qwen3-8B + EAGLE3, single GPU, bf16):**
+
+| Benchmark | Baseline (tok/s) | EAGLE-3 Before Fix | EAGLE-3 After Fix | Speedup Change |
+|-----------|:-:|:-:|:-:|:-:|
+| gsm8k | 260 | ~355 (1.37x) | 384.4 (1.48x) | +8% |
+| math500 | 260 | ~287 (1.10x) | 389.5 (1.50x) | +36% |
+| humaneval | 260 | ~259 (1.00x) | 358.2 (1.38x) | +38% |
+| mtbench | 260 | ~321 (1.23x) | 365.5 (1.41x) | +14% |
+"""
+
+
+def test_a_table_with_one_hyphen_rule_cells_and_unitless_run_columns_is_read():
+    found = [(m.name, m.value) for m in extract_metrics(SGLANG_26171)]
+    # before: nothing (the ":-:" cells were no delimiter row; the EAGLE-3 columns named no unit)
+    assert found[:3] == [("baseline_throughput", 260.0), ("throughput", 355.0), ("throughput", 384.4)]
+    assert len([f for f in found if f[0] == "throughput"]) == 8
+
+
+def test_count_and_accept_columns_beside_a_throughput_column_stay_what_they_are():
+    # https://github.com/sgl-project/SpecForge/issues/339's EAGLE3 table: num_draft is the draft's
+    # depth, "acc len" the accept length
+    text = ("bs | steps | topk | num_draft | throughput | acc len\n-- | -- | -- | -- | -- | --\n"
+            "1 | 3 | 1 | 4 | 159.78 | 1.86\n")
+    assert [(m.name, m.value) for m in extract_metrics(text)] == [("throughput", 159.78), ("accept_length", 1.86)]
