@@ -11,6 +11,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from spec_debug.playbook.leading_dot_star import refuse_leading_dot_star
+from spec_debug.playbook.regex_habits import regex_habit
 from spec_debug.playbook.regex_backtracking import refuse_nested_repetition
 
 VarValue = Union[str, int, float, bool, None, list[Any], dict[str, Any]]
@@ -44,6 +45,9 @@ def compile_regex(pattern: str, every_match: bool = False) -> re.Pattern[str]:
     OverflowError for `a{99999999999}`, RecursionError for thousands of nested groups. A
     regex that can backtrack for ever on one line is refused too: a run cannot stop it.
     `every_match`: the run takes all its matches (a capture's `all: true`), not the first."""
+    habit = regex_habit(pattern)
+    if habit is not None:
+        raise ValueError(habit)
     try:
         compiled = re.compile(pattern, re.MULTILINE)
         refuse_nested_repetition(pattern, re.MULTILINE)
