@@ -185,6 +185,12 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     if detected in _SELF_NAMED and fmt not in (None, detected) and not scanning:
         raise UsageError(f"{file}: a {_SELF_NAMED[detected]} session, not {fmt}",
                          hint=f"leave --input-format out: {_SELF_NAMED[detected]} sessions are recognised by themselves")
+    if fmt in _SELF_NAMED and detected != fmt and not scanning:
+        # Their readers find nothing in another format's file (a JSON document included, which
+        # _refuse_misfit does not sample): an empty session would say nothing was done.
+        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is not a {_SELF_NAMED[fmt]} session "
+                         f"(it reads as {detected})",
+                         hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
     if fmt is not None and not scanning and recognized:
         _refuse_misfit(file, fmt, detected)
     elif fmt in _FITS and not scanning and detected == "text":

@@ -100,10 +100,14 @@ def test_every_detected_format_can_be_forced_from_the_command_line(tmp_path):
     forced = _spec_debug("analyze", str(trajectory), "--input-format", "OpenHands", "--json", tmp=tmp_path)
     assert forced.returncode == 0, forced.stderr
     assert json.loads(forced.stdout)["stats"]["events"] == auto["stats"]["events"] > 0
-    wrong = _spec_debug("analyze", str(trajectory), "--input-format", "gemini", tmp=tmp_path)
+    wrong = _spec_debug("analyze", str(trajectory), "--input-format", "bard", tmp=tmp_path)
     assert wrong.returncode == 2
-    assert b"unknown input format 'gemini'" in wrong.stderr and b"openhands" in wrong.stderr
+    assert b"unknown input format 'bard'" in wrong.stderr and b"openhands" in wrong.stderr
     assert b"Traceback" not in wrong.stderr
+    # a known format that is not this file's: refused, not an empty session
+    misfit = _spec_debug("analyze", str(trajectory), "--input-format", "gemini", tmp=tmp_path)
+    assert misfit.returncode == 2
+    assert b"not a Gemini CLI session (it reads as openhands)" in misfit.stderr
 
 
 def test_a_full_temporary_folder_is_one_clear_error(tmp_path):
