@@ -66,7 +66,7 @@ def fact_read_too_early(playbook: Playbook, first: dict[str, int], index: int, p
 
 
 def fact_misspelt(playbook: Playbook, first: dict[str, int], index: int, path: tuple[Any, ...], text: str,
-                  is_expression: bool) -> tuple[str, str] | None:
+                  is_expression: bool, in_finding: bool = False) -> tuple[str, str] | None:
     """(fact name, the captured name it is close to) when the template at `path` of step
     `index` tests for a fact that no step of the playbook captures, spelt like one that a step
     does; else None. A name like no captured one is left alone (a fact the author means to
@@ -75,12 +75,17 @@ def fact_misspelt(playbook: Playbook, first: dict[str, int], index: int, path: t
 
     Probe steps set facts not known before they run, and fetch steps set their own
     (`fetched`, `fetch_skipped`, ... runner/engine.py): with either at or before this step
-    nothing is said."""
-    own_counts = path[-1] in _AFTER_OWN_CAPTURES
+    nothing is said.
+
+    `in_finding`: a finding's title, remediation or evidence, rendered after the step's own
+    captures; any read counts there, since an unset fact is shown mid-incident as
+    "[template error: ...]" in the finding's title."""
+    own_counts = in_finding or path[-1] in _AFTER_OWN_CAPTURES
     last_earlier = index if own_counts else index - 1
     if any(s.probe is not None or s.fetch is not None for s in playbook.steps[:last_earlier + 1]):
         return None
-    for name in _tested_for_presence(text, is_expression):
+    read = attributes_of(text, "facts", expression=is_expression) if in_finding else _tested_for_presence(text, is_expression)
+    for name in read:
         close = difflib.get_close_matches(name, list(first), n=1) if name not in first else []
         if close:
             return name, close[0]

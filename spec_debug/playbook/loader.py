@@ -446,11 +446,29 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                           else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], known),
                 )
         for path, text in _finding_texts(step, base):
-            # Names are only known when the finding fires (facts, stdout); syntax is known now.
-            # Without this, a typo in a title shows up mid-incident as "[template error: ...]".
+            # Facts are only known when the finding fires; syntax, names and a fact spelt like a
+            # captured one are known now. Without this, a typo in a title shows up mid-incident
+            # as "[template error: ...]" in the finding the on-call reads.
             line, column = document.position(path) or (None, None)
             with _template_parse_errors(step.id, source, path, line, column, None, text, document):
                 parse_template(text)
+                missing = undefined_names(text, known)
+            where = f"{path[-2] if isinstance(path[-1], int) else path[-1]} of the finding"
+            if missing:
+                close = difflib.get_close_matches(missing[0], sorted(known | CONTEXT_NAMES), n=1)
+                raise PlaybookError(
+                    f"undefined variable {missing[0]!r} in the {where} of step {step.id!r}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"did you mean {close[0]!r}?" if close else _undefined_hint(missing[0], known),
+                )
+            misspelt = fact_misspelt(playbook, first_capture, index, path, text, False, in_finding=True)
+            if misspelt:
+                name, close_fact = misspelt
+                raise PlaybookError(
+                    f"step {step.id!r} reads facts.{name} in the {where}, but no step captures {name!r}, so it is never set",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"did you mean facts.{close_fact}? ({playbook.steps[first_capture[close_fact]].id!r} captures it)",
+                )
     check_numbers_as_text(playbook, document, source)
 
 
