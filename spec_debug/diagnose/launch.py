@@ -1499,6 +1499,11 @@ def _sglang_block_rules(cfg: LaunchConfig, block_from_draft: int | None) -> Effe
 _VLLM_SUFFIX_MAX_TREE_DEPTH = 24
 
 
+# The methods whose drafts' config.json carries n_predict (vllm/transformers_utils/configs:
+# MLPSpeculatorConfig, MedusaConfig), which vLLM takes as K when the command writes none.
+_VLLM_N_PREDICT_METHODS = ("mlp_speculator", "medusa")
+
+
 def _vllm_unwritten_k(cfg: LaunchConfig, draft_config: Any) -> EffectiveSpec:
     """num_speculative_tokens left out of --speculative-config, as vLLM resolves it
     (vllm/config/speculative.py `__post_init__`): the draft config's `n_predict` (MLPSpeculator,
@@ -1536,6 +1541,17 @@ def _vllm_unwritten_k(cfg: LaunchConfig, draft_config: Any) -> EffectiveSpec:
                f"{exported}")
         return EffectiveSpec(None, None, None, problems=[replaced + "num_speculative_tokens missing from "
                                                          "--speculative-config: " + why])
+    model = str(spec.get("model") or "")
+    if model and not isinstance(draft_config, dict) and not replaced and (
+            method in _VLLM_N_PREDICT_METHODS or (not method and "eagle" not in model.lower())):
+        # The draft's config.json was not read (a hub name not in the host's cache): an
+        # MLPSpeculator's or Medusa head's carries n_predict, which vLLM takes as K, and with no
+        # method vLLM picks mlp_speculator from that config. The vLLM docs' MLP example writes no
+        # K (features/speculative_decoding/mlp.md: {"model": "ibm-ai-platform/llama3-8b-accelerator",
+        # "method": "mlp_speculator"}): no refusal on a guess.
+        return EffectiveSpec(None, None, None, overrides=[
+            f"auto-chosen: num_speculative_tokens from the draft config's n_predict ({model}'s config.json "
+            "was not read)"])
     problems = []
     if cfg.speculative_config is not None:
         # vLLM PR #20375: required unless the draft config supplies n_predict.

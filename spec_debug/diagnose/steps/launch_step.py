@@ -243,9 +243,13 @@ def check(ctx: Any) -> list[Finding]:
     engine = ctx.host_facts.get("engine", {})
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
-    if version is None:
+    in_image = image_release(cfg.argv, cfg.engine)
+    if in_image is not None and (version is None or (
+            engine.get("server_read") is False and not str(engine.get("version_source") or "").startswith("--var"))):
         # a containerised server: the release is the image's tag, not what the host's Python has
-        version = image_release(cfg.argv, cfg.engine)
+        # (the probe's Python, when the server's own interpreter was not read: a client venv's
+        # older vllm judged a vllm/vllm-openai:v0.10.1 server by that release's rules)
+        version = in_image
     eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
                          engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
                          draft_config=launch.get("draft_config"))
