@@ -243,6 +243,16 @@ class Playbook(_Strict):
 def playbook_json_schema() -> dict[str, Any]:
     """The JSON Schema editors use to autocomplete playbooks (yaml-language-server)."""
     schema = Playbook.model_json_schema(by_alias=True)
+    # `finding: SD201` and `findings: [SD101]` name a catalog entry (FindingTemplate._code_alone,
+    # docs/playbooks.md): the model's own schema has only the mapping, and editors marked the
+    # documented short form as an error. Every place that takes a finding takes either.
+    definitions = schema.get("$defs", {})
+    if "FindingTemplate" in definitions:
+        definitions["FindingTemplateFields"] = definitions.pop("FindingTemplate")
+        definitions["FindingTemplate"] = {"anyOf": [
+            {"$ref": "#/$defs/FindingTemplateFields"},
+            {"type": "string", "pattern": f"^{_CODE.pattern}$", "description": "A catalog code alone, e.g. SD201"},
+        ]}
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     schema["title"] = "spec-debug playbook"
     return schema
