@@ -358,7 +358,8 @@ def _server_argv(argv: list[str]) -> list[str]:
             skip_target = not redirect.group(3)
             continue
         commands[-1].append(tok)
-    commands = [_unwrap_shell(c) for c in commands if c]
+    # (`bash -c ''` unwraps to no words at all)
+    commands = [c for c in (_unwrap_shell(c) for c in commands if c) if c]
     exported: list[str] = []
     servers: list[list[str]] = []
     for command in commands:
@@ -895,6 +896,12 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         legacy_k = _int_flag(flags, a["num-speculative-tokens"], "vllm")
         if legacy_k is not None:
             spec["num_speculative_tokens"] = legacy_k
+    if spec and spec.get("model") is not None and not isinstance(spec["model"], str):
+        # SpeculativeConfig's `model: str | None` (pydantic refuses a number or an object: a
+        # `--speculative-config.model.path x` dotted one level too deep makes one)
+        raise LaunchParseError(f"vllm: speculative config model must be a string (the draft's path or hub name), "
+                               f"got {json.dumps(spec['model'])} (vLLM refuses to start)",
+                               hint="\"model\": \"/models/my-eagle3-draft\"")
     method = spec.get("method") if spec else None
     if method is None and spec and isinstance(spec.get("model"), str):
         # No method: SpeculativeConfig.__post_init__ detects it from the draft's name,

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from spec_debug.diagnose.launch import LaunchParseError, parse_launch_command
 from spec_debug.diagnose.steps import engine_step, launch_step
 from spec_debug.probes.registry import ProbeContext
 
@@ -73,3 +76,23 @@ def test_the_servers_own_interpreter_and_a_var_still_win_over_the_tag() -> None:
     assert [f.code for f in _audit(IMAGE.format(tag="v0.10.1.1"), server)] != []
     given = {"name": "vllm", "version": "0.8.4", "version_source": "--var engine_version", "server_read": False}
     assert [f.code for f in _audit(IMAGE.format(tag="v0.10.1.1"), given)] != []
+
+
+def test_a_draft_model_that_is_no_string_is_a_clear_refusal_not_a_traceback() -> None:
+    # before: TypeError "unhashable type: 'dict'" out of the launch step (its draft looked up by name)
+    for command in ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+                    "'{\"method\": \"eagle3\", \"model\": {\"path\": \"/models/d\"}, \"num_speculative_tokens\": 3}'",
+                    "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config.method eagle3 "
+                    "--speculative-config.model.path /models/d --speculative-config.num_speculative_tokens 3"):
+        with pytest.raises(LaunchParseError, match="model must be a string"):
+            parse_launch_command(command)
+        (finding,) = _audit(command)
+        assert finding.code == "SD004" and "model must be a string" in " ".join(finding.evidence)
+
+
+def test_an_empty_shell_string_is_no_server_command_not_a_traceback() -> None:
+    # before: IndexError in the shell-line reader
+    with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
+        parse_launch_command("bash -c ''")
+    with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
+        parse_launch_command(["docker", "run", "img", "sh", "-c", ""])
