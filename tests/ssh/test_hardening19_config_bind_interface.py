@@ -40,6 +40,7 @@ def test_bind_interface_binds_the_address_ssh_binds_and_connects_from_it(tmp_pat
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen()
+        listener.settimeout(10)  # a connect that went elsewhere fails the test, never hangs it
         config.write_text(f"Host gpu01\n  HostName 127.0.0.1\n  Port {listener.getsockname()[1]}\n  BindInterface lo\n")
         target = resolve_target("gpu01", load_ssh_config(config))
         assert target.bind_address == bound.group(1) == "127.0.0.1"

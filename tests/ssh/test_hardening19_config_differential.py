@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.ssh_config import SSHTarget, load_ssh_config, resolve_target
+from spec_debug.runner.ssh_config import Destination, SSHTarget, load_ssh_config, resolve_target
 
 SSH = shutil.which("ssh")
 pytestmark = pytest.mark.skipif(SSH is None, reason="needs OpenSSH's ssh(1) on PATH to compare with (CI gets it with openssh-server)")
@@ -74,7 +74,7 @@ def differences(config: Path, host: str) -> list[str]:
         "bindaddress": (seen.get("bindaddress", [None])[0], target.bind_address),
         "certificatefile": ([os.path.expanduser(p) for p in seen.get("certificatefile", [])], list(target.certificate_files)),
     }
-    if "IdentityFile" in config.read_text(errors="replace"):
+    if target.identity_files:  # none: ssh(1) lists its defaults, which the key loader adds here
         pairs["identityfile"] = (ssh_identity_files(config, host), [os.path.expanduser(p) for p in target.identity_files])
     if "%" not in seen.get("proxyjump", [""])[0]:
         hops = ",".join(_hop_text(hop.destination) for hop in target.proxy_jump) or None
@@ -82,10 +82,10 @@ def differences(config: Path, host: str) -> list[str]:
     return [f"{key}: ssh={theirs!r} ours={mine!r}" for key, (theirs, mine) in pairs.items() if theirs != mine]
 
 
-def _hop_text(destination: object) -> str:
-    user = f"{destination.user}@" if destination.user else ""  # type: ignore[attr-defined]
-    port = f":{destination.port}" if destination.port else ""  # type: ignore[attr-defined]
-    return f"{user}{destination.host}{port}"  # type: ignore[attr-defined]
+def _hop_text(destination: Destination) -> str:
+    user = f"{destination.user}@" if destination.user else ""
+    port = f":{destination.port}" if destination.port else ""
+    return f"{user}{destination.host}{port}"
 
 
 # Configs as people write them (`=` separators, odd case, tabs, CRLF from a Windows editor,
