@@ -228,7 +228,7 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
             message, hint = f"{empty[0]}: is empty", f"give it the {'command' if empty[0] == 'run' else 'value'} on the same line, or indented below it"
     duplicate = _duplicate_step_position(document) if message.startswith("duplicate step id") else None
     if duplicate is not None:
-        path, line_col = duplicate
+        path, line_col, hint = duplicate
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     line, column = line_col if line_col else (None, None)
@@ -318,18 +318,24 @@ def _yaml_single(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _duplicate_step_position(document: PositionedDocument) -> tuple[tuple[Any, ...], tuple[int, int] | None] | None:
-    """The playbook-level validator knows the id but not where: point at the second step."""
+def _duplicate_step_position(document: PositionedDocument) -> tuple[tuple[Any, ...], tuple[int, int] | None, str] | None:
+    """The playbook-level validator knows the id but not where: point at the second step, and
+    say where the first is (a step copied to start the next one, its id left as it was)."""
     steps = document.value.get("steps") if isinstance(document.value, dict) else None
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for index, step in enumerate(steps if isinstance(steps, list) else []):
         step_id = step.get("id") if isinstance(step, dict) else None
         if not isinstance(step_id, str):
             continue
         if step_id in seen:
             path = ("steps", index, "id")
-            return path, document.position(path)
-        seen.add(step_id)
+            first = document.position(("steps", seen[step_id], "id"))
+            taken = {s.get("id") for s in steps if isinstance(s, dict)}
+            fresh = next(f"{step_id}_{n}" for n in range(2, len(steps) + 3) if f"{step_id}_{n}" not in taken)
+            where = f"on line {first[0]}" if first else f"step {seen[step_id] + 1}"
+            return path, document.position(path), (f"the first step with id {step_id!r} is {where}; each id names one step "
+                                                     f"(in run.json and in steps.ID): rename this one, e.g. id: {fresh}")
+        seen[step_id] = index
     return None
 
 

@@ -53,3 +53,15 @@ def test_a_go_style_duration_gets_its_seconds(written, seconds):
         load_playbook_text(f"name: t\nsteps:\n  - id: a\n    run: echo\n    timeout: {written}\n", "t.yaml")
     assert caught.value.hint == f"timeout is a number of seconds: write timeout: {seconds}"
     load_playbook_text(f"name: t\nsteps:\n  - id: a\n    run: echo\n    timeout: {seconds}\n", "t.yaml")
+
+
+def test_a_copied_step_with_its_id_unchanged_names_the_first_and_a_free_id():
+    text = ("name: t\nsteps:\n  - id: tail_log\n    run: tail -n 100 /var/log/sglang.log\n"
+            "  - id: tail_log_2\n    run: echo\n  - id: tail_log\n    run: tail -n 100 /var/log/vllm.log\n")
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook_text(text, "t.yaml")
+    assert (caught.value.line, caught.value.column) == (7, 9)
+    assert caught.value.hint == ("the first step with id 'tail_log' is on line 3; each id names one step (in run.json and "
+                                 "in steps.ID): rename this one, e.g. id: tail_log_3")
+    load_playbook_text(text.replace("  - id: tail_log\n    run: tail -n 100 /var/log/vllm",
+                                    "  - id: tail_log_3\n    run: tail -n 100 /var/log/vllm"), "t.yaml")
