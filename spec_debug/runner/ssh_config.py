@@ -175,8 +175,8 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     ssh_config(5)): relative names are under ~/.ssh, globs expand in sorted order, a missing
     file is skipped, and an Include inside a Host/Match block only applies within it. The
     enclosing block header is repeated after the included text so that the lines after the
-    Include stay in their block, and the included file's own Host/Match blocks are narrowed
-    to it (`enclosing`: see _narrowed). A line ssh(1) refuses is refused here too, naming the
+    Include stay in their block (a Match header as the result it had: _again), and the
+    included file's own Host/Match blocks are narrowed to it (`enclosing`: see _narrowed). A line ssh(1) refuses is refused here too, naming the
     file and line (ssh_config_keywords); `ignored_unknown` collects IgnoreUnknown's patterns
     across the files read, as ssh(1) keeps them in one options struct.
     """
