@@ -211,7 +211,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
             if _BLOCK.match(line):
                 line = _criteria_in_lower_case(line)
                 _check_block(line, path, number)
-                line = _remembered(_narrowed(line, within))
+                line = _remembered(_narrowed(_without_trailing_all(line), within))
                 block = line.strip()
                 proxy_command_met = False
             else:
@@ -387,6 +387,23 @@ def _narrowed(header: str, within: tuple[str, ...]) -> str:
         return header
     combined = (*within, *_criteria(header))
     return "Match " + " ".join(combined) if combined else "Host *"
+
+
+def _without_trailing_all(header: str) -> str:
+    """`Match final all` as `Match final` (and `canonical all` as `canonical`): the same
+    condition, as ssh(1) reads it (readconf.c, match_cfg_line: `all` may end a line of
+    canonical/final). paramiko refuses the form ("Match does not allow 'all' mixed with
+    anything but 'canonical'": paramiko/config.py, _get_matches), and Fedora and RHEL ship it
+    in /etc/ssh/ssh_config.d/50-redhat.conf (around the crypto-policies Include), as do
+    hardening profiles (02-ospp.conf) and 1Password's setup guides: on such a machine every
+    run stopped before reaching any host, where `ssh` worked."""
+    block = _BLOCK.match(header)
+    if block is None or block.group(1).lower() != "match":
+        return header
+    words = header[block.end():].split()
+    if len(words) > 1 and words[-1] == "all" and all(word in ("canonical", "final") for word in words[:-1]):
+        return "Match " + " ".join(words[:-1])
+    return header
 
 
 def _remembered(header: str) -> str:

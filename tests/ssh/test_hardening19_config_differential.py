@@ -292,3 +292,31 @@ def test_lines_after_an_include_stay_in_a_match_block_that_applied(tmp_path: Pat
     assert differences(config, "login01") == []
     target = ours(config, "gpu01")
     assert (target.hostname, target.user) == ("10.0.0.5", "ml")
+
+
+def test_fedora_system_config_with_its_crypto_policy_include(tmp_path: Path) -> None:
+    # Fedora/RHEL's /etc/ssh/ssh_config.d/50-redhat.conf includes the crypto-policies file,
+    # which sets GSSAPIKexAlgorithms (a key exchange patch's keyword) and RequiredRSASize:
+    # known keywords, not "Bad configuration option".
+    policy = write_config(tmp_path, "Ciphers aes256-gcm@openssh.com,chacha20-poly1305@openssh.com\n"
+                                    "GSSAPIKexAlgorithms gss-curve25519-sha256-\nRequiredRSASize 2048\n"
+                                    "PubkeyAcceptedAlgorithms ssh-ed25519,rsa-sha2-512\n", "openssh.config")
+    config = write_config(tmp_path, f"Host gpu01\n  User ml\nMatch final all\n  Include {policy}\n"
+                                    "  GSSAPIAuthentication yes\n  ForwardX11Trusted yes\n  SendEnv LANG LC_CTYPE\n")
+    assert differences(config, "gpu01") == []
+    assert ours(config, "gpu01").ciphers == "aes256-gcm@openssh.com,chacha20-poly1305@openssh.com"
+
+
+def test_a_fedora_machine_without_a_user_config_still_resolves_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # No -F: ~/.ssh/config (none here) then the system file, Fedora's as shipped in shape:
+    # `Include /etc/ssh/ssh_config.d/*.conf`, whose 50-redhat.conf opens `Match final all`.
+    # paramiko refused that line, so every run on such a machine stopped before any host.
+    drop_in = tmp_path / "etc" / "ssh_config.d"
+    drop_in.mkdir(parents=True)
+    (drop_in / "50-redhat.conf").write_text("Match final all\n  GSSAPIAuthentication yes\n  ForwardX11Trusted yes\n"
+                                            "  SendEnv LANG LC_CTYPE LC_NUMERIC\n")
+    system = write_config(tmp_path / "etc", f"Include {drop_in}/*.conf\n", "ssh_config")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SPEC_DEBUG_SYSTEM_SSH_CONFIG", str(system))
+    target = resolve_target("gpu01", load_ssh_config(None))
+    assert (target.hostname, target.send_env) == ("gpu01", ("LANG", "LC_CTYPE", "LC_NUMERIC"))
