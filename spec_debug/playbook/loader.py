@@ -23,11 +23,11 @@ from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_wo
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
-from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
 from spec_debug.playbook.templating import (
     ATTEMPT_NAMES, CONTEXT_NAMES, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
     var_references,
 )
+from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 
 # Known field names per nested model, for "did you mean" hints on unknown keys.

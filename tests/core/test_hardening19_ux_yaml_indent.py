@@ -24,8 +24,8 @@ HEAD = "name: smoke\nsteps:\n"
      "type: at column 7 lines up with the '- ' on line 6, not with regex: (column 9): indent it to column 9, under regex:"),
     # one space too deep: read as more of id:'s value
     ("  - id: gpu\n      run: nvidia-smi\n", (4, 10),
-     "run: (column 7) is indented deeper than id: on line 3 (column 5), so YAML reads it as more of id:'s value: "
-     "start run: at column 5"),
+     ("run: (column 7) is indented deeper than id: on line 3 (column 5), so YAML reads it as more of id:'s value: "
+      "start run: at column 5")),
     # one space too shallow after a nested list
     ("  - id: gpu\n    run: nvidia-smi\n    expect:\n      - exit_code: 0\n   timeout: 30\n", (7, 4),
      "timeout: at column 4 lines up with no key above it: the nearest, expect: on line 5, starts at column 5"),
