@@ -176,7 +176,8 @@ def check_block_line(keyword: str, words: list[str] | None, path: Path, number: 
             raise BadConfigLine(f"{where}: Match {word}: missing Match criteria for {name}",
                                 f"ssh(1) refuses this file too; write the patterns after it: Match {name} PATTERN")
         at += 1
-    if "all" in criteria and len([name for name in criteria if name not in ("canonical", "final")]) > 1 \
-            or "all" in criteria and criteria[-1] != "all":
+    # `all` stands alone, or last after one canonical or final (match_cfg_line: "attributes > 1").
+    if "all" in criteria and (criteria[-1] != "all" or len(criteria) > 2
+                              or any(name not in ("canonical", "final") for name in criteria[:-1])):
         raise BadConfigLine(f"{where}: 'all' cannot be combined with other Match attributes",
                             "ssh(1) refuses this file too; write `Match all` alone, or after canonical/final")

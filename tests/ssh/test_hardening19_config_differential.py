@@ -194,6 +194,7 @@ REFUSED = {
     # criterion only when a host was looked up.
     "match criterion without pattern": ("Host gpu01\n  User a\nMatch host\n  User b\n", 3, "missing Match criteria for host"),
     "match all combined": ("Match all host gpu01\n  User b\n", 1, "'all' cannot be combined with other Match attributes"),
+    "match all after two criteria": ("Match canonical final all\n  User b\n", 1, "'all' cannot be combined"),
     "misspelt match criterion": ("Host gpu01\n  User a\nMatch hots gpu*\n  User b\n", 3, "Match hots: unsupported Match attribute"),
     "unclosed quote in a host line": ('Host "gpu01\n  User a\n', 1, "invalid quotes"),
 }
