@@ -1550,7 +1550,8 @@ def _vllm_unwritten_k(cfg: LaunchConfig, draft_config: Any) -> EffectiveSpec:
                                                          "--speculative-config: " + why])
     model = str(spec.get("model") or "")
     if model and not isinstance(draft_config, dict) and not replaced and (
-            method in _VLLM_N_PREDICT_METHODS or (not method and "eagle" not in model.lower())):
+            method in _VLLM_N_PREDICT_METHODS or (not method and "eagle" not in model.lower()
+                                                  and model.lower() not in ("ngram", "[ngram]"))):
         # The draft's config.json was not read (a hub name not in the host's cache): an
         # MLPSpeculator's or Medusa head's carries n_predict, which vLLM takes as K, and with no
         # method vLLM picks mlp_speculator from that config. The vLLM docs' MLP example writes no

@@ -96,3 +96,9 @@ def test_an_empty_shell_string_is_no_server_command_not_a_traceback() -> None:
         parse_launch_command("bash -c ''")
     with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
         parse_launch_command(["docker", "run", "img", "sh", "-c", ""])
+
+
+def test_a_legacy_ngram_model_without_k_is_still_refused() -> None:
+    # `--speculative-config '{"model": "[ngram]"}'` names prompt lookup, which has no draft config
+    (finding,) = _audit("vllm serve facebook/opt-6.7b --speculative-config '{\"model\": \"[ngram]\"}'")
+    assert finding.code == "SD102" and "num_speculative_tokens missing" in finding.evidence[0]
