@@ -449,7 +449,10 @@ _SHELLS = ("bash", "sh", "dash", "zsh")
 # tags like v0.5.6.post2-cu129; vLLM docs, deployment/docker.md: `vllm/vllm-openai:v0.10.1.1`):
 # a release tag names the engine release inside the container.
 _RELEASE_IMAGE = re.compile(r"(?:\S+/)?(lmsysorg/sglang|vllm/vllm-openai)"
-                            r":v?(\d+\.\d+(?:\.\d+)*(?:(?:\.post|rc)\d+)?)(?:[-_][\w.-]*)?")
+                            r":v?(\d+\.\d+(?:\.\d+)*(?:(?:\.post|rc)\d+)?)(?:[-_][\w.-]*)?"
+                            # a tag pinned to its digest (`IMAGE:TAG@sha256:...`): docker runs the
+                            # digest, and the tag still names the release it was pushed as
+                            r"(?:@[a-z0-9]+:[0-9a-fA-F]+)?")
 
 
 def image_release(argv: list[str] | tuple[str, ...], engine: str) -> str | None:

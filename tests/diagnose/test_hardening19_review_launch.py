@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from spec_debug.diagnose.launch import LaunchParseError, parse_launch_command
+from spec_debug.diagnose.launch import LaunchParseError, image_release, parse_launch_command
 from spec_debug.diagnose.steps import engine_step, launch_step
 from spec_debug.probes.registry import ProbeContext
 
@@ -102,3 +102,22 @@ def test_a_legacy_ngram_model_without_k_is_still_refused() -> None:
     # `--speculative-config '{"model": "[ngram]"}'` names prompt lookup, which has no draft config
     (finding,) = _audit("vllm serve facebook/opt-6.7b --speculative-config '{\"model\": \"[ngram]\"}'")
     assert finding.code == "SD102" and "num_speculative_tokens missing" in finding.evidence[0]
+
+
+SGLANG_PINNED = ("docker run --gpus all --shm-size 32g --ipc=host lmsysorg/sglang:{image} python3 -m "
+                 "sglang.launch_server --model-path meta-llama/Llama-2-7b-chat-hf --speculative-algo EAGLE "
+                 "--speculative-draft lmzheng/sglang-EAGLE-llama2-chat-7B --speculative-num-steps 5 "
+                 "--speculative-eagle-topk 8 --speculative-num-draft-tokens 64")
+DIGEST = "sha256:" + "3f" * 32
+
+
+def test_a_release_tag_pinned_to_its_digest_still_names_the_release() -> None:
+    # 0.4.6 read --speculative-draft as the draft path; the newest rules call it ambiguous
+    assert [f.code for f in _audit(SGLANG_PINNED.format(image="v0.4.6.post1-cu124"))] == []
+    # before: `TAG@sha256:...` read as no release, judged by the newest rules: a false SD102
+    assert [f.code for f in _audit(SGLANG_PINNED.format(image=f"v0.4.6.post1-cu124@{DIGEST}"))] == []
+    assert image_release(["docker", "run", f"lmsysorg/sglang:v0.5.6@{DIGEST}"], "sglang") == "0.5.6"
+    # a bare digest, latest and dev tags name no release
+    for image in (f"lmsysorg/sglang@{DIGEST}", "lmsysorg/sglang:latest", "lmsysorg/sglang:dev-20260101",
+                  f"lmsysorg/sglang:nightly@{DIGEST}"):
+        assert image_release(["docker", "run", image], "sglang") is None
