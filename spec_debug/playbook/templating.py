@@ -191,7 +191,42 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
                 f"or it was set to null); guard it: {name} is not none and ...",
                 hint="or give the capture a default: value",
             ) from None
+        text_numbers = _number_text_names(expression, context) if isinstance(exc, TypeError) and "not supported between" in str(exc) else []
+        if text_numbers:
+            # `min_accept: "2.0"` (quoted, as YAML examples quote values) or a capture left as
+            # type: str, compared with a float capture: "'>=' not supported between instances of
+            # 'float' and 'str'" named neither the value nor the fix.
+            name, value = text_numbers[0]
+            raise TemplateError(
+                f"{_where(site)}: expression {expression!r} failed: {name} is the text {value!r}, not a number; "
+                f"compare it as one: ({name} | float)",
+                hint="or make it a number where it is set: a var's default without quotes, a capture's type: float",
+            ) from None
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
+
+
+_NUMBER_TEXT = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
+
+
+def _number_text_names(expression: str, context: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, value) of `facts.X`, `vars.X` or bare names in expression whose value is text
+    that reads as a number."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+    except TemplateSyntaxError:
+        return []
+    found: list[tuple[str, str]] = []
+    for attr in parsed.find_all(nodes.Getattr):
+        if isinstance(attr.node, nodes.Name) and attr.node.name in ("facts", "vars"):
+            scope = context.get(attr.node.name)
+            value = scope.get(attr.attr) if isinstance(scope, dict) else None
+            if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
+                found.append((f"{attr.node.name}.{attr.attr}", value))
+    for name in parsed.find_all(nodes.Name):
+        value = context.get(name.name) if name.ctx == "load" and name.name not in CONTEXT_NAMES else None
+        if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
+            found.append((name.name, value))
+    return list(dict.fromkeys(found))
 
 
 def _unset_facts(source: str, context: dict[str, Any], *, template: bool) -> list[str]:
