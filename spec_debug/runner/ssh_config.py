@@ -28,6 +28,10 @@ under the name (or HostKeyAlias) only, and the address's entries serve only to n
 the name has none (ssh_handshake, _other_known_hosts_names). BindAddress and BindInterface are
 followed (ssh_config_values, _bind_address; ssh_tcp, _create_connection).
 
+Where OpenSSH releases differ, the tests' ground truth is `ssh -G` of OpenSSH 9.2 (Debian 12):
+%C does not hash the ProxyJump (9.6 added it: readconf.c, ssh_connection_hash), and User and
+Include take no `%` or `${VAR}` expansion (10.0 added them: ssh.c, main; readconf.c, oInclude).
+
 This module reads the files (Include, each line as ssh(1) splits it) and resolves a host; the
 rules it applies each have a module: ssh_target (Destination, SSHTarget, `user@host:port`),
 ssh_quoting (argv_split, trailing comments), ssh_env (SendEnv/SetEnv), ssh_tokens (`%` tokens
