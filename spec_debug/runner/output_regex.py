@@ -7,7 +7,7 @@ Python's ``re`` holds off Ctrl-C and SIGTERM (the run had to be killed, its reco
 "running").
 
 When a regex starts with an unbounded repetition of one character class C (``\\S+``, ``\\w*``,
-``[^,]{2,}``, ``.+``, also inside leading groups), its first match never starts right after a
+``[^,]{2,}``, ``.+``, also inside leading groups and after global flags such as ``(?i)``), its first match never starts right after a
 C: had it matched at p with a C at p - 1, the same repetition taken once more matches at
 p - 1, which the search tries first. So ``(?<!C)`` in front changes no first match (nor its
 groups), and every start inside a run fails at once: one pass per run. A regex with a back
@@ -33,6 +33,7 @@ except ImportError:  # pragma: no cover - Python 3.10
 # The source text of a leading class repetition, after any opening groups: the class is what
 # the lookbehind repeats, so it is taken as written (the parse below confirms the shape).
 _LEADING_RUN = re.compile(r"""
+    (?P<flags>(?:\(\?[aiLmsu]+\))*)                           # global flags first: (?i) (?s)
     (?:\((?:\?P<\w+>|\?:)?)*                                   # opening groups: ( (?P<n> (?:
     (?P<cls>\\[SsWwDd]|\.|\[\^?\]?(?:\\.|[^\]\\])*\])          # \S \w \d \s .. or [...]
     (?:[+*]|\{\d*,\})                                          # unbounded: + * {m,}
@@ -47,17 +48,23 @@ _CROSS_REFERENCES = {_sre.GROUPREF, _sre.GROUPREF_EXISTS} | ({_sre.GROUPREF_IGNO
 def compile_first_match(source: str, flags: int = re.MULTILINE) -> re.Pattern[str]:
     """``source`` compiled for first-match searches, guarded as the module says when that
     gives the same first match."""
-    guard = _leading_class(source, flags)
-    if guard is None:
+    lead = _leading_class(source, flags)
+    if lead is None:
         return re.compile(source, flags)
-    return re.compile(f"(?<!{guard})(?:{source})", flags)
+    # Global flags must stay at the very start (Python 3.11 refuses them elsewhere); they apply
+    # to the guard's class as to the repetition's, so the two still read the same characters.
+    # (?x) is not taken: a trailing comment in the source would swallow the closing ")".
+    flags_text, guard = lead
+    return re.compile(f"{flags_text}(?<!{guard})(?:{source[len(flags_text):]})", flags)
 
 
 def first_match(source: str, text: str, flags: int = re.MULTILINE) -> re.Match[str] | None:
     return compile_first_match(source, flags).search(text)
 
 
-def _leading_class(source: str, flags: int) -> str | None:
+def _leading_class(source: str, flags: int) -> tuple[str, str] | None:
+    """The leading global flags as written and the class of the leading repetition, when the
+    guard applies."""
     lead = _LEADING_RUN.match(source)
     if lead is None:
         return None
@@ -81,7 +88,7 @@ def _leading_class(source: str, flags: int) -> str | None:
     low, high, body = value
     if high is not _sre.MAXREPEAT or len(body) != 1 or body[0][0] not in _ONE_CHARACTER:
         return None
-    return lead.group("cls")
+    return lead.group("flags"), lead.group("cls")
 
 
 def _has_cross_reference(parsed: Any) -> bool:

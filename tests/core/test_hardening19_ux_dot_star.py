@@ -72,7 +72,9 @@ def test_first_match_leads_the_runner_guards_load(regex):
 
 
 def test_a_lead_the_runner_cannot_guard_is_still_refused():
-    # Leading inline flags hide the `.*` from the runner's guard: searched as written, it is quadratic.
+    # A leading (?x) keeps the runner's guard off (a trailing comment would swallow its ")"):
+    # searched as written, it is quadratic. (?i) and (?s) are guarded and load.
     with pytest.raises(PlaybookError) as caught:
-        load_playbook_text(_playbook(r"{regex: '(?i).*throughput: (?P<rate>[\d.]+)'}"), "bench.yaml")
-    assert r"with the same match: (?i)^.*throughput: (?P<rate>[\d.]+)" in caught.value.message
+        load_playbook_text(_playbook(r"{regex: '(?x).*throughput:\ (?P<rate>[\d.]+)'}"), "bench.yaml")
+    assert r"with the same match: (?x)^.*throughput:\ (?P<rate>[\d.]+)" in caught.value.message
+    load_playbook_text(_playbook(r"{regex: '(?i).*throughput: (?P<rate>[\d.]+)'}"), "bench.yaml")
