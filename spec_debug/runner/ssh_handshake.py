@@ -4,7 +4,6 @@ the connection away before its banner or ssh-agent will not sign."""
 
 from __future__ import annotations
 
-import getpass
 import hashlib
 import os
 import random
@@ -36,6 +35,7 @@ from spec_debug.runner.ssh_hostkeys import (
     verify_host_key,
 )
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
+from spec_debug.runner.ssh_tokens import local_user
 from spec_debug.runner.ssh_proxy_command import _raise_if_proxy_ended
 from spec_debug.runner.ssh_startups import login_turn, pace
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
@@ -185,7 +185,7 @@ def _known_hosts_command_tokens(target: SSHTarget, server_key: paramiko.PKey | N
     tokens = {
         "h": target.hostname, "p": str(target.port), "r": target.user, "n": target.alias,
         "k": target.host_key_alias or target.alias, "j": jump, "l": local, "L": local.split(".")[0],
-        "u": getpass.getuser(), "i": str(os.getuid()), "d": os.path.expanduser("~"),
+        "u": local_user(), "i": str(os.getuid()), "d": os.path.expanduser("~"),
         "H": target.known_hosts_name, "I": "HOSTNAME", "t": "NONE", "f": "NONE", "K": "NONE",
     }
     if server_key is None:
