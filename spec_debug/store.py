@@ -264,6 +264,9 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
     try:
         if path.is_dir():
             path = path / RUN_JSON
+        elif path.suffix.lower() in _RENDERED and (path.parent / RUN_JSON).is_file():
+            # `report runs/<id>/report.html`: the rendering sits beside its record
+            path = path.parent / RUN_JSON
         if path.exists() and not path.is_file():  # a FIFO or /dev/zero would block or never end
             raise UsageError(f"{path} is not a regular file", hint="pass a runs/<run-id> directory or its run.json")
         raw = path.read_bytes()
@@ -283,6 +286,10 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if path.name != RUN_JSON and text.lstrip()[:1] not in ("{", "["):
+            # a playbook, a log or a rendered report given in its place: no JSON was meant
+            raise UsageError(f"{path} is not a run record (run.json)",
+                             hint="pass a runs/<run-id> directory or its run.json") from None
         # Cut inside a string, json reports where the string started: it never closes, so the
         # file ends inside it.
         truncated = exc.pos >= len(text.rstrip()) - 1 or exc.msg.startswith("Unterminated string")
@@ -296,6 +303,10 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
     for note in record.reading_notes:
         warn(f"{path}: {note}")
     return record
+
+
+_RENDERED = frozenset({".md", ".html", ".htm", ".xml"})
+"""What a run folder holds beside run.json: its reports and JUnit XML."""
 
 
 def _unwritten_run_hint(folder: Path) -> str | None:
