@@ -165,7 +165,11 @@ def resolve_hosts(
 
     loaded = load_inventory(inventory) if inventory is not None else None
     known = set(loaded.hosts) if loaded is not None else set()
-    names: list[str] = list(hosts)
+    names: list[str] = []
+    for host in hosts:
+        # `--host gpu01,gpu02` (pdsh -w, Ansible's `-i a,b,`): no host name holds a comma, and
+        # taken whole it was "cannot resolve host name 'gpu01,gpu02'".
+        names += split_host_list(host) if "," in host else [host]
     for pattern in host_patterns:
         for item in split_host_list(pattern):
             names += expand_host_pattern(item)
