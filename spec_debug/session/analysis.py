@@ -275,11 +275,13 @@ class _Agent:
     """The topic words of the hypotheses settled last."""
 
 
-_AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:error", "event_msg:error"})
+_AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:error", "event_msg:error",
+                                  claude_code.RESULT_ERROR})
 """Codex's own failure lines: ``codex exec --json``'s ``turn.failed{error}``, ``error{message}`` and
 ``error`` items, and a rollout's ``error`` event (CLI 0.43 and older: ``msg:error``). A
 ``stream_error`` is a reconnect notice the turn survives (openai/codex codex-rs/protocol
-``StreamErrorEvent``), so it is not one."""
+``StreamErrorEvent``), so it is not one. Claude Code's ``claude -p --output-format stream-json``
+ends a failed run with a ``result`` line that says so (``error_max_turns``, or ``is_error``)."""
 
 
 class _SessionState:

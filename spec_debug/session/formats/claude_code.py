@@ -62,6 +62,8 @@ read them from real sessions): they hold no command, result or prompt."""
 
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
+RESULT_ERROR = "result:error"
+"""The raw type of a stream-json ``result`` line that says the run failed."""
 """The session's name: ``{"type": "custom-title", "customTitle": …, "sessionId"}`` written by
 ``/rename``, ``{"type": "ai-title", "aiTitle": …}`` the CLI's own; the last of each is the
 current one, and a rename wins (the shapes transcript viewers read, e.g. rymalia/
@@ -361,7 +363,17 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
     if kind_of_line == "result" and isinstance(obj.get("subtype"), str):
         # stream-json's last line: how the run ended and its final answer
         result = obj.get("result") if isinstance(obj.get("result"), str) else ""
-        return [event("system", "system", text=result, raw_type=f"result:{obj['subtype']}")]
+        subtype = obj["subtype"]
+        if obj.get("is_error") is True or subtype.startswith("error"):
+            # The run died: an error_* subtype (max turns, an exception during execution, the
+            # budget), or a failed API call, which comes as "success" with is_error and the
+            # message in `result` (ccwire src/protocol/result.rs; claude-code-agent ResultMessage).
+            errors = obj.get("errors")
+            said = result
+            if not said and isinstance(errors, list) and errors:
+                said = "; ".join(str(e) for e in errors[:3])
+            return [event("system", "system", text=said or subtype.replace("_", " "), raw_type=RESULT_ERROR)]
+        return [event("system", "system", text=result, raw_type=f"result:{subtype}")]
     if kind_of_line == "attachment":
         noted = _queued_command(obj, event) or _hook_note(obj, event)
         if noted is not None:
