@@ -5,7 +5,6 @@ two readings, not one mean over both. Texts copied from the issues named above e
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from pathlib import Path
 
 from spec_debug.session import analyze_path
 from spec_debug.session.metrics import extract_metrics

@@ -6,7 +6,6 @@ https://github.com/Tencent/AngelSlim/issues/163 (Qwen3-30B-A3B with EAGLE3, H100
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from pathlib import Path
 
 from spec_debug.session import analyze_path
 from spec_debug.session.baselines import row_key

@@ -5,7 +5,6 @@ sessions quote verbatim; see tests/data/transcripts_newest/README.md)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from spec_debug.session.analysis import analyze_path
