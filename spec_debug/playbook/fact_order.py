@@ -26,6 +26,10 @@ from spec_debug.playbook.templating import TEXT_ENV, attributes_of
 # attempt's result): a capture of the same step counts as earlier for these.
 _AFTER_OWN_CAPTURES = ("until", "that")
 
+# What `facts.NAME` is when NAME is a method of the dict: Jinja looks an attribute up before an
+# item (jinja2/sandbox.py, SandboxedEnvironment.getattr), so these are never read as facts.
+_MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
+
 
 def captured_names(step: Step) -> list[str]:
     """The fact names a step's capture: list sets (regex group names, or its name:)."""
@@ -86,6 +90,8 @@ def fact_misspelt(playbook: Playbook, first: dict[str, int], index: int, path: t
         return None
     read = attributes_of(text, "facts", expression=is_expression) if in_finding else _tested_for_presence(text, is_expression)
     for name in read:
+        if name in _MAPPING_METHODS:
+            continue  # `facts.items()`, `facts.get('x')`: Jinja's facts.NAME is the dict's method, no fact
         close = difflib.get_close_matches(name, list(first), n=1) if name not in first else []
         if close:
             return name, close[0]

@@ -19,6 +19,7 @@ from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
 from spec_debug.playbook.fact_order import fact_misspelt, fact_read_too_early, first_captures
+from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, habit_hint, model_word, outside_shell_quotes, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
@@ -443,6 +444,15 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"did you mean facts.{close}? ({playbook.steps[first_capture[close]].id!r} captures it)",
                 )
+            if missing and not is_expression and go_call(text, missing[0]):
+                # `{{json .Config}}` parses (as json's attribute Config): it is docker's, not ours.
+                line, column = _template_error_position(text, None, (GO_TEMPLATE, ""), document, line, column) \
+                    if line is not None else (line, column)
+                raise PlaybookError(
+                    f"step {step.id!r} passes a Go template to its command, which spec-debug would fill in as its own "
+                    f"(and {missing[0]!r} is no var)",
+                    path=source, line=line, column=column, key_path=dotted_path(path), hint=_go_template_hint(text),
+                )
             if missing:
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
@@ -610,10 +620,8 @@ def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], lin
                             column=column, key_path=dotted_path(path)) from None
 
 
-# Shell text that Jinja reads as its own syntax. Go templates are what docker, podman and
-# kubectl take for --format / -o go-template (`{{.State.Status}}`, `{{range .items}}`); bash
-# writes the length of a variable as ${#name}, and `{#` opens a Jinja comment.
-_GO_TEMPLATE = re.compile(r"\{\{-?\s*(\.|(range|with|if|end|printf|json|index|len)\b)")
+# Shell text that Jinja reads as its own syntax: bash writes the length of a variable as
+# ${#name}, and `{#` opens a Jinja comment; Go templates are in go_templates.py.
 _RAW_FIX = "wrap that text in {% raw %}...{% endraw %} so it reaches the command as written"
 
 
@@ -621,9 +629,15 @@ def _shell_syntax_hint(text: str, message: str) -> tuple[re.Pattern[str], str] |
     """(what to look for on the line, hint) when shell text was read as Jinja syntax."""
     if "comment" in message and "{#" in text:
         return re.compile(r"\{#"), f"Jinja reads '{{#' as the start of a comment (bash's ${{#name}} is one): {_RAW_FIX}"
-    if _GO_TEMPLATE.search(text):
-        return _GO_TEMPLATE, f"'{{{{.Field}}}}' is a Go template for the command (docker/kubectl --format), not for spec-debug: {_RAW_FIX}"
+    if GO_TEMPLATE.search(text):
+        return GO_TEMPLATE, _go_template_hint(text)
     return None
+
+
+def _go_template_hint(text: str) -> str:
+    wrapped = raw_wrapped(text)
+    fix = f"write {wrapped[1]}" if wrapped else _RAW_FIX
+    return f"'{{{{.Field}}}}' is a Go template for the command (docker/kubectl --format), not for spec-debug: {fix}"
 
 
 def _template_error_position(text: str, template_line: int | None, shell_hint: tuple[re.Pattern[str], str] | None,

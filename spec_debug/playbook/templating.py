@@ -320,7 +320,7 @@ def undefined_names(source: str, known_vars: set[str], *, expression: bool = Fal
     never flagged here. Raises TemplateSyntaxError for a malformed template.
     """
     parsed = _parse_checked("{{ " + source + " }}" if expression else source)
-    locally_bound = {n.name for n in parsed.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    locally_bound = _bound_names(parsed)
     missing: list[str] = []
     for name in parsed.find_all(nodes.Name):
         if name.ctx != "load" or name.name in locally_bound:
@@ -361,10 +361,19 @@ def template_texts(value: Any) -> list[str]:
     return []
 
 
+def _bound_names(parsed: nodes.Template) -> set[str]:
+    """Names the template binds itself: a for loop's target and its `loop` (loop.index,
+    loop.last: Jinja's Template Designer Documentation, "For"), a set, a macro's parameters."""
+    bound = {n.name for n in parsed.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    if any(True for _ in parsed.find_all(nodes.For)):
+        bound.add("loop")
+    return bound
+
+
 def names_used(source: str, *, expression: bool = False) -> list[str]:
     """The bare names a template reads (not those it binds itself, as a for loop does)."""
     parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
-    bound = {n.name for n in parsed.find_all(nodes.Name) if n.ctx in ("store", "param")}
+    bound = _bound_names(parsed)
     return list(dict.fromkeys(n.name for n in parsed.find_all(nodes.Name) if n.ctx == "load" and n.name not in bound))
 
 
