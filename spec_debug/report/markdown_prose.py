@@ -4,7 +4,9 @@ step's message) put into Markdown so that it renders as they wrote it.
 CommonMark reads `<port>` and `<urlopen error [Errno 111] ...>` as HTML tags (0.31 section 6.6):
 the text vanished from the rendered page. "# of steps" at a line start became a heading, and
 "---" under a line turned that line into one (sections 4.1-4.3). Code spans (section 6.1) are
-kept as written: a backslash inside one would be printed.
+kept as written: a backslash inside one would be printed, and so are fenced code blocks (section
+4.5): a fix that shows the command to run, with a `# comment` or a `<model>` placeholder in it, is
+copied from the page as written.
 """
 
 from __future__ import annotations
@@ -23,11 +25,35 @@ _BLOCK_START = re.compile(r"^( {0,3})(#{1,6}(?=\s|$)|=+\s*$|-{2,}\s*$|(?:[-*_]\s
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>)")
 
 
+# The opening line of a fenced code block (section 4.5): 0-3 spaces, then three or more backticks
+# (with no backtick in the info string after them) or tildes.
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+
+
 def md_text(value: Any) -> str:
-    """Prose as Markdown that keeps its lines, lists and code spans but cannot open a heading, a
-    rule or an HTML tag the author did not mean."""
-    lines = str(value if value is not None else "").splitlines()
-    return escape_tag_starts("\n".join(_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line) for line in lines))
+    """Prose as Markdown that keeps its lines, lists, code spans and fenced code blocks but cannot
+    open a heading, a rule or an HTML tag the author did not mean."""
+    out: list[str] = []
+    prose: list[str] = []
+    fence: str | None = None  # the fence that closes the code block we are in
+    for line in str(value if value is not None else "").splitlines():
+        if fence is not None:
+            out.append(line)
+            if re.fullmatch(rf" {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\s*", line):
+                fence = None
+            continue
+        opened = _FENCE_OPEN.match(line)
+        if opened is None:
+            prose.append(_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), line))
+            continue
+        if prose:
+            out.append(escape_tag_starts("\n".join(prose)))
+            prose = []
+        out.append(line)
+        fence = opened.group(1)
+    if prose:
+        out.append(escape_tag_starts("\n".join(prose)))
+    return "\n".join(out)
 
 
 def escape_tag_starts(text: str) -> str:
