@@ -33,8 +33,9 @@ _ROW_TAIL = re.compile(r"\d[\d.,]*\s*(?:[a-z]+/s(?:ec(?:ond)?)?|tokens per secon
 # sglang bench_one_batch) names no one row.
 _ROW_FLAGS = re.compile(r"--(?:batch[-_]size|max[-_]concurrency|concurrency|max[-_]num[-_]seqs)(?:=|\s+)(\d+)(?![\d.]|\s+\d)")
 # A table cell's context is "table: <column> | <row label>: <cell>" (metric_tables.table_readings);
-# a row label that is a number is the row's batch size (SpecForge#339's "bs" column).
-_TABLE_ROW = re.compile(r"table: [^|]*\| (\d+): ")
+# a row label that is a number is the row's batch size (SpecForge#339's "bs" column), as is one
+# that ends in "bs=N" (a run's label beside a batch-size column: "fr-spec bs=1").
+_TABLE_ROW = re.compile(r"table: [^|]*\| (?:[^|:]* bs=)?(\d+): ")
 # Model families people run EAGLE-3 drafts for, and the size that tells two models of a family
 # apart ("Llama-3.1-8B", "Qwen3-30B-A3B": 30b, not the 3b active; "gpt-oss-120b"), read past
 # the organisation's name ("Qwen/Qwen3-30B-A3B", "meta-llama/Llama-3.1-8B-Instruct").

@@ -193,11 +193,15 @@ def _batch_and_depth_columns(header: list[str]) -> tuple[int | None, list[int]]:
 
 def _row_name(header: list[str], row: list[str], batch_col: int | None) -> str:
     """How a cell's context names its row: by its batch size when a column holds it ("| 4: ..."
-    is read as bs=4, baselines.row_key); a first column of another number ("tp" 4) keeps its
-    header, so it is read as no batch size."""
-    if batch_col is not None and batch_col < len(row):
-        return row[batch_col]
+    is read as bs=4, baselines.row_key), after the run's own label where the first column gives
+    one ("| fr-spec bs=1: ...": vllm-project/vllm#24343's Method column, which names the run and
+    may name its model or engine); a first column of another number ("tp" 4) keeps its header,
+    so it is read as no batch size."""
     first = row[0] if row else ""
+    if batch_col is not None and batch_col < len(row):
+        if batch_col == 0 or not first.strip("*` ") or _CELL_NUMBER.fullmatch(first):
+            return row[batch_col]
+        return f"{first} bs={row[batch_col]}"
     if header and header[0].strip() and _CELL_NUMBER.fullmatch(first):
         return f"{header[0].strip()} {first}"
     return first
