@@ -47,11 +47,33 @@ def unquoted_word_hint(text: str, names: list[str], is_expression: bool) -> str 
                 if isinstance(o, nodes.Name) and o.name in names}
     if not compared:
         return None
+    absent = _absence_hint(text, compared)
+    if absent is not None:
+        return absent
     quoted = text.strip()
     for name in sorted(compared):
         quoted = re.sub(rf"(?<![\w.'\"]){re.escape(name)}(?![\w'\"])", f"'{name}'", quoted)
     words = " and ".join(sorted(compared))
     return f"to compare with the text {words}, quote it: {quoted}"
+
+
+# JSON's and YAML's null, Go's and Ruby's nil, JavaScript's undefined: Jinja tests for them
+# (`is none`, `is defined`); quoting them, as for a word, compares with the text "null".
+_ABSENT_WORDS = {"null": "none", "NULL": "none", "Null": "none", "nil": "none", "undefined": "undefined"}
+
+
+def _absence_hint(text: str, compared: set[str]) -> str | None:
+    """`facts.x == null` -> "write facts.x is none"; None when no such word is compared."""
+    words = sorted(compared & set(_ABSENT_WORDS))
+    if not words:
+        return None
+    written = text.strip()
+    for word in words:
+        test = _ABSENT_WORDS[word]
+        negated = "defined" if test == "undefined" else "not none"
+        written = re.sub(rf"\s*(?:===?)\s*{word}\b", f" is {test}", written)
+        written = re.sub(rf"\s*(?:!==?)\s*{word}\b", f" is {negated}", written)
+    return f"Jinja has no {words[0]}: it tests for a missing value with is none / is defined: write {written}"
 
 
 def _unquoted(text: str) -> str:
