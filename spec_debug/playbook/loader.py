@@ -470,6 +470,13 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 parse_template(text)
                 missing = undefined_names(text, known)
             where = f"{path[-2] if isinstance(path[-1], int) else path[-1]} of the finding"
+            if missing and go_call(text, missing[0]):
+                # "check it with docker inspect --format '{{json .State}}'" in a fix: docker's template.
+                raise PlaybookError(
+                    f"the {where} of step {step.id!r} quotes a Go template, which spec-debug would fill in as its own "
+                    f"(and {missing[0]!r} is no var)",
+                    path=source, line=line, column=column, key_path=dotted_path(path), hint=_go_template_hint(text),
+                )
             if missing:
                 close = difflib.get_close_matches(missing[0], sorted(known | CONTEXT_NAMES), n=1)
                 raise PlaybookError(

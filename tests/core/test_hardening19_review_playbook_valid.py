@@ -155,3 +155,31 @@ def test_a_go_template_that_does_not_parse_gets_the_line_to_write_too(tmp_path):
     assert caught.value.hint.endswith(
         "write echo --format '{% raw %}{{range .items}}{{.metadata.name}}{{end}}{% endraw %}' {{ container }}"
     ), caught.value.hint
+
+
+FIX_QUOTING_DOCKER = """\
+name: health
+description: Is the server container healthy?
+steps:
+  - id: health
+    run: exit 1
+    findings:
+      - code: SD900
+        remediation: "Check it with docker inspect --format '{{json .State.Health}}' sglang"
+"""
+
+
+def test_a_go_template_quoted_in_a_fix_gets_the_line_to_write_and_it_renders_as_written(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(FIX_QUOTING_DOCKER)
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook(path)
+    assert "Go template" in caught.value.message and "declare it under vars" not in caught.value.hint
+    written = "Check it with docker inspect --format '{% raw %}{{json .State.Health}}{% endraw %}' sglang"
+    assert caught.value.hint.endswith(f"write {written}"), caught.value.hint
+    (tmp_path / "p.yaml").write_text(FIX_QUOTING_DOCKER.replace(
+        "\"Check it with docker inspect --format '{{json .State.Health}}' sglang\"", f'"{written}"'))
+    ran = _cli("run", "p.yaml", "--host", "local", cwd=tmp_path)
+    record = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
+    finding = next(f for f in record["findings"] if f["code"] == "SD900")
+    assert finding["remediation"] == "Check it with docker inspect --format '{{json .State.Health}}' sglang", ran.stdout
