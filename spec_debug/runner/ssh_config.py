@@ -53,7 +53,13 @@ import paramiko
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_args import SSH_CONFIG_FILE_OPTION, parse_ssh_args
-from spec_debug.runner.ssh_config_keywords import BadConfigLine, check_block_line, check_config_line, ignored_unknown_patterns
+from spec_debug.runner.ssh_config_keywords import (
+    BadConfigLine,
+    check_block_line,
+    check_config_line,
+    ignored_unknown_patterns,
+    sets_nothing,
+)
 from spec_debug.runner.ssh_config_values import (
     _add_keys_to_agent,
     _address_family,
@@ -92,7 +98,13 @@ from spec_debug.runner.ssh_target import (
     parse_destination,
     parse_proxy_jump,
 )
-from spec_debug.runner.ssh_tokens import RefusedExpansion, _environment_expanded_strict, identity_agent_socket, local_user
+from spec_debug.runner.ssh_tokens import (
+    RefusedExpansion,
+    _environment_expanded_strict,
+    identity_agent_socket,
+    include_path_expanded,
+    local_user,
+)
 
 # The public names of this module before it was split (ssh_target, ssh_quoting, ssh_env,
 # ssh_args hold them now): callers and tests import them from here.
@@ -209,7 +221,8 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     proxy_command_met = False
     for number, line in enumerate(text.removesuffix("\n").split("\n"), 1):
         line = line.removesuffix("\r")
-        line = _utf8_outside_comments(without_trailing_comment(line), path, number)
+        uncommented = without_trailing_comment(line)
+        line = "" if sets_nothing(uncommented, line) else _utf8_outside_comments(uncommented, path, number)
         include = _INCLUDE.match(line)
         if include is None:
             if _BLOCK.match(line):
@@ -226,7 +239,10 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 line = _as_ssh_reads_it(line, path, number)
             lines.append(line)
             continue
-        for pattern in shlex.split(include.group(1)):
+        for written in shlex.split(include.group(1)):
+            pattern = include_path_expanded(written)
+            if pattern is None:
+                continue
             pattern = os.path.expanduser(pattern)
             if not os.path.isabs(pattern):
                 pattern = os.path.join(base, pattern)
@@ -269,6 +285,7 @@ _KEYWORD_LINE = re.compile(r"^(\s*)(\w+)(?:\s*=\s*|\s+)(.*)$")
 _QUOTING = re.compile(r"[\"'\\]")
 # Values that are lists of words, split again with argv_split after the lookup (_split_files).
 _WORD_LIST_KEYWORDS = frozenset({"userknownhostsfile", "globalknownhostsfile"})
+_SERVER_ALIVE_INTERVAL_ALIASES = frozenset({"protocolkeepalives", "setuptimeout"})
 
 
 def _as_ssh_reads_it(line: str, path: Path, number: int) -> str:
@@ -293,6 +310,11 @@ def _as_ssh_reads_it(line: str, path: Path, number: int) -> str:
     key = keyword.lower()
     if key in _RAW_LINE_KEYWORDS or key in ("host", "match", "include"):
         return line
+    if key in _SERVER_ALIVE_INTERVAL_ALIASES:
+        # Debian's and Ubuntu's ssh(1) read both as ServerAliveInterval (debian/patches/
+        # keepalive-extensions.patch; `ssh -G` there shows `serveraliveinterval`), first value winning.
+        keyword = "ServerAliveInterval"
+        line = f"{indent}{keyword} {value}"
     if key == "certificatefile":
         # ssh(1) offers every CertificateFile that applies (readconf.c, add_certificate_file);
         # paramiko kept the first, so a valid certificate on a second line was never offered.
@@ -363,6 +385,8 @@ def _criteria_in_lower_case(header: str) -> str:
             break
         else:
             name, equals, argument = text.partition("=")
+            if equals and not argument and name.lstrip("!").lower() in ("tagged", "command"):
+                argument = '""'  # `tagged=`: the empty tag (10.x takes an empty argument for these two)
             if equals and name.lstrip("!").lower() not in _CRITERIA_WITHOUT_ARGUMENT:
                 text = f"{name.lower()} {argument}" if argument else name.lower()
                 expect_argument = not argument
@@ -394,9 +418,9 @@ def _narrowed(header: str, within: tuple[str, ...]) -> str:
 
 
 def _without_trailing_all(header: str) -> str:
-    """`Match final all` as `Match final` (and `canonical all` as `canonical`): the same
-    condition, as ssh(1) reads it (readconf.c, match_cfg_line: `all` may end a line of
-    canonical/final). paramiko refuses the form ("Match does not allow 'all' mixed with
+    """`Match final all` as `Match final` (and `canonical all` as `canonical`, `!all` as a host
+    that never matches): the same condition, as ssh(1) reads it (readconf.c, match_cfg_line:
+    `all` may end a line of canonical/final). paramiko refuses the form ("Match does not allow 'all' mixed with
     anything but 'canonical'": paramiko/config.py, _get_matches), and Fedora and RHEL ship it
     in /etc/ssh/ssh_config.d/50-redhat.conf (around the crypto-policies Include), as do
     hardening profiles (02-ospp.conf) and 1Password's setup guides: on such a machine every
@@ -407,6 +431,10 @@ def _without_trailing_all(header: str) -> str:
     words = header[block.end():].split()
     if len(words) > 1 and words[-1] == "all" and all(word in ("canonical", "final") for word in words[:-1]):
         return "Match " + " ".join(words[:-1])
+    if words and words[-1] == "!all" and all(word in ("canonical", "final") for word in words[:-1]):
+        # `Match !all` holds for no host in ssh(1) (match_cfg_line: negated, result 0), a way to
+        # switch a block off; paramiko refused it as `all` mixed with something. "/" is in no host name.
+        return "Match " + " ".join([*words[:-1], "host", "/"])
     return header
 
 

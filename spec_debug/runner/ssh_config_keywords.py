@@ -17,8 +17,11 @@ from pathlib import Path
 
 from spec_debug.runner.ssh_env import _pattern_matches
 
-# openssh-portable: readconf.c, `keywords[]` (OpenSSH 10.2), deprecated and unsupported names
-# included: ssh(1) warns about those and goes on.
+# openssh-portable: readconf.c, `keywords[]`, the union over every release tag up to V_10_5_P1
+# (`git show TAG:readconf.c`), deprecated and unsupported names included: ssh(1) warns about
+# those and goes on. A keyword a release has since dropped stays known, as the ssh(1) the config
+# was written for still reads it: HostbasedAlgorithms (8.5 and 8.6 only, then renamed
+# HostbasedAcceptedAlgorithms) and ZeroKnowledgePasswordAuthentication (5.2 to 6.5).
 _OPENSSH_KEYWORDS = frozenset("""
 protocol cipher fallbacktorsh globalknownhostsfile2 rhostsauthentication userknownhostsfile2
 useroaming usersh useprivilegedport afstokenpassing kerberosauthentication kerberostgtpassing
@@ -44,17 +47,19 @@ streamlocalbindunlink revokedhostkeys fingerprinthash updatehostkeys
 hostbasedacceptedalgorithms hostbasedkeytypes pubkeyacceptedalgorithms pubkeyacceptedkeytypes
 ignoreunknown proxyjump securitykeyprovider knownhostscommand requiredrsasize
 enableescapecommandline obscurekeystroketiming channeltimeout versionaddendum
-refuseconnection warnweakcrypto
+refuseconnection warnweakcrypto hostbasedalgorithms zeroknowledgepasswordauthentication
 """.split())
 
 # Keywords of the OpenSSH builds people have, beyond upstream's: the GSSAPI key exchange patch
 # of Debian, Ubuntu, Fedora and RHEL (Debian: openssh, debian/patches/gssapi.patch; RHEL's
 # crypto-policies file sets GSSAPIKexAlgorithms), Apple's UseKeychain (macOS ssh(1)), and
 # HPN-SSH's, which HPC sites install (rapier1/hpn-ssh: readconf.c, keywords[]; HPNBufferSize
-# and TcpRcvBuf from its older releases). A config written for those is fine with the ssh(1)
-# its user runs, so it is fine here too.
+# and TcpRcvBuf from its older releases), and Debian's and Ubuntu's ProtocolKeepAlives and
+# SetupTimeOut (Debian: openssh, debian/patches/keepalive-extensions.patch: both are
+# ServerAliveInterval there, and ssh_config.py reads them so). A config written for those is
+# fine with the ssh(1) its user runs, so it is fine here too.
 _VENDOR_KEYWORDS = frozenset("""
-gssapikeyexchange gssapitrustdns gssapiclientidentity gssapiserveridentity
+protocolkeepalives setuptimeout gssapikeyexchange gssapitrustdns gssapiclientidentity gssapiserveridentity
 gssapirenewalforcesrekey gssapikexalgorithms usekeychain
 noneenabled nonemacenabled noneswitch usemptcp disablemtaes metrics metricspath
 metricsinterval fallback fallbackport tcprcvbufpoll hpndisabled hpnbuffersize tcprcvbuf
@@ -68,6 +73,23 @@ _ONE_VALUE_KEYWORDS = frozenset({
 })
 
 _KEYWORD = re.compile(r"^\s*([^\s=]+)(?:\s*=\s*|\s*)(.*)$")
+
+# Keywords whose words ssh(1) reads in a loop with no minimum (readconf.c, OpenSSH 9.2 to 10.5:
+# parse_char_array, oSendEnv, oSetEnv, oInclude, oCanonicalDomains, oCanonicalizePermittedCNAMEs,
+# oLogVerbose). ssh(1) tests for a missing value before it drops a trailing comment, so
+# `SendEnv # none yet` (a template's empty list) sets nothing there; it was "no argument" here.
+_MAY_HOLD_NO_WORDS = frozenset({
+    "sendenv", "setenv", "include", "canonicaldomains", "canonicalizepermittedcnames",
+    "globalknownhostsfile", "userknownhostsfile", "logverbose",
+})
+
+
+def sets_nothing(uncommented: str, written: str) -> bool:
+    """Whether a line as written held a value that was only a comment, for a keyword of
+    _MAY_HOLD_NO_WORDS: ssh(1) accepts it and sets nothing, so it is read as a blank line."""
+    match = _KEYWORD.match(uncommented)
+    return (match is not None and not match.group(2).strip() and uncommented.strip() != written.strip()
+            and match.group(1).lower() in _MAY_HOLD_NO_WORDS)
 
 
 def known_keyword(keyword: str) -> bool:

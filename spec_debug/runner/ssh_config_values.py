@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import socket
 
 import paramiko
 
@@ -219,15 +220,23 @@ def _seconds(value: str | None, key: str, default: float) -> float:
 
 
 def _port(value: str | None) -> int:
-    """Port as ssh(1) takes it: a whole number 1-65535 (openssh-portable: misc.c, a2port; readconf.c
-    says "Bad port"). `Port 70000` was "connection refused by HOST:70000", `Port -1` "cannot
-    resolve host name", and `Port 22.7` quietly port 22."""
+    """Port as ssh(1) takes it: a whole number 1-65535, or a TCP service name of the services
+    database (openssh-portable: misc.c, a2port, getservbyname(s, "tcp"); readconf.c says "Bad
+    port"). `Port 70000` was "connection refused by HOST:70000", `Port -1` "cannot resolve host
+    name", and `Port 22.7` quietly port 22. `Port https` (a host behind a firewall that lets
+    only 443 out) is 443 to ssh(1), and stopped every run here as "not a number"."""
     if value is None:
         return DEFAULT_PORT
     text = str(value).strip()
-    if not text.isdigit() or not 0 < int(text) < 65536:
-        raise UsageError(f"ssh config: Port {value!r} is not a number from 1 to 65535")
-    return int(text)
+    if text.isdigit() and 0 < int(text) < 65536:
+        return int(text)
+    if text and not text.isdigit():
+        try:
+            return socket.getservbyname(text, "tcp")
+        except OSError:
+            pass
+    raise UsageError(f"ssh config: Port {value!r} is not a number from 1 to 65535 or a TCP service name",
+                     hint="a service name must be in /etc/services (e.g. ssh, https)")
 
 
 def _number(value: str | None, key: str, default: float) -> float:

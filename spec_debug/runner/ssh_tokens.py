@@ -128,7 +128,7 @@ def _connection_hash(host: str, port: str, remote_user: str) -> str:
 
 
 def _match_exec_token(token: str, config: dict[str, object], host: str, original: str) -> str | None:
-    """A `%` token of a `Match exec` command as ssh(1) 9.2 expands it (openssh-portable: readconf.c,
+    """A `%` token of a `Match exec` command as ssh(1) expands it (openssh-portable: readconf.c,
     match_cfg_line): `host` is the HostName met so far with its `%h` expanded, `original` the name
     as given; None for a token ssh(1) does not know there.
 
@@ -151,6 +151,9 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
         "r": remote_user,
         "u": local_user(),
         "i": str(os.getuid()),
+        # OpenSSH 9.6+ (readconf.c, expand_match_exec_or_include_path): the ProxyJump met so
+        # far, empty where none is set. Left as written, `test %j = bastion` never held.
+        "j": "" if str(config.get("proxyjump") or "none").lower() == "none" else str(config.get("proxyjump")),
     }
     return values.get(token)
 
@@ -166,3 +169,38 @@ class RefusedExpansion(str):
         expanded = super().__new__(cls, value)
         expanded.refused_token = refused_token
         return expanded
+
+
+# The Include tokens that do not depend on the host being looked up; the others (%h, %n, %p,
+# %r, %C, %k, %j) are left as written, as this file is read once for every host.
+_HOST_FREE_INCLUDE_TOKENS = {
+    "%": lambda: "%",
+    "d": lambda: os.path.expanduser("~"),
+    "u": local_user,
+    "i": lambda: str(os.getuid()),
+    "l": socket.gethostname,
+    "L": lambda: socket.gethostname().split(".")[0],
+}
+
+
+def include_path_expanded(pattern: str) -> str | None:
+    """An Include path with `${VAR}` and this machine's `%` tokens expanded, as ssh(1) expands
+    them since OpenSSH 9.9 (openssh-portable: readconf.c, oInclude, expand_match_exec_or_include_path
+    with percent_dollar_expand); None where a variable is unset, which ssh(1) reports and skips
+    ("Unable to expand user config file"). `Include ${XDG_CONFIG_HOME}/ssh/*.conf` named a
+    folder `${XDG_CONFIG_HOME}` that does not exist, and the hosts it describes were looked up
+    as bare names."""
+    unset = False
+
+    def variable(match: re.Match[str]) -> str:
+        nonlocal unset
+        value = os.environ.get(match.group(1))
+        unset = unset or value is None
+        return value or ""
+
+    def token(match: re.Match[str]) -> str:
+        expand = _HOST_FREE_INCLUDE_TOKENS.get(match.group(1))
+        return match.group(0) if expand is None else expand()
+
+    expanded = re.sub(r"%(.)", token, re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", variable, pattern))
+    return None if unset else expanded
