@@ -38,9 +38,35 @@ def _read(number: int, text: str) -> _Line | None:
 
 
 def _above(lines: list[str], line: int) -> list[_Line]:
-    """The meaningful lines above `line`, nearest first."""
-    found = [_read(n, lines[n - 1]) for n in range(line - 1, 0, -1)]
+    """The meaningful lines above `line`, nearest first: a `run: |` script's own lines are its
+    text, not keys (`retries: 1` in a heredoc is no key to line up with)."""
+    content = _block_scalar_lines(lines[:line - 1])
+    found = [_read(n, lines[n - 1]) for n in range(line - 1, 0, -1) if n not in content]
     return [f for f in found if f is not None]
+
+
+# A key or item whose value is a block scalar, `run: |`, `- >-`, `why: |2 # comment` (YAML 1.2.2,
+# 8.1.1 block scalar headers).
+_BLOCK_HEADER = re.compile(r"^(?P<indent> *(?:- +)*)(?:(?P<key>[^#'\"\s-][^#]*?):\s+|- *)?[|>][-+0-9]*\s*(?:#.*)?$")
+
+
+def _block_scalar_lines(lines: list[str]) -> set[int]:
+    """1-based numbers of the lines that are the text of a block scalar: after its header, the
+    blank lines and those indented deeper than the header's key (`  - run: |` holds the lines
+    indented past column 5, where `run` starts)."""
+    content: set[int] = set()
+    header_indent: int | None = None
+    for number, text in enumerate(lines, start=1):
+        if header_indent is not None:
+            if not text.strip() or len(text) - len(text.lstrip(" ")) > header_indent:
+                content.add(number)
+                continue
+            header_indent = None
+        header = _BLOCK_HEADER.match(text)
+        if header is not None:  # past the key, or at the item's '-' for `- |`
+            lead = header.group("indent")
+            header_indent = len(lead) if header.group("key") else len(lead.rstrip()) - 1
+    return content
 
 
 def indentation_hint(problem: str, lines: list[str], line: int, column: int) -> str | None:
