@@ -363,10 +363,16 @@ def template_texts(value: Any) -> list[str]:
 
 def _bound_names(parsed: nodes.Template) -> set[str]:
     """Names the template binds itself: a for loop's target and its `loop` (loop.index,
-    loop.last: Jinja's Template Designer Documentation, "For"), a set, a macro's parameters."""
+    loop.last: Jinja's Template Designer Documentation, "For"), a set, a macro by its name and
+    its parameters (with `varargs`, `kwargs` and, in a call block, `caller`: "Macros", "Call")."""
     bound = {n.name for n in parsed.find_all(nodes.Name) if n.ctx in ("store", "param")}
     if any(True for _ in parsed.find_all(nodes.For)):
         bound.add("loop")
+    macros = [m.name for m in parsed.find_all(nodes.Macro)]
+    if macros:
+        bound.update(macros, ("varargs", "kwargs"))
+    if any(True for _ in parsed.find_all(nodes.CallBlock)):
+        bound.add("caller")
     return bound
 
 

@@ -183,3 +183,22 @@ def test_a_go_template_quoted_in_a_fix_gets_the_line_to_write_and_it_renders_as_
     record = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
     finding = next(f for f in record["findings"] if f["code"] == "SD900")
     assert finding["remediation"] == "Check it with docker inspect --format '{{json .State.Health}}' sglang", ran.stdout
+
+
+MACRO = """\
+name: ports
+description: One curl per server port, written once as a macro
+vars:
+  ports: ["30000", "30001"]
+steps:
+  - id: health
+    run: |
+      {% macro probe(port) %}echo port {{ port }} $(( {{ port }} % 2 )){% endmacro %}
+      {% for p in ports %}{{ probe(p) | raw }}
+      {% endfor %}
+"""
+
+
+def test_a_macro_called_by_its_name_loads_and_runs(tmp_path):
+    steps = _validate_and_run(tmp_path, MACRO)
+    assert steps["health"]["stdout"].split("\n")[:2] == ["port 30000 0", "port 30001 1"], steps["health"]
