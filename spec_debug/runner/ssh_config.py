@@ -104,6 +104,7 @@ from spec_debug.runner.ssh_tokens import (
     identity_agent_socket,
     include_path_expanded,
     local_user,
+    user_expanded,
 )
 
 # The public names of this module before it was split (ssh_target, ssh_quoting, ssh_env,
@@ -556,8 +557,11 @@ def resolve_target(
         raise
     except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
-    user = entry.get("user") or local_user()
     port = _port(entry.get("port"))
+    user = entry.get("user") or local_user()
+    if "user" in entry and "user" not in seed:
+        user = user_expanded(user, alias=destination.host, hostname=str(entry.get("hostname", destination.host)), port=port,
+                             host_key_alias=entry.get("hostkeyalias"), proxy_jump=entry.get("proxyjump"))
     # Each file once, in the order met (readconf.c, add_identity_file: "Avoid registering
     # duplicates"); paramiko keeps a name twice when one block lists it twice.
     identity_files = tuple(dict.fromkeys(_environment_expanded_strict(path, "IdentityFile")

@@ -201,22 +201,26 @@ def _split_files(value: str | None) -> tuple[str, ...]:
 
 
 _TIME_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_TIME_PART = re.compile(r"(\d+(?:\.\d+)?|\.\d+)([sSmMhHdDwW]?)")
 
 
 def _seconds(value: str | None, key: str, default: float) -> float:
     """A time value as ssh(1) reads ConnectTimeout and ServerAliveInterval: seconds, or
     `1m30s`-style sums of s/m/h/d/w units (sshd_config(5), TIME FORMATS; openssh-portable:
     misc.c, convtime); `none` (ConnectTimeout) leaves our default. A plain `90` still works;
-    `1m` was refused as "not a number" and the whole run stopped."""
+    `1m` was refused as "not a number" and the whole run stopped. Seconds may have a fraction
+    (`1.5s`, `1m0.5s`), as OpenSSH 10.3+ reads them (misc.c, convtime_double: "No fractionals
+    for non-seconds"); `2.5s` stopped the run as "not a time"."""
     if value is None or value.strip().lower() == "none":
         return default
-    text = value.strip()
-    if re.fullmatch(r"\d+\.\d+", text):  # fractions of a second: not ssh(1)'s, accepted as before
-        return float(text)
-    parts = re.findall(r"(\d+)([sSmMhHdDwW]?)", text)
-    if not parts or "".join(number + unit for number, unit in parts) != text:
-        raise UsageError(f"ssh config: {key} {value!r} is not a time (write seconds, or e.g. 1m30s)")
-    return float(sum(int(number) * _TIME_UNITS[unit.lower()] for number, unit in parts))
+    text, total, at = value.strip(), 0.0, 0
+    while at < len(text) or not text:
+        part = _TIME_PART.match(text, at)
+        if part is None or ("." in part.group(1) and part.group(2).lower() not in ("", "s")):
+            raise UsageError(f"ssh config: {key} {value!r} is not a time (write seconds, or e.g. 1m30s)")
+        total += float(part.group(1)) * _TIME_UNITS[part.group(2).lower()]
+        at = part.end()
+    return total
 
 
 def _port(value: str | None) -> int:

@@ -204,3 +204,29 @@ def include_path_expanded(pattern: str) -> str | None:
 
     expanded = re.sub(r"%(.)", token, re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", variable, pattern))
     return None if unset else expanded
+
+
+def user_expanded(value: str, *, alias: str, hostname: str, port: int, host_key_alias: str | None,
+                  proxy_jump: str | None) -> str:
+    """A config's User with its `%` tokens and `${VAR}` expanded, as ssh(1) expands it since
+    OpenSSH 10.1 (openssh-portable: ssh.c, main: percent_dollar_expand with
+    DEFAULT_CLIENT_PERCENT_EXPAND_ARGS_NOUSER; a User given with -l or user@host is not).
+    `User ${USER}-admin` (one admin account per person on a shared bastion) logged in as the
+    literal `${USER}-admin`. An unset variable is refused, as there ("invalid environment
+    variable expansion"); a token ssh(1) does not take there (%r, %C) is left as written."""
+    this_host = socket.gethostname()
+    values = {
+        "%": "%",
+        "L": this_host.split(".")[0],
+        "i": str(os.getuid()),
+        "k": host_key_alias or hostname,
+        "l": this_host,
+        "n": alias,
+        "p": str(port),
+        "d": os.path.expanduser("~"),
+        "h": hostname,
+        "u": local_user(),
+        "j": "" if (proxy_jump or "none").lower() == "none" else proxy_jump,
+    }
+    expanded = _environment_expanded_strict(value, "User")
+    return re.sub(r"%(.)", lambda token: values.get(token.group(1), token.group(0)), expanded)

@@ -184,3 +184,24 @@ def test_generated_and_distribution_configs_load_and_resolve_as_ssh_does(tmp_pat
     seen = ssh_g(config, host)  # None where the local ssh(1) is older than the config
     if seen is not None:
         assert (target.hostname, target.user, str(target.port)) == (seen["hostname"], seen["user"], seen["port"])
+
+
+@pytest.mark.parametrize(("written", "seconds"), [("2.5s", 2.5), ("1m0.5s", 60.5), ("90", 90.0), ("1m30s", 90.0)])
+def test_fractional_seconds_are_a_time(tmp_path: Path, written: str, seconds: float) -> None:
+    # OpenSSH 10.3+ reads `2.5s` (misc.c, convtime_double); fractions of minutes stay refused.
+    config = write_config(tmp_path, f"Host gpu01\n  ConnectTimeout {written}\n  ServerAliveInterval {written}\n")
+    target = resolve_target("gpu01", load_ssh_config(config))
+    assert (target.connect_timeout_s, target.keepalive_s) == (seconds, seconds)
+    with pytest.raises(UsageError, match="is not a time"):
+        resolve_target("gpu01", load_ssh_config(write_config(tmp_path, "Host gpu01\n  ConnectTimeout 1.5m\n")))
+
+
+def test_a_configured_user_expands_tokens_and_variables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # OpenSSH 10.1+: `User ${VAR}` and `%` tokens in the config; a user given with user@host is taken as written.
+    monkeypatch.setenv("SPEC_DEBUG_TEST_ACCOUNT", "alice")
+    config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  Port 2222\n  User ${SPEC_DEBUG_TEST_ACCOUNT}-%n-%p\n")
+    assert resolve_target("gpu01", load_ssh_config(config)).user == "alice-gpu01-2222"
+    assert resolve_target("bob@gpu01", load_ssh_config(config)).user == "bob"
+    monkeypatch.delenv("SPEC_DEBUG_TEST_ACCOUNT")
+    with pytest.raises(UsageError, match="SPEC_DEBUG_TEST_ACCOUNT is not set"):
+        resolve_target("gpu01", load_ssh_config(config))
