@@ -6,7 +6,11 @@ command installs another release, with nothing in the run to say so. This is the
 behind GitHub Actions' `python-version: 3.10` installing Python 3.1 (the
 actions/setup-python README tells users to quote versions for this reason). As a number
 (`that: accept_length > min_accept`) the value is right, so only vars that reach text are
-refused: a command, a fetched path, a probe argument, a finding's words, another var.
+refused: a command, a fetched path, a probe argument, a finding's words, another var. A
+threshold that an expression compares or computes with (`min_accept_rate: 0.80`,
+`that: facts.accept_rate >= min_accept_rate`) is a number to its author: a finding that quotes it
+says 0.8, the same number, and is let be (quoting it, as the refusal advised, made the
+comparison fail on every host: float >= str).
 """
 
 from __future__ import annotations
@@ -14,11 +18,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from jinja2 import TemplateSyntaxError
+from jinja2 import TemplateSyntaxError, nodes
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.models import Playbook
-from spec_debug.playbook.templating import var_references
+from spec_debug.playbook.templating import TEXT_ENV, var_references
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path
 
 
@@ -28,12 +32,15 @@ def check_numbers_as_text(playbook: Playbook, document: PositionedDocument, sour
     if not reshaped:
         return
     names = set(reshaped)
+    numbers = _used_as_numbers(playbook, names)
     for where, text in _text_sites(playbook):
         try:
             used = var_references(text, names)
         except TemplateSyntaxError:  # reported by the template checks; nothing to add here
             continue
         for name in used:
+            if name in numbers and where.startswith("a finding of"):
+                continue
             path, raw = reshaped[name]
             line, column = document.position(path) or (None, None)
             shown = _value_at(playbook.vars.get(name), path[2:])
@@ -61,6 +68,33 @@ def _text_sites(playbook: Playbook) -> list[tuple[str, str]]:
             texts = [template.title, template.remediation, *template.evidence]
             sites += [(f"a finding of {here}", text) for text in texts if text]
     return sites
+
+
+_ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow)
+
+
+def _used_as_numbers(playbook: Playbook, names: set[str]) -> set[str]:
+    """The vars among `names` that a `when:`, `until:` or `that:` compares with a number or
+    computes with (`x >= min_rate`, `min_gb * 1024`)."""
+    found: set[str] = set()
+    for step in playbook.steps:
+        for expression in [step.when, step.until, *(e.that for e in step.expect)]:
+            if not expression:
+                continue
+            try:
+                parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+            except TemplateSyntaxError:
+                continue
+            operands = [o for c in parsed.find_all(nodes.Compare) for o in [c.expr, *(op.expr for op in c.ops)]
+                        if all(op.op not in ("in", "notin") for op in c.ops)]
+            operands += [side for a in parsed.find_all(_ARITHMETIC) for side in (a.left, a.right)]
+            for operand in operands:
+                if isinstance(operand, nodes.Name) and operand.name in names:
+                    found.add(operand.name)
+                elif (isinstance(operand, nodes.Getattr) and isinstance(operand.node, nodes.Name)
+                      and operand.node.name == "vars" and operand.attr in names):
+                    found.add(operand.attr)
+    return found
 
 
 def _strings(value: Any) -> list[str]:
