@@ -618,7 +618,10 @@ def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], lin
         if unclosed is not None:
             if document is not None and line is not None:
                 line, column = _unclosed_position(text, unclosed, document, line, column)
-            hint = "; ".join(h for h in (hint, f"this '{{{{' is not closed: write {unclosed.fixed}") if h)
+            hint = "; ".join(h for h in (hint, (
+                f"Jinja reads '{{{{' as the start of a value; to give the command '{{{{' as text: {unclosed.fixed} "
+                f"(or wrap the text in {{% raw %}}...{{% endraw %}})" if unclosed.literal
+                else f"this '{{{{' is not closed: write {unclosed.fixed}")) if h)
         hint = "; ".join(h for h in (hint, shell_hint and shell_hint[1]) if h) or None
         raise PlaybookError(f"template syntax error in {where}: {exc.message}", path=source, line=line,
                             column=column, key_path=dotted_path(path), hint=hint) from None
