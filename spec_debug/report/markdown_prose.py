@@ -53,6 +53,8 @@ def md_text(value: Any) -> str:
         fence = opened.group(1)
     if prose:
         out.append(escape_tag_starts("\n".join(prose)))
+    if fence is not None:
+        out.append(fence)  # left open, it would run to the end of the report (section 4.5)
     return "\n".join(out)
 
 

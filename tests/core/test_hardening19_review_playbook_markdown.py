@@ -103,3 +103,11 @@ def test_the_walkthrough_keeps_fenced_commands_in_the_description_and_why(tmp_pa
     assert "# the health endpoint\ncurl -sf http://127.0.0.1:<port>/health\n" in code, code
     assert "# of hosts checked: one" in "".join(page.text)
     assert page.tags.count("h1") == 1
+
+
+def test_a_fix_whose_code_block_is_left_open_does_not_swallow_the_rest_of_the_report(tmp_path):
+    (tmp_path / "relaunch.yaml").write_text(FIX_WITH_A_COMMAND.replace("  ---\n          ```\n", "  ---\n"))
+    ran = _cli("run", "relaunch.yaml", "--host", "local", cwd=tmp_path)
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    page = _rendered(next(tmp_path.glob("runs/*/report.md")).read_text())
+    assert "table" in page.tags and "## Steps" not in "".join(page.code), "".join(page.code)
