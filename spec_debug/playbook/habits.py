@@ -117,3 +117,24 @@ def outside_shell_quotes(text: str, index: int) -> bool:
             quote = None
         i += 1
     return quote is None
+
+
+def in_shell_comment(text: str, index: int) -> bool:
+    """Whether text[index] is in a shell comment: after a `#` that starts a word outside quotes
+    on its line (POSIX 2.3, rule 9). A comment is the author's words, curly quotes and all."""
+    quote: str | None = None
+    start = text.rfind("\n", 0, index) + 1
+    i = start
+    while i < index:
+        char = text[i]
+        if char == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote is None and char in "'\"":
+            quote = char
+        elif char == quote:
+            quote = None
+        elif quote is None and char == "#" and (i == start or text[i - 1] in " \t;&|()"):
+            return True
+        i += 1
+    return False

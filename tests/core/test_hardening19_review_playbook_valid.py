@@ -202,3 +202,27 @@ steps:
 def test_a_macro_called_by_its_name_loads_and_runs(tmp_path):
     steps = _validate_and_run(tmp_path, MACRO)
     assert steps["health"]["stdout"].split("\n")[:2] == ["port 30000 0", "port 30001 1"], steps["health"]
+
+
+CURLY_QUOTES_IN_WORDS = """\
+name: prompt
+description: Does the server answer a prompt with quotes in it?
+steps:
+  - id: prompt
+    run: |
+      # the prompt from the bug report, “as pasted”
+      echo "Say “hi”" && echo '‘ok’'
+"""
+
+
+def test_curly_quotes_in_a_shell_comment_or_inside_quotes_load_and_run(tmp_path):
+    steps = _validate_and_run(tmp_path, CURLY_QUOTES_IN_WORDS)
+    assert steps["prompt"]["stdout"] == "Say “hi”\n‘ok’\n", steps["prompt"]
+
+
+def test_a_curly_quote_the_shell_reads_as_a_letter_is_still_refused(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(CURLY_QUOTES_IN_WORDS.replace("echo \"Say “hi”\"", "echo “hi” # “ok”"))
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook(path)
+    assert "typographic quote" in caught.value.message and ":7:12:" in caught.value.message, caught.value.message
