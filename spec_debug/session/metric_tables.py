@@ -154,8 +154,34 @@ def run_sections(text: str) -> list[tuple[bool, str]] | None:
         return None
     parts = [(False, text[:captions[0][0]])] if captions[0][0] > 0 else []
     for i, (start, baseline) in enumerate(captions):
-        parts.append((baseline, text[start:captions[i + 1][0] if i + 1 < len(captions) else len(text)]))
+        end = captions[i + 1][0] if i + 1 < len(captions) else len(text)
+        cut = _fenced_block_end(text, start, end, fences) if baseline else None
+        if cut is not None:
+            # the no-speculation caption names the code block under it, not the words after the
+            # block ("without eagle:" over a log, then "Then I enabled EAGLE3 and got 60 tok/s")
+            parts += [(True, text[start:cut]), (False, text[cut:end])]
+        else:
+            parts.append((baseline, text[start:end]))
     return parts
+
+
+def _fenced_block_end(text: str, start: int, end: int, fences: list[int]) -> int | None:
+    """Where the code block right under the caption line at ``start`` ends (after its closing
+    fence's line), when only words follow it before ``end``; None when no block is right under
+    it, or another block follows (a caption that names no run continues the part: "Start SGLang
+    without EAGLE-3:" over the launch, "And Test Results is:" over its results, sglang#5274)."""
+    line_end = text.find("\n", start, end)
+    if line_end < 0:
+        return None
+    at = line_end + 1
+    while at < end and text[at] in " \t\r\n":
+        at += 1
+    i = bisect_left(fences, at)
+    if i + 1 >= len(fences) or fences[i] != at or fences[i + 1] >= end:
+        return None
+    close = text.find("\n", fences[i + 1], end)
+    rest = text[close + 1:end] if close >= 0 else ""
+    return close + 1 if rest.strip() and "```" not in rest else None
 
 
 _CAPTION_END = re.compile(r":[*_ \t\r]*$", re.M)
