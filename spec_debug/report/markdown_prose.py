@@ -5,8 +5,8 @@ CommonMark reads `<port>` and `<urlopen error [Errno 111] ...>` as HTML tags (0.
 the text vanished from the rendered page. "# of steps" at a line start became a heading, and
 "---" under a line turned that line into one (sections 4.1-4.3). Code spans (section 6.1) are
 kept as written: a backslash inside one would be printed, and so are fenced code blocks (section
-4.5): a fix that shows the command to run, with a `# comment` or a `<model>` placeholder in it, is
-copied from the page as written.
+4.5) and indented ones (4.4): a fix that shows the command to run, with a `# comment` or a
+`<model>` placeholder in it, is copied from the page as written.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ _TAG_START = re.compile(r"<(?=[A-Za-z/!?])(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>
 # The opening line of a fenced code block (section 4.5): 0-3 spaces, then three or more backticks
 # (with no backtick in the info string after them) or tildes.
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+_INDENTED_CODE = re.compile(r"^(?: {4}| {0,3}\t)")
+_LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 
 
 def md_text(value: Any) -> str:
@@ -36,7 +38,23 @@ def md_text(value: Any) -> str:
     out: list[str] = []
     prose: list[str] = []
     fence: str | None = None  # the fence that closes the code block we are in
-    for line in str(value if value is not None else "").splitlines():
+    indented = False  # in an indented code block: 4 spaces in, after a blank line (section 4.4)
+    for number, line in enumerate(str(value if value is not None else "").splitlines()):
+        # The first line goes on the line of the label before it ("**Fix:** ..."): no block there.
+        # In a list, 4 spaces in continue an item (section 5.2), so no code block is guessed there.
+        in_list = any(_LIST_ITEM.match(p) for p in prose)
+        block_may_start = number > 0 and not in_list and (indented or not prose or not prose[-1].strip())
+        if fence is None and line.strip() and _INDENTED_CODE.match(line) and block_may_start:
+            if prose:
+                out.append(escape_tag_starts("\n".join(prose)))
+                prose = []
+            out.append(line)
+            indented = True
+            continue
+        indented = indented and not line.strip()
+        if indented:
+            out.append(line)
+            continue
         if fence is not None:
             out.append(line)
             if re.fullmatch(rf" {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\s*", line):

@@ -47,6 +47,10 @@ steps:
           ---
           ```
           # then restart the router
+
+          Check it answers:
+
+              curl -sf http://127.0.0.1:<port>/health
 """
 
 
@@ -89,6 +93,7 @@ def test_the_command_in_a_fix_is_shown_as_written_and_the_prose_around_it_as_tex
     assert ("# on the GPU host\npython -m sglang.launch_server --model <target> \\\n"
             "  --speculative-algorithm EAGLE3\n---\n") in code, code
     text = "".join(page.text)
+    assert "curl -sf http://127.0.0.1:<port>/health\n" in code, code
     assert "Relaunch it from <draft_dir>:" in text and "# then restart the router" in text
     assert page.tags.count("h1") == 1 and "draft_dir" not in page.tags
 
