@@ -587,6 +587,11 @@ def _check_var_templates(playbook: Playbook, document: PositionedDocument, sourc
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"use {{{{ {used[0]}... }}}} in the step's run:, when: or expect: instead",
                 )
+            if missing and go_call(text, missing[0]):
+                raise PlaybookError(
+                    f"var {name!r} holds a Go template, which spec-debug would fill in as its own (and {missing[0]!r} is no var)",
+                    path=source, line=line, column=column, key_path=dotted_path(path), hint=_go_template_hint(text),
+                )
             if missing:
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in var {name!r}",

@@ -226,3 +226,26 @@ def test_a_curly_quote_the_shell_reads_as_a_letter_is_still_refused(tmp_path):
     with pytest.raises(PlaybookError) as caught:
         load_playbook(path)
     assert "typographic quote" in caught.value.message and ":7:12:" in caught.value.message, caught.value.message
+
+
+GO_TEMPLATE_IN_A_VAR = """\
+name: container_state
+description: The container's state, in the format docker prints it
+vars:
+  state_format: "{{json .State}}"
+steps:
+  - id: state
+    run: echo --format {{ state_format }}
+"""
+
+
+def test_a_go_template_held_by_a_var_gets_the_value_to_write_and_it_reaches_the_command(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(GO_TEMPLATE_IN_A_VAR)
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook(path)
+    assert "declare it under vars" not in caught.value.hint, caught.value.hint
+    assert caught.value.hint.endswith("write {% raw %}{{json .State}}{% endraw %}"), caught.value.hint
+    steps = _validate_and_run(tmp_path, GO_TEMPLATE_IN_A_VAR.replace('"{{json .State}}"',
+                                                                     '"{% raw %}{{json .State}}{% endraw %}"'))
+    assert steps["state"]["stdout"] == "--format {{json .State}}\n", steps["state"]
