@@ -1,4 +1,5 @@
-"""Go templates in a `run:` command, and the line that keeps them from Jinja.
+"""Go templates in a playbook's text (a command, a var, a finding's fix), and the line that keeps
+them from Jinja.
 
 docker, podman and kubectl take Go templates for `--format` / `-o go-template`
 (`{{.State.Status}}`, `{{json .Config}}`, `{{range .items}}...{{end}}`; pkg.go.dev/text/template
@@ -34,9 +35,9 @@ def go_call(text: str, name: str) -> bool:
     return re.search(r"\{\{-?\s*" + re.escape(name) + r"\s+[.$]", _RAW_BLOCK.sub("", text)) is not None
 
 
-def raw_wrapped(text: str) -> tuple[str, str] | None:
-    """(the first line of text that holds a Go template outside a raw block, that line with each
-    run of Go templates wrapped in `{% raw %}...{% endraw %}`); None when there is none."""
+def raw_wrapped(text: str) -> str | None:
+    """The first line of text that holds a Go template outside a raw block, with each run of Go
+    templates on it wrapped in `{% raw %}...{% endraw %}`; None when there is none."""
     bare = _RAW_BLOCK.sub(lambda m: "\0" * len(m.group(0)), text)  # raw blocks are left as they are
     for start, line in _lines(bare):
         if not GO_TEMPLATE.search(line):
@@ -55,7 +56,7 @@ def raw_wrapped(text: str) -> tuple[str, str] | None:
                 fixed += [written[last:run_start], "{% raw %}", written[run_start:run_end], "{% endraw %}"]
                 last, run_start = run_end, None
         fixed.append(written[last:])
-        return written.strip(), "".join(fixed).strip()
+        return "".join(fixed).strip()
     return None
 
 

@@ -654,7 +654,7 @@ def _shell_syntax_hint(text: str, message: str) -> tuple[re.Pattern[str], str] |
 
 def _go_template_hint(text: str) -> str:
     wrapped = raw_wrapped(text)
-    fix = f"write {wrapped[1]}" if wrapped else _RAW_FIX
+    fix = f"write {wrapped}" if wrapped else _RAW_FIX
     return f"'{{{{.Field}}}}' is a Go template for the command (docker/kubectl --format), not for spec-debug: {fix}"
 
 
