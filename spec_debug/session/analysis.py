@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
+from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.session import failures, metrics, reasoning, shell, source_workers, spec_facts
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.baselines import BaselineBook
@@ -35,6 +36,9 @@ LOOP_MIN = 3
 arXiv:2506.18824: failing trajectories show repetitive cycles)."""
 PIVOT_WINDOW = 5
 """A pivot is a command of a kind not among the agent's last few, right after a trigger."""
+_SLOWER = 1 - THROUGHPUT_TOLERANCE
+"""A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
+a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -548,7 +552,7 @@ class _SessionState:
         elif m.name == "throughput":
             # The baseline of the reading's own row (batch size, model, engine), not the last one read.
             baseline = self.baselines.pair(rec, _printed_by(call))
-            if baseline is not None and m.value < baseline.value:
+            if baseline is not None and m.value < baseline.value * _SLOWER:
                 where = "" if baseline.seq == ev.seq else f" [msg {baseline.seq}]"
                 self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {baseline.value:g} tok/s baseline{where}",
                               host, extra_seqs=[baseline.seq])
@@ -558,7 +562,7 @@ class _SessionState:
                 # investigation, not a change of approach. A later one that did not improve on the
                 # best so far, or is still under the baseline, says the last attempt did not work.
                 flat = prev is not None and m.value <= prev * 1.05
-                below = baseline is not None and m.value < baseline.value
+                below = baseline is not None and m.value < baseline.value * _SLOWER
                 if prev is not None and (flat or below) and st.trigger is None:
                     if flat:
                         why = f"not improving on {prev:g}" + (f", baseline {baseline.value:g}" if below else "")
@@ -568,7 +572,7 @@ class _SessionState:
                                           call.category, tuple(st.recent))
             if source == "output":
                 self.best_throughput = max(self.best_throughput or 0.0, m.value)
-        elif m.name == "speedup" and m.value < 1.0:
+        elif m.name == "speedup" and m.value < _SLOWER:
             self._finding("SD501", ev, f"{m.value:g}x speedup: slower than without speculation ({m.context})", host)
         elif m.name == "validation_accuracy":
             self.claimed_accuracy = rec
