@@ -11,7 +11,7 @@ import re
 import socket
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.ssh_target import DEFAULT_PORT
+from spec_debug.runner.ssh_target import DEFAULT_PORT, parse_proxy_jump
 
 
 def local_user() -> str:
@@ -113,11 +113,23 @@ def _own_token(token: str, config: dict[str, object], alias: str) -> str:
         # ssh(1) never reads, and the host "failed authentication" with no key tried.
         return socket.gethostname()
     if token == "j":
-        return str(config.get("proxyjump") or "")
+        return jump_host_token(config.get("proxyjump"))
     if token == "C":
         host = str(config.get("hostname") or alias)
         return _connection_hash(host, str(config.get("port") or DEFAULT_PORT), str(config.get("user") or local_user()))
     raise AssertionError(token)
+
+
+def jump_host_token(proxy_jump: object) -> str:
+    """`%j` as ssh(1) expands it: the host name of ProxyJump's last hop, without its user and
+    port, and empty for none (openssh-portable: readconf.c, parse_jump keeps that hop's host as
+    jump_host; fill_default_options drops "none"). `%j` was the whole value, `ops@bastion:2222`,
+    or `none`, so `IdentityFile ~/.ssh/via_%j` named a file ssh(1) never reads."""
+    try:
+        hops = parse_proxy_jump(str(proxy_jump) if proxy_jump else None)
+    except UsageError:
+        return str(proxy_jump)  # refused where the ProxyJump itself is read
+    return hops[-1].destination.host if hops else ""
 
 
 def _connection_hash(host: str, port: str, remote_user: str) -> str:
@@ -153,7 +165,7 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
         "i": str(os.getuid()),
         # OpenSSH 9.6+ (readconf.c, expand_match_exec_or_include_path): the ProxyJump met so
         # far, empty where none is set. Left as written, `test %j = bastion` never held.
-        "j": "" if str(config.get("proxyjump") or "none").lower() == "none" else str(config.get("proxyjump")),
+        "j": jump_host_token(config.get("proxyjump")),
     }
     return values.get(token)
 
@@ -226,7 +238,7 @@ def user_expanded(value: str, *, alias: str, hostname: str, port: int, host_key_
         "d": os.path.expanduser("~"),
         "h": hostname,
         "u": local_user(),
-        "j": "" if (proxy_jump or "none").lower() == "none" else proxy_jump,
+        "j": jump_host_token(proxy_jump),
     }
     expanded = _environment_expanded_strict(value, "User")
     return re.sub(r"%(.)", lambda token: values.get(token.group(1), token.group(0)), expanded)

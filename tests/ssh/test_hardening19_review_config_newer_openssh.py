@@ -205,3 +205,12 @@ def test_a_configured_user_expands_tokens_and_variables(tmp_path: Path, monkeypa
     monkeypatch.delenv("SPEC_DEBUG_TEST_ACCOUNT")
     with pytest.raises(UsageError, match="SPEC_DEBUG_TEST_ACCOUNT is not set"):
         resolve_target("gpu01", load_ssh_config(config))
+
+
+def test_the_jump_host_token_is_the_last_hops_host_name(tmp_path: Path) -> None:
+    # ssh(1) 9.6+: %j is the host of ProxyJump's last hop, without user and port; empty for none.
+    config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  ProxyJump login,ops@bastion:2222\n"
+                                    "  IdentityFile ~/.ssh/via_%j\n")
+    assert resolve_target("gpu01", load_ssh_config(config)).identity_files[0].endswith("/.ssh/via_bastion")
+    config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  ProxyJump none\n  IdentityFile ~/.ssh/via_%j\n")
+    assert resolve_target("gpu01", load_ssh_config(config)).identity_files[0].endswith("/.ssh/via_")
