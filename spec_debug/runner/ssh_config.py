@@ -29,8 +29,11 @@ the name has none (ssh_handshake, _other_known_hosts_names). BindAddress and Bin
 followed (ssh_config_values, _bind_address; ssh_tcp, _create_connection).
 
 Where OpenSSH releases differ, the tests' ground truth is `ssh -G` of OpenSSH 9.2 (Debian 12):
-%C does not hash the ProxyJump (9.6 added it: readconf.c, ssh_connection_hash), and User and
-Include take no `%` or `${VAR}` expansion (10.0 added them: ssh.c, main; readconf.c, oInclude).
+%C does not hash the ProxyJump (9.6 added it: readconf.c, ssh_connection_hash). What later
+releases read that 9.2 refuses or takes literally is read as they read it, so that a config
+written for them is never refused: their keywords and Match criteria, `%j` (9.6), `${VAR}` and
+this machine's `%` tokens in Include (9.9: readconf.c, oInclude), `%` tokens and `${VAR}` in
+User (10.0: ssh.c, main) and fractional seconds (10.3: misc.c, convtime_double).
 
 This module reads the files (Include, each line as ssh(1) splits it) and resolves a host; the
 rules it applies each have a module: ssh_target (Destination, SSHTarget, `user@host:port`),

@@ -221,7 +221,7 @@ def include_path_expanded(pattern: str) -> str | None:
 def user_expanded(value: str, *, alias: str, hostname: str, port: int, host_key_alias: str | None,
                   proxy_jump: str | None) -> str:
     """A config's User with its `%` tokens and `${VAR}` expanded, as ssh(1) expands it since
-    OpenSSH 10.1 (openssh-portable: ssh.c, main: percent_dollar_expand with
+    OpenSSH 10.0 (openssh-portable: ssh.c, main: percent_dollar_expand with
     DEFAULT_CLIENT_PERCENT_EXPAND_ARGS_NOUSER; a User given with -l or user@host is not).
     `User ${USER}-admin` (one admin account per person on a shared bastion) logged in as the
     literal `${USER}-admin`. An unset variable is refused, as there ("invalid environment

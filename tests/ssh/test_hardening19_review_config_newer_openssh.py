@@ -197,7 +197,7 @@ def test_fractional_seconds_are_a_time(tmp_path: Path, written: str, seconds: fl
 
 
 def test_a_configured_user_expands_tokens_and_variables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # OpenSSH 10.1+: `User ${VAR}` and `%` tokens in the config; a user given with user@host is taken as written.
+    # OpenSSH 10.0+: `User ${VAR}` and `%` tokens in the config; a user given with user@host is taken as written.
     monkeypatch.setenv("SPEC_DEBUG_TEST_ACCOUNT", "alice")
     config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  Port 2222\n  User ${SPEC_DEBUG_TEST_ACCOUNT}-%n-%p\n")
     assert resolve_target("gpu01", load_ssh_config(config)).user == "alice-gpu01-2222"
