@@ -312,6 +312,12 @@ def _as_ssh_reads_it(line: str, path: Path, number: int) -> str:
         return line
     indent, keyword, value = match.groups()
     key = keyword.lower()
+    if key in _RAW_LINE_KEYWORDS and value.strip()[:1] == value.strip()[-1:] == '"' and len(value.strip()) > 1:
+        # ssh(1) runs the command as written, quotes and all (readconf.c, parse_command); paramiko
+        # drops a first and last `"` of a value, so Azure Arc's `ProxyCommand "/path/sshProxy" -r
+        # "/path/relay_info"` ran as `/path/sshProxy" -r "/path/relay_info`, and the shell
+        # refused its quotes. A pair of its own for paramiko to drop keeps the command whole.
+        return f'{indent}{keyword} "{value.strip()}"'
     if key in _RAW_LINE_KEYWORDS or key in ("host", "match", "include"):
         return line
     if key in _SERVER_ALIVE_INTERVAL_ALIASES:

@@ -214,3 +214,13 @@ def test_the_jump_host_token_is_the_last_hops_host_name(tmp_path: Path) -> None:
     assert resolve_target("gpu01", load_ssh_config(config)).identity_files[0].endswith("/.ssh/via_bastion")
     config = write_config(tmp_path, "Host gpu01\n  HostName 127.0.0.1\n  ProxyJump none\n  IdentityFile ~/.ssh/via_%j\n")
     assert resolve_target("gpu01", load_ssh_config(config)).identity_files[0].endswith("/.ssh/via_")
+
+
+def test_a_proxy_command_that_starts_and_ends_with_a_quote_runs_as_written(tmp_path: Path) -> None:
+    # `az ssh config` (Azure Arc) writes the relay's path and its argument in quotes.
+    command = '"/opt/az/sshProxy_linux_amd64" -r "/home/u/.ssh/az_ssh_config/arc-vm/relay_info"'
+    config = write_config(tmp_path, f"Host arc-vm\n\tProxyCommand {command}\n")
+    assert resolve_target("arc-vm", load_ssh_config(config)).proxy_command == command
+    seen = ssh_g(config, "arc-vm")
+    if seen is not None:
+        assert seen["proxycommand"] == command
