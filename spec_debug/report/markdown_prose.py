@@ -76,6 +76,24 @@ def md_text(value: Any) -> str:
     return "\n".join(out)
 
 
+_EMPHASIS = re.compile(r"\*|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+"""What can open or close emphasis in a table cell: any `*` (a glob, `/data/*.safetensors`) and a
+`_` at a word's edge (`__pycache__`); a `_` inside a word (`spec_decode`) never does
+(CommonMark 0.31 section 6.2), so snake_case names stay readable in the raw file."""
+
+
+def escape_emphasis(text: str) -> str:
+    """Each `*` or word-edge `_`, escaped, outside code spans."""
+    parts: list[str] = []
+    last = 0
+    for match in CODE_SPAN.finditer(text):
+        parts.append(_EMPHASIS.sub(r"\\\g<0>", text[last:match.start()]))
+        parts.append(match.group(0))
+        last = match.end()
+    parts.append(_EMPHASIS.sub(r"\\\g<0>", text[last:]))
+    return "".join(parts)
+
+
 def escape_tag_starts(text: str) -> str:
     """Each < that would open an HTML tag, escaped, outside code spans."""
     parts: list[str] = []

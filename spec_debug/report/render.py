@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from spec_debug.errors import UsageError
 from spec_debug.record import RunRecord
-from spec_debug.report.markdown_prose import escape_tag_starts, md_text
+from spec_debug.report.markdown_prose import escape_emphasis, escape_tag_starts, md_text
 from spec_debug.report.terminal import clip_middle, screen_text
 from spec_debug.report.views import report_view
 from spec_debug.store import write_atomic
@@ -85,8 +85,10 @@ def md_escape(value: Any) -> str:
 def md_cell(value: Any) -> str:
     """A value that stays inside one Markdown table cell (any line break would end the row), its
     `<tag>`-like text shown, not read as HTML: a step's message quotes Python's
-    `<urlopen error [Errno 111] Connection refused>` and authors' `<port>` placeholders."""
-    return escape_tag_starts(" ".join(str(value if value is not None else "").replace("|", "\\|").splitlines()))
+    `<urlopen error [Errno 111] Connection refused>` and authors' `<port>` placeholders; a glob's
+    `*` and `__pycache__`'s underscores shown as written, not as emphasis."""
+    cell = " ".join(str(value if value is not None else "").replace("|", "\\|").splitlines())
+    return escape_emphasis(escape_tag_starts(cell))
 
 
 def _longest_run(text: str, char: str) -> int:
