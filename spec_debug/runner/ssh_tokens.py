@@ -149,23 +149,11 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
     """
     port = str(config.get("port") or DEFAULT_PORT)
     remote_user = str(config.get("user") or local_user())
-    this_host = socket.gethostname()
     values = {
-        "%": "%",
+        **_tokens_without_user(alias=original, hostname=host, port=port, host_key_alias=config.get("hostkeyalias"),
+                               proxy_jump=config.get("proxyjump")),
         "C": _connection_hash(host, port, remote_user),
-        "L": this_host.split(".")[0],
-        "d": os.path.expanduser("~"),
-        "h": host,
-        "k": str(config.get("hostkeyalias") or host),
-        "l": this_host,
-        "n": original,
-        "p": port,
         "r": remote_user,
-        "u": local_user(),
-        "i": str(os.getuid()),
-        # OpenSSH 9.6+ (readconf.c, expand_match_exec_or_include_path): the ProxyJump met so
-        # far, empty where none is set. Left as written, `test %j = bastion` never held.
-        "j": jump_host_token(config.get("proxyjump")),
     }
     return values.get(token)
 
@@ -226,19 +214,27 @@ def user_expanded(value: str, *, alias: str, hostname: str, port: int, host_key_
     `User ${USER}-admin` (one admin account per person on a shared bastion) logged in as the
     literal `${USER}-admin`. An unset variable is refused, as there ("invalid environment
     variable expansion"); a token ssh(1) does not take there (%r, %C) is left as written."""
-    this_host = socket.gethostname()
-    values = {
-        "%": "%",
-        "L": this_host.split(".")[0],
-        "i": str(os.getuid()),
-        "k": host_key_alias or hostname,
-        "l": this_host,
-        "n": alias,
-        "p": str(port),
-        "d": os.path.expanduser("~"),
-        "h": hostname,
-        "u": local_user(),
-        "j": jump_host_token(proxy_jump),
-    }
+    values = _tokens_without_user(alias=alias, hostname=hostname, port=str(port), host_key_alias=host_key_alias,
+                                  proxy_jump=proxy_jump)
     expanded = _environment_expanded_strict(value, "User")
     return re.sub(r"%(.)", lambda token: values.get(token.group(1), token.group(0)), expanded)
+
+
+def _tokens_without_user(*, alias: str, hostname: str, port: str, host_key_alias: object, proxy_jump: object) -> dict[str, str]:
+    """ssh(1)'s tokens that do not name the remote user (ssh.c: DEFAULT_CLIENT_PERCENT_EXPAND_ARGS_NOUSER;
+    readconf.c, expand_match_exec_or_include_path), `%%` included. `%j` (OpenSSH 9.6+) was left as
+    written, so `Match exec "test %j = bastion"` never held."""
+    this_host = socket.gethostname()
+    return {
+        "%": "%",
+        "L": this_host.split(".")[0],
+        "d": os.path.expanduser("~"),
+        "h": hostname,
+        "i": str(os.getuid()),
+        "j": jump_host_token(proxy_jump),
+        "k": str(host_key_alias or hostname),
+        "l": this_host,
+        "n": alias,
+        "p": port,
+        "u": local_user(),
+    }
