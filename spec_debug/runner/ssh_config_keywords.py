@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from pathlib import Path
 
 from spec_debug.runner.ssh_env import _pattern_matches
@@ -103,6 +104,16 @@ def did_you_mean(keyword: str) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
+_WARNED: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """One line on stderr per message and process (a fleet reads the config for every host)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        sys.stderr.write(f"warning: {message}\n")
+
+
 class BadConfigLine(ValueError):
     """A line ssh(1) refuses; the message names the file and line as ssh(1) does."""
 
@@ -135,8 +146,17 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
     if not known_keyword(keyword):
         if any(_pattern_matches(keyword, pattern.lower()) for pattern in ignored_unknown):
             return
+        close = did_you_mean(keyword)
+        if not close:
+            # A keyword of an OpenSSH newer than our table, or of a vendor build: the user's own
+            # ssh(1) may well read this file, and refusing it would stop every host of the run.
+            # It is passed over with a warning; a near miss of a known keyword (Hostnam) is a
+            # typo that every ssh(1) refuses, and is refused below.
+            _warn_once(f"{where}: unknown ssh_config keyword {match.group(1)!r} (a newer or vendor ssh's?): "
+                       "ignored; put `IgnoreUnknown " + match.group(1) + "` above it to silence this")
+            return
         raise BadConfigLine(
-            f"{where}: Bad configuration option: {match.group(1)}{did_you_mean(keyword)}",
+            f"{where}: Bad configuration option: {match.group(1)}{close}",
             f"ssh(1) refuses this file too; fix the keyword, or, if a patched ssh(1) of yours knows it, "
             f"put `IgnoreUnknown {match.group(1)}` above it",
         )
