@@ -516,7 +516,7 @@ def test_match_criteria_paramiko_does_not_know_are_evaluated_not_taken_as_met(cl
     client.config.write_text("Host typo\n  HostName 127.0.0.1\nMatch hots gpu*\n  User nobody\n")
     with pytest.raises(UsageError) as caught:
         SSHTransport.connect("typo", client.options())
-    assert caught.value.message == "ssh config: Match hots is not a criterion ssh(1) knows"
+    assert caught.value.message == f"ssh config {client.config} line 3: Match hots: unsupported Match attribute"
 
 
 @pytest.mark.parametrize("bastion_config", ["DisableForwarding yes\n", "PermitOpen 192.0.2.1:22\n"], ids=["no-forwarding", "permitopen"])
