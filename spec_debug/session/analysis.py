@@ -352,8 +352,9 @@ class _SessionState:
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1
         if info.first_seq is None:
-            info.first_seq = ev.seq
-        info.last_seq = ev.seq
+            info.first_seq = info.last_seq = ev.seq
+        elif ev.seq > info.last_seq:
+            info.last_seq = ev.seq  # not a background end given to it from an earlier line of the trunk
         st = self.agents.get(ev.agent) or self._agent(ev.agent)
         kind = ev.kind
         if kind == "prompt":

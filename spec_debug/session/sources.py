@@ -710,7 +710,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text":
             yield from text_log.read(source.path, cursor, stats)
         else:
-            yield from claude_session.read(source.path, cursor, stats, tree)
+            # A sub-agent's background end may be written in the trunk, read before its call.
+            yield from claude_code.settle_background_ends(claude_session.read(source.path, cursor, stats, tree), cursor)
     except OSError as exc:
         # The file went away or failed after it was found: Claude Code deletes sessions older
         # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the

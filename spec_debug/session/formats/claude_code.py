@@ -193,6 +193,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 if kind == "tool_result" and event.raw_type is not None:
                     call = _background_call(event, background, seen_calls)
                     if call is None:
+                        if event.raw_type == BACKGROUND_HELD:
+                            yield event  # for settle_background_ends, once every agent file is read
                         continue
                 seen = seen_calls if kind == "tool_call" else seen_results if kind == "tool_result" else None
                 if seen is not None:
@@ -239,16 +241,68 @@ def _background_call(event: Event, background: OrderedDict[str, str], calls: set
                 background.popitem(last=False)
     elif event.raw_type == BACKGROUND_END:
         if call.startswith(TASK_CALL):
-            call = background.get(call[len(TASK_CALL):])
-            if call is None:
-                return None  # a task started before this file, or not a shell: its note says it all
-            event.call_id = call
+            owner = background.get(call[len(TASK_CALL):])
+            if owner is not None:
+                event.call_id = call = owner
         if call not in calls:
-            # A call not read yet: a sub-agent's (its file is read after the trunk, where the note
-            # lands once the sub-agent has ended) or one of a session this file resumes. Ended
-            # here, it was a failed call of an agent that never made it.
+            # A call not read yet: a sub-agent's (its file is read after the trunk, where the CLI
+            # writes the note once the sub-agent has ended), or one of a session this file
+            # resumes. Ended here, it was a failed call of an agent that never made it: it is
+            # held until every file of the session is read (settle_background_ends).
+            event.kind, event.raw_type = "other", BACKGROUND_HELD
             return None
     return call
+
+
+BACKGROUND_HELD = "background-end:held"
+"""``raw_type`` (kind ``other``) of a background command's end whose call was not read yet when
+its note was: :func:`link_records` passes it on for :func:`settle_background_ends`, and no
+reader before that sees it as a result."""
+HELD_NOTES = 1024
+"""The most such ends held at once (the oldest go first): a session resumed many times may
+name tasks of files not given, and those are never settled."""
+
+
+def settle_background_ends(events: Iterator[Event], cursor: Cursor) -> Iterator[Event]:
+    """One session's events (trunk, then its sub-agents), with each held background end given to
+    the call it ends once every file is read: a sub-agent's background command whose note the
+    CLI wrote into the trunk (its agent had ended first) ends as the note says, as that agent's.
+    The launch result (``<call>#running:<task>``, raw_type ``running``, in the caller's file)
+    says which agent made the call and, for notes that name only the task, which call it was.
+    A call that has a result of its own by then (its agent's own note) keeps it."""
+    held: OrderedDict[str, Event] = OrderedDict()  # call id, or TASK_CALL + task id -> the end
+    launched: OrderedDict[str, tuple[str, str]] = OrderedDict()  # task id -> (call, agent)
+    for event in events:
+        raw = event.raw_type
+        if raw is None:
+            yield event
+        elif raw == BACKGROUND_HELD:
+            if event.call_id not in held:
+                held[event.call_id] = event
+                if len(held) > HELD_NOTES:
+                    held.popitem(last=False)
+        else:
+            if raw == "running" and event.call_id is not None:
+                owner, running, task = event.call_id.partition(_RUNNING_AS)
+                if running:
+                    launched[task] = (owner, event.agent)
+                    if len(launched) > 4096:
+                        launched.popitem(last=False)
+            yield event
+    if not held:
+        return
+    agents = {call: agent for call, agent in launched.values()}
+    ended = cursor.seen_results
+    for key, note in held.items():
+        if key.startswith(TASK_CALL):
+            call, agent = launched.get(key[len(TASK_CALL):], (None, None))
+        else:
+            call, agent = key, agents.get(key)
+        if call is None or agent is None or call in ended:
+            continue
+        ended.add(call)
+        note.kind, note.raw_type, note.call_id, note.agent = "tool_result", BACKGROUND_END, call, agent
+        yield note
 
 
 def _link_inline(event: Event, by_call: dict[str, str]) -> None:
