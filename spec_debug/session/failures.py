@@ -190,7 +190,7 @@ _HAS_ERROR_KEY = re.compile('"error"').search
 @dataclass(slots=True)
 class ErrorInfo:
     kind: str
-    """traceback | cuda_oom | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
+    """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
     http_error | exit_code | tool_error | interrupted (the analysis counts it in stats, as no error) |
     hook_blocked | rejected | denied (the call never ran: :data:`NOT_RUN`)"""
     exception: str | None = None
@@ -256,7 +256,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if m := _CONNECTION.search(output):
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if m := _BARE_EXC.search(output):
-        return [ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip())]
+        msg = (m.group("msg") or "").strip()
+        return [ErrorInfo(KV_CACHE_MEMORY if _KV_CACHE_MEMORY.match(msg) else "exception", m.group("type"), msg)]
     if exit_code not in (None, 0) or is_error:
         if said := _ERROR_SAID.search(output):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
@@ -643,9 +644,24 @@ def _group_margin(output: str, start: int) -> str:
     return ""
 
 
+# The engine's check that the memory left for the KV cache after the weights (its share of the
+# GPU, --mem-fraction-static) holds any tokens at all: SGLang raises "RuntimeError: Not enough
+# memory. Please try to increase --mem-fraction-static." at server start (sgl-project/sglang
+# python/sglang/srt/model_executor/model_runner.py, init_memory_pool), as vLLM raises "No
+# available memory for the cache blocks. Try increasing `gpu_memory_utilization`"
+# (vllm/worker/worker.py raise_if_cache_size_invalid; v1: vllm/v1/core/kv_cache_utils.py). A share set too small, not a
+# GPU that ran out: the fix is the opposite of an OOM's (raise the fraction, not lower it).
+_KV_CACHE_MEMORY = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static"
+                              r"|No available memory for the cache blocks")
+KV_CACHE_MEMORY = "kv_cache_memory"
+"""The error kind of :data:`_KV_CACHE_MEMORY`."""
+
+
 def _classify(info: ErrorInfo) -> ErrorInfo:
     text = f"{info.exception or ''}: {info.message}"
-    if _CUDA_OOM.search(text):
+    if "memory" in text and _KV_CACHE_MEMORY.search(text):
+        info.kind = KV_CACHE_MEMORY
+    elif _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
     elif _CUDA_ERROR.search(text) or _CUDA_FAULT.search(text):
         info.kind = "cuda_error"

@@ -336,7 +336,7 @@ def test_a_scheduler_crash_behind_a_ray_prefix_keeps_its_frames():
                          "(WorkerDict pid=2199833) RuntimeError: Not enough memory. Please try to increase "
                          "--mem-fraction-static.\n")
     assert _fields(extract_errors(whole, 1, True)) == [
-        ("traceback", "RuntimeError", "Not enough memory. Please try to increase --mem-fraction-static.",
+        ("kv_cache_memory", "RuntimeError", "Not enough memory. Please try to increase --mem-fraction-static.",
          f"{SITE}/sglang/srt/model_executor/model_runner.py", 174)]
 
 
