@@ -71,11 +71,12 @@ def _per_position_table(result: dict) -> Table:
     table = Table(title=f"per position ({result['reference']}, semantics {result['semantics']})")
     for column in ("step k", "full acc", "cond acc", "target accept", "target cond"):
         table.add_column(column, justify="right")
+    unscored = set(result.get("unscored_steps") or ())  # no row reached them: not 0 accuracy
+    keys = ("full_accuracy", "conditional_accuracy", "target_acceptance",
+            "target_conditional_acceptance")
     for k in range(result["steps"]):
-        table.add_row(str(k), f"{result['full_accuracy'][k]:.4f}",
-                      f"{result['conditional_accuracy'][k]:.4f}",
-                      f"{result['target_acceptance'][k]:.4f}",
-                      f"{result['target_conditional_acceptance'][k]:.4f}")
+        table.add_row(str(k), *("n/a" if k in unscored else f"{result[key][k]:.4f}"
+                                for key in keys))
     return table
 
 

@@ -62,6 +62,10 @@ class EvalResult:
     final_state_post_norm: int = 0
     # raw per-step sums, so results from several hosts or shards can be added up
     counts: dict[str, list[float]] = field(default_factory=dict)
+    # steps k with no row to score (--steps deeper than every sample): their accuracies above
+    # stay 0.0 (the lists are floats for the diagnose and report readers) but mean "not
+    # scored", as `notes` says and the table prints n/a
+    unscored_steps: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,6 +86,7 @@ class Counts:
         self.scored = torch.zeros((), dtype=torch.float64, device=self.device)
         self.samples = 0
         self.tokens = 0
+        self.longest = 0  # tokens of the longest sample scored: step k needs k+2 of them
         self.final_normed_detected = 0  # samples whose final slot was found past the norm
 
 
@@ -226,11 +231,24 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.scored += loss_mask.sum()
     counts.samples += 1
     counts.tokens += int(input_ids.shape[0])
+    counts.longest = max(counts.longest, T0)
     return reference
 
 
 def _ratio(num: Tensor, den: Tensor) -> list[float]:
     return [float(n / d) if d > 0 else 0.0 for n, d in zip(num.tolist(), den.tolist())]
+
+
+def _unscored_steps_note(unscored: list[int], longest: int) -> list[str]:
+    """Why steps had no row to score: a chain of depth k needs k+2 tokens in a sample (one
+    more against data tokens), and a loss-masked row at k."""
+    if not unscored:
+        return []
+    steps = (f"step {unscored[0]}" if len(unscored) == 1
+             else f"steps {', '.join(map(str, unscored))}")
+    return [f"{steps} not scored (their 0.0 accuracies mean n/a): no sample has a loss-masked "
+            f"row that deep (the longest has {longest} tokens); pass --steps {unscored[0]}, or "
+            "longer samples"]
 
 
 def expected_accept_length(conditional: list[float]) -> float:
@@ -263,6 +281,9 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
     if device.type == "cuda":
         torch.cuda.synchronize(device)
     elapsed = time.perf_counter() - started
+    # a step no scored row reached (--steps deeper than every sample) has no accuracy: its
+    # 0.0 alone read as a draft that never hits at that depth
+    unscored = [k for k, total in enumerate(counts.full_total.tolist()) if total == 0]
     target_cond = _ratio(counts.target_correct, counts.target_cond_total)
     reference = "target_argmax" if references == {"target_argmax"} else (
         "data_tokens" if references else ("target_argmax" if loaded.target_head else "data_tokens"))
@@ -285,11 +306,13 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         elapsed_s=elapsed,
         tokens_per_s=counts.tokens / elapsed if elapsed > 0 else 0.0,
         notes=list(loaded.notes) + (["samples mixed target_argmax and data_tokens references"]
-                                    if len(references) > 1 else []),
+                                    if len(references) > 1 else [])
+        + _unscored_steps_note(unscored, counts.longest),
         final_state_post_norm=counts.final_normed_detected,
         counts={"full_correct": counts.full_correct.tolist(),
                 "full_total": counts.full_total.tolist(),
                 "cond_total": counts.cond_total.tolist(),
                 "target_correct": counts.target_correct.tolist(),
                 "target_cond_total": counts.target_cond_total.tolist()},
+        unscored_steps=unscored,
     )

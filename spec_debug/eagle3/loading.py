@@ -117,6 +117,22 @@ def _non_finite(name: str, tensor: Tensor) -> str | None:
     return f"{name} ({bad} of {tensor.numel()})" if bad else None
 
 
+def _refuse_non_finite_head(target: TargetCheckpoint, named: tuple) -> None:
+    """The verifier's final norm and lm_head give every target token: one NaN/Inf weight (a
+    corrupt or half-written shard) makes those rows' argmax an arbitrary id, so the accuracy
+    reads low with no sign of why. Named with the file it came from, to copy again."""
+    for name, tensor in named:
+        bad = _non_finite(name, tensor)
+        if bad is None:
+            continue
+        info = target.tensors.infos.get(name)
+        where = info.file if info is not None else target.path
+        raise CheckpointError(
+            f"{where}: NaN or Inf in the target's {bad}: the verifier's argmax, which the draft "
+            "is scored against, would be arbitrary",
+            hint="that file is corrupt or was not fully written: copy (download) it again")
+
+
 def _verifier_hint(cfg) -> str | None:
     """Where the draft's own config says its verifier is (speculators_config.verifier
     .name_or_path), resolved as --target would resolve it."""
@@ -652,6 +668,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     f"{target.path}: target lm_head {list(lm_w.shape)} / final norm "
                     f"{list(norm_w.shape)} do not fit the draft (vocab {cfg.vocab_size}, "
                     f"hidden {Ht})", hint="--target must be the model the draft was trained for")
+            _refuse_non_finite_head(target, ((target.norm_name, norm_w),
+                                             (target.lm_head_name, lm_w)))
             head = TargetHead(norm_w.to(device=device, dtype=dtype),
                               lm_w.to(device=device, dtype=dtype), target.config.rms_norm_eps,
                               target.config.zero_centered_norm)
