@@ -159,16 +159,26 @@ class PrecisionError(SpecDebugError):
 _FLOAT16_MAX = 65504.0
 
 
-def _refuse_float16_overflow(name: str, states: Tensor, cast: Tensor) -> None:
-    """States that are finite in the dump (check_sample refuses NaN/Inf ones) but pass
+def _aux_float16_holds(name: str, states: Tensor, cast: Tensor, loss_mask: Tensor) -> Tensor:
+    """The float16 aux states `cast` [T, A*Ht] to run, or one clear error. Rows that overflow
+    past the last scored row (an unscored tail: the end-of-turn tokens after the reply) are
+    zeroed: attention is causal, and a row t past the last scored one never enters any count
+    (its chain starts from loss_mask[t], false), so every count stays what float32 gives.
+
+    States that are finite in the dump (check_sample refuses NaN/Inf ones) but pass
     float16's range become Inf once cast for `--dtype float16`; through fc and attention
     one such row turns the whole sample's logits into NaN, whose argmax is an arbitrary id,
     so every accuracy would read ~0 with no warning. bf16 dumps of targets whose activations
     pass float16's range hold such values (Qwen2 in float16 turns NaN after layer 1:
     https://github.com/QwenLM/Qwen3/issues/826, /761; vLLM Qwen2.5 overflow:
     https://github.com/vllm-project/vllm/issues/14126)."""
-    if bool(torch.isfinite(cast).all()):
-        return
+    finite_rows = torch.isfinite(cast).all(-1)  # [T]
+    if bool(finite_rows.all()):
+        return cast
+    scored = loss_mask.nonzero().reshape(-1)
+    first_bad = int((~finite_rows).nonzero()[0])
+    if scored.numel() and first_bad > int(scored[-1]):
+        return torch.where(finite_rows[:, None], cast, torch.zeros_like(cast))
     peak = float(states.float().abs().max())
     raise PrecisionError(
         f"{name}: hidden states reach {peak:.4g}, beyond float16's {_FLOAT16_MAX:.0f}: cast "
@@ -191,8 +201,6 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     # shift_batch: input_ids[1:], hidden_states[:-1], verifier_last[1:], loss_mask[1:]
     input_ids = sample.token_ids[1:].to(device)  # [T]
     aux = slots[:-1].reshape(T0 - 1, -1).to(device=device, dtype=dtype)  # [T, A*Ht]
-    if dtype == torch.float16:
-        _refuse_float16_overflow(sample.name, slots[:-1], aux)
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
     if not use_loss_mask:
         loss_mask = torch.ones_like(loss_mask)
@@ -204,6 +212,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
         counts.final_normed_detected += 1
     draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
                                                           last_normed)
+    if dtype == torch.float16:
+        aux = _aux_float16_holds(sample.name, slots[:-1], aux, loss_mask)
 
     prev = loss_mask.clone()
     prev_target = loss_mask.clone()

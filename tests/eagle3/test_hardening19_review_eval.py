@@ -125,3 +125,37 @@ def test_a_target_head_with_nan_is_refused_naming_tensor_and_file(world, tmp_pat
     assert "NaN or Inf" in caught.value.message and "again" in caught.value.hint
     with pytest.raises(SpecDebugError, match=tensor_name.replace(".", r"\.")):
         probe_layout(root / "draft", root / "data", root / "target")
+
+
+def test_float16_overflow_only_past_the_last_scored_row_is_scored_not_refused(world, tmp_path):
+    """A dump whose loss mask ends before the sample does (the end-of-turn tokens after the
+    reply) and whose tail holds states past 65504 (bf16 keeps them): no scored row sees the
+    tail (attention is causal, step k scores row t against t+k), so float16 scores exactly
+    what float32 does; was one PrecisionError for the whole run."""
+    root = tmp_path / "w"
+    shutil.copytree(world, root)
+    for path in sorted((root / "data").glob("hs_*.safetensors")):
+        tensors = load_file(str(path))
+        T = tensors["token_ids"].shape[0]
+        mask = torch.ones(T, dtype=torch.bool)
+        mask[T - 3:] = False  # the last 3 tokens are never scored (shifted: rows T-4..T-2)
+        states = tensors["hidden_states"].float()  # [T, aux + 1, H]
+        states[T - 3:, : len(AUX), 5] = 1e7  # aux states of the unscored tail only
+        tensors.update(loss_mask=mask, hidden_states=states.to(torch.bfloat16).contiguous())
+        save_file(tensors, str(path))
+    fp32 = evaluate_drafter(root / "draft", root / "data", root / "target", dtype="float32",
+                            steps=3)
+    fp16 = evaluate_drafter(root / "draft", root / "data", root / "target", dtype="float16",
+                            steps=3)
+    assert fp16["counts"] == fp32["counts"] and fp16["tokens"] == fp32["tokens"]
+    assert fp32["full_accuracy"][0] > 0.3
+
+    # one scored row with such a state still refuses: every later row attends to it
+    for path in sorted((root / "data").glob("hs_*.safetensors")):
+        tensors = load_file(str(path))
+        states = tensors["hidden_states"].float()
+        states[2, : len(AUX), 5] = 1e7
+        tensors["hidden_states"] = states.to(torch.bfloat16).contiguous()
+        save_file(tensors, str(path))
+    with pytest.raises(SpecDebugError, match="65504"):
+        evaluate_drafter(root / "draft", root / "data", root / "target", dtype="float16")
