@@ -411,8 +411,10 @@ def test_a_background_shell_that_died_is_a_failed_call_with_its_exit_code(tmp_pa
     assert [(e["seq"], e["kind"], e["exception"]) for e in doc["errors"]] == [(6, "signal", "SIGKILL")]
     [main] = doc["agents"]
     assert (main["tool_calls"], main["failed_calls"], main["errors"]) == (3, 1, 1)
-    # The launch and the poll that found it running have not ended: no exit code, not exit 0.
-    assert [(c["seq"], c["exit_code"], c["is_error"]) for c in doc["commands"]] == [(1, None, False)]
+    # The poll that found it dead states its exit code (its call names the shell, bash_id): the
+    # launch ended so, on gpu01; the poll that found it running ended nothing.
+    assert [(c["seq"], c["exit_code"], c["is_error"], c["result_seq"]) for c in doc["commands"]] == [(1, 137, True, 6)]
+    assert [(e["command_seq"], e["host"]) for e in doc["errors"]] == [(1, "gpu01")]
 
 
 def test_background_agents_end_as_their_task_notification_says(tmp_path):

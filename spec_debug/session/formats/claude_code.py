@@ -39,6 +39,19 @@ _API_BLOCKS = frozenset({
 _AGENT_TRAILER = re.compile(r"agentId: ([\w-]+) \(")
 _SHELL_STATUS = re.compile(r"<status>(\w+)</status>")
 _SHELL_EXIT = re.compile(r"<exit_code>(-?\d+)</exit_code>")
+_POLLED_TASK = re.compile(r"<task_id>([\w-]+)</task_id>")
+POLL_TOOLS = {"BashOutput": "bash_id", "TaskOutput": "task_id"}
+"""The tools that poll a background command, and the input naming it (``{"bash_id": …}``, CLI
+2.0.x; ``{"task_id": …, "block": true, "timeout": …}``, 2.1.x)."""
+POLL_END = "poll-end"
+"""``raw_type`` of a poll's result that says the command ended, with its exit code: 2.0.x
+``<status>failed</status>\n\n<exit_code>137</exit_code>\n\n<stdout>…`` with ``toolUseResult
+{shellId, command, status, exitCode, stdout, stderr, …}``; 2.1.x ``<retrieval_status>success
+</retrieval_status>\n\n<task_id>b03a6e3</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>
+completed</status>\n\n<exit_code>0</exit_code>\n\n<output>…`` with ``toolUseResult{retrieval_status,
+task{task_id, task_type, status, description, output, exitCode}}`` (the shapes transcript viewers
+type and ports of the CLI's TaskOutputTool render). :func:`link_records` gives it to the command
+the poll names, which had only its launch result: that command ended so, not the poll."""
 """What a poll of a background shell returns (``BashOutput``, CLI 2.0.x; ``TaskOutput``, 2.1.x):
 ``<status>running|completed|failed|killed</status>`` and, once it ended, ``<exit_code>N
 </exit_code>``, then ``<stdout>``/``<stderr>``. The poll's tool_result is never ``is_error``:
@@ -158,6 +171,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     # The sets live on the cursor: a sub-agent file may replay the trunk's lines too (Cursor.seen_calls).
     seen_calls, seen_results = cursor.seen_calls, cursor.seen_results
     background: OrderedDict[str, str] = OrderedDict()  # background task id -> the call that started it
+    polls: OrderedDict[str, str] = OrderedDict()  # a poll's call id -> the task id it reads
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
         if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
@@ -191,11 +205,17 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if call is not None:
                 kind = event.kind
                 if kind == "tool_result" and event.raw_type is not None:
+                    if event.raw_type == POLL_END:
+                        _polled_call(event, background, polls, seen_results)
                     call = _background_call(event, background, seen_calls)
                     if call is None:
                         if event.raw_type == BACKGROUND_HELD:
                             yield event  # for settle_background_ends, once every agent file is read
                         continue
+                elif kind == "tool_call" and event.agent_ref is not None:
+                    polls[call] = event.agent_ref  # a poll, and the task it reads (POLL_END)
+                    if len(polls) > 4096:
+                        polls.popitem(last=False)
                 seen = seen_calls if kind == "tool_call" else seen_results if kind == "tool_result" else None
                 if seen is not None:
                     if call in seen:
@@ -303,6 +323,19 @@ def settle_background_ends(events: Iterator[Event], cursor: Cursor) -> Iterator[
         ended.add(call)
         note.kind, note.raw_type, note.call_id, note.agent = "tool_result", BACKGROUND_END, call, agent
         yield note
+
+
+def _polled_call(event: Event, background: OrderedDict[str, str], polls: OrderedDict[str, str],
+                 ended: set[str]) -> None:
+    """Reports a poll's end result (:data:`POLL_END`) under the command the poll read, when its
+    launch was read in this file and nothing ended it yet; else under the poll's own call.
+    Under the command, the result carries its exit code (and the errors its output shows) to
+    it, and the poll is a read that got its answer. Either way it is a result as any other."""
+    task = event.agent_ref or polls.get(event.call_id)
+    owner = background.get(task) if task is not None else None
+    event.raw_type = event.agent_ref = None
+    if owner is not None and owner not in ended:
+        event.call_id = owner
 
 
 def _link_inline(event: Event, by_call: dict[str, str]) -> None:
@@ -701,8 +734,10 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
         call_id = None
     # Event's fields in order, from tool_name to path (see the note in _events).
     host = remote_host(args) if command is not None else None
+    polled = args.get(POLL_TOOLS[name]) if name in POLL_TOOLS else None  # see POLL_END
     return Event(session, seq, agent, "assistant", "tool_call", i, name, call_id, command, description, text,
-                 False, None, ts, file, lineno, None, host, spawn, None, None, tool_path(args))
+                 False, None, ts, file, lineno, None, host, spawn, polled if isinstance(polled, str) else None,
+                 None, tool_path(args))
 
 
 _PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"
@@ -799,6 +834,17 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         exit_code = int(code.group(1)) if code else None
         is_error = (shell is not None and shell.group(1) == "failed") or exit_code not in (None, 0)
         running = shell is not None and shell.group(1) == "running"
+        if code is not None and not running and call_id is not None:
+            # The poll's own word on which command it read, where it gives one; else its call's input.
+            polled = _POLLED_TASK.search(output[:300])
+            if isinstance(result, dict):
+                task = result.get("task")
+                agent_ref = result.get("shellId") if isinstance(result.get("shellId"), str) else \
+                    task.get("task_id") if isinstance(task, dict) and isinstance(task.get("task_id"), str) else None
+            if agent_ref is None and polled is not None:
+                agent_ref = polled.group(1)
+            return Event(session, seq, agent, "tool", "tool_result", i, None, call_id, None, None, output, is_error,
+                         exit_code, ts, file, lineno, POLL_END, None, None, agent_ref, status)
     return Event(session, seq, agent, "tool", "tool_result", i, None, call_id, None, None, output,
                  is_error, exit_code, ts, file, lineno, "running" if running else None, None, None, agent_ref,
                  status)
