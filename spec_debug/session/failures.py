@@ -190,9 +190,9 @@ _HAS_ERROR_KEY = re.compile('"error"').search
 @dataclass(slots=True)
 class ErrorInfo:
     kind: str
-    """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | cuda_error | nccl | connection | timeout | signal | exception | test_failure |
-    http_error | exit_code | tool_error | interrupted (the analysis counts it in stats, as no error) |
-    hook_blocked | rejected | denied (the call never ran: :data:`NOT_RUN`)"""
+    """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | cuda_error | nccl | connection |
+    timeout | signal | exception | test_failure | http_error | exit_code | tool_error | interrupted (the
+    analysis counts it in stats, as no error) | hook_blocked | rejected | denied (the call never ran: :data:`NOT_RUN`)"""
     exception: str | None = None
     message: str = ""
     file: str | None = None
@@ -649,8 +649,9 @@ def _group_margin(output: str, start: int) -> str:
 # memory. Please try to increase --mem-fraction-static." at server start (sgl-project/sglang
 # python/sglang/srt/model_executor/model_runner.py, init_memory_pool), as vLLM raises "No
 # available memory for the cache blocks. Try increasing `gpu_memory_utilization`"
-# (vllm/worker/worker.py raise_if_cache_size_invalid; v1: vllm/v1/core/kv_cache_utils.py). A share set too small, not a
-# GPU that ran out: the fix is the opposite of an OOM's (raise the fraction, not lower it).
+# (vllm/worker/worker.py raise_if_cache_size_invalid; v1: vllm/v1/core/kv_cache_utils.py). A
+# share set too small, not a GPU that ran out: the fix is the opposite of an OOM's (raise the
+# fraction, not lower it).
 _KV_CACHE_MEMORY = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static"
                               r"|No available memory for the cache blocks")
 KV_CACHE_MEMORY = "kv_cache_memory"

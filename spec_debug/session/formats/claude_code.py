@@ -39,24 +39,25 @@ _API_BLOCKS = frozenset({
 _AGENT_TRAILER = re.compile(r"agentId: ([\w-]+) \(")
 _SHELL_STATUS = re.compile(r"<status>(\w+)</status>")
 _SHELL_EXIT = re.compile(r"<exit_code>(-?\d+)</exit_code>")
+"""What a poll of a background shell returns (``BashOutput``, CLI 2.0.x; ``TaskOutput``, 2.1.x):
+``<status>running|completed|failed|killed</status>`` and, once it ended, ``<exit_code>N
+</exit_code>``, then ``<stdout>``/``<stderr>``. The poll's tool_result is never ``is_error``:
+the status is the only word on how the command ended (seen in published 2.0.x transcripts,
+e.g. goodsch/brain_explore ``claude-prompts/agent-bfa52189-untitled-full.md``)."""
 _POLLED_TASK = re.compile(r"<task_id>([\w-]+)</task_id>")
 POLL_TOOLS = {"BashOutput": "bash_id", "TaskOutput": "task_id"}
 """The tools that poll a background command, and the input naming it (``{"bash_id": …}``, CLI
 2.0.x; ``{"task_id": …, "block": true, "timeout": …}``, 2.1.x)."""
 POLL_END = "poll-end"
 """``raw_type`` of a poll's result that says the command ended, with its exit code: 2.0.x
-``<status>failed</status>\n\n<exit_code>137</exit_code>\n\n<stdout>…`` with ``toolUseResult
+``<status>failed</status>`` ``<exit_code>137</exit_code>`` ``<stdout>…`` with ``toolUseResult
 {shellId, command, status, exitCode, stdout, stderr, …}``; 2.1.x ``<retrieval_status>success
-</retrieval_status>\n\n<task_id>b03a6e3</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>
-completed</status>\n\n<exit_code>0</exit_code>\n\n<output>…`` with ``toolUseResult{retrieval_status,
-task{task_id, task_type, status, description, output, exitCode}}`` (the shapes transcript viewers
-type and ports of the CLI's TaskOutputTool render). :func:`link_records` gives it to the command
-the poll names, which had only its launch result: that command ended so, not the poll."""
-"""What a poll of a background shell returns (``BashOutput``, CLI 2.0.x; ``TaskOutput``, 2.1.x):
-``<status>running|completed|failed|killed</status>`` and, once it ended, ``<exit_code>N
-</exit_code>``, then ``<stdout>``/``<stderr>``. The poll's tool_result is never ``is_error``:
-the status is the only word on how the command ended (seen in published 2.0.x transcripts,
-e.g. goodsch/brain_explore ``claude-prompts/agent-bfa52189-untitled-full.md``)."""
+</retrieval_status>`` ``<task_id>b03a6e3</task_id>`` ``<task_type>local_bash</task_type>``
+``<status>completed</status>`` ``<exit_code>0</exit_code>`` ``<output>…`` with ``toolUseResult
+{retrieval_status, task{task_id, task_type, status, description, output, exitCode}}`` (blank
+lines between the tags; the shapes transcript viewers type and ports of the CLI's TaskOutputTool
+render). :func:`link_records` gives it to the command the poll names, which had only its launch
+result: that command ended so, not the poll."""
 _KNOWN_PASSTHROUGH = frozenset({
     "queue-operation", "ai-title", "attachment", "progress", "agent-setting", "pr-link",
     "file-history-snapshot", "custom-title", "agent-name", "mode", "last-prompt", "stream_event",
