@@ -51,8 +51,14 @@ def acceptance_rates(metrics: dict[str, Any] | None) -> list[float]:
     if not metrics:
         return []
     if metrics.get("reference") == "target_argmax" and metrics.get("target_conditional_acceptance"):
-        return list(metrics["target_conditional_acceptance"])
-    return list(metrics.get("conditional_accuracy") or [])
+        rates = list(metrics["target_conditional_acceptance"])
+    else:
+        rates = list(metrics.get("conditional_accuracy") or [])
+    # Steps deeper than every sample hold 0.0 meaning "not scored" (evaluate.unscored_steps):
+    # read as rates they cut the predicted chain there; the scored ones end the list instead,
+    # and chain_accept_length carries the last of them on.
+    unscored = [k for k in metrics.get("unscored_steps") or () if isinstance(k, int) and k >= 0]
+    return rates[:min(unscored)] if unscored else rates
 
 
 def verified_depth(effective: dict[str, Any]) -> int | None:
