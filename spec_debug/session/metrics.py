@@ -153,7 +153,15 @@ _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(
 # or a contrast ("Without EAGLE: 21 tps, with EAGLE: 30 tps": the 30 is EAGLE's), and nothing
 # before it a comparison ("Compared with running without speculation, we get 150 tok/s") or a
 # reading.
-_NO_SPEC_LEAD = re.compile(NO_SPEC)  # searched in lower case
+# A verb that turns speculation off says the same: "When I disable speculative decoding,
+# throughput is 140 tok/s", "with spec decoding turned off we get 140 tok/s", "disabling EAGLE
+# gives 140 tok/s". Not when what it turns off is a part of the run ("I disabled the draft
+# model's CUDA graph", "disable spec decoding overlap"), as NO_SPEC's "disabled" is not.
+_OFF_PART = r"(?!['\u2019]s\b|\s+(?:[\w-]+\s+){0,2}?(?:cache|caching|schedul\w*|cuda|graphs?|prefill|compile|overlap)\b)"
+_SPEC_OBJECT = r"(?>spec\w*(?:\s+decod\w*)?|eagle[\w-]*|draft(?:\s+model)?)"
+_NO_SPEC_LEAD = re.compile(  # searched in lower case
+    NO_SPEC + r"|\b(?:disabl(?:e|es|ed|ing)|(?:turn|switch)(?:s|ed|ing)?\s+off)\s+(?:the\s+)?" + _SPEC_OBJECT + _OFF_PART
+    + r"|\b" + _SPEC_OBJECT + r"\s+(?:turned|switched)\s+off\b")
 _LEAD_BREAK = re.compile(r"\b(?:with|but|while|whereas|however|vs|versus|than|then|eagle\w*|spec\w*|draft\w*|mtp"
                          r"|medusa|n-?gram)\b|/s\b|\btps\b|->|\u2192|\d\s*(?:x|%)")
 # A reading before the phrase is the one it names ("90 tok/s without speculation, 54.8 tok/s with
@@ -173,6 +181,10 @@ _ROW_BEFORE_READING = re.compile(_ROW_WORD + r"\s*[:,]?\s*(?:~|about\s+)?$", re.
 # user" (the tables' "/user" columns, metric_tables._NOT_DECODE). "per request" stays a
 # throughput: at bs=1 it is the run's own (tests/session/test_hardening6_extractors.py).
 _PER_USER = re.compile(r"\s*(?:/|per\s+|each\s+)(?:user|stream)s?\b", re.I)
+# The same said just before the number: "per user 30 tok/s", "per-user: 30 tok/s", "each stream
+# gets 30 tok/s". Tried only when "user" or "stream" is among the characters before it.
+_PER_USER_BEFORE = re.compile(r"\b(?:per[\s-]+|each\s+)(?:user|stream)s?\b\s*(?:[:=]|is|was|gets?|got|at|of|reaches)?"
+                              r"\s*(?:~|about\s+)?$", re.I)
 # Words that make a prose reading one of the prompt's tokens (or of all tokens) rather than
 # decode speed: right before it ("prefill throughput is", "input token throughput:", "prompt
 # processing", "total throughput of") or right after its unit ("12,000 tok/s prefill").
@@ -180,6 +192,11 @@ _PROMPT_WORDS_BEFORE = re.compile(
     r"\b(prefill(?:ing)?|input|prompt|total)(?:[\s_-]+(?:tokens?|tok))?[\s_-]+(?:throughput|speed|processing|rate|tps)"
     r"\b[^\d]{0,20}$")
 _PROMPT_WORDS_AFTER = re.compile(r"\s*\(?\s*(prefill|input|prompt|total)\b")
+# The stage named alone, right before the number: "prefill 5000 tok/s, decode 30 tok/s"; "prompt"
+# and "input" only as the clause's label ("prompt: 5000 tok/s, generation: 30 tok/s"): "on this
+# prompt 30 tok/s" is decode speed. "chunked prefill" names a setting, no stage.
+_PROMPT_WORD_JUST_BEFORE = re.compile(r"(?:(?<!chunked )\b(prefill(?:ing)?)|^\W*(?:the\s+)?(prompt|input))"
+                                      r"\s*[:=]?\s*(?:~|about\s+)?$")
 # llama.cpp's lines of the prompt's speed (the decode line beside them says "decoded" or "eval time").
 _LLAMA_CPP_PROMPT = re.compile(r"(?:^|[\s:|])(?:prompt eval time\s*=|encoded\s+\d+\s+tokens\s+in\b)")
 _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$")
@@ -690,7 +707,10 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         if _after_comparison_sign(text, start):
             continue
-        if _PER_USER.match(text, end) is not None:
+        before = text[max(0, start - 24):start]
+        if _PER_USER.match(text, end) is not None or \
+                (("ser" in before or "tream" in before)
+                 and _PER_USER_BEFORE.search(before) is not None):
             # one request's share of a batch ("279.27 tok/s per user, for a total throughput of
             # 1,727.62 tok/s"): compared with a batch's baseline it reads as a slowdown
             found.append(Metric("per_user_throughput", value, "tok/s", _context(text, start, end)))
@@ -736,7 +756,8 @@ def _not_decode(text: str, start: int, unit_end: int) -> str | None:
         before = near[:start - max(0, start - 40)]
         clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(". "), before.rfind("\n"),
                             before.rfind(" and "), before.rfind(" but ")) + 1:]
-        if (m := _PROMPT_WORDS_BEFORE.search(clause)) is None:
+        if (m := _PROMPT_WORDS_BEFORE.search(clause)) is None and \
+                (m := _PROMPT_WORD_JUST_BEFORE.search(clause)) is None:
             m = _PROMPT_WORDS_AFTER.match(text[unit_end:unit_end + 12].lower())
     if m is not None:
         return "total_throughput" if m.group(1) == "total" else "prefill_throughput"
@@ -814,7 +835,7 @@ def _no_spec_lead_within(text: str, start: int, reach: int, listed: bool) -> boo
     if "without" in low and _BARE_WITHOUT.match(low):
         return True  # "With EAGLE3 I get 150 tok/s; without, 90 tok/s"
     if not ("spec" in low or "eagle" in low or "draft" in low) or \
-            not ("without" in low or "no" in low or "w/o" in low or "off" in low or "disabled" in low):
+            not ("without" in low or "no" in low or "w/o" in low or "off" in low or "disabl" in low):
         return False
     lead = None
     for lead in _NO_SPEC_LEAD.finditer(low):
