@@ -206,8 +206,9 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if call is not None:
                 kind = event.kind
                 if kind == "tool_result" and event.raw_type is not None:
-                    if event.raw_type == POLL_END:
-                        _polled_call(event, background, polls, seen_results)
+                    if event.raw_type == POLL_END and not _polled_call(event, background, polls):
+                        yield event  # a command of another file: settle_background_ends gives it the end
+                        continue
                     call = _background_call(event, background, seen_calls)
                     if call is None:
                         if event.raw_type == BACKGROUND_HELD:
@@ -302,6 +303,10 @@ def settle_background_ends(events: Iterator[Event], cursor: Cursor) -> Iterator[
                 held[event.call_id] = event
                 if len(held) > HELD_NOTES:
                     held.popitem(last=False)
+        elif raw == POLL_END:
+            polled = _polled_elsewhere(event, launched, cursor.seen_results)
+            if polled is not None:
+                yield polled
         else:
             if raw == "running" and event.call_id is not None:
                 owner, running, task = event.call_id.partition(_RUNNING_AS)
@@ -326,17 +331,37 @@ def settle_background_ends(events: Iterator[Event], cursor: Cursor) -> Iterator[
         yield note
 
 
-def _polled_call(event: Event, background: OrderedDict[str, str], polls: OrderedDict[str, str],
-                 ended: set[str]) -> None:
+def _polled_call(event: Event, background: OrderedDict[str, str], polls: OrderedDict[str, str]) -> bool:
     """Reports a poll's end result (:data:`POLL_END`) under the command the poll read, when its
-    launch was read in this file and nothing ended it yet; else under the poll's own call.
-    Under the command, the result carries its exit code (and the errors its output shows) to
-    it, and the poll is a read that got its answer. Either way it is a result as any other."""
+    launch was read in this file: the result carries its exit code (and the errors its output
+    shows) to it, and the poll is a read that got its answer. A later poll of the same end is
+    then a result of that command again, which the reader drops (read once, counted once).
+    ``False`` when the launch is not in this file (the poll's ``raw_type`` and task stay for
+    :func:`settle_background_ends`)."""
     task = event.agent_ref or polls.get(event.call_id)
     owner = background.get(task) if task is not None else None
+    if owner is None and task is not None:
+        event.agent_ref = task
+        return False
     event.raw_type = event.agent_ref = None
-    if owner is not None and owner not in ended:
+    if owner is not None:
         event.call_id = owner
+    return True
+
+
+def _polled_elsewhere(event: Event, launched: OrderedDict[str, tuple[str, str]], ended: set[str]) -> Event | None:
+    """A poll's end result whose launch another file holds (the trunk's server, polled by a
+    sub-agent read after it): the end of that command, as its agent's, where the launch was
+    read before it; else the poll's own result. ``None`` for an end already read."""
+    task = event.agent_ref
+    call, agent = launched.get(task, (None, None)) if task is not None else (None, None)
+    event.raw_type = event.agent_ref = None
+    if call is not None:
+        event.call_id, event.agent = call, agent
+    if event.call_id in ended:
+        return None
+    ended.add(event.call_id)
+    return event
 
 
 def _link_inline(event: Event, by_call: dict[str, str]) -> None:
