@@ -703,7 +703,10 @@ class _SessionState:
                 self._emit_loop(st.failing.pop(next(iter(st.failing))))
         else:
             streak.count += 1
-            streak.last_seq = call.seq
+            # Background commands end in the order they finish, not the one they were started in
+            # (and a sub-agent's end written in the trunk is read after its whole file).
+            streak.first_seq = min(streak.first_seq, call.seq)
+            streak.last_seq = max(streak.last_seq, call.seq)
 
     def _emit_loop(self, streak: LoopRecord) -> None:
         if streak.count >= LOOP_MIN:
