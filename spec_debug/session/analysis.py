@@ -351,10 +351,11 @@ class _SessionState:
                 self.last_ts = ts
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1
+        stretch = not self._elsewhere(ev, info)
         if info.first_seq is None:
             info.first_seq = info.last_seq = ev.seq
-        elif ev.seq > info.last_seq:
-            info.last_seq = ev.seq  # not a background end given to it from an earlier line of the trunk
+        elif ev.seq > info.last_seq and stretch:
+            info.last_seq = ev.seq
         st = self.agents.get(ev.agent) or self._agent(ev.agent)
         kind = ev.kind
         if kind == "prompt":
@@ -391,7 +392,15 @@ class _SessionState:
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)
-        self.phases.segment_for(ev).events += 1
+        self.phases.segment_for(ev, stretch=stretch).events += 1
+
+    @staticmethod
+    def _elsewhere(ev: Event, info) -> bool:
+        """A background command's end the reader gave the agent that launched it from another
+        agent's file (claude_code.settle_background_ends: a sub-agent's end the CLI wrote into the
+        trunk, the trunk's server polled by a sub-agent). It counts for that agent, but its line
+        is not one of the agent's own: it stretches neither the agent's span nor its phase."""
+        return ev.raw_type == claude_code.BACKGROUND_END and info.file is not None and ev.file != info.file
 
     def _agent_failure(self, ev: Event) -> None:
         """A turn the agent itself could not finish (the model API refused, the context overflowed):
@@ -507,8 +516,9 @@ class _SessionState:
             self.tree.get(ev.agent).failed_calls += 1
         for err in found:
             self.error_count += 1
-            self.tree.get(ev.agent).errors += 1
-            self.phases.segment_for(ev).errors += 1
+            info = self.tree.get(ev.agent)
+            info.errors += 1
+            self.phases.segment_for(ev, stretch=not self._elsewhere(ev, info)).errors += 1
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, call.seq if call else None, ev.timestamp, ev.file, ev.line))

@@ -43,15 +43,17 @@ class PhaseTracker:
         self.agents: dict[str, _Segment] = {}
         self.dropped = 0
 
-    def segment_for(self, ev: Event, category: str | None = None) -> _Segment:
-        """The phase ``ev`` belongs to (a tool call passes its kind of command)."""
+    def segment_for(self, ev: Event, category: str | None = None, stretch: bool = True) -> _Segment:
+        """The phase ``ev`` belongs to (a tool call passes its kind of command); ``stretch=False``
+        for an event read in another agent's file, which counts in the phase but is no line of it."""
         if ev.agent != MAIN_AGENT:
             seg = self.agents.get(ev.agent)
             if seg is None:
                 description = self.describe_agent(ev.agent)
                 label = f"Sub-agent {ev.agent}" + (f": {description}" if description else "")
-                seg = self.agents[ev.agent] = _Segment(ev.seq, "agent", label, timestamp=ev.timestamp)
-            seg.end_seq = max(seg.end_seq, ev.seq)
+                seg = self.agents[ev.agent] = _Segment(ev.seq, "agent", label, end_seq=ev.seq, timestamp=ev.timestamp)
+            if stretch:
+                seg.end_seq = max(seg.end_seq, ev.seq)
             return seg
         seg = self.current
         if seg is None:
@@ -60,7 +62,8 @@ class PhaseTracker:
                 category != seg.categories.most_common(1)[0][0]:
             self.boundary(ev.seq, "split", "", ts=ev.timestamp)
             seg = self.current
-        seg.end_seq = max(seg.end_seq, ev.seq)
+        if stretch:
+            seg.end_seq = max(seg.end_seq, ev.seq)
         return seg
 
     def boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None,

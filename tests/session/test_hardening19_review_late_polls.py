@@ -81,8 +81,13 @@ def test_a_sub_agent_polling_the_trunks_server_ends_the_trunks_launch(tmp_path):
     assert (error["kind"], error["agent"], error["command_seq"], error["host"]) == ("kv_cache_memory", "main", 1, "gpu01")
     # the trunk's launch failed, not the sub-agent's poll
     assert _agents(doc) == [("main", 2, 1, 1), (AGENT, 1, 0, 0)]
-    [sub] = [a for a in doc["agents"] if a["id"] == AGENT]
-    assert sub["first_seq"] <= sub["last_seq"]
+    # the result counts for the trunk, but its line is the sub-agent's: the trunk's span and
+    # its phase end at its own last line, before the sub-agent's phase starts
+    main, sub = doc["agents"]
+    assert main["last_seq"] < sub["first_seq"] <= launch[4] <= sub["last_seq"]
+    trunk, sub_phase = doc["segments"]
+    assert (trunk["agent"], trunk["errors"], sub_phase["agent"]) == ("main", 1, AGENT)
+    assert trunk["end_seq"] == main["last_seq"] < sub_phase["start_seq"]
 
 
 def test_worker_processes_give_the_sub_agents_poll_to_the_trunk_too(tmp_path, monkeypatch):

@@ -351,13 +351,14 @@ def _polled_call(event: Event, background: OrderedDict[str, str], polls: Ordered
 
 def _polled_elsewhere(event: Event, launched: OrderedDict[str, tuple[str, str]], ended: set[str]) -> Event | None:
     """A poll's end result whose launch another file holds (the trunk's server, polled by a
-    sub-agent read after it): the end of that command, as its agent's, where the launch was
-    read before it; else the poll's own result. ``None`` for an end already read."""
+    sub-agent read after it): the end of that command, as its agent's (raw_type
+    :data:`BACKGROUND_END`, as a note's), where the launch was read before it; else the poll's
+    own result. ``None`` for an end already read."""
     task = event.agent_ref
     call, agent = launched.get(task, (None, None)) if task is not None else (None, None)
     event.raw_type = event.agent_ref = None
     if call is not None:
-        event.call_id, event.agent = call, agent
+        event.call_id, event.agent, event.raw_type = call, agent, BACKGROUND_END
     if event.call_id in ended:
         return None
     ended.add(event.call_id)
