@@ -104,24 +104,18 @@ OPENING_CURLY_QUOTE = re.compile(r"(?:(?<=[\s=])|^)[\u201c\u2018](?=[^\u201d\u20
 
 def outside_shell_quotes(text: str, index: int) -> bool:
     """Whether text[index] is outside '...' and "..." on its line (\\ escapes outside single quotes)."""
-    quote: str | None = None
-    i = text.rfind("\n", 0, index) + 1
-    while i < index:
-        char = text[i]
-        if char == "\\" and quote != "'":
-            i += 2
-            continue
-        if quote is None and char in "'\"":
-            quote = char
-        elif char == quote:
-            quote = None
-        i += 1
-    return quote is None
+    return _shell_scan(text, index, stop_at_comment=False) is None
 
 
 def in_shell_comment(text: str, index: int) -> bool:
     """Whether text[index] is in a shell comment: after a `#` that starts a word outside quotes
     on its line (POSIX 2.3, rule 9). A comment is the author's words, curly quotes and all."""
+    return _shell_scan(text, index, stop_at_comment=True) == "#"
+
+
+def _shell_scan(text: str, index: int, *, stop_at_comment: bool) -> str | None:
+    """The quote open at text[index] on its line (None: none), or "#" when ``stop_at_comment``
+    and a comment starts before it."""
     quote: str | None = None
     start = text.rfind("\n", 0, index) + 1
     i = start
@@ -134,7 +128,7 @@ def in_shell_comment(text: str, index: int) -> bool:
             quote = char
         elif char == quote:
             quote = None
-        elif quote is None and char == "#" and (i == start or text[i - 1] in " \t;&|()"):
-            return True
+        elif stop_at_comment and quote is None and char == "#" and (i == start or text[i - 1] in " \t;&|()"):
+            return "#"
         i += 1
-    return False
+    return quote

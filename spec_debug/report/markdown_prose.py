@@ -84,23 +84,22 @@ _EMPHASIS = re.compile(r"\*|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 def escape_emphasis(text: str) -> str:
     """Each `*` or word-edge `_`, escaped, outside code spans."""
-    parts: list[str] = []
-    last = 0
-    for match in CODE_SPAN.finditer(text):
-        parts.append(_EMPHASIS.sub(r"\\\g<0>", text[last:match.start()]))
-        parts.append(match.group(0))
-        last = match.end()
-    parts.append(_EMPHASIS.sub(r"\\\g<0>", text[last:]))
-    return "".join(parts)
+    return _outside_code_spans(_EMPHASIS, r"\\\g<0>", text)
 
 
 def escape_tag_starts(text: str) -> str:
     """Each < that would open an HTML tag, escaped, outside code spans."""
+    return _outside_code_spans(_TAG_START, r"\\<", text)
+
+
+def _outside_code_spans(pattern: re.Pattern[str], replacement: str, text: str) -> str:
+    """``pattern.sub(replacement, ...)`` on the text between code spans (a span shows its text
+    as written: an escape there would be shown too)."""
     parts: list[str] = []
     last = 0
     for match in CODE_SPAN.finditer(text):
-        parts.append(_TAG_START.sub(r"\\<", text[last:match.start()]))
+        parts.append(pattern.sub(replacement, text[last:match.start()]))
         parts.append(match.group(0))
         last = match.end()
-    parts.append(_TAG_START.sub(r"\\<", text[last:]))
+    parts.append(pattern.sub(replacement, text[last:]))
     return "".join(parts)

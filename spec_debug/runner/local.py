@@ -129,13 +129,7 @@ class LocalTransport(Transport):
                 if exited_at is not None and now - exited_at > _DRAIN_AFTER_EXIT_S:
                     handed_off = self._hand_off(selector)
                     break
-                wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - now))
-                for key, _ in selector.select(wait):
-                    chunk = os.read(key.fd, _READ_SIZE)
-                    if chunk:
-                        key.data.write(chunk)
-                    else:
-                        selector.unregister(key.fileobj)
+                _copy_ready(selector, 0.2 if deadline is None else max(0.0, min(0.2, deadline - now)))
             if not timed_out and not abandoned:
                 # Both streams closed, the command still running: a script that sends its own
                 # output to a file (`exec > bench.log 2>&1`, `cmd > server.log 2>&1`) reaches here
@@ -314,12 +308,18 @@ def _read_dying_words(selector: selectors.BaseSelector) -> None:
         left = until - time.monotonic()
         if left <= 0:
             return
-        for key, _ in selector.select(left):
-            chunk = os.read(key.fd, _READ_SIZE)
-            if chunk:
-                key.data.write(chunk)
-            else:
-                selector.unregister(key.fileobj)
+        _copy_ready(selector, left)
+
+
+def _copy_ready(selector: selectors.BaseSelector, wait: float) -> None:
+    """Copy one read of each stream ready within ``wait`` s to its sink; a stream at its end
+    leaves the selector."""
+    for key, _ in selector.select(wait):
+        chunk = os.read(key.fd, _READ_SIZE)
+        if chunk:
+            key.data.write(chunk)
+        else:
+            selector.unregister(key.fileobj)
 
 
 def _reap(process: subprocess.Popen[bytes], limit_s: float) -> list[tuple[int, str, str]] | None:

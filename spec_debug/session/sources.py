@@ -217,8 +217,6 @@ session: forcing that other format on them is refused."""
 
 _FITS = {
     "claude-code": claude_code.looks_like,
-    "gemini-cli": gemini_cli.looks_like,
-    "qwen-code": qwen_code.looks_like,
     "codex": lambda obj: codex.looks_like(obj) or codex_exec.looks_like(obj) or codex_exec.looks_like_legacy(obj),
     "codex-exec": lambda obj: codex_exec.looks_like(obj) or codex_exec.looks_like_legacy(obj),
     "openai": lambda obj: openai_chat.looks_like(obj) or openai_chat.looks_like_item(obj)
