@@ -219,6 +219,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("denied", None, _first_meaningful_line(output)[:300])]
     if "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
+    elif '"' in output and 'File "' in output and (cut := _headless_traceback(output)) is not None:
+        # the quote first: a memchr, where the six characters cost 2 ns each over a server log
+        errors.append(cut)
     if errors:
         return _with_stated_cause(errors, output, failed)[:MAX_PER_OUTPUT]
     if is_error and (output.startswith(_INTERRUPTED) or (output[:1] in "aW" and _codex_aborted(output))):
@@ -479,6 +482,26 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         if error not in kept:
             kept.append(error)
     return kept
+
+
+def _headless_traceback(output: str) -> ErrorInfo | None:
+    """A traceback whose header was cut off: ``tail -n 30 server.log`` of a crashed server, an
+    excerpt pasted from the middle of a log (sgl-project/sglang#1498: frames from
+    ``scheduler.py`` down to ``triton_backend.py``, line 72, then "torch.OutOfMemoryError: CUDA
+    out of memory"). Its frames and exception line are read as a whole traceback's, and it
+    counts even after a clean exit (``tail`` exits 0 on a dead server's log), as a whole one
+    does; frames with no exception line after them (a logger's "Stack (most recent call
+    last):", a cut in the middle) are none."""
+    at = output.find('File "')
+    for _ in range(20):
+        if at < 0:
+            return None
+        line_start = output.rfind("\n", 0, at) + 1
+        if at > line_start and not output[line_start:at].strip(" \t"):
+            info, _ = _one_traceback(_HEADER + "\n" + output[line_start:], 0)
+            return _classify(info) if info.exception is not None else None
+        at = output.find('File "', at + 6)
+    return None
 
 
 def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo) -> ErrorInfo:
