@@ -121,14 +121,74 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
     # is the continued one. Other newlines end a command, as in a script.
-    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", command))
+    text, substitutions = _hide_substitutions(command)
+    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", text))
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
         raise LaunchParseError(f"cannot split the launch command: {exc}",
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
-    return _server_argv(argv)
+    return _server_argv([_SUBSTITUTION_MARK.sub(lambda m: substitutions[int(m.group(1))], tok) for tok in argv])
+
+
+# A placeholder no command contains, standing for one hidden substitution while the line is split.
+_SUBSTITUTION_MARK = re.compile(r"@@spec-debug-substitution-(\d+)@@")
+
+
+def _hide_substitutions(text: str) -> tuple[str, list[str]]:
+    """The line with each command substitution and arithmetic expansion (`$(seq -s ' ' 1 64)`,
+    `$(hostname -I | awk '{print $1}')`, `$((8100 + idx))`, backquotes) put aside as one word:
+    bash(1) expands it before splitting the server's words, so its quotes, spaces and `|` are no
+    words or pipelines of the server command (read word by word, `-s` became an ambiguous flag and
+    a `|` ended the server command before its speculative flags). Not inside single quotes, where
+    bash leaves `$(` as written."""
+    out: list[str] = []
+    found: list[str] = []
+    quote = None
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote != "'":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if quote is None and ch in "'\"" or ch == quote:
+            quote = None if ch == quote else ch
+        elif quote != "'" and (text.startswith("$(", i) or ch == "`"):
+            end = _substitution_end(text, i)
+            if end is not None:
+                out.append(f"@@spec-debug-substitution-{len(found)}@@")
+                found.append(text[i:end])
+                i = end
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out), found
+
+
+def _substitution_end(text: str, start: int) -> int | None:
+    """Index just past the `)` (or backquote) closing the substitution at `start`; None when it
+    never closes (then it is split as written)."""
+    if text[start] == "`":
+        end = text.find("`", start + 1)
+        return None if end < 0 else end + 1
+    depth, quote, i = 0, None, start + 1
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote is None and ch in "'\"" or ch == quote:
+            quote = None if ch == quote else ch
+        elif quote is None and ch == "(":
+            depth += 1
+        elif quote is None and ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
 
 
 def _newlines_as_separators(text: str) -> str:
