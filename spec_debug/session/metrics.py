@@ -120,7 +120,10 @@ _BENCH_KEYS = {
     "median itl (ms)": ("itl_median", "ms"),
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
 }
-_TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second)\b")
+# mlx-lm's generate prints "Prompt: 20 tokens, 150.123 tokens-per-sec" and "Generation: 256
+# tokens, 31.783 tokens-per-sec" (ml-explore/mlx-lm mlx_lm/generate.py; ml-explore/mlx-examples#1155
+# compares its speculative decoding so). The same "tok" prefix: no cost to the scan.
+_TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second|tokens-per-sec)\b")
 # "t/s" is llama.cpp's and llama-bench's spelling, and people's shorthand ("54.8 t/s"). Its own
 # pattern, run only when the text has one: in _TOK_UNIT it cost the "tok" prefix that lets the
 # scan skip ahead (a 440-character message: 8 -> 20 us).
@@ -199,6 +202,9 @@ _PROMPT_WORD_JUST_BEFORE = re.compile(r"(?:(?<!chunked )\b(prefill(?:ing)?)|^\W*
                                       r"\s*[:=]?\s*(?:~|about\s+)?$")
 # llama.cpp's lines of the prompt's speed (the decode line beside them says "decoded" or "eval time").
 _LLAMA_CPP_PROMPT = re.compile(r"(?:^|[\s:|])(?:prompt eval time\s*=|encoded\s+\d+\s+tokens\s+in\b)")
+# mlx-lm's line of the prompt's speed, up to its number: "Prompt: 20 tokens, " (the decode line
+# beside it says "Generation: 256 tokens, ").
+_MLX_PROMPT = re.compile(r"(?:^|\s)prompt:\s+\d+\s+tokens,\s*$")
 _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$")
 _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
@@ -223,6 +229,7 @@ _HAS_TOK = re.compile("tok").search
 _HAS_PER_S = re.compile("/s").search
 _HAS_CCEPT = re.compile("ccept").search
 _HAS_PER_SECOND = re.compile("per second").search
+_HAS_PER_SEC = re.compile("-per-sec").search
 # "a 0.61x speedup", "speedup of 1.44x", "1.3x slower", "2x faster": speculation against the
 # run without it, as a factor (below 1: slower than without speculation).
 # Each word is found with str.find and the factor read in a window around it: an alternation
@@ -423,7 +430,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             pass
         else:
             prose = text.replace("(token/s)", "") if "(token/s)" in text else text
-            if tps or _HAS_PER_S(prose) or _HAS_PER_SECOND(prose):  # every other spelling has one of them
+            if tps or _HAS_PER_S(prose) or _HAS_PER_SECOND(prose) or _HAS_PER_SEC(prose):
+                # every other spelling has one of them
                 _throughput_prose(prose, found)
     # The factor's sign is "x" or "×" ("Speedup: 1.62×", vllm-project/vllm#24243); "faster"
     # takes a percentage too ("28% faster than vanilla").
@@ -767,6 +775,8 @@ def _not_decode(text: str, start: int, unit_end: int) -> str | None:
     nl = text.rfind("\n", lo, start)
     line = text[nl + 1 if nl >= 0 else lo:start]
     if ("prompt eval" in line or "encoded " in line) and _LLAMA_CPP_PROMPT.search(line.lower()):
+        return "prefill_throughput"
+    if "rompt: " in line and _MLX_PROMPT.search(line.lower()):
         return "prefill_throughput"
     return None
 

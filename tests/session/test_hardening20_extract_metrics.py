@@ -1,0 +1,26 @@
+"""Throughput readings in real speculative-decoding reports that the extractors misread.
+
+Each case is a sentence or tool output from a public issue, cited at its test.
+"""
+
+from spec_debug.session.metrics import extract_metrics
+
+
+def _readings(text):
+    return sorted((m.name, m.value) for m in extract_metrics(text, prose=True))
+
+
+def test_mlx_lm_tokens_per_sec_lines_are_read():
+    # https://github.com/ml-explore/mlx-examples/pull/1155 (awni, 2025-01-02): mlx-lm's
+    # "Generation: N tokens, X tokens-per-sec" line (mlx_lm/generate.py), with and without the
+    # draft model; neither reading was found.
+    text = ("Without draft model: Generation: 256 tokens, 31.783 tokens-per-sec\n"
+            "With draft model: Generation: 256 tokens, 35.648 tokens-per-sec\n")
+    assert _readings(text) == [("baseline_throughput", 31.783), ("throughput", 35.648)]
+
+
+def test_mlx_lm_prompt_line_is_prefill():
+    # mlx-lm prints the prompt's speed above the generation's (mlx_lm/generate.py)
+    text = ("==========\nPrompt: 20 tokens, 150.123 tokens-per-sec\n"
+            "Generation: 256 tokens, 31.783 tokens-per-sec\nPeak memory: 18.105 GB\n")
+    assert _readings(text) == [("prefill_throughput", 150.123), ("throughput", 31.783)]
