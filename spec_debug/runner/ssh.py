@@ -44,6 +44,9 @@ from spec_debug.runner.transport import CommandOutcome, Transport
 
 _READ_SIZE = 65536
 _PID_MARKER = b"\x1fspec-debug-pid="
+# The wrapper's first line on stderr: what came before it there is the login's, not the step's
+# (sshd's "Could not chdir to home directory" notice, an rc file's warnings).
+_STDERR_MARKER = b"\x1fspec-debug-stderr="
 # Output printed by the login shell's rc files may come before the marker; past this much we
 # stop looking for it (the step then cannot be killed remotely, only abandoned).
 _PID_MARKER_SEARCH_LIMIT = 64 * 1024
@@ -174,7 +177,7 @@ def wrap_command(command: str | None, env: dict[str, str] | None = None, *, too_
                "eval \"${__spec_debug_cmd%x}\"' \"$s\" 3<&0 </dev/null; " if too_long
                else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
     return (
-        "printf '\\037spec-debug-pid=%s\\n' \"$$\"; "
+        "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2; "
         f"{exports}{assign}"
         'if [ -n "${BASH_VERSION:-}" ]; then eval "$__spec_debug_cmd" </dev/null; '
         "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
@@ -363,6 +366,7 @@ class SSHTransport(Transport):
         started = time.monotonic()
         deadline = None if timeout_s is None else started + timeout_s
         header = _PidHeader(stdout)
+        stderr_header = _PidHeader(stderr, _STDERR_MARKER)
         if self._interrupted.is_set():
             return CommandOutcome(exit_code=None, duration_s=0.0)
         self._reopen_if_closed_while_idle()
@@ -389,7 +393,7 @@ class SSHTransport(Transport):
                 # nothing else (steps get /dev/null), but a ForceCommand that does (an
                 # sftp-server, a menu) would otherwise wait for input forever instead of ending.
                 channel.shutdown_write()
-                ending = self._pump(channel, header, stderr, deadline)
+                ending = self._pump(channel, header, stderr_header, deadline)
                 if ending != "exited":
                     killed = self._kill_remote(header.pid)
                     if isinstance(killed, TransportError):
@@ -401,13 +405,13 @@ class SSHTransport(Transport):
                         # Named in the step's message; the engine does not retry beside them.
                         stdout.survived_kill = killed
                         if ending == "timeout":
-                            self._read_dying_words(channel, header, stderr)
+                            self._read_dying_words(channel, header, stderr_header)
                     return CommandOutcome(
                         exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
                     )
                 outcome = self._outcome(channel, started)
                 if not self._shell_checked:
-                    self._check_shell_ran(header, stderr, outcome)
+                    self._check_shell_ran(header, stderr_header, outcome)
                 if not (channel.eof_received or channel.closed):
                     # The shell exited, but a process it left running still writes to the
                     # channel (a server started with `&`): keep reading it (ssh_background).
@@ -423,10 +427,11 @@ class SSHTransport(Transport):
                 raise self._lost("during command" + _cause(exc)) from None
             finally:
                 header.finish()
+                stderr_header.finish()
                 if channel is not None:
                     close_channel(channel)
 
-    def _check_shell_ran(self, header: "_PidHeader", stderr: StreamCapture, outcome: CommandOutcome) -> None:
+    def _check_shell_ran(self, header: "_PidHeader", stderr: "_PidHeader", outcome: CommandOutcome) -> None:
         """Raise RemoteShellError when the command ended without our wrapper ever running.
 
         The wrapper prints its pid marker before anything else, so a command that exits
@@ -437,7 +442,7 @@ class SSHTransport(Transport):
         if header.seen or header.gave_up:
             self._shell_checked = True
             return
-        said = (header.pending_text() + "\n" + stderr.text()).strip().splitlines()
+        said = (header.pending_text() + "\n" + stderr.pending_text() + stderr.capture.text()).strip().splitlines()
         shown = f"it printed {said[0].strip()[:200]!r}" if said else "no output"
         for fragment, why, hint in _KNOWN_REFUSALS:
             if any(fragment in line for line in said):
@@ -460,7 +465,7 @@ class SSHTransport(Transport):
         self._files.interrupt()
 
     def _pump(
-        self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture, deadline: float | None
+        self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader", deadline: float | None
     ) -> Literal["exited", "timeout", "interrupted"]:
         """Drain both streams until EOF, then wait for the exit status."""
         exited_at: float | None = None
@@ -493,7 +498,7 @@ class SSHTransport(Transport):
                 break
         return "exited"
 
-    def _read_dying_words(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture) -> None:
+    def _read_dying_words(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader") -> None:
         """Read what the timed-out step printed as its tree was killed, until the channel's EOF
         or _DYING_WORDS_S: the kill (a second channel) has waited for the tree to die, and its
         last words (torchrun's "Received Signals.SIGTERM death signal", a faulthandler stack
@@ -507,7 +512,7 @@ class SSHTransport(Transport):
             wait_readable(channel, min(0.2, left))
 
     @staticmethod
-    def _drain(channel: paramiko.Channel, stdout: "_PidHeader", stderr: StreamCapture) -> None:
+    def _drain(channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader") -> None:
         """Read whatever is buffered, a chunk of each stream in turn, so neither starves."""
         while True:
             progressed = False
@@ -890,10 +895,17 @@ def _send_quietly(channel: paramiko.Channel, data: bytes) -> None:
 
 class _PidHeader:
     """Passes stdout through, minus the wrapper's pid line (whose pid it keeps) and whatever
-    the login shell printed before it."""
+    the login shell printed before it; with _STDERR_MARKER, the same for stderr.
 
-    def __init__(self, capture: StreamCapture) -> None:
+    On stderr, before the wrapper's line, come sshd's own notices and the rc files' warnings:
+    "Could not chdir to home directory /home/x: No such file or directory" where the home is
+    gone (openssh-portable: session.c, do_child), bash's "warning: setlocale: LC_ALL: cannot
+    change locale" where a forwarded LANG/LC_* is not installed. They came in every step's
+    stderr, where checks on stderr and findings' evidence took them for the step's."""
+
+    def __init__(self, capture: StreamCapture, marker: bytes = _PID_MARKER) -> None:
         self.capture = capture
+        self._marker = marker
         self.pid: int | None = None
         self.seen = False
         """The marker arrived: the wrapper ran."""
@@ -907,12 +919,12 @@ class _PidHeader:
             self.capture.write(chunk)
             return
         self._pending += chunk
-        start = self._pending.find(_PID_MARKER)
+        start = self._pending.find(self._marker)
         if start >= 0:
             end = self._pending.find(b"\n", start)
             if end < 0:
                 return
-            digits = bytes(self._pending[start + len(_PID_MARKER) : end])
+            digits = bytes(self._pending[start + len(self._marker) : end])
             self.pid = int(digits) if digits.isdigit() else None
             self.seen = True
             # What came before the marker was printed by the login shell's rc files (a
