@@ -23,6 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
+    gemini_stream,
     openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -577,7 +578,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             return "codex", False, True  # the header line of a rollout from before the envelope
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
-    votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0}
+    votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
+             "gemini-cli": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -595,6 +597,10 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         kind = _record_kind(obj)
         if kind is not None:
             votes[kind] += 1
+    if votes["gemini-cli"]:
+        # Gemini CLI's stream-json: its tool and init events are its own, while its many reply
+        # chunks ({"type": "message", "role", "content"}) look like Responses API items.
+        return "gemini-cli", False, True
     best = max(votes, key=lambda k: votes[k])
     if votes[best]:
         return best, False, True
@@ -635,6 +641,8 @@ def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
     if qwen_code.looks_like(obj):
         return "qwen-code"  # Claude Code's envelope around Gemini API content
+    if gemini_stream.looks_like(obj):
+        return "gemini-cli"  # gemini -p --output-format stream-json
     if codex.looks_like(obj):
         return "codex"
     if codex_exec.looks_like(obj):
@@ -697,6 +705,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from openhands.read(source.path, cursor, stats, wrapped=source.array)
         elif source.format == "swe-agent":
             yield from swe_agent.read(source.path, cursor, stats)
+        elif source.format == "gemini-cli" and gemini_stream.is_stream(source.path):
+            yield from gemini_stream.read(source.path, cursor, stats)
         elif source.format == "gemini-cli":
             yield from gemini_cli.read(source.path, cursor, stats)
         elif source.format == "qwen-code":
