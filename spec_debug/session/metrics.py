@@ -412,7 +412,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if ("(" in text and not (only_readings and text is source) and "(tok/s)" in text) or \
             ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
-    if "|" in text and ("---" in text or "-- |" in text):  # the second: a table copied from a rendered page
+    # the second: a table copied from a rendered page; the rest a delimiter row of one or two
+    # hyphens a cell ("|-|-|", "|--|--|", "| - | - |", "|:-:|"), as GFM allows
+    if "|" in text and ("---" in text or "-- |" in text or "-|" in text or "- |" in text or ":-" in text):
         readings, spans = table_readings(text)
         found.extend(Metric(*reading) for reading in readings)
         for start, end in reversed(spans):  # the prose scans below must not read a cell again

@@ -24,3 +24,12 @@ def test_mlx_lm_prompt_line_is_prefill():
     text = ("==========\nPrompt: 20 tokens, 150.123 tokens-per-sec\n"
             "Generation: 256 tokens, 31.783 tokens-per-sec\nPeak memory: 18.105 GB\n")
     assert _readings(text) == [("prefill_throughput", 150.123), ("throughput", 31.783)]
+
+
+def test_a_delimiter_row_of_one_hyphen_a_cell_makes_a_table():
+    # GFM needs one hyphen a cell, and people write it so ("| Statistic | Sandbox | Current |\n
+    # |-|-|-|", k3s-io/k3s's CNCF review doc). The base-model table of
+    # https://github.com/sgl-project/SpecForge/issues/339 with such a row was read as no table.
+    for rule in ("|-|-|", "|--|--|", "| - | - |", "|:-:|:-:|"):
+        text = f"The base model speed:\n\n| bs | throughput |\n{rule}\n| 1 | 222.47 |\n| 4 | 566.21 |\n"
+        assert _readings(text) == [("baseline_throughput", 222.47), ("baseline_throughput", 566.21)], rule
