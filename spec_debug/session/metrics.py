@@ -207,6 +207,20 @@ _LLAMA_CPP_PROMPT = re.compile(r"(?:^|[\s:|])(?:prompt eval time\s*=|encoded\s+\
 _MLX_PROMPT = re.compile(r"(?:^|\s)prompt:\s+\d+\s+tokens,\s*$")
 _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$")
 _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
+# "Qwen3-8B with Eagle3 achieves a performance boost from 186 tokens/second to 365 tokens/second"
+# (SafeAILab/EAGLE#228): when the clause's subject is the speculative method, "from" names the
+# run without it. Not when the clause names a change to a run ("after fixing the draft config,
+# EAGLE3 went from 54 to 91 tok/s": both speculate). Searched in lower case.
+_FROM_AT = re.compile(r"\bfrom\s*$")
+_FROM_TO_NEXT = re.compile(r"\s*(?:to|->|\u2192)\s*~?\d")
+_SPEC_SUBJECT = re.compile(
+    r"\b(?:with|using|enabling|enabled|turning\s+on)\s+(?:the\s+)?(?:eagle[\w-]*|spec\w*(?:\s+decod\w*)?|mtp|medusa"
+    r"|n-?gram|draft(?:\s+model)?)(?![\w-])"
+    r"|\b(?:eagle[\w-]*|spec\w*\s+decod\w*|mtp|medusa)\s+(?:achieve[sd]?|gives|gave|brings|brought|yield(?:s|ed)?"
+    r"|improve[sd]?|boost(?:s|ed)?|speeds|sped)\b")
+_CHANGE_WORDS = re.compile(r"\b(?:after|before|fix\w*|tun(?:e|ed|es|ing)|chang\w*|switch\w*|updat\w*|upgrad\w*"
+                           r"|setting|bump\w*|when|once|vs|versus|than|without|w/o|no)\b")
+_CLAUSE_CUT = re.compile(r".*(?:[.;!?]\s|\n|,\s*(?:while|but|whereas|and)\b|\bwhile\b|\bwhereas\b)", re.S)
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
 # 90 tok/s", "Normal decoding speed (SGLang): 156 token/s".
 _BEFORE_WORDS = r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed)|\s*\([^()\n]{1,30}\)"
@@ -726,6 +740,9 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
             found.append(Metric("per_user_throughput", value, "tok/s", _context(text, start, end)))
             continue
         name = _throughput_name(text, start, end)
+        if name == "throughput" and "from" in text[max(0, start - 8):start] and _FROM_TO_NEXT.match(text, end) \
+                and _from_speculation(text, start):
+            name = "baseline_throughput"  # "from 20 tok/s to 50 tok/s with EAGLE3"
         kind = _not_decode(text, start, end)
         if kind is not None and not (kind == "total_throughput" and name == "baseline_throughput"):
             # A total stated as the run without speculation stays its baseline: the readings it
@@ -740,6 +757,8 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
             # 3000 to 2500 tok/s": both totals)
             first_kind = _not_decode(text, first, end)
             first_name = first_kind or _throughput_name(text, first, None)
+            if first_name == "throughput" and name == "throughput" and _from_speculation(text, first):
+                first_name = "baseline_throughput"
             if first_kind and name == "throughput":
                 name = first_kind
             if first_name == "baseline_throughput" and text[:first].rstrip().endswith("("):
@@ -748,6 +767,19 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
                 first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, float(pair.group("value")), "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+
+
+def _from_speculation(text: str, start: int) -> bool:
+    """Whether the number at ``start`` follows a "from" whose clause is what the speculative
+    method did (see _SPEC_SUBJECT): the run without it."""
+    before = text[max(0, start - 160):start].lower()
+    at = _FROM_AT.search(before)
+    if at is None:
+        return False
+    clause = before[:at.start()]
+    if (cut := _CLAUSE_CUT.match(clause)) is not None:
+        clause = clause[cut.end():]
+    return _SPEC_SUBJECT.search(clause) is not None and _CHANGE_WORDS.search(clause) is None
 
 
 def _not_decode(text: str, start: int, unit_end: int) -> str | None:

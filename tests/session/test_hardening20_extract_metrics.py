@@ -33,3 +33,24 @@ def test_a_delimiter_row_of_one_hyphen_a_cell_makes_a_table():
     for rule in ("|-|-|", "|--|--|", "| - | - |", "|:-:|:-:|"):
         text = f"The base model speed:\n\n| bs | throughput |\n{rule}\n| 1 | 222.47 |\n| 4 | 566.21 |\n"
         assert _readings(text) == [("baseline_throughput", 222.47), ("baseline_throughput", 566.21)], rule
+
+
+def test_from_a_to_b_said_of_the_speculative_method_starts_at_the_baseline():
+    # https://github.com/SafeAILab/EAGLE/issues/228 (jiahe7ay, 2025-07-02): both "from" readings
+    # are the target model alone; they were read as EAGLE3's own throughputs.
+    text = ("On a single H200 GPU using the sglang inference framework, Qwen3-8B with Eagle3 achieves a "
+            "performance boost from 186 tokens/second to 365 tokens/second, while Qwen3-30B-A3B with Eagle3 "
+            "improves from 147 tokens/second to 231 tokens/second.")
+    assert _readings(text) == [("baseline_throughput", 147.0), ("baseline_throughput", 186.0),
+                               ("throughput", 231.0), ("throughput", 365.0)]
+    # the unit written once, after the second number
+    assert _readings("Qwen3-8B with Eagle3 achieves a performance boost from 186 to 365 tokens/second.") == \
+        [("baseline_throughput", 186.0), ("throughput", 365.0)]
+
+
+def test_from_a_to_b_after_a_change_to_the_speculative_run_stays_two_runs_of_it():
+    assert _readings("After fixing the draft config, EAGLE3 went from 54 to 91 tok/s.") == \
+        [("throughput", 54.0), ("throughput", 91.0)]
+    # no method named in the clause: nothing says which run "from" was
+    assert _readings("7B chat jumps from 20 tok/sec to 50 tok/sec with zero quality loss.") == \
+        [("throughput", 20.0), ("throughput", 50.0)]
