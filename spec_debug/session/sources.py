@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
-    gemini_stream,
+    gemini_agents, gemini_stream,
     openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -59,8 +59,9 @@ class SessionSource:
     thread: codex_threads.Thread | None = None
     """codex only: the rollout's thread, and the parent thread of a sub-agent."""
     children: list[SessionSource] = field(default_factory=list)
-    """codex only: sub-agent rollouts under PATH that name this one's thread as their parent;
-    they are read as agents of this session, not as sessions of their own."""
+    """codex: sub-agent rollouts under PATH that name this one's thread as their parent; gemini-cli:
+    the sub-agents' recordings in the folder named after this session's id. They are read as
+    agents of this session, not as sessions of their own."""
     recording: bool = False
     """text only: an asciinema terminal recording (:mod:`formats.asciicast`)."""
     exec_events: bool = False
@@ -110,8 +111,12 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     sources = [part for source in sources for part in _conversations(source)]
     if not scanning and len(sources) == 1 and sources[0].format == "codex" and not sources[0].exec_events:
         sources = _with_sub_agent_rollouts(sources[0])
+    elif not scanning and len(sources) == 1 and sources[0].format == "gemini-cli":
+        # A Gemini CLI session named alone comes with its sub-agents' recordings beside it.
+        sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="gemini-cli")
+                               for f in gemini_agents.beside(sources[0].path)]
     else:
-        sources = _without_resumed_copies(_nest_codex_threads(sources))
+        sources = _without_resumed_copies(_nest_gemini_subagents(_nest_codex_threads(sources)))
     _unique_ids(sources, path)
     if not sources and not readable("zstd") and (packed := [f for f in files if kind_of_file(f) == "zstd"]):
         raise UsageError(f"{path}: {len(packed)} transcript(s) are zstd-compressed (Codex compresses rollouts idle "
@@ -351,6 +356,27 @@ def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
             source.forked_from = origin.path
         parent = by_thread.get(source.thread.parent) if source.thread and source.thread.parent else None
         if parent is not None and parent is not source and not _descends(parent, source, by_thread):
+            parent.children.append(source)
+            nested.add(id(source))
+    return [s for s in sources if id(s) not in nested]
+
+
+def _nest_gemini_subagents(sources: list[SessionSource]) -> list[SessionSource]:
+    """Gemini CLI records a sub-agent in ``chats/<parentSessionId>/<agentId>.jsonl``
+    (:mod:`formats.gemini_agents`): one whose parent's recording is among the sources goes under
+    it; one whose parent is not stays a session."""
+    recordings = [s for s in sources if s.format == "gemini-cli"]
+    if len(recordings) < 2:
+        return sources
+    by_id: dict[str, SessionSource] = {}
+    for source in recordings:
+        found = gemini_agents.header(source.path)
+        if found is not None and found.kind != "subagent":
+            by_id.setdefault(found.session_id, source)
+    nested: set[int] = set()
+    for source in recordings:
+        parent = by_id.get(source.path.parent.name)
+        if parent is not None and parent is not source and gemini_agents.is_subagent_of(source.path, source.path.parent.name):
             parent.children.append(source)
             nested.add(id(source))
     return [s for s in sources if id(s) not in nested]
@@ -707,6 +733,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from swe_agent.read(source.path, cursor, stats)
         elif source.format == "gemini-cli" and gemini_stream.is_stream(source.path):
             yield from gemini_stream.read(source.path, cursor, stats)
+        elif source.format == "gemini-cli" and source.children:
+            yield from gemini_agents.read_session(source.path, [c.path for c in source.children], cursor, stats, tree)
         elif source.format == "gemini-cli":
             yield from gemini_cli.read(source.path, cursor, stats)
         elif source.format == "qwen-code":

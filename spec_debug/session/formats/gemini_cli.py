@@ -150,9 +150,11 @@ def _reply(obj: dict, event) -> Iterator[Event]:
         command = shell_command(args) if name in SHELL_TOOLS or remote_host(args) else None
         description = args.get("description") if isinstance(args, dict) and isinstance(args.get("description"), str) \
             else None
+        # A sub-agent's call names the agent it ran (formats.gemini_agents)
+        agent = call.get("agentId") if isinstance(call.get("agentId"), str) and call["agentId"] else None
         yield event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,
                     description=description, path=tool_path(args), host=remote_host(args),
-                    text=command or str(args)[:2000])
+                    text=command or str(args)[:2000], agent_ref=agent)
         block += 1
         result = _result(call)
         if result is not None:
