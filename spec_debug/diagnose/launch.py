@@ -9,6 +9,7 @@ Pure functions: no I/O, unit-testable on command lines copied from docs and issu
 from __future__ import annotations
 
 import ast
+import difflib
 import json
 import re
 import shlex
@@ -240,47 +241,180 @@ _ENGINE_CALLS = {"LLM": "vllm", "EngineArgs": "vllm", "AsyncEngineArgs": "vllm",
 
 
 def _python_engine_call(text: str) -> list[str] | None:
-    """The server argv equivalent to an offline engine constructed in pasted Python code."""
-    if not re.search(r"\b(" + "|".join(_ENGINE_CALLS) + r")\s*\(", text):
+    """The server argv equivalent to an offline engine constructed in pasted Python code.
+
+    A benchmark script often builds a baseline engine before the speculative one: the
+    speculative call is audited (as `_server_argv` picks the speculating server of a script).
+    Values named by a plain assignment in the same text (`TARGET = "Qwen/Qwen3-1.7B"` above
+    `LLM(model=TARGET, ...)`, `cls.model = "..."` in a test class) are read through the name."""
+    calls_engine = re.search(r"\b(" + "|".join((*_ENGINE_CALLS, _SGLANG_TEST_LAUNCHER)) + r")\s*\(", text)
+    if not calls_engine and not re.search(r"\bsubprocess\.|\bPopen\s*\(|\bos\.exec", text):
         return None
     try:
         tree = ast.parse(textwrap.dedent(text))
     except (SyntaxError, ValueError):
         return None
+    names = _literal_bindings(tree)
+    calls: list[tuple[bool, list[str] | LaunchParseError]] = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.List):
+            argv_list = _python_argv_list(node, names)
+            if argv_list is not None:
+                calls.append(argv_list)
+            continue
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        engine = _ENGINE_CALLS.get(name)
-        if engine is None:
+        if name == _SGLANG_TEST_LAUNCHER:
+            calls.append(_sglang_test_launch(node, names))
+        elif name in _ENGINE_CALLS:
+            calls.append(_engine_call_argv(node, name, names))
+    if not calls:
+        return None
+    for speculative, result in calls:
+        if speculative:
+            if isinstance(result, LaunchParseError):
+                raise result
+            return result
+    for _, result in calls:
+        if not isinstance(result, LaunchParseError):
+            return result
+    raise calls[0][1]
+
+
+def _python_argv_list(node: ast.List, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
+    """A server argv written as a Python list for subprocess (`cmd = ["python", "-m",
+    "vllm.entrypoints.openai.api_server", "--model", "Qwen/Qwen3-8B", ..., "--speculative-config",
+    '{...}']; subprocess.run(cmd)`); None when the list starts no server. An element computed
+    elsewhere stays its expression's text, unless it is a speculative setting or the model."""
+    words: list[str] = []
+    unknown: list[tuple[int, str]] = []
+    for element in node.elts:
+        try:
+            value = _literal(element, names)
+        except ValueError:
+            if isinstance(element, ast.Starred):
+                continue  # `*extra_args`: words this text does not show
+            unknown.append((len(words), ast.unparse(element)))
+            words.append(ast.unparse(element))
             continue
-        kwargs: dict[str, Any] = {}
-        if node.args:
-            kwargs["model" if engine == "vllm" else "model_path"] = node.args[0]
-        kwargs.update({kw.arg: kw.value for kw in node.keywords if kw.arg is not None})
-        argv = ["vllm", "serve"] if engine == "vllm" else ["python3", "-m", "sglang.launch_server"]
-        for key, expr in kwargs.items():
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            return None
+        words.append(str(value))
+    try:
+        argv = _server_argv(words)
+        detect_engine(argv)
+    except LaunchParseError:
+        return None
+    speculative = any(SPECULATIVE_FLAG.match(w) for w in argv)
+    for at, expr in unknown:
+        flag = words[at - 1] if at else ""
+        if SPECULATIVE_FLAG.match(flag) or flag in ("--model", "--model-path"):
+            return speculative, LaunchParseError(
+                f"the server's argument list: {flag} is the Python expression {expr!r}, whose value is not in this text",
+                hint="paste the list with its values written out")
+    return speculative, argv
+
+
+# SGLang's test harness (python/sglang/test/test_utils.py `popen_launch_server(model, base_url,
+# timeout, ..., other_args=[...])`) starts `python3 -m sglang.launch_server --model-path MODEL
+# *other_args`; SGLang's own tests and the issues quoting them launch speculative servers this way.
+_SGLANG_TEST_LAUNCHER = "popen_launch_server"
+
+
+def _sglang_test_launch(node: ast.Call, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError]:
+    keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
+    model_expr = node.args[0] if node.args else keywords.get("model")
+    other = keywords.get("other_args", node.args[5] if len(node.args) > 5 else None)
+    words: list[str] = []
+    if isinstance(other, (ast.List, ast.Tuple)):
+        for element in other.elts:
             try:
-                value = ast.literal_eval(expr)
+                words.append(str(_literal(element, names)))
             except ValueError:
-                if key.startswith("speculative") or key in ("model", "model_path"):
-                    raise LaunchParseError(
-                        f"{name}(...): {key} is the Python expression {ast.unparse(expr)!r}, whose value is "
-                        "not in this text",
-                        hint=f"paste the {name}(...) call with its values written out") from None
-                continue  # another setting, computed: not one the audit reads
-            if value is None or value is False:
-                continue
-            flag = "--" + key.replace("_", "-")
-            if value is True:
-                argv.append(flag)
-            elif isinstance(value, (dict, list, tuple)):
-                argv += [flag, json.dumps(value)]
-            else:
-                argv += [flag, str(value)]
-        return argv
-    return None
+                continue  # `*[str(i) for i in range(...)]`: computed sizes, no speculative setting
+    speculative = any(SPECULATIVE_FLAG.match(w) for w in words)
+    argv = ["python3", "-m", "sglang.launch_server"]
+    if model_expr is not None:
+        try:
+            argv += ["--model-path", str(_literal(model_expr, names))]
+        except ValueError:
+            return speculative, LaunchParseError(
+                f"{_SGLANG_TEST_LAUNCHER}(...): the model is the Python expression {ast.unparse(model_expr)!r}, "
+                "whose value is not in this text", hint="paste the test with its model name written out")
+    return speculative, argv + words
+
+
+def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError]:
+    engine = _ENGINE_CALLS[name]
+    kwargs: dict[str, Any] = {}
+    if node.args:
+        kwargs["model" if engine == "vllm" else "model_path"] = node.args[0]
+    kwargs.update({kw.arg: kw.value for kw in node.keywords if kw.arg is not None})
+    speculative = any(key.startswith("speculative") for key in kwargs)
+    argv = ["vllm", "serve"] if engine == "vllm" else ["python3", "-m", "sglang.launch_server"]
+    for key, expr in kwargs.items():
+        try:
+            value = _literal(expr, names)
+        except ValueError:
+            if key.startswith("speculative") or key in ("model", "model_path"):
+                return speculative, LaunchParseError(
+                    f"{name}(...): {key} is the Python expression {ast.unparse(expr)!r}, whose value is "
+                    "not in this text",
+                    hint=f"paste the {name}(...) call with its values written out")
+            continue  # another setting, computed: not one the audit reads
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            argv.append(flag)
+        elif isinstance(value, (dict, list, tuple)):
+            argv += [flag, json.dumps(value)]
+        else:
+            argv += [flag, str(value)]
+    return speculative, argv
+
+
+def _literal_bindings(tree: ast.AST) -> dict[str, Any]:
+    """Names (and attributes, `cls.model`) bound once in the text to a literal value, in the
+    order they are written (a later one may use an earlier one). A name bound to two different
+    values is left out: which one the call sees depends on the flow."""
+    names: dict[str, Any] = {}
+    seen_twice: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], (ast.Name, ast.Attribute))):
+            continue
+        key = ast.unparse(node.targets[0])
+        try:
+            value = _literal(node.value, names)
+        except ValueError:
+            seen_twice.add(key)  # bound to something computed too: not one value
+            continue
+        if key in names and names[key] != value:
+            seen_twice.add(key)
+        names[key] = value
+    return {k: v for k, v in names.items() if k not in seen_twice}
+
+
+def _literal(expr: ast.expr, names: dict[str, Any]) -> Any:
+    """A literal's value, with the names bound in the text read through (ValueError otherwise)."""
+    key = ast.unparse(expr)
+    if key in names:
+        return names[key]
+    if isinstance(expr, ast.Dict) and all(k is not None for k in expr.keys):
+        return {_literal(k, names): _literal(v, names) for k, v in zip(expr.keys, expr.values)}  # type: ignore[arg-type]
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        items = [_literal(e, names) for e in expr.elts]
+        return items if isinstance(expr, ast.List) else tuple(items)
+    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "str"
+            and len(expr.args) == 1 and not expr.keywords):
+        return str(_literal(expr.args[0], names))  # `"--speculative-num-steps", str(3)`
+    try:
+        return ast.literal_eval(expr)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _json_argv(text: str) -> list[str] | None:
@@ -461,6 +595,13 @@ def _unwrap_shell(argv: list[str]) -> list[str]:
     with the environment given before the shell (`A=1 bash -c ...`, `docker run -e A=1 IMAGE
     sh -c ...`, a container's env)."""
     for i, tok in enumerate(argv[:-2]):
+        if re.fullmatch(r"python[\d.]*", tok.rsplit("/", 1)[-1]) and argv[i + 1] == "-c":
+            # `python -c "from vllm import LLM; llm = LLM(model=..., speculative_config={...})"`:
+            # the engine the code builds, with the environment given before the interpreter
+            engine_call = _python_engine_call(argv[i + 2])
+            if engine_call is not None:
+                outer = _given_env(argv[:i])
+                return ["env", *outer, *engine_call] if outer else engine_call
         if tok.rsplit("/", 1)[-1] in _SHELLS and re.fullmatch(r"-[a-z]*c", argv[i + 1]):
             inner = split_command(argv[i + 2])
             outer = _given_env(argv[:i])
@@ -1239,6 +1380,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     eff = _effective_rules(cfg, target_architecture, engine_version, draft_block_size, draft_config)
     refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
                if _release_at_least(engine_version, since)]
+    refused += _unknown_algorithm(cfg)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and engine_version is not None and (
             not _release_at_least(engine_version, _SGLANG_EAGLE3_SINCE)):
@@ -1258,6 +1400,49 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
     return replace(eff, problems=refused + eff.problems) if refused else eff
+
+
+# SGLang's algorithm names (sgl-project/sglang python/sglang/srt/speculative/spec_info.py, 0.5.20:
+# the SpeculativeAlgorithm members and the NEXTN alias of EAGLE). `from_string` upper-cases the
+# name, then looks it up there and among the names plugins register (`SpeculativeAlgorithm.register`),
+# else raises "Unknown speculative algorithm name"; releases up to 0.5.11 had argparse `choices`.
+_SGLANG_ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM", "DFLASH", "DSPARK", "UNO", "FROZEN_KV_MTP")
+
+
+def _unknown_algorithm(cfg: LaunchConfig) -> list[str]:
+    """An algorithm (SGLang) or method (vLLM) name the engine does not have, with the nearest one
+    it has: a typo (`EAGEL3`, `"eagle-3"`) stops the server at startup. Said as what the engine
+    does unless a plugin adds the name, since plugins can (SGLang `SpeculativeAlgorithm.register`,
+    vLLM platform plugins such as vllm-ascend's methods)."""
+    if cfg.engine == "sglang":
+        name = cfg.algorithm
+        if not name or name in _SGLANG_ALGORITHMS:
+            return []
+        written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) or name
+        hint = ("SGLang serves a model's own MTP layers as NEXTN" if name in ("MTP", "DEEPSEEK_MTP") else
+                _did_you_mean(name, _SGLANG_ALGORITHMS))
+        return [f"--speculative-algorithm {written} is none of SGLang's algorithms ({', '.join(_SGLANG_ALGORITHMS)}): "
+                f"SGLang exits with \"Unknown speculative algorithm name: {written}\" (argparse's 'invalid choice' up "
+                f"to 0.5.11) unless a plugin registers that name; {hint}"]
+    method = (cfg.speculative_config or {}).get("method")
+    if not isinstance(method, str) or not method:
+        return []
+    lower = method.lower()
+    if lower in _VLLM_METHODS or lower.endswith("_mtp") or lower == "[ngram]":
+        return []
+    return [f"--speculative-config \"method\": \"{method}\" is none of vLLM's methods ({', '.join(_VLLM_METHODS)}, "
+            "or a model's *_mtp name): SpeculativeConfig refuses it at startup unless a platform plugin adds it; "
+            + _did_you_mean(lower, _VLLM_METHODS, quoted=True)]
+
+
+def _did_you_mean(name: str, known: tuple[str, ...], *, quoted: bool = False) -> str:
+    # compared without separators, so `eagle-3` and `EAGLE_3` find eagle3
+    bare = {re.sub(r"[-_ ]", "", k.lower()): k for k in known}
+    close = difflib.get_close_matches(re.sub(r"[-_ ]", "", name.lower()), list(bare), n=1, cutoff=0.6)
+    if not close:
+        return "write one of those names"
+    best = bare[close[0]]
+    return f"did you mean {json.dumps(best) if quoted else best}?"
 
 
 # SGLang declared --speculative-eagle-topk with `choices=[1, 2, 4, 8]` in every release that had it

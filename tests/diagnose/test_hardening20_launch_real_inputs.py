@@ -4,11 +4,20 @@
   `$(seq 1 160 | tr "\\n" " ")`) was split into the server's words: its `-s` became an ambiguous
   SGLang flag (the command refused), its `|` ended the server command before the speculative
   flags (the audit saw no speculation at all);
+- Python launchers: a vLLM server started from a `subprocess.run(cmd)` argv list was "not an SGLang
+  or vLLM server command"; `LLM(model=TARGET, ...)` under `TARGET = "..."` said TARGET's value was
+  not in the text; of a baseline `sglang.Engine(...)` and the EAGLE-3 one after it, the baseline
+  was audited (no speculation, no finding); SGLang's `popen_launch_server(..., other_args=[...])`
+  and `python -c "...LLM(...)"` were not read;
+- an algorithm name the engine does not have (`"method": "EAGLE-3"` for vLLM, `EAGEL3` for SGLang)
+  passed silently, though the server does not start (unless a plugin registers the name).
 """
 
 from __future__ import annotations
 
-from spec_debug.diagnose.launch import parse_launch_command
+import pytest
+
+from spec_debug.diagnose.launch import LaunchParseError, effective_spec, parse_launch_command
 from spec_debug.diagnose.steps import launch_step
 from spec_debug.probes.registry import ProbeContext
 
@@ -92,3 +101,188 @@ def test_single_quotes_keep_a_dollar_paren_as_written():
     cfg = parse_launch_command("""vllm serve m --speculative-config '{"method": "ngram", "model": "$(x", """
                                """"num_speculative_tokens": 3, "prompt_lookup_max": 4}'""")
     assert cfg.speculative_config["model"] == "$(x" and cfg.num_steps == 3
+
+
+# A public script that starts vLLM with subprocess (GitHub code index, a Qwen3-8B speculative
+# decoding study): the method written as the paper's name, "EAGLE-3", which vLLM has no method for.
+SUBPROCESS_EAGLE = """def init_vllm_eagle( local_api_port: int = 8000, max_num_seqs: str = 128, api_key: str = "key123456", precision: str = "float16", spec_model_id: str = None):
+    cmd = [
+        "python", "-m", "vllm.entrypoints.openai.api_server",
+        "--model", "Qwen/Qwen3-8B",
+        "--gpu-memory-utilization", "0.85", 
+        "--max-model-len", "512",
+        "--max-num-seqs", max_num_seqs,
+        "--api-key", api_key,
+        "--host", "0.0.0.0",
+        "--port", "8000",
+        "--speculative-config", '{"method": "EAGLE-3", "model": "RedHatAI/Qwen3-8B-speculator.eagle3", "num_speculative_tokens": 5}'
+    ]
+    _vllm_process = subprocess.run(cmd)
+"""
+
+
+def test_a_subprocess_argv_list_is_read_and_an_unknown_vllm_method_is_named():
+    launch, findings = _launch(SUBPROCESS_EAGLE)
+    # before: "not an SGLang or vLLM server command" (SD004)
+    assert (launch["engine"], launch["target_model"], launch["draft_model"], launch["num_steps"]) == (
+        "vllm", "Qwen/Qwen3-8B", "RedHatAI/Qwen3-8B-speculator.eagle3", 5)
+    [finding] = findings
+    assert finding.code == "SD102"
+    assert 'method": "EAGLE-3" is none of vLLM\'s methods' in finding.evidence[0]
+    assert 'did you mean "eagle3"?' in finding.evidence[0]
+
+
+def test_a_subprocess_list_with_the_model_computed_elsewhere_says_so():
+    code = SUBPROCESS_EAGLE.replace('"--model", "Qwen/Qwen3-8B"', '"--model", args.model')
+    launch, _ = _launch(code)
+    assert not launch["found"] and "--model is the Python expression 'args.model'" in launch["error"]
+
+
+def test_sglang_algorithm_typo_is_a_warning_with_the_near_name():
+    # the SGLang docs' EAGLE-3 command (docs/advanced_features/speculative_decoding) with the
+    # algorithm mistyped
+    launch, findings = _launch(
+        "python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGEL3 "
+        "--speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 "
+        "--speculative-eagle-topk 8 --speculative-num-draft-tokens 32 --mem-fraction 0.6 --cuda-graph-max-bs 2 "
+        "--dtype float16")
+    [finding] = findings
+    assert (finding.code, finding.severity) == ("SD102", "warning")
+    assert "Unknown speculative algorithm name: EAGEL3" in finding.evidence[0]
+    assert "unless a plugin registers that name; did you mean EAGLE3?" in finding.evidence[0]
+    # vLLM's word for it is no SGLang algorithm either: SGLang serves MTP as NEXTN
+    _, findings = _launch("python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3-0324 --tp 8 "
+                          "--speculative-algorithm MTP --speculative-num-steps 1 --speculative-eagle-topk 1 "
+                          "--speculative-num-draft-tokens 2")
+    assert any("SGLang serves a model's own MTP layers as NEXTN" in e for f in findings for e in f.evidence)
+
+
+def test_the_known_algorithm_names_pass():
+    for name in ("EAGLE", "eagle3", "NEXTN", "STANDALONE", "DFLASH", "FROZEN_KV_MTP"):
+        cfg = parse_launch_command(f"python3 -m sglang.launch_server --model-path m --speculative-algorithm {name}")
+        assert not any("none of SGLang's algorithms" in p for p in effective_spec(cfg).problems), name
+    for method in ("eagle3", "deepseek_mtp", "mtp", "suffix", "draft_model"):
+        cfg = parse_launch_command(f"vllm serve m --speculative-config '{{\"method\": \"{method}\", "
+                                   f"\"model\": \"d\", \"num_speculative_tokens\": 3}}'")
+        assert not any("none of vLLM's methods" in p for p in effective_spec(cfg).problems), method
+
+
+# A public Qwen3-1.7B EAGLE-3 example (GitHub code index, gpu/run_eagle3_vllm.py): the models named
+# by constants above the call.
+VLLM_CONSTANTS = """from vllm import LLM, SamplingParams
+
+TARGET = "Qwen/Qwen3-1.7B"
+SPECULATOR = "AngelSlim/Qwen3-1.7B_eagle3"
+
+llm = LLM(
+    model=TARGET,
+    speculative_config={
+        "method": "eagle3",
+        "model": SPECULATOR,
+        "num_speculative_tokens": 4,
+    },
+    max_model_len=8192,
+    gpu_memory_utilization=0.8,
+)
+"""
+
+
+def test_names_bound_in_the_same_text_are_read_through():
+    cfg = parse_launch_command(VLLM_CONSTANTS)
+    # before: "LLM(...): model is the Python expression 'TARGET', whose value is not in this text"
+    assert (cfg.target_model, cfg.draft_model, cfg.algorithm, cfg.num_steps) == (
+        "Qwen/Qwen3-1.7B", "AngelSlim/Qwen3-1.7B_eagle3", "EAGLE3", 4)
+    # a name bound to two values is not guessed
+    with pytest.raises(LaunchParseError, match="model is the Python expression 'TARGET'"):
+        parse_launch_command(VLLM_CONSTANTS.replace('SPECULATOR = ', 'TARGET = "x"\nSPECULATOR = '))
+
+
+# A public GRPO + EAGLE-3 benchmark (GitHub code index): a baseline engine, then the EAGLE-3 one.
+TWO_ENGINES = """def main():
+    results = {}
+
+    # Baseline (no EAGLE)
+    engine = sglang.Engine(
+        model_path="./output_grpo/merged",
+        mem_fraction_static=0.7,
+    )
+    results["baseline"] = run_bench(engine, "BASELINE")
+    engine.shutdown()
+    time.sleep(5)
+
+    # EAGLE-3
+    engine = sglang.Engine(
+        model_path="./output_grpo/merged",
+        mem_fraction_static=0.7,
+        speculative_algorithm="EAGLE3",
+        speculative_draft_model_path="./output_eagle/sglang_ckpt",
+        speculative_num_steps=3,
+        speculative_eagle_topk=1,
+        speculative_num_draft_tokens=4,
+    )
+"""
+
+
+def test_the_speculative_engine_of_a_benchmark_is_audited_not_its_baseline():
+    cfg = parse_launch_command(TWO_ENGINES)
+    # before: the baseline engine (no algorithm, nothing to check)
+    assert (cfg.algorithm, cfg.draft_model, cfg.num_steps, cfg.num_draft_tokens) == (
+        "EAGLE3", "./output_eagle/sglang_ckpt", 3, 4)
+
+
+# SGLang's spec-overlap EAGLE test (sgl-project/sglang test/srt, `--enable-beta-spec`; GitHub code
+# index): the server started by SGLang's own test harness.
+SGLANG_TEST = """class TestEagleBS1(CustomTestCase):
+    num_questions = 60
+
+    @classmethod
+    def setUpClass(cls):
+        cls.model = "meta-llama/Llama-2-7b-chat-hf"
+        cls.base_url = DEFAULT_URL_FOR_TEST
+        cls.process = popen_launch_server(
+            cls.model,
+            cls.base_url,
+            timeout=DEFAULT_TIMEOUT_FOR_SERVER_LAUNCH,
+            other_args=[
+                "--trust-remote-code",
+                "--attention-backend",
+                "triton",
+                "--enable-beta-spec",
+                "--speculative-algorithm",
+                "EAGLE",
+                "--speculative-draft-model",
+                "lmzheng/sglang-EAGLE-llama2-chat-7B",
+                "--speculative-num-steps",
+                "5",
+                "--speculative-eagle-topk",
+                "1",
+                "--speculative-num-draft-tokens",
+                "6",
+                "--max-running-requests",
+                "1",
+            ],
+        )
+"""
+
+
+def test_sglang_test_harness_launch_is_read():
+    cfg = parse_launch_command(SGLANG_TEST)
+    # before: "not an SGLang or vLLM server command"
+    assert (cfg.engine, cfg.target_model, cfg.draft_model, cfg.algorithm, cfg.num_steps, cfg.num_draft_tokens) == (
+        "sglang", "meta-llama/Llama-2-7b-chat-hf", "lmzheng/sglang-EAGLE-llama2-chat-7B", "EAGLE", 5, 6)
+
+
+def test_python_dash_c_code_is_read():
+    # a public EAGLE-3 training README (GitHub code index), step 3 "Use with vLLM" (the
+    # VLLM_USE_V1=1 word added, to check the environment travels)
+    cfg = parse_launch_command("""  # 3. Use with vLLM
+  VLLM_USE_V1=1 python -c "
+  from vllm import LLM
+  llm = LLM(
+      model='Qwen/Qwen3-1.7B',
+      speculative_config={'method': 'eagle3', 'model': './eagle3_qwen3_model', 'num_speculative_tokens': 3},
+  )
+  "
+""")
+    assert (cfg.engine, cfg.target_model, cfg.algorithm, cfg.num_steps) == ("vllm", "Qwen/Qwen3-1.7B", "EAGLE3", 3)
+    assert cfg.env == {"VLLM_USE_V1": "1"}
