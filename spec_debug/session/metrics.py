@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spec_debug.session.metric_tables import NO_SPEC, run_sections, table_readings
+from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
 
 def _reading(label: str) -> re.Pattern:
@@ -445,10 +445,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                 and not _HAS_PER_SECOND(text):
             pass
         else:
+            lists = prose and ":" in text
             prose = text.replace("(token/s)", "") if "(token/s)" in text else text
             if tps or _HAS_PER_S(prose) or _HAS_PER_SECOND(prose) or _HAS_PER_SEC(prose):
                 # every other spelling has one of them
-                _throughput_prose(prose, found)
+                _throughput_prose(prose, found, lists)
     # The factor's sign is "x" or "×" ("Speedup: 1.62×", vllm-project/vllm#24243); "faster"
     # takes a percentage too ("28% faster than vanilla").
     if prose and ((("x" in text or "×" in text) and ("peed" in text or "slower" in text)) or "faster" in text):
@@ -710,7 +711,9 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
     return hit
 
 
-def _throughput_prose(text: str, found: list[Metric]) -> None:
+def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> None:
+    """``lists``: a unit with no number before it may head a list of bare readings (see
+    :func:`_listed_under`); people write those, tools do not."""
     # Find the unit (a literal scan), then read the number just before it.
     units = _TOK_UNIT.finditer(text)
     extra = [*_T_UNIT.finditer(text)] if "/" in text and " t/s" in text else []
@@ -718,12 +721,17 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
         extra += _TPS_UNIT.finditer(text)
     if extra:
         units = sorted([*units, *extra], key=lambda m: m.start())
+    headers = []
     for unit in units:
         at = unit.start()
         if at == 0 or not (text[at - 1].isdigit() or text[at - 1] == " "):
+            if lists:
+                headers.append(unit)
             continue  # "(token/s): 54.8" and the like: no number before the unit
         m = _NUMBER_BEFORE.search(text, max(0, at - 24), at)
         if m is None:
+            if lists:
+                headers.append(unit)
             continue
         start, end = m.start("value"), unit.end()
         value = float(m.group("value").replace(",", ""))
@@ -767,6 +775,54 @@ def _throughput_prose(text: str, found: list[Metric]) -> None:
                 first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, float(pair.group("value")), "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+    for unit in headers[:5]:
+        _listed_under(text, unit, found)
+
+
+# A list of bare readings under a line that names their unit, as people post runs side by side:
+# "Output tokens/s on H100 BS1" over "vanilla (`meta-llama/Llama-3.1-8B-Instruct`): 133" and
+# "* K=2: 201.69, speedup:  1.51x" (vllm-project/vllm#16937). Each item is "label: number", the
+# number alone or before a comma; a label that names the run without speculation makes it the
+# baseline, one that names a setting ("num_steps: 3") is no reading. A line that names another
+# quantity ends the list.
+_LISTED_READING = re.compile(r"[ \t]*(?:[*+-][ \t]+)?(?P<label>[^:\n]{1,80}?)[ \t]*:[ \t]*\**(?P<value>\d+(?:\.\d+)?)\**"
+                             r"[ \t]*(?:,|\r?$)")
+_SETTING_LABEL = re.compile(r"(?:bs|batch(?:[ _-]?size)?|(?:num[ _-]?)?(?:spec(?:ulative)?[ _-]?)?(?:steps?|(?:draft[ _-]?)?"
+                            r"tokens?)|top-?k|tp|dp|port|seed|concurrency|k|n|gpus?|max\b.*|temperature|epochs?|step|rank|layers?|line|id|pid"
+                            r"|version|iter\w*|trials?|attempts?|count|samples?|prompts?|requests?|questions?|runs?|(?:exit\s+)?code|status"
+                            r"|return\s*code|errors?|warnings?|failures?|failed|passed)")
+_OTHER_QUANTITY = re.compile(r"/s\b|\bms\b|%|latenc|accept|\bAL\b|tpot|ttft|\bitl\b|memory|\bGi?B\b|\d\s*s\b", re.I)
+_HEADER_READING = re.compile(r"[:=]\s*\**\d")
+
+
+def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
+    """The bare readings listed under the line of ``unit`` when that line is a header: short,
+    no sentence, with no reading of its own and no words of another kind of throughput."""
+    line_start = text.rfind("\n", 0, unit.start()) + 1
+    line_end = text.find("\n", unit.end())
+    if line_end < 0 or line_end - line_start > 80:
+        return
+    header = text[line_start:line_end].strip()
+    low = header.lower()
+    if header.endswith((".", "?", "!")) or _HEADER_READING.search(header) or "prefill" in low or "input" in low or "prompt" in low or "total" in low \
+            or _PER_USER.match(text, unit.end()):
+        return
+    pos = line_end + 1
+    for _ in range(20):
+        if pos >= len(text):
+            return
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl
+        row = text[pos:end]
+        pos = end + 1
+        if (m := _LISTED_READING.match(row)) is not None:
+            label = m.group("label").strip(" *_`")
+            if not label or _SETTING_LABEL.fullmatch(label.lower()):
+                continue
+            name = "baseline_throughput" if _BASELINE_LABEL.search(label) else "throughput"
+            found.append(Metric(name, float(m.group("value")), "tok/s", f"{header} | {row.strip()}"[:200]))
+        elif _OTHER_QUANTITY.search(row):
+            return
 
 
 def _from_speculation(text: str, start: int) -> bool:

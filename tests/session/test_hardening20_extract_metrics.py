@@ -54,3 +54,39 @@ def test_from_a_to_b_after_a_change_to_the_speculative_run_stays_two_runs_of_it(
     # no method named in the clause: nothing says which run "from" was
     assert _readings("7B chat jumps from 20 tok/sec to 50 tok/sec with zero quality loss.") == \
         [("throughput", 20.0), ("throughput", 50.0)]
+
+
+# https://github.com/vllm-project/vllm/pull/16937 (ekagra-ranjan, 2025-04-24), as posted
+VLLM_16937 = """Output tokens/s on H100 BS1
+
+cmd: 
+`VLLM_USE_V1=1 python examples/offline_inference/eagle.py --dataset="./data/mt_bench/question.jsonl" --num_spec_tokens 7 --max_num_seqs 1 --num_prompts 80`
+
+vanilla (`meta-llama/Llama-3.1-8B-Instruct`): 133
+
+EAGLE 1 (`yuhuili/EAGLE-LLaMA3.1-Instruct-8B`):
+* K=2: 201.69, speedup:  1.51x
+* K=4: 198, speedup: 1.48x
+* K=7: 169.92, speedup: 1.27x
+
+EAGLE 3 (`yuhuili/EAGLE3-LLaMA3.1-Instruct-8B`):
+* K=2: 220.21, speedup: 1.65x, speedup wrt EAGLE 1: 1.09x
+"""
+
+
+def test_bare_readings_under_a_unit_header_are_throughputs():
+    # only the speedups were read: "vanilla (...): 133" under the "Output tokens/s" header is the
+    # baseline, each "K=N: value" a speculative run's throughput
+    tput = [(n, v) for n, v in _readings(VLLM_16937) if n != "speedup"]
+    assert tput == [("baseline_throughput", 133.0), ("throughput", 169.92), ("throughput", 198.0),
+                    ("throughput", 201.69), ("throughput", 220.21)]
+
+
+def test_settings_and_sentences_under_a_unit_are_no_readings():
+    assert _readings("Throughput (tok/s) with these settings:\nnum_steps: 3\ntopk: 1\nport: 30000\n") == []
+    assert _readings("I will now measure tok/s.\n\nExit code: 1\n") == []
+    # another quantity's header ends the list
+    assert _readings("Output tokens/s\nvanilla: 133\nEAGLE3: 220\nTTFT (ms)\nvanilla: 40\n") == \
+        [("baseline_throughput", 133.0), ("throughput", 220.0)]
+    # prefill is no decode throughput
+    assert _readings("Prefill tok/s\nvanilla: 5000\n") == []
