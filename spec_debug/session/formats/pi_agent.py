@@ -1,0 +1,140 @@
+"""Pi coding agent sessions (``~/.pi/agent/sessions/--<cwd>--/<time>_<uuid>.jsonl``).
+
+Pi (badlogic/pi-mono ``packages/coding-agent``; OpenClaw keeps its agents' sessions in the same
+shape) writes a header ``{type: "session", version, id, timestamp, cwd}``, then entries with
+``id``/``parentId`` (``packages/coding-agent/docs/session.md``): ``message`` entries whose
+``message`` is ``{role: user, content}``, ``{role: assistant, content: [text | thinking |
+toolCall{id, name, arguments}], stopReason, errorMessage?}``, ``{role: toolResult, toolCallId,
+toolName, content, isError}`` or ``{role: bashExecution, command, output, exitCode}`` (a ``!``
+command the person ran), and ``compaction``, ``branch_summary``, ``model_change``,
+``thinking_level_change``, ``session_info{name}``, ``label``, ``custom`` and ``custom_message``
+entries. Its ``bash`` tool fails with the output and ``Command exited with code N``.
+
+Read as Claude Code (a ``type`` and a ``message`` on each line), every line was of an unknown
+type: no command, no result, no error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command, tool_path
+from spec_debug.session.reader import iter_json_records
+
+ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"})
+SHELL_TOOLS = frozenset({"bash"})
+_EXITED = re.compile(r"Command exited with code (-?\d+)\s*\Z")
+_BOOKKEEPING = frozenset({"model_change", "thinking_level_change", "label", "custom"})
+
+
+def looks_like(obj: dict) -> bool:
+    """The header (``session`` with a numeric ``version`` and a ``cwd``) or a ``message`` entry
+    holding an agent message of one of Pi's roles."""
+    kind = obj.get("type")
+    if kind == "session":
+        return isinstance(obj.get("id"), str) and isinstance(obj.get("version"), int) and "cwd" in obj
+    message = obj.get("message")
+    return kind == "message" and isinstance(message, dict) and message.get("role") in ROLES and "id" in obj
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    shell_calls: set[str] = set()
+    for index, lineno, obj in iter_json_records(path, stats):
+        cursor.records = index + 1
+        seq = cursor.seq_base + index
+        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+
+        def event(kind, role, block=0, **kw) -> Event:
+            return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
+                         block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
+
+        kind = obj.get("type")
+        message = obj.get("message") if isinstance(obj.get("message"), dict) else None
+        if kind == "message" and message is not None:
+            yield from _message(message, event, shell_calls, seq)
+        elif kind == "session":
+            yield event("system", "system", raw_type="session_meta", text=f"id={obj.get('id')} cwd={obj.get('cwd')}")
+        elif kind == "compaction":
+            yield event("compaction", "system", raw_type="compaction", text=_text(obj.get("summary")))
+        elif kind == "branch_summary":
+            yield event("summary", "system", raw_type=kind, text=_text(obj.get("summary")))
+        elif kind == "session_info" and _text(obj.get("name")).strip():
+            yield event("system", "system", raw_type="custom-title", text=_text(obj.get("name")).strip())
+        elif kind == "custom_message":
+            yield event("system", "system", raw_type=kind, text=block_text(obj.get("content")))
+        elif isinstance(kind, str) and kind in _BOOKKEEPING | {"session_info"}:
+            yield event("other", "system", raw_type=kind)
+        else:
+            stats.unknown_types += 1
+            yield event("other", "system", raw_type=str(kind))
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _message(message: dict, event, shell_calls: set[str], seq: int) -> Iterator[Event]:
+    role = message.get("role")
+    if role == "user":
+        text = block_text(message.get("content"))
+        yield event("prompt", "user", text=text) if text.strip() else event("other", "user", raw_type="user")
+    elif role == "assistant":
+        yield from _reply(message, event, shell_calls)
+    elif role == "toolResult":
+        call_id = str(message.get("toolCallId"))
+        text = block_text(message.get("content"))
+        code = None
+        if call_id in shell_calls or message.get("toolName") in SHELL_TOOLS:
+            found = _EXITED.search(text[-200:])
+            code = int(found.group(1)) if found else None
+        yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
+                    is_error=message.get("isError") is True or bool(code))
+    elif role == "bashExecution":
+        yield from _bash_execution(message, event, f"bash-execution-{seq}")
+    elif role in ("branchSummary", "compactionSummary"):
+        yield event("summary", "system", raw_type=role, text=_text(message.get("summary")))
+    else:  # custom: an extension's message
+        yield event("system", "system", raw_type=str(role), text=block_text(message.get("content")))
+
+
+def _reply(message: dict, event, shell_calls: set[str]) -> Iterator[Event]:
+    block = 0
+    blocks = message.get("content") if isinstance(message.get("content"), list) else []
+    for part in blocks:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if kind == "text" and _text(part.get("text")).strip():
+            yield event("text", "assistant", block, text=part["text"])
+        elif kind == "thinking" and _text(part.get("thinking")).strip():
+            yield event("thinking", "assistant", block, text=part["thinking"])
+        elif kind == "toolCall" and isinstance(part.get("name"), str):
+            name, args = part["name"], part.get("arguments")
+            call_id = str(part.get("id"))
+            command = shell_command(args) if name in SHELL_TOOLS or remote_host(args) else None
+            if command is not None:
+                shell_calls.add(call_id)
+            yield event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,
+                        path=tool_path(args), host=remote_host(args), text=command or str(args)[:2000])
+        else:
+            continue
+        block += 1
+    if message.get("stopReason") == "error":
+        # The model's API call failed: the turn ended there (pi-ai AssistantMessage.errorMessage)
+        said = _text(message.get("errorMessage")) or "the model request failed"
+        yield event("system", "system", block, raw_type="error", text=said)
+
+
+def _bash_execution(message: dict, event, call_id: str) -> Iterator[Event]:
+    """A ``!`` command the person ran in the TUI: a call and its result at once."""
+    command = _text(message.get("command"))
+    if not command.strip():
+        return
+    code = message.get("exitCode") if isinstance(message.get("exitCode"), int) else None
+    yield event("tool_call", "user", 0, tool_name="bash", call_id=call_id, command=command, text=command,
+                host=None)
+    yield event("tool_result", "tool", 1, call_id=call_id, text=_text(message.get("output")), exit_code=code,
+                is_error=bool(code) or message.get("cancelled") is True)
