@@ -657,16 +657,47 @@ _RELEASE_IMAGE = re.compile(r"(?:\S+/)?(lmsysorg/sglang|vllm/vllm-openai)"
 
 
 def image_release(argv: list[str] | tuple[str, ...], engine: str) -> str | None:
-    """The engine release a `docker run IMAGE ...` command runs, from the image's release tag
-    (None for latest/nightly/dev tags, digests, other images, or no container): the host's own
-    Python knows nothing of what is installed in the container."""
-    if not argv or argv[0].rsplit("/", 1)[-1] not in (*_CONTAINER_RUNTIMES, "sudo"):
-        return None
-    for tok in argv:
+    """The engine release a `docker run IMAGE ...` command, or a Kubernetes/compose container
+    of that image, runs, from the image's release tag (None for latest/nightly/dev tags, digests,
+    other images, or no container): the host's own Python knows nothing of what is installed in
+    the container."""
+    for tok in _image_words(argv):
         m = _RELEASE_IMAGE.fullmatch(tok)
         if m and (m.group(1) == "lmsysorg/sglang") == (engine == "sglang"):
             return m.group(2)
     return None
+
+
+# vLLM's rolling image tags (vLLM docs, deployment/docker.md: `vllm/vllm-openai:latest`, and the
+# nightly builds pushed as `:nightly`); no tag at all is docker's `latest`.
+_ROLLING_VLLM_IMAGE = re.compile(r"(?:\S+/)?vllm/vllm-openai(?::(latest|nightly))?(?:@[a-z0-9]+:[0-9a-fA-F]+)?")
+
+
+def image_rolling_tag(argv: list[str] | tuple[str, ...], engine: str) -> str | None:
+    """`latest` or `nightly` when the container runs vLLM's image by a rolling tag: a release
+    from after the flags vLLM dropped long ago (the V0 --speculative-model, gone in 0.8.3), read
+    as the newest release (spec_debug.eagle3.engines.parse_version reads both names so)."""
+    if engine != "vllm":
+        return None
+    for tok in _image_words(argv):
+        m = _ROLLING_VLLM_IMAGE.fullmatch(tok)
+        if m:
+            return m.group(1) or "latest"
+    return None
+
+
+def _image_words(argv: list[str] | tuple[str, ...]) -> list[str]:
+    """The words that may name the image: a container runtime's whole line (`docker run ...
+    IMAGE ...`), or the first word of a manifest container's argv (`_container_argv` puts the
+    image first, after `env` and the engine variables of its environment)."""
+    words = list(argv)
+    if words and words[0].rsplit("/", 1)[-1] in (*_CONTAINER_RUNTIMES, "sudo"):
+        return words
+    if words and words[0] == "env":
+        words = words[1:]
+        while words and _ASSIGNMENT.fullmatch(words[0]):
+            words = words[1:]
+    return words[:1]
 
 
 def detect_engine(argv: list[str]) -> tuple[EngineName, int]:

@@ -286,3 +286,103 @@ def test_python_dash_c_code_is_read():
 """)
     assert (cfg.engine, cfg.target_model, cfg.algorithm, cfg.num_steps) == ("vllm", "Qwen/Qwen3-1.7B", "EAGLE3", 3)
     assert cfg.env == {"VLLM_USE_V1": "1"}
+
+
+# A docker compose file for Gemma 4 + its EAGLE-3 speculator on vLLM's nightly image, from a
+# public chat log (GitHub code index) whose vLLM log answers "unrecognized arguments": the V0
+# speculative flags, which vLLM dropped in 0.8.3.
+COMPOSE_NIGHTLY = """services:
+  gemma-4-26b-it-nvfp4-eagle3:
+    image: vllm/vllm-openai:nightly
+    container_name: gemma-4-26b-it-nvfp4-eagle3
+    runtime: nvidia
+    restart: unless-stopped
+    ports:
+      - "8000:8000"
+    shm_size: "32g"
+    ipc: host
+    environment:
+      - NVIDIA_VISIBLE_DEVICES=all
+      - HF_HUB_ENABLE_HF_TRANSFER=1
+      - VLLM_WORKER_MULTIPROC_METHOD=spawn
+      - VLLM_ATTENTION_BACKEND=FLASHINFER
+    command:
+      # 1. Model as a POSITIONAL argument (No --model, no "serve")
+      - "RedHatAI/gemma-4-26B-A4B-it-NVFP4"
+      - "--served-model-name"
+      - "gemma-4-26b-it-nvfp4"
+      # 2. Speculative Flags (Standard CLI syntax)
+      - "--speculative-method"
+      - "eagle"
+      - "--speculative-model"
+      - "RedHatAI/gemma-4-26B-A4B-it-speculator.eagle3"
+      - "--num-speculative-tokens"
+      - "3"
+      # 3. Performance & Memory
+      - "--gpu-memory-utilization"
+      - "0.82"
+      - "--max-model-len"
+      - "98304"
+      - "--trust-remote-code"
+      - "--host"
+      - "0.0.0.0"
+"""
+
+
+def test_a_rolling_vllm_image_in_a_compose_file_refuses_the_v0_flags():
+    launch, findings = _launch(COMPOSE_NIGHTLY)
+    assert (launch["engine"], launch["draft_model"], launch["num_steps"]) == (
+        "vllm", "RedHatAI/gemma-4-26B-A4B-it-speculator.eagle3", 3)
+    # before: no finding (the image's tag was not read, and an unknown release refuses nothing)
+    [finding] = findings
+    assert finding.code == "SD102"
+    assert [e.split(":")[0] for e in finding.evidence] == ["--speculative-model", "--num-speculative-tokens"]
+    assert "vLLM removed it in 0.8.3; on nightly argparse exits with 'unrecognized arguments'" in finding.evidence[0]
+    # no tag is docker's latest; a host-read version still wins over a rolling tag
+    untagged = COMPOSE_NIGHTLY.replace("vllm/vllm-openai:nightly", "vllm/vllm-openai")
+    assert [f.code for f in _launch(untagged)[1]] == ["SD102"]
+    [older] = _launch(COMPOSE_NIGHTLY, engine={"name": "vllm", "version": "0.8.2"})[1]
+    assert [e.split(":")[0] for e in older.evidence] == ["method eagle3"]  # 0.8.2 still had the V0 flags
+
+
+# The SGLang EAGLE command of tests/diagnose/test_hardening19_review_launch.py (0.4.6 docker run)
+# as the container of a Kubernetes Deployment, pinned to the same release image.
+K8S_PINNED = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: sglang-eagle
+spec:
+  template:
+    spec:
+      containers:
+      - name: sglang
+        image: lmsysorg/sglang:v0.4.6.post1-cu124
+        env:
+        - name: SGLANG_ENABLE_TORCH_COMPILE
+          value: "0"
+        command: ["python3", "-m", "sglang.launch_server"]
+        args:
+        - --model-path
+        - meta-llama/Llama-2-7b-chat-hf
+        - --speculative-algo
+        - EAGLE
+        - --speculative-draft
+        - lmzheng/sglang-EAGLE-llama2-chat-7B
+        - --speculative-num-steps
+        - "5"
+        - --speculative-eagle-topk
+        - "8"
+        - --speculative-num-draft-tokens
+        - "64"
+"""
+
+
+def test_a_release_image_in_a_kubernetes_container_names_the_release():
+    from spec_debug.diagnose.launch import image_release
+
+    cfg = parse_launch_command(K8S_PINNED)
+    assert image_release(cfg.argv, "sglang") == "0.4.6.post1"  # (the env word before the image skipped)
+    # before: judged by the newest rules, --speculative-draft "ambiguous": a false SD102
+    assert _launch(K8S_PINNED)[1] == []
+    newer = K8S_PINNED.replace("v0.4.6.post1-cu124", "v0.5.6")
+    assert [f.code for f in _launch(newer)[1]] == ["SD102"]

@@ -9,7 +9,7 @@ from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draf
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, draft_block_size,
-                                       effective_spec, image_release, parse_launch_command, split_command,
+                                       effective_spec, image_release, image_rolling_tag, parse_launch_command, split_command,
                                        vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens
 from spec_debug.diagnose.serverlog import served_settings
@@ -244,6 +244,10 @@ def check(ctx: Any) -> list[Finding]:
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
     in_image = image_release(cfg.argv, cfg.engine)
+    if in_image is None and version is None:
+        # vllm/vllm-openai:latest or :nightly: no release number, but no release from before
+        # the flags vLLM dropped long ago either (SGLang's rules already take the newest)
+        in_image = image_rolling_tag(cfg.argv, cfg.engine)
     if in_image is not None and (version is None or (
             engine.get("server_read") is False and not str(engine.get("version_source") or "").startswith("--var"))):
         # a containerised server: the release is the image's tag, not what the host's Python has
