@@ -260,7 +260,7 @@ class SSHTransport(Transport):
     def _remote_files(self, connection: Connection) -> RemoteFiles:
         files = RemoteFiles(
             self.host, connection.transport, self._session_slot, self._open_file_session,
-            start_timeout_s=connection.target.connect_timeout_s,
+            start_timeout_s=connection.target.connect_timeout_s, kill=self._kill_copy,
         )
         files.home, files.cwd = self._home, self._cwd
         return files
@@ -596,6 +596,14 @@ class SSHTransport(Transport):
             second.close()
 
     # -- files ------------------------------------------------------------------------------
+
+    def _kill_copy(self, pid: int) -> None:
+        """Kill a file copy's tree on the host as a timed-out step's is killed (best effort: a
+        connection gone meanwhile is reported by whoever uses it next)."""
+        try:
+            self._kill_remote(pid)
+        except (paramiko.SSHException, EOFError, OSError):
+            pass
 
     def put(self, local_path: Path, remote_path: str) -> None:
         with self._files_lost():

@@ -86,8 +86,11 @@ class RemoteFiles:
         session_slot: Callable[[], AbstractContextManager[None]],
         open_channel: Callable[[], paramiko.Channel] | None = None,
         start_timeout_s: float = 15.0,
+        kill: Callable[[int], None] | None = None,
     ) -> None:
         self._host = host
+        # Kills a copy's process tree on the host (a `cat` copy given up early: _ShellCopies._end_copy).
+        self._kill = kill
         self._transport = transport
         self._session_slot = session_slot
         # The SSH transport's channel opener, which waits out a server that is briefly at
@@ -313,7 +316,9 @@ class RemoteFiles:
                 if not self._alive():
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while starting SFTP") from None
                 if no_sftp is not None and not self._interrupted.is_set():
-                    self._shell_copies = _ShellCopies(self._host, no_sftp, self._session_slot, self._open_channel, self._alive)
+                    self._shell_copies = _ShellCopies(
+                        self._host, no_sftp, self._session_slot, self._open_channel, self._alive, kill=self._kill
+                    )
                     return None
                 reason = f"no answer within {self._start_timeout_s:g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
                 if stage == "version" and isinstance(exc, paramiko.SFTPError) and not self._interrupted.is_set():
@@ -326,7 +331,7 @@ class RemoteFiles:
                         self._shell_copies = _ShellCopies(
                             self._host, f"SFTP is unusable: the login shell prints {chatter!r} for every command, "
                             "and that text lands in the SFTP stream", self._session_slot, self._open_channel, self._alive,
-                            hint=_CHATTER_HINT,
+                            hint=_CHATTER_HINT, kill=self._kill,
                         )
                         return None
                 raise RemoteFileError(
@@ -538,8 +543,10 @@ _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
 # session.c, do_child; Debian's and Fedora's bash read ~/.bashrc there). A `conda init` line or a
 # cluster greeting ended up at the head of the fetched file: a config.json that no longer parsed,
 # a log with someone else's first line. No single quotes: the command stays one word in quotes.
-_DATA_MARK = b"\x1fspec-debug-copy\n"
-_DATA_MARK_SCRIPT = 'printf "\\037spec-debug-copy\\n"; '
+# The mark carries the copy's pid (`cat` is exec'd in that process): a copy given up early is
+# killed on the host by it (_ShellCopies._run).
+_DATA_MARK = b"\x1fspec-debug-copy="
+_DATA_MARK_SCRIPT = 'printf "\\037spec-debug-copy=%s\\n" $$; '
 # _ShellCopies._run's code for a copy it stopped reading at its receive_limit (no exit status:
 # the command was still sending). Out of the range of exit statuses (0-255).
 _CUT_SHORT = -2
@@ -547,14 +554,16 @@ _CHUNK = 32 * 1024
 
 
 class _AfterMark:
-    """A download's output, less what came before _DATA_MARK."""
+    """A download's output, less what came before _DATA_MARK's line (whose pid it keeps)."""
 
     def __init__(self) -> None:
         self.seen = False
+        self.pid: int | None = None
+        """The host's process that copies the file, once the mark has come."""
         self._held = b""
 
     def after_mark(self, chunk: bytes) -> bytes:
-        """The file's bytes in chunk (none until the mark has come)."""
+        """The file's bytes in chunk (none until the mark's line has come)."""
         if self.seen:
             return chunk
         held = self._held + chunk
@@ -562,8 +571,13 @@ class _AfterMark:
         if at < 0:
             self._held = held[-(len(_DATA_MARK) - 1) :]  # the start of a mark cut between two chunks
             return b""
-        self.seen, self._held = True, b""
-        return held[at + len(_DATA_MARK) :]
+        end = held.find(b"\n", at)
+        if end < 0:
+            self._held = held[at:]  # the mark's line, cut between two chunks
+            return b""
+        digits = held[at + len(_DATA_MARK) : end]
+        self.seen, self._held, self.pid = True, b"", int(digits) if digits.isdigit() else None
+        return held[end + 1 :]
 
 
 class _ShellCopies:
@@ -577,8 +591,11 @@ class _ShellCopies:
         open_channel: Callable[[], paramiko.Channel],
         alive: Callable[[], bool],
         hint: str | None = None,
+        kill: Callable[[int], None] | None = None,
     ) -> None:
         self._host = host
+        self._kill = kill
+        """Kills a process tree on the host by its pid (SSHTransport's kill of a timed-out step)."""
         self.no_sftp = no_sftp
         """Why SFTP is not used (shown with every failed copy)."""
         self._hint = hint
@@ -704,9 +721,27 @@ class _ShellCopies:
                 raise RemoteFileError(f"{self._host}: copy of {what} failed: {_one_line(exc)} ({self._why_shell()})", hint=self._hint) from None
             finally:
                 self.channel = None
+                # Not exit_status_ready(): paramiko sets it when the channel closes, as the
+                # deadline's close from another thread does (paramiko/channel.py, _set_closed).
+                ended = channel.exit_status >= 0 or getattr(channel, "exit_signal_name", None) is not None
                 close_channel(channel)
+                if not ended:
+                    self._end_copy(data.pid)
         lines = bytes(errors).decode("utf-8", "replace").strip().splitlines()
         return code, lines[-1].strip() if lines else ""
+
+    def _end_copy(self, pid: int | None) -> None:
+        """Kill the host's `cat` of a download given up before its end: cut at its limit,
+        stopped at the step's deadline or by Ctrl-C, or stalled. Closing the channel stops
+        nothing there: sshd keeps the session until the command exits (openssh-portable:
+        session.c, session_close_by_channel), and a `cat` blocked reading a FIFO whose writer
+        stalled, or a file on a hung mount, never writes again to learn that no one reads it.
+        It outlived the run and held one of sshd's MaxSessions slots: on a host with
+        MaxSessions 1 every later step failed ("refused a new session channel"). Not the
+        `signal` channel request: sshd refuses it for root logins (session.c,
+        session_signal_req: "requires privilege separation"), the usual login on cloud GPU hosts."""
+        if pid is not None and self._kill is not None:
+            self._kill(pid)
 
     @staticmethod
     def _send(channel: paramiko.Channel, local_path: Path) -> None:
