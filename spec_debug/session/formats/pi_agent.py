@@ -32,12 +32,21 @@ _BOOKKEEPING = frozenset({"model_change", "thinking_level_change", "label", "cus
 
 def looks_like(obj: dict) -> bool:
     """The header (``session`` with a numeric ``version`` and a ``cwd``) or a ``message`` entry
-    holding an agent message of one of Pi's roles."""
+    holding a message only Pi writes: a role of its own, an assistant turn with pi-ai's
+    ``stopReason``/``api``, a user turn with its epoch-ms ``timestamp``. (Factory's Droid writes
+    ``message`` entries too, with Anthropic content blocks and none of those.)"""
     kind = obj.get("type")
     if kind == "session":
         return isinstance(obj.get("id"), str) and isinstance(obj.get("version"), int) and "cwd" in obj
     message = obj.get("message")
-    return kind == "message" and isinstance(message, dict) and message.get("role") in ROLES and "id" in obj
+    if kind != "message" or not isinstance(message, dict) or "id" not in obj:
+        return False
+    role = message.get("role")
+    if role == "assistant":
+        return "stopReason" in message or "api" in message
+    if role == "user":
+        return isinstance(message.get("timestamp"), (int, float)) and not isinstance(message.get("timestamp"), bool)
+    return role in ROLES
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
