@@ -90,3 +90,14 @@ def test_settings_and_sentences_under_a_unit_are_no_readings():
         [("baseline_throughput", 133.0), ("throughput", 220.0)]
     # prefill is no decode throughput
     assert _readings("Prefill tok/s\nvanilla: 5000\n") == []
+
+
+def test_a_projected_or_expected_speed_is_no_reading():
+    # https://github.com/waybarrios/vllm-mlx/pull/763 (CBribiescas, 2026-09-04): a projection,
+    # read as a measured 205 tok/s run
+    text = ("Batching the expert gather across the verify block would put this same code at a projected "
+            "~180–230 tok/s, and would speed up plain MoE decode for every model.")
+    assert _readings(text) == []
+    assert _readings("I expected ~150 tok/s with EAGLE3 but got 90 tok/s.") == [("throughput", 90.0)]
+    assert _readings("The target model alone runs at 90 tok/s.") == [("throughput", 90.0)]
+    assert _readings("As expected, 140 tok/s.") == [("throughput", 140.0)]
