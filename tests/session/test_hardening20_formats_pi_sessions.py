@@ -82,3 +82,18 @@ def test_another_format_forced_on_a_pi_session_is_refused(tmp_path):
     with pytest.raises(UsageError) as err:
         analyze_path(_session(tmp_path), input_format="claude-code")
     assert "Pi coding agent" in str(err.value)
+
+
+def test_a_damaged_pi_entry_is_read_past_not_a_traceback(tmp_path):
+    """A role or tool name that is an object or a list (a damaged or hand-edited line) once
+    raised TypeError (unhashable) while the format was sniffed or the result was read."""
+    path = _session(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    bad = json.loads(lines[3])
+    bad["message"]["toolName"] = {"name": "bash"}
+    odd = json.loads(lines[1])
+    odd["message"]["role"] = ["user"]
+    path.write_text("\n".join([lines[0], json.dumps(odd), lines[2], json.dumps(bad), *lines[4:]]) + "\n",
+                    encoding="utf-8")
+    a = analyze_path(path)
+    assert a.sessions[0]["format"] == "pi" and len(a.commands) == 2

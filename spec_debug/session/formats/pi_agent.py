@@ -46,7 +46,7 @@ def looks_like(obj: dict) -> bool:
         return "stopReason" in message or "api" in message
     if role == "user":
         return isinstance(message.get("timestamp"), (int, float)) and not isinstance(message.get("timestamp"), bool)
-    return role in ROLES
+    return isinstance(role, str) and role in ROLES
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -96,7 +96,7 @@ def _message(message: dict, event, shell_calls: set[str], seq: int) -> Iterator[
         call_id = str(message.get("toolCallId"))
         text = block_text(message.get("content"))
         code = None
-        if call_id in shell_calls or message.get("toolName") in SHELL_TOOLS:
+        if call_id in shell_calls or _text(message.get("toolName")) in SHELL_TOOLS:
             found = _EXITED.search(text[-200:])
             code = int(found.group(1)) if found else None
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
