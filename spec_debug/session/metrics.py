@@ -418,7 +418,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if not (only_readings and text is source) and "e" in text and "est. speed input: " in text:
         # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
         speeds = _TQDM_SPEED.findall(text)
-        if speeds and not structured:
+        runs = _labelled_bars(text) if prose and len(speeds) > 1 and "\n" in text else None
+        if runs:
+            found.extend(runs)
+            structured = True
+        elif speeds and not structured:
             found.append(Metric("throughput", float(speeds[-1]), "tok/s",
                                 f"vLLM progress bar, last of {len(speeds)} estimates"))
             structured = True
@@ -698,6 +702,29 @@ class _FloatCache(dict):
 
 
 _FLOATS = _FloatCache()
+
+
+def _labelled_bars(text: str) -> list[Metric] | None:
+    """The final bars of several runs, one a line, each under its own label, as people post them
+    side by side: "* vanilla, [02:08<00:00, ... output: 128.64 toks/s]", "* k=2: [01:34<00:00,
+    ... output: 175.49 toks/s]" (vllm-project/vllm#16035). Each line is a run (a label that
+    names the run without speculation makes it the baseline); None when the bars are one run's
+    redraws or carry no label of their own ("Processed prompts: 100%|...", the same on each)."""
+    last: dict[int, tuple[int, float]] = {}
+    for m in _TQDM_SPEED.finditer(text):
+        last[text.rfind("\n", 0, m.start()) + 1] = (m.start(), float(m.group(1)))
+    if len(last) < 2:
+        return None
+    runs, labels = [], set()
+    for line_start, (at, value) in last.items():
+        bracket = text.find("[", line_start, at)
+        label = text[line_start:bracket].strip(" \t*-,:|") if bracket >= 0 else ""
+        if not label or "%|" in label or "\r" in label or label in labels or len(label) > 60:
+            return None
+        labels.add(label)
+        name = "baseline_throughput" if _BASELINE_LABEL.search(label) else "throughput"
+        runs.append(Metric(name, value, "tok/s", f"vLLM progress bar of {label}: output {value} toks/s"))
+    return runs
 
 
 def _bench_serving(text: str, found: list[Metric]) -> bool:

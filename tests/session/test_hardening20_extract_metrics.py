@@ -101,3 +101,18 @@ def test_a_projected_or_expected_speed_is_no_reading():
     assert _readings("I expected ~150 tok/s with EAGLE3 but got 90 tok/s.") == [("throughput", 90.0)]
     assert _readings("The target model alone runs at 90 tok/s.") == [("throughput", 90.0)]
     assert _readings("As expected, 140 tok/s.") == [("throughput", 140.0)]
+
+
+def test_final_progress_bars_of_labelled_runs_are_each_a_reading():
+    # https://github.com/vllm-project/vllm/pull/16035 (ekagra-ranjan, 2025-04-09): one bar per
+    # run, vanilla first; only the last bar (k=4's) was read, as if one bar had been redrawn
+    text = ("* vanilla, [02:08<00:00,  1.61s/it, est. speed input: 47.09 toks/s, output: 128.64 toks/s]\n"
+            "* k=2: [01:34<00:00,  1.18s/it, est. speed input: 64.12 toks/s, output: 175.49 toks/s] **Accpt Len: 1.89**\n"
+            "* k=4: [01:40<00:00,  1.25s/it, est. speed input: 60.52 toks/s, output: 165.65 toks/s] **Accpt Len: 2.08**\n")
+    assert _readings(text) == [("baseline_throughput", 128.64), ("throughput", 165.65), ("throughput", 175.49)]
+
+
+def test_one_runs_bars_pasted_line_by_line_stay_one_reading():
+    bars = "".join(f"Processed prompts: {i}%|##| {i}/100 [00:{i:02d}<00:36, 2.77it/s, est. speed input: "
+                   f"1500.07 toks/s, output: {400 + i}.57 toks/s]\n" for i in (50, 100))
+    assert _readings(bars) == [("throughput", 500.57)]
