@@ -449,7 +449,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                 out.append(_tool_result({}, block, session, seq, agent, i, ts, file, lineno))
             elif btype == "server_tool_use":
                 out.append(server_tools.call(block, event("tool_call", "assistant", i)))
-            elif btype in server_tools.RESULT_BLOCKS:
+            elif isinstance(btype, str) and btype in server_tools.RESULT_BLOCKS:
                 out.append(server_tools.result(block, event("tool_result", "tool", i)))
             else:
                 if not isinstance(btype, str) or btype not in _API_BLOCKS:

@@ -134,7 +134,7 @@ def _uuids(path: Path, limit: int | None = None) -> Iterator[tuple[str, int]]:
         if limit is not None and index >= limit:
             return
         uuid = obj.get("uuid")
-        if isinstance(uuid, str) and obj.get("type") in _CONVERSATION:
+        if isinstance(uuid, str) and isinstance(obj.get("type"), str) and obj["type"] in _CONVERSATION:
             yield uuid, hash(repr(obj.get("message")))
 
 

@@ -187,7 +187,7 @@ def _collab_result(item: dict, item_id: str | None, event) -> Event:
     replies = [f"{thread}: {state.get('status')}" + (f": {state['message']}" if isinstance(state.get("message"), str)
                                                       else "")
                for thread, state in states.items() if isinstance(state, dict)]
-    spawned = item.get("tool") in codex.SPAWN_TOOLS and bool(receivers)
+    spawned = isinstance(item.get("tool"), str) and item["tool"] in codex.SPAWN_TOOLS and bool(receivers)
     return event("tool_result", "tool", 1, call_id=item_id, text="\n".join(replies),
                  is_error=item.get("status") == "failed", agent_ref=receivers[0] if spawned else None)
 

@@ -78,7 +78,7 @@ class PartsReader:
             response = part.get("functionResponse") if isinstance(part.get("functionResponse"), dict) else {}
             answered = self._answered(response, call_id)
             code = None
-            if answered in self._shell or (answered is None and response.get("name") in SHELL_TOOLS):
+            if answered in self._shell or (answered is None and isinstance(response.get("name"), str) and response["name"] in SHELL_TOOLS):
                 text, code = shell_result(text)
             yield event("tool_result", "tool", block, call_id=answered, text=text, exit_code=code,
                         is_error=failed or error or bool(code))
