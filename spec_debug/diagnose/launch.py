@@ -122,7 +122,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
     # is the continued one. Other newlines end a command, as in a script.
-    text, substitutions = _hide_substitutions(command)
+    text, substitutions = _hide_substitutions(_with_script_variables(command))
     text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", text))
     try:
         argv = shlex.split(text, comments=False, posix=True)
@@ -590,6 +590,62 @@ def _server_argv(argv: list[str]) -> list[str]:
     return commands[0] if commands else []
 
 
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_ASSIGNMENT_LINE = re.compile(r"\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _with_script_variables(text: str) -> str:
+    """A pasted script with the variables it assigns itself read through: a line
+    `MODEL="meta-llama/Meta-Llama-3.1-8B-Instruct"`, then `--model "$MODEL"` below it
+    (ai-dynamo/dynamo examples/backends/vllm/launch/agg_spec_decoding.sh), as bash expands them.
+    Only a plain value assigned on a line of its own is read, and only outside single quotes
+    (where bash leaves `$NAME` as written); `${NAME:-default}`, a computed value, or a name the
+    text never assigns stays as written, since the environment decides it."""
+    assigned: dict[str, str] = {}
+    out: list[str] = []
+    quote = None
+    for line in text.splitlines(keepends=True):
+        if assigned:
+            line, quote = _expand_outside_single_quotes(line, assigned, quote)
+        if quote is None and _ASSIGNMENT_LINE.match(line):
+            try:
+                words = shlex.split(line, comments=True)
+            except ValueError:
+                words = []
+            words = words[1:] if words[:1] == ["export"] else words
+            if words and all(_ASSIGNMENT.fullmatch(w) for w in words):
+                for word in words:
+                    name, _, value = word.partition("=")
+                    if "$" in value or "`" in value:
+                        assigned.pop(name, None)  # computed: not a value this text gives
+                    else:
+                        assigned[name] = value
+        out.append(line)
+    return "".join(out)
+
+
+def _expand_outside_single_quotes(line: str, assigned: dict[str, str], quote: str | None) -> tuple[str, str | None]:
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and quote != "'":
+            out.append(line[i:i + 2])
+            i += 2
+            continue
+        if quote is None and ch in "'\"" or ch == quote:
+            quote = None if ch == quote else ch
+        elif ch == "$" and quote != "'":
+            m = _VARIABLE.match(line, i)
+            if m and (m.group(1) or m.group(2)) in assigned:
+                out.append(assigned[m.group(1) or m.group(2)])
+                i = m.end()
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out), quote
+
+
 def _unwrap_shell(argv: list[str]) -> list[str]:
     """`bash -c 'python -m sglang.launch_server ...'`: the server command is the string, run
     with the environment given before the shell (`A=1 bash -c ...`, `docker run -e A=1 IMAGE
@@ -711,6 +767,8 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
             return "sglang", i + 2
         if tok in ("vllm.entrypoints.openai.api_server", "vllm.entrypoints.api_server"):
             return "vllm", i + 1
+        if tok in _DYNAMO_WORKERS:
+            return _DYNAMO_WORKERS[tok], i + 1
         if (base in ("vllm", "vllm.exe") or tok == _VLLM_CLI) and nxt == "serve":
             return "vllm", i + 2
     for i, tok in enumerate(argv):
@@ -729,6 +787,11 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
 # flags: its parser is SGLang's ServerArgs.add_cli_args plus --router-* flags
 # (sgl-project/sglang sgl-router/py_src/sglang_router/launch_server.py).
 _SGLANG_MODULES = ("sglang.launch_server", "sglang.launch_server.py", "sglang_router.launch_server")
+# NVIDIA Dynamo's engine workers take the engine's own server flags: `python -m dynamo.sglang`
+# adds SGLang's ServerArgs options to its parser, `python -m dynamo.vllm` vLLM's engine args
+# (the model as --model); its speculative example is `python -m dynamo.vllm --model "$MODEL"
+# --speculative_config '{...}'` (ai-dynamo/dynamo examples/backends/vllm/launch/agg_spec_decoding.sh).
+_DYNAMO_WORKERS: dict[str, EngineName] = {"dynamo.sglang": "sglang", "dynamo.vllm": "vllm"}
 # The modules behind the `vllm` and `sglang` console scripts (vllm-project/vllm pyproject.toml
 # `vllm = "vllm.entrypoints.cli.main:main"`; sgl-project/sglang python/pyproject.toml
 # `sglang = "sglang.cli.main:main"`): scripts that pin a venv's interpreter start the server as

@@ -23,7 +23,10 @@ from spec_debug.probes.hostfiles import MAX_CONFIG_BYTES, describe_model, hf_cac
 # and its SGLang workers from one command line (sgl-project/sglang: sgl-router/py_src/
 # sglang_router/launch_server.py), with the same --speculative-* flags.
 _SERVER_MARKERS = ("sglang.launch_server", "sglang_router.launch_server", "vllm.entrypoints.openai.api_server",
-                   "vllm.entrypoints.api_server")
+                   "vllm.entrypoints.api_server",
+                   # NVIDIA Dynamo's workers run the engine in-process with its own flags
+                   # (spec_debug.diagnose.launch `_DYNAMO_WORKERS`)
+                   "dynamo.sglang", "dynamo.vllm")
 
 
 # `python -m vllm.entrypoints.cli.main serve MODEL`: the module behind the `vllm` console script
@@ -78,11 +81,16 @@ def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
     return processes[0]
 
 
+_SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
 def _model_refs(argv: list[str]) -> list[str]:
     """Arguments that may name a model: any token, `--flag=value` values, JSON "model" values."""
     refs: list[str] = []
     for tok in argv:
-        value = tok.split("=", 1)[1] if tok.startswith("--") and "=" in tok else tok
+        # `--flag=value`, and a script's `MODEL=org/name` line, which the controller reads into
+        # the `$MODEL` of the server command (spec_debug.diagnose.launch `_with_script_variables`)
+        value = tok.split("=", 1)[1] if (tok.startswith("--") or _SHELL_ASSIGNMENT.match(tok)) and "=" in tok else tok
         if value.startswith("{"):
             try:
                 spec = json.loads(value)

@@ -386,3 +386,85 @@ def test_a_release_image_in_a_kubernetes_container_names_the_release():
     assert _launch(K8S_PINNED)[1] == []
     newer = K8S_PINNED.replace("v0.4.6.post1-cu124", "v0.5.6")
     assert [f.code for f in _launch(newer)[1]] == ["SD102"]
+
+
+# ai-dynamo/dynamo examples/backends/vllm/launch/agg_spec_decoding.sh (as in the wxsms/dynamo
+# fork, https://github.com/wxsms/dynamo/blob/main/examples/backends/vllm/launch/agg_spec_decoding.sh):
+# NVIDIA Dynamo's vLLM worker with an EAGLE-3 draft, the model in a script variable.
+DYNAMO_VLLM = """#!/bin/bash
+set -e
+trap 'echo Cleaning up...; kill 0' EXIT
+
+SCRIPT_DIR="$(dirname "$(readlink -f "$0")")"
+source "$SCRIPT_DIR/../../../common/launch_utils.sh"
+
+MODEL="meta-llama/Meta-Llama-3.1-8B-Instruct"
+HTTP_PORT="${DYN_HTTP_PORT:-8000}"
+print_launch_banner "Launching Speculative Decoding (1 GPU)" "$MODEL" "$HTTP_PORT"
+
+# ---------------------------
+# 1. Frontend (Ingress)
+# ---------------------------
+python -m dynamo.frontend --http-port="$HTTP_PORT" &
+
+
+# ---------------------------
+# 2. Speculative Main Worker
+# ---------------------------
+# This runs the main model with EAGLE as the draft model for speculative decoding
+DYN_SYSTEM_ENABLED=true DYN_SYSTEM_PORT=8081 \\
+CUDA_VISIBLE_DEVICES=0 python -m dynamo.vllm \\
+    --model "$MODEL" \\
+    --enforce-eager \\
+    --speculative_config '{
+        "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+        "draft_tensor_parallel_size": 1,
+        "num_speculative_tokens": 2,
+        "method": "eagle3"
+    }' \\
+    --gpu-memory-utilization 0.8 &
+
+# Exit on first worker failure; kill 0 in the EXIT trap tears down the rest
+wait_any_exit
+"""
+
+
+def test_a_dynamo_worker_is_the_engine_it_runs_and_script_variables_are_read():
+    cfg = parse_launch_command(DYNAMO_VLLM)
+    # before: "not an SGLang or vLLM server command"; then the target read as "$MODEL"
+    assert (cfg.engine, cfg.target_model, cfg.draft_model, cfg.algorithm, cfg.num_steps) == (
+        "vllm", "meta-llama/Meta-Llama-3.1-8B-Instruct", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "EAGLE3", 2)
+    sglang = parse_launch_command("python3 -m dynamo.sglang --model-path Qwen/Qwen3-8B --tp 1 --speculative-algorithm "
+                                  "EAGLE3 --speculative-draft-model-path AngelSlim/Qwen3-8B_eagle3 --speculative-num-steps 3 "
+                                  "--speculative-eagle-topk 1 --speculative-num-draft-tokens 4 --migration-limit=3")
+    assert (sglang.engine, sglang.algorithm, sglang.num_steps) == ("sglang", "EAGLE3", 3)
+
+
+def test_only_plain_values_assigned_in_the_text_are_read_and_not_in_single_quotes():
+    cfg = parse_launch_command("DRAFT=/models/draft\nSTEPS=${STEPS:-3}\n"
+                               "vllm serve m --speculative-config '{\"model\": \"$DRAFT\", \"num_speculative_tokens\": 3}'")
+    assert cfg.draft_model == "$DRAFT"  # bash leaves it as written inside single quotes
+    cfg = parse_launch_command("DRAFT=/models/draft\nvllm serve m --speculative-config "
+                               "\"{\\\"model\\\": \\\"$DRAFT\\\", \\\"num_speculative_tokens\\\": 3}\"")
+    assert cfg.draft_model == "/models/draft"
+    with pytest.raises(LaunchParseError, match="shell expression"):
+        # a default the environment may override is not taken for the value
+        parse_launch_command("STEPS=${STEPS:-3}\npython3 -m sglang.launch_server --model-path m "
+                             "--speculative-algorithm EAGLE3 --speculative-num-steps $STEPS")
+
+
+def test_the_probe_reads_the_model_named_by_a_script_variable(tmp_path):
+    from spec_debug.probes import launch_flags
+
+    draft = tmp_path / "eagle3-draft"
+    draft.mkdir()
+    (draft / "config.json").write_text('{"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama"}')
+    script = f"DRAFT_PATH={draft}\n" + (
+        "python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE "
+        "--speculative-draft-model-path $DRAFT_PATH --speculative-num-steps 3 --speculative-eagle-topk 1 "
+        "--speculative-num-draft-tokens 4")
+    host = launch_flags.run({"server_cmdline": script})
+    # before: no config read (the draft named only as $DRAFT_PATH), so no SD103
+    launch, findings = _launch(script, models=host["models"])
+    assert launch["draft_model"] == str(draft)
+    assert [f.code for f in findings] == ["SD103"]
