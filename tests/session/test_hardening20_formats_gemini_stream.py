@@ -66,3 +66,13 @@ def test_a_failed_run_and_a_failed_shell_call_are_errors(tmp_path):
     kinds = sorted(e.kind for e in a.errors)
     assert "agent_error" in kinds and len(kinds) == 2  # the warning is none
     assert any("max session turns" in e.message for e in a.errors if e.kind == "agent_error")
+
+
+def test_a_real_run_that_ended_in_an_api_error_has_that_error():
+    """metaphi-agent/figma-eval-49bdd49a-…-gemini_cli ``transcript.jsonl`` (commit b037acb2…): the
+    run's ``result`` says ``status: "error"`` with the API's 400 in ``error.message``."""
+    a = analyze_path(REAL.with_name("gemini_stream_json_api_error.jsonl"))
+    assert a.sessions[0]["format"] == "gemini-cli"
+    [failure] = [e for e in a.errors if e.kind == "agent_error"]
+    assert "Request contains an invalid argument" in failure.message
+    assert failure.timestamp == "2026-01-30T06:29:13.195Z"
