@@ -531,11 +531,16 @@ def _sftp_refused(channel: paramiko.Channel, stage: str) -> str | None:
 
 # The copies, in POSIX sh run as `sh -c SCRIPT sh ARG...`: one line of single-quoted words,
 # which every login shell (bash, zsh, fish, csh) passes on unchanged. An upload goes to a
-# temporary name beside the target and is renamed over it, as the SFTP upload does. The
-# download's script (copy_script.GET_SCRIPT) is the local fetch's too.
+# temporary name beside the target and is renamed over it, as the SFTP upload does, once it
+# holds the $3 bytes sent: `cat` ends the same way when the file ended and when the connection
+# dropped or the run was interrupted mid-upload (sshd closes its input either way), and the
+# first part of a probe bundle then took the bundle's name, where every later run found it
+# (`test -s`) and ran it. wc -c answers from fstat for a regular file (coreutils: src/wc.c);
+# BSD's pads its number with spaces. The download's script (copy_script.GET_SCRIPT) is the
+# local fetch's too.
 _PUT_SCRIPT = (
-    'p="$1.part-$2"; mkdir -p -- "$(dirname -- "$1")" && cat > "$p" && mv -f -- "$p" "$1" && exit 0; '
-    'r=$?; rm -f -- "$p"; exit $r'
+    'p="$1.part-$2"; mkdir -p -- "$(dirname -- "$1")" && cat > "$p" && s=$(wc -c < "$p") && [ "${s##* }" = "$3" ] '
+    '&& mv -f -- "$p" "$1" && exit 0; r=$?; rm -f -- "$p"; exit $r'
 )
 _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
 # A download's command prints this before the file's bytes: what comes before it was printed by
@@ -608,7 +613,8 @@ class _ShellCopies:
         self.interrupted = False
 
     def put(self, local_path: Path, target: str, remote_path: str) -> None:
-        code, said = self._run(_PUT_SCRIPT, target, uuid.uuid4().hex[:8], send=local_path, what=remote_path)
+        size = str(local_path.stat().st_size)
+        code, said = self._run(_PUT_SCRIPT, target, uuid.uuid4().hex[:8], size, send=local_path, what=remote_path)
         if code != 0:
             raise RemoteFileError(
                 f"{self._host}: cannot upload to {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})",
