@@ -259,6 +259,24 @@ def _check_user_layout(slots: tuple[int, ...], num_aux: int, info: DataInfo) -> 
                               f"{','.join(map(str, as_slots))}") from None
 
 
+def _aux_order_note(ids: list[int]) -> str | None:
+    """vLLM and SGLang capture aux states while walking the target's layers, appending a state
+    when the layer's index is in the set of ids (vllm model_executor/models/llama.py
+    LlamaModel.forward `idx in self.aux_hidden_state_layers`; sglang srt/models/llama.py
+    `i in self.layers_to_capture`): fc gets one state per distinct id, in layer order."""
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        return (f"eagle_aux_hidden_state_layer_ids {ids} names layer(s) {repeated} more than "
+                f"once: vLLM and SGLang capture each layer once, so fc would be served "
+                f"{len(set(ids))} states for its {len(ids)}; list {len(ids)} distinct layers")
+    if ids != sorted(ids):
+        return (f"eagle_aux_hidden_state_layer_ids {ids} is not ascending: vLLM and SGLang "
+                f"capture in layer order and feed fc layers {sorted(ids)}; if the draft was "
+                f"trained on states concatenated as listed, the engines serve them permuted: "
+                f"list the ids ascending and train on the states in that order")
+    return None
+
+
 def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,
                     semantics: str, engine_version: str | None,
                     target_architecture: str | None = None) -> tuple[ResolvedLayout, list[str]]:
@@ -283,6 +301,9 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
                      "engines capture nothing there, so the draft cannot be served as "
                      "configured; set eagle_aux_hidden_state_layer_ids to the layers the "
                      "dump was made from")
+    order = _aux_order_note(list(cfg.aux_layer_ids or ()))
+    if order:
+        notes.append(order)
     aux_slots = info.num_slots - 1  # the last slot is the final layer (see _check_inputs)
     if not layout and info.layer_ids is None and aux_slots > cfg.num_aux:
         # speculators' dumps do not name their slots (hs_connectors writes no layer ids) and

@@ -60,6 +60,7 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
                 raise CheckpointError(f"{path}: not a safetensors file ({size} bytes)")
             (length,) = struct.unpack("<Q", head)
             if length > min(100_000_000, size - 8):
+                _refuse_torch_save(path, head)  # only here: 0x80 0x02 also opens a real header
                 raise CheckpointError(f"{path}: not a safetensors file, or truncated (header "
                                       f"length {length}, file {size} bytes)")
             header = json.loads(handle.read(length))
@@ -82,6 +83,40 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
         raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "
                               f"{8 + length + end}); copy or download it again")
     return header
+
+
+# torch.save writes a zip archive (torch >= 1.6) or, with _use_new_zipfile_serialization=False,
+# a bare pickle (protocol 2 opens with 0x80 0x02): a .safetensors name on either is a save_file
+# call replaced by torch.save, which safetensors reports as a header "too large"
+_TORCH_SAVE_MAGIC = ((b"PK\x03\x04", "zip archive"), (b"\x80\x02", "pickle"))
+
+
+def _refuse_torch_save(path: Path, head: bytes) -> None:
+    kind = next((kind for magic, kind in _TORCH_SAVE_MAGIC if head.startswith(magic)), None)
+    if kind is not None:
+        raise CheckpointError(f"{path}: a torch.save file ({kind}), not safetensors: it was "
+                              "written with torch.save under a .safetensors name",
+                              hint="save it again with safetensors.torch.save_file(tensors, "
+                                   "path), or give it the .pt/.bin name it has")
+
+
+_TORCH_FILE_HINT = ("load the state dict and save it as model.safetensors "
+                    "(safetensors.torch.save_file), the file from_pretrained and the engines "
+                    "load first")
+
+
+def _other_torch_files(directory: Path) -> str:
+    """', only <files>' for torch.save files under other names (model.pt, a trainer's
+    state_dict.pth, epoch_3.ckpt): a state dict saved by hand, which no loader looks for."""
+    try:
+        found = sorted(p.name for pattern in ("*.pt", "*.pth", "*.ckpt", "*.bin")
+                       for p in directory.glob(pattern) if p.is_file())
+    except OSError:
+        return ""
+    if not found:
+        return ""
+    shown = ", ".join(found[:4]) + (f" and {len(found) - 4} more" if len(found) > 4 else "")
+    return f"; only torch.save file(s) under other names: {shown}"
 
 
 def torch_save_cut(path: Path) -> bool:
@@ -440,7 +475,9 @@ class TensorStore:
                                                    str(tensor.dtype))
             return store
         raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
-                              "pytorch_model.bin", hint=interrupted_hub_download(directory))
+                              "pytorch_model.bin" + _other_torch_files(directory),
+                              hint=interrupted_hub_download(directory) or (
+                                  _TORCH_FILE_HINT if _other_torch_files(directory) else None))
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos

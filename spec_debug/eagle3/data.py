@@ -706,6 +706,15 @@ def _aux_keys(data: dict) -> tuple[str, str, str] | None:
 
 def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: bool) -> Sample:
     keys = _aux_keys(data)
+    if keys is None and "hidden_states" in data and "token_ids" in data:
+        # speculators/vLLM's hs layout (token_ids, hidden_states [T, slots, H]) passed through
+        # torch.save instead of safetensors' save_file: no torch-file writer names its ids
+        # token_ids (SpecForge, v1, Model-Optimizer and TensorRT-LLM all say input_ids)
+        raise DataError(f"{path}: speculators' hs sample layout (token_ids, hidden_states) "
+                        "written with torch.save; that layout is read from hs_<i>.safetensors "
+                        "files, as vLLM's hidden-state extraction writes them",
+                        hint="save each sample with safetensors.torch.save_file({'token_ids': "
+                             "..., 'hidden_states': ...}, 'hs_<i>.safetensors')")
     if keys is None and "hidden_states" in data and "input_ids" in data:
         return _read_speculators_v1(path, data, slots, final)
     if keys is None and "hidden_state" in data and "input_ids" in data:
@@ -839,6 +848,19 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                 where += "; float16 holds at most 65504, so large activations overflow: dump " \
                          "in bfloat16"
             raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})")
+        _refuse_unwritten(sample, what, parts, states.dim() == 3)
+
+
+def _refuse_unwritten(sample: Sample, what: str, parts: Sequence[Tensor], slotted: bool) -> None:
+    """A slot that is exactly zero at every position is a capture that never wrote: a hook on
+    a layer that did not run (a capture id past the layers this rank holds), or a buffer saved
+    before it was filled. Scored, it reads as an accuracy near 0 with nothing to say why."""
+    for j, part in enumerate(parts):
+        if part.numel() and not bool(part.any()):
+            where = f"slot {sample.slot_index[j]} of the " if slotted else "the "
+            raise DataError(f"{sample.name}: {where}{what} is all zeros at all {part.shape[0]} "
+                            "positions: the capture wrote nothing there; dump the hidden "
+                            "states again")
 
 
 # speculators 0.9.0 keeps the loss mask out of the hidden-state files: `prepare_data` saves an

@@ -66,6 +66,22 @@ def resolve_dtype(name: str | torch.dtype) -> torch.dtype:
 def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
     """Which config field a tensor's shape contradicts (the usual hand-edit and export faults)."""
     if name == "fc.weight" and len(got) == 2 and got[1] != cfg.num_aux * cfg.target_hidden_size:
+        stated = cfg.raw.get("target_hidden_size")
+        width = got[1] // cfg.num_aux
+        if stated is not None and got[1] % cfg.num_aux == 0 and (
+                got[1] % cfg.target_hidden_size or width == cfg.hidden_size):
+            # the aux count fits and the stated width cannot (or fc is num_aux x the draft's
+            # own width): target_hidden_size was set by hand or copied from another target;
+            # speculators sizes fc as num_aux x it (src/speculators/models/eagle3/core.py),
+            # vLLM as target_hidden_size x 3. A fan-in that the stated width divides is an
+            # aux count that does not fit, said below.
+            return (f"fc.weight takes {got[1]} inputs = {cfg.num_aux} aux states of {width}, "
+                    f"but the config's target_hidden_size is {cfg.target_hidden_size} "
+                    f"({cfg.num_aux} x {cfg.target_hidden_size} = "
+                    f"{cfg.num_aux * cfg.target_hidden_size}): the draft was trained on "
+                    f"{width}-wide target states; set target_hidden_size to {width}"
+                    + (" (or null: it is the draft's own hidden_size)"
+                       if width == cfg.hidden_size else ""))
         ids = list(cfg.aux_layer_ids) if cfg.aux_layer_ids else "absent (3 assumed)"
         fan_in = (f" = {got[1] // cfg.target_hidden_size} aux states of {cfg.target_hidden_size}"
                   if got[1] % cfg.target_hidden_size == 0 else "")

@@ -1,0 +1,239 @@
+"""The drafter on a speculators 0.9.0 world (tests/eagle3/speculators_world.py) damaged the
+ways the fault matrix (test_faults.py) does not: a hand-set target_hidden_size, files written
+with torch.save under safetensors names (or the hs layout under a .pt name, or a draft saved
+as model.pt), a capture slot that was never written, and aux layer ids listed twice or out of
+layer order. Each must end in one clear line naming the file or key and the fix, or in a note
+beside numbers that equal the good samples' own."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from safetensors.torch import load_file, save_file  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from spec_debug.eagle3.commands import drafter_app  # noqa: E402
+from tests.eagle3.speculators_world import V, save_verifier_and_draft, vllm_style_states  # noqa: E402
+
+SAMPLES = 3
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("h20_drafter")
+    verifier = save_verifier_and_draft(root, draft_flags={"norm_before_residual": True})
+    (root / "data").mkdir()
+    generator = torch.Generator().manual_seed(20)
+    for i in range(SAMPLES):
+        ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (14 + i,), generator=generator))
+        save_file({"token_ids": ids, "hidden_states": hidden}, str(root / "data" / f"hs_{i}.safetensors"))
+    return root
+
+
+@pytest.fixture
+def world(base, tmp_path) -> Path:
+    root = tmp_path / "case"
+    shutil.copytree(base, root)
+    return root
+
+
+def _run(command: str, root: Path, data: Path | None = None):
+    model, target = str(root / "draft"), str(root / "target")
+    argv = {"eval": ["eval", "--model", model, "--data", str(data or root / "data"), "--target",
+                     target, "--steps", "2", "--json"],
+            "layout": ["layout", "--model", model, "--data", str(data or root / "data"),
+                       "--target", target, "--json"],
+            "vocab": ["vocab", "--model", model, "--target", target, "--json"]}[command]
+    return runner.invoke(drafter_app, argv)
+
+
+def _one_line_error(result) -> tuple[str, str]:
+    """(error line, hint line or '') of a refused input: exit 2, no traceback."""
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert all(line.startswith(("error: ", "  hint: ")) for line in lines), result.output
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert len(errors) == 1, result.output
+    hints = [line for line in lines if line.startswith("  hint: ")]
+    return errors[0], (hints[0] if hints else "")
+
+
+def _edit_config(root: Path, **values) -> None:
+    path = root / "draft" / "config.json"
+    config = json.loads(path.read_text())
+    config.update(values)
+    path.write_text(json.dumps(config))
+
+
+def _tensors(path: Path) -> dict:
+    # cloned: the file is written over next, and a mapped tensor would lose its pages (SIGBUS)
+    return {name: t.clone() for name, t in load_file(path).items()}
+
+
+# ------------------------------------------------------------------------------------------
+# config vs weights
+# ------------------------------------------------------------------------------------------
+def test_a_hand_set_target_hidden_size_is_named_not_the_aux_ids(world):
+    """target_hidden_size copied from another target (64 for a draft trained on 32-wide
+    states). Before: "fc.weight takes 96 inputs, but eagle_aux_hidden_state_layer_ids is
+    [2, 4, 5] (3 x 64 = 192)", blaming the aux ids, which are right."""
+    _edit_config(world, target_hidden_size=64)
+    for command in ("eval", "layout"):
+        error, _ = _one_line_error(_run(command, world))
+        assert ("fc.weight takes 96 inputs = 3 aux states of 32, but the config's "
+                "target_hidden_size is 64 (3 x 64 = 192)") in error, error
+        assert "set target_hidden_size to 32" in error, error
+        assert "eagle_aux_hidden_state_layer_ids" not in error, error
+
+
+def test_a_draft_own_width_set_wrong_is_named(world):
+    """target_hidden_size 16 on a draft whose fc takes 3 x its own 32: 96 is 6 x 16 as well,
+    but fc is num_aux x the draft's own width, so the width is the wrong key."""
+    _edit_config(world, target_hidden_size=16)
+    error, _ = _one_line_error(_run("eval", world))
+    assert "target_hidden_size is 16" in error and "set target_hidden_size to 32 (or null" \
+        in error, error
+
+
+@pytest.mark.parametrize("stated", [None, 32])
+def test_aux_ids_fewer_than_fc_still_blame_the_ids(world, stated):
+    """The control: a width that fits (written or not) and an aux count that does not still
+    names the ids, though 96 is also 2 x 48."""
+    _edit_config(world, eagle_aux_hidden_state_layer_ids=[2, 4], target_hidden_size=stated)
+    error, _ = _one_line_error(_run("eval", world))
+    assert "eagle_aux_hidden_state_layer_ids is [2, 4]" in error, error
+    assert "target_hidden_size is" not in error, error
+
+
+def test_aux_ids_listed_twice_or_out_of_layer_order_are_noted(world):
+    """vLLM and SGLang append a state per layer whose index is in the id set, walking the
+    layers in order: [2, 2, 5] is served 2 states, [5, 2, 4] is served [2, 4, 5]. Before:
+    both were scored with no word."""
+    clean = json.loads(_run("eval", world).output)
+    assert clean["notes"] == []
+    _edit_config(world, eagle_aux_hidden_state_layer_ids=[2, 2, 5])
+    out = json.loads(_run("eval", world).output)
+    assert any("[2, 2, 5] names layer(s) [2] more than once" in n and "served 2 states for its 3"
+               in n for n in out["notes"]), out["notes"]
+    _edit_config(world, eagle_aux_hidden_state_layer_ids=[5, 2, 4])
+    out = json.loads(_run("eval", world).output)
+    assert any("[5, 2, 4] is not ascending" in n and "feed fc layers [2, 4, 5]" in n
+               for n in out["notes"]), out["notes"]
+    assert out["full_accuracy"] == clean["full_accuracy"]  # a note, not another forward
+
+
+# ------------------------------------------------------------------------------------------
+# torch.save where safetensors was expected, and the other way round
+# ------------------------------------------------------------------------------------------
+def test_a_draft_written_with_torch_save_under_the_safetensors_name(world):
+    """`torch.save(model.state_dict(), "model.safetensors")`. Before: "not a safetensors
+    file, or truncated (header length 578712552184433488, ...)", which sends people to copy
+    the file again."""
+    path = world / "draft" / "model.safetensors"
+    torch.save(_tensors(path), path)
+    for command in ("vocab", "eval"):
+        error, hint = _one_line_error(_run(command, world))
+        assert f"{path}: a torch.save file (zip archive), not safetensors" in error, error
+        assert "header length" not in error and "safetensors.torch.save_file" in hint, hint
+
+
+def test_a_legacy_pickle_under_the_safetensors_name(world):
+    path = world / "draft" / "model.safetensors"
+    torch.save(_tensors(path), path, _use_new_zipfile_serialization=False)
+    error, _ = _one_line_error(_run("vocab", world))
+    assert "a torch.save file (pickle), not safetensors" in error, error
+
+
+def test_one_sample_written_with_torch_save_is_named_and_the_rest_scored(world, tmp_path):
+    bad = world / "data" / "hs_1.safetensors"
+    torch.save(_tensors(bad), bad)
+    out = json.loads(_run("eval", world).output)
+    assert out["samples"] == SAMPLES - 1
+    assert "hs_1.safetensors: a torch.save file (zip archive)" in out["skipped"][0]["reason"]
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    for i in (0, 2):
+        shutil.copy(world / "data" / f"hs_{i}.safetensors", alone)
+    assert out["counts"] == json.loads(_run("eval", world, alone).output)["counts"]
+
+
+def test_hs_samples_saved_as_pt_say_so(world):
+    """speculators' hs layout (token_ids, hidden_states [T, slots, H]) passed through
+    torch.save to hs_<i>.pt. Before: "missing ['aux_hidden_state', 'input_ids'], found
+    ['hidden_states', 'token_ids']", another writer's keys and no fix."""
+    for path in sorted((world / "data").iterdir()):
+        state = _tensors(path)
+        path.unlink()
+        torch.save(state, path.with_suffix(".pt"))
+    for command in ("eval", "layout"):
+        error, hint = _one_line_error(_run(command, world))
+        assert "hs_0.pt: speculators' hs sample layout (token_ids, hidden_states) written with " \
+               "torch.save" in error, error
+        assert "aux_hidden_state" not in error
+        assert "save_file" in hint and "hs_<i>.safetensors" in hint, hint
+
+
+def test_a_draft_saved_as_model_pt_is_named(world):
+    """Only `model.pt` in the draft folder. Before: "no model.safetensors, *.safetensors or
+    pytorch_model.bin", as if the folder were empty."""
+    path = world / "draft" / "model.safetensors"
+    state = _tensors(path)
+    path.unlink()
+    torch.save(state, world / "draft" / "model.pt")
+    for command in ("vocab", "eval"):
+        error, hint = _one_line_error(_run(command, world))
+        assert "only torch.save file(s) under other names: model.pt" in error, error
+        assert "model.safetensors" in hint, hint
+
+
+# ------------------------------------------------------------------------------------------
+# a capture that never wrote
+# ------------------------------------------------------------------------------------------
+def _zero_slot(path: Path, slot: int) -> None:
+    state = _tensors(path)
+    state["hidden_states"][:, slot] = 0
+    save_file(state, str(path))
+
+
+def test_a_slot_the_capture_never_wrote_is_named_and_the_rest_scored(world, tmp_path):
+    """One file whose second aux slot is zeros everywhere (a hook that never fired). Before:
+    scored, pulling the accuracy down with no word."""
+    _zero_slot(world / "data" / "hs_2.safetensors", 1)
+    out = json.loads(_run("eval", world).output)
+    assert out["samples"] == SAMPLES - 1
+    assert ("hs_2.safetensors: slot 1 of the hidden_states is all zeros at all 16 positions: "
+            "the capture wrote nothing there") in out["skipped"][0]["reason"]
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    for i in (0, 1):
+        shutil.copy(world / "data" / f"hs_{i}.safetensors", alone)
+    assert out["counts"] == json.loads(_run("eval", world, alone).output)["counts"]
+
+
+def test_a_dump_of_zeros_is_refused_not_scored_zero(world):
+    """Every file all zeros. Before: full accuracy [0.0, 0.0] and no note."""
+    for path in sorted((world / "data").iterdir()):
+        state = _tensors(path)
+        state["hidden_states"] = torch.zeros_like(state["hidden_states"])
+        save_file(state, str(path))
+    error, _ = _one_line_error(_run("eval", world))
+    assert re.search(r"no usable samples .*slot 0 of the hidden_states is all zeros", error), error
+
+
+def test_a_final_slot_never_written_is_named(world):
+    for path in sorted((world / "data").iterdir()):
+        _zero_slot(path, 3)
+    error, _ = _one_line_error(_run("eval", world))
+    assert "the final state is all zeros" in error, error
