@@ -16,18 +16,24 @@ from spec_debug.probes.drafter_eval import whole_number
 from spec_debug.probes.hostfiles import read_config, resolve_model_dir
 
 
-def _num_layers(target_cfg: dict, where: Path) -> int | None:
+def _num_layers(target_cfg: dict, where: Path) -> tuple[int | None, str | None]:
     """The language model's layer count, read as the drafter reads the target (eagle3.config
     text_config): Qwen2.5/3-Omni nest it under thinker_config.text_config, which a plain
     `text_config or top level` missed, so no serve plan was made and the layer checks were
-    skipped without a word (SpecForge trains drafts for it: configs/qwen3-omni-eagle3.json)."""
+    skipped without a word (SpecForge trains drafts for it: configs/qwen3-omni-eagle3.json).
+    With no count, why not (a text_config that is not an object, a count that is no number):
+    the layout step says so instead of skipping its layer checks silently."""
     from spec_debug.eagle3.config import CheckpointError, text_config
 
     try:
         n = text_config(target_cfg, str(where)).get("num_hidden_layers")
-    except CheckpointError:
-        return None
-    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
+    except CheckpointError as exc:
+        return None, f"{exc.message}, so the target's layer count is unknown"
+    if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        return n, None
+    found = "no num_hidden_layers" if n is None else f"num_hidden_layers {n!r}"
+    return None, (f"{where}: {found} in the language model's config (expected a positive "
+                  "integer), so the target's layer count is unknown")
 
 
 def run(args: dict) -> dict:
@@ -42,7 +48,9 @@ def run(args: dict) -> dict:
     target_cfg = read_config(target) if target else None
     arch = None
     if target_cfg:
-        out["num_target_layers"] = _num_layers(target_cfg, target / "config.json")
+        out["num_target_layers"], unknown = _num_layers(target_cfg, target / "config.json")
+        if unknown:
+            out["num_target_layers_unknown"] = unknown
         arch = out["target_architecture"] = engines.target_architecture(target_cfg)
     if engine in engines.ENGINES:
         out["conventions"] = [

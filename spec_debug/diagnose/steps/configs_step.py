@@ -25,6 +25,17 @@ def _text(cfg: dict[str, Any] | None) -> dict[str, Any]:
         return dict(cfg or {})
 
 
+def _text_problem(cfg: dict[str, Any] | None) -> str | None:
+    """Why the language model's config could not be read (a text_config, or Qwen3-Omni's
+    thinker_config.text_config, that is not an object): _text then falls back to the top
+    level, where a multimodal target names no layer count, and the note should say why."""
+    try:
+        text_config(cfg or {}, "target config.json")
+    except CheckpointError as exc:
+        return exc.message
+    return None
+
+
 def fc_in_features(tensors: dict[str, Any] | None) -> int | None:
     for name in ("fc.weight", "model.fc.weight"):
         entry = (tensors or {}).get(name)
@@ -90,8 +101,9 @@ def check(ctx: Any) -> list[Finding]:
     text = _text(target_raw)
     sized = all(isinstance(text.get(key), int) for key in ("num_hidden_layers", "hidden_size"))
     if target_raw is not None and name in ("sglang", "vllm") and not sized:
-        findings.append(not_checked(ctx, "the target config.json names no num_hidden_layers / "
-                                         "hidden_size: aux layers not compared",
+        findings.append(not_checked(ctx, (_text_problem(target_raw) or "the target config.json "
+                                          "names no num_hidden_layers / hidden_size")
+                                    + ": aux layers not compared",
                                     "--var target_model=DIR (the directory with the full config)"))
     if target_raw is not None and name in ("sglang", "vllm") and sized:
         analysis = analyse_layers(name, version, draft_raw, int(text["num_hidden_layers"]),

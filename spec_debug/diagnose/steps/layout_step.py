@@ -42,7 +42,9 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
-    facts = {"num_target_layers": host.get("num_target_layers"), "plan": host.get("plan"),
+    facts = {"num_target_layers": host.get("num_target_layers"),
+             "num_target_layers_unknown": host.get("num_target_layers_unknown"),
+             "plan": host.get("plan"),
              "conventions": _convention_lines(host.get("conventions") or []),
              "training": _layout_summary(host.get("layout")),
              "serving_dump": host.get("serving_dump"),
@@ -80,6 +82,11 @@ def check(ctx: Any) -> list[Finding]:
     if not training and not serving:
         findings.append(not_checked(ctx, "conventions table only: no hidden states to run the layout probe "
                                          "and the embedding check on", "--var hidden_states=DIR (training dump)"))
+    if n is None and layout.get("num_target_layers_unknown"):
+        findings.append(not_checked(ctx, f"served layers not planned or compared: "
+                                         f"{layout['num_target_layers_unknown']}",
+                                    "a target config.json whose language model names "
+                                    "num_hidden_layers (--var target_model=DIR)"))
     served_ids = list((layout.get("plan") or {}).get("layer_ids") or [])
     measured = None
     if serving and serving.get("layer_ids"):
