@@ -667,8 +667,8 @@ def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
     if qwen_code.looks_like(obj):
         return "qwen-code"  # Claude Code's envelope around Gemini API content
-    if gemini_stream.looks_like(obj):
-        return "gemini-cli"  # gemini -p --output-format stream-json
+    if gemini_stream.looks_like(obj) or gemini_stream.looks_like_result(obj):
+        return "gemini-cli"  # gemini -p --output-format stream-json (or json)
     if pi_agent.looks_like(obj):
         return "pi"  # a type and a message on each line, as Claude Code's
     if codex.looks_like(obj):

@@ -76,3 +76,26 @@ def test_a_real_run_that_ended_in_an_api_error_has_that_error():
     [failure] = [e for e in a.errors if e.kind == "agent_error"]
     assert "Request contains an invalid argument" in failure.message
     assert failure.timestamp == "2026-01-30T06:29:13.195Z"
+
+
+def test_the_one_document_json_output_is_gemini_clis_answer_and_error(tmp_path):
+    """``gemini -p … --output-format json`` (gemini-cli ``docs/cli/headless.md``; ``JsonOutput`` in
+    ``packages/core/src/output/types.ts``): ``{session_id, response, stats, error?}``, indented.
+    Before, it was a Claude Code session of one record of an unknown type."""
+    doc = {"session_id": "6727b31e-11a1-4351-b526-77ba7b90da09",
+           "response": "The server on gpu01 dies at startup: the draft model has no hot_token_id.",
+           "stats": {"models": {"gemini-2.5-pro": {"api": {"totalRequests": 3, "totalErrors": 1},
+                                                    "tokens": {"prompt": 5000, "candidates": 300, "total": 5300}}},
+                     "tools": {"totalCalls": 2, "totalSuccess": 1, "totalFail": 1,
+                               "byName": {"run_shell_command": {"count": 2, "success": 1, "fail": 1}}},
+                     "files": {"totalLinesAdded": 0, "totalLinesRemoved": 0}},
+           "error": {"type": "FatalTurnLimitedError", "message": "Reached max session turns for this session"}}
+    path = tmp_path / "gemini-output.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    a = analyze_path(path)
+    assert a.sessions[0]["format"] == "gemini-cli" and a.stats["unknown_types"] == 0
+    assert [e.kind for e in a.errors] == ["agent_error"] and "max session turns" in a.errors[0].message
+    compact = tmp_path / "compact.json"
+    compact.write_text(json.dumps({k: v for k, v in doc.items() if k != "error"}), encoding="utf-8")
+    b = analyze_path(compact)
+    assert b.sessions[0]["format"] == "gemini-cli" and b.sessions[0]["events"] == 2 and not b.errors

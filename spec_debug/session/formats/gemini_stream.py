@@ -24,7 +24,7 @@ from spec_debug.session.formats.claude_code import RESULT_ERROR
 from spec_debug.session.formats.common import Cursor, remote_host, shell_command, tool_path
 from spec_debug.session.formats.compressed import read_head
 from spec_debug.session.formats.gemini_cli import SHELL_TOOLS, shell_result
-from spec_debug.session.reader import iter_json_records
+from spec_debug.session.reader import iter_json_records, pretty_objects
 
 
 def looks_like(obj: dict) -> bool:
@@ -41,16 +41,27 @@ def looks_like(obj: dict) -> bool:
     return False
 
 
+def looks_like_result(obj: dict) -> bool:
+    """``gemini -p … --output-format json``: one document, ``{session_id?, response, stats,
+    error?}`` (``JsonOutput`` in the same ``types.ts``), the run's final answer and its counts
+    (``stats.models``, ``stats.tools``), with no ``type`` of its own."""
+    stats = obj.get("stats")
+    return "type" not in obj and ("response" in obj or "error" in obj) and isinstance(stats, dict) \
+        and ("models" in stats or "tools" in stats) and set(obj) <= {"session_id", "response", "stats", "error"}
+
+
 def is_stream(path: Path) -> bool:
-    """The file's first lines hold one of this stream's own events (:func:`looks_like`)."""
-    for raw in read_head(path, 1 << 18).splitlines()[:50]:
+    """The file's first lines hold one of this stream's own events (:func:`looks_like`), or it
+    is the one-document ``json`` output (:func:`looks_like_result`)."""
+    head = read_head(path, 1 << 18)
+    for raw in head.splitlines()[:50]:
         try:
             obj = json.loads(raw)
         except ValueError:
             continue
-        if isinstance(obj, dict) and looks_like(obj):
+        if isinstance(obj, dict) and (looks_like(obj) or looks_like_result(obj)):
             return True
-    return False
+    return any(looks_like_result(obj) for obj in pretty_objects(head.lstrip(), 1))
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
@@ -104,6 +115,8 @@ def _event(obj: dict, kind, event, shell_calls: set[str], stats: ReadStats) -> I
         # A warning (a loop detected, a retried request) is no failure; an error ends the turn.
         said = obj.get("message") if isinstance(obj.get("message"), str) else ""
         yield event("system", "system", text=said, raw_type="error" if obj.get("severity") == "error" else "warning")
+    elif kind is None and looks_like_result(obj):
+        yield from _final_answer(obj, event)
     elif kind == "result":
         failed = obj.get("status") == "error"
         error = obj.get("error") if isinstance(obj.get("error"), dict) else {}
@@ -113,6 +126,22 @@ def _event(obj: dict, kind, event, shell_calls: set[str], stats: ReadStats) -> I
     else:
         stats.unknown_types += 1
         yield event("other", "system", raw_type=str(kind))
+
+
+def _final_answer(obj: dict, event) -> Iterator[Event]:
+    """The ``json`` output: the answer, the tools' counts (which calls ran is not in it), and
+    the error that ended the run, if one did."""
+    if isinstance(obj.get("response"), str) and obj["response"].strip():
+        yield event("text", "assistant", text=obj["response"])
+    tools = obj["stats"].get("tools") if isinstance(obj["stats"].get("tools"), dict) else {}
+    by_name = tools.get("byName") if isinstance(tools.get("byName"), dict) else {}
+    counts = ", ".join(f"{name}: {v.get('count')} ({v.get('fail')} failed)" for name, v in by_name.items()
+                       if isinstance(v, dict))
+    if counts:
+        yield event("system", "system", raw_type="stats", text=f"tool calls (not in this output one by one): {counts}")
+    error = obj.get("error") if isinstance(obj.get("error"), dict) else {}
+    if isinstance(error.get("message"), str) and error["message"].strip():
+        yield event("system", "system", raw_type=RESULT_ERROR, text=error["message"])
 
 
 def _call(obj: dict, event, shell_calls: set[str]) -> Event:
