@@ -408,6 +408,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         found.append(Metric("total_throughput", float(m.group("total")), "tok/s", ctx))
         found.append(Metric("request_throughput", float(m.group("req")), "req/s", ctx))
         text = _VLLM_THROUGHPUT_LINE.sub("", text)
+    if "_" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
+        structured = True
     # A JSON document and labelled Prometheus counters both have a "{" (a memchr); a server
     # log seldom does, and is spared both literal scans.
     if "{" in text:
@@ -725,6 +727,41 @@ def _labelled_bars(text: str) -> list[Metric] | None:
         name = "baseline_throughput" if _BASELINE_LABEL.search(label) else "throughput"
         runs.append(Metric(name, value, "tok/s", f"vLLM progress bar of {label}: output {value} toks/s"))
     return runs
+
+
+# llama.cpp's SPEED-Bench comparison (tools/server/bench/speed-bench/speed_bench_compare.py,
+# print_comparison; ggml-org/llama.cpp#23869): one row per category, whitespace-aligned under a
+# rule of dashes: "category  base_avg_pred_t/s  spec_avg_pred_t/s  decode_speedup  ...  accept_rate",
+# the run without speculation's decode speed, the speculative run's, their ratio ("1.64x") and
+# the acceptance rate.
+_HAS_PRED_TS = re.compile("_pred_t/s").search
+_SPEED_BENCH_HEAD = re.compile(r"^[ \t]*category[ \t]+base_avg_pred_t/s[ \t]+spec_avg_pred_t/s[ \t][^\n]*$", re.M)
+_SPEED_BENCH_COLUMNS = {"base_avg_pred_t/s": ("baseline_throughput", "tok/s"), "spec_avg_pred_t/s": ("throughput", "tok/s"),
+                        "decode_speedup": ("speedup", "x"), "accept_rate": ("accept_rate", "ratio")}
+_PLAIN_NUMBER = re.compile(r"(\d+(?:\.\d+)?)x?")
+
+
+def _speed_bench(text: str, found: list[Metric]) -> bool:
+    head = _SPEED_BENCH_HEAD.search(text)
+    if head is None:
+        return False
+    columns = head.group(0).split()
+    pos, read = head.end() + 1, False
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl
+        row = text[pos:end].split()
+        pos = end + 1
+        if not row or row[0].startswith("```"):
+            break
+        if len(row) != len(columns) or set(row[0]) == {"-"}:
+            continue  # the rule under the header
+        for column, cell in zip(columns, row):
+            if column in _SPEED_BENCH_COLUMNS and (m := _PLAIN_NUMBER.fullmatch(cell)):
+                name, unit = _SPEED_BENCH_COLUMNS[column]
+                found.append(Metric(name, float(m.group(1)), unit, f"speed_bench_compare {row[0]}: {column} {cell}"))
+                read = True
+    return read
 
 
 def _bench_serving(text: str, found: list[Metric]) -> bool:

@@ -116,3 +116,21 @@ def test_one_runs_bars_pasted_line_by_line_stay_one_reading():
     bars = "".join(f"Processed prompts: {i}%|##| {i}/100 [00:{i:02d}<00:36, 2.77it/s, est. speed input: "
                    f"1500.07 toks/s, output: {400 + i}.57 toks/s]\n" for i in (50, 100))
     assert _readings(bars) == [("throughput", 500.57)]
+
+
+# https://github.com/ggml-org/llama.cpp/pull/23869 (ruixiang63): speed_bench_compare.py's table
+SPEED_BENCH = """\
+category       base_avg_pred_t/s  spec_avg_pred_t/s  decode_speedup  base_avg_latency  spec_avg_latency  latency_speedup  accept_rate
+-------------  -----------------  -----------------  --------------  ----------------  ----------------  ---------------  -----------
+coding         51.55              84.54              1.64x           11.976s           7.471s            1.60x            0.7545
+humanities     51.61              66.80              1.29x           10.962s           8.453s            1.30x            0.7557
+"""
+
+
+def test_llama_cpp_speed_bench_comparison_is_read():
+    # nothing was read: the units are in the header only, the cells bare
+    assert _readings(SPEED_BENCH) == [
+        ("accept_rate", 0.7545), ("accept_rate", 0.7557), ("baseline_throughput", 51.55), ("baseline_throughput", 51.61),
+        ("speedup", 1.29), ("speedup", 1.64), ("throughput", 66.8), ("throughput", 84.54)]
+    # a tool's output, not prose: read the same
+    assert sorted((m.name, m.value) for m in extract_metrics(SPEED_BENCH, prose=False)) == _readings(SPEED_BENCH)
