@@ -24,7 +24,12 @@ import os
 
 from spec_debug.runner.fetch_limit import check_size
 
+# A file named `-` (`python bench.py > -` meant for stdout, a `wget -O -` in a script run with
+# the wrong quoting) is standard input to cat and GNU stat even after `--` (POSIX cat: "If a file
+# is '-', the cat utility shall read from the standard input"): the copy read the child's empty
+# stdin and kept an empty artifact, and the step passed. `./-` names the file.
 GET_SCRIPT = (
+    '[ "$1" = - ] && set -- ./- "$2"; '
     '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; '
     'if [ -n "$2" ] && [ -f "$1" ]; then s=$(stat -L -c %s -- "$1" 2>/dev/null || wc -c < "$1"); s=${s##* }; '
     '[ "$s" -gt "$2" ] 2>/dev/null && { echo "$s" >&2; exit 27; }; fi; exec cat -- "$1"'
