@@ -475,12 +475,30 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
                 return None
         elif isinstance(value, list):
             argv += [_expand_k8s(str(a), env) for a in value]
+    if not any(isinstance(container.get(k), (str, list)) for k in ("image", "entrypoint", "command")) and (
+            _only_vllm_flags(argv)):
+        # a container's `args:` pasted without its image (vllm-project/vllm#20364): the server
+        # is the image's entrypoint, and flags only vLLM has say it is vLLM's (`vllm serve`)
+        argv = ["vllm", "serve", *argv]
     # The server inherits the container's environment (k8s `env`, compose `environment`):
     # SGLANG_ENABLE_SPEC_V2 there changes what runs. Only the engines' own variables travel
     # on, as the probe ships only those from /proc/PID/environ (no tokens, no keys).
     engine_env = [f"{k}={v}" for k, v in {**env, **_compose_env(container.get("environment"))}.items()
                   if k.startswith(_ENGINE_ENV_PREFIXES)]
     return ["env", *engine_env, *argv] if engine_env and argv else argv
+
+
+# Options only vLLM's server has, and options only SGLang's has (its names for the same settings):
+# vllm/engine/arg_utils.py and sglang/srt/server_args.py.
+_VLLM_ONLY = ("speculative-config", "gpu-memory-utilization", "max-model-len", "max-num-seqs",
+              "max-num-batched-tokens", "enforce-eager", "spec-tokens", "spec-method")
+_SGLANG_ONLY = ("speculative-algorithm", "model-path", "mem-fraction-static", "context-length", "tp-size",
+                "speculative-num-steps", "speculative-draft-model-path")
+
+
+def _only_vllm_flags(words: list[str]) -> bool:
+    names = {w[2:].split("=", 1)[0].split(".", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
+    return bool(names & set(_VLLM_ONLY)) and not names & set(_SGLANG_ONLY)
 
 
 # The engines read these from their environment (SGLANG_ENABLE_SPEC_V2, VLLM_USE_V1, ...).

@@ -468,3 +468,35 @@ def test_the_probe_reads_the_model_named_by_a_script_variable(tmp_path):
     launch, findings = _launch(script, models=host["models"])
     assert launch["draft_model"] == str(draft)
     assert [f.code for f in findings] == ["SD103"]
+
+
+# https://github.com/vllm-project/vllm/issues/20364 ("Your current environment: vLLM v0.9.1"): the
+# container's `args:` as pasted in the issue, without the image whose entrypoint is the server.
+ISSUE_20364_ARGS = """args:
+  - --model
+  - meta-llama/Llama-3.3-70B-Instruct
+  - --quantization
+  - fp8
+  - --tensor-parallel-size
+  - "2"
+  - --gpu-memory-utilization
+  - "0.85"
+  - --max-model-len
+  - "65536"
+  - --disable-custom-all-reduce
+  - --speculative-config={"model":"meta-llama/Llama-3.2-1B-Instruct","draft_tensor_parallel_size":1,"num_speculative_tokens":5}
+  # Function calling
+  - --enable-auto-tool-choice
+  - --tool-call-parser
+  - llama3_json
+"""
+
+
+def test_an_args_list_without_its_image_is_vllm_by_its_vllm_only_flags():
+    cfg = parse_launch_command(ISSUE_20364_ARGS)
+    # before: "not an SGLang or vLLM server command"
+    assert (cfg.engine, cfg.target_model, cfg.draft_model, cfg.num_steps, cfg.tp) == (
+        "vllm", "meta-llama/Llama-3.3-70B-Instruct", "meta-llama/Llama-3.2-1B-Instruct", 5, 2)
+    # SGLang's own names keep it unread: no guess between the engines
+    with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
+        parse_launch_command(ISSUE_20364_ARGS.replace("--model\n", "--model-path\n"))
