@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
-    gemini_agents, gemini_stream, pi_agent,
+    copilot_cli, gemini_agents, gemini_stream, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -49,7 +49,7 @@ class SessionSource:
     id: str
     path: Path
     format: str
-    """claude-code | codex | openai | openhands | swe-agent | text | gemini-cli | qwen-code | pi,
+    """claude-code | codex | openai | openhands | swe-agent | text | gemini-cli | qwen-code | pi | copilot,
     detected or forced (codex-exec, asciicast and specstory are read as codex and text with the
     flags below). An openhands ``path`` may be a conversation folder
     (:mod:`formats.openhands_sdk`)."""
@@ -212,11 +212,15 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         marked = fmt == "specstory" or (marked and fmt == "text")
         exec_events = fmt == "codex-exec" or (exec_events and fmt == "codex")
         detected = {"codex-exec": "codex", "asciicast": "text", "specstory": "text"}.get(fmt, fmt)
-    return SessionSource(id=transcript_stem(file), path=file, format=detected, array=array, recording=recording,
+    name = transcript_stem(file)
+    if detected == "copilot" and name == "events":
+        name = file.parent.name  # ~/.copilot/session-state/<sessionId>/events.jsonl
+    return SessionSource(id=name, path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
 
 
-_SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi coding agent"}
+_SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi coding agent",
+               "copilot": "GitHub Copilot CLI"}
 """Formats whose records another format's reader takes for its own (a Qwen Code line is a
 Claude Code envelope, a Gemini CLI session an OpenAI-like message list) and reads as an empty
 session: forcing that other format on them is refused."""
@@ -605,7 +609,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
-             "gemini-cli": 0, "pi": 0}
+             "gemini-cli": 0, "pi": 0, "copilot": 0}
     seen = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -669,6 +673,8 @@ def _record_kind(obj: dict) -> str | None:
         return "qwen-code"  # Claude Code's envelope around Gemini API content
     if gemini_stream.looks_like(obj) or gemini_stream.looks_like_result(obj):
         return "gemini-cli"  # gemini -p --output-format stream-json (or json)
+    if copilot_cli.looks_like(obj):
+        return "copilot"  # {"type": "user.message", "data": {...}}
     if pi_agent.looks_like(obj):
         return "pi"  # a type and a message on each line, as Claude Code's
     if codex.looks_like(obj):
@@ -739,6 +745,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from gemini_agents.read_session(source.path, [c.path for c in source.children], cursor, stats, tree)
         elif source.format == "gemini-cli":
             yield from gemini_cli.read(source.path, cursor, stats)
+        elif source.format == "copilot":
+            yield from copilot_cli.read(source.path, cursor, stats, tree)
         elif source.format == "pi":
             yield from pi_agent.read(source.path, cursor, stats)
         elif source.format == "qwen-code":
