@@ -764,14 +764,23 @@ def _speed_bench(text: str, found: list[Metric]) -> bool:
     return read
 
 
+# EvalScope's "Benchmarking summary" (modelscope/evalscope, `evalscope perf`): the same keys in a
+# grid table, one "| Output token throughput (tok/s)   |  893.269  |" row each between "+---+"
+# rules (modelscope/evalscope#1101; sgl-project/sglang#5274 compares EAGLE-3 with it).
+_BENCH_ROW = re.compile(r"^\|[ \t]*(?P<key>[A-Za-z][^|\n]{2,60}?)[ \t]*\|[ \t]*(?P<value>-?\d+(?:\.\d+)?)[ \t]*\|[ \t\r]*$", re.M)
+
+
 def _bench_serving(text: str, found: list[Metric]) -> bool:
     hit = False
-    for m in _BENCH_LINE.finditer(text):
-        key = m.group("key").strip().lower()
-        if key in _BENCH_KEYS:
-            name, unit = _BENCH_KEYS[key]
-            found.append(Metric(name, float(m.group("value")), unit, f"bench_serving: {m.group('key').strip()}"))
-            hit = True
+    for pattern, tool in ((_BENCH_LINE, "bench_serving"), (_BENCH_ROW, "evalscope perf")):
+        if pattern is _BENCH_ROW and "|" not in text:
+            break
+        for m in pattern.finditer(text):
+            key = m.group("key").strip().lower()
+            if key in _BENCH_KEYS:
+                name, unit = _BENCH_KEYS[key]
+                found.append(Metric(name, float(m.group("value")), unit, f"{tool}: {m.group('key').strip()}"))
+                hit = True
     return hit
 
 

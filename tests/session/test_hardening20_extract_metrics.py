@@ -134,3 +134,29 @@ def test_llama_cpp_speed_bench_comparison_is_read():
         ("speedup", 1.29), ("speedup", 1.64), ("throughput", 66.8), ("throughput", 84.54)]
     # a tool's output, not prose: read the same
     assert sorted((m.name, m.value) for m in extract_metrics(SPEED_BENCH, prose=False)) == _readings(SPEED_BENCH)
+
+
+def test_evalscope_perf_summary_grid_is_read():
+    # https://github.com/modelscope/evalscope/issues/1101 (Yunnglin), `evalscope perf`'s
+    # summary as printed: no reading was taken from its grid rows
+    assert _readings(EVALSCOPE_1101) == [("throughput", 893.269), ("total_throughput", 8039.42)]
+
+
+EVALSCOPE_1101 = """\
+  Benchmarking summary:
++-----------------------------------+-----------+
+| Key                               |     Value |
++===================================+===========+
+| Time taken for tests (s)          |   71.6469 |
++-----------------------------------+-----------+
+| Number of concurrency             |   20      |
++-----------------------------------+-----------+
+| Request rate (req/s)              |   -1      |
++-----------------------------------+-----------+
+| Total requests                    |  500      |
++-----------------------------------+-----------+
+| Output token throughput (tok/s)   |  893.269  |
++-----------------------------------+-----------+
+| Total token throughput (tok/s)    | 8039.42   |
++-----------------------------------+-----------+
+"""
