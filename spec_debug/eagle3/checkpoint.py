@@ -164,6 +164,29 @@ def _indexed_shards(index: Path, missing: list[str] | None) -> list[Path]:
     return [p for p in shards if p.is_file()]
 
 
+def index_misplaces(directory: Path, names: list[str]) -> str:
+    """'; <index> puts <name> in <shard>, which does not hold it ...' for tensors the index
+    assigns to a shard that is here but lacks them (shards copied from two saves, or an index
+    edited by hand); '' otherwise. vLLM and SGLang read every tensor of the files the index
+    names, so such a tensor is missing for them too."""
+    from spec_debug.eagle3.config import read_json
+
+    index = directory / "model.safetensors.index.json"
+    try:
+        weight_map = read_json(index).get("weight_map") if index.is_file() else None
+    except (CheckpointError, AttributeError):
+        return ""
+    if not isinstance(weight_map, dict):
+        return ""
+    placed = [(name, str(weight_map[name])) for name in names
+              if isinstance(weight_map.get(name), str) and (directory / weight_map[name]).is_file()]
+    if not placed:
+        return ""
+    name, shard = placed[0]
+    return (f"; {index.name} puts {name} in {shard}, which is here but does not hold it: "
+            "shards from two different saves, or an index from another one")
+
+
 def interrupted_hub_download(directory: Path) -> str | None:
     """The hint for a Hub cache snapshot (`models--org--name/snapshots/<rev>/`) whose weights
     are missing because the download was cut: huggingface_hub writes each file to

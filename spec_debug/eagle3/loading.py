@@ -17,7 +17,7 @@ from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, open_draft, open_target,
-    packed_weight_format, stale_index_note,
+    index_misplaces, packed_weight_format, stale_index_note,
 )
 from spec_debug.eagle3.model import Eagle3Draft
 from spec_debug.eagle3.vocab import configured_draft_vocab
@@ -625,7 +625,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     if missing:
         qk_norms = all(name.endswith(("q_norm.weight", "k_norm.weight")) for name in missing)
         raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
-                              + (" ..." if len(missing) > 8 else ""),
+                              + (" ..." if len(missing) > 8 else "")
+                              + index_misplaces(Path(checkpoint.path), missing),
                               # only a Qwen3 decoder has them (transformers modeling_qwen3.py)
                               hint=(f"the config's decoder model_type is {cfg.model_type!r} but the weights are "
                                     "a Llama decoder's (no q_norm/k_norm): set model_type to \"llama\" if the "

@@ -237,3 +237,22 @@ def test_a_final_slot_never_written_is_named(world):
         _zero_slot(path, 3)
     error, _ = _one_line_error(_run("eval", world))
     assert "the final state is all zeros" in error, error
+
+
+def test_an_index_that_puts_a_tensor_in_a_shard_lacking_it_is_named(world):
+    """Two shards from two saves: the index puts fc.weight in shard 1, whose copy lacks it.
+    Before: "missing tensors: fc.weight", with every shard the index names present."""
+    path = world / "draft" / "model.safetensors"
+    state = _tensors(path)
+    path.unlink()
+    names = sorted(state)
+    first, second = "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"
+    save_file({n: state[n] for n in names[:8] if n != "fc.weight"}, str(world / "draft" / first))
+    save_file({n: state[n] for n in names[8:]}, str(world / "draft" / second))
+    weight_map = {n: (first if i < 8 else second) for i, n in enumerate(names)}
+    assert weight_map["fc.weight"] == first
+    (world / "draft" / "model.safetensors.index.json").write_text(
+        json.dumps({"metadata": {}, "weight_map": weight_map}))
+    error, _ = _one_line_error(_run("eval", world))
+    assert ("missing tensors: fc.weight; model.safetensors.index.json puts fc.weight in "
+            f"{first}, which is here but does not hold it") in error, error
