@@ -409,7 +409,7 @@ class SSHTransport(Transport):
                     return CommandOutcome(
                         exit_code=None, duration_s=time.monotonic() - started, timed_out=ending == "timeout"
                     )
-                outcome = self._outcome(channel, started)
+                outcome = self._outcome(channel, started, header, stderr_header)
                 if not self._shell_checked:
                     self._check_shell_ran(header, stderr_header, outcome)
                 if not (channel.eof_received or channel.closed):
@@ -525,7 +525,7 @@ class SSHTransport(Transport):
             if not progressed:
                 return
 
-    def _outcome(self, channel: paramiko.Channel, started: float) -> CommandOutcome:
+    def _outcome(self, channel: paramiko.Channel, started: float, stdout: "_PidHeader", stderr: "_PidHeader") -> CommandOutcome:
         duration = time.monotonic() - started
         signal_name = getattr(channel, "exit_signal_name", None)
         if signal_name is not None:
@@ -535,7 +535,31 @@ class SSHTransport(Transport):
             return CommandOutcome(exit_code=channel.exit_status, duration_s=duration)
         if self._connection_going_down():
             raise self._lost("during command")
-        raise TransportError(f"{self.host}: the server closed the command's channel without an exit status")
+        raise self._closed_under_command(stdout.pid, time.monotonic() - max(started, stdout.written_at, stderr.written_at))
+
+    def _closed_under_command(self, pid: int | None, silent_s: float) -> TransportError:
+        """sshd closed the command's channel while the command ran, the connection up.
+
+        sshd_config's ChannelTimeout (OpenSSH 9.2+; hardening guides set `session:*=15m`)
+        closes a session channel that carried no data for that long: a quiet step (a
+        benchmark that writes its results at the end, a `sleep` waiting for a server) is cut
+        off, without an exit status, and its processes run on: "terminating an inactive
+        session does not guarantee to remove all resources associated with the session, e.g.
+        shell processes ... may continue to execute" (sshd_config(5), ChannelTimeout). They are
+        killed here as a timed-out step's are; ssh(1) would leave them."""
+        killed = self._kill_remote(pid)
+        left = "; its processes may still run on the host" if pid is None or isinstance(killed, TransportError) else (
+            f"; {len(killed)} of its processes outlived the kill" if killed else "; its processes on the host were killed")
+        if silent_s < 1.0:
+            return TransportError(f"{self.host}: the server closed the command's channel without an exit status{left}")
+        # The cause is in the message: a host's error is recorded and shown by its first line alone.
+        return TransportError(
+            f"{self.host}: the server closed the step's channel after {silent_s:.0f} s without output, while the command "
+            f"still ran (sshd_config's ChannelTimeout closes quiet sessions){left}",
+            hint="the host's sshd closes quiet sessions: sshd_config's ChannelTimeout (OpenSSH 9.2+, e.g. "
+            "`ChannelTimeout session:*=15m`; `sshd -T | grep -i channeltimeout` on the host shows it); have the step "
+            "print progress while it works, or raise or remove that timeout",
+        )
 
     def _not_killed(self, cause: TransportError, timeout_s: float | None) -> TransportError:
         """The error of a step that timed out on a connection that could not carry its kill."""
@@ -921,8 +945,11 @@ class _PidHeader:
         """Too much output came before any marker to keep looking."""
         self._pending = bytearray()
         self._searching = True
+        self.written_at = 0.0
+        """time.monotonic() of the stream's last bytes from the host (0.0: none yet)."""
 
     def write(self, chunk: bytes) -> None:
+        self.written_at = time.monotonic()
         if not self._searching:
             self.capture.write(chunk)
             return

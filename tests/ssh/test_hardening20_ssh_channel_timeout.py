@@ -1,0 +1,66 @@
+"""A step cut off by sshd's ChannelTimeout is named as such, and its processes do not run on.
+
+sshd_config's ChannelTimeout (OpenSSH 9.2+; hardening guides set `ChannelTimeout session:*=15m`)
+closes a session channel that carried no data for that long. A quiet step (a benchmark that
+prints its numbers at the end, a wait for a server to come up) lost its channel mid-run, with
+no exit status. The run said only "the server closed the command's channel without an exit
+status", which names no cause, and the step's processes ran on on the host ("shell processes
+... may continue to execute", sshd_config(5)): a benchmark still holding the GPUs that the next
+run then measured beside. Now the message names the silence and ChannelTimeout, and the
+step's process tree is killed as a timed-out step's is.
+
+The host is real: sshd with `ChannelTimeout session:*=2`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run
+from tests.sshd_fixture import ClientSetup, SshServer
+
+PLAYBOOK = """
+name: quiet_bench
+steps:
+  - id: bench
+    run: echo 'warming up'; exec -a spec-debug-quiet-bench-{tag} sleep 30
+"""
+
+
+def running(tag: str) -> list[int]:
+    """Processes on the host (this machine) whose command line carries the tag."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if cmdline.read_bytes().startswith(f"spec-debug-quiet-bench-{tag}".encode()):
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            continue  # gone meanwhile
+    return found
+
+
+def test_a_step_cut_off_by_channel_timeout_says_so_and_its_processes_are_killed(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    server = sshd_factory("quiet", extra_config="ChannelTimeout session:*=2\n")
+    client.trust(server)
+    client.alias("gpu09", server)
+    tag = tmp_path.name[-12:]
+    playbook = tmp_path / "quiet_bench.yaml"
+    playbook.write_text(PLAYBOOK.format(tag=tag))
+    out = tmp_path / "runs"
+    started = time.monotonic()
+    result = cli("run", str(playbook), "--host", "gpu09", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
+    assert time.monotonic() - started < 20
+    assert_clean_cli(result)
+    _, record = load_run(out)
+    bench = by_id(record, "gpu09")["bench"]
+    assert bench["status"] == "error" and bench["stdout"] == "warming up\n"  # the record keeps what it printed
+    assert "closed the step's channel after 2 s without output" in bench["message"], bench["message"]
+    assert "its processes on the host were killed" in bench["message"]
+    [host] = record["hosts"]
+    assert "sshd_config's ChannelTimeout closes quiet sessions" in host["error"], host
+    assert running(tag) == [], "the step's sleep outlived its channel"
+    assert result.code == 3
