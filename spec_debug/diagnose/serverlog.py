@@ -216,6 +216,36 @@ def _is_startup(line: str) -> bool:
     return "server_args=" in line or "speculative_config=" in line
 
 
+# Where a log record starts: vLLM's stats line (its `Engine NNN:` tag kept), its SpecDecoding
+# line, SGLang's Decode batch line (its `[time DP TP]` tag kept).
+_RECORD_START = re.compile(r"(?:Engine \d+:\s*)?Avg prompt throughput:|SpecDecoding metrics:"
+                           r"|(?:\[[^\[\]\n]*\]\s*)?Decode batch[.,]?\s")
+# A field of a Decode batch line (`accept len: 3.82,`, `gen throughput (token/s): ...`, `#queue-req: 0`).
+_DECODE_FIELD = re.compile(r"\s*(#?[a-z][\w .()/-]*):\s*[-+\d.]")
+
+
+def _log_records(text: str) -> list[str]:
+    """The log's records, one per line. A log copied from a rendered page (an issue pasted
+    without a code block, a dashboard) runs its records together on one line: vLLM's stats and
+    SpecDecoding lines became one ("Engine 000: Avg prompt throughput: 108.0 tokens/s, ...
+    Prefix cache hit rate: 0.0% SpecDecoding metrics: Mean acceptance length: 2.25, ..."), and
+    the stats line was read as a SpecDecoding one only (no throughput). A Decode batch line
+    wrapped for width (its `accept len:` on the next line) is joined back."""
+    records: list[str] = []
+    for line in text.splitlines():
+        starts = [m.start() for m in _RECORD_START.finditer(line)]
+        if (records and records[-1].rstrip().endswith(",") and _SGLANG_DECODE.search(records[-1])
+                and not starts and _DECODE_FIELD.match(line)):
+            records[-1] = records[-1].rstrip() + " " + line.strip()
+            continue
+        if len(starts) < 2:
+            records.append(line)
+            continue
+        cuts = [0, *starts[1:], len(line)]
+        records += [line[a:b] for a, b in zip(cuts, cuts[1:])]
+    return records
+
+
 def parse_server_log(text: str) -> ServerLogStats:
     """Averages and counts from an SGLang or vLLM log, plus any benchmark summary in it.
 
@@ -224,7 +254,7 @@ def parse_server_log(text: str) -> ServerLogStats:
     other speculative settings (the on-call engineer restarts with another K): averaged together
     they describe no server. Only the last run that logged numbers is read: the lines after the
     last startup line that has any after it (`served` is that startup's settings)."""
-    lines = text.splitlines()
+    lines = _log_records(text)
     starts = [i for i, line in enumerate(lines) if _is_startup(line)]
     bounds = [0, *starts, len(lines)]
     runs = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1) if bounds[i + 1] > bounds[i]]
@@ -238,7 +268,7 @@ def parse_server_log(text: str) -> ServerLogStats:
         elif stats.decode_lines or stats.spec_metric_lines or stats.finished_requests:
             skipped += 1
     if chosen is None:
-        chosen = _parse_run(text)
+        chosen = _parse_run("\n".join(lines))
     chosen.server_starts = len(starts)
     chosen.earlier_runs_skipped = skipped
     return chosen
