@@ -212,7 +212,6 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|v
 # run without it. Not when the clause names a change to a run ("after fixing the draft config,
 # EAGLE3 went from 54 to 91 tok/s": both speculate). Searched in lower case.
 _FROM_AT = re.compile(r"\bfrom\s*$")
-_FROM_TO_NEXT = re.compile(r"\s*(?:to|->|\u2192)\s*~?\d")
 _SPEC_SUBJECT = re.compile(
     r"\b(?:with|using|enabling|enabled|turning\s+on)\s+(?:the\s+)?(?:eagle[\w-]*|spec\w*(?:\s+decod\w*)?|mtp|medusa"
     r"|n-?gram|draft(?:\s+model)?)(?![\w-])"
@@ -220,6 +219,13 @@ _SPEC_SUBJECT = re.compile(
     r"|improve[sd]?|boost(?:s|ed)?|speeds|sped)\b")
 _CHANGE_WORDS = re.compile(r"\b(?:after|before|fix\w*|tun(?:e|ed|es|ing)|chang\w*|switch\w*|updat\w*|upgrad\w*"
                            r"|setting|bump\w*|when|once|vs|versus|than|without|w/o|no)\b")
+# Speculation turned on as the change the numbers span: "After enabling EAGLE3, throughput dropped
+# from 90 to 54.8 tok/s"; "went down from 90 to 54.8 tok/s after enabling EAGLE3" (after them).
+_SPEC_ON = (r"(?:after|when|once|by)\s+(?:enabling|turning\s+on|adding|switching\s+(?:on|to)|using)\s+(?:the\s+)?"
+            r"(?:eagle|spec|mtp|medusa|draft|n-?gram)")
+_SPEC_ENABLED = re.compile(r"\b" + _SPEC_ON)
+_SPEC_ENABLED_AFTER = re.compile(r"[\s,]*(?:" + _SPEC_ON + r"|with\s+(?:the\s+)?(?:eagle|spec\w*\s+decod|mtp\b|medusa))")
+_SECOND_READING = re.compile(r"\s*(?:to|->|\u2192)\s*~?\d[\d,.]*\s*(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second|t/s|tps)?")
 _CLAUSE_CUT = re.compile(r".*(?:[.;!?]\s|\n|,\s*(?:while|but|whereas|and)\b|\bwhile\b|\bwhereas\b)", re.S)
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
 # 90 tok/s", "Normal decoding speed (SGLang): 156 token/s".
@@ -823,8 +829,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             found.append(Metric("per_user_throughput", value, "tok/s", _context(text, start, end)))
             continue
         name = _throughput_name(text, start, end)
-        if name == "throughput" and "from" in text[max(0, start - 8):start] and _FROM_TO_NEXT.match(text, end) \
-                and _from_speculation(text, start):
+        if name == "throughput" and "from" in text[max(0, start - 8):start] and \
+                (second := _SECOND_READING.match(text, end)) is not None and _from_speculation(text, start, second.end()):
             name = "baseline_throughput"  # "from 20 tok/s to 50 tok/s with EAGLE3"
         kind = _not_decode(text, start, end)
         if kind is not None and not (kind == "total_throughput" and name == "baseline_throughput"):
@@ -840,7 +846,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             # 3000 to 2500 tok/s": both totals)
             first_kind = _not_decode(text, first, end)
             first_name = first_kind or _throughput_name(text, first, None)
-            if first_name == "throughput" and name == "throughput" and _from_speculation(text, first):
+            if first_name == "throughput" and name == "throughput" and _from_speculation(text, first, end):
                 first_name = "baseline_throughput"
             if first_kind and name == "throughput":
                 name = first_kind
@@ -900,9 +906,10 @@ def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
             return
 
 
-def _from_speculation(text: str, start: int) -> bool:
+def _from_speculation(text: str, start: int, pair_end: int) -> bool:
     """Whether the number at ``start`` follows a "from" whose clause is what the speculative
-    method did (see _SPEC_SUBJECT): the run without it."""
+    method did (see _SPEC_SUBJECT), or says speculation was turned on between the two numbers
+    (_SPEC_ON, before them or after the pair ending at ``pair_end``): the run without it."""
     before = text[max(0, start - 160):start].lower()
     at = _FROM_AT.search(before)
     if at is None:
@@ -910,7 +917,12 @@ def _from_speculation(text: str, start: int) -> bool:
     clause = before[:at.start()]
     if (cut := _CLAUSE_CUT.match(clause)) is not None:
         clause = clause[cut.end():]
-    return _SPEC_SUBJECT.search(clause) is not None and _CHANGE_WORDS.search(clause) is None
+    if (on := _SPEC_ENABLED.search(clause)) is not None:
+        return _CHANGE_WORDS.search(clause[:on.start()] + clause[on.end():]) is None
+    if _CHANGE_WORDS.search(clause) is not None:
+        return False
+    return _SPEC_SUBJECT.search(clause) is not None or \
+        _SPEC_ENABLED_AFTER.match(text[pair_end:pair_end + 60].lower()) is not None
 
 
 def _not_decode(text: str, start: int, unit_end: int) -> str | None:
@@ -982,8 +994,15 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
     without speculation."""
     before = text[max(0, start - 40):start]
     after = "" if unit_end is None else text[unit_end:unit_end + 25]
-    baseline = bool((after and _BASELINE_AFTER.match(after)) or _baseline_before(before) or _no_spec_lead(text, start))
+    baseline = bool((after and _BASELINE_AFTER.match(after)) or _baseline_before(before) or _no_spec_lead(text, start)
+                    or ("-SD" in before and _MINUS_SD.search(before)))
     return "baseline_throughput" if baseline else "throughput"
+
+
+# exllamav2's examples/inference_speculative.py times the same prompt without and with the
+# draft: "speed, -SD: 18.05 tokens/second" then "speed, +SD: 29.66 tokens/second"
+# (theroyallab/tabbyAPI#166 posts it).
+_MINUS_SD = re.compile(r"(?<![\w+-])-SD\s*:\s*$")
 
 
 def _baseline_before(before: str) -> bool:

@@ -160,3 +160,25 @@ EVALSCOPE_1101 = """\
 | Total token throughput (tok/s)    | 8039.42   |
 +-----------------------------------+-----------+
 """
+
+
+def test_exllamav2_minus_sd_speed_is_the_baseline():
+    # https://github.com/theroyallab/tabbyAPI/issues/166: exllamav2's inference_speculative.py
+    # prints the speed without the draft ("-SD") and with it ("+SD"); both read as speculative
+    text = ("speed, -SD: 18.05 tokens/second                                   \n"
+            "speed, +SD: 29.66 tokens/second\n")
+    assert _readings(text) == [("baseline_throughput", 18.05), ("throughput", 29.66)]
+
+
+def test_from_a_to_b_across_turning_speculation_on_starts_at_the_baseline():
+    # the way an agent reports the same change as SafeAILab/EAGLE#228's sentence, the method
+    # named as what was turned on, before or after the pair
+    assert _readings("After enabling EAGLE3, throughput dropped from 90 tok/s to 54.8 tok/s.") == \
+        [("baseline_throughput", 90.0), ("throughput", 54.8)]
+    assert _readings("Throughput went down from 90 to 54.8 tok/s after enabling EAGLE3.") == \
+        [("baseline_throughput", 90.0), ("throughput", 54.8)]
+    # another change beside it: both numbers may be EAGLE3's
+    assert _readings("After enabling EAGLE3 and fixing the config, throughput went from 54 to 91 tok/s.") == \
+        [("throughput", 54.0), ("throughput", 91.0)]
+    assert _readings("Throughput went from 54 to 91 tok/s after I fixed the config.") == \
+        [("throughput", 54.0), ("throughput", 91.0)]
