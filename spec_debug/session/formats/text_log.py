@@ -20,7 +20,7 @@ from pathlib import Path
 
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import claude_export, copilot_share, shell_history, typescript_marks
+from spec_debug.session.formats import claude_export, copilot_share, gemini_share, shell_history, typescript_marks
 from spec_debug.session.formats.common import Cursor, exit_code_of
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
@@ -125,6 +125,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         return claude_export.read_lines(chain(head, lines), cursor)
     if copilot_share.looks_like(head_text):
         return copilot_share.read_lines(chain(head, lines), cursor)
+    if gemini_share.looks_like(head_text):
+        return gemini_share.read_lines(chain(head, lines), cursor)
     if shell_history.looks_like(path, head_text):
         return shell_history.read_lines(chain(head, lines), cursor)
     return read_lines(chain(head, lines), cursor, pane_width(path))
