@@ -58,6 +58,47 @@ def _load_torch(path: Path) -> tuple[object, object]:
     return data["d2t"], data.get("t2d")
 
 
+def _is_safetensors(path: Path) -> bool:
+    """A safetensors file whatever its name: an 8-byte header length, then the JSON header."""
+    import struct
+
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(9)
+        return len(head) == 9 and head[8:9] == b"{" and (
+            struct.unpack("<Q", head[:8])[0] < path.stat().st_size)
+    except OSError:
+        return False
+
+
+def _load_safetensors(path: Path) -> tuple[object, object]:
+    """d2t and t2d from a checkpoint's safetensors file: the training's own checkpoint still
+    holds them when an export kept only the `*.weight` tensors (SpecForge and speculators save
+    both buffers with the weights), and a file saved with save_file has the same names. Under
+    a wrapper's prefix (`draft_model.d2t`) they are found by their last name part."""
+    from safetensors import safe_open
+
+    from spec_debug.eagle3.checkpoint import read_safetensors_header
+
+    header = read_safetensors_header(path)  # a clear message for cut, empty or LFS files
+    by_tail: dict[str, str] = {}
+    for name in sorted(header, key=len):
+        tail = name.rsplit(".", 1)[-1]
+        if tail in ("d2t", "t2d"):
+            by_tail.setdefault(tail, name)
+    if "d2t" not in by_tail:
+        raise CheckpointError(f"{path}: a safetensors file without d2t (its tensors: "
+                              f"{', '.join(sorted(n for n in header if n != '__metadata__')[:4])}"
+                              " ...): not a vocab mapping", hint=_HINT)
+    try:
+        with safe_open(str(path), framework="pt") as handle:
+            return (handle.get_tensor(by_tail["d2t"]),
+                    handle.get_tensor(by_tail["t2d"]) if "t2d" in by_tail else None)
+    except Exception as exc:  # noqa: BLE001 - safetensors raises its own error types
+        raise CheckpointError(f"{path}: cannot read the vocab mapping ({exc})",
+                              hint=_HINT) from None
+
+
 def _load_npy(path: Path) -> Tensor:
     try:
         import numpy as np
@@ -98,6 +139,20 @@ def _candidates(directory: Path, draft_vocab_size: int) -> list[Path]:
     return sorted(folder.glob("*.pt")) if folder.is_dir() else []
 
 
+def _checkpoint_with_maps(directory: Path) -> list[Path]:
+    """The directory's model.safetensors when it holds d2t: the training checkpoint given as
+    the map of an export that dropped it (only for --vocab-mapping DIR, never searched for
+    beside a draft, whose own maps these would be)."""
+    from spec_debug.eagle3.checkpoint import read_safetensors_header
+
+    single = directory / "model.safetensors"
+    try:
+        names = read_safetensors_header(single) if single.is_file() else {}
+    except CheckpointError:
+        return [single]  # read below, for its own clear message
+    return [single] if any(n.rsplit(".", 1)[-1] == "d2t" for n in names) else []
+
+
 def _as_offsets(d2t: object, where: Path) -> Tensor:
     if not isinstance(d2t, Tensor):
         raise CheckpointError(f"{where}: d2t is a {type(d2t).__name__}, not a tensor", hint=_HINT)
@@ -117,10 +172,11 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
     # (probes/drafter_eval.py passes it on as given), and so does a quoted --vocab-mapping
     path = Path(path).expanduser()
     if path.is_dir():
-        files = _candidates(path, draft_vocab_size)
+        files = _candidates(path, draft_vocab_size) or _checkpoint_with_maps(path)
         if not files:
-            raise CheckpointError(f"{path}: no vocab_mapping.pt, vocab_mapping/*.pt, d2t.npy or "
-                                  f"d2t-{draft_vocab_size}.npy", hint=_HINT)
+            raise CheckpointError(f"{path}: no vocab_mapping.pt, vocab_mapping/*.pt, d2t.npy, "
+                                  f"d2t-{draft_vocab_size}.npy or model.safetensors with d2t",
+                                  hint=_HINT)
         if len(files) > 1:
             # several cached maps: the one of this draft vocab size, if only one fits
             fitting = [p for p in files if _as_offsets(_load_torch(p)[0], p).numel()
@@ -136,6 +192,8 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
         raise CheckpointError(f"{path}: vocab mapping not found", hint=_HINT)
     if path.suffix == ".npy":
         d2t, t2d, path = _npy_pair(path)
+    elif path.suffix == ".safetensors" or _is_safetensors(path):
+        d2t, t2d = _load_safetensors(path)
     else:
         d2t, t2d = _load_torch(path)
     d2t = _as_offsets(d2t, path)

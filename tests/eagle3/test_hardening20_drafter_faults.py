@@ -256,3 +256,57 @@ def test_an_index_that_puts_a_tensor_in_a_shard_lacking_it_is_named(world):
     error, _ = _one_line_error(_run("eval", world))
     assert ("missing tensors: fc.weight; model.safetensors.index.json puts fc.weight in "
             f"{first}, which is here but does not hold it") in error, error
+
+
+# ------------------------------------------------------------------------------------------
+# --vocab-mapping from the training checkpoint itself
+# ------------------------------------------------------------------------------------------
+def _export_without_maps(root: Path) -> None:
+    path = root / "draft" / "model.safetensors"
+    state = _tensors(path)
+    state.pop("d2t"), state.pop("t2d")
+    save_file(state, str(path))
+
+
+@pytest.mark.parametrize("given", ["file", "dir", "save_file_named_pt", "wrapped"])
+def test_the_training_checkpoint_holding_the_maps_is_a_vocab_mapping(base, world, given):
+    """An export that kept only the `*.weight` tensors, scored with the maps of the checkpoint
+    it came from (still holding d2t/t2d, as speculators and SpecForge save them). Before: the
+    file was read with torch.load ("Weights only load failed ... pickle protocol 0") or the
+    directory had "no vocab_mapping.pt"; now its d2t/t2d are read and the scores equal the
+    checkpoint's own."""
+    _export_without_maps(world)
+    maps = load_file(base / "draft" / "model.safetensors")
+    training = world / "training"
+    training.mkdir()
+    if given in ("file", "dir"):
+        shutil.copy(base / "draft" / "model.safetensors", training)
+        shutil.copy(base / "draft" / "config.json", training)
+        path = training / "model.safetensors" if given == "file" else training
+    elif given == "save_file_named_pt":
+        path = training / "vocab_mapping.pt"
+        save_file({"d2t": maps["d2t"], "t2d": maps["t2d"]}, str(path))
+    else:
+        path = training / "maps.safetensors"
+        save_file({"draft_model.d2t": maps["d2t"], "draft_model.t2d": maps["t2d"],
+                   "draft_model.fc.weight": maps["fc.weight"]}, str(path))
+    result = runner.invoke(drafter_app, _eval_argv(world) + ["--vocab-mapping", str(path)])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert any("the checkpoint has no d2t: scored with the maps of" in n for n in out["notes"])
+    own = json.loads(runner.invoke(drafter_app, _eval_argv(base)).output)
+    assert out["full_accuracy"] == own["full_accuracy"]
+    assert out["target_acceptance"] == own["target_acceptance"]
+
+
+def test_a_checkpoint_without_maps_given_as_vocab_mapping_is_refused_clearly(world):
+    _export_without_maps(world)
+    path = world / "draft" / "model.safetensors"
+    error, _ = _one_line_error(runner.invoke(
+        drafter_app, _eval_argv(world) + ["--vocab-mapping", str(path)]))
+    assert f"{path}: a safetensors file without d2t" in error and "not a vocab mapping" in error
+
+
+def _eval_argv(root: Path) -> list[str]:
+    return ["eval", "--model", str(root / "draft"), "--data", str(root / "data"), "--target",
+            str(root / "target"), "--steps", "2", "--json"]
