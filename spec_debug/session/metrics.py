@@ -285,7 +285,7 @@ _HAS_ACC_NOT_ACCEPT = re.compile("acc(?!ept)").search
 # "74.7% validation accuracy", "12.3% top-1 acc"; "accuracy: 12.3%", "val_acc=0.747", and
 # without a separator only with its percent sign ("top-1 acc 74.7%").
 _PCT_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s*%\s*(?:[A-Za-z][\w-]*\s+){0,2}$")
-_VALUE_AFTER = re.compile(r"['\"]?\s*(?P<sep>[:=])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+_VALUE_AFTER = re.compile(r"['\"]?\s*(?P<sep>[:=\uff1a])?\s*(?:(?:of|is|was)\s+)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train|\b(?:test|eval)/")
 # The draft's accuracy at each position of its training-time test (TTT) unroll, as training
 # logs it: SpecForge's tracker keys "train/acc_0".."eval/acc_6" (scripts/train_eagle3.py,
@@ -304,9 +304,11 @@ _ACC_POSITION_WORD = re.compile(r"\b[Pp]osition[ _]?(\d+)[,:;]?\s*$")
 # ("Maximum accepted length is 20 chars", API docs) is no accept length.
 # "accepted token length" too ("an average accepted token length of 1.94", sgl-project/SpecForge#128),
 # and the paper's symbol after the words ("acceptance length (τ) of 3.5").
+# The separator may be the full-width colon, as Chinese keyboards type it ("accept length：1.70",
+# SafeAILab/EAGLE#143).
 _ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b")
 _ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|AL)\))?"
-                         r"\s*(?:[:=]|of|is|was|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
+                         r"\s*(?:[:=\uff1a]|of|is|was|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
                          r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7]|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
@@ -319,7 +321,7 @@ _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d
 # "accept rate: 0.55", "acceptance rate of ~62%", and with the percentage first: "a 62%
 # acceptance rate".
 _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
-_RATE_AFTER = re.compile(r"\s*(?:[:=]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 # "AL" is the mean acceptance length in vLLM's spec-decode threads: "Previous AL=3.53"
 # (vllm-project/vllm#26191), "Using 3 draft token SGL gets 2.4 AL" (#16035). Upper case and a
 # word of its own only ("TOTAL", "ALL" are none); prose only, where people write it.

@@ -182,3 +182,13 @@ def test_from_a_to_b_across_turning_speculation_on_starts_at_the_baseline():
         [("throughput", 54.0), ("throughput", 91.0)]
     assert _readings("Throughput went from 54 to 91 tok/s after I fixed the config.") == \
         [("throughput", 54.0), ("throughput", 91.0)]
+
+
+def test_accept_length_after_a_full_width_colon():
+    # https://github.com/SafeAILab/EAGLE/issues/143 (quanliu1991, 2024-11-17), as posted: no
+    # accept length was read after "："
+    text = ("chain-draft\ntemperature=0:  accept length：1.70\ntemperature=1：accept length：1.50\n"
+            "tree-draft\ntemperature=0:  accept length：2.19\ntemperature=1：accept length：1.55\n")
+    assert _readings(text) == [("accept_length", 1.5), ("accept_length", 1.55), ("accept_length", 1.7),
+                               ("accept_length", 2.19)]
+    assert _readings("accept rate：0.55") == [("accept_rate", 0.55)]
