@@ -223,6 +223,13 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
              items: codex.ResponseItems, shown: ShownCommand, record_ts: str | None = None,
              gemini: PartsReader | None = None) -> Iterator[Event]:
     role = message.get("role")
+    inner = message.get("message")
+    if "content" not in message and isinstance(inner, dict) and "content" in inner and isinstance(role, str):
+        # Cursor's agent transcripts (~/.cursor/projects/<project>/agent-transcripts/<id>.jsonl):
+        # {"role", "message": {"content": [text | tool_use blocks]}}, as the sessions trimmed
+        # into jazzyalex/agent-sessions AgentSessionsTests/Fixtures/Cursor show them. Read
+        # without the wrapper, the calls in it were no command.
+        message = {**inner, "role": role}
     # A message without a time of its own was sent or received with the record that holds it
     ts = time_of(message) or record_ts
 
@@ -387,11 +394,13 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
         elif btype == "tool_use":
             name = block.get("name") if isinstance(block.get("name"), str) else "?"
             args = block.get("input") if isinstance(block.get("input"), dict) else {}
-            call_id = block.get("id") if isinstance(block.get("id"), str) else f"call-{i}"
+            # Cursor's transcripts give their calls no id: one per call, not per block index
+            call_id = block.get("id") if isinstance(block.get("id"), str) else f"call-{len(call_names)}-{i}"
             call_names[call_id] = name
             command = shell_command(args)
+            description = args.get("description") if isinstance(args.get("description"), str) else None
             yield event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, args), path=tool_path(args),
+                        text=call_text(command, args), path=tool_path(args), description=description,
                         host=remote_host(args) if command is not None else None)
         elif btype == "tool_result":
             output = block_text(block.get("content"))
