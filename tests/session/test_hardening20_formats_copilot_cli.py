@@ -89,3 +89,16 @@ def test_the_session_state_folder_is_read_and_another_format_forced_is_refused(t
     with pytest.raises(UsageError) as err:
         analyze_path(path, input_format="claude-code")
     assert "Copilot" in str(err.value)
+
+
+def test_the_copilot_home_reads_only_its_sessions(tmp_path):
+    """~/.copilot also holds logs/ (the process's own logs, read as shell logs before) and its
+    config: only session-state/ holds sessions."""
+    _session(tmp_path)
+    home = tmp_path / ".copilot"
+    (home / "logs").mkdir()
+    (home / "logs" / "process-1774543834000-1234.log").write_text(
+        "2026-03-26T17:50:34.263Z [INFO] Starting Copilot CLI: 1.0.11\n$ ls\nfile1\n", encoding="utf-8")
+    (home / "config.json").write_text('{"trusted_folders": ["/tmp/project"]}', encoding="utf-8")
+    a = analyze_path(home)
+    assert [s["id"] for s in a.sessions] == [SESSION]
