@@ -1492,7 +1492,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     eff = _effective_rules(cfg, target_architecture, engine_version, draft_block_size, draft_config)
     refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
                if _release_at_least(engine_version, since)]
-    refused += _unknown_algorithm(cfg)
+    refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and engine_version is not None and (
             not _release_at_least(engine_version, _SGLANG_EAGLE3_SINCE)):
@@ -1545,6 +1545,37 @@ def _unknown_algorithm(cfg: LaunchConfig) -> list[str]:
     return [f"--speculative-config \"method\": \"{method}\" is none of vLLM's methods ({', '.join(_VLLM_METHODS)}, "
             "or a model's *_mtp name): SpeculativeConfig refuses it at startup unless a platform plugin adds it; "
             + _did_you_mean(lower, _VLLM_METHODS, quoted=True)]
+
+
+# vLLM's own `--speculative-*` options besides --speculative-config: V0's (0.6/0.7
+# vllm/engine/arg_utils.py), dropped in 0.8.3 with --speculative-model (judged by release above).
+_VLLM_V0_SPECULATIVE = ("speculative-model", "speculative-model-quantization", "speculative-disable-mqa-scorer",
+                        "speculative-draft-tensor-parallel-size", "speculative-max-model-len",
+                        "speculative-disable-by-batch-size")
+# vLLM's speculative options that SGLang's parser has no option for (none is a prefix of one of
+# SGLang's, so argparse cannot read them as abbreviations either).
+_VLLM_ONLY_SPECULATIVE = ("speculative-config", "num-speculative-tokens", "spec-method", "spec-model", "spec-tokens")
+
+
+def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
+    """The other engine's speculative flags (SGLang's --speculative-algorithm on `vllm serve`,
+    vLLM's --speculative-config on sglang.launch_server): the parser has no such option and
+    exits with "unrecognized arguments", and were it ignored the server would not speculate.
+    The audit read them as no speculation at all and said nothing."""
+    names = [name for name in cfg.flags if not name.startswith("-")]
+    if cfg.engine == "vllm":
+        sglang = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases} | set(_SGLANG_OTHER_OPTIONS)
+        foreign = [n for n in names if n.startswith("speculative-") and n.partition(".")[0] != "speculative-config"
+                   and n not in _VLLM_V0_SPECULATIVE]
+        return [f"--{n}: vLLM has no such option ({'it is SGLang' + chr(39) + 's' if n in sglang else 'not one of its options'}): "
+                "argparse exits with 'unrecognized arguments' and the server does not start; vLLM takes its speculative "
+                "settings in --speculative-config '{\"method\": ..., \"model\": DRAFT, \"num_speculative_tokens\": K}'"
+                for n in foreign]
+    foreign = [n for n in names if n.partition(".")[0] in _VLLM_ONLY_SPECULATIVE]
+    return [f"--{n} is vLLM's option, and SGLang has none by that name: argparse exits with 'unrecognized arguments' "
+            "and the server does not start; SGLang takes --speculative-algorithm, --speculative-draft-model-path, "
+            "--speculative-num-steps, --speculative-eagle-topk and --speculative-num-draft-tokens"
+            for n in foreign]
 
 
 def _did_you_mean(name: str, known: tuple[str, ...], *, quoted: bool = False) -> str:

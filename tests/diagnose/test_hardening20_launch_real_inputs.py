@@ -336,13 +336,15 @@ def test_a_rolling_vllm_image_in_a_compose_file_refuses_the_v0_flags():
     # before: no finding (the image's tag was not read, and an unknown release refuses nothing)
     [finding] = findings
     assert finding.code == "SD102"
-    assert [e.split(":")[0] for e in finding.evidence] == ["--speculative-model", "--num-speculative-tokens"]
-    assert "vLLM removed it in 0.8.3; on nightly argparse exits with 'unrecognized arguments'" in finding.evidence[0]
+    assert [e.split(":")[0] for e in finding.evidence] == [
+        "--speculative-method", "--speculative-model", "--num-speculative-tokens"]
+    assert "vLLM removed it in 0.8.3; on nightly argparse exits with 'unrecognized arguments'" in finding.evidence[1]
     # no tag is docker's latest; a host-read version still wins over a rolling tag
     untagged = COMPOSE_NIGHTLY.replace("vllm/vllm-openai:nightly", "vllm/vllm-openai")
     assert [f.code for f in _launch(untagged)[1]] == ["SD102"]
     [older] = _launch(COMPOSE_NIGHTLY, engine={"name": "vllm", "version": "0.8.2"})[1]
-    assert [e.split(":")[0] for e in older.evidence] == ["method eagle3"]  # 0.8.2 still had the V0 flags
+    # 0.8.2 still had the V0 flags (never --speculative-method)
+    assert [e.split(":")[0] for e in older.evidence] == ["--speculative-method", "method eagle3"]
 
 
 # The SGLang EAGLE command of tests/diagnose/test_hardening19_review_launch.py (0.4.6 docker run)
@@ -500,3 +502,24 @@ def test_an_args_list_without_its_image_is_vllm_by_its_vllm_only_flags():
     # SGLang's own names keep it unread: no guess between the engines
     with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
         parse_launch_command(ISSUE_20364_ARGS.replace("--model\n", "--model-path\n"))
+
+
+def test_the_other_engines_speculative_flags_are_named():
+    # SGLang's flags on `vllm serve` (the SGLang docs' EAGLE-3 flags with vLLM's server), and
+    # vLLM's --speculative-config on SGLang: before, read as no speculation, no finding
+    _, findings = _launch("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm EAGLE3 "
+                          "--speculative-draft-model-path yuhuili/EAGLE3-LLaMA3.1-Instruct-8B --speculative-num-steps 3")
+    [finding] = findings
+    assert finding.code == "SD102" and len(finding.evidence) == 3
+    assert finding.evidence[0].startswith("--speculative-algorithm: vLLM has no such option (it is SGLang's)")
+    _, findings = _launch("python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
+                          "--speculative-config '{\"method\": \"eagle3\", \"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", "
+                          "\"num_speculative_tokens\": 3}'")
+    [finding] = findings
+    assert finding.evidence[0].startswith("--speculative-config is vLLM's option, and SGLang has none by that name")
+    # vLLM's own spellings stay silent: the JSON, its dotted keys, an abbreviation of it
+    for command in ("vllm serve m --speculative-config.method ngram --speculative-config.num_speculative_tokens 3 "
+                    "--speculative-config.prompt_lookup_max 4",
+                    "vllm serve m --speculative '{\"method\": \"ngram\", \"num_speculative_tokens\": 3, "
+                    "\"prompt_lookup_max\": 4}'"):
+        assert not any("no such option" in p for p in effective_spec(parse_launch_command(command)).problems)
