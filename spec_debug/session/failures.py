@@ -78,6 +78,12 @@ _PANIC = re.compile(r"thread '[^'\n]*' panicked at (?:'(?P<old>[^\n]*)', (?P<ofi
 # collective operation timeout: WorkNCCL(...) ran for N milliseconds before timing out.").
 _NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator"
                    r"|Watchdog caught collective operation timeout|DistBackendError")
+# After a clean exit an "NCCL WARN" alone is no failure: NCCL and RCCL warn in runs that end well
+# ("NCCL WARN Missing "iommu=pt" from kernel command line which can lead to system instablity or
+# hang!" on every rank of a working ROCm node; "NCCL WARN LL cutoff points not detected"). A
+# collective that failed says so in an error (an NCCL error, a DistBackendError, the watchdog).
+_NCCL_FAILED = re.compile(r"NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator"
+                          r"|Watchdog caught collective operation timeout|DistBackendError")
 # OpenSSH client texts (openssh-portable): packet.c sshpkt_fatal ("Connection closed by %s
 # port %d", "Connection reset by %s port %d"), sshconnect.c kex_exchange_identification,
 # sshconnect2.c ("Permission denied (%s)." for any method list), clientloop.c ("client_loop:
@@ -382,7 +388,7 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
         return ErrorInfo("cuda_error", None, _line_at(output, m.start()))
     # Every _NCCL spelling has an "N" (NCCL) or an "E" (ncclSystemError and the like).
     if ("N" in output or "E" in output) and (_HAS_NCCL(output) or _HAS_NCCL_LOWER(output)) and \
-            (m := _reported(_NCCL, output, failed)):
+            (m := _reported(_NCCL if failed else _NCCL_FAILED, output, failed)):
         if "calloc" in output and (oom := _NCCL_CALLOC.search(output)):
             return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, oom.start()))
         return ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))

@@ -57,3 +57,29 @@ def test_frames_without_an_exception_line_are_no_error():
     stack = 'Stack (most recent call last):\n  File "/app/serve.py", line 12, in <module>\n    main()\n'
     assert extract_errors(stack, exit_code=0) == []
     assert extract_errors('see  File "x.py", line 3 in the docs', exit_code=0) == []
+
+
+# RCCL's warning on a ROCm node booted without iommu=pt (rccl src/init.cc; ROCm's troubleshooting
+# docs quote it, and ROCm/rccl#1129), logged on every rank of runs that go on to serve
+RCCL_IOMMU = (
+    "macpro2019-01:254561:254561 [3] NCCL INFO DMA_BUF Support Enabled\n"
+    "[2026-09-06 18:39:07] macpro2019-01:254561:254561 [3] /root/rocm/code/TheRock/build/comm-libs/rccl/build/"
+    "hipify/src/init.cc:303 NCCL WARN Missing \"iommu=pt\" from kernel command line which can lead to system "
+    "instablity or hang!\n"
+    "macpro2019-01:254561:254561 [3] NCCL INFO Hipruntime version: 71460850, firmware version: 0\n"
+    "[2026-09-06 18:40:12] The server is fired up and ready to roll!\n")
+
+
+def test_an_nccl_warning_in_a_clean_output_is_no_error():
+    # before: an "nccl" error read from a healthy server log's tail (exit 0)
+    assert extract_errors(RCCL_IOMMU, exit_code=0) == []
+
+
+def test_an_nccl_warning_still_counts_when_the_command_failed():
+    [err] = extract_errors(RCCL_IOMMU, exit_code=1)
+    assert err.kind == "nccl"
+    # and an NCCL error after a clean exit (a log tail) still does
+    text = RCCL_IOMMU + ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+                         "NCCLUtils.cpp:76, unhandled system error (run with NCCL_DEBUG=INFO for details)\n")
+    [err] = extract_errors(text, exit_code=0)
+    assert err.kind == "nccl" and "unhandled system error" in err.message
