@@ -152,7 +152,9 @@ VIA_SH = "exec /bin/sh -s"
 them runs this line as written, and the wrapper then comes on stdin, where /bin/sh reads it."""
 
 
-def wrap_command(command: str | None, env: dict[str, str] | None = None, *, too_long: bool | None = None) -> str:
+def wrap_command(
+    command: str | None, env: dict[str, str] | None = None, *, too_long: bool | None = None, via_sh: bool = False
+) -> str:
     """The exec request sent to sshd: print our pid, set env, run the step's command in bash.
 
     bash like the local transport (sh where a host has no bash). When the login shell already
@@ -173,12 +175,19 @@ def wrap_command(command: str | None, env: dict[str, str] | None = None, *, too_
     # that part, as if it were the step; a read-only /tmp ran nothing. The pipe needs no disk,
     # and nothing is left behind when a timeout kills the step.
     too_long = command is None if too_long is None else too_long
+    # Through VIA_SH, a new bash must not read ~/.bashrc: Debian's bash reads it for a command
+    # run by sshd (SSH_CLIENT set) while SHLVL is below 2 (bash: shell.c, run_startup_files),
+    # and bash's `exec` lowers SHLVL first. A ~/.bashrc that ends with `exec /bin/sh` (or dash,
+    # ksh: shells that keep no SHLVL) turns the login bash into sh reading the wrapper from
+    # stdin, which works; the new bash then read ~/.bashrc again, became sh reading /dev/null,
+    # and every step passed having run nothing. fish, zsh and tcsh raise SHLVL themselves.
+    level = '[ "${SHLVL:-0}" -gt 0 ] 2>/dev/null || export SHLVL=1; ' if via_sh else ""
     run_new = ("printf %s \"$__spec_debug_cmd\" | \"$s\" -c '__spec_debug_cmd=$(cat <&3; printf x); exec 3<&-; "
                "eval \"${__spec_debug_cmd%x}\"' \"$s\" 3<&0 </dev/null; " if too_long
                else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
     return (
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2; "
-        f"{exports}{assign}"
+        f"{level}{exports}{assign}"
         'if [ -n "${BASH_VERSION:-}" ]; then eval "$__spec_debug_cmd" </dev/null; '
         "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
         f"{run_new}fi"
@@ -379,7 +388,7 @@ class SSHTransport(Transport):
                 script = command.encode("utf-8", "surrogateescape")
                 if self._via_sh:
                     channel.exec_command(VIA_SH)
-                    wrapper = wrap_command(command, env, too_long=len(script) > INLINE_COMMAND_LIMIT)
+                    wrapper = wrap_command(command, env, too_long=len(script) > INLINE_COMMAND_LIMIT, via_sh=True)
                     _send_quietly(channel, wrapper.encode("utf-8", "surrogateescape") + b"\n")
                 elif len(script) > INLINE_COMMAND_LIMIT or len((inline := wrap_command(command, env)).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
                     # The exports travel with the script on stdin: the whole exec request is one
