@@ -135,6 +135,8 @@ _TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
 # number that follows "digit," is the tail of one, never a reading of its own. A range
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
 _NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*$")
+# "I get between 18 and 20 t/s" (theroyallab/tabbyAPI#166): a range in words, read as its middle too.
+_BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
 # The run without speculation in prose: "baseline", the NO_SPEC phrases, and the names the
 # field gives it: "vanilla" (vllm-project/vllm#16035, #24343), "autoregressive", "normal
@@ -817,6 +819,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
         start, end = m.start("value"), unit.end()
         value = float(m.group("value").replace(",", ""))
         if text[start - 1:start] in ("-", "\u2013") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
+            start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
+        elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         if _after_comparison_sign(text, start):
             continue

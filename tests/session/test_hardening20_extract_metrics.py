@@ -192,3 +192,8 @@ def test_accept_length_after_a_full_width_colon():
     assert _readings(text) == [("accept_length", 1.5), ("accept_length", 1.55), ("accept_length", 1.7),
                                ("accept_length", 2.19)]
     assert _readings("accept rate：0.55") == [("accept_rate", 0.55)]
+
+
+def test_a_range_in_words_reads_as_its_middle():
+    # https://github.com/theroyallab/tabbyAPI/issues/166: "between 18 and 20 t/s" was read as 20
+    assert _readings("With tabbyAPI to SillyTavern I get between 18 and 20 t/s.") == [("throughput", 19.0)]
