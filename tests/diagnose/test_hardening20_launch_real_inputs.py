@@ -523,3 +523,17 @@ def test_the_other_engines_speculative_flags_are_named():
                     "vllm serve m --speculative '{\"method\": \"ngram\", \"num_speculative_tokens\": 3, "
                     "\"prompt_lookup_max\": 4}'"):
         assert not any("no such option" in p for p in effective_spec(parse_launch_command(command)).problems)
+
+
+def test_a_refused_command_gets_the_fix_its_lines_name_not_the_budget_rule():
+    [finding] = _launch(SUBPROCESS_EAGLE)[1]
+    # before: the catalog's "For chains (topk 1) set draft tokens = steps + 1 ..." under the title
+    # "Draft-token budget inconsistent with steps and topk", for a method name vLLM does not have
+    assert finding.title == "The engine refuses this launch command at startup"
+    assert finding.remediation.startswith("Make the change each line names")
+    # a budget the engine runs differently keeps the catalog's wording
+    [budget] = _launch("python3 -m sglang.launch_server --model-path m --speculative-algorithm EAGLE3 "
+                       "--speculative-draft-model-path d --speculative-num-steps 5 --speculative-eagle-topk 8 "
+                       "--speculative-num-draft-tokens 4")[1]
+    assert budget.title == "Draft-token budget inconsistent with steps and topk"
+    assert budget.remediation.startswith("For chains (topk 1)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
@@ -156,7 +157,18 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
              "effective": {"steps": eff.num_steps, "topk": eff.topk,
                            "num_draft_tokens": eff.num_draft_tokens},
              "tree_capacity": eff.tree_capacity}
+    if all(_STOPS_AT_STARTUP.search(line) for line in lines):
+        # the catalog's fix is about steps, topk and draft tokens; a command the engine refuses
+        # (an algorithm or flag it does not have, a removed option) is fixed by the change each
+        # line names
+        return [at.finding("SD102", lines, facts, title="The engine refuses this launch command at startup",
+                           remediation="Make the change each line names (the server stops at startup on it), then "
+                                       "audit the command again.")]
     return [at.finding("SD102", lines, facts)]
+
+
+# How the engines' startup refusals are worded in spec_debug.diagnose.launch's problem lines.
+_STOPS_AT_STARTUP = re.compile(r"does not start|refuses? to start|refuses it at startup|exits with")
 
 
 def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:
