@@ -291,11 +291,14 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 read = True
                 value = float(number.group(1).replace(",", ""))
                 context = " ".join(f"table: {other} | {named}: {row[c]}".split())[:200]
-                if kind != "throughput" and (caption or no_spec_row or _BASELINE_LABEL.search(label)):
+                if kind != "throughput" and (caption or no_spec_row or _BASELINE_LABEL.search(label)) and \
+                        not (kind == "accept_length" and value > 1.0 and not (caption or no_spec_row)):
                     # The run without speculation drafts nothing: its "1.00" under "Mean Acceptance
                     # Length" (vllm-project/vllm#24343's Vanilla row) is no drafter's accept length,
                     # nor its "1.00x" a speedup. Only the run's own label says so: a header "Speedup
-                    # vs baseline" names the column, not the run.
+                    # vs baseline" names the column, not the run. A "vanilla" row whose accept length
+                    # is above 1 drafts: the drafter with its vanilla (unpruned) vocabulary, another
+                    # comment of #24343 ("vanilla | 2.39" under "mean acceptance length").
                     continue
                 if kind == "throughput":
                     baseline = caption or no_spec_row or _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)

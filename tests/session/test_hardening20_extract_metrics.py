@@ -197,3 +197,14 @@ def test_accept_length_after_a_full_width_colon():
 def test_a_range_in_words_reads_as_its_middle():
     # https://github.com/theroyallab/tabbyAPI/issues/166: "between 18 and 20 t/s" was read as 20
     assert _readings("With tabbyAPI to SillyTavern I get between 18 and 20 t/s.") == [("throughput", 19.0)]
+
+
+def test_a_vanilla_row_that_drafts_keeps_its_accept_length():
+    # https://github.com/vllm-project/vllm/pull/24343 (jmamou, 2025-09-15): "vanilla" is the
+    # drafter's unpruned vocabulary, and its 2.39 was dropped as a no-speculation row's
+    text = ("draft-vocab-frequency-path  | mean acceptance length\n-- | --\nvanilla | 2.39\n"
+            "target-dist-meta-llama-Llama-3.1-8B-Instruct-philschmid-mt-bench-train-probability | 2.19\n")
+    assert _readings(text) == [("accept_length", 2.19), ("accept_length", 2.39)]
+    # the run without speculation accepts one token a step: its 1.00 is still no reading
+    assert _readings("| Method | Mean Acceptance Length |\n|---|---|\n| Vanilla | 1.00 |\n| EAGLE-3 | 2.4 |\n") == \
+        [("accept_length", 2.4)]
