@@ -20,7 +20,9 @@ from pathlib import Path
 
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import claude_export, copilot_share, gemini_share, shell_history, typescript_marks
+from spec_debug.session.formats import (
+    claude_export, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
+)
 from spec_debug.session.formats.common import Cursor, exit_code_of
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
@@ -143,7 +145,7 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     state = _State(cursor)
     displayed = _displayed(lines)
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
-        state.timestamp = timestamp
+        state.timestamp = timestamp if timestamp is not None else state.clock
         yield from state.feed(line, lineno)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
@@ -380,6 +382,11 @@ class _State:
         self.calls = 0
         self.timestamp: str | None = None
         """Of the line being fed (a terminal recording stamps its output)."""
+        self.clock: str | None = None
+        """The last time a PowerShell transcript gave (:mod:`formats.powershell_marks`): the
+        lines after it, which carry none, are of then or later."""
+        self.transcript = False
+        """A PowerShell transcript's banner was seen."""
         self.body_timestamp: str | None = None
         self.typing: TypedCommand | None = None
         """A command the shell is still reading (continued on the next lines)."""
@@ -596,6 +603,24 @@ class _State:
         output_due = self.kind == "tool_result" and self.call_id is not None and not "".join(self.body).strip("`\n\t ")
         return not output_due or shell.categorize(line) in ("launch_server", "benchmark")
 
+    def _transcript_mark(self, line: str, lineno: int):
+        """A PowerShell transcript's banner or one of its times; True when ``line`` was one."""
+        stamp = None
+        if powershell_marks.is_banner(line):
+            self.transcript = True
+        else:
+            found = powershell_marks.time_line(line)
+            if found is None:
+                return False
+            which, stamp = found
+            if which != "End":
+                self.clock = self.timestamp = stamp
+        yield from self.flush()
+        self._new_message()
+        yield self._event("system", "system", lineno, raw_type="transcript", text=line.strip(),
+                          timestamp=stamp or self.timestamp)
+        return True
+
     def _script_mark(self, mark: typescript_marks.ScriptMark, line: str, lineno: int) -> Iterator[Event]:
         """``script(1)``'s opening or closing line: the session's start or end time, and with
         ``script -c CMD`` the command the typescript holds the output of and its exit status."""
@@ -704,6 +729,10 @@ class _State:
             else:
                 self._open(kind, lineno, rest)
             return
+        if self.fence is None and not self.numbered and (self.transcript or line.lstrip("\ufeff").startswith(
+                ("Windows PowerShell transcript", "PowerShell transcript"))):
+            if (yield from self._transcript_mark(line, lineno)):
+                return
         if self.fence is None:
             if line[:1] == ">" and line[1:2] in _QUOTE_NEXT and self._quoting():
                 # A Markdown block quote (an issue comment quoting an earlier message, its
