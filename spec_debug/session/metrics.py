@@ -439,7 +439,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                                 f"vLLM progress bar, last of {len(speeds)} estimates"))
             structured = True
         text = _TQDM_SPEED.sub("", text)
-    if ("(" in text and not (only_readings and text is source) and "(tok/s)" in text) or \
+    if ("(" in text and not (only_readings and text is source) and ("(tok/s)" in text or "(per sec)" in text)) or \
             ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
@@ -778,17 +778,24 @@ def _speed_bench(text: str, found: list[Metric]) -> bool:
 # grid table, one "| Output token throughput (tok/s)   |  893.269  |" row each between "+---+"
 # rules (modelscope/evalscope#1101; sgl-project/sglang#5274 compares EAGLE-3 with it).
 _BENCH_ROW = re.compile(r"^\|[ \t]*(?P<key>[A-Za-z][^|\n]{2,60}?)[ \t]*\|[ \t]*(?P<value>-?\d+(?:\.\d+)?)[ \t]*\|[ \t\r]*$", re.M)
+# NVIDIA GenAI-Perf's console table (triton-inference-server/perf_analyzer genai-perf, rich's box
+# characters): "│ Output Token Throughput (per sec) │   256.94 │    N/A │ ..." under "┃ Statistic ┃ avg ┃
+# min ┃ ...": the first number is the average (triton-inference-server/tutorials#150, an EAGLE run).
+_GENAI_PERF_ROW = re.compile(r"^[ \t]*\u2502[ \t]*(?P<key>[A-Za-z][^\u2502\n]{2,60}?)[ \t]*\u2502[ \t]*(?P<value>\d+(?:\.\d+)?)[ \t]*\u2502", re.M)
+_GENAI_PERF_KEYS = {"output token throughput (per sec)": ("throughput", "tok/s"),
+                    "request throughput (per sec)": ("request_throughput", "req/s")}
 
 
 def _bench_serving(text: str, found: list[Metric]) -> bool:
     hit = False
-    for pattern, tool in ((_BENCH_LINE, "bench_serving"), (_BENCH_ROW, "evalscope perf")):
-        if pattern is _BENCH_ROW and "|" not in text:
-            break
+    for pattern, tool, keys in ((_BENCH_LINE, "bench_serving", _BENCH_KEYS), (_BENCH_ROW, "evalscope perf", _BENCH_KEYS),
+                                (_GENAI_PERF_ROW, "genai-perf", _GENAI_PERF_KEYS)):
+        if (pattern is _BENCH_ROW and "|" not in text) or (pattern is _GENAI_PERF_ROW and "\u2502" not in text):
+            continue
         for m in pattern.finditer(text):
             key = m.group("key").strip().lower()
-            if key in _BENCH_KEYS:
-                name, unit = _BENCH_KEYS[key]
+            if key in keys:
+                name, unit = keys[key]
                 found.append(Metric(name, float(m.group("value")), unit, f"{tool}: {m.group('key').strip()}"))
                 hit = True
     return hit

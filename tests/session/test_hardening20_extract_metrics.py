@@ -208,3 +208,13 @@ def test_a_vanilla_row_that_drafts_keeps_its_accept_length():
     # the run without speculation accepts one token a step: its 1.00 is still no reading
     assert _readings("| Method | Mean Acceptance Length |\n|---|---|\n| Vanilla | 1.00 |\n| EAGLE-3 | 2.4 |\n") == \
         [("accept_length", 2.4)]
+
+
+def test_genai_perf_console_table_is_read():
+    # https://github.com/triton-inference-server/tutorials/pull/150: GenAI-Perf's table of an
+    # EAGLE run (the avg column first); nothing was read from it
+    text = ("│   Output Sequence Length (tokens) │   348.27 │ 153.00 │   534.00 │   517.25 │   444.50 │   426.75 │\n"
+            "│ Output Token Throughput (per sec) │   256.94 │    N/A │      N/A │      N/A │      N/A │      N/A │\n"
+            "│      Request Throughput (per sec) │     0.74 │    N/A │      N/A │      N/A │      N/A │      N/A │\n"
+            "│             Request Count (count) │    26.00 │    N/A │      N/A │      N/A │      N/A │      N/A │\n")
+    assert _readings(text) == [("request_throughput", 0.74), ("throughput", 256.94)]
