@@ -63,6 +63,25 @@ def resolve_dtype(name: str | torch.dtype) -> torch.dtype:
         raise CheckpointError(f"unknown dtype {name!r}; use one of {', '.join(DTYPES)}") from None
 
 
+def _model_prefixed(checkpoint: DraftCheckpoint) -> str | None:
+    """The note for a draft stored under SGLang's own parameter names (`model.fc.weight`,
+    `model.midlayer.*`). SGLang's LlamaForCausalLMEagle3.load_weights takes a name as is or
+    with `model.` added (sglang srt/models/llama_eagle3.py, commit 03d5a777), but vLLM's
+    Eagle3LlamaForCausalLM.load_weights prefixes every name but lm_head and d2t with `model.`
+    itself (vllm model_executor/models/llama_eagle3.py, commit 00bd1493), so it looks for
+    `model.model.fc.weight` and fails to load the draft."""
+    if checkpoint.stored_prefix:
+        return None  # a wrapper's prefix has its own note
+    stored = [info.stored_name for info in checkpoint.tensors.infos.values()]
+    prefixed = [n for n in stored if n.startswith("model.") and not n.startswith("model.lm_head")]
+    if not prefixed:
+        return None
+    return (f"the draft's tensors are stored as model.* ({prefixed[0]}, ...: SGLang's parameter "
+            "names), read here without it; SGLang loads either form, but vLLM adds 'model.' to "
+            "each name itself and fails on model.model.*: re-save the draft without 'model.' "
+            "to serve it with vLLM")
+
+
 def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
     """Which config field a tensor's shape contradicts (the usual hand-edit and export faults)."""
     if name == "fc.weight" and len(got) == 2 and got[1] != cfg.num_aux * cfg.target_hidden_size:
@@ -520,6 +539,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         notes.append(f"the draft's tensors are stored under {checkpoint.stored_prefix!r} (a "
                      "training wrapper's state dict) and were read without it; vLLM and SGLang "
                      "look up the bare names: re-save the draft without the prefix")
+    model_prefixed = _model_prefixed(checkpoint)
+    if model_prefixed:
+        notes.append(model_prefixed)
     if checkpoint.tensors.nested_in:
         # vLLM (weight_utils.py pt_weights_iterator) and SGLang iterate the pickle's top-level
         # items as (name, tensor): a dict there is no weight they can load

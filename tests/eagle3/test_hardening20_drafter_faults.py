@@ -310,3 +310,23 @@ def test_a_checkpoint_without_maps_given_as_vocab_mapping_is_refused_clearly(wor
 def _eval_argv(root: Path) -> list[str]:
     return ["eval", "--model", str(root / "draft"), "--data", str(root / "data"), "--target",
             str(root / "target"), "--steps", "2", "--json"]
+
+
+@pytest.mark.parametrize("layer_name", ["layers.0.", "midlayer."])
+def test_a_draft_stored_under_sglangs_model_names_says_vllm_will_not_load_it(world, layer_name):
+    """`model.fc.weight`, `model.midlayer.*` (SGLang's own parameter names). SGLang loads a
+    name as is or with `model.` added; vLLM adds `model.` to all but lm_head and d2t and
+    fails. Before: read silently, as if every engine would serve it."""
+    path = world / "draft" / "model.safetensors"
+    state = _tensors(path)
+    save_file({(name if name in ("d2t", "t2d", "lm_head.weight") else
+                "model." + name.replace("layers.0.", layer_name)): t for name, t in state.items()},
+              str(path))
+    out = json.loads(_run("eval", world).output)
+    assert any("stored as model.* (model." in n and "vLLM adds 'model.' to each name itself "
+               "and fails on model.model.*" in n for n in out["notes"]), out["notes"]
+    clean = world.parent / "clean"
+    shutil.copytree(world, clean)
+    save_file(state, str(clean / "draft" / "model.safetensors"))
+    own = json.loads(_run("eval", clean).output)
+    assert own["notes"] == [] and own["full_accuracy"] == out["full_accuracy"]
