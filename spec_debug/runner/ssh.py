@@ -47,8 +47,8 @@ _PID_MARKER = b"\x1fspec-debug-pid="
 # The wrapper's first line on stderr: what came before it there is the login's, not the step's
 # (sshd's "Could not chdir to home directory" notice, an rc file's warnings).
 _STDERR_MARKER = b"\x1fspec-debug-stderr="
-# Output printed by the login shell's rc files may come before the marker; past this much we
-# stop looking for it (the step then cannot be killed remotely, only abandoned).
+# Output printed by the login shell's rc files may come before the marker; past this much it is
+# passed on to the step's output while the marker is still looked for (_PidHeader.write).
 _PID_MARKER_SEARCH_LIMIT = 64 * 1024
 # As in the local transport: after the exit status arrives, a background grandchild may keep
 # the channel open; drain for this long, then stop reading.
@@ -951,7 +951,7 @@ class _PidHeader:
         self.seen = False
         """The marker arrived: the wrapper ran."""
         self.gave_up = False
-        """Too much output came before any marker to keep looking."""
+        """Too much output came before any marker to hold it back (it was passed on)."""
         self._pending = bytearray()
         self._searching = True
         self.written_at = 0.0
@@ -973,14 +973,21 @@ class _PidHeader:
             self.seen = True
             # What came before the marker was printed by the login shell's rc files (a
             # banner, `conda init` chatter), not by the step: keep it out of the step's stdout,
-            # where it would break captures and JSON.
+            # where it would break captures and JSON. Past the limit it was passed on already,
+            # and the rest of it goes the same way: only the marker's line is dropped.
+            before = bytes(self._pending[:start]) if self.gave_up else b""
             rest = bytes(self._pending[end + 1 :])
             self._pending.clear()
             self._searching = False
-            self.capture.write(rest)
+            self.capture.write(before + rest)
         elif len(self._pending) > _PID_MARKER_SEARCH_LIMIT:
+            # Too much to hold back: pass it on, keeping only a tail that may hold the start
+            # of the marker's line, and go on looking (an HPC ~/.bashrc's `module list` on
+            # stderr, a site banner: the marker line came in the step's output, its pid unread).
             self.gave_up = True
-            self.finish()
+            keep = len(self._marker) + 24  # the marker and its pid
+            self.capture.write(bytes(self._pending[:-keep]))
+            del self._pending[:-keep]
 
     def pending_text(self) -> str:
         """Output held back while looking for the marker (all of it, if none came)."""
