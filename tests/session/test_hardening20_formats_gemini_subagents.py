@@ -81,3 +81,18 @@ def test_a_sub_agent_recording_named_alone_is_read_alone(tmp_path):
     a = analyze_path(chats / MAIN / f"{SUB}.jsonl")
     assert len(a.sessions) == 1 and [x["id"] for x in a.agents] == ["main"]
     assert len(a.commands) == 1
+
+
+def test_a_header_without_kind_is_the_main_session_whatever_its_messages_say(tmp_path):
+    """Recordings of releases before ``kind`` have a header without it; a call whose arguments
+    hold ``"kind": "subagent"`` (a search for it) does not make the session a sub-agent."""
+    chats = _chats(tmp_path)
+    main = chats / "session-2026-10-02T08-00-5d2c1e6a.jsonl"
+    lines = main.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    del header["kind"]
+    search = {"id": "m0", "timestamp": "2026-10-02T08:00:00.500Z", "type": "gemini", "content": "",
+              "toolCalls": [_call("search-1", "search_file_content", {"pattern": "kind", "kind": "subagent"}, "")]}
+    main.write_text("\n".join([json.dumps(header), json.dumps(search), *lines[1:]]) + "\n", encoding="utf-8")
+    a = analyze_path(chats)
+    assert len(a.sessions) == 1 and {x["id"] for x in a.agents} == {"main", SUB}

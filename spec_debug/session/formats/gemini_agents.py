@@ -43,13 +43,16 @@ class Header:
 def header(path: Path) -> Header | None:
     """The header of a recording: its keys come first, in the JSONL layout's first line and at
     the top of the older JSON document alike (the messages follow them)."""
-    head = read_head(path, 4096)
-    first = head.split(b"\n", 1)[0] if head.lstrip()[:1] == b"{" and b"\n" in head else head
-    found = _SESSION_ID.search(first) or _SESSION_ID.search(head)
+    head = read_head(path, 4096).lstrip()
+    first = head.split(b"\n", 1)[0]
+    # The JSONL layout's header is its first line, whole; the JSON document's keys come one a
+    # line after its "{" (a key found further on may be a message's, not the header's).
+    scope = first if first.strip() != b"{" else head[:2048]
+    found = _SESSION_ID.search(scope)
     if found is None:
         return None
-    kind = _KIND.search(first) or _KIND.search(head[:2048])
-    start = _START.search(head)
+    kind = _KIND.search(scope)
+    start = _START.search(scope)
     return Header(found.group(1).decode("utf-8", "replace"), kind.group(1).decode() if kind else "main",
                   start.group(1).decode("utf-8", "replace") if start else "")
 
