@@ -40,3 +40,5 @@ def test_a_powershell_transcript_gives_its_session_and_commands_their_times(tmp_
         ("Stop-Transcript", "2016-07-10T14:50:12"),
     ]
     assert any(e.exception == "ModuleNotFoundError" for e in a.errors)
+    # The header's Machine: is where the commands ran
+    assert {c.host for c in a.commands} == {"server01"}

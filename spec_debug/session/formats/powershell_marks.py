@@ -30,6 +30,14 @@ from datetime import datetime
 
 _BANNER = re.compile(r"^(?:Windows )?PowerShell transcript (start|end)\s*$")
 _TIME = re.compile(r"^(Start|End|Command start) time: (\d{14})\s*$")
+_MACHINE = re.compile(r"^Machine\s*: ([A-Za-z0-9][A-Za-z0-9._-]*) \(")
+
+
+def machine(line: str) -> str | None:
+    """The computer a ``Machine: NAME (OS)`` header line names, lower-cased (a NetBIOS name is
+    written in capitals; ``ssh gpu01`` elsewhere names the same host)."""
+    m = _MACHINE.match(line.strip())
+    return m.group(1).lower() if m else None
 
 
 def is_banner(line: str) -> bool:

@@ -36,7 +36,7 @@ class Logins:
     """The shells a terminal log entered, innermost last: ``(host, by ssh)``; a subshell on the
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
-    __slots__ = ("exited", "pending", "stack")
+    __slots__ = ("exited", "home", "pending", "stack")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
@@ -44,6 +44,9 @@ class Logins:
         """A shell the last command opens, if its output (did it open?) shows no failure."""
         self.exited = False
         """The last command left a shell (its output says the connection closed: once)."""
+        self.home: str | None = None
+        """The host the log itself was taken on, where the log names it (a PowerShell
+        transcript's ``Machine:``); the commands outside any shell opened ran there."""
 
     def settle(self, output: list[str]) -> None:
         """The output of the last command is complete: a shell it started opened (or failed),
@@ -64,7 +67,7 @@ class Logins:
         """The host a command ran on: the prompt's, else the innermost shell's."""
         if shown is not None:
             return shown
-        return self.stack[-1][0] if self.stack else None
+        return self.stack[-1][0] if self.stack else self.home
 
     def ran(self, command: str, shown: str | None) -> None:
         """Note a command once its host is known (:meth:`where`)."""

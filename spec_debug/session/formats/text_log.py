@@ -608,6 +608,9 @@ class _State:
         stamp = None
         if powershell_marks.is_banner(line):
             self.transcript = True
+        elif self.transcript and (machine := powershell_marks.machine(line)) is not None:
+            self.logins.home = machine  # the header's Machine: line; the header is no output
+            return True
         else:
             found = powershell_marks.time_line(line)
             if found is None:
