@@ -90,6 +90,9 @@ class LaunchConfig:
     ambiguous_from: dict[str, str] = field(default_factory=dict)
     """SGLang abbreviations read as older releases read them, by the first release that
     refuses them as ambiguous (`speculative-draft` -> 0.5.2)."""
+    unexpanded: tuple[str, ...] = ()
+    """Serving sizes (tensor parallel, page size, context length) written as a shell variable
+    (`--tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE`): unknown, and left None."""
 
     @property
     def speculative(self) -> bool:
@@ -901,6 +904,18 @@ def _int_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str) -> i
         raise LaunchParseError(f"{engine}: --{aliases[0]} expects an integer, got {value!r}") from exc
 
 
+def _size_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str,
+               unexpanded: list[str]) -> int | None:
+    """`_int_flag` for a serving size the speculative checks only consult: a shell variable
+    there (`--tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE`, SkyPilot's serve.yaml) makes it
+    unknown, not the whole command unreadable (the speculative values still have to be written)."""
+    value = _lookup(flags, aliases)
+    if isinstance(value, str) and "$" in value:
+        unexpanded.append(aliases[0])
+        return None
+    return _int_flag(flags, aliases, engine)
+
+
 def _unexpanded(engine: str, flag: str, value: str) -> LaunchParseError:
     """A launch script's `--speculative-num-steps ${SPEC_STEPS:-3}` or `$((K + 1))`: the shell
     computes the value when the server starts (its environment may override the default), so
@@ -1125,6 +1140,7 @@ def _ambiguous_abbreviations(flags: dict[str, Any]) -> dict[str, str]:
 def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, str]) -> LaunchConfig:
     a = _SGLANG_ALIASES
     ambiguous_from = _ambiguous_abbreviations(flags)
+    unexpanded: list[str] = []
     algorithm = _str_flag(flags, a["speculative-algorithm"])
     return LaunchConfig(
         engine="sglang",
@@ -1136,13 +1152,14 @@ def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, 
         topk=_int_flag(flags, a["speculative-eagle-topk"], "sglang"),
         num_draft_tokens=_int_flag(flags, a["speculative-num-draft-tokens"], "sglang"),
         dtype=_str_flag(flags, a["dtype"]),
-        context_length=_int_flag(flags, a["context-length"], "sglang"),
-        tp=_int_flag(flags, a["tp-size"], "sglang"),
-        page_size=_int_flag(flags, a["page-size"], "sglang"),
+        context_length=_size_flag(flags, a["context-length"], "sglang", unexpanded),
+        tp=_size_flag(flags, a["tp-size"], "sglang", unexpanded),
+        page_size=_size_flag(flags, a["page-size"], "sglang", unexpanded),
         attention_backend=_str_flag(flags, a["attention-backend"]),
         flags=flags,
         env=env,
         ambiguous_from=ambiguous_from,
+        unexpanded=tuple(unexpanded),
     )
 
 
@@ -1204,6 +1221,7 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
                  env: dict[str, str]) -> LaunchConfig:
     a = _VLLM_ALIASES
     flags = _vllm_full_names(flags)
+    unexpanded: list[str] = []
     target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
     spec = _vllm_speculative_config(flags)
     legacy_draft = _str_flag(flags, a["speculative-model"])
@@ -1243,11 +1261,12 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         topk=1 if spec else None,
         num_draft_tokens=k + 1 if k is not None else None,
         dtype=_str_flag(flags, a["dtype"]),
-        context_length=_vllm_model_len(flags),
-        tp=_int_flag(flags, a["tensor-parallel-size"], "vllm"),
+        context_length=None if "$" in str(_lookup(flags, _VLLM_ALIASES["max-model-len"]) or "") else _vllm_model_len(flags),
+        tp=_size_flag(flags, a["tensor-parallel-size"], "vllm", unexpanded),
         speculative_config=spec,
         flags=flags,
         env=env,
+        unexpanded=tuple(unexpanded),
     )
 
 
@@ -2005,6 +2024,8 @@ def _vllm_draft_tp_problems(cfg: LaunchConfig, spec: dict[str, Any]) -> list[str
     except ValueError:
         number = None
     target_tp = cfg.tp or 1
+    if "tensor-parallel-size" in cfg.unexpanded and number is not None and number.is_integer() and number >= 1:
+        return problems  # the target's size is a shell variable: no size to compare with
     if number is None or not number.is_integer() or number < 1:
         problems.append(f"--speculative-config \"draft_tensor_parallel_size\": {json.dumps(draft_tp)} is not a size "
                         "of at least 1: vLLM refuses to start")

@@ -537,3 +537,29 @@ def test_a_refused_command_gets_the_fix_its_lines_name_not_the_budget_rule():
                        "--speculative-num-draft-tokens 4")[1]
     assert budget.title == "Draft-token budget inconsistent with steps and topk"
     assert budget.remediation.startswith("For chains (topk 1)")
+
+
+# SkyPilot's LoRA serve.yaml for Llama 3.1 (a public SkyPilot finetuning guide, GitHub code index):
+# the tensor-parallel size is SkyPilot's own variable.
+SKYPILOT_RUN = """run: |
+  vllm serve meta-llama/Meta-Llama-3.1-${MODEL_SIZE}-Instruct \\
+    --tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE --enable-lora \\
+    --lora-modules $LORA_NAME=/checkpoints/${MODEL_SIZE}-lora/Meta-Llama-3.1-${MODEL_SIZE}-Instruct/ \\
+    --max-model-len=2048 --port 8081
+"""
+
+
+def test_a_serving_size_in_a_shell_variable_is_unknown_not_the_whole_command():
+    cfg = parse_launch_command(SKYPILOT_RUN)
+    # before: "--tensor-parallel-size holds the shell expression '$SKYPILOT_NUM_GPUS_PER_NODE'" (SD004)
+    assert (cfg.engine, cfg.tp, cfg.unexpanded, cfg.speculative) == ("vllm", None, ("tensor-parallel-size",), False)
+    speculative = SKYPILOT_RUN.replace("--max-model-len=2048", "--max-model-len=2048 --speculative-config "
+                                       "'{\"method\": \"eagle3\", \"model\": \"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", "
+                                       "\"num_speculative_tokens\": 1, \"draft_tensor_parallel_size\": 1}'")
+    launch, findings = _launch(speculative)
+    assert launch["num_steps"] == 1 and [f.code for f in findings] == ["SD101"]
+    # an unknown target size refuses no draft size; the speculative values themselves must be written
+    assert effective_spec(parse_launch_command(speculative.replace('"draft_tensor_parallel_size": 1',
+                                                                   '"draft_tensor_parallel_size": 4'))).problems == []
+    with pytest.raises(LaunchParseError, match="shell expression"):
+        parse_launch_command(speculative.replace('"num_speculative_tokens": 1', '"num_speculative_tokens": $K'))
