@@ -337,6 +337,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             code = trailing_exit_code(text)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=bool(code) or message.get("is_error") is True)
+    elif role is None and isinstance(message.get("working_dir"), str) and "message_count" in message:
+        # Goose's first line: the session's metadata (working_dir, description, token counts)
+        yield event("system", "system", raw_type="session_meta", text=f"working_dir={message['working_dir']}")
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
@@ -372,7 +375,8 @@ def _refusal(message: dict, content) -> str:
     return "\n".join(p for p in parts if isinstance(p, str) and p)
 
 
-_TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking"})
+_TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "toolRequest", "toolResponse"})
+"""Anthropic's blocks, and Goose's ``toolRequest``/``toolResponse`` (see :func:`_goose_call`)."""
 
 
 def _has_tool_blocks(content: list) -> bool:
@@ -408,6 +412,43 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or bool(code))
+        elif btype == "toolRequest":
+            yield _goose_call(block, role, i, event, call_names)
+        elif btype == "toolResponse":
+            yield _goose_result(block, i, event)
+
+
+def _goose_call(block: dict, role: str, i: int, event, call_names) -> Event:
+    """Goose's session JSONL (``~/.local/share/goose/sessions/<id>.jsonl``: a metadata line, then
+    ``{role, created, content: [...]}``) and its stream output: ``{type: "toolRequest", id,
+    toolCall: {status, value: {name, arguments}}}`` (block/goose ``crates/goose/src/conversation/
+    message.rs``; a session quoted in a public schema note, citing goose issue #2529). Read as
+    chat blocks of an unknown type, its shell calls were no command."""
+    call = block.get("toolCall") if isinstance(block.get("toolCall"), dict) else {}
+    value = call.get("value") if isinstance(call.get("value"), dict) else call
+    name = value.get("name") if isinstance(value.get("name"), str) else "?"
+    args = value.get("arguments") if isinstance(value.get("arguments"), dict) else {}
+    call_id = block.get("id") if isinstance(block.get("id"), str) else f"call-{len(call_names)}-{i}"
+    call_names[call_id] = name
+    command = shell_command(args)
+    return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
+                 text=call_text(command, args), path=tool_path(args),
+                 host=remote_host(args) if command is not None else None)
+
+
+def _goose_result(block: dict, i: int, event) -> Event:
+    """``{type: "toolResponse", id, toolResult: {status, value: [content] | {content, isError,
+    structuredContent}, error?}}``: a failed call says ``status: "error"``."""
+    result = block.get("toolResult") if isinstance(block.get("toolResult"), dict) else {}
+    value = result.get("value")
+    content = value.get("content") if isinstance(value, dict) else value
+    output = block_text(content) or (result["error"] if isinstance(result.get("error"), str) else "")
+    structured = value.get("structuredContent") if isinstance(value, dict) else None
+    code = structured.get("exit_code") if isinstance(structured, dict) else None
+    code = code if type(code) is int else exit_code_of(output)
+    failed = result.get("status") == "error" or (isinstance(value, dict) and value.get("isError") is True)
+    call_id = block.get("id") if isinstance(block.get("id"), str) else None
+    return event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code, is_error=failed or bool(code))
 
 
 def _is_shell(name: str) -> bool:
