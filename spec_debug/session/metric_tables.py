@@ -279,6 +279,14 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             # the run without speculation (Tencent/AngelSlim#163's steps=0 rows, accept_length 1.0)
             no_spec_row = bool(depth_cols) and all(c < len(row) and row[c].strip("*` ") == "0" for c in depth_cols)
             row_name = _row_name(header, row, batch_col)
+            if row_kind == "throughput" and header[0].strip() and (lead := _CELL_NUMBER.match(row[0])):
+                # a row of readings with their unit under the runs they are of: "EAGLE3 (n=3) | MTP
+                # (n=2)" over "40 tok/s | 45 tok/s" (ggml-org/llama.cpp#24541); its first cell is a
+                # reading too, no row label
+                value = float(lead.group(1).replace(",", ""))
+                name = "baseline_throughput" if caption or _BASELINE_LABEL.search(header[0]) else "throughput"
+                found.append((name, value, "tok/s", " ".join(f"table: {header[0]}: {row[0]}".split())[:200]))
+                read = True
             for c in range(1, min(len(row), len(header))):
                 kind, label, other = columns[c], row[0], header[c]
                 named = row_name

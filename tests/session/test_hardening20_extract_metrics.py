@@ -218,3 +218,12 @@ def test_genai_perf_console_table_is_read():
             "│      Request Throughput (per sec) │     0.74 │    N/A │      N/A │      N/A │      N/A │      N/A │\n"
             "│             Request Count (count) │    26.00 │    N/A │      N/A │      N/A │      N/A │      N/A │\n")
     assert _readings(text) == [("request_throughput", 0.74), ("throughput", 256.94)]
+
+
+def test_a_row_of_readings_under_run_names_reads_its_first_cell():
+    # https://github.com/ggml-org/llama.cpp/issues/24541 (gelim, 2026-06-21): EAGLE3's 40 tok/s
+    # was taken for a row label, only MTP's 45 read
+    text = "EAGLE3 (n=3) | MTP (n=2)\n---------|-------\n40 tok/s | 45 tok/s\n"
+    assert _readings(text) == [("throughput", 40.0), ("throughput", 45.0)]
+    assert _readings("| Baseline | EAGLE3 |\n|---|---|\n| 90 tok/s | 54.8 tok/s |\n") == \
+        [("baseline_throughput", 90.0), ("throughput", 54.8)]
