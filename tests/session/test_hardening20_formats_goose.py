@@ -31,3 +31,16 @@ def test_a_failed_goose_call_is_a_failed_command(tmp_path):
     path.write_text("\n".join([*lines[:3], json.dumps(response)]) + "\n", encoding="utf-8")
     [command] = analyze_path(path).commands
     assert command.is_error
+
+
+def test_goose_stream_json_is_read_as_its_messages(tmp_path):
+    """``goose run --output-format stream-json``: each message wrapped as ``{"type": "message",
+    "message": {...}}`` (the shape two independent readers of Goose's stream test with). Before,
+    it was a Claude Code session of five records of an unknown type."""
+    records = [json.loads(line) for line in REAL.read_text(encoding="utf-8").splitlines()[1:]]
+    path = tmp_path / "goose-run.jsonl"
+    path.write_text("".join(json.dumps({"type": "message", "message": r}) + "\n" for r in records)
+                    + json.dumps({"type": "complete", "total_tokens": 1250}) + "\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert a.sessions[0]["format"] == "openai"
+    assert [c.command for c in a.commands] == ["ps aux | grep worker"] and a.commands[0].result_seq is not None

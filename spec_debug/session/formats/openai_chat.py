@@ -41,8 +41,20 @@ _RESULT_ROLES = ("tool", "function", "ipython")
 def looks_like(obj: dict) -> bool:
     role = obj.get("role")
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
+        or _goose_stream_message(obj) is not None \
         or is_responses_exchange(obj) or is_chatgpt_conversation(obj) \
         or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
+
+
+def _goose_stream_message(obj: dict) -> dict | None:
+    """``goose run --output-format stream-json``: ``{"type": "message", "message": {id?, role,
+    created, content: [...]}}`` (the shape two independent readers of Goose's stream parse), the
+    message, or None."""
+    inner = obj.get("message")
+    if obj.get("type") != "message" or "role" in obj or not isinstance(inner, dict):
+        return None
+    role = inner.get("role")
+    return inner if isinstance(role, str) and role in ROLES and isinstance(inner.get("content"), list) else None
 
 
 def is_chatgpt_conversation(obj: dict) -> bool:
@@ -222,6 +234,8 @@ def time_of(record: dict) -> str | None:
 def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names,
              items: codex.ResponseItems, shown: ShownCommand, record_ts: str | None = None,
              gemini: PartsReader | None = None) -> Iterator[Event]:
+    if (streamed := _goose_stream_message(message)) is not None:
+        message = streamed
     role = message.get("role")
     inner = message.get("message")
     if "content" not in message and isinstance(inner, dict) and "content" in inner and isinstance(role, str):
