@@ -134,7 +134,9 @@ _TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
 # People write thousands with a comma ("1,234.5 tok/s" for a batch's total throughput); a
 # number that follows "digit," is the tail of one, never a reading of its own. A range
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
-_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*$")
+# Markdown around the number alone ("**54.8** tok/s", "`26184.05`tok/s": vllm-project/vllm#26179)
+# is read through.
+_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*$")
 # "I get between 18 and 20 t/s" (theroyallab/tabbyAPI#166): a range in words, read as its middle too.
 _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
@@ -208,7 +210,7 @@ _LLAMA_CPP_PROMPT = re.compile(r"(?:^|[\s:|])(?:prompt eval time\s*=|encoded\s+\
 # beside it says "Generation: 256 tokens, ").
 _MLX_PROMPT = re.compile(r"(?:^|\s)prompt:\s+\d+\s+tokens,\s*$")
 _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$")
-_PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)\s*(?:to|vs\.?|versus|->|\u2192)\s*$")
+_PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*(?:to|vs\.?|versus|->|\u2192)\s*(?:\*{1,2}|`)?$")
 # "Qwen3-8B with Eagle3 achieves a performance boost from 186 tokens/second to 365 tokens/second"
 # (SafeAILab/EAGLE#228): when the clause's subject is the speculative method, "from" names the
 # run without it. Not when the clause names a change to a run ("after fixing the draft config,
@@ -814,7 +816,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
     headers = []
     for unit in units:
         at = unit.start()
-        if at == 0 or not (text[at - 1].isdigit() or text[at - 1] == " "):
+        if at == 0 or not (text[at - 1].isdigit() or text[at - 1] in " *`"):
             if lists:
                 headers.append(unit)
             continue  # "(token/s): 54.8" and the like: no number before the unit
@@ -923,7 +925,7 @@ def _from_speculation(text: str, start: int, pair_end: int) -> bool:
     """Whether the number at ``start`` follows a "from" whose clause is what the speculative
     method did (see _SPEC_SUBJECT), or says speculation was turned on between the two numbers
     (_SPEC_ON, before them or after the pair ending at ``pair_end``): the run without it."""
-    before = text[max(0, start - 160):start].lower()
+    before = text[max(0, start - 160):start].lower().rstrip("*`")
     at = _FROM_AT.search(before)
     if at is None:
         return False
@@ -1005,7 +1007,7 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
     """baseline_throughput when the words just before the number (at ``start``), or just after
     its unit (ending at ``unit_end``; None: the unit is not its own), say it is the run
     without speculation."""
-    before = text[max(0, start - 40):start]
+    before = text[max(0, start - 40):start].rstrip("*`")  # "baseline: **90** tok/s"
     after = "" if unit_end is None else text[unit_end:unit_end + 25]
     baseline = bool((after and _BASELINE_AFTER.match(after)) or _baseline_before(before) or _no_spec_lead(text, start)
                     or ("-SD" in before and _MINUS_SD.search(before)))

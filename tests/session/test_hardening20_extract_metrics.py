@@ -227,3 +227,15 @@ def test_a_row_of_readings_under_run_names_reads_its_first_cell():
     assert _readings(text) == [("throughput", 40.0), ("throughput", 45.0)]
     assert _readings("| Baseline | EAGLE3 |\n|---|---|\n| 90 tok/s | 54.8 tok/s |\n") == \
         [("baseline_throughput", 90.0), ("throughput", 54.8)]
+
+
+def test_a_number_in_markdown_before_its_unit_is_read():
+    # https://github.com/vllm-project/vllm/pull/26179 (chelsea0x3b, 2025-10-03): the averages in
+    # backticks, neither read
+    assert _readings("Main branch: `25912.5375` tok/s\nThis PR: `26184.05`tok/s\n") == \
+        [("throughput", 25912.5375), ("throughput", 26184.05)]
+    # and in bold, as sessions sum up their runs
+    assert _readings("EAGLE3 gives **54.8** tok/s vs **90** tok/s baseline.") == \
+        [("baseline_throughput", 90.0), ("throughput", 54.8)]
+    assert _readings("baseline: **90** tok/s, EAGLE3: **54.8** tok/s") == \
+        [("baseline_throughput", 90.0), ("throughput", 54.8)]
