@@ -414,6 +414,10 @@ def _literal(expr: ast.expr, names: dict[str, Any]) -> Any:
     if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "str"
             and len(expr.args) == 1 and not expr.keywords):
         return str(_literal(expr.args[0], names))  # `"--speculative-num-steps", str(3)`
+    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict"
+            and not expr.args and all(kw.arg is not None for kw in expr.keywords)):
+        # `speculative_config=dict(method="eagle3", model=..., num_speculative_tokens=3)`
+        return {kw.arg: _literal(kw.value, names) for kw in expr.keywords}
     try:
         return ast.literal_eval(expr)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:

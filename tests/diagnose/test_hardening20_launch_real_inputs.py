@@ -563,3 +563,16 @@ def test_a_serving_size_in_a_shell_variable_is_unknown_not_the_whole_command():
                                                                    '"draft_tensor_parallel_size": 4'))).problems == []
     with pytest.raises(LaunchParseError, match="shell expression"):
         parse_launch_command(speculative.replace('"num_speculative_tokens": 1', '"num_speculative_tokens": $K'))
+
+
+# A public vLLM benchmark script (GitHub code index, "Measure one TP2 Student SD replica at a
+# caller-selected MPS limit"): the model bound to a local name, the speculative config a dict(...) call.
+STUDENT_SD = '"""Measure one TP2 Student SD replica at a caller-selected MPS limit.\n\nRun in a fresh process for each limit. Uses fixed prompts and greedy decoding;\nno Teacher or Actor is active. Two warmups, three measured repeats by default.\n"""\nimport argparse\nimport json\nimport os\nimport time\nfrom pathlib import Path\n\n\ndef main():\n    parser = argparse.ArgumentParser(__doc__)\n    parser.add_argument(\'--data\', required=True)\n    parser.add_argument(\'--output\', required=True)\n    parser.add_argument(\'--batch-size\', type=int, default=24)\n    parser.add_argument(\'--fixed-length\', type=int, default=0, help=\'Force this response length for a capacity-only control\')\n    args = parser.parse_args()\n    import pyarrow.parquet as pq\n    import torch\n    from transformers import AutoTokenizer\n    from vllm import LLM, SamplingParams\n\n    model = \'Qwen/Qwen3-0.6B\'\n    tokenizer = AutoTokenizer.from_pretrained(model)\n    rows = pq.read_table(args.data).slice(0, args.batch_size).to_pylist()\n    prompts = [{\'prompt_token_ids\': tokenizer.apply_chat_template(\n        row[\'prompt\'], tokenize=True, add_generation_prompt=True, return_dict=False\n    )} for row in rows]\n    llm = LLM(\n        model=model, dtype=\'bfloat16\', tensor_parallel_size=2,\n        gpu_memory_utilization=0.4, max_model_len=3073, max_num_seqs=32,\n        enable_prefix_caching=False, seed=42,\n        speculative_config=dict(method=\'eagle3\', model=\'GavinLucky/SGLang-EAGLE3-Qwen3-0.6B-SpecForge\',\n                                num_speculative_tokens=3, draft_tensor_parallel_size=2,\n                                rejection_sample_method=\'standard\', draft_sample_method=\'greedy\'),\n        compilation_config=dict(cudagraph_mode=\'PIECEWISE\', cudagraph_capture_sizes=[4,8,16,32,64,96,128]),\n    )\n    params = SamplingParams(temperature=0, max_tokens=args.fixed_length or 2048,\n                            min_tokens=args.fixed_length, ignore_eos=bool(args.fixed_length), seed=42)\n'
+
+
+def test_a_speculative_config_built_with_dict_is_read():
+    cfg = parse_launch_command(STUDENT_SD)
+    # before: "LLM(...): speculative_config is the Python expression 'dict(method=...)'"
+    assert (cfg.target_model, cfg.draft_model, cfg.algorithm, cfg.num_steps, cfg.tp) == (
+        "Qwen/Qwen3-0.6B", "GavinLucky/SGLang-EAGLE3-Qwen3-0.6B-SpecForge", "EAGLE3", 3, 2)
+    assert cfg.speculative_config["draft_tensor_parallel_size"] == 2
