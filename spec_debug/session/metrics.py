@@ -229,7 +229,7 @@ _SPEC_ON = (r"(?:after|when|once|by)\s+(?:enabling|turning\s+on|adding|switching
             r"(?:eagle|spec|mtp|medusa|draft|n-?gram)")
 _SPEC_ENABLED = re.compile(r"\b" + _SPEC_ON)
 _SPEC_ENABLED_AFTER = re.compile(r"[\s,]*(?:" + _SPEC_ON + r"|with\s+(?:the\s+)?(?:eagle|spec\w*\s+decod|mtp\b|medusa))")
-_SECOND_READING = re.compile(r"\s*(?:to|->|\u2192)\s*~?\d[\d,.]*\s*(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second|t/s|tps)?")
+_SECOND_READING = re.compile(r"\s*(?:to|->|\u2192)\s*(?:\*{1,2}|`)?~?\d[\d,.]*(?:\*{1,2}|`)?\s*(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second|t/s|tps)?")
 _CLAUSE_CUT = re.compile(r".*(?:[.;!?]\s|\n|,\s*(?:while|but|whereas|and)\b|\bwhile\b|\bwhereas\b)", re.S)
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
 # 90 tok/s", "Normal decoding speed (SGLang): 156 token/s".

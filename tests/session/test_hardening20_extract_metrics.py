@@ -239,3 +239,11 @@ def test_a_number_in_markdown_before_its_unit_is_read():
         [("baseline_throughput", 90.0), ("throughput", 54.8)]
     assert _readings("baseline: **90** tok/s, EAGLE3: **54.8** tok/s") == \
         [("baseline_throughput", 90.0), ("throughput", 54.8)]
+
+
+def test_from_a_to_b_in_bold_starts_at_the_baseline():
+    # SafeAILab/EAGLE#228's sentence with its numbers in bold, as a session's summary writes them
+    assert _readings("Qwen3-8B with Eagle3 achieves a boost from **186** tokens/second to **365** tokens/second.") == \
+        [("baseline_throughput", 186.0), ("throughput", 365.0)]
+    assert _readings("Throughput went from **90** to **54.8** tok/s after enabling EAGLE3.") == \
+        [("baseline_throughput", 90.0), ("throughput", 54.8)]
