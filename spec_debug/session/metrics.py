@@ -843,6 +843,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             # 1,727.62 tok/s"): compared with a batch's baseline it reads as a slowdown
             found.append(Metric("per_user_throughput", value, "tok/s", _context(text, start, end)))
             continue
+        if "d throughput" in before and _DRAFT_COUNT_BEFORE.search(before):
+            continue  # vLLM's draft-token rates, quoted without their "SpecDecoding metrics:" line
         name = _throughput_name(text, start, end)
         if name == "throughput" and "from" in text[max(0, start - 8):start] and \
                 (second := _SECOND_READING.match(text, end)) is not None and _from_speculation(text, start, second.end()):
@@ -919,6 +921,11 @@ def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
             found.append(Metric(name, float(m.group("value")), "tok/s", f"{header} | {row.strip()}"[:200]))
         elif _OTHER_QUANTITY.search(row):
             return
+
+
+# "Accepted throughput: 2.94 tokens/s, Drafted throughput: 8.80 tokens/s" (vLLM's SpecDecodingLogging,
+# vllm/v1/spec_decode/metrics.py) count draft tokens, accepted and proposed: no decode speed.
+_DRAFT_COUNT_BEFORE = re.compile(r"(?:accepted|drafted)\s+throughput\s*[:=]?\s*$", re.I)
 
 
 def _from_speculation(text: str, start: int, pair_end: int) -> bool:

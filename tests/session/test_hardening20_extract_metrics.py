@@ -247,3 +247,11 @@ def test_from_a_to_b_in_bold_starts_at_the_baseline():
         [("baseline_throughput", 186.0), ("throughput", 365.0)]
     assert _readings("Throughput went from **90** to **54.8** tok/s after enabling EAGLE3.") == \
         [("baseline_throughput", 90.0), ("throughput", 54.8)]
+
+
+def test_vllm_draft_token_rates_quoted_alone_are_no_throughput():
+    # the rates of vLLM's SpecDecoding line (vllm-project/vllm-ascend#13665 posts one: "Accepted
+    # throughput: 2.94 tokens/s, Drafted throughput: 8.80 tokens/s") quoted without the line's
+    # head were read as decode throughputs of 2.94 and 8.8
+    assert _readings("The log says Accepted throughput: 2.94 tokens/s, Drafted throughput: 8.80 tokens/s.") == []
+    assert _readings("Accepted throughput: 2.94 tokens/s and decode throughput: 30 tokens/s") == [("throughput", 30.0)]
