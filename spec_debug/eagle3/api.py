@@ -283,13 +283,24 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     notes: list[str] = []
     trained = cfg.trained_layer_ids(num_target_layers) if num_target_layers else (
         list(cfg.aux_layer_ids) if cfg.aux_layer_ids else None)
-    resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots)
+    assumed = not cfg.aux_layer_ids and trained is not None
+    resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots,
+                                 assumed=assumed)
     if resolved.note:
         notes.append(resolved.note)
     from spec_debug.eagle3.layout import shifted_capture
 
     shifted = shifted_capture(trained, info.layer_ids) if trained and info.layer_ids else None
-    if shifted and not layout:
+    if shifted and not layout and assumed:
+        # no ids in the config: the engines serve their default [2, N//2, N-3] (EAGLE3.md
+        # section 3), so a dump of other layers says what to write, not that it is off
+        aux = list(info.layer_ids[:cfg.num_aux])
+        notes.append(f"the draft's config names no eagle_aux_hidden_state_layer_ids, so "
+                     f"engines feed it their default layers {trained}; this dump holds "
+                     f"{aux} (input-to-layer numbering): if the draft was trained on it, "
+                     "write its layers into the draft's config.json (`spec-debug drafter "
+                     "layout` ranks the dump's slots)")
+    elif shifted and not layout:
         notes.append(f"the dump {shifted}; `spec-debug drafter layout` ranks its slots")
     beyond = [i for i in trained or () if num_target_layers and i > num_target_layers]
     if beyond:
@@ -533,7 +544,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     trained = cfg.trained_layer_ids(n_layers) if n_layers else cfg.aux_layer_ids
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
                    embed=embed, device=device, extra_layouts=[served_slots] if served_slots else [],
-                   trained_layer_ids=trained)
+                   trained_layer_ids=trained,
+                   trained_ids_assumed=not cfg.aux_layer_ids and trained is not None)
     report.notes = notes + list(loaded.notes) + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if
                                       target_ckpt is None else "the target has no embedding "

@@ -125,13 +125,15 @@ def embedding_slot_checks(samples: Sequence[Sample], embed: Tensor,
 def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequence[int],
           dump_layer_ids: Sequence[int] | None = None, embed: Tensor | None = None,
           device: str = "cpu", extra_layouts: Sequence[Sequence[int]] = (),
-          trained_layer_ids: Sequence[int] | None = None) -> LayoutReport:
+          trained_layer_ids: Sequence[int] | None = None,
+          trained_ids_assumed: bool = False) -> LayoutReport:
     """Rank layouts on `samples` (already in memory, all slots read).
 
     `extra_layouts` (slot tuples) are always scored, whatever the search prunes: the layout an
     engine serves must be in the ranking for "is the served layout the one the draft fits?".
     `trained_layer_ids`: the layers the draft was trained on, so a dump that does not hold
-    them is named as such rather than "matching" the draft."""
+    them is named as such rather than "matching" the draft; `trained_ids_assumed`: those are
+    the default for a config that names no ids, and the verdict says so."""
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
@@ -176,7 +178,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     missing = [i for i in trained_layer_ids or () if dump_layer_ids and i not in dump_layer_ids]
     foreign = _foreign_layers(best, scores, list(trained_layer_ids or ()),
                               list(dump_layer_ids or ()), named,
-                              scored=not untrained) if missing else None
+                              scored=not untrained, assumed=trained_ids_assumed) if missing else None
     verdict = _verdict(best, configured, scores, embedding_slots, named, foreign, untrained)
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
         verdict = flag_mismatch(flag_check) + "; with that value: " + verdict
@@ -240,17 +242,26 @@ def flag_mismatch(check: dict[str, Any]) -> str:
 
 
 def _foreign_layers(best: tuple[int, ...], scores: dict, trained: list[int],
-                    dump_layer_ids: list[int], named: Callable, scored: bool = True) -> str:
+                    dump_layer_ids: list[int], named: Callable, scored: bool = True,
+                    assumed: bool = False) -> str:
     """The dump lacks some of the draft's layers: no order of its slots is "the draft's
     layout". When it holds every trained layer shifted by the same few ids, that is the
     off-by-one capture of EAGLE3.md section 3 (vllm-project/vllm#43671,
     sgl-project/sglang#25454), told from the ids alone. `scored`: also name the slots that
     score best (not when the scores mean nothing, see _verdict)."""
-    text = (f"the dump holds layers {dump_layer_ids}, not the draft's {trained}: it was "
-            "captured at other layers than the draft was trained on")
-    shifted = shifted_capture(trained, dump_layer_ids)
-    if shifted:
-        text += "; it " + shifted
+    if assumed:
+        # no ids in the config: nothing says the capture is off, only that the engines will
+        # feed their default layers (EAGLE3.md section 3) and not the dump's
+        text = (f"the dump holds layers {dump_layer_ids}, not the default layers {trained} "
+                "that engines feed a draft whose config names no "
+                "eagle_aux_hidden_state_layer_ids: if the draft was trained on this dump, "
+                "write its layers into the draft's config.json")
+    else:
+        text = (f"the dump holds layers {dump_layer_ids}, not the draft's {trained}: it was "
+                "captured at other layers than the draft was trained on")
+        shifted = shifted_capture(trained, dump_layer_ids)
+        if shifted:
+            text += "; it " + shifted
     if not scored:
         return text
     return text + (f"; of its slots, slots {list(best)} (layers {named(best)}) score best "

@@ -53,7 +53,10 @@ def slots_for_layer_ids(wanted: Sequence[int], dump_layer_ids: Sequence[int] | N
 
 
 def configured_layout(num_aux: int, trained_ids: Sequence[int] | None,
-                      dump_layer_ids: Sequence[int] | None, num_slots: int) -> ResolvedLayout:
+                      dump_layer_ids: Sequence[int] | None, num_slots: int, *,
+                      assumed: bool = False) -> ResolvedLayout:
+    """`assumed`: `trained_ids` are the default for a config that names none, which the note
+    then says (the fix is to name the ids, not to capture again)."""
     if trained_ids is not None:
         mapped = slots_for_layer_ids(trained_ids, dump_layer_ids)
         if mapped is not None:
@@ -65,8 +68,11 @@ def configured_layout(num_aux: int, trained_ids: Sequence[int] | None,
     named = tuple(dump_layer_ids[s] for s in slots) if dump_layer_ids else None
     note = ""
     if dump_layer_ids is not None and trained_ids is not None:
-        note = (f"dump layer_ids {list(dump_layer_ids)} do not contain the configured ids "
-                f"{list(trained_ids)}; using the first {num_aux} slots")
+        which = (f"the default ids {list(trained_ids)} (the draft's config names no "
+                 "eagle_aux_hidden_state_layer_ids)" if assumed
+                 else f"the configured ids {list(trained_ids)}")
+        note = (f"dump layer_ids {list(dump_layer_ids)} do not contain {which}; using the "
+                f"first {num_aux} slots")
     return ResolvedLayout(slots, named, "first_slots", note)
 
 

@@ -330,3 +330,59 @@ def test_a_draft_stored_under_sglangs_model_names_says_vllm_will_not_load_it(wor
     save_file(state, str(clean / "draft" / "model.safetensors"))
     own = json.loads(_run("eval", clean).output)
     assert own["notes"] == [] and own["full_accuracy"] == out["full_accuracy"]
+
+
+# ------------------------------------------------------------------------------------------
+# a config without aux ids over a dump that names other layers
+# ------------------------------------------------------------------------------------------
+def _named_dump(root: Path, layer_ids: list[int]) -> Path:
+    """The hs samples again, holding the verifier's states at `layer_ids` (input-to-layer; the
+    last, the final layer, before the norm) and naming them in the `layer_ids` metadata."""
+    from transformers import LlamaForCausalLM
+
+    from spec_debug.eagle3.data import write_hs_sample
+    from tests.eagle3.speculators_world import NL
+
+    verifier = LlamaForCausalLM.from_pretrained(str(root / "target")).eval()
+    folder = root / "named"
+    folder.mkdir()
+    for path in sorted((root / "data").iterdir()):
+        ids = load_file(path)["token_ids"]
+        final = []
+        hook = verifier.model.norm.register_forward_pre_hook(lambda _m, a: final.append(a[0]))
+        with torch.no_grad():
+            hidden = verifier(ids[None], output_hidden_states=True).hidden_states
+        hook.remove()
+        states = [final[0][0] if j == NL else hidden[j][0] for j in layer_ids]
+        write_hs_sample(folder / path.name, ids, torch.stack(states, dim=1).to(torch.bfloat16),
+                        layer_ids=layer_ids)
+    return folder
+
+
+def test_a_config_without_aux_ids_over_a_dump_of_other_layers_says_to_write_them(world):
+    """SpecForge-style ids [1, 3, 4] (input-to numbering here) in the dump's metadata, and a
+    draft config that names no eagle_aux_hidden_state_layer_ids, so engines feed their default
+    [2, 4, 5]. Before: "do not contain the configured ids [2, 4, 5]" (none are configured) and
+    "a capture off by 1", sending people to capture again instead of writing the ids."""
+    config = json.loads((world / "draft" / "config.json").read_text())
+    config.pop("eagle_aux_hidden_state_layer_ids")
+    (world / "draft" / "config.json").write_text(json.dumps(config))
+    dump = _named_dump(world, [1, 3, 4, 8])
+    out = json.loads(_run("eval", world, dump).output)
+    notes = " ".join(out["notes"])
+    assert "do not contain the default ids [2, 4, 5] (the draft's config names no " \
+           "eagle_aux_hidden_state_layer_ids)" in notes, notes
+    assert "engines feed it their default layers [2, 4, 5]; this dump holds [1, 3, 4]" in notes
+    assert "off by 1" not in notes and "configured ids" not in notes
+    verdict = json.loads(_run("layout", world, dump).output)["verdict"]
+    assert verdict.startswith("the dump holds layers [1, 3, 4, 8], not the default layers "
+                              "[2, 4, 5] that engines feed a draft whose config names no "
+                              "eagle_aux_hidden_state_layer_ids"), verdict
+    assert "off by 1" not in verdict
+
+
+def test_a_config_naming_its_ids_over_a_dump_one_layer_off_is_still_a_capture_off_by_one(world):
+    """The control: with the ids written, the same dump is the off-by-one capture."""
+    dump = _named_dump(world, [1, 3, 4, 8])
+    notes = " ".join(json.loads(_run("eval", world, dump).output)["notes"])
+    assert "do not contain the configured ids [2, 4, 5]" in notes and "off by 1" in notes
