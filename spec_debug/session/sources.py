@@ -379,8 +379,9 @@ def _nest_gemini_subagents(sources: list[SessionSource]) -> list[SessionSource]:
             by_id.setdefault(found.session_id, source)
     nested: set[int] = set()
     for source in recordings:
-        parent = by_id.get(source.path.parent.name)
-        if parent is not None and parent is not source and gemini_agents.is_subagent_of(source.path, source.path.parent.name):
+        folder = source.path.parent.name
+        parent = by_id.get(folder)
+        if parent is not None and parent is not source and gemini_agents.is_subagent_of(source.path, folder):
             parent.children.append(source)
             nested.add(id(source))
     return [s for s in sources if id(s) not in nested]

@@ -8,8 +8,6 @@ write-up (``PowerShell_transcript.RESOLUTE.….20191203063201.txt``) has it, CRL
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from spec_debug.session import analyze_path
 
 STARS = "**********************"

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import Cursor, block_text, decode_arguments, remote_host, shell_command, \
     tool_path
 from spec_debug.session.reader import iter_json_records
@@ -140,9 +140,10 @@ def _reply(data: dict, event, calls) -> Iterator[Event]:
 def _call(call_id: str, name: str, arguments, event, calls, block: int) -> Event:
     args = decode_arguments(arguments) if isinstance(arguments, str) else arguments
     command = shell_command(args) if name in SHELL_TOOLS or remote_host(args) else None
+    said = args.get("description") if isinstance(args, dict) else None
     ev = event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,
-               description=args.get("description") if isinstance(args, dict) and isinstance(args.get("description"), str)
-               else None, path=tool_path(args), host=remote_host(args), text=command or str(args)[:2000])
+               description=said if isinstance(said, str) else None, path=tool_path(args), host=remote_host(args),
+               text=command or str(args)[:2000])
     calls[call_id] = (ev.agent, command is not None)
     return ev
 
