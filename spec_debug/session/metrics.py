@@ -813,17 +813,15 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
         extra += _TPS_UNIT.finditer(text)
     if extra:
         units = sorted([*units, *extra], key=lambda m: m.start())
-    headers = []
+    headers = []  # units with no number before them: "tokens/s: 50.58", or a list's header
     for unit in units:
         at = unit.start()
         if at == 0 or not (text[at - 1].isdigit() or text[at - 1] in " *`"):
-            if lists:
-                headers.append(unit)
+            headers.append(unit)
             continue  # "(token/s): 54.8" and the like: no number before the unit
         m = _NUMBER_BEFORE.search(text, max(0, at - 24), at)
         if m is None:
-            if lists:
-                headers.append(unit)
+            headers.append(unit)
             continue
         start, end = m.start("value"), unit.end()
         value = float(m.group("value").replace(",", ""))
@@ -873,8 +871,26 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
                 first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, float(pair.group("value")), "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
-    for unit in headers[:5]:
-        _listed_under(text, unit, found)
+    for unit in headers[:20]:
+        if (m := _VALUE_AFTER_UNIT.match(text, unit.end())) is not None:
+            _unit_labelled(text, unit, m, found)
+        elif lists:
+            _listed_under(text, unit, found)
+
+
+# The unit as the label of its number, at the start of a line: "tokens/s: 50.583147408917135", as a
+# script printed it (vllm-project/vllm#5313); a word of decode before it at most ("output tok/s:
+# 123"). Not after a key of its own ("Throughput (tok/s): ..." is bench_serving's, read by key).
+_VALUE_AFTER_UNIT = re.compile(r"[ \t]*[:=][ \t]*\**(\d+(?:\.\d+)?)\**(?![\d.]|[ \t]*(?:ms|s|%)\b)")
+_UNIT_LABEL_LEAD = re.compile(r"[ \t>*-]*(?:(?:output|decode|decoding|generation|gen)[ \t]+)?$", re.I)
+
+
+def _unit_labelled(text: str, unit: re.Match, m: re.Match, found: list[Metric]) -> None:
+    line_start = text.rfind("\n", 0, unit.start()) + 1
+    if not _UNIT_LABEL_LEAD.fullmatch(text, line_start, unit.start()) or _PER_USER.match(text, unit.end()):
+        return
+    name = "baseline_throughput" if _no_spec_lead(text, line_start) else "throughput"
+    found.append(Metric(name, float(m.group(1)), "tok/s", _context(text, line_start, m.end())))
 
 
 # A list of bare readings under a line that names their unit, as people post runs side by side:

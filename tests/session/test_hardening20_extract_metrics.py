@@ -255,3 +255,14 @@ def test_vllm_draft_token_rates_quoted_alone_are_no_throughput():
     # head were read as decode throughputs of 2.94 and 8.8
     assert _readings("The log says Accepted throughput: 2.94 tokens/s, Drafted throughput: 8.80 tokens/s.") == []
     assert _readings("Accepted throughput: 2.94 tokens/s and decode throughput: 30 tokens/s") == [("throughput", 30.0)]
+
+
+def test_a_unit_as_the_label_of_its_number_is_read():
+    # https://github.com/vllm-project/vllm/issues/5313 (YuCheng-Qi, 2024-06-07): the script's
+    # "tokens/s: 50.583147408917135" line gave no reading
+    text = ("Processed prompts: 100%|██████████| 1/1 [00:00<00:00,  3.20it/s]\n"
+            "tokens/s: 50.583147408917135\n")
+    assert _readings(text) == [("throughput", 50.583147408917135)]
+    assert _readings("Prefill tok/s: 5000") == []
+    assert _readings("Throughput (tok/s): 54.8") == []
+    assert _readings("tok/s: 12 ms") == []
