@@ -684,8 +684,14 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         d2t = d2t.reshape(DV)  # [1, DV] from hand-written exporters (vocab.py reads it so too)
     if t2d is not None and t2d.numel() == V:
         t2d = t2d.reshape(V)
-    if d2t is not None and tuple(d2t.shape) != (DV,):
-        notes.append(f"d2t has shape {list(d2t.shape)}, not [{DV}]: not applied")
+    misshapen = d2t is not None and tuple(d2t.shape) != (DV,)
+    if misshapen:
+        # vLLM copies d2t into its [DV] draft_id_to_target_id with default_weight_loader,
+        # which asserts equal sizes (vllm model_executor/model_loader/weight_utils.py): the
+        # draft does not load; scored here as if it had none
+        notes.append(f"d2t has shape {list(d2t.shape)}, not [{DV}] (one offset per lm_head "
+                     "row): vLLM refuses to load it; scored with draft id i read as target "
+                     "id i")
         d2t = None
     if t2d is not None and (tuple(t2d.shape) != (V,) or int(t2d.bool().sum()) != DV):
         notes.append(f"t2d has shape {list(t2d.shape)} with {int(t2d.bool().sum())} ids set, "
@@ -695,7 +701,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         d2t = _exact_d2t(d2t, t2d, notes)
     model.d2t = d2t.to(device=device, dtype=torch.long) if d2t is not None else None
     model.t2d = t2d.to(device=device, dtype=torch.bool) if t2d is not None else None
-    if d2t is None and cfg.draft_vocab_size < cfg.vocab_size:
+    if d2t is None and cfg.draft_vocab_size < cfg.vocab_size and not misshapen:
         notes.append("no d2t although draft vocab < target vocab: draft id i is read as target "
                      "id i (what vLLM does with its zero-initialised map)")
     model.eval()

@@ -386,3 +386,19 @@ def test_a_config_naming_its_ids_over_a_dump_one_layer_off_is_still_a_capture_of
     dump = _named_dump(world, [1, 3, 4, 8])
     notes = " ".join(json.loads(_run("eval", world, dump).output)["notes"])
     assert "do not contain the configured ids [2, 4, 5]" in notes and "off by 1" in notes
+
+
+def test_a_d2t_of_another_length_is_not_called_a_missing_one(world):
+    """d2t cut to 100 of the 128 lm_head rows. vLLM's default_weight_loader asserts equal
+    sizes, so the draft does not load. Before: the note said "no d2t ... what vLLM does with
+    its zero-initialised map", as if vLLM served it."""
+    path = world / "draft" / "model.safetensors"
+    state = _tensors(path)
+    state["d2t"] = state["d2t"][:100].clone()
+    save_file(state, str(path))
+    out = json.loads(_run("eval", world).output)
+    notes = " ".join(out["notes"])
+    assert "d2t has shape [100], not [128] (one offset per lm_head row): vLLM refuses to load " \
+           "it" in notes, notes
+    assert "zero-initialised" not in notes
+    assert {i["code"] for i in out["vocab_issues"]} == {"SD302"}
