@@ -843,6 +843,10 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             continue
         if "d throughput" in before and _DRAFT_COUNT_BEFORE.search(before):
             continue  # vLLM's draft-token rates, quoted without their "SpecDecoding metrics:" line
+        if "tg_3s" in before:
+            # llama-server's progress line "n_decoded = 111, tg = 36.66 t/s, tg_3s = 36.66 t/s"
+            # (ggml-org/llama.cpp#24541): the last 3 seconds' speed repeats the line's "tg"
+            continue
         name = _throughput_name(text, start, end)
         if name == "throughput" and "from" in text[max(0, start - 8):start] and \
                 (second := _SECOND_READING.match(text, end)) is not None and _from_speculation(text, start, second.end()):

@@ -266,3 +266,11 @@ def test_a_unit_as_the_label_of_its_number_is_read():
     assert _readings("Prefill tok/s: 5000") == []
     assert _readings("Throughput (tok/s): 54.8") == []
     assert _readings("tok/s: 12 ms") == []
+
+
+def test_llama_server_progress_line_is_one_reading():
+    # https://github.com/ggml-org/llama.cpp/issues/24541 (gelim): each line was read twice, its
+    # "tg" and its "tg_3s" (the last 3 seconds)
+    text = ("1.43.708.450 I slot print_timing: id  0 | task 1229 | n_decoded =    111, tg =  36.66 t/s, tg_3s =  36.66 t/s\n"
+            "1.46.729.833 I slot print_timing: id  0 | task 1229 | n_decoded =    224, tg =  37.03 t/s, tg_3s =  37.40 t/s\n")
+    assert _readings(text) == [("throughput", 36.66), ("throughput", 37.03)]
