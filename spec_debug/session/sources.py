@@ -572,6 +572,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     stripped = head.lstrip()
     if not stripped:
         return "text", False, False
+    if stripped[:1] == b"{" and asciicast.looks_like_v1_head(stripped):
+        return "asciicast", False, True  # one JSON document, read whole (formats.asciicast)
     if stripped[:1] not in (b"[", b"{") and specstory.looks_like(stripped):
         return "specstory", False, True
     if stripped[:1] == b"{" and openhands.looks_wrapped(stripped):

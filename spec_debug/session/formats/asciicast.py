@@ -11,6 +11,8 @@ v3 allows ``#`` comment lines. The output is cut into lines and read as a shell 
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -18,6 +20,7 @@ from pathlib import Path
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import text_log
 from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.compressed import DAMAGE, open_transcript, read_head
 from spec_debug.session.reader import decode_json, iter_lines
 
 _MAX_PENDING = 1 << 20
@@ -30,8 +33,58 @@ def looks_like(obj: dict) -> bool:
     return (version == 2 and "width" in obj and "height" in obj) or (version == 3 and isinstance(obj.get("term"), dict))
 
 
+_V1_HEAD = re.compile(rb'\A\s*\{\s*"version"\s*:\s*1\s*,')
+_V1_STDOUT = re.compile(rb'"stdout"\s*:\s*\[')
+_MAX_V1_BYTES = 64 * 1024 * 1024
+"""A v1 recording is one JSON document, read whole; one this large is not read (``too_long``)."""
+
+
+def looks_like_v1_head(head: bytes) -> bool:
+    """asciicast v1 (asciinema 1.x, before 2.0 in 2018; docs.asciinema.org/manual/asciicast/v1):
+    one JSON document ``{"version": 1, "width", "height", "duration", "command", "title", "env",
+    "stdout": [[delay, data], ...]}``, each delay counted from the frame before."""
+    return bool(_V1_HEAD.match(head)) and bool(_V1_STDOUT.search(head))
+
+
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    if looks_like_v1_head(read_head(path, 1 << 16)):
+        return text_log.read_lines(_v1_lines(path, stats), cursor)
     return text_log.read_lines(_output_lines(path, stats), cursor)
+
+
+def _v1_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str | None]]:
+    """The output of a v1 recording as lines; it gives no start time, so no line has a time."""
+    try:
+        with open_transcript(path) as f:  # a .cast.gz is read through
+            raw = f.read(_MAX_V1_BYTES + 1)
+    except DAMAGE:
+        stats.damaged.append(f"{path.name}: the compressed stream is cut short or corrupt")
+        return
+    if len(raw) > _MAX_V1_BYTES:
+        stats.too_long += 1
+        return
+    stats.lines += raw.count(b"\n") + 1
+    try:
+        doc = decode_json(raw)
+        frames = doc.get("stdout") if isinstance(doc, dict) else None
+    except ValueError:
+        stats.broken_json += 1  # a copy cut short: the frames before the cut are still read
+        frames = _whole_frames(raw.decode("utf-8", "replace"))
+    pending = ""
+    for frame in frames if isinstance(frames, list) else ():
+        if not isinstance(frame, list) or len(frame) != 2 or not isinstance(frame[1], str):
+            stats.non_object += 1
+            continue
+        pending += frame[1]
+        if "\n" in frame[1]:
+            *lines, pending = pending.split("\n")
+            for line in lines:
+                yield 1, line.rstrip("\r"), None
+        if len(pending) > _MAX_PENDING:
+            yield 1, pending, None
+            pending = ""
+    if pending:
+        yield 1, pending, None
 
 
 def _output_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str | None]]:
@@ -79,6 +132,22 @@ def _output_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str 
             pending = ""
     if pending:
         yield lineno if header_seen else 0, pending, _stamp(start, clock)
+
+
+def _whole_frames(text: str) -> list:
+    """The ``[delay, data]`` frames of a v1 document's ``stdout`` up to where it is cut off."""
+    found = re.search(r'"stdout"\s*:\s*\[', text)
+    if found is None:
+        return []
+    decoder, frames, at = json.JSONDecoder(), [], found.end()
+    while True:
+        while at < len(text) and text[at] in " \t\r\n,":
+            at += 1
+        try:
+            frame, at = decoder.raw_decode(text, at)
+        except ValueError:
+            return frames
+        frames.append(frame)
 
 
 def _stamp(start: datetime | None, seconds: float) -> str | None:
