@@ -559,11 +559,11 @@ class SSHTransport(Transport):
         killed = self._kill_remote(pid)
         left = "; its processes may still run on the host" if pid is None or isinstance(killed, TransportError) else (
             f"; {len(killed)} of its processes outlived the kill" if killed else "; its processes on the host were killed")
-        if silent_s < 1.0:
+        if silent_s < 0.5:
             return TransportError(f"{self.host}: the server closed the command's channel without an exit status{left}")
         # The cause is in the message: a host's error is recorded and shown by its first line alone.
         return TransportError(
-            f"{self.host}: the server closed the step's channel after {silent_s:.0f} s without output, while the command "
+            f"{self.host}: the server closed the step's channel after about {max(1, round(silent_s)):g} s without output, while the command "
             f"still ran (sshd_config's ChannelTimeout closes quiet sessions){left}",
             hint="the host's sshd closes quiet sessions: sshd_config's ChannelTimeout (OpenSSH 9.2+, e.g. "
             "`ChannelTimeout session:*=15m`; `sshd -T | grep -i channeltimeout` on the host shows it); have the step "

@@ -14,6 +14,7 @@ The host is real: sshd with `ChannelTimeout session:*=2`.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -58,7 +59,8 @@ def test_a_step_cut_off_by_channel_timeout_says_so_and_its_processes_are_killed(
     _, record = load_run(out)
     bench = by_id(record, "gpu09")["bench"]
     assert bench["status"] == "error" and bench["stdout"] == "warming up\n"  # the record keeps what it printed
-    assert "closed the step's channel after 2 s without output" in bench["message"], bench["message"]
+    # sshd counts the silence from its own last read of the step's output: about the 2 s set.
+    assert re.search(r"closed the step's channel after about [12] s without output", bench["message"]), bench["message"]
     assert "its processes on the host were killed" in bench["message"]
     [host] = record["hosts"]
     assert "sshd_config's ChannelTimeout closes quiet sessions" in host["error"], host
