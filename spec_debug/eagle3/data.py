@@ -289,8 +289,13 @@ def _state_dims(path: Path, shape: Sequence[int]) -> tuple[int, int, bool]:
         return shape[2], shape[3], True
     if len(shape) != 3:
         flat = " (flattened slots?)" if len(shape) == 2 else ""
+        # the aux states concatenated into one vector, as SpecForge's aux_hidden_state holds
+        # them: the hs layout keeps one slot per captured layer, the final layer's last
         raise DataError(f"{path}: hidden_states has shape {list(shape)}{flat}; expected "
-                        "[tokens, slots, hidden] (speculators hs format)")
+                        "[tokens, slots, hidden] (speculators hs format)",
+                        hint="save the states stacked, not concatenated: torch.stack([layer "
+                             "states..., final layer state], dim=1) gives [tokens, slots, "
+                             "hidden]" if len(shape) == 2 else None)
     return shape[1], shape[2], False
 
 

@@ -402,3 +402,16 @@ def test_a_d2t_of_another_length_is_not_called_a_missing_one(world):
            "it" in notes, notes
     assert "zero-initialised" not in notes
     assert {i["code"] for i in out["vocab_issues"]} == {"SD302"}
+
+
+def test_hs_states_concatenated_into_one_vector_say_how_to_save_them(world):
+    """hidden_states [T, 3 x H]: the three aux states concatenated, SpecForge-style, into an
+    hs file. Before: the error named the shape and no way to write it."""
+    for path in sorted((world / "data").iterdir()):
+        state = _tensors(path)
+        hidden = state["hidden_states"]
+        state["hidden_states"] = hidden[:, :3].reshape(hidden.shape[0], -1).contiguous()
+        save_file(state, str(path))
+    error, hint = _one_line_error(_run("eval", world))
+    assert "hidden_states has shape [14, 96] (flattened slots?)" in error, error
+    assert "torch.stack([layer states..., final layer state], dim=1)" in hint, hint
