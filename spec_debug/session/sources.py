@@ -459,6 +459,13 @@ def _session_files(root: Path) -> list[Path]:
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
+        if "chats" in dirnames and (names & _GEMINI_PROJECT_FILES or set(dirnames) & _GEMINI_PROJECT_FOLDERS):
+            # A Gemini CLI project folder (~/.gemini/tmp/<project_hash>/): its sessions are in
+            # chats/; logs/ holds activity logs, tool-outputs/ the full output of calls whose
+            # result was cut, <sessionId>/ a session's files (google-gemini/gemini-cli
+            # packages/core/src/utils/sessionOperations.ts), logs.json the prompts typed.
+            dirnames[:] = ["chats"]
+            continue
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
         trunks = {unpacked_name(name) for name in names}
         dirnames[:] = sorted(
@@ -533,6 +540,8 @@ _CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".creden
                                 "history.jsonl"})
 _CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugins", "file-history", "session-env"})
 _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "version.json"})
+_GEMINI_PROJECT_FILES = frozenset({"logs.json", "shell_history"})
+_GEMINI_PROJECT_FOLDERS = frozenset({"tool-outputs", "logs"})
 _GEMINI_HOME_FILES = frozenset({"installation_id", "google_accounts.json", "oauth_creds.json"})
 """Files only ``~/.gemini`` (or a copy of it under another name) holds: the install's id and the
 Google login (google-gemini/gemini-cli ``packages/core/src/config/storage.ts``); a project may

@@ -96,3 +96,24 @@ def test_a_header_without_kind_is_the_main_session_whatever_its_messages_say(tmp
     main.write_text("\n".join([json.dumps(header), json.dumps(search), *lines[1:]]) + "\n", encoding="utf-8")
     a = analyze_path(chats)
     assert len(a.sessions) == 1 and {x["id"] for x in a.agents} == {"main", SUB}
+
+
+def test_a_gemini_project_folder_reads_only_its_chats(tmp_path):
+    """Beside chats/, a project's folder holds tool-outputs/session-<id>/ (the whole output of a
+    call whose result was cut), logs/session-<id>.jsonl and logs.json: read before as sessions
+    of their own (a tool output as a shell log)."""
+    chats = _chats(tmp_path)
+    project = chats.parent
+    outputs = project / "tool-outputs" / f"session-{MAIN}"
+    outputs.mkdir(parents=True)
+    (outputs / "run_shell_command_1.txt").write_text("$ ssh gpu01 dmesg\nXid 79: GPU has fallen off the bus\n",
+                                                    encoding="utf-8")
+    (project / "logs").mkdir()
+    (project / "logs" / f"session-{MAIN}.jsonl").write_text('{"level": "info", "msg": "started"}\n', encoding="utf-8")
+    (project / "logs.json").write_text(json.dumps([{"sessionId": MAIN, "messageId": 0, "type": "user",
+                                                    "message": "why", "timestamp": "2026-10-02T08:00:00.000Z"}]),
+                                       encoding="utf-8")
+    for path in (project, tmp_path / ".gemini"):
+        a = analyze_path(path)
+        assert len(a.sessions) == 1 and a.sessions[0]["format"] == "gemini-cli", path
+        assert [c.command for c in a.commands] == ["ssh gpu01 'tail -n 20 /tmp/sglang.log'"]
