@@ -274,3 +274,9 @@ def test_llama_server_progress_line_is_one_reading():
     text = ("1.43.708.450 I slot print_timing: id  0 | task 1229 | n_decoded =    111, tg =  36.66 t/s, tg_3s =  36.66 t/s\n"
             "1.46.729.833 I slot print_timing: id  0 | task 1229 | n_decoded =    224, tg =  37.03 t/s, tg_3s =  37.40 t/s\n")
     assert _readings(text) == [("throughput", 36.66), ("throughput", 37.03)]
+
+
+def test_a_listed_prefill_or_total_item_is_no_decode_throughput():
+    # the list form of vllm-project/vllm#16937 with items of other kinds under the same header
+    assert _readings("Benchmark summary (tok/s)\n- Decode: 54.8\n- Prefill: 5000\n- Total: 5054\n") == \
+        [("throughput", 54.8)]
