@@ -910,7 +910,8 @@ _SETTING_LABEL = re.compile(r"(?:bs|batch(?:[ _-]?size)?|(?:num[ _-]?)?(?:spec(?
                             r"|version|iter\w*|trials?|attempts?|count|samples?|prompts?|requests?|questions?|runs?|(?:exit\s+)?code|status"
                             r"|return\s*code|errors?|warnings?|failures?|failed|passed)")
 # An item of the prompt's or all tokens, or of one user's share: no decode throughput of a run.
-_NOT_DECODE_LABEL = re.compile(r"prefill|input|prompt|total|ttft|tpot|itl|latency|per[ -]user|/user|request")
+_NOT_DECODE_LABEL = re.compile(r"prefill|input|prompt|total|ttft|tpot|itl|latency|per[ -]user|/user|request|tokens?$"
+                               r"|len(?:gth)?\b|time|duration|count|\bnum")
 _OTHER_QUANTITY = re.compile(r"/s\b|\bms\b|%|latenc|accept|\bAL\b|tpot|ttft|\bitl\b|memory|\bGi?B\b|\d\s*s\b", re.I)
 _HEADER_READING = re.compile(r"[:=]\s*\**\d")
 
@@ -937,6 +938,8 @@ def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
         pos = end + 1
         if (m := _LISTED_READING.match(row)) is not None:
             label = m.group("label").strip(" *_`")
+            if _OTHER_QUANTITY.search(label):
+                return  # "GPU memory: 80", "Accept length: 2.1": another quantity's list
             if not label or _SETTING_LABEL.fullmatch(label.lower()) or _NOT_DECODE_LABEL.search(label.lower()):
                 continue
             name = "baseline_throughput" if _BASELINE_LABEL.search(label) else "throughput"

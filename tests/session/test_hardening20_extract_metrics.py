@@ -280,3 +280,8 @@ def test_a_listed_prefill_or_total_item_is_no_decode_throughput():
     # the list form of vllm-project/vllm#16937 with items of other kinds under the same header
     assert _readings("Benchmark summary (tok/s)\n- Decode: 54.8\n- Prefill: 5000\n- Total: 5054\n") == \
         [("throughput", 54.8)]
+
+
+def test_a_list_under_a_tok_s_header_stops_at_another_quantity():
+    assert _readings("Current tok/s\nGPU memory: 80\nEAGLE3: 54.8\n") == []
+    assert _readings("Output tokens/s\nOutput tokens: 256\nEAGLE3: 54.8\n") == [("throughput", 54.8)]
