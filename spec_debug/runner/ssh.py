@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Callable, Iterator, Literal
+from typing import Callable, Iterator, Literal, TypeVar
 
 import paramiko
 
@@ -42,6 +42,7 @@ from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.transport import CommandOutcome, Transport
 
+_T = TypeVar("_T")
 _READ_SIZE = 65536
 _PID_MARKER = b"\x1fspec-debug-pid="
 # The wrapper's first line on stderr: what came before it there is the login's, not the step's
@@ -294,11 +295,35 @@ class SSHTransport(Transport):
         except SpecDebugError as exc:
             lost = self._lost("before the step could start")
             raise ConnectionLostError(f"{lost.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=lost.hint) from None
+        self._use_connection(fresh)
+
+    def _use_connection(self, fresh: Connection) -> None:
+        """Go on over `fresh`, closing the connection used so far and what it held open."""
+        old = self._connection
         self._background.close()
         self._files.close()
         self._connection = fresh
         self._files = self._remote_files(fresh)
-        connection.close()
+        old.close()
+
+    def _on_a_fresh_connection_if_refused(self, refused: "_SessionRefused") -> None:
+        """Go on over a new connection to the host when sshd refuses a session on this one
+        although none of ours is open (_open_session has closed our idle SFTP channel and kept
+        background channels first), or raise `refused`.
+
+        A session whose command never ends still counts against MaxSessions: a copy given up at
+        the fetch step's deadline while the host's SFTP server waits in open() on a FIFO or a
+        file on a hung NFS mount (closing its channel does not end it: sshd_config(5),
+        ChannelTimeout; a subsystem cannot be killed). With `MaxSessions 1` every later step
+        of the host failed ("refused a new session channel"). MaxSessions counts the sessions
+        of one connection (sshd_config(5)): a new connection has them all."""
+        if self._reconnect is None or self._interrupted.is_set():
+            raise refused
+        try:
+            fresh = self._reconnect()
+        except SpecDebugError:
+            raise refused from None
+        self._use_connection(fresh)
 
     def check_login_shell(self) -> None:
         """Run `pwd` and print $HOME through the wrapper: an account whose shell cannot run
@@ -381,7 +406,11 @@ class SSHTransport(Transport):
         self._reopen_if_closed_while_idle()
         with self._session_slot():
             try:
-                channel = self._open_session()
+                try:
+                    channel = self._open_session()
+                except _SessionRefused as refused:
+                    self._on_a_fresh_connection_if_refused(refused)
+                    channel = self._open_session()
             except _Interrupted:
                 return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started)
             try:
@@ -640,15 +669,23 @@ class SSHTransport(Transport):
 
     def put(self, local_path: Path, remote_path: str) -> None:
         with self._files_lost():
-            self._files.put(local_path, remote_path)
+            self._copying(lambda: self._files.put(local_path, remote_path))
 
     def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
         with self._files_lost():
-            self._files.get(remote_path, local_path, max_bytes)
+            self._copying(lambda: self._files.get(remote_path, local_path, max_bytes))
 
     def exists(self, remote_path: str) -> bool:
         with self._files_lost():
-            return self._files.exists(remote_path)
+            return self._copying(lambda: self._files.exists(remote_path))
+
+    def _copying(self, copy: Callable[[], _T]) -> _T:
+        """copy(), again over a new connection if sshd refused its channel (no byte was copied)."""
+        try:
+            return copy()
+        except _SessionRefused as refused:
+            self._on_a_fresh_connection_if_refused(refused)
+            return copy()
 
     @contextmanager
     def _files_lost(self) -> Iterator[None]:
