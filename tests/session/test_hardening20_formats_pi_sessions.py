@@ -97,3 +97,28 @@ def test_a_damaged_pi_entry_is_read_past_not_a_traceback(tmp_path):
                     encoding="utf-8")
     a = analyze_path(path)
     assert a.sessions[0]["format"] == "pi" and len(a.commands) == 2
+
+
+def test_pi_mode_json_output_has_its_calls_and_results():
+    """``pi --mode json`` (a real capture, data_hardening20_formats/pi_mode_json_tool_run.jsonl,
+    SOURCE.md there): the header, then agent/turn/message events; ``message_end`` holds each
+    whole message, ``tool_execution_end`` a call's result. Before, the closing ``agent_end``'s
+    ``messages`` list made it OpenAI chat, every event of an unknown type, no call."""
+    a = analyze_path(Path(__file__).parent / "data_hardening20_formats" / "pi_mode_json_tool_run.jsonl")
+    assert a.sessions[0]["format"] == "pi" and a.stats["unknown_types"] == 0
+    assert a.stats["tool_calls"] == 1 and a.agents[0]["failed_calls"] == 0
+    assert [p.text for p in a.prompts] == ["Read /tmp/test.txt"]
+    assert a.sessions[0]["last_timestamp"] == "2026-04-27T22:42:24.107Z"
+
+
+def test_a_bash_run_in_pi_mode_json_has_its_exit_code(tmp_path):
+    lines = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-04-27T22:42:23.310Z", "cwd": "/w"},
+        {"type": "tool_execution_start", "toolCallId": "t1", "toolName": "bash", "args": {"command": "ssh gpu01 nvidia-smi"}},
+        {"type": "tool_execution_end", "toolCallId": "t1", "toolName": "bash", "isError": True,
+         "result": {"content": [{"type": "text", "text": "Failed to initialize NVML\n\nCommand exited with code 9"}]}},
+    ]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    [command] = analyze_path(path).commands
+    assert (command.host, command.exit_code, command.is_error) == ("gpu01", 9, True)

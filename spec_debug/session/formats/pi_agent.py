@@ -22,12 +22,17 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_records
 
 ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"})
 SHELL_TOOLS = frozenset({"bash"})
 _EXITED = re.compile(r"Command exited with code (-?\d+)\s*\Z")
-_BOOKKEEPING = frozenset({"model_change", "thinking_level_change", "label", "custom"})
+_BOOKKEEPING = frozenset({"model_change", "thinking_level_change", "label", "custom", "agent_start", "agent_end",
+                          "turn_start", "turn_end", "message_start", "message_update"})
+"""Also the events of ``pi --mode json`` other than the ends of messages and tool runs: the
+stream's ``message_end`` holds the whole message, ``message_update`` only its deltas, and
+``turn_end`` repeats what came before."""
 
 
 def looks_like(obj: dict) -> bool:
@@ -38,8 +43,11 @@ def looks_like(obj: dict) -> bool:
     kind = obj.get("type")
     if kind == "session":
         return isinstance(obj.get("id"), str) and isinstance(obj.get("version"), int) and "cwd" in obj
+    if kind in ("tool_execution_start", "tool_execution_end"):  # pi --mode json
+        return isinstance(obj.get("toolCallId"), str) and isinstance(obj.get("toolName"), str)
     message = obj.get("message")
-    if kind != "message" or not isinstance(message, dict) or "id" not in obj:
+    if kind not in ("message", "message_start", "message_end") or not isinstance(message, dict) \
+            or (kind == "message" and "id" not in obj):
         return False
     role = message.get("role")
     if role == "assistant":
@@ -51,19 +59,26 @@ def looks_like(obj: dict) -> bool:
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     shell_calls: set[str] = set()
+    called: set[str] = set()
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         seq = cursor.seq_base + index
-        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
+        message = obj.get("message") if isinstance(obj.get("message"), dict) else None
+        ts = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else \
+            stamp(message.get("timestamp")) if message is not None else None
 
         def event(kind, role, block=0, **kw) -> Event:
             return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
                          block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
 
         kind = obj.get("type")
-        message = obj.get("message") if isinstance(obj.get("message"), dict) else None
-        if kind == "message" and message is not None:
-            yield from _message(message, event, shell_calls, seq)
+        if kind in ("message", "message_end") and message is not None:
+            for ev in _message(message, event, shell_calls, seq):
+                if ev.kind == "tool_call" and ev.call_id:
+                    called.add(ev.call_id)
+                yield ev
+        elif kind in ("tool_execution_start", "tool_execution_end"):
+            yield from _execution(obj, kind, event, shell_calls, called)
         elif kind == "session":
             yield event("system", "system", raw_type="session_meta", text=f"id={obj.get('id')} cwd={obj.get('cwd')}")
         elif kind == "compaction":
@@ -79,6 +94,28 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(kind))
+
+
+def _execution(obj: dict, kind: str, event, shell_calls: set[str], called: set[str]) -> Iterator[Event]:
+    """``pi --mode json``'s ``tool_execution_start{toolCallId, toolName, args}`` (a call, when the
+    message that asked for it was not in the stream) and ``tool_execution_end{toolCallId,
+    toolName, result: {content}, isError}`` (its result), as a run captured from pi 0.68.1 shows
+    them (blake-hamm/beyond-vibes ``tests/fixtures/pi_dev_tool_output.jsonl``)."""
+    call_id = str(obj.get("toolCallId"))
+    name = _text(obj.get("toolName"))
+    if kind == "tool_execution_start":
+        if call_id in called or not name:
+            yield event("other", "system", raw_type=kind)
+            return
+        called.add(call_id)
+        yield from _reply({"content": [{"type": "toolCall", "id": call_id, "name": name,
+                                        "arguments": obj.get("args")}]}, event, shell_calls)
+        return
+    result = obj.get("result")
+    text = block_text(result.get("content")) if isinstance(result, dict) else block_text(result)
+    yield from _message({"role": "toolResult", "toolCallId": call_id, "toolName": name,
+                         "content": [{"type": "text", "text": text}], "isError": obj.get("isError") is True},
+                        event, shell_calls, 0)
 
 
 def _text(value) -> str:
