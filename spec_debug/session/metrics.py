@@ -852,6 +852,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
                 (second := _SECOND_READING.match(text, end)) is not None and _from_speculation(text, start, second.end()):
             name = "baseline_throughput"  # "from 20 tok/s to 50 tok/s with EAGLE3"
         kind = _not_decode(text, start, end)
+        if kind == "draft":
+            continue
         if kind is not None and not (kind == "total_throughput" and name == "baseline_throughput"):
             # A total stated as the run without speculation stays its baseline: the readings it
             # is set against are the same kind ("Total throughput 1800 tok/s without speculation,
@@ -864,6 +866,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             # its unit is the next number's; so is its kind ("Total token throughput dropped from
             # 3000 to 2500 tok/s": both totals)
             first_kind = _not_decode(text, first, end)
+            if first_kind == "draft":
+                first_kind = None
             first_name = first_kind or _throughput_name(text, first, None)
             if first_name == "throughput" and name == "throughput" and _from_speculation(text, first, end):
                 first_name = "baseline_throughput"
@@ -998,6 +1002,8 @@ def _not_decode(text: str, start: int, unit_end: int) -> str | None:
     lo = max(0, start - 200)
     nl = text.rfind("\n", lo, start)
     line = text[nl + 1 if nl >= 0 else lo:start]
+    if "eval time" in line and _in_draft_section(text, start):
+        return "draft"
     if ("prompt eval" in line or "encoded " in line) and _LLAMA_CPP_PROMPT.search(line.lower()):
         return "prefill_throughput"
     if "rompt: " in line and _MLX_PROMPT.search(line.lower()):
@@ -1019,6 +1025,18 @@ def _not_measured(text: str, start: int) -> bool:
     if not ("ect" in before or "arget" in before or "heor" in before or "goal" in before):
         return False  # literal gates: most readings have none of the words
     return _NOT_MEASURED.search(before) is not None
+
+
+def _in_draft_section(text: str, start: int) -> bool:
+    """Whether the perf line at ``start`` is under llama.cpp's "draft:" heading: its speculative
+    examples print the draft context's timings under "draft:", then the target's under
+    "target:" (ggml-org/llama.cpp examples/speculative-simple/speculative-simple.cpp, as posted
+    in ggml-org/llama.cpp#18039). The draft's "eval time ... 2902.94 tokens per second" is how
+    fast the small model drafts, no speed of the run."""
+    draft = text.rfind("draft:\n", max(0, start - 4000), start)
+    if draft < 0 or draft < text.rfind("target:\n", max(0, start - 4000), start):
+        return False
+    return not text[text.rfind("\n", 0, draft) + 1:draft].strip()  # the heading alone on its line
 
 
 def _after_comparison_sign(text: str, start: int) -> bool:

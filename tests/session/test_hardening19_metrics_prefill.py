@@ -35,8 +35,9 @@ def _tputs(text: str) -> list[tuple[str, float]]:
 
 def test_llama_cpp_prompt_lines_are_prefill_and_the_decoded_line_is_decode():
     # before: four decode throughputs, 5.141 and 6239.99 among them
-    assert _tputs(LLAMA_CPP_18039) == [("prefill_throughput", 5.141), ("throughput", 4.701),
-                                       ("prefill_throughput", 6239.99), ("throughput", 2902.94)]
+    # the draft context's timings under "draft:" (6239.99, 2902.94) are how fast the draft model
+    # runs, no reading of the run (tests/session/test_hardening20_extract_metrics.py)
+    assert _tputs(LLAMA_CPP_18039) == [("prefill_throughput", 5.141), ("throughput", 4.701)]
 
 
 def test_llama_server_print_timings_prompt_line_is_prefill():

@@ -285,3 +285,38 @@ def test_a_listed_prefill_or_total_item_is_no_decode_throughput():
 def test_a_list_under_a_tok_s_header_stops_at_another_quantity():
     assert _readings("Current tok/s\nGPU memory: 80\nEAGLE3: 54.8\n") == []
     assert _readings("Output tokens/s\nOutput tokens: 256\nEAGLE3: 54.8\n") == [("throughput", 54.8)]
+
+
+# https://github.com/ggml-org/llama.cpp/pull/18039 (arch-btw, 2026-01-16): llama-speculative-simple
+# with an EAGLE3 draft, its summary then the draft context's timings under "draft:"
+LLAMA_CPP_18039 = """```
+encoded   10 tokens in    1.945 seconds, speed:    5.141 t/s
+decoded  136 tokens in   28.931 seconds, speed:    4.701 t/s
+
+n_draft   = 8
+n_predict = 136
+n_drafted = 112
+n_accept  = 36
+accept    = 32.143%
+
+draft:
+
+ Eagle3 Draft encoder:
+llama_perf_context_print:        load time =   24387.75 ms
+llama_perf_context_print: prompt eval time =      11.86 ms /    74 tokens (    0.16 ms per token,  6239.99 tokens per second)
+llama_perf_context_print:        eval time =      23.77 ms /    69 runs   (    0.34 ms per token,  2902.94 tokens per second)
+llama_perf_context_print:       total time =   53318.22 ms /   143 tokens
+```
+"""
+
+
+def test_llama_cpp_draft_context_timings_are_not_the_runs_speed():
+    # the draft's 2902.94 tokens per second was read as the run's throughput, next to its 4.701 t/s
+    readings = _readings(LLAMA_CPP_18039)
+    assert ("throughput", 4.701) in readings
+    assert all(v not in (2902.94, 6239.99) for _, v in readings)
+    # the target's timings, under "target:", are the run's
+    target = LLAMA_CPP_18039.replace("```\n", "") + (
+        "\ntarget:\n\nllama_perf_context_print:        eval time =   28000.00 ms /   136 runs   "
+        "(  205.88 ms per token,     4.86 tokens per second)\n")
+    assert ("throughput", 4.86) in _readings(target)
