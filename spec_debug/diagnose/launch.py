@@ -1563,11 +1563,18 @@ def _unknown_algorithm(cfg: LaunchConfig) -> list[str]:
     if not isinstance(method, str) or not method:
         return []
     lower = method.lower()
-    if lower in _VLLM_METHODS or lower.endswith("_mtp") or lower == "[ngram]":
+    if lower in _VLLM_METHODS or lower.endswith("_mtp") or lower == "[ngram]" or lower in _VLLM_PLUGIN_METHODS:
         return []
     return [f"--speculative-config \"method\": \"{method}\" is none of vLLM's methods ({', '.join(_VLLM_METHODS)}, "
             "or a model's *_mtp name): SpeculativeConfig refuses it at startup unless a platform plugin adds it; "
             + _did_you_mean(lower, _VLLM_METHODS, quoted=True)]
+
+
+# Methods that a published vLLM plugin registers, served as documented with the plugin installed:
+# ArcticInference's LSTM/MLP speculators, `"method": "arctic"` (snowflakedb/ArcticInference
+# docs/spec-decode.rst; the `arctic_inference` general plugin patches vLLM's SpeculativeConfig).
+# Calling them refused at startup would be a false SD102 on the plugin's own documented command.
+_VLLM_PLUGIN_METHODS = ("arctic",)
 
 
 # vLLM's own `--speculative-*` options besides --speculative-config: V0's (0.6/0.7
