@@ -14,7 +14,7 @@ no torch import here so the controller can run the checks on a probe's output.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Iterable
 
 # Which diagnostic code each check feeds (the diagnose/ catalog owns the codes themselves).
@@ -311,6 +311,9 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
                               embed_rows=checkpoint.embed_rows,
                               d2t_dtype=(checkpoint.tensors.infos["d2t"].dtype
                                          if checkpoint.has("d2t") else None))
+    report = replace(report, checks=tuple(
+        _config_vocab_check(check, cfg.vocab_size, checkpoint.embed_rows)
+        for check in report.checks))
     configured = configured_draft_vocab(cfg.raw)
     # without the key the engines size lm_head from vocab_size (vLLM llama_eagle3.py; SGLang
     # llama_eagle3.py also loads the target's head then), whatever speculators' default says
@@ -318,6 +321,21 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
                        report.checks + (check_lm_head_rows(lm_rows, served_rows, configured,
                                                            report.target_vocab_size),))
+
+
+def _config_vocab_check(check: VocabCheck, config_vocab: int, embed_rows: int | None) -> VocabCheck:
+    """The embed_rows check, failed also when the embedding fits the target but the draft
+    config's vocab_size does not: engines build the draft embedding from the config (vLLM
+    llama_eagle3.py VocabParallelEmbedding(config.vocab_size), whose weight loader asserts
+    the rows) and fail to load the draft."""
+    if check.name != "embed_rows" or not check.ok or check.skipped or embed_rows is None \
+            or config_vocab == embed_rows:
+        return check
+    return _fail("embed_rows", VocabIssue(
+        "embed_rows", f"the draft config's vocab_size is {config_vocab} but embed_tokens has "
+        f"{embed_rows} rows, one per target token: engines size the draft embedding from the "
+        f"config and fail to load it; set vocab_size to {embed_rows}",
+        {"embed_rows": embed_rows, "config_vocab_size": config_vocab}))
 
 
 def configured_draft_vocab(raw: Any) -> bool:

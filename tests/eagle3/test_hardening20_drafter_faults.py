@@ -415,3 +415,19 @@ def test_hs_states_concatenated_into_one_vector_say_how_to_save_them(world):
     error, hint = _one_line_error(_run("eval", world))
     assert "hidden_states has shape [14, 96] (flattened slots?)" in error, error
     assert "torch.stack([layer states..., final layer state], dim=1)" in hint, hint
+
+
+def test_a_draft_config_vocab_size_off_its_embedding_is_a_vocab_issue(world):
+    """transformer_layer_config.vocab_size 300 over a 256-row embedding that fits the target.
+    Before: `drafter vocab` said ok (the embedding was compared with the target only) while
+    eval refused the config."""
+    path = world / "draft" / "config.json"
+    config = json.loads(path.read_text())
+    config["transformer_layer_config"]["vocab_size"] = 300
+    path.write_text(json.dumps(config))
+    result = _run("vocab", world)
+    assert result.exit_code == 1, result.output
+    issues = [i for c in json.loads(result.output)["checks"] for i in c["issues"]]
+    assert [(i["kind"], i["code"]) for i in issues] == [("embed_rows", "SD303")]
+    assert "the draft config's vocab_size is 300 but embed_tokens has 256 rows" in \
+        issues[0]["message"] and "set vocab_size to 256" in issues[0]["message"]
