@@ -82,8 +82,13 @@ _NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSyst
 # ("NCCL WARN Missing "iommu=pt" from kernel command line which can lead to system instablity or
 # hang!" on every rank of a working ROCm node; "NCCL WARN LL cutoff points not detected"). A
 # collective that failed says so in an error (an NCCL error, a DistBackendError, the watchdog).
+# A WARN that says something failed is one too: a log tail with "NCCL WARN Cuda failure 'out of
+# memory'" and "NCCL WARN Failed to CUDA calloc 2097152 bytes" (NCCL src/include/alloc.h), "NCCL WARN
+# socketProgress: Connection closed by remote peer" or "NET/IB : Got completion from peer ... with
+# error 12" shows the collective's fault though the tail itself exited 0.
 _NCCL_FAILED = re.compile(r"NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator"
-                          r"|Watchdog caught collective operation timeout|DistBackendError")
+                          r"|Watchdog caught collective operation timeout|DistBackendError"
+                          r"|NCCL WARN[^\n]*?(?:[Ff]ail|[Ee]rror|refused|reset by peer|[Cc]losed|[Tt]imeout|timed out|[Aa]bort)")
 # OpenSSH client texts (openssh-portable): packet.c sshpkt_fatal ("Connection closed by %s
 # port %d", "Connection reset by %s port %d"), sshconnect.c kex_exchange_identification,
 # sshconnect2.c ("Permission denied (%s)." for any method list), clientloop.c ("client_loop:
@@ -490,6 +495,16 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     return kept
 
 
+# With no header to say a traceback follows, the line after the frames must name an exception
+# class as Python prints one: a builtin's name (...Error, ...Exception, KeyboardInterrupt,
+# SystemExit, StopIteration, ...Warning) or a module-qualified class (triton.runtime.errors.
+# OutOfResources). Else frames a logger printed with stack_info=True ("Stack (most recent call
+# last):" cut off) or a warning's stack were read with the next log line ("INFO: continuing",
+# "Throughput: 54.8 tok/s") as their exception.
+_HEADLESS_EXC = re.compile(r"(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Iteration|Warning)$"
+                           r"|(?:[a-z_]\w*\.)+[A-Z]\w*$")
+
+
 def _headless_traceback(output: str) -> ErrorInfo | None:
     """A traceback whose header was cut off: ``tail -n 30 server.log`` of a crashed server, an
     excerpt pasted from the middle of a log (sgl-project/sglang#1498: frames from
@@ -505,7 +520,9 @@ def _headless_traceback(output: str) -> ErrorInfo | None:
         line_start = output.rfind("\n", 0, at) + 1
         if at > line_start and not output[line_start:at].strip(" \t"):
             info, _ = _one_traceback(_HEADER + "\n" + output[line_start:], 0)
-            return _classify(info) if info.exception is not None else None
+            if info.exception is None or not _HEADLESS_EXC.match(info.exception):
+                return None
+            return _classify(info)
         at = output.find('File "', at + 6)
     return None
 

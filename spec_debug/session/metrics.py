@@ -198,7 +198,8 @@ _PER_USER_BEFORE = re.compile(r"\b(?:per[\s-]+|each\s+)(?:user|stream)s?\b\s*(?:
 _PROMPT_WORDS_BEFORE = re.compile(
     r"\b(prefill(?:ing)?|input|prompt|total)(?:[\s_-]+(?:tokens?|tok))?[\s_-]+(?:throughput|speed|processing|rate|tps)"
     r"\b[^\d]{0,20}$")
-_PROMPT_WORDS_AFTER = re.compile(r"\s*\(?\s*(prefill|input|prompt|total)\b")
+# (on the reading's own line: "decode 45 tok/s" over "prompt processing is slow" is decode)
+_PROMPT_WORDS_AFTER = re.compile(r"[ \t]*\(?[ \t]*(prefill|input|prompt|total)\b")
 # The stage named alone, right before the number: "prefill 5000 tok/s, decode 30 tok/s"; "prompt"
 # and "input" only as the clause's label ("prompt: 5000 tok/s, generation: 30 tok/s"): "on this
 # prompt 30 tok/s" is decode speed. "chunked prefill" names a setting, no stage.
@@ -216,9 +217,16 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s
 # run without it. Not when the clause names a change to a run ("after fixing the draft config,
 # EAGLE3 went from 54 to 91 tok/s": both speculate). Searched in lower case.
 _FROM_AT = re.compile(r"\bfrom\s*$")
+# "with" or "using" the method makes it the subject only where the clause says it gained
+# ("Qwen3-8B with Eagle3 achieves a boost from ..."): "with speculative decoding, throughput
+# dropped from 60 to 50 tok/s as batch grew" and "With EAGLE3 enabled, raising
+# num_speculative_tokens from 3 to 5 moved throughput from 80 to 95" are two runs that both speculate.
 _SPEC_SUBJECT = re.compile(
-    r"\b(?:with|using|enabling|enabled|turning\s+on)\s+(?:the\s+)?(?:eagle[\w-]*|spec\w*(?:\s+decod\w*)?|mtp|medusa"
+    r"\b(?:enabling|enabled|turning\s+on)\s+(?:the\s+)?(?:eagle[\w-]*|spec\w*(?:\s+decod\w*)?|mtp|medusa"
     r"|n-?gram|draft(?:\s+model)?)(?![\w-])"
+    r"|\b(?:with|using)\s+(?:the\s+)?(?:eagle[\w-]*|spec\w*(?:\s+decod\w*)?|mtp|medusa|n-?gram|draft(?:\s+model)?)"
+    r"(?![\w-]).*\b(?:achiev\w*|boost\w*|improv\w*|speeds?\s+up|sped\s+up|gain\w*|jump\w*|increas\w*"
+    r"|doubl\w*|tripl\w*|accelerat\w*)"
     r"|\b(?:eagle[\w-]*|spec\w*\s+decod\w*|mtp|medusa)\s+(?:achieve[sd]?|gives|gave|brings|brought|yield(?:s|ed)?"
     r"|improve[sd]?|boost(?:s|ed)?|speeds|sped)\b")
 _CHANGE_WORDS = re.compile(r"\b(?:after|before|fix\w*|tun(?:e|ed|es|ing)|chang\w*|switch\w*|updat\w*|upgrad\w*"
@@ -914,10 +922,18 @@ _SETTING_LABEL = re.compile(r"(?:bs|batch(?:[ _-]?size)?|(?:num[ _-]?)?(?:spec(?
                             r"|version|iter\w*|trials?|attempts?|count|samples?|prompts?|requests?|questions?|runs?|(?:exit\s+)?code|status"
                             r"|return\s*code|errors?|warnings?|failures?|failed|passed)")
 # An item of the prompt's or all tokens, or of one user's share: no decode throughput of a run.
-_NOT_DECODE_LABEL = re.compile(r"prefill|input|prompt|total|ttft|tpot|itl|latency|per[ -]user|/user|request|tokens?$"
+_NOT_DECODE_LABEL = re.compile(r"prefill|input|prompt|total|ttft|tpot|itl|latency|per[ -]user|/user|request|tokens?$|speed-?up|ratio"
                                r"|len(?:gth)?\b|time|duration|count|\bnum")
+# An engine's option name ("tensor_parallel_size: 2", "top_p: 0.95", "block_size: 16") names a
+# setting, unless it names a run by its method ("eagle3_tree: 95").
+_CONFIG_KEY = re.compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+")
+_RUN_WORD = re.compile(r"eagle|mtp|medusa|ngram|vanilla|baseline|spec|draft|base\b", re.I)
 _OTHER_QUANTITY = re.compile(r"/s\b|\bms\b|%|latenc|accept|\bAL\b|tpot|ttft|\bitl\b|memory|\bGi?B\b|\d\s*s\b", re.I)
 _HEADER_READING = re.compile(r"[:=]\s*\**\d")
+
+
+# A header that lists what a run was given, no readings: "Settings used for the tok/s runs".
+_SETTINGS_HEADER = re.compile(r"\b(?:settings?|config\w*|param\w*|flags?|args?|arguments|options)\b")
 
 
 def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
@@ -929,7 +945,7 @@ def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
         return
     header = text[line_start:line_end].strip()
     low = header.lower()
-    if header.endswith((".", "?", "!")) or _HEADER_READING.search(header) or "prefill" in low or "input" in low or "prompt" in low or "total" in low \
+    if header.endswith((".", "?", "!")) or _HEADER_READING.search(header) or _SETTINGS_HEADER.search(low) or "prefill" in low or "input" in low or "prompt" in low or "total" in low \
             or _PER_USER.match(text, unit.end()):
         return
     pos = line_end + 1
@@ -944,7 +960,8 @@ def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
             label = m.group("label").strip(" *_`")
             if _OTHER_QUANTITY.search(label):
                 return  # "GPU memory: 80", "Accept length: 2.1": another quantity's list
-            if not label or _SETTING_LABEL.fullmatch(label.lower()) or _NOT_DECODE_LABEL.search(label.lower()):
+            if not label or _SETTING_LABEL.fullmatch(label.lower()) or _NOT_DECODE_LABEL.search(label.lower()) \
+                    or (_CONFIG_KEY.fullmatch(label) and not _RUN_WORD.search(label)):
                 continue
             name = "baseline_throughput" if _BASELINE_LABEL.search(label) else "throughput"
             found.append(Metric(name, float(m.group("value")), "tok/s", f"{header} | {row.strip()}"[:200]))
@@ -1014,8 +1031,11 @@ def _not_decode(text: str, start: int, unit_end: int) -> str | None:
 # A number said to be a projection, an expectation or a target, right before it: "would put this
 # same code at a projected ~180–230 tok/s" (waybarrios/vllm-mlx#763), "I expected ~150 tok/s",
 # "target: 50 tok/s". No run measured it. Searched in lower case.
-_NOT_MEASURED = re.compile(r"\b(?:projected|projection|expected|expect|expecting|theoretical(?:ly)?|target(?:ed)?|goal)"
-                           r"(?:\s+(?:throughput|speed|decode|of|at|is|was|around|about|roughly|to\s+be|to\s+get|to\s+see))*"
+# "target" alone names the target model in speculative decoding ("Target: 40 tok/s" over "EAGLE3:
+# 95 tok/s", "target at 40 tok/s, EAGLE-3 at 95"): a goal only as "target throughput/speed/rate/of".
+_NOT_MEASURED = re.compile(r"\b(?:(?:projected|projection|expected|expect|expecting|theoretical(?:ly)?|goal)"
+                           r"|target(?:ed)?(?=\s+(?:throughput|speed|decode|rate|of)\b))"
+                           r"(?:\s+(?:throughput|speed|decode|rate|of|at|is|was|around|about|roughly|to\s+be|to\s+get|to\s+see))*"
                            r"\s*[:=~\u2248]?\s*(?:about\s+|around\s+)?$")
 
 
