@@ -203,11 +203,20 @@ def _newlines_as_separators(text: str) -> str:
     out: list[str] = []
     quote = None
     escaped = False
+    comment = False
     for i, ch in enumerate(text):
+        if comment and ch != "\n":
+            continue
+        comment = False
         if escaped:
             escaped = False
         elif ch == "\\" and quote != "'":
             escaped = True
+        elif quote is None and ch == "#" and _starts_word(text, i):
+            # bash(1) COMMENTS: a word starting with `#` begins a comment to the end of the line,
+            # so a note such as `# ^ the recipe's EVAL_ONLY arm` opens no quote
+            comment = True
+            continue
         elif quote is None and ch in "'\"":
             quote = ch
         elif ch == quote:
@@ -221,6 +230,10 @@ def _newlines_as_separators(text: str) -> str:
             continue
         out.append(ch)
     return "".join(out)
+
+
+def _starts_word(text: str, i: int) -> bool:
+    return i == 0 or text[i - 1] in " \t\n;&|("
 
 
 def _python_string_command(text: str) -> str | None:
@@ -658,17 +671,32 @@ def _expand_outside_single_quotes(line: str, assigned: dict[str, str], quote: st
             out.append(line[i:i + 2])
             i += 2
             continue
+        if quote is None and ch == "#" and _starts_word(line, i):
+            out.append(line[i:])  # a comment: no quote opens in it, nothing in it is expanded
+            break
         if quote is None and ch in "'\"" or ch == quote:
             quote = None if ch == quote else ch
         elif ch == "$" and quote != "'":
             m = _VARIABLE.match(line, i)
             if m and (m.group(1) or m.group(2)) in assigned:
-                out.append(assigned[m.group(1) or m.group(2)])
+                out.append(_as_expanded(assigned[m.group(1) or m.group(2)], quote))
                 i = m.end()
                 continue
         out.append(ch)
         i += 1
     return "".join(out), quote
+
+
+def _as_expanded(value: str, quote: str | None) -> str:
+    """The value written back so that splitting the line gives the words bash gives: an
+    expansion's result is not re-parsed for quotes (bash(1) "Quote Removal" applies only to the
+    quotes written in the line), so `SPEC_CONFIG='{"method":"dspark",...}'` then
+    `--speculative-config "$SPEC_CONFIG"` hands vLLM the JSON with its double quotes. Inside
+    double quotes the value is one word (backslash, double quote, dollar and backquote escaped);
+    unquoted it is split at blanks (word splitting), each word kept literally."""
+    if quote == '"':
+        return re.sub(r'([\\"$`])', r"\\\1", value)
+    return " ".join(shlex.quote(word) for word in value.split())
 
 
 def _unwrap_shell(argv: list[str]) -> list[str]:
