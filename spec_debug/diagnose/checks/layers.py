@@ -167,7 +167,11 @@ def _retrain(a: LayerAnalysis) -> str:
 
 def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None = None,
                      fc_in_features: int | None = None, num_aux: int | None = None,
+                     draft_target_hidden_size: int | None = None,
                      at: Where = Where()) -> list[Finding]:
+    """`draft_target_hidden_size`: the draft config's own target_hidden_size, from which vLLM
+    and SGLang size fc (target_hidden_size x 3: vllm model_executor/models/llama_eagle3.py,
+    sglang srt/models/llama_eagle3.py), whatever the target's real width."""
     a, n = analysis, analysis.num_target_layers
     facts = a.to_facts()
     base = [f"trained on {_names(a.trained, n)} ({a.trained_source}), input-to-layer ids",
@@ -203,6 +207,12 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
         if fc_in_features != aux * target_hidden_size:
             width_problem.append(f"fc.weight has {fc_in_features} input features; {aux} aux layers x "
                                  f"hidden {target_hidden_size} = {aux * target_hidden_size}")
+    if draft_target_hidden_size and target_hidden_size and (
+            draft_target_hidden_size != target_hidden_size):
+        width_problem.append(f"the draft config's target_hidden_size is {draft_target_hidden_size}, "
+                             f"the target's hidden_size {target_hidden_size}: the engines build fc "
+                             f"for target_hidden_size x {aux} inputs and fail to load fc.weight; "
+                             f"set target_hidden_size to {target_hidden_size}")
     if a.fc_fan_in is not None and a.fc_fan_in != aux:
         width_problem.append(f"{a.engine} {a.engine_version or 'latest'} builds fc for {a.fc_fan_in} "
                              f"aux layers; the draft has {aux}")

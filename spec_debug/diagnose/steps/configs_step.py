@@ -25,6 +25,13 @@ def _text(cfg: dict[str, Any] | None) -> dict[str, Any]:
         return dict(cfg or {})
 
 
+def _stated_target_width(draft_raw: Any) -> int | None:
+    """The draft config's target_hidden_size when it states one (null or absent: the draft's
+    own hidden_size, which the fc width check covers)."""
+    value = draft_raw.get("target_hidden_size") if isinstance(draft_raw, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 def _text_problem(cfg: dict[str, Any] | None) -> str | None:
     """Why the language model's config could not be read (a text_config, or Qwen3-Omni's
     thinker_config.text_config, that is not an object): _text then falls back to the top
@@ -114,7 +121,8 @@ def check(ctx: Any) -> list[Finding]:
         except CheckpointError:
             num_aux = None
         findings += check_aux_layers(analysis, target_hidden_size=int(text["hidden_size"]),
-                                     fc_in_features=cfgs.get("fc_in_features"), num_aux=num_aux, at=at)
+                                     fc_in_features=cfgs.get("fc_in_features"), num_aux=num_aux,
+                                     draft_target_hidden_size=_stated_target_width(draft_raw), at=at)
     if name in ("sglang", "vllm"):
         findings += check_norm_flags(name, version, draft_raw, at)
     if target_raw is not None:
