@@ -138,6 +138,7 @@ _TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
 # is read through.
 _NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*$")
 # "I get between 18 and 20 t/s" (theroyallab/tabbyAPI#166): a range in words, read as its middle too.
+_BEFORE_SPREAD = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*$")
 _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
 # The run without speculation in prose: "baseline", the NO_SPEC phrases, and the names the
@@ -838,6 +839,14 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
         elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         if _after_comparison_sign(text, start):
+            continue
+        sign = len(text[max(0, start - 4):start].rstrip(" ")) + max(0, start - 4) - 1  # the sign's offset
+        if text[sign:sign + 1] == "\u00b1" and (mean := _BEFORE_SPREAD.search(text, max(0, sign - 24), sign)):
+            # "54.8±0.3 tok/s", "54.8 ± 0.3 tok/s": the mean is the reading, its spread none
+            start, value = mean.start("value"), float(mean.group("value"))
+        elif text[sign:sign + 1] in ("+", "\u00b1"):
+            # a change or a spread, no run's speed: "| ~+2-6 t/s |" in a column of what each
+            # change gained (ggml-org/llama.cpp#27173), "(spread ±0.2 tok/s)"
             continue
         if _not_measured(text, start):
             continue

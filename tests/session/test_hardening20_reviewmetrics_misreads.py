@@ -92,3 +92,17 @@ def test_settings_listed_under_a_tok_s_line_are_no_readings():
 def test_a_prompt_word_on_the_next_line_leaves_decode_alone():
     assert _readings("decode 45 tok/s\nprompt processing is slow") == [("throughput", 45.0)]
     assert _readings("3000 tok/s total, 40 tok/s decode") == [("throughput", 40.0), ("total_throughput", 3000.0)]
+
+
+def test_a_signed_change_or_spread_is_no_reading():
+    # https://github.com/ggml-org/llama.cpp/pull/27173 (2026-08-16): a column of what each change
+    # gained, "~+2-6 t/s", was read as a 4 t/s run
+    text = ("| change | how it works | t/s change / improvement |\n|---|---|---|\n"
+            "| Draft all tokens in one decode (`LLAMA_SPEC_CHAIN=1`) | Before: one GPU call per draft token. | ~+2-6 t/s |\n"
+            "| Return 2 numbers per draft token | The GPU sends back only the picked token. | ~+5-11 t/s |\n")
+    assert _readings(text) == []
+    assert _readings("EAGLE3: 95 tok/s (+40 tok/s over baseline 55 tok/s)") == \
+        [("baseline_throughput", 55.0), ("throughput", 95.0)]
+    # a mean and its spread: the mean
+    assert _readings("throughput 54.8 ± 0.3 tok/s") == [("throughput", 54.8)]
+    assert _readings("throughput 54.8±0.3 tok/s") == [("throughput", 54.8)]
