@@ -6,11 +6,12 @@ from __future__ import annotations
 from spec_debug.errors import UsageError
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "swe-agent", "text", "asciicast",
-                 "specstory", "gemini-cli", "qwen-code")
+                 "specstory", "gemini-cli", "qwen-code", "pi", "copilot")
 """What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
---json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown."""
+--json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown, ``pi``
+the Pi coding agent's sessions (OpenClaw's too), ``copilot`` GitHub Copilot CLI's events.jsonl."""
 _FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai", "gemini": "gemini-cli",
-                   "qwen": "qwen-code"}
+                   "qwen": "qwen-code", "pi-agent": "pi", "github-copilot": "copilot", "copilot-cli": "copilot"}
 
 
 def input_format_name(input_format: str | None) -> str | None:

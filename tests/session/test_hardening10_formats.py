@@ -124,12 +124,19 @@ def _traj(path: Path) -> Path:
     return path
 
 
+def _folder(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
 def test_every_format_detection_finds_can_be_forced(tmp_path):
     """``--input-format`` took only claude-code, codex, openai and text: an OpenHands
     trajectory, a ``codex exec --json`` stream, an asciinema recording or a SpecStory file
     could not be forced when detection was wrong (``discover(path, "openhands")`` was a usage
     error). Each is now read as itself when forced, as it is when detected."""
     from spec_debug.session.sources import INPUT_FORMATS, discover
+    from tests.session import test_hardening20_formats_copilot_cli as copilot_cli
+    from tests.session import test_hardening20_formats_pi_sessions as pi_sessions
 
     samples = {
         "claude-code": SHARED / "claude-code" / "representative_messages.jsonl",
@@ -143,6 +150,8 @@ def test_every_format_detection_finds_can_be_forced(tmp_path):
         "swe-agent": _traj(tmp_path / "x.traj"),
         "gemini-cli": H19 / "session-2026-10-02T08-00-5d2c1e6a.jsonl",
         "qwen-code": H19 / "8e2f4a6c-1b3d-4f5e-9a7b-2c4d6e8f0a1b.jsonl",
+        "pi": pi_sessions._session(_folder(tmp_path / "pi")),
+        "copilot": copilot_cli._session(_folder(tmp_path / "copilot")),
     }
     assert set(samples) == set(INPUT_FORMATS) - {"auto"}
     flags = {"codex-exec": ("codex", "exec_events"), "asciicast": ("text", "recording"),
