@@ -640,26 +640,41 @@ def _with_script_variables(text: str) -> str:
     (where bash leaves `$NAME` as written); `${NAME:-default}`, a computed value, or a name the
     text never assigns stays as written, since the environment decides it."""
     assigned: dict[str, str] = {}
+    unknown: set[str] = set()
     out: list[str] = []
     quote = None
     for line in text.splitlines(keepends=True):
+        at_start = quote  # inside a quote opened on a line above: no assignment starts here
         if assigned:
             line, quote = _expand_outside_single_quotes(line, assigned, quote)
-        if quote is None and _ASSIGNMENT_LINE.match(line):
+        else:
+            _, quote = _expand_outside_single_quotes(line, assigned, quote)
+        if at_start is None and _ASSIGNMENT_LINE.match(line):
             try:
                 words = shlex.split(line, comments=True)
             except ValueError:
+                # a value spread over lines (`MTP_ARGS="--speculative-algorithm ... \` then more
+                # lines): not read here, so whatever the name held before is no longer its value
+                unknown.update(_ASSIGNED_NAMES.findall(line))
                 words = []
             words = words[1:] if words[:1] == ["export"] else words
             if words and all(_ASSIGNMENT.fullmatch(w) for w in words):
                 for word in words:
                     name, _, value = word.partition("=")
-                    if "$" in value or "`" in value:
-                        assigned.pop(name, None)  # computed: not a value this text gives
+                    if "$" in value or "`" in value or name in unknown or assigned.get(name, value) != value:
+                        # computed, or given two values (the branches of an `if`/`case`: which one
+                        # runs is decided when the script runs): not a value this text gives
+                        unknown.add(name)
                     else:
                         assigned[name] = value
+            for name in unknown:
+                assigned.pop(name, None)
         out.append(line)
     return "".join(out)
+
+
+# The names a line assigns (`NAME=`, `export NAME=`), read where the line cannot be split.
+_ASSIGNED_NAMES = re.compile(r"(?:^|[\s;])(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=")
 
 
 def _expand_outside_single_quotes(line: str, assigned: dict[str, str], quote: str | None) -> tuple[str, str | None]:
