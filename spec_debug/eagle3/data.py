@@ -523,6 +523,8 @@ def _load_torch_records(path: Path) -> list[dict]:
     except Exception as exc:  # zip, pickle and gzip errors have no common base
         from spec_debug.eagle3.checkpoint import torch_save_cut
 
+        if path.stat().st_size == 0:  # as the safetensors reader says it (checkpoint.py)
+            raise DataError(f"{path}: empty file (0 bytes); copy it again") from None
         if torch_save_cut(path) or isinstance(exc, EOFError):  # EOFError: a cut .gz
             raise DataError(f"{path}: cannot read: truncated ({path.stat().st_size} bytes); "
                             "copy it again") from None

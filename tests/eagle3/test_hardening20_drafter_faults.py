@@ -431,3 +431,20 @@ def test_a_draft_config_vocab_size_off_its_embedding_is_a_vocab_issue(world):
     assert [(i["kind"], i["code"]) for i in issues] == [("embed_rows", "SD303")]
     assert "the draft config's vocab_size is 300 but embed_tokens has 256 rows" in \
         issues[0]["message"] and "set vocab_size to 256" in issues[0]["message"]
+
+
+def test_an_empty_specforge_sample_is_called_empty_not_truncated(world):
+    """A 0-byte data_1.ckpt among SpecForge samples (a dump killed before it wrote). Before:
+    "cannot read: truncated (0 bytes)", unlike the "empty file" an hs file gets."""
+    for i, path in enumerate(sorted((world / "data").iterdir())):
+        state = _tensors(path)
+        hidden = state["hidden_states"].float()
+        T = hidden.shape[0]
+        path.unlink()
+        torch.save({"input_ids": state["token_ids"], "loss_mask": torch.ones(T, dtype=torch.long),
+                    "aux_hidden_state": hidden[:, :3].reshape(1, T, -1).clone(),
+                    "hidden_state": hidden[:, 3][None].clone()}, world / "data" / f"data_{i}.ckpt")
+    (world / "data" / "data_1.ckpt").write_bytes(b"")
+    out = json.loads(_run("eval", world).output)
+    assert out["samples"] == SAMPLES - 1
+    assert out["skipped"][0]["reason"].endswith("data_1.ckpt: empty file (0 bytes); copy it again")
