@@ -232,6 +232,10 @@ _SPEC_SUBJECT = re.compile(
     r"|improve[sd]?|boost(?:s|ed)?|speeds|sped)\b")
 _CHANGE_WORDS = re.compile(r"\b(?:after|before|fix\w*|tun(?:e|ed|es|ing)|chang\w*|switch\w*|updat\w*|upgrad\w*"
                            r"|setting|bump\w*|when|once|vs|versus|than|without|w/o|no)\b")
+# A change to the run named after "with EAGLE3" ("... with EAGLE3 after fixing the vocab mapping");
+# "when"/"once" alone may only say where it ran ("with EAGLE3 when batch is 1").
+_CHANGE_AFTER = re.compile(r"\b(?:after|before|fix\w*|tun(?:e|ed|es|ing)|chang\w*|switch\w*|updat\w*|upgrad\w*"
+                           r"|bump\w*|rais\w*|lower\w*|increas\w*|decreas\w*)\b")
 # Speculation turned on as the change the numbers span: "After enabling EAGLE3, throughput dropped
 # from 90 to 54.8 tok/s"; "went down from 90 to 54.8 tok/s after enabling EAGLE3" (after them).
 _SPEC_ON = (r"(?:after|when|once|by)\s+(?:enabling|turning\s+on|adding|switching\s+(?:on|to)|using)\s+(?:the\s+)?"
@@ -906,7 +910,10 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
 # The unit as the label of its number, at the start of a line: "tokens/s: 50.583147408917135", as a
 # script printed it (vllm-project/vllm#5313); a word of decode before it at most ("output tok/s:
 # 123"). Not after a key of its own ("Throughput (tok/s): ..." is bench_serving's, read by key).
-_VALUE_AFTER_UNIT = re.compile(r"[ \t]*[:=][ \t]*\**(\d+(?:\.\d+)?)\**(?![\d.]|[ \t]*(?:ms|s|%)\b)")
+# Not a date or a pair after it ("tokens/s: 45 -> 80 with EAGLE3": which run 45 is, the arrow
+# says, not the label).
+_VALUE_AFTER_UNIT = re.compile(r"[ \t]*[:=][ \t]*\**(\d+(?:\.\d+)?)\**(?![\d.]|[ \t]*(?:ms|s|%)\b|[-/]\d"
+                               r"|[ \t]*(?:->|\u2192|=>|to\b|vs\b))")
 _UNIT_LABEL_LEAD = re.compile(r"[ \t>*-]*(?:(?:output|decode|decoding|generation|gen)[ \t]+)?$", re.I)
 
 
@@ -998,8 +1005,13 @@ def _from_speculation(text: str, start: int, pair_end: int) -> bool:
         return _CHANGE_WORDS.search(clause[:on.start()] + clause[on.end():]) is None
     if _CHANGE_WORDS.search(clause) is not None:
         return False
-    return _SPEC_SUBJECT.search(clause) is not None or \
-        _SPEC_ENABLED_AFTER.match(text[pair_end:pair_end + 60].lower()) is not None
+    if _SPEC_SUBJECT.search(clause) is not None:
+        return True
+    tail = text[pair_end:pair_end + 100].lower()
+    on = _SPEC_ENABLED_AFTER.match(tail)
+    # "went from 60 to 90 tok/s with EAGLE3 after fixing the vocab mapping": the fix is the
+    # change, both runs speculate
+    return on is not None and _CHANGE_AFTER.search(re.split(r"[.;!?\n]", tail[on.end():], maxsplit=1)[0]) is None
 
 
 def _not_decode(text: str, start: int, unit_end: int) -> str | None:

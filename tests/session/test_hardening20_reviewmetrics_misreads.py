@@ -106,3 +106,20 @@ def test_a_signed_change_or_spread_is_no_reading():
     # a mean and its spread: the mean
     assert _readings("throughput 54.8 ± 0.3 tok/s") == [("throughput", 54.8)]
     assert _readings("throughput 54.8±0.3 tok/s") == [("throughput", 54.8)]
+
+
+def test_a_unit_label_before_a_pair_or_a_date_is_no_reading():
+    # "tokens/s: 50.58" (vllm-project/vllm#5313) is one; a pair or a date after the label is not
+    assert _readings("tokens/s: 45 -> 80 with EAGLE3") == []
+    assert _readings("tokens/s: 2024-11-30 run") == []
+    assert _readings("tokens/s: 50.583147408917135") == [("throughput", 50.583147408917135)]
+
+
+def test_with_eagle3_after_the_pair_and_then_a_fix_is_two_speculative_runs():
+    assert _readings("Throughput went from 60 to 90 tok/s with EAGLE3 after fixing the vocab mapping.") == \
+        [("throughput", 60.0), ("throughput", 90.0)]
+    assert _readings("Throughput went from 60 to 90 tok/s with EAGLE3 once I fixed the d2t mapping.") == \
+        [("throughput", 60.0), ("throughput", 90.0)]
+    # speculation the only change named: the first is the baseline
+    assert _readings("it went from 30 tok/s to 45 tok/s with MTP.") == \
+        [("baseline_throughput", 30.0), ("throughput", 45.0)]
