@@ -126,7 +126,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
     # is the continued one. Other newlines end a command, as in a script.
     text, substitutions = _hide_substitutions(_with_script_variables(command))
-    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", text))
+    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", _without_comments(text)))
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
@@ -203,20 +203,11 @@ def _newlines_as_separators(text: str) -> str:
     out: list[str] = []
     quote = None
     escaped = False
-    comment = False
     for i, ch in enumerate(text):
-        if comment and ch != "\n":
-            continue
-        comment = False
         if escaped:
             escaped = False
         elif ch == "\\" and quote != "'":
             escaped = True
-        elif quote is None and ch == "#" and _starts_word(text, i):
-            # bash(1) COMMENTS: a word starting with `#` begins a comment to the end of the line,
-            # so a note such as `# ^ the recipe's EVAL_ONLY arm` opens no quote
-            comment = True
-            continue
         elif quote is None and ch in "'\"":
             quote = ch
         elif ch == quote:
@@ -228,6 +219,34 @@ def _newlines_as_separators(text: str) -> str:
             waiting = last[0].startswith("--") and "=" not in last[0] and not _BOOLEAN_HINTS.match(last[0][2:])
             out.append(" " if waiting or text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
             continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _without_comments(text: str) -> str:
+    """The text with its comments removed, newlines kept. bash(1) COMMENTS: a word starting
+    with `#` begins a comment to the end of the line, so a note such as `# ^ the recipe's
+    EVAL_ONLY arm` opens no quote, and a commented-out command ending in `\\` does not continue
+    onto the command below it (a comment has no line continuation)."""
+    out: list[str] = []
+    quote = None
+    escaped = False
+    comment = False
+    for i, ch in enumerate(text):
+        if comment and ch != "\n":
+            continue
+        comment = False
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote is None and ch == "#" and _starts_word(text, i):
+            comment = True
+            continue
+        elif quote is None and ch in "'\"":
+            quote = ch
+        elif ch == quote:
+            quote = None
         out.append(ch)
     return "".join(out)
 

@@ -86,3 +86,26 @@ def test_a_value_written_over_lines_is_not_replaced_by_the_other_branch():
 def test_one_plain_assignment_is_still_read():
     argv = split_command('MODEL="meta-llama/Llama-3.1-8B-Instruct"\nvllm serve "$MODEL" --port 8000\n')
     assert "meta-llama/Llama-3.1-8B-Instruct" in argv
+
+
+# tutu329/server-install projects/院h20服务器_openeuler/sh/ds-v3-671b-8.sh keeps its speculative
+# flags as commented-out lines ending in `\` (`# --speculative-algo NEXTN \`). bash has no line
+# continuation inside a comment, so such a line above the command (the variant switched off, as
+# these scripts keep them) must not swallow the command below it.
+COMMENTED_VARIANT_ABOVE = """export CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7
+# python -m sglang.launch_server --model-path=/home/tutu/models/DeepSeek-V3-0324 --tp=8 \\
+# --speculative-algo NEXTN \\
+python -m sglang.launch_server --served-model-name=ds-v3 --model-path=/home/tutu/models/DeepSeek-V3-0324 \\
+--enable-p2p-check --trust-remote-code --host=0.0.0.0 --port=28001 \\
+--tp=8 --speculative-algorithm NEXTN --speculative-num-steps 2 --speculative-eagle-topk 1 \\
+--speculative-num-draft-tokens 3
+# --disable-radix \\
+# --enable-torch-compile --torch-compile-max-bs 1 \\
+"""
+
+
+def test_a_commented_line_ending_in_backslash_does_not_continue():
+    argv = split_command(COMMENTED_VARIANT_ABOVE)
+    assert "--served-model-name=ds-v3" in argv
+    assert argv[argv.index("--speculative-num-steps") + 1] == "2"
+    assert not any(tok.startswith("#") for tok in argv)
