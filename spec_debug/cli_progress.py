@@ -128,6 +128,8 @@ class ConsoleReporter(Reporter):
     def host_finished(self, host: HostRecord) -> None:
         if host.status == "error":
             self._print(f"[bold red]host {escape(host.name)} error:[/] {_shown(host.error or '')}")
+            if host.hint:
+                self._print(f"  hint: {_shown(host.hint)}")
 
     def run_finished(self, record: RunRecord) -> None:
         status, self._status = self._status, None

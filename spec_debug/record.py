@@ -157,6 +157,9 @@ class HostRecord(_RecordModel):
     """A HostStatus; any other text is a newer spec-debug's status, kept as written."""
     error: str | None = None
     """One-line cause when the host could not be reached or dropped mid-run."""
+    hint: str | None = None
+    """How to fix that cause, where the transport knows it (the `ssh-keygen -R` line for a
+    changed host key, the keyword of an ssh_config line it refused)."""
     vars: dict[str, Any] = Field(default_factory=dict)
     started_at: str | None = None
     finished_at: str | None = None

@@ -333,8 +333,10 @@ class Run:
             else:
                 host.status = "error"
                 host.error = exc.message.splitlines()[0]
+                host.hint = exc.hint  # the ssh-keygen -R line of a changed key: the error alone says what, not how
                 self._commit_step(
-                    None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={})]
+                    None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={},
+                                          hint=exc.hint)]
                 )
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"

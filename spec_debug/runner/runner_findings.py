@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spec_debug.diagnose.catalog import CATALOG, make_finding
+from spec_debug.diagnose.catalog import CATALOG, get_doc, make_finding
 from spec_debug.record import Finding, Severity
 
 RUNNER_CODES = ("SD001", "SD002", "SD003", "SD004", "SD005")
@@ -30,7 +30,14 @@ def catalog_defaults(code: str) -> FindingDefaults:
 
 
 def runner_finding(
-    code: str, *, host: str | None, step: str | None, evidence: list[str], facts: dict[str, Any] | None = None, title: str | None = None
+    code: str, *, host: str | None, step: str | None, evidence: list[str], facts: dict[str, Any] | None = None, title: str | None = None,
+    hint: str | None = None,
 ) -> Finding:
+    """The catalog's finding for ``code``; ``hint`` (what the error that raised it says to do) goes
+    before the catalog's generic fix."""
     assert code in RUNNER_CODES, code
-    return make_finding(code, host=host, step=step, evidence=evidence, facts=facts or {}, title=title)
+    remediation = None
+    if hint:
+        remediation = f"{hint[:1].upper()}{hint[1:].rstrip('. ')}. {get_doc(code).fix}"
+    return make_finding(code, host=host, step=step, evidence=evidence, facts=facts or {}, title=title,
+                        remediation=remediation)
