@@ -73,6 +73,9 @@ class TransportError(SpecDebugError):
     """A host could not be reached or the connection broke."""
 
     exit_code = 3
+    step_only = False
+    """True when only the step's channel was lost and the connection still serves the next
+    steps (sshd's ChannelTimeout closed a quiet step): the step errors, the host goes on."""
 
 
 class HostKeyError(TransportError):

@@ -462,7 +462,16 @@ class Run:
             # The transport's message says what happened (lost, refused a session, hung).
             errored = self._errored(step, host, exc.message.splitlines()[0], command)
             cut_short = getattr(exc, "cut_short", None)  # set by _execute: its output until the break
-            self._commit_step(errored if cut_short is None else errored.model_copy(update=cut_short), [])
+            if cut_short is not None:
+                errored = errored.model_copy(update=cut_short)
+            if exc.step_only:
+                # Only this step's channel was closed (ChannelTimeout): the connection serves the
+                # host's other steps, which still have their diagnostics to give.
+                findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[errored.message],
+                                                                hint=exc.hint)])
+                self.options.reporter.step_finished(host, step, errored, findings)
+                return errored, findings, step.on_failure == "stop"
+            self._commit_step(errored, [])
             raise
         findings = self._clean_findings(findings)  # before the console shows them
         if self.options.gate is not None:

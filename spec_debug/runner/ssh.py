@@ -591,13 +591,15 @@ class SSHTransport(Transport):
         if silent_s < 0.5:
             return TransportError(f"{self.host}: the server closed the command's channel without an exit status{left}")
         # The cause is in the message: a host's error is recorded and shown by its first line alone.
-        return TransportError(
+        closed = TransportError(
             f"{self.host}: the server closed the step's channel after about {max(1, round(silent_s)):g} s without output, while the command "
             f"still ran (sshd_config's ChannelTimeout closes quiet sessions){left}",
             hint="the host's sshd closes quiet sessions: sshd_config's ChannelTimeout (OpenSSH 9.2+, e.g. "
             "`ChannelTimeout session:*=15m`; `sshd -T | grep -i channeltimeout` on the host shows it); have the step "
             "print progress while it works, or raise or remove that timeout",
         )
+        closed.step_only = self._connection.transport.is_active()  # the next step gets a channel of its own
+        return closed
 
     def _not_killed(self, cause: TransportError, timeout_s: float | None) -> TransportError:
         """The error of a step that timed out on a connection that could not carry its kill."""
