@@ -85,10 +85,13 @@ _NCCL = re.compile(r"NCCL (?:error|WARN)|nccl\w*Error|ncclInternalError|ncclSyst
 # A WARN that says something failed is one too: a log tail with "NCCL WARN Cuda failure 'out of
 # memory'" and "NCCL WARN Failed to CUDA calloc 2097152 bytes" (NCCL src/include/alloc.h), "NCCL WARN
 # socketProgress: Connection closed by remote peer" or "NET/IB : Got completion from peer ... with
-# error 12" shows the collective's fault though the tail itself exited 0.
+# error 12" shows the collective's fault though the tail itself exited 0. Not an optional library
+# it did without ("misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]" on hosts with no
+# InfiniBand, older NCCL; a net plugin not found).
 _NCCL_FAILED = re.compile(r"NCCL error|nccl\w*Error|ncclInternalError|ncclSystemError|NCCL communicator"
                           r"|Watchdog caught collective operation timeout|DistBackendError"
-                          r"|NCCL WARN[^\n]*?(?:[Ff]ail|[Ee]rror|refused|reset by peer|[Cc]losed|[Tt]imeout|timed out|[Aa]bort)")
+                          r"|NCCL WARN(?![^\n]*(?:libibverbs|libnccl-net|[Pp]lugin))"
+                          r"[^\n]*?(?:[Ff]ail|[Ee]rror|refused|reset by peer|[Cc]losed|[Tt]imeout|timed out|[Aa]bort)")
 # OpenSSH client texts (openssh-portable): packet.c sshpkt_fatal ("Connection closed by %s
 # port %d", "Connection reset by %s port %d"), sshconnect.c kex_exchange_identification,
 # sshconnect2.c ("Permission denied (%s)." for any method list), clientloop.c ("client_loop:

@@ -123,3 +123,9 @@ def test_with_eagle3_after_the_pair_and_then_a_fix_is_two_speculative_runs():
     # speculation the only change named: the first is the baseline
     assert _readings("it went from 30 tok/s to 45 tok/s with MTP.") == \
         [("baseline_throughput", 30.0), ("throughput", 45.0)]
+
+
+def test_nccl_warning_of_a_missing_optional_library_is_no_failure():
+    # older NCCL on a host with no InfiniBand warns so on every rank of a working run
+    assert _errors("node1:1:2 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]\n"
+                   "node1:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n") == []
