@@ -459,18 +459,13 @@ def _session_files(root: Path) -> list[Path]:
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
-        if "chats" in dirnames and (names & _GEMINI_PROJECT_FILES or set(dirnames) & _GEMINI_PROJECT_FOLDERS):
-            # A Gemini CLI project folder (~/.gemini/tmp/<project_hash>/): its sessions are in
-            # chats/; logs/ holds activity logs, tool-outputs/ the full output of calls whose
-            # result was cut, <sessionId>/ a session's files (google-gemini/gemini-cli
-            # packages/core/src/utils/sessionOperations.ts), logs.json the prompts typed.
-            dirnames[:] = ["chats"]
-            continue
+        gemini_project = _is_gemini_project(names, set(dirnames))
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
         trunks = {unpacked_name(name) for name in names}
         dirnames[:] = sorted(
             d for d in dirnames
             if d not in _NOT_SESSION_DIRS and not d.startswith(".") and not d.endswith((".dist-info", ".egg-info"))
+            and not (gemini_project and (d in _GEMINI_PROJECT_FOLDERS or _SESSION_ID.fullmatch(d)))
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
@@ -487,6 +482,8 @@ def _session_files(root: Path) -> list[Path]:
                 continue  # the run's own logs beside its trajectory, which tells the session
             if lower.startswith("checkpoint-") and lower.endswith(".json") and "chats" in dirnames:
                 continue  # Gemini CLI's /chat save: a copy of the history the chats/ recording holds
+            if gemini_project and lower in _GEMINI_PROJECT_FILES:
+                continue  # the prompts typed (logs.json), not a session
             found.append(Path(dirpath) / name)
     return found
 
@@ -542,6 +539,18 @@ _CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugin
 _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "version.json"})
 _GEMINI_PROJECT_FILES = frozenset({"logs.json", "shell_history"})
 _GEMINI_PROJECT_FOLDERS = frozenset({"tool-outputs", "logs"})
+_SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _is_gemini_project(files: set[str], folders: set[str]) -> bool:
+    """A Gemini CLI project folder (``~/.gemini/tmp/<project_hash>/``): its sessions are in
+    chats/; logs/ holds activity logs, tool-outputs/ the full output of calls whose result was
+    cut, ``<sessionId>/`` a session's files (google-gemini/gemini-cli
+    ``packages/core/src/utils/sessionOperations.ts``), logs.json the prompts typed. Those are no
+    sessions. It is told by a file or folder only Gemini CLI names so (logs.json, shell_history,
+    tool-outputs/): a bundle of an incident's files with a chats/ and a logs/ folder of its own is
+    no project folder, and its other files and logs/ are still read."""
+    return "chats" in folders and bool(files & _GEMINI_PROJECT_FILES or "tool-outputs" in folders)
 _GEMINI_HOME_FILES = frozenset({"installation_id", "google_accounts.json", "oauth_creds.json"})
 """Files only ``~/.gemini`` (or a copy of it under another name) holds: the install's id and the
 Google login (google-gemini/gemini-cli ``packages/core/src/config/storage.ts``); a project may
