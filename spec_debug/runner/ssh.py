@@ -186,8 +186,10 @@ def wrap_command(
     run_new = ("printf %s \"$__spec_debug_cmd\" | \"$s\" -c '__spec_debug_cmd=$(cat <&3; printf x); exec 3<&-; "
                "eval \"${__spec_debug_cmd%x}\"' \"$s\" 3<&0 </dev/null; " if too_long
                else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
+    # `|| :`: where an rc file closed fd 2 (`exec 2>&-`) the stderr marker cannot be written,
+    # and under its `set -e` the failed printf ended the wrapper before the step ran.
     return (
-        "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2; "
+        "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2 || :; "
         f"{level}{exports}{assign}"
         'if [ -n "${BASH_VERSION:-}" ]; then eval "$__spec_debug_cmd" </dev/null; '
         "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
@@ -399,7 +401,7 @@ class SSHTransport(Transport):
     ) -> CommandOutcome:
         started = time.monotonic()
         deadline = None if timeout_s is None else started + timeout_s
-        header = _PidHeader(stdout)
+        header = _PidHeader(stdout, follower=_STDERR_MARKER + b"\n")
         stderr_header = _PidHeader(stderr, _STDERR_MARKER)
         if self._interrupted.is_set():
             return CommandOutcome(exit_code=None, duration_s=0.0)
@@ -983,9 +985,12 @@ class _PidHeader:
     change locale" where a forwarded LANG/LC_* is not installed. They came in every step's
     stderr, where checks on stderr and findings' evidence took them for the step's."""
 
-    def __init__(self, capture: StreamCapture, marker: bytes = _PID_MARKER) -> None:
+    def __init__(self, capture: StreamCapture, marker: bytes = _PID_MARKER, follower: bytes | None = None) -> None:
         self.capture = capture
         self._marker = marker
+        self._follower = follower
+        """A line the wrapper may print on this stream right after the marker's, dropped too."""
+        self._held = b""
         self.pid: int | None = None
         self.seen = False
         """The marker arrived: the wrapper ran."""
@@ -999,7 +1004,7 @@ class _PidHeader:
     def write(self, chunk: bytes) -> None:
         self.written_at = time.monotonic()
         if not self._searching:
-            self.capture.write(chunk)
+            self._pass_on(chunk)
             return
         self._pending += chunk
         start = self._pending.find(self._marker)
@@ -1018,7 +1023,8 @@ class _PidHeader:
             rest = bytes(self._pending[end + 1 :])
             self._pending.clear()
             self._searching = False
-            self.capture.write(before + rest)
+            self.capture.write(before)
+            self._pass_on(rest)
         elif len(self._pending) > _PID_MARKER_SEARCH_LIMIT:
             # Too much to hold back: pass it on, keeping only a tail that may hold the start
             # of the marker's line, and go on looking (an HPC ~/.bashrc's `module list` on
@@ -1032,11 +1038,35 @@ class _PidHeader:
         """Output held back while looking for the marker (all of it, if none came)."""
         return bytes(self._pending).decode("utf-8", "replace")
 
+    def _pass_on(self, data: bytes) -> None:
+        """Write what follows the marker, minus the follower line if it comes first.
+
+        A ~/.bashrc that ends with `exec 2>&1` (to keep errors in order with output in a
+        `tee`d or `script`ed session) sends the wrapper's stderr marker, printed right after the
+        pid line, to stdout: the step's stdout began with it, which broke JSON probes and
+        captures anchored at the start of the output."""
+        if self._follower is None:
+            self.capture.write(data)
+            return
+        held = self._held + data
+        if held.startswith(self._follower):
+            held, self._follower = held[len(self._follower) :], None
+        elif self._follower.startswith(held):
+            self._held = held  # the line may still be arriving
+            return
+        else:
+            self._follower = None
+        self._held = b""
+        self.capture.write(held)
+
     def finish(self) -> None:
         if self._searching:
             self._searching = False
             self.capture.write(bytes(self._pending))
             self._pending.clear()
+        if self._held:
+            self.capture.write(self._held)
+            self._held = b""
 
 
 def _signal_number(name: str) -> int | None:
