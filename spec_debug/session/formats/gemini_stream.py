@@ -47,7 +47,13 @@ def looks_like_result(obj: dict) -> bool:
     (``stats.models``, ``stats.tools``), with no ``type`` of its own."""
     stats = obj.get("stats")
     return "type" not in obj and ("response" in obj or "error" in obj) and isinstance(stats, dict) \
-        and ("models" in stats or "tools" in stats) and set(obj) <= {"session_id", "response", "stats", "error"}
+        and ("models" in stats or "tools" in stats) and set(obj) <= _RESULT_KEYS
+
+
+_RESULT_KEYS = frozenset({"session_id", "response", "stats", "error", "auth_method", "user_tier"})
+"""``JsonOutput``'s fields; later releases add the login's ``auth_method`` and ``user_tier``
+(the same interface in a newer ``packages/core/src/output/types.ts``, which gives ``InitEvent``
+them too): an output with them was not the run's and read as one unknown Claude Code record."""
 
 
 def is_stream(path: Path) -> bool:

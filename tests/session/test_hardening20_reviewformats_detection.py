@@ -1,0 +1,32 @@
+"""Detection of the formats added today against real shapes they must (and must not) take.
+
+Gemini CLI's ``gemini -p … --output-format json`` document (``JsonOutput``,
+google-gemini/gemini-cli ``packages/core/src/output/types.ts``) gained the login's
+``auth_method`` and ``user_tier`` in later releases; with them the document was no Gemini CLI
+output and was read as one unknown Claude Code record (its answer and its error lost)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+
+_STATS = {"models": {"gemini-2.5-pro": {"api": {"totalRequests": 2, "totalErrors": 0, "totalLatencyMs": 5120},
+                                        "tokens": {"prompt": 4100, "candidates": 210, "total": 4310, "cached": 0,
+                                                   "thoughts": 0, "tool": 0}}},
+          "tools": {"totalCalls": 0, "totalSuccess": 0, "totalFail": 0, "totalDurationMs": 0,
+                    "totalDecisions": {"accept": 0, "reject": 0, "modify": 0, "auto_accept": 0}, "byName": {}},
+          "files": {"totalLinesAdded": 0, "totalLinesRemoved": 0}}
+
+
+def test_a_json_output_with_the_login_fields_is_gemini_clis(tmp_path):
+    path = tmp_path / "gemini-run.json"
+    path.write_text(json.dumps({"session_id": "5d2c1e6a-9b7f-4c3e-8a21-0f6e4d3b2a10", "auth_method": "gemini-api-key",
+                                "user_tier": "free", "stats": _STATS,
+                                "error": {"type": "FatalAuthenticationError", "message": "API key not valid",
+                                          "code": 41}}, indent=2), encoding="utf-8")
+    a = analyze_path(path).to_json()
+    assert a["sessions"][0]["format"] == "gemini-cli"
+    assert a["sessions"][0]["unknown_types"] == 0
+    assert [e["message"] for e in a["errors"] if e["kind"] == "agent_error"] == ["API key not valid"]
