@@ -402,7 +402,8 @@ class SSHTransport(Transport):
         started = time.monotonic()
         deadline = None if timeout_s is None else started + timeout_s
         header = _PidHeader(stdout, follower=_STDERR_MARKER + b"\n")
-        stderr_header = _PidHeader(stderr, _STDERR_MARKER)
+        # The whole line: an rc file's line that merely holds the marker's bytes is login noise.
+        stderr_header = _PidHeader(stderr, _STDERR_MARKER + b"\n")
         if self._interrupted.is_set():
             return CommandOutcome(exit_code=None, duration_s=0.0)
         self._reopen_if_closed_while_idle()
