@@ -459,6 +459,13 @@ def _session_files(root: Path) -> list[Path]:
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
+        if _is_copilot_session(Path(dirpath), names):
+            # Copilot CLI's session folder: the session is events.jsonl; its plan.md, checkpoints/,
+            # files/ (pasted attachments) and rewind-snapshots/ are no sessions, their shell
+            # blocks commands nobody ran.
+            found.append(Path(dirpath) / _COPILOT_EVENTS)
+            dirnames[:] = []
+            continue
         gemini_project = _is_gemini_project(names, set(dirnames))
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
         trunks = {unpacked_name(name) for name in names}
@@ -539,6 +546,17 @@ _CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugin
 _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "version.json"})
 _GEMINI_PROJECT_FILES = frozenset({"logs.json", "shell_history"})
 _GEMINI_PROJECT_FOLDERS = frozenset({"tool-outputs", "logs"})
+_COPILOT_EVENTS = "events.jsonl"
+
+
+def _is_copilot_session(folder: Path, files: set[str]) -> bool:
+    """A Copilot CLI session folder (``~/.copilot/session-state/<sessionId>/``): ``events.jsonl``
+    beside the session's ``workspace.yaml``, or under ``session-state/`` (the layout a
+    published map of ``~/.copilot`` shows: also ``plan.md``, ``checkpoints/<NNN>-<slug>.md``,
+    ``files/``, ``rewind-snapshots/index.json``)."""
+    return _COPILOT_EVENTS in files and ("workspace.yaml" in files or folder.parent.name == "session-state")
+
+
 _SESSION_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 

@@ -121,3 +121,26 @@ def test_a_home_of_three_agents_reads_each_session_in_its_format(tmp_path):
         [(CLAUDE, "claude-code"), (COPILOT, "copilot"), ("session-2026-10-02T10-00-5d2c1e6a", "gemini-cli")])
     assert {c.command for c in a.commands} == {"ssh gpu01 nvidia-smi", "ssh gpu02 systemctl status sglang",
                                                "ssh gpu03 dmesg"}
+
+
+def test_a_copilot_session_folder_is_its_events_alone(tmp_path):
+    """A Copilot CLI session folder also holds plan.md, checkpoints/<NNN>-<slug>.md, files/
+    (pasted attachments) and rewind-snapshots/index.json. Before, each was a text session of
+    its own, the shell blocks of the plan and a pasted file commands nobody ran."""
+    folder = tmp_path / "copilot" / "session-state" / COPILOT
+    _copilot(folder / "events.jsonl")
+    (tmp_path / "copilot" / "config.json").write_text("{}", encoding="utf-8")
+    (folder / "workspace.yaml").write_text(f"id: {COPILOT}\ncwd: /work\n", encoding="utf-8")
+    (folder / "plan.md").write_text("# Plan\n\n1. Clear the cache:\n\n```bash\n$ ssh gpu02 rm -rf /tmp/cache\n```\n",
+                                    encoding="utf-8")
+    (folder / "checkpoints").mkdir()
+    (folder / "checkpoints" / "001-restart.md").write_text("# Restart\n\n```\n$ pkill -f sglang\n```\n",
+                                                           encoding="utf-8")
+    (folder / "files").mkdir()
+    (folder / "files" / "paste-1.txt").write_text("$ cat /etc/hosts\n127.0.0.1 localhost\n", encoding="utf-8")
+    (folder / "rewind-snapshots").mkdir()
+    (folder / "rewind-snapshots" / "index.json").write_text('{"snapshots": []}', encoding="utf-8")
+    for path in (tmp_path / "copilot", folder):
+        a = analyze_path(path)
+        assert [(s["id"], s["format"]) for s in a.sessions] == [(COPILOT, "copilot")], path
+        assert [c.command for c in a.commands] == ["ssh gpu02 systemctl status sglang"], path
