@@ -654,10 +654,11 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             return "asciicast", False, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
              "gemini-cli": 0, "pi": 0, "copilot": 0}
-    seen = 0
+    seen = written = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
             continue
+        written += 1
         try:
             obj = json.loads(raw)
         except ValueError:
@@ -678,6 +679,10 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     best = max(votes, key=lambda k: votes[k])
     if votes[best]:
         return best, False, True
+    if stripped[:1] not in (b"{", b"[") and 2 * seen < written:
+        # Prose with a JSON line or two (a Markdown note quoting a record in a ```json block)
+        # is a text log, not an unknown Claude Code session refused as "not a transcript".
+        return "text", False, False
     return ("claude-code" if seen else "text"), False, False
 
 

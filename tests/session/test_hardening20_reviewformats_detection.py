@@ -30,3 +30,34 @@ def test_a_json_output_with_the_login_fields_is_gemini_clis(tmp_path):
     assert a["sessions"][0]["format"] == "gemini-cli"
     assert a["sessions"][0]["unknown_types"] == 0
     assert [e["message"] for e in a["errors"] if e["kind"] == "agent_error"] == ["API key not valid"]
+
+
+_NOTE = """# gpu01 incident notes
+
+## Copilot
+
+Copilot's /share of the run is in copilot-session.md; Gemini's export showed this call:
+
+**Tool Command**:
+```json
+{"name": "run_shell_command", "args": {"command": "ssh gpu01 nvidia-smi"}}
+```
+
+Then we ran:
+
+```bash
+$ ssh gpu01 'tail -n 50 /tmp/sglang.log'
+```
+"""
+
+
+def test_a_markdown_note_with_a_json_line_is_a_text_log(tmp_path):
+    """Before, one JSON line among the prose made the note an unknown Claude Code session:
+    named alone it was refused as "not a session transcript", in a folder its commands lost."""
+    note = tmp_path / "notes" / "incident.md"
+    note.parent.mkdir()
+    note.write_text(_NOTE, encoding="utf-8")
+    for path in (note, note.parent):
+        a = analyze_path(path)
+        assert [s["format"] for s in a.sessions] == ["text"], path
+        assert "ssh gpu01 'tail -n 50 /tmp/sglang.log'" in [c.command for c in a.commands], path
