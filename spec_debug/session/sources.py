@@ -532,14 +532,17 @@ def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] 
         # instructions, GEMINI.md, were read as a shell log); Qwen Code in ~/.qwen/projects/
         # (above, as Claude Code's) or ~/.qwen/tmp/ in older releases.
         return {"tmp", "projects"} & folders
-    if "session-state" in folders and (name == ".copilot" or files & _COPILOT_HOME_FILES or "logs" in folders):
+    if "session-state" in folders and (name == ".copilot" or files & _COPILOT_HOME_FILES
+                                       or ("config.json" in files and "logs" in folders)):
         # GitHub Copilot CLI: sessions in ~/.copilot/session-state/<id>/events.jsonl; its logs/
-        # (the process's own log files) and config are no session.
+        # (the process's own log files) and config are no session. A logs/ folder alone does not
+        # tell its home: an incident's bundle may hold a copied session-state/ beside its own
+        # logs/ and sessions, all of them read.
         return {"session-state"}
     return None
 
 
-_COPILOT_HOME_FILES = frozenset({"config.json", "mcp-config.json", "command-history-state.json"})
+_COPILOT_HOME_FILES = frozenset({"mcp-config.json", "command-history-state.json"})
 _CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".credentials.json", "CLAUDE.md",
                                 "history.jsonl"})
 _CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugins", "file-history", "session-env"})

@@ -144,3 +144,18 @@ def test_a_copilot_session_folder_is_its_events_alone(tmp_path):
         a = analyze_path(path)
         assert [(s["id"], s["format"]) for s in a.sessions] == [(COPILOT, "copilot")], path
         assert [c.command for c in a.commands] == ["ssh gpu02 systemctl status sglang"], path
+
+
+def test_a_bundle_with_a_copied_session_state_and_logs_is_read_whole(tmp_path):
+    """Before, session-state/ beside a logs/ folder made the bundle a Copilot CLI home: only
+    session-state/ was read, the Claude Code session and the server log beside it lost."""
+    bundle = tmp_path / "incident-43"
+    _copilot(bundle / "session-state" / COPILOT / "events.jsonl")
+    _claude(bundle / f"{CLAUDE}.jsonl", "ssh gpu01 nvidia-smi")
+    (bundle / "logs").mkdir()
+    (bundle / "logs" / "terminal.log").write_text("$ ssh gpu01 'tail -n 5 /tmp/sglang.log'\nINFO ready\n",
+                                                 encoding="utf-8")
+    a = analyze_path(bundle)
+    assert sorted(s["format"] for s in a.sessions) == ["claude-code", "copilot", "text"]
+    assert {c.command for c in a.commands} == {"ssh gpu01 nvidia-smi", "ssh gpu02 systemctl status sglang",
+                                               "ssh gpu01 'tail -n 5 /tmp/sglang.log'"}
