@@ -61,3 +61,24 @@ def test_a_markdown_note_with_a_json_line_is_a_text_log(tmp_path):
         a = analyze_path(path)
         assert [s["format"] for s in a.sessions] == ["text"], path
         assert "ssh gpu01 'tail -n 50 /tmp/sglang.log'" in [c.command for c in a.commands], path
+
+
+def test_a_streams_retry_and_loop_events_are_warnings(tmp_path):
+    """Later releases add ``retry`` (a model request retried) and ``loop_detected`` events to the
+    stream (``JsonStreamEventType`` in a newer ``types.ts``); they were records of an unknown type."""
+    t = "2026-10-02T08:00:0{}.000Z"
+    events = [{"type": "init", "timestamp": t.format(0), "session_id": "s1", "model": "gemini-2.5-pro",
+               "auth_method": "gemini-api-key"},
+              {"type": "message", "timestamp": t.format(1), "role": "user", "content": "why is accept len 1.0?"},
+              {"type": "retry", "timestamp": t.format(2), "attempt": 1, "max_attempts": 3, "delay_ms": 5000,
+               "error": "429 RESOURCE_EXHAUSTED", "model": "gemini-2.5-pro"},
+              {"type": "tool_use", "timestamp": t.format(3), "tool_name": "run_shell_command", "tool_id": "c1",
+               "parameters": {"command": "ssh gpu01 nvidia-smi"}},
+              {"type": "tool_result", "timestamp": t.format(4), "tool_id": "c1", "status": "success", "output": "ok"},
+              {"type": "loop_detected", "timestamp": t.format(5), "loop_type": "consecutive_identical_tool_calls"},
+              {"type": "result", "timestamp": t.format(6), "status": "success", "stats": {"total_tokens": 10}}]
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    a = analyze_path(path).to_json()
+    assert a["sessions"][0]["format"] == "gemini-cli" and a["sessions"][0]["unknown_types"] == 0
+    assert [c["command"] for c in a["commands"]] == ["ssh gpu01 nvidia-smi"]

@@ -121,6 +121,8 @@ def _event(obj: dict, kind, event, shell_calls: set[str], stats: ReadStats) -> I
         # A warning (a loop detected, a retried request) is no failure; an error ends the turn.
         said = obj.get("message") if isinstance(obj.get("message"), str) else ""
         yield event("system", "system", text=said, raw_type="error" if obj.get("severity") == "error" else "warning")
+    elif kind in ("retry", "loop_detected"):
+        yield event("system", "system", raw_type="warning", text=_notice(obj, kind))
     elif kind is None and looks_like_result(obj):
         yield from _final_answer(obj, event)
     elif kind == "result":
@@ -132,6 +134,17 @@ def _event(obj: dict, kind, event, shell_calls: set[str], stats: ReadStats) -> I
     else:
         stats.unknown_types += 1
         yield event("other", "system", raw_type=str(kind))
+
+
+def _notice(obj: dict, kind: str) -> str:
+    """Later releases' ``retry{attempt, max_attempts, delay_ms, error?, model}`` (a model request
+    retried) and ``loop_detected{loop_type?}`` (the CLI stopped a repeating turn), as a newer
+    ``packages/core/src/output/types.ts`` gives them: warnings, not records of an unknown type."""
+    if kind == "retry":
+        said = obj.get("error") if isinstance(obj.get("error"), str) else ""
+        return f"retry {obj.get('attempt')}/{obj.get('max_attempts')} of a {obj.get('model')} request: {said}".rstrip(": ")
+    loop = obj.get("loop_type") if isinstance(obj.get("loop_type"), str) else ""
+    return f"loop detected: {loop}".rstrip(": ")
 
 
 def _final_answer(obj: dict, event) -> Iterator[Event]:
