@@ -101,7 +101,13 @@ tree() {{
   echo $all
 }}
 pids=$(tree)
-kill -TERM -$root $pids 2>/dev/null
+kill -TERM -$root 2>/dev/null
+for p in $pids; do
+  read -r line < /proc/$p/stat 2>/dev/null || continue
+  set -- ${{line##*") "}}
+  # Once each: a second SIGTERM cut short the stack dump of faulthandler.register(SIGTERM, chain=True).
+  [ "$3" = "$root" ] || kill -TERM $p 2>/dev/null
+done
 i=0
 while [ $i -lt {rounds} ]; do
   alive=
