@@ -46,9 +46,15 @@ def kill_tree(root_pid: int, *, grace_s: float = 0.5) -> None:
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(root_pid, sig)
+            grouped = True
         except (ProcessLookupError, PermissionError):
-            pass
+            grouped = False
         for pid in pids:
+            # One SIGTERM a process: a second one, by pid after the group's, lands inside a
+            # handler installed with SA_NODEFER (faulthandler.register(SIGTERM, chain=True), how
+            # a hung NCCL rank is made to say where it hangs) and kills it mid-dump.
+            if grouped and _group_of(pid) == root_pid:
+                continue
             try:
                 os.kill(pid, sig)
             except (ProcessLookupError, PermissionError):
@@ -59,6 +65,13 @@ def kill_tree(root_pid: int, *, grace_s: float = 0.5) -> None:
                 time.sleep(0.02)
             # Late-forked children of the dying tree are caught by the SIGKILL pass.
             pids = list(dict.fromkeys(pids + descendants(root_pid)))
+
+
+def _group_of(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
 
 
 def _alive(pid: int) -> bool:

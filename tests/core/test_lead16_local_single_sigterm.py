@@ -1,0 +1,38 @@
+"""A local step killed at its timeout gets one SIGTERM per process, not two.
+
+kill_tree signalled the step's process group, then every process of its tree by pid: each
+process in the group got SIGTERM twice, and a Python program that dumps its stacks on SIGTERM
+(faulthandler installs that handler with SA_NODEFER, CPython Modules/faulthandler.c) entered it
+again mid-dump (with chain=True the second one killed it and the record kept half a dump). As
+tests/ssh/test_hardening20_reviewssh_single_sigterm.py shows for the SSH transport: each process
+here spins, writes one dump per SIGTERM it gets and lives on until the SIGKILL."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import only_run
+
+RANKS = 6
+
+
+def test_each_process_of_a_timed_out_local_step_gets_one_sigterm(tmp_path: Path) -> None:
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    rank = (f"python3 -c 'import faulthandler, signal, sys, time; "
+            f"faulthandler.register(signal.SIGTERM, file=open(sys.argv[1], \"w\"), chain=False); "
+            f"print(\"rank up\", flush=True); sum(iter(int, 1))' {dumps}/rank$r &")
+    playbook = tmp_path / "hang.yaml"
+    playbook.write_text("name: hang\nsteps:\n  - id: allreduce\n    timeout: 3\n    run: |\n"
+                        f"      for r in $(seq {RANKS}); do {rank} done\n      wait\n")
+    out = tmp_path / "runs"
+    proc = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    _, record = only_run(out)
+    (step,) = record["steps"]
+    assert step["status"] == "timeout", step["message"]
+    got = {path.name: path.read_text().count("most recent call first") for path in sorted(dumps.iterdir())}
+    assert len(got) == RANKS and set(got.values()) == {1}, got
