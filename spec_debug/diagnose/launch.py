@@ -125,8 +125,10 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
     # is the continued one. Other newlines end a command, as in a script.
-    text, substitutions = _hide_substitutions(_with_script_variables(command))
-    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", _without_comments(text)))
+    # Comments go first: a quote or a backquote in one opens nothing, and the variables and
+    # substitutions below are read on the commands alone.
+    text, substitutions = _hide_substitutions(_with_script_variables(_without_comments(command)))
+    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", text))
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
@@ -705,9 +707,6 @@ def _expand_outside_single_quotes(line: str, assigned: dict[str, str], quote: st
             out.append(line[i:i + 2])
             i += 2
             continue
-        if quote is None and ch == "#" and _starts_word(line, i):
-            out.append(line[i:])  # a comment: no quote opens in it, nothing in it is expanded
-            break
         if quote is None and ch in "'\"" or ch == quote:
             quote = None if ch == quote else ch
         elif ch == "$" and quote != "'":
