@@ -215,9 +215,17 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     name = transcript_stem(file)
     if detected == "copilot" and name == "events":
         name = file.parent.name  # ~/.copilot/session-state/<sessionId>/events.jsonl
+    elif detected == "openai" and (rotated := _KIMI_CONTEXT.fullmatch(name)) and file.parent.name:
+        # Kimi CLI: ~/.kimi/sessions/<work_dir_hash>/<sessionId>/context.jsonl, and context_N.jsonl
+        # the history before a /clear or a revert (formats.kimi_cli)
+        name = file.parent.name + (rotated.group(1) or "")
     return SessionSource(id=name, path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
 
+
+_KIMI_CONTEXT = re.compile(r"context(_\d+)?")
+"""Kimi CLI's history file, and the copies ``next_available_rotation`` makes of it
+(MoonshotAI/kimi-cli ``src/kimi_cli/utils/path.py``: ``context_1.jsonl``, ``context_2.jsonl``)."""
 
 _SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi coding agent",
                "copilot": "GitHub Copilot CLI"}
@@ -471,7 +479,8 @@ def _session_files(root: Path) -> list[Path]:
         trunks = {unpacked_name(name) for name in names}
         dirnames[:] = sorted(
             d for d in dirnames
-            if d not in _NOT_SESSION_DIRS and not d.startswith(".") and not d.endswith((".dist-info", ".egg-info"))
+            if d not in _NOT_SESSION_DIRS and (not d.startswith(".") or _is_agent_home(Path(dirpath) / d))
+            and not d.endswith((".dist-info", ".egg-info"))
             and not (gemini_project and (d in _GEMINI_PROJECT_FOLDERS or _SESSION_ID.fullmatch(d)))
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
@@ -525,7 +534,7 @@ def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] 
     ``docs/providers/openai-codex.md``)."""
     if "projects" in folders and (files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
         return {"projects"}
-    if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders):
+    if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
         return {"sessions", "archived_sessions"} & folders
     if ("tmp" in folders or "projects" in folders) and (name in (".gemini", ".qwen") or files & _GEMINI_HOME_FILES):
         # Gemini CLI keeps each project's sessions in ~/.gemini/tmp/<project_hash>/chats/ (its
@@ -540,6 +549,31 @@ def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] 
         # logs/ and sessions, all of them read.
         return {"session-state"}
     return None
+
+
+_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory"})
+"""Homes that keep their transcripts in ``sessions/``, told by name when their config files were
+not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``
+(MoonshotAI/kimi-cli ``wiki/context-management.md``, ``src/kimi_cli/share.py``), Factory Droid's
+``~/.factory/sessions/<cwd slug>/<session_id>.jsonl`` beside ``<session_id>.settings.json``."""
+_AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory"})
+"""The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
+analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
+
+
+def _is_agent_home(folder: Path) -> bool:
+    """``folder`` is a CLI's home (``~/.claude``, ``~/.codex``...), told by its name and what it
+    holds (:func:`_agent_home`): a project's own ``.claude/`` (commands and agents in Markdown, no
+    ``projects/``) is still passed by."""
+    if folder.name not in _AGENT_HOME_NAMES:
+        return False
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return False
+    files = {e.name for e in entries if not e.is_dir()}
+    folders = {e.name for e in entries if e.is_dir()}
+    return _agent_home(files, folders, folder.name) is not None
 
 
 _COPILOT_HOME_FILES = frozenset({"mcp-config.json", "command-history-state.json"})

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import codex
+from spec_debug.session.formats import codex, kimi_cli
 from spec_debug.session.formats.common import (
     Cursor,
     block_text,
@@ -297,7 +297,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user":
-        yield event("system" if _harness_note(extra) else "prompt", role, text=text)
+        cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content)
+        yield event("system" if cli_note else "prompt", role, text=text)
     elif role == "assistant":
         block = 0
         reasoning = next((message[k] for k in _REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
@@ -346,11 +347,21 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         if not isinstance(call_id, str):
             # No id (Ollama): pair with the most recent call.
             call_id = next(reversed(call_names), None) if call_names else None
-        code = exit_code_of(text)
-        if code is None:
-            code = trailing_exit_code(text)
+        kimi = kimi_cli.tool_status(content)
+        if kimi is not None:
+            code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
+        else:
+            code = exit_code_of(text)
+            if code is None:
+                code = trailing_exit_code(text)
+            failed = bool(code)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
-                    is_error=bool(code) or message.get("is_error") is True)
+                    is_error=failed or message.get("is_error") is True)
+    elif role in kimi_cli.BOOKKEEPING_ROLES:
+        # Kimi CLI's own lines (formats.kimi_cli): known, so not counted as unknown types
+        shown_text = text if role == "_system_prompt" else ", ".join(
+            f"{k}={v}" for k, v in message.items() if k != "role" and isinstance(v, (int, str)))
+        yield event("system" if role == "_system_prompt" else "other", "system", raw_type=role, text=shown_text)
     elif role is None and isinstance(message.get("working_dir"), str) and "message_count" in message:
         # Goose's first line: the session's metadata (working_dir, description, token counts)
         yield event("system", "system", raw_type="session_meta", text=f"working_dir={message['working_dir']}")

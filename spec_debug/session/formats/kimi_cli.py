@@ -1,0 +1,62 @@
+"""Kimi CLI's session history, ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``:
+one chat message a line in the OpenAI shape (read by :mod:`formats.openai_chat`), with the CLI's
+own bookkeeping lines and status notes around it.
+
+- Bookkeeping lines have a role of their own: ``{"role": "_system_prompt", "content"}``,
+  ``{"role": "_checkpoint", "id": N}``, ``{"role": "_usage", "token_count": N}``
+  (``Context.restore``, MoonshotAI/kimi-cli ``src/kimi_cli/soul/context.py``).
+- A tool's result is a ``tool`` message whose first text parts are the CLI's notes, each wrapped
+  as ``<system>...</system>`` (``system()`` in ``src/kimi_cli/soul/message.py``): a failure
+  opens with ``<system>ERROR</system>`` then ``<system>{message}</system>`` (older releases:
+  one ``<system>ERROR: {message}</system>``), then the output.
+- The Shell tool's messages (``src/kimi_cli/tools/shell/__init__.py``): ``Command executed
+  successfully.`` for exit 0, ``Command failed with exit code: N.`` otherwise, and ``Command
+  killed by timeout (Ns)``.
+- A checkpoint may also be told to the model as a user message ``<system>CHECKPOINT N</system>``
+  (``Context.checkpoint``): the CLI's, not a prompt the person typed.
+"""
+
+from __future__ import annotations
+
+import re
+
+BOOKKEEPING_ROLES = frozenset({"_system_prompt", "_checkpoint", "_usage"})
+_SYSTEM_NOTE = re.compile(r"\A<system>(.*)</system>\Z", re.DOTALL)
+_FAILED = re.compile(r"\ACommand failed with exit code: (-?\d+)\.?\Z")
+_SUCCEEDED = "Command executed successfully."
+
+
+def _notes(content: object) -> list[str]:
+    """The ``<system>`` notes a message's content opens with, unwrapped."""
+    notes = []
+    if not isinstance(content, list):
+        return notes
+    for part in content:
+        text = part.get("text") if isinstance(part, dict) and part.get("type") == "text" else None
+        found = _SYSTEM_NOTE.match(text) if isinstance(text, str) else None
+        if found is None:
+            break
+        notes.append(found.group(1).strip())
+    return notes
+
+
+def tool_status(content: object) -> tuple[int | None, bool] | None:
+    """``(exit_code, is_error)`` of a Kimi CLI tool result from its notes, or None when the
+    content opens with none (another writer's tool message)."""
+    notes = _notes(content)
+    if not notes:
+        return None
+    failed = notes[0] == "ERROR" or notes[0].startswith("ERROR:")
+    code = None
+    for note in notes:
+        message = note.removeprefix("ERROR:").strip()
+        if (match := _FAILED.match(message)) is not None:
+            code = int(match.group(1))
+        elif message == _SUCCEEDED and not failed:
+            code = 0
+    return code, failed or bool(code)
+
+
+def is_cli_note(content: object) -> bool:
+    """A user message made only of the CLI's ``<system>`` notes (a checkpoint marker)."""
+    return isinstance(content, list) and bool(content) and len(_notes(content)) == len(content)
