@@ -657,40 +657,78 @@ def _with_script_variables(text: str) -> str:
     """A pasted script with the variables it assigns itself read through: a line
     `MODEL="meta-llama/Meta-Llama-3.1-8B-Instruct"`, then `--model "$MODEL"` below it
     (ai-dynamo/dynamo examples/backends/vllm/launch/agg_spec_decoding.sh), as bash expands them.
-    Only a plain value assigned on a line of its own is read, and only outside single quotes
+    Only a plain value assigned on lines of its own is read, and only outside single quotes
     (where bash leaves `$NAME` as written); `${NAME:-default}`, a computed value, or a name the
-    text never assigns stays as written, since the environment decides it."""
+    text never assigns stays as written, since the environment decides it. A quoted value written
+    over lines (`EXTRA="--speculative-algorithm EAGLE3 \\` then more lines, the way launch scripts
+    keep their flags in one variable) is read once its quote closes."""
     assigned: dict[str, str] = {}
     unknown: set[str] = set()
     out: list[str] = []
     quote = None
+    pending: list[str] = []  # the lines of an assignment whose quoted value is still open
     for line in text.splitlines(keepends=True):
         at_start = quote  # inside a quote opened on a line above: no assignment starts here
         if assigned:
             line, quote = _expand_outside_single_quotes(line, assigned, quote)
         else:
             _, quote = _expand_outside_single_quotes(line, assigned, quote)
-        if at_start is None and _ASSIGNMENT_LINE.match(line):
-            try:
-                words = shlex.split(line, comments=True)
-            except ValueError:
-                # a value spread over lines (`MTP_ARGS="--speculative-algorithm ... \` then more
-                # lines): not read here, so whatever the name held before is no longer its value
-                unknown.update(_ASSIGNED_NAMES.findall(line))
-                words = []
-            words = words[1:] if words[:1] == ["export"] else words
-            if words and all(_ASSIGNMENT.fullmatch(w) for w in words):
-                for word in words:
-                    name, _, value = word.partition("=")
-                    if "$" in value or "`" in value or name in unknown or assigned.get(name, value) != value:
-                        # computed, or given two values (the branches of an `if`/`case`: which one
-                        # runs is decided when the script runs): not a value this text gives
-                        unknown.add(name)
-                    else:
-                        assigned[name] = value
-            for name in unknown:
-                assigned.pop(name, None)
         out.append(line)
+        if at_start is None and _ASSIGNMENT_LINE.match(line) or pending:
+            pending.append(line)
+            if quote is None:
+                _read_assignment("".join(pending), assigned, unknown)
+                pending = []
+    if pending:
+        # a quote that never closes: the name has no value this text gives
+        unknown.update(_ASSIGNED_NAMES.findall(pending[0]))
+        for name in unknown:
+            assigned.pop(name, None)
+    return "".join(out)
+
+
+def _read_assignment(lines: str, assigned: dict[str, str], unknown: set[str]) -> None:
+    """Record the plain values an assignment line (or a quoted value continued over lines) gives."""
+    try:
+        # bash removes a backslash-newline outside single quotes, also inside double quotes
+        # (bash(1) QUOTING: "A non-quoted backslash ... <newline> ... is treated as a line
+        # continuation"; within double quotes "\\<newline>" is removed too); shlex keeps it there
+        words = shlex.split(_without_continuations(lines), comments=True)
+    except ValueError:
+        unknown.update(_ASSIGNED_NAMES.findall(lines))
+        words = []
+    words = words[1:] if words[:1] == ["export"] else words
+    if words and all(_ASSIGNMENT.fullmatch(w) for w in words):
+        for word in words:
+            name, _, value = word.partition("=")
+            if "$" in value or "`" in value or name in unknown or assigned.get(name, value) != value:
+                # computed, or given two values (the branches of an `if`/`case`: which one
+                # runs is decided when the script runs): not a value this text gives
+                unknown.add(name)
+            else:
+                assigned[name] = value
+    for name in unknown:
+        assigned.pop(name, None)
+
+
+def _without_continuations(text: str) -> str:
+    """The text with each backslash-newline outside single quotes removed, as bash reads it."""
+    out: list[str] = []
+    quote = None
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote != "'":
+            if text.startswith("\\\n", i):
+                i += 2
+                continue
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if quote is None and ch in "'\"" or ch == quote:
+            quote = None if ch == quote else ch
+        out.append(ch)
+        i += 1
     return "".join(out)
 
 
@@ -780,7 +818,7 @@ def _given_env(words: list[str]) -> list[str]:
     return env
 
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*", re.S)
 _CONTAINER_RUNTIMES = ("docker", "podman", "nerdctl")
 
 
