@@ -745,7 +745,7 @@ class Run:
                         not_reached.append(remote)
                         continue
                     try:
-                        local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, PurePosixPath(remote).name)
+                        local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, readable(PurePosixPath(remote).name))
                         local = unclaimed_path(local, PurePosixPath(remote))
                         # local is resolved; run_dir is as given (--out defaults to the relative "runs").
                         artifact = str(local.relative_to(self.store.run_dir.resolve()))
@@ -772,7 +772,7 @@ class Run:
                         timed_out = f"while copying {exc.what}"
                         given_up = {"src": remote, "while": "copying", "artifact": None, "bytes_kept": 0}
                         # The transport kept what it had copied (fetch_deadline.keep_partial).
-                        kept = mark_given_up(local, exc.timeout_s, remote) if local.exists() else None
+                        kept = mark_given_up(local, exc.timeout_s, readable(remote)) if local.exists() else None
                         if kept is not None:
                             given_up.update(artifact=artifact, bytes_kept=kept)
                             timed_out += f" (its first {human_size(kept)} kept in {artifact}, marked where cut)"
@@ -781,6 +781,9 @@ class Run:
                         if "Is a directory" in said:  # EISDIR's words, locally and from the SSH transport
                             said += f" (fetch copies files: name them, or with a pattern such as {remote.rstrip('/')}/*.log)"
                         problems.append(f"{source if remote == pattern else remote}: {said}")
+        problems = [readable(problem) for problem in problems]
+        not_reached = [readable(name) for name in not_reached]
+        timed_out = None if timed_out is None else readable(timed_out)
         status = "timeout" if timed_out is not None else "error" if problems else "passed"
         findings = [runner_finding("SD003", host=host, step=step.id, evidence=problems)] if problems else []
         if timed_out is not None:
@@ -794,9 +797,10 @@ class Run:
         result = StepRecord(
             id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
-            facts=self._clean({"fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound,
-                               "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached,
-                               "fetch_given_up": given_up, "fetch_timeout": step.timeout}),
+            facts=self._clean(readable_values({
+                "fetched": fetched, **budget.facts(), "fetch_limit": limit or None, "fetch_disk_bound": disk_bound,
+                "fetch_timed_out": timed_out is not None, "fetch_not_reached": not_reached,
+                "fetch_given_up": given_up, "fetch_timeout": step.timeout})),
         )
         return result, findings
 
@@ -921,7 +925,7 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
         return [pattern]
     # Room for MAX_GLOB_FILES names of PATH_MAX bytes and one more: a listing cut at the capture
     # limit (256 KiB: 2,600 names of 100 bytes) was counted from its head and tail only.
-    stdout = StreamCapture("stdout", limit_bytes=(MAX_GLOB_FILES + 1) * _PATH_MAX * 2)
+    stdout = _Listing("stdout", limit_bytes=(MAX_GLOB_FILES + 1) * _PATH_MAX * 2)
     stderr = StreamCapture("stderr")
     try:
         outcome = transport.run(remote_glob_command(pattern), stdout=stdout, stderr=stderr, timeout_s=timeout_s)
@@ -934,7 +938,7 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
         # timeout_s is what was left of the step's timeout: 0.9987 is said as 1.
         raise ListingTimedOut(f"listing the files this pattern names took over {round(timeout_s, 1):g} s (a hung NFS or FUSE mount?); "
                               f"nothing was copied ({killed_words(stdout.survived_kill)})")
-    names = [name for name in stdout.text().split("\0") if name]
+    names = [name for name in stdout.names() if name]
     if stdout.truncated:
         names = [name for name in names if "bytes truncated; " not in name]
         raise ValueError(f"more than {len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
@@ -943,6 +947,39 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
     if len(names) > MAX_GLOB_FILES:
         raise ValueError(f"{len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
     return names
+
+
+class _Listing(StreamCapture):
+    """A remote glob's NUL-separated names, each as the host's bytes: a file name is bytes on
+    Linux, and one written by a latin-1 or Shift-JIS tool (`gen_\xe9t\xe9.log`) is no UTF-8.
+    Decoded with U+FFFD for those bytes, the name was a file the host does not have ("No such
+    file"); surrogateescape keeps them (PEP 383) and the copy sends them back as they came."""
+
+    def names(self) -> list[str]:
+        if self.truncated:
+            return self.text().split("\0")  # counted only: "more than N files match"
+        return (bytes(self._head) + bytes(self._tail)).decode("utf-8", "surrogateescape").split("\0")
+
+
+_UNDECODABLE = re.compile("[\udc80-\udcff]")
+
+
+def readable(text: str) -> str:
+    """text with each byte of a host's file name that is not UTF-8 (a surrogateescape, see
+    _Listing) as %XX: the record is UTF-8 JSON and the terminal prints UTF-8, which a lone
+    surrogate is not (UnicodeEncodeError)."""
+    return _UNDECODABLE.sub(lambda byte: f"%{ord(byte.group()) - 0xDC00:02X}", text)
+
+
+def readable_values(value: Any) -> Any:
+    """readable() over every text of a record's facts (lists and mappings of them)."""
+    if isinstance(value, str):
+        return readable(value)
+    if isinstance(value, list):
+        return [readable_values(item) for item in value]
+    if isinstance(value, dict):
+        return {key: readable_values(item) for key, item in value.items()}
+    return value
 
 
 def _without_kept(message: str) -> str:

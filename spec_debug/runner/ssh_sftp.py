@@ -50,6 +50,14 @@ _STALL_S = 120.0
 _DEATH_NOTICE_S = 0.3
 
 
+def wire_path(path: str) -> bytes:
+    """path as the bytes the host named it with: a fetch pattern's listing keeps the bytes of a
+    name that is not UTF-8 as surrogates (engine._Listing, PEP 383), which paramiko's own
+    encoding (strict UTF-8) refuses with UnicodeEncodeError; the SSH and SFTP protocols carry
+    any bytes (RFC 4254 6.5, draft-ietf-secsh-filexfer-02 6: filenames are strings)."""
+    return path.encode("utf-8", "surrogateescape")
+
+
 def sftp_path(remote_path: str, home: str | None = None, cwd: str | None = None) -> str:
     """`~/x` is `x` and `~` is `.`: relative to where the SFTP server starts, the login directory.
 
@@ -161,14 +169,14 @@ class RemoteFiles:
             if client is None:
                 self._shell().get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
                 return
-            found = client.stat(sftp_path(remote_path, self.home, self.cwd))
+            found = client.stat(wire_path(sftp_path(remote_path, self.home, self.cwd)))
             if stat.S_ISDIR(found.st_mode or 0):
                 # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
             size = found.st_size or 0
             if stat.S_ISREG(found.st_mode or 0):
                 check_size(size, max_bytes)
-            with client.open(sftp_path(remote_path, self.home, self.cwd), "rb") as remote:
+            with client.open(wire_path(sftp_path(remote_path, self.home, self.cwd)), "rb") as remote:
                 _quiet_prefetch_thread(remote)
                 remote.prefetch(size)
                 local_path.parent.mkdir(parents=True, exist_ok=True)
@@ -211,7 +219,7 @@ class RemoteFiles:
             if client is None:
                 return self._shell().exists(sftp_path(remote_path, self.home, self.cwd), remote_path)
             try:
-                client.stat(sftp_path(remote_path, self.home, self.cwd))
+                client.stat(wire_path(sftp_path(remote_path, self.home, self.cwd)))
             except FileNotFoundError:
                 return False
             return True
@@ -689,7 +697,7 @@ class _ShellCopies:
                 if self.interrupted or (expired is not None and expired.is_set()):
                     raise EOFError("interrupted")
                 channel.settimeout(_STALL_S)
-                channel.exec_command(command)
+                channel.exec_command(wire_path(command))
                 if send is not None:
                     self._send(channel, send)
                 channel.shutdown_write()
