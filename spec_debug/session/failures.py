@@ -21,6 +21,14 @@ _FRAME = re.compile(r'^\s+File (?:"(?P<file>[^"]+)"|\\"(?P<escaped>[^"]+?)\\"), 
 # _FRAME over a run of indented lines: a quoted path never spans a line, as it never did line by line.
 _FRAME_LINES = re.compile(r'^\s+File (?:"(?P<file>[^"\n]+)"|\\"(?P<escaped>[^"\n]+?)\\"), line (?P<line>\d+)', re.M)
 _INDENTED_RUN = re.compile(r"(?:[ \t][^\n]*\n)+")
+# A frame at the line's start: a log that strips leading whitespace (journald's and some log
+# shippers' "message" field, a chat paste, `sed 's/^ *//'`) prints CPython's frames as
+# 'File "/x.py", line 88, in f' with the source line after it, flush left too.
+_FLUSH_FRAME = re.compile(r'File (?:"(?P<file>[^"\n]+)"|\\"(?P<escaped>[^"\n]+?)\\"), line (?P<line>\d+)')
+# What ends such a traceback rather than being a frame's source line: an exception as Python
+# prints it, a class name (dotted or not, "...Error", "...Exception", CamelCase) alone or before
+# ": message". A source line flush left ("return _run_code(code, ...)", "main()") is none.
+_FLUSH_EXC_LINE = re.compile(r"(?:[a-z_]\w*\.)*(?:[A-Z]\w*|[a-z]\w*(?:Error|Exception|Interrupt|Exit))(?::|$)")
 _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 # A class named ...Error/...Exception, or any class under a dotted module path before a colon:
 # triton.runtime.errors.OutOfResources, torch._dynamo.exc.Unsupported (no suffix to go by).
@@ -576,6 +584,7 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
     # Those are stepped over; a group's box ("  | ") ends at its first line without it.
     foreign_left = _FOREIGN_LINES if margin.strip(" |+") else 0
     plain = stamped is None and not margin
+    source = False  # the line after a flush-left frame: its source line, unless an exception's
     while pos < len(output):
         nl = output.find("\n", pos)
         end = len(output) if nl < 0 else nl
@@ -616,6 +625,18 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
             if frame:
                 file, line = frame.group("file") or frame.group("escaped"), int(frame.group("line"))
             pos = end + 1
+            continue
+        if text.startswith("File ") and (flush := _FLUSH_FRAME.match(text)) is not None:
+            file, line = flush.group("file") or flush.group("escaped"), int(flush.group("line"))
+            source = True  # the frame's source line, flush left too, may come next
+            pos = end + 1
+            continue
+        if source and not _FLUSH_EXC_LINE.match(text):
+            source = False
+            pos = end + 1
+            continue
+        if text[0] in "^~" and not text.strip("^~ "):
+            pos = end + 1  # 3.11's carets under a flush-left source line
             continue
         m = _EXC_LINE.match(text)
         if m and not text.startswith("Traceback"):
