@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
-    copilot_cli, gemini_agents, gemini_stream, pi_agent,
+    copilot_cli, droid_stream, gemini_agents, gemini_stream, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -228,7 +228,7 @@ _KIMI_CONTEXT = re.compile(r"context(_\d+)?")
 (MoonshotAI/kimi-cli ``src/kimi_cli/utils/path.py``: ``context_1.jsonl``, ``context_2.jsonl``)."""
 
 _SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi coding agent",
-               "copilot": "GitHub Copilot CLI"}
+               "copilot": "GitHub Copilot CLI", "droid": "Factory Droid exec stream"}
 """Formats whose records another format's reader takes for its own (a Qwen Code line is a
 Claude Code envelope, a Gemini CLI session an OpenAI-like message list) and reads as an empty
 session: forcing that other format on them is refused."""
@@ -690,7 +690,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
-             "gemini-cli": 0, "pi": 0, "copilot": 0}
+             "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0}
     seen = written = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -755,6 +755,8 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
 
 def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
+    if droid_stream.looks_like(obj):
+        return "droid"  # droid exec --output-format stream-json (its messages have role and text)
     if qwen_code.looks_like(obj):
         return "qwen-code"  # Claude Code's envelope around Gemini API content
     if gemini_stream.looks_like(obj) or gemini_stream.looks_like_result(obj):
@@ -833,6 +835,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from gemini_cli.read(source.path, cursor, stats)
         elif source.format == "copilot":
             yield from copilot_cli.read(source.path, cursor, stats, tree)
+        elif source.format == "droid":
+            yield from droid_stream.read(source.path, cursor, stats)
         elif source.format == "pi":
             yield from pi_agent.read(source.path, cursor, stats)
         elif source.format == "qwen-code":

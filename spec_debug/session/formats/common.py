@@ -60,14 +60,17 @@ def exit_code_of(output: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-_EXIT_TRAILER = re.compile(r"\[(?:The command completed|Command finished) with exit code (-?\d+)\.?\]")
+_EXIT_TRAILER = re.compile(r"\[(?:(?:The command completed|Command finished) with exit code|Process exited with code) "
+                           r"(-?\d+)\.?\]")
 
 
 def trailing_exit_code(output: str) -> int | None:
     """The exit code OpenHands appends to a command's output in the tool message it sends the
     model: ``[The command completed with exit code 1.]``, and ``[Command finished with exit code
-    1]`` in older releases (the lines in OpenHands' saved completions and trajectories). Looked
-    for in the tail only: a command's own output may quote one."""
+    1]`` in older releases (the lines in OpenHands' saved completions and trajectories); and the
+    ``[Process exited with code N]`` Factory Droid's Execute tool ends its result with (the
+    session in phnx-labs/agi-cli ``apps/cli/src/lib/teams/__tests__/testdata/droid-stream-json.jsonl``).
+    Looked for in the tail only: a command's own output may quote one."""
     found = _EXIT_TRAILER.findall(output[-600:])
     return int(found[-1]) if found else None
 

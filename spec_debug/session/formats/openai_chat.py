@@ -357,11 +357,15 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             failed = bool(code)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
-    elif role in kimi_cli.BOOKKEEPING_ROLES:
+    elif isinstance(role, str) and role in kimi_cli.BOOKKEEPING_ROLES:
         # Kimi CLI's own lines (formats.kimi_cli): known, so not counted as unknown types
         shown_text = text if role == "_system_prompt" else ", ".join(
             f"{k}={v}" for k, v in message.items() if k != "role" and isinstance(v, (int, str)))
         yield event("system" if role == "_system_prompt" else "other", "system", raw_type=role, text=shown_text)
+    elif role is None and isinstance(message.get("type"), str) and message["type"] in _DROID_BOOKKEEPING:
+        # Factory Droid's own lines around its messages: known, so not counted as unknown types
+        cwd = message.get("cwd")
+        yield event("system", "system", raw_type=message["type"], text=f"cwd={cwd}" if isinstance(cwd, str) else "")
     elif role is None and isinstance(message.get("working_dir"), str) and "message_count" in message:
         # Goose's first line: the session's metadata (working_dir, description, token counts)
         yield event("system", "system", raw_type="session_meta", text=f"working_dir={message['working_dir']}")
@@ -387,6 +391,13 @@ SGLang with a reasoning parser send ``reasoning_content`` (vLLM docs, "Reasoning
 which newer vLLM calls ``reasoning`` (same page: "reasoning used to be called
 reasoning_content"); Ollama sends ``thinking`` (ollama/ollama ``docs/api.md``, chat with
 ``think``). An agent loop run against a local model saves the message as it came."""
+
+
+_DROID_BOOKKEEPING = frozenset({"session_start", "todo_state", "compaction_state"})
+"""The lines of a Factory Droid session (``~/.factory/sessions/<cwd slug>/<id>.jsonl``) other than its
+``{"type": "message", "message": {role, content blocks}}``: the header ``session_start`` (id,
+title, owner, cwd), the todo list and the compaction state (the kinds yigitkonur/cli-continues
+``src/parsers/droid.ts`` found in real sessions)."""
 
 
 def _refusal(message: dict, content) -> str:
@@ -434,6 +445,8 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
         elif btype == "tool_result":
             output = block_text(block.get("content"))
             code = exit_code_of(output)
+            if code is None:
+                code = trailing_exit_code(output)  # Factory Droid's "[Process exited with code N]"
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or bool(code))
