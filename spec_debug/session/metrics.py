@@ -140,7 +140,9 @@ _NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\
 # "I get between 18 and 20 t/s" (theroyallab/tabbyAPI#166): a range in words, read as its middle too.
 _BEFORE_SPREAD = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*$")
 _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
-_RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*[-\u2013]\s*$")
+# "87~90 tok/s" too, the tilde as a range's dash (as Chinese and Japanese keyboards write one), only
+# between two numbers: "~90" alone says "about".
+_RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)(?:\s*[-\u2013]\s*|~)$")
 # The run without speculation in prose: "baseline", the NO_SPEC phrases, and the names the
 # field gives it: "vanilla" (vllm-project/vllm#16035, #24343), "autoregressive", "normal
 # decoding" (sgl-project/sglang#2150: "Normal decoding speed (SGLang): 156 token/s").
@@ -212,7 +214,12 @@ _LLAMA_CPP_PROMPT = re.compile(r"(?:^|[\s:|])(?:prompt eval time\s*=|encoded\s+\
 # beside it says "Generation: 256 tokens, ").
 _MLX_PROMPT = re.compile(r"(?:^|\s)prompt:\s+\d+\s+tokens,\s*$")
 _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+)?$")
-_PAIR_FIRST = re.compile(r"(?<![\w.,=-])(?P<value>\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*(?:to|vs\.?|versus|->|\u2192)\s*(?:\*{1,2}|`)?$")
+# The first may be a range, read as its middle as a range before its own unit is: "87-90 vs
+# 115-134 tok/s" is two runs (the first was lost, and with it the comparison).
+# Either may be "about" ("~350 vs ~180 tok/s") or have thousands commas ("1,350 vs 1,180 tok/s").
+_PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\s*[-\u2013]\s*|~))?"
+                         r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*"
+                         r"(?:to|vs\.?|versus|->|\u2192)\s*(?:\*{1,2}|`|[~\u2248])?$")
 # "Qwen3-8B with Eagle3 achieves a performance boost from 186 tokens/second to 365 tokens/second"
 # (SafeAILab/EAGLE#228): when the clause's subject is the speculative method, "from" names the
 # run without it. Not when the clause names a change to a run ("after fixing the draft config,
@@ -421,6 +428,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if "put throughput: " in text and _one_batch_server(text, found):
         structured = True
         text = _ONE_BATCH_SERVER.sub("", text)
+    if "T/s)" in text and _koboldcpp(text, found):
+        structured = True
     # EAGLE's eagle/evaluation/speed.py: a few short lines (a length test spares a server log)
     if len(text) < 4096 and "ratio " in text and _eagle_speed(text, found):
         structured = True
@@ -635,6 +644,31 @@ def _one_batch(text: str, found: list[Metric]) -> bool:
     return hit
 
 
+# KoboldCpp's line after each generation (LostRuins/koboldcpp gpttype_adapter.cpp, end of
+# gpttype_generate): "[17:23:56] CtxLimit:612/4096, Amt:100/100, Init:0.01s, Process:0.28s
+# (551.47T/s), Generate:2.48s (40.24T/s), Total:2.76s", with --debugmode "Process:0.28s (1.8ms/T =
+# 551.47T/s), Generate:2.48s (24.8ms/T = 40.24T/s), Total:2.76s (36.23T/s)" (LostRuins/koboldcpp#972
+# posts one). Process is the prompt's speed, Generate the decode speed, Total's both at once.
+_KOBOLD_LINE = re.compile(r"Process:\s?\d+(?:\.\d+)?s \((?:\d+(?:\.\d+)?ms/T = )?(?P<prompt>\d+(?:\.\d+)?)T/s\), "
+                          r"Generate:\s?(?P<secs>\d+(?:\.\d+)?)s \((?:\d+(?:\.\d+)?ms/T = )?(?P<gen>\d+(?:\.\d+)?)T/s\)")
+
+
+def _koboldcpp(text: str, found: list[Metric]) -> bool:
+    """The mean speeds of KoboldCpp's generation lines. A generation of one token or none
+    ("Generate:0.00s (3.0ms/T = 333.33T/s)", an EOS at once) timed nothing: no reading."""
+    lines = [m for m in _KOBOLD_LINE.finditer(text)]
+    if not lines:
+        return False
+    gens = [float(m.group("gen")) for m in lines if float(m.group("secs")) > 0]
+    prompts = [float(m.group("prompt")) for m in lines]
+    if gens:
+        found.append(Metric("throughput", round(sum(gens) / len(gens), 2), "tok/s",
+                            f"KoboldCpp Generate, mean of {len(gens)} line{'s' if len(gens) != 1 else ''}"))
+    found.append(Metric("prefill_throughput", round(sum(prompts) / len(prompts), 2), "tok/s",
+                        f"KoboldCpp Process, mean of {len(prompts)} line{'s' if len(prompts) != 1 else ''}"))
+    return True
+
+
 def _eagle_speed(text: str, found: list[Metric]) -> bool:
     """EAGLE's evaluation summary (SafeAILab/EAGLE eagle/evaluation/speed.py): ``ratio R``, the
     mean tokens/s of the EAGLE answers over the baseline's (the speedup), and with its two
@@ -838,7 +872,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             continue
         start, end = m.start("value"), unit.end()
         value = float(m.group("value").replace(",", ""))
-        if text[start - 1:start] in ("-", "\u2013") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
+        if text[start - 1:start] in ("-", "\u2013", "~") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
@@ -883,7 +917,10 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
         window = text[max(0, start - 24):start]
         if ("to" in window or "vs" in window or "->" in window or "ersus" in window or "\u2192" in window) and \
                 (pair := _PAIR_FIRST.search(text, max(0, start - 24), start)) is not None:
-            first = pair.start("value")
+            first = pair.start("low" if pair.group("low") else "value")
+            first_value = float(pair.group("value").replace(",", ""))
+            if pair.group("low"):
+                first_value = round((float(pair.group("low")) + first_value) / 2, 3)
             # its unit is the next number's; so is its kind ("Total token throughput dropped from
             # 3000 to 2500 tok/s": both totals)
             first_kind = _not_decode(text, first, end)
@@ -898,7 +935,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
                 # "1.46x over the no-spec baseline (131.5 vs 90.1 tok/s)": ours, then the
                 # baseline the words before the parenthesis named.
                 first_name, name = "throughput", "baseline_throughput"
-            found.append(Metric(first_name, float(pair.group("value")), "tok/s", _context(text, first, end)))
+            found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
     for unit in headers[:20]:
         if (m := _VALUE_AFTER_UNIT.match(text, unit.end())) is not None:
