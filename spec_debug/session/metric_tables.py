@@ -49,6 +49,11 @@ _NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "it
 _TOK_UNITS = ("tok/s", "tokens/s", "token/s", "tok/sec")
 
 
+# llama.cpp's unit as a word of its own, first or last or before what it was measured on: "T/s
+# (CUDA)" over a column of draft-n-max runs (LostRuins/koboldcpp#2262); not "pt/s" or "ct/s".
+_T_PER_S = re.compile(r"(?:^|[\s(])t/s(?![\w/])")
+
+
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
@@ -63,7 +68,7 @@ def _header_kind(cell: str) -> str | None:
             return "accept_rate"
         return None
     if (any(unit in low for unit in _TOK_UNITS) or "throughput" in low
-            or low == "t/s" or low.endswith((" t/s", "(t/s)"))) and not any(word in low for word in _NOT_DECODE):
+            or ("t/s" in low and _T_PER_S.search(low))) and not any(word in low for word in _NOT_DECODE):
         return "throughput"
     return None
 
@@ -224,6 +229,14 @@ _UNIT_SAID = re.compile(r"[(%=]|\bms\b|\bs\b|lat|time|ttft|tpot|itl|acc|len|rate
                         r"|size|\bx\b|\bal\b|tau|\u03c4|\bp\d|mem|gb|gpu|ratio|alpha|score|loss")
 
 
+# llama.cpp's cap on the draft (--draft-max, --spec-draft-n-max, "n_draft"), as a column of runs:
+# "none" there is the run without a draft model (LostRuins/koboldcpp#2262's "| none | 36.00 | N/A |"
+# over draft-n-max 0..8). Its 0 is no such run: with an MTP head, "draft-n-max 0" still drafted
+# (the same table's 0.44 draft rate), so only the words count.
+_DRAFT_MAX_HEADER = re.compile(r"(?:spec[ _-])?(?:draft[ _-](?:n[ _-])?max|n[ _-]?draft)", re.I)
+_NO_DRAFT_CELLS = ("none", "off", "disabled", "no draft", "no spec", "no-spec")
+
+
 def _batch_and_depth_columns(header: list[str]) -> tuple[int | None, list[int]]:
     batch = next((i for i, h in enumerate(header) if _BATCH_HEADER.fullmatch(h.strip("*` "))), None)
     return batch, [i for i, h in enumerate(header) if _DEPTH_HEADER.fullmatch(h.strip("*` "))]
@@ -245,6 +258,48 @@ def _row_name(header: list[str], row: list[str], batch_col: int | None) -> str:
     return first
 
 
+def _column_kinds(header: list[str]) -> list[str | None]:
+    columns = [_header_kind(h) for h in header]
+    if "throughput" in columns:
+        # a run's column beside a tok/s one, its unit unsaid ("Baseline (tok/s) | EAGLE-3 Before
+        # Fix | EAGLE-3 After Fix", sgl-project/sglang#26171) holds the same unit
+        columns = [("throughput" if kind is None and i > 0 and _RUN_COLUMN.search(h.lower())
+                    and not _UNIT_SAID.search(h.lower()) else kind) for i, (kind, h) in enumerate(zip(columns, header))]
+    return columns
+
+
+def _header_above(text: str, head_start: int, header: list[str]) -> tuple[int, list[str]]:
+    """A header of two rows: the metric's name over its unit ("| Method | Throughput | Accept |"
+    over "| | (tok/s) | length |"), as benchmark tables wrap a long header. GFM has one header
+    row, so a row of as many cells right above it (and under no other row: no table's last row)
+    is the header's first line; each column is named by both. Else ``header`` as it is."""
+    if head_start < 2:
+        return head_start, header
+    above_start = text.rfind("\n", 0, head_start - 1) + 1
+    above = text[above_start:head_start - 1]
+    if "|" not in above or _TABLE_RULE.fullmatch(above):
+        return head_start, header
+    upper = _cells(above)
+    if len(upper) != len(header) or not any(upper):
+        return head_start, header
+    if above_start >= 2 and "|" in text[text.rfind("\n", 0, above_start - 1) + 1:above_start - 1]:
+        return head_start, header  # three pipe rows: a table (or a run of rows) above, not a header
+    return above_start, [" ".join(f"{a} {b}".split()) for a, b in zip(upper, header)]
+
+
+def _unit_row(text: str, pos: int, header: list[str]) -> tuple[list[str], int] | None:
+    """The header's second line under the delimiter row: the units of the columns (a Markdown
+    table whose author put the unit row below the rule, "| | tok/s | tokens |"). Its label cell is
+    empty and no other cell holds a number. ``(header, next row's offset)`` with the units in it."""
+    nl = text.find("\n", pos)
+    end = len(text) if nl < 0 else nl
+    row = _cells(text[pos:end])
+    if len(row) != len(header) or row[0].strip("*` ") or not any(row[1:]) or \
+            any(_CELL_NUMBER.match(cell) or cell.strip("*` ") in ("-", "n/a", "N/A") for cell in row[1:]):
+        return None
+    return [" ".join(f"{h} {u}".split()) for h, u in zip(header, row)], end + 1
+
+
 def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
     """Readings of the tables in ``text``, and the spans of the tables they were read from."""
     found: list[Reading] = []
@@ -257,15 +312,14 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         header = _cells(text[head_start:head_end])
         if len(header) < 2:
             continue
-        columns = [_header_kind(h) for h in header]
-        if "throughput" in columns:
-            # a run's column beside a tok/s one, its unit unsaid ("Baseline (tok/s) | EAGLE-3 Before
-            # Fix | EAGLE-3 After Fix", sgl-project/sglang#26171) holds the same unit
-            columns = [("throughput" if kind is None and i > 0 and _RUN_COLUMN.search(h.lower())
-                        and not _UNIT_SAID.search(h.lower()) else kind) for i, (kind, h) in enumerate(zip(columns, header))]
+        head_start, header = _header_above(text, head_start, header)
+        pos, read = rule_end + 1, False
+        if (unit_row := _unit_row(text, pos, header)) is not None:
+            header, pos = unit_row
+        columns = _column_kinds(header)
         caption = _under_baseline_caption(text, head_start)
         batch_col, depth_cols = _batch_and_depth_columns(header)
-        pos, read = rule_end + 1, False
+        max_col = next((i for i, h in enumerate(header) if _DRAFT_MAX_HEADER.fullmatch(h.strip("*` "))), None)
         while pos < len(text):
             nl = text.find("\n", pos)
             end = len(text) if nl < 0 else nl
@@ -278,6 +332,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             # a row that drafts nothing (every draft-depth cell 0: steps, topk, num_draft_tokens) is
             # the run without speculation (Tencent/AngelSlim#163's steps=0 rows, accept_length 1.0)
             no_spec_row = bool(depth_cols) and all(c < len(row) and row[c].strip("*` ") == "0" for c in depth_cols)
+            if not no_spec_row and max_col is not None and max_col < len(row):
+                no_spec_row = row[max_col].strip("*` ").lower() in _NO_DRAFT_CELLS
             row_name = _row_name(header, row, batch_col)
             if row_kind == "throughput" and header[0].strip() and (lead := _CELL_NUMBER.match(row[0])):
                 # a row of readings with their unit under the runs they are of: "EAGLE3 (n=3) | MTP

@@ -1309,7 +1309,20 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
             found.append(Metric(name, value, "%", _context(text, start, end), hintable=True))
 
 
+# llama.cpp's speculative examples' summary (ggml-org/llama.cpp examples/speculative/speculative.cpp
+# and speculative-simple.cpp): "n_drafted = 245", "n_accept  = 231", "accept    = 94.286%" (as
+# posted in ggml-org/llama.cpp#3006), the share of drafted tokens the target accepted. Nothing
+# drafted prints "accept    = 0.000%" (or nan): no reading.
+_LLAMA_CPP_ACCEPT = re.compile(r"^n_drafted = (?P<drafted>\d+)\s*\n(?:[^\n]*\n){0,2}?accept {4}= (?P<value>\d+(?:\.\d+)?)%",
+                               re.M)
+
+
 def _accept_prose(text: str, found: list[Metric]) -> None:
+    if "n_accept" in text:
+        for m in _LLAMA_CPP_ACCEPT.finditer(text):
+            if int(m.group("drafted")):
+                found.append(Metric("accept_rate", float(m.group("value")), "%",
+                                    f"llama.cpp speculative: accept = {m.group('value')}% of {m.group('drafted')} drafted"))
     # "ccept" is the literal both spellings share; the letter before must be a/A. An agent's
     # text says "accept" often without a reading; each is a false start of both patterns, so
     # the word each pattern needs ("len", "rate": ~0.2 us an ``in``) is looked for first
