@@ -451,6 +451,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if _HAS_SPEC_COUNTERS(text) and _spec_counters(text, found):
             structured = True
+        if "spec_accept_" in text and "meta_info" in text and _request_meta(text, found):
+            structured = True
     if not (only_readings and text is source) and "e" in text and "est. speed input: " in text:
         # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
         speeds = _TQDM_SPEED.findall(text)
@@ -734,6 +736,27 @@ def _server_info(text: str, found: list[Metric]) -> bool:
     if lens:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", ctx))
     return bool(tputs or lens)
+
+
+# SGLang's per-request "meta_info" while speculating (sgl-project/sglang#11441:
+# "spec_accept_rate", accepted / drafted tokens, and "spec_accept_length", tokens a verify pass
+# keeps), in a /generate response's JSON or the server's "Finish: ... out={'meta_info': {...}}" log
+# line (a Python dict's repr, single quotes). One request each: the mean over those printed.
+_REQUEST_SPEC_META = re.compile(r"""['"]spec_accept_(length|rate)['"]\s*:\s*(\d+(?:\.\d+)?(?:[eE]-?\d+)?)""")
+
+
+def _request_meta(text: str, found: list[Metric]) -> bool:
+    lengths, rates = [], []
+    for key, value in _REQUEST_SPEC_META.findall(text):
+        (lengths if key == "length" else rates).append(float(value))
+    ctx = "SGLang meta_info, mean of {} request{}"
+    if lengths:
+        found.append(Metric("accept_length", round(sum(lengths) / len(lengths), 3), "tokens",
+                            ctx.format(len(lengths), "s" if len(lengths) != 1 else "")))
+    if rates:
+        found.append(Metric("accept_rate", round(sum(rates) / len(rates), 4), "ratio",
+                            ctx.format(len(rates), "s" if len(rates) != 1 else "")))
+    return bool(lengths or rates)
 
 
 def _spec_counters(text: str, found: list[Metric]) -> bool:
@@ -1317,7 +1340,17 @@ _LLAMA_CPP_ACCEPT = re.compile(r"^n_drafted = (?P<drafted>\d+)\s*\n(?:[^\n]*\n){
                                re.M)
 
 
+# llama-server's per-request line (tools/server/server.cpp, print_timing): "draft acceptance rate =
+# 0.23026 (   70 accepted /   304 generated)" (ggml-org/llama.cpp#12603), since #24536 "draft
+# acceptance = 0.54671 (  158 accepted /   289 generated), mean acceptance length =  2.63, ...":
+# the rate is accepted / drafted tokens, a ratio; the word "rate" was dropped.
+_LLAMA_SERVER_ACCEPT = re.compile(r"draft acceptance = (\d+(?:\.\d+)?) \(\s*\d+ accepted /")
+
+
 def _accept_prose(text: str, found: list[Metric]) -> None:
+    if "draft acceptance = " in text:
+        for m in _LLAMA_SERVER_ACCEPT.finditer(text):
+            found.append(Metric("accept_rate", float(m.group(1)), "ratio", _context(text, m.start(), m.end())))
     if "n_accept" in text:
         for m in _LLAMA_CPP_ACCEPT.finditer(text):
             if int(m.group("drafted")):
