@@ -136,7 +136,8 @@ _TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
 # Markdown around the number alone ("**54.8** tok/s", "`26184.05`tok/s": vllm-project/vllm#26179)
 # is read through.
-_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*$")
+# Nor the minutes of a time ("logged at 2025-06-01 12:30 tok/s column ...": "\d:" before it).
+_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?<!\d:)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*$")
 # "I get between 18 and 20 t/s" (theroyallab/tabbyAPI#166): a range in words, read as its middle too.
 _BEFORE_SPREAD = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*$")
 _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
@@ -899,6 +900,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
+        if _in_path(text, start, end):
+            continue
         if _after_comparison_sign(text, start):
             continue
         sign = len(text[max(0, start - 4):start].rstrip(" ")) + max(0, start - 4) - 1  # the sign's offset
@@ -1138,6 +1141,17 @@ def _in_draft_section(text: str, start: int) -> bool:
     if draft < 0 or draft < text.rfind("target:\n", max(0, start - 4000), start):
         return False
     return not text[text.rfind("\n", 0, draft) + 1:draft].strip()  # the heading alone on its line
+
+
+def _in_path(text: str, start: int, end: int) -> bool:
+    """Whether the reading from ``start`` to its unit's ``end`` is part of a file's path or a URL:
+    "/data/bench/eagle3_bs4/120tok/s.json" names a file (the number a path segment after a word
+    and "/", the unit followed by an extension or another segment)."""
+    before = text[start - 2:start]
+    if len(before) == 2 and before[1] == "/" and (before[0].isalnum() or before[0] in "_-"):
+        return True
+    after = text[end:end + 2]
+    return len(after) == 2 and after[0] in "./" and after[1].isalpha() and not _PER_USER.match(text, end)
 
 
 def _after_comparison_sign(text: str, start: int) -> bool:
