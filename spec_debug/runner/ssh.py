@@ -80,6 +80,24 @@ _REAP_AFTER_KILL_S = 5.0
 # Marks the kill script's lines that name a survivor (a login shell's rc files may print too).
 _SURVIVOR_MARKER = "\x1fspec-debug-survivor"
 
+# POSIX sh: exit 0 while a process of the step's group or session ({pid}: sshd makes the
+# wrapper a session leader) is alive, 1 once none is.
+_TREE_ALIVE_SCRIPT = r"""
+for stat in /proc/[0-9]*/stat; do
+  read -r line < "$stat" 2>/dev/null || continue
+  set -- ${{line##*") "}}
+  [ "$1" != Z ] && {{ [ "$3" = {pid} ] || [ "$4" = {pid} ]; }} && exit 0
+done
+exit 1
+"""
+# How long the check that the step's processes are gone waits for its answer.
+_TREE_CHECK_TIMEOUT_S = 5.0
+# What a step whose processes all exited can still deliver once its exit status came: what
+# sshd read from the pipes and has not sent yet (up to the channel window it was granted,
+# openssh-portable channels.c, channel_pre_open), plus both pipes (64 KiB each, up to 1 MiB
+# with F_SETPIPE_SZ). Past that, a process the check missed (one that called setsid) writes.
+_UNSENT_PIPES_BYTES = 2 * 1024 * 1024
+
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
 # that called setsid leaves the group), wait up to the grace period, then KILL what is left,
 # wait again, and print each process still alive: pid, /proc state letter, command line.
@@ -514,8 +532,20 @@ class SSHTransport(Transport):
     def _pump(
         self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader", deadline: float | None
     ) -> Literal["exited", "timeout", "interrupted"]:
-        """Drain both streams until EOF, then wait for the exit status."""
+        """Drain both streams until EOF, then wait for the exit status.
+
+        After the exit status, EOF may trail: a process left in the background holds the
+        streams open (the channel is then kept, ssh_background), or sshd has not sent all
+        the step printed yet. A step that printed megabytes just before it ended, over a link
+        slowed by rekeying (sshd_config RekeyLimit) or a busy host: sshd sends the exit status
+        at once and the output it holds after it, more than _DRAIN_AFTER_EXIT_S later. It was
+        taken for a background process: the step's last lines, its results, were read and
+        dropped. Now, where none of the step's processes is alive, the rest is read while it
+        comes.
+        """
         exited_at: float | None = None
+        read_at_exit = 0
+        buffered: bool | None = None  # whether the step's processes are all gone (checked once)
         while True:
             self._drain(channel, stdout, stderr)
             if channel.eof_received or channel.closed:
@@ -526,9 +556,13 @@ class SSHTransport(Transport):
             if self._interrupted.is_set():
                 return "interrupted"
             if channel.exit_status_ready():
-                exited_at = exited_at or now
+                if exited_at is None:
+                    exited_at, read_at_exit = now, _bytes_read(stdout, stderr)
                 if now - exited_at > _DRAIN_AFTER_EXIT_S:
-                    break
+                    if buffered is None:
+                        buffered = not self._step_tree_alive(stdout.pid)
+                    if not buffered or not _still_unsent(channel, stdout, stderr, read_at_exit, now):
+                        break
             if not self._connection.transport.is_active():
                 raise self._lost("during command")
             wait = 0.2 if deadline is None else max(0.0, min(0.2, deadline - now))
@@ -544,6 +578,32 @@ class SSHTransport(Transport):
             if channel.closed or not self._connection.transport.is_active():
                 break
         return "exited"
+
+    def _step_tree_alive(self, pid: int | None) -> bool:
+        """Whether a process of the step's group or session is alive on the host (checked over a
+        second channel, as the kill is); True where it cannot be told (no pid, the channel
+        refused, no answer in time): the channel is then kept as a background one, as before."""
+        if pid is None:
+            return True
+        try:
+            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False)
+        except (_SessionRefused, SpecDebugError, paramiko.SSHException, EOFError, OSError):
+            return True
+        try:
+            script = _TREE_ALIVE_SCRIPT.format(pid=pid)
+            if self._via_sh:
+                channel.exec_command(VIA_SH)
+                _send_quietly(channel, script.encode() + b"\n")
+                channel.shutdown_write()
+            else:
+                channel.exec_command(f"sh -c {shlex.quote(script)}")
+            if not channel.status_event.wait(_TREE_CHECK_TIMEOUT_S):
+                return True
+            return channel.exit_status != 1
+        except (paramiko.SSHException, EOFError, OSError):
+            return True
+        finally:
+            close_channel(channel)
 
     def _read_dying_words(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader") -> None:
         """Read what the timed-out step printed as its tree was killed, until the channel's EOF
@@ -973,6 +1033,18 @@ def _survivors(output: str) -> Survivors | None:
         if pid.isdigit() and state:
             found.append((int(pid), state, command[0].strip() if command else ""))
     return found or None
+
+
+def _bytes_read(stdout: "_PidHeader", stderr: "_PidHeader") -> int:
+    return stdout.capture.total_bytes + stderr.capture.total_bytes
+
+
+def _still_unsent(channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader", read_at_exit: int, now: float) -> bool:
+    """Whether output a finished step printed may still be on its way: it keeps coming
+    (something arrived in the last _DRAIN_AFTER_EXIT_S) and no more has come since the exit
+    status than sshd can have held then (the window it was granted, and the pipes)."""
+    recent = now - max(stdout.written_at, stderr.written_at) <= _DRAIN_AFTER_EXIT_S
+    return recent and _bytes_read(stdout, stderr) - read_at_exit <= channel.in_window_size + _UNSENT_PIPES_BYTES
 
 
 def _send_quietly(channel: paramiko.Channel, data: bytes) -> None:
