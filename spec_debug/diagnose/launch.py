@@ -128,7 +128,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # Comments go first: a quote or a backquote in one opens nothing, and the variables and
     # substitutions below are read on the commands alone.
     text, substitutions = _hide_substitutions(_with_script_variables(_without_comments(command)))
-    text = _newlines_as_separators(re.sub(r"\\[ \t]*\r?\n", " ", text))
+    text = _with_script_arrays(re.sub(r"\\[ \t]*\r?\n", " ", text))
+    text = _newlines_as_separators(text)
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
@@ -136,6 +137,94 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
     return _server_argv([_SUBSTITUTION_MARK.sub(lambda m: substitutions[int(m.group(1))], tok) for tok in argv])
+
+
+# `NAME=(` / `NAME+=(` opening a bash array assignment at the start of a word, and an expansion
+# of the whole array (`"${NAME[@]}"`, `${NAME[*]}`).
+_ARRAY_OPEN = re.compile(r"(?:(?<=^)|(?<=[\s;&|(]))([A-Za-z_][A-Za-z0-9_]*)(\+?)=\(")
+# (`"${NAME[*]}"` is one word, and `echo "cmd: ${NAME[@]}"` part of another: only the
+# expansions that give the server one word per element are read)
+_ARRAY_USE = re.compile(r"\"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}\"|(?<![\"\w])\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}(?![\"\w])")
+
+
+def _with_script_arrays(text: str) -> str:
+    """A script that builds the server command in a bash array and runs it (`command=(python3
+    -m sglang.launch_server ...)`, `command+=(--speculative-algorithm EAGLE3 ...)` under an `if`,
+    then `"${command[@]}"`): the line that runs it gets the array's words, as bash expands them
+    (bash(1) "Arrays": `+=` appends, `${name[@]}` expands to each element). Each `NAME=(...)`
+    starts one value and `+=` extends the latest one; an array given two values (the branches
+    of an `if`: one engine or another) runs one of them, so the line is written once per value
+    and the server that speculates is the one audited (as for several servers in one script).
+    Continuation lines are already joined here."""
+    if not _ARRAY_USE.search(text):
+        return text
+    values: dict[str, list[list[str]]] = {}
+    spans: list[tuple[int, int, str]] = []
+    quote = None
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote is None and ch in "'\"" or ch == quote:
+            quote = None if ch == quote else ch
+        elif quote is None:
+            opened = _ARRAY_OPEN.match(text, i)
+            end = _array_end(text, opened.end()) if opened else None
+            if opened and end is not None:
+                words = _array_words(text[opened.end():end - 1])
+                if words is not None:
+                    name = opened.group(1)
+                    if opened.group(2) and values.get(name):
+                        values[name][-1] = values[name][-1] + words
+                    else:
+                        values.setdefault(name, []).append(words)
+                    spans.append((i, end, name))
+                    i = end
+                    continue
+        i += 1
+    used = {m.group(1) or m.group(2) for m in _ARRAY_USE.finditer(text)} & set(values)
+    if not used:
+        return text
+    for start, end, name in reversed(spans):
+        if name in used:
+            # the assignment itself runs nothing; the line that expands it does
+            text = text[:start] + text[end:]
+    lines = []
+    for line in text.split("\n"):
+        m = _ARRAY_USE.search(line)
+        name = m and (m.group(1) or m.group(2))
+        if name not in used:
+            lines.append(line)
+            continue
+        lines += [line[:m.start()] + " ".join(shlex.quote(w) for w in value) + line[m.end():]
+                  for value in values[name]]
+    return "\n".join(lines)
+
+
+def _array_end(text: str, start: int) -> int | None:
+    """Index just past the `)` closing an array assignment's words (outside quotes)."""
+    quote = None
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote is None and ch in "'\"" or ch == quote:
+            quote = None if ch == quote else ch
+        elif quote is None and ch == ")":
+            return i + 1
+        i += 1
+    return None
+
+
+def _array_words(inside: str) -> list[str] | None:
+    try:
+        return shlex.split(inside, posix=True)
+    except ValueError:
+        return None
 
 
 # A placeholder no command contains, standing for one hidden substitution while the line is split.
@@ -701,7 +790,9 @@ def _read_assignment(lines: str, assigned: dict[str, str], unknown: set[str]) ->
     if words and all(_ASSIGNMENT.fullmatch(w) for w in words):
         for word in words:
             name, _, value = word.partition("=")
-            if "$" in value or "`" in value or name in unknown or assigned.get(name, value) != value:
+            if value.startswith("(") or "$" in value or "`" in value or name in unknown or (
+                    assigned.get(name, value) != value):
+                # (`NAME=(...)` is an array, read by _with_script_arrays)
                 # computed, or given two values (the branches of an `if`/`case`: which one
                 # runs is decided when the script runs): not a value this text gives
                 unknown.add(name)
@@ -963,6 +1054,11 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
             positionals.append(tok)
             i += 1
     return flags, positionals
+
+
+def read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """The server's arguments as the audit reads them: ({flag: value}, positionals)."""
+    return _read_flags(args)
 
 
 # Value-taking flags whose names look like switches (SGLang `--log-level warning`, in the docs'
