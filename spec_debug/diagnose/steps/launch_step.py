@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, replace
 from typing import Any
 
 from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draft_budget, check_dtype, check_num_steps,
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
-from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, draft_block_size,
-                                       effective_spec, image_release, image_rolling_tag, parse_launch_command, split_command,
+from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine, draft_block_size,
+                                       effective_spec, image_release, read_flags, image_rolling_tag, parse_launch_command, split_command,
                                        vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens
 from spec_debug.diagnose.serverlog import served_settings
@@ -209,6 +210,22 @@ def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | 
             f"{engines.VLLM_SPECULATORS_CONFIG} or later)")
 
 
+# A whole word that is a shell expansion bash would have replaced (`$SPEC_ARGS`, `${MTP_ARGS}`,
+# `${EXTRA_ARGS:-}`, `"${ARGS[@]}"`): its value is not in the text.
+_EXPANSION_WORD = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?(?::?[-=+?][^}]*)?\})")
+
+
+def unread_flag_words(cfg: LaunchConfig) -> list[str]:
+    """The server's arguments that stand where flags go (not a flag's value, not vLLM's model)
+    but are a shell expansion left as written: the flags they hold are unknown."""
+    try:
+        start = detect_engine(list(cfg.argv))[1]
+    except LaunchParseError:
+        return []
+    _, positionals = read_flags(list(cfg.argv[start:]))
+    return [word for word in positionals if _EXPANSION_WORD.fullmatch(word) and word != cfg.target_model]
+
+
 def check(ctx: Any) -> list[Finding]:
     launch = ctx.facts.get(NS, {})
     if not launch.get("found"):
@@ -240,6 +257,16 @@ def check(ctx: Any) -> list[Finding]:
                                       "config file given as `--config FILE` (two words), so none of its "
                                       "flags apply; audited the command line alone",
                                  f"--config {ignored} (a space, not `=`) if its flags are meant to apply"))
+    hidden = unread_flag_words(cfg)
+    if hidden and not cfg.speculative:
+        # a script's `${SPEC_ARGS}` given in the branches of an `if`/`case` (or by the caller's
+        # environment): the flags it holds are the speculative settings, and they are not in this
+        # text; an audit that says nothing would read as "no speculation, nothing wrong"
+        return notes + [not_checked(ctx, f"the server command has {', '.join(hidden)} where its flags go, "
+                                         "left as written (a script variable given more than one value, or "
+                                         "set by the environment): the speculative flags it may hold were not read",
+                                    "--var server_cmdline='...' with the server's flags written out "
+                                    "(e.g. `ps -ww -o args -p PID` of the running server)")]
     engine = ctx.host_facts.get("engine", {})
     # The engine's auto-chosen defaults and backend rules changed between releases.
     version = engine.get("version") if engine.get("name") == cfg.engine else None
