@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
-    copilot_cli, droid_stream, gemini_agents, gemini_stream, pi_agent,
+    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -215,6 +215,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     name = transcript_stem(file)
     if detected == "copilot" and name == "events":
         name = file.parent.name  # ~/.copilot/session-state/<sessionId>/events.jsonl
+    elif detected == "grok" and unpacked_name(file.name) == grok_cli.TRANSCRIPT:
+        name = file.parent.name  # ~/.grok/sessions/<workdir>/<sessionId>/chat_history.jsonl
     elif detected == "openai" and (rotated := _KIMI_CONTEXT.fullmatch(name)) and file.parent.name:
         # Kimi CLI: ~/.kimi/sessions/<work_dir_hash>/<sessionId>/context.jsonl, and context_N.jsonl
         # the history before a /clear or a revert (formats.kimi_cli)
@@ -228,7 +230,7 @@ _KIMI_CONTEXT = re.compile(r"context(_\d+)?")
 (MoonshotAI/kimi-cli ``src/kimi_cli/utils/path.py``: ``context_1.jsonl``, ``context_2.jsonl``)."""
 
 _SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi coding agent",
-               "copilot": "GitHub Copilot CLI", "droid": "Factory Droid exec stream"}
+               "copilot": "GitHub Copilot CLI", "droid": "Factory Droid exec stream", "grok": "Grok CLI"}
 """Formats whose records another format's reader takes for its own (a Qwen Code line is a
 Claude Code envelope, a Gemini CLI session an OpenAI-like message list) and reads as an empty
 session: forcing that other format on them is refused."""
@@ -467,6 +469,13 @@ def _session_files(root: Path) -> list[Path]:
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
+        if grok_cli.TRANSCRIPT in names and grok_cli.SIDECAR in names:
+            # A Grok CLI session folder: chat_history.jsonl is the session; updates.jsonl the same
+            # talk as streamed updates (formats.grok_cli); subagents/ and terminal/ no sessions
+            # (a sub-agent's run is also a session folder of its own beside this one).
+            found.append(Path(dirpath) / grok_cli.TRANSCRIPT)
+            dirnames[:] = []
+            continue
         if _is_copilot_session(Path(dirpath), names):
             # Copilot CLI's session folder: the session is events.jsonl; its plan.md, checkpoints/,
             # files/ (pasted attachments) and rewind-snapshots/ are no sessions, their shell
@@ -551,12 +560,14 @@ def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] 
     return None
 
 
-_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory"})
+_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok"})
 """Homes that keep their transcripts in ``sessions/``, told by name when their config files were
 not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``
 (MoonshotAI/kimi-cli ``wiki/context-management.md``, ``src/kimi_cli/share.py``), Factory Droid's
-``~/.factory/sessions/<cwd slug>/<session_id>.jsonl`` beside ``<session_id>.settings.json``."""
-_AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory"})
+``~/.factory/sessions/<cwd slug>/<session_id>.jsonl`` beside ``<session_id>.settings.json``, Grok
+CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli)."""
+_AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
+                               ".grok"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
 analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
 
@@ -690,7 +701,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
-             "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0}
+             "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0}
     seen = written = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -755,6 +766,8 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
 
 def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
+    if grok_cli.looks_like(obj):
+        return "grok"  # its user/assistant turns have neither Claude Code's envelope nor a role
     if droid_stream.looks_like(obj):
         return "droid"  # droid exec --output-format stream-json (its messages have role and text)
     if qwen_code.looks_like(obj):
@@ -835,6 +848,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from gemini_cli.read(source.path, cursor, stats)
         elif source.format == "copilot":
             yield from copilot_cli.read(source.path, cursor, stats, tree)
+        elif source.format == "grok":
+            yield from grok_cli.read(source.path, cursor, stats)
         elif source.format == "droid":
             yield from droid_stream.read(source.path, cursor, stats)
         elif source.format == "pi":
