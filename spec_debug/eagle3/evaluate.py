@@ -88,6 +88,7 @@ class Counts:
         self.tokens = 0
         self.longest = 0  # tokens of the longest sample scored: step k needs k+2 of them
         self.final_normed_detected = 0  # samples whose final slot was found past the norm
+        self.past_max_positions = 0  # samples longer than the draft's max_position_embeddings
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -242,6 +243,7 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.samples += 1
     counts.tokens += int(input_ids.shape[0])
     counts.longest = max(counts.longest, T0)
+    counts.past_max_positions += T0 > model.cfg.max_position_embeddings
     return reference
 
 
@@ -259,6 +261,22 @@ def _unscored_steps_note(unscored: list[int], longest: int) -> list[str]:
     return [f"{steps} not scored (their 0.0 accuracies mean n/a): no sample has a loss-masked "
             f"row that deep (the longest has {longest} tokens); pass --steps {unscored[0]}, or "
             "longer samples"]
+
+
+def _past_max_positions_note(past: int, samples: int, longest: int, max_positions: int) -> list[str]:
+    """Samples longer than the draft's max_position_embeddings: speculators' rotary embedding
+    has no cap, so their rows are scored as the reference computes them, but the config says
+    the draft was not built for those positions, and vLLM lowers the draft's max_model_len to
+    it (vllm/config/speculative.py _maybe_override_draft_max_model_len takes the lower of the
+    draft's and the target's). Said, so a low accuracy on long samples is not read as a fault
+    of the weights or of the capture."""
+    if not past:
+        return []
+    return [f"{past} of {samples} samples are longer than the draft's max_position_embeddings "
+            f"{max_positions} (the longest has {longest} tokens): their rows past position "
+            f"{max_positions} were scored, though the draft's config says it was not built for "
+            "them; compare with samples within it, or use a draft whose config covers the "
+            "served context length"]
 
 
 def expected_accept_length(conditional: list[float]) -> float:
@@ -317,7 +335,9 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         tokens_per_s=counts.tokens / elapsed if elapsed > 0 else 0.0,
         notes=list(loaded.notes) + (["samples mixed target_argmax and data_tokens references"]
                                     if len(references) > 1 else [])
-        + _unscored_steps_note(unscored, counts.longest),
+        + _unscored_steps_note(unscored, counts.longest)
+        + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
+                                   loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,
         counts={"full_correct": counts.full_correct.tolist(),
                 "full_total": counts.full_total.tolist(),
