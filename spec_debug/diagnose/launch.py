@@ -14,6 +14,7 @@ import json
 import re
 import shlex
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -160,30 +161,20 @@ def _with_script_arrays(text: str) -> str:
         return text
     values: dict[str, list[list[str]]] = {}
     spans: list[tuple[int, int, str]] = []
-    quote = None
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and quote != "'":
-            i += 2
+    reader = _ShellReader(text)
+    for i, _, quote in reader:
+        opened = _ARRAY_OPEN.match(text, i) if quote is None else None
+        end = _array_end(text, opened.end()) if opened else None
+        words = _array_words(text[opened.end():end - 1]) if opened and end is not None else None
+        if words is None:
             continue
-        if quote is None and ch in "'\"" or ch == quote:
-            quote = None if ch == quote else ch
-        elif quote is None:
-            opened = _ARRAY_OPEN.match(text, i)
-            end = _array_end(text, opened.end()) if opened else None
-            if opened and end is not None:
-                words = _array_words(text[opened.end():end - 1])
-                if words is not None:
-                    name = opened.group(1)
-                    if opened.group(2) and values.get(name):
-                        values[name][-1] = values[name][-1] + words
-                    else:
-                        values.setdefault(name, []).append(words)
-                    spans.append((i, end, name))
-                    i = end
-                    continue
-        i += 1
+        name = opened.group(1)
+        if opened.group(2) and values.get(name):
+            values[name][-1] = values[name][-1] + words
+        else:
+            values.setdefault(name, []).append(words)
+        spans.append((i, end, name))
+        reader.at = end
     used = {m.group(1) or m.group(2) for m in _ARRAY_USE.finditer(text)} & set(values)
     if not used:
         return text
@@ -205,18 +196,9 @@ def _with_script_arrays(text: str) -> str:
 
 def _array_end(text: str, start: int) -> int | None:
     """Index just past the `)` closing an array assignment's words (outside quotes)."""
-    quote = None
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and quote != "'":
-            i += 2
-            continue
-        if quote is None and ch in "'\"" or ch == quote:
-            quote = None if ch == quote else ch
-        elif quote is None and ch == ")":
+    for i, step, quote in _ShellReader(text, at=start):
+        if quote is None and step == ")":
             return i + 1
-        i += 1
     return None
 
 
@@ -225,6 +207,32 @@ def _array_words(inside: str) -> list[str] | None:
         return shlex.split(inside, posix=True)
     except ValueError:
         return None
+
+
+class _ShellReader:
+    """One pass over a shell text that knows its quotes as bash reads them (bash(1) QUOTING): a
+    backslash outside single quotes escapes the next character (the pair is one step), single
+    quotes hold everything up to the next one, double quotes up to the next unescaped one. Each
+    step is (index, the step's text, the quote it is read in: None, "'" or '"'); a quote
+    character is read in the quote before it. A caller that reads a longer construct at a step
+    (a command substitution, a comment, a variable) sets `at` past it, and the pass goes on from
+    there with the quote unchanged. The scanners below are all this one pass."""
+
+    def __init__(self, text: str, quote: str | None = None, at: int = 0) -> None:
+        self.text, self.quote, self.at = text, quote, at
+
+    def __iter__(self) -> Iterator[tuple[int, str, str | None]]:
+        text = self.text
+        while self.at < len(text):
+            i, ch, quote = self.at, text[self.at], self.quote
+            if ch == "\\" and quote != "'":
+                self.at = i + 2
+                yield i, text[i:i + 2], quote
+                continue
+            if quote is None and ch in "'\"" or ch == quote:
+                self.quote = None if ch == quote else ch
+            self.at = i + 1
+            yield i, ch, quote
 
 
 # A placeholder no command contains, standing for one hidden substitution while the line is split.
@@ -240,25 +248,16 @@ def _hide_substitutions(text: str) -> tuple[str, list[str]]:
     bash leaves `$(` as written."""
     out: list[str] = []
     found: list[str] = []
-    quote = None
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and quote != "'":
-            out.append(text[i:i + 2])
-            i += 2
-            continue
-        if quote is None and ch in "'\"" or ch == quote:
-            quote = None if ch == quote else ch
-        elif quote != "'" and (text.startswith("$(", i) or ch == "`"):
+    reader = _ShellReader(text)
+    for i, step, quote in reader:
+        if quote != "'" and (text.startswith("$(", i) or step == "`"):
             end = _substitution_end(text, i)
             if end is not None:
                 out.append(f"@@spec-debug-substitution-{len(found)}@@")
                 found.append(text[i:end])
-                i = end
+                reader.at = end
                 continue
-        out.append(ch)
-        i += 1
+        out.append(step)
     return "".join(out), found
 
 
@@ -268,21 +267,14 @@ def _substitution_end(text: str, start: int) -> int | None:
     if text[start] == "`":
         end = text.find("`", start + 1)
         return None if end < 0 else end + 1
-    depth, quote, i = 0, None, start + 1
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and quote != "'":
-            i += 2
-            continue
-        if quote is None and ch in "'\"" or ch == quote:
-            quote = None if ch == quote else ch
-        elif quote is None and ch == "(":
+    depth = 0
+    for i, step, quote in _ShellReader(text, at=start + 1):
+        if quote is None and step == "(":
             depth += 1
-        elif quote is None and ch == ")":
+        elif quote is None and step == ")":
             depth -= 1
             if depth == 0:
                 return i + 1
-        i += 1
     return None
 
 
@@ -292,25 +284,15 @@ def _newlines_as_separators(text: str) -> str:
     word list with both servers' flags. A newline inside quotes (a JSON value spread over lines,
     as the speculators docs write --speculative-config) stays part of its word."""
     out: list[str] = []
-    quote = None
-    escaped = False
-    for i, ch in enumerate(text):
-        if escaped:
-            escaped = False
-        elif ch == "\\" and quote != "'":
-            escaped = True
-        elif quote is None and ch in "'\"":
-            quote = ch
-        elif ch == quote:
-            quote = None
-        elif ch == "\n" and quote is None:
+    for i, step, quote in _ShellReader(text):
+        if step == "\n" and quote is None:
             # a line that starts with a flag, or follows one waiting for its value, continues the
             # command above: its `\` was lost in the copy (no command starts with a dash)
             last = "".join(out[-200:]).rsplit(None, 1)[-1:] or [""]
             waiting = last[0].startswith("--") and "=" not in last[0] and not _BOOLEAN_HINTS.match(last[0][2:])
             out.append(" " if waiting or text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
             continue
-        out.append(ch)
+        out.append(step)
     return "".join(out)
 
 
@@ -320,25 +302,13 @@ def _without_comments(text: str) -> str:
     EVAL_ONLY arm` opens no quote, and a commented-out command ending in `\\` does not continue
     onto the command below it (a comment has no line continuation)."""
     out: list[str] = []
-    quote = None
-    escaped = False
-    comment = False
-    for i, ch in enumerate(text):
-        if comment and ch != "\n":
+    reader = _ShellReader(text)
+    for i, step, quote in reader:
+        if quote is None and step == "#" and _starts_word(text, i):
+            end = text.find("\n", i)
+            reader.at = len(text) if end < 0 else end
             continue
-        comment = False
-        if escaped:
-            escaped = False
-        elif ch == "\\" and quote != "'":
-            escaped = True
-        elif quote is None and ch == "#" and _starts_word(text, i):
-            comment = True
-            continue
-        elif quote is None and ch in "'\"":
-            quote = ch
-        elif ch == quote:
-            quote = None
-        out.append(ch)
+        out.append(step)
     return "".join(out)
 
 
@@ -804,23 +774,7 @@ def _read_assignment(lines: str, assigned: dict[str, str], unknown: set[str]) ->
 
 def _without_continuations(text: str) -> str:
     """The text with each backslash-newline outside single quotes removed, as bash reads it."""
-    out: list[str] = []
-    quote = None
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and quote != "'":
-            if text.startswith("\\\n", i):
-                i += 2
-                continue
-            out.append(text[i:i + 2])
-            i += 2
-            continue
-        if quote is None and ch in "'\"" or ch == quote:
-            quote = None if ch == quote else ch
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    return "".join("" if step == "\\\n" else step for _, step, _ in _ShellReader(text))
 
 
 # The names a line assigns (`NAME=`, `export NAME=`), read where the line cannot be split.
@@ -829,24 +783,16 @@ _ASSIGNED_NAMES = re.compile(r"(?:^|[\s;])(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)
 
 def _expand_outside_single_quotes(line: str, assigned: dict[str, str], quote: str | None) -> tuple[str, str | None]:
     out: list[str] = []
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if ch == "\\" and quote != "'":
-            out.append(line[i:i + 2])
-            i += 2
-            continue
-        if quote is None and ch in "'\"" or ch == quote:
-            quote = None if ch == quote else ch
-        elif ch == "$" and quote != "'":
+    reader = _ShellReader(line, quote)
+    for i, step, quote_here in reader:
+        if step == "$" and quote_here != "'":
             m = _VARIABLE.match(line, i)
             if m and (m.group(1) or m.group(2)) in assigned:
-                out.append(_as_expanded(assigned[m.group(1) or m.group(2)], quote))
-                i = m.end()
+                out.append(_as_expanded(assigned[m.group(1) or m.group(2)], quote_here))
+                reader.at = m.end()
                 continue
-        out.append(ch)
-        i += 1
-    return "".join(out), quote
+        out.append(step)
+    return "".join(out), reader.quote
 
 
 def _as_expanded(value: str, quote: str | None) -> str:
