@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
-    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, pi_agent,
+    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -230,7 +230,8 @@ _KIMI_CONTEXT = re.compile(r"context(_\d+)?")
 (MoonshotAI/kimi-cli ``src/kimi_cli/utils/path.py``: ``context_1.jsonl``, ``context_2.jsonl``)."""
 
 _SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi coding agent",
-               "copilot": "GitHub Copilot CLI", "droid": "Factory Droid exec stream", "grok": "Grok CLI"}
+               "copilot": "GitHub Copilot CLI", "droid": "Factory Droid exec stream", "grok": "Grok CLI",
+               "opencode": "OpenCode"}
 """Formats whose records another format's reader takes for its own (a Qwen Code line is a
 Claude Code envelope, a Gemini CLI session an OpenAI-like message list) and reads as an empty
 session: forcing that other format on them is refused."""
@@ -469,6 +470,12 @@ def _session_files(root: Path) -> list[Path]:
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
+        if opencode.is_storage(Path(dirpath), set(dirnames)):
+            # OpenCode's storage/: a session is its session file with the messages and parts
+            # filed apart from it (formats.opencode); those files are no sessions of their own.
+            found.extend(opencode.session_files(Path(dirpath)))
+            dirnames[:] = []
+            continue
         if grok_cli.TRANSCRIPT in names and grok_cli.SIDECAR in names:
             # A Grok CLI session folder: chat_history.jsonl is the session; updates.jsonl the same
             # talk as streamed updates (formats.grok_cli); subagents/ and terminal/ no sessions
@@ -701,7 +708,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
-             "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0}
+             "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0, "opencode": 0}
     seen = written = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -766,6 +773,8 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
 
 def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
+    if opencode.looks_like(obj):
+        return "opencode"  # a session file of OpenCode's storage (formats.opencode)
     if grok_cli.looks_like(obj):
         return "grok"  # its user/assistant turns have neither Claude Code's envelope nor a role
     if droid_stream.looks_like(obj):
@@ -848,6 +857,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from gemini_cli.read(source.path, cursor, stats)
         elif source.format == "copilot":
             yield from copilot_cli.read(source.path, cursor, stats, tree)
+        elif source.format == "opencode":
+            yield from opencode.read(source.path, cursor, stats)
         elif source.format == "grok":
             yield from grok_cli.read(source.path, cursor, stats)
         elif source.format == "droid":

@@ -1,0 +1,184 @@
+"""OpenCode's file storage, ``~/.local/share/opencode/storage/`` (sst/opencode): one JSON file per
+session, message and part.
+
+- ``session/<projectID>/<sessionID>.json``: the session ``{id: "ses_…", projectID, directory,
+  title, version, time: {created, updated}}``;
+- ``message/<sessionID>/<messageID>.json``: ``{id: "msg_…", sessionID, role: user | assistant,
+  time: {created, completed?}, modelID?, …}``, no content;
+- ``part/<messageID>/<partID>.json`` (older releases: ``part/<sessionID>/<messageID>/``): the
+  content, ``{id: "prt_…", messageID, type, …}``: ``text{text, synthetic?}``, ``reasoning{text}``,
+  ``tool{callID, tool, state: {status, input, output?, error?, metadata?, time}}`` and the
+  bookkeeping ``step-start``, ``step-finish``, ``snapshot``, ``patch``, ``file``, ``agent``,
+  ``compaction``. The bash tool's ``metadata`` is ``{output, exit, description}``, ``exit`` the
+  process's exit code, null when it was killed (sst/opencode ``packages/opencode/src/tool/bash.ts``).
+
+Ids sort in the order they were made (ascending ids), so messages and parts are read in name
+order. The layout as an independent reader walks it: jazzyalex/agent-sessions
+``AgentSessions/Services/OpenCodeSessionParser.swift``. Scanned as files, each message file was a
+session of its own with nothing in it and no command (the content is in the parts).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, call_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.instants import stamp
+
+STORAGE_FOLDERS = frozenset({"session", "message", "part"})
+SHELL_TOOLS = frozenset({"bash", "shell"})
+_BOOKKEEPING = frozenset({"step-start", "step-finish", "snapshot", "patch", "file", "agent", "compaction",
+                          "subtask", "retry"})
+_MAX_FILE = 64 << 20
+"""A part bigger than this is not read (a part is one tool output: OpenCode cuts those far shorter)."""
+
+
+def is_storage(folder: Path, folders: set[str] | None = None) -> bool:
+    """``folder`` is OpenCode's ``storage/`` (its session, message and part folders)."""
+    if folders is None:
+        try:
+            folders = {e.name for e in os.scandir(folder) if e.is_dir()}
+        except OSError:
+            return False
+    return STORAGE_FOLDERS <= folders
+
+
+def session_files(storage: Path) -> list[Path]:
+    """Each session's file, ``session/<projectID>/ses_*.json``."""
+    root = storage / "session"
+    found = []
+    for project in _sorted_entries(root):
+        if project.is_dir():
+            found.extend(p for p in _sorted_entries(project) if p.is_file() and p.suffix == ".json")
+    return found
+
+
+def looks_like(obj: dict) -> bool:
+    """A session file: an id ``ses_…`` with its ``projectID`` and ``time``."""
+    session_id = obj.get("id")
+    return isinstance(session_id, str) and session_id.startswith("ses_") and "projectID" in obj \
+        and isinstance(obj.get("time"), dict)
+
+
+def storage_of(session_file: Path) -> Path:
+    return session_file.parent.parent.parent
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    session = _load(path, stats) or {}
+    session_id = session.get("id") if isinstance(session.get("id"), str) else path.stem
+    storage = storage_of(path)
+    seq = cursor.seq_base
+    started = stamp(session.get("time", {}).get("created")) if isinstance(session.get("time"), dict) else None
+    yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                raw_type="session_meta", timestamp=started, file=str(path), line=1,
+                text=f"directory={session.get('directory')} title={session.get('title')}")
+    messages = _json_files(storage / "message" / session_id)
+    if not messages:
+        stats.missing_files.append(f"{storage / 'message' / session_id}: no messages")
+    for message_file in messages:
+        message = _load(message_file, stats)
+        if message is None:
+            continue
+        role = message.get("role") if isinstance(message.get("role"), str) else "?"
+        created = stamp(message["time"].get("created")) if isinstance(message.get("time"), dict) else None
+        message_id = message.get("id") if isinstance(message.get("id"), str) else message_file.stem
+        for part_file in _part_files(storage, session_id, message_id):
+            part = _load(part_file, stats)
+            if part is None:
+                continue
+            seq += 1
+            cursor.records = seq - cursor.seq_base + 1
+
+            def event(kind, who, block=0, ts=created, **kw) -> Event:
+                return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=who, kind=kind, block=block,
+                             timestamp=ts or created, file=str(part_file), line=1, **kw)
+
+            yield from _part(part, role, event, stats)
+
+
+def _part_files(storage: Path, session_id: str, message_id: str) -> list[Path]:
+    files = _json_files(storage / "part" / message_id)
+    return files or _json_files(storage / "part" / session_id / message_id)
+
+
+def _part(part: dict, role: str, event, stats: ReadStats) -> Iterator[Event]:
+    kind = part.get("type")
+    if kind == "text":
+        text = part.get("text") if isinstance(part.get("text"), str) else ""
+        if not text.strip():
+            return
+        if role == "user":
+            # a synthetic part is the CLI's (a file's contents it attached, a note), not typed
+            yield event("system" if part.get("synthetic") is True else "prompt", "user", text=text)
+        else:
+            yield event("text", "assistant", text=text)
+    elif kind == "reasoning":
+        text = part.get("text") if isinstance(part.get("text"), str) else ""
+        if text.strip():
+            yield event("thinking", "assistant", text=text)
+    elif kind == "tool":
+        yield from _tool(part, event)
+    elif isinstance(kind, str) and kind in _BOOKKEEPING:
+        return
+    else:
+        stats.unknown_types += 1
+        yield event("other", role, raw_type=str(kind))
+
+
+def _tool(part: dict, event) -> Iterator[Event]:
+    name = part.get("tool") if isinstance(part.get("tool"), str) else "?"
+    call_id = part.get("callID") if isinstance(part.get("callID"), str) else str(part.get("id"))
+    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    args = state.get("input") if isinstance(state.get("input"), dict) else {}
+    command = shell_command(args) if name in SHELL_TOOLS or remote_host(args) else None
+    times = state.get("time") if isinstance(state.get("time"), dict) else {}
+    description = args.get("description") if isinstance(args.get("description"), str) else None
+    yield event("tool_call", "assistant", ts=stamp(times.get("start")), tool_name=name, call_id=call_id,
+                command=command, text=call_text(command, args), path=tool_path(args), description=description,
+                host=remote_host(args) if command is not None else None)
+    status = state.get("status")
+    if status not in ("completed", "error"):
+        return  # pending or running when the session was last written: no result yet
+    metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+    code = metadata.get("exit") if type(metadata.get("exit")) is int else None
+    output = state.get("output") if isinstance(state.get("output"), str) else ""
+    error = state.get("error") if isinstance(state.get("error"), str) else ""
+    text = "\n".join(p for p in (output, error) if p)
+    yield event("tool_result", "tool", 1, ts=stamp(times.get("end")), call_id=call_id, text=text,
+                exit_code=code, is_error=status == "error" or bool(code))
+
+
+def _sorted_entries(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir(), key=lambda p: p.name)
+    except OSError:
+        return []
+
+
+def _json_files(folder: Path) -> list[Path]:
+    return [p for p in _sorted_entries(folder) if p.suffix == ".json" and p.is_file()]
+
+
+def _load(path: Path, stats: ReadStats) -> dict | None:
+    """One JSON file as a dict; a broken or unreadable one is counted and passed by."""
+    stats.lines += 1
+    try:
+        if path.stat().st_size > _MAX_FILE:
+            stats.too_long += 1
+            return None
+        value = json.loads(path.read_bytes())
+    except OSError as exc:
+        stats.damaged.append(f"{path.name}: cannot be read ({exc.strerror or exc})")
+        return None
+    except ValueError:
+        stats.broken_json += 1
+        return None
+    if not isinstance(value, dict):
+        stats.non_object += 1
+        return None
+    return value
