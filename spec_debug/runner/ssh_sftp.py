@@ -116,6 +116,11 @@ class RemoteFiles:
         """Where the steps' commands start, once known (see sftp_path)."""
         self._shell_copies: _ShellCopies | None = None
         """Set once sshd refused SFTP itself: copies then go over shell commands."""
+        self._starting: paramiko.Channel | None = None
+        """The SFTP channel while it starts (the subsystem request, the version): a fetch step's
+        deadline closes it there too (_close_copy_channel)."""
+        self._silent: RemoteFileError | None = None
+        """Set once the SFTP server never sent its version: later copies fail at once with it."""
 
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
@@ -245,7 +250,7 @@ class RemoteFiles:
     def _close_copy_channel(self) -> None:
         """Close the channel the copy in progress uses, from a thread of its own (see interrupt)."""
         client = self._client
-        channel = client.get_channel() if client is not None else self._shell_copies.channel if self._shell_copies else None
+        channel = client.get_channel() if client is not None else self._shell_copies.channel if self._shell_copies else self._starting
         if channel is not None:
             threading.Thread(target=close_channel, args=(channel,), name="sftp-interrupt", daemon=True).start()
 
@@ -295,6 +300,8 @@ class RemoteFiles:
         if self._client is None:
             if not self._transport.is_active():
                 raise ConnectionLostError(f"{self._host}: SSH connection lost before a file copy")
+            if self._silent is not None:
+                raise RemoteFileError(self._silent.message, hint=self._silent.hint)
             slot = self._session_slot()
             slot.__enter__()
             channel: paramiko.Channel | None = None
@@ -302,6 +309,7 @@ class RemoteFiles:
             try:
                 # What paramiko's SFTPClient.from_transport does, with our channel opener.
                 channel = self._open_channel()
+                self._starting = channel
                 # paramiko waits for the server's SFTP version without limit; a subsystem that
                 # never answers (a ForceCommand reading stdin) would hang the run.
                 channel.settimeout(self._start_timeout_s)
@@ -314,9 +322,11 @@ class RemoteFiles:
                 if self._interrupted.is_set():  # interrupt() came while this channel opened
                     close_channel(channel)
             except RemoteFileError:  # the channel's opener says why (the run was interrupted)
+                self._starting = None
                 slot.__exit__(None, None, None)
                 raise
             except _SFTP_FAILURES as exc:
+                self._starting = None
                 slot.__exit__(None, None, None)
                 no_sftp = _sftp_refused(channel, stage) if channel is not None else None
                 if channel is not None:
@@ -329,6 +339,16 @@ class RemoteFiles:
                     )
                     return None
                 reason = f"no answer within {self._start_timeout_s:g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
+                if stage == "version" and isinstance(exc, TimeoutError) and not self._interrupted.is_set():
+                    # A subsystem that started and never answered (an sftp-server stuck on a hung
+                    # home, a ForceCommand reading stdin) answers no later copy either: each probe
+                    # and fetch step of the host waited the whole start timeout (15 s) again.
+                    self._silent = RemoteFileError(
+                        f"{self._host}: the host offers no working SFTP ({reason}): its sftp-server started and never answered",
+                        hint="the sftp-server sshd_config's `Subsystem sftp` line starts hangs (a hung NFS home?) or "
+                        "a ForceCommand answers in its place: try `sftp HOST` by hand",
+                    )
+                    raise self._silent from None
                 if stage == "version" and isinstance(exc, paramiko.SFTPError) and not self._interrupted.is_set():
                     chatter = self._startup_chatter()
                     if chatter is not None:
@@ -348,10 +368,12 @@ class RemoteFiles:
                     "and check that no ForceCommand or nologin shell answers instead",
                 ) from None
             except BaseException:
+                self._starting = None
                 slot.__exit__(None, None, None)
                 if channel is not None:
                     close_channel(channel)
                 raise
+            self._starting = None
             self._slot = slot
         assert self._client is not None
         return self._client
