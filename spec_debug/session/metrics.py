@@ -429,7 +429,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if "put throughput: " in text and _one_batch_server(text, found):
         structured = True
         text = _ONE_BATCH_SERVER.sub("", text)
-    if "T/s)" in text and _koboldcpp(text, found):
+    # "G" first (a memchr: SGLang's and vLLM's stat lines seldom have one), then the literal (8 us
+    # over a 10 KB server log)
+    if "G" in text and "T/s)" in text and _koboldcpp(text, found):
         structured = True
     # EAGLE's eagle/evaluation/speed.py: a few short lines (a length test spares a server log)
     if len(text) < 4096 and "ratio " in text and _eagle_speed(text, found):
