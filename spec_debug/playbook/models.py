@@ -154,6 +154,47 @@ class FetchSpec(_Strict):
     def sources(self) -> list[str]:
         return [self.src] if isinstance(self.src, str) else list(self.src)
 
+    @field_validator("src")
+    @classmethod
+    def _names_a_file(cls, value: str | list[str]) -> str | list[str]:
+        # `src: []` copied nothing and the step passed; `src: ""` failed on every host halfway
+        # through the run ("refusing remote file name ''"): both are a file left unnamed.
+        sources = [value] if isinstance(value, str) else value
+        if not sources:
+            raise ValueError("fetch src lists no file: name the remote file, e.g. src: /var/log/sglang.log")
+        if any(not source.strip() for source in sources):
+            raise ValueError("a fetch src is empty: name the remote file, e.g. src: /var/log/sglang.log")
+        return value
+
+    @field_validator("dest")
+    @classmethod
+    def _inside_artifacts(cls, value: str) -> str:
+        # dest is a folder under the run's artifacts/<host>/ (runner/engine.py, safe_artifact_path
+        # refuses any other on each host, mid-run). A templated dest is only known per host.
+        if "{{" in value or "{%" in value:
+            return value
+        fix = _relative_dest(value)
+        if value.startswith("/"):
+            raise ValueError(f"fetch dest is a folder inside the run's artifacts, not a path on this machine: write dest: {fix}")
+        if _climbs_out(value):
+            raise ValueError(f"fetch dest {value!r} climbs out of the run's artifacts folder: write dest: {fix}")
+        return value
+
+
+def _climbs_out(dest: str) -> bool:
+    """Whether a relative folder's `..` parts lead above where it starts."""
+    depth = 0
+    for part in dest.split("/"):
+        depth += -1 if part == ".." else 0 if part in ("", ".") else 1
+        if depth < 0:
+            return True
+    return False
+
+
+def _relative_dest(dest: str) -> str:
+    """The folder a dest means under artifacts: its names, without the leading / and the `..`."""
+    return "/".join(part for part in dest.split("/") if part not in ("", ".", "..")) or "logs"
+
 
 class Step(_Strict):
     id: str
