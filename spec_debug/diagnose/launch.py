@@ -596,6 +596,11 @@ _SGLANG_ONLY = ("speculative-algorithm", "model-path", "mem-fraction-static", "c
                 "speculative-num-steps", "speculative-draft-model-path")
 
 
+def _only_sglang_flags(words: list[str]) -> bool:
+    names = {w[2:].split("=", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
+    return bool(names & set(_SGLANG_ONLY)) and not names & set(_VLLM_ONLY)
+
+
 def _only_vllm_flags(words: list[str]) -> bool:
     names = {w[2:].split("=", 1)[0].split(".", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
     return bool(names & set(_VLLM_ONLY)) and not names & set(_SGLANG_ONLY)
@@ -705,6 +710,14 @@ def _server_argv(argv: list[str]) -> list[str]:
             return server
     if servers:
         return servers[0]
+    for command in commands:
+        # the "key launch parameters" of an issue report: the server's flags alone, one per line
+        # (sgl-project/sglang#25673), named by the flags only one engine has, as a container's
+        # `args:` pasted without its image is
+        if command[0].startswith("--") and _only_vllm_flags(command):
+            return ["vllm", "serve", *command]
+        if command[0].startswith("--") and _only_sglang_flags(command):
+            return ["python3", "-m", "sglang.launch_server", *command]
     return commands[0] if commands else []
 
 
