@@ -258,6 +258,13 @@ def _row_name(header: list[str], row: list[str], batch_col: int | None) -> str:
     return first
 
 
+# A column of the change between the runs beside them, under a table whose rows name the metric:
+# "| Metric | W7900 Q4_K_M | W7900 Q4_K_M + 1.5B Q8 | % Difference |" (ggml-org/llama.cpp#10664, the
+# bench_serving keys as rows): its "60.1" on the "Output token throughput (tok/s)" row is a
+# percentage, and was read as a run at 60.1 tok/s.
+_RELATIVE_COLUMN = re.compile(r"%|\bdiff|delta|\bchange|improv|\bgain|speed-?up|ratio|relative", re.I)
+
+
 def _column_kinds(header: list[str]) -> list[str | None]:
     columns = [_header_kind(h) for h in header]
     if "throughput" in columns:
@@ -349,6 +356,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 if kind is None or row_kind == "speedup":  # a "Speedup" row under tok/s columns holds factors
                     kind, label, other = row_kind, header[c], row[0]
                     named = label
+                    if kind not in (None, "speedup") and _RELATIVE_COLUMN.search(label):
+                        continue  # "% Difference" beside the runs: how much the second gained, no run's reading
                 number = (_CELL_FACTOR if kind == "speedup" else _CELL_NUMBER).match(row[c]) if kind else None
                 if number is None:
                     continue
