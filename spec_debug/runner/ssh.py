@@ -21,7 +21,7 @@ from typing import Callable, Iterator, Literal, TypeVar
 
 import paramiko
 
-from spec_debug.errors import SpecDebugError, TransportError, UsageError
+from spec_debug.errors import AuthenticationError, HostKeyError, SpecDebugError, TransportError, UsageError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh_connect import (
     Connection,
@@ -320,7 +320,12 @@ class SSHTransport(Transport):
             fresh = self._reconnect()
         except SpecDebugError as exc:
             lost = self._lost("before the step could start")
-            raise ConnectionLostError(f"{lost.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=lost.hint) from None
+            # A host key that changed since the run's first login (the host reinstalled, or its
+            # address moved to another machine: a VIP failover) or credentials that no longer
+            # work: their own hint says the fix (the known_hosts file and line to edit), where
+            # the lost connection's ("the host rebooted, sshd restarted...") sent people to the host.
+            hint = exc.hint if isinstance(exc, (HostKeyError, AuthenticationError)) and exc.hint else lost.hint
+            raise ConnectionLostError(f"{lost.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=hint) from None
         self._use_connection(fresh)
 
     def _use_connection(self, fresh: Connection) -> None:
