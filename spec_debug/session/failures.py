@@ -489,6 +489,8 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     kept = []
     chain: list[ErrorInfo] = []
     for i, (info, _, end) in enumerate(found):
+        if not info.message and info.exception and info.exception.endswith("ChildFailedError"):
+            info = _child_failed(info, output, end)
         # The chain's message sits between this exception and the next traceback, behind the
         # log prefix when a logger prefixes every line (vLLM, docker compose).
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
@@ -504,6 +506,35 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         if error not in kept:
             kept.append(error)
     return kept
+
+
+# torchrun's summary when a rank dies (torch/distributed/elastic/multiprocessing/errors/__init__.py,
+# ChildFailedError.format_msg): the exception line ends in ": " and the report follows it, "Root
+# Cause (first observed failure):" then "[0]:" and aligned "key : value" lines, "exitcode  : -9
+# (pid: 1234)" and "traceback : Signal 9 (SIGKILL) received by PID 1234" (the kernel's OOM killer,
+# or the job's limit), or the hint "To enable traceback see: https://pytorch.org/..." when the
+# rank wrote no error file. The ChildFailedError alone said nothing of why the rank died.
+_CHILD_ROOT = re.compile(r"Root Cause \(first observed failure\):[ \t]*\r?\n\[\d+\]:[ \t]*\r?\n"
+                         r"((?:[ \t]+[a-z_]+[ \t]*:[^\n]*\n?){1,8})")
+_CHILD_FIELD = re.compile(r"^[ \t]+([a-z_]+)[ \t]*:[ \t]?([^\n]*)$", re.M)
+_CHILD_SIGNAL = re.compile(r"Signal \d+ \((SIG[A-Z]+)\)")
+
+
+def _child_failed(info: ErrorInfo, output: str, end: int) -> ErrorInfo:
+    """torchrun's ChildFailedError with its root cause's rank, exit code and message; a rank a
+    signal killed is that signal's error."""
+    root = _CHILD_ROOT.search(output, end, end + 3000)
+    if root is None:
+        return info
+    fields = dict(_CHILD_FIELD.findall(root.group(1)))
+    said = fields.get("traceback", "").strip()
+    if said.startswith(("To enable traceback", "Traceback")):
+        said = ""  # the hint, or the rank's own traceback (read on its own), no message
+    where = f"rank {fields.get('rank', '?').split(' ')[0]} exitcode {fields.get('exitcode', '?').split(' ')[0]}"
+    message = f"{where}: {said}" if said else where
+    if (sig := _CHILD_SIGNAL.match(said)) is not None:
+        return ErrorInfo("signal", sig.group(1), message[:300], info.file, info.line)
+    return ErrorInfo(info.kind, info.exception, message[:300], info.file, info.line)
 
 
 # With no header to say a traceback follows, the line after the frames must name an exception
