@@ -37,7 +37,7 @@ steps:
   - id: exits
     run: exit 7
   - id: envs
-    run: echo "user=$USER home=${HOME:+set} path=${PATH:+set}"
+    run: echo "user=$USER home=${HOME:+set} path=${PATH:+set} set_env=$SPEC_DEBUG_H21"
   - id: slow
     run: sleep 30
     timeout: 1
@@ -57,9 +57,10 @@ def test_a_playbook_runs_the_same_under_each_login_shell(
     shell: str, cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    server = sshd_with_accounts("h21" + Path(shell).name, sshd_factory, tmp_path, monkeypatch, shell=shell)
+    server = sshd_with_accounts("h21" + Path(shell).name, sshd_factory, tmp_path, monkeypatch, shell=shell,
+                                extra_config="AcceptEnv SPEC_DEBUG_H21\n")
     client.trust(server)
-    client.alias("gpu", server)
+    client.alias("gpu", server, SetEnv="SPEC_DEBUG_H21=\"two words\"")
     playbook = tmp_path / "p.yaml"
     playbook.write_text(PLAYBOOK)
     out = tmp_path / "runs"
@@ -72,5 +73,6 @@ def test_a_playbook_runs_the_same_under_each_login_shell(
         print(s)
     assert steps["multi"]["exit_code"] == 0
     assert steps["exits"]["exit_code"] == 7
+    assert steps["envs"]["stdout"].endswith(" set_env=two words\n"), steps["envs"]["stdout"]
     assert steps["slow"]["status"] == "timeout"
     assert steps["after"]["exit_code"] == 0

@@ -31,14 +31,16 @@ from tests.sshd_fixture import ClientSetup, SshServer
 StartServer = Callable[..., SshServer]
 
 
-@pytest.fixture(params=["bash", "fish"])
+@pytest.fixture(params=["bash", "fish", "one-session"])
 def rekeying_host(
     request: pytest.FixtureRequest, client: ClientSetup, sshd_factory: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> str:
     """The account's login shell is bash, or fish (the check that the step's processes are gone
-    then goes through `exec /bin/sh -s` as the kill does)."""
-    if request.param == "bash":
-        server = sshd_factory("rekey", extra_config="RekeyLimit 256K\n")
+    then goes through `exec /bin/sh -s` as the kill does), or bash on a server that allows one
+    session per connection."""
+    if request.param in ("bash", "one-session"):
+        # MaxSessions 1: the step's channel is still open while the check's channel opens.
+        server = sshd_factory("rekey", extra_config="RekeyLimit 256K\n" + ("MaxSessions 1\n" if request.param == "one-session" else ""))
     elif shutil.which("fish") is None:
         pytest.skip("fish is not installed")
     else:
