@@ -265,6 +265,22 @@ def _row_name(header: list[str], row: list[str], batch_col: int | None) -> str:
 _RELATIVE_COLUMN = re.compile(r"%|\bdiff|delta|\bchange|improv|\bgain|speed-?up|ratio|relative", re.I)
 
 
+# llama-bench's table (ggml-org/llama.cpp tools/llama-bench/llama-bench.cpp): each row's "test" says
+# what its "t/s" timed: "pp512" the prompt of 512 tokens (prefill), "tg128" 128 generated tokens
+# (decode), "pp512+tg128" both at once; "@ d4096" a context depth after either.
+_LLAMA_BENCH_TEST = re.compile(r"(pp\d+)?\+?(tg\d+)?(?:\s*@\s*d\d+)?")
+
+
+def _llama_bench_stage(cell: str) -> str | None:
+    """The metric a llama-bench row's test names: None for a decode row (or no such test)."""
+    m = _LLAMA_BENCH_TEST.fullmatch(cell.strip("*` "))
+    if m is None or not (m.group(1) or m.group(2)):
+        return None
+    if m.group(1) and m.group(2):
+        return "total_throughput"
+    return "prefill_throughput" if m.group(1) else None
+
+
 def _column_kinds(header: list[str]) -> list[str | None]:
     columns = [_header_kind(h) for h in header]
     if "throughput" in columns:
@@ -326,6 +342,7 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         columns = _column_kinds(header)
         caption = _under_baseline_caption(text, head_start)
         batch_col, depth_cols = _batch_and_depth_columns(header)
+        test_col = next((i for i, h in enumerate(header) if h.strip("*` ").lower() == "test"), None)
         max_col = next((i for i, h in enumerate(header) if _DRAFT_MAX_HEADER.fullmatch(h.strip("*` "))), None)
         while pos < len(text):
             nl = text.find("\n", pos)
@@ -363,6 +380,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                     continue
                 read = True
                 value = float(number.group(1).replace(",", ""))
+                if test_col is not None and test_col < len(row) and test_col != c:
+                    named = f"{named} {row[test_col]}"  # llama-bench's "pp512" / "tg128": which stage
                 context = " ".join(f"table: {other} | {named}: {row[c]}".split())[:200]
                 if kind != "throughput" and (caption or no_spec_row or _BASELINE_LABEL.search(label)) and \
                         not (kind == "accept_length" and value > 1.0 and not (caption or no_spec_row)):
@@ -373,7 +392,10 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                     # is above 1 drafts: the drafter with its vanilla (unpruned) vocabulary, another
                     # comment of #24343 ("vanilla | 2.39" under "mean acceptance length").
                     continue
-                if kind == "throughput":
+                if kind == "throughput" and test_col is not None and test_col < len(row) and \
+                        (stage := _llama_bench_stage(row[test_col])) is not None:
+                    found.append((stage, value, "tok/s", context))
+                elif kind == "throughput":
                     baseline = caption or no_spec_row or _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
                     found.append(("baseline_throughput" if baseline else "throughput", value, "tok/s", context))
                 elif kind == "accept_length":

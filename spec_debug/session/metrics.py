@@ -200,8 +200,10 @@ _PER_USER_BEFORE = re.compile(r"\b(?:per[\s-]+|each\s+)(?:user|stream)s?\b\s*(?:
 # decode speed: right before it ("prefill throughput is", "input token throughput:", "prompt
 # processing", "total throughput of") or right after its unit ("12,000 tok/s prefill").
 _PROMPT_WORDS_BEFORE = re.compile(
-    r"\b(prefill(?:ing)?|input|prompt|total)(?:[\s_-]+(?:tokens?|tok))?[\s_-]+(?:throughput|speed|processing|rate|tps)"
+    r"\b(prefill(?:ing)?|input|prompt|total)(?:[\s_-]+(?:tokens?|tok|eval))?[\s_-]+(?:throughput|speed|processing|rate|tps)"
     r"\b[^\d]{0,20}$")
+# "prompt eval rate:     191.76 tokens/s" is Ollama's (`ollama run --verbose`, api/types.go Metrics.Summary),
+# beside its "eval rate: 35.76 tokens/s", the decode speed.
 # (on the reading's own line: "decode 45 tok/s" over "prompt processing is slow" is decode)
 _PROMPT_WORDS_AFTER = re.compile(r"[ \t]*\(?[ \t]*(prefill|input|prompt|total)\b")
 # The stage named alone, right before the number: "prefill 5000 tok/s, decode 30 tok/s"; "prompt"
