@@ -122,6 +122,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         exec_form = _manifest_argv(command)
     if exec_form is not None:
         return _server_argv(exec_form)
+    command = _skypilot_run(command) or command
     # A backslash followed by spaces before the newline (a copy from a web page or an editor that
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
@@ -558,6 +559,27 @@ def _manifest_argv(text: str) -> list[str] | None:
             continue
         return argv
     return argvs[0] if argvs else None
+
+
+def _skypilot_run(text: str) -> str | None:
+    """The `run:` script of a SkyPilot task YAML, its `envs:` written above it as the script's
+    own assignments: SkyPilot exports them to `setup` and `run` (SkyPilot docs, "YAML
+    specification": envs "can be used in setup and run"), so `vllm serve $MODEL_NAME` serves the
+    model named there. None for any other text."""
+    if not re.search(r"^run\s*:", text, re.M):
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("run"), str) or not (
+            {"envs", "resources", "setup", "num_nodes"} & set(doc)):
+        return None
+    envs = doc.get("envs") if isinstance(doc.get("envs"), dict) else {}
+    assignments = "".join(f"{name}={shlex.quote(str(value))}\n" for name, value in envs.items()
+                          if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)) and isinstance(value, (str, int, float))
+                          and not isinstance(value, bool))
+    return assignments + doc["run"]
 
 
 def _container_argv(container: dict[str, Any]) -> list[str] | None:
