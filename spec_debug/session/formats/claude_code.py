@@ -407,6 +407,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                     return [bash]
             ev = Event(session, seq, agent, role, kind, 0, None, None, None, None, content, False, None, ts, file,
                        lineno)
+            if kind == "system" and role == "assistant":
+                ev.raw_type = _api_error_type(obj, agent)
             if kind == "system" and "<task-notification>" in content[:300]:
                 return [ev, *_task_notification(ev)]
             return [ev]
@@ -429,6 +431,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                 kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
                 ev = Event(session, seq, agent, role, kind, i, None, None, None, None, text, False, None, ts,
                            file, lineno)
+                if kind == "system" and role == "assistant":
+                    ev.raw_type = _api_error_type(obj, agent)
                 out.append(ev)
                 if kind == "system" and "<task-notification>" in text[:300]:
                     out.extend(_task_notification(ev))
@@ -689,6 +693,21 @@ def _stream_task_notification(obj: dict, ev: Event) -> list[Event]:
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
 _BASH_STDOUT = re.compile(r"<bash-stdout>(.*?)</bash-stdout>", re.DOTALL)
 _BASH_STDERR = re.compile(r"<bash-stderr>(.*?)</bash-stderr>", re.DOTALL)
+
+
+API_ERROR = "error"
+"""The raw type of the main agent's ``isApiErrorMessage`` line: one of the agent-failure lines the
+analysis counts as an ``agent_error`` (a turn the model API failed for good: 429 rate limit, 529
+overloaded, a refused request), as it counts Codex's ``error`` events."""
+
+
+def _api_error_type(obj: dict, agent: str) -> str | None:
+    """:data:`API_ERROR` for the CLI's ``isApiErrorMessage`` line of the main agent, else None. A
+    sub-agent's (its own file, or a sidechain line of an old trunk) is left to the analysis, which
+    fails the agent when nothing of its own follows (an agent that went on after a retry completed)."""
+    if obj.get("isApiErrorMessage") is True and agent == MAIN_AGENT and obj.get("isSidechain") is not True:
+        return API_ERROR
+    return None
 
 
 def _text_kind(role: str, obj: dict, text: str = "") -> str:
