@@ -502,12 +502,18 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if prose and ((("x" in text or "×" in text) and ("peed" in text or "slower" in text)) or "faster" in text):
         _speedups(text, found)
     _accuracy(text, found)
-    if not structured and _HAS_CCEPT(text):
+    # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
+    # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
+    # (vllm-project/vllm examples/offline_inference/spec_decode.py); only a reader that found
+    # the acceptance itself (a server log's per-line readings) makes the words a repeat.
+    if not (structured and any(m.name in _ACCEPT_NAMES for m in found)) and _HAS_CCEPT(text):
         _accept_prose(text, found)
     if prose and not structured and "AL" in text:
         _accept_al(text, found)
     return found
 
+
+_ACCEPT_NAMES = frozenset({"accept_length", "accept_rate"})
 
 _DRAFTED_ONLY = frozenset({"accept_length", "accept_rate", "speedup"})
 """What a run without speculation has none of: its "Acceptance length: 1.00" (sgl-project/sglang#4716's
