@@ -97,3 +97,14 @@ def test_another_writers_tool_messages_are_read_as_before(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     doc = analyze_path(path).to_json()
     assert [(c["exit_code"], c["is_error"]) for c in doc["commands"]] == [(3, True)]
+
+
+def test_the_think_parts_are_the_agents_thinking(tmp_path):
+    from spec_debug.session.events import ReadStats
+    from spec_debug.session.formats.common import Cursor
+    from spec_debug.session.formats.openai_chat import read
+
+    path = _session(tmp_path)
+    events = list(read(path, Cursor(session="s", agent="main", file=str(path)), ReadStats(), array=False))
+    thoughts = [e.text for e in events if e.kind == "thinking"]
+    assert thoughts == ["next step"] * 4

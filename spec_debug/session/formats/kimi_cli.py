@@ -12,6 +12,8 @@ own bookkeeping lines and status notes around it.
 - The Shell tool's messages (``src/kimi_cli/tools/shell/__init__.py``): ``Command executed
   successfully.`` for exit 0, ``Command failed with exit code: N.`` otherwise, and ``Command
   killed by timeout (Ns)``.
+- The model's thinking is a ``{"type": "think", "think": …}`` part of the assistant's content
+  (kosong's ``ThinkPart``), beside its text parts.
 - A checkpoint may also be told to the model as a user message ``<system>CHECKPOINT N</system>``
   (``Context.checkpoint``): the CLI's, not a prompt the person typed.
 """
@@ -60,3 +62,9 @@ def tool_status(content: object) -> tuple[int | None, bool] | None:
 def is_cli_note(content: object) -> bool:
     """A user message made only of the CLI's ``<system>`` notes (a checkpoint marker)."""
     return isinstance(content, list) and bool(content) and len(_notes(content)) == len(content)
+
+
+def thinking(content: list) -> str:
+    """The ``think`` parts of an assistant's content, joined (kosong's ``ThinkPart``)."""
+    return "\n".join(part["think"] for part in content
+                     if isinstance(part, dict) and part.get("type") == "think" and isinstance(part.get("think"), str))

@@ -302,6 +302,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     elif role == "assistant":
         block = 0
         reasoning = next((message[k] for k in _REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
+        if not reasoning and isinstance(content, list):
+            reasoning = kimi_cli.thinking(content)
         if reasoning.strip():
             yield event("thinking", role, text=reasoning)
             block += 1
