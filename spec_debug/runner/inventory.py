@@ -197,6 +197,11 @@ def _load_file(path: Path) -> Inventory:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise UsageError(f"cannot read inventory {path}: {reason or exc}") from None
+    if text.startswith("#!"):
+        # A dynamic inventory script: Ansible runs it with --list (lib/ansible/plugins/inventory/
+        # script.py); we never run code from an inventory, but read what it prints.
+        raise UsageError(f"{path} is an inventory script (it starts with #!), which spec-debug does not run",
+                         hint=f"save what it prints and pass that: {path} --list > hosts.json, then -i hosts.json")
     if Path(path).suffix in (".yml", ".yaml", ".json") or _looks_like_yaml(text):
         return parse_yaml_inventory(text, str(path))
     return parse_ini_inventory(text, str(path))
@@ -413,12 +418,58 @@ def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
         data = {}
     if not isinstance(data, dict):
         raise UsageError(f"{path}: an inventory is a mapping of groups (e.g. all: {{hosts: ...}})")
+    if isinstance(data.get("plugin"), str):
+        # An inventory plugin's config (plugin: amazon.aws.aws_ec2): only Ansible can query the cloud.
+        raise UsageError(f"{path} configures the Ansible inventory plugin {data['plugin']!r}, which spec-debug cannot run",
+                         hint=f"save the hosts it finds and pass that: ansible-inventory -i {path} --list > hosts.json, then -i hosts.json")
     inventory = Inventory(path)
     inventory.group("all")
-    for name, body in data.items():
-        _yaml_group(inventory, str(name), body, path, trail=())
+    if _is_listed_inventory(data):
+        _listed_inventory(inventory, data, path)
+    else:
+        for name, body in data.items():
+            _yaml_group(inventory, str(name), body, path, trail=())
     _link_top_groups(inventory)
     return inventory
+
+
+def _is_listed_inventory(data: dict[Any, Any]) -> bool:
+    """Whether data is what `ansible-inventory --list` and inventory scripts print: host vars
+    under _meta.hostvars, a group's hosts and children as lists of names, or a group given as
+    a bare list of hosts (ansible/ansible: lib/ansible/plugins/inventory/script.py)."""
+    if "_meta" in data:
+        return True
+    return any(isinstance(body, list) or isinstance(body, dict) and isinstance(body.get("children"), list)
+               for body in data.values())
+
+
+def _listed_inventory(inventory: Inventory, data: dict[Any, Any], path: str) -> None:
+    meta = data.get("_meta") or {}
+    hostvars = meta.get("hostvars") or {} if isinstance(meta, dict) else None
+    if not isinstance(hostvars, dict) or any(v is not None and not isinstance(v, dict) for v in hostvars.values()):
+        raise UsageError(f"{path}: _meta.hostvars must map each host name to its vars")
+    for name, body in data.items():
+        if name == "_meta":
+            continue
+        body = {"hosts": body} if isinstance(body, list) else body or {}
+        if not isinstance(body, dict) or set(body) - {"hosts", "vars", "children"}:
+            raise UsageError(f"{path}: group {name} must be a list of hosts, or a mapping with hosts, vars and children")
+        for key in ("hosts", "children"):
+            if not isinstance(body.get(key) or [], list):
+                raise UsageError(f"{path}: {name}.{key} must be a list of names (as ansible-inventory --list prints it)")
+        if not isinstance(body.get("vars") or {}, dict):
+            raise UsageError(f"{path}: {name}.vars must be a mapping")
+        group = inventory.group(str(name))
+        for host in body.get("hosts") or []:
+            inventory.add_host(str(host), group.name)
+        group.children += [str(c) for c in body.get("children") or [] if str(c) not in group.children]
+        group.vars.update({k: v for k, v in (body.get("vars") or {}).items() if _kept(k, v)})
+    for host, host_vars in hostvars.items():
+        kept = {k: v for k, v in (host_vars or {}).items() if _kept(k, v)}
+        if str(host) in inventory.hosts:
+            inventory.hosts[str(host)].update(kept)
+        else:  # a host with vars in no group: Ansible puts it under ungrouped
+            inventory.add_host(str(host), "all", kept)
 
 
 def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tuple[str, ...]) -> None:
