@@ -1689,8 +1689,8 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     has (`_vllm_release_problems`). `draft_config` (the draft's config.json, when read) gives
     vLLM's K where the command leaves it out (`_vllm_unwritten_k`)."""
     eff = _effective_rules(cfg, target_architecture, engine_version, draft_block_size, draft_config)
-    refused = [_ambiguous_problem(name, since) for name, since in cfg.ambiguous_from.items()
-               if _release_at_least(engine_version, since)]
+    refused = [_ambiguous_problem(name, since) + ("" if engine_version else RELEASE_UNKNOWN)
+               for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and engine_version is not None and (
@@ -1806,6 +1806,11 @@ _SGLANG_ANY_TOPK_SINCE = "0.4.4"
 # #4669 ("bump v0.4.4.post2 ... for EAGLE 3"). Before it EAGLE3 was not among the upper-case
 # argparse `choices` of --speculative-algorithm (choices kept up to 0.5.11, see below).
 _SGLANG_EAGLE3_SINCE = "0.4.4.post2"
+
+
+# Said of a refusal that depends on the release when the release is not known: an abbreviation
+# older releases read (`--speculative-draft`) starts a server older than the release that refuses it.
+RELEASE_UNKNOWN = "; the SGLang release is unknown here (`pip show sglang` where the server runs, or its image tag, says it)"
 
 
 def _ambiguous_problem(name: str, since: str) -> str:

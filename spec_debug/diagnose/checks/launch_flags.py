@@ -6,7 +6,7 @@ import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import EffectiveSpec, LaunchConfig
+from spec_debug.diagnose.launch import RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
@@ -161,6 +161,13 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
         # the catalog's fix is about steps, topk and draft tokens; a command the engine refuses
         # (an algorithm or flag it does not have, a removed option) is fixed by the change each
         # line names
+        if all(line.endswith(RELEASE_UNKNOWN) for line in lines):
+            # `--speculative-draft X` (SGLang's own EAGLE commands): releases before the one that
+            # refuses it read it, and which one runs here is not known
+            return [at.finding("SD102", lines, facts, title="The engine refuses this launch command at startup "
+                                                              "on its newer releases",
+                               remediation="Make the change each line names: every release starts with it, then "
+                                           "audit the command again.")]
         return [at.finding("SD102", lines, facts, title="The engine refuses this launch command at startup",
                            remediation="Make the change each line names (the server stops at startup on it), then "
                                        "audit the command again.")]
