@@ -201,6 +201,16 @@ def _vocab_issues(checkpoint, target, mapping=None) -> list[dict[str, Any]]:
     return [{"code": i.code, "kind": i.kind, "message": i.message} for i in issues]
 
 
+def _head_map_issues(loaded) -> list[dict[str, Any]]:
+    """The map that sends the draft's ids to other tokens than its lm_head rows were copied
+    from (loading.py _head_map_note) is SD302's "a regenerated map misaligns lm_head rows":
+    reported with the other vocab issues, not as a bare note."""
+    from spec_debug.eagle3.loading import HEAD_MAP_NOTE
+
+    return [{"code": "SD302", "kind": "d2t_offsets", "message": note}
+            for note in loaded.notes if note.startswith(HEAD_MAP_NOTE)]
+
+
 def _read_mapping(path: str | Path | None, checkpoint, target_vocab_size: int | None):
     """--vocab-mapping, read and checked against the draft's lm_head rows and the target vocab
     (vocab_mapping.py); None without the option."""
@@ -361,7 +371,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     (`find_verifier=False`: never; the reference is then the data's next tokens).
     `vocab_mapping`: the training's d2t/t2d file, scored instead of the checkpoint's maps."""
     from spec_debug.eagle3.evaluate import evaluate
-    from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
+    from spec_debug.eagle3.loading import HEAD_MAP_NOTE, build_draft, check_weights_fit_config
     from spec_debug.eagle3.model import NormFlags
 
     if semantics not in SEMANTICS:
@@ -397,7 +407,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          use_target_embedding=use_target_embed, vocab_mapping=mapping,
                          no_target_reason=resolved_target.refused)
-    vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping)
+    vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping) + _head_map_issues(loaded)
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
@@ -430,7 +440,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
     result.layout_layer_ids = list(resolved.layer_ids) if resolved.layer_ids else None
-    result.notes = (input_notes + notes + result.notes
+    result.notes = (input_notes + notes
+                    + [note for note in result.notes if not note.startswith(HEAD_MAP_NOTE)]
                     + [f"{i['code']}: {i['message']}" for i in vocab_issues])
     out = result.to_dict()
     out.update({

@@ -406,6 +406,8 @@ def _embedding_differs_note(checkpoint: DraftCheckpoint,
 # Rows of the draft's lm_head compared with the target's: enough to tell a map of the rows it
 # was copied from from one of another vocabulary, few enough to search the target's head for
 _HEAD_SAMPLE_ROWS = 32
+# How the note starts: eval reports it as the SD302 vocab issue it is (api.py)
+HEAD_MAP_NOTE = "the draft's lm_head rows are copies of the target's"
 
 
 def _rows_copied_from(rows: Tensor, target_head: Tensor) -> tuple[Tensor, Tensor]:
@@ -439,11 +441,11 @@ def _head_map_note(model: Eagle3Draft, head: TargetHead | None, fmt: str,
     weight = model.lm_head.weight.detach().float().cpu()  # [DV, H]
     target_head = head.lm_head.detach().cpu()  # [V, Ht]
     DV, V = weight.shape[0], target_head.shape[0]
-    if weight.shape[1] != target_head.shape[1] or (model.d2t is None and DV == V):
-        return None
+    if weight.shape[1] != target_head.shape[1] or model.d2t is None:
+        return None  # no map: SD301 and the no-d2t note say how draft ids are read
     count = min(_HEAD_SAMPLE_ROWS, DV)
     draft_ids = torch.tensor(sorted({(i * DV) // count for i in range(count)}))
-    mapped = draft_ids + (model.d2t.cpu()[draft_ids] if model.d2t is not None else 0)
+    mapped = draft_ids + model.d2t.cpu()[draft_ids]
     if bool(((mapped < 0) | (mapped >= V)).any()):
         return None  # ids outside the vocabulary: vocab.py reports them (SD302)
     rows = weight[draft_ids]  # [n, H]
@@ -457,7 +459,7 @@ def _head_map_note(model: Eagle3Draft, head: TargetHead | None, fmt: str,
         return None  # not copies of the target's rows: nothing to say which map is right
     first = int(elsewhere.nonzero()[0, 0])
     source = "the --vocab-mapping file" if from_file else "its d2t/t2d"
-    return (f"the draft's lm_head rows are copies of the target's, at other token ids than "
+    return (f"{HEAD_MAP_NOTE}, at other token ids than "
             f"{source} maps them to ({int(elsewhere.sum())} of {len(draft_ids)} sampled rows; "
             f"draft id {int(draft_ids[first])} is target token {int(copied_from[first])} by its "
             f"lm_head, {int(mapped[first])} by the map): speculators copies and freezes lm_head "

@@ -69,8 +69,10 @@ def test_a_map_of_another_selection_in_the_checkpoint_is_named(world):
                                         str(world / "target"), "--json"])
     assert vocab.exit_code == 0  # every shape and bijection check passes: only the rows tell
     out = _eval(world)
-    [note] = [note for note in out["notes"] if NOTE in note]
-    assert "its d2t/t2d maps them to" in note and "another tokenizer" in note
+    [note] = [note for note in out["notes"] if NOTE in note]  # once, as the SD302 it is
+    assert note.startswith("SD302: ") and "its d2t/t2d maps them to" in note
+    assert "another tokenizer" in note
+    assert [issue["code"] for issue in out["vocab_issues"] if NOTE in issue["message"]] == ["SD302"]
 
 
 def test_a_vocab_mapping_file_of_another_run_is_named(world, tmp_path):
@@ -78,7 +80,8 @@ def test_a_vocab_mapping_file_of_another_run_is_named(world, tmp_path):
     mapping = tmp_path / "vocab_mapping.pt"
     torch.save({"d2t": d2t, "t2d": t2d}, mapping)  # SpecForge's form of the map file
     out = _eval(world, "--vocab-mapping", str(mapping))
-    assert any(NOTE in note and "the --vocab-mapping file" in note for note in out["notes"]), out["notes"]
+    assert any(note.startswith("SD302: ") and NOTE in note and "the --vocab-mapping file" in note
+               for note in out["notes"]), out["notes"]
 
 
 def test_the_drafts_own_map_and_a_bfloat16_save_get_no_note(base, world):
