@@ -557,6 +557,11 @@ def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] 
         # instructions, GEMINI.md, were read as a shell log); Qwen Code in ~/.qwen/projects/
         # (above, as Claude Code's) or ~/.qwen/tmp/ in older releases.
         return {"tmp", "projects"} & folders
+    if name == ".pi" and "agent" in folders:
+        return {"agent"}  # the Pi coding agent: ~/.pi/agent/ (a project's .pi/ has no agent/)
+    if name == "agent" and "sessions" in folders and (files & _PI_AGENT_FILES or folders & _PI_AGENT_FOLDERS):
+        # ~/.pi/agent/sessions/--<cwd>--/*.jsonl; its prompts/ and skills/ are Markdown, no sessions
+        return {"sessions"}
     if "session-state" in folders and (name == ".copilot" or files & _COPILOT_HOME_FILES
                                        or ("config.json" in files and "logs" in folders)):
         # GitHub Copilot CLI: sessions in ~/.copilot/session-state/<id>/events.jsonl; its logs/
@@ -574,7 +579,7 @@ not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.j
 ``~/.factory/sessions/<cwd slug>/<session_id>.jsonl`` beside ``<session_id>.settings.json``, Grok
 CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli)."""
 _AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
-                               ".grok"})
+                               ".grok", ".pi"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
 analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
 
@@ -594,6 +599,11 @@ def _is_agent_home(folder: Path) -> bool:
     return _agent_home(files, folders, folder.name) is not None
 
 
+_PI_AGENT_FILES = frozenset({"models.json", "keybindings.json", "auth.json"})
+_PI_AGENT_FOLDERS = frozenset({"extensions", "skills", "prompts", "themes"})
+"""What ``~/.pi/agent/`` holds beside ``sessions/`` (settings.json, auth.json, models.json,
+keybindings.json; extensions/, skills/, prompts/ and themes/: badlogic/pi-mono
+``packages/coding-agent`` docs, as dotfiles repositories of it show the folder)."""
 _COPILOT_HOME_FILES = frozenset({"mcp-config.json", "command-history-state.json"})
 _CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".credentials.json", "CLAUDE.md",
                                 "history.jsonl"})

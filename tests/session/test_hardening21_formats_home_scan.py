@@ -64,3 +64,21 @@ def test_a_project_claude_folder_alone_is_still_passed_by(tmp_path):
     home = _home(tmp_path)
     doc = analyze_path(home / "repo").to_json()
     assert [s["id"] for s in doc["sessions"]] == ["notes"]
+
+
+def test_a_pi_home_gives_its_sessions_not_its_prompt_templates(tmp_path):
+    from tests.session import test_hardening20_formats_pi_sessions as pi_sessions
+
+    agent = tmp_path / "mei" / ".pi" / "agent"
+    folder = agent / "sessions" / "--work-spec--"
+    folder.mkdir(parents=True)
+    session = pi_sessions._session(folder)
+    (agent / "settings.json").write_text('{"defaultProvider": "anthropic"}', encoding="utf-8")
+    (agent / "prompts").mkdir()
+    (agent / "prompts" / "gpu.md").write_text("$ ssh gpu01 nvidia-smi\nRuntimeError: boom\n", encoding="utf-8")
+    project = tmp_path / "mei" / "repo" / ".pi"
+    (project / "prompts").mkdir(parents=True)
+    (project / "prompts" / "x.md").write_text("$ make test\n", encoding="utf-8")
+    for path in (tmp_path / "mei", agent.parent, agent):
+        doc = analyze_path(path).to_json()
+        assert [(s["file"], s["format"]) for s in doc["sessions"]] == [(str(session), "pi")], path
