@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
+from spec_debug.playbook.pasted_characters import pasted_character
 from spec_debug.playbook.fact_order import fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import (
@@ -396,6 +397,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
             _check_typographic_quotes(step.run, step.id, base + ("run",), document, source)
+            _check_pasted_characters(step.run, step.id, base + ("run",), document, source)
         if step.when:
             sites.append((base + ("when",), step.when, True))
         if step.until:
@@ -530,19 +532,42 @@ def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...],
                   if outside_shell_quotes(checked, m.start()) and not in_shell_comment(checked, m.start())), None)
     if found is None:
         return
-    line_text = command[command.rfind("\n", 0, found.start()) + 1:].split("\n", 1)[0].strip()
-    line, column = document.position(path) or (None, None)
-    for number in range(line or 1, min(len(document.lines), (line or 1) + command.count("\n") + 1) + 1):
-        at = document.lines[number - 1].find(line_text) if line_text else -1
-        if at >= 0:
-            line, column = number, at + line_text.find(found.group(0)) + 1
-            break
+    line, column = _command_position(command, found.start(), path, document)
     raise PlaybookError(
         f"the command of step {step_id!r} has a typographic quote {found.group(0)} (pasted from a chat or a document?): "
         f"the shell reads it as a letter, not a quote",
         path=source, line=line, column=column, key_path=dotted_path(path),
         hint='replace \u201c \u201d with " and \u2018 \u2019 with \'',
     )
+
+
+def _check_pasted_characters(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,
+                             source: str) -> None:
+    """`—model-path` (an editor's em dash for --), `nvidia\u2011smi`, a no-break space: the shell
+    reads each as a letter, and the step fails on the host mid-run (pasted_characters.py)."""
+    found = pasted_character(command)
+    if found is None:
+        return
+    line, column = _command_position(command, found.index, path, document)
+    raise PlaybookError(f"the command of step {step_id!r} {found.message}", path=source, line=line, column=column,
+                        key_path=dotted_path(path), hint=found.hint)
+
+
+def _command_position(command: str, index: int, path: tuple[Any, ...], document: PositionedDocument
+                      ) -> tuple[int | None, int | None]:
+    """The file's line and column of command[index]: its line of text found among the lines the
+    value spans (a `|` block starts on the line after its key)."""
+    line_start = command.rfind("\n", 0, index) + 1
+    raw_line = command[line_start:].split("\n", 1)[0]
+    line_text = raw_line.strip()
+    offset = index - line_start - (len(raw_line) - len(raw_line.lstrip()))
+    line, column = document.position(path) or (None, None)
+    for number in range(line or 1, min(len(document.lines), (line or 1) + command.count("\n") + 1) + 1):
+        at = document.lines[number - 1].find(line_text) if line_text else -1
+        if at >= 0:
+            line, column = number, at + offset + 1
+            break
+    return line, column
 
 
 def _check_actions_syntax(text: str, where: str, path: tuple[Any, ...], document: PositionedDocument,

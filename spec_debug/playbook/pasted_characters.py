@@ -1,0 +1,65 @@
+"""Characters a command picks up when it is pasted from a document, a chat or a web page.
+
+Word processors, Slack, Notion and Confluence turn `--` into an en or em dash (`—model-path`),
+and some turn `-` into a non-breaking hyphen; web pages indent with no-break spaces, and copied
+text can carry zero-width spaces. The shell reads each as a letter (POSIX 2.3 splits words on
+blank, space and tab only), so `python -m sglang.launch_server —speculative-algorithm EAGLE3`
+fails on the host ("unrecognized arguments") after the steps before it ran, and `nvidia‑smi`
+(U+2011) is "command not found" while looking right in the playbook.
+Curly quotes are the same habit; habits.py finds them (OPENING_CURLY_QUOTE).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from spec_debug.playbook.habits import in_shell_comment, outside_shell_quotes
+
+# A dash that opens an option: after a blank or at a line start, before a letter. In a sentence
+# (`echo GPU — busy`) a dash stands between spaces and is left alone.
+_OPTION_DASH = re.compile(r"(?:(?<=[\s=])|^)([\u2012\u2013\u2014\u2015\u2212]+)(?=[A-Za-z])", re.MULTILINE)
+# A hyphen that is not '-': never meant in a command name or an option.
+_HYPHEN = re.compile(r"[\u2010\u2011]")
+# Spaces the shell does not split words on, and characters that print nothing.
+_INVISIBLE = re.compile(r"[\u00a0\u2000-\u200b\u202f\u205f\u3000\u200c\u200d\u2060\ufeff]")
+
+
+@dataclass(frozen=True)
+class PastedCharacter:
+    index: int
+    """Where it is in the command."""
+    message: str
+    hint: str
+
+
+def pasted_character(command: str) -> PastedCharacter | None:
+    """The first pasted look-alike the shell would read as part of a word, outside quotes and
+    comments (quoted text and comments are the author's words), up to a heredoc's body."""
+    heredoc = re.search(r"<<-?\s*['\"]?\w", command)
+    checked = command if heredoc is None else command[: command.find("\n", heredoc.end()) + 1 or len(command)]
+    found = [(m.start(1) if m.re is _OPTION_DASH else m.start(), m) for pattern in (_OPTION_DASH, _HYPHEN, _INVISIBLE)
+             for m in pattern.finditer(checked)]
+    for index, match in sorted(found, key=lambda pair: pair[0]):
+        if outside_shell_quotes(checked, index) and not in_shell_comment(checked, index):
+            return _described(checked, index, match)
+    return None
+
+
+def _described(command: str, index: int, match: re.Match[str]) -> PastedCharacter:
+    character = command[index]
+    name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
+    if match.re is _OPTION_DASH:
+        dashes = match.group(1)
+        word = re.match(r"[A-Za-z][\w.-]*", command[match.end(1):])
+        # One dash before a word of one letter is a short option (-m); else an editor made -- into a dash.
+        written = ("-" if len(dashes) == 1 and word is not None and len(word.group(0)) == 1 else "--") + (word.group(0) if word else "")
+        return PastedCharacter(index, f"has a typographic dash {dashes} ({name}, pasted from a document?): "
+                               "the shell passes it as a letter, not as an option's dashes",
+                               f"write {written}")
+    if match.re is _HYPHEN:
+        return PastedCharacter(index, f"has a non-ASCII hyphen ({name}, pasted from a document?): "
+                               "the shell reads it as a letter", "replace it with -")
+    return PastedCharacter(index, f"has an invisible {name} (pasted from a web page or a document?): "
+                           "the shell does not split words on it", "replace it with a plain space, or delete it")
