@@ -642,11 +642,17 @@ def _compose_env(entries: Any) -> dict[str, str]:
 
 
 def _k8s_env(entries: Any) -> dict[str, str]:
-    """A k8s container's `env: [{name, value}]` (entries from secrets or fields have no value here)."""
+    """A k8s container's `env: [{name, value}]` (entries from secrets or fields have no value here).
+    A value's own `$(VAR)` references are expanded from the entries above it, as the kubelet
+    does (k8s API reference, EnvVar.value: "Variable references $(VAR_NAME) are expanded using
+    the previously defined environment variables in the container"): `DRAFT: $(MODEL_DIR)/eagle3`."""
     if not isinstance(entries, list):
         return {}
-    return {str(e["name"]): str(e["value"]) for e in entries
-            if isinstance(e, dict) and "name" in e and isinstance(e.get("value"), (str, int, float))}
+    env: dict[str, str] = {}
+    for e in entries:
+        if isinstance(e, dict) and "name" in e and isinstance(e.get("value"), (str, int, float)):
+            env[str(e["name"])] = _expand_k8s(str(e["value"]), env)
+    return env
 
 
 def _expand_k8s(arg: str, env: dict[str, str]) -> str:
