@@ -6,12 +6,15 @@ from __future__ import annotations
 from spec_debug.errors import UsageError
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "swe-agent", "text", "asciicast",
-                 "specstory", "gemini-cli", "qwen-code", "pi", "copilot")
+                 "specstory", "gemini-cli", "qwen-code", "pi", "copilot", "droid", "grok", "opencode")
 """What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
 --json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown, ``pi``
-the Pi coding agent's sessions (OpenClaw's too), ``copilot`` GitHub Copilot CLI's events.jsonl."""
+the Pi coding agent's sessions (OpenClaw's too), ``copilot`` GitHub Copilot CLI's events.jsonl, ``droid`` Factory Droid's ``droid exec
+--output-format stream-json``, ``grok`` Grok CLI's chat_history.jsonl, ``opencode`` OpenCode's
+file storage."""
 _FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai", "gemini": "gemini-cli",
-                   "qwen": "qwen-code", "pi-agent": "pi", "github-copilot": "copilot", "copilot-cli": "copilot"}
+                   "qwen": "qwen-code", "pi-agent": "pi", "github-copilot": "copilot", "copilot-cli": "copilot",
+                  "factory-droid": "droid", "grok-cli": "grok", "open-code": "opencode"}
 
 
 def input_format_name(input_format: str | None) -> str | None:

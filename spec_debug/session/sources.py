@@ -189,12 +189,12 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         raise UsageError(f"{file}: Gemini CLI's prompt log (logs.json), not a session",
                          hint="analyze a session from ~/.gemini/tmp/<project_hash>/chats/ instead")
     if detected in _SELF_NAMED and fmt not in (None, detected) and not scanning:
-        raise UsageError(f"{file}: a {_SELF_NAMED[detected]} session, not {fmt}",
+        raise UsageError(f"{file}: {_with_article(_SELF_NAMED[detected])} session, not {fmt}",
                          hint=f"leave --input-format out: {_SELF_NAMED[detected]} sessions are recognised by themselves")
     if fmt in _SELF_NAMED and detected != fmt and not scanning:
         # Their readers find nothing in another format's file (a JSON document included, which
         # _refuse_misfit does not sample): an empty session would say nothing was done.
-        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is not a {_SELF_NAMED[fmt]} session "
+        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is not {_with_article(_SELF_NAMED[fmt])} session "
                          f"(it reads as {detected})",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
     if fmt is not None and not scanning and recognized:
@@ -235,6 +235,10 @@ _SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi c
 """Formats whose records another format's reader takes for its own (a Qwen Code line is a
 Claude Code envelope, a Gemini CLI session an OpenAI-like message list) and reads as an empty
 session: forcing that other format on them is refused."""
+
+def _with_article(name: str) -> str:
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"  # "an OpenCode session"
+
 
 _FITS = {
     "claude-code": claude_code.looks_like,

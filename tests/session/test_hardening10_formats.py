@@ -137,6 +137,9 @@ def test_every_format_detection_finds_can_be_forced(tmp_path):
     from spec_debug.session.sources import INPUT_FORMATS, discover
     from tests.session import test_hardening20_formats_copilot_cli as copilot_cli
     from tests.session import test_hardening20_formats_pi_sessions as pi_sessions
+    from tests.session import test_hardening21_formats_droid as droid
+    from tests.session import test_hardening21_formats_grok as grok
+    from tests.session import test_hardening21_formats_opencode as opencode
 
     samples = {
         "claude-code": SHARED / "claude-code" / "representative_messages.jsonl",
@@ -152,6 +155,9 @@ def test_every_format_detection_finds_can_be_forced(tmp_path):
         "qwen-code": H19 / "8e2f4a6c-1b3d-4f5e-9a7b-2c4d6e8f0a1b.jsonl",
         "pi": pi_sessions._session(_folder(tmp_path / "pi")),
         "copilot": copilot_cli._session(_folder(tmp_path / "copilot")),
+        "droid": droid._stream(tmp_path / "droid.jsonl"),
+        "grok": grok._session(_folder(tmp_path / "grok")),
+        "opencode": opencode._storage(_folder(tmp_path / "opencode")),
     }
     assert set(samples) == set(INPUT_FORMATS) - {"auto"}
     flags = {"codex-exec": ("codex", "exec_events"), "asciicast": ("text", "recording"),
