@@ -63,3 +63,27 @@ def _described(command: str, index: int, match: re.Match[str]) -> PastedCharacte
                                "the shell reads it as a letter", "replace it with -")
     return PastedCharacter(index, f"has an invisible {name} (pasted from a web page or a document?): "
                            "the shell does not split words on it", "replace it with a plain space, or delete it")
+
+
+# Where YAML needs a plain character and a pasted file has a look-alike (YAML 1.2.2: 6.1 indents
+# with spaces only, 8.2.1 a block sequence entry is `-` then a space, 7.4 a key ends at `: `).
+_STRUCTURE = (
+    (re.compile(r"^ *([\u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff])"), "in the indentation", "indent with plain spaces"),
+    (re.compile(r"^ *([\u2010-\u2015\u2212\u2022])[ \u00a0]"), "where a list item's '-' goes", "write - (a plain hyphen)"),
+    (re.compile(r"^ *(?:- )?[A-Za-z_][\w.-]*(\uff1a)"), "where a key's ':' goes", "write : (a plain colon)"),
+    (re.compile(r"^ *(?:- )?[A-Za-z_][\w.-]*:([\u00a0\u3000])"), "after a key's ':'", "write a plain space after the colon"),
+)
+
+
+def pasted_in_structure(lines: list[str], last_line: int) -> tuple[int, int, str, str] | None:
+    """(line, column, message, hint) of the first look-alike in the file's structure up to
+    last_line, the line YAML stopped at: a no-break space in an indent shows up as an error on
+    a later line ("mapping values are not allowed here"), which does not say why."""
+    for number, text in enumerate(lines[:last_line], start=1):
+        for pattern, where, hint in _STRUCTURE:
+            found = pattern.match(text)
+            if found is not None:
+                character = found.group(1)
+                name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
+                return number, found.start(1) + 1, f"a {name} {where} (pasted from a web page or a document?)", hint
+    return None

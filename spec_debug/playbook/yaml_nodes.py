@@ -25,6 +25,7 @@ import yaml
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.habits import outside_shell_quotes
 from spec_debug.playbook.key_indent import indentation_hint
+from spec_debug.playbook.pasted_characters import pasted_in_structure
 
 KeyPath = tuple[Any, ...]
 
@@ -102,6 +103,10 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
                 path=source, line=line, column=column,
                 hint=f"put each {kind} in a file of its own (or remove this '---')",
             ) from None
+        pasted = pasted_in_structure(text.splitlines(), line)
+        if pasted is not None:
+            raise PlaybookError(f"YAML syntax error: {pasted[2]}", path=source, line=pasted[0], column=pasted[1],
+                                hint=pasted[3]) from None
         quote_template = _template_start_hint(text, line)
         if quote_template is not None:
             column, opening = _template_start(text, line)
