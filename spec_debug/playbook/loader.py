@@ -462,7 +462,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     # A word like a var is a typo of it; any other word compared with something is text.
-                    hint=(None if difflib.get_close_matches(missing[0], sorted(known), n=1)
+                    hint=(None if difflib.get_close_matches(missing[0], sorted(known), n=1) or missing[0] in _ANSIBLE_NAMES
                           else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], known),
                 )
         for path, text in _finding_texts(step, base):
@@ -738,8 +738,26 @@ def _check_probe_name(name: str, path: tuple[Any, ...], document: PositionedDocu
     )
 
 
+# Ansible's special variables and lookups (docs.ansible.com, reference_appendices/special_variables),
+# as a playbook here writes them: an Ansible user's first template is often {{ inventory_hostname }}.
+_HOST_NAME_HINT = "the host's name is host here: {{ host }} in a command, host in when:"
+_ANSIBLE_NAMES = {
+    "inventory_hostname": _HOST_NAME_HINT,
+    "inventory_hostname_short": _HOST_NAME_HINT,
+    "ansible_hostname": _HOST_NAME_HINT,
+    "ansible_fqdn": _HOST_NAME_HINT,
+    "ansible_host": _HOST_NAME_HINT,
+    "item": "steps have no loops (loop:, with_items:): write one step per value, or loop in the shell: for x in a b; do ...; done",
+    "lookup": "there are no lookups: pass the value with --var NAME=VALUE (e.g. --var home=$HOME), declared under vars:",
+    "hostvars": "a step sees its own host only: its name is host, its values vars.NAME and facts.NAME",
+    "ansible_facts": "facts are what earlier steps capture: capture: [{regex: ...}], then facts.NAME",
+}
+
+
 def _undefined_hint(missing: str, known: set[str]) -> str:
     bare = missing.removeprefix("vars.")
+    if bare in _ANSIBLE_NAMES and bare not in known:
+        return f"{bare} is Ansible's; {_ANSIBLE_NAMES[bare]}"
     dashed = sorted(k for k in known if k.startswith(f"{bare}-"))
     if dashed:
         # {{ model-path }} parses as model minus path.
