@@ -711,6 +711,10 @@ def _server_argv(argv: list[str]) -> list[str]:
         try:
             detect_engine(command)
         except LaunchParseError:
+            remote = _server_in_a_string(command)
+            if remote is not None:
+                servers.append(remote)
+                continue
             # `export SGLANG_ENABLE_SPEC_V2=1 && python -m sglang.launch_server ...`: the
             # server inherits what the shell exported before it (bash(1), "export"); the engine's
             # own switches are the ones that change what it runs
@@ -747,6 +751,32 @@ def _server_argv(argv: list[str]) -> list[str]:
         if command[0].startswith("--") and _only_sglang_flags(command):
             return ["python3", "-m", "sglang.launch_server", *command]
     return commands[0] if commands else []
+
+
+# Programs that run a command given to them as one string, by a shell of their own: ssh(1) (the
+# remote shell runs the words after the host), tmux(1) new-session/new-window (a shell-command
+# argument), su(1)/runuser(1) -c and pdsh. (screen and kubectl exec run an argv, no shell: a
+# string there is a program name that does not exist, and `bash -c` inside them is read already.)
+_STRING_RUNNERS = ("ssh", "tmux", "su", "runuser", "pdsh")
+
+
+def _server_in_a_string(command: list[str]) -> list[str] | None:
+    """`ssh gpu01 "cd /srv && python3 -m sglang.launch_server ..."`, `tmux new-session -d -s
+    sglang 'vllm serve ...'`: the server is the command in the string argument (was: no server
+    command at all). Only for the programs above, so that `echo "starting vllm serve ..."` stays
+    a message."""
+    if command[0].rsplit("/", 1)[-1] not in _STRING_RUNNERS:
+        return None
+    for word in reversed(command[1:]):
+        if " " not in word:
+            continue
+        try:
+            argv = split_command(word)
+            detect_engine(argv)
+        except (LaunchParseError, ValueError):
+            continue
+        return argv
+    return None
 
 
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
