@@ -207,7 +207,7 @@ def _head_map_issues(loaded) -> list[dict[str, Any]]:
     reported with the other vocab issues, not as a bare note."""
     from spec_debug.eagle3.loading import HEAD_MAP_NOTE
 
-    return [{"code": "SD302", "kind": "d2t_offsets", "message": note}
+    return [{"code": "SD302", "kind": "d2t_misaligns_lm_head", "message": note}
             for note in loaded.notes if note.startswith(HEAD_MAP_NOTE)]
 
 

@@ -464,7 +464,7 @@ def _head_map_note(model: Eagle3Draft, head: TargetHead | None, fmt: str,
             f"draft id {int(draft_ids[first])} is target token {int(copied_from[first])} by its "
             f"lm_head, {int(mapped[first])} by the map): speculators copies and freezes lm_head "
             "from the verifier rows t2d selects, so this map was built for another tokenizer "
-            "or another selection of ids and every proposal is scored as a wrong token; use "
+            "or another selection of ids and the draft's proposals become other tokens; use "
             "the d2t/t2d saved with these weights")
 
 

@@ -72,7 +72,8 @@ def test_a_map_of_another_selection_in_the_checkpoint_is_named(world):
     [note] = [note for note in out["notes"] if NOTE in note]  # once, as the SD302 it is
     assert note.startswith("SD302: ") and "its d2t/t2d maps them to" in note
     assert "another tokenizer" in note
-    assert [issue["code"] for issue in out["vocab_issues"] if NOTE in issue["message"]] == ["SD302"]
+    assert [(issue["code"], issue["kind"]) for issue in out["vocab_issues"]
+            if NOTE in issue["message"]] == [("SD302", "d2t_misaligns_lm_head")]
 
 
 def test_a_vocab_mapping_file_of_another_run_is_named(world, tmp_path):
