@@ -480,6 +480,9 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     found: list[tuple[ErrorInfo, int, int]] = []
     start = output.find("Traceback (most recent call last)")
     while start >= 0 and len(found) < 50:
+        if not _heads_a_traceback(output, start):
+            start = output.find("Traceback (most recent call last)", start + 33)
+            continue
         info, end = _one_traceback(output, start)
         found.append((info, start, end))
         # from the line after this header: an interleaved rank's traceback may begin before
@@ -535,6 +538,21 @@ def _child_failed(info: ErrorInfo, output: str, end: int) -> ErrorInfo:
     if (sig := _CHILD_SIGNAL.match(said)) is not None:
         return ErrorInfo("signal", sig.group(1), message[:300], info.file, info.line)
     return ErrorInfo(info.kind, info.exception, message[:300], info.file, info.line)
+
+
+def _heads_a_traceback(output: str, start: int) -> bool:
+    """Whether the words at ``start`` are a traceback's header line: CPython prints
+    "Traceback (most recent call last):" alone on its line (Lib/traceback.py), or the line ends
+    in the two characters "\\n" inside a JSON string. The words inside a line of code or prose
+    ('raise ValueError("Traceback (most recent call last) in a string")', a test's expected
+    output, an explanation) head none: a `cat` of such a file was a truncated traceback."""
+    after = start + 33  # len("Traceback (most recent call last)")
+    nl = output.find("\n", after)
+    rest = output[after:nl if nl >= 0 else len(output)]
+    if not rest.startswith(":"):
+        # rich's box ("──── Traceback (most recent call last) ────╮", Textualize/rich traceback.py)
+        return bool(rest.strip()) and all("\u2500" <= c <= "\u257f" or c.isspace() for c in rest)
+    return not rest[1:].strip() or rest.startswith((":\\n", ":\\r"))
 
 
 # With no header to say a traceback follows, the line after the frames must name an exception
