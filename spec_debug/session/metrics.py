@@ -1309,14 +1309,34 @@ def _accuracy(text: str, found: list[Metric]) -> None:
     # A server log says "accept" on every line, and each is a false start of the lowercase
     # pattern (an "acc" followed by a letter); when every "acc" is one, none can match.
     # One lookahead scan says so in half the time of counting both words.
+    first, starts = len(found), []
     if _HAS_ACC_NOT_ACCEPT(text):
-        _accuracy_with(lower, text, found)
+        _accuracy_with(lower, text, found, starts)
     if "A" in text:  # "Acc" and "ACC"
-        _accuracy_with(title, text, found)
-        _accuracy_with(upper, text, found)
+        _accuracy_with(title, text, found, starts)
+        _accuracy_with(upper, text, found, starts)
+    if len(starts) > 1 and "\r" in text:
+        found[first:] = _last_redraws(text, found[first:], starts)
 
 
-def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
+def _last_redraws(text: str, readings: list[Metric], starts: list[int]) -> list[Metric]:
+    """The readings of a progress bar as it was left: tqdm redraws its line after a "\r" (a
+    training loop's "Training:  59%|... acc=0.0107, loss=8.28]" hundreds of times in one captured
+    line), and each redraw was a reading of its own (30 accuracies for one bar). A reading with a
+    later one of its name on the same line, past a "\r", is dropped."""
+    order = sorted(range(len(readings)), key=starts.__getitem__)
+    dropped = set()
+    later: dict[str, int] = {}  # name -> start of the next reading of that name (walking back)
+    for i in reversed(order):
+        name, start = readings[i].name, starts[i]
+        other = later.get(name)
+        if other is not None and text.find("\n", start, other) < 0 and text.find("\r", start, other) >= 0:
+            dropped.add(i)
+        later[name] = start
+    return [reading for i, reading in enumerate(readings) if i not in dropped]
+
+
+def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric], starts: list[int]) -> None:
     for word in pattern.finditer(text):
         a, b = word.start(), word.end()
         if a > 0 and text[a - 1].isalpha():
@@ -1347,6 +1367,7 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric]) -> None:
         # The words right at the reading name it first: in "standalone: 12.3% top-1 acc (vs
         # 74.7% val acc)" the second reading is the validation one, "standalone" or not.
         near = text[max(0, min(start, a) - 12):end].lower()
+        starts.append(start)  # each branch adds one reading
         if position is not None or _CLAIMED.search(near):
             found.append(Metric("validation_accuracy", value, "%", _context(text, start, end), hintable=True))
         elif "standalone" in window:
@@ -1435,7 +1456,10 @@ def _accept_word_at(text: str, at: int) -> bool:
 
 
 def _context(text: str, start: int, end: int) -> str:
-    a = max(text.rfind("\n", 0, start) + 1, start - 60)
-    nl = text.find("\n", end)
+    # the newline looked for within the 60 characters kept: a progress bar redrawn with "\r" is
+    # one line of megabytes, and a search to its ends for each reading was quadratic
+    a = max(0, start - 60)
+    a = text.rfind("\n", a, start) + 1 or a
+    nl = text.find("\n", end, end + 60)
     b = min(nl if nl >= 0 else len(text), end + 60)
     return " ".join(text[a:b].split())[:200]
