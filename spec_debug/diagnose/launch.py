@@ -1524,6 +1524,14 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
         except json.JSONDecodeError as exc:
             if "$" in str(raw_spec):
                 raise _unexpanded("vllm", "speculative-config", str(raw_spec)) from exc
+            written = _python_dict(str(raw_spec))
+            if written is not None:
+                # `{'method': 'eagle3', ...}`: Python's dict syntax, which json.loads refuses, so
+                # vLLM's argparse exits at startup (optional_type(json.loads), vllm/engine/arg_utils.py)
+                raise LaunchParseError(
+                    f"vllm: --speculative-config {raw_spec!r} is Python's dict syntax, not JSON (single quotes, or "
+                    "True/False/None): vLLM's argparse refuses it and the server does not start",
+                    hint=f"write it as JSON: --speculative-config '{json.dumps(written)}'") from exc
             raise LaunchParseError(
                 f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
                 hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'"
@@ -1556,6 +1564,21 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
                 "(vLLM refuses to start)", hint=f"give {key} once")
         spec[key] = _json_or_str(value) if key == "num_speculative_tokens" else value
     return spec
+
+
+def _python_dict(text: str) -> dict[str, Any] | None:
+    """The dict a Python literal (`{'method': 'eagle3', 'num_speculative_tokens': 3}`) writes, or None."""
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):  # a set or bytes: no JSON to suggest
+        return None
+    return value
 
 
 def _set_dotted(target: dict[str, Any], keys: list[str], value: Any) -> None:
