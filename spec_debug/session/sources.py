@@ -470,7 +470,7 @@ def _session_files(root: Path) -> list[Path]:
             found.append(Path(dirpath))
             dirnames[:] = []
             continue
-        home = _agent_home(names, set(dirnames), Path(dirpath).name)
+        home = _agent_home(names, set(dirnames), Path(dirpath).name, Path(dirpath).parent.name)
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
             continue
@@ -494,6 +494,8 @@ def _session_files(root: Path) -> list[Path]:
             found.append(Path(dirpath) / _COPILOT_EVENTS)
             dirnames[:] = []
             continue
+        if ".local" in dirnames and opencode.is_storage(storage := Path(dirpath) / _OPENCODE_STORAGE):
+            found.extend(opencode.session_files(storage))  # the rest of ~/.local is passed by
         gemini_project = _is_gemini_project(names, set(dirnames))
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
         trunks = {unpacked_name(name) for name in names}
@@ -524,6 +526,12 @@ def _session_files(root: Path) -> list[Path]:
     return found
 
 
+_OPENCODE_STORAGE = Path(".local", "share", "opencode", "storage")
+"""Where OpenCode keeps its sessions in a home folder (its XDG data folder; the path
+jazzyalex/agent-sessions ``OpenCodeSessionParser.swift`` reads): a home scan reads them without
+entering the rest of ``~/.local`` (installed tools, shell histories, other apps' data)."""
+
+
 _SWE_AGENT_LOGS = (".debug.log", ".info.log", ".trace.log")
 """The logs SWE-agent writes beside ``<instance_id>.traj`` in the instance's output folder,
 ``<instance_id>.{trace,debug,info}.log`` (SWE-agent/SWE-agent ``sweagent/run/run_batch.py``
@@ -545,7 +553,7 @@ _NOT_SESSION_FILES = frozenset({"journal.jsonl", ".what-is-this.md"})
 its ``.specstory/`` folder beside ``history/``."""
 
 
-def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] | None:
+def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:
     """The transcript folders of a CLI's home folder, when PATH is (or holds) one: everything
     else there (settings, instructions, agent and command definitions in Markdown, logs) is no
     session. Claude Code keeps sessions in ``~/.claude/projects/``; Codex in ``~/.codex/sessions/``
@@ -563,8 +571,12 @@ def _agent_home(files: set[str], folders: set[str], name: str = "") -> set[str] 
         return {"tmp", "projects"} & folders
     if name == ".pi" and "agent" in folders:
         return {"agent"}  # the Pi coding agent: ~/.pi/agent/ (a project's .pi/ has no agent/)
-    if name == "agent" and "sessions" in folders and (files & _PI_AGENT_FILES or folders & _PI_AGENT_FOLDERS):
-        # ~/.pi/agent/sessions/--<cwd>--/*.jsonl; its prompts/ and skills/ are Markdown, no sessions
+    if name == "agent" and parent == ".pi" and "sessions" in folders:
+        # ~/.pi/agent/sessions/--<cwd>--/*.jsonl beside settings.json, auth.json, models.json,
+        # prompts/, skills/, extensions/, themes/ (badlogic/pi-mono packages/coding-agent docs):
+        # the Markdown there is no session.
+        # Told by its parent: a project's own agent/ folder with sessions/ and prompts/ beside
+        # its notes is no Pi home, and all of it is read.
         return {"sessions"}
     if "session-state" in folders and (name == ".copilot" or files & _COPILOT_HOME_FILES
                                        or ("config.json" in files and "logs" in folders)):
@@ -600,14 +612,9 @@ def _is_agent_home(folder: Path) -> bool:
         return False
     files = {e.name for e in entries if not e.is_dir()}
     folders = {e.name for e in entries if e.is_dir()}
-    return _agent_home(files, folders, folder.name) is not None
+    return _agent_home(files, folders, folder.name, folder.parent.name) is not None
 
 
-_PI_AGENT_FILES = frozenset({"models.json", "keybindings.json", "auth.json"})
-_PI_AGENT_FOLDERS = frozenset({"extensions", "skills", "prompts", "themes"})
-"""What ``~/.pi/agent/`` holds beside ``sessions/`` (settings.json, auth.json, models.json,
-keybindings.json; extensions/, skills/, prompts/ and themes/: badlogic/pi-mono
-``packages/coding-agent`` docs, as dotfiles repositories of it show the folder)."""
 _COPILOT_HOME_FILES = frozenset({"mcp-config.json", "command-history-state.json"})
 _CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".credentials.json", "CLAUDE.md",
                                 "history.jsonl"})
