@@ -59,6 +59,20 @@ def tool_status(content: object) -> tuple[int | None, bool] | None:
     return code, failed or bool(code)
 
 
+def result_text(content: list) -> str:
+    """A Kimi CLI tool result as a reader reads it: the CLI's notes unwrapped (its bare ``ERROR``
+    marker left out), then the tool's output, then the exit-status note (the exit code is also
+    the result's ``exit_code``). Left wrapped, the first line of every failure was
+    ``<system>ERROR</system>``: the error said nothing, and the output's own error line (``grep:
+    server.log: No such file``) or the timeout note was not what it named."""
+    notes = [note.removeprefix("ERROR:").strip() for note in _notes(content)]
+    status = [note for note in notes if note == _SUCCEEDED or _FAILED.match(note)]
+    said = [note for note in notes if note != "ERROR" and note not in status]
+    output = [part["text"] for part in content[len(notes):]
+              if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)]
+    return "\n".join(part.strip("\n") for part in (*said, *output, *status) if part.strip())
+
+
 def is_cli_note(content: object) -> bool:
     """A user message made only of the CLI's ``<system>`` notes (a checkpoint marker)."""
     return isinstance(content, list) and bool(content) and len(_notes(content)) == len(content)

@@ -352,6 +352,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
+            text = kimi_cli.result_text(content)
         else:
             code = exit_code_of(text)
             if code is None:
