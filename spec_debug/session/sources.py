@@ -560,6 +560,10 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
     and ``archived_sessions/`` beside ``config.toml``, ``auth.json``, ``history.jsonl`` and
     ``log/codex-tui.log`` (TRANSCRIPTS.md section 1; Sinity/polylogue
     ``docs/providers/openai-codex.md``)."""
+    if name == ".factory" and folders & _FACTORY_FOLDERS:
+        # Before Claude Code's rule: its settings.json beside projects/ took Factory's home for
+        # Claude's, and sessions/ (where interactive sessions are kept) was passed by.
+        return _FACTORY_FOLDERS & folders
     if "projects" in folders and (files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
         return {"projects"}
     if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
@@ -594,6 +598,11 @@ not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.j
 (MoonshotAI/kimi-cli ``wiki/context-management.md``, ``src/kimi_cli/share.py``), Factory Droid's
 ``~/.factory/sessions/<cwd slug>/<session_id>.jsonl`` beside ``<session_id>.settings.json``, Grok
 CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli)."""
+_FACTORY_FOLDERS = frozenset({"sessions", "projects"})
+"""Factory Droid's transcript folders in ``~/.factory`` (beside its settings.json): ``sessions/<cwd
+slug>/<id>.jsonl`` and ``projects/<workspace slug>/<id>.jsonl`` (the two places
+yigitkonur/cli-continues ``src/parsers/droid.ts`` and jazzyalex/agent-sessions
+``DroidSessionDiscovery.swift`` read; the latter finds ``droid exec`` stream-json logs there too)."""
 _AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
                                ".grok", ".pi"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug

@@ -75,3 +75,25 @@ def test_a_home_scan_reads_opencodes_sessions_under_local_share(tmp_path):
     doc = analyze_path(home).to_json()
     assert [(s["id"], s["format"]) for s in doc["sessions"]] == [("ses_0a1b", "opencode")]
     assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [("ssh gpu01 nvidia-smi", 255)]
+
+
+def test_a_factory_home_with_projects_still_gives_its_sessions(tmp_path):
+    """~/.factory holds settings.json and, beside sessions/, a projects/ folder: read as Claude
+    Code's home (settings.json and projects/), only projects/ was entered."""
+    import json
+
+    factory = tmp_path / "mei" / ".factory"
+    factory.mkdir(parents=True)
+    (factory / "settings.json").write_text('{"model": "claude-sonnet-4-5"}', encoding="utf-8")
+    (factory / "commands").mkdir(parents=True)
+    (factory / "commands" / "gpu.md").write_text("$ ssh gpu01 nvidia-smi\nRuntimeError: boom\n", encoding="utf-8")
+    ids = {"sessions": "d4e5f6a7-0000-4000-8000-00000000d003", "projects": "e5f6a7b8-0000-4000-8000-00000000d004"}
+    for folder, session in ids.items():
+        path = factory / folder / "-work" / f"{session}.jsonl"
+        path.parent.mkdir(parents=True)
+        rows = [{"type": "session_start", "id": session, "title": "gpu", "cwd": "/work"},
+                {"type": "message", "id": "m1", "timestamp": "2026-10-02T08:00:00.000Z",
+                 "message": {"role": "user", "content": [{"type": "text", "text": "check the GPU"}]}}]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    for root in (tmp_path / "mei", factory):
+        assert sorted(s["id"] for s in analyze_path(root).to_json()["sessions"]) == sorted(ids.values()), root
