@@ -618,6 +618,26 @@ _SGLANG_ONLY = ("speculative-algorithm", "model-path", "mem-fraction-static", "c
                 "speculative-num-steps", "speculative-draft-model-path")
 
 
+# A `--help` text's value of a flag: argparse's choice list (`{EAGLE,EAGLE3,NEXTN}`).
+_HELP_CHOICES = re.compile(r"\{[^{}:\"']*,[^{}:\"']*\}")
+
+
+def _flags_alone(words: list[str]) -> bool:
+    """Words that are flags and their values only. A sentence that starts with a flag
+    (`--speculative-num-steps 0 drafts nothing: ...`) has words no flag takes (SGLang's server
+    has no positional argument, and vLLM's model comes right after `serve`), and a `--help`
+    text gives each flag its metavar (`--speculative-num-steps SPECULATIVE_NUM_STEPS`, followed
+    by a comma where an alias comes next) or its choices as the value (argparse, "metavar": the
+    dest in upper case by default)."""
+    if not words[0].startswith("--"):
+        return False
+    flags, positionals = _read_flags(words)
+    return not positionals and not any(
+        isinstance(value, str) and (value.rstrip(",") == name.split(".", 1)[0].replace("-", "_").upper()
+                                    or _HELP_CHOICES.fullmatch(value.rstrip(",")))
+        for name, value in flags.items())
+
+
 def _only_sglang_flags(words: list[str]) -> bool:
     names = {w[2:].split("=", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
     return bool(names & set(_SGLANG_ONLY)) and not names & set(_VLLM_ONLY)
@@ -746,9 +766,11 @@ def _server_argv(argv: list[str]) -> list[str]:
         # the "key launch parameters" of an issue report: the server's flags alone, one per line
         # (sgl-project/sglang#25673), named by the flags only one engine has, as a container's
         # `args:` pasted without its image is
-        if command[0].startswith("--") and _only_vllm_flags(command):
+        if not _flags_alone(command):
+            continue
+        if _only_vllm_flags(command):
             return ["vllm", "serve", *command]
-        if command[0].startswith("--") and _only_sglang_flags(command):
+        if _only_sglang_flags(command):
             return ["python3", "-m", "sglang.launch_server", *command]
     return commands[0] if commands else []
 

@@ -123,7 +123,10 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         config_file_path(list(cfg.argv))  # two --config, or none after it: the engine refuses
     except LaunchParseError as exc:
         where_ = f" (with the flags of --config {config_file['path']})" if config_file.get("text") is not None else ""
-        return {NS: {"found": False, "error": f"{exc}{where_}", "source": host.get("source")}}
+        # one line: the SD004 evidence and the report quote it inside a sentence, where the
+        # exception's own "\n  hint:" line would break it in two
+        hint = f"; {exc.hint}" if exc.hint else ""
+        return {NS: {"found": False, "error": f"{exc.message}{where_}{hint}", "source": host.get("source")}}
     models = host.get("models") or {}
     draft_path, draft_raw = _config(models, cfg.draft_model)
     target_path, target_raw = _config(models, cfg.target_model)
@@ -211,8 +214,13 @@ def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | 
 
 
 # A whole word that is a shell expansion bash would have replaced (`$SPEC_ARGS`, `${MTP_ARGS}`,
-# `${EXTRA_ARGS:-}`, `"${ARGS[@]}"`): its value is not in the text.
-_EXPANSION_WORD = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?(?::?[-=+?][^}]*)?\})")
+# `${EXTRA_ARGS:-}`, `"${ARGS[@]}"`), or a wrapper script's own arguments passed on (`"$@"`,
+# `$*`: the flags its caller gives): its value is not in the text.
+_EXPANSION_WORD = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[@*]|\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?|[@*])(?::?[-=+?][^}]*)?\})")
+# Flags that take several values (argparse nargs): vLLM `--served-model-name NAME [NAME ...]`,
+# `--lora-modules`, SGLang `--lora-paths` (vllm/entrypoints/openai/cli_args.py, sglang
+# python/sglang/srt/server_args.py): the words after the first value are still its values.
+_SEVERAL_VALUES = ("served-model-name", "lora-modules", "lora-paths", "lora-target-modules")
 
 
 def unread_flag_words(cfg: LaunchConfig) -> list[str]:
@@ -222,8 +230,24 @@ def unread_flag_words(cfg: LaunchConfig) -> list[str]:
         start = detect_engine(list(cfg.argv))[1]
     except LaunchParseError:
         return []
-    _, positionals = read_flags(list(cfg.argv[start:]))
-    return [word for word in positionals if _EXPANSION_WORD.fullmatch(word) and word != cfg.target_model]
+    args = list(cfg.argv[start:])
+    _, positionals = read_flags(args)
+    values = _several_values(args)
+    return [word for word in positionals
+            if _EXPANSION_WORD.fullmatch(word) and word != cfg.target_model and word not in values]
+
+
+def _several_values(args: list[str]) -> set[str]:
+    """The words given to a flag of _SEVERAL_VALUES after its first value."""
+    found: set[str] = set()
+    owner = None
+    for i, word in enumerate(args):
+        if word.startswith("-"):
+            owner = word.lstrip("-").split("=", 1)[0].replace("_", "-") if "=" not in word else None
+            continue
+        if owner in _SEVERAL_VALUES and i >= 2 and not args[i - 1].startswith("-"):
+            found.add(word)
+    return found
 
 
 def check(ctx: Any) -> list[Finding]:
@@ -263,8 +287,9 @@ def check(ctx: Any) -> list[Finding]:
         # environment): the flags it holds are the speculative settings, and they are not in this
         # text; an audit that says nothing would read as "no speculation, nothing wrong"
         return notes + [not_checked(ctx, f"the server command has {', '.join(hidden)} where its flags go, "
-                                         "left as written (a script variable given more than one value, or "
-                                         "set by the environment): the speculative flags it may hold were not read",
+                                         "left as written (a script variable given more than one value, set by "
+                                         "the environment, or the script's own arguments): the speculative flags "
+                                         "it may hold were not read",
                                     "--var server_cmdline='...' with the server's flags written out "
                                     "(e.g. `ps -ww -o args -p PID` of the running server)")]
     engine = ctx.host_facts.get("engine", {})
