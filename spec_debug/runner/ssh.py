@@ -97,6 +97,13 @@ _TREE_CHECK_TIMEOUT_S = 5.0
 # openssh-portable channels.c, channel_pre_open), plus both pipes (64 KiB each, up to 1 MiB
 # with F_SETPIPE_SZ). Past that, a process the check missed (one that called setsid) writes.
 _UNSENT_PIPES_BYTES = 2 * 1024 * 1024
+# How long past _DRAIN_AFTER_EXIT_S that output is read: sshd sends what it held as fast as
+# the link goes once the key exchange ends (the 600 KB of the rekey test came within 0.4 s).
+# A writer the check cannot see (one that called setsid, or runs as another user through sudo)
+# that prints a line every few tenths of a second never lets the byte bound run out: without
+# this the step (`setsid server &` with its log on the step's stdout) ran to its timeout and
+# was killed as hung, or, with no timeout, never ended; it ended in 1 s before the check.
+_HELD_OUTPUT_S = 3.0
 
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
 # that called setsid leaves the group), wait up to the grace period, then KILL what is left,
@@ -352,7 +359,11 @@ class SSHTransport(Transport):
             raise refused
         try:
             fresh = self._reconnect()
-        except SpecDebugError:
+        except SpecDebugError as exc:
+            # A host key that changed or credentials that stopped working: their hint (the
+            # known_hosts line to remove) is the fix; "raise MaxSessions" was not.
+            if isinstance(exc, (HostKeyError, AuthenticationError)) and exc.hint:
+                raise _SessionRefused(f"{refused.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=exc.hint) from None
             raise refused from None
         self._use_connection(fresh)
 
@@ -567,6 +578,8 @@ class SSHTransport(Transport):
                     if buffered is None:
                         buffered = not self._step_tree_alive(stdout.pid)
                     if not buffered or not _still_unsent(channel, stdout, stderr, read_at_exit, now):
+                        break
+                    if now - exited_at > _DRAIN_AFTER_EXIT_S + _HELD_OUTPUT_S:
                         break
             if not self._connection.transport.is_active():
                 raise self._lost("during command")

@@ -77,6 +77,6 @@ def test_a_process_left_writing_in_the_background_is_still_let_go(client: Client
         stdout = StreamCapture("stdout")
         began = time.monotonic()
         outcome = transport.run("(while :; do echo tick; sleep 0.1; done) & echo started", stdout=stdout, stderr=StreamCapture("stderr"))
-        assert outcome.exit_code == 0 and stdout.text().startswith("started\n")
+        assert outcome.exit_code == 0 and "started\n" in stdout.text()  # a tick may come first: the loop races the echo
         assert stdout.held_open_by == []
         assert time.monotonic() - began < 4
