@@ -255,6 +255,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     # Nor is a call a hook blocked or the person refused: it never ran (failures.NOT_RUN).
     errors = [e for e in a.errors if (e.session, e.seq) not in polls and e.kind not in NOT_RUN] \
         or [e for e in a.errors if e.kind not in NOT_RUN] or a.errors
+    # The agent's own failure (a 529 "Overloaded" from its API, retried) says nothing about the
+    # incident: the first error a command or the work gave comes first when there is one.
+    errors = [e for e in errors if e.kind != "agent_error"] or errors
     if errors:
         e = errors[0]
         if (e.exception or "").endswith("ExceptionGroup") and len(errors) > 1 and errors[1].seq == e.seq:
