@@ -604,7 +604,9 @@ class SSHTransport(Transport):
         if pid is None:
             return True
         try:
-            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False)
+            # Only a free slot: closing a kept background channel to make room (as a step's
+            # channel does) closed an earlier step's server's stdout, and it died of SIGPIPE.
+            channel = self._open_session(retry_s=0.0, interruptible=False, make_room=False)
         except (_SessionRefused, SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return True
         try:
@@ -814,10 +816,13 @@ class SSHTransport(Transport):
             raise RemoteFileError(f"{self.host}: file copy not started: the run was interrupted") from None
 
     def _open_session(
-        self, retry_s: float = _CHANNEL_RETRY_S, *, interruptible: bool = True, busy_link_patience_s: float = 0.0
+        self, retry_s: float = _CHANNEL_RETRY_S, *, interruptible: bool = True, busy_link_patience_s: float = 0.0,
+        make_room: bool = True,
     ) -> paramiko.Channel:
         """A new session channel; raises _Interrupted on interrupt() (unless `interruptible` is
-        False: the channel that kills a step's tree must open after the interrupt).
+        False: the channel that kills a step's tree must open after the interrupt). Refused,
+        it closes our idle SFTP channel or the oldest kept background channel to make room,
+        unless `make_room` is False.
 
         The server's answer comes within ConnectTimeout, or, with `busy_link_patience_s`, within
         that long as long as the connection keeps delivering output: on a slow link the answer
@@ -866,7 +871,7 @@ class SSHTransport(Transport):
                     ) from None
                 # Our kept SFTP channel, or a channel a background server still writes to, may
                 # hold the server's only slot (MaxSessions 1).
-                if self._files.release_idle() or self._background.release_oldest():
+                if make_room and (self._files.release_idle() or self._background.release_oldest()):
                     continue
                 if time.monotonic() >= deadline:
                     raise _SessionRefused(
