@@ -205,7 +205,7 @@ def _head_map_issues(loaded) -> list[dict[str, Any]]:
     """The map that sends the draft's ids to other tokens than its lm_head rows were copied
     from (loading.py _head_map_note) is SD302's "a regenerated map misaligns lm_head rows":
     reported with the other vocab issues, not as a bare note."""
-    from spec_debug.eagle3.loading import HEAD_MAP_NOTE
+    from spec_debug.eagle3.head_map import HEAD_MAP_NOTE
 
     return [{"code": "SD302", "kind": "d2t_misaligns_lm_head", "message": note}
             for note in loaded.notes if note.startswith(HEAD_MAP_NOTE)]
@@ -371,7 +371,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     (`find_verifier=False`: never; the reference is then the data's next tokens).
     `vocab_mapping`: the training's d2t/t2d file, scored instead of the checkpoint's maps."""
     from spec_debug.eagle3.evaluate import evaluate
-    from spec_debug.eagle3.loading import HEAD_MAP_NOTE, build_draft, check_weights_fit_config
+    from spec_debug.eagle3.head_map import HEAD_MAP_NOTE
+    from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
     from spec_debug.eagle3.model import NormFlags
 
     if semantics not in SEMANTICS:
@@ -625,7 +626,36 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         out["checks"].append(VocabCheck("vocab_mapping", ok=not issues, issues=issues).to_dict())
         out["ok"] = out["ok"] and not issues
         notes.append(mapping_note(checkpoint.vocab_maps()[0], mapping, scored=False))
+    head_check = _head_map_check(checkpoint, target, mapping, notes)
+    if head_check is not None:
+        out["checks"].append(head_check.to_dict())
+        out["ok"] = out["ok"] and head_check.ok
     out.update({"target": str(target) if target else None, "target_source": source,
                 "notes": notes,
                 "vocab_mapping": str(mapping.source) if mapping is not None else None})
     return out
+
+
+def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):
+    """The map in use (the --vocab-mapping file's, else the checkpoint's d2t) against the
+    target rows a speculators draft's frozen lm_head was copied from (head_map.py), as eval
+    reports it: SD302 d2t_misaligns_lm_head. None when it cannot run (no target weights, a
+    draft of another trainer)."""
+    from spec_debug.eagle3.head_map import checkpoint_head_map_message
+    from spec_debug.eagle3.vocab import VocabCheck, VocabIssue
+
+    if target is None or checkpoint.config.format != "speculators":
+        return None
+    d2t = mapping.d2t if mapping is not None else checkpoint.vocab_maps()[0]
+    try:
+        message = checkpoint_head_map_message(checkpoint, open_target(target), d2t,
+                                              from_file=mapping is not None)
+    except CheckpointError as exc:
+        # the map checks above stand without it; say why this one was not run
+        notes.append(f"the draft's lm_head rows were not compared with the target's "
+                     f"({exc.message})")
+        return None
+    if message is None:
+        return VocabCheck("lm_head_map", ok=True)
+    return VocabCheck("lm_head_map", ok=False,
+                      issues=(VocabIssue("d2t_misaligns_lm_head", message),))

@@ -19,6 +19,7 @@ from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, open_draft, open_target,
     index_misplaces, packed_weight_format, stale_index_note,
 )
+from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
 from spec_debug.eagle3.model import Eagle3Draft
 from spec_debug.eagle3.vocab import configured_draft_vocab
 from spec_debug.eagle3.vocab_mapping import VocabMapping, mapping_note
@@ -403,69 +404,26 @@ def _embedding_differs_note(checkpoint: DraftCheckpoint,
             "--semantics sglang, and re-export the draft with the target's embedding")
 
 
-# Rows of the draft's lm_head compared with the target's: enough to tell a map of the rows it
-# was copied from from one of another vocabulary, few enough to search the target's head for
-_HEAD_SAMPLE_ROWS = 32
-# How the note starts: eval reports it as the SD302 vocab issue it is (api.py)
-HEAD_MAP_NOTE = "the draft's lm_head rows are copies of the target's"
-
-
-def _rows_copied_from(rows: Tensor, target_head: Tensor) -> tuple[Tensor, Tensor]:
-    """(target id, relative difference) of the target lm_head row nearest each of `rows`
-    ([n, H] against [V, H]), in chunks so a 150k-row head is never held twice in float32."""
-    best_id = torch.zeros(rows.shape[0], dtype=torch.long)
-    best = torch.full((rows.shape[0],), float("inf"))
-    for start in range(0, target_head.shape[0], 16384):
-        chunk = target_head[start:start + 16384].float()  # [c, H]
-        distance = torch.cdist(rows, chunk)  # [n, c]
-        value, index = distance.min(dim=1)
-        better = value < best
-        best = torch.where(better, value, best)
-        best_id = torch.where(better, index + start, best_id)
-    scale = target_head[best_id].float().norm(dim=1).clamp_min(1e-12)
-    return best_id, best / scale
-
-
 def _head_map_note(model: Eagle3Draft, head: TargetHead | None, fmt: str,
-                   from_file: bool) -> str | None:
+                   from_file: bool, tolerance: float) -> str | None:
     """A note when the draft's vocab map sends its ids to other target tokens than the ones
-    its lm_head rows were copied from. speculators 0.9.0 copies lm_head from the verifier's
-    rows that t2d selects and freezes it (src/speculators/model.py DraftVocabMixin:
-    `lm_head.weight.requires_grad = False`, _load_verifier_weights), so in its saves draft row
-    i is the target's row i + d2t[i]. A map built for another tokenizer or another selection
-    of ids (or a --vocab-mapping of another run) fits every shape check and makes every
-    proposal a wrong token. SpecForge and EAGLE train their lm_head, so only speculators'
-    saves are compared."""
-    if head is None or fmt != "speculators":
-        return None
-    weight = model.lm_head.weight.detach().float().cpu()  # [DV, H]
-    target_head = head.lm_head.detach().cpu()  # [V, Ht]
-    DV, V = weight.shape[0], target_head.shape[0]
-    if weight.shape[1] != target_head.shape[1] or model.d2t is None:
+    its lm_head rows were copied from (head_map.py). SpecForge and EAGLE train their lm_head,
+    so only speculators' saves are compared."""
+    if head is None or fmt != "speculators" or model.d2t is None:
         return None  # no map: SD301 and the no-d2t note say how draft ids are read
-    count = min(_HEAD_SAMPLE_ROWS, DV)
-    draft_ids = torch.tensor(sorted({(i * DV) // count for i in range(count)}))
-    mapped = draft_ids + model.d2t.cpu()[draft_ids]
-    if bool(((mapped < 0) | (mapped >= V)).any()):
-        return None  # ids outside the vocabulary: vocab.py reports them (SD302)
-    rows = weight[draft_ids]  # [n, H]
-    target_rows = target_head[mapped].float()
-    relative = (rows - target_rows).norm(dim=1) / target_rows.norm(dim=1).clamp_min(1e-12)
-    if float(relative.median()) <= 1e-2:  # the map's rows, up to a bf16 / fp16 cast
+    weight = model.lm_head.weight.detach()  # [DV, H]
+    target_head = head.lm_head.detach().cpu()  # [V, Ht]
+    if weight.shape[1] != target_head.shape[1]:
         return None
-    copied_from, difference = _rows_copied_from(rows, target_head)
-    elsewhere = (difference <= 1e-2) & (copied_from != mapped)
-    if int(elsewhere.sum()) * 2 < len(draft_ids):
-        return None  # not copies of the target's rows: nothing to say which map is right
-    first = int(elsewhere.nonzero()[0, 0])
+    draft_ids = sample_ids(weight.shape[0])
+    mapped = mapped_ids(draft_ids, model.d2t, target_head.shape[0])
+    if mapped is None:
+        return None
     source = "the --vocab-mapping file" if from_file else "its d2t/t2d"
-    return (f"{HEAD_MAP_NOTE}, at other token ids than "
-            f"{source} maps them to ({int(elsewhere.sum())} of {len(draft_ids)} sampled rows; "
-            f"draft id {int(draft_ids[first])} is target token {int(copied_from[first])} by its "
-            f"lm_head, {int(mapped[first])} by the map): speculators copies and freezes lm_head "
-            "from the verifier rows t2d selects, so this map was built for another tokenizer "
-            "or another selection of ids and the draft's proposals become other tokens; use "
-            "the d2t/t2d saved with these weights")
+    # only the sampled rows in float32: the whole draft head is GBs at 128k-row vocabularies
+    return head_map_message(draft_ids, weight[draft_ids.to(weight.device)].float().cpu(),
+                            mapped, target_head[mapped].float(), lambda: target_head, source,
+                            tolerance)
 
 
 @dataclass
@@ -791,8 +749,10 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         else:
             notes.append("target has no final norm / lm_head" + target.absent_because()
                          + ": reference falls back to data tokens")
-    notes += [note for note in [_head_map_note(model, head, cfg.format, vocab_mapping is not None)]
-              if note]
+    if head is not None:
+        tolerance = copy_tolerance(target.tensors, target.lm_head_name)
+        notes += [note for note in [_head_map_note(model, head, cfg.format,
+                                                   vocab_mapping is not None, tolerance)] if note]
     return LoadedDraft(model, checkpoint, target, head, embed_source, notes)
 
 

@@ -67,7 +67,11 @@ def test_a_map_of_another_selection_in_the_checkpoint_is_named(world):
     _rewrite_draft(world, lambda s: s.update(d2t=d2t, t2d=t2d))
     vocab = runner.invoke(drafter_app, ["vocab", "--model", str(world / "draft"), "--target",
                                         str(world / "target"), "--json"])
-    assert vocab.exit_code == 0  # every shape and bijection check passes: only the rows tell
+    # every shape and bijection check passes: only the rows tell, in `vocab` as in eval
+    assert vocab.exit_code == 1, vocab.output
+    issues = [i for c in json.loads(vocab.output)["checks"] for i in c["issues"]]
+    assert [(i["code"], i["kind"]) for i in issues] == [("SD302", "d2t_misaligns_lm_head")]
+    assert NOTE in issues[0]["message"] and "its d2t/t2d maps them to" in issues[0]["message"]
     out = _eval(world)
     [note] = [note for note in out["notes"] if NOTE in note]  # once, as the SD302 it is
     assert note.startswith("SD302: ") and "its d2t/t2d maps them to" in note

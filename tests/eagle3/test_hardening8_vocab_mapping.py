@@ -114,9 +114,11 @@ def test_speculators_npy_maps_given_by_their_t2d_file(world, trained, tmp_path):
 
 def test_checkpoint_map_regenerated_on_resume_is_named(world, trained, tmp_path):
     """The checkpoint carries a valid but different map (another token selection, as a
-    resumed SpecForge run regenerates it): every check of the checkpoint alone passes. With
-    the training's map file `vocab` fails with SD302 naming the first differing draft id, and
-    `eval` scores the draft as trained."""
+    resumed SpecForge run regenerates it): it passes every shape and bijection check, and
+    only the draft's frozen lm_head rows (copied from the target rows of the training's map)
+    tell it: `vocab` alone fails with SD302 d2t_misaligns_lm_head. With the training's map
+    file `vocab` fails with SD302 naming the first differing draft id (that file's map fits
+    the rows), and `eval` scores the draft as trained."""
     root = _copy(world, tmp_path)
     generator = torch.Generator().manual_seed(1)
     selected = torch.sort(torch.randperm(V, generator=generator)[:DV]).values
@@ -126,7 +128,9 @@ def test_checkpoint_map_regenerated_on_resume_is_named(world, trained, tmp_path)
     torch.save({"d2t": d2t, "t2d": t2d}, root / "vocab_mapping.pt")
 
     alone = _run("vocab", "--model", str(root / "draft"), "--target", str(root / "target"))
-    assert alone.exit_code == 0, alone.output
+    assert alone.exit_code == 1, alone.output
+    alone_issues = [i for c in json.loads(alone.output)["checks"] for i in c["issues"]]
+    assert [(i["code"], i["kind"]) for i in alone_issues] == [("SD302", "d2t_misaligns_lm_head")]
     checked = _run("vocab", "--model", str(root / "draft"), "--target", str(root / "target"),
                    "--vocab-mapping", str(root / "vocab_mapping.pt"))
     assert checked.exit_code == 1, checked.output
