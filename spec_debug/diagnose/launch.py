@@ -185,14 +185,20 @@ def _with_script_arrays(text: str) -> str:
             text = text[:start] + text[end:]
     lines = []
     for line in text.split("\n"):
-        m = _ARRAY_USE.search(line)
-        name = m and (m.group(1) or m.group(2))
-        if name not in used:
-            lines.append(line)
-            continue
-        lines += [line[:m.start()] + " ".join(shlex.quote(w) for w in value) + line[m.end():]
-                  for value in values[name]]
+        lines += _with_array_words(line, values, used)
     return "\n".join(lines)
+
+
+def _with_array_words(line: str, values: dict[str, list[list[str]]], used: set[str]) -> list[str]:
+    """The line with each array it expands replaced by the array's words, once per value: a line
+    may expand several (`"${LAUNCHER[@]}" "${ARGS[@]}"`, `"${COMMON[@]}" "${SPEC[@]}"`)."""
+    for m in _ARRAY_USE.finditer(line):
+        name = m.group(1) or m.group(2)
+        if name in used:
+            rest = _with_array_words(line[m.end():], values, used)
+            return [line[:m.start()] + " ".join(shlex.quote(w) for w in value) + tail
+                    for value in values[name] for tail in rest]
+    return [line]
 
 
 def _array_end(text: str, start: int) -> int | None:
@@ -1010,9 +1016,16 @@ def _image_words(argv: list[str] | tuple[str, ...]) -> list[str]:
     return words[:1]
 
 
+# Programs that name the server's module without running it: a search for its process or its
+# text (`ps aux | grep sglang.launch_server`, `pgrep -af vllm.entrypoints.openai.api_server`,
+# `ssh gpu01 "pkill -f sglang.launch_server"`).
+_SEARCHES = ("grep", "egrep", "fgrep", "rg", "pgrep", "pkill", "pidof", "killall", "which", "whereis")
+
+
 def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     """Which engine the argv starts, and the index of the first engine argument."""
-    for i, tok in enumerate(argv):
+    searched = bool(argv) and argv[0].rsplit("/", 1)[-1] in _SEARCHES
+    for i, tok in enumerate([] if searched else argv):
         base = tok.rsplit("/", 1)[-1]
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
         if tok in _SGLANG_MODULES or base in ("launch_server.py", _SPECFORGE_BENCH):
@@ -1025,7 +1038,7 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
             return _DYNAMO_WORKERS[tok], i + 1
         if (base in ("vllm", "vllm.exe") or tok == _VLLM_CLI) and nxt == "serve":
             return "vllm", i + 2
-    for i, tok in enumerate(argv):
+    for i, tok in enumerate([] if searched else argv):
         # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
         # server (vLLM docs, deployment/docker.md), so the words after the image are its flags.
         if re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", tok):

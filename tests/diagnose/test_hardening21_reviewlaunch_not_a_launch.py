@@ -65,3 +65,14 @@ def test_the_unreadable_command_line_is_one_line():
     launch, findings = _findings("ls -la /models")
     assert "\n" not in launch["error"] and "\n" not in findings[0].evidence[0]
     assert "expected `python -m sglang.launch_server ...`" in findings[0].evidence[0]
+
+
+@pytest.mark.parametrize("text", [
+    "ps aux | grep sglang.launch_server",
+    'ssh gpu01 "pgrep -af vllm.entrypoints.openai.api_server"',
+    "pkill -f sglang.launch_server",
+])
+def test_a_search_for_the_server_process_is_no_server(text):
+    # found with no findings read as "a plain server, nothing wrong"
+    launch, findings = _findings(text)
+    assert not launch["found"] and [f.code for f in findings] == ["SD004"]
