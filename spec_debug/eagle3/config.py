@@ -143,6 +143,7 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json",
         # (models/qwen2_vl/configuration_qwen2_vl.py). Dumps of image tokens are not text.
         rope_type = "default"
     # a hand-edited "rope_theta": "500000" must be one clear error, not a float() traceback
+    _refuse_null((params, decoder), "rope_theta", where, 10000.0)
     theta = _number(params if params.get("rope_theta") else decoder, "rope_theta", where,
                     float, default=10000.0) or 10000.0
     if rope_type in ("llama3", "yarn", "longrope"):
@@ -187,6 +188,26 @@ def _number(mapping: Mapping[str, Any], key: str, where: str, kind: type = int,
     if minimum is not None and value < minimum:
         raise CheckpointError(f"{where}: {key!r} is {value}, expected at least {minimum}")
     return value
+
+
+def _refuse_null(mappings: tuple[Mapping[str, Any], ...], key: str, where: str,
+                 default: float) -> None:
+    """One clear error for a key written as null with no value beside it: read as the default
+    it would give the draft another norm epsilon or RoPE base than it was trained with, and
+    transformers 5 refuses it (LlamaConfig validates rms_norm_eps as a float; a null
+    rope_theta fails in the rotary embedding's `base ** ...`), so speculators and vLLM, which
+    build the decoder from it, cannot load the draft."""
+    if any(key in m and m[key] is None for m in mappings) and all(
+            m.get(key) is None for m in mappings):
+        raise CheckpointError(f"{where}: {key!r} is null",
+                              hint=f"write the {key} the draft was trained with (its target's "
+                                   f"config has it), or remove the key for the default "
+                                   f"{default:g}")
+
+
+def _rms_norm_eps(decoder: Mapping[str, Any], where: str) -> float:
+    _refuse_null((decoder,), "rms_norm_eps", where, 1e-6)
+    return _number(decoder, "rms_norm_eps", where, float, default=1e-6)
 
 
 def _int(mapping: Mapping[str, Any], key: str, where: str) -> int:
@@ -290,7 +311,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         num_kv_heads=kv_heads,
         head_dim=head_dim,
         intermediate_size=_int(decoder, "intermediate_size", where),
-        rms_norm_eps=_number(decoder, "rms_norm_eps", where, float, default=1e-6),
+        rms_norm_eps=_rms_norm_eps(decoder, where),
         vocab_size=vocab,
         draft_vocab_size=draft_vocab,
         attention_bias=bool(decoder.get("attention_bias", False)),

@@ -29,7 +29,7 @@ SUGGESTED_CODES = {
     "d2t_float": "SD302",
     "d2t_not_training_map": "SD302",  # differs from the --vocab-mapping file (vocab_mapping.py)
     # sends draft ids to other tokens than speculators copied the frozen lm_head rows from
-    # (loading.py _head_map_note; eval reports it, api.py _head_map_issues)
+    # (head_map.py; eval and `drafter vocab` report it, api.py)
     "d2t_misaligns_lm_head": "SD302",
     "t2d_length": "SD303",
     "t2d_count": "SD303",
