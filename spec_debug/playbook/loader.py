@@ -18,12 +18,10 @@ from pydantic import BaseModel, ValidationError
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
-from spec_debug.playbook.pasted_characters import pasted_character
+from spec_debug.playbook.pasted_characters import pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
-from spec_debug.playbook.habits import (
-    OPENING_CURLY_QUOTE, habit_hint, in_shell_comment, model_word, outside_shell_quotes, pattern_hint,
-)
+from spec_debug.playbook.habits import habit_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
@@ -525,11 +523,7 @@ def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_
 
 def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,
                               source: str) -> None:
-    # A heredoc's body is text for the command it feeds (a prompt, a config): checked up to it.
-    heredoc = re.search(r"<<-?\s*['\"]?\w", command)
-    checked = command if heredoc is None else command[: command.find("\n", heredoc.end()) + 1 or len(command)]
-    found = next((m for m in OPENING_CURLY_QUOTE.finditer(checked)
-                  if outside_shell_quotes(checked, m.start()) and not in_shell_comment(checked, m.start())), None)
+    found = typographic_quote(command)  # up to a heredoc's body (pasted_characters.checked_part)
     if found is None:
         return
     line, column = _command_position(command, found.start(), path, document)

@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from spec_debug.playbook.habits import in_shell_comment, outside_shell_quotes
+from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, in_shell_comment, outside_shell_quotes
 
 # A dash that opens an option: after a blank or at a line start, before a letter. In a sentence
 # (`echo GPU — busy`) a dash stands between spaces and is left alone.
@@ -32,13 +32,30 @@ class PastedCharacter:
     """Where it is in the command."""
     message: str
     hint: str
+    end: int
+    """Where the look-alike ends (a run of dashes is one)."""
+    meant: str
+    """The ASCII the author meant: `--`, `-`, a space, or nothing for a zero-width character."""
+
+
+def checked_part(command: str) -> str:
+    """The command up to a heredoc's body: the body is text for the command it feeds (a prompt,
+    a config), not shell words."""
+    heredoc = re.search(r"<<-?\s*['\"]?\w", command)
+    return command if heredoc is None else command[: command.find("\n", heredoc.end()) + 1 or len(command)]
+
+
+def typographic_quote(command: str) -> re.Match[str] | None:
+    """The first opening curly quote that opens a word outside quotes and comments."""
+    checked = checked_part(command)
+    return next((m for m in OPENING_CURLY_QUOTE.finditer(checked)
+                 if outside_shell_quotes(checked, m.start()) and not in_shell_comment(checked, m.start())), None)
 
 
 def pasted_character(command: str) -> PastedCharacter | None:
     """The first pasted look-alike the shell would read as part of a word, outside quotes and
     comments (quoted text and comments are the author's words), up to a heredoc's body."""
-    heredoc = re.search(r"<<-?\s*['\"]?\w", command)
-    checked = command if heredoc is None else command[: command.find("\n", heredoc.end()) + 1 or len(command)]
+    checked = checked_part(command)
     found = [(m.start(1) if m.re is _OPTION_DASH else m.start(), m) for pattern in (_OPTION_DASH, _HYPHEN, _INVISIBLE)
              for m in pattern.finditer(checked)]
     for index, match in sorted(found, key=lambda pair: pair[0]):
@@ -57,12 +74,39 @@ def _described(command: str, index: int, match: re.Match[str]) -> PastedCharacte
         written = ("-" if len(dashes) == 1 and word is not None and len(word.group(0)) == 1 else "--") + (word.group(0) if word else "")
         return PastedCharacter(index, f"has a typographic dash {dashes} ({name}, pasted from a document?): "
                                "the shell passes it as a letter, not as an option's dashes",
-                               f"write {written}")
+                               f"write {written}", match.end(1), written[: len(written) - len(word.group(0) if word else "")])
     if match.re is _HYPHEN:
         return PastedCharacter(index, f"has a non-ASCII hyphen ({name}, pasted from a document?): "
-                               "the shell reads it as a letter", "replace it with -")
+                               "the shell reads it as a letter", "replace it with -", index + 1, "-")
+    # A space-like one stood where a space was meant; a zero-width one where nothing was.
+    meant = " " if unicodedata.category(character) == "Zs" else ""
     return PastedCharacter(index, f"has an invisible {name} (pasted from a web page or a document?): "
-                           "the shell does not split words on it", "replace it with a plain space, or delete it")
+                           "the shell does not split words on it", "replace it with a plain space, or delete it",
+                           index + 1, meant)
+
+
+# The curly quotes' plain counterparts, what the shell quotes with.
+_PLAIN_QUOTE = {"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"}
+
+
+def ascii_meant(command: str) -> tuple[str, list[str]]:
+    """The command with each look-alike the loader refuses (a pasted dash, hyphen or space; a curly
+    quote pair opening a word) replaced by the ASCII its author meant, and what was replaced: a
+    session's command written as a step (distill) must load, and must do what was meant."""
+    replaced: list[str] = []
+    while (quote := typographic_quote(command)) is not None:
+        start = quote.start()
+        close = re.search(r"[\u201d\u2019]", command[start + 1:])
+        end = start + 1 + close.start()  # OPENING_CURLY_QUOTE only matches with a closing one on the line
+        replaced.append(f"{command[start]}...{command[end]} as {_PLAIN_QUOTE[command[start]]}...{_PLAIN_QUOTE[command[end]]}")
+        command = (command[:start] + _PLAIN_QUOTE[command[start]] + command[start + 1:end] + _PLAIN_QUOTE[command[end]]
+                   + command[end + 1:])
+    while (found := pasted_character(command)) is not None:
+        character = command[found.index]
+        replaced.append(f"U+{ord(character):04X} {unicodedata.name(character, 'character')} as "
+                        + (repr(found.meant) if found.meant else "nothing"))
+        command = command[:found.index] + found.meant + command[found.end:]
+    return command, replaced
 
 
 # Where YAML needs a plain character and a pasted file has a look-alike (YAML 1.2.2: 6.1 indents

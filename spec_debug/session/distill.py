@@ -21,6 +21,7 @@ from pathlib import Path
 import yaml
 
 from spec_debug.errors import UsageError
+from spec_debug.playbook.pasted_characters import ascii_meant
 from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
@@ -103,6 +104,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # hop the session took to get there: that hop would have the host ssh to itself.
         raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
         raw = run_once(without_tty(raw.replace(_SLOT, "")))
+        # `—model-path` or `nvidia\u2011smi` pasted from a document failed in the session; the loader
+        # refuses it, so the step runs the ASCII that was meant and its why says so.
+        raw, pasted = ascii_meant(raw)
         if cmd.host and not runs_on_primary and parse_target(raw).host != cmd.host:
             raw = _ssh_hop(cmd, raw)
         secrets = _secrets_to_slots(raw, names)
@@ -124,6 +128,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         runs.add(run)
         step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said)),
                 "run": run}
+        if pasted:
+            step["why"] += (" The session's command had characters pasted from a document; the step writes "
+                            f"the ASCII meant ({', '.join(pasted)}).")
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
