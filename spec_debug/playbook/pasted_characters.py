@@ -59,9 +59,48 @@ def pasted_character(command: str) -> PastedCharacter | None:
     found = [(m.start(1) if m.re is _OPTION_DASH else m.start(), m) for pattern in (_OPTION_DASH, _HYPHEN, _INVISIBLE)
              for m in pattern.finditer(checked)]
     for index, match in sorted(found, key=lambda pair: pair[0]):
-        if outside_shell_quotes(checked, index) and not in_shell_comment(checked, index):
+        if _in_shell_words(checked, index) and not _typography(checked, index, match):
             return _described(checked, index, match)
     return None
+
+
+def _in_shell_words(command: str, index: int) -> bool:
+    """Whether command[index] is outside quotes and comments, reading from the command's start:
+    a double-quoted string may span lines (`git log --format="%s\n— x"`), which a scan of one
+    line would take for shell words. A comment ends at its line's end (POSIX 2.3, rule 9)."""
+    quote: str | None = None
+    comment = False
+    i = 0
+    while i < index:
+        char = command[i]
+        if comment:
+            comment = char != "\n"
+        elif char == "\\" and quote != "'":
+            i += 2
+            continue
+        elif quote is None and char in "'\"":
+            quote = char
+        elif char == quote:
+            quote = None
+        elif quote is None and char == "#" and (i == 0 or command[i - 1] in " \t\n;&|()"):
+            comment = True
+        i += 1
+    return quote is None and not comment
+
+
+# French typography puts a no-break space before ; : ! ? » and after « (`echo Terminé !`).
+_FRENCH_SPACED = re.compile(r"[\u00a0\u202f](?=[;:!?\u00bb])|(?<=\u00ab)[\u00a0\u202f]")
+
+
+def _typography(command: str, index: int, match: re.Match[str]) -> bool:
+    """An invisible character that belongs to the text, not pasted into a command: a zero-width
+    joiner or non-joiner between two non-ASCII characters (an emoji ZWJ sequence, Unicode TR #51;
+    a Persian or Indic word, The Unicode Standard 23.2), or a French no-break space."""
+    if match.re is not _INVISIBLE:
+        return False
+    if command[index] in "\u200c\u200d":
+        return 0 < index < len(command) - 1 and not command[index - 1].isascii() and not command[index + 1].isascii()
+    return _FRENCH_SPACED.match(command, index) is not None
 
 
 def _described(command: str, index: int, match: re.Match[str]) -> PastedCharacter:
