@@ -100,6 +100,12 @@ class LaunchConfig:
         return self.algorithm is not None or self.draft_model is not None
 
 
+# A Markdown code fence line (```bash, ~~~): an issue body or a README pasted whole. The fence
+# is no command, and its backquotes would open a command substitution (bash(1), "Command
+# Substitution") that hides the command inside, up to the closing fence.
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[\w+.-]*[ \t]*$", re.M)
+
+
 def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     """argv from a shell line, a /proc/PID/cmdline (NUL-separated) or an argv list.
 
@@ -110,7 +116,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
         return _unwrap_shell([a for a in command.split("\0") if a != ""])
-    command = plain_typography(command)
+    command = _FENCE.sub("", plain_typography(command))
     embedded = _python_string_command(command)
     if embedded is not None:
         return split_command(embedded)
@@ -1190,7 +1196,7 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     except LaunchParseError:
         # `ps -o args` prints each argv word as is, joined by spaces: a JSON value keeps its
         # double quotes and is split at its spaces, which a shell reading would mangle.
-        if not isinstance(command, str) or "\0" in command or "{" not in command:
+        if not isinstance(command, str) or "\0" in command or "{" not in command or _is_script(command):
             raise
         try:
             return _parse_argv(_server_argv(_split_keeping_json(command)))
@@ -1285,6 +1291,13 @@ def _specforge_server_argv(flags: dict[str, Any]) -> list[str]:
         if flags.get(switch) is True:
             argv.append(f"--{switch}")
     return argv
+
+
+def _is_script(text: str) -> bool:
+    """Several commands on lines of their own: a script, which the shell reads as written (the
+    `ps` reading below would take its words apart from the assignments and arrays it reads)."""
+    lines = re.sub(r"\\[ \t]*\r?\n", " ", text).strip().splitlines()
+    return sum(1 for line in lines if line.strip()) > 1
 
 
 def _split_keeping_json(text: str) -> list[str]:
