@@ -136,8 +136,7 @@ _TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
 # Markdown around the number alone ("**54.8** tok/s", "`26184.05`tok/s": vllm-project/vllm#26179)
 # is read through.
-# Nor the minutes of a time ("logged at 2025-06-01 12:30 tok/s column ...": "\d:" before it).
-_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?<!\d:)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*$")
+_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*$")
 # "I get between 18 and 20 t/s" (theroyallab/tabbyAPI#166): a range in words, read as its middle too.
 _BEFORE_SPREAD = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*$")
 _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
@@ -901,7 +900,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             headers.append(unit)
             continue  # "(token/s): 54.8" and the like: no number before the unit
         m = _NUMBER_BEFORE.search(text, max(0, at - 24), at)
-        if m is None:
+        if m is None or _minutes_of_a_time(text, m):
             headers.append(unit)
             continue
         start, end = m.start("value"), unit.end()
@@ -1153,13 +1152,32 @@ def _in_draft_section(text: str, start: int) -> bool:
     return not text[text.rfind("\n", 0, draft) + 1:draft].strip()  # the heading alone on its line
 
 
+# The hour and colon before a time's minutes: one or two digits after a space, a bracket or the
+# text's start. A label's number before a colon ("bs1:120 tok/s", "bs=8:45 tok/s", "gpu1:45
+# tok/s") follows a word or "=" and is no hour.
+_HOUR_BEFORE = re.compile(r"(?<![\w=.:,])\d{1,2}:$")
+
+
+def _minutes_of_a_time(text: str, m: re.Match) -> bool:
+    """Whether the number ``m`` read is the minutes of a clock time ("logged at 2025-06-01 12:30
+    tok/s column was empty"): two digits under 60 right after an hour and its colon."""
+    value, start = m.group("value"), m.start("value")
+    if len(value) != 2 or value[0] > "5" or text[start - 1:start] != ":":
+        return False
+    return _HOUR_BEFORE.search(text, max(0, start - 4), start) is not None
+
+
 def _in_path(text: str, start: int, end: int) -> bool:
     """Whether the reading from ``start`` to its unit's ``end`` is part of a file's path or a URL:
-    "/data/bench/eagle3_bs4/120tok/s.json" names a file (the number a path segment after a word
-    and "/", the unit followed by an extension or another segment)."""
+    "/data/bench/eagle3_bs4/120tok/s.json" names a file. All three marks are asked for: the number
+    a path segment (after a word and "/"), no space in it (a path has none), and the unit followed
+    by an extension or another segment. One alone is a reading: "80/120 tok/s", "w/120 tok/s",
+    "120 tok/s/GPU", "120 tok/s.Baseline was ...", "tp2/120 tok/s"."""
     before = text[start - 2:start]
-    if len(before) == 2 and before[1] == "/" and (before[0].isalnum() or before[0] in "_-"):
-        return True
+    if len(before) < 2 or before[1] != "/" or not (before[0].isalnum() or before[0] in "_-"):
+        return False
+    if any(c.isspace() for c in text[start:end]):
+        return False
     after = text[end:end + 2]
     return len(after) == 2 and after[0] in "./" and after[1].isalpha() and not _PER_USER.match(text, end)
 
