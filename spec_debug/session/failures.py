@@ -133,7 +133,11 @@ _CONNECTION = re.compile(
 _HTTP_ERROR = re.compile(r'(?:"object":\s*"error",\s*|\{"error":\s*\{\s*)"message":\s*"(?P<msg>(?:[^"\\\n]|\\.)*)",'
                          r'\s*"type":\s*"(?P<type>[^"\n]*)"(?:,\s*"param":\s*(?:null|"[^"\n]*"))?'
                          r'(?:,\s*"code":\s*"?(?P<code>\d+))?')
-_TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded", re.I)
+# The agents' own notes count too: Kimi CLI's Shell tool "Command killed by timeout (60s)"
+# (MoonshotAI/kimi-cli src/kimi_cli/tools/shell/__init__.py) and OpenCode's "bash tool terminated
+# command after exceeding timeout 120000 ms" (sst/opencode packages/opencode/src/tool/bash.ts).
+_TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded|killed by timeout"
+                      r"|terminated command after exceeding timeout", re.I)
 # bash reports a job killed by a signal as "bash: line 1:  4242 Killed   python3 x.py" (jobs.c,
 # the pid right-aligned in 5 columns, then the signal's text, then the command); the
 # non-job form is the text alone.
@@ -266,6 +270,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # ssh's "connect to host h port 22: Connection timed out" is a connection failure
         if exit_code != 124 and (m := _CONNECTION.search(_line_at(output, t.start()))):
             return [ErrorInfo("connection", None, _line_at(output, t.start()))]
+        if exit_code != 124 and t.group(0).lower().startswith(("killed", "terminated")):
+            # an agent's note ("killed by timeout", "terminated command after exceeding timeout")
+            # says what happened; the output's first line ("(no output)") says nothing
+            return [ErrorInfo("timeout", None, _line_at(output, t.start()))]
         if exit_code != 124:
             return [ErrorInfo("timeout", None, head)]
         # timeout(1) killed it: where it had got to is its last line (a benchmark's progress
@@ -634,6 +642,11 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
     foreign_left = _FOREIGN_LINES if margin.strip(" |+") else 0
     plain = stamped is None and not margin
     source = False  # the line after a flush-left frame: its source line, unless an exception's
+    lead = output[output.rfind("\n", 0, start) + 1:start]
+    boxed = lead.lstrip(" ")[:1] in ("\u256d", "\u2500")  # rich's "╭──── ", streamlit's "──── " with no sides
+    borderless = boxed and lead.lstrip(" ")[0] == "\u2500"
+    indent = len(lead) - len(lead.lstrip(" "))
+    piece = ""  # the head of a frame's path that rich wrapped onto the lines before
     while pos < len(output):
         nl = output.find("\n", pos)
         end = len(output) if nl < 0 else nl
@@ -655,6 +668,22 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         if not text.strip():
             pos = end + 1
             continue
+        if boxed:
+            # rich's panel: its frames, source lines and locals are stepped over; the exception
+            # follows it, as indented as the panel (RichHandler puts its time column before both)
+            inner = text[indent:] if not indent or text[:indent].isspace() else text.lstrip(" ")
+            if inner[0] in _RICH_BOX_EDGES or (borderless and inner[0] == " "):
+                body = inner.strip(" \u2502")
+                if (frame := _RICH_FRAME.match(body)) is not None:
+                    file, line = piece + frame.group("file"), int(frame.group("line"))
+                    piece = ""
+                elif _RICH_PATH_HEAD.match(body) or (piece and _RICH_PATH_PART.match(body)):
+                    piece += body  # a path too long for the panel wraps onto the next lines
+                else:
+                    piece = ""
+                pos = end + 1
+                continue
+            text = inner
         if text[0] in " \t":
             if plain and (run := _INDENTED_RUN.match(output, pos)):
                 # the frames and their source lines at once: only the innermost frame is kept,
@@ -692,6 +721,19 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
             return ErrorInfo("traceback", m.group("type"), (m.group("msg") or "").strip(), file, line), end
         break  # a truncated traceback: no exception line
     return ErrorInfo("traceback", None, "traceback without an exception line (truncated output)", file, line), pos
+
+
+# rich's traceback (Textualize/rich rich/traceback.py, what typer and other CLIs install) draws
+# the stack in a panel under "╭──── Traceback (most recent call last) ────╮": each frame a line
+# "│ /path/x.py:88 in main" (Traceback._render_stack), its source lines "│ ❱ 88 │ code" and a
+# locals box "│ ╭─ locals ─╮" under it, the panel closed by "╰───╯", then the exception flush left.
+# Before, every panel line ended the traceback: an error with no exception, the KeyError lost.
+_RICH_BOX_EDGES = "\u2502\u256d\u2570\u2500"  # │ ╭ ╰ ─
+# a frame (its name may wrap onto the next line: "/x/vault.py:41" then "in read"); no source line
+# ("❱ 88 │ code", "  85 │ code") nor a local ("args = Namespace(...)")
+_RICH_FRAME = re.compile(r"(?![\d\u2771])(?P<file>[^\s\u2502][^\u2502=]*?):(?P<line>\d+)(?: in \S+)?$")
+_RICH_PATH_HEAD = re.compile(r"(?:/|[A-Za-z]:\\)[^\s:]*$")
+_RICH_PATH_PART = re.compile(r"[^\s:\u2502]+$")
 
 
 # ``docker logs -t`` / ``kubectl logs --timestamps`` put an RFC 3339 time with nanoseconds
