@@ -24,10 +24,11 @@ from typer.testing import CliRunner  # noqa: E402
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report  # noqa: E402
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
 from spec_debug.probes import vocab_maps  # noqa: E402
-from tests.eagle3.speculators_world import DV, V, save_informative_world  # noqa: E402
+from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+# the map of another selection and the note's start, as the check's first tests build them
+from tests.eagle3.test_hardening21_drafter_head_map import NOTE, _other_selection  # noqa: E402
 
 runner = CliRunner()
-NOTE = "lm_head rows are copies of the target's, at other token ids than"
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +41,6 @@ def world(base, tmp_path) -> Path:
     root = tmp_path / "case"
     shutil.copytree(base, root)
     return root
-
-
-def _other_selection() -> tuple[torch.Tensor, torch.Tensor]:
-    """(d2t, t2d) of another sorted selection of DV ids: valid, of the same sizes."""
-    selected = torch.sort(torch.randperm(V, generator=torch.Generator().manual_seed(99))[:DV]).values
-    t2d = torch.zeros(V, dtype=torch.bool)
-    t2d[selected] = True
-    return selected - torch.arange(DV), t2d
 
 
 def _rewrite(path: Path, change) -> None:
