@@ -439,6 +439,11 @@ def _is_listed_inventory(data: dict[Any, Any]) -> bool:
     a bare list of hosts (ansible/ansible: lib/ansible/plugins/inventory/script.py)."""
     if "_meta" in data:
         return True
+    # A group with hosts or children as a mapping is a YAML inventory's: one with a list among
+    # them (`children: [gpus]`) is a mistake in it, which its own rules name (all.children ...).
+    if any(isinstance(body, dict) and any(isinstance(body.get(key), dict) for key in ("hosts", "children"))
+           for body in data.values()):
+        return False
     return any(isinstance(body, list) or isinstance(body, dict) and isinstance(body.get("children"), list)
                for body in data.values())
 
