@@ -49,6 +49,13 @@ _NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "it
 _TOK_UNITS = ("tok/s", "tokens/s", "token/s", "tok/sec")
 
 
+# llama-bench's prompt test naming a column ("pp512 (t/s)", "pp512" over "T/s (CUDA)",
+# "pp512+tg128"): the prompt's speed (prefill) or both stages at once, no decode speed, as a row's
+# test already says (_LLAMA_BENCH_TEST below); a 5000 t/s prefill beside a 95 t/s decode read as
+# two runs' decode speeds.
+_PROMPT_TEST = re.compile(r"\bpp\d+\b")
+
+
 # llama.cpp's unit as a word of its own, first or last or before what it was measured on: "T/s
 # (CUDA)" over a column of draft-n-max runs (LostRuins/koboldcpp#2262); not "pt/s" or "ct/s".
 _T_PER_S = re.compile(r"(?:^|[\s(])t/s(?![\w/])")
@@ -68,7 +75,8 @@ def _header_kind(cell: str) -> str | None:
             return "accept_rate"
         return None
     if (any(unit in low for unit in _TOK_UNITS) or "throughput" in low
-            or ("t/s" in low and _T_PER_S.search(low))) and not any(word in low for word in _NOT_DECODE):
+            or ("t/s" in low and _T_PER_S.search(low))) and not any(word in low for word in _NOT_DECODE) \
+            and not ("pp" in low and _PROMPT_TEST.search(low)):
         return "throughput"
     return None
 
