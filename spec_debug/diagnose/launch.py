@@ -176,10 +176,11 @@ def _with_script_arrays(text: str) -> str:
         if words is None:
             continue
         name = opened.group(1)
+        given = _with_arrays_in_words(words, values)
         if opened.group(2) and values.get(name):
-            values[name][-1] = values[name][-1] + words
+            values[name][-1:] = [values[name][-1] + more for more in given]
         else:
-            values.setdefault(name, []).append(words)
+            values.setdefault(name, []).extend(given)
         spans.append((i, end, name))
         reader.at = end
     used = {m.group(1) or m.group(2) for m in _ARRAY_USE.finditer(text)} & set(values)
@@ -205,6 +206,17 @@ def _with_array_words(line: str, values: dict[str, list[list[str]]], used: set[s
             return [line[:m.start()] + " ".join(shlex.quote(w) for w in value) + tail
                     for value in values[name] for tail in rest]
     return [line]
+
+
+def _with_arrays_in_words(words: list[str], values: dict[str, list[list[str]]]) -> list[list[str]]:
+    """An array's words with the arrays it holds (`args+=(--entrypoint vllm "$IMAGE"
+    "${serve_args[@]}")`) given their words, once per value of each."""
+    for k, word in enumerate(words):
+        m = re.fullmatch(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[@\]\}", word)
+        if m and values.get(m.group(1)):
+            return [words[:k] + value + rest for value in values[m.group(1)]
+                    for rest in _with_arrays_in_words(words[k + 1:], values)]
+    return [words]
 
 
 def _array_end(text: str, start: int) -> int | None:
@@ -1044,6 +1056,9 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
             return _DYNAMO_WORKERS[tok], i + 1
         if (base in ("vllm", "vllm.exe") or tok == _VLLM_CLI) and nxt == "serve":
             return "vllm", i + 2
+    entrypoint = None if searched else _entrypoint_serve(argv)
+    if entrypoint is not None:
+        return entrypoint
     for i, tok in enumerate([] if searched else argv):
         # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
         # server (vLLM docs, deployment/docker.md), so the words after the image are its flags.
@@ -1054,6 +1069,23 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
         hint="expected `python -m sglang.launch_server ...`, `sglang serve ...`, `vllm serve MODEL ...`"
              " or `python -m vllm.entrypoints.openai.api_server ...`",
     )
+
+
+def _entrypoint_serve(argv: list[str]) -> tuple[EngineName, int] | None:
+    """`docker run --entrypoint vllm ... IMAGE serve MODEL ...`: the entrypoint replaces the
+    image's and runs with the words after the image (docker run reference, "--entrypoint"), so
+    `serve` right after the image starts the server (a public Nemotron serve script runs
+    `docker run ... --entrypoint vllm "$IMAGE" serve "$MODEL_ID" ...`)."""
+    for i, tok in enumerate(argv):
+        program = argv[i + 1] if tok == "--entrypoint" and i + 1 < len(argv) else (
+            tok[len("--entrypoint="):] if tok.startswith("--entrypoint=") else "")
+        engine = program.rsplit("/", 1)[-1]
+        if engine not in ("vllm", "sglang"):
+            continue
+        for j in range(i + 2, len(argv)):
+            if argv[j] == "serve" and not argv[j - 1].startswith("-"):
+                return ("vllm" if engine == "vllm" else "sglang"), j + 1
+    return None
 
 
 # `python -m sglang_router.launch_server` starts the router and the workers from the same
