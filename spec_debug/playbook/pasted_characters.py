@@ -15,6 +15,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import yaml
+
 from spec_debug.playbook.habits import OPENING_CURLY_QUOTE, in_shell_comment, outside_shell_quotes
 
 # A dash that opens an option: after a blank or at a line start, before a letter. In a sentence
@@ -149,24 +151,43 @@ def ascii_meant(command: str) -> tuple[str, list[str]]:
 
 
 # Where YAML needs a plain character and a pasted file has a look-alike (YAML 1.2.2: 6.1 indents
-# with spaces only, 8.2.1 a block sequence entry is `-` then a space, 7.4 a key ends at `: `).
+# with spaces only, 8.2.1 a block sequence entry is `-` then a space, 7.4 a key ends at `: `),
+# and the plain character it stands for.
 _STRUCTURE = (
-    (re.compile(r"^ *([\u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff])"), "in the indentation", "indent with plain spaces"),
-    (re.compile(r"^ *([\u2010-\u2015\u2212\u2022])[ \u00a0]"), "where a list item's '-' goes", "write - (a plain hyphen)"),
-    (re.compile(r"^ *(?:- )?[A-Za-z_][\w.-]*(\uff1a)"), "where a key's ':' goes", "write : (a plain colon)"),
-    (re.compile(r"^ *(?:- )?[A-Za-z_][\w.-]*:([\u00a0\u3000])"), "after a key's ':'", "write a plain space after the colon"),
+    (re.compile(r"^ *([\u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff])"), "in the indentation", "indent with plain spaces", " "),
+    (re.compile(r"^ *([\u2010-\u2015\u2212\u2022])[ \u00a0]"), "where a list item's '-' goes", "write - (a plain hyphen)", "-"),
+    (re.compile(r"^ *(?:- )?[A-Za-z_][\w.-]*(\uff1a)"), "where a key's ':' goes", "write : (a plain colon)", ":"),
+    (re.compile(r"^ *(?:- )?[A-Za-z_][\w.-]*:([\u00a0\u3000])"), "after a key's ':'", "write a plain space after the colon", " "),
 )
 
 
 def pasted_in_structure(lines: list[str], last_line: int) -> tuple[int, int, str, str] | None:
     """(line, column, message, hint) of the first look-alike in the file's structure up to
     last_line, the line YAML stopped at: a no-break space in an indent shows up as an error on
-    a later line ("mapping values are not allowed here"), which does not say why."""
+    a later line ("mapping values are not allowed here"), which does not say why. A look-alike
+    is named only where writing its plain character changes the error: a `• item` or `– item`
+    line of a `why: |` text is the text's own, and the error is elsewhere (a tab on a later line)."""
+    error = _yaml_error("\n".join(lines))
     for number, text in enumerate(lines[:last_line], start=1):
-        for pattern, where, hint in _STRUCTURE:
+        for pattern, where, hint, plain in _STRUCTURE:
             found = pattern.match(text)
-            if found is not None:
-                character = found.group(1)
-                name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
-                return number, found.start(1) + 1, f"a {name} {where} (pasted from a web page or a document?)", hint
+            if found is None:
+                continue
+            fixed = lines[: number - 1] + [text[: found.start(1)] + plain + text[found.end(1):]] + lines[number:]
+            if _yaml_error("\n".join(fixed)) == error:
+                continue
+            character = found.group(1)
+            name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
+            return number, found.start(1) + 1, f"a {name} {where} (pasted from a web page or a document?)", hint
+    return None
+
+
+def _yaml_error(text: str) -> tuple[int, str | None] | None:
+    """Where and what YAML's syntax error in text is (None: it parses)."""
+    try:
+        yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        return (exc.problem_mark.line if exc.problem_mark else -1), exc.problem
+    except (yaml.YAMLError, RecursionError):
+        return -1, None
     return None
