@@ -317,6 +317,11 @@ def _newlines_as_separators(text: str) -> str:
             waiting = last[0].startswith("--") and "=" not in last[0] and not _BOOLEAN_HINTS.match(last[0][2:])
             out.append(" " if waiting or text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
             continue
+        if step == ";" and quote is None:
+            # `;` ends a word and a command with no space before it (bash(1) DEFINITIONS: a
+            # metacharacter): `--speculative-num-draft-tokens 4; tail -f log` gives the server 4
+            out.append(" ; ")
+            continue
         out.append(step)
     return "".join(out)
 
