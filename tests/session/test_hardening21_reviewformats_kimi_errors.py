@@ -46,7 +46,7 @@ def test_a_failed_commands_error_is_its_own_output_line(tmp_path):
 def test_a_timeout_is_named_by_its_note(tmp_path):
     got = _errors(tmp_path, _call(0, "vllm serve meta-llama/Llama-3.1-8B-Instruct"),
                   _result(0, "ERROR", "Command killed by timeout (60s)", output="INFO Loading weights\n"))
-    assert got == [("tool_error", "Command killed by timeout (60s)")]
+    assert got == [("timeout", "Command killed by timeout (60s)")]
 
 
 def test_a_failure_with_no_output_keeps_the_exit_note(tmp_path):
