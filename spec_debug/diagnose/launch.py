@@ -1614,8 +1614,8 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
                 # `{'method': 'eagle3', ...}`: Python's dict syntax, which json.loads refuses, so
                 # vLLM's argparse exits at startup (optional_type(json.loads), vllm/engine/arg_utils.py)
                 raise LaunchParseError(
-                    f"vllm: --speculative-config {raw_spec!r} is Python's dict syntax, not JSON (single quotes, or "
-                    "True/False/None): vLLM's argparse refuses it and the server does not start",
+                    f"vllm: --speculative-config {raw_spec!r} is Python's dict syntax, not JSON (single quotes, "
+                    "True/False/None or a trailing comma): vLLM's argparse refuses it and the server does not start",
                     hint=f"write it as JSON: --speculative-config '{json.dumps(written)}'") from exc
             raise LaunchParseError(
                 f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
