@@ -149,8 +149,15 @@ def _tool(part: dict, event) -> Iterator[Event]:
     output = state.get("output") if isinstance(state.get("output"), str) else ""
     error = state.get("error") if isinstance(state.get("error"), str) else ""
     text = "\n".join(p for p in (output, error) if p)
+    # A command the tool killed at its timeout ends "completed" with a null exit; only the note
+    # it appends says so ("<bash_metadata>bash tool terminated command after exceeding timeout
+    # 120000 ms", "shell tool ..." in newer releases: sst/opencode packages/opencode/src/tool/).
+    killed = code is None and _TIMED_OUT in output
     yield event("tool_result", "tool", 1, ts=stamp(times.get("end")), call_id=call_id, text=text,
-                exit_code=code, is_error=status == "error" or bool(code))
+                exit_code=code, is_error=status == "error" or bool(code) or killed)
+
+
+_TIMED_OUT = " tool terminated command after exceeding timeout "
 
 
 def _sorted_entries(folder: Path) -> list[Path]:
