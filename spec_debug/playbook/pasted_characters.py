@@ -40,11 +40,27 @@ class PastedCharacter:
     """The ASCII the author meant: `--`, `-`, a space, or nothing for a zero-width character."""
 
 
+# A heredoc operator and its delimiter word (POSIX 2.7.4); `<<<` is a here-string, one word.
+_HEREDOC = re.compile(r"(?<!<)<<(-?)\s*(['\"]?)([\w.-]+)\2")
+
+
 def checked_part(command: str) -> str:
-    """The command up to a heredoc's body: the body is text for the command it feeds (a prompt,
-    a config), not shell words."""
-    heredoc = re.search(r"<<-?\s*['\"]?\w", command)
-    return command if heredoc is None else command[: command.find("\n", heredoc.end()) + 1 or len(command)]
+    """The command with each heredoc's body blanked (same length, so indexes stay): the body is
+    text for the command it feeds (a prompt, a config), not shell words, but the commands after
+    its delimiter line are. A body with no delimiter line runs to the end."""
+    blanked = command
+    at = 0
+    while (heredoc := _HEREDOC.search(blanked, at)) is not None:
+        body_start = blanked.find("\n", heredoc.end())
+        if body_start < 0:
+            break
+        body_start += 1
+        end = re.compile(r"^\t*" if heredoc.group(1) else "^", re.MULTILINE)
+        closing = re.compile(end.pattern + re.escape(heredoc.group(3)) + r"[ \t]*$", re.MULTILINE).search(blanked, body_start)
+        body_end = closing.start() if closing else len(blanked)
+        blanked = blanked[:body_start] + re.sub(r"[^\n]", " ", blanked[body_start:body_end]) + blanked[body_end:]
+        at = closing.end() if closing else len(blanked)
+    return blanked
 
 
 def typographic_quote(command: str) -> re.Match[str] | None:

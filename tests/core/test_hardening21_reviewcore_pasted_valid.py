@@ -39,3 +39,14 @@ def test_valid_non_ascii_loads(command):
 def test_pasted_in_shell_words_is_still_refused(command):
     with pytest.raises(PlaybookError, match="pasted from"):
         load_playbook_text(_playbook(command), "p.yaml")
+
+
+def test_a_heredocs_body_is_text_and_the_commands_after_it_are_checked():
+    # The check stopped at the first heredoc: `nvidia‑smi` after its EOF line failed on the host.
+    body = "cat > /tmp/prompt.txt <<'EOF'\n\u2014model-path\u00a0x, it's\nEOF\n"
+    load_playbook_text(_playbook(body + "nvidia-smi -L"), "p.yaml")
+    load_playbook_text(_playbook("cat <<-EOF\n\t\u2014x\n\tEOF\nls -l"), "p.yaml")
+    with pytest.raises(PlaybookError, match="U\\+2011 NON-BREAKING HYPHEN"):
+        load_playbook_text(_playbook(body + "nvidia\u2011smi -L"), "p.yaml")
+    with pytest.raises(PlaybookError, match="typographic quote"):
+        load_playbook_text(_playbook(body + "echo \u201cdone\u201d"), "p.yaml")
