@@ -1047,7 +1047,9 @@ _SEARCHES = ("grep", "egrep", "fgrep", "rg", "pgrep", "pkill", "pidof", "killall
 
 def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     """Which engine the argv starts, and the index of the first engine argument."""
-    searched = bool(argv) and argv[0].rsplit("/", 1)[-1] in _SEARCHES
+    # (argparse's `usage: launch_server.py [-h] --model-path MODEL_PATH ...` line of `--help`
+    # names the server's script too)
+    searched = bool(argv) and (argv[0].rsplit("/", 1)[-1] in _SEARCHES or argv[0] == "usage:")
     for i, tok in enumerate([] if searched else argv):
         base = tok.rsplit("/", 1)[-1]
         nxt = argv[i + 1] if i + 1 < len(argv) else ""

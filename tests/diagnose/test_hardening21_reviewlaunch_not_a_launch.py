@@ -76,3 +76,9 @@ def test_a_search_for_the_server_process_is_no_server(text):
     # found with no findings read as "a plain server, nothing wrong"
     launch, findings = _findings(text)
     assert not launch["found"] and [f.code for f in findings] == ["SD004"]
+
+
+def test_the_usage_line_of_the_help_text_is_no_server():
+    launch, findings = _findings("usage: launch_server.py [-h] --model-path MODEL_PATH\n"
+                                 "                        [--speculative-num-steps SPECULATIVE_NUM_STEPS]\n" + SGLANG_HELP)
+    assert not launch["found"] and [f.code for f in findings] == ["SD004"]
