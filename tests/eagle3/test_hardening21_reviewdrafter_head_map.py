@@ -118,3 +118,14 @@ def test_an_fp8_target_head_keeps_the_check(base, world):
     assert [note for note in _eval_notes(world) if NOTE in note]
     code, issues = _vocab(world)
     assert code == 1 and [i["kind"] for i in issues] == ["d2t_misaligns_lm_head"]
+
+
+def test_a_target_of_config_only_is_not_said_to_pass(world):
+    """A target directory holding only config.json (the vocab check takes it for the vocab
+    size) has no head to compare the draft's rows with: the check is skipped, not passed."""
+    (world / "target" / "model.safetensors").unlink()
+    result = runner.invoke(drafter_app, ["vocab", "--model", str(world / "draft"), "--target",
+                                         str(world / "target"), "--json"])
+    assert result.exit_code == 0, result.output
+    [check] = [c for c in json.loads(result.output)["checks"] if c["name"] == "lm_head_map"]
+    assert check["skipped"] and check["ok"]
