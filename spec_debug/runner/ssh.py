@@ -606,17 +606,13 @@ class SSHTransport(Transport):
         try:
             # Only a free slot: closing a kept background channel to make room (as a step's
             # channel does) closed an earlier step's server's stdout, and it died of SIGPIPE.
-            channel = self._open_session(retry_s=0.0, interruptible=False, make_room=False)
+            # The retry stays: on a MaxSessions 1 host sshd frees the step's slot a moment after
+            # its exit status, later on a loaded host (refused without it: the output dropped).
+            channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False, make_room=False)
         except (_SessionRefused, SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return True
         try:
-            script = _TREE_ALIVE_SCRIPT.format(pid=pid)
-            if self._via_sh:
-                channel.exec_command(VIA_SH)
-                _send_quietly(channel, script.encode() + b"\n")
-                channel.shutdown_write()
-            else:
-                channel.exec_command(f"sh -c {shlex.quote(script)}")
+            _exec_script(channel, _TREE_ALIVE_SCRIPT.format(pid=pid), via_sh=self._via_sh)
             if not channel.status_event.wait(_TREE_CHECK_TIMEOUT_S):
                 return True
             return channel.exit_status != 1
@@ -1021,16 +1017,22 @@ Survivors = list[tuple[int, str, str]]
 """(pid, /proc state letter, command line) of each process a timeout's kill left alive."""
 
 
+def _exec_script(channel: paramiko.Channel, script: str, *, via_sh: bool) -> None:
+    """Start a POSIX sh script on channel: as `sh -c`, or on the stdin of `exec /bin/sh -s`
+    where the login shell is not POSIX (fish, csh) and refuses sh syntax."""
+    if via_sh:
+        channel.exec_command(VIA_SH)
+        _send_quietly(channel, script.encode() + b"\n")
+        channel.shutdown_write()
+    else:
+        channel.exec_command(f"sh -c {shlex.quote(script)}")
+
+
 def _run_kill_script(channel: paramiko.Channel, script: str, *, via_sh: bool = False) -> Survivors | None:
     """Run the kill script; the processes it says outlived SIGKILL, None when none did (or it
     could not say: it did not finish in time)."""
     try:
-        if via_sh:
-            channel.exec_command(VIA_SH)
-            _send_quietly(channel, script.encode() + b"\n")
-            channel.shutdown_write()
-        else:
-            channel.exec_command(f"sh -c {shlex.quote(script)}")
+        _exec_script(channel, script, via_sh=via_sh)
         if not channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S):
             return None
         # The exit status may come before the last of the output: read on until EOF (briefly).
