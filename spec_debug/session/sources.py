@@ -24,7 +24,7 @@ from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, opencode, pi_agent,
-    openai_chat, openhands, openhands_eval, openhands_sdk, qwen_code, specstory, swe_agent, text_log,
+    openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
@@ -682,6 +682,15 @@ def _compression(path: Path) -> str | None:
     return None
 
 
+def _opens_like(path: Path, looks_like) -> bool:
+    """Whether the file's head (decompressed, after a byte-order mark and blank lines) passes ``looks_like``."""
+    try:
+        head = read_head(path, _SNIFF_BYTES, [])
+    except OSError:
+        return False
+    return looks_like(head.removeprefix(codecs.BOM_UTF8).lstrip())
+
+
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
     """``(format, is_json_array, recognized)``: recognized is False when nothing in the head
     looked like a transcript line (the format is then a fallback guess)."""
@@ -695,8 +704,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     if stripped[:1] == b"{" and asciicast.looks_like_v1_head(stripped):
         return "asciicast", False, True  # one JSON document, read whole (formats.asciicast)
-    if stripped[:1] not in (b"[", b"{") and specstory.looks_like(stripped):
-        return "specstory", False, True
+    if stripped[:1] not in (b"[", b"{") and (specstory.looks_like(stripped) or opencode_export.looks_like(stripped)):
+        return "specstory", False, True  # Markdown with its roles marked: SpecStory's, or OpenCode's transcript
     if stripped[:1] == b"{" and openhands.looks_wrapped(stripped):
         return "openhands", True, True
     if stripped[:1] == b"{" and swe_agent.looks_like_head(stripped):
@@ -900,7 +909,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:
-            yield from specstory.read(source.path, cursor, stats)
+            marked = opencode_export if _opens_like(source.path, opencode_export.looks_like) else specstory
+            yield from marked.read(source.path, cursor, stats)
         elif source.format == "text":
             yield from text_log.read(source.path, cursor, stats)
         else:

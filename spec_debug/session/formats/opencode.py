@@ -152,12 +152,12 @@ def _tool(part: dict, event) -> Iterator[Event]:
     # A command the tool killed at its timeout ends "completed" with a null exit; only the note
     # it appends says so ("<bash_metadata>bash tool terminated command after exceeding timeout
     # 120000 ms", "shell tool ..." in newer releases: sst/opencode packages/opencode/src/tool/).
-    killed = code is None and _TIMED_OUT in output
+    killed = code is None and TIMED_OUT in output
     yield event("tool_result", "tool", 1, ts=stamp(times.get("end")), call_id=call_id, text=text,
                 exit_code=code, is_error=status == "error" or bool(code) or killed)
 
 
-_TIMED_OUT = " tool terminated command after exceeding timeout "
+TIMED_OUT = " tool terminated command after exceeding timeout "
 
 
 def _sorted_entries(folder: Path) -> list[Path]:
