@@ -81,8 +81,11 @@ _REAP_AFTER_KILL_S = 5.0
 _SURVIVOR_MARKER = "\x1fspec-debug-survivor"
 
 # POSIX sh: exit 0 while a process of the step's group or session ({pid}: sshd makes the
-# wrapper a session leader) is alive, 1 once none is.
+# wrapper a session leader) is alive, 1 once none is. A host without /proc (BSD, macOS) cannot
+# tell: it answers "alive", so the step's channel is let go as a background writer's, as it was
+# before this check existed, instead of read for held-back output that may never end.
 _TREE_ALIVE_SCRIPT = r"""
+[ -r /proc/self/stat ] || exit 0
 for stat in /proc/[0-9]*/stat; do
   read -r line < "$stat" 2>/dev/null || continue
   set -- ${{line##*") "}}
