@@ -1,7 +1,9 @@
 """vocab_maps (host side): d2t / t2d / embedding rows of the draft against the target vocab.
 
-Reads only the two small map tensors and the safetensors headers (spec_debug.eagle3.api
-check_drafter_vocab), so it is cheap even for a large checkpoint.
+Reads the two small map tensors, the safetensors headers and 32 sampled lm_head rows of each
+side (spec_debug.eagle3.api check_drafter_vocab), so it is cheap even for a large checkpoint; only
+a map that sends those rows to other target tokens makes it read the target's whole head, to name
+the rows they were copied from (spec_debug.eagle3.head_map).
 """
 
 from __future__ import annotations
