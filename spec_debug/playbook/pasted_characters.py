@@ -55,8 +55,8 @@ def checked_part(command: str) -> str:
         if body_start < 0:
             break
         body_start += 1
-        end = re.compile(r"^\t*" if heredoc.group(1) else "^", re.MULTILINE)
-        closing = re.compile(end.pattern + re.escape(heredoc.group(3)) + r"[ \t]*$", re.MULTILINE).search(blanked, body_start)
+        indent = r"^\t*" if heredoc.group(1) else "^"  # <<- strips leading tabs, the delimiter line's too
+        closing = re.compile(indent + re.escape(heredoc.group(3)) + r"[ \t]*$", re.MULTILINE).search(blanked, body_start)
         body_end = closing.start() if closing else len(blanked)
         blanked = blanked[:body_start] + re.sub(r"[^\n]", " ", blanked[body_start:body_end]) + blanked[body_end:]
         at = closing.end() if closing else len(blanked)
@@ -72,7 +72,7 @@ def typographic_quote(command: str) -> re.Match[str] | None:
 
 def pasted_character(command: str) -> PastedCharacter | None:
     """The first pasted look-alike the shell would read as part of a word, outside quotes and
-    comments (quoted text and comments are the author's words), up to a heredoc's body."""
+    comments (quoted text and comments are the author's words) and heredoc bodies."""
     checked = checked_part(command)
     found = [(m.start(1) if m.re is _OPTION_DASH else m.start(), m) for pattern in (_OPTION_DASH, _HYPHEN, _INVISIBLE)
              for m in pattern.finditer(checked)]
@@ -177,25 +177,61 @@ _STRUCTURE = (
 )
 
 
+_MOST_TRIES = 20
+
+
 def pasted_in_structure(lines: list[str], last_line: int) -> tuple[int, int, str, str] | None:
     """(line, column, message, hint) of the first look-alike in the file's structure up to
     last_line, the line YAML stopped at: a no-break space in an indent shows up as an error on
     a later line ("mapping values are not allowed here"), which does not say why. A look-alike
-    is named only where writing its plain character changes the error: a `• item` or `– item`
-    line of a `why: |` text is the text's own, and the error is elsewhere (a tab on a later line)."""
+    is named only where writing its plain character changes the error, and never in a block
+    text: a `• item` or `– item` line of a `why: |` text is the text's own, and the error is
+    elsewhere (a tab later on)."""
     error = _yaml_error("\n".join(lines))
+    tries = 0
     for number, text in enumerate(lines[:last_line], start=1):
         for pattern, where, hint, plain in _STRUCTURE:
             found = pattern.match(text)
             if found is None:
                 continue
-            fixed = lines[: number - 1] + [text[: found.start(1)] + plain + text[found.end(1):]] + lines[number:]
-            if _yaml_error("\n".join(fixed)) == error:
-                continue
+            tries += 1
+            if tries > _MOST_TRIES:  # each try parses the file again: a long pasted text has many
+                return None
             character = found.group(1)
+            fixed = lines[: number - 1] + [_plain_line(text, found, plain)] + lines[number:]
+            if _in_block_text(lines, number) or _yaml_error("\n".join(fixed)) == error:
+                continue
             name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
             return number, found.start(1) + 1, f"a {name} {where} (pasted from a web page or a document?)", hint
     return None
+
+
+_INDENT = re.compile(r"[ \u00a0\u2000-\u200b\u202f\u205f\u3000\ufeff]*")
+
+
+def _plain_line(text: str, found: re.Match[str], plain: str) -> str:
+    """The line with the look-alike written plain; in an indent, every one of them
+    (`\u00a0\u00a0  title:`: one made plain still leaves the indent wrong)."""
+    if plain == " " and found.start(1) == len(text) - len(text.lstrip(" ")):
+        indent = _INDENT.match(text).group(0)
+        return " " * len(indent) + text[len(indent):]
+    return text[: found.start(1)] + plain + text[found.end(1):]
+
+
+# A key whose value is a block scalar: `why: |`, `run: >-`, `- |2` (YAML 1.2.2, 8.1.1).
+_BLOCK_HEADER = re.compile(r"^ *(?:- +)*(?:[^#\s][^#]*?:\s+)?[|>][-+0-9]*\s*(?:#.*)?$")
+
+
+def _in_block_text(lines: list[str], number: int) -> bool:
+    """Whether line `number` is text of a block scalar (`why: |` and the lines under it, more
+    indented): a no-break space, a bullet or a dash there is the text's own."""
+    indent = len(lines[number - 1]) - len(lines[number - 1].lstrip(" "))
+    for text in reversed(lines[: number - 1]):
+        if not text.strip():
+            continue
+        if len(text) - len(text.lstrip(" ")) < indent:
+            return _BLOCK_HEADER.match(text) is not None
+    return False
 
 
 def _yaml_error(text: str) -> tuple[int, str | None] | None:

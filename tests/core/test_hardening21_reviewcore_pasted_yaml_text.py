@@ -27,3 +27,12 @@ def test_a_pasted_bullet_in_the_structure_is_still_named():
     text = "name: p\ndescription: d\nsteps:\n\u2022 id: s\n  title: t\n  why: w\n  run: nvidia-smi\n"
     with pytest.raises(PlaybookError, match="U\\+2022 BULLET where a list item's '-' goes"):
         load_playbook_text(text, "p.yaml")
+
+
+def test_a_no_break_space_opening_a_why_text_is_the_texts_own():
+    # Made a plain space, it moves the block's indentation and YAML stops sooner: not the cause.
+    text = ("name: p\ndescription: d\nsteps:\n- id: s\n  title: t\n  why: |\n    \u00a0quoted from the docs\n"
+            "    \u00a0second line\n  run: nvidia-smi\n  timeout:\t5\n")
+    with pytest.raises(PlaybookError) as raised:
+        load_playbook_text(text, "p.yaml")
+    assert raised.value.line == 10 and "NO-BREAK" not in str(raised.value), str(raised.value)
