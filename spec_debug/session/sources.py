@@ -191,9 +191,12 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     if detected in _SELF_NAMED and fmt not in (None, detected) and not scanning:
         raise UsageError(f"{file}: {_with_article(_SELF_NAMED[detected])} session, not {fmt}",
                          hint=f"leave --input-format out: {_SELF_NAMED[detected]} sessions are recognised by themselves")
-    if fmt in _SELF_NAMED and detected != fmt and not scanning:
+    if fmt in _SELF_NAMED and detected != fmt:
         # Their readers find nothing in another format's file (a JSON document included, which
-        # _refuse_misfit does not sample): an empty session would say nothing was done.
+        # _refuse_misfit does not sample): an empty session would say nothing was done. In a
+        # folder scan such a file is passed by, as one of no format is.
+        if scanning:
+            return None
         raise UsageError(f"{file}: --input-format {fmt} does not fit: it is not {_with_article(_SELF_NAMED[fmt])} session "
                          f"(it reads as {detected})",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
