@@ -96,14 +96,16 @@ class _Reader:
 
     def read(self, lines: Iterator[tuple[int, str, str | None]]) -> Iterator[Event]:
         fenced: list[str] | None = None  # the open fenced block, and what it is
+        fenced_chars = 0
         fence, part, part_line = "", "", 0
         for lineno, line, _ in lines:
             if fenced is not None:
                 if line.startswith(fence) and not line.strip().strip(fence[0]):
                     yield from self._part(part, "\n".join(fenced), part_line)
                     fenced, part = None, ""
-                elif sum(map(len, fenced)) < _MAX_CHARS:
+                elif fenced_chars < _MAX_CHARS:
                     fenced.append(line)
+                    fenced_chars += len(line) + 1
                 continue
             turn = _TURN.match(line)
             if turn:
@@ -129,7 +131,7 @@ class _Reader:
                 continue
             opening = _FENCE.match(line) if part else None
             if opening:
-                fenced, fence = [], opening.group(1)
+                fenced, fence, fenced_chars = [], opening.group(1), 0
                 continue
             if line.strip() == "---":
                 continue
