@@ -22,7 +22,7 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, codex, codex_exec, codex_threads, gemini_cli,
+    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_task, codex, codex_exec, codex_threads, gemini_cli,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
@@ -224,6 +224,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         # Kimi CLI: ~/.kimi/sessions/<work_dir_hash>/<sessionId>/context.jsonl, and context_N.jsonl
         # the history before a /clear or a revert (formats.kimi_cli)
         name = file.parent.name + (rotated.group(1) or "")
+    elif detected == "openai" and name == cline_task.TRANSCRIPT_STEM and file.parent.name:
+        name = file.parent.name  # Cline / Roo Code: tasks/<taskId>/api_conversation_history.json
     return SessionSource(id=name, path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import codex, kimi_cli
+from spec_debug.session.formats import cline_task, codex, kimi_cli
 from spec_debug.session.formats.common import (
     Cursor,
     block_text,
@@ -244,8 +244,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # into jazzyalex/agent-sessions AgentSessionsTests/Fixtures/Cursor show them. Read
         # without the wrapper, the calls in it were no command.
         message = {**inner, "role": role}
-    # A message without a time of its own was sent or received with the record that holds it
-    ts = time_of(message) or record_ts
+    # A message without a time of its own was sent or received with the record that holds it;
+    # Roo Code stamps each message ``ts`` in epoch milliseconds (formats.cline_task)
+    ts = time_of(message) or stamp(message.get("ts")) or record_ts
 
     def event(kind, role, block=0, **kw) -> Event:
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
@@ -286,6 +287,11 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     if isinstance(content, list) and role in ("user", "assistant") and _has_tool_blocks(content):
         yield from _anthropic_blocks(content, role, event, call_names)
         return
+    if role == "user" and isinstance(content, list):
+        cline = _cline_user_blocks(content, event, call_names)
+        if cline is not None:
+            yield from cline
+            return
     text = block_text(content)
     if role == "assistant":
         text = "\n".join(part for part in (text, _refusal(message, content)) if part)
@@ -323,6 +329,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             # mini-swe-agent keeps the commands it parsed from the reply (formats.mini_swe_agent)
             calls = [{"function": {"name": "bash", "arguments": {"command": a["command"]}}}
                      for a in extra["actions"] if isinstance(a, dict) and isinstance(a.get("command"), str)]
+        if not calls and text:
+            # Cline and Roo Code call their tools in XML inside the reply (formats.cline_task)
+            calls = [{"id": f"xml-{seq}-{n}", "function": {"name": tool, "arguments": params}}
+                     for n, (tool, params) in enumerate(cline_task.xml_calls(text))]
         shown.reply(seq, block + len(calls), text if not calls else "", ts)
         for n, call in enumerate(calls):
             if not isinstance(call, dict):
@@ -431,7 +441,8 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             continue
         btype = block.get("type")
         if btype == "text" and isinstance(block.get("text"), str):
-            yield event("prompt" if role == "user" else "text", role, i, text=block["text"])
+            kind = "text" if role != "user" else "system" if cline_task.is_extension_note(block["text"]) else "prompt"
+            yield event(kind, role, i, text=block["text"])
         elif btype == "thinking":
             yield event("thinking", role, i, text=str(block.get("thinking", "")))
         elif btype == "tool_use":
@@ -450,13 +461,53 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             code = exit_code_of(output)
             if code is None:
                 code = trailing_exit_code(output)  # Factory Droid's "[Process exited with code N]"
+            failed = bool(code)
+            if code is None:
+                code, failed = cline_task.exit_status(output)  # Roo Code's "Exit code: N"
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
-                        is_error=block.get("is_error") is True or bool(code))
+                        is_error=block.get("is_error") is True or failed)
         elif btype == "toolRequest":
             yield _goose_call(block, role, i, event, call_names)
         elif btype == "toolResponse":
             yield _goose_result(block, i, event)
+
+
+def _cline_user_blocks(content: list, event, call_names) -> list[Event] | None:
+    """A Cline or Roo Code user turn of text blocks (formats.cline_task): a ``[tool for 'x']
+    Result:`` block and the output after it are the result of the reply's last XML call, the
+    ``<environment_details>`` block the extension's note; None when no block is either (a plain
+    prompt, read as before)."""
+    texts = [(i, b["text"]) for i, b in enumerate(content)
+             if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+    if not any(t.startswith("[") and cline_task.result_header(t) or cline_task.is_extension_note(t)
+               for _i, t in texts):
+        return None
+    events: list[Event] = []
+    result: list[str] | None = None
+    opened = 0
+    for i, text in texts:
+        header = cline_task.result_header(text)
+        if cline_task.is_extension_note(text):
+            events.append(event("system", "user", i, text=text))
+        elif header is not None or result is not None:
+            if header is not None:
+                _close_result(events, result, opened, event, call_names)
+                result, opened, text = [], i, header[1]
+            result.append(text)
+        else:
+            events.append(event("prompt", "user", i, text=text))
+    _close_result(events, result, opened, event, call_names)
+    return events
+
+
+def _close_result(events: list, parts: list[str] | None, block: int, event, call_names) -> None:
+    if parts is None:
+        return
+    output = "\n".join(p for p in parts if p)
+    code, failed = cline_task.exit_status(output)
+    call_id = next(reversed(call_names), None) if call_names else None
+    events.append(event("tool_result", "tool", block, call_id=call_id, text=output, exit_code=code, is_error=failed))
 
 
 def _goose_call(block: dict, role: str, i: int, event, call_names) -> Event:

@@ -1,0 +1,93 @@
+"""Cline and Roo Code task histories: ``<globalStorage>/tasks/<taskId>/api_conversation_history.json``.
+
+The file is the Anthropic ``messages`` the extension sends (read by :mod:`formats.openai_chat`),
+with what this module adds:
+
+- Tools called in XML inside the reply's text (Cline, and Roo Code before native tool calls):
+  ``<execute_command>\\n<command>ls</command>\\n</execute_command>`` (cline/cline
+  ``src/core/prompts/system.ts``, parsed by ``src/core/assistant-message/parse-assistant-message.ts``).
+- Their results, a user turn opening with ``[execute_command for 'ls'] Result:`` and the output in
+  the blocks after it (``toolDescription()`` and ``pushToolResult`` in cline/cline
+  ``src/core/task/index.ts``; Cline writes these even for its native ``tool_use`` calls), then
+  an ``<environment_details>`` block the extension adds to every user turn (no prompt anyone typed).
+- Roo Code's exit status in a command's result: ``Command executed in terminal within working
+  directory '/p'. Command execution was not successful, inspect the cause and adjust as
+  needed.\\nExit code: 1\\nOutput:\\n...``, ``Process terminated by signal SIGKILL``, or the
+  timeout note (RooCodeInc/Roo-Code ``src/core/tools/ExecuteCommandTool.ts``,
+  ``executeCommandInTerminal``). Cline's first ``Command executed.\\nOutput:`` gives none, its
+  later ones do (:data:`_CLINE_EXIT`).
+- ``ts`` (epoch milliseconds) on each message (Roo Code's ``ApiMessage``).
+
+ui_messages.json and task_metadata.json beside it are the webview's copy and the file tracker's
+state, no transcript (detection passes them by).
+"""
+
+from __future__ import annotations
+
+import re
+
+TRANSCRIPT_STEM = "api_conversation_history"
+
+_TOOL_NAMES = ("execute_command", "read_file", "write_to_file", "replace_in_file", "apply_diff", "insert_content",
+               "search_and_replace", "search_files", "list_files", "list_code_definition_names", "browser_action",
+               "use_mcp_tool", "access_mcp_resource", "ask_followup_question", "attempt_completion", "new_task",
+               "plan_mode_respond", "switch_mode", "codebase_search", "update_todo_list", "web_fetch",
+               "load_mcp_documentation", "fetch_instructions")
+"""The XML tools of Cline (cline/cline ``src/shared/tools.ts``) and Roo Code (RooCodeInc/Roo-Code
+``packages/types/src/tool.ts``) a reply may call; a tag of another name is text."""
+_XML_CALL = re.compile(r"<(" + "|".join(_TOOL_NAMES) + r")>(.*?)(?:</\1>|\Z)", re.S)
+_XML_PARAM = re.compile(r"<(\w+)>(.*?)</\1>", re.S)
+_RESULT_HEADER = re.compile(r"\[(\w+)(?: for '(.*)')?\] Result:[ \t]*\n?", re.S)
+_ROO_EXIT = re.compile(r"Command executed in terminal within working directory '[^\n]*?'\. "
+                       r"(?:Command execution was not successful[^\n]*\n)?(?:Exit code: (-?\d+)|(Process terminated by signal))")
+_CLINE_EXIT = re.compile(r"Command (?:executed successfully \(exit code (-?\d+)\)|failed with exit code (-?\d+))\.")
+"""Cline's later results: ``Command executed successfully (exit code 0).\\nOutput:`` and ``Command
+failed with exit code 1.\\nOutput:`` (a public task history, mike4567/MRA04242026
+``api_conversation_history.json``, Cline of April 2026)."""
+_NOTES = ("<environment_details>", "[TASK RESUMPTION]", "[ERROR] You did not use a tool", "# task_progress",
+          "# TODO LIST UPDATE REQUIRED")
+"""Blocks the extension adds to a user turn, no prompt anyone typed: the environment, the note on
+resuming an interrupted task, the reminder to call a tool (``formatResponse.noToolsUsed``) and the
+task_progress reminders (all in the public history above)."""
+_FAILURE_OPENINGS = ("The tool execution failed with the following error:", "The command was terminated after exceeding",
+                     "Command failed to execute in terminal", "Working directory '")
+"""Results that say the call failed: ``formatResponse.toolError`` (both extensions'
+``src/core/prompts/responses.ts``), Roo Code's timeout, shell integration and missing-folder notes."""
+
+
+def is_extension_note(text: str) -> bool:
+    """A block the extension wrote into a user turn (:data:`_NOTES`), such as the environment
+    details it appends to each (open tabs, files, time, mode)."""
+    return text.lstrip().startswith(_NOTES)
+
+
+def xml_calls(text: str) -> list[tuple[str, dict[str, str]]]:
+    """The XML tool calls in a reply's text, as ``(tool, {param: value})``; none when the text
+    names no tool (checked by substring first: most replies hold none)."""
+    if "</" not in text or not any(f"<{name}>" in text for name in _TOOL_NAMES):
+        return []
+    calls = []
+    for m in _XML_CALL.finditer(text):
+        params = {k: v.strip("\n") for k, v in _XML_PARAM.findall(m.group(2))}
+        calls.append((m.group(1), params))
+    return calls
+
+
+def result_header(text: str) -> tuple[str, str] | None:
+    """``(tool, rest of the block)`` of a user turn's block that opens a tool result."""
+    if not text.startswith("["):
+        return None
+    m = _RESULT_HEADER.match(text)
+    return (m.group(1), text[m.end():]) if m else None
+
+
+def exit_status(output: str) -> tuple[int | None, bool]:
+    """The exit code and whether the call failed, from a command result's opening."""
+    m = _ROO_EXIT.match(output)
+    if m:
+        return (int(m.group(1)), m.group(1) != "0") if m.group(1) else (None, True)
+    m = _CLINE_EXIT.match(output)
+    if m:
+        code = int(m.group(1) or m.group(2))
+        return code, code != 0
+    return None, output.startswith(_FAILURE_OPENINGS)
