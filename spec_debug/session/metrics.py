@@ -221,7 +221,16 @@ _BARE_WITHOUT = re.compile(r"\W*(?:and\s+|but\s+)?without\s*[,:]\s*(?:~|about\s+
 # Either may be "about" ("~350 vs ~180 tok/s") or have thousands commas ("1,350 vs 1,180 tok/s").
 _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\s*[-\u2013]\s*|~))?"
                          r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*"
-                         r"(?:to|vs\.?|versus|->|\u2192)\s*(?:\*{1,2}|`|[~\u2248])?$")
+                         r"(?:to|vs\.?|versus|->|\u2192)\s*(?:(?:the\s+)?(?:" + _BASELINE_WORDS + r")\s*[:=]?\s*)?"
+                         r"(?:\*{1,2}|`|[~\u2248])?$", re.I)
+# A setting's name just before the first number of a pair: "context 4096 vs 120 tok/s" is a
+# run at that context length, "batch 32 vs 120 tok/s" at that batch; the number is the setting's
+# (a speed has no "context"), the unit only the second's. Searched in lower case.
+_SETTING_BEFORE = re.compile(
+    r"\b(?:context|ctx|(?:max[\s_-]*)?(?:model|seq(?:uence)?|prompt|input|output|context)[\s_-]*len(?:gth)?|len(?:gth)?"
+    r"|window|isl|osl|batch(?:[\s_-]*size)?|bs|concurrency|max[\s_-]*(?:num[\s_-]*)?(?:seqs|tokens|batch\w*)|tp|pp"
+    r"|k|steps?|depth|top[\s_-]*k|num[\s_-]*\w*tokens|draft[\s_-]*tokens|spec(?:ulative)?[\s_-]*tokens)"
+    r"\s*(?:of|at|=|:)?\s*$")
 # "Qwen3-8B with Eagle3 achieves a performance boost from 186 tokens/second to 365 tokens/second"
 # (SafeAILab/EAGLE#228): when the clause's subject is the speculative method, "from" names the
 # run without it. Not when the clause names a change to a run ("after fixing the draft config,
@@ -956,6 +965,9 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             first_value = float(pair.group("value").replace(",", ""))
             if pair.group("low"):
                 first_value = round((float(pair.group("low")) + first_value) / 2, 3)
+            if _SETTING_BEFORE.search(text[max(0, first - 30):first].lower()) or _a_size(first_value, value):
+                found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+                continue  # "context 4096 vs 120 tok/s": 4096 is the context's, no speed
             # its unit is the next number's; so is its kind ("Total token throughput dropped from
             # 3000 to 2500 tok/s": both totals)
             first_kind = _not_decode(text, first, end)
@@ -1084,6 +1096,14 @@ def _from_speculation(text: str, start: int, pair_end: int) -> bool:
     # "went from 60 to 90 tok/s with EAGLE3 after fixing the vocab mapping": the fix is the
     # change, both runs speculate
     return on is not None and _CHANGE_AFTER.search(re.split(r"[.;!?\n]", tail[on.end():], maxsplit=1)[0]) is None
+
+
+def _a_size(first: float, second: float) -> bool:
+    """Whether the first of a pair is a context or batch size set against a speed ("4096 vs
+    120 tok/s"): a power of two from 256 on, eight times the speed or more. Two speeds compared
+    ("1,350 vs 1,180 tok/s", "512 vs 480 tok/s") are of one order."""
+    size = int(first)
+    return size == first and size >= 256 and size & (size - 1) == 0 and first >= 8 * second
 
 
 def _not_decode(text: str, start: int, unit_end: int) -> str | None:
