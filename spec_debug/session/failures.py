@@ -499,6 +499,7 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         start = output.find("Traceback (most recent call last)", end if nl < 0 else min(end, nl + 1))
     kept = []
     chain: list[ErrorInfo] = []
+    wrapped = False  # the last link of the chain is "raise ... from" (not "During handling")
     for i, (info, _, end) in enumerate(found):
         if not info.message and info.exception and info.exception.endswith("ChildFailedError"):
             info = _child_failed(info, output, end)
@@ -507,8 +508,9 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
         if len(between) < 600 and any(c in between for c in _CHAINED):
             chain.append(info)
+            wrapped = _CHAINED[1] in between
             continue
-        error = _chain_error(chain, _classify(info)) if chain else _classify(info)
+        error = _chain_error(chain, _classify(info), wrapped) if chain else _classify(info)
         chain = []
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
@@ -536,7 +538,9 @@ def _child_failed(info: ErrorInfo, output: str, end: int) -> ErrorInfo:
     signal killed is that signal's error."""
     root = _CHILD_ROOT.search(output, end, end + 3000)
     if root is None:
-        return info
+        root = _CHILD_ROOT.search(_unprefixed_report(output, end))
+        if root is None:
+            return info
     fields = dict(_CHILD_FIELD.findall(root.group(1)))
     said = fields.get("traceback", "").strip()
     if said.startswith(("To enable traceback", "Traceback")):
@@ -546,6 +550,33 @@ def _child_failed(info: ErrorInfo, output: str, end: int) -> ErrorInfo:
     if (sig := _CHILD_SIGNAL.match(said)) is not None:
         return ErrorInfo("signal", sig.group(1), message[:300], info.file, info.line)
     return ErrorInfo(info.kind, info.exception, message[:300], info.file, info.line)
+
+
+def _unprefixed_report(output: str, end: int) -> str:
+    """torchrun's report with the log prefix every line of it carries taken off: ``kubectl logs
+    --prefix``'s "[pod/train-0/trainer] ", ``docker compose logs``' "trainer-1  | ", and
+    ``docker logs -t``'s RFC 3339 time (a different one on each line, :data:`_LINE_STAMP`),
+    alone or behind either. "" when the report is not there."""
+    at = output.find("Root Cause (first observed failure):", end, end + 6000)
+    if at < 0:
+        return ""
+    line_start = output.rfind("\n", 0, at) + 1
+    lead = output[line_start:at]
+    stamp = None
+    for m in _LINE_STAMP.finditer(lead):
+        if m.end() == len(lead):
+            stamp, lead = m, lead[:m.start()]
+    lines = []
+    for line in output[line_start:line_start + 3000].split("\n")[:12]:
+        if not line.startswith(lead):
+            break
+        line = line[len(lead):]
+        if stamp is not None:
+            if (m := _LINE_STAMP.match(line)) is None:
+                break
+            line = line[m.end():]
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _heads_a_traceback(output: str, start: int) -> bool:
@@ -595,20 +626,53 @@ def _headless_traceback(output: str) -> ErrorInfo | None:
     return None
 
 
-def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo) -> ErrorInfo:
+def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = True) -> ErrorInfo:
     """The error a chain of exceptions reports: the one that propagated, unless it only wraps
     a fault it does not name: urllib3's NewConnectionError raised while handling "OSError:
     [Errno 101] Network is unreachable" (lucaslingle/transformer_vq#2), a script's own
     RuntimeError raised from a torch.OutOfMemoryError. Then the first classified cause (its
     exception, message and innermost frame) is the error, as the fix is the cause's. A
-    handler's own failure ("During handling ...") after a fault is read the same way."""
+    handler's own failure ("During handling ...") after a fault is read the same way.
+
+    A wrapper that says less than its cause is passed over for the cause too: raised ``from``
+    it (``wrapped``, "The above exception was the direct cause ...") with a message that says
+    only that something failed; raised while handling it with no message or one that points
+    back at it ("see the stack trace above"). A handler's own words ("could not load drafter")
+    stay the error then: its author chose them over the fault's."""
     if raised.kind != "traceback":
         return raised
     for cause in causes:
         cause = _classify(cause)
         if cause.kind != "traceback":
             return cause
+    if _POINTS_ELSEWHERE.search(raised.message) or not raised.message.strip(" .") or (wrapped and _vaguer(raised)):
+        # the nearest cause that says why: "RuntimeError: Failed to load the drafter" raised
+        # from "KeyError: 'd2t'" is fixed where the KeyError was
+        for cause in reversed(causes):
+            if cause.exception and not _vaguer(cause) and \
+                    (cause.message not in raised.message or _POINTS_ELSEWHERE.search(raised.message)):
+                return cause
     return raised
+
+
+# A wrapper's message that says something failed but not why, or sends the reader to another
+# traceback: empty ("raise RuntimeError() from e"), "Failed to load the drafter", "Worker failed
+# with error ..., please check the stack trace above for the root cause", "See root cause above"
+# (vllm-project/vllm v1/engine/utils.py wait_for_engine_startup), "An error occurred while ...".
+# One with a reason of its own ("no vocab map", "You are trying to access a gated repo.") or
+# with the cause's message in it stays the error reported.
+_POINTS_ELSEWHERE = re.compile(r"\b(?:see|check)\b.{0,40}\b(?:above|root cause|stack ?trace|traceback|logs?)\b", re.I)
+_VAGUE_MESSAGE = re.compile(
+    r"\W*$"
+    r"|.*" + _POINTS_ELSEWHERE.pattern +
+    r"|(?:an?\s+)?(?:unexpected\s+|unknown\s+)?(?:error|exception)s?\s+(?:occurred|happened|was raised|raised|while|during|in)\b"
+    r"[^:'\"]*$"
+    r"|(?:[\w-]+\s+){0,4}?(?:failed|crashed|aborted)\b(?:\s+(?:to|while|during|with|in|on)\b[^:'\"]*)?\.?$"
+    r"|(?:failed|unable|could\s*not|couldn't)\s+(?:to\s+)?[^:'\"]{0,60}$", re.I)
+
+
+def _vaguer(info: ErrorInfo) -> bool:
+    return _VAGUE_MESSAGE.match(info.message.strip()) is not None
 
 
 _HEADER = "Traceback (most recent call last):"
