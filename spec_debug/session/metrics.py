@@ -70,7 +70,10 @@ _ACCEPT_RATE_LOG = _reading(r"accept rate: ")
 _VLLM_GEN_TPUT = _reading(r"Avg generation throughput: ")
 _VLLM_PROMPT_TPUT = _reading(r"Avg prompt throughput: ")
 _VLLM_MEAN_ACCEPT_LEN = _reading(r"Mean acceptance length: ")
-_VLLM_DRAFT_RATE = _reading(r"Avg Draft acceptance rate: ")
+# vLLM 0.8.3 to 0.10 logged the rate first, as a percentage too ("SpecDecoding metrics: Draft
+# acceptance rate: 62.5%, Mean acceptance length: 2.88, Accepted: ..."; vllm-project/vllm#15902,
+# #16665), before it moved to the line's end as "Avg Draft acceptance rate: R%".
+_VLLM_DRAFT_RATE = _reading(r"(?:Avg |SpecDecoding metrics: )Draft acceptance rate: ")
 # vLLM V0 (vllm/engine/metrics.py, _format_spec_decode_metrics_str): "Speculative metrics:
 # Draft acceptance rate: %.3f, System efficiency: %.3f, ..." - a ratio, next to the V0
 # "Avg generation throughput" line that makes the output a structured one.
