@@ -309,7 +309,8 @@ def _newlines_as_separators(text: str) -> str:
     word list with both servers' flags. A newline inside quotes (a JSON value spread over lines,
     as the speculators docs write --speculative-config) stays part of its word."""
     out: list[str] = []
-    for i, step, quote in _ShellReader(text):
+    reader = _ShellReader(text)
+    for i, step, quote in reader:
         if step == "\n" and quote is None:
             # a line that starts with a flag, or follows one waiting for its value, continues the
             # command above: its `\` was lost in the copy (no command starts with a dash)
@@ -322,8 +323,36 @@ def _newlines_as_separators(text: str) -> str:
             # metacharacter): `--speculative-num-draft-tokens 4; tail -f log` gives the server 4
             out.append(" ; ")
             continue
+        if step in "&|" and quote is None and not _in_redirection(text, i):
+            # `&&`, `||`, `|` and `&` are metacharacters too: `--port 30000&& curl ...` gives
+            # the server 30000, and curl's words are another command (was: '30000&&', then
+            # curl's words read as the server's)
+            operator = text[i:i + 2] if text[i:i + 2] in ("&&", "||", "|&") else step
+            out.append(f" {operator} ")
+            reader.at = i + len(operator)
+            continue
+        if quote is None and (step in "<>" and _ends_a_word(out) or
+                              text.startswith("&>", i) and _ends_a_word(out, fd_digits=False)):
+            # `--trust-remote-code>server.log`: the redirection starts a word of its own; a word
+            # of digits right before it is its file descriptor (`2>&1`; bash(1) REDIRECTION)
+            out.append(" ")
         out.append(step)
     return "".join(out)
+
+
+def _ends_a_word(out: list[str], fd_digits: bool = True) -> bool:
+    """The text read so far ends in a word that a redirection next to it ends: not the start of
+    the redirection (`>>`, `<<`), nor, before `<` or `>`, a file descriptor's digits (`&>`
+    takes none)."""
+    tail = "".join(out[-64:])
+    word = tail.split()[-1] if tail.strip() and not tail[-1].isspace() else ""
+    return bool(word) and not (fd_digits and word.isdigit()) and word[-1] not in "&<>"
+
+
+def _in_redirection(text: str, i: int) -> bool:
+    """The `&` or `|` at `i` is part of a redirection word (`2>&1`, `>&2`, `&>log`, `&>>log`,
+    `>|file`; bash(1) REDIRECTION), which _REDIRECT reads whole, not a control operator."""
+    return text[i - 1:i] in (">", "<") or text[i] == "&" and text[i + 1:i + 2] == ">"
 
 
 def _without_comments(text: str) -> str:
@@ -743,7 +772,7 @@ def _server_argv(argv: list[str]) -> list[str]:
         if skip_target:
             skip_target = False
             continue
-        if tok in ("|", "||", "&&", ";", "&"):
+        if tok in ("|", "|&", "||", "&&", ";", "&"):  # (`|&`: bash(1) Pipelines, stderr too)
             commands.append([])
             continue
         redirect = _REDIRECT.fullmatch(tok)
@@ -942,14 +971,69 @@ def _unwrap_shell(argv: list[str]) -> list[str]:
                 outer = _given_env(argv[:i])
                 return ["env", *outer, *engine_call] if outer else engine_call
         if tok.rsplit("/", 1)[-1] in _SHELLS and re.fullmatch(r"-[a-z]*c", argv[i + 1]):
-            inner = split_command(argv[i + 2])
-            outer = _given_env(argv[:i])
-            if not outer:
-                return inner
-            if inner and inner[0].rsplit("/", 1)[-1] == "env":
-                return ["env", *outer, *inner[1:]]
-            return ["env", *outer, *inner]
+            return _shell_string_server(argv[:i], argv[i + 2])
+    at = _entrypoint_shell_string(argv)
+    if at is not None:
+        return _shell_string_server(argv[:at], argv[at + 1])
     return argv
+
+
+def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
+    """The command a shell runs from its `-c` string, with the environment the words before the
+    shell give it. In a container (`docker run -e A=1 lmsysorg/sglang:v0.5.6 bash -c "..."`)
+    the server is kept behind the container's words, so that its image still names the engine
+    release (image_release) and its `-e` variables still reach the server (was: the image dropped,
+    the release read from the host)."""
+    inner = split_command(string)
+    if _in_container(outer_words) and _is_server(inner):
+        if inner[0].rsplit("/", 1)[-1] == "env":
+            # the string's own `env A=1 python3 -m ...`: read as -e words given after the
+            # container's own, which it overrides (_given_env reads them in order)
+            own = [w for tok in inner[1:] if _ASSIGNMENT.fullmatch(tok) for w in ("-e", tok)]
+            inner = inner[1 + len(own) // 2:]
+            return [*outer_words, *own, *inner]
+        return [*outer_words, *inner]
+    outer = _given_env(outer_words)
+    if not outer:
+        return inner
+    if inner and inner[0].rsplit("/", 1)[-1] == "env":
+        return ["env", *outer, *inner[1:]]
+    return ["env", *outer, *inner]
+
+
+def _in_container(words: list[str]) -> bool:
+    """The words start a container runtime (`docker run`, `sudo docker run`, `sudo -E podman run`)."""
+    programs = [w.rsplit("/", 1)[-1] for w in words if not w.startswith("-")][:2]
+    return bool(programs) and (programs[0] in _CONTAINER_RUNTIMES or
+                               programs[0] == "sudo" and programs[1:] and programs[1] in _CONTAINER_RUNTIMES)
+
+
+def _is_server(argv: list[str]) -> bool:
+    try:
+        detect_engine(argv)
+    except LaunchParseError:
+        return False
+    return True
+
+
+def _entrypoint_shell_string(argv: list[str]) -> int | None:
+    """`docker run --entrypoint bash IMAGE -c "python3 -m sglang.launch_server ..."`: the
+    entrypoint replaces the image's and is given the words after the image (docker run
+    reference, "--entrypoint"), so a shell entrypoint runs the `-c` string that follows the image.
+    The index of that `-c` word, or None."""
+    if not _in_container(argv):
+        return None
+    for i, tok in enumerate(argv):
+        program = argv[i + 1] if tok == "--entrypoint" and i + 1 < len(argv) else (
+            tok[len("--entrypoint="):] if tok.startswith("--entrypoint=") else "")
+        if program.rsplit("/", 1)[-1] not in _SHELLS:
+            continue
+        for j in range(i + 3, len(argv) - 1):
+            # the first `-c` right after a word that is no option (the image)
+            if re.fullmatch(r"-[a-z]*c", argv[j]) and not argv[j - 1].startswith("-"):
+                return j
+        return None
+    return None
 
 
 def _given_env(words: list[str]) -> list[str]:
@@ -962,7 +1046,7 @@ def _given_env(words: list[str]) -> list[str]:
             break
         if tok != "export":
             env.append(tok.rstrip(";"))
-    if words and words[0].rsplit("/", 1)[-1] in _CONTAINER_RUNTIMES:
+    if _in_container(words):
         for i, tok in enumerate(words):
             if tok in ("-e", "--env") and i + 1 < len(words):
                 value = words[i + 1]
@@ -1030,12 +1114,13 @@ def _image_words(argv: list[str] | tuple[str, ...]) -> list[str]:
     IMAGE ...`), or the first word of a manifest container's argv (`_container_argv` puts the
     image first, after `env` and the engine variables of its environment)."""
     words = list(argv)
+    # (a script's `export VLLM_...=` lines above `sudo docker run ...` come first, as `env`
+    # words or bare assignments: the container line follows them)
+    words = words[1:] if words[:1] == ["env"] else words
+    while words and _ASSIGNMENT.fullmatch(words[0]):
+        words = words[1:]
     if words and words[0].rsplit("/", 1)[-1] in (*_CONTAINER_RUNTIMES, "sudo"):
         return words
-    if words and words[0] == "env":
-        words = words[1:]
-        while words and _ASSIGNMENT.fullmatch(words[0]):
-            words = words[1:]
     return words[:1]
 
 
@@ -1257,7 +1342,7 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
             break
         env[m.group(1)] = m.group(2)
     engine, start = detect_engine(argv)
-    if argv and argv[0].rsplit("/", 1)[-1] in _CONTAINER_RUNTIMES:
+    if _in_container(argv[:start]):
         # `docker run -e SGLANG_ENABLE_SPEC_V2=1 IMAGE python3 -m sglang.launch_server ...`
         env.update(word.split("=", 1) for word in _given_env(argv[:start]))
     if engine == "sglang" and start and argv[start - 1] == "serve" and start < len(argv) and (
