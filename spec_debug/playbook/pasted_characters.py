@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import yaml
@@ -40,27 +41,99 @@ class PastedCharacter:
     """The ASCII the author meant: `--`, `-`, a space, or nothing for a zero-width character."""
 
 
-# A heredoc operator and its delimiter word (POSIX 2.7.4); `<<<` is a here-string, one word.
-_HEREDOC = re.compile(r"(?<!<)<<(-?)\s*(['\"]?)([\w.-]+)\2")
+# A heredoc operator and its delimiter word (POSIX 2.7.4): `<<EOF`, `<<-EOF`, `<<'EOF'`, `<<\\EOF`.
+_HEREDOC = re.compile(r"<<(-?)[ \t]*\\?(['\"]?)([\w.-]+)\2")
 
 
 def checked_part(command: str) -> str:
     """The command with each heredoc's body blanked (same length, so indexes stay): the body is
     text for the command it feeds (a prompt, a config), not shell words, but the commands after
     its delimiter line are. A body with no delimiter line runs to the end."""
+    if "<<" not in command:
+        return command  # no heredoc: skip reading it character by character
     blanked = command
-    at = 0
-    while (heredoc := _HEREDOC.search(blanked, at)) is not None:
-        body_start = blanked.find("\n", heredoc.end())
-        if body_start < 0:
-            break
-        body_start += 1
-        indent = r"^\t*" if heredoc.group(1) else "^"  # <<- strips leading tabs, the delimiter line's too
-        closing = re.compile(indent + re.escape(heredoc.group(3)) + r"[ \t]*$", re.MULTILINE).search(blanked, body_start)
-        body_end = closing.start() if closing else len(blanked)
-        blanked = blanked[:body_start] + re.sub(r"[^\n]", " ", blanked[body_start:body_end]) + blanked[body_end:]
-        at = closing.end() if closing else len(blanked)
+    for start, end in _heredoc_bodies(command):
+        blanked = blanked[:start] + re.sub(r"[^\n]", " ", blanked[start:end]) + blanked[end:]
     return blanked
+
+
+def _heredoc_bodies(command: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each heredoc body, read as the shell does: a `<<` in quotes, in a comment
+    or in arithmetic is text or a shift, and takes no body (blanking one would leave the rest of
+    the command unchecked). A body starts at the line after its operator; several on one line
+    (`cat <<A <<B`) follow one another. Contexts nest on a stack: quotes; `$(...)`, whose words
+    are shell words again even inside double quotes (POSIX 2.6.3); arithmetic, `$((1<<2))` or
+    `(( n <<= 1 ))`, where `<<` is a shift (bash(1), ARITHMETIC EVALUATION)."""
+    stack: list[str | None] = [None]
+    pending: list[re.Match[str]] = []
+    i, n = 0, len(command)
+    while i < n:
+        top, char = stack[-1], command[i]
+        if char == "\n" and pending and top not in ("'", '"'):
+            at = i + 1
+            for heredoc in pending:
+                indent = r"^\t*" if heredoc.group(1) else "^"  # <<- strips leading tabs, the delimiter line's too
+                closing = re.compile(indent + re.escape(heredoc.group(3)) + r"[ \t]*$", re.MULTILINE).search(command, at)
+                yield at, (closing.start() if closing else n)
+                at = closing.end() if closing else n
+            pending, i = [], at
+            continue
+        if top == "'":
+            i += 1
+            if char == "'":
+                stack.pop()
+            continue
+        if char == "\\":
+            i += 2
+            continue
+        if top == '"' and char == '"':
+            stack.pop()
+            i += 1
+            continue
+        if command.startswith("$((", i):
+            stack.append("((")
+            i += 3
+            continue
+        if command.startswith("$(", i):
+            stack.append("$(")
+            i += 2
+            continue
+        i += _shell_or_arithmetic(command, i, stack, pending)
+
+
+def _shell_or_arithmetic(command: str, i: int, stack: list[str | None], pending: list[re.Match[str]]) -> int:
+    """Read command[i] in shell words or arithmetic (stack[-1]); how many characters it took."""
+    top, char = stack[-1], command[i]
+    if top in ("((", "arithmetic ("):
+        if top == "((" and command.startswith("))", i):
+            stack.pop()
+            return 2
+        if char == "(":
+            stack.append("arithmetic (")  # closed by one ')'
+        elif char == ")" and top == "arithmetic (":
+            stack.pop()
+        return 1
+    if top == '"':
+        return 1
+    if char in "'\"":
+        stack.append(char)
+        return 1
+    if char == "#" and (i == 0 or command[i - 1] in " \t\n;&|()"):
+        newline = command.find("\n", i)
+        return (newline if newline >= 0 else len(command)) - i
+    if command.startswith("((", i):
+        stack.append("((")
+        return 2
+    if char == "(":
+        stack.append("(")
+    elif char == ")" and len(stack) > 1:
+        stack.pop()
+    elif command.startswith("<<<", i):  # a here-string: one word, no body
+        return 3
+    elif (heredoc := _HEREDOC.match(command, i)) is not None:
+        pending.append(heredoc)
+        return heredoc.end() - i
+    return 1
 
 
 def typographic_quote(command: str) -> re.Match[str] | None:
