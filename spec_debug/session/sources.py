@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_task, codex, codex_exec, codex_threads, gemini_cli,
-    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, opencode, pi_agent,
+    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_wire, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -220,6 +220,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         name = file.parent.name  # ~/.copilot/session-state/<sessionId>/events.jsonl
     elif detected == "grok" and unpacked_name(file.name) == grok_cli.TRANSCRIPT:
         name = file.parent.name  # ~/.grok/sessions/<workdir>/<sessionId>/chat_history.jsonl
+    elif detected == "kimi" and unpacked_name(file.name) == kimi_wire.TRANSCRIPT and file.parent.name:
+        name = file.parent.name  # ~/.kimi/sessions/<work_dir_hash>/<sessionId>/wire.jsonl
     elif detected == "openai" and (rotated := _KIMI_CONTEXT.fullmatch(name)) and file.parent.name:
         # Kimi CLI: ~/.kimi/sessions/<work_dir_hash>/<sessionId>/context.jsonl, and context_N.jsonl
         # the history before a /clear or a revert (formats.kimi_cli)
@@ -236,7 +238,7 @@ _KIMI_CONTEXT = re.compile(r"context(_\d+)?")
 
 _SELF_NAMED = {"gemini-cli": "Gemini CLI", "qwen-code": "Qwen Code", "pi": "Pi coding agent",
                "copilot": "GitHub Copilot CLI", "droid": "Factory Droid exec stream", "grok": "Grok CLI",
-               "opencode": "OpenCode"}
+               "opencode": "OpenCode", "kimi": "Kimi CLI wire log"}
 """Formats whose records another format's reader takes for its own (a Qwen Code line is a
 Claude Code envelope, a Gemini CLI session an OpenAI-like message list) and reads as an empty
 session: forcing that other format on them is refused."""
@@ -492,6 +494,18 @@ def _session_files(root: Path) -> list[Path]:
             found.append(Path(dirpath) / grok_cli.TRANSCRIPT)
             dirnames[:] = []
             continue
+        if kimi_wire.TRANSCRIPT in names and any(_KIMI_CONTEXT.fullmatch(unpacked_name(n)[:-6]) for n in names
+                                                  if unpacked_name(n).endswith(".jsonl")):
+            # A Kimi CLI session folder: wire.jsonl records the whole session with its times,
+            # context.jsonl (and context_N.jsonl) the same talk without them (formats.kimi_wire);
+            # read both, each command was counted twice. An empty wire log leaves the context.
+            wire = Path(dirpath) / kimi_wire.TRANSCRIPT
+            if kimi_wire.has_records(wire):
+                found.append(wire)
+                dirnames[:] = []
+                continue
+            names.discard(kimi_wire.TRANSCRIPT)
+            filenames = [n for n in filenames if n != kimi_wire.TRANSCRIPT]
         if _is_copilot_session(Path(dirpath), names):
             # Copilot CLI's session folder: the session is events.jsonl; its plan.md, checkpoints/,
             # files/ (pasted attachments) and rewind-snapshots/ are no sessions, their shell
@@ -752,7 +766,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if isinstance(value, dict) and asciicast.looks_like(value):
             return "asciicast", False, True
     votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
-             "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0, "opencode": 0}
+             "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0, "opencode": 0, "kimi": 0}
     seen = written = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
@@ -821,6 +835,8 @@ def _record_kind(obj: dict) -> str | None:
         return "opencode"  # a session file of OpenCode's storage (formats.opencode)
     if grok_cli.looks_like(obj):
         return "grok"  # its user/assistant turns have neither Claude Code's envelope nor a role
+    if kimi_wire.looks_like(obj):
+        return "kimi"  # Kimi CLI's wire.jsonl: {timestamp, message: {type, payload}} (formats.kimi_wire)
     if droid_stream.looks_like(obj):
         return "droid"  # droid exec --output-format stream-json (its messages have role and text)
     if qwen_code.looks_like(obj):
@@ -905,6 +921,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from opencode.read(source.path, cursor, stats)
         elif source.format == "grok":
             yield from grok_cli.read(source.path, cursor, stats)
+        elif source.format == "kimi":
+            yield from kimi_wire.read(source.path, cursor, stats, tree)
         elif source.format == "droid":
             yield from droid_stream.read(source.path, cursor, stats)
         elif source.format == "pi":

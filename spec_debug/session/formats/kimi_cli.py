@@ -25,7 +25,7 @@ import re
 BOOKKEEPING_ROLES = frozenset({"_system_prompt", "_checkpoint", "_usage"})
 _SYSTEM_NOTE = re.compile(r"\A<system>(.*)</system>\Z", re.DOTALL)
 _FAILED = re.compile(r"\ACommand failed with exit code: (-?\d+)\.?\Z")
-_SUCCEEDED = "Command executed successfully."
+SUCCEEDED = _SUCCEEDED = "Command executed successfully."
 
 
 def _notes(content: object) -> list[str]:
@@ -57,6 +57,12 @@ def tool_status(content: object) -> tuple[int | None, bool] | None:
         elif message == _SUCCEEDED and not failed:
             code = 0
     return code, failed or bool(code)
+
+
+def shell_exit_code(note: str) -> int | None:
+    """The exit code a Shell status note names (``Command failed with exit code: N.``), else None."""
+    match = _FAILED.match(note.strip())
+    return int(match.group(1)) if match else None
 
 
 def result_text(content: list) -> str:
