@@ -46,7 +46,12 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 # cublasStatus_t), as torch reports it: "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling
 # `cublasCreate(handle)`" (vllm-project/vllm#8180 serving w8a8, QwenLM/Qwen3#873: fixed by a
 # GPU with room).
-_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA (?:driver )?error: out of memory"
+# Ray's OutOfMemoryError is the host's memory, not the GPU's: its memory monitor kills a worker
+# when the node's RAM passes RAY_memory_usage_threshold ("ray.exceptions.OutOfMemoryError: Task
+# was killed due to the node running low on memory.", python/ray/exceptions.py; vLLM's Ray
+# workers so, vllm-project/vllm#15102). Lowering the GPU's memory share does not help it.
+_CUDA_OOM = re.compile(r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError(?!: Task was killed due to the node)"
+                       r"|CUDA (?:driver )?error: out of memory"
                        r"|Triton Error \[CUDA\]: out of memory|Cuda failure (?:\d+ )?'out of memory'"
                        r"|CUBLAS_STATUS_ALLOC_FAILED")
 # NCCL's own allocation failing (NVIDIA/nccl src/include/alloc.h ncclCudaCalloc: "Failed to CUDA
