@@ -95,6 +95,9 @@ exit 1
 """
 # How long the check that the step's processes are gone waits for its answer.
 _TREE_CHECK_TIMEOUT_S = 5.0
+# How long the kill's exec request waits for sshd to start the kill script (within the
+# script's own _KILL_CHANNEL_TIMEOUT_S): an sshd that opened the channel and froze never does.
+_KILL_EXEC_ANSWER_S = 10.0
 # What a step whose processes all exited can still deliver once its exit status came: what
 # sshd read from the pipes and has not sent yet (up to the channel window it was granted,
 # openssh-portable channels.c, channel_pre_open), plus both pipes (64 KiB each, up to 1 MiB
@@ -461,18 +464,23 @@ class SSHTransport(Transport):
                 return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started)
             try:
                 script = command.encode("utf-8", "surrogateescape")
+                within = self._connection.target.connect_timeout_s
+
+                def start(line: str) -> None:
+                    _exec_answered(channel, line, within, self.host, "the step's")
+
                 if self._via_sh:
-                    channel.exec_command(VIA_SH)
+                    start(VIA_SH)
                     wrapper = wrap_command(command, env, too_long=len(script) > INLINE_COMMAND_LIMIT, via_sh=True)
                     _send_quietly(channel, wrapper.encode("utf-8", "surrogateescape") + b"\n")
                 elif len(script) > INLINE_COMMAND_LIMIT or len((inline := wrap_command(command, env)).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
                     # The exports travel with the script on stdin: the whole exec request is one
                     # argument of the login shell, so a 100 KiB variable beside a 40 KiB script
                     # failed at sshd's exec ("/bin/bash: Argument list too long", exit 1).
-                    channel.exec_command(wrap_command(None))
+                    start(wrap_command(None))
                     _send_quietly(channel, _exports(env).encode("utf-8", "surrogateescape") + script)
                 else:
-                    channel.exec_command(inline)
+                    start(inline)
                 # EOF on the command's stdin at once (after a long script): the wrapper reads
                 # nothing else (steps get /dev/null), but a ForceCommand that does (an
                 # sftp-server, a menu) would otherwise wait for input forever instead of ending.
@@ -615,11 +623,15 @@ class SSHTransport(Transport):
         except (_SessionRefused, SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return True
         try:
-            _exec_script(channel, _TREE_ALIVE_SCRIPT.format(pid=pid), via_sh=self._via_sh)
-            if not channel.status_event.wait(_TREE_CHECK_TIMEOUT_S):
+            started = time.monotonic()
+            _exec_script(
+                channel, _TREE_ALIVE_SCRIPT.format(pid=pid), via_sh=self._via_sh, within_s=_TREE_CHECK_TIMEOUT_S,
+                host=self.host, what="the end-of-step check's",
+            )
+            if not channel.status_event.wait(max(0.0, _TREE_CHECK_TIMEOUT_S - (time.monotonic() - started))):
                 return True
             return channel.exit_status != 1
-        except (paramiko.SSHException, EOFError, OSError):
+        except (_ExecUnanswered, paramiko.SSHException, EOFError, OSError):
             return True
         finally:
             close_channel(channel)
@@ -725,9 +737,9 @@ class SSHTransport(Transport):
             return exc  # lost, or sshd hung: it did not open the channel in ConnectTimeout
         except (paramiko.SSHException, EOFError, OSError):
             return self._lost("during command")
-        return _run_kill_script(channel, script, via_sh=self._via_sh)
+        return _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
 
-    def _kill_over_second_connection(self, script: str) -> "Survivors | None":
+    def _kill_over_second_connection(self, script: str) -> "Survivors | TransportError | None":
         if self._reconnect is None:
             return None
         # After Ctrl-C the kill is a courtesy: a host whose sshd does not answer a new
@@ -741,7 +753,9 @@ class SSHTransport(Transport):
         except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return None
         try:
-            return _run_kill_script(second.transport.open_session(timeout=second.target.connect_timeout_s), script, via_sh=self._via_sh)
+            return _run_kill_script(
+                second.transport.open_session(timeout=second.target.connect_timeout_s), script, host=self.host, via_sh=self._via_sh
+            )
         except (paramiko.SSHException, EOFError, OSError):
             return None
         finally:
@@ -1020,22 +1034,59 @@ Survivors = list[tuple[int, str, str]]
 """(pid, /proc state letter, command line) of each process a timeout's kill left alive."""
 
 
-def _exec_script(channel: paramiko.Channel, script: str, *, via_sh: bool) -> None:
+class _ExecUnanswered(TransportError):
+    """sshd opened a channel but did not answer its exec request in time (a hung host)."""
+
+
+def _exec_answered(channel: paramiko.Channel, command: str, within_s: float, host: str, what: str) -> None:
+    """channel.exec_command, given up after within_s: paramiko waits for sshd's answer without
+    limit (paramiko/channel.py, _wait_for_event), and sshd answers only once it has forked the
+    command (openssh-portable session.c, do_exec_no_pty). An sshd that opened the channel and
+    then froze (a fork stalled in memory reclaim, a host thrashing, a stopped process) held the
+    run for good. Closing the channel wakes paramiko's wait."""
+    gave_up = threading.Event()
+
+    def give_up() -> None:
+        gave_up.set()
+        close_channel(channel)
+
+    timer = threading.Timer(within_s, give_up)
+    timer.daemon = True
+    timer.start()
+    try:
+        channel.exec_command(command)
+    except paramiko.SSHException:
+        if not gave_up.is_set():
+            raise
+    finally:
+        timer.cancel()
+    if gave_up.is_set():
+        raise _ExecUnanswered(
+            f"{host}: the server opened {what} channel but did not start its command within {within_s:g} s",
+            hint="sshd on the host is hung or overloaded (out of memory: its fork of the command stalls in reclaim, "
+            "or sshd itself is swapped out or stopped): check the host's load and memory; raise ConnectTimeout if it is only slow",
+        )
+
+
+def _exec_script(channel: paramiko.Channel, script: str, *, via_sh: bool, within_s: float, host: str, what: str) -> None:
     """Start a POSIX sh script on channel: as `sh -c`, or on the stdin of `exec /bin/sh -s`
     where the login shell is not POSIX (fish, csh) and refuses sh syntax."""
     if via_sh:
-        channel.exec_command(VIA_SH)
+        _exec_answered(channel, VIA_SH, within_s, host, what)
         _send_quietly(channel, script.encode() + b"\n")
         channel.shutdown_write()
     else:
-        channel.exec_command(f"sh -c {shlex.quote(script)}")
+        _exec_answered(channel, f"sh -c {shlex.quote(script)}", within_s, host, what)
 
 
-def _run_kill_script(channel: paramiko.Channel, script: str, *, via_sh: bool = False) -> Survivors | None:
+def _run_kill_script(channel: paramiko.Channel, script: str, *, host: str, via_sh: bool = False) -> "Survivors | TransportError | None":
     """Run the kill script; the processes it says outlived SIGKILL, None when none did (or it
-    could not say: it did not finish in time)."""
+    could not say: it did not finish in time), the error when sshd never started it."""
     try:
-        _exec_script(channel, script, via_sh=via_sh)
+        try:
+            _exec_script(channel, script, via_sh=via_sh, within_s=_KILL_EXEC_ANSWER_S, host=host, what="the kill's")
+        except _ExecUnanswered as unanswered:
+            return unanswered
         if not channel.status_event.wait(_KILL_CHANNEL_TIMEOUT_S):
             return None
         # The exit status may come before the last of the output: read on until EOF (briefly).
