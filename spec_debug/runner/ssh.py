@@ -263,6 +263,8 @@ class SSHTransport(Transport):
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._home: str | None = None
         self._cwd: str | None = None
+        self._login_s = 0.0
+        """How long the host's login shell took to run a no-op command (check_login_shell)."""
         self._files = self._remote_files(connection)
         self._background = BackgroundChannels()
         # Whether sshd ever granted us a session channel: a refusal before the first one is
@@ -311,7 +313,7 @@ class SSHTransport(Transport):
             self.host, connection.transport, self._session_slot, self._open_file_session,
             start_timeout_s=connection.target.connect_timeout_s, kill=self._kill_copy,
         )
-        files.home, files.cwd = self._home, self._cwd
+        files.home, files.cwd, files.login_s = self._home, self._cwd, self._login_s
         return files
 
     def _reopen_if_closed_while_idle(self) -> None:
@@ -381,6 +383,9 @@ class SSHTransport(Transport):
         limit = max(self._connection.target.connect_timeout_s, 10.0)
         with self._lost_at_login():
             outcome, stdout = self._first_command(limit)
+        # An sftp-server that sshd starts through the login shell (Debian's `Subsystem sftp
+        # /usr/lib/openssh/sftp-server`) waits for the same rc files: its start is given as long.
+        self._login_s = self._files.login_s = outcome.duration_s
         if outcome.timed_out:
             raise RemoteShellError(
                 f"{self.host}: a no-op command did not finish within {limit:g} s after login",

@@ -20,6 +20,7 @@ ForceCommand, a read-only server) is not second-guessed.
 from __future__ import annotations
 
 import errno
+import math
 import os
 import re
 import shlex
@@ -46,6 +47,8 @@ from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _
 _SFTP_FAILURES = (paramiko.SSHException, paramiko.SFTPError, EOFError, OSError)
 # An SFTP request unanswered this long fails the copy (RemoteFileError), rather than the run hanging.
 _STALL_S = 120.0
+# A login shell slower than this to run a no-op command lengthens the SFTP start's wait.
+_SLOW_LOGIN_S = 0.5
 # After a channel error, how long to give paramiko's reader thread to notice a dead connection.
 _DEATH_NOTICE_S = 0.3
 
@@ -121,6 +124,9 @@ class RemoteFiles:
         deadline closes it there too (_close_copy_channel)."""
         self._silent: RemoteFileError | None = None
         """Set once the SFTP server never sent its version: later copies fail at once with it."""
+        self.login_s = 0.0
+        """How long the host's login shell takes to run a no-op command, once known: an
+        sftp-server that sshd starts through it waits for the same rc files (_start_wait_s)."""
 
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
@@ -312,7 +318,7 @@ class RemoteFiles:
                 self._starting = channel
                 # paramiko waits for the server's SFTP version without limit; a subsystem that
                 # never answers (a ForceCommand reading stdin) would hang the run.
-                channel.settimeout(self._start_timeout_s)
+                channel.settimeout(self._start_wait_s())
                 stage = "subsystem"
                 channel.invoke_subsystem("sftp")
                 stage = "version"
@@ -338,7 +344,7 @@ class RemoteFiles:
                         self._host, no_sftp, self._session_slot, self._open_channel, self._alive, kill=self._kill
                     )
                     return None
-                reason = f"no answer within {self._start_timeout_s:g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
+                reason = f"no answer within {self._start_wait_s():g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
                 if stage == "version" and isinstance(exc, TimeoutError) and not self._interrupted.is_set():
                     # A subsystem that started and never answered (an sftp-server stuck on a hung
                     # home, a ForceCommand reading stdin) answers no later copy either: each probe
@@ -377,6 +383,20 @@ class RemoteFiles:
             self._slot = slot
         assert self._client is not None
         return self._client
+
+    def _start_wait_s(self) -> float:
+        """How long the SFTP server may take to start: ConnectTimeout, plus twice what the host's
+        login shell takes to run a command. sshd starts an external sftp-server as `$SHELL -c
+        sftp-server` (openssh-portable session.c, do_child; Debian's and RHEL's default
+        `Subsystem sftp` lines name one), so ~/.bashrc runs first (Debian's bash reads it for
+        ssh commands): on an HPC login node whose rc files load conda and modules from a
+        shared file system for 20 s, the steps ran and every copy failed ("no working SFTP:
+        no answer within 15 s"), where sftp(1) and scp(1) wait as long as the server takes.
+        Twice: a cold file-system cache makes one start slower than the no-op's. A login of
+        tenths of a second (most hosts) adds nothing: the wait stays ConnectTimeout."""
+        if self.login_s < _SLOW_LOGIN_S:
+            return self._start_timeout_s
+        return self._start_timeout_s + math.ceil(2 * self.login_s)
 
     def _startup_chatter(self) -> str | None:
         """The first line an empty command prints on this host, or None when it prints nothing.
