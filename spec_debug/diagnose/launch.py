@@ -1320,13 +1320,20 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     except LaunchParseError:
         # `ps -o args` prints each argv word as is, joined by spaces: a JSON value keeps its
         # double quotes and is split at its spaces, which a shell reading would mangle.
-        if not isinstance(command, str) or "\0" in command or "{" not in command or _is_script(command):
+        if not isinstance(command, str) or "\0" in command or "{" not in command or _is_script(command) or (
+                _CONTINUATION.search(command)):
+            # (`ps` prints no line continuation: a command written over `\`-ended lines is what
+            # a shell runs, which hands the server an unquoted JSON without its quotes, so vLLM
+            # refuses it; read as `ps` shows it, a fragment of such a script was a valid config)
             raise
         try:
             return _parse_argv(_server_argv(_split_keeping_json(command)))
         except (LaunchParseError, ValueError):  # ValueError: shlex on unbalanced quotes
             pass
         raise
+
+
+_CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
 
 
 def _parse_argv(argv: list[str]) -> LaunchConfig:
@@ -1704,6 +1711,13 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
                     f"vllm: --speculative-config {raw_spec!r} is Python's dict syntax, not JSON (single quotes, "
                     "True/False/None or a trailing comma): vLLM's argparse refuses it and the server does not start",
                     hint=f"write it as JSON: --speculative-config '{json.dumps(written)}'") from exc
+            unquoted = _shell_unquoted_json(str(raw_spec))
+            if unquoted is not None:
+                raise LaunchParseError(
+                    f"vllm: --speculative-config {raw_spec} is not valid JSON: JSON written unquoted in a shell "
+                    "command, whose shell removed its double quotes (and bash brace-expands it into one word per key at its "
+                    "commas), so vLLM's argparse refuses it (json.loads) and the server does not start",
+                    hint=f"quote it for the shell: --speculative-config '{json.dumps(unquoted)}'") from exc
             raise LaunchParseError(
                 f"vllm: --speculative-config is not valid JSON ({exc.msg} at char {exc.pos}): {raw_spec!r}",
                 hint="quote it for the shell: --speculative-config '{\"method\": \"eagle3\", ...}'"
@@ -1736,6 +1750,22 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
                 "(vLLM refuses to start)", hint=f"give {key} once")
         spec[key] = _json_or_str(value) if key == "num_speculative_tokens" else value
     return spec
+
+
+# What the shell leaves of an unquoted flat JSON object: `{"method":"eagle3","num_speculative_tokens":3}`
+# written without single quotes reaches the server as `{method:eagle3,num_speculative_tokens:3}`.
+_UNQUOTED_PAIR = re.compile(r"([A-Za-z_][\w.]*):([^,:{}\[\]\s\"']+)")
+
+
+def _shell_unquoted_json(text: str) -> dict[str, Any] | None:
+    """The object an unquoted JSON value meant (its keys and values as written), or None."""
+    body = text.strip()
+    if not (body.startswith("{") and body.endswith("}")) or '"' in body:
+        return None
+    pairs = [_UNQUOTED_PAIR.fullmatch(part.strip()) for part in body[1:-1].split(",")]
+    if not pairs or not all(pairs):
+        return None
+    return {m.group(1): _json_or_str(m.group(2)) for m in pairs if m}
 
 
 def _python_dict(text: str) -> dict[str, Any] | None:
