@@ -232,8 +232,14 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\
 _SETTING_BEFORE = re.compile(
     r"\b(?:context|ctx|(?:max[\s_-]*)?(?:model|seq(?:uence)?|prompt|input|output|context)[\s_-]*len(?:gth)?|len(?:gth)?"
     r"|window|isl|osl|batch(?:[\s_-]*size)?|bs|concurrency|max[\s_-]*(?:num[\s_-]*)?(?:seqs|tokens|batch\w*)|tp|pp"
-    r"|k|steps?|depth|top[\s_-]*k|num[\s_-]*\w*tokens|draft[\s_-]*tokens|spec(?:ulative)?[\s_-]*tokens)"
-    r"\s*(?:of|at|=|:)?\s*$")
+    r"|k|steps?|depth|top[\s_-]*k|num[\s_-]*\w*tokens|draft[\s_-]*tokens|spec(?:ulative)?[\s_-]*tokens"
+    r"|port|pid|gpus?|rank|device|node|cuda)"
+    r"\s*(?:of|at|=|:)?\s*$"
+    # an identifier: an issue's or a PR's number ("#4247"), a host's port ("10.0.0.5:30000")
+    r"|#$|(?:\d+\.\d+\.\d+\.\d+|localhost|[\w-]+\.[a-z]{2,}):$")
+# The same for a number right before its unit: "port 30000 tok/s", "pid 12345 tokens/s", "PR
+# #12345 tok/s" name a server, a process or a change, no speed. Searched in lower case.
+_IDENTIFIER_BEFORE = re.compile(r"(?:\b(?:port|pid)\s*[:=]?\s*|#)$")
 # "Qwen3-8B with Eagle3 achieves a performance boost from 186 tokens/second to 365 tokens/second"
 # (SafeAILab/EAGLE#228): when the clause's subject is the speculative method, "from" names the
 # run without it. Not when the clause names a change to a run ("after fixing the draft config,
@@ -936,6 +942,9 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
         if _not_measured(text, start):
             continue
         before = text[max(0, start - 24):start]
+        if ("#" in before[-2:] or "id" in before or "ort" in before) and \
+                _IDENTIFIER_BEFORE.search(before[-10:].lower()):
+            continue  # "port 30000 tok/s", "PR #12345 tok/s"
         if _PER_USER.match(text, end) is not None or \
                 (("ser" in before or "tream" in before)
                  and _PER_USER_BEFORE.search(before) is not None):
