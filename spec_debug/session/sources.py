@@ -22,7 +22,8 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_task, codex, codex_exec, codex_threads, gemini_cli,
+    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_task, codex, codex_exec, codex_threads,
+    crush, gemini_cli,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_wire, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
@@ -76,6 +77,8 @@ class SessionSource:
     export, ``id`` the conversation's id)."""
     title: str | None = None
     """The session's title where the format writes one (a ChatGPT conversation's)."""
+    store_session: str | None = None
+    """crush only: the session's id in the SQLite store ``path`` (:mod:`formats.crush`)."""
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
@@ -139,6 +142,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         return SessionSource(id=file.name, path=file, format="openhands")
     if scanning and not file.is_file():
         return None  # a pipe or socket in the folder: opening it would wait forever
+    if crush.is_sqlite(file):
+        return _crush_store(file, fmt, scanning)
     unreadable: list[str] = []
     try:
         packed = _compression(file)
@@ -331,12 +336,38 @@ def _refuse_untyped_records(file: Path) -> None:
                      "or OpenAI chat records)", hint=hint)
 
 
+def _crush_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None:
+    """A SQLite file: Crush's session store, read a session at a time (:func:`_conversations`);
+    any other database is no transcript."""
+    try:
+        crush.sessions(file)
+    except crush.StoreError as exc:
+        if scanning:
+            return None
+        raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store ({exc})",
+                         hint="name Crush's .crush/crush.db (a copy is read as well: it is opened read-only), or "
+                              "export the session to JSON first") from None
+    if fmt is not None:
+        if scanning:
+            return None
+        raise UsageError(f"{file}: a Crush session store, not {fmt}",
+                         hint="leave --input-format out: Crush stores are recognised by themselves")
+    return SessionSource(id=transcript_stem(file), path=file, format="crush")
+
+
 def _conversations(source: SessionSource) -> list[SessionSource]:
     """``source``, or one session per conversation when it is a ChatGPT export
     (:mod:`formats.chatgpt_export`), or per instance when it is an OpenHands evaluation's output
     (:mod:`formats.openhands_eval`)."""
     if source.format == "openhands" and not source.array and source.path.is_file():
         return _instances(source)
+    if source.format == "crush" and source.store_session is None:
+        try:
+            found = crush.sessions(source.path)
+        except crush.StoreError:
+            return []  # changed since it was found to be one: nothing of it can be read
+        return [SessionSource(id=s.id, path=source.path, format="crush", store_session=s.id, title=s.title)
+                for s in found]
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]
@@ -506,6 +537,11 @@ def _session_files(root: Path) -> list[Path]:
                 continue
             names.discard(kimi_wire.TRANSCRIPT)
             filenames = [n for n in filenames if n != kimi_wire.TRANSCRIPT]
+        if crush.STORE in names and Path(dirpath).name == crush.DATA_DIR:
+            # Crush's data folder: the sessions are in crush.db; its logs/ and config are none
+            found.append(Path(dirpath) / crush.STORE)
+            dirnames[:] = []
+            continue
         if _is_copilot_session(Path(dirpath), names):
             # Copilot CLI's session folder: the session is events.jsonl; its plan.md, checkpoints/,
             # files/ (pasted attachments) and rewind-snapshots/ are no sessions, their shell
@@ -520,13 +556,17 @@ def _session_files(root: Path) -> list[Path]:
         trunks = {unpacked_name(name) for name in names}
         dirnames[:] = sorted(
             d for d in dirnames
-            if d not in _NOT_SESSION_DIRS and (not d.startswith(".") or _is_agent_home(Path(dirpath) / d))
+            if d not in _NOT_SESSION_DIRS and (not d.startswith(".") or d == crush.DATA_DIR
+                                               or _is_agent_home(Path(dirpath) / d))
             and not d.endswith((".dist-info", ".egg-info"))
             and not (gemini_project and (d in _GEMINI_PROJECT_FOLDERS or _SESSION_ID.fullmatch(d)))
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
         for name in sorted(filenames):
+            if name == crush.STORE:
+                found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder
+                continue
             plain = unpacked_name(name)  # session.jsonl.gz is read as session.jsonl
             if plain != name and plain in names:
                 continue  # `gzip -k` kept both: the session once, from the plain file
@@ -923,6 +963,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from grok_cli.read(source.path, cursor, stats)
         elif source.format == "kimi":
             yield from kimi_wire.read(source.path, cursor, stats, tree)
+        elif source.format == "crush":
+            yield from crush.read(source.path, source.store_session or "", cursor, stats)
         elif source.format == "droid":
             yield from droid_stream.read(source.path, cursor, stats)
         elif source.format == "pi":

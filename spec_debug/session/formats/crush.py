@@ -1,0 +1,204 @@
+"""Crush's session store: the SQLite database ``<project>/.crush/crush.db`` (charmbracelet/crush
+``internal/db/connect.go``; the data directory is ``.crush`` unless configured).
+
+Its ``sessions`` table has a row a session (``id``, ``parent_session_id``, ``title``, ``created_at``)
+and ``messages`` a row a message (``session_id``, ``role``: user, assistant, tool or system,
+``parts``, ``created_at`` in epoch seconds; ``internal/db/migrations/20250424200609_initial.sql``).
+``parts`` is a JSON list of ``{"type", "data"}`` (``marshalParts`` in ``internal/message/
+message.go``; the part structs in ``internal/message/content.go``):
+
+- ``text{text}``, ``reasoning{thinking}``, ``image_url``, ``binary``;
+- ``tool_call{id, name, input}`` (``input`` the arguments as a JSON string) in assistant messages,
+  ``tool_result{tool_call_id, name, content, metadata, is_error}`` in tool messages;
+- ``finish{reason, time, message, details}``: ``reason`` ``error`` when the model's request failed;
+- ``shell_command{command, output, exit_code}``: a command the person ran with ``!``.
+
+The bash tool ends a failed command's output with ``Exit code N`` (or ``Command was aborted before
+completion``), then ``<cwd>…</cwd>`` (``formatOutput`` in ``internal/agent/tools/bash.go``).
+
+The database is opened read-only (``mode=ro``): Crush may be running on it, and reading must
+neither lock it nor change it. Rows are read one at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.common import Cursor, call_text, decode_arguments, remote_host, shell_command, \
+    tool_path
+from spec_debug.session.formats.instants import stamp
+
+STORE = "crush.db"
+DATA_DIR = ".crush"
+_MAGIC = b"SQLite format 3\x00"
+_EXIT_TAIL = re.compile(r"(?:\A|\n)Exit code (-?\d+)\s*(?:<cwd>[^\n]*</cwd>\s*)?\Z")
+_ABORTED = "Command was aborted before completion"
+_BUSY_MS = 2000
+
+
+class StoreError(Exception):
+    """The database cannot be read (corrupt, locked past the wait, not Crush's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    id: str
+    title: str | None
+    parent: str | None
+
+
+def is_sqlite(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == _MAGIC
+    except OSError:
+        return False
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """Read-only, through a URI so that ``mode=ro`` holds (a plain path would open it read-write)."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, check_same_thread=False)
+        conn.text_factory = lambda b: b.decode("utf-8", "replace")
+        return conn
+    except sqlite3.Error as exc:
+        raise StoreError(str(exc)) from None
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def sessions(path: Path) -> list[Session]:
+    """The sessions of a Crush store, oldest first; :class:`StoreError` when it is no Crush store
+    or cannot be read."""
+    try:
+        conn = _connect(path)
+        try:
+            session_cols, message_cols = _columns(conn, "sessions"), _columns(conn, "messages")
+            if not {"id"} <= session_cols or not {"session_id", "role", "parts"} <= message_cols:
+                raise StoreError("no Crush sessions and messages tables")
+            title = "title" if "title" in session_cols else "NULL"
+            parent = "parent_session_id" if "parent_session_id" in session_cols else "NULL"
+            order = "created_at, rowid" if "created_at" in session_cols else "rowid"
+            rows = conn.execute(f"SELECT id, {title}, {parent} FROM sessions ORDER BY {order}").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise StoreError(str(exc)) from None
+    return [Session(str(i), t if isinstance(t, str) and t else None, p if isinstance(p, str) and p else None)
+            for i, t, p in rows]
+
+
+def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    try:
+        conn = _connect(path)
+    except StoreError as exc:
+        stats.damaged.append(f"{path.name}: cannot be read ({exc}); no message of it was read")
+        return
+    index = 0
+    try:
+        order = "created_at, rowid" if "created_at" in _columns(conn, "messages") else "rowid"
+        when = "created_at" if "created_at" in _columns(conn, "messages") else "NULL"
+        rows = conn.execute(f"SELECT rowid, role, parts, {when} FROM messages WHERE session_id = ? ORDER BY {order}",
+                            (session_id,))
+        for rowid, role, parts, created in rows:
+            cursor.records = index + 1
+            stats.lines += 1
+            yield from _message(role, parts, stamp(created), cursor.seq_base + index, rowid, cursor, stats)
+            index += 1
+    except sqlite3.Error as exc:
+        stats.damaged.append(f"{path.name}: cannot be read past message {index} ({exc}); the messages before it "
+                             "were kept")
+    finally:
+        conn.close()
+
+
+def _message(role, parts, ts, seq: int, rowid: int, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    def event(kind, role_, block=0, **kw) -> Event:
+        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role_, kind=kind, block=block,
+                     timestamp=ts, file=cursor.file, line=rowid, **kw)
+
+    try:
+        decoded = json.loads(parts) if isinstance(parts, (str, bytes)) else None
+    except ValueError:
+        decoded = None
+    if not isinstance(decoded, list):
+        stats.broken_json += 1
+        return
+    role = role if isinstance(role, str) else "?"
+    for block, part in enumerate(decoded):
+        kind = part.get("type") if isinstance(part, dict) else None
+        data = part.get("data") if isinstance(part, dict) and isinstance(part.get("data"), dict) else {}
+        yield from _part(kind, data, role, block, event, stats)
+
+
+def _part(kind, data: dict, role: str, block: int, event, stats: ReadStats) -> Iterator[Event]:
+    if kind == "text":
+        text = data.get("text") if isinstance(data.get("text"), str) else ""
+        if text.strip():
+            yield event({"user": "prompt", "assistant": "text"}.get(role, "system"), role, block, text=text)
+    elif kind == "reasoning":
+        if isinstance(data.get("thinking"), str) and data["thinking"].strip():
+            yield event("thinking", role, block, text=data["thinking"])
+    elif kind == "tool_call":
+        yield _call(data, role, block, event)
+    elif kind == "tool_result":
+        yield _result(data, block, event)
+    elif kind == "shell_command":
+        yield from _typed_command(data, role, block, event)
+    elif kind == "finish":
+        reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
+        said = " ".join(str(data[k]) for k in ("message", "details") if isinstance(data.get(k), str) and data[k])
+        if reason == "error":
+            # a request that failed for good is the agent's failure, as Codex's error events are
+            yield event("system", role, block, raw_type="error", text=said or "the model's request failed")
+        else:
+            yield event("other", role, block, raw_type="finish", text=reason)
+    elif kind in ("image_url", "binary"):
+        yield event("other", role, block, raw_type=kind)
+    else:
+        stats.unknown_types += 1
+        yield event("other", role, block, raw_type=str(kind))
+
+
+def _call(data: dict, role: str, block: int, event) -> Event:
+    name = data.get("name") if isinstance(data.get("name"), str) else "?"
+    raw = data.get("input")
+    args = decode_arguments(raw)
+    command = shell_command(args) if isinstance(args, dict) else None
+    call_id = data.get("id") if isinstance(data.get("id"), str) else None
+    return event("tool_call", role, block, tool_name=name, call_id=call_id, command=command,
+                 text=call_text(command, raw if raw is not None else {}), path=tool_path(args),
+                 host=remote_host(args) if command is not None else None)
+
+
+def _result(data: dict, block: int, event) -> Event:
+    output = data.get("content") if isinstance(data.get("content"), str) else ""
+    found = _EXIT_TAIL.search(output[-600:])
+    code = int(found.group(1)) if found else None
+    failed = data.get("is_error") is True or bool(code) or _ABORTED in output[-600:]
+    call_id = data.get("tool_call_id") if isinstance(data.get("tool_call_id"), str) else None
+    return event("tool_result", "tool", block, call_id=call_id, text=output, exit_code=code, is_error=failed)
+
+
+def _typed_command(data: dict, role: str, block: int, event) -> Iterator[Event]:
+    """A ``!`` command the person ran: a call and its result, with the exit code Crush kept."""
+    command = data.get("command") if isinstance(data.get("command"), str) else ""
+    if not command.strip():
+        return
+    code = data.get("exit_code") if type(data.get("exit_code")) is int else None
+    call = event("tool_call", role, block, tool_name="shell_command", command=command, text=command,
+                 host=remote_host({"command": command}))
+    call.call_id = f"shell-{call.seq}-{block}"
+    yield call
+    output = data.get("output") if isinstance(data.get("output"), str) else ""
+    yield event("tool_result", "tool", block, call_id=call.call_id, text=output, exit_code=code, is_error=bool(code))
