@@ -295,7 +295,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if m := _BARE_EXC.search(output):
         msg = (m.group("msg") or "").strip()
-        return [ErrorInfo(KV_CACHE_MEMORY if _KV_CACHE_MEMORY.match(msg) else "exception", m.group("type"), msg)]
+        return [ErrorInfo(KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "exception", m.group("type"), msg)]
     if exit_code not in (None, 0) or is_error:
         if said := _ERROR_SAID.search(output):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
@@ -882,15 +882,25 @@ def _group_margin(output: str, start: int) -> str:
 # (vllm/worker/worker.py raise_if_cache_size_invalid; v1: vllm/v1/core/kv_cache_utils.py). A
 # share set too small, not a GPU that ran out: the fix is the opposite of an OOM's (raise the
 # fraction, not lower it).
+# vLLM V1 checks the same against one request of max_model_len: "ValueError: To serve at least
+# one request with the models's max seq len (131072), (16.00 GiB KV cache is needed, which is
+# larger than the available KV cache memory (9.47 GiB). ... Try increasing
+# `gpu_memory_utilization` or decreasing `max_model_len`" (vllm/v1/core/kv_cache_utils.py,
+# check_enough_kv_cache_memory; 0.8.x wrote "KV Cache"), V0 "The model's max seq len (X) is
+# larger than the maximum number of tokens that can be stored in KV cache (Y)" (vllm/worker/
+# worker.py, raise_if_cache_size_invalid). An EAGLE drafter's weights and KV cache take their
+# share first, so a context that fit without speculation may not with it.
 _KV_CACHE_MEMORY = re.compile(r"Not enough memory\. Please try to increase --mem-fraction-static"
-                              r"|No available memory for the cache blocks")
+                              r"|No available memory for the cache blocks"
+                              r"|larger than the available KV [Cc]ache memory"
+                              r"|larger than the maximum number of tokens that can be stored in KV cache")
 KV_CACHE_MEMORY = "kv_cache_memory"
 """The error kind of :data:`_KV_CACHE_MEMORY`."""
 
 
 def _classify(info: ErrorInfo) -> ErrorInfo:
     text = f"{info.exception or ''}: {info.message}"
-    if "memory" in text and _KV_CACHE_MEMORY.search(text):
+    if ("memory" in text or "KV cache" in text) and _KV_CACHE_MEMORY.search(text):
         info.kind = KV_CACHE_MEMORY
     elif _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
