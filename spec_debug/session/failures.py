@@ -420,7 +420,8 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
             (m := _reported(_NCCL if failed else _NCCL_FAILED, output, failed)):
         if "calloc" in output and (oom := _NCCL_CALLOC.search(output)):
             return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, oom.start()))
-        return ErrorInfo("nccl", _exception_near(output, m.start()), _line_at(output, m.start()))
+        return ErrorInfo("nccl", _exception_near(output, m.start()),
+                         _with_last_error(_line_at(output, m.start()), output, m.end()))
     # Both name what died in single quotes: one memchr spares most outputs both scans.
     if "'" in output and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
         return ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])
@@ -517,6 +518,8 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
             continue
         error = _chain_error(chain, _classify(info), wrapped) if chain else _classify(info)
         chain = []
+        if error.kind == "nccl" and error is info:
+            error.message = _with_last_error(error.message, output, end)
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
         # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
@@ -582,6 +585,35 @@ def _unprefixed_report(output: str, end: int) -> str:
             line = line[m.end():]
         lines.append(line)
     return "\n".join(lines)
+
+
+# NCCL's error says which call failed and how ("unhandled system error", "invalid usage"); the
+# reason it found is on the line after "Last error:" below the NCCL result's name (torch's
+# c10d getNcclErrorDetailStr appends ncclGetLastError()): "Duplicate GPU detected : rank 1 and
+# rank 0 both on CUDA device 1000" (two ranks given one GPU), "socketStartConnect: Connect to
+# 10.0.0.2<46789> failed : Software caused connection abort" (a peer unreachable), "NET/IB : Got
+# completion from peer ... with status=12". Without it every NCCL failure read alike.
+def _with_last_error(message: str, output: str, at: int) -> str:
+    """``message`` with the "Last error:" line NCCL wrote within a few lines after ``at``, behind
+    the log prefix its own line has (a vLLM worker's "(VllmWorker rank=1 pid=7) ERROR ... ")."""
+    pos = output.find("Last error:", at, at + 600)
+    if pos < 0:
+        return message
+    line_start = output.rfind("\n", 0, pos) + 1
+    prefix = output[line_start:pos]
+    nl = output.find("\n", pos)
+    if nl < 0 or output[pos + 11:nl].strip():
+        return message  # NCCL puts the reason on the next line, alone
+    next_end = output.find("\n", nl + 1)
+    said = output[nl + 1:next_end if next_end >= 0 else len(output)].rstrip("\r")
+    if prefix and said.startswith(prefix):
+        said = said[len(prefix):]
+    said = said.strip()
+    if not said or said in message:
+        return message
+    if len(message) > 180:
+        message = message[:180] + "..."
+    return f"{message} | Last error: {said}"[:300]
 
 
 def _heads_a_traceback(output: str, start: int) -> bool:
