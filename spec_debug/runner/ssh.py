@@ -40,6 +40,7 @@ from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
+from spec_debug.runner.ssh_transport import answered_within
 from spec_debug.runner.transport import CommandOutcome, Transport
 
 _T = TypeVar("_T")
@@ -1044,28 +1045,9 @@ class _ExecUnanswered(TransportError):
 
 
 def _exec_answered(channel: paramiko.Channel, command: str, within_s: float, host: str, what: str) -> None:
-    """channel.exec_command, given up after within_s: paramiko waits for sshd's answer without
-    limit (paramiko/channel.py, _wait_for_event), and sshd answers only once it has forked the
-    command (openssh-portable session.c, do_exec_no_pty). An sshd that opened the channel and
-    then froze (a fork stalled in memory reclaim, a host thrashing, a stopped process) held the
-    run for good. Closing the channel wakes paramiko's wait."""
-    gave_up = threading.Event()
-
-    def give_up() -> None:
-        gave_up.set()
-        close_channel(channel)
-
-    timer = threading.Timer(within_s, give_up)
-    timer.daemon = True
-    timer.start()
-    try:
-        channel.exec_command(command)
-    except paramiko.SSHException:
-        if not gave_up.is_set():
-            raise
-    finally:
-        timer.cancel()
-    if gave_up.is_set():
+    """channel.exec_command, given up after within_s (ssh_transport.answered_within: paramiko
+    waited for sshd's answer without limit, and a frozen sshd held the run for good)."""
+    if not answered_within(channel, lambda: channel.exec_command(command), within_s):
         raise _ExecUnanswered(
             f"{host}: the server opened {what} channel but did not start its command within {within_s:g} s",
             hint="sshd on the host is hung or overloaded (out of memory: its fork of the command stalls in reclaim, "

@@ -39,6 +39,7 @@ from spec_debug.runner.copy_script import GET_SCRIPT, refusal
 from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.ssh_connect import close_channel
+from spec_debug.runner.ssh_transport import answered_within
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _one_line
 
 # paramiko's SFTP layer raises its own SFTPError (not an OSError) for protocol trouble, e.g.
@@ -320,7 +321,8 @@ class RemoteFiles:
                 # never answers (a ForceCommand reading stdin) would hang the run.
                 channel.settimeout(self._start_wait_s())
                 stage = "subsystem"
-                channel.invoke_subsystem("sftp")
+                if not answered_within(channel, lambda: channel.invoke_subsystem("sftp"), self._start_wait_s()):
+                    raise _unanswered(self._host, "the SFTP", "its sftp-server", self._start_wait_s())
                 stage = "version"
                 self._client = paramiko.SFTPClient(channel)
                 # Then no limit per transfer, only on silence: a home on a hung NFS mount.
@@ -341,7 +343,8 @@ class RemoteFiles:
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while starting SFTP") from None
                 if no_sftp is not None and not self._interrupted.is_set():
                     self._shell_copies = _ShellCopies(
-                        self._host, no_sftp, self._session_slot, self._open_channel, self._alive, kill=self._kill
+                        self._host, no_sftp, self._session_slot, self._open_channel, self._alive, kill=self._kill,
+                        answer_within_s=self._start_timeout_s,
                     )
                     return None
                 reason = f"no answer within {self._start_wait_s():g} s" if isinstance(exc, TimeoutError) else _one_line(exc)
@@ -365,7 +368,7 @@ class RemoteFiles:
                         self._shell_copies = _ShellCopies(
                             self._host, f"SFTP is unusable: the login shell prints {chatter!r} for every command, "
                             "and that text lands in the SFTP stream", self._session_slot, self._open_channel, self._alive,
-                            hint=_CHATTER_HINT, kill=self._kill,
+                            hint=_CHATTER_HINT, kill=self._kill, answer_within_s=self._start_timeout_s,
                         )
                         return None
                 raise RemoteFileError(
@@ -414,7 +417,8 @@ class RemoteFiles:
                 channel = self._open_channel()
                 try:
                     channel.settimeout(_CHATTER_WAIT_S)
-                    channel.exec_command("exit 0")
+                    if not answered_within(channel, lambda: channel.exec_command("exit 0"), _CHATTER_WAIT_S):
+                        return None
                     channel.shutdown_write()
                     for chunk in iter(lambda: channel.recv(1024), b""):
                         said += chunk
@@ -518,6 +522,15 @@ class RemoteFiles:
 # sftp-server answers the pipelined writes that hit a full disk or quota with a bare "Failure"
 # (sftp-server.c, errno_to_portable), which paramiko does not raise, so a full disk shows as this.
 _SIZE_MISMATCH = re.compile(r"size mismatch in put!\s+(\d+) != (\d+)")
+
+
+def _unanswered(host: str, channel: str, command: str, within_s: float) -> RemoteFileError:
+    """The error of a channel whose exec or subsystem request sshd never answered (ssh_transport.answered_within)."""
+    return RemoteFileError(
+        f"{host}: the server opened {channel} channel but did not start {command} within {within_s:g} s",
+        hint="sshd on the host is hung or overloaded (out of memory: its fork of the command stalls in reclaim, "
+        "or sshd itself is swapped out or stopped): check the host's load and memory; raise ConnectTimeout if it is only slow",
+    )
 
 
 def _short_write(reason: str) -> str:
@@ -647,9 +660,12 @@ class _ShellCopies:
         alive: Callable[[], bool],
         hint: str | None = None,
         kill: Callable[[int], None] | None = None,
+        answer_within_s: float = 15.0,
     ) -> None:
         self._host = host
         self._kill = kill
+        self._answer_within_s = answer_within_s
+        """How long sshd may take to start a copy's command (ConnectTimeout): a frozen one never does."""
         """Kills a process tree on the host by its pid (SSHTransport's kill of a timed-out step)."""
         self.no_sftp = no_sftp
         """Why SFTP is not used (shown with every failed copy)."""
@@ -739,7 +755,8 @@ class _ShellCopies:
                 if self.interrupted or (expired is not None and expired.is_set()):
                     raise EOFError("interrupted")
                 channel.settimeout(_STALL_S)
-                channel.exec_command(wire_path(command))
+                if not answered_within(channel, lambda: channel.exec_command(wire_path(command)), self._answer_within_s):
+                    raise _unanswered(self._host, "the copy's", "its command", self._answer_within_s)
                 if send is not None:
                     self._send(channel, send)
                 channel.shutdown_write()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Callable
 
 import paramiko
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_DATA, MSG_CHANNEL_EXTENDED_DATA, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
@@ -36,6 +37,33 @@ def close_channel(channel: paramiko.Channel) -> None:
         channel.close()
     except (paramiko.SSHException, EOFError, OSError):
         pass
+
+
+def answered_within(channel: paramiko.Channel, request: Callable[[], None], within_s: float) -> bool:
+    """Make a channel request (exec_command, invoke_subsystem) and wait at most within_s for
+    sshd's answer; False, the channel closed, when none came. paramiko waits for it without
+    limit (paramiko/channel.py, _wait_for_event), and sshd answers an exec or subsystem request
+    only once it has forked the command (openssh-portable session.c, do_exec_no_pty): an sshd
+    that opened the channel and then froze (its fork stalled in memory reclaim, a thrashing
+    host, a stopped process) held the run for good. Closing the channel wakes that wait
+    (paramiko/channel.py, _set_closed sets the event)."""
+    gave_up = threading.Event()
+
+    def give_up() -> None:
+        gave_up.set()
+        close_channel(channel)
+
+    timer = threading.Timer(within_s, give_up)
+    timer.daemon = True
+    timer.start()
+    try:
+        request()
+    except paramiko.SSHException:
+        if not gave_up.is_set():
+            raise
+    finally:
+        timer.cancel()
+    return not gave_up.is_set()
 
 
 def _handle_channel_request(channel: paramiko.Channel, message: paramiko.Message) -> None:

@@ -26,7 +26,9 @@ import spec_debug.runner.ssh as ssh_module
 from spec_debug.errors import TransportError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from tests.sshd_fixture import ClientSetup, SshServer
+from spec_debug.runner.ssh_errors import RemoteFileError
+from tests.ssh.h8_helpers import SftpLineServer
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer
 
 # The step's sshd: the first ancestor of the step's shell named sshd (its session process).
 WRITE_SSHD_PID = (
@@ -46,14 +48,18 @@ def frozen(tmp_path: Path) -> Iterator[list[int]]:
             pass
 
 
-def _freeze_before(monkeypatch: pytest.MonkeyPatch, name: str, pid_file: Path, stopped: list[int]) -> None:
-    """Stop the step's sshd just before module function `name` sends its exec request."""
+def _freeze_before(monkeypatch: pytest.MonkeyPatch, name: str, pid_file: Path, stopped: list[int], *, call: int = 1) -> None:
+    """Stop the step's sshd just before the `call`th call of module function `name` (one that
+    comes between a channel's open and its exec or subsystem request)."""
     original = getattr(ssh_module, name)
+    calls = []
 
     def frozen_first(*args: Any, **kwargs: Any) -> Any:
-        pid = int(pid_file.read_text())
-        os.kill(pid, signal.SIGSTOP)
-        stopped.append(pid)
+        calls.append(1)
+        if len(calls) == call:
+            pid = int(pid_file.read_text())
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
         return original(*args, **kwargs)
 
     monkeypatch.setattr(ssh_module, name, frozen_first)
@@ -133,3 +139,30 @@ def test_a_step_whose_exec_is_never_answered_fails_with_a_hint(
         os.kill(frozen[0], signal.SIGCONT)
     assert raised.value.message == "gpu: the server opened the step's channel but did not start its command within 1 s"
     assert "hung or overloaded" in (raised.value.hint or "")
+
+
+@pytest.mark.parametrize("subsystem, freeze_at, said", [
+    ("internal-sftp", 1, "gpu: the server opened the SFTP channel but did not start its sftp-server within 1 s"),
+    # No `Subsystem sftp` line (hardened images): the copy goes over `cat` on a second channel.
+    ("", 2, "gpu: the server opened the copy's channel but did not start its command within 1 s"),
+])
+def test_a_copy_whose_request_is_never_answered_fails_with_a_hint(
+    client: ClientSetup, client_key: ClientKey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frozen: list[int],
+    subsystem: str, freeze_at: int, said: str,
+) -> None:
+    server = SftpLineServer(tmp_path / "sshd-frozen-copy", [client_key], subsystem=subsystem).start()
+    try:
+        client.trust(server)
+        client.alias("gpu", server, ConnectTimeout=1)
+        pid_file = tmp_path / "sshd.pid"
+        with SSHTransport.connect("gpu", client.options()) as transport:
+            first = transport.run(WRITE_SSHD_PID.format(file=pid_file), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"))
+            assert first.exit_code == 0
+            _freeze_before(monkeypatch, "_send_environment", pid_file, frozen, call=freeze_at)
+            with pytest.raises(RemoteFileError) as raised:
+                _within(4.5, lambda: transport.get("/etc/hostname", tmp_path / "hostname"))
+            os.kill(frozen[0], signal.SIGCONT)
+        assert raised.value.message == said
+        assert "hung or overloaded" in (raised.value.hint or "")
+    finally:
+        server.stop()
