@@ -46,6 +46,11 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 # cublasStatus_t), as torch reports it: "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling
 # `cublasCreate(handle)`" (vllm-project/vllm#8180 serving w8a8, QwenLM/Qwen3#873: fixed by a
 # GPU with room).
+# vLLM's check at start that the GPU has the memory --gpu-memory-utilization asks for: "ValueError:
+# Free memory on device [cuda:0 ](4.04/119.63 GiB) on startup is less than desired GPU memory
+# utilization (0.15, 17.94 GiB). Decrease GPU memory utilization or reduce GPU memory used by other
+# processes." (vllm/v1/worker/gpu_worker.py, init_device): another process holds the GPU (often a
+# server an earlier attempt left running), the same fault as an OOM.
 # Ray's OutOfMemoryError is the host's memory, not the GPU's: its memory monitor kills a worker
 # when the node's RAM passes RAY_memory_usage_threshold ("ray.exceptions.OutOfMemoryError: Task
 # was killed due to the node running low on memory.", python/ray/exceptions.py; vLLM's Ray
@@ -53,7 +58,8 @@ _CHAINED = ("During handling of the above exception", "The above exception was t
 _CUDA_OOM = re.compile(r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError(?!: Task was killed due to the node)"
                        r"|CUDA (?:driver )?error: out of memory"
                        r"|Triton Error \[CUDA\]: out of memory|Cuda failure (?:\d+ )?'out of memory'"
-                       r"|CUBLAS_STATUS_ALLOC_FAILED")
+                       r"|CUBLAS_STATUS_ALLOC_FAILED"
+                       r"|Free memory on device [^()\n]*\([\d.]+/[\d.]+ GiB\) on startup is less than desired GPU memory")
 # NCCL's own allocation failing (NVIDIA/nccl src/include/alloc.h ncclCudaCalloc: "Failed to CUDA
 # calloc N bytes", after the cudaMalloc's "Cuda failure 'out of memory'" when that was logged):
 # the last line of a DistBackendError's "unhandled cuda error ... Last error:" message
@@ -400,8 +406,8 @@ def _http_error(m: re.Match) -> ErrorInfo:
 
 def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     """The GPU, NCCL or process failure an output states in so many words, wherever it is."""
-    # Every _CUDA_OOM spelling has a "C" (CUDA) or an "O" (OutOfMemoryError).
-    if ("C" in output or "O" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
+    # Every _CUDA_OOM spelling has a "C" (CUDA), an "O" (OutOfMemoryError) or an "F" (Free memory).
+    if ("C" in output or "O" in output or "F" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
     if "C" in output and "CUDA" in output and _says_cuda_error(output) and (m := _reported(_CUDA_ERROR, output, failed)):
