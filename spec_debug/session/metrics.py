@@ -351,8 +351,13 @@ _ACC_POSITION_WORD = re.compile(r"\b[Pp]osition[ _]?(\d+)[,:;]?\s*$")
 # The separator may be the full-width colon, as Chinese keyboards type it ("accept length：1.70",
 # SafeAILab/EAGLE#143).
 _ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b")
-_ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|AL)\))?"
-                         r"\s*(?:[:=\uff1a]|of|is|was|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
+# The verb may have a word of degree after it, as people say the number that is the fault: "the
+# accept length is only 1.0", "acceptance rate stays at 0%", "is stuck at 1.02", "is just
+# 1.1"; the name an abbreviation in parentheses ("mean acceptance length (MAL) of 3.1").
+_IS_ONLY = (r"(?:is|was|are|were|stays?|stayed|remains?|remained|sits?|sat|hovers?|hovered|stuck)"
+            r"(?:\s+(?:only|just|still|now|around|about|roughly|approximately|basically|exactly|stuck|at)\b)*")
+_ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|[A-Z]{1,4})\))?"
+                         r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
                          r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7]|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
@@ -361,11 +366,13 @@ _ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b
 # whole number before the words counts runs or steps).
 _LEN_VALUE_BEFORE = re.compile(r"(?<![\w.~-])~?(?P<value>\d+\.\d+)\*{0,2}\s+(?:(?:avg|average|mean)\s+)?$")
 # "accept length went from 1.6 to 3.2": the second number after a "from" one.
+# "acceptance rate: 70% -> 30%": an arrow after a reading gives the next one, as "from A to B" does.
+_ARROW_NEXT = re.compile(r"\s*%?\s*(?:->|\u2192)")
 _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 # "accept rate: 0.55", "acceptance rate of ~62%", and with the percentage first: "a 62%
 # acceptance rate".
 _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
-_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|is|was|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
 # "AL" is the mean acceptance length in vLLM's spec-decode threads: "Previous AL=3.53"
 # (vllm-project/vllm#26191), "Using 3 draft token SGL gets 2.4 AL" (#16035). Upper case and a
 # word of its own only ("TOTAL", "ALL" are none); prose only, where people write it.
@@ -1461,7 +1468,7 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
             continue
         if (m := _ACCEPT_LEN.match(text, at)) is not None:
             found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, at, m.end())))
-            if m.group("from") and (then := _THEN_TO.match(text, m.end())) is not None:
+            if (m.group("from") or _ARROW_NEXT.match(text, m.end())) and (then := _THEN_TO.match(text, m.end())) is not None:
                 found.append(Metric("accept_length", float(then.group("value")), "tokens", _context(text, at, then.end())))
         elif (b := _LEN_VALUE_BEFORE.search(text, max(0, at - 30), at - 1)) is not None \
                 and 1.0 <= float(b.group("value")) <= _MAX_ACCEPT_LENGTH:
@@ -1473,7 +1480,7 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if (m := _RATE_AFTER.match(text, word.end())) is not None:
             unit = "%" if m.group("pct") else "ratio"
             found.append(Metric("accept_rate", float(m.group("value")), unit, _context(text, at, m.end())))
-            if m.group("from") and (then := _THEN_TO.match(text, m.end())) is not None:
+            if (m.group("from") or _ARROW_NEXT.match(text, m.end())) and (then := _THEN_TO.match(text, m.end())) is not None:
                 unit = "%" if then.group("pct") or m.group("pct") else "ratio"
                 found.append(Metric("accept_rate", float(then.group("value")), unit, _context(text, at, then.end())))
         elif (m := _PCT_JUST_BEFORE.search(text, max(0, at - 20), at - 1)) is not None:
