@@ -86,8 +86,33 @@ class _ProxyCommand(paramiko.ProxyCommand):
         # The process is gone but its last words may still be in the pipe: let the drain read
         # them (it ends at EOF; bounded, a grandchild may hold stderr open).
         self._drain.join(timeout=1.0)
-        lines = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()
-        return f"exited with code {code}" + (f": {lines[-1].strip()}" if lines else "")
+        said = _reason_line(self._stderr_tail.decode("utf-8", "replace"))
+        return f"exited with code {code}" + (f": {said}" if said else "")
+
+    def refused_forwarding(self) -> bool:
+        """Whether the command was a bastion's `ssh -W` whose sshd refused to forward (its
+        channel open failed "administratively prohibited": AllowTcpForwarding no, a PermitOpen
+        list, a `restrict` key)."""
+        return _PROHIBITED in self._stderr_tail.decode("utf-8", "replace")
+
+
+# ssh(1)'s last words when the bastion would not open the `-W` channel (openssh-portable: ssh.c,
+# ssh_stdio_confirm); the reason is the line before it, channels.c's "channel N: open failed: ...".
+_STDIO_FORWARDING_FAILED = "stdio forwarding failed"
+_PROHIBITED = "administratively prohibited"
+
+
+def _reason_line(stderr: str) -> str | None:
+    """The line of a ProxyCommand's stderr that says why it ended: its last, except after
+    `ssh -W`'s "stdio forwarding failed", which says only that: the reason ("channel 0: open
+    failed: administratively prohibited", "...: connect failed: Connection refused") is the
+    line before, and the message quoted the vague one alone."""
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    if not lines:
+        return None
+    if lines[-1] == _STDIO_FORWARDING_FAILED and len(lines) > 1 and "open failed" in lines[-2]:
+        return f"{lines[-2]} ({lines[-1]})"
+    return lines[-1]
 
 
 _EXIT_AFTER_EOF_S = 2.0
@@ -128,7 +153,10 @@ def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
     if isinstance(sock, _ProxyCommand):
         why = sock.ended()
         if why is not None:
-            raise HostUnreachableError(
-                f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}",
-                hint="run the ProxyCommand by hand to see why it cannot reach the host",
-            ) from None
+            hint = "run the ProxyCommand by hand to see why it cannot reach the host"
+            if sock.refused_forwarding():
+                # As ssh_jump says for a ProxyJump hop that refuses the same channel.
+                hint = ("the bastion the ProxyCommand goes through refuses to forward connections there: its sshd_config "
+                        "forbids it (AllowTcpForwarding no, DisableForwarding yes, a PermitOpen list), or your key's "
+                        "authorized_keys line does (restrict, permitopen=): ask for forwarding to be allowed, or use another bastion")
+            raise HostUnreachableError(f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}", hint=hint) from None
