@@ -22,8 +22,8 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_task, codex, codex_exec, codex_threads,
-    crush, gemini_cli,
+    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec,
+    codex_threads, crush, gemini_cli,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_wire, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
@@ -763,8 +763,10 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     if stripped[:1] == b"{" and asciicast.looks_like_v1_head(stripped):
         return "asciicast", False, True  # one JSON document, read whole (formats.asciicast)
-    if stripped[:1] not in (b"[", b"{") and (specstory.looks_like(stripped) or opencode_export.looks_like(stripped)):
-        return "specstory", False, True  # Markdown with its roles marked: SpecStory's, or OpenCode's transcript
+    if stripped[:1] not in (b"[", b"{") and (specstory.looks_like(stripped) or opencode_export.looks_like(stripped)
+                                             or cline_export.looks_like(stripped)):
+        # Markdown with its roles marked: SpecStory's, OpenCode's transcript, a Cline or Roo Code export
+        return "specstory", False, True
     if stripped[:1] == b"{" and openhands.looks_wrapped(stripped):
         return "openhands", True, True
     if stripped[:1] == b"{" and swe_agent.looks_like_head(stripped):
@@ -974,7 +976,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:
-            marked = opencode_export if _opens_like(source.path, opencode_export.looks_like) else specstory
+            marked = opencode_export if _opens_like(source.path, opencode_export.looks_like) else \
+                cline_export if _opens_like(source.path, cline_export.looks_like) else specstory
             yield from marked.read(source.path, cursor, stats)
         elif source.format == "text":
             yield from text_log.read(source.path, cursor, stats)
