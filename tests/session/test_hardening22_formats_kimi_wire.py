@@ -33,6 +33,7 @@ def _wire() -> list[dict]:
         _line(1790153671.00, "ToolCall", {"type": "function", "id": "Shell:0",
                                           "function": {"name": "Shell", "arguments": '{"command": "ssh gpu-3 '},
                                           "extras": None}),
+        _line(1790153671.005, "StatusUpdate", {"context_usage": 0.01}),  # between a call and its arguments
         _line(1790153671.01, "ToolCallPart", {"arguments_part": 'tail -n 50 /var/log/vllm.log"}'}),
         _line(1790153672.00, "ApprovalRequest", {"id": "a1", "tool_call_id": "Shell:0", "sender": "Shell",
                                                  "action": "run shell command", "description": TAIL, "display": []}),

@@ -41,9 +41,14 @@ _CONTROL = frozenset({
     "TurnEnd", "StepBegin", "CompactionBegin", "CompactionEnd", "MCPLoadingBegin", "MCPLoadingEnd",
     "HookTriggered", "HookResolved", "StatusUpdate", "Notification", "PlanDisplay", "ApprovalRequest",
     "ApprovalResponse", "ApprovalRequestResolved", "QuestionRequest", "QuestionResponse", "ToolCallRequest",
+    "ToolCallPart",
 })
 """Messages that steer or report on the session, no talk of its own (``ApprovalRequestResolved`` is
 wire v1's name of ``ApprovalResponse``)."""
+_ASIDE = frozenset({"SubagentEvent", "StatusUpdate", "Notification", "MCPLoadingBegin", "MCPLoadingEnd",
+                    "HookTriggered", "HookResolved"})
+"""Messages that may come between a call and the rest of its streamed arguments (a sub-agent's
+talk, a status report): they leave the agent's reply or call being assembled open."""
 _MAX_NESTING = 8
 
 
@@ -126,7 +131,8 @@ def _message(message, agent: str, seq: int, lineno: int, ts, streams: dict, curs
     if part_kind is not None and stream.part is not None and stream.part[0] == part_kind and stream.call is None:
         stream.part[1].append(text if isinstance(text, str) else "")
         return
-    yield from stream.flush(cursor)
+    if kind not in _ASIDE:
+        yield from stream.flush(cursor)
 
     def event(kind_, role, **kw) -> Event:
         return Event(session=cursor.session, seq=seq, agent=agent, role=role, kind=kind_, timestamp=ts,
