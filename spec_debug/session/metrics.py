@@ -494,7 +494,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                                 f"vLLM progress bar, last of {len(speeds)} estimates"))
             structured = True
         text = _TQDM_SPEED.sub("", text)
-    if ("(" in text and not (only_readings and text is source) and ("(tok/s)" in text or "(per sec)" in text)) or \
+    if ("(" in text and not (only_readings and text is source)
+            and ("(tok/s)" in text or "(per sec)" in text or "(tokens/sec" in text or "(requests/sec)" in text)) or \
             ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or ("F" in text and "TTFT (ms)" in text):
         structured = _bench_serving(text, found) or structured
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
@@ -888,9 +889,18 @@ _BENCH_ROW = re.compile(r"^\|[ \t]*(?P<key>[A-Za-z][^|\n]{2,60}?)[ \t]*\|[ \t]*(
 # NVIDIA GenAI-Perf's console table (triton-inference-server/perf_analyzer genai-perf, rich's box
 # characters): "│ Output Token Throughput (per sec) │   256.94 │    N/A │ ..." under "┃ Statistic ┃ avg ┃
 # min ┃ ...": the first number is the average (triton-inference-server/tutorials#150, an EAGLE run).
-_GENAI_PERF_ROW = re.compile(r"^[ \t]*\u2502[ \t]*(?P<key>[A-Za-z][^\u2502\n]{2,60}?)[ \t]*\u2502[ \t]*(?P<value>\d+(?:\.\d+)?)[ \t]*\u2502", re.M)
+# rich prints its numbers with thousands commas ("│ Output Token Throughput (per sec) │ 1,082.84 │"):
+# every run at 1000 tok/s or more was lost. A table quoted in Markdown has "> " before each row.
+# Later GenAI-Perf and its successor AIPerf (ai-dynamo/aiperf) name the units "tokens/sec",
+# "tokens/sec/user" and "requests/sec".
+_GENAI_PERF_ROW = re.compile(r"^[ \t>]*\u2502[ \t]*(?P<key>[A-Za-z][^\u2502\n]{2,60}?)[ \t]*\u2502[ \t]*"
+                             r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[ \t]*\u2502", re.M)
 _GENAI_PERF_KEYS = {"output token throughput (per sec)": ("throughput", "tok/s"),
-                    "request throughput (per sec)": ("request_throughput", "req/s")}
+                    "output token throughput (tokens/sec)": ("throughput", "tok/s"),
+                    "output token throughput per user (tokens/sec/user)": ("per_user_throughput", "tok/s"),
+                    "request throughput (per sec)": ("request_throughput", "req/s"),
+                    "total token throughput (tokens/sec)": ("total_throughput", "tok/s"),
+                    "request throughput (requests/sec)": ("request_throughput", "req/s")}
 
 
 def _bench_serving(text: str, found: list[Metric]) -> bool:
@@ -903,7 +913,7 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
             key = m.group("key").strip().lower()
             if key in keys:
                 name, unit = keys[key]
-                found.append(Metric(name, float(m.group("value")), unit, f"{tool}: {m.group('key').strip()}"))
+                found.append(Metric(name, float(m.group("value").replace(",", "")), unit, f"{tool}: {m.group('key').strip()}"))
                 hit = True
     return hit
 
