@@ -61,9 +61,13 @@ def test_an_older_cline_export_gives_its_commands_and_denials(tmp_path):
         "**Assistant:**\n\n[Tool Use: execute_command]\nCommand: python app.py",
         "**User:**\n\n[execute_command]\nCommand is still running in the user's terminal.\nHere's the output so far:\n"
         " * Running on http://127.0.0.1:5000",
+        "**Assistant:**\n\n[Tool Use: attempt_completion]\nResult: The server runs.\n\nOpen it to see.\n"
+        "Command: xdg-open http://127.0.0.1:5000",
+        "**User:**\n\n[Tool Result]\nThe user is not pleased with the results.\n<feedback>\nnot yet\n</feedback>",
     ])
     doc = analyze_path(md).to_json()
     assert [(c["command"], c["host"], c["exit_code"], c["is_error"]) for c in doc["commands"]] == [
-        ("ssh root@gpu-3 systemctl restart vllm", "gpu-3", None, True), ("python app.py", None, None, False)]
+        ("ssh root@gpu-3 systemctl restart vllm", "gpu-3", None, True), ("python app.py", None, None, False),
+        ("xdg-open http://127.0.0.1:5000", None, None, False)]
     assert doc["sessions"][0]["first_timestamp"] == "2024-10-01T13:12:00.000Z"
     assert [p["text"] for p in doc["prompts"]] == ["<task>\nrestart the server on gpu-3\n</task>"]

@@ -55,7 +55,9 @@ _RESULT = re.compile(r"^\[(Tool|Tool \(Error\)|Tool Result|[a-z_]+(?: for '.*')?
 _INPUT_KEY = re.compile(r"^([A-Z][A-Za-z_]*): ?(.*)$")
 _REASONING = "[Reasoning]"
 _ENV_OPEN, _ENV_CLOSE = "<environment_details>", "</environment_details>"
-_SHELL_TOOLS = frozenset({"execute_command"})
+_SHELL_TOOLS = frozenset({"execute_command", "attempt_completion"})
+"""Tools whose ``Command:`` is run: attempt_completion's optional command shows the result (``xdg-open
+index.html``, in a public export; its ``command`` parameter in cline/cline ``src/core/prompts/system.ts``)."""
 _ISO_NOW = re.compile(r"Current time in ISO 8601 UTC format: (\d{4}-\d\d-\d\dT[\d:.]+Z)")
 _LOCAL_NOW = re.compile(r"^(\d{1,2}/\d{1,2}/\d{4}, \d{1,2}:\d\d:\d\d [AP]M) \([^,()]*, UTC([+-]\d{1,2}):(\d\d)\)", re.M)
 """The time the environment details give each user turn: Roo Code's ``Current time in ISO 8601 UTC
@@ -201,7 +203,7 @@ class _Reader:
         key = None
         for line in lines:
             found = _INPUT_KEY.match(line)
-            if found and (key is None or name not in _SHELL_TOOLS or found.group(1) != "Command"):
+            if found and found.group(1).lower() not in args:  # a key seen already is a line of a value
                 key = found.group(1).lower()
                 args[key] = found.group(2)
             elif key is not None:
