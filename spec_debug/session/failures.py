@@ -73,7 +73,17 @@ _NCCL_CALLOC = re.compile(r"Failed to CUDA calloc \d+ bytes")
 # FlashInfer's kernels check their launches with FLASHINFER_CUDA_CALL, which prints "CUDA
 # Error: <cudaGetErrorString> (<code>) <file>: line N at function ..." (flashinfer-ai/flashinfer
 # include/flashinfer/utils.cuh; an EAGLE verify step crashing so: sgl-project/sglang#5491).
-_CUDA_ERROR = re.compile(r"(?:CUDA (?:[Dd]river )?[Ee]rror|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
+# ROCm's torch words its runtime's the same way: "HIP error: invalid device function" (c10/hip,
+# hipified from CUDAException.cpp), SGLang's and vLLM's AMD images print it.
+_CUDA_ERROR = re.compile(r"(?:(?:CUDA|HIP) (?:[Dd]river )?[Ee]rror|Triton Error \[CUDA\]): (?!out of memory)[^\n]*")
+# torch finding no GPU it can use: none visible ("No CUDA GPUs are available": CUDA_VISIBLE_DEVICES
+# empty or wrong, a container started without --gpus), no driver or one too old ("Found no NVIDIA
+# driver on your system", "The NVIDIA driver on your system is too old", "CUDA driver
+# initialization failed"; torch/csrc/cuda and c10/cuda), or a CPU-only wheel ("Torch not compiled
+# with CUDA enabled", torch/cuda/__init__.py). The GPU is unreachable, as nvidia-smi's failures
+# (_GPU_UNREACHABLE) say.
+_NO_GPU = re.compile(r"No CUDA GPUs are available|Found no NVIDIA driver on your system|CUDA driver initialization failed"
+                     r"|The NVIDIA driver on your system is too old|Torch not compiled with CUDA enabled")
 # cudaGetErrorString's texts of the sticky kernel faults (CUDA Runtime API, cudaError_t:
 # cudaErrorIllegalAddress, cudaErrorAssert, cudaErrorLaunchFailure, cudaErrorMisalignedAddress,
 # cudaErrorIllegalInstruction), as a library's own exception carries them ("RuntimeError: Error
@@ -301,7 +311,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if m := _BARE_EXC.search(output):
         msg = (m.group("msg") or "").strip()
-        return [ErrorInfo(KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "exception", m.group("type"), msg)]
+        kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
+        return [ErrorInfo(kind, m.group("type"), msg)]
     if exit_code not in (None, 0) or is_error:
         if said := _ERROR_SAID.search(output):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
@@ -384,7 +395,7 @@ def _says_cuda_error(output: str) -> bool:
     """A literal of every _CUDA_ERROR spelling is in ``output``: plain ``in`` tests, as a
     regex alternation without a common literal scans a 12 KB log 6x slower."""
     return "CUDA error" in output or "CUDA Error" in output or "Error [CUDA]" in output \
-        or "CUDA driver error" in output or "CUDA Driver Error" in output
+        or "CUDA driver error" in output or "CUDA Driver Error" in output or "HIP error" in output
 
 
 def _error_body(output: str) -> bool:
@@ -410,7 +421,8 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     if ("C" in output or "O" in output or "F" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
-    if "C" in output and "CUDA" in output and _says_cuda_error(output) and (m := _reported(_CUDA_ERROR, output, failed)):
+    if (("C" in output and "CUDA" in output) or "HIP error" in output) and _says_cuda_error(output) and \
+            (m := _reported(_CUDA_ERROR, output, failed)):
         kind = "cuda_oom" if "CUBLAS_STATUS_ALLOC_FAILED" in m.group(0) else "cuda_error"
         return ErrorInfo(kind, _exception_near(output, m.start()), m.group(0).strip()[:300])
     # A CUDA kernel's device-side assertion (torch's CUDA_KERNEL_ASSERT, printed by the device:
@@ -942,7 +954,7 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
         info.kind = KV_CACHE_MEMORY
     elif _CUDA_OOM.search(text):
         info.kind = "cuda_oom"
-    elif _CUDA_ERROR.search(text) or _CUDA_FAULT.search(text):
+    elif _CUDA_ERROR.search(text) or _CUDA_FAULT.search(text) or _NO_GPU.search(text):
         info.kind = "cuda_error"
     elif _NCCL.search(text):
         info.kind = "nccl"
