@@ -79,6 +79,8 @@ class SessionSource:
     """The session's title where the format writes one (a ChatGPT conversation's)."""
     store_session: str | None = None
     """crush only: the session's id in the SQLite store ``path`` (:mod:`formats.crush`)."""
+    store_children: list = field(default_factory=list)
+    """crush only: the sessions of the sub-agents it started (:func:`formats.crush.sub_agents`)."""
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
@@ -366,8 +368,11 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
             found = crush.sessions(source.path)
         except crush.StoreError:
             return []  # changed since it was found to be one: nothing of it can be read
-        return [SessionSource(id=s.id, path=source.path, format="crush", store_session=s.id, title=s.title)
-                for s in found]
+        known = {s.id for s in found}
+        # a sub-agent's session is read as an agent of the session that started it
+        return [SessionSource(id=s.id, path=source.path, format="crush", store_session=s.id, title=s.title,
+                              store_children=crush.sub_agents(found, s.id))
+                for s in found if s.parent is None or s.parent not in known]
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]
@@ -966,7 +971,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "kimi":
             yield from kimi_wire.read(source.path, cursor, stats, tree)
         elif source.format == "crush":
-            yield from crush.read(source.path, source.store_session or "", cursor, stats)
+            yield from crush.read_session(source.path, source.store_session or "", source.store_children, cursor, stats,
+                                          tree)
         elif source.format == "droid":
             yield from droid_stream.read(source.path, cursor, stats)
         elif source.format == "pi":

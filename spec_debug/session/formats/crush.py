@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats.common import Cursor, call_text, decode_arguments, remote_host, shell_command, \
     tool_path
 from spec_debug.session.formats.instants import stamp
@@ -96,6 +97,33 @@ def sessions(path: Path) -> list[Session]:
         raise StoreError(str(exc)) from None
     return [Session(str(i), t if isinstance(t, str) and t else None, p if isinstance(p, str) and p else None)
             for i, t, p in rows]
+
+
+def sub_agents(found: list[Session], root: str) -> list[Session]:
+    """The sessions Crush's agent tool started under ``root``, and theirs (a sub-agent's session is
+    ``CreateTaskSession(toolCallID, parentSessionID, …)``: its id is the id of the call that
+    started it; charmbracelet/crush ``internal/session/session.go``), oldest first."""
+    below, frontier = [], {root}
+    while frontier:
+        layer = [s for s in found if s.parent in frontier and s.id not in frontier and s not in below]
+        below.extend(layer)
+        frontier = {s.id for s in layer}
+    return below
+
+
+def read_session(path: Path, session_id: str, children: list[Session], cursor: Cursor, stats: ReadStats,
+                 tree: AgentTree | None) -> Iterator[Event]:
+    """The session's messages, then each sub-agent's, an agent named by its session's id."""
+    yield from read(path, session_id, cursor, stats)
+    seq_base = cursor.seq_base + cursor.records
+    for child in children:
+        if tree is not None:
+            info = tree.get(child.id, parent=child.parent if child.parent != session_id else MAIN_AGENT)
+            info.spawned_by, info.agent_type, info.description = child.id, "agent", child.title or ""
+            info.file = str(path)
+        sub = Cursor(session=cursor.session, agent=child.id, file=cursor.file, seq_base=seq_base)
+        yield from read(path, child.id, sub, stats)
+        seq_base += sub.records
 
 
 def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
