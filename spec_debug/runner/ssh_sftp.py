@@ -337,6 +337,7 @@ class RemoteFiles:
                 self._starting = None
                 slot.__exit__(None, None, None)
                 no_sftp = _sftp_refused(channel, stage) if channel is not None else None
+                ended = _ended_before_sftp(channel, stage) if channel is not None else None
                 if channel is not None:
                     close_channel(channel)
                 if not self._alive():
@@ -371,6 +372,13 @@ class RemoteFiles:
                             hint=_CHATTER_HINT, kill=self._kill, answer_within_s=self._start_timeout_s,
                         )
                         return None
+                if ended is not None and not self._interrupted.is_set():
+                    raise RemoteFileError(
+                        f"{self._host}: the host offers no working SFTP: {ended}",
+                        hint="a forced command answers the SFTP request in the SFTP server's place (sshd_config "
+                        "ForceCommand, often in a Match block, or command=\"...\" on your key in the host's "
+                        "~/.ssh/authorized_keys): ask the host's admin to let the sftp subsystem through",
+                    ) from None
                 raise RemoteFileError(
                     f"{self._host}: the host offers no working SFTP ({reason})",
                     hint="spec-debug copies files over SFTP: enable `Subsystem sftp` in sshd_config, "
@@ -590,6 +598,21 @@ def _sftp_refused(channel: paramiko.Channel, stage: str) -> str | None:
     if stage == "version" and channel.status_event.wait(_EXIT_STATUS_WAIT_S) and channel.exit_status == _COMMAND_NOT_FOUND:
         return "the sftp-server program sshd_config names is not installed"
     return None
+
+
+def _ended_before_sftp(channel: paramiko.Channel, stage: str) -> str | None:
+    """How the SFTP channel's program ended before it spoke SFTP (its exit code), when it
+    failed so; None otherwise. Called after _sftp_refused, which waited for the exit status.
+
+    A site's ForceCommand that runs every command through a wrapper or a shell gets
+    `internal-sftp` for the SFTP request (openssh-portable session.c, do_exec: the Subsystem
+    line's command becomes SSH_ORIGINAL_COMMAND); tcsh answers "internal-sftp: Command not
+    found." and a policy wrapper "no sftp here", with exit 1. That was reported as paramiko's
+    "EOF during negotiation". What they print on stderr never reaches us: sshd drops a
+    subsystem's stderr (session.c, do_exec_no_pty: session_set_fds ignores it for subsystems)."""
+    if stage != "version" or not channel.status_event.is_set() or channel.exit_status <= 0:
+        return None
+    return f"the program that answered the SFTP request ended with exit code {channel.exit_status} before speaking SFTP"
 
 
 # The copies, in POSIX sh run as `sh -c SCRIPT sh ARG...`: one line of single-quoted words,
