@@ -31,7 +31,8 @@ def test_a_roo_code_export_gives_commands_exit_codes_failures_and_times(tmp_path
         "not successful, inspect the cause and adjust as needed.\nExit code: 255\nOutput:\n"
         "ssh: connect to host gpu-3 port 22: Connection refused\n\n" + ROO_ENV.format("2026-01-20T15:04:22.414Z"),
         "**Assistant:**\n\n[Tool Use: write_to_file]\nPath: notes.md\nContent: # Notes\n\n---\n\nCommand: not a call",
-        "**User:**\n\n[Tool]\n{\"path\":\"notes.md\",\"operation\":\"created\"}\n" + ROO_ENV.format("2026-01-20T15:05:00.000Z"),
+        "**User:**\n\n[Tool]\n{\"path\":\"notes.md\",\"operation\":\"created\"}\n"
+        + ROO_ENV.format("2026-01-20T15:05:00.000Z"),
         "**Assistant:**\n\n[Tool Use: execute_command]\nCommand: nvidia-smi\nCwd: .",
         "**User:**\n\n[Tool]\nCommand executed in terminal within working directory 'd:/work'. Exit code: 0\nOutput:\n"
         "No devices were found\n" + ROO_ENV.format("2026-01-20T15:06:12.322Z"),

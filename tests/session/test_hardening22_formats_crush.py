@@ -103,17 +103,17 @@ def test_another_sqlite_database_is_refused_in_one_line(tmp_path):
 def test_a_sub_agents_session_is_an_agent_of_the_session_that_started_it(tmp_path):
     db = _store(tmp_path / ".crush")
     conn = sqlite3.connect(db)
-    # Crush's agent tool: the sub-agent's session is named by the id of the call that started it
+    # Crush's agent tool: the sub-agent's session is named <message id>$$<id of the call that started it>
     conn.execute("INSERT INTO sessions (id, parent_session_id, title, updated_at, created_at) VALUES "
-                 "('call_9', 'ses-1', 'check the GPUs', 1790153700, 1790153610)")
+                 "('m2$$call_9', 'ses-1', 'check the GPUs', 1790153700, 1790153610)")
     conn.execute("INSERT INTO messages (id, session_id, role, parts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                 ("s1", "call_9", "assistant", _parts(("tool_call", {"id": "c1", "name": "bash",
-                                                                    "input": json.dumps({"command": "ssh gpu-4 nvidia-smi"})})),
+                 ("s1", "m2$$call_9", "assistant", _parts(("tool_call", {
+                     "id": "c1", "name": "bash", "input": json.dumps({"command": "ssh gpu-4 nvidia-smi"})})),
                   1790153611, 1790153611))
     conn.commit()
     conn.close()
     doc = analyze_path(db).to_json()
     assert [s["id"] for s in doc["sessions"]] == ["ses-1", "ses-2"]
-    assert [(c["session"], c["agent"], c["host"]) for c in doc["commands"] if c["command"] == "ssh gpu-4 nvidia-smi"] == [
-        ("ses-1", "call_9", "gpu-4")]
-    assert any(a["id"] == "call_9" and a["parent"] == "main" and a["spawned_by"] == "call_9" for a in doc["agents"])
+    sub = [(c["session"], c["agent"], c["host"]) for c in doc["commands"] if c["command"] == "ssh gpu-4 nvidia-smi"]
+    assert sub == [("ses-1", "m2$$call_9", "gpu-4")]
+    assert any(a["id"] == "m2$$call_9" and a["parent"] == "main" and a["spawned_by"] == "call_9" for a in doc["agents"])

@@ -23,7 +23,8 @@ def _line(ts: float, kind: str, payload: dict) -> dict:
 def _wire() -> list[dict]:
     return [
         {"type": "metadata", "protocol_version": "1.10"},
-        _line(1790153668.25, "TurnBegin", {"user_input": [{"type": "text", "text": "why is the draft never accepted?"}]}),
+        _line(1790153668.25, "TurnBegin",
+              {"user_input": [{"type": "text", "text": "why is the draft never accepted?"}]}),
         _line(1790153668.26, "StepBegin", {"n": 1}),
         _line(1790153670.23, "ContentPart", {"type": "think", "think": "Check the ", "encrypted": None}),
         _line(1790153670.24, "ContentPart", {"type": "think", "think": "server log.", "encrypted": None}),
@@ -51,7 +52,8 @@ def _wire() -> list[dict]:
                                                    "tool_call_id": "Shell:0", "return_value": {
                                                        "is_error": False, "output": "No devices were found\n",
                                                        "message": "Command executed successfully."}}}}),
-        _line(1790153678.00, "StatusUpdate", {"context_usage": 0.02, "token_usage": {"output": 10}, "message_id": "m1"}),
+        _line(1790153678.00, "StatusUpdate",
+              {"context_usage": 0.02, "token_usage": {"output": 10}, "message_id": "m1"}),
         _line(1790153679.00, "TurnEnd", {}),
     ]
 
@@ -65,7 +67,8 @@ def _context() -> list[dict]:
                          "function": {"name": "Shell", "arguments": json.dumps({"command": TAIL})}}]},
         {"role": "tool", "content": [{"type": "text", "text": "<system>ERROR</system>"},
                                      {"type": "text", "text": "<system>Command failed with exit code: 255.</system>"},
-                                     {"type": "text", "text": "ssh: connect to host gpu-3 port 22: Connection refused\n"}],
+                                     {"type": "text",
+                                      "text": "ssh: connect to host gpu-3 port 22: Connection refused\n"}],
          "tool_call_id": "Shell:0"},
     ]
 

@@ -39,7 +39,8 @@ _XML_CALL = re.compile(r"<(" + "|".join(_TOOL_NAMES) + r")>(.*?)(?:</\1>|\Z)", r
 _XML_PARAM = re.compile(r"<(\w+)>(.*?)</\1>", re.S)
 _RESULT_HEADER = re.compile(r"\[(\w+)(?: for '(.*)')?\] Result:[ \t]*\n?", re.S)
 _ROO_EXIT = re.compile(r"Command executed in terminal\s+within working directory '[^\n]*?'\. "
-                       r"(?:Command execution was not successful[^\n]*\n)?(?:Exit code: (-?\d+)|(Process terminated by signal))")
+                       r"(?:Command execution was not successful[^\n]*\n)?"
+                       r"(?:Exit code: (-?\d+)|(Process terminated by signal))")
 _CLINE_EXIT = re.compile(r"Command (?:executed successfully \(exit code (-?\d+)\)|failed with exit code (-?\d+))\.")
 """Cline's later results: ``Command executed successfully (exit code 0).\\nOutput:`` and ``Command
 failed with exit code 1.\\nOutput:`` (a public task history, mike4567/MRA04242026
@@ -49,8 +50,9 @@ _NOTES = ("<environment_details>", "[TASK RESUMPTION]", "[ERROR] You did not use
 """Blocks the extension adds to a user turn, no prompt anyone typed: the environment, the note on
 resuming an interrupted task, the reminder to call a tool (``formatResponse.noToolsUsed``) and the
 task_progress reminders (all in the public history above)."""
-_FAILURE_OPENINGS = ("The tool execution failed with the following error:", "The command was terminated after exceeding",
-                     "Command failed to execute in terminal", "Working directory '", "The user denied this operation")
+_FAILURE_OPENINGS = ("The tool execution failed with the following error:",
+                     "The command was terminated after exceeding", "Command failed to execute in terminal",
+                     "Working directory '", "The user denied this operation")
 """Results that say the call failed or never ran: ``formatResponse.toolError`` and ``toolDenied``
 (both extensions' ``src/core/prompts/responses.ts``), Roo Code's timeout, shell integration and
 missing-folder notes."""

@@ -100,9 +100,10 @@ def sessions(path: Path) -> list[Session]:
 
 
 def sub_agents(found: list[Session], root: str) -> list[Session]:
-    """The sessions Crush's agent tool started under ``root``, and theirs (a sub-agent's session is
-    ``CreateTaskSession(toolCallID, parentSessionID, …)``: its id is the id of the call that
-    started it; charmbracelet/crush ``internal/session/session.go``), oldest first."""
+    """The sessions Crush's agent tool started under ``root``, and theirs, oldest first: a sub-agent's
+    session has the parent's id in ``parent_session_id`` and is named after the call that started it,
+    ``<messageID>$$<toolCallID>`` (``CreateAgentToolSessionID``; the bare call id in earlier releases),
+    charmbracelet/crush ``internal/session/session.go``, ``internal/agent/coordinator.go``."""
     below, frontier = [], {root}
     while frontier:
         layer = [s for s in found if s.parent in frontier and s.id not in frontier and s not in below]
@@ -119,7 +120,8 @@ def read_session(path: Path, session_id: str, children: list[Session], cursor: C
     for child in children:
         if tree is not None:
             info = tree.get(child.id, parent=child.parent if child.parent != session_id else MAIN_AGENT)
-            info.spawned_by, info.agent_type, info.description = child.id, "agent", child.title or ""
+            info.spawned_by = child.id.rsplit("$$", 1)[-1]  # the call's id
+            info.agent_type, info.description = "agent", child.title or ""
             info.file = str(path)
         sub = Cursor(session=cursor.session, agent=child.id, file=cursor.file, seq_base=seq_base)
         yield from read(path, child.id, sub, stats)
