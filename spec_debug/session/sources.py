@@ -561,8 +561,8 @@ def _session_files(root: Path) -> list[Path]:
         trunks = {unpacked_name(name) for name in names}
         dirnames[:] = sorted(
             d for d in dirnames
-            if d not in _NOT_SESSION_DIRS and (not d.startswith(".") or d == crush.DATA_DIR
-                                               or _is_agent_home(Path(dirpath) / d))
+            if d not in _NOT_SESSION_DIRS and (not d.startswith(".") or _is_agent_home(Path(dirpath) / d)
+                                               or (d == crush.DATA_DIR and (Path(dirpath, d, crush.STORE)).is_file()))
             and not d.endswith((".dist-info", ".egg-info"))
             and not (gemini_project and (d in _GEMINI_PROJECT_FOLDERS or _SESSION_ID.fullmatch(d)))
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)

@@ -87,8 +87,12 @@ def test_a_project_scan_finds_the_store_in_its_crush_folder(tmp_path):
     _store(tmp_path / "proj" / ".crush")
     (tmp_path / "proj" / ".crush" / "logs").mkdir()
     (tmp_path / "proj" / ".crush" / "logs" / "crush.log").write_text('{"level":"INFO","msg":"started"}\n')
+    # a project's .crush without a store (its config and logs only) is passed by, as other dot-folders are
+    (tmp_path / "proj" / "sub" / ".crush" / "logs").mkdir(parents=True)
+    (tmp_path / "proj" / "sub" / ".crush" / "logs" / "crush.log").write_text("$ ssh gpu-9 reboot\n")
     doc = analyze_path(tmp_path / "proj").to_json()
     assert [s["id"] for s in doc["sessions"]] == ["ses-1", "ses-2"]
+    assert not doc["hosts"] or "gpu-9" not in doc["hosts"]
 
 
 def test_another_sqlite_database_is_refused_in_one_line(tmp_path):
