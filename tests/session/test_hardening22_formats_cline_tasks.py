@@ -120,3 +120,15 @@ def test_a_roo_code_result_gives_its_exit_code(tmp_path):
         (LAUNCH, 137, True), ("sleep 900", None, True)]
     assert [p["text"] for p in doc["prompts"]] == ["<task>\ncheck gpu-3\n</task>"]
     assert doc["sessions"][0]["id"] == "5f0c6c1e-0000-4000-8000-000000000001"
+
+
+def test_a_home_scan_finds_the_tasks_in_vs_code_global_storage(tmp_path):
+    home = tmp_path / "home"
+    storage = home / ".config" / "Code" / "User" / "globalStorage"
+    _task(storage / "saoudrizwan.claude-dev", _native_cline())
+    (home / ".config" / "Code" / "User" / "settings.json").write_text("{}", encoding="utf-8")
+    (home / ".config" / "other-app").mkdir()
+    (home / ".config" / "other-app" / "notes.md").write_text("$ ssh gpu-9 reboot\n", encoding="utf-8")
+    doc = analyze_path(home).to_json()
+    assert [s["id"] for s in doc["sessions"]] == [TASK]
+    assert [c["command"] for c in doc["commands"]] == [LAUNCH, "nvidia-smi"]

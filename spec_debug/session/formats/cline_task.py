@@ -25,8 +25,28 @@ state, no transcript (detection passes them by).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 TRANSCRIPT_STEM = "api_conversation_history"
+_EDITORS = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
+_EXTENSIONS = ("saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code")
+"""Where the extensions keep their tasks on Linux: ``~/.config/<editor>/User/globalStorage/<extension
+id>/tasks/<taskId>/`` (VS Code's globalStorage; Cline's, Roo Code's and Kilo Code's extension ids)."""
+
+
+def home_tasks(config: Path) -> list[Path]:
+    """The task histories under a home's ``.config`` (the rest of it is no session)."""
+    found = []
+    for editor in _EDITORS:
+        for extension in _EXTENSIONS:
+            tasks = config / editor / "User" / "globalStorage" / extension / "tasks"
+            try:
+                entries = sorted(tasks.iterdir()) if tasks.is_dir() else []
+            except OSError:
+                continue
+            found.extend(task / f"{TRANSCRIPT_STEM}.json" for task in entries
+                         if (task / f"{TRANSCRIPT_STEM}.json").is_file())
+    return found
 
 _TOOL_NAMES = ("execute_command", "read_file", "write_to_file", "replace_in_file", "apply_diff", "insert_content",
                "search_and_replace", "search_files", "list_files", "list_code_definition_names", "browser_action",
