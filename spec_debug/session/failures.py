@@ -538,6 +538,8 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         chain = []
         if error.kind == "nccl" and error is info:
             error.message = _with_last_error(error.message, output, end)
+        elif error is info and error.message[:1].isdigit() and (error.exception or "").endswith("ValidationError"):
+            error.message = _with_validation_detail(error, output, end)
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
         # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
@@ -632,6 +634,44 @@ def _with_last_error(message: str, output: str, at: int) -> str:
     if len(message) > 180:
         message = message[:180] + "..."
     return f"{message} | Last error: {said}"[:300]
+
+
+# pydantic's ValidationError says only how many fields failed on its own line ("1 validation error
+# for SpeculatorModelConfig"); the field's path and what is wrong with it follow, the path flush
+# left (absent for a model's own validator) and the reason indented, ending in "[type=...,
+# input_value=..., input_type=...]" (pydantic-core's ValidationError display). speculators'
+# configs (speculators/config.py, model_validate) and vLLM's SpeculativeConfig are pydantic models:
+# "speculative_tokens: Input should be a valid integer" is the fix, the count is not.
+_VALIDATION_HEAD = re.compile(r"\d+ validation errors? for \S+$")
+_PYDANTIC_TYPE = re.compile(r"\s*\[type=[^\]]*\]?\s*$")
+
+
+def _with_validation_detail(info: ErrorInfo, output: str, end: int) -> str:
+    """The ValidationError's message with its first field's path and reason."""
+    if not _VALIDATION_HEAD.match(info.message):
+        return info.message
+    line_start = output.rfind("\n", 0, end) + 1
+    at = output.find(info.exception, line_start, end)
+    prefix = output[line_start:at] if at > line_start else ""
+    path = ""
+    pos = end + 1
+    for _ in range(2):
+        nl = output.find("\n", pos)
+        line = output[pos:nl if nl >= 0 else len(output)].rstrip("\r")
+        pos = (nl if nl >= 0 else len(output)) + 1
+        if prefix and line.startswith(prefix):
+            line = line[len(prefix):]
+        if not line.strip():
+            break
+        if line[0] not in " \t":
+            if path:
+                break
+            path = line.strip()  # the field's location
+            continue
+        reason = _PYDANTIC_TYPE.sub("", line.strip())
+        detail = f"{path}: {reason}" if path else reason
+        return f"{info.message} | {detail}"[:300]
+    return info.message
 
 
 def _heads_a_traceback(output: str, start: int) -> bool:
