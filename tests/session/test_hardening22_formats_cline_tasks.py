@@ -132,3 +132,21 @@ def test_a_home_scan_finds_the_tasks_in_vs_code_global_storage(tmp_path):
     doc = analyze_path(home).to_json()
     assert [s["id"] for s in doc["sessions"]] == [TASK]
     assert [c["command"] for c in doc["commands"]] == [LAUNCH, "nvidia-smi"]
+
+
+def test_the_results_of_a_turn_answer_its_calls_in_order(tmp_path):
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "<task>\ncheck both hosts\n</task>"}]},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "execute_command", "input": {"command": "ssh gpu-3 nvidia-smi"}},
+            {"type": "tool_use", "id": "t2", "name": "execute_command", "input": {"command": "ssh gpu-4 nvidia-smi"}}]},
+        {"role": "user", "content": [
+            {"type": "text", "text": "[execute_command for 'ssh gpu-3 nvidia-smi'] Result:\n"
+                                     "Command failed with exit code 255.\nOutput:\nConnection refused"},
+            {"type": "text", "text": "[execute_command for 'ssh gpu-4 nvidia-smi'] Result:\n"
+                                     "Command executed successfully (exit code 0).\nOutput:\nH100"},
+            {"type": "text", "text": ENV}]},
+    ]
+    doc = analyze_path(_task(tmp_path, messages)).to_json()
+    assert [(c["command"], c["exit_code"], c["is_error"]) for c in doc["commands"]] == [
+        ("ssh gpu-3 nvidia-smi", 255, True), ("ssh gpu-4 nvidia-smi", 0, False)]

@@ -12,6 +12,7 @@ bodies (each resending the history), and mini-swe-agent trajectories
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
@@ -475,14 +476,16 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
 
 def _cline_user_blocks(content: list, event, call_names) -> list[Event] | None:
     """A Cline or Roo Code user turn of text blocks (formats.cline_task): a ``[tool for 'x']
-    Result:`` block and the output after it are the result of the reply's last XML call, the
-    ``<environment_details>`` block the extension's note; None when no block is either (a plain
-    prompt, read as before)."""
+    Result:`` block and the output after it are the result of one of the reply's calls (the n
+    results of a turn answer its last n calls, in order), the ``<environment_details>`` block the
+    extension's note; None when no block is either (a plain prompt, read as before)."""
     texts = [(i, b["text"]) for i, b in enumerate(content)
              if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
     if not any(t.startswith("[") and cline_task.result_header(t) or cline_task.is_extension_note(t)
                for _i, t in texts):
         return None
+    headers = sum(1 for _i, t in texts if cline_task.result_header(t) is not None)
+    answered = list(islice(reversed(call_names), headers))[::-1]
     events: list[Event] = []
     result: list[str] | None = None
     opened = 0
@@ -492,21 +495,21 @@ def _cline_user_blocks(content: list, event, call_names) -> list[Event] | None:
             events.append(event("system", "user", i, text=text))
         elif header is not None or result is not None:
             if header is not None:
-                _close_result(events, result, opened, event, call_names)
+                _close_result(events, result, opened, event, answered)
                 result, opened, text = [], i, header[1]
             result.append(text)
         else:
             events.append(event("prompt", "user", i, text=text))
-    _close_result(events, result, opened, event, call_names)
+    _close_result(events, result, opened, event, answered)
     return events
 
 
-def _close_result(events: list, parts: list[str] | None, block: int, event, call_names) -> None:
+def _close_result(events: list, parts: list[str] | None, block: int, event, answered: list[str]) -> None:
     if parts is None:
         return
     output = "\n".join(p for p in parts if p)
     code, failed = cline_task.exit_status(output)
-    call_id = next(reversed(call_names), None) if call_names else None
+    call_id = answered.pop(0) if answered else None
     events.append(event("tool_result", "tool", block, call_id=call_id, text=output, exit_code=code, is_error=failed))
 
 
