@@ -356,7 +356,8 @@ class RemoteFiles:
                     self._silent = RemoteFileError(
                         f"{self._host}: the host offers no working SFTP ({reason}): its sftp-server started and never answered",
                         hint="the sftp-server sshd_config's `Subsystem sftp` line starts hangs (a hung NFS home?) or "
-                        "a ForceCommand answers in its place: try `sftp HOST` by hand",
+                        "a ForceCommand answers in its place: try `sftp HOST` by hand; if it is only slow to start, raise "
+                        "ConnectTimeout for the host in your ssh config (the SFTP start waits that long)",
                     )
                     raise self._silent from None
                 if stage == "version" and isinstance(exc, paramiko.SFTPError) and not self._interrupted.is_set():

@@ -17,7 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import spec_debug.runner.ssh_sftp as ssh_sftp
 from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import RemoteFileError
 from tests.ssh.test_fleet_faults import sftp_server_path
 from tests.ssh.test_hardening9_login_rc import RcServer
 from tests.ssh.test_transport import run
@@ -38,5 +42,30 @@ def test_a_copy_waits_for_an_sftp_server_behind_a_slow_login_shell(client: Clien
             fetched = tmp_path / "fetched.txt"
             transport.get(str(report), fetched)
             assert fetched.read_text() == "acceptance rate 0.71\n"
+    finally:
+        server.stop()
+
+
+def test_a_slow_sftp_subsystem_says_how_to_wait_for_it_and_then_works(
+    client: ClientSetup, client_key: ClientKey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Subsystem line that starts slowly by itself (a wrapper that logs or mounts first), the
+    login quick: the wait is ConnectTimeout, and the hint now says so; raised, the copy works."""
+    monkeypatch.setattr(ssh_sftp, "_SLOW_LOGIN_S", 60.0, raising=False)  # a loaded test machine's login adds nothing
+    slow = tmp_path / "sftp-server-audited"  # sshd_config's Subsystem line drops quotes: a script, as sites write it
+    slow.write_text(f"#!/bin/sh\nsleep 1.5\nexec {sftp_server_path()}\n")
+    slow.chmod(0o755)
+    server = RcServer(tmp_path / "sshd-slow-subsystem", [client_key], subsystem=str(slow), rc_file="/dev/null").start()
+    try:
+        client.trust(server)
+        client.alias("quick", server, ConnectTimeout=1)
+        client.alias("patient", server, ConnectTimeout=4)
+        with SSHTransport.connect("quick", client.options()) as transport, pytest.raises(RemoteFileError) as silent:
+            transport.get("/etc/hostname", tmp_path / "hostname")
+        assert "no working SFTP (no answer within 1 s)" in silent.value.message
+        assert "raise ConnectTimeout for the host" in (silent.value.hint or "")
+        with SSHTransport.connect("patient", client.options()) as transport:
+            transport.get("/etc/hostname", tmp_path / "hostname")
+        assert (tmp_path / "hostname").read_text() == Path("/etc/hostname").read_text()
     finally:
         server.stop()
