@@ -121,3 +121,14 @@ def test_a_sub_agents_session_is_an_agent_of_the_session_that_started_it(tmp_pat
     sub = [(c["session"], c["agent"], c["host"]) for c in doc["commands"] if c["command"] == "ssh gpu-4 nvidia-smi"]
     assert sub == [("ses-1", "m2$$call_9", "gpu-4")]
     assert any(a["id"] == "m2$$call_9" and a["parent"] == "main" and a["spawned_by"] == "call_9" for a in doc["agents"])
+
+
+def test_a_copied_store_in_wal_mode_is_read_without_files_appearing_beside_it(tmp_path):
+    db = _store(tmp_path / "evidence")
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()  # the last connection's close checkpoints and removes the -wal and -shm files
+    before = sorted(p.name for p in db.parent.iterdir())
+    doc = analyze_path(db).to_json()
+    assert [s["id"] for s in doc["sessions"]] == ["ses-1", "ses-2"]
+    assert sorted(p.name for p in db.parent.iterdir()) == before == ["crush.db"]

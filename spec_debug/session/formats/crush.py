@@ -64,8 +64,13 @@ def is_sqlite(path: Path) -> bool:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    """Read-only, through a URI so that ``mode=ro`` holds (a plain path would open it read-write)."""
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    """Read-only, through a URI so that ``mode=ro`` holds (a plain path would open it read-write).
+    A store nobody has open (no ``-wal`` or ``-journal`` file beside it: a copy, or Crush not
+    running) is opened ``immutable``: a reader of a WAL database otherwise creates ``-wal`` and
+    ``-shm`` files beside it, and a copy kept as evidence would not stay as it was."""
+    resolved = path.resolve()
+    live = any(Path(f"{resolved}{suffix}").exists() for suffix in ("-wal", "-journal"))
+    uri = f"file:{quote(str(resolved))}?mode=ro" + ("" if live else "&immutable=1")
     try:
         conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, check_same_thread=False)
         conn.text_factory = lambda b: b.decode("utf-8", "replace")
