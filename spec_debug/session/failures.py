@@ -540,6 +540,8 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
             error.message = _with_last_error(error.message, output, end)
         elif error is info and error.message[:1].isdigit() and (error.exception or "").endswith("ValidationError"):
             error.message = _with_validation_detail(error, output, end)
+        elif error is info and error.message.endswith(":") and error.exception:
+            error.message = _with_next_line(error, output, end)
         # The same exception at the same frame again is one failure printed twice: vLLM's
         # EngineCore logs its traceback ("ERROR ... [core.py] EngineCore failed to start.")
         # and multiprocessing then prints it raw ("Process EngineCore_0:"); every rank of a
@@ -650,19 +652,8 @@ def _with_validation_detail(info: ErrorInfo, output: str, end: int) -> str:
     """The ValidationError's message with its first field's path and reason."""
     if not _VALIDATION_HEAD.match(info.message):
         return info.message
-    line_start = output.rfind("\n", 0, end) + 1
-    at = output.find(info.exception, line_start, end)
-    prefix = output[line_start:at] if at > line_start else ""
     path = ""
-    pos = end + 1
-    for _ in range(2):
-        nl = output.find("\n", pos)
-        line = output[pos:nl if nl >= 0 else len(output)].rstrip("\r")
-        pos = (nl if nl >= 0 else len(output)) + 1
-        if prefix and line.startswith(prefix):
-            line = line[len(prefix):]
-        if not line.strip():
-            break
+    for line in _exception_lines(info, output, end, 2):
         if line[0] not in " \t":
             if path:
                 break
@@ -672,6 +663,38 @@ def _with_validation_detail(info: ErrorInfo, output: str, end: int) -> str:
         detail = f"{path}: {reason}" if path else reason
         return f"{info.message} | {detail}"[:300]
     return info.message
+
+
+def _exception_lines(info: ErrorInfo, output: str, end: int, count: int) -> list[str]:
+    """Up to ``count`` lines after the exception's line at ``end``, each without the log prefix
+    the exception's own line has; they end at a blank line."""
+    line_start = output.rfind("\n", 0, end) + 1
+    at = output.find(info.exception, line_start, end)
+    prefix = output[line_start:at] if at > line_start else ""
+    lines, pos = [], end + 1
+    while len(lines) < count and pos < len(output):
+        nl = output.find("\n", pos)
+        line = output[pos:nl if nl >= 0 else len(output)].rstrip("\r")
+        pos = (nl if nl >= 0 else len(output)) + 1
+        if prefix and line.startswith(prefix):
+            line = line[len(prefix):]
+        if not line.strip():
+            break
+        lines.append(line)
+    return lines
+
+
+# A message that ends in a colon goes on on the next lines: torch's "Error(s) in loading
+# state_dict for Eagle3DraftModel:" over "\tsize mismatch for embed_tokens.weight: copying a param
+# with shape torch.Size([128261, 64]) from checkpoint, the shape in current model is ..." or
+# "\tMissing key(s) in state_dict: "d2t"" (torch/nn/modules/module.py, load_state_dict; what a
+# drafter checkpoint from another vocabulary or layout gives), dynamo's "backend='inductor'
+# raised:" over the compiler's own exception. The first of them is the fault.
+def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
+    lines = _exception_lines(info, output, end, 1)
+    if not lines:
+        return info.message
+    return f"{info.message} {lines[0].strip()}"[:300]
 
 
 def _heads_a_traceback(output: str, start: int) -> bool:
