@@ -133,6 +133,8 @@ def execute_run(
     # word), and a folder named "~" in the current one is a trap for the `rm -rf ~` that follows.
     out = out.expanduser()
     junit = junit.expanduser() if junit is not None else None
+    if junit is not None:
+        _check_junit_target(junit)
     retry_failed = retry_failed.expanduser() if retry_failed is not None else None
     loaded = load_playbook(playbook)
     only: set[str] | None = None
@@ -196,6 +198,20 @@ def execute_run(
     if as_json:
         _write_stdout(record.model_dump_json(indent=2) + "\n")
     return exit_code_for(record)
+
+
+def _check_junit_target(junit: Path) -> None:
+    """--junit naming a folder, or a path under a file, failed only after the run, when the
+    XML was written: exit 3 with the steps all passed, and no way to write it again (`report`
+    renders md, html and json). Said before anything runs."""
+    if junit.is_dir():
+        raise UsageError(f"--junit {junit} is a folder", hint=f"name a file, e.g. --junit {junit / 'junit.xml'}")
+    for parent in junit.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UsageError(f"--junit {junit}: {parent} is a file, not a folder",
+                                 hint="name a file in a folder, e.g. --junit junit.xml")
+            return
 
 
 def _write_stdout(text: str) -> None:

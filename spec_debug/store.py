@@ -260,7 +260,7 @@ def _warn_on_stderr(message: str) -> None:
 def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_stderr) -> RunRecord:
     """Read run.json. Anything wrong with it is one UsageError line naming the file; what a
     newer spec-debug wrote that this one does not know is one warning (record.reading_notes)."""
-    path = run_dir_or_file
+    path = _run_id_under_runs(run_dir_or_file)
     try:
         if path.is_dir():
             path = path / RUN_JSON
@@ -307,6 +307,23 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
 
 _RENDERED = frozenset({".md", ".html", ".htm", ".xml"})
 """What a run folder holds beside run.json: its reports and JUnit XML."""
+
+
+# Where `spec-debug run` puts run folders unless -o says otherwise (cli.py's --out default).
+_DEFAULT_RUNS = Path("runs")
+
+
+def _run_id_under_runs(given: Path) -> Path:
+    """A bare run id (`spec-debug report 20261201T...-perf_regression-1b734c45`, as every
+    report's footer says to re-render it) means runs/<run-id> when no file of that name is
+    here: it was "no run record at <id>"."""
+    try:
+        if len(given.parts) != 1 or given.name in (".", "..") or given.exists():
+            return given
+        under_runs = _DEFAULT_RUNS / given
+        return under_runs if under_runs.is_dir() else given
+    except OSError:
+        return given  # a name too long: read as given, which says why
 
 
 def _unwritten_run_hint(folder: Path) -> str | None:

@@ -38,6 +38,8 @@ def runner_finding(
     assert code in RUNNER_CODES, code
     remediation = None
     if hint:
-        remediation = f"{hint[:1].upper()}{hint[1:].rstrip('. ')}. {get_doc(code).fix}"
+        said = hint[:1].upper() + hint[1:].rstrip(". ")
+        # A hint that asks ("is sshd running and listening on that port?") ends its own sentence.
+        remediation = f"{said}{'' if said.endswith(('?', '!')) else '.'} {get_doc(code).fix}"
     return make_finding(code, host=host, step=step, evidence=evidence, facts=facts or {}, title=title,
                         remediation=remediation)
