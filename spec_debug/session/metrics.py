@@ -473,6 +473,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         text = _VLLM_THROUGHPUT_LINE.sub("", text)
     if "_" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
         structured = True
+    if "[" in text and "BENCHMARK" in text and _trtllm_bench(text, found):
+        structured = True
     # A JSON document and labelled Prometheus counters both have a "{" (a memchr); a server
     # log seldom does, and is spared both literal scans.
     if "{" in text:
@@ -857,6 +859,36 @@ _SPEED_BENCH_HEAD = re.compile(r"^[ \t]*category[ \t]+base_avg_pred_t/s[ \t]+spe
 _SPEED_BENCH_COLUMNS = {"base_avg_pred_t/s": ("baseline_throughput", "tok/s"), "spec_avg_pred_t/s": ("throughput", "tok/s"),
                         "decode_speedup": ("speedup", "x"), "accept_rate": ("accept_rate", "ratio")}
 _PLAIN_NUMBER = re.compile(r"(\d+(?:\.\d+)?)x?")
+
+
+# TensorRT-LLM's C++ gptManagerBenchmark (benchmarks/cpp/gptManagerBenchmark.cpp, report()):
+# "[BENCHMARK] token_throughput(token/sec) 340.25" (output tokens over the run's time, as
+# bench_serving's output throughput), "[BENCHMARK] user_tokens_per_second(tokens/sec/user) X" when
+# streaming, and "[BENCHMARK] avg_acceptance_rate(tokens/decoding steps) 2.71": tokens per
+# decoding step, the mean acceptance length whatever its name says (1.00 with no speculation, so
+# 1.00 is no reading: it cannot tell a run without a draft from one that accepts nothing). Its
+# Python benchmark.py puts all on one line: "... tokens_per_sec 43.09 ... generation_tokens_per_second
+# 50.379", the first over the whole request, the second the decode phase's (NVIDIA/TensorRT-LLM#1410).
+# Copied into Markdown the brackets may be escaped ("\[BENCHMARK\]"), a timestamp before them.
+_TRTLLM_BENCH = re.compile(r"\\?\[BENCHMARK\\?\] (?:[^\n]*? )?(?P<key>token_throughput\(token/sec\)"
+                           r"|user_tokens_per_second\(tokens/sec/user\)|avg_acceptance_rate\(tokens/decoding steps\)"
+                           r"|generation_tokens_per_second) (?P<value>\d+(?:\.\d+)?)")
+_TRTLLM_KEYS = {"token_throughput(token/sec)": ("throughput", "tok/s"),
+                "user_tokens_per_second(tokens/sec/user)": ("per_user_throughput", "tok/s"),
+                "avg_acceptance_rate(tokens/decoding steps)": ("accept_length", "tokens"),
+                "generation_tokens_per_second": ("throughput", "tok/s")}
+
+
+def _trtllm_bench(text: str, found: list[Metric]) -> bool:
+    read = False
+    for m in _TRTLLM_BENCH.finditer(text):
+        name, unit = _TRTLLM_KEYS[m.group("key")]
+        value = float(m.group("value"))
+        if name == "accept_length" and value <= 1.0:
+            continue
+        found.append(Metric(name, value, unit, f"TensorRT-LLM benchmark: {m.group('key')} {m.group('value')}"))
+        read = True
+    return read
 
 
 def _speed_bench(text: str, found: list[Metric]) -> bool:
