@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, Any, Callable
+from typing import Sequence, Any, Callable, Mapping
 
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.checkpoint import (
@@ -73,7 +73,8 @@ def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
     and fits the draft (a path reused for another model must not silently score it); else
     none, with a note saying why."""
     if target:
-        return ResolvedTarget(open_target(target), TARGET_GIVEN)
+        given = open_target(target)
+        return ResolvedTarget(given, TARGET_GIVEN, tuple(_other_verifier_note(cfg, given)))
     path, notes = _config_verifier(cfg, find_verifier)
     if path is None:
         return ResolvedTarget(None, None, tuple(notes))
@@ -95,6 +96,30 @@ def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
     return ResolvedTarget(found, TARGET_FROM_CONFIG, (
         f"target: {path}, the verifier{named} the draft's config names "
         "(speculators_config.verifier); pass --target to use another",))
+
+
+def _architectures(mapping: Any) -> set[str]:
+    names = mapping.get("architectures") if isinstance(mapping, Mapping) else None
+    return {str(a) for a in names} if isinstance(names, list) else set()
+
+
+def _other_verifier_note(cfg, given) -> list[str]:
+    """A note when --target is another kind of model than the verifier the draft's config
+    names (speculators_config.verifier.architectures, which speculators writes from the
+    verifier's config, src/speculators/config.py VerifierConfig.from_config): the draft was
+    trained on that model's hidden states, and scored against another one's head the
+    accuracies say nothing of the weights (or the config's verifier is stale). Architectures,
+    not names: a local copy of the verifier rarely carries its Hub name."""
+    spec = cfg.raw.get("speculators_config") if isinstance(cfg.raw, Mapping) else None
+    verifier = spec.get("verifier") if isinstance(spec, Mapping) else None
+    named, found = _architectures(verifier), _architectures(given.config.raw)
+    if not named or not found or named & found:
+        return []
+    return [f"--target {given.path} is a {', '.join(sorted(found))}, but the draft's config "
+            f"names the verifier {cfg.verifier or '(no name)'} ({', '.join(sorted(named))}, "
+            "speculators_config.verifier): a draft is only accurate on the hidden states of "
+            "the model it was trained on; if that is the named one, pass it as --target and "
+            "serve the draft with it; if it is this one, the config's verifier is stale"]
 
 
 def _num_target_layers(target, info: DataInfo) -> int | None:
@@ -437,6 +462,14 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                  max_samples=min(_FLAG_CHECK_SAMPLES,
                                                  max_samples or _FLAG_CHECK_SAMPLES), spec=spec,
                                  skipped=SkippedFiles(), masks=masks), device)
+    from spec_debug.eagle3.layout import FINAL_SLOT_CHECK_BELOW
+
+    if result.samples and has_final and result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW:
+        input_notes += _final_slot_note(
+            loaded, iter_samples(data, final=True, max_samples=min(
+                _FLAG_CHECK_SAMPLES, max_samples or _FLAG_CHECK_SAMPLES), spec=spec,
+                skipped=SkippedFiles(), masks=masks),
+            resolved.slots, NormFlags.of(flag_values), device)
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
@@ -481,6 +514,22 @@ def _norm_before_residual_note(loaded, samples, device: str) -> list[str]:
     if check["ranked_with"] == check["config"]:
         return []
     return [flag_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"]
+
+
+def _final_slot_note(loaded, samples, configured, flags, device: str) -> list[str]:
+    """A note when another slot than the last holds the target's final layer
+    (layout.final_slot_check, on a few samples at step 0): a dump written with the final layer
+    first scores ~0 with no other word."""
+    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE
+    from spec_debug.eagle3.layout import final_slot_check, final_slot_mismatch
+
+    samples = list(samples)
+    if not samples or any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes):
+        return []
+    check = final_slot_check(loaded, samples, tuple(configured), device, flags=flags)
+    if check is None:
+        return []
+    return [final_slot_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"]
 
 
 def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec,

@@ -22,7 +22,7 @@ import torch
 from torch import Tensor
 
 from spec_debug.eagle3.data import Sample
-from spec_debug.eagle3.evaluate import evaluate
+from spec_debug.eagle3.evaluate import PrecisionError, evaluate
 from spec_debug.eagle3.loading import LoadedDraft
 
 EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many candidates
@@ -34,6 +34,10 @@ BEAM = 3  # slots kept per position in the pruned search
 CLEAR_MARGIN = 0.02  # accuracy difference we call "clearly better"
 FLAG_MARGIN = 0.05  # step-0 accuracy the other norm_before_residual must gain to be named
 FLAG_MIN_GAIN = 5  # ... and at least this many more rows right (see norm_before_residual_check)
+# best step-0 accuracy under which the final layer is looked for in another slot (see
+# final_slot_check): targets from an aux layer leave every layout near chance, and the check
+# costs a pass per slot, which a dump that scores well does not need
+FINAL_SLOT_CHECK_BELOW = 0.25
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,9 @@ class LayoutReport:
     # the configured layout scored with config.json's norm_before_residual and the other
     # value; `ranked_with` is the value the ranking used (see norm_before_residual_check)
     norm_before_residual_check: dict[str, Any] | None = None
+    # another slot than the last holds the final layer (final_slot_check): the ranking then
+    # scores against that slot's targets
+    final_slot_check: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -162,10 +169,23 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         if flag_check["ranked_with"] != flags.norm_before_residual:
             flags = replace(flags, norm_before_residual=flag_check["ranked_with"])
     scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
-    for layout in [configured, *map(tuple, extra_layouts)]:
+    final_check = None
+    if not untrained and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
+        final_check = final_slot_check(loaded, samples, configured, device,
+                                       accuracy0=score(configured), flags=flags)
+    ranked_configured = configured
+    if final_check is not None:
+        # rank the layouts again against the targets of the slot that holds the final layer;
+        # the aux states it displaced are the slots after it
+        samples = [replace(s, final=s.slots[:, final_check["final_slot"]]) for s in samples]
+        scored.clear()
+        ranked_configured = tuple(final_check["layout"])
+        scores, exhaustive = candidate_layouts(num_slots, num_aux, ranked_configured, score)
+    for layout in [configured, ranked_configured, *map(tuple, extra_layouts)]:
         if layout not in scores and len(set(layout)) == len(layout) == num_aux:
             scores[layout] = score(layout)
-    ranked_layouts = sorted(scores, key=lambda layout: (-scores[layout], layout != configured))
+    ranked_layouts = sorted(scores, key=lambda layout: (-scores[layout],
+                                                     layout != ranked_configured))
 
     def named(layout: Sequence[int]) -> list[int] | None:
         return [dump_layer_ids[s] for s in layout] if dump_layer_ids else None
@@ -179,17 +199,22 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     foreign = _foreign_layers(best, scores, list(trained_layer_ids or ()),
                               list(dump_layer_ids or ()), named,
                               scored=not untrained, assumed=trained_ids_assumed) if missing else None
-    verdict = _verdict(best, configured, scores, embedding_slots, named, foreign, untrained)
+    verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
+                       untrained)
+    if final_check is not None:
+        verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
         verdict = flag_mismatch(flag_check) + "; with that value: " + verdict
     return LayoutReport(
         ranked=ranked, best=list(best), configured=list(configured),
-        configured_accuracy0=scores[configured], verdict=verdict, exhaustive=exhaustive,
+        configured_accuracy0=(final_check["accuracy0"] if final_check is not None
+                              else scores[configured]), verdict=verdict, exhaustive=exhaustive,
         candidates=len(scores), samples=len(samples),
         reference="target_argmax" if references == {"target_argmax"} else "data_tokens",
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
-        untrained_draft=untrained, norm_before_residual_check=flag_check)
+        untrained_draft=untrained, norm_before_residual_check=flag_check,
+        final_slot_check=final_check)
 
 
 def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
@@ -225,6 +250,72 @@ def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
     return {"config": ours.norm_before_residual, "accuracy0": accuracy0,
             "flipped_accuracy0": other,
             "ranked_with": flipped.norm_before_residual if clearly else ours.norm_before_residual}
+
+
+def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],
+                     configured: tuple[int, ...], device: str, *,
+                     accuracy0: float | None = None,
+                     flags: Any = None) -> dict[str, Any] | None:
+    """Which slot holds the target's final layer, when it is not the last one.
+
+    speculators' loader feeds fc every slot but the last and takes the last as the verifier's
+    final state (src/speculators/train/data.py: `hidden_states[:, :-1]` / `[:, -1]`). A dump
+    written with the final layer first ([final, l2, l16, l29], or HF's `hidden_states[-1]`
+    put in slot 0) is then scored against targets made from an aux layer: every layout reads
+    ~0 and the layout ranking "matches" at 0.0. Each other slot is tried as the final one,
+    the aux states being the remaining slots in order; one whose targets the draft hits
+    clearly more often (the margins of norm_before_residual_check) is named.
+    None when it cannot run: targets from the data's tokens (no target head, no final slot),
+    a final state already normed, or a layout the dump's layer ids chose."""
+    num_slots = int(samples[0].slots.shape[1])
+    num_aux = len(configured)
+    if (loaded.target_head is None or num_slots <= num_aux
+            or tuple(configured) != tuple(range(num_aux))
+            or any(s.final is None or s.final_normed or s.layer_ids for s in samples)):
+        return None
+    try:
+        if accuracy0 is None:
+            accuracy0 = evaluate(loaded, samples, steps=1, flags=flags,
+                                 layout_positions=tuple(configured),
+                                 device=device).full_accuracy[0]
+    except PrecisionError:
+        return None  # the evaluation itself says so
+    best = None
+    for final in range(num_slots - 1):
+        others = tuple(s for s in range(num_slots) if s != final)[:num_aux]
+        moved = [replace(s, final=s.slots[:, final]) for s in samples]
+        try:
+            result = evaluate(loaded, moved, steps=1, flags=flags, layout_positions=others,
+                              device=device)
+        except PrecisionError:
+            # the real final state fed as an aux one passes float16's range (a massive
+            # activation, as final layers hold): that reading cannot be scored in float16
+            continue
+        if result.reference != "target_argmax":
+            return None
+        rows = result.counts["full_total"][0]
+        other = result.full_accuracy[0]
+        gain = (other - accuracy0) * rows
+        significant = gain >= max(FLAG_MIN_GAIN, 2.5 * ((other + accuracy0) * rows) ** 0.5)
+        if other - accuracy0 >= FLAG_MARGIN and other >= 2 * accuracy0 and significant \
+                and (best is None or other > best["final_slot_accuracy0"]):
+            order = [s for s in range(num_slots) if s != final] + [final]
+            best = {"final_slot": final, "final_slot_accuracy0": other, "layout": list(others),
+                    "accuracy0": accuracy0, "num_slots": num_slots, "order": order}
+    return best
+
+
+def final_slot_mismatch(check: dict[str, Any]) -> str:
+    """The sentence for a final_slot_check that found the final layer in another slot."""
+    last = check["num_slots"] - 1
+    return (f"slot {check['final_slot']} holds the target's final layer, not slot {last}: "
+            f"with slot {check['final_slot']}'s states as the targets and slots "
+            f"{check['layout']} as the aux states, step-0 accuracy is "
+            f"{check['final_slot_accuracy0']:.3f} vs {check['accuracy0']:.3f} with slot "
+            f"{last}'s; speculators' loader (and the engines' capture) put the final layer "
+            f"last and feed fc the slots before it, so this dump trains and scores the draft "
+            f"against an aux layer: write it again with the final layer last "
+            f"(hidden_states[:, {check['order']}])")
 
 
 def flag_mismatch(check: dict[str, Any]) -> str:

@@ -84,6 +84,14 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
         return []
     evidence = [f"best layout {list(_key(best['layout']))}: full_accuracy[0] {pct(best_acc)}",
                 f"served layout {list(served_key)}: {pct(served_acc)}"]
+    final = result.get("final_slot_check")
+    if isinstance(final, Mapping) and final.get("final_slot") is not None:
+        # the dump, not the serving path: its final layer is not in the last slot
+        evidence.append(f"slot {final['final_slot']} of the data holds the target's final "
+                        f"layer, not the last slot (step-0 accuracy "
+                        f"{pct(float(final['final_slot_accuracy0']))} with its states as the "
+                        f"targets vs {pct(float(final['accuracy0']))}): write the dump with "
+                        f"the final layer last (hidden_states[:, {final.get('order')}])")
     for slot in result.get("embedding_slots") or []:
         evidence.append(f"slot {slot} of the data is exactly the embedding output "
                         "(embed_tokens[token_ids]): training used cat([embed, ...])")

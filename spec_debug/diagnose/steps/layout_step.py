@@ -38,7 +38,7 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
-                                       "norm_before_residual_check")} | {"ranked": keep}
+                                       "norm_before_residual_check", "final_slot_check")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
