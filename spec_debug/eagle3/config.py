@@ -236,6 +236,19 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         # "draft decoder model_type 'eagle'"; the weights tell which EAGLE generation it is.
         raw = {**{k: v for k, v in raw.items() if k not in ("model", "model_type")},
                **raw["model"]}
+    if raw.get("speculators_model_type") is None and isinstance(
+            raw.get("transformer_layer_config"), Mapping) and "hidden_size" not in raw:
+        # speculators' layout without the key that names it: speculators refuses it
+        # ("Loading a non-speculator model config is not supported yet",
+        # src/speculators/config.py SpeculatorModelConfig.from_pretrained) and vLLM reads a
+        # config as speculators' only when the key is there (vllm transformers_utils/configs/
+        # speculators/base.py); read as an EAGLE config it only said "no 'hidden_size'"
+        raise CheckpointError(
+            f"{where}: a speculators config (transformer_layer_config"
+            f"{', speculators_config' if 'speculators_config' in raw else ''}) without "
+            "speculators_model_type: speculators and vLLM do not load it as a draft",
+            hint='add "speculators_model_type": "eagle3" to config.json (speculators writes '
+                 'it; a hand edit or an older export dropped it)')
     if raw.get("speculators_model_type") is not None:
         if raw["speculators_model_type"] != "eagle3":
             raise CheckpointError(

@@ -89,6 +89,8 @@ class Counts:
         self.longest = 0  # tokens of the longest sample scored: step k needs k+2 of them
         self.final_normed_detected = 0  # samples whose final slot was found past the norm
         self.past_max_positions = 0  # samples longer than the draft's max_position_embeddings
+        # samples whose loss_mask leaves no row to score: counted in `samples`, adding nothing
+        self.unsupervised = torch.zeros((), dtype=torch.int64, device=self.device)
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -240,6 +242,7 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
             counts.target_cond_total[k] += tcond
     counts.in_vocab += (loss_mask & (draft_t >= 0)).sum()
     counts.scored += loss_mask.sum()
+    counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
     counts.samples += 1
     counts.tokens += int(input_ids.shape[0])
     counts.longest = max(counts.longest, T0)
@@ -261,6 +264,20 @@ def _unscored_steps_note(unscored: list[int], longest: int) -> list[str]:
     return [f"{steps} not scored (their 0.0 accuracies mean n/a): no sample has a loss-masked "
             f"row that deep (the longest has {longest} tokens); pass --steps {unscored[0]}, or "
             "longer samples"]
+
+
+def _unsupervised_note(unsupervised: int, samples: int) -> list[str]:
+    """Samples whose loss_mask selects no row: they are in `samples` but add nothing to the
+    accuracies, as speculators' data preparation drops them ("no supervised tokens",
+    src/speculators/data_generation/preprocessing.py). Said, so a sample count that does not
+    match the tokens scored is not read as a fault of the draft. When every sample is like
+    that, api.evaluate_drafter scores every position instead and says so."""
+    if not unsupervised or unsupervised == samples:
+        return []
+    return [f"{unsupervised} of {samples} samples have a loss mask that selects no position "
+            "to score (all zero, or only the first token): they add nothing to the "
+            "accuracies; a chat template whose assistant turns were not found writes such "
+            "masks"]
 
 
 def _past_max_positions_note(past: int, samples: int, longest: int, max_positions: int) -> list[str]:
@@ -336,6 +353,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         notes=list(loaded.notes) + (["samples mixed target_argmax and data_tokens references"]
                                     if len(references) > 1 else [])
         + _unscored_steps_note(unscored, counts.longest)
+        + _unsupervised_note(int(counts.unsupervised), counts.samples)
         + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
                                    loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,

@@ -153,6 +153,25 @@ def _non_finite(name: str, tensor: Tensor) -> str | None:
     return f"{name} ({bad} of {tensor.numel()})" if bad else None
 
 
+# the tensors speculators fills from the verifier (load_verifier_weights); "target ..." is
+# the target's embedding copied in
+_VERIFIER_COPIED = ("embed_tokens.weight", "lm_head.weight", "target ")
+
+
+def _non_finite_hint(non_finite: list[str]) -> str:
+    """Why tensors hold NaN/Inf, by which ones: speculators initialises embed_tokens and
+    lm_head to NaN until load_verifier_weights() copies the verifier's (EAGLE3.md section 8),
+    so only those mean a draft saved before that step; NaN/Inf in the trained modules (fc,
+    the decoder layer, norms) are a diverged run (a NaN loss, a bf16 overflow), which that
+    hint sent to the wrong fix."""
+    if all(entry.startswith(_VERIFIER_COPIED) for entry in non_finite):
+        return ("the weights are broken; speculators leaves embed_tokens and lm_head NaN "
+                "until load_verifier_weights() is called")
+    return ("the trained weights hold NaN/Inf: the training diverged (a NaN loss, or an "
+            "overflow in bf16/fp16) before this checkpoint was saved; use an earlier "
+            "checkpoint of the run, from before its loss went NaN")
+
+
 def _refuse_non_finite_head(target: TargetCheckpoint, named: tuple) -> None:
     """The verifier's final norm and lm_head give every target token: one NaN/Inf weight (a
     corrupt or half-written shard) makes those rows' argmax an arbitrary id, so the accuracy
@@ -692,8 +711,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         # runs (EAGLE3.md section 8), so a draft saved before that step looks like this.
         raise CheckpointError(f"{checkpoint.path}: NaN or Inf in {', '.join(non_finite[:4])}"
                               + (" ..." if len(non_finite) > 4 else ""),
-                              hint="the weights are broken; speculators leaves embed_tokens and "
-                                   "lm_head NaN until load_verifier_weights() is called")
+                              hint=_non_finite_hint(non_finite))
     model.to(dtype=dtype)
     d2t, t2d = checkpoint.vocab_maps()
     if vocab_mapping is not None:
