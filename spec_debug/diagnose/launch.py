@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import itertools
 import json
 import re
 import shlex
@@ -673,7 +674,8 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
 _VLLM_ONLY = ("speculative-config", "gpu-memory-utilization", "max-model-len", "max-num-seqs",
               "max-num-batched-tokens", "enforce-eager", "spec-tokens", "spec-method")
 _SGLANG_ONLY = ("speculative-algorithm", "model-path", "mem-fraction-static", "context-length", "tp-size",
-                "speculative-num-steps", "speculative-draft-model-path")
+                "speculative-num-steps", "speculative-draft-model-path", "speculative-eagle-topk",
+                "speculative-num-draft-tokens")
 
 
 # A `--help` text's value of a flag: argparse's choice list (`{EAGLE,EAGLE3,NEXTN}`).
@@ -830,7 +832,18 @@ def _server_argv(argv: list[str]) -> list[str]:
             return ["vllm", "serve", *command]
         if _only_sglang_flags(command):
             return ["python3", "-m", "sglang.launch_server", *command]
+    for command in commands:
+        # the same fragment taken from the line after `vllm serve \`: its first word is the
+        # model (`  meta-llama/Llama-3.1-8B-Instruct \` then the flags), vLLM's one positional
+        if len(command) > 1 and _MODEL_WORD.fullmatch(command[0]) and _flags_alone(command[1:]) and (
+                _only_vllm_flags(command[1:])):
+            return ["vllm", "serve", *command]
     return commands[0] if commands else []
+
+
+# A word that names a model as `vllm serve` takes it: a Hugging Face repo id (`org/name`) or a
+# local directory, not a program or script (`python3`, `./run.sh`, `bench.py`).
+_MODEL_WORD = re.compile(r"(?:[\w.-]+/[\w.-]+|(?:/|\./|~/)[\w./-]+)(?<!\.py)(?<!\.sh)")
 
 
 # Programs that run a command given to them as one string, by a shell of their own: ssh(1) (the
@@ -971,11 +984,27 @@ def _unwrap_shell(argv: list[str]) -> list[str]:
                 outer = _given_env(argv[:i])
                 return ["env", *outer, *engine_call] if outer else engine_call
         if tok.rsplit("/", 1)[-1] in _SHELLS and re.fullmatch(r"-[a-z]*c", argv[i + 1]):
-            return _shell_string_server(argv[:i], argv[i + 2])
+            return _shell_string_server(argv[:i], _with_shell_arguments(argv[i + 2], argv[i + 3:]))
     at = _entrypoint_shell_string(argv)
     if at is not None:
-        return _shell_string_server(argv[:at], argv[at + 1])
+        return _shell_string_server(argv[:at], _with_shell_arguments(argv[at + 1], argv[at + 2:]))
     return argv
+
+
+# `"$@"`, `$@`, `"${@}"`, `$*`: a `sh -c` string's own arguments (bash(1) "Special Parameters").
+_ALL_ARGUMENTS = re.compile(r'"\$(?:@|\{@\})"|\$(?:@|\{@\}|\*|\{\*\})(?![\w"])')
+
+
+def _with_shell_arguments(string: str, words: list[str]) -> str:
+    """The `-c` string with the words after it put in for `"$@"`: `sh -c STRING NAME A B` runs
+    STRING with $0=NAME and "$@"=A B (bash(1) OPTIONS, -c). A compose service's `entrypoint:
+    [/bin/sh, -c, 'unset X && exec vllm serve "$@"', --]` gets its `command:` list so (compose
+    spec: command is appended to the entrypoint): the server's model and flags (was: `vllm
+    serve '$@'`, a server with no flags and no finding)."""
+    if len(words) < 2 or not _ALL_ARGUMENTS.search(string):
+        return string
+    given = " ".join(shlex.quote(word) for word in words[1:])
+    return _ALL_ARGUMENTS.sub(lambda _: given, string)
 
 
 def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
@@ -994,11 +1023,17 @@ def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
             return [*outer_words, *own, *inner]
         return [*outer_words, *inner]
     outer = _given_env(outer_words)
-    if not outer:
+    # a manifest container's argv starts with its image (_container_argv): kept before the
+    # string's server, where image_release reads it
+    image = [w for w in _image_words(outer_words) if _RELEASE_IMAGE.fullmatch(w) or _ROLLING_VLLM_IMAGE.fullmatch(w)
+             ] if _is_server(inner) else []
+    if not outer and not image:
         return inner
     if inner and inner[0].rsplit("/", 1)[-1] == "env":
-        return ["env", *outer, *inner[1:]]
-    return ["env", *outer, *inner]
+        # the string's own `env A=1 ...` runs after the container's: its assignments come last
+        own = list(itertools.takewhile(_ASSIGNMENT.fullmatch, inner[1:]))
+        return ["env", *outer, *own, *image, *inner[1 + len(own):]]
+    return ["env", *outer, *image, *inner]
 
 
 def _in_container(words: list[str]) -> bool:

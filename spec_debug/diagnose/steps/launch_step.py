@@ -330,9 +330,33 @@ def check(ctx: Any) -> list[Finding]:
                                       "does not speculate, so the served depth and the draft checks do not apply",
                                  "--var server_cmdline='...' of the server that serves the draft"))
         return notes + record(ctx.facts, NS, check_draft_budget(cfg, eff, at))
+    unused = _sglang_knobs_without_algorithm(cfg)
+    if unused:
+        return notes + [not_checked(
+            ctx, f"the SGLang command sets {', '.join(unused)} but no --speculative-algorithm: SGLang speculates "
+                 "only with one (server_args.py runs its draft rules for EAGLE, EAGLE3 and STANDALONE alone), so "
+                 "this server decodes without speculation and ignores them; a fragment of a command may have the "
+                 "algorithm above the lines given",
+            "--var server_cmdline='...' with the whole command (and --speculative-algorithm EAGLE3, or the "
+            "algorithm the draft was trained for, if it is missing)")]
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"))
     findings += check_draft_budget(cfg, eff, at)
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
     findings += check_dtype(cfg, launch.get("draft_config"), launch.get("target_config"), at)
     return notes + record(ctx.facts, NS, findings)
+
+
+def _sglang_knobs_without_algorithm(cfg: LaunchConfig) -> list[str]:
+    """The speculative flags of an SGLang command with no --speculative-algorithm. SGLang's
+    speculative_algorithm defaults to None, and only an algorithm selects a drafter: the EAGLE
+    family's rules (auto-choose, the all-three-or-none assertion, the topk 1 rewrite) run under
+    `if self.speculative_algorithm in ("EAGLE", "EAGLE3", "STANDALONE")` (sgl-project/sglang
+    python/sglang/srt/server_args.py `_handle_speculative_decoding`; arg_groups/speculative_hook.py
+    from 0.5.16), so an SD101 or SD102 about their values describes a server that does not run."""
+    if cfg.engine != "sglang" or cfg.algorithm is not None:
+        return []
+    named = (("--speculative-num-steps", cfg.num_steps), ("--speculative-eagle-topk", cfg.topk),
+             ("--speculative-num-draft-tokens", cfg.num_draft_tokens),
+             ("--speculative-draft-model-path", cfg.draft_model))
+    return [flag for flag, value in named if value is not None]
