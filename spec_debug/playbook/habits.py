@@ -8,6 +8,7 @@ place; this module says what the author meant and how to write it here.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 
@@ -89,7 +90,9 @@ def pattern_hint(path: tuple[Any, ...], value: Any) -> str | None:
     """How to write a value that does not match its field's pattern (only the name has one)."""
     if path == ("name",) and isinstance(value, str):
         # `name: GPU smoke test`: the name becomes part of the run folder's name.
-        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", value.strip()).strip("_") or "my_playbook"
+        # Accents come off (NFKD, then the combining marks dropped): `Prüfung` gives Prufung, not P_fung.
+        plain = "".join(c for c in unicodedata.normalize("NFKD", value.strip()) if not unicodedata.combining(c))
+        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", plain).strip("_") or "my_playbook"
         return f"a playbook name is one word of letters, digits, _ . - (it names the run folders): name: {suggestion}"
     return None
 
