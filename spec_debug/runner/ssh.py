@@ -70,6 +70,9 @@ _CHANNEL_RETRY_S = 10.0
 _DEATH_NOTICE_S = 0.3
 # The kill channel waits only briefly: a refusal then means the step itself fills the server's sessions.
 _KILL_CHANNEL_RETRY_S = 0.5
+# How long a refused channel is retried before an earlier step's kept background channel is
+# closed to make room: long enough for sshd to free the slot of a channel we just closed.
+_FREED_SLOT_GRACE_S = 0.5
 # How long an interrupted step's kill may spend opening a second connection (MaxSessions 1).
 _KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
 
@@ -856,6 +859,7 @@ class SSHTransport(Transport):
         timeout = self._connection.target.connect_timeout_s
         open_timeout = max(timeout, busy_link_patience_s)
         asked_at = time.monotonic()
+        refused_since: float | None = None
 
         def silent() -> bool:
             if busy_link_patience_s <= 0:
@@ -889,8 +893,16 @@ class SSHTransport(Transport):
                         "with ForceCommand/DisableForwarding); ask for a shell account",
                     ) from None
                 # Our kept SFTP channel, or a channel a background server still writes to, may
-                # hold the server's only slot (MaxSessions 1).
-                if make_room and (self._files.release_idle() or self._background.release_oldest()):
+                # hold the server's only slot (MaxSessions 1). The idle SFTP channel costs
+                # nothing to reopen; a server's channel is its stdout (closed, it dies of SIGPIPE),
+                # so that one goes only once the refusal outlasts a slot we just freed: sshd frees
+                # a closed session's slot when it garbage-collects the channel, before its next
+                # read (openssh-portable: serverloop.c, server_loop2; channels.c,
+                # channel_garbage_collect), so our CLOSE of the last step's check and this OPEN,
+                # come in one read on a loaded host, were refused, and an earlier step's server died.
+                refused_since = refused_since if refused_since is not None else time.monotonic()
+                patient = time.monotonic() - refused_since < min(_FREED_SLOT_GRACE_S, retry_s / 2)
+                if make_room and (self._files.release_idle() or (not patient and self._background.release_oldest())):
                     continue
                 if time.monotonic() >= deadline:
                     raise _SessionRefused(
