@@ -127,6 +127,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     exec_form = _json_argv(command)
     if exec_form is None:
         exec_form = _manifest_argv(command)
+    if exec_form is None:
+        exec_form = _yaml_list_argv(command)
     if exec_form is not None:
         return _server_argv(exec_form)
     command = _skypilot_run(command) or command
@@ -618,6 +620,29 @@ def _manifest_argv(text: str) -> list[str] | None:
             continue
         return argv
     return argvs[0] if argvs else None
+
+
+# A YAML block-sequence item line: `- "--speculative-algorithm"`, `  - EAGLE3`.
+_YAML_ITEM = re.compile(r"[ \t]*-[ \t]+\S.*")
+
+
+def _yaml_list_argv(text: str) -> list[str] | None:
+    """The items of a YAML list pasted alone: the lines a README says to add to a compose
+    `command:` or a container's `args:` (`- "--speculative-algorithm"` / `- "EAGLE"` ...; a
+    public Qwen3.8 SGLang compose README on GitHub, "MTP / Speculative Decoding"). Each item is
+    one argv word, as the runtime passes it (was: the dashes read as words, no server command).
+    Only a text of item lines alone (comments and blank lines aside) whose first item is a flag."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not lines or not all(_YAML_ITEM.fullmatch(line) for line in lines):
+        return None
+    try:
+        items = yaml.safe_load(textwrap.dedent("\n".join(lines)))
+    except yaml.YAMLError:
+        return None
+    if not isinstance(items, list) or not items or not all(isinstance(i, (str, int, float)) for i in items):
+        return None
+    words = [str(i) for i in items]
+    return words if words[0].startswith("-") else None
 
 
 def _skypilot_run(text: str) -> str | None:
