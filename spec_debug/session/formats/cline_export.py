@@ -69,11 +69,15 @@ _MAX_CHARS = 1 << 20
 
 def looks_like(head: bytes) -> bool:
     """An export opens with the task's first message: ``**User:**`` then ``<task>`` (a task
-    started from a plain prompt still has the assistant's turn marked within the head)."""
+    started from a plain prompt still has the assistant's turn marked within the head, and the
+    extension's own marks: the ``<environment_details>`` it adds to every user turn, a ``[Tool
+    Use: …]`` call). ``**User:**`` / ``**Assistant:**`` alone are any chat's Markdown: read as a
+    text log, its ``$ command`` lines are its commands."""
     if not head.startswith(b"**User:**"):
         return False
     window = head[:8192]
-    return b"<task>" in window[:400] or b"\n**Assistant:**" in window
+    return b"<task>" in window[:400] or (b"\n**Assistant:**" in window
+                                          and (b"<environment_details>" in window or b"\n[Tool Use: " in window))
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:

@@ -55,6 +55,9 @@ _TOOL_NAMES = ("execute_command", "read_file", "write_to_file", "replace_in_file
                "load_mcp_documentation", "fetch_instructions")
 """The XML tools of Cline (cline/cline ``src/shared/tools.ts``) and Roo Code (RooCodeInc/Roo-Code
 ``packages/types/src/tool.ts``) a reply may call; a tag of another name is text."""
+_BARE_TOOLS = frozenset({"load_mcp_documentation"})
+"""The one tool called without a parameter (cline/cline ``src/core/prompts/system.ts``: "Parameters:
+None"); every other call has one, so a bare tag of another tool in a reply is prose naming it."""
 _XML_CALL = re.compile(r"<(" + "|".join(_TOOL_NAMES) + r")>(.*?)(?:</\1>|\Z)", re.S)
 _XML_PARAM = re.compile(r"<(\w+)>(.*?)</\1>", re.S)
 _RESULT_HEADER = re.compile(r"\[(\w+)(?: for '(.*)')?\] Result:[ \t]*\n?", re.S)
@@ -92,7 +95,8 @@ def xml_calls(text: str) -> list[tuple[str, dict[str, str]]]:
     calls = []
     for m in _XML_CALL.finditer(text):
         params = {k: v.strip("\n") for k, v in _XML_PARAM.findall(m.group(2))}
-        calls.append((m.group(1), params))
+        if params or m.group(1) in _BARE_TOOLS:
+            calls.append((m.group(1), params))  # another bare tag is prose naming the tool
     return calls
 
 

@@ -330,8 +330,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             # mini-swe-agent keeps the commands it parsed from the reply (formats.mini_swe_agent)
             calls = [{"function": {"name": "bash", "arguments": {"command": a["command"]}}}
                      for a in extra["actions"] if isinstance(a, dict) and isinstance(a.get("command"), str)]
-        if not calls and text:
-            # Cline and Roo Code call their tools in XML inside the reply (formats.cline_task)
+        if not calls and text and isinstance(content, list):
+            # Cline and Roo Code call their tools in XML inside the reply (formats.cline_task), which
+            # they keep as Anthropic text blocks; a chat's string reply that shows such a tag is text
             calls = [{"id": f"xml-{seq}-{n}", "function": {"name": tool, "arguments": params}}
                      for n, (tool, params) in enumerate(cline_task.xml_calls(text))]
         shown.reply(seq, block + len(calls), text if not calls else "", ts)
