@@ -6,15 +6,18 @@ from __future__ import annotations
 from spec_debug.errors import UsageError
 
 INPUT_FORMATS = ("auto", "claude-code", "codex", "codex-exec", "openai", "openhands", "swe-agent", "text", "asciicast",
-                 "specstory", "gemini-cli", "qwen-code", "pi", "copilot", "droid", "grok", "opencode")
+                 "specstory", "gemini-cli", "qwen-code", "pi", "copilot", "droid", "grok", "opencode", "kimi", "crush")
 """What ``--input-format`` takes: every format detection finds. ``codex-exec`` is ``codex exec
 --json`` output, ``asciicast`` an asciinema recording, ``specstory`` SpecStory Markdown, ``pi``
 the Pi coding agent's sessions (OpenClaw's too), ``copilot`` GitHub Copilot CLI's events.jsonl, ``droid`` Factory Droid's ``droid exec
 --output-format stream-json``, ``grok`` Grok CLI's chat_history.jsonl, ``opencode`` OpenCode's
-file storage."""
+file storage, ``kimi`` Kimi CLI's wire.jsonl (its context.jsonl is ``openai``), ``crush`` Crush's
+SQLite store (.crush/crush.db). Cline's and Roo Code's task histories are ``openai`` and their
+exports ``specstory``: no format of their own."""
 _FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai", "gemini": "gemini-cli",
                    "qwen": "qwen-code", "pi-agent": "pi", "github-copilot": "copilot", "copilot-cli": "copilot",
-                  "factory-droid": "droid", "grok-cli": "grok", "open-code": "opencode"}
+                  "factory-droid": "droid", "grok-cli": "grok", "open-code": "opencode",
+                  "kimi-cli": "kimi", "kimi-wire": "kimi", "crush-db": "crush"}
 
 
 def input_format_name(input_format: str | None) -> str | None:

@@ -146,6 +146,12 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         return None  # a pipe or socket in the folder: opening it would wait forever
     if crush.is_sqlite(file):
         return _crush_store(file, fmt, scanning)
+    if fmt == "crush":
+        # Read as a store, any other file was "not a database": an empty session, not a refusal
+        if scanning:
+            return None
+        raise UsageError(f"{file}: --input-format crush does not fit: it is no SQLite database (Crush's session "
+                         "store is .crush/crush.db)", hint="leave --input-format out to read it as what it is")
     unreadable: list[str] = []
     try:
         packed = _compression(file)
@@ -346,15 +352,30 @@ def _crush_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource |
     except crush.StoreError as exc:
         if scanning:
             return None
-        raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store ({exc})",
-                         hint="name Crush's .crush/crush.db (a copy is read as well: it is opened read-only), or "
-                              "export the session to JSON first") from None
-    if fmt is not None:
+        _refuse_store(file, exc)
+    if fmt not in (None, "crush"):
         if scanning:
             return None
         raise UsageError(f"{file}: a Crush session store, not {fmt}",
-                         hint="leave --input-format out: Crush stores are recognised by themselves")
+                         hint="leave --input-format out (or use --input-format crush): Crush stores are "
+                              "recognised by themselves")
     return SessionSource(id=transcript_stem(file), path=file, format="crush")
+
+
+def _refuse_store(file: Path, exc: crush.StoreError) -> None:
+    """One line for a SQLite file named that cannot be read: held by a writer, damaged, or no
+    Crush store at all (each asks for something else)."""
+    if exc.reason == "locked":
+        raise UsageError(f"{file}: the SQLite database is locked by another program ({exc})",
+                         hint=f"retry once it is done, or copy it with the files beside it (cp {file.name}* "
+                              "elsewhere) and name the copy") from None
+    if exc.reason == "damaged":
+        raise UsageError(f"{file}: a damaged SQLite database ({exc})",
+                         hint=f"check it (sqlite3 {file.name} 'PRAGMA integrity_check'), or name an earlier copy") \
+            from None
+    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store ({exc})",
+                     hint="name Crush's .crush/crush.db (a copy is read as well: it is opened read-only), or "
+                          "export the session to JSON first") from None
 
 
 def _conversations(source: SessionSource) -> list[SessionSource]:

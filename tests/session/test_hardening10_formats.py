@@ -140,6 +140,8 @@ def test_every_format_detection_finds_can_be_forced(tmp_path):
     from tests.session import test_hardening21_formats_droid as droid
     from tests.session import test_hardening21_formats_grok as grok
     from tests.session import test_hardening21_formats_opencode as opencode
+    from tests.session import test_hardening22_formats_crush as crush
+    from tests.session import test_hardening22_formats_kimi_wire as kimi
 
     samples = {
         "claude-code": SHARED / "claude-code" / "representative_messages.jsonl",
@@ -158,13 +160,16 @@ def test_every_format_detection_finds_can_be_forced(tmp_path):
         "droid": droid._stream(tmp_path / "droid.jsonl"),
         "grok": grok._session(_folder(tmp_path / "grok")),
         "opencode": opencode._storage(_folder(tmp_path / "opencode")),
+        "kimi": kimi._session(tmp_path / "kimi", kimi._wire()) / "wire.jsonl",
+        "crush": crush._store(tmp_path / "crush" / ".crush"),
     }
     assert set(samples) == set(INPUT_FORMATS) - {"auto"}
     flags = {"codex-exec": ("codex", "exec_events"), "asciicast": ("text", "recording"),
              "specstory": ("text", "specstory")}
     for name, path in samples.items():
-        (auto,) = discover(path, None)
-        (forced,) = discover(path, name)
+        autos, forceds = discover(path, None), discover(path, name)
+        assert len(autos) == len(forceds) == (2 if name == "crush" else 1), name  # the crush store: two sessions
+        auto, forced = autos[0], forceds[0]
         family, flag = flags.get(name, (name, None))
         assert forced.format == auto.format == family, name
         if flag:
@@ -763,3 +768,28 @@ def test_a_swe_agent_trajectory_reads_as_its_steps(tmp_path):
             "python reproduce.py", "grep -n aux_hidden_state_layer_ids /repo/eagle3/config.py", "submit"]
         assert [(e["seq"], e["exception"]) for e in doc["errors"]] == [(1, "RuntimeError")]
     assert analyze_path(traj, "swe-agent").format == "swe-agent"
+
+
+def test_kimi_and_crush_forced_on_another_file_are_refused_in_one_line(tmp_path):
+    """``--input-format crush`` on a text log read it as a database: an empty session ("file is
+    not a database" among the damaged), not a refusal; a Crush store forced as another format, or
+    a wire log forced as openai, is refused naming the format that fits."""
+    import pytest
+
+    from spec_debug.errors import UsageError
+    from spec_debug.session.sources import discover
+    from tests.session import test_hardening22_formats_crush as crush
+    from tests.session import test_hardening22_formats_kimi_wire as kimi
+
+    log = H8 / "typescript_multiline.log"
+    with pytest.raises(UsageError, match="--input-format crush does not fit: it is no SQLite database"):
+        discover(log, "crush")
+    with pytest.raises(UsageError, match="not a Kimi CLI wire log session"):
+        discover(log, "kimi-cli")
+    store = crush._store(tmp_path / ".crush")
+    with pytest.raises(UsageError, match=r"a Crush session store, not text") as err:
+        discover(store, "text")
+    assert "--input-format crush" in err.value.hint
+    wire = kimi._session(tmp_path, kimi._wire()) / "wire.jsonl"
+    with pytest.raises(UsageError, match="a Kimi CLI wire log session, not openai"):
+        discover(wire, "openai")

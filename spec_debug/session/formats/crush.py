@@ -23,8 +23,11 @@ neither lock it nor change it. Rows are read one at a time.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +48,30 @@ _BUSY_MS = 2000
 
 
 class StoreError(Exception):
-    """The database cannot be read (corrupt, locked past the wait, not Crush's)."""
+    """The database cannot be read (corrupt, locked past the wait, not Crush's); ``reason`` says
+    which: ``locked``, ``damaged`` or ``foreign``, each asks the person for something else."""
+
+    def __init__(self, message: str, reason: str = "foreign") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def _store_error(exc: sqlite3.Error) -> StoreError:
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    reason = "locked" if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) else \
+        "damaged" if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_IOERR")) else "foreign"
+    return StoreError(str(exc), reason)
+
+
+class _Store(sqlite3.Connection):
+    """A connection that removes its private view of the store (:func:`_private_view`) on close."""
+    scratch: str | None = None
+
+    def close(self) -> None:
+        super().close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,16 +93,40 @@ def _connect(path: Path) -> sqlite3.Connection:
     """Read-only, through a URI so that ``mode=ro`` holds (a plain path would open it read-write).
     A store nobody has open (no ``-wal`` or ``-journal`` file beside it: a copy, or Crush not
     running) is opened ``immutable``: a reader of a WAL database otherwise creates ``-wal`` and
-    ``-shm`` files beside it, and a copy kept as evidence would not stay as it was."""
+    ``-shm`` files beside it, and a copy kept as evidence would not stay as it was. A ``-wal``
+    without its ``-shm`` is a copy too (a running Crush keeps both): read from a private view
+    (:func:`_private_view`), since ``immutable`` would leave out what the WAL holds."""
     resolved = path.resolve()
-    live = any(Path(f"{resolved}{suffix}").exists() for suffix in ("-wal", "-journal"))
-    uri = f"file:{quote(str(resolved))}?mode=ro" + ("" if live else "&immutable=1")
+    wal, shm = Path(f"{resolved}-wal"), Path(f"{resolved}-shm")
+    live = wal.exists() or Path(f"{resolved}-journal").exists()
+    scratch = None
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, check_same_thread=False)
-        conn.text_factory = lambda b: b.decode("utf-8", "replace")
-        return conn
-    except sqlite3.Error as exc:
-        raise StoreError(str(exc)) from None
+        if wal.exists() and not shm.exists():
+            scratch, resolved = _private_view(resolved, wal)
+        uri = f"file:{quote(str(resolved))}?mode=ro" + ("" if live else "&immutable=1")
+        conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, check_same_thread=False, factory=_Store)
+    except (sqlite3.Error, OSError) as exc:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+        raise (_store_error(exc) if isinstance(exc, sqlite3.Error) else StoreError(str(exc), "damaged")) from None
+    conn.scratch = scratch
+    conn.text_factory = lambda b: b.decode("utf-8", "replace")
+    return conn
+
+
+def _private_view(db: Path, wal: Path) -> tuple[str, Path]:
+    """The store and its WAL in a folder of our own: SQLite reads a WAL through its ``-shm`` index
+    and creates that beside the database when it is missing (https://sqlite.org/wal.html, "Read-Only
+    Databases"; a read-only exclusive-locking open fails with a disk I/O error). The store is
+    hard-linked (copied across file systems): opened read-only, neither file is written."""
+    scratch = tempfile.mkdtemp(prefix="spec-debug-crush-")
+    view = Path(scratch) / db.name
+    try:
+        os.link(db, view)
+    except OSError:
+        shutil.copyfile(db, view)
+    shutil.copyfile(wal, f"{view}-wal")
+    return scratch, view
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
@@ -99,7 +149,7 @@ def sessions(path: Path) -> list[Session]:
         finally:
             conn.close()
     except sqlite3.Error as exc:
-        raise StoreError(str(exc)) from None
+        raise _store_error(exc) from None
     return [Session(str(i), t if isinstance(t, str) and t else None, p if isinstance(p, str) and p else None)
             for i, t, p in rows]
 
