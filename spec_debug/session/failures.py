@@ -455,6 +455,9 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
     # gone even when the log's tail was read with exit status 0 and the child's traceback
     # scrolled out of it.
+    if "R" in output and "Root Cause (first observed failure):" in output and \
+            (root := _root_cause_alone(output)) is not None:
+        return root
     if "R" in output and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     return None
@@ -580,6 +583,19 @@ def _child_failed(info: ErrorInfo, output: str, end: int) -> ErrorInfo:
     if (sig := _CHILD_SIGNAL.match(said)) is not None:
         return ErrorInfo("signal", sig.group(1), message[:300], info.file, info.line)
     return ErrorInfo(info.kind, info.exception, message[:300], info.file, info.line)
+
+
+_CHILD_FAILED = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError"
+
+
+def _root_cause_alone(output: str) -> ErrorInfo | None:
+    """torchrun's report without the ChildFailedError traceback above it: ``tail`` of a job's log
+    shows the "Root Cause (first observed failure):" block last, and exits 0. A rank died all
+    the same: the report is the failure, read as :func:`_child_failed` reads it."""
+    at = output.find("Root Cause (first observed failure):")
+    start = output.rfind("\n", 0, at) + 1
+    found = _child_failed(ErrorInfo("exception", _CHILD_FAILED, ""), output, start)
+    return found if found.message else None
 
 
 def _unprefixed_report(output: str, end: int) -> str:
