@@ -38,12 +38,23 @@ def _hand_to_agent(
     add_to_agent(agent, key, _short(path), how)
 
 
+# How long the agent may take to list its keys. paramiko waits without limit (paramiko/agent.py,
+# AgentSSH._connect), and an agent that accepts the connection and never answers (a stale
+# forwarded or gpg-agent socket whose owner is stopped, an agent waiting on a prompt no one sees)
+# held every host's login, and the run, for good, --batch included; ssh(1) would wait too, but
+# it serves one host. Past this the login goes on with the key files, as with no agent.
+_AGENT_ANSWER_S = 30.0
+
+
 class _AgentAt(paramiko.Agent):
     """The ssh-agent listening at a given socket; paramiko.Agent only reads $SSH_AUTH_SOCK."""
 
     def __init__(self, sock: socket.socket) -> None:
         paramiko.agent.AgentSSH.__init__(self)
+        sock.settimeout(_AGENT_ANSWER_S)
         self._connect(sock)
+        # Signing waits as long as the agent takes (a hardware key waiting for a touch).
+        sock.settimeout(None)
 
 
 def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> paramiko.Agent | None:
@@ -70,5 +81,7 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         # ssh(1) also goes on with the key files when the agent is not there (1Password locked).
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if isinstance(exc, TimeoutError):
+            reason = f"it accepted the connection but did not list its keys within {_AGENT_ANSWER_S:g} s"
         attempts.agent_unreachable = f"{label} {_short(path)}: {reason}"
         return None

@@ -1,0 +1,85 @@
+"""An ssh-agent that accepts the connection and never answers does not hold the run for good.
+
+paramiko asks the agent for its keys and waits for the answer without limit (paramiko/agent.py,
+AgentSSH._connect). An agent socket whose owner is stopped or stuck (a forwarded or gpg-agent
+socket left in a tmux session, an agent waiting on a prompt no one sees) accepts and stays
+silent: every host's login, and the run, --batch included, hung there. Now the agent gets
+_AGENT_ANSWER_S to list its keys; then the login goes on with the key files, as with no agent,
+and a failed login names the agent's silence.
+
+The agent is a real unix socket that accepts and never writes; the host is a real sshd.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+import spec_debug.runner.ssh_agent as ssh_agent
+from spec_debug.errors import AuthenticationError
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.ssh import SSHTransport
+from tests.sshd_fixture import ClientSetup, SshServer
+
+
+@pytest.fixture
+def silent_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    path = tmp_path / "agent.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(8)
+    accepted: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(path))
+    monkeypatch.setattr(ssh_agent, "_AGENT_ANSWER_S", 1.0, raising=False)
+    yield path
+    listener.close()
+    for connection in accepted:
+        connection.close()
+
+
+def _connect_within(seconds: float, connect: Callable[[], SSHTransport]) -> SSHTransport:
+    result: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = connect()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            result["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"the login still waits for the silent agent after {seconds:g} s"
+    if "error" in result:
+        raise result["error"]  # type: ignore[misc]
+    return result["value"]  # type: ignore[return-value]
+
+
+def test_a_login_goes_on_with_the_key_file_past_a_silent_agent(client: ClientSetup, sshd: SshServer, silent_agent: Path) -> None:
+    started = time.monotonic()
+    with _connect_within(4.0, lambda: SSHTransport.connect("target", client.options(use_agent=True))) as transport:
+        out = StreamCapture("stdout")
+        assert transport.run("echo fine", stdout=out, stderr=StreamCapture("stderr")).exit_code == 0 and out.text() == "fine\n"
+    assert time.monotonic() - started < 4.0
+
+
+def test_a_failed_login_names_the_silent_agent(client: ClientSetup, sshd: SshServer, silent_agent: Path, tmp_path: Path) -> None:
+    client.alias("nokey", sshd, IdentityFile=str(tmp_path / "absent_key"))
+    with pytest.raises(AuthenticationError) as refused:
+        _connect_within(4.0, lambda: SSHTransport.connect("nokey", client.options(use_agent=True)))
+    said = refused.value.message
+    assert "\n" not in said and "SSH_AUTH_SOCK" in said and "did not list its keys within 1 s" in said, said
