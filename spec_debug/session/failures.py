@@ -451,13 +451,14 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
         frame = _CURRENT_THREAD.search(output, m.end())
         return ErrorInfo("signal", _FAULT_SIGNALS[m.group(1)], m.group(0), frame and frame.group("file"),
                          int(frame.group("line")) if frame else None)
+    # torchrun's root-cause report, its traceback cut off (see _root_cause_alone).
+    if "R" in output and "Root Cause (first observed failure):" in output and \
+            (root := _root_cause_alone(output)) is not None:
+        return root
     # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
     # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
     # gone even when the log's tail was read with exit status 0 and the child's traceback
     # scrolled out of it.
-    if "R" in output and "Root Cause (first observed failure):" in output and \
-            (root := _root_cause_alone(output)) is not None:
-        return root
     if "R" in output and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     return None
