@@ -51,7 +51,13 @@ from spec_debug.session.formats.common import Cursor, call_text, remote_host, sh
 
 _TURN = re.compile(r"^\*\*(User|Assistant):\*\*\s*$")
 _TOOL_USE = re.compile(r"^\[Tool Use: ([\w.:-]+)\]\s*$")
-_RESULT = re.compile(r"^\[(Tool|Tool \(Error\)|Tool Result|[a-z_]+(?: for '.*')?)\](?: Result:)?\s*$")
+_RESULT = re.compile(r"^\[(Tool|Tool \(Error\)|Tool Result|[a-z_]+)(?: for '.*)?\](?: Result:)?\s*$")
+"""A result's header line. The XML-calling releases head it ``[execute_command for 'ls'] Result:``
+(IBM Bob, a Roo Code fork, adds a note after the quote: ``[read_file for 'a.py'. Reading multiple
+files at once is more efficient ...] Result:``, a public export)."""
+_RESULT_OPENS = re.compile(r"^\[([a-z_]+) for '")
+"""The first line of a header whose command spans lines (``[execute_command for 'cat <<EOF``)."""
+_HEADER_END = "] Result:"
 _INPUT_KEY = re.compile(r"^([A-Z][A-Za-z_]*): ?(.*)$")
 _REASONING = "[Reasoning]"
 _ENV_OPEN, _ENV_CLOSE = "<environment_details>", "</environment_details>"
@@ -99,6 +105,7 @@ class _Reader:
         self.pending: list[str] = []  # calls of the last assistant turn without a result yet
         self.held: list[Event] = []  # a user turn's events, until its environment details give its time
         self.turn_time: str | None = None
+        self.header_open = False  # a result's header of many lines is being passed
 
     def read(self, lines: Iterator[tuple[int, str, None]]) -> Iterator[Event]:
         for lineno, line, _ in lines:
@@ -138,6 +145,14 @@ class _Reader:
         if self.role == "user" and (result := _RESULT.match(line)):
             yield from self._flush()
             self._start("result", lineno, result.group(1))
+            return
+        if self.role == "user" and (result := _RESULT_OPENS.match(line)) and _HEADER_END not in line:
+            yield from self._flush()
+            self._start("result", lineno, result.group(1))
+            self.header_open = True  # the command's lines are the header's, not the output's
+            return
+        if self.header_open:
+            self.header_open = _HEADER_END not in line
             return
         if not self.kind:
             if not stripped:
@@ -197,6 +212,11 @@ class _Reader:
                 yield self._event("system" if note else "prompt", "user", text=text)
             else:
                 yield self._event(kind, "assistant", text=text)
+                if kind == "text":
+                    # The XML-calling releases (Cline before native tool calls, Roo Code, IBM Bob)
+                    # export the reply's text as it was, its calls in it (formats.cline_task)
+                    for name, args in cline_task.xml_calls(text):
+                        yield self._tool_call(name, args)
 
     def _call(self, lines: list[str]) -> Event:
         name = self.head
@@ -212,7 +232,9 @@ class _Reader:
                 args[key] = found.group(2)
             elif key is not None:
                 args[key] += "\n" + line  # a value of many lines (a file's Content:, a long command)
-        args = {k: v.strip("\n") for k, v in args.items()}
+        return self._tool_call(name, {k: v.strip("\n") for k, v in args.items()})
+
+    def _tool_call(self, name: str, args: dict[str, str]) -> Event:
         command = shell_command(args) if name in _SHELL_TOOLS else None
         self.calls += 1
         call_id = f"cline-md-call-{self.calls}"

@@ -60,7 +60,9 @@ _BARE_TOOLS = frozenset({"load_mcp_documentation"})
 None"); every other call has one, so a bare tag of another tool in a reply is prose naming it."""
 _XML_CALL = re.compile(r"<(" + "|".join(_TOOL_NAMES) + r")>(.*?)(?:</\1>|\Z)", re.S)
 _XML_PARAM = re.compile(r"<(\w+)>(.*?)</\1>", re.S)
-_RESULT_HEADER = re.compile(r"\[(\w+)(?: for '(.*)')?\] Result:[ \t]*\n?", re.S)
+_RESULT_HEADER = re.compile(r"\[(\w+)(?: for '.*?)?\] Result:[ \t]*\n?", re.S)
+"""``[execute_command for 'ls'] Result:``; the quoted part may span lines (a heredoc) and be
+followed by a note (IBM Bob's ``[read_file for 'a.py'. Reading multiple files at once ...] Result:``)."""
 _ROO_EXIT = re.compile(r"Command executed in terminal\s+within working directory '[^\n]*?'\. "
                        r"(?:Command execution was not successful[^\n]*\n)?"
                        r"(?:Exit code: (-?\d+)|(Process terminated by signal))")
