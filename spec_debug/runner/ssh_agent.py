@@ -44,6 +44,9 @@ def _hand_to_agent(
 # held every host's login, and the run, for good, --batch included; ssh(1) would wait too, but
 # it serves one host. Past this the login goes on with the key files, as with no agent.
 _AGENT_ANSWER_S = 30.0
+# Agent sockets that stayed silent in this run: later logins (other hosts, reconnects) skip
+# them at once instead of waiting _AGENT_ANSWER_S each.
+_SILENT_AGENTS: set[str] = set()
 
 
 class _AgentAt(paramiko.Agent):
@@ -73,6 +76,10 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         if where is None:
             return None
     path = os.path.expanduser(where)
+    silent = f"it accepted the connection but did not list its keys within {_AGENT_ANSWER_S:g} s"
+    if path in _SILENT_AGENTS:
+        attempts.agent_unreachable = f"{label} {_short(path)}: {silent}"
+        return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
@@ -82,6 +89,8 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, TimeoutError):
-            reason = f"it accepted the connection but did not list its keys within {_AGENT_ANSWER_S:g} s"
+            reason = silent
+            with _AGENT_LOCK:
+                _SILENT_AGENTS.add(path)
         attempts.agent_unreachable = f"{label} {_short(path)}: {reason}"
         return None

@@ -45,6 +45,7 @@ def silent_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     threading.Thread(target=accept, daemon=True).start()
     monkeypatch.setenv("SSH_AUTH_SOCK", str(path))
     monkeypatch.setattr(ssh_agent, "_AGENT_ANSWER_S", 1.0, raising=False)
+    monkeypatch.setattr(ssh_agent, "_SILENT_AGENTS", set(), raising=False)  # the run's memory of silent agents
     yield path
     listener.close()
     for connection in accepted:
@@ -83,3 +84,13 @@ def test_a_failed_login_names_the_silent_agent(client: ClientSetup, sshd: SshSer
         _connect_within(4.0, lambda: SSHTransport.connect("nokey", client.options(use_agent=True)))
     said = refused.value.message
     assert "\n" not in said and "SSH_AUTH_SOCK" in said and "did not list its keys within 1 s" in said, said
+
+
+def test_a_silent_agent_is_waited_for_once_per_run(client: ClientSetup, sshd: SshServer, silent_agent: Path) -> None:
+    """Every host of a fleet, and every reconnect, waited the whole time again."""
+    for _ in range(3):
+        started = time.monotonic()
+        with _connect_within(4.0, lambda: SSHTransport.connect("target", client.options(use_agent=True))):
+            pass
+        took = time.monotonic() - started
+    assert took < 0.9, f"the third login waited {took:.1f} s for the agent again"
