@@ -122,6 +122,16 @@ _BENCH_KEYS = {
     "mean itl (ms)": ("itl_mean", "ms"),
     "median itl (ms)": ("itl_median", "ms"),
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
+    # trtllm-bench's "PERFORMANCE OVERVIEW" (NVIDIA/TensorRT-LLM tensorrt_llm/bench, its docs'
+    # examples): "Total Output Throughput (tokens/sec):  274.1786" is the output tokens over the
+    # run, bench_serving's output throughput; the per-user lines one stream's share.
+    "total output throughput (tokens/sec)": ("throughput", "tok/s"),
+    "total token throughput (tokens/sec)": ("total_throughput", "tok/s"),
+    "request throughput (req/sec)": ("request_throughput", "req/s"),
+    "per user output throughput (tokens/sec/user)": ("per_user_throughput", "tok/s"),
+    "per user output throughput [w/ ctx] (tps/user)": ("per_user_throughput", "tok/s"),
+    "average time-to-first-token [ttft] (ms)": ("ttft_mean", "ms"),
+    "average time-per-output-token [tpot] (ms)": ("tpot_mean", "ms"),
 }
 # mlx-lm's generate prints "Prompt: 20 tokens, 150.123 tokens-per-sec" and "Generation: 256
 # tokens, 31.783 tokens-per-sec" (ml-explore/mlx-lm mlx_lm/generate.py; ml-explore/mlx-examples#1155
