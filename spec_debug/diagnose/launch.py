@@ -278,7 +278,9 @@ def _hide_substitutions(text: str) -> tuple[str, list[str]]:
     found: list[str] = []
     reader = _ShellReader(text)
     for i, step, quote in reader:
-        if quote != "'" and (text.startswith("$(", i) or step == "`"):
+        # (`>(tee log)`, `<(cmd)`: a process substitution is one word too, outside quotes)
+        if quote != "'" and (text.startswith("$(", i) or step == "`") or quote is None and (
+                text.startswith(("<(", ">("), i)):
             end = _substitution_end(text, i)
             if end is not None:
                 out.append(f"@@spec-debug-substitution-{len(found)}@@")
@@ -312,8 +314,16 @@ def _newlines_as_separators(text: str) -> str:
     word list with both servers' flags. A newline inside quotes (a JSON value spread over lines,
     as the speculators docs write --speculative-config) stays part of its word."""
     out: list[str] = []
+    subshells = 0  # `(` opened at the start of a word: a subshell, which `)` closes
     reader = _ShellReader(text)
     for i, step, quote in reader:
+        if quote is None and (step == "(" and _starts_word(text, i) or step == ")" and subshells):
+            # `(python3 -m sglang.launch_server ... --speculative-num-draft-tokens 4)&`: the
+            # parentheses are metacharacters around the server command, not part of its first
+            # and last words (was: 'expects an integer, got 4)'); bash(1) "Compound Commands"
+            subshells += 1 if step == "(" else -1
+            out.append(" ; ")
+            continue
         if step == "\n" and quote is None:
             # a line that starts with a flag, or follows one waiting for its value, continues the
             # command above: its `\` was lost in the copy (no command starts with a dash)
@@ -809,7 +819,7 @@ def _server_argv(argv: list[str]) -> list[str]:
             continue
         commands[-1].append(tok)
     # (`bash -c ''` unwraps to no words at all)
-    commands = [c for c in (_unwrap_shell(c) for c in commands if c) if c]
+    commands = [c for c in (_unwrap_shell(_without_reserved_words(c)) for c in commands if c) if c]
     exported: list[str] = []
     servers: list[list[str]] = []
     for command in commands:
@@ -869,6 +879,21 @@ def _server_argv(argv: list[str]) -> list[str]:
 # A word that names a model as `vllm serve` takes it: a Hugging Face repo id (`org/name`) or a
 # local directory, not a program or script (`python3`, `./run.sh`, `bench.py`).
 _MODEL_WORD = re.compile(r"(?:[\w.-]+/[\w.-]+|(?:/|\./|~/)[\w./-]+)(?<!\.py)(?<!\.sh)")
+
+
+# bash(1) RESERVED WORDS that may come before a command on its line: `{ cmd; }`, `if ...; then
+# cmd`, `while ...; do cmd`, `! cmd`, `time cmd`.
+_RESERVED_BEFORE_COMMAND = ("{", "}", "!", "then", "do", "else", "time")
+
+
+def _without_reserved_words(command: list[str]) -> list[str]:
+    """The command without the reserved words before it, so that its own leading assignments
+    (`{ SGLANG_ENABLE_SPEC_V2=1 python3 -m sglang.launch_server ...; }`) are read as its
+    environment."""
+    at = 0
+    while at < len(command) - 1 and command[at] in _RESERVED_BEFORE_COMMAND:
+        at += 1
+    return command[at:]
 
 
 # Programs that run a command given to them as one string, by a shell of their own: ssh(1) (the
