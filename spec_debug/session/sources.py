@@ -239,7 +239,7 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         # Kimi CLI: ~/.kimi/sessions/<work_dir_hash>/<sessionId>/context.jsonl, and context_N.jsonl
         # the history before a /clear or a revert (formats.kimi_cli)
         name = file.parent.name + (rotated.group(1) or "")
-    elif detected == "openai" and name == cline_task.TRANSCRIPT_STEM and file.parent.name:
+    elif detected == "openai" and name == cline_task.TRANSCRIPT_STEM and cline_task.is_task_folder(file.parent):
         name = file.parent.name  # Cline / Roo Code: tasks/<taskId>/api_conversation_history.json
     return SessionSource(id=name, path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)

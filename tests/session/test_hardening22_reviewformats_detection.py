@@ -71,3 +71,22 @@ def test_a_chat_reply_that_shows_a_cline_tool_tag_is_no_command(tmp_path):
     doc = analyze_path(chat).to_json()
     assert doc["commands"] == [] and doc["hosts"] == []
     assert doc["stats"]["tool_calls"] == 0
+
+
+def test_a_history_outside_a_task_folder_keeps_its_own_name(tmp_path):
+    """b362134 named every ``api_conversation_history.json`` by its folder: one saved in ``notes/``
+    became session ``notes``; at 41753b7 it was ``api_conversation_history``. A task's folder, in
+    ``tasks/`` or copied out of it (Cline's millisecond id, Roo Code's UUID), still names it."""
+    import json
+
+    history = [{"role": "user", "content": [{"type": "text", "text": "check gpu-3"}]}]
+    named = {}
+    for folder in ("notes", "tasks/my-task", "evidence/1777073160794",
+                   "copy/5f0c6c1e-0000-4000-8000-000000000001"):
+        path = tmp_path / folder / "api_conversation_history.json"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(history), encoding="utf-8")
+        named[folder] = analyze_path(path).to_json()["sessions"][0]["id"]
+    assert named == {"notes": "api_conversation_history", "tasks/my-task": "my-task",
+                     "evidence/1777073160794": "1777073160794",
+                     "copy/5f0c6c1e-0000-4000-8000-000000000001": "5f0c6c1e-0000-4000-8000-000000000001"}

@@ -34,6 +34,16 @@ _EXTENSIONS = ("saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode
 id>/tasks/<taskId>/`` (VS Code's globalStorage; Cline's, Roo Code's and Kilo Code's extension ids)."""
 
 
+_TASK_ID = re.compile(r"\d{10,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""A task folder's name: Cline's ``Date.now()`` in milliseconds, Roo Code's and Kilo Code's a UUID."""
+
+
+def is_task_folder(folder: Path) -> bool:
+    """``tasks/<taskId>/``, or a task's folder copied out of it: the session is named by it. Another
+    folder holding an ``api_conversation_history.json`` (``notes/``) names nothing."""
+    return folder.parent.name == "tasks" or bool(_TASK_ID.fullmatch(folder.name.lower()))
+
+
 def home_tasks(config: Path) -> list[Path]:
     """The task histories under a home's ``.config`` (the rest of it is no session)."""
     found = []
