@@ -241,8 +241,24 @@ def write_output(path: Path, text: str) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        in_the_way = _file_in_the_way(path)
+        if in_the_way is not None:
+            # `-o notes.md/walkthrough.md`: mkdir says "File exists", as if the folder were there.
+            raise RecordWriteError(f"cannot create the folder {path.parent}: {in_the_way} is a file, not a folder",
+                                   hint=f"name a file in a folder, e.g. -o {path.name}") from None
         raise RecordWriteError(f"cannot create the folder {path.parent}: {_why(exc)}", hint=_write_hint(exc)) from None
     write_atomic(path, text)
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The nearest folder of path that exists, when it is not a folder."""
+    for parent in path.parents:
+        try:
+            if parent.exists():
+                return None if parent.is_dir() else parent
+        except OSError:
+            return None
+    return None
 
 
 def _discard(tmp: str | None) -> None:
