@@ -1426,7 +1426,10 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     # `env A=B cmd` and `A=B cmd` set the server's environment (coreutils env(1))
     # A pasted script's lines (`export A=1` on its own line, then the server) reach here as one
     # word list, since newlines split words like spaces: its `export` words are assignments too.
-    for tok in argv[1:] if argv and argv[0].rsplit("/", 1)[-1] == "env" else argv:
+    # (`exec env A=1 python3 -m ...`, an entrypoint script's last line: exec runs the words
+    # after it in the shell's place, bash(1) SHELL BUILTIN COMMANDS)
+    words = argv[1:] if argv[:1] == ["exec"] else argv
+    for tok in words[1:] if words and words[0].rsplit("/", 1)[-1] == "env" else words:
         if tok == "export":
             continue
         m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*?);?", tok)

@@ -48,3 +48,12 @@ def test_parentheses_in_quotes_values_and_arrays_stay():
     assert split_command("vllm serve m --chat-template '(x)' --served-model-name a(b)")[-3:] == ["(x)", "--served-model-name", "a(b)"]
     assert split_command('cmd=(python3 -m sglang.launch_server --model-path m)\n"${cmd[@]}" --port 1') == [
         "python3", "-m", "sglang.launch_server", "--model-path", "m", "--port", "1"]
+
+
+def test_exec_env_gives_the_server_its_environment():
+    # an entrypoint script's last line; `exec` stays in argv, as the array tests read it
+    spec_v2_tree = SERVER.replace("--speculative-num-steps 1 --speculative-eagle-topk 1 --speculative-num-draft-tokens 2",
+                                  "--speculative-num-steps 3 --speculative-eagle-topk 4 --speculative-num-draft-tokens 8")
+    launch, findings = _findings(f"exec env SGLANG_ENABLE_SPEC_V2=1 {spec_v2_tree}")
+    assert launch["found"]
+    assert [f.code for f in findings] == ["SD102"] and "SGLANG_ENABLE_SPEC_V2=1" in findings[0].evidence[0]
