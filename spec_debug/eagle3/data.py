@@ -38,7 +38,7 @@ import io
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -68,6 +68,7 @@ class Sample:
     format_v1: bool = False  # read from speculators' earlier data_*.pt (list of layer states)
     data_format: str = "speculators"  # the writer, as DataInfo.format names it
     loss_mask_given: bool = True  # False: the file has none and `loss_mask` is all ones
+    padding: int = 0  # pad rows its attention_mask marked, cut off (see _unpadded_rows)
 
     @property
     def length(self) -> int:
@@ -471,6 +472,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                                 hint="copy the files as the connector wrote them, or dump "
                                      "the hidden states again in bfloat16")
             loss_mask = handle.get_tensor("loss_mask") if "loss_mask" in keys else None
+            attention = (handle.get_tensor("attention_mask") if "attention_mask" in keys
+                         else None)
     except SpecDebugError:
         raise
     except Exception as exc:  # safetensors raises its own error types
@@ -491,8 +494,47 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}")
     if layer_ids is not None and len(layer_ids) != S:
         raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
-    return Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted, final_state,
-                  loss_mask.reshape(-1).bool(), layer_ids, S, loss_mask_given=given)
+    kept = _unpadded_rows(path, attention, T)
+    sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
+                    final_state, loss_mask.reshape(-1).bool(), layer_ids, S,
+                    loss_mask_given=given)
+    if kept is None:
+        return sample
+    return replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
+                   final=None if final_state is None else final_state[kept],
+                   loss_mask=sample.loss_mask[kept], padding=T - (kept.stop - kept.start))
+
+
+def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None:
+    """The rows a padded sample's attention_mask keeps, or None when it masks nothing.
+
+    speculators' loader reads token_ids and hidden_states only (src/speculators/train/
+    data.py), so a dump saved from a padded batch (a hand-written dumper around
+    `model(..., attention_mask=...)`) feeds its pad rows as tokens: scored, their states
+    (zeros, or whatever the model gave a masked row) pulled the accuracy down with no word.
+    Padding at either end is cut off, which leaves exactly the unpadded sample (causal
+    attention: rows before right padding never see it; left padding is cut before any row
+    attends to it). Masked rows inside the sequence are not padding and are refused."""
+    if attention is None:
+        return None
+    mask = attention.reshape(-1)
+    if mask.numel() != T:
+        raise DataError(f"{path}: attention_mask has {mask.numel()} entries, hidden_states {T}")
+    keep = mask != 0
+    if bool(keep.all()):
+        return None
+    rows = keep.nonzero().reshape(-1)
+    if rows.numel() < 2:
+        raise DataError(f"{path}: attention_mask keeps {rows.numel()} of {T} positions: "
+                        "nothing to score")
+    start, stop = int(rows[0]), int(rows[-1]) + 1
+    if stop - start != rows.numel():
+        raise DataError(f"{path}: attention_mask masks {T - rows.numel()} positions inside "
+                        "the sequence, not padding at its ends (several documents packed in "
+                        "one row?): speculators' loader ignores attention_mask and would feed "
+                        "them as one sequence",
+                        hint="write one sample per sequence, without padding")
+    return slice(start, stop)
 
 
 _SAMPLE_FORMATS = ("the drafter reads speculators' hs_*.safetensors (token_ids, "

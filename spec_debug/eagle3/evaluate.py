@@ -91,6 +91,8 @@ class Counts:
         self.past_max_positions = 0  # samples longer than the draft's max_position_embeddings
         # samples whose loss_mask leaves no row to score: counted in `samples`, adding nothing
         self.unsupervised = torch.zeros((), dtype=torch.int64, device=self.device)
+        self.padded_samples = 0  # samples read without the pad rows their attention_mask marked
+        self.padding_rows = 0
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -243,6 +245,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.in_vocab += (loss_mask & (draft_t >= 0)).sum()
     counts.scored += loss_mask.sum()
     counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
+    counts.padded_samples += sample.padding > 0
+    counts.padding_rows += sample.padding
     counts.samples += 1
     counts.tokens += int(input_ids.shape[0])
     counts.longest = max(counts.longest, T0)
@@ -278,6 +282,16 @@ def _unsupervised_note(unsupervised: int, samples: int) -> list[str]:
             "to score (all zero, or only the first token): they add nothing to the "
             "accuracies; a chat template whose assistant turns were not found writes such "
             "masks"]
+
+
+def _padding_note(padded: int, rows: int, samples: int) -> list[str]:
+    """Samples saved from a padded batch (data._unpadded_rows cut their pad rows off)."""
+    if not padded:
+        return []
+    return [f"{padded} of {samples} samples carry an attention_mask marking {rows} pad "
+            "position(s) in all: scored without them; speculators' loader ignores "
+            "attention_mask (src/speculators/train/data.py) and would train on the padding "
+            "as tokens: write one unpadded sample per sequence"]
 
 
 def _past_max_positions_note(past: int, samples: int, longest: int, max_positions: int) -> list[str]:
@@ -354,6 +368,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
                                     if len(references) > 1 else [])
         + _unscored_steps_note(unscored, counts.longest)
         + _unsupervised_note(int(counts.unsupervised), counts.samples)
+        + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
                                    loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,
