@@ -707,7 +707,13 @@ def _exception_lines(info: ErrorInfo, output: str, end: int, count: int) -> list
 # "\tMissing key(s) in state_dict: "d2t"" (torch/nn/modules/module.py, load_state_dict; what a
 # drafter checkpoint from another vocabulary or layout gives), dynamo's "backend='inductor'
 # raised:" over the compiler's own exception. The first of them is the fault.
+# Triton's CompilationError says "at 32:22:" and shows the kernel's source line next, no fault.
+_TRITON_AT = re.compile(r"at \d+:\d+:$")
+
+
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
+    if _TRITON_AT.match(info.message):
+        return info.message
     lines = _exception_lines(info, output, end, 1)
     if not lines:
         return info.message

@@ -46,3 +46,11 @@ def test_a_colon_at_the_end_with_nothing_after_is_as_before():
     text = LOAD.split("\tsize")[0] + "\n"
     [err] = extract_errors(text, exit_code=1)
     assert err.message == "Error(s) in loading state_dict for Eagle3DraftModel:"
+
+
+def test_tritons_at_line_column_keeps_no_source_line():
+    text = ('Traceback (most recent call last):\n  File "/x/k.py", line 3, in <module>\n    kernel[grid](x)\n'
+            "triton.compiler.errors.CompilationError: at 32:22:\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+            "                      ^\n")
+    [err] = extract_errors(text, exit_code=1)
+    assert err.message == "at 32:22:"
