@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import sqlite3
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,6 +46,9 @@ _MAGIC = b"SQLite format 3\x00"
 _EXIT_TAIL = re.compile(r"(?:\A|\n)Exit code (-?\d+)\s*(?:<cwd>[^\n]*</cwd>\s*)?\Z")
 _ABORTED = "Command was aborted before completion"
 _BUSY_MS = 2000
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_BATCH = 256
+"""Rows read (and their compressed parts unpacked) at a time: a session's messages stream."""
 
 
 class StoreError(Exception):
@@ -110,8 +114,13 @@ def _connect(path: Path) -> sqlite3.Connection:
             shutil.rmtree(scratch, ignore_errors=True)
         raise (_store_error(exc) if isinstance(exc, sqlite3.Error) else StoreError(str(exc), "damaged")) from None
     conn.scratch = scratch
-    conn.text_factory = lambda b: b.decode("utf-8", "replace")
+    conn.text_factory = _text
     return conn
+
+
+def _text(raw: bytes) -> str | bytes:
+    """A TEXT value; compressed parts (:func:`_unpacked`) bound as text stay bytes, not mojibake."""
+    return raw if raw[:4] == _ZSTD_MAGIC else raw.decode("utf-8", "replace")
 
 
 def _private_view(db: Path, wal: Path) -> tuple[str, Path]:
@@ -195,7 +204,7 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         when = "created_at" if "created_at" in _columns(conn, "messages") else "NULL"
         rows = conn.execute(f"SELECT rowid, role, parts, {when} FROM messages WHERE session_id = ? ORDER BY {order}",
                             (session_id,))
-        for rowid, role, parts, created in rows:
+        for rowid, role, parts, created in _unpacked(rows, path, stats):
             cursor.records = index + 1
             stats.lines += 1
             yield from _message(role, parts, stamp(created), cursor.seq_base + index, rowid, cursor, stats)
@@ -207,13 +216,85 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         conn.close()
 
 
+def _unpacked(rows: sqlite3.Cursor, path: Path, stats: ReadStats) -> Iterator[tuple]:
+    """The rows, a batch at a time, each row's ``parts`` decoded where Crush stored them
+    zstd-compressed: later releases compress each row's parts JSON (a zstd frame, told from JSON's
+    ``[`` by its magic number; ``compressParts`` in charmbracelet/crush
+    ``internal/message/parts_codec.go``), earlier rows stay plain JSON."""
+    noted = False
+    while batch := rows.fetchmany(_BATCH):
+        packed = [i for i, row in enumerate(batch) if isinstance(row[2], bytes) and row[2][:4] == _ZSTD_MAGIC]
+        if packed:
+            parts = _unzstd([batch[i][2] for i in packed])
+            if parts is None and not noted:
+                noted = True
+                stats.damaged.append(f"{path.name}: its messages' parts are zstd-compressed and the zstd command "
+                                     "to read them is not installed (apt install zstd): those messages were not read")
+            for n, i in enumerate(packed):
+                batch[i] = (batch[i][0], batch[i][1], parts[n] if parts else None, batch[i][3])
+        yield from batch
+
+
+def _unzstd(frames: list[bytes]) -> list | None:
+    """Each frame's parts, decoded (None for a frame that does not decompress to JSON); None when
+    this machine cannot decompress zstd. Python before 3.14 has no zstd: the ``zstd`` command
+    unpacks a batch in one run (the frames concatenated decompress to their JSON lists one after
+    another), else each frame alone."""
+    try:
+        from compression import zstd  # type: ignore[import-not-found]  # Python 3.14
+    except ImportError:
+        zstd = None
+    if zstd is not None:
+        return [_json_parts(lambda f=f: zstd.decompress(f)) for f in frames]
+    if shutil.which("zstd") is None:
+        return None
+    try:
+        together = _json_lists(_zstd_command(b"".join(frames)), len(frames))
+    except (ValueError, OSError, subprocess.SubprocessError):
+        together = None  # a damaged frame among them: each alone, the others still read
+    return together if together is not None else [_json_parts(lambda f=f: _zstd_command(f)) for f in frames]
+
+
+def _zstd_command(data: bytes) -> bytes:
+    done = subprocess.run(["zstd", "-dcq"], input=data, capture_output=True, timeout=120, check=False)
+    if done.returncode != 0:
+        raise ValueError(done.stderr.decode("utf-8", "replace").strip() or "zstd failed")
+    return done.stdout
+
+
+def _json_parts(unpack) -> list | None:
+    try:
+        value = json.loads(unpack())
+    except (ValueError, OSError, subprocess.SubprocessError):
+        return None
+    return value if isinstance(value, list) else None
+
+
+def _json_lists(data: bytes, count: int) -> list | None:
+    """``count`` JSON lists one after another in ``data``, or None when it holds anything else."""
+    text, found, at = data.decode("utf-8", "replace"), [], 0
+    decoder = json.JSONDecoder()
+    while at < len(text):
+        if text[at].isspace():
+            at += 1
+            continue
+        try:
+            value, at = decoder.raw_decode(text, at)
+        except ValueError:
+            return None
+        if not isinstance(value, list):
+            return None
+        found.append(value)
+    return found if len(found) == count else None
+
+
 def _message(role, parts, ts, seq: int, rowid: int, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     def event(kind, role_, block=0, **kw) -> Event:
         return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role_, kind=kind, block=block,
                      timestamp=ts, file=cursor.file, line=rowid, **kw)
 
     try:
-        decoded = json.loads(parts) if isinstance(parts, (str, bytes)) else None
+        decoded = parts if isinstance(parts, list) else json.loads(parts) if isinstance(parts, (str, bytes)) else None
     except ValueError:
         decoded = None
     if not isinstance(decoded, list):
