@@ -139,7 +139,9 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # Comments go first: a quote or a backquote in one opens nothing, and the variables and
     # substitutions below are read on the commands alone.
     text, substitutions = _hide_substitutions(_with_script_variables(_without_comments(command)))
-    text = _with_script_arrays(re.sub(r"\\[ \t]*\r?\n", " ", text))
+    # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
+    # double-quoted `bash -c "... \\` string it becomes the inner command's continuation)
+    text = _with_script_arrays(re.sub(r"(?<!\\)((?:\\\\)*)\\[ \t]*\r?\n", lambda m: m.group(1) + " ", text))
     text = _newlines_as_separators(text)
     try:
         argv = shlex.split(text, comments=False, posix=True)
