@@ -709,13 +709,18 @@ def _exception_lines(info: ErrorInfo, output: str, end: int, count: int) -> list
 # raised:" over the compiler's own exception. The first of them is the fault.
 # Triton's CompilationError says "at 32:22:" and shows the kernel's source line next, no fault.
 _TRITON_AT = re.compile(r"at \d+:\d+:$")
+# The next line goes on with the message when it is indented (torch's tab), is the exception
+# the message introduces ("RuntimeError: ...") or a value ("['awq', 'fp8']"). A line flush left
+# of another kind is the output going on: a server's log line ("INFO 05-01 ..."), a shell's
+# prompt, a progress bar, the next traceback's header - none says what failed.
+_CONTINUES = re.compile(r"[ \t]|[\w.]*(?:Error|Exception|Exit|Interrupt)\b|\[['\"\d\[]")
 
 
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
     if _TRITON_AT.match(info.message):
         return info.message
     lines = _exception_lines(info, output, end, 1)
-    if not lines:
+    if not lines or not _CONTINUES.match(lines[0]):
         return info.message
     return f"{info.message} {lines[0].strip()}"[:300]
 
