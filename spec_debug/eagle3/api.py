@@ -312,6 +312,26 @@ def _aux_order_note(ids: list[int]) -> str | None:
     return None
 
 
+def _nested_aux_ids_note(cfg, engines_feed: Sequence[int] | None) -> str | None:
+    """A speculators config whose eagle_aux_hidden_state_layer_ids sit inside
+    transformer_layer_config, not at the top level: vLLM reads the top-level key only
+    (vllm transformers_utils/configs/speculators/algos.py update_eagle3) and speculators'
+    Eagle3SpeculatorConfig has it as a top-level field, so the engines feed their default
+    layers, silently, whatever the draft was trained on."""
+    if cfg.format != "speculators" or cfg.aux_layer_ids:
+        return None
+    decoder = cfg.raw.get("transformer_layer_config") if isinstance(cfg.raw, Mapping) else None
+    nested = decoder.get("eagle_aux_hidden_state_layer_ids") if isinstance(decoder, Mapping) \
+        else None
+    if not nested or (engines_feed and list(nested) == list(engines_feed)):
+        return None  # none, or the default layers anyway: nothing served differs
+    served = f" {list(engines_feed)}" if engines_feed else ""
+    return (f"config.json has eagle_aux_hidden_state_layer_ids {nested} inside "
+            "transformer_layer_config, where neither vLLM nor speculators reads it: the "
+            f"engines feed the draft their default layers{served}; move the key to the top "
+            "level of config.json")
+
+
 def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: str | None,
                     semantics: str, engine_version: str | None,
                     target_architecture: str | None = None) -> tuple[ResolvedLayout, list[str]]:
@@ -350,6 +370,9 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     order = _aux_order_note(list(cfg.aux_layer_ids or ()))
     if order:
         notes.append(order)
+    misplaced = _nested_aux_ids_note(cfg, trained)
+    if misplaced:
+        notes.append(misplaced)
     aux_slots = info.num_slots - 1  # the last slot is the final layer (see _check_inputs)
     if not layout and info.layer_ids is None and aux_slots > cfg.num_aux:
         # speculators' dumps do not name their slots (hs_connectors writes no layer ids) and

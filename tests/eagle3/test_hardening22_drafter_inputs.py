@@ -149,3 +149,22 @@ def test_a_target_of_another_architecture_than_the_named_verifier_is_named(world
            "(Qwen3ForCausalLM" in notes[0]
     same = _eval(world, world / "draft", world / "data")
     assert not [n for n in same["notes"] if "config names the verifier" in n]
+
+
+def test_aux_ids_nested_in_transformer_layer_config_are_named(world, tmp_path):
+    """vLLM reads eagle_aux_hidden_state_layer_ids at the top level of a speculators config
+    only (transformers_utils/configs/speculators/algos.py): nested in the decoder's config,
+    the engines feed their default layers [2, 4, 5] of this 8-layer target."""
+    def nest(config, ids):
+        config.pop("eagle_aux_hidden_state_layer_ids")
+        config["transformer_layer_config"]["eagle_aux_hidden_state_layer_ids"] = ids
+    draft = _edited_config(world, tmp_path, lambda c: nest(c, [1, 3, 6]))
+    out = _eval(world, draft, world / "data")
+    notes = [n for n in out["notes"] if "inside transformer_layer_config" in n]
+    assert notes == ["config.json has eagle_aux_hidden_state_layer_ids [1, 3, 6] inside "
+                     "transformer_layer_config, where neither vLLM nor speculators reads it: "
+                     "the engines feed the draft their default layers [2, 4, 5]; move the key "
+                     "to the top level of config.json"]
+    same = _edited_config(world, tmp_path / "same", lambda c: nest(c, [2, 4, 5]))
+    assert not [n for n in _eval(world, same, world / "data")["notes"]
+                if "inside transformer_layer_config" in n]
