@@ -240,13 +240,21 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\
 # run at that context length, "batch 32 vs 120 tok/s" at that batch; the number is the setting's
 # (a speed has no "context"), the unit only the second's. Searched in lower case.
 _SETTING_BEFORE = re.compile(
-    r"\b(?:context|ctx|(?:max[\s_-]*)?(?:model|seq(?:uence)?|prompt|input|output|context)[\s_-]*len(?:gth)?|len(?:gth)?"
+    r"(?<!\d)(?<!\d\s)(?<!\dk\s)(?<!per\s)\b(?:context|ctx|(?:max[\s_-]*)?(?:model|seq(?:uence)?|prompt|input|output|context)[\s_-]*len(?:gth)?|len(?:gth)?"
     r"|window|isl|osl|batch(?:[\s_-]*size)?|bs|concurrency|max[\s_-]*(?:num[\s_-]*)?(?:seqs|tokens|batch\w*)|tp|pp"
     r"|k|steps?|depth|top[\s_-]*k|num[\s_-]*\w*tokens|draft[\s_-]*tokens|spec(?:ulative)?[\s_-]*tokens"
-    r"|port|pid|gpus?|rank|device|node|cuda)"
+    r"|port|pid)"
     r"\s*(?:of|at|=|:)?\s*$"
+    # (a size before the word, "32k context: 150 vs 100 tok/s", labels the reading after it)
+    # a device's index follows its word at once ("GPU 1 to 120 tok/s"); a count before the word
+    # or a colon after it ("8 GPUs: 4096 vs 2048 tok/s", "per GPU: 900 vs 700 tok/s") labels the
+    # reading that follows, a fleet's or a GPU's speed
+    r"|(?<!\d)(?<!\d\s)(?<!per\s)\b(?:gpu|rank|device|node|cuda)\s*=?\s*$"
     # an identifier: an issue's or a PR's number ("#4247"), a host's port ("10.0.0.5:30000")
     r"|#$|(?:\d+\.\d+\.\d+\.\d+|localhost|[\w-]+\.[a-z]{2,}):$")
+# A speed's name right before the first number makes it a speed whatever its size ("throughput
+# 4096 vs 480 tok/s": a run that lost 8x), where _a_size would take it for a context length.
+_SPEED_BEFORE = re.compile(r"(?:throughput|speed|tok(?:en)?s?/s\w*|tps)\W*$")
 # The same for a number right before its unit: "port 30000 tok/s", "pid 12345 tokens/s", "PR
 # #12345 tok/s" name a server, a process or a change, no speed. Searched in lower case.
 _IDENTIFIER_BEFORE = re.compile(r"(?:\b(?:port|pid)\s*[:=]?\s*|#)$")
@@ -1036,7 +1044,9 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             first_value = float(pair.group("value").replace(",", ""))
             if pair.group("low"):
                 first_value = round((float(pair.group("low")) + first_value) / 2, 3)
-            if _SETTING_BEFORE.search(text[max(0, first - 30):first].lower()) or _a_size(first_value, value):
+            before_first = text[max(0, first - 30):first].lower()
+            if _SETTING_BEFORE.search(before_first) or \
+                    (_a_size(first_value, value) and not _SPEED_BEFORE.search(before_first)):
                 found.append(Metric(name, value, "tok/s", _context(text, start, end)))
                 continue  # "context 4096 vs 120 tok/s": 4096 is the context's, no speed
             # its unit is the next number's; so is its kind ("Total token throughput dropped from
