@@ -817,8 +817,19 @@ _VAGUE_MESSAGE = re.compile(
     r"|(?:failed|unable|could\s*not|couldn't)\s+(?:to\s+)?[^:'\"]{0,60}$", re.I)
 
 
+# A wrapper that goes on to say why ("Failed to load draft model because vocab size 32000 does not
+# match target 128256", "..., expected a d2t tensor") names the fault itself, better than its
+# cause ("KeyError: 'd2t'") does: it stays the error unless it points elsewhere too.
+_GIVES_REASON = re.compile(r"\b(?:because|since|due to|expected|got|mismatch(?:ed)?|does(?:n't| not)|do not|did not"
+                           r"|missing|invalid|unsupported|not (?:found|supported|match\w*|exist\w*|compatible)"
+                           r"|must|should|too (?:large|small|many|few|long|old))\b", re.I)
+
+
 def _vaguer(info: ErrorInfo) -> bool:
-    return _VAGUE_MESSAGE.match(info.message.strip()) is not None
+    message = info.message.strip()
+    if _VAGUE_MESSAGE.match(message) is None:
+        return False
+    return _GIVES_REASON.search(message) is None or _POINTS_ELSEWHERE.search(message) is not None
 
 
 _HEADER = "Traceback (most recent call last):"
