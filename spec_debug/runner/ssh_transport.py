@@ -47,22 +47,23 @@ def answered_within(channel: paramiko.Channel, request: Callable[[], None], with
     that opened the channel and then froze (its fork stalled in memory reclaim, a thrashing
     host, a stopped process) held the run for good. Closing the channel wakes that wait
     (paramiko/channel.py, _set_closed sets the event)."""
-    gave_up = threading.Event()
+    answered, gave_up = threading.Event(), threading.Event()
 
-    def give_up() -> None:
-        gave_up.set()
-        close_channel(channel)
+    def watch() -> None:
+        # A thread of its own, not threading.Timer: the fetch deadline's own timer is one, and
+        # tests/core/test_review18_sftp_deadline_after_copy.py makes every Timer fire on cancel().
+        if not answered.wait(within_s):
+            gave_up.set()
+            close_channel(channel)
 
-    timer = threading.Timer(within_s, give_up)
-    timer.daemon = True
-    timer.start()
+    threading.Thread(target=watch, name="channel-request-watch", daemon=True).start()
     try:
         request()
     except paramiko.SSHException:
         if not gave_up.is_set():
             raise
     finally:
-        timer.cancel()
+        answered.set()
     return not gave_up.is_set()
 
 
