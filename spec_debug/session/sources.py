@@ -577,8 +577,8 @@ def _session_files(root: Path) -> list[Path]:
             continue
         if ".local" in dirnames and opencode.is_storage(storage := Path(dirpath) / _OPENCODE_STORAGE):
             found.extend(opencode.session_files(storage))  # the rest of ~/.local is passed by
-        if ".config" in dirnames:
-            found.extend(cline_task.home_tasks(Path(dirpath) / ".config"))  # Cline's and Roo Code's tasks only
+        # Cline's and Roo Code's tasks in the editors' storage, local or a remote server's; the rest is passed by
+        found.extend(cline_task.home_tasks(Path(dirpath), dirnames))
         gemini_project = _is_gemini_project(names, set(dirnames))
         # A <sessionId>/ folder beside <sessionId>.jsonl holds sub-agents, not sessions.
         trunks = {unpacked_name(name) for name in names}

@@ -28,7 +28,13 @@ import re
 from pathlib import Path
 
 TRANSCRIPT_STEM = "api_conversation_history"
-_EDITORS = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
+_EDITORS = ("Code", "Code - Insiders", "Code - OSS", "VSCodium", "Cursor", "Windsurf")
+"""The editors' folders in ``~/.config`` (``Code - OSS``: VS Code built from source, Arch's ``code``)."""
+_SERVERS = (".vscode-server", ".vscode-server-insiders", ".vscode-remote", ".cursor-server", ".windsurf-server",
+            ".vscodium-server")
+"""The editors' remote servers in a home: over Remote-SSH the extension runs on the host and keeps its
+tasks in ``~/.vscode-server/data/User/globalStorage/<extension id>/tasks`` (where the public guides put
+Cline's settings on a remote host); ``.vscode-remote`` in dev containers."""
 _EXTENSIONS = ("saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code")
 """Where the extensions keep their tasks on Linux: ``~/.config/<editor>/User/globalStorage/<extension
 id>/tasks/<taskId>/`` (VS Code's globalStorage; Cline's, Roo Code's and Kilo Code's extension ids)."""
@@ -44,12 +50,15 @@ def is_task_folder(folder: Path) -> bool:
     return folder.parent.name == "tasks" or bool(_TASK_ID.fullmatch(folder.name.lower()))
 
 
-def home_tasks(config: Path) -> list[Path]:
-    """The task histories under a home's ``.config`` (the rest of it is no session)."""
+def home_tasks(home: Path, folders: list[str]) -> list[Path]:
+    """The task histories in a home (``folders`` its dot-folders), from the editors' storage under
+    ``.config`` and their remote servers' (the rest of those folders is no session)."""
+    users = [home / ".config" / editor / "User" for editor in _EDITORS] if ".config" in folders else []
+    users += [home / server / "data" / "User" for server in _SERVERS if server in folders]
     found = []
-    for editor in _EDITORS:
+    for user in users:
         for extension in _EXTENSIONS:
-            tasks = config / editor / "User" / "globalStorage" / extension / "tasks"
+            tasks = user / "globalStorage" / extension / "tasks"
             try:
                 entries = sorted(tasks.iterdir()) if tasks.is_dir() else []
             except OSError:
@@ -57,6 +66,7 @@ def home_tasks(config: Path) -> list[Path]:
             found.extend(task / f"{TRANSCRIPT_STEM}.json" for task in entries
                          if (task / f"{TRANSCRIPT_STEM}.json").is_file())
     return found
+
 
 _TOOL_NAMES = ("execute_command", "read_file", "write_to_file", "replace_in_file", "apply_diff", "insert_content",
                "search_and_replace", "search_files", "list_files", "list_code_definition_names", "browser_action",
