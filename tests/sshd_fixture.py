@@ -288,3 +288,26 @@ class StallingServer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# A background server for a step: it appends a line to a heartbeat file every 0.1 s (seconds
+# is how long it runs) and prints a line each time, so it dies of SIGPIPE at its next line once
+# its channel is closed. Appended, not `date > file`: the shell truncates the file before date
+# writes, and a read in between saw '' (test_hardening21_reviewssh_check_keeps_servers flaked so).
+def background_server(beat: Path, seconds: int = 30) -> str:
+    return f"(for i in $(seq {seconds * 10}); do echo serving; echo $i >> {beat}; sleep 0.1; done) & echo started"
+
+
+def still_beating(beat: Path, within_s: float = 5.0) -> bool:
+    """Whether a background_server adds a heartbeat line within within_s: progress, not a
+    freshness margin, so a loaded 2-core host that delays its 0.1 s sleeps does not fail it."""
+    def lines() -> int:
+        return beat.read_bytes().count(b"\n") if beat.exists() else 0
+
+    seen = lines()
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        if lines() > seen:
+            return True
+    return False

@@ -13,16 +13,12 @@ Real sshd with MaxSessions 2: the first step's server, then a second step of the
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Callable
 
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from tests.sshd_fixture import ClientSetup, SshServer
-
-# A server that logs a line every 0.1 s and leaves its heartbeat in a file; it ends by itself.
-SERVER = "(for i in $(seq 100); do echo serving; date +%s.%N > {beat}; sleep 0.1; done) & echo started"
+from tests.sshd_fixture import ClientSetup, SshServer, background_server, still_beating
 
 
 def test_a_background_server_outlives_the_next_steps_check(client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path) -> None:
@@ -32,8 +28,7 @@ def test_a_background_server_outlives_the_next_steps_check(client: ClientSetup, 
     first, second = tmp_path / "first.beat", tmp_path / "second.beat"
     with SSHTransport.connect("gpu", client.options()) as transport:
         for beat in (first, second):
-            outcome = transport.run(SERVER.format(beat=beat), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"), timeout_s=10)
+            outcome = transport.run(background_server(beat), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"), timeout_s=10)
             assert outcome.exit_code == 0
-        time.sleep(0.6)
-        assert time.time() - float(first.read_text() or 0) < 0.5, "the first step's server died"
-        assert time.time() - float(second.read_text() or 0) < 0.5, "the second step's server died"
+        assert still_beating(first), "the first step's server died"
+        assert still_beating(second), "the second step's server died"

@@ -29,10 +29,8 @@ import pytest
 import spec_debug.runner.ssh as ssh_module
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from tests.sshd_fixture import ClientSetup, SshServer
+from tests.sshd_fixture import ClientSetup, SshServer, background_server, still_beating
 
-# A server that logs a line every 0.1 s and leaves its heartbeat in a file; it ends by itself.
-SERVER = "(for i in $(seq 60); do echo serving; date +%s.%N > {beat}; sleep 0.1; done) & echo started"
 # The step's sshd: the first ancestor of the step's shell named sshd (its session process).
 WRITE_SSHD_PID = "p=$$; while [ \"$(cat /proc/$p/comm)\" != sshd ]; do p=$(cut -d' ' -f4 /proc/$p/stat); done; echo $p > {file}; "
 
@@ -68,12 +66,11 @@ def test_a_kept_server_survives_the_next_step_on_a_full_host(
     monkeypatch.setattr(ssh_module, "_TREE_CHECK_TIMEOUT_S", 0.5)
     monkeypatch.setattr(ssh_module, "_exec_script", stop_after_start)
     with SSHTransport.connect("gpu", client.options()) as transport:
-        step = WRITE_SSHD_PID.format(file=pid_file) + SERVER.format(beat=beat)
+        step = WRITE_SSHD_PID.format(file=pid_file) + background_server(beat)
         first = transport.run(step, stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"), timeout_s=10)
         assert first.exit_code == 0
         monkeypatch.setattr(ssh_module, "_exec_script", real_exec_script)
         second = StreamCapture("stdout")
         outcome = transport.run("echo GPU0 H100", stdout=second, stderr=StreamCapture("stderr"), timeout_s=10)
         assert (outcome.exit_code, second.text()) == (0, "GPU0 H100\n")
-        time.sleep(0.6)
-        assert time.time() - float(beat.read_text() or 0) < 0.5, "the first step's server died"
+        assert still_beating(beat), "the first step's server died"
