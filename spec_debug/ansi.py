@@ -17,3 +17,20 @@ ANSI_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1
 def strip_ansi(text: str) -> str:
     """``text`` without escape sequences (a memchr first: most output has none)."""
     return ANSI_ESCAPE.sub("", text) if "\x1b" in text or "\x9b" in text else text
+
+
+# What a terminal acts on instead of showing. Where a user reads a command before it runs (the
+# step-through panel, the walkthrough of `explain`), an ESC sequence in it (a var's value, a
+# pasted playbook) could conceal part of it (ESC[8m), a CR could print a harmless line over
+# the one that runs, and a bidi
+# override could show its words in another order ("Trojan Source", CVE-2021-42574,
+# https://trojansource.codes). Each is shown as a visible mark; tab and newline stay.
+_C0_PICTURES = {code: 0x2400 + code for code in (*range(0x00, 0x09), *range(0x0B, 0x20))} | {0x7F: 0x2421}
+_INVISIBLE_CONTROLS = re.compile(r"[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible_controls(text: str) -> str:
+    """text as the terminal must show it: control characters as their control pictures
+    (U+2400 block, as the reports show them), C1 and bidi controls as <U+XXXX>."""
+    text = text.translate(_C0_PICTURES)
+    return _INVISIBLE_CONTROLS.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)

@@ -45,6 +45,7 @@ def register(app: typer.Typer) -> None:
         """A walkthrough of a playbook for a newcomer: what each step checks and why."""
         from dataclasses import asdict
 
+        from spec_debug.ansi import visible_controls
         from spec_debug.explain import explain_playbook, render_explanation
         from spec_debug.playbook.loader import load_playbook
 
@@ -56,7 +57,9 @@ def register(app: typer.Typer) -> None:
                 data["steps"] = [asdict(s) for s in data["steps"]]
                 text = json.dumps(data, indent=2, default=str)
             else:
-                text = render_explanation(loaded, fmt)
+                # The walkthrough shows commands to be read before they run: a control in one is
+                # shown, not acted on by the terminal (ansi.visible_controls).
+                text = visible_controls(render_explanation(loaded, fmt))
             if output:
                 from spec_debug.store import write_output
 
@@ -66,7 +69,11 @@ def register(app: typer.Typer) -> None:
         if output:
             typer.echo(f"wrote {output}", err=True)
         else:
-            typer.echo(text)
+            from spec_debug.stdout_document import write_document
+
+            # not typer.echo: off a terminal click strips what it takes for colour codes, so
+            # `explain > walkthrough.md` lost part of a command (click/_compat.py, strip_ansi)
+            write_document(text + "\n")
 
     @app.command()
     def demo(

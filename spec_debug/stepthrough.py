@@ -19,6 +19,7 @@ from rich.padding import Padding
 from rich.panel import Panel
 from rich.text import Text
 
+from spec_debug.ansi import visible_controls
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, StepRecord
 from spec_debug.runner.reporter import StepGate
@@ -32,22 +33,6 @@ def _reflow(text: str) -> str:
     separates paragraphs) and the panel wraps them."""
     paragraphs = re.split(r"\n\s*\n", text.strip())
     return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
-
-
-# What a terminal acts on instead of showing. The panel is where the user reads the command
-# before saying "run": an ESC sequence in it (a var's value, a pasted playbook) could conceal
-# part of it (ESC[8m), a CR could print a harmless line over the one that runs, and a bidi
-# override could show its words in another order ("Trojan Source", CVE-2021-42574,
-# https://trojansource.codes). Each is shown as a visible mark; tab and newline stay.
-_C0_PICTURES = {code: 0x2400 + code for code in (*range(0x00, 0x09), *range(0x0B, 0x20))} | {0x7F: 0x2421}
-_INVISIBLE_CONTROLS = re.compile(r"[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def _shown(text: str) -> str:
-    """text as the terminal must show it: control characters as their control pictures
-    (U+2400 block, as the reports show them), C1 and bidi controls as <U+XXXX>."""
-    text = text.translate(_C0_PICTURES)
-    return _INVISIBLE_CONTROLS.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
 
 def _probe_summary(name: str) -> str:
@@ -133,7 +118,7 @@ class TerminalGate(StepGate):
     def before_step(self, host: str, step: Step, command: str | None) -> str:
         sections: list[list[RenderableType]] = []
         if step.why:
-            sections.append([Text.from_markup(f"[bold]Why:[/] {escape(_shown(_reflow(step.why)))}")])
+            sections.append([Text.from_markup(f"[bold]Why:[/] {escape(visible_controls(_reflow(step.why)))}")])
         if step.probe:
             # The command of a probe step is an opaque `python3 bundle-<hash>.pyz ...` line: say
             # in words what the probe does before showing it.
@@ -143,14 +128,14 @@ class TerminalGate(StepGate):
             # Indented as a block, so that a `run: |` block's lines and the wrapped tail of a
             # long line both sit under the header (they started at column 0, like a new command).
             sections.append([Text.from_markup(f"[bold]Command on {escape(host)}:[/]"),
-                             Padding(Text(_shown(command.rstrip("\n"))), (0, 0, 0, 2))])
+                             Padding(Text(visible_controls(command.rstrip("\n"))), (0, 0, 0, 2))])
         elif step.fetch is not None:
-            sections.append([Text.from_markup(f"[bold]Fetch from {escape(host)}:[/] {escape(_shown(', '.join(step.fetch.sources())))}")])
+            sections.append([Text.from_markup(f"[bold]Fetch from {escape(host)}:[/] {escape(visible_controls(', '.join(step.fetch.sources())))}")])
         parts: list[RenderableType] = []
         for section in sections:
             parts.extend(([Text("")] if parts else []) + section)
         content: RenderableType = Group(*parts) if parts else Text("(no description)")
-        self.console.print(Panel(content, title=f"{step.id}: {escape(_shown(step.title))}" if step.title else step.id, expand=False))
+        self.console.print(Panel(content, title=f"{step.id}: {escape(visible_controls(step.title))}" if step.title else step.id, expand=False))
         while True:
             self.console.print("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
             line = self._readline()
@@ -186,7 +171,7 @@ class TerminalGate(StepGate):
         if result.status == "failed" and result.message:
             # The message says what failed; "an expectation did not hold" was wrong for a step
             # with no expect: at all, which fails on its exit code alone.
-            words = f"[red]failed[/]: {escape(_shown(result.message))}"
+            words = f"[red]failed[/]: {escape(visible_controls(result.message))}"
             if not step.expect and step.run is not None:
                 words += " (a step with no expect: passes when its command exits 0)"
         elif result.status == "error" and result.message and result.message.startswith("interrupted"):
@@ -195,7 +180,7 @@ class TerminalGate(StepGate):
             reason = result.message.removeprefix("interrupted: ")
             words = f"[yellow]was stopped[/] while it ran: {escape(reason)}; the run stops here."
         elif result.message and result.status != "passed":
-            words += f" {escape(_shown(result.message))}"
+            words += f" {escape(visible_controls(result.message))}"
         problems = [f for f in findings if f.severity in ("error", "warning")]
         if result.status == "passed" and problems:
             # A probe step "passes" when it ran; its checks report what they found as findings.
@@ -206,6 +191,6 @@ class TerminalGate(StepGate):
             words = "[green]passed[/]; notes:"
         self.console.print(f"→ {step.id} {words}")
         for finding in findings:
-            self.console.print(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(_shown(finding.title))}")
+            self.console.print(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}")
             if finding.remediation:
-                self.console.print(f"    what to do: {escape(_shown(finding.remediation))}")
+                self.console.print(f"    what to do: {escape(visible_controls(finding.remediation))}")
