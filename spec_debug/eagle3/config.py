@@ -224,6 +224,19 @@ def _layer_ids(value: Any, key: str, where: str) -> tuple[int, ...] | None:
     return tuple(value)
 
 
+def _default_proposal(spec: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The proposal method speculators_config.default_proposal_method names (speculators
+    validates that it is one of proposal_methods' proposal_type, src/speculators/config.py
+    check_default_proposal_method), else the first: a draft listing a tree method before
+    its greedy default was read with the tree's depth."""
+    proposals = spec.get("proposal_methods")
+    methods = [m for m in proposals if isinstance(m, Mapping)] if isinstance(proposals, list) \
+        else []
+    default = spec.get("default_proposal_method")
+    named = [m for m in methods if default is not None and m.get("proposal_type") == default]
+    return (named or methods or [{}])[0]
+
+
 def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> DraftConfig:
     """Read either format. `where` names the file in error messages."""
     if not isinstance(raw, Mapping):
@@ -262,9 +275,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         aux_key = "eagle_aux_hidden_state_layer_ids"
         aux = raw.get(aux_key)
         spec = _mapping(raw.get("speculators_config"), "speculators_config", where)
-        proposals = spec.get("proposal_methods") or [{}]
-        first = proposals[0] if isinstance(proposals, list) and isinstance(proposals[0], Mapping) else {}
-        steps = first.get("speculative_tokens")
+        steps = _default_proposal(spec).get("speculative_tokens")
         verifier = _mapping(spec.get("verifier"), "speculators_config.verifier", where).get(
             "name_or_path")
     else:

@@ -168,3 +168,20 @@ def test_aux_ids_nested_in_transformer_layer_config_are_named(world, tmp_path):
     same = _edited_config(world, tmp_path / "same", lambda c: nest(c, [2, 4, 5]))
     assert not [n for n in _eval(world, same, world / "data")["notes"]
                 if "inside transformer_layer_config" in n]
+
+
+def test_the_default_proposal_method_gives_the_draft_depth(world):
+    """speculators_config.default_proposal_method names the method in use (speculators
+    validates it is one of proposal_methods); a config listing another method first (a newer
+    schema's tree proposal) was read with that method's depth."""
+    from spec_debug.eagle3.config import parse_draft_config
+
+    config = json.loads((world / "draft" / "config.json").read_text())
+    assert parse_draft_config(config).speculative_tokens == 3  # speculators' save, as is
+    spec = config["speculators_config"]
+    spec["proposal_methods"] = [{"proposal_type": "tree", "speculative_tokens": 5},
+                                *spec["proposal_methods"]]
+    assert spec["default_proposal_method"] == "greedy"
+    assert parse_draft_config(config).speculative_tokens == 3
+    spec["default_proposal_method"] = "tree"
+    assert parse_draft_config(config).speculative_tokens == 5
