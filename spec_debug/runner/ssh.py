@@ -40,7 +40,7 @@ from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
-from spec_debug.runner.ssh_transport import answered_within
+from spec_debug.runner.ssh_transport import answered_within, request_answer_s
 from spec_debug.runner.transport import CommandOutcome, Transport
 
 _T = TypeVar("_T")
@@ -473,7 +473,7 @@ class SSHTransport(Transport):
                 return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started)
             try:
                 script = command.encode("utf-8", "surrogateescape")
-                within = self._connection.target.connect_timeout_s
+                within = request_answer_s(self._connection.target.connect_timeout_s)
 
                 def start(line: str) -> None:
                     _exec_answered(channel, line, within, self.host, "the step's")

@@ -39,7 +39,7 @@ from spec_debug.runner.copy_script import GET_SCRIPT, refusal
 from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.ssh_connect import close_channel
-from spec_debug.runner.ssh_transport import answered_within
+from spec_debug.runner.ssh_transport import answered_within, request_answer_s
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _one_line
 
 # paramiko's SFTP layer raises its own SFTPError (not an OSError) for protocol trouble, e.g.
@@ -321,8 +321,9 @@ class RemoteFiles:
                 # never answers (a ForceCommand reading stdin) would hang the run.
                 channel.settimeout(self._start_wait_s())
                 stage = "subsystem"
-                if not answered_within(channel, lambda: channel.invoke_subsystem("sftp"), self._start_wait_s()):
-                    raise _unanswered(self._host, "the SFTP", "its sftp-server", self._start_wait_s())
+                answer_s = request_answer_s(self._start_wait_s())
+                if not answered_within(channel, lambda: channel.invoke_subsystem("sftp"), answer_s):
+                    raise _unanswered(self._host, "the SFTP", "its sftp-server", answer_s)
                 stage = "version"
                 self._client = paramiko.SFTPClient(channel)
                 # Then no limit per transfer, only on silence: a home on a hung NFS mount.
@@ -688,9 +689,9 @@ class _ShellCopies:
     ) -> None:
         self._host = host
         self._kill = kill
+        """Kills a process tree on the host by its pid (SSHTransport's kill of a timed-out step)."""
         self._answer_within_s = answer_within_s
         """How long sshd may take to start a copy's command (ConnectTimeout): a frozen one never does."""
-        """Kills a process tree on the host by its pid (SSHTransport's kill of a timed-out step)."""
         self.no_sftp = no_sftp
         """Why SFTP is not used (shown with every failed copy)."""
         self._hint = hint
@@ -779,8 +780,9 @@ class _ShellCopies:
                 if self.interrupted or (expired is not None and expired.is_set()):
                     raise EOFError("interrupted")
                 channel.settimeout(_STALL_S)
-                if not answered_within(channel, lambda: channel.exec_command(wire_path(command)), self._answer_within_s):
-                    raise _unanswered(self._host, "the copy's", "its command", self._answer_within_s)
+                answer_s = request_answer_s(self._answer_within_s)
+                if not answered_within(channel, lambda: channel.exec_command(wire_path(command)), answer_s):
+                    raise _unanswered(self._host, "the copy's", "its command", answer_s)
                 if send is not None:
                     self._send(channel, send)
                 channel.shutdown_write()

@@ -39,6 +39,20 @@ def close_channel(channel: paramiko.Channel) -> None:
         pass
 
 
+# The least a step's or a copy's exec or subsystem request waits for sshd's answer, whatever
+# ConnectTimeout says: sites set ConnectTimeout 2-5 s to fail fast on hosts that are down, and a
+# loaded but healthy host's sshd can take that long to fork the command (a step's exec answered
+# after 3-6 s was cut off as a hung host). As long as the first command after login gets
+# (SSHTransport.check_login_shell); a larger ConnectTimeout raises it.
+REQUEST_ANSWER_FLOOR_S = 10.0
+
+
+def request_answer_s(connect_timeout_s: float) -> float:
+    """How long a step's or a copy's channel request waits for sshd's answer (answered_within):
+    ConnectTimeout, but never under REQUEST_ANSWER_FLOOR_S."""
+    return max(connect_timeout_s, REQUEST_ANSWER_FLOOR_S)
+
+
 def answered_within(channel: paramiko.Channel, request: Callable[[], None], within_s: float) -> bool:
     """Make a channel request (exec_command, invoke_subsystem) and wait at most within_s for
     sshd's answer; False, the channel closed, when none came. paramiko waits for it without

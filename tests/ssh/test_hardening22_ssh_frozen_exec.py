@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 import spec_debug.runner.ssh as ssh_module
+import spec_debug.runner.ssh_transport as ssh_transport
 from spec_debug.errors import TransportError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
@@ -130,6 +131,7 @@ def test_a_step_whose_exec_is_never_answered_fails_with_a_hint(
     client.trust(server)
     client.alias("gpu", server, ConnectTimeout=1)
     pid_file = tmp_path / "sshd.pid"
+    monkeypatch.setattr(ssh_transport, "REQUEST_ANSWER_FLOOR_S", 0.0)  # ConnectTimeout 1 is the whole wait
     with SSHTransport.connect("gpu", client.options()) as transport:
         first = transport.run(WRITE_SSHD_PID.format(file=pid_file), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"))
         assert first.exit_code == 0
@@ -155,6 +157,7 @@ def test_a_copy_whose_request_is_never_answered_fails_with_a_hint(
         client.trust(server)
         client.alias("gpu", server, ConnectTimeout=1)
         pid_file = tmp_path / "sshd.pid"
+        monkeypatch.setattr(ssh_transport, "REQUEST_ANSWER_FLOOR_S", 0.0)  # ConnectTimeout 1 is the whole wait
         with SSHTransport.connect("gpu", client.options()) as transport:
             first = transport.run(WRITE_SSHD_PID.format(file=pid_file), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"))
             assert first.exit_code == 0

@@ -1,0 +1,48 @@
+"""A step whose exec request a loaded but healthy sshd answers late is not cut off.
+
+The wait for sshd's answer to a step's exec request (ssh_transport.answered_within, added for
+an sshd that opens a channel and freezes) was ConnectTimeout alone. Sites set ConnectTimeout
+2-5 s to fail fast on hosts that are down; on a loaded host sshd can take that long to fork the
+step's command, and the step failed as "did not start its command within 2 s" on a host that
+was only slow. The wait is now at least ssh_transport.REQUEST_ANSWER_FLOOR_S (10 s).
+
+Real sshd: the test stops the connection's sshd (SIGSTOP) for 3 s between the channel's open
+and the step's exec request, with ConnectTimeout 2.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.ssh import SSHTransport
+from tests.ssh.test_hardening22_ssh_frozen_exec import WRITE_SSHD_PID, _freeze_before, _within, frozen  # noqa: F401 - fixture
+from tests.sshd_fixture import ClientSetup, SshServer
+
+_SLOW_S = 3.0  # over ConnectTimeout 2, well under the 10 s floor
+
+
+def test_a_step_whose_exec_answer_takes_longer_than_connect_timeout_runs(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frozen: list[int]  # noqa: F811
+) -> None:
+    server = sshd_factory("slow-exec")
+    client.trust(server)
+    client.alias("gpu", server, ConnectTimeout=2)
+    pid_file = tmp_path / "sshd.pid"
+    with SSHTransport.connect("gpu", client.options()) as transport:
+        first = transport.run(WRITE_SSHD_PID.format(file=pid_file), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"))
+        assert first.exit_code == 0
+        _freeze_before(monkeypatch, "_send_environment", pid_file, frozen)
+        sshd = int(pid_file.read_text())
+        thaw = threading.Timer(_SLOW_S, os.kill, (sshd, signal.SIGCONT))
+        thaw.start()
+        stdout = StreamCapture("stdout")
+        outcome = _within(30.0, lambda: transport.run("echo 'GPU 0: NVIDIA H100'", stdout=stdout, stderr=StreamCapture("stderr")))
+        thaw.join()
+    assert (outcome.exit_code, stdout.text()) == (0, "GPU 0: NVIDIA H100\n")
