@@ -606,6 +606,18 @@ def _json_argv(text: str) -> list[str] | None:
     return None
 
 
+# A Go-template action of a Helm chart: `{{ .Values.x }}`, `{{- if ... }}`, `{{ include "..." . }}`.
+_HELM_ACTION = re.compile(r"\{\{-?\s*(?:\.|\$|if\b|end\b|range\b|with\b|include\b|toYaml\b|template\b|tpl\b|-?\s*/\*)")
+
+
+def _helm_template() -> LaunchParseError:
+    return LaunchParseError(
+        "this is a Helm chart template, not a manifest: its {{ ... }} values are filled in by helm, "
+        "so the server's flags are not in this text",
+        hint="render it first (helm template RELEASE CHART -f values.yaml) and pass the Deployment it "
+             "prints, or the server's command line")
+
+
 def _manifest_argv(text: str) -> list[str] | None:
     """argv of the server container in a pasted Kubernetes/compose spec: `image` (whose
     entrypoint may be the server, e.g. vllm/vllm-openai), then the entrypoint and arguments
@@ -617,12 +629,20 @@ def _manifest_argv(text: str) -> list[str] | None:
     try:
         docs = list(yaml.safe_load_all(text))
     except yaml.YAMLError:
+        if _HELM_ACTION.search(text):
+            # a chart's template (`- {{ .Values.model.name | quote }}`, `{{- if .Values.extraArgs }}`):
+            # not YAML until helm fills it in, and its flags' values are in the values file
+            raise _helm_template() from None
         return None
     argvs = []
     for container in _find_containers(docs):
         argv = _container_argv(container)
         if argv is None:
             return None
+        if any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
+            # (a template whose actions are all inside quoted strings is YAML already; an image
+            # tag alone left to helm only leaves the release unknown)
+            raise _helm_template()
         if argv:
             argvs.append(argv)
     for argv in argvs:
@@ -683,6 +703,10 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
     `entrypoint` + `command` (sgl-project/sglang docker/compose.yaml puts the server module in
     `entrypoint` and its flags in `command`). None: a string that is not shell words."""
     argv = [str(container["image"])] if isinstance(container.get("image"), str) else []
+    if argv and _HELM_ACTION.search(argv[0]):
+        # `vllm/vllm-openai:{{ .Values.image.tag }}`: still the engine's image, of a release the
+        # values file names (read as no release)
+        argv[0] = re.sub(r"\{\{.*?\}\}", "helm-value", argv[0])
     env = _k8s_env(container.get("env"))
     for key in ("entrypoint", "command", "args"):
         value = container.get(key)
