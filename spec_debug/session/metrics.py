@@ -377,7 +377,8 @@ _ACC_POSITION_BEFORE = re.compile(r"(?:^|[\s/'\"{,])(\d+)_$")
 _ACC_POSITION_WORD = re.compile(r"\b[Pp]osition[ _]?(\d+)[,:;]?\s*$")
 # "accept length: 2.1", and title-cased ("Accept Length").
 # "accepted length has reached 3.6": the past participle, and the verb a run's progress takes.
-# A factor ("accepted length reached 1.39x ~ 2.19x" that of MTP) or a limit on a field's size
+# A factor ("accepted length reached 1.39x ~ 2.19x" that of MTP, "is roughly 2 times the
+# baseline"), a difference ("2.5 points lower") or a limit on a field's size
 # ("Maximum accepted length is 20 chars", API docs) is no accept length.
 # "accepted token length" too ("an average accepted token length of 1.94", sgl-project/SpecForge#128),
 # and the paper's symbol after the words ("acceptance length (τ) of 3.5").
@@ -392,7 +393,7 @@ _IS_ONLY = (r"(?:is|was|are|were|stays?|stayed|remains?|remained|sits?|sat|hover
 _ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|[A-Z]{1,4})\))?"
                          r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
                          r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
-                         r"(?!\d|\.\d|\s*(?:[x\u00d7]|chars?\b|characters|bytes))")
+                         r"(?!\d|\.\d|\s*(?:[x\u00d7]|times\b|points?\b|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
 # "could achieve 2.751 Accept Length (AL)" (sgl-project/SpecForge#113); never the end of a
 # range ("**2.5~3** avg accept length"); with its decimals, as a measured mean has them (a

@@ -33,3 +33,9 @@ def test_rates_said_with_degree_words_stay():
     assert _readings("acceptance rate is just 20 percent") == [("accept_rate", 20.0, "%")]
     assert _readings("acceptance rate is about 0.35") == [("accept_rate", 0.35, "ratio")]
     assert _readings("acceptance rate: 70% -> 30%") == [("accept_rate", 30.0, "%"), ("accept_rate", 70.0, "%")]
+
+
+@pytest.mark.parametrize("text", ["accept length is roughly 2 times the baseline",
+                                  "accept length is now 2 times longer", "accept length is 2.5 points lower"])
+def test_a_factor_is_no_accept_length(text):
+    assert [r for r in _readings(text) if r[0] == "accept_length"] == []
