@@ -791,7 +791,7 @@ def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = Tru
         cause = _classify(cause)
         if cause.kind != "traceback":
             return cause
-    if _POINTS_ELSEWHERE.search(raised.message) or not raised.message.strip(" .") or (wrapped and _vaguer(raised)):
+    if _points_back(raised, causes) or not raised.message.strip(" .") or (wrapped and _vaguer(raised)):
         # the nearest cause that says why: "RuntimeError: Failed to load the drafter" raised
         # from "KeyError: 'd2t'" is fixed where the KeyError was
         for cause in reversed(causes):
@@ -819,17 +819,26 @@ _VAGUE_MESSAGE = re.compile(
 
 # A wrapper that goes on to say why ("Failed to load draft model because vocab size 32000 does not
 # match target 128256", "..., expected a d2t tensor") names the fault itself, better than its
-# cause ("KeyError: 'd2t'") does: it stays the error unless it points elsewhere too.
-_GIVES_REASON = re.compile(r"\b(?:because|since|due to|expected|got|mismatch(?:ed)?|does(?:n't| not)|do not|did not"
+# cause ("KeyError: 'd2t'") does: it stays the error ("because of an error" is no reason).
+_GIVES_REASON = re.compile(r"\b(?:because(?! of an? (?:error|exception|failure|problem|issue)\b)|since|due to|expected|got|mismatch(?:ed)?|does(?:n't| not)|do not|did not"
                            r"|missing|invalid|unsupported|not (?:found|supported|match\w*|exist\w*|compatible)"
                            r"|must|should|too (?:large|small|many|few|long|old))\b", re.I)
 
 
+def _points_back(raised: ErrorInfo, causes: list[ErrorInfo]) -> bool:
+    """Whether a wrapper sends the reader to its cause ("See root cause above"). One that says
+    why on its own too ("drafter vocab 32000 does not match target vocab 128256, check the logs")
+    names the fault; not when the why is its cause's message quoted ("Worker failed with error
+    'invalid shape', please check the stack trace above"): the cause has the frame."""
+    message = raised.message
+    if _POINTS_ELSEWHERE.search(message) is None:
+        return False
+    return _GIVES_REASON.search(message) is None or any(c.message and c.message in message for c in causes)
+
+
 def _vaguer(info: ErrorInfo) -> bool:
     message = info.message.strip()
-    if _VAGUE_MESSAGE.match(message) is None:
-        return False
-    return _GIVES_REASON.search(message) is None or _POINTS_ELSEWHERE.search(message) is not None
+    return _VAGUE_MESSAGE.match(message) is not None and _GIVES_REASON.search(message) is None
 
 
 _HEADER = "Traceback (most recent call last):"
