@@ -268,8 +268,9 @@ def _setting_before(before: str) -> bool:
 
 
 # A speed's name right before the first number makes it a speed whatever its size ("throughput
-# 4096 vs 480 tok/s": a run that lost 8x), where _a_size would take it for a context length.
-_SPEED_BEFORE = re.compile(r"(?:throughput|speed|tok(?:en)?s?/s\w*|tps)\W*$")
+# 4096 vs 480 tok/s": a run that lost 8x), where _a_size would take it for a context length; so
+# does "from": "went from 2048 to 256 tok/s" is one quantity changing, a speed both times.
+_SPEED_BEFORE = re.compile(r"(?:throughput|speed|tok(?:en)?s?/s\w*|tps|\bfrom)\W*$")
 # The same for a number right before its unit: "port 30000 tok/s", "pid 12345 tokens/s", "PR
 # #12345 tok/s" name a server, a process or a change, no speed. Searched in lower case.
 _IDENTIFIER_BEFORE = re.compile(r"(?:\b(?:port|pid)\s*[:=]?\s*|#)$")

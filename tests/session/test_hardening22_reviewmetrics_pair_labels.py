@@ -3,7 +3,8 @@
 Review of 06346cf/e394aeb: the setting words before a pair's first number also matched a count's
 noun or a label ending in a colon, and the power-of-two rule a speed named as one. "8 GPUs: 4096
 vs 2048 tok/s" (a fleet's throughput) lost 4096, "per GPU: 900 vs 700 tok/s" 900, "At 32k context:
-150 vs 100 tok/s" 150, "throughput 4096 vs 480 tok/s" (a run 8x slower) 4096.
+150 vs 100 tok/s" 150, "throughput 4096 vs 480 tok/s" (a run 8x slower) 4096, "throughput
+went from 2048 to 256 tok/s after enabling EAGLE" (one speed changing) 2048.
 """
 
 import pytest
@@ -31,3 +32,10 @@ def test_a_label_before_a_pair_keeps_its_first_speed(text, first, second):
                                   "k 4 vs 120 tok/s", "batch 32 vs 120 tok/s", "4096 vs 120 tok/s"])
 def test_a_setting_before_a_pair_is_still_no_speed(text):
     assert _readings(text) == [("throughput", 120.0)]
+
+
+def test_a_change_from_a_power_of_two_keeps_both_speeds():
+    assert _readings("throughput went from 2048 to 256 tok/s after enabling EAGLE") == \
+        [("baseline_throughput", 2048.0), ("throughput", 256.0)]
+    assert _readings("Decode throughput dropped from 1024 to 128 tok/s") == \
+        [("throughput", 128.0), ("throughput", 1024.0)]
