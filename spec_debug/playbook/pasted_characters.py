@@ -69,7 +69,7 @@ def _heredoc_bodies(command: str) -> Iterator[tuple[int, int]]:
     i, n = 0, len(command)
     while i < n:
         top, char = stack[-1], command[i]
-        if char == "\n" and pending and top not in ("'", '"'):
+        if char == "\n" and pending and top not in ("'", '"', "$'"):
             at = i + 1
             for heredoc in pending:
                 indent = r"^\t*" if heredoc.group(1) else "^"  # <<- strips leading tabs, the delimiter line's too
@@ -80,6 +80,11 @@ def _heredoc_bodies(command: str) -> Iterator[tuple[int, int]]:
             continue
         if top == "'":
             i += 1
+            if char == "'":
+                stack.pop()
+            continue
+        if top == "$'":  # ANSI-C quoting: `\'` is a quote in the text, not its end (bash(1), QUOTING)
+            i += 2 if char == "\\" else 1
             if char == "'":
                 stack.pop()
             continue
@@ -115,6 +120,9 @@ def _shell_or_arithmetic(command: str, i: int, stack: list[str | None], pending:
         return 1
     if top == '"':
         return 1
+    if command.startswith("$'", i):
+        stack.append("$'")
+        return 2
     if char in "'\"":
         stack.append(char)
         return 1
@@ -169,8 +177,14 @@ def _in_shell_words(command: str, index: int) -> bool:
         elif char == "\\" and quote != "'":
             i += 2
             continue
+        elif quote is None and command.startswith("$'", i):
+            quote = "$'"  # ANSI-C quoting, where `\'` does not end it (bash(1), QUOTING)
+            i += 2
+            continue
         elif quote is None and char in "'\"":
             quote = char
+        elif quote == "$'" and char == "'":
+            quote = None
         elif char == quote:
             quote = None
         elif quote is None and char == "#" and (i == 0 or command[i - 1] in " \t\n;&|()"):
