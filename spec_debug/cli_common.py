@@ -64,10 +64,14 @@ _FORMAT_OF_SUFFIX = {".html": "html", ".htm": "html", ".json": "json"}
 def output_format(fmt: str | None, as_json: bool, output: Path | None = None) -> str:
     """--format md|html|json, with --json as a shorthand for json. Without either, the suffix of
     ``-o`` decides (``-o incident.html`` wrote Markdown into an .html file), else md."""
+    if fmt is not None and fmt not in REPORT_FORMATS:
+        raise UsageError(f"--format {fmt!r}: choose {', '.join(REPORT_FORMATS)}")
+    if as_json and fmt not in (None, "json"):
+        # Both asked for different things; giving JSON silently left a Markdown reader with JSON.
+        raise UsageError(f"--json and --format {fmt} ask for different formats",
+                         hint=f"use --format {fmt} alone, or --json alone")
     if as_json:
         fmt = "json"
     elif fmt is None:
         fmt = _FORMAT_OF_SUFFIX.get(output.suffix.lower() if output is not None else "", "md")
-    if fmt not in REPORT_FORMATS:
-        raise UsageError(f"--format {fmt!r}: choose {', '.join(REPORT_FORMATS)}")
     return fmt
