@@ -27,6 +27,10 @@ from spec_debug.runner.ssh import SSHTransport
 from tests.sshd_fixture import ClientSetup, SshServer
 
 
+# The connections each silent agent accepted, by its socket's path.
+ACCEPTED: dict[Path, list[socket.socket]] = {}
+
+
 @pytest.fixture
 def silent_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "agent.sock"
@@ -34,6 +38,7 @@ def silent_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     listener.bind(str(path))
     listener.listen(8)
     accepted: list[socket.socket] = []
+    ACCEPTED[path] = accepted
 
     def accept() -> None:
         while True:
@@ -89,8 +94,10 @@ def test_a_failed_login_names_the_silent_agent(client: ClientSetup, sshd: SshSer
 def test_a_silent_agent_is_waited_for_once_per_run(client: ClientSetup, sshd: SshServer, silent_agent: Path) -> None:
     """Every host of a fleet, and every reconnect, waited the whole time again."""
     for _ in range(3):
-        started = time.monotonic()
         with _connect_within(4.0, lambda: SSHTransport.connect("target", client.options(use_agent=True))):
             pass
-        took = time.monotonic() - started
-    assert took < 0.9, f"the third login waited {took:.1f} s for the agent again"
+    # Counted, not timed: a login on a loaded 2-core host can itself take most of a second.
+    deadline = time.monotonic() + 2.0
+    while not ACCEPTED[silent_agent] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(ACCEPTED[silent_agent]) == 1, f"the agent was asked {len(ACCEPTED[silent_agent])} times"
