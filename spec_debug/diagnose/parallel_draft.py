@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from spec_debug.eagle3.config import _default_proposal
+
 PEAGLE_TYPE = "peagle"
 
 
@@ -35,13 +37,32 @@ def as_eagle3_config(raw: Any) -> Any:
 
 
 def speculators_tokens(raw: Any) -> int | None:
-    """`speculators_config.proposal_methods[0].speculative_tokens` of any speculators-format
-    draft (eagle3, peagle, dflash, ...): the K it was exported for, the one vLLM serves when the
-    speculator is the served model (base.py `build_vllm_speculative_config`)."""
+    """The K a speculators-format draft (eagle3, peagle, dflash, ...) was exported for: the
+    `speculative_tokens` of the proposal method `speculators_config.default_proposal_method`
+    names, else of the first (speculators validates the default is one of proposal_methods,
+    src/speculators/config.py; spec_debug.eagle3.config reads an EAGLE-3 draft's depth so).
+    A draft listing a tree method before its greedy default was read with the tree's K."""
+    spec = _speculators_section(raw)
+    return _positive_tokens(_default_proposal(spec) if spec is not None else None)
+
+
+def vllm_served_tokens(raw: Any) -> int | None:
+    """The K vLLM serves when the speculator is the served model (`vllm serve <speculator>`):
+    `proposal_methods[0].speculative_tokens`, whatever the default names (vllm-project/vllm
+    vllm/transformers_utils/configs/speculators/base.py `build_vllm_speculative_config`:
+    "Currently we only support one proposal method", it takes the first)."""
+    spec = _speculators_section(raw)
+    proposals = spec.get("proposal_methods") if spec is not None else None
+    return _positive_tokens(proposals[0] if isinstance(proposals, list) and proposals else None)
+
+
+def _speculators_section(raw: Any) -> Mapping[str, Any] | None:
     if not isinstance(raw, Mapping) or raw.get("speculators_model_type") is None:
         return None
     spec = raw.get("speculators_config")
-    proposals = spec.get("proposal_methods") if isinstance(spec, Mapping) else None
-    first = proposals[0] if isinstance(proposals, list) and proposals else None
-    value = first.get("speculative_tokens") if isinstance(first, Mapping) else None
+    return spec if isinstance(spec, Mapping) else None
+
+
+def _positive_tokens(method: Any) -> int | None:
+    value = method.get("speculative_tokens") if isinstance(method, Mapping) else None
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None

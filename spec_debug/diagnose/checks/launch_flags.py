@@ -50,7 +50,7 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
                                                             else _vllm_tokens_flag(launch, 3) + ")"))]
     if trained_steps is not None and trained_steps > 1:
         evidence.append(f"the draft was trained/exported for {trained_steps} speculative tokens "
-                        f"({trained_source or 'speculators_config.proposal_methods[0].speculative_tokens'})")
+                        f"({trained_source or 'speculative_tokens of its speculators_config.default_proposal_method'})")
         fix = (f"Serve with {trained_steps} steps: --speculative-num-steps {trained_steps} "
                f"--speculative-eagle-topk 1 --speculative-num-draft-tokens {trained_steps + 1}"
                if launch.engine == "sglang" else

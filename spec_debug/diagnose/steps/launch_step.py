@@ -12,7 +12,7 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine, draft_block_size,
                                        effective_spec, image_release, read_flags, image_rolling_tag, parse_launch_command, split_command,
                                        vllm_surely_before)
-from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens
+from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.engines import target_architecture
@@ -87,7 +87,7 @@ def served_speculator(cfg: LaunchConfig, served_raw: Any) -> LaunchConfig:
     --speculative-config is left as written."""
     if cfg.engine != "vllm" or cfg.speculative_config is not None or not isinstance(served_raw, dict):
         return cfg
-    kind, k = served_raw.get("speculators_model_type"), speculators_tokens(served_raw)
+    kind, k = served_raw.get("speculators_model_type"), vllm_served_tokens(served_raw)
     if not isinstance(kind, str) or not kind or k is None:
         return cfg
     spec_section = served_raw.get("speculators_config")
