@@ -171,13 +171,27 @@ def as_it_runs(template: str) -> tuple[str, list[str]]:
     return "".join(shown) + ("\n" if template.endswith("\n") else ""), list(dict.fromkeys(verbatim))
 
 
+def _requirements(step: Step, defaults: dict[str, Any]) -> list[str]:
+    """What a step's `requires:` asks of the reader. The runner counts a var's `vars:` default
+    (runner/engine.py: a required var is missing when its value is empty), so a var with a
+    non-empty default needs no --var: saying it did sent readers to set what was already set."""
+    unset = [r for r in step.requires if defaults.get(r) in (None, "", [], {})]
+    preset = [r for r in step.requires if r not in unset]
+    said = []
+    if unset:
+        said.append("needs " + ", ".join(code_span(f"--var {r}=...") for r in unset) + " (skipped with a note otherwise)")
+    if preset:
+        said.append("uses " + ", ".join(f"{code_span(r)} = {code_span(defaults[r])} by default" for r in preset)
+                    + " (skipped with a note if set empty)")
+    return said
+
+
 def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
     playbook = loaded.playbook
     steps: list[StepExplanation] = []
     for number, step in enumerate(playbook.steps, start=1):
         runs_when = []
-        if step.requires:
-            runs_when.append("needs " + ", ".join(code_span(f"--var {r}=...") for r in step.requires) + " (skipped with a note otherwise)")
+        runs_when.extend(_requirements(step, playbook.vars))
         if step.when:
             runs_when.append(f"runs only when {code_span(step.when)}")
         if step.timeout:
