@@ -713,7 +713,9 @@ _TRITON_AT = re.compile(r"at \d+:\d+:$")
 # the message introduces ("RuntimeError: ...") or a value ("['awq', 'fp8']"). A line flush left
 # of another kind is the output going on: a server's log line ("INFO 05-01 ..."), a shell's
 # prompt, a progress bar, the next traceback's header - none says what failed.
-_CONTINUES = re.compile(r"[ \t]|[\w.]*(?:Error|Exception|Exit|Interrupt)\b|\[['\"\d\[]")
+# A list of numbers opens with a number and a comma or "]"; SGLang's log lines with a date
+# ("[2026-11-30 12:00:01 TP0] Decode batch ...").
+_CONTINUES = re.compile(r"[ \t]|[\w.]*(?:Error|Exception|Exit|Interrupt)\b|\[(?:['\"\[]|-?\d+(?:\.\d+)?\s*[,\]])")
 
 
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:

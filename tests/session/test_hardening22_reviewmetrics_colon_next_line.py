@@ -18,6 +18,7 @@ HEAD = 'Traceback (most recent call last):\n  File "/x/run.py", line 3, in <modu
     "$ ls /models\n",
     "Loading safetensors checkpoint shards:  50% 1/2 [00:01<00:01]\n",
     "Traceback (most recent call last):\n",
+    "[2026-11-30 12:00:01 TP0] Decode batch. #running-req: 1\n",
 ])
 def test_an_unrelated_next_line_is_not_the_message(after):
     errors = extract_errors(HEAD + "ValueError: Unsupported model type:\n" + after, exit_code=1)
@@ -28,6 +29,7 @@ def test_an_unrelated_next_line_is_not_the_message(after):
     ("\tMissing key(s) in state_dict: \"d2t\".\n", 'Missing key(s) in state_dict: "d2t".'),
     ("RuntimeError: shape mismatch\n", "RuntimeError: shape mismatch"),
     ("['awq', 'fp8']\n", "['awq', 'fp8']"),
+    ("[128, 256]\n", "[128, 256]"),
 ])
 def test_a_continuation_is_kept(after, said):
     errors = extract_errors(HEAD + "ValueError: supported are:\n" + after, exit_code=1)
