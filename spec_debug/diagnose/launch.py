@@ -282,7 +282,7 @@ def _hide_substitutions(text: str) -> tuple[str, list[str]]:
     for i, step, quote in reader:
         # (`>(tee log)`, `<(cmd)`: a process substitution is one word too, outside quotes)
         if quote != "'" and (text.startswith("$(", i) or step == "`") or quote is None and (
-                text.startswith(("<(", ">("), i)):
+                text.startswith(("<(", ">("), i)) or quote is None and _operator_in_parameter(text, i):
             end = _substitution_end(text, i)
             if end is not None:
                 out.append(f"@@spec-debug-substitution-{len(found)}@@")
@@ -293,17 +293,30 @@ def _hide_substitutions(text: str) -> tuple[str, list[str]]:
     return "".join(out), found
 
 
+def _operator_in_parameter(text: str, start: int) -> bool:
+    """A parameter expansion at `start` whose word holds an operator character (`${KEY:-a|b}`,
+    `${CMD%%;*}`): bash reads it to its closing brace as one expansion (bash(1) Parameter
+    Expansion), so its `|`, `&`, `;`, `<`, `>` end no word and no command (the word-ending rule
+    for control operators gave the server '${KEY:-a' and a pipeline). Other expansions stay
+    visible, for the script's arrays (`"${ARGS[@]}"`) read after this."""
+    if not text.startswith("${", start):
+        return False
+    end = _substitution_end(text, start)
+    return end is not None and bool(re.search(r"[|&;<>]", text[start:end]))
+
+
 def _substitution_end(text: str, start: int) -> int | None:
-    """Index just past the `)` (or backquote) closing the substitution at `start`; None when it
-    never closes (then it is split as written)."""
+    """Index just past the `)` (or backquote, or the `}` of a `${...}`) closing the
+    substitution at `start`; None when it never closes (then it is split as written)."""
     if text[start] == "`":
         end = text.find("`", start + 1)
         return None if end < 0 else end + 1
+    opening, closing = ("{", "}") if text.startswith("${", start) else ("(", ")")
     depth = 0
     for i, step, quote in _ShellReader(text, at=start + 1):
-        if quote is None and step == "(":
+        if quote is None and step == opening:
             depth += 1
-        elif quote is None and step == ")":
+        elif quote is None and step == closing:
             depth -= 1
             if depth == 0:
                 return i + 1
