@@ -409,9 +409,10 @@ _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d
 _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
 # The number is no rate when a factor, a difference or a count follows it: "acceptance rate is now
 # 5x higher", "is 3 points lower", "is roughly 10 times lower", "is only 1 in 10", "is around 2.5
-# tokens per step" (a length called a rate). "percent" spelled out is a percentage.
+# tokens per step" (a length called a rate); not "0.7 in 10 runs". "percent" spelled out is a percentage.
 _RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
-                         r"(?!\d|\.\d|\s*(?:[x\u00d7](?![a-z])|times\b|points?\b|pts?\b|pp\b|in\s+\d|out\s+of\b|/\s*\d"
+                         r"(?!\d|\.\d|\s*(?:[x\u00d7](?![a-z])|times\b|points?\b|pts?\b|pp\b|out\s+of\b|/\s*\d"
+                         r"|in\s+\d+\b(?!\s*(?:runs?|trials?|tests?|iterations?|requests?|prompts?|samples?|cases?)\b)"
                          r"|tokens?\b|steps?\b|requests?\b|req/))\s*(?P<pct>%|percent\b)?")
 # "AL" is the mean acceptance length in vLLM's spec-decode threads: "Previous AL=3.53"
 # (vllm-project/vllm#26191), "Using 3 draft token SGL gets 2.4 AL" (#16035). Upper case and a

@@ -39,3 +39,7 @@ def test_rates_said_with_degree_words_stay():
                                   "accept length is now 2 times longer", "accept length is 2.5 points lower"])
 def test_a_factor_is_no_accept_length(text):
     assert [r for r in _readings(text) if r[0] == "accept_length"] == []
+
+
+def test_a_rate_over_some_runs_stays():
+    assert _readings("acceptance rate is about 0.7 in 10 runs") == [("accept_rate", 0.7, "ratio")]
