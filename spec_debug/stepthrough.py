@@ -150,7 +150,9 @@ class TerminalGate(StepGate):
                 # A scripted answer (piped stdin) is not echoed by a terminal: without this the
                 # next line was printed after the question mark and the transcript read
                 # "quit (q)? → first passed".
-                self.console.print(line.strip(), highlight=False)
+                # As text, not markup or terminal controls: an answer `[/x]` raised MarkupError
+                # and ended the host's run; an ESC[8m in it concealed the rest of the output.
+                self.console.print(Text(visible_controls(line.strip())))
             choice = _CHOICES.get(line.strip().lower())
             if choice == "skip":
                 # The runner records the skip but shows nothing for it: the user saw the next
@@ -158,7 +160,7 @@ class TerminalGate(StepGate):
                 self.console.print(f"→ {escape(step.id)} [blue]skipped[/] (your choice); it is recorded as skipped.")
             if choice:
                 return choice
-            self.console.print(f"please answer r, s or q (got {line.strip()!r})")
+            self.console.print(f"please answer r, s or q (got {escape(repr(line.strip()))})", highlight=False)
 
     def after_step(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         words = {
