@@ -10,6 +10,7 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence, Any, Callable, Mapping
@@ -98,9 +99,18 @@ def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
         "(speculators_config.verifier); pass --target to use another",))
 
 
+# the task head a transformers class name ends with: "Llama4ForConditionalGeneration" (the
+# multimodal checkpoint) and "Llama4ForCausalLM" (its text part saved alone) are one model
+_TASK_SUFFIX = re.compile(r"For[A-Z]\w*$")
+
+
 def _architectures(mapping: Any) -> set[str]:
+    """The model families a config's `architectures` name, without the task head: engines
+    map both classes of a family to one implementation (vLLM's registry, SGLang's
+    model_config), and a local copy of a multimodal verifier is often its text model."""
     names = mapping.get("architectures") if isinstance(mapping, Mapping) else None
-    return {str(a) for a in names} if isinstance(names, list) else set()
+    return {_TASK_SUFFIX.sub("", str(a)) or str(a) for a in names} \
+        if isinstance(names, list) else set()
 
 
 def _other_verifier_note(cfg, given) -> list[str]:
@@ -112,11 +122,13 @@ def _other_verifier_note(cfg, given) -> list[str]:
     not names: a local copy of the verifier rarely carries its Hub name."""
     spec = cfg.raw.get("speculators_config") if isinstance(cfg.raw, Mapping) else None
     verifier = spec.get("verifier") if isinstance(spec, Mapping) else None
-    named, found = _architectures(verifier), _architectures(given.config.raw)
-    if not named or not found or named & found:
+    families = _architectures(verifier), _architectures(given.config.raw)
+    if not all(families) or families[0] & families[1]:
         return []
-    return [f"--target {given.path} is a {', '.join(sorted(found))}, but the draft's config "
-            f"names the verifier {cfg.verifier or '(no name)'} ({', '.join(sorted(named))}, "
+    named, found = verifier["architectures"], given.config.raw["architectures"]
+    return [f"--target {given.path} is a {', '.join(sorted(map(str, found)))}, but the draft's "
+            f"config names the verifier {cfg.verifier or '(no name)'} "
+            f"({', '.join(sorted(map(str, named)))}, "
             "speculators_config.verifier): a draft is only accurate on the hidden states of "
             "the model it was trained on; if that is the named one, pass it as --target and "
             "serve the draft with it; if it is this one, the config's verifier is stale"]
