@@ -1107,9 +1107,10 @@ def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
         if inner[0].rsplit("/", 1)[-1] == "env":
             # the string's own `env A=1 python3 -m ...`: read as -e words given after the
             # container's own, which it overrides (_given_env reads them in order)
-            own = [w for tok in inner[1:] if _ASSIGNMENT.fullmatch(tok) for w in ("-e", tok)]
-            inner = inner[1 + len(own) // 2:]
-            return [*outer_words, *own, *inner]
+            # (only its leading assignments: a later `name=path` word is a flag's value, such as
+            # vLLM's `--lora-modules my_lora=/loras/a`, and the server's own)
+            own = list(itertools.takewhile(_ASSIGNMENT.fullmatch, inner[1:]))
+            return [*outer_words, *(w for tok in own for w in ("-e", tok)), *inner[1 + len(own):]]
         return [*outer_words, *inner]
     outer = _given_env(outer_words)
     # a manifest container's argv starts with its image (_container_argv): kept before the
