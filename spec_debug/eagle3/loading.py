@@ -153,9 +153,9 @@ def _non_finite(name: str, tensor: Tensor) -> str | None:
     return f"{name} ({bad} of {tensor.numel()})" if bad else None
 
 
-# the tensors speculators fills from the verifier (load_verifier_weights); "target ..." is
-# the target's embedding copied in
-_VERIFIER_COPIED = ("embed_tokens.weight", "lm_head.weight", "target ")
+# the tensors speculators fills from the verifier (load_verifier_weights)
+_VERIFIER_COPIED = ("embed_tokens.weight", "lm_head.weight")
+_TARGET_EMBEDDING = "target "  # build_draft's name for the target's embedding copied in
 
 
 def _non_finite_hint(non_finite: list[str]) -> str:
@@ -163,7 +163,11 @@ def _non_finite_hint(non_finite: list[str]) -> str:
     lm_head to NaN until load_verifier_weights() copies the verifier's (EAGLE3.md section 8),
     so only those mean a draft saved before that step; NaN/Inf in the trained modules (fc,
     the decoder layer, norms) are a diverged run (a NaN loss, a bf16 overflow), which that
-    hint sent to the wrong fix."""
+    hint sent to the wrong fix. The target's own embedding (--target, read as the engines
+    read it) is neither: its file is damaged, as _refuse_non_finite_head says of its head."""
+    if any(entry.startswith(_TARGET_EMBEDDING) for entry in non_finite):
+        return ("the target's embedding holds NaN/Inf: its file is corrupt or was not fully "
+                "written: copy (download) the target checkpoint again")
     if all(entry.startswith(_VERIFIER_COPIED) for entry in non_finite):
         return ("the weights are broken; speculators leaves embed_tokens and lm_head NaN "
                 "until load_verifier_weights() is called")
