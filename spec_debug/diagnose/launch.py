@@ -1104,14 +1104,10 @@ def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
     the release read from the host)."""
     inner = split_command(string)
     if _in_container(outer_words) and _is_server(inner):
-        if inner[0].rsplit("/", 1)[-1] == "env":
-            # the string's own `env A=1 python3 -m ...`: read as -e words given after the
-            # container's own, which it overrides (_given_env reads them in order)
-            # (only its leading assignments: a later `name=path` word is a flag's value, such as
-            # vLLM's `--lora-modules my_lora=/loras/a`, and the server's own)
-            own = list(itertools.takewhile(_ASSIGNMENT.fullmatch, inner[1:]))
-            return [*outer_words, *(w for tok in own for w in ("-e", tok)), *inner[1 + len(own):]]
-        return [*outer_words, *inner]
+        # the string's own assignments as -e words given after the container's own, which they
+        # override (_given_env reads them in order)
+        own, server = _own_environment(inner)
+        return [*outer_words, *(w for tok in own for w in ("-e", tok)), *server]
     outer = _given_env(outer_words)
     # a manifest container's argv starts with its image (_container_argv): kept before the
     # string's server, where image_release reads it
@@ -1119,11 +1115,27 @@ def _shell_string_server(outer_words: list[str], string: str) -> list[str]:
              ] if _is_server(inner) else []
     if not outer and not image:
         return inner
-    if inner and inner[0].rsplit("/", 1)[-1] == "env":
-        # the string's own `env A=1 ...` runs after the container's: its assignments come last
-        own = list(itertools.takewhile(_ASSIGNMENT.fullmatch, inner[1:]))
-        return ["env", *outer, *own, *image, *inner[1 + len(own):]]
-    return ["env", *outer, *image, *inner]
+    # the string's own assignments run after the container's: they come last
+    own, server = _own_environment(inner)
+    return ["env", *outer, *own, *image, *server]
+
+
+def _own_environment(inner: list[str]) -> tuple[list[str], list[str]]:
+    """A shell string's own environment and its server: `env A=1 python3 -m ...`, `A=1 python3
+    ...`, an `export A=1;` line (read as a leading assignment), `exec env A=1 ...`. Only the
+    assignments before the server: a later `name=path` word is a flag's value (vLLM's
+    `--lora-modules my_lora=/loras/a`). Left after the container's image, they were no
+    environment at all (was: SGLANG_ENABLE_SPEC_V2=1 lost, so no SD102)."""
+    words = _without_exec(inner)
+    words = words[1:] if words and words[0].rsplit("/", 1)[-1] == "env" else words
+    own = list(itertools.takewhile(_ASSIGNMENT.fullmatch, words))
+    return own, _without_exec(words[len(own):])
+
+
+def _without_exec(words: list[str]) -> list[str]:
+    """The words after a leading `exec`, which runs them in the shell's place (bash(1) SHELL
+    BUILTIN COMMANDS)."""
+    return words[1:] if words[:1] == ["exec"] and len(words) > 1 else words
 
 
 def _in_container(words: list[str]) -> bool:
