@@ -499,11 +499,15 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                  skipped=SkippedFiles(), masks=masks), device)
     from spec_debug.eagle3.layout import FINAL_SLOT_CHECK_BELOW
 
-    if result.samples and has_final and result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW:
+    if result.samples and has_final and result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW \
+            and _final_slot_checkable(loaded, info, resolved.slots):
+        # every slot of a few samples, bounded in bytes as `drafter layout` reads them: a
+        # wide dump holds tens of layers per token
         input_notes += _final_slot_note(
-            loaded, iter_samples(data, final=True, max_samples=min(
-                _FLAG_CHECK_SAMPLES, max_samples or _FLAG_CHECK_SAMPLES), spec=spec,
-                skipped=SkippedFiles(), masks=masks),
+            loaded, _bounded_samples(data, min(_FLAG_CHECK_SAMPLES,
+                                               max_samples or _FLAG_CHECK_SAMPLES),
+                                     _CHECK_MAX_BYTES, spec=spec, final=True,
+                                     skipped=SkippedFiles(), masks=masks),
             resolved.slots, NormFlags.of(flag_values), device)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -551,20 +555,34 @@ def _norm_before_residual_note(loaded, samples, device: str) -> list[str]:
     return [flag_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"]
 
 
+def _final_slot_checkable(loaded, info: DataInfo, configured: Sequence[int]) -> bool:
+    """Whether layout.final_slot_check can run, known before reading every slot of the
+    samples: a draft past its initial norms (an untrained one scores ~0 against any slot),
+    unnamed slots (named ones say where the final layer is), more slots than aux states, the
+    aux ones first. Its other refusals need the samples."""
+    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE
+
+    return (not any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes)
+            and info.layer_ids is None and info.num_slots > len(configured)
+            and tuple(configured) == tuple(range(len(configured))))
+
+
 def _final_slot_note(loaded, samples, configured, flags, device: str) -> list[str]:
     """A note when another slot than the last holds the target's final layer
     (layout.final_slot_check, on a few samples at step 0): a dump written with the final layer
     first scores ~0 with no other word."""
-    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE
     from spec_debug.eagle3.layout import final_slot_check, final_slot_mismatch
 
     samples = list(samples)
-    if not samples or any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes):
+    if not samples:
         return []
     check = final_slot_check(loaded, samples, tuple(configured), device, flags=flags)
     if check is None:
         return []
     return [final_slot_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"]
+
+
+_CHECK_MAX_BYTES = 2 << 30  # states of every slot read at once by a check (see _bounded_samples)
 
 
 def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec,
@@ -591,7 +609,7 @@ def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec
 
 def probe_layout(model: str | Path, data: str | Path, target: str | Path | None = None, *,
                  device: str = "cpu", dtype: str = "float32", max_samples: int = 16,
-                 max_bytes: int = 2 << 30,
+                 max_bytes: int = _CHECK_MAX_BYTES,
                  served_layer_ids: Sequence[int] | None = None,
                  find_verifier: bool = True,
                  vocab_mapping: str | Path | None = None) -> dict[str, Any]:
