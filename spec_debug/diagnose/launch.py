@@ -676,7 +676,8 @@ def _yaml_list_argv(text: str) -> list[str] | None:
     `command:` or a container's `args:` (`- "--speculative-algorithm"` / `- "EAGLE"` ...; a
     public Qwen3.8 SGLang compose README on GitHub, "MTP / Speculative Decoding"). Each item is
     one argv word, as the runtime passes it (was: the dashes read as words, no server command).
-    Only a text of item lines alone (comments and blank lines aside) whose first item is a flag."""
+    Only a text of item lines alone (comments and blank lines aside) whose first item is a flag,
+    or whose items are a server command."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if not lines or not all(_YAML_ITEM.fullmatch(line) for line in lines):
         return None
@@ -687,7 +688,9 @@ def _yaml_list_argv(text: str) -> list[str] | None:
     if not isinstance(items, list) or not items or not all(isinstance(i, (str, int, float)) for i in items):
         return None
     words = [str(i) for i in items]
-    return words if words[0].startswith("-") else None
+    # (or the whole command as a compose `command:` list: `- python3` / `- -m` / ... / `- "3"`,
+    # whose last value was read as missing when its dashes were words)
+    return words if words[0].startswith("-") or _is_server(words) else None
 
 
 def _skypilot_run(text: str) -> str | None:
