@@ -359,6 +359,15 @@ def _newlines_as_separators(text: str) -> str:
             out.append(f" {operator} ")
             reader.at = i + len(operator)
             continue
+        placeholder = _PLACEHOLDER.match(text, i) if quote is None and step == "<" else None
+        if placeholder:
+            # `vllm serve <model> --speculative-config '...'` (the vLLM docs' Configuration
+            # Reference), `--model-path=<your-model>`: a docs placeholder, which bash would refuse
+            # (`>` with no file), not two redirections taking the next flag as their file (was:
+            # the speculative config read as the model, or every flag after it lost)
+            out.append(placeholder.group())
+            reader.at = placeholder.end()
+            continue
         if quote is None and (step in "<>" and _ends_a_word(out) or
                               text.startswith("&>", i) and _ends_a_word(out, fd_digits=False)):
             # `--trust-remote-code>server.log`: the redirection starts a word of its own; a word
@@ -366,6 +375,11 @@ def _newlines_as_separators(text: str) -> str:
             out.append(" ")
         out.append(step)
     return "".join(out)
+
+
+# A documentation placeholder written where a word goes: `<model>`, `<path-to-draft>`, ending a
+# word (bash(1) would read `<` and `>` as redirections and refuse the `>` with no file).
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w.:/-]*>(?![^\s;&|])")
 
 
 def _ends_a_word(out: list[str], fd_digits: bool = True) -> bool:
