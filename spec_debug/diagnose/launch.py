@@ -1182,7 +1182,8 @@ def _entrypoint_shell_string(argv: list[str]) -> int | None:
             tok[len("--entrypoint="):] if tok.startswith("--entrypoint=") else "")
         if program.rsplit("/", 1)[-1] not in _SHELLS:
             continue
-        for j in range(i + 3, len(argv) - 1):
+        # (the image comes after the program: the next word, or the one after with `--entrypoint=bash`)
+        for j in range(i + (3 if tok == "--entrypoint" else 2), len(argv) - 1):
             # the first `-c` right after a word that is no option (the image)
             if re.fullmatch(r"-[a-z]*c", argv[j]) and not argv[j - 1].startswith("-"):
                 return j
