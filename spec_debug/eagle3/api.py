@@ -335,8 +335,11 @@ def _nested_aux_ids_note(cfg, engines_feed: Sequence[int] | None) -> str | None:
     decoder = cfg.raw.get("transformer_layer_config") if isinstance(cfg.raw, Mapping) else None
     nested = decoder.get("eagle_aux_hidden_state_layer_ids") if isinstance(decoder, Mapping) \
         else None
-    if not nested or (engines_feed and list(nested) == list(engines_feed)):
-        return None  # none, or the default layers anyway: nothing served differs
+    if not isinstance(nested, list) or not nested \
+            or (engines_feed and nested == list(engines_feed)):
+        # none, the default layers anyway (nothing served differs), or not a list of ids:
+        # a key nobody reads is not parsed here either, a bad value must not stop the run
+        return None
     served = f" {list(engines_feed)}" if engines_feed else ""
     return (f"config.json has eagle_aux_hidden_state_layer_ids {nested} inside "
             "transformer_layer_config, where neither vLLM nor speculators reads it: the "
