@@ -484,12 +484,14 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                  device=device, progress=progress, use_loss_mask=use_loss_mask)
 
     skipped, result = run(use_loss_mask=True)
+    every_position = False
     if result.samples and not any(result.counts["full_total"]):
         # Every mask is empty: every accuracy would read 0/0 = 0, a draft that looks broken.
         # speculators' data preparation drops such rows ("no supervised tokens",
         # src/speculators/data_generation/preprocessing.py _append_row), so the masks, not
         # the draft, are at fault: score every position and say so.
         skipped, result = run(use_loss_mask=False)
+        every_position = True
         input_notes.append(
             f"the loss_mask selects no position to score in any of the {result.samples} "
             "samples (all zero, or only the first token): every position was scored instead; "
@@ -511,7 +513,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                                max_samples or _FLAG_CHECK_SAMPLES),
                                      _CHECK_MAX_BYTES, spec=spec, final=True,
                                      skipped=SkippedFiles(), masks=masks),
-            resolved.slots, NormFlags.of(flag_values), device)
+            resolved.slots, NormFlags.of(flag_values), device, every_position=every_position)
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
@@ -570,13 +572,20 @@ def _final_slot_checkable(loaded, info: DataInfo, configured: Sequence[int]) -> 
             and tuple(configured) == tuple(range(len(configured))))
 
 
-def _final_slot_note(loaded, samples, configured, flags, device: str) -> list[str]:
+def _final_slot_note(loaded, samples, configured, flags, device: str, *,
+                     every_position: bool = False) -> list[str]:
     """A note when another slot than the last holds the target's final layer
     (layout.final_slot_check, on a few samples at step 0): a dump written with the final layer
-    first scores ~0 with no other word."""
+    first scores ~0 with no other word. `every_position`: the evaluation scored every row
+    (no loss mask selected any), so must the check, or it compares 0 rows with 0 rows."""
+    from dataclasses import replace
+
+    import torch
+
     from spec_debug.eagle3.layout import final_slot_check, final_slot_mismatch
 
-    samples = list(samples)
+    samples = [replace(s, loss_mask=torch.ones_like(s.loss_mask)) if every_position else s
+               for s in samples]
     if not samples:
         return []
     check = final_slot_check(loaded, samples, tuple(configured), device, flags=flags)
