@@ -160,7 +160,8 @@ def report(
             write_atomic(output, text)
         except SpecDebugError as exc:
             fail(exc)
-        err_console.print(f"wrote {output}")
+        # The path as text: `-o "[bold]x.md"` read "wrote x.md", and a "[/x]" in it raised MarkupError.
+        err_console.print(f"wrote {escape(str(output))}", highlight=False)
     else:
         from spec_debug.stdout_document import write_document
 

@@ -190,8 +190,8 @@ def execute_run(
         # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
         # "error findings"), and say how to get the reports.
         try:
-            console.print(f"interrupted while writing the reports; {store.run_dir / 'run.json'} is complete: "
-                          f"spec-debug report {store.run_dir} renders them", highlight=False)
+            console.print(f"interrupted while writing the reports; {escape(str(store.run_dir / 'run.json'))} is complete: "
+                          f"spec-debug report {escape(str(store.run_dir))} renders them", highlight=False)
         except (OSError, ValueError):
             pass
         return 3
