@@ -769,13 +769,16 @@ def _compression(path: Path) -> str | None:
     return None
 
 
-def _opens_like(path: Path, looks_like) -> bool:
-    """Whether the file's head (decompressed, after a byte-order mark and blank lines) passes ``looks_like``."""
+def _marked_markdown_reader(path: Path):
+    """The reader of a Markdown transcript with its roles marked (detected as ``specstory``):
+    OpenCode's export, a Cline or Roo Code export, else SpecStory's; from one read of the
+    file's head (decompressed, after a byte-order mark and blank lines)."""
     try:
-        head = read_head(path, _SNIFF_BYTES, [])
+        head = read_head(path, _SNIFF_BYTES, []).removeprefix(codecs.BOM_UTF8).lstrip()
     except OSError:
-        return False
-    return looks_like(head.removeprefix(codecs.BOM_UTF8).lstrip())
+        return specstory  # gone since it was found: its reader reports it as damaged
+    return opencode_export if opencode_export.looks_like(head) else \
+        cline_export if cline_export.looks_like(head) else specstory
 
 
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
@@ -1005,9 +1008,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.specstory:
-            marked = opencode_export if _opens_like(source.path, opencode_export.looks_like) else \
-                cline_export if _opens_like(source.path, cline_export.looks_like) else specstory
-            yield from marked.read(source.path, cursor, stats)
+            yield from _marked_markdown_reader(source.path).read(source.path, cursor, stats)
         elif source.format == "text":
             yield from text_log.read(source.path, cursor, stats)
         else:
