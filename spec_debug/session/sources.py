@@ -81,6 +81,8 @@ class SessionSource:
     """crush only: the session's id in the SQLite store ``path`` (:mod:`formats.crush`)."""
     store_children: list = field(default_factory=list)
     """crush only: the sessions of the sub-agents it started (:func:`formats.crush.sub_agents`)."""
+    store_sessions: list = field(default_factory=list)
+    """crush only, the store before it is split into sessions: its sessions as detection read them."""
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
@@ -348,7 +350,7 @@ def _crush_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource |
     """A SQLite file: Crush's session store, read a session at a time (:func:`_conversations`);
     any other database is no transcript."""
     try:
-        crush.sessions(file)
+        found = crush.sessions(file)
     except crush.StoreError as exc:
         if scanning:
             return None
@@ -359,7 +361,7 @@ def _crush_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource |
         raise UsageError(f"{file}: a Crush session store, not {fmt}",
                          hint="leave --input-format out (or use --input-format crush): Crush stores are "
                               "recognised by themselves")
-    return SessionSource(id=transcript_stem(file), path=file, format="crush")
+    return SessionSource(id=transcript_stem(file), path=file, format="crush", store_sessions=found)
 
 
 def _refuse_store(file: Path, exc: crush.StoreError) -> None:
@@ -385,15 +387,11 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
     if source.format == "openhands" and not source.array and source.path.is_file():
         return _instances(source)
     if source.format == "crush" and source.store_session is None:
-        try:
-            found = crush.sessions(source.path)
-        except crush.StoreError:
-            return []  # changed since it was found to be one: nothing of it can be read
-        known = {s.id for s in found}
+        # the list detection read (read once: a store of thousands of sessions is no small query);
         # a sub-agent's session is read as an agent of the session that started it
         return [SessionSource(id=s.id, path=source.path, format="crush", store_session=s.id, title=s.title,
-                              store_children=crush.sub_agents(found, s.id))
-                for s in found if s.parent is None or s.parent not in known]
+                              store_children=children)
+                for s, children in crush.linked(source.store_sessions)]
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]

@@ -168,11 +168,39 @@ def sub_agents(found: list[Session], root: str) -> list[Session]:
     session has the parent's id in ``parent_session_id`` and is named after the call that started it,
     ``<messageID>$$<toolCallID>`` (``CreateAgentToolSessionID``; the bare call id in earlier releases),
     charmbracelet/crush ``internal/session/session.go``, ``internal/agent/coordinator.go``."""
-    below, frontier = [], {root}
-    while frontier:
-        layer = [s for s in found if s.parent in frontier and s.id not in frontier and s not in below]
-        below.extend(layer)
-        frontier = {s.id for s in layer}
+    return _below(root, _by_parent(found), {s.id: i for i, s in enumerate(found)})
+
+
+def linked(found: list[Session]) -> list[tuple[Session, list[Session]]]:
+    """The sessions of the store read as sessions (all but a sub-agent's whose parent is in the
+    store: that one is read as an agent of the session that started it), each with its
+    :func:`sub_agents`. The sessions are indexed by their parent once: a store of thousands of
+    sessions is linked in time linear in its sessions (a scan of all of them per session was
+    quadratic: 5,000 sessions took seconds)."""
+    known = {s.id for s in found}
+    order, by_parent = {s.id: i for i, s in enumerate(found)}, _by_parent(found)
+    return [(s, _below(s.id, by_parent, order) if s.id in by_parent else [])
+            for s in found if s.parent is None or s.parent not in known]
+
+
+def _by_parent(found: list[Session]) -> dict[str, list[Session]]:
+    by_parent: dict[str, list[Session]] = {}
+    for s in found:
+        if s.parent is not None:
+            by_parent.setdefault(s.parent, []).append(s)
+    return by_parent
+
+
+def _below(root: str, by_parent: dict[str, list[Session]], order: dict[str, int]) -> list[Session]:
+    """A layer of sub-agents at a time, each layer oldest first; a session met again (a cycle of
+    parents, which no Crush writes but a damaged store may hold) is not listed twice."""
+    seen, layer, below = {root}, [root], []
+    while layer:
+        step = sorted({c.id: c for p in layer for c in by_parent.get(p, ()) if c.id not in seen}.values(),
+                      key=lambda c: order[c.id])
+        seen.update(c.id for c in step)
+        below.extend(step)
+        layer = [c.id for c in step]
     return below
 
 
