@@ -517,7 +517,9 @@ def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None
     attends to it). Masked rows inside the sequence are not padding and are refused."""
     if attention is None:
         return None
-    mask = attention.reshape(-1)
+    mask = _per_position_mask(path, attention, T)
+    if mask is None:
+        return None
     if mask.numel() != T:
         raise DataError(f"{path}: attention_mask has {mask.numel()} entries, hidden_states {T}")
     keep = mask != 0
@@ -535,6 +537,50 @@ def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None
                         "them as one sequence",
                         hint="write one sample per sequence, without padding")
     return slice(start, stop)
+
+
+def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
+    """The [T] keep mask an attention_mask stands for; None when it masks nothing.
+
+    No reference writer saves an attention_mask (speculators' data generation writes
+    token_ids / hidden_states / loss_mask; SpecForge's scripts/prepare_hidden_states.py
+    input_ids / loss_mask / hidden_state / aux_hidden_state, and its offline loader
+    makes a ones mask itself, specforge/data/preprocessing.py), so one in a sample comes
+    from a hand-written dumper. Such a dumper may save the mask the model actually used,
+    the square [T, T] (or [1, 1, T, T]) causal mask transformers builds from the [T]
+    one: boolean, 0/1, or additive (0 kept, a large negative value masked). It is read
+    back to the [T] mask it was built from rather than refused for its size."""
+    square = attention
+    while square.dim() > 2 and square.shape[0] == 1:
+        square = square[0]
+    if square.dim() != 2 or tuple(square.shape) != (T, T) or T < 2:
+        return attention.reshape(-1)
+    keep = _kept_entries(square)
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    if bool(keep.all()) or bool(torch.equal(keep, causal)):
+        return None  # plain causal attention over every position: nothing is padding
+    # rows that see later positions are pad queries transformers un-masks (its SDPA path
+    # lets a fully masked row attend to everything): they say nothing about the columns
+    causal_rows = ~(keep & ~causal).any(dim=1)
+    per_position = (keep & causal_rows[:, None]).any(dim=0)
+    kept = per_position.nonzero().reshape(-1)
+    inner = keep[kept][:, kept]
+    if not bool(torch.equal(inner, causal[:kept.numel(), :kept.numel()])):
+        raise DataError(f"{path}: attention_mask is a [{T}, {T}] mask that is not causal "
+                        "attention over the positions it keeps (a block mask of several "
+                        "documents packed in one row?): speculators' loader ignores "
+                        "attention_mask and would feed them as one causal sequence",
+                        hint="write one sample per sequence, without padding")
+    return per_position
+
+
+def _kept_entries(square: Tensor) -> Tensor:
+    """Which entries of a saved square mask attend: additive masks keep their zeros."""
+    if square.dtype == torch.bool:
+        return square
+    if square.is_floating_point() and bool((square < 0).any()):
+        return square >= 0  # 0 kept, finfo.min or -inf masked (transformers' 4-D mask)
+    return square != 0
 
 
 _SAMPLE_FORMATS = ("the drafter reads speculators' hs_*.safetensors (token_ids, "
