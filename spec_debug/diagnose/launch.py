@@ -118,6 +118,9 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     if "\0" in command:
         return _unwrap_shell([a for a in command.split("\0") if a != ""])
     command = _FENCE.sub("", plain_typography(command))
+    table = _markdown_table_argv(command)
+    if table is not None:
+        return _server_argv(table)
     embedded = _python_string_command(command)
     if embedded is not None:
         return split_command(embedded)
@@ -125,6 +128,9 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     if engine_call is not None:
         return engine_call
     exec_form = _json_argv(command)
+    with_dotenv = _dotenv_and_compose(command)
+    if exec_form is None and with_dotenv is not None:
+        exec_form = _manifest_argv(with_dotenv[1], dotenv=with_dotenv[0])
     if exec_form is None:
         exec_form = _manifest_argv(command)
     if exec_form is None:
@@ -150,6 +156,51 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
     return _server_argv([_SUBSTITUTION_MARK.sub(lambda m: substitutions[int(m.group(1))], tok) for tok in argv])
+
+
+# A Markdown table row (`| --speculative-num-steps | 3 |`, GFM "Tables" extension), and its
+# delimiter row (`|---|:--:|`). Cells are split at `|` not escaped as `\|`.
+_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*")
+_TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*")
+_TABLE_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+# A header cell naming the column of the values a runbook sets (not a reference table's
+# `Default`, which is the engine's own value, nor its `Description`).
+_VALUE_HEADER = re.compile(r"(?i)\**(?:value|values|setting|set to|our value|we use|used)\**")
+
+
+def _markdown_table_argv(text: str) -> list[str] | None:
+    """The flags of a runbook's Markdown table pasted alone (`| Flag | Value |` / `|---|---|` /
+    `| --speculative-num-steps | 3 |`): each row whose first cell is a flag gives that flag and
+    the value in its second cell (backquotes and an empty cell aside: a switch), as the server's
+    flags pasted alone are read. Cells after the second (a description, a reason) are prose.
+    None for any other text; a row whose value cell is a sentence makes the table no flag list."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or not all(_TABLE_ROW.fullmatch(line) for line in lines):
+        return None
+    words: list[str] = []
+    column = 1
+    for line in lines:
+        if _TABLE_DELIMITER.fullmatch(line):
+            continue
+        cells = [_table_cell(c) for c in _TABLE_CELL_SPLIT.split(line.strip()[1:-1])]
+        if not cells or not cells[0].startswith("-"):
+            # the header row (`| Flag | Description | Value |` names the value's column), or prose
+            named = [i for i, cell in enumerate(cells) if _VALUE_HEADER.fullmatch(cell)]
+            column = named[0] if named and not words else column
+            continue
+        value = cells[column] if len(cells) > column else ""
+        try:
+            written = shlex.split(cells[0]) + ([value] if value.startswith(("{", "[")) else shlex.split(value))
+        except ValueError:
+            return None
+        words += written
+    return words or None
+
+
+def _table_cell(cell: str) -> str:
+    """A table cell's text: `\\|` is a `|`, and a code span's backquotes are no part of it."""
+    cell = cell.strip().replace("\\|", "|")
+    return cell[1:-1].strip() if len(cell) > 1 and cell[0] == cell[-1] == "`" else cell
 
 
 # `NAME=(` / `NAME+=(` opening a bash array assignment at the start of a word, and an expansion
@@ -645,7 +696,7 @@ def _helm_template() -> LaunchParseError:
              "prints, or the server's command line")
 
 
-def _manifest_argv(text: str) -> list[str] | None:
+def _manifest_argv(text: str, dotenv: dict[str, str] | None = None) -> list[str] | None:
     """argv of the server container in a pasted Kubernetes/compose spec: `image` (whose
     entrypoint may be the server, e.g. vllm/vllm-openai), then the entrypoint and arguments
     as the runtime joins them. A file may hold several documents (`---`: the vLLM k8s docs put
@@ -661,6 +712,8 @@ def _manifest_argv(text: str) -> list[str] | None:
             # not YAML until helm fills it in, and its flags' values are in the values file
             raise _helm_template() from None
         return None
+    if dotenv is not None:
+        docs = [_compose_interpolated(doc, dotenv) for doc in docs]
     argvs = []
     for container in _find_containers(docs):
         argv = _container_argv(container)
@@ -679,6 +732,96 @@ def _manifest_argv(text: str) -> list[str] | None:
             continue
         return argv
     return argvs[0] if argvs else None
+
+
+# A compose file's top-level `services:` key (compose spec, "Services top-level element").
+_COMPOSE_SERVICES = re.compile(r"^services[ \t]*:", re.M)
+# The lines that name a file in a paste of several: `$ cat .env` (the compose docs' own example),
+# `==> .env <==` (head/tail of several files), `# .env`, `.env:`.
+_FILE_HEADER = re.compile(r"[ \t]*(?:\$[ \t]*cat[ \t]+(?P<cat>\S+)|==>[ \t]*(?P<tail>\S+)[ \t]*<==|#[ \t]*(?P<hash>\S+)"
+                          r"|(?P<colon>\S+):)[ \t]*")
+# A dotenv line (compose-go dotenv: `KEY=value`, `export KEY=value`, quotes, a ` #` comment).
+_DOTENV_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*(.*)")
+
+
+def _dotenv_and_compose(text: str) -> tuple[dict[str, str], str] | None:
+    """A compose file pasted with the `.env` beside it (`$ cat .env` / `SPEC_STEPS=3` / `$ cat
+    compose.yaml` / `services:` ..., as the compose docs show them, or the assignments alone above
+    `services:`): the .env's values and the compose text. None for any other text."""
+    if not _COMPOSE_SERVICES.search(text):
+        return None
+    lines = text.splitlines()
+    dotenv: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        header = _FILE_HEADER.fullmatch(line)
+        name = next((g for g in header.groups() if g), "") if header else ""
+        assignment = _DOTENV_LINE.fullmatch(line)
+        if header and (name.endswith(".env") or name == ".env"):
+            continue
+        if assignment and not header:
+            dotenv[assignment.group(1)] = _dotenv_value(assignment.group(2))
+            continue
+        if line.lstrip().startswith("#") and not name.endswith((".yaml", ".yml")):
+            continue  # a comment of the .env (or above the compose file)
+        if header and name.endswith((".yaml", ".yml")):
+            i += 1
+        if not dotenv:
+            return None
+        return dotenv, "\n".join(lines[i:])
+    return None
+
+
+def _dotenv_value(raw: str) -> str:
+    """A dotenv value as compose reads it: single quotes literal, double quotes with their
+    escapes, else the text before a ` #` comment (docs.docker.com/compose/how-tos/
+    environment-variables/variable-interpolation/, ".env syntax")."""
+    raw = raw.strip()
+    if len(raw) > 1 and raw[0] == raw[-1] == "'":
+        return raw[1:-1]
+    if len(raw) > 1 and raw[0] == raw[-1] == '"':
+        return raw[1:-1].replace('\\n', "\n").replace('\\"', '"').replace("\\\\", "\\")
+    return re.split(r"[ \t]+#", raw, maxsplit=1)[0].strip()
+
+
+# Compose's interpolation (compose spec, "Interpolation"): `$$`, `$VAR`, `${VAR}` and
+# `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`, `${VAR:+alt}`, `${VAR+alt}`.
+_COMPOSE_REFERENCE = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^{}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _compose_interpolated(node: Any, dotenv: dict[str, str]) -> Any:
+    """The document with the .env's values filled in, as `docker compose up` fills them (the
+    shell's environment, which would override them, is not in the paste). A variable the .env
+    does not set and that has no default stays as written: unknown."""
+    if isinstance(node, dict):
+        return {k: _compose_interpolated(v, dotenv) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_compose_interpolated(v, dotenv) for v in node]
+    if not isinstance(node, str):
+        return node
+    return _COMPOSE_REFERENCE.sub(lambda m: _compose_value(m, dotenv), node)
+
+
+def _compose_value(m: re.Match[str], dotenv: dict[str, str]) -> str:
+    if m.group(0) == "$$":
+        return "$$"  # (kept for _expand_k8s, which reads `$$` as one `$`)
+    name = m.group(1) or m.group(4)
+    operator, word = m.group(2) or "", m.group(3) or ""
+    if name not in dotenv:
+        # (a default is the value when neither the .env nor the shell sets it: the paste is
+        # taken as the whole of what is set, as for the .env's own values)
+        return word if operator.endswith("-") else m.group(0)
+    value = dotenv[name]
+    empty = operator.startswith(":") and value == ""
+    if operator.endswith("-"):
+        return word if empty else value
+    if operator.endswith("?") and empty:
+        raise LaunchParseError(f"docker compose refuses to start: required variable {name} is empty in .env ({word})",
+                               hint=f"set {name} in the .env file")
+    if operator.endswith("+"):
+        return "" if empty else word
+    return value
 
 
 # A YAML block-sequence item line: `- "--speculative-algorithm"`, `  - EAGLE3`.
@@ -1452,15 +1595,36 @@ def _size_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str,
     return _int_flag(flags, aliases, engine)
 
 
+class _UnexpandedValue(LaunchParseError):
+    """A flag value that holds a variable reference (what `_unexpanded` raises)."""
+
+    def __init__(self, message: str, *, hint: str, engine: str, flag: str, value: str) -> None:
+        super().__init__(message, hint=hint)
+        self.engine, self.flag, self.value = engine, flag, value
+
+
 def _unexpanded(engine: str, flag: str, value: str) -> LaunchParseError:
     """A launch script's `--speculative-num-steps ${SPEC_STEPS:-3}` or `$((K + 1))`: the shell
     computes the value when the server starts (its environment may override the default), so
     the text does not say what runs."""
-    return LaunchParseError(
+    return _UnexpandedValue(
         f"{engine}: --{flag} holds the shell expression {value!r}, which the shell expands when the server "
         "starts: the value the server runs with is not in this text",
         hint="audit the running server's own command line: leave server_cmdline unset so the probe reads "
-             "/proc/PID/cmdline, or paste `tr '\\0' ' ' < /proc/PID/cmdline`")
+             "/proc/PID/cmdline, or paste `tr '\\0' ' ' < /proc/PID/cmdline`", engine=engine, flag=flag, value=value)
+
+
+def _compose_unexpanded(error: _UnexpandedValue) -> LaunchParseError:
+    """The same value in a compose file: compose fills `${VAR}` in when it starts the service,
+    from the shell's environment, else the `.env` file in the project directory (the compose
+    file's own folder), and `docker compose config` prints the file with the values filled in
+    (docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/)."""
+    return LaunchParseError(
+        f"{error.engine}: --{error.flag} holds {error.value!r}, which docker compose fills in from the shell's "
+        "environment or the .env file beside the compose file when it starts the service: the value the server "
+        "runs with is not in this text",
+        hint="paste what `docker compose config` prints beside the compose file (the file with those values "
+             "filled in), or the .env file's lines above the compose file")
 
 
 def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...]) -> str | None:
@@ -1472,7 +1636,9 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     """Parse an SGLang or vLLM server launch command (shell line, argv or /proc cmdline)."""
     try:
         return _parse_argv(split_command(command))
-    except LaunchParseError:
+    except LaunchParseError as shell_error:
+        if isinstance(shell_error, _UnexpandedValue) and isinstance(command, str) and _COMPOSE_SERVICES.search(command):
+            raise _compose_unexpanded(shell_error) from None
         # `ps -o args` prints each argv word as is, joined by spaces: a JSON value keeps its
         # double quotes and is split at its spaces, which a shell reading would mangle.
         if not isinstance(command, str) or "\0" in command or "{" not in command or _is_script(command) or (
@@ -1482,10 +1648,29 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
             # refuses it; read as `ps` shows it, a fragment of such a script was a valid config)
             raise
         try:
-            return _parse_argv(_server_argv(_split_keeping_json(command)))
+            argv = _server_argv(_split_keeping_json(command))
+            meant = _parse_argv(argv)
         except (LaunchParseError, ValueError):  # ValueError: shlex on unbalanced quotes
-            pass
-        raise
+            raise shell_error from None
+        if _typed_console_script(argv) and not any(re.search(r"\{\S*\s", word) for word in argv):
+            raise
+        return meant
+
+
+def _typed_console_script(argv: list[str]) -> bool:
+    """`vllm serve ...` / `sglang serve ...` with the bare script name: a command as typed,
+    never a `ps` copy. Both are Python console scripts whose `#!` line makes the kernel start
+    the interpreter with the script's full path (execve(2), "Interpreter scripts"; a shell or
+    docker resolves the name in PATH first), so `ps` shows `/usr/bin/python3
+    /usr/local/bin/vllm serve ...`. A one-line `vllm serve M --speculative-config {"method":...}`
+    is what the shell runs: without its quotes, and refused by vLLM. (A JSON with spaces,
+    `{"method": "eagle3", ...}`, stays a listing of the argv: a shell would have split it into
+    words no server takes, and a log or a `ps` of a server started some other way prints it so.)"""
+    try:
+        _engine, start = detect_engine(argv)
+    except LaunchParseError:
+        return False
+    return start >= 2 and argv[start - 1] == "serve" and argv[start - 2] in ("vllm", "sglang")
 
 
 _CONTINUATION = re.compile(r"\\[ \t]*\r?\n")
