@@ -152,12 +152,12 @@ def report(
         if template is not None and not template.is_file():
             raise UsageError(f"--template {template}: no such file")
         record = load_record(run_dir)
-        text = render_report(record, fmt, template)  # type: ignore[arg-type]
+        text = render_report(record, fmt, template, run_dir=_record_folder(run_dir))  # type: ignore[arg-type]
     except SpecDebugError as exc:
         fail(exc)
     if output:
         try:
-            write_atomic(output, text)
+            write_atomic(output, text if text.endswith("\n") else text + "\n")
         except SpecDebugError as exc:
             fail(exc)
         # The path as text: `-o "[bold]x.md"` read "wrote x.md", and a "[/x]" in it raised MarkupError.
@@ -166,6 +166,17 @@ def report(
         from spec_debug.stdout_document import write_document
 
         write_document(text if text.endswith("\n") else text + "\n")
+
+
+def _record_folder(given: Path) -> Path | None:
+    """The run folder `report` read, for the footer's re-render line; None for a bare run id
+    (read from runs/<run-id>), which the footer names as is."""
+    try:
+        if given.is_dir():
+            return given
+        return given.parent if given.is_file() else None
+    except OSError:
+        return None
 
 
 @playbooks_app.command("list")

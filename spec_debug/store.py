@@ -325,6 +325,9 @@ _RENDERED = frozenset({".md", ".html", ".htm", ".xml"})
 """What a run folder holds beside run.json: its reports and JUnit XML."""
 
 
+# new_run_id's shape: UTC start time to the millisecond, the playbook's name, a random tail.
+_RUN_ID = re.compile(r"\d{8}T\d{9}Z-[\w-]*-[0-9a-f]{8}")
+
 # Where `spec-debug run` puts run folders unless -o says otherwise (cli.py's --out default).
 _DEFAULT_RUNS = Path("runs")
 
@@ -366,6 +369,10 @@ def _latest_run_hint(given: Path) -> str:
         runs = []
     if runs:
         return f"{given} holds {len(runs)} run(s); the latest: spec-debug report {given / runs[-1]}"
+    if len(given.parts) == 1 and _RUN_ID.fullmatch(given.name):
+        # A bare id is looked up under ./runs only; a run written with -o DIR is elsewhere
+        # (its report's footer names that folder).
+        return f"a bare run id is looked for in {_DEFAULT_RUNS}/ here; for a run written with -o DIR, pass DIR/{given.name}"
     return "pass a runs/<run-id> directory or its run.json"
 
 

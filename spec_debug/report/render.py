@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import traceback
 from importlib import resources
 from pathlib import Path
@@ -128,14 +129,34 @@ def fmt_num(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | None = None) -> str:
+def rerender_target(record: RunRecord, run_dir: Path | None) -> str:
+    """What to pass to `spec-debug report` to render this run again, as the report's footer
+    prints it: the bare run id for runs/<run-id> here (the default --out), else the run
+    folder's path. The footer said the bare id for a run written with `-o /scratch/runs`, and
+    `spec-debug report <id>` then answered "no run record"."""
+    if run_dir is None:
+        return record.run_id
+    try:
+        here = Path.cwd()
+        folder = run_dir if run_dir.is_absolute() else here / run_dir
+        if folder.resolve() == (here / "runs" / record.run_id).resolve():
+            return record.run_id
+    except (OSError, ValueError, RuntimeError):
+        return record.run_id  # cwd gone or a link loop: the id is still the run's name
+    # As the user wrote it: an absolute -o stays absolute (it works from anywhere), a relative
+    # one works from where the run was started, as the bare id does.
+    return shlex.quote(str(run_dir))
+
+
+def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | None = None,
+                  run_dir: Path | None = None) -> str:
     if fmt == "json" and template is None:
         return record.model_dump_json(indent=2)
     env = make_environment(template.parent if template else None)
     name = template.name if template else f"report.{fmt}.j2"
     try:
         tmpl = env.get_template(name)
-        return tmpl.render(**report_view(record), record=record)
+        return tmpl.render(**report_view(record), record=record, rerender=rerender_target(record, run_dir))
     except Exception as exc:
         # A --template is anyone's code: besides Jinja's own errors it can divide by zero, add
         # a str to an int, recurse forever or not be UTF-8. All of them are one line, with the
@@ -168,6 +189,9 @@ def write_reports(record: RunRecord, run_dir: Path) -> dict[str, Path]:
     written: dict[str, Path] = {}
     for fmt in ("md", "html"):
         path = run_dir / f"report.{fmt}"
-        write_atomic(path, render_report(record, fmt))  # type: ignore[arg-type]
+        text = render_report(record, fmt, run_dir=run_dir)  # type: ignore[arg-type]
+        # Jinja drops the template's last newline: report.md ended mid-line (`cat` ran the
+        # prompt on, `git diff` said "No newline at end of file").
+        write_atomic(path, text if text.endswith("\n") else text + "\n")
         written[fmt] = path
     return written
