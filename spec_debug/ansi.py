@@ -29,8 +29,13 @@ _C0_PICTURES = {code: 0x2400 + code for code in (*range(0x00, 0x09), *range(0x0B
 _INVISIBLE_CONTROLS = re.compile(r"[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def visible_controls(text: str) -> str:
+def visible_controls(text: str, html: bool = False) -> str:
     """text as the terminal must show it: control characters as their control pictures
-    (U+2400 block, as the reports show them), C1 and bidi controls as <U+XXXX>."""
+    (U+2400 block, as the reports show them), C1 and bidi controls as <U+XXXX>.
+
+    html: the text is HTML already escaped, so the mark is written &lt;U+XXXX&gt;. A raw
+    <U+200E> there is a start tag to a browser (WHATWG HTML, 13.2.5.8 tag name state: it runs
+    to the >), an element that shows nothing: the walkthrough hid the very mark it was for."""
     text = text.translate(_C0_PICTURES)
-    return _INVISIBLE_CONTROLS.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    mark = "&lt;U+{:04X}&gt;" if html else "<U+{:04X}>"
+    return _INVISIBLE_CONTROLS.sub(lambda m: mark.format(ord(m.group())), text)

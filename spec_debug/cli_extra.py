@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
             else:
                 # The walkthrough shows commands to be read before they run: a control in one is
                 # shown, not acted on by the terminal (ansi.visible_controls).
-                text = visible_controls(render_explanation(loaded, fmt))
+                text = visible_controls(render_explanation(loaded, fmt), html=fmt == "html")
             if output:
                 from spec_debug.store import write_output
 
