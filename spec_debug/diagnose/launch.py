@@ -702,7 +702,8 @@ def _manifest_argv(text: str, dotenv: dict[str, str] | None = None) -> list[str]
     as the runtime joins them. A file may hold several documents (`---`: the vLLM k8s docs put
     a Service before the Deployment) and several containers (an initContainer that downloads
     the model, a router service): the first one that starts a server wins."""
-    if not re.search(r"^\s*-?\s*(command|args|entrypoint|image)\s*:", text, re.M):
+    if not re.search(r"^\s*-?\s*(command|args|entrypoint|image)\s*:", text, re.M) and not (
+            _JSON_CONTAINER_KEY.search(text)):
         return None
     try:
         docs = list(yaml.safe_load_all(text))
@@ -714,6 +715,7 @@ def _manifest_argv(text: str, dotenv: dict[str, str] | None = None) -> list[str]
         return None
     if dotenv is not None:
         docs = [_compose_interpolated(doc, dotenv) for doc in docs]
+    docs = [_inspected_containers(doc) for doc in docs]
     argvs = []
     for container in _find_containers(docs):
         argv = _container_argv(container)
@@ -822,6 +824,33 @@ def _compose_value(m: re.Match[str], dotenv: dict[str, str]) -> str:
     if operator.endswith("+"):
         return "" if empty else word
     return value
+
+
+# The same keys in JSON (`kubectl get pod -o json`: "command", "args", "image"; `docker inspect`:
+# "Path", "Args", "Cmd", "Entrypoint", "Image"): JSON is YAML, read by the same loader.
+_JSON_CONTAINER_KEY = re.compile(r'^\s*[\[{][\s\S]*"(?:command|args|entrypoint|image|Path|Args|Cmd|Entrypoint|Image)"\s*:')
+
+
+def _inspected_containers(doc: Any) -> Any:
+    """`docker inspect` / `podman inspect` output (a list of objects) as the container specs
+    the manifest reading takes. A container's process is "Path" + "Args" (the entrypoint and
+    command as the runtime resolved them), its image and environment are under "Config"
+    (Docker Engine API, ContainerInspect: Path, Args, Config.Image, Config.Env); an image's
+    inspect has only Config.Entrypoint + Config.Cmd. Any other document is returned as is
+    (was: its JSON read as shell words, a vLLM server with no speculative config)."""
+    objects = doc if isinstance(doc, list) else [doc]
+    if not objects or not all(isinstance(o, dict) and isinstance(o.get("Config"), dict) for o in objects):
+        return doc
+    specs = []
+    for o in objects:
+        config = o["Config"]
+        if isinstance(o.get("Path"), str):
+            process = [o["Path"], *(o.get("Args") or [])]
+        else:
+            process = [*(config.get("Entrypoint") or []), *(config.get("Cmd") or [])]
+        specs.append({"image": config.get("Image"), "entrypoint": [str(w) for w in process],
+                      "environment": config.get("Env") or []})
+    return specs
 
 
 # A YAML block-sequence item line: `- "--speculative-algorithm"`, `  - EAGLE3`.
