@@ -46,8 +46,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import cline_task, text_log
+from spec_debug.session.formats import cline_task
 from spec_debug.session.formats.common import Cursor, call_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.marked_markdown import TurnReader
 
 _TURN = re.compile(r"^\*\*(User|Assistant):\*\*\s*$")
 _TOOL_USE = re.compile(r"^\[Tool Use: ([\w.:-]+)\]\s*$")
@@ -69,8 +70,6 @@ _LOCAL_NOW = re.compile(r"^(\d{1,2}/\d{1,2}/\d{4}, \d{1,2}:\d\d:\d\d [AP]M) \([^
 """The time the environment details give each user turn: Roo Code's ``Current time in ISO 8601 UTC
 format: 2026-01-20T15:04:01.384Z``; Cline's ``4/24/2026, 4:25:53 PM (America/Los_Angeles,
 UTC-7:00)`` under ``# Current Time``. The export writes no other time."""
-_MAX_CHARS = 1 << 20
-"""A block is kept up to this many characters (bounded memory)."""
 
 
 def looks_like(head: bytes) -> bool:
@@ -87,19 +86,16 @@ def looks_like(head: bytes) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    return _Reader(cursor).read(text_log.decoded_lines(path, stats))
+    return _Reader.read_file(path, cursor, stats)
 
 
-class _Reader:
+class _Reader(TurnReader):
+    """The export writes no time but the one in a user turn's environment details: ``timestamp``
+    stays None, the user turn's events are held until its details are read (:meth:`_release`)."""
+
     def __init__(self, cursor: Cursor) -> None:
-        self.cursor = cursor
-        self.seq = cursor.seq_base - 1
-        self.block = 0
-        self.role = ""
+        super().__init__(cursor)
         self.kind = ""  # what the lines gathered are: text, thinking, call, result, env
-        self.lines: list[str] = []
-        self.chars = 0
-        self.first_line = 0
         self.head = ""  # the call's tool name, or the result's header
         self.calls = 0
         self.pending: list[str] = []  # calls of the last assistant turn without a result yet
@@ -120,7 +116,7 @@ class _Reader:
             yield from self._line(line.rstrip("\r"), lineno)
         yield from self._flush()
         yield from self._release()
-        self.cursor.records = self.seq - self.cursor.seq_base + 1
+        self.count_records()
 
     def _line(self, line: str, lineno: int) -> Iterator[Event]:
         if line.strip() == "---" and self.kind != "call":
@@ -130,7 +126,7 @@ class _Reader:
             yield from self._flush()
             self._start("env", lineno)
         if self.kind == "env":
-            self._gather(line)
+            self.keep(line)
             if _ENV_CLOSE in line:
                 yield from self._flush()
             return
@@ -158,29 +154,18 @@ class _Reader:
             if not stripped:
                 return
             self._start("text", lineno)
-        self._gather(line)
+        self.keep(line)
 
     def _turn(self, role: str) -> None:
-        self.seq += 1
-        self.block = 0
-        if role == "User":
-            self.role = "user"
-        else:
-            self.role, self.pending = "assistant", []
+        self.next_turn("user" if role == "User" else "assistant")
+        if role != "User":
+            self.pending = []
 
     def _start(self, kind: str, lineno: int, head: str = "") -> None:
         self.kind, self.head, self.first_line, self.lines, self.chars = kind, head, lineno, [], 0
 
-    def _gather(self, line: str) -> None:
-        if self.chars < _MAX_CHARS:
-            self.lines.append(line)
-            self.chars += len(line) + 1
-
     def _event(self, kind: str, role: str, **kw) -> Event:
-        ev = Event(session=self.cursor.session, seq=self.seq, agent=self.cursor.agent, role=role, kind=kind,
-                   block=self.block, file=self.cursor.file, line=self.first_line, **kw)
-        self.block += 1
-        return ev
+        return self.event(kind, role, self.first_line, **kw)  # a block's events are at its first line
 
     def _release(self) -> Iterator[Event]:
         """The user turn's events, with the time its environment details named."""
@@ -196,8 +181,8 @@ class _Reader:
         yield from self._flushed()
 
     def _flushed(self) -> Iterator[Event]:
-        kind, lines = self.kind, self.lines
-        self.kind, self.lines, self.chars = "", [], 0
+        kind, lines = self.kind, self.take()
+        self.kind = ""
         text = "\n".join(lines).strip("\n")
         if kind == "call":
             yield self._call(lines)

@@ -51,8 +51,8 @@ from datetime import datetime
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import text_log
 from spec_debug.session.formats.common import Cursor, call_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.marked_markdown import MAX_CHARS, TurnReader
 from spec_debug.session.formats.opencode import SHELL_TOOLS, TIMED_OUT
 
 _SESSION_ID = re.compile(rb"(?m)^\*\*Session ID:\*\* ses_\w+\s*$")
@@ -65,8 +65,6 @@ _THINKING = "_Thinking:_"
 _EXIT_NOTE = re.compile(r"<(?:bash|shell)_metadata>[^<]*^Exit code: (\d+)$", re.M)
 """The exit code where the tool's note states it (OpenCode-compatible bash tools append
 ``<bash_metadata>\nExit code: N\n</bash_metadata>``); OpenCode's own names only a timeout."""
-_MAX_CHARS = 1 << 20
-"""A text, thinking block or tool output is kept up to this many characters (bounded memory)."""
 
 
 def looks_like(head: bytes) -> bool:
@@ -75,20 +73,13 @@ def looks_like(head: bytes) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    return _Reader(cursor).read(text_log.decoded_lines(path, stats))
+    return _Reader.read_file(path, cursor, stats)
 
 
-class _Reader:
+class _Reader(TurnReader):
     def __init__(self, cursor: Cursor) -> None:
-        self.cursor = cursor
-        self.seq = cursor.seq_base - 1
-        self.block = 0
-        self.role = ""
-        self.timestamp: str | None = None
+        super().__init__(cursor)
         self.kind = "text"  # what the lines being gathered are: text or thinking
-        self.lines: list[str] = []
-        self.first_line = 0
-        self.chars = 0
         self.tool: tuple[str, int] | None = None  # the call whose Input/Output is still to come
         self.args: dict | None = None
         self.call_id = ""
@@ -103,7 +94,7 @@ class _Reader:
                 if line.startswith(fence) and not line.strip().strip(fence[0]):
                     yield from self._part(part, "\n".join(fenced), part_line)
                     fenced, part = None, ""
-                elif fenced_chars < _MAX_CHARS:
+                elif fenced_chars < MAX_CHARS:
                     fenced.append(line)
                     fenced_chars += len(line) + 1
                 continue
@@ -148,12 +139,10 @@ class _Reader:
             yield from self._part(part, "\n".join(fenced), part_line)  # the file ends inside a block
         yield from self._flush()
         yield from self._close_tool()
-        self.cursor.records = self.seq - self.cursor.seq_base + 1
+        self.count_records()
 
     def _turn(self, role: str) -> None:
-        self.seq += 1
-        self.block = 0
-        self.role = "user" if role == "User" else "assistant"
+        self.next_turn("user" if role == "User" else "assistant")
         self.kind = "text"
         if self.seq > self.cursor.seq_base:
             self.timestamp = None  # only the session's start is written; later turns have a duration
@@ -163,25 +152,16 @@ class _Reader:
             if not line.strip():
                 return
             self.first_line = lineno
-        if self.chars < _MAX_CHARS:
-            self.lines.append(line)
-            self.chars += len(line) + 1
-
-    def _event(self, kind: str, role: str, line: int, **kw) -> Event:
-        ev = Event(session=self.cursor.session, seq=self.seq, agent=self.cursor.agent, role=role, kind=kind,
-                   block=self.block, timestamp=self.timestamp, file=self.cursor.file, line=line, **kw)
-        self.block += 1
-        return ev
+        self.keep(line)
 
     def _flush(self) -> Iterator[Event]:
-        text = "\n".join(self.lines).strip()
-        self.lines, self.chars = [], 0
+        text = "\n".join(self.take()).strip()
         if not text:
             return
         if self.role == "user":
-            yield self._event("prompt", "user", self.first_line, text=text)
+            yield self.event("prompt", "user", self.first_line, text=text)
         else:
-            yield self._event(self.kind, "assistant", self.first_line, text=text)
+            yield self.event(self.kind, "assistant", self.first_line, text=text)
 
     def _part(self, part: str, content: str, line: int) -> Iterator[Event]:
         if self.tool is None:
@@ -197,7 +177,7 @@ class _Reader:
         killed = part == "Output" and TIMED_OUT in content
         stated = _EXIT_NOTE.search(content) if "_metadata>" in content else None
         code = int(stated.group(1)) if stated else None
-        yield self._event("tool_result", "tool", line, call_id=self.call_id, text=content, exit_code=code,
+        yield self.event("tool_result", "tool", line, call_id=self.call_id, text=content, exit_code=code,
                           is_error=part == "Error" or killed or bool(code))
         self.tool, self.args = None, None
 
@@ -210,7 +190,7 @@ class _Reader:
         self.call_id = f"opencode-md-call-{self.calls}"
         command = shell_command(args) if name in SHELL_TOOLS or remote_host(args) else None
         description = args.get("description") if isinstance(args.get("description"), str) else None
-        yield self._event("tool_call", "assistant", line, tool_name=name, call_id=self.call_id, command=command,
+        yield self.event("tool_call", "assistant", line, tool_name=name, call_id=self.call_id, command=command,
                           text=call_text(command, args), path=tool_path(args), description=description,
                           host=remote_host(args) if command is not None else None)
 
