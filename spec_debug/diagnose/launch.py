@@ -128,6 +128,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     if engine_call is not None:
         return engine_call
     exec_form = _json_argv(command)
+    if exec_form is None:
+        exec_form = _kubectl_describe_argv(command)
     with_dotenv = _dotenv_and_compose(command)
     if exec_form is None and with_dotenv is not None:
         exec_form = _manifest_argv(with_dotenv[1], dotenv=with_dotenv[0])
@@ -727,6 +729,11 @@ def _manifest_argv(text: str, dotenv: dict[str, str] | None = None) -> list[str]
             raise _helm_template()
         if argv:
             argvs.append(argv)
+    return _first_server(argvs)
+
+
+def _first_server(argvs: list[list[str]]) -> list[str] | None:
+    """The first container command that starts a server (else the first)."""
     for argv in argvs:
         try:
             detect_engine(_server_argv(argv))
@@ -734,6 +741,69 @@ def _manifest_argv(text: str, dotenv: dict[str, str] | None = None) -> list[str]
             continue
         return argv
     return argvs[0] if argvs else None
+
+
+# `kubectl describe pod` (k8s.io/kubectl pkg/describe/describe.go, PrefixWriter: two spaces a
+# level): a container is a name one level under `Containers:`/`Init Containers:`, its fields
+# two levels under (`Image:`, `Command:`, `Args:`, `Environment:`), and each command/args
+# element on its own line three levels under (an element with newlines printed one line per
+# line, describeContainerCommand). A Deployment's `Pod Template:` nests the same one level down.
+_DESCRIBE_CONTAINERS = re.compile(r"^( *)(?:Init )?Containers:[ \t]*$", re.M)
+
+
+def _kubectl_describe_argv(text: str) -> list[str] | None:
+    """The server container's command in a pasted `kubectl describe pod|deployment` (was read
+    as shell words: a `vllm serve` with no flags, its speculative config and cap unseen). None
+    for any other text."""
+    if not _DESCRIBE_CONTAINERS.search(text) or not re.search(r"^ +(?:Command|Args):[ \t]*$", text, re.M):
+        return None
+    containers: list[dict[str, Any]] = []
+    field_name, base = None, None
+    for line in text.splitlines():
+        section = _DESCRIBE_CONTAINERS.fullmatch(line)
+        if section:
+            base = len(section.group(1))
+            continue
+        if base is None or not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent <= base:
+            base = None  # (`Conditions:`, `Volumes:`: the containers' block ended)
+            continue
+        if indent == base + 2 and re.fullmatch(r"\S[^:]*:[ \t]*", line.strip()):
+            containers.append({"command": [], "args": [], "env": []})
+            field_name = None
+            continue
+        if not containers:
+            continue
+        field = re.fullmatch(r"(\S[^:]*):[ \t]*(.*)", line[base + 4:]) if indent == base + 4 else None
+        if field:
+            field_name = field.group(1)
+            if field_name == "Image":
+                containers[-1]["image"] = field.group(2).strip()
+            continue
+        if indent < base + 6 or field_name is None:
+            continue
+        value = line[base + 6:]
+        if field_name in ("Command", "Args"):
+            containers[-1][field_name.lower()].append(value)
+        elif field_name == "Environment":
+            env = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*):[ \t]+(.*?)[ \t]*", value)
+            if env and not env.group(2).startswith("<"):  # (`<set to the key ... in secret ...>`)
+                containers[-1]["env"].append({"name": env.group(1), "value": env.group(2)})
+    argvs = [argv for argv in (_container_argv(_describe_shell_string(c)) for c in containers) if argv]
+    return _first_server(argvs)
+
+
+def _describe_shell_string(container: dict[str, Any]) -> dict[str, Any]:
+    """`command: [sh, -c]` + one multi-line script in `args`: describe printed the script one
+    line per line, which are its lines again, not argv words."""
+    words = container["command"] + container["args"]
+    for i, word in enumerate(words[:-1]):
+        if word in ("-c", "-lc", "-ec") and words[i - 1].rsplit("/", 1)[-1] in ("sh", "bash", "dash", "zsh") and (
+                len(words) > i + 2):
+            return {**container, "command": words[:i + 1], "args": ["\n".join(words[i + 1:])]}
+    return container
 
 
 # A compose file's top-level `services:` key (compose spec, "Services top-level element").
