@@ -1121,6 +1121,7 @@ def _server_argv(argv: list[str]) -> list[str]:
     exported: list[str] = []
     servers: list[list[str]] = []
     for command in commands:
+        command = _slime_rollout_server(command) or command
         try:
             detect_engine(command)
         except LaunchParseError:
@@ -1172,6 +1173,37 @@ def _server_argv(argv: list[str]) -> list[str]:
                 _only_vllm_flags(command[1:])):
             return ["vllm", "serve", *command]
     return commands[0] if commands else []
+
+
+# slime (THUDM/slime) and its forks train with SGLang rollout engines started from the trainer's
+# own flags: every SGLang server flag prefixed `--sglang-` (slime/backends/sglang_utils/
+# arguments.py `add_sglang_arguments`: `--foo` -> `--sglang-foo`), the model from `--hf-checkpoint`
+# and tp from `--rollout-num-gpus-per-engine` (`validate_args`: sglang_tp_size =
+# rollout_num_gpus_per_engine). Its own `--sglang-router-*` and `--sglang-server-concurrency` are
+# no server flags.
+_SLIME_TRAINERS = ("train.py", "train_async.py")
+_SLIME_OWN = ("sglang-router-", "sglang-server-concurrency")
+
+
+def _slime_rollout_server(words: list[str]) -> list[str] | None:
+    """The SGLang server a slime `train.py ... --sglang-speculative-algorithm EAGLE ...` starts
+    for its rollouts (a public slime script, scripts/run-mimo-7B-rl-eagle.sh: was not a server
+    command), or None."""
+    at = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _SLIME_TRAINERS), None)
+    if at is None or not any(w.startswith("--sglang-") and not w[2:].startswith(_SLIME_OWN) for w in words[at:]):
+        return None
+    flags, _ = _read_flags(words[at + 1:])
+    argv = ["python3", "-m", "sglang.launch_server"]
+    for own, server in (("hf-checkpoint", "model-path"), ("rollout-num-gpus-per-engine", "tp-size")):
+        if isinstance(flags.get(own), str):
+            argv += [f"--{server}", flags[own]]
+    for name, value in flags.items():
+        if not name.startswith("sglang-") or name.startswith(_SLIME_OWN):
+            continue
+        argv.append(f"--{name[len('sglang-'):]}")
+        if value is not True:
+            argv += value if isinstance(value, list) else [value]
+    return argv
 
 
 # A word that names a model as `vllm serve` takes it: a Hugging Face repo id (`org/name`) or a
