@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
 
 import paramiko
 
@@ -47,6 +48,31 @@ _AGENT_ANSWER_S = 30.0
 # Agent sockets that stayed silent in this run: later logins (other hosts, reconnects) skip
 # them at once instead of waiting _AGENT_ANSWER_S each.
 _SILENT_AGENTS: set[str] = set()
+# How long connecting to the agent's socket may take. connect() on a unix socket sleeps while the
+# listener's accept queue is full (Linux: net/unix/af_unix.c, unix_stream_connect waits in
+# unix_wait_for_peer), and an agent that stopped accepting (stopped with SIGSTOP or Ctrl-Z, stuck
+# in a frozen container, deadlocked) had every login, and the run, wait there without limit once
+# its queue filled, before _AGENT_ANSWER_S could apply. A live agent accepts at once.
+_AGENT_CONNECT_S = 10.0
+_AGENT_CONNECT_POLL_S = 0.05
+# Agent sockets that did not accept in this run: skipped at once after, as _SILENT_AGENTS.
+_UNACCEPTING_AGENTS: set[str] = set()
+
+
+def _connect_within(sock: socket.socket, path: str, seconds: float) -> None:
+    """connect() to a unix socket, giving up after `seconds` while its accept queue stays full.
+    A socket timeout does not bound it: a non-blocking unix connect to a full queue fails at
+    once with EAGAIN instead of waiting (unlike TCP's EINPROGRESS), so it is tried again."""
+    deadline = time.monotonic() + seconds
+    sock.setblocking(False)
+    while True:
+        try:
+            sock.connect(path)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"no accept within {seconds:g} s") from None
+            time.sleep(_AGENT_CONNECT_POLL_S)
 
 
 class _AgentAt(paramiko.Agent):
@@ -77,20 +103,26 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
             return None
     path = os.path.expanduser(where)
     silent = f"it accepted the connection but did not list its keys within {_AGENT_ANSWER_S:g} s"
-    if path in _SILENT_AGENTS:
-        attempts.agent_unreachable = f"{label} {_short(path)}: {silent}"
+    unaccepting = (
+        f"it did not accept the connection within {_AGENT_CONNECT_S:g} s (the agent process is stopped or hung: "
+        f"restart it, or {'unset SSH_AUTH_SOCK' if label == 'SSH_AUTH_SOCK' else 'set IdentityAgent none'})"
+    )
+    if path in _SILENT_AGENTS or path in _UNACCEPTING_AGENTS:
+        attempts.agent_unreachable = f"{label} {_short(path)}: {silent if path in _SILENT_AGENTS else unaccepting}"
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connected = False
     try:
-        sock.connect(path)
+        _connect_within(sock, path, _AGENT_CONNECT_S)
+        connected = True
         return _AgentAt(sock)
     except (OSError, paramiko.SSHException) as exc:
         # ssh(1) also goes on with the key files when the agent is not there (1Password locked).
         sock.close()
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, TimeoutError):
-            reason = silent
+            reason = silent if connected else unaccepting
             with _AGENT_LOCK:
-                _SILENT_AGENTS.add(path)
+                (_SILENT_AGENTS if connected else _UNACCEPTING_AGENTS).add(path)
         attempts.agent_unreachable = f"{label} {_short(path)}: {reason}"
         return None
