@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec,
-    codex_threads, crush, gemini_cli,
+    codex_threads, crush, gemini_cli, goose_store,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_wire, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
@@ -82,7 +82,10 @@ class SessionSource:
     store_children: list = field(default_factory=list)
     """crush only: the sessions of the sub-agents it started (:func:`formats.crush.sub_agents`)."""
     store_sessions: list = field(default_factory=list)
-    """crush only, the store before it is split into sessions: its sessions as detection read them."""
+    """crush, and openai from Goose's store, before the store is split into sessions: its sessions
+    as detection read them."""
+    goose_store: bool = False
+    """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`), ``store_session`` its id."""
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
@@ -147,7 +150,7 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     if scanning and not file.is_file():
         return None  # a pipe or socket in the folder: opening it would wait forever
     if crush.is_sqlite(file):
-        return _crush_store(file, fmt, scanning)
+        return _sqlite_store(file, fmt, scanning)
     if fmt == "crush":
         # Read as a store, any other file was "not a database": an empty session, not a refusal
         if scanning:
@@ -346,22 +349,31 @@ def _refuse_untyped_records(file: Path) -> None:
                      "or OpenAI chat records)", hint=hint)
 
 
-def _crush_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None:
-    """A SQLite file: Crush's session store, read a session at a time (:func:`_conversations`);
-    any other database is no transcript."""
+def _sqlite_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None:
+    """A SQLite file: Crush's or Goose's session store, read a session at a time
+    (:func:`_conversations`); any other database is no transcript."""
     try:
-        found = crush.sessions(file)
+        found, kind, name = crush.sessions(file), "crush", "Crush"
     except crush.StoreError as exc:
+        if exc.reason != "foreign":
+            if scanning:
+                return None
+            _refuse_store(file, exc)
+        try:
+            # Goose's sessions are OpenAI-like messages, as its earlier JSONL sessions are (formats.openai_chat)
+            found, kind, name = goose_store.sessions(file), "openai", "Goose"
+        except crush.StoreError as goose_exc:
+            if scanning:
+                return None
+            _refuse_store(file, exc if goose_exc.reason == "foreign" else goose_exc)
+    if fmt not in (None, kind):
         if scanning:
             return None
-        _refuse_store(file, exc)
-    if fmt not in (None, "crush"):
-        if scanning:
-            return None
-        raise UsageError(f"{file}: a Crush session store, not {fmt}",
-                         hint="leave --input-format out (or use --input-format crush): Crush stores are "
+        raise UsageError(f"{file}: a {name} session store, not {fmt}",
+                         hint=f"leave --input-format out (or use --input-format {kind}): {name}'s stores are "
                               "recognised by themselves")
-    return SessionSource(id=transcript_stem(file), path=file, format="crush", store_sessions=found)
+    return SessionSource(id=transcript_stem(file), path=file, format=kind, store_sessions=found,
+                         goose_store=kind == "openai")
 
 
 def _refuse_store(file: Path, exc: crush.StoreError) -> None:
@@ -375,9 +387,34 @@ def _refuse_store(file: Path, exc: crush.StoreError) -> None:
         raise UsageError(f"{file}: a damaged SQLite database ({exc})",
                          hint=f"check it (sqlite3 {file.name} 'PRAGMA integrity_check'), or name an earlier copy") \
             from None
-    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store ({exc})",
-                     hint="name Crush's .crush/crush.db (a copy is read as well: it is opened read-only), or "
-                          "export the session to JSON first") from None
+    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store or Goose's ({exc})",
+                     hint="name Crush's .crush/crush.db or Goose's ~/.local/share/goose/sessions/sessions.db (a "
+                          "copy is read as well: it is opened read-only), or export the session to JSON first") \
+        from None
+
+
+def _goose_imported(folder: Path, names: set[str]) -> set[str] | None:
+    """The ids of the sessions in Goose's store when ``folder`` holds one (None when not): Goose
+    imports its JSONL sessions into the store at its first start and leaves the files
+    (``import_legacy`` in block/goose ``crates/goose/src/session/session_manager.rs``), so a
+    session with both is read once, from the store."""
+    if goose_store.DB_NAME not in names or not crush.is_sqlite(db := folder / goose_store.DB_NAME):
+        return None
+    try:
+        return {s.id for s in goose_store.sessions(db)}
+    except crush.StoreError:
+        return None
+
+
+def _goose_sessions(folder: Path) -> list[Path]:
+    """Goose's sessions folder in a home scan: its store, and the JSONL sessions not imported into it."""
+    try:
+        names = {p.name for p in folder.iterdir()}
+    except OSError:
+        return []
+    imported = _goose_imported(folder, names) or set()
+    return [folder / goose_store.DB_NAME] + [folder / n for n in sorted(names)
+                                              if n.endswith(".jsonl") and n[:-6] not in imported]
 
 
 def _conversations(source: SessionSource) -> list[SessionSource]:
@@ -392,6 +429,11 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
         return [SessionSource(id=s.id, path=source.path, format="crush", store_session=s.id, title=s.title,
                               store_children=children)
                 for s, children in crush.linked(source.store_sessions)]
+    if source.goose_store and source.store_session is None:
+        # Goose's store (formats.goose_store): a session a row of its sessions table
+        return [SessionSource(id=s.id, path=source.path, format="openai", store_session=s.id, title=s.title,
+                              goose_store=True)
+                for s in source.store_sessions]
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]
@@ -575,6 +617,8 @@ def _session_files(root: Path) -> list[Path]:
             continue
         if ".local" in dirnames and opencode.is_storage(storage := Path(dirpath) / _OPENCODE_STORAGE):
             found.extend(opencode.session_files(storage))  # the rest of ~/.local is passed by
+        if ".local" in dirnames and (goose_db := Path(dirpath) / goose_store.HOME_STORE).is_file():
+            found.extend(_goose_sessions(goose_db.parent))  # the rest of ~/.local is passed by
         # Cline's and Roo Code's tasks in the editors' storage, local or a remote server's; the rest is passed by
         found.extend(cline_task.home_tasks(Path(dirpath), dirnames))
         gemini_project = _is_gemini_project(names, set(dirnames))
@@ -589,10 +633,13 @@ def _session_files(root: Path) -> list[Path]:
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
+        imported = _goose_imported(Path(dirpath), names)
         for name in sorted(filenames):
-            if name == crush.STORE:
-                found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder
+            if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None):
+                found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder; Goose's
                 continue
+            if imported and name.endswith(".jsonl") and name[:-6] in imported:
+                continue  # a Goose session of one file a session, imported into its store: read there
             plain = unpacked_name(name)  # session.jsonl.gz is read as session.jsonl
             if plain != name and plain in names:
                 continue  # `gzip -k` kept both: the session once, from the plain file
@@ -968,6 +1015,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from codex_exec.read(source.path, cursor, stats)
         elif source.format == "codex":
             yield from codex_threads.read_session(source, cursor, stats, tree)
+        elif source.goose_store:
+            yield from goose_store.read(source.path, source.store_session or "", cursor, stats)
         elif source.format == "openai" and source.conversation is not None:
             yield from chatgpt_export.read(source.conversation, cursor, stats)
         elif source.format == "openai":

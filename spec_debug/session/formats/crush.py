@@ -118,6 +118,16 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """:func:`_connect` for the readers of other agents' SQLite stores (:mod:`formats.goose_store`):
+    a copy kept as evidence stays as it was, a live store is neither locked nor changed."""
+    return _connect(path)
+
+
+def store_error(exc: sqlite3.Error) -> StoreError:
+    return _store_error(exc)
+
+
 def _text(raw: bytes) -> str | bytes:
     """A TEXT value; compressed parts (:func:`_unpacked`) bound as text stay bytes, not mojibake."""
     return raw if raw[:4] == _ZSTD_MAGIC else raw.decode("utf-8", "replace")

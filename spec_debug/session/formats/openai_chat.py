@@ -11,7 +11,8 @@ bodies (each resending the history), and mini-swe-agent trajectories
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
 
@@ -207,11 +208,18 @@ def read_conversation(messages: list, lineno: int, cursor: Cursor, stats: ReadSt
                       record_ts: str | None = None) -> Iterator[Event]:
     """The events of one conversation already taken out of its file (a conversation of a
     ChatGPT export: :mod:`formats.chatgpt_export`); seq counts its messages from the cursor's base."""
+    return read_messages(((lineno, message) for message in messages), cursor, stats, record_ts)
+
+
+def read_messages(messages: Iterable[tuple[int, object]], cursor: Cursor, stats: ReadStats,
+                  record_ts: str | None = None) -> Iterator[Event]:
+    """:func:`read_conversation` of messages that come one at a time, each with its own line (a
+    row of Goose's session store: :mod:`formats.goose_store`)."""
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
     gemini = PartsReader()
-    for index, message in enumerate(messages):
+    for index, (lineno, message) in enumerate(messages):
         cursor.records = index + 1
         if isinstance(message, dict):
             yield from _message(message, cursor, cursor.seq_base + index, lineno, stats, call_names, items, shown,
@@ -532,6 +540,11 @@ def _goose_call(block: dict, role: str, i: int, event, call_names) -> Event:
                  host=remote_host(args) if command is not None else None)
 
 
+_GOOSE_EXIT = re.compile(r"\n\nCommand exited with code (-?\d+)\s*\Z")
+"""How Goose's shell tool ends a failed command's output, the result marked an error (block/goose
+``crates/goose-mcp/src/developer/shell.rs``, ``shell_with_cwd``: ``\n\nCommand exited with code N``)."""
+
+
 def _goose_result(block: dict, i: int, event) -> Event:
     """``{type: "toolResponse", id, toolResult: {status, value: [content] | {content, isError,
     structuredContent}, error?}}``: a failed call says ``status: "error"``."""
@@ -542,6 +555,8 @@ def _goose_result(block: dict, i: int, event) -> Event:
     structured = value.get("structuredContent") if isinstance(value, dict) else None
     code = structured.get("exit_code") if isinstance(structured, dict) else None
     code = code if type(code) is int else exit_code_of(output)
+    if code is None and (ended := _GOOSE_EXIT.search(output[-200:])):
+        code = int(ended.group(1))
     failed = result.get("status") == "error" or (isinstance(value, dict) and value.get("isError") is True)
     call_id = block.get("id") if isinstance(block.get("id"), str) else None
     return event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code, is_error=failed or bool(code))

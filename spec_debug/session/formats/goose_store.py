@@ -1,0 +1,101 @@
+"""Goose's session store: the SQLite database ``~/.local/share/goose/sessions/sessions.db`` that
+holds every session since Goose left its one-JSONL-file-a-session layout (block/goose
+``crates/goose/src/session/session_manager.rs``: ``DB_NAME``, ``create_schema``; the JSONL sessions
+it imports on first start are read by :mod:`formats.openai_chat`).
+
+Its ``sessions`` table has a row a session (``id`` such as ``20250513_1``, ``name`` or, in earlier
+schemas, ``description``, ``working_dir``, ``created_at``) and ``messages`` a row a message
+(``session_id``, ``role`` user or assistant, ``content_json`` the message's content list as the
+JSONL sessions write it: ``text``, ``toolRequest``, ``toolResponse``, ...; ``created_timestamp``
+in epoch seconds, ``metadata_json``). Goose reads a session's messages ``ORDER BY timestamp``
+(``get_conversation``); so are they read here, the row id breaking ties within a second.
+
+The store is opened as Crush's is (:func:`formats.crush.open_read_only`): read-only, a copy kept
+as evidence unchanged. Messages are read a row at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import crush, openai_chat
+from spec_debug.session.formats.common import Cursor
+
+DB_NAME = "sessions.db"
+SESSIONS_DIR = "sessions"
+HOME_STORE = Path(".local", "share", "goose", SESSIONS_DIR, DB_NAME)
+"""Where Goose keeps it in a home folder (its XDG data folder, ``Paths::data_dir()``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    id: str
+    title: str | None
+
+
+def sessions(path: Path) -> list[Session]:
+    """The sessions of a Goose store, oldest first; :class:`crush.StoreError` when it is none or
+    cannot be read."""
+    try:
+        conn = crush.open_read_only(path)
+        try:
+            session_cols = _columns(conn, "sessions")
+            if "id" not in session_cols or not {"session_id", "role", "content_json"} <= _columns(conn, "messages"):
+                raise crush.StoreError("no Goose sessions and messages tables")
+            names = [c for c in ("name", "description") if c in session_cols]
+            title = f"COALESCE(NULLIF({names[0]}, ''), {names[1]})" if len(names) == 2 else names[0] if names else "NULL"
+            order = "created_at, rowid" if "created_at" in session_cols else "rowid"
+            rows = conn.execute(f"SELECT id, {title} FROM sessions ORDER BY {order}").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise crush.store_error(exc) from None
+    return [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    """The session's messages as the JSONL sessions' (``{role, created, content}``), each event's
+    line the message's row id."""
+    try:
+        conn = crush.open_read_only(path)
+    except crush.StoreError as exc:
+        stats.damaged.append(f"{path.name}: cannot be read ({exc}); no message of it was read")
+        return
+    read_rows = [0]
+    try:
+        cols = _columns(conn, "messages")
+        order = "timestamp, rowid" if "timestamp" in cols else "rowid"
+        when = "created_timestamp" if "created_timestamp" in cols else "NULL"
+        rows = conn.execute(f"SELECT rowid, role, content_json, {when} FROM messages WHERE session_id = ? "
+                            f"ORDER BY {order}", (session_id,))
+        yield from openai_chat.read_messages(_messages(rows, stats, read_rows), cursor, stats)
+    except sqlite3.Error as exc:
+        stats.damaged.append(f"{path.name}: cannot be read past message {read_rows[0]} ({exc}); the messages "
+                             "before it were kept")
+    finally:
+        conn.close()
+
+
+def _messages(rows: sqlite3.Cursor, stats: ReadStats, read_rows: list[int]) -> Iterator[tuple[int, dict]]:
+    """Each row as the message the JSONL sessions write; a row whose content is no JSON list is
+    counted broken and passed by."""
+    for rowid, role, content, created in rows:
+        read_rows[0] += 1
+        stats.lines += 1
+        try:
+            parts = json.loads(content) if isinstance(content, (str, bytes)) else None
+        except ValueError:
+            parts = None
+        if not isinstance(parts, list):
+            stats.broken_json += 1
+            continue
+        yield rowid, {"role": role, "created": created, "content": parts}
