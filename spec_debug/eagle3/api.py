@@ -498,10 +498,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             "a chat template whose assistant turns were not found writes such masks")
     if semantics == "reference" and result.samples:
         input_notes += _norm_before_residual_note(
-            loaded, iter_samples(data, slots=resolved.slots, final=has_final,
-                                 max_samples=min(_FLAG_CHECK_SAMPLES,
-                                                 max_samples or _FLAG_CHECK_SAMPLES), spec=spec,
-                                 skipped=SkippedFiles(), masks=masks), device)
+            loaded, _enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
+                                              max_samples=min(_FLAG_CHECK_SAMPLES,
+                                                              max_samples or _FLAG_CHECK_SAMPLES),
+                                              spec=spec, skipped=SkippedFiles(), masks=masks),
+                                 every_position), device)
     from spec_debug.eagle3.layout import FINAL_SLOT_CHECK_BELOW
 
     if result.samples and has_final and result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW \
@@ -512,8 +513,9 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             loaded, _bounded_samples(data, min(_FLAG_CHECK_SAMPLES,
                                                max_samples or _FLAG_CHECK_SAMPLES),
                                      _CHECK_MAX_BYTES, spec=spec, final=True,
-                                     skipped=SkippedFiles(), masks=masks),
-            resolved.slots, NormFlags.of(flag_values), device, every_position=every_position)
+                                     skipped=SkippedFiles(), masks=masks,
+                                     every_position=every_position),
+            resolved.slots, NormFlags.of(flag_values), device)
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
@@ -541,7 +543,42 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     return out
 
 
-_FLAG_CHECK_SAMPLES = 4  # samples scored again at step 0 with the other norm_before_residual
+# The step-0 checks eval runs when a draft scores badly (the other norm_before_residual, the
+# final layer in another slot) read samples until they hold _CHECK_ROWS scored rows, at most
+# as many as `drafter layout` probes (probe_layout's max_samples). On 4 samples (before) a
+# weak draft over short first samples made too few hits to pass the checks' significance
+# margins (layout.FLAG_MIN_GAIN), and eval said nothing where layout named the fault.
+_FLAG_CHECK_SAMPLES = 16
+_CHECK_ROWS = 1024
+
+
+def _scored_rows(sample, every_position: bool) -> int:
+    """Rows of a sample a step-0 check scores (row t predicts token t + 1)."""
+    if every_position:
+        return max(sample.length - 1, 0)
+    return int(sample.loss_mask[1:].sum())
+
+
+def _every_position(sample, every_position: bool):
+    """The sample as the evaluation scored it: with no loss mask selecting any position it
+    scored every one, and so must the checks, or they compare 0 rows with 0 rows."""
+    from dataclasses import replace
+
+    import torch
+
+    if not every_position:
+        return sample
+    return replace(sample, loss_mask=torch.ones_like(sample.loss_mask))
+
+
+def _enough_rows(samples, every_position: bool):
+    """Samples (as evaluated) until they hold _CHECK_ROWS scored rows."""
+    rows = 0
+    for sample in samples:
+        yield _every_position(sample, every_position)
+        rows += _scored_rows(sample, every_position)
+        if rows >= _CHECK_ROWS:
+            return
 
 
 def _norm_before_residual_note(loaded, samples, device: str) -> list[str]:
@@ -572,20 +609,14 @@ def _final_slot_checkable(loaded, info: DataInfo, configured: Sequence[int]) -> 
             and tuple(configured) == tuple(range(len(configured))))
 
 
-def _final_slot_note(loaded, samples, configured, flags, device: str, *,
-                     every_position: bool = False) -> list[str]:
+def _final_slot_note(loaded, samples, configured, flags, device: str) -> list[str]:
     """A note when another slot than the last holds the target's final layer
     (layout.final_slot_check, on a few samples at step 0): a dump written with the final layer
-    first scores ~0 with no other word. `every_position`: the evaluation scored every row
-    (no loss mask selected any), so must the check, or it compares 0 rows with 0 rows."""
-    from dataclasses import replace
-
-    import torch
-
+    first scores ~0 with no other word. `samples` are as the evaluation scored them
+    (_bounded_samples' every_position)."""
     from spec_debug.eagle3.layout import final_slot_check, final_slot_mismatch
 
-    samples = [replace(s, loss_mask=torch.ones_like(s.loss_mask)) if every_position else s
-               for s in samples]
+    samples = list(samples)
     if not samples:
         return []
     check = final_slot_check(loaded, samples, tuple(configured), device, flags=flags)
@@ -598,14 +629,20 @@ _CHECK_MAX_BYTES = 2 << 30  # states of every slot read at once by a check (see 
 
 
 def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec,
-                     final: bool, skipped: SkippedFiles, masks=None) -> list:
+                     final: bool, skipped: SkippedFiles, masks=None,
+                     every_position: bool | None = None) -> list:
     """Up to `max_samples` samples with all slots, cut so their states fit in `max_bytes` (a
-    wide dump of a large model holds tens of layers per token)."""
+    wide dump of a large model holds tens of layers per token). With `every_position` given
+    (a step-0 check of eval's), only until they hold _CHECK_ROWS scored rows, as
+    the evaluation scored them (see _enough_rows)."""
     from dataclasses import replace
 
     kept, used = [], 0
-    for sample in iter_samples(data, max_samples=max_samples, final=final, spec=spec,
-                               skipped=skipped, masks=masks):
+    samples = iter_samples(data, max_samples=max_samples, final=final, spec=spec,
+                           skipped=skipped, masks=masks)
+    if every_position is not None:
+        samples = _enough_rows(samples, every_position)
+    for sample in samples:
         per_row = sample.slots[0].numel() * sample.slots.element_size()
         rows = min(sample.length, (max_bytes - used) // max(per_row, 1))
         if rows < 2:
