@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -257,7 +258,10 @@ def exit_code_for(record: RunRecord) -> int:
 
 
 def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, console: Console) -> None:
-    written = write_reports(record, run_dir)
+    try:
+        written = write_reports(record, run_dir)
+    except RecordWriteError as exc:
+        raise _reports_not_written(record, run_dir, exc, console) from None
     if junit is not None:
         from spec_debug.report.junit import write_junit
 
@@ -273,18 +277,42 @@ def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, cons
             # from a workflow, act), not from the user: its file missing must not turn a clean
             # run into exit 3, "aborted", with the verdict unsaid.
             _say(console, f"[yellow]warning:[/] {escape(exc.message)} (the run, run.json and the reports are complete)")
+    # The paths as text: `-o '[/x]'` raised MarkupError after the run (a traceback, exit 1 as
+    # if errors were found) and `-o '[bold]y'` read "report: y/...".
+    _say_verdict(record, console, f"report: {escape(str(written['md']))} · {escape(str(written['html']))}")
+
+
+def _say_verdict(record: RunRecord, console: Console, where: str) -> None:
     errors = sum(1 for f in record.findings if f.severity == "error")
     warnings = sum(1 for f in record.findings if f.severity == "warning")
     style = {"passed": "green", "failed": "red", "error": "red", "aborted": "yellow"}.get(record.status, "white")
     nothing = record.steps and all(s.status == "skipped" for s in record.steps)
     if nothing and record.status == "passed":
         style = "yellow"
+    # stderr gone (a closed terminal, `| head`) is quiet: the record and reports are written
+    _say(console, f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s)"
+         + (" · nothing was checked: every step was skipped" if nothing else "") + f" · {where}")
+
+
+def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError, console: Console) -> RecordWriteError:
+    """A full disk after run.json was written (report.html is the largest file): the run's
+    verdict went unsaid and the hint was to run the whole playbook again with --out. run.json
+    is complete; the reports can be rendered from it once there is room."""
+    record_path = run_dir / "run.json"
+    _say_verdict(record, console, f"run.json: {escape(str(record_path))}")
+    folder = shlex.quote(str(run_dir))
+    missing = [name for name in ("report.md", "report.html") if not _is_file(run_dir / name)]
+    again = "; ".join(f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}" for name in missing)
+    return RecordWriteError(
+        f"{exc.message} ({record_path} is complete)",
+        hint=(f"{'free some space there' if exc.out_of_space else 'once the file can be written there'}, then: {again}"
+              if again else None),
+        out_of_space=exc.out_of_space,
+    )
+
+
+def _is_file(path: Path) -> bool:
     try:
-        console.print(
-            f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s)"
-            + (" · nothing was checked: every step was skipped" if nothing else "") + " · "
-            f"report: {written['md']} · {written['html']}",
-            highlight=False,
-        )
-    except (OSError, ValueError):
-        pass  # stderr is gone (a closed terminal, `| head`): the record and reports are written
+        return path.is_file()
+    except OSError:
+        return False

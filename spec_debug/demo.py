@@ -116,8 +116,9 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
     errors = [f for f in findings if f.severity == "error"]
     for f in errors:
         console.print(f"  [red]{f.code}[/] {f.title}", highlight=False)
-    console.print(f"{result.record.status.upper()}: {len(errors)} error(s) · report: {result.reports['md']}"
-                  f" · {result.reports['html']}", highlight=False)
+    # The paths as text (rich.markup.escape): `--out '[/x]'` raised MarkupError after the run.
+    console.print(f"{result.record.status.upper()}: {len(errors)} error(s) · report: {escape(str(result.reports['md']))}"
+                  f" · {escape(str(result.reports['html']))}", highlight=False)
     for f in findings:
         if f.code == "SD004":
             # The note asks for --var values, which the demo does not take: say why the step
