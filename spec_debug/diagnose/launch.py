@@ -1770,6 +1770,9 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     except LaunchParseError as shell_error:
         if isinstance(shell_error, _UnexpandedValue) and isinstance(command, str) and _COMPOSE_SERVICES.search(command):
             raise _compose_unexpanded(shell_error) from None
+        logged = _logged_server_args(command) if isinstance(command, str) else None
+        if logged is not None:
+            return _parse_argv(logged)
         # `ps -o args` prints each argv word as is, joined by spaces: a JSON value keeps its
         # double quotes and is split at its spaces, which a shell reading would mangle.
         if not isinstance(command, str) or "\0" in command or "{" not in command or _is_script(command) or (
@@ -1786,6 +1789,98 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
         if _typed_console_script(argv) and not any(re.search(r"\{\S*\s", word) for word in argv):
             raise
         return meant
+
+
+# The settings a server logs at startup, pasted instead of its command:
+# - SGLang: `server_args=ServerArgs(model_path='...', ..., speculative_num_steps=3, ...)` (0.4.6 ..
+#   0.5.3: http_server.py/engine.py `logger.info(f"{server_args=}")`, after __post_init__ has
+#   applied its own rules) or `server_args={'model_path': ..., ...}` (0.5.23 engine.py
+#   `_server_args_for_logging`);
+# - vLLM: `non-default args: {'model_tag': '...', 'speculative_config': {...}, ...}` (the CLI
+#   arguments that differ from their defaults, vllm/entrypoints/utils.py `log_non_default_args`).
+_LOGGED_ARGS = re.compile(r"\bserver_args=(?=ServerArgs\(|\{)|\bnon-default args:[ \t]*(?=\{)")
+
+
+def _logged_server_args(text: str) -> list[str] | None:
+    """The argv equivalent to the last startup line of a pasted server log (was: 'not an SGLang
+    or vLLM server command'), or None. Values that are no Python literal are left out."""
+    found = None
+    for found in _LOGGED_ARGS.finditer(text):
+        pass
+    if found is None:
+        return None
+    sglang = found.group(0).startswith("server_args")
+    end = _repr_end(text, found.end())
+    if end is None:
+        return None
+    logged = text[found.end():end]
+    try:
+        node = ast.parse(logged, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        # a value printed as no Python expression (`<Enum.X: 1>`): the plain ones, one by one
+        node = ast.Dict(keys=[], values=[])
+        for m in _LOGGED_PLAIN.finditer(logged):
+            node.keys.append(ast.Constant(m.group(1) or m.group(2)))
+            node.values.append(ast.parse(m.group(3), mode="eval").body)
+    if isinstance(node, ast.Call):
+        pairs = [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
+    elif isinstance(node, ast.Dict):
+        pairs = [(k.value, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    else:
+        return None
+    argv = ["python3", "-m", "sglang.launch_server"] if sglang else ["vllm", "serve"]
+    for name, value_node in pairs:
+        try:
+            value = ast.literal_eval(value_node)
+        except (ValueError, SyntaxError, TypeError, RecursionError):
+            continue
+        if name == "model_tag" and not sglang:
+            argv[2:2] = [str(value)]
+            continue
+        argv += _logged_flag(name, value)
+    return argv
+
+
+# `name=value` / `'name': value` with a plain value (a quoted string, a number, True/False/None)
+_LOGGED_PLAIN = re.compile(r"(?:(?<![\w'])(\w+)=|'(\w+)':\s*)('(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?(?![\w.])|True|False|None)")
+
+
+def _repr_end(text: str, start: int) -> int | None:
+    """Just past the bracket closing the first one at or after `start` in a Python repr (quotes
+    of both kinds skipped; an issue body may run the next log line on after it)."""
+    depth, quote, escaped = 0, None, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def _logged_flag(name: str, value: Any) -> list[str]:
+    """One logged setting as the command-line words that set it."""
+    flag = "--" + name.replace("_", "-")
+    if value is None or value is False or value == [] or value == {}:
+        return []
+    if value is True:
+        return [flag]
+    if isinstance(value, dict):
+        return [flag, json.dumps(value)]
+    if isinstance(value, (list, tuple)):
+        return [flag, *(str(v) for v in value)]
+    return [flag, str(value)]
 
 
 def _typed_console_script(argv: list[str]) -> bool:
