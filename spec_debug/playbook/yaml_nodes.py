@@ -88,6 +88,22 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
+def _tab_hint(text: str, line: int | None, column: int | None) -> str:
+    """A tab in the indentation, or one after a value. PyYAML refuses both, but YAML 1.2.2
+    (6.2, separation spaces) allows the second: an editor's trailing tab (`run: echo hi<TAB>`,
+    a tab before a # comment) is refused only by PyYAML (yaml/pyyaml issues 306 and 450), and
+    "YAML indents with spaces only" sent the user looking for an indentation that is fine."""
+    lines = text.splitlines()
+    row = lines[line - 1] if line and 0 < line <= len(lines) else ""
+    before, after = row[:max((column or 1) - 1, 0)], row[max((column or 1) - 1, 0):]
+    if not before.strip():
+        return "YAML indents with spaces only: replace the tab here with spaces"
+    word = before.split()[-1][-30:]
+    if not after.strip():
+        return f"a tab at the end of the line, after '{word}' (the YAML reader here refuses one there): remove it"
+    return f"a tab after '{word}' (the YAML reader here takes only spaces between words outside quotes): replace it with a space"
+
+
 def load_positioned(text: str, source: str, kind: str = "playbook") -> PositionedDocument:
     """kind names the file in messages: a playbook, or a var file (playbook/var_file.py)."""
     loader: _BoundedLoader | None = None
@@ -117,7 +133,7 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             f"YAML syntax error: {exc.problem or exc.context}",
             path=source, line=line, column=column,
             # An editor that indents with tabs: YAML allows only spaces there (YAML 1.2.2, 6.1).
-            hint="YAML indents with spaces only: replace the tab here with spaces" if tab
+            hint=_tab_hint(text, line, column) if tab
             else indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
             or _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
             or "check indentation and quoting around this position",
