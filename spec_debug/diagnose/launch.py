@@ -130,6 +130,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     exec_form = _json_argv(command)
     if exec_form is None:
         exec_form = _kubectl_describe_argv(command)
+    if exec_form is None:
+        exec_form = _docker_ps_argv(command)
     with_dotenv = _dotenv_and_compose(command)
     if exec_form is None and with_dotenv is not None:
         exec_form = _manifest_argv(with_dotenv[1], dotenv=with_dotenv[0])
@@ -793,6 +795,41 @@ def _kubectl_describe_argv(text: str) -> list[str] | None:
                 containers[-1]["env"].append({"name": env.group(1), "value": env.group(2)})
     argvs = [argv for argv in (_container_argv(_describe_shell_string(c)) for c in containers) if argv]
     return _first_server(argvs)
+
+
+# A `docker ps` / `podman ps` row: CONTAINER ID, IMAGE, then COMMAND as a Go-quoted string
+# (docker/cli cli/command/formatter/container.go `Command`: strconv.Quote of the entrypoint and
+# arguments joined by spaces, cut to 20 characters and "…" unless --no-trunc).
+_PS_ROW = re.compile(r'^[ \t]*([0-9a-f]{12,64})[ \t]+(\S+)[ \t]+"((?:[^"\\\n]|\\.)*)"', re.M)
+
+
+def _docker_ps_argv(text: str) -> list[str] | None:
+    """The container a pasted `docker ps --no-trunc` row runs: its image, then its command read
+    as a `ps` line is (quotes kept, joined by spaces). Was: the quoted command one word, a vLLM
+    image with no flags (no speculative config, no finding). None for any other text."""
+    rows = _PS_ROW.findall(text)
+    if not rows:
+        return None
+    argvs, cut = [], []
+    for _id, image, quoted in rows:
+        try:
+            command = ast.literal_eval('"' + quoted + '"')
+        except (ValueError, SyntaxError):
+            continue
+        if command.endswith("…"):
+            cut.append(f"{_id} {image} {command!r}")
+            continue
+        try:
+            argvs.append([image, *_split_keeping_json(command)])
+        except ValueError:  # (unbalanced quotes inside)
+            continue
+    speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
+    chosen = _first_server(speculating + [a for a in argvs if a not in speculating])
+    if cut and not _is_server(_server_argv(chosen or [])):
+        raise LaunchParseError(
+            f"docker ps cut the containers' commands ({'; '.join(cut)}): their flags are not in this text",
+            hint="paste `docker ps --no-trunc` or `docker inspect CONTAINER`")
+    return chosen
 
 
 def _describe_shell_string(container: dict[str, Any]) -> dict[str, Any]:
