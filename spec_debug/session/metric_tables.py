@@ -35,14 +35,15 @@ _BASELINE_CAPTION = re.compile(r"\W*(?:the\s+)?(?:base\s+model|baseline|vanilla|
                                r"\b[^:\n]{0,40}:\s*$", re.I)
 # A cell's reading is the number it starts with, after emphasis or "about" ("**96.8**", "~72",
 # "54.8 (-39%)"); a cell that starts otherwise ("1.44x (+44%)", "n/a") holds none.
-_CELL_NUMBER = re.compile(r"[*_~≈\s]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
+# "approximately 66%" in a cell is the reading (lightseekorg/tokenspeed#1305).
+_CELL_NUMBER = re.compile(r"[*_~≈\s]*(?:(?:approx(?:imately|\.)?|about|around|roughly)\s+)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
 _CELL_FACTOR = re.compile(r"[*_~≈\s]*(\d+(?:\.\d+)?)\s?[x×]")
 _BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|" + NO_SPEC, re.I)
 # A column of another quantity, though its header says "throughput" or "tok/s": prefill or
 # total tokens, requests, latencies, draft tokens, and one user's share of a batch ("EAGLE output
 # tok/s/user" next to the batch's "EAGLE output tok/s": lightseekorg/tokenspeed#795), which
 # compared with the batch's baseline would read as a tenfold slowdown.
-_NOT_DECODE = ("prefill", "input", "prompt", "total", "req", "ttft", "tpot", "itl", "latency", "(ms)", "draft",
+_NOT_DECODE = ("prefill", "input", "prompt", "total", "tot ", "req", "ttft", "tpot", "itl", "latency", "(ms)", "draft",
                "/user", "per user")
 # Units that make a header a throughput column, though it names the speedup too ("EAGLE output
 # tok/s (speedup)" over cells like "1728.14 (1.40x)": tokenspeed#795).
@@ -61,6 +62,15 @@ _PROMPT_TEST = re.compile(r"\bpp\d+\b")
 _T_PER_S = re.compile(r"(?:^|[\s(])t/s(?![\w/])")
 
 
+# "acceptance" alone heads a column of rates: "| build | draft_n | accepted | acceptance | ... |"
+# over "**66.67%**" cells (ggml-org/llama.cpp#26750); "accepted" beside it counts tokens.
+# Tokens each verify step commits is the accept length by its definition (an autoregressive run's
+# is 1): "Decoded tokens/iteration" over 3.93 and 1.94 (lightseekorg/tokenspeed#1305). Draft tokens
+# a step proposes are a setting ("draft tokens/step"), no reading.
+_TOKENS_PER_STEP = re.compile(r"\btok(?:en)?s?\s*(?:/|per)\s*(?:iteration|iter|step|forward(?:\s+pass)?|round|verify|decoding\s+step)")
+_ACCEPTANCE_ALONE = re.compile(r"(?:(?:draft|mtp|spec|avg|mean|overall)[\s_-]+)?acceptance(?:[\s_]*\(?%\)?)?")
+
+
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
@@ -68,10 +78,13 @@ def _header_kind(cell: str) -> str | None:
         return "speedup"
     # SGLang bench_one_batch_server's report table heads its column "acc length"
     # (python/sglang/bench_one_batch_server.py, get_report_summary)
+    if "/" in low or "per" in low:
+        if _TOKENS_PER_STEP.search(low) and "draft" not in low:
+            return "accept_length"
     if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
         if "len" in low:
             return "accept_length"
-        if "rate" in low:
+        if "rate" in low or _ACCEPTANCE_ALONE.fullmatch(low.strip("*_` ")):
             return "accept_rate"
         return None
     if (any(unit in low for unit in _TOK_UNITS) or "throughput" in low
@@ -96,6 +109,27 @@ def _cells(line: str) -> list[str]:
 _RULE_NEEDLES = ("--", "-|", "|-", "- |", ":-")
 
 
+def _lines_above(text: str, start: int, count: int) -> list[str]:
+    """The ``count`` lines above the line at ``start``, nearest first (fewer at the text's start)."""
+    lines = []
+    while start > 0 and len(lines) < count:
+        above = text.rfind("\n", 0, start - 1) + 1
+        lines.append(text[above:start - 1])
+        start = above
+    return lines
+
+
+def _pretty_header_rule(text: str, start: int) -> bool:
+    """Whether the "+---+" border at ``start`` is the one under the header of a tabulate "pretty"
+    table: a row above it, the table's top border above that, and no row above the border. In the
+    "grid" format each row is fenced by such borders (EvalScope's "Benchmarking summary"): a row
+    above the border above a row makes them rows, no header."""
+    above = _lines_above(text, start, 3)
+    if len(above) < 2 or not above[0].lstrip().startswith("|") or not _TABLE_RULE.fullmatch(above[1]):
+        return False
+    return len(above) < 3 or "|" not in above[2]
+
+
 def _rule_lines(text: str) -> list[tuple[int, int]]:
     """Where the delimiter rows ("|---|---:|", "-- | --", "|-|-|") are: each line with one of
     _RULE_NEEDLES is tried, not every offset (a multi-line "^" pattern is tried at each
@@ -110,7 +144,12 @@ def _rule_lines(text: str) -> list[tuple[int, int]]:
             end = len(text) if end < 0 else end
             if start not in tried:
                 tried.add(start)
-                if text.find("|", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end):
+                # a border of "+" corners is tabulate's "pretty" format: "+-----+-----+" over and
+                # under the header of SGLang's send_one ("| Latency (s) | Tokens | Acc Length |
+                # Speed (token/s) |", python/sglang/test/send_one.py)
+                if text.find("|", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end) or \
+                        text.find("+", start, end) >= 0 and _TABLE_RULE.fullmatch(text, start, end) \
+                        and _pretty_header_rule(text, start):
                     rules.append((start, end))
             pos = text.find(needle, end)
     rules.sort()
@@ -242,6 +281,10 @@ _UNIT_SAID = re.compile(r"[(%=]|\bms\b|\bs\b|lat|time|ttft|tpot|itl|acc|len|rate
 # over draft-n-max 0..8). Its 0 is no such run: with an MTP head, "draft-n-max 0" still drafted
 # (the same table's 0.44 draft rate), so only the words count.
 _DRAFT_MAX_HEADER = re.compile(r"(?:spec[ _-])?(?:draft[ _-](?:n[ _-])?max|n[ _-]?draft)", re.I)
+# A run named by a draft depth of 0 drafts nothing: "| GPU | `n_max:0` | `n_max:16` | change |"
+# over "| P40 | 8.7 tps | 39.4 tps | 4.45x |" (llama-server's speculative.n_max, ggml-org/llama.cpp#10455).
+_NO_DRAFT_SETTING = re.compile(r"(?:\bn[_-]?max|draft[_-]?(?:n[_-]?)?max|\bn[_-]?draft|num[_-]speculative[_-]tokens"
+                               r"|spec(?:ulative)?[_-]tokens)\s*[:=]?\s*0(?![\d.])", re.I)
 _NO_DRAFT_CELLS = ("none", "off", "disabled", "no draft", "no spec", "no-spec")
 
 
@@ -289,8 +332,20 @@ def _llama_bench_stage(cell: str) -> str | None:
     return "prefill_throughput" if m.group(1) else None
 
 
+# SGLang's bench_one_batch_server in newer versions reports one run's speed three ways: "output throughput
+# (tok/s)", "decode-only throughput (tok/s)" and "steady decode-only throughput (tok/s)"
+# (python/sglang/bench_one_batch_server.py, get_report_summary). One run is one reading: the output
+# throughput, which the older reports (and a baseline run with them) have.
+_ANOTHER_MEASURE = ("decode-only", "steady")
+
+
 def _column_kinds(header: list[str]) -> list[str | None]:
     columns = [_header_kind(h) for h in header]
+    if any(kind == "throughput" and any(w in h.lower() for w in _ANOTHER_MEASURE) for kind, h in zip(columns, header)) \
+            and any(kind == "throughput" and not any(w in h.lower() for w in _ANOTHER_MEASURE)
+                    for kind, h in zip(columns, header)):
+        columns = [None if kind == "throughput" and any(w in h.lower() for w in _ANOTHER_MEASURE) else kind
+                   for kind, h in zip(columns, header)]
     if "throughput" in columns:
         # a run's column beside a tok/s one, its unit unsaid ("Baseline (tok/s) | EAGLE-3 Before
         # Fix | EAGLE-3 After Fix", sgl-project/sglang#26171) holds the same unit
@@ -311,11 +366,28 @@ def _header_above(text: str, head_start: int, header: list[str]) -> tuple[int, l
     if "|" not in above or _TABLE_RULE.fullmatch(above):
         return head_start, header
     upper = _cells(above)
+    if "||" in above:
+        upper = _spanned(upper, len(header))
     if len(upper) != len(header) or not any(upper):
         return head_start, header
     if above_start >= 2 and "|" in text[text.rfind("\n", 0, above_start - 1) + 1:above_start - 1]:
         return head_start, header  # three pipe rows: a table (or a run of rows) above, not a header
     return above_start, [" ".join(f"{a} {b}".split()) for a, b in zip(upper, header)]
+
+
+def _spanned(upper: list[str], width: int) -> list[str]:
+    """A header's first line whose names span columns, written as a name then an empty cell for
+    each further column of its group: GuideLLM's "| Request Stats || Out Tok/sec| Tot Tok/sec|
+    Req Latency (ms) |||" over "| Per Second| Concurrency| mean| mean| mean| median| p99"
+    (guidellm benchmark's console table, as posted in sgl-project/SpecForge#164). The last group's
+    trailing pipes lose a cell to the row's end; each empty cell takes its group's name."""
+    if len(upper) < width:
+        upper = upper + [""] * (width - len(upper))
+    named, group = [], ""
+    for i, cell in enumerate(upper):
+        group = cell if cell or i == 0 else group
+        named.append(group)
+    return named
 
 
 def _unit_row(text: str, pos: int, header: list[str]) -> tuple[list[str], int] | None:
@@ -360,6 +432,12 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 break
             row = _cells(line)
             row_kind = _header_kind(row[0]) if row else None
+            if row_kind in ("throughput", "accept_length", "accept_rate") and any(columns[1:]) \
+                    and not _CELL_NUMBER.match(row[0]):
+                # columns that name their metric make the first cell a run's name, whatever it
+                # says: GuideLLM names its sweep's max-rate run "throughput" (its row of rates,
+                # concurrencies and latencies, SpecForge#164, is no row of speeds)
+                row_kind = None
             row_start = len(found)
             # a row that drafts nothing (every draft-depth cell 0: steps, topk, num_draft_tokens) is
             # the run without speculation (Tencent/AngelSlim#163's steps=0 rows, accept_length 1.0)
@@ -404,14 +482,21 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                         (stage := _llama_bench_stage(row[test_col])) is not None:
                     found.append((stage, value, "tok/s", context))
                 elif kind == "throughput":
-                    baseline = caption or no_spec_row or _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other)
+                    baseline = caption or no_spec_row or _BASELINE_LABEL.search(label) or _BASELINE_LABEL.search(other) \
+                        or _NO_DRAFT_SETTING.search(label) or _NO_DRAFT_SETTING.search(other)
                     found.append(("baseline_throughput" if baseline else "throughput", value, "tok/s", context))
                 elif kind == "accept_length":
                     found.append((kind, value, "tokens", context))
                 elif kind == "speedup":
                     found.append((kind, value, "x", context))
                 else:
-                    unit = "%" if "%" in row[c] or "%" in header[c] or "%" in row[0] or value > 1 else "ratio"
+                    pct = "%" in row[c] or "%" in header[c] or "%" in row[0]
+                    if not pct and 1 < value < 10 and "." in number.group(1):
+                        # accepted over drafted is at most 1: a rate of 2.71 with no percent sign
+                        # is tokens a step, TensorRT-LLM's "acceptance rate" (see metrics._rate_said)
+                        found.append(("accept_length", value, "tokens", context))
+                        continue
+                    unit = "%" if pct or value > 1 else "ratio"
                     found.append((kind, value, unit, context))
             # a row's baseline first, so the row's other readings are compared with it
             found[row_start:] = sorted(found[row_start:], key=lambda reading: reading[0] != "baseline_throughput")

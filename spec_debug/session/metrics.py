@@ -145,8 +145,22 @@ _TOK_UNIT = re.compile(r"(?:tok(?:en)?s?/s(?:ec(?:ond)?)?|tokens per second|toke
 # scan skip ahead (a 440-character message: 8 -> 20 us).
 _T_UNIT = re.compile(r"(?<= )t/s\b")
 # "tps" too (tokens per second), in prose: "with eagle: 30 tps / without eagle: 21 tps" is how
-# sgl-project/sglang issue #6949 compares them. After a space only: "https" holds it too.
-_TPS_UNIT = re.compile(r"(?<= )(?:tps|TPS)\b")
+# sgl-project/sglang issue #6949 compares them. After a space or a digit only: "https" holds it too.
+_TPS_UNIT = re.compile(r"(?<=[ \d])(?:tps|TPS)\b")
+
+
+def _has_tps(text: str) -> bool:
+    """Whether "tps" follows a space or a digit somewhere: "103.9 tps", and written together,
+    "took it from 45tps to 103.9 tps" (ggml-org/llama.cpp#10664). A find loop: "https" has it too."""
+    if " tps" in text or " TPS" in text:
+        return True
+    for unit in ("tps", "TPS"):
+        at = text.find(unit)
+        while at > 0:
+            if text[at - 1].isdigit():
+                return True
+            at = text.find(unit, at + 3)
+    return False
 # People write thousands with a comma ("1,234.5 tok/s" for a batch's total throughput); a
 # number that follows "digit," is the tail of one, never a reading of its own. A range
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
@@ -270,7 +284,10 @@ def _setting_before(before: str) -> bool:
 # A speed's name right before the first number makes it a speed whatever its size ("throughput
 # 4096 vs 480 tok/s": a run that lost 8x), where _a_size would take it for a context length; so
 # does "from": "went from 2048 to 256 tok/s" is one quantity changing, a speed both times.
-_SPEED_BEFORE = re.compile(r"(?:throughput|speed|tok(?:en)?s?/s\w*|tps|\bfrom)\W*$")
+# So do a fleet's words: "aggregate across 8 GPUs 2048 vs 256 tok/s" sets the fleet's speed
+# against one GPU's, and 8 GPUs make 8 times the tokens.
+_SPEED_BEFORE = re.compile(r"(?:throughput|speed|tok(?:en)?s?/s\w*|tps|\bfrom"
+                           r"|\baggregate|\b\d+\s*(?:x\s*)?(?:gpus|devices|cards|nodes|ranks))\W*$")
 # The same for a number right before its unit: "port 30000 tok/s", "pid 12345 tokens/s", "PR
 # #12345 tok/s" name a server, a process or a change, no speed. Searched in lower case.
 _IDENTIFIER_BEFORE = re.compile(r"(?:\b(?:port|pid)\s*[:=]?\s*|#)$")
@@ -414,6 +431,10 @@ _RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(
                          r"(?!\d|\.\d|\s*(?:[x\u00d7](?![a-z])|times\b|points?\b|pts?\b|pp\b|out\s+of\b|/\s*\d"
                          r"|in\s+\d+\b(?!\s*(?:runs?|trials?|tests?|iterations?|requests?|prompts?|samples?|cases?)\b)"
                          r"|tokens?\b|steps?\b|requests?\b|req/))\s*(?P<pct>%|percent\b)?")
+# A "rate" in tokens per step is the accept length under TensorRT-LLM's name for it
+# ("avg_acceptance_rate(tokens/decoding steps)"): "acceptance rate is around 2.5 tokens per step".
+_RATE_AS_LENGTH = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r")?\s*(?:~\s*)?(?P<value>\d+\.\d+)\s*(?:accepted\s+)?"
+                             r"tokens?\s*(?:/|per|each)\s*(?:decod\w*\s+|verif\w*\s+)?(?:steps?|iterations?|rounds?|forward)\b")
 # "AL" is the mean acceptance length in vLLM's spec-decode threads: "Previous AL=3.53"
 # (vllm-project/vllm#26191), "Using 3 draft token SGL gets 2.4 AL" (#16035). Upper case and a
 # word of its own only ("TOTAL", "ALL" are none); prose only, where people write it.
@@ -456,8 +477,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # its own, and the no-speculation one's throughputs are baselines. Only a text with a
     # throughput's unit ("/s" and "tok", or " t/s") has a part to name; a backtick is a memchr a
     # server log is spared at, and an agent's prose is tried at its colons.
+    # GuideLLM capitalises its unit ("Out Tok/sec", sgl-project/SpecForge#164).
     if captions and (("`" in text and "```" in text) or (prose and ":" in text)) and "/s" in text \
-            and ("tok" in text or " t/s" in text):
+            and ("tok" in text or " t/s" in text or "Tok/s" in text):
         parts = run_sections(text)
         if parts is not None:
             return _read_parts(parts, prose)
@@ -550,7 +572,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             text = text[:start] + text[end:]
     # "tps" is people's shorthand, never a tool's: only prose pays for the two scans (5 us per
     # 10 KB each; a server log has " t" everywhere).
-    tps = prose and "p" in text and (" tps" in text or " TPS" in text)
+    tps = prose and ("p" in text or "P" in text) and _has_tps(text)
     if ("k" in text and _HAS_TOK(text)) or ("/" in text and " t/s" in text) or tps:  # "/" first: a memchr
         # Decode batch lines name the unit as "(token/s)"; drop those before the prose scan.
         # A server log whose every "/s" is in one of its decode readings' "(token/s): " has
@@ -569,6 +591,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # takes a percentage too ("28% faster than vanilla").
     if prose and ((("x" in text or "×" in text) and ("peed" in text or "slower" in text)) or "faster" in text):
         _speedups(text, found)
+    if prose and "%" in text and ("hroughput" in text or "/s" in text):
+        _percent_throughput(text, found)
     _accuracy(text, found)
     # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
@@ -999,13 +1023,17 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
     # Find the unit (a literal scan), then read the number just before it.
     units = _TOK_UNIT.finditer(text)
     extra = [*_T_UNIT.finditer(text)] if "/" in text and " t/s" in text else []
-    if "p" in text and (" tps" in text or " TPS" in text):
+    if ("p" in text or "P" in text) and _has_tps(text):
         extra += _TPS_UNIT.finditer(text)
     if extra:
         units = sorted([*units, *extra], key=lambda m: m.start())
     headers = []  # units with no number before them: "tokens/s: 50.58", or a list's header
     for unit in units:
         at = unit.start()
+        if text[unit.end():unit.end() + 1] == "=" and (key := _UNIT_KEY.match(text, unit.end())) is not None \
+                and (at == 0 or text[at - 1] in " \t,"):
+            _unit_key(text, at, key, found)
+            continue
         if at == 0 or not (text[at - 1].isdigit() or text[at - 1] in " *`"):
             headers.append(unit)
             continue  # "(token/s): 54.8" and the like: no number before the unit
@@ -1104,6 +1132,23 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
 # says, not the label).
 _VALUE_AFTER_UNIT = re.compile(r"[ \t]*[:=][ \t]*\**(\d+(?:\.\d+)?)\**(?![\d.]|[ \t]*(?:ms|s|%)\b|[-/]\d"
                                r"|[ \t]*(?:->|\u2192|=>|to\b|vs\b))")
+# The unit as a key of a record of key=value fields, as a script's f-string prints them:
+# "mtp_k4  mean_accept_len=2.987 accept_rate=0.641 tok/s=160.9 tokens=10240". The number before
+# the key is the field before's ("accept_rate=0.612"), the speed the one after the "=".
+_UNIT_KEY = re.compile(r"=(\d+(?:\.\d+)?)(?![\w.])")
+_RECORD_LABEL = re.compile(r"[ \t>*-]*(?P<label>[^=\n]*?)(?:\s+[\w./-]+=|$)")
+
+
+def _unit_key(text: str, at: int, key: re.Match, found: list[Metric]) -> None:
+    """A speed given as "tok/s=152.3" (see _UNIT_KEY); the record's label before its first field
+    may name the run without speculation ("baseline (prod today)  ... tok/s=152.3")."""
+    line_start = text.rfind("\n", 0, at) + 1
+    label = _RECORD_LABEL.match(text, line_start, at)
+    baseline = label is not None and _BASELINE_LABEL.search(label.group("label")) is not None
+    found.append(Metric("baseline_throughput" if baseline else "throughput", float(key.group(1)), "tok/s",
+                        _context(text, at, key.end())))
+
+
 _UNIT_LABEL_LEAD = re.compile(r"[ \t>*-]*(?:(?:output|decode|decoding|generation|gen)[ \t]+)?$", re.I)
 
 
@@ -1427,6 +1472,73 @@ def _speedups(text: str, found: list[Metric]) -> None:
         found.append(Metric("speedup", value, "x", _context(text, a, b)))
 
 
+# A gain in throughput said as a percentage: "EAGLE3 gives ~60% higher throughput", "with EAGLE3,
+# throughput up 60%", "throughput is 30% lower with the draft". A speedup only where it is set
+# against the run without speculation: said so after it ("than the baseline", "over no-spec"),
+# or the clause names the speculative method and no change to a run ("after fixing the vocab
+# mapping, EAGLE3 throughput up 60%" compares two runs that both speculate). Searched with re.I.
+_TPUT = r"(?:(?:decode|decoding|output|generation|gen)\s+)?(?:throughput|tok(?:en)?s?/s\b)"
+_PCT = r"[~\u2248]?\s*(?P<value{0}>\d+(?:\.\d+)?)\s?%"
+_PCT_THROUGHPUT = re.compile(
+    # "60% higher throughput"
+    r"(?<![\w.+-])" + _PCT.format(1) + r"\s+(?P<dir1>higher|more|greater|better|lower|less)\s+" + _TPUT
+    # "throughput up 60%", "throughput increased by 35%", "throughput is 30% lower"
+    + r"|(?:throughput|tok(?:en)?s?/s)\s+(?:(?:is|was|went|has\s+gone|goes)\s+)?(?:"
+    r"(?P<dir2>up|down|increased|improved|rose|jumped|grew|dropped|decreased|fell|regressed)\s+(?:by\s+)?"
+    r"(?:about\s+|roughly\s+|around\s+)?" + _PCT.format(2)
+    + r"|" + _PCT.format(3) + r"\s+(?P<dir3>higher|lower|up|down|better|worse))"
+    # "improved throughput by 45%"
+    + r"|(?P<dir4>improv\w*|increas\w*|boost\w*|reduc\w*|decreas\w*|hurt|cut)\s+(?:the\s+)?" + _TPUT
+    + r"\s+by\s+(?:about\s+|roughly\s+|around\s+)?" + _PCT.format(4)
+    # "a 35% throughput boost"
+    + r"|(?<![\w.+-])" + _PCT.format(5) + r"\s+" + _TPUT
+    + r"\s+(?P<dir5>boost|gain|improvement|increase|uplift|drop|regression|loss|decrease|reduction)\b"
+    # "throughput: +45%"
+    + r"|(?:throughput|tok(?:en)?s?/s)\s*[:=]\s*\**(?P<dir6>[+-\u2212])" + _PCT.format(6), re.I)
+_GAIN_DIRS = frozenset({"higher", "more", "greater", "better", "up", "increased", "improved", "rose", "jumped", "grew",
+                        "boost", "gain", "improvement", "increase", "uplift", "+"})
+_GAIN_VERB = re.compile(r"improv|increas|boost", re.I)
+_OVER_BASELINE = re.compile(r"\s+(?:th[ae]n|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+"
+                            r"(?:the\s+)?(?:" + _BASELINE_WORDS + r")", re.I)
+_SPEC_NAMED = re.compile(r"eagle|spec(?:ulat|\b|[\s_-]*dec)|\bmtp\b|medusa|n-?gram|dflash|draft", re.I)
+_NO_SPEC_NAMED = re.compile(NO_SPEC + r"|baseline|vanilla|disabl|turn(?:ed|ing)?\s+off|switch(?:ed|ing)?\s+off", re.I)
+# A change made between two runs; not "lower"/"higher" alone, which say how another quantity moved
+# ("~60% higher throughput, and 40% lower TPOT", ggml-org/llama.cpp#10664).
+_RUN_CHANGE = re.compile(r"\b(?:after|before|fix\w*|tun(?:e|ed|es|ing)|chang\w*|switch\w*|updat\w*|upgrad\w*|bump\w*"
+                         r"|rais(?:e|ed|es|ing)|lower(?:ed|ing)|increas(?:ed|ing)|decreas(?:ed|ing))\b", re.I)
+_CLAUSE_BREAK = re.compile(r"[.;!?](?:\s|$)|\n")
+
+
+def _percent_throughput(text: str, found: list[Metric]) -> None:
+    """Speedups said as a percentage of throughput (see _PCT_THROUGHPUT)."""
+    for m in _PCT_THROUGHPUT.finditer(text):
+        i = next(i for i in range(1, 7) if m.group(f"value{i}") is not None)
+        value, way = float(m.group(f"value{i}")), m.group(f"dir{i}").lower()
+        gain = way in _GAIN_DIRS or (i == 4 and _GAIN_VERB.match(way) is not None)
+        if not 0 < value < (1000 if gain else 100):
+            continue
+        if _OTHER_METHOD.match(text, m.end()) is not None:
+            continue  # "17% higher throughput than eagle-2": one drafter against another
+        if (than := _OVER_BASELINE.match(text, m.end())) is None and not _spec_clause(text, m.start(), m.end()):
+            continue
+        factor = round(1 + value / 100 if gain else 1 - value / 100, 4)
+        found.append(Metric("speedup", factor, "x", _context(text, m.start(), than.end() if than else m.end())))
+
+
+def _spec_clause(text: str, start: int, end: int) -> bool:
+    """Whether the clause around ``start``-``end`` names the speculative method, and neither the
+    run without it nor a change made between two runs."""
+    a = max(0, start - 120)
+    cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, a, start)]
+    a = cuts[-1] if cuts else a
+    b = end + 60
+    if (c := _CLAUSE_BREAK.search(text, end, b)) is not None:
+        b = c.start()
+    around = text[a:start] + " " + text[end:b]
+    return _SPEC_NAMED.search(around) is not None and _NO_SPEC_NAMED.search(around) is None \
+        and _RUN_CHANGE.search(around) is None
+
+
 def _percent_faster(text: str, at: int, end: int) -> tuple[float, int, int] | None:
     """``(factor, start, end)`` of "N% faster than <the run without speculation>" around the
     word "faster" (at ``at``, ending at ``end``); None for any other comparison."""
@@ -1565,13 +1677,34 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if not _accept_word_at(text, at):
             continue
         if (m := _RATE_AFTER.match(text, word.end())) is not None:
-            unit = "%" if m.group("pct") else "ratio"
-            found.append(Metric("accept_rate", float(m.group("value")), unit, _context(text, at, m.end())))
+            if (reading := _rate_said(m.group("value"), bool(m.group("pct")))) is not None:
+                found.append(Metric(*reading, _context(text, at, m.end())))
             if (m.group("from") or _ARROW_NEXT.match(text, m.end())) and (then := _THEN_TO.match(text, m.end())) is not None:
-                unit = "%" if then.group("pct") or m.group("pct") else "ratio"
-                found.append(Metric("accept_rate", float(then.group("value")), unit, _context(text, at, then.end())))
+                if (reading := _rate_said(then.group("value"), bool(then.group("pct") or m.group("pct")))) is not None:
+                    found.append(Metric(*reading, _context(text, at, then.end())))
+        elif (m := _RATE_AS_LENGTH.match(text, word.end())) is not None \
+                and 1.0 <= float(m.group("value")) <= _MAX_ACCEPT_LENGTH:
+            found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, at, m.end())))
         elif (m := _PCT_JUST_BEFORE.search(text, max(0, at - 20), at - 1)) is not None:
             found.append(Metric("accept_rate", float(m.group("value")), "%", _context(text, m.start(), word.end())))
+
+
+def _rate_said(number: str, pct: bool) -> tuple[str, float, str] | None:
+    """``(name, value, unit)`` of the number said after "acceptance rate". Accepted over drafted
+    tokens is at most 1, so a bare number above 1 is something else: with decimals under 10
+    ("acceptance rate 1.8") the tokens each step accepts, as TensorRT-LLM names them
+    ("avg_acceptance_rate(tokens/decoding steps)", benchmarks/cpp/gptManagerBenchmark.cpp) and
+    NVIDIA's specdec_bench defines them ("the number of tokens generated on every iteration ...
+    for a standard autoregressive LLM just 1", NVIDIA/Model-Optimizer examples/specdec_bench);
+    otherwise a percentage without its sign ("acceptance rate: 65"); over 100 none."""
+    value = float(number)
+    if pct:
+        return ("accept_rate", value, "%") if value <= 100 else None
+    if value <= 1.0:
+        return "accept_rate", value, "ratio"
+    if "." in number and value < 10:
+        return "accept_length", value, "tokens"
+    return ("accept_rate", value, "%") if value <= 100 else None
 
 
 def _accept_al(text: str, found: list[Metric]) -> None:
