@@ -139,6 +139,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         exec_form = _manifest_argv(command)
     if exec_form is None:
         exec_form = _yaml_list_argv(command)
+    if exec_form is None:
+        exec_form = _config_file_alone(command)
     if exec_form is not None:
         return _server_argv(exec_form)
     command = _skypilot_run(command) or command
@@ -984,6 +986,30 @@ def _yaml_list_argv(text: str) -> list[str] | None:
     # (or the whole command as a compose `command:` list: `- python3` / `- -m` / ... / `- "3"`,
     # whose last value was read as missing when its dashes were words)
     return words if words[0].startswith("-") or _is_server(words) else None
+
+
+def _config_file_alone(text: str) -> list[str] | None:
+    """The server a `--config FILE.yaml` pasted alone configures (`model: ...` /
+    `speculative-config:` / `  method: eagle3` ...): both engines read such a file as flags
+    (spec_debug.diagnose.config_file), and keys only one engine has name it, as flags pasted
+    alone are named. Was: 'not an SGLang or vLLM server command'. None for any other text."""
+    if not re.search(r"^[A-Za-z][\w.-]*[ \t]*:", text, re.M):
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or not data or not all(isinstance(k, str) for k in data):
+        return None
+    keys = [f"--{key}" for key in data]
+    if _only_vllm_flags(keys):
+        head = ["vllm", "serve"]
+    elif _only_sglang_flags(keys):
+        head = ["python3", "-m", "sglang.launch_server"]
+    else:
+        return None
+    from spec_debug.diagnose.config_file import config_words  # (it imports this module)
+    return head + config_words("vllm" if head[0] == "vllm" else "sglang", text, "config.yaml")
 
 
 def _skypilot_run(text: str) -> str | None:
