@@ -23,7 +23,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec,
-    codex_threads, crush, gemini_cli, goose_store,
+    codex_threads, continue_session, crush, gemini_cli, goose_store,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_wire, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
@@ -182,6 +182,11 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
             return None
         raise UsageError(f"{file}: cannot be read: its {unreadable[0]}",
                          hint="check the copy (gzip -t / xz -t / bzip2 -t name it) or use the original file")
+    if detected == _CONTINUE_INDEX:
+        if scanning:
+            return None
+        raise UsageError(f"{file}: Continue's list of its sessions, not a session",
+                         hint="name a session file beside it (<sessionId>.json), or the folder to read them all")
     if not recognized and unpacked_name(file.name).endswith(".jsonl") \
             and claude_layout.is_session_folder(file.parent / transcript_stem(file)):
         # A Claude Code trunk left empty or all NUL bytes by a crash (anthropics/claude-code
@@ -724,19 +729,21 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
     return None
 
 
-_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok"})
+_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue"})
 """Homes that keep their transcripts in ``sessions/``, told by name when their config files were
 not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``
 (MoonshotAI/kimi-cli ``wiki/context-management.md``, ``src/kimi_cli/share.py``), Factory Droid's
 ``~/.factory/sessions/<cwd slug>/<session_id>.jsonl`` beside ``<session_id>.settings.json``, Grok
-CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli)."""
+CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli), Continue's
+``~/.continue/sessions/<sessionId>.json`` (formats.continue_session; its dev_data/, index/ and logs/
+are no sessions)."""
 _FACTORY_FOLDERS = frozenset({"sessions", "projects"})
 """Factory Droid's transcript folders in ``~/.factory`` (beside its settings.json): ``sessions/<cwd
 slug>/<id>.jsonl`` and ``projects/<workspace slug>/<id>.jsonl`` (the two places
 yigitkonur/cli-continues ``src/parsers/droid.ts`` and jazzyalex/agent-sessions
 ``DroidSessionDiscovery.swift`` read; the latter finds ``droid exec`` stream-json logs there too)."""
 _AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
-                               ".grok", ".pi"})
+                               ".grok", ".pi", ".continue"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
 analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
 
@@ -826,6 +833,10 @@ def _marked_markdown_reader(path: Path):
         cline_export if cline_export.looks_like(head) else specstory
 
 
+_CONTINUE_INDEX = "continue-index"
+"""What :func:`_sniff` calls Continue's ``sessions.json`` (:mod:`formats.continue_session`)."""
+
+
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
     """``(format, is_json_array, recognized)``: recognized is False when nothing in the head
     looked like a transcript line (the format is then a fallback guess)."""
@@ -851,6 +862,10 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "openhands", False, True  # an evaluation's output.jsonl, one instance a line
     if stripped[:1] == b"{" and gemini_cli.looks_like_head(stripped):
         return "gemini-cli", False, True  # read as OpenAI chat or Claude Code: no command, no error
+    if stripped[:1] == b"{" and continue_session.looks_like_head(stripped):
+        return "openai", False, True  # a Continue session: one JSON document (formats.continue_session)
+    if stripped[:1] == b"[" and continue_session.looks_like_index(stripped):
+        return _CONTINUE_INDEX, False, False  # Continue's list of its sessions (sessions.json): no transcript
     if reader.LOGLINES.match(stripped):
         return "claude-code", False, True  # a Claude Code web session: its records under "loglines"
     lines = stripped.splitlines()

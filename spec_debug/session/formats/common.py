@@ -60,7 +60,8 @@ def exit_code_of(output: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-_EXIT_TRAILER = re.compile(r"\[(?:(?:The command completed|Command finished) with exit code|Process exited with code) "
+_EXIT_TRAILER = re.compile(r"\[(?:(?:The command completed|Command finished) with exit code|Process exited with code"
+                           r"|Status: Command failed with exit code) "
                            r"(-?\d+)\.?\]")
 
 
@@ -70,6 +71,8 @@ def trailing_exit_code(output: str) -> int | None:
     1]`` in older releases (the lines in OpenHands' saved completions and trajectories); and the
     ``[Process exited with code N]`` Factory Droid's Execute tool ends its result with (the
     session in phnx-labs/agi-cli ``apps/cli/src/lib/teams/__tests__/testdata/droid-stream-json.jsonl``).
+    And the status Continue's terminal tool gives a failed command, ``[Status: Command failed with
+    exit code N]`` (:mod:`formats.continue_session`).
     Looked for in the tail only: a command's own output may quote one."""
     found = _EXIT_TRAILER.findall(output[-600:])
     return int(found[-1]) if found else None

@@ -17,7 +17,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import cline_task, codex, kimi_cli
+from spec_debug.session.formats import cline_task, codex, continue_session, kimi_cli
 from spec_debug.session.formats.common import (
     Cursor,
     block_text,
@@ -89,6 +89,8 @@ def conversation(obj: dict) -> list | None:
     itself one message."""
     if isinstance(obj.get("messages"), list):
         return obj["messages"]
+    if continue_session.is_session(obj):
+        return continue_session.messages(obj)
     if is_chatgpt_conversation(obj):
         return chatgpt_messages(obj)
     if not is_responses_exchange(obj):
