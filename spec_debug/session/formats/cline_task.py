@@ -55,17 +55,24 @@ def home_tasks(home: Path, folders: list[str]) -> list[Path]:
     ``.config`` and their remote servers' (the rest of those folders is no session)."""
     users = [home / ".config" / editor / "User" for editor in _EDITORS] if ".config" in folders else []
     users += [home / server / "data" / "User" for server in _SERVERS if server in folders]
+    folders_of_tasks = [user / "globalStorage" / extension / "tasks" for user in users for extension in _EXTENSIONS]
+    if _CLI_HOME in folders:
+        folders_of_tasks.append(home / _CLI_HOME / "data" / "tasks")
     found = []
-    for user in users:
-        for extension in _EXTENSIONS:
-            tasks = user / "globalStorage" / extension / "tasks"
-            try:
-                entries = sorted(tasks.iterdir()) if tasks.is_dir() else []
-            except OSError:
-                continue
-            found.extend(task / f"{TRANSCRIPT_STEM}.json" for task in entries
-                         if (task / f"{TRANSCRIPT_STEM}.json").is_file())
+    for tasks in folders_of_tasks:
+        try:
+            entries = sorted(tasks.iterdir()) if tasks.is_dir() else []
+        except OSError:
+            continue
+        found.extend(task / f"{TRANSCRIPT_STEM}.json" for task in entries
+                     if (task / f"{TRANSCRIPT_STEM}.json").is_file())
     return found
+
+
+_CLI_HOME = ".cline"
+"""The Cline CLI's home: its tasks in ``~/.cline/data/tasks/<taskId>/`` as the extension keeps them
+(``CLINE_DATA_DIR``, ``~/.cline/data``, in cline/cline's CLI; the path the public trajectory
+collectors and session browsers read); its settings/ and the rest are no session."""
 
 
 _TOOL_NAMES = ("execute_command", "read_file", "write_to_file", "replace_in_file", "apply_diff", "insert_content",
