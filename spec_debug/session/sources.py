@@ -710,6 +710,10 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # instructions, GEMINI.md, were read as a shell log); Qwen Code in ~/.qwen/projects/
         # (above, as Claude Code's) or ~/.qwen/tmp/ in older releases.
         return {"tmp", "projects"} & folders
+    if name == ".openhands" and "conversations" in folders:
+        # The OpenHands CLI (V1): ~/.openhands/conversations/<id>/ (formats.openhands_sdk); its
+        # settings, MCP config and agent definitions beside it are no session.
+        return {"conversations"}
     if name == ".pi" and "agent" in folders:
         return {"agent"}  # the Pi coding agent: ~/.pi/agent/ (a project's .pi/ has no agent/)
     if name == "agent" and parent == ".pi" and "sessions" in folders:
@@ -743,7 +747,7 @@ slug>/<id>.jsonl`` and ``projects/<workspace slug>/<id>.jsonl`` (the two places
 yigitkonur/cli-continues ``src/parsers/droid.ts`` and jazzyalex/agent-sessions
 ``DroidSessionDiscovery.swift`` read; the latter finds ``droid exec`` stream-json logs there too)."""
 _AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
-                               ".grok", ".pi", ".continue"})
+                               ".grok", ".pi", ".continue", ".openhands"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
 analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
 
