@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import sys
@@ -42,7 +43,9 @@ def resolve_targets(
 ) -> list[HostTarget]:
     if not host and not hosts and inventory is None:
         raise UsageError("no host given", hint="pass --host local, --host gpu01, --hosts gpu[01-08] or --inventory FILE")
-    if all(h == "local" for h in host) and not hosts and inventory is None:
+    # --limit goes through the selection as for any host: `--host local --limit gpu01` ran on
+    # this machine anyway, where `--host gpu02 --limit gpu01` says there is nothing to run on.
+    if all(h == "local" for h in host) and not hosts and inventory is None and not limit:
         targets = [HostTarget(name="local", connect=LocalTransport, transport="local")]
     else:
         try:
@@ -125,6 +128,11 @@ def execute_run(
         # A negative limit kept a few bytes of the tail's end and cut everything else.
         raise UsageError(f"--capture-limit {capture_limit}: must be a number of bytes, 0 or more",
                          hint="0 keeps no output in run.json (the stream goes to artifacts/, up to the artifact limit)")
+    if connect_timeout is not None and not (math.isfinite(connect_timeout) and connect_timeout >= 0):
+        # nan and inf reached the socket: "internal error: ValueError: Invalid value NaN" and
+        # "OverflowError: timestamp out of range" on every SSH host, after the run started.
+        raise UsageError(f"--connect-timeout {connect_timeout}: must be a number of seconds, e.g. 15",
+                         hint="leave it out to use ConnectTimeout from ssh_config, else 15 s")
     try:
         artifact_bytes = parse_size(artifact_limit)
     except ValueError as exc:
