@@ -1183,6 +1183,7 @@ def _server_argv(argv: list[str]) -> list[str]:
     commands = [c for c in (_unwrap_shell(_without_reserved_words(c)) for c in commands if c) if c]
     exported: list[str] = []
     servers: list[list[str]] = []
+    unit_env = _service_environment(commands)
     for command in commands:
         command = _slime_rollout_server(command) or command
         try:
@@ -1208,6 +1209,12 @@ def _server_argv(argv: list[str]) -> list[str]:
         if command[0].startswith("ExecStart="):
             # systemd.service(5): `ExecStart=/opt/venv/bin/python -m sglang.launch_server ...`
             command = [command[0][len("ExecStart="):].lstrip("-@:+!"), *command[1:]]
+            command = [*unit_env, *command] if unit_env else command
+        elif command[0].startswith("command="):
+            # a supervisord `[program:x]` section's `command=` (supervisord docs, "[program:x]
+            # Section Values"), run with its `environment=` wherever that line is (was: the
+            # program read as a variable named `command`, and SGLANG_ENABLE_SPEC_V2 there lost)
+            command = [*unit_env, command[0][len("command="):], *command[1:]]
         at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
         servers.append(command[:at] + exported + command[at:] if exported else command)
     # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...
@@ -1236,6 +1243,20 @@ def _server_argv(argv: list[str]) -> list[str]:
                 _only_vllm_flags(command[1:])):
             return ["vllm", "serve", *command]
     return commands[0] if commands else []
+
+
+def _service_environment(commands: list[list[str]]) -> list[str]:
+    """The engine variables a service definition gives its program, from any of its lines: a
+    systemd unit's `Environment="A=1" "B=2"` (systemd.exec(5)) and a supervisord program's
+    `environment=A="1",B="2"` (supervisord docs: KEY="val",KEY2="val2" pairs)."""
+    found: list[str] = []
+    for command in commands:
+        if command[0].startswith("Environment="):
+            found += [command[0][len("Environment="):], *command[1:]]
+        elif command[0].startswith("environment="):
+            pairs = " ".join([command[0][len("environment="):], *command[1:]])
+            found += re.split(r",(?=[A-Za-z_][A-Za-z0-9_]*=)", pairs)
+    return [tok for tok in found if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
 
 
 # slime (THUDM/slime) and its forks train with SGLang rollout engines started from the trainer's
