@@ -117,6 +117,10 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
         return _unwrap_shell([a for a in command.split("\0") if a != ""])
+    if "\n" not in command.strip() and command.count("^@") >= 2:
+        # `cat -v /proc/PID/cmdline` prints each argument's NUL as ^@ (cat(1) -v: "use ^ and M-
+        # notation"): the same argv (was: not a server command)
+        return split_command(command.strip().replace("^@", "\0"))
     command = _FENCE.sub("", plain_typography(command))
     table = _markdown_table_argv(command)
     if table is not None:
