@@ -436,7 +436,13 @@ def _refusal(message: dict, content) -> str:
     return "\n".join(p for p in parts if isinstance(p, str) and p)
 
 
-_TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "toolRequest", "toolResponse"})
+_GOOSE_NOTES = frozenset({"actionRequired", "toolConfirmationRequest", "systemNotification", "redactedThinking"})
+"""Goose's other message parts (``MessageContent`` in block/goose ``crates/goose/src/conversation/message/
+content_types.rs``): a confirmation asked of the person, Goose's own notice (``notificationType``
+``thinkingMessage``, ``inlineMessage``, ``creditsExhausted``), hidden thinking. A user message of
+them alone was read as an empty prompt."""
+_TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "toolRequest", "toolResponse",
+                          "frontendToolRequest"}) | _GOOSE_NOTES
 """Anthropic's blocks, and Goose's ``toolRequest``/``toolResponse`` (see :func:`_goose_call`)."""
 
 
@@ -479,10 +485,12 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             call_id = block.get("tool_use_id") if isinstance(block.get("tool_use_id"), str) else None
             yield event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code,
                         is_error=block.get("is_error") is True or failed)
-        elif btype == "toolRequest":
+        elif btype in ("toolRequest", "frontendToolRequest"):  # the latter a tool the desktop app runs
             yield _goose_call(block, role, i, event, call_names)
         elif btype == "toolResponse":
             yield _goose_result(block, i, event)
+        elif btype in _GOOSE_NOTES:
+            yield _goose_note(block, btype, role, i, event)
 
 
 def _cline_user_blocks(content: list, event, call_names) -> list[Event] | None:
@@ -540,6 +548,19 @@ def _goose_call(block: dict, role: str, i: int, event, call_names) -> Event:
     return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
                  text=call_text(command, args), path=tool_path(args),
                  host=remote_host(args) if command is not None else None)
+
+
+def _goose_note(block: dict, btype: str, role: str, i: int, event) -> Event:
+    """Goose's notes (:data:`_GOOSE_NOTES`): its notice that the account's credits ran out is the
+    agent's failure (the raw type ``error``, as Crush's failed request); the rest are Goose's own lines."""
+    if btype == "redactedThinking":
+        return event("thinking", role, i, text="[redacted thinking]")
+    data = block.get("data") if isinstance(block.get("data"), dict) else {}
+    said = next((v for v in (block.get("msg"), block.get("prompt"), data.get("prompt"), data.get("message"),
+                             block.get("toolName"), data.get("toolName")) if isinstance(v, str) and v), "")
+    if btype == "systemNotification" and block.get("notificationType") == "creditsExhausted":
+        return event("system", role, i, raw_type="error", text=said or "credits exhausted")
+    return event("system", role, i, raw_type=btype, text=said)
 
 
 _GOOSE_EXIT = re.compile(r"\n\nCommand exited with code (-?\d+)\s*\Z")
