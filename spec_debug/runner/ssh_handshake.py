@@ -37,7 +37,7 @@ from spec_debug.runner.ssh_hostkeys import (
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
 from spec_debug.runner.ssh_proxy_command import _raise_if_proxy_ended
-from spec_debug.runner.ssh_startups import login_turn, pace
+from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
 
 
@@ -63,19 +63,33 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
     attempt = 0
     endpoint = (target.hostname, target.port)
     while True:
+        pause = 0.0
         try:
-            with login_turn(endpoint):
-                return _handshake(target, open_socket(), options)
-        except _ClosedBeforeBanner:
-            pace(endpoint)  # the crowd that met MaxStartups retries one at a time (ssh_startups)
-            if attempt == _EARLY_CLOSE_ATTEMPTS - 1:
-                raise
-            time.sleep(random.uniform(1.0, 2.0) * _EARLY_CLOSE_BACKOFF_S * 2**attempt)
-            attempt += 1
+            with login_turn(endpoint) as paced:
+                try:
+                    transport = _handshake(target, open_socket(), options)
+                except _ClosedBeforeBanner:
+                    pace(endpoint)  # the crowd that met MaxStartups retries one at a time (ssh_startups)
+                    if attempt == _EARLY_CLOSE_ATTEMPTS - 1:
+                        raise
+                    pause = random.uniform(1.0, 2.0) * _EARLY_CLOSE_BACKOFF_S * 2**attempt
+                    if paced:
+                        # Turned away in our turn: sshd still counts an earlier login (or another
+                        # client's). The pause keeps the turn, or the next in line meets the same
+                        # count and spends an attempt too.
+                        time.sleep(pause)
+                        pause = 0.0
+                else:
+                    if paced:
+                        wait_counted_out(transport, target.connect_timeout_s)  # the next login's turn
+                    return transport
         except AgentWouldNotSign as refused:
             if len(options.refused_by_agent) >= _AGENT_REFUSALS_RETRIED or threading.get_ident() in _ABANDONED:
                 raise
             options = replace(options, refused_by_agent=(*options.refused_by_agent, (refused.key_blob, refused.label)))
+            continue
+        time.sleep(pause)
+        attempt += 1
 
 
 # New connections made to get past agent keys that will not sign, before the refusal stands.

@@ -7,7 +7,7 @@ several hosts on one sshd (aliases of one login node, containers behind one addr
 fleet through one gateway) opens --forks logins at it at once. Retried blindly, the same crowd met
 the same limit again, and hosts were reported unreachable while the server was fine: 2 of 16
 with `MaxStartups 1:100:1`. Once an endpoint has turned us away, further logins to it wait for
-one another (a login holds its turn from the TCP connect to the end of authentication).
+one another (a login holds its turn from the TCP connect until sshd has stopped counting it).
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ import errno
 import threading
 from contextlib import contextmanager
 from typing import Iterator
+
+import paramiko
+from paramiko.common import cMSG_GLOBAL_REQUEST
 
 from spec_debug.runner.ssh_abandon import _ABANDONED, abandonable
 
@@ -34,13 +37,13 @@ def pace(endpoint: Endpoint) -> None:
 
 
 @contextmanager
-def login_turn(endpoint: Endpoint) -> Iterator[None]:
-    """Hold `endpoint`'s turn while logging in, if it is paced; a wait that Ctrl-C
-    (abandon_connects) ends, as other stages of opening a connection."""
+def login_turn(endpoint: Endpoint) -> Iterator[bool]:
+    """Hold `endpoint`'s turn while logging in, if it is paced (yields whether it is); a wait
+    that Ctrl-C (abandon_connects) ends, as other stages of opening a connection."""
     with _LOCK:
         turn = _PACED.get(endpoint)
     if turn is None:
-        yield
+        yield False
         return
     me = threading.get_ident()
     with abandonable(lambda: None):  # abandon_connects() marks this thread, seen below
@@ -48,6 +51,32 @@ def login_turn(endpoint: Endpoint) -> Iterator[None]:
             if me in _ABANDONED:
                 raise OSError(errno.ECONNABORTED, "abandoned")
     try:
-        yield
+        yield True
     finally:
         turn.release()
+
+
+def wait_counted_out(transport: paramiko.Transport, within_s: float) -> None:
+    """Wait (at most within_s) until sshd no longer counts this logged-in connection as a startup.
+
+    The client hears USERAUTH_SUCCESS from sshd's pre-authentication process; sshd's listener
+    stops counting the connection only later, once that process has handed over and exited and
+    the monitor has closed its startup pipe (openssh-portable: sshd.c, main, at `authenticated:`;
+    the listener's server_accept_loop reads the pipe's EOF). The next login of a paced endpoint,
+    let in at USERAUTH_SUCCESS, met a count still full and was turned away, and on a loaded host
+    a fleet's logins spent their attempts so (test_hardening18_runtime, MaxStartups 1:100:1).
+    A request that wants a reply is answered by the session process sshd starts after closing
+    that pipe, so its answer means the count is down. Any answer will do: sshd refuses the
+    unknown `keepalive@openssh.com` (RFC 4254, section 4); no answer, and the login goes on.
+    """
+    answered = threading.Event()
+    transport.completion_event = answered  # set by paramiko on REQUEST_SUCCESS or REQUEST_FAILURE
+    request = paramiko.Message()
+    request.add_byte(cMSG_GLOBAL_REQUEST)
+    request.add_string("keepalive@openssh.com")
+    request.add_boolean(True)  # want_reply
+    try:
+        transport._send_user_message(request)  # type: ignore[attr-defined]
+    except (paramiko.SSHException, EOFError, OSError):
+        return  # a connection lost now is reported by its first use
+    answered.wait(within_s)
