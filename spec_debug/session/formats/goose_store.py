@@ -7,8 +7,9 @@ Its ``sessions`` table has a row a session (``id`` such as ``20250513_1``, ``nam
 schemas, ``description``, ``working_dir``, ``created_at``) and ``messages`` a row a message
 (``session_id``, ``role`` user or assistant, ``content_json`` the message's content list as the
 JSONL sessions write it: ``text``, ``toolRequest``, ``toolResponse``, ...; ``created_timestamp``
-in epoch seconds, ``metadata_json``). Goose reads a session's messages ``ORDER BY timestamp``
-(``get_conversation``); so are they read here, the row id breaking ties within a second.
+in epoch seconds, ``metadata_json`` who sees the message, ``userVisible``/``agentVisible``). Goose
+reads a session's messages ``ORDER BY timestamp`` (``get_conversation``); so are they read here,
+the row id breaking ties within a second.
 
 The store is opened as Crush's is (:func:`formats.crush.open_read_only`): read-only, a copy kept
 as evidence unchanged. Messages are read a row at a time.
@@ -48,7 +49,8 @@ def sessions(path: Path) -> list[Session]:
             if "id" not in session_cols or not {"session_id", "role", "content_json"} <= _columns(conn, "messages"):
                 raise crush.StoreError("no Goose sessions and messages tables")
             names = [c for c in ("name", "description") if c in session_cols]
-            title = f"COALESCE(NULLIF({names[0]}, ''), {names[1]})" if len(names) == 2 else names[0] if names else "NULL"
+            title = f"COALESCE(NULLIF({names[0]}, ''), {names[1]})" if len(names) == 2 else \
+                names[0] if names else "NULL"
             order = "created_at, rowid" if "created_at" in session_cols else "rowid"
             rows = conn.execute(f"SELECT id, {title} FROM sessions ORDER BY {order}").fetchall()
         finally:
@@ -75,7 +77,8 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         cols = _columns(conn, "messages")
         order = "timestamp, rowid" if "timestamp" in cols else "rowid"
         when = "created_timestamp" if "created_timestamp" in cols else "NULL"
-        rows = conn.execute(f"SELECT rowid, role, content_json, {when} FROM messages WHERE session_id = ? "
+        meta = "metadata_json" if "metadata_json" in cols else "NULL"
+        rows = conn.execute(f"SELECT rowid, role, content_json, {when}, {meta} FROM messages WHERE session_id = ? "
                             f"ORDER BY {order}", (session_id,))
         yield from openai_chat.read_messages(_messages(rows, stats, read_rows), cursor, stats)
     except sqlite3.Error as exc:
@@ -88,7 +91,7 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
 def _messages(rows: sqlite3.Cursor, stats: ReadStats, read_rows: list[int]) -> Iterator[tuple[int, dict]]:
     """Each row as the message the JSONL sessions write; a row whose content is no JSON list is
     counted broken and passed by."""
-    for rowid, role, content, created in rows:
+    for rowid, role, content, created, meta in rows:
         read_rows[0] += 1
         stats.lines += 1
         try:
@@ -98,4 +101,16 @@ def _messages(rows: sqlite3.Cursor, stats: ReadStats, read_rows: list[int]) -> I
         if not isinstance(parts, list):
             stats.broken_json += 1
             continue
-        yield rowid, {"role": role, "created": created, "content": parts}
+        message = {"role": role, "created": created, "content": parts}
+        metadata = _metadata(meta)
+        if metadata is not None:
+            message["metadata"] = metadata  # who sees it: a compaction's summary is the model's alone
+        yield rowid, message
+
+
+def _metadata(raw) -> dict | None:
+    try:
+        found = json.loads(raw) if isinstance(raw, (str, bytes)) else None
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None

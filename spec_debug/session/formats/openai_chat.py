@@ -314,7 +314,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user":
-        cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content)
+        cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message)
         yield event("system" if cli_note else "prompt", role, text=text)
     elif role == "assistant":
         block = 0
@@ -548,6 +548,15 @@ def _goose_call(block: dict, role: str, i: int, event, call_names) -> Event:
     return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
                  text=call_text(command, args), path=tool_path(args),
                  host=remote_host(args) if command is not None else None)
+
+
+def _goose_agent_only(message: dict) -> bool:
+    """A message Goose wrote for the model alone, ``metadata: {userVisible: false, agentVisible: true}``
+    (``MessageMetadata::agent_only`` in block/goose ``crates/goose/src/conversation/message.rs``): the
+    summary and memory text its compaction puts in a user message, its follow-up nudges. Read as a
+    prompt, a compaction opened a phase with words the person never typed."""
+    meta = message.get("metadata")
+    return isinstance(meta, dict) and meta.get("userVisible") is False
 
 
 def _goose_note(block: dict, btype: str, role: str, i: int, event) -> Event:
