@@ -31,12 +31,23 @@ def _overprint(line: str) -> str:
     return shown
 
 
+# The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): a terminal shows
+# none of them, but a browser or a Markdown viewer reorders the text after one, so a report
+# showed `echo <RLO>txt.hsab` as a different command than ran ("Trojan Source", CVE-2021-42574,
+# https://trojansource.codes). Marked as the step-through and explain mark them (ansi.py).
+# LRM, RLM and ALM stay: they only nudge neutral characters, and real right-to-left text
+# (Hebrew and Arabic log lines) is full of them.
+_BIDI_CONTROL = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+
+
 def screen_text(text: object) -> str:
     """The text without colour codes, with progress-bar redraws collapsed to their last state."""
     value = "" if text is None else str(text)
     value = strip_ansi(value)
     if "\r" in value:
         value = "\n".join(_overprint(line) for line in value.replace("\r\n", "\n").split("\n"))
+    if _BIDI_CONTROL.search(value):
+        value = _BIDI_CONTROL.sub(lambda m: f"<U+{ord(m.group()):04X}>", value)
     return value.translate(_PICTURES) if _CONTROL.search(value) else value
 
 
