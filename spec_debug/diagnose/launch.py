@@ -1705,7 +1705,11 @@ _SGLANG_MODULES = ("sglang.launch_server", "sglang.launch_server.py", "sglang_ro
 # adds SGLang's ServerArgs options to its parser, `python -m dynamo.vllm` vLLM's engine args
 # (the model as --model); its speculative example is `python -m dynamo.vllm --model "$MODEL"
 # --speculative_config '{...}'` (ai-dynamo/dynamo examples/backends/vllm/launch/agg_spec_decoding.sh).
-_DYNAMO_WORKERS: dict[str, EngineName] = {"dynamo.sglang": "sglang", "dynamo.vllm": "vllm"}
+# Dynamo <= 0.4 started SGLang as `python3 -m dynamo.sglang.worker` / `dynamo.sglang.decode_worker`,
+# each parsing SGLang's flags into ServerArgs (components/backends/sglang/src/dynamo/sglang/worker/
+# main.py: `server_args = parse_sglang_args_inc(sys_argv)`).
+_DYNAMO_WORKERS: dict[str, EngineName] = {"dynamo.sglang": "sglang", "dynamo.vllm": "vllm",
+                                          "dynamo.sglang.worker": "sglang", "dynamo.sglang.decode_worker": "sglang"}
 # The modules behind the `vllm` and `sglang` console scripts (vllm-project/vllm pyproject.toml
 # `vllm = "vllm.entrypoints.cli.main:main"`; sgl-project/sglang python/pyproject.toml
 # `sglang = "sglang.cli.main:main"`): scripts that pin a venv's interpreter start the server as
