@@ -91,3 +91,19 @@ def test_continue_s_index_named_is_one_clear_line(tmp_path):
     with pytest.raises(UsageError, match="Continue's list of its sessions, not a session"):
         discover(tmp_path / "sessions" / "sessions.json")
     assert [s.id for s in discover(tmp_path / "sessions")] == [SID]
+
+
+def test_a_session_of_the_single_call_releases_gives_its_call_from_the_state(tmp_path):
+    """Continue kept one ``toolCallState`` an item before it ran calls in parallel (July 2025,
+    ``core/index.d.ts``); a reply may carry its call only there, and no tool message answer it."""
+    call = _call("call_1", LAUNCH)
+    session = {"sessionId": SID, "title": "older", "workspaceDirectory": "file:///work/spec", "history": [
+        {"message": {"role": "user", "content": "start it"}, "contextItems": []},
+        {"message": {"role": "assistant", "content": ""}, "contextItems": [], "toolCallState": {
+            "toolCallId": "call_1", "toolCall": call, "status": "done", "parsedArgs": {"command": LAUNCH},
+            "output": _output("ValueError: draft vocab 32000 != target 151936", "Command failed with exit code 1")}},
+    ]}
+    path = tmp_path / f"{SID}.json"
+    path.write_text(json.dumps(session), encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    assert [(c["command"], c["exit_code"], c["is_error"]) for c in doc["commands"]] == [(LAUNCH, 1, True)]

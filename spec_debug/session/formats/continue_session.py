@@ -46,22 +46,40 @@ def is_session(obj: dict) -> bool:
 def messages(obj: dict) -> list:
     """The session's messages in the shape the OpenAI chat reader reads (:mod:`formats.openai_chat`):
     a tool message answers its call by ``tool_call_id`` with the output's status after it, a
-    failed call (its state ``errored``) is an error, an item's reasoning is the reply's thinking."""
+    failed call (its state ``errored``) is an error, an item's reasoning is the reply's thinking.
+    A call known only by its state (a reply saved without ``toolCalls``, a call no tool message
+    answers) is read from the state: its call, and its output as the result."""
+    history = obj["history"]
+    answered = {item["message"].get("toolCallId") for item in history if isinstance(item, dict)
+                and isinstance(item.get("message"), dict) and item["message"].get("role") == "tool"}
     found: list = []
     states: dict[str, dict] = {}
-    for item in obj["history"]:
+    for item in history:
         message = item.get("message") if isinstance(item, dict) else None
         if not isinstance(message, dict):
             found.append(item)  # counted as a record of no known shape, not dropped
             continue
-        for state in item.get("toolCallStates") or ():
-            if isinstance(state, dict) and isinstance(state.get("toolCallId"), str):
+        own = _states(item)
+        for state in own:
+            if isinstance(state.get("toolCallId"), str):
                 states[state["toolCallId"]] = state
-        found.append(_message(message, item, states))
+        found.append(_message(message, item, states, own))
+        if message.get("role") == "assistant":
+            found.extend(_result(state.get("toolCallId"), state, "") for state in own
+                         if state.get("toolCallId") not in answered and state.get("output"))
     return found
 
 
-def _message(message: dict, item: dict, states: dict[str, dict]) -> dict:
+def _states(item: dict) -> list[dict]:
+    """The item's call states: ``toolCallStates`` since Continue runs calls in parallel (July 2025),
+    ``toolCallState``, one, before (continuedev/continue ``core/index.d.ts`` history)."""
+    states = item.get("toolCallStates")
+    if not isinstance(states, list):
+        states = [item.get("toolCallState")]
+    return [s for s in states if isinstance(s, dict)]
+
+
+def _message(message: dict, item: dict, states: dict[str, dict], own: list[dict]) -> dict:
     role = message.get("role")
     if role == "thinking":
         return {**message, "role": "assistant", "content": "", "reasoning_content": _text(message.get("content"))}
@@ -69,20 +87,36 @@ def _message(message: dict, item: dict, states: dict[str, dict]) -> dict:
         reasoning = item.get("reasoning")
         text = reasoning.get("text") if isinstance(reasoning, dict) else None
         tool_calls = message.get("toolCalls")
-        return {**message, **({"tool_calls": tool_calls} if isinstance(tool_calls, list) else {}),
+        if not isinstance(tool_calls, list) or not tool_calls:
+            tool_calls = [_call(state) for state in own if isinstance(state.get("toolCall"), dict)] or None
+        return {**message, **({"tool_calls": tool_calls} if tool_calls else {}),
                 **({"reasoning_content": text} if isinstance(text, str) and text else {})}
     if role != "tool":
         return message
     call_id = message.get("toolCallId")
     state = states.get(call_id) if isinstance(call_id, str) else None
-    content = _text(message.get("content"))
-    statuses = [o["status"] for o in (state or {}).get("output") or () if isinstance(o, dict)
-                and isinstance(o.get("status"), str) and o["status"]]
-    if statuses:
-        content += "".join(f"\n[Status: {s}]" for s in statuses)
+    return {**message, **_result(call_id, state, _text(message.get("content")))}
+
+
+def _call(state: dict) -> dict:
+    call = state["toolCall"]
+    return {**call, "id": call.get("id") if isinstance(call.get("id"), str) else state.get("toolCallId")}
+
+
+def _result(call_id, state: dict | None, content: str) -> dict:
+    """A tool message's fields: the content (the state's output when the message has none) with
+    each output item's status after it, as Continue sends the model its terminal output."""
+    output = (state or {}).get("output")
+    if not content:
+        content = output if isinstance(output, str) else "\n\n".join(
+            o["content"] for o in output or () if isinstance(o, dict) and isinstance(o.get("content"), str)) \
+            if isinstance(output, list) else ""
+    statuses = [o["status"] for o in output if isinstance(o, dict) and isinstance(o.get("status"), str)
+                and o["status"]] if isinstance(output, list) else []
+    content += "".join(f"\n[Status: {s}]" for s in statuses)
     failed = (state is not None and state.get("status") == "errored") or any(
         s.startswith("Command failed") for s in statuses)  # "Command failed with: <error>" names no code
-    return {**message, "content": content, "tool_call_id": call_id, **({"is_error": True} if failed else {})}
+    return {"role": "tool", "content": content, "tool_call_id": call_id, **({"is_error": True} if failed else {})}
 
 
 def _text(content) -> str:
