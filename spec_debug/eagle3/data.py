@@ -556,21 +556,37 @@ def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
     if square.dim() != 2 or tuple(square.shape) != (T, T) or T < 2:
         return attention.reshape(-1)
     keep = _kept_entries(square)
-    causal = torch.ones(T, T, dtype=torch.bool).tril()
-    if bool(keep.all()) or bool(torch.equal(keep, causal)):
-        return None  # plain causal attention over every position: nothing is padding
-    # rows that see later positions are pad queries transformers un-masks (its SDPA path
-    # lets a fully masked row attend to everything): they say nothing about the columns
-    causal_rows = ~(keep & ~causal).any(dim=1)
-    per_position = (keep & causal_rows[:, None]).any(dim=0)
-    kept = per_position.nonzero().reshape(-1)
-    inner = keep[kept][:, kept]
-    if not bool(torch.equal(inner, causal[:kept.numel(), :kept.numel()])):
-        raise DataError(f"{path}: attention_mask is a [{T}, {T}] mask that is not causal "
+    if bool(keep.all()):
+        return None
+    per_position = _causal_positions(keep)
+    if per_position is None and square.dtype == torch.bool:
+        # True/1 = masked out: torch.nn.MultiheadAttention's boolean attn_mask convention
+        # (nn.Transformer.generate_square_subsequent_mask's float one is additive, above)
+        per_position = _causal_positions(~keep)
+    if per_position is not None:
+        return None if bool(per_position.all()) else per_position
+    if not bool(keep.any()):
+        return torch.zeros(T, dtype=torch.bool)  # masks every position: said as for a [T] one
+    raise DataError(f"{path}: attention_mask is a [{T}, {T}] mask that is not causal "
                         "attention over the positions it keeps (a block mask of several "
                         "documents packed in one row?): speculators' loader ignores "
                         "attention_mask and would feed them as one causal sequence",
                         hint="write one sample per sequence, without padding")
+
+
+def _causal_positions(keep: Tensor) -> Tensor | None:
+    """The [T] positions a square keep mask attends, when it is causal attention over
+    them (None when it is not): rows that see later positions are pad queries transformers
+    un-masks (its SDPA path lets a fully masked row attend to everything) and say nothing
+    about the columns."""
+    T = keep.shape[0]
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    causal_rows = ~(keep & ~causal).any(dim=1)
+    per_position = (keep & causal_rows[:, None]).any(dim=0)
+    kept = per_position.nonzero().reshape(-1)
+    inner = keep[kept][:, kept]
+    if not kept.numel() or not bool(torch.equal(inner, causal[:kept.numel(), :kept.numel()])):
+        return None
     return per_position
 
 

@@ -7,7 +7,8 @@ and one that saves what the model used saves transformers' [1, 1, T, T] causal m
 (additive, or boolean for SDPA). The drafter refused every such file ("attention_mask has
 T*T entries"). It now reads the square mask back to the [T] mask it was built from: plain
 causal attention is no padding, pad rows at either end are cut as for a [T] mask, and a
-block mask (packed documents) is refused per file with the reason. The masks here are built
+block mask (packed documents) is refused per file with the reason. A boolean mask in
+torch.nn.MultiheadAttention's convention (True = masked out) reads as the same causal mask. The masks here are built
 by transformers itself; the draft and states by speculators 0.9.0 (speculators_world)."""
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ def _dump(world: Path, out: Path, side: str, form: str) -> Path:
         square = _four_d(flat, states, unmask=form == "sdpa")
         if form == "bool":
             square = (square == 0)[0, 0]  # a [T, T] boolean mask, True = attends
+        elif form == "masked_true":  # torch.nn.MultiheadAttention's bool: True = masked out
+            square = torch.ones(T, T, dtype=torch.bool).triu(1)
         elif form == "packed":  # two documents in one row: a block-diagonal causal mask
             keep = torch.ones(T, T, dtype=torch.bool).tril()
             keep[T // 2:, :T // 2] = False
@@ -93,7 +96,7 @@ def _eval(world: Path, data: Path) -> dict:
 
 @pytest.mark.parametrize("side,form", [("none", "additive"), ("right", "additive"),
                                        ("left", "additive"), ("left", "sdpa"),
-                                       ("right", "bool")])
+                                       ("right", "bool"), ("none", "masked_true")])
 def test_a_square_causal_mask_reads_as_the_mask_it_was_built_from(world, tmp_path, side,
                                                                    form):
     plain = _eval(world, world / "data")
