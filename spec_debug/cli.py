@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spec_debug import __version__
-from spec_debug.cli_common import complete_playbooks, err_console, fail, output_format, print_error
+from spec_debug.cli_common import complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError
 from spec_debug.store import write_atomic
 
@@ -134,7 +134,7 @@ def _collect_vars(var: list[str], var_file: list[Path]) -> dict[str, Any]:
 
 @app.command()
 def report(
-    run_dir: Path = typer.Argument(..., help="A runs/<run-id> folder (or its run.json)."),
+    run_dir: Path = typer.Argument(..., help="A run folder (runs/<run-id>; a bare run id means ./runs/<run-id>) or its run.json."),
     fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
     template: Optional[Path] = typer.Option(None, "--template", help="A Jinja2 template to render run.json with."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
@@ -144,7 +144,7 @@ def report(
     from spec_debug.report import render_report
     from spec_debug.store import load_record
 
-    run_dir, template, output = run_dir.expanduser(), _home(template), _home(output)
+    run_dir, template, output = run_dir.expanduser(), _home(template), _home(dash_is_stdout(output))
     try:
         fmt = output_format(fmt, as_json, output)
         if template is not None and template.is_dir():
@@ -243,8 +243,14 @@ def schema(output: Optional[Path] = typer.Option(None, "--output", "-o")) -> Non
     from spec_debug.playbook.models import playbook_json_schema
 
     text = json.dumps(playbook_json_schema(), indent=2)
+    output = dash_is_stdout(output)
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        from spec_debug.store import write_output
+
+        try:
+            write_output(output.expanduser(), text + "\n")  # a folder, a read-only mount: one line
+        except SpecDebugError as exc:
+            fail(exc)
     else:
         print(text)
 

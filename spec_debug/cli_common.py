@@ -61,6 +61,12 @@ def fail(exc: SpecDebugError) -> NoReturn:
 _FORMAT_OF_SUFFIX = {".html": "html", ".htm": "html", ".json": "json"}
 
 
+def dash_is_stdout(output: Path | None) -> Path | None:
+    """`-o -` means standard output, as for curl -o -, tar -f - and sort -o -; it wrote a file
+    named "-" (and said "wrote -"), which the next `rm -` or `cat -` cannot even name."""
+    return None if output is not None and str(output) == "-" else output
+
+
 def output_format(fmt: str | None, as_json: bool, output: Path | None = None) -> str:
     """--format md|html|json, with --json as a shorthand for json. Without either, the suffix of
     ``-o`` decides (``-o incident.html`` wrote Markdown into an .html file), else md."""

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from spec_debug.cli_common import complete_codes, complete_playbooks, fail, output_format
+from spec_debug.cli_common import complete_codes, complete_playbooks, dash_is_stdout, fail, output_format
 from spec_debug.errors import SpecDebugError
 
 
@@ -20,6 +20,12 @@ def register(app: typer.Typer) -> None:
         markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way)."),
     ) -> None:
         """The finding catalog: what each code detects, why it hurts, how to fix it."""
+        if markdown is not None and str(markdown) == "-":
+            from spec_debug.diagnose.catalog import render_catalog_markdown
+            from spec_debug.stdout_document import write_document
+
+            write_document(render_catalog_markdown())
+            raise typer.Exit(0)
         if markdown is not None:
             from spec_debug.diagnose.catalog import render_catalog_markdown
 
@@ -49,6 +55,7 @@ def register(app: typer.Typer) -> None:
         from spec_debug.explain import explain_playbook, render_explanation
         from spec_debug.playbook.loader import load_playbook
 
+        output = dash_is_stdout(output)
         try:
             fmt = output_format(fmt, as_json, output)
             loaded = load_playbook(playbook)
