@@ -198,11 +198,7 @@ def execute_run(
         # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
         # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
         # "error findings"), and say how to get the reports.
-        try:
-            console.print(f"interrupted while writing the reports; {escape(str(store.run_dir / 'run.json'))} is complete: "
-                          f"spec-debug report {escape(str(store.run_dir))} renders them", highlight=False)
-        except (OSError, ValueError):
-            pass
+        _say(console, _interrupted_outputs(store.run_dir, junit))
         return 3
     if as_json:
         _write_stdout(record.model_dump_json(indent=2) + "\n")
@@ -317,6 +313,20 @@ def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError
               if again else None),
         out_of_space=exc.out_of_space,
     )
+
+
+def _interrupted_outputs(run_dir: Path, junit: Path | None) -> str:
+    """What a Ctrl-C or SIGTERM while the outputs were written left undone, and how to finish
+    it. "spec-debug report DIR renders them" printed Markdown to the terminal, and was said
+    when both reports were there and only the --junit file (which `report` cannot write)
+    was missing."""
+    folder = shlex.quote(str(run_dir))
+    missing = [name for name in ("report.md", "report.html") if not _is_file(run_dir / name)]
+    todo = [f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}" for name in missing]
+    if junit is not None and not _is_file(junit):
+        todo.append(f"the JUnit XML {shlex.quote(str(junit))} was not written (only `spec-debug run --junit` writes it)")
+    left = "; ".join(todo) if todo else "every output was written"
+    return escape(f"interrupted while writing the reports; {run_dir / 'run.json'} is complete: {left}")
 
 
 def _is_file(path: Path) -> bool:
