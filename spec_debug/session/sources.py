@@ -24,7 +24,7 @@ from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec,
     codex_threads, continue_session, crush, gemini_cli, goose_store,
-    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_wire, opencode, pi_agent,
+    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -243,6 +243,11 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         name = file.parent.name  # ~/.copilot/session-state/<sessionId>/events.jsonl
     elif detected == "grok" and unpacked_name(file.name) == grok_cli.TRANSCRIPT:
         name = file.parent.name  # ~/.grok/sessions/<workdir>/<sessionId>/chat_history.jsonl
+    elif detected == "kimi" and unpacked_name(file.name) == kimi_wire.TRANSCRIPT and file.parent.parent.name == \
+            kimi_code.AGENTS_DIR and file.parent.parent.parent.name:
+        # Kimi Code: ~/.kimi-code/sessions/<wd>/session_<id>/agents/<agent>/wire.jsonl (formats.kimi_code)
+        session = file.parent.parent.parent.name
+        name = session if file.parent.name == "main" else f"{session}-{file.parent.name}"
     elif detected == "kimi" and unpacked_name(file.name) == kimi_wire.TRANSCRIPT and file.parent.name:
         name = file.parent.name  # ~/.kimi/sessions/<work_dir_hash>/<sessionId>/wire.jsonl
     elif detected == "openai" and (rotated := _KIMI_CONTEXT.fullmatch(name)) and file.parent.name:
@@ -733,21 +738,22 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
     return None
 
 
-_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue"})
+_SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue", ".kimi-code"})
 """Homes that keep their transcripts in ``sessions/``, told by name when their config files were
 not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``
 (MoonshotAI/kimi-cli ``wiki/context-management.md``, ``src/kimi_cli/share.py``), Factory Droid's
 ``~/.factory/sessions/<cwd slug>/<session_id>.jsonl`` beside ``<session_id>.settings.json``, Grok
 CLI's ``~/.grok/sessions/<workdir>/<session_id>/chat_history.jsonl`` (formats.grok_cli), Continue's
 ``~/.continue/sessions/<sessionId>.json`` (formats.continue_session; its dev_data/, index/ and logs/
-are no sessions)."""
+are no sessions), Kimi Code's ``~/.kimi-code/sessions/<wd>/session_<id>/agents/<agent>/wire.jsonl``
+(formats.kimi_code; its config.toml, hooks/ and agents/ definitions beside are none)."""
 _FACTORY_FOLDERS = frozenset({"sessions", "projects"})
 """Factory Droid's transcript folders in ``~/.factory`` (beside its settings.json): ``sessions/<cwd
 slug>/<id>.jsonl`` and ``projects/<workspace slug>/<id>.jsonl`` (the two places
 yigitkonur/cli-continues ``src/parsers/droid.ts`` and jazzyalex/agent-sessions
 ``DroidSessionDiscovery.swift`` read; the latter finds ``droid exec`` stream-json logs there too)."""
 _AGENT_HOME_NAMES = frozenset({".claude", ".codex", ".gemini", ".qwen", ".copilot", ".kimi", ".factory",
-                               ".grok", ".pi", ".continue", ".openhands"})
+                               ".grok", ".pi", ".continue", ".openhands", ".kimi-code"})
 """The dot-folders a CLI keeps its sessions in, entered by a folder scan of a home folder (``spec-debug
 analyze ~``) where other dot-folders (.git, .cache, .venv) are passed by."""
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import kimi_cli
+from spec_debug.session.formats import kimi_cli, kimi_code
 from spec_debug.session.formats.common import Cursor, block_text, call_text, decode_arguments, remote_host, \
     shell_command, tool_path
 from spec_debug.session.formats.instants import stamp
@@ -98,10 +98,14 @@ class _Stream:
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree | None = None) -> Iterator[Event]:
     streams: dict[str, _Stream] = {cursor.agent: _Stream(cursor.agent)}
+    code = kimi_code.Reader(cursor, stats)
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         seq = cursor.seq_base + index
         message = obj.get("message")
+        if kimi_code.looks_like(obj):
+            yield from code.record(obj, seq, lineno)  # Kimi Code's records (formats.kimi_code)
+            continue
         if obj.get("type") == "metadata" and not isinstance(message, dict):
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=lineno, raw_type="metadata",
