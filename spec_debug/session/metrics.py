@@ -355,6 +355,7 @@ _FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\*{0,2}\
 # vanilla" (#24343): a percentage is a speedup only against the run without speculation;
 # "fr-spec is 17.79% faster than eagle-2" compares two drafters.
 _PCT_BEFORE_WORD = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?%\s+$")
+_PCT_SPEEDUP = re.compile(r"(?<![\w.+-])[+~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?%\*{0,2}\s+(?:end-to-end\s+|e2e\s+|decode\s+)?$")
 _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r")", re.I)
 # A factor against another speculative method ("EAGLE 3 ... speedup wrt EAGLE 1: 1.09x",
 # vllm-project/vllm#16937; "E3 over E1", #20780; "fr-spec is 17.79% faster than eagle-2", #24343)
@@ -362,6 +363,12 @@ _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r
 _OTHER_METHOD = re.compile(r"[\s*]*(?:over|than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|w\.?r\.?t\.?|against)"
                            r"\s+(?:the\s+)?(?:eagle[-\s]?\d|e\d\b|mtp\b|medusa|n-?gram|fr-spec|dflash|hydra|lookahead)", re.I)
 _FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
+# The run it is against named between the word and the factor: "tps/user speedup over regular
+# decoding: **1.26x**" (NVIDIA/TensorRT-LLM#5146).
+_FACTOR_OVER_BASELINE = re.compile(
+    r"\s+(?:over|vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to)\s+(?:the\s+)?"
+    r"(?:regular|normal|vanilla|baseline|autoregressive|plain|non-spec\w*|no-spec\w*)(?:\s+decod\w*)?"
+    r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)", re.I)
 # SGLang's GET /get_server_info (http_server.py): the server args plus "internal_states", one
 # per data-parallel rank, each with "last_gen_throughput" (the last Decode batch reading) and,
 # while speculating, "avg_spec_accept_length" (scheduler.py, get_internal_state).
@@ -408,7 +415,7 @@ _IS_ONLY = (r"(?:is|was|are|were|stays?|stayed|remains?|remained|sits?|sat|hover
             r"(?:\s+(?:only|just|still|now|around|about|roughly|approximately|basically|exactly|stuck|at)\b)*")
 _ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|[A-Z]{1,4})\))?"
                          r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
-                         r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
+                         r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7]|times\b|points?\b|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
 # "could achieve 2.751 Accept Length (AL)" (sgl-project/SpecForge#113); never the end of a
@@ -425,7 +432,7 @@ _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
 # The number is no rate when a factor, a difference or a count follows it: "acceptance rate is now
 # 5x higher", "is 3 points lower", "is roughly 10 times lower", "is only 1 in 10", "is around 2.5
 # tokens per step" (a length called a rate); not "0.7 in 10 runs". "percent" spelled out is a percentage.
-_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
+_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7](?![a-z])|times\b|points?\b|pts?\b|pp\b|out\s+of\b|/\s*\d"
                          r"|in\s+\d+\b(?!\s*(?:runs?|trials?|tests?|iterations?|requests?|prompts?|samples?|cases?)\b)"
                          r"|tokens?\b|steps?\b|requests?\b|req/))\s*(?P<pct>%|percent\b)?")
@@ -587,7 +594,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                 _throughput_prose(prose, found, lists)
     # The factor's sign is "x" or "×" ("Speedup: 1.62×", vllm-project/vllm#24243); "faster"
     # takes a percentage too ("28% faster than vanilla").
-    if prose and ((("x" in text or "×" in text) and ("peed" in text or "slower" in text)) or "faster" in text):
+    if prose and ((("x" in text or "×" in text or "%" in text) and ("peed" in text or "slower" in text)) or "faster" in text):
         _speedups(text, found)
     if prose and "%" in text and ("hroughput" in text or "/s" in text):
         _percent_throughput(text, found)
@@ -1454,7 +1461,8 @@ def _speedups(text: str, found: list[Metric]) -> None:
             continue
         end = at + len(word)
         before = _FACTOR_BEFORE.search(text, max(0, start - 24), start)
-        after = _FACTOR_AFTER.match(text, end) if before is None and speedup else None
+        after = (_FACTOR_AFTER.match(text, end) or _FACTOR_OVER_BASELINE.match(text, end)) \
+            if before is None and speedup else None
         if before is not None:
             value, a, b = float(before.group("value")), before.start(), end
             if word == "slower" and value > 0:
@@ -1463,6 +1471,9 @@ def _speedups(text: str, found: list[Metric]) -> None:
             value, a, b = float(after.group("value")), start, after.end()
         elif word == "faster" and (pct := _percent_faster(text, at, end)) is not None:
             value, a, b = pct
+        elif speedup and (pct := _PCT_SPEEDUP.search(text, max(0, start - 16), start)) is not None:
+            # "a 60% speedup", "~35% speed-up": the word says against what, as "1.6x speedup" does
+            value, a, b = round(1 + float(pct.group("value")) / 100, 4), pct.start(), end
         else:
             continue
         if _OTHER_METHOD.match(text, max(b, end)) is not None:
