@@ -550,6 +550,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if _HAS_SPEC_COUNTERS(text) and _spec_counters(text, found):
             structured = True
+        if "sglang:" in text and _sglang_gauges(text, found):
+            structured = True
         if "spec_accept_" in text and "meta_info" in text and _request_meta(text, found):
             structured = True
     if not (only_readings and text is source) and "e" in text and "est. speed input: " in text:
@@ -880,6 +882,30 @@ def _spec_counters(text: str, found: list[Metric]) -> bool:
     if sums["draft_tokens"]:
         found.append(Metric("accept_rate", round(100 * sums["accepted_tokens"] / sums["draft_tokens"], 2), "%", ctx))
     return True
+
+
+# SGLang's /metrics gauges (python/sglang/srt/metrics/collector.py): "sglang:spec_accept_length"
+# (accepted drafts + the bonus token a forward), "sglang:spec_accept_rate" (accepted over proposed
+# drafts) and "sglang:gen_throughput" (token/s), each the last logged batch's, one line a data-parallel
+# rank or label set. A curl of the endpoint is how an agent reads a running server; 0 is an idle
+# server's, no reading.
+_SGLANG_GAUGE = re.compile(r"^sglang:(spec_accept_length|spec_accept_rate|gen_throughput)(?:\{[^}\n]*\})?"
+                           r"[ \t]+(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)[ \t\r]*$", re.M)
+_SGLANG_GAUGE_NAMES = {"spec_accept_length": ("accept_length", "tokens"), "spec_accept_rate": ("accept_rate", "ratio"),
+                       "gen_throughput": ("throughput", "tok/s")}
+
+
+def _sglang_gauges(text: str, found: list[Metric]) -> bool:
+    values: dict[str, list[float]] = {}
+    for key, value in _SGLANG_GAUGE.findall(text):
+        if float(value) > 0:
+            values.setdefault(key, []).append(float(value))
+    for key, got in values.items():
+        name, unit = _SGLANG_GAUGE_NAMES[key]
+        # the ranks' speeds add up to the server's; their acceptance is one drafter's, averaged
+        value = sum(got) if name == "throughput" else sum(got) / len(got)
+        found.append(Metric(name, round(value, 4), unit, f"SGLang /metrics sglang:{key} ({len(got)} series)"))
+    return bool(values)
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:
