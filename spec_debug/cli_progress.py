@@ -33,6 +33,10 @@ def _shown(text: str) -> str:
     return escape(screen_text(text))
 
 
+_NAMED_ABORTED = 8
+"""Hosts stopped before their first step named one by one; the rest are counted."""
+
+
 class ConsoleReporter(Reporter):
     def __init__(self, console: Console, *, show_output: bool = False, spinner: bool = True) -> None:
         self.console = console
@@ -43,6 +47,8 @@ class ConsoleReporter(Reporter):
         self._multi_host = False
         self._spinner = spinner
         self._gone = False
+        self._hosts_with_steps: set[str] = set()
+        self._aborted_unstarted = 0
 
     def _print(self, *args: object, **kwargs: object) -> None:
         if self._gone:
@@ -112,6 +118,7 @@ class ConsoleReporter(Reporter):
 
     def step_finished(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         with self._lock:
+            self._hosts_with_steps.add(host)
             style = _STATUS_STYLE.get(result.status, "white")
             note = f" [dim]{_shown(result.message)}[/]" if result.message else ""  # a passed step's says what it left behind
             self._print(
@@ -130,9 +137,19 @@ class ConsoleReporter(Reporter):
             self._print(f"[bold red]host {escape(host.name)} error:[/] {_shown(host.error or '')}")
             if host.hint:
                 self._print(f"  hint: {_shown(host.hint)}")
+        elif host.status == "aborted" and host.error and host.name not in self._hosts_with_steps:
+            # Stopped while connecting (Ctrl-C, SIGTERM at a stalled sshd): no step line names
+            # the host, and the run ended on a bare "ABORTED: 0 error(s)".
+            # A fleet stopped at once (200 hosts, 16 at a time) names a few, then counts.
+            self._aborted_unstarted += 1
+            if self._aborted_unstarted <= _NAMED_ABORTED:
+                self._print(f"[yellow]host {escape(host.name)} aborted before its first step:[/] {_shown(host.error)}")
 
     def run_finished(self, record: RunRecord) -> None:
         status, self._status = self._status, None
+        more = self._aborted_unstarted - _NAMED_ABORTED
+        if more > 0:
+            self._print(f"[yellow]and {more} more host(s) aborted before their first step[/]")
         if status is not None:
             try:
                 status.stop()
