@@ -168,6 +168,23 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         raise
 
 
+def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, where: str) -> HandshakeError | None:
+    """The handshake that ran out of time after sshd said who it is: not "not an SSH server"
+    nor "the wrong port", as the plain stall reads. The banner is a few bytes and the key
+    exchange's packets the first large ones, so a path that drops large packets (an MTU black
+    hole on a VPN or tunnel) stops here, as does an sshd too loaded to finish the exchange."""
+    banner = (getattr(transport, "remote_version", "") or "").strip()
+    if not banner:
+        return None
+    return HandshakeError(
+        f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s: it sent its banner "
+        f"({banner[:80]}) but did not finish the key exchange",
+        hint="sshd answers but the key exchange stalls: a network path that drops large packets (MTU on a VPN or "
+        "tunnel: `ssh -vvv` stops at 'expecting SSH2_MSG_KEX_ECDH_REPLY'), or a host too loaded to finish it; "
+        "raise ConnectTimeout for the host if it is only slow",
+    )
+
+
 def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]:
     """Names the host's key may be filed under that ssh(1) does not check it under: the alias
     the user gave (an inventory name, a `Host` alias), and the address connected to (CheckHostIP,
@@ -238,7 +255,7 @@ def _handshake_on(
             # closed at once (EOF) and for one that never spoke; the clock tells them apart.
             if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
                 raise closed_early from None
-            raise stalled from None
+            raise (_stalled_after_banner(transport, target, where) or stalled) from None
         unshared = _no_common_algorithm(transport, text)
         if unshared is not None:
             hint = _OLD_SSHD_HINT
@@ -262,7 +279,7 @@ def _handshake_on(
     # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py).
     if not transport.is_active() or not getattr(transport, "initial_kex_done", True):
         _raise_if_proxy_ended(target, sock)
-        raise stalled
+        raise _stalled_after_banner(transport, target, where) or stalled
     accept_new = options.accept_new or target.strict_host_key_checking in ("accept-new", "no")
     auth_options = options.auth_options()
 
