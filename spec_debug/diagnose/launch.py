@@ -136,6 +136,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         exec_form = _kubectl_describe_argv(command)
     if exec_form is None:
         exec_form = _docker_ps_argv(command)
+    if exec_form is None:
+        exec_form = _production_stack_argv(command)
     with_dotenv = _dotenv_and_compose(command)
     if exec_form is None and with_dotenv is not None:
         exec_form = _manifest_argv(with_dotenv[1], dotenv=with_dotenv[0])
@@ -836,6 +838,56 @@ def _docker_ps_argv(text: str) -> list[str] | None:
             f"docker ps cut the containers' commands ({'; '.join(cut)}): their flags are not in this text",
             hint="paste `docker ps --no-trunc` or `docker inspect CONTAINER`")
     return chosen
+
+
+# vLLM production-stack's Helm values: each `servingEngineSpec.modelSpec` entry is a vLLM
+# Deployment whose container runs `vllm serve <modelURL>` with flags made from `vllmConfig`
+# and its `extraArgs` appended as they are (vllm-project/production-stack
+# helm/templates/deployment-vllm-multi.yaml), image `<repository>:<tag>`.
+_STACK_FLAGS = (("maxModelLen", "--max-model-len"), ("dtype", "--dtype"), ("tensorParallelSize", "--tensor-parallel-size"),
+                ("maxNumSeqs", "--max-num-seqs"), ("gpuMemoryUtilization", "--gpu-memory-utilization"),
+                ("maxLoras", "--max-loras"))
+
+
+def _production_stack_argv(text: str) -> list[str] | None:
+    """The vLLM command a production-stack values file deploys (was: its `repository:
+    vllm/vllm-openai` read as a docker image among shell words, a vLLM server with no flags:
+    the speculative config in `extraArgs` unseen, no finding). None for any other text."""
+    if "servingEngineSpec" not in text:
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    engine = doc.get("servingEngineSpec") if isinstance(doc, dict) else None
+    specs = engine.get("modelSpec") if isinstance(engine, dict) else None
+    if not isinstance(specs, list):
+        return None
+    argvs = [_stack_model_argv(spec) for spec in specs if isinstance(spec, dict) and spec.get("modelURL")]
+    speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
+    return (speculating or argvs or [None])[0]
+
+
+def _stack_model_argv(spec: dict[str, Any]) -> list[str]:
+    config = spec.get("vllmConfig") if isinstance(spec.get("vllmConfig"), dict) else {}
+    argv = ["vllm", "serve", str(spec["modelURL"])]
+    if spec.get("enableLoRA"):
+        argv.append("--enable-lora")
+    if spec.get("enableTool"):
+        argv.append("--enable-auto-tool-choice")
+    if spec.get("toolCallParser"):
+        argv += ["--tool-call-parser", str(spec["toolCallParser"])]
+    if "enableChunkedPrefill" in config:
+        argv.append("--enable-chunked-prefill" if config["enableChunkedPrefill"] else "--no-enable-chunked-prefill")
+    argv.append("--enable-prefix-caching" if config.get("enablePrefixCaching") else "--no-enable-prefix-caching")
+    argv += [word for key, flag in _STACK_FLAGS if key in config for word in (flag, str(config[key]))]
+    argv += [str(word) for word in config.get("extraArgs") or []]
+    env = _k8s_env(spec.get("env"))
+    if str(config.get("v0")) == "1":
+        env["VLLM_USE_V1"] = "0"
+    engine_env = [f"{k}={v}" for k, v in env.items() if k.startswith(_ENGINE_ENV_PREFIXES)]
+    image = f"{spec.get('repository', 'vllm/vllm-openai')}:{spec.get('tag', 'latest')}"
+    return [*(["env", *engine_env] if engine_env else []), image, *argv]
 
 
 def _describe_shell_string(container: dict[str, Any]) -> dict[str, Any]:
