@@ -47,7 +47,8 @@ def _session(folder: Path) -> Path:
                      "toolCallId": "call_1", "id": "r1"}, "contextItems": []},
         {"message": {"role": "assistant", "content": "", "toolCalls": [second], "id": "a2"}, "contextItems": [],
          "toolCallStates": [{"toolCallId": "call_2", "toolCall": second, "status": "done",
-                             "parsedArgs": {"command": "nvidia-smi"}, "output": _output("GPU 0: H100", "Command completed")}]},
+                             "parsedArgs": {"command": "nvidia-smi"},
+                             "output": _output("GPU 0: H100", "Command completed")}]},
         {"message": {"role": "tool", "content": "GPU 0: H100", "toolCallId": "call_2", "id": "r2"}, "contextItems": []},
     ], "mode": "agent", "chatModelTitle": "Claude Sonnet 4"}
     path = folder / f"{SID}.json"
