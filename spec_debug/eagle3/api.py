@@ -496,14 +496,18 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             f"the loss_mask selects no position to score in any of the {result.samples} "
             "samples (all zero, or only the first token): every position was scored instead; "
             "a chat template whose assistant turns were not found writes such masks")
+    from spec_debug.eagle3.layout import FINAL_SLOT_CHECK_BELOW
+
     if semantics == "reference" and result.samples:
+        # a draft that scores well reads the few samples it always read: the wider read is
+        # for one that scores badly, where a wrong flag is a likely cause
+        checked = (_FLAG_CHECK_SAMPLES if result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW
+                   else _FEW_CHECK_SAMPLES)
         input_notes += _norm_before_residual_note(
             loaded, _enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
-                                              max_samples=min(_FLAG_CHECK_SAMPLES,
-                                                              max_samples or _FLAG_CHECK_SAMPLES),
+                                              max_samples=min(checked, max_samples or checked),
                                               spec=spec, skipped=SkippedFiles(), masks=masks),
                                  every_position), device)
-    from spec_debug.eagle3.layout import FINAL_SLOT_CHECK_BELOW
 
     if result.samples and has_final and result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW \
             and _final_slot_checkable(loaded, info, resolved.slots):
@@ -550,6 +554,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 # margins (layout.FLAG_MIN_GAIN), and eval said nothing where layout named the fault.
 _FLAG_CHECK_SAMPLES = 16
 _CHECK_ROWS = 1024
+_FEW_CHECK_SAMPLES = 4  # the norm_before_residual check of a draft that scores well
 
 
 def _scored_rows(sample, every_position: bool) -> int:

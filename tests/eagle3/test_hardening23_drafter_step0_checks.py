@@ -115,3 +115,23 @@ def test_norm_before_residual_is_named_when_no_loss_mask_selects_a_position(tmp_
     # the same as with masks that select every position
     plain = _eval(root, root / "data")
     assert [n for n in plain["notes"] if "does not fit" in n] == flagged
+
+
+def test_a_draft_that_scores_well_keeps_the_few_samples_of_its_flag_check(tmp_path,
+                                                                          monkeypatch):
+    """The wider read costs passes over more samples: only a draft scoring under the
+    final-slot threshold (where a wrong flag or slot is a likely cause) pays for it."""
+    from spec_debug.eagle3 import api
+
+    root = save_informative_world(tmp_path / "good", seed=3)
+    asked = []
+    real = api.iter_samples
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("max_samples"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api, "iter_samples", spy)
+    out = _eval(root, root / "data")
+    assert out["full_accuracy"][0] > 0.25
+    assert asked[-1] == api._FEW_CHECK_SAMPLES  # the flag check's read, after the evaluation
