@@ -356,7 +356,8 @@ _FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\*{0,2}\
 # "fr-spec is 17.79% faster than eagle-2" compares two drafters.
 _PCT_BEFORE_WORD = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?%\s+$")
 _PCT_SPEEDUP = re.compile(r"(?<![\w.+-])[+~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?%\*{0,2}\s+(?:end-to-end\s+|e2e\s+|decode\s+)?$")
-_THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r")", re.I)
+# "than without it" too: "speculative decoding is 15% slower than without it".
+_THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r"|without(?:\s+it\b|\s*(?:[.,;!?)]|$)))", re.I)
 # A factor against another speculative method ("EAGLE 3 ... speedup wrt EAGLE 1: 1.09x",
 # vllm-project/vllm#16937; "E3 over E1", #20780; "fr-spec is 17.79% faster than eagle-2", #24343)
 # says nothing about the run without speculation.
@@ -600,6 +601,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         _speedups(text, found)
     if prose and "%" in text and ("hroughput" in text or "/s" in text):
         _percent_throughput(text, found)
+    if prose and ("aseline" in text or "anilla" in text) and ("%" in text or "x" in text or "\u00d7" in text):
+        _baseline_share(text, found)
     _accuracy(text, found)
     # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
@@ -1558,6 +1561,22 @@ def _percent_throughput(text: str, found: list[Metric]) -> None:
             continue
         factor = round(1 + value / 100 if gain else 1 - value / 100, 4)
         found.append(Metric("speedup", factor, "x", _context(text, m.start(), than.end() if than else m.end())))
+
+
+# A share of the baseline's speed: "EAGLE3 is 0.85x the baseline throughput", "runs at 85% of
+# baseline throughput". The baseline named, no subject is needed. Searched with re.I.
+_BASELINE_SHARE = re.compile(
+    r"(?<![\w.+-])[~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?(?:(?P<x>[x\u00d7])|%\s+of)\s+(?:the\s+)?"
+    r"(?:baseline|vanilla|autoregressive|non-spec\w*|no-spec\w*)(?:['\u2019]s)?\s+"
+    r"(?:(?:decode|decoding|output|generation)\s+)?(?:throughput|speed|tok(?:en)?s?/s|tps)\b", re.I)
+
+
+def _baseline_share(text: str, found: list[Metric]) -> None:
+    for m in _BASELINE_SHARE.finditer(text):
+        value = float(m.group("value")) if m.group("x") else float(m.group("value")) / 100
+        if 0 < value <= 20 and not any(f.name == "speedup" and f.value == round(value, 4) for f in found):
+            # (not again what the speedup's word gave: "a speedup of 0.85x the baseline throughput")
+            found.append(Metric("speedup", round(value, 4), "x", _context(text, m.start(), m.end())))
 
 
 def _spec_clause(text: str, start: int, end: int) -> bool:
