@@ -536,11 +536,37 @@ def _python_engine_call(text: str) -> list[str] | None:
         if speculative:
             if isinstance(result, LaunchParseError):
                 raise result
+            _refuse_joined_for_a_shell(tree, result)
             return result
     for _, result in calls:
         if not isinstance(result, LaunchParseError):
             return result
     raise calls[0][1]
+
+
+def _refuse_joined_for_a_shell(tree: ast.AST, argv: list[str]) -> None:
+    """`subprocess.Popen(" ".join(cmd), shell=True)` (Modal's vLLM example starts its server so)
+    hands /bin/sh one string: a word with spaces or quotes in it, the `json.dumps` of a
+    speculative config, is split and unquoted there, so vLLM's json.loads refuses it and the
+    server does not start. Raised when the shell's words differ from the list's."""
+    joined = any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+                 and isinstance(node.func.value, ast.Constant) and node.func.value.value == " "
+                 for node in ast.walk(tree))
+    shell = any(isinstance(node, ast.keyword) and node.arg == "shell" and isinstance(node.value, ast.Constant)
+                and node.value.value is True for node in ast.walk(tree))
+    if not (joined and shell):
+        return
+    try:
+        same = shlex.split(" ".join(argv)) == argv
+    except ValueError:
+        same = False
+    if not same:
+        changed = next((w for w in argv if re.search(r"[\s\"'{}$`\\]", w)), "")
+        raise LaunchParseError(
+            f"the script joins the server's argument list into one string for a shell (\" \".join(...) with "
+            f"shell=True): the shell splits and unquotes {changed!r}, so the server does not get it as written "
+            "(a JSON --speculative-config is refused and the server does not start)",
+            hint="run the list itself (subprocess.Popen(cmd)) or join it with shlex.join(cmd)")
 
 
 def _python_argv_list(node: ast.List, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
@@ -671,6 +697,11 @@ def _literal(expr: ast.expr, names: dict[str, Any]) -> Any:
     if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "str"
             and len(expr.args) == 1 and not expr.keywords):
         return str(_literal(expr.args[0], names))  # `"--speculative-num-steps", str(3)`
+    if (isinstance(expr, ast.Call) and ast.unparse(expr.func) == "json.dumps" and len(expr.args) == 1
+            and not expr.keywords):
+        # `"--speculative-config", json.dumps(SPECULATIVE_CONFIG)` (a Modal serve script's way):
+        # the JSON text of a literal, with json.dumps' default ", " / ": " separators
+        return json.dumps(_literal(expr.args[0], names))
     if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "dict"
             and not expr.args and all(kw.arg is not None for kw in expr.keywords)):
         # `speculative_config=dict(method="eagle3", model=..., num_speculative_tokens=3)`
