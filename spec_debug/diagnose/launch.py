@@ -137,6 +137,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     if exec_form is None:
         exec_form = _docker_ps_argv(command)
     if exec_form is None:
+        exec_form = _inspect_path_args(command)
+    if exec_form is None:
         exec_form = _production_stack_argv(command)
     with_dotenv = _dotenv_and_compose(command)
     if exec_form is None and with_dotenv is not None:
@@ -919,6 +921,21 @@ def _stack_model_argv(spec: dict[str, Any]) -> list[str]:
     engine_env = [f"{k}={v}" for k, v in env.items() if k.startswith(_ENGINE_ENV_PREFIXES)]
     image = f"{spec.get('repository', 'vllm/vllm-openai')}:{spec.get('tag', 'latest')}"
     return [*(["env", *engine_env] if engine_env else []), image, *argv]
+
+
+def _inspect_path_args(text: str) -> list[str] | None:
+    """`docker inspect -f '{{.Path}} {{.Args}}' CONTAINER`: the process path, then its
+    arguments as Go prints a []string (`[serve M --speculative-config {"method":...}]`: joined by
+    spaces in brackets, quotes kept, as a `ps` line). Was: the bracketed words read as shell
+    words (`[serve` no subcommand: a vLLM image's flags unread). None for any other text."""
+    m = re.fullmatch(r"[ \t]*(\S+)[ \t]+\[(.+)\][ \t]*\n?", text)
+    if not m or m.group(1).startswith(("[", "$", "#")):
+        return None
+    try:
+        words = [m.group(1), *_split_keeping_json(m.group(2))]
+    except ValueError:
+        return None
+    return words if _is_server(_server_argv(words)) else None
 
 
 def _describe_shell_string(container: dict[str, Any]) -> dict[str, Any]:
