@@ -149,6 +149,13 @@ class SshServer:
         Path(str(self.host_key_path) + ".pub").unlink()
         keygen(self.host_key_path, comment="spec-debug-test-host-new")
 
+    def log_tail(self, lines: int = 40) -> str:
+        """The last lines of sshd's log, for a failed test's message."""
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError as exc:
+            return f"(no sshd log: {exc})"
+
     def connection_pids(self) -> list[int]:
         from spec_debug.runner.proctree import descendants
 
@@ -173,7 +180,10 @@ class SshServer:
             # unless SHLVL>=1; a slow rc file (pyenv, conda init) would dominate every timing.
             "SetEnv SHLVL=1\n"
             "MaxStartups 100\n"
-            "LogLevel ERROR\n"
+            # VERBOSE: each connection's start and end, and a MaxStartups drop ("drop connection
+            # #N ... past MaxStartups"), go to sshd.log: what a test that failed on a loaded CI
+            # machine shows of the server's side (log_tail). A few lines a connection.
+            "LogLevel VERBOSE\n"
             "Subsystem sftp internal-sftp\n"
             f"{self.extra_config}"
         )

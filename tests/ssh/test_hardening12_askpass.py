@@ -97,12 +97,18 @@ def test_a_cancelled_askpass_or_require_never_leaves_the_key_unopened(client: Cl
         cancelled = _askpass(tmp_path, "", status=1)
         code, _, output = _run_without_terminal(
             client, tmp_path, "gpu01", {"SSH_ASKPASS": str(cancelled), "SSH_ASKPASS_REQUIRE": "force"})
-        assert code == 3, output
-        assert "encrypted, no valid passphrase given" in output, output
+        assert code == 3, output + _server_side(server)
+        assert "encrypted, no valid passphrase given" in output, output + _server_side(server)
         code, _, output = _run_without_terminal(
             client, tmp_path / "never", "gpu01",
             {"SSH_ASKPASS": str(cancelled), "SSH_ASKPASS_REQUIRE": "never", "DISPLAY": ":0"})
     finally:
         server.stop()
-    assert code == 3, output
-    assert "no terminal to ask for its passphrase" in output, output
+    # The server's side goes with a failure: once in a CI run, this second login got no SSH
+    # handshake within 15 s from this fresh sshd (not seen in 13 runs under load here).
+    assert code == 3, output + _server_side(server)
+    assert "no terminal to ask for its passphrase" in output, output + _server_side(server)
+
+
+def _server_side(server: SshServer) -> str:
+    return f"\n--- sshd.log ---\n{server.log_tail()}"
