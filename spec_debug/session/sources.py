@@ -1000,6 +1000,8 @@ def _record_kind(obj: dict) -> str | None:
         return "openai"
     if openhands.looks_like(obj):
         return "openhands"
+    if kimi_code.looks_like(obj):
+        return "kimi"  # Kimi Code's {type: "turn.prompt" | "context.append_loop_event" ..., time} (formats.kimi_code)
     return None
 
 

@@ -63,3 +63,14 @@ def test_a_home_scan_finds_kimi_code_s_sessions(tmp_path):
     home = tmp_path / "home"
     _session(home)
     assert [s.id for s in discover(home)] == ["session_c46bdf25"]
+
+
+def test_a_wire_log_copied_without_its_metadata_line_is_still_kimi_code_s(tmp_path):
+    """``tail -n +2`` of a long log, or a copy cut at its head: the records alone tell the format
+    (before, no record looked like any format's and the file was refused)."""
+    lines = _session(tmp_path / "home").read_text(encoding="utf-8").splitlines()[1:]
+    path = tmp_path / "tail.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    assert (doc["sessions"][0]["format"], doc["sessions"][0]["unknown_types"]) == ("kimi", 0)
+    assert [c["exit_code"] for c in doc["commands"]] == [1]
