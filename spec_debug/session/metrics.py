@@ -414,8 +414,11 @@ _ACCEPT_LEN_WORD = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gt
 # 1.1"; the name an abbreviation in parentheses ("mean acceptance length (MAL) of 3.1").
 _IS_ONLY = (r"(?:is|was|are|were|stays?|stayed|remains?|remained|sits?|sat|hovers?|hovered|stuck)"
             r"(?:\s+(?:only|just|still|now|around|about|roughly|approximately|basically|exactly|stuck|at)\b)*")
+# "of" with a word of degree: "an acceptance length of only ~1.1 tokens"; "≈" as a separator:
+# "acceptance length ≈ 1.02".
+_OF_ONLY = r"of(?:\s+(?:only|just|about|around|roughly|approximately|nearly|almost))?"
 _ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|[A-Z]{1,4})\))?"
-                         r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
+                         r"\s*(?:[:=\uff1a\u2248]|" + _OF_ONLY + r"|" + _IS_ONLY + r"|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
                          r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7]|times\b|points?\b|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
@@ -433,7 +436,7 @@ _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
 # The number is no rate when a factor, a difference or a count follows it: "acceptance rate is now
 # 5x higher", "is 3 points lower", "is roughly 10 times lower", "is only 1 in 10", "is around 2.5
 # tokens per step" (a length called a rate); not "0.7 in 10 runs". "percent" spelled out is a percentage.
-_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
+_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a\u2248]|" + _OF_ONLY + r"|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7](?![a-z])|times\b|points?\b|pts?\b|pp\b|out\s+of\b|/\s*\d"
                          r"|in\s+\d+\b(?!\s*(?:runs?|trials?|tests?|iterations?|requests?|prompts?|samples?|cases?)\b)"
                          r"|tokens?\b|steps?\b|requests?\b|req/))\s*(?P<pct>%|percent\b)?")
@@ -444,7 +447,8 @@ _RATE_AS_LENGTH = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r")?\s*(?:~\s*
 # "AL" is the mean acceptance length in vLLM's spec-decode threads: "Previous AL=3.53"
 # (vllm-project/vllm#26191), "Using 3 draft token SGL gets 2.4 AL" (#16035). Upper case and a
 # word of its own only ("TOTAL", "ALL" are none); prose only, where people write it.
-_AL_AFTER = re.compile(r"(?<![\w-])AL\s*(?:[:=]|of|is|was)?\s*(?P<value>\d+(?:\.\d+)?)(?![\w.%])")
+_AL_AFTER = re.compile(r"(?<![\w-])AL\s*(?:[:=\u2248]|of|is|was|(?:dropped|fell|went|rose|jumped|climbed|increased|decreased)"
+                       r"(?:\s+(?:down|up))?\s+to)?\s*~?\s*(?P<value>\d+(?:\.\d+)?)(?![\w.%])")
 _AL_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?AL(?![\w-])")
 _SPEC_WORDS = ("draft", "spec", "eagle", "accept", "mtp", "medusa", "ngram", "n-gram")
 """Words a text about speculative decoding has, one at least (see _accept_al)."""
