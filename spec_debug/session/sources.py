@@ -613,6 +613,12 @@ def _session_files(root: Path) -> list[Path]:
                 continue
             names.discard(kimi_wire.TRANSCRIPT)
             filenames = [n for n in filenames if n != kimi_wire.TRANSCRIPT]
+        if kimi_wire.TRANSCRIPT in names and Path(dirpath).parent.name == kimi_code.AGENTS_DIR:
+            # A Kimi Code agent's folder (session_<id>/agents/<agent>/): its wire.jsonl is the agent's
+            # session; its plans/ (the plan Markdown, src/features/plan/planService.ts) are none
+            found.append(Path(dirpath) / kimi_wire.TRANSCRIPT)
+            dirnames[:] = [d for d in dirnames if d == kimi_code.AGENTS_DIR]
+            continue
         if crush.STORE in names and Path(dirpath).name == crush.DATA_DIR:
             # Crush's data folder: the sessions are in crush.db; its logs/ and config are none
             found.append(Path(dirpath) / crush.STORE)

@@ -59,10 +59,16 @@ def test_a_kimi_code_wire_log_gives_its_prompt_command_exit_code_and_failure(tmp
     assert ("agent_error", "429 Too Many Requests") in [(e["kind"], e["message"]) for e in doc["errors"]]
 
 
-def test_a_home_scan_finds_kimi_code_s_sessions(tmp_path):
+def test_a_home_scan_finds_kimi_code_s_sessions_and_not_their_plans(tmp_path):
+    """An agent's plans (``agents/<agent>/plans/<id>.md``, ``src/features/plan/planService.ts``) are
+    Markdown the model wrote, no session: read as text logs, their example commands were commands."""
     home = tmp_path / "home"
-    _session(home)
+    wire = _session(home)
+    plans = wire.parent / "plans"
+    plans.mkdir()
+    (plans / "plan-1.md").write_text("# Plan\n\n$ ssh gpu-3 'pkill -f vllm'\n", encoding="utf-8")
     assert [s.id for s in discover(home)] == ["session_c46bdf25"]
+    assert [s.id for s in discover(wire.parents[2])] == ["session_c46bdf25"]
 
 
 def test_a_wire_log_copied_without_its_metadata_line_is_still_kimi_code_s(tmp_path):
