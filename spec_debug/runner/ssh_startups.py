@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import threading
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -79,4 +80,9 @@ def wait_counted_out(transport: paramiko.Transport, within_s: float) -> None:
         transport._send_user_message(request)  # type: ignore[attr-defined]
     except (paramiko.SSHException, EOFError, OSError):
         return  # a connection lost now is reported by its first use
-    answered.wait(within_s)
+    # Polled: a lost connection or Ctrl-C (abandon_connects) ends the wait at once.
+    me = threading.get_ident()
+    deadline = time.monotonic() + within_s
+    while not answered.wait(_WAIT_POLL_S):
+        if not transport.is_active() or me in _ABANDONED or time.monotonic() >= deadline:
+            return
