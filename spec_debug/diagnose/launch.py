@@ -550,13 +550,10 @@ def _refuse_joined_for_a_shell(tree: ast.AST, argv: list[str]) -> None:
     """`subprocess.Popen(" ".join(cmd), shell=True)` (Modal's vLLM example starts its server so)
     hands /bin/sh one string: a word with spaces or quotes in it, the `json.dumps` of a
     speculative config, is split and unquoted there, so vLLM's json.loads refuses it and the
-    server does not start. Raised when the shell's words differ from the list's."""
-    joined = any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
-                 and isinstance(node.func.value, ast.Constant) and node.func.value.value == " "
-                 for node in ast.walk(tree))
-    shell = any(isinstance(node, ast.keyword) and node.arg == "shell" and isinstance(node.value, ast.Constant)
-                and node.value.value is True for node in ast.walk(tree))
-    if not (joined and shell):
+    server does not start. Raised when the shell's words differ from the list's.
+    Only the shell=True call's own command counts: a `print(" ".join(cmd))` of a list run as a
+    list, or `" ".join(shlex.quote(w) for w in cmd)`, hands the server its words as written."""
+    if not _runs_joined_in_a_shell(tree):
         return
     try:
         same = shlex.split(" ".join(argv)) == argv
@@ -569,6 +566,44 @@ def _refuse_joined_for_a_shell(tree: ast.AST, argv: list[str]) -> None:
             f"shell=True): the shell splits and unquotes {changed!r}, so the server does not get it as written "
             "(a JSON --speculative-config is refused and the server does not start)",
             hint="run the list itself (subprocess.Popen(cmd)) or join it with shlex.join(cmd)")
+
+
+def _runs_joined_in_a_shell(tree: ast.AST) -> bool:
+    """A `shell=True` call whose command is the server's words joined by spaces, as they are:
+    written in the call (`Popen(" ".join(cmd), shell=True)`) or through a name bound to that join."""
+    servers = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and _names_a_server(node.value)
+               for target in node.targets if isinstance(target, ast.Name)}
+    joined = {target.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and _raw_join(node.value, servers)
+              for target in node.targets if isinstance(target, ast.Name)}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not any(
+                kw.arg == "shell" and isinstance(kw.value, ast.Constant) and kw.value.value is True
+                for kw in node.keywords):
+            continue
+        command = node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg == "args"), None)
+        if _raw_join(command, servers) or (isinstance(command, ast.Name) and command.id in joined):
+            return True
+    return False
+
+
+def _names_a_server(node: ast.expr) -> bool:
+    """A list literal that starts a server (`["vllm", "serve", ...]`, `[sys.executable, "-m",
+    "sglang.launch_server", ...]`), not another program's (`["nvidia-smi", "-L"]`)."""
+    return isinstance(node, (ast.List, ast.Tuple)) and any(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) and re.search(r"vllm|sglang|--speculative", e.value)
+        for e in node.elts)
+
+
+def _raw_join(node: ast.expr | None, servers: set[str]) -> bool:
+    """`" ".join(cmd)` of the server's words themselves (its list, by name or written out), not of
+    words each quoted for the shell first (a comprehension, `map(shlex.quote, cmd)`)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join"
+            and isinstance(node.func.value, ast.Constant) and node.func.value.value == " " and len(node.args) == 1):
+        return False
+    words = node.args[0]
+    while isinstance(words, ast.BinOp):  # (`cmd + extra_args`)
+        words = words.left
+    return _names_a_server(words) or (isinstance(words, ast.Name) and words.id in servers)
 
 
 def _python_argv_list(node: ast.List, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
@@ -1320,7 +1355,9 @@ def _server_argv(argv: list[str]) -> list[str]:
             # program read as a variable named `command`, and SGLANG_ENABLE_SPEC_V2 there lost)
             command = [*unit_env, command[0][len("command="):], *command[1:]]
         at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
-        servers.append(command[:at] + exported + command[at:] if exported else command)
+        # (a unit's Environment= above its ExecStart= is in both: once is what runs)
+        inherited = [word for word in exported if word not in command]
+        servers.append(command[:at] + inherited + command[at:] if inherited else command)
     # A prefill/decode pair started from one script (`... --disaggregation-mode prefill & ...
     # --disaggregation-mode decode --speculative-algorithm EAGLE ... &`; DeepSeek MTP deployments
     # put the speculative flags on the decode server): the one that speculates is audited, as
