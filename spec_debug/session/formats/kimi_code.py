@@ -4,8 +4,9 @@ session_<id>/agents/<agent>/wire.jsonl``): the same metadata line as Kimi CLI's 
 ``{"type", ...payload, "time"}`` with ``time`` in epoch milliseconds
 (``packages/agent-core-v2/docs/wire-manifest.d.ts``, 55 record types). Read here:
 
-- ``turn.prompt{input: [parts], origin}``: the person's turn when ``origin`` is ``user``, else the
-  CLI's (a skill, a hook result, a compaction summary, a retry);
+- ``turn.prompt{input: [parts], origin}``: the person's turn when ``origin`` is ``{kind: "user"}``,
+  else the CLI's (a skill, a hook result, a compaction summary, a retry); ``turn.steer``, the same
+  fields, what the person typed while the turn ran;
 - ``context.append_message{message: {role, content: [text | think parts], toolCalls, toolCallId,
   origin, isError}}``: the context's copy of a message (a user one repeats its ``turn.prompt``);
 - ``context.append_loop_event{event}``: the agent loop's ``content.part{part}``, ``tool.call{toolCallId,
@@ -31,7 +32,19 @@ from spec_debug.session.formats.instants import stamp
 
 AGENTS_DIR = "agents"
 _EXIT = re.compile(r"Command failed with exit code: (-?\d+)\.")
-_PERSON = (None, "user")
+
+
+def _origin(origin) -> str | None:
+    """A prompt's origin, ``{kind: "user" | "skill_activation" | "compaction_summary" ...}``
+    (``PromptOrigin`` in ``packages/agent-core-v2/src/agent/contextMemory/types.ts``; the manifest
+    sketches it by its kinds alone), by its kind; a bare string is taken as the kind. Compared
+    whole, no origin was the person's: every prompt was read as the CLI's."""
+    kind = origin.get("kind") if isinstance(origin, dict) else origin
+    return kind if isinstance(kind, str) else None
+
+
+def _is_person(origin) -> bool:
+    return origin is None or _origin(origin) == "user"
 
 
 def looks_like(obj: dict) -> bool:
@@ -58,12 +71,12 @@ class Reader:
                          block=block, timestamp=ts, file=self.cursor.file, line=lineno, **kw)
 
         kind = obj.get("type")
-        if kind == "turn.prompt":
+        if kind in ("turn.prompt", "turn.steer"):
             text = _text(obj.get("input"))
-            person = obj.get("origin") in _PERSON and bool(text.strip())
+            person = _is_person(obj.get("origin")) and bool(text.strip())
             self.prompted = self.prompted or person
             yield event("prompt" if person else "system", "user", text=text,
-                        raw_type=None if person else f"turn.prompt:{obj.get('origin')}")
+                        raw_type=None if person else f"{kind}:{_origin(obj.get('origin'))}")
         elif kind == "context.append_message" and isinstance(obj.get("message"), dict):
             yield from self._message(obj["message"], event)
         elif kind == "context.append_loop_event" and isinstance(obj.get("event"), dict):
@@ -79,7 +92,7 @@ class Reader:
         role = message.get("role")
         content = message.get("content")
         if role == "user":
-            person = message.get("origin") in _PERSON and not self.prompted
+            person = _is_person(message.get("origin")) and not self.prompted
             yield event("prompt" if person else "system", "user", text=_text(content),
                         raw_type=None if person else "context.append_message")
         elif role == "assistant":
