@@ -180,14 +180,23 @@ _TABLE_CELL_SPLIT = re.compile(r"(?<!\\)\|")
 # A header cell naming the column of the values a runbook sets (not a reference table's
 # `Default`, which is the engine's own value, nor its `Description`).
 _VALUE_HEADER = re.compile(r"(?i)\**(?:value|values|setting|set to|our value|we use|used)\**")
+# A header cell of a reference table's other columns (SGLang's docs/advanced_features/
+# server_arguments.md: `| Argument | Description | Defaults |`; READMEs: `| Parameter | Purpose |`).
+_REFERENCE_HEADER = re.compile(r"(?i)\**(?:defaults?|default value|description|purpose|meaning|help|notes?|type"
+                               r"|options|choices|explanation|默认值?|说明|描述|含义)\**")
+# A value cell that notes a switch instead of giving a value (`| --disable-radix-cache | (flag) |`).
+_SWITCH_NOTE = re.compile(r"\(.*\)|[-—–]|")
+# Prose: two or more words of letters (`Number of draft steps.`), no value a flag takes.
+_PROSE_WORD = re.compile(r"[A-Za-z]{2,}[.,;:]?")
 
 
 def _markdown_table_argv(text: str) -> list[str] | None:
     """The flags of a runbook's Markdown table pasted alone (`| Flag | Value |` / `|---|---|` /
     `| --speculative-num-steps | 3 |`): each row whose first cell is a flag gives that flag and
-    the value in its second cell (backquotes and an empty cell aside: a switch), as the server's
-    flags pasted alone are read. Cells after the second (a description, a reason) are prose.
-    None for any other text; a row whose value cell is a sentence makes the table no flag list."""
+    the value in its second cell (backquotes and an empty or `(flag)` cell aside: a switch), as
+    the server's flags pasted alone are read. Cells after the second (a description, a reason)
+    are prose. None for any other text: a reference table (its header names defaults or
+    descriptions and no value column, or a value cell is a sentence) is no flag list."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines or not all(_TABLE_ROW.fullmatch(line) for line in lines):
         return None
@@ -200,9 +209,14 @@ def _markdown_table_argv(text: str) -> list[str] | None:
         if not cells or not cells[0].startswith("-"):
             # the header row (`| Flag | Description | Value |` names the value's column), or prose
             named = [i for i, cell in enumerate(cells) if _VALUE_HEADER.fullmatch(cell)]
+            if not words and not named and len(cells) > column and _REFERENCE_HEADER.fullmatch(cells[column]):
+                return None
             column = named[0] if named and not words else column
             continue
         value = cells[column] if len(cells) > column else ""
+        value = "" if _SWITCH_NOTE.fullmatch(value) else value
+        if not value.startswith(("{", "[")) and sum(1 for w in value.split() if _PROSE_WORD.fullmatch(w)) >= 2:
+            return None
         try:
             written = shlex.split(cells[0]) + ([value] if value.startswith(("{", "[")) else shlex.split(value))
         except ValueError:
