@@ -2071,6 +2071,12 @@ def _logged_server_args(text: str) -> list[str] | None:
         pairs = [(k.value, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
     else:
         return None
+    if any(isinstance(value, _CODE_VALUES) and not (isinstance(value, ast.Name) and value.id in ("inf", "nan"))
+           for _, value in pairs):
+        # `Engine(server_args=ServerArgs(speculative_algorithm=ALG, ...))` in a script: code, whose
+        # values are names the text does not hold (a log prints values, never a name); read by the
+        # Python reader, which says so (was: the names dropped, a server with no speculation)
+        return None
     argv = ["python3", "-m", "sglang.launch_server"] if sglang else ["vllm", "serve"]
     for name, value_node in pairs:
         try:
@@ -2084,6 +2090,8 @@ def _logged_server_args(text: str) -> list[str] | None:
     return argv
 
 
+# Values only code has: a name, `os.environ["X"]`, `args.model`, an f-string, `a + b`.
+_CODE_VALUES = (ast.Name, ast.Attribute, ast.Subscript, ast.JoinedStr, ast.BinOp)
 # `name=value` / `'name': value` with a plain value (a quoted string, a number, True/False/None)
 _LOGGED_PLAIN = re.compile(r"(?:(?<![\w'])(\w+)=|'(\w+)':\s*)('(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?(?![\w.])|True|False|None)")
 
