@@ -417,14 +417,16 @@ def _goose_imported(folder: Path, names: set[str]) -> set[str] | None:
 
 
 def _goose_sessions(folder: Path) -> list[Path]:
-    """Goose's sessions folder in a home scan: its store, and the JSONL sessions not imported into it."""
+    """Goose's sessions folder in a home scan: its store, and the JSONL sessions not imported into
+    it; a Goose release from before the store keeps only JSONL sessions there (the files
+    ``import_legacy`` reads at a later release's first start)."""
     try:
         names = {p.name for p in folder.iterdir()}
     except OSError:
         return []
     imported = _goose_imported(folder, names) or set()
-    return [folder / goose_store.DB_NAME] + [folder / n for n in sorted(names)
-                                              if n.endswith(".jsonl") and n[:-6] not in imported]
+    store = [folder / goose_store.DB_NAME] if goose_store.DB_NAME in names else []
+    return store + [folder / n for n in sorted(names) if n.endswith(".jsonl") and n[:-6] not in imported]
 
 
 def _conversations(source: SessionSource) -> list[SessionSource]:
@@ -633,8 +635,8 @@ def _session_files(root: Path) -> list[Path]:
             continue
         if ".local" in dirnames and opencode.is_storage(storage := Path(dirpath) / _OPENCODE_STORAGE):
             found.extend(opencode.session_files(storage))  # the rest of ~/.local is passed by
-        if ".local" in dirnames and (goose_db := Path(dirpath) / goose_store.HOME_STORE).is_file():
-            found.extend(_goose_sessions(goose_db.parent))  # the rest of ~/.local is passed by
+        if ".local" in dirnames and (goose_sessions := Path(dirpath) / goose_store.HOME_STORE.parent).is_dir():
+            found.extend(_goose_sessions(goose_sessions))  # the rest of ~/.local is passed by
         # Cline's and Roo Code's tasks in the editors' storage, local or a remote server's; the rest is passed by
         found.extend(cline_task.home_tasks(Path(dirpath), dirnames))
         gemini_project = _is_gemini_project(names, set(dirnames))
