@@ -121,12 +121,16 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     sources = [part for source in sources for part in _conversations(source)]
     if not scanning and len(sources) == 1 and sources[0].format == "codex" and not sources[0].exec_events:
         sources = _with_sub_agent_rollouts(sources[0])
+    elif not scanning and len(sources) == 1 and sources[0].format == "kimi" and _kimi_code_agent(path) == MAIN_AGENT:
+        # Kimi Code's main agent named alone comes with its sub-agents' logs beside it.
+        sources[0].children = [SessionSource(id=wire.parent.name, path=wire, format="kimi")
+                               for wire in _kimi_code_sub_agents(path)]
     elif not scanning and len(sources) == 1 and sources[0].format == "gemini-cli":
         # A Gemini CLI session named alone comes with its sub-agents' recordings beside it.
         sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="gemini-cli")
                                for f in gemini_agents.beside(sources[0].path)]
     else:
-        sources = _without_resumed_copies(_nest_gemini_subagents(_nest_codex_threads(sources)))
+        sources = _without_resumed_copies(_nest_kimi_code_agents(_nest_gemini_subagents(_nest_codex_threads(sources))))
     _unique_ids(sources, path)
     if not sources and not readable("zstd") and (packed := [f for f in files if kind_of_file(f) == "zstd"]):
         raise UsageError(f"{path}: {len(packed)} transcript(s) are zstd-compressed (Codex compresses rollouts idle "
@@ -516,6 +520,42 @@ def _nest_gemini_subagents(sources: list[SessionSource]) -> list[SessionSource]:
             parent.children.append(source)
             nested.add(id(source))
     return [s for s in sources if id(s) not in nested]
+
+
+def _kimi_code_agent(path: Path) -> str | None:
+    """The agent whose log ``path`` is in a Kimi Code session, ``<session>/agents/<agent>/wire.jsonl``
+    (:mod:`formats.kimi_code`); None for any other file."""
+    if path.name != kimi_wire.TRANSCRIPT or path.parent.parent.name != kimi_code.AGENTS_DIR:
+        return None
+    return path.parent.name
+
+
+def _kimi_code_sub_agents(main: Path) -> list[Path]:
+    """The logs of the sub-agents beside a Kimi Code session's main agent (``agents/<subagentId>/``)."""
+    try:
+        folders = sorted(main.parent.parent.iterdir())
+    except OSError:
+        return []
+    return [wire for folder in folders if folder.name != main.parent.name
+            and (wire := folder / kimi_wire.TRANSCRIPT).is_file()]
+
+
+def _nest_kimi_code_agents(sources: list[SessionSource]) -> list[SessionSource]:
+    """A Kimi Code session's sub-agents (``agents/<subagentId>/wire.jsonl`` beside ``agents/main/``)
+    are agents of the session, read after its main agent (:func:`formats.kimi_wire.read_agents`),
+    not sessions of their own; a sub-agent's log copied without the main one stays a session."""
+    mains = {s.path.parent.parent: s for s in sources if s.format == "kimi" and _kimi_code_agent(s.path) == MAIN_AGENT}
+    if not mains:
+        return sources
+    kept = []
+    for source in sources:
+        agent = _kimi_code_agent(source.path) if source.format == "kimi" else None
+        main = mains.get(source.path.parent.parent) if agent not in (None, MAIN_AGENT) else None
+        if main is None:
+            kept.append(source)
+        else:
+            main.children.append(source)
+    return kept
 
 
 def _with_sub_agent_rollouts(source: SessionSource) -> list[SessionSource]:
@@ -1076,6 +1116,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from opencode.read(source.path, cursor, stats)
         elif source.format == "grok":
             yield from grok_cli.read(source.path, cursor, stats)
+        elif source.format == "kimi" and source.children:
+            yield from kimi_wire.read_agents(source.path, [c.path for c in source.children], cursor, stats, tree)
         elif source.format == "kimi":
             yield from kimi_wire.read(source.path, cursor, stats, tree)
         elif source.format == "crush":

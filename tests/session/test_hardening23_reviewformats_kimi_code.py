@@ -55,3 +55,49 @@ def test_a_prompt_whose_origin_is_kind_user_is_the_person_s(tmp_path):
     assert [p["text"] for p in doc["prompts"]] == ["why is the draft never accepted on gpu-3?",
                                                    "use the 8B target, not the 70B"]
     assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [(LAUNCH, 1)]
+
+
+PROBE = "ssh gpu-3 'curl -s localhost:8000/metrics | grep spec_decode'"
+
+
+def _with_sub_agent(home: Path) -> Path:
+    """A session whose main agent starts a sub-agent by its Agent call: the parent's log holds the
+    ``subagent.spawned`` and ``subagent.failed`` records (``src/session/subagent/mirrorAgentRun.ts``),
+    the sub-agent's own log is ``agents/<subagentId>/wire.jsonl`` (docs/en/guides/sessions.md)."""
+    session = home / ".kimi-code" / "sessions" / "wd_spec_0123456789ab" / "session_c46bdf25"
+    rows = _main_rows()[:4] + [
+        _loop({"type": "tool.call", "toolCallId": "tool_2", "name": "Agent",
+               "args": {"description": "probe the metrics", "prompt": "read the acceptance counters"}},
+              1789559574000),
+        {"type": "subagent.spawned", "subagentId": "agent-0", "subagentName": "coder", "parentToolCallId": "tool_2",
+         "parentAgentId": "main", "description": "probe the metrics", "runInBackground": False,
+         "time": 1789559574001},
+        {"type": "subagent.failed", "subagentId": "agent-0", "error": "the probe failed", "time": 1789559579000},
+    ]
+    main = _write(session / "agents" / "main", rows)
+    sub = [
+        {"type": "metadata", "protocol_version": "1.5", "created_at": 1789559574002},
+        {"type": "turn.prompt", "agentId": "agent-0", "input": _text("read the acceptance counters"),
+         "origin": {"kind": "user"}, "time": 1789559574003},
+        {"type": "context.append_loop_event", "agentId": "agent-0", "time": 1789559574100,
+         "event": {"type": "tool.call", "toolCallId": "tool_9", "name": "Bash", "args": {"command": PROBE}}},
+        {"type": "context.append_loop_event", "agentId": "agent-0", "time": 1789559578000,
+         "event": {"type": "tool.result", "toolCallId": "tool_9", "result": {
+             "output": "curl: (7) Failed to connect\nCommand failed with exit code: 7.", "isError": True}}},
+    ]
+    _write(session / "agents" / "agent-0", sub)
+    (session / "state.json").write_text(json.dumps({"title": "eagle3", "agents": {
+        "main": {"type": "main", "parentAgentId": None}, "agent-0": {"type": "sub", "parentAgentId": "main"}}}))
+    return main
+
+
+def test_a_sub_agent_s_log_is_an_agent_of_its_session_started_by_the_parent_s_call(tmp_path):
+    main = _with_sub_agent(tmp_path / "home")
+    for named in (tmp_path / "home", main.parents[2], main):
+        doc = analyze_path(named).to_json()
+        assert [s["id"] for s in doc["sessions"]] == ["session_c46bdf25"], named
+        agents = {a["id"]: a for a in doc["agents"]}
+        assert (agents["agent-0"]["parent"], agents["agent-0"]["spawned_by"], agents["agent-0"]["type"],
+                agents["agent-0"]["status"]) == ("main", "tool_2", "coder", "failed")
+        assert [(c["agent"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
+            ("main", LAUNCH, None), ("agent-0", PROBE, 7)]

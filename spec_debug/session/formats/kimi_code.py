@@ -55,13 +55,39 @@ def looks_like(obj: dict) -> bool:
         and "payload" not in obj["message"]
 
 
+class SubAgents:
+    """What a session's wire logs say of its sub-agents, gathered as they are read: each one's
+    ``subagent.spawned`` record (``subagentId``, ``subagentName``, ``parentToolCallId``,
+    ``parentAgentId``, ``description``), written in the log of the agent that started it, and how it
+    ended (``subagent.completed`` / ``failed`` / ``cancelled``); ``src/session/subagent/
+    mirrorAgentRun.ts``. The sub-agent's own log, ``agents/<subagentId>/wire.jsonl``, says neither."""
+
+    def __init__(self) -> None:
+        self.spawned: dict[str, dict] = {}
+        self.ended: dict[str, str] = {}
+
+    def note(self, obj: dict) -> None:
+        agent = obj.get("subagentId")
+        if not isinstance(agent, str):
+            return
+        kind = obj.get("type")
+        if kind == "subagent.spawned":
+            self.spawned.setdefault(agent, obj)
+        elif kind in _ENDS:
+            self.ended[agent] = _ENDS[kind]
+
+
+_ENDS = {"subagent.completed": "completed", "subagent.failed": "failed", "subagent.cancelled": "interrupted"}
+
+
 class Reader:
     """One file's records; ``prompted`` once a ``turn.prompt`` was read (the context's copy of a
-    user message then repeats it)."""
+    user message then repeats it); ``agents`` gathers what the log says of sub-agents."""
 
-    def __init__(self, cursor: Cursor, stats: ReadStats) -> None:
+    def __init__(self, cursor: Cursor, stats: ReadStats, agents: SubAgents | None = None) -> None:
         self.cursor, self.stats = cursor, stats
         self.prompted = False
+        self.agents = agents if agents is not None else SubAgents()
 
     def record(self, obj: dict, seq: int, lineno: int) -> Iterator[Event]:
         ts = stamp(obj.get("time"))
@@ -86,6 +112,8 @@ class Reader:
             said = error.get("message") if isinstance(error.get("message"), str) else "the turn failed"
             yield event("system", "assistant", raw_type="error", text=said)
         else:
+            if isinstance(kind, str) and kind.startswith("subagent."):
+                self.agents.note(obj)
             yield event("other", "system", raw_type=str(kind))
 
     def _message(self, message: dict, event) -> Iterator[Event]:

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import kimi_cli, kimi_code
 from spec_debug.session.formats.common import Cursor, block_text, call_text, decode_arguments, remote_host, \
     shell_command, tool_path
@@ -96,9 +96,10 @@ class _Stream:
                                                           file=cursor.file, line=lineno))
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree | None = None) -> Iterator[Event]:
+def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree | None = None,
+         sub_agents: kimi_code.SubAgents | None = None) -> Iterator[Event]:
     streams: dict[str, _Stream] = {cursor.agent: _Stream(cursor.agent)}
-    code = kimi_code.Reader(cursor, stats)
+    code = kimi_code.Reader(cursor, stats, sub_agents)
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         seq = cursor.seq_base + index
@@ -115,6 +116,45 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree | None = 
         yield from _message(message, cursor.agent, seq, lineno, ts, streams, cursor, stats, tree, 0)
     for stream in streams.values():
         yield from stream.flush(cursor)
+
+
+def read_agents(path: Path, agents: list[Path], cursor: Cursor, stats: ReadStats, tree: AgentTree | None) \
+        -> Iterator[Event]:
+    """A Kimi Code session (:mod:`formats.kimi_code`): its main agent's log, then each sub-agent's,
+    ``agents/<subagentId>/wire.jsonl``, read as an agent of the session started by the call its
+    ``subagent.spawned`` record names (:class:`kimi_code.SubAgents`). A sub-agent's log is read
+    after the log that spawned it; one no record names, last. Read as sessions of their own, a
+    sub-agent's commands had no part in the call that started them."""
+    known = kimi_code.SubAgents()
+    yield from read(path, cursor, stats, tree, known)
+    seq_base = cursor.seq_base + cursor.records
+    pending = {wire.parent.name: wire for wire in agents}
+    while pending:
+        spawned = [a for a in known.spawned if a in pending]
+        agent = spawned[0] if spawned else sorted(pending)[0]
+        wire = pending.pop(agent)
+        if tree is not None:
+            _link(tree.get(agent, parent=_parent(known.spawned.get(agent), tree)), known, wire)
+        sub = Cursor(session=cursor.session, agent=agent, file=str(wire), seq_base=seq_base)
+        yield from read(wire, sub, stats, tree, known)
+        seq_base += sub.records
+
+
+def _parent(spawned: dict | None, tree: AgentTree) -> str:
+    parent = spawned.get("parentAgentId") if spawned else None
+    return parent if isinstance(parent, str) and parent in tree.agents else MAIN_AGENT
+
+
+def _link(info, known: kimi_code.SubAgents, wire: Path) -> None:
+    spawned = known.spawned.get(info.id) or {}
+    call = spawned.get("parentToolCallId")
+    info.spawned_by = call if isinstance(call, str) and call else None
+    name, description = spawned.get("subagentName"), spawned.get("description")
+    info.agent_type = name if isinstance(name, str) and name else "agent"
+    info.description = description if isinstance(description, str) else ""
+    info.file = str(wire)
+    if info.id in known.ended:
+        info.status = known.ended[info.id]
 
 
 def _message(message, agent: str, seq: int, lineno: int, ts, streams: dict, cursor: Cursor, stats: ReadStats,
