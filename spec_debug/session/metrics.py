@@ -1707,7 +1707,20 @@ _LLAMA_CPP_ACCEPT = re.compile(r"^n_drafted = (?P<drafted>\d+)\s*\n(?:[^\n]*\n){
 _LLAMA_SERVER_ACCEPT = re.compile(r"draft acceptance = (\d+(?:\.\d+)?) \(\s*\d+ accepted /")
 
 
+# A share of drafted tokens with its counts after it: "MTP acceptance 33% (20/60)" (a speculation
+# summary posted in JustVugg/colibri#523), "Accept: 61.2% (245/400)" (a script's verify loop
+# report); the fraction makes it a rate whatever word precedes it. Searched with re.I.
+_ACCEPT_FRACTION = re.compile(r"(?<![\w-])accept(?:ance|ed)?\s*[:=]?\s*(?P<value>\d+(?:\.\d+)?)\s*%\s*"
+                              r"\(\s*\d+\s*/\s*\d+\s*\)", re.I)
+
+
 def _accept_prose(text: str, found: list[Metric]) -> None:
+    if "%" in text and "/" in text and "(" in text and (m := _ACCEPT_FRACTION.search(text)) is not None \
+            and any(word in text.lower() for word in ("draft", "spec", "eagle", "mtp", "medusa", "gram")):
+        # (a text about drafting: "we accepted 10% (1/10) of the PRs" is none)
+        for m in _ACCEPT_FRACTION.finditer(text):
+            if not _ACCEPT_RATE_WORD.match(text, m.start() + 1):  # "acceptance rate" is read below
+                found.append(Metric("accept_rate", float(m.group("value")), "%", _context(text, m.start(), m.end())))
     if "draft acceptance = " in text:
         for m in _LLAMA_SERVER_ACCEPT.finditer(text):
             found.append(Metric("accept_rate", float(m.group(1)), "ratio", _context(text, m.start(), m.end())))
