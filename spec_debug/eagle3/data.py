@@ -548,8 +548,9 @@ def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
     makes a ones mask itself, specforge/data/preprocessing.py), so one in a sample comes
     from a hand-written dumper. Such a dumper may save the mask the model actually used,
     the square [T, T] (or [1, 1, T, T]) causal mask transformers builds from the [T]
-    one: boolean, 0/1, or additive (0 kept, a large negative value masked). It is read
-    back to the [T] mask it was built from rather than refused for its size."""
+    one: boolean, 0/1, or additive (0 kept, a large negative value masked), or the target's
+    own sliding-window / bidirectional-span pattern (_model_pattern). It is read back to the
+    [T] mask it was built from rather than refused for its size."""
     square = attention
     while square.dim() > 2 and square.shape[0] == 1:
         square = square[0]
@@ -558,11 +559,14 @@ def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
     keep = _kept_entries(square)
     if bool(keep.all()):
         return None
-    per_position = _causal_positions(keep)
-    if per_position is None and square.dtype == torch.bool:
-        # True/1 = masked out: torch.nn.MultiheadAttention's boolean attn_mask convention
-        # (nn.Transformer.generate_square_subsequent_mask's float one is additive, above)
-        per_position = _causal_positions(~keep)
+    # True/1 = masked out is torch.nn.MultiheadAttention's boolean attn_mask convention
+    # (nn.Transformer.generate_square_subsequent_mask's float one is additive, above). Plain
+    # causal attention in either convention first: a MultiheadAttention mask with padded
+    # keys reads as a windowed one in the other convention
+    readings = [keep, ~keep] if square.dtype == torch.bool else [keep]
+    per_position = next((p for p in (_causal_positions(k, model_pattern=pattern)
+                                     for pattern in (False, True) for k in readings)
+                         if p is not None), None)
     if per_position is not None:
         return None if bool(per_position.all()) else per_position
     if not bool(keep.any()):
@@ -574,20 +578,43 @@ def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
                         hint="write one sample per sequence, without padding")
 
 
-def _causal_positions(keep: Tensor) -> Tensor | None:
+def _causal_positions(keep: Tensor, *, model_pattern: bool = False) -> Tensor | None:
     """The [T] positions a square keep mask attends, when it is causal attention over
     them (None when it is not): rows that see later positions are pad queries transformers
     un-masks (its SDPA path lets a fully masked row attend to everything) and say nothing
-    about the columns."""
+    about the columns. `model_pattern`: also the target's own attention pattern over them
+    (_model_pattern)."""
     T = keep.shape[0]
     causal = torch.ones(T, T, dtype=torch.bool).tril()
     causal_rows = ~(keep & ~causal).any(dim=1)
     per_position = (keep & causal_rows[:, None]).any(dim=0)
     kept = per_position.nonzero().reshape(-1)
     inner = keep[kept][:, kept]
-    if not kept.numel() or not bool(torch.equal(inner, causal[:kept.numel(), :kept.numel()])):
+    if not kept.numel():
         return None
-    return per_position
+    if bool(torch.equal(inner, causal[:kept.numel(), :kept.numel()])):
+        return per_position
+    return per_position if model_pattern and _model_pattern(inner) else None
+
+
+def _model_pattern(inner: Tensor) -> bool:
+    """Whether a square keep mask over the kept positions is a target's own attention
+    pattern, which the target ran and an engine serving it runs too, so it marks no
+    padding: a sliding window (row i sees i-W+1..i; Mistral, Gemma 2/3, gpt-oss layers;
+    transformers masking_utils.sliding_window_causal_mask_function), and causal attention
+    with bidirectional spans (a prefix-LM prefix, Gemma 3's image tokens: its or_mask of
+    token_type_ids). A block mask of packed documents is neither: its rows after a
+    document boundary do not see the earlier positions, the window's width or not."""
+    n = inner.shape[0]
+    causal = torch.ones(n, n, dtype=torch.bool).tril()
+    backward, forward = inner & causal, inner & ~causal
+    if not bool(backward.diagonal().all()) or bool((forward & ~inner.T).any()):
+        return False  # every position sees itself; a forward span is seen both ways
+    if bool(torch.equal(backward, causal)):
+        return True
+    width = int(backward.sum(dim=1).max())
+    window = causal & ~torch.ones(n, n, dtype=torch.bool).tril(-width)
+    return width > 1 and bool(torch.equal(backward, window))
 
 
 def _kept_entries(square: Tensor) -> Tensor:
