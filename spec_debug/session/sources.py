@@ -258,6 +258,8 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         # Kimi CLI: ~/.kimi/sessions/<work_dir_hash>/<sessionId>/context.jsonl, and context_N.jsonl
         # the history before a /clear or a revert (formats.kimi_cli)
         name = file.parent.name + (rotated.group(1) or "")
+    elif detected == "openai" and file.name == f"{file.parent.name}{cline_task.SDK_MESSAGES}":
+        name = file.parent.name  # the Cline CLI 3: sessions/<sessionId>/<sessionId>.messages.json
     elif detected == "openai" and name == cline_task.TRANSCRIPT_STEM and cline_task.is_task_folder(file.parent):
         name = file.parent.name  # Cline / Roo Code: tasks/<taskId>/api_conversation_history.json
     return SessionSource(id=name, path=file, format=detected, array=array, recording=recording,
@@ -660,6 +662,13 @@ def _session_files(root: Path) -> list[Path]:
             # session; its plans/ (the plan Markdown, src/features/plan/planService.ts) are none
             found.append(Path(dirpath) / kimi_wire.TRANSCRIPT)
             dirnames[:] = [d for d in dirnames if d == kimi_code.AGENTS_DIR]
+            continue
+        if f"{os.path.basename(dirpath)}{cline_task.SDK_MESSAGES}" in names \
+                and (cline_sdk := cline_task.sdk_session_files(Path(dirpath), names)) is not None:
+            # A Cline CLI 3 session folder: its messages files are the talk; its .log transcript,
+            # manifest and hook telemetry no session of their own (formats.cline_task)
+            found.extend(cline_sdk)
+            dirnames[:] = []
             continue
         if crush.STORE in names and Path(dirpath).name == crush.DATA_DIR:
             # Crush's data folder: the sessions are in crush.db; its logs/ and config are none

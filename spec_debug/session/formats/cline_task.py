@@ -56,9 +56,10 @@ def home_tasks(home: Path, folders: list[str]) -> list[Path]:
     users = [home / ".config" / editor / "User" for editor in _EDITORS] if ".config" in folders else []
     users += [home / server / "data" / "User" for server in _SERVERS if server in folders]
     folders_of_tasks = [user / "globalStorage" / extension / "tasks" for user in users for extension in _EXTENSIONS]
+    found = []
     if _CLI_HOME in folders:
         folders_of_tasks.append(home / _CLI_HOME / "data" / "tasks")
-    found = []
+        found.extend(sdk_sessions(home / _CLI_HOME / "data" / SDK_SESSIONS_DIR))
     for tasks in folders_of_tasks:
         try:
             entries = sorted(tasks.iterdir()) if tasks.is_dir() else []
@@ -66,6 +67,58 @@ def home_tasks(home: Path, folders: list[str]) -> list[Path]:
             continue
         found.extend(task / f"{TRANSCRIPT_STEM}.json" for task in entries
                      if (task / f"{TRANSCRIPT_STEM}.json").is_file())
+    return found
+
+
+SDK_SESSIONS_DIR = "sessions"
+SDK_MESSAGES = ".messages.json"
+"""The Cline CLI 3 (built on Cline's SDK, ``@cline/core``) keeps a session a folder,
+``~/.cline/data/sessions/<sessionId>/``: ``<sessionId>.messages.json``, ``{version: 1, sessionId,
+agent, messages: [{role, content: [Anthropic blocks], ts}]}`` (read as OpenAI-like chats,
+:mod:`formats.openai_chat`), a sub-agent's or team task's ``<agentId>[__<taskId>].messages.json``
+beside it; the ``.log`` transcript, the ``<sessionId>.json`` manifest and ``.hooks.jsonl`` telemetry
+there say the same again or no talk at all (cline/cline ``sdk/packages/core/docs/messages-contract-v1.md``,
+``sdk/packages/core/src/session/session-artifacts.ts``)."""
+
+
+SDK_SHELL_TOOL = "run_commands"
+"""The shell tool of Cline's SDK: ``{commands: [str] | str}`` (or ``command``/``cmd``), each command
+run apart and answered in one result (``createBashTool`` in cline/cline
+``sdk/packages/core/src/extensions/tools/definitions.ts``)."""
+
+
+def sdk_commands(args: dict) -> str | None:
+    """The commands of a ``run_commands`` call, one a line (a Windows call's ``{command, args}``
+    entries as argv)."""
+    commands = args.get("commands")
+    commands = [commands] if isinstance(commands, (str, dict)) else commands
+    if not isinstance(commands, list):
+        return None
+    lines = [c if isinstance(c, str) else " ".join([c["command"], *(a for a in c.get("args") or () if isinstance(a, str))])
+             for c in commands if isinstance(c, str) or (isinstance(c, dict) and isinstance(c.get("command"), str))]
+    return "\n".join(lines) or None
+
+
+def sdk_session_files(folder: Path, names) -> list[Path] | None:
+    """A Cline SDK session folder's messages files, its own first (None for another folder)."""
+    own = f"{folder.name}{SDK_MESSAGES}"
+    if own not in names:
+        return None
+    return [folder / own] + [folder / n for n in sorted(names) if n.endswith(SDK_MESSAGES) and n != own]
+
+
+def sdk_sessions(sessions: Path) -> list[Path]:
+    """The messages files of the Cline CLI's sessions folder (:data:`SDK_MESSAGES`)."""
+    try:
+        folders = sorted(p for p in sessions.iterdir() if p.is_dir())
+    except OSError:
+        return []
+    found = []
+    for folder in folders:
+        try:
+            found.extend(sdk_session_files(folder, {p.name for p in folder.iterdir()}) or ())
+        except OSError:
+            continue
     return found
 
 

@@ -470,6 +470,8 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             call_id = block.get("id") if isinstance(block.get("id"), str) else f"call-{len(call_names)}-{i}"
             call_names[call_id] = name
             command = shell_command(args)
+            if command is None and name == cline_task.SDK_SHELL_TOOL:
+                command = cline_task.sdk_commands(args)
             description = args.get("description") if isinstance(args.get("description"), str) else None
             yield event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
                         text=call_text(command, args), path=tool_path(args), description=description,
