@@ -9,6 +9,7 @@ import time
 from typing import Callable
 
 import paramiko
+from paramiko.auth_handler import AuthHandler
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_DATA, MSG_CHANNEL_EXTENDED_DATA, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
 
 from spec_debug.runner.ssh_handshake_failures import _OFFER_LINES
@@ -209,6 +210,47 @@ class _SignalAwareTransport(paramiko.Transport):
         elif isinstance(msg, str) and msg.startswith("Disconnect (code "):
             self.disconnect_reason = msg.partition("): ")[2].strip() or None
         super()._log(level, msg, *args)
+
+    # paramiko bounds the wait for sshd's verdict on a login with the wall clock
+    # (paramiko/auth_handler.py, AuthHandler.wait_for_response: time.time() + auth_timeout), so a
+    # clock stepped forward while a key, password or "none" was being answered (NTP or chrony
+    # correcting a VM paused, restored from a snapshot or migrated; a laptop waking) read as a
+    # healthy host that "did not answer authentication within 15 s", a fraction of a second in.
+    # Each login below starts paramiko's request with an event, waits on the monotonic clock,
+    # and hands the answered event to paramiko's own wait for its verdict (no clock read then).
+    def auth_publickey(self, username: str, key: paramiko.PKey, event: threading.Event | None = None) -> list[str]:
+        if event is not None:
+            return super().auth_publickey(username, key, event)
+        answered = threading.Event()
+        super().auth_publickey(username, key, answered)
+        return self._auth_verdict(answered)
+
+    def auth_password(
+        self, username: str, password: str, event: threading.Event | None = None, fallback: bool = True
+    ) -> list[str]:
+        if event is not None or fallback:  # paramiko's fallback to keyboard-interactive waits in its own code
+            return super().auth_password(username, password, event, fallback)
+        answered = threading.Event()
+        super().auth_password(username, password, answered)
+        return self._auth_verdict(answered)
+
+    def auth_none(self, username: str) -> list[str]:
+        # paramiko's auth_none takes no event; this is its body with one (paramiko/transport.py).
+        if not self.active or not self.initial_kex_done:
+            raise paramiko.SSHException("No existing session")
+        answered = threading.Event()
+        self.auth_handler = AuthHandler(self)
+        self.auth_handler.auth_none(username, answered)
+        return self._auth_verdict(answered)
+
+    def _auth_verdict(self, answered: threading.Event) -> list[str]:
+        """Wait for sshd's answer to a login request up to auth_timeout on the monotonic clock
+        (the same exception as paramiko's on running out), then paramiko's verdict on it."""
+        deadline = None if self.auth_timeout is None else time.monotonic() + self.auth_timeout
+        while not answered.wait(0.1) and self.is_active():
+            if deadline is not None and time.monotonic() >= deadline:
+                raise paramiko.AuthenticationException("Authentication timeout.")
+        return self.auth_handler.wait_for_response(answered)  # type: ignore[union-attr]
 
     # Any reply to a global request (ours are only the probes) proves the server alive.
     def _parse_request_success(self, m: paramiko.Message) -> None:

@@ -1,0 +1,73 @@
+"""A wall clock stepped forward during authentication does not fail a healthy host.
+
+paramiko bounds its wait for sshd's answer to a login request with time.time() + auth_timeout
+(paramiko/auth_handler.py, AuthHandler.wait_for_response), so a clock stepped forward while a
+key was being answered (NTP or chrony correcting a VM's clock after a pause, a snapshot restore
+or a migration; a laptop waking) read "did not answer authentication within 15 s" a fraction of
+a second in. The handshake's wait had the same fault (test_hardening23_ssh_wall_clock_step);
+the login's is now on the monotonic clock too.
+
+The host is a real sshd behind a slow link (its packets reach us 0.3 s late, so paramiko's wait
+reads the clock before the answer comes); the step is made in the wall clock paramiko's
+auth handler reads: every reading after the first is 30 s ahead.
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from typing import Iterator
+
+import paramiko.auth_handler
+import pytest
+
+from spec_debug.runner.output import StreamCapture
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import HandshakeError
+from tests.ssh.test_hardening23_ssh_wall_clock_step import _SlowLink
+from tests.sshd_fixture import ClientSetup, SshServer
+
+
+def _clock_stepped_after_first_reading() -> types.SimpleNamespace:
+    readings = [0]
+
+    def stepped() -> float:
+        readings[0] += 1
+        return time.time() + (30.0 if readings[0] > 1 else 0.0)
+
+    clock = {name: getattr(time, name) for name in dir(time) if not name.startswith("_")}
+    return types.SimpleNamespace(**{**clock, "time": stepped})
+
+
+@pytest.fixture
+def slow_link(sshd: SshServer) -> Iterator[_SlowLink]:
+    link = _SlowLink(sshd)
+    yield link
+    link.close()
+
+
+def test_a_wall_clock_step_during_the_login_is_not_a_silent_host(
+    client: ClientSetup, sshd: SshServer, slow_link: _SlowLink, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client.alias("faraway", sshd, Port=slow_link.port, HostKeyAlias=sshd.known_hosts_name)
+    monkeypatch.setattr(paramiko.auth_handler, "time", _clock_stepped_after_first_reading())
+    try:
+        connection = SSHTransport.connect("faraway", client.options(connect_timeout_s=15.0))
+    except HandshakeError as exc:
+        pytest.fail(f"{exc}\n--- sshd log ---\n{sshd.log_tail()}")
+    with connection as transport:
+        out = StreamCapture("stdout")
+        assert transport.run("echo fine", stdout=out, stderr=StreamCapture("stderr")).exit_code == 0 and out.text() == "fine\n"
+
+
+def test_a_host_that_never_answers_the_login_still_times_out(
+    client: ClientSetup, sshd: SshServer, slow_link: _SlowLink, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The monotonic wait keeps ConnectTimeout's bound: sshd's answers held back for good.
+    client.alias("faraway", sshd, Port=slow_link.port, HostKeyAlias=sshd.known_hosts_name)
+    monkeypatch.setattr(paramiko.auth_handler.AuthHandler, "_parse_userauth_success", lambda self, m: None)
+    monkeypatch.setattr(paramiko.auth_handler.AuthHandler, "_parse_userauth_failure", lambda self, m: None)
+    started = time.monotonic()
+    with pytest.raises(HandshakeError, match="did not answer authentication within 5 s"):
+        SSHTransport.connect("faraway", client.options(connect_timeout_s=5.0))
+    assert time.monotonic() - started < 20.0
