@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from spec_debug.session.formats.common import block_text
+
 HEAD = re.compile(rb'\A\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"title"\s*:\s*"(?:[^"\\]|\\.)*"\s*,'
                   rb'\s*"workspaceDirectory"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*"history"\s*:\s*\[')
 """The head of a session file: its first keys as ``HistoryManager.save`` orders them."""
@@ -82,7 +84,7 @@ def _states(item: dict) -> list[dict]:
 def _message(message: dict, item: dict, states: dict[str, dict], own: list[dict]) -> dict:
     role = message.get("role")
     if role == "thinking":
-        return {**message, "role": "assistant", "content": "", "reasoning_content": _text(message.get("content"))}
+        return {**message, "role": "assistant", "content": "", "reasoning_content": block_text(message.get("content"))}
     if role == "assistant":
         reasoning = item.get("reasoning")
         text = reasoning.get("text") if isinstance(reasoning, dict) else None
@@ -95,7 +97,7 @@ def _message(message: dict, item: dict, states: dict[str, dict], own: list[dict]
         return message
     call_id = message.get("toolCallId")
     state = states.get(call_id) if isinstance(call_id, str) else None
-    return {**message, **_result(call_id, state, _text(message.get("content")))}
+    return {**message, **_result(call_id, state, block_text(message.get("content")))}
 
 
 def _call(state: dict) -> dict:
@@ -118,10 +120,3 @@ def _result(call_id, state: dict | None, content: str) -> dict:
         s.startswith("Command failed") for s in statuses)  # "Command failed with: <error>" names no code
     return {"role": "tool", "content": content, "tool_call_id": call_id, **({"is_error": True} if failed else {})}
 
-
-def _text(content) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""

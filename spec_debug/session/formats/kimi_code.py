@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats.common import Cursor, call_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.common import Cursor, block_text, call_text, remote_host, shell_command, tool_path
 from spec_debug.session.formats.instants import stamp
 
 AGENTS_DIR = "agents"
@@ -98,7 +98,7 @@ class Reader:
 
         kind = obj.get("type")
         if kind in ("turn.prompt", "turn.steer"):
-            text = _text(obj.get("input"))
+            text = block_text(obj.get("input"))
             person = _is_person(obj.get("origin")) and bool(text.strip())
             self.prompted = self.prompted or person
             yield event("prompt" if person else "system", "user", text=text,
@@ -121,7 +121,7 @@ class Reader:
         content = message.get("content")
         if role == "user":
             person = _is_person(message.get("origin")) and not self.prompted
-            yield event("prompt" if person else "system", "user", text=_text(content),
+            yield event("prompt" if person else "system", "user", text=block_text(content),
                         raw_type=None if person else "context.append_message")
         elif role == "assistant":
             block = 0
@@ -138,7 +138,7 @@ class Reader:
         elif role == "tool":
             yield _result(message.get("toolCallId"), content, message.get("isError") is True, event)
         else:
-            yield event("system", str(role), text=_text(content))
+            yield event("system", str(role), text=block_text(content))
 
 
 def _loop_event(loop: dict, event) -> Iterator[Event]:
@@ -154,7 +154,7 @@ def _loop_event(loop: dict, event) -> Iterator[Event]:
         result = loop.get("result") if isinstance(loop.get("result"), dict) else {}
         output = result.get("output")
         if isinstance(result.get("note"), str) and result["note"]:
-            output = f"{_text(output)}\n{result['note']}"
+            output = f"{block_text(output)}\n{result['note']}"
         yield _result(loop.get("toolCallId"), output, result.get("isError") is True, event)
     else:
         yield event("other", "assistant", raw_type=f"loop:{kind}")
@@ -189,16 +189,9 @@ def _call(call_id, name, args: dict, event, block: int) -> Event:
 
 
 def _result(call_id, output, is_error: bool, event) -> Event:
-    text = _text(output)
+    text = block_text(output)
     stated = _EXIT.findall(text[-400:])
     code = int(stated[-1]) if stated else None
     return event("tool_result", "tool", call_id=call_id if isinstance(call_id, str) else None, text=text,
                  exit_code=code, is_error=is_error or bool(code))
 
-
-def _text(value) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(p["text"] for p in value if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
