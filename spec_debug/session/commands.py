@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from spec_debug.cli_common import output_format
+from spec_debug.cli_common import dash_is_stdout, output_format
 from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.session.format_names import INPUT_FORMATS
 from spec_debug.stdout_document import write_document
@@ -91,8 +91,9 @@ def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:
     return json_text(doc)
 
 
-def distill_command(path: Path, output: Path, input_format: str | None = None, name: str | None = None) -> int:
-    """Distill PATH into a playbook at OUTPUT, checked with the playbook loader first."""
+def distill_command(path: Path, output: Path | None, input_format: str | None = None, name: str | None = None) -> int:
+    """Distill PATH into a playbook at OUTPUT (None: standard output), checked with the playbook
+    loader first."""
     from spec_debug.playbook import load_playbook_text
     from spec_debug.session.distill import changes_text, distill_playbook, dump_playbook, select_commands
 
@@ -106,9 +107,11 @@ def distill_command(path: Path, output: Path, input_format: str | None = None, n
     analysis = _analyze_input(path, input_format)
     doc = distill_playbook(analysis, name)
     text = dump_playbook(doc)
-    load_playbook_text(text, str(output))  # never write a playbook `playbooks validate` would refuse
-    write_output(output, text)
-    typer.echo(f"wrote {output}: {len(doc['steps'])} step(s), {len(doc['vars'])} var(s)", err=True)
+    # never write a playbook `playbooks validate` would refuse
+    load_playbook_text(text, "standard output" if output is None else str(output))
+    _emit(text, output)
+    typer.echo(f"wrote {'standard output' if output is None else output}: {len(doc['steps'])} step(s), "
+               f"{len(doc['vars'])} var(s)", err=True)
     changing = select_commands(analysis, keep_changes=True)
     if changing:  # said, not silently dropped: the reader may want them in a runbook
         typer.echo(f"left out {len(changing)} command(s) that change the host: {changes_text(changing)}", err=True)
@@ -183,15 +186,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
         fmt = output_format(None if format is None else format.value, as_json, output)
-        _run(analyze_command, _session_path(path), fmt, input_format, output, not no_redact)
+        _run(analyze_command, _session_path(path), fmt, input_format, dash_is_stdout(output), not no_redact)
 
     @app.command("distill")
     def distill(
         path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
                                               "or - for standard input."),
-        output: Path = typer.Option(..., "--output", "-o", help="Playbook YAML to write."),
+        output: Path = typer.Option(..., "--output", "-o", help="Playbook YAML to write (- for stdout)."),
         input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
         name: Optional[str] = typer.Option(None, "--name", help="Playbook name (default: from the session id)."),
     ) -> None:
         """Write a playbook from the diagnostic commands that led to a finding or a change of approach."""
-        _run(distill_command, _session_path(path), output, input_format, name)
+        _run(distill_command, _session_path(path), dash_is_stdout(output), input_format, name)
