@@ -81,7 +81,7 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
                         pause = 0.0
                 else:
                     if paced:
-                        wait_counted_out(transport, target.connect_timeout_s)  # the next login's turn
+                        wait_counted_out(transport, endpoint, target.connect_timeout_s)  # the next login's turn
                     return transport
         except AgentWouldNotSign as refused:
             if len(options.refused_by_agent) >= _AGENT_REFUSALS_RETRIED or threading.get_ident() in _ABANDONED:

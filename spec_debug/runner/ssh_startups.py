@@ -29,6 +29,11 @@ Endpoint = tuple[str, int]
 _LOCK = threading.Lock()
 _PACED: dict[Endpoint, threading.Semaphore] = {}
 _WAIT_POLL_S = 0.05
+# Endpoints whose sshd left wait_counted_out's request unanswered: later logins there do not
+# wait for it again. A server must answer (RFC 4254, section 4), but one that does not (a frozen
+# session process, a server that drops unknown requests) held each paced login's turn, one
+# after another, for ConnectTimeout: a fleet of 16 behind one gateway lost 15 s a host.
+_UNANSWERING: set[Endpoint] = set()
 
 
 def pace(endpoint: Endpoint) -> None:
@@ -57,7 +62,7 @@ def login_turn(endpoint: Endpoint) -> Iterator[bool]:
         turn.release()
 
 
-def wait_counted_out(transport: paramiko.Transport, within_s: float) -> None:
+def wait_counted_out(transport: paramiko.Transport, endpoint: Endpoint, within_s: float) -> None:
     """Wait (at most within_s) until sshd no longer counts this logged-in connection as a startup.
 
     The client hears USERAUTH_SUCCESS from sshd's pre-authentication process; sshd's listener
@@ -68,8 +73,12 @@ def wait_counted_out(transport: paramiko.Transport, within_s: float) -> None:
     a fleet's logins spent their attempts so (test_hardening18_runtime, MaxStartups 1:100:1).
     A request that wants a reply is answered by the session process sshd starts after closing
     that pipe, so its answer means the count is down. Any answer will do: sshd refuses the
-    unknown `keepalive@openssh.com` (RFC 4254, section 4); no answer, and the login goes on.
+    unknown `keepalive@openssh.com` (RFC 4254, section 4); no answer, and the login goes on
+    (and later logins to `endpoint` do not wait).
     """
+    with _LOCK:
+        if endpoint in _UNANSWERING:
+            return
     answered = threading.Event()
     transport.completion_event = answered  # set by paramiko on REQUEST_SUCCESS or REQUEST_FAILURE
     request = paramiko.Message()
@@ -84,5 +93,9 @@ def wait_counted_out(transport: paramiko.Transport, within_s: float) -> None:
     me = threading.get_ident()
     deadline = time.monotonic() + within_s
     while not answered.wait(_WAIT_POLL_S):
-        if not transport.is_active() or me in _ABANDONED or time.monotonic() >= deadline:
+        if not transport.is_active() or me in _ABANDONED:
+            return
+        if time.monotonic() >= deadline:
+            with _LOCK:
+                _UNANSWERING.add(endpoint)
             return
