@@ -7,6 +7,9 @@ COMMAND...` mounts a FUSE file system on MOUNTPOINT whose server answers the ker
 then reads every request without answering it, runs COMMAND, and ends the mount (which releases
 the stuck processes) when COMMAND exits or after --limit seconds. Prints one JSON line:
 {"rc": COMMAND's exit status or null when it ran past the limit, "seconds": how long it ran}.
+With --stuck FILE it creates FILE when it reads the first request it leaves unanswered: a
+process is now stuck in the mount, the moment a test may stop the run (a fixed sleep before
+the signal lost the race under load: the run was stopped before its step started).
 
 The FUSE wire format is the kernel's (torvalds/linux include/uapi/linux/fuse.h): a 40-byte
 fuse_in_header per request, a 16-byte fuse_out_header per reply. A request the server has read
@@ -32,7 +35,7 @@ _FUSE_INIT = 26
 _INIT_OUT = struct.Struct("<IIIIHHIIHHI28x")
 
 
-def _serve(fd: int) -> None:
+def _serve(fd: int, stuck_marker: str | None) -> None:
     while True:
         try:
             request = os.read(fd, 1 << 20)
@@ -43,17 +46,22 @@ def _serve(fd: int) -> None:
             body = _INIT_OUT.pack(7, 31, 0, 0, 0, 0, 4096, 1, 0, 0, 0)
             os.write(fd, _OUT_HEADER.pack(_OUT_HEADER.size + len(body), 0, unique) + body)
         # Every other request is read and never answered: its caller hangs in the kernel.
+        elif stuck_marker:
+            open(stuck_marker, "a").close()
+            stuck_marker = None
 
 
 def main() -> int:
-    mountpoint, limit = sys.argv[1], float(sys.argv[3])
+    mountpoint, options = sys.argv[1], sys.argv[2 : sys.argv.index("--")]
+    limit = float(options[options.index("--limit") + 1])
+    stuck_marker = options[options.index("--stuck") + 1] if "--stuck" in options else None
     command = sys.argv[sys.argv.index("--") + 1 :]
     fd = os.open("/dev/fuse", os.O_RDWR)
     subprocess.run(
         ["mount", "-t", "fuse", "-o", f"fd={fd},rootmode=40000,user_id=0,group_id=0", "hung", mountpoint],
         pass_fds=[fd], check=True,
     )
-    threading.Thread(target=_serve, args=(fd,), daemon=True).start()
+    threading.Thread(target=_serve, args=(fd, stuck_marker), daemon=True).start()
     started = time.monotonic()
     child = subprocess.Popen(command)
     try:

@@ -39,6 +39,14 @@ def _fuse_in_a_namespace() -> bool:
 pytestmark = pytest.mark.skipif(not _fuse_in_a_namespace(), reason="needs unshare -rm and /dev/fuse")
 
 
+def stop_when_stuck(cli: str, marker: Path) -> str:
+    """A bash line that starts the run and sends it SIGTERM once a process is stuck in the mount
+    (hung_mount.py --stuck makes MARKER then), waiting at most 30 s. A fixed `sleep 2` stopped the
+    run before its step started on a loaded machine (load 7: exit 130, the step never reached)."""
+    wait = f"for _ in $(seq 600); do [ -e {marker} ] && break; sleep 0.05; done"
+    return f"{cli} & pid=$!; {wait}; kill -TERM $pid; wait $pid; echo cli-exit=$? >&2"
+
+
 def test_a_step_stuck_in_the_kernel_times_out_and_the_run_goes_on(tmp_path, write_playbook):
     mount = tmp_path / "nfs"
     mount.mkdir()
@@ -81,9 +89,11 @@ def test_stopping_a_run_on_a_step_stuck_in_the_kernel_ends_it(tmp_path, write_pl
     playbook = write_playbook(f"name: hung_mount\nsteps:\n  - id: gpu_query\n    run: stat {mount}/x\n")
     out = tmp_path / "runs"
     cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {out}"
-    stop = f"{cli} & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo cli-exit=$? >&2"
+    marker = tmp_path / "stuck"
+    stop = stop_when_stuck(cli, marker)
     proc = subprocess.run(
-        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "15", "--", "bash", "-c", stop],
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "15", "--stuck", str(marker),
+         "--", "bash", "-c", stop],
         capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )
     ended = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -14,12 +14,12 @@ import subprocess
 import sys
 
 from tests.conftest import only_run
-from tests.core.test_hardening12_unkillable_step import HUNG_MOUNT, pytestmark  # noqa: F401 - needs unshare and /dev/fuse
+from tests.core.test_hardening12_unkillable_step import HUNG_MOUNT, pytestmark, stop_when_stuck  # noqa: F401 - needs unshare and /dev/fuse
 
 
-def in_hung_mount(mount, command, cwd):
+def in_hung_mount(mount, command, cwd, stuck=()):
     proc = subprocess.run(
-        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "20", "--", *command],
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "20", *stuck, "--", *command],
         capture_output=True, text=True, timeout=60, cwd=cwd,
     )
     return proc, json.loads(proc.stdout.strip().splitlines()[-1])
@@ -82,8 +82,8 @@ def test_stopping_a_run_on_a_fetch_stuck_in_the_kernel_ends_it(tmp_path, write_p
     playbook = write_playbook(f"name: grab\nsteps:\n  - id: config\n    fetch: {{src: {mount}/config.json}}\n")
     out = tmp_path / "runs"
     cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {out}"
-    stop = f"{cli} & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo cli-exit=$? >&2"
-    proc, ended = in_hung_mount(mount, ["bash", "-c", stop], tmp_path)
+    marker = tmp_path / "stuck"
+    proc, ended = in_hung_mount(mount, ["bash", "-c", stop_when_stuck(cli, marker)], tmp_path, stuck=("--stuck", str(marker)))
     assert ended["rc"] is not None and ended["seconds"] < 15, f"the stopped run hung on the copy: {proc.stderr[-2000:]}"
     assert "cli-exit=3" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     _, record = only_run(out)
