@@ -101,3 +101,14 @@ def test_a_sub_agent_s_log_is_an_agent_of_its_session_started_by_the_parent_s_ca
                 agents["agent-0"]["status"]) == ("main", "tool_2", "coder", "failed")
         assert [(c["agent"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
             ("main", LAUNCH, None), ("agent-0", PROBE, 7)]
+
+
+def test_a_record_with_a_message_string_is_still_kimi_code_s(tmp_path):
+    """``turn.step.interrupted{..., reason, message?: string}`` (wire-manifest.d.ts): its ``message``
+    is a string, not Kimi CLI's envelope; read as Kimi CLI's record, it was a record of no known type."""
+    rows = _main_rows()[:4] + [
+        {"type": "turn.step.interrupted", "agentId": "main", "turnId": 0, "step": 1, "reason": "aborted",
+         "message": "the user pressed Esc", "time": 1789559572400}]
+    wire = _write(tmp_path / "session_c46bdf25" / "agents" / "main", rows)
+    [session] = analyze_path(wire).to_json()["sessions"]
+    assert session["unknown_types"] == 0

@@ -48,9 +48,11 @@ def _is_person(origin) -> bool:
 
 
 def looks_like(obj: dict) -> bool:
-    """A record of Kimi Code's wire log: a dotted ``type`` and its ``time``, no message envelope."""
+    """A record of Kimi Code's wire log: a dotted ``type`` and its ``time``, no message envelope
+    (Kimi CLI's ``{message: {type, payload}}``; Kimi Code's ``turn.step.interrupted`` has a
+    ``message`` string)."""
     kind = obj.get("type")
-    return isinstance(kind, str) and "." in kind and "time" in obj and "message" not in obj \
+    return isinstance(kind, str) and "." in kind and "time" in obj and not isinstance(obj.get("message"), dict) \
         or kind == "context.append_message" and isinstance(obj.get("message"), dict) \
         and "payload" not in obj["message"]
 
