@@ -260,6 +260,10 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         name = file.parent.name + (rotated.group(1) or "")
     elif detected == "openai" and file.name == f"{file.parent.name}{cline_task.SDK_MESSAGES}":
         name = file.parent.name  # the Cline CLI 3: sessions/<sessionId>/<sessionId>.messages.json
+    elif detected == "openai" and file.name.endswith(cline_task.SDK_MESSAGES) \
+            and (file.parent / f"{file.parent.name}{cline_task.SDK_MESSAGES}").is_file():
+        # its sub-agent's or team task's <agentId>.messages.json beside it, named after the session
+        name = f"{file.parent.name}-{file.name.removesuffix(cline_task.SDK_MESSAGES)}"
     elif detected == "openai" and name == cline_task.TRANSCRIPT_STEM and cline_task.is_task_folder(file.parent):
         name = file.parent.name  # Cline / Roo Code: tasks/<taskId>/api_conversation_history.json
     return SessionSource(id=name, path=file, format=detected, array=array, recording=recording,

@@ -65,3 +65,12 @@ def test_its_command_is_read_once_with_its_failure(tmp_path):
     assert [p["text"] for p in doc["prompts"]] == ["start vllm on gpu-3"]
     assert [(c["command"], c["is_error"], Path(c["file"]).name) for c in doc["commands"]] == [
         (LAUNCH, True, f"{SESSION}.messages.json")]
+
+
+def test_a_sub_agent_s_messages_file_is_named_after_its_session(tmp_path):
+    """``<agentId>.messages.json`` beside the session's own (``subagentArtifactPaths``): named
+    ``agent-1.messages`` in every session, it said neither whose it was nor that it was one."""
+    folder = _session(tmp_path / "home")
+    doc = json.loads((folder / f"{SESSION}.messages.json").read_text(encoding="utf-8"))
+    (folder / "agent-1.messages.json").write_text(json.dumps({**doc, "agent": "subagent"}), encoding="utf-8")
+    assert [s.id for s in discover(tmp_path / "home")] == [SESSION, f"{SESSION}-agent-1"]
