@@ -1085,7 +1085,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
-        if _in_path(text, start, end):
+        if _in_path(text, start, end) or (text[at - 1].isdigit() and text[at:at + 3] in ("tps", "TPS")
+                                                 and _glued_in_a_name(text, start, end)):
             continue
         if _after_comparison_sign(text, start):
             continue
@@ -1389,6 +1390,19 @@ def _in_path(text: str, start: int, end: int) -> bool:
         return False
     after = text[end:end + 2]
     return len(after) == 2 and after[0] in "./" and after[1].isalpha() and not _PER_USER.match(text, end)
+
+
+def _glued_in_a_name(text: str, start: int, end: int) -> bool:
+    """Whether a reading written together with its unit ("45tps", from ``start`` to the unit's
+    ``end``) is a piece of a name: a run's tag, a branch, a file or a URL ("RUN=bench-100tps",
+    "v2-45tps", "http://host/45tps/", "45tps.json"). Prose puts a space, a bracket, "~" or a
+    sign before it ("from 45tps to 103.9 tps", ggml-org/llama.cpp#10664), and a name goes on
+    after it with a separator and a word."""
+    before = text[start - 1:start]
+    if before.isalnum() or before in ("_", "-", "/", ".", "@", "#"):
+        return True
+    after = text[end:end + 2]
+    return len(after) == 2 and after[0] in "./_-" and after[1].isalnum()
 
 
 def _after_comparison_sign(text: str, start: int) -> bool:
