@@ -669,11 +669,12 @@ def _session_files(root: Path) -> list[Path]:
             continue
         if f"{os.path.basename(dirpath)}{cline_task.SDK_MESSAGES}" in names \
                 and (cline_sdk := cline_task.sdk_session_files(Path(dirpath), names)) is not None:
-            # A Cline CLI 3 session folder: its messages files are the talk; its .log transcript,
-            # manifest and hook telemetry no session of their own (formats.cline_task)
+            # A Cline CLI 3 session folder: its messages files are the talk; its .log transcripts,
+            # manifest and hook telemetry no session of their own (formats.cline_task). Anything
+            # else in the folder is read as anywhere.
             found.extend(cline_sdk)
-            dirnames[:] = []
-            continue
+            filenames = [n for n in filenames if not cline_task.is_sdk_artifact(n, os.path.basename(dirpath))]
+            names = set(filenames)
         if crush.STORE in names and Path(dirpath).name == crush.DATA_DIR:
             # Crush's data folder: the sessions are in crush.db; its logs/ and config are none
             found.append(Path(dirpath) / crush.STORE)

@@ -74,3 +74,11 @@ def test_a_sub_agent_s_messages_file_is_named_after_its_session(tmp_path):
     doc = json.loads((folder / f"{SESSION}.messages.json").read_text(encoding="utf-8"))
     (folder / "agent-1.messages.json").write_text(json.dumps({**doc, "agent": "subagent"}), encoding="utf-8")
     assert [s.id for s in discover(tmp_path / "home")] == [SESSION, f"{SESSION}-agent-1"]
+
+
+def test_another_file_in_a_folder_named_like_a_session_is_still_read(tmp_path):
+    """The rule takes Cline's own files out of the scan, not the rest of the folder."""
+    folder = _session(tmp_path / "home")
+    (folder / "notes").mkdir()
+    (folder / "notes" / "bench.log").write_text(f"$ {LAUNCH}\nINFO accept length 1.02\n", encoding="utf-8")
+    assert [s.path.name for s in discover(folder)] == [f"{SESSION}.messages.json", "bench.log"]

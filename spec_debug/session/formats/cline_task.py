@@ -107,6 +107,11 @@ def sdk_session_files(folder: Path, names) -> list[Path] | None:
     return [folder / own] + [folder / n for n in sorted(names) if n.endswith(SDK_MESSAGES) and n != own]
 
 
+def is_sdk_artifact(name: str, session: str) -> bool:
+    """A file Cline's SDK writes in the session's folder (:data:`SDK_MESSAGES`)."""
+    return name.endswith((SDK_MESSAGES, ".log", ".hooks.jsonl")) or name == f"{session}.json"
+
+
 def sdk_sessions(sessions: Path) -> list[Path]:
     """The messages files of the Cline CLI's sessions folder (:data:`SDK_MESSAGES`)."""
     try:
