@@ -1526,7 +1526,19 @@ def _speedups(text: str, found: list[Metric]) -> None:
             continue
         if _OTHER_METHOD.match(text, max(b, end)) is not None:
             continue  # "a 0.95x speedup over EAGLE-2": one drafter against another, no baseline
+        if speedup and _ANOTHER_TASK.match(text, max(b, end)) is not None:
+            continue  # "a 60% speedup in compile time": a speedup of something else than decoding
         found.append(Metric("speedup", value, "x", _context(text, a, b)))
+
+
+# What a speedup is of, when it is of something else than generating tokens: "a 60% speedup in
+# compile time", "a 30% speed-up of the tokenizer load", "2x speedup for model loading". A
+# kernel's or the prefill's speedup is no speedup of decoding with a drafter either.
+_ANOTHER_TASK = re.compile(
+    r"\s+(?:in|of|for|on|to)\s+(?:the\s+|our\s+|its\s+|model\s+|weight\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:compil\w*|load\w*|startup|start-up|boot\w*|build\w*|train\w*|fine-?tun\w*|prefill|ttft|time[\s-]to[\s-]first"
+    r"|tokeniz\w*|import\w*|install\w*|download\w*|warm-?up|cuda[\s-]?graph|capture|kernel|gemm|matmul"
+    r"|all-?reduce|checkpoint\w*|conver\w*|quantiz\w*)", re.I)
 
 
 # A gain in throughput said as a percentage: "EAGLE3 gives ~60% higher throughput", "with EAGLE3,
@@ -1552,6 +1564,9 @@ _PCT_THROUGHPUT = re.compile(
     + r"\s+(?P<dir5>boost|gain|improvement|increase|uplift|drop|regression|loss|decrease|reduction)\b"
     # "throughput: +45%"
     + r"|(?:throughput|tok(?:en)?s?/s)\s*[:=]\s*\**(?P<dir6>[+-\u2212])" + _PCT.format(6), re.I)
+# The prompt's stage named before "throughput" ("prefill throughput", "prompt tok/s", llama-bench's
+# "pp512"): a speculative run's prefill is no faster or slower than the drafter makes decoding.
+_PROMPT_STAGE_BEFORE = re.compile(r"(?:prefill|prompt(?:[\s-]processing)?|input|pp\d*)[\s_-]*$", re.I)
 _GAIN_DIRS = frozenset({"higher", "more", "greater", "better", "up", "increased", "improved", "rose", "jumped", "grew",
                         "boost", "gain", "improvement", "increase", "uplift", "+"})
 _GAIN_VERB = re.compile(r"improv|increas|boost", re.I)
@@ -1576,6 +1591,8 @@ def _percent_throughput(text: str, found: list[Metric]) -> None:
             continue
         if _OTHER_METHOD.match(text, m.end()) is not None:
             continue  # "17% higher throughput than eagle-2": one drafter against another
+        if _PROMPT_STAGE_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None:
+            continue  # "prefill throughput dropped 30% with the draft": the prompt's speed, no decoding's
         if (than := _OVER_BASELINE.match(text, m.end())) is None and not _spec_clause(text, m.start(), m.end()):
             continue
         factor = round(1 + value / 100 if gain else 1 - value / 100, 4)
