@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from typing import Iterator
 
 import paramiko
-from paramiko.common import cMSG_GLOBAL_REQUEST
 
 from spec_debug.runner.ssh_abandon import _ABANDONED, abandonable
+from spec_debug.runner.ssh_transport import keepalive_request
 
 Endpoint = tuple[str, int]
 """(HostName, Port) of an sshd, as the ssh config resolves them."""
@@ -81,12 +81,8 @@ def wait_counted_out(transport: paramiko.Transport, endpoint: Endpoint, within_s
             return
     answered = threading.Event()
     transport.completion_event = answered  # set by paramiko on REQUEST_SUCCESS or REQUEST_FAILURE
-    request = paramiko.Message()
-    request.add_byte(cMSG_GLOBAL_REQUEST)
-    request.add_string("keepalive@openssh.com")
-    request.add_boolean(True)  # want_reply
     try:
-        transport._send_user_message(request)  # type: ignore[attr-defined]
+        transport._send_user_message(keepalive_request())  # type: ignore[attr-defined]
     except (paramiko.SSHException, EOFError, OSError):
         return  # a connection lost now is reported by its first use
     # Polled: a lost connection or Ctrl-C (abandon_connects) ends the wait at once.

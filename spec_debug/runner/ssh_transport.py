@@ -120,6 +120,16 @@ def _handle_extended_data(channel: paramiko.Channel, message: paramiko.Message) 
     paramiko.Channel._feed_extended(channel, message)
 
 
+def keepalive_request() -> paramiko.Message:
+    """ssh(1)'s `keepalive@openssh.com` global request, wanting a reply: any server answers it,
+    with failure when it does not know it (RFC 4254, section 4)."""
+    request = paramiko.Message()
+    request.add_byte(cMSG_GLOBAL_REQUEST)
+    request.add_string("keepalive@openssh.com")
+    request.add_boolean(True)  # want_reply: the whole point
+    return request
+
+
 class ServerNotResponding(paramiko.SSHException):
     """The server left our keepalive probes unanswered: the connection is given up."""
 
@@ -189,11 +199,7 @@ class _SignalAwareTransport(paramiko.Transport):
                 self.not_responding = ServerNotResponding(f"the server stopped answering ({count_max} keepalives unanswered)")
                 raise self.not_responding
             self.unanswered_probes += 1
-            request = paramiko.Message()
-            request.add_byte(cMSG_GLOBAL_REQUEST)
-            request.add_string("keepalive@openssh.com")
-            request.add_boolean(True)  # want_reply: the whole point
-            self._send_user_message(request)
+            self._send_user_message(keepalive_request())
 
         self.packetizer.set_keepalive(interval_s, probe)
 

@@ -15,7 +15,6 @@ auth handler reads: every reading after the first is 30 s ahead.
 from __future__ import annotations
 
 import time
-import types
 from typing import Iterator
 
 import paramiko.auth_handler
@@ -24,19 +23,8 @@ import pytest
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HandshakeError
-from tests.ssh.test_hardening23_ssh_wall_clock_step import _SlowLink
+from tests.ssh.test_hardening23_ssh_wall_clock_step import _clock_stepped_after_first_reading, _SlowLink
 from tests.sshd_fixture import ClientSetup, SshServer
-
-
-def _clock_stepped_after_first_reading() -> types.SimpleNamespace:
-    readings = [0]
-
-    def stepped() -> float:
-        readings[0] += 1
-        return time.time() + (30.0 if readings[0] > 1 else 0.0)
-
-    clock = {name: getattr(time, name) for name in dir(time) if not name.startswith("_")}
-    return types.SimpleNamespace(**{**clock, "time": stepped})
 
 
 @pytest.fixture
