@@ -71,6 +71,18 @@ _TOKENS_PER_STEP = re.compile(r"\btok(?:en)?s?\s*(?:/|per)\s*(?:iteration|iter|s
 _ACCEPTANCE_ALONE = re.compile(r"(?:(?:draft|mtp|spec|avg|mean|overall)[\s_-]+)?acceptance(?:[\s_]*\(?%\)?)?")
 
 
+def _acceptance_alone(cell: str) -> bool:
+    return _ACCEPTANCE_ALONE.fullmatch(cell.lower().strip("*_` ")) is not None
+
+
+def _about_drafting(text: str) -> bool:
+    """Whether a table's text is about drafting: "acceptance" alone heads other columns too, an
+    acceptance test suite's pass rate ("| suite | acceptance |" over "| e2e | 80% |") or a review's
+    share of accepted changes; "accept rate" and "acceptance rate" name the drafter's."""
+    low = text.lower()
+    return any(word in low for word in ("draft", "spec", "eagle", "mtp", "medusa", "gram", "dflash", "n_max"))
+
+
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
@@ -420,6 +432,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         if (unit_row := _unit_row(text, pos, header)) is not None:
             header, pos = unit_row
         columns = _column_kinds(header)
+        if "accept_rate" in columns and not _about_drafting(text):
+            columns = [None if kind == "accept_rate" and _acceptance_alone(h) else kind for kind, h in zip(columns, header)]
         caption = _under_baseline_caption(text, head_start)
         batch_col, depth_cols = _batch_and_depth_columns(header)
         test_col = next((i for i, h in enumerate(header) if h.strip("*` ").lower() == "test"), None)
@@ -437,6 +451,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 # columns that name their metric make the first cell a run's name, whatever it
                 # says: GuideLLM names its sweep's max-rate run "throughput" (its row of rates,
                 # concurrencies and latencies, SpecForge#164, is no row of speeds)
+                row_kind = None
+            if row_kind == "accept_rate" and _acceptance_alone(row[0]) and not _about_drafting(text):
                 row_kind = None
             row_start = len(found)
             # a row that drafts nothing (every draft-depth cell 0: steps, topk, num_draft_tokens) is
