@@ -1176,6 +1176,8 @@ _VALUE_AFTER_UNIT = re.compile(r"[ \t]*[:=][ \t]*\**(\d+(?:\.\d+)?)\**(?![\d.]|[
 # the key is the field before's ("accept_rate=0.612"), the speed the one after the "=".
 _UNIT_KEY = re.compile(r"=(\d+(?:\.\d+)?)(?![\w.])")
 _RECORD_LABEL = re.compile(r"[ \t>*-]*(?P<label>[^=\n]*?)(?:\s+[\w./-]+=|$)")
+_RECORD_FIELD = re.compile(r"[\w./-]+=(?:\[[^\]\n]*\]|[^\s,;|]+)")
+_RECORD_NAME = re.compile(r"[\s,;|]+(?P<label>[A-Za-z][\w()./-]*(?:[ \t]+[\w()./-]+)*?)[ \t:]+")
 
 
 def _unit_key(text: str, at: int, key: re.Match, found: list[Metric]) -> None:
@@ -1183,7 +1185,13 @@ def _unit_key(text: str, at: int, key: re.Match, found: list[Metric]) -> None:
     may name the run without speculation ("baseline (prod today)  ... tok/s=152.3")."""
     line_start = text.rfind("\n", 0, at) + 1
     label = _RECORD_LABEL.match(text, line_start, at)
-    baseline = label is not None and _BASELINE_LABEL.search(label.group("label")) is not None
+    name = label.group("label") if label is not None else ""
+    # two records on one line, each its own label: "baseline tok/s=152.3  eagle3 tok/s=201.0"
+    # (the line's first label named both baselines)
+    fields = [*_RECORD_FIELD.finditer(text, line_start, at)]
+    if fields and (between := _RECORD_NAME.fullmatch(text, fields[-1].end(), at)) is not None:
+        name = between.group("label")
+    baseline = _BASELINE_LABEL.search(name) is not None
     found.append(Metric("baseline_throughput" if baseline else "throughput", float(key.group(1)), "tok/s",
                         _context(text, at, key.end())))
 
