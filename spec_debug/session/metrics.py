@@ -1525,8 +1525,14 @@ def _speedups(text: str, found: list[Metric]) -> None:
                 value = round(1 / value, 3)  # "1.3x slower": 0.769 of the speed without speculation
         elif after is not None:
             value, a, b = float(after.group("value")), start, after.end()
-        elif word == "faster" and (pct := _percent_faster(text, at, end)) is not None:
+        elif word in ("faster", "slower") and (pct := _percent_faster(text, at, end)) is not None:
             value, a, b = pct
+            if word == "slower":
+                if value >= 2:
+                    continue  # "100% slower" and more: no share of the baseline's speed
+                # "34% slower than vanilla" is 0.66 of its speed, as "JIT 34% slower than
+                # vanilla" sits beside "0.66x" in a benchmark report found on GitHub
+                value = round(2 - value, 4)
         elif speedup and (pct := _PCT_SPEEDUP.search(text, max(0, start - 16), start)) is not None:
             # "a 60% speedup", "~35% speed-up": the word says against what, as "1.6x speedup" does
             value, a, b = round(1 + float(pct.group("value")) / 100, 4), pct.start(), end
@@ -1639,7 +1645,8 @@ def _spec_clause(text: str, start: int, end: int) -> bool:
 
 def _percent_faster(text: str, at: int, end: int) -> tuple[float, int, int] | None:
     """``(factor, start, end)`` of "N% faster than <the run without speculation>" around the
-    word "faster" (at ``at``, ending at ``end``); None for any other comparison."""
+    word "faster" (at ``at``, ending at ``end``), 1 + N/100; None for any other comparison. The
+    caller turns it into 1 - N/100 for "N% slower than <it>"."""
     pct = _PCT_BEFORE_WORD.search(text, max(0, at - 12), at)
     than = _THAN_BASELINE.match(text, end) if pct is not None else None
     if than is None:

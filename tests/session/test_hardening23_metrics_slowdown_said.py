@@ -3,9 +3,8 @@ throughput"; and "than without it" names the run without speculation ("30% faste
 
 Only "N% faster than <baseline>" and factors before "slower" were read; the way an agent reports
 the fault this tool exists for (speculation slower than no speculation) as a share gave no speedup.
-"than without the fix" names another change and is none. ("15% slower than the baseline" is left
-unread: tests/session/test_hardening18_metric_prose.py pins vllm-project/vllm#24343's "34% slower
-than vanilla" as no reading.)
+"than without the fix" names another change and is none. ("15% slower than the baseline" is 0.85:
+tests/session/test_hardening23_reviewmetrics_percent_slower.py.)
 """
 
 import pytest
