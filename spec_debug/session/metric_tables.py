@@ -351,6 +351,21 @@ def _llama_bench_stage(cell: str) -> str | None:
 _ANOTHER_MEASURE = ("decode-only", "steady")
 
 
+# Runs named by their draft depth, their unit in the cells: "| GPU | `n_max:0` | `n_max:16` | change |"
+# over "| P40 | 8.7 tps | 39.4 tps | 4.45x |" (ggml-org/llama.cpp#10455, as posted).
+_DRAFT_DEPTH_RUN = re.compile(r"(?:n[_-]?max|draft[_-]?(?:n[_-]?)?max|n[_-]?draft|num[_-]speculative[_-]tokens"
+                              r"|spec(?:ulative)?[_-]tokens)\s*[:=]\s*\d+", re.I)
+_SPEED_CELL = re.compile(r"[*_~\u2248\s]*\d+(?:\.\d+)?\s*(?:tps|TPS|t/s|tok(?:en)?s?/s(?:ec)?)\b")
+
+
+def _runs_by_draft_depth(header: list[str], columns: list[str | None], first_row: str) -> list[str | None]:
+    """The columns of runs named by a draft depth whose first row's cell is a speed with its unit
+    are throughputs (the depth-0 one the baseline: _NO_DRAFT_SETTING)."""
+    row = _cells(first_row)
+    return ["throughput" if kind is None and c < len(row) and _DRAFT_DEPTH_RUN.fullmatch(header[c].strip("*` "))
+            and _SPEED_CELL.match(row[c]) else kind for c, kind in enumerate(columns)]
+
+
 def _column_kinds(header: list[str]) -> list[str | None]:
     columns = [_header_kind(h) for h in header]
     if any(kind == "throughput" and any(w in h.lower() for w in _ANOTHER_MEASURE) for kind, h in zip(columns, header)) \
@@ -432,6 +447,9 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         if (unit_row := _unit_row(text, pos, header)) is not None:
             header, pos = unit_row
         columns = _column_kinds(header)
+        if "throughput" not in columns and any(":" in h or "=" in h for h in header):
+            row_end = text.find("\n", pos)
+            columns = _runs_by_draft_depth(header, columns, text[pos:len(text) if row_end < 0 else row_end])
         if "accept_rate" in columns and not _about_drafting(text):
             columns = [None if kind == "accept_rate" and _acceptance_alone(h) else kind for kind, h in zip(columns, header)]
         caption = _under_baseline_caption(text, head_start)
