@@ -67,6 +67,9 @@ _T_PER_S = re.compile(r"(?:^|[\s(])t/s(?![\w/])")
 # Tokens each verify step commits is the accept length by its definition (an autoregressive run's
 # is 1): "Decoded tokens/iteration" over 3.93 and 1.94 (lightseekorg/tokenspeed#1305). Draft tokens
 # a step proposes are a setting ("draft tokens/step"), no reading.
+# Nor is a scheduler's budget of tokens a step, or the prompt's ("max tokens per step budget",
+# "prefill tokens/iter" over 8192: vLLM's max_num_batched_tokens).
+_NOT_COMMITTED = ("draft", "prefill", "prompt", "input", "budget", "max", "batch", "chunk", "total")
 _TOKENS_PER_STEP = re.compile(r"\btok(?:en)?s?\s*(?:/|per)\s*(?:iteration|iter|step|forward(?:\s+pass)?|round|verify|decoding\s+step)")
 _ACCEPTANCE_ALONE = re.compile(r"(?:(?:draft|mtp|spec|avg|mean|overall)[\s_-]+)?acceptance(?:[\s_]*\(?%\)?)?")
 
@@ -91,8 +94,9 @@ def _header_kind(cell: str) -> str | None:
     # SGLang bench_one_batch_server's report table heads its column "acc length"
     # (python/sglang/bench_one_batch_server.py, get_report_summary)
     if "/" in low or "per" in low:
-        if _TOKENS_PER_STEP.search(low) and "draft" not in low:
-            return "accept_length"
+        if _TOKENS_PER_STEP.search(low):
+            # tokens a step, never a second ("tokens/step" holds "tokens/s")
+            return None if any(word in low for word in _NOT_COMMITTED) else "accept_length"
     if "accept" in low or low.startswith("acc ") or low.startswith("avg acc"):
         if "len" in low:
             return "accept_length"
