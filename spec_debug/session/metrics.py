@@ -897,23 +897,26 @@ def _spec_counters(text: str, found: list[Metric]) -> bool:
 # drafts) and "sglang:gen_throughput" (token/s), each the last logged batch's, one line a data-parallel
 # rank or label set. A curl of the endpoint is how an agent reads a running server; 0 is an idle
 # server's, no reading.
-_SGLANG_GAUGE = re.compile(r"^sglang:(spec_accept_length|spec_accept_rate|gen_throughput)(?:\{[^}\n]*\})?"
+_SGLANG_GAUGE = re.compile(r"^sglang:(spec_accept_length|spec_accept_rate|gen_throughput)(\{[^}\n]*\})?"
                            r"[ \t]+(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)[ \t\r]*$", re.M)
 _SGLANG_GAUGE_NAMES = {"spec_accept_length": ("accept_length", "tokens"), "spec_accept_rate": ("accept_rate", "ratio"),
                        "gen_throughput": ("throughput", "tok/s")}
 
 
 def _sglang_gauges(text: str, found: list[Metric]) -> bool:
-    values: dict[str, list[float]] = {}
-    for key, value in _SGLANG_GAUGE.findall(text):
+    # a series is a label set; an agent polling the endpoint ("for i in 1 2 3; do curl .../metrics |
+    # grep gen_throughput; done") prints one series again and again: its readings are averaged
+    series: dict[str, dict[str, list[float]]] = {}
+    for key, labels, value in _SGLANG_GAUGE.findall(text):
         if float(value) > 0:
-            values.setdefault(key, []).append(float(value))
-    for key, got in values.items():
+            series.setdefault(key, {}).setdefault(labels, []).append(float(value))
+    for key, by_labels in series.items():
         name, unit = _SGLANG_GAUGE_NAMES[key]
+        got = [sum(polled) / len(polled) for polled in by_labels.values()]
         # the ranks' speeds add up to the server's; their acceptance is one drafter's, averaged
         value = sum(got) if name == "throughput" else sum(got) / len(got)
         found.append(Metric(name, round(value, 4), unit, f"SGLang /metrics sglang:{key} ({len(got)} series)"))
-    return bool(values)
+    return bool(series)
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:
