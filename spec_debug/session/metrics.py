@@ -1180,6 +1180,7 @@ _VALUE_AFTER_UNIT = re.compile(r"[ \t]*[:=][ \t]*\**(\d+(?:\.\d+)?)\**(?![\d.]|[
 # the key is the field before's ("accept_rate=0.612"), the speed the one after the "=".
 _UNIT_KEY = re.compile(r"=(\d+(?:\.\d+)?)(?![\w.])")
 _RECORD_LABEL = re.compile(r"[ \t>*-]*(?P<label>[^=\n]*?)(?:\s+[\w./-]+=|$)")
+_GOAL_BEFORE_KEY = re.compile(r"(?:limit|target|max|min|slo|goal|expected|threshold|cap|budget|required)[\s_:-]*$", re.I)
 _RECORD_FIELD = re.compile(r"[\w./-]+=(?:\[[^\]\n]*\]|[^\s,;|]+)")
 _RECORD_NAME = re.compile(r"[\s,;|]+(?P<label>[A-Za-z][\w()./-]*(?:[ \t]+[\w()./-]+)*?)[ \t:]+")
 
@@ -1187,6 +1188,8 @@ _RECORD_NAME = re.compile(r"[\s,;|]+(?P<label>[A-Za-z][\w()./-]*(?:[ \t]+[\w()./
 def _unit_key(text: str, at: int, key: re.Match, found: list[Metric]) -> None:
     """A speed given as "tok/s=152.3" (see _UNIT_KEY); the record's label before its first field
     may name the run without speculation ("baseline (prod today)  ... tok/s=152.3")."""
+    if _GOAL_BEFORE_KEY.search(text, max(0, at - 16), at) is not None:
+        return  # "target tok/s=200 (SLO)", "limit tok/s=500": a goal or a cap set, no run's speed
     line_start = text.rfind("\n", 0, at) + 1
     label = _RECORD_LABEL.match(text, line_start, at)
     name = label.group("label") if label is not None else ""
@@ -1590,6 +1593,7 @@ _GAIN_DIRS = frozenset({"higher", "more", "greater", "better", "up", "increased"
 _GAIN_VERB = re.compile(r"improv|increas|boost", re.I)
 _OVER_BASELINE = re.compile(r"\s+(?:th[ae]n|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\s+"
                             r"(?:the\s+)?(?:" + _BASELINE_WORDS + r")", re.I)
+_COMPARED_WITH = re.compile(r"\s+(?:th[ae]n|over|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|against)\b", re.I)
 _SPEC_NAMED = re.compile(r"eagle|spec(?:ulat|\b|[\s_-]*dec)|\bmtp\b|medusa|n-?gram|dflash|draft", re.I)
 _NO_SPEC_NAMED = re.compile(NO_SPEC + r"|baseline|vanilla|disabl|turn(?:ed|ing)?\s+off|switch(?:ed|ing)?\s+off", re.I)
 # A change made between two runs; not "lower"/"higher" alone, which say how another quantity moved
@@ -1609,9 +1613,11 @@ def _percent_throughput(text: str, found: list[Metric]) -> None:
             continue
         if _OTHER_METHOD.match(text, m.end()) is not None:
             continue  # "17% higher throughput than eagle-2": one drafter against another
+        if (than := _OVER_BASELINE.match(text, m.end())) is None and _COMPARED_WITH.match(text, m.end()):
+            continue  # "45% higher than with the old draft": against a run it names, not the baseline
         if _PROMPT_STAGE_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None:
             continue  # "prefill throughput dropped 30% with the draft": the prompt's speed, no decoding's
-        if (than := _OVER_BASELINE.match(text, m.end())) is None and not _spec_clause(text, m.start(), m.end()):
+        if than is None and not _spec_clause(text, m.start(), m.end()):
             continue
         factor = round(1 + value / 100 if gain else 1 - value / 100, 4)
         found.append(Metric("speedup", factor, "x", _context(text, m.start(), than.end() if than else m.end())))
