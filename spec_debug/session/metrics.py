@@ -154,8 +154,8 @@ def _has_tps(text: str) -> bool:
     "took it from 45tps to 103.9 tps" (ggml-org/llama.cpp#10664). A find loop: "https" has it too."""
     for unit in ("tps", "TPS"):  # one pass a spelling (" tps" in text, then "tps", was two)
         at = text.find(unit)
-        while at > 0:
-            if text[at - 1] in " 0123456789":
+        while at >= 0:  # (one at the text's start ends no search: "tps: 12 ... with eagle 30 tps")
+            if at > 0 and text[at - 1] in " 0123456789":
                 return True
             at = text.find(unit, at + 3)
     return False
@@ -355,7 +355,9 @@ _FACTOR_BEFORE = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?[x×]\*{0,2}\
 # vanilla" (#24343): a percentage is a speedup only against the run without speculation;
 # "fr-spec is 17.79% faster than eagle-2" compares two drafters.
 _PCT_BEFORE_WORD = re.compile(r"(?<![\w.])(?P<value>\d+(?:\.\d+)?)\s?%\s+$")
-_PCT_SPEEDUP = re.compile(r"(?<![\w.+-])[+~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?%\*{0,2}\s+(?:end-to-end\s+|e2e\s+|decode\s+)?$")
+# What it is a speedup of may stand between: "~5% e2e decode speedup" (raullenchai/Rapid-MLX#2175).
+_PCT_SPEEDUP = re.compile(r"(?<![\w.+-])[+~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?%\*{0,2}\s+"
+                          r"(?:(?:end-to-end|e2e|decode|decoding|generation|throughput)\s+){0,2}$")
 # "than without it" too: "speculative decoding is 15% slower than without it".
 _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r"|without(?:\s+it\b|\s*(?:[.,;!?)]|$)))", re.I)
 # A factor against another speculative method ("EAGLE 3 ... speedup wrt EAGLE 1: 1.09x",
@@ -1540,7 +1542,7 @@ def _speedups(text: str, found: list[Metric]) -> None:
                 # "34% slower than vanilla" is 0.66 of its speed, as "JIT 34% slower than
                 # vanilla" sits beside "0.66x" in a benchmark report found on GitHub
                 value = round(2 - value, 4)
-        elif speedup and (pct := _PCT_SPEEDUP.search(text, max(0, start - 16), start)) is not None:
+        elif speedup and (pct := _PCT_SPEEDUP.search(text, max(0, start - 40), start)) is not None:
             # "a 60% speedup", "~35% speed-up": the word says against what, as "1.6x speedup" does
             value, a, b = round(1 + float(pct.group("value")) / 100, 4), pct.start(), end
         else:
