@@ -1337,8 +1337,10 @@ def _server_argv(argv: list[str]) -> list[str]:
     exported: list[str] = []
     servers: list[list[str]] = []
     unit_env = _service_environment(commands)
+    # (one look over the words: a log of thousands of lines is thousands of "commands")
+    slime = any(tok.startswith("--sglang-") for tok in argv)
     for command in commands:
-        command = _slime_rollout_server(command) or command
+        command = (_slime_rollout_server(command) if slime else None) or command
         try:
             detect_engine(command)
         except LaunchParseError:
