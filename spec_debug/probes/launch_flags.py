@@ -25,8 +25,9 @@ from spec_debug.probes.hostfiles import MAX_CONFIG_BYTES, describe_model, hf_cac
 _SERVER_MARKERS = ("sglang.launch_server", "sglang_router.launch_server", "vllm.entrypoints.openai.api_server",
                    "vllm.entrypoints.api_server",
                    # NVIDIA Dynamo's workers run the engine in-process with its own flags
-                   # (spec_debug.diagnose.launch `_DYNAMO_WORKERS`)
-                   "dynamo.sglang", "dynamo.vllm")
+                   # (spec_debug.diagnose.launch `_DYNAMO_WORKERS`); Dynamo <= 0.4 started SGLang
+                   # as `python3 -m dynamo.sglang.worker` / `dynamo.sglang.decode_worker`
+                   "dynamo.sglang", "dynamo.vllm", "dynamo.sglang.worker", "dynamo.sglang.decode_worker")
 
 
 # `python -m vllm.entrypoints.cli.main serve MODEL`: the module behind the `vllm` console script
