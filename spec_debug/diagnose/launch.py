@@ -897,7 +897,12 @@ def _docker_ps_argv(text: str) -> list[str] | None:
     """The container a pasted `docker ps --no-trunc` row runs: its image, then its command read
     as a `ps` line is (quotes kept, joined by spaces). Was: the quoted command one word, a vLLM
     image with no flags (no speculative config, no finding). None for any other text."""
-    rows = _PS_ROW.findall(text)
+    # A row as docker prints it: under its `CONTAINER ID` header, or followed by its CREATED
+    # column (`2 hours ago`, go-units HumanDuration + " ago"); not any `<hex> word "..."` line
+    # (a `git log --format='%H %an "%s"'` line of a pasted session)
+    headed = re.search(r"^[ \t]*CONTAINER ID[ \t]", text, re.M) is not None
+    rows = [m.groups() for m in _PS_ROW.finditer(text)
+            if headed or re.match(r"[ \t]+[^\n]*\bago\b", text[m.end():m.end() + 200])]
     if not rows:
         return None
     argvs, cut = [], []
@@ -915,11 +920,14 @@ def _docker_ps_argv(text: str) -> list[str] | None:
             continue
     speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
     chosen = _first_server(speculating + [a for a in argvs if a not in speculating])
-    if cut and not _is_server(_server_argv(chosen or [])):
+    serves = _is_server(_server_argv(chosen or []))
+    if cut and not serves:
         raise LaunchParseError(
             f"docker ps cut the containers' commands ({'; '.join(cut)}): their flags are not in this text",
             hint="paste `docker ps --no-trunc` or `docker inspect CONTAINER`")
-    return chosen
+    # (rows of no server, or a line that only looks like one, `<40-hex hash> author "subject"`
+    # of a `git log` in a pasted session: the rest of the text is read as it was)
+    return chosen if serves else None
 
 
 # vLLM production-stack's Helm values: each `servingEngineSpec.modelSpec` entry is a vLLM
