@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spec_debug import __version__
-from spec_debug.cli_common import complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
+from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError
 from spec_debug.store import write_atomic
 
@@ -137,14 +137,15 @@ def report(
     run_dir: Path = typer.Argument(..., help="A run folder (runs/<run-id>; a bare run id means ./runs/<run-id>) or its run.json."),
     fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
     template: Optional[Path] = typer.Option(None, "--template", help="A Jinja2 template to render run.json with."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+    output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
+                                            autocompletion=complete_output_path),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Render a run record again (any time later, with any template)."""
     from spec_debug.report import render_report
     from spec_debug.store import load_record
 
-    run_dir, template, output = run_dir.expanduser(), _home(template), _home(dash_is_stdout(output))
+    run_dir, template, output = run_dir.expanduser(), _home(template), _home(dash_is_stdout(output_to))
     try:
         fmt = output_format(fmt, as_json, output)
         if template is not None and template.is_dir():
@@ -238,12 +239,12 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
 
 
 @app.command()
-def schema(output: Optional[Path] = typer.Option(None, "--output", "-o")) -> None:
+def schema(output_to: Optional[str] = typer.Option(None, "--output", "-o", autocompletion=complete_output_path)) -> None:
     """The playbook JSON Schema (for yaml-language-server: `# yaml-language-server: $schema=...`)."""
     from spec_debug.playbook.models import playbook_json_schema
 
     text = json.dumps(playbook_json_schema(), indent=2)
-    output = dash_is_stdout(output)
+    output = dash_is_stdout(output_to)
     if output:
         from spec_debug.store import write_output
 

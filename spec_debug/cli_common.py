@@ -20,22 +20,34 @@ def complete_playbooks(incomplete: str) -> list[str]:
     """Shipped names, and playbook files and folders on the way to one: `run` and `explain`
     take a path too, and `spec-debug run playbooks/my<TAB>` offered nothing (a completer
     replaces the shell's file completion)."""
-    import glob
-    import os
-
     from spec_debug.playbook.loader import shipped_playbook_names
 
     names = [n for n in shipped_playbook_names() if n.startswith(incomplete)]
+    paths = _complete_paths(incomplete, (".yaml", ".yml"))
+    return names + [p for p in paths if p not in names]
+
+
+def complete_output_path(incomplete: str) -> list[str]:
+    """Files and folders, for an output option typed str (dash_is_stdout): Typer completes
+    nothing for a str, where its Path let the shell complete file names."""
+    return _complete_paths(incomplete, ("",))
+
+
+def _complete_paths(incomplete: str, suffixes: tuple[str, ...]) -> list[str]:
+    """Folders (with their /) and the files ending in one of suffixes that extend incomplete."""
+    import glob
+    import os
+
     expanded = os.path.expanduser(incomplete)
     paths = []
     for match in sorted(glob.glob(glob.escape(expanded) + "*")):
         if os.path.isdir(match):
             paths.append(match + "/")
-        elif match.endswith((".yaml", ".yml")):
+        elif match.endswith(suffixes):
             paths.append(match)
     if expanded != incomplete:  # keep the ~ the user typed: the shell only offers what extends it
         paths = [incomplete + p[len(expanded):] for p in paths]
-    return names + [p for p in paths if p not in names]
+    return paths
 
 
 def complete_codes(incomplete: str) -> list[str]:
@@ -61,10 +73,14 @@ def fail(exc: SpecDebugError) -> NoReturn:
 _FORMAT_OF_SUFFIX = {".html": "html", ".htm": "html", ".json": "json"}
 
 
-def dash_is_stdout(output: Path | None) -> Path | None:
+def dash_is_stdout(output: str | Path | None) -> Path | None:
     """`-o -` means standard output, as for curl -o -, tar -f - and sort -o -; it wrote a file
-    named "-" (and said "wrote -"), which the next `rm -` or `cat -` cannot even name."""
-    return None if output is not None and str(output) == "-" else output
+    named "-" (and said "wrote -"), which the next `rm -` or `cat -` cannot even name. `-o ./-`
+    is that file, as for those tools: the option must be a str, the text as typed (a Typer
+    Path has made `./-` into `-` already, so no file named "-" could be written)."""
+    if output is None or str(output) == "-":
+        return None
+    return Path(output)
 
 
 def output_format(fmt: str | None, as_json: bool, output: Path | None = None) -> str:

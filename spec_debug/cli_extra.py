@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from spec_debug.cli_common import complete_codes, complete_playbooks, dash_is_stdout, fail, output_format
+from spec_debug.cli_common import complete_codes, complete_output_path, complete_playbooks, dash_is_stdout, fail, output_format
 from spec_debug.errors import SpecDebugError
 
 
@@ -17,10 +17,12 @@ def register(app: typer.Typer) -> None:
     def findings(
         code: Optional[str] = typer.Argument(None, help="A finding code, e.g. SD201", autocompletion=complete_codes),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable catalog."),
-        markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way)."),
+        markdown_to: Optional[str] = typer.Option(None, "--markdown", help="Write the whole catalog as Markdown (docs/findings.md is made this way).",
+                                                  autocompletion=complete_output_path),
     ) -> None:
         """The finding catalog: what each code detects, why it hurts, how to fix it."""
-        if markdown is not None and str(markdown) == "-":
+        markdown = dash_is_stdout(markdown_to)
+        if markdown_to is not None and markdown is None:
             from spec_debug.diagnose.catalog import render_catalog_markdown
             from spec_debug.stdout_document import write_document
 
@@ -45,7 +47,7 @@ def register(app: typer.Typer) -> None:
     def explain(
         playbook: str = typer.Argument(..., help="A playbook file or shipped name", autocompletion=complete_playbooks),
         fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
-        output: Optional[Path] = typer.Option(None, "--output", "-o"),
+        output_to: Optional[str] = typer.Option(None, "--output", "-o", autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
         """A walkthrough of a playbook for a newcomer: what each step checks and why."""
@@ -55,7 +57,7 @@ def register(app: typer.Typer) -> None:
         from spec_debug.explain import explain_playbook, render_explanation
         from spec_debug.playbook.loader import load_playbook
 
-        output = dash_is_stdout(output)
+        output = dash_is_stdout(output_to)
         try:
             fmt = output_format(fmt, as_json, output)
             loaded = load_playbook(playbook)
