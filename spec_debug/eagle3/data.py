@@ -521,7 +521,8 @@ def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None
     if mask is None:
         return None
     if mask.numel() != T:
-        raise DataError(f"{path}: attention_mask has {mask.numel()} entries, hidden_states {T}")
+        raise DataError(f"{path}: attention_mask has {mask.numel()} entries, hidden_states {T}"
+                        + _batch_mask(attention, T))
     keep = mask != 0
     if bool(keep.all()):
         return None
@@ -537,6 +538,16 @@ def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None
                         "them as one sequence",
                         hint="write one sample per sequence, without padding")
     return slice(start, stop)
+
+
+def _batch_mask(attention: Tensor, T: int) -> str:
+    """Why a mask of the wrong size has it, when its shape says: a dumper that saved the
+    whole batch's mask ([B, T] or transformers' [B, 1, T, T]) beside one sample's states."""
+    shape = list(attention.shape)
+    if len(shape) in (2, 4) and shape[0] > 1 and shape[-1] == T and attention.numel() > T:
+        return (f" (shape {shape}: the mask of a batch of {shape[0]}, not of this sample; "
+                "save each sample's own row of it)")
+    return ""
 
 
 def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
