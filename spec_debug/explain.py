@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Expectation, Step
-from spec_debug.report.markdown_prose import CODE_SPAN
+from spec_debug.report.markdown_prose import CODE_SPAN, code_span
 
 
 @dataclass
@@ -261,18 +261,6 @@ def value_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def code_span(value: Any) -> str:
-    """Inline code outside a table (CommonMark 0.31 section 6.1): fenced by a backtick run
-    longer than any inside, padded when the text starts or ends with a backtick. Unlike the
-    report's md_code_span (made for table cells) a | is not escaped: in a code span outside a
-    table the backslash would be printed, and a regex would read wrong."""
-    text = " ".join(str(value if value is not None else "").splitlines())
-    longest = max((len(run) for run in re.findall("`+", text)), default=0)
-    ticks = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()) else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
 def _describe(expectation: Expectation) -> str:
     """An expectation in Markdown: the pattern or expression as code, so that a regex keeps its
     backslashes and a `*` in it starts no emphasis."""
@@ -318,7 +306,6 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
 
     env = make_environment()
     env.filters["code_spans"] = code_spans_html
-    env.filters["code_span"] = code_span
     env.filters["value_text"] = value_text
     return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
 

@@ -103,3 +103,16 @@ def _outside_code_spans(pattern: re.Pattern[str], replacement: str, text: str) -
         last = match.end()
     parts.append(pattern.sub(replacement, text[last:]))
     return "".join(parts)
+
+
+def code_span(value: Any) -> str:
+    """Inline code outside a table (CommonMark 0.31 section 6.1): fenced by a backtick run
+    longer than any inside, padded when the text starts or ends with a backtick. Unlike the
+    report's md_code_span (made for table cells) a | is not escaped: in a code span outside a
+    table the backslash would be printed, and a regex would read wrong (or a command pasted
+    from the report's footer named another folder)."""
+    text = " ".join(str(value if value is not None else "").splitlines())
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()) else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"

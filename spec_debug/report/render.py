@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from spec_debug.errors import UsageError
 from spec_debug.record import RunRecord
-from spec_debug.report.markdown_prose import escape_emphasis, escape_tag_starts, md_text
+from spec_debug.report.markdown_prose import code_span, escape_emphasis, escape_tag_starts, md_text
 from spec_debug.report.terminal import clip_middle, screen_text
 from spec_debug.report.views import report_view
 from spec_debug.store import write_atomic
@@ -61,6 +61,7 @@ def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
     env.filters["fmt_num"] = fmt_num
     env.filters["md_code"] = md_code
     env.filters["md_code_span"] = md_code_span
+    env.filters["code_span"] = code_span  # outside a table
     env.filters["screen"] = screen_text
     env.filters["clip"] = clip_middle
     env.filters["safe_href"] = safe_href
