@@ -437,12 +437,14 @@ _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d
 _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
 # The number is no rate when a factor, a difference or a count follows it, past a bold's "**":
 # "acceptance rate is now 5x higher", "is 3 points lower", "is roughly 10 times lower", "is only 1
-# in 10", "**3** of 4 drafts", "is around 2.5 tokens per step" (a length called a rate); not "0.7
-# in 10 runs". "percent" spelled out is a percentage.
+# in 10", "**3** of 4 drafts", "is around 2.5 tokens per step" (a length called a rate), "1.8 per
+# hour" (a queue's or a reviewer's rate, no drafter's); not "0.7 in 10 runs". "percent" spelled out
+# is a percentage.
 _RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a\u2248]|" + _OF_ONLY + r"|" + _IS_ONLY + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\**\s*(?:[x\u00d7](?![a-z])|times\b|points?\b|pts?\b|pp\b|(?:out\s+)?of\s+\d|out\s+of\b|/\s*\d"
                          r"|in\s+\d+\b(?!\s*(?:runs?|trials?|tests?|iterations?|requests?|prompts?|samples?|cases?)\b)"
-                         r"|tokens?\b|steps?\b|requests?\b|req/))\s*(?P<pct>%|percent\b)?")
+                         r"|tokens?\b|steps?\b|requests?\b|req/|(?:per|a|an|/)\s*(?:hour|hr|day|week|month|year|min(?:ute)?|sec(?:ond)?)s?\b))"
+                         r"\s*(?P<pct>%|percent\b)?")
 # A "rate" in tokens per step is the accept length under TensorRT-LLM's name for it
 # ("avg_acceptance_rate(tokens/decoding steps)"): "acceptance rate is around 2.5 tokens per step".
 _RATE_AS_LENGTH = re.compile(r"\s*(?:[:=\uff1a]|of|" + _IS_ONLY + r")?\s*(?:~\s*)?(?P<value>\d+\.\d+)\s*(?:accepted\s+)?"
