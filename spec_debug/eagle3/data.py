@@ -573,8 +573,9 @@ def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
     # True/1 = masked out is torch.nn.MultiheadAttention's boolean attn_mask convention
     # (nn.Transformer.generate_square_subsequent_mask's float one is additive, above). Plain
     # causal attention in either convention first: a MultiheadAttention mask with padded
-    # keys reads as a windowed one in the other convention
-    readings = [keep, ~keep] if square.dtype == torch.bool else [keep]
+    # keys reads as a windowed one in the other convention. A uint8/int 0/1 mask may be either
+    # (MultiheadAttention took byte masks as boolean ones); a float one is additive in torch
+    readings = [keep] if square.is_floating_point() else [keep, ~keep]
     per_position = next((p for p in (_causal_positions(k, model_pattern=pattern)
                                      for pattern in (False, True) for k in readings)
                          if p is not None), None)

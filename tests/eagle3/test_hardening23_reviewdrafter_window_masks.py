@@ -125,3 +125,29 @@ def test_packed_documents_with_a_window_stay_refused(world, tmp_path):
     assert result.exit_code != 0
     assert "is not causal attention over the positions it keeps" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_byte_mask_in_multiheadattentions_convention_reads_as_causal(world, tmp_path):
+    """torch.nn.MultiheadAttention took uint8 attn_masks as boolean ones (True/1 = masked out):
+    the causal triu(1) mask with the pad keys masked, saved as bytes, is the causal mask with
+    right padding (was: refused as not causal; a bool one already read so)."""
+    data = tmp_path / "byte_masked_out"
+    data.mkdir()
+    for path in sorted((world / "data").glob("*.safetensors")):
+        tensors = load_file(str(path))
+        ids, states = tensors["token_ids"], tensors["hidden_states"]
+        ids = torch.cat([ids, torch.zeros(PAD, dtype=ids.dtype)])
+        states = torch.cat([states, torch.zeros(PAD, *states.shape[1:], dtype=states.dtype)])
+        T = ids.shape[0]
+        masked_out = torch.ones(T, T, dtype=torch.bool).triu(1)
+        masked_out[:, -PAD:] = True
+        save_file({"token_ids": ids, "hidden_states": states.contiguous(),
+                   "attention_mask": masked_out.to(torch.uint8).contiguous()},
+                  str(data / path.name))
+    plain = json.loads(_eval(world, world / "data").output)
+    result = _eval(world, data)
+    assert result.exit_code == 0, result.output
+    masked = json.loads(result.output)
+    assert masked["counts"] == plain["counts"]
+    assert any(n.startswith(f"3 of 3 samples carry an attention_mask marking {3 * PAD} pad")
+               for n in masked["notes"])
