@@ -222,8 +222,8 @@ class _SignalAwareTransport(paramiko.Transport):
     # clock stepped forward while a key, password or "none" was being answered (NTP or chrony
     # correcting a VM paused, restored from a snapshot or migrated; a laptop waking) read as a
     # healthy host that "did not answer authentication within 15 s", a fraction of a second in.
-    # Each login below starts paramiko's request with an event, waits on the monotonic clock,
-    # and hands the answered event to paramiko's own wait for its verdict (no clock read then).
+    # Each login below starts paramiko's request with an event and waits in paramiko's own wait
+    # with no wall-clock bound, ended by a timer (monotonic) after auth_timeout.
     def auth_publickey(self, username: str, key: paramiko.PKey, event: threading.Event | None = None) -> list[str]:
         if event is not None:
             return super().auth_publickey(username, key, event)
@@ -250,13 +250,30 @@ class _SignalAwareTransport(paramiko.Transport):
         return self._auth_verdict(answered)
 
     def _auth_verdict(self, answered: threading.Event) -> list[str]:
-        """Wait for sshd's answer to a login request up to auth_timeout on the monotonic clock
-        (the same exception as paramiko's on running out), then paramiko's verdict on it."""
-        deadline = None if self.auth_timeout is None else time.monotonic() + self.auth_timeout
-        while not answered.wait(0.1) and self.is_active():
-            if deadline is not None and time.monotonic() >= deadline:
-                raise paramiko.AuthenticationException("Authentication timeout.")
-        return self.auth_handler.wait_for_response(answered)  # type: ignore[union-attr]
+        """paramiko's wait for sshd's answer to a login request, bounded by auth_timeout on the
+        monotonic clock (a timer) instead of its wall-clock one; the same exception on running out."""
+        bound = self.auth_timeout
+        if bound is None:
+            return self.auth_handler.wait_for_response(answered)  # type: ignore[union-attr]
+        ran_out = threading.Event()
+
+        def run_out() -> None:
+            ran_out.set()
+            answered.set()  # ends paramiko's wait; no verdict came, so it raises
+
+        timer = threading.Timer(bound, run_out)
+        timer.daemon = True
+        self.auth_timeout = None  # paramiko's own bound reads time.time()
+        timer.start()
+        try:
+            return self.auth_handler.wait_for_response(answered)  # type: ignore[union-attr]
+        except paramiko.AuthenticationException:
+            if ran_out.is_set() and self.is_active() and not self.is_authenticated():
+                raise paramiko.AuthenticationException("Authentication timeout.") from None
+            raise
+        finally:
+            timer.cancel()
+            self.auth_timeout = bound
 
     # Any reply to a global request (ours are only the probes) proves the server alive.
     def _parse_request_success(self, m: paramiko.Message) -> None:
