@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from spec_debug.cli_common import dash_is_stdout, output_format
+from spec_debug.cli_common import complete_output_path, dash_is_stdout, output_format
 from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.session.format_names import INPUT_FORMATS
 from spec_debug.stdout_document import write_document
@@ -179,22 +179,26 @@ def register(app: typer.Typer) -> None:
         format: Optional[OutputFormat] = typer.Option(None, "--format", "-f", help="Output: md or html postmortem, or json "
                                                       "(default: from -o's suffix, else md)."),
         input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+        output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
+                                                autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
         no_redact: bool = typer.Option(False, "--no-redact",
                                        help="Keep the secrets the session quoted (masked by default, in every format)."),
     ) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
+        # a str, the text as typed: a Typer Path made `-o ./-` into `-` (cli_common.dash_is_stdout)
+        output = dash_is_stdout(output_to)
         fmt = output_format(None if format is None else format.value, as_json, output)
-        _run(analyze_command, _session_path(path), fmt, input_format, dash_is_stdout(output), not no_redact)
+        _run(analyze_command, _session_path(path), fmt, input_format, output, not no_redact)
 
     @app.command("distill")
     def distill(
         path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
                                               "or - for standard input."),
-        output: Path = typer.Option(..., "--output", "-o", help="Playbook YAML to write (- for stdout)."),
+        output_to: str = typer.Option(..., "--output", "-o", help="Playbook YAML to write (- for stdout).",
+                                      autocompletion=complete_output_path),
         input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
         name: Optional[str] = typer.Option(None, "--name", help="Playbook name (default: from the session id)."),
     ) -> None:
         """Write a playbook from the diagnostic commands that led to a finding or a change of approach."""
-        _run(distill_command, _session_path(path), dash_is_stdout(output), input_format, name)
+        _run(distill_command, _session_path(path), dash_is_stdout(output_to), input_format, name)

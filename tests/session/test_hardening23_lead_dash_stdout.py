@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from spec_debug.playbook import load_playbook_text
@@ -39,8 +40,10 @@ def test_distill_dash_o_writes_a_valid_playbook_to_stdout_and_no_file_named_dash
     assert "wrote standard output:" in done.stderr
 
 
-def test_a_file_named_dash_is_still_written_when_named_by_its_full_path(tmp_path):
-    done = _spec_debug(tmp_path, "analyze", str(SAMPLE), "--json", "-o", str(tmp_path / "-"))
+@pytest.mark.parametrize("named", ["./-", "FULL"])
+def test_a_file_named_dash_is_written_when_named_as_dot_slash_dash_or_by_its_full_path(tmp_path, named):
+    named = str(tmp_path / "-") if named == "FULL" else named
+    done = _spec_debug(tmp_path, "analyze", str(SAMPLE), "--json", "-o", named)
     assert done.returncode == 0, done.stderr
     assert json.loads((tmp_path / "-").read_text())["format"] == "claude-code"
     assert done.stdout == ""
