@@ -59,10 +59,12 @@ def complete_codes(incomplete: str) -> list[str]:
 
 
 def print_error(exc: SpecDebugError) -> None:
-    """What, where and how to fix, on one line (plus a hint line)."""
-    err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
+    """What, where and how to fix, on one line (plus a hint line). Never folded: Rich folds at
+    80 columns when stderr is no terminal (a CI log, `2> err.txt`), which put a newline inside
+    the paths and commands a hint gives to paste; a terminal wraps the long line itself."""
+    err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False, soft_wrap=True)
     if exc.hint:
-        err_console.print(f"  [dim]hint:[/] {escape(exc.hint)}", highlight=False)
+        err_console.print(f"  [dim]hint:[/] {escape(exc.hint)}", highlight=False, soft_wrap=True)
 
 
 def fail(exc: SpecDebugError) -> NoReturn:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import shlex
 import signal
 import threading
 import time
@@ -258,7 +259,7 @@ class Run:
                 raise error from None
         raise RecordWriteError(
             f"cannot write {path} in full: {why} (it keeps every step's result, each output cut to its first and last lines)",
-            hint=f"free some space there (or pass --out DIR on another disk), then `spec-debug report {self.store.run_dir}` writes the reports",
+            hint=f"free some space there (or pass --out DIR on another disk), then: {_render_commands(self.store.run_dir)}",
             out_of_space=True,
         ) from None
 
@@ -1038,3 +1039,11 @@ def run_playbook(
     options: RunOptions | None = None,
 ) -> RunRecord:
     return Run(loaded, targets, store, cli_vars, options).execute()
+
+
+def _render_commands(run_dir: Path) -> str:
+    """The commands that write the reports from a saved run.json, pasteable as they are: a bare
+    `spec-debug report DIR` prints Markdown to the terminal and writes no report."""
+    folder = shlex.quote(str(run_dir))
+    return "; ".join(f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}"
+                     for name in ("report.md", "report.html"))
