@@ -24,7 +24,7 @@ from spec_debug.redact import MASK
 from spec_debug.report import write_reports
 from spec_debug.runner.engine import HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
-from spec_debug.store import RecordWriteError, RunStore, load_record
+from spec_debug.store import RecordWriteError, RunStore, load_record, report_commands
 
 
 def resolve_targets(
@@ -304,9 +304,8 @@ def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError
     is complete; the reports can be rendered from it once there is room."""
     record_path = run_dir / "run.json"
     _say_verdict(record, console, f"run.json: {escape(str(record_path))}")
-    folder = shlex.quote(str(run_dir))
     missing = [name for name in ("report.md", "report.html") if not _is_file(run_dir / name)]
-    again = "; ".join(f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}" for name in missing)
+    again = "; ".join(report_commands(run_dir, missing))
     return RecordWriteError(
         f"{exc.message} ({record_path} is complete)",
         hint=(f"{'free some space there' if exc.out_of_space else 'once the file can be written there'}, then: {again}"
@@ -320,9 +319,8 @@ def _interrupted_outputs(run_dir: Path, junit: Path | None) -> str:
     it. "spec-debug report DIR renders them" printed Markdown to the terminal, and was said
     when both reports were there and only the --junit file (which `report` cannot write)
     was missing."""
-    folder = shlex.quote(str(run_dir))
     missing = [name for name in ("report.md", "report.html") if not _is_file(run_dir / name)]
-    todo = [f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}" for name in missing]
+    todo = report_commands(run_dir, missing)
     if junit is not None and not _is_file(junit):
         todo.append(f"the JUnit XML {shlex.quote(str(junit))} was not written (only `spec-debug run --junit` writes it)")
     left = "; ".join(todo) if todo else "every output was written"

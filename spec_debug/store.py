@@ -20,11 +20,12 @@ import json
 import os
 import re
 import secrets
+import shlex
 import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -425,3 +426,10 @@ def _reading_note(data: dict, version: int) -> str | None:
         return (f"the record was written by {by} ({schema}this is spec-debug {__version__}, schema "
                 f"{RECORD_SCHEMA_VERSION}) and is shown in part: {known} (upgrade spec-debug to see all of it)")
     return f"the record holds what this spec-debug ({__version__}) does not know: {known}"
+
+
+def report_commands(run_dir: Path, names: Iterable[str] = ("report.md", "report.html")) -> list[str]:
+    """The pasteable commands that write these reports from a saved run.json: a bare
+    `spec-debug report DIR` prints Markdown to the terminal and writes no report."""
+    folder = shlex.quote(str(run_dir))
+    return [f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}" for name in names]

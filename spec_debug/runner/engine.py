@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import shlex
 import signal
 import threading
 import time
@@ -42,7 +41,7 @@ from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
 from spec_debug.runner.ssh_connect import abandon_connects
 from spec_debug.runner.transport import CommandOutcome, Transport
-from spec_debug.store import RecordWriteError, RunStore, utc_now
+from spec_debug.store import RecordWriteError, RunStore, report_commands, utc_now
 
 SAVE_INTERVAL_S = 0.1
 """run.json is rewritten after a step unless it was written less than this long ago; then the
@@ -259,7 +258,7 @@ class Run:
                 raise error from None
         raise RecordWriteError(
             f"cannot write {path} in full: {why} (it keeps every step's result, each output cut to its first and last lines)",
-            hint=f"free some space there (or pass --out DIR on another disk), then: {_render_commands(self.store.run_dir)}",
+            hint=f"free some space there (or pass --out DIR on another disk), then: {'; '.join(report_commands(self.store.run_dir))}",
             out_of_space=True,
         ) from None
 
@@ -1039,11 +1038,3 @@ def run_playbook(
     options: RunOptions | None = None,
 ) -> RunRecord:
     return Run(loaded, targets, store, cli_vars, options).execute()
-
-
-def _render_commands(run_dir: Path) -> str:
-    """The commands that write the reports from a saved run.json, pasteable as they are: a bare
-    `spec-debug report DIR` prints Markdown to the terminal and writes no report."""
-    folder = shlex.quote(str(run_dir))
-    return "; ".join(f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}"
-                     for name in ("report.md", "report.html"))
