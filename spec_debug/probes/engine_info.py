@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from spec_debug.probes.hostfiles import other_mount_namespace, read_environ, readlink
 from spec_debug.probes.launch_flags import choose_server, server_processes
@@ -113,18 +114,80 @@ def packages_in_container(pid: int, proc: Path = Path("/proc")) -> dict[str, Any
         if m and m.group(1) not in sites:
             sites.append(m.group(1))
     found: dict[str, Any] = dict.fromkeys(PACKAGES)
+    root = base / "root"
     for site in sites:
-        here = Path(str(base / "root") + site)
+        here = Path(str(root) + site)
         for name in PACKAGES:
-            if found[name] is not None:
-                continue
-            for meta in sorted(here.glob(f"{name}-*.dist-info/METADATA")):
-                version = re.search(r"^Version:\s*(\S+)", meta.read_text(errors="replace"), re.M)
-                if version:
-                    # the path as the probe can open it (forward_source reads the engine there)
-                    found[name] = {"version": version.group(1), "path": str(here / name)}
-                    break
+            if found[name] is None:
+                found[name] = _dist_in_site(here, name, root)
     return found
+
+
+def _dist_in_site(here: Path, name: str, root: Path) -> dict[str, Any] | None:
+    """{version, path} of `name` installed in the site-packages `here` (a container's, seen
+    through its /proc/PID/root `root`), the path as the probe can open it (forward_source reads
+    the engine there). An editable install keeps only its dist-info there: its source is found
+    as the interpreter finds it (_editable_source)."""
+    for meta in sorted(here.glob(f"{name}-*.dist-info/METADATA")):
+        version = re.search(r"^Version:\s*(\S+)", meta.read_text(errors="replace"), re.M)
+        if version:
+            path = here / name
+            if not path.is_dir():
+                path = _editable_source(here, name, meta.parent, root) or path
+            return {"version": version.group(1), "path": str(path)}
+    return _egg_link(here, name, root)
+
+
+def _in_root(root: Path, path: str) -> Path:
+    """A path the container names, as the probe opens it through /proc/PID/root."""
+    return Path(str(root) + "/" + path.lstrip("/"))
+
+
+def _editable_source(here: Path, name: str, dist_info: Path, root: Path) -> Path | None:
+    """The package directory of a PEP 660 editable install (`pip install -e python[all]` in
+    the lmsysorg/sglang image: sgl-project/sglang docker/Dockerfile; vLLM's
+    `VLLM_USE_PRECOMPILED=1 pip install -e .`). setuptools writes either an import hook,
+    __editable___NAME_VER_finder.py with MAPPING = {'NAME': '/src/NAME'}, or a plain
+    __editable__.NAME-VER.pth that lists the source root; direct_url.json
+    ({"url": "file:///src", "dir_info": {"editable": true}}, PEP 610) names the root too."""
+    candidates: list[str] = []
+    for finder in sorted(here.glob(f"__editable___{name}_*finder.py")):
+        mapping = re.search(rf"""['"]{name}['"]\s*:\s*['"]([^'"]+)['"]""",
+                            finder.read_text(errors="replace"))
+        if mapping:
+            candidates.append(mapping.group(1))
+    roots = []
+    for pth in sorted(here.glob(f"__editable__.{name}-*.pth")):
+        roots += [line.strip() for line in pth.read_text(errors="replace").splitlines()
+                  if line.startswith("/")]
+    try:
+        url = json.loads((dist_info / "direct_url.json").read_text()).get("url", "")
+    except (OSError, ValueError, AttributeError):
+        url = ""
+    if isinstance(url, str) and url.startswith("file://"):
+        roots.append(unquote(url[len("file://"):]))
+    candidates += [os.path.join(r, sub, name) for r in roots for sub in ("", "src", "python")]
+    for candidate in candidates:
+        if _in_root(root, candidate).is_dir():
+            return _in_root(root, candidate)
+    return None
+
+
+def _egg_link(here: Path, name: str, root: Path) -> dict[str, Any] | None:
+    """A legacy develop install (setuptools < 64 `pip install -e`): NAME.egg-link names the
+    source root, whose NAME.egg-info/PKG-INFO has the version."""
+    try:
+        source = (here / f"{name}.egg-link").read_text(errors="replace").splitlines()[0].strip()
+    except (OSError, IndexError):
+        return None
+    path = _in_root(root, source)
+    version = None
+    for info in sorted(path.glob("*.egg-info/PKG-INFO")):
+        found = re.search(r"^Version:\s*(\S+)", info.read_text(errors="replace"), re.M)
+        if found:
+            version = found.group(1)
+            break
+    return {"version": version, "path": str(path / name)}
 
 
 def server_interpreter(process: dict[str, Any], proc: Path = Path("/proc")
