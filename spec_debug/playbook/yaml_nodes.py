@@ -101,7 +101,29 @@ def _tab_hint(text: str, line: int | None, column: int | None) -> str:
     word = before.split()[-1][-30:]
     if not after.strip():
         return f"a tab at the end of the line, after '{word}' (the YAML reader here refuses one there): remove it"
+    quoted = _tab_in_shell_quotes(row, len(before))
+    if quoted is not None:
+        return quoted
     return f"a tab after '{word}' (the YAML reader here takes only spaces between words outside quotes): replace it with a space"
+
+
+# The start of a line's value: list dashes, then a `key: ` (a plain key; a quoted one is rare here).
+_VALUE_START = re.compile(r"^ *(?:- +)*(?:(?P<key>[\w.-]+): +)?")
+
+
+def _tab_in_shell_quotes(row: str, index: int) -> str | None:
+    """A tab inside a command's own quotes (`run: grep -P "a<TAB>b" x`, `echo 'a<TAB>b'`) is
+    meant: replacing it with a space changes what the command matches or prints. A YAML block
+    or YAML double quotes keep the tab (PyYAML refuses it only in a plain value, yaml/pyyaml#306)."""
+    start = _VALUE_START.match(row)
+    value = row[start.end():] if start else row
+    if not value or index < len(row) - len(value) or outside_shell_quotes(value, index - (len(row) - len(value))):
+        return None
+    key = start.group("key") if start else None
+    block = f"'{key}: |' and the command on the next line, indented" if key else "'|' and the command on the next line, indented"
+    return (f"a tab inside the command's quotes (the YAML reader here refuses a tab in an unquoted value): "
+            f"to keep the tab, quote the whole value: write it as a block ({block}), "
+            "or in YAML double quotes with \\t for the tab")
 
 
 def load_positioned(text: str, source: str, kind: str = "playbook") -> PositionedDocument:
