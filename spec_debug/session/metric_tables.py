@@ -38,7 +38,9 @@ _BASELINE_CAPTION = re.compile(r"\W*(?:the\s+)?(?:base\s+model|baseline|vanilla|
 # "approximately 66%" in a cell is the reading (lightseekorg/tokenspeed#1305).
 _CELL_NUMBER = re.compile(r"[*_~≈\s]*(?:(?:approx(?:imately|\.)?|about|around|roughly)\s+)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
 _CELL_FACTOR = re.compile(r"[*_~≈\s]*(\d+(?:\.\d+)?)\s?[x×]")
-_BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|" + NO_SPEC, re.I)
+# "AR" is autoregressive decoding, the run without a drafter, as papers and issues head its column
+# ("| AR | MTP |", "AR: 45 tok/s"); in capitals only, a word of its own ("AR-" names other things).
+_BASELINE_LABEL = re.compile(r"baseline|autoregressive|vanilla|(?-i:\bAR\b)(?![-/])|" + NO_SPEC, re.I)
 # A column of another quantity, though its header says "throughput" or "tok/s": prefill or
 # total tokens, requests, latencies, draft tokens, and one user's share of a batch ("EAGLE output
 # tok/s/user" next to the batch's "EAGLE output tok/s": lightseekorg/tokenspeed#795), which
@@ -362,12 +364,19 @@ _DRAFT_DEPTH_RUN = re.compile(r"(?:n[_-]?max|draft[_-]?(?:n[_-]?)?max|n[_-]?draf
 _SPEED_CELL = re.compile(r"[*_~\u2248\s]*\d+(?:\.\d+)?\s*(?:tps|TPS|t/s|tok(?:en)?s?/s(?:ec)?)\b")
 
 
-def _runs_by_draft_depth(header: list[str], columns: list[str | None], first_row: str) -> list[str | None]:
-    """The columns of runs named by a draft depth whose first row's cell is a speed with its unit
-    are throughputs (the depth-0 one the baseline: _NO_DRAFT_SETTING)."""
-    row = _cells(first_row)
-    return ["throughput" if kind is None and c < len(row) and _DRAFT_DEPTH_RUN.fullmatch(header[c].strip("*` "))
-            and _SPEED_CELL.match(row[c]) else kind for c, kind in enumerate(columns)]
+def _run_named(cell: str) -> bool:
+    """Whether a header cell names a run: by its draft depth ("n_max:16"), its method ("EAGLE3",
+    "MTP") or as the run without speculation ("AR", "Baseline")."""
+    cell = cell.strip("*` ")
+    return _DRAFT_DEPTH_RUN.fullmatch(cell) is not None or _RUN_COLUMN.search(cell.lower()) is not None \
+        or _BASELINE_LABEL.search(cell) is not None
+
+
+def _run_columns(header: list[str]) -> frozenset[int]:
+    """The columns named by a run (_run_named) that no metric names: a cell of one that is a speed
+    with its unit is a throughput (the depth-0 or "AR" run's the baseline: _NO_DRAFT_SETTING,
+    _BASELINE_LABEL); its other cells are what their row's label names ("| TTFT (ms) | 120 |")."""
+    return frozenset(c for c in range(1, len(header)) if _run_named(header[c]) and _header_kind(header[c]) is None)
 
 
 def _column_kinds(header: list[str]) -> list[str | None]:
@@ -451,9 +460,7 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
         if (unit_row := _unit_row(text, pos, header)) is not None:
             header, pos = unit_row
         columns = _column_kinds(header)
-        if "throughput" not in columns and any(":" in h or "=" in h for h in header):
-            row_end = text.find("\n", pos)
-            columns = _runs_by_draft_depth(header, columns, text[pos:len(text) if row_end < 0 else row_end])
+        run_cols = _run_columns(header) if "throughput" not in columns else frozenset()
         if "accept_rate" in columns and not _about_drafting(text):
             columns = [None if kind == "accept_rate" and _acceptance_alone(h) else kind for kind, h in zip(columns, header)]
         caption = _under_baseline_caption(text, head_start)
@@ -493,6 +500,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 read = True
             for c in range(1, min(len(row), len(header))):
                 kind, label, other = columns[c], row[0], header[c]
+                if kind is None and c in run_cols and _SPEED_CELL.match(row[c]):
+                    kind = "throughput"  # "| Model | AR | MTP |" over "| Qwen3-8B | 45.2 tok/s | 98.1 tok/s |"
                 named = row_name
                 if kind is None or row_kind == "speedup":  # a "Speedup" row under tok/s columns holds factors
                     kind, label, other = row_kind, header[c], row[0]

@@ -362,9 +362,12 @@ _PCT_SPEEDUP = re.compile(r"(?<![\w.+-])[+~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?%\
 _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r"|without(?:\s+it\b|\s*(?:[.,;!?)]|$)))", re.I)
 # A factor against another speculative method ("EAGLE 3 ... speedup wrt EAGLE 1: 1.09x",
 # vllm-project/vllm#16937; "E3 over E1", #20780; "fr-spec is 17.79% faster than eagle-2", #24343)
-# says nothing about the run without speculation.
+# says nothing about the run without speculation. Whose method it is may stand between: "2.3x faster
+# than fork's MTP", "than SGLang's EAGLE-2", "than the upstream MTP" (still a drafter, no baseline).
 _OTHER_METHOD = re.compile(r"[\s*]*(?:over|than|vs\.?|versus|compared\s+(?:to|with)|relative\s+to|w\.?r\.?t\.?|against)"
-                           r"\s+(?:the\s+)?(?:eagle[-\s]?\d|e\d\b|mtp\b|medusa|n-?gram|fr-spec|dflash|hydra|lookahead)", re.I)
+                           r"\s+(?:the\s+)?(?:[\w.-]+['\u2019]s\s+)?"
+                           r"(?:(?:our|their|its|my|upstream|fork|forked|old|older|previous|original|stock|default|native"
+                           r"|built-in|official|existing|current)\s+)?(?:eagle[-\s]?\d|e\d\b|mtp\b|medusa|n-?gram|fr-spec|dflash|hydra|lookahead)", re.I)
 _FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
 # The run it is against named between the word and the factor: "tps/user speedup over regular
 # decoding: **1.26x**" (NVIDIA/TensorRT-LLM#5146).
@@ -615,6 +618,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             _percent_throughput(text, found)
         if (pct or factor) and ("aseline" in text or "anilla" in text):
             _baseline_share(text, found)
+        if factor and ("lower" in text or "higher" in text):
+            _latency_ratios(text, found)
     _accuracy(text, found)
     # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
@@ -1644,6 +1649,37 @@ def _baseline_share(text: str, found: list[Metric]) -> None:
         if 0 < value <= 20 and not any(f.name == "speedup" and f.value == round(value, 4) for f in found):
             # (not again what the speedup's word gave: "a speedup of 0.85x the baseline throughput")
             found.append(Metric("speedup", round(value, 4), "x", _context(text, m.start(), m.end())))
+
+
+# A decode latency as a factor with the drafter on: "TPOT is 13.6x lower with MTP on", "2x lower
+# ITL with EAGLE-3 enabled", "per-token latency 1.5x higher with the draft model". A token's time
+# is the inverse of the decode speed: N x lower is a speedup of N, N x higher one of 1/N. The
+# first token's time (TTFT) is the prefill's, which the drafter does not speed up, and no speedup.
+# With the drafter off ("with MTP off", "without EAGLE") the factor is the other way round.
+_LATENCY = (r"(?:(?:decode|decoding|generation|per[\s-]token|inter[\s-]token|e2e|end[\s-]to[\s-]end|mean|median|avg)\s+)?"
+            r"(?:latency|tpot|itl|time[\s-]per[\s-]output[\s-]token)")
+_LATENCY_RATIO = re.compile(
+    r"(?<![\w-])(?:" + _LATENCY + r")\s+(?:(?:is|was|gets|got|becomes|became|went|drops?|dropped|goes)\s+)?"
+    r"(?:about\s+|roughly\s+|around\s+|~\s*)?(?P<v1>\d+(?:\.\d+)?)\s?[x\u00d7]\s+(?P<d1>lower|higher)"
+    r"|(?<![\w.])(?P<v2>\d+(?:\.\d+)?)\s?[x\u00d7]\s+(?P<d2>lower|higher)\s+(?:" + _LATENCY + r")", re.I)
+_WITH_SPEC = re.compile(r"[\s,]+(?P<without>with(?:out)?|w/o?)\s+(?:the\s+)?(?:eagle[-\s]?\d?\b|mtp\b|medusa\b|n-?gram\b"
+                        r"|dflash\b|draft(?:er|\s+model)?\b|spec(?:ulat\w*|ulative\s+decoding|\s+decod\w*)?\b)"
+                        r"(?:[\s-]+(?P<state>on|enabled|off|disabled))?", re.I)
+
+
+def _latency_ratios(text: str, found: list[Metric]) -> None:
+    """Speedups said as a decode latency's factor with the drafter on or off (see _LATENCY_RATIO)."""
+    for m in _LATENCY_RATIO.finditer(text):
+        value = float(m.group("v1") or m.group("v2"))
+        if not 0 < value <= 20:
+            continue
+        if (spec := _WITH_SPEC.match(text, m.end())) is None:
+            continue  # "TPOT is 2x lower than yesterday": no run without the drafter in it
+        off = spec.group("without").lower() in ("without", "w/o")
+        off ^= (spec.group("state") or "").lower() in ("off", "disabled")  # "without MTP" or "with MTP off"
+        lower = (m.group("d1") or m.group("d2")).lower() == "lower"
+        factor = value if lower != off else 1 / value
+        found.append(Metric("speedup", round(factor, 4), "x", _context(text, m.start(), spec.end())))
 
 
 def _spec_clause(text: str, start: int, end: int) -> bool:
