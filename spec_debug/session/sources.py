@@ -84,15 +84,21 @@ class SessionSource:
     store_sessions: list = field(default_factory=list)
     """crush, and openai from Goose's store, before the store is split into sessions: its sessions
     as detection read them."""
-    goose_store: bool = False
-    """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`), ``store_session`` its id."""
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
 
+    @property
+    def goose_store(self) -> bool:
+        """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`), ``store_session``
+        its id. Told by the path: the one SQLite file read as ``openai`` is Goose's store
+        (:func:`_sqlite_store`; a JSON or JSONL chat log is none)."""
+        return self.format == "openai" and crush.is_sqlite(self.path)
+
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
     fmt = input_format_name(input_format)
+    goose_stores: dict[Path, list] = {}  # the session lists of Goose's stores the scan read (read once)
     if not str(path).strip():
         raise UsageError("PATH is empty", hint="pass a transcript file, a session folder or a directory of sessions")
     if not path.exists():
@@ -107,17 +113,18 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
                               "the stream to a file first (a pipe cannot be read twice)")
     else:
         sibling = next((s for s in claude_layout.trunk_candidates(path) if s.is_file()), None)
-        files = []
+        files: list[Path] = []
         if path.name == openhands_sdk.EVENTS_DIR and openhands_sdk.is_conversation(path.parent):
             files = [path.parent]  # an OpenHands conversation's events/: the conversation
         if claude_layout.is_session_folder(path) or path.name == "subagents":
             # Without the trunk beside it (a folder copied alone), its sub-agents are read alone.
             files = [sibling] if sibling is not None else claude_layout.agent_files(path)
-        files = files or _session_files(path)
+        files = files or _session_files(path, goose_stores)
         if not files:
             raise UsageError(f"{path}: no transcript files found", hint=_EXPECTED_FILES)
     scanning = not path.is_file()
-    sources = [source for file in files if (source := _source(file, fmt, scanning)) is not None]
+    sources = [source for file in files if (source := _source(file, fmt, scanning, goose_stores.get(file)))
+               is not None]
     sources = [part for source in sources for part in _conversations(source)]
     if not scanning and len(sources) == 1 and sources[0].format == "codex" and not sources[0].exec_events:
         sources = _with_sub_agent_rollouts(sources[0])
@@ -142,10 +149,12 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     return sources
 
 
-def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None:
+def _source(file: Path, fmt: str | None, scanning: bool, goose_sessions: list | None = None) \
+        -> SessionSource | None:
     """The session in ``file``, or None when a folder scan should pass it by (a pipe, an
     archive, an unreadable file, JSON that is no transcript); for a file named on the command
-    line those are usage errors instead."""
+    line those are usage errors instead. ``goose_sessions``: the sessions the scan read from
+    ``file``, Goose's store (:func:`_goose_imported`), not read again."""
     if file.is_dir():  # an OpenHands conversation folder (see _session_files)
         if fmt not in (None, "openhands") and not scanning:
             raise UsageError(f"{file}: an OpenHands conversation folder, not {fmt}",
@@ -154,7 +163,7 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
     if scanning and not file.is_file():
         return None  # a pipe or socket in the folder: opening it would wait forever
     if crush.is_sqlite(file):
-        return _sqlite_store(file, fmt, scanning)
+        return _sqlite_store(file, fmt, scanning, goose_sessions)
     if fmt == "crush":
         # Read as a store, any other file was "not a database": an empty session, not a refusal
         if scanning:
@@ -247,11 +256,10 @@ def _source(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None
         name = file.parent.name  # ~/.copilot/session-state/<sessionId>/events.jsonl
     elif detected == "grok" and unpacked_name(file.name) == grok_cli.TRANSCRIPT:
         name = file.parent.name  # ~/.grok/sessions/<workdir>/<sessionId>/chat_history.jsonl
-    elif detected == "kimi" and unpacked_name(file.name) == kimi_wire.TRANSCRIPT and file.parent.parent.name == \
-            kimi_code.AGENTS_DIR and file.parent.parent.parent.name:
+    elif detected == "kimi" and (agent := _kimi_code_agent(file)) is not None and file.parent.parent.parent.name:
         # Kimi Code: ~/.kimi-code/sessions/<wd>/session_<id>/agents/<agent>/wire.jsonl (formats.kimi_code)
         session = file.parent.parent.parent.name
-        name = session if file.parent.name == "main" else f"{session}-{file.parent.name}"
+        name = session if agent == MAIN_AGENT else f"{session}-{agent}"
     elif detected == "kimi" and unpacked_name(file.name) == kimi_wire.TRANSCRIPT and file.parent.name:
         name = file.parent.name  # ~/.kimi/sessions/<work_dir_hash>/<sessionId>/wire.jsonl
     elif detected == "openai" and (rotated := _KIMI_CONTEXT.fullmatch(name)) and file.parent.name:
@@ -369,11 +377,16 @@ def _refuse_untyped_records(file: Path) -> None:
                      "or OpenAI chat records)", hint=hint)
 
 
-def _sqlite_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource | None:
+def _sqlite_store(file: Path, fmt: str | None, scanning: bool, goose_sessions: list | None) \
+        -> SessionSource | None:
     """A SQLite file: Crush's or Goose's session store, read a session at a time
-    (:func:`_conversations`); any other database is no transcript."""
+    (:func:`_conversations`); any other database is no transcript. ``goose_sessions``: its
+    sessions as the folder scan read them, a Goose store known as such."""
     try:
-        found, kind, name = crush.sessions(file), "crush", "Crush"
+        if goose_sessions is not None:
+            found, kind, name = goose_sessions, "openai", "Goose"
+        else:
+            found, kind, name = crush.sessions(file), "crush", "Crush"
     except crush.StoreError as exc:
         if exc.reason != "foreign":
             if scanning:
@@ -392,8 +405,7 @@ def _sqlite_store(file: Path, fmt: str | None, scanning: bool) -> SessionSource 
         raise UsageError(f"{file}: a {name} session store, not {fmt}",
                          hint=f"leave --input-format out (or use --input-format {kind}): {name}'s stores are "
                               "recognised by themselves")
-    return SessionSource(id=transcript_stem(file), path=file, format=kind, store_sessions=found,
-                         goose_store=kind == "openai")
+    return SessionSource(id=transcript_stem(file), path=file, format=kind, store_sessions=found)
 
 
 def _refuse_store(file: Path, exc: crush.StoreError) -> None:
@@ -413,20 +425,22 @@ def _refuse_store(file: Path, exc: crush.StoreError) -> None:
         from None
 
 
-def _goose_imported(folder: Path, names: set[str]) -> set[str] | None:
+def _goose_imported(folder: Path, names: set[str], stores: dict[Path, list]) -> set[str] | None:
     """The ids of the sessions in Goose's store when ``folder`` holds one (None when not): Goose
     imports its JSONL sessions into the store at its first start and leaves the files
     (``import_legacy`` in block/goose ``crates/goose/src/session/session_manager.rs``), so a
-    session with both is read once, from the store."""
+    session with both is read once, from the store. The list read is kept in ``stores`` for
+    :func:`_source`: a store of thousands of sessions is no small query to make twice."""
     if goose_store.DB_NAME not in names or not crush.is_sqlite(db := folder / goose_store.DB_NAME):
         return None
     try:
-        return {s.id for s in goose_store.sessions(db)}
+        stores[db] = goose_store.sessions(db)
     except crush.StoreError:
         return None
+    return {s.id for s in stores[db]}
 
 
-def _goose_sessions(folder: Path) -> list[Path]:
+def _goose_sessions(folder: Path, stores: dict[Path, list]) -> list[Path]:
     """Goose's sessions folder in a home scan: its store, and the JSONL sessions not imported into
     it; a Goose release from before the store keeps only JSONL sessions there (the files
     ``import_legacy`` reads at a later release's first start)."""
@@ -434,7 +448,7 @@ def _goose_sessions(folder: Path) -> list[Path]:
         names = {p.name for p in folder.iterdir()}
     except OSError:
         return []
-    imported = _goose_imported(folder, names) or set()
+    imported = _goose_imported(folder, names, stores) or set()
     store = [folder / goose_store.DB_NAME] if goose_store.DB_NAME in names else []
     return store + [folder / n for n in sorted(names) if n.endswith(".jsonl") and n[:-6] not in imported]
 
@@ -453,8 +467,7 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
                 for s, children in crush.linked(source.store_sessions)]
     if source.goose_store and source.store_session is None:
         # Goose's store (formats.goose_store): a session a row of its sessions table
-        return [SessionSource(id=s.id, path=source.path, format="openai", store_session=s.id, title=s.title,
-                              goose_store=True)
+        return [SessionSource(id=s.id, path=source.path, format="openai", store_session=s.id, title=s.title)
                 for s in source.store_sessions]
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
@@ -531,7 +544,7 @@ def _nest_gemini_subagents(sources: list[SessionSource]) -> list[SessionSource]:
 def _kimi_code_agent(path: Path) -> str | None:
     """The agent whose log ``path`` is in a Kimi Code session, ``<session>/agents/<agent>/wire.jsonl``
     (:mod:`formats.kimi_code`); None for any other file."""
-    if path.name != kimi_wire.TRANSCRIPT or path.parent.parent.name != kimi_code.AGENTS_DIR:
+    if unpacked_name(path.name) != kimi_wire.TRANSCRIPT or path.parent.parent.name != kimi_code.AGENTS_DIR:
         return None
     return path.parent.name
 
@@ -623,7 +636,7 @@ def _in_file(source: SessionSource) -> str:
     return f"#{source.conversation.id}" if source.conversation is not None else ""
 
 
-def _session_files(root: Path) -> list[Path]:
+def _session_files(root: Path, goose_stores: dict[Path, list]) -> list[Path]:
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         names = set(filenames)
@@ -690,7 +703,7 @@ def _session_files(root: Path) -> list[Path]:
         if ".local" in dirnames and opencode.is_storage(storage := Path(dirpath) / _OPENCODE_STORAGE):
             found.extend(opencode.session_files(storage))  # the rest of ~/.local is passed by
         if ".local" in dirnames and (goose_sessions := Path(dirpath) / goose_store.HOME_STORE.parent).is_dir():
-            found.extend(_goose_sessions(goose_sessions))  # the rest of ~/.local is passed by
+            found.extend(_goose_sessions(goose_sessions, goose_stores))  # the rest of ~/.local is passed by
         # Cline's and Roo Code's tasks in the editors' storage, local or a remote server's; the rest is passed by
         found.extend(cline_task.home_tasks(Path(dirpath), dirnames))
         gemini_project = _is_gemini_project(names, set(dirnames))
@@ -706,7 +719,7 @@ def _session_files(root: Path) -> list[Path]:
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
         # Told by the name first: a Path a folder costs a home scan of 35,000 files 7%
-        imported = _goose_imported(Path(dirpath), names) if goose_store.DB_NAME in names else None
+        imported = _goose_imported(Path(dirpath), names, goose_stores) if goose_store.DB_NAME in names else None
         for name in sorted(filenames):
             if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None):
                 found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder; Goose's
