@@ -1076,7 +1076,7 @@ def _record_kind(obj: dict) -> str | None:
         return "openai"
     if openhands.looks_like(obj):
         return "openhands"
-    if kimi_code.looks_like(obj):
+    if kimi_code.is_wire_record(obj):
         return "kimi"  # Kimi Code's {type: "turn.prompt" | "context.append_loop_event" ..., time} (formats.kimi_code)
     return None
 

@@ -57,6 +57,25 @@ def looks_like(obj: dict) -> bool:
         and "payload" not in obj["message"]
 
 
+_RECORD_DOMAINS = frozenset((
+    "config", "context", "cron", "environment", "file_history", "full_compaction", "goal", "interaction",
+    "interruptionReminder", "llm", "mcp", "permission", "plan", "plan_mode", "plugin", "profile", "prompt",
+    "subagent", "swarm_mode", "task", "token_counting", "tools", "tower_mode", "turn", "usage"))
+"""The first word of each durable record type (the manifest's index of 64 types, wire-manifest.d.ts)."""
+
+
+def is_wire_record(obj: dict) -> bool:
+    """A record that tells a Kimi Code wire log by itself (detection, no metadata line read):
+    :func:`looks_like`, of a record type of the manifest's domains, timed in epoch milliseconds.
+    An application's own ``{type: "http.request", time}`` log lines are no Kimi session (before,
+    any dotted type with a time was: the log read as an empty Kimi Code session)."""
+    kind, time = obj.get("type"), obj.get("time")
+    if not looks_like(obj) or not isinstance(kind, str) or kind.partition(".")[0] not in _RECORD_DOMAINS:
+        return False
+    return kind == "context.append_message" and time is None \
+        or isinstance(time, (int, float)) and not isinstance(time, bool)
+
+
 class SubAgents:
     """What a session's wire logs say of its sub-agents, gathered as they are read: each one's
     ``subagent.spawned`` record (``subagentId``, ``subagentName``, ``parentToolCallId``,
