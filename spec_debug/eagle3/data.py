@@ -615,8 +615,9 @@ def _model_pattern(inner: Tensor) -> bool:
     padding: a sliding window (row i sees i-W+1..i; Mistral, Gemma 2/3, gpt-oss layers;
     transformers masking_utils.sliding_window_causal_mask_function), and causal attention
     with bidirectional spans (a prefix-LM prefix, Gemma 3's image tokens: its or_mask of
-    token_type_ids). A block mask of packed documents is neither: its rows after a
-    document boundary do not see the earlier positions, the window's width or not."""
+    token_type_ids), and Llama 4's chunked attention (_chunked). A block mask of packed
+    documents is none of them: its rows after a document boundary do not see the earlier
+    positions, the window's width or not, and its blocks are not chunks of one size."""
     n = inner.shape[0]
     causal = torch.ones(n, n, dtype=torch.bool).tril()
     backward, forward = inner & causal, inner & ~causal
@@ -626,7 +627,24 @@ def _model_pattern(inner: Tensor) -> bool:
         return True
     width = int(backward.sum(dim=1).max())
     window = causal & ~torch.ones(n, n, dtype=torch.bool).tril(-width)
-    return width > 1 and bool(torch.equal(backward, window))
+    return width > 1 and (bool(torch.equal(backward, window)) or _chunked(inner, causal))
+
+
+def _chunked(inner: Tensor, causal: Tensor) -> bool:
+    """Whether a keep mask is Llama 4's chunked attention: causal within fixed chunks of C
+    positions counted from the first kept one (transformers masking_utils.chunked_overlay:
+    (kv - left_padding) // C == (q - left_padding) // C; Llama4TextConfig
+    attention_chunk_size). A block mask of packed documents differs by its block lengths:
+    chunks are all C long but the last; documents rarely are (equal-length documents do
+    read as chunks, which only costs the note that they were packed)."""
+    n = inner.shape[0]
+    starts = [0] + [i for i in range(1, n) if not bool(inner[i, i - 1])]
+    if len(starts) < 2:
+        return False
+    size = starts[1]
+    chunk = torch.arange(n) // size
+    return (starts == list(range(0, n, size))
+            and bool(torch.equal(inner, causal & (chunk[:, None] == chunk[None, :]))))
 
 
 def _kept_entries(square: Tensor) -> Tensor:
@@ -635,6 +653,15 @@ def _kept_entries(square: Tensor) -> Tensor:
         return square
     if square.is_floating_point() and bool((square < 0).any()):
         return square >= 0  # 0 kept, finfo.min or -inf masked (transformers' 4-D mask)
+    if square.is_floating_point() and not bool(square.any()):
+        # All zeros reads two ways: additive "nothing masked" or 0/1 "everything masked".
+        # Every float attention mask torch and transformers apply is additive
+        # (F.scaled_dot_product_attention and nn.MultiheadAttention add a float attn_mask;
+        # transformers' masking_utils.eager_mask and modeling_attn_mask_utils.
+        # _prepare_4d_attention_mask write 0 where a position attends, so a bidirectional or
+        # expanded padding mask without padding is all zeros), and under the other reading
+        # the target attended nothing and wrote no states: nothing masked, no padding.
+        return torch.ones_like(square, dtype=torch.bool)
     return square != 0
 
 
