@@ -36,14 +36,64 @@ def package_info(name: str) -> dict[str, Any] | None:
         spec = None
     if spec is None:
         return None
-    try:
-        from importlib.metadata import version
-
-        ver = version(name)
-    except Exception:
-        ver = None
     locations = list(spec.submodule_search_locations or [])
-    return {"version": ver, "path": locations[0] if locations else spec.origin}
+    path = locations[0] if locations else spec.origin
+    return {"version": installed_version(name, path), "path": path}
+
+
+def installed_version(name: str, path: str | None) -> str | None:
+    """The version of the `name` that imports from `path`. importlib.metadata.version(name)
+    is the first dist-info on sys.path, which is not that code when a checkout comes first
+    (PYTHONPATH=.../sglang/python beside a pip-installed sglang): then the checkout's own
+    version file says it, else the first dist-info as before."""
+    try:
+        from importlib.metadata import distributions, version
+
+        dists = list(distributions(name=name))
+        first = version(name)
+    except Exception:
+        dists, first = [], None
+    if path is None:
+        return first
+    for dist in dists:
+        if _owns(dist, name, path):
+            return dist.version
+    return _source_version(path) or first
+
+
+def _owns(dist: Any, name: str, path: str) -> bool:
+    """The dist installed the package at `path`: in its site-packages, or an editable install
+    of a checkout holding it (PEP 610 direct_url.json)."""
+    real = os.path.realpath(path)
+    try:
+        if os.path.realpath(str(dist.locate_file(name))) == real:
+            return True
+        url = json.loads(dist.read_text("direct_url.json") or "{}").get("url", "")
+    except (OSError, ValueError, AttributeError):
+        return False
+    if isinstance(url, str) and url.startswith("file://"):
+        return real.startswith(os.path.realpath(unquote(url[len("file://"):])) + os.sep)
+    return False
+
+
+# sglang python/sglang/version.py `__version__ = "0.5.5"`; vllm vllm/_version.py (setuptools_scm,
+# written at build time) `__version__ = version = '0.11.0'`; speculators version.py
+# `version = "0.9.0"`
+_VERSION_LINE = re.compile(r"""^(?:__version__|version)\s*(?::\s*str\s*)?=\s*(?:version\s*=\s*)?['"]([^'"]+)['"]""",
+                           re.M)
+
+
+def _source_version(path: str) -> str | None:
+    folder = path if os.path.isdir(path) else os.path.dirname(path)
+    for file in ("_version.py", "version.py"):
+        try:
+            with open(os.path.join(folder, file), encoding="utf-8", errors="replace") as handle:
+                found = _VERSION_LINE.search(handle.read(20_000))
+        except OSError:
+            continue
+        if found:
+            return found.group(1)
+    return None
 
 
 def local_packages() -> dict[str, Any]:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from spec_debug.probes.engine_info import server_packages
+from spec_debug.probes.engine_info import installed_version, server_packages
 from spec_debug.probes.launch_flags import choose_server, server_processes
 
 NORM_FLAGS = ("norm_before_residual", "norm_before_fc", "fc_norm", "norm_output")
@@ -43,13 +43,8 @@ def package_dir(name: str) -> tuple[Path | None, str | None]:
         spec = None
     if spec is None or not spec.submodule_search_locations:
         return None, None
-    try:
-        from importlib.metadata import version
-
-        ver = version(name)
-    except Exception:
-        ver = None
-    return Path(list(spec.submodule_search_locations)[0]), ver
+    root = list(spec.submodule_search_locations)[0]
+    return Path(root), installed_version(name, root)
 
 
 def _code(node: ast.AST, source: str) -> str:
