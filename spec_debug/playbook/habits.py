@@ -64,9 +64,7 @@ def habit_hint(key: str, path: tuple[Any, ...], parent: Any) -> str | None:
         return _ANCHOR_HINT if _ANCHOR_HOLDER.match(key) else _PLAY_HABITS.get(key)
     if len(path) == 3 and path[0] == "steps":
         if key == "name":
-            title = parent.get("name") if isinstance(parent, dict) else None
-            slug = re.sub(r"[^a-z0-9]+", "_", str(title).lower()).strip("_")[:40] if title else ""
-            return f"a step's name is its title: write title: ... and give it an id: (e.g. id: {slug or 'check_gpu'})"
+            return _step_name_hint(parent)
         if key.startswith("with_"):  # Ansible's with_items, with_dict, with_fileglob...
             return _STEP_HABITS["loop"]
         if key == "shell" and isinstance(parent, dict) and "run" in parent:
@@ -77,6 +75,26 @@ def habit_hint(key: str, path: tuple[Any, ...], parent: Any) -> str | None:
             return f"timeout is in seconds: timeout: {parent[key] * 60:g}"
         return _STEP_HABITS.get(key)
     return None
+
+
+def _step_name_hint(step: Any) -> str:
+    """Ansible's and GitHub Actions' `name:` on a step. A step that has its id already needs
+    only the key renamed: 'give it an id' sent the user to add a second one."""
+    title = step.get("name") if isinstance(step, dict) else None
+    if isinstance(step, dict) and "id" in step:
+        return "a step's name is its title: write title: in place of name:"
+    slug = step_id_suggestion(str(title))[:40].strip("_") if title else ""
+    return f"a step's name is its title: write title: ... and give it an id: (e.g. id: {slug or 'check_gpu'})"
+
+
+def plain_letters(text: str) -> str:
+    """Accents off (NFKD, then the combining marks dropped): `Prüfung` gives Prufung, not Pr_fung."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def step_id_suggestion(text: str) -> str:
+    """A step id ([a-z0-9_]+) from a title or a mistyped id: `Prüfung GPU` gives prufung_gpu."""
+    return re.sub(r"[^a-z0-9]+", "_", plain_letters(text).lower()).strip("_")
 
 
 def model_word(path: tuple[Any, ...]) -> str:
@@ -90,9 +108,7 @@ def pattern_hint(path: tuple[Any, ...], value: Any) -> str | None:
     """How to write a value that does not match its field's pattern (only the name has one)."""
     if path == ("name",) and isinstance(value, str):
         # `name: GPU smoke test`: the name becomes part of the run folder's name.
-        # Accents come off (NFKD, then the combining marks dropped): `Prüfung` gives Prufung, not P_fung.
-        plain = "".join(c for c in unicodedata.normalize("NFKD", value.strip()) if not unicodedata.combining(c))
-        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", plain).strip("_") or "my_playbook"
+        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", plain_letters(value.strip())).strip("_") or "my_playbook"
         return f"a playbook name is one word of letters, digits, _ . - (it names the run folders): name: {suggestion}"
     return None
 

@@ -10,6 +10,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from spec_debug.playbook.habits import step_id_suggestion
 from spec_debug.playbook.leading_dot_star import refuse_leading_dot_star
 from spec_debug.playbook.regex_habits import regex_habit
 from spec_debug.playbook.regex_backtracking import refuse_nested_repetition
@@ -234,7 +235,7 @@ class Step(_Strict):
             if spaced:
                 raise ValueError(f"step id {value!r} must match [a-z0-9_]+ (no spaces or line breaks around it: {value.strip()})")
             # `GPU-Check`, `check gpu`: the habits of Ansible task names and GitHub Actions step ids.
-            suggested = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_")
+            suggested = step_id_suggestion(value)
             raise ValueError(f"step id {value!r} must match [a-z0-9_]+" + (f": write id: {suggested}" if suggested else ""))
         return value
 
