@@ -19,17 +19,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-import yaml
-
+from spec_debug.diagnose.launch_errors import LaunchParseError
+from spec_debug.diagnose.launch_logged import logged_server_args
+from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREFIXES, ArgvReader, markdown_table_argv,
+                                               only_sglang_flags, only_vllm_flags, pasted_argv, skypilot_run)
+from spec_debug.diagnose.launch_scan import split_keeping_json
+from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import parse_version
-from spec_debug.errors import UsageError
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
-
-
-class LaunchParseError(UsageError):
-    """A launch command that is not an SGLang/vLLM server command, or has a malformed flag."""
 
 
 # SGLang flags we read, by canonical name -> aliases (server_args.py `add_cli_args`:
@@ -122,7 +121,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         # notation"): the same argv (was: not a server command)
         return split_command(command.strip().replace("^@", "\0"))
     command = _FENCE.sub("", plain_typography(command))
-    table = _markdown_table_argv(command)
+    table = markdown_table_argv(command)
     if table is not None:
         return _server_argv(table)
     embedded = _python_string_command(command)
@@ -131,27 +130,10 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     engine_call = _python_engine_call(command)
     if engine_call is not None:
         return engine_call
-    exec_form = _json_argv(command)
-    if exec_form is None:
-        exec_form = _kubectl_describe_argv(command)
-    if exec_form is None:
-        exec_form = _docker_ps_argv(command)
-    if exec_form is None:
-        exec_form = _inspect_path_args(command)
-    if exec_form is None:
-        exec_form = _production_stack_argv(command)
-    with_dotenv = _dotenv_and_compose(command)
-    if exec_form is None and with_dotenv is not None:
-        exec_form = _manifest_argv(with_dotenv[1], dotenv=with_dotenv[0])
-    if exec_form is None:
-        exec_form = _manifest_argv(command)
-    if exec_form is None:
-        exec_form = _yaml_list_argv(command)
-    if exec_form is None:
-        exec_form = _config_file_alone(command)
+    exec_form = pasted_argv(command, _ARGV_READER)
     if exec_form is not None:
         return _server_argv(exec_form)
-    command = _skypilot_run(command) or command
+    command = skypilot_run(command) or command
     # A backslash followed by spaces before the newline (a copy from a web page or an editor that
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant
@@ -170,65 +152,6 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
     return _server_argv([_SUBSTITUTION_MARK.sub(lambda m: substitutions[int(m.group(1))], tok) for tok in argv])
-
-
-# A Markdown table row (`| --speculative-num-steps | 3 |`, GFM "Tables" extension), and its
-# delimiter row (`|---|:--:|`). Cells are split at `|` not escaped as `\|`.
-_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*")
-_TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*")
-_TABLE_CELL_SPLIT = re.compile(r"(?<!\\)\|")
-# A header cell naming the column of the values a runbook sets (not a reference table's
-# `Default`, which is the engine's own value, nor its `Description`).
-_VALUE_HEADER = re.compile(r"(?i)\**(?:value|values|setting|set to|our value|we use|used)\**")
-# A header cell of a reference table's other columns (SGLang's docs/advanced_features/
-# server_arguments.md: `| Argument | Description | Defaults |`; READMEs: `| Parameter | Purpose |`).
-_REFERENCE_HEADER = re.compile(r"(?i)\**(?:defaults?|default value|description|purpose|meaning|help|notes?|type"
-                               r"|options|choices|explanation|默认值?|说明|描述|含义)\**")
-# A value cell that notes a switch instead of giving a value (`| --disable-radix-cache | (flag) |`).
-_SWITCH_NOTE = re.compile(r"\(.*\)|[-—–]|")
-# Prose: two or more words of letters (`Number of draft steps.`), no value a flag takes.
-_PROSE_WORD = re.compile(r"[A-Za-z]{2,}[.,;:]?")
-
-
-def _markdown_table_argv(text: str) -> list[str] | None:
-    """The flags of a runbook's Markdown table pasted alone (`| Flag | Value |` / `|---|---|` /
-    `| --speculative-num-steps | 3 |`): each row whose first cell is a flag gives that flag and
-    the value in its second cell (backquotes and an empty or `(flag)` cell aside: a switch), as
-    the server's flags pasted alone are read. Cells after the second (a description, a reason)
-    are prose. None for any other text: a reference table (its header names defaults or
-    descriptions and no value column, or a value cell is a sentence) is no flag list."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines or not all(_TABLE_ROW.fullmatch(line) for line in lines):
-        return None
-    words: list[str] = []
-    column = 1
-    for line in lines:
-        if _TABLE_DELIMITER.fullmatch(line):
-            continue
-        cells = [_table_cell(c) for c in _TABLE_CELL_SPLIT.split(line.strip()[1:-1])]
-        if not cells or not cells[0].startswith("-"):
-            # the header row (`| Flag | Description | Value |` names the value's column), or prose
-            named = [i for i, cell in enumerate(cells) if _VALUE_HEADER.fullmatch(cell)]
-            if not words and not named and len(cells) > column and _REFERENCE_HEADER.fullmatch(cells[column]):
-                return None
-            column = named[0] if named and not words else column
-            continue
-        value = cells[column] if len(cells) > column else ""
-        value = "" if _SWITCH_NOTE.fullmatch(value) else value
-        if not value.startswith(("{", "[")) and sum(1 for w in value.split() if _PROSE_WORD.fullmatch(w)) >= 2:
-            return None
-        try:
-            written = shlex.split(cells[0]) + ([value] if value.startswith(("{", "[")) else shlex.split(value))
-        except ValueError:
-            return None
-        words += written
-    return words or None
-
-
-def _table_cell(cell: str) -> str:
-    """A table cell's text: `\\|` is a `|`, and a code span's backquotes are no part of it."""
-    cell = cell.strip().replace("\\|", "|")
-    return cell[1:-1].strip() if len(cell) > 1 and cell[0] == cell[-1] == "`" else cell
 
 
 # `NAME=(` / `NAME+=(` opening a bash array assignment at the start of a word, and an expansion
@@ -763,478 +686,6 @@ def _literal(expr: ast.expr, names: dict[str, Any]) -> Any:
         raise ValueError(str(exc)) from None
 
 
-def _json_argv(text: str) -> list[str] | None:
-    """The exec form of a Dockerfile CMD/ENTRYPOINT, a compose `command:` or a k8s `args:`
-    written as JSON: `["python", "-m", "sglang.launch_server", "--model-path", "m"]`."""
-    m = re.fullmatch(r"\s*(?:CMD|ENTRYPOINT|command:|args:)?\s*(\[.*\])\s*", text, re.S)
-    if not m:
-        return None
-    try:
-        argv = json.loads(m.group(1))
-    except ValueError:
-        return None
-    if isinstance(argv, list) and argv and all(isinstance(a, (str, int, float)) for a in argv):
-        return [str(a) for a in argv]
-    return None
-
-
-# A Go-template action of a Helm chart: `{{ .Values.x }}`, `{{- if ... }}`, `{{ include "..." . }}`.
-_HELM_ACTION = re.compile(r"\{\{-?\s*(?:\.|\$|if\b|end\b|range\b|with\b|include\b|toYaml\b|template\b|tpl\b|-?\s*/\*)")
-
-
-def _helm_template() -> LaunchParseError:
-    return LaunchParseError(
-        "this is a Helm chart template, not a manifest: its {{ ... }} values are filled in by helm, "
-        "so the server's flags are not in this text",
-        hint="render it first (helm template RELEASE CHART -f values.yaml) and pass the Deployment it "
-             "prints, or the server's command line")
-
-
-def _manifest_argv(text: str, dotenv: dict[str, str] | None = None) -> list[str] | None:
-    """argv of the server container in a pasted Kubernetes/compose spec: `image` (whose
-    entrypoint may be the server, e.g. vllm/vllm-openai), then the entrypoint and arguments
-    as the runtime joins them. A file may hold several documents (`---`: the vLLM k8s docs put
-    a Service before the Deployment) and several containers (an initContainer that downloads
-    the model, a router service): the first one that starts a server wins."""
-    if not re.search(r"^\s*-?\s*(command|args|entrypoint|image)\s*:", text, re.M) and not (
-            _JSON_CONTAINER_KEY.search(text)):
-        return None
-    try:
-        docs = list(yaml.safe_load_all(text))
-    except yaml.YAMLError:
-        if _HELM_ACTION.search(text):
-            # a chart's template (`- {{ .Values.model.name | quote }}`, `{{- if .Values.extraArgs }}`):
-            # not YAML until helm fills it in, and its flags' values are in the values file
-            raise _helm_template() from None
-        return None
-    if dotenv is not None:
-        docs = [_compose_interpolated(doc, dotenv) for doc in docs]
-    docs = [_inspected_containers(doc) for doc in docs]
-    argvs = []
-    for container in _find_containers(docs):
-        argv = _container_argv(container)
-        if argv is None:
-            return None
-        if any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
-            # (a template whose actions are all inside quoted strings is YAML already; an image
-            # tag alone left to helm only leaves the release unknown)
-            raise _helm_template()
-        if argv:
-            argvs.append(argv)
-    return _first_server(argvs)
-
-
-def _first_server(argvs: list[list[str]]) -> list[str] | None:
-    """The first container command that starts a server (else the first)."""
-    for argv in argvs:
-        try:
-            detect_engine(_server_argv(argv))
-        except LaunchParseError:
-            continue
-        return argv
-    return argvs[0] if argvs else None
-
-
-# `kubectl describe pod` (k8s.io/kubectl pkg/describe/describe.go, PrefixWriter: two spaces a
-# level): a container is a name one level under `Containers:`/`Init Containers:`, its fields
-# two levels under (`Image:`, `Command:`, `Args:`, `Environment:`), and each command/args
-# element on its own line three levels under (an element with newlines printed one line per
-# line, describeContainerCommand). A Deployment's `Pod Template:` nests the same one level down.
-_DESCRIBE_CONTAINERS = re.compile(r"^( *)(?:Init )?Containers:[ \t]*$", re.M)
-
-
-def _kubectl_describe_argv(text: str) -> list[str] | None:
-    """The server container's command in a pasted `kubectl describe pod|deployment` (was read
-    as shell words: a `vllm serve` with no flags, its speculative config and cap unseen). None
-    for any other text."""
-    if not _DESCRIBE_CONTAINERS.search(text) or not re.search(r"^ +(?:Command|Args):[ \t]*$", text, re.M):
-        return None
-    containers: list[dict[str, Any]] = []
-    field_name, base = None, None
-    for line in text.splitlines():
-        section = _DESCRIBE_CONTAINERS.fullmatch(line)
-        if section:
-            base = len(section.group(1))
-            continue
-        if base is None or not line.strip():
-            continue
-        indent = len(line) - len(line.lstrip(" "))
-        if indent <= base:
-            base = None  # (`Conditions:`, `Volumes:`: the containers' block ended)
-            continue
-        if indent == base + 2 and re.fullmatch(r"\S[^:]*:[ \t]*", line.strip()):
-            containers.append({"command": [], "args": [], "env": []})
-            field_name = None
-            continue
-        if not containers:
-            continue
-        field = re.fullmatch(r"(\S[^:]*):[ \t]*(.*)", line[base + 4:]) if indent == base + 4 else None
-        if field:
-            field_name = field.group(1)
-            if field_name == "Image":
-                containers[-1]["image"] = field.group(2).strip()
-            continue
-        if indent < base + 6 or field_name is None:
-            continue
-        value = line[base + 6:]
-        if field_name in ("Command", "Args"):
-            containers[-1][field_name.lower()].append(value)
-        elif field_name == "Environment":
-            env = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*):[ \t]+(.*?)[ \t]*", value)
-            if env and not env.group(2).startswith("<"):  # (`<set to the key ... in secret ...>`)
-                containers[-1]["env"].append({"name": env.group(1), "value": env.group(2)})
-    argvs = [argv for argv in (_container_argv(_describe_shell_string(c)) for c in containers) if argv]
-    return _first_server(argvs)
-
-
-# A `docker ps` / `podman ps` row: CONTAINER ID, IMAGE, then COMMAND as a Go-quoted string
-# (docker/cli cli/command/formatter/container.go `Command`: strconv.Quote of the entrypoint and
-# arguments joined by spaces, cut to 20 characters and "…" unless --no-trunc).
-_PS_ROW = re.compile(r'^[ \t]*([0-9a-f]{12,64})[ \t]+(\S+)[ \t]+"((?:[^"\\\n]|\\.)*)"', re.M)
-
-
-def _docker_ps_argv(text: str) -> list[str] | None:
-    """The container a pasted `docker ps --no-trunc` row runs: its image, then its command read
-    as a `ps` line is (quotes kept, joined by spaces). Was: the quoted command one word, a vLLM
-    image with no flags (no speculative config, no finding). None for any other text."""
-    # A row as docker prints it: under its `CONTAINER ID` header, or followed by its CREATED
-    # column (`2 hours ago`, go-units HumanDuration + " ago"); not any `<hex> word "..."` line
-    # (a `git log --format='%H %an "%s"'` line of a pasted session)
-    headed = re.search(r"^[ \t]*CONTAINER ID[ \t]", text, re.M) is not None
-    rows = [m.groups() for m in _PS_ROW.finditer(text)
-            if headed or re.match(r"[ \t]+[^\n]*\bago\b", text[m.end():m.end() + 200])]
-    if not rows:
-        return None
-    argvs, cut = [], []
-    for _id, image, quoted in rows:
-        try:
-            command = ast.literal_eval('"' + quoted + '"')
-        except (ValueError, SyntaxError):
-            continue
-        if command.endswith("…"):
-            cut.append(f"{_id} {image} {command!r}")
-            continue
-        try:
-            argvs.append([image, *_split_keeping_json(command)])
-        except ValueError:  # (unbalanced quotes inside)
-            continue
-    speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
-    chosen = _first_server(speculating + [a for a in argvs if a not in speculating])
-    serves = _is_server(_server_argv(chosen or []))
-    if cut and not serves:
-        raise LaunchParseError(
-            f"docker ps cut the containers' commands ({'; '.join(cut)}): their flags are not in this text",
-            hint="paste `docker ps --no-trunc` or `docker inspect CONTAINER`")
-    # (rows of no server, or a line that only looks like one, `<40-hex hash> author "subject"`
-    # of a `git log` in a pasted session: the rest of the text is read as it was)
-    return chosen if serves else None
-
-
-# vLLM production-stack's Helm values: each `servingEngineSpec.modelSpec` entry is a vLLM
-# Deployment whose container runs `vllm serve <modelURL>` with flags made from `vllmConfig`
-# and its `extraArgs` appended as they are (vllm-project/production-stack
-# helm/templates/deployment-vllm-multi.yaml), image `<repository>:<tag>`.
-_STACK_FLAGS = (("maxModelLen", "--max-model-len"), ("dtype", "--dtype"), ("tensorParallelSize", "--tensor-parallel-size"),
-                ("maxNumSeqs", "--max-num-seqs"), ("gpuMemoryUtilization", "--gpu-memory-utilization"),
-                ("maxLoras", "--max-loras"))
-
-
-def _production_stack_argv(text: str) -> list[str] | None:
-    """The vLLM command a production-stack values file deploys (was: its `repository:
-    vllm/vllm-openai` read as a docker image among shell words, a vLLM server with no flags:
-    the speculative config in `extraArgs` unseen, no finding). None for any other text."""
-    if "servingEngineSpec" not in text:
-        return None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return None
-    engine = doc.get("servingEngineSpec") if isinstance(doc, dict) else None
-    specs = engine.get("modelSpec") if isinstance(engine, dict) else None
-    if not isinstance(specs, list):
-        return None
-    argvs = [_stack_model_argv(spec) for spec in specs if isinstance(spec, dict) and spec.get("modelURL")]
-    speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
-    return (speculating or argvs or [None])[0]
-
-
-def _stack_model_argv(spec: dict[str, Any]) -> list[str]:
-    config = spec.get("vllmConfig") if isinstance(spec.get("vllmConfig"), dict) else {}
-    argv = ["vllm", "serve", str(spec["modelURL"])]
-    if spec.get("enableLoRA"):
-        argv.append("--enable-lora")
-    if spec.get("enableTool"):
-        argv.append("--enable-auto-tool-choice")
-    if spec.get("toolCallParser"):
-        argv += ["--tool-call-parser", str(spec["toolCallParser"])]
-    if "enableChunkedPrefill" in config:
-        argv.append("--enable-chunked-prefill" if config["enableChunkedPrefill"] else "--no-enable-chunked-prefill")
-    argv.append("--enable-prefix-caching" if config.get("enablePrefixCaching") else "--no-enable-prefix-caching")
-    argv += [word for key, flag in _STACK_FLAGS if key in config for word in (flag, str(config[key]))]
-    argv += [str(word) for word in config.get("extraArgs") or []]
-    env = _k8s_env(spec.get("env"))
-    if str(config.get("v0")) == "1":
-        env["VLLM_USE_V1"] = "0"
-    engine_env = [f"{k}={v}" for k, v in env.items() if k.startswith(_ENGINE_ENV_PREFIXES)]
-    image = f"{spec.get('repository', 'vllm/vllm-openai')}:{spec.get('tag', 'latest')}"
-    return [*(["env", *engine_env] if engine_env else []), image, *argv]
-
-
-def _inspect_path_args(text: str) -> list[str] | None:
-    """`docker inspect -f '{{.Path}} {{.Args}}' CONTAINER`: the process path, then its
-    arguments as Go prints a []string (`[serve M --speculative-config {"method":...}]`: joined by
-    spaces in brackets, quotes kept, as a `ps` line). Was: the bracketed words read as shell
-    words (`[serve` no subcommand: a vLLM image's flags unread). None for any other text."""
-    m = re.fullmatch(r"[ \t]*(\S+)[ \t]+\[(.+)\][ \t]*\n?", text)
-    if not m or m.group(1).startswith(("[", "$", "#")):
-        return None
-    try:
-        words = [m.group(1), *_split_keeping_json(m.group(2))]
-    except ValueError:
-        return None
-    return words if _is_server(_server_argv(words)) else None
-
-
-def _describe_shell_string(container: dict[str, Any]) -> dict[str, Any]:
-    """`command: [sh, -c]` + one multi-line script in `args`: describe printed the script one
-    line per line, which are its lines again, not argv words."""
-    words = container["command"] + container["args"]
-    for i, word in enumerate(words[:-1]):
-        if word in ("-c", "-lc", "-ec") and words[i - 1].rsplit("/", 1)[-1] in ("sh", "bash", "dash", "zsh") and (
-                len(words) > i + 2):
-            return {**container, "command": words[:i + 1], "args": ["\n".join(words[i + 1:])]}
-    return container
-
-
-# A compose file's top-level `services:` key (compose spec, "Services top-level element").
-_COMPOSE_SERVICES = re.compile(r"^services[ \t]*:", re.M)
-# The lines that name a file in a paste of several: `$ cat .env` (the compose docs' own example),
-# `==> .env <==` (head/tail of several files), `# .env`, `.env:`.
-_FILE_HEADER = re.compile(r"[ \t]*(?:\$[ \t]*cat[ \t]+(?P<cat>\S+)|==>[ \t]*(?P<tail>\S+)[ \t]*<==|#[ \t]*(?P<hash>\S+)"
-                          r"|(?P<colon>\S+):)[ \t]*")
-# A dotenv line (compose-go dotenv: `KEY=value`, `export KEY=value`, quotes, a ` #` comment).
-_DOTENV_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*(.*)")
-
-
-def _dotenv_and_compose(text: str) -> tuple[dict[str, str], str] | None:
-    """A compose file pasted with the `.env` beside it (`$ cat .env` / `SPEC_STEPS=3` / `$ cat
-    compose.yaml` / `services:` ..., as the compose docs show them, or the assignments alone above
-    `services:`): the .env's values and the compose text. None for any other text."""
-    if not _COMPOSE_SERVICES.search(text):
-        return None
-    lines = text.splitlines()
-    dotenv: dict[str, str] = {}
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        header = _FILE_HEADER.fullmatch(line)
-        name = next((g for g in header.groups() if g), "") if header else ""
-        assignment = _DOTENV_LINE.fullmatch(line)
-        if header and (name.endswith(".env") or name == ".env"):
-            continue
-        if assignment and not header:
-            dotenv[assignment.group(1)] = _dotenv_value(assignment.group(2))
-            continue
-        if line.lstrip().startswith("#") and not name.endswith((".yaml", ".yml")):
-            continue  # a comment of the .env (or above the compose file)
-        if header and name.endswith((".yaml", ".yml")):
-            i += 1
-        if not dotenv:
-            return None
-        return dotenv, "\n".join(lines[i:])
-    return None
-
-
-def _dotenv_value(raw: str) -> str:
-    """A dotenv value as compose reads it: single quotes literal, double quotes with their
-    escapes, else the text before a ` #` comment (docs.docker.com/compose/how-tos/
-    environment-variables/variable-interpolation/, ".env syntax")."""
-    raw = raw.strip()
-    if len(raw) > 1 and raw[0] == raw[-1] == "'":
-        return raw[1:-1]
-    if len(raw) > 1 and raw[0] == raw[-1] == '"':
-        return raw[1:-1].replace('\\n', "\n").replace('\\"', '"').replace("\\\\", "\\")
-    return re.split(r"[ \t]+#", raw, maxsplit=1)[0].strip()
-
-
-# Compose's interpolation (compose spec, "Interpolation"): `$$`, `$VAR`, `${VAR}` and
-# `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`, `${VAR:+alt}`, `${VAR+alt}`.
-_COMPOSE_REFERENCE = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^{}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-
-
-def _compose_interpolated(node: Any, dotenv: dict[str, str]) -> Any:
-    """The document with the .env's values filled in, as `docker compose up` fills them (the
-    shell's environment, which would override them, is not in the paste). A variable the .env
-    does not set and that has no default stays as written: unknown."""
-    if isinstance(node, dict):
-        return {k: _compose_interpolated(v, dotenv) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_compose_interpolated(v, dotenv) for v in node]
-    if not isinstance(node, str):
-        return node
-    return _COMPOSE_REFERENCE.sub(lambda m: _compose_value(m, dotenv), node)
-
-
-def _compose_value(m: re.Match[str], dotenv: dict[str, str]) -> str:
-    if m.group(0) == "$$":
-        return "$$"  # (kept for _expand_k8s, which reads `$$` as one `$`)
-    name = m.group(1) or m.group(4)
-    operator, word = m.group(2) or "", m.group(3) or ""
-    if name not in dotenv:
-        # (a default is the value when neither the .env nor the shell sets it: the paste is
-        # taken as the whole of what is set, as for the .env's own values)
-        return word if operator.endswith("-") else m.group(0)
-    value = dotenv[name]
-    empty = operator.startswith(":") and value == ""
-    if operator.endswith("-"):
-        return word if empty else value
-    if operator.endswith("?") and empty:
-        raise LaunchParseError(f"docker compose refuses to start: required variable {name} is empty in .env ({word})",
-                               hint=f"set {name} in the .env file")
-    if operator.endswith("+"):
-        return "" if empty else word
-    return value
-
-
-# The same keys in JSON (`kubectl get pod -o json`: "command", "args", "image"; `docker inspect`:
-# "Path", "Args", "Cmd", "Entrypoint", "Image"): JSON is YAML, read by the same loader.
-_JSON_CONTAINER_KEY = re.compile(r'^\s*[\[{][\s\S]*"(?:command|args|entrypoint|image|Path|Args|Cmd|Entrypoint|Image)"\s*:')
-
-
-def _inspected_containers(doc: Any) -> Any:
-    """`docker inspect` / `podman inspect` output (a list of objects) as the container specs
-    the manifest reading takes. A container's process is "Path" + "Args" (the entrypoint and
-    command as the runtime resolved them), its image and environment are under "Config"
-    (Docker Engine API, ContainerInspect: Path, Args, Config.Image, Config.Env); an image's
-    inspect has only Config.Entrypoint + Config.Cmd. Any other document is returned as is
-    (was: its JSON read as shell words, a vLLM server with no speculative config)."""
-    objects = doc if isinstance(doc, list) else [doc]
-    if not objects or not all(isinstance(o, dict) and isinstance(o.get("Config"), dict) for o in objects):
-        return doc
-    specs = []
-    for o in objects:
-        config = o["Config"]
-        if isinstance(o.get("Path"), str):
-            process = [o["Path"], *(o.get("Args") or [])]
-        else:
-            process = [*(config.get("Entrypoint") or []), *(config.get("Cmd") or [])]
-        specs.append({"image": config.get("Image"), "entrypoint": [str(w) for w in process],
-                      "environment": config.get("Env") or []})
-    return specs
-
-
-# A YAML block-sequence item line: `- "--speculative-algorithm"`, `  - EAGLE3`.
-_YAML_ITEM = re.compile(r"[ \t]*-[ \t]+\S.*")
-
-
-def _yaml_list_argv(text: str) -> list[str] | None:
-    """The items of a YAML list pasted alone: the lines a README says to add to a compose
-    `command:` or a container's `args:` (`- "--speculative-algorithm"` / `- "EAGLE"` ...; a
-    public Qwen3.8 SGLang compose README on GitHub, "MTP / Speculative Decoding"). Each item is
-    one argv word, as the runtime passes it (was: the dashes read as words, no server command).
-    Only a text of item lines alone (comments and blank lines aside) whose first item is a flag,
-    or whose items are a server command."""
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    if not lines or not all(_YAML_ITEM.fullmatch(line) for line in lines):
-        return None
-    try:
-        items = yaml.safe_load(textwrap.dedent("\n".join(lines)))
-    except yaml.YAMLError:
-        return None
-    if not isinstance(items, list) or not items or not all(isinstance(i, (str, int, float)) for i in items):
-        return None
-    words = [str(i) for i in items]
-    # (or the whole command as a compose `command:` list: `- python3` / `- -m` / ... / `- "3"`,
-    # whose last value was read as missing when its dashes were words)
-    return words if words[0].startswith("-") or _is_server(words) else None
-
-
-def _config_file_alone(text: str) -> list[str] | None:
-    """The server a `--config FILE.yaml` pasted alone configures (`model: ...` /
-    `speculative-config:` / `  method: eagle3` ...): both engines read such a file as flags
-    (spec_debug.diagnose.config_file), and keys only one engine has name it, as flags pasted
-    alone are named. Was: 'not an SGLang or vLLM server command'. None for any other text."""
-    if not re.search(r"^[A-Za-z][\w.-]*[ \t]*:", text, re.M):
-        return None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return None
-    if not isinstance(data, dict) or not data or not all(isinstance(k, str) for k in data):
-        return None
-    keys = [f"--{key}" for key in data]
-    if _only_vllm_flags(keys):
-        head = ["vllm", "serve"]
-    elif _only_sglang_flags(keys):
-        head = ["python3", "-m", "sglang.launch_server"]
-    else:
-        return None
-    from spec_debug.diagnose.config_file import config_words  # (it imports this module)
-    return head + config_words("vllm" if head[0] == "vllm" else "sglang", text, "config.yaml")
-
-
-def _skypilot_run(text: str) -> str | None:
-    """The `run:` script of a SkyPilot task YAML, its `envs:` written above it as the script's
-    own assignments: SkyPilot exports them to `setup` and `run` (SkyPilot docs, "YAML
-    specification": envs "can be used in setup and run"), so `vllm serve $MODEL_NAME` serves the
-    model named there. None for any other text."""
-    if not re.search(r"^run\s*:", text, re.M):
-        return None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return None
-    if not isinstance(doc, dict) or not isinstance(doc.get("run"), str) or not (
-            {"envs", "resources", "setup", "num_nodes"} & set(doc)):
-        return None
-    envs = doc.get("envs") if isinstance(doc.get("envs"), dict) else {}
-    assignments = "".join(f"{name}={shlex.quote(str(value))}\n" for name, value in envs.items()
-                          if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)) and isinstance(value, (str, int, float))
-                          and not isinstance(value, bool))
-    return assignments + doc["run"]
-
-
-def _container_argv(container: dict[str, Any]) -> list[str] | None:
-    """k8s runs `command` (replacing the image ENTRYPOINT) + `args` (its CMD); compose runs
-    `entrypoint` + `command` (sgl-project/sglang docker/compose.yaml puts the server module in
-    `entrypoint` and its flags in `command`). None: a string that is not shell words."""
-    argv = [str(container["image"])] if isinstance(container.get("image"), str) else []
-    if argv and _HELM_ACTION.search(argv[0]):
-        # `vllm/vllm-openai:{{ .Values.image.tag }}`: still the engine's image, of a release the
-        # values file names (read as no release)
-        argv[0] = re.sub(r"\{\{.*?\}\}", "helm-value", argv[0])
-    env = _k8s_env(container.get("env"))
-    for key in ("entrypoint", "command", "args"):
-        value = container.get(key)
-        if isinstance(value, str):  # compose allows a string, split as shell words
-            try:
-                argv += shlex.split(value)
-            except ValueError:  # unbalanced quotes: not a manifest after all
-                return None
-        elif isinstance(value, list):
-            argv += [_expand_k8s(str(a), env) for a in value]
-    if not any(isinstance(container.get(k), (str, list)) for k in ("image", "entrypoint", "command")) and (
-            _only_vllm_flags(argv)):
-        # a container's `args:` pasted without its image (vllm-project/vllm#20364): the server
-        # is the image's entrypoint, and flags only vLLM has say it is vLLM's (`vllm serve`)
-        argv = ["vllm", "serve", *argv]
-    # The server inherits the container's environment (k8s `env`, compose `environment`):
-    # SGLANG_ENABLE_SPEC_V2 there changes what runs. Only the engines' own variables travel
-    # on, as the probe ships only those from /proc/PID/environ (no tokens, no keys).
-    engine_env = [f"{k}={v}" for k, v in {**env, **_compose_env(container.get("environment"))}.items()
-                  if k.startswith(_ENGINE_ENV_PREFIXES)]
-    return ["env", *engine_env, *argv] if engine_env and argv else argv
-
-
-# Options only vLLM's server has, and options only SGLang's has (its names for the same settings):
-# vllm/engine/arg_utils.py and sglang/srt/server_args.py.
-_VLLM_ONLY = ("speculative-config", "gpu-memory-utilization", "max-model-len", "max-num-seqs",
-              "max-num-batched-tokens", "enforce-eager", "spec-tokens", "spec-method")
-_SGLANG_ONLY = ("speculative-algorithm", "model-path", "mem-fraction-static", "context-length", "tp-size",
-                "speculative-num-steps", "speculative-draft-model-path", "speculative-eagle-topk",
-                "speculative-num-draft-tokens")
-
-
 # A `--help` text's value of a flag: argparse's choice list (`{EAGLE,EAGLE3,NEXTN}`).
 _HELP_CHOICES = re.compile(r"\{[^{}:\"']*,[^{}:\"']*\}")
 
@@ -1253,66 +704,6 @@ def _flags_alone(words: list[str]) -> bool:
         isinstance(value, str) and (value.rstrip(",") == name.split(".", 1)[0].replace("-", "_").upper()
                                     or _HELP_CHOICES.fullmatch(value.rstrip(",")))
         for name, value in flags.items())
-
-
-def _only_sglang_flags(words: list[str]) -> bool:
-    names = {w[2:].split("=", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
-    return bool(names & set(_SGLANG_ONLY)) and not names & set(_VLLM_ONLY)
-
-
-def _only_vllm_flags(words: list[str]) -> bool:
-    names = {w[2:].split("=", 1)[0].split(".", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
-    return bool(names & set(_VLLM_ONLY)) and not names & set(_SGLANG_ONLY)
-
-
-# The engines read these from their environment (SGLANG_ENABLE_SPEC_V2, VLLM_USE_V1, ...).
-_ENGINE_ENV_PREFIXES = ("SGLANG_", "SGL_", "VLLM_")
-
-
-def _compose_env(entries: Any) -> dict[str, str]:
-    """A compose service's `environment:`, a mapping or a list of `KEY=value` (compose spec)."""
-    if isinstance(entries, dict):
-        return {str(k): str(v) for k, v in entries.items() if isinstance(v, (str, int, float))}
-    if isinstance(entries, list):
-        return dict(str(e).split("=", 1) for e in entries if isinstance(e, str) and "=" in e)
-    return {}
-
-
-def _k8s_env(entries: Any) -> dict[str, str]:
-    """A k8s container's `env: [{name, value}]` (entries from secrets or fields have no value here).
-    A value's own `$(VAR)` references are expanded from the entries above it, as the kubelet
-    does (k8s API reference, EnvVar.value: "Variable references $(VAR_NAME) are expanded using
-    the previously defined environment variables in the container"): `DRAFT: $(MODEL_DIR)/eagle3`."""
-    if not isinstance(entries, list):
-        return {}
-    env: dict[str, str] = {}
-    for e in entries:
-        if isinstance(e, dict) and "name" in e and isinstance(e.get("value"), (str, int, float)):
-            env[str(e["name"])] = _expand_k8s(str(e["value"]), env)
-    return env
-
-
-def _expand_k8s(arg: str, env: dict[str, str]) -> str:
-    """Kubernetes expands `$(VAR)` in command and args from the container's env; `$$` escapes
-    it and an unknown reference stays as written (k8s docs, "Define a command and arguments for
-    a container": "Use environment variables to define arguments")."""
-    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)",
-                  lambda m: "$" if m.group(0) == "$$" else env.get(m.group(1), m.group(0)), arg)
-
-
-def _find_containers(doc: Any) -> list[dict[str, Any]]:
-    """Every mapping with `command`, `args` or `entrypoint`, depth-first in file order (a
-    Deployment nests it under spec.template.spec.containers). A healthcheck's `test:` list is
-    not one of them."""
-    if isinstance(doc, dict):
-        if any(key in doc for key in ("command", "args", "entrypoint")):
-            return [doc]
-        children = list(doc.values())
-    elif isinstance(doc, list):
-        children = doc
-    else:
-        return []
-    return [found for child in children for found in _find_containers(child)]
 
 
 # `ps` cuts each line at the terminal width unless told not to (procps ps(1): "-w  Wide
@@ -1344,7 +735,7 @@ def _server_argv(argv: list[str]) -> list[str]:
     commands = [c for c in (_unwrap_shell(_without_reserved_words(c)) for c in commands if c) if c]
     exported: list[str] = []
     servers: list[list[str]] = []
-    unit_env = _service_environment(commands)
+    unit_env = service_environment(commands)
     # (one look over the words: a log of thousands of lines is thousands of "commands")
     slime = any(tok.startswith("--sglang-") for tok in argv)
     for command in commands:
@@ -1369,15 +760,7 @@ def _server_argv(argv: list[str]) -> list[str]:
                 # meant for it, as `export` would make it
                 exported += [tok for tok in command if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
             continue
-        if command[0].startswith("ExecStart="):
-            # systemd.service(5): `ExecStart=/opt/venv/bin/python -m sglang.launch_server ...`
-            command = [command[0][len("ExecStart="):].lstrip("-@:+!"), *command[1:]]
-            command = [*unit_env, *command] if unit_env else command
-        elif command[0].startswith("command="):
-            # a supervisord `[program:x]` section's `command=` (supervisord docs, "[program:x]
-            # Section Values"), run with its `environment=` wherever that line is (was: the
-            # program read as a variable named `command`, and SGLANG_ENABLE_SPEC_V2 there lost)
-            command = [*unit_env, command[0][len("command="):], *command[1:]]
+        command = service_command(command, unit_env)
         at = 1 if command[0].rsplit("/", 1)[-1] == "env" else 0
         # (a unit's Environment= above its ExecStart= is in both: once is what runs)
         inherited = [word for word in exported if word not in command]
@@ -1397,31 +780,17 @@ def _server_argv(argv: list[str]) -> list[str]:
         # `args:` pasted without its image is
         if not _flags_alone(command):
             continue
-        if _only_vllm_flags(command):
+        if only_vllm_flags(command):
             return ["vllm", "serve", *command]
-        if _only_sglang_flags(command):
+        if only_sglang_flags(command):
             return ["python3", "-m", "sglang.launch_server", *command]
     for command in commands:
         # the same fragment taken from the line after `vllm serve \`: its first word is the
         # model (`  meta-llama/Llama-3.1-8B-Instruct \` then the flags), vLLM's one positional
         if len(command) > 1 and _MODEL_WORD.fullmatch(command[0]) and _flags_alone(command[1:]) and (
-                _only_vllm_flags(command[1:])):
+                only_vllm_flags(command[1:])):
             return ["vllm", "serve", *command]
     return commands[0] if commands else []
-
-
-def _service_environment(commands: list[list[str]]) -> list[str]:
-    """The engine variables a service definition gives its program, from any of its lines: a
-    systemd unit's `Environment="A=1" "B=2"` (systemd.exec(5)) and a supervisord program's
-    `environment=A="1",B="2"` (supervisord docs: KEY="val",KEY2="val2" pairs)."""
-    found: list[str] = []
-    for command in commands:
-        if command[0].startswith("Environment="):
-            found += [command[0][len("Environment="):], *command[1:]]
-        elif command[0].startswith("environment="):
-            pairs = " ".join([command[0][len("environment="):], *command[1:]])
-            found += re.split(r",(?=[A-Za-z_][A-Za-z0-9_]*=)", pairs)
-    return [tok for tok in found if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
 
 
 # slime (THUDM/slime) and its forks train with SGLang rollout engines started from the trainer's
@@ -1693,6 +1062,10 @@ def _is_server(argv: list[str]) -> bool:
     return True
 
 
+# The argv reader as the paste readers see it (launch_pastes.ArgvReader).
+_ARGV_READER = ArgvReader(server_argv=lambda argv: _server_argv(argv), is_server=lambda argv: _is_server(argv))
+
+
 def _entrypoint_shell_string(argv: list[str]) -> int | None:
     """`docker run --entrypoint bash IMAGE -c "python3 -m sglang.launch_server ..."`: the
     entrypoint replaces the image's and is given the words after the image (docker run
@@ -1734,7 +1107,7 @@ def _given_env(words: list[str]) -> list[str]:
                 value = tok[2:]
             else:
                 continue
-            if _ASSIGNMENT.fullmatch(value) and value.startswith(_ENGINE_ENV_PREFIXES):
+            if _ASSIGNMENT.fullmatch(value) and value.startswith(ENGINE_ENV_PREFIXES):
                 env.append(value)
     return env
 
@@ -2021,9 +1394,9 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     try:
         return _parse_argv(split_command(command))
     except LaunchParseError as shell_error:
-        if isinstance(shell_error, _UnexpandedValue) and isinstance(command, str) and _COMPOSE_SERVICES.search(command):
+        if isinstance(shell_error, _UnexpandedValue) and isinstance(command, str) and COMPOSE_SERVICES.search(command):
             raise _compose_unexpanded(shell_error) from None
-        logged = _logged_server_args(command) if isinstance(command, str) else None
+        logged = logged_server_args(command) if isinstance(command, str) else None
         if logged is not None:
             return _parse_argv(logged)
         # `ps -o args` prints each argv word as is, joined by spaces: a JSON value keeps its
@@ -2035,113 +1408,13 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
             # refuses it; read as `ps` shows it, a fragment of such a script was a valid config)
             raise
         try:
-            argv = _server_argv(_split_keeping_json(command))
+            argv = _server_argv(split_keeping_json(command))
             meant = _parse_argv(argv)
         except (LaunchParseError, ValueError):  # ValueError: shlex on unbalanced quotes
             raise shell_error from None
         if _typed_console_script(argv) and not any(re.search(r"\{\S*\s", word) for word in argv):
             raise
         return meant
-
-
-# The settings a server logs at startup, pasted instead of its command:
-# - SGLang: `server_args=ServerArgs(model_path='...', ..., speculative_num_steps=3, ...)` (0.4.6 ..
-#   0.5.3: http_server.py/engine.py `logger.info(f"{server_args=}")`, after __post_init__ has
-#   applied its own rules) or `server_args={'model_path': ..., ...}` (0.5.23 engine.py
-#   `_server_args_for_logging`);
-# - vLLM: `non-default args: {'model_tag': '...', 'speculative_config': {...}, ...}` (the CLI
-#   arguments that differ from their defaults, vllm/entrypoints/utils.py `log_non_default_args`).
-_LOGGED_ARGS = re.compile(r"\bserver_args=(?=ServerArgs\(|\{)|\bnon-default args:[ \t]*(?=\{)")
-
-
-def _logged_server_args(text: str) -> list[str] | None:
-    """The argv equivalent to the last startup line of a pasted server log (was: 'not an SGLang
-    or vLLM server command'), or None. Values that are no Python literal are left out."""
-    found = None
-    for found in _LOGGED_ARGS.finditer(text):
-        pass
-    if found is None:
-        return None
-    sglang = found.group(0).startswith("server_args")
-    end = _repr_end(text, found.end())
-    if end is None:
-        return None
-    logged = text[found.end():end]
-    try:
-        node = ast.parse(logged, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        # a value printed as no Python expression (`<Enum.X: 1>`): the plain ones, one by one
-        node = ast.Dict(keys=[], values=[])
-        for m in _LOGGED_PLAIN.finditer(logged):
-            node.keys.append(ast.Constant(m.group(1) or m.group(2)))
-            node.values.append(ast.parse(m.group(3), mode="eval").body)
-    if isinstance(node, ast.Call):
-        pairs = [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
-    elif isinstance(node, ast.Dict):
-        pairs = [(k.value, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-    else:
-        return None
-    if any(isinstance(value, _CODE_VALUES) and not (isinstance(value, ast.Name) and value.id in ("inf", "nan"))
-           for _, value in pairs):
-        # `Engine(server_args=ServerArgs(speculative_algorithm=ALG, ...))` in a script: code, whose
-        # values are names the text does not hold (a log prints values, never a name); read by the
-        # Python reader, which says so (was: the names dropped, a server with no speculation)
-        return None
-    argv = ["python3", "-m", "sglang.launch_server"] if sglang else ["vllm", "serve"]
-    for name, value_node in pairs:
-        try:
-            value = ast.literal_eval(value_node)
-        except (ValueError, SyntaxError, TypeError, RecursionError):
-            continue
-        if name == "model_tag" and not sglang:
-            argv[2:2] = [str(value)]
-            continue
-        argv += _logged_flag(name, value)
-    return argv
-
-
-# Values only code has: a name, `os.environ["X"]`, `args.model`, an f-string, `a + b`.
-_CODE_VALUES = (ast.Name, ast.Attribute, ast.Subscript, ast.JoinedStr, ast.BinOp)
-# `name=value` / `'name': value` with a plain value (a quoted string, a number, True/False/None)
-_LOGGED_PLAIN = re.compile(r"(?:(?<![\w'])(\w+)=|'(\w+)':\s*)('(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?(?![\w.])|True|False|None)")
-
-
-def _repr_end(text: str, start: int) -> int | None:
-    """Just past the bracket closing the first one at or after `start` in a Python repr (quotes
-    of both kinds skipped; an issue body may run the next log line on after it)."""
-    depth, quote, escaped = 0, None, False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return None
-
-
-def _logged_flag(name: str, value: Any) -> list[str]:
-    """One logged setting as the command-line words that set it."""
-    flag = "--" + name.replace("_", "-")
-    if value is None or value is False or value == [] or value == {}:
-        return []
-    if value is True:
-        return [flag]
-    if isinstance(value, dict):
-        return [flag, json.dumps(value)]
-    if isinstance(value, (list, tuple)):
-        return [flag, *(str(v) for v in value)]
-    return [flag, str(value)]
 
 
 def _typed_console_script(argv: list[str]) -> bool:
@@ -2259,50 +1532,6 @@ def _is_script(text: str) -> bool:
     `ps` reading below would take its words apart from the assignments and arrays it reads)."""
     lines = re.sub(r"\\[ \t]*\r?\n", " ", text).strip().splitlines()
     return sum(1 for line in lines if line.strip()) > 1
-
-
-def _split_keeping_json(text: str) -> list[str]:
-    """Split a line as `ps` shows it: `{...}` objects that start a word stay whole words
-    (quotes and spaces inside kept); the rest is split as a shell would."""
-    words: list[str] = []
-    pos = 0
-    for m in re.finditer(r"(?:^|(?<=[\s=]))\{", text):
-        if m.start() < pos:
-            continue
-        end = _json_object_end(text, m.start())
-        if end is None:
-            continue
-        words += shlex.split(text[pos:m.start()].replace("\\\n", " "))
-        if text[m.start() - 1:m.start()] == "=" and words:
-            words[-1] += text[m.start():end]  # `--speculative-config={...}`
-        else:
-            words.append(text[m.start():end])
-        pos = end
-    words += shlex.split(text[pos:].replace("\\\n", " "))
-    return words
-
-
-def _json_object_end(text: str, start: int) -> int | None:
-    """Index just past the `}` closing the object at `start`, or None if it never closes."""
-    depth, in_string, escaped = 0, False, False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return None
 
 
 def _refuse_underscore_flags(args: list[str]) -> None:

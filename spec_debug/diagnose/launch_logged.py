@@ -1,0 +1,87 @@
+"""A server's startup log line pasted instead of its command (`server_args=ServerArgs(...)`,
+vLLM's `non-default args: {...}`), read as the command it stands for."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
+
+
+# The settings a server logs at startup, pasted instead of its command:
+# - SGLang: `server_args=ServerArgs(model_path='...', ..., speculative_num_steps=3, ...)` (0.4.6 ..
+#   0.5.3: http_server.py/engine.py `logger.info(f"{server_args=}")`, after __post_init__ has
+#   applied its own rules) or `server_args={'model_path': ..., ...}` (0.5.23 engine.py
+#   `_server_args_for_logging`);
+# - vLLM: `non-default args: {'model_tag': '...', 'speculative_config': {...}, ...}` (the CLI
+#   arguments that differ from their defaults, vllm/entrypoints/utils.py `log_non_default_args`).
+_LOGGED_ARGS = re.compile(r"\bserver_args=(?=ServerArgs\(|\{)|\bnon-default args:[ \t]*(?=\{)")
+
+
+def logged_server_args(text: str) -> list[str] | None:
+    """The argv equivalent to the last startup line of a pasted server log (was: 'not an SGLang
+    or vLLM server command'), or None. Values that are no Python literal are left out."""
+    found = None
+    for found in _LOGGED_ARGS.finditer(text):
+        pass
+    if found is None:
+        return None
+    sglang = found.group(0).startswith("server_args")
+    end = bracket_end(text, found.end(), REPR_QUOTES, REPR_BRACKETS)
+    if end is None:
+        return None
+    logged = text[found.end():end]
+    try:
+        node = ast.parse(logged, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        # a value printed as no Python expression (`<Enum.X: 1>`): the plain ones, one by one
+        node = ast.Dict(keys=[], values=[])
+        for m in _LOGGED_PLAIN.finditer(logged):
+            node.keys.append(ast.Constant(m.group(1) or m.group(2)))
+            node.values.append(ast.parse(m.group(3), mode="eval").body)
+    if isinstance(node, ast.Call):
+        pairs = [(kw.arg, kw.value) for kw in node.keywords if kw.arg]
+    elif isinstance(node, ast.Dict):
+        pairs = [(k.value, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    else:
+        return None
+    if any(isinstance(value, _CODE_VALUES) and not (isinstance(value, ast.Name) and value.id in ("inf", "nan"))
+           for _, value in pairs):
+        # `Engine(server_args=ServerArgs(speculative_algorithm=ALG, ...))` in a script: code, whose
+        # values are names the text does not hold (a log prints values, never a name); read by the
+        # Python reader, which says so (was: the names dropped, a server with no speculation)
+        return None
+    argv = ["python3", "-m", "sglang.launch_server"] if sglang else ["vllm", "serve"]
+    for name, value_node in pairs:
+        try:
+            value = ast.literal_eval(value_node)
+        except (ValueError, SyntaxError, TypeError, RecursionError):
+            continue
+        if name == "model_tag" and not sglang:
+            argv[2:2] = [str(value)]
+            continue
+        argv += _logged_flag(name, value)
+    return argv
+
+
+# Values only code has: a name, `os.environ["X"]`, `args.model`, an f-string, `a + b`.
+_CODE_VALUES = (ast.Name, ast.Attribute, ast.Subscript, ast.JoinedStr, ast.BinOp)
+# `name=value` / `'name': value` with a plain value (a quoted string, a number, True/False/None)
+_LOGGED_PLAIN = re.compile(r"(?:(?<![\w'])(\w+)=|'(\w+)':\s*)('(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?(?![\w.])|True|False|None)")
+
+
+def _logged_flag(name: str, value: Any) -> list[str]:
+    """One logged setting as the command-line words that set it."""
+    flag = "--" + name.replace("_", "-")
+    if value is None or value is False or value == [] or value == {}:
+        return []
+    if value is True:
+        return [flag]
+    if isinstance(value, dict):
+        return [flag, json.dumps(value)]
+    if isinstance(value, (list, tuple)):
+        return [flag, *(str(v) for v in value)]
+    return [flag, str(value)]

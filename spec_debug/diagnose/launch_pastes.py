@@ -1,0 +1,649 @@
+"""The paste readers of the launch audit: a server's command written into something else and
+pasted whole (a Markdown runbook table, a Dockerfile's exec form, a Kubernetes manifest or
+`kubectl describe`, a compose file with its `.env`, `docker ps` / `docker inspect` output, vLLM
+production-stack Helm values, a YAML list of `args:`, a `--config` file, a SkyPilot task).
+
+Each turns its text into the argv the runtime would start, or returns None for any other text;
+launch.py reads that argv as it reads a typed command. The readers need two things of that argv
+reader (which server command a list of words holds, and whether it starts a server): launch.py
+passes them in as an ArgvReader, as launch.py imports this module and not the other way round.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shlex
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from spec_debug.diagnose.launch_errors import LaunchParseError
+from spec_debug.diagnose.launch_scan import split_keeping_json
+from spec_debug.probes.launch_flags import SPECULATIVE_FLAG
+
+
+@dataclass(frozen=True)
+class ArgvReader:
+    """What the paste readers ask of launch.py's argv reader."""
+
+    server_argv: Callable[[list[str]], list[str]]  # the server's command among a line's words
+    is_server: Callable[[list[str]], bool]  # whether those words start an SGLang or vLLM server
+
+
+def pasted_argv(text: str, reader: ArgvReader) -> list[str] | None:
+    """The argv a pasted container spec / runtime listing / config file starts, tried in the
+    order that keeps each reader from taking another's text (a JSON exec form before the YAML
+    readers, which would also load it; a compose file with its .env before the compose file
+    alone), or None."""
+    exec_form = _json_argv(text)
+    if exec_form is None:
+        exec_form = _kubectl_describe_argv(text, reader)
+    if exec_form is None:
+        exec_form = _docker_ps_argv(text, reader)
+    if exec_form is None:
+        exec_form = _inspect_path_args(text, reader)
+    if exec_form is None:
+        exec_form = _production_stack_argv(text)
+    with_dotenv = _dotenv_and_compose(text)
+    if exec_form is None and with_dotenv is not None:
+        exec_form = _manifest_argv(with_dotenv[1], reader, dotenv=with_dotenv[0])
+    if exec_form is None:
+        exec_form = _manifest_argv(text, reader)
+    if exec_form is None:
+        exec_form = _yaml_list_argv(text, reader)
+    if exec_form is None:
+        exec_form = _config_file_alone(text)
+    return exec_form
+
+
+# A Markdown table row (`| --speculative-num-steps | 3 |`, GFM "Tables" extension), and its
+# delimiter row (`|---|:--:|`). Cells are split at `|` not escaped as `\|`.
+_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*")
+_TABLE_DELIMITER = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*")
+_TABLE_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+# A header cell naming the column of the values a runbook sets (not a reference table's
+# `Default`, which is the engine's own value, nor its `Description`).
+_VALUE_HEADER = re.compile(r"(?i)\**(?:value|values|setting|set to|our value|we use|used)\**")
+# A header cell of a reference table's other columns (SGLang's docs/advanced_features/
+# server_arguments.md: `| Argument | Description | Defaults |`; READMEs: `| Parameter | Purpose |`).
+_REFERENCE_HEADER = re.compile(r"(?i)\**(?:defaults?|default value|description|purpose|meaning|help|notes?|type"
+                               r"|options|choices|explanation|默认值?|说明|描述|含义)\**")
+# A value cell that notes a switch instead of giving a value (`| --disable-radix-cache | (flag) |`).
+_SWITCH_NOTE = re.compile(r"\(.*\)|[-—–]|")
+# Prose: two or more words of letters (`Number of draft steps.`), no value a flag takes.
+_PROSE_WORD = re.compile(r"[A-Za-z]{2,}[.,;:]?")
+
+
+def markdown_table_argv(text: str) -> list[str] | None:
+    """The flags of a runbook's Markdown table pasted alone (`| Flag | Value |` / `|---|---|` /
+    `| --speculative-num-steps | 3 |`): each row whose first cell is a flag gives that flag and
+    the value in its second cell (backquotes and an empty or `(flag)` cell aside: a switch), as
+    the server's flags pasted alone are read. Cells after the second (a description, a reason)
+    are prose. None for any other text: a reference table (its header names defaults or
+    descriptions and no value column, or a value cell is a sentence) is no flag list."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines or not all(_TABLE_ROW.fullmatch(line) for line in lines):
+        return None
+    words: list[str] = []
+    column = 1
+    for line in lines:
+        if _TABLE_DELIMITER.fullmatch(line):
+            continue
+        cells = [_table_cell(c) for c in _TABLE_CELL_SPLIT.split(line.strip()[1:-1])]
+        if not cells or not cells[0].startswith("-"):
+            # the header row (`| Flag | Description | Value |` names the value's column), or prose
+            named = [i for i, cell in enumerate(cells) if _VALUE_HEADER.fullmatch(cell)]
+            if not words and not named and len(cells) > column and _REFERENCE_HEADER.fullmatch(cells[column]):
+                return None
+            column = named[0] if named and not words else column
+            continue
+        value = cells[column] if len(cells) > column else ""
+        value = "" if _SWITCH_NOTE.fullmatch(value) else value
+        if not value.startswith(("{", "[")) and sum(1 for w in value.split() if _PROSE_WORD.fullmatch(w)) >= 2:
+            return None
+        try:
+            written = shlex.split(cells[0]) + ([value] if value.startswith(("{", "[")) else shlex.split(value))
+        except ValueError:
+            return None
+        words += written
+    return words or None
+
+
+def _table_cell(cell: str) -> str:
+    """A table cell's text: `\\|` is a `|`, and a code span's backquotes are no part of it."""
+    cell = cell.strip().replace("\\|", "|")
+    return cell[1:-1].strip() if len(cell) > 1 and cell[0] == cell[-1] == "`" else cell
+
+
+def _json_argv(text: str) -> list[str] | None:
+    """The exec form of a Dockerfile CMD/ENTRYPOINT, a compose `command:` or a k8s `args:`
+    written as JSON: `["python", "-m", "sglang.launch_server", "--model-path", "m"]`."""
+    m = re.fullmatch(r"\s*(?:CMD|ENTRYPOINT|command:|args:)?\s*(\[.*\])\s*", text, re.S)
+    if not m:
+        return None
+    try:
+        argv = json.loads(m.group(1))
+    except ValueError:
+        return None
+    if isinstance(argv, list) and argv and all(isinstance(a, (str, int, float)) for a in argv):
+        return [str(a) for a in argv]
+    return None
+
+
+# A Go-template action of a Helm chart: `{{ .Values.x }}`, `{{- if ... }}`, `{{ include "..." . }}`.
+_HELM_ACTION = re.compile(r"\{\{-?\s*(?:\.|\$|if\b|end\b|range\b|with\b|include\b|toYaml\b|template\b|tpl\b|-?\s*/\*)")
+
+
+def _helm_template() -> LaunchParseError:
+    return LaunchParseError(
+        "this is a Helm chart template, not a manifest: its {{ ... }} values are filled in by helm, "
+        "so the server's flags are not in this text",
+        hint="render it first (helm template RELEASE CHART -f values.yaml) and pass the Deployment it "
+             "prints, or the server's command line")
+
+
+def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None = None) -> list[str] | None:
+    """argv of the server container in a pasted Kubernetes/compose spec: `image` (whose
+    entrypoint may be the server, e.g. vllm/vllm-openai), then the entrypoint and arguments
+    as the runtime joins them. A file may hold several documents (`---`: the vLLM k8s docs put
+    a Service before the Deployment) and several containers (an initContainer that downloads
+    the model, a router service): the first one that starts a server wins."""
+    if not re.search(r"^\s*-?\s*(command|args|entrypoint|image)\s*:", text, re.M) and not (
+            _JSON_CONTAINER_KEY.search(text)):
+        return None
+    try:
+        docs = list(yaml.safe_load_all(text))
+    except yaml.YAMLError:
+        if _HELM_ACTION.search(text):
+            # a chart's template (`- {{ .Values.model.name | quote }}`, `{{- if .Values.extraArgs }}`):
+            # not YAML until helm fills it in, and its flags' values are in the values file
+            raise _helm_template() from None
+        return None
+    if dotenv is not None:
+        docs = [_compose_interpolated(doc, dotenv) for doc in docs]
+    docs = [_inspected_containers(doc) for doc in docs]
+    argvs = []
+    for container in _find_containers(docs):
+        argv = _container_argv(container)
+        if argv is None:
+            return None
+        if any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
+            # (a template whose actions are all inside quoted strings is YAML already; an image
+            # tag alone left to helm only leaves the release unknown)
+            raise _helm_template()
+        if argv:
+            argvs.append(argv)
+    return _first_server(argvs, reader)
+
+
+def _first_server(argvs: list[list[str]], reader: ArgvReader) -> list[str] | None:
+    """The first container command that starts a server (else the first)."""
+    for argv in argvs:
+        if reader.is_server(reader.server_argv(argv)):
+            return argv
+    return argvs[0] if argvs else None
+
+
+# `kubectl describe pod` (k8s.io/kubectl pkg/describe/describe.go, PrefixWriter: two spaces a
+# level): a container is a name one level under `Containers:`/`Init Containers:`, its fields
+# two levels under (`Image:`, `Command:`, `Args:`, `Environment:`), and each command/args
+# element on its own line three levels under (an element with newlines printed one line per
+# line, describeContainerCommand). A Deployment's `Pod Template:` nests the same one level down.
+_DESCRIBE_CONTAINERS = re.compile(r"^( *)(?:Init )?Containers:[ \t]*$", re.M)
+
+
+def _kubectl_describe_argv(text: str, reader: ArgvReader) -> list[str] | None:
+    """The server container's command in a pasted `kubectl describe pod|deployment` (was read
+    as shell words: a `vllm serve` with no flags, its speculative config and cap unseen). None
+    for any other text."""
+    if not _DESCRIBE_CONTAINERS.search(text) or not re.search(r"^ +(?:Command|Args):[ \t]*$", text, re.M):
+        return None
+    containers: list[dict[str, Any]] = []
+    field_name, base = None, None
+    for line in text.splitlines():
+        section = _DESCRIBE_CONTAINERS.fullmatch(line)
+        if section:
+            base = len(section.group(1))
+            continue
+        if base is None or not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent <= base:
+            base = None  # (`Conditions:`, `Volumes:`: the containers' block ended)
+            continue
+        if indent == base + 2 and re.fullmatch(r"\S[^:]*:[ \t]*", line.strip()):
+            containers.append({"command": [], "args": [], "env": []})
+            field_name = None
+            continue
+        if not containers:
+            continue
+        field = re.fullmatch(r"(\S[^:]*):[ \t]*(.*)", line[base + 4:]) if indent == base + 4 else None
+        if field:
+            field_name = field.group(1)
+            if field_name == "Image":
+                containers[-1]["image"] = field.group(2).strip()
+            continue
+        if indent < base + 6 or field_name is None:
+            continue
+        value = line[base + 6:]
+        if field_name in ("Command", "Args"):
+            containers[-1][field_name.lower()].append(value)
+        elif field_name == "Environment":
+            env = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*):[ \t]+(.*?)[ \t]*", value)
+            if env and not env.group(2).startswith("<"):  # (`<set to the key ... in secret ...>`)
+                containers[-1]["env"].append({"name": env.group(1), "value": env.group(2)})
+    argvs = [argv for argv in (_container_argv(_describe_shell_string(c)) for c in containers) if argv]
+    return _first_server(argvs, reader)
+
+
+# A `docker ps` / `podman ps` row: CONTAINER ID, IMAGE, then COMMAND as a Go-quoted string
+# (docker/cli cli/command/formatter/container.go `Command`: strconv.Quote of the entrypoint and
+# arguments joined by spaces, cut to 20 characters and "…" unless --no-trunc).
+_PS_ROW = re.compile(r'^[ \t]*([0-9a-f]{12,64})[ \t]+(\S+)[ \t]+"((?:[^"\\\n]|\\.)*)"', re.M)
+
+
+def _docker_ps_argv(text: str, reader: ArgvReader) -> list[str] | None:
+    """The container a pasted `docker ps --no-trunc` row runs: its image, then its command read
+    as a `ps` line is (quotes kept, joined by spaces). Was: the quoted command one word, a vLLM
+    image with no flags (no speculative config, no finding). None for any other text."""
+    # A row as docker prints it: under its `CONTAINER ID` header, or followed by its CREATED
+    # column (`2 hours ago`, go-units HumanDuration + " ago"); not any `<hex> word "..."` line
+    # (a `git log --format='%H %an "%s"'` line of a pasted session)
+    headed = re.search(r"^[ \t]*CONTAINER ID[ \t]", text, re.M) is not None
+    rows = [m.groups() for m in _PS_ROW.finditer(text)
+            if headed or re.match(r"[ \t]+[^\n]*\bago\b", text[m.end():m.end() + 200])]
+    if not rows:
+        return None
+    argvs, cut = [], []
+    for _id, image, quoted in rows:
+        try:
+            command = ast.literal_eval('"' + quoted + '"')
+        except (ValueError, SyntaxError):
+            continue
+        if command.endswith("…"):
+            cut.append(f"{_id} {image} {command!r}")
+            continue
+        try:
+            argvs.append([image, *split_keeping_json(command)])
+        except ValueError:  # (unbalanced quotes inside)
+            continue
+    speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
+    chosen = _first_server(speculating + [a for a in argvs if a not in speculating], reader)
+    serves = reader.is_server(reader.server_argv(chosen or []))
+    if cut and not serves:
+        raise LaunchParseError(
+            f"docker ps cut the containers' commands ({'; '.join(cut)}): their flags are not in this text",
+            hint="paste `docker ps --no-trunc` or `docker inspect CONTAINER`")
+    # (rows of no server, or a line that only looks like one, `<40-hex hash> author "subject"`
+    # of a `git log` in a pasted session: the rest of the text is read as it was)
+    return chosen if serves else None
+
+
+# vLLM production-stack's Helm values: each `servingEngineSpec.modelSpec` entry is a vLLM
+# Deployment whose container runs `vllm serve <modelURL>` with flags made from `vllmConfig`
+# and its `extraArgs` appended as they are (vllm-project/production-stack
+# helm/templates/deployment-vllm-multi.yaml), image `<repository>:<tag>`.
+_STACK_FLAGS = (("maxModelLen", "--max-model-len"), ("dtype", "--dtype"), ("tensorParallelSize", "--tensor-parallel-size"),
+                ("maxNumSeqs", "--max-num-seqs"), ("gpuMemoryUtilization", "--gpu-memory-utilization"),
+                ("maxLoras", "--max-loras"))
+
+
+def _production_stack_argv(text: str) -> list[str] | None:
+    """The vLLM command a production-stack values file deploys (was: its `repository:
+    vllm/vllm-openai` read as a docker image among shell words, a vLLM server with no flags:
+    the speculative config in `extraArgs` unseen, no finding). None for any other text."""
+    if "servingEngineSpec" not in text:
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    engine = doc.get("servingEngineSpec") if isinstance(doc, dict) else None
+    specs = engine.get("modelSpec") if isinstance(engine, dict) else None
+    if not isinstance(specs, list):
+        return None
+    argvs = [_stack_model_argv(spec) for spec in specs if isinstance(spec, dict) and spec.get("modelURL")]
+    speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
+    return (speculating or argvs or [None])[0]
+
+
+def _stack_model_argv(spec: dict[str, Any]) -> list[str]:
+    config = spec.get("vllmConfig") if isinstance(spec.get("vllmConfig"), dict) else {}
+    argv = ["vllm", "serve", str(spec["modelURL"])]
+    if spec.get("enableLoRA"):
+        argv.append("--enable-lora")
+    if spec.get("enableTool"):
+        argv.append("--enable-auto-tool-choice")
+    if spec.get("toolCallParser"):
+        argv += ["--tool-call-parser", str(spec["toolCallParser"])]
+    if "enableChunkedPrefill" in config:
+        argv.append("--enable-chunked-prefill" if config["enableChunkedPrefill"] else "--no-enable-chunked-prefill")
+    argv.append("--enable-prefix-caching" if config.get("enablePrefixCaching") else "--no-enable-prefix-caching")
+    argv += [word for key, flag in _STACK_FLAGS if key in config for word in (flag, str(config[key]))]
+    argv += [str(word) for word in config.get("extraArgs") or []]
+    env = _k8s_env(spec.get("env"))
+    if str(config.get("v0")) == "1":
+        env["VLLM_USE_V1"] = "0"
+    engine_env = [f"{k}={v}" for k, v in env.items() if k.startswith(ENGINE_ENV_PREFIXES)]
+    image = f"{spec.get('repository', 'vllm/vllm-openai')}:{spec.get('tag', 'latest')}"
+    return [*(["env", *engine_env] if engine_env else []), image, *argv]
+
+
+def _inspect_path_args(text: str, reader: ArgvReader) -> list[str] | None:
+    """`docker inspect -f '{{.Path}} {{.Args}}' CONTAINER`: the process path, then its
+    arguments as Go prints a []string (`[serve M --speculative-config {"method":...}]`: joined by
+    spaces in brackets, quotes kept, as a `ps` line). Was: the bracketed words read as shell
+    words (`[serve` no subcommand: a vLLM image's flags unread). None for any other text."""
+    m = re.fullmatch(r"[ \t]*(\S+)[ \t]+\[(.+)\][ \t]*\n?", text)
+    if not m or m.group(1).startswith(("[", "$", "#")):
+        return None
+    try:
+        words = [m.group(1), *split_keeping_json(m.group(2))]
+    except ValueError:
+        return None
+    return words if reader.is_server(reader.server_argv(words)) else None
+
+
+def _describe_shell_string(container: dict[str, Any]) -> dict[str, Any]:
+    """`command: [sh, -c]` + one multi-line script in `args`: describe printed the script one
+    line per line, which are its lines again, not argv words."""
+    words = container["command"] + container["args"]
+    for i, word in enumerate(words[:-1]):
+        if word in ("-c", "-lc", "-ec") and words[i - 1].rsplit("/", 1)[-1] in ("sh", "bash", "dash", "zsh") and (
+                len(words) > i + 2):
+            return {**container, "command": words[:i + 1], "args": ["\n".join(words[i + 1:])]}
+    return container
+
+
+# A compose file's top-level `services:` key (compose spec, "Services top-level element").
+COMPOSE_SERVICES = re.compile(r"^services[ \t]*:", re.M)
+# The lines that name a file in a paste of several: `$ cat .env` (the compose docs' own example),
+# `==> .env <==` (head/tail of several files), `# .env`, `.env:`.
+_FILE_HEADER = re.compile(r"[ \t]*(?:\$[ \t]*cat[ \t]+(?P<cat>\S+)|==>[ \t]*(?P<tail>\S+)[ \t]*<==|#[ \t]*(?P<hash>\S+)"
+                          r"|(?P<colon>\S+):)[ \t]*")
+# A dotenv line (compose-go dotenv: `KEY=value`, `export KEY=value`, quotes, a ` #` comment).
+_DOTENV_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.]*)[ \t]*=[ \t]*(.*)")
+
+
+def _dotenv_and_compose(text: str) -> tuple[dict[str, str], str] | None:
+    """A compose file pasted with the `.env` beside it (`$ cat .env` / `SPEC_STEPS=3` / `$ cat
+    compose.yaml` / `services:` ..., as the compose docs show them, or the assignments alone above
+    `services:`): the .env's values and the compose text. None for any other text."""
+    if not COMPOSE_SERVICES.search(text):
+        return None
+    lines = text.splitlines()
+    dotenv: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        header = _FILE_HEADER.fullmatch(line)
+        name = next((g for g in header.groups() if g), "") if header else ""
+        assignment = _DOTENV_LINE.fullmatch(line)
+        if header and (name.endswith(".env") or name == ".env"):
+            continue
+        if assignment and not header:
+            dotenv[assignment.group(1)] = _dotenv_value(assignment.group(2))
+            continue
+        if line.lstrip().startswith("#") and not name.endswith((".yaml", ".yml")):
+            continue  # a comment of the .env (or above the compose file)
+        if header and name.endswith((".yaml", ".yml")):
+            i += 1
+        if not dotenv:
+            return None
+        return dotenv, "\n".join(lines[i:])
+    return None
+
+
+def _dotenv_value(raw: str) -> str:
+    """A dotenv value as compose reads it: single quotes literal, double quotes with their
+    escapes, else the text before a ` #` comment (docs.docker.com/compose/how-tos/
+    environment-variables/variable-interpolation/, ".env syntax")."""
+    raw = raw.strip()
+    if len(raw) > 1 and raw[0] == raw[-1] == "'":
+        return raw[1:-1]
+    if len(raw) > 1 and raw[0] == raw[-1] == '"':
+        return raw[1:-1].replace('\\n', "\n").replace('\\"', '"').replace("\\\\", "\\")
+    return re.split(r"[ \t]+#", raw, maxsplit=1)[0].strip()
+
+
+# Compose's interpolation (compose spec, "Interpolation"): `$$`, `$VAR`, `${VAR}` and
+# `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`, `${VAR:+alt}`, `${VAR+alt}`.
+_COMPOSE_REFERENCE = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^{}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _compose_interpolated(node: Any, dotenv: dict[str, str]) -> Any:
+    """The document with the .env's values filled in, as `docker compose up` fills them (the
+    shell's environment, which would override them, is not in the paste). A variable the .env
+    does not set and that has no default stays as written: unknown."""
+    if isinstance(node, dict):
+        return {k: _compose_interpolated(v, dotenv) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_compose_interpolated(v, dotenv) for v in node]
+    if not isinstance(node, str):
+        return node
+    return _COMPOSE_REFERENCE.sub(lambda m: _compose_value(m, dotenv), node)
+
+
+def _compose_value(m: re.Match[str], dotenv: dict[str, str]) -> str:
+    if m.group(0) == "$$":
+        return "$$"  # (kept for _expand_k8s, which reads `$$` as one `$`)
+    name = m.group(1) or m.group(4)
+    operator, word = m.group(2) or "", m.group(3) or ""
+    if name not in dotenv:
+        # (a default is the value when neither the .env nor the shell sets it: the paste is
+        # taken as the whole of what is set, as for the .env's own values)
+        return word if operator.endswith("-") else m.group(0)
+    value = dotenv[name]
+    empty = operator.startswith(":") and value == ""
+    if operator.endswith("-"):
+        return word if empty else value
+    if operator.endswith("?") and empty:
+        raise LaunchParseError(f"docker compose refuses to start: required variable {name} is empty in .env ({word})",
+                               hint=f"set {name} in the .env file")
+    if operator.endswith("+"):
+        return "" if empty else word
+    return value
+
+
+# The same keys in JSON (`kubectl get pod -o json`: "command", "args", "image"; `docker inspect`:
+# "Path", "Args", "Cmd", "Entrypoint", "Image"): JSON is YAML, read by the same loader.
+_JSON_CONTAINER_KEY = re.compile(r'^\s*[\[{][\s\S]*"(?:command|args|entrypoint|image|Path|Args|Cmd|Entrypoint|Image)"\s*:')
+
+
+def _inspected_containers(doc: Any) -> Any:
+    """`docker inspect` / `podman inspect` output (a list of objects) as the container specs
+    the manifest reading takes. A container's process is "Path" + "Args" (the entrypoint and
+    command as the runtime resolved them), its image and environment are under "Config"
+    (Docker Engine API, ContainerInspect: Path, Args, Config.Image, Config.Env); an image's
+    inspect has only Config.Entrypoint + Config.Cmd. Any other document is returned as is
+    (was: its JSON read as shell words, a vLLM server with no speculative config)."""
+    objects = doc if isinstance(doc, list) else [doc]
+    if not objects or not all(isinstance(o, dict) and isinstance(o.get("Config"), dict) for o in objects):
+        return doc
+    specs = []
+    for o in objects:
+        config = o["Config"]
+        if isinstance(o.get("Path"), str):
+            process = [o["Path"], *(o.get("Args") or [])]
+        else:
+            process = [*(config.get("Entrypoint") or []), *(config.get("Cmd") or [])]
+        specs.append({"image": config.get("Image"), "entrypoint": [str(w) for w in process],
+                      "environment": config.get("Env") or []})
+    return specs
+
+
+# A YAML block-sequence item line: `- "--speculative-algorithm"`, `  - EAGLE3`.
+_YAML_ITEM = re.compile(r"[ \t]*-[ \t]+\S.*")
+
+
+def _yaml_list_argv(text: str, reader: ArgvReader) -> list[str] | None:
+    """The items of a YAML list pasted alone: the lines a README says to add to a compose
+    `command:` or a container's `args:` (`- "--speculative-algorithm"` / `- "EAGLE"` ...; a
+    public Qwen3.8 SGLang compose README on GitHub, "MTP / Speculative Decoding"). Each item is
+    one argv word, as the runtime passes it (was: the dashes read as words, no server command).
+    Only a text of item lines alone (comments and blank lines aside) whose first item is a flag,
+    or whose items are a server command."""
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not lines or not all(_YAML_ITEM.fullmatch(line) for line in lines):
+        return None
+    try:
+        items = yaml.safe_load(textwrap.dedent("\n".join(lines)))
+    except yaml.YAMLError:
+        return None
+    if not isinstance(items, list) or not items or not all(isinstance(i, (str, int, float)) for i in items):
+        return None
+    words = [str(i) for i in items]
+    # (or the whole command as a compose `command:` list: `- python3` / `- -m` / ... / `- "3"`,
+    # whose last value was read as missing when its dashes were words)
+    return words if words[0].startswith("-") or reader.is_server(words) else None
+
+
+def _config_file_alone(text: str) -> list[str] | None:
+    """The server a `--config FILE.yaml` pasted alone configures (`model: ...` /
+    `speculative-config:` / `  method: eagle3` ...): both engines read such a file as flags
+    (spec_debug.diagnose.config_file), and keys only one engine has name it, as flags pasted
+    alone are named. Was: 'not an SGLang or vLLM server command'. None for any other text."""
+    if not re.search(r"^[A-Za-z][\w.-]*[ \t]*:", text, re.M):
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or not data or not all(isinstance(k, str) for k in data):
+        return None
+    keys = [f"--{key}" for key in data]
+    if only_vllm_flags(keys):
+        head = ["vllm", "serve"]
+    elif only_sglang_flags(keys):
+        head = ["python3", "-m", "sglang.launch_server"]
+    else:
+        return None
+    from spec_debug.diagnose.config_file import config_words  # (it imports launch.py, which imports this module)
+    return head + config_words("vllm" if head[0] == "vllm" else "sglang", text, "config.yaml")
+
+
+def skypilot_run(text: str) -> str | None:
+    """The `run:` script of a SkyPilot task YAML, its `envs:` written above it as the script's
+    own assignments: SkyPilot exports them to `setup` and `run` (SkyPilot docs, "YAML
+    specification": envs "can be used in setup and run"), so `vllm serve $MODEL_NAME` serves the
+    model named there. None for any other text."""
+    if not re.search(r"^run\s*:", text, re.M):
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("run"), str) or not (
+            {"envs", "resources", "setup", "num_nodes"} & set(doc)):
+        return None
+    envs = doc.get("envs") if isinstance(doc.get("envs"), dict) else {}
+    assignments = "".join(f"{name}={shlex.quote(str(value))}\n" for name, value in envs.items()
+                          if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)) and isinstance(value, (str, int, float))
+                          and not isinstance(value, bool))
+    return assignments + doc["run"]
+
+
+def _container_argv(container: dict[str, Any]) -> list[str] | None:
+    """k8s runs `command` (replacing the image ENTRYPOINT) + `args` (its CMD); compose runs
+    `entrypoint` + `command` (sgl-project/sglang docker/compose.yaml puts the server module in
+    `entrypoint` and its flags in `command`). None: a string that is not shell words."""
+    argv = [str(container["image"])] if isinstance(container.get("image"), str) else []
+    if argv and _HELM_ACTION.search(argv[0]):
+        # `vllm/vllm-openai:{{ .Values.image.tag }}`: still the engine's image, of a release the
+        # values file names (read as no release)
+        argv[0] = re.sub(r"\{\{.*?\}\}", "helm-value", argv[0])
+    env = _k8s_env(container.get("env"))
+    for key in ("entrypoint", "command", "args"):
+        value = container.get(key)
+        if isinstance(value, str):  # compose allows a string, split as shell words
+            try:
+                argv += shlex.split(value)
+            except ValueError:  # unbalanced quotes: not a manifest after all
+                return None
+        elif isinstance(value, list):
+            argv += [_expand_k8s(str(a), env) for a in value]
+    if not any(isinstance(container.get(k), (str, list)) for k in ("image", "entrypoint", "command")) and (
+            only_vllm_flags(argv)):
+        # a container's `args:` pasted without its image (vllm-project/vllm#20364): the server
+        # is the image's entrypoint, and flags only vLLM has say it is vLLM's (`vllm serve`)
+        argv = ["vllm", "serve", *argv]
+    # The server inherits the container's environment (k8s `env`, compose `environment`):
+    # SGLANG_ENABLE_SPEC_V2 there changes what runs. Only the engines' own variables travel
+    # on, as the probe ships only those from /proc/PID/environ (no tokens, no keys).
+    engine_env = [f"{k}={v}" for k, v in {**env, **_compose_env(container.get("environment"))}.items()
+                  if k.startswith(ENGINE_ENV_PREFIXES)]
+    return ["env", *engine_env, *argv] if engine_env and argv else argv
+
+
+# Options only vLLM's server has, and options only SGLang's has (its names for the same settings):
+# vllm/engine/arg_utils.py and sglang/srt/server_args.py.
+_VLLM_ONLY = ("speculative-config", "gpu-memory-utilization", "max-model-len", "max-num-seqs",
+              "max-num-batched-tokens", "enforce-eager", "spec-tokens", "spec-method")
+_SGLANG_ONLY = ("speculative-algorithm", "model-path", "mem-fraction-static", "context-length", "tp-size",
+                "speculative-num-steps", "speculative-draft-model-path", "speculative-eagle-topk",
+                "speculative-num-draft-tokens")
+
+
+def only_sglang_flags(words: list[str]) -> bool:
+    names = {w[2:].split("=", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
+    return bool(names & set(_SGLANG_ONLY)) and not names & set(_VLLM_ONLY)
+
+
+def only_vllm_flags(words: list[str]) -> bool:
+    names = {w[2:].split("=", 1)[0].split(".", 1)[0].replace("_", "-") for w in words if w.startswith("--")}
+    return bool(names & set(_VLLM_ONLY)) and not names & set(_SGLANG_ONLY)
+
+
+# The engines read these from their environment (SGLANG_ENABLE_SPEC_V2, VLLM_USE_V1, ...).
+ENGINE_ENV_PREFIXES = ("SGLANG_", "SGL_", "VLLM_")
+
+
+def _compose_env(entries: Any) -> dict[str, str]:
+    """A compose service's `environment:`, a mapping or a list of `KEY=value` (compose spec)."""
+    if isinstance(entries, dict):
+        return {str(k): str(v) for k, v in entries.items() if isinstance(v, (str, int, float))}
+    if isinstance(entries, list):
+        return dict(str(e).split("=", 1) for e in entries if isinstance(e, str) and "=" in e)
+    return {}
+
+
+def _k8s_env(entries: Any) -> dict[str, str]:
+    """A k8s container's `env: [{name, value}]` (entries from secrets or fields have no value here).
+    A value's own `$(VAR)` references are expanded from the entries above it, as the kubelet
+    does (k8s API reference, EnvVar.value: "Variable references $(VAR_NAME) are expanded using
+    the previously defined environment variables in the container"): `DRAFT: $(MODEL_DIR)/eagle3`."""
+    if not isinstance(entries, list):
+        return {}
+    env: dict[str, str] = {}
+    for e in entries:
+        if isinstance(e, dict) and "name" in e and isinstance(e.get("value"), (str, int, float)):
+            env[str(e["name"])] = _expand_k8s(str(e["value"]), env)
+    return env
+
+
+def _expand_k8s(arg: str, env: dict[str, str]) -> str:
+    """Kubernetes expands `$(VAR)` in command and args from the container's env; `$$` escapes
+    it and an unknown reference stays as written (k8s docs, "Define a command and arguments for
+    a container": "Use environment variables to define arguments")."""
+    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)",
+                  lambda m: "$" if m.group(0) == "$$" else env.get(m.group(1), m.group(0)), arg)
+
+
+def _find_containers(doc: Any) -> list[dict[str, Any]]:
+    """Every mapping with `command`, `args` or `entrypoint`, depth-first in file order (a
+    Deployment nests it under spec.template.spec.containers). A healthcheck's `test:` list is
+    not one of them."""
+    if isinstance(doc, dict):
+        if any(key in doc for key in ("command", "args", "entrypoint")):
+            return [doc]
+        children = list(doc.values())
+    elif isinstance(doc, list):
+        children = doc
+    else:
+        return []
+    return [found for child in children for found in _find_containers(child)]

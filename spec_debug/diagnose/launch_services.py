@@ -1,0 +1,35 @@
+"""Service definitions that run a server: a systemd unit (`ExecStart=`, `Environment=`) and a
+supervisord program (`command=`, `environment=`), pasted with the server's command."""
+
+from __future__ import annotations
+
+import re
+
+
+def service_environment(commands: list[list[str]]) -> list[str]:
+    """The engine variables a service definition gives its program, from any of its lines: a
+    systemd unit's `Environment="A=1" "B=2"` (systemd.exec(5)) and a supervisord program's
+    `environment=A="1",B="2"` (supervisord docs: KEY="val",KEY2="val2" pairs)."""
+    found: list[str] = []
+    for command in commands:
+        if command[0].startswith("Environment="):
+            found += [command[0][len("Environment="):], *command[1:]]
+        elif command[0].startswith("environment="):
+            pairs = " ".join([command[0][len("environment="):], *command[1:]])
+            found += re.split(r",(?=[A-Za-z_][A-Za-z0-9_]*=)", pairs)
+    return [tok for tok in found if re.fullmatch(r"(SGLANG_|SGL_|VLLM_)[A-Za-z0-9_]*=.*", tok)]
+
+
+def service_command(command: list[str], unit_env: list[str]) -> list[str]:
+    """The program a service line runs, with the service's engine variables before it; any
+    other command as it is."""
+    if command[0].startswith("ExecStart="):
+        # systemd.service(5): `ExecStart=/opt/venv/bin/python -m sglang.launch_server ...`
+        command = [command[0][len("ExecStart="):].lstrip("-@:+!"), *command[1:]]
+        return [*unit_env, *command] if unit_env else command
+    if command[0].startswith("command="):
+        # a supervisord `[program:x]` section's `command=` (supervisord docs, "[program:x]
+        # Section Values"), run with its `environment=` wherever that line is (was: the
+        # program read as a variable named `command`, and SGLANG_ENABLE_SPEC_V2 there lost)
+        return [*unit_env, command[0][len("command="):], *command[1:]]
+    return command
