@@ -380,6 +380,8 @@ def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> li
     With several tracebacks (one per rank or process), the GPU fault goes first: the other
     ranks' NCCL errors and the API server's EngineDeadError only report that it happened."""
     best = min(_CAUSE_RANK.get(e.kind, 3) for e in errors)
+    if "Assertion `" in output:
+        errors = [_with_kernel_assert(e, output) for e in errors]
     if best > 1:
         cause = _stated_cause(output, failed)
         # A GPU fault stated beside the tracebacks is their cause; an NCCL warning is not (NCCL
@@ -389,6 +391,24 @@ def _with_stated_cause(errors: list[ErrorInfo], output: str, failed: bool) -> li
     if best < 3 and len(errors) > 1:
         errors.sort(key=lambda e: _CAUSE_RANK.get(e.kind, 3))  # stable: each kind keeps its order
     return errors
+
+
+# torch's "CUDA error: device-side assert triggered" says a kernel assertion failed, not which:
+# the device printed it above ("Indexing.cu:1422: indexSelectLargeIndex: block: [113,0,0],
+# thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.", an index past a table: a
+# draft token id past the target's vocabulary, sgl-project/sglang#7139). The traceback's message
+# takes the assertion and the kernel's file:line, so the fault reads as what it is.
+_KERNEL_ASSERT_PARTS = re.compile(r"([\w.-]+\.cuh?:\d+): (\w+)?[^\n]*?Assertion `([^`\n]*)` failed")
+
+
+def _with_kernel_assert(info: ErrorInfo, output: str) -> ErrorInfo:
+    if info.kind != "cuda_error" or "device-side assert" not in info.message or "Assertion `" in info.message \
+            or (m := _KERNEL_ASSERT.search(output)) is None:
+        return info
+    if (parts := _KERNEL_ASSERT_PARTS.search(_line_at(output, m.start()))) is None:
+        return info
+    said = f"Assertion `{parts.group(3)}` failed ({parts.group(1)}{' ' + parts.group(2) if parts.group(2) else ''})"
+    return ErrorInfo(info.kind, info.exception, f"{info.message} | {said}"[:300], info.file, info.line)
 
 
 def _says_cuda_error(output: str) -> bool:

@@ -35,8 +35,9 @@ _BASELINE_CAPTION = re.compile(r"\W*(?:the\s+)?(?:base\s+model|baseline|vanilla|
                                r"\b[^:\n]{0,40}:\s*$", re.I)
 # A cell's reading is the number it starts with, after emphasis or "about" ("**96.8**", "~72",
 # "54.8 (-39%)"); a cell that starts otherwise ("1.44x (+44%)", "n/a") holds none.
-# "approximately 66%" in a cell is the reading (lightseekorg/tokenspeed#1305).
-_CELL_NUMBER = re.compile(r"[*_~≈\s]*(?:(?:approx(?:imately|\.)?|about|around|roughly)\s+)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]|,\d)")
+# "approximately 66%" in a cell is the reading (lightseekorg/tokenspeed#1305). A number with a
+# question mark is a guess, no reading: "65?" under "tok/s" in a list of setups still to benchmark.
+_CELL_NUMBER = re.compile(r"[*_~≈\s]*(?:(?:approx(?:imately|\.)?|about|around|roughly)\s+)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.?]|,\d)")
 _CELL_FACTOR = re.compile(r"[*_~≈\s]*(\d+(?:\.\d+)?)\s?[x×]")
 # "AR" is autoregressive decoding, the run without a drafter, as papers and issues head its column
 # ("| AR | MTP |", "AR: 45 tok/s"); in capitals only, a word of its own ("AR-" names other things).
@@ -386,9 +387,12 @@ def _column_kinds(header: list[str]) -> list[str | None]:
                     for kind, h in zip(columns, header)):
         columns = [None if kind == "throughput" and any(w in h.lower() for w in _ANOTHER_MEASURE) else kind
                    for kind, h in zip(columns, header)]
-    if "throughput" in columns:
+    if "throughput" in columns and any(kind == "throughput" and _run_named(h) for kind, h in zip(columns, header)):
         # a run's column beside a tok/s one, its unit unsaid ("Baseline (tok/s) | EAGLE-3 Before
-        # Fix | EAGLE-3 After Fix", sgl-project/sglang#26171) holds the same unit
+        # Fix | EAGLE-3 After Fix", sgl-project/sglang#26171) holds the same unit. Only beside a
+        # run's tok/s column: beside a bare "tok/s" the rows are the runs, and an "MTP" column
+        # is their setting ("| RTX card | num | VRAM | MTP | tok/s |" over "| PRO 4000 BW | 2 |
+        # 48 GB | 3 | 66.2 |", the MTP tokens a step of each machine's run)
         columns = [("throughput" if kind is None and i > 0 and _RUN_COLUMN.search(h.lower())
                     and not _UNIT_SAID.search(h.lower()) else kind) for i, (kind, h) in enumerate(zip(columns, header))]
     return columns
