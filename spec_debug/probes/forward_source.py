@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import io
 import sys
+import tokenize
 from pathlib import Path
 from typing import Any, Callable
 
@@ -116,9 +118,20 @@ def _flag_sites(tree: ast.AST) -> dict[str, list[str]]:
     return sites
 
 
+def _read_source(path: Path) -> str:
+    """The file's text as Python reads a source file: its PEP 263 coding line, else UTF-8
+    (not the host's locale: an engine file with a non-ASCII comment read under LANG=C)."""
+    data = path.read_bytes()
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:  # not UTF-8 and no coding line: no Python would read it
+        raise UnicodeError(exc.msg) from None
+    return data.decode(encoding)
+
+
 def extract(path: Path) -> dict[str, Any]:
     """Op order of each forward-like function, cat orders and flag sites of one file."""
-    source = path.read_text()
+    source = _read_source(path)
     tree = ast.parse(source, filename=str(path))
     functions: dict[str, list[str]] = {}
     for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
@@ -157,7 +170,12 @@ def describe(package: str, files: list[Path] | None = None,
         if root is None:
             return {"package": package, "found": False, "reason": f"{package} is not installed in this Python"}
         files = [root / rel for rel in FILES.get(package, ())]
-    present = [f for f in files if f.is_file()]
+    try:
+        present = [f for f in files if f.is_file()]
+    except OSError as exc:
+        # a folder on the way this user may not enter (another user's venv, a container's
+        # root through /proc/PID/root): is_file raises instead of saying no
+        return _unreadable(package, version, exc.filename or files[0], exc.strerror or str(exc))
     if not present:
         return {"package": package, "found": False, "reason": f"no eagle3 source in {[str(f) for f in files]}"}
     merged: dict[str, Any] = {"package": package, "version": version, "found": True, "read_from": where,
@@ -166,6 +184,11 @@ def describe(package: str, files: list[Path] | None = None,
     for f in present:
         try:
             part = extract(f)
+        except OSError as exc:
+            return _unreadable(package, version, f, exc.strerror or str(exc))
+        except (UnicodeError, LookupError) as exc:
+            return _unreadable(package, version, f, f"not a Python source in its declared encoding ({exc})",
+                               "Python refuses to import it too: reinstall the package")
         except SyntaxError as exc:
             # the server's package in a newer venv than this interpreter (e.g. Python 3.8 and
             # syntax of a later release): the other side of the comparison still stands
@@ -179,6 +202,17 @@ def describe(package: str, files: list[Path] | None = None,
             merged["flag_sites"][flag].extend(f"{f.name} {site}" for site in s)
     merged["flags"] = {flag: bool(s) for flag, s in merged["flag_sites"].items()}
     return merged
+
+
+_ACCESS_FIX = ("run the probe as the user that installed it (the server's), or with an interpreter that "
+               "has its own copy (--var python=...)")
+
+
+def _unreadable(package: str, version: str | None, path: Any, why: str,
+                fix: str = _ACCESS_FIX) -> dict[str, Any]:
+    """One side of the comparison that could not be read; the other side still stands."""
+    return {"package": package, "version": version, "found": False,
+            "reason": f"{path}: cannot be read ({why}); {fix}"}
 
 
 def run(args: dict) -> dict:
