@@ -57,6 +57,8 @@ def pasted_argv(text: str, reader: ArgvReader) -> list[str] | None:
     if exec_form is None:
         exec_form = _yaml_list_argv(text, reader)
     if exec_form is None:
+        exec_form = _ansible_vars_argv(text)
+    if exec_form is None:
         exec_form = _config_file_alone(text)
     return exec_form
 
@@ -501,6 +503,76 @@ def _yaml_list_argv(text: str, reader: ArgvReader) -> list[str] | None:
     # (or the whole command as a compose `command:` list: `- python3` / `- -m` / ... / `- "3"`,
     # whose last value was read as missing when its dashes were words)
     return words if words[0].startswith("-") or reader.is_server(words) else None
+
+
+# An Ansible variables file (group_vars/, host_vars/, a role's defaults/main.yml): its names are
+# letters, digits and underscores (Ansible docs, "Using variables", "Creating valid variable
+# names"), and a role hands the server its flags as a list or string variable
+# (`sglang_args: [--speculative-algorithm, EAGLE3, ...]`) that its template puts in the command.
+# A `--config` YAML never has a value that is flags: the engine would make it `--KEY --flag ...`.
+_ANSIBLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# `{{ name }}`: a variable of the same file (Jinja2, which Ansible templates with).
+_JINJA_VARIABLE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_MODEL_VARIABLES = ("model_path", "model", "model_name", "model_id")
+
+
+def _ansible_vars_argv(text: str) -> list[str] | None:
+    """The server an Ansible variables file configures: the flags in its flag-list variables, the
+    engine their names say (`sglang_args`, `vllm_extra_args`) or else the flags only one engine
+    has, and the model its `model_path` / `sglang_model_path`-like variable names. Was: read as an
+    SGLang `--config` file (`model_path:` -> `--model_path is not an SGLang flag`, the flags in
+    `sglang_args` unread). None for any other text."""
+    if not re.search(r"^[A-Za-z_]\w*[ \t]*:", text, re.M):
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or not data or not all(isinstance(k, str) and _ANSIBLE_NAME.fullmatch(k) for k in data):
+        return None
+    scalars = {k: str(v) for k, v in data.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
+    lists = {name: words for name, words in ((n, _flag_words(v, scalars)) for n, v in data.items()) if words}
+    if not lists:
+        return None
+    words = [word for listed in lists.values() for word in listed]
+    named = {engine for name in lists for engine in ("sglang", "vllm") if engine in name.lower()}
+    if len(named) > 1:
+        raise LaunchParseError(
+            f"an Ansible variables file with flags for both engines ({', '.join(lists)}): which server "
+            "the role starts is in its tasks, not in this text",
+            hint="paste the command the role runs (`ps -ww -o args -p PID` on the host), or the one variable")
+    engine = named.pop() if named else "vllm" if only_vllm_flags(words) else "sglang" if only_sglang_flags(words) else None
+    if engine is None:
+        return None
+    model = next((scalars[k] for k in data if k in scalars and (
+        k.lower()[len(engine) + 1:] if k.lower().startswith(engine + "_") else k.lower()) in _MODEL_VARIABLES), None)
+    if engine == "vllm":
+        given = model is not None and not any(w in ("--model", "-m") or w.startswith("--model=") for w in words)
+        return ["vllm", "serve", *([_jinja_filled(model, scalars)] if given else []), *words]
+    given = model is not None and not any(w.split("=", 1)[0] in ("--model-path", "--model") for w in words)
+    return ["python3", "-m", "sglang.launch_server", *(["--model-path", _jinja_filled(model, scalars)] if given else []), *words]
+
+
+def _flag_words(value: Any, scalars: dict[str, str]) -> list[str] | None:
+    """A variable's value as the argv words it gives, when it is flags: a list whose first item is
+    a flag (an item `--flag value` is the flag and its value, as the template's `join(' ')` makes
+    them) or a string that starts with one. None for any other value."""
+    if isinstance(value, list) and value and all(isinstance(i, (str, int, float)) and not isinstance(i, bool) for i in value):
+        items = [_jinja_filled(str(i), scalars) for i in value]
+        if not items[0].startswith("--"):
+            return None
+        return [word for item in items for word in (item.split(None, 1) if item.startswith("--") else [item])]
+    if isinstance(value, str) and value.lstrip().startswith("--"):
+        try:
+            return split_keeping_json(_jinja_filled(value, scalars))
+        except ValueError:  # (unbalanced quotes: no flags)
+            return None
+    return None
+
+
+def _jinja_filled(value: str, scalars: dict[str, str]) -> str:
+    """`{{ name }}` filled with the same file's variable (an unknown one stays as written)."""
+    return _JINJA_VARIABLE.sub(lambda m: scalars.get(m.group(1), m.group(0)), value)
 
 
 def _config_file_alone(text: str) -> list[str] | None:
