@@ -25,7 +25,8 @@ from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec,
     codex_threads, continue_session, crush, gemini_cli, goose_store,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire, opencode, pi_agent,
-    openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, qwen_code, specstory, swe_agent, text_log,
+    openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code, specstory,
+    swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
@@ -98,7 +99,7 @@ class SessionSource:
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
     fmt = input_format_name(input_format)
-    goose_stores: dict[Path, list] = {}  # the session lists of Goose's stores the scan read (read once)
+    stores: dict[Path, tuple[str, list]] = {}  # the stores whose sessions the scan read: read once
     if not str(path).strip():
         raise UsageError("PATH is empty", hint="pass a transcript file, a session folder or a directory of sessions")
     if not path.exists():
@@ -119,11 +120,11 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         if claude_layout.is_session_folder(path) or path.name == "subagents":
             # Without the trunk beside it (a folder copied alone), its sub-agents are read alone.
             files = [sibling] if sibling is not None else claude_layout.agent_files(path)
-        files = files or _session_files(path, goose_stores)
+        files = files or _session_files(path, stores)
         if not files:
             raise UsageError(f"{path}: no transcript files found", hint=_EXPECTED_FILES)
     scanning = not path.is_file()
-    sources = [source for file in files if (source := _source(file, fmt, scanning, goose_stores.get(file)))
+    sources = [source for file in files if (source := _source(file, fmt, scanning, stores.get(file)))
                is not None]
     sources = [part for source in sources for part in _conversations(source)]
     if not scanning and len(sources) == 1 and sources[0].format == "codex" and not sources[0].exec_events:
@@ -149,12 +150,12 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     return sources
 
 
-def _source(file: Path, fmt: str | None, scanning: bool, goose_sessions: list | None = None) \
+def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list] | None = None) \
         -> SessionSource | None:
     """The session in ``file``, or None when a folder scan should pass it by (a pipe, an
     archive, an unreadable file, JSON that is no transcript); for a file named on the command
-    line those are usage errors instead. ``goose_sessions``: the sessions the scan read from
-    ``file``, Goose's store (:func:`_goose_imported`), not read again."""
+    line those are usage errors instead. ``store``: the kind and sessions the scan read from
+    ``file``, Goose's or OpenCode's store (:func:`_goose_imported`, :func:`_opencode_store`), not read again."""
     if file.is_dir():  # an OpenHands conversation folder (see _session_files)
         if fmt not in (None, "openhands") and not scanning:
             raise UsageError(f"{file}: an OpenHands conversation folder, not {fmt}",
@@ -163,7 +164,7 @@ def _source(file: Path, fmt: str | None, scanning: bool, goose_sessions: list | 
     if scanning and not file.is_file():
         return None  # a pipe or socket in the folder: opening it would wait forever
     if crush.is_sqlite(file):
-        return _sqlite_store(file, fmt, scanning, goose_sessions)
+        return _sqlite_store(file, fmt, scanning, store)
     if fmt == "crush":
         # Read as a store, any other file was "not a database": an empty session, not a refusal
         if scanning:
@@ -377,35 +378,49 @@ def _refuse_untyped_records(file: Path) -> None:
                      "or OpenAI chat records)", hint=hint)
 
 
-def _sqlite_store(file: Path, fmt: str | None, scanning: bool, goose_sessions: list | None) \
+def _sqlite_store(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list] | None) \
         -> SessionSource | None:
-    """A SQLite file: Crush's or Goose's session store, read a session at a time
-    (:func:`_conversations`); any other database is no transcript. ``goose_sessions``: its
-    sessions as the folder scan read them, a Goose store known as such."""
-    try:
-        if goose_sessions is not None:
-            found, kind, name = goose_sessions, "openai", "Goose"
-        else:
-            found, kind, name = crush.sessions(file), "crush", "Crush"
-    except crush.StoreError as exc:
-        if exc.reason != "foreign":
+    """A SQLite file: Crush's, Goose's or OpenCode's session store, read a session at a time
+    (:func:`_conversations`); any other database is no transcript. ``store``: its kind and
+    sessions as the folder scan read them, a store known as such."""
+    if store is not None:
+        found, kind = store[1], store[0]
+        name = _STORE_NAMES[kind]
+    else:
+        try:
+            found, kind, name = _store_sessions(file)
+        except crush.StoreError as exc:
             if scanning:
                 return None
             _refuse_store(file, exc)
-        try:
-            # Goose's sessions are OpenAI-like messages, as its earlier JSONL sessions are (formats.openai_chat)
-            found, kind, name = goose_store.sessions(file), "openai", "Goose"
-        except crush.StoreError as goose_exc:
-            if scanning:
-                return None
-            _refuse_store(file, exc if goose_exc.reason == "foreign" else goose_exc)
     if fmt not in (None, kind):
         if scanning:
             return None
-        raise UsageError(f"{file}: a {name} session store, not {fmt}",
+        article = "an" if name[0] in "AEIOU" else "a"
+        raise UsageError(f"{file}: {article} {name} session store, not {fmt}",
                          hint=f"leave --input-format out (or use --input-format {kind}): {name}'s stores are "
                               "recognised by themselves")
     return SessionSource(id=transcript_stem(file), path=file, format=kind, store_sessions=found)
+
+
+_STORE_NAMES = {"crush": "Crush", "openai": "Goose", "opencode": "OpenCode"}
+
+
+def _store_sessions(file: Path) -> tuple[list, str, str]:
+    """The sessions of the SQLite file as Crush's, Goose's or OpenCode's store, with its format
+    and whose it is; :class:`crush.StoreError` when it is none of them (``foreign``: the first
+    error, Crush's) or cannot be read."""
+    first = None
+    # Goose's sessions are OpenAI-like messages, as its earlier JSONL sessions are (formats.openai_chat)
+    for kind, reader in (("crush", crush.sessions), ("openai", goose_store.sessions),
+                         ("opencode", opencode_store.sessions)):
+        try:
+            return reader(file), kind, _STORE_NAMES[kind]
+        except crush.StoreError as exc:
+            if exc.reason != "foreign":
+                raise
+            first = first or exc
+    raise first
 
 
 def _refuse_store(file: Path, exc: crush.StoreError) -> None:
@@ -419,13 +434,15 @@ def _refuse_store(file: Path, exc: crush.StoreError) -> None:
         raise UsageError(f"{file}: a damaged SQLite database ({exc})",
                          hint=f"check it (sqlite3 {file.name} 'PRAGMA integrity_check'), or name an earlier copy") \
             from None
-    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store or Goose's ({exc})",
-                     hint="name Crush's .crush/crush.db or Goose's ~/.local/share/goose/sessions/sessions.db (a "
+    raise UsageError(f"{file}: an SQLite database that cannot be read as Crush's session store, Goose's or "
+                     f"OpenCode's ({exc})",
+                     hint="name Crush's .crush/crush.db, Goose's ~/.local/share/goose/sessions/sessions.db or "
+                          "OpenCode's ~/.local/share/opencode/opencode.db (a "
                           "copy is read as well: it is opened read-only), or export the session to JSON first") \
         from None
 
 
-def _goose_imported(folder: Path, names: set[str], stores: dict[Path, list]) -> set[str] | None:
+def _goose_imported(folder: Path, names: set[str], stores: dict[Path, tuple[str, list]]) -> set[str] | None:
     """The ids of the sessions in Goose's store when ``folder`` holds one (None when not): Goose
     imports its JSONL sessions into the store at its first start and leaves the files
     (``import_legacy`` in block/goose ``crates/goose/src/session/session_manager.rs``), so a
@@ -434,13 +451,26 @@ def _goose_imported(folder: Path, names: set[str], stores: dict[Path, list]) -> 
     if goose_store.DB_NAME not in names or not crush.is_sqlite(db := folder / goose_store.DB_NAME):
         return None
     try:
-        stores[db] = goose_store.sessions(db)
+        stores[db] = ("openai", goose_store.sessions(db))
     except crush.StoreError:
         return None
-    return {s.id for s in stores[db]}
+    return {s.id for s in stores[db][1]}
 
 
-def _goose_sessions(folder: Path, stores: dict[Path, list]) -> list[Path]:
+def _opencode_home(data: Path, stores: dict[Path, tuple[str, list]]) -> list[Path]:
+    """OpenCode's data folder in a home scan: its store and the sessions of its storage not
+    copied into it (:func:`_opencode_data`), or its storage alone (a release before the store)."""
+    try:
+        names = {e.name for e in os.scandir(data) if e.is_file()}
+    except OSError:
+        return []
+    found = _opencode_data(data, names, stores)
+    if found is None and opencode.is_storage(storage := data / _OPENCODE_STORAGE.name):
+        found = opencode.session_files(storage)
+    return found or []
+
+
+def _goose_sessions(folder: Path, stores: dict[Path, tuple[str, list]]) -> list[Path]:
     """Goose's sessions folder in a home scan: its store, and the JSONL sessions not imported into
     it; a Goose release from before the store keeps only JSONL sessions there (the files
     ``import_legacy`` reads at a later release's first start)."""
@@ -453,6 +483,29 @@ def _goose_sessions(folder: Path, stores: dict[Path, list]) -> list[Path]:
     return store + [folder / n for n in sorted(names) if n.endswith(".jsonl") and n[:-6] not in imported]
 
 
+def _opencode_data(folder: Path, names, stores: dict[Path, tuple[str, list]]) -> list[Path] | None:
+    """OpenCode's data folder (``~/.local/share/opencode``) when ``folder`` holds its store: the
+    store, and the sessions of its ``storage/`` not copied into it (OpenCode's first start with the
+    store copies them and leaves the files, anomalyco/opencode ``src/storage/json-migration.ts``);
+    None when ``folder`` holds no OpenCode store."""
+    found, imported = [], set()
+    for name in sorted(n for n in names if opencode_store.STORE_NAME.fullmatch(n)):
+        if not crush.is_sqlite(db := folder / name):
+            continue
+        try:
+            stores[db] = ("opencode", opencode_store.sessions(db))
+        except crush.StoreError:
+            continue
+        found.append(db)
+        imported.update(s.id for s in stores[db][1])
+    if not found:
+        return None
+    storage = folder / _OPENCODE_STORAGE.name
+    if opencode.is_storage(storage):
+        found.extend(f for f in opencode.session_files(storage) if f.stem not in imported)
+    return found
+
+
 def _conversations(source: SessionSource) -> list[SessionSource]:
     """``source``, or one session per conversation when it is a ChatGPT export
     (:mod:`formats.chatgpt_export`), or per instance when it is an OpenHands evaluation's output
@@ -463,6 +516,12 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
         # the list detection read (read once: a store of thousands of sessions is no small query);
         # a sub-agent's session is read as an agent of the session that started it
         return [SessionSource(id=s.id, path=source.path, format="crush", store_session=s.id, title=s.title,
+                              store_children=children)
+                for s, children in crush.linked(source.store_sessions)]
+    if source.format == "opencode" and source.store_session is None and source.path.suffix != ".json" \
+            and crush.is_sqlite(source.path):
+        # OpenCode's store (formats.opencode_store): a sub-agent's session an agent of its parent's
+        return [SessionSource(id=s.id, path=source.path, format="opencode", store_session=s.id, title=s.title,
                               store_children=children)
                 for s, children in crush.linked(source.store_sessions)]
     if source.goose_store and source.store_session is None:
@@ -636,7 +695,7 @@ def _in_file(source: SessionSource) -> str:
     return f"#{source.conversation.id}" if source.conversation is not None else ""
 
 
-def _session_files(root: Path, goose_stores: dict[Path, list]) -> list[Path]:
+def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Path]:
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         names = set(filenames)
@@ -700,10 +759,11 @@ def _session_files(root: Path, goose_stores: dict[Path, list]) -> list[Path]:
             found.append(Path(dirpath) / _COPILOT_EVENTS)
             dirnames[:] = []
             continue
-        if ".local" in dirnames and opencode.is_storage(storage := Path(dirpath) / _OPENCODE_STORAGE):
-            found.extend(opencode.session_files(storage))  # the rest of ~/.local is passed by
+        if ".local" in dirnames and (data := Path(dirpath) / opencode_store.HOME_DATA).is_dir():
+            # the rest of ~/.local is passed by
+            found.extend(_opencode_home(data, stores))
         if ".local" in dirnames and (goose_sessions := Path(dirpath) / goose_store.HOME_STORE.parent).is_dir():
-            found.extend(_goose_sessions(goose_sessions, goose_stores))  # the rest of ~/.local is passed by
+            found.extend(_goose_sessions(goose_sessions, stores))  # the rest of ~/.local is passed by
         # Cline's and Roo Code's tasks in the editors' storage, local or a remote server's; the rest is passed by
         found.extend(cline_task.home_tasks(Path(dirpath), dirnames))
         gemini_project = _is_gemini_project(names, set(dirnames))
@@ -719,7 +779,14 @@ def _session_files(root: Path, goose_stores: dict[Path, list]) -> list[Path]:
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
         # Told by the name first: a Path a folder costs a home scan of 35,000 files 7%
-        imported = _goose_imported(Path(dirpath), names, goose_stores) if goose_store.DB_NAME in names else None
+        imported = _goose_imported(Path(dirpath), names, stores) if goose_store.DB_NAME in names else None
+        opencode_data = _opencode_data(Path(dirpath), names, stores) \
+            if any(n.startswith("opencode") and n.endswith(".db") for n in names) else None
+        if opencode_data is not None:
+            # OpenCode's data folder: its store, and of storage/ only what the store lacks
+            found.extend(opencode_data)
+            dirnames[:] = [d for d in dirnames if d != _OPENCODE_STORAGE.name]
+            filenames = [n for n in filenames if n not in {p.name for p in opencode_data}]
         for name in sorted(filenames):
             if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None):
                 found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder; Goose's
@@ -1140,6 +1207,9 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from gemini_cli.read(source.path, cursor, stats)
         elif source.format == "copilot":
             yield from copilot_cli.read(source.path, cursor, stats, tree)
+        elif source.format == "opencode" and source.store_session is not None:
+            yield from opencode_store.read_session(source.path, source.store_session, source.store_children, cursor,
+                                                   stats, tree)
         elif source.format == "opencode":
             yield from opencode.read(source.path, cursor, stats)
         elif source.format == "grok":

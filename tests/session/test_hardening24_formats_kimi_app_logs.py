@@ -14,8 +14,8 @@ from spec_debug.session import analyze_path
 from spec_debug.session.sources import discover
 
 CLOUD_EVENTS = [
-    {"specversion": "1.0", "type": "com.github.pull_request.opened", "source": "https://github.com/cloudevents/spec/pull",
-     "subject": "123", "id": "A234-1234-1234", "time": "2018-04-05T17:31:00Z", "comexampleextension1": "value",
+    {"specversion": "1.0", "type": "com.github.pull_request.opened",
+     "source": "https://github.com/cloudevents/spec/pull", "subject": "123", "id": "A234-1234-1234", "time": "2018-04-05T17:31:00Z", "comexampleextension1": "value",
      "comexampleothervalue": 5, "datacontenttype": "text/xml", "data": '<much wow="xml"/>'},
     {"specversion": "1.0", "type": "com.example.someevent", "source": "/mycontext", "id": "A234-1234-1234",
      "time": "2018-04-05T17:31:00Z", "datacontenttype": "application/json", "data": {"appinfoA": "abc"}},

@@ -98,7 +98,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                 return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=who, kind=kind, block=block,
                              timestamp=ts or created, file=str(part_file), line=1, **kw)
 
-            yield from _part(part, role, event, stats)
+            yield from part_events(part, role, event, stats)
 
 
 def _part_files(storage: Path, session_id: str, message_id: str) -> list[Path]:
@@ -106,7 +106,8 @@ def _part_files(storage: Path, session_id: str, message_id: str) -> list[Path]:
     return files or _json_files(storage / "part" / session_id / message_id)
 
 
-def _part(part: dict, role: str, event, stats: ReadStats) -> Iterator[Event]:
+def part_events(part: dict, role: str, event, stats: ReadStats) -> Iterator[Event]:
+    """The events of one part of a message of ``role`` (also :mod:`formats.opencode_store`'s)."""
     kind = part.get("type")
     if kind == "text":
         text = part.get("text") if isinstance(part.get("text"), str) else ""

@@ -1,0 +1,143 @@
+"""OpenCode's SQLite store, ``~/.local/share/opencode/opencode.db`` (``opencode-<channel>.db`` for a
+channel other than latest and beta): where OpenCode keeps its sessions since it left the JSON file
+storage :mod:`formats.opencode` reads (anomalyco/opencode, formerly sst/opencode,
+``packages/opencode/src/storage/db.ts`` ``getChannelPath``; its first start copies ``storage/`` into
+the store and leaves the files, ``src/storage/json-migration.ts``).
+
+The tables (``packages/opencode/src/session/session.sql.ts``): ``session`` a row a session (``id``
+``ses_…``, ``parent_id`` the session whose task tool started it, ``title``, ``directory``,
+``time_created`` in epoch ms), ``message`` a row a message (``session_id``, ``time_created``, ``data``
+the message's JSON without its ``id`` and ``sessionID``: ``{role, time, modelID, …}``), ``part`` a row
+a part (``message_id``, ``data`` the part's JSON without its ids: ``text``, ``reasoning``, ``tool``…,
+read as the file storage's parts). Ids ascend in the order they were made, so messages are read by
+time and id, a message's parts by id.
+
+A sub-agent's session (``parent_id`` set) is read as an agent of the session that started it, linked
+to the task tool call whose ``state.metadata.sessionId`` names it (``src/tool/task.ts``), as Crush's
+sub-agents are (:func:`formats.crush.linked`). The store is opened read-only
+(:func:`formats.crush.open_read_only`): a copy kept as evidence stays as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.formats import crush, opencode
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.instants import stamp
+
+STORE_NAME = re.compile(r"opencode(?:-[A-Za-z0-9._-]+)?\.db")
+"""``opencode.db``, or ``opencode-<channel>.db`` (``getChannelPath``)."""
+HOME_DATA = Path(".local", "share", "opencode")
+"""Where OpenCode keeps it in a home folder (``Global.Path.data``, the XDG data folder)."""
+TASK_TOOL = "task"
+
+
+def sessions(path: Path) -> list[crush.Session]:
+    """The sessions of an OpenCode store, oldest first, each with its parent session; :class:`crush.StoreError`
+    when it is none or cannot be read."""
+    try:
+        conn = crush.open_read_only(path)
+        try:
+            if not {"id", "parent_id"} <= _columns(conn, "session") \
+                    or not {"id", "session_id", "data"} <= _columns(conn, "message") \
+                    or not {"id", "message_id", "data"} <= _columns(conn, "part"):
+                raise crush.StoreError("no OpenCode session, message and part tables")
+            rows = conn.execute("SELECT id, title, parent_id FROM session ORDER BY time_created, id").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise crush.store_error(exc) from None
+    return [crush.Session(str(i), t if isinstance(t, str) and t else None, p if isinstance(p, str) and p else None)
+            for i, t, p in rows]
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def read_session(path: Path, session_id: str, children: list[crush.Session], cursor: Cursor, stats: ReadStats,
+                 tree: AgentTree | None) -> Iterator[Event]:
+    """The session's messages, then each sub-agent's, an agent named by its session's id and linked
+    to the task call that started it."""
+    spawned: dict[str, str] = {}
+    yield from read(path, session_id, cursor, stats, spawned)
+    seq_base = cursor.seq_base + cursor.records
+    for child in children:
+        if tree is not None:
+            info = tree.get(child.id, parent=child.parent if child.parent != session_id else MAIN_AGENT)
+            info.spawned_by = spawned.get(child.id)
+            info.agent_type, info.description = "agent", child.title or ""
+            info.file = str(path)
+        sub = Cursor(session=cursor.session, agent=child.id, file=cursor.file, seq_base=seq_base)
+        yield from read(path, child.id, sub, stats, spawned)
+        seq_base += sub.records
+
+
+def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats,
+         spawned: dict[str, str] | None = None) -> Iterator[Event]:
+    """One session's parts, message by message; ``spawned`` gathers the sessions its task calls
+    started (``{sessionId: callID}``). A row whose ``data`` is no JSON object is counted and passed by."""
+    try:
+        conn = crush.open_read_only(path)
+    except crush.StoreError as exc:
+        stats.damaged.append(f"{path.name}: cannot be read ({exc}); no message of it was read")
+        return
+    index = 0
+    try:
+        rows = conn.execute(
+            "SELECT m.id, m.time_created, m.data, p.id, p.data FROM message m JOIN part p ON p.message_id = m.id "
+            "WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id", (session_id,))
+        message_id, role, created = None, "?", None
+        for msg_id, msg_created, msg_data, part_id, part_data in rows:
+            if msg_id != message_id:
+                message_id, message = msg_id, _data(msg_data, stats)
+                role = message.get("role") if isinstance(message, dict) and isinstance(message.get("role"), str) \
+                    else "?"
+                created = stamp(msg_created)
+            part = _data(part_data, stats)
+            if part is None:
+                continue
+            seq = cursor.seq_base + index
+            index += 1
+            cursor.records = index
+
+            def event(kind, who, block=0, ts=created, **kw) -> Event:
+                return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=who, kind=kind, block=block,
+                             timestamp=ts or created, file=cursor.file, line=index, **kw)
+
+            if spawned is not None:
+                _note_task(part, spawned)
+            yield from opencode.part_events(part, role, event, stats)
+    except sqlite3.Error as exc:
+        stats.damaged.append(f"{path.name}: cannot be read past part {index} ({exc}); the parts before it were kept")
+    finally:
+        conn.close()
+
+
+def _data(raw, stats: ReadStats) -> dict | None:
+    stats.lines += 1
+    try:
+        value = json.loads(raw) if isinstance(raw, (str, bytes)) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        stats.broken_json += 1
+        return None
+    return value
+
+
+def _note_task(part: dict, spawned: dict[str, str]) -> None:
+    """A task call's sub-agent session, ``state.metadata.sessionId`` (``src/tool/task.ts``)."""
+    if part.get("type") != "tool" or part.get("tool") != TASK_TOOL or not isinstance(part.get("callID"), str):
+        return
+    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+    if isinstance(metadata.get("sessionId"), str):
+        spawned.setdefault(metadata["sessionId"], part["callID"])
