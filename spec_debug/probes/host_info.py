@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import platform
 import shutil
@@ -29,14 +28,14 @@ def _gpus() -> list[dict]:
 
 
 def _version_of(package: str) -> str | None:
-    if importlib.util.find_spec(package) is None:
-        return None
-    try:
-        from importlib.metadata import version
+    """The version of the code `import package` runs (engine_info.installed_version: a source
+    checkout on PYTHONPATH ahead of a pip-installed copy reports its own version)."""
+    from spec_debug.probes.engine_info import package_info
 
-        return version(package)
-    except Exception:
-        return "unknown"
+    info = package_info(package)
+    if info is None:
+        return None
+    return info["version"] or "unknown"
 
 
 def run(args: dict) -> dict:

@@ -63,3 +63,14 @@ def test_the_installed_and_editable_packages_keep_their_dist_info_version(tmp_pa
     monkeypatch.syspath_prepend(str(checkout))
     assert engine_info.package_info("speculators")["version"] == "0.8.1"
     assert engine_info.package_info("sglang") == {"version": "0.5.5", "path": str(package)}
+
+
+def test_host_info_names_the_checkouts_version_too(tmp_path, monkeypatch):
+    from spec_debug.probes import host_info
+
+    site, checkout = tmp_path / "site-packages", tmp_path / "sglang" / "python"
+    _wheel(site, "sglang", "0.4.6.post4")
+    _checkout(checkout, "sglang", "version.py", '__version__ = "0.5.13"\n')
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(checkout))
+    assert host_info.run({})["packages"]["sglang"] == "0.5.13"
