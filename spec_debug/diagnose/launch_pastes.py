@@ -49,6 +49,8 @@ def pasted_argv(text: str, reader: ArgvReader) -> list[str] | None:
         exec_form = _inspect_path_args(text, reader)
     if exec_form is None:
         exec_form = _production_stack_argv(text)
+    if exec_form is None:
+        exec_form = _ray_serve_llm_argv(text)
     with_dotenv = _dotenv_and_compose(text)
     if exec_form is None and with_dotenv is not None:
         exec_form = _manifest_argv(with_dotenv[1], reader, dotenv=with_dotenv[0])
@@ -312,6 +314,62 @@ def _production_stack_argv(text: str) -> list[str] | None:
     argvs = [_stack_model_argv(spec) for spec in specs if isinstance(spec, dict) and spec.get("modelURL")]
     speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
     return (speculating or argvs or [None])[0]
+
+
+def _ray_serve_llm_argv(text: str) -> list[str] | None:
+    """The vLLM server a Ray Serve LLM config starts: each `LLMConfig` (`model_loading_config` +
+    `engine_kwargs`, in a `serve run` config's `applications[].args.llm_configs`, a file of its
+    own, or a KubeRay RayService's `serveConfigV2` string) runs vLLM on `model_source` (else
+    `model_id`) with `engine_kwargs` as its engine arguments (docs.ray.io serve/llm
+    user-guides/configuration.html: "Arguments forwarded to the inference engine (vLLM)").
+    Was: 'not an SGLang or vLLM server command', the speculative_config in engine_kwargs unseen.
+    None for any other text."""
+    if "engine_kwargs" not in text:
+        return None
+    try:
+        docs = list(yaml.safe_load_all(text))
+    except yaml.YAMLError:
+        return None
+    argvs = [_llm_config_argv(config) for config in _llm_configs(docs)]
+    speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
+    return (speculating or argvs or [None])[0]
+
+
+def _llm_configs(node: Any) -> list[dict[str, Any]]:
+    """Every mapping with `engine_kwargs` and `model_loading_config`, in file order; a string that
+    holds such a config (RayService `serveConfigV2: |`) is read as the YAML it is."""
+    if isinstance(node, dict):
+        if isinstance(node.get("engine_kwargs"), dict) and isinstance(node.get("model_loading_config"), dict):
+            return [node]
+        return [found for child in node.values() for found in _llm_configs(child)]
+    if isinstance(node, list):
+        return [found for child in node for found in _llm_configs(child)]
+    if isinstance(node, str) and "engine_kwargs" in node and "\n" in node:
+        try:
+            return _llm_configs(list(yaml.safe_load_all(node)))
+        except yaml.YAMLError:
+            return []
+    return []
+
+
+def _llm_config_argv(config: dict[str, Any]) -> list[str]:
+    loading = config["model_loading_config"]
+    source = loading.get("model_source")
+    model = source if isinstance(source, str) else loading.get("model_id")
+    argv = ["vllm", "serve", *([str(model)] if model is not None else [])]
+    for key, value in config["engine_kwargs"].items():
+        flag = "--" + str(key).replace("_", "-")
+        if value is None or value is False:
+            continue  # (an engine argument's default: no word)
+        if value is True:
+            argv.append(flag)
+        elif isinstance(value, dict):
+            argv += [flag, json.dumps(value)]
+        elif isinstance(value, list):
+            argv += [flag, *(str(v) for v in value)]
+        else:
+            argv += [flag, str(value)]
+    return argv
 
 
 def _stack_model_argv(spec: dict[str, Any]) -> list[str]:
