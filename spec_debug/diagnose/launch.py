@@ -21,7 +21,8 @@ from typing import Any, Literal
 
 from spec_debug.diagnose.launch_errors import LaunchParseError
 from spec_debug.diagnose.launch_logged import logged_server_args
-from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREFIXES, ArgvReader, markdown_table_argv,
+from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREFIXES, ArgvReader, llm_config_argv,
+                                               markdown_table_argv,
                                                only_sglang_flags, only_vllm_flags, pasted_argv, skypilot_run)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
@@ -446,7 +447,7 @@ def _python_engine_call(text: str) -> list[str] | None:
     speculative call is audited (as `_server_argv` picks the speculating server of a script).
     Values named by a plain assignment in the same text (`TARGET = "Qwen/Qwen3-1.7B"` above
     `LLM(model=TARGET, ...)`, `cls.model = "..."` in a test class) are read through the name."""
-    calls_engine = re.search(r"\b(" + "|".join((*_ENGINE_CALLS, _SGLANG_TEST_LAUNCHER)) + r")\s*\(", text)
+    calls_engine = re.search(r"\b(" + "|".join((*_ENGINE_CALLS, _SGLANG_TEST_LAUNCHER, _RAY_LLM_CONFIG)) + r")\s*\(", text)
     if not calls_engine and not re.search(r"\bsubprocess\.|\bPopen\s*\(|\bos\.exec", text):
         return None
     try:
@@ -469,6 +470,8 @@ def _python_engine_call(text: str) -> list[str] | None:
             calls.append(_sglang_test_launch(node, names))
         elif name in _ENGINE_CALLS:
             calls.append(_engine_call_argv(node, name, names))
+        elif name == _RAY_LLM_CONFIG:
+            calls.append(_ray_llm_config_argv(node, names))
     if not calls:
         return None
     for speculative, result in calls:
@@ -604,6 +607,29 @@ def _sglang_test_launch(node: ast.Call, names: dict[str, Any]) -> tuple[bool, li
                 f"{_SGLANG_TEST_LAUNCHER}(...): the model is the Python expression {ast.unparse(model_expr)!r}, "
                 "whose value is not in this text", hint="paste the test with its model name written out")
     return speculative, argv + words
+
+
+# Ray Serve LLM's `LLMConfig(model_loading_config=dict(...), engine_kwargs=dict(...))`: vLLM with
+# engine_kwargs as its engine arguments (docs.ray.io serve/llm user-guides/configuration.html).
+_RAY_LLM_CONFIG = "LLMConfig"
+
+
+def _ray_llm_config_argv(node: ast.Call, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError]:
+    """The vLLM server a Ray Serve `LLMConfig(...)` call configures (was: not a server command,
+    the speculative_config in its engine_kwargs unseen)."""
+    kwargs = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
+    config: dict[str, Any] = {}
+    for key in ("model_loading_config", "engine_kwargs"):
+        try:
+            value = _literal(kwargs[key], names) if key in kwargs else {}
+        except ValueError:
+            value = None
+        if not isinstance(value, dict):
+            return "engine_kwargs" in kwargs and "speculative" in ast.unparse(kwargs["engine_kwargs"]), LaunchParseError(
+                f"LLMConfig(...): {key} is the Python expression {ast.unparse(kwargs[key])!r}, whose value is "
+                "not in this text", hint="paste the LLMConfig(...) call with its values written out as dict(...)")
+        config[key] = value
+    return "speculative_config" in config["engine_kwargs"], llm_config_argv(config)
 
 
 def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError]:

@@ -330,7 +330,7 @@ def _ray_serve_llm_argv(text: str) -> list[str] | None:
         docs = list(yaml.safe_load_all(text))
     except yaml.YAMLError:
         return None
-    argvs = [_llm_config_argv(config) for config in _llm_configs(docs)]
+    argvs = [llm_config_argv(config) for config in _llm_configs(docs)]
     speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
     return (speculating or argvs or [None])[0]
 
@@ -352,7 +352,8 @@ def _llm_configs(node: Any) -> list[dict[str, Any]]:
     return []
 
 
-def _llm_config_argv(config: dict[str, Any]) -> list[str]:
+def llm_config_argv(config: dict[str, Any]) -> list[str]:
+    """The `vllm serve` command of one Ray Serve LLMConfig's settings."""
     loading = config["model_loading_config"]
     source = loading.get("model_source")
     model = source if isinstance(source, str) else loading.get("model_id")

@@ -76,3 +76,43 @@ def test_model_id_is_the_model_when_no_source_is_given():
     text = SERVE_CONFIG.replace("          model_source: meta-llama/Llama-3.1-8B-Instruct\n", "").replace(
         "model_id: llama-8b", "model_id: meta-llama/Llama-3.1-8B-Instruct")
     assert parse_launch_command(text).target_model == "meta-llama/Llama-3.1-8B-Instruct"
+
+
+SERVE_SCRIPT = '''from ray import serve
+from ray.serve.llm import LLMConfig, build_openai_app
+
+llm_config = LLMConfig(
+    model_loading_config=dict(
+        model_id="llama-8b",
+        model_source="meta-llama/Llama-3.1-8B-Instruct",
+    ),
+    accelerator_type="H100",
+    engine_kwargs=dict(
+        max_model_len=8192,
+        speculative_config={
+            "method": "eagle3",
+            "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+            "num_speculative_tokens": 1,
+        },
+    ),
+)
+app = build_openai_app({"llm_configs": [llm_config]})
+serve.run(app, blocking=True)
+'''
+
+
+def test_an_llmconfig_call_in_a_serve_script_is_its_vllm_engine():
+    cfg = parse_launch_command(SERVE_SCRIPT)
+    assert (cfg.engine, cfg.target_model, cfg.draft_model) == (
+        "vllm", "meta-llama/Llama-3.1-8B-Instruct", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B")
+    launch, findings = _findings(SERVE_SCRIPT)
+    assert launch["found"] and "SD101" in [f.code for f in findings]
+
+
+def test_an_llmconfig_of_computed_engine_kwargs_says_the_values_are_not_here():
+    import pytest
+
+    from spec_debug.diagnose.launch import LaunchParseError
+    text = SERVE_SCRIPT.replace("engine_kwargs=dict(", "engine_kwargs=load_kwargs(")
+    with pytest.raises(LaunchParseError, match="engine_kwargs is the Python expression"):
+        parse_launch_command(text)
