@@ -360,6 +360,13 @@ _PCT_SPEEDUP = re.compile(r"(?<![\w.+-])[+~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?%\
                           r"(?:(?:end-to-end|e2e|decode|decoding|generation|throughput)\s+){0,2}$")
 # "than without it" too: "speculative decoding is 15% slower than without it".
 _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r"|without(?:\s+it\b|\s*(?:[.,;!?)]|$)))", re.I)
+# "Nx faster/slower than" something else than the run without speculation: an expectation, a time
+# or another run ("3x slower than expected", "2x faster than before the fix", "than vLLM", "than
+# last week"). The run without it said in more words than _THAN_BASELINE knows stays a speedup:
+# "than regular/normal/plain decoding", "than the target alone", "than AR".
+_THAN_OTHER = re.compile(r"\s+th[ae]n\s+(?!(?:the\s+|a\s+)?(?:" + _BASELINE_WORDS + r"|without\b|w/o\b|regular|normal|plain"
+                         r"|standard|ordinary|greedy|non-?spec|no-?spec|(?-i:AR)\b|target(?:[\s-]only|\s+(?:model\s+)?alone)"
+                         r"|(?:running\s+)?(?:the\s+)?(?:target|base)\s+model\s+alone|decoding\s+without))", re.I)
 # A factor against another speculative method ("EAGLE 3 ... speedup wrt EAGLE 1: 1.09x",
 # vllm-project/vllm#16937; "E3 over E1", #20780; "fr-spec is 17.79% faster than eagle-2", #24343)
 # says nothing about the run without speculation. Whose method it is may stand between: "2.3x faster
@@ -1564,6 +1571,8 @@ def _speedups(text: str, found: list[Metric]) -> None:
             continue
         if _OTHER_METHOD.match(text, max(b, end)) is not None:
             continue  # "a 0.95x speedup over EAGLE-2": one drafter against another, no baseline
+        if not speedup and before is not None and _THAN_OTHER.match(text, end) is not None:
+            continue  # "3x slower than expected", "2x faster than before the fix": no baseline run
         if speedup and _ANOTHER_TASK.match(text, max(b, end)) is not None:
             continue  # "a 60% speedup in compile time": a speedup of something else than decoding
         found.append(Metric("speedup", value, "x", _context(text, a, b)))

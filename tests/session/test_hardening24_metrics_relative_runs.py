@@ -86,3 +86,23 @@ def test_rows_of_other_quantities_under_run_columns():
 def test_ar_in_lower_case_or_a_name_is_no_baseline():
     text = "| Model | AR-Net | EAGLE3 |\n|---|---|---|\n| Qwen3-8B | 45.2 tok/s | 98.1 tok/s |\n"
     assert ("baseline_throughput", 45.2, "tok/s") not in _readings(text)
+
+
+@pytest.mark.parametrize("text", [
+    "The drafter is 3x slower than expected",
+    "EAGLE3 is 2x faster than before the fix",
+    "SGLang with EAGLE3 is 1.6x faster than vLLM",
+])
+def test_a_factor_against_an_expectation_or_another_run_is_no_speedup(text):
+    assert [r for r in _readings(text) if r[0] == "speedup"] == []
+
+
+@pytest.mark.parametrize("text,factor", [
+    ("EAGLE3 is 2x faster than regular decoding", 2.0),
+    ("EAGLE3 is 1.8x faster than running the target model alone", 1.8),
+    ("1.3x slower than AR", 0.769),
+    ("With EAGLE3, it's 1.5x faster than without EAGLE3", 1.5),
+    ("EAGLE3 is 2x faster", 2.0),
+])
+def test_a_factor_against_the_run_without_speculation_stays(text, factor):
+    assert _readings(text) == [("speedup", factor, "x")]
