@@ -133,12 +133,17 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         # Kimi Code's main agent named alone comes with its sub-agents' logs beside it.
         sources[0].children = [SessionSource(id=wire.parent.name, path=wire, format="kimi")
                                for wire in _kimi_code_sub_agents(path)]
+    elif not scanning and len(sources) == 1 and _is_cline_sdk_main(sources[0]):
+        # The Cline CLI 3's session named alone comes with its sub-agents' messages files beside it.
+        sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="openai", array=sources[0].array)
+                               for f in (cline_task.sdk_session_files(path.parent, _names(path.parent)) or [])[1:]]
     elif not scanning and len(sources) == 1 and sources[0].format == "gemini-cli":
         # A Gemini CLI session named alone comes with its sub-agents' recordings beside it.
         sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="gemini-cli")
                                for f in gemini_agents.beside(sources[0].path)]
     else:
-        sources = _without_resumed_copies(_nest_kimi_code_agents(_nest_gemini_subagents(_nest_codex_threads(sources))))
+        sources = _without_resumed_copies(_nest_cline_sdk_agents(_nest_kimi_code_agents(
+            _nest_gemini_subagents(_nest_codex_threads(sources)))))
     _unique_ids(sources, path)
     if not sources and not readable("zstd") and (packed := [f for f in files if kind_of_file(f) == "zstd"]):
         raise UsageError(f"{path}: {len(packed)} transcript(s) are zstd-compressed (Codex compresses rollouts idle "
@@ -629,6 +634,36 @@ def _nest_kimi_code_agents(sources: list[SessionSource]) -> list[SessionSource]:
     for source in sources:
         agent = _kimi_code_agent(source.path) if source.format == "kimi" else None
         main = mains.get(source.path.parent.parent) if agent not in (None, MAIN_AGENT) else None
+        if main is None:
+            kept.append(source)
+        else:
+            main.children.append(source)
+    return kept
+
+
+def _is_cline_sdk_main(source: SessionSource) -> bool:
+    """The Cline CLI 3 session's own messages file, ``<sessionId>/<sessionId>.messages.json``."""
+    return source.format == "openai" and source.path.name == f"{source.path.parent.name}{cline_task.SDK_MESSAGES}"
+
+
+def _names(folder: Path) -> set[str]:
+    try:
+        return {p.name for p in folder.iterdir()}
+    except OSError:
+        return set()
+
+
+def _nest_cline_sdk_agents(sources: list[SessionSource]) -> list[SessionSource]:
+    """The Cline CLI 3's sub-agents' and team tasks' messages files (``<agentId>.messages.json``
+    beside the session's own) are agents of the session, read after it
+    (:func:`formats.cline_task.read_sdk_agents`); one copied without the session's file stays a session."""
+    mains = {s.path.parent: s for s in sources if _is_cline_sdk_main(s)}
+    if not mains:
+        return sources
+    kept = []
+    for source in sources:
+        main = mains.get(source.path.parent) if source.format == "openai" and source.path.name.endswith(
+            cline_task.SDK_MESSAGES) and not _is_cline_sdk_main(source) else None
         if main is None:
             kept.append(source)
         else:
@@ -1187,6 +1222,10 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from codex_threads.read_session(source, cursor, stats, tree)
         elif source.goose_store:
             yield from goose_store.read(source.path, source.store_session or "", cursor, stats)
+        elif source.format == "openai" and source.children and _is_cline_sdk_main(source):
+            yield from cline_task.read_sdk_agents(
+                source.path, [c.path for c in source.children], cursor, tree,
+                lambda path, at: openai_chat.read(path, at, stats, array=source.array))
         elif source.format == "openai" and source.conversation is not None:
             yield from chatgpt_export.read(source.conversation, cursor, stats)
         elif source.format == "openai":

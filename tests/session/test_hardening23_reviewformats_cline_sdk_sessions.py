@@ -73,7 +73,11 @@ def test_a_sub_agent_s_messages_file_is_named_after_its_session(tmp_path):
     folder = _session(tmp_path / "home")
     doc = json.loads((folder / f"{SESSION}.messages.json").read_text(encoding="utf-8"))
     (folder / "agent-1.messages.json").write_text(json.dumps({**doc, "agent": "subagent"}), encoding="utf-8")
-    assert [s.id for s in discover(tmp_path / "home")] == [SESSION, f"{SESSION}-agent-1"]
+    # Read with its session it is an agent of it (test_hardening24_formats_cline_sub_agents); named
+    # alone, a session named after the session it belongs to.
+    assert [(s.id, [c.id for c in s.children]) for s in discover(tmp_path / "home")] == [
+        (SESSION, [f"{SESSION}-agent-1"])]
+    assert [s.id for s in discover(folder / "agent-1.messages.json")] == [f"{SESSION}-agent-1"]
 
 
 def test_another_file_in_a_folder_named_like_a_session_is_still_read(tmp_path):

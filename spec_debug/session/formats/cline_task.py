@@ -24,8 +24,14 @@ state, no transcript (detection passes them by).
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event
+from spec_debug.session.formats.common import Cursor
 
 TRANSCRIPT_STEM = "api_conversation_history"
 _EDITORS = ("Code", "Code - Insiders", "Code - OSS", "VSCodium", "Cursor", "Windsurf")
@@ -85,6 +91,58 @@ SDK_SHELL_TOOL = "run_commands"
 """The shell tool of Cline's SDK: ``{commands: [str] | str}`` (or ``command``/``cmd``), each command
 run apart and answered in one result (``createBashTool`` in cline/cline
 ``sdk/packages/core/src/extensions/tools/definitions.ts``)."""
+
+
+SDK_SPAWN_TOOL = "spawn_agent"
+"""The SDK's sub-agent tool, ``{systemPrompt, task}``: the sub-agent runs ``task`` as its first
+prompt (``createSpawnAgentTool`` in cline/cline ``sdk/packages/core/src/extensions/tools/team/
+spawn-agent-tool.ts``). Nothing the SDK writes names the call a sub-agent came from (its session row
+keeps ``parentAgentId`` alone, ``src/session/models/session-row.ts``): the task text links them."""
+
+
+def sdk_agent_id(messages_file: Path) -> str:
+    """A sub-agent's id (or ``<agentId>__<teamTaskId>``) from its messages file's name."""
+    return messages_file.name.removesuffix(SDK_MESSAGES)
+
+
+def read_sdk_agents(main: Path, agents: list[Path], cursor: Cursor, tree: AgentTree | None,
+                    read: Callable[[Path, Cursor], Iterator[Event]]) -> Iterator[Event]:
+    """A Cline CLI 3 session (:data:`SDK_MESSAGES`): its own messages file, then each sub-agent's
+    or team task's beside it, read as an agent of the session, linked to the ``spawn_agent`` call
+    whose task is its first prompt (:data:`SDK_SPAWN_TOOL`). Read as sessions of their own, the
+    sub-agents' commands were in no call of the session that started them."""
+    calls: dict[str, str] = {}
+    for event in read(main, cursor):
+        if event.kind == "tool_call" and event.tool_name == SDK_SPAWN_TOOL and event.call_id:
+            task = _spawn_task(event.text)
+            if task:
+                calls.setdefault(task, event.call_id)
+        yield event
+    seq_base = cursor.seq_base + cursor.records
+    for path in agents:
+        agent = sdk_agent_id(path)
+        info = tree.get(agent, parent=MAIN_AGENT) if tree is not None else None
+        if info is not None:
+            info.agent_type, info.file = "subagent", str(path)
+        sub = Cursor(session=cursor.session, agent=agent, file=str(path), seq_base=seq_base)
+        linked = info is None
+        for event in read(path, sub):
+            if not linked and event.kind == "prompt":
+                # before the sub-agent's results, which its parent's report may restate
+                linked = True
+                info.spawned_by = calls.pop((event.text or "").strip(), None)
+                info.description = (event.text or "").strip()[:200]
+            yield event
+        seq_base += sub.records
+
+
+def _spawn_task(text: str | None) -> str | None:
+    try:
+        args = json.loads(text) if text else None
+    except ValueError:
+        return None  # cut at 2,000 characters (common.call_text): no task to match
+    task = args.get("task") if isinstance(args, dict) else None
+    return task.strip() if isinstance(task, str) and task.strip() else None
 
 
 def sdk_commands(args: dict) -> str | None:
