@@ -23,7 +23,7 @@ from spec_debug.diagnose.launch_errors import LaunchParseError
 from spec_debug.diagnose.launch_logged import logged_server_args
 from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREFIXES, ArgvReader, llm_config_argv,
                                                markdown_table_argv,
-                                               only_sglang_flags, only_vllm_flags, pasted_argv, skypilot_run)
+                                               only_sglang_flags, only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import parse_version
@@ -134,7 +134,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     exec_form = pasted_argv(command, _ARGV_READER)
     if exec_form is not None:
         return _server_argv(exec_form)
-    command = skypilot_run(command) or command
+    command = task_script(command) or command
     # A backslash followed by spaces before the newline (a copy from a web page or an editor that
     # pads lines) escapes a space instead of the newline: bash would end the command there and
     # hand the server a lone " " argument, which vLLM would read as the model. The command meant

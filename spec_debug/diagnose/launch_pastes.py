@@ -658,6 +658,38 @@ def _config_file_alone(text: str) -> list[str] | None:
     return head + config_words("vllm" if head[0] == "vllm" else "sglang", text, "config.yaml")
 
 
+def task_script(text: str) -> str | None:
+    """The script a cloud task file runs, its variables set above it (SkyPilot, dstack), or None."""
+    return skypilot_run(text) or _dstack_commands(text)
+
+
+# A dstack run configuration (dstack docs, "Services" / "Tasks"): `type: service|task|
+# dev-environment`, `commands:` run one after another in the container, `env:` given to them as
+# `KEY=value` items (a bare `KEY` is taken from the user's shell: not in the text) or a mapping.
+_DSTACK_TYPES = ("service", "task", "dev-environment")
+
+
+def _dstack_commands(text: str) -> str | None:
+    """A dstack configuration's `commands`, its `env` values written above them as the script's
+    own assignments, so `--model-path $MODEL_ID` serves the model named there (was: the YAML read
+    as shell words, `$MODEL_ID` unexpanded: the target and draft unknown). None for any other text."""
+    if not re.search(r"^commands\s*:", text, re.M):
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(doc, dict) or doc.get("type") not in _DSTACK_TYPES or not isinstance(doc.get("commands"), list):
+        return None
+    env = doc.get("env")
+    pairs = (env.items() if isinstance(env, dict) else
+             (str(item).split("=", 1) for item in env if "=" in str(item)) if isinstance(env, list) else ())
+    assignments = "".join(f"{name}={shlex.quote(str(value))}\n" for name, value in pairs
+                          if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)) and isinstance(value, (str, int, float))
+                          and not isinstance(value, bool))
+    return assignments + "\n".join(str(command) for command in doc["commands"] if isinstance(command, (str, int, float)))
+
+
 def skypilot_run(text: str) -> str | None:
     """The `run:` script of a SkyPilot task YAML, its `envs:` written above it as the script's
     own assignments: SkyPilot exports them to `setup` and `run` (SkyPilot docs, "YAML
