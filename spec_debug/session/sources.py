@@ -142,8 +142,8 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="gemini-cli")
                                for f in gemini_agents.beside(sources[0].path)]
     else:
-        sources = _without_resumed_copies(_nest_cline_sdk_agents(_nest_kimi_code_agents(
-            _nest_gemini_subagents(_nest_codex_threads(sources)))))
+        sources = _without_resumed_copies(_nest_opencode_sub_sessions(_nest_cline_sdk_agents(_nest_kimi_code_agents(
+            _nest_gemini_subagents(_nest_codex_threads(sources))))))
     _unique_ids(sources, path)
     if not sources and not readable("zstd") and (packed := [f for f in files if kind_of_file(f) == "zstd"]):
         raise UsageError(f"{path}: {len(packed)} transcript(s) are zstd-compressed (Codex compresses rollouts idle "
@@ -639,6 +639,29 @@ def _nest_kimi_code_agents(sources: list[SessionSource]) -> list[SessionSource]:
         else:
             main.children.append(source)
     return kept
+
+
+def _nest_opencode_sub_sessions(sources: list[SessionSource]) -> list[SessionSource]:
+    """OpenCode's sub-agent sessions in its file storage (a session file whose ``parentID`` is
+    another session of the scan, :func:`formats.opencode.parent_of`) are agents of the session the
+    person started, read after it, each after its parent (:func:`formats.opencode.read_session`);
+    as sessions of their own, their commands were in no task call. One whose parent is not in the
+    scan stays a session."""
+    files = {s.path.stem: s for s in sources if s.format == "opencode" and s.path.suffix == ".json"}
+    parents = {sid: parent for sid, s in files.items() if (parent := opencode.parent_of(s.path)) in files}
+    if not parents:
+        return sources
+    nested = set()
+    for sid in sorted(parents, key=lambda i: files[i].path.name):  # ids ascend as they were made
+        root, depth = parents[sid], 0
+        while root in parents and depth < 64:
+            root, depth = parents[root], depth + 1
+        if root not in parents:  # a cycle of parents, which no OpenCode writes, stays sessions
+            files[root].children.append(files[sid])
+            nested.add(id(files[sid]))
+    for source in files.values():
+        source.children.sort(key=lambda c: c.path.name)
+    return [s for s in sources if id(s) not in nested]
 
 
 def _is_cline_sdk_main(source: SessionSource) -> bool:
@@ -1249,6 +1272,9 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "opencode" and source.store_session is not None:
             yield from opencode_store.read_session(source.path, source.store_session, source.store_children, cursor,
                                                    stats, tree)
+        elif source.format == "opencode" and source.children:
+            yield from opencode.read_session(source.path, [(c.path, opencode.parent_of(c.path) or source.id)
+                                                           for c in source.children], cursor, stats, tree)
         elif source.format == "opencode":
             yield from opencode.read(source.path, cursor, stats)
         elif source.format == "grok":

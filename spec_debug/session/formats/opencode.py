@@ -25,7 +25,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats.common import Cursor, call_text, remote_host, shell_command, tool_path
 from spec_debug.session.formats.instants import stamp
 
@@ -68,7 +69,50 @@ def storage_of(session_file: Path) -> Path:
     return session_file.parent.parent.parent
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+def parent_of(session_file: Path) -> str | None:
+    """The session whose task call started this one (``parentID``; ``Session.create`` in
+    ``packages/opencode/src/tool/task.ts``), None for a session the person started."""
+    try:
+        value = json.loads(session_file.read_bytes()) if session_file.stat().st_size <= _MAX_FILE else None
+    except (OSError, ValueError):
+        return None
+    parent = value.get("parentID") if isinstance(value, dict) else None
+    return parent if isinstance(parent, str) and parent else None
+
+
+def read_session(path: Path, children: list[tuple[Path, str]], cursor: Cursor, stats: ReadStats,
+                 tree: AgentTree | None) -> Iterator[Event]:
+    """A session, then the sub-agent sessions its task calls started (``(session file, parent id)``,
+    each after its parent), each an agent named by its session id and linked to the task call
+    whose ``state.metadata.sessionId`` names it (:func:`note_task`)."""
+    spawned: dict[str, str] = {}
+    root = path.stem
+    yield from read(path, cursor, stats, spawned)
+    seq_base = cursor.seq_base + cursor.records
+    for child, parent in children:
+        if tree is not None:
+            info = tree.get(child.stem, parent=MAIN_AGENT if parent == root else parent)
+            info.spawned_by = spawned.get(child.stem)
+            info.agent_type, info.file = "agent", str(child)
+        sub = Cursor(session=cursor.session, agent=child.stem, file=str(child), seq_base=seq_base)
+        yield from read(child, sub, stats, spawned)
+        seq_base += sub.records
+
+
+def note_task(part: dict, spawned: dict[str, str]) -> None:
+    """A task call's sub-agent session, ``state.metadata.sessionId`` (``src/tool/task.ts``)."""
+    if part.get("type") != "tool" or part.get("tool") != TASK_TOOL or not isinstance(part.get("callID"), str):
+        return
+    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+    if isinstance(metadata.get("sessionId"), str):
+        spawned.setdefault(metadata["sessionId"], part["callID"])
+
+
+TASK_TOOL = "task"
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats, spawned: dict[str, str] | None = None) -> Iterator[Event]:
     session = _load(path, stats) or {}
     session_id = session.get("id") if isinstance(session.get("id"), str) else path.stem
     storage = storage_of(path)
@@ -98,6 +142,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                 return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=who, kind=kind, block=block,
                              timestamp=ts or created, file=str(part_file), line=1, **kw)
 
+            if spawned is not None:
+                note_task(part, spawned)
             yield from part_events(part, role, event, stats)
 
 

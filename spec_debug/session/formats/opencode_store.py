@@ -36,7 +36,6 @@ STORE_NAME = re.compile(r"opencode(?:-[A-Za-z0-9._-]+)?\.db")
 """``opencode.db``, or ``opencode-<channel>.db`` (``getChannelPath``)."""
 HOME_DATA = Path(".local", "share", "opencode")
 """Where OpenCode keeps it in a home folder (``Global.Path.data``, the XDG data folder)."""
-TASK_TOOL = "task"
 
 
 def sessions(path: Path) -> list[crush.Session]:
@@ -113,7 +112,7 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats,
                              timestamp=ts or created, file=cursor.file, line=index, **kw)
 
             if spawned is not None:
-                _note_task(part, spawned)
+                opencode.note_task(part, spawned)
             yield from opencode.part_events(part, role, event, stats)
     except sqlite3.Error as exc:
         stats.damaged.append(f"{path.name}: cannot be read past part {index} ({exc}); the parts before it were kept")
@@ -132,12 +131,3 @@ def _data(raw, stats: ReadStats) -> dict | None:
         return None
     return value
 
-
-def _note_task(part: dict, spawned: dict[str, str]) -> None:
-    """A task call's sub-agent session, ``state.metadata.sessionId`` (``src/tool/task.ts``)."""
-    if part.get("type") != "tool" or part.get("tool") != TASK_TOOL or not isinstance(part.get("callID"), str):
-        return
-    state = part.get("state") if isinstance(part.get("state"), dict) else {}
-    metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
-    if isinstance(metadata.get("sessionId"), str):
-        spawned.setdefault(metadata["sessionId"], part["callID"])
