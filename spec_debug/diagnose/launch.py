@@ -1089,7 +1089,8 @@ def _is_server(argv: list[str]) -> bool:
 
 
 # The argv reader as the paste readers see it (launch_pastes.ArgvReader).
-_ARGV_READER = ArgvReader(server_argv=lambda argv: _server_argv(argv), is_server=lambda argv: _is_server(argv))
+_ARGV_READER = ArgvReader(server_argv=lambda argv: _server_argv(argv), is_server=lambda argv: _is_server(argv),
+                           script_argv=lambda text: split_command(text))
 
 
 def _entrypoint_shell_string(argv: list[str]) -> int | None:

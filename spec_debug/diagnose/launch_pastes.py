@@ -33,6 +33,7 @@ class ArgvReader:
 
     server_argv: Callable[[list[str]], list[str]]  # the server's command among a line's words
     is_server: Callable[[list[str]], bool]  # whether those words start an SGLang or vLLM server
+    script_argv: Callable[[str], list[str]]  # the server's command in a shell script's text
 
 
 def pasted_argv(text: str, reader: ArgvReader) -> list[str] | None:
@@ -171,9 +172,12 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
     if dotenv is not None:
         docs = [_compose_interpolated(doc, dotenv) for doc in docs]
     docs = [_inspected_containers(doc) for doc in docs]
+    scripts = _configmap_files(docs)
     argvs = []
     for container in _find_containers(docs):
         argv = _container_argv(container)
+        if argv and scripts:
+            argv = _with_mounted_script(argv, container.get("image"), scripts, reader)
         if argv is None:
             return None
         if any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
@@ -183,6 +187,37 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         if argv:
             argvs.append(argv)
     return _first_server(argvs, reader)
+
+
+def _configmap_files(docs: list[Any]) -> dict[str, str]:
+    """The files the ConfigMaps of a paste hold (`data:` key -> text). Mounted as a volume, each
+    key is a file of that name in the mount path (k8s docs, "Configure a Pod to Use a ConfigMap",
+    "Add ConfigMap data to a Volume"): a container's `bash /scripts/start.sh` runs that text."""
+    return {key: value for doc in docs if isinstance(doc, dict) and doc.get("kind") == "ConfigMap"
+            and isinstance(doc.get("data"), dict) for key, value in doc["data"].items()
+            if isinstance(key, str) and isinstance(value, str) and "\n" in value}
+
+
+def _with_mounted_script(argv: list[str], image: Any, scripts: dict[str, str], reader: ArgvReader) -> list[str]:
+    """A container that runs a script of a ConfigMap in the same paste (`command: [bash,
+    /scripts/start.sh]`) as the server the script starts, after the image and the engine variables
+    the container gives (was: 'not a server command', the script's flags unread). Any other
+    container as it is."""
+    if reader.is_server(reader.server_argv(argv)):
+        return argv
+    named = [scripts[path.rsplit("/", 1)[-1]] for word in argv for path in word.split()
+             if "/" in path and path.rsplit("/", 1)[-1] in scripts]
+    if not named:
+        return argv
+    try:
+        server = reader.script_argv(named[0])
+    except LaunchParseError:
+        return argv
+    if not reader.is_server(server):
+        return argv
+    at = argv.index(image) + 1 if isinstance(image, str) and image in argv else (
+        1 + next((i for i, w in enumerate(argv[1:]) if "=" not in w), 0) if argv[0] == "env" else 0)
+    return [*argv[:at], *server]
 
 
 def _first_server(argvs: list[list[str]], reader: ArgvReader) -> list[str] | None:
