@@ -58,18 +58,38 @@ def target_mtp_line(ctx: Any) -> Finding | None:
                        "nothing for MTP serving (an EAGLE-3 draft's checks)")
 
 
+# "178.86 tok/s", "tokens/sec", "tokens per second", "t/s", "tps"
+_TOK_S_UNIT = re.compile(r"\s*(?:(?:tok(?:en)?s?|t)\s*(?:/|per)\s*s(?:ec(?:ond)?)?|tps)\s*$", re.I)
+# "11.2 ms/tok", "0.011 s per token", "12 ms/output token"
+_PER_TOKEN_TIME = re.compile(r"(?P<n>[\d.,]+)\s*(?P<unit>ms|s|sec)\s*(?:/|per)\s*(?:output\s+)?tok(?:en)?s?",
+                             re.I)
+# "25 ms/step", "30 ms per iteration": a verify round's time, which covers several tokens
+_PER_STEP = re.compile(r"\b(?:ms|s|sec)\s*(?:/|per)\s*(?:decode\s+)?(?:step|iter(?:ation)?|round|forward)s?\s*$",
+                       re.I)
+
+
 def tok_s_var(value: Any, name: str) -> tuple[float | None, str | None]:
     """A tokens-per-second var as people write it (`178.86`, `178.86 tok/s`, `1,234.5`):
     (value, None), (None, None) when not given, or (None, why it cannot be used)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None, None
-    text = re.sub(r"\s*tok(en)?s?\s*/\s*s(ec)?\s*$", "", str(value).strip(), flags=re.I)
+    raw = str(value).strip()
+    if _PER_STEP.search(raw):
+        return None, (f"--var {name}={value!r} is a time per decode step, not per token: with speculation a "
+                      "step emits accept-length tokens, so it gives no tok/s; give tokens per second "
+                      "(or ms per output token)")
+    per_token = _PER_TOKEN_TIME.fullmatch(raw)
+    text = per_token.group("n") if per_token else _TOK_S_UNIT.sub("", raw)
     if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d*)?", text):
         text = text.replace(",", "")  # thousands separators; "178,86" (a decimal comma) is refused
     try:
         number = float(text)
     except ValueError:
         return None, f"--var {name}={value!r} is not a number of tokens per second"
+    if per_token and math.isfinite(number) and number > 0:
+        # a time per output token (the benchmarks' TPOT / ITL, "11.2 ms/tok"): its inverse is the
+        # per-request decode rate, the same quantity as tok/s of one stream
+        number = (1000.0 if per_token.group("unit").lower() == "ms" else 1.0) / number
     if not math.isfinite(number) or number <= 0:
         # 0 is what a benchmark whose requests all failed prints; it is no baseline to compare
         return None, f"--var {name}={value!r} is not a positive throughput (a benchmark whose requests failed?)"
