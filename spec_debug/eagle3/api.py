@@ -199,8 +199,20 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                         f" (a speculators dump always ends with the final layer: if this is "
                         f"one, it holds {info.num_slots - 1} aux states and was made for "
                         "another draft)"))
-    spec = SampleSpec(hidden_size=Ht, num_slots=info.num_slots, vocab_size=cfg.vocab_size)
+    spec = SampleSpec(hidden_size=Ht, num_slots=info.num_slots, vocab_size=cfg.vocab_size,
+                      attention_chunk_size=_attention_chunk_size(target))
     return spec, has_final, notes
+
+
+def _attention_chunk_size(target_ckpt) -> int | None:
+    """The target's chunked-attention length (Llama 4: text_config.attention_chunk_size), which
+    tells its own chunked attention mask from packed documents in a saved attention_mask."""
+    if target_ckpt is None:
+        return None
+    from spec_debug.eagle3.config import text_config
+
+    size = text_config(target_ckpt.config.raw, str(target_ckpt.path)).get("attention_chunk_size")
+    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
 
 
 def _data_notes(info: DataInfo, data) -> tuple[Any, list[str]]:

@@ -69,6 +69,7 @@ class Sample:
     data_format: str = "speculators"  # the writer, as DataInfo.format names it
     loss_mask_given: bool = True  # False: the file has none and `loss_mask` is all ones
     padding: int = 0  # pad rows its attention_mask marked, cut off (see _unpadded_rows)
+    chunk_size: int = 0  # its square attention_mask is chunked attention of chunks this long
 
     @property
     def length(self) -> int:
@@ -494,10 +495,10 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}")
     if layer_ids is not None and len(layer_ids) != S:
         raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
-    kept = _unpadded_rows(path, attention, T)
+    kept, chunk_size = _unpadded_rows(path, attention, T)
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, loss_mask.reshape(-1).bool(), layer_ids, S,
-                    loss_mask_given=given)
+                    loss_mask_given=given, chunk_size=chunk_size)
     if kept is None:
         return sample
     return replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
@@ -505,8 +506,10 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                    loss_mask=sample.loss_mask[kept], padding=T - (kept.stop - kept.start))
 
 
-def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None:
-    """The rows a padded sample's attention_mask keeps, or None when it masks nothing.
+def _unpadded_rows(path: Path, attention: Tensor | None, T: int
+                   ) -> tuple[slice | None, int]:
+    """The rows a padded sample's attention_mask keeps, or None when it masks nothing, and
+    the chunk size of a square chunked-attention mask (0 for any other; see _chunk_size).
 
     speculators' loader reads token_ids and hidden_states only (src/speculators/train/
     data.py), so a dump saved from a padded batch (a hand-written dumper around
@@ -516,16 +519,16 @@ def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None
     attention: rows before right padding never see it; left padding is cut before any row
     attends to it). Masked rows inside the sequence are not padding and are refused."""
     if attention is None:
-        return None
-    mask = _per_position_mask(path, attention, T)
+        return None, 0
+    mask, chunk_size = _per_position_mask(path, attention, T)
     if mask is None:
-        return None
+        return None, chunk_size
     if mask.numel() != T:
         raise DataError(f"{path}: attention_mask has {mask.numel()} entries, hidden_states {T}"
                         + _batch_mask(attention, T))
     keep = mask != 0
     if bool(keep.all()):
-        return None
+        return None, chunk_size
     rows = keep.nonzero().reshape(-1)
     if rows.numel() < 2:
         raise DataError(f"{path}: attention_mask keeps {rows.numel()} of {T} positions: "
@@ -537,7 +540,7 @@ def _unpadded_rows(path: Path, attention: Tensor | None, T: int) -> slice | None
                         "one row?): speculators' loader ignores attention_mask and would feed "
                         "them as one sequence",
                         hint="write one sample per sequence, without padding")
-    return slice(start, stop)
+    return slice(start, stop), chunk_size
 
 
 def _batch_mask(attention: Tensor, T: int) -> str:
@@ -550,8 +553,9 @@ def _batch_mask(attention: Tensor, T: int) -> str:
     return ""
 
 
-def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
-    """The [T] keep mask an attention_mask stands for; None when it masks nothing.
+def _per_position_mask(path: Path, attention: Tensor, T: int) -> tuple[Tensor | None, int]:
+    """The [T] keep mask an attention_mask stands for (None when it masks nothing), and the
+    chunk size when it is a square chunked-attention mask (else 0).
 
     No reference writer saves an attention_mask (speculators' data generation writes
     token_ids / hidden_states / loss_mask; SpecForge's scripts/prepare_hidden_states.py
@@ -566,23 +570,26 @@ def _per_position_mask(path: Path, attention: Tensor, T: int) -> Tensor | None:
     while square.dim() > 2 and square.shape[0] == 1:
         square = square[0]
     if square.dim() != 2 or tuple(square.shape) != (T, T) or T < 2:
-        return attention.reshape(-1)
+        return attention.reshape(-1), 0
     keep = _kept_entries(square)
     if bool(keep.all()):
-        return None
+        return None, 0
     # True/1 = masked out is torch.nn.MultiheadAttention's boolean attn_mask convention
     # (nn.Transformer.generate_square_subsequent_mask's float one is additive, above). Plain
     # causal attention in either convention first: a MultiheadAttention mask with padded
     # keys reads as a windowed one in the other convention. A uint8/int 0/1 mask may be either
     # (MultiheadAttention took byte masks as boolean ones); a float one is additive in torch
     readings = [keep] if square.is_floating_point() else [keep, ~keep]
-    per_position = next((p for p in (_causal_positions(k, model_pattern=pattern)
-                                     for pattern in (False, True) for k in readings)
-                         if p is not None), None)
-    if per_position is not None:
-        return None if bool(per_position.all()) else per_position
+    for pattern in (False, True):
+        for reading in readings:
+            per_position = _causal_positions(reading, model_pattern=pattern)
+            if per_position is not None:
+                kept = per_position.nonzero().reshape(-1)
+                chunk_size = _chunk_size(reading[kept][:, kept]) if pattern else 0
+                return None if bool(per_position.all()) else per_position, chunk_size
     if not bool(keep.any()):
-        return torch.zeros(T, dtype=torch.bool)  # masks every position: said as for a [T] one
+        # masks every position: said as for a [T] one
+        return torch.zeros(T, dtype=torch.bool), 0
     raise DataError(f"{path}: attention_mask is a [{T}, {T}] mask that is not causal "
                         "attention over the positions it keeps (a block mask of several "
                         "documents packed in one row?): speculators' loader ignores "
@@ -627,24 +634,25 @@ def _model_pattern(inner: Tensor) -> bool:
         return True
     width = int(backward.sum(dim=1).max())
     window = causal & ~torch.ones(n, n, dtype=torch.bool).tril(-width)
-    return width > 1 and (bool(torch.equal(backward, window)) or _chunked(inner, causal))
+    return width > 1 and (bool(torch.equal(backward, window)) or _chunk_size(inner) > 0)
 
 
-def _chunked(inner: Tensor, causal: Tensor) -> bool:
-    """Whether a keep mask is Llama 4's chunked attention: causal within fixed chunks of C
+def _chunk_size(inner: Tensor) -> int:
+    """C when a keep mask is Llama 4's chunked attention, else 0: causal within chunks of C
     positions counted from the first kept one (transformers masking_utils.chunked_overlay:
     (kv - left_padding) // C == (q - left_padding) // C; Llama4TextConfig
-    attention_chunk_size). A block mask of packed documents differs by its block lengths:
-    chunks are all C long but the last; documents rarely are (equal-length documents do
-    read as chunks, which only costs the note that they were packed)."""
+    attention_chunk_size). Packed documents of C tokens each but the last make the same
+    mask, so check_sample accepts it only when the target's config says C."""
     n = inner.shape[0]
     starts = [0] + [i for i in range(1, n) if not bool(inner[i, i - 1])]
     if len(starts) < 2:
-        return False
+        return 0
     size = starts[1]
     chunk = torch.arange(n) // size
-    return (starts == list(range(0, n, size))
-            and bool(torch.equal(inner, causal & (chunk[:, None] == chunk[None, :]))))
+    causal = torch.ones(n, n, dtype=torch.bool).tril()
+    same = starts == list(range(0, n, size)) and bool(
+        torch.equal(inner, causal & (chunk[:, None] == chunk[None, :])))
+    return size if same else 0
 
 
 def _kept_entries(square: Tensor) -> Tensor:
@@ -984,6 +992,21 @@ class SampleSpec:
     hidden_size: int | None = None
     num_slots: int | None = None
     vocab_size: int | None = None
+    attention_chunk_size: int | None = None  # the target's (Llama 4), when it has one
+
+
+def _unchunked_target(sample: Sample, chunk_size: int | None) -> str:
+    """Why a mask of causal blocks of one length is read as packed documents: the target
+    has no chunked attention of that length (Llama 4's attention_chunk_size), so it did not
+    run such a mask on one sequence."""
+    target = (f"the target's attention_chunk_size is {chunk_size}" if chunk_size
+              else "the target has no attention_chunk_size (no chunked attention, or no "
+                   "--target given)")
+    return (f"{sample.name}: attention_mask is not causal attention over the positions it "
+            f"keeps but within blocks of {sample.chunk_size}, and {target}: a block mask of "
+            "several documents packed in one row, "
+            "not Llama 4's chunked attention; speculators' loader ignores attention_mask and "
+            "would feed them as one causal sequence")
 
 
 def check_sample(sample: Sample, spec: SampleSpec) -> None:
@@ -994,6 +1017,9 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
     (scripts/prepare_hidden_states.py)."""
     if sample.length < 2:
         raise DataError(f"{sample.name}: {sample.length} token(s), too short to score")
+    if sample.chunk_size and sample.chunk_size != spec.attention_chunk_size:
+        raise DataError(_unchunked_target(sample, spec.attention_chunk_size),
+                        hint="write one sample per sequence, without padding")
     hidden = int(sample.slots.shape[-1])
     if spec.hidden_size is not None and hidden != spec.hidden_size:
         raise DataError(f"{sample.name}: hidden size {hidden}, the draft expects "

@@ -3,9 +3,10 @@ in two forms the drafter misread:
 
 - Llama 4's chunked attention mask (transformers masking_utils.create_chunked_causal_mask:
   causal within chunks of attention_chunk_size positions) was refused as "a block mask of
-  several documents packed in one row"; it is the target's own pattern, so it marks no
-  padding, and pad rows at either end are cut as for a [T] mask. Packed documents of other
-  lengths stay refused.
+  several documents packed in one row"; for a target whose config says that chunk size it
+  is the target's own pattern, so it marks no padding, and pad rows at either end are cut
+  as for a [T] mask. The same mask for a target without chunked attention, and packed
+  documents of other lengths, stay refused.
 - An all-zeros float [T, T] mask was read as 0/1 "everything masked" ("keeps 0 of T
   positions: nothing to score"). Every float mask torch and transformers apply is additive
   (transformers' eager bidirectional / expanded padding mask without padding is all zeros),
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import warnings
 from pathlib import Path
 
@@ -96,9 +98,19 @@ def _dump(world: Path, out: Path, side: str, form: str) -> Path:
     return out
 
 
-def _eval(world: Path, data: Path) -> dict:
+@pytest.fixture(scope="module")
+def chunked_target(world, tmp_path_factory) -> Path:
+    """The world's target, its config saying Llama 4's attention_chunk_size."""
+    out = tmp_path_factory.mktemp("h24_chunked_target") / "target"
+    shutil.copytree(world / "target", out)
+    config = json.loads((out / "config.json").read_text())
+    (out / "config.json").write_text(json.dumps({**config, "attention_chunk_size": CHUNK}))
+    return out
+
+
+def _eval(world: Path, data: Path, target: Path | None = None) -> dict:
     result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
-                                         str(data), "--target", str(world / "target"),
+                                         str(data), "--target", str(target or world / "target"),
                                          "--steps", "2", "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
@@ -107,9 +119,11 @@ def _eval(world: Path, data: Path) -> dict:
 @pytest.mark.parametrize("side,form", [("none", "eager"), ("right", "eager"),
                                        ("left", "eager"), ("none", "sdpa"),
                                        ("left", "sdpa"), ("none", "zeros")])
-def test_a_chunked_or_all_zeros_mask_reads_as_no_padding(world, tmp_path, side, form):
+def test_a_chunked_or_all_zeros_mask_reads_as_no_padding(world, chunked_target, tmp_path,
+                                                          side, form):
     plain = _eval(world, world / "data")
-    masked = _eval(world, _dump(world, tmp_path / f"{side}_{form}", side, form))
+    masked = _eval(world, _dump(world, tmp_path / f"{side}_{form}", side, form),
+                   chunked_target)
     assert masked["counts"] == plain["counts"]  # exactly the unpadded samples
     assert masked["full_accuracy"] == plain["full_accuracy"]
     notes = [n for n in masked["notes"] if "attention_mask" in n]
@@ -120,10 +134,15 @@ def test_a_chunked_or_all_zeros_mask_reads_as_no_padding(world, tmp_path, side, 
                                              f"marking {3 * PAD} pad position(s)")
 
 
-def test_packed_documents_of_other_lengths_stay_refused(world, tmp_path):
-    data = _dump(world, tmp_path / "packed", "none", "packed")
+@pytest.mark.parametrize("form,target", [("packed", "chunked"), ("eager", "plain")])
+def test_packed_documents_or_chunks_the_target_lacks_stay_refused(world, chunked_target,
+                                                                   tmp_path, form, target):
+    data = _dump(world, tmp_path / f"{form}_{target}", "none", form)
+    target_dir = chunked_target if target == "chunked" else world / "target"
     result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
-                                         str(data), "--target", str(world / "target")])
+                                         str(data), "--target", str(target_dir)])
     assert result.exit_code != 0
     assert "is not causal attention over the positions it keeps" in result.output
+    if target == "plain":
+        assert "within blocks of 4, and the target has no attention_chunk_size" in result.output
     assert "Traceback" not in result.output
