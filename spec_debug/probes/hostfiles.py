@@ -65,13 +65,32 @@ def resolve_model_dir(name: str | None, extra_caches: list[Path] | None = None) 
     if "/" in str(name) and not str(name).startswith(("/", ".", "~")):
         folder = "models--" + str(name).replace("/", "--")
         for root in [*(extra_caches or []), *hf_cache_dirs()]:
-            snapshots = root / folder / "snapshots"
-            if snapshots.is_dir():
-                revs = sorted((p for p in snapshots.iterdir() if (p / "config.json").is_file()),
-                              key=lambda p: p.stat().st_mtime, reverse=True)
-                if revs:
-                    return revs[0]
+            found = _cached_snapshot(root / folder)
+            if found is not None:
+                return found
     return None
+
+
+def _cached_snapshot(repo: Path) -> Path | None:
+    """The snapshot the engines load from a Hub cache repo folder: the commit refs/main names
+    (huggingface_hub file_download.py reads refs/<revision> to find the snapshot, offline too),
+    else the newest snapshot with a config.json. The newest by mtime alone can be an older
+    revision fetched later (`huggingface-cli download --revision`)."""
+    snapshots = repo / "snapshots"
+    try:
+        if not snapshots.is_dir():
+            return None
+        try:
+            main = (repo / "refs" / "main").read_text().strip()
+        except OSError:
+            main = ""
+        if main and "/" not in main and (snapshots / main / "config.json").is_file():
+            return snapshots / main
+        revs = sorted((p for p in snapshots.iterdir() if (p / "config.json").is_file()),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return None  # a cache this user cannot read: not there, for this probe
+    return revs[0] if revs else None
 
 
 def read_config(directory: Path, name: str = "config.json") -> dict[str, Any] | None:
