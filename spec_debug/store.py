@@ -294,6 +294,7 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
         raise UsageError(f"cannot read {shown}: {_why(exc)}") from None
     if not raw.strip():
         raise UsageError(f"{path}: run.json is empty", hint="the run was stopped before its first write; run it again") from None
+    _refuse_zero_filled(path, raw)
     try:
         # utf-8-sig: a record saved again by a Windows editor starts with a BOM, which
         # json.loads refuses ("Unexpected UTF-8 BOM").
@@ -320,6 +321,20 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
     for note in record.reading_notes:
         warn(f"{path}: {note}")
     return record
+
+
+def _refuse_zero_filled(path: Path, raw: bytes) -> None:
+    """NUL bytes where the record's text should be: the size reached the disk, the data did
+    not (XFS and ext4 without fsync, after a power loss or a kernel crash; the module doc says
+    why there is no fsync). json said only 'Expecting value' at 1:1, as if the file were text."""
+    first_nul = raw.find(b"\0")
+    if first_nul < 0:
+        return
+    where = "is all NUL bytes" if not raw.strip(b"\0") else f"holds NUL bytes from byte {first_nul} on"
+    raise UsageError(f"{path}: run.json {where}: the machine stopped (power loss or crash) before the record "
+                     "reached the disk",
+                     hint=f"the record is lost; the steps' output may remain under {path.parent / 'artifacts'}; "
+                          "run the playbook again")
 
 
 _RENDERED = frozenset({".md", ".html", ".htm", ".xml"})
