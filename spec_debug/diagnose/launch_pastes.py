@@ -152,6 +152,9 @@ def _helm_template() -> LaunchParseError:
              "prints, or the server's command line")
 
 
+_KSERVE_RUNTIMES = ("ServingRuntime", "ClusterServingRuntime")
+
+
 def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None = None) -> list[str] | None:
     """argv of the server container in a pasted Kubernetes/compose spec: `image` (whose
     entrypoint may be the server, e.g. vllm/vllm-openai), then the entrypoint and arguments
@@ -173,6 +176,11 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         docs = [_compose_interpolated(doc, dotenv) for doc in docs]
     docs = [_inspected_containers(doc) for doc in docs]
     scripts = _configmap_files(docs)
+    # A KServe ServingRuntime's `{{.Name}}` (`--served-model-name={{.Name}}`, as the OpenShift AI
+    # vLLM runtime template writes it) is filled in by the KServe controller with the
+    # InferenceService's name, not by helm: the runtime is a manifest as it stands (was: 'this is
+    # a Helm chart template', the runtime's speculative flags unread)
+    kserve = any(isinstance(doc, dict) and doc.get("kind") in _KSERVE_RUNTIMES for doc in docs)
     argvs = []
     for container in _find_containers(docs):
         argv = _container_argv(container)
@@ -180,7 +188,7 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
             argv = _with_mounted_script(argv, container.get("image"), scripts, reader)
         if argv is None:
             return None
-        if any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
+        if not kserve and any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
             # (a template whose actions are all inside quoted strings is YAML already; an image
             # tag alone left to helm only leaves the release unknown)
             raise _helm_template()
@@ -765,7 +773,12 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
                 return None
         elif isinstance(value, list):
             argv += [_expand_k8s(str(a), env) for a in value]
-    if not any(isinstance(container.get(k), (str, list)) for k in ("image", "entrypoint", "command")) and (
+    if str(container.get("engine")).upper() == "VLLM" and isinstance(container.get("url"), str):
+        # a KubeAI Model (kubeai.org/v1: `engine: VLLM`, `url: hf://org/name`, `args:`): KubeAI
+        # runs vLLM on the url's model with these args (substratusai/kubeai docs/model-management.md)
+        model = container["url"][len("hf://"):] if container["url"].startswith("hf://") else None
+        argv = ["vllm", "serve", *([model] if model else []), *argv]
+    elif not any(isinstance(container.get(k), (str, list)) for k in ("image", "entrypoint", "command")) and (
             only_vllm_flags(argv)):
         # a container's `args:` pasted without its image (vllm-project/vllm#20364): the server
         # is the image's entrypoint, and flags only vLLM has say it is vLLM's (`vllm serve`)
