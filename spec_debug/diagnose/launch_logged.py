@@ -28,7 +28,7 @@ def logged_server_args(text: str) -> list[str] | None:
     for found in _LOGGED_ARGS.finditer(text):
         pass
     if found is None:
-        return None
+        return _engine_config_argv(text)
     sglang = found.group(0).startswith("server_args")
     end = bracket_end(text, found.end(), REPR_QUOTES, REPR_BRACKETS)
     if end is None:
@@ -85,3 +85,38 @@ def _logged_flag(name: str, value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [flag, *(str(v) for v in value)]
     return [flag, str(value)]
+
+
+# vLLM's engine start line, in every server log (the one an issue pastes most): `Initializing a V1
+# LLM engine (v0.10.1) with config: model='...', speculative_config=SpeculativeConfig(method='eagle3',
+# model='...', num_spec_tokens=3), tokenizer=..., tensor_parallel_size=1, ...` (V0: `Initializing an
+# LLM engine (v0.6.6) with config: ...`; vllm/v1/engine/core.py, SpeculativeConfig.__repr__ in
+# vllm/config). Its values are no Python (`dtype=torch.bfloat16`, `tokenizer_mode=auto`): the
+# settings the audit reads are taken one by one.
+_ENGINE_CONFIG = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v[^)]*\) with config: model='((?:[^'\\]|\\.)*)'(.*)")
+_SPEC_REPR = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'((?:[^'\\]|\\.)*)'|None), "
+                        r"num_spec_tokens=(\d+)\)")
+_LOGGED_INTS = (("tensor_parallel_size", "--tensor-parallel-size"), ("max_seq_len", "--max-model-len"))
+
+
+def _engine_config_argv(text: str) -> list[str] | None:
+    """The `vllm serve` command the last engine start line of a pasted vLLM log stands for (was:
+    'not an SGLang or vLLM server command'), or None."""
+    found = None
+    for found in _ENGINE_CONFIG.finditer(text):
+        pass
+    if found is None:
+        return None
+    rest = found.group(2)
+    argv = ["vllm", "serve", found.group(1)]
+    for key, flag in _LOGGED_INTS:
+        value = re.search(rf"(?<![\w.]){key}=(\d+)(?![\w.])", rest)
+        if value:
+            argv += [flag, value.group(1)]
+    spec = _SPEC_REPR.search(rest)
+    if spec:
+        config = {"method": spec.group(1), **({"model": spec.group(2)} if spec.group(2) else {}),
+                  "num_speculative_tokens": int(spec.group(3))}
+        argv += ["--speculative-config", json.dumps(config)]
+    return argv
+
