@@ -18,7 +18,13 @@ from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_
 #   `_server_args_for_logging`);
 # - vLLM: `non-default args: {'model_tag': '...', 'speculative_config': {...}, ...}` (the CLI
 #   arguments that differ from their defaults, vllm/entrypoints/utils.py `log_non_default_args`).
-_LOGGED_ARGS = re.compile(r"\bserver_args=(?=ServerArgs\(|\{)|\bnon-default args:[ \t]*(?=\{)")
+# - vLLM 0.4 .. 0.8: `args: Namespace(host=None, port=8000, ..., model='...', speculative_model=...)`
+#   (vllm/entrypoints/openai/api_server.py `logger.info("args: %s", args)`: every CLI argument).
+_LOGGED_ARGS = re.compile(r"\bserver_args=(?=ServerArgs\(|\{)|\bnon-default args:[ \t]*(?=\{)|\bargs:[ \t]*(?=Namespace\()")
+# Namespace entries that are vLLM's CLI plumbing, not server flags; keys only vLLM's server has
+# tell its Namespace from any other argparse program's.
+_NAMESPACE_PLUMBING = ("subparser", "dispatch_function", "model_tag")
+_VLLM_NAMESPACE_KEYS = ("gpu_memory_utilization", "max_num_seqs", "speculative_model", "speculative_config")
 
 
 def logged_server_args(text: str) -> list[str] | None:
@@ -48,6 +54,12 @@ def logged_server_args(text: str) -> list[str] | None:
         pairs = [(k.value, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
     else:
         return None
+    if found.group(0).startswith("args"):
+        if not any(name in _VLLM_NAMESPACE_KEYS for name, _ in pairs):
+            return None
+        # (every argument is logged, defaults too: `config=''` and the like are no setting)
+        pairs = [(name, value) for name, value in pairs if name not in _NAMESPACE_PLUMBING
+                 and not (isinstance(value, ast.Constant) and value.value == "")]
     if any(isinstance(value, _CODE_VALUES) and not (isinstance(value, ast.Name) and value.id in ("inf", "nan"))
            for _, value in pairs):
         # `Engine(server_args=ServerArgs(speculative_algorithm=ALG, ...))` in a script: code, whose
