@@ -149,6 +149,8 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         raise UsageError(f"{path}: {len(packed)} transcript(s) are zstd-compressed (Codex compresses rollouts idle "
                          "for 7 days), and the zstd command to read them is not installed",
                          hint="install zstd (apt install zstd, brew install zstd, dnf install zstd)")
+    if not sources and not scanning and crush.is_sqlite(path):
+        _refuse_empty_store(path)
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
@@ -409,6 +411,19 @@ def _sqlite_store(file: Path, fmt: str | None, scanning: bool, store: tuple[str,
 
 
 _STORE_NAMES = {"crush": "Crush", "openai": "Goose", "opencode": "OpenCode"}
+
+
+def _refuse_empty_store(path: Path) -> None:
+    """A store named that holds no session (Crush makes ``.crush/crush.db`` when it starts in a
+    project, before any talk; a copy taken then is empty): one line that says so, not "no transcript
+    files found" with a list of the formats expected."""
+    try:
+        _, _, name = _store_sessions(path)
+    except crush.StoreError:
+        return
+    raise UsageError(f"{path}: {name}'s session store holds no session yet",
+                     hint="name the store the sessions were written to (a later copy, or the one in use: it is opened "
+                          "read-only)")
 
 
 def _store_sessions(file: Path) -> tuple[list, str, str]:
