@@ -899,6 +899,7 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
     borderless = boxed and lead.lstrip(" ")[0] == "\u2500"
     indent = len(lead) - len(lead.lstrip(" "))
     piece = ""  # the head of a frame's path that rich wrapped onto the lines before
+    remote = None  # a Ray task's error, whose remote frames follow (_RAY_CAUSE_FOLLOWS)
     while pos < len(output):
         nl = output.find("\n", pos)
         end = len(output) if nl < 0 else nl
@@ -968,11 +969,32 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         if text[0] in "^~" and not text.strip("^~ "):
             pos = end + 1  # 3.11's carets under a flush-left source line
             continue
+        if text.startswith(_RAY_LEADS) and (ray := _RAY_CAUSE_FOLLOWS.match(text)) is not None:
+            # the remote task's frames and its own exception follow (see _RAY_CAUSE_FOLLOWS)
+            said = text.find(": ")
+            remote = ErrorInfo("traceback", text[:said], text[said + 2:].strip()[:300], file, line)
+            pos = end + 1
+            continue
         m = _EXC_LINE.match(text)
         if m and not text.startswith("Traceback"):
             return ErrorInfo("traceback", m.group("type"), (m.group("msg") or "").strip(), file, line), end
         break  # a truncated traceback: no exception line
+    if remote is not None:
+        return remote, pos  # the remote frames cut off: what the Ray line says
     return ErrorInfo("traceback", None, "traceback without an exception line (truncated output)", file, line), pos
+
+
+# Ray re-raises a remote task's exception in the caller as "ray.exceptions.RayTaskError(ValueError):
+# ray::HiddenStatesGenerator.generate() (pid=5521, ip=10.0.0.12)", then the remote frames,
+# indented, then the remote exception's own line ("ValueError: ..."), all in one traceback (ray
+# python/ray/exceptions.py, RayTaskError.__str__); an actor whose constructor raised says so in
+# ActorDiedError ("The actor died because of an error raised in its creation task, ray::X.__init__()
+# ...") with the same tail. The remote exception, at its innermost frame, is the error; the Ray
+# line had ended the traceback as one without an exception line.
+_RAY_LEADS = ("ray.", "RayTaskError", "ActorDiedError")
+_RAY_CAUSE_FOLLOWS = re.compile(r"(?P<type>(?:ray\.exceptions\.)?RayTaskError)\((?P<cause>[\w.]+)\): ray::"
+                                r"|(?P<actor>(?:ray\.exceptions\.)?ActorDiedError): The actor died because of an error "
+                                r"raised in its creation task")
 
 
 # rich's traceback (Textualize/rich rich/traceback.py, what typer and other CLIs install) draws
