@@ -7,10 +7,20 @@ import re
 from typing import Any
 
 from spec_debug.diagnose.steps.common import not_checked, record
+from spec_debug.eagle3.engines import parse_version
 from spec_debug.record import Finding
 
 NS = "engine"
 _UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+")
+
+
+def _unreadable_version(version: str) -> bool:
+    """A version the conventions table cannot place (engines.parse_version refuses it)."""
+    try:
+        parse_version(version)
+    except ValueError:
+        return True
+    return False
 
 
 def _installed(packages: Any) -> dict[str, Any]:
@@ -42,7 +52,11 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     version_source = "--var engine_version" if version else None
     if version is None and name and name in packages:
         version, version_source = packages[name].get("version"), f"{where} (package metadata)"
-    untagged = None
+    untagged = unreadable = None
+    if version and _unreadable_version(str(version)):
+        # a fork's own label or a typo: every later step would fail on it (SD003 three times);
+        # said once here, and the later steps get no version (the newest conventions)
+        unreadable, version = f"{version!r} ({version_source})", None
     if version and _UNTAGGED_BUILD.match(str(version)):
         # setuptools-scm's fallback for a checkout without release tags: vLLM built from source
         # (and images built that way) report "0.1.dev19253+g5f76ae224", which as a version is
@@ -53,7 +67,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
               "python": host.get("python"), "python_executable": host.get("python_executable"),
               "server_python": server.get("python"), "server_pid": server.get("pid"),
               "server_note": server.get("note"), "server_read": server.get("packages") is not None,
-              "untagged_build": untagged}
+              "untagged_build": untagged, "unreadable_version": unreadable}
     return {NS: engine, "resolved_engine": name or "", "resolved_engine_version": version or ""}
 
 
@@ -63,6 +77,11 @@ def check(ctx: Any) -> list[Finding]:
         return record(ctx.facts, NS, [not_checked(
             ctx, "no engine named, none in the server command, and no single engine installed in this Python",
             "--var engine=sglang|vllm --var engine_version=X.Y.Z")])
+    if engine.get("unreadable_version"):
+        return record(ctx.facts, NS, [not_checked(
+            ctx, f"{engine['name']} version {engine['unreadable_version']} is not a release number: "
+                 "its conventions are taken for the newest release",
+            "--var engine_version=X.Y.Z (e.g. 0.5.4; the release the build is based on)")])
     if engine.get("untagged_build"):
         return record(ctx.facts, NS, [not_checked(
             ctx, f"{engine['name']} {engine['untagged_build']} is a source build without release tags "
