@@ -12,6 +12,19 @@ import unicodedata
 from typing import Any
 
 
+# A playbook is one file, read whole before it runs: `explain`, `validate` and the run record show
+# every step it can run.
+_NO_INCLUDES = "a playbook is one file, with no includes"
+_INCLUDE_KEYS = ("import_playbook", "include", "imports", "include_tasks", "import_tasks", "include_role", "import_role")
+
+
+def include_hint(target: Any) -> str:
+    """What to do with Ansible's include_tasks/import_playbook here; target is the file it names."""
+    other = target.strip() if isinstance(target, str) and target.strip() and "\n" not in target else "OTHER.yaml"
+    return (f"{_NO_INCLUDES}: copy the steps of {other} under steps:, "
+            f"or run it as a playbook of its own (spec-debug run {other})")
+
+
 # Keys of an Ansible playbook, which many authors write first (a playbook here is one play's
 # tasks; docs.ansible.com, playbooks_intro and the shell/command modules).
 _PLAY_HABITS = {
@@ -60,6 +73,10 @@ _ANCHOR_HINT = ("a playbook has no keys that are ignored (compose's x-, GitLab C
 
 def habit_hint(key: str, path: tuple[Any, ...], parent: Any) -> str | None:
     """What to write instead of the unknown key at path; parent is the mapping that holds it."""
+    if key in _INCLUDE_KEYS and len(path) in (1, 3):
+        # Ansible's reuse keys (docs.ansible.com, playbooks_reuse): import_playbook at the top,
+        # include_tasks/import_tasks/include_role/import_role (`include` before 2.4) in a task.
+        return include_hint(parent.get(key) if isinstance(parent, dict) else None)
     if len(path) == 1:
         return _ANCHOR_HINT if _ANCHOR_HOLDER.match(key) else _PLAY_HABITS.get(key)
     if len(path) == 3 and path[0] == "steps":

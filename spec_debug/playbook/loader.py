@@ -21,7 +21,7 @@ from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_h
 from spec_debug.playbook.pasted_characters import pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
-from spec_debug.playbook.habits import habit_hint, model_word, pattern_hint
+from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.number_text import check_numbers_as_text
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
@@ -167,7 +167,9 @@ def load_playbook_text(text: str, source: str = "<playbook>") -> Playbook:
     if not isinstance(document.value, dict):
         play = document.value[0] if isinstance(document.value, list) and document.value else None
         hint = None
-        if isinstance(play, dict) and ("tasks" in play or "hosts" in play):
+        if isinstance(play, dict) and "import_playbook" in play:
+            hint = include_hint(play["import_playbook"])
+        elif isinstance(play, dict) and ("tasks" in play or "hosts" in play):
             # `- hosts: gpus\n  tasks: [...]`: an Ansible playbook is a list of plays.
             hint = ("this is an Ansible play list; a spec-debug playbook is one mapping: name: ..., steps: "
                     "(the tasks, each with an id: and a run:); hosts are given with --host or --inventory")
