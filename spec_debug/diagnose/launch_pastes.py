@@ -52,6 +52,8 @@ def pasted_argv(text: str, reader: ArgvReader) -> list[str] | None:
         exec_form = _production_stack_argv(text)
     if exec_form is None:
         exec_form = _ray_serve_llm_argv(text)
+    if exec_form is None:
+        exec_form = _ansible_play_argv(text, reader)
     with_dotenv = _dotenv_and_compose(text)
     if exec_form is None and with_dotenv is not None:
         exec_form = _manifest_argv(with_dotenv[1], reader, dotenv=with_dotenv[0])
@@ -653,6 +655,84 @@ def _ansible_vars_argv(text: str) -> list[str] | None:
         return ["vllm", "serve", *([_jinja_filled(model, scalars)] if given else []), *words]
     given = model is not None and not any(w.split("=", 1)[0] in ("--model-path", "--model") for w in words)
     return ["python3", "-m", "sglang.launch_server", *(["--model-path", _jinja_filled(model, scalars)] if given else []), *words]
+
+
+# The modules of an Ansible task that run a command (ansible.builtin.shell / command, their short
+# and ansible.legacy names): a string, or `cmd:` / `argv:` under the module.
+_ANSIBLE_COMMAND_MODULES = tuple(f"{prefix}{name}" for prefix in ("", "ansible.builtin.", "ansible.legacy.")
+                                 for name in ("shell", "command"))
+_ANSIBLE_TASK_LISTS = ("tasks", "pre_tasks", "post_tasks", "handlers", "block", "rescue", "always")
+# `{{ name }}`, `{{ name | join(' ') }}`, `{{ name | int }}` and the like, `{{ name + 1 }}`.
+_JINJA_EXPRESSION = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\|\s*(join\(\s*(['\"])(.*?)\3\s*\)|int|string|quote|trim)\s*"
+                               r"|([+-])\s*(\d+)\s*)?\}\}")
+
+
+def _ansible_play_argv(text: str, reader: ArgvReader) -> list[str] | None:
+    """The server an Ansible playbook's shell/command task starts, its `{{ var }}` filled from the
+    play's and the task's `vars:` (Jinja2, as Ansible templates a task's arguments). Was: read as
+    a container spec or shell words, `--speculative-num-steps {{ spec_steps }}` refused as 'expects
+    an integer, got {{'. None for any other text."""
+    if not re.search(r"^\s*-?\s*(?:hosts|tasks)\s*:", text, re.M):
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(doc, list) or not all(isinstance(play, dict) for play in doc) or not any(
+            "hosts" in play or "tasks" in play for play in doc):
+        return None
+    commands = [(command, variables) for play in doc for command, variables in _ansible_commands(play, {})]
+    for command, variables in commands:
+        if not re.search(r"\b(?:sglang|vllm)\b", command):
+            continue
+        filled = _JINJA_EXPRESSION.sub(lambda m: _jinja_value(m, variables), command)
+        if "{{" in filled:
+            unknown = sorted(set(re.findall(r"\{\{.*?\}\}", filled)))
+            raise LaunchParseError(
+                f"this Ansible task's command uses {', '.join(unknown)}, which the play's vars in this text "
+                "do not set: the server's flags are not all here",
+                hint="paste the command as it ran (`ps -ww -o args -p PID` on the host), or the vars file too")
+        try:
+            argv = reader.script_argv(filled)
+        except LaunchParseError:
+            continue
+        if reader.is_server(argv):
+            return argv
+    return None
+
+
+def _ansible_commands(node: dict[str, Any], inherited: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(command text, the vars it sees) of every shell/command task under a play or block, in order."""
+    variables = {**inherited, **(node.get("vars") if isinstance(node.get("vars"), dict) else {})}
+    found: list[tuple[str, dict[str, Any]]] = []
+    for module in _ANSIBLE_COMMAND_MODULES:
+        value = node.get(module)
+        if isinstance(value, dict):
+            value = value.get("cmd") if isinstance(value.get("cmd"), str) else (
+                shlex.join(str(w) for w in value["argv"]) if isinstance(value.get("argv"), list) else None)
+        if isinstance(value, str):
+            found.append((value, variables))
+    for key in _ANSIBLE_TASK_LISTS:
+        for task in node.get(key) or []:
+            if isinstance(task, dict):
+                found += _ansible_commands(task, variables)
+    return found
+
+
+def _jinja_value(m: re.Match[str], variables: dict[str, Any]) -> str:
+    """One `{{ ... }}` of a task filled from its vars (left as written when it cannot be)."""
+    value = variables.get(m.group(1))
+    if value is None or isinstance(value, dict):
+        return m.group(0)
+    if m.group(2) and m.group(2).startswith("join"):
+        return m.group(4).join(str(v) for v in value) if isinstance(value, list) else m.group(0)
+    if isinstance(value, list):
+        return m.group(0)
+    if m.group(5):
+        if not isinstance(value, int) or isinstance(value, bool):
+            return m.group(0)
+        return str(value + int(m.group(6)) if m.group(5) == "+" else value - int(m.group(6)))
+    return shlex.quote(str(value)) if m.group(2) == "quote" else str(value)
 
 
 def _flag_words(value: Any, scalars: dict[str, str]) -> list[str] | None:

@@ -75,3 +75,59 @@ def test_an_sglang_config_with_underscore_keys_is_still_refused_as_sglang_refuse
     # passes on as is: sgl-project/sglang python/sglang/srt/server_args_config_parser.py)
     with pytest.raises(LaunchParseError, match="--model_path is not an SGLang flag"):
         parse_launch_command("model_path: m\nspeculative_num_steps: 1\ntp_size: 2\n")
+
+
+PLAYBOOK = """---
+- name: Start the SGLang server
+  hosts: gpu_servers
+  become: true
+  vars:
+    model_path: meta-llama/Llama-3.1-8B-Instruct
+    draft_path: jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B
+    spec_steps: 1
+    sglang_port: 30000
+  tasks:
+    - name: Install sglang
+      ansible.builtin.pip:
+        name: "sglang[all]==0.5.2"
+    - name: Launch the server
+      ansible.builtin.shell: >
+        nohup python3 -m sglang.launch_server
+        --model-path {{ model_path }}
+        --speculative-algorithm EAGLE3
+        --speculative-draft-model-path {{ draft_path }}
+        --speculative-num-steps {{ spec_steps }}
+        --speculative-eagle-topk 1
+        --speculative-num-draft-tokens {{ spec_steps + 1 }}
+        --port {{ sglang_port }} > /var/log/sglang.log 2>&1 &
+      async: 10
+      poll: 0
+"""
+
+VLLM_PLAYBOOK = """- hosts: all
+  vars:
+    vllm_args:
+      - --max-model-len 8192
+      - --speculative-config '{"method":"eagle3","model":"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B","num_speculative_tokens":1}'
+  tasks:
+    - block:
+        - name: serve
+          command: "vllm serve meta-llama/Llama-3.1-8B-Instruct {{ vllm_args | join(' ') }}"
+          args:
+            chdir: /srv
+"""
+
+
+@pytest.mark.parametrize("text, engine", [(PLAYBOOK, "sglang"), (VLLM_PLAYBOOK, "vllm")])
+def test_a_playbooks_task_is_its_command_with_the_plays_vars(text, engine):
+    # (was: `--speculative-num-steps {{ spec_steps }}` read as is: 'expects an integer, got {{')
+    cfg = parse_launch_command(text)
+    assert (cfg.engine, cfg.target_model) == (engine, "meta-llama/Llama-3.1-8B-Instruct")
+    launch, findings = _findings(text)
+    assert launch["found"] and "SD101" in [f.code for f in findings]
+
+
+def test_a_var_the_play_does_not_set_says_so():
+    text = PLAYBOOK.replace("    spec_steps: 1\n", "")
+    with pytest.raises(LaunchParseError, match=r"\{\{ spec_steps \}\}.*do not set"):
+        parse_launch_command(text)
