@@ -390,8 +390,30 @@ def _result(data: dict, block: int, event) -> Event:
     found = _EXIT_TAIL.search(output[-600:])
     code = int(found.group(1)) if found else None
     failed = data.get("is_error") is True or bool(code) or _ABORTED in output[-600:]
+    if code is None and not failed:
+        code = _finished_exit(data.get("metadata"))
+        failed = bool(code)
     call_id = data.get("tool_call_id") if isinstance(data.get("tool_call_id"), str) else None
     return event("tool_result", "tool", block, call_id=call_id, text=output, exit_code=code, is_error=failed)
+
+
+def _finished_exit(raw) -> int | None:
+    """The exit code of a bash run that finished, from its result's metadata
+    (``BashResponseMetadata{start_time, end_time, output, working_directory}``, charmbracelet/crush
+    ``internal/llm/tools/bash.go``, ``internal/agent/tools/bash.go``): its ``exit_code`` where a
+    release writes one, else 0, as the tool appends ``Exit code N`` only when N is not 0 and the
+    abort note when it was cut. None for any other tool, and for a run moved to the background
+    (``background``: still running when the result was written)."""
+    if not isinstance(raw, str) or '"working_directory"' not in raw:
+        return None
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(meta, dict) or "start_time" not in meta or meta.get("background") is True:
+        return None
+    code = meta.get("exit_code", 0)
+    return code if type(code) is int else None
 
 
 def _typed_command(data: dict, role: str, block: int, event) -> Iterator[Event]:
