@@ -173,8 +173,9 @@ _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)(?:\s*[-\u2013]\s*|~)$")
 # The run without speculation in prose: "baseline", the NO_SPEC phrases, and the names the
 # field gives it: "vanilla" (vllm-project/vllm#16035, #24343), "autoregressive", "normal
-# decoding" (sgl-project/sglang#2150: "Normal decoding speed (SGLang): 156 token/s").
-_BASELINE_WORDS = r"baseline|vanilla|autoregressive|" + NO_SPEC
+# decoding" (sgl-project/sglang#2150: "Normal decoding speed (SGLang): 156 token/s"), and "AR"
+# (autoregressive) in capitals, a word of its own: "AR: 95.3 tok/s; MTP: 180.2 tok/s".
+_BASELINE_WORDS = r"baseline|vanilla|autoregressive|(?-i:\bAR\b)(?![-/])|" + NO_SPEC
 # "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
 # baseline that has its own number.
 # A bare "without" that ends the clause ("30 tok/s with EAGLE, 21 tok/s without.") is the run
@@ -1723,13 +1724,13 @@ def _percent_faster(text: str, at: int, end: int) -> tuple[float, int, int] | No
 
 def _may_say_baseline(before: str) -> bool:
     """Every spelling _BASELINE_BEFORE knows has "baseline", "spec", "eagle", "draft", "vanilla",
-    "regressive" or "normal" in it; the regex (an alternation searched at every offset) is the
+    "regressive", "normal" or "AR" in it; the regex (an alternation searched at every offset) is the
     costly part of reading a throughput."""
     if not before.isascii():
         return True  # re.I folds some non-ASCII letters (U+017F is an "s") that lower() keeps
     low = before.lower()
     return "baseline" in low or "spec" in low or "eagle" in low or "draft" in low or "vanilla" in low \
-        or "regressive" in low or "normal" in low
+        or "regressive" in low or "normal" in low or "AR" in before
 
 
 def _accuracy(text: str, found: list[Metric]) -> None:

@@ -106,3 +106,17 @@ def test_a_factor_against_an_expectation_or_another_run_is_no_speedup(text):
 ])
 def test_a_factor_against_the_run_without_speculation_stays(text, factor):
     assert _readings(text) == [("speedup", factor, "x")]
+
+
+@pytest.mark.parametrize("text", [
+    "Results: AR 95.3 tok/s, MTP 180.2 tok/s.",
+    "AR: 95.3 tok/s; EAGLE3: 180.2 tok/s",
+    "95.3 tok/s (AR) vs 180.2 tok/s (MTP)",
+])
+def test_ar_in_prose_is_the_baseline(text):
+    assert _readings(text) == [("baseline_throughput", 95.3, "tok/s"), ("throughput", 180.2, "tok/s")]
+
+
+@pytest.mark.parametrize("text", ["AR-LLM runs at 95.3 tok/s", "The CAR model hits 95.3 tok/s", "ar 95.3 tok/s"])
+def test_ar_inside_a_name_or_in_lower_case_is_no_baseline(text):
+    assert _readings(text) == [("throughput", 95.3, "tok/s")]
