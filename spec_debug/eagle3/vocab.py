@@ -301,7 +301,9 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     """Run every check on a `checkpoint.DraftCheckpoint` (reads only d2t and t2d)."""
     cfg = checkpoint.config
     d2t, t2d = checkpoint.vocab_maps()
-    # maps saved as [1, N] or [N, 1] by hand-written exporters: compare their entries
+    # maps saved as [1, N] or [N, 1] by hand-written exporters: compare their entries, and
+    # say that the loaders refuse the shape (check_map_shapes)
+    shapes = check_map_shapes(_shape(d2t), _shape(t2d))
     d2t = d2t.reshape(-1) if d2t is not None else None
     t2d = t2d.reshape(-1) if t2d is not None else None
     lm_head = checkpoint.shape("lm_head.weight")
@@ -322,8 +324,42 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     # llama_eagle3.py also loads the target's head then), whatever speculators' default says
     served_rows = cfg.draft_vocab_size if configured else cfg.vocab_size
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
-                       report.checks + (check_lm_head_rows(lm_rows, served_rows, configured,
-                                                           report.target_vocab_size),))
+                       (shapes,) + report.checks
+                       + (check_lm_head_rows(lm_rows, served_rows, configured,
+                                             report.target_vocab_size),))
+
+
+def _shape(tensor: Any) -> list[int] | None:
+    return None if tensor is None else [int(n) for n in tensor.shape]
+
+
+def check_map_shapes(d2t_shape: list[int] | None, t2d_shape: list[int] | None) -> VocabCheck:
+    """d2t and t2d are 1-D. speculators registers them as [DV] / [V] buffers and its
+    from_pretrained refuses a [1, N] or [N, 1] map (transformers: size mismatch, with
+    ignore_mismatched_sizes off; checked with speculators 0.9.0); vLLM loads d2t into its
+    [DV] draft_id_to_target_id through default_weight_loader, which asserts equal sizes
+    (vllm model_executor/models/llama_eagle3.py, model_loader/weight_utils.py); engines skip
+    t2d, so its shape stops speculators only."""
+    issues = []
+    if d2t_shape is not None and len(d2t_shape) != 1:
+        issues.append(VocabIssue(
+            "d2t_length", f"d2t has shape {d2t_shape}, not [{_entries(d2t_shape)}]: "
+            "speculators' from_pretrained and vLLM's weight loader refuse it (size mismatch); "
+            "save d2t.reshape(-1)", {"d2t_shape": d2t_shape}))
+    if t2d_shape is not None and len(t2d_shape) != 1:
+        issues.append(VocabIssue(
+            "t2d_length", f"t2d has shape {t2d_shape}, not [{_entries(t2d_shape)}]: "
+            "speculators' from_pretrained refuses it (size mismatch; vLLM and SGLang do not "
+            "read t2d); save t2d.reshape(-1)", {"t2d_shape": t2d_shape}))
+    return VocabCheck("map_shapes", ok=not issues, issues=tuple(issues),
+                      skipped=d2t_shape is None and t2d_shape is None)
+
+
+def _entries(shape: list[int]) -> int:
+    count = 1
+    for n in shape:
+        count *= n
+    return count
 
 
 def _config_vocab_check(check: VocabCheck, config_vocab: int, embed_rows: int | None) -> VocabCheck:
