@@ -19,10 +19,16 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterator, TypeVar
+
+import pytest
 
 from spec_debug.runner.ssh_connect import ConnectOptions
+
+T = TypeVar("T")
 
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 SSH_KEYGEN = shutil.which("ssh-keygen") or "/usr/bin/ssh-keygen"
@@ -321,3 +327,118 @@ def still_beating(beat: Path, within_s: float = 5.0) -> bool:
         if lines() > seen:
             return True
     return False
+
+
+class Relay:
+    """A TCP relay on loopback to a real sshd, to put a faulty path between us and it:
+    `from_server_delay_s` delivers what sshd sends that much late (a long, slow path);
+    `banner_only` passes sshd's first line (its banner) and loses the rest (an MTU black hole).
+    `accepted` counts the connections made through it (a retried login shows as a second)."""
+
+    def __init__(self, server: SshServer, *, from_server_delay_s: float = 0.0, banner_only: bool = False) -> None:
+        self.server = server
+        self.from_server_delay_s = from_server_delay_s
+        self.banner_only = banner_only
+        self.accepted = 0
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(8)
+        self.port = int(self._listener.getsockname()[1])
+        self._sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            self.accepted += 1
+            upstream = socket.create_connection((self.server.address, self.server.port))
+            self._sockets += [client, upstream]
+            threading.Thread(target=self._pipe, args=(client, upstream, 0.0, False), daemon=True).start()
+            threading.Thread(
+                target=self._pipe, args=(upstream, client, self.from_server_delay_s, self.banner_only), daemon=True
+            ).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket, delay_s: float, banner_only: bool) -> None:
+        passed = b""
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            if banner_only:
+                if b"\n" in passed:
+                    continue  # lost on the way
+                data = data[: data.index(b"\n") + 1] if b"\n" in data else data
+                passed += data
+            time.sleep(delay_s)
+            try:
+                sink.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self._listener.close()
+        for sock in self._sockets:
+            sock.close()
+
+    def __enter__(self) -> "Relay":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@pytest.fixture
+def slow_link(sshd: SshServer) -> Iterator[Relay]:
+    """A Relay to the shared `sshd` whose packets reach us 0.3 s late, so a handshake takes
+    over a second and paramiko's waits read the clock before each answer comes. Import it into
+    a test module (`from tests.sshd_fixture import slow_link`) to use it as a fixture."""
+    with Relay(sshd, from_server_delay_s=0.3) as link:
+        yield link
+
+
+def wall_clock_stepped(step_s: float, after_readings: int = 1, *, first_read_in: str | None = None) -> types.SimpleNamespace:
+    """A stand-in for the `time` module of the paramiko module under test whose wall clock
+    (time.time) is stepped by step_s after its first `after_readings` readings, or, with
+    `first_read_in`, after the first reading made by the function of that name (the start of
+    the wait under test: a step must fall inside it, not before its first reading), as NTP or
+    chrony step it after a VM's pause, snapshot restore or migration, or a laptop waking (the
+    machine's own clock cannot be stepped in a test). The monotonic clock is left alone."""
+    readings = [0]
+    started = [first_read_in is None]
+
+    def stepped() -> float:
+        if not started[0]:
+            started[0] = sys._getframe(1).f_code.co_name == first_read_in
+            return time.time()
+        readings[0] += 1
+        return time.time() + (step_s if readings[0] > after_readings or first_read_in is not None else 0.0)
+
+    clock = {name: getattr(time, name) for name in dir(time) if not name.startswith("_")}
+    return types.SimpleNamespace(**{**clock, "time": stepped})
+
+
+def returns_within(seconds: float, call: Callable[[], T], what: str) -> T:
+    """call()'s result (or its exception), failing the test if it has not returned within
+    `seconds` (it goes on in a daemon thread): `what` says what it would be waiting for."""
+    result: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            result["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting for {what} after {seconds:g} s"
+    if "error" in result:
+        raise result["error"]  # type: ignore[misc]
+    return result["value"]  # type: ignore[return-value]

@@ -45,9 +45,6 @@ def _hand_to_agent(
 # held every host's login, and the run, for good, --batch included; ssh(1) would wait too, but
 # it serves one host. Past this the login goes on with the key files, as with no agent.
 _AGENT_ANSWER_S = 30.0
-# Agent sockets that stayed silent in this run: later logins (other hosts, reconnects) skip
-# them at once instead of waiting _AGENT_ANSWER_S each.
-_SILENT_AGENTS: set[str] = set()
 # How long connecting to the agent's socket may take. connect() on a unix socket sleeps while the
 # listener's accept queue is full (Linux: net/unix/af_unix.c, unix_stream_connect waits in
 # unix_wait_for_peer), and an agent that stopped accepting (stopped with SIGSTOP or Ctrl-Z, stuck
@@ -55,8 +52,10 @@ _SILENT_AGENTS: set[str] = set()
 # its queue filled, before _AGENT_ANSWER_S could apply. A live agent accepts at once.
 _AGENT_CONNECT_S = 10.0
 _AGENT_CONNECT_POLL_S = 0.05
-# Agent sockets that did not accept in this run: skipped at once after, as _SILENT_AGENTS.
-_UNACCEPTING_AGENTS: set[str] = set()
+# Agent sockets that stayed silent or did not accept in this run, each with why: later logins
+# (other hosts, reconnects) skip them at once, with the same reason, instead of waiting
+# _AGENT_ANSWER_S or _AGENT_CONNECT_S each.
+_UNREACHABLE_AGENTS: dict[str, str] = {}
 
 
 def _connect_within(sock: socket.socket, path: str, seconds: float) -> None:
@@ -107,8 +106,9 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         f"it did not accept the connection within {_AGENT_CONNECT_S:g} s (the agent process is stopped or hung: "
         f"restart it, or {'unset SSH_AUTH_SOCK' if label == 'SSH_AUTH_SOCK' else 'set IdentityAgent none'})"
     )
-    if path in _SILENT_AGENTS or path in _UNACCEPTING_AGENTS:
-        attempts.agent_unreachable = f"{label} {_short(path)}: {silent if path in _SILENT_AGENTS else unaccepting}"
+    known = _UNREACHABLE_AGENTS.get(path)
+    if known is not None:
+        attempts.agent_unreachable = f"{label} {_short(path)}: {known}"
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     connected = False
@@ -123,6 +123,6 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         if isinstance(exc, TimeoutError):
             reason = silent if connected else unaccepting
             with _AGENT_LOCK:
-                (_SILENT_AGENTS if connected else _UNACCEPTING_AGENTS).add(path)
+                _UNREACHABLE_AGENTS[path] = reason
         attempts.agent_unreachable = f"{label} {_short(path)}: {reason}"
         return None

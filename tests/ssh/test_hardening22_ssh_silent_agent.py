@@ -16,7 +16,7 @@ import socket
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
@@ -24,7 +24,7 @@ import spec_debug.runner.ssh_agent as ssh_agent
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from tests.sshd_fixture import ClientSetup, SshServer
+from tests.sshd_fixture import ClientSetup, SshServer, returns_within
 
 
 # The connections each silent agent accepted, by its socket's path.
@@ -50,34 +50,18 @@ def silent_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     threading.Thread(target=accept, daemon=True).start()
     monkeypatch.setenv("SSH_AUTH_SOCK", str(path))
     monkeypatch.setattr(ssh_agent, "_AGENT_ANSWER_S", 1.0, raising=False)
-    monkeypatch.setattr(ssh_agent, "_SILENT_AGENTS", set(), raising=False)  # the run's memory of silent agents
+    monkeypatch.setattr(ssh_agent, "_UNREACHABLE_AGENTS", {})  # the run's memory of silent agents
     yield path
     listener.close()
     for connection in accepted:
         connection.close()
 
 
-def _connect_within(seconds: float, connect: Callable[[], SSHTransport]) -> SSHTransport:
-    result: dict[str, object] = {}
-
-    def target() -> None:
-        try:
-            result["value"] = connect()
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            result["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"the login still waits for the silent agent after {seconds:g} s"
-    if "error" in result:
-        raise result["error"]  # type: ignore[misc]
-    return result["value"]  # type: ignore[return-value]
-
-
 def test_a_login_goes_on_with_the_key_file_past_a_silent_agent(client: ClientSetup, sshd: SshServer, silent_agent: Path) -> None:
     started = time.monotonic()
-    with _connect_within(4.0, lambda: SSHTransport.connect("target", client.options(use_agent=True))) as transport:
+    with returns_within(
+        4.0, lambda: SSHTransport.connect("target", client.options(use_agent=True)), "a login past the silent agent"
+    ) as transport:
         out = StreamCapture("stdout")
         assert transport.run("echo fine", stdout=out, stderr=StreamCapture("stderr")).exit_code == 0 and out.text() == "fine\n"
     assert time.monotonic() - started < 4.0
@@ -86,7 +70,9 @@ def test_a_login_goes_on_with_the_key_file_past_a_silent_agent(client: ClientSet
 def test_a_failed_login_names_the_silent_agent(client: ClientSetup, sshd: SshServer, silent_agent: Path, tmp_path: Path) -> None:
     client.alias("nokey", sshd, IdentityFile=str(tmp_path / "absent_key"))
     with pytest.raises(AuthenticationError) as refused:
-        _connect_within(4.0, lambda: SSHTransport.connect("nokey", client.options(use_agent=True)))
+        returns_within(
+            4.0, lambda: SSHTransport.connect("nokey", client.options(use_agent=True)), "a login past the silent agent"
+        )
     said = refused.value.message
     assert "\n" not in said and "SSH_AUTH_SOCK" in said and "did not list its keys within 1 s" in said, said
 
@@ -94,7 +80,9 @@ def test_a_failed_login_names_the_silent_agent(client: ClientSetup, sshd: SshSer
 def test_a_silent_agent_is_waited_for_once_per_run(client: ClientSetup, sshd: SshServer, silent_agent: Path) -> None:
     """Every host of a fleet, and every reconnect, waited the whole time again."""
     for _ in range(3):
-        with _connect_within(4.0, lambda: SSHTransport.connect("target", client.options(use_agent=True))):
+        with returns_within(
+            4.0, lambda: SSHTransport.connect("target", client.options(use_agent=True)), "a login past the silent agent"
+        ):
             pass
     # Counted, not timed: a login on a loaded 2-core host can itself take most of a second.
     deadline = time.monotonic() + 2.0

@@ -15,7 +15,6 @@ auth handler reads: every reading after the first is 30 s ahead.
 from __future__ import annotations
 
 import time
-from typing import Iterator
 
 import paramiko.auth_handler
 import pytest
@@ -23,22 +22,14 @@ import pytest
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HandshakeError
-from tests.ssh.test_hardening23_ssh_wall_clock_step import _clock_stepped_after_first_reading, _SlowLink
-from tests.sshd_fixture import ClientSetup, SshServer
-
-
-@pytest.fixture
-def slow_link(sshd: SshServer) -> Iterator[_SlowLink]:
-    link = _SlowLink(sshd)
-    yield link
-    link.close()
+from tests.sshd_fixture import ClientSetup, Relay, SshServer, slow_link, wall_clock_stepped  # noqa: F401 - slow_link: a fixture
 
 
 def test_a_wall_clock_step_during_the_login_is_not_a_silent_host(
-    client: ClientSetup, sshd: SshServer, slow_link: _SlowLink, monkeypatch: pytest.MonkeyPatch
+    client: ClientSetup, sshd: SshServer, slow_link: Relay, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client.alias("faraway", sshd, Port=slow_link.port, HostKeyAlias=sshd.known_hosts_name)
-    monkeypatch.setattr(paramiko.auth_handler, "time", _clock_stepped_after_first_reading())
+    monkeypatch.setattr(paramiko.auth_handler, "time", wall_clock_stepped(30.0))
     try:
         connection = SSHTransport.connect("faraway", client.options(connect_timeout_s=15.0))
     except HandshakeError as exc:
@@ -49,7 +40,7 @@ def test_a_wall_clock_step_during_the_login_is_not_a_silent_host(
 
 
 def test_a_host_that_never_answers_the_login_still_times_out(
-    client: ClientSetup, sshd: SshServer, slow_link: _SlowLink, monkeypatch: pytest.MonkeyPatch
+    client: ClientSetup, sshd: SshServer, slow_link: Relay, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The monotonic wait keeps ConnectTimeout's bound: sshd's answers held back for good.
     client.alias("faraway", sshd, Port=slow_link.port, HostKeyAlias=sshd.known_hosts_name)

@@ -14,9 +14,8 @@ The agent is a real unix socket listening with a full accept queue; the host is 
 from __future__ import annotations
 
 import socket
-import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
@@ -24,7 +23,7 @@ import spec_debug.runner.ssh_agent as ssh_agent
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
-from tests.sshd_fixture import ClientSetup, SshServer
+from tests.sshd_fixture import ClientSetup, SshServer, returns_within
 
 
 @pytest.fixture
@@ -42,34 +41,18 @@ def unaccepting_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     probe.close()
     monkeypatch.setenv("SSH_AUTH_SOCK", str(path))
     monkeypatch.setattr(ssh_agent, "_AGENT_CONNECT_S", 1.0, raising=False)
-    monkeypatch.setattr(ssh_agent, "_UNACCEPTING_AGENTS", set(), raising=False)  # the run's memory
+    monkeypatch.setattr(ssh_agent, "_UNREACHABLE_AGENTS", {})  # the run's memory
     yield path
     filler.close()
     listener.close()
 
 
-def _connect_within(seconds: float, connect: Callable[[], SSHTransport]) -> SSHTransport:
-    result: dict[str, object] = {}
-
-    def target() -> None:
-        try:
-            result["value"] = connect()
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            result["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"the login still waits for the agent's socket after {seconds:g} s"
-    if "error" in result:
-        raise result["error"]  # type: ignore[misc]
-    return result["value"]  # type: ignore[return-value]
-
-
 def test_a_login_goes_on_with_the_key_file_past_an_agent_that_never_accepts(
     client: ClientSetup, sshd: SshServer, unaccepting_agent: Path
 ) -> None:
-    with _connect_within(20.0, lambda: SSHTransport.connect("target", client.options(use_agent=True))) as transport:
+    with returns_within(
+        20.0, lambda: SSHTransport.connect("target", client.options(use_agent=True)), "a login past the agent's socket"
+    ) as transport:
         out = StreamCapture("stdout")
         assert transport.run("echo fine", stdout=out, stderr=StreamCapture("stderr")).exit_code == 0 and out.text() == "fine\n"
 
@@ -79,7 +62,9 @@ def test_a_failed_login_names_the_agent_that_never_accepted(
 ) -> None:
     client.alias("nokey", sshd, IdentityFile=str(tmp_path / "absent_key"))
     with pytest.raises(AuthenticationError) as refused:
-        _connect_within(20.0, lambda: SSHTransport.connect("nokey", client.options(use_agent=True)))
+        returns_within(
+            20.0, lambda: SSHTransport.connect("nokey", client.options(use_agent=True)), "a login past the agent's socket"
+        )
     said = refused.value.message
     assert "\n" not in said and "SSH_AUTH_SOCK" in said and "did not accept the connection within 1 s" in said, said
     assert "unset SSH_AUTH_SOCK" in said, said
@@ -99,6 +84,8 @@ def test_an_agent_that_never_accepts_is_waited_for_once_per_run(
 
     monkeypatch.setattr(ssh_agent, "_connect_within", counted, raising=False)
     for _ in range(3):
-        with _connect_within(20.0, lambda: SSHTransport.connect("target", client.options(use_agent=True))):
+        with returns_within(
+            20.0, lambda: SSHTransport.connect("target", client.options(use_agent=True)), "a login past the agent's socket"
+        ):
             pass
     assert tries == [str(unaccepting_agent)], tries
