@@ -96,12 +96,12 @@ class LocalTransport(Transport):
         started: float,
     ) -> CommandOutcome:
         process = subprocess.Popen(
-            [_SHELL, command] if from_file else [_SHELL, "-c", command],
+            _utf8_argv([_SHELL, command] if from_file else [_SHELL, "-c", command]),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group, so a timeout can kill the tree
-            env={**os.environ, **env} if env else None,
+            env={**os.environb, **{_utf8(k): _utf8(v) for k, v in env.items()}} if env else None,
         )
         assert process.stdout is not None and process.stderr is not None
         self._abandon_at = None
@@ -190,7 +190,8 @@ class LocalTransport(Transport):
         fetch_deadline), or at once on interrupt(), and leaves the child waiting in the kernel.
         """
         process = subprocess.Popen(
-            ["/bin/sh", "-c", GET_SCRIPT, "sh", os.path.expanduser(remote_path), "" if max_bytes is None else str(max_bytes)],
+            _utf8_argv(["/bin/sh", "-c", GET_SCRIPT, "sh", os.path.expanduser(remote_path),
+                        "" if max_bytes is None else str(max_bytes)]),
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
         )
         assert process.stdout is not None and process.stderr is not None
@@ -363,6 +364,18 @@ def _wait_until(
             return False, False
         except subprocess.TimeoutExpired:
             continue
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _utf8_argv(argv: list[str]) -> list[bytes]:
+    """A command and its paths as the playbook's UTF-8 bytes. Given str, Popen encodes them in
+    the controller's locale: under a Latin-1 or ASCII one (LANG=de_DE, PYTHONUTF8=0 with
+    LANG=C) a step with `echo ✓` failed the host as 'internal error: UnicodeEncodeError'.
+    SSH hosts get the same bytes (paramiko sends a str command as UTF-8)."""
+    return [_utf8(arg) for arg in argv]
 
 
 def _script_file(command: str) -> str | None:
