@@ -6,9 +6,13 @@ the controller parses them (spec_debug.diagnose.serverlog).
 
 from __future__ import annotations
 
+import gzip
+import io
+import json
 import os
 import re
 from collections import deque
+from typing import Any
 
 MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg generation throughput", "token throughput",
            "Accept length", "Acceptance length", "Acceptance rate", "Successful requests",
@@ -34,18 +38,51 @@ _ERROR_LINE = re.compile(r"(?:^|[\s:\]])(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|E
 MAX_ERRORS = 3
 
 
+def _open_log(path: str) -> Any:
+    """The log as text: a rotated log compressed by logrotate (`server.log.1.gz`) is read
+    through gzip, as `zcat` would show it."""
+    with open(path, "rb") as probe:
+        gzipped = probe.read(2) == b"\x1f\x8b"
+    if gzipped:
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
+    return open(path, "r", encoding="utf-8", errors="replace")
+
+
+def _docker_line(line: str) -> str:
+    """A line of Docker's json-file log (/var/lib/docker/containers/ID/ID-json.log, where a
+    containerised server's output lands on the host): `{"log":"...\\n","stream":...}` holds the
+    server's line JSON-escaped; its text is what the server printed."""
+    if not line.startswith('{"log":'):
+        return line
+    try:
+        text = json.loads(line).get("log")
+    except (ValueError, AttributeError):
+        return line
+    return text if isinstance(text, str) else line
+
+
 def run(args: dict) -> dict:
     path = os.path.expanduser(str(args.get("server_log") or ""))
     if not path:
         return {"args": args, "found": False, "lines": []}
     if not os.path.isfile(path):
         return {"args": args, "found": False, "path": path, "lines": []}
+    try:
+        return _read(args, path)
+    except (OSError, EOFError) as exc:
+        # another user's log (a root-owned /var/log file), a truncated .gz: one clear reason
+        return {"args": args, "found": False, "path": path, "lines": [],
+                "unreadable": f"{path} cannot be read: {getattr(exc, 'strerror', None) or exc}"}
+
+
+def _read(args: dict, path: str) -> dict:
     kept: deque[str] = deque(maxlen=MAX_LINES)
     errors: deque[str] = deque(maxlen=MAX_ERRORS)
     total = 0
     in_table = False  # the rows under a bench_one_batch_server table header carry no marker
-    with open(path, "r", encoding="utf-8", errors="replace") as handle:
+    with _open_log(path) as handle:
         for line in handle:
+            line = _docker_line(line)
             total += 1
             in_table = in_table and line.lstrip().startswith("|")
             if "Finish: " in line and "'spec_accept_length'" in line:

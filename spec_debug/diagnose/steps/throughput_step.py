@@ -35,6 +35,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                   else f"median of {stats.decode_lines} decode lines in the server log")
     facts: dict[str, Any] = {NS: {"server_log": host.get("path"), "server_log_found": bool(host.get("found")),
                                   "server_log_errors": list(host.get("errors") or []),
+                                  "server_log_unreadable": host.get("unreadable"),
                                   "log": stats.to_facts(), "baseline_tok_s": baseline,
                                   "measured_tok_s": measured, "measured_source": source,
                                   "var_problems": {k: v for k, v in (("baseline_tok_s", baseline_problem),
@@ -388,8 +389,10 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, problems.get("baseline_tok_s") or "no baseline throughput without speculation",
                                     "--var baseline_tok_s=N (decode tok/s of the same server without speculation)"))
     if measured is None:
+        unreadable = tp.get("server_log_unreadable")
         findings.append(not_checked(ctx, problems.get("measured_tok_s") or _no_numbers_in_log(tp) or
-                                    "no measured throughput with speculation",
+                                    (f"no measured throughput with speculation: {unreadable}" if unreadable
+                                     else "no measured throughput with speculation"),
                                     "--var measured_tok_s=N or --var server_log=PATH"))
     launch = ctx.host_facts.get("launch", {})
     evals = ctx.host_facts.get("eval", {})
