@@ -134,3 +134,17 @@ def test_a_scan_of_the_data_folder_reads_the_store_and_what_storage_has_alone(tm
                                  "title": "old", "time": {"created": 1767800000000, "updated": 1767800000000}}))
     found = discover(db.parent)
     assert sorted((s.id, s.path.name) for s in found) == [(SESSION, "opencode.db"), (extra.stem, extra.name)]
+
+
+def test_a_store_whose_session_table_has_no_time_or_title_is_still_read(tmp_path):
+    """A schema without ``time_created``/``title`` on its session table (a copy trimmed by hand, a
+    release of another shape): the sessions are read in row order. Before, the query failed and the
+    store was refused as no OpenCode store."""
+    _, db = _home(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.executescript("CREATE TABLE s2 AS SELECT id, project_id, parent_id FROM session; DROP TABLE session; "
+                       "ALTER TABLE s2 RENAME TO session;")
+    conn.close()
+    doc = analyze_path(db).to_json()
+    assert [s["id"] for s in doc["sessions"]] == [SESSION]
+    assert len(doc["commands"]) == 4

@@ -44,11 +44,14 @@ def sessions(path: Path) -> list[crush.Session]:
     try:
         conn = crush.open_read_only(path)
         try:
-            if not {"id", "parent_id"} <= _columns(conn, "session") \
+            session_cols = _columns(conn, "session")
+            if not {"id", "parent_id"} <= session_cols \
                     or not {"id", "session_id", "data"} <= _columns(conn, "message") \
                     or not {"id", "message_id", "data"} <= _columns(conn, "part"):
                 raise crush.StoreError("no OpenCode session, message and part tables")
-            rows = conn.execute("SELECT id, title, parent_id FROM session ORDER BY time_created, id").fetchall()
+            title = "title" if "title" in session_cols else "NULL"
+            order = "time_created, id" if "time_created" in session_cols else "rowid"
+            rows = conn.execute(f"SELECT id, {title}, parent_id FROM session ORDER BY {order}").fetchall()
         finally:
             conn.close()
     except sqlite3.Error as exc:
@@ -90,9 +93,10 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats,
         return
     index = 0
     try:
+        when = "m.time_created" if "time_created" in _columns(conn, "message") else "NULL"
         rows = conn.execute(
-            "SELECT m.id, m.time_created, m.data, p.id, p.data FROM message m JOIN part p ON p.message_id = m.id "
-            "WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id", (session_id,))
+            f"SELECT m.id, {when}, m.data, p.id, p.data FROM message m JOIN part p ON p.message_id = m.id "
+            f"WHERE m.session_id = ? ORDER BY {when}, m.id, p.id", (session_id,))
         message_id, role, created = None, "?", None
         for msg_id, msg_created, msg_data, part_id, part_data in rows:
             if msg_id != message_id:
