@@ -133,6 +133,16 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
         # Kimi Code's main agent named alone comes with its sub-agents' logs beside it.
         sources[0].children = [SessionSource(id=wire.parent.name, path=wire, format="kimi")
                                for wire in _kimi_code_sub_agents(path)]
+    elif not scanning and len(sources) == 1 and sources[0].format == "opencode" and path.suffix == ".json":
+        # An OpenCode session file named alone comes with the sub-agent sessions its task calls started
+        # (session files beside it whose parentID leads to it).
+        named = sources[0]
+        beside = [SessionSource(id=f.stem, path=f, format="opencode") for f in sorted(path.parent.glob("ses_*.json"))
+                  if f != path]
+        if any(s is named for s in _nest_opencode_sub_sessions([named, *beside])):
+            sources = [named]
+        else:
+            named.children = []  # a sub-agent's session named alone: read alone
     elif not scanning and len(sources) == 1 and _is_cline_sdk_main(sources[0]):
         # The Cline CLI 3's session named alone comes with its sub-agents' messages files beside it.
         sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="openai", array=sources[0].array)

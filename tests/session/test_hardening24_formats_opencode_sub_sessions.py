@@ -51,3 +51,10 @@ def test_a_sub_agent_session_named_alone_is_still_a_session(tmp_path):
     storage = _with_sub_session(tmp_path)
     found = discover(storage / "session" / PROJECT / f"{CHILD}.json")
     assert [s.id for s in found] == [CHILD]
+
+
+def test_a_session_file_named_alone_comes_with_its_sub_agent_sessions(tmp_path):
+    storage = _with_sub_session(tmp_path)
+    doc = analyze_path(storage / "session" / PROJECT / f"{SESSION}.json").to_json()
+    assert [s["id"] for s in doc["sessions"]] == [SESSION]
+    assert [(c["command"], c["agent"]) for c in doc["commands"]][-1] == (PROBE, CHILD)
