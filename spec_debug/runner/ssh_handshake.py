@@ -168,16 +168,6 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         raise
 
 
-def _wait_out_a_wall_clock_step(transport: paramiko.Transport, deadline: float) -> None:
-    """Wait for the key exchange until `deadline` on the monotonic clock. paramiko times
-    start_client's wait with the wall clock (paramiko/transport.py, start_client: time.time()),
-    so a clock stepped forward while it waited (NTP or chrony correcting a VM paused, restored
-    from a snapshot or migrated; a laptop waking) ended the wait at once, and a healthy host was
-    reported as giving "no SSH handshake within 15 s" a fraction of a second into it."""
-    while transport.is_active() and not getattr(transport, "initial_kex_done", True) and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
 def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, where: str) -> HandshakeError | None:
     """The handshake that ran out of time after sshd said who it is: not "not an SSH server"
     nor "the wrong port", as the plain stall reads. The banner is a few bytes and the key
@@ -286,8 +276,8 @@ def _handshake_on(
     except (EOFError, OSError) as exc:
         _raise_if_proxy_ended(target, sock)
         raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
-    _wait_out_a_wall_clock_step(transport, started + target.connect_timeout_s)
-    # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py).
+    # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py),
+    # timed on the monotonic clock by our transport (ssh_transport, start_client).
     if not transport.is_active() or not getattr(transport, "initial_kex_done", True):
         _raise_if_proxy_ended(target, sock)
         raise _stalled_after_banner(transport, target, where) or stalled

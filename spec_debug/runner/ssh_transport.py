@@ -4,12 +4,14 @@ channel handlers for `exit-signal` and a jump channel's CLOSE."""
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from typing import Callable
 
 import paramiko
 from paramiko.auth_handler import AuthHandler
+from paramiko.buffered_pipe import BufferedPipe
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_DATA, MSG_CHANNEL_EXTENDED_DATA, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
 
 from spec_debug.runner.ssh_handshake_failures import _OFFER_LINES
@@ -17,6 +19,11 @@ from spec_debug.runner.ssh_hostkeys import SHA1_RSA
 
 
 _CERT_SUFFIX = "-cert-v01@openssh.com"
+
+
+# The timeout handed to paramiko's own wall-clock waits that a monotonic timer of ours bounds
+# instead: never reached, even by a clock stepped years ahead.
+_NO_WALL_CLOCK_BOUND_S = 100 * 365 * 86400.0
 
 
 # How long the jump connection's thread waits, on the server's CLOSE of a forwarded channel,
@@ -130,6 +137,58 @@ def keepalive_request() -> paramiko.Message:
     return request
 
 
+def _reads_on_the_monotonic_clock(channel: paramiko.Channel) -> None:
+    """A channel's reads under a timeout (channel.settimeout: our SFTP copies' stall bound, the
+    0.1 s reads paramiko's packetizer makes on a jump channel) timed on the monotonic clock.
+    paramiko counts the time waited with time.time() (paramiko/buffered_pipe.py, read), so a
+    wall clock stepped forward ended a healthy copy's wait at once as a stall, and one stepped
+    back made a single read wait the step's size (a stalled copy, or the keepalive checks of a
+    host behind a jump host, held that long). Set before anyone reads the channel."""
+    for pipe in (channel.in_buffer, channel.in_stderr_buffer):
+        pipe.read = functools.partial(_read_within, pipe)  # type: ignore[method-assign]
+
+
+def _read_within(pipe: BufferedPipe, nbytes: int, timeout: float | None = None) -> bytes:
+    """BufferedPipe.read with its timeout counted on the monotonic clock: the wait is ours, on
+    the pipe's own condition, and paramiko's read then runs with no wait at all."""
+    if timeout is None or timeout <= 0:
+        return bytes(BufferedPipe.read(pipe, nbytes, timeout))
+    deadline = time.monotonic() + timeout
+    with pipe._cv:
+        while len(pipe._buffer) == 0 and not pipe._closed:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            pipe._cv.wait(left)
+    return bytes(BufferedPipe.read(pipe, nbytes, 0.0))  # PipeTimeout when nothing came in time
+
+
+def _keepalive_on_the_monotonic_clock(packetizer: paramiko.Packetizer, interval_s: float, probe: Callable[[], None]) -> None:
+    """paramiko's keepalive schedule (a probe after interval_s with nothing written, checked on
+    each quiet read) on the monotonic clock. paramiko keeps it with time.time()
+    (paramiko/packet.py, _check_keepalive and write_all), so a wall clock stepped back (NTP or
+    chrony correcting a clock that ran fast, a VM's after a restore) sent no probe until the
+    clock caught up: a host that froze mid-step went unnoticed for the size of the step, and a
+    step with no timeout waited on it that long."""
+    written_at = [time.monotonic()]
+    write_all = packetizer.write_all
+
+    def written(out: bytes) -> None:
+        written_at[0] = time.monotonic()
+        write_all(out)
+
+    def check() -> None:
+        if packetizer.need_rekey():
+            return  # as paramiko: not while keys are being renegotiated
+        now = time.monotonic()
+        if now - written_at[0] > interval_s:
+            written_at[0] = now
+            probe()
+
+    packetizer.write_all = written  # type: ignore[method-assign]
+    packetizer._check_keepalive = check  # type: ignore[method-assign]
+
+
 class ServerNotResponding(paramiko.SSHException):
     """The server left our keepalive probes unanswered: the connection is given up."""
 
@@ -202,6 +261,7 @@ class _SignalAwareTransport(paramiko.Transport):
             self._send_user_message(keepalive_request())
 
         self.packetizer.set_keepalive(interval_s, probe)
+        _keepalive_on_the_monotonic_clock(self.packetizer, interval_s, probe)
 
     def _log(self, level: int, msg: object, *args: object) -> None:
         # paramiko's _check_banner logs each line before the banner as "Banner: LINE" and keeps
@@ -274,6 +334,114 @@ class _SignalAwareTransport(paramiko.Transport):
         finally:
             timer.cancel()
             self.auth_timeout = bound
+
+    # paramiko times start_client's wait for the key exchange with the wall clock
+    # (paramiko/transport.py, start_client: max_time = time.time() + timeout): a clock stepped
+    # forward ended it at once (a healthy host "gave no SSH handshake within 15 s"), one stepped
+    # back held a run on a host whose key exchange stalled (an MTU black hole) for the step's
+    # size. The wait is paramiko's with no wall-clock bound, ended by a monotonic timer that
+    # sets its event: start_client then returns with the exchange unfinished, as on its timeout.
+    def start_client(self, event: threading.Event | None = None, timeout: float | None = None) -> None:
+        if event is not None or timeout is None:
+            return super().start_client(event, timeout)  # type: ignore[no-any-return]
+
+        def run_out() -> None:
+            completion: threading.Event | None = getattr(self, "completion_event", None)
+            if completion is not None:
+                completion.set()
+
+        timer = threading.Timer(timeout, run_out)
+        timer.daemon = True
+        timer.start()
+        try:
+            super().start_client(timeout=_NO_WALL_CLOCK_BOUND_S)
+        finally:
+            timer.cancel()
+
+    # paramiko waits for sshd's banner on the wall clock as well (paramiko/transport.py,
+    # _check_banner reads through paramiko/packet.py, _read_timeout: time.time()): a clock
+    # stepped forward before a slow host's banner came read as sshd closing at once, so the
+    # login was retried and the host paced as if it had met MaxStartups; one stepped back kept
+    # us on a stalled host for the step's size. The wait is paramiko's with no wall-clock
+    # bound, ended by a monotonic timer that closes the socket after banner_timeout.
+    def _check_banner(self) -> None:
+        bound = self.banner_timeout
+        waiting = threading.Lock()
+        ran_out = threading.Event()
+
+        def run_out() -> None:
+            with waiting:
+                if not ran_out.is_set():
+                    ran_out.set()
+                    self.packetizer.close()  # ends paramiko's read (EOFError), then ours below
+
+        timer = threading.Timer(bound, run_out)
+        timer.daemon = True
+        self.banner_timeout = _NO_WALL_CLOCK_BOUND_S
+        timer.start()
+        try:
+            super()._check_banner()  # type: ignore[misc]
+        except paramiko.SSHException:
+            if not ran_out.is_set():
+                raise
+        finally:
+            timer.cancel()
+            self.banner_timeout = bound
+        with waiting:
+            stalled = ran_out.is_set()
+            ran_out.set()  # a timer firing now finds the banner read
+        if stalled:
+            # Raised outside the except: no EOFError as its context, which reads "closed at once".
+            raise paramiko.SSHException("Error reading SSH protocol banner: timed out")
+
+    # paramiko bounds its wait for sshd's answer to a CHANNEL_OPEN with the wall clock too
+    # (paramiko/transport.py, open_channel: start_ts = time.time()): a clock stepped forward
+    # read as a host that "did not open a session within 15 s" a moment in, and one stepped
+    # back (NTP after a VM's clock ran fast) held a step on a hung sshd for the step's size.
+    # The wait below is paramiko's with no wall-clock bound, ended by a monotonic timer that
+    # answers the request as refused ("Timeout opening channel.", paramiko's own words).
+    _opening = threading.local()
+
+    def _next_channel(self) -> int:
+        chanid = int(super()._next_channel())  # type: ignore[misc]
+        opening: list[int] | None = getattr(self._opening, "chanid", None)
+        if opening is not None:  # called by open_channel under self.lock, in the opener's thread
+            opening.append(chanid)
+        return chanid
+
+    def open_channel(  # type: ignore[override]
+        self, kind: str, dest_addr: tuple[str, int] | None = None, src_addr: tuple[str, int] | None = None,
+        window_size: int | None = None, max_packet_size: int | None = None, timeout: float | None = None,
+    ) -> paramiko.Channel:
+        bound = self.channel_timeout if timeout is None else timeout
+        ran_out = threading.Event()
+        opening: list[int] = []
+        self._opening.chanid = opening
+        timer = threading.Timer(bound, self._give_up_opening, args=(opening, ran_out))
+        timer.daemon = True
+        timer.start()
+        try:
+            channel = super().open_channel(kind, dest_addr, src_addr, window_size, max_packet_size, timeout=_NO_WALL_CLOCK_BOUND_S)
+        except paramiko.SSHException:
+            if ran_out.is_set() and self.is_active():
+                raise paramiko.SSHException("Timeout opening channel.") from None
+            raise
+        finally:
+            timer.cancel()
+            self._opening.chanid = None
+        _reads_on_the_monotonic_clock(channel)
+        return channel
+
+    def _give_up_opening(self, opening: list[int], ran_out: threading.Event) -> None:
+        """The timer's end of a CHANNEL_OPEN left unanswered: what paramiko does on a refusal
+        (paramiko/transport.py, _parse_channel_open_failure), so its wait ends with no channel."""
+        with self.lock:
+            chanid = opening[0] if opening else None
+            if chanid is None or chanid not in self.channel_events:
+                return  # answered (or not yet sent: the timer is far longer than the send)
+            ran_out.set()
+            self._channels.delete(chanid)
+            self.channel_events.pop(chanid).set()
 
     # Any reply to a global request (ours are only the probes) proves the server alive.
     def _parse_request_success(self, m: paramiko.Message) -> None:
