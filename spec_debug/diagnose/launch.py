@@ -1226,6 +1226,11 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
             return _DYNAMO_WORKERS[tok], i + 1
         if (base in ("vllm", "vllm.exe") or tok == _VLLM_CLI) and nxt == "serve":
             return "vllm", i + 2
+        if base == "trl" and nxt == "vllm-serve":
+            # TRL's generation server for GRPO/RLOO: a vLLM LLM built from its own flags, which
+            # are vLLM's names (--model, --tensor_parallel_size, --speculative_config JSON since
+            # huggingface/trl#5605; trl/scripts/vllm_serve.py ScriptArguments)
+            return "vllm", i + 2
     entrypoint = None if searched else _entrypoint_serve(argv)
     if entrypoint is not None:
         return entrypoint
