@@ -1199,6 +1199,9 @@ def _image_words(argv: list[str] | tuple[str, ...]) -> list[str]:
         words = words[1:]
     if words and words[0].rsplit("/", 1)[-1] in (*_CONTAINER_RUNTIMES, "sudo"):
         return words
+    if words and words[0].rsplit("/", 1)[-1] == "kubectl":
+        # `kubectl run NAME --image=IMAGE ...`: the image is the flag's value
+        return [w[len("--image="):] if w.startswith("--image=") else w for w in words]
     return words[:1]
 
 
@@ -1234,6 +1237,9 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     entrypoint = None if searched else _entrypoint_serve(argv)
     if entrypoint is not None:
         return entrypoint
+    kubectl_run = None if searched else _kubectl_run_args(argv)
+    if kubectl_run is not None:
+        return "vllm", kubectl_run
     for i, tok in enumerate([] if searched else argv):
         # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
         # server (vLLM docs, deployment/docker.md), so the words after the image are its flags.
@@ -1244,6 +1250,23 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
         hint="expected `python -m sglang.launch_server ...`, `sglang serve ...`, `vllm serve MODEL ...`"
              " or `python -m vllm.entrypoints.openai.api_server ...`",
     )
+
+
+def _kubectl_run_args(argv: list[str]) -> int | None:
+    """`kubectl run NAME --image=vllm/vllm-openai:TAG -- --model M ...`: the words after `--` are
+    the image's arguments, its entrypoint the vLLM server (kubectl run --help: "kubectl run NAME
+    --image=image -- <arg1> <arg2> ... <argN>"; with `--command` they are the command, read as
+    any command line). The index of the first of them, or None (was: 'not a server command', the
+    kubectl flags before `--` read as the server's)."""
+    at = next((i for i, w in enumerate(argv[:-1]) if w.rsplit("/", 1)[-1] == "kubectl" and argv[i + 1] == "run"), None)
+    if at is None or "--" not in argv[at:] or "--command" in argv[at:]:
+        return None
+    dashes = argv.index("--", at)
+    images = [w[len("--image="):] for w in argv[at:dashes] if w.startswith("--image=")] + [
+        argv[i + 1] for i in range(at, dashes - 1) if argv[i] == "--image"]
+    if not any(re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", image) for image in images):
+        return None
+    return dashes + 1
 
 
 def _entrypoint_serve(argv: list[str]) -> tuple[EngineName, int] | None:
