@@ -1199,10 +1199,16 @@ def _image_words(argv: list[str] | tuple[str, ...]) -> list[str]:
         words = words[1:]
     if words and words[0].rsplit("/", 1)[-1] in (*_CONTAINER_RUNTIMES, "sudo"):
         return words
-    if words and words[0].rsplit("/", 1)[-1] == "kubectl":
-        # `kubectl run NAME --image=IMAGE ...`: the image is the flag's value
-        return [w[len("--image="):] if w.startswith("--image=") else w for w in words]
+    if words and words[0].rsplit("/", 1)[-1] in _IMAGE_RUNNERS:
+        # `kubectl run NAME --image=IMAGE`, Slurm pyxis `srun --container-image=IMAGE` (NVIDIA/pyxis
+        # README), `apptainer run docker://IMAGE` / `singularity exec docker://IMAGE`: the image
+        # is a flag's value or a docker:// URI
+        return [re.sub(r"^(?:--(?:container-)?image=)?(?:docker://)?", "", w) for w in words]
     return words[:1]
+
+
+# Programs that run a container image named in their own flags or arguments.
+_IMAGE_RUNNERS = ("kubectl", "srun", "apptainer", "singularity")
 
 
 # Programs that name the server's module without running it: a search for its process or its

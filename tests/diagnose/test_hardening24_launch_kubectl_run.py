@@ -38,3 +38,18 @@ def test_a_command_pod_names_its_images_release():
 def test_another_image_is_no_server():
     with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
         parse_launch_command("kubectl run web --image=nginx:1.27 -- --model m")
+
+
+@pytest.mark.parametrize("command, engine, release", [
+    # Slurm with pyxis (NVIDIA/pyxis README: `srun --container-image=IMAGE ...`)
+    ("srun --container-image=lmsysorg/sglang:v0.5.2 --container-mounts=/data:/data python3 -m sglang.launch_server "
+     "--model-path m --speculative-algorithm EAGLE3", "sglang", "0.5.2"),
+    # Apptainer / Singularity pulling the image from Docker Hub
+    ("apptainer run --nv docker://vllm/vllm-openai:v0.10.2 --model m", "vllm", "0.10.2"),
+    ("singularity exec --nv docker://lmsysorg/sglang:v0.5.2 python3 -m sglang.launch_server --model-path m",
+     "sglang", "0.5.2"),
+])
+def test_an_image_named_in_a_runners_flag_or_uri_names_the_release(command, engine, release):
+    # (was: the release unknown, so the release-specific rules fell back to 'unknown')
+    cfg = parse_launch_command(command)
+    assert (cfg.engine, image_release(cfg.argv, engine)) == (engine, release)
