@@ -1246,7 +1246,7 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     kubectl_run = None if searched else _kubectl_run_args(argv)
     if kubectl_run is not None:
         return "vllm", kubectl_run
-    for i, tok in enumerate([] if searched else argv):
+    for i, tok in enumerate([] if searched or _handles_an_image(argv) else argv):
         # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
         # server (vLLM docs, deployment/docker.md), so the words after the image are its flags.
         if re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", tok):
@@ -1256,6 +1256,21 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
         hint="expected `python -m sglang.launch_server ...`, `sglang serve ...`, `vllm serve MODEL ...`"
              " or `python -m vllm.entrypoints.openai.api_server ...`",
     )
+
+
+# Container subcommands that handle an image without running it (`docker pull IMAGE`, `docker image
+# inspect IMAGE`, `enroot import docker://IMAGE`, `apptainer pull ... docker://IMAGE`).
+_IMAGE_SUBCOMMANDS = ("pull", "push", "image", "images", "tag", "inspect", "save", "load", "rmi", "import",
+                      "build", "manifest")
+
+
+def _handles_an_image(argv: list[str]) -> bool:
+    """A container tool's command that names the image without starting its server (was: `docker
+    pull vllm/vllm-openai:TAG && docker run ...` read as a vLLM server with no model or flags,
+    chosen over the `docker run` after it)."""
+    at = next((i for i, w in enumerate(argv) if w.rsplit("/", 1)[-1] in
+               (*_CONTAINER_RUNTIMES, "enroot", "apptainer", "singularity")), None)
+    return at is not None and at + 1 < len(argv) and argv[at + 1] in _IMAGE_SUBCOMMANDS
 
 
 def _kubectl_run_args(argv: list[str]) -> int | None:
