@@ -45,7 +45,7 @@ def resolve_targets(
         raise UsageError("no host given", hint="pass --host local, --host gpu01, --hosts gpu[01-08] or --inventory FILE")
     # --limit goes through the selection as for any host: `--host local --limit gpu01` ran on
     # this machine anyway, where `--host gpu02 --limit gpu01` says there is nothing to run on.
-    if all(h == "local" for h in host) and not hosts and inventory is None and not limit:
+    if all(h == "local" for h in host) and not hosts and inventory is None and limit is None:
         targets = [HostTarget(name="local", connect=LocalTransport, transport="local")]
     else:
         try:
@@ -56,7 +56,7 @@ def resolve_targets(
             ssh_config_path=ssh_config, accept_new=accept_new, batch=batch,
             connect_timeout_s=connect_timeout, known_hosts=known_hosts, prompt_guard=prompt_guard,
         )
-        specs = resolve_hosts(host, hosts, inventory, limit)
+        specs = resolve_hosts(host, hosts, inventory, limit, warn=_warn_on_stderr)
         targets = [
             HostTarget(
                 name=spec.name,
@@ -76,6 +76,10 @@ def resolve_targets(
     if duplicates:
         raise UsageError(f"host {sorted(duplicates)[0]!r} is given twice")
     return targets
+
+
+def _warn_on_stderr(message: str) -> None:
+    sys.stderr.write(f"warning: {message}\n")
 
 
 def _previous_inventory(command_line: list[str], run_dir: Path) -> Path | None:

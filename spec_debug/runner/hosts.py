@@ -7,12 +7,13 @@ a zero-padded start pads every number to its width, as both do.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import re
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config import parse_destination
@@ -154,6 +155,7 @@ def resolve_hosts(
     host_patterns: list[str],
     inventory: Path | None,
     limit: str | None,
+    warn: Callable[[str], None] | None = None,
 ) -> list[HostSpec]:
     """The run's hosts, in the order given, each once.
 
@@ -176,16 +178,36 @@ def resolve_hosts(
     if not names and loaded is not None:
         names = list(loaded.hosts)
     names = list(dict.fromkeys(names))
-    if limit:
+    names_before = names
+    if limit is not None:  # `--limit ""` (an unset $HOSTS) is refused in select, not taken for no limit
         groups_of = loaded.groups_of if loaded is not None else (lambda _name: set())
         group_hosts = loaded.group_hosts if loaded is not None else (lambda _group: None)
-        selected = set(select(limit, names, groups_of, group_hosts))
+        unmatched: list[str] = []
+        selected = set(select(limit, names, groups_of, group_hosts, unmatched))
+        if selected and warn is not None:
+            for item in unmatched:
+                warn(f"--limit {item!r} matches no host or group: ignored{_close_name(item, names)}")
         names = [name for name in names if name in selected]
     if not names:
-        where = f" (limit {limit!r})" if limit else ""
-        raise UsageError(f"no hosts to run on{where}", hint="check --host/--hosts/--inventory and --limit")
+        where = f" (limit {limit!r})" if limit is not None else ""
+        raise UsageError(f"no hosts to run on{where}",
+                         hint=_no_hosts_hint(limit, names_before) if limit is not None else
+                         "check --host/--hosts/--inventory and --limit")
     # Built only for the selected hosts: a bad entry elsewhere in the inventory does not matter.
     return [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
+
+
+def _close_name(item: str, names: list[str]) -> str:
+    """' (did you mean gpu09?)' for a limit item spelt like a host, in case too; else ''."""
+    folded = {name.lower(): name for name in names}
+    close = [folded[item.lower()]] if item.lower() in folded else difflib.get_close_matches(item, names, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _no_hosts_hint(limit: str, names: list[str]) -> str:
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    close = _close_name(limit.strip(), names)
+    return (f"--limit picks among: {shown}{close}" if names else "check --host/--hosts/--inventory and --limit")
 
 
 def ssh_destination(address: str) -> str:

@@ -633,13 +633,19 @@ def select(
     hosts: list[str],
     groups_of: Callable[[str], set[str]],
     group_hosts: Callable[[str], list[str] | None],
+    unmatched: list[str] | None = None,
 ) -> list[str]:
-    """Hosts (in their order) matching an Ansible-style pattern such as `gpus:!gpu03,&rack1`."""
+    """Hosts (in their order) matching an Ansible-style pattern such as `gpus:!gpu03,&rack1`.
+    `unmatched` gets each host or group named that matches nothing: Ansible warns "Could not
+    match supplied host pattern, ignoring" (lib/ansible/inventory/manager.py, get_hosts), and a
+    typo in `--limit gpu01,gpu9` ran gpu01 alone with nothing said."""
     items = [item for item in re.split(r"[:,](?![^\[]*\])", limit) if item.strip()]
     items = [pattern for item in items
              for pattern in (_limit_file(item.strip()[1:]) if item.strip().startswith("@") else [item])]
     if not items:
-        raise UsageError(f"empty --limit pattern {limit!r}")
+        raise UsageError(f"empty --limit pattern {limit!r}",
+                         hint="name hosts or groups, or drop --limit to run on every host "
+                              "(--limit \"$HOSTS\" with HOSTS unset gives an empty one)")
     union: set[str] = set()
     intersections: list[set[str]] = []
     exclusions: set[str] = set()
@@ -651,7 +657,10 @@ def select(
             intersections.append(_matching(item[1:], hosts, groups_of, group_hosts))
         else:
             any_positive = True
-            union |= _matching(item, hosts, groups_of, group_hosts)
+            matched = _matching(item, hosts, groups_of, group_hosts)
+            if not matched and unmatched is not None:
+                unmatched.append(item)
+            union |= matched
     chosen = union if any_positive else set(hosts)
     for other in intersections:
         chosen &= other
