@@ -795,6 +795,9 @@ def _server_argv(argv: list[str]) -> list[str]:
     # --disaggregation-mode decode --speculative-algorithm EAGLE ... &`; DeepSeek MTP deployments
     # put the speculative flags on the decode server): the one that speculates is audited, as
     # the /proc probe chooses among running servers.
+    # (`vllm serve --help | grep speculative` above the real command prints help and exits: no
+    # server, unless it is all the text has)
+    servers = [s for s in servers if not _asks_for_help(s)] + [s for s in servers if _asks_for_help(s)]
     for server in servers:
         if any(SPECULATIVE_FLAG.match(tok) for tok in server):
             return server
@@ -827,6 +830,16 @@ def _server_argv(argv: list[str]) -> list[str]:
 # no server flags.
 _SLIME_TRAINERS = ("train.py", "train_async.py")
 _SLIME_OWN = ("sglang-router-", "sglang-server-concurrency")
+
+
+def _asks_for_help(server: list[str]) -> bool:
+    """A server command that only prints its help or version (`--help`, `-h`, vLLM's
+    `--help=speculative`, `--version`) and exits."""
+    try:
+        _engine, start = detect_engine(server)
+    except LaunchParseError:
+        return False
+    return any(w in ("--help", "-h", "--version") or w.startswith("--help=") for w in server[start:])
 
 
 def _slime_rollout_server(words: list[str]) -> list[str] | None:
