@@ -51,8 +51,8 @@ def test_a_vllm_checkout_reads_its_setuptools_scm_version(tmp_path, monkeypatch)
 
 def test_the_installed_and_editable_packages_keep_their_dist_info_version(tmp_path, monkeypatch):
     site, checkout = tmp_path / "site-packages", tmp_path / "work" / "python"
-    _wheel(site, "speculators", "0.8.1")
-    (site / "speculators" / "version.py").write_text('version = "0.0.1"\n')  # not consulted
+    _wheel(site, "vllm", "0.8.1")  # a package no test imports: find_spec reads sys.path
+    (site / "vllm" / "_version.py").write_text("__version__ = version = '0.0.1'\n")  # not consulted
     package = _checkout(checkout, "sglang", "version.py", '__version__ = "0.0.0"\n')
     info = site / "sglang-0.5.5.dist-info"
     info.mkdir()
@@ -61,7 +61,7 @@ def test_the_installed_and_editable_packages_keep_their_dist_info_version(tmp_pa
         {"dir_info": {"editable": True}, "url": f"file://{checkout}"}))
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.syspath_prepend(str(checkout))
-    assert engine_info.package_info("speculators")["version"] == "0.8.1"
+    assert engine_info.package_info("vllm")["version"] == "0.8.1"
     assert engine_info.package_info("sglang") == {"version": "0.5.5", "path": str(package)}
 
 
