@@ -281,6 +281,75 @@ def stale_index_note(store: "TensorStore", role: str) -> str | None:
             f"weights for this {role}: delete the stale index")
 
 
+def shadowed_single(index: Path, single: Path) -> bool:
+    """True for a single weight file beside a live index that does not name it (its shards
+    are here): a retrained draft uploaded unsharded into a Hub repo that held shards
+    (huggingface_hub upload_folder deletes nothing unless told), or copied over an older
+    sharded save. transformers' from_pretrained, so speculators, loads the single file;
+    vLLM and SGLang load only the files an index names (model_loader/weight_utils.py
+    filter_duplicate_safetensors_files), so they serve the shards."""
+    if not (index.is_file() and single.is_file()) or stale_index(index, single):
+        return False
+    from spec_debug.eagle3.config import read_json
+
+    try:
+        weight_map = read_json(index).get("weight_map")
+    except CheckpointError:
+        return False
+    return isinstance(weight_map, dict) and single.name not in {
+        str(name) for name in weight_map.values()}
+
+
+def shadowed_single_note(store: "TensorStore", role: str) -> str | None:
+    """The note for a store read from an index's shards beside a single weight file that
+    transformers would read instead (see `shadowed_single`), and whether they differ."""
+    if store.shadowed_single is None:
+        return None
+    single = store.shadowed_single
+    differ = _first_difference(store, single)
+    differs = (f"; they hold different weights ({differ} differs): speculators evaluates "
+            f"{single.name}, the engines serve the shards" if differ else "")
+    return (f"{single} is beside {single.parent / _index_of(single)} and its shards: "
+            f"transformers and speculators load {single.name}, vLLM and SGLang only the "
+            f"shards the index names, which were read here (what the engines serve){differs}; "
+            f"delete whichever of the two is the older save of this {role}")
+
+
+def _index_of(single: Path) -> str:
+    return next(index for index, name in _SINGLE_FILES if name == single.name)
+
+
+def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> str | None:
+    """The first of the few smallest tensors both weight sets hold whose stored bytes differ
+    (small: a whole 2-D weight of a large model is GBs); None when those agree."""
+    if single.suffix != ".safetensors":
+        return None
+    from safetensors import safe_open
+
+    try:
+        header = read_safetensors_header(single)
+        common = sorted((info for info in store.infos.values()
+                         if info.stored_name in header and info.file.suffix == ".safetensors"),
+                        key=lambda info: _entries(info.shape))[:tensors]
+        with safe_open(str(single), framework="pt") as handle:
+            for info in common:
+                with safe_open(str(info.file), framework="pt") as shard:
+                    theirs = shard.get_tensor(info.stored_name)
+                ours = handle.get_tensor(info.stored_name)
+                if ours.dtype != theirs.dtype or not bool((ours == theirs).all()):
+                    return info.stored_name
+    except Exception:  # an unreadable single file: said by the read of it, not here
+        return None
+    return None
+
+
+def _entries(shape: tuple[int, ...]) -> int:
+    count = 1
+    for n in shape:
+        count *= n
+    return count
+
+
 def has_weight_files(directory: Path) -> bool:
     return ((directory / "model.safetensors.index.json").exists()
             or bool(safetensors_files(directory)) or (directory / _BIN_INDEX).exists()
@@ -456,6 +525,7 @@ class TensorStore:
     _bin_state: dict[str, Any] | None = None
     missing_shards: list[str] = field(default_factory=list)  # only with partial=True
     stale_index: Path | None = None  # an index beside the single file, naming no shard here
+    shadowed_single: Path | None = None  # a single file beside a live index (see shadowed_single)
     nested_in: str | None = None  # the pickle's key the state dict was read from (see _tensors)
 
     @classmethod
@@ -464,6 +534,9 @@ class TensorStore:
         store = cls()
         store.stale_index = next((directory / index for index, single in _SINGLE_FILES
                                   if stale_index(directory / index, directory / single)), None)
+        store.shadowed_single = next((directory / single for index, single in _SINGLE_FILES
+                                      if shadowed_single(directory / index, directory / single)),
+                                     None)
         files = safetensors_files(directory, missing=store.missing_shards if partial else None)
         if files or store.missing_shards:
             for path in files:

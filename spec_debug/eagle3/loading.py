@@ -17,7 +17,7 @@ from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, open_draft, open_target,
-    index_misplaces, packed_weight_format, stale_index_note,
+    index_misplaces, packed_weight_format, shadowed_single_note, stale_index_note,
 )
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
 from spec_debug.eagle3.model import Eagle3Draft
@@ -578,7 +578,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     model = check_weights_fit_config(checkpoint).to_empty(device=device)
     notes: list[str] = [note for note in (
         stale_index_note(checkpoint.tensors, "draft"),
-        stale_index_note(target.tensors, "target") if target is not None else None) if note]
+        stale_index_note(target.tensors, "target") if target is not None else None,
+        shadowed_single_note(checkpoint.tensors, "draft"),
+        shadowed_single_note(target.tensors, "target") if target is not None else None) if note]
     if checkpoint.stored_prefix:
         # vLLM llama_eagle3.py load_weights and SGLang llama_eagle3.py look tensors up by their
         # bare names; SGLang skips the names it does not know, so it would serve random weights
