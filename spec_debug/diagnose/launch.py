@@ -885,9 +885,10 @@ def _without_reserved_words(command: list[str]) -> list[str]:
 
 # Programs that run a command given to them as one string, by a shell of their own: ssh(1) (the
 # remote shell runs the words after the host), tmux(1) new-session/new-window (a shell-command
-# argument), su(1)/runuser(1) -c and pdsh. (screen and kubectl exec run an argv, no shell: a
-# string there is a program name that does not exist, and `bash -c` inside them is read already.)
-_STRING_RUNNERS = ("ssh", "tmux", "su", "runuser", "pdsh")
+# argument), su(1)/runuser(1) -c, pdsh, and gcloud compute ssh --command (over ssh too). (screen
+# and kubectl exec run an argv, no shell: a string there is a program name that does not exist,
+# and `bash -c` inside them is read already.)
+_STRING_RUNNERS = ("ssh", "tmux", "su", "runuser", "pdsh", "gcloud")
 
 
 def _server_in_a_string(command: list[str]) -> list[str] | None:
@@ -898,6 +899,9 @@ def _server_in_a_string(command: list[str]) -> list[str] | None:
     if command[0].rsplit("/", 1)[-1] not in _STRING_RUNNERS:
         return None
     for word in reversed(command[1:]):
+        # (`gcloud compute ssh VM --command="vllm serve ..."`, `gcloud compute tpus tpu-vm ssh VM
+        # --worker=all --command=...` as the vLLM TPU docs start it: the string is the flag's value)
+        word = word[len("--command="):] if word.startswith("--command=") else word
         if " " not in word:
             continue
         try:
