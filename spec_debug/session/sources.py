@@ -172,7 +172,7 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
     """The session in ``file``, or None when a folder scan should pass it by (a pipe, an
     archive, an unreadable file, JSON that is no transcript); for a file named on the command
     line those are usage errors instead. ``store``: the kind and sessions the scan read from
-    ``file``, Goose's or OpenCode's store (:func:`_goose_imported`, :func:`_opencode_store`), not read again."""
+    ``file``, Goose's or OpenCode's store (:func:`_goose_imported`, :func:`_opencode_data`), not read again."""
     if file.is_dir():  # an OpenHands conversation folder (see _session_files)
         if fmt not in (None, "openhands") and not scanning:
             raise UsageError(f"{file}: an OpenHands conversation folder, not {fmt}",
