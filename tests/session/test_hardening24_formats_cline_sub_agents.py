@@ -54,3 +54,17 @@ def test_a_sub_agent_copied_alone_is_still_a_session(tmp_path):
     folder = _with_sub_agent(tmp_path / "home")
     found = discover(folder / "agent_x7.messages.json")
     assert [s.id for s in found] == [f"{SESSION}-agent_x7"]
+
+
+def test_a_spawn_call_with_a_long_system_prompt_is_still_linked(tmp_path):
+    """The call's text is its arguments cut at 2,000 characters, and ``systemPrompt`` comes before
+    ``task``: with a system prompt of a few thousand characters the task was cut off, no link."""
+    folder = _with_sub_agent(tmp_path / "home")
+    main = folder / f"{SESSION}.messages.json"
+    doc = json.loads(main.read_text(encoding="utf-8"))
+    call = doc["messages"][-2]["content"][-1]
+    call["input"]["systemPrompt"] = "You check GPU hosts for a speculative-decoding rollout. " * 80
+    main.write_text(json.dumps(doc, indent="\t"), encoding="utf-8")
+    doc = analyze_path(folder).to_json()
+    agent = next(a for a in doc["agents"] if a["id"] == "agent_x7")
+    assert agent["spawned_by"] == "tool-call-9"
