@@ -813,6 +813,11 @@ def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = Tru
         cause = _classify(cause)
         if cause.kind != "traceback":
             return cause
+    if not wrapped and raised.exception in _SLIPS and any(c.exception for c in causes):
+        # the handler's own slip ("AttributeError: 'NoneType' object has no attribute 'finish'"
+        # while closing a tracker after "ValueError: d2t has 32000 entries ..."): Python says the
+        # second occurred while handling the first, which is the fault to fix
+        return _classify(next(c for c in reversed(causes) if c.exception))
     if _points_back(raised, causes) or not raised.message.strip(" .") or (wrapped and _vaguer(raised)):
         # the nearest cause that says why: "RuntimeError: Failed to load the drafter" raised
         # from "KeyError: 'd2t'" is fixed where the KeyError was
@@ -821,6 +826,11 @@ def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = Tru
                     (cause.message not in raised.message or _POINTS_ELSEWHERE.search(raised.message)):
                 return cause
     return raised
+
+
+# Exceptions no handler raises on purpose: a bug in the handler itself (cleanup code touching what
+# the fault left unset), never a report of the fault it was handling.
+_SLIPS = frozenset({"AttributeError", "NameError", "UnboundLocalError"})
 
 
 # A wrapper's message that says something failed but not why, or sends the reader to another
