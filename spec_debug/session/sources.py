@@ -93,8 +93,13 @@ class SessionSource:
     def goose_store(self) -> bool:
         """openai only: a session of Goose's SQLite store (:mod:`formats.goose_store`), ``store_session``
         its id. Told by the path: the one SQLite file read as ``openai`` is Goose's store
-        (:func:`_sqlite_store`; a JSON or JSONL chat log is none)."""
-        return self.format == "openai" and crush.is_sqlite(self.path)
+        (:func:`_sqlite_store`; a JSON or JSONL chat log is none, told by its name before a read:
+        a home scan holds thousands of them)."""
+        if self.format != "openai":
+            return False
+        if self.store_session is not None or self.store_sessions:
+            return True
+        return not unpacked_name(self.path.name).endswith((".json", ".jsonl")) and crush.is_sqlite(self.path)
 
 
 def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
