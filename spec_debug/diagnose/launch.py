@@ -448,7 +448,7 @@ def _python_engine_call(text: str) -> list[str] | None:
     Values named by a plain assignment in the same text (`TARGET = "Qwen/Qwen3-1.7B"` above
     `LLM(model=TARGET, ...)`, `cls.model = "..."` in a test class) are read through the name."""
     calls_engine = re.search(r"\b(" + "|".join((*_ENGINE_CALLS, _SGLANG_TEST_LAUNCHER, _RAY_LLM_CONFIG)) + r")\s*\(", text)
-    if not calls_engine and not re.search(r"\bsubprocess\.|\bPopen\s*\(|\bos\.exec", text):
+    if not calls_engine and not re.search(r"\bsubprocess\.|\bPopen\s*\(|\bos\.(?:exec|system|popen)|create_subprocess_shell", text):
         return None
     try:
         tree = ast.parse(textwrap.dedent(text))
@@ -472,6 +472,10 @@ def _python_engine_call(text: str) -> list[str] | None:
             calls.append(_engine_call_argv(node, name, names))
         elif name == _RAY_LLM_CONFIG:
             calls.append(_ray_llm_config_argv(node, names))
+        elif ast.unparse(func) in _SHELL_STRING_CALLS and node.args:
+            shell_string = _python_shell_string(node.args[0], names)
+            if shell_string is not None:
+                calls.append(shell_string)
     if not calls:
         return None
     for speculative, result in calls:
@@ -544,6 +548,54 @@ def _raw_join(node: ast.expr | None, servers: set[str]) -> bool:
     while isinstance(words, ast.BinOp):  # (`cmd + extra_args`)
         words = words.left
     return _names_a_server(words) or (isinstance(words, ast.Name) and words.id in servers)
+
+
+# Python calls that run a command line given as one string (a shell reads it: os.system(3),
+# subprocess with shell=True, asyncio's create_subprocess_shell), or split as a shell would
+# (`subprocess.Popen(shlex.split(cmd))`).
+_SHELL_STRING_CALLS = ("os.system", "os.popen", "subprocess.run", "subprocess.Popen", "subprocess.call",
+                       "subprocess.check_call", "subprocess.check_output", "Popen", "asyncio.create_subprocess_shell",
+                       "create_subprocess_shell")
+
+
+def _python_shell_string(arg: ast.expr, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
+    """The server a script starts from a command string (`os.system("vllm serve ...")`,
+    `subprocess.run(CMD, shell=True)` with `CMD = "python3 -m sglang.launch_server ..."`, an f-string
+    of names bound in the text); None when the string starts no server. Was: 'not an SGLang or vLLM
+    server command'."""
+    if isinstance(arg, ast.Call) and ast.unparse(arg.func) == "shlex.split" and len(arg.args) == 1:
+        arg = arg.args[0]
+    unknown: list[str] = []
+    if isinstance(arg, ast.JoinedStr):
+        parts = []
+        for part in arg.values:
+            if isinstance(part, ast.FormattedValue):
+                try:
+                    parts.append(str(_literal(part.value, names)))
+                except ValueError:
+                    unknown.append(ast.unparse(part.value))
+                    parts.append("{" + ast.unparse(part.value) + "}")
+            else:
+                parts.append(str(_literal(part, names)))
+        string: Any = "".join(parts)
+    else:
+        try:
+            string = _literal(arg, names)
+        except ValueError:
+            return None
+    if not isinstance(string, str):
+        return None
+    try:
+        argv = split_command(string)
+        detect_engine(argv)
+    except (LaunchParseError, ValueError):
+        return None
+    speculative = any(SPECULATIVE_FLAG.match(w) for w in argv)
+    if unknown:
+        return speculative, LaunchParseError(
+            f"the server's command is an f-string: {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} "
+            "not in this text", hint="paste the command with its values written out")
+    return speculative, argv
 
 
 def _python_argv_list(node: ast.List, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
