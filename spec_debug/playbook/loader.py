@@ -26,8 +26,8 @@ from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingT
 from spec_debug.playbook.number_text import check_numbers_as_text
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
-    ATTEMPT_NAMES, CONTEXT_NAMES, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
-    var_references,
+    ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
+    step_result_reads, var_references,
 )
 from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
@@ -512,6 +512,7 @@ def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_
             path=source, line=line, column=column, key_path=dotted_path(path),
             hint=f"test it in until: or expect: [{{that: ...}}]; an earlier step's is steps.STEP_ID.{used[0]}",
         )
+    _check_step_result_fields(text, is_expression, step_id, earlier_ids, path, source, line, column)
     for name in attributes_of(text, "steps", expression=is_expression):
         if name not in earlier_ids:
             close = difflib.get_close_matches(name, earlier_ids, n=1)
@@ -522,6 +523,29 @@ def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_
                 hint=f"did you mean steps.{close[0]}?" if close else
                 ("steps.ID names a step that ran before this one: " + (", ".join(earlier_ids[-8:]) or "none yet")),
             )
+
+
+# Ansible's registered-result tests and keys (docs.ansible.com, playbooks_tests "Task results";
+# the command module's rc) and what a step's result says instead.
+_RESULT_HABITS = {"ok": "status == 'passed'", "succeeded": "status == 'passed'", "success": "status == 'passed'",
+                  "failed": "status == 'failed'", "skipped": "status == 'skipped'", "rc": "exit_code",
+                  "returncode": "exit_code", "output": "stdout"}
+
+
+def _check_step_result_fields(text: str, is_expression: bool, step_id: str, earlier_ids: list[str],
+                              path: tuple[Any, ...], source: str, line: int | None, column: int | None) -> None:
+    """`steps.a.ok` (an Ansible habit) names no field of a step's result: every host failed
+    at run time. Refused here with the field meant."""
+    for other, field in step_result_reads(text, expression=is_expression):
+        if other not in earlier_ids or field in STEP_RESULT_FIELDS:
+            continue
+        meant = _RESULT_HABITS.get(field)
+        raise PlaybookError(
+            f"step {step_id!r} reads steps.{other}.{field}, but a step's result has no {field!r}",
+            path=source, line=line, column=column, key_path=dotted_path(path),
+            hint=(f"write steps.{other}.{meant}" if meant else
+                  f"a step's result has {', '.join(STEP_RESULT_FIELDS)} (e.g. steps.{other}.status == 'passed')"),
+        )
 
 
 def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,

@@ -169,7 +169,13 @@ def render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any
 
 def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> Any:
     try:
-        return _compile_expression(expression)(**context)
+        value = _compile_expression(expression)(**context)
+        if isinstance(value, StrictUndefined):
+            # `when: steps.a.ok`: the missing key comes back as an Undefined, and the caller's
+            # truth test raised UndefinedError outside this handler (the host failed as an
+            # internal error). Tested here, it is this site's error like any other.
+            bool(value)
+        return value
     except UndefinedError as exc:
         unset = [n for n in _unset_facts(expression, context, template=False) if f"'{n[6:]}'" in (exc.message or "")]
         if unset:
@@ -396,6 +402,24 @@ def attributes_of(source: str, base: str, *, expression: bool = False) -> list[s
               if isinstance(i.node, nodes.Name) and i.node.name == base and isinstance(i.arg, nodes.Const)
               and isinstance(i.arg.value, str)]
     return list(dict.fromkeys(found))
+
+
+# What `steps.ID` holds (runner/engine.py, _step_view): the fields a later template may read.
+STEP_RESULT_FIELDS = ("status", "exit_code", "stdout", "stderr", "message", "facts", "attempts", "duration_s")
+
+
+def step_result_reads(source: str, *, expression: bool = False) -> list[tuple[str, str]]:
+    """(step id, field) of every `steps.ID.FIELD` (or `steps['ID'].FIELD`) in a template."""
+    parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
+    found: list[tuple[str, str]] = []
+    for outer in parsed.find_all(nodes.Getattr):
+        inner = outer.node
+        if isinstance(inner, nodes.Getattr) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps":
+            found.append((inner.attr, outer.attr))
+        elif (isinstance(inner, nodes.Getitem) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps"
+              and isinstance(inner.arg, nodes.Const) and isinstance(inner.arg.value, str)):
+            found.append((inner.arg.value, outer.attr))
+    return found
 
 
 def var_references(value: Any, var_names: Iterable[str]) -> list[str]:

@@ -15,7 +15,7 @@ from spec_debug.playbook.loader import load_playbook_text
 def _playbook(steps: int) -> str:
     first = "  - id: s0\n    run: echo\n    capture:\n      - name: gpus\n        regex: '(\\d+)'\n"
     rest = "".join(f"  - id: s{i}\n    title: Schritt {i} prüfen\n    run: echo {i} {{{{ model }}}}\n"
-                   f"    when: steps.s0.ok and facts.gpus is defined\n" for i in range(1, steps))
+                   f"    when: steps.s0.status == 'passed' and facts.gpus is defined\n" for i in range(1, steps))
     return f"name: long\nvars:\n  model: llama\nsteps:\n{first}{rest}"
 
 
