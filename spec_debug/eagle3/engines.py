@@ -156,8 +156,17 @@ SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
 VLLM_DEEPSEEK_FAMILY = frozenset({
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
     "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration"})
-# MoE targets absent from vLLM's MRv2 default list run the V1 runner until 0.29.
-VLLM_V1_MOE_TARGETS = VLLM_DEEPSEEK_FAMILY - {"DeepseekV2ForCausalLM"}
+# MoE targets absent from vLLM's MRv2 default list run the V1 runner until 0.29: config/vllm.py
+# `_is_default_v2_model_runner_model` wants the architecture listed and `not model_config.is_moe`
+# (is_moe: num_experts / num_local_experts / n_routed_experts / moe_num_experts > 0) unless the
+# MoE class itself is listed (DeepseekV2ForCausalLM, Qwen2MoeForCausalLM). Besides the DeepSeek-V3
+# family, the MoE targets EAGLE-3 drafts are trained for (SpecForge configs/: qwen3-30B-A3B,
+# gpt-oss, qwen3-next, glm4.5, llama4; Mixtral) are such classes: they read the SpecForge nested
+# key through V1 there, which the generic (MRv2, top level only) row missed.
+VLLM_V1_MOE_TARGETS = (VLLM_DEEPSEEK_FAMILY - {"DeepseekV2ForCausalLM"}) | frozenset({
+    "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM", "Qwen3VLMoeForConditionalGeneration",
+    "GptOssForCausalLM", "MixtralForCausalLM", "Glm4MoeForCausalLM", "Glm4vMoeForConditionalGeneration",
+    "Llama4ForConditionalGeneration", "Llama4ForCausalLM", "MiniMaxM2ForCausalLM", "Ernie4_5_MoeForCausalLM"})
 
 _ALL_FLAGS = frozenset(NORM_FLAGS)
 _SPECULATORS_DEFAULTS = {f: False for f in NORM_FLAGS}
