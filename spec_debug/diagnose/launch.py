@@ -456,6 +456,7 @@ def _python_engine_call(text: str) -> list[str] | None:
         return None
     names = _literal_bindings(tree)
     calls: list[tuple[bool, list[str] | LaunchParseError]] = []
+    run_calls: list[tuple[bool, list[str] | LaunchParseError]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.List):
             argv_list = _python_argv_list(node, names)
@@ -475,7 +476,10 @@ def _python_engine_call(text: str) -> list[str] | None:
         elif ast.unparse(func) in _SHELL_STRING_CALLS and node.args:
             shell_string = _python_shell_string(node.args[0], names)
             if shell_string is not None:
-                calls.append(shell_string)
+                # (the command a call runs is whole: before the list literals it may be made of,
+                # `spec_args = ["--speculative-config", ...]` of `Popen(base + spec_args)`)
+                calls.insert(len(run_calls), shell_string)
+                run_calls.append(shell_string)
     if not calls:
         return None
     for speculative, result in calls:
@@ -583,6 +587,8 @@ def _python_shell_string(arg: ast.expr, names: dict[str, Any]) -> tuple[bool, li
             string = _literal(arg, names)
         except ValueError:
             return None
+    if isinstance(string, list) and string and all(isinstance(w, (str, int, float)) for w in string):
+        string = shlex.join(str(w) for w in string)  # (an argv list: `subprocess.Popen(base + spec)`)
     if not isinstance(string, str):
         return None
     try:
@@ -758,6 +764,12 @@ def _literal(expr: ast.expr, names: dict[str, Any]) -> Any:
             and not expr.args and all(kw.arg is not None for kw in expr.keywords)):
         # `speculative_config=dict(method="eagle3", model=..., num_speculative_tokens=3)`
         return {kw.arg: _literal(kw.value, names) for kw in expr.keywords}
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        # `base_cmd + spec_args`, `"vllm serve " + MODEL`: two lists or two strings joined
+        left, right = _literal(expr.left, names), _literal(expr.right, names)
+        if isinstance(left, type(right)) and isinstance(left, (list, str)):
+            return left + right
+        raise ValueError(f"{ast.unparse(expr)} joins no two lists or strings")
     try:
         return ast.literal_eval(expr)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:

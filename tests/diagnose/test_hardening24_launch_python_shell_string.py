@@ -60,3 +60,19 @@ def test_an_f_string_of_values_not_in_the_text_says_so():
 def test_a_string_that_starts_no_server_is_no_launch():
     with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
         parse_launch_command('import os\nos.system("nvidia-smi")\n')
+
+
+CONCATENATED = '''import subprocess
+
+BASE_CMD = ["vllm", "serve", "meta-llama/Llama-3.1-8B-Instruct", "--max-model-len", "4096"]
+SPEC_ARGS = ["--speculative-config", '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 1}']
+proc = subprocess.Popen(BASE_CMD + SPEC_ARGS)
+'''
+
+
+def test_an_argv_joined_from_two_lists_is_the_whole_command():
+    # (was: the SPEC_ARGS list alone taken for the server, as flags pasted alone are: no target)
+    cfg = parse_launch_command(CONCATENATED)
+    assert (cfg.engine, cfg.target_model, cfg.draft_model) == (
+        "vllm", "meta-llama/Llama-3.1-8B-Instruct", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B")
+    assert cfg.flags["max-model-len"] == "4096"
