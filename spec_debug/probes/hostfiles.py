@@ -110,6 +110,9 @@ def safetensors_header(path: Path) -> dict[str, Any]:
         if length > 100_000_000:
             raise ValueError(f"{path}: not a safetensors file")
         header = json.loads(handle.read(length))
+    if not isinstance(header, dict):
+        # JSON, but not a safetensors header (a renamed file of another format)
+        raise ValueError(f"{path}: not a safetensors file (its header is no JSON object)")
     header.pop("__metadata__", None)
     return header
 
@@ -126,7 +129,8 @@ def tensor_shapes(directory: Path, limit: int = 400) -> dict[str, list[Any]]:
         for name, info in header.items():
             if len(shapes) >= limit:
                 return shapes
-            shapes[name] = [info.get("shape"), info.get("dtype")]
+            if isinstance(info, dict):
+                shapes[name] = [info.get("shape"), info.get("dtype")]
     return shapes
 
 

@@ -1,0 +1,27 @@
+"""model_configs probe: a *.safetensors file whose header is JSON but no safetensors header
+(round 24) is skipped like any unreadable file; it failed the whole probe with
+"'list' object has no attribute 'pop'" and lost both models' configs."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+from spec_debug.probes import model_configs
+
+
+def _file(path, header) -> None:
+    raw = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw)
+
+
+def test_a_header_that_is_no_object_is_skipped(tmp_path):
+    draft = tmp_path / "draft"
+    draft.mkdir()
+    (draft / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLMEagle3"]}))
+    _file(draft / "a.safetensors", [1, 2, 3])
+    _file(draft / "model.safetensors", {"__metadata__": {"format": "pt"}, "fc.weight": {
+        "dtype": "BF16", "shape": [4096, 12288], "data_offsets": [0, 8]}, "odd": "x"})
+    result = model_configs.run({"draft_model": str(draft)})
+    assert result["draft"]["found"] is True
+    assert result["draft"]["tensors"] == {"fc.weight": [[4096, 12288], "BF16"]}
