@@ -447,7 +447,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 raise PlaybookError(
                     f"step {step.id!r} reads facts.{name} in {field}:, but no step captures {name!r}, so it is never set",
                     path=source, line=line, column=column, key_path=dotted_path(path),
-                    hint=f"did you mean facts.{close}? ({playbook.steps[first_capture[close]].id!r} captures it)",
+                    hint=f"did you mean facts.{close}? ({playbook.steps[first_capture.first[close]].id!r} captures it)",
                 )
             if missing and not is_expression and go_call(text, missing[0]):
                 # `{{json .Config}}` parses (as json's attribute Config): it is docker's, not ours.
@@ -495,7 +495,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 raise PlaybookError(
                     f"step {step.id!r} reads facts.{name} in the {where}, but no step captures {name!r}, so it is never set",
                     path=source, line=line, column=column, key_path=dotted_path(path),
-                    hint=f"did you mean facts.{close_fact}? ({playbook.steps[first_capture[close_fact]].id!r} captures it)",
+                    hint=f"did you mean facts.{close_fact}? ({playbook.steps[first_capture.first[close_fact]].id!r} captures it)",
                 )
     check_numbers_as_text(playbook, document, source)
 
