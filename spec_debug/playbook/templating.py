@@ -12,7 +12,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes
 from jinja2.sandbox import SandboxedEnvironment
@@ -90,6 +90,21 @@ def _quote_list(values: Iterable[Any]) -> RawShell:
     return RawShell(" ".join(shell_quote(v) for v in values))
 
 
+_NO_DEFAULT = object()
+
+
+def _number_filter(convert: Callable[..., Any], kind: str) -> Callable[..., Any]:
+    """Jinja's float and int filters, but a None (a capture that matched nothing) is an error
+    unless a default is given: Jinja turns it into 0 (jinja2/filters.py, do_float and do_int),
+    so `that: facts.accept | float > 2` raised the finding when the log held no accept length
+    at all: the evidence was missing, not bad."""
+    def number(value: Any, default: Any = _NO_DEFAULT, *args: Any, **kwargs: Any) -> Any:
+        if value is None and default is _NO_DEFAULT:
+            raise TypeError(f"{kind}() of None")
+        return convert(value, *(() if default is _NO_DEFAULT else (default,)), *args, **kwargs)
+    return number
+
+
 def _make_env(quote_output: bool) -> SandboxedEnvironment:
     env = SandboxedEnvironment(
         undefined=StrictUndefined,
@@ -97,6 +112,8 @@ def _make_env(quote_output: bool) -> SandboxedEnvironment:
         keep_trailing_newline=False,
         finalize=shell_quote if quote_output else None,
     )
+    env.filters["float"] = _number_filter(env.filters["float"], "float")
+    env.filters["int"] = _number_filter(env.filters["int"], "int")
     env.filters["raw"] = lambda value: RawShell("" if value is None else str(value))
     env.filters["shell_join"] = _quote_list
     env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
