@@ -105,18 +105,52 @@ _TORCH_FILE_HINT = ("load the state dict and save it as model.safetensors "
                     "load first")
 
 
-def _other_torch_files(directory: Path) -> str:
-    """', only <files>' for torch.save files under other names (model.pt, a trainer's
-    state_dict.pth, epoch_3.ckpt): a state dict saved by hand, which no loader looks for."""
+# A trainer's own state, saved beside the weights and never weights: speculators'
+# Checkpointer writes <epoch>/optimizer_state_dict.pt and scheduler_state_dict.pt next to
+# save_pretrained's files (src/speculators/train/checkpointer.py); transformers' Trainer
+# writes optimizer.pt, scheduler.pt, scaler.pt, rng_state*.pth and training_args.bin.
+_TRAINER_STATE = re.compile(r"(optimizer_state_dict\.pt|scheduler_state_dict\.pt|optimizer\.pt|"
+                            r"scheduler\.pt|scaler\.pt|rng_state.*\.pth|training_args\.bin)")
+
+
+def _torch_files(directory: Path) -> tuple[list[str], list[str]]:
+    """torch.save files under other names than the loaders look for: (possible state dicts,
+    a trainer's own state files)."""
     try:
         found = sorted(p.name for pattern in ("*.pt", "*.pth", "*.ckpt", "*.bin")
                        for p in directory.glob(pattern) if p.is_file())
     except OSError:
-        return ""
-    if not found:
-        return ""
-    shown = ", ".join(found[:4]) + (f" and {len(found) - 4} more" if len(found) > 4 else "")
-    return f"; only torch.save file(s) under other names: {shown}"
+        return [], []
+    state = [name for name in found if _TRAINER_STATE.fullmatch(name)]
+    return [name for name in found if name not in state], state
+
+
+def _shown(names: list[str]) -> str:
+    return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+
+
+def _other_torch_files(directory: Path) -> str:
+    """', only <files>' for torch.save files under other names (model.pt, a trainer's
+    state_dict.pth, epoch_3.ckpt): a state dict saved by hand, which no loader looks for.
+    A trainer's optimizer / scheduler state is named as that, not as weights to convert."""
+    weights, state = _torch_files(directory)
+    if weights:
+        return f"; only torch.save file(s) under other names: {_shown(weights)}"
+    if state:
+        return (f"; only a trainer's optimizer/scheduler state ({_shown(state)}), saved beside "
+                "a checkpoint's weights, not weights: the weights were not saved or not "
+                "copied here")
+    return ""
+
+
+def _torch_files_hint(directory: Path) -> str | None:
+    weights, state = _torch_files(directory)
+    if weights:
+        return _TORCH_FILE_HINT
+    if state:
+        return ("copy the checkpoint's model.safetensors (or its shards and index) too, or "
+                "pass a checkpoint directory that holds them")
+    return None
 
 
 def torch_save_cut(path: Path) -> bool:
@@ -572,8 +606,8 @@ class TensorStore:
             return store
         raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
                               "pytorch_model.bin" + _other_torch_files(directory),
-                              hint=interrupted_hub_download(directory) or (
-                                  _TORCH_FILE_HINT if _other_torch_files(directory) else None))
+                              hint=interrupted_hub_download(directory)
+                              or _torch_files_hint(directory))
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos
