@@ -107,6 +107,12 @@ class LaunchConfig:
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)[\w+.-]*[ \t]*$", re.M)
 
 
+# A notebook cell's `!vllm serve ...` / `!nohup python -m sglang.launch_server ... &` (IPython runs
+# a line that starts with `!` as a shell command: IPython docs, "System shell access"); bash
+# would read `!word` as a history expansion, and `! cmd` (a negated pipeline) keeps its space.
+_IPYTHON_BANG = re.compile(r"^([ \t]*)!(?=[A-Za-z_./~$])", re.M)
+
+
 def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     """argv from a shell line, a /proc/PID/cmdline (NUL-separated) or an argv list.
 
@@ -121,7 +127,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         # `cat -v /proc/PID/cmdline` prints each argument's NUL as ^@ (cat(1) -v: "use ^ and M-
         # notation"): the same argv (was: not a server command)
         return split_command(command.strip().replace("^@", "\0"))
-    command = _FENCE.sub("", plain_typography(command))
+    command = _IPYTHON_BANG.sub(r"\1", _FENCE.sub("", plain_typography(command)))
     table = markdown_table_argv(command)
     if table is not None:
         return _server_argv(table)
