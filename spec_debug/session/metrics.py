@@ -376,7 +376,12 @@ _OTHER_METHOD = re.compile(r"[\s*]*(?:over|than|vs\.?|versus|compared\s+(?:to|wi
                            r"\s+(?:the\s+)?(?:[\w.-]+['\u2019]s\s+)?"
                            r"(?:(?:our|their|its|my|upstream|fork|forked|old|older|previous|original|stock|default|native"
                            r"|built-in|official|existing|current)\s+)?(?:eagle[-\s]?\d|e\d\b|mtp\b|medusa|n-?gram|fr-spec|dflash|hydra|lookahead)", re.I)
-_FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)")
+# A separator and a number with its decimals is a factor too, its "x" unsaid, in a text that names
+# drafting: "EAGLE-3 speedup = 2.05", "MTP speedup: 1.37" (not "speedup: 25%", nor "speedup: 2 ms"
+# or a count, "speedup = 3").
+_FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)"
+                           r"|\s*[:=]\s*\*{0,2}(?P<bare>\d{1,2}\.\d+)\*{0,2}(?![\d.]|\s*(?:%|/|(?:[mu\u00b5]?s|sec\w*|min\w*"
+                           r"|tok\w*|t/s|tps|[kmg]i?b|times|points?|pp)\b))", re.I)
 # The run it is against named between the word and the factor: "tps/user speedup over regular
 # decoding: **1.26x**" (NVIDIA/TensorRT-LLM#5146).
 _FACTOR_OVER_BASELINE = re.compile(
@@ -625,7 +630,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if prose:
         # each sign looked for once, a memchr each, before the words' longer scans
         pct, factor = "%" in text, "x" in text or "×" in text
-        if ((factor or pct) and ("peed" in text or "slower" in text)) or "faster" in text:
+        if ((factor or pct) and ("peed" in text or "slower" in text)) or "faster" in text \
+                or ("peedup" in text and ("=" in text or ":" in text)):  # "speedup = 2.05": its "x" unsaid
             _speedups(text, found)
         if pct and ("hroughput" in text or "/s" in text):
             _percent_throughput(text, found)
@@ -729,6 +735,30 @@ def _busy_intervals(text: str, values: list[float]) -> list[float] | None:
     return kept or None
 
 
+# With data-parallel attention (--dp-size N --enable-dp-attention) each DP rank's scheduler logs
+# its own Decode batch lines, "[2026-08-23 09:06:21 DP1 TP1 EP1] Decode batch, ...", its own
+# requests' tokens over the interval (sglang python/sglang/srt/managers/scheduler.py names the
+# logger's prefix " DP{dp_rank}"): the server's throughput is the ranks' sum, as for the /metrics
+# gauges (_sglang_gauges). The mean over every line read an 8-rank server at an eighth.
+_DP_DECODE = re.compile(r" DP(\d+)\b[^\]\n]*\] Decode batch[^\n]*?gen throughput \(token/s\): (\d+(?:\.\d+)?)")
+
+
+def _dp_rank_sum(text: str, lines: int) -> tuple[float, str] | None:
+    """The sum over DP ranks of each rank's mean throughput (its idle intervals left out, as
+    _decode_batches does), and its context; None unless every Decode batch line names its rank
+    and two ranks or more logged."""
+    per_rank: dict[str, list[float]] = {}
+    for m in _DP_DECODE.finditer(text):
+        per_rank.setdefault(m.group(1), []).append(float(m.group(2)))
+    if len(per_rank) < 2 or sum(map(len, per_rank.values())) != lines:
+        return None
+    total = 0.0
+    for values in per_rank.values():
+        busy = [v for v in values if v >= max(values) / _IDLE_FRACTION]
+        total += sum(busy) / len(busy)
+    return round(total, 2), f"SGLang Decode batch, sum over {len(per_rank)} DP ranks of each rank's mean ({lines} lines)"
+
+
 def _decode_batches(text: str, found: list[Metric]) -> int:
     """The mean readings of the Decode batch lines; returns how many throughput readings
     there were (0: none, and nothing is added)."""
@@ -757,7 +787,11 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
             tput_ctx = f"SGLang Decode batch, mean of {len(kept)} of {len(values)} lines" \
                        f" ({len(values) - len(kept)} after an idle spell left out)"
             values = kept
-    found.append(Metric("throughput", round(sum(values) / len(values), 2), "tok/s", tput_ctx))
+    if " DP1 " in text and (ranks := _dp_rank_sum(text, len(tputs))) is not None:
+        tput, tput_ctx = ranks
+        found.append(Metric("throughput", tput, "tok/s", tput_ctx))
+    else:
+        found.append(Metric("throughput", round(sum(values) / len(values), 2), "tok/s", tput_ctx))
     if lens:
         found.append(Metric("accept_length", round(sum(map(number, lens)) / len(lens), 3), "tokens", ctx))
     if rates:
@@ -1556,7 +1590,10 @@ def _speedups(text: str, found: list[Metric]) -> None:
             if word == "slower" and value > 0:
                 value = round(1 / value, 3)  # "1.3x slower": 0.769 of the speed without speculation
         elif after is not None:
-            value, a, b = float(after.group("value")), start, after.end()
+            bare = after.re is _FACTOR_AFTER and after.group("bare")
+            if bare and not _names_drafting(text.lower()):
+                continue  # "tok/s comparison ... - speedup: 1.58": of one GPU over another, no drafter named
+            value, a, b = float(bare or after.group("value")), start, after.end()
         elif word in ("faster", "slower") and (pct := _percent_faster(text, at, end)) is not None:
             value, a, b = pct
             if word == "slower":
@@ -1576,6 +1613,8 @@ def _speedups(text: str, found: list[Metric]) -> None:
             continue  # "3x slower than expected", "2x faster than before the fix": no baseline run
         if speedup and _ANOTHER_TASK.match(text, max(b, end)) is not None:
             continue  # "a 60% speedup in compile time": a speedup of something else than decoding
+        if speedup and _ANOTHER_TASK_BEFORE.search(text, max(0, start - 24), start) is not None:
+            continue  # "compile speedup: 1.8", "prefill speedup 1.2x": the same, named before
         found.append(Metric("speedup", value, "x", _context(text, a, b)))
 
 
@@ -1587,6 +1626,11 @@ _ANOTHER_TASK = re.compile(
     r"(?:compil\w*|load\w*|startup|start-up|boot\w*|build\w*|train\w*|fine-?tun\w*|prefill|ttft|time[\s-]to[\s-]first"
     r"|tokeniz\w*|import\w*|install\w*|download\w*|warm-?up|cuda[\s-]?graph|capture|kernel|gemm|matmul"
     r"|all-?reduce|checkpoint\w*|conver\w*|quantiz\w*)", re.I)
+
+
+_ANOTHER_TASK_BEFORE = re.compile(
+    r"(?:compil\w*|load\w*|startup|boot|build|train\w*|prefill|ttft|tokeniz\w*|import|install|download\w*|warm-?up"
+    r"|cuda[\s-]?graph|capture|kernel|gemm|matmul|all-?reduce|checkpoint\w*|conver\w*|quantiz\w*)[\s_-]*$", re.I)
 
 
 # A gain in throughput said as a percentage: "EAGLE3 gives ~60% higher throughput", "with EAGLE3,
