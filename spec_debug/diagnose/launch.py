@@ -22,8 +22,8 @@ from typing import Any, Literal
 from spec_debug.diagnose.launch_errors import LaunchParseError
 from spec_debug.diagnose.launch_logged import logged_server_args
 from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREFIXES, ArgvReader, llm_config_argv,
-                                               markdown_table_argv,
-                                               only_sglang_flags, only_vllm_flags, pasted_argv, task_script)
+                                               markdown_table_argv, notebook_code, only_sglang_flags, only_vllm_flags,
+                                               pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import parse_version
@@ -127,7 +127,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         # `cat -v /proc/PID/cmdline` prints each argument's NUL as ^@ (cat(1) -v: "use ^ and M-
         # notation"): the same argv (was: not a server command)
         return split_command(command.strip().replace("^@", "\0"))
-    command = _IPYTHON_BANG.sub(r"\1", _FENCE.sub("", plain_typography(command)))
+    command = _FENCE.sub("", plain_typography(command))
+    command = _IPYTHON_BANG.sub(r"\1", notebook_code(command) or command)
     table = markdown_table_argv(command)
     if table is not None:
         return _server_argv(table)

@@ -781,6 +781,31 @@ def _config_file_alone(text: str) -> list[str] | None:
     return head + config_words("vllm" if head[0] == "vllm" else "sglang", text, "config.yaml")
 
 
+def notebook_code(text: str) -> str | None:
+    """The code cells of a Jupyter notebook file (.ipynb JSON: `nbformat`, `cells` whose
+    `source` is a string or a list of lines; nbformat docs, "The Notebook file format"), one
+    after another: the SGLang docs' notebooks start their servers in such cells. None for any
+    other text (was: the JSON read as shell words, no server command)."""
+    if '"nbformat"' not in text or '"cells"' not in text:
+        return None
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    cells = doc.get("cells") if isinstance(doc, dict) and "nbformat" in doc else None
+    if not isinstance(cells, list):
+        return None
+    sources = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source")
+        source = "".join(str(line) for line in source) if isinstance(source, list) else source
+        if isinstance(source, str):
+            sources.append(source)
+    return "\n".join(sources) if sources else None
+
+
 def task_script(text: str) -> str | None:
     """The script a cloud task file runs, its variables set above it (SkyPilot, dstack), or None."""
     return skypilot_run(text) or _dstack_commands(text)
