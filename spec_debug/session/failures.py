@@ -82,6 +82,11 @@ _CUDA_ERROR = re.compile(r"(?:(?:CUDA|HIP) (?:[Dd]river )?[Ee]rror|Triton Error 
 # initialization failed"; torch/csrc/cuda and c10/cuda), or a CPU-only wheel ("Torch not compiled
 # with CUDA enabled", torch/cuda/__init__.py). The GPU is unreachable, as nvidia-smi's failures
 # (_GPU_UNREACHABLE) say.
+# The search command itself, echoed at a shell prompt in a terminal log ("$ grep -rn
+# "OutOfMemoryError" sglang/python/"): the pattern it looks for is no error either.
+_SEARCH_COMMAND = re.compile(r"[ \t]*(?:[^\n]{0,80}?[$#%>][ \t]+)?(?:sudo[ \t]+)?(?:grep|egrep|fgrep|zgrep|rg|ag|ack|git[ \t]+grep)[ \t]")
+
+
 _NO_GPU = re.compile(r"No CUDA GPUs are available|Found no NVIDIA driver on your system|CUDA driver initialization failed"
                      r"|The NVIDIA driver on your system is too old|Torch not compiled with CUDA enabled")
 # cudaGetErrorString's texts of the sticky kernel faults (CUDA Runtime API, cudaError_t:
@@ -496,7 +501,10 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
     message) is skipped; after a failure every match counts."""
     m = pattern.search(output)
     for _ in range(20):
-        if m is None or failed or not _SOURCE_HIT.match(output, output.rfind("\n", 0, m.start()) + 1):
+        if m is None or failed:
+            return m
+        line_start = output.rfind("\n", 0, m.start()) + 1
+        if not _SOURCE_HIT.match(output, line_start) and not _SEARCH_COMMAND.match(output, line_start):
             return m
         nl = output.find("\n", m.end())
         if nl < 0:
