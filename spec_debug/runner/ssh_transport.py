@@ -5,6 +5,7 @@ channel handlers for `exit-signal` and a jump channel's CLOSE."""
 from __future__ import annotations
 
 import functools
+import socket
 import threading
 import time
 from typing import Callable
@@ -138,7 +139,7 @@ def keepalive_request() -> paramiko.Message:
 
 
 def _reads_on_the_monotonic_clock(channel: paramiko.Channel) -> None:
-    """A channel's reads under a timeout (channel.settimeout: our SFTP copies' stall bound, the
+    """A channel's reads (and sends, _send_window_within) under a timeout (channel.settimeout: our SFTP copies' stall bound, the
     0.1 s reads paramiko's packetizer makes on a jump channel) timed on the monotonic clock.
     paramiko counts the time waited with time.time() (paramiko/buffered_pipe.py, read), so a
     wall clock stepped forward ended a healthy copy's wait at once as a stall, and one stepped
@@ -146,6 +147,26 @@ def _reads_on_the_monotonic_clock(channel: paramiko.Channel) -> None:
     host behind a jump host, held that long). Set before anyone reads the channel."""
     for pipe in (channel.in_buffer, channel.in_stderr_buffer):
         pipe.read = functools.partial(_read_within, pipe)  # type: ignore[method-assign]
+    channel._wait_for_send_window = functools.partial(  # type: ignore[method-assign]
+        _send_window_within, channel, channel._wait_for_send_window
+    )
+
+
+def _send_window_within(channel: paramiko.Channel, wait_for_window: Callable[[int], int], size: int) -> int:
+    """A send's wait for the peer to open its window (paramiko/channel.py,
+    _wait_for_send_window, called with the channel's lock held), counted on the monotonic clock
+    under the channel's timeout: paramiko counts it with time.time() as a read's, so a clock
+    stepped forward failed a healthy upload to a slow host as a stall. Once the window is open
+    (or the channel closed) paramiko's own wait returns at once."""
+    timeout = channel.timeout
+    if timeout is not None and timeout > 0 and channel.out_window_size == 0:
+        deadline = time.monotonic() + timeout
+        while channel.out_window_size == 0 and not (channel.closed or channel.eof_sent):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout()
+            channel.out_buffer_cv.wait(left)
+    return wait_for_window(size)
 
 
 def _read_within(pipe: BufferedPipe, nbytes: int, timeout: float | None = None) -> bytes:

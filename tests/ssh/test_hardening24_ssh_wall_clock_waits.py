@@ -22,11 +22,13 @@ reads, after the wait under test first read it.
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Callable
 
 import paramiko.buffered_pipe
+import paramiko.channel
 import paramiko.packet
 import paramiko.transport
 import pytest
@@ -159,3 +161,17 @@ def test_a_wall_clock_step_while_a_copy_waits_for_sftp_is_not_a_stall(
         fetched = tmp_path / "fetched.txt"
         transport.get(str(report), fetched)
         assert fetched.read_text() == "acceptance rate 0.71\n"
+
+
+def test_a_wall_clock_step_while_an_upload_waits_for_the_window_is_not_a_stall(
+    client: ClientSetup, sshd: SshServer, slow_link: Relay, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # An upload past sshd's 2 MiB window waits for its WINDOW_ADJUST (0.3 s late here) under
+    # the copy's stall bound, counted with time.time() (paramiko/channel.py, _wait_for_send_window).
+    source = tmp_path / "drafter.safetensors"
+    source.write_bytes(os.urandom(6 << 20))
+    client.alias("faraway", sshd, Port=slow_link.port, HostKeyAlias=sshd.known_hosts_name)
+    with SSHTransport.connect("faraway", client.options(connect_timeout_s=15.0)) as transport:
+        monkeypatch.setattr(paramiko.channel, "time", wall_clock_stepped(300.0, first_read_in="_wait_for_send_window"))
+        transport.put(source, str(tmp_path / "uploaded.safetensors"))
+    assert (tmp_path / "uploaded.safetensors").read_bytes() == source.read_bytes()
