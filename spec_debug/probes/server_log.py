@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import zlib
 from collections import deque
 from typing import Any
 
@@ -69,8 +70,10 @@ def run(args: dict) -> dict:
         return {"args": args, "found": False, "path": path, "lines": []}
     try:
         return _read(args, path)
-    except (OSError, EOFError) as exc:
-        # another user's log (a root-owned /var/log file), a truncated .gz: one clear reason
+    except (OSError, EOFError, zlib.error) as exc:
+        # another user's log (a root-owned /var/log file), a truncated .gz, a .gz whose
+        # deflate stream is damaged (gzip lets zlib.error through, not as an OSError): one
+        # clear reason
         return {"args": args, "found": False, "path": path, "lines": [],
                 "unreadable": f"{path} cannot be read: {getattr(exc, 'strerror', None) or exc}"}
 
