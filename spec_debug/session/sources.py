@@ -1142,6 +1142,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     votes = {"claude-code": 0, "codex": 0, "openai": 0, "codex-exec": 0, "openhands": 0, "qwen-code": 0,
              "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0, "opencode": 0, "kimi": 0}
     seen = written = 0
+    kimi_code_records = kimi_code_turns = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
             continue
@@ -1159,6 +1160,13 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         kind = _record_kind(obj)
         if kind is not None:
             votes[kind] += 1
+        if kind == "kimi" and not kimi_wire.looks_like(obj):
+            kimi_code_records += 1
+            kimi_code_turns += kimi_code.is_turn_record(obj)
+    if kimi_code_records and not kimi_code_turns:
+        # Kimi Code records with no turn or context record among them: an application's own log of
+        # the same words ({type: "task.started" | "llm.request", time: epoch ms}), no Kimi session
+        votes["kimi"] -= kimi_code_records
     if votes["gemini-cli"]:
         # Gemini CLI's stream-json: its tool and init events are its own, while its many reply
         # chunks ({"type": "message", "role", "content"}) look like Responses API items.

@@ -76,6 +76,18 @@ def is_wire_record(obj: dict) -> bool:
         or isinstance(time, (int, float)) and not isinstance(time, bool)
 
 
+_TURN_DOMAINS = ("turn", "context")
+
+
+def is_turn_record(obj: dict) -> bool:
+    """A record of a turn or of the context (``turn.prompt``, ``context.append_loop_event``...): a
+    wire log holds them wherever it is cut, as every turn writes them. The manifest's other domains
+    (``task``, ``llm``, ``config``, ``usage``...) are words an application's own event log uses too:
+    records of those alone tell no Kimi Code session (:func:`is_wire_record` is per record)."""
+    kind = obj.get("type")
+    return isinstance(kind, str) and kind.partition(".")[0] in _TURN_DOMAINS
+
+
 class SubAgents:
     """What a session's wire logs say of its sub-agents, gathered as they are read: each one's
     ``subagent.spawned`` record (``subagentId``, ``subagentName``, ``parentToolCallId``,
