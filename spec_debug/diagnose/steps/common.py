@@ -63,8 +63,9 @@ _TOK_S_UNIT = re.compile(r"\s*(?:(?:tok(?:en)?s?|t)\s*(?:/|per)\s*s(?:ec(?:ond)?
 # "11.2 ms/tok", "0.011 s per token", "12 ms/output token"
 _PER_TOKEN_TIME = re.compile(r"(?P<n>[\d.,]+)\s*(?P<unit>ms|s|sec)\s*(?:/|per)\s*(?:output\s+)?tok(?:en)?s?",
                              re.I)
-# "25 ms/step", "30 ms per iteration": a verify round's time, which covers several tokens
-_PER_STEP = re.compile(r"\b(?:ms|s|sec)\s*(?:/|per)\s*(?:decode\s+)?(?:step|iter(?:ation)?|round|forward)s?\s*$",
+# "25 ms/step", "25ms/step", "30 ms per iteration": a verify round's time, which covers several
+# tokens (the unit may touch the number, so no word boundary before it)
+_PER_STEP = re.compile(r"(?<![a-z])(?:ms|s|sec)\s*(?:/|per)\s*(?:decode\s+)?(?:step|iter(?:ation)?|round|forward)s?\s*$",
                        re.I)
 
 
