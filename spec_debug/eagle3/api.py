@@ -755,12 +755,17 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
     `vocab_mapping`: the training's map file, which the checkpoint's d2t must equal."""
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
-    from spec_debug.eagle3.checkpoint import shadowed_single_note, stale_index_note
+    from spec_debug.eagle3.checkpoint import (
+        shadowed_single_note,
+        stale_index_note,
+        unindexed_note,
+    )
 
     checkpoint = open_draft(model)
     source = TARGET_GIVEN if target else None
     notes: list[str] = [note for note in [stale_index_note(checkpoint.tensors, "draft"),
-                                          shadowed_single_note(checkpoint.tensors, "draft")]
+                                          shadowed_single_note(checkpoint.tensors, "draft"),
+                                          unindexed_note(checkpoint.tensors, "draft")]
                         if note]
     if target:
         # a directory, or a Hub id resolved from the local cache, as eval and layout take it

@@ -384,6 +384,23 @@ def _entries(shape: tuple[int, ...]) -> int:
     return count
 
 
+def unindexed_note(store: "TensorStore", role: str) -> str | None:
+    """The note for weights read from *.safetensors files with neither model.safetensors nor
+    its index beside them (shards whose index was not copied, a renamed file). vLLM and
+    SGLang load every *.safetensors of a directory without an index (model_loader/
+    weight_utils.py), but transformers' from_pretrained, so speculators, looks for those two
+    names only and finds no weights ("no file named model.safetensors")."""
+    if not store.unindexed:
+        return None
+    shards = any(_SHARD.fullmatch(name) for name in store.unindexed)
+    fix = ("copy model.safetensors.index.json beside the shards" if shards
+           else "rename the file to model.safetensors")
+    return (f"the {role}'s weights are in {_shown(store.unindexed)}, with neither "
+            "model.safetensors nor model.safetensors.index.json: vLLM and SGLang load every "
+            "*.safetensors here, as read, but transformers' from_pretrained (speculators' "
+            f"training and evaluation) finds no weights: {fix}")
+
+
 def has_weight_files(directory: Path) -> bool:
     return ((directory / "model.safetensors.index.json").exists()
             or bool(safetensors_files(directory)) or (directory / _BIN_INDEX).exists()
@@ -560,6 +577,7 @@ class TensorStore:
     missing_shards: list[str] = field(default_factory=list)  # only with partial=True
     stale_index: Path | None = None  # an index beside the single file, naming no shard here
     shadowed_single: Path | None = None  # a single file beside a live index (see shadowed_single)
+    unindexed: list[str] = field(default_factory=list)  # see unindexed_note
     nested_in: str | None = None  # the pickle's key the state dict was read from (see _tensors)
 
     @classmethod
@@ -572,6 +590,8 @@ class TensorStore:
                                       if shadowed_single(directory / index, directory / single)),
                                      None)
         files = safetensors_files(directory, missing=store.missing_shards if partial else None)
+        if files and not any((directory / name).exists() for name in _SINGLE_FILES[0]):
+            store.unindexed = [path.name for path in files]
         if files or store.missing_shards:
             for path in files:
                 try:
