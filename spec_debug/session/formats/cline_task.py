@@ -111,18 +111,16 @@ def read_sdk_agents(main: Path, agents: list[Path], cursor: Cursor, tree: AgentT
     or team task's beside it, read as an agent of the session, linked to the ``spawn_agent`` call
     whose task is its first prompt (:data:`SDK_SPAWN_TOOL`). Read as sessions of their own, the
     sub-agents' commands were in no call of the session that started them."""
-    calls: dict[str, str] = {}
+    said: list[tuple[str, str]] = []
     cut = False
     for event in read(main, cursor):
         if event.kind == "tool_call" and event.tool_name == SDK_SPAWN_TOOL and event.call_id:
             task = _spawn_task(event.text)
             if task:
-                calls.setdefault(task, event.call_id)
+                said.append((task, event.call_id))
             cut = cut or task is None
         yield event
-    if cut and agents:
-        for task, call_id in _spawn_calls(main).items():
-            calls.setdefault(task, call_id)
+    calls = _calls_by_task(_spawn_calls(main) if cut and agents else said)
     seq_base = cursor.seq_base + cursor.records
     for path in agents:
         agent = sdk_agent_id(path)
@@ -141,23 +139,32 @@ def read_sdk_agents(main: Path, agents: list[Path], cursor: Cursor, tree: AgentT
         seq_base += sub.records
 
 
-def _spawn_calls(main: Path) -> dict[str, str]:
-    """``{task: call id}`` of the session's ``spawn_agent`` calls, read from its messages file: a
+def _calls_by_task(said: list[tuple[str, str]]) -> dict[str, str | None]:
+    """``{task: call id}``; None for a task more than one call gave (the same check sent twice, to
+    two sub-agents): which sub-agent ran which call is not written, so neither is linked."""
+    calls: dict[str, str | None] = {}
+    for task, call_id in said:
+        calls[task] = call_id if task not in calls or calls[task] == call_id else None
+    return calls
+
+
+def _spawn_calls(main: Path) -> list[tuple[str, str]]:
+    """``(task, call id)`` of the session's ``spawn_agent`` calls, read from its messages file: a
     call's text is its arguments cut at 2,000 characters (common.call_text), and the sub-agent's
     ``systemPrompt``, written before its ``task``, is often longer."""
     try:
         doc = json.loads(main.read_bytes())
     except (OSError, ValueError):
-        return {}
+        return []
     messages = doc.get("messages") if isinstance(doc, dict) else None
-    found: dict[str, str] = {}
+    found: list[tuple[str, str]] = []
     for message in messages if isinstance(messages, list) else ():
         content = message.get("content") if isinstance(message, dict) else None
         for block in content if isinstance(content, list) else ():
             if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("name") == SDK_SPAWN_TOOL \
                     and isinstance(block.get("id"), str) and isinstance(block.get("input"), dict) \
                     and isinstance(task := block["input"].get("task"), str) and task.strip():
-                found.setdefault(task.strip(), block["id"])
+                found.append((task.strip(), block["id"]))
     return found
 
 
