@@ -321,6 +321,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if exit_code not in (None, 0) or is_error:
         if said := _ERROR_SAID.search(output):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
+        elif "llama" in output and (said := _LLAMA_CPP_SAID.search(output)):
+            head = said.group(0).strip()[:300]
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
@@ -1184,6 +1186,13 @@ _EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall t
 # A tool's own error line: pip's logger ("ERROR: Could not find a version that satisfies the
 # requirement ...", pip/_internal/utils/logging.py), git's "fatal: ...", apt's "E: ...", and
 # the "error: ..." of build tools; not Claude Code's "Error: Exit code N" first line.
+# llama.cpp logs an error behind the function's name, no "error:" word: "common_speculative_are_
+# compatible: draft model vocab type must match target model to use speculation but ..." (common/
+# speculative.cpp), then "srv    load_model: the draft model '...' is not compatible with the target
+# model" and "main: exiting due to model loading error" (tools/server). The first such line is the
+# fault; the server's first line ("srv    load_model: loading draft model '...'") only how it began.
+_LLAMA_CPP_SAID = re.compile(r"^(?:(?:srv|slot)[ \t]+)?\w+:[ \t]+[^\n]*?\b(?:error|failed|fail|must|not compatible"
+                             r"|mismatch|unable|cannot|can't|invalid|unsupported|out of memory)\b[^\n]*$", re.M)
 _ERROR_SAID = re.compile(r"^(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)(?!Exit code \d+\s*$)[^\n]*\S", re.M)
 
 
