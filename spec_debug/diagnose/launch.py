@@ -481,7 +481,7 @@ def _python_engine_call(text: str) -> list[str] | None:
         elif name == _RAY_LLM_CONFIG:
             calls.append(_ray_llm_config_argv(node, names))
         elif ast.unparse(func) in _SHELL_STRING_CALLS and node.args:
-            shell_string = _python_shell_string(node.args[0], names)
+            shell_string = _python_shell_string(node, names)
             if shell_string is not None:
                 # (the command a call runs is whole: before the list literals it may be made of,
                 # `spec_args = ["--speculative-config", ...]` of `Popen(base + spec_args)`)
@@ -569,12 +569,21 @@ _SHELL_STRING_CALLS = ("os.system", "os.popen", "subprocess.run", "subprocess.Po
                        "create_subprocess_shell")
 
 
-def _python_shell_string(arg: ast.expr, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
+# subprocess's calls take a string as one program's name unless shell=True (Python docs,
+# subprocess "Frequently Used Arguments": "If passing a single string, either shell must be True
+# or else the string must simply name the program to be executed without specifying any arguments")
+_SUBPROCESS_CALLS = ("subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
+                     "subprocess.check_output", "Popen")
+
+
+def _python_shell_string(call: ast.Call, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
     """The server a script starts from a command string (`os.system("vllm serve ...")`,
     `subprocess.run(CMD, shell=True)` with `CMD = "python3 -m sglang.launch_server ..."`, an f-string
     of names bound in the text); None when the string starts no server. Was: 'not an SGLang or vLLM
     server command'."""
-    if isinstance(arg, ast.Call) and ast.unparse(arg.func) == "shlex.split" and len(arg.args) == 1:
+    arg = call.args[0]
+    split_by_shlex = isinstance(arg, ast.Call) and ast.unparse(arg.func) == "shlex.split" and len(arg.args) == 1
+    if split_by_shlex:
         arg = arg.args[0]
     unknown: list[str] = []
     if isinstance(arg, ast.JoinedStr):
@@ -594,6 +603,7 @@ def _python_shell_string(arg: ast.expr, names: dict[str, Any]) -> tuple[bool, li
             string = _literal(arg, names)
         except ValueError:
             return None
+    as_one_string = isinstance(string, str)
     if isinstance(string, list) and string and all(isinstance(w, (str, int, float)) for w in string):
         string = shlex.join(str(w) for w in string)  # (an argv list: `subprocess.Popen(base + spec)`)
     if not isinstance(string, str):
@@ -603,12 +613,31 @@ def _python_shell_string(arg: ast.expr, names: dict[str, Any]) -> tuple[bool, li
         detect_engine(argv)
     except (LaunchParseError, ValueError):
         return None
+    if _asks_for_help(argv):
+        # (`subprocess.check_output("vllm serve --help=speculative", shell=True)`, `os.system("vllm
+        # --version")`: the script reads the CLI's help or version; it starts no server)
+        return None
     speculative = any(SPECULATIVE_FLAG.match(w) for w in argv)
+    if as_one_string and _runs_string_as_program(call, split_by_shlex):
+        return speculative, LaunchParseError(
+            f"the script runs the server's command line as one string without shell=True "
+            f"({ast.unparse(call.func)}(\"{argv[0]} ...\")): Python takes the whole string for a program's name, "
+            "so the server does not start (FileNotFoundError)",
+            hint="pass shell=True, or shlex.split(command), or the argument list")
     if unknown:
         return speculative, LaunchParseError(
             f"the server's command is an f-string: {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} "
             "not in this text", hint="paste the command with its values written out")
     return speculative, argv
+
+
+def _runs_string_as_program(call: ast.Call, split_by_shlex: bool) -> bool:
+    """A subprocess call given its command line as one string, without shell=True."""
+    if ast.unparse(call.func) not in _SUBPROCESS_CALLS or split_by_shlex:
+        return False
+    shell = next((kw.value for kw in call.keywords if kw.arg == "shell"), None)
+    # (`shell=use_shell`: a value this text does not show is not taken for False)
+    return shell is None or (isinstance(shell, ast.Constant) and not shell.value)
 
 
 def _python_argv_list(node: ast.List, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError] | None:
