@@ -403,14 +403,19 @@ def _finished_exit(raw) -> int | None:
     ``internal/llm/tools/bash.go``, ``internal/agent/tools/bash.go``): its ``exit_code`` where a
     release writes one, else 0, as the tool appends ``Exit code N`` only when N is not 0 and the
     abort note when it was cut. None for any other tool, and for a run moved to the background
-    (``background``: still running when the result was written)."""
+    (``background`` with the ``shell_id`` of the job: still running when the result was written).
+    A run asked for in the background that ended within the tool's first second is written as
+    finished: ``background`` without a ``shell_id`` (``internal/agent/tools/bash.go`` since
+    4401d5b, background jobs)."""
     if not isinstance(raw, str) or '"working_directory"' not in raw:
         return None
     try:
         meta = json.loads(raw)
     except ValueError:
         return None
-    if not isinstance(meta, dict) or "start_time" not in meta or meta.get("background") is True:
+    if not isinstance(meta, dict) or "start_time" not in meta:
+        return None
+    if meta.get("background") is True and meta.get("shell_id"):
         return None
     code = meta.get("exit_code", 0)
     return code if type(code) is int else None
