@@ -782,6 +782,25 @@ def _hub_cache() -> Path:
     return Path(home).expanduser() / "hub"
 
 
+def _refuse_dangling_link(path: Path, what: str) -> None:
+    """A link to a directory that is not here: speculators' trainer makes
+    `<output>/checkpoint_best` a relative link to the best epoch's directory
+    (src/speculators/train/checkpointer.py update_best_symlink), and a copy that keeps links
+    (rsync -a, tar) of the link alone, or a cleanup of that epoch, leaves it pointing
+    nowhere."""
+    import os
+
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return
+    raise CheckpointError(f"{path}: a link to {target}, which is not here: the {what} "
+                          "directory it names was not copied or was deleted (speculators' "
+                          "trainer links checkpoint_best to the best epoch's directory)",
+                          hint="copy the directory itself (cp -rL, rsync -L) or the epoch "
+                               "directory it names, and pass that")
+
+
 def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
     """A local checkpoint directory, or a Hub id (`org/name`, as vLLM/SGLang and the
     speculators config's verifier name_or_path write it) found in the local Hub cache:
@@ -800,6 +819,8 @@ def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
         raise CheckpointError(f"{path}: a file, not the {what} directory",
                               hint=f"pass the directory that holds it and its config.json as "
                                    f"{role}: {path.parent}")
+    if path.is_symlink():
+        _refuse_dangling_link(path, what)
     if not _HUB_ID.match(text) or path.exists():
         raise CheckpointError(f"{path}: {what} directory not found")
     entry = _hub_cache() / ("models--" + text.replace("/", "--"))
