@@ -190,6 +190,9 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
             argv = _with_mounted_script(argv, container.get("image"), scripts, reader)
         if argv is None:
             return None
+        stray = _unjoined_continuation(container)
+        if stray is not None and reader.is_server(reader.server_argv(argv)):
+            raise stray
         if not kserve and any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
             # (a template whose actions are all inside quoted strings is YAML already; an image
             # tag alone left to helm only leaves the release unknown)
@@ -197,6 +200,33 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         if argv:
             argvs.append(argv)
     return _first_server(argvs, reader)
+
+
+def _unjoined_continuation(container: dict[str, Any]) -> LaunchParseError | None:
+    """A compose `command:` / `entrypoint:` string written over `\\`-ended lines, as a shell
+    script would be. Compose splits the string into words itself, with no shell: compose-go
+    (types/command.go, ShellCommand) calls mattn/go-shellwords' Parse, where a backslash escapes
+    the next character, a line break (or, in a folded `>` block, the space YAML made of it)
+    included, and joins no lines. The server gets a stray line-break argument (or ` --flag`)
+    and exits with 'unrecognized arguments'."""
+    for key in ("entrypoint", "command"):
+        value = container.get(key)
+        if not isinstance(value, str) or not re.search(r"\\\s", value):
+            continue
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            continue
+        # (a word starting with white space: an escaped line break or space outside quotes)
+        stray = next((w for w in words if w[:1].isspace()), None)
+        if stray is not None:
+            return LaunchParseError(
+                f"compose's {key}: is one string with a backslash at a line's end before {stray.strip()!r}: "
+                "compose splits the string into words without a shell and joins no lines (compose-go uses "
+                "go-shellwords), so the escaped line break reaches the server as an argument and it exits "
+                "with 'unrecognized arguments'",
+                hint=f"drop the line-ending backslashes (the string is split at line breaks already) or write {key}: as a list")
+    return None
 
 
 def _configmap_files(docs: list[Any]) -> dict[str, str]:
