@@ -55,10 +55,22 @@ def installed_version(name: str, path: str | None) -> str | None:
         dists, first = [], None
     if path is None:
         return first
-    for dist in dists:
-        if _owns(dist, name, path):
-            return dist.version
+    owners = [dist.version for dist in dists if _owns(dist, name, path)]
+    if owners:
+        return _current_of(owners, path)
     return _source_version(path) or first
+
+
+def _current_of(versions: list[str], path: str) -> str:
+    """Of several dist-infos that all claim the package (a stale one left beside the current
+    by an upgrade pip could not finish uninstalling, or conda and pip installing over each
+    other), the one whose version the code itself carries; else the first, as
+    importlib.metadata.version would take it (in directory-listing order, not by age)."""
+    if len(versions) > 1 and os.path.isdir(path):  # a package's own folder, not site-packages'
+        own = _source_version(path)
+        if own in versions:
+            return own
+    return versions[0]
 
 
 def _owns(dist: Any, name: str, path: str) -> bool:
@@ -178,14 +190,19 @@ def _dist_in_site(here: Path, name: str, root: Path) -> dict[str, Any] | None:
     through its /proc/PID/root `root`), the path as the probe can open it (forward_source reads
     the engine there). An editable install keeps only its dist-info there: its source is found
     as the interpreter finds it (_editable_source)."""
+    found: list[tuple[str, Path]] = []
     for meta in sorted(here.glob(f"{name}-*.dist-info/METADATA")):
         version = re.search(r"^Version:\s*(\S+)", meta.read_text(errors="replace"), re.M)
         if version:
-            path = here / name
-            if not path.is_dir():
-                path = _editable_source(here, name, meta.parent, root) or path
-            return {"version": version.group(1), "path": str(path)}
-    return _egg_link(here, name, root)
+            found.append((version.group(1), meta.parent))
+    if not found:
+        return _egg_link(here, name, root)
+    version = _current_of([v for v, _ in found], str(here / name))
+    dist_info = next(folder for v, folder in found if v == version)
+    path = here / name
+    if not path.is_dir():
+        path = _editable_source(here, name, dist_info, root) or path
+    return {"version": version, "path": str(path)}
 
 
 def _in_root(root: Path, path: str) -> Path:
