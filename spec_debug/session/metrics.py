@@ -635,10 +635,12 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             _speedups(text, found)
         if pct and ("hroughput" in text or "/s" in text):
             _percent_throughput(text, found)
-        if (pct or factor) and ("aseline" in text or "anilla" in text):
+        if (pct or factor) and ("aseline" in text or "anilla" in text or "egressive" in text or "AR " in text):
             _baseline_share(text, found)
         if factor and ("lower" in text or "higher" in text):
             _latency_ratios(text, found)
+        if factor and "hroughput" in text:
+            _throughput_factors(text, found)
     _accuracy(text, found)
     # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
@@ -1698,7 +1700,7 @@ def _percent_throughput(text: str, found: list[Metric]) -> None:
 # baseline throughput". The baseline named, no subject is needed. Searched with re.I.
 _BASELINE_SHARE = re.compile(
     r"(?<![\w.+-])[~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?(?:(?P<x>[x\u00d7])|%\s+of)\s+(?:the\s+)?"
-    r"(?:baseline|vanilla|autoregressive|non-spec\w*|no-spec\w*)(?:['\u2019]s)?\s+"
+    r"(?:baseline|vanilla|autoregressive|(?-i:AR\b)|non-spec\w*|no-spec\w*)(?:['\u2019]s)?\s+"
     r"(?:(?:decode|decoding|output|generation)\s+)?(?:throughput|speed|tok(?:en)?s?/s|tps)\b", re.I)
 
 
@@ -1724,6 +1726,31 @@ _LATENCY_RATIO = re.compile(
 _WITH_SPEC = re.compile(r"[\s,]+(?P<without>with(?:out)?|w/o?)\s+(?:the\s+)?(?:eagle[-\s]?\d?\b|mtp\b|medusa\b|n-?gram\b"
                         r"|dflash\b|draft(?:er|\s+model)?\b|spec(?:ulat\w*|ulative\s+decoding|\s+decod\w*)?\b)"
                         r"(?:[\s-]+(?P<state>on|enabled|off|disabled))?", re.I)
+
+
+# A throughput's gain as a factor: "MTP gives 1.4x higher throughput", "throughput is 2x higher
+# with EAGLE3 enabled", as _PCT_THROUGHPUT reads "60% higher throughput": a speedup where the
+# clause names the drafter and no change between two runs (_spec_clause), or the drafter follows.
+_TPUT_FACTOR = re.compile(
+    r"(?<![\w.])(?P<v1>\d+(?:\.\d+)?)\s?[x\u00d7]\s+(?:higher|more|greater|better)\s+" + _TPUT
+    + r"|(?:throughput|tok(?:en)?s?/s)\s+(?:(?:is|was|gets|got)\s+)?(?:about\s+|roughly\s+|~\s*)?"
+    r"(?P<v2>\d+(?:\.\d+)?)\s?[x\u00d7]\s+(?:higher|better)\b", re.I)
+
+
+def _throughput_factors(text: str, found: list[Metric]) -> None:
+    for m in _TPUT_FACTOR.finditer(text):
+        value = float(m.group("v1") or m.group("v2"))
+        if not 0 < value <= 20 or _PROMPT_STAGE_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None:
+            continue
+        if _OTHER_METHOD.match(text, m.end()) is not None or _THAN_OTHER.match(text, m.end()) is not None:
+            continue  # "2x higher throughput than eagle-2 / than yesterday": against another run
+        spec = _WITH_SPEC.match(text, m.end())
+        if spec is not None and (spec.group("without").lower() in ("without", "w/o")
+                                 or (spec.group("state") or "").lower() in ("off", "disabled")):
+            continue  # "2x higher throughput without MTP": the drafter slows it (said too rarely to read)
+        if spec is None and not _spec_clause(text, m.start(), m.end()):
+            continue
+        found.append(Metric("speedup", value, "x", _context(text, m.start(), spec.end() if spec else m.end())))
 
 
 def _latency_ratios(text: str, found: list[Metric]) -> None:
