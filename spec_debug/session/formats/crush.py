@@ -186,11 +186,22 @@ def linked(found: list[Session]) -> list[tuple[Session, list[Session]]]:
     store: that one is read as an agent of the session that started it), each with its
     :func:`sub_agents`. The sessions are indexed by their parent once: a store of thousands of
     sessions is linked in time linear in its sessions (a scan of all of them per session was
-    quadratic: 5,000 sessions took seconds)."""
+    quadratic: 5,000 sessions took seconds). A session no root leads to (its parent itself, or a
+    cycle of parents: no Crush or OpenCode writes one, a damaged or edited store may hold one) is read
+    as a session, as a sub-agent whose parent is gone is: dropped, its talk was lost unsaid."""
     known = {s.id for s in found}
     order, by_parent = {s.id: i for i, s in enumerate(found)}, _by_parent(found)
-    return [(s, _below(s.id, by_parent, order) if s.id in by_parent else [])
+    read = [(s, _below(s.id, by_parent, order) if s.id in by_parent else [])
             for s in found if s.parent is None or s.parent not in known]
+    covered = {s.id for s, below in read} | {c.id for _, below in read for c in below}
+    if len(covered) == len(known):
+        return read
+    for s in found:
+        if s.id not in covered:
+            below = [c for c in _below(s.id, by_parent, order) if c.id not in covered and c.id != s.id]
+            covered.update([s.id, *(c.id for c in below)])
+            read.append((s, below))
+    return sorted(read, key=lambda pair: order[pair[0].id])
 
 
 def _by_parent(found: list[Session]) -> dict[str, list[Session]]:
