@@ -148,7 +148,9 @@ def _private_view(db: Path, wal: Path) -> tuple[str, Path]:
     return scratch, view
 
 
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+def columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    """The names of ``table``'s columns (none when it is missing): each store's reader checks the
+    columns it needs (Crush's, Goose's, OpenCode's), as releases add and drop them."""
     return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
@@ -158,7 +160,7 @@ def sessions(path: Path) -> list[Session]:
     try:
         conn = _connect(path)
         try:
-            session_cols, message_cols = _columns(conn, "sessions"), _columns(conn, "messages")
+            session_cols, message_cols = columns(conn, "sessions"), columns(conn, "messages")
             if not {"id"} <= session_cols or not {"session_id", "role", "parts"} <= message_cols:
                 raise StoreError("no Crush sessions and messages tables")
             title = "title" if "title" in session_cols else "NULL"
@@ -249,8 +251,8 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         return
     index = 0
     try:
-        order = "created_at, rowid" if "created_at" in _columns(conn, "messages") else "rowid"
-        when = "created_at" if "created_at" in _columns(conn, "messages") else "NULL"
+        order = "created_at, rowid" if "created_at" in columns(conn, "messages") else "rowid"
+        when = "created_at" if "created_at" in columns(conn, "messages") else "NULL"
         rows = conn.execute(f"SELECT rowid, role, parts, {when} FROM messages WHERE session_id = ? ORDER BY {order}",
                             (session_id,))
         for rowid, role, parts, created in _unpacked(rows, path, stats):

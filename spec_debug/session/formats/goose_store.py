@@ -45,8 +45,9 @@ def sessions(path: Path) -> list[Session]:
     try:
         conn = crush.open_read_only(path)
         try:
-            session_cols = _columns(conn, "sessions")
-            if "id" not in session_cols or not {"session_id", "role", "content_json"} <= _columns(conn, "messages"):
+            session_cols = crush.columns(conn, "sessions")
+            message_cols = crush.columns(conn, "messages")
+            if "id" not in session_cols or not {"session_id", "role", "content_json"} <= message_cols:
                 raise crush.StoreError("no Goose sessions and messages tables")
             names = [c for c in ("name", "description") if c in session_cols]
             title = f"COALESCE(NULLIF({names[0]}, ''), {names[1]})" if len(names) == 2 else \
@@ -60,10 +61,6 @@ def sessions(path: Path) -> list[Session]:
     return [Session(str(i), t if isinstance(t, str) and t else None) for i, t in rows]
 
 
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-
-
 def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     """The session's messages as the JSONL sessions' (``{role, created, content}``), each event's
     line the message's row id."""
@@ -74,7 +71,7 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats) -> Itera
         return
     read_rows = [0]
     try:
-        cols = _columns(conn, "messages")
+        cols = crush.columns(conn, "messages")
         order = "timestamp, rowid" if "timestamp" in cols else "rowid"
         when = "created_timestamp" if "created_timestamp" in cols else "NULL"
         meta = "metadata_json" if "metadata_json" in cols else "NULL"

@@ -44,10 +44,10 @@ def sessions(path: Path) -> list[crush.Session]:
     try:
         conn = crush.open_read_only(path)
         try:
-            session_cols = _columns(conn, "session")
+            session_cols = crush.columns(conn, "session")
             if not {"id", "parent_id"} <= session_cols \
-                    or not {"id", "session_id", "data"} <= _columns(conn, "message") \
-                    or not {"id", "message_id", "data"} <= _columns(conn, "part"):
+                    or not {"id", "session_id", "data"} <= crush.columns(conn, "message") \
+                    or not {"id", "message_id", "data"} <= crush.columns(conn, "part"):
                 raise crush.StoreError("no OpenCode session, message and part tables")
             title = "title" if "title" in session_cols else "NULL"
             order = "time_created, id" if "time_created" in session_cols else "rowid"
@@ -58,10 +58,6 @@ def sessions(path: Path) -> list[crush.Session]:
         raise crush.store_error(exc) from None
     return [crush.Session(str(i), t if isinstance(t, str) and t else None, p if isinstance(p, str) and p else None)
             for i, t, p in rows]
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
 def read_session(path: Path, session_id: str, children: list[crush.Session], cursor: Cursor, stats: ReadStats,
@@ -93,7 +89,7 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats,
         return
     index = 0
     try:
-        when = "m.time_created" if "time_created" in _columns(conn, "message") else "NULL"
+        when = "m.time_created" if "time_created" in crush.columns(conn, "message") else "NULL"
         rows = conn.execute(
             f"SELECT m.id, {when}, m.data, p.id, p.data FROM message m JOIN part p ON p.message_id = m.id "
             f"WHERE m.session_id = ? ORDER BY {when}, m.id, p.id", (session_id,))
