@@ -518,6 +518,12 @@ def _goose_sessions(folder: Path, stores: dict[Path, tuple[str, list]]) -> list[
     return store + [folder / n for n in sorted(names) if n.endswith(".jsonl") and n[:-6] not in imported]
 
 
+def _is_go_opencode_data(folder: Path) -> bool:
+    """``.opencode/`` holding the store of OpenCode's Go releases (:data:`formats.crush.GO_OPENCODE_STORE`):
+    a project's ``.opencode/`` of the later OpenCode holds its config, commands and plugins, no store."""
+    return folder.name == crush.GO_OPENCODE_STORE.parent.name and crush.is_sqlite(folder / crush.GO_OPENCODE_STORE.name)
+
+
 def _opencode_data(folder: Path, names, stores: dict[Path, tuple[str, list]]) -> list[Path] | None:
     """OpenCode's data folder (``~/.local/share/opencode``) when ``folder`` holds its store: the
     store, and the sessions of its ``storage/`` not copied into it (OpenCode's first start with the
@@ -840,6 +846,11 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             found.append(Path(dirpath) / crush.STORE)
             dirnames[:] = []
             continue
+        if crush.GO_OPENCODE_STORE.name in names and _is_go_opencode_data(Path(dirpath)):
+            # OpenCode's Go releases' data folder, as Crush's: its store; its logs and commands are none
+            found.append(Path(dirpath) / crush.GO_OPENCODE_STORE.name)
+            dirnames[:] = []
+            continue
         if _is_copilot_session(Path(dirpath), names):
             # Copilot CLI's session folder: the session is events.jsonl; its plan.md, checkpoints/,
             # files/ (pasted attachments) and rewind-snapshots/ are no sessions, their shell
@@ -860,7 +871,8 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
         dirnames[:] = sorted(
             d for d in dirnames
             if d not in _NOT_SESSION_DIRS and (not d.startswith(".") or _is_agent_home(Path(dirpath) / d)
-                                               or (d == crush.DATA_DIR and (Path(dirpath, d, crush.STORE)).is_file()))
+                                               or (d == crush.DATA_DIR and (Path(dirpath, d, crush.STORE)).is_file())
+                                               or _is_go_opencode_data(Path(dirpath, d)))
             and not d.endswith((".dist-info", ".egg-info"))
             and not (gemini_project and (d in _GEMINI_PROJECT_FOLDERS or _SESSION_ID.fullmatch(d)))
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)

@@ -42,6 +42,10 @@ from spec_debug.session.formats.instants import stamp
 
 STORE = "crush.db"
 DATA_DIR = ".crush"
+GO_OPENCODE_STORE = Path(".opencode", "opencode.db")
+"""The store of OpenCode's Go releases (opencode-ai/opencode, Crush before its rename: data.directory
+``.opencode`` in the project, ``internal/config/config.go``; ``opencode.db`` in it,
+``internal/db/connect.go``), Crush's tables: read as Crush's."""
 _MAGIC = b"SQLite format 3\x00"
 _EXIT_TAIL = re.compile(r"(?:\A|\n)Exit code (-?\d+)\s*(?:<cwd>[^\n]*</cwd>\s*)?\Z")
 _ABORTED = "Command was aborted before completion"
