@@ -665,7 +665,8 @@ def _ansible_vars_argv(text: str) -> list[str] | None:
     if not isinstance(data, dict) or not data or not all(isinstance(k, str) and _ANSIBLE_NAME.fullmatch(k) for k in data):
         return None
     scalars = {k: str(v) for k, v in data.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
-    lists = {name: words for name, words in ((n, _flag_words(v, scalars)) for n, v in data.items()) if words}
+    lists = {name: words for name, words in ((n, _flag_words(v, scalars)) for n, v in data.items() if _names_server_flags(n))
+             if words}
     if not lists:
         return None
     words = [word for listed in lists.values() for word in listed]
@@ -685,6 +686,20 @@ def _ansible_vars_argv(text: str) -> list[str] | None:
         return ["vllm", "serve", *([_jinja_filled(model, scalars)] if given else []), *words]
     given = model is not None and not any(w.split("=", 1)[0] in ("--model-path", "--model") for w in words)
     return ["python3", "-m", "sglang.launch_server", *(["--model-path", _jinja_filled(model, scalars)] if given else []), *words]
+
+
+# The words of a variable's name that say it holds the server's own flags (`sglang_args`,
+# `vllm_extra_args`, `vllm_serve_flags`). A role keeps other tools' flags beside them
+# (`sglang_pip_args: "--upgrade --extra-index-url ..."`, `vllm_docker_args`, `vllm_bench_args`,
+# `node_exporter_extra_args`): a name with any other word is not the server's.
+_SERVER_FLAG_NAME_WORDS = frozenset((
+    "sglang", "vllm", "args", "arguments", "argv", "extra", "additional", "custom", "common", "default", "defaults",
+    "server", "serve", "serving", "launch", "engine", "flags", "cli", "opts", "options", "params", "parameters",
+    "spec", "speculative", "speculation", "decoding", ""))
+
+
+def _names_server_flags(name: str) -> bool:
+    return set(name.lower().split("_")) <= _SERVER_FLAG_NAME_WORDS
 
 
 # The modules of an Ansible task that run a command (ansible.builtin.shell / command, their short
