@@ -166,6 +166,8 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
                          hint="install zstd (apt install zstd, brew install zstd, dnf install zstd)")
     if not sources and not scanning and crush.is_sqlite(path):
         _refuse_empty_store(path)
+    if not sources and scanning and len(files) == 1 and files[0].is_file() and crush.is_sqlite(files[0]):
+        _refuse_empty_store(files[0])  # `analyze .crush`, or a project whose one candidate is its store
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
