@@ -197,9 +197,18 @@ def sdk_session_files(folder: Path, names) -> list[Path] | None:
     return [folder / own] + [folder / n for n in sorted(names) if n.endswith(SDK_MESSAGES) and n != own]
 
 
+SDK_COMPACTION = ".compaction.json"
+"""``<sessionId>.compaction.json``: the compacted context the model is sent after a compaction,
+``{version: 1, updated_at, source_message_count, messages, system_prompt}``, its messages a summary and
+the last of the session's own, which the messages file keeps whole (cline/cline ``sdk/packages/core/src/
+session/models/session-compaction.ts``, ``session-artifacts.ts`` ``sessionCompactionPath``): read as a
+session, its commands were the session's again."""
+
+
 def is_sdk_artifact(name: str, session: str) -> bool:
-    """A file Cline's SDK writes in the session's folder (:data:`SDK_MESSAGES`)."""
-    return name.endswith((SDK_MESSAGES, ".log", ".hooks.jsonl")) or name == f"{session}.json"
+    """A file Cline's SDK writes in the session's folder (:data:`SDK_MESSAGES`, :data:`SDK_COMPACTION`)."""
+    return name.endswith((SDK_MESSAGES, ".log", ".hooks.jsonl")) or name in (f"{session}.json",
+                                                                           f"{session}{SDK_COMPACTION}")
 
 
 def sdk_sessions(sessions: Path) -> list[Path]:
