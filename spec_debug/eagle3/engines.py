@@ -166,7 +166,12 @@ VLLM_DEEPSEEK_FAMILY = frozenset({
 VLLM_V1_MOE_TARGETS = (VLLM_DEEPSEEK_FAMILY - {"DeepseekV2ForCausalLM"}) | frozenset({
     "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM", "Qwen3VLMoeForConditionalGeneration",
     "GptOssForCausalLM", "MixtralForCausalLM", "Glm4MoeForCausalLM", "Glm4vMoeForConditionalGeneration",
-    "Llama4ForConditionalGeneration", "Llama4ForCausalLM", "MiniMaxM2ForCausalLM", "Ernie4_5_MoeForCausalLM"})
+    "Llama4ForConditionalGeneration", "Llama4ForCausalLM", "MiniMaxM2ForCausalLM", "Ernie4_5_MoeForCausalLM",
+    # Hybrid (linear-attention) targets, dense ones too: the same function returns False for
+    # `model_config.is_hybrid` unless the class is listed (a check vllm-project/vllm#48290 says
+    # still applies after #44443 made dense targets MRv2); vLLM 0.27.1 runs a Qwen3.5 target
+    # with V1 for this reason (its architecture is not in the list)
+    "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"})
 
 _ALL_FLAGS = frozenset(NORM_FLAGS)
 _SPECULATORS_DEFAULTS = {f: False for f in NORM_FLAGS}
