@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+from spec_debug.diagnose.launch_errors import LaunchParseError
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 
 
@@ -108,6 +109,10 @@ def _logged_flag(name: str, value: Any) -> list[str]:
 _ENGINE_CONFIG = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v[^)]*\) with config: model='((?:[^'\\]|\\.)*)'(.*)")
 _SPEC_REPR = re.compile(r"speculative_config=SpeculativeConfig\(method='([^']*)', model=(?:'((?:[^'\\]|\\.)*)'|None), "
                         r"num_spec_tokens=(\d+)\)")
+# V0 (vLLM 0.4 .. 0.7, vllm/config.py SpeculativeConfig.__repr__) logged the draft alone:
+# `SpeculativeConfig(draft_model='...', num_spec_tokens=5)`, `draft_model='[ngram]'` for n-gram,
+# the values of that era's --speculative-model / --num-speculative-tokens.
+_V0_SPEC_REPR = re.compile(r"speculative_config=SpeculativeConfig\(draft_model='((?:[^'\\]|\\.)*)', num_spec_tokens=(\d+)\)")
 _LOGGED_INTS = (("tensor_parallel_size", "--tensor-parallel-size"), ("max_seq_len", "--max-model-len"))
 
 
@@ -126,9 +131,17 @@ def _engine_config_argv(text: str) -> list[str] | None:
         if value:
             argv += [flag, value.group(1)]
     spec = _SPEC_REPR.search(rest)
+    v0_spec = _V0_SPEC_REPR.search(rest)
     if spec:
         config = {"method": spec.group(1), **({"model": spec.group(2)} if spec.group(2) else {}),
                   "num_speculative_tokens": int(spec.group(3))}
         argv += ["--speculative-config", json.dumps(config)]
+    elif v0_spec:
+        argv += ["--speculative-model", v0_spec.group(1), "--num-speculative-tokens", v0_spec.group(2)]
+    elif re.search(r"speculative_config=(?!None\b)", rest):
+        # (a form not read here: a server without speculation would be the wrong answer)
+        raise LaunchParseError(
+            "the vLLM engine start line's speculative_config is in a form this audit does not read",
+            hint="paste the server's command line (`ps -ww -o args -p PID`) or its 'non-default args:' line")
     return argv
 
