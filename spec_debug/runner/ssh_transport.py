@@ -4,7 +4,6 @@ channel handlers for `exit-signal` and a jump channel's CLOSE."""
 
 from __future__ import annotations
 
-import functools
 import socket
 import threading
 import time
@@ -139,49 +138,56 @@ def keepalive_request() -> paramiko.Message:
 
 
 def _reads_on_the_monotonic_clock(channel: paramiko.Channel) -> None:
-    """A channel's reads (and sends, _send_window_within) under a timeout (channel.settimeout: our SFTP copies' stall bound, the
-    0.1 s reads paramiko's packetizer makes on a jump channel) timed on the monotonic clock.
-    paramiko counts the time waited with time.time() (paramiko/buffered_pipe.py, read), so a
-    wall clock stepped forward ended a healthy copy's wait at once as a stall, and one stepped
-    back made a single read wait the step's size (a stalled copy, or the keepalive checks of a
-    host behind a jump host, held that long). Set before anyone reads the channel."""
+    """A channel's reads and sends under a timeout (channel.settimeout: our SFTP copies' stall
+    bound, the 0.1 s reads paramiko's packetizer makes on a jump channel) timed on the
+    monotonic clock. paramiko counts the time waited with time.time() (paramiko/buffered_pipe.py,
+    read; paramiko/channel.py, _wait_for_send_window), so a wall clock stepped forward ended a
+    healthy copy's wait at once as a stall, and one stepped back made a single read wait the
+    step's size (a stalled copy, or the keepalive checks of a host behind a jump host, held that
+    long). Set before anyone reads the channel.
+
+    The class is swapped, not the methods set on the instance: a method bound to the channel
+    and kept on it is a reference cycle, and a channel dropped unclosed then outlived its last
+    reference until the garbage collector ran, its sshd session slot with it, instead of being
+    closed at once by paramiko's Channel.__del__."""
+    channel.__class__ = _MonotonicChannel
     for pipe in (channel.in_buffer, channel.in_stderr_buffer):
-        pipe.read = functools.partial(_read_within, pipe)  # type: ignore[method-assign]
-    channel._wait_for_send_window = functools.partial(  # type: ignore[method-assign]
-        _send_window_within, channel, channel._wait_for_send_window
-    )
+        pipe.__class__ = _MonotonicPipe
 
 
-def _send_window_within(channel: paramiko.Channel, wait_for_window: Callable[[int], int], size: int) -> int:
-    """A send's wait for the peer to open its window (paramiko/channel.py,
-    _wait_for_send_window, called with the channel's lock held), counted on the monotonic clock
-    under the channel's timeout: paramiko counts it with time.time() as a read's, so a clock
-    stepped forward failed a healthy upload to a slow host as a stall. Once the window is open
-    (or the channel closed) paramiko's own wait returns at once."""
-    timeout = channel.timeout
-    if timeout is not None and timeout > 0 and channel.out_window_size == 0:
+class _MonotonicChannel(paramiko.Channel):
+    def _wait_for_send_window(self, size: int) -> int:
+        """A send's wait for the peer to open its window (called with the channel's lock
+        held), counted on the monotonic clock under the channel's timeout: paramiko counts it
+        with time.time() as a read's, so a clock stepped forward failed a healthy upload to a
+        slow host as a stall. Once the window is open (or the channel closed) paramiko's own
+        wait returns at once, with 0 for a closed channel as before: not a timeout."""
+        timeout = self.timeout
+        if timeout is not None and timeout > 0 and self.out_window_size == 0:
+            deadline = time.monotonic() + timeout
+            while self.out_window_size == 0 and not (self.closed or self.eof_sent):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise socket.timeout()
+                self.out_buffer_cv.wait(left)
+        return int(super()._wait_for_send_window(size))
+
+
+class _MonotonicPipe(BufferedPipe):  # type: ignore[type-arg]
+    def read(self, nbytes: int, timeout: float | None = None) -> bytes:
+        """BufferedPipe.read with its timeout counted on the monotonic clock: the wait is
+        ours, on the pipe's own condition, and paramiko's read then runs with no wait at all.
+        No timeout (None) blocks as paramiko's; a pipe closed while waiting returns b"" at once."""
+        if timeout is None or timeout <= 0:
+            return bytes(super().read(nbytes, timeout))
         deadline = time.monotonic() + timeout
-        while channel.out_window_size == 0 and not (channel.closed or channel.eof_sent):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise socket.timeout()
-            channel.out_buffer_cv.wait(left)
-    return wait_for_window(size)
-
-
-def _read_within(pipe: BufferedPipe, nbytes: int, timeout: float | None = None) -> bytes:
-    """BufferedPipe.read with its timeout counted on the monotonic clock: the wait is ours, on
-    the pipe's own condition, and paramiko's read then runs with no wait at all."""
-    if timeout is None or timeout <= 0:
-        return bytes(BufferedPipe.read(pipe, nbytes, timeout))
-    deadline = time.monotonic() + timeout
-    with pipe._cv:
-        while len(pipe._buffer) == 0 and not pipe._closed:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            pipe._cv.wait(left)
-    return bytes(BufferedPipe.read(pipe, nbytes, 0.0))  # PipeTimeout when nothing came in time
+        with self._cv:
+            while len(self._buffer) == 0 and not self._closed:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cv.wait(left)
+        return bytes(super().read(nbytes, 0.0))  # PipeTimeout when nothing came in time
 
 
 def _keepalive_on_the_monotonic_clock(packetizer: paramiko.Packetizer, interval_s: float, probe: Callable[[], None]) -> None:
