@@ -1363,7 +1363,7 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     kubectl_run = None if searched else _kubectl_run_args(argv)
     if kubectl_run is not None:
         return "vllm", kubectl_run
-    for i, tok in enumerate([] if searched or _handles_an_image(argv) else argv):
+    for i, tok in enumerate([] if searched or _handles_an_image(argv) or _runs_another_program(argv) else argv):
         # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
         # server (vLLM docs, deployment/docker.md), so the words after the image are its flags.
         if re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", tok):
@@ -1388,6 +1388,23 @@ def _handles_an_image(argv: list[str]) -> bool:
     at = next((i for i, w in enumerate(argv) if w.rsplit("/", 1)[-1] in
                (*_CONTAINER_RUNTIMES, "enroot", "apptainer", "singularity")), None)
     return at is not None and at + 1 < len(argv) and argv[at + 1] in _IMAGE_SUBCOMMANDS
+
+
+def _runs_another_program(argv: list[str]) -> bool:
+    """A container started with another program in place of the image's entrypoint: `docker run
+    --entrypoint python3 vllm/vllm-openai:TAG -c '...'` (docker run reference, "--entrypoint":
+    the words after the image are that program's), `apptainer exec docker://vllm/vllm-openai:TAG
+    python3 ...` (apptainer exec runs the command given, `run` the image's runscript: Apptainer
+    docs, "exec"). (`--entrypoint vllm ... IMAGE serve` is read before, by _entrypoint_serve.)
+    Was: a vLLM server whose model was `python3`."""
+    at = next((i for i, w in enumerate(argv) if w.rsplit("/", 1)[-1] in
+               (*_CONTAINER_RUNTIMES, "apptainer", "singularity")), None)
+    if at is None:
+        return False
+    if argv[at].rsplit("/", 1)[-1] in ("apptainer", "singularity"):
+        return at + 1 < len(argv) and argv[at + 1] in ("exec", "shell")
+    image = next((i for i, w in enumerate(argv) if re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", w)), len(argv))
+    return any(w == "--entrypoint" or w.startswith("--entrypoint=") for w in argv[at:image])
 
 
 def _kubectl_run_args(argv: list[str]) -> int | None:
