@@ -362,12 +362,22 @@ _PCT_SPEEDUP = re.compile(r"(?<![\w.+-])[+~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?%\
 # "than without it" too: "speculative decoding is 15% slower than without it".
 _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r"|without(?:\s+it\b|\s*(?:[.,;!?)]|$)))", re.I)
 # "Nx faster/slower than" something else than the run without speculation: an expectation, a time
-# or another run ("3x slower than expected", "2x faster than before the fix", "than vLLM", "than
-# last week"). The run without it said in more words than _THAN_BASELINE knows stays a speedup:
-# "than regular/normal/plain decoding", "than the target alone", "than AR".
-_THAN_OTHER = re.compile(r"\s+th[ae]n\s+(?!(?:the\s+|a\s+)?(?:" + _BASELINE_WORDS + r"|without\b|w/o\b|regular|normal|plain"
-                         r"|standard|ordinary|greedy|non-?spec|no-?spec|(?-i:AR)\b|target(?:[\s-]only|\s+(?:model\s+)?alone)"
-                         r"|(?:running\s+)?(?:the\s+)?(?:target|base)\s+model\s+alone|decoding\s+without))", re.I)
+# or another engine, GPU or version ("3x slower than expected", "2x faster than before the fix",
+# "than vLLM", "than last week", "than the H100", "than 0.10.2"). Named by what they are, not by
+# what the baseline is not: the run without a drafter has too many names to list ("than the
+# target model", "than the base model", "than auto-regressive decoding", "than sequential
+# decoding", "than running without speculation"), and each was a speedup before. An engine with
+# or a GPU with its baseline named after it ("than vLLM without speculation", "than the H100
+# alone") is the baseline.
+_ENGINE = r"vllm|sglang|tgi|text-generation-inference|tensorrt(?:-llm)?|trt-?llm|llama\.cpp|ollama|lmdeploy|exllama\w*|mlc(?:-llm)?"
+_THAN_OTHER = re.compile(
+    r"\s+th[ae]n\s+(?:(?:the|a|an|our|my|their|what)\s+)?(?:"
+    r"(?:expect|anticipat|predict|advertis|claim|promis|hop|estimat|report|publish|document)\w*\b|paper\b|usual\b"
+    r"|before\b|after\b|previous\w*|prior\b|earlier\b|last\b|yesterday\b|today\b|(?:it|this|that)\s+(?:was|is|used|should)\b"
+    r"|(?:old|older|other|first|second|previous|last|earlier|original|same)\s+(?:run|version|release|build|commit|image|setup|config\w*|driver|node|machine|box|server|gpu|card)s?\b"
+    r"|v?\d+\.\d+\.\d+|v\d+(?:\.\d+)*\b"
+    r"|(?:(?:nvidia\s+)?(?:[abhlv]\d{2,3}|gb?\d{3}|rtx\s*\w+|mi\d{3}\w*|tpu\w*)|" + _ENGINE + r")\b(?![^.,;\n]{0,40}?\b(?:without|w/o|baseline|no[-\s]?spec\w*|non-?spec\w*|vanilla|autoregressive|alone|only)\b))",
+    re.I)
 # A factor against another speculative method ("EAGLE 3 ... speedup wrt EAGLE 1: 1.09x",
 # vllm-project/vllm#16937; "E3 over E1", #20780; "fr-spec is 17.79% faster than eagle-2", #24343)
 # says nothing about the run without speculation. Whose method it is may stand between: "2.3x faster
