@@ -752,23 +752,32 @@ def _busy_intervals(text: str, values: list[float]) -> list[float] | None:
 # requests' tokens over the interval (sglang python/sglang/srt/managers/scheduler.py names the
 # logger's prefix " DP{dp_rank}"): the server's throughput is the ranks' sum, as for the /metrics
 # gauges (_sglang_gauges). The mean over every line read an 8-rank server at an eighth.
-_DP_DECODE = re.compile(r" DP(\d+)\b[^\]\n]*\] Decode batch[^\n]*?gen throughput \(token/s\): (\d+(?:\.\d+)?)")
+# Without a TP size over 1 the prefix is " DP1" alone: "[2026-08-23 09:06:21 DP1] Decode batch".
+_DP_DECODE = re.compile(r" DP(\d+)\b[^\]\n]*\] Decode batch(?:[.,] #running-req: (\d+))?[^\n]*?"
+                        r"gen throughput \(token/s\): (\d+(?:\.\d+)?)")
 
 
 def _dp_rank_sum(text: str, lines: int) -> tuple[float, str] | None:
     """The sum over DP ranks of each rank's mean throughput (its idle intervals left out, as
     _decode_batches does), and its context; None unless every Decode batch line names its rank
     and two ranks or more logged."""
-    per_rank: dict[str, list[float]] = {}
+    per_rank: dict[str, list[tuple[float, int]]] = {}
     for m in _DP_DECODE.finditer(text):
-        per_rank.setdefault(m.group(1), []).append(float(m.group(2)))
+        per_rank.setdefault(m.group(1), []).append((float(m.group(3)), int(m.group(2) or 1)))
     if len(per_rank) < 2 or sum(map(len, per_rank.values())) != lines:
         return None
     total = 0.0
-    for values in per_rank.values():
-        busy = [v for v in values if v >= max(values) / _IDLE_FRACTION]
+    for lines_of_rank in per_rank.values():
+        busy = _rank_busy(lines_of_rank)
         total += sum(busy) / len(busy)
     return round(total, 2), f"SGLang Decode batch, sum over {len(per_rank)} DP ranks of each rank's mean ({lines} lines)"
+
+
+def _rank_busy(lines: list[tuple[float, int]]) -> list[float]:
+    """A rank's readings without its mostly idle intervals, judged per running request as
+    _busy_intervals does: a rank's batch shrinking from 64 requests to 1 is no idle spell."""
+    floor = max(v / max(n, 1) for v, n in lines) / _IDLE_FRACTION
+    return [v for v, n in lines if v / max(n, 1) >= floor] or [v for v, _ in lines]
 
 
 def _decode_batches(text: str, found: list[Metric]) -> int:
@@ -799,7 +808,7 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
             tput_ctx = f"SGLang Decode batch, mean of {len(kept)} of {len(values)} lines" \
                        f" ({len(values) - len(kept)} after an idle spell left out)"
             values = kept
-    if " DP1 " in text and (ranks := _dp_rank_sum(text, len(tputs))) is not None:
+    if " DP1" in text and (ranks := _dp_rank_sum(text, len(tputs))) is not None:
         tput, tput_ctx = ranks
         found.append(Metric("throughput", tput, "tok/s", tput_ctx))
     else:
