@@ -399,15 +399,43 @@ def _ray_serve_llm_argv(text: str) -> list[str] | None:
     user-guides/configuration.html: "Arguments forwarded to the inference engine (vLLM)").
     Was: 'not an SGLang or vLLM server command', the speculative_config in engine_kwargs unseen.
     None for any other text."""
-    if "engine_kwargs" not in text:
+    if "engine_kwargs" not in text and "llm_configs" not in text:
         return None
     try:
         docs = list(yaml.safe_load_all(text))
     except yaml.YAMLError:
         return None
     argvs = [llm_config_argv(config) for config in _llm_configs(docs)]
+    if not argvs:
+        _refuse_config_files(docs)
     speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
     return (speculating or argvs or [None])[0]
+
+
+def _refuse_config_files(node: Any) -> None:
+    """`llm_configs: [models/llama.yaml]`: a Ray Serve LLM app may name each LLMConfig by the
+    path of its YAML file (ray-project/ray python/ray/llm/_internal/serve, LLMServingArgs.llm_configs:
+    `List[Union[str, LLMConfig]]`, "A list of LLMConfigs, or paths to LLMConfigs, to run."); the
+    engine's settings are in those files. Was: 'not an SGLang or vLLM server command'."""
+    if isinstance(node, str) and "llm_configs" in node and "\n" in node:  # (RayService serveConfigV2: |)
+        try:
+            node = list(yaml.safe_load_all(node))
+        except yaml.YAMLError:
+            return
+    if isinstance(node, list):
+        for child in node:
+            _refuse_config_files(child)
+    if not isinstance(node, dict):
+        return
+    listed = node.get("llm_configs")
+    paths = [item for item in listed if isinstance(item, str)] if isinstance(listed, list) else []
+    if paths:
+        raise LaunchParseError(
+            f"this Ray Serve LLM app's llm_configs name files that are not in this text ({', '.join(paths)}): "
+            "the vLLM engine's settings (engine_kwargs) are in them",
+            hint="paste those LLMConfig files (or `cat` them below this config)")
+    for child in node.values():
+        _refuse_config_files(child)
 
 
 def _llm_configs(node: Any) -> list[dict[str, Any]]:
