@@ -823,11 +823,11 @@ def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = Tru
         cause = _classify(cause)
         if cause.kind != "traceback":
             return cause
-    if not wrapped and raised.exception in _SLIPS and any(c.exception for c in causes):
+    if not wrapped and _is_slip(raised) and (handled := _handled_fault(causes)) is not None:
         # the handler's own slip ("AttributeError: 'NoneType' object has no attribute 'finish'"
         # while closing a tracker after "ValueError: d2t has 32000 entries ..."): Python says the
         # second occurred while handling the first, which is the fault to fix
-        return _classify(next(c for c in reversed(causes) if c.exception))
+        return _classify(handled)
     if _points_back(raised, causes) or not raised.message.strip(" .") or (wrapped and _vaguer(raised)):
         # the nearest cause that says why: "RuntimeError: Failed to load the drafter" raised
         # from "KeyError: 'd2t'" is fixed where the KeyError was
@@ -839,8 +839,27 @@ def _chain_error(causes: list[ErrorInfo], raised: ErrorInfo, wrapped: bool = Tru
 
 
 # Exceptions no handler raises on purpose: a bug in the handler itself (cleanup code touching what
-# the fault left unset), never a report of the fault it was handling.
-_SLIPS = frozenset({"AttributeError", "NameError", "UnboundLocalError"})
+# the fault left unset), never a report of the fault it was handling. An AttributeError only on
+# None: "module 'torch' has no attribute 'float8_e4m3fn'" in a fallback import, or "'LlamaConfig'
+# object has no attribute 'draft_vocab_size'" from a __getattr__ that turns its KeyError into one
+# ("except KeyError: raise AttributeError(name)", as easydict and transformers' BatchEncoding do),
+# is a fault of its own.
+_SLIPS = frozenset({"NameError", "UnboundLocalError"})
+# What a handler catches that is no fault: an interrupt, an exit, the end of an iterator. The slip
+# in its handler ("except StopIteration: batch = nxt(loader)") is then the fault.
+_NO_FAULT = frozenset({"KeyboardInterrupt", "SystemExit", "StopIteration", "StopAsyncIteration", "GeneratorExit",
+                       "CancelledError", "asyncio.CancelledError", "asyncio.exceptions.CancelledError"})
+
+
+def _is_slip(raised: ErrorInfo) -> bool:
+    return raised.exception in _SLIPS or (raised.exception == "AttributeError"
+                                          and raised.message.startswith("'NoneType' object has no attribute"))
+
+
+def _handled_fault(causes: list[ErrorInfo]) -> ErrorInfo | None:
+    """The exception the slip's handler was handling, when it is a fault (_NO_FAULT)."""
+    handled = next((c for c in reversed(causes) if c.exception), None)
+    return None if handled is None or handled.exception in _NO_FAULT else handled
 
 
 # A wrapper's message that says something failed but not why, or sends the reader to another
