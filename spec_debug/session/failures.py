@@ -321,8 +321,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if exit_code not in (None, 0) or is_error:
         if said := _ERROR_SAID.search(output):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
-        elif "llama" in output and (said := _LLAMA_CPP_SAID.search(output)):
-            head = said.group(0).strip()[:300]
+        elif "llama" in output and (said := _llama_cpp_said(output)):
+            head = said[:300]
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
@@ -1210,8 +1210,21 @@ _EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall t
 # speculative.cpp), then "srv    load_model: the draft model '...' is not compatible with the target
 # model" and "main: exiting due to model loading error" (tools/server). The first such line is the
 # fault; the server's first line ("srv    load_model: loading draft model '...'") only how it began.
-_LLAMA_CPP_SAID = re.compile(r"^(?:(?:srv|slot)[ \t]+)?\w+:[ \t]+[^\n]*?\b(?:error|failed|fail|must|not compatible"
+_LLAMA_CPP_SAID = re.compile(r"^(?:(?:srv|slot)[ \t]+)?(?P<name>\w+):[ \t]+[^\n]*?\b(?:error|failed|fail|must|not compatible"
                              r"|mismatch|unable|cannot|can't|invalid|unsupported|out of memory)\b[^\n]*$", re.M)
+# Lines with those words that llama.cpp logs on runs that go on: a warning ("warning: failed to
+# mlock 123-byte buffer ...: Cannot allocate memory", src/llama-mmap.cpp) and a fallback it takes
+# ("load_tensors: tensor 'token_embd.weight' (q4_K) (and 0 others) cannot be used with preferred
+# buffer type CPU_REPACK, using CPU instead", src/llama-model.cpp), in most CPU and ARM runs' logs.
+_LLAMA_CPP_GOES_ON = re.compile(r"\binstead\b|\bfall(?:ing)?[ \t]*back\b|\b(?:disabling|ignoring|skipping|continuing|retrying)\b", re.I)
+
+
+def _llama_cpp_said(output: str) -> str | None:
+    """llama.cpp's first line that says why a run failed (_LLAMA_CPP_SAID), past its warnings."""
+    for m in _LLAMA_CPP_SAID.finditer(output):
+        if m.group("name").lower() not in ("warning", "warn") and _LLAMA_CPP_GOES_ON.search(m.group(0)) is None:
+            return m.group(0).strip()
+    return None
 _ERROR_SAID = re.compile(r"^(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)(?!Exit code \d+\s*$)[^\n]*\S", re.M)
 
 
