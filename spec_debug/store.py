@@ -328,8 +328,8 @@ def _refuse_zero_filled(path: Path, raw: bytes) -> None:
     not (XFS and ext4 without fsync, after a power loss or a kernel crash; the module doc says
     why there is no fsync). json said only 'Expecting value' at 1:1, as if the file were text."""
     first_nul = raw.find(b"\0")
-    if first_nul < 0:
-        return
+    if first_nul < 0 or raw[first_nul:].strip(b"\0"):
+        return  # NULs with data after them are some other file (a PNG): not what a lost write leaves
     where = "is all NUL bytes" if not raw.strip(b"\0") else f"holds NUL bytes from byte {first_nul} on"
     raise UsageError(f"{path}: run.json {where}: the machine stopped (power loss or crash) before the record "
                      "reached the disk",
