@@ -436,7 +436,9 @@ def _refuse_empty_store(path: Path) -> None:
     files found" with a list of the formats expected."""
     try:
         _, _, name = _store_sessions(path)
-    except crush.StoreError:
+    except crush.StoreError as exc:
+        if exc.reason in ("locked", "damaged"):
+            _refuse_store(path, exc)  # a folder's one store that could not be read says why
         return
     raise UsageError(f"{path}: {name}'s session store holds no session yet",
                      hint="name the store the sessions were written to (a later copy, or the one in use: it is opened "

@@ -37,3 +37,13 @@ def test_a_folder_of_an_empty_store_and_a_log_still_says_what_it_found(tmp_path)
     (tmp_path / "proj" / "run.log").write_text("vllm serve meta-llama/Llama-3.1-8B-Instruct\n", encoding="utf-8")
     doc = analyze_path(tmp_path / "proj").to_json()
     assert [s["id"] for s in doc["sessions"]] == ["run"]
+
+
+def test_a_damaged_store_named_by_its_folder_says_so(tmp_path):
+    """The store named says it is damaged (test_hardening22_reviewformats_crush); named by its folder,
+    the scan passed it by and said 'no transcript files found'."""
+    db = _CRUSH._store(tmp_path / "proj" / ".crush")
+    db.write_bytes(db.read_bytes()[:3000])  # cut short: the header is whole, the pages are not
+    with pytest.raises(UsageError, match="a damaged SQLite database") as err:
+        analyze_path(tmp_path / "proj" / ".crush")
+    assert "integrity_check" in err.value.hint
