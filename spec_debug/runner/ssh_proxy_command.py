@@ -47,6 +47,9 @@ class _ProxyCommand(paramiko.ProxyCommand):
         self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.timeout = None
         self._stderr_tail = b""
+        self._saw_eof = False
+        self._stopped_by_us = False
+        """close() ended the command while it still served the connection (its stdout open)."""
         self._drain = threading.Thread(target=self._drain_stderr, name="proxycommand-stderr", daemon=True)
         self._drain.start()
 
@@ -62,14 +65,19 @@ class _ProxyCommand(paramiko.ProxyCommand):
             wait = None if self.timeout is None else max(0.0, self.timeout - (time.monotonic() - start))
             if wait_readable(self.process.stdout, wait):
                 try:
-                    return os.read(self.process.stdout.fileno(), size)  # b"" at EOF: the command ended
+                    data = os.read(self.process.stdout.fileno(), size)  # b"" at EOF: the command ended
                 except OSError as exc:
                     raise paramiko.ProxyCommandFailure(" ".join(self.cmd), exc.strerror) from None
+                self._saw_eof = self._saw_eof or not data
+                return data
             if self.timeout is not None and time.monotonic() - start >= self.timeout:
                 raise socket.timeout()
 
     def close(self) -> None:
         if self.process.poll() is None:
+            # Before its EOF the command was still relaying: what it does on our SIGTERM
+            # (`ssh -W` exits 0 or 255, "Killed by signal 15.") is no failure of its own.
+            self._stopped_by_us = not self._saw_eof
             self.process.terminate()
             try:
                 self.process.wait(timeout=2)
@@ -82,6 +90,12 @@ class _ProxyCommand(paramiko.ProxyCommand):
         try:
             code = self.process.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
+            return None
+        if self._stopped_by_us:
+            # paramiko closes the socket when a handshake stalls (paramiko/transport.py, run:
+            # sock.close() on the way out of a banner or key-exchange timeout): a hung host
+            # behind `nc %h %p` or `ssh -W %h:%p bastion` read as "ProxyCommand ... exited with
+            # code -15" (or 0, as ssh(1) exits on SIGTERM), the working bastion blamed.
             return None
         # The process is gone but its last words may still be in the pipe: let the drain read
         # them (it ends at EOF; bounded, a grandchild may hold stderr open).
