@@ -431,9 +431,10 @@ _STORE_NAMES = {"crush": "Crush", "openai": "Goose", "opencode": "OpenCode"}
 
 
 def _refuse_empty_store(path: Path) -> None:
-    """A store named that holds no session (Crush makes ``.crush/crush.db`` when it starts in a
-    project, before any talk; a copy taken then is empty): one line that says so, not "no transcript
-    files found" with a list of the formats expected."""
+    """A store named, or the one candidate of a folder named, that holds no session (Crush makes
+    ``.crush/crush.db`` when it starts in a project, before any talk; a copy taken then is empty): one
+    line that says so, not "no transcript files found" with a list of the formats expected. A folder's
+    store that is locked or damaged says that (the store named says it before it gets here)."""
     try:
         _, _, name = _store_sessions(path)
     except crush.StoreError as exc:
