@@ -890,7 +890,8 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
         if opencode_data is not None:
             # OpenCode's data folder: its store, and of storage/ only what the store lacks
             found.extend(opencode_data)
-            dirnames[:] = [d for d in dirnames if d != _OPENCODE_STORAGE.name]
+            if opencode.is_storage(Path(dirpath) / _OPENCODE_STORAGE.name):
+                dirnames[:] = [d for d in dirnames if d != _OPENCODE_STORAGE.name]  # another storage/ is read
             filenames = [n for n in filenames if n not in {p.name for p in opencode_data}]
         for name in sorted(filenames):
             if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None):
