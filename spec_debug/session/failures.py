@@ -83,8 +83,10 @@ _CUDA_ERROR = re.compile(r"(?:(?:CUDA|HIP) (?:[Dd]river )?[Ee]rror|Triton Error 
 # with CUDA enabled", torch/cuda/__init__.py). The GPU is unreachable, as nvidia-smi's failures
 # (_GPU_UNREACHABLE) say.
 # The search command itself, echoed at a shell prompt in a terminal log ("$ grep -rn
-# "OutOfMemoryError" sglang/python/"): the pattern it looks for is no error either.
-_SEARCH_COMMAND = re.compile(r"[ \t]*(?:[^\n]{0,80}?[$#%>][ \t]+)?(?:sudo[ \t]+)?(?:grep|egrep|fgrep|zgrep|rg|ag|ack|git[ \t]+grep)[ \t]")
+# "OutOfMemoryError" sglang/python/"): the pattern it looks for is no error either, nor where the
+# search ends a pipeline ("$ cat server.log | grep -n "CUDA out of memory"").
+_SEARCH_COMMAND = re.compile(r"[ \t]*(?:[^\n]{0,80}?[$#%>][ \t]+(?:[^\n|]*\|[ \t]*)*)?(?:sudo[ \t]+)?"
+                             r"(?:grep|egrep|fgrep|zgrep|rg|ag|ack|git[ \t]+grep)[ \t]")
 
 
 _NO_GPU = re.compile(r"No CUDA GPUs are available|Found no NVIDIA driver on your system|CUDA driver initialization failed"
