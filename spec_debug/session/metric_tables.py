@@ -380,6 +380,18 @@ def _run_columns(header: list[str]) -> frozenset[int]:
     return frozenset(c for c in range(1, len(header)) if _run_named(header[c]) and _header_kind(header[c]) is None)
 
 
+def _depth_runs_by_first_row(header: list[str], columns: list[str | None], run_cols: frozenset[int],
+                             text: str, pos: int) -> list[str | None]:
+    """Columns of runs named by a draft depth ("n_max:0 | n_max:16") whose first row's cell is a
+    speed with its unit hold speeds in every row: "| Llama-8B | 40.1 | 85.3 |" under a first row
+    "| Qwen3-8B | 45.2 tok/s | 98.1 tok/s |" says the unit once, as the tables read before the
+    per-cell rule of _run_columns (and before it only these) were."""
+    row_end = text.find("\n", pos)
+    first = _cells(text[pos:len(text) if row_end < 0 else row_end])
+    return ["throughput" if c in run_cols and c < len(first) and _DRAFT_DEPTH_RUN.fullmatch(header[c].strip("*` "))
+            and _SPEED_CELL.match(first[c]) else kind for c, kind in enumerate(columns)]
+
+
 def _column_kinds(header: list[str]) -> list[str | None]:
     columns = [_header_kind(h) for h in header]
     if any(kind == "throughput" and any(w in h.lower() for w in _ANOTHER_MEASURE) for kind, h in zip(columns, header)) \
@@ -465,6 +477,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
             header, pos = unit_row
         columns = _column_kinds(header)
         run_cols = _run_columns(header) if "throughput" not in columns else frozenset()
+        if run_cols:
+            columns = _depth_runs_by_first_row(header, columns, run_cols, text, pos)
         if "accept_rate" in columns and not _about_drafting(text):
             columns = [None if kind == "accept_rate" and _acceptance_alone(h) else kind for kind, h in zip(columns, header)]
         caption = _under_baseline_caption(text, head_start)
