@@ -387,11 +387,11 @@ _OTHER_METHOD = re.compile(r"[\s*]*(?:over|than|vs\.?|versus|compared\s+(?:to|wi
                            r"(?:(?:our|their|its|my|upstream|fork|forked|old|older|previous|original|stock|default|native"
                            r"|built-in|official|existing|current)\s+)?(?:eagle[-\s]?\d|e\d\b|mtp\b|medusa|n-?gram|fr-spec|dflash|hydra|lookahead)", re.I)
 # A separator and a number with its decimals is a factor too, its "x" unsaid, in a text that names
-# drafting: "EAGLE-3 speedup = 2.05", "MTP speedup: 1.37" (not "speedup: 25%", nor "speedup: 2 ms"
-# or a count, "speedup = 3").
+# drafting: "EAGLE-3 speedup = 2.05", "MTP speedup: 1.37" (not "speedup: 25%", nor "speedup: 2 ms",
+# a model's size "speedup: 0.5B draft", or a count, "speedup = 3").
 _FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)"
                            r"|\s*[:=]\s*\*{0,2}(?P<bare>\d{1,2}\.\d+)\*{0,2}(?![\d.]|\s*(?:%|/|(?:[mu\u00b5]?s|sec\w*|min\w*"
-                           r"|tok\w*|t/s|tps|[kmg]i?b|times|points?|pp)\b))", re.I)
+                           r"|tok\w*|t/s|tps|[kmg]i?b|[bkm]|times|points?|pp)\b))", re.I)
 # The run it is against named between the word and the factor: "tps/user speedup over regular
 # decoding: **1.26x**" (NVIDIA/TensorRT-LLM#5146).
 _FACTOR_OVER_BASELINE = re.compile(
@@ -1780,6 +1780,9 @@ def _latency_ratios(text: str, found: list[Metric]) -> None:
             continue
         if (spec := _WITH_SPEC.match(text, m.end())) is None:
             continue  # "TPOT is 2x lower than yesterday": no run without the drafter in it
+        if _THAN_OTHER.match(text, spec.end()) is not None \
+                or _PROMPT_STAGE_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None:
+            continue  # "2x lower with MTP than yesterday", "prefill latency 2x higher with EAGLE-3" (TTFT's)
         off = spec.group("without").lower() in ("without", "w/o")
         off ^= (spec.group("state") or "").lower() in ("off", "disabled")  # "without MTP" or "with MTP off"
         lower = (m.group("d1") or m.group("d2")).lower() == "lower"
