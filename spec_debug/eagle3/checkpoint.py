@@ -341,12 +341,26 @@ def shadowed_single_note(store: "TensorStore", role: str) -> str | None:
         return None
     single = store.shadowed_single
     differ = _first_difference(store, single)
-    differs = (f"; they hold different weights ({differ} differs): speculators evaluates "
-            f"{single.name}, the engines serve the shards" if differ else "")
+    readers = _single_readers(role, single)
+    differs = (f"; they hold different weights ({differ} differs): {readers[1]} "
+               f"{single.name}, the engines serve the shards" if differ else "")
     return (f"{single} is beside {single.parent / _index_of(single)} and its shards: "
-            f"transformers and speculators load {single.name}, vLLM and SGLang only the "
+            f"{readers[0]} load {single.name}, vLLM and SGLang only the "
             f"shards the index names, which were read here (what the engines serve){differs}; "
             f"delete whichever of the two is the older save of this {role}")
+
+
+def _single_readers(role: str, single: Path) -> tuple[str, str]:
+    """Who loads the single file, and who used it. A draft is loaded by transformers'
+    from_pretrained (the single file first), which speculators evaluates through; a target's
+    embedding and head are read by speculators' load_verifier_weights through
+    utils/loading.py load_model_layers, which opens the index first, as the engines do, so
+    of the target only transformers runs (SpecForge's hf backend dumping states) read it."""
+    if role == "draft":
+        return "transformers and speculators", "speculators evaluates"
+    return ("transformers (speculators' verifier-weight loader reads the index first, as the "
+            "engines do)", "states dumped through transformers (SpecForge's hf backend) came "
+            "from")
 
 
 def _index_of(single: Path) -> str:
@@ -389,16 +403,21 @@ def unindexed_note(store: "TensorStore", role: str) -> str | None:
     its index beside them (shards whose index was not copied, a renamed file). vLLM and
     SGLang load every *.safetensors of a directory without an index (model_loader/
     weight_utils.py), but transformers' from_pretrained, so speculators, looks for those two
-    names only and finds no weights ("no file named model.safetensors")."""
+    names only and finds no weights ("no file named model.safetensors"); so does
+    speculators' load_verifier_weights for a target (utils/loading.py load_model_layers:
+    "Expected local file missing: .../model.safetensors"), which training a draft calls."""
     if not store.unindexed:
         return None
     shards = any(_SHARD.fullmatch(name) for name in store.unindexed)
     fix = ("copy model.safetensors.index.json beside the shards" if shards
            else "rename the file to model.safetensors")
+    readers = ("transformers' from_pretrained (speculators' training and evaluation) finds"
+               if role == "draft" else "transformers' from_pretrained and speculators' "
+               "verifier-weight loader (load_verifier_weights, which training a draft on "
+               "this target calls) find")
     return (f"the {role}'s weights are in {_shown(store.unindexed)}, with neither "
             "model.safetensors nor model.safetensors.index.json: vLLM and SGLang load every "
-            "*.safetensors here, as read, but transformers' from_pretrained (speculators' "
-            f"training and evaluation) finds no weights: {fix}")
+            f"*.safetensors here, as read, but {readers} no weights: {fix}")
 
 
 def has_weight_files(directory: Path) -> bool:

@@ -582,7 +582,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         stale_index_note(target.tensors, "target") if target is not None else None,
         shadowed_single_note(checkpoint.tensors, "draft"),
         shadowed_single_note(target.tensors, "target") if target is not None else None,
-        unindexed_note(checkpoint.tensors, "draft")) if note]
+        unindexed_note(checkpoint.tensors, "draft"),
+        unindexed_note(target.tensors, "target") if target is not None else None) if note]
     if checkpoint.stored_prefix:
         # vLLM llama_eagle3.py load_weights and SGLang llama_eagle3.py look tensors up by their
         # bare names; SGLang skips the names it does not know, so it would serve random weights
