@@ -394,6 +394,11 @@ def check(ctx: Any) -> list[Finding]:
                                     (f"no measured throughput with speculation: {unreadable}" if unreadable
                                      else "no measured throughput with speculation"),
                                     "--var measured_tok_s=N or --var server_log=PATH"))
+    elif tp.get("server_log_unreadable"):
+        # the throughput came from --var measured_tok_s, but the log named beside it was not
+        # read: the accept length and settings it logs go unchecked, which is said, not skipped
+        findings.append(not_checked(ctx, f"{tp['server_log_unreadable']}: the accept length it logs is not compared",
+                                    "run as the user that can read the log (or copy it where this one can)"))
     launch = ctx.host_facts.get("launch", {})
     evals = ctx.host_facts.get("eval", {})
     effective, settings_source = served_settings(launch, log)
