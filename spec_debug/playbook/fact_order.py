@@ -29,7 +29,7 @@ _AFTER_OWN_CAPTURES = ("until", "that")
 
 # What `facts.NAME` is when NAME is a method of the dict: Jinja looks an attribute up before an
 # item (jinja2/sandbox.py, SandboxedEnvironment.getattr), so these are never read as facts.
-_MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
+MAPPING_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 
 
 def captured_names(step: Step) -> list[str]:
@@ -103,7 +103,7 @@ def fact_misspelt(order: CaptureOrder, index: int, path: tuple[Any, ...], text: 
         return None
     read = attributes_of(text, "facts", expression=is_expression) if in_finding else _tested_for_presence(text, is_expression)
     for name in read:
-        if name in _MAPPING_METHODS:
+        if name in MAPPING_METHODS:
             continue  # `facts.items()`, `facts.get('x')`: Jinja's facts.NAME is the dict's method, no fact
         close = difflib.get_close_matches(name, list(order.first), n=1) if name not in order.first else []
         if close:

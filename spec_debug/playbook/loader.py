@@ -19,7 +19,7 @@ from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
 from spec_debug.playbook.pasted_characters import pasted_character, typographic_quote
-from spec_debug.playbook.fact_order import fact_misspelt, fact_read_too_early, first_captures
+from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
@@ -537,8 +537,8 @@ def _check_step_result_fields(text: str, is_expression: bool, step_id: str, earl
     """`steps.a.ok` (an Ansible habit) names no field of a step's result: every host failed
     at run time. Refused here with the field meant."""
     for other, field in step_result_reads(text, expression=is_expression):
-        if other not in earlier_ids or field in STEP_RESULT_FIELDS:
-            continue
+        if other not in earlier_ids or field in STEP_RESULT_FIELDS or field in MAPPING_METHODS:
+            continue  # a result is a dict: `steps.a.get('status')`, `steps.a.items()` read it
         meant = _RESULT_HABITS.get(field)
         raise PlaybookError(
             f"step {step_id!r} reads steps.{other}.{field}, but a step's result has no {field!r}",

@@ -105,15 +105,16 @@ def _number_filter(convert: Callable[..., Any], kind: str) -> Callable[..., Any]
     return number
 
 
-def _make_env(quote_output: bool) -> SandboxedEnvironment:
+def _make_env(quote_output: bool, *, none_to_zero: bool = False) -> SandboxedEnvironment:
     env = SandboxedEnvironment(
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,
         finalize=shell_quote if quote_output else None,
     )
-    env.filters["float"] = _number_filter(env.filters["float"], "float")
-    env.filters["int"] = _number_filter(env.filters["int"], "int")
+    if not none_to_zero:
+        env.filters["float"] = _number_filter(env.filters["float"], "float")
+        env.filters["int"] = _number_filter(env.filters["int"], "int")
     env.filters["raw"] = lambda value: RawShell("" if value is None else str(value))
     env.filters["shell_join"] = _quote_list
     env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
@@ -125,6 +126,21 @@ def _make_env(quote_output: bool) -> SandboxedEnvironment:
 
 SHELL_ENV = _make_env(quote_output=True)
 TEXT_ENV = _make_env(quote_output=False)
+# Jinja's own float/int (None gives 0), for a template that feeds a default filter's output to
+# one: `facts.accept | default(0) | float` is its author's answer to a missing capture (Ansible's
+# habit: there a missing result is undefined; here it is None, which default passes through).
+_DEFAULTED_SHELL_ENV = _make_env(quote_output=True, none_to_zero=True)
+_DEFAULTED_TEXT_ENV = _make_env(quote_output=False, none_to_zero=True)
+
+
+def _number_after_default(source: str, *, expression: bool) -> bool:
+    """Whether a float or int filter reads a default filter's output (`x | default(0) | float`)."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
+    except TemplateSyntaxError:
+        return False  # compiled as before, which reports the syntax error
+    return any(node.name in ("float", "int") and isinstance(node.node, nodes.Filter) and node.node.name in ("default", "d")
+               for node in parsed.find_all(nodes.Filter))
 
 
 @dataclass(frozen=True)
@@ -141,20 +157,23 @@ def _where(site: TemplateSite) -> str:
 
 @lru_cache(maxsize=1024)
 def _compile(source: str, shell: bool):
+    defaulted = _number_after_default(source, expression=False)
     if shell:
+        env = _DEFAULTED_SHELL_ENV if defaulted else SHELL_ENV
         marked = mark_quoted_templates(source)
         if marked != source:
             try:
-                return SHELL_ENV.from_string(marked)
+                return env.from_string(marked)
             except TemplateSyntaxError:
                 pass  # never worse than before: the author's text as written
-        return SHELL_ENV.from_string(source)
-    return TEXT_ENV.from_string(source)
+        return env.from_string(source)
+    return (_DEFAULTED_TEXT_ENV if defaulted else TEXT_ENV).from_string(source)
 
 
 @lru_cache(maxsize=1024)
 def _compile_expression(source: str):
-    return TEXT_ENV.compile_expression(source, undefined_to_none=False)
+    env = _DEFAULTED_TEXT_ENV if _number_after_default(source, expression=True) else TEXT_ENV
+    return env.compile_expression(source, undefined_to_none=False)
 
 
 def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: bool = False) -> str:
