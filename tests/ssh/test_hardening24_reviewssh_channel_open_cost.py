@@ -1,0 +1,58 @@
+"""The monotonic bound on a channel's open (ssh_transport, open_channel) costs no thread per open.
+
+It was a threading.Timer per CHANNEL_OPEN: a thread started and ended for every step's channel,
+measured on a loopback sshd as 1.5 ms of CPU per open_session + exec + close becoming 1.8 ms.
+One alarm thread now serves every bound; the bound itself still ends a wait that sshd never
+answers (test_hardening24_ssh_wall_clock_waits: a hung sshd after a clock step).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from spec_debug.runner.ssh import SSHTransport
+from tests.sshd_fixture import ClientSetup, SshServer
+
+
+def test_opening_channels_starts_no_thread_per_channel(
+    client: ClientSetup, sshd: SshServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client.trust(sshd)
+    client.alias("gpu", sshd)
+    with SSHTransport.connect("gpu", client.options()) as transport:
+        connection = transport.connection.transport
+        connection.open_session(timeout=15).close()  # the alarm thread, started once
+        started: list[str] = []
+        start = threading.Thread.start
+
+        def counted(thread: threading.Thread) -> None:
+            started.append(thread.name)
+            start(thread)
+
+        monkeypatch.setattr(threading.Thread, "start", counted)
+        for _ in range(10):
+            channel = connection.open_session(timeout=15)
+            channel.exec_command("true")
+            assert channel.recv_exit_status() == 0
+            channel.close()
+    assert len(started) == 0, f"{len(started)} threads started for 10 channels: {started[:3]}"
+
+
+def test_an_alarm_fires_at_its_deadline_and_a_cancelled_one_never() -> None:
+    from spec_debug.runner.ssh_transport import _Alarms
+
+    alarms = _Alarms()
+    fired: list[str] = []
+    late = alarms.after(5.0, lambda: fired.append("late"))
+    cancelled = alarms.after(0.2, lambda: fired.append("cancelled"))
+    alarms.after(0.4, lambda: fired.append("soon"))  # earlier than `late`, armed after it
+    alarms.cancel(cancelled)
+    deadline = time.monotonic() + 10.0
+    while not fired and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    assert fired == ["soon"], fired
+    alarms.cancel(late)
