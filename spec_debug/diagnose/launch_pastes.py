@@ -155,6 +155,12 @@ def _helm_template() -> LaunchParseError:
 
 
 _KSERVE_RUNTIMES = ("ServingRuntime", "ClusterServingRuntime")
+# What the KServe controller fills in a runtime's args: the InferenceService's own metadata
+# (`{{.Name}}`, `{{.Namespace}}`, `{{.Labels.x}}`, `{{.Annotations.x}}`; kserve
+# pkg/controller/v1beta1/inferenceservice/utils/utils.go ReplacePlaceholders: the container as a
+# text/template executed over the InferenceService's ObjectMeta). Any other action
+# (`{{ .Values.x }}`) is a Helm chart's, not filled by KServe.
+_KSERVE_PLACEHOLDER = re.compile(r"\{\{-?\s*\.(?:Name|Namespace|Labels|Annotations)\b[\w.\[\]\"']*\s*-?\}\}")
 
 
 def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None = None) -> list[str] | None:
@@ -193,7 +199,8 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         stray = _unjoined_continuation(container)
         if stray is not None and reader.is_server(reader.server_argv(argv)):
             raise stray
-        if not kserve and any(_HELM_ACTION.search(word) for word in argv if word != container.get("image")):
+        if any(_HELM_ACTION.search(_KSERVE_PLACEHOLDER.sub("", word) if kserve else word)
+               for word in argv if word != container.get("image")):
             # (a template whose actions are all inside quoted strings is YAML already; an image
             # tag alone left to helm only leaves the release unknown)
             raise _helm_template()
