@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from spec_debug.diagnose.catalog import (
     CATALOG,
@@ -37,14 +38,22 @@ def findings_command(code: str | None, as_json: bool, console: Console | None = 
         docs = [get_doc(normalize_code(code))] if code else list(CATALOG.values())
     except UnknownFindingCode as exc:
         # Escaped: the message quotes what was typed, and "[/x]" in it was a MarkupError traceback.
-        Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}")
+        # Never folded (soft_wrap), as cli_common.print_error: at 80 columns the fold split the
+        # hint's `spec-debug findings` command in a log or a redirected stderr.
+        Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         return 2
     if as_json:
         payload = doc_as_dict(docs[0]) if code else [doc_as_dict(d) for d in docs]
         console.print_json(json.dumps(payload))
         return 0
     if code:
-        console.print(Markdown(render_entry_markdown(docs[0])))
+        text = render_entry_markdown(docs[0])
+        if console.is_terminal:
+            console.print(Markdown(text))
+        else:
+            # `findings SD101 > notes.txt`, a pipe: the Markdown itself, as `explain` writes it;
+            # rendered, it was folded at 80 columns, the Sources URLs cut in two.
+            console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
         return 0
     table = Table(title="spec-debug finding codes", show_lines=False)
     table.add_column("code", style="bold")
@@ -54,6 +63,7 @@ def findings_command(code: str | None, as_json: bool, console: Console | None = 
     for d in docs:
         style = _SEVERITY_STYLE[d.severity]
         table.add_row(d.code, f"[{style}]{d.severity}[/{style}]", d.area, d.title)
-    console.print(table)
-    console.print("`spec-debug findings CODE` explains one code.")
+    # One print, so one write: a second one, after `| head -1` had left, was a broken pipe
+    # (click's exit 1) where every other command's one write exits 0.
+    console.print(Group(table, Text("`spec-debug findings CODE` explains one code.")))
     return 0
