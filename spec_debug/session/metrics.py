@@ -366,9 +366,9 @@ _THAN_BASELINE = re.compile(r"\s+th[ae]n\s+(?:the\s+)?(?:" + _BASELINE_WORDS + r
 # "than vLLM", "than last week", "than the H100", "than 0.10.2"). Named by what they are, not by
 # what the baseline is not: the run without a drafter has too many names to list ("than the
 # target model", "than the base model", "than auto-regressive decoding", "than sequential
-# decoding", "than running without speculation"), and each was a speedup before. An engine with
-# or a GPU with its baseline named after it ("than vLLM without speculation", "than the H100
-# alone") is the baseline.
+# decoding", "than running without speculation"), and each was a speedup before. An engine or a
+# GPU with the baseline named after it ("than vLLM without speculation", "than the H100 alone")
+# is the baseline.
 _ENGINE = r"vllm|sglang|tgi|text-generation-inference|tensorrt(?:-llm)?|trt-?llm|llama\.cpp|ollama|lmdeploy|exllama\w*|mlc(?:-llm)?"
 _THAN_OTHER = re.compile(
     r"\s+th[ae]n\s+(?:(?:the|a|an|our|my|their|what)\s+)?(?:"
