@@ -7,6 +7,7 @@ import os
 import socket
 import threading
 import time
+from typing import Literal
 
 import paramiko
 
@@ -52,10 +53,11 @@ _AGENT_ANSWER_S = 30.0
 # its queue filled, before _AGENT_ANSWER_S could apply. A live agent accepts at once.
 _AGENT_CONNECT_S = 10.0
 _AGENT_CONNECT_POLL_S = 0.05
-# Agent sockets that stayed silent or did not accept in this run, each with why: later logins
-# (other hosts, reconnects) skip them at once, with the same reason, instead of waiting
-# _AGENT_ANSWER_S or _AGENT_CONNECT_S each.
-_UNREACHABLE_AGENTS: dict[str, str] = {}
+# Agent sockets that stayed silent or did not accept in this run, each with which of the two:
+# later logins (other hosts, reconnects) skip them at once instead of waiting _AGENT_ANSWER_S or
+# _AGENT_CONNECT_S each. The kind, not the message: the message's fix depends on how the host
+# reaches the socket ($SSH_AUTH_SOCK, or an IdentityAgent naming the same one).
+_UNREACHABLE_AGENTS: dict[str, Literal["silent", "unaccepting"]] = {}
 
 
 def _connect_within(sock: socket.socket, path: str, seconds: float) -> None:
@@ -108,7 +110,7 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
     )
     known = _UNREACHABLE_AGENTS.get(path)
     if known is not None:
-        attempts.agent_unreachable = f"{label} {_short(path)}: {known}"
+        attempts.agent_unreachable = f"{label} {_short(path)}: {silent if known == 'silent' else unaccepting}"
         return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     connected = False
@@ -123,6 +125,6 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         if isinstance(exc, TimeoutError):
             reason = silent if connected else unaccepting
             with _AGENT_LOCK:
-                _UNREACHABLE_AGENTS[path] = reason
+                _UNREACHABLE_AGENTS[path] = "silent" if connected else "unaccepting"
         attempts.agent_unreachable = f"{label} {_short(path)}: {reason}"
         return None

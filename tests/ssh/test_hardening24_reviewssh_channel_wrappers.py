@@ -49,6 +49,10 @@ def test_a_channel_dropped_unclosed_is_closed_at_once(client: ClientSetup, sshd:
         channel = transport.connection.transport.open_session()  # a session slot, not yet used
         dropped = weakref.ref(channel)
         del channel
+        # The transport thread may still hold it a moment (handling sshd's OPEN_CONFIRMATION).
+        deadline = time.monotonic() + 5.0
+        while dropped() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert dropped() is None, "a dropped channel lives on until the garbage collector runs (a reference cycle)"
 
 
