@@ -20,11 +20,16 @@ from tests.core.test_record_faults import _in_private_tmpfs, needs_tmpfs
 pytestmark = needs_tmpfs
 
 
-def run_on_small_disk(tmp_path: Path, playbook: Path, size: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+def run_on_small_disk(tmp_path: Path, playbook: Path, size: str,
+                      save_interval_s: float | None = None) -> tuple[subprocess.CompletedProcess[str], Path]:
     """`spec-debug run` with --out on a private tmpfs of the given size (a real full disk, seen
-    by that process only); the run folder is copied out for the asserts."""
+    by that process only); the run folder is copied out for the asserts. save_interval_s paces
+    the record's writes during the run (engine.SAVE_INTERVAL_S, 0.1 s)."""
     disk, saved = tmp_path / "disk", tmp_path / "saved"
-    cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {disk}/runs"
+    program = "-m spec_debug" if save_interval_s is None else (
+        f"-c 'import spec_debug.runner.engine as e; e.SAVE_INTERVAL_S = {save_interval_s}; "
+        "from spec_debug.cli import main; main()'")
+    cli = f"{sys.executable} {program} run {playbook} --host local --out {disk}/runs"
     proc = _in_private_tmpfs(disk, f"size={size}", f"{cli}; rc=$?; cp -r {disk}/runs {saved}; exit $rc", tmp_path)
     (run_dir,) = saved.iterdir()
     return proc, run_dir
@@ -56,7 +61,10 @@ def test_a_run_whose_last_write_fills_the_disk_keeps_its_verdict(tmp_path):
         "name: big\nsteps:\n  - id: small\n    run: echo ok\n"
         "  - id: big\n    run: seq 1 400000\n"  # 2.7 MB: spilled to artifacts, 256 KiB kept in the record
         "  - id: after\n    run: echo done\n")
-    proc, run_dir = run_on_small_disk(tmp_path, playbook, "250k")
+    # The first write that holds big's output must be the last: a write during the run that
+    # fails stops the run (the test above), and at 0.1 s between writes a step's write was one
+    # whenever the three steps took longer than that (a loaded machine: 'aborted').
+    proc, run_dir = run_on_small_disk(tmp_path, playbook, "250k", save_interval_s=60)
     assert "Traceback" not in proc.stderr and proc.returncode == 3, proc.stderr[-2000:]
     assert "in full: No space left on device" in proc.stderr and "spec-debug report" in proc.stderr, proc.stderr
     record = json.loads((run_dir / "run.json").read_text())
