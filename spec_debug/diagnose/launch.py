@@ -1330,15 +1330,17 @@ _IMAGE_RUNNERS = ("kubectl", "srun", "apptainer", "singularity")
 
 # Programs that name the server's module without running it: a search for its process or its
 # text (`ps aux | grep sglang.launch_server`, `pgrep -af vllm.entrypoints.openai.api_server`,
-# `ssh gpu01 "pkill -f sglang.launch_server"`).
-_SEARCHES = ("grep", "egrep", "fgrep", "rg", "pgrep", "pkill", "pidof", "killall", "which", "whereis")
+# `ssh gpu01 "pkill -f sglang.launch_server"`), or a print of the command (`echo vllm serve M
+# ...`, a notebook's `!echo ...`: the words are echo's arguments, no server starts).
+_SEARCHES = ("grep", "egrep", "fgrep", "rg", "pgrep", "pkill", "pidof", "killall", "which", "whereis", "echo", "printf")
 
 
 def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
     """Which engine the argv starts, and the index of the first engine argument."""
     # (argparse's `usage: launch_server.py [-h] --model-path MODEL_PATH ...` line of `--help`
     # names the server's script too)
-    searched = bool(argv) and (argv[0].rsplit("/", 1)[-1] in _SEARCHES or argv[0] == "usage:")
+    # (a notebook's `!echo ...`: IPython's shell escape before the program)
+    searched = bool(argv) and (argv[0].lstrip("!").rsplit("/", 1)[-1] in _SEARCHES or argv[0] == "usage:")
     for i, tok in enumerate([] if searched else argv):
         base = tok.rsplit("/", 1)[-1]
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
