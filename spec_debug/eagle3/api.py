@@ -200,19 +200,23 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                         f"one, it holds {info.num_slots - 1} aux states and was made for "
                         "another draft)"))
     spec = SampleSpec(hidden_size=Ht, num_slots=info.num_slots, vocab_size=cfg.vocab_size,
-                      attention_chunk_size=_attention_chunk_size(target))
+                      attention_chunk_size=_text_int(target, "attention_chunk_size"),
+                      bos_token_id=_text_int(target, "bos_token_id"))
     return spec, has_final, notes
 
 
-def _attention_chunk_size(target_ckpt) -> int | None:
-    """The target's chunked-attention length (Llama 4: text_config.attention_chunk_size), which
-    tells its own chunked attention mask from packed documents in a saved attention_mask."""
+def _text_int(target_ckpt, key: str) -> int | None:
+    """A whole-number key of the target's language-model config (Llama 4: text_config), which
+    tells its own chunked attention mask from packed documents in a saved attention_mask:
+    attention_chunk_size (the chunk length), bos_token_id (what opens each document)."""
     if target_ckpt is None:
         return None
     from spec_debug.eagle3.config import text_config
 
-    size = text_config(target_ckpt.config.raw, str(target_ckpt.path)).get("attention_chunk_size")
-    return size if isinstance(size, int) and not isinstance(size, bool) and size > 0 else None
+    raw = target_ckpt.config.raw
+    value = text_config(raw, str(target_ckpt.path)).get(key, raw.get(key))
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
+        else None
 
 
 def _data_notes(info: DataInfo, data) -> tuple[Any, list[str]]:

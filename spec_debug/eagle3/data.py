@@ -993,6 +993,7 @@ class SampleSpec:
     num_slots: int | None = None
     vocab_size: int | None = None
     attention_chunk_size: int | None = None  # the target's (Llama 4), when it has one
+    bos_token_id: int | None = None  # the target's, which opens every document it was fed
 
 
 def _unchunked_target(sample: Sample, chunk_size: int | None) -> str:
@@ -1009,6 +1010,26 @@ def _unchunked_target(sample: Sample, chunk_size: int | None) -> str:
             "would feed them as one causal sequence")
 
 
+def _blocks_open_documents(sample: Sample, bos_token_id: int | None) -> bool:
+    """Whether every block of a chunk-shaped mask opens with the target's BOS token: packed
+    documents whose length happens to be the target's attention_chunk_size. A chat template
+    puts BOS once, at a document's start (Llama 4's <|begin_of_text|>, text_config
+    bos_token_id 200000), so one sequence under Llama 4's chunked attention has it at its
+    first position only."""
+    if bos_token_id is None:
+        return False
+    starts = sample.token_ids[::sample.chunk_size]
+    return starts.numel() > 1 and bool((starts == bos_token_id).all())
+
+
+def _packed_chunks(sample: Sample, bos_token_id: int | None) -> str:
+    return (f"{sample.name}: attention_mask is causal within blocks of {sample.chunk_size}, "
+            f"the target's attention_chunk_size, but every block opens with its BOS token "
+            f"({bos_token_id}): documents of {sample.chunk_size} tokens packed in one row, "
+            "not Llama 4's chunked attention over one sequence; speculators' loader ignores "
+            "attention_mask and would feed them as one causal sequence")
+
+
 def check_sample(sample: Sample, spec: SampleSpec) -> None:
     """Raise DataError when `sample` cannot be scored against `spec`.
 
@@ -1019,6 +1040,9 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
         raise DataError(f"{sample.name}: {sample.length} token(s), too short to score")
     if sample.chunk_size and sample.chunk_size != spec.attention_chunk_size:
         raise DataError(_unchunked_target(sample, spec.attention_chunk_size),
+                        hint="write one sample per sequence, without padding")
+    if sample.chunk_size and _blocks_open_documents(sample, spec.bos_token_id):
+        raise DataError(_packed_chunks(sample, spec.bos_token_id),
                         hint="write one sample per sequence, without padding")
     hidden = int(sample.slots.shape[-1])
     if spec.hidden_size is not None and hidden != spec.hidden_size:
