@@ -18,6 +18,8 @@ import sys
 
 import pytest
 
+from spec_debug.playbook.templating import STEP_RESULT_FIELDS
+
 PLAYBOOK = """\
 name: absence
 steps:
@@ -66,10 +68,11 @@ def test_a_step_results_dict_methods_still_load_and_run(tmp_path):
     (tmp_path / "p.yaml").write_text(
         "name: r\nsteps:\n  - id: a\n    run: echo a\n  - id: b\n"
         "    when: \"steps.a.get('status') == 'passed'\"\n"
-        "    run: echo \"{{ steps.a.keys() | list | length }}\"\n")
+        "    run: echo \"{{ steps.a.keys() | sort | join(',') }}\"\n")
     proc = _cli(tmp_path, "playbooks", "validate", "p.yaml")
     assert proc.returncode == 0, proc.stderr
     proc = _cli(tmp_path, "run", "p.yaml", "--host", "local")
     [record] = (tmp_path / "runs").glob("*/run.json")
     [_, b] = json.loads(record.read_text())["steps"]
-    assert b["status"] == "passed" and b["stdout"].strip() == "8", b
+    # What a result holds is what validate accepts (templating.STEP_RESULT_FIELDS, engine._step_view).
+    assert b["status"] == "passed" and b["stdout"].strip() == ",".join(sorted(STEP_RESULT_FIELDS)), b
