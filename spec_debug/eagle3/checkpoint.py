@@ -108,9 +108,12 @@ _TORCH_FILE_HINT = ("load the state dict and save it as model.safetensors "
 # A trainer's own state, saved beside the weights and never weights: speculators'
 # Checkpointer writes <epoch>/optimizer_state_dict.pt and scheduler_state_dict.pt next to
 # save_pretrained's files (src/speculators/train/checkpointer.py); transformers' Trainer
-# writes optimizer.pt, scheduler.pt, scaler.pt, rng_state*.pth and training_args.bin.
+# writes optimizer.pt, scheduler.pt, scaler.pt, rng_state*.pth and training_args.bin;
+# SpecForge's save_checkpoints writes epoch_<e>_step_<s>/training_state.pt (epoch, step, args
+# and the optimizer's state) beside save_pretrained's files (scripts/train_eagle3.py).
 _TRAINER_STATE = re.compile(r"(optimizer_state_dict\.pt|scheduler_state_dict\.pt|optimizer\.pt|"
-                            r"scheduler\.pt|scaler\.pt|rng_state.*\.pth|training_args\.bin)")
+                            r"scheduler\.pt|scaler\.pt|rng_state.*\.pth|training_args\.bin|"
+                            r"training_state\.pt)")
 
 
 def _torch_files(directory: Path) -> tuple[list[str], list[str]]:
