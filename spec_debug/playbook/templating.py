@@ -100,7 +100,10 @@ def _number_filter(convert: Callable[..., Any], kind: str) -> Callable[..., Any]
     at all: the evidence was missing, not bad."""
     def number(value: Any, default: Any = _NO_DEFAULT, *args: Any, **kwargs: Any) -> Any:
         if value is None and default is _NO_DEFAULT:
-            raise TypeError(f"{kind}() of None")
+            # Said whole here: _none_names names facts and vars only, and a step's exit_code
+            # (None when it timed out) came out as a bare "int() of None".
+            raise TypeError(f"{kind}() of None (a value that is not set): test it with 'is not none' first, "
+                            f"or give a default: | {kind}(0)")
         return convert(value, *(() if default is _NO_DEFAULT else (default,)), *args, **kwargs)
     return number
 

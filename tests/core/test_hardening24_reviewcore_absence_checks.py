@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from spec_debug.playbook.templating import STEP_RESULT_FIELDS
+from spec_debug.playbook.templating import STEP_RESULT_FIELDS, TemplateError, TemplateSite, evaluate
 
 PLAYBOOK = """\
 name: absence
@@ -76,3 +76,11 @@ def test_a_step_results_dict_methods_still_load_and_run(tmp_path):
     [_, b] = json.loads(record.read_text())["steps"]
     # What a result holds is what validate accepts (templating.STEP_RESULT_FIELDS, engine._step_view).
     assert b["status"] == "passed" and b["stdout"].strip() == ",".join(sorted(STEP_RESULT_FIELDS)), b
+
+
+def test_a_number_filter_of_a_none_that_is_no_fact_says_how_to_guard_it():
+    # `that: steps.serve.exit_code | int == 0` after a step that timed out (exit_code None):
+    # was "TypeError: int() of None", no word of the fix.
+    with pytest.raises(TemplateError, match=r"int\(\) of None \(a value that is not set\): test it with 'is not none' "
+                                            r"first, or give a default: \| int\(0\)"):
+        evaluate("steps.serve.exit_code | int == 0", {"steps": {"serve": {"exit_code": None}}}, TemplateSite("b", "that"))
