@@ -19,7 +19,13 @@ _INCLUDE_KEYS = ("import_playbook", "include", "imports", "include_tasks", "impo
 
 
 def include_hint(target: Any) -> str:
-    """What to do with Ansible's include_tasks/import_playbook here; target is the file it names."""
+    """What to do with Ansible's include_tasks/import_playbook here; target is the file it names,
+    or a mapping: include_tasks' {file: FILE}, include_role's {name: ROLE}, whose tasks are in
+    roles/ROLE/tasks/main.yml (Ansible's role layout, docs.ansible.com playbooks_reuse_roles):
+    'the steps of OTHER.yaml' named no file."""
+    if isinstance(target, dict):
+        role = target.get("name")
+        target = target.get("file") or (f"roles/{role.strip()}/tasks/main.yml" if isinstance(role, str) and role.strip() else None)
     other = target.strip() if isinstance(target, str) and target.strip() and "\n" not in target else "OTHER.yaml"
     return (f"{_NO_INCLUDES}: copy the steps of {other} under steps:, "
             f"or run it as a playbook of its own (spec-debug run {other})")
