@@ -120,8 +120,10 @@ def _tab_in_shell_quotes(row: str, index: int) -> str | None:
     if not value or index < len(row) - len(value) or outside_shell_quotes(value, index - (len(row) - len(value))):
         return None
     key = start.group("key") if start else None
-    block = f"'{key}: |' and the command on the next line, indented" if key else "'|' and the command on the next line, indented"
-    return (f"a tab inside the command's quotes (the YAML reader here refuses a tab in an unquoted value): "
+    command = key in (None, "run")  # `title: Check 'a<TAB>b'` is no command
+    what, text = ("the command's", "the command") if command else (f"{key}'s", "the text")
+    block = f"'{key}: |' and {text} on the next line, indented" if key else f"'|' and {text} on the next line, indented"
+    return (f"a tab inside {what} quotes (the YAML reader here refuses a tab in an unquoted value): "
             f"to keep the tab, quote the whole value: write it as a block ({block}), "
             "or in YAML double quotes with \\t for the tab")
 
