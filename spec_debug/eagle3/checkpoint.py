@@ -13,6 +13,7 @@ saved inside a training wrapper (`draft_model.fc.weight`, ...) is read from unde
 from __future__ import annotations
 
 import json
+import math
 import re
 import struct
 from dataclasses import dataclass, field, replace
@@ -381,7 +382,7 @@ def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> s
         header = read_safetensors_header(single)
         common = sorted((info for info in store.infos.values()
                          if info.stored_name in header and info.file.suffix == ".safetensors"),
-                        key=lambda info: _entries(info.shape))[:tensors]
+                        key=lambda info: math.prod(info.shape))[:tensors]
         with safe_open(str(single), framework="pt") as handle:
             for info in common:
                 with safe_open(str(info.file), framework="pt") as shard:
@@ -393,12 +394,6 @@ def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> s
         return None
     return None
 
-
-def _entries(shape: tuple[int, ...]) -> int:
-    count = 1
-    for n in shape:
-        count *= n
-    return count
 
 
 def unindexed_note(store: "TensorStore", role: str) -> str | None:

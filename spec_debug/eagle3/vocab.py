@@ -14,6 +14,7 @@ no torch import here so the controller can run the checks on a probe's output.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Iterable
 
@@ -343,23 +344,17 @@ def check_map_shapes(d2t_shape: list[int] | None, t2d_shape: list[int] | None) -
     issues = []
     if d2t_shape is not None and len(d2t_shape) != 1:
         issues.append(VocabIssue(
-            "d2t_length", f"d2t has shape {d2t_shape}, not [{_entries(d2t_shape)}]: "
+            "d2t_length", f"d2t has shape {d2t_shape}, not [{math.prod(d2t_shape)}]: "
             "speculators' from_pretrained and vLLM's weight loader refuse it (size mismatch); "
             "save d2t.reshape(-1)", {"d2t_shape": d2t_shape}))
     if t2d_shape is not None and len(t2d_shape) != 1:
         issues.append(VocabIssue(
-            "t2d_length", f"t2d has shape {t2d_shape}, not [{_entries(t2d_shape)}]: "
+            "t2d_length", f"t2d has shape {t2d_shape}, not [{math.prod(t2d_shape)}]: "
             "speculators' from_pretrained refuses it (size mismatch; vLLM and SGLang do not "
             "read t2d); save t2d.reshape(-1)", {"t2d_shape": t2d_shape}))
     return VocabCheck("map_shapes", ok=not issues, issues=tuple(issues),
                       skipped=d2t_shape is None and t2d_shape is None)
 
-
-def _entries(shape: list[int]) -> int:
-    count = 1
-    for n in shape:
-        count *= n
-    return count
 
 
 def _config_vocab_check(check: VocabCheck, config_vocab: int, embed_rows: int | None) -> VocabCheck:
