@@ -86,6 +86,8 @@ class ConventionRow:
     note: str = ""
     architectures: frozenset[str] | None = None
     """Target architectures (HF `architectures[0]`) this row is specific to; None = generic."""
+    unquantized_only: bool = False
+    """The row holds for an unquantized target only (a quantized one falls to the next row)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -131,6 +133,11 @@ VLLM_V1_NESTED_IDS = "0.22.0"
 VLLM_MRV2_LLAMA = "0.23.0"
 # DeepseekV2ForCausalLM joins the MRv2 default list.
 VLLM_MRV2_DEEPSEEK_V2 = "0.24.0"
+# config/vllm.py `_is_default_v2_model_runner_model` no longer refuses a quantized target
+# (vllm-project/vllm#44446, "Migration to support quantized model by default"; 0.22.0 and
+# 0.23.0 return False for `model_config.is_quantized`, so a listed target with a
+# quantization_config ran the V1 runner there).
+VLLM_MRV2_QUANTIZED = "0.24.0"
 # MRv2 default for every non-MoE target; algos.py copies fc_norm/norm_output (PR #46488);
 # deepseek_v2.py captures `end_layer` (id N) after the loop (PR #46788) (0.24.0: none).
 VLLM_MRV2_DENSE = "0.25.0"
@@ -294,7 +301,8 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
                   _VLLM + "v1/worker/gpu_model_runner.py (V1 runner, vllm 0.22.0): top level, then"
                   " eagle_config['eagle_aux_hidden_state_layer_ids']",
                   note="the V1 runner is the default here for targets outside"
-                       " config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES; the env"
+                       " config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES (and, in 0.22/0.23,"
+                       " for quantized ones); the env"
                        " VLLM_USE_V2_MODEL_RUNNER overrides the choice"),
     ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_DENSE,
                   VLLM_MRV2_LAYER_IDS_KEY,
@@ -310,16 +318,32 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
                   " config/vllm.py makes MRv2 the default for every target from 0.29.0",
                   note="VLLM_USE_V2_MODEL_RUNNER=0 (or an MRv2-unsupported feature) selects V1,"
                        " which reads the top-level and the SpecForge nested key"),
-    # MRv2 default for dense listed architectures before every dense target had it.
-    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_V1_NESTED_IDS, VLLM_MRV2_DENSE,
+    # MRv2 default for dense listed architectures before every dense target had it; 0.22/0.23
+    # also wanted the target unquantized (a quantized one falls to the generic V1 row).
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_V1_NESTED_IDS, VLLM_MRV2_QUANTIZED,
                   _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
-                  " Qwen3ForCausalLM (vllm 0.22.0 .. 0.24.0); MRv2 reads the top-level key only",
-                  note="0.22/0.23 only for a non-quantized target",
+                  " Qwen3ForCausalLM and `_is_default_v2_model_runner_model` wants"
+                  " `not model_config.is_quantized` (vllm 0.22.0, 0.23.0); MRv2 reads the"
+                  " top-level key only",
+                  note="a quantized target (quantization_config) runs the V1 runner here",
+                  architectures=frozenset({"Qwen3ForCausalLM"}), unquantized_only=True),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_QUANTIZED, VLLM_MRV2_DENSE,
+                  _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
+                  " Qwen3ForCausalLM (vllm 0.24.0), quantized or not"
+                  " (https://github.com/vllm-project/vllm/pull/44446); MRv2 reads the top-level"
+                  " key only",
                   architectures=frozenset({"Qwen3ForCausalLM"})),
-    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_LLAMA, VLLM_MRV2_DENSE,
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_LLAMA, VLLM_MRV2_QUANTIZED,
                   _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
-                  " LlamaForCausalLM/MistralForCausalLM (vllm 0.23.0, 0.24.0)",
-                  note="0.23 only for a non-quantized target",
+                  " LlamaForCausalLM/MistralForCausalLM and `_is_default_v2_model_runner_model`"
+                  " wants `not model_config.is_quantized` (vllm 0.23.0)",
+                  note="a quantized target (quantization_config) runs the V1 runner here",
+                  architectures=frozenset({"LlamaForCausalLM", "MistralForCausalLM"}),
+                  unquantized_only=True),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY,), VLLM_MRV2_QUANTIZED, VLLM_MRV2_DENSE,
+                  _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
+                  " LlamaForCausalLM/MistralForCausalLM (vllm 0.24.0), quantized or not"
+                  " (https://github.com/vllm-project/vllm/pull/44446)",
                   architectures=frozenset({"LlamaForCausalLM", "MistralForCausalLM"})),
     ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
                   VLLM_MRV2_DEEPSEEK_V2,
@@ -467,6 +491,8 @@ def convention_row(engine: str, aspect: str, version: str | None = None,
     for row in CONVENTIONS:
         if row.engine != engine or row.aspect != aspect or not _in_range(parsed, row):
             continue
+        if row.unquantized_only and is_quantized(target_architecture):
+            continue
         if row.architectures is None:
             generic = generic or row
         elif target_architecture in row.architectures:
@@ -531,12 +557,51 @@ def configured_layer_ids(draft_config: Any, keys: tuple[str, ...]) -> list[int] 
     return None
 
 
+class TargetArchitecture(str):
+    """A target's ``architectures[0]`` that also knows whether the target is quantized, which
+    vLLM 0.22/0.23 weigh with the class to pick the model runner (and so the layer-id keys).
+    A str, so every caller that passes the class name on passes this too."""
+
+    quantized: bool = False
+
+    def __new__(cls, name: str, quantized: bool = False) -> "TargetArchitecture":
+        made = super().__new__(cls, name)
+        made.quantized = quantized
+        return made
+
+    def __reduce__(self) -> tuple:  # pickles (parallel workers) keep the flag
+        return (TargetArchitecture, (str(self), self.quantized))
+
+
+# vllm config/model.py `_parse_quant_hf_config`: hf_config.quantization_config, else
+# compression_config (older compressed-tensors checkpoints), else the text config's
+# quantization_config (a multimodal wrapper); `is_quantized` is then `quantization is not None`.
+_QUANT_KEYS = ("quantization_config", "compression_config")
+
+
+def _quantization_config(target_config: Mapping[str, Any]) -> Any:
+    text = target_config.get("text_config")
+    for node in (target_config, text if isinstance(text, Mapping) else {}):
+        for key in _QUANT_KEYS:
+            if isinstance(node.get(key), Mapping) and node[key]:
+                return node[key]
+    return None
+
+
+def is_quantized(target_architecture: Any) -> bool:
+    return bool(getattr(target_architecture, "quantized", False))
+
+
 def target_architecture(target_config: Mapping[str, Any] | None) -> str | None:
     """``architectures[0]`` of a target config.json: the model class the engine loads, which
     picks its capture rules (SGLang adds 1 to the ids on a Llama target, not on DeepSeek).
-    The top level, not text_config: a multimodal wrapper loads its text model through it."""
-    archs = (target_config or {}).get("architectures")
-    return archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else None
+    The top level, not text_config: a multimodal wrapper loads its text model through it.
+    Returned as a TargetArchitecture that carries whether the config names a quantization."""
+    config = target_config or {}
+    archs = config.get("architectures")
+    if not (isinstance(archs, list) and archs and isinstance(archs[0], str)):
+        return None
+    return TargetArchitecture(archs[0], _quantization_config(config) is not None)
 
 
 def default_layer_ids(num_target_layers: int) -> list[int]:
