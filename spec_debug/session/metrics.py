@@ -124,7 +124,13 @@ _BENCH_KEYS = {
     "median tpot (ms)": ("tpot_median", "ms"),
     "mean itl (ms)": ("itl_mean", "ms"),
     "median itl (ms)": ("itl_median", "ms"),
+    # SGLang's bench_serving says "Mean E2E Latency (ms)" (python/sglang/bench_serving.py);
+    # `vllm bench serve` "Mean E2EL (ms)" and "Median E2EL (ms)" under its "End-to-end Latency"
+    # rule (vllm/benchmarks/serve.py, process_one_metric("e2el", "E2EL", ...)).
+    "mean e2e latency (ms)": ("e2e_latency_mean", "ms"),
     "median e2e latency (ms)": ("e2e_latency_median", "ms"),
+    "mean e2el (ms)": ("e2e_latency_mean", "ms"),
+    "median e2el (ms)": ("e2e_latency_median", "ms"),
     # trtllm-bench's "PERFORMANCE OVERVIEW" (NVIDIA/TensorRT-LLM tensorrt_llm/bench, its docs'
     # examples): "Total Output Throughput (tokens/sec):  274.1786" is the output tokens over the
     # run, bench_serving's output throughput; the per-user lines one stream's share.
@@ -1637,6 +1643,38 @@ def _speedups(text: str, found: list[Metric]) -> None:
         if speedup and _ANOTHER_TASK_BEFORE.search(text, max(0, start - 24), start) is not None:
             continue  # "compile speedup: 1.8", "prefill speedup 1.2x": the same, named before
         found.append(Metric("speedup", value, "x", _context(text, a, b)))
+        if "(" in text[b:b + 2] or "with" in text[b:b + 6] or "using" in text[b:b + 7]:
+            found.extend(_each_methods_factor(text, b))
+
+
+# One speedup for each method, the method beside each factor: "1.52x (EAGLE3) and 0.97x (ngram)",
+# "1.8x speedup with EAGLE-3, 1.1x with ngram". Each further factor is read only with a drafting
+# method of its own named beside it (_SPEC_NAMED), as the first is: "1.5x (EAGLE3) and 2x the
+# memory" or "... and 1.0x (baseline)" is no second speedup.
+_METHOD_TAG = r"\s*(?:\((?P<{0}>[^()\n]{{1,30}})\)|(?:with|using)\s+(?:the\s+)?(?P<{0}w>[\w.-]+(?:\s+(?!(?:and|or|vs)\b)[\w.-]+)?))"
+_FIRST_METHOD = re.compile(_METHOD_TAG.format("tag"), re.I)
+_NEXT_METHOD_FACTOR = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|and\s+|vs\.?\s+|/\s*)\*{0,2}(?:~\s*)?"
+                                 r"(?P<value>\d+(?:\.\d+)?)\s?[x\u00d7](?!\w)\*{0,2}(?:\s+speed-?up)?"
+                                 + _METHOD_TAG.format("tag"), re.I)
+
+
+def _names_method(m: re.Match) -> bool:
+    tag = m.group("tag") or m.group("tagw")
+    return _SPEC_NAMED.search(tag) is not None and _NO_SPEC_NAMED.search(tag) is None
+
+
+def _each_methods_factor(text: str, at: int) -> list[Metric]:
+    """The speedups after the one that ends at ``at``, each with its method (see _METHOD_TAG)."""
+    first = _FIRST_METHOD.match(text, at)
+    if first is None or not _names_method(first):
+        return []
+    more, at = [], first.end()
+    while len(more) < 8 and (m := _NEXT_METHOD_FACTOR.match(text, at)) is not None and _names_method(m):
+        value = float(m.group("value"))
+        if 0 < value <= 20:
+            more.append(Metric("speedup", value, "x", _context(text, m.start("value"), m.end())))
+        at = m.end()
+    return more
 
 
 # What a speedup is of, when it is of something else than generating tokens: "a 60% speedup in
