@@ -40,7 +40,9 @@ class _Alarm:
 
 class _Alarms:
     """Calls at deadlines on the monotonic clock, all from one daemon thread: the bounds put
-    on paramiko's per-channel waits (open_channel below). A threading.Timer per channel open
+    on paramiko's per-channel waits (open_channel below) and on a login's banner, key exchange
+    and authentication waits (a 16-host fleet's logins started three Timer threads a host).
+    A call must not block: it runs before every later deadline. A threading.Timer per channel open
     started and ended a thread on every step's channel: measured on a loopback sshd, 1.5 ms
     of CPU per open_session + exec + close became 1.8 ms. Arming and cancelling here is a heap
     push and a mark; the thread wakes only for the earliest deadline."""
@@ -295,6 +297,27 @@ def _keepalive_on_the_monotonic_clock(packetizer: paramiko.Packetizer, interval_
     packetizer._check_keepalive = check  # type: ignore[method-assign]
 
 
+class _AlarmHandle:
+    """An alarm on _ALARMS in the shape paramiko's packetizer keeps its handshake timer: cancel()."""
+
+    def __init__(self, ident: int) -> None:
+        self.ident = ident
+
+    def cancel(self) -> None:
+        _ALARMS.cancel(self.ident)
+
+
+class _HandshakeBoundOnAlarms(paramiko.Packetizer):
+    """paramiko's packetizer with its handshake bound (handshake_timeout, 15 s) an alarm on the
+    shared thread: paramiko starts a threading.Timer per connection for it (paramiko/packet.py,
+    start_handshake), one more thread per host of a fleet's logins. Swapped in as the class of
+    the transport's packetizer; the bound and what it does (read_timer) are paramiko's."""
+
+    def start_handshake(self, timeout: float) -> None:
+        if not self._Packetizer__timer:  # type: ignore[attr-defined]
+            self._Packetizer__timer = _AlarmHandle(_ALARMS.after(float(timeout), self.read_timer))
+
+
 class ServerNotResponding(paramiko.SSHException):
     """The server left our keepalive probes unanswered: the connection is given up."""
 
@@ -323,6 +346,10 @@ class _SignalAwareTransport(paramiko.Transport):
     host_key_warning: str | None = None
     """Why the host key was accepted although known_hosts disagrees (StrictHostKeyChecking no)."""
     """Why the connection was given up, when the server stopped answering."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.packetizer.__class__ = _HandshakeBoundOnAlarms
 
     @property
     def preferred_keys(self) -> tuple[str, ...]:
@@ -427,10 +454,8 @@ class _SignalAwareTransport(paramiko.Transport):
             ran_out.set()
             answered.set()  # ends paramiko's wait; no verdict came, so it raises
 
-        timer = threading.Timer(bound, run_out)
-        timer.daemon = True
         self.auth_timeout = None  # paramiko's own bound reads time.time()
-        timer.start()
+        alarm = _ALARMS.after(bound, run_out)
         try:
             return self.auth_handler.wait_for_response(answered)  # type: ignore[union-attr]
         except paramiko.AuthenticationException:
@@ -438,7 +463,7 @@ class _SignalAwareTransport(paramiko.Transport):
                 raise paramiko.AuthenticationException("Authentication timeout.") from None
             raise
         finally:
-            timer.cancel()
+            _ALARMS.cancel(alarm)
             self.auth_timeout = bound
 
     # paramiko times start_client's wait for the key exchange with the wall clock
@@ -456,13 +481,11 @@ class _SignalAwareTransport(paramiko.Transport):
             if completion is not None:
                 completion.set()
 
-        timer = threading.Timer(timeout, run_out)
-        timer.daemon = True
-        timer.start()
+        alarm = _ALARMS.after(timeout, run_out)
         try:
             super().start_client(timeout=_NO_WALL_CLOCK_BOUND_S)
         finally:
-            timer.cancel()
+            _ALARMS.cancel(alarm)
 
     # paramiko waits for sshd's banner on the wall clock as well (paramiko/transport.py,
     # _check_banner reads through paramiko/packet.py, _read_timeout: time.time()): a clock
@@ -477,21 +500,23 @@ class _SignalAwareTransport(paramiko.Transport):
 
         def run_out() -> None:
             with waiting:
-                if not ran_out.is_set():
-                    ran_out.set()
-                    self.packetizer.close()  # ends paramiko's read (EOFError), then ours below
+                if ran_out.is_set():
+                    return
+                ran_out.set()
+            # The close ends paramiko's read (EOFError), then ours below. Off the shared alarm
+            # thread: closing a ProxyCommand's socket waits up to 2 s for the command to end
+            # (ssh_proxy_command.close), which would hold every other host's bounds.
+            threading.Thread(target=self.packetizer.close, name="banner-timeout-close", daemon=True).start()
 
-        timer = threading.Timer(bound, run_out)
-        timer.daemon = True
         self.banner_timeout = _NO_WALL_CLOCK_BOUND_S
-        timer.start()
+        alarm = _ALARMS.after(bound, run_out)
         try:
             super()._check_banner()  # type: ignore[misc]
         except paramiko.SSHException:
             if not ran_out.is_set():
                 raise
         finally:
-            timer.cancel()
+            _ALARMS.cancel(alarm)
             self.banner_timeout = bound
         with waiting:
             stalled = ran_out.is_set()
