@@ -9,6 +9,7 @@ valid partial record.
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 import signal
@@ -113,6 +114,9 @@ class Run:
         self._save_cost = 0.0
         self._save_seq = 0
         self._written_seq = 0
+        # Hosts whose steps are over (run, skipped, or never to run): a failed write after
+        # that stops nothing (_saved_after_steps).
+        self._past_steps: set[str] = set()
         unknown = sorted(set(self.cli_vars) - set(self.playbook.vars))
         if unknown:
             # Most unknown vars are typos (modle=...): name the one meant, not only the list.
@@ -193,7 +197,7 @@ class Run:
                 # Short waits keep the main thread responsive to Ctrl-C.
                 _, pending = wait(pending, timeout=SAVE_INTERVAL_S, return_when=FIRST_COMPLETED)
                 if self._dirty:
-                    self.save()
+                    self._saved_after_steps(self.save, steps_over=len(self._past_steps) == len(self.targets))
         except KeyboardInterrupt as exc:
             # The impatient second Ctrl-C (or the CI's SIGTERM after its SIGINT) lands while the
             # first is being handled: inside kill_tree's grace wait it cut the SIGKILL, so a step
@@ -315,11 +319,14 @@ class Run:
                     raise _Abort()
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
                 self._step_views[target.name][step.id] = _step_view(result)
-                self._commit_step(result, findings)
+                if stop or index == len(self.playbook.steps) - 1:
+                    self._past_steps.add(target.name)
+                self._commit_step(result, findings, target.name)
                 if stop:
                     for later in self.playbook.steps[index + 1 :]:
                         self._commit_step(
-                            self._skipped(later, target.name, f"not run: step {step.id!r} failed with on_failure: stop"), []
+                            self._skipped(later, target.name, f"not run: step {step.id!r} failed with on_failure: stop"), [],
+                            target.name,
                         )
                     break
             host.status = "aborted" if self.abort.is_set() else "passed"
@@ -327,6 +334,7 @@ class Run:
             host.status = "aborted"
             host.error = self.record.abort_reason or "aborted"
         except TransportError as exc:
+            self._past_steps.add(target.name)
             if self.abort.is_set():  # a connect given up by the interrupt, or cut by it: not the host's fault
                 host.status = "aborted"
                 host.error = self.record.abort_reason or "aborted"
@@ -336,7 +344,8 @@ class Run:
                 host.hint = exc.hint  # the ssh-keygen -R line of a changed key: the error alone says what, not how
                 self._commit_step(
                     None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={},
-                                          hint=exc.hint)]
+                                          hint=exc.hint)],
+                    target.name,
                 )
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
@@ -350,6 +359,7 @@ class Run:
             host.status = "error"
             host.error = (f"internal error: {type(exc).__name__}: {exc}".splitlines() or ["internal error"])[0]
         finally:
+            self._past_steps.add(target.name)
             self._transports.pop(target.name, None)
             if transport is not None:
                 try:
@@ -369,6 +379,7 @@ class Run:
                         title=f"Not checked: provide --var {var}=... to run {len(step_ids)} more step(s)",
                     )
                 ],
+                target.name,
             )
         if host.status == "running":
             host.status = "passed"
@@ -378,15 +389,27 @@ class Run:
             host.status = "failed"
         host.error = self._clean(host.error)  # a transport's message may quote the command
         host.finished_at = utc_now()
-        self.save(host_done=True)
+        self._saved_after_steps(functools.partial(self.save, host_done=True), steps_over=True)
         self.options.reporter.host_finished(host)
 
-    def _commit_step(self, result: StepRecord | None, findings: list[Finding]) -> None:
+    def _commit_step(self, result: StepRecord | None, findings: list[Finding], host: str) -> None:
         with self._lock:
             if result is not None:
                 self.record.steps.append(result)
             self.record.findings.extend(self._clean_findings(findings))
-        self.save()
+        self._saved_after_steps(self.save, steps_over=host in self._past_steps)
+
+    def _saved_after_steps(self, save: Callable[[], None], *, steps_over: bool) -> None:
+        """A write of the record; one that fails (a full disk) stops the run only while steps
+        remain, as they would run unrecorded. After the last step it stops nothing: the run's
+        verdict is made, and _finish writes the record once more (cut to fit, saying so on
+        stderr, if the disk is still full). Which write met the full disk decided it before:
+        the last step's aborted the run, the host's end was lost silently in its thread."""
+        try:
+            save()
+        except RecordWriteError:
+            if not steps_over:
+                raise
 
     # ---------------------------------------------------------------- steps
 
@@ -431,7 +454,8 @@ class Run:
         except TransportError as exc:
             # The connection broke while the probe bundle was uploaded: the record names the
             # step the host was lost in, as for a break while a command runs (below).
-            self._commit_step(self._errored(step, host, exc.message.splitlines()[0], None), [])
+            self._past_steps.add(host)  # the host ends here
+            self._commit_step(self._errored(step, host, exc.message.splitlines()[0], None), [], host)
             raise
         except SpecDebugError as exc:
             errored = self._errored(step, host, exc.message, None)
@@ -471,7 +495,8 @@ class Run:
                                                                 hint=exc.hint)])
                 self.options.reporter.step_finished(host, step, errored, findings)
                 return errored, findings, step.on_failure == "stop"
-            self._commit_step(errored, [])
+            self._past_steps.add(host)  # the host ends here
+            self._commit_step(errored, [], host)
             raise
         findings = self._clean_findings(findings)  # before the console shows them
         if self.options.gate is not None:
