@@ -199,6 +199,9 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         stray = _unjoined_continuation(container)
         if stray is not None and reader.is_server(reader.server_argv(argv)):
             raise stray
+        split = _split_shell_string(container, reader)
+        if split is not None:
+            raise split
         if any(_HELM_ACTION.search(_KSERVE_PLACEHOLDER.sub("", word) if kserve else word)
                for word in argv if word != container.get("image")):
             # (a template whose actions are all inside quoted strings is YAML already; an image
@@ -234,6 +237,38 @@ def _unjoined_continuation(container: dict[str, Any]) -> LaunchParseError | None
                 "with 'unrecognized arguments'",
                 hint=f"drop the line-ending backslashes (the string is split at line breaks already) or write {key}: as a list")
     return None
+
+
+_SHELL_PROGRAMS = ("bash", "sh", "dash", "zsh", "ash", "ksh")
+
+
+def _split_shell_string(container: dict[str, Any], reader: ArgvReader) -> LaunchParseError | None:
+    """`entrypoint: [bash, -c]` with the server written as a string `command:`. Compose splits
+    that string into words itself (compose-go types/command.go, ShellCommand: go-shellwords'
+    Parse), so the shell's `-c` script is the first word alone (`python3`) and the others are its
+    $0, $1, ... (bash(1), "-c"): the server never starts, the container runs a bare `python3`
+    that reads an empty stdin and exits 0 (was: 'not an SGLang or vLLM server command'). A
+    `command:` list of one string, or the whole string quoted inside, is the script as meant."""
+    command, entrypoint = container.get("command"), container.get("entrypoint")
+    if not isinstance(command, str) or not isinstance(entrypoint, (str, list)):
+        return None
+    try:
+        words = shlex.split(command)
+        outer = shlex.split(entrypoint) if isinstance(entrypoint, str) else [str(w) for w in entrypoint]
+    except ValueError:
+        return None
+    if len(words) < 2 or len(outer) < 2 or not re.fullmatch(r"-[a-z]*c", outer[-1]) \
+            or outer[-2].rsplit("/", 1)[-1] not in _SHELL_PROGRAMS:
+        return None
+    if not reader.is_server(reader.server_argv(words)):
+        return None
+    shell = " ".join(outer)
+    return LaunchParseError(
+        f"compose's command: is one string after `entrypoint: {shell}`: compose splits it into words "
+        f"(compose-go uses go-shellwords), so `{shell}` runs {words[0]!r} alone, the other words are that "
+        "script's $0, $1, ..., and the server never starts",
+        hint=f"write command: as a list of one string (command: [\"{words[0]} ...\"]) or quote the whole "
+             "string inside it (command: '\"...\"')")
 
 
 def _configmap_files(docs: list[Any]) -> dict[str, str]:
@@ -889,15 +924,25 @@ def notebook_code(text: str) -> str | None:
     cells = doc.get("cells") if isinstance(doc, dict) and "nbformat" in doc else None
     if not isinstance(cells, list):
         return None
+    code = [cell for cell in cells if isinstance(cell, dict) and cell.get("cell_type") == "code"]
+    # A saved notebook marks each cell it ran: `execution_count` an int, or `outputs` (nbformat
+    # docs, "Code cells": null for a cell never executed). Where some cells ran, a cell that did
+    # not is no server that ran: a commented-out variant or a leftover launch string above the
+    # one run (was: the first server in the file audited, the one run never). A notebook with no
+    # cell run (a docs notebook saved stripped of its outputs) is read whole, as before.
+    ran = [cell for cell in code if _cell_ran(cell)]
     sources = []
-    for cell in cells:
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
+    for cell in ran or code:
         source = cell.get("source")
         source = "".join(str(line) for line in source) if isinstance(source, list) else source
         if isinstance(source, str):
             sources.append(source)
     return "\n".join(sources) if sources else None
+
+
+def _cell_ran(cell: dict) -> bool:
+    count = cell.get("execution_count")
+    return (isinstance(count, int) and not isinstance(count, bool)) or bool(cell.get("outputs"))
 
 
 def task_script(text: str) -> str | None:
