@@ -472,6 +472,34 @@ def parse_version(version: str | None) -> tuple[int, ...]:
     return tuple(parts)
 
 
+_UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+")
+
+
+def unplaceable_version(version: str) -> str | None:
+    """Why this table cannot place `version`: "unreadable" (a fork's label, a typo: parse_version
+    refuses it) or "untagged" (setuptools-scm's 0.1.devN of a checkout without tags), else None.
+    Either way the caller takes the newest conventions and says so with version_line."""
+    try:
+        parse_version(version)
+    except ValueError:
+        return "unreadable"
+    return "untagged" if _UNTAGGED_BUILD.match(version.strip().lower().lstrip("v")) else None
+
+
+def version_line(name: str, problem: str, labelled: str) -> str:
+    """The one line said about an unplaceable version (`labelled`: it and where it came from);
+    the engine step and the drafter_eval probe (on the host) say the same."""
+    if problem == "untagged":
+        return (f"{name} {labelled} is a source build without release tags (setuptools-scm's "
+                "0.1.devN): its conventions are taken for the newest release")
+    return (f"{name} version {labelled} is not a release number: its conventions are taken for "
+            "the newest release")
+
+
+VERSION_PROVIDE = {"unreadable": "--var engine_version=X.Y.Z (e.g. 0.5.4; the release the build is based on)",
+                   "untagged": "--var engine_version=X.Y.Z (the release the build is based on)"}
+
+
 def _in_range(version: tuple[int, ...], row: ConventionRow) -> bool:
     low = parse_version(row.since) if row.since else ()
     high = parse_version(row.until) if row.until else None

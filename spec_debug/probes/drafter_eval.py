@@ -52,6 +52,26 @@ def run(args: dict) -> dict:
     out["reference"] = evaluate_drafter(draft, data, target, steps=steps, **common)
     engine = (args.get("engine") or "").lower()
     if engine in ("sglang", "vllm"):
+        version, note = _placed_version(engine, args.get("engine_version") or None)
         out["engine"] = evaluate_drafter(draft, data, target, steps=steps, semantics=engine,
-                                         engine_version=args.get("engine_version") or None, **common)
+                                         engine_version=version, **common)
+        if note:
+            out["engine_version_note"] = note
+            out["engine"]["notes"] = [note, *(out["engine"].get("notes") or [])]
     return out
+
+
+def _placed_version(engine: str, version: str | None) -> tuple[str | None, str | None]:
+    """The version the conventions table can place, and the line said when it cannot.
+
+    drafter_accuracy has no engine step, so a fork's label ("custom-build") or an untagged
+    source build reaches this probe raw; like the engine step, the engine run then takes the
+    newest conventions and says so once, instead of failing after the reference run (whose
+    numbers were lost with it)."""
+    from spec_debug.eagle3.engines import unplaceable_version, version_line
+
+    problem = unplaceable_version(str(version)) if version else None
+    if problem is None:
+        return version, None
+    shown = repr(str(version)) if problem == "unreadable" else str(version)
+    return None, version_line(engine, problem, f"{shown} (engine_version)")

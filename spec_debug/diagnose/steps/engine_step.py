@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from spec_debug.diagnose.steps.common import not_checked, record
-from spec_debug.eagle3.engines import parse_version
+from spec_debug.eagle3.engines import VERSION_PROVIDE, parse_version, version_line
 from spec_debug.record import Finding
 
 NS = "engine"
@@ -77,16 +77,10 @@ def check(ctx: Any) -> list[Finding]:
         return record(ctx.facts, NS, [not_checked(
             ctx, "no engine named, none in the server command, and no single engine installed in this Python",
             "--var engine=sglang|vllm --var engine_version=X.Y.Z")])
-    if engine.get("unreadable_version"):
-        return record(ctx.facts, NS, [not_checked(
-            ctx, f"{engine['name']} version {engine['unreadable_version']} is not a release number: "
-                 "its conventions are taken for the newest release",
-            "--var engine_version=X.Y.Z (e.g. 0.5.4; the release the build is based on)")])
-    if engine.get("untagged_build"):
-        return record(ctx.facts, NS, [not_checked(
-            ctx, f"{engine['name']} {engine['untagged_build']} is a source build without release tags "
-                 "(setuptools-scm's 0.1.devN): its conventions are taken for the newest release",
-            "--var engine_version=X.Y.Z (the release the build is based on)")])
+    for problem, key in (("unreadable", "unreadable_version"), ("untagged", "untagged_build")):
+        if engine.get(key):
+            return record(ctx.facts, NS, [not_checked(
+                ctx, version_line(engine["name"], problem, engine[key]), VERSION_PROVIDE[problem])])
     if not engine.get("version"):
         if engine.get("server_read"):
             what = f"{engine['name']} is not installed in the server's interpreter {engine['server_python']}"
