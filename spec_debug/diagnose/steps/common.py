@@ -69,6 +69,12 @@ _PER_STEP = re.compile(r"(?<![a-z])(?:ms|s|sec)\s*(?:/|per)\s*(?:decode\s+)?(?:s
                        re.I)
 
 
+def per_token_time(value: Any) -> bool:
+    """The var is a time per output token (a benchmark's TPOT / ITL): its tok/s is one
+    request's decode rate, not the output throughput of all requests together."""
+    return value is not None and bool(_PER_TOKEN_TIME.fullmatch(str(value).strip()))
+
+
 def tok_s_var(value: Any, name: str) -> tuple[float | None, str | None]:
     """A tokens-per-second var as people write it (`178.86`, `178.86 tok/s`, `1,234.5`):
     (value, None), (None, None) when not given, or (None, why it cannot be used)."""

@@ -8,7 +8,9 @@ from typing import Any
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
 from spec_debug.diagnose.quantization import precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
-from spec_debug.diagnose.steps.common import SERVING_PATH_CAUSES, not_checked, raised, record, tok_s_var, where
+from spec_debug.diagnose.steps.common import (
+    SERVING_PATH_CAUSES, not_checked, per_token_time, raised, record, tok_s_var, where,
+)
 from spec_debug.diagnose.throughput import (
     build_model,
     chain_accept_length,
@@ -33,17 +35,49 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         measured = stats.measured_tok_s
         source = ("benchmark summary in the server log" if stats.bench.get("output_tok_s")
                   else f"median of {stats.decode_lines} decode lines in the server log")
+    scope_problem = None
+    if baseline is not None and measured is not None and per_token_time(args.get("baseline_tok_s")) \
+            and source == "benchmark summary in the server log":
+        measured, source, scope_problem = _per_request_measured(stats.bench, measured, source, baseline)
     facts: dict[str, Any] = {NS: {"server_log": host.get("path"), "server_log_found": bool(host.get("found")),
                                   "server_log_errors": list(host.get("errors") or []),
                                   "server_log_unreadable": host.get("unreadable"),
                                   "log": stats.to_facts(), "baseline_tok_s": baseline,
                                   "measured_tok_s": measured, "measured_source": source,
                                   "var_problems": {k: v for k, v in (("baseline_tok_s", baseline_problem),
-                                                                     ("measured_tok_s", measured_problem)) if v}}}
+                                                                     ("measured_tok_s", measured_problem),
+                                                                     ("scope", scope_problem)) if v}}}
+    if scope_problem:
+        facts[NS]["measured_tok_s"] = measured = None  # no ratio between the two is right
     # Contract names the report's throughput chart reads (spec_debug/report/views.py).
     if measured is not None and baseline is not None:
         facts.update({"measured_tok_s": measured, "baseline_tok_s": baseline})
     return facts
+
+
+def _per_request_measured(bench: dict[str, Any], measured: float, source: str,
+                          baseline: float) -> tuple[float, str, str | None]:
+    """The benchmark's measured rate on the scale of a TPOT baseline (one request's decode rate).
+
+    `Output token throughput (tok/s)` of vllm bench serve / sglang.bench_serving counts every
+    request's output tokens over the run, about concurrency x one stream's rate, while
+    1000 / TPOT is one stream's; the incident's 54.8 vs 90 tok/s set against 16 streams would
+    read as a loss or a win that is neither. The summary's own Mean TPOT is the like number;
+    without it a run of one request at a time is the same number, and anything else is said,
+    not compared. Returns (measured, source, problem)."""
+    tpot = bench.get("mean_tpot_ms")
+    if isinstance(tpot, (int, float)) and tpot > 0:
+        return (1000.0 / tpot, f"1000 / Mean TPOT {tpot:g} ms of the benchmark summary in the server log "
+                "(one request's rate, as the TPOT baseline)", None)
+    concurrency = bench.get("max_concurrency")
+    if concurrency == 1:
+        return measured, source, None
+    ran = (f"{concurrency:g} requests at once" if isinstance(concurrency, (int, float))
+           else "an unstated number of requests at once")
+    return measured, source, (
+        f"the baseline is a time per output token (one request's rate, {baseline:.1f} tok/s) while the "
+        f"log's benchmark summary gives {measured:.1f} tok/s over all requests ({ran}) and no Mean TPOT: "
+        "the two are not compared")
 
 
 def acceptance_rates(metrics: dict[str, Any] | None) -> list[float]:
@@ -388,7 +422,12 @@ def check(ctx: Any) -> list[Finding]:
     if baseline is None:
         findings.append(not_checked(ctx, problems.get("baseline_tok_s") or "no baseline throughput without speculation",
                                     "--var baseline_tok_s=N (decode tok/s of the same server without speculation)"))
-    if measured is None:
+    if problems.get("scope") and baseline is not None:
+        findings.append(not_checked(ctx, problems["scope"],
+                                    "--var baseline_tok_s=N (the benchmark's Output token throughput without "
+                                    "speculation, at the same concurrency) or --var measured_tok_s=\"T ms/tok\" "
+                                    "(its Mean TPOT with speculation)"))
+    elif measured is None:
         unreadable = tp.get("server_log_unreadable")
         findings.append(not_checked(ctx, problems.get("measured_tok_s") or _no_numbers_in_log(tp) or
                                     (f"no measured throughput with speculation: {unreadable}" if unreadable
