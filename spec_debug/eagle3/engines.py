@@ -143,7 +143,13 @@ VLLM_MRV2_QUANTIZED = "0.24.0"
 VLLM_MRV2_DENSE = "0.25.0"
 # MRv2 (v1/worker/gpu/spec_decode/eagle/eagle3_utils.py) also reads eagle_config['layer_ids'].
 VLLM_MRV2_LAYER_IDS_KEY = "0.27.0"
-# MRv2 is the default for every target (the architecture gate is gone; 0.28.0 still has it).
+# MRv2 is the default for every target (the architecture gate is gone; 0.28.0 still has it):
+# vllm-project/vllm#53183 "Use MRV2 for all models by default" (merged 2026-08-26, after the
+# 0.28 branch; #55139 reports it on a 0.28.1rc1.dev334 main build) deletes
+# DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES for `_get_v1_model_runner_unsupported_features`. V1
+# stays only for features MRv2 lacks and, on ROCm, config/vllm.py ROCM_DEFAULT_MRV1_ARCHITECTURES
+# (DeepseekV32ForCausalLM, DeepseekV4ForCausalLM, GlmMoeDsaForCausalLM), which this table,
+# blind to the platform, does not model.
 VLLM_MRV2_ALL = "0.29.0"
 # models/qwen3_eagle3.py (Eagle3Qwen3ForCausalLM) sizes fc from num_aux_layers /
 # num_aux_hidden_states / the top-level or nested ids (0.23.0: qwen3 drafts use llama_eagle3).
