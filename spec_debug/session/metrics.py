@@ -657,6 +657,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             _latency_ratios(text, found)
         if factor and "hroughput" in text:
             _throughput_factors(text, found)
+        if not structured and "atency" in text and ("2e" in text or "2E" in text or "nd-to-end" in text
+                                                    or "nd to end" in text):
+            _e2e_latency_prose(text, found)
     _accuracy(text, found)
     # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
@@ -1808,6 +1811,26 @@ def _throughput_factors(text: str, found: list[Metric]) -> None:
         if spec is None and not _spec_clause(text, m.start(), m.end()):
             continue
         found.append(Metric("speedup", value, "x", _context(text, m.start(), spec.end() if spec else m.end())))
+
+
+# A request's mean or median end-to-end latency said in words, as the benchmarks print it (their
+# "Mean E2E Latency (ms)", "Median E2EL (ms)", _BENCH_KEYS): "the mean E2E latency dropped to
+# 1432 ms", "median end-to-end latency: 1.4 s". Without "mean"/"median" (or "avg", "p50") it says
+# not which, and is none. Searched with re.I.
+_E2E_PROSE = re.compile(
+    r"\b(?P<stat>mean|median|avg|average|p50)\s+(?:e2e|end[\s-]to[\s-]end)(?:\s+request)?\s+latency\b"
+    r"(?:\s*\((?P<said>ms|s)\))?\s*(?:[:=]|is|was|of|at|(?:dropped|fell|went|rose|increased|decreased|improved)\s+to)?"
+    r"\s*(?:about\s+|around\s+|~\s*)?\**(?P<value>\d+(?:\.\d+)?)\**(?:\s*(?P<unit>ms|s|secs?|seconds?)\b"
+    r"|(?(said)(?![\w.%])|(?!)))", re.I)  # (the unit said before the number only in "(ms)")
+
+
+def _e2e_latency_prose(text: str, found: list[Metric]) -> None:
+    for m in _E2E_PROSE.finditer(text):
+        name = "e2e_latency_median" if m.group("stat").lower() in ("median", "p50") else "e2e_latency_mean"
+        value = float(m.group("value"))
+        unit = (m.group("unit") or m.group("said")).lower()
+        value = value if unit == "ms" else round(value * 1000, 3)  # in ms, as the benchmarks say it
+        found.append(Metric(name, value, "ms", _context(text, m.start(), m.end())))
 
 
 def _latency_ratios(text: str, found: list[Metric]) -> None:

@@ -70,3 +70,24 @@ def test_each_method_its_speedup(text, factors):
 ])
 def test_a_second_factor_without_a_method_is_none(text):
     assert len(_speedups(text)) == 1
+
+
+@pytest.mark.parametrize("text,name,ms", [
+    ("The mean E2E latency dropped to 1432 ms with EAGLE-3.", "e2e_latency_mean", 1432.0),
+    ("median end-to-end latency: 1.4 s", "e2e_latency_median", 1400.0),
+    ("avg end-to-end request latency was ~850ms", "e2e_latency_mean", 850.0),
+    ("mean e2e latency (ms): 154.06", "e2e_latency_mean", 154.06),
+])
+def test_a_mean_e2e_latency_in_words(text, name, ms):
+    assert [(m.name, m.value, m.unit) for m in extract_metrics(text, prose=True)] == [(name, ms, "ms")]
+
+
+@pytest.mark.parametrize("text", ["E2E latency 1.4 s",              # mean or median: not said
+                                  "mean e2e latency: 154",           # no unit
+                                  "mean e2e latency (ms): 154.06x"])
+def test_no_e2e_latency_without_its_statistic_and_unit(text):
+    assert extract_metrics(text, prose=True) == []
+
+
+def test_the_bench_block_is_read_once():
+    assert _named(SGLANG_BENCH, "e2e_latency_mean") == [1432.1]
