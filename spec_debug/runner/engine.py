@@ -13,6 +13,7 @@ import functools
 import json
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -770,7 +771,8 @@ class Run:
                         not_reached.append(remote)
                         continue
                     try:
-                        local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), dest_dir, readable(PurePosixPath(remote).name))
+                        local = safe_artifact_path(self.store.artifact_path(_safe_name(host)), local_name(dest_dir),
+                                                   local_name(readable(PurePosixPath(remote).name)))
                         local = unclaimed_path(local, PurePosixPath(remote))
                         # local is resolved; run_dir is as given (--out defaults to the relative "runs").
                         artifact = str(local.relative_to(self.store.run_dir.resolve()))
@@ -1025,6 +1027,30 @@ def _safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.@-]", "_", name) or "_"
 
 
+def local_name(name: str) -> str:
+    """name, with each character the controller's file-system encoding cannot hold written as
+    %XX of its UTF-8 bytes (readable()'s spelling for a host's undecodable bytes). Under
+    LC_ALL=C with PYTHONUTF8=0 (a cron job's or a bare CI runner's environment) that encoding
+    is ASCII: a host's log named résumé-中.log was fetched over SFTP (paths are UTF-8 on the
+    wire) and then failed as SD003 "'ascii' codec can't encode character" when written; the
+    record must name a file every reader can open in the same locale."""
+    encoding = sys.getfilesystemencoding()
+    try:
+        name.encode(encoding)
+        return name
+    except UnicodeEncodeError:
+        return "".join(char if _encodes(char, encoding) else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+                       for char in name)
+
+
+def _encodes(char: str, encoding: str) -> bool:
+    try:
+        char.encode(encoding)
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def safe_artifact_path(base: Path, dest: str, remote_name: str) -> Path:
     """A local path under base for a fetched file; remote names can never escape it."""
     if remote_name in ("", ".", "..") or "/" in remote_name or "\\" in remote_name or "\x00" in remote_name:
@@ -1044,7 +1070,7 @@ def unclaimed_path(local: Path, remote: PurePosixPath) -> Path:
     if not local.exists():
         return local
     if remote.parent.name:
-        candidate = local.with_name(f"{remote.parent.name}-{local.name}")
+        candidate = local.with_name(f"{local_name(readable(remote.parent.name))}-{local.name}")
         if not candidate.exists():
             return candidate
     counter = 2
