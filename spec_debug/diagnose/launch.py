@@ -427,10 +427,20 @@ def _starts_word(text: str, i: int) -> bool:
     return i == 0 or text[i - 1] in " \t\n;&|("
 
 
+# A line that is a Python comment alone (PEP 8 block comments; the tokenizer drops it whole).
+_PYTHON_COMMENT_LINE = re.compile(r"^[ \t]*#.*(?:\n|$)", re.M)
+
+
 def _python_string_command(text: str) -> str | None:
     """The server command inside a Python triple-quoted string: the SGLang docs' notebook cells
     start every server as `launch_server_cmd(\"\"\"python3 -m sglang.launch_server ...\"\"\")`
-    (sgl-project/sglang docs/advanced_features/speculative_decoding.ipynb)."""
+    (sgl-project/sglang docs/advanced_features/speculative_decoding.ipynb). A call commented out
+    line by line (`# server_process, port = launch_server_cmd(` / `#     \"\"\"` / `# python3 -m
+    sglang.launch_server ...`, as the docs' exported .py keeps the EAGLE-2 example above the one
+    run) starts nothing, and is passed by (was: the commented quotes paired, the commented command
+    found first and read with its `#` words: 'not an SGLang or vLLM server command')."""
+    if "#" in text:
+        text = _PYTHON_COMMENT_LINE.sub("", text)
     for m in re.finditer(r'("""|\'\'\')(.*?)\1', text, re.S):
         inner = m.group(2)
         if re.search(r"sglang\.launch_server|sglang_router\.launch_server|\b(sglang|vllm)\s+serve\b"

@@ -74,3 +74,41 @@ def test_sglang_compose_entrypoint_module_and_string_flags_unchanged():
     # sgl-project/sglang docker/compose.yaml: the module in entrypoint:, no shell
     text = COMPOSE.format(entrypoint="python3 -m sglang.launch_server", command=LINE.split(" ", 3)[3])
     assert parse_launch_command(text).num_steps == 1
+
+
+# The SGLang docs' speculative decoding page as Python (a notebook's code exported): the EAGLE-2
+# example commented out line by line above the call that runs.
+COMMENTED = '''from sglang.test.doc_patch import launch_server_cmd
+from sglang.utils import wait_for_server, print_highlight, terminate_process
+
+#Eagle2 decoding
+
+# server_process, port = launch_server_cmd(
+#     """
+# python3 -m sglang.launch_server --model meta-llama/Llama-2-7b-chat-hf  --speculative-algorithm EAGLE \\\\
+#     --speculative-draft-model-path lmsys/sglang-EAGLE-llama2-chat-7B --speculative-num-steps 3 \\\\
+#     --speculative-eagle-topk 4 --speculative-num-draft-tokens 16 --cuda-graph-max-bs 8 --log-level warning
+# """
+# )
+
+# wait_for_server(f"http://localhost:{port}")
+'''
+LIVE = '''
+server_process, port = launch_server_cmd(
+    """
+python3 -m sglang.launch_server --model meta-llama/Llama-3.1-8B-Instruct  --speculative-algorithm EAGLE3 \\\\
+    --speculative-draft-model-path jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B --speculative-num-steps 5 \\\\
+    --speculative-eagle-topk 1 --speculative-num-draft-tokens 6 --cuda-graph-max-bs 8
+"""
+)
+'''
+
+
+def test_a_commented_out_launch_call_is_passed_by():
+    cfg = parse_launch_command(COMMENTED + LIVE)
+    assert (cfg.target_model, cfg.algorithm, cfg.num_steps) == ("meta-llama/Llama-3.1-8B-Instruct", "EAGLE3", 5)
+
+
+def test_only_a_commented_out_launch_is_no_server():
+    with pytest.raises(LaunchParseError, match="not an SGLang or vLLM server command"):
+        parse_launch_command(COMMENTED)
