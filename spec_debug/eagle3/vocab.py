@@ -339,13 +339,20 @@ def check_map_shapes(d2t_shape: list[int] | None, t2d_shape: list[int] | None) -
     from_pretrained refuses a [1, N] or [N, 1] map (transformers: size mismatch, with
     ignore_mismatched_sizes off; checked with speculators 0.9.0); vLLM loads d2t into its
     [DV] draft_id_to_target_id through default_weight_loader, which asserts equal sizes
-    (vllm model_executor/models/llama_eagle3.py, model_loader/weight_utils.py); engines skip
-    t2d, so its shape stops speculators only."""
+    (vllm model_executor/models/llama_eagle3.py, model_loader/weight_utils.py). SGLang loads
+    any shape: its load_weights sets hot_token_id = d2t + arange(d2t.shape[0])
+    (sgl-project/sglang python/sglang/srt/models/llama_eagle3.py, commit 03d5a77), so the
+    arange runs along the wrong axis, and the draft step maps its top-k draft ids through
+    hot_token_id[topk_index] (speculative/eagle_worker.py draft_forward): a [1, N] map is
+    the raw offsets indexed out of range (a CUDA device-side assert at the first draft step),
+    an [N, 1] map an [N, N] table giving N ids per draft token. Engines skip t2d, so its
+    shape stops speculators only."""
     issues = []
     if d2t_shape is not None and len(d2t_shape) != 1:
         issues.append(VocabIssue(
             "d2t_length", f"d2t has shape {d2t_shape}, not [{math.prod(d2t_shape)}]: "
             "speculators' from_pretrained and vLLM's weight loader refuse it (size mismatch); "
+            f"SGLang loads it, then its draft step breaks ({_sglang_d2t_symptom(d2t_shape)}); "
             "save d2t.reshape(-1)", {"d2t_shape": d2t_shape}))
     if t2d_shape is not None and len(t2d_shape) != 1:
         issues.append(VocabIssue(
@@ -355,6 +362,18 @@ def check_map_shapes(d2t_shape: list[int] | None, t2d_shape: list[int] | None) -
     return VocabCheck("map_shapes", ok=not issues, issues=tuple(issues),
                       skipped=d2t_shape is None and t2d_shape is None)
 
+
+
+def _sglang_d2t_symptom(shape: list[int]) -> str:
+    """What SGLang's hot_token_id = d2t + arange(d2t.shape[0]) becomes for a d2t of ``shape``
+    (see check_map_shapes)."""
+    if len(shape) == 2 and shape[0] == 1:
+        return "hot_token_id keeps the raw offsets in one row, so indexing it by a draft id " \
+               "is out of range: a CUDA device-side assert"
+    if len(shape) == 2 and shape[1] == 1:
+        return f"hot_token_id becomes a [{shape[0]}, {shape[0]}] table, {shape[0]} target ids " \
+               "per draft token"
+    return "hot_token_id is not one target id per draft token"
 
 
 def _config_vocab_check(check: VocabCheck, config_vocab: int, embed_rows: int | None) -> VocabCheck:
