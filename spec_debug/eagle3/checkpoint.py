@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from spec_debug.eagle3 import trainer_state
 from spec_debug.eagle3.config import (
     CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
 )
@@ -140,6 +141,9 @@ def _other_torch_files(directory: Path) -> str:
     weights, state = _torch_files(directory)
     if weights:
         return f"; only torch.save file(s) under other names: {_shown(weights)}"
+    held = _weights_in_trainer_state(directory, state)
+    if held:
+        return f"; only a trainer's state ({_shown(state)}): {held}"
     if state:
         return (f"; only a trainer's optimizer/scheduler state ({_shown(state)}), saved beside "
                 "a checkpoint's weights, not weights: the weights were not saved or not "
@@ -147,10 +151,21 @@ def _other_torch_files(directory: Path) -> str:
     return ""
 
 
+def _weights_in_trainer_state(directory: Path, state: list[str]) -> str | None:
+    """Which weights a training_state.pt holds: SpecForge's holds none, other trainers'
+    scripts put the model's state dict in it (trainer_state)."""
+    return (trainer_state.describe(directory / "training_state.pt")
+            if "training_state.pt" in state else None)
+
+
 def _torch_files_hint(directory: Path) -> str | None:
     weights, state = _torch_files(directory)
     if weights:
         return _TORCH_FILE_HINT
+    if "training_state.pt" in state:
+        hint = trainer_state.save_hint(directory / "training_state.pt")
+        if hint:
+            return hint
     if state:
         return ("copy the checkpoint's model.safetensors (or its shards and index) too, or "
                 "pass a checkpoint directory that holds them")

@@ -1,0 +1,148 @@
+"""What a trainer's training_state.pt holds, read without running its pickle.
+
+Trainers name their resume file training_state.pt and put different things in it: SpecForge's
+scripts/train_eagle3.py saves epoch, global_step, args and the optimizer's state, the weights
+going to model.safetensors beside it; other training scripts add the model's state dict to it
+('model', 'model_state_dict', 'draft_model'; e.g. a common pattern's comment "add: 'model':
+unwrapped_model.state_dict()"). A checkpoint folder holding only that file is either missing
+its weights or holds them in the wrong file, and the fix differs.
+
+The file is a torch.save zip whose data.pkl is read here with an unpickler that builds no
+object it names: every class becomes an inert placeholder and every tensor its shape, so
+reading a stranger's file runs none of its code (torch.load with weights_only=False would)."""
+
+from __future__ import annotations
+
+import pickle
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_MAX_PICKLE_BYTES = 64 << 20  # an optimizer's state pickle is small; its tensors live apart
+
+
+@dataclass(frozen=True)
+class _TensorShape:
+    shape: tuple[int, ...]
+
+
+class _Inert:
+    """Any object the pickle names (argparse.Namespace, a scheduler): accepts what the
+    pickle does to it and keeps nothing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def __setstate__(self, state: Any) -> None:
+        pass
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+    def append(self, value: Any) -> None:
+        pass
+
+    def extend(self, values: Any) -> None:
+        pass
+
+
+class _Dict(dict):
+    """collections.OrderedDict: torch's state_dict() sets a _metadata attribute on it."""
+
+
+def _tensor(storage: Any, offset: Any, size: Any, *rest: Any) -> _TensorShape:
+    return _TensorShape(tuple(int(n) for n in size))
+
+
+def _first(value: Any, *rest: Any) -> Any:
+    return value  # torch._utils._rebuild_parameter(data, requires_grad, hooks): the data
+
+
+_KNOWN = {("torch._utils", "_rebuild_tensor_v2"): _tensor,
+          ("torch._utils", "_rebuild_tensor"): _tensor,
+          ("torch._utils", "_rebuild_parameter"): _first,
+          ("torch._utils", "_rebuild_parameter_with_state"): _first,
+          ("collections", "OrderedDict"): _Dict,
+          ("builtins", "set"): set, ("builtins", "frozenset"): frozenset,
+          ("builtins", "tuple"): tuple, ("builtins", "list"): list, ("builtins", "dict"): dict}
+
+
+class _ShapeUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        return _KNOWN.get((module, name), _Inert)
+
+    def persistent_load(self, pid: Any) -> None:
+        return None  # a storage: its bytes are not read
+
+
+def read_structure(path: Path) -> Any | None:
+    """The pickled object with tensors as _TensorShape, or None for a file that is not a
+    readable torch.save zip."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            pickles = [info for info in archive.infolist() if info.filename.endswith("/data.pkl")
+                       or info.filename == "data.pkl"]
+            if len(pickles) != 1 or pickles[0].file_size > _MAX_PICKLE_BYTES:
+                return None
+            with archive.open(pickles[0]) as handle:
+                return _ShapeUnpickler(handle).load()
+    except Exception:  # noqa: BLE001 - any unreadable file only loses this description
+        return None
+
+
+def _is_weight_name(key: Any) -> bool:
+    return isinstance(key, str) and (key.endswith((".weight", ".bias")) or key in ("d2t", "t2d"))
+
+
+def state_dicts(value: Any, where: str = "", depth: int = 0) -> list[tuple[str, list[str]]]:
+    """(where, tensor names) of every state dict (parameter names to tensors) inside value;
+    where is the key path ('' for the file itself). An optimizer's per-parameter state
+    (exp_avg, exp_avg_sq) has no parameter names and is not one."""
+    if not isinstance(value, dict) or depth > 4:
+        return []
+    names = [key for key, item in value.items()
+             if _is_weight_name(key) and isinstance(item, _TensorShape)]
+    if names:
+        return [(where, names)]
+    found = []
+    for key, item in value.items():
+        if isinstance(key, (str, int)):
+            found += state_dicts(item, f"{where}[{key!r}]", depth + 1)
+    return found
+
+
+def is_draft(names: list[str]) -> bool:
+    """An EAGLE-3 draft's weights: its fc (the aux states' projection) is what no other
+    model has (speculators: fc.weight; SpecForge/EAGLE: fc.weight too)."""
+    return any(name == "fc.weight" or name.endswith(".fc.weight") for name in names)
+
+
+def describe(path: Path) -> str | None:
+    """One sentence on the weights a training_state.pt holds; None when it holds none (or
+    cannot be read), so the caller keeps its 'weights missing' line."""
+    structure = read_structure(path)
+    found = state_dicts(structure) if structure is not None else []
+    if not found:
+        return None
+    where, names = max(found, key=lambda item: len(item[1]))
+    place = f"under {where}" if where else "as its top-level dict"
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    if is_draft(names):
+        return (f"{path.name} holds an EAGLE-3 draft's weights {place} ({len(names)} tensors: "
+                f"{shown}), where no loader looks")
+    return (f"{path.name} holds weights {place} ({len(names)} tensors: {shown}) but no "
+            "fc.weight: not an EAGLE-3 draft's (the target's or another model's)")
+
+
+def save_hint(path: Path) -> str | None:
+    """The fix for a training_state.pt holding a draft's weights: save that dict."""
+    structure = read_structure(path)
+    found = [item for item in (state_dicts(structure) if structure is not None else [])
+             if is_draft(item[1])]
+    if not found:
+        return None
+    where = max(found, key=lambda item: len(item[1]))[0]
+    return (f"save them as model.safetensors: safetensors.torch.save_file(torch.load("
+            f"'{path.name}', weights_only=False){where}, 'model.safetensors') beside the draft's "
+            "config.json (only for a file you trust: torch.load runs its pickle)")
