@@ -73,6 +73,62 @@ def _attention(cfg: dict[str, Any], prefix: str, attn_input: int | None = None) 
             _Module("attention", f"{at}.v_proj", x * n_kv * d), _Module("attention", f"{at}.o_proj", n_h * d * h)]
 
 
+# Hybrid targets whose layers alternate Gated DeltaNet (linear attention) with gated full
+# attention: transformers modeling_qwen3_next.py and modeling_qwen3_5.py (Qwen3.5, dense and MoE,
+# text model types qwen3_5_text / qwen3_5_moe_text). Their config's `layer_types` says which is
+# which, else every `full_attention_interval`-th layer (default 4) is full (configuration_*.py).
+_GATED_DELTA_NET = ("qwen3_next", "qwen3_5")
+
+
+def _hybrid(cfg: dict[str, Any]) -> bool:
+    return str(cfg.get("model_type") or "").startswith(_GATED_DELTA_NET)
+
+
+def _linear_attention_layer(cfg: dict[str, Any], layer: int) -> bool:
+    types = cfg.get("layer_types")
+    if isinstance(types, list) and layer < len(types):
+        return types[layer] == "linear_attention"
+    interval = int(cfg.get("full_attention_interval") or 4)
+    return bool((layer + 1) % interval)
+
+
+def _gated_delta_net(cfg: dict[str, Any], prefix: str) -> list[_Module]:
+    """A Gated DeltaNet token mixer (Qwen3NextGatedDeltaNet / Qwen3_5GatedDeltaNet): q, k of
+    linear_num_key_heads x linear_key_head_dim, v and the output gate z of linear_num_value_heads x
+    linear_value_head_dim, a and b one per value head, out_proj back to H. Qwen3-Next fuses them
+    as in_proj_qkvz / in_proj_ba, Qwen3.5 keeps in_proj_qkv / _z / _b / _a (the names the
+    quantization configs match). Counted as full attention, a Qwen3-Next-80B-A3B step lost a
+    third of its attention bytes."""
+    h = int(cfg["hidden_size"])
+    key = int(cfg.get("linear_num_key_heads", 16)) * int(cfg.get("linear_key_head_dim", 128))
+    v_heads = int(cfg.get("linear_num_value_heads", 32))
+    value = v_heads * int(cfg.get("linear_value_head_dim", 128))
+    at = f"{prefix}.linear_attn"
+    out = _Module("attention", f"{at}.out_proj", value * h)
+    if str(cfg.get("model_type")).startswith("qwen3_next"):
+        return [_Module("attention", f"{at}.in_proj_qkvz", h * (2 * key + 2 * value)),
+                _Module("attention", f"{at}.in_proj_ba", h * 2 * v_heads), out]
+    return [_Module("attention", f"{at}.in_proj_qkv", h * (2 * key + value)),
+            _Module("attention", f"{at}.in_proj_z", h * value),
+            _Module("attention", f"{at}.in_proj_b", h * v_heads),
+            _Module("attention", f"{at}.in_proj_a", h * v_heads), out]
+
+
+def _gated_full_attention(cfg: dict[str, Any], prefix: str) -> list[_Module]:
+    """Their full-attention layers: q_proj also yields the output gate, 2 x heads x head_dim."""
+    modules = _attention(cfg, prefix)
+    q = modules[0]
+    return [_Module(q.part, q.name, 2 * q.params), *modules[1:]]
+
+
+def _token_mixer(cfg: dict[str, Any], prefix: str, layer: int) -> list[_Module]:
+    if not _hybrid(cfg):
+        return _attention(cfg, prefix)
+    if _linear_attention_layer(cfg, layer):
+        return _gated_delta_net(cfg, prefix)
+    return _gated_full_attention(cfg, prefix)
+
+
 def _gated_mlp(part: str, at: str, names: tuple[str, str, str], h: int, width: int) -> list[_Module]:
     return [_Module(part, f"{at}.{name}", h * width) for name in names]
 
@@ -146,7 +202,7 @@ def decode_modules(cfg: dict[str, Any]) -> list[_Module]:
         raise ValueError(f"num_hidden_layers {layers}")
     for layer in range(layers):
         prefix = f"model.layers.{layer}"
-        modules += _attention(cfg, prefix) + _mlp(cfg, prefix, layer)
+        modules += _token_mixer(cfg, prefix, layer) + _mlp(cfg, prefix, layer)
     vocab = int(cfg.get("vocab_size", 32000))
     modules.append(_Module("lm_head", "lm_head", vocab * int(cfg["hidden_size"])))
     return modules
