@@ -7,6 +7,8 @@ target and an EAGLE-3 draft trained for it, real hidden states, the recorded com
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -87,3 +89,40 @@ def test_retry_failed_on_a_demo_run_says_to_run_the_demo_again(broken):
     assert result.exit_code == 2
     assert "is a demo run" in result.output and "spec-debug demo" in result.output
     assert "Traceback" not in result.output
+
+
+# The HTML report renders in a real headless browser (Debian's chromium), offline. It looks
+# at the broken demo's report above: a second demo run through the CLI cost as much as the
+# rest of this file (moved here from tests/onboarding/test_browser_render.py).
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--hide-scrollbars",
+]
+
+
+def render_in_chromium(html: Path, tmp_path: Path) -> tuple[str, Path]:
+    """The page's DOM after its scripts ran, and a screenshot, from one browser start."""
+    png = tmp_path / "report.png"
+    dom = subprocess.run(
+        [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+         f"--screenshot={png}", "--window-size=1200,1400", html.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    return dom.stdout, png
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
+def test_demo_report_renders_in_chromium(broken, tmp_path):
+    from tests.onboarding.pngcheck import ink_fraction
+
+    dom, png = render_in_chromium(broken.reports["html"], tmp_path)
+    assert "<title>spec-debug: perf_regression" in dom
+    assert 'id="verdict"' in dom and "SD101" in dom
+    assert "SD201" in dom or "SD202" in dom
+    assert "<svg" in dom  # the charts are inline SVG: nothing to fetch
+    assert png.exists()
+    ink, colours = ink_fraction(png)
+    assert ink > 0.03, f"the page looks blank ({ink:.3f} of pixels inked)"
+    assert colours > 8
