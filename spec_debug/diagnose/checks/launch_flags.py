@@ -230,6 +230,8 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
         return [at.finding("SD103", evidence, {"served": served, "checkpoint": "GEMMA4_ASSISTANT"},
                            remediation="Serve it with --speculative-algorithm NEXTN (or EAGLE): SGLang runs a Gemma 4 "
                                        "assistant draft as FROZEN_KV_MTP.")]
+    if launch.engine == "sglang" and served == "EAGLE3" and launch.draft_model is None:
+        return [_eagle3_without_draft(at)]
     # STANDALONE (SGLang) and draft_model (vLLM) run the draft as a plain LM: an EAGLE head there
     # is as wrong as an EAGLE-3 head served as EAGLE
     if draft_raw is None or served not in ("EAGLE", "EAGLE3", "DRAFT_MODEL", "STANDALONE"):
@@ -258,6 +260,21 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
                                        "or \"method\": \"dflash\" in --speculative-config (vLLM), with its "
                                        "block size as the draft tokens.")]
     return [at.finding("SD103", evidence, {"served": served, "checkpoint": expected})]
+
+
+def _eagle3_without_draft(at: Where) -> Finding:
+    """`--speculative-algorithm EAGLE3` with no `--speculative-draft-model-path`: SGLang loads the
+    target checkpoint itself as the EAGLE-3 draft (sgl-project/sglang#36528, 0.5.18: a Qwen2 target
+    crashes at startup on the missing `set_embed`, a Llama one on `hot_token_id`). No target is an
+    EAGLE-3 head; the targets SGLang fills the path in for (DeepSeek-V3, GLM-4.5, Bailing: server_args.py
+    `_handle_speculative_decoding`) hold an MTP module, which runs as EAGLE (NEXTN), not EAGLE-3."""
+    evidence = ["launch command: --speculative-algorithm EAGLE3 and no --speculative-draft-model-path",
+                "SGLang then loads the target checkpoint itself as the EAGLE-3 draft: no target is an EAGLE-3 head, "
+                "and the server fails at startup (sgl-project/sglang#36528)"]
+    return at.finding("SD103", evidence, {"served": "EAGLE3", "checkpoint": "TARGET"},
+                      remediation="Name the EAGLE-3 draft trained for this target: --speculative-draft-model-path "
+                                  "<draft>; a target with its own MTP module is served with --speculative-algorithm "
+                                  "NEXTN instead.")
 
 
 def _dtype_of(cfg: Mapping[str, Any] | None) -> str | None:
