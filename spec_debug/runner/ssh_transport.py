@@ -150,23 +150,30 @@ def answered_within(channel: paramiko.Channel, request: Callable[[], None], with
     that opened the channel and then froze (its fork stalled in memory reclaim, a thrashing
     host, a stopped process) held the run for good. Closing the channel wakes that wait
     (paramiko/channel.py, _set_closed sets the event)."""
-    answered, gave_up = threading.Event(), threading.Event()
+    # The bound is an alarm on the shared thread: a watcher thread per request started and
+    # ended one on every step's exec and every copy's subsystem request. The close, which
+    # sends and may wait on the connection, runs off that thread, and only when it fires.
+    settled = threading.Lock()
+    gave_up = threading.Event()
 
-    def watch() -> None:
-        # A thread of its own, not threading.Timer: the fetch deadline's own timer is one, and
-        # tests/core/test_review18_sftp_deadline_after_copy.py makes every Timer fire on cancel().
-        if not answered.wait(within_s):
+    def give_up() -> None:
+        with settled:
+            if answered:
+                return
             gave_up.set()
-            close_channel(channel)
+        threading.Thread(target=close_channel, args=(channel,), name="channel-request-give-up", daemon=True).start()
 
-    threading.Thread(target=watch, name="channel-request-watch", daemon=True).start()
+    answered: list[bool] = []
+    alarm = _ALARMS.after(within_s, give_up)
     try:
         request()
     except paramiko.SSHException:
         if not gave_up.is_set():
             raise
     finally:
-        answered.set()
+        _ALARMS.cancel(alarm)
+        with settled:
+            answered.append(True)
     return not gave_up.is_set()
 
 
