@@ -47,3 +47,16 @@ def test_without_a_mean_tpot_the_two_scales_are_not_compared():
 def test_a_tok_s_baseline_keeps_the_summarys_throughput():
     facts, _ = _findings(SUMMARY, baseline="1100 tok/s")
     assert facts["measured_tok_s"] == 1050.3
+
+
+# SGLang scheduler decode lines (scheduler_metrics_mixin.py log_decode_stats), 16 requests running
+DECODE = [f"[2026-11-30 10:00:{i:02d} TP0] Decode batch. #running-req: 16, #token: 20480, token usage: 0.10, "
+          f"accept len: 2.10, cuda graph: True, gen throughput (token/s): 110{i}.5, #queue-req: 0" for i in range(5)]
+
+
+def test_decode_lines_of_many_requests_are_not_set_against_a_tpot():
+    facts, findings = _findings(DECODE)
+    assert "measured_tok_s" not in facts and not [f for f in findings if f.code == "SD501"]
+    assert any("16 at once on average" in e for f in findings if f.code == "SD004" for e in f.evidence)
+    one = [line.replace("#running-req: 16", "#running-req: 1") for line in DECODE]
+    assert _findings(one)[0]["measured_tok_s"] == 1102.5  # one stream: its rate, as before

@@ -36,9 +36,11 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         source = ("benchmark summary in the server log" if stats.bench.get("output_tok_s")
                   else f"median of {stats.decode_lines} decode lines in the server log")
     scope_problem = None
-    if baseline is not None and measured is not None and per_token_time(args.get("baseline_tok_s")) \
-            and source == "benchmark summary in the server log":
-        measured, source, scope_problem = _per_request_measured(stats.bench, measured, source, baseline)
+    if baseline is not None and measured is not None and per_token_time(args.get("baseline_tok_s")):
+        if source == "benchmark summary in the server log":
+            measured, source, scope_problem = _per_request_measured(stats.bench, measured, source, baseline)
+        elif source != "--var measured_tok_s":
+            scope_problem = _decode_lines_scope(stats.running_req_mean, measured, baseline)
     facts: dict[str, Any] = {NS: {"server_log": host.get("path"), "server_log_found": bool(host.get("found")),
                                   "server_log_errors": list(host.get("errors") or []),
                                   "server_log_unreadable": host.get("unreadable"),
@@ -78,6 +80,23 @@ def _per_request_measured(bench: dict[str, Any], measured: float, source: str,
         f"the baseline is a time per output token (one request's rate, {baseline:.1f} tok/s) while the "
         f"log's benchmark summary gives {measured:.1f} tok/s over all requests ({ran}) and no Mean TPOT: "
         "the two are not compared")
+
+
+# A log whose decode lines ran this many requests at once on average (#running-req, vLLM's
+# "Running: N reqs") gives their sum, not one stream's rate.
+_ONE_STREAM = 1.5
+
+
+def _decode_lines_scope(running: float | None, measured: float, baseline: float) -> str | None:
+    """SGLang's `gen throughput (token/s)` and vLLM's `Avg generation throughput` count the
+    tokens of every running request (sglang scheduler_metrics_mixin.py log_decode_stats, vllm
+    v1/metrics/loggers.py): against a TPOT baseline, one request's rate, only a log of one
+    request at a time compares. Unknown concurrency compares as before."""
+    if running is None or running < _ONE_STREAM:
+        return None
+    return (f"the baseline is a time per output token (one request's rate, {baseline:.1f} tok/s) while the "
+            f"log's decode lines give {measured:.1f} tok/s over all running requests ({running:g} at once on "
+            "average): the two are not compared")
 
 
 def acceptance_rates(metrics: dict[str, Any] | None) -> list[float]:
