@@ -2252,7 +2252,26 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         refused.append(f"--speculative-eagle-topk {cfg.topk}: SGLang {engine_version} only accepts "
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
+    refused += _multi_layer_eagle_chain(cfg, eff)
     return replace(eff, problems=refused + eff.problems) if refused else eff
+
+
+def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec) -> list[str]:
+    """SGLang's `--enable-multi-layer-eagle` drafts one linear chain: its draft worker asserts
+    `speculative_num_draft_tokens == speculative_num_steps + 1` at startup (sgl-project/sglang
+    python/sglang/srt/speculative/multi_layer_eagle_worker.py; sgl-project/sglang#36536, 0.5.18:
+    the auto-chosen (5, 4, 8) of a Llama target fails it). The values checked are the ones that
+    run: topk 1 already makes the draft tokens steps + 1."""
+    if cfg.engine != "sglang" or not _lookup(cfg.flags, ("enable-multi-layer-eagle",)):
+        return []
+    steps, tokens = eff.num_steps, eff.num_draft_tokens
+    if steps is None or tokens is None or tokens == steps + 1:
+        return []
+    chosen = " (auto-chosen)" if eff.auto_chosen else ""
+    return [f"--enable-multi-layer-eagle with {tokens} draft tokens and {steps} steps{chosen}: SGLang's multi-layer "
+            f"EAGLE drafts one chain and asserts draft tokens == steps + 1 at startup (\"multi-layer EAGLE requires "
+            f"speculative_num_draft_tokens == speculative_num_steps + 1, got {tokens} and {steps}\"): the server does "
+            f"not start (set --speculative-eagle-topk 1 and --speculative-num-draft-tokens {steps + 1})"]
 
 
 # SGLang's algorithm names (sgl-project/sglang python/sglang/srt/speculative/spec_info.py, 0.5.20:
