@@ -462,7 +462,11 @@ class RemoteFiles:
                 if not stat.S_ISDIR(client.stat(current).st_mode or 0):
                     raise NotADirectoryError(errno.ENOTDIR, "not a directory", current)
             except FileNotFoundError:
-                client.mkdir(current)
+                try:
+                    client.mkdir(current)
+                except OSError:
+                    _DanglingLink.check(client, current)
+                    raise
 
     @contextmanager
     def _errors(self, remote_path: str, expired: threading.Event | None = None, *, upload: bool = False) -> Iterator[None]:
@@ -506,10 +510,10 @@ class RemoteFiles:
                 # A refusal by the SFTP server: the channel is fine, only this file failed.
                 reason = _short_write(exc.strerror or _one_line(exc))
                 if upload:
-                    raise RemoteFileError(
-                        f"{self._host}: cannot upload to {remote_path}: {reason}",
-                        hint="the login user must be able to write there (a read-only or full home, or an SFTP server started with -R?)",
-                    ) from None
+                    hint = ("the login user must be able to write there (a read-only or full home, or an SFTP server started with -R?)"
+                            if not isinstance(exc, _DanglingLink) else
+                            f"create the folder it points to (mkdir -p {shlex.quote(exc.target)} on the host), or remove the link")
+                    raise RemoteFileError(f"{self._host}: cannot upload to {remote_path}: {reason}", hint=hint) from None
                 if exc.filename is not None or exc.errno is None:
                     raise
                 # paramiko's SFTP errors carry no file name; name the remote path for the record,
@@ -541,6 +545,29 @@ def _unanswered(host: str, channel: str, command: str, within_s: float) -> Remot
         hint="sshd on the host is hung or overloaded (out of memory: its fork of the command stalls in reclaim, "
         "or sshd itself is swapped out or stopped): check the host's load and memory; raise ConnectTimeout if it is only slow",
     )
+
+
+class _DanglingLink(FileNotFoundError):
+    """A folder of an upload's path that is a symbolic link to nothing: ~/.cache pointed at a
+    scratch or project disk (home quotas on clusters are small) that was purged, or is not
+    mounted on this node. stat() follows the link (no such file), and the SFTP mkdir then meets
+    the link's own name: OpenSSH's sftp-server answers EEXIST as a bare SSH_FX_FAILURE
+    (sftp-server.c, errno_to_portable), so the upload said only "Failure"."""
+
+    def __init__(self, path: str, target: str) -> None:
+        super().__init__(errno.ENOENT, f"{path} is a symbolic link to {target}, which does not exist", path)
+        self.target = target
+
+    @classmethod
+    def check(cls, client: paramiko.SFTPClient, path: str) -> None:
+        """Raise one for path if it is a symbolic link (the mkdir that failed on it)."""
+        try:
+            if not stat.S_ISLNK(client.lstat(path).st_mode or 0):
+                return
+            target = client.readlink(path)
+        except OSError:
+            return  # the mkdir's own failure is said
+        raise cls(path, target or "?")
 
 
 def _short_write(reason: str) -> str:
