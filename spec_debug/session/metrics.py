@@ -1870,22 +1870,10 @@ def _percent_faster(text: str, at: int, end: int) -> tuple[float, int, int] | No
     word "faster" (at ``at``, ending at ``end``), 1 + N/100; None for any other comparison. The
     caller turns it into 1 - N/100 for "N% slower than <it>"."""
     pct = _PCT_BEFORE_WORD.search(text, max(0, at - 12), at)
-    if pct is None:
-        return None
-    than = _THAN_BASELINE.match(text, end)
-    if than is None and (shared := _SHARED_THAN.match(text, end)) is not None \
-            and shared.group("word") == text[at:end]:
-        # "k=2 is 36% faster and k=4 is 28% faster than vanilla" (vllm-project/vllm#16035): the
-        # second comparison's baseline is the first's too
-        than = _THAN_BASELINE.match(text, shared.end())
+    than = _THAN_BASELINE.match(text, end) if pct is not None else None
     if than is None:
         return None
     return round(1 + float(pct.group("value")) / 100, 4), pct.start(), than.end()
-
-
-# The next "N% faster" of the same sentence, after "and"/"while", whose "than ..." is shared.
-_SHARED_THAN = re.compile(r"\s*,?\s*(?:and|while|whereas)\s+[^.;!?\n%]{0,40}?(?<![\w.])\d+(?:\.\d+)?\s?%\s+"
-                          r"(?P<word>faster|slower)(?=\s+th[ae]n\b)")
 
 
 def _may_say_baseline(before: str) -> bool:
