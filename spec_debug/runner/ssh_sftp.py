@@ -653,10 +653,16 @@ def _ended_before_sftp(channel: paramiko.Channel, stage: str) -> str | None:
 # (`test -s`) and ran it. wc -c answers from fstat for a regular file (coreutils: src/wc.c);
 # BSD's pads its number with spaces. The download's script (copy_script.GET_SCRIPT) is the
 # local fetch's too.
+# A folder that mkdir -p cannot make because a link to nothing holds its name (_DanglingLink;
+# mkdir says only "File exists") is named with the link's target.
 _PUT_SCRIPT = (
-    'p="$1.part-$2"; mkdir -p -- "$(dirname -- "$1")" && cat > "$p" && s=$(wc -c < "$p") && [ "${s##* }" = "$3" ] '
+    'p="$1.part-$2"; d=$(dirname -- "$1"); e=$(mkdir -p -- "$d" 2>&1) || { while [ "$d" != / ] && [ "$d" != . ]; do '
+    'if [ -L "$d" ] && [ ! -e "$d" ]; then echo "$d is a symbolic link to $(readlink -- "$d"), which does not exist" >&2; exit 2; fi; '
+    'd=$(dirname -- "$d"); done; echo "$e" >&2; exit 1; }; '
+    'cat > "$p" && s=$(wc -c < "$p") && [ "${s##* }" = "$3" ] '
     '&& mv -f -- "$p" "$1" && exit 0; r=$?; rm -f -- "$p"; exit $r'
 )
+_DANGLING_SAID = re.compile(r" is a symbolic link to (.+), which does not exist$")
 _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
 # A download's command prints this before the file's bytes: what comes before it was printed by
 # the login shell's startup files, which sshd runs first (`$SHELL -c COMMAND`: openssh-portable,
@@ -734,9 +740,11 @@ class _ShellCopies:
         size = str(local_path.stat().st_size)
         code, said = self._run(_PUT_SCRIPT, target, uuid.uuid4().hex[:8], size, send=local_path, what=remote_path)
         if code != 0:
+            dangling = _DANGLING_SAID.search(said or "")
             raise RemoteFileError(
                 f"{self._host}: cannot upload to {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})",
-                hint="the login user must be able to write there (a read-only or full home?)",
+                hint=(f"create the folder it points to (mkdir -p {shlex.quote(dangling[1])} on the host), or remove the link"
+                      if dangling else "the login user must be able to write there (a read-only or full home?)"),
             )
 
     def get(
