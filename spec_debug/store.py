@@ -19,7 +19,6 @@ import errno
 import json
 import os
 import re
-import secrets
 import shlex
 import stat
 import sys
@@ -28,12 +27,15 @@ import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from spec_debug import __version__
 from spec_debug.errors import SpecDebugError, UsageError
-from spec_debug.record import READING, RECORD_SCHEMA_VERSION, RunRecord, shown_surrogate, unknown_parts
+
+if TYPE_CHECKING:
+    from spec_debug.record import RunRecord
+# The record models (pydantic, ~150 ms to import) are imported where a record is read: the CLI
+# imports this module for write_atomic in every command, most of which never read a record.
 
 RUN_JSON = "run.json"
 
@@ -78,6 +80,8 @@ def new_run_id(playbook_name: str, now: datetime | None = None) -> str:
     safe_name = "".join(c if c.isalnum() or c in "-_" else "-" for c in playbook_name)[:40]
     # 32 random bits: among 2,000 runs started in the same millisecond two ids collide with
     # probability ~5e-4 (24 bits made that 11%); create() draws again on the rare collision.
+    import secrets  # here: hashlib's OpenSSL load is ~15 ms of every command that never starts a run
+
     return f"{now:%Y%m%dT%H%M%S}{now.microsecond // 1000:03d}Z-{safe_name}-{secrets.token_hex(4)}"
 
 
@@ -197,6 +201,8 @@ def _show_surrogates(error: UnicodeError) -> tuple[str, int]:
     with a UnicodeEncodeError traceback."""
     if not isinstance(error, UnicodeEncodeError):
         raise error
+    from spec_debug.record import shown_surrogate
+
     return "".join(shown_surrogate(char) for char in error.object[error.start:error.end]), error.end
 
 
@@ -393,6 +399,10 @@ def _latest_run_hint(given: Path) -> str:
 
 
 def parse_record(data: object, where: str) -> RunRecord:
+    from pydantic import ValidationError
+
+    from spec_debug.record import READING, RECORD_SCHEMA_VERSION, RunRecord
+
     if not isinstance(data, dict):
         kind = {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(data), "null")
         raise UsageError(f"{where}: not a run record (a JSON {kind}, expected an object)")
@@ -428,6 +438,8 @@ def _reading_note(data: dict, version: int) -> str | None:
     Unknown statuses and severities are kept as text, unknown fields kept but not shown, and
     a higher schema_version read as far as its fields validate: a report of a newer run shows
     what it can rather than nothing (what cannot validate is still refused above)."""
+    from spec_debug.record import RECORD_SCHEMA_VERSION, unknown_parts
+
     parts = unknown_parts(data)
     newer = version > RECORD_SCHEMA_VERSION
     if not parts and not newer:
