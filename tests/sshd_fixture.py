@@ -84,6 +84,9 @@ class SshServer:
     netns: str | None = None
     """Run sshd inside this network namespace (`ip netns exec`), on port 22 there."""
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    set_env: str = ""
+    """More `NAME=VALUE` words for sshd's SetEnv line: sshd keeps only the first SetEnv line
+    it reads (openssh-portable: servconf.c, sSetEnv), so extra_config cannot add one."""
 
     def start(self) -> "SshServer":
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -184,7 +187,7 @@ class SshServer:
             "UseDNS no\n"
             # The login user's ~/.bashrc is sourced for ssh commands by Debian's bash (SSH_SOURCE_BASHRC)
             # unless SHLVL>=1; a slow rc file (pyenv, conda init) would dominate every timing.
-            "SetEnv SHLVL=1\n"
+            f"SetEnv SHLVL=1{' ' + self.set_env if self.set_env else ''}\n"
             "MaxStartups 100\n"
             # VERBOSE: each connection's start and end, and a MaxStartups drop ("drop connection
             # #N ... past MaxStartups"), go to sshd.log: what a test that failed on a loaded CI

@@ -10,10 +10,21 @@ from pathlib import Path
 from typing import Any, Callable
 
 from spec_debug.demo import demo_vars, fixture_dir
-from tests.sshd_fixture import ClientSetup
+from tests.sshd_fixture import ClientSetup, SshServer
+
+# torch's intra-op threads (one per core) busy-wait for each other in OpenMP: on a 2-core CI
+# machine shared with pytest and sshd, the drafter probes' small matmuls took 12x longer with 2
+# threads than with 1 (hidden_layout of the demo under load: 117 s, OMP_NUM_THREADS=1: 10 s).
+# A host's environment is sshd's to set (SetEnv), as a site's /etc/environment would.
+_ONE_THREAD = "OMP_NUM_THREADS=1"
 
 
-def test_perf_regression_over_ssh_finds_the_incident(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> None:
+def test_perf_regression_over_ssh_finds_the_incident(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    host = sshd_factory("demo", set_env=_ONE_THREAD)
+    client.trust(host)
+    client.alias("target", host)
     with ExitStack() as stack:
         fixture = fixture_dir(stack)
         variables = demo_vars(fixture, healthy=False)
