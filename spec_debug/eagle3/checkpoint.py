@@ -112,10 +112,14 @@ _TORCH_FILE_HINT = ("load the state dict and save it as model.safetensors "
 # save_pretrained's files (src/speculators/train/checkpointer.py); transformers' Trainer
 # writes optimizer.pt, scheduler.pt, scaler.pt, rng_state*.pth and training_args.bin;
 # SpecForge's save_checkpoints writes epoch_<e>_step_<s>/training_state.pt (epoch, step, args
-# and the optimizer's state) beside save_pretrained's files (scripts/train_eagle3.py).
+# and the optimizer's state) beside save_pretrained's files (scripts/train_eagle3.py);
+# accelerate's save_state, which the EAGLE repo's trainers call for <cpdir>/state_<epoch>,
+# writes optimizer.bin, scheduler.bin and sampler.bin (optimizer_<i>.bin for a second one),
+# scaler.pt and random_states_<rank>.pkl beside the model's weights (huggingface/accelerate
+# src/accelerate/checkpointing.py, utils/constants.py).
 _TRAINER_STATE = re.compile(r"(optimizer_state_dict\.pt|scheduler_state_dict\.pt|optimizer\.pt|"
                             r"scheduler\.pt|scaler\.pt|rng_state.*\.pth|training_args\.bin|"
-                            r"training_state\.pt)")
+                            r"training_state\.pt|(optimizer|scheduler|sampler)(_\d+)?\.bin)")
 
 
 def _torch_files(directory: Path) -> tuple[list[str], list[str]]:
