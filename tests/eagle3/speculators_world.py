@@ -1,10 +1,20 @@
 """A tiny world as speculators 0.9.0 saves it: a real HF Llama verifier and an Eagle3 draft
 over it, and hidden states captured from the verifier as vLLM captures them. Shared by the
 drafter tests that damage it (test_faults) and that rewrite it per pipeline (test_real_inputs_*);
-and the reference-side helpers of the equivalence tests (speculators' logits per TTT step)."""
+and the reference-side helpers of the equivalence tests (speculators' logits per TTT step).
+
+Building a world costs 1-2 s of CPU (a verifier, a draft, reference forwards), and some 30 test
+modules each asked for one of a dozen kinds: each kind is now built once per process and copied
+(see _copied), byte for byte what the build writes there, with the global torch RNG left as
+the build leaves it."""
 
 from __future__ import annotations
 
+import atexit
+import copy
+import json
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,11 +25,45 @@ H, V, DV, NL = 32, 256, 128, 8
 AUX = [2, 4, 5]
 
 
+_BUILT: dict[str, tuple[Path, Any, torch.Tensor]] = {}  # kind -> (its one build, verifier, RNG after)
+_CACHE: list[Path] = []
+
+
+def _copied(kind: dict[str, Any], root: Path, build: Callable[[Path], Any]) -> Any:
+    """What ``build(root)`` does and returns, built once per ``kind`` in this process: the
+    build's files are copied to root (the draft's config names its verifier by absolute path,
+    so that path is rewritten to root's), the global torch RNG is set to the state the build
+    left, and the returned model is a copy the caller may change."""
+    key = json.dumps(kind, sort_keys=True, default=str)
+    if key not in _BUILT:
+        if not _CACHE:
+            _CACHE.append(Path(tempfile.mkdtemp(prefix="speculators_world_")))
+            atexit.register(shutil.rmtree, _CACHE[0], True)
+        built = Path(tempfile.mkdtemp(prefix="kind", dir=_CACHE[0]))
+        result = build(built)
+        _BUILT[key] = (built, result, torch.get_rng_state())
+    built, result, rng = _BUILT[key]
+    shutil.copytree(built, root, dirs_exist_ok=True)
+    config = root / "draft" / "config.json"
+    config.write_text(config.read_text().replace(str(built), str(root)))
+    torch.set_rng_state(rng)
+    return copy.deepcopy(result)
+
+
 def save_verifier_and_draft(root: Path, *, draft_flags: dict[str, Any] | None = None,
                             before_save: Callable[[Any], None] | None = None) -> Any:
     """Save target/ (the verifier) and draft/ (speculators' Eagle3DraftModel) under root, from
     seed 0; returns the verifier. ``draft_flags`` go to Eagle3SpeculatorConfig (norm flags);
-    ``before_save`` may change the verifier's weights before it is saved."""
+    ``before_save`` may change the verifier's weights before it is saved (that world is not
+    shared)."""
+    if before_save is not None:
+        return _save_verifier_and_draft(root, draft_flags=draft_flags, before_save=before_save)
+    return _copied({"draft_flags": draft_flags}, root,
+                   lambda built: _save_verifier_and_draft(built, draft_flags=draft_flags))
+
+
+def _save_verifier_and_draft(root: Path, *, draft_flags: dict[str, Any] | None = None,
+                             before_save: Callable[[Any], None] | None = None) -> Any:
     from speculators.config import SpeculatorsConfig, VerifierConfig
     from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
     from speculators.proposals.greedy import GreedyTokenProposalConfig
@@ -148,6 +192,12 @@ def save_informative_world(root: Path, *, seed: int, draft_flags: dict[str, Any]
     target/ as its verifier), and data/ with three samples as vLLM's extraction writes them
     (bf16 states), whose targets the draft often hits, so a wrong weight or forward shows as a
     lower accuracy. Returns root."""
+    _copied({"seed": seed, "draft_flags": draft_flags, "informative": True}, root,
+            lambda built: _save_informative_world(built, seed=seed, draft_flags=draft_flags))
+    return root
+
+
+def _save_informative_world(root: Path, *, seed: int, draft_flags: dict[str, Any] | None) -> Path:
     from safetensors.torch import save_file
     from speculators.models.eagle3 import Eagle3DraftModel, Eagle3SpeculatorConfig
 

@@ -32,14 +32,12 @@ from safetensors.torch import load_file
 from typer.testing import CliRunner
 
 from spec_debug.eagle3.commands import drafter_app
-from tests.eagle3.speculators_world import save_informative_world
+from tests.eagle3._world import informative_world
 
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("hardening18-data"), seed=18)
+world = informative_world("hardening18-data", seed=18)
 
 
 def _run(*args: str):

@@ -14,14 +14,13 @@ from safetensors.torch import load_file, save_file
 from typer.testing import CliRunner
 
 from spec_debug.eagle3.commands import drafter_app
-from tests.eagle3.speculators_world import AUX, DV, V, save_informative_world
+from tests.eagle3._world import informative_world
+from tests.eagle3.speculators_world import AUX, DV, V
 
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("hardening18_last"), seed=18)
+world = informative_world("hardening18_last", seed=18)
 
 
 def _drafter(*args: str):

@@ -27,15 +27,14 @@ from safetensors.torch import load_file, save_file  # noqa: E402
 from spec_debug.eagle3 import __main__ as probe_main  # noqa: E402
 from spec_debug.eagle3.api import evaluate_drafter, probe_layout  # noqa: E402
 from spec_debug.errors import SpecDebugError  # noqa: E402
-from tests.eagle3.speculators_world import AUX, save_informative_world  # noqa: E402
+from tests.eagle3._world import informative_world  # noqa: E402
+from tests.eagle3.speculators_world import AUX  # noqa: E402
 
 _MASSIVE = 1e7  # dims of a few aux states this much larger, and fc's columns for them smaller
 _DIM = 7
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("hardening19_precision"), seed=19)
+world = informative_world("hardening19_precision", seed=19)
 
 
 def _copy(world: Path, tmp_path: Path) -> Path:

@@ -21,7 +21,8 @@ from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
 from spec_debug.eagle3.data import SampleSpec, check_sample, read_sample  # noqa: E402
-from tests.eagle3.speculators_world import AUX, NL, save_informative_world  # noqa: E402
+from tests.eagle3._world import informative_world  # noqa: E402
+from tests.eagle3.speculators_world import AUX, NL  # noqa: E402
 
 runner = CliRunner()
 PAD = 5
@@ -30,9 +31,7 @@ NEW_WORDS = ("all zeros", "not ascending", "more than once", "model.*", "default
              "config's vocab_size", "target_hidden_size", "torch.save")
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("reviewdrafter"), seed=20)
+world = informative_world("reviewdrafter", seed=20)
 
 
 def _padded_hs(world: Path, out: Path) -> Path:

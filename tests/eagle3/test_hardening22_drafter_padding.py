@@ -23,15 +23,13 @@ from safetensors.torch import load_file, save_file  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+from tests.eagle3._world import informative_world  # noqa: E402
 
 runner = CliRunner()
 PAD = 4
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h22_padding"), seed=3)
+world = informative_world("h22_padding", seed=3)
 
 
 def _padded(world: Path, out: Path, side: str) -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -23,15 +22,13 @@ from safetensors.torch import load_file, save_file  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+from tests.eagle3._world import informative_world  # noqa: E402
 
 runner = CliRunner()
 BATCH = 2
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h23_batch_mask"), seed=11)
+world = informative_world("h23_batch_mask", seed=11)
 
 
 def _batch_masks(T: int, states: torch.Tensor) -> dict[str, torch.Tensor]:

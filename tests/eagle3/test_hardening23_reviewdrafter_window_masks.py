@@ -28,16 +28,14 @@ from safetensors.torch import load_file, save_file  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+from tests.eagle3._world import informative_world  # noqa: E402
 
 runner = CliRunner()
 PAD = 3
 WINDOW = 4  # under every sample's length (14-16 tokens): the window masks something
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h23_window_masks"), seed=5)
+world = informative_world("h23_window_masks", seed=5)
 
 
 def _pattern(name: str, real: torch.Tensor):

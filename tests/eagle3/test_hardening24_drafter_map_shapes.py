@@ -9,29 +9,16 @@ and the forward is unchanged. The draft and states are speculators' own (specula
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("speculators")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-from safetensors.torch import load_file, save_file  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
-
-from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
-
-runner = CliRunner()
+from tests.eagle3._world import eval_json, informative_world  # skips without torch/speculators
+from safetensors.torch import load_file, save_file  # noqa: E402 (after the skip: it needs torch)
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h24_map_shapes"), seed=5)
+world = informative_world("h24_map_shapes", seed=5)
 
 
 def _reshaped(world: Path, out: Path, name: str, shape: str) -> Path:
@@ -42,14 +29,6 @@ def _reshaped(world: Path, out: Path, name: str, shape: str) -> Path:
     return out
 
 
-def _eval(world: Path, model: Path) -> dict:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(model), "--data",
-                                         str(world / "data"), "--target", str(world / "target"),
-                                         "--steps", "2", "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
-
-
 @pytest.mark.parametrize("name,shape,code", [("d2t", "row", "SD302"), ("d2t", "column", "SD302"),
                                              ("t2d", "row", "SD303")])
 def test_a_map_with_an_extra_dimension_is_named(world, tmp_path, name, shape, code):
@@ -58,7 +37,7 @@ def test_a_map_with_an_extra_dimension_is_named(world, tmp_path, name, shape, co
     model = _reshaped(world, tmp_path / f"{name}_{shape}", name, shape)
     with pytest.raises(RuntimeError, match="mismatch"):  # the reference refuses to load it
         Eagle3DraftModel.from_pretrained(str(model))
-    plain, odd = _eval(world, world / "draft"), _eval(world, model)
+    plain, odd = eval_json(world, world / "draft"), eval_json(world, model)
     assert odd["counts"] == plain["counts"]  # entries compared: the forward is unchanged
     issues = [i for i in odd["vocab_issues"] if f"{name} has shape" in i["message"]]
     assert len(issues) == 1 and issues[0]["code"] == code

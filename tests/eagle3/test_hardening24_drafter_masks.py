@@ -29,20 +29,18 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("speculators")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from safetensors.torch import load_file, save_file  # noqa: E402
+from safetensors.torch import save_file  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+from tests.eagle3._world import informative_world, padded_sample  # noqa: E402
 
 runner = CliRunner()
 PAD = 3
 CHUNK = 4
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h24_masks"), seed=5)
+world = informative_world("h24_masks", seed=5)
 
 
 def _chunked_mask(flat: torch.Tensor, implementation: str) -> torch.Tensor:
@@ -71,20 +69,8 @@ def _bidirectional_mask(T: int) -> torch.Tensor:
 def _dump(world: Path, out: Path, side: str, form: str) -> Path:
     out.mkdir()
     for path in sorted((world / "data").glob("*.safetensors")):
-        tensors = load_file(str(path))
-        ids, states = tensors["token_ids"], tensors["hidden_states"]
-        pad_ids = torch.zeros(PAD, dtype=ids.dtype)
-        pad_states = torch.zeros(PAD, *states.shape[1:], dtype=states.dtype)
-        if side == "right":
-            ids, states = torch.cat([ids, pad_ids]), torch.cat([states, pad_states])
-        elif side == "left":
-            ids, states = torch.cat([pad_ids, ids]), torch.cat([pad_states, states])
+        ids, states, flat = padded_sample(path, side, PAD)
         T = ids.shape[0]
-        flat = torch.ones(T, dtype=torch.long)
-        if side == "right":
-            flat[-PAD:] = 0
-        elif side == "left":
-            flat[:PAD] = 0
         if form == "zeros":
             square = _bidirectional_mask(T)
         elif form == "packed":  # documents of 5, then 4s: not chunks of one size

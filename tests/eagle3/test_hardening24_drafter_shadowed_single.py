@@ -11,28 +11,15 @@ which it read, and that they hold different weights. Both saves are speculators'
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("speculators")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-from typer.testing import CliRunner  # noqa: E402
-
-from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
-
-runner = CliRunner()
+from tests.eagle3._world import eval_json, informative_world, torch  # skips without torch/speculators
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h24_shadowed"), seed=5)
+world = informative_world("h24_shadowed", seed=5)
 
 
 def _both_saves(world: Path, out: Path, older: str) -> Path:
@@ -51,14 +38,6 @@ def _both_saves(world: Path, out: Path, older: str) -> Path:
     return out
 
 
-def _eval(world: Path, model: Path) -> dict:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(model), "--data",
-                                         str(world / "data"), "--target", str(world / "target"),
-                                         "--steps", "2", "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
-
-
 @pytest.mark.parametrize("older", ["other_run", "same_weights"])
 def test_a_single_file_beside_live_shards_is_named(world, tmp_path, older):
     from speculators.models.eagle3 import Eagle3DraftModel
@@ -67,12 +46,12 @@ def test_a_single_file_beside_live_shards_is_named(world, tmp_path, older):
     reference = Eagle3DraftModel.from_pretrained(str(model))  # reads model.safetensors
     trained = Eagle3DraftModel.from_pretrained(str(world / "draft"))
     assert torch.equal(reference.fc.weight, trained.fc.weight)
-    result = _eval(world, model)
+    result = eval_json(world, model)
     notes = [n for n in result["notes"] if "is beside" in n]
     assert len(notes) == 1
     assert "transformers and speculators load model.safetensors, vLLM and SGLang only the " \
            "shards the index names" in notes[0]
     assert ("they hold different weights" in notes[0]) == (older == "other_run")
-    plain = _eval(world, world / "draft")
+    plain = eval_json(world, world / "draft")
     assert (result["counts"] == plain["counts"]) == (older == "same_weights")
     assert not [n for n in plain["notes"] if "is beside" in n]

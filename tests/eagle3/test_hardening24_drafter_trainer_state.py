@@ -25,14 +25,12 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+from tests.eagle3._world import informative_world  # noqa: E402
 
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h24_trainer_state"), seed=5)
+world = informative_world("h24_trainer_state", seed=5)
 
 
 @pytest.fixture(scope="module")

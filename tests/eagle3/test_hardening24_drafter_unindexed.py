@@ -8,28 +8,15 @@ finds no weights there. It now says so, with the fix. Saves are speculators' own
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("speculators")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
-from typer.testing import CliRunner  # noqa: E402
-
-from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
-
-runner = CliRunner()
+from tests.eagle3._world import eval_json, informative_world  # skips without torch/speculators
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("h24_unindexed"), seed=5)
+world = informative_world("h24_unindexed", seed=5)
 
 
 def _draft(world: Path, out: Path, form: str) -> Path:
@@ -45,14 +32,6 @@ def _draft(world: Path, out: Path, form: str) -> Path:
     return out
 
 
-def _eval(world: Path, model: Path) -> dict:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(model), "--data",
-                                         str(world / "data"), "--target", str(world / "target"),
-                                         "--steps", "2", "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
-
-
 @pytest.mark.parametrize("form,fix", [
     ("shards_without_index", "copy model.safetensors.index.json beside the shards"),
     ("renamed", "rename the file to model.safetensors")])
@@ -62,7 +41,7 @@ def test_weights_transformers_cannot_find_are_named(world, tmp_path, form, fix):
     model = _draft(world, tmp_path / form, form)
     with pytest.raises(OSError, match="model.safetensors"):  # the reference finds none
         Eagle3DraftModel.from_pretrained(str(model))
-    plain, odd = _eval(world, world / "draft"), _eval(world, model)
+    plain, odd = eval_json(world, world / "draft"), eval_json(world, model)
     assert odd["counts"] == plain["counts"]  # read as the engines read them
     notes = [n for n in odd["notes"] if "with neither model.safetensors" in n]
     assert len(notes) == 1 and notes[0].endswith(fix)

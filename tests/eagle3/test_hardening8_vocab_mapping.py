@@ -28,14 +28,13 @@ from safetensors.torch import load_file, save_file
 from typer.testing import CliRunner
 
 from spec_debug.eagle3.commands import drafter_app
-from tests.eagle3.speculators_world import DV, V, save_informative_world
+from tests.eagle3._world import informative_world
+from tests.eagle3.speculators_world import DV, V
 
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("hardening8"), seed=8)
+world = informative_world("hardening8", seed=8)
 
 
 @pytest.fixture(scope="module")
