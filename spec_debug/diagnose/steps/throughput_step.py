@@ -72,7 +72,7 @@ def _per_request_measured(bench: dict[str, Any], measured: float, source: str,
         return (1000.0 / tpot, f"1000 / Mean TPOT {tpot:g} ms of the benchmark summary in the server log "
                 "(one request's rate, as the TPOT baseline)", None)
     concurrency = bench.get("max_concurrency")
-    if concurrency == 1:
+    if _one_stream(bench):
         return measured, source, None
     ran = (f"{concurrency:g} requests at once" if isinstance(concurrency, (int, float))
            else "an unstated number of requests at once")
@@ -80,6 +80,15 @@ def _per_request_measured(bench: dict[str, Any], measured: float, source: str,
         f"the baseline is a time per output token (one request's rate, {baseline:.1f} tok/s) while the "
         f"log's benchmark summary gives {measured:.1f} tok/s over all requests ({ran}) and no Mean TPOT: "
         "the two are not compared")
+
+
+def _one_stream(bench: dict[str, Any]) -> bool:
+    """The summary's run decoded one request at a time, so its output throughput is one stream's
+    rate: `--max-concurrency 1`, a single request (`--num-prompts 1` at `--request-rate inf`:
+    vllm bench serve prints `Maximum request concurrency: None`, vllm/benchmarks/serve.py), or
+    sglang bench_one_batch_server's `batch size: 1` (python/sglang/bench_one_batch_server.py,
+    whose output throughput is that batch's decode rate)."""
+    return 1 in (bench.get("max_concurrency"), bench.get("successful_requests"), bench.get("batch_size"))
 
 
 # A log whose decode lines ran this many requests at once on average (#running-req, vLLM's
