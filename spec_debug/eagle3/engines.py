@@ -626,16 +626,21 @@ def is_quantized(target_architecture: Any) -> bool:
     return bool(getattr(target_architecture, "quantized", False))
 
 
-def target_architecture(target_config: Mapping[str, Any] | None) -> str | None:
+def target_architecture(target_config: Mapping[str, Any] | None,
+                        launch_quantization: str | None = None) -> str | None:
     """``architectures[0]`` of a target config.json: the model class the engine loads, which
     picks its capture rules (SGLang adds 1 to the ids on a Llama target, not on DeepSeek).
     The top level, not text_config: a multimodal wrapper loads its text model through it.
-    Returned as a TargetArchitecture that carries whether the config names a quantization."""
+    Returned as a TargetArchitecture that carries whether the target is served quantized: the
+    config names a quantization, or the launch line's `--quantization`/`-q` does
+    (`launch_quantization`; vLLM's ModelConfig.quantization takes the flag, and `is_quantized`
+    reads that field, so a bf16 checkpoint quantized online counts too)."""
     config = target_config or {}
     archs = config.get("architectures")
     if not (isinstance(archs, list) and archs and isinstance(archs[0], str)):
         return None
-    return TargetArchitecture(archs[0], _quantization_config(config) is not None)
+    online = bool(launch_quantization and launch_quantization.strip())
+    return TargetArchitecture(archs[0], online or _quantization_config(config) is not None)
 
 
 def default_layer_ids(num_target_layers: int) -> list[int]:

@@ -69,6 +69,24 @@ _PER_STEP = re.compile(r"(?<![a-z])(?:ms|s|sec)\s*(?:/|per)\s*(?:decode\s+)?(?:s
                        re.I)
 
 
+def launch_flag_value(argv: list[str], names: tuple[str, ...]) -> str | None:
+    """The last value given to one of `names` (`--flag value` or `--flag=value`)."""
+    value = None
+    for i, tok in enumerate(argv):
+        name, eq, inline = str(tok).partition("=")
+        if name in names:
+            value = inline if eq else (str(argv[i + 1]) if i + 1 < len(argv) else None)
+    return value
+
+
+def launch_quantization(host_facts: Mapping[str, Any]) -> str | None:
+    """The target's `--quantization`/`-q` on the audited launch line (None: not given). vLLM
+    0.22/0.23 pick the V1 model runner for a quantized target, and a bf16 checkpoint quantized
+    online is one (pass it to engines.target_architecture)."""
+    argv = (host_facts.get("launch") or {}).get("argv") or []
+    return launch_flag_value(list(argv), ("--quantization", "-q"))
+
+
 def per_token_time(value: Any) -> bool:
     """The var is a time per output token (a benchmark's TPOT / ITL): its tok/s is one
     request's decode rate, not the output throughput of all requests together."""

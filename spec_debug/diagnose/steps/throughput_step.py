@@ -9,7 +9,7 @@ from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payof
 from spec_debug.diagnose.quantization import precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
-    SERVING_PATH_CAUSES, not_checked, per_token_time, raised, record, tok_s_var, where,
+    SERVING_PATH_CAUSES, launch_flag_value, not_checked, per_token_time, raised, record, tok_s_var, where,
 )
 from spec_debug.diagnose.throughput import (
     build_model,
@@ -199,16 +199,6 @@ def draft_cost(host_facts: dict[str, Any]) -> float | None:
 _ONLINE_FP8 = ("fp8", "fp8_per_tensor", "ptpc_fp8")
 
 
-def _flag_value(argv: list[str], names: tuple[str, ...]) -> str | None:
-    """The last value given to one of `names` (`--flag value` or `--flag=value`)."""
-    value = None
-    for i, tok in enumerate(argv):
-        name, eq, inline = str(tok).partition("=")
-        if name in names:
-            value = inline if eq else (str(argv[i + 1]) if i + 1 < len(argv) else None)
-    return value
-
-
 def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
     """(draft config, target config) as the server loads them: a bf16 checkpoint the launch
     command quantizes online gets that quantization_config."""
@@ -218,7 +208,7 @@ def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
     online = (("target", ("--quantization", "-q")), ("draft", ("--speculative-draft-model-quantization",)))
     served = {"draft": draft, "target": target}
     for role, names in online:
-        method = (_flag_value(list(argv), names) or "").lower()
+        method = (launch_flag_value(list(argv), names) or "").lower()
         config = served[role]
         if method in _ONLINE_FP8 and isinstance(config, dict) and not isinstance(config.get("quantization_config"), dict):
             served[role] = {**config, "quantization_config": {"quant_method": "fp8", "online": f"{names[0]} {method}"}}
