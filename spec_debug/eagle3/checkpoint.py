@@ -119,7 +119,14 @@ _TORCH_FILE_HINT = ("load the state dict and save it as model.safetensors "
 # src/accelerate/checkpointing.py, utils/constants.py).
 _TRAINER_STATE = re.compile(r"(optimizer_state_dict\.pt|scheduler_state_dict\.pt|optimizer\.pt|"
                             r"scheduler\.pt|scaler\.pt|rng_state.*\.pth|training_args\.bin|"
-                            r"training_state\.pt|(optimizer|scheduler|sampler)(_\d+)?\.bin)")
+                            r"training_state\.pt|(optimizer|scheduler|sampler)(_\d+)?\.bin|"
+                            r"modelopt_state\.pth)")
+# NVIDIA ModelOpt's HF checkpointing (modelopt/torch/opt/plugins/huggingface.py) saves
+# modelopt_state.pth, the modes the model was converted with (its EAGLE config), beside
+# save_pretrained's weights; mto.save(model, path) puts the weights in it too
+# (model_state_dict). Like training_state.pt, it is read for the weights it may hold.
+_MODELOPT_STATE = "modelopt_state.pth"
+_MAY_HOLD_WEIGHTS = ("training_state.pt", _MODELOPT_STATE)
 
 
 def _torch_files(directory: Path) -> tuple[list[str], list[str]]:
@@ -148,6 +155,10 @@ def _other_torch_files(directory: Path) -> str:
     held = _weights_in_trainer_state(directory, state)
     if held:
         return f"; only a trainer's state ({_shown(state)}): {held}"
+    if state == [_MODELOPT_STATE]:
+        return (f"; only ModelOpt's {_MODELOPT_STATE} (the modes the draft was converted "
+                "with), saved beside a checkpoint's weights, not weights: the weights were not "
+                "saved or not copied here")
     if state:
         return (f"; only a trainer's optimizer/scheduler state ({_shown(state)}), saved beside "
                 "a checkpoint's weights, not weights: the weights were not saved or not "
@@ -156,18 +167,19 @@ def _other_torch_files(directory: Path) -> str:
 
 
 def _weights_in_trainer_state(directory: Path, state: list[str]) -> str | None:
-    """Which weights a training_state.pt holds: SpecForge's holds none, other trainers'
-    scripts put the model's state dict in it (trainer_state)."""
-    return (trainer_state.describe(directory / "training_state.pt")
-            if "training_state.pt" in state else None)
+    """Which weights a training_state.pt or modelopt_state.pth holds: SpecForge's and
+    ModelOpt's HF checkpointing's hold none, other trainers' scripts and mto.save put the
+    model's state dict in them (trainer_state)."""
+    return next((held for name in _MAY_HOLD_WEIGHTS if name in state
+                 for held in [trainer_state.describe(directory / name)] if held), None)
 
 
 def _torch_files_hint(directory: Path) -> str | None:
     weights, state = _torch_files(directory)
     if weights:
         return _TORCH_FILE_HINT
-    if "training_state.pt" in state:
-        hint = trainer_state.save_hint(directory / "training_state.pt")
+    for name in _MAY_HOLD_WEIGHTS:
+        hint = trainer_state.save_hint(directory / name) if name in state else None
         if hint:
             return hint
     if state:

@@ -92,7 +92,8 @@ def read_structure(path: Path) -> Any | None:
 
 
 def _is_weight_name(key: Any) -> bool:
-    return isinstance(key, str) and (key.endswith((".weight", ".bias")) or key in ("d2t", "t2d"))
+    return isinstance(key, str) and (key.endswith((".weight", ".bias"))
+                                     or key.rsplit(".", 1)[-1] in ("d2t", "t2d"))
 
 
 def state_dicts(value: Any, where: str = "", depth: int = 0) -> list[tuple[str, list[str]]]:
@@ -118,6 +119,13 @@ def is_draft(names: list[str]) -> bool:
     return any(name == "fc.weight" or name.endswith(".fc.weight") for name in names)
 
 
+def _mixed_prefix(names: list[str]) -> str | None:
+    """The draft's prefix when a state dict holds the draft beside other weights: ModelOpt's
+    EAGLE model keeps the draft as eagle_module.* inside the base model's state dict."""
+    prefix = next((name[:-len("fc.weight")] for name in names if name.endswith("fc.weight")), "")
+    return prefix if prefix and not all(name.startswith(prefix) for name in names) else None
+
+
 def describe(path: Path) -> str | None:
     """One sentence on the weights a training_state.pt holds; None when it holds none (or
     cannot be read), so the caller keeps its 'weights missing' line."""
@@ -128,6 +136,12 @@ def describe(path: Path) -> str | None:
     where, names = max(found, key=lambda item: len(item[1]))
     place = f"under {where}" if where else "as its top-level dict"
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    prefix = _mixed_prefix(names)
+    if prefix:
+        own = sum(name.startswith(prefix) for name in names)
+        return (f"{path.name} holds an EAGLE-3 draft's weights {place}: {own} tensors named "
+                f"{prefix}*, beside {len(names) - own} of the model it drafts for, where no "
+                "loader looks")
     if is_draft(names):
         return (f"{path.name} holds an EAGLE-3 draft's weights {place} ({len(names)} tensors: "
                 f"{shown}), where no loader looks")
@@ -142,7 +156,12 @@ def save_hint(path: Path) -> str | None:
              if is_draft(item[1])]
     if not found:
         return None
-    where = max(found, key=lambda item: len(item[1]))[0]
-    return (f"save them as model.safetensors: safetensors.torch.save_file(torch.load("
-            f"'{path.name}', weights_only=False){where}, 'model.safetensors') beside the draft's "
-            "config.json (only for a file you trust: torch.load runs its pickle)")
+    where, names = max(found, key=lambda item: len(item[1]))
+    state = f"torch.load('{path.name}', weights_only=False){where}"
+    prefix = _mixed_prefix(names)
+    if prefix:
+        state = (f"{{k[{len(prefix)}:]: v for k, v in {state}.items() "
+                 f"if k.startswith('{prefix}')}}")
+    return (f"save them as model.safetensors: safetensors.torch.save_file({state}, "
+            "'model.safetensors') beside the draft's config.json (only for a file you trust: "
+            "torch.load runs its pickle)")
