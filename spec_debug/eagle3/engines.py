@@ -444,6 +444,12 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
 # ---------------------------------------------------------------------------------------------
 # Versions
 # ---------------------------------------------------------------------------------------------
+# setuptools_scm's version for a checkout without tags (a shallow clone, a fork): vLLM built that
+# way reports 0.1.dev1+gb22b798.d20241006.cu126 or 0.1.dev7557+g977180c (vllm-project/vllm#9119,
+# #20664) whatever its age; no 0.1 release was a .dev one
+_UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+")
+
+
 def parse_version(version: str | None) -> tuple[int, ...]:
     """'v0.5.4.post1' -> (0, 5, 4); '0.11.1rc2' -> (0, 11, 1); None/'latest'/'main' -> newest.
 
@@ -456,10 +462,7 @@ def parse_version(version: str | None) -> tuple[int, ...]:
                                                       "dev"}:
         return _INF
     text = version.strip().lower().lstrip("v")
-    if re.match(r"0\.1\.dev\d+", text):
-        # setuptools_scm's version for a checkout without tags (a shallow clone, a fork): vLLM
-        # built that way reports 0.1.dev1+gb22b798.d20241006.cu126 or 0.1.dev7557+g977180c
-        # (vllm-project/vllm#9119, #20664) whatever its age; no 0.1 release was a .dev one
+    if _UNTAGGED_BUILD.match(text):
         return _INF
     parts: list[int] = []
     for piece in text.split("."):
@@ -476,9 +479,6 @@ def parse_version(version: str | None) -> tuple[int, ...]:
     if parts == [0]:
         return _INF  # 0.0.0.dev0: a dev tree (vllm/version.py `__version_tuple__[0:2] == (0, 0)`)
     return tuple(parts)
-
-
-_UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+")
 
 
 def unplaceable_version(version: str) -> str | None:

@@ -3,24 +3,13 @@ the host's installed packages."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from spec_debug.diagnose.steps.common import not_checked, record
-from spec_debug.eagle3.engines import VERSION_PROVIDE, parse_version, version_line
+from spec_debug.eagle3.engines import VERSION_PROVIDE, unplaceable_version, version_line
 from spec_debug.record import Finding
 
 NS = "engine"
-_UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+")
-
-
-def _unreadable_version(version: str) -> bool:
-    """A version the conventions table cannot place (engines.parse_version refuses it)."""
-    try:
-        parse_version(version)
-    except ValueError:
-        return True
-    return False
 
 
 def _installed(packages: Any) -> dict[str, Any]:
@@ -53,11 +42,12 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     if version is None and name and name in packages:
         version, version_source = packages[name].get("version"), f"{where} (package metadata)"
     untagged = unreadable = None
-    if version and _unreadable_version(str(version)):
+    problem = unplaceable_version(str(version)) if version else None
+    if problem == "unreadable":
         # a fork's own label or a typo: every later step would fail on it (SD003 three times);
         # said once here, and the later steps get no version (the newest conventions)
         unreadable, version = f"{version!r} ({version_source})", None
-    if version and _UNTAGGED_BUILD.match(str(version)):
+    elif problem == "untagged":
         # setuptools-scm's fallback for a checkout without release tags: vLLM built from source
         # (and images built that way) report "0.1.dev19253+g5f76ae224", which as a version is
         # older than every rule in the conventions table
