@@ -122,18 +122,23 @@ def is_draft(names: list[str]) -> bool:
 def _mixed_prefix(names: list[str]) -> str | None:
     """The draft's prefix when a state dict holds the draft beside other weights: ModelOpt's
     EAGLE model keeps the draft as eagle_module.* inside the base model's state dict."""
-    prefix = next((name[:-len("fc.weight")] for name in names if name.endswith("fc.weight")), "")
+    prefix = next((name[:-len("fc.weight")] for name in names if name.endswith(".fc.weight")), "")
     return prefix if prefix and not all(name.startswith(prefix) for name in names) else None
 
 
+def _chosen(found: list[tuple[str, list[str]]]) -> tuple[str, list[str]]:
+    """The state dict to speak of: a draft's before any other, then the largest."""
+    return max(found, key=lambda item: (is_draft(item[1]), len(item[1])))
+
+
 def describe(path: Path) -> str | None:
-    """One sentence on the weights a training_state.pt holds; None when it holds none (or
-    cannot be read), so the caller keeps its 'weights missing' line."""
+    """One sentence on the weights a training_state.pt (or modelopt_state.pth) holds; None
+    when it holds none (or cannot be read), so the caller keeps its 'weights missing' line."""
     structure = read_structure(path)
     found = state_dicts(structure) if structure is not None else []
     if not found:
         return None
-    where, names = max(found, key=lambda item: len(item[1]))
+    where, names = _chosen(found)
     place = f"under {where}" if where else "as its top-level dict"
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     prefix = _mixed_prefix(names)
@@ -150,13 +155,14 @@ def describe(path: Path) -> str | None:
 
 
 def save_hint(path: Path) -> str | None:
-    """The fix for a training_state.pt holding a draft's weights: save that dict."""
+    """The fix for a file holding a draft's weights: save that dict (only the draft's part
+    of a state dict that also holds the base model's)."""
     structure = read_structure(path)
     found = [item for item in (state_dicts(structure) if structure is not None else [])
              if is_draft(item[1])]
     if not found:
         return None
-    where, names = max(found, key=lambda item: len(item[1]))
+    where, names = _chosen(found)
     state = f"torch.load('{path.name}', weights_only=False){where}"
     prefix = _mixed_prefix(names)
     if prefix:
