@@ -1698,6 +1698,30 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 _SPECFORGE_BENCH = "bench_eagle3.py"
 
 
+# A shell expansion standing where flags go (`$EXTRA_ARGS`, `${SPEC_ARGS}`, `"$@"`): the words it
+# becomes are not in the text.
+_EXPANDED_FLAGS = re.compile(r"\$(?:[A-Za-z_]|[@*]|\{)")
+
+
+def names_no_draft_path(cfg: LaunchConfig) -> bool:
+    """An SGLang command that gives no draft path anywhere one could be: no
+    `--speculative-draft-model-path` (its alias `--speculative-draft-model`, a prefix argparse takes
+    for it, or the flag with its value lost, as a test's `other_args` with a constant imported
+    from elsewhere leaves it), no `--config FILE` (SGLang inserts the file's flags,
+    python/sglang/srt/server_args_config_parser.py ConfigArgumentMerger, and the file was not
+    read here), and no shell expansion where flags go. Only then is "no draft" what runs."""
+    if cfg.engine != "sglang" or _lookup(cfg.flags, _SGLANG_ALIASES["speculative-draft-model-path"]) is not None:
+        return False
+    try:
+        start = detect_engine(list(cfg.argv))[1]
+    except LaunchParseError:
+        return False
+    args = list(cfg.argv[start:])
+    if "--config" in args:
+        return False
+    return not any(_EXPANDED_FLAGS.match(word) for word in _read_flags(args)[1])
+
+
 def _specforge_server_argv(flags: dict[str, Any]) -> list[str]:
     """The server SpecForge's bench_eagle3.py starts: SGLang's flags it forwards, plus one
     `--config-list` entry (batch, steps, topk, draft tokens) turned into the speculative flags

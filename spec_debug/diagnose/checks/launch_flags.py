@@ -6,7 +6,7 @@ import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig
+from spec_debug.diagnose.launch import RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig, names_no_draft_path
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
@@ -230,7 +230,9 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
         return [at.finding("SD103", evidence, {"served": served, "checkpoint": "GEMMA4_ASSISTANT"},
                            remediation="Serve it with --speculative-algorithm NEXTN (or EAGLE): SGLang runs a Gemma 4 "
                                        "assistant draft as FROZEN_KV_MTP.")]
-    if launch.engine == "sglang" and served == "EAGLE3" and launch.draft_model is None:
+    if launch.engine == "sglang" and served == "EAGLE3" and launch.draft_model is None and names_no_draft_path(launch):
+        # (not where the draft path may be in words this text does not show: a --config file,
+        # `$EXTRA_ARGS`: a correct command read as broken is the worst answer)
         return [_eagle3_without_draft(at)]
     # STANDALONE (SGLang) and draft_model (vLLM) run the draft as a plain LM: an EAGLE head there
     # is as wrong as an EAGLE-3 head served as EAGLE
