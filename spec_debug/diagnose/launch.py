@@ -1709,8 +1709,13 @@ def names_no_draft_path(cfg: LaunchConfig) -> bool:
     for it, or the flag with its value lost, as a test's `other_args` with a constant imported
     from elsewhere leaves it), no `--config FILE` (SGLang inserts the file's flags,
     python/sglang/srt/server_args_config_parser.py ConfigArgumentMerger, and the file was not
-    read here), and no shell expansion where flags go. Only then is "no draft" what runs."""
-    if cfg.engine != "sglang" or _lookup(cfg.flags, _SGLANG_ALIASES["speculative-draft-model-path"]) is not None:
+    read here), and no shell expansion where flags go. Only then is "no draft" what runs. A command
+    with no --model-path is a part of one (flags pasted alone, the continuation lines under a cut
+    first line, a table of the flags changed): SGLang's parser requires it (server_args.py
+    `add_argument("--model-path", "--model", ..., required=True)`), so the lines not shown may
+    name the draft too."""
+    if cfg.engine != "sglang" or cfg.target_model is None or _lookup(
+            cfg.flags, _SGLANG_ALIASES["speculative-draft-model-path"]) is not None:
         return False
     try:
         start = detect_engine(list(cfg.argv))[1]

@@ -5,8 +5,10 @@ where the path is in words the text does not show, and those commands are correc
 `--config serve.yaml` SGLang merges in (python/sglang/srt/server_args_config_parser.py
 ConfigArgumentMerger) that the probe could not read, a shell expansion where flags go
 (`$EXTRA_ARGS`, `"$@"` of a wrapper script), a test's `other_args` whose draft is a constant
-imported from elsewhere (the flag is there, its value not). Each was a false SD103 saying a
-working server fails at startup; the old tree said nothing.
+imported from elsewhere (the flag is there, its value not), and a part of a command (no
+--model-path, which SGLang's parser requires: the flags pasted alone, the continuation lines under
+a cut first line). Each was a false SD103 saying a working server fails at startup; the old tree
+said nothing.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ SGLANG_TEST = (
     BASE + " ${SPEC_ARGS}",
     BASE + ' "$@"',
     SGLANG_TEST,
+    "--speculative-algorithm EAGLE3 --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+    "    --speculative-algorithm EAGLE3 --speculative-num-steps 1 --speculative-eagle-topk 1 2>&1 | tee /workspace/server.log",
 ])
 def test_a_draft_path_the_text_does_not_show_is_no_finding(command):
     assert check_algorithm(parse_launch_command(command), None) == []
