@@ -1657,7 +1657,7 @@ def _speedups(text: str, found: list[Metric]) -> None:
 _METHOD_TAG = r"\s*(?:\((?P<{0}>[^()\n]{{1,30}})\)|(?:with|using)\s+(?:the\s+)?(?P<{0}w>[\w.-]+(?:\s+(?!(?:and|or|vs)\b)[\w.-]+)?))"
 _FIRST_METHOD = re.compile(_METHOD_TAG.format("tag"), re.I)
 _NEXT_METHOD_FACTOR = re.compile(r"\s*(?:,\s*(?:and\s+)?|;\s*|and\s+|vs\.?\s+|/\s*)\*{0,2}(?:~\s*)?"
-                                 r"(?P<value>\d+(?:\.\d+)?)\s?[x\u00d7](?!\w)\*{0,2}(?:\s+speed-?up)?"
+                                 r"(?P<value>\d+(?:\.\d+)?)\s?[x\u00d7](?!\w)\*{0,2}(?P<own>\s+speed-?up)?"
                                  + _METHOD_TAG.format("tag"), re.I)
 
 
@@ -1673,6 +1673,10 @@ def _each_methods_factor(text: str, at: int) -> list[Metric]:
         return []
     more, at = [], first.end()
     while len(more) < 8 and (m := _NEXT_METHOD_FACTOR.match(text, at)) is not None and _names_method(m):
+        if m.group("own"):
+            # "... and 0.97x speedup (ngram)": a factor with its own word is _speedups' to read,
+            # and the factors after it are read from there (was: read twice)
+            break
         value = float(m.group("value"))
         if 0 < value <= 20:
             more.append(Metric("speedup", value, "x", _context(text, m.start("value"), m.end())))
