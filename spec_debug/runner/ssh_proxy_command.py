@@ -77,7 +77,10 @@ class _ProxyCommand(paramiko.ProxyCommand):
         if self.process.poll() is None:
             # Before its EOF the command was still relaying: what it does on our SIGTERM
             # (`ssh -W` exits 0 or 255, "Killed by signal 15.") is no failure of its own.
-            self._stopped_by_us = not self._saw_eof
+            # Never unset: a second close (paramiko's transport thread closes the socket too,
+            # as the banner bound's close runs) after our SIGTERM made the command end its
+            # stdout read as a command that had ended by itself ("exited with code 0").
+            self._stopped_by_us = self._stopped_by_us or not self._saw_eof
             self.process.terminate()
             try:
                 self.process.wait(timeout=2)
