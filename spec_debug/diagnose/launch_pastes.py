@@ -930,9 +930,33 @@ def notebook_code(text: str) -> str | None:
     # not is no server that ran: a commented-out variant or a leftover launch string above the
     # one run (was: the first server in the file audited, the one run never). A notebook with no
     # cell run (a docs notebook saved stripped of its outputs) is read whole, as before.
+    # A cell still running when the file was saved looks the same, though: JupyterLab sets its
+    # count to null as it starts and to the number only from the execute_reply, when it finishes
+    # (jupyterlab/jupyterlab packages/cells/src/widget.ts, CodeCell.execute), so a blocking `!python -m
+    # sglang.launch_server ... > server.log 2>&1` is saved as never run. The cells that ran are
+    # read alone only where they start the server (a speculating one, when a cell not run has
+    # speculative settings); else the notebook is read whole, as before.
     ran = [cell for cell in code if _cell_ran(cell)]
+    whole = _cells_code(code)
+    if ran and len(ran) < len(code):
+        ran_code = _cells_code(ran)
+        unran_code = _cells_code([cell for cell in code if not _cell_ran(cell)]) or ""
+        if ran_code and _STARTS_SERVER.search(ran_code) and (
+                "speculative" in ran_code or "speculative" not in unran_code):
+            return ran_code
+    return whole
+
+
+# What starts a server in a notebook cell: a server module or console script (as the probe's
+# _SERVER_MARKERS), the SGLang docs' launch helpers, an offline engine built in Python.
+_STARTS_SERVER = re.compile(r"sglang\.launch_server|sglang_router\.launch_server|vllm\.entrypoints\."
+                            r"|\b(?:sglang|vllm)\s+serve\b|\b(?:launch_server_cmd|popen_launch_server)\s*\("
+                            r"|\b(?:LLM|Engine|EngineArgs|AsyncEngineArgs|ServerArgs)\s*\(")
+
+
+def _cells_code(cells: list[dict]) -> str | None:
     sources = []
-    for cell in ran or code:
+    for cell in cells:
         source = cell.get("source")
         source = "".join(str(line) for line in source) if isinstance(source, list) else source
         if isinstance(source, str):
