@@ -2288,9 +2288,13 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
 def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec) -> list[str]:
     """SGLang's `--enable-multi-layer-eagle` drafts one linear chain: its draft worker asserts
     `speculative_num_draft_tokens == speculative_num_steps + 1` at startup (sgl-project/sglang
-    python/sglang/srt/speculative/multi_layer_eagle_worker.py; sgl-project/sglang#36536, 0.5.18:
-    the auto-chosen (5, 4, 8) of a Llama target fails it). The values checked are the ones that
-    run: topk 1 already makes the draft tokens steps + 1."""
+    python/sglang/srt/speculative/multi_layer_eagle_worker_v2.py, MultiLayerEagleDraftWorker
+    `__init__`, which newer releases always run; sgl-project/sglang#36536, 0.5.18: the auto-chosen
+    (5, 4, 8) of a Llama target fails it). The values checked are the ones that run: topk 1
+    already makes the draft tokens steps + 1. (The spec-v1 MultiLayerEagleWorker of
+    multi_layer_eagle_worker.py, at sgl-project/sglang 012a4a25, has no such assert and builds a
+    tree with topk; the release that first runs only the V2 worker is not pinned here, so an older
+    server with spec v2 off may start: the SGLang rules take the newest releases'.)"""
     if cfg.engine != "sglang" or not _lookup(cfg.flags, ("enable-multi-layer-eagle",)):
         return []
     steps, tokens = eff.num_steps, eff.num_draft_tokens
