@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runner import serve as serve_from_zygote
+
 # The machine's /etc/ssh/ssh_config (Debian's sets HashKnownHosts yes, GSSAPIAuthentication yes)
 # would change what the SSH tests write and offer; ssh(1) semantics of reading it are tested
 # on purpose (tests/ssh/test_system_ssh_config.py), everything else runs without it.
@@ -35,11 +37,21 @@ class CliResult:
         return sorted(p for p in out.iterdir() if p.is_dir())
 
 
-def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120, env: dict[str, str] | None = None) -> CliResult:
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120, env: dict[str, str] | None = None,
+            real_process: bool = False) -> CliResult:
+    """`python -m spec_debug ARGS`, as subprocess.run(capture_output=True, text=True) gives it.
+
+    Served by a child of the CLI zygote (tests/cli_runner.py: ~0.7 s of imports less a call)
+    where that is the same process; `real_process=True` for a test about the interpreter's own
+    start (it is also the fallback wherever the zygote cannot be faithful)."""
+    full_env = {**os.environ, "COLUMNS": "200", **(env or {})}
+    if not real_process:
+        served = serve_from_zygote(args, cwd, timeout, full_env, overridden=bool(env))
+        if served is not None:
+            return CliResult(*served)
     proc = subprocess.run(
         [sys.executable, "-m", "spec_debug", *args],
-        capture_output=True, text=True, timeout=timeout, cwd=cwd,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
+        capture_output=True, text=True, timeout=timeout, cwd=cwd, env=full_env,
     )
     return CliResult(proc.returncode, proc.stdout, proc.stderr)
 

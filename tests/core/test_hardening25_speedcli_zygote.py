@@ -1,0 +1,53 @@
+"""The CLI zygote behind `run_cli` (tests/cli_runner.py) gives what `python -m spec_debug`
+gives: the same bytes and exit status, the caller's cwd, the timeout's kill, and the plain
+subprocess wherever an environment read at interpreter start differs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests import cli_runner
+
+pytestmark = pytest.mark.skipif(cli_runner._disabled(), reason="the zygote needs fork and Unix sockets")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "COLUMNS": "200", **extra}
+
+
+def test_a_usage_error_is_the_same_bytes_as_python_dash_m():
+    # click names the program from __main__ and sys.argv[0]: "Usage: python -m spec_debug ..."
+    # only if the child runs the package as `python -m` does.
+    args = ("playbooks", "nosuch")
+    served = cli_runner.serve(args, None, 60, _env(), overridden=False)
+    plain = subprocess.run([sys.executable, "-m", "spec_debug", *args], capture_output=True, text=True,
+                           timeout=60, env=_env())
+    assert served == (plain.returncode, plain.stdout, plain.stderr)
+    assert served[0] == 2 and "python -m spec_debug playbooks" in served[2]
+
+
+def test_the_child_runs_in_the_callers_folder(tmp_path):
+    (tmp_path / "mine.yaml").write_text("name: mine\nsteps:\n  - id: a\n    run: echo a\n", encoding="utf-8")
+    code, out, err = cli_runner.serve(("playbooks", "validate", "mine.yaml"), tmp_path, 60, _env(), overridden=False)
+    assert (code, err) == (0, ""), err
+    assert "mine.yaml (1 steps)" in out
+
+
+def test_an_environment_read_at_start_goes_to_the_plain_subprocess():
+    assert cli_runner.serve(("version",), None, 60, _env(PYTHONIOENCODING="ascii"), overridden=True) is None
+
+
+def test_a_timeout_kills_the_child_as_subprocess_run_does(tmp_path):
+    playbook = tmp_path / "slow.yaml"
+    playbook.write_text("name: slow\nsteps:\n  - id: wait\n    run: sleep 30\n", encoding="utf-8")
+    cli_runner.serve(("version",), None, 60, _env(), overridden=False)  # a zygote already started
+    started = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        cli_runner.serve(("run", str(playbook), "-H", "local", "--out", str(tmp_path / "runs")),
+                         None, 0.5, _env(), overridden=False)
+    assert time.monotonic() - started < 10
