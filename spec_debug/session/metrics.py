@@ -1823,9 +1823,11 @@ def _throughput_factors(text: str, found: list[Metric]) -> None:
 # not which, and is none. Searched with re.I.
 _E2E_PROSE = re.compile(
     r"\b(?P<stat>mean|median|avg|average|p50)\s+(?:e2e|end[\s-]to[\s-]end)(?:\s+request)?\s+latency\b"
-    r"(?:\s*\((?P<said>ms|s)\))?\s*(?:[:=]|is|was|of|at|(?:dropped|fell|went|rose|increased|decreased|improved)\s+to)?"
+    r"(?:\s*\((?P<said>ms|s)\))?\s*(?:[:=]|is|was|(?P<cond>of|at)|(?:dropped|fell|went|rose|increased|decreased|improved)\s+to)?"
     r"\s*(?:about\s+|around\s+|~\s*)?\**(?P<value>\d+(?:\.\d+)?)\**(?:\s*(?P<unit>ms|s|secs?|seconds?)\b"
-    r"|(?(said)(?![\w.%])|(?!)))", re.I)  # (the unit said before the number only in "(ms)")
+    r"|(?(said)(?(cond)(?!)|(?![\w.%]))|(?!)))", re.I)
+# (the unit said before the number only in "(ms)", and then not after "of"/"at", which name a
+# condition as often: "Mean E2E latency (ms) at 16 concurrency: 1432.1", "(ms) of 3 runs: 900")
 
 
 def _e2e_latency_prose(text: str, found: list[Metric]) -> None:
