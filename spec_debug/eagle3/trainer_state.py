@@ -7,12 +7,15 @@ going to model.safetensors beside it; other training scripts add the model's sta
 unwrapped_model.state_dict()"). A checkpoint folder holding only that file is either missing
 its weights or holds them in the wrong file, and the fix differs.
 
-The file is a torch.save zip whose data.pkl is read here with an unpickler that builds no
-object it names: every class becomes an inert placeholder and every tensor its shape, so
-reading a stranger's file runs none of its code (torch.load with weights_only=False would)."""
+The file is a torch.save zip whose data.pkl (or, saved with torch < 1.6 or
+_use_new_zipfile_serialization=False, a legacy file whose fourth pickle) is read here with an
+unpickler that builds no object it names: every class becomes an inert placeholder and every
+tensor its shape, so reading a stranger's file runs none of its code (torch.load with
+weights_only=False would)."""
 
 from __future__ import annotations
 
+import io
 import pickle
 import zipfile
 from dataclasses import dataclass
@@ -51,16 +54,44 @@ class _Dict(dict):
     """collections.OrderedDict: torch's state_dict() sets a _metadata attribute on it."""
 
 
-def _tensor(storage: Any, offset: Any, size: Any, *rest: Any) -> _TensorShape:
+def _shape(size: Any) -> _TensorShape:
     return _TensorShape(tuple(int(n) for n in size))
+
+
+def _tensor(storage: Any, offset: Any, size: Any, *rest: Any) -> _TensorShape:
+    return _shape(size)
+
+
+def _storageless(dtype: Any, size: Any, *rest: Any) -> _TensorShape:
+    return _shape(size)  # _rebuild_meta_tensor_no_storage(dtype, size, ...)
+
+
+def _wrapper(cls: Any, dtype: Any, size: Any, *rest: Any) -> _TensorShape:
+    return _shape(size)  # _rebuild_wrapper_subclass(cls, dtype, size, ...)
+
+
+def _from_type(func: Any, new_type: Any, args: Any, state: Any) -> Any:
+    """torch._tensor._rebuild_from_type_v2: a tensor carrying Python attributes (or of a
+    subclass) is pickled as its plain rebuild (func, args) plus the type and the state."""
+    return func(*args) if func in _TENSOR_REBUILDS else None
 
 
 def _first(value: Any, *rest: Any) -> Any:
     return value  # torch._utils._rebuild_parameter(data, requires_grad, hooks): the data
 
 
+# The rebuild functions torch's Tensor.__reduce_ex__ names (torch/_tensor.py
+# _reduce_ex_internal): v3 for the dtypes in torch.storage._new_dtypes(), float8 (a ModelOpt
+# FP8 draft's weights) and uint16/32/64 among them; meta tensors and wrapper subclasses hold
+# no storage.
+_TENSOR_REBUILDS = (_tensor, _storageless, _wrapper)
 _KNOWN = {("torch._utils", "_rebuild_tensor_v2"): _tensor,
+          ("torch._utils", "_rebuild_tensor_v3"): _tensor,
           ("torch._utils", "_rebuild_tensor"): _tensor,
+          ("torch._utils", "_rebuild_qtensor"): _tensor,
+          ("torch._utils", "_rebuild_meta_tensor_no_storage"): _storageless,
+          ("torch._utils", "_rebuild_wrapper_subclass"): _wrapper,
+          ("torch._tensor", "_rebuild_from_type_v2"): _from_type,
           ("torch._utils", "_rebuild_parameter"): _first,
           ("torch._utils", "_rebuild_parameter_with_state"): _first,
           ("collections", "OrderedDict"): _Dict,
@@ -76,19 +107,43 @@ class _ShapeUnpickler(pickle.Unpickler):
         return None  # a storage: its bytes are not read
 
 
+# torch/serialization.py: a legacy (non-zip) torch.save file opens with pickles of this
+# number, the protocol version and sys_info, then the object's pickle, then the storages.
+_LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+
+
 def read_structure(path: Path) -> Any | None:
     """The pickled object with tensors as _TensorShape, or None for a file that is not a
-    readable torch.save zip."""
+    readable torch.save file (zip or legacy)."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            pickles = [info for info in archive.infolist() if info.filename.endswith("/data.pkl")
-                       or info.filename == "data.pkl"]
-            if len(pickles) != 1 or pickles[0].file_size > _MAX_PICKLE_BYTES:
-                return None
-            with archive.open(pickles[0]) as handle:
-                return _ShapeUnpickler(handle).load()
+        if zipfile.is_zipfile(path):
+            return _read_zip(path)
+        return _read_legacy(path)
     except Exception:  # noqa: BLE001 - any unreadable file only loses this description
         return None
+
+
+def _read_zip(path: Path) -> Any | None:
+    with zipfile.ZipFile(path) as archive:
+        pickles = [info for info in archive.infolist() if info.filename.endswith("/data.pkl")
+                   or info.filename == "data.pkl"]
+        if len(pickles) != 1 or pickles[0].file_size > _MAX_PICKLE_BYTES:
+            return None
+        with archive.open(pickles[0]) as handle:
+            return _ShapeUnpickler(handle).load()
+
+
+def _read_legacy(path: Path) -> Any | None:
+    """The object's pickle of a legacy file; only its first _MAX_PICKLE_BYTES are read, so a
+    length field in a hostile pickle cannot ask for more memory than that."""
+    with open(path, "rb") as handle:
+        head = io.BytesIO(handle.read(_MAX_PICKLE_BYTES))
+    unpickler = _ShapeUnpickler(head)
+    if unpickler.load() != _LEGACY_MAGIC:
+        return None
+    unpickler.load()  # the protocol version
+    unpickler.load()  # sys_info: byte order and type sizes
+    return unpickler.load()
 
 
 def _is_weight_name(key: Any) -> bool:
@@ -96,12 +151,17 @@ def _is_weight_name(key: Any) -> bool:
                                      or key.rsplit(".", 1)[-1] in ("d2t", "t2d"))
 
 
-def state_dicts(value: Any, where: str = "", depth: int = 0) -> list[tuple[str, list[str]]]:
+def state_dicts(value: Any, where: str = "", depth: int = 0,
+                seen: set[int] | None = None) -> list[tuple[str, list[str]]]:
     """(where, tensor names) of every state dict (parameter names to tensors) inside value;
     where is the key path ('' for the file itself). An optimizer's per-parameter state
-    (exp_avg, exp_avg_sq) has no parameter names and is not one."""
-    if not isinstance(value, dict) or depth > 4:
+    (exp_avg, exp_avg_sq) has no parameter names and is not one. Each dict is visited once:
+    a pickle can name one dict from many keys at every level (its memo), which walked as a
+    tree is exponential in the depth."""
+    seen = set() if seen is None else seen
+    if not isinstance(value, dict) or depth > 4 or id(value) in seen:
         return []
+    seen.add(id(value))
     names = [key for key, item in value.items()
              if _is_weight_name(key) and isinstance(item, _TensorShape)]
     if names:
@@ -109,7 +169,7 @@ def state_dicts(value: Any, where: str = "", depth: int = 0) -> list[tuple[str, 
     found = []
     for key, item in value.items():
         if isinstance(key, (str, int)):
-            found += state_dicts(item, f"{where}[{key!r}]", depth + 1)
+            found += state_dicts(item, f"{where}[{key!r}]", depth + 1, seen)
     return found
 
 
@@ -119,10 +179,17 @@ def is_draft(names: list[str]) -> bool:
     return any(name == "fc.weight" or name.endswith(".fc.weight") for name in names)
 
 
+def _draft_prefix(names: list[str]) -> str:
+    """What the draft's names carry before fc.weight ('' for none): ModelOpt's EAGLE model
+    keeps the draft as eagle_module.* inside the base model's state dict; a trainer that
+    saves its wrapped model's state_dict() puts DDP's module. (torch.compile's _orig_mod.)
+    before every name, which no loader strips."""
+    return next((name[:-len("fc.weight")] for name in names if name.endswith(".fc.weight")), "")
+
+
 def _mixed_prefix(names: list[str]) -> str | None:
-    """The draft's prefix when a state dict holds the draft beside other weights: ModelOpt's
-    EAGLE model keeps the draft as eagle_module.* inside the base model's state dict."""
-    prefix = next((name[:-len("fc.weight")] for name in names if name.endswith(".fc.weight")), "")
+    """The draft's prefix when a state dict holds the draft beside other weights."""
+    prefix = _draft_prefix(names)
     return prefix if prefix and not all(name.startswith(prefix) for name in names) else None
 
 
@@ -148,15 +215,17 @@ def describe(path: Path) -> str | None:
                 f"{prefix}*, beside {len(names) - own} of the model it drafts for, where no "
                 "loader looks")
     if is_draft(names):
+        wrapped = _draft_prefix(names)
+        named = f", every name under {wrapped}*" if wrapped else ""
         return (f"{path.name} holds an EAGLE-3 draft's weights {place} ({len(names)} tensors: "
-                f"{shown}), where no loader looks")
+                f"{shown}){named}, where no loader looks")
     return (f"{path.name} holds weights {place} ({len(names)} tensors: {shown}) but no "
             "fc.weight: not an EAGLE-3 draft's (the target's or another model's)")
 
 
 def save_hint(path: Path) -> str | None:
     """The fix for a file holding a draft's weights: save that dict (only the draft's part
-    of a state dict that also holds the base model's)."""
+    of a state dict that also holds the base model's, without the prefix its names carry)."""
     structure = read_structure(path)
     found = [item for item in (state_dicts(structure) if structure is not None else [])
              if is_draft(item[1])]
@@ -164,8 +233,8 @@ def save_hint(path: Path) -> str | None:
         return None
     where, names = _chosen(found)
     state = f"torch.load('{path.name}', weights_only=False){where}"
-    prefix = _mixed_prefix(names)
-    if prefix:
+    prefix = _draft_prefix(names)
+    if prefix:  # the draft's part, its names as the loaders read them (fc.weight, d2t)
         state = (f"{{k[{len(prefix)}:]: v for k, v in {state}.items() "
                  f"if k.startswith('{prefix}')}}")
     return (f"save them as model.safetensors: safetensors.torch.save_file({state}, "
