@@ -35,6 +35,7 @@ MAX_STARTS = 6  # a session whose os.environ keeps changing runs plain subproces
 class _Zygote:
     def __init__(self, env: dict[str, str], umask: int) -> None:
         self.env, self.umask = env, umask
+        self.start_state = _start_state(env)
         self.folder = tempfile.mkdtemp(prefix="sd-zygote-")
         self.socket_path = os.path.join(self.folder, "s")
         life_r, self.lifeline = os.pipe()
@@ -97,26 +98,37 @@ def _umask() -> int | None:
 
 
 # Read by nothing as it imports (the child gets the call's environment as it is): pytest sets
-# PYTEST_CURRENT_TEST anew for every test.
-PER_CALL_ONLY = frozenset({"PYTEST_CURRENT_TEST"})
+# PYTEST_CURRENT_TEST anew for every test, the SSH tests a HOME and SSH_AUTH_SOCK of their own
+# (tests/ssh/conftest.py). HOME is read at start only by site, for the user site-packages
+# folder: a HOME without one is the same start as the zygote's when its HOME has none either.
+PER_CALL_ONLY = frozenset({"PYTEST_CURRENT_TEST", "SSH_AUTH_SOCK"})
+
+
+def _user_site(home: str | None) -> bool:
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    return home is not None and os.path.isdir(os.path.join(home, ".local", "lib", version, "site-packages"))
 
 
 def _start_state(env: dict[str, str]) -> dict[str, str]:
-    return {key: value for key, value in env.items() if key not in PER_CALL_ONLY}
+    state = {key: value for key, value in env.items() if key not in PER_CALL_ONLY}
+    if "PYTHONUSERBASE" not in env and not _user_site(env.get("HOME")):
+        state.pop("HOME", None)
+        state["HOME without user site-packages"] = ""
+    return state
 
 
 def _zygote_for(env: dict[str, str], overridden: bool, umask: int) -> _Zygote | None:
     global _zygote, _starts, _other
-    env = _start_state(env)
-    if _zygote is not None and _zygote.alive() and _zygote.env == env and _zygote.umask == umask:
+    if _zygote is not None and _zygote.alive() and _zygote.start_state == _start_state(env) and _zygote.umask == umask:
         return _zygote
     if overridden or _starts >= MAX_STARTS:
         return None  # a one-call environment: the plain subprocess reads it as it starts
     if _zygote is not None and _zygote.alive():
         # os.environ or the umask changed: a test's monkeypatch.setenv is undone at its end, so a
         # new zygote (~1 s to start) is worth it only for a change that lasts a few calls.
-        seen = _other[1] + 1 if _other[0] == (env, umask) else 1
-        _other = ((env, umask), seen)
+        state = (_start_state(env), umask)
+        seen = _other[1] + 1 if _other[0] == state else 1
+        _other = (state, seen)
         if seen < RESTART_AFTER:
             return None
     if _zygote is not None:

@@ -51,3 +51,14 @@ def test_a_timeout_kills_the_child_as_subprocess_run_does(tmp_path):
         cli_runner.serve(("run", str(playbook), "-H", "local", "--out", str(tmp_path / "runs")),
                          None, 0.5, _env(), overridden=False)
     assert time.monotonic() - started < 10
+
+
+def test_a_home_of_its_own_is_served_with_that_home(tmp_path):
+    # The SSH tests give every test its own HOME (tests/ssh/conftest.py): read at start only for
+    # a user site-packages folder, which neither HOME has, so the zygote serves it.
+    playbook = tmp_path / "home.yaml"
+    playbook.write_text("name: home\nsteps:\n  - id: home\n    run: echo \"home=$HOME\"\n", encoding="utf-8")
+    served = cli_runner.serve(("run", str(playbook), "-H", "local", "--out", str(tmp_path / "runs"), "--json"),
+                              None, 60, _env(HOME=str(tmp_path)), overridden=True)
+    assert served is not None and served[0] == 0, served
+    assert f"home={tmp_path}" in served[1]
