@@ -42,7 +42,7 @@ class _Alarms:
     """Calls at deadlines on the monotonic clock, all from one daemon thread: the bounds put
     on paramiko's per-channel waits (open_channel below) and on a login's banner, key exchange
     and authentication waits (a 16-host fleet's logins started three Timer threads a host).
-    A call must not block: it runs before every later deadline. A threading.Timer per channel open
+    A call may block or raise: each runs on a thread of its own once due. A threading.Timer per channel open
     started and ended a thread on every step's channel: measured on a loopback sshd, 1.5 ms
     of CPU per open_session + exec + close became 1.8 ms. Arming and cancelling here is a heap
     push and a mark; the thread wakes only for the earliest deadline."""
@@ -80,10 +80,12 @@ class _Alarms:
         while True:
             with self._cv:
                 call = self._next_due()
-            try:
-                call()
-            except Exception:  # noqa: BLE001 - one failed call must not end every later bound
-                pass
+            # Each call that comes due runs on a thread of its own: one that blocks (a give-up
+            # that waits on a transport lock a stalled send holds, a close waiting on a
+            # ProxyCommand) or raises would otherwise hold or end every other host's bounds.
+            # Calls come due only when a bound runs out, rarely; arming and cancelling, the
+            # common path, start no thread.
+            threading.Thread(target=_call_quietly, args=(call,), name="spec-debug-alarm-call", daemon=True).start()
 
     def _next_due(self) -> Callable[[], None]:
         """Waits (the condition held) for the earliest armed deadline and returns its call."""
@@ -102,6 +104,13 @@ class _Alarms:
             heapq.heappop(self._due)
             del self._armed[alarm.ident]
             return alarm.call
+
+
+def _call_quietly(call: Callable[[], None]) -> None:
+    try:
+        call()
+    except Exception:  # noqa: BLE001 - a bound's own failure has no one to be told to
+        pass
 
 
 _ALARMS = _Alarms()
@@ -152,7 +161,7 @@ def answered_within(channel: paramiko.Channel, request: Callable[[], None], with
     (paramiko/channel.py, _set_closed sets the event)."""
     # The bound is an alarm on the shared thread: a watcher thread per request started and
     # ended one on every step's exec and every copy's subsystem request. The close, which
-    # sends and may wait on the connection, runs off that thread, and only when it fires.
+    # sends and may wait on the connection, runs only when the alarm fires (on its own thread).
     settled = threading.Lock()
     gave_up = threading.Event()
 
@@ -161,7 +170,7 @@ def answered_within(channel: paramiko.Channel, request: Callable[[], None], with
             if answered:
                 return
             gave_up.set()
-        threading.Thread(target=close_channel, args=(channel,), name="channel-request-give-up", daemon=True).start()
+        close_channel(channel)
 
     answered: list[bool] = []
     alarm = _ALARMS.after(within_s, give_up)
@@ -317,11 +326,15 @@ class _AlarmHandle:
 class _HandshakeBoundOnAlarms(paramiko.Packetizer):
     """paramiko's packetizer with its handshake bound (handshake_timeout, 15 s) an alarm on the
     shared thread: paramiko starts a threading.Timer per connection for it (paramiko/packet.py,
-    start_handshake), one more thread per host of a fleet's logins. Swapped in as the class of
-    the transport's packetizer; the bound and what it does (read_timer) are paramiko's."""
+    start_handshake), one more thread per host of a fleet's logins. The transport's packetizer
+    class; the bound and what it does (read_timer) are paramiko's."""
 
     def start_handshake(self, timeout: float) -> None:
-        if not self._Packetizer__timer:  # type: ignore[attr-defined]
+        # The timer is paramiko's private __timer (paramiko/packet.py 3.4.0 to 4.0.0): a release
+        # that renames it gets paramiko's own Timer, the bound kept, rather than a login failing.
+        if not hasattr(self, "_Packetizer__timer"):
+            super().start_handshake(timeout)
+        elif not self._Packetizer__timer:  # type: ignore[attr-defined]
             self._Packetizer__timer = _AlarmHandle(_ALARMS.after(float(timeout), self.read_timer))
 
 
@@ -355,8 +368,10 @@ class _SignalAwareTransport(paramiko.Transport):
     """Why the connection was given up, when the server stopped answering."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
+        # paramiko's own hook (Transport(packetizer_class=...), since 3.4, the oldest release
+        # pyproject allows), not a class swapped on the live packetizer.
+        kwargs.setdefault("packetizer_class", _HandshakeBoundOnAlarms)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.packetizer.__class__ = _HandshakeBoundOnAlarms
 
     @property
     def preferred_keys(self) -> tuple[str, ...]:
@@ -510,10 +525,10 @@ class _SignalAwareTransport(paramiko.Transport):
                 if ran_out.is_set():
                     return
                 ran_out.set()
-            # The close ends paramiko's read (EOFError), then ours below. Off the shared alarm
-            # thread: closing a ProxyCommand's socket waits up to 2 s for the command to end
-            # (ssh_proxy_command.close), which would hold every other host's bounds.
-            threading.Thread(target=self.packetizer.close, name="banner-timeout-close", daemon=True).start()
+            # The close ends paramiko's read (EOFError), then ours below. A ProxyCommand's close
+            # waits up to 2 s for the command to end (ssh_proxy_command.close): the alarm's own
+            # thread (_Alarms._run), so no other host's bound waits on it.
+            self.packetizer.close()
 
         self.banner_timeout = _NO_WALL_CLOCK_BOUND_S
         alarm = _ALARMS.after(bound, run_out)
