@@ -741,12 +741,20 @@ def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple
     kwargs: dict[str, Any] = {}
     if node.args:
         kwargs["model" if engine == "vllm" else "model_path"] = node.args[0]
-    kwargs.update({kw.arg: kw.value for kw in node.keywords if kw.arg is not None})
+    unread: list[str] = []
+    for kw in node.keywords:
+        if kw.arg is not None:
+            kwargs[kw.arg] = kw.value
+        else:
+            spread = _spread_keywords(kw.value, names)
+            kwargs.update(spread or {})
+            if spread is None:
+                unread.append("**" + ast.unparse(kw.value))
     speculative = any(key.startswith("speculative") for key in kwargs)
     argv = ["vllm", "serve"] if engine == "vllm" else ["python3", "-m", "sglang.launch_server"]
     for key, expr in kwargs.items():
         try:
-            value = _literal(expr, names)
+            value = expr.value if isinstance(expr, _Spread) else _literal(expr, names)
         except ValueError:
             if key.startswith("speculative") or key in ("model", "model_path"):
                 return speculative, LaunchParseError(
@@ -763,7 +771,30 @@ def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple
             argv += [flag, json.dumps(value)]
         else:
             argv += [flag, str(value)]
+    if engine == "sglang":
+        # (kept as a word where flags go: the settings it holds are not in this text, so no
+        # check reads "no draft path" from their absence; see names_no_draft_path)
+        argv += unread
     return speculative, argv
+
+
+@dataclass(frozen=True)
+class _Spread:
+    """A keyword argument's value given by `**settings`, already read."""
+    value: Any
+
+
+def _spread_keywords(expr: ast.expr, names: dict[str, Any]) -> dict[str, _Spread] | None:
+    """`Engine(model_path=..., **settings)`: a dict written in the text, or a name bound to one,
+    gives its keys as keyword arguments, as Python passes them (was: dropped, so a draft path
+    held there read as none). Another (`**vars(args)`) is not in this text: None."""
+    try:
+        spread = _literal(expr, names)
+    except ValueError:
+        return None
+    if not isinstance(spread, dict) or not all(isinstance(key, str) for key in spread):
+        return None
+    return {key: _Spread(value) for key, value in spread.items()}
 
 
 def _literal_bindings(tree: ast.AST) -> dict[str, Any]:
@@ -1698,9 +1729,10 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 _SPECFORGE_BENCH = "bench_eagle3.py"
 
 
-# A shell expansion standing where flags go (`$EXTRA_ARGS`, `${SPEC_ARGS}`, `"$@"`): the words it
-# becomes are not in the text.
-_EXPANDED_FLAGS = re.compile(r"\$(?:[A-Za-z_]|[@*]|\{)")
+# A shell expansion standing where flags go (`$EXTRA_ARGS`, `${SPEC_ARGS}`, `"$@"`), or the
+# `**settings` of an offline engine call not read (_engine_call_argv): the flags it becomes are
+# not in the text.
+_EXPANDED_FLAGS = re.compile(r"\$(?:[A-Za-z_]|[@*]|\{)|\*\*")  # (`**settings` of an Engine(...) call)
 
 
 def names_no_draft_path(cfg: LaunchConfig) -> bool:

@@ -49,3 +49,20 @@ def test_a_draft_path_the_text_does_not_show_is_no_finding(command):
 def test_a_command_that_says_no_draft_path_is_still_sd103(command):
     (finding,) = check_algorithm(parse_launch_command(command), None)
     assert finding.code == "SD103" and finding.facts["checkpoint"] == "TARGET"
+
+
+# An offline engine's `**settings` (review): a dict written in the text gives its keys, as Python
+# passes them; another (`**vars(args)`) holds settings this text does not show.
+ENGINE = ("import sglang as sgl\n{bind}llm = sgl.Engine(model_path='meta-llama/Llama-3.1-8B-Instruct', "
+          "speculative_algorithm='EAGLE3', **{spread})\n")
+
+
+@pytest.mark.parametrize("bind, spread", [
+    ("spec = {'speculative_draft_model_path': 'jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B'}\n", "spec"),
+    ("", "vars(args)"),
+])
+def test_an_engine_calls_spread_settings_hold_the_draft(bind, spread):
+    cfg = parse_launch_command(ENGINE.format(bind=bind, spread=spread))
+    assert check_algorithm(cfg, None) == []
+    if bind:
+        assert cfg.draft_model == "jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B"
