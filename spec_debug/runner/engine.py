@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 import json
 import re
 import signal
@@ -1039,8 +1040,36 @@ def local_name(name: str) -> str:
         name.encode(encoding)
         return name
     except UnicodeEncodeError:
-        return "".join(char if _encodes(char, encoding) else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
-                       for char in name)
+        return "/".join(_spelled(part, encoding) for part in name.split("/"))
+
+
+# The longest file name Linux's file systems hold, in bytes (NAME_MAX, linux/limits.h).
+_NAME_MAX = 255
+
+
+def _spelled(part: str, encoding: str) -> str:
+    """One component of local_name, cut to fit NAME_MAX: %XX makes each non-ASCII byte three,
+    so a host's name of 29 CJK characters and .log (91 bytes, which a UTF-8 host holds at ease)
+    became 265 and its write failed as "File name too long". A cut name keeps its start and its
+    extension, and a hash of the whole name so two long names that share a start stay two."""
+    pieces = [char if _encodes(char, encoding) else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
+              for char in part]
+    spelled = "".join(pieces)
+    if len(spelled.encode(encoding)) <= _NAME_MAX:
+        return spelled
+    dot = part.rfind(".")
+    extension = "".join(pieces[dot:]) if dot > 0 else ""
+    if len(extension) > 16:  # no extension, a dot inside a long name
+        extension, dot = "", len(part)
+    kept = f"~{hashlib.sha256(part.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}{extension}"
+    room = _NAME_MAX - len(kept.encode(encoding))
+    start: list[str] = []
+    for piece in pieces[: dot if extension else len(part)]:
+        room -= len(piece.encode(encoding))
+        if room < 0:
+            break
+        start.append(piece)
+    return "".join(start) + kept
 
 
 def _encodes(char: str, encoding: str) -> bool:
