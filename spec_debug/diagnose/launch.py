@@ -2313,11 +2313,11 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         refused.append(f"--speculative-eagle-topk {cfg.topk}: SGLang {engine_version} only accepts "
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
-    refused += _multi_layer_eagle_chain(cfg, eff)
+    refused += _multi_layer_eagle_chain(cfg, eff, target_architecture)
     return replace(eff, problems=refused + eff.problems) if refused else eff
 
 
-def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec) -> list[str]:
+def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_architecture: str | None) -> list[str]:
     """SGLang's `--enable-multi-layer-eagle` drafts one linear chain: its draft worker asserts
     `speculative_num_draft_tokens == speculative_num_steps + 1` at startup (sgl-project/sglang
     python/sglang/srt/speculative/multi_layer_eagle_worker_v2.py, MultiLayerEagleDraftWorker
@@ -2331,6 +2331,12 @@ def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec) -> list[str]
         return []
     steps, tokens = eff.num_steps, eff.num_draft_tokens
     if steps is None or tokens is None or tokens == steps + 1:
+        return []
+    if eff.auto_chosen and target_architecture is None:
+        # SGLang auto-chooses by the target's architecture: (5, 4, 8) for Llama and Grok only,
+        # (3, 1, 4), a chain, for the rest from 0.5.8 (_sglang_auto_params), and the MTP targets
+        # multi-layer EAGLE is made for are among the rest (MiMo-V2-Flash, Step3.5): with the
+        # architecture not read, the (5, 4, 8) assumed is no ground to say the server fails
         return []
     chosen = " (auto-chosen)" if eff.auto_chosen else ""
     return [f"--enable-multi-layer-eagle with {tokens} draft tokens and {steps} steps{chosen}: SGLang's multi-layer "
