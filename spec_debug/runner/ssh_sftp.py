@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import math
 import os
+import posixpath
 import re
 import shlex
 import stat
@@ -512,7 +513,7 @@ class RemoteFiles:
                 if upload:
                     hint = ("the login user must be able to write there (a read-only or full home, or an SFTP server started with -R?)"
                             if not isinstance(exc, _DanglingLink) else
-                            f"create the folder it points to (mkdir -p {shlex.quote(exc.target)} on the host), or remove the link")
+                            f"create the folder it points to (mkdir -p {shlex.quote(_link_target(exc.filename, exc.target))} on the host), or remove the link")
                     raise RemoteFileError(f"{self._host}: cannot upload to {remote_path}: {reason}", hint=hint) from None
                 if exc.filename is not None or exc.errno is None:
                     raise
@@ -662,7 +663,15 @@ _PUT_SCRIPT = (
     'cat > "$p" && s=$(wc -c < "$p") && [ "${s##* }" = "$3" ] '
     '&& mv -f -- "$p" "$1" && exit 0; r=$?; rm -f -- "$p"; exit $r'
 )
-_DANGLING_SAID = re.compile(r" is a symbolic link to (.+), which does not exist$")
+_DANGLING_SAID = re.compile(r"(?m)^(.+) is a symbolic link to (.+), which does not exist$")
+
+
+def _link_target(link: str, target: str) -> str:
+    """A link's target as a path the fix's mkdir -p can take from the login folder: a relative
+    one (ln -s ../scratch/cache) is relative to the link's folder, not to where the shell is."""
+    if target.startswith("/"):
+        return target
+    return posixpath.normpath(posixpath.join(posixpath.dirname(link), target))
 _EXISTS_SCRIPT = '[ -e "$1" ] || [ -L "$1" ]'
 # A download's command prints this before the file's bytes: what comes before it was printed by
 # the login shell's startup files, which sshd runs first (`$SHELL -c COMMAND`: openssh-portable,
@@ -743,7 +752,7 @@ class _ShellCopies:
             dangling = _DANGLING_SAID.search(said or "")
             raise RemoteFileError(
                 f"{self._host}: cannot upload to {remote_path}: {said or f'exit code {code}'} ({self._why_shell()})",
-                hint=(f"create the folder it points to (mkdir -p {shlex.quote(dangling[1])} on the host), or remove the link"
+                hint=(f"create the folder it points to (mkdir -p {shlex.quote(_link_target(dangling[1], dangling[2]))} on the host), or remove the link"
                       if dangling else "the login user must be able to write there (a read-only or full home?)"),
             )
 
