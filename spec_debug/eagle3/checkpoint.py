@@ -115,12 +115,13 @@ _TORCH_FILE_HINT = ("load the state dict and save it as model.safetensors "
 # and the optimizer's state) beside save_pretrained's files (scripts/train_eagle3.py);
 # accelerate's save_state, which the EAGLE repo's trainers call for <cpdir>/state_<epoch>,
 # writes optimizer.bin, scheduler.bin and sampler.bin (optimizer_<i>.bin for a second one),
-# scaler.pt and random_states_<rank>.pkl beside the model's weights (huggingface/accelerate
-# src/accelerate/checkpointing.py, utils/constants.py).
+# dl_state_dict.bin for a stateful dataloader (use_stateful_dataloader), scaler.pt and
+# random_states_<rank>.pkl beside the model's weights (huggingface/accelerate
+# src/accelerate/checkpointing.py save_accelerator_state, utils/constants.py).
 _TRAINER_STATE = re.compile(r"(optimizer_state_dict\.pt|scheduler_state_dict\.pt|optimizer\.pt|"
                             r"scheduler\.pt|scaler\.pt|rng_state.*\.pth|training_args\.bin|"
-                            r"training_state\.pt|(optimizer|scheduler|sampler)(_\d+)?\.bin|"
-                            r"modelopt_state\.pth)")
+                            r"training_state\.pt|modelopt_state\.pth|"
+                            r"(optimizer|scheduler|sampler|dl_state_dict)(_\d+)?\.bin)")
 # NVIDIA ModelOpt's HF checkpointing (modelopt/torch/opt/plugins/huggingface.py) saves
 # modelopt_state.pth, the modes the model was converted with (its EAGLE config), beside
 # save_pretrained's weights; mto.save(model, path) puts the weights in it too

@@ -12,6 +12,7 @@ at every level was walked as a tree (exponential). The weights are speculators' 
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import threading
 import zipfile
@@ -30,6 +31,11 @@ from spec_debug.eagle3.commands import drafter_app  # noqa: E402
 from tests.eagle3.speculators_world import save_verifier_and_draft  # noqa: E402
 
 runner = CliRunner()
+# The EAGLE repo's EAGLE-3 config (a LlamaConfig with draft_vocab_size), tiny
+EAGLE_CONFIG = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama",
+                "hidden_size": 32, "intermediate_size": 64, "num_attention_heads": 4,
+                "num_key_value_heads": 2, "num_hidden_layers": 1, "vocab_size": 256,
+                "draft_vocab_size": 128, "rms_norm_eps": 1e-6, "max_position_embeddings": 128}
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +116,19 @@ def test_a_pickle_sharing_one_dict_at_every_level_is_read_at_once(tmp_path):
     reader.start()
     reader.join(timeout=5)
     assert result == [None]
+
+
+def test_accelerates_stateful_dataloader_state_is_a_trainers_state(tmp_path):
+    """accelerate's save_state also writes dl_state_dict.bin (dl_state_dict_<i>.bin) for a
+    dataloader made with use_stateful_dataloader (huggingface/accelerate
+    src/accelerate/checkpointing.py save_accelerator_state): a dataloader's position, not a
+    state dict to convert (review of 263147e, which named optimizer/scheduler/sampler.bin)."""
+    folder = tmp_path / "state_3"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(EAGLE_CONFIG))
+    torch.save({"param_groups": [], "state": {}}, folder / "optimizer.bin")
+    for name in ("dl_state_dict.bin", "dl_state_dict_1.bin"):
+        torch.save({"_num_yielded": 40, "_sampler_iter_yielded": 40}, folder / name)
+    output = _vocab(folder)
+    assert "only a trainer's optimizer/scheduler state (dl_state_dict.bin" in output
+    assert "under other names" not in output and "save it as model.safetensors" not in output
