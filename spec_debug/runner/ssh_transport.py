@@ -85,7 +85,10 @@ class _Alarms:
             # ProxyCommand) or raises would otherwise hold or end every other host's bounds.
             # Calls come due only when a bound runs out, rarely; arming and cancelling, the
             # common path, start no thread.
-            threading.Thread(target=_call_quietly, args=(call,), name="spec-debug-alarm-call", daemon=True).start()
+            try:
+                threading.Thread(target=_call_quietly, args=(call,), name="spec-debug-alarm-call", daemon=True).start()
+            except RuntimeError:  # "can't start new thread" (a process at its thread limit): run it here
+                _call_quietly(call)
 
     def _next_due(self) -> Callable[[], None]:
         """Waits (the condition held) for the earliest armed deadline and returns its call."""

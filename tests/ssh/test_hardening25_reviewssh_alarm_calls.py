@@ -91,3 +91,22 @@ def test_the_handshake_bound_fires_on_the_alarm_thread(monkeypatch: pytest.Monke
     finally:
         ours.close()
         theirs.close()
+
+
+def test_a_call_still_runs_when_no_thread_can_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process at its thread limit (a large fleet, ulimit -u): the due call runs on the alarm
+    thread itself rather than the RuntimeError ending that thread and every bound after it."""
+    alarms = _Alarms()
+    alarms.after(5.0, lambda: None)  # the alarm thread is started now, before the limit
+    start = threading.Thread.start
+
+    def at_the_limit(thread: threading.Thread) -> None:
+        if thread.name == "spec-debug-alarm-call":
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", at_the_limit)
+    fired = [threading.Event(), threading.Event()]
+    alarms.after(0.01, fired[0].set)
+    alarms.after(0.02, fired[1].set)
+    assert fired[0].wait(2.0) and fired[1].wait(2.0)
