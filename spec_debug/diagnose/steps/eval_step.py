@@ -8,6 +8,7 @@ from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
 )
 from spec_debug.diagnose.steps.common import not_checked, raised, record, where
+from spec_debug.eagle3.engines import VERSION_PROVIDE, unplaceable_version
 from spec_debug.record import Finding
 
 NS = "eval"
@@ -32,6 +33,10 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                   "claimed_accuracy": args.get("claimed_accuracy") or None}}
     if reference and reference.get("full_accuracy"):
         facts["full_accuracy"] = reference["full_accuracy"]  # contract name: the report's acceptance chart
+    if host.get("engine_version_note"):
+        facts[NS]["engine_version_note"] = host["engine_version_note"]
+        facts[NS]["engine_version_provide"] = VERSION_PROVIDE[
+            unplaceable_version(str(args.get("engine_version") or "")) or "unreadable"]
     return facts
 
 
@@ -42,6 +47,11 @@ def check(ctx: Any) -> list[Finding]:
     at = where(ctx)
     reference, engine = ev.get("reference") or {}, ev.get("engine")
     findings: list[Finding] = []
+    if ev.get("engine_version_note"):
+        # drafter_accuracy has no engine step: the probe's line about a version the table cannot
+        # place (it ran the newest conventions) is said here, once, as the engine step says it
+        findings.append(not_checked(ctx, ev["engine_version_note"], ev.get("engine_version_provide")
+                                    or VERSION_PROVIDE["unreadable"]))
     claimed = ev.get("claimed_accuracy") or ctx.vars.get("claimed_accuracy")
     if claimed in (None, ""):
         findings.append(not_checked(ctx, "no claimed validation accuracy to compare the standalone accuracy with",
