@@ -42,10 +42,10 @@ class _Alarms:
     """Calls at deadlines on the monotonic clock, all from one daemon thread: the bounds put
     on paramiko's per-channel waits (open_channel below) and on a login's banner, key exchange
     and authentication waits (a 16-host fleet's logins started three Timer threads a host).
-    A call may block or raise: each runs on a thread of its own once due. A threading.Timer per channel open
-    started and ended a thread on every step's channel: measured on a loopback sshd, 1.5 ms
-    of CPU per open_session + exec + close became 1.8 ms. Arming and cancelling here is a heap
-    push and a mark; the thread wakes only for the earliest deadline."""
+    A call may block or raise: each runs on a thread of its own once due. A threading.Timer
+    per channel open started and ended a thread on every step's channel: measured on a
+    loopback sshd, 1.5 ms of CPU per open_session + exec + close became 1.8 ms. Arming and
+    cancelling here is a heap push and a mark; the thread wakes only for the earliest deadline."""
 
     def __init__(self) -> None:
         self._cv = threading.Condition()
