@@ -352,12 +352,14 @@ def _parse_run(text: str) -> ServerLogStats:
                 engine = _VLLM_ENGINE.search(line)
                 rank = engine.group(1) if engine else None
                 stats.decode_lines += 1
-                # the idle lines log 0 tokens/s: they would drag the median down
+                # the idle lines log 0 tokens/s and 0 reqs: they would drag the median and the
+                # running mean down (SGLang logs decode lines only while decoding), and a mean of
+                # requests at once below 1.5 lets a summed rate meet a one-stream TPOT baseline
                 if float(g.group(1)) > 0:
                     gen_by_rank.setdefault(rank, []).append(float(g.group(1)))
-                r = _VLLM_RUNNING.search(line)
-                if r:
-                    running_by_rank.setdefault(rank, []).append(float(r.group(1)))
+                    r = _VLLM_RUNNING.search(line)
+                    if r:
+                        running_by_rank.setdefault(rank, []).append(float(r.group(1)))
     if sg["accept_len"]:
         stats.accept_length_mean = _weighted_mean(sg["accept_len"])
         stats.accept_length_min = min(v for v, _ in sg["accept_len"])
