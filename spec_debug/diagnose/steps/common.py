@@ -79,12 +79,15 @@ def launch_flag_value(argv: list[str], names: tuple[str, ...]) -> str | None:
     return value
 
 
+QUANTIZATION_FLAGS = ("--quantization", "-q")
+
+
 def launch_quantization(host_facts: Mapping[str, Any]) -> str | None:
     """The target's `--quantization`/`-q` on the audited launch line (None: not given). vLLM
     0.22/0.23 pick the V1 model runner for a quantized target, and a bf16 checkpoint quantized
     online is one (pass it to engines.target_architecture)."""
     argv = (host_facts.get("launch") or {}).get("argv") or []
-    return launch_flag_value(list(argv), ("--quantization", "-q"))
+    return launch_flag_value(list(argv), QUANTIZATION_FLAGS)
 
 
 def per_token_time(value: Any) -> bool:

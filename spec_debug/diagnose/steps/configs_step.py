@@ -9,7 +9,7 @@ from spec_debug.diagnose.checks.draft_config import check_context_length, check_
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
+from spec_debug.diagnose.steps.common import launch_quantization, not_checked, record, target_mtp_line, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -114,7 +114,7 @@ def check(ctx: Any) -> list[Finding]:
                                     "--var target_model=DIR (the directory with the full config)"))
     if target_raw is not None and name in ("sglang", "vllm") and sized:
         analysis = analyse_layers(name, version, draft_raw, int(text["num_hidden_layers"]),
-                                  target_architecture=target_architecture(target_raw))
+                                  target_architecture=target_architecture(target_raw, launch_quantization(ctx.host_facts)))
         cfgs["layers"] = analysis.to_facts()
         try:
             num_aux = parse_draft_config(as_eagle3_config(draft_raw)).num_aux

@@ -16,7 +16,7 @@ from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tok
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import not_checked, record, where
+from spec_debug.diagnose.steps.common import QUANTIZATION_FLAGS, launch_flag_value, not_checked, record, where
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
 from spec_debug.record import Finding
 
@@ -138,7 +138,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         target_path, target_raw = _config(models, verifier)
         target_path = target_path or verifier
         cfg = served_speculator(cfg, draft_raw)
-    eff = effective_spec(cfg, target_architecture=target_architecture(target_raw),
+    quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
+    eff = effective_spec(cfg, target_architecture=target_architecture(target_raw, quantization),
                          draft_block_size=draft_block_size(draft_raw), draft_config=draft_raw)
     # a plain draft LM (STANDALONE) is not an EAGLE checkpoint: its config says no depth
     steps, steps_source = (None if untrained_drafter(cfg) else trained_steps(draft_raw)), None
@@ -306,7 +307,9 @@ def check(ctx: Any) -> list[Finding]:
         # (the probe's Python, when the server's own interpreter was not read: a client venv's
         # older vllm judged a vllm/vllm-openai:v0.10.1 server by that release's rules)
         version = in_image
-    eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config")),
+    # a bf16 target served with --quantization / -q is a quantized one to vLLM (its runner choice)
+    quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
+    eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config"), quantization),
                          engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
                          draft_config=launch.get("draft_config"))
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
