@@ -42,7 +42,6 @@ from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, witho
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
-from spec_debug.runner.ssh_connect import abandon_connects
 from spec_debug.runner.transport import CommandOutcome, Transport
 from spec_debug.store import RecordWriteError, RunStore, report_commands, utc_now
 
@@ -286,8 +285,11 @@ class Run:
                 self.record.abort_reason = reason
         self.abort.set()
         # A host still connecting (a stalled or firewalled one) would hold the run for its
-        # whole ConnectTimeout.
-        abandon_connects()
+        # whole ConnectTimeout. A run with no SSH host never imported the SSH modules (paramiko
+        # costs ~0.25 s at start): then no connection is being opened and nothing is given up.
+        ssh_abandon = sys.modules.get("spec_debug.runner.ssh_abandon")
+        if ssh_abandon is not None:
+            ssh_abandon.abandon_connects()
         for transport in list(self._transports.values()):
             try:
                 transport.interrupt()
