@@ -6,7 +6,6 @@ import json
 import re
 
 from rich.console import Console, Group
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -49,6 +48,9 @@ def findings_command(code: str | None, as_json: bool, console: Console | None = 
     if code:
         text = render_entry_markdown(docs[0])
         if console.is_terminal:
+            # imported here: rich.markdown brings markdown-it (~70 ms), needed only on a terminal
+            from rich.markdown import Markdown
+
             console.print(Markdown(text))
         else:
             # `findings SD101 > notes.txt`, a pipe: the Markdown itself, as `explain` writes it;
