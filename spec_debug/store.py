@@ -169,15 +169,23 @@ _CUT_MARKER = re.compile(r"\n\.\.\. \[(\d+) bytes truncated; [^\]\n]*\] \.\.\.\n
 """runner/output.py's TRUNCATION_MARKER (the store does not import the runner)."""
 
 
-def _process_umask() -> int:
-    """The umask, read once at import (os.umask can only be read by setting it, which is not
-    safe once host workers write files from threads)."""
+def umask_without_setting() -> int | None:
+    """The process's umask from /proc/self/status (Linux), None where it is not there: os.umask
+    can only be read by setting it, which races with threads creating files."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("Umask:"):
                 return int(line.split()[1], 8)
     except (OSError, ValueError, IndexError):
         pass
+    return None
+
+
+def _process_umask() -> int:
+    """The umask, read once at import (before host workers write files from threads)."""
+    read = umask_without_setting()
+    if read is not None:
+        return read
     current = os.umask(0o022)
     os.umask(current)
     return current

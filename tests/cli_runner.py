@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from spec_debug.store import umask_without_setting
+
 ZYGOTE_SCRIPT = Path(__file__).with_name("cli_zygote.py")
 START_TIMEOUT = 120.0
 MAX_STARTS = 6  # a session whose os.environ keeps changing runs plain subprocesses after that
@@ -84,17 +86,6 @@ RESTART_AFTER = 3
 def _disabled() -> bool:
     return (os.environ.get("SPEC_DEBUG_TEST_ZYGOTE") == "0" or os.name != "posix"
             or not hasattr(os, "fork") or not hasattr(socket, "AF_UNIX") or not sys.platform.startswith("linux"))
-
-
-def _umask() -> int | None:
-    """The umask without setting it (os.umask would race with threads creating files)."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 # Read by nothing as it imports (the child gets the call's environment as it is): pytest sets
@@ -166,7 +157,7 @@ def serve(args: tuple[str, ...], cwd: Path | None, timeout: float | None, env: d
     where the plain subprocess must run it (nothing was started then)."""
     if _disabled():
         return None
-    umask = _umask()
+    umask = umask_without_setting()
     folder = os.fspath(cwd) if cwd is not None else os.getcwd()
     if umask is None or not os.path.isdir(folder):
         return None

@@ -9,7 +9,7 @@ from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payof
 from spec_debug.diagnose.quantization import precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
-    SERVING_PATH_CAUSES, launch_flag_value, not_checked, per_token_time, raised, record, tok_s_var, where,
+    QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_flag_value, not_checked, per_token_time, raised, record, tok_s_var, where,
 )
 from spec_debug.diagnose.throughput import (
     build_model,
@@ -205,7 +205,7 @@ def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
     configs = host_facts.get("configs", {})
     draft, target = configs.get("draft_config"), configs.get("target_config")
     argv = (host_facts.get("launch") or {}).get("argv") or []
-    online = (("target", ("--quantization", "-q")), ("draft", ("--speculative-draft-model-quantization",)))
+    online = (("target", QUANTIZATION_FLAGS), ("draft", ("--speculative-draft-model-quantization",)))
     served = {"draft": draft, "target": target}
     for role, names in online:
         method = (launch_flag_value(list(argv), names) or "").lower()
