@@ -1097,19 +1097,26 @@ def unclaimed_path(local: Path, remote: PurePosixPath) -> Path:
     """local, or a free name beside it when an earlier fetch of this run took it: the target's
     and the draft's config.json share a name, and the second copy replaced the first under
     the record of the step that fetched it. The remote folder's name goes first
-    (draft-config.json), then a counter."""
+    (draft-config.json), then a counter. Each is cut to NAME_MAX: a log of 200 bytes fetched
+    from two run folders of 100 (a host holds each at ease) made a 301-byte name, and the
+    second copy failed as SD003 "File name too long"."""
     if not local.exists():
         return local
     if remote.parent.name:
-        candidate = local.with_name(f"{local_name(readable(remote.parent.name))}-{local.name}")
+        candidate = local.with_name(_fitted(f"{local_name(readable(remote.parent.name))}-{local.name}"))
         if not candidate.exists():
             return candidate
     counter = 2
     while True:
-        candidate = local.with_name(f"{local.stem}-{counter}{local.suffix}")
+        candidate = local.with_name(_fitted(f"{local.stem}-{counter}{local.suffix}"))
         if not candidate.exists():
             return candidate
         counter += 1
+
+
+def _fitted(name: str) -> str:
+    """name (already in the file-system encoding's spelling), cut to NAME_MAX as _spelled cuts."""
+    return _spelled(name, sys.getfilesystemencoding())
 
 
 def run_playbook(
