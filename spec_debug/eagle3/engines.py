@@ -687,6 +687,32 @@ def _is_vllm_qwen3_drafter(view: Mapping[str, Any]) -> bool:
     return view.get("model_type") == "qwen3" or "Eagle3Qwen3ForCausalLM" in archs
 
 
+# The eagle3 drafter module each engine loads for a draft architecture (the engine's model
+# registry); any other EAGLE-3 architecture runs models/llama_eagle3.py. vLLM
+# model_executor/models/registry.py _SPECULATIVE_DECODING_MODELS (0.24.0 .. 0.33.0):
+# Eagle3Qwen3ForCausalLM / PeagleQwen3ForCausalLM -> qwen3_eagle3, Eagle3DeepseekV2ForCausalLM /
+# Eagle3DeepseekV3ForCausalLM -> deepseek_eagle3; SGLang python/sglang/srt/models/deepseek_eagle3.py
+# EntryClass Eagle3DeepseekV2ForCausalLM (its own MLA layer, which reads no norm flag).
+DRAFTER_MODULES = {
+    "vllm": {"Eagle3Qwen3ForCausalLM": "qwen3_eagle3", "PeagleQwen3ForCausalLM": "qwen3_eagle3",
+             "Eagle3DeepseekV2ForCausalLM": "deepseek_eagle3", "Eagle3DeepseekV3ForCausalLM": "deepseek_eagle3"},
+    "sglang": {"Eagle3DeepseekV2ForCausalLM": "deepseek_eagle3"},
+}
+
+
+def drafter_module(engine: str, draft_config: Any) -> str:
+    """The engine's eagle3 model file (stem) that runs this draft: vLLM routes a Qwen3 draft
+    (a speculators one by its transformer_layer_config) to qwen3_eagle3 the way the fan-in
+    rule above reads it; otherwise the draft's `architectures[0]` in DRAFTER_MODULES."""
+    raw = _raw(draft_config)
+    view = _engine_view(engine, raw)
+    if engine == "vllm" and _is_vllm_qwen3_drafter(view):
+        return "qwen3_eagle3"
+    archs = raw.get("architectures") or view.get("architectures") or ()
+    arch = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else ""
+    return DRAFTER_MODULES.get(engine, {}).get(arch, "llama_eagle3")
+
+
 @dataclass(frozen=True)
 class ServedLayers:
     """What an engine version captures for a draft, with the reasons."""

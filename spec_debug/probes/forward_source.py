@@ -5,7 +5,9 @@ For each file: the op order of every `forward` (and norm helper), the order of t
 of every `cat`, and which norm flags the file implements at all. Files (EAGLE3.md s.1-2):
 - speculators: models/eagle3/core.py (Eagle3DraftModel.forward) and
   models/eagle3/model_definitions.py (Eagle3FirstLayerMixin.forward);
-- SGLang: srt/models/llama_eagle3.py; vLLM: model_executor/models/llama_eagle3.py.
+- SGLang: srt/models/llama_eagle3.py; vLLM: model_executor/models/llama_eagle3.py, or the
+  module the engine's registry runs the served draft with (engines.drafter_module: vLLM >= 0.24
+  qwen3_eagle3.py for a Qwen3 draft, deepseek_eagle3.py for an MLA draft in both engines).
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ from __future__ import annotations
 import ast
 import importlib.util
 import io
+import json
 import sys
 import tokenize
 from pathlib import Path
 from typing import Any, Callable
 
+from spec_debug.eagle3 import engines
 from spec_debug.probes.engine_info import installed_version, server_packages
+from spec_debug.probes.hostfiles import describe_model, looks_like_draft
 from spec_debug.probes.launch_flags import choose_server, server_processes
 
 NORM_FLAGS = ("norm_before_residual", "norm_before_fc", "fc_norm", "norm_output")
@@ -35,6 +40,8 @@ FILES = {
     "sglang": ("srt/models/llama_eagle3.py",),
     "vllm": ("model_executor/models/llama_eagle3.py",),
 }
+# where each engine keeps its eagle3 model files, under the package root
+MODELS_DIR = {"sglang": "srt/models", "vllm": "model_executor/models"}
 _INTERESTING = ("norm", "cat", "fc", "embed", "residual", "attn", "mlp", "lm_head", "hidden", "split")
 
 
@@ -154,11 +161,31 @@ def package_in_server(package: str, server: dict[str, Any]) -> tuple[Path | None
     return None, None, f"and the server's interpreter was not read: {server['note']}" if server.get("note") else ""
 
 
+def engine_files(package: str, root: Path, draft_config: Any) -> list[Path]:
+    """The eagle3 file the engine runs this draft with: its registry's module for the draft's
+    architecture when this release has it (vLLM 0.23 still ran a Qwen3 draft with
+    llama_eagle3.py), else FILES. Reading llama_eagle3.py for a draft served by qwen3_eagle3.py
+    or deepseek_eagle3.py compared the checkpoint's flags with code that never runs it."""
+    default = [root / rel for rel in FILES.get(package, ())]
+    if package not in MODELS_DIR or not isinstance(draft_config, dict):
+        return default
+    try:
+        module = engines.drafter_module(package, draft_config)
+    except (TypeError, AttributeError):
+        return default
+    path = root / MODELS_DIR[package] / f"{module}.py"
+    try:
+        return [path] if module != "llama_eagle3" and path.is_file() else default
+    except OSError:  # the unreadable folder is named by describe, on the default file
+        return default
+
+
 def describe(package: str, files: list[Path] | None = None,
-             server: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
+             server: Callable[[], dict[str, Any]] | None = None,
+             draft_config: Any = None) -> dict[str, Any]:
     """Merge the extraction of every file of one package (the forward spans two files in
     speculators). `server`: the running server's packages, asked only when this Python lacks
-    the package."""
+    the package. `draft_config`: the served draft's config.json, which picks the engine file."""
     version, where = None, "this Python"
     if files is None:
         root, version = package_dir(package)
@@ -169,7 +196,7 @@ def describe(package: str, files: list[Path] | None = None,
                         "reason": f"{package} is not installed in this Python {where}".rstrip()}
         if root is None:
             return {"package": package, "found": False, "reason": f"{package} is not installed in this Python"}
-        files = [root / rel for rel in FILES.get(package, ())]
+        files = engine_files(package, root, draft_config)
     try:
         present = [f for f in files if f.is_file()]
     except OSError as exc:
@@ -215,6 +242,32 @@ def _unreadable(package: str, version: str | None, path: Any, why: str,
             "reason": f"{path}: cannot be read ({why}); {fix}"}
 
 
+def _served_draft_config(args: dict, server_argv: Callable[[], list[str]]) -> dict[str, Any] | None:
+    """The draft's config.json: --var draft_model (a path or Hub id), else the model of the
+    running server's command line that looks like a draft."""
+    names = [args["draft_model"]] if args.get("draft_model") else []
+    if not names:
+        argv = server_argv()
+        names = [tok for word in argv for tok in _model_words(word)]
+    for name in names:
+        config = describe_model(name, with_tensors=False).get("config")
+        if isinstance(config, dict) and (args.get("draft_model") or looks_like_draft(config)):
+            return config
+    return None
+
+
+def _model_words(word: str) -> list[str]:
+    """Path-like values of one argv word: `--flag=value`, a JSON speculative config's "model"."""
+    value = word.split("=", 1)[1] if word.startswith("--") and "=" in word else word
+    if value.startswith("{"):
+        try:
+            spec = json.loads(value)
+        except ValueError:
+            return []
+        return [spec["model"]] if isinstance(spec, dict) and isinstance(spec.get("model"), str) else []
+    return [value] if ("/" in value or value.startswith("~")) and not value.startswith("-") else []
+
+
 def run(args: dict) -> dict:
     engine = (args.get("engine") or "").lower()
     ref_files = args.get("reference_files")
@@ -227,9 +280,15 @@ def run(args: dict) -> dict:
             asked.append(server_packages(choose_server(processes)) if processes else {})
         return asked[0]
 
+    def server_argv() -> list[str]:
+        processes = server_processes()
+        return choose_server(processes)["argv"] if processes else []
+
     reference = describe("speculators", [Path(p) for p in ref_files] if ref_files else None, server)
     if engine in ("sglang", "vllm") or eng_files:
-        served = describe(engine or "engine", [Path(p) for p in eng_files] if eng_files else None, server)
+        draft = _served_draft_config(args, server_argv) if engine in MODELS_DIR and not eng_files else None
+        served = describe(engine or "engine", [Path(p) for p in eng_files] if eng_files else None, server,
+                          draft_config=draft)
     else:
         served = {"package": engine or None, "found": False, "reason": "engine unknown: pass --var engine=sglang|vllm"}
     return {"args": args, "reference": reference, "engine": served}
