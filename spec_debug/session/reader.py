@@ -194,6 +194,9 @@ def iter_json_records(path: Path, stats: ReadStats,
         if shape == "pretty":
             yield from _pretty_records(iter_lines(path, stats), stats)
             return
+        if shape == "rollout":
+            yield from _rollout_records(path, stats)
+            return
         if shape in ("array", "loglines"):
             for index, lineno, obj in iter_json_array(path, stats, key="loglines" if shape == "loglines" else "messages"):
                 stats.records += 1
@@ -324,10 +327,42 @@ JSONL records in one JSON document (``GET /v1/session_ingress/session/<id>``; sa
 ``src/claude_code_transcripts/__init__.py`` ``fetch_session`` and ``tests/sample_session.json``)."""
 
 
+CODEX_TS_ROLLOUT = re.compile(rb'\{\s*"session"\s*:\s*\{\s*"timestamp"\s*:\s*"[^"\\]*"\s*,\s*"id"\s*:\s*"')
+"""A rollout of the TypeScript Codex CLI (spring and summer 2025, before the Rust CLI's
+envelope): one JSON document ``{"session": {timestamp, id, instructions, ...}, "items": [...]}``,
+the Responses API items of the whole session, written by ``JSON.stringify(..., null, 2)`` to
+``~/.codex/sessions/rollout-<date>-<id>.json`` (openai/codex ``codex-cli/src/utils/storage/
+save-rollout.ts``; its forks add model, provider or lastResponseId after ``timestamp`` and ``id``)."""
+_ROLLOUT_SESSION = re.compile(r'"session"\s*:\s*')
+_ROLLOUT_HEADER_BYTES = 1 << 20
+"""The session header holds the instructions (AGENTS.md and the like): a MiB is ample."""
+
+
+def _rollout_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+    """The records of a :data:`CODEX_TS_ROLLOUT` document: its session header, as the header
+    line of an unenveloped rollout reads (``{id, timestamp, instructions}``), then its items."""
+    head = read_head(path, _ROLLOUT_HEADER_BYTES).decode("utf-8", "replace")
+    found = _ROLLOUT_SESSION.search(head)
+    try:
+        header, _ = json.JSONDecoder().raw_decode(head, found.end()) if found else (None, 0)
+    except ValueError:
+        header = None  # a header longer than the window, or cut: the items are still read
+    stats.records += 1
+    if isinstance(header, dict):
+        stats.lines += 1
+        yield 0, 2, header
+    else:
+        stats.broken_json += 1
+    for index, lineno, obj in iter_json_array(path, stats, key="items"):
+        stats.records += 1
+        yield index + 1, lineno, obj
+
+
 def layout(path: Path) -> str:
     """How the file's JSON records are laid out, from its head: ``jsonl`` (one per line),
-    ``pretty`` (indented objects one after another), ``array`` (one JSON array of them) or
-    ``loglines`` (one array under ``{"loglines": ...}``, :data:`LOGLINES`).
+    ``pretty`` (indented objects one after another), ``array`` (one JSON array of them),
+    ``loglines`` (one array under ``{"loglines": ...}``, :data:`LOGLINES`) or ``rollout`` (a
+    TypeScript Codex CLI's session, :data:`CODEX_TS_ROLLOUT`).
 
     ``jq . session.jsonl > out.jsonl`` writes indented objects (``jq`` pretty-prints unless
     asked for --compact-output: jq manual), as do ``JSON.stringify(obj, null, 2)`` loops; the
@@ -345,6 +380,8 @@ def layout(path: Path) -> str:
     head = head.removeprefix(codecs.BOM_UTF8).lstrip()
     if LOGLINES.match(head):
         return "loglines"
+    if CODEX_TS_ROLLOUT.match(head):
+        return "rollout"
     first, newline, _ = head.partition(b"\n")
     if newline and first.strip() == b"{":
         return "pretty"

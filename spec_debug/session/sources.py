@@ -1127,6 +1127,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return _CONTINUE_INDEX, False, False  # Continue's list of its sessions (sessions.json): no transcript
     if reader.LOGLINES.match(stripped):
         return "claude-code", False, True  # a Claude Code web session: its records under "loglines"
+    if reader.CODEX_TS_ROLLOUT.match(stripped):
+        return "codex", False, True  # a TypeScript Codex CLI's rollout: {session, items} in one document
     lines = stripped.splitlines()
     first = lines[0]
     verdict, records = _sniff_spread(stripped, lines)
