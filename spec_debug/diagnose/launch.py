@@ -2313,21 +2313,38 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         refused.append(f"--speculative-eagle-topk {cfg.topk}: SGLang {engine_version} only accepts "
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
-    refused += _multi_layer_eagle_chain(cfg, eff, target_architecture)
+    refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
     return replace(eff, problems=refused + eff.problems) if refused else eff
 
 
-def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_architecture: str | None) -> list[str]:
+# SGLang's multi-layer EAGLE by release (the PyPI wheels): 0.5.7 added --enable-multi-layer-eagle
+# (0.5.6.post2's server_args.py has no such option); 0.5.7 .. 0.5.12 run the spec-v1
+# MultiLayerEagleWorker (multi_layer_eagle_worker.py) or, with overlap, MultiLayerEagleWorkerV2,
+# neither of which checks the draft tokens; 0.5.13 dropped the v1 worker, always runs
+# MultiLayerEagleWorkerV2 (speculative/spec_info.py `create_worker`) and its draft worker asserts
+# draft tokens == steps + 1 (multi_layer_eagle_worker_v2.py, MultiLayerEagleDraftWorker `__init__`;
+# the same in 0.5.14 .. 0.5.23).
+_SGLANG_MULTI_LAYER_SINCE = "0.5.7"
+_SGLANG_MULTI_LAYER_CHAIN_ASSERT_SINCE = "0.5.13"
+
+
+def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_architecture: str | None,
+                             engine_version: str | None = None) -> list[str]:
     """SGLang's `--enable-multi-layer-eagle` drafts one linear chain: its draft worker asserts
     `speculative_num_draft_tokens == speculative_num_steps + 1` at startup (sgl-project/sglang
     python/sglang/srt/speculative/multi_layer_eagle_worker_v2.py, MultiLayerEagleDraftWorker
-    `__init__`, which newer releases always run; sgl-project/sglang#36536, 0.5.18: the auto-chosen
+    `__init__`, from 0.5.13, which always runs it; sgl-project/sglang#36536, 0.5.18: the auto-chosen
     (5, 4, 8) of a Llama target fails it). The values checked are the ones that run: topk 1
-    already makes the draft tokens steps + 1. (The spec-v1 MultiLayerEagleWorker of
-    multi_layer_eagle_worker.py, at sgl-project/sglang 012a4a25, has no such assert and builds a
-    tree with topk; the release that first runs only the V2 worker is not pinned here, so an older
-    server with spec v2 off may start: the SGLang rules take the newest releases'.)"""
+    already makes the draft tokens steps + 1. A release before 0.5.13 has no such assert and
+    starts (its workers draft a tree with topk); one before 0.5.7 has no such option. `engine_version`
+    None: the newest releases' rule."""
     if cfg.engine != "sglang" or not _lookup(cfg.flags, ("enable-multi-layer-eagle",)):
+        return []
+    if engine_version is not None and not _release_at_least(engine_version, _SGLANG_MULTI_LAYER_SINCE):
+        return [f"--enable-multi-layer-eagle: SGLang {engine_version} has no such option (added in "
+                f"{_SGLANG_MULTI_LAYER_SINCE}): argparse exits with 'unrecognized arguments' and the server does not "
+                f"start (upgrade SGLang to {_SGLANG_MULTI_LAYER_SINCE} or later, or drop the flag)"]
+    if engine_version is not None and not _release_at_least(engine_version, _SGLANG_MULTI_LAYER_CHAIN_ASSERT_SINCE):
         return []
     steps, tokens = eff.num_steps, eff.num_draft_tokens
     if steps is None or tokens is None or tokens == steps + 1:
