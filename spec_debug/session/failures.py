@@ -563,6 +563,8 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     for i, (info, _, end) in enumerate(found):
         if not info.message and info.exception and info.exception.endswith("ChildFailedError"):
             info = _child_failed(info, output, end)
+        elif info.message[:3] == "at " and _TRITON_AT.match(info.message):
+            info.message = _with_triton_reason(info, output, end)
         # The chain's message sits between this exception and the next traceback, behind the
         # log prefix when a logger prefixes every line (vLLM, docker compose).
         between = output[end:found[i + 1][1]] if i + 1 < len(found) else ""
@@ -750,6 +752,41 @@ _TRITON_AT = re.compile(r"at \d+:\d+:$")
 _CONTINUES = re.compile(r"[ \t]|[\w.]*(?:Error|Exception|Exit|Interrupt)\b|\[(?:['\"\[]|-?\d+(?:\.\d+)?\s*[,\]])")
 
 
+# Triton's CompilationError shows up to 12 lines of the kernel's source under "at L:C:", a caret
+# under the column, then what is wrong: the error its code generator caught, as repr(e)
+# ("ValueError(\"arange's range must be a power of 2\")"; triton-lang/triton
+# python/triton/compiler/errors.py _format_message, code_generator.py visit_Call). The source
+# may hold blank lines; the message is the first line with words after the caret.
+_TRITON_CARET = re.compile(r"[ \t]*\^[ \t]*$")
+_TRITON_EXCERPT_LINES = 14  # 12 source lines, the caret, the message
+
+
+def _with_triton_reason(info: ErrorInfo, output: str, end: int) -> str:
+    """"at L:C:" with the reason Triton printed after the caret; the message alone when it
+    printed none (the cause it was raised from, above it, says why)."""
+    line_start = output.rfind("\n", 0, end) + 1
+    at = output.find(info.exception or "", line_start, end)
+    prefix = output[line_start:at] if at > line_start else ""
+    after_caret, pos = False, end + 1
+    for _ in range(_TRITON_EXCERPT_LINES + 1):
+        if pos >= len(output):
+            break
+        nl = output.find("\n", pos)
+        line = output[pos:nl if nl >= 0 else len(output)].rstrip("\r")
+        pos = (nl if nl >= 0 else len(output)) + 1
+        if prefix and line.startswith(prefix):
+            line = line[len(prefix):]
+        if after_caret and line.strip():
+            if line.startswith(_CHAIN_OR_HEADER):
+                break
+            return f"{info.message} {line.strip()}"[:300]
+        after_caret = after_caret or _TRITON_CARET.match(line) is not None
+    return info.message
+
+
+_CHAIN_OR_HEADER = ("Traceback (most recent call last)", *_CHAINED)
+
+
 def _with_next_line(info: ErrorInfo, output: str, end: int) -> str:
     if _TRITON_AT.match(info.message):
         return info.message
@@ -901,6 +938,8 @@ def _points_back(raised: ErrorInfo, causes: list[ErrorInfo]) -> bool:
 
 def _vaguer(info: ErrorInfo) -> bool:
     message = info.message.strip()
+    if _TRITON_AT.match(message):
+        return True  # Triton's "at L:C:" with no reason after it: where, never why
     return _VAGUE_MESSAGE.match(message) is not None and _GIVES_REASON.search(message) is None
 
 
