@@ -71,7 +71,8 @@ class ConsoleReporter(Reporter):
         self._multi_host = len(record.hosts) > 1
         self._print(
             f"[bold]spec-debug[/] running [cyan]{escape(record.playbook.name)}[/] on "
-            f"{len(record.hosts)} host(s) → {escape(record.run_id)}"
+            f"{len(record.hosts)} host(s) → {escape(record.run_id)}",
+            soft_wrap=True,  # the run id is pasted into `spec-debug report ID`: never folded inside it
         )
         if self.console.is_terminal and self._spinner and not self._gone:
             self._status = self.console.status("starting…")
@@ -134,9 +135,10 @@ class ConsoleReporter(Reporter):
 
     def host_finished(self, host: HostRecord) -> None:
         if host.status == "error":
-            self._print(f"[bold red]host {escape(host.name)} error:[/] {_shown(host.error or '')}")
+            # Not folded: a hint holds a command to paste (ssh-keygen -R HOST, a path to a key).
+            self._print(f"[bold red]host {escape(host.name)} error:[/] {_shown(host.error or '')}", soft_wrap=True)
             if host.hint:
-                self._print(f"  hint: {_shown(host.hint)}")
+                self._print(f"  hint: {_shown(host.hint)}", soft_wrap=True)
         elif host.status == "aborted" and host.error and host.name not in self._hosts_with_steps:
             # Stopped while connecting (Ctrl-C, SIGTERM at a stalled sshd): no step line names
             # the host, and the run ended on a bare "ABORTED: 0 error(s)".

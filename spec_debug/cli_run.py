@@ -250,8 +250,11 @@ def _quiet_on_broken_pipe(console: Console) -> None:
 
 
 def _say(console: Console, text: str) -> None:
+    # Never folded (soft_wrap), as cli_common.print_error: each line names paths and commands to
+    # paste, and rich's fold at 80 columns put a newline inside a long --out path in a CI log or
+    # a redirected stderr ("...2026/20261\n201T163020772Z-okp-b5c4552b/report.md").
     try:
-        console.print(text, highlight=False)
+        console.print(text, highlight=False, soft_wrap=True)
     except (OSError, ValueError):
         pass  # stderr is gone: the record and reports are written
 
