@@ -774,7 +774,9 @@ def _with_triton_reason(info: ErrorInfo, output: str, end: int) -> str:
         nl = output.find("\n", pos)
         line = output[pos:nl if nl >= 0 else len(output)].rstrip("\r")
         pos = (nl if nl >= 0 else len(output)) + 1
-        if prefix and line.startswith(prefix):
+        if prefix:
+            if not line.startswith(prefix):
+                break  # another process's line: the logger prefixes every line of the message
             line = line[len(prefix):]
         if after_caret and line.strip():
             if line.startswith(_CHAIN_OR_HEADER):

@@ -37,6 +37,13 @@ def test_the_reason_behind_a_vllm_log_prefix():
     assert err.message == "at 12:13: ValueError('NUM_DRAFT must be a power of 2')"
 
 
+def test_another_process_line_after_the_caret_is_no_reason():
+    prefix = "(EngineCore_DP0 pid=150) ERROR 02-23 02:23:19 [core.py:948] "
+    text = "".join(prefix + line + "\n" for line in _RAISED.splitlines()) + "(EngineCore_DP0 pid=150) Process EngineCore_DP0:\n"
+    [err] = extract_errors(text, exit_code=1)
+    assert err.message == "at 12:13:"
+
+
 def test_without_a_reason_the_cause_it_was_raised_from_is_the_error():
     # visit() raises CompilationError(src, node, None) from e: nothing after the caret
     [err] = extract_errors(_CAUSE + _RAISED, exit_code=1)
