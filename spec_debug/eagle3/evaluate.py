@@ -157,6 +157,59 @@ def _draft_index(model: Eagle3Draft, V: int, device: torch.device) -> Tensor:
     return index
 
 
+@dataclass
+class SampleTargets:
+    """What score_sample scores one sample against: it depends on the sample, the target head
+    and the draft's vocab maps, never on the layout or the norm flags."""
+
+    draft_t: Tensor  # [T] draft-vocab targets (-1: outside the draft vocab)
+    target_t: Tensor  # [T] target-vocab targets
+    loss_mask: Tensor  # [T] rows to score
+    reference: str
+    normed_detected: bool  # the final slot was found past the target's norm
+
+
+class TargetCache:
+    """Per-sample targets kept across evaluate() calls on the same Sample objects.
+
+    The layout probe scores tens of layouts (and the norm_before_residual check) on the same
+    samples: the target head's [rows, V] logits were computed again for each, about a fifth
+    of the probe's time. Keyed by the Sample object (kept alive here, so its id is not reused),
+    the device and the use_target / use_loss_mask switches."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple, tuple[Sample, SampleTargets]] = {}
+        self.computed = 0  # targets computed (not taken from the cache)
+
+    def get(self, sample: Sample, key: tuple, make) -> SampleTargets:
+        full_key = (id(sample), *key)
+        kept = self._kept.get(full_key)
+        if kept is not None and kept[0] is sample:
+            return kept[1]
+        targets = make()
+        self.computed += 1
+        self._kept[full_key] = (sample, targets)
+        return targets
+
+
+def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device,
+                    use_target: bool, use_loss_mask: bool) -> SampleTargets:
+    """The targets of `sample` as speculators' shift_batch aligns them (row t: position t+1)."""
+    model = loaded.model
+    input_ids = sample.token_ids[1:].to(device)  # [T]
+    loss_mask = sample.loss_mask[1:].to(device)  # [T]
+    if not use_loss_mask:
+        loss_mask = torch.ones_like(loss_mask)
+    last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
+    head = loaded.target_head if use_target else None
+    last_normed, detected = sample.final_normed, False
+    if head is not None and last is not None and not last_normed and head.already_normed(last):
+        last_normed = detected = True  # norming it again would change the argmax
+    draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
+                                                          last_normed)
+    return SampleTargets(draft_t, target_t, loss_mask, reference, detected)
+
+
 class PrecisionError(SpecDebugError):
     """The evaluation dtype cannot hold the inputs or activations (float16 overflow)."""
 
@@ -193,10 +246,11 @@ def _aux_float16_holds(name: str, states: Tensor, cast: Tensor, loss_mask: Tenso
 
 def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: NormFlags,
                  layout_positions: tuple[int, ...] | None = None, device: torch.device,
-                 use_target: bool = True, use_loss_mask: bool = True) -> str | None:
+                 use_target: bool = True, use_loss_mask: bool = True,
+                 targets: TargetCache | None = None) -> str | None:
     """Add one sample's counts. `layout_positions` index into `sample.slots` (default: all);
-    `use_loss_mask=False` scores every position. Returns the reference used, or None when the
-    sample is too short."""
+    `use_loss_mask=False` scores every position; `targets` keeps the sample's targets for the
+    next call on it. Returns the reference used, or None when the sample is too short."""
     model = loaded.model
     T0 = sample.length
     if T0 < 2:
@@ -206,17 +260,16 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     # shift_batch: input_ids[1:], hidden_states[:-1], verifier_last[1:], loss_mask[1:]
     input_ids = sample.token_ids[1:].to(device)  # [T]
     aux = slots[:-1].reshape(T0 - 1, -1).to(device=device, dtype=dtype)  # [T, A*Ht]
-    loss_mask = sample.loss_mask[1:].to(device)  # [T]
-    if not use_loss_mask:
-        loss_mask = torch.ones_like(loss_mask)
-    last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
-    head = loaded.target_head if use_target else None
-    last_normed = sample.final_normed
-    if head is not None and last is not None and not last_normed and head.already_normed(last):
-        last_normed = True  # norming it again would change the argmax
-        counts.final_normed_detected += 1
-    draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
-                                                          last_normed)
+
+    def make() -> SampleTargets:
+        return _sample_targets(loaded, sample, device=device, use_target=use_target,
+                               use_loss_mask=use_loss_mask)
+
+    found = (targets.get(sample, (str(device), use_target, use_loss_mask), make)
+             if targets is not None else make())
+    draft_t, target_t, loss_mask, reference = (found.draft_t, found.target_t, found.loss_mask,
+                                               found.reference)
+    counts.final_normed_detected += found.normed_detected
     if dtype == torch.float16:
         aux = _aux_float16_holds(sample.name, slots[:-1], aux, loss_mask)
 
@@ -323,8 +376,10 @@ def expected_accept_length(conditional: list[float]) -> float:
 def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
              flags: NormFlags | None = None, layout_positions: tuple[int, ...] | None = None,
              device: str | torch.device = "cpu", use_target: bool = True,
-             use_loss_mask: bool = True, progress=None) -> EvalResult:
-    """Score every sample; `progress(samples_done)` is called after each one."""
+             use_loss_mask: bool = True, progress=None,
+             targets: TargetCache | None = None) -> EvalResult:
+    """Score every sample; `progress(samples_done)` is called after each one; `targets`
+    (a TargetCache) reuses each sample's targets across calls on the same samples."""
     device = torch.device(device)
     flags = flags or loaded.model.reference_flags
     counts = Counts(steps, device)
@@ -332,7 +387,8 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
     started = time.perf_counter()
     for sample in samples:
         ref = score_sample(loaded, sample, counts, flags=flags, layout_positions=layout_positions,
-                           device=device, use_target=use_target, use_loss_mask=use_loss_mask)
+                           device=device, use_target=use_target, use_loss_mask=use_loss_mask,
+                           targets=targets)
         if ref:
             references.add(ref)
         if progress is not None:

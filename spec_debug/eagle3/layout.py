@@ -22,7 +22,7 @@ import torch
 from torch import Tensor
 
 from spec_debug.eagle3.data import Sample
-from spec_debug.eagle3.evaluate import PrecisionError, evaluate
+from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
 from spec_debug.eagle3.loading import LoadedDraft
 
 EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many candidates
@@ -150,12 +150,15 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     # (layout, norm_before_residual) -> step-0 accuracy: the flag check scores the configured
     # layout before the search does, and must not add a pass over the samples of its own
     scored: dict[tuple[tuple[int, ...], bool], float] = {}
+    # each sample's targets (the target head's logits over its rows) are the same for every
+    # layout and flag: computed once per sample, not once per layout scored
+    targets = TargetCache()
 
     def score(layout: tuple[int, ...]) -> float:
         key = (tuple(layout), flags.norm_before_residual)
         if key not in scored:
             result = evaluate(loaded, samples, steps=1, flags=flags, layout_positions=layout,
-                              device=device)
+                              device=device, targets=targets)
             references.add(result.reference)
             scored[key] = result.full_accuracy[0]
         return scored[key]
@@ -164,7 +167,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     flag_check = None
     if not untrained:
         flag_check = norm_before_residual_check(loaded, samples, configured, device,
-                                                accuracy0=score(configured))
+                                                accuracy0=score(configured), targets=targets)
         scored[(configured, not flags.norm_before_residual)] = flag_check["flipped_accuracy0"]
         if flag_check["ranked_with"] != flags.norm_before_residual:
             flags = replace(flags, norm_before_residual=flag_check["ranked_with"])
@@ -172,7 +175,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     final_check = None
     if not untrained and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
         final_check = final_slot_check(loaded, samples, configured, device,
-                                       accuracy0=score(configured), flags=flags)
+                                       accuracy0=score(configured), flags=flags,
+                                       targets=targets)
     ranked_configured = configured
     if final_check is not None:
         # rank the layouts again against the targets of the slot that holds the final layer;
@@ -219,7 +223,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
 
 def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
                                layout: tuple[int, ...] | None, device: str, *,
-                               accuracy0: float | None = None) -> dict[str, Any]:
+                               accuracy0: float | None = None,
+                               targets: TargetCache | None = None) -> dict[str, Any]:
     """The configured layout scored again with norm_before_residual the other way, and the
     value to rank the layouts with: the other one when it clearly fits the weights better.
 
@@ -235,9 +240,9 @@ def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
     flipped = replace(ours, norm_before_residual=not ours.norm_before_residual)
     if accuracy0 is None:
         accuracy0 = evaluate(loaded, samples, steps=1, flags=ours, layout_positions=layout,
-                             device=device).full_accuracy[0]
+                             device=device, targets=targets).full_accuracy[0]
     flipped_result = evaluate(loaded, samples, steps=1, flags=flipped, layout_positions=layout,
-                              device=device)
+                              device=device, targets=targets)
     other = flipped_result.full_accuracy[0]
     # a wide margin: an untrained draft scores noise either way. On few rows a margin in
     # accuracy alone is a hit or two (13 rows: 1 hit = 0.077), which a random draft gets by
@@ -255,7 +260,8 @@ def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
 def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],
                      configured: tuple[int, ...], device: str, *,
                      accuracy0: float | None = None,
-                     flags: Any = None) -> dict[str, Any] | None:
+                     flags: Any = None,
+                     targets: TargetCache | None = None) -> dict[str, Any] | None:
     """Which slot holds the target's final layer, when it is not the last one.
 
     speculators' loader feeds fc every slot but the last and takes the last as the verifier's
@@ -277,7 +283,7 @@ def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],
         if accuracy0 is None:
             accuracy0 = evaluate(loaded, samples, steps=1, flags=flags,
                                  layout_positions=tuple(configured),
-                                 device=device).full_accuracy[0]
+                                 device=device, targets=targets).full_accuracy[0]
     except PrecisionError:
         return None  # the evaluation itself says so
     best = None
