@@ -121,9 +121,40 @@ def _gated_full_attention(cfg: dict[str, Any], prefix: str) -> list[_Module]:
     return [_Module(q.part, q.name, 2 * q.params), *modules[1:]]
 
 
+def _runs_indexer(cfg: dict[str, Any], layer: int) -> bool:
+    """GLM-5 (glm_moe_dsa) layers marked "shared" reuse the previous layer's top-k and build no
+    indexer (transformers modeling_glm_moe_dsa.py GlmMoeDsaAttention: `indexer_types`, else the
+    `index_topk_pattern` F/S string, else every `index_topk_freq`-th layer after
+    `index_skip_topk_offset`); DeepSeek-V3.2 runs one in every layer."""
+    types = cfg.get("indexer_types")
+    if isinstance(types, list) and layer < len(types):
+        return types[layer] != "shared"
+    pattern = cfg.get("index_topk_pattern")
+    if isinstance(pattern, str) and layer < len(pattern):
+        return pattern[layer] != "S"
+    freq = max(int(cfg.get("index_topk_freq") or 1), 1)
+    offset = int(cfg.get("index_skip_topk_offset", 2) or 0)
+    return max(layer - offset + 1, 0) % freq == 0
+
+
+def _indexer(cfg: dict[str, Any], prefix: str, layer: int) -> list[_Module]:
+    """The lightning indexer of DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5; config
+    `index_n_heads`, `index_head_dim`): transformers modeling_deepseek_v32.py DeepseekV32Indexer
+    builds wq_b (q_lora_rank -> heads x head_dim), wk (H -> head_dim) and weights_proj (H -> heads)
+    and runs them for every decoded token to pick the top-k keys. Left out, a DeepSeek-V3.2 step
+    read 0.85B parameters fewer (64 heads x 128 over q_lora_rank 1536, 61 layers)."""
+    heads, dim, q_rank = cfg.get("index_n_heads"), cfg.get("index_head_dim"), cfg.get("q_lora_rank")
+    if not (heads and dim and q_rank and cfg.get("kv_lora_rank")) or not _runs_indexer(cfg, layer):
+        return []
+    h, n, d = int(cfg["hidden_size"]), int(heads), int(dim)
+    at = f"{prefix}.self_attn.indexer"
+    return [_Module("attention", f"{at}.wq_b", int(q_rank) * n * d), _Module("attention", f"{at}.wk", h * d),
+            _Module("attention", f"{at}.weights_proj", h * n)]
+
+
 def _token_mixer(cfg: dict[str, Any], prefix: str, layer: int) -> list[_Module]:
     if not _hybrid(cfg):
-        return _attention(cfg, prefix)
+        return _attention(cfg, prefix) + _indexer(cfg, prefix, layer)
     if _linear_attention_layer(cfg, layer):
         return _gated_delta_net(cfg, prefix)
     return _gated_full_attention(cfg, prefix)
