@@ -21,9 +21,9 @@ from typing import Any, Literal
 
 from spec_debug.diagnose.launch_errors import LaunchParseError
 from spec_debug.diagnose.launch_logged import logged_server_args
-from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREFIXES, ArgvReader, llm_config_argv,
-                                               markdown_table_argv, notebook_code, only_sglang_flags, only_vllm_flags,
-                                               pasted_argv, task_script)
+from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREFIXES, ArgvReader, dstack_unvalued_env,
+                                               llm_config_argv, markdown_table_argv, notebook_code, only_sglang_flags,
+                                               only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import parse_version
@@ -1637,6 +1637,27 @@ def _compose_unexpanded(error: _UnexpandedValue) -> LaunchParseError:
              "filled in), or the .env file's lines above the compose file")
 
 
+def _dstack_unvalued(error: LaunchParseError, command: Any) -> str | None:
+    """The dstack `env:` name with no value that the unexpanded flag value uses, or None."""
+    if not isinstance(error, _UnexpandedValue) or not isinstance(command, str):
+        return None
+    used = set(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", error.value))
+    return next((name for name in dstack_unvalued_env(command) if name in used), None)
+
+
+def _dstack_unexpanded(error: _UnexpandedValue, name: str) -> LaunchParseError:
+    """The same value in a dstack configuration whose `env:` lists the variable with no value:
+    dstack fills it in from `dstack apply -e NAME=value` or the environment `dstack apply` runs in
+    (dstack docs, "Environment variables"), not from this file (was: said as a shell expansion of
+    the server's start, and to read /proc of a server dstack runs in its own container)."""
+    return LaunchParseError(
+        f"{error.engine}: --{error.flag} holds {error.value!r}, and the dstack configuration's env: lists {name} "
+        f"with no value: dstack takes it from `dstack apply -e {name}=...` or the environment dstack apply runs in, "
+        "so the value the server runs with is not in this text",
+        hint=f"write the value in the configuration (env: - {name}=VALUE), or paste the -e {name}=... "
+             "the run was applied with")
+
+
 def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...]) -> str | None:
     value = _lookup(flags, aliases)
     return None if value is None or value is True else str(value)
@@ -1649,6 +1670,9 @@ def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchCo
     except LaunchParseError as shell_error:
         if isinstance(shell_error, _UnexpandedValue) and isinstance(command, str) and COMPOSE_SERVICES.search(command):
             raise _compose_unexpanded(shell_error) from None
+        unvalued = _dstack_unvalued(shell_error, command)
+        if unvalued is not None:
+            raise _dstack_unexpanded(shell_error, unvalued) from None
         logged = logged_server_args(command) if isinstance(command, str) else None
         if logged is not None:
             return _parse_argv(logged)

@@ -1001,6 +1001,24 @@ def _dstack_commands(text: str) -> str | None:
     return assignments + "\n".join(str(command) for command in doc["commands"] if isinstance(command, (str, int, float)))
 
 
+def dstack_unvalued_env(text: str) -> tuple[str, ...]:
+    """The names a dstack configuration's `env:` lists with no value (`- HF_TOKEN`, or a mapping's
+    `HF_TOKEN:` left empty): dstack takes them from `dstack apply -e NAME=value` or the environment
+    `dstack apply` runs in (dstack docs, "Environment variables": "If you don't assign a value to an
+    environment variable ... dstack will require the value to be passed via the CLI or set in the
+    current process"), so their values are not in the file. () for any other text."""
+    if _dstack_commands(text) is None:
+        return ()
+    env = yaml.safe_load(text).get("env")
+    if isinstance(env, dict):
+        names = [name for name, value in env.items() if value is None]
+    elif isinstance(env, list):
+        names = [item for item in env if isinstance(item, str) and "=" not in item]
+    else:
+        return ()
+    return tuple(str(name).strip() for name in names if re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", str(name)))
+
+
 def skypilot_run(text: str) -> str | None:
     """The `run:` script of a SkyPilot task YAML, its `envs:` written above it as the script's
     own assignments: SkyPilot exports them to `setup` and `run` (SkyPilot docs, "YAML
