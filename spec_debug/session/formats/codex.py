@@ -26,6 +26,7 @@ from pathlib import Path
 from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats import codex_code_mode as code_mode
 from spec_debug.session.formats import codex_tool_ends as tool_ends
+from spec_debug.session.formats import responses_tools
 from spec_debug.session.formats.common import (
     Cursor, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
 )
@@ -43,9 +44,11 @@ _QUIET_LINES = frozenset({"inter_agent_communication_metadata", "world_state", "
 RESPONSE_ITEM_TYPES = frozenset({
     "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
     "local_shell_call", "reasoning", "web_search_call",
-})
-"""Response items (openai/codex ``codex-rs/protocol/src/models.rs`` ``ResponseItem``) that
-only Codex writes as bare lines; a bare ``message`` is left out: OpenAI chat has it too."""
+}) | responses_tools.ITEM_TYPES
+"""Response items (openai/codex ``codex-rs/protocol/src/models.rs`` ``ResponseItem``, and the
+Responses API's shell and apply_patch tool items, :mod:`formats.responses_tools`) that only
+Codex or a program's saved Responses items hold as bare lines; a bare ``message`` is left out:
+OpenAI chat has it too."""
 _EXIT_TEXT = re.compile(r"(?:Process exited with code|Exit code:?|sandbox denied exec error, exit code:)\s+(-?\d+)")
 """The exit status a shell result states in its text. A command the sandbox stopped or that
 failed inside it comes back as ``failed in sandbox LinuxSeccomp with execution error: sandbox
@@ -463,8 +466,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         processes.call(name, _call_id(payload), command, args)
         yield event("tool_call", "assistant", tool_name=name, call_id=_call_id(payload),
                     command=command, text=text, path=path, spawn=spawn, host=host if command else None)
-    elif ptype in ("function_call_output", "custom_tool_call_output"):
-        call_id = _call_id(payload)
+    elif ptype in responses_tools.ITEM_TYPES and ptype != "local_shell_call_output":
+        yield from responses_tools.events(payload, ptype, event)
+    elif ptype in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
+        call_id = _call_id(payload) if ptype != "local_shell_call_output" else responses_tools.output_call_id(payload)
         if call_id in results_seen:
             return  # exec_command_end gave this result already
         output = payload.get("output")
