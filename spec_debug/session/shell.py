@@ -9,6 +9,7 @@ which is parsed again (a ``docker exec`` or a second ``ssh`` inside it).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -175,6 +176,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _gcloud_ssh(argv[argv.index("ssh") + 1:], _depth)
         elif prog == "srun":
             target = _srun(argv[1:], _depth)
+        elif prog == "aws" and "start-session" in argv[1:12]:
+            target = _ssm_session(argv[1:], _depth)
         elif prog == "mosh":
             target = _mosh(argv[1:], _depth)
         elif prog in ("su", "runuser") and len(argv) > 1:
@@ -629,6 +632,52 @@ def _srun(args: list[str], depth: int) -> Target | None:
     inner = " ".join(args[i:])
     nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
     return Target(host=node, container=nested.container, inner=nested.inner)
+
+
+# aws ssm start-session --target INSTANCE [--document-name DOC] [--parameters P] (AWS CLI
+# reference, ssm start-session; the Session Manager plugin opens a shell on the managed
+# instance, no sshd in between). AWS-StartInteractiveCommand and AWS-StartNonInteractiveCommand
+# run the "command" parameter there, given in the CLI's shorthand (command="nvidia-smi",
+# command=["nvidia-smi"]) or as JSON ({"command":["nvidia-smi"]}); a port forwarding document
+# runs nothing. The global options may come before "ssm".
+_AWS_ARG_OPTS = frozenset({"--target", "--document-name", "--parameters", "--reason", "--region", "--profile",
+                           "--output", "--endpoint-url", "--query", "--color", "--ca-bundle", "--cli-read-timeout",
+                           "--cli-connect-timeout", "--cli-binary-format"})
+_SSM_SHORTHAND = re.compile(r"""command=\[?\s*(?P<q>["']?)(?P<command>.*?)(?P=q)\s*\]?\s*$""", re.S)
+
+
+def _ssm_session(args: list[str], depth: int) -> Target | None:
+    options: dict[str, str] = {}
+    verbs, i = [], 0
+    while i < len(args):
+        name, eq, value = args[i].partition("=")
+        if name in _AWS_ARG_OPTS:
+            if not eq:
+                value = args[i + 1] if i + 1 < len(args) else ""
+                i += 1
+            options[name] = value
+        elif not args[i].startswith("-"):
+            verbs.append(args[i])
+        i += 1
+    instance = options.get("--target")
+    if verbs[:2] != ["ssm", "start-session"] or not instance:
+        return None
+    command = _ssm_command(options.get("--parameters", ""))
+    inner = parse_target(command, depth + 1) if command and depth < 4 else Target(inner=command)
+    return Target(host=instance, container=inner.container, inner=inner.inner)
+
+
+def _ssm_command(parameters: str) -> str:
+    """The "command" of start-session's --parameters, in JSON or the CLI's shorthand; "" for none."""
+    parameters = parameters.strip()
+    if parameters.startswith("{"):
+        try:
+            command = json.loads(parameters).get("command", "")
+        except (ValueError, AttributeError):
+            return ""
+        return " ".join(command) if isinstance(command, list) else str(command)
+    m = _SSM_SHORTHAND.match(parameters)
+    return m.group("command") if m else ""
 
 
 def _mosh(args: list[str], depth: int) -> Target | None:
