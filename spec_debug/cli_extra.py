@@ -45,30 +45,26 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def explain(
-        playbook: str = typer.Argument(..., help="A playbook file or shipped name", autocompletion=complete_playbooks),
+        playbook: str = typer.Argument(..., help="A playbook file or shipped name (a finding code: its catalog entry)",
+                                       autocompletion=complete_playbooks),
         fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
         """A walkthrough of a playbook for a newcomer: what each step checks and why."""
-        from dataclasses import asdict
-
-        from spec_debug.ansi import visible_controls
-        from spec_debug.explain import explain_playbook, render_explanation
         from spec_debug.playbook.loader import load_playbook
 
         output = dash_is_stdout(output_to)
         try:
             fmt = output_format(fmt, as_json, output)
-            loaded = load_playbook(playbook)
-            if fmt == "json":
-                data = explain_playbook(loaded)
-                data["steps"] = [asdict(s) for s in data["steps"]]
-                text = json.dumps(data, indent=2, default=str)
-            else:
-                # The walkthrough shows commands to be read before they run: a control in one is
-                # shown, not acted on by the terminal (ansi.visible_controls).
-                text = visible_controls(render_explanation(loaded, fmt), html=fmt == "html")
+            code = _finding_code(playbook)
+            if code is not None and output is None and fmt != "html":
+                # `explain SD101` (the code a report names): its catalog entry, as `findings SD101`
+                # gives it. It was "no playbook file 'SD101'" and the list of playbooks.
+                from spec_debug.diagnose.findings_cli import findings_command
+
+                raise typer.Exit(findings_command(code, fmt == "json"))
+            text = _finding_text(code, fmt) if code is not None else _walkthrough_text(load_playbook(playbook), fmt)
             if output:
                 from spec_debug.store import write_output
 
@@ -105,3 +101,46 @@ def register(app: typer.Typer) -> None:
             fail(exc)
         console.print("Walk through what each step checked: spec-debug explain perf_regression")
         raise typer.Exit(code)
+
+
+def _walkthrough_text(loaded, fmt: str) -> str:
+    from dataclasses import asdict
+
+    from spec_debug.ansi import visible_controls
+    from spec_debug.explain import explain_playbook, render_explanation
+
+    if fmt == "json":
+        data = explain_playbook(loaded)
+        data["steps"] = [asdict(s) for s in data["steps"]]
+        return json.dumps(data, indent=2, default=str)
+    # The walkthrough shows commands to be read before they run: a control in one is shown, not
+    # acted on by the terminal (ansi.visible_controls).
+    return visible_controls(render_explanation(loaded, fmt), html=fmt == "html")
+
+
+def _finding_code(argument: str) -> str | None:
+    """The catalog code `explain` was given (SD101, sd101, [SD101] pasted from a report), where no
+    file by that name is there to be a playbook."""
+    from spec_debug.diagnose.catalog import CATALOG
+    from spec_debug.diagnose.findings_cli import normalize_code
+
+    code = normalize_code(argument.strip()).upper()
+    if code not in CATALOG or Path(argument).expanduser().exists():
+        return None
+    return code
+
+
+def _finding_text(code: str, fmt: str) -> str:
+    """A catalog entry for `explain CODE -o FILE`: Markdown, JSON, or the Markdown in a page."""
+    import html
+
+    from spec_debug.diagnose.catalog import doc_as_dict, get_doc, render_entry_markdown
+
+    doc = get_doc(code)
+    if fmt == "json":
+        return json.dumps(doc_as_dict(doc), indent=2)
+    text = render_entry_markdown(doc)
+    if fmt != "html":
+        return text
+    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(code)}</title></head>\n"
+            f"<body><pre style=\"white-space: pre-wrap\">{html.escape(text)}</pre></body></html>")

@@ -98,11 +98,24 @@ def _find_playbook(name_or_path: str) -> Path:
         )
     names = shipped_playbook_names()
     close = difflib.get_close_matches(stem, names, n=1)
-    raise PlaybookError(
-        f"no playbook file {name_or_path!r} and no shipped playbook by that name",
-        path=name_or_path,
-        hint=f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}",
-    )
+    hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
+    if _FINDING_CODE.match(stem):
+        hint = _finding_code_hint(stem.upper().replace("-", ""), hint)
+    raise PlaybookError(f"no playbook file {name_or_path!r} and no shipped playbook by that name", path=name_or_path, hint=hint)
+
+
+_FINDING_CODE = re.compile(r"^SD-?\d{3}$", re.IGNORECASE)
+
+
+def _finding_code_hint(code: str, hint: str) -> str:
+    """`run SD101`, `explain SD901`: a finding code where a playbook goes."""
+    from spec_debug.diagnose.catalog import CATALOG
+
+    if code in CATALOG:
+        return f"{code} is a finding code: `spec-debug findings {code}` explains it; {hint}"
+    # SD901 and the like are a playbook's own (host_smoke's free disk): its walkthrough has them.
+    return (f"{code} is not in the finding catalog (`spec-debug findings` lists it); a code a playbook "
+            f"defines is in that playbook's walkthrough (`spec-debug explain PLAYBOOK`); {hint}")
 
 
 def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
