@@ -308,6 +308,21 @@ class _Processes:
     running: dict[str, str] = field(default_factory=dict)
     """session id -> call id of the command that started it."""
 
+    local_items: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """A ``local_shell_call``'s item id -> its call id."""
+
+    def local_shell_id(self, payload: dict) -> str | None:
+        """A ``local_shell_call``'s call id: its ``call_id``, else its item ``id``, which Codex
+        then answers under (openai/codex ``codex-rs/core`` takes ``call_id`` or ``id`` for a
+        ``LocalShellCall``; rollouts hold ``"call_id": null``). An output naming the item ``id``
+        (``local_shell_call_output{id}``, as the API's own shape and proxies write it) is the call's."""
+        call_id, item_id = _call_id(payload), payload.get("id")
+        if not isinstance(item_id, str):
+            return call_id
+        if call_id is not None and call_id != item_id:
+            _bounded(self.local_items, item_id, call_id)
+        return call_id or item_id
+
     def call(self, name: str, call_id: str | None, command: str | None, args) -> None:
         if call_id is None:
             return
@@ -463,13 +478,17 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             label = args.get("task_name") or args.get("message") or args.get("prompt") or ""
             kind = args.get("agent_type") or args.get("role") or ""
             spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
-        processes.call(name, _call_id(payload), command, args)
-        yield event("tool_call", "assistant", tool_name=name, call_id=_call_id(payload),
+        call_id = _call_id(payload) if ptype != "local_shell_call" else processes.local_shell_id(payload)
+        processes.call(name, call_id, command, args)
+        yield event("tool_call", "assistant", tool_name=name, call_id=call_id,
                     command=command, text=text, path=path, spawn=spawn, host=host if command else None)
     elif ptype in responses_tools.ITEM_TYPES and ptype != "local_shell_call_output":
         yield from responses_tools.events(payload, ptype, event)
     elif ptype in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
-        call_id = _call_id(payload) if ptype != "local_shell_call_output" else responses_tools.output_call_id(payload)
+        call_id = _call_id(payload)
+        if ptype == "local_shell_call_output":
+            call_id = responses_tools.output_call_id(payload)
+            call_id = processes.local_items.get(call_id, call_id)
         if call_id in results_seen:
             return  # exec_command_end gave this result already
         output = payload.get("output")
