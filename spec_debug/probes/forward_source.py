@@ -250,7 +250,10 @@ def _served_draft_config(args: dict, server_argv: Callable[[], list[str]]) -> di
         argv = server_argv()
         names = [tok for word in argv for tok in _model_words(word)]
     for name in names:
-        config = describe_model(name, with_tensors=False).get("config")
+        try:
+            config = describe_model(name, with_tensors=False).get("config")
+        except OSError:  # a folder this user may not enter: the default file is read instead
+            continue
         if isinstance(config, dict) and (args.get("draft_model") or looks_like_draft(config)):
             return config
     return None

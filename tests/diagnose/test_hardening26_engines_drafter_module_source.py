@@ -88,3 +88,11 @@ def test_the_draft_is_found_in_the_running_servers_speculative_config(tmp_path):
             json.dumps({"method": "eagle3", "model": draft_dir})]
     assert forward_source._served_draft_config({}, lambda: argv) == MLA
     assert engines.drafter_module("sglang", MLA) == "deepseek_eagle3"
+
+
+def test_a_draft_folder_that_cannot_be_entered_reads_the_default_file(monkeypatch):
+    def denied(name, with_tensors=None):
+        raise PermissionError(13, "Permission denied", name)
+
+    monkeypatch.setattr(forward_source, "describe_model", denied)
+    assert forward_source._served_draft_config({"draft_model": "/root/draft"}, lambda: []) is None
