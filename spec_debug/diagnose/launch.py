@@ -2350,6 +2350,12 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
 # the same in 0.5.14 .. 0.5.23).
 _SGLANG_MULTI_LAYER_SINCE = "0.5.7"
 _SGLANG_MULTI_LAYER_CHAIN_ASSERT_SINCE = "0.5.13"
+# Targets SGLang turns multi-layer EAGLE on for itself when the algorithm is EAGLE, flag or not
+# (0.5.13-0.5.14 server_args.py `_handle_model_specific_adjustments`, MIMO_V2_MODEL_ARCHS and
+# Step3p5ForCausalLM; 0.5.16-0.5.23 arg_groups/overrides.py and model_overrides/mimo_v2.py:
+# `enable_multi_layer_eagle = True` when speculative_algorithm == "EAGLE"). 0.5.23 adds GigaChat 3.5
+# and Step3p7 targets, not pinned to a release here, so left out.
+_SGLANG_MULTI_LAYER_TARGETS = ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM", "Step3p5ForCausalLM")
 
 
 def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_architecture: str | None,
@@ -2362,9 +2368,13 @@ def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_archi
     already makes the draft tokens steps + 1. A release before 0.5.13 has no such assert and
     starts (its workers draft a tree with topk); one before 0.5.7 has no such option. `engine_version`
     None: the newest releases' rule."""
-    if cfg.engine != "sglang" or not _lookup(cfg.flags, ("enable-multi-layer-eagle",)):
+    if cfg.engine != "sglang":
         return []
-    if engine_version is not None and not _release_at_least(engine_version, _SGLANG_MULTI_LAYER_SINCE):
+    written = bool(_lookup(cfg.flags, ("enable-multi-layer-eagle",)))
+    by_target = not written and cfg.algorithm == "EAGLE" and target_architecture in _SGLANG_MULTI_LAYER_TARGETS
+    if not (written or by_target):
+        return []
+    if written and engine_version is not None and not _release_at_least(engine_version, _SGLANG_MULTI_LAYER_SINCE):
         return [f"--enable-multi-layer-eagle: SGLang {engine_version} has no such option (added in "
                 f"{_SGLANG_MULTI_LAYER_SINCE}): argparse exits with 'unrecognized arguments' and the server does not "
                 f"start (upgrade SGLang to {_SGLANG_MULTI_LAYER_SINCE} or later, or drop the flag)"]
@@ -2380,7 +2390,9 @@ def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_archi
         # architecture not read, the (5, 4, 8) assumed is no ground to say the server fails
         return []
     chosen = " (auto-chosen)" if eff.auto_chosen else ""
-    return [f"--enable-multi-layer-eagle with {tokens} draft tokens and {steps} steps{chosen}: SGLang's multi-layer "
+    asked = (f"--speculative-algorithm EAGLE on a {target_architecture} target (SGLang turns multi-layer EAGLE on "
+             "for it)" if by_target else "--enable-multi-layer-eagle")
+    return [f"{asked} with {tokens} draft tokens and {steps} steps{chosen}: SGLang's multi-layer "
             f"EAGLE drafts one chain and asserts draft tokens == steps + 1 at startup (\"multi-layer EAGLE requires "
             f"speculative_num_draft_tokens == speculative_num_steps + 1, got {tokens} and {steps}\"): the server does "
             f"not start (set --speculative-eagle-topk 1 and --speculative-num-draft-tokens {steps + 1})"]
