@@ -292,6 +292,14 @@ class SshWords:
     hostname: str | None = None
 
 
+def _jump_host(value: str) -> str | None:
+    """The jump host of ``-J``/``ProxyJump``; "none" turns a configured one off (ssh_config(5),
+    ProxyJump: "Setting this option to none disables it"), as ``ssh -o ProxyJump=none gpu01``
+    does to reach a host directly: no host of that name."""
+    value = value.strip()
+    return None if not value or value.lower() == "none" else value
+
+
 def ssh_words(args: list[str]) -> SshWords:
     """ssh's words after the program name. OpenSSH reads options on both sides of the
     destination (``ssh gpu01 -p 2222 cmd``: ``ssh.c`` runs getopt again after taking the host;
@@ -322,7 +330,7 @@ def ssh_words(args: list[str]) -> SshWords:
             elif flag == "l":
                 user = value
             elif flag == "J":
-                jump = value
+                jump = _jump_host(value)
             elif flag == "o":
                 # ssh_config(5): "Keyword Argument" or "Keyword=Argument".
                 key, val = (_OPTION_SPLIT.split(value.strip(), 1) + [""])[:2]
@@ -332,7 +340,7 @@ def ssh_words(args: list[str]) -> SshWords:
                 elif key == "user":
                     user = val.strip()
                 elif key == "proxyjump":
-                    jump = val.strip()
+                    jump = _jump_host(val)
                 elif key == "hostname" and val.strip():
                     hostname = val.strip()  # ssh -o HostName=10.1.2.3 gpu01 connects to 10.1.2.3
         else:
@@ -382,11 +390,11 @@ def _scp(args: list[str]) -> Target | None:
                 if flag == "P" and value.isdigit():
                     port = int(value)
                 elif flag == "J":
-                    jump = value
+                    jump = _jump_host(value)
                 elif flag == "o":
                     key, val = (_OPTION_SPLIT.split(value.strip(), 1) + [""])[:2]
                     if key.lower() == "proxyjump":
-                        jump = val.strip()
+                        jump = _jump_host(val)
                     elif key.lower() == "port" and val.strip().isdigit():
                         port = int(val)
                     elif key.lower() == "hostname" and val.strip():
