@@ -11,6 +11,18 @@ from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
 
+# The trained-depth source of an MTP launch whose target config was read and names no MTP
+# module (launch_step.parse): the keys vLLM and SGLang count them by are absent.
+NO_MTP_MODULES = ("the target config read names no MTP modules (no num_nextn_predict_layers / "
+                  "mtp_num_hidden_layers)")
+
+
+def _mtp_asked(launch: LaunchConfig) -> str:
+    if launch.engine == "sglang":
+        return f"--speculative-algorithm {launch.algorithm} with no draft path"
+    return f"method {(launch.algorithm or 'mtp').lower()}"
+
+
 def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int | None,
                     at: Where = Where(), *, trained_source: str | None = None) -> list[Finding]:
     """SD101: one drafted token per round. Error when the draft was trained for more.
@@ -58,9 +70,13 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
         return [at.finding("SD101", evidence, facts, remediation=fix)]
     if trained_steps == 1:
         return []
-    evidence.append(f"{trained_source}: unknown (not in the target config, or its config.json was not "
-                    "found on the host)" if trained_source
-                    else "the draft config does not say how many steps it was trained for")
+    if trained_source == NO_MTP_MODULES:
+        evidence.append(f"{trained_source}: the target has no MTP module of its own for {_mtp_asked(launch)} "
+                        "to draft with (serve the MTP checkpoint of this model, or give a draft)")
+    else:
+        evidence.append(f"{trained_source}: unknown (not in the target config, or its config.json was not "
+                        "found on the host)" if trained_source
+                        else "the draft config does not say how many steps it was trained for")
     return [at.finding("SD101", evidence, facts, severity="warning")]
 
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import asdict, replace
 from typing import Any
 
-from spec_debug.diagnose.checks.launch_flags import (check_algorithm, check_draft_budget, check_dtype, check_num_steps,
+from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algorithm, check_draft_budget, check_dtype, check_num_steps,
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine, draft_block_size,
@@ -149,6 +149,11 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         # serves it as trained).
         steps = mtp_layers(target_raw)
         steps_source = "the target's MTP modules (num_nextn_predict_layers / mtp_num_hidden_layers)"
+        if isinstance(target_raw, dict) and steps is None:
+            # its config.json was read and names none: say so, not "unknown" (was: "not in the
+            # target config, or its config.json was not found", for Qwen3-4B-Instruct-2507 served
+            # with method qwen3_next_mtp, a target with no MTP module)
+            steps_source = NO_MTP_MODULES
     launch = {
         "found": True, "source": host.get("source"), "engine": cfg.engine,
         "target_model": cfg.target_model, "draft_model": cfg.draft_model, "algorithm": cfg.algorithm,

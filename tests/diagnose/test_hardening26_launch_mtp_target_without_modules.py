@@ -1,0 +1,35 @@
+"""An MTP launch whose target config was read and names no MTP module.
+
+`vllm serve Qwen/Qwen3-4B-Instruct-2507 --speculative-config '{"method":"qwen3_next_mtp",
+"num_speculative_tokens":1}'` (thomas9120/LLama-GUI#165): Qwen3-4B ships no MTP module
+(its config has neither num_nextn_predict_layers nor mtp_num_hidden_layers, the keys vLLM counts
+them by). SD101 said the depth was "unknown (not in the target config, or its config.json was not
+found on the host)" although the config was read; now it says the target has none to draft with.
+"""
+
+from __future__ import annotations
+
+from spec_debug.diagnose.steps import launch_step
+from spec_debug.probes.registry import ProbeContext
+
+COMMAND = ("vllm serve Qwen/Qwen3-4B-Instruct-2507 --port 8000 --host 127.0.0.1 --max-model-len 32768 "
+           "--default-chat-template-kwargs '{\"enable_thinking\":false}' "
+           "--speculative-config '{\"method\":\"qwen3_next_mtp\",\"num_speculative_tokens\":1}'")
+QWEN3_4B = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 2560,
+            "num_hidden_layers": 36, "vocab_size": 151936, "torch_dtype": "bfloat16"}
+
+
+def _sd101(models):
+    facts = launch_step.parse({"source": "var", "cmdline": COMMAND, "models": models})
+    ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=dict(facts))
+    (finding,) = [f for f in launch_step.check(ctx) if f.code == "SD101"]
+    return finding.evidence[-1]
+
+
+def test_a_read_target_config_without_mtp_modules_is_said():
+    line = _sd101({"Qwen/Qwen3-4B-Instruct-2507": {"path": "/hf/qwen3-4b", "config": QWEN3_4B}})
+    assert "names no MTP modules" in line and "method qwen3_next_mtp" in line and "unknown" not in line
+
+
+def test_an_unread_target_config_stays_unknown():
+    assert "unknown (not in the target config" in _sd101({})
