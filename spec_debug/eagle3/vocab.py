@@ -136,9 +136,10 @@ def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
         issues.append(VocabIssue("d2t_length", f"d2t has {len(offsets)} entries, draft vocab is "
                                  f"{draft_vocab_size}", {"d2t_length": len(offsets)}))
     mapped = [i + o for i, o in enumerate(offsets)]
-    selected = None
+    selected, t2d_length = None, None
     if t2d is not None:
-        selected = [i for i, flag in enumerate(_ints(t2d)) if flag]
+        flags = _ints(t2d)
+        selected, t2d_length = [i for i, flag in enumerate(flags) if flag], len(flags)
     out_of_range = [m for m in mapped if not 0 <= m < target_vocab_size]
     increasing = all(b > a for a, b in zip(mapped, mapped[1:]))
     looks_absolute = (
@@ -174,14 +175,44 @@ def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
                 "the training's vocab mapping was never loaded into it (export again with "
                 "--vocab-mapping <its vocab_mapping.pt>)" if initial else ""),
             {"initial_buffers": initial}))
-    if selected is not None and not looks_absolute and mapped != selected:
-        diff = next((i for i, (a, b) in enumerate(zip(mapped, selected)) if a != b),
-                    min(len(mapped), len(selected)))
-        issues.append(VocabIssue(
-            "d2t_t2d_mismatch", f"arange(DV) + d2t differs from t2d.nonzero() first at draft id "
-            f"{diff}", {"first_difference": diff, "mapped_count": len(mapped),
-                        "t2d_count": len(selected)}))
+    # a [V] t2d with one True too many or too few beside a d2t engines can serve: t2d is the
+    # broken map (its t2d_count line says so and rebuilds it), every id after the extra one
+    # would read as a d2t mismatch
+    t2d_miscounted = (selected is not None and draft_vocab_size is not None
+                      and t2d_length == target_vocab_size and len(selected) != draft_vocab_size
+                      and _consistent_map(mapped, draft_vocab_size, target_vocab_size))
+    if selected is not None and not looks_absolute and mapped != selected \
+            and not t2d_miscounted:
+        issues.append(_d2t_t2d_mismatch(mapped, selected))
     return VocabCheck("d2t_offsets", ok=not issues, issues=tuple(issues))
+
+
+def _consistent_map(mapped: list[int], draft_vocab_size: int, target_vocab_size: int) -> bool:
+    """arange(DV) + d2t is a map engines can serve: DV ids, strictly increasing, in [0, V)."""
+    return (len(mapped) == draft_vocab_size and all(0 <= m < target_vocab_size for m in mapped)
+            and all(b > a for a, b in zip(mapped, mapped[1:])))
+
+
+def _d2t_t2d_mismatch(mapped: list[int], selected: list[int]) -> VocabIssue:
+    """d2t and t2d of the same count naming different target ids. Engines map draft id i to
+    i + d2t[i] and never read t2d (vLLM llama_eagle3.py, SGLang llama_eagle3.py hot_token_id),
+    while speculators trains lm_head's row i on the verifier's row t2d.nonzero()[i]
+    (verifier_lm_head, speculators src/speculators/models/eagle3/core.py): at the ids where
+    they differ the engine proposes another token than the one the row was trained on."""
+    differing = [i for i, (a, b) in enumerate(zip(mapped, selected)) if a != b]
+    diff = differing[0] if differing else min(len(mapped), len(selected))
+    shown = (f" (d2t maps it to target id {mapped[diff]}, t2d selects {selected[diff]})"
+             if diff < min(len(mapped), len(selected)) else "")
+    return VocabIssue(
+        "d2t_t2d_mismatch",
+        f"arange(DV) + d2t differs from t2d.nonzero() at {len(differing)} of {len(mapped)} draft "
+        f"ids, first at draft id {diff}{shown}: engines map draft ids through d2t only, "
+        "speculators trained lm_head's rows on t2d's ids, so at those ids the engine proposes "
+        "another token than the row learned; save both from the training's vocab map "
+        "(--vocab-mapping), or rebuild d2t from t2d (d2t = t2d.nonzero() - arange(DV)) if t2d "
+        "is the one training used",
+        {"first_difference": diff, "mapped_count": len(mapped), "t2d_count": len(selected),
+         "differing": len(differing)})
 
 
 def t2d_as_ids(t2d: list[int], target_vocab_size: int) -> bool:
@@ -195,8 +226,12 @@ def t2d_as_ids(t2d: list[int], target_vocab_size: int) -> bool:
 
 
 def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: int,
-              draft_vocab_size: int, holds_ids: bool = False) -> VocabCheck:
-    """t2d has V entries and DV of them are True (speculators load_vocab_mappings)."""
+              draft_vocab_size: int, holds_ids: bool = False,
+              d2t_ids: list[int] | None = None,
+              t2d_ids: list[int] | None = None) -> VocabCheck:
+    """t2d has V entries and DV of them are True (speculators load_vocab_mappings).
+    `d2t_ids` / `t2d_ids` (arange(DV) + d2t, t2d.nonzero()): when d2t is a consistent map, a
+    t2d of the wrong count is compared with it and rebuilt from it."""
     if t2d_length is None:
         return VocabCheck("t2d", ok=True, skipped=True)
     issues = []
@@ -211,7 +246,9 @@ def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: 
                                  f"is {target_vocab_size}", {"t2d_length": t2d_length}))
     if t2d_count is not None and t2d_count != draft_vocab_size:
         issues.append(VocabIssue("t2d_count", f"t2d selects {t2d_count} ids, the draft vocab is "
-                                 f"{draft_vocab_size}", {"t2d_count": t2d_count}))
+                                 f"{draft_vocab_size}" + _t2d_against_d2t(
+                                     d2t_ids, t2d_ids, draft_vocab_size, target_vocab_size),
+                                 {"t2d_count": t2d_count}))
     return VocabCheck("t2d", ok=not issues, issues=tuple(issues))
 
 
@@ -275,6 +312,28 @@ class VocabReport:
                 "checks": [c.to_dict() for c in self.checks]}
 
 
+def _t2d_against_d2t(d2t_ids: list[int] | None, t2d_ids: list[int] | None,
+                     draft_vocab_size: int, target_vocab_size: int) -> str:
+    """The rest of the t2d_count line when d2t is a map engines can serve: which ids t2d adds
+    or lacks against it, and t2d rebuilt from it. speculators' load_vocab_mappings refuses
+    such a t2d ("t2d has N non-zero values, expected DV", src/speculators/model.py) and its
+    verifier_lm_head = lm_head[t2d] would have N rows, not DV; engines read only d2t."""
+    if d2t_ids is None or t2d_ids is None or not _consistent_map(
+            d2t_ids, draft_vocab_size, target_vocab_size):
+        return ""
+    served, kept = set(d2t_ids), set(t2d_ids)
+    extra, missing = sorted(kept - served), sorted(served - kept)
+    parts = ([f"{len(extra)} target id(s) d2t does not map ({_few(extra)})"] if extra else []) + (
+        [f"lacks {len(missing)} that d2t maps ({_few(missing)})"] if missing else [])
+    return (f"; against d2t (a consistent map of {draft_vocab_size} ids, what engines serve) it "
+            f"holds {' and '.join(parts) or 'the same ids'}: speculators refuses it on load; "
+            "rebuild t2d from d2t (t2d = zeros(V, dtype=bool); t2d[arange(DV) + d2t] = True)")
+
+
+def _few(ids: list[int]) -> str:
+    return ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
+
+
 def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
                      target_vocab_size: int, draft_vocab_size: int,
                      embed_rows: int | None = None,
@@ -292,7 +351,10 @@ def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
         check_d2t_offsets(d2t, target_vocab_size, t2d_mask, draft_vocab_size, d2t_dtype),
         check_t2d(len(t2d_list) if t2d_list is not None else None,
                   sum(1 for v in t2d_list if v) if t2d_list is not None else None,
-                  target_vocab_size, draft_vocab_size, holds_ids),
+                  target_vocab_size, draft_vocab_size, holds_ids,
+                  d2t_ids=target_ids_from_offsets(d2t) if d2t is not None else None,
+                  t2d_ids=([i for i, flag in enumerate(t2d_mask) if flag]
+                           if t2d_mask is not None else None)),
         check_embed_rows(embed_rows, target_vocab_size),
     )
     return VocabReport(target_vocab_size, draft_vocab_size, checks)
