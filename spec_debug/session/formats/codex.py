@@ -502,7 +502,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if isinstance(output, list):
             output = block_text(output)
         output = output if isinstance(output, str) else ""
-        agent_ref = None
+        agent_ref = declined = None
         if output.startswith("{"):
             # Newer Codex wraps shell output as {"output": ..., "metadata": {"exit_code": N}}.
             try:
@@ -520,11 +520,18 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     meta = wrapped.get("metadata") or {}
                     code = meta.get("exit_code") if isinstance(meta, dict) else None
                     output = wrapped["output"]
+                    declined = tool_ends.ts_declined(wrapped)
+                    if declined == "denied" and isinstance(meta.get("reason"), str) and meta["reason"]:
+                        output = meta["reason"]
             except ValueError:
                 pass
         if code is None:
             m = _EXIT_TEXT.search(output[:400])
             code = int(m.group(1)) if m else None
+        if declined is not None:
+            _remember(results_seen, call_id)
+            yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output), declined)
+            return
         if tool_ends.refused(output):
             # the model's copy of a call refused before it ran (older rollouts have no exec_command_end)
             _remember(results_seen, call_id)

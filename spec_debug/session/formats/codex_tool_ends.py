@@ -112,15 +112,16 @@ def refused(output: str) -> bool:
     return output[:1] in "epT" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED))
 
 
-def not_run(result: Event) -> Event:
+def not_run(result: Event, kind: str | None = None) -> Event:
     """``result`` as the end of a call that never ran: an error result with no exit status
     (Codex writes ``-1``), whose error is ``rejected`` when the person declined it at the
     approval prompt and ``denied`` when the permission system did (failures.NOT_RUN: no loop,
     no pivot, "not run" in the timeline). Codex says so in a structured field the text scan of
     the analysis never sees, so the finding is handed over with the event, as the scans of the
-    parallel reader hand theirs (``Event.extracted``); a refusal has no output to scan."""
+    parallel reader hand theirs (``Event.extracted``); a refusal has no output to scan. ``kind``:
+    who refused, when the result says so in a field of its own (:func:`ts_declined`)."""
     text = result.text.strip()
-    kind = "rejected" if text in USER_DECLINED else "denied"
+    kind = kind or ("rejected" if text in USER_DECLINED else "denied")
     message = text.splitlines()[0] if text else "declined before it ran"
     result.is_error, result.exit_code = True, None
     result.extracted = Extracted(errors=(ErrorInfo(kind, None, message[:300]),))
@@ -142,3 +143,21 @@ def _mcp_result(call_id: str, result) -> ToolEnd | None:
     is_error = ok.get("isError") is True or ok.get("is_error") is True
     content = ok.get("content")
     return ToolEnd(call_id, block_text(content) if isinstance(content, list) else "", is_error)
+
+
+_TS_DECLINED = "aborted"
+
+
+def ts_declined(wrapped: dict) -> str | None:
+    """Who refused a call of the TypeScript Codex CLI (2025) that never ran, from its output
+    ``{"output": "aborted", "metadata": {...}}`` (openai/codex ``codex-cli/src/utils/agent/
+    handle-exec-command.ts``): ``rejected`` for the person's no at the approval prompt
+    (``metadata: {}``), ``denied`` for the approval policy's refusal (``metadata: {error:
+    "command rejected", reason}``). A call cut by an interrupt is answered ``aborted`` with
+    ``exit_code: 1`` (``agent-loop.ts`` ``pendingAborts``): it did start, not a refusal."""
+    if wrapped.get("output") != _TS_DECLINED:
+        return None
+    meta = wrapped.get("metadata")
+    if not isinstance(meta, dict) or "exit_code" in meta:
+        return None
+    return "denied" if meta.get("error") == "command rejected" else "rejected" if not meta else None
