@@ -43,6 +43,12 @@ def is_server_argv(argv: list[str]) -> bool:
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
         if tok in _SERVER_MARKERS or ((base in ("sglang", "vllm") or tok in _CLI_MODULES) and nxt == "serve"):
             return True
+        if (base == "trl" and nxt == "vllm-serve") or tok.endswith("sglang/launch_server.py"):
+            # servers the audit reads (spec_debug.diagnose.launch `detect_engine`) that were not
+            # taken for one here: TRL's vLLM generation server (`trl vllm-serve`, huggingface/trl
+            # trl/scripts/vllm_serve.py) and SGLang's launch_server.py run by its path from a
+            # source tree (only under a sglang/ folder: another project's launch_server.py is not)
+            return True
     return False
 
 
