@@ -217,12 +217,15 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
         return None
     head = m.group("head")
     target = parse_target(head, depth)
-    if target.host is None or target.container:
-        return None  # a heredoc for a local program (`cat <<EOF > x`) or a container's
+    if target.host is None and target.container is None:
+        return None  # a heredoc for a local program (`cat <<EOF > x`)
+    # A container's shell reads it the same way (`docker exec -i sglang bash <<'EOF'`,
+    # `kubectl exec -i vllm-0 -- bash <<'EOF'`): split into words it read as "bash '<' '<' EOF
+    # nvidia-smi EOF", which the timeline showed and the categories read.
     segs = _segments_of(head)
     if len(segs) > 1:
         last = " ".join(map(_requote, segs[-1]))
-        if "$" not in last and parse_target(last, depth).host is None:
+        if "$" not in last and not _reaches_away(parse_target(last, depth)):
             return None  # `ssh gpu01 uptime; cat <<EOF > notes.txt`: the heredoc is the local cat's
     remote = target.inner.strip()
     if not remote or _STDIN_SHELL.fullmatch(remote):
@@ -231,6 +234,10 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
         return replace(target, inner=re.sub(r"(?m)^\t+", "", body) if m.group("dash") else body)
     q, word, dash = m.group("q"), m.group("word"), m.group("dash") or ""
     return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{m.group('tabs')}{word}")
+
+
+def _reaches_away(target: Target) -> bool:
+    return target.host is not None or target.container is not None
 
 
 _VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
