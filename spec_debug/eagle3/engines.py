@@ -700,6 +700,17 @@ DRAFTER_MODULES = {
 }
 
 
+# Norm flags each non-Llama drafter module reads at all (the version rows describe llama_eagle3.py
+# and qwen3_eagle3.py, which read the same ones). vLLM model_executor/models/deepseek_eagle3.py
+# (main, read 2026-12): norm_before_residual, fc_norm, norm_output from the config, no norm_before_fc
+# (no input_norm is built); SGLang python/sglang/srt/models/deepseek_eagle3.py: none, its first
+# layer always takes the residual before hidden_norm and fc is applied bare.
+_DRAFTER_FLAGS = {
+    ("vllm", "deepseek_eagle3"): frozenset({"norm_before_residual", "fc_norm", "norm_output"}),
+    ("sglang", "deepseek_eagle3"): frozenset(),
+}
+
+
 def drafter_module(engine: str, draft_config: Any) -> str:
     """The engine's eagle3 model file (stem) that runs this draft: vLLM routes a Qwen3 draft
     (a speculators one by its transformer_layer_config) to qwen3_eagle3 the way the fan-in
@@ -913,6 +924,8 @@ def effective_norm_flags(engine: str, version: str | None, draft_config: Any) ->
     speculators = is_speculators_format(raw)
     aspect = "honoured_flags_speculators" if speculators else "honoured_flags_eagle"
     honoured = convention(engine, aspect, version)
+    # an MLA draft runs deepseek_eagle3.py, which reads fewer flags than llama_eagle3.py
+    honoured = honoured & _DRAFTER_FLAGS.get((engine, drafter_module(engine, raw)), _ALL_FLAGS)
     defaults = convention(engine, "flag_defaults", version)
     since = _NESTED_NORM_BEFORE_FC_SINCE.get(engine)
     reads_nested = (not speculators and
