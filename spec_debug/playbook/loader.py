@@ -23,7 +23,7 @@ from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
-from spec_debug.playbook.number_text import check_numbers_as_text
+from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
     ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
@@ -295,6 +295,10 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
             return f"{field} is a number of seconds: write {field}: {seconds:g}"
         if re.fullmatch(r"\s*[-+]?\d+(\.\d*)?\s*", value):
             return "write the number without quotes"
+        meant = number_meant(value)
+        if meant is not None and (error_type == "float_type" or meant.lstrip("-+").isdigit()):
+            # `timeout: 1e3`, `retries: 0o3`: numbers to YAML 1.2 and JSON, text to YAML 1.1.
+            return f"YAML 1.1 reads {value.strip()} as text: write {field}: {meant}"
         return None
     if error_type == "string_type" and isinstance(value, list) and field in ("when", "until") and value \
             and all(isinstance(v, str) for v in value):
@@ -511,6 +515,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     hint=f"did you mean facts.{close_fact}? ({playbook.steps[first_capture.first[close_fact]].id!r} captures it)",
                 )
     check_numbers_as_text(playbook, document, source)
+    check_text_numbers(playbook, document, source)
 
 
 def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_ids: list[str], path: tuple[Any, ...],

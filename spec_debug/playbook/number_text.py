@@ -76,25 +76,71 @@ _ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes
 def _used_as_numbers(playbook: Playbook, names: set[str]) -> set[str]:
     """The vars among `names` that a `when:`, `until:` or `that:` compares with a number or
     computes with (`x >= min_rate`, `min_gb * 1024`)."""
+    return {name for step in playbook.steps for name in _step_number_uses(step, names)}
+
+
+def _step_number_uses(step: Any, names: set[str]) -> set[str]:
+    """`_used_as_numbers` for one step."""
     found: set[str] = set()
-    for step in playbook.steps:
-        for expression in [step.when, step.until, *(e.that for e in step.expect)]:
-            if not expression:
-                continue
-            try:
-                parsed = TEXT_ENV.parse("{{ " + expression + " }}")
-            except TemplateSyntaxError:
-                continue
-            operands = [o for c in parsed.find_all(nodes.Compare) for o in [c.expr, *(op.expr for op in c.ops)]
-                        if all(op.op not in ("in", "notin") for op in c.ops)]
-            operands += [side for a in parsed.find_all(_ARITHMETIC) for side in (a.left, a.right)]
-            for operand in operands:
-                if isinstance(operand, nodes.Name) and operand.name in names:
-                    found.add(operand.name)
-                elif (isinstance(operand, nodes.Getattr) and isinstance(operand.node, nodes.Name)
-                      and operand.node.name == "vars" and operand.attr in names):
-                    found.add(operand.attr)
+    for expression in [step.when, step.until, *(e.that for e in step.expect)]:
+        if not expression:
+            continue
+        try:
+            parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+        except TemplateSyntaxError:
+            continue
+        operands = [o for c in parsed.find_all(nodes.Compare) for o in [c.expr, *(op.expr for op in c.ops)]
+                    if all(op.op not in ("in", "notin") for op in c.ops)]
+        operands += [side for a in parsed.find_all(_ARITHMETIC) for side in (a.left, a.right)]
+        for operand in operands:
+            if isinstance(operand, nodes.Name) and operand.name in names:
+                found.add(operand.name)
+            elif (isinstance(operand, nodes.Getattr) and isinstance(operand.node, nodes.Name)
+                  and operand.node.name == "vars" and operand.attr in names):
+                found.add(operand.attr)
     return found
+
+
+# YAML 1.2 numbers that YAML 1.1 (PyYAML, which reads playbooks) leaves as text: an exponent
+# with no '.' or no sign (1e3, 1.5e3, 2e-5) and the 0o octal prefix (yaml.org/type/float.html
+# and int.html for 1.1; YAML 1.2.2, 10.3.2, for 1.2). JSON and Python read 1e3 as 1000 too.
+_EXPONENT_TEXT = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)[eE][-+]?\d+$")
+_OCTAL_TEXT = re.compile(r"^0o[0-7]+$")
+
+
+def check_text_numbers(playbook: Playbook, document: PositionedDocument, source: str) -> None:
+    """Refuse a var written as a number that YAML 1.1 reads as text, where an expression compares
+    or computes with it: `min_tokens: 1e3` with `that: facts.n > min_tokens` loaded, then failed
+    on every host ("min_tokens is the text '1e3', not a number") as SD003."""
+    meant = {name: number_meant(value) for name, value in playbook.vars.items() if isinstance(value, str)}
+    meant = {name: number for name, number in meant.items() if number is not None}
+    if not meant:
+        return
+    for step in playbook.steps:
+        for name in sorted(_step_number_uses(step, set(meant))):
+            line, column = document.position(("vars", name)) or (None, None)
+            written = playbook.vars[name]
+            raise PlaybookError(
+                f"var {name!r} is written {written}, which YAML 1.1 reads as text, not the number {meant[name]}: "
+                f"step {step.id!r} compares or computes with it, and would fail on every host",
+                path=source, line=line, column=column, key_path=f"vars.{name}",
+                hint=f"write it as a number YAML 1.1 reads: {name}: {meant[name]}",
+            )
+
+
+def number_meant(text: str) -> str | None:
+    """The YAML 1.1 spelling of the number `text` means in YAML 1.2, or None."""
+    text = text.strip()
+    if _OCTAL_TEXT.match(text):
+        return str(int(text[2:], 8))
+    if not _EXPONENT_TEXT.match(text):
+        return None
+    value = float(text)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    mantissa, exponent = f"{value:e}".split("e")  # 2e-5 -> '2.000000', '-05' -> 2.0e-5
+    mantissa = mantissa.rstrip("0")
+    return f"{mantissa}{'0' if mantissa.endswith('.') else ''}e{exponent[0]}{int(exponent[1:])}"
 
 
 def _strings(value: Any) -> list[str]:
