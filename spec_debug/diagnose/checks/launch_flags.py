@@ -24,11 +24,13 @@ def _mtp_asked(launch: LaunchConfig) -> str:
 
 
 def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int | None,
-                    at: Where = Where(), *, trained_source: str | None = None) -> list[Finding]:
+                    at: Where = Where(), *, trained_source: str | None = None,
+                    draft_unread: str | None = None) -> list[Finding]:
     """SD101: one drafted token per round. Error when the draft was trained for more.
 
     `trained_source` names where `trained_steps` comes from when the draft is not an EAGLE
-    checkpoint (an MTP target's own modules)."""
+    checkpoint (an MTP target's own modules); `draft_unread` says why the draft config was not
+    read, where that is known (its path a variable the text leaves unset)."""
     if launch.engine == "sglang" and launch.algorithm == "NGRAM":
         return _sglang_ngram_capped(eff, at)
     if launch.engine == "vllm" and trained_source and trained_steps:
@@ -76,7 +78,7 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
     else:
         evidence.append(f"{trained_source}: unknown (not in the target config, or its config.json was not "
                         "found on the host)" if trained_source
-                        else "the draft config does not say how many steps it was trained for")
+                        else draft_unread or "the draft config does not say how many steps it was trained for")
     return [at.finding("SD101", evidence, facts, severity="warning")]
 
 

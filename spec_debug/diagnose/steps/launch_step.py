@@ -348,11 +348,24 @@ def check(ctx: Any) -> list[Finding]:
             "--var server_cmdline='...' with the whole command (and --speculative-algorithm EAGLE3, or the "
             "algorithm the draft was trained for, if it is missing)")]
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
-                               trained_source=launch.get("trained_steps_source"))
+                               trained_source=launch.get("trained_steps_source"),
+                               draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
     findings += check_draft_budget(cfg, eff, at)
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
     findings += check_dtype(cfg, launch.get("draft_config"), launch.get("target_config"), at)
     return notes + record(ctx.facts, NS, findings)
+
+
+def _draft_path_unset(cfg: LaunchConfig, draft_raw: Any) -> str | None:
+    """Why the draft config was not read when its path is a variable left as written
+    (`--speculative-draft-model-path $DRAFT_MODEL_ID` under a dstack `env: - DRAFT_MODEL_ID`, which
+    dstack fills in from `dstack apply -e`; a script's variable set by the caller): not "the draft
+    config does not say", which reads as a config read and found wanting."""
+    if draft_raw is not None or not cfg.draft_model or not _EXPANSION_WORD.fullmatch(cfg.draft_model):
+        return None
+    return (f"the draft path is {cfg.draft_model}, a variable whose value is not in this text (the environment "
+            "the server starts in sets it: a dstack or compose env entry with no value, the caller of a script), "
+            "so the draft config, which says how many steps it was trained for, was not read")
 
 
 def _sglang_knobs_without_algorithm(cfg: LaunchConfig) -> list[str]:
