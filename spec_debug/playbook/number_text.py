@@ -173,6 +173,15 @@ def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | 
     """The error for a unit written after a number var's value (None when there is none)."""
     if type(default) not in (int, float) or not isinstance(value, str):
         return None
+    meant = number_meant(value)
+    if meant is not None:
+        # `min_tokens: 1e3` in a --var-file (YAML 1.1 text), `--var n=0o17`: 'e3' was taken for
+        # a unit and the hint said --var min_tokens=1, a thousand times less.
+        return UsageError(
+            f"--var {name}={value}: {name} is a number in the playbook (default {default}), and {value.strip()} "
+            f"is text to YAML 1.1 (a --var-file is read so), which its checks cannot compare",
+            hint=f"write the number as YAML 1.1 reads it: --var {name}={meant}, or {name}: {meant} in a --var-file",
+        )
     written = _NUMBER_WITH_UNIT.fullmatch(value)
     if written is None:
         return None

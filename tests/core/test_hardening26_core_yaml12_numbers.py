@@ -57,3 +57,14 @@ def test_a_step_field_written_so_gets_the_number_in_its_hint(write_playbook, fie
 
 def test_only_yaml12_number_spellings_are_taken_for_numbers():
     assert [number_meant(t) for t in ("e3", "1e", "0o8", "v1e3", "1.0", "12", "1.5e+20")] == [None] * 6 + ["1.5e+20"]
+
+
+@pytest.mark.parametrize("value, meant", [("1e3", "1000"), ("0o17", "15"), ("2e-5", "2.0e-5")])
+def test_such_a_value_for_a_number_var_is_not_taken_for_a_unit(value, meant):
+    # `min_tokens: 1e3` in a --var-file arrives as the text '1e3': 'e3' was read as a unit and
+    # the hint said --var min_tokens=1.
+    from spec_debug.playbook.number_text import number_given_with_unit
+
+    error = number_given_with_unit("min_tokens", value, 100)
+    assert error is not None and f"--var min_tokens={meant}," in error.hint and f"min_tokens: {meant} in a --var-file" in error.hint
+    assert "'GB' after it" in number_given_with_unit("min_free", "20GB", 20).message
