@@ -198,8 +198,13 @@ def parse_target(command: str, _depth: int = 0) -> Target:
 # command (`< < EOF nvidia-smi EOF`). The terminator of ``<<-`` may be indented by tabs (bash(1),
 # Here Documents). What follows the terminator runs where the session ran, as the commands
 # after any ssh of a command line do.
+# The rest of the first line ("tail") is the local side's: ``ssh gpu01 bash <<'EOF' 2>&1 | tail -n 20``
+# redirects and filters what comes back; ``cat <<'EOF' | ssh gpu01 bash`` pipes the script to ssh.
 _SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*<<(?P<dash>-)?[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)(?P=q)"
-                          r"[ \t]*\n(?P<body>.*?)\n(?P<tabs>(?(dash)\t*))(?P=word)(?:\n.*)?\Z", re.DOTALL)
+                          r"(?P<tail>[^\n]*)\n(?P<body>.*?)\n(?P<tabs>(?(dash)\t*))(?P=word)(?:\n.*)?\Z", re.DOTALL)
+# ``cat <<'EOF' | ssh gpu01 bash``: cat only passes the heredoc on
+_CAT_HEAD = re.compile(r"(?:.*[;&|][ \t]*)?cat(?:[ \t]+-)?")
+_PIPED_TAIL = re.compile(r"[ \t]*\|(?!\|)(?P<rest>[^|]*)$")
 # a shell that runs what it reads on stdin: the script can run as it is
 _STDIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da)?sh(?:\s+-s)?")
 
@@ -216,6 +221,8 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
     if m is None:
         return None
     head = m.group("head")
+    if _CAT_HEAD.fullmatch(head) and (piped := _PIPED_TAIL.match(m.group("tail"))):
+        head = piped.group("rest").strip()  # the script goes down the pipe: where it runs is there
     target = parse_target(head, depth)
     if target.host is None and target.container is None:
         return None  # a heredoc for a local program (`cat <<EOF > x`)
