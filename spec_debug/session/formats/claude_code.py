@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
-from spec_debug.session.formats import claude_layout, mcp_connector, server_tools
+from spec_debug.session.formats import claude_layout, cursor_stream, mcp_connector, server_tools
 from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
 from spec_debug.session.formats.compressed import transcript_stem
 from spec_debug.session.reader import iter_json_records
@@ -492,6 +492,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                 said = "; ".join(str(e) for e in errors[:3])
             return [event("system", "system", text=said or subtype.replace("_", " "), raw_type=RESULT_ERROR)]
         return [event("system", "system", text=result, raw_type=f"result:{subtype}")]
+    if isinstance(kind_of_line, str) and kind_of_line in cursor_stream.LINE_TYPES:
+        return cursor_stream.events(obj, event)  # Cursor CLI's stream-json, Claude Code's lines but these
     if kind_of_line == "attachment":
         noted = _queued_command(obj, event) or _hook_note(obj, event)
         if noted is not None:
