@@ -9,7 +9,8 @@ are read as those; its tools come on lines of their own, ``{"type": "tool_call",
 ``permissionDenied``, ``writePermissionDenied``) for a call that never ran; a tool of no known
 kind is ``{"function": {"name", "arguments"}}`` (the shapes as several independent runners'
 fixtures of the CLI's output write them, e.g. a ``-p`` run's auto-deny of a command not
-allowed). With ``--stream-partial-output`` the reasoning comes as ``thinking`` deltas. Read as
+allowed). With ``--stream-partial-output`` the reasoning comes as ``thinking`` deltas, kept as
+bookkeeping. Read as
 Claude Code lines of unknown types, the commands, exit codes and errors were lost.
 """
 
@@ -33,9 +34,9 @@ def events(obj: dict, event: Callable[..., Event]) -> list[Event]:
     """The events of one ``tool_call`` or ``thinking`` line (see the module doc)."""
     kind = obj.get("type")
     if kind == "thinking":
-        text = obj.get("text")
-        return [event("thinking", "assistant", text=text)] if isinstance(text, str) and text else \
-            [event("other", "assistant", raw_type=f"thinking:{obj.get('subtype')}")]
+        # a delta a few tokens long, as Claude Code's stream_event lines are: kept, not read as
+        # a thought each (a run writes thousands)
+        return [event("other", "assistant", raw_type=f"thinking:{obj.get('subtype')}")]
     holder = obj.get("tool_call") if isinstance(obj.get("tool_call"), dict) else {}
     name, call = _tool(holder)
     call_id = obj.get("call_id") if isinstance(obj.get("call_id"), str) else \
