@@ -10,8 +10,8 @@ are read as those; its tools come on lines of their own, ``{"type": "tool_call",
 kind is ``{"function": {"name", "arguments"}}`` (the shapes as several independent runners'
 fixtures of the CLI's output write them, e.g. a ``-p`` run's auto-deny of a command not
 allowed). With ``--stream-partial-output`` the reasoning comes as ``thinking`` deltas, kept as
-bookkeeping. Read as
-Claude Code lines of unknown types, the commands, exit codes and errors were lost.
+bookkeeping. Read as Claude Code lines of unknown types, the commands, exit codes and errors
+were lost.
 """
 
 from __future__ import annotations
