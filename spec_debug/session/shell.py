@@ -649,10 +649,14 @@ def _srun(args: list[str], depth: int) -> Target | None:
         if name in ("--nodelist", "-w") or word[:2] == "-w":
             node = value
         i += 1
-    if node is None:
-        return None
-    inner = " ".join(args[i:])
+    # srun execs its words as argv, no shell in between (as docker exec does): quoted again
+    # they read as the command line meant ("python3 -c 'import torch; ...'", not "python3 -c
+    # import torch; ...", which a distilled step ran as two broken commands)
+    inner = _exec_command(args[i:])
     nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
+    if node is None:
+        # no node named: where Slurm puts it is unknown, but an ssh inside still says where
+        return nested if nested.host is not None else None
     return Target(host=node, container=nested.container, inner=nested.inner)
 
 
