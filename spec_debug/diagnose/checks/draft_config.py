@@ -65,12 +65,62 @@ def rope_signature(cfg: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": rope.rope_type, "theta": rope.theta, "factor": factor}
 
 
+# The keys besides factor that shape each scaled RoPE's frequencies, with the value
+# transformers takes when one is absent (transformers modeling_rope_utils.py
+# `_compute_llama3_parameters`, `_compute_yarn_parameters`, `_compute_longrope_parameters`;
+# original_max_position_embeddings is filled in by config.rope_from_decoder as transformers'
+# standardize_rope_params does). A draft whose llama3 scaling copies the factor but keeps
+# another original_max_position_embeddings (a Llama 3.1 draft at 2048 for a target at 8192)
+# rotates every position but the first differently from the states the target captured.
+_SHAPING = {
+    "llama3": {"low_freq_factor": None, "high_freq_factor": None,
+               "original_max_position_embeddings": None},
+    "yarn": {"original_max_position_embeddings": None, "beta_fast": 32.0, "beta_slow": 1.0,
+             "attention_factor": None, "mscale": None, "mscale_all_dim": None,
+             "truncate": True},
+    "longrope": {"original_max_position_embeddings": None, "attention_factor": None,
+                 "short_factor": None, "long_factor": None},
+}
+
+
+def _scaling_diffs(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
+                   rope_type: str) -> list[str]:
+    """Evidence lines for the shaping keys of one rope type that draft and target set apart."""
+    defaults = _SHAPING.get(rope_type)
+    if not defaults:
+        return []
+    draft, target = _rope_params(draft_raw), _rope_params(target_raw)
+    lines = []
+    for key, default in defaults.items():
+        ours, theirs = draft.get(key, default), target.get(key, default)
+        if _as_number(ours) != _as_number(theirs):
+            lines.append(f"{rope_type} {key}: draft {ours}, target {theirs}")
+    return lines
+
+
+def _rope_params(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    key = next((k for k in ("transformer_layer_config", "text_config") if cfg.get(k)), None)
+    return dict(_rope_from(cfg[key] if key else cfg).params)
+
+
+def _as_number(value: Any) -> Any:
+    """1 and 1.0, "8192" and 8192 are the same setting; lists (longrope) compare whole."""
+    if isinstance(value, bool) or value is None or isinstance(value, (list, dict)):
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return value
+
+
 def check_rope(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
                at: Where = Where()) -> list[Finding]:
     """SD703: draft RoPE theta or scaling differs from the target's."""
     draft, target = rope_signature(draft_raw), rope_signature(target_raw)
     diffs = [f"{key}: draft {draft[key]}, target {target[key]}"
              for key in ("type", "theta", "factor") if draft[key] != target[key]]
+    if draft["type"] == target["type"]:
+        diffs += _scaling_diffs(draft_raw, target_raw, draft["type"])
     if not diffs:
         return []
     return [at.finding("SD703", diffs, {"draft": draft, "target": target})]
