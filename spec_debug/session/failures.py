@@ -189,7 +189,10 @@ _CURRENT_THREAD = re.compile(r'Current thread 0x[0-9a-fA-F]+ \(most recent call 
 # (``path.py:LINE: ExceptionType``, src/_pytest/_code/code.py ``ReprFileLocation``).
 # A collection error is "ERROR path.py" in the summary, its exception on an "E   Type: msg"
 # line after "path.py:LINE: in <module>" entries (the short traceback pytest prints).
-_PYTEST_FAILED = re.compile(r"^(?P<what>FAILED|ERROR) (?P<node>\S+\.py(?:::\S*)?)(?: - (?P<msg>.*))?\s*$", re.M)
+# A parametrized test's id keeps the spaces of its string parameters ("test_accept[eagle3 llama
+# 8b]", _pytest/python.py _idval: a str is used as is): inside its brackets the node id has spaces.
+_PYTEST_FAILED = re.compile(r"^(?P<what>FAILED|ERROR) (?P<node>\S+\.py(?:::(?:[^\s\[]|\[[^\]\n]*\]|\[)*)?)"
+                            r"(?: - (?P<msg>.*))?\s*$", re.M)
 _PYTEST_LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<type>[A-Za-z_][\w.]*)\s*$", re.M)
 _PYTEST_E_LINE = re.compile(r"^E\s+(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):\s?(?P<msg>.*)$", re.M)
 _PYTEST_ENTRY = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): in \S+\s*$", re.M)
