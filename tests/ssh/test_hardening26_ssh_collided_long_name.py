@@ -41,3 +41,10 @@ def test_a_non_ascii_folder_under_the_c_locale(tmp_path: Path, monkeypatch: pyte
     assert first.name == "config.json"
     assert second.name.startswith("%E6%8E%A8") and second.name.endswith(".json"), second.name
     assert len(second.name) <= 255, len(second.name)
+
+
+def test_a_name_of_254_bytes_met_a_third_time_takes_a_counter_that_fits(tmp_path: Path) -> None:
+    log = "x" * 250 + ".log"  # 254 bytes: the folder prefix and the counter (-2) both run over
+    taken = [_take(tmp_path, PurePosixPath(f"/mnt/{disk}/logs/{log}")) for disk in ("a", "b", "c")]
+    assert len({path.name for path in taken}) == 3
+    assert all(len(path.name.encode()) <= 255 and path.name.endswith(".log") for path in taken), [p.name for p in taken]
