@@ -998,7 +998,16 @@ def _dstack_commands(text: str) -> str | None:
     assignments = "".join(f"{name}={shlex.quote(str(value))}\n" for name, value in pairs
                           if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)) and isinstance(value, (str, int, float))
                           and not isinstance(value, bool))
-    return assignments + "\n".join(str(command) for command in doc["commands"] if isinstance(command, (str, int, float)))
+    commands = "\n".join(str(command) for command in doc["commands"] if isinstance(command, (str, int, float)))
+    return assignments + _DSTACK_INTERPOLATION.sub(lambda m: "${{" + m.group(1) + "}}", commands)
+
+
+# dstack fills `${{ run.args }}` (the arguments after `dstack apply -f FILE`), `${{ env.X }}` and
+# `${{ secrets.X }}` into the commands before a shell runs them (dstack docs, "Tasks": "Parametrize
+# tasks ... using ${{ run.args }}"; dstack's interpolator). Written without its spaces it is one
+# shell word, read as a shell expansion: where flags go, the flags it holds are not in the text
+# (was: three words, `${{`, `run.args`, `}}`, with no word said about them).
+_DSTACK_INTERPOLATION = re.compile(r"\$\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
 
 
 def dstack_unvalued_env(text: str) -> tuple[str, ...]:

@@ -222,7 +222,8 @@ def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | 
 # A whole word that is a shell expansion bash would have replaced (`$SPEC_ARGS`, `${MTP_ARGS}`,
 # `${EXTRA_ARGS:-}`, `"${ARGS[@]}"`), or a wrapper script's own arguments passed on (`"$@"`,
 # `$*`: the flags its caller gives): its value is not in the text.
-_EXPANSION_WORD = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[@*]|\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?|[@*])(?::?[-=+?][^}]*)?\})")
+_EXPANSION_WORD = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[@*]|\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?|[@*])(?::?[-=+?][^}]*)?\})"
+                             r"|\$\{\{[A-Za-z_][\w.]*\}\}")  # dstack's ${{ run.args }} (launch_pastes._dstack_commands)
 # Flags that take several values (argparse nargs): vLLM `--served-model-name NAME [NAME ...]`,
 # `--lora-modules`, SGLang `--lora-paths` (vllm/entrypoints/openai/cli_args.py, sglang
 # python/sglang/srt/server_args.py): the words after the first value are still its values.
@@ -292,10 +293,12 @@ def check(ctx: Any) -> list[Finding]:
         # a script's `${SPEC_ARGS}` given in the branches of an `if`/`case` (or by the caller's
         # environment): the flags it holds are the speculative settings, and they are not in this
         # text; an audit that says nothing would read as "no speculation, nothing wrong"
+        dstack = any(word.startswith("${{") for word in hidden)
         return notes + [not_checked(ctx, f"the server command has {', '.join(hidden)} where its flags go, "
-                                         "left as written (a script variable given more than one value, set by "
-                                         "the environment, or the script's own arguments): the speculative flags "
-                                         "it may hold were not read",
+                                         "left as written (" + ("dstack fills ${{ run.args }} in with the arguments "
+                                         "the run was started with, after the configuration file" if dstack else "a script variable "
+                                         "given more than one value, set by the environment, or the script's own "
+                                         "arguments") + "): the speculative flags it may hold were not read",
                                     "--var server_cmdline='...' with the server's flags written out "
                                     "(e.g. `ps -ww -o args -p PID` of the running server)")]
     engine = ctx.host_facts.get("engine", {})
