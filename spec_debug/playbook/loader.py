@@ -23,6 +23,7 @@ from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
+from spec_debug.playbook.status_words import STATUSES, unknown_status_word
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
@@ -531,6 +532,7 @@ def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_
             hint=f"test it in until: or expect: [{{that: ...}}]; an earlier step's is steps.STEP_ID.{used[0]}",
         )
     _check_step_result_fields(text, is_expression, step_id, earlier_ids, path, source, line, column)
+    _check_status_words(text, is_expression, step_id, path, source, line, column)
     for name in attributes_of(text, "steps", expression=is_expression):
         if name not in earlier_ids:
             close = difflib.get_close_matches(name, earlier_ids, n=1)
@@ -564,6 +566,21 @@ def _check_step_result_fields(text: str, is_expression: bool, step_id: str, earl
             hint=(f"write steps.{other}.{meant}" if meant else
                   f"a step's result has {', '.join(STEP_RESULT_FIELDS)} (e.g. steps.{other}.status == 'passed')"),
         )
+
+
+def _check_status_words(text: str, is_expression: bool, step_id: str, path: tuple[Any, ...], source: str,
+                        line: int | None, column: int | None) -> None:
+    """`steps.a.status == 'pass'`: false on every host, the step skipped everywhere, unsaid."""
+    found = unknown_status_word(text, expression=is_expression)
+    if found is None:
+        return
+    other, word, meant = found
+    raise PlaybookError(
+        f"step {step_id!r} compares steps.{other}.status with {word!r}, which no step's status is: "
+        f"the test is the same on every host",
+        path=source, line=line, column=column, key_path=dotted_path(path),
+        hint=(f"write {meant!r}; " if meant else "") + f"a step's status is one of {', '.join(STATUSES)}",
+    )
 
 
 def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,

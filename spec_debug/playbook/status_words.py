@@ -1,0 +1,72 @@
+"""A step's status compared with a word no status is: `when: steps.gpu.status == 'pass'`.
+
+The test is false on every host, so the step is skipped everywhere and the run passes, with
+nothing to say the condition was misspelt. The statuses are record.StepStatus; the words
+authors bring are Ansible's (`ok`, `changed`, `success`: docs.ansible.com, playbooks_tests
+"Task results") and CI's (`pass`, `fail`, `timed_out`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import get_args
+
+from jinja2 import TemplateSyntaxError, nodes
+
+from spec_debug.playbook.templating import TEXT_ENV
+from spec_debug.record import StepStatus
+
+STATUSES = get_args(StepStatus)
+
+# Words whose status is plain but not close in spelling.
+_MEANT = {"ok": "passed", "success": "passed", "succeeded": "passed", "changed": "passed", "green": "passed",
+          "timed_out": "timeout", "timedout": "timeout", "errored": "error", "skip": "skipped"}
+
+
+def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str | None] | None:
+    """(step id, the word, the status meant or None) for the first `steps.ID.status` compared
+    (==, !=, in, not in) with a string that is no status."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
+    except TemplateSyntaxError:
+        return None  # reported by the template checks
+    for compare in parsed.find_all(nodes.Compare):
+        operands = [compare.expr, *(op.expr for op in compare.ops)]
+        step_ids = [step for step in map(_status_of, operands) if step is not None]
+        if not step_ids:
+            continue
+        for word in (w for operand in operands for w in _words(operand)):
+            if word not in STATUSES:
+                return step_ids[0], word, _status_meant(word)
+    return None
+
+
+def _status_of(node: nodes.Node) -> str | None:
+    """ID of `steps.ID.status` or `steps['ID'].status`, else None."""
+    if not isinstance(node, nodes.Getattr) or node.attr != "status":
+        return None
+    inner = node.node
+    if isinstance(inner, nodes.Getattr) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps":
+        return inner.attr
+    if (isinstance(inner, nodes.Getitem) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps"
+            and isinstance(inner.arg, nodes.Const) and isinstance(inner.arg.value, str)):
+        return inner.arg.value
+    return None
+
+
+def _words(node: nodes.Node) -> list[str]:
+    if isinstance(node, nodes.Const) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (nodes.List, nodes.Tuple)):
+        return [item.value for item in node.items if isinstance(item, nodes.Const) and isinstance(item.value, str)]
+    return []
+
+
+def _status_meant(word: str) -> str | None:
+    lowered = word.strip().lower()
+    if lowered in STATUSES:
+        return lowered
+    if lowered in _MEANT:
+        return _MEANT[lowered]
+    close = difflib.get_close_matches(lowered, STATUSES, n=1, cutoff=0.6)
+    return close[0] if close else None

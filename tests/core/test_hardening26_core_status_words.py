@@ -1,0 +1,42 @@
+"""`when: steps.gpu.status == 'pass'`: a word no step's status is, refused at load.
+
+The comparison is false (or, with !=, true) on every host, so the step was skipped (or run)
+everywhere and the run passed with nothing to say the word was misspelt. A step's status is
+one of record.StepStatus; Ansible's `ok`/`success` and a capitalised `Failed` name the one meant.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spec_debug.errors import PlaybookError
+from spec_debug.playbook.loader import load_playbook
+
+PLAYBOOK = """name: p
+steps:
+  - id: gpu
+    run: nvidia-smi
+  - id: fallback
+    when: {when}
+    run: echo cpu
+"""
+
+
+@pytest.mark.parametrize("when, word, meant", [
+    ("steps.gpu.status == 'pass'", "pass", "'passed'"),
+    ("steps['gpu'].status in ['ok', 'failed']", "ok", "'passed'"),
+    ("'Failed' != steps.gpu.status", "Failed", "'failed'"),
+    ("steps.gpu.status == 'broken'", "broken", None),
+])
+def test_a_status_word_no_step_has_is_refused_where_it_is_written(write_playbook, when, word, meant):
+    with pytest.raises(PlaybookError) as raised:
+        load_playbook(write_playbook(PLAYBOOK.format(when=f'"{when}"')))
+    error = raised.value
+    assert (error.line, error.column) == (6, 11) and f"steps.gpu.status with {word!r}" in error.message, error
+    assert error.hint.endswith("one of passed, failed, error, skipped, timeout")
+    assert (f"write {meant};" in error.hint) if meant else not error.hint.startswith("write")
+
+
+def test_every_status_and_other_comparisons_load(write_playbook):
+    when = "steps.gpu.status in ('failed', 'error', 'timeout') or steps.gpu.status == 'skipped' or steps.gpu.stdout == 'ok'"
+    assert load_playbook(write_playbook(PLAYBOOK.format(when=f'"{when}"'))).playbook.steps[1].when == when
