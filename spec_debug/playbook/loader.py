@@ -23,7 +23,7 @@ from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
-from spec_debug.playbook.status_words import STATUSES, unknown_status_word
+from spec_debug.playbook.status_words import STATUSES, number_compared_with_text, number_hint, unknown_status_word
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
@@ -570,7 +570,15 @@ def _check_step_result_fields(text: str, is_expression: bool, step_id: str, earl
 
 def _check_status_words(text: str, is_expression: bool, step_id: str, path: tuple[Any, ...], source: str,
                         line: int | None, column: int | None) -> None:
-    """`steps.a.status == 'pass'`: false on every host, the step skipped everywhere, unsaid."""
+    """`steps.a.status == 'pass'`: false on every host, the step skipped everywhere, unsaid;
+    `exit_code == "0"`: a number against text, false on every host (a false SD001)."""
+    quoted = number_compared_with_text(text, expression=is_expression)
+    if quoted is not None:
+        field, word = quoted
+        raise PlaybookError(
+            f"step {step_id!r} compares {field}, a number, with the text {word!r}: no host's {field.rsplit('.', 1)[-1]} is text",
+            path=source, line=line, column=column, key_path=dotted_path(path), hint=number_hint(field, word),
+        )
     found = unknown_status_word(text, expression=is_expression)
     if found is None:
         return

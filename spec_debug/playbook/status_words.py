@@ -1,4 +1,5 @@
-"""A step's status compared with a word no status is: `when: steps.gpu.status == 'pass'`.
+"""A step's result compared with what it never is: `when: steps.gpu.status == 'pass'`, and
+`that: exit_code == "0"` (a number compared with text: a false SD001 on every host).
 
 The test is false on every host, so the step is skipped everywhere and the run passes, with
 nothing to say the condition was misspelt. The statuses are record.StepStatus; the words
@@ -70,3 +71,40 @@ def _status_meant(word: str) -> str | None:
         return _MEANT[lowered]
     close = difflib.get_close_matches(lowered, STATUSES, n=1, cutoff=0.6)
     return close[0] if close else None
+
+
+# A step's result fields that are numbers (runner/attempt.py, record.StepRecord).
+_NUMBER_FIELDS = ("exit_code", "attempts", "duration_s")
+
+
+def number_compared_with_text(text: str, *, expression: bool) -> tuple[str, str] | None:
+    """(`exit_code` or `steps.ID.exit_code` as written, the quoted word) for the first number
+    field of a step's result compared (==, !=, <, in, ...) with a string."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
+    except TemplateSyntaxError:
+        return None
+    for compare in parsed.find_all(nodes.Compare):
+        operands = [compare.expr, *(op.expr for op in compare.ops)]
+        fields = [field for field in map(_number_field, operands) if field is not None]
+        words = [w for operand in operands for w in _words(operand)]
+        if fields and words:
+            return fields[0], words[0]
+    return None
+
+
+def _number_field(node: nodes.Node) -> str | None:
+    if isinstance(node, nodes.Name) and node.name == "exit_code":
+        return "exit_code"
+    if isinstance(node, nodes.Getattr) and node.attr in _NUMBER_FIELDS:
+        step = _status_of(nodes.Getattr(node.node, "status", "load"))
+        return f"steps.{step}.{node.attr}" if step is not None else None
+    return None
+
+
+def number_hint(field: str, word: str) -> str:
+    try:
+        number = float(word)
+    except ValueError:
+        return f"{field} is a number ({'0 for success' if field.endswith('exit_code') else 'compare it with one'})"
+    return f"write the number without quotes: {word.strip()}, not {word!r}"

@@ -40,3 +40,28 @@ def test_a_status_word_no_step_has_is_refused_where_it_is_written(write_playbook
 def test_every_status_and_other_comparisons_load(write_playbook):
     when = "steps.gpu.status in ('failed', 'error', 'timeout') or steps.gpu.status == 'skipped' or steps.gpu.stdout == 'ok'"
     assert load_playbook(write_playbook(PLAYBOOK.format(when=f'"{when}"'))).playbook.steps[1].when == when
+
+
+@pytest.mark.parametrize("field, check, shown, hint", [
+    ("that", 'exit_code == "0"', "exit_code", "write the number without quotes: 0, not '0'"),
+    ("that", "steps.gpu.duration_s > '5.5'", "steps.gpu.duration_s", "write the number without quotes: 5.5, not '5.5'"),
+    ("that", "steps['gpu'].exit_code in ['0', '1']", "steps.gpu.exit_code", "write the number without quotes: 0, not '0'"),
+    ("until", "exit_code != 'ok'", "exit_code", "exit_code is a number (0 for success)"),
+])
+def test_a_result_number_compared_with_text_is_refused(write_playbook, field, check, shown, hint):
+    # `that: exit_code == "0"` was false on every host: a false SD001 'expected that ... observed False'.
+    text = (f"name: p\nsteps:\n  - id: gpu\n    run: nvidia-smi\n  - id: check\n    run: 'true'\n"
+            f"    retries: 1\n    {'until' if field == 'until' else 'expect'}: {check!r}\n")
+    if field == "that":
+        text = text.replace(f"    expect: {check!r}\n", f"    expect:\n      - that: {check!r}\n")
+    with pytest.raises(PlaybookError) as raised:
+        load_playbook(write_playbook(text))
+    error = raised.value
+    assert f"compares {shown}, a number, with the text" in error.message and error.hint == hint, error
+    assert error.line == 8 + (field == "that") and error.key_path.startswith("steps[1].")
+
+
+def test_numbers_and_text_fields_compared_as_written_load(write_playbook):
+    text = ("name: p\nsteps:\n  - id: gpu\n    run: nvidia-smi\n  - id: check\n    run: 'true'\n    expect:\n"
+            "      - that: exit_code == 0 and steps.gpu.exit_code in [0, 1] and steps.gpu.stdout != '0'\n")
+    load_playbook(write_playbook(text))
