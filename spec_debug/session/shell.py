@@ -718,7 +718,11 @@ def _mosh(args: list[str], depth: int) -> Target | None:
     rest = args[i + 1:]
     if rest[:1] == ["--"]:
         rest = rest[1:]
-    return Target(host=host, user=user or None, inner=" ".join(rest))
+    # mosh shell-quotes the command's words for mosh-server, which execs them as argv (mobile-shell/
+    # mosh scripts/mosh.pl: shell_quote( @server )): unlike ssh's, they stay words
+    inner = _exec_command(rest) if rest else ""
+    nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
+    return Target(host=host, user=user or None, container=nested.container, inner=nested.inner)
 
 
 # su(1) and runuser(1) (util-linux): options that take a value when written apart from it.
