@@ -692,11 +692,12 @@ def _is_vllm_qwen3_drafter(view: Mapping[str, Any]) -> bool:
 # model_executor/models/registry.py _SPECULATIVE_DECODING_MODELS (0.24.0 .. 0.33.0):
 # Eagle3Qwen3ForCausalLM / PeagleQwen3ForCausalLM -> qwen3_eagle3, Eagle3DeepseekV2ForCausalLM /
 # Eagle3DeepseekV3ForCausalLM -> deepseek_eagle3; SGLang python/sglang/srt/models/deepseek_eagle3.py
-# EntryClass Eagle3DeepseekV2ForCausalLM (its own MLA layer, which reads no norm flag).
+# EntryClass [Eagle3DeepseekV2ForCausalLM, Eagle3DeepseekV3ForCausalLM] (the V3 class a bare
+# alias of V2: its own MLA layer, which reads no norm flag).
 DRAFTER_MODULES = {
     "vllm": {"Eagle3Qwen3ForCausalLM": "qwen3_eagle3", "PeagleQwen3ForCausalLM": "qwen3_eagle3",
              "Eagle3DeepseekV2ForCausalLM": "deepseek_eagle3", "Eagle3DeepseekV3ForCausalLM": "deepseek_eagle3"},
-    "sglang": {"Eagle3DeepseekV2ForCausalLM": "deepseek_eagle3"},
+    "sglang": {"Eagle3DeepseekV2ForCausalLM": "deepseek_eagle3", "Eagle3DeepseekV3ForCausalLM": "deepseek_eagle3"},
 }
 
 

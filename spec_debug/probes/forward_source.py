@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import importlib.util
 import io
-import json
 import sys
 import tokenize
 from pathlib import Path
@@ -24,7 +23,8 @@ from typing import Any, Callable
 from spec_debug.eagle3 import engines
 from spec_debug.probes.engine_info import installed_version, server_packages
 from spec_debug.probes.hostfiles import describe_model, looks_like_draft
-from spec_debug.probes.launch_flags import choose_server, server_processes
+from spec_debug.probes.launch_flags import (ServerView, _model_refs, choose_server, find_models,
+                                            server_processes, server_view)
 
 NORM_FLAGS = ("norm_before_residual", "norm_before_fc", "fc_norm", "norm_output")
 # A flag is implemented where its name appears, or the module it creates (speculators builds
@@ -242,33 +242,24 @@ def _unreadable(package: str, version: str | None, path: Any, why: str,
             "reason": f"{path}: cannot be read ({why}); {fix}"}
 
 
-def _served_draft_config(args: dict, server_argv: Callable[[], list[str]]) -> dict[str, Any] | None:
+def _served_draft_config(args: dict, server_argv: Callable[[], list[str]],
+                         view: ServerView | None = None) -> dict[str, Any] | None:
     """The draft's config.json: --var draft_model (a path or Hub id), else the model of the
-    running server's command line that looks like a draft."""
-    names = [args["draft_model"]] if args.get("draft_model") else []
-    if not names:
+    running server's command line that looks like a draft, read the way the launch probe reads
+    it (launch_flags: `--flag=value`, a JSON speculative config's "model") and looked up where
+    the server looks (`view`: its working directory, its Hub cache, its container's
+    filesystem; a draft at /models/draft inside vllm/vllm-openai is not the host's)."""
+    try:
+        if args.get("draft_model"):
+            config = describe_model(args["draft_model"], with_tensors=False).get("config")
+            return config if isinstance(config, dict) else None
         argv = server_argv()
-        names = [tok for word in argv for tok in _model_words(word)]
-    for name in names:
-        try:
-            config = describe_model(name, with_tensors=False).get("config")
-        except OSError:  # a folder this user may not enter: the default file is read instead
-            continue
-        if isinstance(config, dict) and (args.get("draft_model") or looks_like_draft(config)):
-            return config
-    return None
-
-
-def _model_words(word: str) -> list[str]:
-    """Path-like values of one argv word: `--flag=value`, a JSON speculative config's "model"."""
-    value = word.split("=", 1)[1] if word.startswith("--") and "=" in word else word
-    if value.startswith("{"):
-        try:
-            spec = json.loads(value)
-        except ValueError:
-            return []
-        return [spec["model"]] if isinstance(spec, dict) and isinstance(spec.get("model"), str) else []
-    return [value] if ("/" in value or value.startswith("~")) and not value.startswith("-") else []
+        models = find_models(_model_refs(argv), argv, view)
+    except OSError:  # a folder this user may not enter: the default file is read instead
+        return None
+    drafts = [info["config"] for info in models.values()
+              if isinstance(info.get("config"), dict) and looks_like_draft(info["config"])]
+    return drafts[0] if drafts else None
 
 
 def run(args: dict) -> dict:
@@ -277,19 +268,28 @@ def run(args: dict) -> dict:
     eng_files = args.get("engine_files")
     asked: list[dict[str, Any]] = []
 
+    chosen: list[dict[str, Any]] = []
+
+    def server_process() -> dict[str, Any]:
+        if not chosen:
+            processes = server_processes()
+            chosen.append(choose_server(processes) if processes else {})
+        return chosen[0]
+
     def server() -> dict[str, Any]:
         if not asked:
-            processes = server_processes()
-            asked.append(server_packages(choose_server(processes)) if processes else {})
+            process = server_process()
+            asked.append(server_packages(process) if process else {})
         return asked[0]
 
-    def server_argv() -> list[str]:
-        processes = server_processes()
-        return choose_server(processes)["argv"] if processes else []
+    def served_draft() -> dict[str, Any] | None:
+        process = server_process() if not args.get("draft_model") else {}
+        view = server_view(process["pid"]) if process.get("pid") else None
+        return _served_draft_config(args, lambda: process.get("argv") or [], view)
 
     reference = describe("speculators", [Path(p) for p in ref_files] if ref_files else None, server)
     if engine in ("sglang", "vllm") or eng_files:
-        draft = _served_draft_config(args, server_argv) if engine in MODELS_DIR and not eng_files else None
+        draft = served_draft() if engine in MODELS_DIR and not eng_files else None
         served = describe(engine or "engine", [Path(p) for p in eng_files] if eng_files else None, server,
                           draft_config=draft)
     else:
