@@ -33,3 +33,13 @@ def test_a_read_target_config_without_mtp_modules_is_said():
 
 def test_an_unread_target_config_stays_unknown():
     assert "unknown (not in the target config" in _sd101({})
+
+
+def test_targets_whose_modules_are_counted_otherwise_stay_unknown():
+    # MiniMax-M3 counts them as num_mtp_modules, Step-3.5 gets one from vLLM by default
+    # (vllm/config/speculative.py hf_config_override): not "names no MTP modules"
+    minimax = {**QWEN3_4B, "architectures": ["MiniMaxM3SparseForConditionalGeneration"], "num_mtp_modules": 1}
+    step = {**QWEN3_4B, "architectures": ["Step3p5ForCausalLM"], "model_type": "step3p5"}
+    for config in (minimax, step):
+        assert "unknown (not in the target config" in _sd101({"Qwen/Qwen3-4B-Instruct-2507": {"path": "/hf/x",
+                                                                                              "config": config}})

@@ -61,6 +61,26 @@ def mtp_layers(config: dict[str, Any] | None) -> int | None:
     return None
 
 
+# Targets whose MTP modules the engines count without the keys above: vLLM's
+# SpeculativeConfig.hf_config_override (vllm-project/vllm vllm/config/speculative.py) gives
+# Step-3.5/3.7, LongCat-Flash and MiniMax-M3 one by default (or num_mtp_modules), MiMo-V2 a fixed
+# count, a Gemma 4 assistant one, Inkling its mtp_config's.
+_MTP_COUNTED_OTHERWISE = re.compile(r"step3p|longcat|mimo|minimax|gemma4|inkling", re.I)
+
+
+def names_no_mtp(config: Any) -> bool:
+    """A target config that was read and says nothing of MTP modules: no key naming mtp or nextn
+    (at the top, in text_config or another nested section) and not a family whose engines count
+    them otherwise. False when the config was not read."""
+    if not isinstance(config, dict):
+        return False
+    kinds = [config.get("model_type"), *(config.get("architectures") or [])]
+    if any(isinstance(kind, str) and _MTP_COUNTED_OTHERWISE.search(kind) for kind in kinds):
+        return False
+    sections = [config, *(value for value in config.values() if isinstance(value, dict))]
+    return not any(re.search(r"mtp|nextn", str(key), re.I) for section in sections for key in section)
+
+
 def serves_own_mtp(cfg: LaunchConfig) -> bool:
     """The draft is the target's own MTP module, loaded from the target checkpoint.
 
@@ -149,7 +169,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         # serves it as trained).
         steps = mtp_layers(target_raw)
         steps_source = "the target's MTP modules (num_nextn_predict_layers / mtp_num_hidden_layers)"
-        if isinstance(target_raw, dict) and steps is None:
+        if steps is None and names_no_mtp(target_raw):
             # its config.json was read and names none: say so, not "unknown" (was: "not in the
             # target config, or its config.json was not found", for Qwen3-4B-Instruct-2507 served
             # with method qwen3_next_mtp, a target with no MTP module)
