@@ -164,6 +164,19 @@ SGLANG_DEEPSEEK_FAMILY = frozenset({
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
     "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "Glm4MoeLiteForCausalLM"})
 SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
+# Targets whose aux capture never happens on SGLang: Qwen3.5 (qwen3_5.py) inherits
+# Qwen3VLForConditionalGeneration.set_eagle3_layers_to_capture, which writes the id list
+# `layers_to_capture` that Qwen3-VL's decoder loop reads, while Qwen3_5ForCausalLM.forward collects
+# aux states only from layers flagged `_is_layer_to_capture` (set by set_dflash_layers_to_capture
+# alone). No state is captured, and EAGLE3 fails in CUDA graph capture with "ValueError: too many
+# values to unpack (expected 2)" (qwen3_vl.py forward): sgl-project/sglang#38307 (open on
+# 2026-09-07, "crashes on current main"; #23569 and #25408 closed unmerged). Qwen3-Next
+# (qwen3_next.py) flags its layers itself and captures like Llama ([val + 1 for val in ids]).
+SGLANG_NO_AUX_CAPTURE = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"})
+_NO_AUX_CAPTURE_SOURCE = (
+    "sgl-project/sglang python/sglang/srt/models/qwen3_5.py: Qwen3_5ForConditionalGeneration takes qwen3_vl.py's set_eagle3_layers_to_capture, "
+    "which never flags a layer `_is_layer_to_capture`, so a Qwen3.5 target captures nothing and EAGLE3 "
+    "fails at startup (ValueError: too many values to unpack); sgl-project/sglang#38307")
 # vLLM deepseek_v2.py (and the models that wrap it) keep their own capture loop, never the
 # EagleModelMixin one.
 VLLM_DEEPSEEK_FAMILY = frozenset({
@@ -785,9 +798,12 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         used_default = False
     embed_ok = convention(engine, "captures_embedding", version, arch)
     final_ok = convention(engine, "captures_final", version, arch)
+    captures = capture_failure(engine, arch) is None
+    if not captures:
+        sources.append(_NO_AUX_CAPTURE_SOURCE)
 
     def reachable(i: int) -> bool:
-        if i < 0 or i > n:
+        if i < 0 or i > n or not captures:
             return False
         if i == 0:
             return bool(embed_ok)
@@ -814,6 +830,16 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         fan_in_mismatch=len(layer_ids) != expected, sources=sources + [fan_row.source],
         target_architecture=arch,
     )
+
+
+def capture_failure(engine: str, target_architecture: str | None) -> str | None:
+    """Why this engine captures no aux hidden state of this target at all (every release read),
+    else None: the draft cannot be served as EAGLE-3 there, whatever its layer ids."""
+    if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
+        return (f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
+                "startup (ValueError: too many values to unpack, sgl-project/sglang#38307); serve the "
+                "draft with vLLM, or the target's own MTP head with --speculative-algorithm NEXTN")
+    return None
 
 
 def served_layer_ids(engine: str, version: str | None, draft_config: Any,
