@@ -34,6 +34,11 @@ BEAM = 3  # slots kept per position in the pruned search
 CLEAR_MARGIN = 0.02  # accuracy difference we call "clearly better"
 FLAG_MARGIN = 0.05  # step-0 accuracy the other norm_before_residual must gain to be named
 FLAG_MIN_GAIN = 5  # ... and at least this many more rows right (see norm_before_residual_check)
+# rows the best layout must get right beyond the configured one to be called the draft's: on
+# a few dozen rows CLEAR_MARGIN is one hit (42 rows: 1 = 0.024), which a draft scoring near
+# chance on every layout gets by luck (a dump missing a layer read 0.026 vs 0.000 and was
+# called "trained on a different layout")
+LAYOUT_MIN_GAIN = FLAG_MIN_GAIN
 # best step-0 accuracy under which the final layer is looked for in another slot (see
 # final_slot_check): targets from an aux layer leave every layout near chance, and the check
 # costs a pass per slot, which a dump that scores well does not need
@@ -150,6 +155,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     # (layout, norm_before_residual) -> step-0 accuracy: the flag check scores the configured
     # layout before the search does, and must not add a pass over the samples of its own
     scored: dict[tuple[tuple[int, ...], bool], float] = {}
+    rows: list[float] = []  # step-0 rows scored (the same for every layout)
     # each sample's targets (the target head's logits over its rows) are the same for every
     # layout and flag: computed once per sample, not once per layout scored
     targets = TargetCache()
@@ -161,6 +167,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                               device=device, targets=targets)
             references.add(result.reference)
             scored[key] = result.full_accuracy[0]
+            rows[:] = [result.counts["full_total"][0]]
         return scored[key]
 
     configured = tuple(configured)
@@ -204,7 +211,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                               list(dump_layer_ids or ()), named,
                               scored=not untrained, assumed=trained_ids_assumed) if missing else None
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
-                       untrained)
+                       untrained, rows=rows[0] if rows else None)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -381,7 +388,7 @@ def shifted_capture(trained: Sequence[int], dump_layer_ids: Sequence[int]) -> st
 
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
-             untrained: bool = False) -> str:
+             untrained: bool = False, rows: float | None = None) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on."""
@@ -406,6 +413,12 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "
                 "layout")
+    elif rows is not None and round(gap * rows) < LAYOUT_MIN_GAIN:
+        text = (f"no layout is clearly the draft's: {describe(best)} scores {scores[best]:.3f} "
+                f"vs {scores[configured]:.3f} for the configured {describe(configured)}, "
+                f"{round(gap * rows)} more of {int(rows)} rows right, which chance gives; "
+                "probe more samples (--max-samples), and if every layout stays near zero "
+                "check the draft and the dump's targets (see the notes)")
     else:
         text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
                 f"configured {describe(configured)}: the draft was trained on a different "
