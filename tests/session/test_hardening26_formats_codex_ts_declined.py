@@ -3,7 +3,7 @@
 metadata when the person said no at the approval prompt, ``{error: "command rejected", reason}``
 when the approval policy refused it. Before: a command with no exit code and no error, as if it
 had run; now ``rejected`` and ``denied``, not run. A call cut by an interrupt (``exit_code: 1``,
-``agent-loop.ts``) stays what it was."""
+``agent-loop.ts``) is an interrupt (test_hardening26_reviewformats_ts_interrupt.py)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def test_declined_and_policy_refused_commands_are_not_run(tmp_path):
     got = {c["command"]: (c["exit_code"], c["is_error"]) for c in doc["commands"]}
     assert got["ssh gpu-node-3 sudo systemctl restart vllm"] == (None, True)
     assert got["rm -rf /data/ckpt"] == (None, True)
-    assert got["python3 bench.py"] == (1, True)  # interrupted: it ran
+    assert got["python3 bench.py"] == (None, False)  # interrupted: no refusal, no exit status
+    assert doc["stats"]["interrupts"] == 1
     kinds = [(e["kind"], e["message"]) for e in doc["errors"]]
-    assert kinds[:2] == [("rejected", "aborted"), ("denied", "Command rejected by auto-approval system.")]
+    assert kinds == [("rejected", "aborted"), ("denied", "Command rejected by auto-approval system.")]

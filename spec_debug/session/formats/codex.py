@@ -503,6 +503,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             output = block_text(output)
         output = output if isinstance(output, str) else ""
         agent_ref = declined = None
+        cut = False
         if output.startswith("{"):
             # Newer Codex wraps shell output as {"output": ..., "metadata": {"exit_code": N}}.
             try:
@@ -521,6 +522,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     code = meta.get("exit_code") if isinstance(meta, dict) else None
                     output = wrapped["output"]
                     declined = tool_ends.ts_declined(wrapped)
+                    cut = tool_ends.ts_interrupted(wrapped)
                     if declined == "denied" and isinstance(meta.get("reason"), str) and meta["reason"]:
                         output = meta["reason"]
             except ValueError:
@@ -528,9 +530,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if code is None:
             m = _EXIT_TEXT.search(output[:400])
             code = int(m.group(1)) if m else None
-        if declined is not None:
+        if declined is not None or cut:
             _remember(results_seen, call_id)
-            yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output), declined)
+            result = event("tool_result", "tool", call_id=call_id, text=output)
+            yield tool_ends.interrupted(result) if cut else tool_ends.not_run(result, declined)
             return
         if tool_ends.refused(output):
             # the model's copy of a call refused before it ran (older rollouts have no exec_command_end)

@@ -154,10 +154,32 @@ def ts_declined(wrapped: dict) -> str | None:
     handle-exec-command.ts``): ``rejected`` for the person's no at the approval prompt
     (``metadata: {}``), ``denied`` for the approval policy's refusal (``metadata: {error:
     "command rejected", reason}``). A call cut by an interrupt is answered ``aborted`` with
-    ``exit_code: 1`` (``agent-loop.ts`` ``pendingAborts``): it did start, not a refusal."""
+    ``exit_code: 1``: no refusal (:func:`ts_interrupted`)."""
     if wrapped.get("output") != _TS_DECLINED:
         return None
     meta = wrapped.get("metadata")
     if not isinstance(meta, dict) or "exit_code" in meta:
         return None
     return "denied" if meta.get("error") == "command rejected" else "rejected" if not meta else None
+
+
+def ts_interrupted(wrapped: dict) -> bool:
+    """The TypeScript Codex CLI's answer to a call the person cut with Esc: the calls left
+    unanswered by the cancelled turn are answered, on the next turn, ``{"output": "aborted",
+    "metadata": {"exit_code": 1, "duration_seconds": 0}}`` (openai/codex ``codex-cli/src/utils/
+    agent/agent-loop.ts`` ``pendingAborts``), only so the API gets an output for each call. The
+    ``1`` is no status the command returned: it is the Rust CLI's ``aborted by user``, an
+    interrupt (a real command's exit 1 comes with its own output and duration)."""
+    meta = wrapped.get("metadata")
+    return wrapped.get("output") == _TS_DECLINED and isinstance(meta, dict) and meta.get("exit_code") == 1 \
+        and not meta.get("duration_seconds")
+
+
+def interrupted(result: Event) -> Event:
+    """``result`` as the end of a call the person interrupted: an error with no exit status,
+    whose finding is ``interrupted`` (the analysis counts it as steering, not as a failure), as
+    the text scan finds for the Rust CLI's ``aborted by user``; handed over with the event, as
+    :func:`not_run` hands its refusals."""
+    result.is_error, result.exit_code = True, None
+    result.extracted = Extracted(errors=(ErrorInfo("interrupted", None, result.text.strip()[:300] or _TS_DECLINED),))
+    return result
