@@ -2358,6 +2358,21 @@ _SGLANG_MULTI_LAYER_CHAIN_ASSERT_SINCE = "0.5.13"
 _SGLANG_MULTI_LAYER_TARGETS = ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM", "Step3p5ForCausalLM")
 
 
+def _sglang_surely_before(version: str, since: str) -> bool:
+    """The SGLang build certainly predates the release `since` that added an option: only then is
+    the option refused. A pre-release of `since` (0.5.7rc1) counts as it, and a build from the
+    source tree (setuptools_scm's 0.5.6.post3.dev120+g...: a build after the 0.5.6.post2 tag) may
+    hold what the next release brought: its patch release + 1 is compared (was: both read as
+    before 0.5.7, and a tree holding --enable-multi-layer-eagle told the server does not start)."""
+    try:
+        release = (parse_version(version) + (0, 0, 0))[:3]
+    except ValueError:  # unreadable: the newest, as _version_at_least
+        return False
+    if re.search(r"dev\d*", version.lower()):
+        release = (release[0], release[1], release[2] + 1)
+    return not _version_at_least(".".join(map(str, release)), since)
+
+
 def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_architecture: str | None,
                              engine_version: str | None = None) -> list[str]:
     """SGLang's `--enable-multi-layer-eagle` drafts one linear chain: its draft worker asserts
@@ -2374,7 +2389,7 @@ def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_archi
     by_target = not written and cfg.algorithm == "EAGLE" and target_architecture in _SGLANG_MULTI_LAYER_TARGETS
     if not (written or by_target):
         return []
-    if written and engine_version is not None and not _release_at_least(engine_version, _SGLANG_MULTI_LAYER_SINCE):
+    if written and engine_version is not None and _sglang_surely_before(engine_version, _SGLANG_MULTI_LAYER_SINCE):
         return [f"--enable-multi-layer-eagle: SGLang {engine_version} has no such option (added in "
                 f"{_SGLANG_MULTI_LAYER_SINCE}): argparse exits with 'unrecognized arguments' and the server does not "
                 f"start (upgrade SGLang to {_SGLANG_MULTI_LAYER_SINCE} or later, or drop the flag)"]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import asdict, replace
 from typing import Any
 
-from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algorithm, check_draft_budget, check_dtype, check_num_steps,
-                                                     untrained_drafter)
+from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algorithm, check_draft_budget, check_dtype,
+                                                     check_num_steps, untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine, draft_block_size,
                                        effective_spec, image_release, read_flags, image_rolling_tag, parse_launch_command, split_command,
@@ -63,22 +64,34 @@ def mtp_layers(config: dict[str, Any] | None) -> int | None:
 
 # Targets whose MTP modules the engines count without the keys above: vLLM's
 # SpeculativeConfig.hf_config_override (vllm-project/vllm vllm/config/speculative.py) gives
-# Step-3.5/3.7, LongCat-Flash and MiniMax-M3 one by default (or num_mtp_modules), MiMo-V2 a fixed
-# count, a Gemma 4 assistant one, Inkling its mtp_config's.
-_MTP_COUNTED_OTHERWISE = re.compile(r"step3p|longcat|mimo|minimax|gemma4|inkling", re.I)
+# Step-3.5/3.7, LongCat-Flash, dots3_note and MiniMax-M3 one by default (or num_mtp_modules),
+# MiMo-V2 a fixed count, a Gemma 4 assistant one, Inkling its mtp_config's. SGLang loads the draft
+# of a Mistral Large 3 (MistralLarge3ForCausalLM, PixtralForConditionalGeneration) from the target's
+# own path under EAGLE (python/sglang/srt/server_args.py `_handle_speculative_decoding`), with no
+# MTP key in its config: not said to have none either.
+_MTP_COUNTED_OTHERWISE = re.compile(r"step3p|longcat|mimo|minimax|gemma4|inkling|dots3|mistrallarge3|"
+                                    r"mistral_large_3|pixtral", re.I)
+
+
+def _config_keys(config: dict[str, Any]) -> Iterator[str]:
+    """Every key of a config, nested sections at any depth (Qwen3-Omni's thinker_config.text_config,
+    where vLLM's get_hf_text_config reads a text model's fields)."""
+    for key, value in config.items():
+        yield str(key)
+        if isinstance(value, dict):
+            yield from _config_keys(value)
 
 
 def names_no_mtp(config: Any) -> bool:
     """A target config that was read and says nothing of MTP modules: no key naming mtp or nextn
-    (at the top, in text_config or another nested section) and not a family whose engines count
+    (at the top or in a nested section, at any depth) and not a family whose engines count
     them otherwise. False when the config was not read."""
     if not isinstance(config, dict):
         return False
     kinds = [config.get("model_type"), *(config.get("architectures") or [])]
     if any(isinstance(kind, str) and _MTP_COUNTED_OTHERWISE.search(kind) for kind in kinds):
         return False
-    sections = [config, *(value for value in config.values() if isinstance(value, dict))]
-    return not any(re.search(r"mtp|nextn", str(key), re.I) for section in sections for key in section)
+    return not any(re.search(r"mtp|nextn", key, re.I) for key in _config_keys(config))
 
 
 def serves_own_mtp(cfg: LaunchConfig) -> bool:
