@@ -393,15 +393,19 @@ def check(ctx: Any) -> list[Finding]:
 
 
 def _draft_path_unset(cfg: LaunchConfig, draft_raw: Any) -> str | None:
-    """Why the draft config was not read when its path is a variable left as written
+    """Why the draft config was not read when its path holds a variable left as written
     (`--speculative-draft-model-path $DRAFT_MODEL_ID` under a dstack `env: - DRAFT_MODEL_ID`, which
-    dstack fills in from `dstack apply -e`; a script's variable set by the caller): not "the draft
-    config does not say", which reads as a config read and found wanting."""
-    if draft_raw is not None or not cfg.draft_model or not _EXPANSION_WORD.fullmatch(cfg.draft_model):
+    dstack fills in from `dstack apply -e`; a script's variable set by the caller; `$MODELS/eagle3`,
+    a path under one): not "the draft config does not say", which reads as a config read and found
+    wanting. Not "unset" either: a one-line `DRAFT=...; vllm serve ...` sets it, and the audit reads
+    through only the assignments on lines of their own (launch._with_script_variables)."""
+    if draft_raw is not None or not cfg.draft_model or not _EXPANSION_WORD.search(cfg.draft_model):
         return None
-    return (f"the draft path is {cfg.draft_model}, a variable whose value is not in this text (the environment "
-            "the server starts in sets it: a dstack or compose env entry with no value, the caller of a script), "
-            "so the draft config, which says how many steps it was trained for, was not read")
+    what = "a variable" if _EXPANSION_WORD.fullmatch(cfg.draft_model) else "a path under a variable"
+    return (f"the draft path is {cfg.draft_model}, {what} left as written (its value is given where the "
+            "server starts: a dstack or compose env entry with no value, the caller of a script, or an assignment "
+            "the audit does not read through), so the draft config, which says how many steps it was trained "
+            "for, was not read")
 
 
 def _sglang_knobs_without_algorithm(cfg: LaunchConfig) -> list[str]:
