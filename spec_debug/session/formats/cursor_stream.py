@@ -25,6 +25,11 @@ from spec_debug.session.formats.common import decode_arguments, shell_command, t
 LINE_TYPES = frozenset({"tool_call", "thinking"})
 _SUFFIX = "ToolCall"
 _SHELL = "shell"
+_CLAUDE_NAMES = {"read": "Read", "edit": "Edit", "write": "Write", "grep": "Grep", "glob": "Glob"}
+"""Cursor's file tools by Claude Code's names, which the analysis knows them by (a read of a
+source file whose ``except torch.cuda.OutOfMemoryError`` is no error, an edit that is a change
+of approach): under their own lower-case names they were unknown tools, and a read file's text
+was scanned as a command's output. A ``function`` call names its tool capitalized (``Shell``)."""
 _REFUSED = ("rejected", "permissionDenied", "writePermissionDenied")
 """Result keys of a call that never ran: refused by the CLI's permissions (a ``-p`` run denies
 what its allowlist does not name)."""
@@ -48,6 +53,7 @@ def events(obj: dict, event: Callable[..., Event]) -> list[Event]:
     args = call.get("args") if name != "function" else decode_arguments(call.get("arguments"))
     if name == "function" and isinstance(call.get("name"), str):
         name = call["name"]
+    name = _SHELL if name.lower() == _SHELL else _CLAUDE_NAMES.get(name.lower(), name)
     args = args if isinstance(args, dict) else {}
     command = shell_command(args) if name == _SHELL else None
     return [event("tool_call", "assistant", tool_name=name, call_id=call_id, command=command,
