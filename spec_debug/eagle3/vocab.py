@@ -228,7 +228,7 @@ def t2d_as_ids(t2d: list[int], target_vocab_size: int) -> bool:
 def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: int,
               draft_vocab_size: int, holds_ids: bool = False,
               d2t_ids: list[int] | None = None,
-              t2d_ids: list[int] | None = None) -> VocabCheck:
+              t2d_ids: list[int] | None = None, built_for: str = "") -> VocabCheck:
     """t2d has V entries and DV of them are True (speculators load_vocab_mappings).
     `d2t_ids` / `t2d_ids` (arange(DV) + d2t, t2d.nonzero()): when d2t is a consistent map, a
     t2d of the wrong count is compared with it and rebuilt from it."""
@@ -243,7 +243,8 @@ def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: 
                                                   "t2d_holds_ids": True}))
     if t2d_length != target_vocab_size:
         issues.append(VocabIssue("t2d_length", f"t2d has {t2d_length} entries, the target vocab "
-                                 f"is {target_vocab_size}", {"t2d_length": t2d_length}))
+                                 f"is {target_vocab_size}" + built_for,
+                                 {"t2d_length": t2d_length}))
     if t2d_count is not None and t2d_count != draft_vocab_size:
         issues.append(VocabIssue("t2d_count", f"t2d selects {t2d_count} ids, the draft vocab is "
                                  f"{draft_vocab_size}" + _t2d_against_d2t(
@@ -252,14 +253,16 @@ def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: 
     return VocabCheck("t2d", ok=not issues, issues=tuple(issues))
 
 
-def check_embed_rows(embed_rows: int | None, target_vocab_size: int) -> VocabCheck:
-    """The draft embeds target ids, so embed_tokens has V rows."""
+def check_embed_rows(embed_rows: int | None, target_vocab_size: int,
+                     built_for: str = "") -> VocabCheck:
+    """The draft embeds target ids, so embed_tokens has V rows. `built_for`: the rest of the
+    line when t2d agrees with embed_tokens on another vocab (other_target_vocab)."""
     if embed_rows is None:
         return VocabCheck("embed_rows", ok=True, skipped=True)
     if embed_rows != target_vocab_size:
         return _fail("embed_rows", VocabIssue(
             "embed_rows", f"embed_tokens has {embed_rows} rows, the target vocab is "
-            f"{target_vocab_size}", {"embed_rows": embed_rows}))
+            f"{target_vocab_size}" + built_for, {"embed_rows": embed_rows}))
     return VocabCheck("embed_rows", ok=True)
 
 
@@ -334,6 +337,18 @@ def _few(ids: list[int]) -> str:
     return ", ".join(map(str, ids[:5])) + (", ..." if len(ids) > 5 else "")
 
 
+def other_target_vocab(t2d_length: int | None, embed_rows: int | None,
+                       target_vocab_size: int) -> str:
+    """The rest of the t2d_length / embed_rows lines when both agree on another vocabulary
+    than the target's: the draft was built (and its maps made) for another target revision,
+    e.g. a tokenizer with added tokens, not two independent export faults."""
+    if t2d_length is None or t2d_length != embed_rows or t2d_length == target_vocab_size:
+        return ""
+    return (f" (t2d and embed_tokens agree on a {t2d_length}-token vocabulary: the draft was "
+            f"built for another target or revision than this {target_vocab_size}-token one; "
+            "pass the target it was trained on as --target, or train the draft for this one)")
+
+
 def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
                      target_vocab_size: int, draft_vocab_size: int,
                      embed_rows: int | None = None,
@@ -346,6 +361,8 @@ def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
         t2d_mask = [0] * target_vocab_size
         for target_id in t2d_list:
             t2d_mask[target_id] = 1
+    built_for = other_target_vocab(len(t2d_list) if t2d_list is not None and not holds_ids
+                                   else None, embed_rows, target_vocab_size)
     checks = (
         check_d2t_present(d2t is not None, draft_vocab_size, target_vocab_size),
         check_d2t_offsets(d2t, target_vocab_size, t2d_mask, draft_vocab_size, d2t_dtype),
@@ -354,8 +371,9 @@ def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
                   target_vocab_size, draft_vocab_size, holds_ids,
                   d2t_ids=target_ids_from_offsets(d2t) if d2t is not None else None,
                   t2d_ids=([i for i, flag in enumerate(t2d_mask) if flag]
-                           if t2d_mask is not None else None)),
-        check_embed_rows(embed_rows, target_vocab_size),
+                           if t2d_mask is not None else None), built_for=built_for),
+        check_embed_rows(embed_rows, target_vocab_size,
+                         " (the vocabulary t2d has: see that line)" if built_for else ""),
     )
     return VocabReport(target_vocab_size, draft_vocab_size, checks)
 

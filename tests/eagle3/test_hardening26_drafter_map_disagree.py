@@ -85,3 +85,20 @@ def _from_d2t(d2t):
     mask = torch.zeros(256, dtype=torch.bool)
     mask[torch.arange(d2t.shape[0]) + d2t] = True
     return mask
+
+
+def test_a_target_of_another_vocab_is_named_as_such(saved, tmp_path):
+    """The draft speculators saved, checked against a target revision with 64 more tokens
+    (a tokenizer with added tokens): t2d and embed_tokens both have the old 256 entries."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    kw = {"hidden_size": 32, "intermediate_size": 64, "num_attention_heads": 4,
+          "num_key_value_heads": 2, "head_dim": 8, "max_position_embeddings": 128}
+    LlamaForCausalLM(LlamaConfig(num_hidden_layers=8, vocab_size=320, **kw)).save_pretrained(
+        tmp_path / "target")
+    issues = {i["kind"]: i["message"] for i in _issues(saved / "draft", tmp_path / "target")}
+    assert set(issues) == {"t2d_length", "embed_rows"}
+    assert ("t2d and embed_tokens agree on a 256-token vocabulary: the draft was built for "
+            "another target or revision than this 320-token one") in issues["t2d_length"]
+    assert "pass the target it was trained on as --target" in issues["t2d_length"]
+    assert issues["embed_rows"].endswith("(the vocabulary t2d has: see that line)")
