@@ -22,7 +22,12 @@ from spec_debug.session.events import Event
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats.common import decode_arguments, shell_command, tool_path
 
-LINE_TYPES = frozenset({"tool_call", "thinking"})
+LINE_TYPES = frozenset({"tool_call", "thinking", "connection", "retry"})
+_BOOKKEEPING = frozenset({"connection", "retry"})
+"""The CLI's own notes of its link to Cursor's servers, ``{"type": "connection", "subtype":
+"reconnecting", "attempt", "endpoint_url"}`` and ``{"type": "retry", "subtype": "starting",
+"attempt", "is_resume"}`` (as a runner's fixture captured from the CLI writes them): a reconnect,
+as Codex's ``stream_error``, is no failure of the session; kept, not unknown lines."""
 _SUFFIX = "ToolCall"
 _SHELL = "shell"
 _CLAUDE_NAMES = {"read": "Read", "edit": "Edit", "write": "Write", "grep": "Grep", "glob": "Glob"}
@@ -36,8 +41,10 @@ what its allowlist does not name)."""
 
 
 def events(obj: dict, event: Callable[..., Event]) -> list[Event]:
-    """The events of one ``tool_call`` or ``thinking`` line (see the module doc)."""
+    """The events of one line of :data:`LINE_TYPES` (see the module doc)."""
     kind = obj.get("type")
+    if kind in _BOOKKEEPING:
+        return [event("other", "system", raw_type=f"{kind}:{obj.get('subtype')}")]
     if kind == "thinking":
         # a delta a few tokens long, as Claude Code's stream_event lines are: kept, not read as
         # a thought each (a run writes thousands)
