@@ -10,7 +10,8 @@ Formats (quoted in tests from public issues):
   the V0 engine's `Speculative metrics: ... Number of emitted tokens: N.` (lifetime totals,
   https://github.com/vllm-project/vllm/issues/9539).
 - `bench_serving` / `vllm bench serve` summaries: `Output token throughput (tok/s): N`,
-  `Accept length: N` / `Acceptance length: N`; SGLang's bench_one_batch_server runs.
+  `Accept length: N` / `Acceptance length: N`, vLLM's `Per-position acceptance (%):` block and
+  draft counts; SGLang's bench_one_batch_server runs.
 - The startup line with the settings the server runs with (`server_args=...`,
   `speculative_config=SpeculativeConfig(...)`): `ServerLogStats.served`.
 Pure: text in, numbers out.
@@ -110,6 +111,32 @@ def _offline_spec_decode(stats: "ServerLogStats", text: str) -> None:
                 last = {}
             last[int(index)] = float(rate)
         stats.per_position_acceptance = [last[i] for i in sorted(last)]
+
+
+# `vllm bench serve`'s "Speculative Decoding" section (vllm-project/vllm vllm/benchmarks/serve.py
+# `benchmark`: the deltas of the server's /metrics counters over the run) prints, after
+# `Acceptance length:` (read as accept_length above), `Drafts: N`, `Draft tokens: N`, `Accepted
+# tokens: N`, then `Per-position acceptance (%):` and `  Position 0: 83.42` per position (accepted
+# at that position / drafts x 100: the joint rate vLLM's metric lines give, here in percent).
+_BENCH_SERVE_COUNTS = {key: re.compile(r"^\s*" + label + r":\s*(\d+)\s*$", re.M)
+                       for key, label in (("drafts", "Drafts"), ("draft_tokens", "Draft tokens"),
+                                          ("accepted_tokens", "Accepted tokens"))}
+_BENCH_SERVE_POSITIONS = re.compile(r"^\s*Per-position acceptance \(%\):\s*\n((?:[ \t]*Position \d+:[ \t]*"
+                                    + _NUM + r"[ \t]*(?:\n|$))+)", re.M)
+_BENCH_SERVE_POSITION = re.compile(r"Position (\d+):\s*" + _NUM)
+
+
+def _bench_serve_spec_decode(stats: "ServerLogStats", text: str) -> None:
+    """The counts and per-position rates of a `vllm bench serve` summary (its last one), where no
+    metric line gave them."""
+    counts = {key: rx.findall(text) for key, rx in _BENCH_SERVE_COUNTS.items()}
+    if stats.accepted_tokens is None and counts["accepted_tokens"] and counts["draft_tokens"]:
+        stats.accepted_tokens = int(counts["accepted_tokens"][-1])
+        stats.drafted_tokens = int(counts["draft_tokens"][-1])
+    blocks = _BENCH_SERVE_POSITIONS.findall(text)
+    if stats.per_position_acceptance is None and blocks:
+        rates = dict((int(i), float(pct) / 100) for i, pct in _BENCH_SERVE_POSITION.findall(blocks[-1][0]))
+        stats.per_position_acceptance = [round(rates[i], 4) for i in sorted(rates)]
 
 
 # sgl-project/sglang benchmark/mtbench/bench_sglang_eagle.py (the benchmark the SGLang EAGLE
@@ -414,6 +441,7 @@ def _parse_run(text: str) -> ServerLogStats:
     for key, value in _one_batch_server(text).items():
         stats.bench.setdefault(key, value)
     _offline_spec_decode(stats, text)
+    _bench_serve_spec_decode(stats, text)
     return stats
 
 
