@@ -341,7 +341,9 @@ _ROLLOUT_HEADER_BYTES = 1 << 20
 def _rollout_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
     """The records of a :data:`CODEX_TS_ROLLOUT` document: its session header, as the header
     line of an unenveloped rollout reads (``{id, timestamp, instructions}``), then its items."""
-    head = read_head(path, _ROLLOUT_HEADER_BYTES).decode("utf-8", "replace")
+    head = read_head(path, _ROLLOUT_HEADER_BYTES)
+    # decoded as the items are (_Utf8Reader): a rollout PowerShell's `>` rewrote is UTF-16
+    head = head.decode("utf-16" if head[:2] in _UTF16_BOMS else "utf-8", "replace")
     found = _ROLLOUT_SESSION.search(head)
     try:
         header, _ = json.JSONDecoder().raw_decode(head, found.end()) if found else (None, 0)
