@@ -1052,21 +1052,27 @@ _NAME_MAX = 255
 def _spelled(part: str, encoding: str) -> str:
     """One component of local_name, cut to fit NAME_MAX: %XX makes each non-ASCII byte three,
     so a host's name of 29 CJK characters and .log (91 bytes, which a UTF-8 host holds at ease)
-    became 265 and its write failed as "File name too long". A cut name keeps its start and its
-    extension, and a hash of the whole name so two long names that share a start stay two."""
+    became 265 and its write failed as "File name too long"."""
     pieces = [char if _encodes(char, encoding) else "".join(f"%{byte:02X}" for byte in char.encode("utf-8", "surrogatepass"))
               for char in part]
+    return _cut(part, pieces, encoding)
+
+
+def _cut(part: str, pieces: list[str], encoding: str) -> str:
+    """pieces (part's characters, each as it is spelled) joined, or when that runs past NAME_MAX
+    the whole pieces of its start, a hash of the whole name so two long names that share a start
+    stay two, and its extension."""
     spelled = "".join(pieces)
     if len(spelled.encode(encoding)) <= _NAME_MAX:
         return spelled
-    dot = part.rfind(".")
+    dot = max((at for at, piece in enumerate(pieces) if piece == "."), default=-1)
     extension = "".join(pieces[dot:]) if dot > 0 else ""
     if len(extension) > 16:  # no extension, a dot inside a long name
-        extension, dot = "", len(part)
+        extension = ""
     kept = f"~{hashlib.sha256(part.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}{extension}"
     room = _NAME_MAX - len(kept.encode(encoding))
     start: list[str] = []
-    for piece in pieces[: dot if extension else len(part)]:
+    for piece in pieces[: dot if extension else len(pieces)]:
         room -= len(piece.encode(encoding))
         if room < 0:
             break
@@ -1115,8 +1121,16 @@ def unclaimed_path(local: Path, remote: PurePosixPath) -> Path:
 
 
 def _fitted(name: str) -> str:
-    """name (already in the file-system encoding's spelling), cut to NAME_MAX as _spelled cuts."""
-    return _spelled(name, sys.getfilesystemencoding())
+    """name (already in the file-system encoding's spelling), cut to NAME_MAX as _spelled cuts.
+    A character local_name spelled %XX (ASCII under LC_ALL=C) is one piece: cut one byte at a
+    time, "%E4%B8%AD" lost its tail and the kept start ended "%E4%B8%A~hash.log", a name whose
+    %XX no longer reads back as the host's."""
+    return _cut(name, _SPELLED_CHAR.findall(name), sys.getfilesystemencoding())
+
+
+# One character as local_name spells it: the %XX of a UTF-8 lead byte and its continuation
+# bytes (RFC 3629 section 3), or any one character.
+_SPELLED_CHAR = re.compile(r"%[C-F][0-9A-F](?:%[89AB][0-9A-F]){1,3}|.", re.DOTALL)
 
 
 def run_playbook(
