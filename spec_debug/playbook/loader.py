@@ -23,7 +23,7 @@ from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
-from spec_debug.playbook.status_words import STATUSES, number_compared_with_text, number_hint, unknown_status_word
+from spec_debug.playbook.status_words import STATUSES, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
@@ -406,6 +406,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         )
     _check_var_templates(playbook, document, source)
     first_capture = first_captures(playbook)
+    numeric_facts = number_facts(playbook.steps)
     step_ids = [s.id for s in playbook.steps]
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
@@ -446,6 +447,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             _check_run_time_names(text, is_expression, step.id, earlier_ids, path, source, line, column)
+            _check_fact_number_text(text, is_expression, numeric_facts, step.id, path, source, line, column)
             if not is_expression:
                 _check_actions_syntax(text, f"step {step.id!r}", path, document, source)
             too_early = fact_read_too_early(first_capture, index, path, text, is_expression)
@@ -589,6 +591,21 @@ def _check_status_words(text: str, is_expression: bool, step_id: str, path: tupl
         path=source, line=line, column=column, key_path=dotted_path(path),
         hint=(f"write {meant!r}; " if meant else "") + f"a step's status is one of {', '.join(STATUSES)}",
     )
+
+
+def _check_fact_number_text(text: str, is_expression: bool, facts: set[str], step_id: str, path: tuple[Any, ...],
+                            source: str, line: int | None, column: int | None) -> None:
+    """`that: facts.n == "5"`: a regex capture of 5 is the number 5, never the text "5" (a
+    false SD001 on every host)."""
+    found = fact_compared_with_number_text(text, facts, expression=is_expression)
+    if found is not None:
+        name, word = found
+        raise PlaybookError(
+            f"step {step_id!r} compares facts.{name}, a number once captured, with the text {word!r}: "
+            f"no host's facts.{name} is that text",
+            path=source, line=line, column=column, key_path=dotted_path(path),
+            hint=f"write the number without quotes: {word.strip()}, not {word!r} (or give the capture type: str)",
+        )
 
 
 def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,

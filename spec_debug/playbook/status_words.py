@@ -10,7 +10,8 @@ authors bring are Ansible's (`ok`, `changed`, `success`: docs.ansible.com, playb
 from __future__ import annotations
 
 import difflib
-from typing import get_args
+import re
+from typing import Any, get_args
 
 from jinja2 import TemplateSyntaxError, nodes
 
@@ -108,3 +109,41 @@ def number_hint(field: str, word: str) -> str:
     except ValueError:
         return f"{field} is a number ({'0 for success' if field.endswith('exit_code') else 'compare it with one'})"
     return f"write the number without quotes: {word.strip()}, not {word!r}"
+
+
+# What a capture of type auto turns into a number (runner/capture.py, convert): a regex group of
+# such text is never the string it looks like.
+_NUMBER_TEXT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
+
+
+def number_facts(steps: list[Any]) -> set[str]:
+    """Facts every capture of which is a regex of type auto, int or float: numbers whenever the
+    text they match is one (a JSON capture keeps the JSON's own type)."""
+    numeric: set[str] = set()
+    other: set[str] = set()
+    for step in steps:
+        for capture in step.capture:
+            names = [capture.name] if capture.name else list(re.compile(capture.regex).groupindex) if capture.regex else []
+            # a default: "0" is the text when nothing matches; all: true makes a list
+            numbers = (capture.regex is not None and capture.type in ("auto", "int", "float") and not capture.all
+                       and not isinstance(capture.default, str))
+            (numeric if numbers else other).update(names)
+    return numeric - other
+
+
+def fact_compared_with_number_text(text: str, facts: set[str], *, expression: bool) -> tuple[str, str] | None:
+    """(fact name, the quoted word) for `facts.n == "5"` where n is one of `facts`."""
+    if not facts or "facts" not in text:
+        return None
+    try:
+        parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
+    except TemplateSyntaxError:
+        return None
+    for compare in parsed.find_all(nodes.Compare):
+        operands = [compare.expr, *(op.expr for op in compare.ops)]
+        named = [o.attr for o in operands if isinstance(o, nodes.Getattr) and isinstance(o.node, nodes.Name)
+                 and o.node.name == "facts" and o.attr in facts]
+        words = [w for operand in operands for w in _words(operand) if _NUMBER_TEXT.match(w.strip())]
+        if named and words:
+            return named[0], words[0]
+    return None

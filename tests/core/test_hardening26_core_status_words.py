@@ -65,3 +65,36 @@ def test_numbers_and_text_fields_compared_as_written_load(write_playbook):
     text = ("name: p\nsteps:\n  - id: gpu\n    run: nvidia-smi\n  - id: check\n    run: 'true'\n    expect:\n"
             "      - that: exit_code == 0 and steps.gpu.exit_code in [0, 1] and steps.gpu.stdout != '0'\n")
     load_playbook(write_playbook(text))
+
+
+CAPTURED = """name: p
+steps:
+  - id: batch
+    run: "echo 'running-req: 5'"
+    capture:
+      - regex: 'running-req: (?P<running>\\d+)'
+{extra}    expect:
+      - that: {that}
+"""
+
+
+@pytest.mark.parametrize("extra", ["", "        type: int\n"])
+def test_a_captured_number_compared_with_quoted_digits_is_refused(write_playbook, extra):
+    # A regex capture of '5' (type auto or int) is the number 5: `facts.running == "5"` was a
+    # false SD001 on every host.
+    with pytest.raises(PlaybookError) as raised:
+        load_playbook(write_playbook(CAPTURED.format(extra=extra, that="facts.running == \"5\"")))
+    error = raised.value
+    assert "compares facts.running, a number once captured, with the text '5'" in error.message
+    assert error.hint == "write the number without quotes: 5, not '5' (or give the capture type: str)"
+    assert error.line == 8 + extra.count("\n")
+
+
+@pytest.mark.parametrize("extra, that", [
+    ("        type: str\n", 'facts.running == "5"'),
+    ("        default: 'none'\n", 'facts.running != "5"'),
+    ("", "facts.running == 5"),
+    ("", "facts.running | string == '5'"),
+])
+def test_text_facts_and_numbers_compared_as_numbers_load(write_playbook, extra, that):
+    load_playbook(write_playbook(CAPTURED.format(extra=extra, that=that)))
