@@ -50,3 +50,22 @@ def test_the_same_output_in_an_enveloped_rollout_is_an_interrupt(tmp_path):
     lines += [{"timestamp": "2025-09-20T08:00:01.000Z", "type": "response_item", "payload": item} for item in _items()]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     _check(analyze_path(path).to_json())
+
+
+def test_a_rust_rollout_call_answered_bare_aborted_is_an_interrupt(tmp_path):
+    # Codex CLIs of autumn 2025 answered a call cut by Esc with the bare word (before "aborted by
+    # user after Ns"); a `!` command of the person's so cut is recorded `incomplete` with it
+    path = tmp_path / "rollout-2025-10-20T08-00-00-abc.jsonl"
+    items = [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "bench"}]},
+             *_call("c1", ["python3", "bench.py"], "aborted"),
+             {"type": "local_shell_call", "id": None, "call_id": "u1", "status": "incomplete",
+              "action": {"type": "exec", "command": ["bash", "-lc", "tail -f /var/log/vllm.log"]}},
+             {"type": "function_call_output", "call_id": "u1", "output": "aborted"}]
+    lines = [{"timestamp": "2025-10-20T08:00:00.000Z", "type": "session_meta", "payload": {"id": "abc", "cwd": "/w"}}]
+    lines += [{"timestamp": "2025-10-20T08:00:01.000Z", "type": "response_item", "payload": item} for item in items]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    doc = analyze_path(path).to_json()
+    got = {c["command"]: (c["exit_code"], c["is_error"]) for c in doc["commands"]}
+    assert got == {"python3 bench.py": (None, False), "tail -f /var/log/vllm.log": (None, False)}
+    assert doc["stats"]["interrupts"] == 2
+    assert doc["errors"] == []

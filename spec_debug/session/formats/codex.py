@@ -503,7 +503,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             output = block_text(output)
         output = output if isinstance(output, str) else ""
         agent_ref = declined = None
-        cut = False
+        cut = tool_ends.bare_aborted(output)
         if output.startswith("{"):
             # Newer Codex wraps shell output as {"output": ..., "metadata": {"exit_code": N}}.
             try:

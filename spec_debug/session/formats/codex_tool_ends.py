@@ -175,6 +175,15 @@ def ts_interrupted(wrapped: dict) -> bool:
         and not meta.get("duration_seconds")
 
 
+def bare_aborted(output: str) -> bool:
+    """A result that is the bare word ``aborted``: the Rust CLI's answer for a call an Esc cut
+    before the answer said for how long (``ToolCallRuntime::aborted_response`` then answered
+    ``"aborted"``, and the user shell task recorded such a command ``incomplete``: openai/codex
+    ``codex-rs/core/src/tasks/user_shell.rs`` of autumn 2025). A command's own output never
+    comes bare: Codex wraps it with its exit code."""
+    return output == _TS_DECLINED
+
+
 def interrupted(result: Event) -> Event:
     """``result`` as the end of a call the person interrupted: an error with no exit status,
     whose finding is ``interrupted`` (the analysis counts it as steering, not as a failure), as
