@@ -999,12 +999,36 @@ def _dstack_commands(text: str) -> str | None:
                           if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)) and isinstance(value, (str, int, float))
                           and not isinstance(value, bool))
     commands = "\n".join(str(command) for command in doc["commands"] if isinstance(command, (str, int, float)))
+    unfilled = _dstack_unfilled(commands)
+    if unfilled is not None:
+        raise unfilled
     return assignments + _DSTACK_INTERPOLATION.sub(lambda m: "${{" + m.group(1) + "}}", commands)
 
 
-# dstack fills `${{ run.args }}` (the arguments after `dstack apply -f FILE`), `${{ env.X }}` and
-# `${{ secrets.X }}` into the commands before a shell runs them (dstack docs, "Tasks": "Parametrize
-# tasks ... using ${{ run.args }}"; dstack's interpolator). Written without its spaces it is one
+def _dstack_unfilled(commands: str) -> LaunchParseError | None:
+    """A `${{ env.NAME }}` (or any name but run.args and secrets.*) in the commands: `dstack apply`
+    fills in only `${{ run.args }}` there, leaves `secrets.*` to the server, and refuses any other
+    name with "Failed to interpolate due to missing vars" (dstackai/dstack
+    src/dstack/_internal/cli/services/configurators/run.py `apply_commands_args`; `env.*` is filled
+    in only in registry_auth and probes, `interpolate_env`), so no server runs from this file
+    (was: read as a shell expression the shell expands when the server starts)."""
+    for match in _DSTACK_INTERPOLATION.finditer(commands):
+        name = match.group(1)
+        if name == "run.args" or name.startswith("secrets."):
+            continue
+        variable = name.split(".", 1)[1] if name.startswith("env.") else None
+        fix = (f"write ${variable} (dstack gives the env: entries to the commands as environment variables)"
+               if variable else "use ${{ run.args }} or a variable of env:")
+        return LaunchParseError(
+            f"dstack configuration: the commands use ${{{{ {name} }}}}, which dstack apply does not fill in there "
+            f"(only ${{{{ run.args }}}}): it refuses the configuration with \"Failed to interpolate due to missing "
+            f"vars: ['{name}']\" and no server starts", hint=fix)
+    return None
+
+
+# dstack fills `${{ run.args }}` (the arguments after `dstack apply -f FILE`) into the commands
+# before a shell runs them, and `${{ secrets.X }}` on the server (dstack docs, "Tasks": "Parametrize
+# tasks ... using ${{ run.args }}"; `apply_commands_args`, see _dstack_unfilled). Written without its spaces it is one
 # shell word, read as a shell expansion: where flags go, the flags it holds are not in the text
 # (was: three words, `${{`, `run.args`, `}}`, with no word said about them).
 _DSTACK_INTERPOLATION = re.compile(r"\$\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
