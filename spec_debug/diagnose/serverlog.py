@@ -96,12 +96,16 @@ _SPEC_DECODE_COUNTS = {key: re.compile(r"^\s*" + key + r":\s*(\d+)\s*$", re.M)
 _SPEC_DECODE_POSITION = re.compile(r"^\s*acceptance(?: rate)? at token (\d+):\s*" + _NUM, re.M | re.I)
 
 
+def _last_counts(stats: "ServerLogStats", accepted: re.Pattern[str], drafted: re.Pattern[str], text: str) -> None:
+    """The accepted and drafted token counts of a benchmark's last printout, where no metric line gave them."""
+    accepted_found, drafted_found = accepted.findall(text), drafted.findall(text)
+    if stats.accepted_tokens is None and accepted_found and drafted_found:
+        stats.accepted_tokens, stats.drafted_tokens = int(accepted_found[-1]), int(drafted_found[-1])
+
+
 def _offline_spec_decode(stats: "ServerLogStats", text: str) -> None:
     """The counts and per-position rates of a spec_decode.py output, where no metric line gave them."""
-    counts = {key: rx.findall(text) for key, rx in _SPEC_DECODE_COUNTS.items()}
-    if stats.accepted_tokens is None and counts["num_accepted_tokens"] and counts["num_draft_tokens"]:
-        stats.accepted_tokens = int(counts["num_accepted_tokens"][-1])
-        stats.drafted_tokens = int(counts["num_draft_tokens"][-1])
+    _last_counts(stats, _SPEC_DECODE_COUNTS["num_accepted_tokens"], _SPEC_DECODE_COUNTS["num_draft_tokens"], text)
     positions = _SPEC_DECODE_POSITION.findall(text)
     if stats.per_position_acceptance is None and positions:
         # the last printout: positions restart at 0 for each run in the file
@@ -116,11 +120,10 @@ def _offline_spec_decode(stats: "ServerLogStats", text: str) -> None:
 # `vllm bench serve`'s "Speculative Decoding" section (vllm-project/vllm vllm/benchmarks/serve.py
 # `benchmark`: the deltas of the server's /metrics counters over the run) prints, after
 # `Acceptance length:` (read as accept_length above), `Drafts: N`, `Draft tokens: N`, `Accepted
-# tokens: N`, then `Per-position acceptance (%):` and `  Position 0: 83.42` per position (accepted
+# tokens: N` (the last two read), then `Per-position acceptance (%):` and `  Position 0: 83.42` per position (accepted
 # at that position / drafts x 100: the joint rate vLLM's metric lines give, here in percent).
-_BENCH_SERVE_COUNTS = {key: re.compile(r"^\s*" + label + r":\s*(\d+)\s*$", re.M)
-                       for key, label in (("drafts", "Drafts"), ("draft_tokens", "Draft tokens"),
-                                          ("accepted_tokens", "Accepted tokens"))}
+_BENCH_SERVE_ACCEPTED = re.compile(r"^\s*Accepted tokens:\s*(\d+)\s*$", re.M)
+_BENCH_SERVE_DRAFTED = re.compile(r"^\s*Draft tokens:\s*(\d+)\s*$", re.M)
 _BENCH_SERVE_POSITIONS = re.compile(r"^\s*Per-position acceptance \(%\):\s*\n((?:[ \t]*Position \d+:[ \t]*"
                                     + _NUM + r"[ \t]*(?:\n|$))+)", re.M)
 _BENCH_SERVE_POSITION = re.compile(r"Position (\d+):\s*" + _NUM)
@@ -129,10 +132,7 @@ _BENCH_SERVE_POSITION = re.compile(r"Position (\d+):\s*" + _NUM)
 def _bench_serve_spec_decode(stats: "ServerLogStats", text: str) -> None:
     """The counts and per-position rates of a `vllm bench serve` summary (its last one), where no
     metric line gave them."""
-    counts = {key: rx.findall(text) for key, rx in _BENCH_SERVE_COUNTS.items()}
-    if stats.accepted_tokens is None and counts["accepted_tokens"] and counts["draft_tokens"]:
-        stats.accepted_tokens = int(counts["accepted_tokens"][-1])
-        stats.drafted_tokens = int(counts["draft_tokens"][-1])
+    _last_counts(stats, _BENCH_SERVE_ACCEPTED, _BENCH_SERVE_DRAFTED, text)
     blocks = _BENCH_SERVE_POSITIONS.findall(text)
     if stats.per_position_acceptance is None and blocks:
         rates = dict((int(i), float(pct) / 100) for i, pct in _BENCH_SERVE_POSITION.findall(blocks[-1][0]))
