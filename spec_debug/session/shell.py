@@ -200,8 +200,13 @@ def parse_target(command: str, _depth: int = 0) -> Target:
 # after any ssh of a command line do.
 # The rest of the first line ("tail") is the local side's: ``ssh gpu01 bash <<'EOF' 2>&1 | tail -n 20``
 # redirects and filters what comes back; ``cat <<'EOF' | ssh gpu01 bash`` pipes the script to ssh.
-_SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*<<(?P<dash>-)?[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)(?P=q)"
-                          r"(?P<tail>[^\n]*)\n(?P<body>.*?)\n(?P<tabs>(?(dash)\t*))(?P=word)(?:\n.*)?\Z", re.DOTALL)
+# The word ends where a word character cannot follow (``<<EOFX`` is not ``<<EOF`` with "X" after
+# it), and ``<<<`` is a here-string, not a heredoc. A heredoc the input ends inside (a transcript
+# cut short, or a terminator never written) is read to the end, as bash does ("here-document
+# delimited by end-of-file", bash(1) Here Documents) and runs it.
+_SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*(?<!<)<<(?!<)(?P<dash>-)?[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)"
+                          r"(?P=q)(?![A-Za-z0-9_.-])(?P<tail>[^\n]*)\n(?P<body>.*?)"
+                          r"(?:\n(?P<tabs>(?(dash)\t*))(?P=word)(?:\n.*)?)?\Z", re.DOTALL)
 # ``cat <<'EOF' | ssh gpu01 bash``: cat only passes the heredoc on
 _CAT_HEAD = re.compile(r"(?:.*[;&|][ \t]*)?cat(?:[ \t]+-)?")
 _PIPED_TAIL = re.compile(r"[ \t]*\|(?!\|)(?P<rest>[^|]*)$")
@@ -240,7 +245,8 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
         # <<- strips the leading tabs of every line it feeds (bash(1), Here Documents)
         return replace(target, inner=re.sub(r"(?m)^\t+", "", body) if m.group("dash") else body)
     q, word, dash = m.group("q"), m.group("word"), m.group("dash") or ""
-    return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{m.group('tabs')}{word}")
+    tabs = m.group("tabs") or ""
+    return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{tabs}{word}")
 
 
 def _reaches_away(target: Target) -> bool:
@@ -314,11 +320,24 @@ def _jump_host(value: str) -> str | None:
     return None if not value or value.lower() == "none" else value
 
 
+def _dest_settings(dest: str, user: str | None, port: int | None) -> tuple[str | None, int | None]:
+    """The user and port once the destination is read: its user@ and ssh:// port count only
+    where no option set them before it (``ssh -l alice bob@gpu01`` logs in as alice)."""
+    dest_user, _, dest_port = _split_dest(dest)
+    return user or dest_user, port or dest_port
+
+
 def ssh_words(args: list[str]) -> SshWords:
     """ssh's words after the program name. OpenSSH reads options on both sides of the
     destination (``ssh gpu01 -p 2222 cmd``: ``ssh.c`` runs getopt again after taking the host;
-    ``ssh -G gpu01 -p 2222`` prints ``port 2222``) until ``--`` or the command's first word."""
+    ``ssh -G gpu01 -p 2222`` prints ``port 2222``) until ``--`` or the command's first word.
+    A setting given twice keeps its FIRST value, as ssh does for every source of it (ssh_config(5):
+    "the first obtained value will be used"; ssh.c sets -p/-l only while unset, and the
+    destination's user@ only when no -l or -o User came before it): ``ssh -o Port=2222 -o
+    Port=3333 gpu01`` connects to port 2222 (``ssh -G`` prints it), ``-o ProxyJump=none`` first
+    leaves no jump host for a later one to set."""
     user = port = jump = hostname = None
+    jump_set = False
     dest = None
     i = 0
     while i < len(args):
@@ -327,12 +346,14 @@ def ssh_words(args: list[str]) -> SshWords:
             i += 1
             if dest is None and i < len(args):
                 dest = args[i]
+                user, port = _dest_settings(dest, user, port)
                 i += 1
             break
         if not word.startswith("-") or word == "-":
             if dest is not None:
                 break
             dest = word
+            user, port = _dest_settings(dest, user, port)
             i += 1
             continue
         flag, attached = word[1:2], word[2:]
@@ -340,30 +361,31 @@ def ssh_words(args: list[str]) -> SshWords:
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
             i += 1 if attached else 2
             if flag == "p" and value.isdigit():
-                port = int(value)
+                port = port or int(value)
             elif flag == "l":
-                user = value
-            elif flag == "J":
-                jump = _jump_host(value)
+                user = user or value
+            elif flag == "J" and not jump_set:
+                jump, jump_set = _jump_host(value), True
             elif flag == "o":
                 # ssh_config(5): "Keyword Argument" or "Keyword=Argument".
                 key, val = (_OPTION_SPLIT.split(value.strip(), 1) + [""])[:2]
                 key = key.lower()
                 if key == "port" and val.strip().isdigit():
-                    port = int(val)
+                    port = port or int(val)
                 elif key == "user":
-                    user = val.strip()
-                elif key == "proxyjump":
-                    jump = _jump_host(val)
+                    user = user or val.strip()
+                elif key == "proxyjump" and not jump_set:
+                    jump, jump_set = _jump_host(val), True
                 elif key == "hostname" and val.strip():
-                    hostname = val.strip()  # ssh -o HostName=10.1.2.3 gpu01 connects to 10.1.2.3
+                    # ssh -o HostName=10.1.2.3 gpu01 connects to 10.1.2.3
+                    hostname = hostname or val.strip()
         else:
             # A cluster of flags without arguments (-tt, -vA) - but -vp2222 ends with one.
             for j, ch in enumerate(word[1:], start=1):
                 if ch in SSH_VALUE_FLAGS:
                     value = word[j + 1:] or (args[i + 1] if i + 1 < len(args) else "")
                     if ch == "p" and value.isdigit():
-                        port = int(value)
+                        port = port or int(value)
                     if not word[j + 1:]:
                         i += 1
                     break
@@ -377,11 +399,9 @@ def _ssh(args: list[str], depth: int) -> Target | None:
                                                 words.jump, words.hostname)
     if dest is None:
         return None
-    dest_user, host, dest_port = _split_dest(dest)
+    host = _split_dest(dest)[1]
     if hostname is not None:
         host = hostname.strip("[]")
-    user = dest_user or user
-    port = dest_port or port
     if remote and depth < 4:
         inner = parse_target(remote, depth + 1)
         if inner.host is not None:  # ssh bastion ssh gpu: the last hop is the target
@@ -776,9 +796,15 @@ def _exec_command(argv: list[str]) -> str:
     return " ".join(map(_requote, argv))
 
 
+# What a shell would not read back as the same one word: a blank or newline splits it, quotes,
+# a backslash, operators and $ or ` are syntax, a glob (* ? [) matches file names where it is run
+# (``find / -name '*.log'`` must not become ``-name *.log``), a leading # starts a comment.
+_NEEDS_QUOTES = re.compile(r"""[\s'"\\;&|()<>$`*?\[]|\A#""").search
+
+
 def _requote(word: str) -> str:
-    """A word again as the shell would read it back (quoted when it has a space)."""
-    return word if word and not any(c in word for c in " \t'\"\\;&|()<>$`") else "'" + word.replace("'", "'\\''") + "'"
+    """A word again as the shell would read it back as that one word (quoted when it must be)."""
+    return word if word and not _NEEDS_QUOTES(word) else "'" + word.replace("'", "'\\''") + "'"
 
 
 def _kubectl(args: list[str], depth: int) -> Target | None:
