@@ -141,6 +141,13 @@ _BENCH_KEYS = {
     "per user output throughput [w/ ctx] (tps/user)": ("per_user_throughput", "tok/s"),
     "average time-to-first-token [ttft] (ms)": ("ttft_mean", "ms"),
     "average time-per-output-token [tpot] (ms)": ("tpot_mean", "ms"),
+    # GenAI-Perf 2024 prints its throughputs on lines under the latency table ("Output token
+    # throughput (per sec): 67.40", "Request throughput (per sec): 0.53"; later "(tokens/sec)" and
+    # "(requests/sec)"; triton-inference-server/perf_analyzer genai-perf README and tests)
+    "output token throughput (per sec)": ("throughput", "tok/s"),
+    "output token throughput (tokens/sec)": ("throughput", "tok/s"),
+    "request throughput (per sec)": ("request_throughput", "req/s"),
+    "request throughput (requests/sec)": ("request_throughput", "req/s"),
 }
 # mlx-lm's generate prints "Prompt: 20 tokens, 150.123 tokens-per-sec" and "Generation: 256
 # tokens, 31.783 tokens-per-sec" (ml-explore/mlx-lm mlx_lm/generate.py; ml-explore/mlx-examples#1155
@@ -1130,7 +1137,16 @@ _GENAI_PERF_KEYS = {"output token throughput (per sec)": ("throughput", "tok/s")
                     "output token throughput per user (tokens/sec/user)": ("per_user_throughput", "tok/s"),
                     "request throughput (per sec)": ("request_throughput", "req/s"),
                     "total token throughput (tokens/sec)": ("total_throughput", "tok/s"),
-                    "request throughput (requests/sec)": ("request_throughput", "req/s")}
+                    "request throughput (requests/sec)": ("request_throughput", "req/s"),
+                    # The latency rows, in ms: GenAI-Perf writes "Time To First Token", AIPerf "Time
+                    # to First Token" (ai-dynamo/aiperf metrics/types/ttft_metric.py). Both compute
+                    # "Inter Token Latency" per request as (request latency - TTFT) / (output tokens
+                    # - 1) (aiperf inter_token_latency_metric.py): what vLLM's bench calls TPOT, not
+                    # its ITL (the gaps between chunks). "Request Latency" is first byte sent to last
+                    # token received: vLLM's E2EL.
+                    "time to first token (ms)": ("ttft_mean", "ms"),
+                    "inter token latency (ms)": ("tpot_mean", "ms"),
+                    "request latency (ms)": ("e2e_latency_mean", "ms")}
 
 
 def _bench_serving(text: str, found: list[Metric]) -> bool:

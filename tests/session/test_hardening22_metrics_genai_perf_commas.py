@@ -25,12 +25,14 @@ def _readings(text, prose=False):
 
 
 def test_a_throughput_with_a_thousands_comma_is_read():
-    assert _readings("\n".join(ROWS) + "\n") == [("request_throughput", 7.22), ("throughput", 1082.84)]
+    assert _readings("\n".join(ROWS) + "\n") == [
+        ("e2e_latency_mean", 4278.64), ("request_throughput", 7.22), ("throughput", 1082.84), ("ttft_mean", 1385.48)]
 
 
 def test_the_table_quoted_in_markdown_is_read():
     quoted = "> ```\n" + "".join("> " + row + "\n" for row in ROWS) + "> ```\n"
-    assert _readings(quoted, prose=True) == [("request_throughput", 7.22), ("throughput", 1082.84)]
+    assert _readings(quoted, prose=True) == [
+        ("e2e_latency_mean", 4278.64), ("request_throughput", 7.22), ("throughput", 1082.84), ("ttft_mean", 1385.48)]
 
 
 def test_aiperfs_units_are_known():
