@@ -7,7 +7,8 @@
 2. 'the target config names no MTP modules' (an MTP launch whose target config was read): a
    dots3_note target (vLLM counts one MTP layer by default, vllm/config/speculative.py
    hf_config_override), a Mistral Large 3 (SGLang loads its EAGLE draft from the target path) and
-   a key naming MTP two sections deep were told they have none; now they stay 'unknown'.
+   a key naming MTP two sections deep were told they have none; now they stay 'unknown'. A config
+   that counts 0 (Kimi-K2.5's num_nextn_predict_layers: 0) was 'unknown'; now it has none.
 """
 
 from __future__ import annotations
@@ -68,3 +69,13 @@ def test_targets_with_modules_not_under_the_top_keys_stay_unknown(config):
 def test_a_plain_target_is_still_said_to_have_none():
     assert "names no MTP modules" in _sd101({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
                                              "text_config": {"num_hidden_layers": 36}})
+
+
+def test_a_target_config_counting_zero_modules_is_said_to_have_none():
+    # Kimi-K2.5's config.json keeps its DeepSeek-V3 text model in text_config, with
+    # num_nextn_predict_layers 0: it ships no MTP layer (its drafts are separate EAGLE-3 heads)
+    kimi = {"architectures": ["KimiK25ForConditionalGeneration"], "model_type": "kimi_k25",
+            "text_config": {"architectures": ["DeepseekV3ForCausalLM"], "model_type": "kimi_k2",
+                            "num_hidden_layers": 61, "num_nextn_predict_layers": 0, "n_routed_experts": 384}}
+    line = _sd101(kimi)
+    assert "names no MTP modules" in line and "absent or 0" in line

@@ -13,8 +13,8 @@ from spec_debug.record import Finding
 
 # The trained-depth source of an MTP launch whose target config was read and names no MTP
 # module (launch_step.parse): the keys vLLM and SGLang count them by are absent.
-NO_MTP_MODULES = ("the target config read names no MTP modules (no num_nextn_predict_layers / "
-                  "mtp_num_hidden_layers)")
+NO_MTP_MODULES = ("the target config read names no MTP modules (num_nextn_predict_layers / "
+                  "mtp_num_hidden_layers absent or 0)")
 
 
 def _mtp_asked(launch: LaunchConfig) -> str:

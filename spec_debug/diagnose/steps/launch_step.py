@@ -73,13 +73,13 @@ _MTP_COUNTED_OTHERWISE = re.compile(r"step3p|longcat|mimo|minimax|gemma4|inkling
                                     r"mistral_large_3|pixtral", re.I)
 
 
-def _config_keys(config: dict[str, Any]) -> Iterator[str]:
-    """Every key of a config, nested sections at any depth (Qwen3-Omni's thinker_config.text_config,
-    where vLLM's get_hf_text_config reads a text model's fields)."""
+def _config_items(config: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every key of a config with its value, nested sections at any depth (Qwen3-Omni's
+    thinker_config.text_config, where vLLM's get_hf_text_config reads a text model's fields)."""
     for key, value in config.items():
-        yield str(key)
+        yield str(key), value
         if isinstance(value, dict):
-            yield from _config_keys(value)
+            yield from _config_items(value)
 
 
 def names_no_mtp(config: Any) -> bool:
@@ -91,7 +91,14 @@ def names_no_mtp(config: Any) -> bool:
     kinds = [config.get("model_type"), *(config.get("architectures") or [])]
     if any(isinstance(kind, str) and _MTP_COUNTED_OTHERWISE.search(kind) for kind in kinds):
         return False
-    return not any(re.search(r"mtp|nextn", key, re.I) for key in _config_keys(config))
+    return not any(re.search(r"mtp|nextn", key, re.I) and not _counts_none(key, value)
+                   for key, value in _config_items(config))
+
+
+def _counts_none(key: str, value: Any) -> bool:
+    """`num_nextn_predict_layers: 0` (Kimi-K2, a DeepSeek-V3 architecture shipped without its MTP
+    layer): the count vLLM reads as n_predict says there are none, as its absence does."""
+    return key in _MTP_KEYS and value == 0 and not isinstance(value, bool)
 
 
 def serves_own_mtp(cfg: LaunchConfig) -> bool:
