@@ -295,6 +295,19 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
     return True
 
 
+def _missing_head_hint(cfg) -> str:
+    """The fix for a draft whose only missing tensor is its head. A head tied to embed_tokens
+    is saved once (safetensors drops the alias), so an export from a model whose head was tied
+    writes no lm_head.weight; speculators' drafts never tie (SpeculatorModel.__init__ sets
+    tie_word_embeddings False, src/speculators/model.py), so they need the tensor."""
+    if cfg.draft_vocab_size != cfg.vocab_size:
+        return (f"save the draft again with its lm_head.weight [{cfg.draft_vocab_size}, "
+                f"{cfg.hidden_size}] (one row per draft token: a head tied to the "
+                f"{cfg.vocab_size}-row embedding cannot be it)")
+    return ("save the draft again with its lm_head.weight; if it was trained with the head tied "
+            "to embed_tokens, set \"tie_word_embeddings\": true in transformer_layer_config")
+
+
 def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
                            target: TargetCheckpoint | None, notes: list[str],
                            no_target_reason: str | None) -> Tensor | None:
@@ -703,7 +716,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                               # only a Qwen3 decoder has them (transformers modeling_qwen3.py)
                               hint=(f"the config's decoder model_type is {cfg.model_type!r} but the weights are "
                                     "a Llama decoder's (no q_norm/k_norm): set model_type to \"llama\" if the "
-                                    "draft was trained as one" if qk_norms and cfg.model_type == "qwen3" else None))
+                                    "draft was trained as one" if qk_norms and cfg.model_type == "qwen3"
+                                    else _missing_head_hint(cfg) if missing == ["lm_head.weight"] else None))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
