@@ -191,7 +191,10 @@ _CURRENT_THREAD = re.compile(r'Current thread 0x[0-9a-fA-F]+ \(most recent call 
 # line after "path.py:LINE: in <module>" entries (the short traceback pytest prints).
 # A parametrized test's id keeps the spaces of its string parameters ("test_accept[eagle3 llama
 # 8b]", _pytest/python.py _idval: a str is used as is): inside its brackets the node id has spaces.
-_PYTEST_FAILED = re.compile(r"^(?P<what>FAILED|ERROR) (?P<node>\S+\.py(?:::(?:[^\s\[]|\[[^\]\n]*\]|\[)*)?)"
+# Possessive (*+): a "[" read as a bracket's start or as a lone character are two ways to read
+# the same text, and a line that does not match ("FAILED x.py::t[a][b]...[t] and more") was
+# tried every way, 2**n for n brackets (20: 1.7 s a line).
+_PYTEST_FAILED = re.compile(r"^(?P<what>FAILED|ERROR) (?P<node>\S+\.py(?:::(?:[^\s\[]|\[[^\]\n]*\]|\[)*+)?)"
                             r"(?: - (?P<msg>.*))?\s*$", re.M)
 _PYTEST_LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<type>[A-Za-z_][\w.]*)\s*$", re.M)
 _PYTEST_E_LINE = re.compile(r"^E\s+(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):\s?(?P<msg>.*)$", re.M)
