@@ -723,7 +723,12 @@ def _ssm_command(parameters: str) -> str:
             return ""
         return " ".join(command) if isinstance(command, list) else str(command)
     m = _SSM_SHORTHAND.match(parameters)
-    return m.group("command") if m else ""
+    if m is None:
+        return ""
+    # the shorthand's quoted value takes \" (or \') and \\ as escapes (aws-cli awscli/shorthand.py
+    # _consume_quoted): command=["bash -c \"nvidia-smi -L\""] runs bash -c "nvidia-smi -L"
+    command, q = m.group("command"), m.group("q")
+    return command.replace("\\" + q, q).replace("\\\\", "\\") if q else command
 
 
 def _mosh(args: list[str], depth: int) -> Target | None:

@@ -75,3 +75,12 @@ def test_a_setting_given_twice_keeps_the_first_as_ssh_does(options):
     assert target.jump == config.get("proxyjump")
     if target.user is not None or "User" in options or "@" in options or "-l" in options:
         assert target.user == config["user"]
+
+
+def test_ssm_shorthand_escaped_quotes_are_the_command_run():
+    # aws-cli's shorthand parser (awscli/shorthand.py) reads command=["bash -c \"nvidia-smi -L\""]
+    # as ['bash -c "nvidia-smi -L"']: the backslashes are its escapes, not the command's
+    line = ("aws ssm start-session --target i-0abc --document-name AWS-StartInteractiveCommand "
+            """--parameters 'command=["bash -c \\"nvidia-smi -L\\""]'""")
+    target = parse_target(line)
+    assert (target.host, target.inner) == ("i-0abc", 'bash -c "nvidia-smi -L"')
