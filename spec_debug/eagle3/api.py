@@ -424,7 +424,12 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     if semantics != "reference" and num_target_layers is not None:
         plan = engines.serve_plan(semantics, engine_version, cfg.raw, num_target_layers, target_architecture)
         mapped = slots_for_layer_ids(plan.layer_ids, info.layer_ids)
-        if plan.fan_in_mismatch:
+        failure = engines.capture_failure(semantics, target_architecture)
+        if failure:
+            # no aux state at all (SGLang on a Qwen3.5 target), not an fc sized for other states
+            notes.append(f"{semantics} {engine_version or 'latest'}: {failure}; evaluated with the "
+                         "configured layout")
+        elif plan.fan_in_mismatch:
             notes.append(f"{semantics} {engine_version or 'latest'} captures {plan.layer_ids} "
                          f"but builds fc for {plan.fc_fan_in or cfg.num_aux} states: it would "
                          "fail to run this draft")

@@ -33,3 +33,16 @@ def test_vllm_and_other_sglang_targets_still_capture():
     for arch in ("Qwen3NextForCausalLM", "Qwen3ForCausalLM", None):
         assert engines.capture_failure("sglang", arch) is None
         assert engines.serve_plan("sglang", "0.5.20", DRAFT, 64, arch).layer_ids
+
+
+def test_drafter_eval_with_sglang_semantics_says_why_nothing_is_served():
+    from spec_debug.eagle3.api import _resolve_layout
+    from spec_debug.eagle3.config import parse_draft_config
+    from spec_debug.eagle3.data import DataInfo
+
+    cfg = parse_draft_config(dict(DRAFT, vocab_size=248320, draft_vocab_size=32000, intermediate_size=17408,
+                                  num_attention_heads=40, num_key_value_heads=8, rms_norm_eps=1e-6))
+    dump = DataInfo("specforge", 1, 4, 5120, (2, 32, 61, 64), True, True)
+    resolved, notes = _resolve_layout(cfg, dump, 64, None, "sglang", "0.5.20", "Qwen3_5ForConditionalGeneration")
+    assert resolved.layer_ids == (2, 32, 61)
+    assert any("sglang#38307" in note for note in notes), notes
