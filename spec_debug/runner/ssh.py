@@ -495,6 +495,8 @@ class SSHTransport(Transport):
                 # sftp-server, a menu) would otherwise wait for input forever instead of ending.
                 channel.shutdown_write()
                 ending = self._pump(channel, header, stderr_header, deadline)
+                if ending == "timeout" and not header.seen:
+                    self._await_pid(channel, header, stderr_header)
                 if ending != "exited":
                     killed = self._kill_remote(header.pid)
                     if isinstance(killed, TransportError):
@@ -616,6 +618,19 @@ class SSHTransport(Transport):
             if channel.closed or not self._connection.transport.is_active():
                 break
         return "exited"
+
+    def _await_pid(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader") -> None:
+        """Read on, for up to ConnectTimeout, until the wrapper's pid line comes, for a step that
+        timed out before it came. A step's time counts from its channel's open: on a loaded
+        host or a link that stalled a moment (a VPN, a 20 kB/s tunnel) the shell had started
+        the step, but its pid line was still on the way at the deadline, and the kill, with no
+        pid, killed nothing: the step was recorded "process tree killed" while it ran on."""
+        until = time.monotonic() + self._connection.target.connect_timeout_s
+        while not stdout.seen and not (channel.eof_received or channel.closed) and time.monotonic() < until:
+            if self._interrupted.is_set() or not self._connection.transport.is_active():
+                return
+            wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
+            self._drain(channel, stdout, stderr)
 
     def _step_tree_alive(self, pid: int | None) -> bool:
         """Whether a process of the step's group or session is alive on the host (checked over a
