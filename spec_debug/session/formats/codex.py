@@ -72,6 +72,20 @@ openai/codex issue #35735 quotes the first from a rollout). The command was stop
 analysis counts as an interrupt, not as a failure of the system."""
 
 
+_TS_ERROR_NOTE = "error-"
+"""The id of the TypeScript Codex CLI's own note of a turn that failed for good, a system message
+``{id: "error-<ms>", role: "system", content: [{type: input_text, text: "⚠️  Rate limit
+reached. ..."}]}`` (also: the request the API rejected, the context length exceeded, a network
+error, a connection closed early; openai/codex ``codex-cli/src/utils/agent/agent-loop.ts``), kept
+in its rollout: the Rust CLI's ``error`` event, an error of the session with no command (was: a
+system note, the failure lost)."""
+
+
+def _ts_error_note(payload: dict) -> bool:
+    item_id = payload.get("id")
+    return isinstance(item_id, str) and item_id.startswith(_TS_ERROR_NOTE)
+
+
 def _aborted_by_user(output: str) -> bool:
     if output.startswith(_ABORTED):
         return True
@@ -420,6 +434,9 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             yield from _user_message(content if isinstance(content, list) else [content], event)
             return
         text = block_text(content)
+        if role == "system" and _ts_error_note(payload):
+            yield event("system", "system", text=text, raw_type="error")  # the analysis's agent_error
+            return
         if role in ("developer", "system"):
             kind = "system"
         else:
