@@ -248,15 +248,22 @@ def _served_draft_config(args: dict, server_argv: Callable[[], list[str]],
     running server's command line that looks like a draft, read the way the launch probe reads
     it (launch_flags: `--flag=value`, a JSON speculative config's "model") and looked up where
     the server looks (`view`: its working directory, its Hub cache, its container's
-    filesystem; a draft at /models/draft inside vllm/vllm-openai is not the host's)."""
+    filesystem; a draft at /models/draft inside vllm/vllm-openai is not the host's). A
+    draft_model not found here is looked up there too: the launch step passes the path as the
+    server's command line writes it."""
+    named = args.get("draft_model") or ""
     try:
-        if args.get("draft_model"):
-            config = describe_model(args["draft_model"], with_tensors=False).get("config")
-            return config if isinstance(config, dict) else None
+        if named:
+            config = describe_model(named, with_tensors=False).get("config")
+            if isinstance(config, dict):
+                return config
         argv = server_argv()
-        models = find_models(_model_refs(argv), argv, view)
+        refs = ([named] if named else []) + _model_refs(argv)
+        models = find_models(list(dict.fromkeys(refs)), argv, view)
     except OSError:  # a folder this user may not enter: the default file is read instead
         return None
+    if isinstance(models.get(named, {}).get("config"), dict):
+        return models[named]["config"]
     drafts = [info["config"] for info in models.values()
               if isinstance(info.get("config"), dict) and looks_like_draft(info["config"])]
     return drafts[0] if drafts else None
@@ -283,7 +290,7 @@ def run(args: dict) -> dict:
         return asked[0]
 
     def served_draft() -> dict[str, Any] | None:
-        process = server_process() if not args.get("draft_model") else {}
+        process = server_process()
         view = server_view(process["pid"]) if process.get("pid") else None
         return _served_draft_config(args, lambda: process.get("argv") or [], view)
 

@@ -46,3 +46,14 @@ def test_a_containerised_servers_draft_is_read_from_its_filesystem(tmp_path):
             "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/models/draft"]
     view = ServerView(cwd="/", environ={}, root=str(container_root))
     assert forward_source._served_draft_config({}, lambda: argv, view) == MLA_V3
+
+
+def test_a_draft_model_var_naming_the_servers_path_is_looked_up_where_the_server_looks(tmp_path):
+    # the playbook passes the launch step's draft path, as the server's command line writes it
+    container_root = tmp_path / "proc-root"
+    (container_root / "models" / "draft").mkdir(parents=True)
+    (container_root / "models" / "draft" / "config.json").write_text(json.dumps(MLA_V3))
+    argv = ["vllm", "serve", "/models/target", "--speculative-config", '{"model": "/models/draft"}']
+    view = ServerView(cwd="/", environ={}, root=str(container_root))
+    found = forward_source._served_draft_config({"draft_model": "/models/draft"}, lambda: argv, view)
+    assert found == MLA_V3
