@@ -226,6 +226,8 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
     if m is None:
         return None
     head = m.group("head")
+    if m.group("tabs") is None and _shift_not_heredoc(head, m.group("word")):
+        return None  # no terminator: `ssh h 'echo $((1<<20))'` and a second line is no heredoc
     if _CAT_HEAD.fullmatch(head) and (piped := _PIPED_TAIL.match(m.group("tail"))):
         head = piped.group("rest").strip()  # the script goes down the pipe: where it runs is there
     target = parse_target(head, depth)
@@ -247,6 +249,12 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
     q, word, dash = m.group("q"), m.group("word"), m.group("dash") or ""
     tabs = m.group("tabs") or ""
     return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{tabs}{word}")
+
+
+def _shift_not_heredoc(head: str, word: str) -> bool:
+    """Whether a ``<<`` with no terminator line is arithmetic's shift: inside ``((``, or a number
+    after it (``1<<20``); a heredoc's word is a name (EOF, PY)."""
+    return word.isdigit() or head.count("((") > head.count("))")
 
 
 def _reaches_away(target: Target) -> bool:

@@ -84,3 +84,11 @@ def test_ssm_shorthand_escaped_quotes_are_the_command_run():
             """--parameters 'command=["bash -c \\"nvidia-smi -L\\""]'""")
     target = parse_target(line)
     assert (target.host, target.inner) == ("i-0abc", 'bash -c "nvidia-smi -L"')
+
+
+@pytest.mark.parametrize("command", ["ssh gpu01 'echo $((1<<20))'\nls -la", "ssh gpu01 'echo $(( 1 << n ))'\nls -la"])
+def test_a_shift_with_no_terminator_is_no_heredoc(command):
+    # no line ends it: read to the end, arithmetic's << would take the next lines as a script
+    target = parse_target(command)
+    assert target.host == "gpu01" and target.inner.startswith("echo $((") and "<<20\n" not in target.inner
+    assert target.inner.endswith(" ls -la")
