@@ -420,7 +420,11 @@ def _ssh(args: list[str], depth: int) -> Target | None:
 
 
 def _scp(args: list[str]) -> Target | None:
-    port = jump = hostname = None
+    # scp hands its -o and -J to ssh in the order given and its last -P as "-p N" after them
+    # (scp -S with a program printing its argv, OpenSSH 9.2: "-o Port=2 -J a ... -p 4"); ssh
+    # keeps the first value of each: an -o Port beats any -P, and -P is the last one.
+    option_port = cli_port = jump = hostname = None
+    jump_set = False
     operands = []
     i = 0
     while i < len(args):
@@ -430,24 +434,24 @@ def _scp(args: list[str]) -> Target | None:
             if flag in _SCP_ARG_OPTS:
                 value = word[2:] or (args[i + 1] if i + 1 < len(args) else "")
                 if flag == "P" and value.isdigit():
-                    port = int(value)
-                elif flag == "J":
-                    jump = _jump_host(value)
+                    cli_port = int(value)
+                elif flag == "J" and not jump_set:
+                    jump, jump_set = _jump_host(value), True
                 elif flag == "o":
                     key, val = (_OPTION_SPLIT.split(value.strip(), 1) + [""])[:2]
-                    if key.lower() == "proxyjump":
-                        jump = _jump_host(val)
+                    if key.lower() == "proxyjump" and not jump_set:
+                        jump, jump_set = _jump_host(val), True
                     elif key.lower() == "port" and val.strip().isdigit():
-                        port = int(val)
+                        option_port = option_port or int(val)
                     elif key.lower() == "hostname" and val.strip():
-                        hostname = val.strip()
+                        hostname = hostname or val.strip()
                 i += 1 if word[2:] else 2
                 continue
             i += 1
             continue
         operands.append(word)
         i += 1
-    target = _remote_operand(operands, port, jump, "scp")
+    target = _remote_operand(operands, option_port or cli_port, jump, "scp")
     if target is not None and hostname is not None:
         target = replace(target, host=hostname.strip("[]"))
     return target

@@ -92,3 +92,24 @@ def test_a_shift_with_no_terminator_is_no_heredoc(command):
     target = parse_target(command)
     assert target.host == "gpu01" and target.inner.startswith("echo $((") and "<<20\n" not in target.inner
     assert target.inner.endswith(" ls -la")
+
+
+@pytest.mark.parametrize("options", ["-o Port=2222 -o Port=3333", "-P 3333 -o Port=2222", "-o Port=2222 -P 3333",
+                                     "-P 2222 -P 3333", "-o HostName=10.0.0.1 -o HostName=10.0.0.2"])
+def test_scp_lands_where_the_ssh_it_runs_lands(options, tmp_path):
+    scp, ssh = shutil.which("scp"), shutil.which("ssh")
+    if scp is None or ssh is None:
+        pytest.skip("no OpenSSH client")
+    # scp runs `-S PROGRAM` as its ssh: a program that writes down the argv it was given
+    fake = tmp_path / "ssh"
+    fake.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {tmp_path}/argv\nexit 1\n")
+    fake.chmod(0o755)
+    subprocess.run([scp, "-S", str(fake), *options.split(), "gpu01:/x", str(tmp_path / "x")],
+                   capture_output=True, timeout=10)
+    argv = (tmp_path / "argv").read_text().splitlines()
+    ssh_options = argv[:argv.index("--")]
+    shown = subprocess.run([ssh, "-F", "/dev/null", "-G", *[w for w in ssh_options if w != "-s"], "gpu01"],
+                           capture_output=True, text=True, timeout=10).stdout
+    config = dict(line.split(" ", 1) for line in shown.splitlines() if " " in line)
+    target = parse_target(f"scp {options} gpu01:/x .")
+    assert (target.host, str(target.port or 22)) == (config["hostname"], config["port"])
