@@ -105,6 +105,12 @@ _ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
 _VLLM_THROUGHPUT_LINE = re.compile(
     r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) total tokens/s"
     r"(?:, (?P<out>\d+(?:\.\d+)?) output tokens/s)?")
+# `vllm bench latency` (vllm/benchmarks/latency.py, benchmarks/benchmark_latency.py before it):
+# "Avg latency: 1.2345 seconds", then "10% percentile latency: ... seconds" lines: the time one
+# batch takes from its prompts to its last tokens, each request's end-to-end latency. Other
+# scripts print an "Avg latency" of other things (an engine step): only with the percentiles.
+_VLLM_BENCH_LATENCY = re.compile(r"^Avg latency: (?P<value>\d+(?:\.\d+)?) seconds[ \t\r]*\n"
+                                 r"(?=\d+% percentile latency: )", re.M)
 _EAGLE_SPEED = re.compile(r"^(speed0|speed|ratio) (\d+\.\d+)[ \t\r]*$", re.M)
 _TQDM_SPEED = re.compile(r"est\. speed input: \d+(?:\.\d+)? toks/s, output: (\d+(?:\.\d+)?) toks/s")
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
@@ -593,6 +599,10 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         found.append(Metric("total_throughput", float(m.group("total")), "tok/s", ctx))
         found.append(Metric("request_throughput", float(m.group("req")), "req/s", ctx))
         text = _VLLM_THROUGHPUT_LINE.sub("", text)
+    if "A" in text and "Avg latency: " in text and (m := _VLLM_BENCH_LATENCY.search(text)):
+        structured = True
+        found.append(Metric("e2e_latency_mean", float(m.group("value")) * 1000, "ms",
+                            f"vllm bench latency: {_context(text, m.start(), m.end('value'))} seconds"))
     if "_" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
         structured = True
     if "[" in text and "BENCHMARK" in text and _trtllm_bench(text, found):
