@@ -130,8 +130,11 @@ def _runs_indexer(cfg: dict[str, Any], layer: int) -> bool:
     if isinstance(types, list) and layer < len(types):
         return types[layer] != "shared"
     pattern = cfg.get("index_topk_pattern")
-    if isinstance(pattern, str) and layer < len(pattern):
-        return pattern[layer] != "S"
+    # the F/S string, or the same letters as a JSON list (GLM-5.2 tooling reads a config.json
+    # `index_topk_pattern` list of "F"/"S" beside indexer_types); SGLang also takes the string
+    # from --json-model-override-args, which config.json does not show
+    if isinstance(pattern, (str, list)) and layer < len(pattern):
+        return pattern[layer] not in ("S", "shared")
     freq = max(int(cfg.get("index_topk_freq") or 1), 1)
     offset = int(cfg.get("index_skip_topk_offset", 2) or 0)
     return max(layer - offset + 1, 0) % freq == 0
