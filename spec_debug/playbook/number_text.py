@@ -22,6 +22,7 @@ from jinja2 import TemplateSyntaxError, nodes
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.models import Playbook
+from spec_debug.playbook.status_words import number_facts, number_field
 from spec_debug.playbook.templating import TEXT_ENV, var_references
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path
 
@@ -79,8 +80,10 @@ def _used_as_numbers(playbook: Playbook, names: set[str]) -> set[str]:
     return {name for step in playbook.steps for name in _step_number_uses(step, names)}
 
 
-def _step_number_uses(step: Any, names: set[str]) -> set[str]:
-    """`_used_as_numbers` for one step."""
+def _step_number_uses(step: Any, names: set[str], *, number_facts: set[str] | None = None) -> set[str]:
+    """`_used_as_numbers` for one step. With `number_facts` (the facts a capture makes numbers),
+    an operand of == or != counts only where another is surely a number (`expected ==
+    facts.commit` with a commit 1234e56 compares text with text, as meant)."""
     found: set[str] = set()
     for expression in [step.when, step.until, *(e.that for e in step.expect)]:
         if not expression:
@@ -89,8 +92,10 @@ def _step_number_uses(step: Any, names: set[str]) -> set[str]:
             parsed = TEXT_ENV.parse("{{ " + expression + " }}")
         except TemplateSyntaxError:
             continue
-        operands = [o for c in parsed.find_all(nodes.Compare) for o in [c.expr, *(op.expr for op in c.ops)]
-                    if all(op.op not in ("in", "notin") for op in c.ops)]
+        compares = [c for c in parsed.find_all(nodes.Compare) if all(op.op not in ("in", "notin") for op in c.ops)]
+        if number_facts is not None:
+            compares = [c for c in compares if not _equality_without_number(c, number_facts)]
+        operands = [o for c in compares for o in [c.expr, *(op.expr for op in c.ops)]]
         operands += [side for a in parsed.find_all(_ARITHMETIC) for side in (a.left, a.right)]
         for operand in operands:
             if isinstance(operand, nodes.Name) and operand.name in names:
@@ -116,8 +121,9 @@ def check_text_numbers(playbook: Playbook, document: PositionedDocument, source:
     meant = {name: number for name, number in meant.items() if number is not None}
     if not meant:
         return
+    numeric_facts = number_facts(playbook.steps)
     for step in playbook.steps:
-        for name in sorted(_step_number_uses(step, set(meant))):
+        for name in sorted(_step_number_uses(step, set(meant), number_facts=numeric_facts)):
             line, column = document.position(("vars", name)) or (None, None)
             written = playbook.vars[name]
             raise PlaybookError(
@@ -126,6 +132,28 @@ def check_text_numbers(playbook: Playbook, document: PositionedDocument, source:
                 path=source, line=line, column=column, key_path=f"vars.{name}",
                 hint=f"write it as a number YAML 1.1 reads: {name}: {meant[name]}",
             )
+
+
+def _equality_without_number(compare: nodes.Compare, facts: set[str]) -> bool:
+    """An == / != chain none of whose operands is surely a number: text may be compared with
+    text there. A number literal, arithmetic, `| int` / `| float` / `| length`, a step's
+    exit_code or a fact a regex capture makes a number (an auto capture of 1e3 is 1000.0,
+    runner/capture.py convert) makes it a comparison with a number."""
+    if any(op.op not in ("eq", "ne") for op in compare.ops):
+        return False
+    return not any(_surely_number(o, facts) for o in [compare.expr, *(op.expr for op in compare.ops)])
+
+
+def _surely_number(node: nodes.Node, facts: set[str]) -> bool:
+    if isinstance(node, nodes.Const):
+        return type(node.value) in (int, float)
+    if isinstance(node, (nodes.Neg, nodes.Pos)):
+        return _surely_number(node.node, facts)
+    if isinstance(node, nodes.Filter):
+        return node.name in ("int", "float", "length", "count", "abs", "round")
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "facts":
+        return node.attr in facts
+    return isinstance(node, _ARITHMETIC) or number_field(node) is not None
 
 
 def number_meant(text: str) -> str | None:

@@ -32,14 +32,20 @@ def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str |
         parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
     except TemplateSyntaxError:
         return None  # reported by the template checks
+    compared: list[tuple[str, str]] = []  # (step id, word) in the order written
     for compare in parsed.find_all(nodes.Compare):
         operands = [compare.expr, *(op.expr for op in compare.ops)]
         step_ids = [step for step in map(_status_of, operands) if step is not None]
-        if not step_ids:
+        if step_ids:
+            compared += [(step_ids[0], w) for operand in operands for w in _words(operand)]
+    for step_id, word in compared:
+        if word in STATUSES:
             continue
-        for word in (w for operand in operands for w in _words(operand)):
-            if word not in STATUSES:
-                return step_ids[0], word, _status_meant(word)
+        meant = _status_meant(word)
+        # `in ['passed', 'ok']`, `== 'failed' or == 'fail'`: the status meant is tested beside
+        # the Ansible word, so the test is right on every host (the word only never matches).
+        if meant is None or (step_id, meant) not in compared:
+            return step_id, word, meant
     return None
 
 
@@ -87,14 +93,15 @@ def number_compared_with_text(text: str, *, expression: bool) -> tuple[str, str]
         return None
     for compare in parsed.find_all(nodes.Compare):
         operands = [compare.expr, *(op.expr for op in compare.ops)]
-        fields = [field for field in map(_number_field, operands) if field is not None]
+        fields = [field for field in map(number_field, operands) if field is not None]
         words = [w for operand in operands for w in _words(operand)]
         if fields and words:
             return fields[0], words[0]
     return None
 
 
-def _number_field(node: nodes.Node) -> str | None:
+def number_field(node: nodes.Node) -> str | None:
+    """`exit_code` or `steps.ID.exit_code` (attempts, duration_s) as written, else None."""
     if isinstance(node, nodes.Name) and node.name == "exit_code":
         return "exit_code"
     if isinstance(node, nodes.Getattr) and node.attr in _NUMBER_FIELDS:
@@ -140,10 +147,36 @@ def fact_compared_with_number_text(text: str, facts: set[str], *, expression: bo
     except TemplateSyntaxError:
         return None
     for compare in parsed.find_all(nodes.Compare):
-        operands = [compare.expr, *(op.expr for op in compare.ops)]
-        named = [o.attr for o in operands if isinstance(o, nodes.Getattr) and isinstance(o.node, nodes.Name)
-                 and o.node.name == "facts" and o.attr in facts]
-        words = [w for operand in operands for w in _words(operand) if _NUMBER_TEXT.match(w.strip())]
-        if named and words:
-            return named[0], words[0]
+        left = compare.expr
+        for operator in compare.ops:
+            found = _fact_against_number_text(left, operator.op, operator.expr, facts)
+            if found is not None:
+                return found
+            left = operator.expr
+    return None
+
+
+def _fact_against_number_text(left: nodes.Node, op: str, right: nodes.Node, facts: set[str]) -> tuple[str, str] | None:
+    """One `left op right` of a comparison. `'13' in facts.version` is a substring test, valid
+    when the capture is text ((\\S+) matched 0.5.13), and `facts.gid in [0, '0']` holds the
+    number too: neither is refused."""
+    if op in ("in", "notin"):
+        if _number_fact(left, facts) is None or not isinstance(right, (nodes.List, nodes.Tuple)):
+            return None
+        numbers = {item.value for item in right.items
+                   if isinstance(item, nodes.Const) and type(item.value) in (int, float)}
+        words = [w for w in _words(right) if _NUMBER_TEXT.match(w.strip()) and float(w) not in numbers]
+        return (_number_fact(left, facts), words[0]) if words else None
+    for fact_side, word_side in ((left, right), (right, left)):
+        name = _number_fact(fact_side, facts)
+        words = [w for w in _words(word_side) if _NUMBER_TEXT.match(w.strip())] if name else []
+        if words:
+            return name, words[0]
+    return None
+
+
+def _number_fact(node: nodes.Node, facts: set[str]) -> str | None:
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "facts" \
+            and node.attr in facts:
+        return node.attr
     return None
