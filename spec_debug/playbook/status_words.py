@@ -34,10 +34,10 @@ def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str |
         return None  # reported by the template checks
     compared: list[tuple[str, str]] = []  # (step id, word) in the order written
     for compare in parsed.find_all(nodes.Compare):
-        operands = [compare.expr, *(op.expr for op in compare.ops)]
-        step_ids = [step for step in map(_status_of, operands) if step is not None]
-        if step_ids:
-            compared += [(step_ids[0], w) for operand in operands for w in _words(operand)]
+        left = compare.expr
+        for operator in compare.ops:
+            compared += _status_words_compared(left, operator.op, operator.expr)
+            left = operator.expr
     for step_id, word in compared:
         if word in STATUSES:
             continue
@@ -47,6 +47,24 @@ def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str |
         if meant is None or (step_id, meant) not in compared:
             return step_id, word, meant
     return None
+
+
+def _status_words_compared(left: nodes.Node, op: str, right: nodes.Node) -> list[tuple[str, str]]:
+    """(step id, word) for one `left op right` that tests a step's status against words. A
+    substring test is right when a status holds the word (`'fail' in steps.a.status`) or the
+    text holds a status (`steps.a.status in 'failed error'`): a word that can match is none
+    of them."""
+    if op in ("in", "notin") and isinstance(right, nodes.Const) and isinstance(right.value, str):
+        step = _status_of(left)
+        matches = any(status in right.value for status in STATUSES)
+        return [(step, right.value)] if step is not None and not matches else []
+    if op in ("in", "notin") and _status_of(right) is not None:
+        words = [w for w in _words(left) if not any(w in status for status in STATUSES)]
+        return [(_status_of(right), w) for w in words]
+    step = _status_of(left) or _status_of(right)
+    if step is None:
+        return []
+    return [(step, w) for w in _words(left) + _words(right)]
 
 
 def _status_of(node: nodes.Node) -> str | None:

@@ -6,6 +6,8 @@ A refusal at load is for a test that is wrong on every host; these are right whe
 - `facts.gid in [0, '0']`: the number is in the list too;
 - `steps.a.status in ['passed', 'ok']`, `== 'failed' or == 'fail'`: the status meant is tested
   beside the Ansible word, which only never matches;
+- `'fail' in steps.a.status`, `steps.a.status not in 'failed error timeout'`: substring tests
+  a status can pass;
 - `expected: 1234e56` (a git short hash YAML 1.1 reads as text) compared == with a text
   capture: text with text, as meant, not a YAML 1.2 number lost.
 The truly broken ones stay refused beside them.
@@ -40,6 +42,8 @@ def _write(write_playbook, when: str, vars_: str = "", type_: str = "") -> str:
     ("facts.gid in [0, '0']", "", ""),
     ("steps.a.status in ['passed', 'ok']", "", ""),
     ("steps.a.status == 'failed' or steps.a.status == 'fail'", "", ""),
+    ("'fail' in steps.a.status", "", ""),
+    ("steps.a.status not in 'failed error timeout'", "", ""),
     ("facts.commit == expected", "vars:\n  expected: 1234e56\n", "        type: str\n"),
     ("steps.a.stdout | trim != expected", "vars:\n  expected: 1234e56\n", ""),
 ])
@@ -51,6 +55,8 @@ def test_valid_comparisons_load(write_playbook, when, vars_, type_):
     ("facts.gid in ['0', 'none']", "", "compares facts.gid, a number once captured, with the text '0'"),
     ("facts.n >= '5'", "", "compares facts.n, a number once captured, with the text '5'"),
     ("steps.a.status in ['pass', 'skipped']", "", "compares steps.a.status with 'pass'"),
+    ("'ok' in steps.a.status", "", "compares steps.a.status with 'ok'"),
+    ("steps.a.status not in 'fail'", "", "compares steps.a.status with 'fail'"),
     ("facts.n == expected", "vars:\n  expected: 1e3\n", "var 'expected' is written 1e3"),
     ("facts.n > expected", "vars:\n  expected: 1234e56\n", "var 'expected' is written 1234e56"),
 ])
