@@ -341,9 +341,9 @@ _ROLLOUT_HEADER_BYTES = 1 << 20
 def _rollout_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
     """The records of a :data:`CODEX_TS_ROLLOUT` document: its session header, as the header
     line of an unenveloped rollout reads (``{id, timestamp, instructions}``), then its items."""
-    head = read_head(path, _ROLLOUT_HEADER_BYTES)
+    raw = read_head(path, _ROLLOUT_HEADER_BYTES)
     # decoded as the items are (_Utf8Reader): a rollout PowerShell's `>` rewrote is UTF-16
-    head = head.decode("utf-16" if head[:2] in _UTF16_BOMS else "utf-8", "replace")
+    head = raw.decode("utf-16" if raw[:2] in _UTF16_BOMS else "utf-8", "replace")
     found = _ROLLOUT_SESSION.search(head)
     try:
         header, _ = json.JSONDecoder().raw_decode(head, found.end()) if found else (None, 0)
@@ -353,8 +353,10 @@ def _rollout_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, d
     if isinstance(header, dict):
         stats.lines += 1
         yield 0, 2, header
-    else:
+    elif len(raw) == _ROLLOUT_HEADER_BYTES:
         stats.broken_json += 1
+    # else the file ends in its header (cut while written): the items array it lacks is the
+    # one broken record iter_json_array counts, not a second one
     for index, lineno, obj in iter_json_array(path, stats, key="items"):
         stats.records += 1
         yield index + 1, lineno, obj
