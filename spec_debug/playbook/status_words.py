@@ -110,12 +110,22 @@ def number_compared_with_text(text: str, *, expression: bool) -> tuple[str, str]
     except TemplateSyntaxError:
         return None
     for compare in parsed.find_all(nodes.Compare):
-        operands = [compare.expr, *(op.expr for op in compare.ops)]
-        fields = [field for field in map(number_field, operands) if field is not None]
-        words = [w for operand in operands for w in _words(operand)]
-        if fields and words:
-            return fields[0], words[0]
+        left = compare.expr
+        for operator in compare.ops:
+            field = number_field(left) or number_field(operator.expr)
+            words = _words(left) + _words(operator.expr)
+            if operator.op in ("in", "notin") and isinstance(operator.expr, (nodes.List, nodes.Tuple)):
+                words = _texts_not_beside_their_number(operator.expr)  # `exit_code in [0, '0']` holds 0
+            if field is not None and words:
+                return field, words[0]
+            left = operator.expr
     return None
+
+
+def _texts_not_beside_their_number(listed: nodes.List | nodes.Tuple) -> list[str]:
+    """The strings of a list literal but those whose number the list holds too."""
+    numbers = {item.value for item in listed.items if isinstance(item, nodes.Const) and type(item.value) in (int, float)}
+    return [w for w in _words(listed) if not (_NUMBER_TEXT.match(w.strip()) and float(w) in numbers)]
 
 
 def number_field(node: nodes.Node) -> str | None:
@@ -181,9 +191,7 @@ def _fact_against_number_text(left: nodes.Node, op: str, right: nodes.Node, fact
     if op in ("in", "notin"):
         if _number_fact(left, facts) is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return None
-        numbers = {item.value for item in right.items
-                   if isinstance(item, nodes.Const) and type(item.value) in (int, float)}
-        words = [w for w in _words(right) if _NUMBER_TEXT.match(w.strip()) and float(w) not in numbers]
+        words = [w for w in _texts_not_beside_their_number(right) if _NUMBER_TEXT.match(w.strip())]
         return (_number_fact(left, facts), words[0]) if words else None
     for fact_side, word_side in ((left, right), (right, left)):
         name = _number_fact(fact_side, facts)

@@ -3,7 +3,7 @@
 A refusal at load is for a test that is wrong on every host; these are right where they run:
 - `'13' in facts.version`: a substring test. A regex capture of type auto stays text when it
   matches text ((\\S+) of 0.5.13), so the quoted digits are no number compared with text;
-- `facts.gid in [0, '0']`: the number is in the list too;
+- `facts.gid in [0, '0']`, `steps.a.exit_code in [0, '0']`: the number is in the list too;
 - `steps.a.status in ['passed', 'ok']`, `== 'failed' or == 'fail'`: the status meant is tested
   beside the Ansible word, which only never matches;
 - `'fail' in steps.a.status`, `steps.a.status not in 'failed error timeout'`: substring tests
@@ -40,6 +40,7 @@ def _write(write_playbook, when: str, vars_: str = "", type_: str = "") -> str:
     ("'13' in facts.version", "", ""),
     ("'5' not in facts.version", "", ""),
     ("facts.gid in [0, '0']", "", ""),
+    ("steps.a.exit_code in [0, '0'] and 'ok' in steps.a.stdout", "", ""),
     ("steps.a.status in ['passed', 'ok']", "", ""),
     ("steps.a.status == 'failed' or steps.a.status == 'fail'", "", ""),
     ("'fail' in steps.a.status", "", ""),
@@ -54,6 +55,7 @@ def test_valid_comparisons_load(write_playbook, when, vars_, type_):
 @pytest.mark.parametrize("when, vars_, said", [
     ("facts.gid in ['0', 'none']", "", "compares facts.gid, a number once captured, with the text '0'"),
     ("facts.n >= '5'", "", "compares facts.n, a number once captured, with the text '5'"),
+    ("steps.a.exit_code in [0, '1']", "", "compares steps.a.exit_code, a number, with the text '1'"),
     ("steps.a.status in ['pass', 'skipped']", "", "compares steps.a.status with 'pass'"),
     ("'ok' in steps.a.status", "", "compares steps.a.status with 'ok'"),
     ("steps.a.status not in 'fail'", "", "compares steps.a.status with 'fail'"),
