@@ -763,7 +763,10 @@ _CONTINUES = re.compile(r"[ \t]|[\w.]*(?:Error|Exception|Exit|Interrupt)\b|\[(?:
 # ("ValueError(\"arange's range must be a power of 2\")"; triton-lang/triton
 # python/triton/compiler/errors.py _format_message, code_generator.py visit_Call). The source
 # may hold blank lines; the message is the first line with words after the caret.
-_TRITON_CARET = re.compile(r"[ \t]*\^[ \t]*$")
+# With no source to show (a kernel built from a string: CompilationError.src is None) the
+# excerpt is one line, " <source unavailable>" (" <source empty>" for an empty one), and the
+# reason follows it as it follows the caret.
+_TRITON_CARET = re.compile(r"[ \t]*(?:\^|<source unavailable>|<source empty>)[ \t]*$")
 _TRITON_EXCERPT_LINES = 14  # 12 source lines, the caret, the message
 
 
