@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
@@ -75,8 +76,9 @@ def rope_signature(cfg: Mapping[str, Any]) -> dict[str, Any]:
 _SHAPING = {
     "llama3": {"low_freq_factor": None, "high_freq_factor": None,
                "original_max_position_embeddings": None},
+    # yarn's attention_factor, mscale and mscale_all_dim are compared as the one factor they
+    # give (_yarn_attention_factor), and beta_fast/beta_slow as read (`or 32`, `or 1`)
     "yarn": {"original_max_position_embeddings": None, "beta_fast": 32.0, "beta_slow": 1.0,
-             "attention_factor": None, "mscale": None, "mscale_all_dim": None,
              "truncate": True},
     "longrope": {"original_max_position_embeddings": None, "attention_factor": None,
                  "short_factor": None, "long_factor": None},
@@ -92,10 +94,43 @@ def _scaling_diffs(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
     draft, target = _rope_params(draft_raw), _rope_params(target_raw)
     lines = []
     for key, default in defaults.items():
-        ours, theirs = draft.get(key, default), target.get(key, default)
+        ours, theirs = _shaping_value(draft, key, default), _shaping_value(target, key, default)
         if _as_number(ours) != _as_number(theirs):
             lines.append(f"{rope_type} {key}: draft {ours}, target {theirs}")
+    if rope_type == "yarn":
+        ours, theirs = _yarn_attention_factor(draft), _yarn_attention_factor(target)
+        if ours is not None and theirs is not None and abs(ours - theirs) > 1e-6:
+            lines.append(f"yarn attention factor (attention_factor, or from factor, mscale and "
+                         f"mscale_all_dim): draft {ours:.6g}, target {theirs:.6g}")
     return lines
+
+
+def _shaping_value(params: Mapping[str, Any], key: str, default: Any) -> Any:
+    """A key as transformers reads it: yarn's beta_fast/beta_slow are `get(key) or default`,
+    so a null (a converter writing every field) is the default too."""
+    value = params.get(key, default)
+    return default if value is None and key in ("beta_fast", "beta_slow") else value
+
+
+def _yarn_attention_factor(params: Mapping[str, Any]) -> float | None:
+    """The factor yarn scales cos/sin by, as transformers _compute_yarn_parameters settles it:
+    attention_factor when set, else 0.1*mscale*ln(factor)+1 over the same with mscale_all_dim
+    when both are set, else 0.1*ln(factor)+1. A draft writing the value transformers computes
+    (or an mscale without mscale_all_dim, which it ignores) builds the target's rotation; None
+    when a value is not a number (the type/factor lines say so)."""
+    def mscale(factor: float, scale: float = 1.0) -> float:
+        return 1.0 if factor <= 1 else 0.1 * scale * math.log(factor) + 1.0
+
+    try:
+        if params.get("attention_factor") is not None:
+            return float(params["attention_factor"])
+        factor = float(params.get("factor") or 1.0)
+        high, low = params.get("mscale"), params.get("mscale_all_dim")
+        if high and low:
+            return mscale(factor, float(high)) / mscale(factor, float(low))
+        return mscale(factor)
+    except (TypeError, ValueError):
+        return None
 
 
 def _rope_params(cfg: Mapping[str, Any]) -> dict[str, Any]:
