@@ -189,6 +189,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
         if target is not None:
             if target.host is not None and "$" in target.host:
                 target = replace(target, host=_expand(target.host, variables))
+            if target.container is not None and "$" in target.container:
+                target = _named_container(target, variables)
             return target
     return Target(inner=command)
 
@@ -277,6 +279,15 @@ def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> 
             variables[name] = value
         elif not word.startswith("-"):
             return
+
+
+def _named_container(target: Target, variables: dict[str, str | None]) -> Target:
+    """A container named by a variable the line set (``C=sglang; docker exec $C nvidia-smi``,
+    as scripts write it) is that container; one it did not set keeps its text: where the command
+    ran is still a container."""
+    kind, _, name = target.container.partition(":")
+    named = _expand(name, variables)
+    return replace(target, container=f"{kind}:{named}") if named else target
 
 
 def _expand(host: str, variables: dict[str, str | None]) -> str | None:

@@ -113,3 +113,13 @@ def test_scp_lands_where_the_ssh_it_runs_lands(options, tmp_path):
     config = dict(line.split(" ", 1) for line in shown.splitlines() if " " in line)
     target = parse_target(f"scp {options} gpu01:/x .")
     assert (target.host, str(target.port or 22)) == (config["hostname"], config["port"])
+
+
+@pytest.mark.parametrize("line, container", [
+    ("CONTAINER=im-db; docker exec -i $CONTAINER bash << 'EOF'\nnvidia-smi\nEOF", "docker:im-db"),
+    ("export POD=vllm-0 && kubectl exec -it $POD -- nvidia-smi", "pod:vllm-0"),
+    ("docker exec $C nvidia-smi", "docker:$C"),  # not set on the line: still a container
+])
+def test_a_container_named_by_a_variable_the_line_sets(line, container):
+    # a host named so was already that host (ssh root@$GPU); scripts name containers the same way
+    assert parse_target(line).container == container
