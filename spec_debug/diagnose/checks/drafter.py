@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where, explained_by, pct
@@ -15,6 +16,12 @@ ACCURACY_GAP = 0.10
 LAYOUT_GAP = 0.05
 LAYOUT_RATIO = 1.05  # with LAYOUT_GAP: 0.77 vs 0.68 at step 0 is the difference between AL 2.7 and 2.4
 SEMANTICS_ACC_DROP = 0.02
+# How the layout probe's verdict (eagle3/layout.py _verdict) begins when the best layout gets
+# fewer than LAYOUT_MIN_GAIN more rows right than the configured one: a sign test on so few
+# rows cannot tell it from chance (5 rows all one way: 0.5**5 = 3%; 4: 6%), so SD402 on the
+# same numbers is a warning that says so, not an error (a dump missing a layer, every layout
+# near zero, scored 2 hits of 39 = 5.1% vs 0% and was told to fix the served layers)
+UNCLEAR_LAYOUT = "no layout is clearly the draft's"
 
 
 def normalise_accuracy(value: float | str | None) -> float | None:
@@ -97,11 +104,28 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
                         "(embed_tokens[token_ids]): training used cat([embed, ...])")
     facts = {"best": list(_key(best["layout"])), "best_accuracy": best_acc,
              "served": list(served_key), "served_accuracy": served_acc}
+    few = _few_rows(result, served_key)
+    if few and not root_causes:
+        evidence.append(few)
+        return [at.finding("SD402", evidence, facts, severity="warning")]
     if root_causes:
         evidence.append(explained_by(root_causes))
         return [at.finding("SD402", evidence, facts, severity="info",
                            title="Layout probe confirms: the served layout is not the one the drafter fits")]
     return [at.finding("SD402", evidence, facts)]
+
+
+def _few_rows(result: Mapping[str, Any], served_key: tuple) -> str | None:
+    """The evidence line for a best layout the probe's verdict found too few rows to name,
+    when the served layout is the configured one that verdict compared it with."""
+    verdict = str(result.get("verdict") or "")
+    configured = result.get("configured")
+    if UNCLEAR_LAYOUT not in verdict or configured is None or _key(configured) != served_key:
+        return None
+    counted = re.search(r"(\d+) more of (\d+) rows right", verdict)
+    rows = f"{counted.group(1)} more of {counted.group(2)} rows right" if counted else "a few rows more"
+    return (f"{rows}: too few to tell the draft's layout from chance; probe more samples "
+            "(--max-samples) before changing the served layers")
 
 
 def _num(value: Any) -> str:

@@ -58,8 +58,10 @@ def _by_layer_ids(report: dict[str, Any]) -> dict[str, Any] | None:
         return None
     ids = report.get("dump_layer_ids") or []
     configured = [ids[s] for s in report.get("configured") or []] if ids else None
+    # the verdict goes with them: SD402 reads whether the probe found enough rows to name a layout
     return {"ranked": [{"layout": r["layer_ids"], "full_accuracy0": r["full_accuracy0"]} for r in ranked],
-            "configured": configured, "embedding_slots": report.get("embedding_slots")}
+            "configured": configured, "embedding_slots": report.get("embedding_slots"),
+            "verdict": report.get("verdict")}
 
 
 def _demote(findings: list[Finding], causes: list[str]) -> list[Finding]:
