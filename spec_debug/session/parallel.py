@@ -135,7 +135,9 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
             held.quote_every_block()
         rows: list = []
         for ev in events:
-            x = extract(ev, True)
+            x = ev.extracted  # a reader that already knows the outcome (a refused call) set it
+            if x is None:
+                x = extract(ev, True)
             kind = ev.kind
             if kind in _REASONING and x.why is None:
                 if held.takes(ev):
