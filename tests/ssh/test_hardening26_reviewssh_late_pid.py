@@ -8,7 +8,7 @@ test_hardening18_runtime's slow-link test failed on a loaded machine (a 1 s step
 20 kB/s tunnel): its check step then found the step's sleep still running.
 
 The host is real. Its step shell is slow to start once (a BASH_ENV file, as a site's rc file
-that loads modules or conda: here 1.2 s, past the step's 1 s), and that shell ignores SIGPIPE,
+that loads modules or conda: here 0.7 s, past the step's 0.5 s), and that shell ignores SIGPIPE,
 so that its pid line, written after our deadline, does not end it: the step runs on as it does
 when the line was written in time and is still in flight."""
 
@@ -26,7 +26,7 @@ def test_a_step_whose_pid_line_comes_after_its_timeout_is_killed(
 ) -> None:
     once = tmp_path / "slow-once"
     rc = tmp_path / "rc.sh"
-    rc.write_text(f"if [ -e {once} ]; then rm -f {once}; trap '' PIPE; sleep 1.2; fi\n")
+    rc.write_text(f"if [ -e {once} ]; then rm -f {once}; trap '' PIPE; sleep 0.7; fi\n")
     server = sshd_factory("latepid", set_env=f"BASH_ENV={rc}")
     client.trust(server)
     client.alias("gpu07", server, ConnectTimeout=5)
@@ -35,7 +35,7 @@ def test_a_step_whose_pid_line_comes_after_its_timeout_is_killed(
     playbook.write_text(
         "name: late\nsteps:\n"
         f"  - id: arm\n    run: touch {once}\n"
-        f"  - id: slow\n    run: sleep {marker}\n    timeout: 1\n"
+        f"  - id: slow\n    run: sleep {marker}\n    timeout: 0.5\n"
         f"  - id: check\n    run: ps -eo args= | grep -c '^sleep {marker}$' || true\n"
     )
     out = tmp_path / "runs"

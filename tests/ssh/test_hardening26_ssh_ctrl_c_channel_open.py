@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -29,17 +29,6 @@ from spec_debug.runner.ssh import SSHTransport
 from spec_debug.store import RunStore
 from tests.ssh.test_hardening22_ssh_frozen_exec import WRITE_SSHD_PID
 from tests.sshd_fixture import ClientSetup, SshServer
-
-
-@pytest.fixture
-def frozen() -> Iterator[list[int]]:
-    stopped: list[int] = []
-    yield stopped
-    for pid in stopped:
-        try:
-            os.kill(pid, signal.SIGCONT)
-        except OSError:
-            pass
 
 
 def test_ctrl_c_during_a_channel_open_that_is_never_answered(
