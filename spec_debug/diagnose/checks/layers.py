@@ -159,6 +159,18 @@ def _keys_read(a: LayerAnalysis) -> list[str]:
     return list(engines.convention(a.engine, "config_keys", a.engine_version, a.target_architecture))
 
 
+def _no_capture(a: LayerAnalysis) -> tuple[str, str] | None:
+    """(evidence, remediation) when the engine captures nothing of this target at all
+    (engines.capture_failure: SGLang on a Qwen3.5 target), so no ids and no retraining help."""
+    if not a.served_source.endswith("convention"):
+        return None  # a serving dump measured what was served
+    reason = engines.capture_failure(a.engine, a.target_architecture)
+    if reason is None:
+        return None
+    why, _, fix = reason.partition("; ")
+    return why, (fix[:1].upper() + fix[1:] + ".") if fix else reason
+
+
 def _retrain(a: LayerAnalysis) -> str:
     return (f"No {a.engine} release in the conventions table serves {a.trained} for this target "
             f"(ids out of layer order, or layers it never captures): retrain the draft on layers the "
@@ -179,7 +191,10 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
     if a.configured is not None:
         base.append(f"draft config {a.config_key} = {a.configured}")
     findings: list[Finding] = []
-    if a.mismatch:
+    no_capture = _no_capture(a) if a.mismatch else None
+    if no_capture is not None:
+        findings.append(at.finding("SD201", base + [no_capture[0]], facts, remediation=no_capture[1]))
+    elif a.mismatch:
         if a.used_default and a.trained_source == "training data layer_ids":
             findings.append(at.finding("SD203", base + [
                 f"{a.engine} reads no aux ids from this config (keys it reads: "
