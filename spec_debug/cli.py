@@ -31,7 +31,7 @@ app = typer.Typer(
 playbooks_app = typer.Typer(help="List, show and validate playbooks.", no_args_is_help=True)
 app.add_typer(playbooks_app, name="playbooks")
 
-out_console = Console()
+out_console = Console(emoji=False)  # as err_console: ':100:' in a path is no emoji
 
 
 def parse_var_assignments(assignments: list[str]) -> dict[str, Any]:

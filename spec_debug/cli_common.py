@@ -11,7 +11,9 @@ from rich.markup import escape
 
 from spec_debug.errors import SpecDebugError, UsageError
 
-err_console = Console(stderr=True)
+# No emoji codes: rich turns ':100:' into an emoji, so 'p.yaml:100:1:' (an error on line 100)
+# read 'p.yaml💯1:', and ':1234:' or ':a:' in a path or host name changed the same way.
+err_console = Console(stderr=True, emoji=False)
 
 REPORT_FORMATS = ("md", "html", "json")
 

@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
             from spec_debug.demo import demo_command
         except ImportError as exc:  # torch is missing: the demo runs the real drafter
             fail(SpecDebugError(f"the demo needs the eagle3 extra ({exc.name} is not installed)", hint="pip install 'spec-debug[eagle3]'"))
-        console = Console(stderr=True)
+        console = Console(stderr=True, emoji=False)
         try:
             code = demo_command(healthy, out, console, as_json=as_json, step=step)
         except SpecDebugError as exc:

@@ -99,7 +99,7 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
 
     from spec_debug.cli_progress import ConsoleReporter
 
-    console = console or Console()
+    console = console or Console(emoji=False)  # a path or host name with :100: is no emoji
     variant = "the fixed configuration" if healthy else "the incident's configuration"
     # "serving ... with SGLang" read as if an SGLang server ran here: the host holds the
     # recorded command line and server log of one, and no SGLang is installed.
