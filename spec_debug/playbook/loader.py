@@ -102,6 +102,12 @@ def _find_playbook(name_or_path: str) -> Path:
     hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
     if _FINDING_CODE.match(stem):
         hint = _finding_code_hint(stem.upper().replace("-", ""), hint)
+    beside = [candidate.with_name(candidate.name + suffix) for suffix in (".yaml", ".yml")]
+    written = next((path for path in beside if path.is_file() and candidate.name == stem), None)
+    if written is not None:
+        # `run SD101` with ./SD101.yaml there: the playbook file is named with its suffix (the
+        # code hint alone sent its author to the finding catalog).
+        hint = f"did you mean {str(written)!r}? a playbook file is named with its suffix"
     raise PlaybookError(f"no playbook file {name_or_path!r} and no shipped playbook by that name", path=name_or_path, hint=hint)
 
 
