@@ -28,16 +28,9 @@ _MEANT = {"ok": "passed", "success": "passed", "succeeded": "passed", "changed":
 def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str | None] | None:
     """(step id, the word, the status meant or None) for the first `steps.ID.status` compared
     (==, !=, in, not in) with a string that is no status."""
-    try:
-        parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
-    except TemplateSyntaxError:
-        return None  # reported by the template checks
     compared: list[tuple[str, str]] = []  # (step id, word) in the order written
-    for compare in parsed.find_all(nodes.Compare):
-        left = compare.expr
-        for operator in compare.ops:
-            compared += _status_words_compared(left, operator.op, operator.expr)
-            left = operator.expr
+    for left, op, right in _comparisons(text, expression):
+        compared += _status_words_compared(left, op, right)
     for step_id, word in compared:
         if word in STATUSES:
             continue
@@ -47,6 +40,22 @@ def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str |
         if meant is None or (step_id, meant) not in compared:
             return step_id, word, meant
     return None
+
+
+def _comparisons(text: str, expression: bool) -> list[tuple[nodes.Node, str, nodes.Node]]:
+    """(left, operator, right) of each comparison in a template or expression, a chain
+    (`0 < n <= 5`) taken pair by pair; none where it does not parse (the template checks say so)."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
+    except TemplateSyntaxError:
+        return []
+    pairs: list[tuple[nodes.Node, str, nodes.Node]] = []
+    for compare in parsed.find_all(nodes.Compare):
+        left = compare.expr
+        for operator in compare.ops:
+            pairs.append((left, operator.op, operator.expr))
+            left = operator.expr
+    return pairs
 
 
 def _status_words_compared(left: nodes.Node, op: str, right: nodes.Node) -> list[tuple[str, str]]:
@@ -105,20 +114,13 @@ _NUMBER_FIELDS = ("exit_code", "attempts", "duration_s")
 def number_compared_with_text(text: str, *, expression: bool) -> tuple[str, str] | None:
     """(`exit_code` or `steps.ID.exit_code` as written, the quoted word) for the first number
     field of a step's result compared (==, !=, <, in, ...) with a string."""
-    try:
-        parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
-    except TemplateSyntaxError:
-        return None
-    for compare in parsed.find_all(nodes.Compare):
-        left = compare.expr
-        for operator in compare.ops:
-            field = number_field(left) or number_field(operator.expr)
-            words = _words(left) + _words(operator.expr)
-            if operator.op in ("in", "notin") and isinstance(operator.expr, (nodes.List, nodes.Tuple)):
-                words = _texts_not_beside_their_number(operator.expr)  # `exit_code in [0, '0']` holds 0
-            if field is not None and words:
-                return field, words[0]
-            left = operator.expr
+    for left, op, right in _comparisons(text, expression):
+        field = number_field(left) or number_field(right)
+        words = _words(left) + _words(right)
+        if op in ("in", "notin") and isinstance(right, (nodes.List, nodes.Tuple)):
+            words = _texts_not_beside_their_number(right)  # `exit_code in [0, '0']` holds 0
+        if field is not None and words:
+            return field, words[0]
     return None
 
 
@@ -170,17 +172,10 @@ def fact_compared_with_number_text(text: str, facts: set[str], *, expression: bo
     """(fact name, the quoted word) for `facts.n == "5"` where n is one of `facts`."""
     if not facts or "facts" not in text:
         return None
-    try:
-        parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
-    except TemplateSyntaxError:
-        return None
-    for compare in parsed.find_all(nodes.Compare):
-        left = compare.expr
-        for operator in compare.ops:
-            found = _fact_against_number_text(left, operator.op, operator.expr, facts)
-            if found is not None:
-                return found
-            left = operator.expr
+    for left, op, right in _comparisons(text, expression):
+        found = _fact_against_number_text(left, op, right, facts)
+        if found is not None:
+            return found
     return None
 
 
