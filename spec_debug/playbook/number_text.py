@@ -15,6 +15,7 @@ comparison fail on every host: float >= str).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -164,6 +165,8 @@ def number_meant(text: str) -> str | None:
     if not _EXPONENT_TEXT.match(text):
         return None
     value = float(text)
+    if not math.isfinite(value):
+        return None  # 1e400: no number a playbook can compare with (it was a ValueError traceback)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     mantissa, exponent = f"{value:e}".split("e")  # 2e-5 -> '2.000000', '-05' -> 2.0e-5
@@ -210,6 +213,10 @@ def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | 
             f"is text to YAML 1.1 (a --var-file is read so), which its checks cannot compare",
             hint=f"write the number as YAML 1.1 reads it: --var {name}={meant}, or {name}: {meant} in a --var-file",
         )
+    if _EXPONENT_TEXT.match(value.strip()):
+        return UsageError(  # 1e400: past what a float holds, so no number to name
+            f"--var {name}={value}: {name} is a number in the playbook (default {default}), and {value.strip()} "
+            f"is larger than any number its checks can compare", hint=f"write a smaller number: --var {name}={default}")
     written = _NUMBER_WITH_UNIT.fullmatch(value)
     if written is None:
         return None
