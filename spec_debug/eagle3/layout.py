@@ -37,7 +37,11 @@ FLAG_MIN_GAIN = 5  # ... and at least this many more rows right (see norm_before
 # rows the best layout must get right beyond the configured one to be called the draft's: on
 # a few dozen rows CLEAR_MARGIN is one hit (42 rows: 1 = 0.024), which a draft scoring near
 # chance on every layout gets by luck (a dump missing a layer read 0.026 vs 0.000 and was
-# called "trained on a different layout")
+# called "trained on a different layout"). 5 is also the fewest rows a one-sided sign test
+# on the rows the two layouts disagree on tells from chance at 5% (0.5**5 = 3%, 0.5**4 = 6%):
+# a bound that grows with the hits (2.5 sqrt(hits), as the flag check uses) would also drop
+# true verdicts, since the disagreeing rows are not counted (two aux slots saved swapped, 42
+# rows: 0.690 vs 0.548, 6 apart, a bound of 18)
 LAYOUT_MIN_GAIN = FLAG_MIN_GAIN
 # best step-0 accuracy under which the final layer is looked for in another slot (see
 # final_slot_check): targets from an aux layer leave every layout near chance, and the check
@@ -416,7 +420,9 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
     elif rows is not None and round(gap * rows) < LAYOUT_MIN_GAIN:
         text = (f"no layout is clearly the draft's: {describe(best)} scores {scores[best]:.3f} "
                 f"vs {scores[configured]:.3f} for the configured {describe(configured)}, "
-                f"{round(gap * rows)} more of {int(rows)} rows right, which chance gives; "
+                f"{round(gap * rows)} more of {int(rows)} rows right, too few to tell from "
+                f"chance (a sign test wants {LAYOUT_MIN_GAIN} all one way: "
+                f"0.5**{LAYOUT_MIN_GAIN} = {0.5 ** LAYOUT_MIN_GAIN:.0%}); "
                 "probe more samples (--max-samples), and if every layout stays near zero "
                 "check the draft and the dump's targets (see the notes)")
     else:
