@@ -23,7 +23,7 @@ from typing import Any, Callable
 from spec_debug.eagle3 import engines
 from spec_debug.probes.engine_info import installed_version, server_packages
 from spec_debug.probes.hostfiles import describe_model, looks_like_draft
-from spec_debug.probes.launch_flags import (ServerView, _model_refs, choose_server, find_models,
+from spec_debug.probes.launch_flags import (ServerView, model_refs, choose_server, find_models,
                                             server_processes, server_view)
 
 NORM_FLAGS = ("norm_before_residual", "norm_before_fc", "fc_norm", "norm_output")
@@ -258,7 +258,7 @@ def _served_draft_config(args: dict, server_argv: Callable[[], list[str]],
             if isinstance(config, dict):
                 return config
         argv = server_argv()
-        refs = ([named] if named else []) + _model_refs(argv)
+        refs = ([named] if named else []) + model_refs(argv)
         models = find_models(list(dict.fromkeys(refs)), argv, view)
     except OSError:  # a folder this user may not enter: the default file is read instead
         return None

@@ -91,7 +91,7 @@ def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
 _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
-def _model_refs(argv: list[str]) -> list[str]:
+def model_refs(argv: list[str]) -> list[str]:
     """Arguments that may name a model: any token, `--flag=value` values, JSON "model" values."""
     refs: list[str] = []
     for tok in argv:
@@ -188,7 +188,7 @@ def run(args: dict) -> dict:
         argv = chosen["argv"]
         result["source"] = f"/proc/{chosen['pid']}/cmdline"
         result["argv"] = argv
-    refs = _model_refs(argv)
+    refs = model_refs(argv)
     if cmdline:
         refs += [ref for ref in _json_model_refs(cmdline) if ref not in refs]
         # an offline engine's Python call (`LLM(model="org/name", speculative_config={"model":
@@ -301,10 +301,13 @@ def find_models(refs: list[str], argv: list[str], view: ServerView | None) -> di
     models: dict[str, Any] = {}
     for ref in refs:
         local = view.local_path(ref) if view is not None else None
-        if local and os.path.isfile(os.path.join(local, "config.json")):
-            info = {**describe_model(local), "name": ref}
-        else:
-            info = describe_model(ref, extra_caches=caches)
+        try:
+            if local and os.path.isfile(os.path.join(local, "config.json")):
+                info = {**describe_model(local), "name": ref}
+            else:
+                info = describe_model(ref, extra_caches=caches)
+        except OSError:
+            continue  # a folder this user may not read (another user's 0700 draft): the other models still count
         if info.get("found"):
             models[ref] = info
     return models

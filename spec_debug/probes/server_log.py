@@ -22,7 +22,12 @@ MARKERS = ("Decode batch", "SpecDecoding metrics", "Speculative metrics", "Avg g
            "output throughput:", "acc_length:", "batch size:", "acc length",
            # vLLM examples/offline_inference/spec_decode.py: its summary is lower case
            "acceptance length:", "acceptance at token", "Acceptance rate at token", "num_drafts:",
-           "num_draft_tokens:", "num_accepted_tokens:")
+           "num_draft_tokens:", "num_accepted_tokens:",
+           # vllm bench serve's Speculative Decoding section (vllm/benchmarks/serve.py): counts, then a
+           # `Per-position acceptance (%):` header over `  Position 0: 83.42` rows (_POSITION_ROW)
+           "Drafts:", "Draft tokens:", "Accepted tokens:", "Per-position acceptance")
+# A row of that block; "Position " alone is too common a word in a server log to keep lines by.
+_POSITION_ROW = re.compile(r"\s*Position \d+:\s*[\d.]+\s*$")
 MAX_LINES = 20_000
 # `speculative_num_steps=3` / `'speculative_num_steps': 3` of SGLang's server_args line, and
 # vLLM's `speculative_config=SpeculativeConfig(...)` (spec_debug.diagnose.serverlog reads them)
@@ -90,7 +95,8 @@ def _read(args: dict, path: str) -> dict:
             in_table = in_table and line.lstrip().startswith("|")
             if "Finish: " in line and "'spec_accept_length'" in line:
                 kept.append(" ".join(["Finish:", *_FINISH_PART.findall(line)]))
-            elif in_table or any(marker in line for marker in MARKERS):
+            elif in_table or any(marker in line for marker in MARKERS) or (
+                    "Position " in line and _POSITION_ROW.match(line)):
                 kept.append(line.rstrip("\n")[:2000])
             elif "server_args=" in line or "speculative_config=SpeculativeConfig(" in line or (
                     "speculative_config=None" in line):

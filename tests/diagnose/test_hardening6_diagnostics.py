@@ -572,7 +572,7 @@ def test_a_containerised_servers_models_are_read_through_its_root(tmp_path):
             "--speculative-num-steps", "1", "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "2",
             "--host", "0.0.0.0", "--port", "30000"]
     view = launch_flags.server_view(4242, proc=proc_dir)
-    models = launch_flags.find_models(launch_flags._model_refs(argv), argv, view)
+    models = launch_flags.find_models(launch_flags.model_refs(argv), argv, view)
     assert models["/models/llama3-eagle3"]["path"] == str(container / "models" / "llama3-eagle3")
     assert models["meta-llama/Llama-3.1-8B-Instruct"]["path"] == str(snap)
     facts = launch_step.parse({"source": "/proc/4242/cmdline", "argv": argv, "models": models})
