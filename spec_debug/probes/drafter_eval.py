@@ -52,17 +52,19 @@ def run(args: dict) -> dict:
     out["reference"] = evaluate_drafter(draft, data, target, steps=steps, **common)
     engine = (args.get("engine") or "").lower()
     if engine in ("sglang", "vllm"):
-        version, note = _placed_version(engine, args.get("engine_version") or None)
+        version, problem, note = _placed_version(engine, args.get("engine_version") or None)
         out["engine"] = evaluate_drafter(draft, data, target, steps=steps, semantics=engine,
                                          engine_version=version, **common)
         if note:
             out["engine_version_note"] = note
+            out["engine_version_problem"] = problem  # eval_step names what to provide from it
             out["engine"]["notes"] = [note, *(out["engine"].get("notes") or [])]
     return out
 
 
-def _placed_version(engine: str, version: str | None) -> tuple[str | None, str | None]:
-    """The version the conventions table can place, and the line said when it cannot.
+def _placed_version(engine: str, version: str | None) -> tuple[str | None, str | None, str | None]:
+    """The version the conventions table can place, and when it cannot, why
+    (engines.unplaceable_version) and the line said.
 
     drafter_accuracy has no engine step, so a fork's label ("custom-build") or an untagged
     source build reaches this probe raw; like the engine step, the engine run then takes the
@@ -72,6 +74,6 @@ def _placed_version(engine: str, version: str | None) -> tuple[str | None, str |
 
     problem = unplaceable_version(str(version)) if version else None
     if problem is None:
-        return version, None
+        return version, None, None
     shown = repr(str(version)) if problem == "unreadable" else str(version)
-    return None, version_line(engine, problem, f"{shown} (engine_version)")
+    return None, problem, version_line(engine, problem, f"{shown} (engine_version)")

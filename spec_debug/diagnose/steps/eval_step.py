@@ -8,7 +8,7 @@ from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
 )
 from spec_debug.diagnose.steps.common import not_checked, raised, record, where
-from spec_debug.eagle3.engines import VERSION_PROVIDE, unplaceable_version
+from spec_debug.eagle3.engines import VERSION_PROVIDE
 from spec_debug.record import Finding
 
 NS = "eval"
@@ -35,8 +35,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         facts["full_accuracy"] = reference["full_accuracy"]  # contract name: the report's acceptance chart
     if host.get("engine_version_note"):
         facts[NS]["engine_version_note"] = host["engine_version_note"]
-        facts[NS]["engine_version_provide"] = VERSION_PROVIDE[
-            unplaceable_version(str(args.get("engine_version") or "")) or "unreadable"]
+        # the probe says why it could not place the version; it was worked out there once
+        facts[NS]["engine_version_provide"] = VERSION_PROVIDE.get(
+            host.get("engine_version_problem") or "", VERSION_PROVIDE["unreadable"])
     return facts
 
 
