@@ -32,14 +32,14 @@ def normalize_code(code: str) -> str:
 
 def findings_command(code: str | None, as_json: bool, console: Console | None = None) -> int:
     """Print the catalog (or one entry). Returns the exit code: 0, or 2 for an unknown code."""
-    console = console or Console()
+    console = console or Console(emoji=False)  # ":100:" in a path or host is no emoji
     try:
         docs = [get_doc(normalize_code(code))] if code else list(CATALOG.values())
     except UnknownFindingCode as exc:
         # Escaped: the message quotes what was typed, and "[/x]" in it was a MarkupError traceback.
         # Never folded (soft_wrap), as cli_common.print_error: at 80 columns the fold split the
         # hint's `spec-debug findings` command in a log or a redirected stderr.
-        Console(stderr=True).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        Console(stderr=True, emoji=False).print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         return 2
     if as_json:
         payload = doc_as_dict(docs[0]) if code else [doc_as_dict(d) for d in docs]

@@ -38,7 +38,7 @@ def _require_torch() -> None:
 
 
 # Errors go to stderr unwrapped: one line a user can grep or paste, whatever the width.
-_errors = Console(stderr=True, soft_wrap=True, highlight=False)
+_errors = Console(stderr=True, soft_wrap=True, highlight=False, emoji=False)  # ":100:" in a path is no emoji
 
 
 @contextmanager
@@ -115,7 +115,7 @@ def eval_command(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Acceptance of the draft on hidden-state samples, per draft position."""
-    console = Console()
+    console = Console(emoji=False)
     with _one_line_errors():
         _require_torch()
         from spec_debug.eagle3.api import evaluate_drafter
@@ -175,7 +175,7 @@ def layout_command(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Rank slot layouts by step-0 accuracy: which layers was this draft trained on?"""
-    console = Console()
+    console = Console(emoji=False)
     with _one_line_errors():
         _require_torch()
         from spec_debug.eagle3.api import probe_layout
@@ -222,7 +222,7 @@ def vocab_command(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Check d2t / t2d / embedding sizes (reads only the vocab maps and tensor headers)."""
-    console = Console()
+    console = Console(emoji=False)
     with _one_line_errors():
         _require_torch()
         from spec_debug.eagle3.api import check_drafter_vocab
