@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from spec_debug.cli_common import complete_codes, complete_output_path, complete_playbooks, dash_is_stdout, fail, output_format
+from spec_debug.cli_common import complete_codes, complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format
 from spec_debug.errors import SpecDebugError
 
 
@@ -88,13 +88,11 @@ def register(app: typer.Typer) -> None:
         step: bool = typer.Option(False, "--step", help="Step through the demo: see why each step runs and its command, then run / skip / quit."),
     ) -> None:
         """Build the simulated incident host on this machine and run perf_regression on it."""
-        from rich.console import Console
-
         try:
             from spec_debug.demo import demo_command
         except ImportError as exc:  # torch is missing: the demo runs the real drafter
             fail(SpecDebugError(f"the demo needs the eagle3 extra ({exc.name} is not installed)", hint="pip install 'spec-debug[eagle3]'"))
-        console = Console(stderr=True, emoji=False)
+        console = err_console
         try:
             code = demo_command(healthy, out, console, as_json=as_json, step=step)
         except SpecDebugError as exc:

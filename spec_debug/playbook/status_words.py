@@ -15,7 +15,7 @@ from typing import Any, get_args
 
 from jinja2 import TemplateSyntaxError, nodes
 
-from spec_debug.playbook.templating import TEXT_ENV
+from spec_debug.playbook.templating import NUMBER_TEXT, TEXT_ENV
 from spec_debug.record import StepStatus
 
 STATUSES = get_args(StepStatus)
@@ -127,7 +127,7 @@ def number_compared_with_text(text: str, *, expression: bool) -> tuple[str, str]
 def _texts_not_beside_their_number(listed: nodes.List | nodes.Tuple) -> list[str]:
     """The strings of a list literal but those whose number the list holds too."""
     numbers = {item.value for item in listed.items if isinstance(item, nodes.Const) and type(item.value) in (int, float)}
-    return [w for w in _words(listed) if not (_NUMBER_TEXT.match(w.strip()) and float(w) in numbers)]
+    return [w for w in _words(listed) if not (NUMBER_TEXT.fullmatch(w) and float(w) in numbers)]
 
 
 def number_field(node: nodes.Node) -> str | None:
@@ -146,11 +146,6 @@ def number_hint(field: str, word: str) -> str:
     except ValueError:
         return f"{field} is a number ({'0 for success' if field.endswith('exit_code') else 'compare it with one'})"
     return f"write the number without quotes: {word.strip()}, not {word!r}"
-
-
-# What a capture of type auto turns into a number (runner/capture.py, convert): a regex group of
-# such text is never the string it looks like.
-_NUMBER_TEXT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 
 
 def number_facts(steps: list[Any]) -> set[str]:
@@ -186,11 +181,11 @@ def _fact_against_number_text(left: nodes.Node, op: str, right: nodes.Node, fact
     if op in ("in", "notin"):
         if _number_fact(left, facts) is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return None
-        words = [w for w in _texts_not_beside_their_number(right) if _NUMBER_TEXT.match(w.strip())]
+        words = [w for w in _texts_not_beside_their_number(right) if NUMBER_TEXT.fullmatch(w)]
         return (_number_fact(left, facts), words[0]) if words else None
     for fact_side, word_side in ((left, right), (right, left)):
         name = _number_fact(fact_side, facts)
-        words = [w for w in _words(word_side) if _NUMBER_TEXT.match(w.strip())] if name else []
+        words = [w for w in _words(word_side) if NUMBER_TEXT.fullmatch(w)] if name else []
         if words:
             return name, words[0]
     return None

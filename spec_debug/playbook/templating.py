@@ -250,7 +250,7 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
 
 
-_NUMBER_TEXT = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
+NUMBER_TEXT = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 
 
 def _number_text_names(expression: str, context: dict[str, Any]) -> list[tuple[str, str]]:
@@ -265,11 +265,11 @@ def _number_text_names(expression: str, context: dict[str, Any]) -> list[tuple[s
         if isinstance(attr.node, nodes.Name) and attr.node.name in ("facts", "vars"):
             scope = context.get(attr.node.name)
             value = scope.get(attr.attr) if isinstance(scope, dict) else None
-            if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
+            if isinstance(value, str) and NUMBER_TEXT.fullmatch(value):
                 found.append((f"{attr.node.name}.{attr.attr}", value))
     for name in parsed.find_all(nodes.Name):
         value = context.get(name.name) if name.ctx == "load" and name.name not in CONTEXT_NAMES else None
-        if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
+        if isinstance(value, str) and NUMBER_TEXT.fullmatch(value):
             found.append((name.name, value))
     return list(dict.fromkeys(found))
 
