@@ -114,6 +114,11 @@ _VLLM_BENCH_LATENCY = re.compile(r"^Avg latency: (?P<value>\d+(?:\.\d+)?) second
 _EAGLE_SPEED = re.compile(r"^(speed0|speed|ratio) (\d+\.\d+)[ \t\r]*$", re.M)
 _TQDM_SPEED = re.compile(r"est\. speed input: \d+(?:\.\d+)? toks/s, output: (\d+(?:\.\d+)?) toks/s")
 _BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
+# GenAI-Perf's throughputs, on lines (2024) or in its table's rows: the same names either way
+_GENAI_PERF_THROUGHPUTS = {"output token throughput (per sec)": ("throughput", "tok/s"),
+                           "output token throughput (tokens/sec)": ("throughput", "tok/s"),
+                           "request throughput (per sec)": ("request_throughput", "req/s"),
+                           "request throughput (requests/sec)": ("request_throughput", "req/s")}
 _BENCH_KEYS = {
     "output token throughput (tok/s)": ("throughput", "tok/s"),
     "total token throughput (tok/s)": ("total_throughput", "tok/s"),
@@ -150,10 +155,7 @@ _BENCH_KEYS = {
     # GenAI-Perf 2024 prints its throughputs on lines under the latency table ("Output token
     # throughput (per sec): 67.40", "Request throughput (per sec): 0.53"; later "(tokens/sec)" and
     # "(requests/sec)"; triton-inference-server/perf_analyzer genai-perf README and tests)
-    "output token throughput (per sec)": ("throughput", "tok/s"),
-    "output token throughput (tokens/sec)": ("throughput", "tok/s"),
-    "request throughput (per sec)": ("request_throughput", "req/s"),
-    "request throughput (requests/sec)": ("request_throughput", "req/s"),
+    **_GENAI_PERF_THROUGHPUTS,
 }
 # mlx-lm's generate prints "Prompt: 20 tokens, 150.123 tokens-per-sec" and "Generation: 256
 # tokens, 31.783 tokens-per-sec" (ml-explore/mlx-lm mlx_lm/generate.py; ml-explore/mlx-examples#1155
@@ -1142,12 +1144,9 @@ _BENCH_ROW = re.compile(r"^\|[ \t]*(?P<key>[A-Za-z][^|\n]{2,60}?)[ \t]*\|[ \t]*(
 # "tokens/sec/user" and "requests/sec".
 _GENAI_PERF_ROW = re.compile(r"^[ \t>]*\u2502[ \t]*(?P<key>[A-Za-z][^\u2502\n]{2,60}?)[ \t]*\u2502[ \t]*"
                              r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[ \t]*\u2502", re.M)
-_GENAI_PERF_KEYS = {"output token throughput (per sec)": ("throughput", "tok/s"),
-                    "output token throughput (tokens/sec)": ("throughput", "tok/s"),
+_GENAI_PERF_KEYS = {**_GENAI_PERF_THROUGHPUTS,
                     "output token throughput per user (tokens/sec/user)": ("per_user_throughput", "tok/s"),
-                    "request throughput (per sec)": ("request_throughput", "req/s"),
                     "total token throughput (tokens/sec)": ("total_throughput", "tok/s"),
-                    "request throughput (requests/sec)": ("request_throughput", "req/s"),
                     # The latency rows, in ms: GenAI-Perf writes "Time To First Token", AIPerf "Time
                     # to First Token" (ai-dynamo/aiperf metrics/types/ttft_metric.py). Both compute
                     # "Inter Token Latency" per request as (request latency - TTFT) / (output tokens

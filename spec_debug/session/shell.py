@@ -233,7 +233,7 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
     if _CAT_HEAD.fullmatch(head) and (piped := _PIPED_TAIL.match(m.group("tail"))):
         head = piped.group("rest").strip()  # the script goes down the pipe: where it runs is there
     target = parse_target(head, depth)
-    if target.host is None and target.container is None:
+    if not _reaches_away(target):
         return None  # a heredoc for a local program (`cat <<EOF > x`)
     # A container's shell reads it the same way (`docker exec -i sglang bash <<'EOF'`,
     # `kubectl exec -i vllm-0 -- bash <<'EOF'`): split into words it read as "bash '<' '<' EOF

@@ -26,13 +26,11 @@ from collections.abc import Callable, Iterator
 from spec_debug.session.events import Event
 from spec_debug.session.formats.common import block_text, decode_arguments, remote_host, shell_command
 
-ITEM_TYPES = frozenset({"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output",
-                        "local_shell_call_output", "mcp_call", "code_interpreter_call"} | {
-                        "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "file_search_call",
-                        "image_generation_call", "computer_call", "computer_call_output"})
 _QUIET = frozenset({"mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "file_search_call",
                     "image_generation_call", "computer_call", "computer_call_output"})
 """Items of the API's other hosted tools: known, kept as ``other``; none runs a command."""
+ITEM_TYPES = frozenset({"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output",
+                        "local_shell_call_output", "mcp_call", "code_interpreter_call"}) | _QUIET
 SHELL_TOOL = "shell"
 PATCH_TOOL = "apply_patch"
 _TIMED_OUT = "command timed out"
