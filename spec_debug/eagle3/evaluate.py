@@ -184,7 +184,7 @@ class TargetCache:
     def get(self, sample: Sample, key: tuple, make) -> SampleTargets:
         full_key = (id(sample), *key)
         kept = self._kept.get(full_key)
-        if kept is not None and kept[0] is sample:
+        if kept is not None:  # the sample is kept alive with its targets: its id names it still
             return kept[1]
         targets = make()
         self.computed += 1

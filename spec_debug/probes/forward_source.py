@@ -259,7 +259,7 @@ def _served_draft_config(args: dict, server_argv: Callable[[], list[str]],
                 return config
         argv = server_argv()
         refs = ([named] if named else []) + model_refs(argv)
-        models = find_models(list(dict.fromkeys(refs)), argv, view)
+        models = find_models(list(dict.fromkeys(refs)), argv, view, with_tensors=False)  # configs are all it reads
     except OSError:  # a folder this user may not enter: the default file is read instead
         return None
     if isinstance(models.get(named, {}).get("config"), dict):

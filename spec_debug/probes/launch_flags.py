@@ -284,10 +284,11 @@ def server_view(pid: int, proc: Path = Path("/proc")) -> ServerView:
     return ServerView(readlink(base / "cwd"), read_environ(pid, proc), root)
 
 
-def find_models(refs: list[str], argv: list[str], view: ServerView | None) -> dict[str, Any]:
+def find_models(refs: list[str], argv: list[str], view: ServerView | None, *,
+                with_tensors: bool | None = None) -> dict[str, Any]:
     """describe_model of each ref that names a model, looked up where the server looks: its
     working directory, its Hub cache (HF_HOME=/data/hf in its unit file, not in our session),
-    its container's filesystem."""
+    its container's filesystem. `with_tensors=False`: configs only (no checkpoint headers read)."""
     refs = list(refs)
     caches: list[Path] = []
     if view is not None:
@@ -303,9 +304,9 @@ def find_models(refs: list[str], argv: list[str], view: ServerView | None) -> di
         local = view.local_path(ref) if view is not None else None
         try:
             if local and os.path.isfile(os.path.join(local, "config.json")):
-                info = {**describe_model(local), "name": ref}
+                info = {**describe_model(local, with_tensors=with_tensors), "name": ref}
             else:
-                info = describe_model(ref, extra_caches=caches)
+                info = describe_model(ref, with_tensors=with_tensors, extra_caches=caches)
         except OSError:
             continue  # a folder this user may not read (another user's 0700 draft): the other models still count
         if info.get("found"):
