@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -725,20 +726,37 @@ def _with_validation_detail(info: ErrorInfo, output: str, end: int) -> str:
 def _exception_lines(info: ErrorInfo, output: str, end: int, count: int) -> list[str]:
     """Up to ``count`` lines after the exception's line at ``end``, each without the log prefix
     the exception's own line has; they end at a blank line."""
-    line_start = output.rfind("\n", 0, end) + 1
-    at = output.find(info.exception, line_start, end)
-    prefix = output[line_start:at] if at > line_start else ""
-    lines, pos = [], end + 1
-    while len(lines) < count and pos < len(output):
-        nl = output.find("\n", pos)
-        line = output[pos:nl if nl >= 0 else len(output)].rstrip("\r")
-        pos = (nl if nl >= 0 else len(output)) + 1
-        if prefix and line.startswith(prefix):
-            line = line[len(prefix):]
-        if not line.strip():
+    lines = []
+    for line in _lines_after(output, end, _exception_prefix(info, output, end)):
+        if len(lines) >= count or not line.strip():
             break
         lines.append(line)
     return lines
+
+
+def _exception_prefix(info: ErrorInfo, output: str, end: int) -> str:
+    """The log prefix before the exception's name on its line at ``end`` (vLLM's
+    "(VllmWorker rank=1 pid=7) ERROR ... [core.py:586] "); "" when the name opens the line."""
+    line_start = output.rfind("\n", 0, end) + 1
+    at = output.find(info.exception or "", line_start, end)
+    return output[line_start:at] if at > line_start else ""
+
+
+def _lines_after(output: str, end: int, prefix: str, own_only: bool = False):
+    """The lines after the one that ends at ``end``, each with ``prefix`` taken off where it
+    has it; with ``own_only`` they stop at the first line without it (another process's line:
+    the logger prefixes every line of one message)."""
+    pos = end + 1
+    while pos < len(output):
+        nl = output.find("\n", pos)
+        stop = nl if nl >= 0 else len(output)
+        line = output[pos:stop].rstrip("\r")
+        pos = stop + 1
+        if prefix and line.startswith(prefix):
+            line = line[len(prefix):]
+        elif prefix and own_only:
+            return
+        yield line
 
 
 # A message that ends in a colon goes on on the next lines: torch's "Error(s) in loading
@@ -773,20 +791,9 @@ _TRITON_EXCERPT_LINES = 14  # 12 source lines, the caret, the message
 def _with_triton_reason(info: ErrorInfo, output: str, end: int) -> str:
     """"at L:C:" with the reason Triton printed after the caret; the message alone when it
     printed none (the cause it was raised from, above it, says why)."""
-    line_start = output.rfind("\n", 0, end) + 1
-    at = output.find(info.exception or "", line_start, end)
-    prefix = output[line_start:at] if at > line_start else ""
-    after_caret, pos = False, end + 1
-    for _ in range(_TRITON_EXCERPT_LINES + 1):
-        if pos >= len(output):
-            break
-        nl = output.find("\n", pos)
-        line = output[pos:nl if nl >= 0 else len(output)].rstrip("\r")
-        pos = (nl if nl >= 0 else len(output)) + 1
-        if prefix:
-            if not line.startswith(prefix):
-                break  # another process's line: the logger prefixes every line of the message
-            line = line[len(prefix):]
+    after_caret = False
+    excerpt = _lines_after(output, end, _exception_prefix(info, output, end), own_only=True)
+    for line in islice(excerpt, _TRITON_EXCERPT_LINES + 1):
         if after_caret and line.strip():
             if line.startswith(_CHAIN_OR_HEADER):
                 break
