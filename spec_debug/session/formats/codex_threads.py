@@ -54,7 +54,7 @@ def thread_of(path: Path) -> Thread | None:
     rollouts name as their parent)."""
     stats = ReadStats()
     for index, _lineno, obj in iter_json_records(path, stats):
-        if index >= 8:
+        if index >= _META_WITHIN:
             break
         if obj.get("type") == "thread.started" and isinstance(obj.get("thread_id"), str):
             return Thread(id=obj["thread_id"])
@@ -62,6 +62,16 @@ def thread_of(path: Path) -> Thread | None:
             continue
         return _thread(obj["payload"])
     return None
+
+
+_META_WITHIN = 64
+"""How many of a rollout's first records may come before its ``session_meta``. Codex writes it
+first, but rollouts are found with items ahead of it (Codex's own lister takes the meta from any
+of the first 10 records, openai/codex ``codex-rs/core/src/rollout/list.rs`` ``read_head_and_tail``;
+session indexers test sub-agent rollouts whose meta is not the first line, opensession's
+``rollout-subagent-shifted``, and look through the first 50, a Go lister's
+``TestCodexSessionMetaNotFirstLine``). Read with the first 8 only, a sub-agent whose meta came
+tenth was a session of its own, its parent unknown."""
 
 
 def _thread(payload: dict) -> Thread | None:
