@@ -2254,6 +2254,27 @@ def _version_at_least(version: str | None, boundary: str) -> bool:
         return True
 
 
+def surely_before(version: str, since: str, dev_may_reach: str) -> bool:
+    """The engine build `version` certainly predates the release `since` (which added what is
+    checked), so a feature is never refused on a guess: a pre-release of `since` (0.5.7rc1,
+    0.24.0rc2) counts as it, an unreadable version as the newest, and a build from a source tree
+    (setuptools_scm's X.Y.Z.devN+g...: commits after the X.Y.Z-1 tag) may hold what came up to the
+    next release: `dev_may_reach` "patch" (SGLang ships features in patch releases: 0.5.6.post3.dev120
+    is compared as 0.5.7) or "minor" (vLLM ships them in minor releases: 0.23.1.dev3 as 0.24)."""
+    try:
+        release = parse_version(version)
+    except ValueError:
+        return False
+    if re.search(r"dev\d*", version.lower()):
+        if dev_may_reach == "minor":
+            major, minor = (release + (0, 0))[:2]
+            version = f"{major}.{minor + 1}"
+        else:
+            major, minor, patch = (release + (0, 0, 0))[:3]
+            version = f"{major}.{minor}.{patch + 1}"
+    return not _version_at_least(version, since)
+
+
 def _sglang_auto_params(target_architecture: str | None,
                         engine_version: str | None) -> tuple[int, int, int]:
     if not _version_at_least(engine_version, _SGLANG_AUTO_BY_ARCH):
@@ -2320,20 +2341,22 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
+    # an option refused only on a build that surely predates the release adding it: a source-tree
+    # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
     if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and engine_version is not None and (
-            not _release_at_least(engine_version, _SGLANG_EAGLE3_SINCE)):
+            _sglang_surely_before(engine_version, _SGLANG_EAGLE3_SINCE)):
         refused.append(f"--speculative-algorithm EAGLE3: SGLang {engine_version} has no EAGLE-3 (added in "
                        f"{_SGLANG_EAGLE3_SINCE}): argparse exits with 'invalid choice' and the server does not "
                        "start (upgrade SGLang)")
     elif written and written != written.upper() and engine_version is not None and (
-            not _release_at_least(engine_version, "0.5.12")):
+            _sglang_surely_before(engine_version, "0.5.12")):
         # server_args.py up to 0.5.11 declares the option with upper-case `choices`; 0.5.12
         # dropped them and upper-cases the value (PyPI wheels)
         refused.append(f"--speculative-algorithm {written}: SGLang {engine_version} only accepts upper case "
                        f"({written.upper()}); argparse exits with 'invalid choice' and the server does not start "
                        "(0.5.12 and later upper-case it)")
     if cfg.engine == "sglang" and cfg.topk not in (None, *_SGLANG_OLD_TOPK_CHOICES) and engine_version is not None and (
-            not _release_at_least(engine_version, _SGLANG_ANY_TOPK_SINCE)):
+            _sglang_surely_before(engine_version, _SGLANG_ANY_TOPK_SINCE)):
         refused.append(f"--speculative-eagle-topk {cfg.topk}: SGLang {engine_version} only accepts "
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
@@ -2364,13 +2387,7 @@ def _sglang_surely_before(version: str, since: str) -> bool:
     source tree (setuptools_scm's 0.5.6.post3.dev120+g...: a build after the 0.5.6.post2 tag) may
     hold what the next release brought: its patch release + 1 is compared (was: both read as
     before 0.5.7, and a tree holding --enable-multi-layer-eagle told the server does not start)."""
-    try:
-        release = (parse_version(version) + (0, 0, 0))[:3]
-    except ValueError:  # unreadable: the newest, as _version_at_least
-        return False
-    if re.search(r"dev\d*", version.lower()):
-        release = (release[0], release[1], release[2] + 1)
-    return not _version_at_least(".".join(map(str, release)), since)
+    return surely_before(version, since, dev_may_reach="patch")
 
 
 def _multi_layer_eagle_chain(cfg: LaunchConfig, eff: EffectiveSpec, target_architecture: str | None,
@@ -2575,10 +2592,7 @@ def vllm_surely_before(version: str, since: str) -> bool:
     """The release certainly predates `since`. A nightly (0.23.1.dev3+g...: setuptools_scm's
     name for a build after 0.23.0) may hold anything up to the next minor release, and a
     pre-release of `since` (0.24.0rc2) counts as it: a feature is not refused on a guess."""
-    if re.search(r"dev\d*", version.lower()):
-        major, minor = (parse_version(version) + (0, 0))[:2]
-        return not _version_at_least(f"{major}.{minor + 1}", since)
-    return not _version_at_least(version, since)
+    return surely_before(version, since, dev_may_reach="minor")
 
 
 def _vllm_surely_from(version: str, since: str) -> bool:
