@@ -79,6 +79,10 @@ class LayoutReport:
     # another slot than the last holds the final layer (final_slot_check): the ranking then
     # scores against that slot's targets
     final_slot_check: dict[str, Any] | None = None
+    # the best layout's lead when the verdict finds it too few rows to name ({"gained": rows
+    # it gets right beyond the configured one, "rows": step-0 rows scored}; see
+    # unclear_rows): SD402 (diagnose/checks/drafter.py) reads the counts from here
+    unclear_rows: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -214,8 +218,10 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     foreign = _foreign_layers(best, scores, list(trained_layer_ids or ()),
                               list(dump_layer_ids or ()), named,
                               scored=not untrained, assumed=trained_ids_assumed) if missing else None
+    unclear = (None if untrained or foreign else
+               unclear_rows(best, ranked_configured, scores, rows[0] if rows else None))
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
-                       untrained, rows=rows[0] if rows else None)
+                       untrained, unclear=unclear)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -229,7 +235,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
         untrained_draft=untrained, norm_before_residual_check=flag_check,
-        final_slot_check=final_check)
+        final_slot_check=final_check, unclear_rows=unclear)
 
 
 def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
@@ -390,12 +396,24 @@ def shifted_capture(trained: Sequence[int], dump_layer_ids: Sequence[int]) -> st
     return None
 
 
+def unclear_rows(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
+                 rows: float | None) -> dict[str, int] | None:
+    """{"gained", "rows"} when the best layout leads the configured one by CLEAR_MARGIN but
+    gets fewer than LAYOUT_MIN_GAIN more of the `rows` scored right: too few to name it."""
+    gap = scores[best] - scores[configured]
+    if best == configured or gap < CLEAR_MARGIN or rows is None:
+        return None
+    gained = round(gap * rows)
+    return {"gained": gained, "rows": int(rows)} if gained < LAYOUT_MIN_GAIN else None
+
+
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
-             untrained: bool = False, rows: float | None = None) -> str:
+             untrained: bool = False, unclear: dict[str, int] | None = None) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
-    modules saved freshly initialised, so no accuracy says which layout it was trained on."""
+    modules saved freshly initialised, so no accuracy says which layout it was trained on.
+    `unclear`: unclear_rows' counts, when the best layout leads by too few rows to name."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
@@ -417,10 +435,10 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "
                 "layout")
-    elif rows is not None and round(gap * rows) < LAYOUT_MIN_GAIN:
+    elif unclear is not None:
         text = (f"no layout is clearly the draft's: {describe(best)} scores {scores[best]:.3f} "
                 f"vs {scores[configured]:.3f} for the configured {describe(configured)}, "
-                f"{round(gap * rows)} more of {int(rows)} rows right, too few to tell from "
+                f"{unclear['gained']} more of {unclear['rows']} rows right, too few to tell from "
                 f"chance (a sign test wants {LAYOUT_MIN_GAIN} all one way: "
                 f"0.5**{LAYOUT_MIN_GAIN} = {0.5 ** LAYOUT_MIN_GAIN:.0%}); "
                 "probe more samples (--max-samples), and if every layout stays near zero "

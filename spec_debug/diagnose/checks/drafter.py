@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where, explained_by, pct
@@ -17,7 +16,8 @@ LAYOUT_GAP = 0.05
 LAYOUT_RATIO = 1.05  # with LAYOUT_GAP: 0.77 vs 0.68 at step 0 is the difference between AL 2.7 and 2.4
 SEMANTICS_ACC_DROP = 0.02
 # How the layout probe's verdict (eagle3/layout.py _verdict) begins when the best layout gets
-# fewer than LAYOUT_MIN_GAIN more rows right than the configured one: a sign test on so few
+# fewer than LAYOUT_MIN_GAIN more rows right than the configured one (the report's
+# unclear_rows holds the counts; older records only this sentence): a sign test on so few
 # rows cannot tell it from chance (5 rows all one way: 0.5**5 = 3%; 4: 6%), so SD402 on the
 # same numbers is a warning that says so, not an error (a dump missing a layer, every layout
 # near zero, scored 2 hits of 39 = 5.1% vs 0% and was told to fix the served layers)
@@ -118,12 +118,16 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
 def _few_rows(result: Mapping[str, Any], served_key: tuple) -> str | None:
     """The evidence line for a best layout the probe's verdict found too few rows to name,
     when the served layout is the configured one that verdict compared it with."""
-    verdict = str(result.get("verdict") or "")
     configured = result.get("configured")
-    if UNCLEAR_LAYOUT not in verdict or configured is None or _key(configured) != served_key:
+    if configured is None or _key(configured) != served_key:
         return None
-    counted = re.search(r"(\d+) more of (\d+) rows right", verdict)
-    rows = f"{counted.group(1)} more of {counted.group(2)} rows right" if counted else "a few rows more"
+    counted = result.get("unclear_rows")
+    if isinstance(counted, Mapping):
+        rows = f"{counted.get('gained')} more of {counted.get('rows')} rows right"
+    elif UNCLEAR_LAYOUT in str(result.get("verdict") or ""):
+        rows = "a few rows more"  # a record written before the report carried the counts
+    else:
+        return None
     return (f"{rows}: too few to tell the draft's layout from chance; probe more samples "
             "(--max-samples) before changing the served layers")
 

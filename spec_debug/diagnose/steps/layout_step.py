@@ -38,7 +38,8 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
-                                       "norm_before_residual_check", "final_slot_check")} | {"ranked": keep}
+                                       "norm_before_residual_check", "final_slot_check",
+                                       "unclear_rows")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
@@ -61,7 +62,7 @@ def _by_layer_ids(report: dict[str, Any]) -> dict[str, Any] | None:
     # the verdict goes with them: SD402 reads whether the probe found enough rows to name a layout
     return {"ranked": [{"layout": r["layer_ids"], "full_accuracy0": r["full_accuracy0"]} for r in ranked],
             "configured": configured, "embedding_slots": report.get("embedding_slots"),
-            "verdict": report.get("verdict")}
+            "verdict": report.get("verdict"), "unclear_rows": report.get("unclear_rows")}
 
 
 def _demote(findings: list[Finding], causes: list[str]) -> list[Finding]:
