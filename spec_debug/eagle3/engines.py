@@ -725,14 +725,26 @@ _DRAFTER_FLAGS = {
 }
 
 
-def drafter_module(engine: str, draft_config: Any) -> str:
+def _before(version: str | None, release: str) -> bool:
+    """The version is older than `release`; one the table cannot read (a fork's label) counts
+    as the newest, as unplaceable_version says."""
+    try:
+        return parse_version(version) < parse_version(release)
+    except ValueError:
+        return False
+
+
+def drafter_module(engine: str, draft_config: Any, version: str | None = None) -> str:
     """The engine's eagle3 model file (stem) that runs this draft: vLLM routes a Qwen3 draft
     (a speculators one by its transformer_layer_config) to qwen3_eagle3 the way the fan-in
-    rule above reads it; otherwise the draft's `architectures[0]` in DRAFTER_MODULES."""
+    rule above reads it; otherwise the draft's `architectures[0]` in DRAFTER_MODULES.
+    `version` (None: the newest): vLLM before VLLM_QWEN3_DRAFTER has no qwen3_eagle3.py and
+    runs a Qwen3 draft (model_type qwen3, the speculators conversion's transformer_layer_config)
+    with llama_eagle3.py, the way serve_plan's fan-in rule already gates it."""
     raw = _raw(draft_config)
     view = _engine_view(engine, raw)
     if engine == "vllm" and _is_vllm_qwen3_drafter(view):
-        return "qwen3_eagle3"
+        return "llama_eagle3" if _before(version, VLLM_QWEN3_DRAFTER) else "qwen3_eagle3"
     archs = raw.get("architectures") or view.get("architectures") or ()
     arch = archs[0] if isinstance(archs, list) and archs and isinstance(archs[0], str) else ""
     return DRAFTER_MODULES.get(engine, {}).get(arch, "llama_eagle3")
@@ -832,13 +844,28 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
     )
 
 
-def capture_failure(engine: str, target_architecture: str | None) -> str | None:
+class CaptureFailure(str):
+    """Why an engine captures no aux hidden state of a target (`reason`) and the way out
+    (`fix`). A str ("reason; fix", the one line notes and logs print) so callers that print it
+    keep working; checks read the two fields instead of splitting the text."""
+
+    reason: str
+    fix: str
+
+    def __new__(cls, reason: str, fix: str) -> "CaptureFailure":
+        value = super().__new__(cls, f"{reason}; {fix}")
+        value.reason, value.fix = reason, fix
+        return value
+
+
+def capture_failure(engine: str, target_architecture: str | None) -> CaptureFailure | None:
     """Why this engine captures no aux hidden state of this target at all (every release read),
     else None: the draft cannot be served as EAGLE-3 there, whatever its layer ids."""
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
-        return (f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
-                "startup (ValueError: too many values to unpack, sgl-project/sglang#38307); serve the "
-                "draft with vLLM, or the target's own MTP head with --speculative-algorithm NEXTN")
+        return CaptureFailure(
+            f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
+            "startup (ValueError: too many values to unpack, sgl-project/sglang#38307)",
+            "serve the draft with vLLM, or the target's own MTP head with --speculative-algorithm NEXTN")
     return None
 
 
@@ -952,7 +979,7 @@ def effective_norm_flags(engine: str, version: str | None, draft_config: Any) ->
     aspect = "honoured_flags_speculators" if speculators else "honoured_flags_eagle"
     honoured = convention(engine, aspect, version)
     # an MLA draft runs deepseek_eagle3.py, which reads fewer flags than llama_eagle3.py
-    honoured = honoured & _DRAFTER_FLAGS.get((engine, drafter_module(engine, raw)), _ALL_FLAGS)
+    honoured = honoured & _DRAFTER_FLAGS.get((engine, drafter_module(engine, raw, version)), _ALL_FLAGS)
     defaults = convention(engine, "flag_defaults", version)
     since = _NESTED_NORM_BEFORE_FC_SINCE.get(engine)
     reads_nested = (not speculators and

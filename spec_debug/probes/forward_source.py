@@ -161,16 +161,16 @@ def package_in_server(package: str, server: dict[str, Any]) -> tuple[Path | None
     return None, None, f"and the server's interpreter was not read: {server['note']}" if server.get("note") else ""
 
 
-def engine_files(package: str, root: Path, draft_config: Any) -> list[Path]:
+def engine_files(package: str, root: Path, draft_config: Any, version: str | None = None) -> list[Path]:
     """The eagle3 file the engine runs this draft with: its registry's module for the draft's
-    architecture when this release has it (vLLM 0.23 still ran a Qwen3 draft with
-    llama_eagle3.py), else FILES. Reading llama_eagle3.py for a draft served by qwen3_eagle3.py
+    architecture in this release (`version`: vLLM 0.23 still ran a Qwen3 draft with
+    llama_eagle3.py, engines.drafter_module) when the file is there, else FILES. Reading llama_eagle3.py for a draft served by qwen3_eagle3.py
     or deepseek_eagle3.py compared the checkpoint's flags with code that never runs it."""
     default = [root / rel for rel in FILES.get(package, ())]
     if package not in MODELS_DIR or not isinstance(draft_config, dict):
         return default
     try:
-        module = engines.drafter_module(package, draft_config)
+        module = engines.drafter_module(package, draft_config, version)
     except (TypeError, AttributeError):
         return default
     path = root / MODELS_DIR[package] / f"{module}.py"
@@ -196,7 +196,7 @@ def describe(package: str, files: list[Path] | None = None,
                         "reason": f"{package} is not installed in this Python {where}".rstrip()}
         if root is None:
             return {"package": package, "found": False, "reason": f"{package} is not installed in this Python"}
-        files = engine_files(package, root, draft_config)
+        files = engine_files(package, root, draft_config, version)
     try:
         present = [f for f in files if f.is_file()]
     except OSError as exc:
@@ -243,14 +243,16 @@ def _unreadable(package: str, version: str | None, path: Any, why: str,
 
 
 def _served_draft_config(args: dict, server_argv: Callable[[], list[str]],
-                         view: ServerView | None = None) -> dict[str, Any] | None:
+                         view: ServerView | Callable[[], ServerView | None] | None = None
+                         ) -> dict[str, Any] | None:
     """The draft's config.json: --var draft_model (a path or Hub id), else the model of the
     running server's command line that looks like a draft, read the way the launch probe reads
     it (launch_flags: `--flag=value`, a JSON speculative config's "model") and looked up where
     the server looks (`view`: its working directory, its Hub cache, its container's
     filesystem; a draft at /models/draft inside vllm/vllm-openai is not the host's). A
     draft_model not found here is looked up there too: the launch step passes the path as the
-    server's command line writes it."""
+    server's command line writes it. `server_argv` and a callable `view` are asked only when
+    the named draft is not found here: finding the server scans /proc."""
     named = args.get("draft_model") or ""
     try:
         if named:
@@ -258,6 +260,8 @@ def _served_draft_config(args: dict, server_argv: Callable[[], list[str]],
             if isinstance(config, dict):
                 return config
         argv = server_argv()
+        if callable(view):
+            view = view()
         refs = ([named] if named else []) + model_refs(argv)
         models = find_models(list(dict.fromkeys(refs)), argv, view, with_tensors=False)  # configs are all it reads
     except OSError:  # a folder this user may not enter: the default file is read instead
@@ -290,9 +294,12 @@ def run(args: dict) -> dict:
         return asked[0]
 
     def served_draft() -> dict[str, Any] | None:
-        process = server_process()
-        view = server_view(process["pid"]) if process.get("pid") else None
-        return _served_draft_config(args, lambda: process.get("argv") or [], view)
+        # the server (a /proc scan) only when the named draft is not found on this host
+        def view() -> ServerView | None:
+            pid = server_process().get("pid")
+            return server_view(pid) if pid else None
+
+        return _served_draft_config(args, lambda: server_process().get("argv") or [], view)
 
     reference = describe("speculators", [Path(p) for p in ref_files] if ref_files else None, server)
     if engine in ("sglang", "vllm") or eng_files:

@@ -164,11 +164,10 @@ def _no_capture(a: LayerAnalysis) -> tuple[str, str] | None:
     (engines.capture_failure: SGLang on a Qwen3.5 target), so no ids and no retraining help."""
     if not a.served_source.endswith("convention"):
         return None  # a serving dump measured what was served
-    reason = engines.capture_failure(a.engine, a.target_architecture)
-    if reason is None:
+    failure = engines.capture_failure(a.engine, a.target_architecture)
+    if failure is None:
         return None
-    why, _, fix = reason.partition("; ")
-    return why, (fix[:1].upper() + fix[1:] + ".") if fix else reason
+    return failure.reason, failure.fix[:1].upper() + failure.fix[1:] + "."
 
 
 def _retrain(a: LayerAnalysis) -> str:

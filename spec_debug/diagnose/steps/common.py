@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any, Iterable, Mapping
@@ -80,6 +81,38 @@ def launch_flag_value(argv: list[str], names: tuple[str, ...]) -> str | None:
 
 
 QUANTIZATION_FLAGS = ("--quantization", "-q")
+# JSON the engine merges into the target's config.json before it builds the model: vLLM
+# `--hf-overrides` (engine/arg_utils.py, applied by ModelConfig to the HF config), SGLang
+# `--json-model-override-args` (server_args.py; hf_transformers_utils.get_config
+# `config.update(...)`). GLM-5 / DeepSeek-V3.2 deployments pass their index_topk_pattern there.
+CONFIG_OVERRIDE_FLAGS = ("--hf-overrides", "--json-model-override-args")
+
+
+def launch_config_overrides(argv: list[str]) -> dict[str, Any]:
+    """The keys the launch line overrides in the target config ({} when none or not a JSON
+    object: the server refuses such a flag, so config.json is what it would load)."""
+    merged: dict[str, Any] = {}
+    for name in CONFIG_OVERRIDE_FLAGS:
+        text = launch_flag_value(list(argv), (name,))
+        try:
+            value = json.loads(text) if text else None
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            merged.update(value)
+    return merged
+
+
+def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """config.json as the engine loads it: each override key replaces the file's, a JSON object
+    given for a nested config (text_config) updates that config's keys."""
+    out = dict(config)
+    for key, value in overrides.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = with_overrides(dict(out[key]), value)
+        else:
+            out[key] = value
+    return out
 
 
 def launch_quantization(host_facts: Mapping[str, Any]) -> str | None:

@@ -9,7 +9,8 @@ from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payof
 from spec_debug.diagnose.quantization import precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
-    QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_flag_value, not_checked, per_token_time, raised, record, tok_s_var, where,
+    QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_config_overrides, launch_flag_value, not_checked,
+    per_token_time, raised, record, tok_s_var, where, with_overrides,
 )
 from spec_debug.diagnose.throughput import (
     build_model,
@@ -200,11 +201,16 @@ _ONLINE_FP8 = ("fp8", "fp8_per_tensor", "ptpc_fp8")
 
 
 def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
-    """(draft config, target config) as the server loads them: a bf16 checkpoint the launch
-    command quantizes online gets that quantization_config."""
+    """(draft config, target config) as the server loads them: the launch line's
+    --hf-overrides / --json-model-override-args merged into the target's (a GLM-5 or
+    DeepSeek-V3.2 index_topk_pattern given there decides which layers run an indexer), and a
+    bf16 checkpoint the launch command quantizes online gets that quantization_config."""
     configs = host_facts.get("configs", {})
     draft, target = configs.get("draft_config"), configs.get("target_config")
     argv = (host_facts.get("launch") or {}).get("argv") or []
+    overrides = launch_config_overrides(list(argv))
+    if overrides and isinstance(target, dict):
+        target = with_overrides(target, overrides)
     online = (("target", QUANTIZATION_FLAGS), ("draft", ("--speculative-draft-model-quantization",)))
     served = {"draft": draft, "target": target}
     for role, names in online:
