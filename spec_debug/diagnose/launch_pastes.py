@@ -18,6 +18,7 @@ import shlex
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -936,11 +937,14 @@ def notebook_code(text: str) -> str | None:
     # sglang.launch_server ... > server.log 2>&1` is saved as never run. The cells that ran are
     # read alone only where they start the server (a speculating one, when a cell not run has
     # speculative settings); else the notebook is read whole, as before.
-    ran = [cell for cell in code if _cell_ran(cell)]
+    ran: list[dict] = []
+    unran: list[dict] = []
+    for cell in code:  # each cell asked once (was: twice, once for each list)
+        (ran if _cell_ran(cell) else unran).append(cell)
     whole = _cells_code(code)
-    if ran and len(ran) < len(code):
+    if ran and unran:
         ran_code = _cells_code(ran)
-        unran_code = _cells_code([cell for cell in code if not _cell_ran(cell)]) or ""
+        unran_code = _cells_code(unran) or ""
         if ran_code and _STARTS_SERVER.search(ran_code) and (
                 "speculative" in ran_code or "speculative" not in unran_code):
             return ran_code
@@ -980,10 +984,10 @@ def task_script(text: str) -> str | None:
 _DSTACK_TYPES = ("service", "task", "dev-environment")
 
 
-def _dstack_commands(text: str) -> str | None:
-    """A dstack configuration's `commands`, its `env` values written above them as the script's
-    own assignments, so `--model-path $MODEL_ID` serves the model named there (was: the YAML read
-    as shell words, `$MODEL_ID` unexpanded: the target and draft unknown). None for any other text."""
+@lru_cache(maxsize=4)
+def _dstack_doc(text: str) -> dict[str, Any] | None:
+    """The dstack configuration in `text`, parsed once for the readers of its commands and of its
+    env: (the audit asks both of one text; was: the YAML parsed once per question). Read only."""
     if not re.search(r"^commands\s*:", text, re.M):
         return None
     try:
@@ -991,6 +995,16 @@ def _dstack_commands(text: str) -> str | None:
     except yaml.YAMLError:
         return None
     if not isinstance(doc, dict) or doc.get("type") not in _DSTACK_TYPES or not isinstance(doc.get("commands"), list):
+        return None
+    return doc
+
+
+def _dstack_commands(text: str) -> str | None:
+    """A dstack configuration's `commands`, its `env` values written above them as the script's
+    own assignments, so `--model-path $MODEL_ID` serves the model named there (was: the YAML read
+    as shell words, `$MODEL_ID` unexpanded: the target and draft unknown). None for any other text."""
+    doc = _dstack_doc(text)
+    if doc is None:
         return None
     env = doc.get("env")
     pairs = (env.items() if isinstance(env, dict) else
@@ -1040,9 +1054,10 @@ def dstack_unvalued_env(text: str) -> tuple[str, ...]:
     `dstack apply` runs in (dstack docs, "Environment variables": "If you don't assign a value to an
     environment variable ... dstack will require the value to be passed via the CLI or set in the
     current process"), so their values are not in the file. () for any other text."""
-    if _dstack_commands(text) is None:
+    doc = _dstack_doc(text)
+    if doc is None:
         return ()
-    env = yaml.safe_load(text).get("env")
+    env = doc.get("env")
     if isinstance(env, dict):
         names = [name for name, value in env.items() if value is None]
     elif isinstance(env, list):
