@@ -11,14 +11,64 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-_HEREDOC_BODY = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z0-9_.-]+)\1([^\n]*\n)(.*?)^[ \t]*\2[ \t]*$", re.DOTALL | re.MULTILINE)
+# A heredoc's body runs from the line after its `<<WORD` to a line that is the word and nothing
+# else: no spaces around it, leading tabs only after `<<-` (bash(1), Here Documents; bash
+# feeds "  EOF", "EOF " and "EOFX" to the command as body lines). A body the input ends inside
+# runs to the end ("here-document at line 1 delimited by end-of-file (wanted `EOF')", and bash
+# runs the command). The word ends where a word character cannot follow (`<<EOFX` is not
+# `<<EOF`); `<<<` is a here-string. shell._SSH_HEREDOC reads an ssh's heredoc by the same rules.
+_HEREDOC = re.compile(r"(?<!<)<<(?!<)(-)?[ \t]*\\?(['\"]?)([A-Za-z0-9_.-]+)\2(?![A-Za-z0-9_.-])")
 
 
 def _without_heredoc_bodies(text: str) -> str:
     """The command lines without what heredocs feed them: a Python body's `if n > 3:` is no
     redirection and its `watch = 1` no program (a script sent to ssh in one is the command that
-    runs there: shell.ssh_heredoc)."""
-    return _HEREDOC_BODY.sub(lambda m: f"<<{m.group(1)}{m.group(2)}{m.group(1)}{m.group(3)}", text) if "<<" in text else text
+    runs there: shell.ssh_heredoc). Several heredocs on one line (`cat <<A <<B`) read their
+    bodies one after the other, as bash does."""
+    if "<<" not in text:
+        return text
+    out, pos = [], 0
+    while (m := _HEREDOC.search(text, pos)) is not None:
+        nl = text.find("\n", m.end())
+        if nl < 0:
+            break  # the input ends on the `<<` line: no body
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        ops = [op for op in _HEREDOC.finditer(text, m.start(), nl) if not _shift_or_quoted(text[line_start:op.start()], op.group(3))]
+        out.append(text[pos:nl + 1])
+        pos = nl + 1
+        for op in ops:
+            pos = _body_end(text, pos, op.group(3), tabs=op.group(1) is not None)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _body_end(text: str, start: int, word: str, *, tabs: bool) -> int:
+    """Where the heredoc body that starts at ``start`` ends: after its terminator word, or at
+    the end of the input."""
+    indent = r"\t*" if tabs else ""  # <<- strips the terminator's leading tabs
+    end = re.compile(rf"^{indent}{re.escape(word)}$", re.MULTILINE).search(text, start)
+    return end.end() + 1 if end is not None else len(text)
+
+
+def _shift_or_quoted(head: str, word: str) -> bool:
+    """Whether a ``<<`` after ``head`` (its line up to it) is no heredoc: arithmetic's shift (a
+    number after it, or inside an open ``((``: `echo $((1<<20))`) or inside a quote still open
+    (`python3 -c "print(1 << n)"`, `ssh h 'cat <<EOF'`)."""
+    return word.isdigit() or head.count("((") > head.count("))") or _open_quote(head)
+
+
+def _open_quote(head: str) -> bool:
+    quote, escaped = None, False
+    for ch in head:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+    return quote is not None
 
 
 def _shell_words(text: str) -> list[tuple[str, bool]]:
