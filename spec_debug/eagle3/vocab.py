@@ -128,18 +128,28 @@ def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
     stored in a type that holds them exactly."""
     if d2t is None:
         return VocabCheck("d2t_offsets", ok=True, skipped=True)
-    offsets = _ints(d2t)
+    selected, t2d_length = None, None
+    if t2d is not None:
+        flags = _ints(t2d)
+        selected, t2d_length = [i for i, flag in enumerate(flags) if flag], len(flags)
+    return _d2t_offsets(_ints(d2t), target_vocab_size, selected, t2d_length, draft_vocab_size,
+                        d2t_dtype)
+
+
+def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int] | None,
+                 t2d_length: int | None, draft_vocab_size: int | None,
+                 d2t_dtype: str | None, mapped: list[int] | None = None,
+                 consistent: bool | None = None) -> VocabCheck:
+    """check_d2t_offsets on the lists check_vocab_maps reads once: `selected` is
+    t2d.nonzero(), `mapped` arange(DV) + d2t, `consistent` _consistent_map of it."""
     issues: list[VocabIssue] = []
     if (rounded := float_d2t_issue(d2t_dtype, offsets)) is not None:
         issues.append(rounded)
     if draft_vocab_size is not None and len(offsets) != draft_vocab_size:
         issues.append(VocabIssue("d2t_length", f"d2t has {len(offsets)} entries, draft vocab is "
                                  f"{draft_vocab_size}", {"d2t_length": len(offsets)}))
-    mapped = [i + o for i, o in enumerate(offsets)]
-    selected, t2d_length = None, None
-    if t2d is not None:
-        flags = _ints(t2d)
-        selected, t2d_length = [i for i, flag in enumerate(flags) if flag], len(flags)
+    if mapped is None:
+        mapped = [i + o for i, o in enumerate(offsets)]
     out_of_range = [m for m in mapped if not 0 <= m < target_vocab_size]
     increasing = all(b > a for a, b in zip(mapped, mapped[1:]))
     looks_absolute = (
@@ -180,7 +190,8 @@ def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
     # would read as a d2t mismatch
     t2d_miscounted = (selected is not None and draft_vocab_size is not None
                       and t2d_length == target_vocab_size and len(selected) != draft_vocab_size
-                      and _consistent_map(mapped, draft_vocab_size, target_vocab_size))
+                      and (consistent if consistent is not None
+                           else _consistent_map(mapped, draft_vocab_size, target_vocab_size)))
     if selected is not None and not looks_absolute and mapped != selected \
             and not t2d_miscounted:
         issues.append(_d2t_t2d_mismatch(mapped, selected))
@@ -228,10 +239,12 @@ def t2d_as_ids(t2d: list[int], target_vocab_size: int) -> bool:
 def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: int,
               draft_vocab_size: int, holds_ids: bool = False,
               d2t_ids: list[int] | None = None,
-              t2d_ids: list[int] | None = None, built_for: str = "") -> VocabCheck:
+              t2d_ids: list[int] | None = None, built_for: str = "",
+              d2t_consistent: bool | None = None) -> VocabCheck:
     """t2d has V entries and DV of them are True (speculators load_vocab_mappings).
     `d2t_ids` / `t2d_ids` (arange(DV) + d2t, t2d.nonzero()): when d2t is a consistent map, a
-    t2d of the wrong count is compared with it and rebuilt from it."""
+    t2d of the wrong count is compared with it and rebuilt from it (`d2t_consistent`: that
+    already known)."""
     if t2d_length is None:
         return VocabCheck("t2d", ok=True, skipped=True)
     issues = []
@@ -248,7 +261,8 @@ def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: 
     if t2d_count is not None and t2d_count != draft_vocab_size:
         issues.append(VocabIssue("t2d_count", f"t2d selects {t2d_count} ids, the draft vocab is "
                                  f"{draft_vocab_size}" + _t2d_against_d2t(
-                                     d2t_ids, t2d_ids, draft_vocab_size, target_vocab_size),
+                                     d2t_ids, t2d_ids, draft_vocab_size, target_vocab_size,
+                                     d2t_consistent),
                                  {"t2d_count": t2d_count}))
     return VocabCheck("t2d", ok=not issues, issues=tuple(issues))
 
@@ -316,13 +330,16 @@ class VocabReport:
 
 
 def _t2d_against_d2t(d2t_ids: list[int] | None, t2d_ids: list[int] | None,
-                     draft_vocab_size: int, target_vocab_size: int) -> str:
+                     draft_vocab_size: int, target_vocab_size: int,
+                     consistent: bool | None = None) -> str:
     """The rest of the t2d_count line when d2t is a map engines can serve: which ids t2d adds
     or lacks against it, and t2d rebuilt from it. speculators' load_vocab_mappings refuses
     such a t2d ("t2d has N non-zero values, expected DV", src/speculators/model.py) and its
     verifier_lm_head = lm_head[t2d] would have N rows, not DV; engines read only d2t."""
-    if d2t_ids is None or t2d_ids is None or not _consistent_map(
-            d2t_ids, draft_vocab_size, target_vocab_size):
+    if d2t_ids is None or t2d_ids is None:
+        return ""
+    if not (consistent if consistent is not None
+            else _consistent_map(d2t_ids, draft_vocab_size, target_vocab_size)):
         return ""
     served, kept = set(d2t_ids), set(t2d_ids)
     extra, missing = sorted(kept - served), sorted(served - kept)
@@ -353,25 +370,32 @@ def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
                      target_vocab_size: int, draft_vocab_size: int,
                      embed_rows: int | None = None,
                      d2t_dtype: str | None = None) -> VocabReport:
+    # each map is read into Python once and every check shares the lists (was: t2d's
+    # nonzero() and arange(DV) + d2t built two or three times over the whole vocabulary)
     t2d_list = _ints(t2d) if t2d is not None else None
     holds_ids = t2d_list is not None and t2d_as_ids(t2d_list, target_vocab_size)
-    # d2t is compared with the ids t2d selects, whichever form t2d has
-    t2d_mask = t2d_list
-    if holds_ids:
-        t2d_mask = [0] * target_vocab_size
-        for target_id in t2d_list:
-            t2d_mask[target_id] = 1
+    # d2t is compared with the ids t2d selects, whichever form t2d has: a t2d holding ids
+    # (ascending, in range: t2d_as_ids) selects exactly those, in a [V] mask's length
+    selected = (t2d_list if holds_ids else [i for i, flag in enumerate(t2d_list) if flag]
+                ) if t2d_list is not None else None
+    mask_length = target_vocab_size if holds_ids else (
+        len(t2d_list) if t2d_list is not None else None)
     built_for = other_target_vocab(len(t2d_list) if t2d_list is not None and not holds_ids
                                    else None, embed_rows, target_vocab_size)
+    offsets = _ints(d2t) if d2t is not None else None
+    mapped = [i + o for i, o in enumerate(offsets)] if offsets is not None else None
+    consistent = (_consistent_map(mapped, draft_vocab_size, target_vocab_size)
+                  if mapped is not None else None)
     checks = (
         check_d2t_present(d2t is not None, draft_vocab_size, target_vocab_size),
-        check_d2t_offsets(d2t, target_vocab_size, t2d_mask, draft_vocab_size, d2t_dtype),
+        (_d2t_offsets(offsets, target_vocab_size, selected, mask_length, draft_vocab_size,
+                      d2t_dtype, mapped, consistent) if offsets is not None
+         else check_d2t_offsets(None, target_vocab_size)),
         check_t2d(len(t2d_list) if t2d_list is not None else None,
-                  sum(1 for v in t2d_list if v) if t2d_list is not None else None,
+                  len(selected) if selected is not None else None,
                   target_vocab_size, draft_vocab_size, holds_ids,
-                  d2t_ids=target_ids_from_offsets(d2t) if d2t is not None else None,
-                  t2d_ids=([i for i, flag in enumerate(t2d_mask) if flag]
-                           if t2d_mask is not None else None), built_for=built_for),
+                  d2t_ids=mapped, t2d_ids=selected, built_for=built_for,
+                  d2t_consistent=consistent),
         check_embed_rows(embed_rows, target_vocab_size,
                          " (the vocabulary t2d has: see that line)" if built_for else ""),
     )
