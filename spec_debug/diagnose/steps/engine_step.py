@@ -57,16 +57,27 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
               "python": host.get("python"), "python_executable": host.get("python_executable"),
               "server_python": server.get("python"), "server_pid": server.get("pid"),
               "server_note": server.get("note"), "server_read": server.get("packages") is not None,
-              "untagged_build": untagged, "unreadable_version": unreadable}
+              "untagged_build": untagged, "unreadable_version": unreadable, "installed_in": where}
     return {NS: engine, "resolved_engine": name or "", "resolved_engine_version": version or ""}
+
+
+def _unnamed_line(engine: dict[str, Any]) -> str:
+    """Why no engine was picked: with SGLang and vLLM both installed (a dev venv, an image that
+    ships both) the installed packages cannot say which one serves, and the line names them
+    and where they were found."""
+    installed = engine.get("installed") or {}
+    both = [f"{name} {installed[name] or '(no version)'}" for name in ("sglang", "vllm") if name in installed]
+    if len(both) == 2:
+        return (f"no engine named and none in the server command; {both[0]} and {both[1]} are both "
+                f"installed in {engine.get('installed_in') or 'this Python'}, so which one serves is not known")
+    return "no engine named, none in the server command, and no single engine installed in this Python"
 
 
 def check(ctx: Any) -> list[Finding]:
     engine = ctx.facts.get(NS, {})
     if not engine.get("name"):
-        return record(ctx.facts, NS, [not_checked(
-            ctx, "no engine named, none in the server command, and no single engine installed in this Python",
-            "--var engine=sglang|vllm --var engine_version=X.Y.Z")])
+        return record(ctx.facts, NS, [not_checked(ctx, _unnamed_line(engine),
+                                                  "--var engine=sglang|vllm --var engine_version=X.Y.Z")])
     for problem, key in (("unreadable", "unreadable_version"), ("untagged", "untagged_build")):
         if engine.get(key):
             return record(ctx.facts, NS, [not_checked(
