@@ -108,8 +108,14 @@ def test_an_index_pattern_on_the_launch_line_is_the_one_served():
     assert GLM5.get("index_topk_pattern") is None  # the probe's config is not changed in place
 
 
-def test_an_override_of_a_nested_config_keeps_its_other_keys():
-    from spec_debug.diagnose.steps.common import with_overrides
-    wrapped = {"text_config": {"hidden_size": 8, "num_hidden_layers": 2}}
-    assert with_overrides(wrapped, {"text_config": {"num_hidden_layers": 1}}) == {
-        "text_config": {"hidden_size": 8, "num_hidden_layers": 1}}
+def test_a_nested_config_is_merged_by_vllm_and_replaced_by_sglang():
+    from spec_debug.diagnose.steps.common import launch_config_overrides, with_overrides
+    wrapped = {"text_config": {"hidden_size": 8, "num_hidden_layers": 2}, "rope_scaling": {"type": "yarn", "factor": 4}}
+    change = {"text_config": {"num_hidden_layers": 1}, "rope_scaling": {"factor": 2}}
+    # vLLM ModelConfig._apply_dict_overrides: a sub-config key by key, any other dict whole
+    assert with_overrides(wrapped, change) == {"text_config": {"hidden_size": 8, "num_hidden_layers": 1},
+                                               "rope_scaling": {"factor": 2}}
+    # SGLang config.update: every key whole
+    assert with_overrides(wrapped, change, nested=False) == change
+    assert launch_config_overrides(["sglang", "serve", "--json-model-override-args", json.dumps(change)]) == [
+        (change, False)]

@@ -81,34 +81,39 @@ def launch_flag_value(argv: list[str], names: tuple[str, ...]) -> str | None:
 
 
 QUANTIZATION_FLAGS = ("--quantization", "-q")
-# JSON the engine merges into the target's config.json before it builds the model: vLLM
-# `--hf-overrides` (engine/arg_utils.py, applied by ModelConfig to the HF config), SGLang
-# `--json-model-override-args` (server_args.py; hf_transformers_utils.get_config
-# `config.update(...)`). GLM-5 / DeepSeek-V3.2 deployments pass their index_topk_pattern there.
-CONFIG_OVERRIDE_FLAGS = ("--hf-overrides", "--json-model-override-args")
+# JSON the engine merges into the target's config.json before it builds the model. vLLM
+# `--hf-overrides`: config/model.py ModelConfig._apply_dict_overrides updates a nested
+# PretrainedConfig (text_config...) key by key and sets any other key whole. SGLang
+# `--json-model-override-args`: hf_transformers_utils.get_config `config.update(...)`, every
+# key set whole. GLM-5 / DeepSeek-V3.2 deployments pass their index_topk_pattern there.
+CONFIG_OVERRIDE_FLAGS = {"--hf-overrides": True, "--json-model-override-args": False}  # nested merge?
+# dict-valued keys of a config.json that are plain dicts, not sub-configs: set whole
+_PLAIN_DICT_KEYS = frozenset({"quantization_config", "compression_config", "rope_scaling", "rope_parameters"})
 
 
-def launch_config_overrides(argv: list[str]) -> dict[str, Any]:
-    """The keys the launch line overrides in the target config ({} when none or not a JSON
-    object: the server refuses such a flag, so config.json is what it would load)."""
-    merged: dict[str, Any] = {}
-    for name in CONFIG_OVERRIDE_FLAGS:
+def launch_config_overrides(argv: list[str]) -> list[tuple[dict[str, Any], bool]]:
+    """The JSON objects the launch line gives to override the target config, each with whether
+    its nested configs are merged (vLLM) or replaced (SGLang). Not a JSON object: skipped,
+    the server refuses such a flag, so config.json is what it would load."""
+    found = []
+    for name, nested in CONFIG_OVERRIDE_FLAGS.items():
         text = launch_flag_value(list(argv), (name,))
         try:
             value = json.loads(text) if text else None
         except ValueError:
             value = None
         if isinstance(value, dict):
-            merged.update(value)
-    return merged
+            found.append((value, nested))
+    return found
 
 
-def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """config.json as the engine loads it: each override key replaces the file's, a JSON object
-    given for a nested config (text_config) updates that config's keys."""
+def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any], nested: bool = True) -> dict[str, Any]:
+    """config.json as the engine loads it: each override key replaces the file's; with `nested`
+    (vLLM), a JSON object given for a sub-config (text_config) updates that config's keys."""
     out = dict(config)
     for key, value in overrides.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+        if (nested and key.endswith("_config") and key not in _PLAIN_DICT_KEYS
+                and isinstance(value, Mapping) and isinstance(out.get(key), Mapping)):
             out[key] = with_overrides(dict(out[key]), value)
         else:
             out[key] = value

@@ -208,9 +208,8 @@ def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
     configs = host_facts.get("configs", {})
     draft, target = configs.get("draft_config"), configs.get("target_config")
     argv = (host_facts.get("launch") or {}).get("argv") or []
-    overrides = launch_config_overrides(list(argv))
-    if overrides and isinstance(target, dict):
-        target = with_overrides(target, overrides)
+    for overrides, nested in launch_config_overrides(list(argv)) if isinstance(target, dict) else ():
+        target = with_overrides(target, overrides, nested)
     online = (("target", QUANTIZATION_FLAGS), ("draft", ("--speculative-draft-model-quantization",)))
     served = {"draft": draft, "target": target}
     for role, names in online:
