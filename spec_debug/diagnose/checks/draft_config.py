@@ -80,8 +80,10 @@ _SHAPING = {
     # give (_yarn_attention_factor), and beta_fast/beta_slow as read (`or 32`, `or 1`)
     "yarn": {"original_max_position_embeddings": None, "beta_fast": 32.0, "beta_slow": 1.0,
              "truncate": True},
-    "longrope": {"original_max_position_embeddings": None, "attention_factor": None,
-                 "short_factor": None, "long_factor": None},
+    # longrope's factor and attention_factor are compared as the one attention factor they
+    # give (_longrope_attention_factor): the frequencies come from short/long_factor alone
+    "longrope": {"original_max_position_embeddings": None, "short_factor": None,
+                 "long_factor": None},
 }
 
 
@@ -102,7 +104,37 @@ def _scaling_diffs(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
         if ours is not None and theirs is not None and abs(ours - theirs) > 1e-6:
             lines.append(f"yarn attention factor (attention_factor, or from factor, mscale and "
                          f"mscale_all_dim): draft {ours:.6g}, target {theirs:.6g}")
+    if rope_type == "longrope":
+        ours = _longrope_attention_factor(draft, _max_positions(draft_raw))
+        theirs = _longrope_attention_factor(target, _max_positions(target_raw))
+        if ours is not None and theirs is not None and abs(ours - theirs) > 1e-6:
+            lines.append(f"longrope attention factor (attention_factor, or from factor or "
+                         f"max_position_embeddings / original_max_position_embeddings): draft "
+                         f"{ours:.6g}, target {theirs:.6g}")
     return lines
+
+
+def _max_positions(cfg: Mapping[str, Any]) -> Any:
+    key = next((k for k in ("transformer_layer_config", "text_config") if cfg.get(k)), None)
+    return (cfg[key] if key else cfg).get("max_position_embeddings")
+
+
+def _longrope_attention_factor(params: Mapping[str, Any], max_positions: Any) -> float | None:
+    """The factor longrope scales cos/sin by, as transformers _compute_longrope_parameters
+    (modeling_rope_utils.py, 5.19) settles it: attention_factor when set, else from factor,
+    or max_position_embeddings / original_max_position_embeddings when factor is absent (as
+    Phi-3's configs leave it): 1 at or below 1, else sqrt(1 + ln(factor) / ln(original)).
+    A draft writing the computed value builds the target's scaling; one at another
+    max_position_embeddings does not. None when a value is missing or not a number."""
+    try:
+        if params.get("attention_factor") is not None:
+            return float(params["attention_factor"])
+        original = float(params["original_max_position_embeddings"])
+        factor = params.get("factor")
+        factor = float(factor) if factor is not None else float(max_positions) / original
+        return 1.0 if factor <= 1.0 else math.sqrt(1 + math.log(factor) / math.log(original))
+    except (TypeError, ValueError, KeyError, ZeroDivisionError):
+        return None
 
 
 def _shaping_value(params: Mapping[str, Any], key: str, default: Any) -> Any:
@@ -152,8 +184,12 @@ def check_rope(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
                at: Where = Where()) -> list[Finding]:
     """SD703: draft RoPE theta or scaling differs from the target's."""
     draft, target = rope_signature(draft_raw), rope_signature(target_raw)
+    # a longrope factor only sets the attention factor (compared in _scaling_diffs), which
+    # transformers computes from the positions when it is absent
+    keys = ("type", "theta") if draft["type"] == target["type"] == "longrope" else (
+        "type", "theta", "factor")
     diffs = [f"{key}: draft {draft[key]}, target {target[key]}"
-             for key in ("type", "theta", "factor") if draft[key] != target[key]]
+             for key in keys if draft[key] != target[key]]
     if draft["type"] == target["type"]:
         diffs += _scaling_diffs(draft_raw, target_raw, draft["type"])
     if not diffs:
