@@ -30,7 +30,7 @@ from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord
-from spec_debug.session.shell import CATEGORY_TITLES, parse_target, ssh_heredoc
+from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import host_command, interactive, run_once, without_tty
 from spec_debug.store import write_output
@@ -259,6 +259,8 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
             continue
         if (cmd.session, cmd.seq) not in wanted and (cmd.session, cmd.result_seq) not in wanted:
             continue
+        if cmd.host and script_made_locally(cmd.command):
+            continue  # the host ran what a local program printed: a step would run its shell bare
         inner = _remote_script(cmd) or cmd.inner
         if interactive(inner, host=cmd.host, container=cmd.container):
             continue  # needs someone at a terminal: unattended.interactive

@@ -209,8 +209,9 @@ def parse_target(command: str, _depth: int = 0) -> Target:
 _SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*(?<!<)<<(?!<)(?P<dash>-)?[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)"
                           r"(?P=q)(?![A-Za-z0-9_.-])(?P<tail>[^\n]*)\n(?P<body>.*?)"
                           r"(?:\n(?P<tabs>(?(dash)\t*))(?P=word)(?:\n.*)?)?\Z", re.DOTALL)
-# ``cat <<'EOF' | ssh gpu01 bash``: cat only passes the heredoc on
-_CAT_HEAD = re.compile(r"(?:.*[;&|][ \t]*)?cat(?:[ \t]+-)?")
+# ``cat <<'EOF' | ssh gpu01 bash``: cat only passes the heredoc on (envsubst too, with the
+# variables bash already expands in an unquoted heredoc: GNU gettext envsubst(1))
+_CAT_HEAD = re.compile(r"(?:.*[;&|][ \t]*)?(?:cat|envsubst)(?:[ \t]+-)?")
 _PIPED_TAIL = re.compile(r"[ \t]*\|(?!\|)(?P<rest>[^|]*)$")
 # a shell that runs what it reads on stdin: the script can run as it is
 _STDIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da)?sh(?:\s+-s)?")
@@ -219,19 +220,45 @@ _STDIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da)?sh(?:\s+-s)?")
 def ssh_heredoc(command: str) -> Target | None:
     """Where a command that feeds ``ssh`` its script in a heredoc runs, with the script as the
     remote command: the heredoc's body (``ssh h << 'EOF'``, ``ssh h 'bash -s' <<EOF``), or the
-    remote command with its heredoc (``ssh h python3 - <<'PY'``); None for any other command."""
-    return _ssh_heredoc(command, 0) if "<<" in command else None
+    remote command with its heredoc (``ssh h python3 - <<'PY'``); None for any other command,
+    and for a script a local program writes from the heredoc (``python3 - <<'EOF' | ssh h
+    bash``: the script is what it prints, which the session does not show)."""
+    if "<<" not in command:
+        return None
+    found = _heredoc_target(command, 0)
+    return found[0] if found is not None and found[1] else None
+
+
+def script_made_locally(command: str) -> bool:
+    """Whether ``command`` pipes to ssh a script a local program writes from its heredoc
+    (``python3 - <<'EOF' | ssh h bash``): the host ran what it printed, which no step can run."""
+    found = _heredoc_target(command, 0) if "<<" in command else None
+    return found is not None and not found[1]
 
 
 def _ssh_heredoc(command: str, depth: int) -> Target | None:
+    found = _heredoc_target(command, depth)
+    return found[0] if found is not None else None
+
+
+def _heredoc_target(command: str, depth: int) -> tuple[Target, bool] | None:
+    """The target of a command whose heredoc goes to ssh, and whether its remote command is the
+    script the session wrote (False: a local program writes it from the heredoc)."""
     m = _SSH_HEREDOC.match(command)
     if m is None:
         return None
     head = m.group("head")
     if m.group("tabs") is None and _shift_not_heredoc(head, m.group("word")):
         return None  # no terminator: `ssh h 'echo $((1<<20))'` and a second line is no heredoc
-    if _CAT_HEAD.fullmatch(head) and (piped := _PIPED_TAIL.match(m.group("tail"))):
+    piped = _PIPED_TAIL.match(m.group("tail"))
+    if _CAT_HEAD.fullmatch(head) and piped:
         head = piped.group("rest").strip()  # the script goes down the pipe: where it runs is there
+    elif piped and not _reaches_away(parse_target(head, depth)):
+        # `python3 - <<'EOF' | ssh gpu01 bash`: the local program reads the heredoc and prints
+        # the script; what runs on the host is ssh's remote command (was "bash print": the
+        # body's words read as the remote command's)
+        far = parse_target(piped.group("rest").strip(), depth)
+        return (far, False) if _reaches_away(far) else None
     target = parse_target(head, depth)
     if not _reaches_away(target):
         return None  # a heredoc for a local program (`cat <<EOF > x`)
@@ -247,10 +274,10 @@ def _ssh_heredoc(command: str, depth: int) -> Target | None:
     if not remote or _STDIN_SHELL.fullmatch(remote):
         body = m.group("body")
         # <<- strips the leading tabs of every line it feeds (bash(1), Here Documents)
-        return replace(target, inner=re.sub(r"(?m)^\t+", "", body) if m.group("dash") else body)
+        return replace(target, inner=re.sub(r"(?m)^\t+", "", body) if m.group("dash") else body), True
     q, word, dash = m.group("q"), m.group("word"), m.group("dash") or ""
     tabs = m.group("tabs") or ""
-    return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{tabs}{word}")
+    return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{tabs}{word}"), True
 
 
 def _shift_not_heredoc(head: str, word: str) -> bool:
