@@ -203,10 +203,11 @@ def parse_target(command: str, _depth: int = 0) -> Target:
 # The rest of the first line ("tail") is the local side's: ``ssh gpu01 bash <<'EOF' 2>&1 | tail -n 20``
 # redirects and filters what comes back; ``cat <<'EOF' | ssh gpu01 bash`` pipes the script to ssh.
 # The word ends where a word character cannot follow (``<<EOFX`` is not ``<<EOF`` with "X" after
-# it), and ``<<<`` is a here-string, not a heredoc. A heredoc the input ends inside (a transcript
-# cut short, or a terminator never written) is read to the end, as bash does ("here-document
-# delimited by end-of-file", bash(1) Here Documents) and runs it.
-_SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*(?<!<)<<(?!<)(?P<dash>-)?[ \t]*(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)"
+# it), and ``<<<`` is a here-string, not a heredoc; ``<<\EOF`` is the word quoted. A heredoc
+# the input ends inside (a transcript cut short, or a terminator never written) is read to the
+# end, as bash does ("here-document delimited by end-of-file", bash(1) Here Documents) and
+# runs it.
+_SSH_HEREDOC = re.compile(r"\A(?P<head>[^\n]*?)[ \t]*(?<!<)<<(?!<)(?P<dash>-)?[ \t]*(?P<bs>\\)?(?P<q>['\"]?)(?P<word>[A-Za-z0-9_.-]+)"
                           r"(?P=q)(?![A-Za-z0-9_.-])(?P<tail>[^\n]*)\n(?P<body>.*?)"
                           r"(?:\n(?P<tabs>(?(dash)\t*))(?P=word)(?:\n.*)?)?\Z", re.DOTALL)
 # ``cat <<'EOF' | ssh gpu01 bash``: cat only passes the heredoc on (envsubst too, with the
@@ -275,7 +276,8 @@ def _heredoc_target(command: str, depth: int) -> tuple[Target, bool] | None:
         body = m.group("body")
         # <<- strips the leading tabs of every line it feeds (bash(1), Here Documents)
         return replace(target, inner=re.sub(r"(?m)^\t+", "", body) if m.group("dash") else body), True
-    q, word, dash = m.group("q"), m.group("word"), m.group("dash") or ""
+    # `<<\EOF` quotes the word as `<<'EOF'` does: the body is fed as written (bash(1))
+    q, word, dash = m.group("q") or ("'" if m.group("bs") else ""), m.group("word"), m.group("dash") or ""
     tabs = m.group("tabs") or ""
     return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{tabs}{word}"), True
 

@@ -72,3 +72,12 @@ def test_distill_makes_no_step_of_a_locally_written_script(tmp_path: Path, remot
     # the check the agent turned to (as a pivot names it): wanted, but its script is not known
     a.pivots.append(SimpleNamespace(session=gen.session, seq=gen.seq, trigger_seq=2))
     assert command not in [c.command for c in select_commands(a)]  # was a step "bash -s"
+
+
+@pytest.mark.parametrize("command, inner", [
+    # a backslash quotes the word as quotes do (bash(1), Here Documents)
+    ("ssh gpu01 bash <<\\EOF\nnvidia-smi\nEOF", "nvidia-smi"),
+    ("ssh gpu01 python3 - <<\\PY\nimport torch\nPY", "python3 - <<'PY'\nimport torch\nPY"),
+])
+def test_a_backslash_quoted_word_is_a_heredoc(command, inner):
+    assert parse_target(command).inner == inner  # was "bash < < EOF nvidia-smi EOF"
