@@ -25,8 +25,8 @@ from spec_debug.session.formats import (
     asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec,
     codex_threads, continue_session, crush, gemini_cli, goose_store,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire, opencode, pi_agent,
-    openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code, specstory,
-    swe_agent, text_log,
+    openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
+    responses_stream, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
@@ -1109,6 +1109,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     if stripped[:1] == b"{" and asciicast.looks_like_v1_head(stripped):
         return "asciicast", False, True  # one JSON document, read whole (formats.asciicast)
+    if stripped[:1] not in (b"[", b"{") and responses_stream.looks_like_sse(stripped):
+        return "openai", False, True  # a Responses API event stream saved by curl -N (formats.responses_stream)
     if stripped[:1] not in (b"[", b"{") and (specstory.looks_like(stripped) or opencode_export.looks_like(stripped)
                                              or cline_export.looks_like(stripped)):
         # Markdown with its roles marked: SpecStory's, OpenCode's transcript, a Cline or Roo Code export
@@ -1235,6 +1237,8 @@ def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
     if opencode.looks_like(obj):
         return "opencode"  # a session file of OpenCode's storage (formats.opencode)
+    if responses_stream.looks_like(obj):
+        return "openai"  # a Responses API stream event, as the SDK dumps it (formats.responses_stream)
     if grok_cli.looks_like(obj):
         return "grok"  # its user/assistant turns have neither Claude Code's envelope nor a role
     if kimi_wire.looks_like(obj):
@@ -1309,6 +1313,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
                 lambda path, at: openai_chat.read(path, at, stats, array=source.array))
         elif source.format == "openai" and source.conversation is not None:
             yield from chatgpt_export.read(source.conversation, cursor, stats)
+        elif source.format == "openai" and not source.array and responses_stream.is_stream(source.path):
+            yield from responses_stream.read(source.path, cursor, stats)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
         elif source.format == "openhands" and source.instance is not None:

@@ -1,0 +1,192 @@
+"""OpenAI Responses API streams saved to a file: what ``curl -N`` prints of a ``"stream": true``
+request (server-sent events, ``event: response.output_item.done`` then ``data: {...}`` and a
+blank line), or the SDK's events dumped one JSON a line (``for ev in stream:
+print(ev.model_dump_json())``). Proxies and agent loops log them so, and Codex replays such files
+in its tests (openai/codex ``codex-rs/core/tests``, ``CODEX_RS_SSE_FIXTURE``).
+
+Each event is ``{type: "response.<what>", sequence_number, ...}`` (openai/openai-python
+``types/responses/response_stream_event.py``). The conversation is in the items of
+``response.output_item.done{item}`` (a message, a function call, a shell call...), and again in
+the last event's ``response.output`` (``response.completed``, ``.incomplete``, ``.failed``):
+an item is read once, by its ``id``. The deltas spell the same text piece by piece and are
+bookkeeping, except for a reply the stream was cut inside (no ``done`` for it). A failed
+response's ``error`` and an ``error`` event are errors of the session.
+
+Read as a text log or as Claude Code records, a saved stream gave no call and no command.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats.codex import ResponseItems
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.compressed import read_head
+from spec_debug.session.formats.instants import stamp
+from spec_debug.session.reader import iter_json_records, iter_lines
+
+_SSE_HEAD = re.compile(rb'\A(?:\s|:[^\n]*\n|HTTP/[^\n]*\n|[A-Za-z-]+:[^\n]*\n)*?'
+                       rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{\s*"type":\s*"response\.)')
+"""The head of a saved event stream: optional ``curl -i`` status and header lines and ``:``
+comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line."""
+_LAST = frozenset({"response.completed", "response.incomplete", "response.failed"})
+"""The events that end a response, each with the whole ``response`` (``ResponseCompletedEvent``...)."""
+
+
+def looks_like(obj: dict) -> bool:
+    """One event of the stream as the SDK dumps it: a ``response.*`` type. No other format's
+    records are typed so (Codex's exec events are ``thread.*``/``item.*``/``turn.*``)."""
+    kind = obj.get("type")
+    return isinstance(kind, str) and kind.startswith("response.") and "payload" not in obj and "role" not in obj
+
+
+def looks_like_sse(head: bytes) -> bool:
+    return _SSE_HEAD.match(head) is not None
+
+
+def is_stream(path: Path) -> bool:
+    """The file is such a stream, as server-sent events or one event a line."""
+    head = read_head(path, 1 << 16).lstrip()
+    if looks_like_sse(head):
+        return True
+    for raw in head.splitlines()[:20]:
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and looks_like(obj):
+            return True
+    return False
+
+
+def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    sse = looks_like_sse(read_head(path, 1 << 16).lstrip())
+    records = _sse_records(path, stats) if sse else iter_json_records(path, stats)
+    reader = _Stream(cursor, stats)
+    for index, lineno, obj in records:
+        cursor.records = index + 1
+        yield from reader.event(obj, cursor.seq_base + index, lineno)
+    yield from reader.cut_replies()
+
+
+def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+    """``(index, line, event)`` for each event of a server-sent stream: its ``data:`` lines joined
+    (the WHATWG HTML standard, "Server-sent events": one event may spread its data over several
+    lines; a blank line ends it). ``data: [DONE]`` and data that is not a JSON object are
+    counted as broken or not an object and skipped."""
+    index = 0
+    data: list[bytes] = []
+    first = 0
+    for lineno, raw in iter_lines(path, stats):
+        line = (raw or b"").rstrip(b"\r\n")
+        if line.startswith(b"data:"):
+            first = first or lineno
+            data.append(line[5:].removeprefix(b" "))
+            continue
+        if line.strip() or not data:
+            continue  # event:, id:, retry:, a comment, a header: the type is in the data too
+        found = _decoded(data, stats)
+        data, at, first = [], first, 0
+        if found is not None:
+            yield index, at, found
+            index += 1
+    if data and (found := _decoded(data, stats)) is not None:
+        yield index, first, found
+
+
+def _decoded(data: list[bytes], stats: ReadStats) -> dict | None:
+    text = b"\n".join(data).strip()
+    if text == b"[DONE]":
+        return None
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        stats.broken_json += 1
+        return None
+    if not isinstance(obj, dict):
+        stats.non_object += 1
+        return None
+    return obj
+
+
+class _Stream:
+    """The items of the responses read so far (by id), and the text of replies not ended yet."""
+
+    def __init__(self, cursor: Cursor, stats: ReadStats) -> None:
+        self._cursor, self._stats = cursor, stats
+        self._items = ResponseItems()
+        self._seen: set[str] = set()
+        self._replies: dict[str, tuple[int, list[str]]] = {}  # item id -> (line, deltas)
+        self._ts: str | None = None
+        self._last = (cursor.seq_base, 0)  # seq and line of the last event read
+
+    def event(self, obj: dict, seq: int, lineno: int) -> Iterator[Event]:
+        cursor, kind = self._cursor, obj.get("type")
+        self._last = (seq, lineno)
+
+        def event(kind, role, block=0, **kw) -> Event:
+            return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=role, kind=kind,
+                         block=block, timestamp=self._ts, file=cursor.file, line=lineno, **kw)
+
+        response = obj.get("response") if isinstance(obj.get("response"), dict) else {}
+        self._ts = stamp(response.get("created_at")) or self._ts
+        if kind == "response.output_item.done" and isinstance(obj.get("item"), dict):
+            yield from self._item(obj["item"], event)
+        elif kind == "response.output_text.delta" and isinstance(obj.get("delta"), str):
+            self._replies.setdefault(str(obj.get("item_id")), (lineno, []))[1].append(obj["delta"])
+        elif isinstance(kind, str) and kind.startswith("response.") and kind.endswith(".delta"):
+            pass  # a piece of an item its output_item.done gives whole; thousands a reply: no event each
+        elif kind == "response.created":
+            yield event("system", "system", raw_type="session_meta",
+                        text=f"response={response.get('id')} model={response.get('model')}")
+        elif kind in _LAST:
+            for item in response.get("output") or ():
+                if isinstance(item, dict):
+                    yield from self._item(item, event)
+            yield from self._ending(kind, response, event)
+        elif kind == "error":
+            # ResponseErrorEvent{code, message, param}: the stream failed
+            said = obj.get("message") if isinstance(obj.get("message"), str) else "the stream failed"
+            yield event("system", "system", raw_type="error", text=f"{obj.get('code') or 'error'}: {said}")
+        elif isinstance(kind, str) and kind.startswith("response."):
+            yield event("other", "system", raw_type=kind)  # progress and deltas: bookkeeping
+        else:
+            self._stats.unknown_types += 1
+            yield event("other", "system", raw_type=str(kind))
+
+    def _item(self, item: dict, event) -> Iterator[Event]:
+        key = item.get("id") if isinstance(item.get("id"), str) else json.dumps(item, sort_keys=True, default=str)
+        if key in self._seen:
+            return  # the last event's response.output repeats the items each output_item.done gave
+        self._seen.add(key)
+        self._replies.pop(key, None)
+        yield from self._items.events(item, event)
+
+    def _ending(self, kind: str, response: dict, event) -> Iterator[Event]:
+        error = response.get("error") if isinstance(response.get("error"), dict) else None
+        if kind == "response.failed":
+            said = error.get("message") if error and isinstance(error.get("message"), str) else "the response failed"
+            code = error.get("code") if error and isinstance(error.get("code"), str) else "failed"
+            yield event("system", "system", raw_type="error", text=f"{code}: {said}")
+        elif kind == "response.incomplete":
+            details = response.get("incomplete_details")
+            reason = details.get("reason") if isinstance(details, dict) else None
+            yield event("system", "system", raw_type="warning", text=f"response incomplete: {reason or 'unknown'}")
+        else:
+            yield event("other", "system", raw_type=kind)
+
+    def cut_replies(self) -> Iterator[Event]:
+        """The text of replies the stream ended inside (no ``output_item.done`` came for them), at
+        the place of the stream's last event (the events stay in order) and the line of their first piece."""
+        seq = self._last[0]
+        for block, (lineno, deltas) in enumerate(self._replies.values(), start=1):
+            text = "".join(deltas)
+            if text.strip():
+                yield Event(session=self._cursor.session, seq=seq, agent=self._cursor.agent, role="assistant",
+                            kind="text", block=block, text=text, timestamp=self._ts, file=self._cursor.file,
+                            line=lineno)
+        self._replies.clear()
