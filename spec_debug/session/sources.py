@@ -846,6 +846,11 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             found.extend(cline_sdk)
             filenames = [n for n in filenames if not cline_task.is_sdk_artifact(n, os.path.basename(dirpath))]
             names = set(filenames)
+        if _SESSION_ID.fullmatch(os.path.basename(dirpath)) and claude_layout.is_session_folder(Path(dirpath)):
+            # A Claude Code session folder reached by the walk has no trunk beside it (one with its
+            # trunk is passed by above: the trunk reads it). Its sub-agents are read alone, as when
+            # the folder is named; before, subagents/ was passed by and their commands lost.
+            found.extend(claude_layout.agent_files(Path(dirpath)))
         if crush.STORE in names and Path(dirpath).name == crush.DATA_DIR:
             # Crush's data folder: the sessions are in crush.db; its logs/ and config are none
             found.append(Path(dirpath) / crush.STORE)
