@@ -2631,9 +2631,10 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
                             f"in {since}): {unrecognized} (write --speculative-config '{{...}}')")
     spec = cfg.speculative_config or {}
     if "num_speculative_tokens_per_batch_size" in spec and before(_VLLM_DYNAMIC_K_SINCE):
+        # refused from 0.14 and up to 0.8; 0.9-0.13 drop the key and run the fixed K (_vllm_unknown_key_fate)
         problems.append(f"num_speculative_tokens_per_batch_size: vLLM {engine_version} has no dynamic speculative "
-                        f"decoding (added in {_VLLM_DYNAMIC_K_SINCE}): SpeculativeConfig refuses the unknown key and "
-                        "the server does not start")
+                        f"decoding (added in {_VLLM_DYNAMIC_K_SINCE}): SpeculativeConfig has no such key; "
+                        + _vllm_unknown_key_fate("num_speculative_tokens_per_batch_size", engine_version))
     if ("num_speculative_tokens_per_batch_size" in spec and cfg.env.get("VLLM_USE_V2_MODEL_RUNNER") == "1"
             and since_then(_VLLM_DYNAMIC_K_SINCE) and before(_VLLM_DYNAMIC_K_ON_V2_SINCE)):
         # 0.24.0 lists dynamic SD among Model Runner V2's unsupported features and, with the V2
@@ -2649,12 +2650,96 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
     return problems
 
 
+# SpeculativeConfig's keys, the newest release's (vllm/config/speculative.py) with the ones older
+# releases had (0.8-0.11: acceptance_method, disable_by_batch_size, speculative_token_tree, ...): a
+# key among them is never said to be unknown, whichever release runs.
+_VLLM_SPEC_KEYS = frozenset((
+    "enforce_eager", "num_speculative_tokens", "model", "method", "draft_tensor_parallel_size",
+    "tensor_parallel_size", "quantization", "moe_backend", "attention_backend", "kv_cache_dtype",
+    "max_model_len", "revision", "code_revision", "index_share_for_mtp_iteration",
+    "disable_padded_drafter_batch", "disable_eagle_block_drop", "use_local_argmax_reduction",
+    "use_heterogeneous_vocab", "prompt_lookup_max", "prompt_lookup_min", "parallel_drafting",
+    "num_speculative_tokens_per_batch_size", "suffix_decoding_max_tree_depth",
+    "suffix_decoding_max_cached_requests", "suffix_decoding_max_spec_factor",
+    "suffix_decoding_min_token_prob", "draft_load_config", "rejection_sample_method",
+    "synthetic_acceptance_rates", "synthetic_acceptance_length", "enable_adaptive_verification",
+    "draft_sample_method", "dspark_draft_topk", "acceptance_method", "disable_logprobs",
+    "disable_mqa_scorer", "disable_by_batch_size", "posterior_threshold", "posterior_alpha",
+    "speculative_token_tree", "disable_log_stats", "enable_chunked_prefill", "target_model_config",
+    "target_parallel_config", "draft_model_config", "draft_parallel_config"))
+# The V0 flags' names written as keys of the JSON (vLLM <= 0.7 took --speculative-model,
+# --ngram-prompt-lookup-max ...; vllm-project/vllm#24888 writes "ngram_prompt_lookup_max"):
+# not close enough in spelling for difflib, so named here.
+_VLLM_V0_KEY_NAMES = {"speculative_model": "model", "draft_model": "model", "num_spec_tokens": "num_speculative_tokens",
+                      "ngram_prompt_lookup_max": "prompt_lookup_max", "ngram_prompt_lookup_min": "prompt_lookup_min",
+                      "speculative_draft_tensor_parallel_size": "draft_tensor_parallel_size",
+                      "speculative_max_model_len": "max_model_len",
+                      "speculative_disable_by_batch_size": "disable_by_batch_size"}
+# What vLLM does with a key SpeculativeConfig lacks: up to 0.8 a stdlib dataclass (`from_dict` =
+# cls(**d)) raises TypeError "__init__() got an unexpected keyword argument"; 0.9 made the configs
+# pydantic dataclasses (vllm-project/vllm#17599), which drop unknown keys without a word; 0.14
+# forbids them (#31541, `@config` with extra="forbid": "SpeculativeConfig also used to accept and
+# ignore these fields"), pydantic's "Unexpected keyword argument" at startup.
+_VLLM_UNKNOWN_KEYS_DROPPED_SINCE = "0.9.0"
+_VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
+
+
+def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A --speculative-config key SpeculativeConfig does not have, misspelled from one it has
+    (`num_speculative_token`, `draft_tensor_parallel_sizes`, a V0 flag's name): what the running
+    release does with it, and the right spelling. A key not close to any is left alone: it may
+    be one of a release this table does not list."""
+    spec = cfg.speculative_config or {}
+    lines = []
+    for key in spec:
+        right = _vllm_key_meant(str(key))
+        if right is not None:
+            lines.append(f"--speculative-config \"{key}\": SpeculativeConfig has no such key; "
+                         f"{_vllm_unknown_key_fate(key, engine_version)} (write \"{right}\")")
+    return lines
+
+
+def _vllm_key_meant(key: str) -> str | None:
+    if key in _VLLM_SPEC_KEYS:
+        return None
+    bare = key.strip().lower().replace("-", "_")
+    if bare in _VLLM_SPEC_KEYS:
+        return bare
+    if bare in _VLLM_V0_KEY_NAMES:
+        return _VLLM_V0_KEY_NAMES[bare]
+    close = difflib.get_close_matches(bare, sorted(_VLLM_SPEC_KEYS), n=1, cutoff=0.85)
+    return close[0] if close else None
+
+
+def _vllm_unknown_key_fate(key: str, engine_version: str | None) -> str:
+    version = None
+    if engine_version is not None:
+        try:
+            parse_version(engine_version)
+            version = engine_version
+        except ValueError:
+            pass
+    if version is not None and _vllm_surely_from(version, _VLLM_UNKNOWN_KEYS_REFUSED_SINCE):
+        return f"vLLM {version} refuses it (pydantic: \"Unexpected keyword argument\") and the server does not start"
+    if version is not None and vllm_surely_before(version, _VLLM_UNKNOWN_KEYS_DROPPED_SINCE):
+        return (f"vLLM {version} refuses it (\"__init__() got an unexpected keyword argument '{key}'\") and "
+                "the server does not start")
+    if (version is not None and _vllm_surely_from(version, _VLLM_UNKNOWN_KEYS_DROPPED_SINCE)
+            and vllm_surely_before(version, _VLLM_UNKNOWN_KEYS_REFUSED_SINCE)):
+        return (f"vLLM {version} drops it without a word (unknown keys are ignored until "
+                f"{_VLLM_UNKNOWN_KEYS_REFUSED_SINCE}) and runs as if it were not written")
+    return (f"vLLM {_VLLM_UNKNOWN_KEYS_REFUSED_SINCE} and later refuse it (pydantic: \"Unexpected keyword "
+            f"argument\") and the server does not start; 0.9 to 0.13 drop it without a word and run as if it were "
+            "not written")
+
+
 def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                      engine_version: str | None, draft_block_size: int | None = None,
                      draft_config: Any = None) -> EffectiveSpec:
     if cfg.engine == "vllm":
         eff = _vllm_rules(cfg, engine_version, draft_config)
-        release = _vllm_release_problems(cfg, engine_version) + _vllm_method_case(cfg)
+        release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
+                   + _vllm_method_case(cfg))
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
