@@ -1148,6 +1148,12 @@ def _group_margin(output: str, start: int) -> str:
         if lead and lead.isspace() and output.startswith(lead + "  File ", output.find("\n", start) + 1):
             return lead
         return ""
+    if lead.strip() == "traceback :":
+        # torchrun's report of a rank that wrote an error file: "  traceback : " then the rank's
+        # traceback, every line after the first indented two spaces more ("\n" replaced by
+        # "\n  ", torch/distributed/elastic/multiprocessing/errors/__init__.py _format_failure):
+        # frames at four, the exception line at two (was: a cut traceback, its exception missed)
+        return "  "
     if lead.endswith("Exception Group "):
         lead = lead[:-len("Exception Group ")]
     if lead.strip() == "+":
