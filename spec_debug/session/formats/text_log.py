@@ -21,7 +21,7 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    claude_export, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
+    claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of
 from spec_debug.session.formats.shell_logins import Logins
@@ -125,6 +125,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     head_text = [line for _, line, _ in head]
     if claude_export.looks_like(head_text):
         return claude_export.read_lines(chain(head, lines), cursor)
+    if claude_sdk_log.looks_like(head_text):
+        return claude_sdk_log.read_lines(chain(head, lines), cursor, stats)
     if copilot_share.looks_like(head_text):
         return copilot_share.read_lines(chain(head, lines), cursor)
     if gemini_share.looks_like(head_text):

@@ -1,0 +1,114 @@
+"""A log of the Claude Agent SDK's messages as Python prints them: a script that runs
+``async for message in query(...)`` and logs ``print(message)`` (or ``f"[{now}] {message}"``)
+writes one dataclass repr a line (anthropics/claude-agent-sdk-python ``src/claude_agent_sdk/
+types.py``)::
+
+    [2026-01-31T19:31:00.138584+00:00] AssistantMessage(content=[TextBlock(text='...'),
+        ToolUseBlock(id='toolu_01...', name='Bash', input={'command': 'ls'})], model='claude-...',
+        parent_tool_use_id=None, error=None)
+    UserMessage(content=[ToolResultBlock(tool_use_id='toolu_01...', content='...', is_error=True)], ...)
+    ResultMessage(subtype='success', duration_ms=..., is_error=False, num_turns=2, session_id=..., result='...')
+
+These are the stream-json messages of Claude Code (``SystemMessage`` holds the init line's
+``data``) in Python's spelling: each line is turned back into that record and read as Claude
+Code's (:mod:`formats.claude_code`). A line is parsed with :mod:`ast` (literals and the SDK's
+class names only, nothing is evaluated). Read as a text log, such a file gave no command and no
+error; session loggers of the SDK parse these very lines (their tests quote them).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import claude_code
+from spec_debug.session.formats.common import Cursor
+
+MESSAGES = {"AssistantMessage": "assistant", "UserMessage": "user", "SystemMessage": "system",
+            "ResultMessage": "result", "StreamEvent": "stream_event"}
+"""The SDK's message classes and the stream-json ``type`` each one is."""
+_BLOCKS = {"TextBlock": "text", "ThinkingBlock": "thinking", "ToolUseBlock": "tool_use",
+           "ToolResultBlock": "tool_result", "ServerToolUseBlock": "server_tool_use"}
+_LINE = re.compile(r"^(?:\[(?P<ts>[^\]]{8,40})\]\s*)?(?P<name>[A-Z][A-Za-z]+Message|StreamEvent)\(")
+"""A message line: the class name at its start, after an optional ``[timestamp]``."""
+_SNIFF = re.compile(r"^(?:\[[^\]]{8,40}\]\s*)?(?:AssistantMessage\(content=|UserMessage\(content=|"
+                    r"SystemMessage\(subtype=|ResultMessage\(subtype=)")
+
+
+def looks_like(head: list[str]) -> bool:
+    """Two of the first lines are the SDK's messages (one line alone may be quoted in a note)."""
+    return sum(1 for line in head if _SNIFF.match(line)) >= 2
+
+
+def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    return claude_code.link_records(claude_code.parse_records(_records(lines, stats), cursor, stats), cursor)
+
+
+def _records(lines: Iterator[tuple[int, str, str | None]], stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+    """``(index, line, record)``: lines that are no message (the script's own prints) are passed by;
+    a message line that does not parse (cut) is counted as broken."""
+    index = 0
+    for lineno, line, _ in lines:
+        found = _LINE.match(line)
+        if found is None or found.group("name") not in MESSAGES:
+            continue
+        record = _record(line[found.start("name"):])
+        if record is None:
+            stats.broken_json += 1
+            continue
+        if found.group("ts"):
+            record.setdefault("timestamp", found.group("ts"))
+        yield index, lineno, record
+        index += 1
+
+
+def _record(text: str) -> dict | None:
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+        value = _value(node)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return _as_stream_json(value) if isinstance(value, _Call) else None
+
+
+class _Call(dict):
+    """A class's repr, ``Name(key=value, ...)``: its keyword values, and its name."""
+
+    name = ""
+
+
+def _value(node: ast.AST):
+    """A literal, or an SDK dataclass's repr as a :class:`_Call`; anything else is refused."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
+        call = _Call((kw.arg, _value(kw.value)) for kw in node.keywords if kw.arg)
+        call.name = node.func.id
+        return call
+    if isinstance(node, ast.List):
+        return [_value(v) for v in node.elts]
+    if isinstance(node, ast.Dict):
+        return {(_value(k) if k is not None else None): _value(v) for k, v in zip(node.keys, node.values)}
+    return ast.literal_eval(node)
+
+
+def _as_stream_json(call: _Call) -> dict:
+    """The stream-json record an SDK message was made from."""
+    kind = MESSAGES[call.name] if call.name in MESSAGES else call.name
+    if kind == "system":
+        data = call.get("data") if isinstance(call.get("data"), dict) else {}
+        return {"type": "system", "subtype": call.get("subtype"), **data}
+    if kind in ("assistant", "user"):
+        content = call.get("content")
+        message = {"role": kind, "content": [_block(b) for b in content] if isinstance(content, list) else content}
+        if isinstance(call.get("model"), str):
+            message["model"] = call["model"]
+        rest = {k: v for k, v in call.items() if k not in ("content", "model")}
+        return {**rest, "type": kind, "message": message}
+    return {**call, "type": kind}
+
+
+def _block(block):
+    if isinstance(block, _Call):
+        return {**block, "type": _BLOCKS.get(block.name, block.name)}
+    return block  # already a dict (older SDKs kept tool results as the API's dicts)
