@@ -624,6 +624,11 @@ class Run:
                 raise
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
+            if outcome.left_running is not None:
+                _say_left_running(evaluation, step, outcome.left_running)
+                if attempts <= step.retries:
+                    evaluation.message = f"{evaluation.message}; not retried: another attempt would run beside it"
+                break
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
                 break
             if stdout.survived_kill is not None:
@@ -1016,6 +1021,18 @@ def _without_kept(message: str) -> str:
     """A failed record write's first line, without "(the previous version is kept)": a later
     write may well replace that version."""
     return message.splitlines()[0].removesuffix(" (the previous version is kept)")
+
+
+def _say_left_running(evaluation: AttemptResult, step: Step, left_running: str) -> None:
+    """Put the transport's words for a timeout whose kill could not be sent (ssh.py,
+    _left_running) in place of attempt.killed_words' "process tree killed", in the message
+    and in the SD002 finding's evidence, which starts with the message."""
+    said = evaluation.message
+    evaluation.message = f"timed out after {step.timeout:g} s; {left_running}"
+    evaluation.findings = [
+        f.model_copy(update={"evidence": [evaluation.message, *f.evidence[1:]]}) if f.evidence[:1] == [said] else f
+        for f in evaluation.findings
+    ]
 
 
 def _remove_spill(capture: StreamCapture) -> None:

@@ -504,6 +504,11 @@ class SSHTransport(Transport):
                             # A timeout is recorded as "process tree killed": on a host that went
                             # down or silent at that moment nothing was, and the host is gone.
                             raise self._not_killed(killed, timeout_s)
+                    elif ending == "timeout" and header.pid is None and not (channel.eof_received or channel.closed):
+                        return CommandOutcome(
+                            exit_code=None, duration_s=time.monotonic() - started, timed_out=True,
+                            left_running=self._left_running(command, timeout_s),
+                        )
                     else:
                         # Named in the step's message; the engine does not retry beside them.
                         stdout.survived_kill = killed
@@ -631,6 +636,20 @@ class SSHTransport(Transport):
                 return
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
+
+    def _left_running(self, command: str, timeout_s: float | None) -> str:
+        """The words for a step whose pid line had not come at its timeout, nor ConnectTimeout
+        later (_await_pid): with no pid there was nothing to kill, and the command, started or
+        about to be (its shell still in its rc files), may run on; "process tree killed" sent
+        the reader to rerun beside it. The check names the host and the command's first line."""
+        waited = (timeout_s or 0.0) + self._connection.target.connect_timeout_s
+        first = next((line.strip() for line in command.splitlines() if line.strip()), command.strip())
+        shown = first if len(first) <= 80 else first[:80]
+        return (
+            f"not killed: the step's shell had not reported its pid {waited:g} s after the start (its rc files or a "
+            f"loaded host held it), so the command may still be running on {self.host}; check there with "
+            f"`ps -eo pid,etime,args | grep -F -e {shlex.quote(shown)}` and kill it before running the step again"
+        )
 
     def _step_tree_alive(self, pid: int | None) -> bool:
         """Whether a process of the step's group or session is alive on the host (checked over a

@@ -23,6 +23,10 @@ class CommandOutcome:
     timed_out: bool = False
     signal: int | None = None
     """Set when the process died from a signal (exit_code is then None or 128+N)."""
+    left_running: str | None = None
+    """Set on a timed-out command whose kill could not be sent, the host still running it: what
+    happened and how to find the command on the host (words for the step's message, in place
+    of "process tree killed"). None: the timeout's kill went out (or nothing was left)."""
 
 
 class Transport(abc.ABC):
