@@ -366,10 +366,11 @@ def _python_refused(m: re.Match) -> ErrorInfo:
 
 
 def _gpu_unreachable(output: str) -> ErrorInfo | None:
-    for phrase in _GPU_UNREACHABLE:
-        if (pos := output.find(phrase)) >= 0:
-            return ErrorInfo("cuda_error", None, _line_at(output, pos))
-    return None
+    """The first of nvidia-smi's lines that says no GPU can be reached: a lost GPU's "Unable to
+    determine the device handle for GPU 0000:17:00.0: Unknown Error" says which and why, the
+    "No devices were found" after it only that none was left."""
+    found = [pos for phrase in _GPU_UNREACHABLE if (pos := output.find(phrase)) >= 0]
+    return ErrorInfo("cuda_error", None, _line_at(output, min(found))) if found else None
 
 
 def _codex_aborted(output: str) -> bool:
