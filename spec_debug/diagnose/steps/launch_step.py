@@ -259,6 +259,38 @@ def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | 
             f"{engines.VLLM_SPECULATORS_CONFIG} or later)")
 
 
+# The targets vLLM turns into an MTP draft of themselves (vllm/config/speculative.py
+# `hf_config_override`, the newest release's list: DeepSeek-V3/V3.2/V4, GLM-4.5/OCR/5, MiMo, ERNIE,
+# Nemotron-H, Qwen3-Next/3.5, Bailing, EXAONE, LongCat, Step-3.5, Hunyuan, Inkling, Gemma 4,
+# MiniMax-M3, Pangu, Kimi-K3, dots3), by model_type or architecture: a looser match claims less.
+_VLLM_MTP_FAMILIES = re.compile(r"mtp|nextn|deepseek|glm|mimo|ernie|nemotron|qwen3_?next|qwen3_?5|qwen4|bailing|exaone|"
+                                r"longcat|step3p|hy_?v[34]|hunyuan|inkling|gemma4|minimax|pangu|kimi|dots3|intern_?s2|"
+                                r"mistral_?large_?3", re.I)
+
+
+def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: str | None) -> str | None:
+    """A vLLM MTP launch with no draft (method mtp or a *_mtp name) on a target whose config was
+    read, names no MTP layer, and is no family vLLM makes an MTP draft of (Qwen3-4B, a Llama).
+    SpeculativeConfig `__post_init__` takes the target as the draft, `hf_config_override` leaves
+    its model_type as it is, and the method check finds no MTP model type: it raises
+    NotImplementedError ("Unsupported speculative method: 'mtp'"; older releases, whose chain ended
+    in draft_model: "Speculative decoding with draft model is not supported yet"), whatever num_speculative_tokens is. The
+    warning "num_speculative_tokens > 1 will run multiple times of forward on same MTP layer" is
+    for targets with an MTP layer. Was: said only at K 1, as a cap of one token per round."""
+    if cfg.engine != "vllm" or steps_source != NO_MTP_MODULES or not isinstance(target_raw, dict):
+        return None
+    text = target_raw.get("text_config") if isinstance(target_raw.get("text_config"), dict) else {}
+    kinds = [target_raw.get("model_type"), *(target_raw.get("architectures") or []), text.get("model_type")]
+    if any(isinstance(kind, str) and _VLLM_MTP_FAMILIES.search(kind) for kind in kinds):
+        return None
+    named = target_raw.get("model_type") or next(iter(target_raw.get("architectures") or []), "?")
+    return (f"method {(cfg.algorithm or 'mtp').lower()} with no draft model drafts with the target's own MTP layers, but "
+            f"the target ({named}) has none and is no model vLLM makes an MTP draft of (vllm/config/speculative.py "
+            "hf_config_override): SpeculativeConfig raises NotImplementedError (\"Unsupported speculative method: "
+            "'mtp'\") and the server does not start (serve the model's MTP checkpoint, or give a trained draft with "
+            "method eagle3)")
+
+
 # A whole word that is a shell expansion bash would have replaced (`$SPEC_ARGS`, `${MTP_ARGS}`,
 # `${EXTRA_ARGS:-}`, `"${ARGS[@]}"`), or a wrapper script's own arguments passed on (`"$@"`,
 # `$*`: the flags its caller gives): its value is not in the text.
@@ -363,6 +395,9 @@ def check(ctx: Any) -> list[Finding]:
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])
+    no_mtp_draft = vllm_mtp_target_refused(cfg, launch.get("target_config"), launch.get("trained_steps_source"))
+    if no_mtp_draft:
+        eff = replace(eff, problems=[*eff.problems, no_mtp_draft])
     at = where(ctx)
     mismatch = served_mismatch(cfg, eff, launch.get("served"), launch.get("server_log"))
     if mismatch is not None:
