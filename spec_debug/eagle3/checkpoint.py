@@ -428,6 +428,52 @@ def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> s
 
 
 
+def _index_placement(directory: Path) -> dict[str, str]:
+    """model.safetensors.index.json's weight_map (stored name -> shard file), {} without one."""
+    from spec_debug.eagle3.config import read_json
+
+    index = directory / "model.safetensors.index.json"
+    weight_map = read_json(index).get("weight_map") if index.is_file() else None
+    return {str(k): str(v) for k, v in weight_map.items()} if isinstance(weight_map, dict) else {}
+
+
+def duplicated_note(store: "TensorStore", role: str) -> str | None:
+    """The note for tensors that several shards hold (a re-save into a folder that kept an
+    older shard, shards of two saves merged under one index). vLLM and SGLang read every
+    tensor of every shard the index names (vllm and sglang model_loader/weight_utils.py
+    safetensors_weights_iterator walk each file's keys, not the weight_map), so the model
+    gets each copy in turn and keeps the one read last; the index places each tensor in one
+    file, and that copy was read here. Copies that hold the same values change nothing and are not named."""
+    differing = [(name, files) for name, files in store.duplicated.items()
+                 if _copies_differ(name, files)]
+    if not differing:
+        return None
+    name, files = differing[0]
+    read = next((info.file for info in store.infos.values() if info.stored_name == name),
+                files[0])
+    more = f" and {len(differing) - 1} more" if len(differing) > 1 else ""
+    return (f"the {role}'s {name}{more} is stored in {len(files)} shards with different values "
+            f"({', '.join(p.name for p in files)}): the copy in {read.name}, where "
+            "model.safetensors.index.json places it, was read, but vLLM and SGLang load every "
+            "copy and keep the last one they read; remove the stale copies (save the "
+            f"{role} again into an empty folder)")
+
+
+def _copies_differ(name: str, files: list[Path]) -> bool:
+    from safetensors import safe_open
+
+    first = None
+    for path in files:
+        with safe_open(str(path), framework="pt") as handle:
+            tensor = handle.get_tensor(name)
+        if first is None:
+            first = tensor
+        elif tensor.dtype != first.dtype or tensor.shape != first.shape or not bool(
+                (tensor == first).all()):
+            return True
+    return False
+
+
 def unindexed_note(store: "TensorStore", role: str) -> str | None:
     """The note for weights read from *.safetensors files with neither model.safetensors nor
     its index beside them (shards whose index was not copied, a renamed file). vLLM and
@@ -628,6 +674,8 @@ class TensorStore:
     shadowed_single: Path | None = None  # a single file beside a live index (see shadowed_single)
     unindexed: list[str] = field(default_factory=list)  # see unindexed_note
     nested_in: str | None = None  # the pickle's key the state dict was read from (see _tensors)
+    # stored name -> the shards holding it, when more than one does (see duplicated_note)
+    duplicated: dict[str, list[Path]] = field(default_factory=dict)
 
     @classmethod
     def open(cls, directory: Path, normalise=lambda name: name, *,
@@ -642,6 +690,7 @@ class TensorStore:
         if files and not any((directory / name).exists() for name in _SINGLE_FILES[0]):
             store.unindexed = [path.name for path in files]
         if files or store.missing_shards:
+            placed = _index_placement(directory) if len(files) > 1 else {}
             for path in files:
                 try:
                     header = read_safetensors_header(path)
@@ -657,6 +706,9 @@ class TensorStore:
                     if stored == "__metadata__":
                         continue
                     name = normalise(stored)
+                    if name in store.infos and not store._keeps_other(name, stored, path,
+                                                                      placed):
+                        continue
                     store.infos[name] = TensorInfo(name, stored, path, tuple(meta["shape"]),
                                                    meta["dtype"])
             return store
@@ -677,6 +729,14 @@ class TensorStore:
                               "pytorch_model.bin" + _other_torch_files(directory),
                               hint=interrupted_hub_download(directory)
                               or _torch_files_hint(directory))
+
+    def _keeps_other(self, name: str, stored: str, path: Path, placed: dict[str, str]) -> bool:
+        """A tensor met again in another shard: recorded, and the copy read is the one in
+        the file the index places it in (the first one read when it places it in neither).
+        True when this copy, in `path`, is that one."""
+        earlier = self.infos[name].file
+        self.duplicated.setdefault(stored, [earlier]).append(path)
+        return placed.get(stored) == path.name and earlier.name != path.name
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos

@@ -17,8 +17,8 @@ from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, open_draft, open_target,
-    index_misplaces, packed_weight_format, shadowed_single_note, stale_index_note,
-    unindexed_note,
+    duplicated_note, index_misplaces, packed_weight_format, shadowed_single_note,
+    stale_index_note, unindexed_note,
 )
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
 from spec_debug.eagle3.model import Eagle3Draft
@@ -596,7 +596,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         shadowed_single_note(checkpoint.tensors, "draft"),
         shadowed_single_note(target.tensors, "target") if target is not None else None,
         unindexed_note(checkpoint.tensors, "draft"),
-        unindexed_note(target.tensors, "target") if target is not None else None) if note]
+        unindexed_note(target.tensors, "target") if target is not None else None,
+        duplicated_note(checkpoint.tensors, "draft")) if note]
     if checkpoint.stored_prefix:
         # vLLM llama_eagle3.py load_weights and SGLang llama_eagle3.py look tensors up by their
         # bare names; SGLang skips the names it does not know, so it would serve random weights
