@@ -23,8 +23,8 @@ from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
-from spec_debug.playbook.status_words import STATUSES, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
-from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, number_meant
+from spec_debug.playbook.status_words import STATUSES, Comparison, comparisons, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
+from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, literal_past_float_range, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
     ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
@@ -452,8 +452,10 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     if braces else operator_hint(text) if is_expression else None)
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
-            _check_run_time_names(text, is_expression, step.id, earlier_ids, path, source, line, column)
-            _check_fact_number_text(text, is_expression, numeric_facts, step.id, path, source, line, column)
+            compared = comparisons(text, is_expression)
+            _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column)
+            _check_fact_number_text(compared, numeric_facts, step.id, path, source, line, column)
+            _check_number_range(text, is_expression, step.id, path, source, line, column)
             if not is_expression:
                 _check_actions_syntax(text, f"step {step.id!r}", path, document, source)
             too_early = fact_read_too_early(first_capture, index, path, text, is_expression)
@@ -524,11 +526,11 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     hint=f"did you mean facts.{close_fact}? ({playbook.steps[first_capture.first[close_fact]].id!r} captures it)",
                 )
     check_numbers_as_text(playbook, document, source)
-    check_text_numbers(playbook, document, source)
+    check_text_numbers(playbook, document, source, numeric_facts)
 
 
-def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_ids: list[str], path: tuple[Any, ...],
-                          source: str, line: int | None, column: int | None) -> None:
+def _check_run_time_names(text: str, is_expression: bool, compared: list[Comparison], step_id: str, earlier_ids: list[str],
+                          path: tuple[Any, ...], source: str, line: int | None, column: int | None) -> None:
     """Names that pass the undefined check but do not exist where they are written: `steps.X`
     for a step that has not run yet, and stdout/exit_code before the step's command ran."""
     field = path[-1] if path[-1] in ("run", "when", "until", "that") else path[2]
@@ -540,7 +542,7 @@ def _check_run_time_names(text: str, is_expression: bool, step_id: str, earlier_
             hint=f"test it in until: or expect: [{{that: ...}}]; an earlier step's is steps.STEP_ID.{used[0]}",
         )
     _check_step_result_fields(text, is_expression, step_id, earlier_ids, path, source, line, column)
-    _check_status_words(text, is_expression, step_id, path, source, line, column)
+    _check_status_words(compared, step_id, path, source, line, column)
     for name in attributes_of(text, "steps", expression=is_expression):
         if name not in earlier_ids:
             close = difflib.get_close_matches(name, earlier_ids, n=1)
@@ -576,18 +578,18 @@ def _check_step_result_fields(text: str, is_expression: bool, step_id: str, earl
         )
 
 
-def _check_status_words(text: str, is_expression: bool, step_id: str, path: tuple[Any, ...], source: str,
+def _check_status_words(compared: list[Comparison], step_id: str, path: tuple[Any, ...], source: str,
                         line: int | None, column: int | None) -> None:
     """`steps.a.status == 'pass'`: false on every host, the step skipped everywhere, unsaid;
     `exit_code == "0"`: a number against text, false on every host (a false SD001)."""
-    quoted = number_compared_with_text(text, expression=is_expression)
+    quoted = number_compared_with_text(compared)
     if quoted is not None:
         field, word = quoted
         raise PlaybookError(
             f"step {step_id!r} compares {field}, a number, with the text {word!r}: no host's {field.rsplit('.', 1)[-1]} is text",
             path=source, line=line, column=column, key_path=dotted_path(path), hint=number_hint(field, word),
         )
-    found = unknown_status_word(text, expression=is_expression)
+    found = unknown_status_word(compared)
     if found is None:
         return
     other, word, meant = found
@@ -599,11 +601,11 @@ def _check_status_words(text: str, is_expression: bool, step_id: str, path: tupl
     )
 
 
-def _check_fact_number_text(text: str, is_expression: bool, facts: set[str], step_id: str, path: tuple[Any, ...],
+def _check_fact_number_text(compared: list[Comparison], facts: set[str], step_id: str, path: tuple[Any, ...],
                             source: str, line: int | None, column: int | None) -> None:
     """`that: facts.n == "5"`: a regex capture of 5 is the number 5, never the text "5" (a
     false SD001 on every host)."""
-    found = fact_compared_with_number_text(text, facts, expression=is_expression)
+    found = fact_compared_with_number_text(compared, facts)
     if found is not None:
         name, word = found
         raise PlaybookError(
@@ -612,6 +614,17 @@ def _check_fact_number_text(text: str, is_expression: bool, facts: set[str], ste
             path=source, line=line, column=column, key_path=dotted_path(path),
             hint=f"write the number without quotes: {word.strip()}, not {word!r} (or give the capture type: str)",
         )
+
+
+def _check_number_range(text: str, is_expression: bool, step_id: str, path: tuple[Any, ...], source: str, line: int | None,
+                        column: int | None) -> None:
+    """`that: facts.kl < 1e-400` is `< 0` and `when: n < 1e400` `< inf` to Jinja, on every host, unsaid."""
+    found = literal_past_float_range(text, expression=is_expression)
+    if found is not None:
+        written, what = found
+        raise PlaybookError(f"step {step_id!r} has the number {written}, which is {what}",
+                            path=source, line=line, column=column, key_path=dotted_path(path),
+                            hint="write a number between 1e-300 and 1e300 (or 0)")
 
 
 def _check_typographic_quotes(command: str, step_id: str, path: tuple[Any, ...], document: PositionedDocument,

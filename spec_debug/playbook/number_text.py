@@ -15,7 +15,6 @@ comparison fail on every host: float >= str).
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -23,7 +22,8 @@ from jinja2 import TemplateSyntaxError, nodes
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.models import Playbook
-from spec_debug.playbook.status_words import number_facts, number_field
+from spec_debug.playbook.status_words import number_field
+from spec_debug.playbook.float_range import FAR_EXPONENT, past_float_range
 from spec_debug.playbook.templating import TEXT_ENV, var_references
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path
 
@@ -114,19 +114,27 @@ _EXPONENT_TEXT = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)[eE][-+]?\d+$")
 _OCTAL_TEXT = re.compile(r"^0o[0-7]+$")
 
 
-def check_text_numbers(playbook: Playbook, document: PositionedDocument, source: str) -> None:
+def check_text_numbers(playbook: Playbook, document: PositionedDocument, source: str, numeric_facts: set[str]) -> None:
     """Refuse a var written as a number that YAML 1.1 reads as text, where an expression compares
     or computes with it: `min_tokens: 1e3` with `that: facts.n > min_tokens` loaded, then failed
-    on every host ("min_tokens is the text '1e3', not a number") as SD003."""
+    on every host ("min_tokens is the text '1e3', not a number") as SD003. `numeric_facts` is
+    status_words.number_facts of the playbook's steps, which the loader has worked out already."""
     meant = {name: number_meant(value) for name, value in playbook.vars.items() if isinstance(value, str)}
     meant = {name: number for name, number in meant.items() if number is not None}
-    if not meant:
+    past = {name: what for name, value in playbook.vars.items()
+            if isinstance(value, str) and _EXPONENT_TEXT.match(value.strip()) and (what := past_float_range(value.strip()))}
+    if not meant and not past:
         return
-    numeric_facts = number_facts(playbook.steps)
     for step in playbook.steps:
-        for name in sorted(_step_number_uses(step, set(meant), number_facts=numeric_facts)):
+        for name in sorted(_step_number_uses(step, set(meant) | set(past), number_facts=numeric_facts)):
             line, column = document.position(("vars", name)) or (None, None)
             written = playbook.vars[name]
+            if name in past:  # `min_kl: 1e-400`: was "write it as min_kl: 0"; 1e400 loaded unsaid
+                raise PlaybookError(
+                    f"var {name!r} is written {written}, {past[name]}: step {step.id!r} compares or computes with it",
+                    path=source, line=line, column=column, key_path=f"vars.{name}",
+                    hint="write a number between 1e-300 and 1e300 (or 0)",
+                )
             raise PlaybookError(
                 f"var {name!r} is written {written}, which YAML 1.1 reads as text, not the number {meant[name]}: "
                 f"step {step.id!r} compares or computes with it, and would fail on every host",
@@ -162,16 +170,32 @@ def number_meant(text: str) -> str | None:
     text = text.strip()
     if _OCTAL_TEXT.match(text):
         return str(int(text[2:], 8))
-    if not _EXPONENT_TEXT.match(text):
+    if not _EXPONENT_TEXT.match(text) or past_float_range(text):
+        # 1e400: no number a playbook can compare with (it was a ValueError traceback); 1e-400
+        # was said to mean 0, and the hint told the author to write 0
         return None
     value = float(text)
-    if not math.isfinite(value):
-        return None  # 1e400: no number a playbook can compare with (it was a ValueError traceback)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     mantissa, exponent = f"{value:e}".split("e")  # 2e-5 -> '2.000000', '-05' -> 2.0e-5
     mantissa = mantissa.rstrip("0")
     return f"{mantissa}{'0' if mantissa.endswith('.') else ''}e{exponent[0]}{int(exponent[1:])}"
+
+
+def literal_past_float_range(text: str, *, expression: bool) -> tuple[str, str] | None:
+    """(the number as written, what it is) for the first number in a template or expression
+    that a float cannot hold: `that: facts.kl < 1e-400` compared with 0 on every host."""
+    if not FAR_EXPONENT.search(text):
+        return None  # most texts: no lexing
+    try:
+        tokens = [value for _, kind, value in TEXT_ENV.lex("{{ " + text + " }}" if expression else text) if kind == "float"]
+    except TemplateSyntaxError:
+        return None  # the template checks say so
+    for written in tokens:
+        what = past_float_range(written)
+        if what is not None:
+            return written, what
+    return None
 
 
 def _strings(value: Any) -> list[str]:
@@ -214,9 +238,10 @@ def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | 
             hint=f"write the number as YAML 1.1 reads it: --var {name}={meant}, or {name}: {meant} in a --var-file",
         )
     if _EXPONENT_TEXT.match(value.strip()):
-        return UsageError(  # 1e400: past what a float holds, so no number to name
+        return UsageError(  # 1e400, 1e-400: past what a float holds, so no number to name
             f"--var {name}={value}: {name} is a number in the playbook (default {default}), and {value.strip()} "
-            f"is larger than any number its checks can compare", hint=f"write a smaller number: --var {name}={default}")
+            f"is {past_float_range(value.strip()) or 'no number its checks can compare'}",
+            hint=f"write a number between 1e-300 and 1e300 (or 0): --var {name}={default}")
     written = _NUMBER_WITH_UNIT.fullmatch(value)
     if written is None:
         return None

@@ -15,7 +15,7 @@ from typing import Any, get_args
 
 from jinja2 import TemplateSyntaxError, nodes
 
-from spec_debug.playbook.templating import NUMBER_TEXT, TEXT_ENV
+from spec_debug.playbook.templating import NUMBER_TEXT, TEXT_ENV, step_result_read
 from spec_debug.record import StepStatus
 
 STATUSES = get_args(StepStatus)
@@ -25,11 +25,14 @@ _MEANT = {"ok": "passed", "success": "passed", "succeeded": "passed", "changed":
           "timed_out": "timeout", "timedout": "timeout", "errored": "error", "skip": "skipped"}
 
 
-def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str | None] | None:
+Comparison = tuple[nodes.Node, str, nodes.Node]
+
+
+def unknown_status_word(pairs: list[Comparison]) -> tuple[str, str, str | None] | None:
     """(step id, the word, the status meant or None) for the first `steps.ID.status` compared
-    (==, !=, in, not in) with a string that is no status."""
+    (==, !=, in, not in) with a string that is no status, among a template's `comparisons`."""
     compared: list[tuple[str, str]] = []  # (step id, word) in the order written
-    for left, op, right in _comparisons(text, expression):
+    for left, op, right in pairs:
         compared += _status_words_compared(left, op, right)
     for step_id, word in compared:
         if word in STATUSES:
@@ -42,20 +45,32 @@ def unknown_status_word(text: str, *, expression: bool) -> tuple[str, str, str |
     return None
 
 
-def _comparisons(text: str, expression: bool) -> list[tuple[nodes.Node, str, nodes.Node]]:
+def comparisons(text: str, expression: bool) -> list[Comparison]:
     """(left, operator, right) of each comparison in a template or expression, a chain
-    (`0 < n <= 5`) taken pair by pair; none where it does not parse (the template checks say so)."""
+    (`0 < n <= 5`) taken pair by pair; none where it does not parse (the template checks say so).
+    The loader parses each text once for the three checks that read them (a 4,000-step
+    playbook parsed each when: three times)."""
     try:
         parsed = TEXT_ENV.parse("{{ " + text + " }}" if expression else text)
     except TemplateSyntaxError:
         return []
-    pairs: list[tuple[nodes.Node, str, nodes.Node]] = []
+    pairs: list[Comparison] = []
     for compare in parsed.find_all(nodes.Compare):
         left = compare.expr
         for operator in compare.ops:
             pairs.append((left, operator.op, operator.expr))
             left = operator.expr
+    for test in parsed.find_all(nodes.Test):
+        if test.name in _COMPARING_TESTS and len(test.args) == 1 and not test.kwargs:
+            pairs.append((test.node, _COMPARING_TESTS[test.name], test.args[0]))
     return pairs
+
+
+# Jinja's tests that compare (jinja2/tests.py TESTS: `x is equalto('pass')`, `x is eq 'pass'`,
+# `x is in [...]`; Ansible's docs write them so), as the operator each stands for.
+_COMPARING_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "lt": "lt", "lessthan": "lt",
+                    "<": "lt", "le": "lteq", "<=": "lteq", "gt": "gt", "greaterthan": "gt", ">": "gt",
+                    "ge": "gteq", ">=": "gteq", "in": "in"}
 
 
 def _status_words_compared(left: nodes.Node, op: str, right: nodes.Node) -> list[tuple[str, str]]:
@@ -78,15 +93,8 @@ def _status_words_compared(left: nodes.Node, op: str, right: nodes.Node) -> list
 
 def _status_of(node: nodes.Node) -> str | None:
     """ID of `steps.ID.status` or `steps['ID'].status`, else None."""
-    if not isinstance(node, nodes.Getattr) or node.attr != "status":
-        return None
-    inner = node.node
-    if isinstance(inner, nodes.Getattr) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps":
-        return inner.attr
-    if (isinstance(inner, nodes.Getitem) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps"
-            and isinstance(inner.arg, nodes.Const) and isinstance(inner.arg.value, str)):
-        return inner.arg.value
-    return None
+    read = step_result_read(node)
+    return read[0] if read is not None and read[1] == "status" else None
 
 
 def _words(node: nodes.Node) -> list[str]:
@@ -111,10 +119,10 @@ def _status_meant(word: str) -> str | None:
 _NUMBER_FIELDS = ("exit_code", "attempts", "duration_s")
 
 
-def number_compared_with_text(text: str, *, expression: bool) -> tuple[str, str] | None:
+def number_compared_with_text(pairs: list[Comparison]) -> tuple[str, str] | None:
     """(`exit_code` or `steps.ID.exit_code` as written, the quoted word) for the first number
-    field of a step's result compared (==, !=, <, in, ...) with a string."""
-    for left, op, right in _comparisons(text, expression):
+    field of a step's result compared (==, !=, <, in, ...) with a string, among `comparisons`."""
+    for left, op, right in pairs:
         field = number_field(left) or number_field(right)
         words = _words(left) + _words(right)
         if op in ("in", "notin") and isinstance(right, (nodes.List, nodes.Tuple)):
@@ -134,10 +142,8 @@ def number_field(node: nodes.Node) -> str | None:
     """`exit_code` or `steps.ID.exit_code` (attempts, duration_s) as written, else None."""
     if isinstance(node, nodes.Name) and node.name == "exit_code":
         return "exit_code"
-    if isinstance(node, nodes.Getattr) and node.attr in _NUMBER_FIELDS:
-        step = _status_of(nodes.Getattr(node.node, "status", "load"))
-        return f"steps.{step}.{node.attr}" if step is not None else None
-    return None
+    read = step_result_read(node)
+    return f"steps.{read[0]}.{read[1]}" if read is not None and read[1] in _NUMBER_FIELDS else None
 
 
 def number_hint(field: str, word: str) -> str:
@@ -163,11 +169,11 @@ def number_facts(steps: list[Any]) -> set[str]:
     return numeric - other
 
 
-def fact_compared_with_number_text(text: str, facts: set[str], *, expression: bool) -> tuple[str, str] | None:
+def fact_compared_with_number_text(pairs: list[Comparison], facts: set[str]) -> tuple[str, str] | None:
     """(fact name, the quoted word) for `facts.n == "5"` where n is one of `facts`."""
-    if not facts or "facts" not in text:
+    if not facts:
         return None
-    for left, op, right in _comparisons(text, expression):
+    for left, op, right in pairs:
         found = _fact_against_number_text(left, op, right, facts)
         if found is not None:
             return found

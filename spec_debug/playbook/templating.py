@@ -252,7 +252,6 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
 
 NUMBER_TEXT = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 
-
 def _number_text_names(expression: str, context: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, value) of `facts.X`, `vars.X` or bare names in expression whose value is text
     that reads as a number."""
@@ -450,15 +449,20 @@ STEP_RESULT_FIELDS = ("status", "exit_code", "stdout", "stderr", "message", "fac
 def step_result_reads(source: str, *, expression: bool = False) -> list[tuple[str, str]]:
     """(step id, field) of every `steps.ID.FIELD` (or `steps['ID'].FIELD`) in a template."""
     parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
-    found: list[tuple[str, str]] = []
-    for outer in parsed.find_all(nodes.Getattr):
-        inner = outer.node
-        if isinstance(inner, nodes.Getattr) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps":
-            found.append((inner.attr, outer.attr))
-        elif (isinstance(inner, nodes.Getitem) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps"
-              and isinstance(inner.arg, nodes.Const) and isinstance(inner.arg.value, str)):
-            found.append((inner.arg.value, outer.attr))
-    return found
+    return [read for read in map(step_result_read, parsed.find_all(nodes.Getattr)) if read is not None]
+
+
+def step_result_read(node: nodes.Node) -> tuple[str, str] | None:
+    """(step id, field) when `node` is `steps.ID.FIELD` or `steps['ID'].FIELD`, else None."""
+    if not isinstance(node, nodes.Getattr):
+        return None
+    inner = node.node
+    if isinstance(inner, nodes.Getattr) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps":
+        return inner.attr, node.attr
+    if (isinstance(inner, nodes.Getitem) and isinstance(inner.node, nodes.Name) and inner.node.name == "steps"
+            and isinstance(inner.arg, nodes.Const) and isinstance(inner.arg.value, str)):
+        return inner.arg.value, node.attr
+    return None
 
 
 def var_references(value: Any, var_names: Iterable[str]) -> list[str]:

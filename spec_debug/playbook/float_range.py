@@ -1,0 +1,26 @@
+"""A number written past what a float holds: `1e400` reads as infinity and `1e-400` as 0, with
+nothing said, in Python, YAML and Jinja alike. Kept free of imports (the CLI reads --var
+values with it before it loads anything else)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+# Exponents of three digits and more: the only way to write a number past a float's range
+# (about 1.8e308 at the top, 4.9e-324 the smallest above 0: Python's sys.float_info).
+FAR_EXPONENT = re.compile(r"[eE][-+]?\d{3}")
+
+
+def past_float_range(text: str) -> str | None:
+    """What `text`, a number, is when a float cannot hold it (`1e400` reads as inf and `1e-400` as
+    0.0, silently, in Python, YAML and Jinja alike), else None."""
+    if not FAR_EXPONENT.search(text):
+        return None
+    value = float(text)
+    if math.isinf(value):
+        return "larger than any number its checks can compare (it reads as infinity)"
+    mantissa = re.split("[eE]", text)[0]
+    if value == 0 and any(digit in mantissa for digit in "123456789"):
+        return "closer to 0 than any number its checks can compare but 0 (it reads as 0)"
+    return None
