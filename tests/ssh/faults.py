@@ -42,3 +42,54 @@ def freeze(server: SshServer, pids: list[int]) -> None:
     for pid in server.connection_pids():
         os.kill(pid, signal.SIGSTOP)
         pids.append(pid)
+
+
+# A step's own freeze of the sshd serving it: run on the host as `python3 SCRIPT LISTENERS
+# FROZEN` (LISTENERS: a file of sshd listener pids, one a line; FROZEN: the file the stopped pids
+# are added to, to be let go). It waits until sshd has read what the step printed (its stdout, a
+# pipe or a socketpair, is empty: the lines reach the client), then stops every process under
+# the listener that serves it, itself last. A watcher thread polling /proc for the step's sleep
+# froze it as late as the load made it, and past the step's timeout the kill got through.
+FREEZE_FROM_STEP = r'''
+import fcntl, os, signal, stat, struct, sys, termios, time
+
+def parent(pid):
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return int(f.read().rsplit(b")", 1)[1].split()[1])
+
+def children():
+    found = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                found.setdefault(parent(int(name)), []).append(int(name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+def unsent(fd):
+    request = termios.FIONREAD if stat.S_ISFIFO(os.fstat(fd).st_mode) else termios.TIOCOUTQ
+    return struct.unpack("i", fcntl.ioctl(fd, request, b"\0\0\0\0"))[0]
+
+listeners = {int(line) for line in open(sys.argv[1]).read().split()}
+pid = os.getpid()
+while pid > 1 and pid not in listeners:
+    pid = parent(pid)
+until = time.monotonic() + 10
+while unsent(1) and time.monotonic() < until:
+    time.sleep(0.01)
+if pid not in listeners:
+    sys.exit("not under a listed sshd")
+kids = children()
+tree, todo = [], list(kids.get(pid, []))
+while todo:
+    one = todo.pop()
+    tree.append(one)
+    todo.extend(kids.get(one, []))
+with open(sys.argv[2], "a") as out:
+    out.write("".join(f"{p}\n" for p in tree))
+for one in tree:
+    if one != os.getpid():
+        os.kill(one, signal.SIGSTOP)
+os.kill(os.getpid(), signal.SIGSTOP)
+'''

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.faults import freeze, stop_when_running
+from tests.ssh.faults import FREEZE_FROM_STEP, stop_when_running
 from tests.conftest import run_cli
 from tests.sshd_fixture import ClientSetup, SshServer
 
@@ -120,18 +120,21 @@ FROZEN_CASES = {
 @pytest.fixture(scope="module")
 def frozen_fleet(tmp_path_factory: pytest.TempPathFactory, client_key: Any) -> tuple[Any, float, dict[str, Any], dict[str, str]]:
     """One `spec-debug run` of a benchmark on a host per FROZEN_CASES (gpu02-keepalives, ...),
-    each host's sshd frozen (SIGSTOP: thrashing, a dead NFS mount) once its step's sleep runs:
-    the CLI's result, how long it took, its record, and the cases whose sshd did not start
-    (the run goes on with the others, so that failure is that case's alone)."""
+    each host's sshd frozen (SIGSTOP: thrashing, a dead NFS mount) by the step itself once what
+    it printed has reached sshd (faults.FREEZE_FROM_STEP): the freeze comes in the step's first
+    moments whatever the load, where a watcher thread polling /proc came as late as the load
+    made it, and the step's 2 s timeout was the margin for it. Returns the CLI's result, how long
+    it took, its record, and the cases whose sshd did not start (the run goes on with the
+    others, so that failure is that case's alone)."""
     tmp_path = tmp_path_factory.mktemp("h18frozen")
-    wait = f"8.{os.getpid() % 100:02d}1"  # a sleep only this test runs, to spot on each host (its sshd's sessions)
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
     client = ClientSetup(home=home, key=client_key, config=home / ".ssh" / "config", known_hosts=home / ".ssh" / "known_hosts")
     client.known_hosts.touch()
     servers: list[SshServer] = []
-    frozen: list[int] = []
-    watchers: list[threading.Thread] = []
+    listeners, frozen = tmp_path / "listeners", tmp_path / "frozen"
+    freezer = tmp_path / "freeze.py"
+    freezer.write_text(FREEZE_FROM_STEP)
     unstarted: dict[str, str] = {}
     with pytest.MonkeyPatch.context() as monkeypatch:
         # What the function-scoped `client` fixture and conftest's autouse fixture do, for the
@@ -149,13 +152,14 @@ def frozen_fleet(tmp_path_factory: pytest.TempPathFactory, client_key: Any) -> t
                 except Exception as exc:  # noqa: BLE001 - reported by that case's test
                     unstarted[case] = f"{type(exc).__name__}: {exc}"
                     continue
-                watchers.append(when_running(server, ["sleep", wait], lambda server=server: freeze(server, frozen)))
+            listeners.write_text("".join(f"{server.process.pid}\n" for server in servers if server.process))
             playbook = tmp_path / "bench.yaml"
             playbook.write_text(
                 "name: bench\ndescription: a benchmark on a host that freezes\nsteps:\n"
                 "  - id: env\n    title: env\n    why: runs before the fault\n    run: echo ok\n"
                 "  - id: bench\n    title: bench\n    why: the host freezes under it\n"
-                f"    run: echo 'warmup done'; sleep {wait}; echo never\n    timeout: 2\n"
+                f"    run: echo 'warmup done'; {sys.executable} -I -S {freezer} {listeners} {frozen}; echo never\n"
+                "    timeout: 2\n"
                 "  - id: after\n    title: after\n    why: never reached\n    run: echo after\n"
             )
             out = tmp_path / "runs"
@@ -166,12 +170,10 @@ def frozen_fleet(tmp_path_factory: pytest.TempPathFactory, client_key: Any) -> t
             started = time.monotonic()
             result = run_cli("run", str(playbook), *hosts, "-F", str(client.config), "--batch", "--out", str(out))
             took = time.monotonic() - started
-            for watcher in watchers:
-                watcher.join()
         finally:
-            for pid in frozen:
+            for pid in (frozen.read_text().split() if frozen.exists() else []):
                 try:
-                    os.kill(pid, signal.SIGCONT)
+                    os.kill(int(pid), signal.SIGCONT)
                 except OSError:
                     pass
             for server in servers:
