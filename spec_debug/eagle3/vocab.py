@@ -147,7 +147,8 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
         issues.append(rounded)
     if draft_vocab_size is not None and len(offsets) != draft_vocab_size:
         issues.append(VocabIssue("d2t_length", f"d2t has {len(offsets)} entries, draft vocab is "
-                                 f"{draft_vocab_size}", {"d2t_length": len(offsets)}))
+                                 f"{draft_vocab_size}" + _d2t_from_t2d(selected, draft_vocab_size),
+                                 {"d2t_length": len(offsets)}))
     if mapped is None:
         mapped = [i + o for i, o in enumerate(offsets)]
     out_of_range = [m for m in mapped if not 0 <= m < target_vocab_size]
@@ -192,10 +193,25 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
                       and t2d_length == target_vocab_size and len(selected) != draft_vocab_size
                       and (consistent if consistent is not None
                            else _consistent_map(mapped, draft_vocab_size, target_vocab_size)))
+    # a d2t cut short or run long (its d2t_length line) that agrees with t2d on every id both
+    # name: "differs at 0 of N draft ids" would only restate that line
+    length_only = (draft_vocab_size is not None and len(offsets) != draft_vocab_size
+                   and len(selected or ()) == draft_vocab_size
+                   and all(a == b for a, b in zip(mapped, selected or ())))
     if selected is not None and not looks_absolute and mapped != selected \
-            and not t2d_miscounted:
+            and not t2d_miscounted and not length_only:
         issues.append(_d2t_t2d_mismatch(mapped, selected))
     return VocabCheck("d2t_offsets", ok=not issues, issues=tuple(issues))
+
+
+def _d2t_from_t2d(selected: list[int] | None, draft_vocab_size: int) -> str:
+    """The fix of a d2t of the wrong length beside a t2d that selects one id per lm_head row:
+    vLLM's loader asserts d2t's size (llama_eagle3.py load_weights), and speculators'
+    load_vocab_mappings rebuilds nothing."""
+    if selected is None or len(selected) != draft_vocab_size:
+        return ""
+    return (f"; t2d selects {draft_vocab_size} ids, one per lm_head row: save d2t again from "
+            "it (d2t = t2d.nonzero().squeeze(1) - arange(DV))")
 
 
 def _consistent_map(mapped: list[int], draft_vocab_size: int, target_vocab_size: int) -> bool:
