@@ -217,7 +217,10 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
     if unreadable:
         # Compressed, but not even its start decompresses: nothing in it can be read.
         if scanning:
-            return None
+            # A session cut inside its first block (an rsync of ~/.codex stopped half way; Codex
+            # zstd-compresses rollouts idle for 7 days) is kept as a session of no events whose
+            # reader reports the damage: passed by, the scan lost it without a word.
+            return SessionSource(id=transcript_stem(file), path=file, format=_damaged_format(file))
         raise UsageError(f"{file}: cannot be read: its {unreadable[0]}",
                          hint="check the copy (gzip -t / xz -t / bzip2 -t name it) or use the original file")
     if detected == _CONTINUE_INDEX:
@@ -301,6 +304,15 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
         name = file.parent.name  # Cline / Roo Code: tasks/<taskId>/api_conversation_history.json
     return SessionSource(id=name, path=file, format=detected, array=array, recording=recording,
                          exec_events=exec_events, specstory=marked)
+
+
+def _damaged_format(file: Path) -> str:
+    """The reader of a compressed session whose head does not decompress, told by its name alone:
+    a Codex rollout, another JSONL transcript (read as Claude Code's), or a text log."""
+    plain = unpacked_name(file.name)
+    if plain.startswith("rollout-"):
+        return "codex"
+    return "claude-code" if plain.lower().endswith(".jsonl") else "text"
 
 
 _KIMI_CONTEXT = re.compile(r"context(_\d+)?")
