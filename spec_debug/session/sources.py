@@ -220,7 +220,8 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
             # A session cut inside its first block (an rsync of ~/.codex stopped half way; Codex
             # zstd-compresses rollouts idle for 7 days) is kept as a session of no events whose
             # reader reports the damage: passed by, the scan lost it without a word.
-            return SessionSource(id=transcript_stem(file), path=file, format=_damaged_format(file))
+            damaged = _damaged_format(file)
+            return None if damaged is None else SessionSource(id=transcript_stem(file), path=file, format=damaged)
         raise UsageError(f"{file}: cannot be read: its {unreadable[0]}",
                          hint="check the copy (gzip -t / xz -t / bzip2 -t name it) or use the original file")
     if detected == _CONTINUE_INDEX:
@@ -306,13 +307,14 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
                          exec_events=exec_events, specstory=marked)
 
 
-def _damaged_format(file: Path) -> str:
+def _damaged_format(file: Path) -> str | None:
     """The reader of a compressed session whose head does not decompress, told by its name alone:
-    a Codex rollout, another JSONL transcript (read as Claude Code's), or a text log."""
-    plain = unpacked_name(file.name)
+    a Codex rollout, another JSONL transcript (read as Claude Code's), or a text log; None for a
+    JSON document, which a scan reads only when its content shows a transcript."""
+    plain = unpacked_name(file.name).lower()
     if plain.startswith("rollout-"):
         return "codex"
-    return "claude-code" if plain.lower().endswith(".jsonl") else "text"
+    return "claude-code" if plain.endswith(".jsonl") else None if plain.endswith(".json") else "text"
 
 
 _KIMI_CONTEXT = re.compile(r"context(_\d+)?")
