@@ -620,6 +620,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if "spec_accept_" in text and "meta_info" in text and _request_meta(text, found):
             structured = True
+        if "output_throughput" in text and _bench_result_json(text, found):
+            structured = True
     if not (only_readings and text is source) and "e" in text and "est. speed input: " in text:
         # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
         speeds = _TQDM_SPEED.findall(text)
@@ -964,6 +966,49 @@ def _server_info(text: str, found: list[Metric]) -> bool:
     if lens:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", ctx))
     return bool(tputs or lens)
+
+
+# The result a serving benchmark saves, printed with `cat` or `jq`: `vllm bench serve
+# --save-result` writes one JSON object (vllm/benchmarks/serve.py: "output_throughput",
+# "total_token_throughput", "mean_ttft_ms", "mean_e2el_ms", and against a speculative server
+# "spec_decode_acceptance_length" and "spec_decode_acceptance_rate" in %), SGLang's
+# bench_serving one JSON line per run to --output-file (python/sglang/bench_serving.py:
+# "total_throughput", "mean_e2e_latency_ms", "accept_length"; its "result within benchmark.py:"
+# line the same dict's repr). The keys name the lines both print (_BENCH_KEYS). A key seen again
+# starts the next run's object. Percentiles, std and the request counts are not read.
+_BENCH_JSON_KEYS = {
+    "output_throughput": ("throughput", "tok/s"), "total_token_throughput": ("total_throughput", "tok/s"),
+    "total_throughput": ("total_throughput", "tok/s"), "input_throughput": ("input_throughput", "tok/s"),
+    "request_throughput": ("request_throughput", "req/s"),
+    "mean_ttft_ms": ("ttft_mean", "ms"), "median_ttft_ms": ("ttft_median", "ms"),
+    "mean_tpot_ms": ("tpot_mean", "ms"), "median_tpot_ms": ("tpot_median", "ms"),
+    "mean_itl_ms": ("itl_mean", "ms"), "median_itl_ms": ("itl_median", "ms"),
+    "mean_e2el_ms": ("e2e_latency_mean", "ms"), "median_e2el_ms": ("e2e_latency_median", "ms"),
+    "mean_e2e_latency_ms": ("e2e_latency_mean", "ms"), "median_e2e_latency_ms": ("e2e_latency_median", "ms"),
+    "accept_length": ("accept_length", "tokens"), "spec_decode_acceptance_length": ("accept_length", "tokens"),
+    "spec_decode_acceptance_rate": ("accept_rate", "%"),
+}
+_BENCH_JSON_PAIR = re.compile(r"""(?<![\w])['"](%s)['"]\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.])"""
+                              % "|".join(_BENCH_JSON_KEYS))
+
+
+def _bench_result_json(text: str, found: list[Metric]) -> bool:
+    """The readings of the saved benchmark results in ``text`` (see _BENCH_JSON_KEYS); only an
+    object with an output throughput is a run's result."""
+    runs: list[dict[str, re.Match]] = [{}]
+    for m in _BENCH_JSON_PAIR.finditer(text):
+        if m.group(1) in runs[-1]:
+            runs.append({})
+        runs[-1][m.group(1)] = m
+    read = False
+    for run in runs:
+        if "output_throughput" not in run:
+            continue
+        for key, m in run.items():
+            name, unit = _BENCH_JSON_KEYS[key]
+            found.append(Metric(name, float(m.group(2)), unit, f"saved benchmark result: {m.group(0)}"))
+        read = True
+    return read
 
 
 # SGLang's per-request "meta_info" while speculating (sgl-project/sglang#11441:
