@@ -30,7 +30,7 @@ from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_records, iter_lines
 
 _SSE_HEAD = re.compile(rb'\A(?:\s|:[^\n]*\n|HTTP/[^\n]*\n|[A-Za-z-]+:[^\n]*\n)*?'
-                       rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{\s*"type":\s*"response\.)')
+                       rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{[^\n]*?"type":\s*"response\.)')
 """The head of a saved event stream: optional ``curl -i`` status and header lines and ``:``
 comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line."""
 _LAST = frozenset({"response.completed", "response.incomplete", "response.failed"})
