@@ -1298,7 +1298,11 @@ _RESPONSES_LIST = re.compile(rb'"(?:input|output)":\s*\[\s*\{')
 _RESPONSES_ITEM = re.compile(rb'"role":\s*"(?:user|assistant|system|developer)"|"type":\s*"(?:message|function_call|'
                              rb'function_call_output|reasoning|input_text|output_text)"')
 """See :func:`openai_chat.is_responses_exchange`."""
-_CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')
+_CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?(?:"ordinal":\s?\d+,\s?)?'
+                           rb'"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')
+"""The start of a rollout line; 2026 CLIs write the line's ``ordinal`` between its time and its type
+(openai/codex ``codex-rs/protocol`` ``RolloutLine{timestamp, ordinal, #[serde(flatten)] item}``, the
+ordinal skipped when None)."""
 
 
 def _sniff_partial(line: bytes) -> str | None:
