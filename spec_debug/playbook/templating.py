@@ -334,6 +334,47 @@ _ANSIBLE_STATUS_TESTS = {
 }
 
 
+# Ansible's other tests (docs.ansible.com, playbooks_tests: "Testing strings", "Comparing
+# versions", "Testing paths", "Testing lists"): `when: result.stdout is search('OOM')` is the
+# common way to test output there. Jinja has none of them.
+_ANSIBLE_PATTERN_TESTS = ("search", "match", "regex")
+_ANSIBLE_PATH_TESTS = ("file", "directory", "exists", "link", "abs", "mount", "same_file")
+_ANSIBLE_TEXT_TESTS = frozenset((*_ANSIBLE_PATTERN_TESTS, *_ANSIBLE_PATH_TESTS, "contains", "version", "version_compare"))
+_REGEX_SIGNS = re.compile(r"[\\.^$*+?{}\[\]|()]")
+
+
+def _ansible_test_hint(test: nodes.Test) -> str:
+    """` (an Ansible test): what to write here`, with what `test` tests and its first argument."""
+    tested = _written(test.node) or "the text"
+    arg = test.args[0] if test.args else None
+    plain = isinstance(arg, nodes.Const) and isinstance(arg.value, str) and not _REGEX_SIGNS.search(arg.value)
+    written = _written(arg) if arg is not None else None
+    if test.name in _ANSIBLE_PATTERN_TESTS and plain:
+        fix = f"write {tested}.startswith({written})" if test.name == "match" else f"write {written} in {tested}"
+    elif test.name in _ANSIBLE_PATTERN_TESTS:
+        fix = (f"give the step expect: [{{matches: {written or 'REGEX'}}}] (a Python regex on its output), "
+               f"or capture what the pattern finds (capture: [{{regex: ...}}]) and test that fact")
+    elif test.name == "contains":
+        fix = f"write {written or 'ITEM'} in {tested}"
+    elif test.name in _ANSIBLE_PATH_TESTS:
+        fix = "a template cannot see the host's files: test the path in the step's command (run: test -e PATH)"
+    else:  # version, version_compare
+        fix = "capture the version's parts as numbers (regex: '(?P<major>\\d+)\\.(?P<minor>\\d+)') and compare those"
+    return f" (an Ansible test): {fix}"
+
+
+def _written(node: nodes.Node) -> str | None:
+    """A name, `a.b.c` or a string literal as an author writes it; None for anything else."""
+    if isinstance(node, nodes.Const) and isinstance(node.value, str):
+        return repr(node.value)
+    if isinstance(node, nodes.Name):
+        return node.name
+    if isinstance(node, nodes.Getattr):
+        inner = _written(node.node)
+        return f"{inner}.{node.attr}" if inner is not None and not inner.startswith(("'", '"')) else None
+    return None
+
+
 def _parse_checked(source: str) -> nodes.Template:
     """TEXT_ENV.parse, plus the check Jinja leaves to compile time: every filter and test the
     template names exists. Jinja's parser accepts `{{ x | lowr }}` and Ansible's `| quote`,
@@ -353,6 +394,8 @@ def _parse_checked(source: str) -> nodes.Template:
             step = (f"steps.{tested.attr}" if isinstance(tested, nodes.Getattr) and isinstance(tested.node, nodes.Name)
                     and tested.node.name == "steps" else "steps.ID")
             extra = f" (an Ansible test): {_ANSIBLE_STATUS_TESTS[node.name].replace('steps.ID', step)}"
+        elif kind == "test" and node.name in _ANSIBLE_TEXT_TESTS:
+            extra = _ansible_test_hint(node)
         raise TemplateAssertionError(f"No {kind} named {node.name!r}{extra}", node.lineno)
     return parsed
 
