@@ -34,12 +34,12 @@ from spec_debug.session.reader import inner_json, iter_json_records
 
 ROLLOUT_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted",
                            "inter_agent_communication", "inter_agent_communication_metadata", "world_state",
-                           "security_risk_score", "token_usage_record", "realtime_item"})
+                           "security_risk_score", "token_usage_record", "realtime_item", "retained_context"})
 """Line types of ``RolloutItemWire`` (openai/codex ``codex-rs/protocol`` ``persisted_wire``): the
 five of 2025, and those newer CLIs add (messages between the agents of a multi-agent run, the
 state of the world the model is shown, risk scores, token records, realtime items)."""
 _QUIET_LINES = frozenset({"inter_agent_communication_metadata", "world_state", "security_risk_score",
-                          "token_usage_record", "realtime_item"})
+                          "token_usage_record", "realtime_item", "retained_context"})
 """Bookkeeping line types kept as ``other`` without calling them unknown."""
 RESPONSE_ITEM_TYPES = frozenset({
     "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
@@ -147,6 +147,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
     their place in the seq numbering."""
     results_seen: OrderedDict[str, None] = OrderedDict()
     processes = _Processes()
+    last_error: list[str] = [""]  # what the last error event said: a turn's end may repeat it
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         if skip is not None and skip[0] <= index < skip[1]:
@@ -225,9 +226,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
             elif ptype == "collab_agent_spawn_end" and isinstance(payload.get("new_thread_id"), str):
                 yield event("other", "system", raw_type=f"event_msg:{ptype}", call_id=_call_id(payload),
                             agent_ref=payload["new_thread_id"])
+            elif ptype in _TURN_ENDS and isinstance(payload.get("error"), dict):
+                yield from _turn_failed(payload["error"], last_error[0], event)
             else:
-                yield event("system", "system", raw_type=f"event_msg:{ptype}",
-                            text=str(payload.get("message", "")) if isinstance(payload.get("message"), str) else "")
+                said = str(payload.get("message", "")) if isinstance(payload.get("message"), str) else ""
+                if ptype == "error":
+                    last_error[0] = said
+                yield event("system", "system", raw_type=f"event_msg:{ptype}", text=said)
         elif line_type == "session_meta":
             yield event("system", "system", raw_type="session_meta",
                         text=f"cwd={payload.get('cwd')} cli_version={payload.get('cli_version')}")
@@ -249,6 +254,25 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(line_type))
+
+
+_TURN_ENDS = frozenset({"task_complete", "turn_complete"})
+"""A turn's end (``turn_complete`` the newer name, ``task_complete`` its serde alias). In 2026 CLIs it
+carries the turn's failure, ``error{message, codex_error_info}`` (an API's 404 or 402, the
+provider's refusal): rollouts of the paginated history mode keep no ``error`` event, so this is the
+only trace of it (openai/codex ``codex-rs/protocol`` ``TurnCompleteEvent``; real ``codex exec``
+0.149 rollouts quoted in a 2026 research note of an audit tool's Codex adapter)."""
+
+
+def _turn_failed(error: dict, said_before: str, event) -> Iterator[Event]:
+    """A failed turn's end: an error of the session, unless the error event before it said it."""
+    message = error.get("message") if isinstance(error.get("message"), str) else ""
+    if message and message == said_before:
+        yield event("system", "system", raw_type="event_msg:turn_complete", text=message)
+        return
+    kind = error.get("codex_error_info")
+    yield event("system", "system", raw_type="error",  # the analysis's agent_error
+                text=message or f"the turn failed ({kind if isinstance(kind, str) else 'no message'})")
 
 
 def _user_message(parts: list, event) -> Iterator[Event]:
