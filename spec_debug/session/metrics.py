@@ -2103,7 +2103,7 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
     # (1.3 us a pattern on a 580-character text).
     for word in _ACCEPT_LEN_WORD.finditer(text) if ("len" in text or "Len" in text) else ():
         at = word.start()
-        if not _accept_word_at(text, at):
+        if not _accept_word_at(text, at) or text.endswith(_RENORMALIZED, 0, at - 1):
             continue
         if (m := _ACCEPT_LEN.match(text, at)) is not None:
             found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, at, m.end())))
@@ -2166,6 +2166,13 @@ def _accept_al(text: str, found: list[Metric]) -> None:
                 if not spec_said:
                     continue
             found.append(Metric("accept_length", value, "tokens", _context(text, m.start(), m.end())))
+
+
+# vLLM's spec_decode.py example as patched in vllm-project/vllm#24344 prints "mean acceptance
+# length: 4.59", then "num_tokens_generated_without_sd: 821" and "seq normalized acceptance
+# length: 2.96", the same run's length over steps the drafter sat out too: the run's accept
+# length is the mean one (read once; was both, as if two runs).
+_RENORMALIZED = ("normalized ", "normalised ")
 
 
 def _accept_word_at(text: str, at: int) -> bool:
