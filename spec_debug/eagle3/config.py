@@ -14,6 +14,7 @@ Pure stdlib: the controller can read a config without torch.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -456,7 +457,7 @@ def read_json(path: Path) -> dict[str, Any]:
     return value
 
 
-def _checkpoints_below(path: Path, depth: int = 2, limit: int = 6) -> list[Path]:
+def _checkpoints_below(path: Path, depth: int = 2) -> list[Path]:
     """Directories under `path` (at most `depth` down) that hold a config.json: the epochs of
     a training run (speculators train/checkpointer.py writes `<save_path>/<epoch>/` and a
     `checkpoint_best` link; SpecForge `epoch_{e}_step_{s}/`; HF Trainer `checkpoint-{step}/`)
@@ -473,7 +474,23 @@ def _checkpoints_below(path: Path, depth: int = 2, limit: int = 6) -> list[Path]
         found += [d for d in level if (d / "config.json").is_file()]
         if found or len(level) > 200:
             break
-    return found[:limit] if len(found) <= limit else found[:limit - 1] + found[-1:]
+    return found
+
+
+def _shown_checkpoints(path: Path, below: list[Path], best: Path, limit: int = 6) -> str:
+    """The checkpoints named in the line: links as `name -> target` (speculators' trainer
+    links checkpoint_best and epoch<e>_step<s> names to its epoch folders), the first few,
+    the last and the suggested one (was: the first five and the last, so of ten epochs the
+    trainer's checkpoint_best was cut and the last epoch suggested)."""
+    def name(d: Path) -> str:
+        shown = str(d.relative_to(path))
+        return f"{shown} -> {os.readlink(d)}" if d.is_symlink() else shown
+
+    kept = list(below) if len(below) <= limit else below[:limit - 2] + [below[-1]]
+    if best not in kept:
+        kept.append(best)
+    more = len(below) - len(kept)
+    return ", ".join(map(name, kept)) + (f" (and {more} more)" if more > 0 else "")
 
 
 def require_config(path: Path, role: str) -> None:
@@ -484,9 +501,8 @@ def require_config(path: Path, role: str) -> None:
     if not below:
         return  # read_json names the missing file
     best = next((d for d in below if d.name == "checkpoint_best"), below[-1])
-    names = ", ".join(str(d.relative_to(path)) for d in below)
     raise CheckpointError(f"{path / 'config.json'}: not found; the directory holds "
-                          f"checkpoints below it: {names}",
+                          f"checkpoints below it: {_shown_checkpoints(path, below, best)}",
                           hint=f"pass one checkpoint directory as {role}, e.g. {best}")
 
 
