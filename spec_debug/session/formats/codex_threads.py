@@ -46,6 +46,11 @@ class Thread:
     """``forked_from_id``: the thread a session forked by the person (``/fork``) copied its
     history from; that copy heads its rollout as a sub-agent's does (ccusage test
     ``skips_replayed_parent_token_history_in_forked_session_files``)."""
+    own_from: int | None = None
+    """``subagent_history_start_ordinal`` (or ``history_base.end_ordinal_exclusive``): the ordinal of
+    the first line that is the sub-agent's own, as 2026 CLIs write it; the lines after its own
+    ``session_meta`` and before that one are the parent's history copied (their ordinals count the
+    file's lines from 0; rollout readers skip ``ordinal < start`` as inherited)."""
 
 
 def thread_of(path: Path) -> Thread | None:
@@ -84,7 +89,23 @@ def _thread(payload: dict) -> Thread | None:
         return value if isinstance(value, str) and value else None
 
     return Thread(id=payload["id"], parent=text("parent_thread_id"), nickname=text("agent_nickname") or "",
-                  role=text("agent_role") or "", agent_path=text("agent_path"), forked_from=text("forked_from_id"))
+                  role=text("agent_role") or text("agent_type") or "", agent_path=text("agent_path"),
+                  forked_from=text("forked_from_id"), own_from=_own_from(payload))
+
+
+def _own_from(payload: dict) -> int | None:
+    start = payload.get("subagent_history_start_ordinal")
+    base = payload.get("history_base")
+    if type(start) is not int and isinstance(base, dict):
+        start = base.get("end_ordinal_exclusive")
+    return start if type(start) is int and start > 1 else None
+
+
+def copied_span(thread: Thread | None) -> tuple[int, int] | None:
+    """Record indices ``[1, start)`` of the parent's history a sub-agent's rollout copies, told by its
+    own ``session_meta`` (:attr:`Thread.own_from`; a record's index is its ordinal in a rollout as
+    written), with or without the parent's rollout at hand."""
+    return (1, thread.own_from) if thread is not None and thread.own_from is not None else None
 
 
 def _thread_spawn(source) -> dict:
@@ -189,6 +210,8 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
     else:
         if thread is not None and source.forked_from is not None:
             skip = replayed_span(source.path, thread.id, source.forked_from)
+        elif thread is not None and thread.parent is not None:
+            skip = copied_span(thread)  # a sub-agent named alone: the parent's copied lines are not its work
         trunk = codex.read(source.path, cursor, stats, skip=skip)
     yield from watch(trunk)
     seq_base = cursor.records
@@ -204,7 +227,8 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
         info.description = child.thread.nickname if child.thread else ""
         sub = Cursor(session=cursor.session, agent=agent_id, file=str(child.path), seq_base=seq_base)
         # The parent's history copied at the child's head was read once already, in the parent.
-        yield from watch(codex.read(child.path, sub, stats, skip=replayed_span(child.path, agent_id, parent_path)))
+        skip = copied_span(child.thread) or replayed_span(child.path, agent_id, parent_path)
+        yield from watch(codex.read(child.path, sub, stats, skip=skip))
         info.spawned_by = info.spawned_by or spawned.get(agent_id) or (spawned.get(path) if path else None)
         seq_base += sub.records
         queue.extend((grandchild, agent_id, child.path) for grandchild in child.children)
