@@ -469,7 +469,11 @@ def _python_engine_call(text: str) -> list[str] | None:
         return None
     try:
         tree = ast.parse(textwrap.dedent(text))
-    except (SyntaxError, ValueError):
+    except SyntaxError as exc:
+        if calls_engine and _python_engine_code(text) and _inside_the_call(textwrap.dedent(text), calls_engine.group(1), exc):
+            raise _engine_code_unparsed(calls_engine.group(1), exc) from exc
+        return None
+    except ValueError:
         return None
     names = _literal_bindings(tree)
     calls: list[tuple[bool, list[str] | LaunchParseError]] = []
@@ -509,6 +513,46 @@ def _python_engine_call(text: str) -> list[str] | None:
         if not isinstance(result, LaunchParseError):
             return result
     raise calls[0][1]
+
+
+def _python_engine_code(text: str) -> bool:
+    """Python that builds an engine with keyword settings (`LLM(model=..., speculative_config=...)`)
+    and holds no shell server command a shell reading of the text could find instead."""
+    calls = "|".join(_ENGINE_CALLS)
+    return (re.search(rf"\b(?:{calls})\s*\(\s*(?:\w+\s*=|\*\*)", text) is not None
+            and re.search(rf"^\s*(?:from\s+\S+\s+import\b|import\s+\w|def\s+\w+\s*\(|class\s+\w+"
+                          rf"|\w+\s*=\s*(?:\w+\.)?(?:{calls})\s*\()", text, re.M) is not None
+            and not re.search(r"\b(?:vllm|sglang)\s+serve\b|launch_server|api_server", text))
+
+
+def _inside_the_call(code: str, call: str, exc: SyntaxError) -> bool:
+    """The syntax error is on a line of the engine call (from its name to its closing parenthesis,
+    brackets counted), not in code around it: a shell line `python -c "` above the call is shell,
+    not Python with a fault."""
+    start = re.search(rf"\b{call}\s*\(", code)
+    if start is None or not exc.lineno:
+        return False
+    depth, end = 0, len(code)
+    for i in range(start.end() - 1, len(code)):
+        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(code[i], 0)
+        if depth == 0:
+            end = i
+            break
+    first, last = code.count("\n", 0, start.start()) + 1, code.count("\n", 0, end) + 1
+    return first <= exc.lineno <= last
+
+
+def _engine_code_unparsed(call: str, exc: SyntaxError) -> LaunchParseError:
+    """The engine's code as Python meets it: a script that does not parse stops before any engine
+    is built (the vLLM-Ascend PR #4521 example's speculative_config misses a comma between two
+    entries). Was: 'not an SGLang or vLLM server command'."""
+    shown = (exc.text or "").strip()
+    at = f" at line {exc.lineno}" + (f" ({shown})" if shown else "") if exc.lineno else ""
+    return LaunchParseError(
+        f"python: the code that builds {call}(...) does not parse ({exc.msg}{at}): Python stops with "
+        "SyntaxError before the engine is built, so no server runs from it",
+        hint="fix that line (a missing comma between two entries of a dict or call is the usual cause) and "
+             "audit the code again")
 
 
 def _refuse_joined_for_a_shell(tree: ast.AST, argv: list[str]) -> None:
