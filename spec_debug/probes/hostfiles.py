@@ -94,14 +94,32 @@ def _cached_snapshot(repo: Path) -> Path | None:
 
 
 def read_config(directory: Path, name: str = "config.json") -> dict[str, Any] | None:
+    return config_and_problem(directory, name)[0]
+
+
+def config_and_problem(directory: Path, name: str = "config.json") -> tuple[dict[str, Any] | None, str | None]:
+    """The JSON object in directory/name, else None and why when the file is there but cannot
+    be used: a hand-edited config with a trailing comma or a comment (transformers refuses it
+    too: "is not a valid JSON file"), a truncated copy, another user's file. No file: (None, None)."""
     path = directory / name
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
-            return None
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+            return None, f"{path}: larger than {MAX_CONFIG_BYTES} bytes, not a model config"
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"{path}: cannot be read ({exc.strerror or exc})"
+    except UnicodeDecodeError as exc:
+        return None, f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+    except ValueError as exc:
+        where = f"line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "?"
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        return None, (f"{path}: not valid JSON ({why}, {where}); the engine refuses it too: fix that "
+                      "line (a trailing comma or a comment is the usual cause)")
+    if not isinstance(data, dict):
+        return None, f"{path}: holds a JSON {type(data).__name__}, not the object of a model config"
+    return data, None
 
 
 def safetensors_header(path: Path) -> dict[str, Any]:
@@ -146,9 +164,11 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
     directory = resolve_model_dir(name, extra_caches)
     if directory is None:
         return {"name": name, "found": False}
-    config = read_config(directory)
+    config, problem = config_and_problem(directory)
     info: dict[str, Any] = {"name": name, "found": config is not None, "path": str(directory),
                             "config": config}
+    if problem:
+        info["config_error"] = problem  # the folder is there, its config.json is not usable
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
     if config is not None and "quantization_config" not in config:
