@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from spec_debug.session.shell_words import simple_commands
+from spec_debug.session.shell_words import shell_scripts, simple_commands
 
 # What changes a host, by program: killing or restarting what serves, installing, deleting,
 # moving, resetting a GPU. A session's pivots are full of them ("the server hangs" -> `pkill -f
@@ -55,9 +55,11 @@ _CHANGING_OPTIONS = {
 _SCRATCH = ("/dev/null", "/dev/stdout", "/dev/stderr", "/tmp/", "/var/tmp/")
 
 
-def changes_host(command: str) -> str | None:
+def changes_host(command: str, _depth: int = 0) -> str | None:
     """Why ``command`` changes the host it runs on (the program, or the file it writes), or
-    None for a command that only reads."""
+    None for a command that only reads. A script a shell reads from a heredoc (``sudo bash
+    <<'EOF'`` + ``systemctl restart ...``) runs there too: its commands count (was: the body
+    left out, and such a restart kept as a playbook's read-only step)."""
     for argv in simple_commands(command, writes=True):
         if isinstance(argv, str):
             if not argv.startswith(_SCRATCH):  # `> /root/sglang_server.log` empties the log
@@ -65,6 +67,10 @@ def changes_host(command: str) -> str | None:
             continue
         if why := _argv_changes(argv):
             return why
+    if _depth < 3 and "<<" in command:
+        for script in shell_scripts(command):
+            if why := changes_host(script, _depth + 1):
+                return why
     return None
 
 

@@ -28,26 +28,69 @@ def _without_heredoc_bodies(text: str) -> str:
     if "<<" not in text:
         return text
     out, pos = [], 0
-    while (m := _HEREDOC.search(text, pos)) is not None:
-        nl = text.find("\n", m.end())
-        if nl < 0:
-            break  # the input ends on the `<<` line: no body
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        ops = [op for op in _HEREDOC.finditer(text, m.start(), nl) if not _shift_or_quoted(text[line_start:op.start()], op.group(3))]
-        out.append(text[pos:nl + 1])
-        pos = nl + 1
-        for op in ops:
-            pos = _body_end(text, pos, op.group(3), tabs=op.group(1) is not None)
+    for _op, start, _body_end, end in _heredocs(text):
+        out.append(text[pos:start])  # "" for a second heredoc of the same line
+        pos = end
     out.append(text[pos:])
     return "".join(out)
 
 
-def _body_end(text: str, start: int, word: str, *, tabs: bool) -> int:
-    """Where the heredoc body that starts at ``start`` ends: after its terminator word, or at
-    the end of the input."""
+def _heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
+    """Each heredoc of ``text``: its operator, where its body starts and ends, and where the
+    text goes on after its terminator line."""
+    pos = 0
+    while (m := _HEREDOC.search(text, pos)) is not None:
+        nl = text.find("\n", m.end())
+        if nl < 0:
+            return  # the input ends on the `<<` line: no body
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        pos = nl + 1
+        for op in _HEREDOC.finditer(text, m.start(), nl):
+            if _shift_or_quoted(text[line_start:op.start()], op.group(3)):
+                continue
+            body_end, after = _body_end(text, pos, op.group(3), tabs=op.group(1) is not None)
+            yield op, pos, body_end, after
+            pos = after
+
+
+def _body_end(text: str, start: int, word: str, *, tabs: bool) -> tuple[int, int]:
+    """Where the heredoc body that starts at ``start`` ends, and where the text goes on after
+    its terminator line; both the end of the input when no terminator comes."""
     indent = r"\t*" if tabs else ""  # <<- strips the terminator's leading tabs
     end = re.compile(rf"^{indent}{re.escape(word)}$", re.MULTILINE).search(text, start)
-    return end.end() + 1 if end is not None else len(text)
+    return (end.start(), end.end() + 1) if end is not None else (len(text), len(text))
+
+
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+def shell_scripts(command: str) -> list[str]:
+    """The heredoc bodies of ``command`` a shell runs as its script: ``bash <<'EOF'``, ``sudo
+    bash -s <<'EOF'`` (wrappers are passed as simple_commands passes them), ``cat <<'EOF' |
+    sudo sh``. Their commands run as the command's own do."""
+    scripts = []
+    for op, start, body_end, _after in _heredocs(command) if "<<" in command else ():
+        line_start = command.rfind("\n", 0, op.start()) + 1
+        head = [a for a in simple_commands(command[line_start:op.start()]) if isinstance(a, list)]
+        if not head:
+            continue
+        reader = head[-1]
+        if reader[0].rsplit("/", 1)[-1] == "cat" and (piped := _piped_to(command, op.end())):
+            reader = piped  # `cat <<EOF | sudo sh`: the shell down the pipe reads it
+        if reader[0].rsplit("/", 1)[-1] in _SHELLS and "-c" not in reader[1:]:
+            scripts.append(command[start:body_end])
+    return scripts
+
+
+def _piped_to(command: str, at: int) -> list[str] | None:
+    """The command the rest of the heredoc's line after ``at`` pipes its output to (`| sudo
+    sh` gives ["sh"]), or None."""
+    nl = command.find("\n", at)
+    rest = command[at:nl if nl >= 0 else len(command)]
+    bar = rest.find("|")
+    if bar < 0 or rest[bar + 1:bar + 2] == "|":
+        return None
+    return next((a for a in simple_commands(rest[bar + 1:]) if isinstance(a, list)), None)
 
 
 def _shift_or_quoted(head: str, word: str) -> bool:
