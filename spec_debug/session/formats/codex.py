@@ -539,7 +539,9 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             return
         code = None
         if isinstance(output, dict):
-            output = output.get("content", output.get("output", ""))
+            # FunctionCallOutputPayload written whole, {content, content_items?, success?}: the text
+            # may be in content_items alone (openai/codex codex-rs/protocol/src/models.rs)
+            output = output.get("content") or output.get("content_items") or output.get("output", "")
         if isinstance(output, list):
             output = block_text(output)
         output = output if isinstance(output, str) else ""
@@ -561,6 +563,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
                     meta = wrapped.get("metadata") or {}
                     code = meta.get("exit_code") if isinstance(meta, dict) else None
+                    if code is None and type(wrapped.get("exit_code")) is int:
+                        code = wrapped["exit_code"]  # unified exec's {output, exit_code, wall_time_seconds}
                     output = wrapped["output"]
                     declined = tool_ends.ts_declined(wrapped)
                     cut = tool_ends.ts_interrupted(wrapped)
